@@ -1,0 +1,114 @@
+/* arena.c - bump allocator in chained blocks */
+#include "arena.h"
+#include "xalloc.h"
+
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define BLOCK_SIZE (64 * 1024)
+#define ALIGN 16
+
+struct block {
+	struct block *next;
+	size_t size, used;
+	max_align_t data[];
+};
+
+struct ddbc_arena {
+	struct block *head;
+	size_t total;
+};
+
+ddbc_arena *ddbc_arena_new(void)
+{
+	return xcalloc(1, sizeof(ddbc_arena));
+}
+
+void ddbc_arena_free(ddbc_arena *a)
+{
+	if (!a)
+		return;
+	struct block *b = a->head;
+	while (b) {
+		struct block *next = b->next;
+		free(b);
+		b = next;
+	}
+	free(a);
+}
+
+static struct block *new_block(ddbc_arena *a, size_t need)
+{
+	size_t size = need > BLOCK_SIZE ? need : BLOCK_SIZE;
+	struct block *b = xmalloc(sizeof(*b) + size);
+	b->size = size;
+	b->used = 0;
+	/* A big allocation gets a block of its own behind the head, so the
+	 * head's free space is not wasted. */
+	if (a->head && need > BLOCK_SIZE / 4) {
+		b->next = a->head->next;
+		a->head->next = b;
+	} else {
+		b->next = a->head;
+		a->head = b;
+	}
+	return b;
+}
+
+void *ddbc_arena_alloc(ddbc_arena *a, size_t size)
+{
+	size_t need = (size + ALIGN - 1) & ~(size_t)(ALIGN - 1);
+	if (need < size)
+		xalloc_die();
+	struct block *b = a->head;
+	if (!b || b->size - b->used < need)
+		b = new_block(a, need);
+	void *p = (char *)b->data + b->used;
+	b->used += need;
+	a->total += need;
+	memset(p, 0, size);
+	return p;
+}
+
+void *ddbc_arena_array(ddbc_arena *a, size_t n, size_t size)
+{
+	if (size && n > SIZE_MAX / size)
+		xalloc_die();
+	return ddbc_arena_alloc(a, n * size);
+}
+
+char *ddbc_arena_strndup(ddbc_arena *a, const char *s, size_t len)
+{
+	char *p = ddbc_arena_alloc(a, len + 1);
+	memcpy(p, s, len);
+	p[len] = '\0';
+	return p;
+}
+
+char *ddbc_arena_strdup(ddbc_arena *a, const char *s)
+{
+	return ddbc_arena_strndup(a, s, strlen(s));
+}
+
+char *ddbc_arena_printf(ddbc_arena *a, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	int n = vsnprintf(NULL, 0, fmt, ap);
+	va_end(ap);
+	if (n < 0)
+		xalloc_die();
+	char *p = ddbc_arena_alloc(a, (size_t)n + 1);
+	va_start(ap, fmt);
+	vsnprintf(p, (size_t)n + 1, fmt, ap);
+	va_end(ap);
+	return p;
+}
+
+size_t ddbc_arena_used(const ddbc_arena *a)
+{
+	return a->total;
+}

@@ -1,0 +1,565 @@
+/* compose.c - composing libyaml's events into a positioned node tree */
+#include "compose.h"
+#include "utf8.h"
+#include "xalloc.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <yaml.h>
+
+/* A collection under construction. */
+struct frame {
+	ddbc_node *node;
+	ddbc_node **items;      /* children; for a mapping, key and value alternate */
+	size_t n, cap;
+	size_t anchor;          /* index into anchors + 1, or 0 */
+};
+
+struct anchor {
+	char *name;
+	ddbc_node *node;
+	bool open;              /* its node is still being composed */
+};
+
+struct composer {
+	ddbc_arena *arena;
+	const ddbc_source *src;
+	ddbc_diags *d;
+	yaml_parser_t parser;
+	struct frame *stack;
+	size_t depth, stack_cap;
+	struct anchor *anchors;
+	size_t nanchors, anchors_cap;
+	size_t aliased;         /* nodes that aliases expand to, so far */
+	ddbc_node *root;
+	bool failed;
+};
+
+static ddbc_loc loc_of(yaml_mark_t m)
+{
+	ddbc_loc loc = { (unsigned)m.line + 1, (unsigned)m.column + 1 };
+	return loc;
+}
+
+static void fail(struct composer *c, ddbc_loc loc, const char *fmt, const char *arg)
+{
+	ddbc_diag_add(c->d, DDBC_RULE_YAML_SYNTAX, loc, fmt, arg);
+	c->failed = true;
+}
+
+/* ---- scalars ------------------------------------------------------------ */
+
+static bool all_digits(const char *s, const char *digits)
+{
+	if (!*s)
+		return false;
+	for (; *s; s++)
+		if (!strchr(digits, *s))
+			return false;
+	return true;
+}
+
+static bool is_float(const char *s)
+{
+	if (*s == '+' || *s == '-')
+		s++;
+	if (!strcmp(s, ".inf") || !strcmp(s, ".Inf") || !strcmp(s, ".INF"))
+		return true;
+	size_t ndigits = 0;
+	while (*s >= '0' && *s <= '9')
+		s++, ndigits++;
+	if (*s == '.') {
+		s++;
+		while (*s >= '0' && *s <= '9')
+			s++, ndigits++;
+	}
+	if (!ndigits)
+		return false;
+	if (*s == 'e' || *s == 'E') {
+		s++;
+		if (*s == '+' || *s == '-')
+			s++;
+		if (!all_digits(s, "0123456789"))
+			return false;
+		return true;
+	}
+	return *s == '\0';
+}
+
+/* The YAML 1.2 core schema's resolution of a plain scalar. */
+static ddbc_scalar_kind resolve_plain(const char *s)
+{
+	if (!*s || !strcmp(s, "~") || !strcmp(s, "null") || !strcmp(s, "Null") ||
+	    !strcmp(s, "NULL"))
+		return DDBC_SCALAR_NULL;
+	if (!strcmp(s, "true") || !strcmp(s, "True") || !strcmp(s, "TRUE") ||
+	    !strcmp(s, "false") || !strcmp(s, "False") || !strcmp(s, "FALSE"))
+		return DDBC_SCALAR_BOOL;
+	const char *t = (*s == '+' || *s == '-') ? s + 1 : s;
+	if (all_digits(t, "0123456789"))
+		return DDBC_SCALAR_INT;
+	if ((!strncmp(s, "0x", 2) && all_digits(s + 2, "0123456789abcdefABCDEF")) ||
+	    (!strncmp(s, "0o", 2) && all_digits(s + 2, "01234567")))
+		return DDBC_SCALAR_INT;
+	if (is_float(s) || !strcmp(s, ".nan") || !strcmp(s, ".NaN") || !strcmp(s, ".NAN"))
+		return DDBC_SCALAR_FLOAT;
+	return DDBC_SCALAR_STR;
+}
+
+static ddbc_scalar_kind resolve_tagged(const char *tag, const char *text)
+{
+	static const char prefix[] = "tag:yaml.org,2002:";
+	if (strncmp(tag, prefix, sizeof(prefix) - 1) != 0)
+		return DDBC_SCALAR_STR;
+	tag += sizeof(prefix) - 1;
+	ddbc_scalar_kind plain = resolve_plain(text);
+	if (!strcmp(tag, "int") && plain == DDBC_SCALAR_INT)
+		return DDBC_SCALAR_INT;
+	if (!strcmp(tag, "float") && (plain == DDBC_SCALAR_INT || plain == DDBC_SCALAR_FLOAT))
+		return DDBC_SCALAR_FLOAT;
+	if (!strcmp(tag, "bool") && plain == DDBC_SCALAR_BOOL)
+		return DDBC_SCALAR_BOOL;
+	if (!strcmp(tag, "null") && plain == DDBC_SCALAR_NULL)
+		return DDBC_SCALAR_NULL;
+	return DDBC_SCALAR_STR;
+}
+
+static ddbc_node *new_scalar(struct composer *c, const yaml_event_t *ev)
+{
+	ddbc_node *node = ddbc_arena_alloc(c->arena, sizeof(*node));
+	node->kind = DDBC_NODE_SCALAR;
+	node->loc = loc_of(ev->start_mark);
+	node->n = ev->data.scalar.length;
+	node->u.text = ddbc_arena_strndup(c->arena, (const char *)ev->data.scalar.value,
+					  ev->data.scalar.length);
+	node->weight = 1;
+	const char *tag = (const char *)ev->data.scalar.tag;
+	if (tag && strcmp(tag, "!") != 0)
+		node->scalar = resolve_tagged(tag, node->u.text);
+	else if (ev->data.scalar.plain_implicit && !tag)
+		node->scalar = resolve_plain(node->u.text);
+	else
+		node->scalar = DDBC_SCALAR_STR;
+	return node;
+}
+
+/* ---- anchors and aliases -------------------------------------------------- */
+
+static size_t add_anchor(struct composer *c, const yaml_char_t *name, ddbc_node *node, bool open)
+{
+	xgrow((void **)&c->anchors, &c->anchors_cap, c->nanchors + 1, sizeof(struct anchor));
+	struct anchor *a = &c->anchors[c->nanchors++];
+	a->name = xstrdup((const char *)name);
+	a->node = node;
+	a->open = open;
+	return c->nanchors;
+}
+
+static ddbc_node *resolve_alias(struct composer *c, const yaml_event_t *ev)
+{
+	const char *name = (const char *)ev->data.alias.anchor;
+	ddbc_loc loc = loc_of(ev->start_mark);
+	/* The latest definition wins: YAML lets an anchor be redefined. */
+	for (size_t i = c->nanchors; i-- > 0;) {
+		if (strcmp(c->anchors[i].name, name) != 0)
+			continue;
+		if (c->anchors[i].open) {
+			fail(c, loc, "alias '*%s' refers to a node that contains it", name);
+			return NULL;
+		}
+		ddbc_node *node = c->anchors[i].node;
+		c->aliased += node->weight;
+		if (node->weight > DDBC_YAML_MAX_ALIAS_EXPANSION ||
+		    c->aliased > DDBC_YAML_MAX_ALIAS_EXPANSION) {
+			fail(c, loc, "aliases expand to more than 1000000 nodes at '*%s'; "
+				     "the file looks like an alias bomb", name);
+			return NULL;
+		}
+		return node;
+	}
+	fail(c, loc, "alias '*%s' names no anchor defined before it", name);
+	return NULL;
+}
+
+/* ---- collections ----------------------------------------------------------- */
+
+static void push(struct composer *c, ddbc_node_kind kind, const yaml_event_t *ev,
+		 const yaml_char_t *anchor)
+{
+	ddbc_node *node = ddbc_arena_alloc(c->arena, sizeof(*node));
+	node->kind = kind;
+	node->loc = loc_of(ev->start_mark);
+	xgrow((void **)&c->stack, &c->stack_cap, c->depth + 1, sizeof(struct frame));
+	struct frame *f = &c->stack[c->depth++];
+	memset(f, 0, sizeof(*f));
+	f->node = node;
+	if (anchor)
+		f->anchor = add_anchor(c, anchor, node, true);
+}
+
+static size_t add_weight(size_t a, size_t b)
+{
+	return a > SIZE_MAX / 4 - b ? SIZE_MAX / 4 : a + b;
+}
+
+static void append(struct composer *c, ddbc_node *child)
+{
+	if (c->depth == 0) {
+		c->root = child;
+		return;
+	}
+	struct frame *f = &c->stack[c->depth - 1];
+	if (f->node->kind == DDBC_NODE_MAP && f->n % 2 == 0 && child->kind != DDBC_NODE_SCALAR) {
+		fail(c, child->loc, "a mapping key must be a scalar, not %s",
+		     ddbc_node_describe(child));
+		return;
+	}
+	xgrow((void **)&f->items, &f->cap, f->n + 1, sizeof(ddbc_node *));
+	f->items[f->n++] = child;
+}
+
+static bool is_merge_key(const ddbc_node *key)
+{
+	return key->scalar == DDBC_SCALAR_STR && key->n == 2 && !strcmp(key->u.text, "<<");
+}
+
+static int cmp_pair_key(const void *pa, const void *pb)
+{
+	const ddbc_pair *a = *(ddbc_pair *const *)pa, *b = *(ddbc_pair *const *)pb;
+	size_t n = a->key->n < b->key->n ? a->key->n : b->key->n;
+	int r = memcmp(a->key->u.text, b->key->u.text, n);
+	if (r)
+		return r;
+	if (a->key->n != b->key->n)
+		return a->key->n < b->key->n ? -1 : 1;
+	/* Equal keys: the earlier one in the file first. */
+	return a < b ? -1 : a > b;
+}
+
+static bool same_key(const ddbc_node *a, const ddbc_node *b)
+{
+	return a->n == b->n && memcmp(a->u.text, b->u.text, a->n) == 0;
+}
+
+/* Marks the later of every two pairs with the same key (key set to NULL;
+ * pairs already marked are skipped) and, if report, reports it. Sorting
+ * pointers keeps this O(n log n) for the 10,000-entry mappings of a large
+ * design. Returns how many pairs it marked. */
+static size_t mark_duplicates(struct composer *c, ddbc_pair *pairs, size_t n, bool report)
+{
+	ddbc_pair **order = xmalloc((n ? n : 1) * sizeof(*order));
+	size_t m = 0;
+	for (size_t i = 0; i < n; i++)
+		if (pairs[i].key)
+			order[m++] = &pairs[i];
+	qsort(order, m, sizeof(*order), cmp_pair_key);
+	size_t dropped = 0;
+	for (size_t i = 1, first = 0; i < m; i++) {
+		if (!same_key(order[first]->key, order[i]->key)) {
+			first = i;
+			continue;
+		}
+		if (report)
+			ddbc_diag_add(c->d, DDBC_RULE_DUPLICATE_KEY, order[i]->key->loc,
+				      "duplicate key '%s' (first defined at %u:%u); remove one",
+				      order[i]->key->u.text, order[first]->key->loc.line,
+				      order[first]->key->loc.column);
+		order[i]->key = NULL;
+		dropped++;
+	}
+	free(order);
+	return dropped;
+}
+
+/* Adds the pairs of a merge source (a mapping, or a sequence of them)
+ * behind the explicit pairs; explicit keys win, then earlier sources. */
+static void collect_merge(struct composer *c, ddbc_node *src, ddbc_pair **out, size_t *n,
+			  size_t *cap)
+{
+	if (src->kind == DDBC_NODE_SEQ) {
+		for (size_t i = 0; i < src->n; i++)
+			if (src->u.items[i]->kind == DDBC_NODE_MAP)
+				collect_merge(c, src->u.items[i], out, n, cap);
+			else
+				fail(c, src->u.items[i]->loc, "a merge key ('<<') takes mappings, not %s",
+				     ddbc_node_describe(src->u.items[i]));
+		return;
+	}
+	if (src->kind != DDBC_NODE_MAP) {
+		fail(c, src->loc, "a merge key ('<<') takes a mapping, not %s",
+		     ddbc_node_describe(src));
+		return;
+	}
+	xgrow((void **)out, cap, *n + src->n, sizeof(ddbc_pair));
+	memcpy(*out + *n, src->u.pairs, src->n * sizeof(ddbc_pair));
+	*n += src->n;
+}
+
+static void finish_map(struct composer *c, struct frame *f)
+{
+	ddbc_pair *pairs = NULL;
+	size_t n = 0, cap = 0, explicit_n;
+	ddbc_node **merges = NULL;
+	size_t nmerges = 0, merges_cap = 0;
+	for (size_t i = 0; i + 1 < f->n; i += 2) {
+		if (is_merge_key(f->items[i])) {
+			xgrow((void **)&merges, &merges_cap, nmerges + 1, sizeof(*merges));
+			merges[nmerges++] = f->items[i + 1];
+			continue;
+		}
+		xgrow((void **)&pairs, &cap, n + 1, sizeof(ddbc_pair));
+		pairs[n].key = f->items[i];
+		pairs[n].value = f->items[i + 1];
+		n++;
+	}
+	size_t dropped = mark_duplicates(c, pairs, n, true);
+	explicit_n = n;
+	for (size_t i = 0; i < nmerges; i++)
+		collect_merge(c, merges[i], &pairs, &n, &cap);
+	free(merges);
+	/* Merged keys that an explicit key (or an earlier merge) already set
+	 * are dropped silently: that is what merging means. */
+	if (n > explicit_n)
+		dropped += mark_duplicates(c, pairs, n, false);
+	ddbc_node *node = f->node;
+	node->n = n - dropped;
+	node->u.pairs = ddbc_arena_array(c->arena, node->n, sizeof(ddbc_pair));
+	size_t w = 1, k = 0;
+	for (size_t i = 0; i < n; i++) {
+		if (!pairs[i].key)
+			continue;
+		node->u.pairs[k++] = pairs[i];
+		w = add_weight(w, add_weight(pairs[i].key->weight, pairs[i].value->weight));
+	}
+	node->weight = w;
+	free(pairs);
+}
+
+static void finish_seq(struct composer *c, struct frame *f)
+{
+	ddbc_node *node = f->node;
+	node->n = f->n;
+	node->u.items = ddbc_arena_array(c->arena, f->n, sizeof(ddbc_node *));
+	size_t w = 1;
+	for (size_t i = 0; i < f->n; i++) {
+		node->u.items[i] = f->items[i];
+		w = add_weight(w, f->items[i]->weight);
+	}
+	node->weight = w;
+}
+
+static void pop(struct composer *c)
+{
+	struct frame *f = &c->stack[--c->depth];
+	if (f->node->kind == DDBC_NODE_MAP)
+		finish_map(c, f);
+	else
+		finish_seq(c, f);
+	free(f->items);
+	if (f->anchor)
+		c->anchors[f->anchor - 1].open = false;
+	if (!c->failed)
+		append(c, f->node);
+}
+
+/* ---- the event loop ---------------------------------------------------------- */
+
+static void parser_error(struct composer *c)
+{
+	yaml_parser_t *p = &c->parser;
+	ddbc_loc loc = loc_of(p->problem_mark);
+	if (p->error == YAML_READER_ERROR || (loc.line == 1 && loc.column == 1 && p->problem_offset)) {
+		/* Reader errors carry only an offset. */
+		loc.line = 1;
+		loc.column = 1;
+		const char *s = c->src->text, *end = s + (p->problem_offset < c->src->len
+							     ? p->problem_offset : c->src->len);
+		while (s < end) {
+			size_t br = ddbc_break_len(s, end);
+			if (br) {
+				s += br, loc.line++, loc.column = 1;
+				continue;
+			}
+			unsigned cp;
+			size_t n = ddbc_utf8_decode((const unsigned char *)s,
+						    (const unsigned char *)end, &cp);
+			s += n ? n : 1;
+			loc.column++;
+		}
+	}
+	const char *problem = p->problem ? p->problem : "invalid YAML";
+	if (p->context)
+		ddbc_diag_add(c->d, DDBC_RULE_YAML_SYNTAX, loc, "%s (%s at line %u)", problem,
+			      p->context, (unsigned)p->context_mark.line + 1);
+	else
+		ddbc_diag_add(c->d, DDBC_RULE_YAML_SYNTAX, loc, "%s", problem);
+	c->failed = true;
+}
+
+static void on_event(struct composer *c, yaml_event_t *ev, int *documents)
+{
+	switch (ev->type) {
+	case YAML_DOCUMENT_START_EVENT:
+		if (++*documents > 1)
+			fail(c, loc_of(ev->start_mark), "%s",
+			     "a second YAML document; a design is one document per file");
+		break;
+	case YAML_SCALAR_EVENT: {
+		ddbc_node *node = new_scalar(c, ev);
+		if (ev->data.scalar.anchor)
+			add_anchor(c, ev->data.scalar.anchor, node, false);
+		append(c, node);
+		break;
+	}
+	case YAML_ALIAS_EVENT: {
+		ddbc_node *node = resolve_alias(c, ev);
+		if (node)
+			append(c, node);
+		break;
+	}
+	case YAML_SEQUENCE_START_EVENT:
+	case YAML_MAPPING_START_EVENT:
+		if (c->depth >= DDBC_YAML_MAX_DEPTH) {
+			fail(c, loc_of(ev->start_mark), "%s",
+			     "nesting deeper than 256 levels; a design is never this deep");
+			break;
+		}
+		if (ev->type == YAML_SEQUENCE_START_EVENT)
+			push(c, DDBC_NODE_SEQ, ev, ev->data.sequence_start.anchor);
+		else
+			push(c, DDBC_NODE_MAP, ev, ev->data.mapping_start.anchor);
+		break;
+	case YAML_SEQUENCE_END_EVENT:
+	case YAML_MAPPING_END_EVENT:
+		pop(c);
+		break;
+	default:
+		break;
+	}
+}
+
+static void release(struct composer *c)
+{
+	for (size_t i = 0; i < c->depth; i++)
+		free(c->stack[i].items);
+	free(c->stack);
+	for (size_t i = 0; i < c->nanchors; i++)
+		free(c->anchors[i].name);
+	free(c->anchors);
+	yaml_parser_delete(&c->parser);
+}
+
+ddbc_node *ddbc_yaml_load(ddbc_arena *arena, const ddbc_source *src, ddbc_diags *d)
+{
+	ddbc_loc where;
+	const char *bad = ddbc_utf8_check(src->text, src->len, &where);
+	if (bad) {
+		ddbc_diag_add(d, DDBC_RULE_YAML_SYNTAX, where, "%s; a design must be UTF-8 text",
+			      bad);
+		return NULL;
+	}
+
+	struct composer c;
+	memset(&c, 0, sizeof(c));
+	c.arena = arena;
+	c.src = src;
+	c.d = d;
+	if (!yaml_parser_initialize(&c.parser))
+		xalloc_die();
+	yaml_parser_set_input_string(&c.parser, (const unsigned char *)src->text, src->len);
+	yaml_parser_set_encoding(&c.parser, YAML_UTF8_ENCODING);
+
+	int documents = 0;
+	while (!c.failed) {
+		yaml_event_t ev;
+		if (!yaml_parser_parse(&c.parser, &ev)) {
+			parser_error(&c);
+			break;
+		}
+		yaml_event_type_t type = ev.type;
+		on_event(&c, &ev, &documents);
+		yaml_event_delete(&ev);
+		if (type == YAML_STREAM_END_EVENT)
+			break;
+	}
+	if (!c.failed && !c.root) {
+		ddbc_loc start = { 1, 1 };
+		fail(&c, start, "%s", "the file holds no YAML document; a design starts with 'ddbc: 1'");
+	}
+	release(&c);
+	if (c.failed)
+		return NULL;
+	return c.root;
+}
+
+/* ---- readers ------------------------------------------------------------------- */
+
+ddbc_node *ddbc_node_get(const ddbc_node *map, const char *key)
+{
+	if (!map || map->kind != DDBC_NODE_MAP)
+		return NULL;
+	for (size_t i = 0; i < map->n; i++)
+		if (!strcmp(map->u.pairs[i].key->u.text, key))
+			return map->u.pairs[i].value;
+	return NULL;
+}
+
+bool ddbc_node_bool(const ddbc_node *node, bool *out)
+{
+	if (!node || node->kind != DDBC_NODE_SCALAR || node->scalar != DDBC_SCALAR_BOOL)
+		return false;
+	*out = node->u.text[0] == 't' || node->u.text[0] == 'T';
+	return true;
+}
+
+bool ddbc_node_int(const ddbc_node *node, long long *out)
+{
+	if (!node || node->kind != DDBC_NODE_SCALAR || node->scalar != DDBC_SCALAR_INT)
+		return false;
+	const char *s = node->u.text;
+	int base = 10;
+	if (!strncmp(s, "0x", 2))
+		s += 2, base = 16;
+	else if (!strncmp(s, "0o", 2))
+		s += 2, base = 8;
+	errno = 0;
+	char *end;
+	long long v = strtoll(s, &end, base);
+	if (errno || *end)
+		return false;
+	*out = v;
+	return true;
+}
+
+bool ddbc_node_is_null(const ddbc_node *node)
+{
+	return node && node->kind == DDBC_NODE_SCALAR && node->scalar == DDBC_SCALAR_NULL;
+}
+
+bool ddbc_node_is_number(const ddbc_node *node)
+{
+	return node && node->kind == DDBC_NODE_SCALAR &&
+	       (node->scalar == DDBC_SCALAR_INT || node->scalar == DDBC_SCALAR_FLOAT);
+}
+
+const char *ddbc_node_describe(const ddbc_node *node)
+{
+	if (!node)
+		return "nothing";
+	switch (node->kind) {
+	case DDBC_NODE_SEQ: return "a sequence";
+	case DDBC_NODE_MAP: return "a mapping";
+	case DDBC_NODE_SCALAR: break;
+	}
+	switch (node->scalar) {
+	case DDBC_SCALAR_INT:
+	case DDBC_SCALAR_FLOAT: return "a number";
+	case DDBC_SCALAR_BOOL: return "a boolean";
+	case DDBC_SCALAR_NULL: return "null";
+	case DDBC_SCALAR_STR: break;
+	}
+	return "a string";
+}

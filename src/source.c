@@ -1,0 +1,94 @@
+/* source.c - reading input files */
+#include "source.h"
+#include "utf8.h"
+#include "xalloc.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static ddbc_source *read_stream(FILE *f, const char *name)
+{
+	size_t cap = 0, len = 0;
+	char *buf = NULL;
+	for (;;) {
+		xgrow((void **)&buf, &cap, len + 65536 + 1, 1);
+		size_t n = fread(buf + len, 1, cap - len - 1, f);
+		len += n;
+		if (n == 0)
+			break;
+	}
+	if (ferror(f)) {
+		int e = errno ? errno : EIO;
+		free(buf);
+		errno = e;
+		return NULL;
+	}
+	buf[len] = '\0';
+	ddbc_source *src = xcalloc(1, sizeof(*src));
+	src->name = xstrdup(name);
+	src->text = buf;
+	src->len = len;
+	return src;
+}
+
+ddbc_source *ddbc_source_read(const char *path)
+{
+	if (strcmp(path, "-") == 0)
+		return read_stream(stdin, path);
+	FILE *f = fopen(path, "rb");
+	if (!f)
+		return NULL;
+	ddbc_source *src = read_stream(f, path);
+	int e = errno;
+	fclose(f);
+	errno = e;
+	return src;
+}
+
+ddbc_source *ddbc_source_from_memory(const char *name, const char *text, size_t len)
+{
+	ddbc_source *src = xcalloc(1, sizeof(*src));
+	src->name = xstrdup(name);
+	src->text = xmalloc(len + 1);
+	memcpy(src->text, text, len);
+	src->text[len] = '\0';
+	src->len = len;
+	return src;
+}
+
+void ddbc_source_free(ddbc_source *src)
+{
+	if (!src)
+		return;
+	free(src->name);
+	free(src->text);
+	free(src);
+}
+
+const char *ddbc_source_line(const ddbc_source *src, unsigned line, size_t *len)
+{
+	if (line == 0)
+		return NULL;
+	const char *p = src->text, *end = src->text + src->len;
+	const char *start = p;
+	unsigned l = 1;
+	/* Lines end where libyaml's do, so positions and lines agree. */
+	while (p < end) {
+		size_t br = ddbc_break_len(p, end);
+		if (!br) {
+			p++;
+			continue;
+		}
+		if (l == line)
+			break;
+		p += br;
+		start = p;
+		l++;
+	}
+	if (l != line)
+		return NULL;
+	*len = (size_t)(p - start);
+	return start;
+}

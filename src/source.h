@@ -1,0 +1,30 @@
+/* source.h - an input file held in memory, and positions in it */
+#ifndef DDBC_SOURCE_H
+#define DDBC_SOURCE_H
+
+#include <stddef.h>
+
+/* A position in a source: 1-based line and column, as libyaml's marks
+ * (0-based) plus one. The column counts characters, not bytes. */
+typedef struct ddbc_loc {
+	unsigned line, column;
+} ddbc_loc;
+
+typedef struct ddbc_source {
+	char *name;  /* as given on the command line; "-" is standard input */
+	char *text;  /* the whole file, NUL-terminated (it may hold other NULs) */
+	size_t len;
+} ddbc_source;
+
+/* Reads path ("-" = stdin) into a new source. Returns NULL and sets errno
+ * when the file cannot be read. Free with ddbc_source_free. */
+ddbc_source *ddbc_source_read(const char *path);
+/* A source over a copy of len bytes of text, named name. */
+ddbc_source *ddbc_source_from_memory(const char *name, const char *text, size_t len);
+void ddbc_source_free(ddbc_source *src);
+
+/* The text of line (1-based) without its newline; *len receives its length.
+ * NULL when the source has no such line. */
+const char *ddbc_source_line(const ddbc_source *src, unsigned line, size_t *len);
+
+#endif
