@@ -124,7 +124,9 @@ void ddbc_diags_finish(ddbc_diags *d, const ddbc_settings *cli, const ddbc_setti
 		d->items[out++] = g;
 	}
 	d->n = out;
-	qsort(d->items + d->finished, d->n - d->finished, sizeof(ddbc_diag), by_position);
+	/* qsort's array must not be NULL, even for no elements. */
+	if (d->n > d->finished)
+		qsort(d->items + d->finished, d->n - d->finished, sizeof(ddbc_diag), by_position);
 	d->finished = d->n;
 }
 

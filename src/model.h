@@ -12,6 +12,7 @@
 #include "arena.h"
 #include "diag.h"
 #include "compose.h"
+#include "template.h"
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -79,6 +80,9 @@ typedef struct ddbc_index {
 	size_t ninclude;
 	ddbc_capacity capacity;
 	ddbc_table *table;
+
+	/* derived by semantics.c */
+	size_t slot;           /* position in table->indexes */
 } ddbc_index;
 
 typedef enum ddbc_billing {
@@ -98,6 +102,12 @@ struct ddbc_table {
 	size_t ngsi;
 	ddbc_index *lsi;
 	size_t nlsi;
+
+	/* derived by semantics.c */
+	ddbc_index **indexes;  /* the primary key, then the GSIs, then the LSIs */
+	size_t nindexes;
+	struct ddbc_entity **entities;  /* the table's entities, in file order */
+	size_t nentities;
 };
 
 typedef enum ddbc_role {
@@ -135,6 +145,14 @@ typedef struct ddbc_attr {
 	size_t nindexes;
 	ddbc_loc indexes_loc;
 	ddbc_entity *entity;
+
+	/* derived by semantics.c */
+	bool has_template;       /* template parsed without error */
+	ddbc_template tpl;       /* placeholders' ref: the ddbc_attr they name, or NULL */
+	const char *tpl_error;   /* template-syntax message, or NULL */
+	bool in_cycle;           /* its template refers back to itself */
+	bool is_key;             /* a key attribute of the table or one of its indexes */
+	ddbc_role *roles;        /* per slot of table->indexes; NULL without a table */
 } ddbc_attr;
 
 struct ddbc_entity {
@@ -147,6 +165,9 @@ struct ddbc_entity {
 	size_t nattrs;
 	ddbc_node **examples;    /* each a mapping (checked by the loader) */
 	size_t nexamples;
+
+	/* derived by semantics.c */
+	bool *in_index;          /* per slot of table->indexes: sets all its key attributes */
 };
 
 typedef enum ddbc_operation {
@@ -206,6 +227,11 @@ typedef struct ddbc_pattern {
 	ddbc_loc entities_loc;
 	ddbc_node *example;      /* a mapping of parameter values, or NULL */
 	const char *condition;
+
+	/* derived by semantics.c */
+	bool analysed;           /* table and index resolved: matched is meaningful */
+	ddbc_entity **matched;   /* entities the key condition can return, file order */
+	size_t nmatched;
 } ddbc_pattern;
 
 typedef struct ddbc_rule_setting {

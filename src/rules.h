@@ -59,6 +59,14 @@ typedef enum ddbc_rule {
 	DDBC_RULE_COUNT
 } ddbc_rule;
 
+struct ddbc_design;
+struct ddbc_diags;
+struct ddbc_settings;
+
+/* A check reads the derived model (semantics.h) and adds findings; it
+ * never prints and never changes the model. */
+typedef void ddbc_check_fn(const struct ddbc_design *design, struct ddbc_diags *d);
+
 typedef struct ddbc_rule_info {
 	const char *id;
 	ddbc_severity default_severity;
@@ -66,9 +74,17 @@ typedef struct ddbc_rule_info {
 	 * its severity cannot be changed. */
 	bool fixed;
 	const char *summary;
+	/* NULL for the structural rules, which the loader reports. */
+	ddbc_check_fn *check;
 } ddbc_rule_info;
 
 const ddbc_rule_info *ddbc_rule_get(ddbc_rule rule);
+
+/* Runs every rule's check on a loaded design, skipping the rules that
+ * settings (or, where not set there, design_settings and the default) turn
+ * off. */
+void ddbc_rules_run(const struct ddbc_design *design, struct ddbc_diags *d,
+		    const struct ddbc_settings *cli);
 /* Looks a rule up by id; returns 0 and sets *out, or -1. */
 int ddbc_rule_find(const char *id, ddbc_rule *out);
 /* The rule id closest to id (for "did you mean"), or NULL. */

@@ -8,6 +8,13 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* A UTF-8 byte order mark is not part of the text: libyaml skips it
+ * without counting a column, and so must every position and quoted line. */
+static size_t bom_len(const char *text, size_t len)
+{
+	return len >= 3 && !memcmp(text, "\xEF\xBB\xBF", 3) ? 3 : 0;
+}
+
 static ddbc_source *read_stream(FILE *f, const char *name)
 {
 	size_t cap = 0, len = 0;
@@ -25,6 +32,9 @@ static ddbc_source *read_stream(FILE *f, const char *name)
 		errno = e;
 		return NULL;
 	}
+	size_t bom = bom_len(buf, len);
+	len -= bom;
+	memmove(buf, buf + bom, len);
 	buf[len] = '\0';
 	ddbc_source *src = xcalloc(1, sizeof(*src));
 	src->name = xstrdup(name);
@@ -49,6 +59,9 @@ ddbc_source *ddbc_source_read(const char *path)
 
 ddbc_source *ddbc_source_from_memory(const char *name, const char *text, size_t len)
 {
+	size_t bom = bom_len(text, len);
+	text += bom;
+	len -= bom;
 	ddbc_source *src = xcalloc(1, sizeof(*src));
 	src->name = xstrdup(name);
 	src->text = xmalloc(len + 1);

@@ -1,0 +1,354 @@
+/* semantics.c - deriving what the rules and the outputs read */
+#include "semantics.h"
+#include "xalloc.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- tables and indexes ----------------------------------------------------- */
+
+static void list_indexes(ddbc_arena *arena, ddbc_table *t)
+{
+	t->nindexes = 1 + t->ngsi + t->nlsi;
+	t->indexes = ddbc_arena_array(arena, t->nindexes, sizeof(ddbc_index *));
+	size_t n = 0;
+	t->indexes[n++] = &t->primary;
+	for (size_t i = 0; i < t->ngsi; i++)
+		t->indexes[n++] = &t->gsi[i];
+	for (size_t i = 0; i < t->nlsi; i++)
+		t->indexes[n++] = &t->lsi[i];
+	for (size_t i = 0; i < n; i++)
+		t->indexes[i]->slot = i;
+}
+
+static void list_entities(ddbc_design *g)
+{
+	for (size_t i = 0; i < g->nentities; i++)
+		if (g->entities[i].table)
+			g->entities[i].table->nentities++;
+	for (size_t i = 0; i < g->ntables; i++) {
+		ddbc_table *t = &g->tables[i];
+		t->entities = ddbc_arena_array(g->arena, t->nentities, sizeof(ddbc_entity *));
+		t->nentities = 0;
+	}
+	for (size_t i = 0; i < g->nentities; i++) {
+		ddbc_table *t = g->entities[i].table;
+		if (t)
+			t->entities[t->nentities++] = &g->entities[i];
+	}
+}
+
+bool ddbc_index_has_key(const ddbc_index *ix, const char *name)
+{
+	for (size_t i = 0; i < ix->npk; i++)
+		if (!strcmp(ix->pk[i].s, name))
+			return true;
+	for (size_t i = 0; i < ix->nsk; i++)
+		if (!strcmp(ix->sk[i].s, name))
+			return true;
+	return false;
+}
+
+ddbc_type ddbc_table_key_type(const ddbc_table *t, const char *name)
+{
+	for (size_t i = 0; i < t->nentities; i++) {
+		const ddbc_attr *a = ddbc_entity_attr(t->entities[i], name);
+		if (a && a->type != DDBC_TYPE_NONE)
+			return a->type;
+	}
+	return DDBC_TYPE_NONE;
+}
+
+/* ---- templates ---------------------------------------------------------------- */
+
+static void parse_templates(ddbc_design *g, ddbc_entity *e)
+{
+	for (size_t i = 0; i < e->nattrs; i++) {
+		ddbc_attr *a = &e->attrs[i];
+		if (!a->template.s)
+			continue;
+		size_t off = 0;
+		a->tpl_error = ddbc_template_parse(g->arena, a->template.s, &a->tpl, &off);
+		if (a->tpl_error)
+			continue;
+		a->has_template = true;
+		for (size_t k = 0; k < a->tpl.nsegs; k++) {
+			ddbc_segment *seg = &a->tpl.segs[k];
+			if (seg->kind == DDBC_SEG_PLACEHOLDER)
+				seg->ref = ddbc_entity_attr(e, seg->text);
+		}
+	}
+}
+
+enum { WHITE, GREY, BLACK };
+
+/* Depth-first search over "template of a names b"; an edge back to a grey
+ * attribute closes a cycle, and every attribute on it is marked. */
+static void visit(ddbc_attr *a, unsigned char *color, ddbc_attr **stack, size_t depth,
+		  const ddbc_entity *e)
+{
+	size_t me = (size_t)(a - e->attrs);
+	color[me] = GREY;
+	stack[depth] = a;
+	for (size_t k = 0; a->has_template && k < a->tpl.nsegs; k++) {
+		ddbc_attr *b = a->tpl.segs[k].ref;
+		if (!b)
+			continue;
+		size_t j = (size_t)(b - e->attrs);
+		if (color[j] == GREY) {
+			for (size_t s = depth + 1; s-- > 0;) {
+				stack[s]->in_cycle = true;
+				if (stack[s] == b)
+					break;
+			}
+		} else if (color[j] == WHITE) {
+			visit(b, color, stack, depth + 1, e);
+		}
+	}
+	color[me] = BLACK;
+}
+
+static void find_cycles(ddbc_entity *e)
+{
+	unsigned char *color = xcalloc(e->nattrs, 1);
+	ddbc_attr **stack = xcalloc(e->nattrs + 1, sizeof(*stack));
+	for (size_t i = 0; i < e->nattrs; i++)
+		if (color[i] == WHITE)
+			visit(&e->attrs[i], color, stack, 0, e);
+	free(stack);
+	free(color);
+}
+
+static void class_of_type(ddbc_type t, unsigned width, ddbc_lang *out)
+{
+	if (t == DDBC_TYPE_N)
+		ddbc_lang_class(out, width ? DDBC_CLASS_DIGITS : DDBC_CLASS_NUMBER,
+				width ? width : 1);
+	else if (t == DDBC_TYPE_S)
+		ddbc_lang_class(out, DDBC_CLASS_NO_DELIM, 1);
+	else
+		ddbc_lang_class(out, DDBC_CLASS_ANY, 0);
+}
+
+static void template_lang(const ddbc_attr *a, ddbc_lang *out, unsigned depth)
+{
+	for (size_t k = 0; k < a->tpl.nsegs; k++) {
+		const ddbc_segment *seg = &a->tpl.segs[k];
+		const ddbc_attr *b = seg->ref;
+		if (seg->kind == DDBC_SEG_LITERAL)
+			ddbc_lang_fixed(out, seg->text, seg->len);
+		else if (b && b->has_template && !b->in_cycle && depth < 16)
+			template_lang(b, out, depth + 1);
+		else if (b)
+			class_of_type(b->type, seg->width, out);
+		else
+			ddbc_lang_class(out, DDBC_CLASS_ANY, 0);
+	}
+}
+
+void ddbc_attr_lang(const ddbc_attr *a, ddbc_lang *out)
+{
+	if (a->has_template && !a->in_cycle) {
+		template_lang(a, out, 0);
+		return;
+	}
+	/* A plain S key value may hold anything, the delimiter included. */
+	if (a->type == DDBC_TYPE_N)
+		ddbc_lang_class(out, DDBC_CLASS_NUMBER, 1);
+	else
+		ddbc_lang_class(out, DDBC_CLASS_ANY, 1);
+}
+
+/* ---- roles and membership ---------------------------------------------------- */
+
+static bool in_names(const ddbc_name *names, size_t n, const char *s)
+{
+	for (size_t i = 0; i < n; i++)
+		if (!strcmp(names[i].s, s))
+			return true;
+	return false;
+}
+
+ddbc_role ddbc_attr_role(const ddbc_attr *a, const ddbc_index *ix)
+{
+	const ddbc_entity *e = a->entity;
+	if (!e->in_index || !e->in_index[ix->slot])
+		return DDBC_ROLE_NONE;
+	if (in_names(ix->pk, ix->npk, a->name.s))
+		return DDBC_ROLE_PARTITION_KEY;
+	if (in_names(ix->sk, ix->nsk, a->name.s))
+		return DDBC_ROLE_SORT_KEY;
+	if (ix->kind == DDBC_INDEX_PRIMARY)
+		return DDBC_ROLE_PROJECTED;
+	/* The table's key attributes are projected into every index. */
+	if (ddbc_index_has_key(&ix->table->primary, a->name.s))
+		return DDBC_ROLE_PROJECTED;
+	switch (ix->projection) {
+	case DDBC_PROJ_ALL: return DDBC_ROLE_PROJECTED;
+	case DDBC_PROJ_KEYS_ONLY: return DDBC_ROLE_NONE;
+	case DDBC_PROJ_INCLUDE:
+		return in_names(ix->include, ix->ninclude, a->name.s) ? DDBC_ROLE_PROJECTED
+								      : DDBC_ROLE_NONE;
+	}
+	return DDBC_ROLE_NONE;
+}
+
+static bool sets_all(const ddbc_entity *e, const ddbc_index *ix)
+{
+	if (ix->npk == 0)
+		return false;
+	for (size_t i = 0; i < ix->npk; i++)
+		if (!ddbc_entity_attr(e, ix->pk[i].s))
+			return false;
+	for (size_t i = 0; i < ix->nsk; i++)
+		if (!ddbc_entity_attr(e, ix->sk[i].s))
+			return false;
+	return true;
+}
+
+static void derive_membership(ddbc_design *g, ddbc_entity *e)
+{
+	ddbc_table *t = e->table;
+	e->in_index = ddbc_arena_array(g->arena, t->nindexes, sizeof(bool));
+	for (size_t s = 0; s < t->nindexes; s++)
+		e->in_index[s] = sets_all(e, t->indexes[s]);
+	for (size_t i = 0; i < e->nattrs; i++) {
+		ddbc_attr *a = &e->attrs[i];
+		a->roles = ddbc_arena_array(g->arena, t->nindexes, sizeof(ddbc_role));
+		for (size_t s = 0; s < t->nindexes; s++) {
+			a->roles[s] = ddbc_attr_role(a, t->indexes[s]);
+			if (ddbc_index_has_key(t->indexes[s], a->name.s))
+				a->is_key = true;
+		}
+	}
+}
+
+/* ---- access patterns ------------------------------------------------------------ */
+
+/* The language of a condition value: a template over free parameters. */
+static bool value_lang(const ddbc_design *g, const ddbc_node *v, ddbc_type type,
+		       ddbc_lang *out)
+{
+	if (!v || v->kind != DDBC_NODE_SCALAR)
+		return false;
+	ddbc_template t;
+	size_t off;
+	if (ddbc_template_parse(g->arena, v->u.text, &t, &off))
+		return false;
+	for (size_t k = 0; k < t.nsegs; k++) {
+		if (t.segs[k].kind == DDBC_SEG_LITERAL)
+			ddbc_lang_fixed(out, t.segs[k].text, t.segs[k].len);
+		else
+			class_of_type(type == DDBC_TYPE_N ? DDBC_TYPE_N : DDBC_TYPE_S,
+				      t.segs[k].width, out);
+	}
+	return true;
+}
+
+/* A range bound from a condition value: its literal prefix, open when
+ * parameters follow it. */
+static bool bound_of(const ddbc_design *g, const ddbc_node *v, ddbc_bound *b, bool inclusive)
+{
+	if (!v || v->kind != DDBC_NODE_SCALAR)
+		return false;
+	ddbc_template t;
+	size_t off;
+	if (ddbc_template_parse(g->arena, v->u.text, &t, &off))
+		return false;
+	const char *prefix;
+	b->len = ddbc_template_prefix(&t, &prefix);
+	b->text = prefix;
+	b->open = !ddbc_template_is_constant(&t);
+	b->inclusive = inclusive || b->open;
+	return true;
+}
+
+static bool range_matches(const ddbc_design *g, const ddbc_key_cond *c, const ddbc_lang *l)
+{
+	ddbc_bound lo, hi;
+	const ddbc_bound *lower = NULL, *upper = NULL;
+	switch (c->op) {
+	case DDBC_COND_LT:
+	case DDBC_COND_LE:
+		if (c->nvalues == 1 && bound_of(g, c->values[0], &hi, c->op == DDBC_COND_LE))
+			upper = &hi;
+		break;
+	case DDBC_COND_GT:
+	case DDBC_COND_GE:
+		if (c->nvalues == 1 && bound_of(g, c->values[0], &lo, c->op == DDBC_COND_GE))
+			lower = &lo;
+		break;
+	case DDBC_COND_BETWEEN:
+		if (c->nvalues == 2 && bound_of(g, c->values[0], &lo, true) &&
+		    bound_of(g, c->values[1], &hi, true))
+			lower = &lo, upper = &hi;
+		break;
+	default:
+		break;
+	}
+	return ddbc_lang_in_range(l, lower, upper, g->key_delimiter);
+}
+
+bool ddbc_cond_matches(const ddbc_design *g, const ddbc_key_cond *c, const ddbc_attr *a)
+{
+	ddbc_lang la, lc;
+	ddbc_lang_init(&la);
+	ddbc_attr_lang(a, &la);
+	bool r = true;
+	if (c->op == DDBC_COND_EQ || c->op == DDBC_COND_BEGINS_WITH) {
+		ddbc_lang_init(&lc);
+		if (c->nvalues == 1 && value_lang(g, c->values[0], a->type, &lc)) {
+			if (c->op == DDBC_COND_BEGINS_WITH)
+				ddbc_lang_class(&lc, DDBC_CLASS_ANY, 0);
+			r = ddbc_lang_intersects(&la, &lc, g->key_delimiter);
+		}
+		ddbc_lang_release(&lc);
+	} else if (a->type == DDBC_TYPE_S) {
+		r = range_matches(g, c, &la);
+	}
+	ddbc_lang_release(&la);
+	return r;
+}
+
+static bool entity_matches(const ddbc_design *g, const ddbc_pattern *p, const ddbc_entity *e)
+{
+	if (!e->in_index || !e->in_index[p->index->slot])
+		return false;
+	for (size_t i = 0; i < p->nconds; i++) {
+		const ddbc_key_cond *c = &p->conds[i];
+		if (!c->attr.s || !c->nvalues || !ddbc_index_has_key(p->index, c->attr.s))
+			continue;
+		const ddbc_attr *a = ddbc_entity_attr(e, c->attr.s);
+		if (a && !ddbc_cond_matches(g, c, a))
+			return false;
+	}
+	return true;
+}
+
+static void match_pattern(ddbc_design *g, ddbc_pattern *p)
+{
+	if (!p->table || !p->index)
+		return;
+	p->analysed = true;
+	const ddbc_table *t = p->table;
+	p->matched = ddbc_arena_array(g->arena, t->nentities, sizeof(ddbc_entity *));
+	for (size_t i = 0; i < t->nentities; i++)
+		if (entity_matches(g, p, t->entities[i]))
+			p->matched[p->nmatched++] = t->entities[i];
+}
+
+void ddbc_semantics(ddbc_design *g)
+{
+	for (size_t i = 0; i < g->ntables; i++)
+		list_indexes(g->arena, &g->tables[i]);
+	list_entities(g);
+	for (size_t i = 0; i < g->nentities; i++) {
+		ddbc_entity *e = &g->entities[i];
+		parse_templates(g, e);
+		find_cycles(e);
+		if (e->table)
+			derive_membership(g, e);
+	}
+	for (size_t i = 0; i < g->npatterns; i++)
+		match_pattern(g, &g->patterns[i]);
+}

@@ -1,0 +1,523 @@
+/* template.c - key templates: parsing, rendering and exact overlap
+ *
+ * How overlap is decided. A template renders to the strings of a regular
+ * language: literals are fixed strings; a placeholder stands for a value of
+ * its attribute's type, a non-empty string without the key delimiter (S),
+ * a decimal number (N) or a run of at least WIDTH digits (N with :0WIDTH).
+ * A language is kept as a list of runs (fixed strings and repeated
+ * character classes), which is a small NFA whose positions are (run,
+ * offset-or-count, delimiter-match-state). Two languages share a string iff
+ * the product of their NFAs reaches a state where both accept: a breadth-
+ * first search over pairs of positions, stepping both sides on the same
+ * byte. Bytes only matter through the classes and the literals they could
+ * match, so the search tries one representative of each equivalence class
+ * of bytes (every byte that occurs in a literal or the delimiter, the
+ * digits, '-' and '.', and one byte that occurs nowhere). The same search,
+ * with a comparison automaton in place of the second language, decides
+ * whether a language has a string inside a key range (between, lt, ...).
+ * The number of states is the product of the two templates' lengths, so a
+ * check costs microseconds; nothing depends on prefixes alone.
+ */
+#include "template.h"
+#include "xalloc.h"
+
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- parsing --------------------------------------------------------------- */
+
+#define MAX_WIDTH 38  /* DynamoDB numbers have up to 38 digits of precision */
+
+static void add_seg(ddbc_arena *arena, ddbc_template *t, size_t *cap, ddbc_segment seg)
+{
+	if (t->nsegs == *cap) {
+		size_t ncap = *cap ? *cap * 2 : 4;
+		ddbc_segment *segs = ddbc_arena_array(arena, ncap, sizeof(*segs));
+		if (t->nsegs)
+			memcpy(segs, t->segs, t->nsegs * sizeof(*segs));
+		t->segs = segs;
+		*cap = ncap;
+	}
+	t->segs[t->nsegs++] = seg;
+}
+
+static void flush_literal(ddbc_arena *arena, ddbc_template *t, size_t *cap, strbuf *lit,
+			  size_t offset)
+{
+	if (!lit->len)
+		return;
+	ddbc_segment seg = { DDBC_SEG_LITERAL, ddbc_arena_strndup(arena, lit->buf, lit->len),
+			     lit->len, 0, offset, NULL };
+	add_seg(arena, t, cap, seg);
+	strbuf_reset(lit);
+}
+
+/* Parses the inside of "{...}" (without braces) into seg. */
+static const char *parse_placeholder(ddbc_arena *arena, const char *in, size_t len,
+				     ddbc_segment *seg)
+{
+	if (len == 0)
+		return "empty placeholder '{}'; name an attribute inside the braces";
+	const char *colon = memchr(in, ':', len);
+	size_t nlen = colon ? (size_t)(colon - in) : len;
+	if (nlen == 0)
+		return "placeholder without a name before ':'";
+	seg->kind = DDBC_SEG_PLACEHOLDER;
+	seg->text = ddbc_arena_strndup(arena, in, nlen);
+	seg->len = nlen;
+	if (!colon)
+		return NULL;
+	const char *w = colon + 1, *end = in + len;
+	if (w == end || *w != '0' || w + 1 == end)
+		return "bad width; write ':0WIDTH', e.g. '{n:03}'";
+	unsigned width = 0;
+	for (const char *p = w + 1; p < end; p++) {
+		if (*p < '0' || *p > '9')
+			return "bad width; write ':0WIDTH', e.g. '{n:03}'";
+		width = width * 10 + (unsigned)(*p - '0');
+		if (width > MAX_WIDTH)
+			return "width larger than 38, the digits a DynamoDB number can have";
+	}
+	if (width == 0)
+		return "bad width ':00'; the width must be at least 1";
+	seg->width = width;
+	return NULL;
+}
+
+const char *ddbc_template_parse(ddbc_arena *arena, const char *text, ddbc_template *t,
+				size_t *err_offset)
+{
+	memset(t, 0, sizeof(*t));
+	t->text = text;
+	size_t cap = 0, n = strlen(text), lit_start = 0;
+	strbuf lit = STRBUF_INIT;
+	const char *err = NULL;
+	for (size_t i = 0; i < n && !err;) {
+		char c = text[i];
+		if ((c == '{' || c == '}') && i + 1 < n && text[i + 1] == c) {
+			if (!lit.len)
+				lit_start = i;
+			strbuf_addch(&lit, c);
+			i += 2;
+			continue;
+		}
+		if (c == '}') {
+			err = "unbalanced '}'; write '}}' for a literal brace";
+			*err_offset = i;
+			break;
+		}
+		if (c != '{') {
+			if (!lit.len)
+				lit_start = i;
+			strbuf_addch(&lit, c);
+			i++;
+			continue;
+		}
+		const char *close = strchr(text + i + 1, '}');
+		const char *open = strchr(text + i + 1, '{');
+		if (!close || (open && open < close)) {
+			err = "unbalanced '{': the placeholder has no closing '}'";
+			*err_offset = i;
+			break;
+		}
+		flush_literal(arena, t, &cap, &lit, lit_start);
+		ddbc_segment seg = { DDBC_SEG_PLACEHOLDER, NULL, 0, 0, i, NULL };
+		err = parse_placeholder(arena, text + i + 1, (size_t)(close - text - i - 1), &seg);
+		if (err) {
+			*err_offset = i;
+			break;
+		}
+		add_seg(arena, t, &cap, seg);
+		i = (size_t)(close - text) + 1;
+	}
+	if (!err)
+		flush_literal(arena, t, &cap, &lit, lit_start);
+	strbuf_release(&lit);
+	return err;
+}
+
+size_t ddbc_template_prefix(const ddbc_template *t, const char **prefix)
+{
+	if (t->nsegs && t->segs[0].kind == DDBC_SEG_LITERAL) {
+		*prefix = t->segs[0].text;
+		return t->segs[0].len;
+	}
+	*prefix = "";
+	return 0;
+}
+
+bool ddbc_template_is_constant(const ddbc_template *t)
+{
+	for (size_t i = 0; i < t->nsegs; i++)
+		if (t->segs[i].kind == DDBC_SEG_PLACEHOLDER)
+			return false;
+	return true;
+}
+
+/* ---- languages ----------------------------------------------------------------- */
+
+void ddbc_lang_init(ddbc_lang *l)
+{
+	memset(l, 0, sizeof(*l));
+}
+
+void ddbc_lang_release(ddbc_lang *l)
+{
+	free(l->runs);
+	memset(l, 0, sizeof(*l));
+}
+
+static ddbc_run *new_run(ddbc_lang *l)
+{
+	xgrow((void **)&l->runs, &l->cap, l->nruns + 1, sizeof(ddbc_run));
+	ddbc_run *r = &l->runs[l->nruns++];
+	memset(r, 0, sizeof(*r));
+	return r;
+}
+
+void ddbc_lang_fixed(ddbc_lang *l, const char *text, size_t len)
+{
+	if (len == 0)
+		return;
+	ddbc_run *r = new_run(l);
+	r->fixed = true;
+	r->text = text;
+	r->len = len;
+}
+
+void ddbc_lang_class(ddbc_lang *l, ddbc_class cls, size_t min)
+{
+	ddbc_run *r = new_run(l);
+	r->cls = cls;
+	r->min = min;
+}
+
+/* A position in a language's NFA. */
+typedef struct pos {
+	uint32_t r;   /* run; nruns = the end */
+	uint32_t k;   /* fixed: next byte; class: bytes so far, capped at min */
+	uint32_t m;   /* NO_DELIM: how much of the delimiter the value ends with */
+} pos;
+
+static uint64_t pos_key(pos p)
+{
+	return ((uint64_t)p.r << 44) ^ ((uint64_t)p.k << 12) ^ p.m;
+}
+
+static bool in_class(ddbc_class cls, unsigned char ch)
+{
+	switch (cls) {
+	case DDBC_CLASS_ANY:
+	case DDBC_CLASS_NO_DELIM: return true;
+	case DDBC_CLASS_NUMBER: return (ch >= '0' && ch <= '9') || ch == '-' || ch == '.';
+	case DDBC_CLASS_DIGITS: return ch >= '0' && ch <= '9';
+	}
+	return false;
+}
+
+/* The delimiter-match state after ch: the longest prefix of delim that the
+ * value now ends with (naive KMP; delimiters are a few bytes). */
+static uint32_t delim_step(const char *delim, uint32_t m, unsigned char ch)
+{
+	size_t dlen = strlen(delim);
+	char buf[64];
+	if (dlen >= sizeof(buf))
+		return 0;
+	memcpy(buf, delim, m);
+	buf[m] = (char)ch;
+	for (size_t len = m + 1; len > 0; len--)
+		if (memcmp(buf + m + 1 - len, delim, len) == 0)
+			return (uint32_t)len;
+	return 0;
+}
+
+/* The positions reachable from p without reading a byte (p included). */
+static size_t closure(const ddbc_lang *l, pos p, pos *out)
+{
+	size_t n = 0;
+	for (;;) {
+		if (p.r >= l->nruns) {
+			out[n++] = p;
+			return n;
+		}
+		const ddbc_run *run = &l->runs[p.r];
+		if (run->fixed) {
+			if (p.k < run->len) {
+				out[n++] = p;
+				return n;
+			}
+		} else {
+			out[n++] = p;
+			if (p.k < run->min)
+				return n;
+		}
+		p.r++, p.k = 0, p.m = 0;
+	}
+}
+
+static bool step(const ddbc_lang *l, pos p, unsigned char ch, const char *delim, pos *out)
+{
+	if (p.r >= l->nruns)
+		return false;
+	const ddbc_run *run = &l->runs[p.r];
+	*out = p;
+	if (run->fixed) {
+		if ((unsigned char)run->text[p.k] != ch)
+			return false;
+		out->k++;
+		return true;
+	}
+	if (!in_class(run->cls, ch))
+		return false;
+	if (run->cls == DDBC_CLASS_NO_DELIM) {
+		out->m = delim_step(delim, p.m, ch);
+		if (out->m == strlen(delim))
+			return false;
+	}
+	if (out->k < run->min)
+		out->k++;
+	return true;
+}
+
+static bool accepting(const ddbc_lang *l, pos p)
+{
+	return p.r >= l->nruns;
+}
+
+/* ---- the product search --------------------------------------------------------- */
+
+/* The comparison automaton of a range: lo is how much of the lower bound the
+ * string equals so far (or GT once it is greater), hi likewise (or LT). */
+#define CMP_DONE UINT32_MAX
+
+typedef struct range {
+	const ddbc_bound *lower, *upper;
+} range;
+
+typedef struct state {
+	pos a, b;
+	uint32_t lo, hi;
+} state;
+
+typedef struct seen {
+	uint64_t *keys;  /* 3 words a key; all-ones = empty */
+	size_t cap, n;
+} seen;
+
+static uint64_t hash3(const uint64_t *k)
+{
+	uint64_t h = k[0] * 0x9E3779B97F4A7C15ull;
+	h ^= (k[1] + 0x632BE59BD9B4E019ull) * 0xC2B2AE3D27D4EB4Full;
+	h ^= (k[2] + 0x165667B19E3779F9ull) * 0x27D4EB2F165667C5ull;
+	return h ^ (h >> 31);
+}
+
+static bool seen_add(seen *s, const uint64_t *k);
+
+static void seen_grow(seen *s)
+{
+	seen old = *s;
+	s->cap = old.cap ? old.cap * 2 : 256;
+	s->keys = xmalloc(s->cap * 3 * sizeof(uint64_t));
+	memset(s->keys, 0xFF, s->cap * 3 * sizeof(uint64_t));
+	s->n = 0;
+	for (size_t i = 0; i < old.cap; i++)
+		if (old.keys[i * 3] != UINT64_MAX || old.keys[i * 3 + 1] != UINT64_MAX)
+			seen_add(s, &old.keys[i * 3]);
+	free(old.keys);
+}
+
+/* Adds k; returns false when it was there already. */
+static bool seen_add(seen *s, const uint64_t *k)
+{
+	if ((s->n + 1) * 2 > s->cap)
+		seen_grow(s);
+	size_t mask = s->cap - 1, i = hash3(k) & mask;
+	for (;; i = (i + 1) & mask) {
+		uint64_t *slot = &s->keys[i * 3];
+		if (slot[0] == UINT64_MAX && slot[1] == UINT64_MAX && slot[2] == UINT64_MAX) {
+			memcpy(slot, k, 3 * sizeof(uint64_t));
+			s->n++;
+			return true;
+		}
+		if (!memcmp(slot, k, 3 * sizeof(uint64_t)))
+			return false;
+	}
+}
+
+static void state_key(const state *st, uint64_t *k)
+{
+	k[0] = pos_key(st->a);
+	k[1] = pos_key(st->b);
+	k[2] = ((uint64_t)st->lo << 32) | st->hi;
+}
+
+static bool lo_step(const ddbc_bound *b, uint32_t lo, unsigned char ch, uint32_t *out)
+{
+	if (!b || lo == CMP_DONE || lo == b->len) {
+		*out = CMP_DONE;
+		return true;
+	}
+	unsigned char c = (unsigned char)b->text[lo];
+	if (ch < c)
+		return false;
+	*out = ch > c ? CMP_DONE : lo + 1;
+	return true;
+}
+
+static bool hi_step(const ddbc_bound *b, uint32_t hi, unsigned char ch, uint32_t *out)
+{
+	if (!b || hi == CMP_DONE) {
+		*out = CMP_DONE;
+		return true;
+	}
+	if (hi == b->len) {
+		*out = CMP_DONE;
+		return b->open;
+	}
+	unsigned char c = (unsigned char)b->text[hi];
+	if (ch > c)
+		return false;
+	*out = ch < c ? CMP_DONE : hi + 1;
+	return true;
+}
+
+static bool range_accepts(const range *rg, uint32_t lo, uint32_t hi)
+{
+	const ddbc_bound *l = rg->lower, *u = rg->upper;
+	bool lo_ok = !l || lo == CMP_DONE || (lo == l->len && l->inclusive);
+	bool hi_ok = !u || hi == CMP_DONE || hi < u->len || (hi == u->len &&
+							     (u->inclusive || u->open));
+	return lo_ok && hi_ok;
+}
+
+/* The bytes worth trying: see the comment at the top of the file. */
+static size_t alphabet(const ddbc_lang *a, const ddbc_lang *b, const range *rg,
+		       const char *delim, unsigned char *out)
+{
+	bool mark[256] = { false };
+	const ddbc_lang *langs[2] = { a, b };
+	for (int i = 0; i < 2; i++)
+		for (size_t r = 0; langs[i] && r < langs[i]->nruns; r++)
+			for (size_t k = 0; langs[i]->runs[r].fixed && k < langs[i]->runs[r].len; k++)
+				mark[(unsigned char)langs[i]->runs[r].text[k]] = true;
+	for (const char *p = delim; *p; p++)
+		mark[(unsigned char)*p] = true;
+	for (int c = '0'; c <= '9'; c++)
+		mark[c] = true;
+	mark['-'] = mark['.'] = true;
+	const ddbc_bound *bounds[2] = { rg ? rg->lower : NULL, rg ? rg->upper : NULL };
+	for (int i = 0; i < 2; i++)
+		for (size_t k = 0; bounds[i] && k < bounds[i]->len; k++)
+			mark[(unsigned char)bounds[i]->text[k]] = true;
+	/* With a range, a byte's order matters too: add the neighbours of
+	 * every marked byte, so every interval between them is tried. */
+	bool extra[256] = { false };
+	for (int c = 0; c < 256 && rg; c++) {
+		if (!mark[c])
+			continue;
+		if (c > 1)
+			extra[c - 1] = true;
+		if (c < 255)
+			extra[c + 1] = true;
+	}
+	size_t n = 0;
+	bool other = false;
+	for (int c = 1; c < 256; c++) {
+		if (mark[c] || extra[c])
+			out[n++] = (unsigned char)c;
+		else if (!other && !rg)
+			out[n++] = (unsigned char)c, other = true;
+	}
+	if (rg && !extra[1] && !mark[1])
+		out[n++] = 1;
+	return n;
+}
+
+typedef struct queue {
+	state *items;
+	size_t n, cap, head;
+} queue;
+
+static void push_state(queue *q, seen *s, state st)
+{
+	uint64_t k[3];
+	state_key(&st, k);
+	if (!seen_add(s, k))
+		return;
+	xgrow((void **)&q->items, &q->cap, q->n + 1, sizeof(state));
+	q->items[q->n++] = st;
+}
+
+/* Searches the product of a, b (or, when b is NULL, a lone fixed-free
+ * side that always accepts) and the range rg (or none). */
+static bool search(const ddbc_lang *a, const ddbc_lang *b, const range *rg, const char *delim)
+{
+	static const ddbc_lang empty = { NULL, 0, 0 };
+	const ddbc_lang *lb = b ? b : &empty;
+	unsigned char sigma[256];
+	size_t nsigma = alphabet(a, b, rg, delim, sigma);
+	queue q = { NULL, 0, 0, 0 };
+	seen s = { NULL, 0, 0 };
+	state start = { { 0, 0, 0 }, { 0, 0, 0 }, 0, 0 };
+	push_state(&q, &s, start);
+	bool found = false;
+	size_t cap = (a->nruns + lb->nruns + 2) * 2;
+	pos *ca = xmalloc(cap * sizeof(pos)), *cb = xmalloc(cap * sizeof(pos));
+	while (q.head < q.n && !found) {
+		state st = q.items[q.head++];
+		size_t na = closure(a, st.a, ca);
+		size_t nb = b ? closure(lb, st.b, cb) : 1;
+		if (!b)
+			cb[0] = st.b;
+		for (size_t i = 0; i < na && !found; i++) {
+			for (size_t j = 0; j < nb && !found; j++) {
+				bool acc_b = !b || accepting(lb, cb[j]);
+				if (accepting(a, ca[i]) && acc_b &&
+				    (!rg || range_accepts(rg, st.lo, st.hi))) {
+					found = true;
+					break;
+				}
+				for (size_t c = 0; c < nsigma; c++) {
+					state nx = st;
+					if (!step(a, ca[i], sigma[c], delim, &nx.a))
+						continue;
+					if (b && !step(lb, cb[j], sigma[c], delim, &nx.b))
+						continue;
+					if (rg && (!lo_step(rg->lower, st.lo, sigma[c], &nx.lo) ||
+						   !hi_step(rg->upper, st.hi, sigma[c], &nx.hi)))
+						continue;
+					push_state(&q, &s, nx);
+				}
+			}
+		}
+	}
+	free(ca);
+	free(cb);
+	free(q.items);
+	free(s.keys);
+	return found;
+}
+
+bool ddbc_lang_intersects(const ddbc_lang *a, const ddbc_lang *b, const char *delim)
+{
+	return search(a, b, NULL, delim);
+}
+
+bool ddbc_lang_matches(const ddbc_lang *l, const char *s, size_t len, const char *delim)
+{
+	ddbc_lang fixed;
+	ddbc_lang_init(&fixed);
+	ddbc_lang_fixed(&fixed, s, len);
+	bool r = search(l, &fixed, NULL, delim);
+	ddbc_lang_release(&fixed);
+	return r;
+}
+
+bool ddbc_lang_in_range(const ddbc_lang *l, const ddbc_bound *lower, const ddbc_bound *upper,
+			const char *delim)
+{
+	range rg = { lower, upper };
+	return search(l, NULL, &rg, delim);
+}
