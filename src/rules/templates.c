@@ -1,39 +1,330 @@
-/* rules/templates.c - template-syntax, template-unknown-attribute, template-type, template-cycle, unpadded-number-in-key, key-overlap */
+/* rules/templates.c - template-syntax, template-unknown-attribute, template-type,
+ * template-cycle, unpadded-number-in-key, key-overlap
+ *
+ * The templates were parsed and linked by semantics.c; these checks only
+ * read what it derived.
+ */
 #include "rules/checks.h"
 #include "semantics.h"
+#include "strbuf.h"
+#include "suggest.h"
+#include "xalloc.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* Calls fn for every attribute of every entity that has a template. */
+static void each_templated(const ddbc_design *g, ddbc_diags *d,
+			   void (*fn)(const ddbc_entity *, const ddbc_attr *, ddbc_diags *))
+{
+	for (size_t i = 0; i < g->nentities; i++) {
+		const ddbc_entity *e = &g->entities[i];
+		for (size_t k = 0; k < e->nattrs; k++)
+			if (e->attrs[k].template.s)
+				fn(e, &e->attrs[k], d);
+	}
+}
+
+/* ---- template-syntax ------------------------------------------------------- */
+
+static void syntax(const ddbc_entity *e, const ddbc_attr *a, ddbc_diags *d)
+{
+	if (a->tpl_error)
+		ddbc_diag_add(d, DDBC_RULE_TEMPLATE_SYNTAX, a->template.loc,
+			      "bad template '%s' for '%s' in '%s': %s", a->template.s, a->name.s,
+			      e->name.s, a->tpl_error);
+}
 
 void ddbc_check_template_syntax(const ddbc_design *g, ddbc_diags *d)
 {
-	(void)g;
-	(void)d;
+	each_templated(g, d, syntax);
+}
+
+/* ---- template-unknown-attribute ------------------------------------------------ */
+
+static void unknown(const ddbc_entity *e, const ddbc_attr *a, ddbc_diags *d)
+{
+	for (size_t k = 0; a->has_template && k < a->tpl.nsegs; k++) {
+		const ddbc_segment *seg = &a->tpl.segs[k];
+		if (seg->kind != DDBC_SEG_PLACEHOLDER || seg->ref)
+			continue;
+		const char **names = xmalloc((e->nattrs + 1) * sizeof(char *));
+		for (size_t i = 0; i < e->nattrs; i++)
+			names[i] = e->attrs[i].name.s;
+		const char *hint = ddbc_suggest(seg->text, names, e->nattrs);
+		ddbc_diag_add(d, DDBC_RULE_TEMPLATE_UNKNOWN_ATTRIBUTE, a->template.loc,
+			      "placeholder '{%s}' in the template of '%s' names no attribute of "
+			      "'%s'%s%s%s", seg->text, a->name.s, e->name.s,
+			      hint ? "; did you mean '" : "; define it under 'attributes'",
+			      hint ? hint : "", hint ? "'?" : "");
+		free(names);
+	}
 }
 
 void ddbc_check_template_unknown_attribute(const ddbc_design *g, ddbc_diags *d)
 {
-	(void)g;
-	(void)d;
+	each_templated(g, d, unknown);
+}
+
+/* ---- template-type ----------------------------------------------------------------- */
+
+static void placeholder_type(const ddbc_attr *a, const ddbc_segment *seg, ddbc_diags *d)
+{
+	const ddbc_attr *b = seg->ref;
+	if (!b || b->type == DDBC_TYPE_NONE)
+		return;
+	if (b->type != DDBC_TYPE_S && b->type != DDBC_TYPE_N)
+		ddbc_diag_add(d, DDBC_RULE_TEMPLATE_TYPE, a->template.loc,
+			      "placeholder '{%s}' in the template of '%s' is %s; placeholders "
+			      "must be S or N attributes", seg->text, a->name.s,
+			      ddbc_type_long(b->type));
+	else if (b->type == DDBC_TYPE_S && seg->width)
+		ddbc_diag_add(d, DDBC_RULE_TEMPLATE_TYPE, a->template.loc,
+			      "placeholder '{%s:0%u}' pads '%s', which is a String; ':0WIDTH' "
+			      "is for Number attributes, remove it", seg->text, seg->width,
+			      seg->text);
+}
+
+static void types(const ddbc_entity *e, const ddbc_attr *a, ddbc_diags *d)
+{
+	if (a->type != DDBC_TYPE_S && a->type != DDBC_TYPE_NONE) {
+		ddbc_diag_add(d, DDBC_RULE_TEMPLATE_TYPE, a->template.loc,
+			      "'%s' in '%s' is %s but has a template; only String attributes "
+			      "have templates", a->name.s, e->name.s, ddbc_type_long(a->type));
+		return;
+	}
+	for (size_t k = 0; a->has_template && k < a->tpl.nsegs; k++)
+		if (a->tpl.segs[k].kind == DDBC_SEG_PLACEHOLDER)
+			placeholder_type(a, &a->tpl.segs[k], d);
 }
 
 void ddbc_check_template_type(const ddbc_design *g, ddbc_diags *d)
 {
-	(void)g;
-	(void)d;
+	each_templated(g, d, types);
+}
+
+/* ---- template-cycle ------------------------------------------------------------------- */
+
+/* Finds a path of template references from a back to target, appending
+ * the names on it to path. */
+static bool path_to(const ddbc_attr *a, const ddbc_attr *target, strbuf *path,
+		    bool *visited, const ddbc_entity *e)
+{
+	for (size_t k = 0; k < a->tpl.nsegs; k++) {
+		const ddbc_attr *b = a->tpl.segs[k].ref;
+		if (!b || !b->in_cycle)
+			continue;
+		size_t mark = path->len;
+		strbuf_addf(path, " -> '%s'", b->name.s);
+		if (b == target)
+			return true;
+		size_t j = (size_t)(b - e->attrs);
+		if (!visited[j]) {
+			visited[j] = true;
+			if (path_to(b, target, path, visited, e))
+				return true;
+		}
+		path->len = mark;
+		path->buf[mark] = '\0';
+	}
+	return false;
 }
 
 void ddbc_check_template_cycle(const ddbc_design *g, ddbc_diags *d)
 {
-	(void)g;
-	(void)d;
+	for (size_t i = 0; i < g->nentities; i++) {
+		const ddbc_entity *e = &g->entities[i];
+		bool *reported = xcalloc(e->nattrs + 1, sizeof(bool));
+		for (size_t k = 0; k < e->nattrs; k++) {
+			const ddbc_attr *a = &e->attrs[k];
+			if (!a->in_cycle || reported[k])
+				continue;
+			/* One finding per cycle, at its first attribute in the file. */
+			strbuf path = STRBUF_INIT;
+			strbuf_addf(&path, "'%s'", a->name.s);
+			bool *visited = xcalloc(e->nattrs + 1, sizeof(bool));
+			path_to(a, a, &path, visited, e);
+			for (size_t j = 0; j < e->nattrs; j++)
+				reported[j] |= visited[j];
+			free(visited);
+			ddbc_diag_add(d, DDBC_RULE_TEMPLATE_CYCLE, a->template.loc,
+				      "the templates of '%s' refer to each other in a cycle (%s); "
+				      "build each from attributes without templates",
+				      e->name.s, path.buf);
+			strbuf_release(&path);
+		}
+		free(reported);
+	}
+}
+
+/* ---- unpadded-number-in-key ------------------------------------------------------------ */
+
+static bool is_sort_key(const ddbc_table *t, const char *name)
+{
+	for (size_t s = 0; s < t->nindexes; s++)
+		for (size_t k = 0; k < t->indexes[s]->nsk; k++)
+			if (!strcmp(t->indexes[s]->sk[k].s, name))
+				return true;
+	return false;
+}
+
+/* The first N placeholder without a width in a's template, following
+ * placeholders that have templates of their own. */
+static const ddbc_segment *unpadded(const ddbc_attr *a, unsigned depth)
+{
+	for (size_t k = 0; a->has_template && !a->in_cycle && k < a->tpl.nsegs; k++) {
+		const ddbc_segment *seg = &a->tpl.segs[k];
+		const ddbc_attr *b = seg->ref;
+		if (!b)
+			continue;
+		if (b->type == DDBC_TYPE_N && !seg->width)
+			return seg;
+		const ddbc_segment *inner = depth < 16 ? unpadded(b, depth + 1) : NULL;
+		if (inner)
+			return inner;
+	}
+	return NULL;
 }
 
 void ddbc_check_unpadded_number_in_key(const ddbc_design *g, ddbc_diags *d)
 {
+	for (size_t i = 0; i < g->nentities; i++) {
+		const ddbc_entity *e = &g->entities[i];
+		for (size_t k = 0; e->table && k < e->nattrs; k++) {
+			const ddbc_attr *a = &e->attrs[k];
+			const ddbc_segment *seg = unpadded(a, 0);
+			if (!seg || !is_sort_key(e->table, a->name.s))
+				continue;
+			ddbc_diag_add(d, DDBC_RULE_UNPADDED_NUMBER_IN_KEY, a->template.loc,
+				      "sort key '%s' of '%s' interpolates Number '%s' without "
+				      "padding, so '10' sorts before '9'; write '{%s:0N}' with N "
+				      "the most digits it can have", a->name.s, e->name.s, seg->text,
+				      seg->text);
+		}
+	}
+}
+
+/* ---- key-overlap ------------------------------------------------------------------------ */
+
+/* One entity's primary key as languages, with the literal prefix of the
+ * partition key for pruning. */
+typedef struct keyinfo {
+	const ddbc_entity *e;
+	ddbc_lang pk, sk;
+	bool has_sk;
+	strbuf pk_prefix, sk_prefix;
+} keyinfo;
+
+static void lang_prefix(const ddbc_lang *l, strbuf *out)
+{
+	for (size_t r = 0; r < l->nruns && l->runs[r].fixed; r++)
+		strbuf_add(out, l->runs[r].text, l->runs[r].len);
+}
+
+static bool keyinfo_init(keyinfo *ki, const ddbc_entity *e)
+{
+	const ddbc_index *ix = &e->table->primary;
+	memset(ki, 0, sizeof(*ki));
+	if (ix->npk != 1)
+		return false;
+	const ddbc_attr *pk = ddbc_entity_attr(e, ix->pk[0].s);
+	const ddbc_attr *sk = ix->nsk == 1 ? ddbc_entity_attr(e, ix->sk[0].s) : NULL;
+	if (!pk || (ix->nsk == 1 && !sk))
+		return false;
+	ki->e = e;
+	ddbc_attr_lang(pk, &ki->pk);
+	lang_prefix(&ki->pk, &ki->pk_prefix);
+	if (sk) {
+		ki->has_sk = true;
+		ddbc_attr_lang(sk, &ki->sk);
+		lang_prefix(&ki->sk, &ki->sk_prefix);
+	}
+	return true;
+}
+
+static void keyinfo_release(keyinfo *ki)
+{
+	ddbc_lang_release(&ki->pk);
+	ddbc_lang_release(&ki->sk);
+	strbuf_release(&ki->pk_prefix);
+	strbuf_release(&ki->sk_prefix);
+}
+
+/* Whether one prefix is a prefix of the other: otherwise the literal
+ * starts already differ and the templates cannot meet. */
+static bool prefixes_compatible(const strbuf *a, const strbuf *b)
+{
+	size_t n = a->len < b->len ? a->len : b->len;
+	return n == 0 || memcmp(strbuf_str(a), strbuf_str(b), n) == 0;
+}
+
+static int by_pk_prefix(const void *pa, const void *pb)
+{
+	const keyinfo *a = *(keyinfo *const *)pa, *b = *(keyinfo *const *)pb;
+	int r = strcmp(strbuf_str(&a->pk_prefix), strbuf_str(&b->pk_prefix));
+	return r ? r : (a->e < b->e ? -1 : a->e > b->e);
+}
+
+static void report_overlap(const ddbc_design *g, const keyinfo *a, const keyinfo *b,
+			   ddbc_diags *d)
+{
+	/* Report at the later entity, naming the earlier one. */
+	if (a->e > b->e) {
+		const keyinfo *t = a;
+		a = b;
+		b = t;
+	}
+	const ddbc_index *ix = &b->e->table->primary;
+	ddbc_diag_add(d, DDBC_RULE_KEY_OVERLAP, b->e->name.loc,
+		      "'%s' and '%s' (line %u) can produce the same primary key in table '%s': "
+		      "their '%s'%s%s%s templates overlap; give each entity a literal of its own "
+		      "in its key", b->e->name.s, a->e->name.s, a->e->name.loc.line,
+		      b->e->table->name.s, ix->pk[0].s, ix->nsk ? " and '" : "",
+		      ix->nsk ? ix->sk[0].s : "", ix->nsk ? "'" : "");
 	(void)g;
-	(void)d;
+}
+
+static bool keys_overlap(const ddbc_design *g, const keyinfo *a, const keyinfo *b)
+{
+	if (a->has_sk && !prefixes_compatible(&a->sk_prefix, &b->sk_prefix))
+		return false;
+	if (!ddbc_lang_intersects(&a->pk, &b->pk, g->key_delimiter))
+		return false;
+	return !a->has_sk || ddbc_lang_intersects(&a->sk, &b->sk, g->key_delimiter);
+}
+
+/* Entities whose partition-key prefixes are compatible form, in prefix
+ * order, the run of entries that extend a given prefix plus the entries
+ * equal to one of its own prefixes; only those pairs are compared. */
+static void overlap_table(const ddbc_design *g, const ddbc_table *t, ddbc_diags *d)
+{
+	keyinfo *infos = xcalloc(t->nentities + 1, sizeof(keyinfo));
+	keyinfo **order = xcalloc(t->nentities + 1, sizeof(keyinfo *));
+	size_t n = 0;
+	for (size_t i = 0; i < t->nentities; i++)
+		if (keyinfo_init(&infos[n], t->entities[i]))
+			order[n] = &infos[n], n++;
+	qsort(order, n, sizeof(*order), by_pk_prefix);
+	for (size_t i = 0; i < n; i++) {
+		const keyinfo *a = order[i];
+		/* Later entries that extend a's prefix are contiguous after it. */
+		for (size_t j = i + 1; j < n; j++) {
+			const keyinfo *b = order[j];
+			if (strncmp(strbuf_str(&b->pk_prefix), strbuf_str(&a->pk_prefix),
+				    a->pk_prefix.len) != 0)
+				break;
+			if (keys_overlap(g, a, b))
+				report_overlap(g, a, b, d);
+		}
+	}
+	for (size_t i = 0; i < n; i++)
+		keyinfo_release(&infos[i]);
+	free(order);
+	free(infos);
 }
 
 void ddbc_check_key_overlap(const ddbc_design *g, ddbc_diags *d)
 {
-	(void)g;
-	(void)d;
+	for (size_t i = 0; i < g->ntables; i++)
+		overlap_table(g, &g->tables[i], d);
 }

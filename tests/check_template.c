@@ -1,0 +1,227 @@
+/* check_template.c - template parsing and the exact language reasoning */
+#include "template.h"
+
+#include <check.h>
+#include <stdlib.h>
+#include <string.h>
+
+static ddbc_arena *arena;
+
+static void setup(void)
+{
+	arena = ddbc_arena_new();
+}
+
+static void teardown(void)
+{
+	ddbc_arena_free(arena);
+}
+
+/* ---- parsing ------------------------------------------------------------------ */
+
+START_TEST(test_parse_segments)
+{
+	ddbc_template t;
+	size_t off;
+	ck_assert_ptr_null(ddbc_template_parse(arena, "EVENT#{eventId}#N#{n:05}{{x}}", &t, &off));
+	ck_assert_uint_eq(t.nsegs, 5);
+	ck_assert_int_eq(t.segs[0].kind, DDBC_SEG_LITERAL);
+	ck_assert_str_eq(t.segs[0].text, "EVENT#");
+	ck_assert_int_eq(t.segs[1].kind, DDBC_SEG_PLACEHOLDER);
+	ck_assert_str_eq(t.segs[1].text, "eventId");
+	ck_assert_uint_eq(t.segs[1].width, 0);
+	ck_assert_str_eq(t.segs[2].text, "#N#");
+	ck_assert_str_eq(t.segs[3].text, "n");
+	ck_assert_uint_eq(t.segs[3].width, 5);
+	ck_assert_str_eq(t.segs[4].text, "{x}");
+	const char *prefix;
+	ck_assert_uint_eq(ddbc_template_prefix(&t, &prefix), 6);
+	ck_assert(!ddbc_template_is_constant(&t));
+}
+END_TEST
+
+START_TEST(test_parse_constant)
+{
+	ddbc_template t;
+	size_t off;
+	ck_assert_ptr_null(ddbc_template_parse(arena, "PROFILE", &t, &off));
+	ck_assert(ddbc_template_is_constant(&t));
+	ck_assert_ptr_null(ddbc_template_parse(arena, "", &t, &off));
+	ck_assert_uint_eq(t.nsegs, 0);
+}
+END_TEST
+
+START_TEST(test_parse_errors)
+{
+	static const struct {
+		const char *text;
+		size_t offset;
+		const char *word;
+	} cases[] = {
+		{ "A#{id", 2, "unbalanced '{'" },
+		{ "A#id}", 4, "unbalanced '}'" },
+		{ "A#{}", 2, "empty placeholder" },
+		{ "{a{b}}", 0, "unbalanced '{'" },
+		{ "{n:5}", 0, "bad width" },
+		{ "{n:0}", 0, "bad width" },
+		{ "{n:00}", 0, "at least 1" },
+		{ "{n:0x}", 0, "bad width" },
+		{ "{n:099}", 0, "larger than 38" },
+		{ "{:03}", 0, "without a name" },
+	};
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		ddbc_template t;
+		size_t off = 999;
+		const char *err = ddbc_template_parse(arena, cases[i].text, &t, &off);
+		ck_assert_msg(err && strstr(err, cases[i].word), "'%s': %s", cases[i].text,
+			      err ? err : "(no error)");
+		ck_assert_uint_eq(off, cases[i].offset);
+	}
+}
+END_TEST
+
+/* ---- languages ------------------------------------------------------------------- */
+
+/* Builds a language from a compact description: literal text, with
+ * "%s" a string placeholder, "%n" a number, "%d3" a 3-digit padded number,
+ * "%*" anything. */
+static void lang(ddbc_lang *l, const char *spec)
+{
+	ddbc_lang_init(l);
+	const char *p = spec;
+	while (*p) {
+		if (*p != '%') {
+			size_t n = strcspn(p, "%");
+			ddbc_lang_fixed(l, p, n);
+			p += n;
+			continue;
+		}
+		char c = p[1];
+		p += 2;
+		if (c == 's')
+			ddbc_lang_class(l, DDBC_CLASS_NO_DELIM, 1);
+		else if (c == 'n')
+			ddbc_lang_class(l, DDBC_CLASS_NUMBER, 1);
+		else if (c == '*')
+			ddbc_lang_class(l, DDBC_CLASS_ANY, 0);
+		else if (c == 'd')
+			ddbc_lang_class(l, DDBC_CLASS_DIGITS, (size_t)(*p++ - '0'));
+	}
+}
+
+static bool meets(const char *a, const char *b, const char *delim)
+{
+	ddbc_lang la, lb;
+	lang(&la, a);
+	lang(&lb, b);
+	bool r = ddbc_lang_intersects(&la, &lb, delim);
+	bool r2 = ddbc_lang_intersects(&lb, &la, delim);
+	ck_assert_msg(r == r2, "intersection of '%s' and '%s' is not symmetric", a, b);
+	ddbc_lang_release(&la);
+	ddbc_lang_release(&lb);
+	return r;
+}
+
+START_TEST(test_intersects)
+{
+	static const struct {
+		const char *a, *b;
+		bool meet;
+	} cases[] = {
+		{ "USER#%s", "USER#%s", true },
+		{ "USER#%s", "ORDER#%s", false },
+		{ "USER#%s", "USER#%s#X", false },       /* values hold no '#' */
+		{ "%s#%s", "USER#%s", true },
+		{ "%s#%s", "USER#%s#X", false },         /* one '#' against two */
+		{ "PROFILE", "PROFIL%s", true },
+		{ "PROFILE", "PROFILE#%s", false },
+		{ "STAMP#%d3", "STAMP#%s", true },
+		{ "STAMP#%d3", "STAMP#12", false },      /* padding: at least 3 digits */
+		{ "STAMP#%d3", "STAMP#0012", true },
+		{ "N#%n", "N#abc", false },
+		{ "N#%n", "N#-1.5", true },
+		{ "%*", "anything#at#all", true },
+		{ "A%sB", "AB", false },                 /* values are never empty */
+		{ "", "", true },
+		{ "", "%s", false },
+	};
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
+		ck_assert_msg(meets(cases[i].a, cases[i].b, "#") == cases[i].meet,
+			      "'%s' and '%s' should%s meet", cases[i].a, cases[i].b,
+			      cases[i].meet ? "" : " not");
+}
+END_TEST
+
+START_TEST(test_multibyte_delimiter)
+{
+	/* With "::" as delimiter a single ':' may stand inside a value. */
+	ck_assert(meets("A::%s", "A::x:y", "::"));
+	ck_assert(!meets("A::%s", "A::x::y", "::"));
+	ck_assert(meets("%s::%s", "a:b::c", "::"));
+}
+END_TEST
+
+START_TEST(test_matches)
+{
+	ddbc_lang l;
+	lang(&l, "EVENT#%s#USER#%s");
+	ck_assert(ddbc_lang_matches(&l, "EVENT#e1#USER#U1", 16, "#"));
+	ck_assert(!ddbc_lang_matches(&l, "EVENT#e1#USER#", 14, "#"));
+	ck_assert(!ddbc_lang_matches(&l, "EVENT#e#1#USER#U1", 17, "#"));
+	ddbc_lang_release(&l);
+}
+END_TEST
+
+static bool in_range(const char *spec, const char *lo, const char *hi, bool open)
+{
+	ddbc_lang l;
+	lang(&l, spec);
+	ddbc_bound blo = { lo, lo ? strlen(lo) : 0, true, false };
+	ddbc_bound bhi = { hi, hi ? strlen(hi) : 0, true, open };
+	bool r = ddbc_lang_in_range(&l, lo ? &blo : NULL, hi ? &bhi : NULL, "#");
+	ddbc_lang_release(&l);
+	return r;
+}
+
+START_TEST(test_range)
+{
+	/* seed 000: GSI1SK BETWEEN "2026-05-23" AND "2026-05-23T23:59:59.999Z#~" */
+	ck_assert(in_range("%s#%s", "2026-05-23", "2026-05-23T23:59:59.999Z#~", false));
+	/* a stamp master's "001" sorts before every date */
+	ck_assert(!in_range("%d3", "2026-05-23", "2026-05-23T23:59:59.999Z#~", false));
+	ck_assert(!in_range("ORDER#%s", "USER#", NULL, false));
+	ck_assert(in_range("ORDER#%s", NULL, "ORDER#2", false));
+	ck_assert(!in_range("ORDER#%s", NULL, "ORDER#", false));
+	ck_assert(in_range("ORDER#%s", NULL, "ORDER#", true));
+	ck_assert(in_range("B", "A", "C", false));
+	ck_assert(!in_range("D", "A", "C", false));
+	ck_assert(in_range("C", "A", "C", false));
+}
+END_TEST
+
+static Suite *template_suite(void)
+{
+	Suite *s = suite_create("template");
+	TCase *tc = tcase_create("parse");
+	tcase_add_checked_fixture(tc, setup, teardown);
+	tcase_add_test(tc, test_parse_segments);
+	tcase_add_test(tc, test_parse_constant);
+	tcase_add_test(tc, test_parse_errors);
+	suite_add_tcase(s, tc);
+	tc = tcase_create("language");
+	tcase_add_test(tc, test_intersects);
+	tcase_add_test(tc, test_multibyte_delimiter);
+	tcase_add_test(tc, test_matches);
+	tcase_add_test(tc, test_range);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+int main(void)
+{
+	SRunner *sr = srunner_create(template_suite());
+	srunner_run_all(sr, CK_NORMAL);
+	int failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}
