@@ -66,6 +66,7 @@ static const char usage_main[] =
 	"  header       write a C header of key builders and name constants\n"
 	"  export       write CreateTable requests, the model or query requests as JSON\n"
 	"  check-items  validate items (a scan or an export) against the design\n"
+	"  explain      list the rules, or show one rule's page\n"
 	"\n"
 	"options:\n"
 	"  -h, --help     show this help ('ddbc COMMAND --help' for a command)\n"
@@ -138,6 +139,17 @@ static const char usage_items[] =
 	"options:\n"
 	"      --format FMT        text (default) or json\n"
 	OUTPUT_HELP COMMON_HELP;
+
+static const char usage_explain[] =
+	"usage: ddbc explain [RULE]\n"
+	"\n"
+	"Without RULE, lists every rule with its default severity and summary. With\n"
+	"RULE, prints its page: what it checks, why, a failing and a passing example.\n"
+	"Pages are read from " DDBC_DOCDIR "/rules, or from the directory named by\n"
+	"the environment variable DDBC_RULES_DIR.\n"
+	"\n"
+	"options:\n"
+	"  -h, --help              show this help\n";
 
 static int usage_error(const char *cmd, const char *fmt, const char *arg)
 {
@@ -465,6 +477,52 @@ static int run_items(struct opts *o)
 	return status;
 }
 
+/* ---- explain ---------------------------------------------------------------------- */
+
+static int list_rules(void)
+{
+	for (int i = 0; i < DDBC_RULE_COUNT; i++) {
+		const ddbc_rule_info *r = ddbc_rule_get((ddbc_rule)i);
+		printf("%-29s %-8s %s\n", r->id, ddbc_severity_name(r->default_severity),
+		       r->summary);
+	}
+	return EXIT_OK;
+}
+
+static int run_explain(struct opts *o)
+{
+	if (o->nfiles == 0)
+		return list_rules();
+	const char *id = o->files[0];
+	ddbc_rule rule;
+	if (ddbc_rule_find(id, &rule) < 0) {
+		const char *hint = ddbc_rule_suggest(id);
+		if (hint)
+			fprintf(stderr, "ddbc explain: unknown rule '%s'; did you mean '%s'?\n", id,
+				hint);
+		else
+			fprintf(stderr, "ddbc explain: unknown rule '%s'; 'ddbc explain' lists "
+					"them\n", id);
+		return EXIT_USAGE;
+	}
+	const char *dir = getenv("DDBC_RULES_DIR");
+	if (!dir || !*dir)
+		dir = DDBC_DOCDIR "/rules";
+	size_t n = strlen(dir) + strlen(id) + 8;
+	char *path = xmalloc(n);
+	snprintf(path, n, "%s/%s.md", dir, id);
+	ddbc_source *page = ddbc_source_read(path);
+	if (!page) {
+		fprintf(stderr, "ddbc explain: cannot read '%s': %s\n", path, strerror(errno));
+		free(path);
+		return EXIT_USAGE;
+	}
+	fwrite(page->text, 1, page->len, stdout);
+	ddbc_source_free(page);
+	free(path);
+	return EXIT_OK;
+}
+
 /* ---- dispatch ----------------------------------------------------------------------- */
 
 static const char *const lint_formats[] = { "text", "json", "sarif", "github", NULL };
@@ -483,6 +541,7 @@ static const struct command commands[] = {
 	  export_formats, run_export },
 	{ "check-items", usage_items, COMMON | OPT_FORMAT | OPT_OUTPUT, 2, 2, items_formats,
 	  run_items },
+	{ "explain", usage_explain, 0, 0, 1, NULL, run_explain },
 };
 
 static int run_command(const struct command *cmd, int argc, char **argv)
