@@ -10,6 +10,7 @@
 #include "check.h"
 #include "emit.h"
 #include "output.h"
+#include "paths.h"
 #include "xalloc.h"
 
 #include <errno.h>
@@ -505,15 +506,16 @@ static int run_explain(struct opts *o)
 					"them\n", id);
 		return EXIT_USAGE;
 	}
-	const char *dir = getenv("DDBC_RULES_DIR");
-	if (!dir || !*dir)
-		dir = DDBC_DOCDIR "/rules";
-	size_t n = strlen(dir) + strlen(id) + 8;
-	char *path = xmalloc(n);
-	snprintf(path, n, "%s/%s.md", dir, id);
-	ddbc_source *page = ddbc_source_read(path);
+	size_t n = strlen(id) + 4;
+	char *file = xmalloc(n);
+	snprintf(file, n, "%s.md", id);
+	char *path = ddbc_find_data("DDBC_RULES_DIR", DDBC_DOCDIR "/rules", "share/doc/ddbc/rules",
+				    file);
+	free(file);
+	ddbc_source *page = path ? ddbc_source_read(path) : NULL;
 	if (!page) {
-		fprintf(stderr, "ddbc explain: cannot read '%s': %s\n", path, strerror(errno));
+		fprintf(stderr, "ddbc explain: cannot find the page of '%s' under '%s'; is ddbc "
+				"installed?\n", id, DDBC_DOCDIR "/rules");
 		free(path);
 		return EXIT_USAGE;
 	}
