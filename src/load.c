@@ -729,6 +729,7 @@ ddbc_design *ddbc_load(const ddbc_source *src, ddbc_diags *d)
 	ddbc_settings_init(&g->settings);
 	loader L = { g, arena, d };
 	load_root(&L, root);
+	ddbc_design_index_entities(g);
 	ddbc_resolve(g, d);
 	return g;
 }

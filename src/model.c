@@ -83,11 +83,40 @@ ddbc_table *ddbc_design_table(const ddbc_design *design, const char *name)
 	return NULL;
 }
 
+static int by_name(const void *pa, const void *pb)
+{
+	const ddbc_entity *a = *(ddbc_entity *const *)pa, *b = *(ddbc_entity *const *)pb;
+	return strcmp(a->name.s, b->name.s);
+}
+
+void ddbc_design_index_entities(ddbc_design *design)
+{
+	size_t n = design->nentities;
+	design->entities_by_name = ddbc_arena_array(design->arena, n, sizeof(ddbc_entity *));
+	for (size_t i = 0; i < n; i++)
+		design->entities_by_name[i] = &design->entities[i];
+	qsort(design->entities_by_name, n, sizeof(ddbc_entity *), by_name);
+}
+
 ddbc_entity *ddbc_design_entity(const ddbc_design *design, const char *name)
 {
-	for (size_t i = 0; i < design->nentities; i++)
-		if (!strcmp(design->entities[i].name.s, name))
-			return &design->entities[i];
+	if (!design->entities_by_name) {
+		for (size_t i = 0; i < design->nentities; i++)
+			if (!strcmp(design->entities[i].name.s, name))
+				return &design->entities[i];
+		return NULL;
+	}
+	size_t lo = 0, hi = design->nentities;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		int r = strcmp(design->entities_by_name[mid]->name.s, name);
+		if (r == 0)
+			return design->entities_by_name[mid];
+		if (r < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
 	return NULL;
 }
 

@@ -152,6 +152,7 @@ typedef struct ddbc_attr {
 	const char *tpl_error;   /* template-syntax message, or NULL */
 	bool in_cycle;           /* its template refers back to itself */
 	bool is_key;             /* a key attribute of the table or one of its indexes */
+	ddbc_lang lang;          /* is_key: the strings it can hold (ddbc_attr_lang), in the arena */
 	ddbc_role *roles;        /* per slot of table->indexes; NULL without a table */
 } ddbc_attr;
 
@@ -202,6 +203,12 @@ typedef struct ddbc_key_cond {
 	ddbc_loc op_loc;
 	ddbc_node **values;
 	size_t nvalues;
+
+	/* derived by semantics.c, once per condition */
+	bool has_lang;           /* eq and begins_with: lang is what the value allows */
+	ddbc_lang lang;          /* runs in the design's arena */
+	ddbc_bound bounds[2];    /* lt..between: lower and upper, when has_bound[] */
+	bool has_bound[2];
 } ddbc_key_cond;
 
 typedef struct ddbc_pattern {
@@ -256,9 +263,14 @@ typedef struct ddbc_design {
 	size_t nentities;
 	ddbc_pattern *patterns;
 	size_t npatterns;
+	ddbc_entity **entities_by_name;  /* sorted, for ddbc_design_entity; see model.c */
 } ddbc_design;
 
 void ddbc_design_free(ddbc_design *design);
+
+/* Sorts the entities by name so that lookups are logarithmic: a design
+ * can hold thousands of entities. Called once the entities are loaded. */
+void ddbc_design_index_entities(ddbc_design *design);
 
 /* Lookups by name; NULL when there is none. */
 ddbc_table *ddbc_design_table(const ddbc_design *design, const char *name);

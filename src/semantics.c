@@ -159,6 +159,20 @@ void ddbc_attr_lang(const ddbc_attr *a, ddbc_lang *out)
 		ddbc_lang_class(out, DDBC_CLASS_ANY, 1);
 }
 
+/* Moves l's runs into the arena, so the model owns them and the design's
+ * one free releases them. */
+static void lang_to_arena(ddbc_arena *arena, ddbc_lang *l)
+{
+	ddbc_run *runs = ddbc_arena_array(arena, l->nruns, sizeof(ddbc_run));
+	if (l->nruns)
+		memcpy(runs, l->runs, l->nruns * sizeof(ddbc_run));
+	size_t n = l->nruns;
+	ddbc_lang_release(l);
+	l->runs = runs;
+	l->nruns = n;
+	l->cap = 0;
+}
+
 /* ---- roles and membership ---------------------------------------------------- */
 
 static bool in_names(const ddbc_name *names, size_t n, const char *s)
@@ -220,20 +234,25 @@ static void derive_membership(ddbc_design *g, ddbc_entity *e)
 			if (ddbc_index_has_key(t->indexes[s], a->name.s))
 				a->is_key = true;
 		}
+		if (a->is_key) {
+			ddbc_lang_init(&a->lang);
+			ddbc_attr_lang(a, &a->lang);
+			lang_to_arena(g->arena, &a->lang);
+		}
 	}
 }
 
 /* ---- access patterns ------------------------------------------------------------ */
 
-/* The language of a condition value: a template over free parameters. */
-static bool value_lang(const ddbc_design *g, const ddbc_node *v, ddbc_type type,
-		       ddbc_lang *out)
+/* The language of a condition value: a template over free parameters,
+ * each standing for a value of the key's type. */
+static bool value_lang(ddbc_arena *arena, const ddbc_node *v, ddbc_type type, ddbc_lang *out)
 {
 	if (!v || v->kind != DDBC_NODE_SCALAR)
 		return false;
 	ddbc_template t;
 	size_t off;
-	if (ddbc_template_parse(g->arena, v->u.text, &t, &off))
+	if (ddbc_template_parse(arena, v->u.text, &t, &off))
 		return false;
 	for (size_t k = 0; k < t.nsegs; k++) {
 		if (t.segs[k].kind == DDBC_SEG_LITERAL)
@@ -246,14 +265,14 @@ static bool value_lang(const ddbc_design *g, const ddbc_node *v, ddbc_type type,
 }
 
 /* A range bound from a condition value: its literal prefix, open when
- * parameters follow it. */
-static bool bound_of(const ddbc_design *g, const ddbc_node *v, ddbc_bound *b, bool inclusive)
+ * parameters follow it (then only the prefix is known). */
+static bool bound_of(ddbc_arena *arena, const ddbc_node *v, ddbc_bound *b, bool inclusive)
 {
 	if (!v || v->kind != DDBC_NODE_SCALAR)
 		return false;
 	ddbc_template t;
 	size_t off;
-	if (ddbc_template_parse(g->arena, v->u.text, &t, &off))
+	if (ddbc_template_parse(arena, v->u.text, &t, &off))
 		return false;
 	const char *prefix;
 	b->len = ddbc_template_prefix(&t, &prefix);
@@ -263,50 +282,81 @@ static bool bound_of(const ddbc_design *g, const ddbc_node *v, ddbc_bound *b, bo
 	return true;
 }
 
-static bool range_matches(const ddbc_design *g, const ddbc_key_cond *c, const ddbc_lang *l)
+static void derive_bounds(ddbc_arena *arena, ddbc_key_cond *c)
 {
-	ddbc_bound lo, hi;
-	const ddbc_bound *lower = NULL, *upper = NULL;
 	switch (c->op) {
 	case DDBC_COND_LT:
 	case DDBC_COND_LE:
-		if (c->nvalues == 1 && bound_of(g, c->values[0], &hi, c->op == DDBC_COND_LE))
-			upper = &hi;
+		c->has_bound[1] = c->nvalues == 1 &&
+				  bound_of(arena, c->values[0], &c->bounds[1], c->op == DDBC_COND_LE);
 		break;
 	case DDBC_COND_GT:
 	case DDBC_COND_GE:
-		if (c->nvalues == 1 && bound_of(g, c->values[0], &lo, c->op == DDBC_COND_GE))
-			lower = &lo;
+		c->has_bound[0] = c->nvalues == 1 &&
+				  bound_of(arena, c->values[0], &c->bounds[0], c->op == DDBC_COND_GE);
 		break;
 	case DDBC_COND_BETWEEN:
-		if (c->nvalues == 2 && bound_of(g, c->values[0], &lo, true) &&
-		    bound_of(g, c->values[1], &hi, true))
-			lower = &lo, upper = &hi;
+		if (c->nvalues == 2 && bound_of(arena, c->values[0], &c->bounds[0], true) &&
+		    bound_of(arena, c->values[1], &c->bounds[1], true))
+			c->has_bound[0] = c->has_bound[1] = true;
 		break;
 	default:
 		break;
 	}
-	return ddbc_lang_in_range(l, lower, upper, g->key_delimiter);
+}
+
+/* Parses a condition's value(s) once, for every entity it is tried on. */
+static void derive_cond(ddbc_design *g, const ddbc_table *t, ddbc_key_cond *c)
+{
+	if (!c->attr.s || !c->nvalues)
+		return;
+	if (c->op == DDBC_COND_EQ || c->op == DDBC_COND_BEGINS_WITH) {
+		ddbc_lang_init(&c->lang);
+		c->has_lang = c->nvalues == 1 &&
+			      value_lang(g->arena, c->values[0], ddbc_table_key_type(t, c->attr.s),
+					 &c->lang);
+		if (c->has_lang && c->op == DDBC_COND_BEGINS_WITH)
+			ddbc_lang_class(&c->lang, DDBC_CLASS_ANY, 0);
+		lang_to_arena(g->arena, &c->lang);
+		return;
+	}
+	derive_bounds(g->arena, c);
+}
+
+/* The literal text a language starts with. */
+static size_t lang_prefix(const ddbc_lang *l, const char **text)
+{
+	*text = l->nruns && l->runs[0].fixed ? l->runs[0].text : "";
+	return l->nruns && l->runs[0].fixed ? l->runs[0].len : 0;
+}
+
+/* Two languages whose leading literals differ cannot meet: a cheap test
+ * that spares the product search for most entity/condition pairs. */
+static bool prefixes_differ(const ddbc_lang *a, const ddbc_lang *b)
+{
+	const char *pa, *pb;
+	size_t la = lang_prefix(a, &pa), lb = lang_prefix(b, &pb);
+	return memcmp(pa, pb, la < lb ? la : lb) != 0;
 }
 
 bool ddbc_cond_matches(const ddbc_design *g, const ddbc_key_cond *c, const ddbc_attr *a)
 {
-	ddbc_lang la, lc;
-	ddbc_lang_init(&la);
-	ddbc_attr_lang(a, &la);
-	bool r = true;
-	if (c->op == DDBC_COND_EQ || c->op == DDBC_COND_BEGINS_WITH) {
-		ddbc_lang_init(&lc);
-		if (c->nvalues == 1 && value_lang(g, c->values[0], a->type, &lc)) {
-			if (c->op == DDBC_COND_BEGINS_WITH)
-				ddbc_lang_class(&lc, DDBC_CLASS_ANY, 0);
-			r = ddbc_lang_intersects(&la, &lc, g->key_delimiter);
-		}
-		ddbc_lang_release(&lc);
-	} else if (a->type == DDBC_TYPE_S) {
-		r = range_matches(g, c, &la);
+	ddbc_lang own;
+	const ddbc_lang *la = &a->lang;
+	if (!a->is_key) {
+		ddbc_lang_init(&own);
+		ddbc_attr_lang(a, &own);
+		la = &own;
 	}
-	ddbc_lang_release(&la);
+	bool r = true;
+	if (c->has_lang)
+		r = !prefixes_differ(la, &c->lang) &&
+		    ddbc_lang_intersects(la, &c->lang, g->key_delimiter);
+	else if ((c->has_bound[0] || c->has_bound[1]) && a->type == DDBC_TYPE_S)
+		r = ddbc_lang_in_range(la, c->has_bound[0] ? &c->bounds[0] : NULL,
+				       c->has_bound[1] ? &c->bounds[1] : NULL, g->key_delimiter);
+	if (la == &own)
+		ddbc_lang_release(&own);
 	return r;
 }
 
@@ -331,6 +381,8 @@ static void match_pattern(ddbc_design *g, ddbc_pattern *p)
 		return;
 	p->analysed = true;
 	const ddbc_table *t = p->table;
+	for (size_t i = 0; i < p->nconds; i++)
+		derive_cond(g, t, &p->conds[i]);
 	p->matched = ddbc_arena_array(g->arena, t->nentities, sizeof(ddbc_entity *));
 	for (size_t i = 0; i < t->nentities; i++)
 		if (entity_matches(g, p, t->entities[i]))

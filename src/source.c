@@ -77,31 +77,45 @@ void ddbc_source_free(ddbc_source *src)
 		return;
 	free(src->name);
 	free(src->text);
+	free(src->line_starts);
 	free(src);
 }
 
-const char *ddbc_source_line(const ddbc_source *src, unsigned line, size_t *len)
+/* Records where every line starts; lines end where libyaml's do (\n,
+ * \r\n, \r, NEL, LS, PS), so positions and quoted lines agree. */
+static void index_lines(ddbc_source *src)
 {
-	if (line == 0)
-		return NULL;
+	size_t cap = 0;
 	const char *p = src->text, *end = src->text + src->len;
-	const char *start = p;
-	unsigned l = 1;
-	/* Lines end where libyaml's do, so positions and lines agree. */
+	xgrow((void **)&src->line_starts, &cap, 1, sizeof(size_t));
+	src->line_starts[src->nlines++] = 0;
 	while (p < end) {
 		size_t br = ddbc_break_len(p, end);
 		if (!br) {
 			p++;
 			continue;
 		}
-		if (l == line)
-			break;
 		p += br;
-		start = p;
-		l++;
+		xgrow((void **)&src->line_starts, &cap, src->nlines + 1, sizeof(size_t));
+		src->line_starts[src->nlines++] = (size_t)(p - src->text);
 	}
-	if (l != line)
+}
+
+const char *ddbc_source_line(const ddbc_source *csrc, unsigned line, size_t *len)
+{
+	/* The index is a cache: building it does not change the source. */
+	ddbc_source *src = (ddbc_source *)csrc;
+	if (!src->line_starts)
+		index_lines(src);
+	if (line == 0 || line > src->nlines)
 		return NULL;
+	const char *start = src->text + src->line_starts[line - 1];
+	const char *end = line < src->nlines ? src->text + src->line_starts[line]
+					     : src->text + src->len;
+	/* Drop the line break. */
+	const char *p = start;
+	while (p < end && !ddbc_break_len(p, end))
+		p++;
 	*len = (size_t)(p - start);
 	return start;
 }

@@ -14,6 +14,10 @@ typedef struct ddbc_source {
 	char *name;  /* as given on the command line; "-" is standard input */
 	char *text;  /* the whole file, NUL-terminated (it may hold other NULs) */
 	size_t len;
+	/* Where each line starts, built on the first ddbc_source_line call so a
+	 * run that quotes thousands of lines scans the text once. */
+	size_t *line_starts;
+	size_t nlines;
 } ddbc_source;
 
 /* Reads path ("-" = stdin) into a new source. Returns NULL and sets errno

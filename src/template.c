@@ -318,7 +318,7 @@ static bool seen_add(seen *s, const uint64_t *k);
 static void seen_grow(seen *s)
 {
 	seen old = *s;
-	s->cap = old.cap ? old.cap * 2 : 256;
+	s->cap = old.cap ? old.cap * 2 : 32;
 	s->keys = xmalloc(s->cap * 3 * sizeof(uint64_t));
 	memset(s->keys, 0xFF, s->cap * 3 * sizeof(uint64_t));
 	s->n = 0;

@@ -1,0 +1,116 @@
+#!/usr/bin/env python3
+"""gen_design.py N [SEED [PER_TABLE]] - a large, clean ddbc design of N entities on stdout.
+
+The entities are spread over tables of 100 entities each. Every table has a
+primary key (PK, SK), two GSIs (one with a multi-attribute key), an LSI; every
+entity has key templates with a literal of its own, a zero-padded number, an
+enum, an example item that agrees with its templates, and two access patterns.
+The design lints clean, so every command runs its whole pipeline on it.
+"""
+import random
+import sys
+
+PER_TABLE = 100  # overridden by a third argument
+
+
+def q(s):
+    return '"' + s.replace('\\', '\\\\').replace('"', '\\"') + '"'
+
+
+def entity(out, t, i, rnd):
+    name = f"Entity{i:05d}"
+    tag = f"E{i:05d}"
+    uid = f"u{rnd.randrange(10**6):06d}"
+    seq = rnd.randrange(1000)
+    day = f"2026-{rnd.randrange(1, 13):02d}-{rnd.randrange(1, 29):02d}"
+    state = rnd.choice(["OPEN", "DONE", "HOLD"])
+    out.append(f"  {name}:")
+    out.append(f"    table: table-{t:03d}")
+    out.append(f"    description: Generated entity {i} of table {t}.")
+    out.append(f"    attributes:")
+    out.append(f"      PK: {{ type: S, template: \"{tag}#{{ownerId}}\", description: Partition key }}")
+    out.append(f"      SK: {{ type: S, template: \"{tag}#SEQ#{{seq:06}}\", description: Sort key }}")
+    out.append(f"      GSI1PK: {{ type: S, template: \"{tag}#STATE#{{phase}}\", description: By state }}")
+    out.append(f"      GSI1SK: {{ type: S, template: \"{{onDay}}#{{ownerId}}\", description: By day }}")
+    out.append(f"      ownerId: {{ type: S, description: Owner, format: u + 6 digits }}")
+    out.append(f"      seq: {{ type: N, description: Sequence number }}")
+    out.append(f"      phase: {{ type: S, enum: [OPEN, DONE, HOLD], description: State }}")
+    out.append(f"      onDay: {{ type: S, format: yyyy-mm-dd, description: Day }}")
+    out.append(f"      area: {{ type: S, description: Area of the owner }}")
+    out.append(f"      tier: {{ type: S, description: Tier of the owner }}")
+    out.append(f"      LSI1SK: {{ type: S, format: ISO 8601, description: Created }}")
+    out.append(f"      payload: {{ type: M, description: Free-form payload }}")
+    out.append(f"    examples:")
+    out.append(f"      - PK: {q(tag + '#' + uid)}")
+    out.append(f"        SK: {q(tag + '#SEQ#' + format(seq, '06d'))}")
+    out.append(f"        GSI1PK: {q(tag + '#STATE#' + state)}")
+    out.append(f"        GSI1SK: {q(day + '#' + uid)}")
+    out.append(f"        ownerId: {uid}")
+    out.append(f"        seq: {seq}")
+    out.append(f"        phase: {state}")
+    out.append(f"        onDay: {q(day)}")
+    out.append(f"        area: eu-{rnd.randrange(1, 4)}")
+    out.append(f"        tier: t{rnd.randrange(1, 4)}")
+    out.append(f"        LSI1SK: {q(day + 'T10:00:00.000Z')}")
+    out.append(f"        payload: {{ k: v{i} }}")
+    return name, tag
+
+
+def patterns(out, t, name, tag):
+    out.append(f"  {name}-by-owner:")
+    out.append(f"    description: Every {name} of an owner, in sequence order.")
+    out.append(f"    table: table-{t:03d}")
+    out.append(f"    operation: query")
+    out.append(f"    key: {{ PK: \"{tag}#{{ownerId}}\", SK: {{ begins_with: \"{tag}#SEQ#\" }} }}")
+    out.append(f"    entities: [{name}]")
+    out.append(f"  {name}-by-state:")
+    out.append(f"    description: {name} items in a state, by day.")
+    out.append(f"    table: table-{t:03d}")
+    out.append(f"    index: GSI1")
+    out.append(f"    operation: query")
+    out.append(f"    key: {{ GSI1PK: \"{tag}#STATE#{{phase}}\", GSI1SK: {{ between: [\"2026-01-01\", \"2026-12-31~\"] }} }}")
+    out.append(f"    returns: [ownerId, onDay]")
+    out.append(f"    entities: [{name}]")
+
+
+def main():
+    n = int(sys.argv[1])
+    rnd = random.Random(int(sys.argv[2]) if len(sys.argv) > 2 else 1)
+    per = int(sys.argv[3]) if len(sys.argv) > 3 else PER_TABLE
+    ntables = (n + per - 1) // per
+    out = ["ddbc: 1", f"name: bench-{n}", "description: A generated design for the benchmark.",
+           "tables:"]
+    for t in range(ntables):
+        out.append(f"  table-{t:03d}:")
+        out.append(f"    description: Generated table {t}.")
+        out.append(f"    partition_key: PK")
+        out.append(f"    sort_key: SK")
+        out.append(f"    gsi:")
+        out.append(f"      GSI1:")
+        out.append(f"        description: By state and day.")
+        out.append(f"        partition_key: GSI1PK")
+        out.append(f"        sort_key: GSI1SK")
+        out.append(f"        projection: [ownerId, onDay]")
+        out.append(f"      GSI2:")
+        out.append(f"        description: Multi-attribute key by region, tier and day.")
+        out.append(f"        partition_key: [area, tier]")
+        out.append(f"        sort_key: [onDay, LSI1SK]")
+        out.append(f"        projection: keys_only")
+        out.append(f"    lsi:")
+        out.append(f"      LSI1:")
+        out.append(f"        description: An owner's items by creation time.")
+        out.append(f"        sort_key: LSI1SK")
+        out.append(f"        projection: keys_only")
+    out.append("entities:")
+    names = []
+    for i in range(n):
+        t = i // per
+        names.append((t,) + entity(out, t, i, rnd))
+    out.append("access_patterns:")
+    for t, name, tag in names:
+        patterns(out, t, name, tag)
+    sys.stdout.write("\n".join(out) + "\n")
+
+
+if __name__ == "__main__":
+    main()
