@@ -1,9 +1,481 @@
-/* rules/examples.c - example-mismatch */
+/* rules/examples.c - example-mismatch
+ *
+ * An example item claims "a stored item looks like this": the docs print
+ * it, and the exported queries and the header's generated test take values
+ * from it. So each of its values must be one the entity allows: of the
+ * attribute's type (as DynamoDB would store it), in its enum, and for an
+ * attribute with a template, exactly what the template renders from the
+ * item's own values. Attributes the entity does not define and required
+ * attributes the item lacks are mismatches too. An attribute's own
+ * `example:` value is held to its type and enum the same way.
+ */
 #include "rules/checks.h"
 #include "semantics.h"
+#include "strbuf.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Enum values a message lists before "...". */
+#define MAX_LISTED 10
+
+typedef struct ctx {
+	ddbc_diags *d;
+	const char *delim;        /* the design's key delimiter */
+	const ddbc_entity *e;
+	const char *who;          /* "the example item" or "its example" */
+} ctx;
+
+static void mismatch(const ctx *c, ddbc_loc loc, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+static void mismatch(const ctx *c, ddbc_loc loc, const char *fmt, ...)
+{
+	strbuf sb = STRBUF_INIT;
+	va_list ap;
+	va_start(ap, fmt);
+	strbuf_vaddf(&sb, fmt, ap);
+	va_end(ap);
+	ddbc_diag_add(c->d, DDBC_RULE_EXAMPLE_MISMATCH, loc, "%s", strbuf_str(&sb));
+	strbuf_release(&sb);
+}
+
+/* ---- types ---------------------------------------------------------------------- */
+
+static bool is_str(const ddbc_node *v)
+{
+	return v->kind == DDBC_NODE_SCALAR && v->scalar == DDBC_SCALAR_STR;
+}
+
+/* YAML has .inf and .nan; DynamoDB numbers are finite decimals. */
+static bool is_finite_number(const ddbc_node *v)
+{
+	if (!ddbc_node_is_number(v))
+		return false;
+	const char *s = v->u.text;
+	if (*s == '+' || *s == '-')
+		s++;
+	return *s != '.' || (s[1] >= '0' && s[1] <= '9');
+}
+
+static bool is_base64_char(char ch)
+{
+	return (ch >= 'A' && ch <= 'Z') || (ch >= 'a' && ch <= 'z') || (ch >= '0' && ch <= '9') ||
+	       ch == '+' || ch == '/';
+}
+
+/* Standard base64 with padding, as DynamoDB JSON carries binary values. */
+static bool is_base64(const char *s, size_t n)
+{
+	if (n % 4)
+		return false;
+	size_t pad = 0;
+	for (size_t i = 0; i < n; i++) {
+		if (s[i] == '=')
+			pad++;
+		else if (pad || !is_base64_char(s[i]))
+			return false;
+	}
+	return pad <= 2;
+}
+
+static const char *type_hint(ddbc_type t)
+{
+	switch (t) {
+	case DDBC_TYPE_S: return "write a string, quoted if YAML would read it as another type";
+	case DDBC_TYPE_N: return "write a number without quotes";
+	case DDBC_TYPE_B: return "write the bytes as a base64 string";
+	case DDBC_TYPE_BOOL: return "write true or false";
+	case DDBC_TYPE_NULL: return "write null";
+	case DDBC_TYPE_M: return "write a mapping";
+	case DDBC_TYPE_L: return "write a sequence";
+	case DDBC_TYPE_SS: return "write a sequence of strings";
+	case DDBC_TYPE_NS: return "write a sequence of numbers";
+	case DDBC_TYPE_BS: return "write a sequence of base64 strings";
+	case DDBC_TYPE_NONE: break;
+	}
+	return "";
+}
+
+/* Whether scalar v is a value of scalar type t (S, N, B, BOOL, NULL). */
+static bool scalar_fits(const ddbc_node *v, ddbc_type t)
+{
+	if (v->kind != DDBC_NODE_SCALAR)
+		return false;
+	switch (t) {
+	case DDBC_TYPE_S: return v->scalar == DDBC_SCALAR_STR;
+	case DDBC_TYPE_N: return ddbc_node_is_number(v);
+	case DDBC_TYPE_B: return v->scalar == DDBC_SCALAR_STR;
+	case DDBC_TYPE_BOOL: return v->scalar == DDBC_SCALAR_BOOL;
+	case DDBC_TYPE_NULL: return v->scalar == DDBC_SCALAR_NULL;
+	default: return false;
+	}
+}
+
+/* The element type of a set type, or DDBC_TYPE_NONE. */
+static ddbc_type element_type(ddbc_type t)
+{
+	switch (t) {
+	case DDBC_TYPE_SS: return DDBC_TYPE_S;
+	case DDBC_TYPE_NS: return DDBC_TYPE_N;
+	case DDBC_TYPE_BS: return DDBC_TYPE_B;
+	default: return DDBC_TYPE_NONE;
+	}
+}
+
+/* Whether two scalars are the same value: numbers by value (1 and 1.0
+ * are one DynamoDB number), the rest by kind and text. */
+static bool same_scalar(const ddbc_node *a, const ddbc_node *b)
+{
+	if (ddbc_node_is_number(a) && ddbc_node_is_number(b)) {
+		double x = strtod(a->u.text, NULL), y = strtod(b->u.text, NULL);
+		return !strcmp(a->u.text, b->u.text) || !(x < y || x > y);
+	}
+	if (a->scalar != b->scalar)
+		return false;
+	bool x, y;
+	if (ddbc_node_bool(a, &x) && ddbc_node_bool(b, &y))
+		return x == y;
+	return a->scalar == DDBC_SCALAR_NULL ||
+	       (a->n == b->n && !memcmp(a->u.text, b->u.text, a->n));
+}
+
+/* Checks what only a well-typed scalar can get wrong: a number DynamoDB
+ * cannot hold, binary that is not base64, an empty key value. Returns
+ * whether v passed. */
+static bool check_scalar_value(const ctx *c, const ddbc_attr *a, const ddbc_node *v,
+			       ddbc_type t)
+{
+	if (t == DDBC_TYPE_N && !is_finite_number(v)) {
+		mismatch(c, v->loc, "'%s' is %s (%s) in '%s', but %s gives '%s', which "
+			 "DynamoDB cannot store (no infinity or NaN); write a finite number",
+			 a->name.s, ddbc_type_short(a->type), ddbc_type_long(a->type),
+			 c->e->name.s, c->who, v->u.text);
+		return false;
+	}
+	if (t == DDBC_TYPE_B && !is_base64(v->u.text, v->n)) {
+		mismatch(c, v->loc, "'%s' is %s (%s) in '%s', but %s gives '%s', which is not "
+			 "base64; write the bytes base64-encoded", a->name.s,
+			 ddbc_type_short(a->type), ddbc_type_long(a->type), c->e->name.s, c->who,
+			 v->u.text);
+		return false;
+	}
+	if (a->is_key && v->n == 0 && (t == DDBC_TYPE_S || t == DDBC_TYPE_B)) {
+		mismatch(c, v->loc, "'%s' is a key attribute, but %s gives it an empty value; "
+			 "DynamoDB rejects empty key values", a->name.s, c->who);
+		return false;
+	}
+	return true;
+}
+
+/* Each element of a set: of the element type, and no value twice. */
+static bool check_set(const ctx *c, const ddbc_attr *a, const ddbc_node *v, ddbc_type et)
+{
+	bool ok = true;
+	for (size_t i = 0; i < v->n; i++) {
+		const ddbc_node *x = v->u.items[i];
+		if (!scalar_fits(x, et)) {
+			mismatch(c, x->loc, "'%s' is %s (%s) in '%s', but element %zu of %s is %s; "
+				 "%s", a->name.s, ddbc_type_short(a->type), ddbc_type_long(a->type),
+				 c->e->name.s, i + 1, c->who, ddbc_node_describe(x),
+				 type_hint(a->type));
+			ok = false;
+			continue;
+		}
+		if (!check_scalar_value(c, a, x, et)) {
+			ok = false;
+			continue;
+		}
+		for (size_t k = 0; k < i; k++) {
+			if (!same_scalar(x, v->u.items[k]))
+				continue;
+			mismatch(c, x->loc, "'%s' holds '%s' twice in %s; a DynamoDB set holds "
+				 "each value once: remove one", a->name.s, x->u.text, c->who);
+			ok = false;
+			break;
+		}
+	}
+	return ok;
+}
+
+/* Whether v is a value of a's type; reports why not. */
+static bool check_type(const ctx *c, const ddbc_attr *a, const ddbc_node *v)
+{
+	ddbc_type t = a->type, et = element_type(t);
+	bool kind_ok = et != DDBC_TYPE_NONE    ? v->kind == DDBC_NODE_SEQ
+		       : t == DDBC_TYPE_M      ? v->kind == DDBC_NODE_MAP
+		       : t == DDBC_TYPE_L      ? v->kind == DDBC_NODE_SEQ
+					       : scalar_fits(v, t);
+	if (!kind_ok) {
+		mismatch(c, v->loc, "'%s' is %s (%s) in '%s', but %s gives %s; %s", a->name.s,
+			 ddbc_type_short(t), ddbc_type_long(t), c->e->name.s, c->who,
+			 ddbc_node_describe(v), type_hint(t));
+		return false;
+	}
+	if (et != DDBC_TYPE_NONE && v->n == 0) {
+		mismatch(c, v->loc, "'%s' is %s (%s) in '%s', but %s gives an empty sequence; "
+			 "DynamoDB has no empty sets: leave the attribute out", a->name.s,
+			 ddbc_type_short(t), ddbc_type_long(t), c->e->name.s, c->who);
+		return false;
+	}
+	if (et != DDBC_TYPE_NONE)
+		return check_set(c, a, v, et);
+	if (v->kind == DDBC_NODE_SCALAR)
+		return check_scalar_value(c, a, v, t);
+	return true;
+}
+
+/* ---- enums ----------------------------------------------------------------------- */
+
+static bool in_enum(const ddbc_attr *a, const ddbc_node *v)
+{
+	for (size_t i = 0; i < a->nenum; i++)
+		if (same_scalar(v, a->enum_values[i]))
+			return true;
+	return false;
+}
+
+static void report_enum(const ctx *c, const ddbc_attr *a, const ddbc_node *v)
+{
+	strbuf list = STRBUF_INIT;
+	for (size_t i = 0; i < a->nenum && i < MAX_LISTED; i++)
+		strbuf_addf(&list, "%s%s", i ? ", " : "", a->enum_values[i]->u.text);
+	if (a->nenum > MAX_LISTED)
+		strbuf_addstr(&list, ", ...");
+	mismatch(c, v->loc, "'%s' is '%s' in %s, which is not one of its enum values (%s); "
+		 "use one of them or add it to 'enum'", a->name.s, v->u.text, c->who,
+		 strbuf_str(&list));
+	strbuf_release(&list);
+}
+
+/* A scalar, or each element of a set, must be one of the enum's values. */
+static void check_enum(const ctx *c, const ddbc_attr *a, const ddbc_node *v)
+{
+	if (!a->nenum)
+		return;
+	if (v->kind == DDBC_NODE_SCALAR) {
+		if (!in_enum(a, v))
+			report_enum(c, a, v);
+		return;
+	}
+	if (v->kind != DDBC_NODE_SEQ || element_type(a->type) == DDBC_TYPE_NONE)
+		return;
+	for (size_t i = 0; i < v->n; i++)
+		if (!in_enum(a, v->u.items[i]))
+			report_enum(c, a, v->u.items[i]);
+}
+
+static void check_value(const ctx *c, const ddbc_attr *a, const ddbc_node *v)
+{
+	if (a->type == DDBC_TYPE_NONE)
+		return;
+	if (check_type(c, a, v))
+		check_enum(c, a, v);
+}
+
+/* ---- required attributes --------------------------------------------------------------- */
+
+/* Why an item must have a, into why; false when it need not. */
+static bool required_reason(const ddbc_entity *e, const ddbc_attr *a, strbuf *why)
+{
+	if (e->table && ddbc_index_has_key(&e->table->primary, a->name.s))
+		strbuf_addf(why, "a key attribute of table '%s'", e->table->name.s);
+	else if (a->template.s)
+		strbuf_addf(why, "it has the template '%s'", a->template.s);
+	else if (a->required)
+		strbuf_addstr(why, "it is required");
+	else
+		return false;
+	return true;
+}
+
+static bool is_required(const ddbc_entity *e, const ddbc_attr *a)
+{
+	strbuf why = STRBUF_INIT;
+	bool r = required_reason(e, a, &why);
+	strbuf_release(&why);
+	return r;
+}
+
+static void check_required(const ctx *c, const ddbc_node *item)
+{
+	for (size_t i = 0; i < c->e->nattrs; i++) {
+		const ddbc_attr *a = &c->e->attrs[i];
+		strbuf why = STRBUF_INIT;
+		if (a->name.s && !ddbc_node_get(item, a->name.s) &&
+		    required_reason(c->e, a, &why))
+			mismatch(c, item->loc, "the example item of '%s' lacks '%s' (%s); add it",
+				 c->e->name.s, a->name.s, strbuf_str(&why));
+		strbuf_release(&why);
+	}
+}
+
+static void check_defined(const ctx *c, const ddbc_node *item)
+{
+	for (size_t i = 0; i < item->n; i++) {
+		const ddbc_pair *p = &item->u.pairs[i];
+		const ddbc_attr *a = ddbc_entity_attr(c->e, p->key->u.text);
+		if (!a)
+			mismatch(c, p->key->loc, "the example item has '%s', which entity '%s' does "
+				 "not define; add it to the entity's attributes or remove it from "
+				 "the item", p->key->u.text, c->e->name.s);
+		else
+			check_value(c, a, p->value);
+	}
+}
+
+/* ---- templates ------------------------------------------------------------------------- */
+
+/* Appends a number as a key template renders it: integers in decimal
+ * (YAML's 0x and 0o forms converted, leading zeros dropped as DynamoDB
+ * does), zero-padded to width. Returns false when width asks for a
+ * padding a negative or fractional number cannot have. */
+static bool render_number(strbuf *out, const ddbc_node *v, unsigned width)
+{
+	long long n;
+	if (ddbc_node_int(v, &n)) {
+		if (width && n < 0)
+			return false;
+		strbuf_addf(out, "%0*lld", (int)width, n);
+		return true;
+	}
+	if (width)
+		return false;
+	const char *s = v->u.text;
+	strbuf_addstr(out, *s == '+' ? s + 1 : s);
+	return true;
+}
+
+/* Why a template could not be rendered from an item. */
+typedef struct render_error {
+	const char *missing;      /* a placeholder attribute the item lacks */
+	const ddbc_node *unpadded;  /* a value that cannot be zero-padded */
+	unsigned width;
+} render_error;
+
+/* Renders a's template from item into out. Returns 1 on success, 0 when
+ * err says why not, -1 when a value is of the wrong type (reported as
+ * such) or the template names what other rules report. */
+static int render(const ddbc_attr *a, const ddbc_node *item, strbuf *out, render_error *err)
+{
+	for (size_t k = 0; k < a->tpl.nsegs; k++) {
+		const ddbc_segment *seg = &a->tpl.segs[k];
+		const ddbc_attr *b = seg->ref;
+		if (seg->kind == DDBC_SEG_LITERAL) {
+			strbuf_add(out, seg->text, seg->len);
+			continue;
+		}
+		if (!b || (b->type != DDBC_TYPE_S && b->type != DDBC_TYPE_N))
+			return -1;
+		const ddbc_node *v = ddbc_node_get(item, b->name.s);
+		if (!v) {
+			err->missing = b->name.s;
+			return 0;
+		}
+		if (!scalar_fits(v, b->type))
+			return -1;
+		if (b->type == DDBC_TYPE_S) {
+			strbuf_add(out, v->u.text, v->n);
+		} else if (!render_number(out, v, seg->width)) {
+			err->unpadded = v;
+			err->width = seg->width;
+			return 0;
+		}
+	}
+	return 1;
+}
+
+static void report_render_error(const ctx *c, const ddbc_attr *a, const ddbc_node *v,
+				const render_error *err)
+{
+	if (err->missing)
+		mismatch(c, v->loc, "'%s' cannot be checked against its template '%s': the "
+			 "example item lacks '%s'; add it", a->name.s, a->template.s,
+			 err->missing);
+	else
+		mismatch(c, err->unpadded->loc, "'%s' pads this value to %u digits, but '%s' is "
+			 "not a non-negative whole number; give a value the template can pad",
+			 a->name.s, err->width, err->unpadded->u.text);
+}
+
+static void check_template(const ctx *c, const ddbc_attr *a, const ddbc_node *item)
+{
+	const ddbc_node *v = ddbc_node_get(item, a->name.s);
+	/* An empty key value was reported as such; one finding is enough. */
+	if (!v || !is_str(v) || !a->has_template || a->in_cycle || (a->is_key && !v->n))
+		return;
+	strbuf want = STRBUF_INIT;
+	render_error err = { NULL, NULL, 0 };
+	int r = render(a, item, &want, &err);
+	/* A lacking placeholder that is itself required was reported as such. */
+	const ddbc_attr *gone = err.missing ? ddbc_entity_attr(c->e, err.missing) : NULL;
+	if (r == 0 && !(gone && is_required(c->e, gone)))
+		report_render_error(c, a, v, &err);
+	else if (r == 1 && (want.len != v->n || memcmp(strbuf_str(&want), v->u.text, v->n)))
+		mismatch(c, v->loc, "'%s' is '%s', but its template '%s' gives '%s' from this "
+			 "item's values; make the value and the template agree", a->name.s,
+			 v->u.text, a->template.s, strbuf_str(&want));
+	strbuf_release(&want);
+}
+
+/* The template of e that interpolates b as a plain string, or NULL. Such a
+ * placeholder stands for "any string without the delimiter" (a templated
+ * b is expanded instead, delimiters and all). */
+static const ddbc_attr *plain_string_use(const ddbc_entity *e, const ddbc_attr *b)
+{
+	if (b->type != DDBC_TYPE_S || (b->has_template && !b->in_cycle))
+		return NULL;
+	for (size_t i = 0; i < e->nattrs; i++) {
+		const ddbc_attr *a = &e->attrs[i];
+		for (size_t k = 0; a->has_template && k < a->tpl.nsegs; k++)
+			if (a->tpl.segs[k].ref == b)
+				return a;
+	}
+	return NULL;
+}
+
+/* key-overlap and pattern matching assume placeholder values never hold
+ * the key delimiter; an example that breaks that makes their answers wrong. */
+static void check_delimiters(const ctx *c, const ddbc_node *item)
+{
+	for (size_t i = 0; i < item->n; i++) {
+		const ddbc_node *v = item->u.pairs[i].value;
+		const ddbc_attr *b = ddbc_entity_attr(c->e, item->u.pairs[i].key->u.text);
+		const ddbc_attr *a = b && is_str(v) ? plain_string_use(c->e, b) : NULL;
+		if (a && c->delim && *c->delim && strstr(v->u.text, c->delim))
+			mismatch(c, v->loc, "'%s' is '%s', which holds the key delimiter '%s'; "
+				 "the template of '%s' ('%s') interpolates it, and keys assume such "
+				 "values never hold the delimiter: change the value or key_delimiter",
+				 b->name.s, v->u.text, c->delim, a->name.s, a->template.s);
+	}
+}
+
+/* ---- the rule ------------------------------------------------------------------------- */
+
+static void check_item(const ctx *c, const ddbc_node *item)
+{
+	check_defined(c, item);
+	check_required(c, item);
+	check_delimiters(c, item);
+	for (size_t i = 0; i < c->e->nattrs; i++)
+		check_template(c, &c->e->attrs[i], item);
+}
+
+static void check_entity(const ddbc_design *g, ddbc_diags *d, const ddbc_entity *e)
+{
+	ctx own = { d, g->key_delimiter, e, "its example" };
+	for (size_t i = 0; i < e->nattrs; i++)
+		if (e->attrs[i].example)
+			check_value(&own, &e->attrs[i], e->attrs[i].example);
+	ctx items = { d, g->key_delimiter, e, "the example item" };
+	for (size_t i = 0; i < e->nexamples; i++)
+		check_item(&items, e->examples[i]);
+}
 
 void ddbc_check_example_mismatch(const ddbc_design *g, ddbc_diags *d)
 {
-	(void)g;
-	(void)d;
+	for (size_t i = 0; i < g->nentities; i++)
+		check_entity(g, d, &g->entities[i]);
 }

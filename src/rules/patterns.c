@@ -1,45 +1,622 @@
-/* rules/patterns.c - pattern-unservable, pattern-operator-type, pattern-consistent-gsi, pattern-projection, pattern-no-match, pattern-entities, pattern-scan */
+/* rules/patterns.c - pattern-unservable, pattern-operator-type, pattern-consistent-gsi,
+ * pattern-projection, pattern-no-match, pattern-entities, pattern-scan
+ *
+ * The access-pattern rules compare what a pattern asks of its index with
+ * what DynamoDB can do there: Query needs every partition key attribute by
+ * equality and uses the sort key attributes left to right, with at most one
+ * range condition, on the rightmost attribute used; GetItem and the writes
+ * address one item of the base table by its full primary key. The entities
+ * a condition can return come from semantics.c (pattern->matched).
+ */
 #include "rules/checks.h"
 #include "semantics.h"
+#include "strbuf.h"
+
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Entities a message lists before it says "and N more": a generated
+ * design may put thousands of entities in one index. */
+#define MAX_LISTED 5
+
+/* ---- helpers ------------------------------------------------------------------ */
+
+/* "table", "GSI" or "LSI", for "%s '%s'" with the index's name. */
+static const char *index_kind(const ddbc_index *ix)
+{
+	switch (ix->kind) {
+	case DDBC_INDEX_GSI: return "GSI";
+	case DDBC_INDEX_LSI: return "LSI";
+	case DDBC_INDEX_PRIMARY: break;
+	}
+	return "table";
+}
+
+/* The API call a non-query operation becomes, for messages. */
+static const char *api_name(ddbc_operation op)
+{
+	switch (op) {
+	case DDBC_OP_GET: return "GetItem";
+	case DDBC_OP_PUT: return "PutItem";
+	case DDBC_OP_UPDATE: return "UpdateItem";
+	case DDBC_OP_DELETE: return "DeleteItem";
+	case DDBC_OP_QUERY: return "Query";
+	case DDBC_OP_SCAN: return "Scan";
+	}
+	return "?";
+}
+
+static const ddbc_key_cond *find_cond(const ddbc_pattern *p, const char *attr)
+{
+	for (size_t i = 0; i < p->nconds; i++)
+		if (p->conds[i].attr.s && !strcmp(p->conds[i].attr.s, attr))
+			return &p->conds[i];
+	return NULL;
+}
+
+/* A condition whose operator the loader could not read has no values; the
+ * schema rule reported it, so the rules here take no view on its operator. */
+static bool op_known(const ddbc_key_cond *c)
+{
+	return c->nvalues > 0;
+}
+
+static bool is_range(const ddbc_key_cond *c)
+{
+	return op_known(c) && c->op != DDBC_COND_EQ;
+}
+
+static void add_names(strbuf *sb, const ddbc_name *names, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		strbuf_addf(sb, "%s'%s'", i ? ", " : "", names[i].s);
+}
+
+/* ---- pattern-unservable ---------------------------------------------------------- */
+
+/* Collects the unservable findings of one pattern. With d NULL it only
+ * counts them: pattern-entities asks whether a pattern is servable at all. */
+typedef struct finder {
+	ddbc_diags *d;
+	size_t n;
+} finder;
+
+static void unservable(finder *f, ddbc_loc loc, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+static void unservable(finder *f, ddbc_loc loc, const char *fmt, ...)
+{
+	f->n++;
+	if (!f->d)
+		return;
+	strbuf sb = STRBUF_INIT;
+	va_list ap;
+	va_start(ap, fmt);
+	strbuf_vaddf(&sb, fmt, ap);
+	va_end(ap);
+	ddbc_diag_add(f->d, DDBC_RULE_PATTERN_UNSERVABLE, loc, "%s", strbuf_str(&sb));
+	strbuf_release(&sb);
+}
+
+/* GetItem and the writes address the base table; an index is only read. */
+static bool check_index_operation(const ddbc_pattern *p, finder *f)
+{
+	const ddbc_index *ix = p->index;
+	if (p->operation == DDBC_OP_QUERY || p->operation == DDBC_OP_SCAN ||
+	    ix->kind == DDBC_INDEX_PRIMARY)
+		return true;
+	if (p->operation == DDBC_OP_GET)
+		unservable(f, p->operation_loc, "GetItem reads only the base table, not %s '%s'; "
+			   "use operation 'query' on the index, or drop 'index' to get the "
+			   "item by its primary key", index_kind(ix), ix->name.s);
+	else
+		unservable(f, p->operation_loc, "%s writes the base table, not %s '%s' (DynamoDB "
+			   "maintains the index); drop 'index' and give the table's primary key",
+			   api_name(p->operation), index_kind(ix), ix->name.s);
+	return false;
+}
+
+static void check_key_attributes(const ddbc_pattern *p, finder *f)
+{
+	const ddbc_index *ix = p->index;
+	for (size_t i = 0; i < p->nconds; i++) {
+		const ddbc_key_cond *c = &p->conds[i];
+		if (!c->attr.s || ddbc_index_has_key(ix, c->attr.s))
+			continue;
+		strbuf keys = STRBUF_INIT;
+		add_names(&keys, ix->pk, ix->npk);
+		if (ix->nsk)
+			strbuf_addstr(&keys, ", ");
+		add_names(&keys, ix->sk, ix->nsk);
+		unservable(f, c->attr.loc, "'%s' is not a key attribute of %s '%s'; a key "
+			   "condition can only use its keys (%s): query an index keyed on '%s' "
+			   "or filter the results", c->attr.s, index_kind(ix), ix->name.s,
+			   strbuf_str(&keys), c->attr.s);
+		strbuf_release(&keys);
+	}
+}
+
+/* Query: every partition key attribute by equality (all of them, for a
+ * multi-attribute GSI key). */
+static void check_partition(const ddbc_pattern *p, finder *f)
+{
+	const ddbc_index *ix = p->index;
+	for (size_t i = 0; i < ix->npk; i++) {
+		const char *name = ix->pk[i].s;
+		const ddbc_key_cond *c = find_cond(p, name);
+		if (!c)
+			unservable(f, p->key_loc, "no condition on partition key attribute '%s' of "
+				   "%s '%s'; a query must give every partition key attribute by "
+				   "equality", name, index_kind(ix), ix->name.s);
+		else if (is_range(c))
+			unservable(f, c->attr.loc, "partition key attribute '%s' has a '%s' "
+				   "condition; a query needs it by equality (only sort key "
+				   "attributes take ranges and begins_with)", name,
+				   ddbc_cond_op_name(c->op));
+	}
+}
+
+/* Reports a range condition r followed by a condition on a later
+ * sort key attribute c: the range must be the rightmost one used. */
+static void range_not_last(finder *f, const ddbc_key_cond *r, const ddbc_key_cond *c)
+{
+	if (is_range(c))
+		unservable(f, c->op_loc, "sort key attributes '%s' and '%s' both have range "
+			   "conditions; a query allows one, on the rightmost sort key attribute "
+			   "it uses: make '%s' an equality", r->attr.s, c->attr.s, r->attr.s);
+	else
+		unservable(f, r->op_loc, "range condition '%s' on sort key attribute '%s' is "
+			   "followed by a condition on '%s'; only the rightmost sort key attribute "
+			   "used may have a range: make '%s' an equality or drop the condition on "
+			   "'%s'", ddbc_cond_op_name(r->op), r->attr.s, c->attr.s, r->attr.s,
+			   c->attr.s);
+}
+
+/* Query: sort key attributes are used left to right without a gap, and
+ * only the last one used may have a range. One finding per pattern: the
+ * first break explains the rest. */
+static void check_sort(const ddbc_pattern *p, finder *f)
+{
+	const ddbc_index *ix = p->index;
+	const char *gap = NULL;
+	const ddbc_key_cond *range = NULL;
+	for (size_t i = 0; i < ix->nsk; i++) {
+		const ddbc_key_cond *c = find_cond(p, ix->sk[i].s);
+		if (!c) {
+			if (!gap)
+				gap = ix->sk[i].s;
+			continue;
+		}
+		if (gap) {
+			unservable(f, c->attr.loc, "sort key attribute '%s' has a condition but "
+				   "'%s' before it has none; the attributes of a multi-attribute "
+				   "sort key are used left to right without gaps: add a condition "
+				   "on '%s'", c->attr.s, gap, gap);
+			return;
+		}
+		if (range) {
+			range_not_last(f, range, c);
+			return;
+		}
+		if (is_range(c))
+			range = c;
+	}
+}
+
+/* GetItem and the writes: the whole primary key by equality. */
+static void check_full_key(const ddbc_pattern *p, finder *f)
+{
+	const ddbc_index *pk = &p->table->primary;
+	const char *api = api_name(p->operation);
+	for (size_t i = 0; i < pk->npk + pk->nsk; i++) {
+		const char *name = i < pk->npk ? pk->pk[i].s : pk->sk[i - pk->npk].s;
+		const ddbc_key_cond *c = find_cond(p, name);
+		if (!c)
+			unservable(f, p->operation_loc, "%s needs the full primary key by equality, "
+				   "but key attribute '%s' has no condition; add it to 'key', or use "
+				   "operation 'query'", api, name);
+		else if (is_range(c))
+			unservable(f, p->operation_loc, "%s needs the full primary key by equality, "
+				   "but key attribute '%s' has a '%s' condition; give it by equality, "
+				   "or use operation 'query'", api, name, ddbc_cond_op_name(c->op));
+	}
+}
+
+/* Whether the pattern has a `key:` at all; the loader points key_loc at
+ * the pattern's id when it has none (and reports that, unless a scan). */
+static bool has_key(const ddbc_pattern *p)
+{
+	return p->key_loc.line != p->id.loc.line || p->key_loc.column != p->id.loc.column;
+}
+
+static void find_unservable(const ddbc_pattern *p, finder *f)
+{
+	if (!p->table || !p->index || !has_key(p))
+		return;
+	if (p->operation == DDBC_OP_SCAN) {
+		if (p->nconds)
+			unservable(f, p->key_loc, "a scan reads the whole %s and takes no key "
+				   "condition; drop 'key', or make '%s' a query",
+				   index_kind(p->index), p->id.s);
+		return;
+	}
+	if (!check_index_operation(p, f))
+		return;
+	check_key_attributes(p, f);
+	if (p->operation == DDBC_OP_QUERY) {
+		check_partition(p, f);
+		check_sort(p, f);
+	} else {
+		check_full_key(p, f);
+	}
+}
 
 void ddbc_check_pattern_unservable(const ddbc_design *g, ddbc_diags *d)
 {
-	(void)g;
-	(void)d;
+	for (size_t i = 0; i < g->npatterns; i++) {
+		finder f = { d, 0 };
+		find_unservable(&g->patterns[i], &f);
+	}
+}
+
+/* ---- pattern-operator-type ----------------------------------------------------------- */
+
+/* Whether a between's bounds are known constants in descending order,
+ * which DynamoDB rejects (the lower bound must not exceed the upper). */
+static bool bounds_reversed(const ddbc_key_cond *c, ddbc_type t)
+{
+	const ddbc_node *lo = c->values[0], *hi = c->values[1];
+	if (lo->kind != DDBC_NODE_SCALAR || hi->kind != DDBC_NODE_SCALAR)
+		return false;
+	if (t == DDBC_TYPE_N)
+		return ddbc_node_is_number(lo) && ddbc_node_is_number(hi) &&
+		       strtod(lo->u.text, NULL) > strtod(hi->u.text, NULL);
+	/* S and B compare as bytes; a bound with a parameter is not known. */
+	if (t != DDBC_TYPE_S && t != DDBC_TYPE_B)
+		return false;
+	if (strpbrk(lo->u.text, "{}") || strpbrk(hi->u.text, "{}"))
+		return false;
+	return strcmp(lo->u.text, hi->u.text) > 0;
+}
+
+static void check_between(const ddbc_pattern *p, const ddbc_key_cond *c, ddbc_diags *d)
+{
+	if (c->nvalues != 2) {
+		ddbc_diag_add(d, DDBC_RULE_PATTERN_OPERATOR_TYPE, c->op_loc,
+			      "'between' on '%s' takes a list of two values [low, high], not %zu "
+			      "value%s", c->attr.s, c->nvalues, c->nvalues == 1 ? "" : "s");
+		return;
+	}
+	if (bounds_reversed(c, ddbc_table_key_type(p->table, c->attr.s)))
+		ddbc_diag_add(d, DDBC_RULE_PATTERN_OPERATOR_TYPE, c->op_loc,
+			      "'between' on '%s' has its low bound '%s' above its high bound "
+			      "'%s'; DynamoDB rejects that: swap them", c->attr.s,
+			      c->values[0]->u.text, c->values[1]->u.text);
+}
+
+static void check_operators(const ddbc_pattern *p, ddbc_diags *d)
+{
+	for (size_t i = 0; i < p->nconds; i++) {
+		const ddbc_key_cond *c = &p->conds[i];
+		if (!c->attr.s || !op_known(c))
+			continue;
+		if (c->op == DDBC_COND_BETWEEN)
+			check_between(p, c, d);
+		/* DynamoDB's begins_with takes S and B sort keys, not N. */
+		if (c->op == DDBC_COND_BEGINS_WITH &&
+		    ddbc_table_key_type(p->table, c->attr.s) == DDBC_TYPE_N)
+			ddbc_diag_add(d, DDBC_RULE_PATTERN_OPERATOR_TYPE, c->op_loc,
+				      "'begins_with' on '%s', which is a Number; DynamoDB compares "
+				      "numbers by value, so use 'between' or 'ge'/'lt' for a range",
+				      c->attr.s);
+	}
 }
 
 void ddbc_check_pattern_operator_type(const ddbc_design *g, ddbc_diags *d)
 {
-	(void)g;
-	(void)d;
+	for (size_t i = 0; i < g->npatterns; i++)
+		if (g->patterns[i].table)
+			check_operators(&g->patterns[i], d);
 }
+
+/* ---- pattern-consistent-gsi ------------------------------------------------------------ */
 
 void ddbc_check_pattern_consistent_gsi(const ddbc_design *g, ddbc_diags *d)
 {
-	(void)g;
-	(void)d;
+	for (size_t i = 0; i < g->npatterns; i++) {
+		const ddbc_pattern *p = &g->patterns[i];
+		if (!p->consistent_read || !p->index || p->index->kind != DDBC_INDEX_GSI)
+			continue;
+		ddbc_diag_add(d, DDBC_RULE_PATTERN_CONSISTENT_GSI, p->consistent_loc,
+			      "GSI '%s' supports only eventually consistent reads; drop "
+			      "'consistent_read: true', or read the base table or an LSI",
+			      p->index->name.s);
+	}
+}
+
+/* ---- pattern-projection ------------------------------------------------------------------ */
+
+static void projection_text(strbuf *sb, const ddbc_index *ix)
+{
+	switch (ix->projection) {
+	case DDBC_PROJ_ALL: strbuf_addstr(sb, "all"); break;
+	case DDBC_PROJ_KEYS_ONLY: strbuf_addstr(sb, "keys_only"); break;
+	case DDBC_PROJ_INCLUDE:
+		strbuf_addch(sb, '[');
+		for (size_t i = 0; i < ix->ninclude; i++)
+			strbuf_addf(sb, "%s%s", i ? ", " : "", ix->include[i].s);
+		strbuf_addch(sb, ']');
+		break;
+	}
+}
+
+/* Lists, into sb, the matched entities that have attribute name but not in ix. */
+static size_t unprojected(const ddbc_pattern *p, const char *name, strbuf *sb)
+{
+	size_t n = 0;
+	for (size_t i = 0; i < p->nmatched; i++) {
+		const ddbc_attr *a = ddbc_entity_attr(p->matched[i], name);
+		if (!a || ddbc_attr_role(a, p->index) != DDBC_ROLE_NONE)
+			continue;
+		if (n < MAX_LISTED)
+			strbuf_addf(sb, "%s'%s'", n ? ", " : "", p->matched[i]->name.s);
+		n++;
+	}
+	if (n > MAX_LISTED)
+		strbuf_addf(sb, " and %zu more", n - MAX_LISTED);
+	return n;
+}
+
+static void check_returns(const ddbc_pattern *p, ddbc_diags *d)
+{
+	const ddbc_index *ix = p->index;
+	for (size_t i = 0; i < p->nreturns; i++) {
+		strbuf who = STRBUF_INIT, proj = STRBUF_INIT;
+		if (unprojected(p, p->returns[i].s, &who)) {
+			projection_text(&proj, ix);
+			/* An LSI fetches what it lacks from the table, at extra cost;
+			 * a GSI cannot. */
+			ddbc_diag_add(d, DDBC_RULE_PATTERN_PROJECTION, p->returns[i].loc,
+				      "%s '%s' does not project '%s' of %s (projection: %s); %s",
+				      index_kind(ix), ix->name.s, p->returns[i].s, strbuf_str(&who),
+				      strbuf_str(&proj),
+				      ix->kind == DDBC_INDEX_LSI
+					      ? "DynamoDB fetches it from the table at extra read "
+						"cost: add it to the projection"
+					      : "add it to the projection, or read the item from the "
+						"table");
+		}
+		strbuf_release(&who);
+		strbuf_release(&proj);
+	}
 }
 
 void ddbc_check_pattern_projection(const ddbc_design *g, ddbc_diags *d)
 {
-	(void)g;
-	(void)d;
+	for (size_t i = 0; i < g->npatterns; i++) {
+		const ddbc_pattern *p = &g->patterns[i];
+		/* The base table returns every attribute. */
+		if (p->analysed && p->index->kind != DDBC_INDEX_PRIMARY)
+			check_returns(p, d);
+	}
+}
+
+/* ---- pattern-no-match ---------------------------------------------------------------------- */
+
+static const char *op_symbol(ddbc_cond_op op)
+{
+	switch (op) {
+	case DDBC_COND_EQ: return "=";
+	case DDBC_COND_LT: return "<";
+	case DDBC_COND_LE: return "<=";
+	case DDBC_COND_GT: return ">";
+	case DDBC_COND_GE: return ">=";
+	case DDBC_COND_BETWEEN: return "between";
+	case DDBC_COND_BEGINS_WITH: return "begins_with";
+	}
+	return "?";
+}
+
+static const char *value_text(const ddbc_node *v)
+{
+	return v->kind == DDBC_NODE_SCALAR ? v->u.text : "...";
+}
+
+static void describe_cond(strbuf *sb, const ddbc_key_cond *c)
+{
+	strbuf_addf(sb, "%s %s '%s'", c->attr.s, op_symbol(c->op), value_text(c->values[0]));
+	if (c->op == DDBC_COND_BETWEEN && c->nvalues > 1)
+		strbuf_addf(sb, " and '%s'", value_text(c->values[1]));
+}
+
+/* The conditions matching used: known ones on the index's keys. */
+static bool used_cond(const ddbc_pattern *p, const ddbc_key_cond *c)
+{
+	return c->attr.s && op_known(c) && ddbc_index_has_key(p->index, c->attr.s);
+}
+
+/* How entity e fails the condition: the first condition it cannot satisfy,
+ * shown with e's template for that attribute. */
+static void describe_candidate(const ddbc_design *g, strbuf *sb, const ddbc_pattern *p,
+			       const ddbc_entity *e)
+{
+	strbuf_addf(sb, "'%s'", e->name.s);
+	for (size_t i = 0; i < p->nconds; i++) {
+		const ddbc_key_cond *c = &p->conds[i];
+		const ddbc_attr *a = used_cond(p, c) ? ddbc_entity_attr(e, c->attr.s) : NULL;
+		if (!a || ddbc_cond_matches(g, c, a))
+			continue;
+		if (a->template.s)
+			strbuf_addf(sb, " (%s '%s')", a->name.s, a->template.s);
+		else
+			strbuf_addf(sb, " (%s of type %s)", a->name.s, ddbc_type_short(a->type));
+		return;
+	}
+}
+
+static void add_candidates(const ddbc_design *g, strbuf *sb, const ddbc_pattern *p)
+{
+	const ddbc_table *t = p->table;
+	size_t n = 0;
+	for (size_t i = 0; i < t->nentities; i++) {
+		const ddbc_entity *e = t->entities[i];
+		if (!e->in_index || !e->in_index[p->index->slot])
+			continue;
+		if (n < MAX_LISTED) {
+			strbuf_addstr(sb, n ? ", " : "; candidates: ");
+			describe_candidate(g, sb, p, e);
+		}
+		n++;
+	}
+	if (n > MAX_LISTED)
+		strbuf_addf(sb, " and %zu more", n - MAX_LISTED);
+	if (!n)
+		strbuf_addf(sb, "; no entity is in %s '%s' (none sets all its key attributes)",
+			    index_kind(p->index), p->index->name.s);
+	else
+		strbuf_addstr(sb, "; compare the condition with them for a typo");
+}
+
+static void report_no_match(const ddbc_design *g, const ddbc_pattern *p, ddbc_diags *d)
+{
+	strbuf sb = STRBUF_INIT;
+	strbuf_addstr(&sb, "key condition ");
+	size_t n = 0;
+	for (size_t i = 0; i < p->nconds; i++) {
+		if (!used_cond(p, &p->conds[i]))
+			continue;
+		if (n++)
+			strbuf_addstr(&sb, " and ");
+		describe_cond(&sb, &p->conds[i]);
+	}
+	strbuf_addf(&sb, " matches no entity in %s '%s'", index_kind(p->index),
+		    p->index->name.s);
+	add_candidates(g, &sb, p);
+	ddbc_diag_add(d, DDBC_RULE_PATTERN_NO_MATCH, p->key_loc, "%s", strbuf_str(&sb));
+	strbuf_release(&sb);
+}
+
+/* Reversed between bounds match nothing, but pattern-operator-type says
+ * why; a second finding about the same condition would only repeat it. */
+static bool reversed_between(const ddbc_pattern *p)
+{
+	for (size_t i = 0; i < p->nconds; i++) {
+		const ddbc_key_cond *c = &p->conds[i];
+		if (c->attr.s && c->op == DDBC_COND_BETWEEN && c->nvalues == 2 &&
+		    bounds_reversed(c, ddbc_table_key_type(p->table, c->attr.s)))
+			return true;
+	}
+	return false;
 }
 
 void ddbc_check_pattern_no_match(const ddbc_design *g, ddbc_diags *d)
 {
-	(void)g;
-	(void)d;
+	for (size_t i = 0; i < g->npatterns; i++) {
+		const ddbc_pattern *p = &g->patterns[i];
+		if (p->analysed && p->nmatched == 0 && p->nconds > 0 && !reversed_between(p))
+			report_no_match(g, p, d);
+	}
+}
+
+/* ---- pattern-entities -------------------------------------------------------------------------- */
+
+static bool declares(const ddbc_pattern *p, const char *name)
+{
+	for (size_t i = 0; i < p->nentities; i++)
+		if (!strcmp(p->entities[i].s, name))
+			return true;
+	return false;
+}
+
+static bool matches(const ddbc_pattern *p, const char *name)
+{
+	for (size_t i = 0; i < p->nmatched; i++)
+		if (!strcmp(p->matched[i]->name.s, name))
+			return true;
+	return false;
+}
+
+/* Matched entities the declaration omits; returns how many. */
+static size_t list_missing(const ddbc_pattern *p, strbuf *sb)
+{
+	size_t n = 0;
+	for (size_t i = 0; i < p->nmatched; i++)
+		if (!declares(p, p->matched[i]->name.s))
+			strbuf_addf(sb, "%s'%s'", n++ ? ", " : "", p->matched[i]->name.s);
+	return n;
+}
+
+/* Declared entities the condition cannot return; names that are not
+ * entities at all are unresolved-reference's. */
+static size_t list_extra(const ddbc_design *g, const ddbc_pattern *p, strbuf *sb)
+{
+	size_t n = 0;
+	for (size_t i = 0; i < p->nentities; i++) {
+		const char *name = p->entities[i].s;
+		if (ddbc_design_entity(g, name) && !matches(p, name))
+			strbuf_addf(sb, "%s'%s'", n++ ? ", " : "", name);
+	}
+	return n;
+}
+
+static void report_entities(const ddbc_design *g, const ddbc_pattern *p, ddbc_diags *d)
+{
+	strbuf missing = STRBUF_INIT, extra = STRBUF_INIT, want = STRBUF_INIT;
+	size_t nmissing = list_missing(p, &missing), nextra = list_extra(g, p, &extra);
+	for (size_t i = 0; i < p->nmatched; i++)
+		strbuf_addf(&want, "%s%s", i ? ", " : "", p->matched[i]->name.s);
+	if (nmissing && nextra)
+		ddbc_diag_add(d, DDBC_RULE_PATTERN_ENTITIES, p->entities_loc,
+			      "entities omits %s, which the key condition also returns, and lists "
+			      "%s, which it cannot return; write entities: [%s]",
+			      strbuf_str(&missing), strbuf_str(&extra), strbuf_str(&want));
+	else if (nmissing)
+		ddbc_diag_add(d, DDBC_RULE_PATTERN_ENTITIES, p->entities_loc,
+			      "entities omits %s, which the key condition also returns; write "
+			      "entities: [%s], or narrow the condition", strbuf_str(&missing),
+			      strbuf_str(&want));
+	else if (nextra)
+		ddbc_diag_add(d, DDBC_RULE_PATTERN_ENTITIES, p->entities_loc,
+			      "entities lists %s, which the key condition cannot return; write "
+			      "entities: [%s], or check the condition against %s templates",
+			      strbuf_str(&extra), strbuf_str(&want), nextra == 1 ? "its" : "their");
+	strbuf_release(&missing);
+	strbuf_release(&extra);
+	strbuf_release(&want);
 }
 
 void ddbc_check_pattern_entities(const ddbc_design *g, ddbc_diags *d)
 {
-	(void)g;
-	(void)d;
+	for (size_t i = 0; i < g->npatterns; i++) {
+		const ddbc_pattern *p = &g->patterns[i];
+		/* No match is pattern-no-match's finding; an unservable condition
+		 * returns nothing, so what it "matches" means little. */
+		if (!p->has_entities || !p->analysed || p->nmatched == 0)
+			continue;
+		finder f = { NULL, 0 };
+		find_unservable(p, &f);
+		if (f.n == 0)
+			report_entities(g, p, d);
+	}
 }
+
+/* ---- pattern-scan ---------------------------------------------------------------------------------- */
 
 void ddbc_check_pattern_scan(const ddbc_design *g, ddbc_diags *d)
 {
-	(void)g;
-	(void)d;
+	for (size_t i = 0; i < g->npatterns; i++) {
+		const ddbc_pattern *p = &g->patterns[i];
+		if (p->operation != DDBC_OP_SCAN)
+			continue;
+		if (p->index)
+			ddbc_diag_add(d, DDBC_RULE_PATTERN_SCAN, p->operation_loc,
+				      "'%s' reads every item of %s '%s'; a scan's cost grows with "
+				      "the table: key the data so that a query serves it",
+				      p->id.s, index_kind(p->index), p->index->name.s);
+		else
+			ddbc_diag_add(d, DDBC_RULE_PATTERN_SCAN, p->operation_loc,
+				      "'%s' reads every item of its table; a scan's cost grows with "
+				      "the table: key the data so that a query serves it", p->id.s);
+	}
 }
