@@ -106,7 +106,9 @@ static const char usage_doc[] =
 	"options:\n"
 	"      --format FMT        md (default) or html\n"
 	"      --lang LANG         en (default) or ja: the language of the labels\n"
-	"      --template DIR      page.html and style.css for html (default: installed)\n"
+	"      --template DIR      page.html and style.css for html (default: the\n"
+	"                          directory named by the environment variable\n"
+	"                          DDBC_TEMPLATE_DIR, else " DDBC_PKGDATADIR ")\n"
 	OUTPUT_HELP COMMON_HELP;
 
 static const char usage_header[] =
@@ -261,14 +263,17 @@ static int parse_options(const struct command *cmd, int argc, char **argv, struc
 			longopts[n++] = all[i].opt;
 	longopts[n++] = (struct option){ "help", no_argument, NULL, 'h' };
 	longopts[n] = (struct option){ NULL, 0, NULL, 0 };
-	const char *shortopts = (cmd->options & OPT_OUTPUT) ? "+ho:" : "+h";
+	/* GNU order: options may follow the files, as in `ddbc lint a.yaml --werror`. */
+	const char *shortopts = (cmd->options & OPT_OUTPUT) ? "ho:" : "h";
 
 	int c;
 	opterr = 0;
 	optind = 1;
 	while ((c = getopt_long(argc, argv, shortopts, longopts, NULL)) != -1) {
 		if (c == '?' || c == ':') {
-			if (optopt && optopt != '?')
+			/* getopt sets optopt to a long option's val when its value is
+			 * missing: name what was written, not the internal letter. */
+			if (optopt && optopt != '?' && strncmp(argv[optind - 1], "--", 2) != 0)
 				return usage_error(cmd->name, "option '-%s' needs a value or is unknown",
 						   (char[]){ (char)optopt, 0 });
 			return usage_error(cmd->name, "unknown option or missing value in '%s'",

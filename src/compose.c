@@ -205,7 +205,9 @@ static size_t add_weight(size_t a, size_t b)
 	return a > SIZE_MAX / 4 - b ? SIZE_MAX / 4 : a + b;
 }
 
-static void append(struct composer *c, ddbc_node *child)
+/* Adds child to the open collection; where is the event that brought it,
+ * which for an alias is not the shared node's own position. */
+static void append(struct composer *c, ddbc_node *child, ddbc_loc where)
 {
 	if (c->depth == 0) {
 		c->root = child;
@@ -213,7 +215,7 @@ static void append(struct composer *c, ddbc_node *child)
 	}
 	struct frame *f = &c->stack[c->depth - 1];
 	if (f->node->kind == DDBC_NODE_MAP && f->n % 2 == 0 && child->kind != DDBC_NODE_SCALAR) {
-		fail(c, child->loc, "a mapping key must be a scalar, not %s",
+		fail(c, where, "a mapping key must be a scalar, not %s",
 		     ddbc_node_describe(child));
 		return;
 	}
@@ -362,7 +364,7 @@ static void pop(struct composer *c)
 	if (f->anchor)
 		c->anchors[f->anchor - 1].open = false;
 	if (!c->failed)
-		append(c, f->node);
+		append(c, f->node, f->node->loc);
 }
 
 /* ---- the event loop ---------------------------------------------------------- */
@@ -411,13 +413,13 @@ static void on_event(struct composer *c, yaml_event_t *ev, int *documents)
 		ddbc_node *node = new_scalar(c, ev);
 		if (ev->data.scalar.anchor)
 			add_anchor(c, ev->data.scalar.anchor, node, false);
-		append(c, node);
+		append(c, node, node->loc);
 		break;
 	}
 	case YAML_ALIAS_EVENT: {
 		ddbc_node *node = resolve_alias(c, ev);
 		if (node)
-			append(c, node);
+			append(c, node, loc_of(ev->start_mark));
 		break;
 	}
 	case YAML_SEQUENCE_START_EVENT:

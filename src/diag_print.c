@@ -75,9 +75,14 @@ static void quote_line(strbuf *sb, const char *line, size_t len)
 static void print_text_one(FILE *out, const ddbc_diag *g, bool color)
 {
 	struct colors c = colors_for(g->severity, color);
+	/* Messages quote names, and a quoted YAML name can hold any character
+	 * ("\e[2J"): they are shown like source lines. */
+	strbuf message = STRBUF_INIT;
+	quote_line(&message, g->message, strlen(g->message));
 	fprintf(out, "%s%s:%u:%u:%s %s%s:%s %s [%s]\n", c.bold, g->src->name, g->loc.line,
-		g->loc.column, c.reset, c.sev, sev_words[g->severity], c.reset, g->message,
-		ddbc_rule_get(g->rule)->id);
+		g->loc.column, c.reset, c.sev, sev_words[g->severity], c.reset,
+		strbuf_str(&message), ddbc_rule_get(g->rule)->id);
+	strbuf_release(&message);
 	size_t len;
 	const char *line = ddbc_source_line(g->src, g->loc.line, &len);
 	if (!line || len > MAX_QUOTED_LINE)

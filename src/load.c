@@ -361,9 +361,20 @@ static void load_index_decls(loader *L, const ddbc_node *v, ddbc_attr *a)
 		ddbc_index_decl *decl = &a->indexes[a->nindexes];
 		decl->index = name_of(p->key);
 		decl->role_loc = p->value->loc;
-		int r = get_word(L, v, p->key->u.text, roles, countof(roles));
-		if (r < 0)
+		int r = -1;
+		for (size_t k = 0; k < countof(roles) && p->value->kind == DDBC_NODE_SCALAR; k++)
+			if (!strcmp(p->value->u.text, roles[k]))
+				r = (int)k;
+		if (r < 0) {
+			const char *hint = p->value->kind == DDBC_NODE_SCALAR
+				? ddbc_suggest(p->value->u.text, roles, countof(roles)) : NULL;
+			schema(L, p->value->loc, "unknown role '%s' for index '%s'; expected "
+			       "partition_key, sort_key or projected%s%s%s",
+			       p->value->kind == DDBC_NODE_SCALAR ? p->value->u.text : "?",
+			       p->key->u.text, hint ? " (did you mean '" : "", hint ? hint : "",
+			       hint ? "'?)" : "");
 			continue;
+		}
 		decl->role = (ddbc_role)(r + DDBC_ROLE_PARTITION_KEY);
 		a->nindexes++;
 	}

@@ -1,0 +1,563 @@
+/* check_cli.c - the ddbc binary: options, exit status, output (SPEC §2)
+ *
+ * Runs TEST_BUILDDIR/ddbc from the source tree, so fixture paths and the
+ * file names in the output are relative: tests/fixtures/NAME.
+ * `ddbc lint` on lint-bad.ddb.yaml is compared with
+ * tests/golden/lint/FORMAT.out (DDBC_UPDATE_GOLDEN=1 rewrites them).
+ */
+#include "testutil.h"
+
+#include "config.h"
+
+#include <jansson.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#ifndef DDBC_DOCS_URL
+#define DDBC_DOCS_URL "file://" DDBC_DOCDIR "/rules/"
+#endif
+
+#define FIXTURE(name) "tests/fixtures/" name
+#define CLEAN FIXTURE("clean.ddb.yaml")
+#define BAD FIXTURE("lint-bad.ddb.yaml")
+
+/* Asserts the exit status, showing what the run printed when it is wrong. */
+#define expect_status(p, want)                                                             \
+	ck_assert_msg((p)->status == (want),                                               \
+		      "exit status %d, expected %d\n--- stdout\n%s--- stderr\n%s",         \
+		      (p)->status, (want), (p)->out, (p)->err)
+
+/* A usage error: status 2, nothing on stdout, the message on stderr. */
+#define expect_usage_error(p, msg)                                                         \
+	do {                                                                               \
+		expect_status((p), 2);                                                     \
+		ck_assert_uint_eq((p)->out_len, 0);                                        \
+		ck_assert_msg(strstr((p)->err, (msg)) != NULL,                             \
+			      "stderr lacks \"%s\":\n%s", (msg), (p)->err);                \
+	} while (0)
+
+/* ---- help and version ----------------------------------------------------------- */
+
+START_TEST(test_help)
+{
+	static const char *const spellings[] = { "--help", "-h", "help" };
+	for (int i = 0; i < 3; i++) {
+		tu_proc p;
+		tu_run(&p, NULL, spellings[i], NULL);
+		expect_status(&p, 0);
+		ck_assert(strncmp(p.out, "usage: ddbc COMMAND", 19) == 0);
+		ck_assert(strstr(p.out, "  lint ") != NULL);
+		ck_assert_uint_eq(p.err_len, 0);
+		tu_proc_free(&p);
+	}
+}
+END_TEST
+
+START_TEST(test_version)
+{
+	tu_proc p;
+	tu_run(&p, NULL, "--version", NULL);
+	expect_status(&p, 0);
+	ck_assert_str_eq(p.out, "ddbc " PACKAGE_VERSION "\n");
+	ck_assert_uint_eq(p.err_len, 0);
+	tu_proc_free(&p);
+}
+END_TEST
+
+START_TEST(test_lint_help)
+{
+	static const char *const spellings[] = { "--help", "-h" };
+	for (int i = 0; i < 2; i++) {
+		tu_proc p;
+		/* Help wins over the options and files that follow it. */
+		tu_run(&p, NULL, "lint", spellings[i], "--format", "json", BAD, NULL);
+		expect_status(&p, 0);
+		ck_assert(strncmp(p.out, "usage: ddbc lint [OPTIONS] FILE...", 34) == 0);
+		ck_assert(strstr(p.out, "--format FMT") != NULL);
+		ck_assert(strstr(p.out, "--werror") != NULL);
+		ck_assert(strstr(p.out, "[schema]") == NULL);
+		ck_assert_uint_eq(p.err_len, 0);
+		tu_proc_free(&p);
+	}
+}
+END_TEST
+
+/* ---- usage errors ------------------------------------------------------------------ */
+
+START_TEST(test_no_command)
+{
+	tu_proc p;
+	tu_run(&p, NULL, NULL);
+	expect_usage_error(&p, "ddbc: no command given\nTry 'ddbc --help'.\n");
+	tu_proc_free(&p);
+}
+END_TEST
+
+START_TEST(test_unknown_command)
+{
+	tu_proc p;
+	tu_run(&p, NULL, "lnt", CLEAN, NULL);
+	expect_usage_error(&p, "ddbc: unknown command 'lnt'\nTry 'ddbc --help'.\n");
+	tu_proc_free(&p);
+}
+END_TEST
+
+START_TEST(test_unknown_option)
+{
+	tu_proc p;
+	tu_run(&p, NULL, "lint", "--frobnicate", CLEAN, NULL);
+	expect_usage_error(&p, "ddbc lint: ");
+	expect_usage_error(&p, "'--frobnicate'");
+	expect_usage_error(&p, "\nTry 'ddbc lint --help'.\n");
+	tu_proc_free(&p);
+
+	tu_run(&p, NULL, "lint", "-x", CLEAN, NULL);
+	expect_usage_error(&p, "'-x'");
+	tu_proc_free(&p);
+
+	/* An option that needs a value and has none. */
+	tu_run(&p, NULL, "lint", "--format", NULL);
+	expect_usage_error(&p, "'--format'");
+	tu_proc_free(&p);
+}
+END_TEST
+
+START_TEST(test_bad_format)
+{
+	tu_proc p;
+	tu_run(&p, NULL, "lint", "--format", "xml", CLEAN, NULL);
+	expect_usage_error(&p, "ddbc lint: unknown format 'xml'; use ");
+	expect_usage_error(&p, "sarif");
+	tu_proc_free(&p);
+
+	tu_run(&p, NULL, "lint", "--format=JSON", CLEAN, NULL);
+	expect_usage_error(&p, "unknown format 'JSON'");
+	tu_proc_free(&p);
+}
+END_TEST
+
+START_TEST(test_bad_rule)
+{
+	static const struct {
+		const char *arg, *msg;
+	} cases[] = {
+		{ "schema", "ddbc lint: expected RULE=off|note|warning|error, got 'schema'" },
+		{ "schema=loud", "ddbc lint: unknown severity 'loud' for rule 'schema'" },
+		{ "shcema=off", "ddbc lint: unknown rule 'shcema'; did you mean 'schema'?" },
+		{ "yaml-syntax=off", "ddbc lint: the severity of rule 'yaml-syntax' cannot be changed" },
+	};
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		tu_proc p;
+		tu_run(&p, NULL, "lint", "--rule", cases[i].arg, BAD, NULL);
+		expect_usage_error(&p, cases[i].msg);
+		tu_proc_free(&p);
+	}
+}
+END_TEST
+
+START_TEST(test_bad_color)
+{
+	tu_proc p;
+	tu_run(&p, NULL, "lint", "--color=sometimes", CLEAN, NULL);
+	expect_usage_error(&p, "ddbc lint: unknown --color 'sometimes'; use ");
+	tu_proc_free(&p);
+}
+END_TEST
+
+START_TEST(test_no_files)
+{
+	tu_proc p;
+	tu_run(&p, NULL, "lint", NULL);
+	expect_usage_error(&p, "ddbc lint: no design file given\nTry 'ddbc lint --help'.\n");
+	tu_proc_free(&p);
+
+	tu_run(&p, NULL, "lint", "--werror", "--format", "json", NULL);
+	expect_usage_error(&p, "no design file given");
+	tu_proc_free(&p);
+}
+END_TEST
+
+/* ---- exit status ------------------------------------------------------------------------ */
+
+START_TEST(test_clean)
+{
+	/* Nothing to say: no output at all. */
+	tu_proc p;
+	tu_run(&p, NULL, "lint", CLEAN, NULL);
+	expect_status(&p, 0);
+	ck_assert_uint_eq(p.out_len, 0);
+	ck_assert_uint_eq(p.err_len, 0);
+	tu_proc_free(&p);
+
+	tu_run(&p, NULL, "lint", "--format", "github", "--werror", CLEAN, NULL);
+	expect_status(&p, 0);
+	ck_assert_uint_eq(p.out_len, 0);
+	tu_proc_free(&p);
+
+	tu_run(&p, NULL, "lint", "--format", "json", CLEAN, NULL);
+	expect_status(&p, 0);
+	ck_assert_str_eq(p.out, "{\"diagnostics\":[],\"summary\":{\"files\":1,\"errors\":0,"
+				"\"warnings\":0,\"notes\":0}}\n");
+	tu_proc_free(&p);
+}
+END_TEST
+
+START_TEST(test_errors_exit_1)
+{
+	tu_proc p;
+	tu_run(&p, NULL, "lint", BAD, NULL);
+	expect_status(&p, 1);
+	ck_assert(strstr(p.out, BAD ":15:5: error: unknown field 'biling'") != NULL);
+	ck_assert_uint_eq(p.err_len, 0);
+	tu_proc_free(&p);
+}
+END_TEST
+
+START_TEST(test_rule_option_changes_status)
+{
+	/* Turning the errors down (CLI over the design) changes the status. */
+	tu_proc p;
+	tu_run(&p, NULL, "lint", "--rule", "schema=warning", BAD, NULL);
+	expect_status(&p, 0);
+	ck_assert(strstr(p.out, ":15:5: warning: unknown field 'biling'") != NULL);
+	tu_proc_free(&p);
+
+	tu_run(&p, NULL, "lint", "--rule", "schema=off", "--rule", "duplicate-key=off",
+	       "--rule", "unresolved-reference=off", BAD, NULL);
+	expect_status(&p, 0);
+	ck_assert_uint_eq(p.out_len, 0);
+	tu_proc_free(&p);
+
+	/* The design makes duplicate-key a warning; the command line wins. */
+	tu_run(&p, NULL, "lint", "--rule", "schema=off", "--rule", "duplicate-key=error", BAD, NULL);
+	expect_status(&p, 1);
+	ck_assert(strstr(p.out, ":26:7: error: duplicate key 'orderId'") != NULL);
+	tu_proc_free(&p);
+}
+END_TEST
+
+START_TEST(test_unreadable_file)
+{
+	tu_proc p;
+	tu_run(&p, NULL, "lint", FIXTURE("does-not-exist.yaml"), NULL);
+	expect_status(&p, 2);
+	ck_assert_str_eq(p.err, "ddbc: cannot read 'tests/fixtures/does-not-exist.yaml': "
+				"No such file or directory\n");
+	ck_assert_uint_eq(p.out_len, 0);
+	tu_proc_free(&p);
+
+	tu_run(&p, NULL, "lint", "tests/fixtures", NULL);
+	expect_status(&p, 2);
+	ck_assert(strstr(p.err, "ddbc: cannot read 'tests/fixtures': ") != NULL);
+	tu_proc_free(&p);
+}
+END_TEST
+
+START_TEST(test_fatal_yaml)
+{
+	tu_proc p;
+	tu_run(&p, NULL, "lint", FIXTURE("fatal-yaml.ddb.yaml"), NULL);
+	expect_status(&p, 2);
+	ck_assert(strstr(p.out, "tests/fixtures/fatal-yaml.ddb.yaml:3:7: error: did not find "
+				"expected ',' or ']'") != NULL);
+	ck_assert(strstr(p.out, "[yaml-syntax]") != NULL);
+	tu_proc_free(&p);
+
+	/* Not a mapping: a schema finding, but the file is no design either. */
+	tu_run(&p, NULL, "lint", FIXTURE("top-level-list.ddb.yaml"), NULL);
+	expect_status(&p, 2);
+	ck_assert(strstr(p.out, "top-level-list.ddb.yaml:2:1: error: the design must be a mapping "
+				"(starting with 'ddbc: 1'), not a sequence [schema]") != NULL);
+	tu_proc_free(&p);
+}
+END_TEST
+
+START_TEST(test_werror)
+{
+	tu_proc p;
+	tu_run(&p, NULL, "lint", "--rule", "schema=warning", FIXTURE("warning-only.ddb.yaml"), NULL);
+	expect_status(&p, 0);
+	ck_assert(strstr(p.out, ":9:5: warning: unknown field 'colour' in a table [schema]") != NULL);
+	tu_proc_free(&p);
+
+	tu_run(&p, NULL, "lint", "--werror", "--rule", "schema=warning",
+	       FIXTURE("warning-only.ddb.yaml"), NULL);
+	expect_status(&p, 1);
+	tu_proc_free(&p);
+
+	/* Notes never fail a run. */
+	tu_run(&p, NULL, "lint", "--werror", "--rule", "schema=note",
+	       FIXTURE("warning-only.ddb.yaml"), NULL);
+	expect_status(&p, 0);
+	ck_assert(strstr(p.out, ": note: unknown field 'colour'") != NULL);
+	tu_proc_free(&p);
+
+	/* --werror on a clean design changes nothing. */
+	tu_run(&p, NULL, "lint", "--werror", CLEAN, NULL);
+	expect_status(&p, 0);
+	tu_proc_free(&p);
+}
+END_TEST
+
+START_TEST(test_werror_missing_description)
+{
+	/* A design without descriptions: clean by default, warnings when
+	 * missing-description is asked for, a failure with --werror. */
+	const char *design = FIXTURE("no-description.ddb.yaml");
+	tu_proc p;
+	tu_run(&p, NULL, "lint", "--werror", design, NULL);
+	expect_status(&p, 0);
+	ck_assert_uint_eq(p.out_len, 0);
+	tu_proc_free(&p);
+
+	tu_run(&p, NULL, "lint", "--rule", "missing-description=warning", design, NULL);
+	expect_status(&p, 0);
+	ck_assert(strstr(p.out, ": warning: ") != NULL);
+	ck_assert(strstr(p.out, "[missing-description]") != NULL);
+	ck_assert(strstr(p.out, ": error: ") == NULL);
+	tu_proc_free(&p);
+
+	tu_run(&p, NULL, "lint", "--werror", "--rule", "missing-description=warning", design, NULL);
+	expect_status(&p, 1);
+	tu_proc_free(&p);
+}
+END_TEST
+
+START_TEST(test_several_files)
+{
+	tu_proc p;
+	tu_run(&p, NULL, "lint", "--format", "json", CLEAN, BAD, FIXTURE("warning-only.ddb.yaml"),
+	       NULL);
+	expect_status(&p, 1);
+	json_error_t err;
+	json_t *root = json_loadb(p.out, p.out_len, 0, &err);
+	ck_assert_ptr_nonnull(root);
+	json_t *summary = json_object_get(root, "summary");
+	ck_assert_int_eq(json_integer_value(json_object_get(summary, "files")), 3);
+	ck_assert_int_eq(json_integer_value(json_object_get(summary, "errors")), 3);
+	ck_assert_int_eq(json_integer_value(json_object_get(summary, "warnings")), 1);
+	ck_assert_int_eq(json_integer_value(json_object_get(summary, "notes")), 1);
+	/* Findings come file by file, in the order given. */
+	json_t *list = json_object_get(root, "diagnostics");
+	ck_assert_uint_eq(json_array_size(list), 5);
+	ck_assert_str_eq(json_string_value(json_object_get(json_array_get(list, 0), "file")), BAD);
+	ck_assert_str_eq(json_string_value(json_object_get(json_array_get(list, 4), "file")),
+			 FIXTURE("warning-only.ddb.yaml"));
+	json_decref(root);
+	tu_proc_free(&p);
+
+	/* Each design's lint.rules stay its own: warning-only's schema
+	 * finding is an error, whatever lint-bad says. */
+	tu_run(&p, NULL, "lint", BAD, FIXTURE("warning-only.ddb.yaml"), NULL);
+	ck_assert(strstr(p.out, "warning-only.ddb.yaml:9:5: error:") != NULL);
+	tu_proc_free(&p);
+}
+END_TEST
+
+START_TEST(test_several_files_status)
+{
+	/* The worst file decides: a clean and a bad file fail with 1; an
+	 * unreadable or fatal one makes it 2, and the others are still linted. */
+	tu_proc p;
+	tu_run(&p, NULL, "lint", CLEAN, CLEAN, NULL);
+	expect_status(&p, 0);
+	tu_proc_free(&p);
+
+	tu_run(&p, NULL, "lint", CLEAN, BAD, NULL);
+	expect_status(&p, 1);
+	tu_proc_free(&p);
+
+	tu_run(&p, NULL, "lint", FIXTURE("missing.yaml"), BAD, NULL);
+	expect_status(&p, 2);
+	ck_assert(strstr(p.err, "cannot read 'tests/fixtures/missing.yaml'") != NULL);
+	ck_assert(strstr(p.out, BAD ":15:5:") != NULL);
+	tu_proc_free(&p);
+
+	tu_run(&p, NULL, "lint", BAD, FIXTURE("fatal-yaml.ddb.yaml"), CLEAN, NULL);
+	expect_status(&p, 2);
+	ck_assert(strstr(p.out, BAD ":15:5:") != NULL);
+	ck_assert(strstr(p.out, "fatal-yaml.ddb.yaml:3:7:") != NULL);
+	tu_proc_free(&p);
+}
+END_TEST
+
+START_TEST(test_samples)
+{
+	/* Every sample is a valid design: nothing at error level. */
+	tu_proc p;
+	tu_run(&p, NULL, "lint", "samples/assessment-multi.ddb.yaml",
+	       "samples/assessment-single.ddb.yaml", "samples/ecommerce.ddb.yaml",
+	       "samples/stamp-rally.ddb.yaml", "samples/todo.ddb.yaml", NULL);
+	expect_status(&p, 0);
+	ck_assert(strstr(p.out, ": error:") == NULL);
+	ck_assert_uint_eq(p.err_len, 0);
+	tu_proc_free(&p);
+}
+END_TEST
+
+START_TEST(test_stdin)
+{
+	tu_run_opts o = { .stdin_file = BAD };
+	tu_proc p;
+	tu_run(&p, &o, "lint", "-", NULL);
+	expect_status(&p, 1);
+	ck_assert(strncmp(p.out, "-:15:5: error: unknown field 'biling'", 37) == 0);
+	tu_proc_free(&p);
+}
+END_TEST
+
+/* ---- output formats ----------------------------------------------------------------------- */
+
+static const char *const formats[] = { "text", "json", "sarif", "github" };
+
+START_TEST(test_format_golden)
+{
+	const char *format = formats[_i];
+	tu_proc p;
+	tu_run(&p, NULL, "lint", "--format", format, BAD, NULL);
+	expect_status(&p, 1);
+	ck_assert_uint_eq(p.err_len, 0);
+	char *out = tu_replace(p.out, DDBC_DOCS_URL, "@DOCS_URL@/");
+	char *norm = tu_replace(out, "\"" PACKAGE_VERSION "\"", "\"@VERSION@\"");
+	char golden[64];
+	snprintf(golden, sizeof(golden), "tests/golden/lint/%s.out", format);
+	tu_expect_golden(golden, norm, strlen(norm));
+	free(norm);
+	free(out);
+	tu_proc_free(&p);
+}
+END_TEST
+
+START_TEST(test_format_default_is_text)
+{
+	tu_proc a, b;
+	tu_run(&a, NULL, "lint", BAD, NULL);
+	tu_run(&b, NULL, "lint", "--format=text", BAD, NULL);
+	ck_assert_str_eq(a.out, b.out);
+	tu_proc_free(&a);
+	tu_proc_free(&b);
+}
+END_TEST
+
+/* ---- colour ----------------------------------------------------------------------------------- */
+
+static bool colored(const tu_proc *p)
+{
+	return tu_contains(p->out, p->out_len, "\033[");
+}
+
+START_TEST(test_color_not_on_a_pipe)
+{
+	tu_proc p;
+	tu_run(&p, NULL, "lint", BAD, NULL);
+	ck_assert(!colored(&p));
+	tu_proc_free(&p);
+}
+END_TEST
+
+START_TEST(test_color_always)
+{
+	/* --color=always wins even over NO_COLOR, as an explicit request should. */
+	tu_run_opts o = { .no_color = "1" };
+	tu_proc p;
+	tu_run(&p, &o, "lint", "--color=always", BAD, NULL);
+	expect_status(&p, 1);
+	ck_assert(colored(&p));
+	ck_assert(tu_contains(p.out, p.out_len, "\033[1;31merror:\033[0m"));
+	ck_assert(tu_contains(p.out, p.out_len, "\033[1;35mwarning:\033[0m"));
+	ck_assert(tu_contains(p.out, p.out_len, "\033[1;36mnote:\033[0m"));
+	tu_proc_free(&p);
+
+	/* Colour is for text only. */
+	tu_run(&p, NULL, "lint", "--color", "always", "--format", "json", BAD, NULL);
+	ck_assert(!colored(&p));
+	tu_proc_free(&p);
+}
+END_TEST
+
+START_TEST(test_color_on_a_terminal)
+{
+	tu_run_opts o = { .tty = true };
+	tu_proc p;
+	tu_run(&p, &o, "lint", BAD, NULL);
+	expect_status(&p, 1);
+	ck_assert_msg(colored(&p), "no colour on a terminal:\n%s", p.out);
+	tu_proc_free(&p);
+
+	/* NO_COLOR set to anything but the empty string turns it off. */
+	o.no_color = "1";
+	tu_run(&p, &o, "lint", BAD, NULL);
+	expect_status(&p, 1);
+	ck_assert(!colored(&p));
+	ck_assert(tu_contains(p.out, p.out_len, "error: unknown field 'biling'"));
+	tu_proc_free(&p);
+
+	o.no_color = "";
+	tu_run(&p, &o, "lint", BAD, NULL);
+	ck_assert(colored(&p));
+	tu_proc_free(&p);
+
+	o.no_color = NULL;
+	tu_run(&p, &o, "lint", "--color=never", BAD, NULL);
+	ck_assert(!colored(&p));
+	tu_proc_free(&p);
+
+	tu_run(&p, &o, "lint", "--color=auto", BAD, NULL);
+	ck_assert(colored(&p));
+	tu_proc_free(&p);
+}
+END_TEST
+
+static Suite *cli_suite(void)
+{
+	Suite *s = suite_create("cli");
+	TCase *tc = tcase_create("usage");
+	/* Hang guard for slow sanitizer builds; not a timing assertion. */
+	tcase_set_timeout(tc, 120);
+	tcase_add_test(tc, test_help);
+	tcase_add_test(tc, test_version);
+	tcase_add_test(tc, test_lint_help);
+	tcase_add_test(tc, test_no_command);
+	tcase_add_test(tc, test_unknown_command);
+	tcase_add_test(tc, test_unknown_option);
+	tcase_add_test(tc, test_bad_format);
+	tcase_add_test(tc, test_bad_rule);
+	tcase_add_test(tc, test_bad_color);
+	tcase_add_test(tc, test_no_files);
+	suite_add_tcase(s, tc);
+
+	tc = tcase_create("status");
+	tcase_set_timeout(tc, 120);
+	tcase_add_test(tc, test_clean);
+	tcase_add_test(tc, test_errors_exit_1);
+	tcase_add_test(tc, test_rule_option_changes_status);
+	tcase_add_test(tc, test_unreadable_file);
+	tcase_add_test(tc, test_fatal_yaml);
+	tcase_add_test(tc, test_werror);
+	tcase_add_test(tc, test_werror_missing_description);
+	tcase_add_test(tc, test_several_files);
+	tcase_add_test(tc, test_several_files_status);
+	tcase_add_test(tc, test_samples);
+	tcase_add_test(tc, test_stdin);
+	suite_add_tcase(s, tc);
+
+	tc = tcase_create("output");
+	tcase_set_timeout(tc, 120);
+	tcase_add_loop_test(tc, test_format_golden, 0, sizeof(formats) / sizeof(formats[0]));
+	tcase_add_test(tc, test_format_default_is_text);
+	tcase_add_test(tc, test_color_not_on_a_pipe);
+	tcase_add_test(tc, test_color_always);
+	tcase_add_test(tc, test_color_on_a_terminal);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+int main(void)
+{
+	SRunner *sr = srunner_create(cli_suite());
+	srunner_run_all(sr, CK_ENV);
+	int failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}

@@ -1,0 +1,739 @@
+/* check_diag.c - findings as data: settings, severities, order, printers
+ *
+ * The printers' output for one fixed set of findings is compared with
+ * tests/golden/diag/FORMAT.out (DDBC_UPDATE_GOLDEN=1 rewrites them).
+ */
+#include "testutil.h"
+#include "strbuf.h"
+
+#include "config.h"
+
+#include <jansson.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* As diag_print.c builds it, to keep the goldens free of the install path. */
+#ifndef DDBC_DOCS_URL
+#define DDBC_DOCS_URL "file://" DDBC_DOCDIR "/rules/"
+#endif
+
+static ddbc_loc at(unsigned line, unsigned column)
+{
+	ddbc_loc loc = { line, column };
+	return loc;
+}
+
+/* ---- settings: --rule RULE=SEVERITY --------------------------------------------- */
+
+START_TEST(test_settings_init)
+{
+	ddbc_settings s;
+	ddbc_settings_init(&s);
+	for (int i = 0; i < DDBC_RULE_COUNT; i++)
+		ck_assert_int_eq(s.sev[i], DDBC_SEV_DEFAULT);
+}
+END_TEST
+
+START_TEST(test_settings_parse_ok)
+{
+	ddbc_settings s;
+	char err[256] = "";
+	ddbc_settings_init(&s);
+	ck_assert_int_eq(ddbc_settings_parse(&s, "schema=warning", err, sizeof(err)), 0);
+	ck_assert_int_eq(s.sev[DDBC_RULE_SCHEMA], DDBC_SEV_WARNING);
+	ck_assert_int_eq(ddbc_settings_parse(&s, "pattern-scan=off", err, sizeof(err)), 0);
+	ck_assert_int_eq(s.sev[DDBC_RULE_PATTERN_SCAN], DDBC_SEV_OFF);
+	ck_assert_int_eq(ddbc_settings_parse(&s, "missing-description=note", err, sizeof(err)), 0);
+	ck_assert_int_eq(s.sev[DDBC_RULE_MISSING_DESCRIPTION], DDBC_SEV_NOTE);
+	ck_assert_int_eq(ddbc_settings_parse(&s, "reserved-word=error", err, sizeof(err)), 0);
+	ck_assert_int_eq(s.sev[DDBC_RULE_RESERVED_WORD], DDBC_SEV_ERROR);
+	/* The last setting of a rule wins. */
+	ck_assert_int_eq(ddbc_settings_parse(&s, "schema=error", err, sizeof(err)), 0);
+	ck_assert_int_eq(s.sev[DDBC_RULE_SCHEMA], DDBC_SEV_ERROR);
+	/* Other rules are untouched. */
+	ck_assert_int_eq(s.sev[DDBC_RULE_DUPLICATE_KEY], DDBC_SEV_DEFAULT);
+}
+END_TEST
+
+static const struct {
+	const char *arg;
+	const char *err;
+} bad_settings[] = {
+	{ "schema", "expected RULE=off|note|warning|error, got 'schema'" },
+	{ "", "expected RULE=off|note|warning|error, got ''" },
+	{ "=error", "unknown rule ''; 'ddbc explain' lists them" },
+	{ "shcema=off", "unknown rule 'shcema'; did you mean 'schema'?" },
+	{ "Schema=off", "unknown rule 'Schema'; did you mean 'schema'?" },
+	{ "pattern-scann=off", "unknown rule 'pattern-scann'; did you mean 'pattern-scan'?" },
+	{ "no-such-rule-at-all=off", "unknown rule 'no-such-rule-at-all'; 'ddbc explain' lists them" },
+	{ "schema=loud", "unknown severity 'loud' for rule 'schema'; use off, note, warning or error" },
+	{ "schema=", "unknown severity '' for rule 'schema'; use off, note, warning or error" },
+	{ "schema=Error", "unknown severity 'Error' for rule 'schema'" },
+	{ "schema=warning=x", "unknown severity 'warning=x' for rule 'schema'" },
+	{ "yaml-syntax=off", "the severity of rule 'yaml-syntax' cannot be changed" },
+	{ "yaml-syntax=warning", "the severity of rule 'yaml-syntax' cannot be changed" },
+};
+
+START_TEST(test_settings_parse_errors)
+{
+	ddbc_settings s;
+	char err[256] = "";
+	ddbc_settings_init(&s);
+	ck_assert_int_eq(ddbc_settings_parse(&s, bad_settings[_i].arg, err, sizeof(err)), -1);
+	ck_assert_msg(strstr(err, bad_settings[_i].err) != NULL, "'%s' gave \"%s\", expected \"%s\"",
+		      bad_settings[_i].arg, err, bad_settings[_i].err);
+	/* A failed setting changes nothing. */
+	for (int i = 0; i < DDBC_RULE_COUNT; i++)
+		ck_assert_int_eq(s.sev[i], DDBC_SEV_DEFAULT);
+}
+END_TEST
+
+START_TEST(test_settings_long_rule)
+{
+	/* A rule id longer than any buffer is an unknown rule, not a crash. */
+	char arg[1200], err[128];
+	memset(arg, 'x', 1000);
+	strcpy(arg + 1000, "=off");
+	ddbc_settings s;
+	ddbc_settings_init(&s);
+	ck_assert_int_eq(ddbc_settings_parse(&s, arg, err, sizeof(err)), -1);
+	ck_assert(strncmp(err, "unknown rule 'xxx", 17) == 0);
+}
+END_TEST
+
+START_TEST(test_rule_catalogue)
+{
+	ddbc_rule r;
+	for (int i = 0; i < DDBC_RULE_COUNT; i++) {
+		const ddbc_rule_info *info = ddbc_rule_get((ddbc_rule)i);
+		ck_assert_ptr_nonnull(info->id);
+		ck_assert_ptr_nonnull(info->summary);
+		ck_assert_int_eq(ddbc_rule_find(info->id, &r), 0);
+		ck_assert_int_eq(r, i);
+		/* Only yaml-syntax is fixed: it means "no design could be read". */
+		ck_assert_int_eq(info->fixed, i == DDBC_RULE_YAML_SYNTAX);
+	}
+	ck_assert_int_eq(ddbc_rule_find("nope", &r), -1);
+	ck_assert_int_eq(ddbc_rule_get(DDBC_RULE_MISSING_DESCRIPTION)->default_severity, DDBC_SEV_OFF);
+	ck_assert_int_eq(ddbc_rule_get(DDBC_RULE_RESERVED_WORD)->default_severity, DDBC_SEV_NOTE);
+	ck_assert_int_eq(ddbc_rule_get(DDBC_RULE_GSI_LIMIT)->default_severity, DDBC_SEV_WARNING);
+	ck_assert_int_eq(ddbc_rule_get(DDBC_RULE_SCHEMA)->default_severity, DDBC_SEV_ERROR);
+
+	ddbc_severity sev;
+	ck_assert_int_eq(ddbc_severity_parse("note", &sev), 0);
+	ck_assert_int_eq(sev, DDBC_SEV_NOTE);
+	ck_assert_int_eq(ddbc_severity_parse("fatal", &sev), -1);
+	ck_assert_str_eq(ddbc_severity_name(DDBC_SEV_WARNING), "warning");
+	ck_assert_str_eq(ddbc_severity_name(DDBC_SEV_DEFAULT), "default");
+}
+END_TEST
+
+START_TEST(test_format_parse)
+{
+	static const char *const names[] = { "text", "json", "sarif", "github" };
+	ddbc_diag_format f;
+	for (int i = 0; i < 4; i++) {
+		ck_assert_int_eq(ddbc_diag_format_parse(names[i], &f), 0);
+		ck_assert_int_eq(f, i);
+	}
+	ck_assert_int_eq(ddbc_diag_format_parse("xml", &f), -1);
+	ck_assert_int_eq(ddbc_diag_format_parse("JSON", &f), -1);
+	ck_assert_int_eq(ddbc_diag_format_parse("", &f), -1);
+}
+END_TEST
+
+/* ---- severities, order, counts -------------------------------------------------- */
+
+/* A source and a collection of findings about it. */
+struct fixture {
+	ddbc_source *src;
+	ddbc_diags d;
+};
+
+static void fixture_begin(struct fixture *f, const char *name, const char *text)
+{
+	f->src = ddbc_source_from_memory(name, text, strlen(text));
+	ddbc_diags_init(&f->d);
+	ddbc_diags_begin(&f->d, f->src);
+}
+
+static void fixture_end(struct fixture *f)
+{
+	ddbc_diags_release(&f->d);
+	ddbc_source_free(f->src);
+}
+
+/* The severity a lone finding of rule gets with these settings, or OFF
+ * when it was dropped. */
+static ddbc_severity resolved(ddbc_rule rule, const ddbc_settings *cli,
+			      const ddbc_settings *design)
+{
+	struct fixture f;
+	fixture_begin(&f, "x.yaml", "x: 1\n");
+	ddbc_diag_add(&f.d, rule, at(1, 1), "finding");
+	ddbc_diags_finish(&f.d, cli, design);
+	ddbc_severity sev = f.d.n ? f.d.items[0].severity : DDBC_SEV_OFF;
+	if (f.d.n)
+		ck_assert_int_ne(sev, DDBC_SEV_OFF);
+	fixture_end(&f);
+	return sev;
+}
+
+START_TEST(test_severity_order)
+{
+	ddbc_settings cli, design;
+	ddbc_settings_init(&cli);
+	ddbc_settings_init(&design);
+	/* Nothing set: the rule's default. */
+	ck_assert_int_eq(resolved(DDBC_RULE_SCHEMA, &cli, &design), DDBC_SEV_ERROR);
+	ck_assert_int_eq(resolved(DDBC_RULE_RESERVED_WORD, NULL, NULL), DDBC_SEV_NOTE);
+	ck_assert_int_eq(resolved(DDBC_RULE_PATTERN_SCAN, NULL, NULL), DDBC_SEV_WARNING);
+	/* The design over the default. */
+	design.sev[DDBC_RULE_SCHEMA] = DDBC_SEV_NOTE;
+	ck_assert_int_eq(resolved(DDBC_RULE_SCHEMA, &cli, &design), DDBC_SEV_NOTE);
+	ck_assert_int_eq(resolved(DDBC_RULE_SCHEMA, NULL, &design), DDBC_SEV_NOTE);
+	/* The command line over the design. */
+	cli.sev[DDBC_RULE_SCHEMA] = DDBC_SEV_WARNING;
+	ck_assert_int_eq(resolved(DDBC_RULE_SCHEMA, &cli, &design), DDBC_SEV_WARNING);
+	ck_assert_int_eq(resolved(DDBC_RULE_SCHEMA, &cli, NULL), DDBC_SEV_WARNING);
+	/* Settings of one rule leave the others alone. */
+	ck_assert_int_eq(resolved(DDBC_RULE_DUPLICATE_KEY, &cli, &design), DDBC_SEV_ERROR);
+}
+END_TEST
+
+START_TEST(test_severity_off_drops)
+{
+	ddbc_settings cli, design;
+	ddbc_settings_init(&cli);
+	ddbc_settings_init(&design);
+	/* missing-description is off unless asked for. */
+	ck_assert_int_eq(resolved(DDBC_RULE_MISSING_DESCRIPTION, &cli, &design), DDBC_SEV_OFF);
+	design.sev[DDBC_RULE_MISSING_DESCRIPTION] = DDBC_SEV_WARNING;
+	ck_assert_int_eq(resolved(DDBC_RULE_MISSING_DESCRIPTION, &cli, &design), DDBC_SEV_WARNING);
+	/* off on the command line wins over the design's warning... */
+	cli.sev[DDBC_RULE_MISSING_DESCRIPTION] = DDBC_SEV_OFF;
+	ck_assert_int_eq(resolved(DDBC_RULE_MISSING_DESCRIPTION, &cli, &design), DDBC_SEV_OFF);
+	/* ...and error on the command line over the design's off. */
+	design.sev[DDBC_RULE_PATTERN_SCAN] = DDBC_SEV_OFF;
+	ck_assert_int_eq(resolved(DDBC_RULE_PATTERN_SCAN, &cli, &design), DDBC_SEV_OFF);
+	cli.sev[DDBC_RULE_PATTERN_SCAN] = DDBC_SEV_ERROR;
+	ck_assert_int_eq(resolved(DDBC_RULE_PATTERN_SCAN, &cli, &design), DDBC_SEV_ERROR);
+}
+END_TEST
+
+START_TEST(test_severity_fixed_rule)
+{
+	/* Even settings that bypass the parser cannot change yaml-syntax. */
+	ddbc_settings cli, design;
+	ddbc_settings_init(&cli);
+	ddbc_settings_init(&design);
+	cli.sev[DDBC_RULE_YAML_SYNTAX] = DDBC_SEV_OFF;
+	design.sev[DDBC_RULE_YAML_SYNTAX] = DDBC_SEV_NOTE;
+	ck_assert_int_eq(resolved(DDBC_RULE_YAML_SYNTAX, &cli, &design), DDBC_SEV_ERROR);
+}
+END_TEST
+
+START_TEST(test_fatal_flag)
+{
+	struct fixture f;
+	fixture_begin(&f, "x.yaml", "x\n");
+	ddbc_diag_add(&f.d, DDBC_RULE_SCHEMA, at(1, 1), "not fatal");
+	ck_assert(!f.d.fatal);
+	ddbc_diag_add(&f.d, DDBC_RULE_YAML_SYNTAX, at(1, 1), "fatal");
+	ck_assert(f.d.fatal);
+	/* A new source starts without it; its findings keep theirs. */
+	ddbc_diags_begin(&f.d, f.src);
+	ck_assert(!f.d.fatal);
+	ck_assert_uint_eq(f.d.n, 2);
+	fixture_end(&f);
+}
+END_TEST
+
+START_TEST(test_sorted_by_position)
+{
+	struct fixture f;
+	fixture_begin(&f, "x.yaml", "x\n");
+	ddbc_diag_add(&f.d, DDBC_RULE_SCHEMA, at(5, 2), "e");
+	ddbc_diag_add(&f.d, DDBC_RULE_SCHEMA, at(2, 9), "c");
+	ddbc_diag_add(&f.d, DDBC_RULE_SCHEMA, at(10, 1), "f");
+	ddbc_diag_add(&f.d, DDBC_RULE_SCHEMA, at(2, 3), "a");
+	ddbc_diag_add(&f.d, DDBC_RULE_MISSING_DESCRIPTION, at(1, 1), "dropped");
+	ddbc_diag_add(&f.d, DDBC_RULE_DUPLICATE_KEY, at(2, 3), "b");
+	ddbc_diag_add(&f.d, DDBC_RULE_SCHEMA, at(2, 10), "d");
+	ddbc_diags_finish(&f.d, NULL, NULL);
+	/* Line, then column, then the order they were found in. */
+	static const char *const order = "abcdef";
+	ck_assert_uint_eq(f.d.n, 6);
+	for (size_t i = 0; i < f.d.n; i++) {
+		ck_assert_int_eq(f.d.items[i].message[0], order[i]);
+		ck_assert_ptr_eq(f.d.items[i].src, f.src);
+	}
+	ck_assert_int_eq(f.d.items[1].rule, DDBC_RULE_DUPLICATE_KEY);
+	fixture_end(&f);
+}
+END_TEST
+
+START_TEST(test_sorted_per_file)
+{
+	/* Each file's findings are sorted on their own and stay in the order
+	 * the files were given. */
+	struct fixture f;
+	fixture_begin(&f, "b.yaml", "x\n");
+	ddbc_source *second = ddbc_source_from_memory("a.yaml", "y\n", 2);
+	ddbc_diag_add(&f.d, DDBC_RULE_SCHEMA, at(9, 1), "b9");
+	ddbc_diag_add(&f.d, DDBC_RULE_SCHEMA, at(3, 1), "b3");
+	ddbc_diags_finish(&f.d, NULL, NULL);
+	ddbc_diags_begin(&f.d, second);
+	ddbc_diag_add(&f.d, DDBC_RULE_SCHEMA, at(2, 1), "a2");
+	ddbc_diag_add(&f.d, DDBC_RULE_SCHEMA, at(1, 1), "a1");
+	ddbc_diags_finish(&f.d, NULL, NULL);
+	static const char *const order[] = { "b3", "b9", "a1", "a2" };
+	ck_assert_uint_eq(f.d.n, 4);
+	for (size_t i = 0; i < 4; i++)
+		ck_assert_str_eq(f.d.items[i].message, order[i]);
+	ck_assert_ptr_eq(f.d.items[1].src, f.src);
+	ck_assert_ptr_eq(f.d.items[2].src, second);
+	fixture_end(&f);
+	ddbc_source_free(second);
+}
+END_TEST
+
+START_TEST(test_settings_per_file)
+{
+	/* A design's lint.rules apply to its own findings only. */
+	struct fixture f;
+	fixture_begin(&f, "a.yaml", "x\n");
+	ddbc_settings design;
+	ddbc_settings_init(&design);
+	design.sev[DDBC_RULE_SCHEMA] = DDBC_SEV_NOTE;
+	ddbc_diag_add(&f.d, DDBC_RULE_SCHEMA, at(1, 1), "first file");
+	ddbc_diags_finish(&f.d, NULL, &design);
+	ddbc_diags_begin(&f.d, f.src);
+	ddbc_diag_add(&f.d, DDBC_RULE_SCHEMA, at(1, 1), "second file");
+	ddbc_diags_finish(&f.d, NULL, NULL);
+	ck_assert_uint_eq(f.d.n, 2);
+	ck_assert_int_eq(f.d.items[0].severity, DDBC_SEV_NOTE);
+	ck_assert_int_eq(f.d.items[1].severity, DDBC_SEV_ERROR);
+	fixture_end(&f);
+}
+END_TEST
+
+START_TEST(test_finish_empty)
+{
+	struct fixture f;
+	fixture_begin(&f, "x.yaml", "x\n");
+	ddbc_diags_finish(&f.d, NULL, NULL);
+	ck_assert_uint_eq(f.d.n, 0);
+	ddbc_counts n = ddbc_diags_count(&f.d);
+	ck_assert_uint_eq(n.errors + n.warnings + n.notes, 0);
+	/* Everything dropped is as good as nothing found. */
+	ddbc_diag_add(&f.d, DDBC_RULE_MISSING_DESCRIPTION, at(1, 1), "x");
+	ddbc_diags_finish(&f.d, NULL, NULL);
+	ck_assert_uint_eq(f.d.n, 0);
+	fixture_end(&f);
+}
+END_TEST
+
+START_TEST(test_counts)
+{
+	struct fixture f;
+	fixture_begin(&f, "x.yaml", "x\n");
+	ddbc_settings cli;
+	ddbc_settings_init(&cli);
+	cli.sev[DDBC_RULE_DUPLICATE_KEY] = DDBC_SEV_WARNING;
+	for (int i = 0; i < 3; i++)
+		ddbc_diag_add(&f.d, DDBC_RULE_SCHEMA, at(1, 1), "error");
+	for (int i = 0; i < 2; i++)
+		ddbc_diag_add(&f.d, DDBC_RULE_DUPLICATE_KEY, at(1, 1), "now a warning");
+	ddbc_diag_add(&f.d, DDBC_RULE_PATTERN_SCAN, at(1, 1), "warning");
+	for (int i = 0; i < 4; i++)
+		ddbc_diag_add(&f.d, DDBC_RULE_RESERVED_WORD, at(1, 1), "note");
+	ddbc_diag_add(&f.d, DDBC_RULE_MISSING_DESCRIPTION, at(1, 1), "off");
+	ddbc_diags_finish(&f.d, &cli, NULL);
+	ddbc_counts n = ddbc_diags_count(&f.d);
+	ck_assert_uint_eq(n.errors, 3);
+	ck_assert_uint_eq(n.warnings, 3);
+	ck_assert_uint_eq(n.notes, 4);
+	ck_assert_uint_eq(f.d.n, 10);
+	fixture_end(&f);
+}
+END_TEST
+
+START_TEST(test_message_format)
+{
+	struct fixture f;
+	fixture_begin(&f, "x.yaml", "x\n");
+	char big[5000];
+	memset(big, 'n', sizeof(big) - 1);
+	big[sizeof(big) - 1] = '\0';
+	ddbc_diag_add(&f.d, DDBC_RULE_SCHEMA, at(1, 1), "field '%s' (%d)", "abc", 42);
+	ddbc_diag_add(&f.d, DDBC_RULE_SCHEMA, at(1, 2), "%s", big);
+	ck_assert_str_eq(f.d.items[0].message, "field 'abc' (42)");
+	ck_assert_uint_eq(strlen(f.d.items[1].message), sizeof(big) - 1);
+	ck_assert_int_eq(f.d.items[0].severity, DDBC_SEV_ERROR);
+	fixture_end(&f);
+}
+END_TEST
+
+/* ---- printers -------------------------------------------------------------------- */
+
+/* The fixed findings every golden shows: every severity, a tab and wide
+ * characters before the column, an unprintable line, a line too long to
+ * quote, a position past the end, two findings at one place. */
+static char *golden_source(void)
+{
+	strbuf sb = STRBUF_INIT;
+	strbuf_addstr(&sb, "ddbc: 1\n"                                  /* 1 */
+			   "name: demo\n"                                /* 2 */
+			   "tables:\n"                                   /* 3 */
+			   "  表:\n"                                     /* 4 */
+			   "    partition_key: PK\n"                     /* 5 */
+			   "\tsort_key: SK\n"                            /* 6 */
+			   "entities:\n"                                 /* 7 */
+			   "  User: {attributes: {名前: Strng}}\n"        /* 8 */
+			   "description: ");                             /* 9 */
+	for (int i = 0; i < 600; i++)
+		strbuf_addch(&sb, 'x');
+	strbuf_addstr(&sb, "\nbad: \"\x1b[31m\xff\"\n");             /* 10 */
+	return strbuf_detach(&sb);
+}
+
+static void golden_findings(struct fixture *f)
+{
+	char *text = golden_source();
+	fixture_begin(f, "designs/demo.ddb.yaml", text);
+	free(text);
+	ddbc_diag_add(&f->d, DDBC_RULE_SCHEMA, at(8, 27),
+		      "unknown type 'Strng' for attribute '名前'; did you mean 'String'?");
+	ddbc_diag_add(&f->d, DDBC_RULE_RESERVED_WORD, at(8, 23),
+		      "attribute name '名前' is a reserved word");
+	ddbc_diag_add(&f->d, DDBC_RULE_HOT_PARTITION, at(5, 20),
+		      "partition key 'PK' of table '表' has few values");
+	ddbc_diag_add(&f->d, DDBC_RULE_SCHEMA, at(6, 2), "unknown field 'sort_key' after a tab");
+	ddbc_diag_add(&f->d, DDBC_RULE_SCHEMA, at(9, 14), "a line too long to quote");
+	ddbc_diag_add(&f->d, DDBC_RULE_SCHEMA, at(10, 8), "an unprintable line \"100%%\"");
+	ddbc_diag_add(&f->d, DDBC_RULE_YAML_SYNTAX, at(12, 1), "a position past the end");
+	ddbc_diag_add(&f->d, DDBC_RULE_DUPLICATE_KEY, at(8, 27), "the second finding at 8:27");
+	ddbc_diag_add(&f->d, DDBC_RULE_MISSING_DESCRIPTION, at(2, 1), "off: never printed");
+	ddbc_diags_finish(&f->d, NULL, NULL);
+}
+
+/* What the printer writes for d in format. */
+static char *print(const ddbc_diags *d, ddbc_diag_format format, bool color, size_t *len)
+{
+	char *buf = NULL;
+	FILE *out = open_memstream(&buf, len);
+	ck_assert_ptr_nonnull(out);
+	ddbc_print_opts opts = { format, color, 1 };
+	ddbc_diags_print(out, d, &opts);
+	fclose(out);
+	return buf;
+}
+
+/* SARIF names the docs' install path and the version: placeholders keep
+ * the golden independent of ./configure. */
+static char *normalise_sarif(const char *s)
+{
+	char *a = tu_replace(s, DDBC_DOCS_URL, "@DOCS_URL@/");
+	char *b = tu_replace(a, "\"" PACKAGE_VERSION "\"", "\"@VERSION@\"");
+	free(a);
+	return b;
+}
+
+static void expect_golden(ddbc_diag_format format, bool color, const char *golden)
+{
+	struct fixture f;
+	golden_findings(&f);
+	size_t len;
+	char *out = print(&f.d, format, color, &len);
+	if (format == DDBC_DIAG_SARIF) {
+		char *n = normalise_sarif(out);
+		free(out);
+		out = n;
+		len = strlen(n);
+	}
+	tu_expect_golden(golden, out, len);
+	free(out);
+	fixture_end(&f);
+}
+
+START_TEST(test_golden_text) { expect_golden(DDBC_DIAG_TEXT, false, "tests/golden/diag/text.out"); }
+END_TEST
+
+START_TEST(test_golden_text_color)
+{
+	expect_golden(DDBC_DIAG_TEXT, true, "tests/golden/diag/text-color.out");
+}
+END_TEST
+
+START_TEST(test_golden_json) { expect_golden(DDBC_DIAG_JSON, false, "tests/golden/diag/json.out"); }
+END_TEST
+
+START_TEST(test_golden_sarif)
+{
+	expect_golden(DDBC_DIAG_SARIF, false, "tests/golden/diag/sarif.out");
+}
+END_TEST
+
+START_TEST(test_golden_github)
+{
+	expect_golden(DDBC_DIAG_GITHUB, false, "tests/golden/diag/github.out");
+}
+END_TEST
+
+START_TEST(test_text_shape)
+{
+	/* What the golden shows, stated: GCC's first line, the quoted line,
+	 * a caret under the column counted in cells. */
+	struct fixture f;
+	golden_findings(&f);
+	size_t len;
+	char *out = print(&f.d, DDBC_DIAG_TEXT, false, &len);
+	ck_assert(tu_contains(out, len,
+		"designs/demo.ddb.yaml:8:27: error: unknown type 'Strng' for attribute '名前'; "
+		"did you mean 'String'? [schema]\n"
+		"    8 |   User: {attributes: {名前: Strng}}\n"
+		"      | " "                            ^\n"));
+	ck_assert(tu_contains(out, len, "    6 | \tsort_key: SK\n      | \t^\n"));
+	/* No escape sequence and no invalid UTF-8 from the input reaches the output. */
+	ck_assert(!tu_contains(out, len, "\x1b"));
+	ck_assert(!tu_contains(out, len, "\xff"));
+	ck_assert(tu_contains(out, len, "   10 | bad: \"?[31m?\"\n"));
+	/* Long lines and positions past the end are not quoted. */
+	ck_assert(tu_contains(out, len, "[schema]\ndesigns/demo.ddb.yaml:10:8:"));
+	ck_assert(tu_contains(out, len, "a position past the end [yaml-syntax]\n"));
+	ck_assert(!tu_contains(out, len, "never printed"));
+	free(out);
+	fixture_end(&f);
+}
+END_TEST
+
+START_TEST(test_text_message_not_terminal)
+{
+	/* A message quoting a hostile name cannot drive the terminal. */
+	struct fixture f;
+	fixture_begin(&f, "x.yaml", "\"\\e[2J\": 1\n");
+	ddbc_diag_add(&f.d, DDBC_RULE_SCHEMA, at(1, 1), "unknown field '%s'", "\x1b[2J\x07\x9b");
+	ddbc_diags_finish(&f.d, NULL, NULL);
+	size_t len;
+	char *out = print(&f.d, DDBC_DIAG_TEXT, false, &len);
+	ck_assert(!tu_contains(out, len, "\x1b"));
+	ck_assert(!tu_contains(out, len, "\x07"));
+	ck_assert(tu_contains(out, len, "unknown field '?[2J?\?'"));
+	free(out);
+	fixture_end(&f);
+}
+END_TEST
+
+START_TEST(test_text_color_codes)
+{
+	struct fixture f;
+	golden_findings(&f);
+	size_t len;
+	char *plain = print(&f.d, DDBC_DIAG_TEXT, false, &len);
+	ck_assert(!tu_contains(plain, len, "\033["));
+	free(plain);
+	char *color = print(&f.d, DDBC_DIAG_TEXT, true, &len);
+	ck_assert(tu_contains(color, len, "\033[1;31merror:\033[0m"));
+	ck_assert(tu_contains(color, len, "\033[1;35mwarning:\033[0m"));
+	ck_assert(tu_contains(color, len, "\033[1;36mnote:\033[0m"));
+	ck_assert(tu_contains(color, len, "\033[1mdesigns/demo.ddb.yaml:8:27:\033[0m"));
+	ck_assert(tu_contains(color, len, "\033[1;32m^\033[0m"));
+	free(color);
+	fixture_end(&f);
+}
+END_TEST
+
+START_TEST(test_json_shape)
+{
+	struct fixture f;
+	golden_findings(&f);
+	size_t len;
+	char *out = print(&f.d, DDBC_DIAG_JSON, false, &len);
+	/* One line: one object. */
+	ck_assert_int_eq(out[len - 1], '\n');
+	ck_assert_ptr_eq(memchr(out, '\n', len), out + len - 1);
+	json_error_t err;
+	json_t *root = json_loadb(out, len, 0, &err);
+	ck_assert_msg(root != NULL, "invalid JSON: %s", err.text);
+	json_t *list = json_object_get(root, "diagnostics");
+	ck_assert_uint_eq(json_array_size(list), f.d.n);
+	json_t *first = json_array_get(list, 0);
+	ck_assert_str_eq(json_string_value(json_object_get(first, "file")), "designs/demo.ddb.yaml");
+	ck_assert_int_eq(json_integer_value(json_object_get(first, "line")), 5);
+	ck_assert_int_eq(json_integer_value(json_object_get(first, "column")), 20);
+	ck_assert_str_eq(json_string_value(json_object_get(first, "severity")), "warning");
+	ck_assert_str_eq(json_string_value(json_object_get(first, "rule")), "hot-partition");
+	ck_assert_str_eq(json_string_value(json_object_get(first, "message")),
+			 "partition key 'PK' of table '表' has few values");
+	json_t *summary = json_object_get(root, "summary");
+	ck_assert_int_eq(json_integer_value(json_object_get(summary, "files")), 1);
+	ck_assert_int_eq(json_integer_value(json_object_get(summary, "errors")), 6);
+	ck_assert_int_eq(json_integer_value(json_object_get(summary, "warnings")), 1);
+	ck_assert_int_eq(json_integer_value(json_object_get(summary, "notes")), 1);
+	json_decref(root);
+	free(out);
+	fixture_end(&f);
+}
+END_TEST
+
+START_TEST(test_sarif_shape)
+{
+	struct fixture f;
+	golden_findings(&f);
+	size_t len;
+	char *out = print(&f.d, DDBC_DIAG_SARIF, false, &len);
+	json_error_t err;
+	json_t *root = json_loadb(out, len, 0, &err);
+	ck_assert_msg(root != NULL, "invalid JSON: %s", err.text);
+	ck_assert_str_eq(json_string_value(json_object_get(root, "version")), "2.1.0");
+	json_t *run = json_array_get(json_object_get(root, "runs"), 0);
+	json_t *driver = json_object_get(json_object_get(run, "tool"), "driver");
+	ck_assert_str_eq(json_string_value(json_object_get(driver, "name")), "ddbc");
+	json_t *rules = json_object_get(driver, "rules");
+	ck_assert_uint_eq(json_array_size(rules), DDBC_RULE_COUNT);
+	json_t *results = json_object_get(run, "results");
+	ck_assert_uint_eq(json_array_size(results), f.d.n);
+	for (size_t i = 0; i < f.d.n; i++) {
+		json_t *r = json_array_get(results, i);
+		/* ruleIndex points at the rule ruleId names. */
+		json_int_t ix = json_integer_value(json_object_get(r, "ruleIndex"));
+		const char *id = json_string_value(json_object_get(r, "ruleId"));
+		ck_assert_str_eq(json_string_value(json_object_get(json_array_get(rules, (size_t)ix),
+								   "id")), id);
+		ck_assert_str_eq(id, ddbc_rule_get(f.d.items[i].rule)->id);
+		json_t *loc = json_object_get(json_array_get(json_object_get(r, "locations"), 0),
+					      "physicalLocation");
+		json_t *region = json_object_get(loc, "region");
+		ck_assert_int_eq(json_integer_value(json_object_get(region, "startLine")),
+				 f.d.items[i].loc.line);
+		ck_assert_int_eq(json_integer_value(json_object_get(region, "startColumn")),
+				 f.d.items[i].loc.column);
+		json_t *art = json_object_get(loc, "artifactLocation");
+		ck_assert_str_eq(json_string_value(json_object_get(art, "uri")), "designs/demo.ddb.yaml");
+		ck_assert_str_eq(json_string_value(json_object_get(art, "uriBaseId")), "%SRCROOT%");
+	}
+	json_t *level = json_object_get(json_array_get(results, 1), "level");
+	ck_assert_str_eq(json_string_value(level), "error");
+	json_decref(root);
+	free(out);
+	fixture_end(&f);
+}
+END_TEST
+
+START_TEST(test_sarif_uri)
+{
+	/* An absolute path has no base; characters outside a URI's are
+	 * percent-encoded. */
+	struct fixture f;
+	fixture_begin(&f, "/tmp/my designs/設計#1.yaml", "x\n");
+	ddbc_diag_add(&f.d, DDBC_RULE_SCHEMA, at(1, 1), "m");
+	ddbc_diags_finish(&f.d, NULL, NULL);
+	size_t len;
+	char *out = print(&f.d, DDBC_DIAG_SARIF, false, &len);
+	ck_assert(tu_contains(out, len,
+			      "\"uri\": \"/tmp/my%20designs/%E8%A8%AD%E8%A8%88%231.yaml\""));
+	ck_assert(!tu_contains(out, len, "uriBaseId"));
+	free(out);
+	fixture_end(&f);
+}
+END_TEST
+
+START_TEST(test_github_escapes)
+{
+	/* Data escapes %, CR and LF; properties also ',' and ':'. */
+	struct fixture f;
+	fixture_begin(&f, "dir,x/a:b%.yaml", "x\n");
+	ddbc_diag_add(&f.d, DDBC_RULE_SCHEMA, at(1, 2), "100%% done\r\nnext: a,b::c");
+	ddbc_diag_add(&f.d, DDBC_RULE_RESERVED_WORD, at(3, 4), "note");
+	ddbc_diag_add(&f.d, DDBC_RULE_PATTERN_SCAN, at(2, 1), "warn");
+	ddbc_diags_finish(&f.d, NULL, NULL);
+	size_t len;
+	char *out = print(&f.d, DDBC_DIAG_GITHUB, false, &len);
+	ck_assert_str_eq(out,
+		"::error file=dir%2Cx/a%3Ab%25.yaml,line=1,col=2,title=schema::"
+		"100%25 done%0D%0Anext: a,b::c\n"
+		"::warning file=dir%2Cx/a%3Ab%25.yaml,line=2,col=1,title=pattern-scan::warn\n"
+		"::notice file=dir%2Cx/a%3Ab%25.yaml,line=3,col=4,title=reserved-word::note\n");
+	free(out);
+	fixture_end(&f);
+}
+END_TEST
+
+START_TEST(test_print_nothing)
+{
+	/* No findings: text and github print nothing, json and sarif an empty list. */
+	struct fixture f;
+	fixture_begin(&f, "x.yaml", "x\n");
+	ddbc_diags_finish(&f.d, NULL, NULL);
+	size_t len;
+	char *out = print(&f.d, DDBC_DIAG_TEXT, true, &len);
+	ck_assert_uint_eq(len, 0);
+	free(out);
+	out = print(&f.d, DDBC_DIAG_GITHUB, false, &len);
+	ck_assert_uint_eq(len, 0);
+	free(out);
+	out = print(&f.d, DDBC_DIAG_JSON, false, &len);
+	ck_assert_str_eq(out, "{\"diagnostics\":[],\"summary\":{\"files\":1,\"errors\":0,"
+			      "\"warnings\":0,\"notes\":0}}\n");
+	free(out);
+	out = print(&f.d, DDBC_DIAG_SARIF, false, &len);
+	ck_assert(tu_contains(out, len, "\"results\": []"));
+	free(out);
+	fixture_end(&f);
+}
+END_TEST
+
+static Suite *diag_suite(void)
+{
+	Suite *s = suite_create("diag");
+	TCase *tc = tcase_create("settings");
+	tcase_add_test(tc, test_settings_init);
+	tcase_add_test(tc, test_settings_parse_ok);
+	tcase_add_loop_test(tc, test_settings_parse_errors, 0,
+			    sizeof(bad_settings) / sizeof(bad_settings[0]));
+	tcase_add_test(tc, test_settings_long_rule);
+	tcase_add_test(tc, test_rule_catalogue);
+	tcase_add_test(tc, test_format_parse);
+	suite_add_tcase(s, tc);
+
+	tc = tcase_create("collect");
+	tcase_add_test(tc, test_severity_order);
+	tcase_add_test(tc, test_severity_off_drops);
+	tcase_add_test(tc, test_severity_fixed_rule);
+	tcase_add_test(tc, test_fatal_flag);
+	tcase_add_test(tc, test_sorted_by_position);
+	tcase_add_test(tc, test_sorted_per_file);
+	tcase_add_test(tc, test_settings_per_file);
+	tcase_add_test(tc, test_finish_empty);
+	tcase_add_test(tc, test_counts);
+	tcase_add_test(tc, test_message_format);
+	suite_add_tcase(s, tc);
+
+	tc = tcase_create("print");
+	tcase_add_test(tc, test_golden_text);
+	tcase_add_test(tc, test_golden_text_color);
+	tcase_add_test(tc, test_golden_json);
+	tcase_add_test(tc, test_golden_sarif);
+	tcase_add_test(tc, test_golden_github);
+	tcase_add_test(tc, test_text_shape);
+	tcase_add_test(tc, test_text_message_not_terminal);
+	tcase_add_test(tc, test_text_color_codes);
+	tcase_add_test(tc, test_json_shape);
+	tcase_add_test(tc, test_sarif_shape);
+	tcase_add_test(tc, test_sarif_uri);
+	tcase_add_test(tc, test_github_escapes);
+	tcase_add_test(tc, test_print_nothing);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+int main(void)
+{
+	SRunner *sr = srunner_create(diag_suite());
+	srunner_run_all(sr, CK_ENV);
+	int failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}

@@ -1,0 +1,972 @@
+/* check_load.c - input format v1 to the model (load.c, resolve.c)
+ *
+ * Every field of SPEC §1 reaches the model; every structural problem is
+ * reported as schema or unresolved-reference at the node it is about, and
+ * one run reports all of them.
+ */
+#include "testutil.h"
+#include "strbuf.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const ddbc_node *node_get(const ddbc_node *map, const char *key)
+{
+	const ddbc_node *v = ddbc_node_get(map, key);
+	ck_assert_msg(v != NULL, "no key '%s'", key);
+	return v;
+}
+
+static ddbc_entity *entity(const ddbc_design *g, const char *name)
+{
+	ddbc_entity *e = ddbc_design_entity(g, name);
+	ck_assert_msg(e != NULL, "no entity '%s'", name);
+	return e;
+}
+
+static ddbc_attr *attr(const ddbc_entity *e, const char *name)
+{
+	ddbc_attr *a = ddbc_entity_attr(e, name);
+	ck_assert_msg(a != NULL, "no attribute '%s' in '%s'", name, e->name.s);
+	return a;
+}
+
+static ddbc_pattern *pattern(const ddbc_design *g, const char *id)
+{
+	for (size_t i = 0; i < g->npatterns; i++)
+		if (!strcmp(g->patterns[i].id.s, id))
+			return &g->patterns[i];
+	ck_abort_msg("no access pattern '%s'", id);
+	return NULL;
+}
+
+#define expect_name(nm, text, l, c)                                                        \
+	do {                                                                               \
+		ddbc_name n_ = (nm);                                                       \
+		ck_assert_ptr_nonnull(n_.s);                                               \
+		ck_assert_str_eq(n_.s, (text));                                            \
+		ck_assert_msg(n_.loc.line == (l) && n_.loc.column == (c),                  \
+			      "'%s' at %u:%u, expected %u:%u", n_.s, n_.loc.line,          \
+			      n_.loc.column, (unsigned)(l), (unsigned)(c));                 \
+	} while (0)
+
+#define expect_loc(lc, l, c)                                                               \
+	do {                                                                               \
+		ddbc_loc l_ = (lc);                                                        \
+		ck_assert_msg(l_.line == (l) && l_.column == (c), "at %u:%u, expected %u:%u", \
+			      l_.line, l_.column, (unsigned)(l), (unsigned)(c));           \
+	} while (0)
+
+/* ---- every field reaches the model ------------------------------------------------ */
+
+static const char every_field[] = "tests/fixtures/load-every-field.ddb.yaml";
+
+START_TEST(test_every_field_loads_clean)
+{
+	tu_design t;
+	tu_load_file(&t, every_field);
+	ck_assert_ptr_nonnull(t.design);
+	ck_assert(!t.d.fatal);
+	tu_expect_count(&t.d, 0);
+	tu_design_free(&t);
+}
+END_TEST
+
+START_TEST(test_root_fields)
+{
+	tu_design t;
+	tu_load_file(&t, every_field);
+	const ddbc_design *g = t.design;
+	ck_assert_ptr_eq(g->src, t.src);
+	ck_assert_ptr_nonnull(g->root);
+	ck_assert_int_eq(g->version, 1);
+	expect_name(g->name, "every-field", 3, 7);
+	ck_assert_str_eq(g->description, "All of input format v1.\n");
+	ck_assert_str_eq(g->key_delimiter, "|");
+	expect_loc(g->key_delimiter_loc, 6, 16);
+
+	/* lint.rules: off written as a word and as YAML's false alike. */
+	ck_assert_int_eq(g->settings.sev[DDBC_RULE_GENERIC_KEY_NAMES], DDBC_SEV_OFF);
+	ck_assert_int_eq(g->settings.sev[DDBC_RULE_RESERVED_WORD], DDBC_SEV_OFF);
+	ck_assert_int_eq(g->settings.sev[DDBC_RULE_MISSING_DESCRIPTION], DDBC_SEV_WARNING);
+	ck_assert_int_eq(g->settings.sev[DDBC_RULE_HOT_PARTITION], DDBC_SEV_NOTE);
+	ck_assert_int_eq(g->settings.sev[DDBC_RULE_PATTERN_SCAN], DDBC_SEV_ERROR);
+	ck_assert_int_eq(g->settings.sev[DDBC_RULE_SCHEMA], DDBC_SEV_DEFAULT);
+
+	ck_assert_uint_eq(g->ntables, 2);
+	ck_assert_uint_eq(g->nentities, 2);
+	ck_assert_uint_eq(g->npatterns, 11);
+	/* File order is kept. */
+	ck_assert_str_eq(g->tables[0].name.s, "app-data");
+	ck_assert_str_eq(g->tables[1].name.s, "audit-log");
+	ck_assert_str_eq(g->entities[0].name.s, "User");
+	ck_assert_str_eq(g->entities[1].name.s, "AuditEntry");
+	ck_assert_str_eq(g->patterns[0].id.s, "get-user");
+	ck_assert_str_eq(g->patterns[10].id.s, "remove-user");
+	tu_design_free(&t);
+}
+END_TEST
+
+START_TEST(test_key_delimiter_default)
+{
+	tu_design t;
+	tu_load_text(&t, "ddbc: 1\nname: x\ntables: {t: {partition_key: PK}}\n");
+	tu_expect_count(&t.d, 0);
+	ck_assert_str_eq(t.design->key_delimiter, "#");
+	ck_assert_ptr_null(t.design->description);
+	ck_assert_uint_eq(t.design->nentities, 0);
+	ck_assert_uint_eq(t.design->npatterns, 0);
+	tu_design_free(&t);
+}
+END_TEST
+
+START_TEST(test_tables)
+{
+	tu_design t;
+	tu_load_file(&t, every_field);
+	const ddbc_design *g = t.design;
+	ddbc_table *app = ddbc_design_table(g, "app-data");
+	ck_assert_ptr_eq(app, &g->tables[0]);
+	expect_name(app->name, "app-data", 16, 3);
+	ck_assert_str_eq(app->description, "The main table.");
+	ck_assert_int_eq(app->primary.kind, DDBC_INDEX_PRIMARY);
+	ck_assert_ptr_eq(app->primary.table, app);
+	expect_name(app->primary.name, "app-data", 16, 3);
+	ck_assert_uint_eq(app->primary.npk, 1);
+	expect_name(app->primary.pk[0], "PK", 18, 20);
+	ck_assert_uint_eq(app->primary.nsk, 1);
+	expect_name(app->primary.sk[0], "SK", 19, 15);
+	expect_name(app->ttl, "expiresAt", 20, 10);
+	ck_assert_int_eq(app->billing, DDBC_BILLING_PROVISIONED);
+	expect_loc(app->billing_loc, 21, 14);
+	ck_assert(app->capacity.set);
+	ck_assert_int_eq(app->capacity.read, 5);
+	ck_assert_int_eq(app->capacity.write, 7);
+	expect_loc(app->capacity.loc, 22, 15);
+	ck_assert_uint_eq(app->ngsi, 3);
+	ck_assert_uint_eq(app->nlsi, 1);
+
+	ddbc_table *audit = ddbc_design_table(g, "audit-log");
+	ck_assert_ptr_eq(audit, &g->tables[1]);
+	ck_assert_ptr_null(audit->description);
+	ck_assert_uint_eq(audit->primary.npk, 1);
+	ck_assert_str_eq(audit->primary.pk[0].s, "logId");
+	ck_assert_uint_eq(audit->primary.nsk, 0);
+	ck_assert_ptr_null(audit->ttl.s);
+	ck_assert_int_eq(audit->billing, DDBC_BILLING_ON_DEMAND);
+	ck_assert(!audit->capacity.set);
+	ck_assert_uint_eq(audit->ngsi, 0);
+	ck_assert_uint_eq(audit->nlsi, 0);
+	ck_assert_ptr_null(ddbc_design_table(g, "nope"));
+	tu_design_free(&t);
+}
+END_TEST
+
+START_TEST(test_gsis)
+{
+	tu_design t;
+	tu_load_file(&t, every_field);
+	ddbc_table *app = &t.design->tables[0];
+
+	ddbc_index *g1 = ddbc_table_index(app, "GSI1");
+	ck_assert_ptr_eq(g1, &app->gsi[0]);
+	ck_assert_int_eq(g1->kind, DDBC_INDEX_GSI);
+	ck_assert_ptr_eq(g1->table, app);
+	expect_name(g1->name, "GSI1", 24, 7);
+	ck_assert_str_eq(g1->description, "One-attribute keys.");
+	ck_assert_uint_eq(g1->npk, 1);
+	expect_name(g1->pk[0], "GSI1PK", 26, 24);
+	ck_assert_uint_eq(g1->nsk, 1);
+	expect_name(g1->sk[0], "GSI1SK", 27, 19);
+	ck_assert_int_eq(g1->projection, DDBC_PROJ_ALL);
+	expect_loc(g1->projection_loc, 28, 21);
+	ck_assert(g1->capacity.set);
+	ck_assert_int_eq(g1->capacity.read, 2);
+	ck_assert_int_eq(g1->capacity.write, 3);
+
+	/* A multi-attribute key keeps its attributes in key order. */
+	ddbc_index *bt = ddbc_table_index(app, "ByTenant");
+	ck_assert_ptr_eq(bt, &app->gsi[1]);
+	ck_assert_ptr_null(bt->description);
+	ck_assert_uint_eq(bt->npk, 2);
+	expect_name(bt->pk[0], "tenantId", 31, 25);
+	expect_name(bt->pk[1], "region", 31, 35);
+	ck_assert_uint_eq(bt->nsk, 3);
+	ck_assert_str_eq(bt->sk[0].s, "kind");
+	ck_assert_str_eq(bt->sk[1].s, "createdAt");
+	ck_assert_str_eq(bt->sk[2].s, "seq");
+	ck_assert_int_eq(bt->projection, DDBC_PROJ_INCLUDE);
+	ck_assert_uint_eq(bt->ninclude, 2);
+	expect_name(bt->include[0], "nickname", 33, 22);
+	expect_name(bt->include[1], "score", 33, 32);
+	ck_assert(!bt->capacity.set);
+
+	ddbc_index *ko = ddbc_table_index(app, "KeysOnly");
+	ck_assert_uint_eq(ko->npk, 1);
+	ck_assert_uint_eq(ko->nsk, 0);
+	ck_assert_int_eq(ko->projection, DDBC_PROJ_KEYS_ONLY);
+	tu_design_free(&t);
+}
+END_TEST
+
+START_TEST(test_lsi)
+{
+	tu_design t;
+	tu_load_file(&t, every_field);
+	ddbc_table *app = &t.design->tables[0];
+	ddbc_index *l = ddbc_table_index(app, "LSI1");
+	ck_assert_ptr_eq(l, &app->lsi[0]);
+	ck_assert_int_eq(l->kind, DDBC_INDEX_LSI);
+	ck_assert_ptr_eq(l->table, app);
+	expect_name(l->name, "LSI1", 38, 7);
+	ck_assert_str_eq(l->description, "By creation time.");
+	/* The partition key is the table's. */
+	ck_assert_uint_eq(l->npk, 1);
+	ck_assert_ptr_eq(l->pk, app->primary.pk);
+	ck_assert_str_eq(l->pk[0].s, "PK");
+	ck_assert_uint_eq(l->nsk, 1);
+	expect_name(l->sk[0], "createdAt", 40, 19);
+	ck_assert_int_eq(l->projection, DDBC_PROJ_KEYS_ONLY);
+	tu_design_free(&t);
+}
+END_TEST
+
+START_TEST(test_projection_default_all)
+{
+	tu_design t;
+	tu_load_text(&t, "ddbc: 1\nname: x\ntables:\n  t:\n    partition_key: PK\n"
+			 "    gsi: {G: {partition_key: A}}\n    lsi: {L: {sort_key: B}}\n");
+	tu_expect_count(&t.d, 0);
+	ck_assert_int_eq(t.design->tables[0].gsi[0].projection, DDBC_PROJ_ALL);
+	ck_assert_int_eq(t.design->tables[0].lsi[0].projection, DDBC_PROJ_ALL);
+	tu_design_free(&t);
+}
+END_TEST
+
+START_TEST(test_entity_fields)
+{
+	tu_design t;
+	tu_load_file(&t, every_field);
+	const ddbc_design *g = t.design;
+	ddbc_entity *u = entity(g, "User");
+	expect_name(u->name, "User", 47, 3);
+	expect_name(u->table_ref, "app-data", 48, 12);
+	ck_assert_ptr_eq(u->table, &g->tables[0]);
+	ck_assert_str_eq(u->description, "One row per user.");
+	expect_name(u->c_name, "AppUser", 50, 13);
+	ck_assert_uint_eq(u->nattrs, 13);
+	/* Attributes keep file order. */
+	ck_assert_str_eq(u->attrs[0].name.s, "PK");
+	ck_assert_str_eq(u->attrs[12].name.s, "score");
+	for (size_t i = 0; i < u->nattrs; i++)
+		ck_assert_ptr_eq(u->attrs[i].entity, u);
+
+	/* The full form: every attribute field. */
+	ddbc_attr *pk = attr(u, "PK");
+	expect_name(pk->name, "PK", 52, 7);
+	ck_assert_int_eq(pk->type, DDBC_TYPE_S);
+	expect_loc(pk->type_loc, 53, 15);
+	expect_name(pk->template, "USER|{userId}", 54, 19);
+	ck_assert_str_eq(pk->description, "Partition key");
+	ck_assert(pk->has_indexes);
+	expect_loc(pk->indexes_loc, 56, 18);
+	ck_assert_uint_eq(pk->nindexes, 2);
+	expect_name(pk->indexes[0].index, "LSI1", 56, 20);
+	ck_assert_int_eq(pk->indexes[0].role, DDBC_ROLE_PARTITION_KEY);
+	expect_loc(pk->indexes[0].role_loc, 56, 26);
+	expect_name(pk->indexes[1].index, "GSI1", 56, 41);
+	ck_assert_int_eq(pk->indexes[1].role, DDBC_ROLE_PROJECTED);
+
+	ddbc_attr *sk = attr(u, "SK");
+	ck_assert_str_eq(sk->template.s, "PROFILE");
+	ck_assert(!sk->has_indexes);
+
+	ddbc_attr *uid = attr(u, "userId");
+	ck_assert_int_eq(uid->type, DDBC_TYPE_S);
+	ck_assert(uid->required);
+	ck_assert_ptr_nonnull(uid->example);
+	ck_assert_str_eq(uid->example->u.text, "u-001");
+	ck_assert_str_eq(uid->format, "UUIDv4");
+	ck_assert_str_eq(uid->description, "The user");
+	ck_assert_ptr_null(uid->template.s);
+
+	ck_assert_str_eq(attr(u, "GSI1SK")->template.s, "{createdAt:010}|{userId}");
+
+	ddbc_attr *kind = attr(u, "kind");
+	ck_assert_uint_eq(kind->nenum, 2);
+	ck_assert_str_eq(kind->enum_values[0]->u.text, "admin");
+	ck_assert_str_eq(kind->enum_values[1]->u.text, "member");
+	expect_loc(kind->enum_loc, 63, 30);
+	ck_assert(!kind->required);
+
+	ddbc_attr *created = attr(u, "createdAt");
+	ck_assert_int_eq(created->type, DDBC_TYPE_N);
+	ck_assert_str_eq(created->format, "epoch seconds");
+	ck_assert_uint_eq(created->nindexes, 2);
+	ck_assert_int_eq(created->indexes[0].role, DDBC_ROLE_SORT_KEY);
+	ck_assert_str_eq(created->indexes[1].index.s, "ByTenant");
+	ck_assert_int_eq(created->indexes[1].role, DDBC_ROLE_SORT_KEY);
+
+	ddbc_attr *score = attr(u, "score");
+	ck_assert_uint_eq(score->nenum, 3);
+	ck_assert_int_eq(score->enum_values[2]->scalar, DDBC_SCALAR_INT);
+	ck_assert_str_eq(score->enum_values[2]->u.text, "3");
+	ck_assert_int_eq(score->example->scalar, DDBC_SCALAR_INT);
+	ck_assert(!score->required);
+
+	/* The shorthand: a type only, its position the type's. */
+	ddbc_attr *nick = attr(u, "nickname");
+	ck_assert_int_eq(nick->type, DDBC_TYPE_S);
+	expect_loc(nick->type_loc, 67, 17);
+	ck_assert_ptr_null(nick->description);
+	ck_assert_ptr_null(nick->format);
+	ck_assert_ptr_null(nick->template.s);
+	ck_assert_ptr_null(nick->example);
+	ck_assert_uint_eq(nick->nenum, 0);
+	ck_assert(!nick->has_indexes);
+
+	/* Examples are whole items, kept as YAML mappings. */
+	ck_assert_uint_eq(u->nexamples, 1);
+	const ddbc_node *ex = u->examples[0];
+	ck_assert_int_eq(ex->kind, DDBC_NODE_MAP);
+	ck_assert_uint_eq(ex->n, 5);
+	ck_assert_str_eq(node_get(ex, "PK")->u.text, "USER|u-001");
+	ck_assert_int_eq(node_get(ex, "createdAt")->scalar, DDBC_SCALAR_INT);
+	expect_loc(ex->loc, 70, 9);
+
+	ddbc_entity *a = entity(g, "AuditEntry");
+	ck_assert_ptr_null(a->description);
+	ck_assert_ptr_null(a->c_name.s);
+	ck_assert_ptr_eq(a->table, &g->tables[1]);
+	ck_assert_uint_eq(a->nexamples, 0);
+	tu_design_free(&t);
+}
+END_TEST
+
+START_TEST(test_type_spellings)
+{
+	static const struct {
+		const char *attr;
+		ddbc_type type;
+	} expect[] = {
+		{ "logId", DDBC_TYPE_S },     { "count", DDBC_TYPE_N },
+		{ "blob", DDBC_TYPE_B },      { "flag", DDBC_TYPE_BOOL },
+		{ "nothing", DDBC_TYPE_NULL }, { "profile", DDBC_TYPE_M },
+		{ "history", DDBC_TYPE_L },   { "tags", DDBC_TYPE_SS },
+		{ "ranks", DDBC_TYPE_NS },    { "chunks", DDBC_TYPE_BS },
+		{ "name", DDBC_TYPE_S },      { "amount", DDBC_TYPE_N },
+		{ "thumb", DDBC_TYPE_B },     { "done", DDBC_TYPE_BOOL },
+		{ "active", DDBC_TYPE_BOOL }, { "empty", DDBC_TYPE_NULL },
+		{ "prefs", DDBC_TYPE_M },     { "items", DDBC_TYPE_L },
+		{ "labels", DDBC_TYPE_SS },   { "scores", DDBC_TYPE_NS },
+		{ "blobs", DDBC_TYPE_BS },
+	};
+	tu_design t;
+	tu_load_file(&t, every_field);
+	ddbc_entity *e = entity(t.design, "AuditEntry");
+	ck_assert_uint_eq(e->nattrs, sizeof(expect) / sizeof(expect[0]));
+	for (size_t i = 0; i < sizeof(expect) / sizeof(expect[0]); i++) {
+		ddbc_attr *a = attr(e, expect[i].attr);
+		ck_assert_msg(a->type == expect[i].type, "'%s' has type %s, expected %s",
+			      expect[i].attr, ddbc_type_short(a->type),
+			      ddbc_type_short(expect[i].type));
+	}
+	tu_design_free(&t);
+}
+END_TEST
+
+START_TEST(test_type_parse)
+{
+	static const struct {
+		const char *word;
+		int ok;
+		ddbc_type type;
+	} cases[] = {
+		{ "S", 1, DDBC_TYPE_S },          { "BOOL", 1, DDBC_TYPE_BOOL },
+		{ "String", 1, DDBC_TYPE_S },     { "STRING", 1, DDBC_TYPE_S },
+		{ "number", 1, DDBC_TYPE_N },     { "BiNaRy", 1, DDBC_TYPE_B },
+		{ "boolean", 1, DDBC_TYPE_BOOL }, { "BOOL", 1, DDBC_TYPE_BOOL },
+		{ "Bool", 1, DDBC_TYPE_BOOL },    { "bool", 1, DDBC_TYPE_BOOL },
+		{ "NULL", 1, DDBC_TYPE_NULL },    { "null", 1, DDBC_TYPE_NULL },
+		{ "MAP", 1, DDBC_TYPE_M },        { "list", 1, DDBC_TYPE_L },
+		{ "STRINGSET", 1, DDBC_TYPE_SS }, { "numberset", 1, DDBC_TYPE_NS },
+		{ "BinarySet", 1, DDBC_TYPE_BS },
+		/* the short forms are exact */
+		{ "s", 0, DDBC_TYPE_NONE },        { "ss", 0, DDBC_TYPE_NONE },
+		{ "Str", 0, DDBC_TYPE_NONE },      { "", 0, DDBC_TYPE_NONE },
+		{ "String Set", 0, DDBC_TYPE_NONE },
+	};
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		ddbc_type ty = DDBC_TYPE_NONE;
+		int r = ddbc_type_parse(cases[i].word, &ty);
+		ck_assert_msg((r == 0) == cases[i].ok, "'%s': %d", cases[i].word, r);
+		if (cases[i].ok)
+			ck_assert_msg(ty == cases[i].type, "'%s' read as %s", cases[i].word,
+				      ddbc_type_short(ty));
+	}
+	ck_assert_str_eq(ddbc_type_long(DDBC_TYPE_SS), "StringSet");
+	ck_assert_str_eq(ddbc_type_short(DDBC_TYPE_BOOL), "BOOL");
+}
+END_TEST
+
+START_TEST(test_patterns)
+{
+	tu_design t;
+	tu_load_file(&t, every_field);
+	const ddbc_design *g = t.design;
+	ddbc_table *app = &g->tables[0];
+
+	ddbc_pattern *p = pattern(g, "get-user");
+	expect_name(p->id, "get-user", 101, 3);
+	ck_assert_str_eq(p->description, "One user.");
+	expect_name(p->table_ref, "app-data", 103, 12);
+	ck_assert_ptr_eq(p->table, app);
+	ck_assert_ptr_null(p->index_ref.s);
+	ck_assert_ptr_eq(p->index, &app->primary);
+	ck_assert_int_eq(p->operation, DDBC_OP_GET);
+	expect_loc(p->operation_loc, 104, 16);
+	ck_assert_uint_eq(p->nconds, 2);
+	expect_loc(p->key_loc, 105, 10);
+	expect_name(p->conds[0].attr, "PK", 105, 12);
+	ck_assert_int_eq(p->conds[0].op, DDBC_COND_EQ);
+	ck_assert_uint_eq(p->conds[0].nvalues, 1);
+	ck_assert_str_eq(p->conds[0].values[0]->u.text, "USER|{userId}");
+	expect_loc(p->conds[0].op_loc, 105, 16);
+	ck_assert_str_eq(p->conds[1].attr.s, "SK");
+	ck_assert_str_eq(p->conds[1].values[0]->u.text, "PROFILE");
+	ck_assert(p->consistent_read);
+	expect_loc(p->consistent_loc, 106, 22);
+	ck_assert_uint_eq(p->nreturns, 2);
+	expect_name(p->returns[0], "nickname", 107, 15);
+	expect_name(p->returns[1], "score", 107, 25);
+	ck_assert(p->has_entities);
+	ck_assert_uint_eq(p->nentities, 1);
+	expect_name(p->entities[0], "User", 108, 16);
+	expect_loc(p->entities_loc, 108, 15);
+	ck_assert_ptr_nonnull(p->example);
+	ck_assert_str_eq(node_get(p->example, "userId")->u.text, "u-001");
+	ck_assert_int_eq(p->order, 0);
+	ck_assert_ptr_null(p->condition);
+
+	p = pattern(g, "users-by-time");
+	expect_name(p->index_ref, "GSI1", 112, 12);
+	ck_assert_ptr_eq(p->index, &app->gsi[0]);
+	ck_assert_int_eq(p->operation, DDBC_OP_QUERY);
+	ck_assert_int_eq(p->conds[0].op, DDBC_COND_EQ);
+	expect_loc(p->conds[0].op_loc, 115, 17);
+	ck_assert_str_eq(p->conds[0].values[0]->u.text, "USERS");
+	ck_assert_int_eq(p->conds[1].op, DDBC_COND_BEGINS_WITH);
+	ck_assert_str_eq(p->conds[1].values[0]->u.text, "{month}");
+	ck_assert_int_eq(p->order, -1);
+	ck_assert(!p->consistent_read);
+	ck_assert(!p->has_entities);
+	ck_assert_ptr_null(p->example);
+
+	p = pattern(g, "by-tenant");
+	ck_assert_ptr_eq(p->index, &app->gsi[1]);
+	ck_assert_uint_eq(p->nconds, 4);
+	ck_assert_str_eq(p->conds[0].values[0]->u.text, "t-1");
+	ck_assert_int_eq(p->conds[1].op, DDBC_COND_EQ);
+	ck_assert_int_eq(p->conds[2].op, DDBC_COND_EQ);
+	ck_assert_int_eq(p->conds[3].op, DDBC_COND_BETWEEN);
+	ck_assert_uint_eq(p->conds[3].nvalues, 2);
+	ck_assert_str_eq(p->conds[3].values[0]->u.text, "100");
+	ck_assert_int_eq(p->conds[3].values[0]->scalar, DDBC_SCALAR_INT);
+	ck_assert_str_eq(p->conds[3].values[1]->u.text, "200");
+	ck_assert_int_eq(p->order, 1);
+
+	static const struct {
+		const char *id;
+		ddbc_cond_op op;
+	} ranges[] = {
+		{ "before", DDBC_COND_LT }, { "until", DDBC_COND_LE },
+		{ "after", DDBC_COND_GT },  { "since", DDBC_COND_GE },
+	};
+	for (size_t i = 0; i < 4; i++) {
+		p = pattern(g, ranges[i].id);
+		ck_assert_ptr_eq(p->index, &app->lsi[0]);
+		ck_assert_uint_eq(p->nconds, 2);
+		ck_assert_int_eq(p->conds[1].op, ranges[i].op);
+		ck_assert_str_eq(p->conds[1].values[0]->u.text, "100");
+	}
+
+	p = pattern(g, "all-logs");
+	ck_assert_int_eq(p->operation, DDBC_OP_SCAN);
+	ck_assert_ptr_eq(p->table, &g->tables[1]);
+	ck_assert_ptr_eq(p->index, &g->tables[1].primary);
+	ck_assert_uint_eq(p->nconds, 0);
+
+	p = pattern(g, "register-user");
+	ck_assert_int_eq(p->operation, DDBC_OP_PUT);
+	ck_assert_str_eq(p->condition, "attribute_not_exists(PK)");
+	p = pattern(g, "rename-user");
+	ck_assert_int_eq(p->operation, DDBC_OP_UPDATE);
+	ck_assert_str_eq(p->condition, "attribute_exists(PK)");
+	p = pattern(g, "remove-user");
+	ck_assert_int_eq(p->operation, DDBC_OP_DELETE);
+	tu_design_free(&t);
+}
+END_TEST
+
+START_TEST(test_one_table_implied)
+{
+	/* With one table, entities and patterns need not name it. */
+	tu_design t;
+	tu_load_text(&t, "ddbc: 1\nname: x\ntables: {t: {partition_key: PK}}\n"
+			 "entities: {E: {attributes: {PK: S}}}\n"
+			 "access_patterns: {p: {operation: get, key: {PK: a}}}\n");
+	tu_expect_count(&t.d, 0);
+	ck_assert_ptr_null(t.design->entities[0].table_ref.s);
+	ck_assert_ptr_eq(t.design->entities[0].table, &t.design->tables[0]);
+	ck_assert_ptr_eq(t.design->patterns[0].table, &t.design->tables[0]);
+	ck_assert_ptr_eq(t.design->patterns[0].index, &t.design->tables[0].primary);
+	tu_design_free(&t);
+}
+END_TEST
+
+START_TEST(test_lint_rules_apply)
+{
+	/* The design's own lint.rules set the severity of its findings. */
+	tu_design t;
+	tu_load_text(&t, "ddbc: 1\nname: x\nlint: {rules: {schema: warning, "
+			 "unresolved-reference: off}}\ntables: {t: {partition_key: PK}}\n"
+			 "entities: {E: {table: nope, attributes: {PK: S}}}\nextra: 1\n");
+	tu_expect_count(&t.d, 1);
+	tu_expect_diag(&t.d, DDBC_RULE_SCHEMA, 6, 1, "unknown field 'extra'");
+	ck_assert_int_eq(t.d.items[0].severity, DDBC_SEV_WARNING);
+	tu_design_free(&t);
+}
+END_TEST
+
+START_TEST(test_scan_without_key)
+{
+	tu_design t;
+	tu_load_text(&t, "ddbc: 1\nname: x\ntables: {t: {partition_key: PK}}\n"
+			 "access_patterns: {p: {operation: scan}}\n");
+	tu_expect_count(&t.d, 0);
+	ck_assert_ptr_null(t.design->patterns[0].conds);
+	tu_design_free(&t);
+}
+END_TEST
+
+/* ---- structural errors --------------------------------------------------------------- */
+
+/* A clean design; each case below replaces some of its lines. */
+static const char *const base[] = {
+	/*  1 */ "ddbc: 1",
+	/*  2 */ "name: t",
+	/*  3 */ "tables:",
+	/*  4 */ "  t1:",
+	/*  5 */ "    partition_key: PK",
+	/*  6 */ "    sort_key: SK",
+	/*  7 */ "    gsi: {GSI1: {partition_key: GSI1PK, sort_key: SK}}",
+	/*  8 */ "entities:",
+	/*  9 */ "  User:",
+	/* 10 */ "    attributes:",
+	/* 11 */ "      PK: S",
+	/* 12 */ "      SK: S",
+	/* 13 */ "      GSI1PK: S",
+	/* 14 */ "      nickname: S",
+	/* 15 */ "access_patterns:",
+	/* 16 */ "  p:",
+	/* 17 */ "    operation: query",
+	/* 18 */ "    key: {PK: x}",
+};
+
+/* base with lines at..at+del-1 replaced by text (NULL: deleted). */
+static char *edited_base(unsigned at, unsigned del, const char *text)
+{
+	strbuf sb = STRBUF_INIT;
+	size_t n = sizeof(base) / sizeof(base[0]);
+	for (unsigned line = 1; line <= n + 1; line++) {
+		if (line == at && text)
+			strbuf_addf(&sb, "%s\n", text);
+		if (line <= n && (line < at || line >= at + del))
+			strbuf_addf(&sb, "%s\n", base[line - 1]);
+	}
+	return strbuf_detach(&sb);
+}
+
+struct error_case {
+	unsigned at, del;         /* the lines of base replaced */
+	const char *text;         /* by these */
+	size_t count;             /* findings in all */
+	ddbc_rule rule;           /* the one asserted */
+	unsigned line, col;
+	const char *msg;          /* a part of its message */
+};
+
+#define SCHEMA DDBC_RULE_SCHEMA
+#define UNRESOLVED DDBC_RULE_UNRESOLVED_REFERENCE
+
+static const struct error_case unknown_fields[] = {
+	{ 3, 1, "tabels:", 2, SCHEMA, 3, 1,
+	  "unknown field 'tabels' in the design; did you mean 'tables'?" },
+	{ 3, 1, "tabels:", 2, SCHEMA, 1, 1, "missing required field 'tables' in the design" },
+	{ 19, 0, "whatever: 1", 1, SCHEMA, 19, 1, "unknown field 'whatever' in the design" },
+	{ 6, 1, "    sortkey: SK", 1, SCHEMA, 6, 5,
+	  "unknown field 'sortkey' in a table; did you mean 'sort_key'?" },
+	{ 7, 1, "    gsi: {GSI1: {partition_key: GSI1PK, projecton: all}}", 1, SCHEMA, 7, 41,
+	  "unknown field 'projecton' in a global secondary index; did you mean 'projection'?" },
+	{ 8, 0, "    lsi: {L1: {sort_key: nickname, partition_key: PK}}", 1, SCHEMA, 8, 36,
+	  "unknown field 'partition_key' in a local secondary index" },
+	{ 10, 1, "    atributes:", 2, SCHEMA, 10, 5,
+	  "unknown field 'atributes' in an entity; did you mean 'attributes'?" },
+	{ 10, 1, "    atributes:", 2, SCHEMA, 10, 5,
+	  "missing required field 'attributes' in an entity" },
+	{ 14, 1, "      nickname: {tpye: S}", 2, SCHEMA, 14, 18,
+	  "unknown field 'tpye' in an attribute; did you mean 'type'?" },
+	{ 19, 0, "    ordr: asc", 1, SCHEMA, 19, 5,
+	  "unknown field 'ordr' in an access pattern; did you mean 'order'?" },
+	{ 7, 0, "    billing: provisioned\n    capacity: {read: 1, write: 1, burst: 2}", 1, SCHEMA,
+	  8, 35, "unknown field 'burst' in capacity" },
+	{ 3, 0, "lint: {rulez: {}}", 1, SCHEMA, 3, 8,
+	  "unknown field 'rulez' in 'lint'; did you mean 'rules'?" },
+	{ 13, 1, "      GSI1PK: {type: S, indexs: {GSI1: partition_key}}", 1, SCHEMA, 13, 25,
+	  "unknown field 'indexs' in an attribute; did you mean 'indexes'?" },
+};
+
+static const struct error_case wrong_kinds[] = {
+	{ 3, 5, "tables: [t1]", 1, SCHEMA, 3, 9, "'tables' must be a mapping, not a sequence" },
+	{ 4, 4, "  t1: PK", 1, SCHEMA, 4, 7, "'t1' must be a mapping, not a string" },
+	{ 3, 5, "tables: {}", 1, SCHEMA, 3, 9, "'tables' must define at least one table" },
+	{ 8, 7, "entities: []", 1, SCHEMA, 8, 11, "'entities' must be a mapping, not a sequence" },
+	{ 9, 6, "  User: [PK]", 1, SCHEMA, 9, 9, "'User' must be a mapping, not a sequence" },
+	{ 10, 5, "    attributes: S", 1, SCHEMA, 10, 17,
+	  "'attributes' must be a mapping, not a string" },
+	{ 14, 1, "      nickname: [S]", 1, SCHEMA, 14, 17,
+	  "attribute 'nickname' must be a type or a mapping, not a sequence" },
+	{ 11, 1, "      PK: {type: [S]}", 1, SCHEMA, 11, 18, "'type' must be a scalar, not a sequence" },
+	{ 14, 1, "      nickname: {type: S, required: yes}", 1, SCHEMA, 14, 37,
+	  "'required' must be true or false, not a string" },
+	{ 14, 1, "      nickname: {type: S, enum: admin}", 1, SCHEMA, 14, 33,
+	  "'enum' must be a sequence, not a string" },
+	{ 14, 1, "      nickname: {type: S, enum: [[1]]}", 1, SCHEMA, 14, 34,
+	  "enum values must be scalars, not a sequence" },
+	{ 14, 1, "      nickname: {type: S, enum: []}", 1, SCHEMA, 14, 33,
+	  "'enum' must list at least one value" },
+	{ 14, 1, "      nickname: {type: S, template: {a: 1}}", 1, SCHEMA, 14, 37,
+	  "'template' must be a scalar, not a mapping" },
+	{ 11, 1, "      PK: {type: S, indexes: [GSI1]}", 1, SCHEMA, 11, 30,
+	  "'indexes' must be a mapping, not a sequence" },
+	{ 5, 1, "    partition_key: [PK, X]", 1, SCHEMA, 5, 20,
+	  "'partition_key' must be one attribute name, not a sequence" },
+	{ 6, 1, "    sort_key: {a: b}", 1, SCHEMA, 6, 15,
+	  "'sort_key' must be an attribute name, not a mapping" },
+	{ 7, 1, "    gsi: {GSI1: {partition_key: {a: b}}}", 1, SCHEMA, 7, 33,
+	  "'partition_key' must be an attribute name or a list of names, not a mapping" },
+	{ 7, 1, "    gsi: {GSI1: {partition_key: []}}", 1, SCHEMA, 7, 33,
+	  "'partition_key' must name at least one attribute" },
+	{ 7, 1, "    gsi: {GSI1: {partition_key: [a, [b]]}}", 1, SCHEMA, 7, 37,
+	  "'partition_key' must be a scalar, not a sequence" },
+	{ 7, 1, "    gsi: [GSI1]", 1, SCHEMA, 7, 10, "'gsi' must be a mapping, not a sequence" },
+	{ 7, 0, "    lsi: {L1: {sort_key: [a, b]}}", 1, SCHEMA, 7, 26,
+	  "'sort_key' must be one attribute name, not a sequence" },
+	{ 7, 1, "    gsi: {GSI1: {partition_key: GSI1PK, projection: {a: 1}}}", 1, SCHEMA, 7, 53,
+	  "'projection' must be all, keys_only or a list of attribute names, not a mapping" },
+	{ 2, 0, "description: [x]", 1, SCHEMA, 2, 14, "'description' must be a scalar, not a sequence" },
+	{ 2, 1, "name: ''", 1, SCHEMA, 2, 7, "'name' must not be empty" },
+	{ 2, 1, "name: ~", 1, SCHEMA, 2, 7, "'name' must not be empty" },
+	{ 15, 0, "    examples: {a: 1}", 1, SCHEMA, 15, 15,
+	  "'examples' must be a sequence, not a mapping" },
+	{ 15, 0, "    examples: [1, {PK: x}]", 1, SCHEMA, 15, 16,
+	  "an example item must be a mapping of attributes, not a number" },
+	{ 15, 0, "    c_name: [A]", 1, SCHEMA, 15, 13, "'c_name' must be a scalar, not a sequence" },
+	{ 15, 4, "access_patterns: [p]", 1, SCHEMA, 15, 18,
+	  "'access_patterns' must be a mapping, not a sequence" },
+	{ 16, 3, "  p: scan", 1, SCHEMA, 16, 6, "'p' must be a mapping, not a string" },
+	{ 18, 1, "    key: [a]", 1, SCHEMA, 18, 10, "'key' must be a mapping, not a sequence" },
+	{ 19, 0, "    returns: nickname", 1, SCHEMA, 19, 14,
+	  "'returns' must be a sequence, not a string" },
+	{ 19, 0, "    entities: User", 1, SCHEMA, 19, 15, "'entities' must be a sequence, not a string" },
+	{ 19, 0, "    example: 5", 1, SCHEMA, 19, 14, "'example' must be a mapping, not a number" },
+	{ 19, 0, "    consistent_read: \"true\"", 1, SCHEMA, 19, 22,
+	  "'consistent_read' must be true or false, not a string" },
+	{ 19, 0, "    order: [asc]", 1, SCHEMA, 19, 12, "'order' must be a scalar, not a sequence" },
+	{ 18, 1, "    key: {PK: x, SK: {begins_with: a, lt: b}}", 1, SCHEMA, 18, 22,
+	  "the condition on 'SK' must be a value or a mapping with one operator" },
+	{ 18, 1, "    key: {PK: x, SK: [a]}", 1, SCHEMA, 18, 22,
+	  "the condition on 'SK' must be a value or a mapping with one operator" },
+	{ 18, 1, "    key: {PK: x, SK: {eq: {x: 1}}}", 1, SCHEMA, 18, 27,
+	  "a key condition value must be a scalar, not a mapping" },
+	{ 18, 1, "    key: {PK: x, SK: {between: [a, [b]]}}", 1, SCHEMA, 18, 36,
+	  "a key condition value must be a scalar, not a sequence" },
+	{ 7, 0, "    billing: provisioned\n    capacity: {read: 0, write: x}", 2, SCHEMA, 8, 22,
+	  "'read' capacity must be a whole number of at least 1" },
+	{ 7, 0, "    billing: provisioned\n    capacity: {read: 0, write: x}", 2, SCHEMA, 8, 32,
+	  "'write' capacity must be a whole number of at least 1" },
+	{ 7, 0, "    capacity: 5", 1, SCHEMA, 7, 15, "'capacity' must be a mapping, not a number" },
+	{ 3, 0, "key_delimiter: 1", 1, SCHEMA, 3, 16, "'key_delimiter' must be a non-empty string" },
+	{ 3, 0, "key_delimiter: ''", 1, SCHEMA, 3, 16, "'key_delimiter' must be a non-empty string" },
+	{ 3, 0, "key_delimiter: [a]", 1, SCHEMA, 3, 16,
+	  "'key_delimiter' must be a scalar, not a sequence" },
+	{ 1, 1, "ddbc: \"1\"", 1, SCHEMA, 1, 7, "'ddbc' must be the format version 1, not a string" },
+	{ 1, 1, "ddbc: 1.0", 1, SCHEMA, 1, 7, "'ddbc' must be the format version 1, not a number" },
+	{ 3, 0, "lint: [a]", 1, SCHEMA, 3, 7, "'lint' must be a mapping, not a sequence" },
+	{ 3, 0, "lint: {rules: [a]}", 1, SCHEMA, 3, 15, "'rules' must be a mapping, not a sequence" },
+};
+
+static const struct error_case missing_fields[] = {
+	{ 1, 1, NULL, 1, SCHEMA, 1, 1, "missing required field 'ddbc' in the design" },
+	{ 2, 1, NULL, 1, SCHEMA, 1, 1, "missing required field 'name' in the design" },
+	{ 3, 5, NULL, 1, SCHEMA, 1, 1, "missing required field 'tables' in the design" },
+	{ 5, 1, NULL, 1, SCHEMA, 5, 5, "missing required field 'partition_key' in a table" },
+	{ 7, 1, "    gsi: {GSI1: {sort_key: SK}}", 1, SCHEMA, 7, 17,
+	  "missing required field 'partition_key' in a global secondary index" },
+	{ 7, 0, "    lsi: {L1: {projection: all}}", 1, SCHEMA, 7, 15,
+	  "missing required field 'sort_key' in a local secondary index" },
+	{ 10, 5, "    description: A user.", 1, SCHEMA, 10, 5,
+	  "missing required field 'attributes' in an entity" },
+	{ 14, 1, "      nickname: {description: x}", 1, SCHEMA, 14, 17,
+	  "missing required field 'type' in an attribute" },
+	{ 7, 0, "    capacity: {read: 1}", 1, SCHEMA, 7, 15, "missing required field 'write' in capacity" },
+	{ 17, 1, NULL, 1, SCHEMA, 17, 5, "missing required field 'operation' in an access pattern" },
+	{ 18, 1, NULL, 1, SCHEMA, 17, 5,
+	  "missing required field 'key' in access pattern 'p' (a query needs a key condition)" },
+	{ 17, 2, "    operation: get", 1, SCHEMA, 17, 5,
+	  "missing required field 'key' in access pattern 'p' (a get needs a key condition)" },
+	{ 17, 2, "    operation: delete", 1, SCHEMA, 17, 5, "(a delete needs a key condition)" },
+};
+
+static const struct error_case bad_words[] = {
+	{ 7, 0, "    billing: ondemand", 1, SCHEMA, 7, 14,
+	  "unknown billing 'ondemand'; expected one of on_demand, provisioned (did you mean 'on_demand'?)" },
+	{ 17, 1, "    operation: fetch", 1, SCHEMA, 17, 16,
+	  "unknown operation 'fetch'; expected one of get, query, scan, put, update, delete" },
+	{ 17, 1, "    operation: Query", 1, SCHEMA, 17, 16, "(did you mean 'query'?)" },
+	{ 19, 0, "    order: decs", 1, SCHEMA, 19, 12,
+	  "unknown order 'decs'; expected one of asc, desc (did you mean 'desc'?)" },
+	{ 7, 1, "    gsi: {GSI1: {partition_key: GSI1PK, projection: key_only}}", 1, SCHEMA, 7, 53,
+	  "unknown projection 'key_only'; expected one of all, keys_only (did you mean 'keys_only'?)" },
+	{ 14, 1, "      nickname: Strng", 1, SCHEMA, 14, 17,
+	  "unknown type 'Strng' for attribute 'nickname'; did you mean 'String'?" },
+	{ 14, 1, "      nickname: Text", 1, SCHEMA, 14, 17,
+	  "unknown type 'Text' for attribute 'nickname'; expected S, N, B, BOOL, NULL, M, L, SS, NS or BS" },
+	{ 14, 1, "      nickname: {type: ns}", 1, SCHEMA, 14, 24,
+	  "unknown type 'ns' for attribute 'nickname'; did you mean 'NS'?" },
+	{ 13, 1, "      GSI1PK: {type: S, indexes: {GSI1: pk}}", 1, SCHEMA, 13, 41,
+	  "unknown role 'pk' for index 'GSI1'; expected partition_key, sort_key or projected" },
+	{ 18, 1, "    key: {PK: x, SK: {begin_with: a}}", 1, SCHEMA, 18, 23,
+	  "unknown operator 'begin_with' on 'SK'; did you mean 'begins_with'?" },
+	{ 3, 0, "lint: {rules: {schema: loud}}", 1, SCHEMA, 3, 24,
+	  "unknown severity for rule 'schema'; use off, note, warning or error" },
+	{ 3, 0, "lint: {rules: {schema: no}}", 1, SCHEMA, 3, 24, "unknown severity for rule 'schema'" },
+	{ 3, 0, "lint: {rules: {schema: true}}", 1, SCHEMA, 3, 24, "unknown severity for rule 'schema'" },
+	{ 3, 0, "lint: {rules: {shcema: off}}", 1, SCHEMA, 3, 16,
+	  "unknown rule 'shcema'; did you mean 'schema'?" },
+	{ 3, 0, "lint: {rules: {no-such-thing: off}}", 1, SCHEMA, 3, 16,
+	  "unknown rule 'no-such-thing'; 'ddbc explain' lists the rules" },
+	{ 3, 0, "lint: {rules: {yaml-syntax: off}}", 1, SCHEMA, 3, 16,
+	  "the severity of rule 'yaml-syntax' cannot be changed" },
+	{ 1, 1, "ddbc: 2", 1, SCHEMA, 1, 7, "unsupported format version 2; this ddbc reads version 1" },
+	{ 1, 1, "ddbc: 0", 1, SCHEMA, 1, 7, "unsupported format version 0" },
+};
+
+static const struct error_case unresolved[] = {
+	{ 10, 0, "    table: t9", 1, UNRESOLVED, 10, 12, "table 't9' is not defined; did you mean 't1'?" },
+	{ 19, 0, "    table: nowhere", 1, UNRESOLVED, 19, 12, "table 'nowhere' is not defined" },
+	{ 19, 0, "    index: GSI2", 1, UNRESOLVED, 19, 12,
+	  "index 'GSI2' is not defined on table 't1'; did you mean 'GSI1'?" },
+	{ 19, 0, "    entities: [User, Usr]", 1, UNRESOLVED, 19, 22,
+	  "entity 'Usr' is not defined; did you mean 'User'?" },
+	{ 19, 0, "    returns: [nickname, nope]", 1, UNRESOLVED, 19, 25,
+	  "attribute 'nope' is not defined on any entity of table 't1'" },
+	{ 7, 0, "    ttl: expires", 1, UNRESOLVED, 7, 10,
+	  "attribute 'expires' is not defined on any entity of table 't1' (it is the TTL attribute)" },
+	{ 13, 1, "      GSI1PK: {type: S, indexes: {GSI9: projected}}", 1, UNRESOLVED, 13, 35,
+	  "index 'GSI9' is not defined on table 't1'; did you mean 'GSI1'?" },
+};
+
+static void run_case(const struct error_case *c)
+{
+	char *text = edited_base(c->at, c->del, c->text);
+	tu_design t;
+	tu_load_text(&t, text);
+	/* Structural problems never stop the loader. */
+	ck_assert_msg(t.design != NULL && !t.d.fatal, "the design did not load:\n%s", text);
+	ck_assert_msg(t.d.n == c->count, "expected %zu findings, got %zu, for:\n%s\n%s", c->count,
+		      t.d.n, text, tu_diags_dump(&t.d));
+	tu_expect_diag(&t.d, c->rule, c->line, c->col, c->msg);
+	const ddbc_diag *g = tu_find_diag(&t.d, c->rule, c->line, c->col, c->msg);
+	ck_assert_int_eq(g->severity, DDBC_SEV_ERROR);
+	tu_design_free(&t);
+	free(text);
+}
+
+START_TEST(test_base_is_clean)
+{
+	char *text = edited_base(0, 0, NULL);
+	tu_design t;
+	tu_load_text(&t, text);
+	tu_expect_count(&t.d, 0);
+	tu_design_free(&t);
+	free(text);
+}
+END_TEST
+
+START_TEST(test_unknown_field) { run_case(&unknown_fields[_i]); }
+END_TEST
+
+START_TEST(test_wrong_kind) { run_case(&wrong_kinds[_i]); }
+END_TEST
+
+START_TEST(test_missing_field) { run_case(&missing_fields[_i]); }
+END_TEST
+
+START_TEST(test_bad_word) { run_case(&bad_words[_i]); }
+END_TEST
+
+START_TEST(test_unresolved) { run_case(&unresolved[_i]); }
+END_TEST
+
+START_TEST(test_unknown_field_without_suggestion)
+{
+	char *text = edited_base(19, 0, "whatever: 1");
+	tu_design t;
+	tu_load_text(&t, text);
+	tu_expect_count(&t.d, 1);
+	ck_assert_str_eq(t.d.items[0].message, "unknown field 'whatever' in the design");
+	tu_design_free(&t);
+	free(text);
+}
+END_TEST
+
+START_TEST(test_table_required_with_several_tables)
+{
+	char *text = edited_base(8, 0, "  t2:\n    partition_key: PK");
+	tu_design t;
+	tu_load_text(&t, text);
+	tu_expect_count(&t.d, 2);
+	tu_expect_diag(&t.d, SCHEMA, 11, 3,
+		       "missing required field 'table' in entity 'User'; the design has 2 tables");
+	tu_expect_diag(&t.d, SCHEMA, 18, 3,
+		       "missing required field 'table' in access pattern 'p'; the design has 2 tables");
+	/* Nothing is guessed: both stay unresolved, and nothing more is said. */
+	ck_assert_ptr_null(t.design->entities[0].table);
+	ck_assert_ptr_null(t.design->patterns[0].table);
+	tu_design_free(&t);
+	free(text);
+}
+END_TEST
+
+START_TEST(test_every_error_in_one_run)
+{
+	static const struct {
+		ddbc_rule rule;
+		unsigned line, col;
+		const char *msg;
+	} expect[] = {
+		{ SCHEMA, 1, 7, "unsupported format version 2" },
+		{ SCHEMA, 3, 1, "unknown field 'descripton' in the design; did you mean 'description'?" },
+		{ SCHEMA, 6, 20, "'partition_key' must be one attribute name, not a sequence" },
+		{ SCHEMA, 7, 14, "unknown billing 'ondemand'" },
+		{ SCHEMA, 9, 11, "missing required field 'partition_key' in a global secondary index" },
+		{ SCHEMA, 9, 38, "unknown projection 'some'; expected one of all, keys_only" },
+		{ SCHEMA, 12, 22, "'read' capacity must be a whole number of at least 1" },
+		{ SCHEMA, 14, 3, "missing required field 'table' in entity 'User'; the design has 2 tables" },
+		{ SCHEMA, 16, 11, "unknown type 'Strng' for attribute 'PK'; did you mean 'String'?" },
+		{ SCHEMA, 17, 31, "'required' must be true or false, not a string" },
+		{ SCHEMA, 18, 35, "unknown role 'key' for index 'G1'; expected partition_key, sort_key or projected" },
+		{ UNRESOLVED, 20, 12, "table 't3' is not defined; did you mean 't1'?" },
+		{ SCHEMA, 21, 17, "'attributes' must be a mapping, not a sequence" },
+		{ UNRESOLVED, 25, 12, "index 'G2' is not defined on table 't1'; did you mean 'G1'?" },
+		{ SCHEMA, 26, 16, "unknown operation 'fetch'" },
+		{ SCHEMA, 27, 16, "unknown operator 'btw' on 'PK'" },
+		{ SCHEMA, 28, 3, "missing required field 'table' in access pattern 'p2'; the design has 2 tables" },
+		{ SCHEMA, 29, 5, "missing required field 'key' in access pattern 'p2' (a get needs a key condition)" },
+		{ SCHEMA, 30, 14, "'returns' must be a sequence, not a string" },
+	};
+	tu_design t;
+	tu_load_file(&t, "tests/fixtures/load-many-errors.ddb.yaml");
+	ck_assert_ptr_nonnull(t.design);
+	ck_assert(!t.d.fatal);
+	size_t n = sizeof(expect) / sizeof(expect[0]);
+	tu_expect_count(&t.d, n);
+	/* Sorted by position, so item i is expectation i. */
+	for (size_t i = 0; i < n; i++) {
+		const ddbc_diag *g = &t.d.items[i];
+		ck_assert_msg(g->rule == expect[i].rule && g->loc.line == expect[i].line &&
+			      g->loc.column == expect[i].col && strstr(g->message, expect[i].msg),
+			      "finding %zu: expected [%s] %u:%u \"%s\"; the findings are:\n%s", i,
+			      ddbc_rule_get(expect[i].rule)->id, expect[i].line, expect[i].col,
+			      expect[i].msg, tu_diags_dump(&t.d));
+		ck_assert_ptr_eq(g->src, t.src);
+	}
+	tu_design_free(&t);
+}
+END_TEST
+
+/* ---- the samples ------------------------------------------------------------------------ */
+
+static const char *const samples[] = {
+	"samples/assessment-multi.ddb.yaml", "samples/assessment-single.ddb.yaml",
+	"samples/ecommerce.ddb.yaml",        "samples/stamp-rally.ddb.yaml",
+	"samples/todo.ddb.yaml",
+};
+
+START_TEST(test_sample_loads_clean)
+{
+	tu_design t;
+	tu_load_file(&t, samples[_i]);
+	ck_assert_msg(t.design != NULL, "%s did not load", samples[_i]);
+	ck_assert_msg(t.d.n == 0, "%s: %zu findings:\n%s", samples[_i], t.d.n, tu_diags_dump(&t.d));
+	ck_assert_uint_gt(t.design->ntables, 0);
+	ck_assert_uint_gt(t.design->nentities, 0);
+	ck_assert_uint_gt(t.design->npatterns, 0);
+	/* Every entity and pattern found its table, and every pattern its index. */
+	for (size_t i = 0; i < t.design->nentities; i++)
+		ck_assert_ptr_nonnull(t.design->entities[i].table);
+	for (size_t i = 0; i < t.design->npatterns; i++)
+		ck_assert_ptr_nonnull(t.design->patterns[i].index);
+	tu_design_free(&t);
+}
+END_TEST
+
+static Suite *load_suite(void)
+{
+	Suite *s = suite_create("load");
+	TCase *tc = tcase_create("fields");
+	tcase_add_test(tc, test_every_field_loads_clean);
+	tcase_add_test(tc, test_root_fields);
+	tcase_add_test(tc, test_key_delimiter_default);
+	tcase_add_test(tc, test_tables);
+	tcase_add_test(tc, test_gsis);
+	tcase_add_test(tc, test_lsi);
+	tcase_add_test(tc, test_projection_default_all);
+	tcase_add_test(tc, test_entity_fields);
+	tcase_add_test(tc, test_type_spellings);
+	tcase_add_test(tc, test_type_parse);
+	tcase_add_test(tc, test_patterns);
+	tcase_add_test(tc, test_one_table_implied);
+	tcase_add_test(tc, test_lint_rules_apply);
+	tcase_add_test(tc, test_scan_without_key);
+	suite_add_tcase(s, tc);
+
+#define LOOP(tc, fn, cases) tcase_add_loop_test(tc, fn, 0, (int)(sizeof(cases) / sizeof(cases[0])))
+	tc = tcase_create("errors");
+	tcase_add_test(tc, test_base_is_clean);
+	LOOP(tc, test_unknown_field, unknown_fields);
+	LOOP(tc, test_wrong_kind, wrong_kinds);
+	LOOP(tc, test_missing_field, missing_fields);
+	LOOP(tc, test_bad_word, bad_words);
+	LOOP(tc, test_unresolved, unresolved);
+	tcase_add_test(tc, test_unknown_field_without_suggestion);
+	tcase_add_test(tc, test_table_required_with_several_tables);
+	tcase_add_test(tc, test_every_error_in_one_run);
+	suite_add_tcase(s, tc);
+
+	tc = tcase_create("samples");
+	LOOP(tc, test_sample_loads_clean, samples);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+int main(void)
+{
+	SRunner *sr = srunner_create(load_suite());
+	srunner_run_all(sr, CK_ENV);
+	int failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}

@@ -1,0 +1,146 @@
+/* check_rules.c - every rule of the catalogue, proven by its fixtures
+ *
+ * For each rule id the registry holds: docs/rules/ID.md exists, and
+ * tests/rules/ID/bad.yaml fires exactly one finding, of that rule, at the
+ * position its first line announces ("# expect: LINE:COL"), while
+ * tests/rules/ID/good.yaml gives no finding at all. A fixture may add
+ * "# args: --rule RULE=SEVERITY" lines, read as the command line would.
+ * A rule without its page or fixtures fails here.
+ */
+#include "check.h"
+#include "testutil.h"
+
+#include <check.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static void settings_from_args(const char *text, ddbc_settings *s)
+{
+	ddbc_settings_init(s);
+	const char *p = text;
+	while ((p = strstr(p, "# args: --rule ")) != NULL) {
+		p += strlen("# args: --rule ");
+		char arg[256];
+		size_t n = strcspn(p, "\r\n");
+		ck_assert_uint_lt(n, sizeof(arg));
+		memcpy(arg, p, n);
+		arg[n] = '\0';
+		char err[256];
+		ck_assert_msg(ddbc_settings_parse(s, arg, err, sizeof(err)) == 0, "%s", err);
+	}
+}
+
+/* Lints the fixture as `ddbc lint` does; the caller releases d. */
+static void lint_fixture(const char *rel, ddbc_diags *d, ddbc_source **src)
+{
+	char *path = tu_srcpath(rel);
+	ck_assert_msg(access(path, R_OK) == 0, "missing fixture %s", rel);
+	*src = ddbc_source_read(path);
+	ck_assert_ptr_nonnull(*src);
+	ddbc_settings cli;
+	settings_from_args((*src)->text, &cli);
+	ddbc_diags_init(d);
+	ddbc_design_free(ddbc_check(*src, d, &cli));
+	free(path);
+}
+
+START_TEST(test_rule_page_and_fixtures)
+{
+	const char *id = ddbc_rule_get((ddbc_rule)_i)->id;
+	char rel[256];
+
+	snprintf(rel, sizeof(rel), "docs/rules/%s.md", id);
+	char *page = tu_srcpath(rel);
+	ck_assert_msg(access(page, R_OK) == 0, "rule '%s' has no page %s", id, rel);
+	free(page);
+
+	ddbc_diags d;
+	ddbc_source *src;
+	snprintf(rel, sizeof(rel), "tests/rules/%s/bad.yaml", id);
+	lint_fixture(rel, &d, &src);
+	unsigned line = 0, col = 0;
+	ck_assert_msg(sscanf(src->text, "# expect: %u:%u", &line, &col) == 2,
+		      "%s does not start with '# expect: LINE:COL'", rel);
+	char *dump = tu_diags_dump(&d);
+	ck_assert_msg(d.n == 1 && d.items[0].rule == (ddbc_rule)_i &&
+		      d.items[0].loc.line == line && d.items[0].loc.column == col,
+		      "%s: expected exactly [%s] at %u:%u, got:\n%s", rel, id, line, col, dump);
+	free(dump);
+	ddbc_diags_release(&d);
+	ddbc_source_free(src);
+
+	snprintf(rel, sizeof(rel), "tests/rules/%s/good.yaml", id);
+	lint_fixture(rel, &d, &src);
+	dump = tu_diags_dump(&d);
+	ck_assert_msg(d.n == 0, "%s: expected no finding, got:\n%s", rel, dump);
+	free(dump);
+	ddbc_diags_release(&d);
+	ddbc_source_free(src);
+}
+END_TEST
+
+/* The samples are the articles' designs: no error and no warning. */
+START_TEST(test_samples_clean)
+{
+	static const char *const samples[] = { "stamp-rally", "ecommerce", "todo",
+					       "assessment-single", "assessment-multi" };
+	char rel[256];
+	snprintf(rel, sizeof(rel), "samples/%s.ddb.yaml", samples[_i]);
+	ddbc_diags d;
+	ddbc_source *src;
+	lint_fixture(rel, &d, &src);
+	ddbc_counts n = ddbc_diags_count(&d);
+	char *dump = tu_diags_dump(&d);
+	ck_assert_msg(n.errors == 0 && n.warnings == 0, "%s:\n%s", rel, dump);
+	free(dump);
+	ddbc_diags_release(&d);
+	ddbc_source_free(src);
+}
+END_TEST
+
+/* A design that breaks many rules reports all of them in one run. */
+START_TEST(test_many_rules_one_run)
+{
+	ddbc_diags d;
+	ddbc_source *src;
+	lint_fixture("tests/fixtures/many-rules.ddb.yaml", &d, &src);
+	bool seen[DDBC_RULE_COUNT] = { false };
+	for (size_t i = 0; i < d.n; i++)
+		seen[d.items[i].rule] = true;
+	static const ddbc_rule expected[] = {
+		DDBC_RULE_SCHEMA, DDBC_RULE_TABLE_NAME, DDBC_RULE_KEY_ATTRIBUTE_TYPE,
+		DDBC_RULE_TEMPLATE_UNKNOWN_ATTRIBUTE, DDBC_RULE_KEY_OVERLAP,
+		DDBC_RULE_PATTERN_CONSISTENT_GSI, DDBC_RULE_PATTERN_SCAN,
+		DDBC_RULE_UNPADDED_NUMBER_IN_KEY, DDBC_RULE_EXAMPLE_MISMATCH,
+	};
+	char *dump = tu_diags_dump(&d);
+	for (size_t i = 0; i < sizeof(expected) / sizeof(expected[0]); i++)
+		ck_assert_msg(seen[expected[i]], "no [%s] among:\n%s",
+			      ddbc_rule_get(expected[i])->id, dump);
+	free(dump);
+	ddbc_diags_release(&d);
+	ddbc_source_free(src);
+}
+END_TEST
+
+static Suite *rules_suite(void)
+{
+	Suite *s = suite_create("rules");
+	TCase *tc = tcase_create("catalogue");
+	tcase_add_loop_test(tc, test_rule_page_and_fixtures, 0, DDBC_RULE_COUNT);
+	tcase_add_loop_test(tc, test_samples_clean, 0, 5);
+	tcase_add_test(tc, test_many_rules_one_run);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+int main(void)
+{
+	SRunner *sr = srunner_create(rules_suite());
+	srunner_run_all(sr, CK_NORMAL);
+	int failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}
