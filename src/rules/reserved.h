@@ -1,0 +1,16 @@
+/* rules/reserved.h - DynamoDB's reserved words
+ *
+ * The list is data/reserved-words.txt, compiled into rules/reserved.c by
+ * build-aux/gen-reserved.sh. Expressions must refer to an attribute whose
+ * name is one of them through an ExpressionAttributeNames placeholder.
+ */
+#ifndef DDBC_RULES_RESERVED_H
+#define DDBC_RULES_RESERVED_H
+
+#include <stdbool.h>
+
+/* Whether name is a DynamoDB reserved word, compared case-insensitively
+ * as DynamoDB does. */
+bool ddbc_is_reserved_word(const char *name);
+
+#endif

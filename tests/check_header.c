@@ -1,0 +1,985 @@
+/* check_header.c - `ddbc header`: golden files, and generated code compiled and run
+ *
+ * For every sample and the hostile design (tests/fixtures/hostile-header.ddb.yaml):
+ *   - the header equals its golden file (DDBC_UPDATE_GOLDEN=1 rewrites it) and
+ *     is the same bytes when generated twice;
+ *   - it compiles with the system compiler (cc, c++ from PATH) as -std=c99,
+ *     -std=c11, -std=gnu11 and C++11 with -Wall -Wextra -pedantic -Werror and
+ *     more, included twice and together with the same design's header under
+ *     another prefix;
+ *   - a C program written here from the header plan calls every builder (macro
+ *     and inline function) with the values of each example item and checks
+ *     that it returns exactly the example's key, and checks every constant key,
+ *     literal prefix and name constant. It is compiled as C and as C++ and run.
+ * Expected strings in that program are escaped by this file's own escaper, not
+ * the emitter's. Then: all headers in one translation unit; name findings
+ * (collisions, names without identifiers) from the library and the CLI.
+ * DDBC_TEST_KEEP=1 keeps the scratch directories (headers, programs).
+ */
+#define _GNU_SOURCE 1
+#include "check.h"          /* ddbc_check */
+#include "emit.h"
+#include "header_plan.h"
+#include "strbuf.h"
+#include "testutil.h"
+
+#include <check.h>
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <glob.h>
+#include <spawn.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+extern char **environ;
+
+/* Every sample (found at start-up, so a new one is covered), then the
+ * hostile design; as paths relative to the source tree. */
+static char **designs;
+static size_t ndesigns;
+
+static void find_designs(void)
+{
+	char *pattern = tu_srcpath("samples/*.ddb.yaml");
+	glob_t g;
+	if (glob(pattern, 0, NULL, &g) != 0) {
+		fprintf(stderr, "no samples match %s\n", pattern);
+		exit(1);
+	}
+	designs = calloc(g.gl_pathc + 1, sizeof(*designs));
+	for (size_t i = 0; i < g.gl_pathc; i++) {
+		strbuf rel = STRBUF_INIT;
+		strbuf_addf(&rel, "samples/%s", strrchr(g.gl_pathv[i], '/') + 1);
+		designs[ndesigns++] = strbuf_detach(&rel);
+	}
+	designs[ndesigns++] = strdup("tests/fixtures/hostile-header.ddb.yaml");
+	globfree(&g);
+	free(pattern);
+}
+
+/* Warnings on top of -Wall -Wextra -pedantic -Werror: what a careful user's
+ * build may turn on must not fire in the header either. */
+#define C_FLAGS "-Wall", "-Wextra", "-pedantic", "-Werror", "-Wshadow", "-Wstrict-prototypes", \
+	"-Wmissing-prototypes", "-Wconversion", "-Wsign-conversion", "-Wundef", "-Wcast-qual"
+#define CXX_FLAGS "-Wall", "-Wextra", "-pedantic", "-Werror", "-Wshadow", "-Wconversion", \
+	"-Wsign-conversion", "-Wundef", "-Wcast-qual"
+
+/* ---- designs and headers ------------------------------------------------------ */
+
+typedef struct unit {
+	ddbc_source *src;
+	ddbc_diags d;
+	ddbc_design *design;
+} unit;
+
+/* Loads and checks a design file or text as `ddbc header` does. */
+static void unit_open(unit *u, const char *rel, const char *text)
+{
+	if (rel) {
+		char *path = tu_srcpath(rel);
+		u->src = ddbc_source_read(path);
+		ck_assert_msg(u->src != NULL, "cannot read %s", path);
+		free(path);
+		free(u->src->name);
+		u->src->name = strdup(rel);
+	} else {
+		u->src = tu_source(text);
+	}
+	ddbc_settings cli;
+	ddbc_settings_init(&cli);
+	ddbc_diags_init(&u->d);
+	u->design = ddbc_check(u->src, &u->d, &cli);
+	ck_assert_msg(u->design != NULL, "%s: not loaded:\n%s", rel ? rel : "text",
+		      tu_diags_dump(&u->d));
+	ck_assert_msg(ddbc_diags_count(&u->d).errors == 0, "%s has errors:\n%s",
+		      rel ? rel : "text", tu_diags_dump(&u->d));
+	/* The emitter's findings start a fresh list, as in cli.c. */
+	ddbc_diags_release(&u->d);
+	ddbc_diags_init(&u->d);
+	ddbc_diags_begin(&u->d, u->src);
+}
+
+static void unit_close(unit *u)
+{
+	ddbc_design_free(u->design);
+	ddbc_diags_release(&u->d);
+	ddbc_source_free(u->src);
+}
+
+/* Runs the emitter; returns its result, the text in *out. */
+static int emit(unit *u, const char *prefix, char **out, size_t *len)
+{
+	ddbc_header_opts o = { prefix };
+	FILE *mem = open_memstream(out, len);
+	ck_assert(mem != NULL);
+	int r = ddbc_emit_header(mem, u->design, &o, &u->d);
+	fclose(mem);
+	return r;
+}
+
+static char *header_of(const char *rel, const char *prefix, size_t *len)
+{
+	unit u;
+	unit_open(&u, rel, NULL);
+	char *text;
+	int r = emit(&u, prefix, &text, len);
+	ck_assert_msg(r == DDBC_EMIT_OK, "%s: header failed (%d):\n%s", rel, r,
+		      tu_diags_dump(&u.d));
+	unit_close(&u);
+	return text;
+}
+
+/* "samples/todo.ddb.yaml" -> "todo" */
+static char *stem_of(const char *rel)
+{
+	const char *base = strrchr(rel, '/') ? strrchr(rel, '/') + 1 : rel;
+	const char *dot = strstr(base, ".ddb.yaml");
+	return strndup(base, dot ? (size_t)(dot - base) : strlen(base));
+}
+
+/* ---- a scratch directory and the compiler -------------------------------------- */
+
+static char *make_tmpdir(void)
+{
+	const char *tmp = getenv("TMPDIR");
+	strbuf sb = STRBUF_INIT;
+	strbuf_addf(&sb, "%s/ddbc-header-XXXXXX", tmp && *tmp ? tmp : "/tmp");
+	char *dir = strbuf_detach(&sb);
+	ck_assert_msg(mkdtemp(dir) != NULL, "mkdtemp: %s", strerror(errno));
+	return dir;
+}
+
+/* Removes dir and the files in it (it has no subdirectories). */
+static void remove_tmpdir(char *dir)
+{
+	const char *keep = getenv("DDBC_TEST_KEEP");
+	if (keep && !strcmp(keep, "1")) {
+		fprintf(stderr, "kept %s\n", dir);
+		free(dir);
+		return;
+	}
+	DIR *dh = opendir(dir);
+	struct dirent *de;
+	while (dh && (de = readdir(dh)) != NULL) {
+		if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
+			continue;
+		strbuf p = STRBUF_INIT;
+		strbuf_addf(&p, "%s/%s", dir, de->d_name);
+		unlink(p.buf);
+		strbuf_release(&p);
+	}
+	if (dh)
+		closedir(dh);
+	rmdir(dir);
+	free(dir);
+}
+
+static char *path_in(const char *dir, const char *name)
+{
+	strbuf sb = STRBUF_INIT;
+	strbuf_addf(&sb, "%s/%s", dir, name);
+	return strbuf_detach(&sb);
+}
+
+static void write_in(const char *dir, const char *name, const char *text, size_t len)
+{
+	char *p = path_in(dir, name);
+	tu_write_file(p, text, len);
+	free(p);
+}
+
+/* Runs argv (searched in PATH) in dir with stdout and stderr captured;
+ * returns the exit status (128 + signal), the output in *log. */
+static int run_in(const char *dir, const char *const *argv, char **log)
+{
+	char *logpath = path_in(dir, "run.log");
+	posix_spawn_file_actions_t fa;
+	posix_spawn_file_actions_init(&fa);
+	posix_spawn_file_actions_addopen(&fa, 1, logpath, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+	posix_spawn_file_actions_adddup2(&fa, 1, 2);
+	char *cwd = getcwd(NULL, 0);
+	ck_assert(chdir(dir) == 0);
+	pid_t pid;
+	int e = posix_spawnp(&pid, argv[0], &fa, NULL, (char *const *)argv, environ);
+	ck_assert(chdir(cwd) == 0);
+	free(cwd);
+	posix_spawn_file_actions_destroy(&fa);
+	ck_assert_msg(e == 0, "cannot run %s: %s", argv[0], strerror(e));
+	int status;
+	while (waitpid(pid, &status, 0) < 0)
+		ck_assert_msg(errno == EINTR, "waitpid: %s", strerror(errno));
+	*log = tu_read_file(logpath, NULL);
+	unlink(logpath);
+	free(logpath);
+	return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+}
+
+static void expect_run(const char *dir, const char *const *argv)
+{
+	char *log;
+	int status = run_in(dir, argv, &log);
+	strbuf cmd = STRBUF_INIT;
+	for (size_t i = 0; argv[i]; i++)
+		strbuf_addf(&cmd, "%s%s", i ? " " : "", argv[i]);
+	if (status != 0)
+		fprintf(stderr, "in %s: '%s' exited with %d:\n%s", dir, cmd.buf, status, log);
+	/* Check's messages are short: the whole output went to stderr. */
+	ck_assert_msg(status == 0, "in %s: '%s' exited with %d:\n%.2000s", dir, cmd.buf,
+		      status, log);
+	strbuf_release(&cmd);
+	free(log);
+}
+
+/* Compiles src (in dir) to an object file under every language mode. */
+static void compile_everywhere(const char *dir, const char *src)
+{
+	static const char *const stds[] = { "-std=c99", "-std=c11", "-std=gnu11" };
+	for (size_t i = 0; i < sizeof(stds) / sizeof(stds[0]); i++) {
+		const char *argv[] = { "cc", stds[i], C_FLAGS, "-fsyntax-only", src, NULL };
+		expect_run(dir, argv);
+	}
+	const char *cxx[] = { "c++", "-x", "c++", "-std=c++11", CXX_FLAGS, "-fsyntax-only", src,
+			      NULL };
+	expect_run(dir, cxx);
+}
+
+/* ---- the generated test program ------------------------------------------------- */
+
+/* s as a C string literal, every byte but letters, digits and spaces as
+ * octal: independent of the emitter's escaping. */
+static void lit(strbuf *sb, const char *s, size_t len)
+{
+	strbuf_addch(sb, '"');
+	for (size_t i = 0; i < len; i++) {
+		unsigned char c = (unsigned char)s[i];
+		if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+		    c == ' ')
+			strbuf_addch(sb, (char)c);
+		else
+			strbuf_addf(sb, "\\%03o", c);
+	}
+	strbuf_addch(sb, '"');
+}
+
+typedef struct program {
+	strbuf text;
+	size_t calls;            /* builder calls written */
+	size_t checks;           /* string comparisons written */
+	strbuf uncalled;         /* builders no example could call */
+} program;
+
+static const ddbc_node *string_value(const ddbc_node *item, const char *name)
+{
+	const ddbc_node *v = ddbc_node_get(item, name);
+	if (!v || v->kind != DDBC_NODE_SCALAR || v->scalar != DDBC_SCALAR_STR ||
+	    memchr(v->u.text, '\0', v->n))
+		return NULL;
+	return v;
+}
+
+/* The arguments of a builder call from item, after "buf, size"; false when
+ * the item lacks a value or has one the parameter type cannot take. */
+static bool call_args(strbuf *args, const ddbc_hkey *k, const ddbc_node *item)
+{
+	for (size_t i = 0; i < k->nparams; i++) {
+		const ddbc_hparam *pm = &k->params[i];
+		strbuf_addstr(args, ", ");
+		if (pm->number) {
+			long long n;
+			const ddbc_node *v = ddbc_node_get(item, pm->attr->name.s);
+			if (!v || !ddbc_node_int(v, &n))
+				return false;
+			if (n == -9223372036854775807LL - 1)
+				strbuf_addstr(args, "(-9223372036854775807LL - 1)");
+			else
+				strbuf_addf(args, "%lldLL", n);
+			continue;
+		}
+		const ddbc_node *v = string_value(item, pm->attr->name.s);
+		if (!v)
+			return false;
+		lit(args, v->u.text, v->n);
+	}
+	return true;
+}
+
+static void check_str(program *p, const char *what, const char *expr, const char *want,
+		      size_t len)
+{
+	strbuf_addf(&p->text, "\texpect_str(\"%s\", %s, ", what, expr);
+	lit(&p->text, want, len);
+	strbuf_addstr(&p->text, ");\n");
+	p->checks++;
+}
+
+/* Calls ha's macro and function with item's values; returns whether it could. */
+static bool call_builder(program *p, const ddbc_hattr *ha, const ddbc_node *item, size_t ex)
+{
+	const ddbc_node *want = string_value(item, ha->attr->name.s);
+	strbuf args = STRBUF_INIT;
+	bool ok = want && call_args(&args, ha->key, item);
+	if (ok) {
+		strbuf *t = &p->text;
+		const char *names[] = { ha->builder, ha->func };
+		for (size_t i = 0; i < 2; i++) {
+			strbuf_addf(t, "\tn = %s(buf, sizeof(buf)%s);\n", names[i], args.buf);
+			strbuf_addf(t, "\texpect_key(\"%s, example %zu\", buf, n, ", names[i], ex);
+			lit(t, want->u.text, want->n);
+			strbuf_addstr(t, ");\n");
+		}
+		/* Too small a buffer: cut short, and the length still returned. */
+		strbuf_addf(t, "\tn = %s(small, small_size%s);\n", ha->func, args.buf);
+		strbuf_addf(t, "\texpect_cut(\"%s, example %zu\", small, small_size, n, ",
+			    ha->func, ex);
+		lit(t, want->u.text, want->n);
+		strbuf_addstr(t, ");\n");
+		if (ha->prefix_macro)
+			strbuf_addf(t, "\texpect_prefix(\"%s\", %s, buf);\n", ha->prefix_macro,
+				    ha->prefix_macro);
+		p->calls += 2;
+		p->checks += 3 + (ha->prefix_macro != NULL);
+	}
+	strbuf_release(&args);
+	return ok;
+}
+
+static void attr_checks(program *p, const ddbc_hattr *ha, const ddbc_entity *e)
+{
+	const char *name = ha->attr->name.s;
+	check_str(p, ha->name_macro, ha->name_macro, name, strlen(name));
+	if (ha->expr_macro) {
+		strbuf_addf(&p->text, "\texpect_expr_name(\"%s\", %s);\n", ha->expr_macro,
+			    ha->expr_macro);
+		p->checks++;
+	}
+	const ddbc_hkey *k = ha->key;
+	if (!k)
+		return;
+	if (k->constant) {
+		strbuf whole = STRBUF_INIT;
+		for (size_t i = 0; i < k->npieces; i++)
+			strbuf_add(&whole, k->pieces[i].text, k->pieces[i].len);
+		check_str(p, ha->builder, ha->builder, whole.buf ? whole.buf : "", whole.len);
+		strbuf_release(&whole);
+		for (size_t x = 0; x < e->nexamples; x++) {
+			const ddbc_node *v = string_value(e->examples[x], name);
+			if (v)
+				check_str(p, ha->builder, ha->builder, v->u.text, v->n);
+		}
+		return;
+	}
+	if (ha->prefix_macro)
+		check_str(p, ha->prefix_macro, ha->prefix_macro, k->prefix, k->prefix_len);
+	bool called = false;
+	for (size_t x = 0; x < e->nexamples; x++)
+		called |= call_builder(p, ha, e->examples[x], x + 1);
+	if (!called)
+		strbuf_addf(&p->uncalled, " %s", ha->builder);
+}
+
+static const char program_head[] =
+	"#include <stdio.h>\n"
+	"#include <string.h>\n"
+	"\n"
+	"static int checks, failed;\n"
+	"\n"
+	"static void fail(const char *what, const char *got, const char *want)\n"
+	"{\n"
+	"\tfailed++;\n"
+	"\tprintf(\"FAIL %s:\\n  got  [%s]\\n  want [%s]\\n\", what, got, want);\n"
+	"}\n"
+	"\n"
+	"static void expect_str(const char *what, const char *got, const char *want)\n"
+	"{\n"
+	"\tchecks++;\n"
+	"\tif (strcmp(got, want) != 0)\n"
+	"\t\tfail(what, got, want);\n"
+	"}\n"
+	"\n"
+	"static void expect_key(const char *what, const char *got, int n, const char *want)\n"
+	"{\n"
+	"\texpect_str(what, got, want);\n"
+	"\tif (n < 0 || (size_t)n != strlen(want))\n"
+	"\t\tfail(what, \"(a wrong length)\", want);\n"
+	"}\n"
+	"\n"
+	"static void expect_cut(const char *what, const char *got, size_t size, int n,\n"
+	"\t\t       const char *want)\n"
+	"{\n"
+	"\tchecks++;\n"
+	"\tif (n < 0 || (size_t)n != strlen(want) || strlen(got) != (strlen(want) < size ?\n"
+	"\t    strlen(want) : size - 1) || strncmp(got, want, strlen(got)) != 0)\n"
+	"\t\tfail(what, got, \"(the key cut short)\");\n"
+	"}\n"
+	"\n"
+	"static void expect_prefix(const char *what, const char *prefix, const char *key)\n"
+	"{\n"
+	"\tchecks++;\n"
+	"\tif (prefix[0] == '\\0' || strncmp(key, prefix, strlen(prefix)) != 0)\n"
+	"\t\tfail(what, prefix, key);\n"
+	"}\n"
+	"\n"
+	"/* '#', then letters, digits and '_': what DynamoDB takes */\n"
+	"static void expect_expr_name(const char *what, const char *name)\n"
+	"{\n"
+	"\tchecks++;\n"
+	"\tif (name[0] != '#' || name[1] == '\\0' ||\n"
+	"\t    strspn(name + 1, \"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ\"\n"
+	"\t\t   \"0123456789_\") != strlen(name + 1))\n"
+	"\t\tfail(what, name, \"#name\");\n"
+	"}\n"
+	"\n"
+	"int main(void)\n"
+	"{\n"
+	"\tchar buf[4096], small[4];\n"
+	"\t/* Unknown to the compiler, which would warn of the truncation. */\n"
+	"\tvolatile size_t small_size = sizeof(small);\n"
+	"\tint n = 0;\n"
+	"\t(void)buf, (void)small, (void)small_size, (void)n;\n";
+
+/* Writes the program that includes header (twice) and checks plan. */
+static void write_program(program *p, const ddbc_header_plan *plan, const char *header)
+{
+	strbuf *t = &p->text;
+	strbuf_addf(t, "#include \"%s\"\n#include \"%s\"\n", header, header);
+	strbuf_addstr(t, program_head);
+	for (size_t i = 0; i < plan->ntables; i++) {
+		const ddbc_htable *ht = &plan->tables[i];
+		const char *name = ht->table->name.s;
+		check_str(p, ht->macro, ht->macro, name, strlen(name));
+		for (size_t k = 0; k < ht->nindexes; k++) {
+			name = ht->indexes[k].index->name.s;
+			check_str(p, ht->indexes[k].macro, ht->indexes[k].macro, name,
+				  strlen(name));
+		}
+	}
+	for (size_t i = 0; i < plan->nentities; i++) {
+		const ddbc_hentity *he = &plan->entities[i];
+		for (size_t k = 0; k < he->nattrs; k++)
+			attr_checks(p, &he->attrs[k], he->entity);
+	}
+	/* Designs without some kind of check leave its function unused. */
+	strbuf_addstr(t, "\t(void)expect_str, (void)expect_key, (void)expect_cut, "
+			 "(void)expect_prefix, (void)expect_expr_name;\n");
+	strbuf_addstr(t, "\tprintf(\"%d checks, %d failed\\n\", checks, failed);\n"
+			 "\treturn failed != 0;\n}\n");
+}
+
+/* ---- tests ----------------------------------------------------------------------------- */
+
+/* Every header equals its golden file, byte for byte, every time. */
+START_TEST(test_golden)
+{
+	const char *rel = designs[_i];
+	size_t len, len2;
+	char *text = header_of(rel, NULL, &len);
+	char *again = header_of(rel, NULL, &len2);
+	ck_assert_msg(len == len2 && !memcmp(text, again, len), "%s: not deterministic", rel);
+	char *stem = stem_of(rel);
+	strbuf golden = STRBUF_INIT;
+	strbuf_addf(&golden, "tests/golden/header/%s.h", stem);
+	tu_expect_golden(golden.buf, text, len);
+	strbuf_release(&golden);
+	free(stem);
+	free(text);
+	free(again);
+}
+END_TEST
+
+/* The header compiles everywhere, twice, and beside the same design under
+ * another prefix. */
+START_TEST(test_compiles)
+{
+	const char *rel = designs[_i];
+	char *dir = make_tmpdir();
+	size_t len;
+	char *a = header_of(rel, NULL, &len);
+	write_in(dir, "a.h", a, len);
+	free(a);
+	char *b = header_of(rel, "Other", &len);
+	ck_assert_msg(tu_contains(b, len, "#ifndef OTHER_DDBC_H"), "%s: prefix not used", rel);
+	write_in(dir, "b.h", b, len);
+	free(b);
+	static const char tu[] = "#include \"a.h\"\n#include \"a.h\"\n#include \"b.h\"\n"
+				 "#include \"b.h\"\n#include \"a.h\"\n"
+				 "int ddbc_header_test_unit(void);\n"
+				 "int ddbc_header_test_unit(void) { return 0; }\n";
+	write_in(dir, "unit.c", tu, strlen(tu));
+	compile_everywhere(dir, "unit.c");
+	remove_tmpdir(dir);
+}
+END_TEST
+
+/* Every builder, called with each example item's values, gives the item's
+ * key; every constant equals what the design says. As C and as C++. */
+START_TEST(test_builders_reproduce_examples)
+{
+	const char *rel = designs[_i];
+	unit u;
+	unit_open(&u, rel, NULL);
+	char *text;
+	size_t len;
+	ck_assert_int_eq(emit(&u, NULL, &text, &len), DDBC_EMIT_OK);
+	ddbc_header_plan plan;
+	ck_assert_int_eq(ddbc_header_plan_build(&plan, u.design, NULL, &u.d), DDBC_EMIT_OK);
+	program p = { STRBUF_INIT, 0, 0, STRBUF_INIT };
+	write_program(&p, &plan, "design.h");
+	ck_assert_msg(p.uncalled.len == 0, "%s: no example item gives the values of:%s", rel,
+		      p.uncalled.buf);
+
+	char *dir = make_tmpdir();
+	write_in(dir, "design.h", text, len);
+	write_in(dir, "prog.c", p.text.buf, p.text.len);
+	/* Optimised, for the warnings of the later passes (format truncation...). */
+	const char *cc[] = { "cc", "-std=c99", "-O2", C_FLAGS, "prog.c", "-o", "prog", NULL };
+	const char *cxx[] = { "c++", "-x", "c++", "-std=c++11", "-O2", CXX_FLAGS, "prog.c",
+			      "-o", "progxx", NULL };
+	expect_run(dir, cc);
+	expect_run(dir, cxx);
+	const char *run[] = { "./prog", NULL }, *runxx[] = { "./progxx", NULL };
+	for (int i = 0; i < 2; i++) {
+		char *log;
+		int status = run_in(dir, i ? runxx : run, &log);
+		if (status != 0)
+			fprintf(stderr, "%s: the %s program failed:\n%s", rel, i ? "C++" : "C",
+				log);
+		ck_assert_msg(status == 0, "%s: the %s program failed (%s kept):\n%.2000s", rel,
+			      i ? "C++" : "C", dir, log);
+		strbuf want = STRBUF_INIT;
+		strbuf_addf(&want, "%zu checks, 0 failed\n", p.checks);
+		ck_assert_msg(!strcmp(log, want.buf), "%s: expected '%s', got '%s'", rel,
+			      want.buf, log);
+		strbuf_release(&want);
+		free(log);
+	}
+	remove_tmpdir(dir);
+	/* Only designs with templates have builders to call. */
+	if (plan.has_builders)
+		ck_assert_msg(p.calls > 0, "%s: no builder called", rel);
+	strbuf_release(&p.text);
+	strbuf_release(&p.uncalled);
+	ddbc_header_plan_free(&plan);
+	free(text);
+	unit_close(&u);
+}
+END_TEST
+
+/* Every generated header in one translation unit. */
+START_TEST(test_all_headers_together)
+{
+	char *dir = make_tmpdir();
+	strbuf tu = STRBUF_INIT;
+	for (size_t i = 0; i < ndesigns; i++) {
+		size_t len;
+		char *text = header_of(designs[i], NULL, &len);
+		char *stem = stem_of(designs[i]);
+		strbuf name = STRBUF_INIT;
+		strbuf_addf(&name, "%s.h", stem);
+		write_in(dir, name.buf, text, len);
+		strbuf_addf(&tu, "#include \"%s\"\n", name.buf);
+		strbuf_release(&name);
+		free(stem);
+		free(text);
+	}
+	strbuf_addstr(&tu, "int ddbc_header_test_unit(void);\n"
+			   "int ddbc_header_test_unit(void) { return 0; }\n");
+	write_in(dir, "all.c", tu.buf, tu.len);
+	compile_everywhere(dir, "all.c");
+	strbuf_release(&tu);
+	remove_tmpdir(dir);
+}
+END_TEST
+
+/* SPEC §4's example, with --prefix SR. */
+START_TEST(test_spec_example)
+{
+	tu_proc p;
+	tu_run(&p, NULL, "header", "--prefix", "SR", "samples/stamp-rally.ddb.yaml", NULL);
+	ck_assert_msg(p.status == 0, "status %d: %s", p.status, p.err);
+	static const char *const lines[] = {
+		"#define SR_USER_PK_FMT \"EVENT#%s#USER#%s\"\n",
+		"#define SR_USER_PK(buf, size, event_id, line_user_id) \\\n"
+		"\tsnprintf((buf), (size), SR_USER_PK_FMT, (event_id), (line_user_id))\n",
+		"#define SR_USER_SK \"PROFILE\" /* constant key */\n",
+		"#define SR_USER_STAMP_SK_PREFIX \"STAMP#\"",
+		"static inline int sr_user_pk(char *buf, size_t size, const char *event_id, "
+		"const char *line_user_id)\n",
+		"#define SR_STAMP_MASTER_GSI1SK_FMT \"%03lld\"\n",
+		"static inline int sr_stamp_master_gsi1sk(char *buf, size_t size, long long order)\n",
+		"#define SR_STAMP_MASTER_ORDER_EXPR_NAME \"#order\"",
+		"#define SR_LINE_EVENT_TABLE \"line-event\"\n",
+		"#define SR_LINE_EVENT_GSI1_INDEX \"GSI1\"",
+		"#ifndef SR_DDBC_H\n#define SR_DDBC_H\n",
+		"#ifdef __cplusplus\nextern \"C\" {\n#endif\n",
+	};
+	for (size_t i = 0; i < sizeof(lines) / sizeof(lines[0]); i++)
+		ck_assert_msg(tu_contains(p.out, p.out_len, lines[i]), "missing:\n%s", lines[i]);
+	tu_proc_free(&p);
+}
+END_TEST
+
+START_TEST(test_default_prefix)
+{
+	size_t len;
+	char *text = header_of("samples/stamp-rally.ddb.yaml", NULL, &len);
+	ck_assert(tu_contains(text, len, "#define STAMP_RALLY_USER_PK_FMT "));
+	ck_assert(tu_contains(text, len, "static inline int stamp_rally_user_pk("));
+	ck_assert(tu_contains(text, len, "/* stamp-rally.ddb.yaml: C header generated by ddbc"));
+	ck_assert(!tu_contains(text, len, "samples/"));
+	free(text);
+}
+END_TEST
+
+/* <stdio.h> only where a builder needs snprintf. */
+START_TEST(test_includes_only_what_it_uses)
+{
+	size_t len;
+	char *todo = header_of("samples/todo.ddb.yaml", NULL, &len);
+	ck_assert(!tu_contains(todo, len, "#include"));
+	free(todo);
+	char *sr = header_of("samples/stamp-rally.ddb.yaml", NULL, &len);
+	ck_assert(tu_contains(sr, len, "#include <stdio.h>"));
+	free(sr);
+}
+END_TEST
+
+/* ---- findings ---------------------------------------------------------------------------- */
+
+#define DESIGN_HEAD                                                                  \
+	"ddbc: 1\nname: demo\ntables:\n  t-1:\n    partition_key: PK\nentities:\n"
+
+/* Emits the header of text; returns the result with the findings in *d. */
+static int header_findings(const char *text, const char *prefix, unit *u)
+{
+	unit_open(u, NULL, text);
+	char *out;
+	size_t len;
+	int r = emit(u, prefix, &out, &len);
+	if (r != DDBC_EMIT_OK)
+		ck_assert_msg(len == 0, "output written despite findings:\n%s", out);
+	free(out);
+	ddbc_diags_finish(&u->d, NULL, &u->design->settings);
+	return r;
+}
+
+START_TEST(test_attribute_collision)
+{
+	unit u;
+	int r = header_findings(DESIGN_HEAD
+				"  User:\n"
+				"    attributes:\n"
+				"      PK: { type: S, template: \"U#{user-id}\" }\n"
+				"      user-id: S\n"
+				"      user_id: S\n",
+				NULL, &u);
+	ck_assert_int_eq(r, DDBC_EMIT_FINDINGS);
+	tu_expect_count(&u.d, 1);
+	tu_expect_diag(&u.d, DDBC_RULE_SCHEMA, 11, 7,
+		       "C name 'DEMO_USER_USER_ID_NAME' of attribute 'user_id' of entity 'User' "
+		       "is also the C name of attribute 'user-id' of entity 'User' (line 10); "
+		       "the header cannot tell them apart: rename one of them");
+	ck_assert_int_eq(u.d.items[0].severity, DDBC_SEV_ERROR);
+	unit_close(&u);
+}
+END_TEST
+
+/* Two entities with one C name: one finding, not one per attribute. */
+START_TEST(test_entity_collision)
+{
+	unit u;
+	int r = header_findings(DESIGN_HEAD
+				"  UserStamp:\n"
+				"    attributes: { PK: { type: S, template: \"A#{id}\" }, id: S }\n"
+				"  user-stamp:\n"
+				"    attributes: { PK: { type: S, template: \"B#{id}\" }, id: S }\n",
+				NULL, &u);
+	ck_assert_int_eq(r, DDBC_EMIT_FINDINGS);
+	tu_expect_count(&u.d, 1);
+	tu_expect_diag(&u.d, DDBC_RULE_SCHEMA, 9, 3,
+		       "C name 'USER_STAMP' of entity 'user-stamp' is also the C name of entity "
+		       "'UserStamp' (line 7)");
+	tu_expect_diag(&u.d, DDBC_RULE_SCHEMA, 9, 3, "set c_name");
+	unit_close(&u);
+
+	/* c_name settles it. */
+	r = header_findings(DESIGN_HEAD
+			    "  UserStamp:\n"
+			    "    attributes: { PK: { type: S, template: \"A#{id}\" }, id: S }\n"
+			    "  user-stamp:\n"
+			    "    c_name: OtherStamp\n"
+			    "    attributes: { PK: { type: S, template: \"B#{id}\" }, id: S }\n",
+			    NULL, &u);
+	ck_assert_int_eq(r, DDBC_EMIT_OK);
+	unit_close(&u);
+}
+END_TEST
+
+/* Different kinds of names meeting: an attribute's constant against
+ * another's name constant; an entity + attribute against another entity. */
+START_TEST(test_cross_collisions)
+{
+	unit u;
+	int r = header_findings(DESIGN_HEAD
+				"  User:\n"
+				"    attributes:\n"
+				"      PK: { type: S, template: \"U\" }\n"
+				"      PK_NAME: { type: S, template: \"V\" }\n"
+				"  Other:\n"
+				"    attributes: { PK: { type: S, template: \"O\" } }\n",
+				NULL, &u);
+	ck_assert_int_eq(r, DDBC_EMIT_FINDINGS);
+	tu_expect_count(&u.d, 1);
+	tu_expect_diag(&u.d, DDBC_RULE_SCHEMA, 10, 7,
+		       "C name 'DEMO_USER_PK_NAME' of attribute 'PK_NAME' of entity 'User' is "
+		       "also the C name of attribute 'PK' of entity 'User' (line 9)");
+	unit_close(&u);
+
+	r = header_findings(DESIGN_HEAD
+			    "  UserStamp:\n"
+			    "    attributes: { PK: { type: S, template: \"S\" } }\n"
+			    "  User:\n"
+			    "    attributes: { PK: { type: S, template: U }, "
+			    "Stamp_PK: { type: S, template: X } }\n",
+			    NULL, &u);
+	ck_assert_int_eq(r, DDBC_EMIT_FINDINGS);
+	/* The constant and the name constant collide: one finding per pair. */
+	tu_expect_count(&u.d, 1);
+	tu_expect_diag(&u.d, DDBC_RULE_SCHEMA, 10, 49,
+		       "of attribute 'Stamp_PK' of entity 'User' is also the C name of "
+		       "attribute 'PK' of entity 'UserStamp' (line 8)");
+	unit_close(&u);
+}
+END_TEST
+
+START_TEST(test_table_collision)
+{
+	unit u;
+	int r = header_findings("ddbc: 1\nname: demo\ntables:\n"
+				"  line-event:\n    partition_key: PK\n    gsi: { GSI1: { partition_key: G } }\n"
+				"  LineEvent:\n    partition_key: PK\n    gsi: { GSI1: { partition_key: G } }\n"
+				"entities:\n"
+				"  A: { table: line-event, attributes: { PK: S, G: S } }\n"
+				"  B: { table: LineEvent, attributes: { PK: S, G: S } }\n",
+				NULL, &u);
+	ck_assert_int_eq(r, DDBC_EMIT_FINDINGS);
+	tu_expect_count(&u.d, 1);
+	tu_expect_diag(&u.d, DDBC_RULE_SCHEMA, 7, 3,
+		       "C name 'DEMO_LINE_EVENT_TABLE' of table 'LineEvent' is also the C name of "
+		       "table 'line-event' (line 4)");
+	unit_close(&u);
+}
+END_TEST
+
+START_TEST(test_names_without_identifier)
+{
+	unit u;
+	int r = header_findings(DESIGN_HEAD
+				"  ユーザー:\n"
+				"    attributes: { PK: { type: S, template: A } }\n"
+				"  Item:\n"
+				"    attributes: { 名前: S, PK: { type: S, template: B } }\n"
+				"  Bad:\n"
+				"    c_name: 9lives\n"
+				"    attributes: { PK: { type: S, template: C } }\n"
+				"  Worse:\n"
+				"    c_name: a-b\n"
+				"    attributes: { PK: { type: S, template: D } }\n",
+				NULL, &u);
+	ck_assert_int_eq(r, DDBC_EMIT_FINDINGS);
+	tu_expect_count(&u.d, 4);
+	tu_expect_diag(&u.d, DDBC_RULE_SCHEMA, 7, 3,
+		       "entity 'ユーザー' gives no C identifier");
+	tu_expect_diag(&u.d, DDBC_RULE_SCHEMA, 7, 3, "set c_name");
+	tu_expect_diag(&u.d, DDBC_RULE_SCHEMA, 10, 19,
+		       "attribute '名前' of entity 'Item' gives no C identifier");
+	tu_expect_diag(&u.d, DDBC_RULE_SCHEMA, 12, 13,
+		       "c_name '9lives' of entity 'Bad' is not a C identifier");
+	tu_expect_diag(&u.d, DDBC_RULE_SCHEMA, 15, 13,
+		       "c_name 'a-b' of entity 'Worse' is not a C identifier");
+	unit_close(&u);
+
+	/* With c_name the Japanese name is fine, and shown in a comment. */
+	unit_open(&u, NULL, DESIGN_HEAD "  ユーザー:\n    c_name: User\n"
+			    "    attributes: { PK: { type: S, template: \"U#{id}\" }, id: S }\n");
+	char *out;
+	size_t len;
+	ck_assert_int_eq(emit(&u, NULL, &out, &len), DDBC_EMIT_OK);
+	ck_assert(tu_contains(out, len, "/* ---- entity ユーザー (c_name User, table t-1) */"));
+	ck_assert(tu_contains(out, len, "static inline int demo_user_pk(char *buf, size_t size, "
+				       "const char *id)"));
+	free(out);
+	unit_close(&u);
+}
+END_TEST
+
+START_TEST(test_prefix)
+{
+	unit u;
+	/* A design name without an identifier asks for --prefix. */
+	int r = header_findings("ddbc: 1\nname: スタンプ\ntables:\n  t-1:\n    partition_key: PK\n"
+				"entities:\n  A:\n    attributes: { PK: S }\n", NULL, &u);
+	ck_assert_int_eq(r, DDBC_EMIT_FINDINGS);
+	tu_expect_count(&u.d, 1);
+	tu_expect_diag(&u.d, DDBC_RULE_SCHEMA, 2, 7, "pass one with --prefix ID");
+	unit_close(&u);
+	r = header_findings("ddbc: 1\nname: 2026-rally\ntables:\n  t-1:\n    partition_key: PK\n"
+			    "entities:\n  A:\n    attributes: { PK: S }\n", NULL, &u);
+	ck_assert_int_eq(r, DDBC_EMIT_FINDINGS);
+	unit_close(&u);
+	r = header_findings("ddbc: 1\nname: スタンプ\ntables:\n  t-1:\n    partition_key: PK\n"
+			    "entities:\n  A:\n    attributes: { PK: S }\n", "sr", &u);
+	ck_assert_int_eq(r, DDBC_EMIT_OK);
+	unit_close(&u);
+
+	/* An --prefix that is no usable identifier is a usage error. */
+	static const char *const bad[] = { "", "1x", "a-b", "_x", "x_", "a__b", "a b" };
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		r = header_findings(DESIGN_HEAD "  A:\n    attributes: { PK: S }\n", bad[i], &u);
+		ck_assert_msg(r == DDBC_EMIT_FAILED, "--prefix '%s' accepted", bad[i]);
+		unit_close(&u);
+	}
+}
+END_TEST
+
+/* Nested templates expand into one format whose parameters are the inner
+ * attributes; a placeholder used twice is one parameter passed twice. */
+START_TEST(test_nested_templates)
+{
+	unit u;
+	unit_open(&u, NULL, DESIGN_HEAD
+		  "  A:\n"
+		  "    attributes:\n"
+		  "      PK: { type: S, template: \"{inner}|{inner}|{n:04}\" }\n"
+		  "      inner: { type: S, template: \"IN#{x}#{n:04}\" }\n"
+		  "      x: S\n"
+		  "      n: N\n");
+	char *out;
+	size_t len;
+	ck_assert_int_eq(emit(&u, NULL, &out, &len), DDBC_EMIT_OK);
+	ck_assert_msg(tu_contains(out, len,
+				  "#define DEMO_A_PK_FMT \"IN#%s#%04lld|IN#%s#%04lld|%04lld\"\n"
+				  "#define DEMO_A_PK_PREFIX \"IN#\""), "%s", out);
+	ck_assert_msg(tu_contains(out, len,
+				  "static inline int demo_a_pk(char *buf, size_t size, const char *x, "
+				  "long long n)\n{\n\treturn snprintf(buf, size, DEMO_A_PK_FMT, x, n, "
+				  "x, n, n);\n}\n"), "%s", out);
+	free(out);
+	unit_close(&u);
+}
+END_TEST
+
+/* The CLI: a collision is exit status 1 with both names, and no file. */
+START_TEST(test_cli_collision)
+{
+	char *dir = make_tmpdir();
+	static const char design[] = DESIGN_HEAD
+		"  User:\n"
+		"    attributes:\n"
+		"      PK: { type: S, template: \"U#{user-id}\" }\n"
+		"      user-id: S\n"
+		"      user_id: S\n";
+	write_in(dir, "c.ddb.yaml", design, strlen(design));
+	tu_run_opts o = { .cwd = dir };
+	tu_proc p;
+	tu_run(&p, &o, "header", "-o", "out.h", "c.ddb.yaml", NULL);
+	ck_assert_int_eq(p.status, 1);
+	ck_assert_msg(strstr(p.err, "c.ddb.yaml:11:7: error:") &&
+		      strstr(p.err, "'user_id'") && strstr(p.err, "'user-id'"), "%s", p.err);
+	ck_assert_int_eq(p.out_len, 0);
+	char *out = path_in(dir, "out.h");
+	ck_assert_msg(access(out, F_OK) != 0, "out.h was written");
+	free(out);
+	tu_proc_free(&p);
+
+	/* Nothing on stdout either. */
+	tu_run(&p, &o, "header", "c.ddb.yaml", NULL);
+	ck_assert_int_eq(p.status, 1);
+	ck_assert_int_eq(p.out_len, 0);
+	tu_proc_free(&p);
+
+	/* A bad --prefix is a usage error. */
+	tu_run(&p, NULL, "header", "--prefix", "no-good", "samples/todo.ddb.yaml", NULL);
+	ck_assert_int_eq(p.status, 2);
+	ck_assert_msg(strstr(p.err, "--prefix 'no-good'"), "%s", p.err);
+	ck_assert_int_eq(p.out_len, 0);
+	tu_proc_free(&p);
+	remove_tmpdir(dir);
+}
+END_TEST
+
+/* The CLI writes what the library emits, to -o atomically. */
+START_TEST(test_cli_output)
+{
+	char *dir = make_tmpdir();
+	char *design = tu_srcpath("samples/ecommerce.ddb.yaml");
+	char *out = path_in(dir, "ecommerce.h");
+	tu_proc p;
+	tu_run(&p, NULL, "header", "-o", out, design, NULL);
+	ck_assert_msg(p.status == 0, "%s", p.err);
+	size_t len, glen;
+	char *text = tu_read_file(out, &len);
+	char *golden_path = tu_srcpath("tests/golden/header/ecommerce.h");
+	char *golden = tu_read_file(golden_path, &glen);
+	ck_assert_msg(len == glen && !memcmp(text, golden, len), "CLI output differs from golden");
+	free(golden);
+	free(golden_path);
+	free(text);
+	free(out);
+	free(design);
+	tu_proc_free(&p);
+	remove_tmpdir(dir);
+}
+END_TEST
+
+static Suite *header_suite(void)
+{
+	Suite *s = suite_create("header");
+	TCase *tc = tcase_create("golden");
+	tcase_add_loop_test(tc, test_golden, 0, ndesigns);
+	tcase_add_test(tc, test_default_prefix);
+	tcase_add_test(tc, test_includes_only_what_it_uses);
+	tcase_add_test(tc, test_nested_templates);
+	suite_add_tcase(s, tc);
+
+	tc = tcase_create("compiled");
+	tcase_set_timeout(tc, 300);
+	tcase_add_loop_test(tc, test_compiles, 0, ndesigns);
+	tcase_add_loop_test(tc, test_builders_reproduce_examples, 0, ndesigns);
+	tcase_add_test(tc, test_all_headers_together);
+	suite_add_tcase(s, tc);
+
+	tc = tcase_create("names");
+	tcase_add_test(tc, test_attribute_collision);
+	tcase_add_test(tc, test_entity_collision);
+	tcase_add_test(tc, test_cross_collisions);
+	tcase_add_test(tc, test_table_collision);
+	tcase_add_test(tc, test_names_without_identifier);
+	tcase_add_test(tc, test_prefix);
+	suite_add_tcase(s, tc);
+
+	tc = tcase_create("cli");
+	tcase_set_timeout(tc, 120);
+	tcase_add_test(tc, test_spec_example);
+	tcase_add_test(tc, test_cli_collision);
+	tcase_add_test(tc, test_cli_output);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+int main(void)
+{
+	find_designs();
+	SRunner *sr = srunner_create(header_suite());
+	srunner_run_all(sr, CK_ENV);
+	int failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	for (size_t i = 0; i < ndesigns; i++)
+		free(designs[i]);
+	free(designs);
+	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}
