@@ -2,44 +2,259 @@
 #include "rules/checks.h"
 #include "semantics.h"
 
+#include <stdio.h>
+#include <string.h>
+
+/* DynamoDB's limits per table (GSIs: the default quota, which can be
+ * raised; LSIs and INCLUDE attributes: fixed). */
+enum { LSI_MAX = 5, GSI_MAX = 20, INCLUDE_MAX = 100 };
+
+static const char *kind_name(ddbc_index_kind kind)
+{
+	static const char *const kinds[] = { "table", "GSI", "LSI" };
+	return kinds[kind];
+}
+
+/* Whether ix's key could be read: the loader reported the others, and
+ * nothing derived from them is worth a second finding. */
+static bool key_readable(const ddbc_index *ix)
+{
+	return ix->npk > 0 && (ix->kind != DDBC_INDEX_LSI || ix->nsk > 0);
+}
+
+/* ---- lsi-requires-sort-key, lsi-limit, gsi-limit -------------------------------- */
+
 void ddbc_check_lsi_requires_sort_key(const ddbc_design *g, ddbc_diags *d)
 {
-	(void)g;
-	(void)d;
+	for (size_t i = 0; i < g->ntables; i++) {
+		const ddbc_table *t = &g->tables[i];
+		/* Without a partition key the table is already a schema error. */
+		if (t->primary.nsk > 0 || t->primary.npk == 0)
+			continue;
+		for (size_t k = 0; k < t->nlsi; k++)
+			ddbc_diag_add(d, DDBC_RULE_LSI_REQUIRES_SORT_KEY, t->lsi[k].name.loc,
+				      "LSI '%s' needs a sort key on table '%s'; DynamoDB allows "
+				      "local secondary indexes only on tables with a composite "
+				      "primary key, so add 'sort_key' to the table or make '%s' "
+				      "a GSI", t->lsi[k].name.s, t->name.s, t->lsi[k].name.s);
+	}
 }
 
 void ddbc_check_lsi_limit(const ddbc_design *g, ddbc_diags *d)
 {
-	(void)g;
-	(void)d;
+	for (size_t i = 0; i < g->ntables; i++) {
+		const ddbc_table *t = &g->tables[i];
+		if (t->nlsi > LSI_MAX)
+			ddbc_diag_add(d, DDBC_RULE_LSI_LIMIT, t->lsi[LSI_MAX].name.loc,
+				      "table '%s' has %zu LSIs; DynamoDB allows at most %d per "
+				      "table, so make '%s' and the ones after it GSIs", t->name.s,
+				      t->nlsi, LSI_MAX, t->lsi[LSI_MAX].name.s);
+	}
 }
 
 void ddbc_check_gsi_limit(const ddbc_design *g, ddbc_diags *d)
 {
-	(void)g;
-	(void)d;
+	for (size_t i = 0; i < g->ntables; i++) {
+		const ddbc_table *t = &g->tables[i];
+		if (t->ngsi > GSI_MAX)
+			ddbc_diag_add(d, DDBC_RULE_GSI_LIMIT, t->gsi[GSI_MAX].name.loc,
+				      "table '%s' has %zu GSIs, more than the default quota of %d; "
+				      "overload generic GSIs (GSI1PK/GSI1SK) or request a quota "
+				      "increase", t->name.s, t->ngsi, GSI_MAX);
+	}
 }
+
+/* ---- projection-limit, projection-unknown-attribute ------------------------------ */
 
 void ddbc_check_projection_limit(const ddbc_design *g, ddbc_diags *d)
 {
-	(void)g;
-	(void)d;
+	for (size_t i = 0; i < g->ntables; i++) {
+		const ddbc_table *t = &g->tables[i];
+		/* DynamoDB counts an attribute once per index that includes it. */
+		size_t n = 0;
+		for (size_t s = 0; s < t->nindexes; s++)
+			if (t->indexes[s]->projection == DDBC_PROJ_INCLUDE)
+				n += t->indexes[s]->ninclude;
+		if (n > INCLUDE_MAX)
+			ddbc_diag_add(d, DDBC_RULE_PROJECTION_LIMIT, t->name.loc,
+				      "the indexes of table '%s' include %zu attributes in all; "
+				      "DynamoDB allows at most %d over all secondary indexes, so "
+				      "project fewer or use 'projection: all'", t->name.s, n,
+				      INCLUDE_MAX);
+	}
+}
+
+/* Whether some entity of t has an attribute called name. */
+static bool table_has_attr(const ddbc_table *t, const char *name)
+{
+	for (size_t i = 0; i < t->nentities; i++)
+		if (ddbc_entity_attr(t->entities[i], name))
+			return true;
+	return false;
+}
+
+static void unknown_projected(ddbc_diags *d, const ddbc_table *t, const ddbc_index *ix)
+{
+	for (size_t k = 0; k < ix->ninclude; k++) {
+		const ddbc_name *a = &ix->include[k];
+		if (!table_has_attr(t, a->s))
+			ddbc_diag_add(d, DDBC_RULE_PROJECTION_UNKNOWN_ATTRIBUTE, a->loc,
+				      "%s '%s' projects '%s', which no entity of table '%s' has; "
+				      "fix the name or remove it", kind_name(ix->kind), ix->name.s,
+				      a->s, t->name.s);
+	}
 }
 
 void ddbc_check_projection_unknown_attribute(const ddbc_design *g, ddbc_diags *d)
 {
-	(void)g;
-	(void)d;
+	for (size_t i = 0; i < g->ntables; i++) {
+		const ddbc_table *t = &g->tables[i];
+		for (size_t s = 0; s < t->nindexes; s++)
+			if (t->indexes[s]->projection == DDBC_PROJ_INCLUDE)
+				unknown_projected(d, t, t->indexes[s]);
+	}
+}
+
+/* ---- index-unused ------------------------------------------------------------------ */
+
+static bool index_used(const ddbc_table *t, const ddbc_index *ix)
+{
+	for (size_t i = 0; i < t->nentities; i++)
+		if (t->entities[i]->in_index && t->entities[i]->in_index[ix->slot])
+			return true;
+	return false;
+}
+
+/* The index's key attributes as "'a', 'b' and 'c'" into buf. */
+static const char *key_list(const ddbc_index *ix, char *buf, size_t size)
+{
+	size_t n = ix->npk + ix->nsk, len = 0;
+	buf[0] = '\0';
+	for (size_t i = 0; i < n && len < size; i++) {
+		const char *s = i < ix->npk ? ix->pk[i].s : ix->sk[i - ix->npk].s;
+		const char *sep = i == 0 ? "" : i + 1 == n ? " and " : ", ";
+		int w = snprintf(buf + len, size - len, "%s'%s'", sep, s);
+		len += w > 0 ? (size_t)w : 0;
+	}
+	return buf;
 }
 
 void ddbc_check_index_unused(const ddbc_design *g, ddbc_diags *d)
 {
-	(void)g;
-	(void)d;
+	for (size_t i = 0; i < g->ntables; i++) {
+		const ddbc_table *t = &g->tables[i];
+		for (size_t s = 0; s < t->nindexes; s++) {
+			const ddbc_index *ix = t->indexes[s];
+			if (ix->kind == DDBC_INDEX_PRIMARY || !key_readable(ix) ||
+			    index_used(t, ix))
+				continue;
+			char keys[1024];
+			ddbc_diag_add(d, DDBC_RULE_INDEX_UNUSED, ix->name.loc,
+				      "no entity of table '%s' sets all of %s, the key of %s '%s', "
+				      "so the index stays empty; add them to an entity or remove "
+				      "the index", t->name.s, key_list(ix, keys, sizeof(keys)),
+				      kind_name(ix->kind), ix->name.s);
+		}
+	}
+}
+
+/* ---- inclusion-mismatch -------------------------------------------------------------- */
+
+/* "projects 'a'", "uses 'a' as sort key", ...: what index ix derives
+ * for attribute a, as the predicate of a sentence about ix. */
+static const char *derived_phrase(const ddbc_attr *a, const ddbc_index *ix, char *buf,
+				  size_t size)
+{
+	switch (a->roles[ix->slot]) {
+	case DDBC_ROLE_PARTITION_KEY:
+		snprintf(buf, size, "uses '%s' as partition key", a->name.s);
+		break;
+	case DDBC_ROLE_SORT_KEY:
+		snprintf(buf, size, "uses '%s' as sort key", a->name.s);
+		break;
+	case DDBC_ROLE_PROJECTED:
+		snprintf(buf, size, "projects '%s'", a->name.s);
+		break;
+	case DDBC_ROLE_NONE:
+		if (!a->entity->in_index[ix->slot])
+			snprintf(buf, size, "does not hold '%s' items (they do not set all its "
+				 "key attributes)", a->entity->name.s);
+		else
+			snprintf(buf, size, "does not project '%s'", a->name.s);
+		break;
+	}
+	return buf;
+}
+
+/* Every index the attribute declares must derive the declared role. */
+static void declared_roles(ddbc_diags *d, const ddbc_attr *a)
+{
+	for (size_t k = 0; k < a->nindexes; k++) {
+		const ddbc_index_decl *decl = &a->indexes[k];
+		/* A name that is no index of the table is an unresolved-reference. */
+		const ddbc_index *ix = ddbc_table_index(a->entity->table, decl->index.s);
+		if (!ix || !key_readable(ix) || a->roles[ix->slot] == decl->role)
+			continue;
+		char derived[512];
+		ddbc_diag_add(d, DDBC_RULE_INCLUSION_MISMATCH, decl->role_loc,
+			      "%s '%s' %s but the attribute declares role '%s'",
+			      kind_name(ix->kind), ix->name.s,
+			      derived_phrase(a, ix, derived, sizeof(derived)),
+			      ddbc_role_name(decl->role));
+	}
+}
+
+/* The YAML mapping the attribute's `indexes:` was read from, or NULL when
+ * it is not a mapping. */
+static const ddbc_node *indexes_node(const ddbc_design *g, const ddbc_attr *a)
+{
+	const ddbc_node *n = ddbc_node_get(g->root, "entities");
+	const char *path[] = { a->entity->name.s, "attributes", a->name.s, "indexes" };
+	for (size_t i = 0; n && i < sizeof(path) / sizeof(path[0]); i++)
+		n = n->kind == DDBC_NODE_MAP ? ddbc_node_get(n, path[i]) : NULL;
+	return n && n->kind == DDBC_NODE_MAP ? n : NULL;
+}
+
+/* Whether the attribute names index ix in its `indexes:`; an entry whose
+ * role could not be read counts too: the loader reported it already. */
+static bool declares(const ddbc_design *g, const ddbc_attr *a, const ddbc_index *ix)
+{
+	for (size_t k = 0; k < a->nindexes; k++)
+		if (!strcmp(a->indexes[k].index.s, ix->name.s))
+			return true;
+	const ddbc_node *m = indexes_node(g, a);
+	return !m || ddbc_node_get(m, ix->name.s) != NULL;
+}
+
+/* Every GSI and LSI the attribute is in must be declared. */
+static void undeclared_roles(const ddbc_design *g, ddbc_diags *d, const ddbc_attr *a)
+{
+	const ddbc_table *t = a->entity->table;
+	for (size_t s = 0; s < t->nindexes; s++) {
+		const ddbc_index *ix = t->indexes[s];
+		ddbc_role role = a->roles[s];
+		if (ix->kind == DDBC_INDEX_PRIMARY || role == DDBC_ROLE_NONE || !key_readable(ix) ||
+		    declares(g, a, ix))
+			continue;
+		char derived[512];
+		ddbc_diag_add(d, DDBC_RULE_INCLUSION_MISMATCH, a->indexes_loc,
+			      "%s '%s' %s but the attribute does not declare it; add "
+			      "'%s: %s' to its indexes", kind_name(ix->kind), ix->name.s,
+			      derived_phrase(a, ix, derived, sizeof(derived)), ix->name.s,
+			      ddbc_role_name(role));
+	}
 }
 
 void ddbc_check_inclusion_mismatch(const ddbc_design *g, ddbc_diags *d)
 {
-	(void)g;
-	(void)d;
+	for (size_t i = 0; i < g->nentities; i++) {
+		const ddbc_entity *e = &g->entities[i];
+		for (size_t k = 0; e->table && k < e->nattrs; k++) {
+			const ddbc_attr *a = &e->attrs[k];
+			if (!a->has_indexes || !a->roles)
+				continue;
+			declared_roles(d, a);
+			undeclared_roles(g, d, a);
+		}
+	}
 }

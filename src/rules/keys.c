@@ -2,44 +2,365 @@
 #include "rules/checks.h"
 #include "semantics.h"
 
+#include <stdio.h>
+#include <string.h>
+
+/* "table 'T'", "GSI 'X'" or "LSI 'Y'" into buf, for messages. */
+static const char *index_label(const ddbc_index *ix, char *buf, size_t size)
+{
+	static const char *const kinds[] = { "table", "GSI", "LSI" };
+	snprintf(buf, size, "%s '%s'", kinds[ix->kind], ix->name.s);
+	return buf;
+}
+
+/* The first index of t (in slot order) that has name as a key attribute;
+ * *partition tells whether as a partition key attribute. */
+static const ddbc_index *first_index_keyed_by(const ddbc_table *t, const char *name,
+					       bool *partition)
+{
+	for (size_t s = 0; s < t->nindexes; s++) {
+		const ddbc_index *ix = t->indexes[s];
+		if (!ddbc_index_has_key(ix, name))
+			continue;
+		*partition = false;
+		for (size_t i = 0; i < ix->npk; i++)
+			if (!strcmp(ix->pk[i].s, name))
+				*partition = true;
+		return ix;
+	}
+	return NULL;
+}
+
+/* The j-th key attribute of ix: its partition attributes, then its sort
+ * attributes. */
+static const ddbc_name *key_at(const ddbc_index *ix, size_t j)
+{
+	return j < ix->npk ? &ix->pk[j] : &ix->sk[j - ix->npk];
+}
+
+/* Whether the j-th key attribute of the index in slot `slot` already
+ * appeared as a key attribute, in an earlier index or earlier in this one. */
+static bool seen_key(const ddbc_table *t, size_t slot, size_t j)
+{
+	const ddbc_index *ix = t->indexes[slot];
+	const char *name = key_at(ix, j)->s;
+	for (size_t k = 0; k < j; k++)
+		if (!strcmp(key_at(ix, k)->s, name))
+			return true;
+	for (size_t s = 0; s < slot; s++)
+		if (ddbc_index_has_key(t->indexes[s], name))
+			return true;
+	return false;
+}
+
+/* ---- key-attribute-type ------------------------------------------------------ */
+
+static bool scalar_key_type(ddbc_type t)
+{
+	return t == DDBC_TYPE_S || t == DDBC_TYPE_N || t == DDBC_TYPE_B;
+}
+
+static void key_attribute_type(ddbc_diags *d, const ddbc_attr *a)
+{
+	bool partition = false;
+	char label[512];
+	const ddbc_index *ix = first_index_keyed_by(a->entity->table, a->name.s, &partition);
+	if (!ix)
+		return;
+	ddbc_diag_add(d, DDBC_RULE_KEY_ATTRIBUTE_TYPE, a->type_loc,
+		      "'%s' is the %s key of %s but %s in '%s'; key attributes must be S, N or B",
+		      a->name.s, partition ? "partition" : "sort",
+		      index_label(ix, label, sizeof(label)), ddbc_type_short(a->type),
+		      a->entity->name.s);
+}
+
 void ddbc_check_key_attribute_type(const ddbc_design *g, ddbc_diags *d)
 {
-	(void)g;
-	(void)d;
+	/* Every entity that defines a key attribute must give it a key type:
+	 * DynamoDB rejects the write of an item whose key has another type. */
+	for (size_t i = 0; i < g->nentities; i++) {
+		const ddbc_entity *e = &g->entities[i];
+		for (size_t k = 0; e->table && k < e->nattrs; k++) {
+			const ddbc_attr *a = &e->attrs[k];
+			if (a->is_key && a->type != DDBC_TYPE_NONE && !scalar_key_type(a->type))
+				key_attribute_type(d, a);
+		}
+	}
+}
+
+/* ---- key-type-conflict ----------------------------------------------------------- */
+
+/* Reports every entity of t after the first that gives key attribute name
+ * a type other than the first one's. */
+static void conflicts_of(ddbc_diags *d, const ddbc_table *t, const char *name)
+{
+	const ddbc_attr *first = NULL;
+	for (size_t i = 0; i < t->nentities; i++) {
+		const ddbc_attr *a = ddbc_entity_attr(t->entities[i], name);
+		if (!a || a->type == DDBC_TYPE_NONE)
+			continue;
+		if (!first) {
+			first = a;
+			continue;
+		}
+		if (a->type == first->type)
+			continue;
+		ddbc_diag_add(d, DDBC_RULE_KEY_TYPE_CONFLICT, a->type_loc,
+			      "attribute '%s' is %s in '%s' but %s in '%s'; key attributes must "
+			      "have one type per table", name, ddbc_type_short(first->type),
+			      first->entity->name.s, ddbc_type_short(a->type), a->entity->name.s);
+	}
 }
 
 void ddbc_check_key_type_conflict(const ddbc_design *g, ddbc_diags *d)
 {
-	(void)g;
-	(void)d;
+	for (size_t i = 0; i < g->ntables; i++) {
+		const ddbc_table *t = &g->tables[i];
+		for (size_t s = 0; s < t->nindexes; s++) {
+			const ddbc_index *ix = t->indexes[s];
+			/* Each key attribute once, even if several indexes use it. */
+			for (size_t j = 0; j < ix->npk + ix->nsk; j++)
+				if (!seen_key(t, s, j))
+					conflicts_of(d, t, key_at(ix, j)->s);
+		}
+	}
 }
+
+/* ---- entity-missing-key ------------------------------------------------------------- */
 
 void ddbc_check_entity_missing_key(const ddbc_design *g, ddbc_diags *d)
 {
-	(void)g;
-	(void)d;
+	for (size_t i = 0; i < g->nentities; i++) {
+		const ddbc_entity *e = &g->entities[i];
+		if (!e->table)
+			continue;
+		const ddbc_index *p = &e->table->primary;
+		for (size_t k = 0; k < p->npk; k++)
+			if (!ddbc_entity_attr(e, p->pk[k].s))
+				ddbc_diag_add(d, DDBC_RULE_ENTITY_MISSING_KEY, e->name.loc,
+					      "entity '%s' does not define '%s', the partition key "
+					      "of table '%s'; every item needs it", e->name.s,
+					      p->pk[k].s, e->table->name.s);
+		for (size_t k = 0; k < p->nsk; k++)
+			if (!ddbc_entity_attr(e, p->sk[k].s))
+				ddbc_diag_add(d, DDBC_RULE_ENTITY_MISSING_KEY, e->name.loc,
+					      "entity '%s' does not define '%s', the sort key of "
+					      "table '%s'; every item needs it", e->name.s,
+					      p->sk[k].s, e->table->name.s);
+	}
+}
+
+/* ---- gsi-key-arity ----------------------------------------------------------------- */
+
+/* DynamoDB's limit on the attributes of each part of a multi-attribute
+ * GSI key (4 partition + 4 sort, since November 2025). */
+enum { GSI_KEY_PART_MAX = 4 };
+
+static void arity(ddbc_diags *d, const ddbc_index *ix, const ddbc_name *names, size_t n,
+		  const char *part)
+{
+	if (n <= GSI_KEY_PART_MAX)
+		return;
+	ddbc_diag_add(d, DDBC_RULE_GSI_KEY_ARITY, names[GSI_KEY_PART_MAX].loc,
+		      "GSI '%s' has %zu %s key attributes; DynamoDB allows at most %d, so "
+		      "combine some into one attribute", ix->name.s, n, part, GSI_KEY_PART_MAX);
+}
+
+static bool in_names(const ddbc_name *names, size_t n, const char *s)
+{
+	for (size_t i = 0; i < n; i++)
+		if (!strcmp(names[i].s, s))
+			return true;
+	return false;
+}
+
+/* Reports names[i] of one part of ix's key (part: "partition" or "sort")
+ * when the same attribute came earlier in that part or, for the sort
+ * part, in the partition part: DynamoDB rejects a key schema that names
+ * one attribute twice. */
+static void twice(ddbc_diags *d, const ddbc_index *ix, const ddbc_name *names, size_t i,
+		  const char *part)
+{
+	char label[512];
+	index_label(ix, label, sizeof(label));
+	if (in_names(names, i, names[i].s))
+		ddbc_diag_add(d, DDBC_RULE_GSI_KEY_ARITY, names[i].loc,
+			      "'%s' appears twice in the %s key of %s; use each attribute "
+			      "once", names[i].s, part, label);
+	else if (!strcmp(part, "sort") && in_names(ix->pk, ix->npk, names[i].s))
+		ddbc_diag_add(d, DDBC_RULE_GSI_KEY_ARITY, names[i].loc,
+			      "'%s' is both a partition and a sort key attribute of %s; use "
+			      "each attribute once", names[i].s, label);
+}
+
+static void duplicates(ddbc_diags *d, const ddbc_index *ix)
+{
+	/* An LSI's partition key is the table's own, checked there. */
+	if (ix->kind != DDBC_INDEX_LSI)
+		for (size_t i = 0; i < ix->npk; i++)
+			twice(d, ix, ix->pk, i, "partition");
+	for (size_t i = 0; i < ix->nsk; i++)
+		twice(d, ix, ix->sk, i, "sort");
 }
 
 void ddbc_check_gsi_key_arity(const ddbc_design *g, ddbc_diags *d)
 {
-	(void)g;
-	(void)d;
+	for (size_t i = 0; i < g->ntables; i++) {
+		const ddbc_table *t = &g->tables[i];
+		for (size_t s = 0; s < t->nindexes; s++) {
+			const ddbc_index *ix = t->indexes[s];
+			if (ix->kind == DDBC_INDEX_GSI) {
+				arity(d, ix, ix->pk, ix->npk, "partition");
+				arity(d, ix, ix->sk, ix->nsk, "sort");
+			}
+			duplicates(d, ix);
+		}
+	}
+}
+
+/* ---- hot-partition ---------------------------------------------------------------- */
+
+/* Up to this many distinct values, a partition key concentrates a table's
+ * traffic on a few partitions (seed 001: Status with two values). */
+enum { HOT_MAX_VALUES = 10 };
+
+/* How many values attribute a can hold when that is few: 2 for BOOL, the
+ * enum's size, or for a template the product over its placeholders; 0
+ * when it can hold many (or HOT_MAX_VALUES is exceeded). */
+static size_t value_count(const ddbc_attr *a, unsigned depth)
+{
+	if (a->type == DDBC_TYPE_BOOL)
+		return 2;
+	if (a->type == DDBC_TYPE_NULL)
+		return 1;
+	if (a->nenum > 0)
+		return a->nenum <= HOT_MAX_VALUES ? a->nenum : 0;
+	if (!a->has_template || a->in_cycle || depth > 16)
+		return 0;
+	size_t n = 1;
+	for (size_t k = 0; k < a->tpl.nsegs && n; k++) {
+		const ddbc_segment *seg = &a->tpl.segs[k];
+		if (seg->kind != DDBC_SEG_PLACEHOLDER)
+			continue;
+		size_t m = seg->ref ? value_count(seg->ref, depth + 1) : 0;
+		n = m && n * m <= HOT_MAX_VALUES ? n * m : 0;
+	}
+	return n;
+}
+
+/* Why value_count found few values, for the message. */
+static const char *few_values_reason(const ddbc_attr *a)
+{
+	if (a->type == DDBC_TYPE_BOOL)
+		return "it is BOOL";
+	if (a->type == DDBC_TYPE_NULL)
+		return "it is NULL";
+	if (a->nenum > 0)
+		return "its enum";
+	return "its template draws only on BOOL and enum attributes";
+}
+
+/* Whether a's template has no placeholder: a constant key. */
+static bool constant_template(const ddbc_attr *a)
+{
+	for (size_t k = 0; k < a->tpl.nsegs; k++)
+		if (a->tpl.segs[k].kind == DDBC_SEG_PLACEHOLDER)
+			return false;
+	return true;
+}
+
+static void hot_partition(ddbc_diags *d, const ddbc_table *t, const ddbc_name *pk)
+{
+	for (size_t i = 0; i < t->nentities; i++) {
+		const ddbc_attr *a = ddbc_entity_attr(t->entities[i], pk->s);
+		/* A constant key is a deliberate singleton or collection, not a
+		 * value drawn from a small set. */
+		if (!a || (a->has_template && constant_template(a)))
+			continue;
+		size_t n = value_count(a, 0);
+		if (n == 0)
+			continue;
+		ddbc_diag_add(d, DDBC_RULE_HOT_PARTITION, pk->loc,
+			      "partition key '%s' of table '%s' can hold only %zu value%s in "
+			      "'%s' (%s); its items crowd into a few hot partitions, so key the "
+			      "table by an attribute with many values and query this one through "
+			      "a GSI", pk->s, t->name.s, n, n == 1 ? "" : "s", a->entity->name.s,
+			      few_values_reason(a));
+		return;  /* one finding per table: its partition key is one place */
+	}
 }
 
 void ddbc_check_hot_partition(const ddbc_design *g, ddbc_diags *d)
 {
-	(void)g;
-	(void)d;
+	for (size_t i = 0; i < g->ntables; i++) {
+		const ddbc_table *t = &g->tables[i];
+		if (t->primary.npk == 1)
+			hot_partition(d, t, &t->primary.pk[0]);
+	}
+}
+
+/* ---- ttl-type ---------------------------------------------------------------------- */
+
+/* Reports the first entity of t whose TTL attribute is not a Number, and
+ * how many more there are: every finding would point at the same 'ttl'. */
+static void ttl_type(ddbc_diags *d, const ddbc_table *t)
+{
+	const ddbc_attr *first = NULL;
+	size_t more = 0;
+	for (size_t k = 0; k < t->nentities; k++) {
+		const ddbc_attr *a = ddbc_entity_attr(t->entities[k], t->ttl.s);
+		if (!a || a->type == DDBC_TYPE_NONE || a->type == DDBC_TYPE_N)
+			continue;
+		if (first)
+			more++;
+		else
+			first = a;
+	}
+	if (!first)
+		return;
+	char others[64] = "";
+	if (more)
+		snprintf(others, sizeof(others), " (and %zu more entit%s)", more,
+			 more == 1 ? "y" : "ies");
+	ddbc_diag_add(d, DDBC_RULE_TTL_TYPE, t->ttl.loc,
+		      "TTL attribute '%s' of table '%s' is %s in '%s'%s; DynamoDB expires only "
+		      "items whose TTL attribute is a Number of epoch seconds, so make it N",
+		      t->ttl.s, t->name.s, ddbc_type_short(first->type), first->entity->name.s,
+		      others);
 }
 
 void ddbc_check_ttl_type(const ddbc_design *g, ddbc_diags *d)
 {
-	(void)g;
-	(void)d;
+	for (size_t i = 0; i < g->ntables; i++)
+		if (g->tables[i].ttl.s)
+			ttl_type(d, &g->tables[i]);
+}
+
+/* ---- billing ------------------------------------------------------------------------ */
+
+static void billing_of(ddbc_diags *d, const ddbc_table *t)
+{
+	if (t->billing == DDBC_BILLING_PROVISIONED) {
+		if (!t->capacity.set)
+			ddbc_diag_add(d, DDBC_RULE_BILLING, t->billing_loc,
+				      "table '%s' is provisioned but sets no capacity; add "
+				      "'capacity: { read: N, write: N }'", t->name.s);
+		return;
+	}
+	if (t->capacity.set)
+		ddbc_diag_add(d, DDBC_RULE_BILLING, t->capacity.loc,
+			      "table '%s' is billed on demand, which takes no capacity; remove "
+			      "'capacity' or set 'billing: provisioned'", t->name.s);
+	for (size_t k = 0; k < t->ngsi; k++)
+		if (t->gsi[k].capacity.set)
+			ddbc_diag_add(d, DDBC_RULE_BILLING, t->gsi[k].capacity.loc,
+				      "GSI '%s' sets capacity but table '%s' is billed on "
+				      "demand; remove 'capacity' or set 'billing: provisioned' "
+				      "on the table", t->gsi[k].name.s, t->name.s);
 }
 
 void ddbc_check_billing(const ddbc_design *g, ddbc_diags *d)
 {
-	(void)g;
-	(void)d;
+	for (size_t i = 0; i < g->ntables; i++)
+		billing_of(d, &g->tables[i]);
 }
