@@ -1,21 +1,461 @@
-/* emit_json.c - CreateTable, model and query JSON */
+/* emit_json.c - CreateTable requests, and what the JSON emitters share
+ *
+ * `ddbc export --format create-table` writes one CreateTable request per
+ * table, as `aws dynamodb create-table --cli-input-json` and the SDKs take
+ * it. DynamoDB rejects an AttributeDefinitions entry that no key uses, so
+ * the definitions are exactly the key attributes of the table and its
+ * indexes. A multi-attribute GSI key is the API's flat KeySchema: every
+ * HASH element, then every RANGE element, each group in key order.
+ * The model and the query requests are in emit_json_model.c and
+ * emit_json_queries.c.
+ */
 #include "emit.h"
+#include "emit_json.h"
+#include "rules/reserved.h"
+#include "semantics.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- shared ---------------------------------------------------------------------- */
+
+int ddbc_json_dump(FILE *out, json_t *v)
+{
+	ddbc_json_stream s;
+	ddbc_json_stream_init(&s, out);
+	ddbc_json_member(&s, NULL, v);
+	return ddbc_json_stream_finish(&s);
+}
+
+/* ---- streaming ------------------------------------------------------------------------ */
+
+#define DUMP_FLAGS (JSON_INDENT(2) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(15) | JSON_ENCODE_ANY)
+
+void ddbc_json_stream_init(ddbc_json_stream *s, FILE *out)
+{
+	memset(s, 0, sizeof(*s));
+	s->out = out;
+}
+
+static void indent(ddbc_json_stream *s, int depth)
+{
+	for (int i = 0; i < depth; i++)
+		fputs("  ", s->out);
+}
+
+/* What comes before a member: a separator, a new line, its key. */
+static void member_prefix(ddbc_json_stream *s, const char *key)
+{
+	if (s->depth == 0)
+		return;
+	fputs(s->empty[s->depth - 1] ? "\n" : ",\n", s->out);
+	s->empty[s->depth - 1] = false;
+	indent(s, s->depth);
+	if (key) {
+		json_t *k = ddbc_json_str(key);
+		char *text = json_dumps(k, DUMP_FLAGS);
+		json_decref(k);
+		if (!text)
+			s->failed = true;
+		else
+			fprintf(s->out, "%s: ", text);
+		free(text);
+	}
+}
+
+void ddbc_json_begin(ddbc_json_stream *s, const char *key, char bracket)
+{
+	member_prefix(s, key);
+	fputc(bracket, s->out);
+	if (s->depth >= (int)(sizeof(s->empty) / sizeof(s->empty[0]))) {
+		s->failed = true;
+		return;
+	}
+	s->empty[s->depth++] = true;
+}
+
+void ddbc_json_member(ddbc_json_stream *s, const char *key, json_t *v)
+{
+	member_prefix(s, key);
+	char *text = v ? json_dumps(v, DUMP_FLAGS) : NULL;
+	json_decref(v);
+	if (!text) {
+		s->failed = true;
+		return;
+	}
+	/* A nested value's lines move right by the depth it is written at;
+	 * JSON text holds no raw line break but these. */
+	const char *p = text, *nl;
+	while ((nl = strchr(p, '\n')) != NULL) {
+		fwrite(p, 1, (size_t)(nl - p + 1), s->out);
+		indent(s, s->depth);
+		p = nl + 1;
+	}
+	fputs(p, s->out);
+	free(text);
+}
+
+void ddbc_json_end(ddbc_json_stream *s, char bracket)
+{
+	if (s->depth == 0) {
+		s->failed = true;
+		return;
+	}
+	bool empty = s->empty[--s->depth];
+	if (!empty) {
+		fputc('\n', s->out);
+		indent(s, s->depth);
+	}
+	fputc(bracket, s->out);
+}
+
+int ddbc_json_stream_finish(ddbc_json_stream *s)
+{
+	if (s->failed || s->depth != 0 || fputc('\n', s->out) == EOF || ferror(s->out)) {
+		fputs("ddbc: cannot write the JSON output\n", stderr);
+		return DDBC_EMIT_FAILED;
+	}
+	return DDBC_EMIT_OK;
+}
+
+/* ---- values ---------------------------------------------------------------------------- */
+
+json_t *ddbc_json_strn(const char *s, size_t len)
+{
+	json_t *v = json_stringn(s, len);
+	/* The loader and the option parser let only UTF-8 through. */
+	return v ? v : json_stringn_nocheck(s, len);
+}
+
+json_t *ddbc_json_str(const char *s)
+{
+	return ddbc_json_strn(s, strlen(s));
+}
+
+json_t *ddbc_json_names(const ddbc_name *names, size_t n)
+{
+	json_t *a = json_array();
+	for (size_t i = 0; i < n; i++)
+		json_array_append_new(a, ddbc_json_str(names[i].s));
+	return a;
+}
+
+void ddbc_json_scalar_text(const ddbc_node *n, strbuf *out)
+{
+	long long v;
+	if (ddbc_node_int(n, &v))
+		strbuf_addf(out, "%lld", v);
+	else if (n && n->kind == DDBC_NODE_SCALAR)
+		strbuf_add(out, n->u.text, n->n);
+}
+
+static json_t *plain_scalar(const ddbc_node *n)
+{
+	long long i;
+	bool b;
+	switch (n->scalar) {
+	case DDBC_SCALAR_INT:
+		if (ddbc_node_int(n, &i))
+			return json_integer(i);
+		return json_real(strtod(n->u.text, NULL));
+	case DDBC_SCALAR_FLOAT: {
+		double d = strtod(n->u.text, NULL);
+		/* JSON has no infinity or NaN: keep YAML's word. */
+		return isfinite(d) ? json_real(d) : ddbc_json_strn(n->u.text, n->n);
+	}
+	case DDBC_SCALAR_BOOL:
+		ddbc_node_bool(n, &b);
+		return json_boolean(b);
+	case DDBC_SCALAR_NULL:
+		return json_null();
+	case DDBC_SCALAR_STR:
+		break;
+	}
+	return ddbc_json_strn(n->u.text, n->n);
+}
+
+json_t *ddbc_json_plain(const ddbc_node *n)
+{
+	if (!n)
+		return NULL;
+	if (n->kind == DDBC_NODE_SCALAR)
+		return plain_scalar(n);
+	if (n->kind == DDBC_NODE_SEQ) {
+		json_t *a = json_array();
+		for (size_t i = 0; i < n->n; i++)
+			json_array_append_new(a, ddbc_json_plain(n->u.items[i]));
+		return a;
+	}
+	json_t *o = json_object();
+	for (size_t i = 0; i < n->n; i++)
+		json_object_set_new(o, n->u.pairs[i].key->u.text,
+				    ddbc_json_plain(n->u.pairs[i].value));
+	return o;
+}
+
+static json_t *typed(const char *type, json_t *v)
+{
+	json_t *o = json_object();
+	json_object_set_new(o, type, v);
+	return o;
+}
+
+static json_t *scalar_as(const char *type, const ddbc_node *n)
+{
+	strbuf sb = STRBUF_INIT;
+	ddbc_json_scalar_text(n, &sb);
+	json_t *v = typed(type, ddbc_json_strn(strbuf_str(&sb), sb.len));
+	strbuf_release(&sb);
+	return v;
+}
+
+static json_t *inferred(const ddbc_node *n)
+{
+	return ddbc_json_attr_value(n, DDBC_TYPE_NONE);
+}
+
+static json_t *set_of(const char *type, const ddbc_node *n)
+{
+	json_t *a = json_array();
+	for (size_t i = 0; i < n->n; i++) {
+		strbuf sb = STRBUF_INIT;
+		ddbc_json_scalar_text(n->u.items[i], &sb);
+		json_array_append_new(a, ddbc_json_strn(strbuf_str(&sb), sb.len));
+		strbuf_release(&sb);
+	}
+	return typed(type, a);
+}
+
+static bool all_scalars(const ddbc_node *n)
+{
+	for (size_t i = 0; i < n->n; i++)
+		if (n->u.items[i]->kind != DDBC_NODE_SCALAR)
+			return false;
+	return true;
+}
+
+static json_t *inferred_scalar(const ddbc_node *n)
+{
+	bool b;
+	switch (n->scalar) {
+	case DDBC_SCALAR_INT:
+	case DDBC_SCALAR_FLOAT:
+		return scalar_as("N", n);
+	case DDBC_SCALAR_BOOL:
+		ddbc_node_bool(n, &b);
+		return typed("BOOL", json_boolean(b));
+	case DDBC_SCALAR_NULL:
+		return typed("NULL", json_true());
+	case DDBC_SCALAR_STR:
+		break;
+	}
+	return scalar_as("S", n);
+}
+
+json_t *ddbc_json_attr_value(const ddbc_node *n, ddbc_type t)
+{
+	bool scalar = n->kind == DDBC_NODE_SCALAR, seq = n->kind == DDBC_NODE_SEQ;
+	bool b;
+	switch (t) {
+	case DDBC_TYPE_S: if (scalar) return scalar_as("S", n); break;
+	case DDBC_TYPE_N: if (scalar) return scalar_as("N", n); break;
+	case DDBC_TYPE_B: if (scalar) return scalar_as("B", n); break;
+	case DDBC_TYPE_BOOL:
+		if (ddbc_node_bool(n, &b))
+			return typed("BOOL", json_boolean(b));
+		break;
+	case DDBC_TYPE_NULL: return typed("NULL", json_true());
+	case DDBC_TYPE_SS: if (seq && all_scalars(n)) return set_of("SS", n); break;
+	case DDBC_TYPE_NS: if (seq && all_scalars(n)) return set_of("NS", n); break;
+	case DDBC_TYPE_BS: if (seq && all_scalars(n)) return set_of("BS", n); break;
+	case DDBC_TYPE_M: case DDBC_TYPE_L: case DDBC_TYPE_NONE: break;
+	}
+	if (scalar)
+		return inferred_scalar(n);
+	if (seq) {
+		json_t *a = json_array();
+		for (size_t i = 0; i < n->n; i++)
+			json_array_append_new(a, inferred(n->u.items[i]));
+		return typed("L", a);
+	}
+	json_t *m = json_object();
+	for (size_t i = 0; i < n->n; i++)
+		json_object_set_new(m, n->u.pairs[i].key->u.text, inferred(n->u.pairs[i].value));
+	return typed("M", m);
+}
+
+json_t *ddbc_json_key_value(const char *s, size_t len, ddbc_type t)
+{
+	const char *type = t == DDBC_TYPE_N ? "N" : t == DDBC_TYPE_B ? "B" : "S";
+	return typed(type, ddbc_json_strn(s, len));
+}
+
+ddbc_type ddbc_json_key_type(const ddbc_table *t, const char *name)
+{
+	ddbc_type type = ddbc_table_key_type(t, name);
+	return type == DDBC_TYPE_NONE ? DDBC_TYPE_S : type;
+}
+
+bool ddbc_json_plain_name(const char *name)
+{
+	if (!((*name >= 'A' && *name <= 'Z') || (*name >= 'a' && *name <= 'z')))
+		return false;
+	for (const char *p = name; *p; p++)
+		if (!((*p >= 'A' && *p <= 'Z') || (*p >= 'a' && *p <= 'z') ||
+		      (*p >= '0' && *p <= '9')))
+			return false;
+	return !ddbc_is_reserved_word(name);
+}
+
+/* ---- CreateTable ------------------------------------------------------------------ */
+
+static json_t *key_element(const char *name, const char *key_type)
+{
+	json_t *o = json_object();
+	json_object_set_new(o, "AttributeName", ddbc_json_str(name));
+	json_object_set_new(o, "KeyType", json_string(key_type));
+	return o;
+}
+
+/* The API's KeySchema: HASH elements, then RANGE elements, in key order. */
+static json_t *key_schema(const ddbc_index *ix)
+{
+	json_t *a = json_array();
+	for (size_t i = 0; i < ix->npk; i++)
+		json_array_append_new(a, key_element(ix->pk[i].s, "HASH"));
+	for (size_t i = 0; i < ix->nsk; i++)
+		json_array_append_new(a, key_element(ix->sk[i].s, "RANGE"));
+	return a;
+}
+
+static bool defined(const json_t *defs, const char *name)
+{
+	size_t i;
+	json_t *d;
+	json_array_foreach(defs, i, d)
+		if (!strcmp(json_string_value(json_object_get(d, "AttributeName")), name))
+			return true;
+	return false;
+}
+
+static void define_keys(json_t *defs, const ddbc_table *t, const ddbc_index *ix)
+{
+	for (size_t i = 0; i < ix->npk + ix->nsk; i++) {
+		const char *name = i < ix->npk ? ix->pk[i].s : ix->sk[i - ix->npk].s;
+		if (defined(defs, name))
+			continue;
+		json_t *d = json_object();
+		json_object_set_new(d, "AttributeName", ddbc_json_str(name));
+		json_object_set_new(d, "AttributeType",
+				    json_string(ddbc_type_short(ddbc_json_key_type(t, name))));
+		json_array_append_new(defs, d);
+	}
+}
+
+static json_t *attribute_definitions(const ddbc_table *t)
+{
+	json_t *defs = json_array();
+	for (size_t s = 0; s < t->nindexes; s++)
+		define_keys(defs, t, t->indexes[s]);
+	return defs;
+}
+
+/* An INCLUDE list without the key attributes, which every index projects
+ * anyway, and without repeats, which DynamoDB rejects. */
+static json_t *non_key_attributes(const ddbc_index *ix)
+{
+	json_t *a = json_array();
+	for (size_t i = 0; i < ix->ninclude; i++) {
+		const char *name = ix->include[i].s;
+		bool skip = ddbc_index_has_key(ix, name) ||
+			    ddbc_index_has_key(&ix->table->primary, name);
+		for (size_t k = 0; k < i && !skip; k++)
+			skip = !strcmp(ix->include[k].s, name);
+		if (!skip)
+			json_array_append_new(a, ddbc_json_str(name));
+	}
+	return a;
+}
+
+static json_t *projection(const ddbc_index *ix)
+{
+	json_t *o = json_object();
+	json_t *include = ix->projection == DDBC_PROJ_INCLUDE ? non_key_attributes(ix) : NULL;
+	const char *type = ix->projection == DDBC_PROJ_ALL ? "ALL" : "KEYS_ONLY";
+	/* INCLUDE needs a non-empty list; an empty one projects the keys only. */
+	if (include && json_array_size(include))
+		type = "INCLUDE";
+	json_object_set_new(o, "ProjectionType", json_string(type));
+	if (include && json_array_size(include))
+		json_object_set(o, "NonKeyAttributes", include);
+	json_decref(include);
+	return o;
+}
+
+static json_t *throughput(const ddbc_capacity *c)
+{
+	json_t *o = json_object();
+	json_object_set_new(o, "ReadCapacityUnits", json_integer(c->read));
+	json_object_set_new(o, "WriteCapacityUnits", json_integer(c->write));
+	return o;
+}
+
+static json_t *secondary_index(const ddbc_table *t, const ddbc_index *ix)
+{
+	json_t *o = json_object();
+	json_object_set_new(o, "IndexName", ddbc_json_str(ix->name.s));
+	json_object_set_new(o, "KeySchema", key_schema(ix));
+	json_object_set_new(o, "Projection", projection(ix));
+	/* Under provisioned billing every GSI has its own throughput: its
+	 * capacity, else the table's. LSIs share the table's. */
+	if (ix->kind == DDBC_INDEX_GSI && t->billing == DDBC_BILLING_PROVISIONED) {
+		const ddbc_capacity *c = ix->capacity.set ? &ix->capacity : &t->capacity;
+		if (c->set)
+			json_object_set_new(o, "ProvisionedThroughput", throughput(c));
+	}
+	return o;
+}
+
+static json_t *secondary_indexes(const ddbc_table *t, const ddbc_index *list, size_t n)
+{
+	json_t *a = json_array();
+	for (size_t i = 0; i < n; i++)
+		json_array_append_new(a, secondary_index(t, &list[i]));
+	return a;
+}
+
+static json_t *create_table(const ddbc_table *t)
+{
+	json_t *o = json_object();
+	json_object_set_new(o, "TableName", ddbc_json_str(t->name.s));
+	json_object_set_new(o, "AttributeDefinitions", attribute_definitions(t));
+	json_object_set_new(o, "KeySchema", key_schema(&t->primary));
+	if (t->nlsi)
+		json_object_set_new(o, "LocalSecondaryIndexes",
+				    secondary_indexes(t, t->lsi, t->nlsi));
+	if (t->ngsi)
+		json_object_set_new(o, "GlobalSecondaryIndexes",
+				    secondary_indexes(t, t->gsi, t->ngsi));
+	if (t->billing == DDBC_BILLING_PROVISIONED) {
+		json_object_set_new(o, "BillingMode", json_string("PROVISIONED"));
+		if (t->capacity.set)
+			json_object_set_new(o, "ProvisionedThroughput", throughput(&t->capacity));
+	} else {
+		json_object_set_new(o, "BillingMode", json_string("PAY_PER_REQUEST"));
+	}
+	return o;
+}
 
 int ddbc_emit_create_table(FILE *out, const ddbc_design *g, const ddbc_export_opts *o,
 			   ddbc_diags *d)
 {
-	(void)out, (void)g, (void)o, (void)d;
-	fputs("ddbc: export is not built yet\n", stderr);
-	return DDBC_EMIT_FAILED;
-}
-
-int ddbc_emit_model(FILE *out, const ddbc_design *g, const ddbc_export_opts *o, ddbc_diags *d)
-{
-	return ddbc_emit_create_table(out, g, o, d);
-}
-
-int ddbc_emit_queries(FILE *out, const ddbc_design *g, const ddbc_export_opts *o,
-		      ddbc_diags *d)
-{
-	return ddbc_emit_create_table(out, g, o, d);
+	(void)o, (void)d;
+	ddbc_json_stream s;
+	ddbc_json_stream_init(&s, out);
+	ddbc_json_begin(&s, NULL, '[');
+	for (size_t i = 0; i < g->ntables; i++)
+		ddbc_json_member(&s, NULL, create_table(&g->tables[i]));
+	ddbc_json_end(&s, ']');
+	return ddbc_json_stream_finish(&s);
 }

@@ -1,0 +1,491 @@
+/* check_export.c - `ddbc export`: the three formats of every sample as golden
+ * files, and the facts a request must get right checked one by one
+ *
+ * The goldens are tests/golden/export/SAMPLE.FORMAT.json (DDBC_UPDATE_GOLDEN=1
+ * rewrites them). tests/fixtures/export/edge.ddb.yaml exercises what the
+ * samples do not: provisioned throughput, INCLUDE lists naming key
+ * attributes, a multi-attribute GSI key, an LSI, every key operator and
+ * operation, reserved and non-identifier names, zero-padded parameters.
+ * Whether DynamoDB accepts the requests is tests/e2e.test's job.
+ */
+#include "testutil.h"
+
+#include <check.h>
+#include <glob.h>
+#include <jansson.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define EDGE "tests/fixtures/export/edge.ddb.yaml"
+#define MISSING "tests/fixtures/export/missing-param.ddb.yaml"
+
+static const char *const formats[] = { "create-table", "model", "queries" };
+#define NFORMATS (sizeof(formats) / sizeof(formats[0]))
+
+/* The samples' base names (samples/NAME.ddb.yaml), found at start-up. */
+static char **samples;
+static size_t nsamples;
+
+static void find_samples(void)
+{
+	char *pattern = tu_srcpath("samples/*.ddb.yaml");
+	glob_t g;
+	if (glob(pattern, 0, NULL, &g) != 0) {
+		fprintf(stderr, "no samples match %s\n", pattern);
+		exit(1);
+	}
+	samples = calloc(g.gl_pathc, sizeof(*samples));
+	for (size_t i = 0; i < g.gl_pathc; i++) {
+		const char *base = strrchr(g.gl_pathv[i], '/') + 1;
+		samples[nsamples++] = strndup(base, strlen(base) - strlen(".ddb.yaml"));
+	}
+	globfree(&g);
+	free(pattern);
+}
+
+/* ---- running export ------------------------------------------------------------ */
+
+/* Runs `ddbc export --format FMT [ARGS...] FILE`, expects exit status 0 and
+ * returns the parsed output. */
+static json_t *export_json(const char *format, const char *file, const char *const *args)
+{
+	const char *argv[32] = { "export", "--format", format };
+	size_t n = 3;
+	for (size_t i = 0; args && args[i]; i++)
+		argv[n++] = args[i];
+	argv[n++] = file;
+	argv[n] = NULL;
+	tu_proc p;
+	tu_run_argv(&p, NULL, argv);
+	ck_assert_msg(p.status == 0, "export --format %s %s: status %d\n%s", format, file, p.status,
+		      p.err);
+	json_error_t err;
+	json_t *v = json_loadb(p.out, p.out_len, 0, &err);
+	ck_assert_msg(v != NULL, "export --format %s %s: not JSON: %s", format, file, err.text);
+	tu_proc_free(&p);
+	return v;
+}
+
+/* The element of array a whose member key is the string value. */
+static json_t *find(json_t *a, const char *key, const char *value)
+{
+	size_t i;
+	json_t *e;
+	json_array_foreach(a, i, e) {
+		const char *s = json_string_value(json_object_get(e, key));
+		if (s && !strcmp(s, value))
+			return e;
+	}
+	ck_abort_msg("no element with %s '%s'", key, value);
+	return NULL;
+}
+
+/* Asserts that v, dumped compactly with sorted keys, is expected. */
+#define expect_json(v, expected)                                                               \
+	do {                                                                                   \
+		char *got_ = json_dumps((v), JSON_COMPACT | JSON_SORT_KEYS | JSON_ENCODE_ANY);   \
+		ck_assert_msg(got_ && !strcmp(got_, (expected)), "got %s\nexpected %s",          \
+			      got_ ? got_ : "(nothing)", (expected));                          \
+		free(got_);                                                                    \
+	} while (0)
+
+static json_t *input_of(json_t *queries, const char *pattern)
+{
+	return json_object_get(find(queries, "pattern", pattern), "input");
+}
+
+static const char *str(json_t *o, const char *key)
+{
+	const char *s = json_string_value(json_object_get(o, key));
+	ck_assert_msg(s != NULL, "no string '%s'", key);
+	return s;
+}
+
+/* ---- golden files ---------------------------------------------------------------- */
+
+START_TEST(test_golden)
+{
+	const char *sample = samples[_i / NFORMATS], *format = formats[_i % NFORMATS];
+	char design[256], golden[256];
+	snprintf(design, sizeof(design), "samples/%s.ddb.yaml", sample);
+	snprintf(golden, sizeof(golden), "tests/golden/export/%s.%s.json", sample, format);
+	tu_proc a, b;
+	tu_run(&a, NULL, "export", "--format", format, design, NULL);
+	ck_assert_msg(a.status == 0, "%s: status %d\n%s", design, a.status, a.err);
+	tu_expect_golden(golden, a.out, a.out_len);
+	/* The same input gives the same bytes. */
+	tu_run(&b, NULL, "export", "--format", format, design, NULL);
+	ck_assert(a.out_len == b.out_len && !memcmp(a.out, b.out, a.out_len));
+	tu_proc_free(&a);
+	tu_proc_free(&b);
+}
+END_TEST
+
+START_TEST(test_default_format_is_create_table)
+{
+	tu_proc a, b;
+	tu_run(&a, NULL, "export", "samples/todo.ddb.yaml", NULL);
+	tu_run(&b, NULL, "export", "--format", "create-table", "samples/todo.ddb.yaml", NULL);
+	ck_assert_int_eq(a.status, 0);
+	ck_assert(a.out_len == b.out_len && !memcmp(a.out, b.out, a.out_len));
+	ck_assert_msg(a.out_len && a.out[a.out_len - 1] == '\n', "no trailing newline");
+	tu_proc_free(&a);
+	tu_proc_free(&b);
+}
+END_TEST
+
+/* ---- create-table ---------------------------------------------------------------- */
+
+START_TEST(test_attribute_definitions_are_the_keys)
+{
+	json_t *all = export_json("create-table", EDGE, NULL);
+	json_t *t = json_array_get(all, 0);
+	/* Table, GSIs, LSI: each key attribute once, in order of first use;
+	 * note and order_ref are projected, not keys. */
+	expect_json(json_object_get(t, "AttributeDefinitions"),
+		    "[{\"AttributeName\":\"PK\",\"AttributeType\":\"S\"},"
+		    "{\"AttributeName\":\"SK\",\"AttributeType\":\"S\"},"
+		    "{\"AttributeName\":\"status\",\"AttributeType\":\"S\"},"
+		    "{\"AttributeName\":\"total\",\"AttributeType\":\"N\"},"
+		    "{\"AttributeName\":\"shopId\",\"AttributeType\":\"S\"},"
+		    "{\"AttributeName\":\"region\",\"AttributeType\":\"S\"},"
+		    "{\"AttributeName\":\"day\",\"AttributeType\":\"S\"},"
+		    "{\"AttributeName\":\"seq\",\"AttributeType\":\"N\"}]");
+	expect_json(json_object_get(t, "KeySchema"),
+		    "[{\"AttributeName\":\"PK\",\"KeyType\":\"HASH\"},"
+		    "{\"AttributeName\":\"SK\",\"KeyType\":\"RANGE\"}]");
+	json_decref(all);
+}
+END_TEST
+
+START_TEST(test_multi_attribute_key_schema)
+{
+	json_t *all = export_json("create-table", EDGE, NULL);
+	json_t *t = json_array_get(all, 0);
+	json_t *gsi = find(json_object_get(t, "GlobalSecondaryIndexes"), "IndexName", "ByShop");
+	/* Every HASH element, then every RANGE element, each in key order. */
+	expect_json(json_object_get(gsi, "KeySchema"),
+		    "[{\"AttributeName\":\"shopId\",\"KeyType\":\"HASH\"},"
+		    "{\"AttributeName\":\"region\",\"KeyType\":\"HASH\"},"
+		    "{\"AttributeName\":\"day\",\"KeyType\":\"RANGE\"},"
+		    "{\"AttributeName\":\"seq\",\"KeyType\":\"RANGE\"}]");
+	expect_json(json_object_get(gsi, "Projection"), "{\"ProjectionType\":\"KEYS_ONLY\"}");
+	json_decref(all);
+}
+END_TEST
+
+START_TEST(test_projections)
+{
+	json_t *all = export_json("create-table", EDGE, NULL);
+	json_t *t = json_array_get(all, 0);
+	json_t *gsis = json_object_get(t, "GlobalSecondaryIndexes");
+	/* Key attributes and repeats leave the INCLUDE list. */
+	expect_json(json_object_get(find(gsis, "IndexName", "ByStatus"), "Projection"),
+		    "{\"NonKeyAttributes\":[\"note\",\"order_ref\"],\"ProjectionType\":\"INCLUDE\"}");
+	/* An INCLUDE of key attributes only projects the keys. */
+	expect_json(json_object_get(find(gsis, "IndexName", "KeysViaInclude"), "Projection"),
+		    "{\"ProjectionType\":\"KEYS_ONLY\"}");
+	json_t *lsi = find(json_object_get(t, "LocalSecondaryIndexes"), "IndexName", "ByDay");
+	expect_json(lsi, "{\"IndexName\":\"ByDay\",\"KeySchema\":["
+			 "{\"AttributeName\":\"PK\",\"KeyType\":\"HASH\"},"
+			 "{\"AttributeName\":\"day\",\"KeyType\":\"RANGE\"}],"
+			 "\"Projection\":{\"ProjectionType\":\"KEYS_ONLY\"}}");
+	json_decref(all);
+}
+END_TEST
+
+START_TEST(test_provisioned_throughput)
+{
+	json_t *all = export_json("create-table", EDGE, NULL);
+	json_t *t = json_array_get(all, 0);
+	ck_assert_str_eq(str(t, "BillingMode"), "PROVISIONED");
+	expect_json(json_object_get(t, "ProvisionedThroughput"),
+		    "{\"ReadCapacityUnits\":5,\"WriteCapacityUnits\":2}");
+	json_t *gsis = json_object_get(t, "GlobalSecondaryIndexes");
+	/* A GSI's own capacity, else the table's. */
+	expect_json(json_object_get(find(gsis, "IndexName", "ByStatus"), "ProvisionedThroughput"),
+		    "{\"ReadCapacityUnits\":3,\"WriteCapacityUnits\":1}");
+	expect_json(json_object_get(find(gsis, "IndexName", "ByShop"), "ProvisionedThroughput"),
+		    "{\"ReadCapacityUnits\":5,\"WriteCapacityUnits\":2}");
+	json_decref(all);
+}
+END_TEST
+
+START_TEST(test_on_demand_has_no_throughput)
+{
+	json_t *all = export_json("create-table", "samples/stamp-rally.ddb.yaml", NULL);
+	json_t *t = json_array_get(all, 0);
+	ck_assert_str_eq(str(t, "BillingMode"), "PAY_PER_REQUEST");
+	char *text = json_dumps(all, 0);
+	ck_assert_ptr_null(strstr(text, "ProvisionedThroughput"));
+	free(text);
+	json_decref(all);
+}
+END_TEST
+
+/* ---- queries ----------------------------------------------------------------------- */
+
+START_TEST(test_query_operators_and_names)
+{
+	json_t *q = export_json("queries", EDGE, NULL);
+	json_t *in = input_of(q, "by-status");
+	ck_assert_str_eq(str(in, "IndexName"), "ByStatus");
+	ck_assert_str_eq(str(in, "KeyConditionExpression"),
+			 "#status = :status AND #total BETWEEN :totalLo AND :totalHi");
+	expect_json(json_object_get(in, "ExpressionAttributeNames"),
+		    "{\"#status\":\"status\",\"#total\":\"total\"}");
+	expect_json(json_object_get(in, "ExpressionAttributeValues"),
+		    "{\":status\":{\"S\":\"open\"},\":totalHi\":{\"N\":\"20.5\"},"
+		    "\":totalLo\":{\"N\":\"10\"}}");
+	ck_assert(json_is_false(json_object_get(in, "ScanIndexForward")));
+
+	in = input_of(q, "by-day");
+	ck_assert_str_eq(str(in, "KeyConditionExpression"), "PK = :PK AND begins_with(#day, :day)");
+	ck_assert(json_is_true(json_object_get(in, "ConsistentRead")));
+
+	in = input_of(q, "orders-after");
+	ck_assert_str_eq(str(in, "KeyConditionExpression"), "PK = :PK AND SK >= :SK");
+	expect_json(json_object_get(in, "ExpressionAttributeValues"),
+		    "{\":PK\":{\"S\":\"SHOP#s1\"},\":SK\":{\"S\":\"ORDER#00042\"}}");
+	ck_assert(json_is_true(json_object_get(in, "ScanIndexForward")));
+	ck_assert_ptr_null(json_object_get(in, "ExpressionAttributeNames"));
+	json_decref(q);
+}
+END_TEST
+
+START_TEST(test_multi_attribute_query)
+{
+	json_t *q = export_json("queries", EDGE, NULL);
+	json_t *in = input_of(q, "by-shop");
+	/* Key order, every attribute by itself; the pattern's example first,
+	 * then the entity's example item. */
+	ck_assert_str_eq(str(in, "KeyConditionExpression"),
+			 "shopId = :shopId AND #region = :region AND #day = :day AND seq >= :seq");
+	expect_json(json_object_get(in, "ExpressionAttributeValues"),
+		    "{\":day\":{\"S\":\"2026-01-02\"},\":region\":{\"S\":\"us\"},"
+		    "\":seq\":{\"N\":\"40\"},\":shopId\":{\"S\":\"s2\"}}");
+	json_decref(q);
+}
+END_TEST
+
+START_TEST(test_zero_padded_parameter)
+{
+	json_t *q = export_json("queries", EDGE, NULL);
+	expect_json(json_object_get(json_object_get(input_of(q, "orders-before"),
+						     "ExpressionAttributeValues"), ":SK"),
+		    "{\"S\":\"ORDER#00050\"}");
+	json_decref(q);
+}
+END_TEST
+
+START_TEST(test_get_scan_update_delete)
+{
+	json_t *q = export_json("queries", EDGE, NULL);
+	ck_assert_str_eq(str(find(q, "pattern", "get-order"), "operation"), "GetItem");
+	expect_json(input_of(q, "get-order"),
+		    "{\"ConsistentRead\":true,\"Key\":{\"PK\":{\"S\":\"SHOP#s1\"},"
+		    "\"SK\":{\"S\":\"ORDER#00042\"}},\"TableName\":\"orders\"}");
+	/* UpdateExpression is the caller's: the design does not say what changes. */
+	expect_json(input_of(q, "update-order"),
+		    "{\"ConditionExpression\":\"attribute_exists(PK)\",\"Key\":{\"PK\":{\"S\":"
+		    "\"SHOP#s1\"},\"SK\":{\"S\":\"ORDER#00042\"}},\"TableName\":\"orders\"}");
+	expect_json(input_of(q, "delete-order"),
+		    "{\"Key\":{\"PK\":{\"S\":\"SHOP#s1\"},\"SK\":{\"S\":\"ORDER#00042\"}},"
+		    "\"TableName\":\"orders\"}");
+	ck_assert_str_eq(str(find(q, "pattern", "scan-by-day"), "operation"), "Scan");
+	expect_json(input_of(q, "scan-by-day"), "{\"IndexName\":\"ByDay\",\"TableName\":\"orders\"}");
+	json_decref(q);
+}
+END_TEST
+
+START_TEST(test_put_item_and_condition)
+{
+	json_t *q = export_json("queries", EDGE, NULL);
+	json_t *in = input_of(q, "put-order");
+	ck_assert_str_eq(str(find(q, "pattern", "put-order"), "operation"), "PutItem");
+	/* The entity's first example, in DynamoDB JSON typed by the attributes. */
+	expect_json(json_object_get(in, "Item"),
+		    "{\"PK\":{\"S\":\"SHOP#s1\"},\"SK\":{\"S\":\"ORDER#00042\"},"
+		    "\"day\":{\"S\":\"2026-01-02\"},\"lines\":{\"L\":[{\"M\":{\"qty\":{\"N\":\"2\"},"
+		    "\"sku\":{\"S\":\"a\"}}},{\"N\":\"7\"},{\"BOOL\":true},{\"NULL\":true}]},"
+		    "\"note\":{\"S\":\"hello\"},\"order_ref\":{\"S\":\"r-1\"},"
+		    "\"region\":{\"S\":\"eu\"},\"seq\":{\"N\":\"42\"},\"shopId\":{\"S\":\"s1\"},"
+		    "\"status\":{\"S\":\"open\"},\"tags\":{\"SS\":[\"new\",\"gift\"]},"
+		    "\"total\":{\"N\":\"12.5\"}}");
+	/* Reserved and non-identifier names get placeholders; functions,
+	 * keywords and value placeholders stay. */
+	ck_assert_str_eq(str(in, "ConditionExpression"),
+			 "attribute_not_exists(PK) AND (attribute_not_exists(#status) OR "
+			 "#order_ref <> :ref)");
+	expect_json(json_object_get(in, "ExpressionAttributeNames"),
+		    "{\"#order_ref\":\"order_ref\",\"#status\":\"status\"}");
+	/* ':ref' takes parameter ref's value (the pattern's example). */
+	expect_json(json_object_get(in, "ExpressionAttributeValues"), "{\":ref\":{\"S\":\"r-0\"}}");
+	json_decref(q);
+}
+END_TEST
+
+START_TEST(test_param_overrides)
+{
+	static const char *const args[] = { "--param", "shopId=s9", "--param", "seq=7",
+					    "--param", "seq=8", NULL };
+	json_t *q = export_json("queries", EDGE, args);
+	/* The last --param of a name wins; the item follows the parameters,
+	 * its templates rendered again. */
+	json_t *item = json_object_get(input_of(q, "put-order"), "Item");
+	expect_json(json_object_get(item, "PK"), "{\"S\":\"SHOP#s9\"}");
+	expect_json(json_object_get(item, "SK"), "{\"S\":\"ORDER#00008\"}");
+	expect_json(json_object_get(item, "shopId"), "{\"S\":\"s9\"}");
+	expect_json(json_object_get(item, "seq"), "{\"N\":\"8\"}");
+	expect_json(json_object_get(item, "note"), "{\"S\":\"hello\"}");
+	expect_json(json_object_get(input_of(q, "get-order"), "Key"),
+		    "{\"PK\":{\"S\":\"SHOP#s9\"},\"SK\":{\"S\":\"ORDER#00008\"}}");
+	/* --param wins over the pattern's example too. */
+	expect_json(json_object_get(json_object_get(input_of(q, "by-shop"),
+						    "ExpressionAttributeValues"), ":shopId"),
+		    "{\"S\":\"s9\"}");
+	json_decref(q);
+}
+END_TEST
+
+START_TEST(test_missing_parameter)
+{
+	tu_proc p;
+	tu_run(&p, NULL, "export", "--format", "queries", MISSING, NULL);
+	ck_assert_int_eq(p.status, 1);
+	ck_assert_uint_eq(p.out_len, 0);
+	/* One finding per parameter, at the condition that uses it. */
+	ck_assert_msg(tu_contains(p.err, p.err_len,
+				  MISSING ":21:11: error: parameter 'day' of access pattern "
+				  "'events-in-month' has no value; pass --param day=VALUE, or "
+				  "give it in the pattern's example [unresolved-reference]"),
+		      "%s", p.err);
+	ck_assert_msg(tu_contains(p.err, p.err_len,
+				  MISSING ":22:26: error: parameter 'month' of access pattern "
+				  "'events-in-month' has no value"),
+		      "%s", p.err);
+	/* A condition's ':who' is a parameter too, reported at the condition. */
+	ck_assert_msg(tu_contains(p.err, p.err_len,
+				  MISSING ":26:16: error: parameter 'who' of access pattern "
+				  "'close-event' has no value"),
+		      "%s", p.err);
+	tu_proc_free(&p);
+
+	static const char *const args[] = { "--param", "day=2026-05-01", "--param", "month=2026-05",
+					    "--param", "at=t1", "--param", "id=e1", "--param",
+					    "who=me", NULL };
+	json_t *q = export_json("queries", MISSING, args);
+	expect_json(json_object_get(input_of(q, "events-in-month"), "ExpressionAttributeValues"),
+		    "{\":PK\":{\"S\":\"DAY#2026-05-01\"},\":SK\":{\"S\":\"EVENT#2026-05\"}}");
+	expect_json(input_of(q, "close-event"),
+		    "{\"ConditionExpression\":\"attribute_exists(PK) AND closedBy <> :who\","
+		    "\"ExpressionAttributeValues\":{\":who\":{\"S\":\"me\"}},"
+		    "\"Key\":{\"PK\":{\"S\":\"DAY#2026-05-01\"},\"SK\":{\"S\":\"EVENT#t1#e1\"}},"
+		    "\"TableName\":\"events\"}");
+	json_decref(q);
+	/* The other formats need no parameter. */
+	json_decref(export_json("create-table", MISSING, NULL));
+	json_decref(export_json("model", MISSING, NULL));
+}
+END_TEST
+
+START_TEST(test_param_must_be_utf8)
+{
+	tu_proc p;
+	tu_run(&p, NULL, "export", "--format", "queries", "--param", "month=\xff", MISSING, NULL);
+	ck_assert_int_eq(p.status, 2);
+	ck_assert_uint_eq(p.out_len, 0);
+	ck_assert_msg(tu_contains(p.err, p.err_len, "not valid UTF-8"), "%s", p.err);
+	tu_proc_free(&p);
+}
+END_TEST
+
+START_TEST(test_design_with_errors_exports_nothing)
+{
+	tu_proc p;
+	tu_run(&p, NULL, "export", "tests/fixtures/many-rules.ddb.yaml", NULL);
+	ck_assert_int_eq(p.status, 1);
+	ck_assert_uint_eq(p.out_len, 0);
+	tu_proc_free(&p);
+}
+END_TEST
+
+/* ---- model ------------------------------------------------------------------------- */
+
+START_TEST(test_model_derived_facts)
+{
+	json_t *m = export_json("model", EDGE, NULL);
+	json_t *table = json_array_get(json_object_get(m, "tables"), 0);
+	json_t *ix = find(json_object_get(table, "indexes"), "name", "ByShop");
+	expect_json(json_object_get(ix, "partition_key"), "[\"shopId\",\"region\"]");
+	expect_json(json_object_get(ix, "sort_key"), "[\"day\",\"seq\"]");
+	expect_json(json_object_get(ix, "entities"), "[\"Order\"]");
+	ck_assert_str_eq(str(json_array_get(json_object_get(table, "indexes"), 0), "kind"), "table");
+
+	json_t *order = find(json_object_get(m, "entities"), "name", "Order");
+	expect_json(json_object_get(order, "indexes"),
+		    "[\"orders\",\"ByStatus\",\"ByShop\",\"KeysViaInclude\",\"ByDay\"]");
+	json_t *status = find(json_object_get(order, "attributes"), "name", "status");
+	expect_json(json_object_get(status, "roles"),
+		    "[{\"index\":\"orders\",\"role\":\"projected\"},"
+		    "{\"index\":\"ByStatus\",\"role\":\"partition_key\"}]");
+	json_t *sk = find(json_object_get(order, "attributes"), "name", "SK");
+	expect_json(json_object_get(sk, "placeholders"), "[\"seq\"]");
+	ck_assert(json_is_true(json_object_get(sk, "required")));
+
+	json_t *p = find(json_object_get(m, "access_patterns"), "id", "by-shop");
+	expect_json(json_object_get(p, "parameters"), "[\"shopId\",\"region\",\"day\"]");
+	expect_json(json_object_get(p, "matched"), "[\"Order\"]");
+	ck_assert_str_eq(str(p, "index"), "ByShop");
+	json_decref(m);
+}
+END_TEST
+
+static Suite *export_suite(void)
+{
+	Suite *s = suite_create("export");
+	TCase *golden = tcase_create("golden");
+	tcase_set_timeout(golden, 60);
+	tcase_add_loop_test(golden, test_golden, 0, (int)(nsamples * NFORMATS));
+	tcase_add_test(golden, test_default_format_is_create_table);
+	suite_add_tcase(s, golden);
+
+	TCase *ct = tcase_create("create-table");
+	tcase_add_test(ct, test_attribute_definitions_are_the_keys);
+	tcase_add_test(ct, test_multi_attribute_key_schema);
+	tcase_add_test(ct, test_projections);
+	tcase_add_test(ct, test_provisioned_throughput);
+	tcase_add_test(ct, test_on_demand_has_no_throughput);
+	suite_add_tcase(s, ct);
+
+	TCase *q = tcase_create("queries");
+	tcase_add_test(q, test_query_operators_and_names);
+	tcase_add_test(q, test_multi_attribute_query);
+	tcase_add_test(q, test_zero_padded_parameter);
+	tcase_add_test(q, test_get_scan_update_delete);
+	tcase_add_test(q, test_put_item_and_condition);
+	tcase_add_test(q, test_param_overrides);
+	tcase_add_test(q, test_missing_parameter);
+	tcase_add_test(q, test_param_must_be_utf8);
+	tcase_add_test(q, test_design_with_errors_exports_nothing);
+	suite_add_tcase(s, q);
+
+	TCase *m = tcase_create("model");
+	tcase_add_test(m, test_model_derived_facts);
+	suite_add_tcase(s, m);
+	return s;
+}
+
+int main(void)
+{
+	find_samples();
+	SRunner *sr = srunner_create(export_suite());
+	srunner_run_all(sr, CK_ENV);
+	int failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	for (size_t i = 0; i < nsamples; i++)
+		free(samples[i]);
+	free(samples);
+	return failed ? 1 : 0;
+}

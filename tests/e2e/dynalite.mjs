@@ -1,0 +1,503 @@
+// dynalite.mjs - ddbc's exported JSON checked against a DynamoDB-compatible server
+//
+// usage: node dynalite.mjs --schema ddbc.schema.json --model-schema model.schema.json
+//                          [--reserved reserved-words.txt] [--valid FILE]... [--invalid FILE]...
+//                          DESIGN.yaml=PREFIX ...
+//
+// For each design, PREFIX.create-table.json, PREFIX.queries.json and
+// PREFIX.model.json are what `ddbc export` wrote. The script checks:
+//   - the design (YAML) against the input schema, the model against its schema
+//     (and each --valid file validates, each --invalid file does not);
+//   - the CreateTable requests' shape as DynamoDB requires it (AttributeDefinitions
+//     exactly the key attributes, HASH before RANGE, multi-attribute GSI keys in
+//     key order, throughput only with PROVISIONED) against the model's indexes;
+//   - the expressions: every name that is reserved or no identifier goes through
+//     ExpressionAttributeNames, and no other does;
+//   - on dynalite (started here, on 127.0.0.1, stopped at the end): the tables are
+//     created, every write request is accepted (a PutItem stores its Item), and,
+//     on fresh tables holding every example item, every read request returns
+//     exactly the entities its pattern names.
+// dynalite predates multi-attribute GSI keys: such an index is left out of the
+// table created there, and the patterns that read it are skipped (their
+// KeySchema is still checked above).
+// Prints one line per check and ends with "N passed, N failed, N skipped";
+// exits 1 when a check failed, 2 on a usage error.
+
+import { readFileSync } from 'node:fs';
+import Ajv from 'ajv';
+import { parse as parseYaml } from 'yaml';
+import dynalite from 'dynalite';
+import {
+  DynamoDBClient, CreateTableCommand, DeleteTableCommand, PutItemCommand, GetItemCommand,
+  QueryCommand, ScanCommand, UpdateItemCommand, DeleteItemCommand,
+} from '@aws-sdk/client-dynamodb';
+
+const counts = { passed: 0, failed: 0, skipped: 0 };
+
+function pass(what) {
+  counts.passed++;
+  console.log(`ok - ${what}`);
+}
+
+function fail(what, why) {
+  counts.failed++;
+  console.log(`FAIL - ${what}: ${why}`);
+}
+
+function skip(what, why) {
+  counts.skipped++;
+  console.log(`skip - ${what}: ${why}`);
+}
+
+function check(what, problems) {
+  if (problems.length) fail(what, problems.join('; '));
+  else pass(what);
+}
+
+function readJson(path) {
+  return JSON.parse(readFileSync(path, 'utf8'));
+}
+
+function parseArgs(argv) {
+  const opts = { designs: [], valid: [], invalid: [] };
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i];
+    if (a === '--schema' || a === '--model-schema' || a === '--reserved') {
+      if (i + 1 >= argv.length) throw new Error(`${a} needs a value`);
+      opts[a.slice(2)] = argv[++i];
+    } else if (a === '--valid' || a === '--invalid') {
+      if (i + 1 >= argv.length) throw new Error(`${a} needs a value`);
+      opts[a.slice(2)].push(argv[++i]);
+    } else if (a.includes('=') && !a.startsWith('-')) {
+      const eq = a.lastIndexOf('=');
+      opts.designs.push({ yaml: a.slice(0, eq), prefix: a.slice(eq + 1) });
+    } else {
+      throw new Error(`unexpected argument '${a}'`);
+    }
+  }
+  if (!opts.schema || !opts['model-schema'] || !opts.designs.length)
+    throw new Error('expected --schema FILE --model-schema FILE DESIGN.yaml=PREFIX...');
+  return opts;
+}
+
+// ---- schemas -------------------------------------------------------------------------
+
+function makeValidator(path) {
+  const ajv = new Ajv({ allErrors: true, allowUnionTypes: true, strictTypes: true, strictTuples: true });
+  return ajv.compile(readJson(path));
+}
+
+function schemaErrors(validate, value) {
+  if (validate(value)) return [];
+  return validate.errors.map((e) => `${e.instancePath || '/'} ${e.message}`);
+}
+
+function readDesign(path) {
+  return parseYaml(readFileSync(path, 'utf8'), { merge: true });
+}
+
+// Designs that lint clean validate; one with a structural error does not.
+function schemaCorpus(opts, v) {
+  for (const path of opts.valid)
+    check(`${path} validates against ddbc.schema.json`, schemaErrors(v.input, readDesign(path)));
+  for (const path of opts.invalid) {
+    if (v.input(readDesign(path))) fail(`${path} is rejected by ddbc.schema.json`, 'it validates');
+    else pass(`${path} is rejected by ddbc.schema.json`);
+  }
+}
+
+// ---- create-table shape ------------------------------------------------------------------
+
+const DDB_KEY_TYPES = new Set(['S', 'N', 'B']);
+
+function keySchemaProblems(where, keySchema, pk, sk) {
+  const want = [...pk.map((n) => [n, 'HASH']), ...sk.map((n) => [n, 'RANGE'])];
+  const got = keySchema.map((k) => [k.AttributeName, k.KeyType]);
+  if (JSON.stringify(want) !== JSON.stringify(got))
+    return [`${where}: KeySchema ${JSON.stringify(got)}, expected ${JSON.stringify(want)}`];
+  return [];
+}
+
+function projectionProblems(where, projection, index) {
+  const problems = [];
+  const type = projection.ProjectionType;
+  if (!['ALL', 'KEYS_ONLY', 'INCLUDE'].includes(type))
+    problems.push(`${where}: ProjectionType ${type}`);
+  if (type === 'INCLUDE' && !(projection.NonKeyAttributes || []).length)
+    problems.push(`${where}: INCLUDE without NonKeyAttributes`);
+  if (type !== 'INCLUDE' && projection.NonKeyAttributes)
+    problems.push(`${where}: NonKeyAttributes with ${type}`);
+  if (index.projection === 'all' && type !== 'ALL')
+    problems.push(`${where}: projection all exported as ${type}`);
+  return problems;
+}
+
+function indexProblems(request, table, kind, listName) {
+  const problems = [];
+  const want = table.indexes.filter((ix) => ix.kind === kind);
+  const got = request[listName] || [];
+  if (got.length !== want.length || (want.length === 0 && request[listName]))
+    problems.push(`${listName}: ${got.length} exported, ${want.length} in the model`);
+  want.forEach((ix, i) => {
+    const g = got[i];
+    if (!g) return;
+    const where = `${kind.toUpperCase()} ${ix.name}`;
+    if (g.IndexName !== ix.name) problems.push(`${where}: IndexName ${g.IndexName}`);
+    problems.push(...keySchemaProblems(where, g.KeySchema, ix.partition_key, ix.sort_key));
+    problems.push(...projectionProblems(where, g.Projection, ix));
+    const provisioned = request.BillingMode === 'PROVISIONED';
+    if (kind === 'gsi' && provisioned !== Boolean(g.ProvisionedThroughput))
+      problems.push(`${where}: ProvisionedThroughput ${provisioned ? 'missing' : 'with on-demand billing'}`);
+    if (kind === 'lsi' && g.ProvisionedThroughput) problems.push(`${where}: LSI with throughput`);
+  });
+  return problems;
+}
+
+function createTableProblems(request, table) {
+  const problems = [];
+  if (request.TableName !== table.name) problems.push(`TableName ${request.TableName}`);
+  const base = table.indexes.find((ix) => ix.kind === 'table');
+  problems.push(...keySchemaProblems('table', request.KeySchema, base.partition_key, base.sort_key));
+  problems.push(...indexProblems(request, table, 'gsi', 'GlobalSecondaryIndexes'));
+  problems.push(...indexProblems(request, table, 'lsi', 'LocalSecondaryIndexes'));
+  // DynamoDB rejects a definition no key uses: exactly the key attributes, once.
+  const used = new Set();
+  for (const k of request.KeySchema) used.add(k.AttributeName);
+  for (const ix of [...(request.GlobalSecondaryIndexes || []), ...(request.LocalSecondaryIndexes || [])])
+    for (const k of ix.KeySchema) used.add(k.AttributeName);
+  const defined = request.AttributeDefinitions.map((d) => d.AttributeName);
+  if (new Set(defined).size !== defined.length) problems.push('AttributeDefinitions repeat a name');
+  const missing = [...used].filter((n) => !defined.includes(n));
+  const unused = defined.filter((n) => !used.has(n));
+  if (missing.length) problems.push(`AttributeDefinitions lack ${missing.join(', ')}`);
+  if (unused.length) problems.push(`AttributeDefinitions hold unused ${unused.join(', ')}`);
+  for (const d of request.AttributeDefinitions) {
+    const k = table.key_attributes.find((a) => a.name === d.AttributeName);
+    if (!DDB_KEY_TYPES.has(d.AttributeType) || (k && k.type !== d.AttributeType))
+      problems.push(`${d.AttributeName}: AttributeType ${d.AttributeType}`);
+  }
+  const provisioned = table.billing === 'provisioned';
+  if (request.BillingMode !== (provisioned ? 'PROVISIONED' : 'PAY_PER_REQUEST'))
+    problems.push(`BillingMode ${request.BillingMode}`);
+  if (provisioned !== Boolean(request.ProvisionedThroughput))
+    problems.push(`ProvisionedThroughput ${provisioned ? 'missing' : 'with on-demand billing'}`);
+  return problems;
+}
+
+function isMultiAttribute(index) {
+  const hash = index.KeySchema.filter((k) => k.KeyType === 'HASH').length;
+  return hash > 1 || index.KeySchema.length - hash > 1;
+}
+
+// ---- expressions --------------------------------------------------------------------------
+
+const FUNCTIONS_AND_WORDS = /^(and|or|not|between|in)$/i;
+
+// The attribute names an expression writes as they are (no '#' or ':').
+function plainNames(expr) {
+  const names = [];
+  const re = /([#:]?)([A-Za-z_][A-Za-z0-9_]*)(\s*\()?/g;
+  let m;
+  while ((m = re.exec(expr)) !== null) {
+    if (m[1] || m[3] || FUNCTIONS_AND_WORDS.test(m[2])) continue;
+    names.push(m[2]);
+  }
+  return names;
+}
+
+// Without the list of reserved words (reserved null) only the names that are no
+// identifier are known to need a placeholder.
+function expressionProblems(input, reserved) {
+  const problems = [];
+  const identifier = (n) => /^[A-Za-z][A-Za-z0-9]*$/.test(n);
+  const needsPlaceholder = (n) => !identifier(n) || Boolean(reserved && reserved.has(n.toUpperCase()));
+  const exprs = ['KeyConditionExpression', 'ConditionExpression'].map((k) => input[k]).filter(Boolean);
+  for (const expr of exprs)
+    for (const n of plainNames(expr))
+      if (needsPlaceholder(n)) problems.push(`'${n}' is written as it is in "${expr}"`);
+  const names = input.ExpressionAttributeNames || {};
+  for (const [ref, n] of Object.entries(names)) {
+    if (!needsPlaceholder(n) && reserved) problems.push(`'${n}' needs no placeholder (${ref})`);
+    if (!exprs.some((e) => e.includes(ref))) problems.push(`${ref} is unused`);
+  }
+  for (const ref of Object.keys(input.ExpressionAttributeValues || {}))
+    if (!exprs.some((e) => new RegExp(`${ref}(?![A-Za-z0-9_])`).test(e))) problems.push(`${ref} is unused`);
+  return problems;
+}
+
+// ---- DynamoDB values ------------------------------------------------------------------------
+
+// An example value (plain JSON) as an AttributeValue of the attribute's type.
+function toAttr(value, type) {
+  switch (type) {
+    case 'S': return { S: String(value) };
+    case 'N': return { N: String(value) };
+    case 'B': return { B: Buffer.from(String(value), 'base64') };
+    case 'BOOL': return { BOOL: Boolean(value) };
+    case 'NULL': return { NULL: true };
+    case 'SS': return { SS: value.map(String) };
+    case 'NS': return { NS: value.map(String) };
+    case 'BS': return { BS: value.map((v) => Buffer.from(String(v), 'base64')) };
+    default: break;
+  }
+  if (value === null) return { NULL: true };
+  if (typeof value === 'string') return { S: value };
+  if (typeof value === 'number') return { N: String(value) };
+  if (typeof value === 'boolean') return { BOOL: value };
+  if (Array.isArray(value)) return { L: value.map((v) => toAttr(v)) };
+  return { M: Object.fromEntries(Object.entries(value).map(([k, v]) => [k, toAttr(v)])) };
+}
+
+function toItem(example, entity) {
+  const types = Object.fromEntries(entity.attributes.map((a) => [a.name, a.type]));
+  return Object.fromEntries(Object.entries(example).map(([k, v]) => [k, toAttr(v, types[k])]));
+}
+
+// The CLI's JSON (B as base64 text) as the SDK takes it (B as bytes).
+function fromCliJson(value) {
+  if (Array.isArray(value)) return value.map(fromCliJson);
+  if (value === null || typeof value !== 'object') return value;
+  const out = {};
+  for (const [k, v] of Object.entries(value)) {
+    if (k === 'B' && typeof v === 'string') out[k] = Buffer.from(v, 'base64');
+    else if (k === 'BS' && Array.isArray(v)) out[k] = v.map((s) => Buffer.from(s, 'base64'));
+    else out[k] = fromCliJson(v);
+  }
+  return out;
+}
+
+function canonical(attr) {
+  return JSON.stringify(attr, (k, v) => (v && v.type === 'Buffer' ? Buffer.from(v.data).toString('base64') : v));
+}
+
+function keyOf(item, keyNames) {
+  return keyNames.map((n) => (item[n] ? canonical(item[n]) : '?')).join('|');
+}
+
+function sameItem(a, b) {
+  const norm = (item) => Object.keys(item).sort().map((k) => `${k}=${canonical(item[k])}`).join(',');
+  return norm(a) === norm(b);
+}
+
+// ---- the server -------------------------------------------------------------------------------
+
+async function startServer() {
+  const server = dynalite({ createTableMs: 0, deleteTableMs: 0, updateTableMs: 0 });
+  await new Promise((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', resolve);
+  });
+  const client = new DynamoDBClient({
+    endpoint: `http://127.0.0.1:${server.address().port}`,
+    region: 'us-east-1',
+    credentials: { accessKeyId: 'ddbc', secretAccessKey: 'ddbc' },
+    maxAttempts: 1,
+  });
+  return {
+    client,
+    async stop() {
+      client.destroy();
+      await new Promise((resolve) => server.close(resolve));
+    },
+  };
+}
+
+const COMMANDS = {
+  GetItem: GetItemCommand, Query: QueryCommand, Scan: ScanCommand, PutItem: PutItemCommand,
+  UpdateItem: UpdateItemCommand, DeleteItem: DeleteItemCommand,
+};
+
+// Every item a read returns, following LastEvaluatedKey.
+async function readAll(client, operation, input) {
+  if (operation === 'GetItem') {
+    const out = await client.send(new GetItemCommand(input));
+    return out.Item ? [out.Item] : [];
+  }
+  const items = [];
+  let start;
+  do {
+    const page = { ...input };
+    if (start) page.ExclusiveStartKey = start;
+    const out = await client.send(new COMMANDS[operation](page));
+    items.push(...(out.Items || []));
+    start = out.LastEvaluatedKey;
+  } while (start);
+  return items;
+}
+
+// The tables as dynalite can hold them: without multi-attribute GSIs.
+function localTables(createTables) {
+  const missing = new Map();
+  const requests = createTables.map((req) => {
+    const gsis = (req.GlobalSecondaryIndexes || []).filter((ix) => {
+      if (!isMultiAttribute(ix)) return true;
+      missing.set(`${req.TableName}/${ix.IndexName}`, true);
+      return false;
+    });
+    const copy = { ...req };
+    delete copy.GlobalSecondaryIndexes;
+    if (gsis.length) copy.GlobalSecondaryIndexes = gsis;
+    const keys = new Set(copy.KeySchema.map((k) => k.AttributeName));
+    for (const ix of [...gsis, ...(copy.LocalSecondaryIndexes || [])])
+      for (const k of ix.KeySchema) keys.add(k.AttributeName);
+    copy.AttributeDefinitions = req.AttributeDefinitions.filter((d) => keys.has(d.AttributeName));
+    return copy;
+  });
+  return { requests, missing };
+}
+
+async function createTables(client, requests) {
+  for (const req of requests) await client.send(new CreateTableCommand(req));
+}
+
+async function dropTables(client, requests) {
+  for (const req of requests) await client.send(new DeleteTableCommand({ TableName: req.TableName }));
+}
+
+// ---- one design ----------------------------------------------------------------------------------
+
+function staticChecks(name, design, model, createTables, queries, v) {
+  check(`${name}: design validates against ddbc.schema.json`, schemaErrors(v.input, design));
+  check(`${name}: model validates against model.schema.json`, schemaErrors(v.model, model));
+  createTables.forEach((req, i) => {
+    const table = model.tables[i];
+    check(`${name}: CreateTable ${req.TableName}`, table ? createTableProblems(req, table) : ['no such table in the model']);
+  });
+  if (createTables.length !== model.tables.length)
+    fail(`${name}: create-table`, `${createTables.length} requests for ${model.tables.length} tables`);
+  const ids = model.access_patterns.map((p) => p.id);
+  if (JSON.stringify(queries.map((q) => q.pattern)) !== JSON.stringify(ids))
+    fail(`${name}: queries`, 'not one request per access pattern in order');
+  for (const q of queries)
+    check(`${name}: ${q.pattern} expressions`, expressionProblems(q.input, v.reserved));
+}
+
+async function writeChecks(name, client, queries, skipped) {
+  for (const q of queries) {
+    if (!['PutItem', 'UpdateItem', 'DeleteItem'].includes(q.operation)) continue;
+    const what = `${name}: ${q.pattern} (${q.operation}) is accepted`;
+    if (skipped(q)) { skip(what, 'its table is not on dynalite'); continue; }
+    try {
+      const put = q.operation === 'PutItem';
+      const item = put ? q.input.Item : null;
+      const key = put ? fromCliJson(Object.fromEntries(Object.keys(q.keyNames).map((k) => [k, item[k]]))) : null;
+      // Each write meets the table without an earlier pattern's item.
+      if (put) await client.send(new DeleteItemCommand({ TableName: q.input.TableName, Key: key }));
+      await client.send(new COMMANDS[q.operation](fromCliJson(q.input)));
+      if (put) {
+        const got = await client.send(new GetItemCommand({ TableName: q.input.TableName, Key: key }));
+        if (!got.Item || !sameItem(got.Item, fromCliJson(item))) { fail(what, 'the stored item differs from Item'); continue; }
+      }
+      pass(what);
+    } catch (e) {
+      fail(what, `${e.name}: ${e.message}`);
+    }
+  }
+}
+
+function exampleIndex(model) {
+  const byTable = new Map();
+  for (const table of model.tables) {
+    const base = table.indexes.find((ix) => ix.kind === 'table');
+    byTable.set(table.name, { keyNames: [...base.partition_key, ...base.sort_key], items: new Map() });
+  }
+  for (const entity of model.entities) {
+    const t = byTable.get(entity.table);
+    for (const example of entity.examples) {
+      const item = toItem(example, entity);
+      t.items.set(keyOf(item, t.keyNames), { entity: entity.name, item });
+    }
+  }
+  return byTable;
+}
+
+async function readChecks(name, client, model, queries, byTable, skipped) {
+  const patterns = new Map(model.access_patterns.map((p) => [p.id, p]));
+  const withExamples = new Set(model.entities.filter((e) => e.examples.length).map((e) => e.name));
+  for (const q of queries) {
+    if (!['GetItem', 'Query', 'Scan'].includes(q.operation)) continue;
+    const p = patterns.get(q.pattern);
+    const what = `${name}: ${q.pattern} (${q.operation}) returns ${JSON.stringify(p.entities || p.matched)}`;
+    if (skipped(q)) { skip(what, `dynalite has no multi-attribute GSI keys (${q.input.IndexName})`); continue; }
+    const expected = new Set(p.entities || p.matched);
+    const unverifiable = [...expected].filter((e) => !withExamples.has(e));
+    if (unverifiable.length) { fail(what, `no example item of ${unverifiable.join(', ')} to return`); continue; }
+    try {
+      const t = byTable.get(q.input.TableName);
+      const items = await readAll(client, q.operation, fromCliJson(q.input));
+      const got = new Set();
+      const strangers = [];
+      for (const item of items) {
+        const known = t.items.get(keyOf(item, t.keyNames));
+        if (known) got.add(known.entity);
+        else strangers.push(keyOf(item, t.keyNames));
+      }
+      const problems = [];
+      if (strangers.length) problems.push(`items that are no example: ${strangers.join(', ')}`);
+      const extra = [...got].filter((e) => !expected.has(e));
+      const absent = [...expected].filter((e) => !got.has(e));
+      if (extra.length) problems.push(`returned ${extra.join(', ')} too`);
+      if (absent.length) problems.push(`returned no ${absent.join(', ')}`);
+      if (problems.length) problems.push(`got ${items.length} item(s) of ${JSON.stringify([...got])}`);
+      check(what, problems);
+    } catch (e) {
+      fail(what, `${e.name}: ${e.message}`);
+    }
+  }
+}
+
+async function runDesign(d, v) {
+  const name = d.yaml.replace(/^.*\//, '');
+  const design = readDesign(d.yaml);
+  const model = readJson(`${d.prefix}.model.json`);
+  const tables = readJson(`${d.prefix}.create-table.json`);
+  const queries = readJson(`${d.prefix}.queries.json`);
+  staticChecks(name, design, model, tables, queries, v);
+
+  const { requests, missing } = localTables(tables);
+  const skipped = (q) => q.input.IndexName && missing.has(`${q.input.TableName}/${q.input.IndexName}`);
+  const keyNames = new Map(model.tables.map((t) => {
+    const base = t.indexes.find((ix) => ix.kind === 'table');
+    return [t.name, Object.fromEntries([...base.partition_key, ...base.sort_key].map((k) => [k, true]))];
+  }));
+  for (const q of queries) q.keyNames = keyNames.get(q.input.TableName) || {};
+
+  const server = await startServer();
+  try {
+    await createTables(server.client, requests);
+    pass(`${name}: dynalite creates ${requests.map((r) => r.TableName).join(', ')}`);
+    await writeChecks(name, server.client, queries, skipped);
+    await dropTables(server.client, requests);
+    await createTables(server.client, requests);
+    const byTable = exampleIndex(model);
+    for (const [table, t] of byTable)
+      for (const { item } of t.items.values())
+        await server.client.send(new PutItemCommand({ TableName: table, Item: item }));
+    pass(`${name}: every example item is put`);
+    await readChecks(name, server.client, model, queries, byTable, skipped);
+  } catch (e) {
+    fail(`${name}: dynalite`, `${e.name}: ${e.message}`);
+  } finally {
+    await server.stop();
+  }
+}
+
+async function main() {
+  let opts;
+  try {
+    opts = parseArgs(process.argv.slice(2));
+  } catch (e) {
+    console.error(`dynalite.mjs: ${e.message}`);
+    return 2;
+  }
+  const reserved = opts.reserved
+    ? new Set(readFileSync(opts.reserved, 'utf8').split('\n').map((w) => w.trim().toUpperCase()).filter(Boolean))
+    : null;
+  const v = { input: makeValidator(opts.schema), model: makeValidator(opts['model-schema']), reserved };
+  schemaCorpus(opts, v);
+  for (const d of opts.designs) await runDesign(d, v);
+  console.log(`${counts.passed} passed, ${counts.failed} failed, ${counts.skipped} skipped`);
+  return counts.failed ? 1 : 0;
+}
+
+process.exitCode = await main();
