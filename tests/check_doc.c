@@ -1,0 +1,773 @@
+/* check_doc.c - `ddbc doc`: the documentation as Markdown and as HTML
+ *
+ * Golden files for every sample in both formats and both languages
+ * (tests/golden/doc/SAMPLE.LANG.{md,html}; DDBC_UPDATE_GOLDEN=1 rewrites
+ * them), the seed-002 TodoItem table itself, byte-identical output on every
+ * run, a hostile design (tests/fixtures/hostile-doc.ddb.yaml) that cannot
+ * break a table or put markup on the page, the heading ids, and the
+ * command line: -o writes the file, a design with an error writes nothing.
+ */
+#define _GNU_SOURCE 1
+#include "check.h"
+#include "emit.h"
+#include "emit_md.h"
+#include "strbuf.h"
+#include "testutil.h"
+
+#include <check.h>
+#include <ctype.h>
+#include <glob.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+static const char *const samples[] = { "todo", "stamp-rally", "ecommerce",
+				       "assessment-single", "assessment-multi" };
+#define NSAMPLES (sizeof(samples) / sizeof(samples[0]))
+
+/* ---- helpers ------------------------------------------------------------------ */
+
+typedef struct checked {
+	ddbc_source *src;
+	ddbc_diags d;
+	ddbc_design *g;
+} checked;
+
+/* Checks the design as every command does, and asserts it has no error. */
+static void check_source(checked *c, ddbc_source *src)
+{
+	c->src = src;
+	ddbc_settings cli;
+	ddbc_settings_init(&cli);
+	ddbc_diags_init(&c->d);
+	c->g = ddbc_check(src, &c->d, &cli);
+	ck_assert_ptr_nonnull(c->g);
+	ck_assert_msg(ddbc_diags_count(&c->d).errors == 0, "%s has errors:\n%s", src->name,
+		      tu_diags_dump(&c->d));
+}
+
+static void check_file(checked *c, const char *rel)
+{
+	char *path = tu_srcpath(rel);
+	ddbc_source *src = ddbc_source_read(path);
+	ck_assert_msg(src != NULL, "cannot read %s", path);
+	free(path);
+	check_source(c, src);
+}
+
+static void check_text(checked *c, const char *text)
+{
+	check_source(c, tu_source(text));
+}
+
+static void checked_free(checked *c)
+{
+	ddbc_design_free(c->g);
+	ddbc_diags_release(&c->d);
+	ddbc_source_free(c->src);
+}
+
+/* The documentation of g, in memory (NUL-terminated). */
+static char *emit(const ddbc_design *g, bool html, ddbc_lang_id lang, size_t *len)
+{
+	char *buf = NULL;
+	size_t n = 0;
+	FILE *f = open_memstream(&buf, &n);
+	ck_assert_ptr_nonnull(f);
+	ddbc_doc_opts o = { lang, TEST_SRCDIR "/templates" };
+	ddbc_diags d;
+	ddbc_diags_init(&d);
+	int r = html ? ddbc_emit_html(f, g, &o, &d) : ddbc_emit_md(f, g, &o, &d);
+	fclose(f);
+	ck_assert_int_eq(r, DDBC_EMIT_OK);
+	ck_assert_uint_eq(d.n, 0);
+	ddbc_diags_release(&d);
+	if (len)
+		*len = n;
+	return buf;
+}
+
+static char *sample_path(size_t i)
+{
+	char rel[128];
+	snprintf(rel, sizeof(rel), "samples/%s.ddb.yaml", samples[i]);
+	return strdup(rel);
+}
+
+#define expect_contains(text, needle) \
+	ck_assert_msg(strstr((text), (needle)) != NULL, "missing:\n%s", (needle))
+#define expect_absent(text, needle) \
+	ck_assert_msg(strstr((text), (needle)) == NULL, "unexpected:\n%s", (needle))
+
+static bool contains_nocase(const char *text, const char *needle)
+{
+	return strcasestr(text, needle) != NULL;
+}
+
+/* ---- golden files ------------------------------------------------------------- */
+
+START_TEST(test_golden)
+{
+	size_t sample = (size_t)_i / 4;
+	bool html = _i % 2;
+	ddbc_lang_id lang = (_i / 2) % 2 ? DDBC_LANG_JA : DDBC_LANG_EN;
+	char *rel = sample_path(sample);
+	checked c;
+	check_file(&c, rel);
+	size_t len;
+	char *out = emit(c.g, html, lang, &len);
+	char golden[160];
+	snprintf(golden, sizeof(golden), "tests/golden/doc/%s.%s.%s", samples[sample],
+		 lang == DDBC_LANG_JA ? "ja" : "en", html ? "html" : "md");
+	tu_expect_golden(golden, out, len);
+	free(out);
+	free(rel);
+	checked_free(&c);
+}
+END_TEST
+
+/* Two runs, and two loads of the same file, give the same bytes. */
+START_TEST(test_deterministic)
+{
+	char *rel = sample_path((size_t)_i);
+	checked a, b;
+	check_file(&a, rel);
+	check_file(&b, rel);
+	for (int k = 0; k < 4; k++) {
+		bool html = k & 1;
+		ddbc_lang_id lang = k & 2 ? DDBC_LANG_JA : DDBC_LANG_EN;
+		size_t n1, n2, n3;
+		char *o1 = emit(a.g, html, lang, &n1);
+		char *o2 = emit(a.g, html, lang, &n2);
+		char *o3 = emit(b.g, html, lang, &n3);
+		ck_assert_msg(n1 == n2 && !memcmp(o1, o2, n1), "%s: two runs differ", rel);
+		ck_assert_msg(n1 == n3 && !memcmp(o1, o3, n1), "%s: two loads differ", rel);
+		free(o1), free(o2), free(o3);
+	}
+	checked_free(&a);
+	checked_free(&b);
+	free(rel);
+}
+END_TEST
+
+/* ---- what the document says ----------------------------------------------------- */
+
+/* Seed 002's TodoItem table, with the inclusion derived from the GSI. */
+START_TEST(test_todo_article_table)
+{
+	checked c;
+	check_file(&c, "samples/todo.ddb.yaml");
+	char *md = emit(c.g, false, DDBC_LANG_EN, NULL);
+	expect_contains(md,
+		"| AttributeName | Type | Description | Format | GSI Inclusion | LSI Inclusion |\n"
+		"|---|---|---|---|---|---|\n"
+		"| PK | String | TodoItem識別番号 | UUIDv4 | TodoItemsByUser (projected) |  |\n"
+		"| SK | String | 作成時間 | yyyy-mm-dd | TodoItemsByUser (sort key) |  |\n"
+		"| content | String | TodoItemの内容 |  | TodoItemsByUser (projected) |  |\n"
+		"| user | String | user id | UUIDv4 | TodoItemsByUser (partition key) |  |\n"
+		"| done | Boolean | 完了かどうかのフラグ |  | TodoItemsByUser (projected) |  |\n"
+		"\n"
+		"Example item:\n\n```json\n{\n  \"PK\": \"0b6f5a0e-3c1d-4e2f-9a7b-1c2d3e4f5a6b\",");
+	free(md);
+
+	char *ja = emit(c.g, false, DDBC_LANG_JA, NULL);
+	expect_contains(ja,
+		"| 属性名 | データ型 | 説明 | フォーマット | GSI への射影 | LSI への射影 |\n"
+		"|---|---|---|---|---|---|\n"
+		"| PK | String | TodoItem識別番号 | UUIDv4 | TodoItemsByUser（射影） |  |\n"
+		"| SK | String | 作成時間 | yyyy-mm-dd | TodoItemsByUser（ソートキー） |  |\n");
+	free(ja);
+	checked_free(&c);
+}
+END_TEST
+
+/* Every heading and column in Japanese with --lang ja; English is the default. */
+START_TEST(test_japanese_labels)
+{
+	checked c;
+	check_file(&c, "samples/stamp-rally.ddb.yaml");
+	char *ja = emit(c.g, false, DDBC_LANG_JA, NULL);
+	expect_contains(ja, "\n## 目次\n");
+	expect_contains(ja, "- [テーブル `line-event`](#テーブル-line-event)\n");
+	expect_contains(ja, "\n## テーブル `line-event`\n");
+	expect_contains(ja, "\n**課金モード**: オンデマンド\n");
+	expect_contains(ja, "\n### インデックス\n\n| インデックス | 種類 | パーティションキー | ソートキー | 射影 | 説明 |\n");
+	expect_contains(ja, "\n### インデックスマップ\n");
+	expect_contains(ja, "\n### エンティティ `UserStamp`\n");
+	expect_contains(ja, "\nアイテムの例:\n");
+	expect_contains(ja, "\n## アクセスパターン\n\n| # | パターン | 操作 | インデックス | キー条件 | エンティティ |\n");
+	expect_contains(ja, "\n### パターン `users-by-date`\n");
+	expect_contains(ja, "- **順序**: 昇順 (ScanIndexForward = true)\n");
+	for (const char *en = "Contents\0Table \0Entity \0Index map\0Access patterns\0Example item\0";
+	     *en; en += strlen(en) + 1)
+		ck_assert_msg(!strstr(ja, en), "English label '%s' in the Japanese document", en);
+
+	char *en = emit(c.g, false, DDBC_LANG_EN, NULL);
+	expect_contains(en, "\n## Contents\n");
+	expect_contains(en, "\n## Access patterns\n\n| # | Pattern | Operation | Index | Key condition | Entities |\n");
+	char *html = emit(c.g, true, DDBC_LANG_JA, NULL);
+	expect_contains(html, "<html lang=\"ja\">");
+	expect_contains(html, "<title>stamp-rally — DynamoDB 設計</title>");
+	free(html);
+	free(en);
+	free(ja);
+	checked_free(&c);
+}
+END_TEST
+
+/* The index map shows sparse membership: UserStamp is not in GSI1. */
+START_TEST(test_index_map)
+{
+	checked c;
+	check_file(&c, "samples/stamp-rally.ddb.yaml");
+	char *md = emit(c.g, false, DDBC_LANG_EN, NULL);
+	expect_contains(md,
+		"| Entity | line-event | GSI1 |\n"
+		"|---|---|---|\n"
+		"| [User](#entity-user) | `EVENT#{eventId}#USER#{lineUserId}` · `PROFILE` | "
+		"`EVENT#{eventId}#USERS` · `{createdAt}#{lineUserId}` |\n"
+		"| [UserStamp](#entity-userstamp) | `EVENT#{eventId}#USER#{lineUserId}` · "
+		"`STAMP#{stampId}` | — |\n");
+	expect_contains(md, "| GSI1 | GSI | GSI1PK (String) | GSI1SK (String) | ALL | ");
+	expect_contains(md, "| 7 | [users-registered-on-day](#pattern-users-registered-on-day): ");
+	expect_contains(md, "| Query | GSI1 | GSI1PK = `EVENT#{eventId}#USERS` AND GSI1SK BETWEEN "
+			    "`2026-05-23` AND `2026-05-23T23:59:59.999Z#~` | [User](#entity-user) |\n");
+	free(md);
+	checked_free(&c);
+}
+END_TEST
+
+/* A multi-attribute GSI key: positions in the key, INCLUDE projection. */
+START_TEST(test_multi_attribute_key)
+{
+	checked c;
+	check_file(&c, "samples/assessment-multi.ddb.yaml");
+	char *md = emit(c.g, false, DDBC_LANG_EN, NULL);
+	expect_contains(md, "| byCompany | GSI | companyId (String) | assessmentType (String), "
+			    "status (String), createdAt (Number) | INCLUDE: userId | ");
+	expect_contains(md, "| assessmentType | String | ");
+	expect_contains(md, " | byUser (projected), byCompany (sort key 1/3) |  |\n");
+	expect_contains(md, " | byUser (sort key), byCompany (sort key 3/3) |  |\n");
+	expect_contains(md, "| name | String | 氏名 |  | byCompany (projected) |  |\n");
+	/* Several tables: the Index column names the table too. */
+	expect_contains(md, "| Query | byCompany (AssessmentResults) | companyId = `{companyId}` AND "
+			    "assessmentType = `{assessmentType}` AND status = `{status}` AND "
+			    "createdAt BETWEEN `1780272000` AND `1782863999` |");
+	free(md);
+	checked_free(&c);
+}
+END_TEST
+
+/* An LSI, TTL, provisioned capacity, KEYS_ONLY and a consistent read. */
+START_TEST(test_lsi_ttl_billing)
+{
+	checked c;
+	check_text(&c,
+		"ddbc: 1\nname: lsi-demo\ntables:\n  Events:\n    partition_key: PK\n"
+		"    sort_key: SK\n    ttl: expiresAt\n    billing: provisioned\n"
+		"    capacity: { read: 5, write: 2 }\n    gsi:\n      ByKind:\n"
+		"        partition_key: kind\n        projection: keys_only\n"
+		"        capacity: { read: 1, write: 1 }\n    lsi:\n      ByTime:\n"
+		"        sort_key: createdAt\n        projection: [note]\n"
+		"entities:\n  Event:\n    attributes:\n"
+		"      PK: { type: S, template: \"E#{id}\" }\n"
+		"      SK: { type: S, template: \"V#{version:05}\" }\n"
+		"      id: S\n      version: N\n      kind: { type: S, enum: [a, b] }\n"
+		"      createdAt: { type: N, format: epoch seconds }\n      note: S\n"
+		"      expiresAt: N\n"
+		"access_patterns:\n  by-time:\n    index: ByTime\n    operation: query\n"
+		"    key: { PK: \"E#{id}\", createdAt: { gt: 100 } }\n    consistent_read: true\n");
+	char *md = emit(c.g, false, DDBC_LANG_EN, NULL);
+	expect_contains(md, "**Billing**: provisioned (read 5, write 2) · **TTL**: `expiresAt`\n");
+	expect_contains(md, "| ByKind | GSI (read 1, write 1) | kind (String) | — | KEYS\\_ONLY |  |\n"
+			    "| ByTime | LSI | PK (String) | createdAt (Number) | INCLUDE: note |  |\n");
+	expect_contains(md, "| [Event](#entity-event) | `E#{id}` · `V#{version:05}` | `{kind}` | "
+			    "`E#{id}` · `{createdAt}` |\n");
+	expect_contains(md, "| PK | String |  | `E#{id}` | ByKind (projected) | ByTime (partition key) |\n"
+			    "| SK | String |  | `V#{version:05}` | ByKind (projected) | ByTime (projected) |\n"
+			    "| id | String |  |  |  |  |\n");
+	expect_contains(md, "| kind | String |  | `a` \\| `b` | ByKind (partition key) |  |\n");
+	expect_contains(md, "| createdAt | Number |  | epoch seconds |  | ByTime (sort key) |\n"
+			    "| note | String |  |  |  | ByTime (projected) |\n");
+	expect_contains(md, "| 1 | [by-time](#pattern-by-time) | Query | ByTime | PK = `E#{id}` AND "
+			    "createdAt > `100` | [Event](#entity-event) |\n");
+	expect_contains(md, "- **Consistent read**: yes\n");
+	free(md);
+	char *ja = emit(c.g, false, DDBC_LANG_JA, NULL);
+	expect_contains(ja, "**課金モード**: プロビジョンド（読み込み 5、書き込み 2） · **TTL**: `expiresAt`\n");
+	expect_contains(ja, "| createdAt | Number |  | epoch seconds |  | ByTime（ソートキー） |\n");
+	free(ja);
+	checked_free(&c);
+}
+END_TEST
+
+/* ---- hostile text ----------------------------------------------------------------- */
+
+/* How many '|' of line separate cells: those not escaped by a backslash. */
+static size_t cell_pipes(const char *line, size_t len)
+{
+	size_t n = 0;
+	for (size_t i = 0; i < len; i++)
+		if (line[i] == '|' && (i == 0 || line[i - 1] != '\\'))
+			n++;
+	return n;
+}
+
+/* Every GFM table of md: each of its lines has as many cell separators as
+ * its header, and it has the rows expected (in order; 0 = any). Returns
+ * the number of tables. */
+static size_t check_tables(const char *md, const size_t *rows, size_t nrows)
+{
+	size_t tables = 0;
+	const char *p = md;
+	while (*p) {
+		if (*p != '|') {
+			p += strcspn(p, "\n");
+			p += *p == '\n';
+			continue;
+		}
+		size_t head = cell_pipes(p, strcspn(p, "\n")), lines = 0;
+		while (*p == '|') {
+			size_t len = strcspn(p, "\n");
+			ck_assert_msg(cell_pipes(p, len) == head, "a broken table row:\n%.*s", (int)len,
+				      p);
+			lines++;
+			p += len;
+			p += *p == '\n';
+		}
+		ck_assert_msg(*p == '\n', "a table not followed by a blank line");
+		if (tables < nrows && rows[tables])
+			ck_assert_uint_eq(lines - 2, rows[tables]);
+		tables++;
+	}
+	return tables;
+}
+
+START_TEST(test_hostile_markdown)
+{
+	checked c;
+	check_file(&c, "tests/fixtures/hostile-doc.ddb.yaml");
+	for (int lang = 0; lang < 2; lang++) {
+		char *md = emit(c.g, false, (ddbc_lang_id)lang, NULL);
+		/* indexes (2), index map (1 entity), attributes (6), patterns (1) */
+		const size_t rows[] = { 2, 1, 6, 1 };
+		ck_assert_uint_eq(check_tables(md, rows, 4), 4);
+		/* No line of the document starts raw HTML. */
+		for (const char *l = md; *l; l += strcspn(l, "\n"), l += *l == '\n')
+			ck_assert_msg(*l != '<', "a line starts raw HTML: %.40s", l);
+		ck_assert_msg(!contains_nocase(md, "](javascript:"), "a javascript: link survived");
+		ck_assert_msg(!strstr(md, "](&#"), "an entity-encoded link survived");
+		expect_contains(md, "| key \\| with a pipe  - not a list | `E#{id}` |");
+		expect_contains(md, "| id | String | line one line two \\| not \\| a \\| row \\| | "
+				    "a\\|b \\<script>alert(9)\\</script> \\`c |");
+		expect_contains(md, "\\# not a heading | a | b | |---|---| \\<script>alert(6)\\</script>\n");
+		/* The user's "# Contents" keeps "contents"; ddbc's contents move on. */
+		expect_contains(md, "\n## Contents\n\nA heading of the user's");
+		free(md);
+	}
+	checked_free(&c);
+}
+END_TEST
+
+/* Every tag of the page's body is one cmark or ddbc writes, with only the
+ * attributes they write: whatever the user wrote stayed text. */
+static void expect_only_known_markup(const char *html)
+{
+	static const char *const tags[] = { "h1", "h2", "h3", "h4", "h5", "h6", "p", "a", "code",
+		"pre", "ul", "ol", "li", "table", "thead", "tbody", "tr", "th", "td", "div", "nav",
+		"strong", "em", "del", "blockquote", "hr", "br", "main" };
+	static const char *const attrs[] = { "id", "class", "href", "tabindex", "aria-hidden",
+					     "start", "align" };
+	const char *p = strstr(html, "<main class=\"doc\">");
+	const char *end = p ? strstr(p, "</main>") : NULL;
+	ck_assert(p && end);
+	for (p = strchr(p + 1, '<'); p && p < end; p = strchr(p + 1, '<')) {
+		const char *name = p + 1 + (p[1] == '/');
+		size_t n = strspn(name, "abcdefghijklmnopqrstuvwxyz0123456789");
+		bool known = false;
+		for (size_t i = 0; i < sizeof(tags) / sizeof(tags[0]) && !known; i++)
+			known = n == strlen(tags[i]) && !strncmp(name, tags[i], n);
+		ck_assert_msg(known, "unknown markup: %.40s", p);
+		const char *q = name + n, *close = strchr(q, '>');
+		while (q < close) {
+			q += strspn(q, " ");
+			size_t an = strcspn(q, "= >");
+			if (!an)
+				break;
+			bool ok = false;
+			for (size_t i = 0; i < sizeof(attrs) / sizeof(attrs[0]) && !ok; i++)
+				ok = an == strlen(attrs[i]) && !strncmp(q, attrs[i], an);
+			ck_assert_msg(ok, "unknown attribute: %.40s", q);
+			q += an;
+			if (*q == '=' && q[1] == '"')
+				q = strchr(q + 2, '"') + 1;
+		}
+	}
+}
+
+START_TEST(test_hostile_html)
+{
+	checked c;
+	check_file(&c, "tests/fixtures/hostile-doc.ddb.yaml");
+	for (int lang = 0; lang < 2; lang++) {
+		char *html = emit(c.g, true, (ddbc_lang_id)lang, NULL);
+		const char *markup[] = { "<script", "<img", "<b ", "<b>", "<i>", "href=\"javascript",
+					 "href=\"&", "href=\"data", "<!--" };
+		for (size_t i = 0; i < sizeof(markup) / sizeof(markup[0]); i++)
+			ck_assert_msg(!contains_nocase(html, markup[i]), "'%s' reached the page",
+				      markup[i]);
+		expect_only_known_markup(html);
+		/* The text is still there, shown as text. */
+		expect_contains(html, "&lt;script&gt;alert(6)&lt;/script&gt;");
+		expect_contains(html, "<a href=\"\">click me</a>");
+		expect_contains(html, "<a href=\"https://example.com/\">fine</a>");
+		/* Nothing was swallowed: every table is there, every row whole. */
+		size_t tables = 0;
+		for (const char *p = html; (p = strstr(p, "<table>")); p++)
+			tables++;
+		ck_assert_uint_eq(tables, 4);
+		const char *attrs = strstr(html, "<div class=\"table-wrap attributes\"");
+		ck_assert_ptr_nonnull(attrs);
+		const char *end = strstr(attrs, "</table>");
+		size_t rows = 0;
+		for (const char *tr = strstr(attrs, "<tbody>"); (tr = strstr(tr, "<tr>")) && tr < end;
+		     tr++) {
+			const char *tr_end = strstr(tr, "</tr>");
+			size_t cells = 0;
+			for (const char *td = tr; (td = strstr(td, "<td")) && td < tr_end; td++)
+				cells++;
+			ck_assert_uint_eq(cells, 6);
+			rows++;
+		}
+		ck_assert_uint_eq(rows, 6);
+		expect_contains(html, "<td>key | with a pipe  - not a list</td>");
+		/* The user's heading got "contents", ddbc's the next id. */
+		expect_contains(html, "<h2 id=\"contents\" class=\"user\">");
+		expect_contains(html, lang ? "id=\"目次\" class=\"contents\""
+					   : "id=\"contents-1\" class=\"contents\"");
+		free(html);
+	}
+	checked_free(&c);
+}
+END_TEST
+
+/* A description that opens an HTML block or a fence and never closes it
+ * cannot hide what follows. */
+START_TEST(test_unclosed_blocks)
+{
+	const char *openers[] = { "<!-- never closed", "<script>", "```", "~~~~", "<pre>",
+				  "<div>\n<table>", "> ```\n> quoted fence" };
+	for (size_t i = 0; i < sizeof(openers) / sizeof(openers[0]); i++) {
+		strbuf text = STRBUF_INIT;
+		strbuf_addstr(&text, "ddbc: 1\nname: t\ndescription: |\n  intro\n\n  ");
+		for (const char *o = openers[i]; *o; o++)
+			strbuf_addstr(&text, *o == '\n' ? "\n  " : (char[]){ *o, 0 });
+		strbuf_addstr(&text, "\ntables:\n  tbl:\n    partition_key: PK\n"
+				     "entities:\n  E:\n    attributes:\n"
+				     "      PK: { type: S, description: \"a <b>c</b>\" }\n");
+		checked c;
+		check_text(&c, text.buf);
+		char *md = emit(c.g, false, DDBC_LANG_EN, NULL);
+		char *html = emit(c.g, true, DDBC_LANG_EN, NULL);
+		ck_assert_msg(strstr(md, "\n### Entity `E`\n"), "%s hid the entity:\n%s", openers[i],
+			      md);
+		ck_assert_msg(strstr(html, "<h3 id=\"entity-e\" class=\"entity\">"),
+			      "%s hid the entity in HTML", openers[i]);
+		expect_contains(html, "<td>a &lt;b&gt;c&lt;/b&gt;</td>");
+		ck_assert(!contains_nocase(html, "<script") && !contains_nocase(html, "<pre>\n<table"));
+		free(md);
+		free(html);
+		checked_free(&c);
+		strbuf_release(&text);
+	}
+}
+END_TEST
+
+/* Designs with errors never reach the emitters from the command line, but
+ * the emitters still hold on them (the fuzz target sends every design):
+ * every rule fixture and test fixture, with or without findings, gives
+ * documents whose tables are whole. */
+START_TEST(test_designs_with_errors)
+{
+	const char *patterns[] = { "tests/rules/*/*.yaml", "tests/fixtures/*.yaml",
+				   "tests/fixtures/*/*.yaml" };
+	size_t designs = 0;
+	for (size_t k = 0; k < sizeof(patterns) / sizeof(patterns[0]); k++) {
+		char *pattern = tu_srcpath(patterns[k]);
+		glob_t gl;
+		if (glob(pattern, 0, NULL, &gl) == 0) {
+			for (size_t i = 0; i < gl.gl_pathc; i++) {
+				ddbc_source *src = ddbc_source_read(gl.gl_pathv[i]);
+				ck_assert_ptr_nonnull(src);
+				ddbc_settings cli;
+				ddbc_settings_init(&cli);
+				ddbc_diags d;
+				ddbc_diags_init(&d);
+				ddbc_design *g = ddbc_check(src, &d, &cli);
+				for (int f = 0; g && f < 3; f++) {
+					char *out = emit(g, f == 2, f == 1 ? DDBC_LANG_JA : DDBC_LANG_EN,
+							 NULL);
+					if (f < 2)
+						check_tables(out, NULL, 0);
+					free(out);
+				}
+				designs += g != NULL;
+				ddbc_design_free(g);
+				ddbc_diags_release(&d);
+				ddbc_source_free(src);
+			}
+			globfree(&gl);
+		}
+		free(pattern);
+	}
+	ck_assert_uint_gt(designs, 10);
+}
+END_TEST
+
+/* Text built to make a naive escaper quadratic (unmatched backtick runs,
+ * "](" and "<a>" over and over) is still written in linear time. */
+START_TEST(test_pathological_text)
+{
+	strbuf text = STRBUF_INIT, desc = STRBUF_INIT;
+	for (size_t i = 0; i < 100000; i++)
+		strbuf_addstr(&desc, "](");
+	for (size_t i = 0; i < 60000; i++)
+		strbuf_addstr(&desc, "<a>");
+	for (size_t i = 1; i < 400; i++) {
+		for (size_t k = 0; k < i; k++)
+			strbuf_addch(&desc, '`');
+		strbuf_addch(&desc, 'x');
+	}
+	strbuf_addstr(&text, "ddbc: 1\nname: p\ntables:\n  tbl:\n    partition_key: PK\n"
+			     "entities:\n  E:\n    description: |\n      ");
+	strbuf_addstr(&text, desc.buf);
+	strbuf_addstr(&text, "\n    attributes:\n      PK: { type: S }\n");
+	checked c;
+	check_text(&c, text.buf);
+	size_t len;
+	char *md = emit(c.g, false, DDBC_LANG_EN, &len);
+	ck_assert_uint_gt(len, desc.len);
+	expect_contains(md, "\n| PK | String |  |  |  |  |\n");
+	free(md);
+	checked_free(&c);
+	strbuf_release(&desc);
+	strbuf_release(&text);
+}
+END_TEST
+
+/* ---- heading ids and links ----------------------------------------------------------- */
+
+START_TEST(test_slugs)
+{
+	ddbc_slugger s;
+	ddbc_slugger_init(&s);
+	ck_assert_str_eq(ddbc_slug(&s, "Table line-event", 16), "table-line-event");
+	ck_assert_str_eq(ddbc_slug(&s, "Table line-event", 16), "table-line-event-1");
+	ck_assert_str_eq(ddbc_slug(&s, "Table line-event", 16), "table-line-event-2");
+	ck_assert_str_eq(ddbc_slug(&s, "Entity Evil|Entity<script>", 26), "entity-evilentityscript");
+	ck_assert_str_eq(ddbc_slug(&s, "A.b:c (d) 'e' \"f\" g_h", 21), "abc-d-e-f-g_h");
+	const char *ja = "テーブル line-event（本番）、ユーザー・一覧";
+	ck_assert_str_eq(ddbc_slug(&s, ja, strlen(ja)), "テーブル-line-event本番ユーザー一覧");
+	ddbc_slug_reserve(&s, "contents");
+	ck_assert_str_eq(ddbc_slug(&s, "Contents", 8), "contents-1");
+	/* "x-1" taken by a heading of its own: the next "x" skips it. */
+	ck_assert_str_eq(ddbc_slug(&s, "x-1", 3), "x-1");
+	ck_assert_str_eq(ddbc_slug(&s, "x", 1), "x");
+	ck_assert_str_eq(ddbc_slug(&s, "x", 1), "x-2");
+	ck_assert_str_eq(ddbc_slug(&s, "", 0), "");
+	ck_assert_str_eq(ddbc_slug(&s, "!!!", 3), "-1");
+	for (int i = 0; i < 500; i++)
+		ddbc_slug(&s, "many", 4);
+	ck_assert_str_eq(ddbc_slug(&s, "many", 4), "many-500");
+	ddbc_slugger_release(&s);
+}
+END_TEST
+
+START_TEST(test_safe_url)
+{
+	const char *safe[] = { "https://example.com/", "HTTP://x", "mailto:a@b", "#anchor",
+			       "relative/path.html", "../x?y=a:b", "" };
+	const char *unsafe[] = { "javascript:alert(1)", "JavaScript:x", " javascript:x",
+				 "vbscript:x", "data:text/html,x", "file:///etc/passwd",
+				 "&#106;avascript:x", "java\\script:x", "java\tscript:x" };
+	for (size_t i = 0; i < sizeof(safe) / sizeof(safe[0]); i++)
+		ck_assert_msg(ddbc_doc_safe_url(safe[i], strlen(safe[i])), "%s", safe[i]);
+	for (size_t i = 0; i < sizeof(unsafe) / sizeof(unsafe[0]); i++)
+		ck_assert_msg(!ddbc_doc_safe_url(unsafe[i], strlen(unsafe[i])), "%s", unsafe[i]);
+}
+END_TEST
+
+/* Every in-page link of every sample leads to a heading of the page. */
+START_TEST(test_links_resolve)
+{
+	char *rel = sample_path((size_t)_i / 2);
+	checked c;
+	check_file(&c, rel);
+	char *html = emit(c.g, true, _i % 2 ? DDBC_LANG_JA : DDBC_LANG_EN, NULL);
+	size_t links = 0;
+	for (const char *p = html; (p = strstr(p, "href=\"#")); p++) {
+		p += 7;
+		size_t n = strcspn(p, "\"");
+		char want[512];
+		ck_assert_uint_lt(n + 6, sizeof(want));
+		/* cmark percent-encodes non-ASCII ids in links; the page's ids are raw. */
+		size_t k = 0;
+		for (size_t i = 0; i < n; i++) {
+			unsigned v;
+			if (p[i] == '%' && i + 2 < n && sscanf(p + i + 1, "%2x", &v) == 1)
+				want[k++] = (char)v, i += 2;
+			else
+				want[k++] = p[i];
+		}
+		want[k] = '\0';
+		char id[600];
+		snprintf(id, sizeof(id), " id=\"%s\"", want);
+		ck_assert_msg(strstr(html, id), "%s: link to a missing anchor '#%s'", rel, want);
+		links++;
+	}
+	ck_assert_uint_gt(links, 5);
+	free(html);
+	checked_free(&c);
+	free(rel);
+}
+END_TEST
+
+/* ---- the command line ------------------------------------------------------------------ */
+
+static char *temp_dir(void)
+{
+	char *dir = strdup("/tmp/ddbc-doc-XXXXXX");
+	ck_assert_ptr_nonnull(mkdtemp(dir));
+	return dir;
+}
+
+static char *path_in(const char *dir, const char *name)
+{
+	char *p = malloc(strlen(dir) + strlen(name) + 2);
+	sprintf(p, "%s/%s", dir, name);
+	return p;
+}
+
+START_TEST(test_cli_writes_file)
+{
+	char *dir = temp_dir();
+	char *md = path_in(dir, "todo.md"), *html = path_in(dir, "todo.html");
+	tu_proc p;
+	tu_run(&p, NULL, "doc", "-o", md, "samples/todo.ddb.yaml", NULL);
+	ck_assert_msg(p.status == 0, "status %d: %s", p.status, p.err);
+	ck_assert_uint_eq(p.out_len, 0);
+	tu_proc_free(&p);
+	tu_run(&p, NULL, "doc", "samples/todo.ddb.yaml", NULL);
+	size_t len;
+	char *written = tu_read_file(md, &len);
+	ck_assert_msg(len == p.out_len && !memcmp(written, p.out, len), "-o differs from stdout");
+	ck_assert(strncmp(written, "# todo\n", 7) == 0);
+	free(written);
+	tu_proc_free(&p);
+
+	tu_run(&p, NULL, "doc", "--format", "html", "--lang", "ja", "--template",
+	       TEST_SRCDIR "/templates", "-o", html, "samples/todo.ddb.yaml", NULL);
+	ck_assert_msg(p.status == 0, "status %d: %s", p.status, p.err);
+	tu_proc_free(&p);
+	written = tu_read_file(html, &len);
+	ck_assert(strncmp(written, "<!DOCTYPE html>\n<html lang=\"ja\">", 32) == 0);
+	expect_contains(written, "<h3 id=\"エンティティ-todoitem\" class=\"entity\">");
+	free(written);
+
+	/* DDBC_TEMPLATE_DIR stands in for --template. */
+	setenv("DDBC_TEMPLATE_DIR", TEST_SRCDIR "/templates", 1);
+	tu_run(&p, NULL, "doc", "--format", "html", "samples/todo.ddb.yaml", NULL);
+	unsetenv("DDBC_TEMPLATE_DIR");
+	ck_assert_msg(p.status == 0, "status %d: %s", p.status, p.err);
+	expect_contains(p.out, "<title>todo — DynamoDB design</title>");
+	tu_proc_free(&p);
+
+	unlink(md), unlink(html), rmdir(dir);
+	free(md), free(html), free(dir);
+}
+END_TEST
+
+START_TEST(test_cli_error_writes_nothing)
+{
+	char *dir = temp_dir();
+	char *bad = path_in(dir, "bad.ddb.yaml"), *out = path_in(dir, "out.md");
+	char *old = path_in(dir, "old.md");
+	const char *text = "ddbc: 1\nname: bad\ntables:\n  tbl:\n    partition_key: PK\n"
+			   "entities:\n  E:\n    attributes:\n      SK: S\n";
+	tu_write_file(bad, text, strlen(text));
+	tu_write_file(old, "old\n", 4);
+
+	tu_proc p;
+	tu_run(&p, NULL, "doc", "-o", out, bad, NULL);
+	ck_assert_int_eq(p.status, 1);
+	ck_assert_msg(strstr(p.err, "error:"), "no error printed: %s", p.err);
+	ck_assert_uint_eq(p.out_len, 0);
+	ck_assert_msg(access(out, F_OK) != 0, "a failing run wrote %s", out);
+	tu_proc_free(&p);
+
+	tu_run(&p, NULL, "doc", "--format", "html", "-o", old, bad, NULL);
+	ck_assert_int_eq(p.status, 1);
+	tu_proc_free(&p);
+	size_t len;
+	char *kept = tu_read_file(old, &len);
+	ck_assert_str_eq(kept, "old\n");
+	free(kept);
+
+	/* Templates that cannot be read: exit 2, nothing written. */
+	tu_run(&p, NULL, "doc", "--format", "html", "--template", dir, "-o", out,
+	       "samples/todo.ddb.yaml", NULL);
+	ck_assert_int_eq(p.status, 2);
+	ck_assert_msg(strstr(p.err, "cannot read template"), "%s", p.err);
+	ck_assert_msg(access(out, F_OK) != 0, "a failing run wrote %s", out);
+	tu_proc_free(&p);
+
+	unlink(bad), unlink(old), rmdir(dir);
+	free(bad), free(out), free(old), free(dir);
+}
+END_TEST
+
+static Suite *doc_suite(void)
+{
+	Suite *s = suite_create("doc");
+	TCase *tc = tcase_create("outputs");
+	tcase_set_timeout(tc, 60);
+	tcase_add_loop_test(tc, test_golden, 0, (int)NSAMPLES * 4);
+	tcase_add_loop_test(tc, test_deterministic, 0, (int)NSAMPLES);
+	tcase_add_test(tc, test_todo_article_table);
+	tcase_add_test(tc, test_japanese_labels);
+	tcase_add_test(tc, test_index_map);
+	tcase_add_test(tc, test_multi_attribute_key);
+	tcase_add_test(tc, test_lsi_ttl_billing);
+	tcase_add_loop_test(tc, test_links_resolve, 0, (int)NSAMPLES * 2);
+	suite_add_tcase(s, tc);
+
+	tc = tcase_create("safety");
+	tcase_set_timeout(tc, 120);
+	tcase_add_test(tc, test_hostile_markdown);
+	tcase_add_test(tc, test_hostile_html);
+	tcase_add_test(tc, test_unclosed_blocks);
+	tcase_add_test(tc, test_designs_with_errors);
+	tcase_add_test(tc, test_pathological_text);
+	tcase_add_test(tc, test_slugs);
+	tcase_add_test(tc, test_safe_url);
+	suite_add_tcase(s, tc);
+
+	tc = tcase_create("cli");
+	tcase_set_timeout(tc, 60);
+	tcase_add_test(tc, test_cli_writes_file);
+	tcase_add_test(tc, test_cli_error_writes_nothing);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+int main(void)
+{
+	SRunner *sr = srunner_create(doc_suite());
+	srunner_run_all(sr, CK_NORMAL);
+	int failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}
