@@ -1,0 +1,52 @@
+#!/bin/sh
+# items.sh - check-items throughput and memory against jansson's own parse
+#
+#   bench/items.sh [BUILDDIR]      (or: make bench-items; BENCH_MB=200 by default)
+#
+# Generates DynamoDB JSON of the stamp-rally sample (bench/gen_items.py) as
+# export lines and as a scan result, then measures on each: jansson alone
+# (json_loadb per line for export lines: the per-item floor; json_loadf of
+# the whole file for the scan) and `ddbc check-items`, BENCH_RUNS times each
+# (default 3, interleaved), and prints the best CPU time of each, its
+# throughput, the ratio check-items / jansson, and peak RSS. The files are
+# kept in BENCH_DIR (default: a temporary directory, removed afterwards).
+set -eu
+builddir=${1:-.}
+srcdir=$(cd "$(dirname "$0")/.." && pwd)
+mb=${BENCH_MB:-200}
+runs=${BENCH_RUNS:-3}
+ddbc="$builddir/ddbc"
+bench="$builddir/bench/items_bench"
+design="$srcdir/samples/stamp-rally.ddb.yaml"
+for f in "$ddbc" "$bench"; do
+	[ -x "$f" ] || { echo "items.sh: build $f first (make bench)" >&2; exit 2; }
+done
+keep=${BENCH_DIR:-}
+dir=${BENCH_DIR:-$(mktemp -d)}
+mkdir -p "$dir"
+[ -n "$keep" ] || trap 'rm -rf "$dir"' EXIT
+
+ratio() {  # MB/s of check-items / MB/s of jansson, from the two report lines
+	awk '/^jansson/ { j = $12 } /^check-items/ { c = $12 }
+	     END { if (j > 0) printf "ratio       check-items / jansson = %.2f\n", c / j }'
+}
+
+for shape in export scan; do
+	file="$dir/items-$shape.json"
+	[ -s "$file" ] || python3 "$srcdir/bench/gen_items.py" --shape "$shape" --mb "$mb" "$file"
+	echo "== $shape: $file ($(wc -c < "$file") bytes)"
+	if [ "$shape" = export ]; then floor=floor-lines; else floor=floor-file; fi
+	: > "$dir/runs"
+	i=0
+	while [ $i -lt "$runs" ]; do   # interleaved, so both see the same machine
+		"$bench" "$floor" "$file" >> "$dir/runs"
+		"$bench" run "$file" -- "$ddbc" check-items "$design" "$file" >> "$dir/runs"
+		i=$((i + 1))
+	done
+	{
+		grep '^jansson' "$dir/runs" | sort -n -k7 | head -n 1
+		grep '^check-items' "$dir/runs" | sort -n -k7 | head -n 1
+	} | tee "$dir/report"
+	ratio < "$dir/report"
+	"$ddbc" check-items "$design" "$file" 2>/dev/null | tail -n 1
+done
