@@ -137,7 +137,9 @@ static const char usage_items[] =
 	"\n"
 	"Validates items against the design. ITEMS is a JSON array, JSON lines, a\n"
 	"scan result ({\"Items\": [...]}) or DynamoDB export lines ({\"Item\": {...}});\n"
-	"\"-\" reads standard input.\n"
+	"\"-\" reads standard input. Prints one line per finding, then\n"
+	"'N items: N ok, N failed, N unmatched'. The shapes, the matching of items to\n"
+	"entities and the JSON output are described in " DDBC_DOCDIR "/check-items.md.\n"
 	"\n"
 	"options:\n"
 	"      --format FMT        text (default) or json\n"
@@ -298,7 +300,7 @@ static int parse_options(const struct command *cmd, int argc, char **argv, struc
 
 static int run_lint(struct opts *o)
 {
-	ddbc_print_opts print = { DDBC_DIAG_TEXT, false, o->nfiles };
+	ddbc_print_opts print = { DDBC_DIAG_TEXT, false, o->nfiles, DDBC_SEV_OFF };
 	ddbc_diag_format_parse(o->format, &print.format);
 	print.color = want_color(o->color, STDOUT_FILENO);
 
@@ -340,7 +342,10 @@ struct unit {
 
 static void print_findings(struct unit *u, const struct opts *o)
 {
-	ddbc_print_opts print = { DDBC_DIAG_TEXT, want_color(o->color, STDERR_FILENO), 1 };
+	/* Notes are for `ddbc lint`; a command that writes an output reports
+	 * only what may need acting on. */
+	ddbc_print_opts print = { DDBC_DIAG_TEXT, want_color(o->color, STDERR_FILENO), 1,
+				  DDBC_SEV_WARNING };
 	ddbc_diags_print(stderr, &u->d, &print);
 	fflush(stderr);
 	/* Printed once: later findings start a fresh list. */

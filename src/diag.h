@@ -79,6 +79,7 @@ typedef struct ddbc_print_opts {
 	ddbc_diag_format format;
 	bool color;               /* text only */
 	size_t nfiles;            /* for the JSON and SARIF summaries */
+	ddbc_severity min_severity; /* findings below it are not printed (OFF: all) */
 } ddbc_print_opts;
 
 /* Prints every finding in d to out in the chosen format. */

@@ -2,8 +2,10 @@
 #include "diag.h"
 #include "strbuf.h"
 #include "utf8.h"
+#include "xalloc.h"
 
 #include <jansson.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "config.h"
@@ -246,10 +248,23 @@ static void print_github(FILE *out, const ddbc_diags *d, const ddbc_print_opts *
 
 void ddbc_diags_print(FILE *out, const ddbc_diags *d, const ddbc_print_opts *opts)
 {
+	ddbc_diags shown = *d;
+	if (opts->min_severity > DDBC_SEV_OFF) {
+		/* A shallow view of the findings severe enough: the messages stay
+		 * owned by d. */
+		shown.items = xmalloc((d->n ? d->n : 1) * sizeof(ddbc_diag));
+		shown.n = 0;
+		for (size_t i = 0; i < d->n; i++)
+			if (d->items[i].severity >= opts->min_severity)
+				shown.items[shown.n++] = d->items[i];
+		d = &shown;
+	}
 	switch (opts->format) {
 	case DDBC_DIAG_TEXT: print_text(out, d, opts); break;
 	case DDBC_DIAG_JSON: print_json(out, d, opts); break;
 	case DDBC_DIAG_SARIF: print_sarif(out, d, opts); break;
 	case DDBC_DIAG_GITHUB: print_github(out, d, opts); break;
 	}
+	if (opts->min_severity > DDBC_SEV_OFF)
+		free(shown.items);
 }

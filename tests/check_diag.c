@@ -425,7 +425,7 @@ static char *print(const ddbc_diags *d, ddbc_diag_format format, bool color, siz
 	char *buf = NULL;
 	FILE *out = open_memstream(&buf, len);
 	ck_assert_ptr_nonnull(out);
-	ddbc_print_opts opts = { format, color, 1 };
+	ddbc_print_opts opts = { format, color, 1, DDBC_SEV_OFF };
 	ddbc_diags_print(out, d, &opts);
 	fclose(out);
 	return buf;

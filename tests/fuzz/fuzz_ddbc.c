@@ -18,7 +18,7 @@ static void print_all(const ddbc_diags *d)
 		char *buf = NULL;
 		size_t len = 0;
 		FILE *out = open_memstream(&buf, &len);
-		ddbc_print_opts opts = { (ddbc_diag_format)f, f == DDBC_DIAG_TEXT, 1 };
+		ddbc_print_opts opts = { (ddbc_diag_format)f, f == DDBC_DIAG_TEXT, 1, DDBC_SEV_OFF };
 		ddbc_diags_print(out, d, &opts);
 		fclose(out);
 		free(buf);
