@@ -718,27 +718,7 @@ static void check_attributes(run *R)
 	}
 }
 
-/* Why the entity requires a (as the example-mismatch rule has it), or NULL. */
-static const char *required_reason(const ddbc_entity *e, const ddbc_attr *a, strbuf *why)
-{
-	if (e->table && ddbc_index_has_key(&e->table->primary, a->name.s))
-		strbuf_addf(why, "a key attribute of table '%s'", e->table->name.s);
-	else if (a->template.s)
-		strbuf_addf(why, "it has the template '%s'", a->template.s);
-	else if (a->required)
-		strbuf_addstr(why, "required: true");
-	else
-		return NULL;
-	return strbuf_str(why);
-}
 
-static bool is_required(const ddbc_entity *e, const ddbc_attr *a)
-{
-	strbuf why = STRBUF_INIT;
-	bool r = required_reason(e, a, &why) != NULL;
-	strbuf_release(&why);
-	return r;
-}
 
 static void check_required(run *R)
 {
@@ -746,7 +726,7 @@ static void check_required(run *R)
 	for (size_t i = 0; i < e->nattrs; i++) {
 		const ddbc_attr *a = &e->attrs[i];
 		strbuf why = STRBUF_INIT;
-		if (a->name.s && !value_of(R, a) && required_reason(e, a, &why))
+		if (a->name.s && !value_of(R, a) && ddbc_attr_required(a, &why))
 			finding(R, K_MISSING, a->name.s, R->span->pos, "'%s' is missing (%s)",
 				a->name.s, strbuf_str(&why));
 		strbuf_release(&why);
@@ -821,7 +801,7 @@ static void check_template(run *R, const ddbc_attr *a)
 		strbuf_addf(&msg, ", but its template '%s' gives ", a->template.s);
 		add_quoted(&msg, want->buf, want->len);
 		strbuf_addstr(&msg, " from this item's values");
-	} else if (r == 0 && missing && !(gone && is_required(R->ent->e, gone))) {
+	} else if (r == 0 && missing && !(gone && ddbc_attr_required(gone, NULL))) {
 		strbuf_addf(&msg, "'%s' cannot be checked against its template '%s': the item has "
 			    "no '%s'", a->name.s, a->template.s, missing);
 	} else if (r < 0) {

@@ -49,6 +49,24 @@ bool ddbc_index_has_key(const ddbc_index *ix, const char *name)
 	return false;
 }
 
+bool ddbc_attr_required(const ddbc_attr *a, strbuf *why)
+{
+	const ddbc_entity *e = a->entity;
+	const char *reason = NULL;
+	if (e->table && ddbc_index_has_key(&e->table->primary, a->name.s))
+		reason = "a key attribute of table '%s'";
+	else if (a->template.s)
+		reason = "it has the template '%s'";
+	else if (a->required)
+		reason = "required: true%s";
+	if (!reason)
+		return false;
+	if (why)
+		strbuf_addf(why, reason, e->table && ddbc_index_has_key(&e->table->primary,
+			    a->name.s) ? e->table->name.s : a->template.s ? a->template.s : "");
+	return true;
+}
+
 ddbc_type ddbc_table_key_type(const ddbc_table *t, const char *name)
 {
 	for (size_t i = 0; i < t->nentities; i++) {

@@ -12,6 +12,7 @@
 #define DDBC_SEMANTICS_H
 
 #include "model.h"
+#include "strbuf.h"
 
 void ddbc_semantics(ddbc_design *design);
 
@@ -29,6 +30,12 @@ ddbc_role ddbc_attr_role(const ddbc_attr *a, const ddbc_index *ix);
 /* The type a table gives key attribute name: the type of the first entity
  * of the table that defines it; DDBC_TYPE_NONE when none does. */
 ddbc_type ddbc_table_key_type(const ddbc_table *t, const char *name);
+
+/* Whether every item of a's entity must hold a: it is a key attribute of
+ * the entity's table, it has a template, or it says required: true. When
+ * it must and why is not NULL, appends the reason to why. The example
+ * rule and check-items share this one answer. */
+bool ddbc_attr_required(const ddbc_attr *a, strbuf *why);
 
 /* Whether name is a key attribute of ix (partition or sort). */
 bool ddbc_index_has_key(const ddbc_index *ix, const char *name);

@@ -277,27 +277,7 @@ static void check_value(const ctx *c, const ddbc_attr *a, const ddbc_node *v)
 
 /* ---- required attributes --------------------------------------------------------------- */
 
-/* Why an item must have a, into why; false when it need not. */
-static bool required_reason(const ddbc_entity *e, const ddbc_attr *a, strbuf *why)
-{
-	if (e->table && ddbc_index_has_key(&e->table->primary, a->name.s))
-		strbuf_addf(why, "a key attribute of table '%s'", e->table->name.s);
-	else if (a->template.s)
-		strbuf_addf(why, "it has the template '%s'", a->template.s);
-	else if (a->required)
-		strbuf_addstr(why, "it is required");
-	else
-		return false;
-	return true;
-}
 
-static bool is_required(const ddbc_entity *e, const ddbc_attr *a)
-{
-	strbuf why = STRBUF_INIT;
-	bool r = required_reason(e, a, &why);
-	strbuf_release(&why);
-	return r;
-}
 
 static void check_required(const ctx *c, const ddbc_node *item)
 {
@@ -305,7 +285,7 @@ static void check_required(const ctx *c, const ddbc_node *item)
 		const ddbc_attr *a = &c->e->attrs[i];
 		strbuf why = STRBUF_INIT;
 		if (a->name.s && !ddbc_node_get(item, a->name.s) &&
-		    required_reason(c->e, a, &why))
+		    ddbc_attr_required(a, &why))
 			mismatch(c, item->loc, "the example item of '%s' lacks '%s' (%s); add it",
 				 c->e->name.s, a->name.s, strbuf_str(&why));
 		strbuf_release(&why);
@@ -411,7 +391,7 @@ static void check_template(const ctx *c, const ddbc_attr *a, const ddbc_node *it
 	int r = render(a, item, &want, &err);
 	/* A lacking placeholder that is itself required was reported as such. */
 	const ddbc_attr *gone = err.missing ? ddbc_entity_attr(c->e, err.missing) : NULL;
-	if (r == 0 && !(gone && is_required(c->e, gone)))
+	if (r == 0 && !(gone && ddbc_attr_required(gone, NULL)))
 		report_render_error(c, a, v, &err);
 	else if (r == 1 && (want.len != v->n || memcmp(strbuf_str(&want), v->u.text, v->n)))
 		mismatch(c, v->loc, "'%s' is '%s', but its template '%s' gives '%s' from this "
