@@ -297,17 +297,6 @@ ddbc_type ddbc_json_key_type(const ddbc_table *t, const char *name)
 	return type == DDBC_TYPE_NONE ? DDBC_TYPE_S : type;
 }
 
-bool ddbc_json_plain_name(const char *name)
-{
-	if (!((*name >= 'A' && *name <= 'Z') || (*name >= 'a' && *name <= 'z')))
-		return false;
-	for (const char *p = name; *p; p++)
-		if (!((*p >= 'A' && *p <= 'Z') || (*p >= 'a' && *p <= 'z') ||
-		      (*p >= '0' && *p <= '9')))
-			return false;
-	return !ddbc_is_reserved_word(name);
-}
-
 /* ---- CreateTable ------------------------------------------------------------------ */
 
 static json_t *key_element(const char *name, const char *key_type)

@@ -66,9 +66,4 @@ json_t *ddbc_json_key_value(const char *s, size_t len, ddbc_type t);
  * entities give it, S when no entity defines it (an unused index). */
 ddbc_type ddbc_json_key_type(const ddbc_table *t, const char *name);
 
-/* Whether name can stand in an expression as it is: [A-Za-z][A-Za-z0-9]*
- * and no DynamoDB reserved word. Else it needs an ExpressionAttributeNames
- * placeholder. */
-bool ddbc_json_plain_name(const char *name);
-
 #endif

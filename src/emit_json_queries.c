@@ -21,6 +21,7 @@
  */
 #include "emit.h"
 #include "emit_json.h"
+#include "expr_names.h"
 #include "semantics.h"
 #include "utf8.h"
 
@@ -50,18 +51,6 @@ static bool is_alpha(char c)
 static bool is_alnum(char c)
 {
 	return is_alpha(c) || (c >= '0' && c <= '9');
-}
-
-/* Whether name can follow '#' or ':' in a placeholder: DynamoDB takes
- * alphanumeric characters and '_'. */
-static bool placeholder_safe(const char *s)
-{
-	if (!*s)
-		return false;
-	for (; *s; s++)
-		if (!is_alnum(*s) && *s != '_')
-			return false;
-	return true;
 }
 
 static const ddbc_key_cond *find_cond(const ddbc_pattern *p, const char *attr)
@@ -249,14 +238,14 @@ static const char *unique(request *r, const json_t *taken, const char *base)
 /* How an expression names attribute name: itself, or a '#' placeholder. */
 static const char *name_ref(request *r, const char *name)
 {
-	if (ddbc_json_plain_name(name))
+	if (!ddbc_name_needs_placeholder(name))
 		return name;
 	const char *key;
 	json_t *v;
 	json_object_foreach(r->names, key, v)
 		if (!strcmp(json_string_value(v), name))
 			return ddbc_arena_strdup(r->arena, key);
-	const char *base = placeholder_safe(name) ? ddbc_arena_printf(r->arena, "#%s", name) : "#attr";
+	const char *base = ddbc_name_placeholder_safe(name) ? ddbc_arena_printf(r->arena, "#%s", name) : "#attr";
 	const char *ref = unique(r, r->names, base);
 	json_object_set_new(r->names, ref, ddbc_json_str(name));
 	return ref;
@@ -265,7 +254,7 @@ static const char *name_ref(request *r, const char *name)
 /* Adds value under a new ':' placeholder named after attribute attr. */
 static const char *value_ref(request *r, const char *attr, const char *suffix, json_t *value)
 {
-	const char *base = ddbc_arena_printf(r->arena, ":%s%s", placeholder_safe(attr) ? attr : "v",
+	const char *base = ddbc_arena_printf(r->arena, ":%s%s", ddbc_name_placeholder_safe(attr) ? attr : "v",
 					     suffix);
 	const char *ref = unique(r, r->values, base);
 	json_object_set_new(r->values, ref, value);

@@ -1,5 +1,6 @@
 /* header_plan.c - deciding the header's identifiers and builders */
 #include "header_plan.h"
+#include "expr_names.h"
 #include "rules/reserved.h"
 #include "strbuf.h"
 #include "xalloc.h"
@@ -70,18 +71,6 @@ static const char *lower_of(ddbc_arena *arena, const char *s)
 	return r;
 }
 
-/* Letters, digits and '_' only: what may follow '#' in an expression
- * attribute name. */
-static bool is_word(const char *s)
-{
-	if (!*s)
-		return false;
-	for (; *s; s++)
-		if (!is_alnum(*s) && *s != '_')
-			return false;
-	return true;
-}
-
 /* A C identifier: a letter or '_', then letters, digits and '_'. */
 static bool is_c_identifier(const char *s)
 {
@@ -126,16 +115,6 @@ static const char *param_name(ddbc_arena *arena, const char *member_lower)
 		    sizeof(param_words[0]), compare_word))
 		return ddbc_arena_printf(arena, "%s_", member_lower);
 	return member_lower;
-}
-
-bool ddbc_attr_needs_expr_name(const char *name)
-{
-	if (!((name[0] >= 'a' && name[0] <= 'z') || (name[0] >= 'A' && name[0] <= 'Z')))
-		return true;
-	for (const char *p = name; *p; p++)
-		if (!is_alnum(*p))
-			return true;
-	return ddbc_is_reserved_word(name);
 }
 
 /* ---- the prefix ---------------------------------------------------------------- */
@@ -247,10 +226,10 @@ static void plan_attr_names(planner *p, const ddbc_hentity *he, ddbc_hattr *ha,
 	const char *stem = ddbc_arena_printf(arena, "%s_%s_%s", p->plan->prefix, he->ident,
 					     member);
 	ha->name_macro = ddbc_arena_printf(arena, "%s_NAME", stem);
-	if (ddbc_attr_needs_expr_name(a->name.s)) {
+	if (ddbc_name_needs_placeholder(a->name.s)) {
 		ha->expr_macro = ddbc_arena_printf(arena, "%s_EXPR_NAME", stem);
 		/* The name itself where DynamoDB allows it after '#'. */
-		ha->expr_name = ddbc_arena_printf(arena, "#%s", is_word(a->name.s) ? a->name.s
+		ha->expr_name = ddbc_arena_printf(arena, "#%s", ddbc_name_placeholder_safe(a->name.s) ? a->name.s
 											: member_lower);
 	}
 	ha->param = param_name(arena, member_lower);

@@ -110,9 +110,4 @@ int ddbc_header_plan_build(ddbc_header_plan *plan, const ddbc_design *g,
 			   const ddbc_header_opts *o, ddbc_diags *d);
 void ddbc_header_plan_free(ddbc_header_plan *plan);
 
-/* Whether an expression must name the attribute through an
- * ExpressionAttributeNames placeholder: a DynamoDB reserved word, or a name
- * that is not a letter followed by letters and digits. */
-bool ddbc_attr_needs_expr_name(const char *name);
-
 #endif
