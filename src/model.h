@@ -103,11 +103,12 @@ struct ddbc_table {
 	ddbc_index *lsi;
 	size_t nlsi;
 
+	/* derived by resolve.c */
+	struct ddbc_entity **entities;  /* the table's entities, in file order */
+	size_t nentities;
 	/* derived by semantics.c */
 	ddbc_index **indexes;  /* the primary key, then the GSIs, then the LSIs */
 	size_t nindexes;
-	struct ddbc_entity **entities;  /* the table's entities, in file order */
-	size_t nentities;
 };
 
 typedef enum ddbc_role {

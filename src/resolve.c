@@ -69,11 +69,32 @@ static void resolve_entity(ddbc_design *g, ddbc_entity *e, ddbc_diags *d)
 	}
 }
 
+/* Gives each table the list of its entities, in file order, once every
+ * entity knows its table: lookups by table then cost the table's size,
+ * not the design's. */
+static void list_entities(ddbc_design *g)
+{
+	for (size_t i = 0; i < g->nentities; i++)
+		if (g->entities[i].table)
+			g->entities[i].table->nentities++;
+	for (size_t i = 0; i < g->ntables; i++) {
+		ddbc_table *t = &g->tables[i];
+		t->entities = ddbc_arena_array(g->arena, t->nentities, sizeof(ddbc_entity *));
+		t->nentities = 0;
+	}
+	for (size_t i = 0; i < g->nentities; i++) {
+		ddbc_table *t = g->entities[i].table;
+		if (t)
+			t->entities[t->nentities++] = &g->entities[i];
+	}
+}
+
 /* Whether any entity of table t has an attribute called name. */
 static bool table_has_attr(const ddbc_design *g, const ddbc_table *t, const char *name)
 {
-	for (size_t i = 0; i < g->nentities; i++)
-		if (g->entities[i].table == t && ddbc_entity_attr(&g->entities[i], name))
+	(void)g;
+	for (size_t i = 0; i < t->nentities; i++)
+		if (ddbc_entity_attr(t->entities[i], name))
 			return true;
 	return false;
 }
@@ -129,6 +150,7 @@ void ddbc_resolve(ddbc_design *g, ddbc_diags *d)
 {
 	for (size_t i = 0; i < g->nentities; i++)
 		resolve_entity(g, &g->entities[i], d);
+	list_entities(g);
 	for (size_t i = 0; i < g->ntables; i++)
 		resolve_ttl(g, &g->tables[i], d);
 	for (size_t i = 0; i < g->npatterns; i++)

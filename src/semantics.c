@@ -21,22 +21,6 @@ static void list_indexes(ddbc_arena *arena, ddbc_table *t)
 		t->indexes[i]->slot = i;
 }
 
-static void list_entities(ddbc_design *g)
-{
-	for (size_t i = 0; i < g->nentities; i++)
-		if (g->entities[i].table)
-			g->entities[i].table->nentities++;
-	for (size_t i = 0; i < g->ntables; i++) {
-		ddbc_table *t = &g->tables[i];
-		t->entities = ddbc_arena_array(g->arena, t->nentities, sizeof(ddbc_entity *));
-		t->nentities = 0;
-	}
-	for (size_t i = 0; i < g->nentities; i++) {
-		ddbc_table *t = g->entities[i].table;
-		if (t)
-			t->entities[t->nentities++] = &g->entities[i];
-	}
-}
 
 bool ddbc_index_has_key(const ddbc_index *ix, const char *name)
 {
@@ -411,7 +395,6 @@ void ddbc_semantics(ddbc_design *g)
 {
 	for (size_t i = 0; i < g->ntables; i++)
 		list_indexes(g->arena, &g->tables[i]);
-	list_entities(g);
 	for (size_t i = 0; i < g->nentities; i++) {
 		ddbc_entity *e = &g->entities[i];
 		parse_templates(g, e);
