@@ -92,6 +92,10 @@ static bool is_float(const char *s)
 /* The YAML 1.2 core schema's resolution of a plain scalar. */
 static ddbc_scalar_kind resolve_plain(const char *s)
 {
+	/* Most plain scalars are names: one look at the first byte settles
+	 * them without the comparisons below. */
+	if (*s && !strchr("~nNtTfF0123456789+-.", *s))
+		return DDBC_SCALAR_STR;
 	if (!*s || !strcmp(s, "~") || !strcmp(s, "null") || !strcmp(s, "Null") ||
 	    !strcmp(s, "NULL"))
 		return DDBC_SCALAR_NULL;

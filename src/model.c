@@ -122,9 +122,13 @@ ddbc_entity *ddbc_design_entity(const ddbc_design *design, const char *name)
 
 ddbc_attr *ddbc_entity_attr(const ddbc_entity *entity, const char *name)
 {
-	for (size_t i = 0; i < entity->nattrs; i++)
-		if (!strcmp(entity->attrs[i].name.s, name))
+	/* Called for every entity a pattern is tried on: the first byte
+	 * settles most comparisons without a call. */
+	for (size_t i = 0; i < entity->nattrs; i++) {
+		const char *s = entity->attrs[i].name.s;
+		if (s && s[0] == name[0] && !strcmp(s, name))
 			return &entity->attrs[i];
+	}
 	return NULL;
 }
 

@@ -206,6 +206,7 @@ typedef struct ddbc_key_cond {
 	size_t nvalues;
 
 	/* derived by semantics.c, once per condition */
+	bool on_key;             /* attr is a key attribute of the pattern's index */
 	bool has_lang;           /* eq and begins_with: lang is what the value allows */
 	ddbc_lang lang;          /* runs in the design's arena */
 	ddbc_bound bounds[2];    /* lt..between: lower and upper, when has_bound[] */

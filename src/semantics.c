@@ -368,7 +368,7 @@ static bool entity_matches(const ddbc_design *g, const ddbc_pattern *p, const dd
 		return false;
 	for (size_t i = 0; i < p->nconds; i++) {
 		const ddbc_key_cond *c = &p->conds[i];
-		if (!c->attr.s || !c->nvalues || !ddbc_index_has_key(p->index, c->attr.s))
+		if (!c->on_key)
 			continue;
 		const ddbc_attr *a = ddbc_entity_attr(e, c->attr.s);
 		if (a && !ddbc_cond_matches(g, c, a))
@@ -377,18 +377,147 @@ static bool entity_matches(const ddbc_design *g, const ddbc_pattern *p, const dd
 	return true;
 }
 
-static void match_pattern(ddbc_design *g, ddbc_pattern *p)
+/* Entities of an index sorted by the literal prefix of their first
+ * partition-key attribute, so that a pattern is tried only on entities
+ * whose prefix agrees with its condition's: a table of thousands of
+ * entities is not searched whole for each of its patterns. */
+typedef struct prefixed {
+	const char *text;
+	size_t len;
+	size_t pos;              /* the entity's place in table->entities */
+} prefixed;
+
+typedef struct prefix_index {
+	prefixed *items;
+	size_t n;
+} prefix_index;
+
+static int by_prefix(const void *pa, const void *pb)
+{
+	const prefixed *a = pa, *b = pb;
+	int r = memcmp(a->text, b->text, a->len < b->len ? a->len : b->len);
+	if (r)
+		return r;
+	if (a->len != b->len)
+		return a->len < b->len ? -1 : 1;
+	return a->pos < b->pos ? -1 : a->pos > b->pos;
+}
+
+static void build_prefix_index(const ddbc_table *t, const ddbc_index *ix, prefix_index *pi)
+{
+	pi->items = xmalloc((t->nentities + 1) * sizeof(prefixed));
+	pi->n = 0;
+	for (size_t i = 0; ix->npk && i < t->nentities; i++) {
+		const ddbc_entity *e = t->entities[i];
+		const ddbc_attr *a = e->in_index[ix->slot] ? ddbc_entity_attr(e, ix->pk[0].s) : NULL;
+		if (!a)
+			continue;
+		prefixed *p = &pi->items[pi->n++];
+		p->len = lang_prefix(&a->lang, &p->text);
+		p->pos = i;
+	}
+	qsort(pi->items, pi->n, sizeof(prefixed), by_prefix);
+}
+
+/* The first position in pi whose prefix is >= (text, len). */
+static size_t lower_bound(const prefix_index *pi, const char *text, size_t len)
+{
+	prefixed key = { text, len, 0 };
+	size_t lo = 0, hi = pi->n;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (by_prefix(&pi->items[mid], &key) < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+static int by_pos(const void *pa, const void *pb)
+{
+	size_t a = *(const size_t *)pa, b = *(const size_t *)pb;
+	return a < b ? -1 : a > b;
+}
+
+/* The positions of the entities whose prefix is compatible with P (one is
+ * a prefix of the other), in file order: those extending P are one run of
+ * pi; those P extends have each one of P's own prefixes. */
+static size_t candidates(const prefix_index *pi, const char *P, size_t plen, size_t *out)
+{
+	size_t n = 0;
+	for (size_t i = lower_bound(pi, P, plen);
+	     i < pi->n && pi->items[i].len >= plen && !memcmp(pi->items[i].text, P, plen); i++)
+		out[n++] = pi->items[i].pos;
+	for (size_t len = 0; len < plen; len++)
+		for (size_t i = lower_bound(pi, P, len);
+		     i < pi->n && pi->items[i].len == len && !memcmp(pi->items[i].text, P, len); i++)
+			out[n++] = pi->items[i].pos;
+	qsort(out, n, sizeof(size_t), by_pos);
+	return n;
+}
+
+/* The equality condition on the index's first partition attribute. */
+static const ddbc_key_cond *partition_eq(const ddbc_pattern *p)
+{
+	for (size_t i = 0; p->index->npk && i < p->nconds; i++) {
+		const ddbc_key_cond *c = &p->conds[i];
+		if (c->on_key && c->op == DDBC_COND_EQ && c->has_lang &&
+		    !strcmp(c->attr.s, p->index->pk[0].s))
+			return c;
+	}
+	return NULL;
+}
+
+static void match_pattern(ddbc_design *g, ddbc_pattern *p, prefix_index *indexes)
 {
 	if (!p->table || !p->index)
 		return;
 	p->analysed = true;
 	const ddbc_table *t = p->table;
-	for (size_t i = 0; i < p->nconds; i++)
-		derive_cond(g, t, &p->conds[i]);
+	for (size_t i = 0; i < p->nconds; i++) {
+		ddbc_key_cond *c = &p->conds[i];
+		c->on_key = c->attr.s && c->nvalues && ddbc_index_has_key(p->index, c->attr.s);
+		derive_cond(g, t, c);
+	}
 	p->matched = ddbc_arena_array(g->arena, t->nentities, sizeof(ddbc_entity *));
-	for (size_t i = 0; i < t->nentities; i++)
-		if (entity_matches(g, p, t->entities[i]))
-			p->matched[p->nmatched++] = t->entities[i];
+	const ddbc_key_cond *eq = partition_eq(p);
+	if (!eq) {
+		for (size_t i = 0; i < t->nentities; i++)
+			if (entity_matches(g, p, t->entities[i]))
+				p->matched[p->nmatched++] = t->entities[i];
+		return;
+	}
+	prefix_index *pi = &indexes[p->index->slot];
+	if (!pi->items)
+		build_prefix_index(t, p->index, pi);
+	const char *P;
+	size_t plen = lang_prefix(&eq->lang, &P);
+	size_t *pos = xmalloc((pi->n + 1) * sizeof(size_t));
+	size_t n = candidates(pi, P, plen, pos);
+	for (size_t i = 0; i < n; i++)
+		if (entity_matches(g, p, t->entities[pos[i]]))
+			p->matched[p->nmatched++] = t->entities[pos[i]];
+	free(pos);
+}
+
+static void match_patterns(ddbc_design *g)
+{
+	/* One prefix index per table index, built when a pattern first needs it. */
+	prefix_index **byslot = xcalloc(g->ntables + 1, sizeof(prefix_index *));
+	for (size_t i = 0; i < g->ntables; i++)
+		byslot[i] = xcalloc(g->tables[i].nindexes + 1, sizeof(prefix_index));
+	for (size_t i = 0; i < g->npatterns; i++) {
+		ddbc_pattern *p = &g->patterns[i];
+		size_t t = p->table ? (size_t)(p->table - g->tables) : 0;
+		match_pattern(g, p, byslot[t]);
+	}
+	for (size_t i = 0; i < g->ntables; i++) {
+		for (size_t s = 0; s < g->tables[i].nindexes; s++)
+			free(byslot[i][s].items);
+		free(byslot[i]);
+	}
+	free(byslot);
 }
 
 void ddbc_semantics(ddbc_design *g)
@@ -402,6 +531,5 @@ void ddbc_semantics(ddbc_design *g)
 		if (e->table)
 			derive_membership(g, e);
 	}
-	for (size_t i = 0; i < g->npatterns; i++)
-		match_pattern(g, &g->patterns[i]);
+	match_patterns(g);
 }

@@ -280,6 +280,15 @@ static bool step(const ddbc_lang *l, pos p, unsigned char ch, const char *delim,
 	return true;
 }
 
+/* The byte a position inside a literal must read next. */
+static bool fixed_byte(const ddbc_lang *l, pos p, unsigned char *out)
+{
+	if (p.r >= l->nruns || !l->runs[p.r].fixed)
+		return false;
+	*out = (unsigned char)l->runs[p.r].text[p.k];
+	return true;
+}
+
 static bool accepting(const ddbc_lang *l, pos p)
 {
 	return p.r >= l->nruns;
@@ -479,14 +488,22 @@ static bool search(const ddbc_lang *a, const ddbc_lang *b, const range *rg, cons
 					found = true;
 					break;
 				}
-				for (size_t c = 0; c < nsigma; c++) {
+				/* A side inside a literal can read only its next
+				 * byte: try that one instead of the whole alphabet. */
+				unsigned char only;
+				const unsigned char *try = sigma;
+				size_t ntry = nsigma;
+				if (fixed_byte(a, ca[i], &only) ||
+				    (b && fixed_byte(lb, cb[j], &only)))
+					try = &only, ntry = 1;
+				for (size_t c = 0; c < ntry; c++) {
 					state nx = st;
-					if (!step(a, ca[i], sigma[c], delim, &nx.a))
+					if (!step(a, ca[i], try[c], delim, &nx.a))
 						continue;
-					if (b && !step(lb, cb[j], sigma[c], delim, &nx.b))
+					if (b && !step(lb, cb[j], try[c], delim, &nx.b))
 						continue;
-					if (rg && (!lo_step(rg->lower, st.lo, sigma[c], &nx.lo) ||
-						   !hi_step(rg->upper, st.hi, sigma[c], &nx.hi)))
+					if (rg && (!lo_step(rg->lower, st.lo, try[c], &nx.lo) ||
+						   !hi_step(rg->upper, st.hi, try[c], &nx.hi)))
 						continue;
 					push_state(&q, &s, nx);
 				}
