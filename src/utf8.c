@@ -63,6 +63,12 @@ const char *ddbc_utf8_check(const char *text, size_t len, ddbc_loc *where)
 	where->line = 1;
 	where->column = 1;
 	while (p < end) {
+		/* Printable ASCII, the bulk of any design, needs no decoding. */
+		if (*p >= 0x20 && *p < 0x7F) {
+			p++;
+			where->column++;
+			continue;
+		}
 		size_t br = ddbc_break_len((const char *)p, (const char *)end);
 		if (br) {
 			p += br;
