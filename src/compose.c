@@ -204,9 +204,9 @@ static void push(struct composer *c, ddbc_node_kind kind, const yaml_event_t *ev
 		f->anchor = add_anchor(c, anchor, node, true);
 }
 
-static size_t add_weight(size_t a, size_t b)
+static uint32_t add_weight(uint32_t a, uint32_t b)
 {
-	return a > SIZE_MAX / 4 - b ? SIZE_MAX / 4 : a + b;
+	return a > UINT32_MAX / 4 - b ? UINT32_MAX / 4 : a + b;
 }
 
 /* Adds child to the open collection; where is the event that brought it,
@@ -333,7 +333,8 @@ static void finish_map(struct composer *c, struct frame *f)
 	ddbc_node *node = f->node;
 	node->n = n - dropped;
 	node->u.pairs = ddbc_arena_array(c->arena, node->n, sizeof(ddbc_pair));
-	size_t w = 1, k = 0;
+	uint32_t w = 1;
+	size_t k = 0;
 	for (size_t i = 0; i < n; i++) {
 		if (!pairs[i].key)
 			continue;
@@ -349,7 +350,7 @@ static void finish_seq(struct composer *c, struct frame *f)
 	ddbc_node *node = f->node;
 	node->n = f->n;
 	node->u.items = ddbc_arena_array(c->arena, f->n, sizeof(ddbc_node *));
-	size_t w = 1;
+	uint32_t w = 1;
 	for (size_t i = 0; i < f->n; i++) {
 		node->u.items[i] = f->items[i];
 		w = add_weight(w, f->items[i]->weight);

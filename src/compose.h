@@ -15,6 +15,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 typedef enum ddbc_node_kind {
 	DDBC_NODE_SCALAR,
@@ -37,9 +38,12 @@ typedef struct ddbc_pair {
 	ddbc_node *key, *value;
 } ddbc_pair;
 
+/* A large design has millions of nodes: the fields are packed so a node
+ * takes 32 bytes. */
 struct ddbc_node {
-	ddbc_node_kind kind;
-	ddbc_scalar_kind scalar;  /* scalars only */
+	uint8_t kind;             /* ddbc_node_kind */
+	uint8_t scalar;           /* ddbc_scalar_kind; scalars only */
+	uint32_t weight;          /* nodes in the expanded subtree (saturating) */
 	ddbc_loc loc;             /* where the node starts */
 	size_t n;                 /* bytes of text, items or pairs */
 	union {
@@ -47,7 +51,6 @@ struct ddbc_node {
 		ddbc_node **items;
 		ddbc_pair *pairs;
 	} u;
-	size_t weight;            /* nodes in the expanded subtree (saturating) */
 };
 
 /* Limits on hostile input. */
