@@ -480,24 +480,31 @@ static void match_pattern(ddbc_design *g, ddbc_pattern *p, prefix_index *indexes
 		c->on_key = c->attr.s && c->nvalues && ddbc_index_has_key(p->index, c->attr.s);
 		derive_cond(g, t, c);
 	}
-	p->matched = ddbc_arena_array(g->arena, t->nentities, sizeof(ddbc_entity *));
+	/* Candidates: every entity of the table, or with an equality on the
+	 * partition key only those whose prefix agrees. */
+	size_t *pos = xmalloc((t->nentities + 1) * sizeof(size_t));
+	size_t n = 0;
 	const ddbc_key_cond *eq = partition_eq(p);
-	if (!eq) {
+	if (eq) {
+		prefix_index *pi = &indexes[p->index->slot];
+		if (!pi->items)
+			build_prefix_index(t, p->index, pi);
+		const char *P;
+		size_t plen = lang_prefix(&eq->lang, &P);
+		n = candidates(pi, P, plen, pos);
+	} else {
 		for (size_t i = 0; i < t->nentities; i++)
-			if (entity_matches(g, p, t->entities[i]))
-				p->matched[p->nmatched++] = t->entities[i];
-		return;
+			pos[n++] = i;
 	}
-	prefix_index *pi = &indexes[p->index->slot];
-	if (!pi->items)
-		build_prefix_index(t, p->index, pi);
-	const char *P;
-	size_t plen = lang_prefix(&eq->lang, &P);
-	size_t *pos = xmalloc((pi->n + 1) * sizeof(size_t));
-	size_t n = candidates(pi, P, plen, pos);
+	size_t k = 0;
 	for (size_t i = 0; i < n; i++)
 		if (entity_matches(g, p, t->entities[pos[i]]))
-			p->matched[p->nmatched++] = t->entities[pos[i]];
+			pos[k++] = pos[i];
+	/* Sized to the matches: a table of thousands of entities has as many
+	 * patterns, and most match one entity. */
+	p->matched = ddbc_arena_array(g->arena, k, sizeof(ddbc_entity *));
+	for (size_t i = 0; i < k; i++)
+		p->matched[p->nmatched++] = t->entities[pos[i]];
 	free(pos);
 }
 
