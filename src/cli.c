@@ -392,7 +392,8 @@ static void close_unit(struct unit *u)
 
 typedef int emit_fn(FILE *out, struct unit *u, struct opts *o);
 
-/* Checks, emits into memory, and writes the result only on success. */
+/* Checks, emits into a temporary file, and sends it to its destination
+ * only on success (output.c). */
 static int compile(struct opts *o, emit_fn *emit)
 {
 	struct unit u;
@@ -401,13 +402,12 @@ static int compile(struct opts *o, emit_fn *emit)
 		close_unit(&u);
 		return status;
 	}
-	char *buf = NULL;
-	size_t len = 0;
-	FILE *mem = open_memstream(&buf, &len);
-	if (!mem)
-		xalloc_die();
-	int r = emit(mem, &u, o);
-	fclose(mem);
+	ddbc_output out;
+	if (ddbc_output_open(&out, o->output) < 0) {
+		close_unit(&u);
+		return EXIT_USAGE;
+	}
+	int r = emit(out.f, &u, o);
 	ddbc_diags_finish(&u.d, &o->settings, &u.design->settings);
 	bool failed = fails(&u.d, o);
 	print_findings(&u, o);
@@ -416,8 +416,11 @@ static int compile(struct opts *o, emit_fn *emit)
 	else if (r == DDBC_EMIT_FINDINGS || failed)
 		status = EXIT_FINDINGS;
 	else
-		status = ddbc_output_write(o->output, buf, len) < 0 ? EXIT_USAGE : EXIT_OK;
-	free(buf);
+		status = EXIT_OK;
+	if (status == EXIT_OK && ddbc_output_commit(&out) < 0)
+		status = EXIT_USAGE;
+	else if (status != EXIT_OK)
+		ddbc_output_abort(&out);
 	close_unit(&u);
 	return status;
 }
@@ -468,19 +471,21 @@ static int run_items(struct opts *o)
 		return EXIT_USAGE;
 	}
 	ddbc_items_format fmt = !strcmp(o->format, "json") ? DDBC_ITEMS_JSON : DDBC_ITEMS_TEXT;
+	/* The report streams to standard output as items are read; with -o it
+	 * goes through a temporary file, which bad input throws away. */
 	if (!o->output) {
 		status = ddbc_check_items(stdout, u.design, in, path, fmt);
 	} else {
-		char *buf = NULL;
-		size_t len = 0;
-		FILE *mem = open_memstream(&buf, &len);
-		if (!mem)
-			xalloc_die();
-		status = ddbc_check_items(mem, u.design, in, path, fmt);
-		fclose(mem);
-		if (status != EXIT_USAGE && ddbc_output_write(o->output, buf, len) < 0)
+		ddbc_output out;
+		if (ddbc_output_open(&out, o->output) < 0) {
 			status = EXIT_USAGE;
-		free(buf);
+		} else {
+			status = ddbc_check_items(out.f, u.design, in, path, fmt);
+			if (status == EXIT_USAGE)
+				ddbc_output_abort(&out);
+			else if (ddbc_output_commit(&out) < 0)
+				status = EXIT_USAGE;
+		}
 	}
 	if (in != stdin)
 		fclose(in);

@@ -3,27 +3,11 @@
 #include "xalloc.h"
 
 #include <errno.h>
-#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
-
-static int write_all(int fd, const char *data, size_t len)
-{
-	while (len) {
-		ssize_t n = write(fd, data, len);
-		if (n < 0) {
-			if (errno == EINTR)
-				continue;
-			return -1;
-		}
-		data += n;
-		len -= (size_t)n;
-	}
-	return 0;
-}
 
 /* The temporary file's template: beside path, so rename stays within one
  * file system. */
@@ -38,41 +22,88 @@ static char *temp_template(const char *path)
 	return t;
 }
 
-int ddbc_output_write(const char *path, const char *data, size_t len)
+int ddbc_output_open(ddbc_output *o, const char *path)
 {
+	memset(o, 0, sizeof(*o));
 	if (!path || !strcmp(path, "-")) {
-		if (fwrite(data, 1, len, stdout) != len || fflush(stdout) != 0) {
-			fprintf(stderr, "ddbc: cannot write to standard output: %s\n",
-				strerror(errno));
+		o->f = tmpfile();
+		if (!o->f) {
+			fprintf(stderr, "ddbc: cannot create a temporary file: %s\n", strerror(errno));
 			return -1;
 		}
 		return 0;
 	}
-	char *tmp = temp_template(path);
-	int fd = mkstemp(tmp);
-	if (fd < 0) {
-		fprintf(stderr, "ddbc: cannot create a temporary file for '%s': %s\n", path,
-			strerror(errno));
-		free(tmp);
+	o->path = xstrdup(path);
+	o->tmp = temp_template(path);
+	int fd = mkstemp(o->tmp);
+	if (fd < 0 || !(o->f = fdopen(fd, "wb"))) {
+		fprintf(stderr, "ddbc: cannot write '%s': %s\n", path, strerror(errno));
+		if (fd >= 0) {
+			close(fd);
+			unlink(o->tmp);
+		}
+		free(o->path);
+		free(o->tmp);
 		return -1;
 	}
 	/* mkstemp makes the file 0600; give it the mode a plain create would. */
 	mode_t mask = umask(0);
 	umask(mask);
 	fchmod(fd, 0666 & ~mask);
-	int err = write_all(fd, data, len) < 0 || fsync(fd) < 0 ? errno : 0;
-	if (close(fd) < 0 && !err)
+	return 0;
+}
+
+static int copy_to_stdout(FILE *f)
+{
+	char buf[65536];
+	size_t n;
+	rewind(f);
+	while ((n = fread(buf, 1, sizeof(buf), f)) > 0)
+		if (fwrite(buf, 1, n, stdout) != n)
+			return -1;
+	return ferror(f) || fflush(stdout) ? -1 : 0;
+}
+
+static void release(ddbc_output *o)
+{
+	free(o->path);
+	free(o->tmp);
+	memset(o, 0, sizeof(*o));
+}
+
+int ddbc_output_commit(ddbc_output *o)
+{
+	int err = 0;
+	if (!o->tmp) {
+		if (copy_to_stdout(o->f) < 0)
+			err = errno ? errno : EIO;
+		fclose(o->f);
+		if (err)
+			fprintf(stderr, "ddbc: cannot write to standard output: %s\n", strerror(err));
+		release(o);
+		return err ? -1 : 0;
+	}
+	if (fflush(o->f) != 0 || fsync(fileno(o->f)) < 0)
 		err = errno;
-	if (!err && rename(tmp, path) < 0)
+	if (fclose(o->f) != 0 && !err)
+		err = errno;
+	if (!err && rename(o->tmp, o->path) < 0)
 		err = errno;
 	if (err) {
-		fprintf(stderr, "ddbc: cannot write '%s': %s\n", path, strerror(err));
-		unlink(tmp);
-		free(tmp);
-		return -1;
+		fprintf(stderr, "ddbc: cannot write '%s': %s\n", o->path, strerror(err));
+		unlink(o->tmp);
 	}
-	free(tmp);
-	return 0;
+	release(o);
+	return err ? -1 : 0;
+}
+
+void ddbc_output_abort(ddbc_output *o)
+{
+	if (o->f)
+		fclose(o->f);
+	if (o->tmp)
+		unlink(o->tmp);
+	release(o);
 }
 
 int ddbc_same_file(const char *a, const char *b)
