@@ -192,11 +192,14 @@ static void print_sarif(FILE *out, const ddbc_diags *d, const ddbc_print_opts *o
 	json_t *results = json_array();
 	for (size_t i = 0; i < d->n; i++)
 		json_array_append_new(results, sarif_result(&d->items[i]));
-	json_t *root = json_pack("{s:s, s:s, s:[{s:{s:{s:s, s:s, s:s, s:o}}, s:o}]}",
+	/* Columns count characters, as libyaml's marks do: say so, since
+	 * SARIF's default is UTF-16 code units. */
+	json_t *root = json_pack("{s:s, s:s, s:[{s:{s:{s:s, s:s, s:s, s:o}}, s:s, s:o}]}",
 		"$schema", "https://json.schemastore.org/sarif-2.1.0.json",
 		"version", "2.1.0",
 		"runs", "tool", "driver", "name", "ddbc", "version", PACKAGE_VERSION,
 		"informationUri", DDBC_DOCS_URL, "rules", sarif_rules(),
+		"columnKind", "unicodeCodePoints",
 		"results", results);
 	dump(out, root, JSON_INDENT(2));
 }
