@@ -32,17 +32,47 @@ static void settings_from_args(const char *text, ddbc_settings *s)
 	}
 }
 
-/* Lints the fixture as `ddbc lint` does; the caller releases d. */
+/* Lints the fixture as `ddbc lint` does, naming it by its path in the
+ * tree as a user in the tree would; the caller releases d. */
 static void lint_fixture(const char *rel, ddbc_diags *d, ddbc_source **src)
 {
 	char *path = tu_srcpath(rel);
 	ck_assert_msg(access(path, R_OK) == 0, "missing fixture %s", rel);
 	*src = ddbc_source_read(path);
 	ck_assert_ptr_nonnull(*src);
+	free((*src)->name);
+	(*src)->name = strdup(rel);
 	ddbc_settings cli;
 	settings_from_args((*src)->text, &cli);
 	ddbc_diags_init(d);
 	ddbc_design_free(ddbc_check(*src, d, &cli));
+	free(path);
+}
+
+/* The page quotes the failing example's diagnostic: it must be what ddbc
+ * prints, word for word, so the documentation cannot drift. */
+static void check_page_quotes(const char *id, const ddbc_diags *d)
+{
+	char rel[256], *buf = NULL;
+	size_t len = 0;
+	snprintf(rel, sizeof(rel), "docs/rules/%s.md", id);
+	char *path = tu_srcpath(rel);
+	char *page = tu_read_file(path, NULL);
+	FILE *out = open_memstream(&buf, &len);
+	ddbc_print_opts opts = { DDBC_DIAG_TEXT, false, 1, DDBC_SEV_OFF };
+	ddbc_diags_print(out, d, &opts);
+	fclose(out);
+	buf[strcspn(buf, "\n")] = '\0';
+	char needle[300];
+	snprintf(needle, sizeof(needle), "\ntests/rules/%s/bad.yaml:", id);
+	const char *quote = strstr(page, needle);
+	ck_assert_msg(quote != NULL, "%s quotes no diagnostic of its failing example", rel);
+	quote++;
+	ck_assert_msg(!strncmp(quote, buf, strlen(buf)) && quote[strlen(buf)] == '\n',
+		      "%s quotes\n  %.*s\nbut ddbc prints\n  %s", rel, (int)strcspn(quote, "\n"),
+		      quote, buf);
+	free(buf);
+	free(page);
 	free(path);
 }
 
@@ -68,6 +98,7 @@ START_TEST(test_rule_page_and_fixtures)
 		      d.items[0].loc.line == line && d.items[0].loc.column == col,
 		      "%s: expected exactly [%s] at %u:%u, got:\n%s", rel, id, line, col, dump);
 	free(dump);
+	check_page_quotes(id, &d);
 	ddbc_diags_release(&d);
 	ddbc_source_free(src);
 
