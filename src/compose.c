@@ -144,7 +144,7 @@ static ddbc_node *new_scalar(struct composer *c, const yaml_event_t *ev)
 	if (tag && strcmp(tag, "!") != 0)
 		node->scalar = resolve_tagged(tag, node->u.text);
 	else if (ev->data.scalar.plain_implicit && !tag)
-		node->scalar = resolve_plain(node->u.text);
+		node->scalar = resolve_plain(node->u.text), node->plain = 1;
 	else
 		node->scalar = DDBC_SCALAR_STR;
 	return node;
@@ -227,9 +227,10 @@ static void append(struct composer *c, ddbc_node *child, ddbc_loc where)
 	f->items[f->n++] = child;
 }
 
+/* Only a plain "<<" merges; a quoted one is an ordinary key. */
 static bool is_merge_key(const ddbc_node *key)
 {
-	return key->scalar == DDBC_SCALAR_STR && key->n == 2 && !strcmp(key->u.text, "<<");
+	return key->plain && key->n == 2 && !strcmp(key->u.text, "<<");
 }
 
 static int cmp_pair_key(const void *pa, const void *pb)

@@ -43,6 +43,7 @@ typedef struct ddbc_pair {
 struct ddbc_node {
 	uint8_t kind;             /* ddbc_node_kind */
 	uint8_t scalar;           /* ddbc_scalar_kind; scalars only */
+	uint8_t plain;            /* scalars: written without quotes or a tag */
 	uint32_t weight;          /* nodes in the expanded subtree (saturating) */
 	ddbc_loc loc;             /* where the node starts */
 	size_t n;                 /* bytes of text, items or pairs */

@@ -396,6 +396,20 @@ START_TEST(test_merge_keys)
 }
 END_TEST
 
+START_TEST(test_quoted_merge_key_is_a_key)
+{
+	/* Only a plain << merges: a quoted one is an ordinary key. */
+	struct composed c;
+	compose(&c, "base: &b {a: 1}\nm: {\"<<\": *b, z: 0}\n");
+	expect_clean(&c);
+	const ddbc_node *m = get(c.root, "m");
+	ck_assert_uint_eq(m->n, 2);
+	ck_assert_ptr_null(ddbc_node_get(m, "a"));
+	ck_assert_ptr_eq(get(m, "<<"), get(c.root, "base"));
+	release(&c);
+}
+END_TEST
+
 START_TEST(test_merge_duplicate_explicit)
 {
 	/* Merging never reports; two explicit keys still do. */
@@ -907,6 +921,7 @@ static Suite *compose_suite(void)
 	tcase_add_test(tc, test_anchor_redefined);
 	tcase_add_test(tc, test_merge_keys);
 	tcase_add_test(tc, test_merge_duplicate_explicit);
+	tcase_add_test(tc, test_quoted_merge_key_is_a_key);
 	tcase_add_test(tc, test_merge_not_a_mapping);
 	suite_add_tcase(s, tc);
 
