@@ -327,7 +327,7 @@ static bool seen_add(seen *s, const uint64_t *k);
 static void seen_grow(seen *s)
 {
 	seen old = *s;
-	s->cap = old.cap ? old.cap * 2 : 32;
+	s->cap = old.cap ? old.cap * 2 : 16;
 	s->keys = xmalloc(s->cap * 3 * sizeof(uint64_t));
 	memset(s->keys, 0xFF, s->cap * 3 * sizeof(uint64_t));
 	s->n = 0;
@@ -465,8 +465,10 @@ static bool search(const ddbc_lang *a, const ddbc_lang *b, const range *rg, cons
 {
 	static const ddbc_lang empty = { NULL, 0, 0 };
 	const ddbc_lang *lb = b ? b : &empty;
+	/* The alphabet is worked out only when both sides stand in a class;
+	 * most searches never get there. */
 	unsigned char sigma[256];
-	size_t nsigma = alphabet(a, b, rg, delim, sigma);
+	size_t nsigma = 0;
 	queue q = { NULL, 0, 0, 0 };
 	seen s = { NULL, 0, 0 };
 	state start = { { 0, 0, 0 }, { 0, 0, 0 }, 0, 0 };
@@ -494,8 +496,12 @@ static bool search(const ddbc_lang *a, const ddbc_lang *b, const range *rg, cons
 				const unsigned char *try = sigma;
 				size_t ntry = nsigma;
 				if (fixed_byte(a, ca[i], &only) ||
-				    (b && fixed_byte(lb, cb[j], &only)))
+				    (b && fixed_byte(lb, cb[j], &only))) {
 					try = &only, ntry = 1;
+				} else if (!nsigma) {
+					nsigma = alphabet(a, b, rg, delim, sigma);
+					ntry = nsigma;
+				}
 				for (size_t c = 0; c < ntry; c++) {
 					state nx = st;
 					if (!step(a, ca[i], try[c], delim, &nx.a))
