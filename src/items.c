@@ -888,21 +888,6 @@ static bool is_export_line(const json_t *v)
 	return json_object_size(v) == 1 && json_is_object(json_object_get(v, "Item"));
 }
 
-static const char *json_kind(const json_t *v)
-{
-	switch (json_typeof(v)) {
-	case JSON_OBJECT: return "an object";
-	case JSON_ARRAY: return "an array";
-	case JSON_STRING: return "a string";
-	case JSON_INTEGER:
-	case JSON_REAL: return "a number";
-	case JSON_TRUE:
-	case JSON_FALSE: return "a boolean";
-	case JSON_NULL: return "null";
-	}
-	return "a value";
-}
-
 static json_t *parse_item(const ddbc_item_span *sp, ddbc_items_error *err)
 {
 	json_error_t je;
@@ -924,7 +909,7 @@ static const json_t *item_object(run *R, const json_t *root, ddbc_items_error *e
 	const ddbc_item_span *sp = R->span;
 	if (!json_is_object(root)) {
 		bad_item(err, sp->pos, "item %lu is %s; an item is a JSON object", sp->index,
-			 json_kind(root));
+			 ddbc_json_kind(root));
 		return NULL;
 	}
 	if (R->export_lines < 0)

@@ -31,19 +31,6 @@ void ddbc_match_scratch_release(ddbc_match_scratch *m)
 	m->cap = 0;
 }
 
-static bool in_class(ddbc_class cls, unsigned char ch)
-{
-	if (ch == 0)
-		return false;
-	switch (cls) {
-	case DDBC_CLASS_ANY:
-	case DDBC_CLASS_NO_DELIM: return true;
-	case DDBC_CLASS_NUMBER: return (ch >= '0' && ch <= '9') || ch == '-' || ch == '.';
-	case DDBC_CLASS_DIGITS: return ch >= '0' && ch <= '9';
-	}
-	return false;
-}
-
 /* The first occurrence of the delimiter in s[i, j), or j. */
 static size_t find_delim(const ctx *c, size_t i, size_t j)
 {
@@ -57,7 +44,7 @@ static size_t find_delim(const ctx *c, size_t i, size_t j)
 static size_t span_end(const ctx *c, ddbc_class cls, size_t i)
 {
 	size_t j = i;
-	while (j < c->len && in_class(cls, c->s[j]))
+	while (j < c->len && c->s[j] && ddbc_class_has(cls, (unsigned char)c->s[j]))
 		j++;
 	if (cls != DDBC_CLASS_NO_DELIM)
 		return j;

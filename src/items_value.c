@@ -130,7 +130,7 @@ static ddbc_type plain_type(const json_t *v)
 
 /* ---- DynamoDB JSON --------------------------------------------------------------------- */
 
-static const char *kind_of(const json_t *v)
+const char *ddbc_json_kind(const json_t *v)
 {
 	switch (json_typeof(v)) {
 	case JSON_STRING: return "a string";
@@ -218,7 +218,7 @@ static bool check_set(const json_t *p, ddbc_type t, const path *where, strbuf *w
 			continue;
 		at(why, where);
 		strbuf_addf(why, "is tagged %s, but its element %zu is %s%s; expected %s",
-			    ddbc_type_short(t), i + 1, kind_of(x),
+			    ddbc_type_short(t), i + 1, ddbc_json_kind(x),
 			    json_is_string(x) ? (et == DDBC_TYPE_N ? " that is no number"
 								   : " that is not base64")
 					      : "",
@@ -267,7 +267,7 @@ static bool payload_ok(const json_t *p, ddbc_type t, const path *where, strbuf *
 	if (!kind_ok) {
 		at(why, where);
 		strbuf_addf(why, "is tagged %s but holds %s; expected %s", ddbc_type_short(t),
-			    kind_of(p), payload_hint(t));
+			    ddbc_json_kind(p), payload_hint(t));
 		return false;
 	}
 	if ((t == DDBC_TYPE_N || t == DDBC_TYPE_B) && !scalar_payload_ok(p, t)) {
@@ -293,7 +293,7 @@ static bool check_typed(const json_t *v, const path *where, strbuf *why, ddbc_ty
 		if (json_is_object(v))
 			strbuf_addf(why, "an object with %zu members", json_object_size(v));
 		else
-			strbuf_addstr(why, kind_of(v));
+			strbuf_addstr(why, ddbc_json_kind(v));
 		return false;
 	}
 	void *it = json_object_iter((json_t *)v);

@@ -35,6 +35,9 @@ typedef struct ddbc_ival {
  * tag: how a plain array or JSON lines is told to be DynamoDB JSON. */
 bool ddbc_ival_looks_typed(const json_t *obj);
 
+/* "an object", "a string", ... for messages about a JSON value. */
+const char *ddbc_json_kind(const json_t *v);
+
 /* Types value v of attribute name into *out. dynamodb: v is DynamoDB JSON;
  * then on an invalid value returns false with a message in *why (whose
  * first path component is name). */

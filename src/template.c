@@ -205,7 +205,7 @@ static uint64_t pos_key(pos p)
 	return ((uint64_t)p.r << 44) ^ ((uint64_t)p.k << 12) ^ p.m;
 }
 
-static bool in_class(ddbc_class cls, unsigned char ch)
+bool ddbc_class_has(ddbc_class cls, unsigned char ch)
 {
 	switch (cls) {
 	case DDBC_CLASS_ANY:
@@ -268,7 +268,7 @@ static bool step(const ddbc_lang *l, pos p, unsigned char ch, const char *delim,
 		out->k++;
 		return true;
 	}
-	if (!in_class(run->cls, ch))
+	if (!ddbc_class_has(run->cls, ch))
 		return false;
 	if (run->cls == DDBC_CLASS_NO_DELIM) {
 		out->m = delim_step(delim, p.m, ch);

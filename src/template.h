@@ -60,6 +60,10 @@ typedef enum ddbc_class {
 	DDBC_CLASS_DIGITS        /* a zero-padded number: digits only */
 } ddbc_class;
 
+/* Whether a value of class cls may hold the byte ch (the delimiter rule of
+ * DDBC_CLASS_NO_DELIM aside: it spans several bytes). */
+bool ddbc_class_has(ddbc_class cls, unsigned char ch);
+
 typedef struct ddbc_run {
 	bool fixed;
 	const char *text;        /* fixed: the string */
