@@ -29,16 +29,12 @@
 
 #define MAX_WIDTH 38  /* DynamoDB numbers have up to 38 digits of precision */
 
-static void add_seg(ddbc_arena *arena, ddbc_template *t, size_t *cap, ddbc_segment seg)
+/* Segments gather on the heap while parsing; the arena gets exactly as
+ * many as there are (see ddbc_template_parse): a large design has tens of
+ * thousands of templates. */
+static void add_seg(ddbc_template *t, size_t *cap, ddbc_segment seg)
 {
-	if (t->nsegs == *cap) {
-		size_t ncap = *cap ? *cap * 2 : 4;
-		ddbc_segment *segs = ddbc_arena_array(arena, ncap, sizeof(*segs));
-		if (t->nsegs)
-			memcpy(segs, t->segs, t->nsegs * sizeof(*segs));
-		t->segs = segs;
-		*cap = ncap;
-	}
+	xgrow((void **)&t->segs, cap, t->nsegs + 1, sizeof(*t->segs));
 	t->segs[t->nsegs++] = seg;
 }
 
@@ -47,9 +43,9 @@ static void flush_literal(ddbc_arena *arena, ddbc_template *t, size_t *cap, strb
 {
 	if (!lit->len)
 		return;
-	ddbc_segment seg = { DDBC_SEG_LITERAL, ddbc_arena_strndup(arena, lit->buf, lit->len),
-			     lit->len, 0, offset, NULL };
-	add_seg(arena, t, cap, seg);
+	ddbc_segment seg = { .kind = DDBC_SEG_LITERAL, .len = lit->len, .offset = (uint32_t)offset,
+			     .text = ddbc_arena_strndup(arena, lit->buf, lit->len) };
+	add_seg(t, cap, seg);
 	strbuf_reset(lit);
 }
 
@@ -91,6 +87,10 @@ const char *ddbc_template_parse(ddbc_arena *arena, const char *text, ddbc_templa
 	memset(t, 0, sizeof(*t));
 	t->text = text;
 	size_t cap = 0, n = strlen(text), lit_start = 0;
+	if (n > UINT32_MAX) {
+		*err_offset = 0;
+		return "template longer than 4 GiB";
+	}
 	strbuf lit = STRBUF_INIT;
 	const char *err = NULL;
 	for (size_t i = 0; i < n && !err;) {
@@ -122,18 +122,23 @@ const char *ddbc_template_parse(ddbc_arena *arena, const char *text, ddbc_templa
 			break;
 		}
 		flush_literal(arena, t, &cap, &lit, lit_start);
-		ddbc_segment seg = { DDBC_SEG_PLACEHOLDER, NULL, 0, 0, i, NULL };
+		ddbc_segment seg = { .kind = DDBC_SEG_PLACEHOLDER, .offset = (uint32_t)i };
 		err = parse_placeholder(arena, text + i + 1, (size_t)(close - text - i - 1), &seg);
 		if (err) {
 			*err_offset = i;
 			break;
 		}
-		add_seg(arena, t, &cap, seg);
+		add_seg(t, &cap, seg);
 		i = (size_t)(close - text) + 1;
 	}
 	if (!err)
 		flush_literal(arena, t, &cap, &lit, lit_start);
 	strbuf_release(&lit);
+	ddbc_segment *segs = ddbc_arena_array(arena, t->nsegs, sizeof(*segs));
+	if (t->nsegs)
+		memcpy(segs, t->segs, t->nsegs * sizeof(*segs));
+	free(t->segs);
+	t->segs = segs;
 	return err;
 }
 

@@ -20,6 +20,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 typedef enum ddbc_seg_kind {
 	DDBC_SEG_LITERAL,
@@ -27,12 +28,12 @@ typedef enum ddbc_seg_kind {
 } ddbc_seg_kind;
 
 typedef struct ddbc_segment {
-	ddbc_seg_kind kind;
 	const char *text;        /* the literal (braces unescaped) or the NAME */
 	size_t len;
-	unsigned width;          /* :0WIDTH, or 0 */
-	size_t offset;           /* byte offset of the segment in the template text */
 	void *ref;               /* what NAME resolves to (an attribute), set by the caller */
+	uint32_t offset;         /* byte offset of the segment in the template text */
+	unsigned char width;     /* :0WIDTH (at most 38), or 0 */
+	unsigned char kind;      /* ddbc_seg_kind */
 } ddbc_segment;
 
 typedef struct ddbc_template {
@@ -65,11 +66,11 @@ typedef enum ddbc_class {
 bool ddbc_class_has(ddbc_class cls, unsigned char ch);
 
 typedef struct ddbc_run {
-	bool fixed;
 	const char *text;        /* fixed: the string */
 	size_t len;
-	ddbc_class cls;          /* !fixed: the class, repeated at least min times */
-	size_t min;
+	size_t min;              /* !fixed: cls repeated at least min times */
+	unsigned char cls;       /* ddbc_class */
+	bool fixed;
 } ddbc_run;
 
 typedef struct ddbc_lang {
