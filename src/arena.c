@@ -22,6 +22,8 @@ struct block {
 struct ddbc_arena {
 	struct block *head;
 	size_t total;
+	struct ddbc_arena *adopted;  /* arenas freed with this one */
+	struct ddbc_arena *sibling;  /* next in the adopter's list */
 };
 
 ddbc_arena *ddbc_arena_new(void)
@@ -29,17 +31,50 @@ ddbc_arena *ddbc_arena_new(void)
 	return xcalloc(1, sizeof(ddbc_arena));
 }
 
-void ddbc_arena_free(ddbc_arena *a)
+static void free_blocks(struct block *b)
 {
-	if (!a)
-		return;
-	struct block *b = a->head;
 	while (b) {
 		struct block *next = b->next;
 		free(b);
 		b = next;
 	}
+}
+
+void ddbc_arena_free(ddbc_arena *a)
+{
+	if (!a)
+		return;
+	while (a->adopted) {
+		ddbc_arena *child = a->adopted;
+		a->adopted = child->sibling;
+		ddbc_arena_free(child);
+	}
+	free_blocks(a->head);
 	free(a);
+}
+
+void ddbc_arena_clear(ddbc_arena *a)
+{
+	/* The head is the newest block; the oldest one is kept unless it was
+	 * a big allocation's own block. */
+	struct block *keep = NULL, **link = &a->head;
+	while (*link && (*link)->next)
+		link = &(*link)->next;
+	if (*link && (*link)->size == BLOCK_SIZE) {
+		keep = *link;
+		*link = NULL;
+	}
+	free_blocks(a->head);
+	a->head = keep;
+	if (keep)
+		keep->used = 0;
+	a->total = 0;
+}
+
+void ddbc_arena_adopt(ddbc_arena *a, ddbc_arena *child)
+{
+	child->sibling = a->adopted;
+	a->adopted = child;
 }
 
 static struct block *new_block(ddbc_arena *a, size_t need)

@@ -27,6 +27,12 @@ char *ddbc_arena_strdup(ddbc_arena *a, const char *s);
 char *ddbc_arena_printf(ddbc_arena *a, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
 
+/* Frees everything allocated from a but keeps its first block for reuse:
+ * a scratch arena cleared after each piece of work stays in the cache. */
+void ddbc_arena_clear(ddbc_arena *a);
+/* Makes child live as long as a: freeing a frees child too. */
+void ddbc_arena_adopt(ddbc_arena *a, ddbc_arena *child);
+
 /* Total bytes handed out, for the benchmark's memory report. */
 size_t ddbc_arena_used(const ddbc_arena *a);
 

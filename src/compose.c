@@ -10,12 +10,21 @@
 #include <string.h>
 #include <yaml.h>
 
+/* The keys a streamed section has handed over, to hold back repeats:
+ * open addressing over the key nodes, which outlive the section. */
+struct keyset {
+	const ddbc_node **slots;
+	size_t cap, n;
+};
+
 /* A collection under construction. */
 struct frame {
 	ddbc_node *node;
 	ddbc_node **items;      /* children; for a mapping, key and value alternate */
 	size_t n, cap;
 	size_t anchor;          /* index into anchors + 1, or 0 */
+	size_t section;         /* a streamed section: the sink's index + 1 */
+	struct keyset seen;     /* a streamed section's keys */
 };
 
 struct anchor {
@@ -36,6 +45,10 @@ struct composer {
 	size_t aliased;         /* nodes that aliases expand to, so far */
 	ddbc_node *root;
 	bool failed;
+	const ddbc_yaml_sink *sink;
+	unsigned streamed;      /* bit per section already streamed */
+	ddbc_arena *scratch;    /* the nodes of the entry being streamed */
+	bool scratch_pinned;    /* scratch holds a node used later: keep it */
 };
 
 static ddbc_loc loc_of(yaml_mark_t m)
@@ -131,13 +144,24 @@ static ddbc_scalar_kind resolve_tagged(const char *tag, const char *text)
 	return DDBC_SCALAR_STR;
 }
 
+/* Nodes inside an entry of a streamed section go to the scratch arena,
+ * which is cleared once the sink has taken the entry. The section's keys
+ * (stack[1]'s even children) stay: duplicates are found among them. */
+static ddbc_arena *node_arena(const struct composer *c)
+{
+	if (c->depth < 2 || !c->stack[1].section)
+		return c->arena;
+	return c->depth > 2 || c->stack[1].n % 2 == 1 ? c->scratch : c->arena;
+}
+
 static ddbc_node *new_scalar(struct composer *c, const yaml_event_t *ev)
 {
-	ddbc_node *node = ddbc_arena_alloc(c->arena, sizeof(*node));
+	ddbc_arena *arena = node_arena(c);
+	ddbc_node *node = ddbc_arena_alloc(arena, sizeof(*node));
 	node->kind = DDBC_NODE_SCALAR;
 	node->loc = loc_of(ev->start_mark);
 	node->n = ev->data.scalar.length;
-	node->u.text = ddbc_arena_strndup(c->arena, (const char *)ev->data.scalar.value,
+	node->u.text = ddbc_arena_strndup(arena, (const char *)ev->data.scalar.value,
 					  ev->data.scalar.length);
 	node->weight = 1;
 	const char *tag = (const char *)ev->data.scalar.tag;
@@ -152,8 +176,12 @@ static ddbc_node *new_scalar(struct composer *c, const yaml_event_t *ev)
 
 /* ---- anchors and aliases -------------------------------------------------- */
 
-static size_t add_anchor(struct composer *c, const yaml_char_t *name, ddbc_node *node, bool open)
+static size_t add_anchor(struct composer *c, const yaml_char_t *name, ddbc_node *node, bool open,
+			 ddbc_arena *arena)
 {
+	/* A later alias may use the node: its entry's memory must stay. */
+	if (arena == c->scratch)
+		c->scratch_pinned = true;
 	xgrow((void **)&c->anchors, &c->anchors_cap, c->nanchors + 1, sizeof(struct anchor));
 	struct anchor *a = &c->anchors[c->nanchors++];
 	a->name = xstrdup((const char *)name);
@@ -190,23 +218,111 @@ static ddbc_node *resolve_alias(struct composer *c, const yaml_event_t *ev)
 
 /* ---- collections ----------------------------------------------------------- */
 
+/* Whether a mapping opened now is the value of one of the sink's sections
+ * (not yet streamed: a repeated section is composed and dropped whole).
+ * Returns the section's index + 1, or 0. */
+static size_t streamed_section(struct composer *c, ddbc_node_kind kind)
+{
+	if (!c->sink || kind != DDBC_NODE_MAP || c->depth != 1)
+		return 0;
+	const struct frame *root = &c->stack[0];
+	if (root->node->kind != DDBC_NODE_MAP || root->n % 2 == 0)
+		return 0;
+	const ddbc_node *key = root->items[root->n - 1];
+	for (size_t i = 0; i < c->sink->nsections && i < 32; i++) {
+		if (strcmp(key->u.text, c->sink->sections[i]) != 0 || (c->streamed & 1u << i))
+			continue;
+		c->streamed |= 1u << i;
+		return i + 1;
+	}
+	return 0;
+}
+
 static void push(struct composer *c, ddbc_node_kind kind, const yaml_event_t *ev,
 		 const yaml_char_t *anchor)
 {
-	ddbc_node *node = ddbc_arena_alloc(c->arena, sizeof(*node));
+	ddbc_arena *arena = node_arena(c);
+	ddbc_node *node = ddbc_arena_alloc(arena, sizeof(*node));
 	node->kind = kind;
 	node->loc = loc_of(ev->start_mark);
+	size_t section = streamed_section(c, kind);
 	xgrow((void **)&c->stack, &c->stack_cap, c->depth + 1, sizeof(struct frame));
 	struct frame *f = &c->stack[c->depth++];
 	memset(f, 0, sizeof(*f));
 	f->node = node;
+	f->section = section;
 	if (anchor)
-		f->anchor = add_anchor(c, anchor, node, true);
+		f->anchor = add_anchor(c, anchor, node, true, arena);
 }
 
 static uint32_t add_weight(uint32_t a, uint32_t b)
 {
 	return a > UINT32_MAX / 4 - b ? UINT32_MAX / 4 : a + b;
+}
+
+static bool is_merge_key(const ddbc_node *key);
+
+static size_t key_hash(const ddbc_node *key)
+{
+	size_t h = 14695981039346656037u;
+	for (size_t i = 0; i < key->n; i++)
+		h = (h ^ (unsigned char)key->u.text[i]) * 1099511628211u;
+	return h;
+}
+
+static bool same_key(const ddbc_node *a, const ddbc_node *b);
+
+/* Adds key to s; false when an equal key is there already. */
+static bool keyset_add(struct keyset *s, const ddbc_node *key)
+{
+	if ((s->n + 1) * 2 > s->cap) {
+		struct keyset bigger = { xcalloc(s->cap ? s->cap * 2 : 64, sizeof(*s->slots)),
+					 s->cap ? s->cap * 2 : 64, 0 };
+		for (size_t i = 0; i < s->cap; i++)
+			if (s->slots[i])
+				keyset_add(&bigger, s->slots[i]);
+		free(s->slots);
+		*s = bigger;
+	}
+	size_t i = key_hash(key) & (s->cap - 1);
+	for (; s->slots[i]; i = (i + 1) & (s->cap - 1))
+		if (same_key(s->slots[i], key))
+			return false;
+	s->slots[i] = key;
+	s->n++;
+	return true;
+}
+
+/* Gives the sink a section's entry, unless its key came before (that
+ * repeat is reported when the section closes). */
+static void hand_over(struct composer *c, struct frame *f, const ddbc_pair *entry)
+{
+	if (keyset_add(&f->seen, entry->key))
+		c->sink->entry(c->sink->ctx, f->section - 1, entry);
+}
+
+/* After an entry: its scratch memory is reused, unless an anchor points
+ * into it, in which case it lives as long as the tree. */
+static void recycle_scratch(struct composer *c)
+{
+	if (!c->scratch_pinned) {
+		ddbc_arena_clear(c->scratch);
+		return;
+	}
+	ddbc_arena_adopt(c->arena, c->scratch);
+	c->scratch = ddbc_arena_new();
+	c->scratch_pinned = false;
+}
+
+/* A streamed entry's value, once handed over: an empty mapping at its
+ * position, as heavy as the value for the alias bound. */
+static ddbc_node *stub_of(struct composer *c, const ddbc_node *value)
+{
+	ddbc_node *stub = ddbc_arena_alloc(c->arena, sizeof(*stub));
+	stub->kind = DDBC_NODE_MAP;
+	stub->loc = value->loc;
+	stub->weight = value->weight;
+	return stub;
 }
 
 /* Adds child to the open collection; where is the event that brought it,
@@ -222,6 +338,17 @@ static void append(struct composer *c, ddbc_node *child, ddbc_loc where)
 		fail(c, where, "a mapping key must be a scalar, not %s",
 		     ddbc_node_describe(child));
 		return;
+	}
+	if (f->section && f->n % 2 == 1) {
+		if (is_merge_key(f->items[f->n - 1])) {
+			/* Merged when the section closes: keep it till then. */
+			c->scratch_pinned = true;
+		} else {
+			ddbc_pair entry = { f->items[f->n - 1], child };
+			hand_over(c, f, &entry);
+			child = stub_of(c, child);
+			recycle_scratch(c);
+		}
 	}
 	xgrow((void **)&f->items, &f->cap, f->n + 1, sizeof(ddbc_node *));
 	f->items[f->n++] = child;
@@ -331,6 +458,10 @@ static void finish_map(struct composer *c, struct frame *f)
 	 * are dropped silently: that is what merging means. */
 	if (n > explicit_n)
 		dropped += mark_duplicates(c, pairs, n, false);
+	/* A streamed section's merged entries reach the sink only now. */
+	for (size_t i = explicit_n; f->section && i < n; i++)
+		if (pairs[i].key)
+			hand_over(c, f, &pairs[i]);
 	ddbc_node *node = f->node;
 	node->n = n - dropped;
 	node->u.pairs = ddbc_arena_array(c->arena, node->n, sizeof(ddbc_pair));
@@ -367,6 +498,7 @@ static void pop(struct composer *c)
 	else
 		finish_seq(c, f);
 	free(f->items);
+	free(f->seen.slots);
 	if (f->anchor)
 		c->anchors[f->anchor - 1].open = false;
 	if (!c->failed)
@@ -416,9 +548,10 @@ static void on_event(struct composer *c, yaml_event_t *ev, int *documents)
 			     "a second YAML document; a design is one document per file");
 		break;
 	case YAML_SCALAR_EVENT: {
+		ddbc_arena *arena = node_arena(c);
 		ddbc_node *node = new_scalar(c, ev);
 		if (ev->data.scalar.anchor)
-			add_anchor(c, ev->data.scalar.anchor, node, false);
+			add_anchor(c, ev->data.scalar.anchor, node, false, arena);
 		append(c, node, node->loc);
 		break;
 	}
@@ -451,16 +584,28 @@ static void on_event(struct composer *c, yaml_event_t *ev, int *documents)
 
 static void release(struct composer *c)
 {
-	for (size_t i = 0; i < c->depth; i++)
+	for (size_t i = 0; i < c->depth; i++) {
 		free(c->stack[i].items);
+		free(c->stack[i].seen.slots);
+	}
 	free(c->stack);
 	for (size_t i = 0; i < c->nanchors; i++)
 		free(c->anchors[i].name);
 	free(c->anchors);
 	yaml_parser_delete(&c->parser);
+	if (c->scratch && c->scratch_pinned)
+		ddbc_arena_adopt(c->arena, c->scratch);
+	else
+		ddbc_arena_free(c->scratch);
 }
 
 ddbc_node *ddbc_yaml_load(ddbc_arena *arena, const ddbc_source *src, ddbc_diags *d)
+{
+	return ddbc_yaml_load_streamed(arena, src, d, NULL);
+}
+
+ddbc_node *ddbc_yaml_load_streamed(ddbc_arena *arena, const ddbc_source *src, ddbc_diags *d,
+				   const ddbc_yaml_sink *sink)
 {
 	ddbc_loc where;
 	const char *bad = ddbc_utf8_check(src->text, src->len, &where);
@@ -475,6 +620,9 @@ ddbc_node *ddbc_yaml_load(ddbc_arena *arena, const ddbc_source *src, ddbc_diags 
 	c.arena = arena;
 	c.src = src;
 	c.d = d;
+	c.sink = sink;
+	if (sink)
+		c.scratch = ddbc_arena_new();
 	if (!yaml_parser_initialize(&c.parser))
 		xalloc_die();
 	yaml_parser_set_input_string(&c.parser, (const unsigned char *)src->text, src->len);
@@ -501,6 +649,30 @@ ddbc_node *ddbc_yaml_load(ddbc_arena *arena, const ddbc_source *src, ddbc_diags 
 	if (c.failed)
 		return NULL;
 	return c.root;
+}
+
+ddbc_node *ddbc_node_copy(ddbc_arena *arena, const ddbc_node *node)
+{
+	ddbc_node *copy = ddbc_arena_alloc(arena, sizeof(*copy));
+	*copy = *node;
+	switch (node->kind) {
+	case DDBC_NODE_SCALAR:
+		copy->u.text = ddbc_arena_strndup(arena, node->u.text, node->n);
+		break;
+	case DDBC_NODE_SEQ:
+		copy->u.items = ddbc_arena_array(arena, node->n, sizeof(ddbc_node *));
+		for (size_t i = 0; i < node->n; i++)
+			copy->u.items[i] = ddbc_node_copy(arena, node->u.items[i]);
+		break;
+	case DDBC_NODE_MAP:
+		copy->u.pairs = ddbc_arena_array(arena, node->n, sizeof(ddbc_pair));
+		for (size_t i = 0; i < node->n; i++) {
+			copy->u.pairs[i].key = ddbc_node_copy(arena, node->u.pairs[i].key);
+			copy->u.pairs[i].value = ddbc_node_copy(arena, node->u.pairs[i].value);
+		}
+		break;
+	}
+	return copy;
 }
 
 /* ---- readers ------------------------------------------------------------------- */

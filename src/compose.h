@@ -64,6 +64,30 @@ struct ddbc_node {
  * Nodes live in arena. */
 ddbc_node *ddbc_yaml_load(ddbc_arena *arena, const ddbc_source *src, ddbc_diags *d);
 
+/* A design's big sections (tables, entities, access patterns) are read
+ * one entry at a time, so the tree of a 10,000-entity file never exists
+ * whole: the composer hands each entry of a streamed section to the sink
+ * as soon as it is complete, then reuses the entry's memory. The entry's
+ * nodes are valid only during the call; the sink copies what it keeps
+ * (ddbc_node_copy). A repeated entry is reported as duplicate-key and not
+ * handed over. In the returned tree, a streamed entry's value is an empty
+ * mapping that keeps only the entry's position. */
+typedef struct ddbc_yaml_sink {
+	const char *const *sections;  /* keys of the root mapping to stream */
+	size_t nsections;
+	void (*entry)(void *ctx, size_t section, const ddbc_pair *entry);
+	void *ctx;
+} ddbc_yaml_sink;
+
+/* As ddbc_yaml_load, streaming the sections sink names (sink may be NULL).
+ * On failure the sink may have seen some entries already. */
+ddbc_node *ddbc_yaml_load_streamed(ddbc_arena *arena, const ddbc_source *src, ddbc_diags *d,
+				   const ddbc_yaml_sink *sink);
+
+/* A deep copy of node in arena (a subtree that aliases shared is copied
+ * as many times as it is used; its size is bounded like every walk's). */
+ddbc_node *ddbc_node_copy(ddbc_arena *arena, const ddbc_node *node);
+
 /* The value under key in a mapping, or NULL. */
 ddbc_node *ddbc_node_get(const ddbc_node *map, const char *key);
 

@@ -111,6 +111,19 @@ static ddbc_severity resolve(ddbc_rule rule, const ddbc_settings *cli,
 	return info->default_severity;
 }
 
+void ddbc_diags_drop(ddbc_diags *d, size_t from, ddbc_rule rule)
+{
+	size_t out = from;
+	for (size_t i = from; i < d->n; i++) {
+		if (d->items[i].rule == rule) {
+			free(d->items[i].message);
+			continue;
+		}
+		d->items[out++] = d->items[i];
+	}
+	d->n = out;
+}
+
 void ddbc_diags_finish(ddbc_diags *d, const ddbc_settings *cli, const ddbc_settings *design)
 {
 	size_t out = d->finished;

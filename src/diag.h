@@ -54,6 +54,9 @@ void ddbc_diags_begin(ddbc_diags *d, const ddbc_source *src);
 void ddbc_diag_add(ddbc_diags *d, ddbc_rule rule, ddbc_loc loc, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
 
+/* Removes the findings of rule added at index from or later. */
+void ddbc_diags_drop(ddbc_diags *d, size_t from, ddbc_rule rule);
+
 /* Resolves the severities of the findings added since ddbc_diags_begin:
  * the command line's settings, then the design's, then each rule's default.
  * Findings set to off are dropped; the rest are sorted by line and column. */

@@ -142,15 +142,6 @@ static ddbc_type value_type(const request *r, const char *name, const ddbc_node 
 	return DDBC_TYPE_S;
 }
 
-/* Where the pattern's `condition` is written, for findings about it. */
-static ddbc_loc condition_loc(const request *r)
-{
-	const ddbc_node *patterns = ddbc_node_get(r->g->root, "access_patterns");
-	const ddbc_node *p = patterns ? ddbc_node_get(patterns, r->p->id.s) : NULL;
-	const ddbc_node *c = p && p->kind == DDBC_NODE_MAP ? ddbc_node_get(p, "condition") : NULL;
-	return c ? c->loc : r->p->id.loc;
-}
-
 /* Gives the condition's value placeholder ref (":name") the parameter
  * name's value, typed. */
 static void condition_value(request *r, const char *ref)
@@ -161,7 +152,7 @@ static void condition_value(request *r, const char *ref)
 	strbuf val = STRBUF_INIT;
 	const ddbc_node *node;
 	if (!param_value(r, name, &val, &node)) {
-		report_missing(r, name, condition_loc(r));
+		report_missing(r, name, r->p->condition_loc);
 		strbuf_release(&val);
 		return;
 	}

@@ -8,16 +8,28 @@
  */
 #include "load.h"
 #include "suggest.h"
+#include "xalloc.h"
 
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 
 #include <string.h>
+
+/* A section's entries as they arrive, before the design's array is made. */
+typedef struct entries {
+	void *items;
+	size_t n, cap;
+} entries;
 
 typedef struct loader {
 	ddbc_design *design;
 	ddbc_arena *arena;
 	ddbc_diags *d;
+	entries tables, entities, patterns;
+	/* Entities and patterns without a `table:`, checked once the number
+	 * of tables is known (a file may list entities before tables). */
+	entries untabled_entities, untabled_patterns;
 } loader;
 
 #define countof(a) (sizeof(a) / sizeof((a)[0]))
@@ -89,10 +101,18 @@ static bool text_node(loader *L, const ddbc_node *node, const char *field)
 	return true;
 }
 
-static ddbc_name name_of(const ddbc_node *node)
+/* The loader reads each section entry while the composer holds it, and
+ * the entry's nodes are gone after that: what the model keeps is copied
+ * into the design's arena, by these two. */
+static ddbc_name name_of(loader *L, const ddbc_node *node)
 {
-	ddbc_name n = { node->u.text, node->loc };
+	ddbc_name n = { ddbc_arena_strndup(L->arena, node->u.text, node->n), node->loc };
 	return n;
+}
+
+static ddbc_node *keep(loader *L, const ddbc_node *node)
+{
+	return node ? ddbc_node_copy(L->arena, node) : NULL;
 }
 
 static ddbc_name get_name(loader *L, const ddbc_node *map, const char *key)
@@ -100,7 +120,7 @@ static ddbc_name get_name(loader *L, const ddbc_node *map, const char *key)
 	ddbc_name n = { NULL, map->loc };
 	const ddbc_node *v = ddbc_node_get(map, key);
 	if (v && text_node(L, v, key))
-		n = name_of(v);
+		n = name_of(L, v);
 	return n;
 }
 
@@ -154,7 +174,7 @@ static size_t get_names(loader *L, const ddbc_node *seq, const char *field, ddbc
 	size_t n = 0;
 	for (size_t i = 0; i < seq->n; i++)
 		if (text_node(L, seq->u.items[i], field))
-			(*out)[n++] = name_of(seq->u.items[i]);
+			(*out)[n++] = name_of(L, seq->u.items[i]);
 	return n;
 }
 
@@ -179,7 +199,7 @@ static size_t get_key_names(loader *L, const ddbc_node *v, const char *field, bo
 	if (!text_node(L, v, field))
 		return 0;
 	*out = ddbc_arena_alloc(L->arena, sizeof(ddbc_name));
-	**out = name_of(v);
+	**out = name_of(L, v);
 	return 1;
 }
 
@@ -239,7 +259,7 @@ static void load_gsi(loader *L, const ddbc_pair *pair, ddbc_table *t, ddbc_index
 {
 	static const char *const fields[] = { "description", "partition_key", "sort_key",
 					      "projection", "capacity" };
-	ix->name = name_of(pair->key);
+	ix->name = name_of(L, pair->key);
 	ix->kind = DDBC_INDEX_GSI;
 	ix->table = t;
 	const ddbc_node *m = pair->value;
@@ -262,7 +282,7 @@ static void load_gsi(loader *L, const ddbc_pair *pair, ddbc_table *t, ddbc_index
 static void load_lsi(loader *L, const ddbc_pair *pair, ddbc_table *t, ddbc_index *ix)
 {
 	static const char *const fields[] = { "description", "sort_key", "projection" };
-	ix->name = name_of(pair->key);
+	ix->name = name_of(L, pair->key);
 	ix->kind = DDBC_INDEX_LSI;
 	ix->table = t;
 	/* An LSI shares the table's partition key. */
@@ -297,7 +317,7 @@ static void load_table(loader *L, const ddbc_pair *pair, ddbc_table *t)
 	static const char *const fields[] = { "description", "partition_key", "sort_key", "ttl",
 					      "billing", "capacity", "gsi", "lsi" };
 	static const char *const billing[] = { "on_demand", "provisioned" };
-	t->name = name_of(pair->key);
+	t->name = name_of(L, pair->key);
 	t->primary.name = t->name;
 	t->primary.kind = DDBC_INDEX_PRIMARY;
 	t->primary.table = t;
@@ -328,6 +348,14 @@ static void load_table(loader *L, const ddbc_pair *pair, ddbc_table *t)
 
 /* ---- entities ----------------------------------------------------------------- */
 
+/* Remembers that the entry being loaded (at index i of its section) has no
+ * `table:`; see check_untabled. */
+static void note_untabled(entries *list, size_t i)
+{
+	xgrow(&list->items, &list->cap, list->n + 1, sizeof(size_t));
+	((size_t *)list->items)[list->n++] = i;
+}
+
 static void load_type(loader *L, const ddbc_node *v, ddbc_attr *a)
 {
 	static const char *const names[] = { "S", "N", "B", "BOOL", "NULL", "M", "L",
@@ -355,11 +383,14 @@ static void load_index_decls(loader *L, const ddbc_node *v, ddbc_attr *a)
 	a->indexes_loc = v->loc;
 	if (!expect_kind(L, v, DDBC_NODE_MAP, "indexes"))
 		return;
+	a->indexes_is_map = true;
 	a->indexes = ddbc_arena_array(L->arena, v->n, sizeof(ddbc_index_decl));
+	a->ndeclared = v->n;
+	size_t unreadable = v->n;
 	for (size_t i = 0; i < v->n; i++) {
 		const ddbc_pair *p = &v->u.pairs[i];
 		ddbc_index_decl *decl = &a->indexes[a->nindexes];
-		decl->index = name_of(p->key);
+		decl->index = name_of(L, p->key);
 		decl->role_loc = p->value->loc;
 		int r = -1;
 		for (size_t k = 0; k < countof(roles) && p->value->kind == DDBC_NODE_SCALAR; k++)
@@ -373,6 +404,9 @@ static void load_index_decls(loader *L, const ddbc_node *v, ddbc_attr *a)
 			       p->value->kind == DDBC_NODE_SCALAR ? p->value->u.text : "?",
 			       p->key->u.text, hint ? " (did you mean '" : "", hint ? hint : "",
 			       hint ? "'?)" : "");
+			ddbc_index_decl bad = *decl;
+			memset(decl, 0, sizeof(*decl));
+			a->indexes[--unreadable] = bad;
 			continue;
 		}
 		decl->role = (ddbc_role)(r + DDBC_ROLE_PARTITION_KEY);
@@ -384,7 +418,7 @@ static void load_attr(loader *L, const ddbc_pair *pair, ddbc_entity *e, ddbc_att
 {
 	static const char *const fields[] = { "type", "description", "format", "template",
 					      "required", "enum", "example", "indexes" };
-	a->name = name_of(pair->key);
+	a->name = name_of(L, pair->key);
 	a->entity = e;
 	a->type_loc = a->name.loc;
 	const ddbc_node *m = pair->value;
@@ -408,7 +442,7 @@ static void load_attr(loader *L, const ddbc_pair *pair, ddbc_entity *e, ddbc_att
 	/* A template may be empty text only if it is quoted; plain text is
 	 * read as is, so `template: 001` is the string "001". */
 	if (tpl && expect_kind(L, tpl, DDBC_NODE_SCALAR, "template"))
-		a->template = name_of(tpl);
+		a->template = name_of(L, tpl);
 	get_bool(L, m, "required", &a->required, NULL);
 	const ddbc_node *en = ddbc_node_get(m, "enum");
 	if (en && expect_kind(L, en, DDBC_NODE_SEQ, "enum")) {
@@ -420,12 +454,12 @@ static void load_attr(loader *L, const ddbc_pair *pair, ddbc_entity *e, ddbc_att
 				       ddbc_node_describe(en->u.items[i]));
 				continue;
 			}
-			a->enum_values[a->nenum++] = en->u.items[i];
+			a->enum_values[a->nenum++] = keep(L, en->u.items[i]);
 		}
 		if (en->n == 0)
 			schema(L, en->loc, "'enum' must list at least one value");
 	}
-	a->example = ddbc_node_get(m, "example");
+	a->example = keep(L, ddbc_node_get(m, "example"));
 	const ddbc_node *ix = ddbc_node_get(m, "indexes");
 	if (ix)
 		load_index_decls(L, ix, a);
@@ -443,7 +477,7 @@ static void load_examples(loader *L, const ddbc_node *v, ddbc_entity *e)
 			       ddbc_node_describe(item));
 			continue;
 		}
-		e->examples[e->nexamples++] = item;
+		e->examples[e->nexamples++] = keep(L, item);
 	}
 }
 
@@ -451,15 +485,14 @@ static void load_entity(loader *L, const ddbc_pair *pair, ddbc_entity *e)
 {
 	static const char *const fields[] = { "table", "description", "c_name", "attributes",
 					      "examples" };
-	e->name = name_of(pair->key);
+	e->name = name_of(L, pair->key);
 	const ddbc_node *m = pair->value;
 	if (!expect_kind(L, m, DDBC_NODE_MAP, e->name.s))
 		return;
 	check_known(L, m, "an entity", fields, countof(fields));
 	e->table_ref = get_name(L, m, "table");
-	if (!e->table_ref.s && !ddbc_node_get(m, "table") && L->design->ntables > 1)
-		schema(L, e->name.loc, "missing required field 'table' in entity '%s'; the design "
-				       "has %zu tables", e->name.s, L->design->ntables);
+	if (!ddbc_node_get(m, "table"))
+		note_untabled(&L->untabled_entities, L->entities.n - 1);
 	e->description = get_text(L, m, "description");
 	e->c_name = get_name(L, m, "c_name");
 	const ddbc_node *attrs = require(L, m, "attributes", "an entity");
@@ -480,13 +513,13 @@ static void load_cond(loader *L, const ddbc_pair *pair, ddbc_key_cond *c)
 {
 	static const char *const ops[] = { "eq", "lt", "le", "gt", "ge", "between",
 					   "begins_with" };
-	c->attr = name_of(pair->key);
+	c->attr = name_of(L, pair->key);
 	ddbc_node *v = pair->value;
 	c->op_loc = v->loc;
 	if (v->kind == DDBC_NODE_SCALAR) {
 		c->op = DDBC_COND_EQ;
 		c->values = ddbc_arena_alloc(L->arena, sizeof(ddbc_node *));
-		c->values[0] = v;
+		c->values[0] = keep(L, v);
 		c->nvalues = 1;
 		return;
 	}
@@ -510,14 +543,10 @@ static void load_cond(loader *L, const ddbc_pair *pair, ddbc_key_cond *c)
 	}
 	c->op = (ddbc_cond_op)found;
 	ddbc_node *arg = op->value;
-	if (arg->kind == DDBC_NODE_SEQ) {
-		c->values = arg->u.items;
-		c->nvalues = arg->n;
-	} else {
-		c->values = ddbc_arena_alloc(L->arena, sizeof(ddbc_node *));
-		c->values[0] = arg;
-		c->nvalues = 1;
-	}
+	c->nvalues = arg->kind == DDBC_NODE_SEQ ? arg->n : 1;
+	c->values = ddbc_arena_array(L->arena, c->nvalues, sizeof(ddbc_node *));
+	for (size_t i = 0; i < c->nvalues; i++)
+		c->values[i] = keep(L, arg->kind == DDBC_NODE_SEQ ? arg->u.items[i] : arg);
 	for (size_t i = 0; i < c->nvalues; i++)
 		if (c->values[i]->kind != DDBC_NODE_SCALAR)
 			schema(L, c->values[i]->loc, "a key condition value must be a scalar, not %s",
@@ -531,16 +560,15 @@ static void load_pattern(loader *L, const ddbc_pair *pair, ddbc_pattern *p)
 					      "entities", "example", "condition" };
 	static const char *const ops[] = { "get", "query", "scan", "put", "update", "delete" };
 	static const char *const orders[] = { "asc", "desc" };
-	p->id = name_of(pair->key);
+	p->id = name_of(L, pair->key);
 	const ddbc_node *m = pair->value;
 	if (!expect_kind(L, m, DDBC_NODE_MAP, p->id.s))
 		return;
 	check_known(L, m, "an access pattern", fields, countof(fields));
 	p->description = get_text(L, m, "description");
 	p->table_ref = get_name(L, m, "table");
-	if (!ddbc_node_get(m, "table") && L->design->ntables > 1)
-		schema(L, p->id.loc, "missing required field 'table' in access pattern '%s'; the "
-				     "design has %zu tables", p->id.s, L->design->ntables);
+	if (!ddbc_node_get(m, "table"))
+		note_untabled(&L->untabled_patterns, L->patterns.n - 1);
 	p->index_ref = get_name(L, m, "index");
 	const ddbc_node *op = require(L, m, "operation", "an access pattern");
 	p->operation_loc = op ? op->loc : p->id.loc;
@@ -571,8 +599,10 @@ static void load_pattern(loader *L, const ddbc_pair *pair, ddbc_pattern *p)
 	}
 	ddbc_node *ex = ddbc_node_get(m, "example");
 	if (ex && expect_kind(L, ex, DDBC_NODE_MAP, "example"))
-		p->example = ex;
+		p->example = keep(L, ex);
 	p->condition = get_text(L, m, "condition");
+	const ddbc_node *cond = ddbc_node_get(m, "condition");
+	p->condition_loc = cond ? cond->loc : p->id.loc;
 }
 
 /* ---- the root -------------------------------------------------------------------- */
@@ -651,49 +681,98 @@ static void load_key_delimiter(loader *L, const ddbc_node *root)
 		schema(L, v->loc, "'key_delimiter' must be a non-empty string");
 }
 
-/* The top-level sections: mappings keyed by name, loaded in file order. */
-static const ddbc_node *section(loader *L, const ddbc_node *root, const char *key)
+/* ---- the sections -------------------------------------------------------------- */
+
+/* The top-level sections, mappings keyed by name, are streamed: the
+ * composer hands the loader one entry at a time (see ddbc_yaml_sink), in
+ * file order, and forgets it after. */
+static const char *const section_names[] = { "tables", "entities", "access_patterns" };
+
+static void *next_entry(entries *list, size_t size)
 {
-	const ddbc_node *sec = ddbc_node_get(root, key);
-	return sec && expect_kind(L, sec, DDBC_NODE_MAP, key) ? sec : NULL;
+	xgrow(&list->items, &list->cap, list->n + 1, size);
+	void *item = (char *)list->items + list->n++ * size;
+	memset(item, 0, size);
+	return item;
 }
 
-static void load_tables(loader *L, const ddbc_node *root)
+static void on_entry(void *ctx, size_t section, const ddbc_pair *entry)
 {
-	ddbc_design *g = L->design;
-	const ddbc_node *sec = section(L, root, "tables");
-	if (!sec)
-		return;
-	if (sec->n == 0)
-		schema(L, sec->loc, "'tables' must define at least one table");
-	g->tables = ddbc_arena_array(L->arena, sec->n, sizeof(ddbc_table));
-	g->ntables = sec->n;
-	for (size_t i = 0; i < sec->n; i++)
-		load_table(L, &sec->u.pairs[i], &g->tables[i]);
+	loader *L = ctx;
+	switch (section) {
+	case 0:
+		load_table(L, entry, next_entry(&L->tables, sizeof(ddbc_table)));
+		break;
+	case 1:
+		load_entity(L, entry, next_entry(&L->entities, sizeof(ddbc_entity)));
+		break;
+	default:
+		load_pattern(L, entry, next_entry(&L->patterns, sizeof(ddbc_pattern)));
+		break;
+	}
 }
 
-static void load_entities(loader *L, const ddbc_node *root)
+/* Moves a section's entries into the design's arena. */
+static void *settle(loader *L, entries *list, size_t size, size_t *n)
 {
-	ddbc_design *g = L->design;
-	const ddbc_node *sec = section(L, root, "entities");
-	if (!sec)
-		return;
-	g->entities = ddbc_arena_array(L->arena, sec->n, sizeof(ddbc_entity));
-	g->nentities = sec->n;
-	for (size_t i = 0; i < sec->n; i++)
-		load_entity(L, &sec->u.pairs[i], &g->entities[i]);
+	void *items = ddbc_arena_array(L->arena, list->n, size);
+	if (list->n)
+		memcpy(items, list->items, list->n * size);
+	*n = list->n;
+	free(list->items);
+	list->items = NULL;
+	return items;
 }
 
-static void load_patterns(loader *L, const ddbc_node *root)
+/* The parts that point back at their table or entity, once the arrays
+ * have their final place. */
+static void link_parents(ddbc_design *g)
+{
+	for (size_t i = 0; i < g->ntables; i++) {
+		ddbc_table *t = &g->tables[i];
+		t->primary.table = t;
+		for (size_t k = 0; k < t->ngsi; k++)
+			t->gsi[k].table = t;
+		for (size_t k = 0; k < t->nlsi; k++)
+			t->lsi[k].table = t;
+	}
+	for (size_t i = 0; i < g->nentities; i++)
+		for (size_t k = 0; k < g->entities[i].nattrs; k++)
+			g->entities[i].attrs[k].entity = &g->entities[i];
+}
+
+/* With several tables, every entity and pattern must say which. */
+static void check_untabled(loader *L)
 {
 	ddbc_design *g = L->design;
-	const ddbc_node *sec = section(L, root, "access_patterns");
-	if (!sec)
-		return;
-	g->patterns = ddbc_arena_array(L->arena, sec->n, sizeof(ddbc_pattern));
-	g->npatterns = sec->n;
-	for (size_t i = 0; i < sec->n; i++)
-		load_pattern(L, &sec->u.pairs[i], &g->patterns[i]);
+	const size_t *ents = L->untabled_entities.items, *pats = L->untabled_patterns.items;
+	for (size_t i = 0; g->ntables > 1 && i < L->untabled_entities.n; i++)
+		schema(L, g->entities[ents[i]].name.loc, "missing required field 'table' in entity "
+			  "'%s'; the design has %zu tables", g->entities[ents[i]].name.s, g->ntables);
+	for (size_t i = 0; g->ntables > 1 && i < L->untabled_patterns.n; i++)
+		schema(L, g->patterns[pats[i]].id.loc, "missing required field 'table' in access "
+			  "pattern '%s'; the design has %zu tables", g->patterns[pats[i]].id.s,
+			  g->ntables);
+	free(L->untabled_entities.items);
+	free(L->untabled_patterns.items);
+}
+
+static void finish_sections(loader *L, const ddbc_node *root)
+{
+	ddbc_design *g = L->design;
+	g->tables = settle(L, &L->tables, sizeof(ddbc_table), &g->ntables);
+	g->entities = settle(L, &L->entities, sizeof(ddbc_entity), &g->nentities);
+	g->patterns = settle(L, &L->patterns, sizeof(ddbc_pattern), &g->npatterns);
+	link_parents(g);
+	check_untabled(L);
+	for (size_t i = 0; i < countof(section_names); i++) {
+		const ddbc_node *sec = ddbc_node_get(root, section_names[i]);
+		if (sec)
+			expect_kind(L, sec, DDBC_NODE_MAP, section_names[i]);
+	}
+	const ddbc_node *tables = ddbc_node_get(root, "tables");
+	if (tables && tables->kind == DDBC_NODE_MAP && tables->n == 0)
+		schema(L, tables->loc, "'tables' must define at least one table");
 }
 
 static void load_root(loader *L, const ddbc_node *root)
@@ -710,17 +789,38 @@ static void load_root(loader *L, const ddbc_node *root)
 	const ddbc_node *lint = ddbc_node_get(root, "lint");
 	if (lint)
 		load_lint(L, lint);
-	if (require(L, root, "tables", "the design"))
-		load_tables(L, root);
-	load_entities(L, root);
-	load_patterns(L, root);
+	require(L, root, "tables", "the design");
+	finish_sections(L, root);
+}
+
+static void release_entries(loader *L)
+{
+	free(L->tables.items);
+	free(L->entities.items);
+	free(L->patterns.items);
+	free(L->untabled_entities.items);
+	free(L->untabled_patterns.items);
 }
 
 ddbc_design *ddbc_load(const ddbc_source *src, ddbc_diags *d)
 {
 	ddbc_arena *arena = ddbc_arena_new();
-	ddbc_node *root = ddbc_yaml_load(arena, src, d);
+	ddbc_design *g = ddbc_arena_alloc(arena, sizeof(*g));
+	g->arena = arena;
+	g->src = src;
+	ddbc_settings_init(&g->settings);
+	loader L = { .design = g, .arena = arena, .d = d };
+	ddbc_yaml_sink sink = { section_names, countof(section_names), on_entry, &L };
+	size_t before = d->n;
+	ddbc_node *root = ddbc_yaml_load_streamed(arena, src, d, &sink);
+	/* The model holds what the rest of the run needs; the text is read
+	 * again only to quote lines in findings. */
+	ddbc_source_evict(src);
 	if (!root) {
+		/* A file that is not YAML gets its syntax errors only: what the
+		 * sink read before the error is not reported. */
+		ddbc_diags_drop(d, before, DDBC_RULE_SCHEMA);
+		release_entries(&L);
 		ddbc_arena_free(arena);
 		return NULL;
 	}
@@ -730,15 +830,11 @@ ddbc_design *ddbc_load(const ddbc_source *src, ddbc_diags *d)
 			      "the design must be a mapping (starting with 'ddbc: 1'), not %s",
 			      ddbc_node_describe(root));
 		d->fatal = true;
+		release_entries(&L);
 		ddbc_arena_free(arena);
 		return NULL;
 	}
-	ddbc_design *g = ddbc_arena_alloc(arena, sizeof(*g));
-	g->arena = arena;
-	g->src = src;
 	g->root = root;
-	ddbc_settings_init(&g->settings);
-	loader L = { g, arena, d };
 	load_root(&L, root);
 	ddbc_design_index_entities(g);
 	ddbc_resolve(g, d);

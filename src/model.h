@@ -142,8 +142,10 @@ typedef struct ddbc_attr {
 	ddbc_loc enum_loc;
 	ddbc_node *example;
 	bool has_indexes;
-	ddbc_index_decl *indexes;
-	size_t nindexes;
+	bool indexes_is_map;     /* `indexes:` was a mapping */
+	ddbc_index_decl *indexes; /* the readable entries, then those whose role is not */
+	size_t nindexes;         /* readable entries */
+	size_t ndeclared;        /* all entries */
 	ddbc_loc indexes_loc;
 	ddbc_entity *entity;
 
@@ -236,6 +238,7 @@ typedef struct ddbc_pattern {
 	ddbc_loc entities_loc;
 	ddbc_node *example;      /* a mapping of parameter values, or NULL */
 	const char *condition;
+	ddbc_loc condition_loc;
 
 	/* derived by semantics.c */
 	bool analysed;           /* table and index resolved: matched is meaningful */

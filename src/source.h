@@ -14,6 +14,10 @@ typedef struct ddbc_source {
 	char *name;  /* as given on the command line; "-" is standard input */
 	char *text;  /* the whole file, NUL-terminated (it may hold other NULs) */
 	size_t len;
+	/* A regular file is mapped, not copied: base and mapped say what to
+	 * unmap (text is past a byte order mark). */
+	void *base;
+	size_t mapped;
 	/* Where each line starts, built on the first ddbc_source_line call so a
 	 * run that quotes thousands of lines scans the text once. */
 	size_t *line_starts;
@@ -26,6 +30,12 @@ ddbc_source *ddbc_source_read(const char *path);
 /* A source over a copy of len bytes of text, named name. */
 ddbc_source *ddbc_source_from_memory(const char *name, const char *text, size_t len);
 void ddbc_source_free(ddbc_source *src);
+
+/* Says the text will not be read for a while: a mapped file's pages leave
+ * the process's memory and come back from the page cache when read. The
+ * loader calls it once the file is parsed, so a large design is not held
+ * twice (as text and as a model). */
+void ddbc_source_evict(const ddbc_source *src);
 
 /* The text of line (1-based) without its newline; *len receives its length.
  * NULL when the source has no such line. */

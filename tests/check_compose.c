@@ -900,6 +900,178 @@ START_TEST(test_error_after_partial_document)
 }
 END_TEST
 
+
+/* ---- streamed sections -------------------------------------------------------------- */
+
+/* What a sink saw: "section:key=summary" per entry, the summary a copy
+ * taken during the call (the entry's nodes are gone after it). */
+struct seen {
+	ddbc_arena *arena;
+	char log[1024];
+};
+
+static void summarize(const ddbc_node *n, char *out, size_t cap)
+{
+	size_t len = strlen(out);
+	if (n->kind == DDBC_NODE_SCALAR) {
+		snprintf(out + len, cap - len, "%s", n->u.text);
+		return;
+	}
+	snprintf(out + len, cap - len, "{");
+	for (size_t i = 0; n->kind == DDBC_NODE_MAP && i < n->n; i++) {
+		len = strlen(out);
+		snprintf(out + len, cap - len, "%s%s:", i ? "," : "", n->u.pairs[i].key->u.text);
+		summarize(n->u.pairs[i].value, out, cap);
+	}
+	len = strlen(out);
+	snprintf(out + len, cap - len, "}");
+}
+
+static void on_entry(void *ctx, size_t section, const ddbc_pair *entry)
+{
+	struct seen *seen = ctx;
+	size_t len = strlen(seen->log);
+	snprintf(seen->log + len, sizeof(seen->log) - len, "%s%zu:%s=", len ? " " : "", section,
+		 entry->key->u.text);
+	/* A copy outlives the entry. */
+	ddbc_node *copy = ddbc_node_copy(seen->arena, entry->value);
+	summarize(copy, seen->log, sizeof(seen->log));
+}
+
+static const char *const streamed[] = { "tables", "entities" };
+
+static void compose_streamed(struct composed *c, struct seen *seen, const char *text)
+{
+	c->src = ddbc_source_from_memory("test.yaml", text, strlen(text));
+	c->arena = ddbc_arena_new();
+	ddbc_diags_init(&c->d);
+	ddbc_diags_begin(&c->d, c->src);
+	seen->arena = c->arena;
+	seen->log[0] = '\0';
+	ddbc_yaml_sink sink = { streamed, 2, on_entry, seen };
+	c->root = ddbc_yaml_load_streamed(c->arena, c->src, &c->d, &sink);
+}
+
+START_TEST(test_stream_entries_in_order)
+{
+	struct composed c;
+	struct seen seen;
+	compose_streamed(&c, &seen, "name: x\n"
+				    "entities:\n  A: {k: 1}\n  B: {k: 2}\n"
+				    "tables:\n  T: {pk: PK}\n"
+				    "other:\n  C: {k: 3}\n");
+	expect_clean(&c);
+	ck_assert_str_eq(seen.log, "1:A={k:1} 1:B={k:2} 0:T={pk:PK}");
+	/* The tree keeps the keys and positions; the values are spent. */
+	const ddbc_node *ents = ddbc_node_get(c.root, "entities");
+	ck_assert_uint_eq(ents->n, 2);
+	ck_assert_str_eq(ents->u.pairs[1].key->u.text, "B");
+	ck_assert_uint_eq(ents->u.pairs[1].value->kind, DDBC_NODE_MAP);
+	ck_assert_uint_eq(ents->u.pairs[1].value->n, 0);
+	ck_assert_uint_eq(ents->u.pairs[1].value->loc.line, 4);
+	ck_assert_uint_eq(ents->u.pairs[1].value->loc.column, 6);
+	/* A section that is not streamed is composed whole. */
+	ck_assert_uint_eq(ddbc_node_get(c.root, "other")->u.pairs[0].value->n, 1);
+	release(&c);
+}
+END_TEST
+
+START_TEST(test_stream_duplicate_withheld)
+{
+	struct composed c;
+	struct seen seen;
+	compose_streamed(&c, &seen, "entities:\n  A: {k: 1}\n  A: {k: 2}\n  B: 3\n");
+	ck_assert_ptr_nonnull(c.root);
+	tu_expect_count(&c.d, 1);
+	tu_expect_diag(&c.d, DDBC_RULE_DUPLICATE_KEY, 3, 3, "duplicate key 'A' (first defined at 2:3)");
+	ck_assert_str_eq(seen.log, "1:A={k:1} 1:B=3");
+	release(&c);
+}
+END_TEST
+
+START_TEST(test_stream_repeated_section)
+{
+	/* The second `entities` is a duplicate key: composed and dropped, never
+	 * streamed. */
+	struct composed c;
+	struct seen seen;
+	compose_streamed(&c, &seen, "entities:\n  A: 1\nentities:\n  B: 2\n");
+	tu_expect_count(&c.d, 1);
+	tu_expect_diag(&c.d, DDBC_RULE_DUPLICATE_KEY, 3, 1, "duplicate key 'entities'");
+	ck_assert_str_eq(seen.log, "1:A=1");
+	release(&c);
+}
+END_TEST
+
+START_TEST(test_stream_anchor_across_entries)
+{
+	/* An anchor inside one entry serves a later one: that entry's memory
+	 * is kept, not reused. */
+	struct composed c;
+	struct seen seen;
+	compose_streamed(&c, &seen, "entities:\n"
+				    "  A: {attrs: &common {id: S, at: N}}\n"
+				    "  B: {attrs: *common}\n"
+				    "  C: {<<: *common, extra: B}\n"
+				    "  D: {k: 4}\n");
+	expect_clean(&c);
+	ck_assert_str_eq(seen.log, "1:A={attrs:{id:S,at:N}} 1:B={attrs:{id:S,at:N}} "
+				   "1:C={extra:B,id:S,at:N} 1:D={k:4}");
+	release(&c);
+}
+END_TEST
+
+START_TEST(test_stream_merged_entries)
+{
+	/* Entries merged into a section reach the sink when it closes, after
+	 * the explicit ones; an explicit key wins over a merged one. */
+	struct composed c;
+	struct seen seen;
+	compose_streamed(&c, &seen, "base: &base {A: 1, B: 2}\n"
+				    "entities:\n  <<: *base\n  B: 9\n  C: 3\n");
+	expect_clean(&c);
+	ck_assert_str_eq(seen.log, "1:B=9 1:C=3 1:A=1");
+	release(&c);
+
+	/* An inline merge source outlives the entries after it. */
+	compose_streamed(&c, &seen, "entities:\n  <<: {A: {k: 1}}\n  B: {k: 2}\n  C: {k: 3}\n");
+	expect_clean(&c);
+	ck_assert_str_eq(seen.log, "1:B={k:2} 1:C={k:3} 1:A={k:1}");
+	release(&c);
+}
+END_TEST
+
+START_TEST(test_stream_syntax_error)
+{
+	struct composed c;
+	struct seen seen;
+	compose_streamed(&c, &seen, "entities:\n  A: {k: 1}\n  B: [unclosed\n");
+	ck_assert_ptr_null(c.root);
+	ck_assert(c.d.fatal);
+	ck_assert_str_eq(seen.log, "1:A={k:1}");
+	release(&c);
+}
+END_TEST
+
+START_TEST(test_node_copy)
+{
+	struct composed c;
+	compose(&c, "a: &x {b: [1, two, {c: null}]}\nd: *x\n");
+	expect_clean(&c);
+	ddbc_arena *other = ddbc_arena_new();
+	ddbc_node *copy = ddbc_node_copy(other, c.root);
+	release(&c);
+	/* The copy stands alone: the original's arena is gone. */
+	const ddbc_node *b = ddbc_node_get(ddbc_node_get(copy, "d"), "b");
+	ck_assert_uint_eq(b->n, 3);
+	ck_assert_str_eq(b->u.items[1]->u.text, "two");
+	ck_assert_uint_eq(b->u.items[1]->loc.line, 1);
+	ck_assert_uint_eq(b->u.items[1]->loc.column, 15);
+	ck_assert(ddbc_node_is_null(ddbc_node_get(b->u.items[2], "c")));
+	ddbc_arena_free(other);
+}
+END_TEST
+
 static Suite *compose_suite(void)
 {
 	Suite *s = suite_create("compose");
@@ -923,6 +1095,16 @@ static Suite *compose_suite(void)
 	tcase_add_test(tc, test_merge_duplicate_explicit);
 	tcase_add_test(tc, test_quoted_merge_key_is_a_key);
 	tcase_add_test(tc, test_merge_not_a_mapping);
+	suite_add_tcase(s, tc);
+
+	tc = tcase_create("streaming");
+	tcase_add_test(tc, test_stream_entries_in_order);
+	tcase_add_test(tc, test_stream_duplicate_withheld);
+	tcase_add_test(tc, test_stream_repeated_section);
+	tcase_add_test(tc, test_stream_anchor_across_entries);
+	tcase_add_test(tc, test_stream_merged_entries);
+	tcase_add_test(tc, test_stream_syntax_error);
+	tcase_add_test(tc, test_node_copy);
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("duplicate-key");

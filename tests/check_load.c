@@ -850,6 +850,92 @@ START_TEST(test_table_required_with_several_tables)
 }
 END_TEST
 
+START_TEST(test_sections_in_any_order)
+{
+	/* Entities and patterns may come before the tables they name. */
+	tu_design t;
+	tu_load_text(&t, "ddbc: 1\nname: d\n"
+			 "access_patterns:\n  p:\n    operation: scan\n"
+			 "entities:\n  User:\n    attributes:\n      PK: S\n"
+			 "tables:\n  t1:\n    partition_key: PK\n  t2:\n    partition_key: PK\n");
+	tu_expect_count(&t.d, 2);
+	tu_expect_diag(&t.d, SCHEMA, 4, 3,
+		       "missing required field 'table' in access pattern 'p'; the design has 2 tables");
+	tu_expect_diag(&t.d, SCHEMA, 7, 3,
+		       "missing required field 'table' in entity 'User'; the design has 2 tables");
+	ck_assert_uint_eq(t.design->ntables, 2);
+	ck_assert_ptr_eq(t.design->tables[1].primary.table, &t.design->tables[1]);
+	ck_assert_ptr_eq(t.design->entities[0].attrs[0].entity, &t.design->entities[0]);
+	tu_design_free(&t);
+}
+END_TEST
+
+START_TEST(test_syntax_error_hides_schema_findings)
+{
+	/* The loader reads entries before the parser reaches the error; a file
+	 * that is not YAML still gets its syntax error alone. */
+	tu_design t;
+	tu_load_text(&t, "ddbc: 1\nname: d\ntables:\n  t1:\n    partition_key: [a, b]\n"
+			 "entities:\n  E: {bogus: 1}\n  F: [unclosed\n");
+	ck_assert_ptr_null(t.design);
+	ck_assert(t.d.fatal);
+	tu_expect_count(&t.d, 1);
+	ck_assert_uint_eq(t.d.items[0].rule, DDBC_RULE_YAML_SYNTAX);
+	tu_design_free(&t);
+}
+END_TEST
+
+/* Writes a design padded with a comment to exactly size bytes, after an
+ * optional byte order mark, and reads it back from the file. */
+static ddbc_source *source_of_size(const char *path, size_t size, bool bom)
+{
+	static const char head[] = "ddbc: 1\nname: d\ntables:\n  t:\n    partition_key: PK\n#";
+	FILE *f = fopen(path, "wb");
+	ck_assert_ptr_nonnull(f);
+	size_t n = bom ? 3 : 0;
+	if (bom)
+		fputs("\xEF\xBB\xBF", f);
+	fputs(head, f);
+	for (n += strlen(head); n + 1 < size; n++)
+		fputc('x', f);
+	fputc('\n', f);
+	fclose(f);
+	ddbc_source *src = ddbc_source_read(path);
+	ck_assert_ptr_nonnull(src);
+	return src;
+}
+
+START_TEST(test_source_mapped_and_read)
+{
+	/* A file of whole pages is read; any other is mapped. Both end in a
+	 * NUL, lose their byte order mark, and quote their lines. */
+	static const struct { size_t size; bool bom; } cases[] = {
+		{ 4096, false }, { 4097, false }, { 5000, true }, { 8192, true },
+	};
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		ddbc_source *src = source_of_size("check_load.size.yaml", cases[i].size,
+						  cases[i].bom);
+		ck_assert_uint_eq(src->len, cases[i].size - (cases[i].bom ? 3 : 0));
+		ck_assert_int_eq(src->text[src->len], '\0');
+		ck_assert(!strncmp(src->text, "ddbc: 1\n", 8));
+		ddbc_diags d;
+		ddbc_diags_init(&d);
+		ddbc_diags_begin(&d, src);
+		ddbc_design *g = ddbc_load(src, &d);
+		ck_assert_ptr_nonnull(g);
+		ck_assert_uint_eq(d.n, 0);
+		size_t len;
+		const char *line = ddbc_source_line(src, 3, &len);
+		ck_assert_uint_eq(len, 7);
+		ck_assert(!strncmp(line, "tables:", 7));
+		ddbc_design_free(g);
+		ddbc_diags_release(&d);
+		ddbc_source_free(src);
+	}
+	remove("check_load.size.yaml");
+}
+END_TEST
+
 START_TEST(test_every_error_in_one_run)
 {
 	static const struct {
@@ -953,6 +1039,9 @@ static Suite *load_suite(void)
 	LOOP(tc, test_unresolved, unresolved);
 	tcase_add_test(tc, test_unknown_field_without_suggestion);
 	tcase_add_test(tc, test_table_required_with_several_tables);
+	tcase_add_test(tc, test_sections_in_any_order);
+	tcase_add_test(tc, test_source_mapped_and_read);
+	tcase_add_test(tc, test_syntax_error_hides_schema_findings);
 	tcase_add_test(tc, test_every_error_in_one_run);
 	suite_add_tcase(s, tc);
 

@@ -204,37 +204,28 @@ static void declared_roles(ddbc_diags *d, const ddbc_attr *a)
 	}
 }
 
-/* The YAML mapping the attribute's `indexes:` was read from, or NULL when
- * it is not a mapping. */
-static const ddbc_node *indexes_node(const ddbc_design *g, const ddbc_attr *a)
-{
-	const ddbc_node *n = ddbc_node_get(g->root, "entities");
-	const char *path[] = { a->entity->name.s, "attributes", a->name.s, "indexes" };
-	for (size_t i = 0; n && i < sizeof(path) / sizeof(path[0]); i++)
-		n = n->kind == DDBC_NODE_MAP ? ddbc_node_get(n, path[i]) : NULL;
-	return n && n->kind == DDBC_NODE_MAP ? n : NULL;
-}
-
 /* Whether the attribute names index ix in its `indexes:`; an entry whose
- * role could not be read counts too: the loader reported it already. */
-static bool declares(const ddbc_design *g, const ddbc_attr *a, const ddbc_index *ix)
+ * role could not be read counts too (the loader reported it already), and
+ * so does any index when `indexes:` is not a mapping. */
+static bool declares(const ddbc_attr *a, const ddbc_index *ix)
 {
-	for (size_t k = 0; k < a->nindexes; k++)
+	if (!a->indexes_is_map)
+		return true;
+	for (size_t k = 0; k < a->ndeclared; k++)
 		if (!strcmp(a->indexes[k].index.s, ix->name.s))
 			return true;
-	const ddbc_node *m = indexes_node(g, a);
-	return !m || ddbc_node_get(m, ix->name.s) != NULL;
+	return false;
 }
 
 /* Every GSI and LSI the attribute is in must be declared. */
-static void undeclared_roles(const ddbc_design *g, ddbc_diags *d, const ddbc_attr *a)
+static void undeclared_roles(ddbc_diags *d, const ddbc_attr *a)
 {
 	const ddbc_table *t = a->entity->table;
 	for (size_t s = 0; s < t->nindexes; s++) {
 		const ddbc_index *ix = t->indexes[s];
 		ddbc_role role = a->roles[s];
 		if (ix->kind == DDBC_INDEX_PRIMARY || role == DDBC_ROLE_NONE || !key_readable(ix) ||
-		    declares(g, a, ix))
+		    declares(a, ix))
 			continue;
 		char derived[512];
 		ddbc_diag_add(d, DDBC_RULE_INCLUSION_MISMATCH, a->indexes_loc,
@@ -254,7 +245,7 @@ void ddbc_check_inclusion_mismatch(const ddbc_design *g, ddbc_diags *d)
 			if (!a->has_indexes || !a->roles)
 				continue;
 			declared_roles(d, a);
-			undeclared_roles(g, d, a);
+			undeclared_roles(d, a);
 		}
 	}
 }
