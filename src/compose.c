@@ -464,7 +464,7 @@ static void finish_map(struct composer *c, struct frame *f)
 			hand_over(c, f, &pairs[i]);
 	ddbc_node *node = f->node;
 	node->n = n - dropped;
-	node->u.pairs = ddbc_arena_array(c->arena, node->n, sizeof(ddbc_pair));
+	node->u.pairs = ddbc_arena_array(node_arena(c), node->n, sizeof(ddbc_pair));
 	uint32_t w = 1;
 	size_t k = 0;
 	for (size_t i = 0; i < n; i++) {
@@ -481,7 +481,7 @@ static void finish_seq(struct composer *c, struct frame *f)
 {
 	ddbc_node *node = f->node;
 	node->n = f->n;
-	node->u.items = ddbc_arena_array(c->arena, f->n, sizeof(ddbc_node *));
+	node->u.items = ddbc_arena_array(node_arena(c), f->n, sizeof(ddbc_node *));
 	uint32_t w = 1;
 	for (size_t i = 0; i < f->n; i++) {
 		node->u.items[i] = f->items[i];
@@ -493,6 +493,8 @@ static void finish_seq(struct composer *c, struct frame *f)
 static void pop(struct composer *c)
 {
 	struct frame *f = &c->stack[--c->depth];
+	/* Back at the parent, node_arena(c) is again where f's node went: its
+	 * pairs or items go there too. */
 	if (f->node->kind == DDBC_NODE_MAP)
 		finish_map(c, f);
 	else

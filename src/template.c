@@ -7,9 +7,10 @@
  * A language is kept as a list of runs (fixed strings and repeated
  * character classes), which is a small NFA whose positions are (run,
  * offset-or-count, delimiter-match-state). Two languages share a string iff
- * the product of their NFAs reaches a state where both accept: a breadth-
+ * the product of their NFAs reaches a state where both accept: a depth-
  * first search over pairs of positions, stepping both sides on the same
- * byte. Bytes only matter through the classes and the literals they could
+ * byte (depth first because most questions a design asks are answered yes,
+ * and a path to acceptance is found long before the space is exhausted). Bytes only matter through the classes and the literals they could
  * match, so the search tries one representative of each equivalence class
  * of bytes (every byte that occurs in a literal or the delimiter, the
  * digits, '-' and '.', and one byte that occurs nowhere). The same search,
@@ -221,11 +222,21 @@ bool ddbc_class_has(ddbc_class cls, unsigned char ch)
 	return false;
 }
 
+/* The key delimiter, measured once per search. */
+typedef struct delimiter {
+	const char *s;
+	size_t len;
+} delimiter;
+
 /* The delimiter-match state after ch: the longest prefix of delim that the
- * value now ends with (naive KMP; delimiters are a few bytes). */
-static uint32_t delim_step(const char *delim, uint32_t m, unsigned char ch)
+ * value now ends with (naive KMP; delimiters are a few bytes, most often
+ * one). */
+static uint32_t delim_step(const delimiter *dl, uint32_t m, unsigned char ch)
 {
-	size_t dlen = strlen(delim);
+	const char *delim = dl->s;
+	size_t dlen = dl->len;
+	if (dlen == 1)
+		return (unsigned char)delim[0] == ch;
 	char buf[64];
 	if (dlen >= sizeof(buf))
 		return 0;
@@ -261,7 +272,7 @@ static size_t closure(const ddbc_lang *l, pos p, pos *out)
 	}
 }
 
-static bool step(const ddbc_lang *l, pos p, unsigned char ch, const char *delim, pos *out)
+static bool step(const ddbc_lang *l, pos p, unsigned char ch, const delimiter *delim, pos *out)
 {
 	if (p.r >= l->nruns)
 		return false;
@@ -277,7 +288,7 @@ static bool step(const ddbc_lang *l, pos p, unsigned char ch, const char *delim,
 		return false;
 	if (run->cls == DDBC_CLASS_NO_DELIM) {
 		out->m = delim_step(delim, p.m, ch);
-		if (out->m == strlen(delim))
+		if (out->m == delim->len)
 			return false;
 	}
 	if (out->k < run->min)
@@ -451,7 +462,7 @@ static size_t alphabet(const ddbc_lang *a, const ddbc_lang *b, const range *rg,
 
 typedef struct queue {
 	state *items;
-	size_t n, cap, head;
+	size_t n, cap;
 } queue;
 
 static void push_state(queue *q, seen *s, state st)
@@ -474,15 +485,16 @@ static bool search(const ddbc_lang *a, const ddbc_lang *b, const range *rg, cons
 	 * most searches never get there. */
 	unsigned char sigma[256];
 	size_t nsigma = 0;
-	queue q = { NULL, 0, 0, 0 };
+	queue q = { NULL, 0, 0 };
 	seen s = { NULL, 0, 0 };
 	state start = { { 0, 0, 0 }, { 0, 0, 0 }, 0, 0 };
 	push_state(&q, &s, start);
 	bool found = false;
+	delimiter dl = { delim, strlen(delim) };
 	size_t cap = (a->nruns + lb->nruns + 2) * 2;
 	pos *ca = xmalloc(cap * sizeof(pos)), *cb = xmalloc(cap * sizeof(pos));
-	while (q.head < q.n && !found) {
-		state st = q.items[q.head++];
+	while (q.n && !found) {
+		state st = q.items[--q.n];
 		size_t na = closure(a, st.a, ca);
 		size_t nb = b ? closure(lb, st.b, cb) : 1;
 		if (!b)
@@ -509,9 +521,9 @@ static bool search(const ddbc_lang *a, const ddbc_lang *b, const range *rg, cons
 				}
 				for (size_t c = 0; c < ntry; c++) {
 					state nx = st;
-					if (!step(a, ca[i], try[c], delim, &nx.a))
+					if (!step(a, ca[i], try[c], &dl, &nx.a))
 						continue;
-					if (b && !step(lb, cb[j], try[c], delim, &nx.b))
+					if (b && !step(lb, cb[j], try[c], &dl, &nx.b))
 						continue;
 					if (rg && (!lo_step(rg->lower, st.lo, try[c], &nx.lo) ||
 						   !hi_step(rg->upper, st.hi, try[c], &nx.hi)))
