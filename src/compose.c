@@ -20,8 +20,8 @@ struct keyset {
 /* A collection under construction. */
 struct frame {
 	ddbc_node *node;
-	ddbc_node **items;      /* children; for a mapping, key and value alternate */
-	size_t n, cap;
+	size_t base, n;         /* its children: kids[base..base+n); for a mapping,
+				   key and value alternate */
 	size_t anchor;          /* index into anchors + 1, or 0 */
 	size_t section;         /* a streamed section: the sink's index + 1 */
 	struct keyset seen;     /* a streamed section's keys */
@@ -40,6 +40,10 @@ struct composer {
 	yaml_parser_t parser;
 	struct frame *stack;
 	size_t depth, stack_cap;
+	/* The children of every open collection, the innermost last: one
+	 * array for all, so a collection costs no allocation of its own. */
+	ddbc_node **kids;
+	size_t nkids, kids_cap;
 	struct anchor *anchors;
 	size_t nanchors, anchors_cap;
 	size_t aliased;         /* nodes that aliases expand to, so far */
@@ -102,12 +106,15 @@ static bool is_float(const char *s)
 	return *s == '\0';
 }
 
-/* The YAML 1.2 core schema's resolution of a plain scalar. */
-static ddbc_scalar_kind resolve_plain(const char *s)
+/* The YAML 1.2 core schema's resolution of a plain scalar of n bytes. */
+static ddbc_scalar_kind resolve_plain(const char *s, size_t n)
 {
-	/* Most plain scalars are names: one look at the first byte settles
-	 * them without the comparisons below. */
-	if (*s && !strchr("~nNtTfF0123456789+-.", *s))
+	/* Most plain scalars are names: a look at the first byte (and, for the
+	 * letters that start null, true and false, the length) settles them
+	 * without the comparisons below. */
+	if (n && !strchr("~nNtTfF0123456789+-.", *s))
+		return DDBC_SCALAR_STR;
+	if (n > 5 && *s != '+' && *s != '-' && *s != '.' && (*s < '0' || *s > '9'))
 		return DDBC_SCALAR_STR;
 	if (!*s || !strcmp(s, "~") || !strcmp(s, "null") || !strcmp(s, "Null") ||
 	    !strcmp(s, "NULL"))
@@ -132,7 +139,7 @@ static ddbc_scalar_kind resolve_tagged(const char *tag, const char *text)
 	if (strncmp(tag, prefix, sizeof(prefix) - 1) != 0)
 		return DDBC_SCALAR_STR;
 	tag += sizeof(prefix) - 1;
-	ddbc_scalar_kind plain = resolve_plain(text);
+	ddbc_scalar_kind plain = resolve_plain(text, strlen(text));
 	if (!strcmp(tag, "int") && plain == DDBC_SCALAR_INT)
 		return DDBC_SCALAR_INT;
 	if (!strcmp(tag, "float") && (plain == DDBC_SCALAR_INT || plain == DDBC_SCALAR_FLOAT))
@@ -168,7 +175,7 @@ static ddbc_node *new_scalar(struct composer *c, const yaml_event_t *ev)
 	if (tag && strcmp(tag, "!") != 0)
 		node->scalar = resolve_tagged(tag, node->u.text);
 	else if (ev->data.scalar.plain_implicit && !tag)
-		node->scalar = resolve_plain(node->u.text), node->plain = 1;
+		node->scalar = resolve_plain(node->u.text, node->n), node->plain = 1;
 	else
 		node->scalar = DDBC_SCALAR_STR;
 	return node;
@@ -228,7 +235,7 @@ static size_t streamed_section(struct composer *c, ddbc_node_kind kind)
 	const struct frame *root = &c->stack[0];
 	if (root->node->kind != DDBC_NODE_MAP || root->n % 2 == 0)
 		return 0;
-	const ddbc_node *key = root->items[root->n - 1];
+	const ddbc_node *key = c->kids[root->base + root->n - 1];
 	for (size_t i = 0; i < c->sink->nsections && i < 32; i++) {
 		if (strcmp(key->u.text, c->sink->sections[i]) != 0 || (c->streamed & 1u << i))
 			continue;
@@ -250,6 +257,7 @@ static void push(struct composer *c, ddbc_node_kind kind, const yaml_event_t *ev
 	struct frame *f = &c->stack[c->depth++];
 	memset(f, 0, sizeof(*f));
 	f->node = node;
+	f->base = c->nkids;
 	f->section = section;
 	if (anchor)
 		f->anchor = add_anchor(c, anchor, node, true, arena);
@@ -340,18 +348,20 @@ static void append(struct composer *c, ddbc_node *child, ddbc_loc where)
 		return;
 	}
 	if (f->section && f->n % 2 == 1) {
-		if (is_merge_key(f->items[f->n - 1])) {
+		ddbc_node *key = c->kids[c->nkids - 1];
+		if (is_merge_key(key)) {
 			/* Merged when the section closes: keep it till then. */
 			c->scratch_pinned = true;
 		} else {
-			ddbc_pair entry = { f->items[f->n - 1], child };
+			ddbc_pair entry = { key, child };
 			hand_over(c, f, &entry);
 			child = stub_of(c, child);
 			recycle_scratch(c);
 		}
 	}
-	xgrow((void **)&f->items, &f->cap, f->n + 1, sizeof(ddbc_node *));
-	f->items[f->n++] = child;
+	xgrow((void **)&c->kids, &c->kids_cap, c->nkids + 1, sizeof(ddbc_node *));
+	c->kids[c->nkids++] = child;
+	f->n++;
 }
 
 /* Only a plain "<<" merges; a quoted one is an ordinary key. */
@@ -382,8 +392,35 @@ static bool same_key(const ddbc_node *a, const ddbc_node *b)
  * pairs already marked are skipped) and, if report, reports it. Sorting
  * pointers keeps this O(n log n) for the 10,000-entry mappings of a large
  * design. Returns how many pairs it marked. */
+static void report_duplicate(struct composer *c, const ddbc_node *key, const ddbc_node *first)
+{
+	ddbc_diag_add(c->d, DDBC_RULE_DUPLICATE_KEY, key->loc,
+		      "duplicate key '%s' (first defined at %u:%u); remove one", key->u.text,
+		      first->loc.line, first->loc.column);
+}
+
+/* mark_duplicates for the small mappings that are most of a design: every
+ * pair against the earlier ones, no allocation. */
+static size_t mark_duplicates_small(struct composer *c, ddbc_pair *pairs, size_t n, bool report)
+{
+	size_t dropped = 0;
+	for (size_t i = 1; i < n; i++) {
+		for (size_t j = 0; pairs[i].key && j < i; j++) {
+			if (!pairs[j].key || !same_key(pairs[j].key, pairs[i].key))
+				continue;
+			if (report)
+				report_duplicate(c, pairs[i].key, pairs[j].key);
+			pairs[i].key = NULL;
+			dropped++;
+		}
+	}
+	return dropped;
+}
+
 static size_t mark_duplicates(struct composer *c, ddbc_pair *pairs, size_t n, bool report)
 {
+	if (n <= 16)
+		return mark_duplicates_small(c, pairs, n, report);
 	ddbc_pair **order = xmalloc((n ? n : 1) * sizeof(*order));
 	size_t m = 0;
 	for (size_t i = 0; i < n; i++)
@@ -397,10 +434,7 @@ static size_t mark_duplicates(struct composer *c, ddbc_pair *pairs, size_t n, bo
 			continue;
 		}
 		if (report)
-			ddbc_diag_add(c->d, DDBC_RULE_DUPLICATE_KEY, order[i]->key->loc,
-				      "duplicate key '%s' (first defined at %u:%u); remove one",
-				      order[i]->key->u.text, order[first]->key->loc.line,
-				      order[first]->key->loc.column);
+			report_duplicate(c, order[i]->key, order[first]->key);
 		order[i]->key = NULL;
 		dropped++;
 	}
@@ -434,19 +468,19 @@ static void collect_merge(struct composer *c, ddbc_node *src, ddbc_pair **out, s
 
 static void finish_map(struct composer *c, struct frame *f)
 {
-	ddbc_pair *pairs = NULL;
-	size_t n = 0, cap = 0, explicit_n;
+	ddbc_node **items = c->kids + f->base;
+	size_t cap = f->n / 2 + 1, n = 0, explicit_n;
+	ddbc_pair *pairs = xmalloc(cap * sizeof(ddbc_pair));
 	ddbc_node **merges = NULL;
 	size_t nmerges = 0, merges_cap = 0;
 	for (size_t i = 0; i + 1 < f->n; i += 2) {
-		if (is_merge_key(f->items[i])) {
+		if (is_merge_key(items[i])) {
 			xgrow((void **)&merges, &merges_cap, nmerges + 1, sizeof(*merges));
-			merges[nmerges++] = f->items[i + 1];
+			merges[nmerges++] = items[i + 1];
 			continue;
 		}
-		xgrow((void **)&pairs, &cap, n + 1, sizeof(ddbc_pair));
-		pairs[n].key = f->items[i];
-		pairs[n].value = f->items[i + 1];
+		pairs[n].key = items[i];
+		pairs[n].value = items[i + 1];
 		n++;
 	}
 	size_t dropped = mark_duplicates(c, pairs, n, true);
@@ -484,8 +518,8 @@ static void finish_seq(struct composer *c, struct frame *f)
 	node->u.items = ddbc_arena_array(node_arena(c), f->n, sizeof(ddbc_node *));
 	uint32_t w = 1;
 	for (size_t i = 0; i < f->n; i++) {
-		node->u.items[i] = f->items[i];
-		w = add_weight(w, f->items[i]->weight);
+		node->u.items[i] = c->kids[f->base + i];
+		w = add_weight(w, node->u.items[i]->weight);
 	}
 	node->weight = w;
 }
@@ -499,7 +533,7 @@ static void pop(struct composer *c)
 		finish_map(c, f);
 	else
 		finish_seq(c, f);
-	free(f->items);
+	c->nkids = f->base;
 	free(f->seen.slots);
 	if (f->anchor)
 		c->anchors[f->anchor - 1].open = false;
@@ -586,10 +620,9 @@ static void on_event(struct composer *c, yaml_event_t *ev, int *documents)
 
 static void release(struct composer *c)
 {
-	for (size_t i = 0; i < c->depth; i++) {
-		free(c->stack[i].items);
+	for (size_t i = 0; i < c->depth; i++)
 		free(c->stack[i].seen.slots);
-	}
+	free(c->kids);
 	free(c->stack);
 	for (size_t i = 0; i < c->nanchors; i++)
 		free(c->anchors[i].name);

@@ -1,6 +1,9 @@
 /* utf8.c - encoding checks and character widths */
 #include "utf8.h"
 
+#include <stdint.h>
+#include <string.h>
+
 size_t ddbc_break_len(const char *p, const char *end)
 {
 	const unsigned char *u = (const unsigned char *)p;
@@ -57,7 +60,43 @@ static int printable(unsigned c)
 	       (c >= 0x10000 && c <= 0x10FFFF);
 }
 
+static const char *check_at(const char *text, size_t len, ddbc_loc *where);
+
 const char *ddbc_utf8_check(const char *text, size_t len, ddbc_loc *where)
+{
+	/* A first pass only says yes or no; the position of a problem is
+	 * worked out (by check_at) only when there is one. */
+	const unsigned char *p = (const unsigned char *)text, *end = p + len;
+	const uint64_t ones = 0x0101010101010101u, highs = 0x8080808080808080u;
+	while (p < end) {
+		/* Eight bytes at a time while they are all printable ASCII: none
+		 * has its high bit set, is below 0x20, or is 0x7F. */
+		uint64_t w;
+		if (end - p >= 8) {
+			memcpy(&w, p, 8);
+			uint64_t del = w ^ (0x7F * ones);
+			if (!((w | ((w - 0x20 * ones) & ~w) | ((del - ones) & ~del)) & highs)) {
+				p += 8;
+				continue;
+			}
+		}
+		/* Printable ASCII and the usual line ends, most of any design. */
+		if ((*p >= 0x20 && *p < 0x7F) || *p == '\n' || *p == '\t' || *p == '\r') {
+			p++;
+			continue;
+		}
+		unsigned cp;
+		size_t n = *p >= 0x80 ? ddbc_utf8_decode(p, end, &cp) : 0;
+		if (n == 0 || !printable(cp))
+			return check_at(text, len, where);
+		p += n;
+	}
+	where->line = 1;
+	where->column = 1;
+	return NULL;
+}
+
+static const char *check_at(const char *text, size_t len, ddbc_loc *where)
 {
 	const unsigned char *p = (const unsigned char *)text, *end = p + len;
 	where->line = 1;
