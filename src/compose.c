@@ -53,6 +53,7 @@ struct composer {
 	unsigned streamed;      /* bit per section already streamed */
 	ddbc_arena *scratch;    /* the nodes of the entry being streamed */
 	bool scratch_pinned;    /* scratch holds a node used later: keep it */
+	size_t read, evicted;   /* how much of the text libyaml has, and we gave back */
 };
 
 static ddbc_loc loc_of(yaml_mark_t m)
@@ -639,11 +640,48 @@ ddbc_node *ddbc_yaml_load(ddbc_arena *arena, const ddbc_source *src, ddbc_diags 
 	return ddbc_yaml_load_streamed(arena, src, d, NULL);
 }
 
+/* The text is read front to back twice (checked, then parsed) and never
+ * again but for findings: both passes give back the pages behind them, so
+ * a large file is never resident whole (ddbc_source_evict). */
+#define EVICT_STEP (1u << 20)
+
+/* ddbc_utf8_check over the whole text, a piece at a time. */
+static const char *check_encoding(const ddbc_source *src, ddbc_loc *where)
+{
+	size_t at = 0;
+	while (at < src->len) {
+		size_t n = src->len - at < EVICT_STEP ? src->len - at : EVICT_STEP;
+		/* End the piece on a character boundary. */
+		while (at + n < src->len && n > 1 && ((unsigned char)src->text[at + n] & 0xC0) == 0x80)
+			n--;
+		if (ddbc_utf8_check(src->text + at, n, where))
+			return ddbc_utf8_check(src->text, src->len, where);
+		at += n;
+		ddbc_source_evict(src, at);
+	}
+	return NULL;
+}
+
+/* libyaml's input: the text, in the pieces it asks for. */
+static int read_input(void *data, unsigned char *buffer, size_t size, size_t *size_read)
+{
+	struct composer *c = data;
+	size_t n = c->src->len - c->read < size ? c->src->len - c->read : size;
+	memcpy(buffer, c->src->text + c->read, n);
+	c->read += n;
+	*size_read = n;
+	if (c->read - c->evicted >= EVICT_STEP || c->read == c->src->len) {
+		ddbc_source_evict(c->src, c->read);
+		c->evicted = c->read;
+	}
+	return 1;
+}
+
 ddbc_node *ddbc_yaml_load_streamed(ddbc_arena *arena, const ddbc_source *src, ddbc_diags *d,
 				   const ddbc_yaml_sink *sink)
 {
 	ddbc_loc where;
-	const char *bad = ddbc_utf8_check(src->text, src->len, &where);
+	const char *bad = check_encoding(src, &where);
 	if (bad) {
 		ddbc_diag_add(d, DDBC_RULE_YAML_SYNTAX, where, "%s; a design must be UTF-8 text",
 			      bad);
@@ -660,7 +698,7 @@ ddbc_node *ddbc_yaml_load_streamed(ddbc_arena *arena, const ddbc_source *src, dd
 		c.scratch = ddbc_arena_new();
 	if (!yaml_parser_initialize(&c.parser))
 		xalloc_die();
-	yaml_parser_set_input_string(&c.parser, (const unsigned char *)src->text, src->len);
+	yaml_parser_set_input(&c.parser, read_input, &c);
 	yaml_parser_set_encoding(&c.parser, YAML_UTF8_ENCODING);
 
 	int documents = 0;

@@ -813,9 +813,6 @@ ddbc_design *ddbc_load(const ddbc_source *src, ddbc_diags *d)
 	ddbc_yaml_sink sink = { section_names, countof(section_names), on_entry, &L };
 	size_t before = d->n;
 	ddbc_node *root = ddbc_yaml_load_streamed(arena, src, d, &sink);
-	/* The model holds what the rest of the run needs; the text is read
-	 * again only to quote lines in findings. */
-	ddbc_source_evict(src);
 	if (!root) {
 		/* A file that is not YAML gets its syntax errors only: what the
 		 * sink read before the error is not reported. */

@@ -71,10 +71,17 @@ static ddbc_source *map_file(FILE *f, const char *name)
 	return src;
 }
 
-void ddbc_source_evict(const ddbc_source *src)
+void ddbc_source_evict(const ddbc_source *src, size_t upto)
 {
-	if (src->mapped)
-		madvise(src->base, src->mapped, MADV_DONTNEED);
+	if (!src->mapped)
+		return;
+	size_t end = src->mapped;
+	if (upto < src->len) {
+		size_t page = (size_t)sysconf(_SC_PAGESIZE);
+		end = ((size_t)(src->text - (char *)src->base) + upto) / page * page;
+	}
+	if (end)
+		madvise(src->base, end, MADV_DONTNEED);
 }
 
 ddbc_source *ddbc_source_read(const char *path)

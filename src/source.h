@@ -31,11 +31,12 @@ ddbc_source *ddbc_source_read(const char *path);
 ddbc_source *ddbc_source_from_memory(const char *name, const char *text, size_t len);
 void ddbc_source_free(ddbc_source *src);
 
-/* Says the text will not be read for a while: a mapped file's pages leave
- * the process's memory and come back from the page cache when read. The
- * loader calls it once the file is parsed, so a large design is not held
- * twice (as text and as a model). */
-void ddbc_source_evict(const ddbc_source *src);
+/* Says the text before offset upto (all of it when upto >= len) will not
+ * be read for a while: a mapped file's pages leave the process's memory and
+ * come back from the page cache when read. The composer calls it as the
+ * parser moves on, so a large design is not held twice (as text and as a
+ * model). */
+void ddbc_source_evict(const ddbc_source *src, size_t upto);
 
 /* The text of line (1-based) without its newline; *len receives its length.
  * NULL when the source has no such line. */
