@@ -266,7 +266,7 @@ static void push(struct composer *c, ddbc_node_kind kind, const yaml_event_t *ev
 
 static uint32_t add_weight(uint32_t a, uint32_t b)
 {
-	return a > UINT32_MAX / 4 - b ? UINT32_MAX / 4 : a + b;
+	return a > DDBC_NODE_WEIGHT_MAX - b ? DDBC_NODE_WEIGHT_MAX : a + b;
 }
 
 static bool is_merge_key(const ddbc_node *key);
@@ -585,6 +585,10 @@ static void on_event(struct composer *c, yaml_event_t *ev, int *documents)
 			     "a second YAML document; a design is one document per file");
 		break;
 	case YAML_SCALAR_EVENT: {
+		if (ev->data.scalar.length > UINT32_MAX) {
+			fail(c, loc_of(ev->start_mark), "%s", "a scalar longer than 4 GiB");
+			break;
+		}
 		ddbc_arena *arena = node_arena(c);
 		ddbc_node *node = new_scalar(c, ev);
 		if (ev->data.scalar.anchor)

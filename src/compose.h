@@ -39,14 +39,15 @@ typedef struct ddbc_pair {
 } ddbc_pair;
 
 /* A large design has millions of nodes: the fields are packed so a node
- * takes 32 bytes. */
+ * takes 24 bytes. */
+#define DDBC_NODE_WEIGHT_MAX ((1u << 26) - 1)
 struct ddbc_node {
-	uint8_t kind;             /* ddbc_node_kind */
-	uint8_t scalar;           /* ddbc_scalar_kind; scalars only */
-	uint8_t plain;            /* scalars: written without quotes or a tag */
-	uint32_t weight;          /* nodes in the expanded subtree (saturating) */
+	unsigned kind : 2;        /* ddbc_node_kind */
+	unsigned scalar : 3;      /* ddbc_scalar_kind; scalars only */
+	unsigned plain : 1;       /* scalars: written without quotes or a tag */
+	unsigned weight : 26;     /* nodes in the expanded subtree, up to DDBC_NODE_WEIGHT_MAX */
+	uint32_t n;               /* bytes of text, items or pairs */
 	ddbc_loc loc;             /* where the node starts */
-	size_t n;                 /* bytes of text, items or pairs */
 	union {
 		char *text;       /* NUL-terminated; may hold other NULs only if n says so */
 		ddbc_node **items;

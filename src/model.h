@@ -16,6 +16,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 /* A name as written, with its position. s is NULL when absent. */
 typedef struct ddbc_name {
@@ -129,32 +130,34 @@ typedef struct ddbc_index_decl {
 
 typedef struct ddbc_entity ddbc_entity;
 
+/* A large design has a hundred thousand attributes: the fields are
+ * ordered so that the struct has no holes. */
 typedef struct ddbc_attr {
 	ddbc_name name;
-	ddbc_type type;
-	ddbc_loc type_loc;
 	const char *description;
 	const char *format;
 	ddbc_name template;      /* s is NULL without a template */
-	bool required;           /* as written; key attributes are required anyway */
 	ddbc_node **enum_values;
-	size_t nenum;
-	ddbc_loc enum_loc;
 	ddbc_node *example;
+	ddbc_index_decl *indexes; /* the readable entries, then those whose role is not */
+	ddbc_entity *entity;
+	ddbc_loc type_loc;
+	ddbc_loc enum_loc;
+	ddbc_loc indexes_loc;
+	uint32_t nenum;
+	uint32_t nindexes;       /* readable entries */
+	uint32_t ndeclared;      /* all entries */
+	ddbc_type type;
+	bool required;           /* as written; key attributes are required anyway */
 	bool has_indexes;
 	bool indexes_is_map;     /* `indexes:` was a mapping */
-	ddbc_index_decl *indexes; /* the readable entries, then those whose role is not */
-	size_t nindexes;         /* readable entries */
-	size_t ndeclared;        /* all entries */
-	ddbc_loc indexes_loc;
-	ddbc_entity *entity;
 
 	/* derived by semantics.c */
 	bool has_template;       /* template parsed without error */
-	ddbc_template tpl;       /* placeholders' ref: the ddbc_attr they name, or NULL */
-	const char *tpl_error;   /* template-syntax message, or NULL */
 	bool in_cycle;           /* its template refers back to itself */
 	bool is_key;             /* a key attribute of the table or one of its indexes */
+	ddbc_template tpl;       /* placeholders' ref: the ddbc_attr they name, or NULL */
+	const char *tpl_error;   /* template-syntax message, or NULL */
 	ddbc_lang lang;          /* is_key: the strings it can hold (ddbc_attr_lang), in the arena */
 	ddbc_role *roles;        /* per slot of table->indexes; NULL without a table */
 } ddbc_attr;
