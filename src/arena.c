@@ -77,20 +77,16 @@ void ddbc_arena_free(ddbc_arena *a)
 
 void ddbc_arena_clear(ddbc_arena *a)
 {
-	/* The head is the newest block; the oldest one is kept unless it was
-	 * a big allocation's own block. */
-	struct block *keep = NULL, **link = &a->head;
-	while (*link && (*link)->next)
-		link = &(*link)->next;
-	if (*link && (*link)->size == BLOCK_SIZE) {
-		keep = *link;
-		*link = NULL;
-	}
-	free_blocks(a->head);
+	/* The head is the newest and largest ordinary block: keep it. */
+	struct block *keep = a->head;
+	if (keep && (keep->size > BLOCK_SIZE || keep->mapped))
+		keep = NULL;
+	free_blocks(keep ? keep->next : a->head);
 	a->head = keep;
 	if (keep) {
 		memset(keep->data, 0, keep->used);
 		keep->used = 0;
+		keep->next = NULL;
 	}
 	a->total = 0;
 }
@@ -103,7 +99,11 @@ void ddbc_arena_adopt(ddbc_arena *a, ddbc_arena *child)
 
 static struct block *new_block(ddbc_arena *a, size_t need)
 {
-	size_t size = need > BLOCK_SIZE ? need : BLOCK_SIZE;
+	/* Blocks grow with the arena, from 1 KiB to BLOCK_SIZE: many arenas
+	 * are small and short-lived. */
+	size_t size = a->total < 1024 ? 1024 : a->total < BLOCK_SIZE ? a->total : BLOCK_SIZE;
+	if (need > size)
+		size = need;
 	struct block *b = NULL;
 	if (a->total >= 4 * BIG_BLOCK && need <= BIG_BLOCK / 4) {
 		size = BIG_BLOCK - sizeof(*b);

@@ -13,6 +13,7 @@
 #include "emit_json.h"
 #include "rules/reserved.h"
 #include "semantics.h"
+#include "xalloc.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -38,10 +39,50 @@ void ddbc_json_stream_init(ddbc_json_stream *s, FILE *out)
 	s->out = out;
 }
 
+/* The text collects in s->buf and goes out 64 KiB at a time: a large
+ * design's model is millions of short lines. */
+static void flush_some(ddbc_json_stream *s, bool all)
+{
+	if (s->buf.len < (all ? 1 : 65536))
+		return;
+	if (fwrite(s->buf.buf, 1, s->buf.len, s->out) != s->buf.len)
+		s->failed = true;
+	strbuf_reset(&s->buf);
+}
+
 static void indent(ddbc_json_stream *s, int depth)
 {
 	for (int i = 0; i < depth; i++)
-		fputs("  ", s->out);
+		strbuf_add(&s->buf, "  ", 2);
+}
+
+/* Adds the text of one value, its lines moved right by the depth it is
+ * written at (JSON text holds no raw line break but those of the layout). */
+static void add_indented(ddbc_json_stream *s, const char *text, size_t len)
+{
+	const char *p = text, *end = text + len, *nl;
+	while ((nl = memchr(p, '\n', (size_t)(end - p))) != NULL) {
+		strbuf_add(&s->buf, p, (size_t)(nl - p + 1));
+		indent(s, s->depth);
+		p = nl + 1;
+	}
+	strbuf_add(&s->buf, p, (size_t)(end - p));
+}
+
+/* jansson writes the value into a buffer of ours (in many small pieces,
+ * which go faster into one buffer than through a callback each). */
+static void add_value(ddbc_json_stream *s, const json_t *v)
+{
+	size_t n = v ? json_dumpb(v, s->value, s->value_cap, DUMP_FLAGS) : 0;
+	if (n > s->value_cap) {
+		xgrow((void **)&s->value, &s->value_cap, n, 1);
+		n = json_dumpb(v, s->value, s->value_cap, DUMP_FLAGS);
+	}
+	if (n == 0 || n > s->value_cap) {
+		s->failed = true;
+		return;
+	}
+	add_indented(s, s->value, n);
 }
 
 /* What comes before a member: a separator, a new line, its key. */
@@ -49,25 +90,21 @@ static void member_prefix(ddbc_json_stream *s, const char *key)
 {
 	if (s->depth == 0)
 		return;
-	fputs(s->empty[s->depth - 1] ? "\n" : ",\n", s->out);
+	strbuf_addstr(&s->buf, s->empty[s->depth - 1] ? "\n" : ",\n");
 	s->empty[s->depth - 1] = false;
 	indent(s, s->depth);
 	if (key) {
 		json_t *k = ddbc_json_str(key);
-		char *text = json_dumps(k, DUMP_FLAGS);
+		add_value(s, k);
 		json_decref(k);
-		if (!text)
-			s->failed = true;
-		else
-			fprintf(s->out, "%s: ", text);
-		free(text);
+		strbuf_add(&s->buf, ": ", 2);
 	}
 }
 
 void ddbc_json_begin(ddbc_json_stream *s, const char *key, char bracket)
 {
 	member_prefix(s, key);
-	fputc(bracket, s->out);
+	strbuf_addch(&s->buf, bracket);
 	if (s->depth >= (int)(sizeof(s->empty) / sizeof(s->empty[0]))) {
 		s->failed = true;
 		return;
@@ -78,22 +115,9 @@ void ddbc_json_begin(ddbc_json_stream *s, const char *key, char bracket)
 void ddbc_json_member(ddbc_json_stream *s, const char *key, json_t *v)
 {
 	member_prefix(s, key);
-	char *text = v ? json_dumps(v, DUMP_FLAGS) : NULL;
+	add_value(s, v);
 	json_decref(v);
-	if (!text) {
-		s->failed = true;
-		return;
-	}
-	/* A nested value's lines move right by the depth it is written at;
-	 * JSON text holds no raw line break but these. */
-	const char *p = text, *nl;
-	while ((nl = strchr(p, '\n')) != NULL) {
-		fwrite(p, 1, (size_t)(nl - p + 1), s->out);
-		indent(s, s->depth);
-		p = nl + 1;
-	}
-	fputs(p, s->out);
-	free(text);
+	flush_some(s, false);
 }
 
 void ddbc_json_end(ddbc_json_stream *s, char bracket)
@@ -104,15 +128,20 @@ void ddbc_json_end(ddbc_json_stream *s, char bracket)
 	}
 	bool empty = s->empty[--s->depth];
 	if (!empty) {
-		fputc('\n', s->out);
+		strbuf_addch(&s->buf, '\n');
 		indent(s, s->depth);
 	}
-	fputc(bracket, s->out);
+	strbuf_addch(&s->buf, bracket);
 }
 
 int ddbc_json_stream_finish(ddbc_json_stream *s)
 {
-	if (s->failed || s->depth != 0 || fputc('\n', s->out) == EOF || ferror(s->out)) {
+	if (s->depth == 0)
+		strbuf_addch(&s->buf, '\n');
+	flush_some(s, true);
+	strbuf_release(&s->buf);
+	free(s->value);
+	if (s->failed || s->depth != 0 || ferror(s->out)) {
 		fputs("ddbc: cannot write the JSON output\n", stderr);
 		return DDBC_EMIT_FAILED;
 	}

@@ -24,6 +24,9 @@ int ddbc_json_dump(FILE *out, json_t *v);
  * released in turn. */
 typedef struct ddbc_json_stream {
 	FILE *out;
+	strbuf buf;              /* written to out in large pieces */
+	char *value;             /* one value's text, before indenting */
+	size_t value_cap;
 	int depth;               /* containers open */
 	bool empty[8];           /* per open container: no member written yet */
 	bool failed;
