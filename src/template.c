@@ -540,8 +540,47 @@ static bool search(const ddbc_lang *a, const ddbc_lang *b, const range *rg, cons
 	return found;
 }
 
+/* A byte that values of both classes may hold (repeated, it never spells
+ * the delimiter), or 0 when the few candidates tried do not serve. */
+static unsigned char common_byte(const ddbc_run *x, const ddbc_run *y, const char *delim)
+{
+	static const char candidates[] = "0a1bZ_";
+	bool no_delim = x->cls == DDBC_CLASS_NO_DELIM || y->cls == DDBC_CLASS_NO_DELIM;
+	for (const char *c = candidates; *c; c++)
+		if (ddbc_class_has(x->cls, (unsigned char)*c) &&
+		    ddbc_class_has(y->cls, (unsigned char)*c) && !(no_delim && strchr(delim, *c)))
+			return (unsigned char)*c;
+	return 0;
+}
+
+/* Whether the first n runs of a and b line up: the same literals, and
+ * classes that share a value at each place. Their concatenation is then a
+ * string both start with, and (every run being non-empty) a can finish it. */
+static bool runs_line_up(const ddbc_lang *a, const ddbc_lang *b, size_t n, const char *delim)
+{
+	for (size_t i = 0; i < n; i++) {
+		const ddbc_run *x = &a->runs[i], *y = &b->runs[i];
+		if (x->fixed != y->fixed)
+			return false;
+		if (x->fixed ? x->len != y->len || memcmp(x->text, y->text, x->len)
+			     : !common_byte(x, y, delim))
+			return false;
+	}
+	return true;
+}
+
 bool ddbc_lang_intersects(const ddbc_lang *a, const ddbc_lang *b, const char *delim)
 {
+	/* Most key conditions are written in the shape of the key's template
+	 * ("E#{id}" against "E#{id}"), or are such a shape followed by
+	 * anything (begins_with): a witness is then at hand without the
+	 * search. Whatever else is decided by the search. */
+	if (a->nruns == b->nruns && runs_line_up(a, b, a->nruns, delim))
+		return true;
+	const ddbc_run *last = b->nruns ? &b->runs[b->nruns - 1] : NULL;
+	if (last && !last->fixed && last->cls == DDBC_CLASS_ANY && last->min == 0 &&
+	    b->nruns - 1 <= a->nruns && runs_line_up(a, b, b->nruns - 1, delim))
+		return true;
 	return search(a, b, NULL, delim);
 }
 

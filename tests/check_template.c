@@ -144,6 +144,15 @@ START_TEST(test_intersects)
 		{ "A%sB", "AB", false },                 /* values are never empty */
 		{ "", "", true },
 		{ "", "%s", false },
+		/* Shapes that line up are decided without the search; meets()
+		 * also asks the other way round, which the search decides. */
+		{ "E#%s", "E#%n", true },
+		{ "E#%d3", "E#%n", true },
+		{ "E#%s#%d2", "E#%*", true },
+		{ "E#%s#%d2", "E#%s#%*", true },
+		{ "E#%s", "F#%*", false },
+		{ "E#%s", "E#%s#%*", false },
+		{ "E#%s", "E#X%*", true },
 	};
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
 		ck_assert_msg(meets(cases[i].a, cases[i].b, "#") == cases[i].meet,
@@ -158,6 +167,10 @@ START_TEST(test_multibyte_delimiter)
 	ck_assert(meets("A::%s", "A::x:y", "::"));
 	ck_assert(!meets("A::%s", "A::x::y", "::"));
 	ck_assert(meets("%s::%s", "a:b::c", "::"));
+	/* A delimiter of digits: values hold digits, but not the delimiter. */
+	ck_assert(meets("E0%s", "E0%d1", "0"));
+	ck_assert(meets("%s", "%d1", "0123456789"));
+	ck_assert(!meets("%s", "0123456789", "0123456789"));
 }
 END_TEST
 
