@@ -80,6 +80,16 @@ static bool all_digits(const char *s, const char *digits)
 	return true;
 }
 
+static bool all_decimal(const char *s)
+{
+	if (!*s)
+		return false;
+	for (; *s; s++)
+		if (*s < '0' || *s > '9')
+			return false;
+	return true;
+}
+
 static bool is_float(const char *s)
 {
 	if (*s == '+' || *s == '-')
@@ -100,7 +110,7 @@ static bool is_float(const char *s)
 		s++;
 		if (*s == '+' || *s == '-')
 			s++;
-		if (!all_digits(s, "0123456789"))
+		if (!all_decimal(s))
 			return false;
 		return true;
 	}
@@ -115,7 +125,8 @@ static ddbc_scalar_kind resolve_plain(const char *s, size_t n)
 	 * without the comparisons below. */
 	if (n && !strchr("~nNtTfF0123456789+-.", *s))
 		return DDBC_SCALAR_STR;
-	if (n > 5 && *s != '+' && *s != '-' && *s != '.' && (*s < '0' || *s > '9'))
+	bool letter = *s != '+' && *s != '-' && *s != '.' && (*s < '0' || *s > '9');
+	if (n && letter && n != 4 && n != 5 && !(n == 1 && *s == '~'))
 		return DDBC_SCALAR_STR;
 	if (!*s || !strcmp(s, "~") || !strcmp(s, "null") || !strcmp(s, "Null") ||
 	    !strcmp(s, "NULL"))
@@ -124,7 +135,7 @@ static ddbc_scalar_kind resolve_plain(const char *s, size_t n)
 	    !strcmp(s, "false") || !strcmp(s, "False") || !strcmp(s, "FALSE"))
 		return DDBC_SCALAR_BOOL;
 	const char *t = (*s == '+' || *s == '-') ? s + 1 : s;
-	if (all_digits(t, "0123456789"))
+	if (all_decimal(t))
 		return DDBC_SCALAR_INT;
 	if ((!strncmp(s, "0x", 2) && all_digits(s + 2, "0123456789abcdefABCDEF")) ||
 	    (!strncmp(s, "0o", 2) && all_digits(s + 2, "01234567")))
@@ -758,9 +769,13 @@ ddbc_node *ddbc_node_get(const ddbc_node *map, const char *key)
 {
 	if (!map || map->kind != DDBC_NODE_MAP)
 		return NULL;
-	for (size_t i = 0; i < map->n; i++)
-		if (!strcmp(map->u.pairs[i].key->u.text, key))
+	/* The loader asks for every known field of every mapping: the first
+	 * byte rules out most keys without a call. */
+	for (size_t i = 0; i < map->n; i++) {
+		const char *k = map->u.pairs[i].key->u.text;
+		if (k[0] == key[0] && !strcmp(k, key))
 			return map->u.pairs[i].value;
+	}
 	return NULL;
 }
 
