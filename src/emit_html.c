@@ -306,7 +306,7 @@ int ddbc_emit_html(FILE *out, const ddbc_design *g, const ddbc_doc_opts *o, ddbc
 		    { NULL, 0, { 0 }, NULL, 0, 0 } };
 	ddbc_slugger_init(&pg.dc.slugs);
 	ddbc_doc doc;
-	ddbc_doc_write(&doc, g, lang, page_part, &pg);
+	ddbc_doc_write(&doc, g, lang, page_part, &pg, false);
 	/* The rest of the page; a second {{body}} is left empty. */
 	while (pg.body)
 		pg.rest = fill_page(&pg, &doc, pg.rest);

@@ -715,6 +715,15 @@ static void hand_over(ddbc_doc *doc)
 /* Parts end before a heading of ddbc's, once they are this long. */
 enum { PART_SIZE = 64 * 1024 };
 
+/* Between two rows of a long table or items of a long list: a sink that
+ * takes text may have the part so far. */
+static void may_split(writer *w)
+{
+	ddbc_doc *doc = w->doc;
+	if (doc->sink && doc->text_parts && doc->md.len >= PART_SIZE)
+		hand_over(doc);
+}
+
 static void mark(writer *w, ddbc_doc_kind kind, const char *id, size_t rows)
 {
 	ddbc_doc *doc = w->doc;
@@ -893,6 +902,7 @@ static void toc_entities(writer *w, const ddbc_entity *const *list, size_t n, bo
 		strbuf_addstr(w->sb, "  - ");
 		link(w->sb, w->L->entity, e->name.s, w->id.entity[entity_no(w, e)], CTX_LINE);
 		strbuf_addch(w->sb, '\n');
+		may_split(w);
 	}
 }
 
@@ -921,6 +931,7 @@ static void write_contents(writer *w)
 			strbuf_addstr(w->sb, "  - ");
 			link(w->sb, NULL, g->patterns[i].id.s, w->id.pattern[i], CTX_LINE);
 			strbuf_addch(w->sb, '\n');
+			may_split(w);
 		}
 	}
 	strbuf_addch(w->sb, '\n');
@@ -1378,8 +1389,10 @@ static void write_patterns(writer *w)
 	plain_heading(w, 2, DDBC_DOC_PATTERNS, w->id.patterns, w->L->patterns);
 	mark(w, DDBC_DOC_PATTERN_TABLE, NULL, g->npatterns);
 	table_header(w->sb, w->L->pattern_cols, 6);
-	for (size_t i = 0; i < g->npatterns; i++)
+	for (size_t i = 0; i < g->npatterns; i++) {
 		pattern_row(w, i, &g->patterns[i]);
+		may_split(w);
+	}
 	strbuf_addch(w->sb, '\n');
 	for (size_t i = 0; i < g->npatterns; i++)
 		write_pattern(w, i, &g->patterns[i]);
@@ -1398,12 +1411,13 @@ static void write_orphans(writer *w)
 }
 
 void ddbc_doc_write(ddbc_doc *doc, const ddbc_design *g, ddbc_lang_id lang,
-		    ddbc_doc_sink *sink, void *ctx)
+		    ddbc_doc_sink *sink, void *ctx, bool text_parts)
 {
 	memset(doc, 0, sizeof(*doc));
 	ddbc_slugger_init(&doc->slugs);
 	doc->sink = sink;
 	doc->ctx = ctx;
+	doc->text_parts = text_parts;
 	writer w = { doc, &doc->md, g, lang == DDBC_LANG_JA ? &labels_ja : &labels_en, { 0 } };
 
 	const char *name = g->name.s ? g->name.s : "";
@@ -1448,7 +1462,7 @@ int ddbc_emit_md(FILE *out, const ddbc_design *g, const ddbc_doc_opts *o, ddbc_d
 {
 	(void)d;
 	ddbc_doc doc;
-	ddbc_doc_write(&doc, g, o ? o->lang : DDBC_LANG_EN, write_part, out);
+	ddbc_doc_write(&doc, g, o ? o->lang : DDBC_LANG_EN, write_part, out, true);
 	ddbc_doc_release(&doc);
 	return DDBC_EMIT_OK;
 }

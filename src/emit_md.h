@@ -84,15 +84,19 @@ struct ddbc_doc {
 	size_t nown, own_cap;
 	ddbc_doc_sink *sink;       /* NULL: the whole document stays in md */
 	void *ctx;
+	bool text_parts;           /* parts may end inside a block (see ddbc_doc_write) */
 	size_t line, counted;      /* internal: lines of md[0, counted) */
 };
 
 /* Writes g's documentation in language lang, handing it to sink part by
  * part (parts of a few tens of kilobytes, so memory does not grow with the
- * design), or, when sink is NULL, into doc->md whole. doc->title and every
- * id are set before the first part. Release with ddbc_doc_release. */
+ * design), or, when sink is NULL, into doc->md whole. A part holds whole
+ * blocks, unless text_parts: a sink that only writes the text out lets a
+ * long table or list (a large design's contents and pattern table) go out
+ * in several parts. doc->title and every id are set before the first part.
+ * Release with ddbc_doc_release. */
 void ddbc_doc_write(ddbc_doc *doc, const ddbc_design *g, ddbc_lang_id lang,
-		    ddbc_doc_sink *sink, void *ctx);
+		    ddbc_doc_sink *sink, void *ctx, bool text_parts);
 void ddbc_doc_release(ddbc_doc *doc);
 
 /* Attaches the extensions the documentation uses (GFM tables) to a

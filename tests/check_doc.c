@@ -527,6 +527,38 @@ START_TEST(test_designs_with_errors)
 }
 END_TEST
 
+/* A large design's contents and pattern table are longer than a part: the
+ * Markdown emitter hands them over in several, and the text is the same as
+ * the document written whole. */
+START_TEST(test_long_blocks_split)
+{
+	strbuf text = STRBUF_INIT;
+	strbuf_addstr(&text, "ddbc: 1\nname: big\ntables:\n  tbl:\n    partition_key: PK\n"
+			     "entities:\n");
+	for (int i = 0; i < 1500; i++)
+		strbuf_addf(&text, "  Entity%04d:\n    attributes:\n"
+				   "      PK: { type: S, template: \"E%04d#{id}\" }\n"
+				   "      id: S\n", i, i);
+	strbuf_addstr(&text, "access_patterns:\n");
+	for (int i = 0; i < 1500; i++)
+		strbuf_addf(&text, "  pattern-%04d:\n    description: Every entity %04d by id.\n"
+				   "    operation: get\n    key: { PK: \"E%04d#{id}\" }\n", i, i, i);
+	checked c;
+	check_text(&c, text.buf);
+	size_t len;
+	char *parts = emit(c.g, false, DDBC_LANG_EN, &len);
+	ddbc_doc whole;
+	ddbc_doc_write(&whole, c.g, DDBC_LANG_EN, NULL, NULL, true);
+	ck_assert_uint_gt(len, 4 * 65536);
+	ck_assert_uint_eq(len, whole.md.len);
+	ck_assert(!memcmp(parts, whole.md.buf, len));
+	ddbc_doc_release(&whole);
+	free(parts);
+	checked_free(&c);
+	strbuf_release(&text);
+}
+END_TEST
+
 /* Text built to make a naive escaper quadratic (unmatched backtick runs,
  * "](" and "<a>" over and over) is still written in linear time. */
 START_TEST(test_pathological_text)
@@ -751,6 +783,7 @@ static Suite *doc_suite(void)
 	tcase_add_test(tc, test_unclosed_blocks);
 	tcase_add_test(tc, test_designs_with_errors);
 	tcase_add_test(tc, test_pathological_text);
+	tcase_add_test(tc, test_long_blocks_split);
 	tcase_add_test(tc, test_slugs);
 	tcase_add_test(tc, test_safe_url);
 	suite_add_tcase(s, tc);
