@@ -22,10 +22,23 @@ typedef struct entries {
 	size_t n, cap;
 } entries;
 
+/* Attribute names, descriptions and formats recur in entity after entity:
+ * each is stored once. */
+typedef struct interned {
+	const char *s;
+	uint32_t len, hash;
+} interned;
+
+typedef struct strings {
+	interned *slots;
+	size_t cap, n;
+} strings;
+
 typedef struct loader {
 	ddbc_design *design;
 	ddbc_arena *arena;
 	ddbc_diags *d;
+	strings attr_words;
 	entries tables, entities, patterns;
 	/* Entities and patterns without a `table:`, checked once the number
 	 * of tables is known (a file may list entities before tables). */
@@ -108,6 +121,56 @@ static ddbc_name name_of(loader *L, const ddbc_node *node)
 {
 	ddbc_name n = { ddbc_arena_strndup(L->arena, node->u.text, node->n), node->loc };
 	return n;
+}
+
+static uint32_t string_hash(const char *s, size_t len)
+{
+	uint32_t h = 2166136261u;
+	for (size_t i = 0; i < len; i++)
+		h = (h ^ (unsigned char)s[i]) * 16777619u;
+	return h;
+}
+
+static size_t find_string(const strings *t, const char *s, size_t len, uint32_t h)
+{
+	size_t k = h & (t->cap - 1);
+	for (; t->slots[k].s; k = (k + 1) & (t->cap - 1)) {
+		const interned *e = &t->slots[k];
+		if (e->hash == h && e->len == len && !memcmp(e->s, s, len))
+			break;
+	}
+	return k;
+}
+
+/* name_of for the words of an attribute: one copy of each in the arena. */
+static ddbc_name word_of(loader *L, const ddbc_node *node)
+{
+	strings *t = &L->attr_words;
+	if ((t->n + 1) * 2 > t->cap) {
+		strings bigger = { xcalloc(t->cap ? t->cap * 2 : 256, sizeof(interned)),
+				   t->cap ? t->cap * 2 : 256, t->n };
+		for (size_t i = 0; i < t->cap; i++)
+			if (t->slots[i].s)
+				bigger.slots[find_string(&bigger, t->slots[i].s, t->slots[i].len,
+							 t->slots[i].hash)] = t->slots[i];
+		free(t->slots);
+		*t = bigger;
+	}
+	uint32_t h = string_hash(node->u.text, node->n);
+	size_t k = find_string(t, node->u.text, node->n, h);
+	if (!t->slots[k].s) {
+		interned e = { ddbc_arena_strndup(L->arena, node->u.text, node->n), node->n, h };
+		t->slots[k] = e;
+		t->n++;
+	}
+	ddbc_name n = { t->slots[k].s, node->loc };
+	return n;
+}
+
+static const char *get_attr_word(loader *L, const ddbc_node *map, const char *key)
+{
+	const ddbc_node *v = ddbc_node_get(map, key);
+	return v && text_node(L, v, key) ? word_of(L, v).s : NULL;
 }
 
 static ddbc_node *keep(loader *L, const ddbc_node *node)
@@ -390,7 +453,7 @@ static void load_index_decls(loader *L, const ddbc_node *v, ddbc_attr *a)
 	for (size_t i = 0; i < v->n; i++) {
 		const ddbc_pair *p = &v->u.pairs[i];
 		ddbc_index_decl *decl = &a->indexes[a->nindexes];
-		decl->index = name_of(L, p->key);
+		decl->index = word_of(L, p->key);
 		decl->role_loc = p->value->loc;
 		int r = -1;
 		for (size_t k = 0; k < countof(roles) && p->value->kind == DDBC_NODE_SCALAR; k++)
@@ -418,7 +481,7 @@ static void load_attr(loader *L, const ddbc_pair *pair, ddbc_entity *e, ddbc_att
 {
 	static const char *const fields[] = { "type", "description", "format", "template",
 					      "required", "enum", "example", "indexes" };
-	a->name = name_of(L, pair->key);
+	a->name = word_of(L, pair->key);
 	a->entity = e;
 	a->type_loc = a->name.loc;
 	const ddbc_node *m = pair->value;
@@ -436,8 +499,8 @@ static void load_attr(loader *L, const ddbc_pair *pair, ddbc_entity *e, ddbc_att
 	const ddbc_node *type = require(L, m, "type", "an attribute");
 	if (type)
 		load_type(L, type, a);
-	a->description = get_text(L, m, "description");
-	a->format = get_text(L, m, "format");
+	a->description = get_attr_word(L, m, "description");
+	a->format = get_attr_word(L, m, "format");
 	const ddbc_node *tpl = ddbc_node_get(m, "template");
 	/* A template may be empty text only if it is quoted; plain text is
 	 * read as is, so `template: 001` is the string "001". */
@@ -513,7 +576,7 @@ static void load_cond(loader *L, const ddbc_pair *pair, ddbc_key_cond *c)
 {
 	static const char *const ops[] = { "eq", "lt", "le", "gt", "ge", "between",
 					   "begins_with" };
-	c->attr = name_of(L, pair->key);
+	c->attr = word_of(L, pair->key);
 	ddbc_node *v = pair->value;
 	c->op_loc = v->loc;
 	if (v->kind == DDBC_NODE_SCALAR) {
@@ -753,8 +816,6 @@ static void check_untabled(loader *L)
 		schema(L, g->patterns[pats[i]].id.loc, "missing required field 'table' in access "
 			  "pattern '%s'; the design has %zu tables", g->patterns[pats[i]].id.s,
 			  g->ntables);
-	free(L->untabled_entities.items);
-	free(L->untabled_patterns.items);
 }
 
 static void finish_sections(loader *L, const ddbc_node *root)
@@ -795,6 +856,8 @@ static void load_root(loader *L, const ddbc_node *root)
 
 static void release_entries(loader *L)
 {
+	free(L->attr_words.slots);
+	L->attr_words.slots = NULL;
 	free(L->tables.items);
 	free(L->entities.items);
 	free(L->patterns.items);
@@ -833,6 +896,7 @@ ddbc_design *ddbc_load(const ddbc_source *src, ddbc_diags *d)
 	}
 	g->root = root;
 	load_root(&L, root);
+	release_entries(&L);
 	ddbc_design_index_entities(g);
 	ddbc_resolve(g, d);
 	return g;
