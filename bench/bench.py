@@ -8,7 +8,12 @@ each command's time as a ratio to the floor, the growth from N to 2N, and
 peak memory against the budget of 4 x the file size + 16 MiB. CPU time, not
 wall time, so other work on the machine does not skew the figures.
 
-usage: bench.py [--ddbc PATH] [--floor PATH] [--n N] [--runs K] [--out DIR]
+With --cmark-floor (bench/cmark_floor), it also times cmark-gfm parsing and
+rendering the N-entity design's Markdown documentation in the parts ddbc
+uses: what the HTML documentation costs in cmark-gfm alone.
+
+usage: bench.py [--ddbc PATH] [--floor PATH] [--cmark-floor PATH] [--n N]
+                [--runs K] [--out DIR]
 """
 import argparse
 import os
@@ -56,6 +61,7 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--ddbc", default="./ddbc")
     ap.add_argument("--floor", default="bench/yaml_floor")
+    ap.add_argument("--cmark-floor", default=None)
     ap.add_argument("--n", type=int, default=10000)
     ap.add_argument("--runs", type=int, default=3)
     ap.add_argument("--out", default="bench/out")
@@ -98,6 +104,18 @@ def main():
         failed |= not ok
         print(f"{name:<22}{t:>8.3f}s{ratio:>8.2f}x{target:>7.1f}x{growth:>7.2f}x"
               f"{mib:>10.1f}{budget:>8.1f}  {'ok' if ok else 'MISSED'}")
+    if a.cmark_floor:
+        md = os.path.join(a.out, f"design-{n}.md")
+        subprocess.run([a.ddbc, "doc", "-o", md, os.path.join(a.out, f"design-{n}.ddb.yaml")],
+                       env=env, check=True)
+        t, rss = best([a.cmark_floor, md], a.runs)
+        html, _ = results[(n, "doc html")]
+        print()
+        print(f"cmark-gfm alone on the {os.path.getsize(md) / 2**20:.1f} MiB of Markdown, "
+              f"in ddbc's parts (bench/cmark_floor): {t:.3f} s = {t / floor:.2f}x the "
+              f"libyaml floor, peak {rss / 1024:.1f} MiB;")
+        print(f"doc html is {html / floor:.2f}x the libyaml floor, "
+              f"{html / (floor + t):.2f}x libyaml + cmark-gfm")
     return 1 if failed else 0
 
 

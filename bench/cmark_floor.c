@@ -1,0 +1,64 @@
+/* cmark_floor.c - what cmark-gfm alone costs for the HTML documentation
+ *
+ * Reads a Markdown file (the output of `ddbc doc`) and, as `ddbc doc
+ * --format html` does, parses it with cmark-gfm and its table extension in
+ * parts (a part ends before a heading once it holds 64 KiB) and renders
+ * each to HTML, writing nothing. bench.py reports `doc --format html`
+ * against this: it is what the HTML costs in cmark-gfm alone, before ddbc
+ * builds the model or writes any Markdown.
+ */
+#include <cmark-gfm.h>
+#include <cmark-gfm-core-extensions.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+int main(int argc, char **argv)
+{
+	if (argc != 2) {
+		fputs("usage: cmark_floor FILE.md\n", stderr);
+		return 2;
+	}
+	FILE *f = fopen(argv[1], "rb");
+	if (!f) {
+		perror(argv[1]);
+		return 2;
+	}
+	fseek(f, 0, SEEK_END);
+	long n = ftell(f);
+	fseek(f, 0, SEEK_SET);
+	char *buf = malloc((size_t)n + 1);
+	if (!buf || fread(buf, 1, (size_t)n, f) != (size_t)n)
+		return 2;
+	fclose(f);
+
+	cmark_gfm_core_extensions_ensure_registered();
+	cmark_syntax_extension *table = cmark_find_syntax_extension("table");
+	if (!table)
+		return 2;
+	size_t total = 0, start = 0;
+	while (start < (size_t)n) {
+		/* The part: from start to the first heading line after 64 KiB. */
+		size_t end = start;
+		for (;;) {
+			char *nl = memchr(buf + end, '\n', (size_t)n - end);
+			end = nl ? (size_t)(nl - buf) + 1 : (size_t)n;
+			if (end >= (size_t)n || (end - start >= 65536 && buf[end] == '#'))
+				break;
+		}
+		cmark_parser *parser = cmark_parser_new(CMARK_OPT_DEFAULT);
+		cmark_parser_attach_syntax_extension(parser, table);
+		cmark_parser_feed(parser, buf + start, end - start);
+		cmark_node *root = cmark_parser_finish(parser);
+		char *html = cmark_render_html(root, CMARK_OPT_DEFAULT,
+					       cmark_parser_get_syntax_extensions(parser));
+		total += strlen(html);
+		cmark_get_default_mem_allocator()->free(html);
+		cmark_node_free(root);
+		cmark_parser_free(parser);
+		start = end;
+	}
+	printf("%zu bytes of HTML\n", total);
+	free(buf);
+	return 0;
+}
