@@ -594,9 +594,59 @@ bool ddbc_lang_matches(const ddbc_lang *l, const char *s, size_t len, const char
 	return r;
 }
 
+/* Whether the string s lies in the range: the comparison automaton of the
+ * search, run over s. */
+static bool in_range(const range *rg, const char *s, size_t len)
+{
+	uint32_t lo = 0, hi = 0;
+	for (size_t i = 0; i < len; i++)
+		if (!lo_step(rg->lower, lo, (unsigned char)s[i], &lo) ||
+		    !hi_step(rg->upper, hi, (unsigned char)s[i], &hi))
+			return false;
+	return range_accepts(rg, lo, hi);
+}
+
+/* A string of l built along guide: each class takes the guide's next bytes
+ * while they fit it, and at least its minimum, padded with a byte of the
+ * class. A candidate only: the caller checks it. */
+static void guided_string(const ddbc_lang *l, const char *guide, size_t glen, const char *delim,
+			  strbuf *out)
+{
+	size_t g = 0;
+	for (size_t r = 0; r < l->nruns; r++) {
+		const ddbc_run *run = &l->runs[r];
+		if (run->fixed) {
+			strbuf_add(out, run->text, run->len);
+			g += run->len;
+			continue;
+		}
+		size_t n = 0;
+		for (; g < glen && ddbc_class_has(run->cls, (unsigned char)guide[g]) &&
+		       !(run->cls == DDBC_CLASS_NO_DELIM && strchr(delim, guide[g]));
+		     g++, n++)
+			strbuf_addch(out, guide[g]);
+		for (; n < run->min || (n == 0 && run->cls != DDBC_CLASS_ANY); n++)
+			strbuf_addch(out, '0');
+	}
+}
+
 bool ddbc_lang_in_range(const ddbc_lang *l, const ddbc_bound *lower, const ddbc_bound *upper,
 			const char *delim)
 {
 	range rg = { lower, upper };
+	/* A range on a sort key is usually met by the string that follows the
+	 * lower bound through the template, or by the plainest one: each is
+	 * tried, and checked, before the search. */
+	for (int k = 0; k < 2; k++) {
+		if (k == 0 && !lower)
+			continue;
+		strbuf w = STRBUF_INIT;
+		guided_string(l, k == 0 ? lower->text : "", k == 0 ? lower->len : 0, delim, &w);
+		bool found = in_range(&rg, strbuf_str(&w), w.len) &&
+			     ddbc_lang_matches(l, strbuf_str(&w), w.len, delim);
+		strbuf_release(&w);
+		if (found)
+			return true;
+	}
 	return search(l, NULL, &rg, delim);
 }

@@ -209,6 +209,15 @@ START_TEST(test_range)
 	ck_assert(in_range("B", "A", "C", false));
 	ck_assert(!in_range("D", "A", "C", false));
 	ck_assert(in_range("C", "A", "C", false));
+	/* Met by the string that follows the lower bound, or the plainest
+	 * one; when neither is, the search decides. */
+	ck_assert(in_range("%s#%s", "2026-01-01", "2026-12-31~", false));
+	ck_assert(in_range("%n", "5", "6", false));
+	ck_assert(in_range("%s", NULL, "1", false));
+	ck_assert(!in_range("X%s", "Y", NULL, false));
+	ck_assert(!in_range("%s", "a#b", "a#c", false));
+	ck_assert(in_range("%s#%s", "a#b", "a#c", false));
+	ck_assert(in_range("%s", "zz", NULL, false));
 }
 END_TEST
 
