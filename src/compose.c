@@ -120,20 +120,29 @@ static bool is_float(const char *s)
 /* The YAML 1.2 core schema's resolution of a plain scalar of n bytes. */
 static ddbc_scalar_kind resolve_plain(const char *s, size_t n)
 {
-	/* Most plain scalars are names: a look at the first byte (and, for the
-	 * letters that start null, true and false, the length) settles them
-	 * without the comparisons below. */
-	if (n && !strchr("~nNtTfF0123456789+-.", *s))
-		return DDBC_SCALAR_STR;
-	bool letter = *s != '+' && *s != '-' && *s != '.' && (*s < '0' || *s > '9');
-	if (n && letter && n != 4 && n != 5 && !(n == 1 && *s == '~'))
-		return DDBC_SCALAR_STR;
-	if (!*s || !strcmp(s, "~") || !strcmp(s, "null") || !strcmp(s, "Null") ||
-	    !strcmp(s, "NULL"))
+	/* Most plain scalars are names: the first byte and the length settle
+	 * them with at most three comparisons. */
+	if (n == 0)
 		return DDBC_SCALAR_NULL;
-	if (!strcmp(s, "true") || !strcmp(s, "True") || !strcmp(s, "TRUE") ||
-	    !strcmp(s, "false") || !strcmp(s, "False") || !strcmp(s, "FALSE"))
-		return DDBC_SCALAR_BOOL;
+	switch (*s) {
+	case '~':
+		return n == 1 ? DDBC_SCALAR_NULL : DDBC_SCALAR_STR;
+	case 'n':
+	case 'N':
+		return n == 4 && (!strcmp(s, "null") || !strcmp(s, "Null") || !strcmp(s, "NULL"))
+			? DDBC_SCALAR_NULL : DDBC_SCALAR_STR;
+	case 't':
+	case 'T':
+		return n == 4 && (!strcmp(s, "true") || !strcmp(s, "True") || !strcmp(s, "TRUE"))
+			? DDBC_SCALAR_BOOL : DDBC_SCALAR_STR;
+	case 'f':
+	case 'F':
+		return n == 5 && (!strcmp(s, "false") || !strcmp(s, "False") || !strcmp(s, "FALSE"))
+			? DDBC_SCALAR_BOOL : DDBC_SCALAR_STR;
+	default:
+		if ((*s < '0' || *s > '9') && *s != '+' && *s != '-' && *s != '.')
+			return DDBC_SCALAR_STR;
+	}
 	const char *t = (*s == '+' || *s == '-') ? s + 1 : s;
 	if (all_decimal(t))
 		return DDBC_SCALAR_INT;
