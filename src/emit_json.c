@@ -85,6 +85,34 @@ static void add_value(ddbc_json_stream *s, const json_t *v)
 	add_indented(s, s->value, n);
 }
 
+/* A JSON string as jansson writes it (no JSON_ENSURE_ASCII, no
+ * JSON_ESCAPE_SLASH): quotes, backslashes and control characters escaped,
+ * everything else as it is. */
+static void add_string(ddbc_json_stream *s, const char *str, size_t len)
+{
+	strbuf_addch(&s->buf, '"');
+	size_t run = 0;
+	for (size_t i = 0; i < len; i++) {
+		unsigned char c = (unsigned char)str[i];
+		if (c >= 0x20 && c != '"' && c != '\\')
+			continue;
+		strbuf_add(&s->buf, str + run, i - run);
+		run = i + 1;
+		switch (c) {
+		case '"': strbuf_add(&s->buf, "\\\"", 2); break;
+		case '\\': strbuf_add(&s->buf, "\\\\", 2); break;
+		case '\b': strbuf_add(&s->buf, "\\b", 2); break;
+		case '\f': strbuf_add(&s->buf, "\\f", 2); break;
+		case '\n': strbuf_add(&s->buf, "\\n", 2); break;
+		case '\r': strbuf_add(&s->buf, "\\r", 2); break;
+		case '\t': strbuf_add(&s->buf, "\\t", 2); break;
+		default: strbuf_addf(&s->buf, "\\u%04X", c); break;
+		}
+	}
+	strbuf_add(&s->buf, str + run, len - run);
+	strbuf_addch(&s->buf, '"');
+}
+
 /* What comes before a member: a separator, a new line, its key. */
 static void member_prefix(ddbc_json_stream *s, const char *key)
 {
@@ -94,11 +122,44 @@ static void member_prefix(ddbc_json_stream *s, const char *key)
 	s->empty[s->depth - 1] = false;
 	indent(s, s->depth);
 	if (key) {
-		json_t *k = ddbc_json_str(key);
-		add_value(s, k);
-		json_decref(k);
+		add_string(s, key, strlen(key));
 		strbuf_add(&s->buf, ": ", 2);
 	}
+}
+
+void ddbc_json_string(ddbc_json_stream *s, const char *key, const char *str, size_t len)
+{
+	member_prefix(s, key);
+	if (str)
+		add_string(s, str, len);
+	else
+		strbuf_add(&s->buf, "null", 4);
+	flush_some(s, false);
+}
+
+void ddbc_json_text(ddbc_json_stream *s, const char *key, const char *str)
+{
+	ddbc_json_string(s, key, str, str ? strlen(str) : 0);
+}
+
+void ddbc_json_int(ddbc_json_stream *s, const char *key, long long v)
+{
+	member_prefix(s, key);
+	strbuf_addf(&s->buf, "%lld", v);
+}
+
+void ddbc_json_bool(ddbc_json_stream *s, const char *key, bool v)
+{
+	member_prefix(s, key);
+	strbuf_addstr(&s->buf, v ? "true" : "false");
+}
+
+void ddbc_json_name_list(ddbc_json_stream *s, const char *key, const ddbc_name *names, size_t n)
+{
+	ddbc_json_begin(s, key, '[');
+	for (size_t i = 0; i < n; i++)
+		ddbc_json_text(s, NULL, names[i].s);
+	ddbc_json_end(s, ']');
 }
 
 void ddbc_json_begin(ddbc_json_stream *s, const char *key, char bracket)

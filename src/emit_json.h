@@ -28,7 +28,7 @@ typedef struct ddbc_json_stream {
 	char *value;             /* one value's text, before indenting */
 	size_t value_cap;
 	int depth;               /* containers open */
-	bool empty[8];           /* per open container: no member written yet */
+	bool empty[32];          /* per open container: no member written yet */
 	bool failed;
 } ddbc_json_stream;
 
@@ -38,6 +38,14 @@ void ddbc_json_stream_init(ddbc_json_stream *s, FILE *out);
 void ddbc_json_begin(ddbc_json_stream *s, const char *key, char bracket);
 /* Writes member v (named key, or NULL in an array) and releases it. */
 void ddbc_json_member(ddbc_json_stream *s, const char *key, json_t *v);
+/* Members written without a jansson value, as jansson would write them:
+ * a string (len bytes of UTF-8, or NULL for null), an integer, a boolean,
+ * and an array of names. A large document is mostly these. */
+void ddbc_json_string(ddbc_json_stream *s, const char *key, const char *str, size_t len);
+void ddbc_json_text(ddbc_json_stream *s, const char *key, const char *str);
+void ddbc_json_int(ddbc_json_stream *s, const char *key, long long v);
+void ddbc_json_bool(ddbc_json_stream *s, const char *key, bool v);
+void ddbc_json_name_list(ddbc_json_stream *s, const char *key, const ddbc_name *names, size_t n);
 void ddbc_json_end(ddbc_json_stream *s, char bracket);
 /* Ends the document; returns DDBC_EMIT_OK or DDBC_EMIT_FAILED. */
 int ddbc_json_stream_finish(ddbc_json_stream *s);

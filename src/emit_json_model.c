@@ -12,12 +12,19 @@
 #include "emit_json.h"
 #include "semantics.h"
 
+#include "xalloc.h"
+
+#include <stdlib.h>
 #include <string.h>
 
-static void set_text(json_t *o, const char *key, const char *s)
+/* Every part is written straight into the stream (a 10,000-entity model
+ * is 80 MB of JSON); only example values go through jansson. */
+
+/* A member that is left out when s is NULL. */
+static void opt_text(ddbc_json_stream *js, const char *key, const char *s)
 {
 	if (s)
-		json_object_set_new(o, key, ddbc_json_str(s));
+		ddbc_json_text(js, key, s);
 }
 
 static const char *index_kind(const ddbc_index *ix)
@@ -30,135 +37,146 @@ static const char *index_kind(const ddbc_index *ix)
 	return "table";
 }
 
-static json_t *capacity(const ddbc_capacity *c)
+static void capacity(ddbc_json_stream *js, const ddbc_capacity *c)
 {
-	json_t *o = json_object();
-	json_object_set_new(o, "read", json_integer(c->read));
-	json_object_set_new(o, "write", json_integer(c->write));
-	return o;
+	ddbc_json_begin(js, "capacity", '{');
+	ddbc_json_int(js, "read", c->read);
+	ddbc_json_int(js, "write", c->write);
+	ddbc_json_end(js, '}');
 }
 
 /* ---- tables ---------------------------------------------------------------------------- */
 
-static json_t *projection(const ddbc_index *ix)
+static void projection(ddbc_json_stream *js, const ddbc_index *ix)
 {
 	switch (ix->projection) {
-	case DDBC_PROJ_KEYS_ONLY: return json_string("keys_only");
-	case DDBC_PROJ_INCLUDE: return ddbc_json_names(ix->include, ix->ninclude);
+	case DDBC_PROJ_KEYS_ONLY: ddbc_json_text(js, "projection", "keys_only"); return;
+	case DDBC_PROJ_INCLUDE: ddbc_json_name_list(js, "projection", ix->include, ix->ninclude); return;
 	case DDBC_PROJ_ALL: break;
 	}
-	return json_string("all");
+	ddbc_json_text(js, "projection", "all");
 }
 
-static json_t *index_members(const ddbc_table *t, const ddbc_index *ix)
+static void index_members(ddbc_json_stream *js, const ddbc_table *t, const ddbc_index *ix)
 {
-	json_t *a = json_array();
+	ddbc_json_begin(js, "entities", '[');
 	for (size_t i = 0; i < t->nentities; i++)
 		if (t->entities[i]->in_index && t->entities[i]->in_index[ix->slot])
-			json_array_append_new(a, ddbc_json_str(t->entities[i]->name.s));
-	return a;
+			ddbc_json_text(js, NULL, t->entities[i]->name.s);
+	ddbc_json_end(js, ']');
 }
 
-static json_t *model_index(const ddbc_table *t, const ddbc_index *ix)
+static void model_index(ddbc_json_stream *js, const ddbc_table *t, const ddbc_index *ix)
 {
-	json_t *o = json_object();
-	json_object_set_new(o, "name", ddbc_json_str(ix->name.s));
-	json_object_set_new(o, "kind", json_string(index_kind(ix)));
+	ddbc_json_begin(js, NULL, '{');
+	ddbc_json_text(js, "name", ix->name.s);
+	ddbc_json_text(js, "kind", index_kind(ix));
 	if (ix->kind != DDBC_INDEX_PRIMARY)
-		set_text(o, "description", ix->description);
-	json_object_set_new(o, "partition_key", ddbc_json_names(ix->pk, ix->npk));
-	json_object_set_new(o, "sort_key", ddbc_json_names(ix->sk, ix->nsk));
-	json_object_set_new(o, "projection", projection(ix));
+		opt_text(js, "description", ix->description);
+	ddbc_json_name_list(js, "partition_key", ix->pk, ix->npk);
+	ddbc_json_name_list(js, "sort_key", ix->sk, ix->nsk);
+	projection(js, ix);
 	if (ix->capacity.set)
-		json_object_set_new(o, "capacity", capacity(&ix->capacity));
-	json_object_set_new(o, "entities", index_members(t, ix));
-	return o;
+		capacity(js, &ix->capacity);
+	index_members(js, t, ix);
+	ddbc_json_end(js, '}');
+}
+
+/* Whether key attribute i of index slot s was named by an earlier key. */
+static bool key_seen_before(const ddbc_table *t, size_t s, size_t i)
+{
+	const ddbc_index *ix = t->indexes[s];
+	const char *name = i < ix->npk ? ix->pk[i].s : ix->sk[i - ix->npk].s;
+	for (size_t ps = 0; ps <= s; ps++) {
+		const ddbc_index *px = t->indexes[ps];
+		size_t n = ps < s ? px->npk + px->nsk : i;
+		for (size_t k = 0; k < n; k++)
+			if (!strcmp(k < px->npk ? px->pk[k].s : px->sk[k - px->npk].s, name))
+				return true;
+	}
+	return false;
 }
 
 /* Every key attribute of the table and its indexes with its type: what
  * CreateTable's AttributeDefinitions holds. */
-static json_t *key_attributes(const ddbc_table *t)
+static void key_attributes(ddbc_json_stream *js, const ddbc_table *t)
 {
-	json_t *a = json_array();
-	json_t *seen = json_object();
+	ddbc_json_begin(js, "key_attributes", '[');
 	for (size_t s = 0; s < t->nindexes; s++) {
 		const ddbc_index *ix = t->indexes[s];
 		for (size_t i = 0; i < ix->npk + ix->nsk; i++) {
 			const char *name = i < ix->npk ? ix->pk[i].s : ix->sk[i - ix->npk].s;
-			if (json_object_get(seen, name))
+			if (key_seen_before(t, s, i))
 				continue;
-			json_object_set_new(seen, name, json_true());
-			json_t *k = json_object();
-			json_object_set_new(k, "name", ddbc_json_str(name));
-			json_object_set_new(k, "type",
-					    json_string(ddbc_type_short(ddbc_json_key_type(t, name))));
-			json_array_append_new(a, k);
+			ddbc_json_begin(js, NULL, '{');
+			ddbc_json_text(js, "name", name);
+			ddbc_json_text(js, "type", ddbc_type_short(ddbc_json_key_type(t, name)));
+			ddbc_json_end(js, '}');
 		}
 	}
-	json_decref(seen);
-	return a;
+	ddbc_json_end(js, ']');
 }
 
-static json_t *model_table(const ddbc_table *t)
+static void model_table(ddbc_json_stream *js, const ddbc_table *t)
 {
-	json_t *o = json_object();
-	json_object_set_new(o, "name", ddbc_json_str(t->name.s));
-	set_text(o, "description", t->description);
-	set_text(o, "ttl", t->ttl.s);
-	json_object_set_new(o, "billing", json_string(t->billing == DDBC_BILLING_PROVISIONED
-							      ? "provisioned" : "on_demand"));
+	ddbc_json_begin(js, NULL, '{');
+	ddbc_json_text(js, "name", t->name.s);
+	opt_text(js, "description", t->description);
+	opt_text(js, "ttl", t->ttl.s);
+	ddbc_json_text(js, "billing",
+		       t->billing == DDBC_BILLING_PROVISIONED ? "provisioned" : "on_demand");
 	if (t->capacity.set)
-		json_object_set_new(o, "capacity", capacity(&t->capacity));
-	json_object_set_new(o, "key_attributes", key_attributes(t));
-	json_t *ixs = json_array();
+		capacity(js, &t->capacity);
+	key_attributes(js, t);
+	ddbc_json_begin(js, "indexes", '[');
 	for (size_t s = 0; s < t->nindexes; s++)
-		json_array_append_new(ixs, model_index(t, t->indexes[s]));
-	json_object_set_new(o, "indexes", ixs);
-	json_t *ents = json_array();
+		model_index(js, t, t->indexes[s]);
+	ddbc_json_end(js, ']');
+	ddbc_json_begin(js, "entities", '[');
 	for (size_t i = 0; i < t->nentities; i++)
-		json_array_append_new(ents, ddbc_json_str(t->entities[i]->name.s));
-	json_object_set_new(o, "entities", ents);
-	return o;
+		ddbc_json_text(js, NULL, t->entities[i]->name.s);
+	ddbc_json_end(js, ']');
+	ddbc_json_end(js, '}');
 }
 
 /* ---- entities --------------------------------------------------------------------------- */
 
-static json_t *placeholders(const ddbc_attr *a)
+static void placeholders(ddbc_json_stream *js, const ddbc_attr *a)
 {
-	json_t *arr = json_array();
+	ddbc_json_begin(js, "placeholders", '[');
 	for (size_t k = 0; k < a->tpl.nsegs; k++) {
 		const ddbc_segment *seg = &a->tpl.segs[k];
 		if (seg->kind == DDBC_SEG_PLACEHOLDER)
-			json_array_append_new(arr, ddbc_json_strn(seg->text, seg->len));
+			ddbc_json_string(js, NULL, seg->text, seg->len);
 	}
-	return arr;
+	ddbc_json_end(js, ']');
 }
 
-static json_t *roles(const ddbc_attr *a, const ddbc_table *t)
+static void roles(ddbc_json_stream *js, const ddbc_attr *a, const ddbc_table *t)
 {
-	json_t *arr = json_array();
+	ddbc_json_begin(js, "roles", '[');
 	for (size_t s = 0; a->roles && s < t->nindexes; s++) {
 		if (a->roles[s] == DDBC_ROLE_NONE)
 			continue;
-		json_t *r = json_object();
-		json_object_set_new(r, "index", ddbc_json_str(t->indexes[s]->name.s));
-		json_object_set_new(r, "role", json_string(ddbc_role_name(a->roles[s])));
-		json_array_append_new(arr, r);
+		ddbc_json_begin(js, NULL, '{');
+		ddbc_json_text(js, "index", t->indexes[s]->name.s);
+		ddbc_json_text(js, "role", ddbc_role_name(a->roles[s]));
+		ddbc_json_end(js, '}');
 	}
-	return arr;
+	ddbc_json_end(js, ']');
 }
 
 /* The roles the attribute's `indexes:` declares, as written. */
-static json_t *declared_roles(const ddbc_attr *a)
+static void declared_roles(ddbc_json_stream *js, const ddbc_attr *a)
 {
-	json_t *arr = json_array();
+	ddbc_json_begin(js, "declared_roles", '[');
 	for (size_t i = 0; i < a->nindexes; i++) {
-		json_t *r = json_object();
-		json_object_set_new(r, "index", ddbc_json_str(a->indexes[i].index.s));
-		json_object_set_new(r, "role", json_string(ddbc_role_name(a->indexes[i].role)));
-		json_array_append_new(arr, r);
+		ddbc_json_begin(js, NULL, '{');
+		ddbc_json_text(js, "index", a->indexes[i].index.s);
+		ddbc_json_text(js, "role", ddbc_role_name(a->indexes[i].role));
+		ddbc_json_end(js, '}');
 	}
-	return arr;
+	ddbc_json_end(js, ']');
 }
 
 /* Required as written, or because it is a table key or has a template. */
@@ -167,83 +185,89 @@ static bool required(const ddbc_attr *a, const ddbc_table *t)
 	return a->required || a->template.s || (t && ddbc_index_has_key(&t->primary, a->name.s));
 }
 
-static json_t *model_attr(const ddbc_attr *a, const ddbc_table *t)
+static void model_attr(ddbc_json_stream *js, const ddbc_attr *a, const ddbc_table *t)
 {
-	json_t *o = json_object();
-	json_object_set_new(o, "name", ddbc_json_str(a->name.s));
-	json_object_set_new(o, "type", json_string(ddbc_type_short(a->type)));
-	set_text(o, "description", a->description);
-	set_text(o, "format", a->format);
+	ddbc_json_begin(js, NULL, '{');
+	ddbc_json_text(js, "name", a->name.s);
+	ddbc_json_text(js, "type", ddbc_type_short(a->type));
+	opt_text(js, "description", a->description);
+	opt_text(js, "format", a->format);
 	if (a->template.s) {
-		json_object_set_new(o, "template", ddbc_json_str(a->template.s));
-		json_object_set_new(o, "placeholders", placeholders(a));
+		ddbc_json_text(js, "template", a->template.s);
+		placeholders(js, a);
 	}
-	json_object_set_new(o, "required", json_boolean(required(a, t)));
-	json_object_set_new(o, "key", json_boolean(a->is_key));
+	ddbc_json_bool(js, "required", required(a, t));
+	ddbc_json_bool(js, "key", a->is_key);
 	if (a->nenum) {
-		json_t *en = json_array();
+		ddbc_json_begin(js, "enum", '[');
 		for (size_t i = 0; i < a->nenum; i++)
-			json_array_append_new(en, ddbc_json_plain(a->enum_values[i]));
-		json_object_set_new(o, "enum", en);
+			ddbc_json_member(js, NULL, ddbc_json_plain(a->enum_values[i]));
+		ddbc_json_end(js, ']');
 	}
 	if (a->example)
-		json_object_set_new(o, "example", ddbc_json_plain(a->example));
+		ddbc_json_member(js, "example", ddbc_json_plain(a->example));
 	if (a->has_indexes)
-		json_object_set_new(o, "declared_roles", declared_roles(a));
+		declared_roles(js, a);
 	if (t)
-		json_object_set_new(o, "roles", roles(a, t));
-	return o;
+		roles(js, a, t);
+	ddbc_json_end(js, '}');
 }
 
-static json_t *membership(const ddbc_entity *e)
+static void membership(ddbc_json_stream *js, const ddbc_entity *e)
 {
-	json_t *arr = json_array();
+	ddbc_json_begin(js, "indexes", '[');
 	const ddbc_table *t = e->table;
 	for (size_t s = 0; t && e->in_index && s < t->nindexes; s++)
 		if (e->in_index[s])
-			json_array_append_new(arr, ddbc_json_str(t->indexes[s]->name.s));
-	return arr;
+			ddbc_json_text(js, NULL, t->indexes[s]->name.s);
+	ddbc_json_end(js, ']');
 }
 
-static json_t *model_entity(const ddbc_entity *e)
+static void model_entity(ddbc_json_stream *js, const ddbc_entity *e)
 {
-	json_t *o = json_object();
-	json_object_set_new(o, "name", ddbc_json_str(e->name.s));
-	json_object_set_new(o, "table", e->table ? ddbc_json_str(e->table->name.s) : json_null());
-	set_text(o, "description", e->description);
-	set_text(o, "c_name", e->c_name.s);
-	json_t *attrs = json_array();
+	ddbc_json_begin(js, NULL, '{');
+	ddbc_json_text(js, "name", e->name.s);
+	ddbc_json_text(js, "table", e->table ? e->table->name.s : NULL);
+	opt_text(js, "description", e->description);
+	opt_text(js, "c_name", e->c_name.s);
+	ddbc_json_begin(js, "attributes", '[');
 	for (size_t i = 0; i < e->nattrs; i++)
-		json_array_append_new(attrs, model_attr(&e->attrs[i], e->table));
-	json_object_set_new(o, "attributes", attrs);
-	json_object_set_new(o, "indexes", membership(e));
-	json_t *ex = json_array();
+		model_attr(js, &e->attrs[i], e->table);
+	ddbc_json_end(js, ']');
+	membership(js, e);
+	ddbc_json_begin(js, "examples", '[');
 	for (size_t i = 0; i < e->nexamples; i++)
-		json_array_append_new(ex, ddbc_json_plain(e->examples[i]));
-	json_object_set_new(o, "examples", ex);
-	return o;
+		ddbc_json_member(js, NULL, ddbc_json_plain(e->examples[i]));
+	ddbc_json_end(js, ']');
+	ddbc_json_end(js, '}');
 }
 
 /* ---- access patterns ------------------------------------------------------------------------ */
 
-static json_t *model_cond(const ddbc_key_cond *c)
+static void model_cond(ddbc_json_stream *js, const ddbc_key_cond *c)
 {
-	json_t *o = json_object();
-	json_object_set_new(o, "attribute", ddbc_json_str(c->attr.s));
-	json_object_set_new(o, "op", json_string(ddbc_cond_op_name(c->op)));
-	json_t *vals = json_array();
+	ddbc_json_begin(js, NULL, '{');
+	ddbc_json_text(js, "attribute", c->attr.s);
+	ddbc_json_text(js, "op", ddbc_cond_op_name(c->op));
+	ddbc_json_begin(js, "values", '[');
 	for (size_t i = 0; i < c->nvalues; i++)
-		json_array_append_new(vals, ddbc_json_plain(c->values[i]));
-	json_object_set_new(o, "values", vals);
-	return o;
+		ddbc_json_member(js, NULL, ddbc_json_plain(c->values[i]));
+	ddbc_json_end(js, ']');
+	ddbc_json_end(js, '}');
 }
 
-/* The free parameters of the pattern's key condition, in order of first use. */
-static json_t *parameters(const ddbc_pattern *p)
+static bool same_name(const ddbc_segment *a, const ddbc_segment *b)
 {
-	json_t *arr = json_array();
-	json_t *seen = json_object();
-	ddbc_arena *arena = ddbc_arena_new();
+	return a->len == b->len && !memcmp(a->text, b->text, a->len);
+}
+
+/* The free parameters of the pattern's key condition, in order of first
+ * use (templates parsed into arena, which the caller clears). */
+static void parameters(ddbc_json_stream *js, const ddbc_pattern *p, ddbc_arena *arena)
+{
+	const ddbc_segment **seen = NULL;
+	size_t nseen = 0, cap = 0;
+	ddbc_json_begin(js, "parameters", '[');
 	for (size_t i = 0; i < p->nconds; i++) {
 		for (size_t v = 0; v < p->conds[i].nvalues; v++) {
 			const ddbc_node *n = p->conds[i].values[v];
@@ -255,63 +279,61 @@ static json_t *parameters(const ddbc_pattern *p)
 			for (size_t k = 0; k < t.nsegs; k++) {
 				if (t.segs[k].kind != DDBC_SEG_PLACEHOLDER)
 					continue;
-				char *name = ddbc_arena_strndup(arena, t.segs[k].text, t.segs[k].len);
-				if (json_object_get(seen, name))
+				size_t j = 0;
+				while (j < nseen && !same_name(seen[j], &t.segs[k]))
+					j++;
+				if (j < nseen)
 					continue;
-				json_object_set_new(seen, name, json_true());
-				json_array_append_new(arr, ddbc_json_str(name));
+				xgrow((void **)&seen, &cap, nseen + 1, sizeof(*seen));
+				seen[nseen++] = &t.segs[k];
+				ddbc_json_string(js, NULL, t.segs[k].text, t.segs[k].len);
 			}
 		}
 	}
-	ddbc_arena_free(arena);
-	json_decref(seen);
-	return arr;
+	ddbc_json_end(js, ']');
+	free(seen);
 }
 
-static json_t *entity_names(ddbc_entity *const *list, size_t n)
+static void model_pattern(ddbc_json_stream *js, const ddbc_pattern *p, ddbc_arena *scratch)
 {
-	json_t *arr = json_array();
-	for (size_t i = 0; i < n; i++)
-		json_array_append_new(arr, ddbc_json_str(list[i]->name.s));
-	return arr;
-}
-
-static json_t *model_pattern(const ddbc_pattern *p)
-{
-	json_t *o = json_object();
-	json_object_set_new(o, "id", ddbc_json_str(p->id.s));
-	set_text(o, "description", p->description);
-	json_object_set_new(o, "table", p->table ? ddbc_json_str(p->table->name.s) : json_null());
-	json_object_set_new(o, "index", p->index ? ddbc_json_str(p->index->name.s) : json_null());
-	json_object_set_new(o, "operation", json_string(ddbc_operation_name(p->operation)));
-	json_t *key = json_array();
+	ddbc_json_begin(js, NULL, '{');
+	ddbc_json_text(js, "id", p->id.s);
+	opt_text(js, "description", p->description);
+	ddbc_json_text(js, "table", p->table ? p->table->name.s : NULL);
+	ddbc_json_text(js, "index", p->index ? p->index->name.s : NULL);
+	ddbc_json_text(js, "operation", ddbc_operation_name(p->operation));
+	ddbc_json_begin(js, "key", '[');
 	for (size_t i = 0; i < p->nconds; i++)
-		json_array_append_new(key, model_cond(&p->conds[i]));
-	json_object_set_new(o, "key", key);
-	json_object_set_new(o, "parameters", parameters(p));
+		model_cond(js, &p->conds[i]);
+	ddbc_json_end(js, ']');
+	parameters(js, p, scratch);
+	ddbc_arena_clear(scratch);
 	if (p->order)
-		json_object_set_new(o, "order", json_string(p->order > 0 ? "asc" : "desc"));
-	json_object_set_new(o, "consistent_read", json_boolean(p->consistent_read));
+		ddbc_json_text(js, "order", p->order > 0 ? "asc" : "desc");
+	ddbc_json_bool(js, "consistent_read", p->consistent_read);
 	if (p->nreturns)
-		json_object_set_new(o, "returns", ddbc_json_names(p->returns, p->nreturns));
+		ddbc_json_name_list(js, "returns", p->returns, p->nreturns);
 	if (p->has_entities)
-		json_object_set_new(o, "entities", ddbc_json_names(p->entities, p->nentities));
-	json_object_set_new(o, "matched", entity_names(p->matched, p->nmatched));
+		ddbc_json_name_list(js, "entities", p->entities, p->nentities);
+	ddbc_json_begin(js, "matched", '[');
+	for (size_t i = 0; i < p->nmatched; i++)
+		ddbc_json_text(js, NULL, p->matched[i]->name.s);
+	ddbc_json_end(js, ']');
 	if (p->example)
-		json_object_set_new(o, "example", ddbc_json_plain(p->example));
-	set_text(o, "condition", p->condition);
-	return o;
+		ddbc_json_member(js, "example", ddbc_json_plain(p->example));
+	opt_text(js, "condition", p->condition);
+	ddbc_json_end(js, '}');
 }
 
 /* The design's own lint.rules settings. */
-static json_t *lint_rules(const ddbc_design *g)
+static void lint_rules(ddbc_json_stream *js, const ddbc_design *g)
 {
-	json_t *rules = json_object();
+	ddbc_json_begin(js, "lint_rules", '{');
 	for (int i = 0; i < DDBC_RULE_COUNT; i++)
 		if (g->settings.sev[i] != DDBC_SEV_DEFAULT)
-			json_object_set_new(rules, ddbc_rule_get((ddbc_rule)i)->id,
-					    json_string(ddbc_severity_name(g->settings.sev[i])));
-	return rules;
+			ddbc_json_text(js, ddbc_rule_get((ddbc_rule)i)->id,
+				       ddbc_severity_name(g->settings.sev[i]));
+	ddbc_json_end(js, '}');
 }
 
 /* ---- the document ------------------------------------------------------------------------------- */
@@ -322,24 +344,25 @@ int ddbc_emit_model(FILE *out, const ddbc_design *g, const ddbc_export_opts *o, 
 	ddbc_json_stream s;
 	ddbc_json_stream_init(&s, out);
 	ddbc_json_begin(&s, NULL, '{');
-	ddbc_json_member(&s, "ddbc", json_integer(g->version));
-	ddbc_json_member(&s, "name", g->name.s ? ddbc_json_str(g->name.s) : json_null());
-	if (g->description)
-		ddbc_json_member(&s, "description", ddbc_json_str(g->description));
-	ddbc_json_member(&s, "key_delimiter", ddbc_json_str(g->key_delimiter));
-	ddbc_json_member(&s, "lint_rules", lint_rules(g));
+	ddbc_json_int(&s, "ddbc", g->version);
+	ddbc_json_text(&s, "name", g->name.s);
+	opt_text(&s, "description", g->description);
+	ddbc_json_text(&s, "key_delimiter", g->key_delimiter);
+	lint_rules(&s, g);
 	ddbc_json_begin(&s, "tables", '[');
 	for (size_t i = 0; i < g->ntables; i++)
-		ddbc_json_member(&s, NULL, model_table(&g->tables[i]));
+		model_table(&s, &g->tables[i]);
 	ddbc_json_end(&s, ']');
 	ddbc_json_begin(&s, "entities", '[');
 	for (size_t i = 0; i < g->nentities; i++)
-		ddbc_json_member(&s, NULL, model_entity(&g->entities[i]));
+		model_entity(&s, &g->entities[i]);
 	ddbc_json_end(&s, ']');
+	ddbc_arena *scratch = ddbc_arena_new();
 	ddbc_json_begin(&s, "access_patterns", '[');
 	for (size_t i = 0; i < g->npatterns; i++)
-		ddbc_json_member(&s, NULL, model_pattern(&g->patterns[i]));
+		model_pattern(&s, &g->patterns[i], scratch);
 	ddbc_json_end(&s, ']');
+	ddbc_arena_free(scratch);
 	ddbc_json_end(&s, '}');
 	return ddbc_json_stream_finish(&s);
 }

@@ -122,6 +122,25 @@ START_TEST(test_golden)
 }
 END_TEST
 
+/* Strings JSON must escape (quotes, backslashes, control characters) and
+ * must not (non-ASCII, '/', DEL), written as jansson writes them. */
+START_TEST(test_golden_escapes)
+{
+	tu_proc a;
+	tu_run(&a, NULL, "export", "--format", "model", "tests/fixtures/json-strings.ddb.yaml",
+	       NULL);
+	ck_assert_msg(a.status == 0, "status %d\n%s", a.status, a.err);
+	tu_expect_golden("tests/golden/export/json-strings.model.json", a.out, a.out_len);
+	json_error_t err;
+	json_t *v = json_loadb(a.out, a.out_len, 0, &err);
+	ck_assert_msg(v != NULL, "not JSON: %s", err.text);
+	ck_assert_str_eq(json_string_value(json_object_get(v, "name")),
+			 "we\"ird \\ name\t\001\037/é漢字😀");
+	json_decref(v);
+	tu_proc_free(&a);
+}
+END_TEST
+
 START_TEST(test_default_format_is_create_table)
 {
 	tu_proc a, b;
@@ -449,6 +468,7 @@ static Suite *export_suite(void)
 	tcase_set_timeout(golden, 60);
 	tcase_add_loop_test(golden, test_golden, 0, (int)(nsamples * NFORMATS));
 	tcase_add_test(golden, test_default_format_is_create_table);
+	tcase_add_test(golden, test_golden_escapes);
 	suite_add_tcase(s, golden);
 
 	TCase *ct = tcase_create("create-table");
