@@ -24,6 +24,7 @@ struct block {
 struct ddbc_arena {
 	struct block *head;
 	size_t total;
+	size_t peak;                 /* the most total ever was, across clears */
 	struct ddbc_arena *adopted;  /* arenas freed with this one */
 	struct ddbc_arena *sibling;  /* next in the adopter's list */
 };
@@ -88,6 +89,8 @@ void ddbc_arena_clear(ddbc_arena *a)
 		keep->used = 0;
 		keep->next = NULL;
 	}
+	if (a->total > a->peak)
+		a->peak = a->total;
 	a->total = 0;
 }
 
@@ -100,8 +103,10 @@ void ddbc_arena_adopt(ddbc_arena *a, ddbc_arena *child)
 static struct block *new_block(ddbc_arena *a, size_t need)
 {
 	/* Blocks grow with the arena, from 1 KiB to BLOCK_SIZE: many arenas
-	 * are small and short-lived. */
-	size_t size = a->total < 1024 ? 1024 : a->total < BLOCK_SIZE ? a->total : BLOCK_SIZE;
+	 * are small and short-lived. A cleared arena goes on at the size it
+	 * had reached. */
+	size_t grown = a->total > a->peak ? a->total : a->peak;
+	size_t size = grown < 1024 ? 1024 : grown < BLOCK_SIZE ? grown : BLOCK_SIZE;
 	if (need > size)
 		size = need;
 	struct block *b = NULL;

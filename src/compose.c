@@ -330,8 +330,9 @@ static void hand_over(struct composer *c, struct frame *f, const ddbc_pair *entr
 		c->sink->entry(c->sink->ctx, f->section - 1, entry);
 }
 
-/* After an entry: its scratch memory is reused, unless an anchor points
- * into it, in which case it lives as long as the tree. */
+/* After an entry: its scratch memory is reused, unless it holds a node used
+ * later (an anchored node, an inline merge source), in which case it lives
+ * as long as the tree. */
 static void recycle_scratch(struct composer *c)
 {
 	if (!c->scratch_pinned) {
