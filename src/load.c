@@ -1,4 +1,9 @@
-/* load.c - checking the YAML tree against input format v1 and filling the model
+/* load.c - checking the YAML against input format v1 and filling the model
+ *
+ * The root's small fields are read from the composed tree; the entries of
+ * tables, entities and access_patterns arrive one at a time while the file
+ * is parsed (ddbc_yaml_sink), and whatever the model keeps of them (names,
+ * texts, example values) is copied, since their nodes are reused.
  *
  * Each kind of mapping (root, table, index, entity, attribute, pattern) has
  * its list of known fields. A reader is lenient in one way only: it reports

@@ -1,9 +1,11 @@
 /* model.h - a design in memory
  *
- * load.c fills these structs from the YAML tree; resolve.c links the names
- * (entity -> table, pattern -> table, index, entities). Every part keeps the
- * position of the YAML node it came from, so any later finding can point at
- * it. Everything lives in the design's arena: ddbc_design_free releases all.
+ * load.c fills these structs from the YAML, entry by entry as the composer
+ * hands the big sections over (compose.h), copying what it keeps; resolve.c
+ * links the names (entity -> table, pattern -> table, index, entities).
+ * Every part keeps the position of the YAML node it came from, so any later
+ * finding can point at it. Everything lives in the design's arena:
+ * ddbc_design_free releases all.
  * Collections keep the file's order, which is the order of every output.
  */
 #ifndef DDBC_MODEL_H
