@@ -490,7 +490,8 @@ static void collect_merge(struct composer *c, ddbc_node *src, ddbc_pair **out, s
 
 static void finish_map(struct composer *c, struct frame *f)
 {
-	ddbc_node **items = c->kids + f->base;
+	/* kids is NULL until some collection has a child. */
+	ddbc_node **items = f->n ? c->kids + f->base : NULL;
 	size_t cap = f->n / 2 + 1, n = 0, explicit_n;
 	ddbc_pair *pairs = xmalloc(cap * sizeof(ddbc_pair));
 	ddbc_node **merges = NULL;
