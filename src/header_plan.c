@@ -351,11 +351,20 @@ typedef enum owner_kind { OWN_GUARD, OWN_TABLE, OWN_INDEX, OWN_ENTITY, OWN_ATTR 
 /* One identifier the header defines, and what it names. */
 typedef struct ident {
 	const char *id;
-	size_t hash;
-	owner_kind kind;
 	const void *owner;       /* the table, index, entity or attribute */
-	const void *group;       /* its table or entity */
+	uint32_t hash;
+	owner_kind kind;
 } ident;
+
+/* The table or entity an identifier's owner belongs to. */
+static const void *group_of(const ident *x)
+{
+	switch (x->kind) {
+	case OWN_ATTR: return ((const ddbc_attr *)x->owner)->entity;
+	case OWN_INDEX: return ((const ddbc_index *)x->owner)->table;
+	default: return x->owner;
+	}
+}
 
 /* The identifiers seen so far, in a hash table (open addressing over
  * indexes into items), so that a design of any size is checked in linear
@@ -363,26 +372,26 @@ typedef struct ident {
 typedef struct ident_set {
 	ident *items;
 	size_t n, cap;
-	size_t *slots;           /* 1 + an index into items; 0 = empty */
+	uint32_t *slots;         /* 1 + an index into items; 0 = empty */
 	size_t nslots;
 	const void **pairs;      /* owner pairs already reported */
 	size_t npairs, pairs_cap;
 } ident_set;
 
-static size_t hash_str(const char *s)
+static uint32_t hash_str(const char *s)
 {
 	uint64_t h = 14695981039346656037u;  /* FNV-1a */
 	for (; *s; s++)
 		h = (h ^ (unsigned char)*s) * 1099511628211u;
-	return (size_t)(h ^ (h >> 29));
+	return (uint32_t)(h ^ (h >> 32));
 }
 
 /* The slot of id: where it is, or the empty slot where it would go. */
-static size_t *find_slot(const ident_set *s, const char *id, size_t hash)
+static uint32_t *find_slot(const ident_set *s, const char *id, uint32_t hash)
 {
 	size_t mask = s->nslots - 1;
 	for (size_t i = hash & mask;; i = (i + 1) & mask) {
-		size_t k = s->slots[i];
+		uint32_t k = s->slots[i];
 		if (!k || (s->items[k - 1].hash == hash && !strcmp(s->items[k - 1].id, id)))
 			return &s->slots[i];
 	}
@@ -392,9 +401,9 @@ static void grow_set(ident_set *s)
 {
 	free(s->slots);
 	s->nslots = s->nslots ? s->nslots * 2 : 1024;
-	s->slots = xcalloc(s->nslots, sizeof(size_t));
+	s->slots = xcalloc(s->nslots, sizeof(uint32_t));
 	for (size_t i = 0; i < s->n; i++)
-		*find_slot(s, s->items[i].id, s->items[i].hash) = i + 1;
+		*find_slot(s, s->items[i].id, s->items[i].hash) = (uint32_t)(i + 1);
 }
 
 static void clear_set(ident_set *s)
@@ -466,8 +475,9 @@ static void collision(planner *p, ident_set *s, const ident *x, const ident *y)
 	if (x->owner == y->owner || was_reported(s, x->owner, y->owner))
 		return;
 	/* Two entities or tables with one C name were reported as such. */
-	if (x->group != y->group && (x->kind == OWN_ATTR || x->kind == OWN_INDEX) &&
-	    (y->kind == OWN_ATTR || y->kind == OWN_INDEX) && was_reported(s, x->group, y->group))
+	if (group_of(x) != group_of(y) && (x->kind == OWN_ATTR || x->kind == OWN_INDEX) &&
+	    (y->kind == OWN_ATTR || y->kind == OWN_INDEX) &&
+	    was_reported(s, group_of(x), group_of(y)))
 		return;
 	record(s, x->owner, y->owner);
 	ddbc_loc lx = owner_loc(p, x), ly = owner_loc(p, y);
@@ -495,21 +505,21 @@ static void collision(planner *p, ident_set *s, const ident *x, const ident *y)
 
 /* Adds an identifier; one that is already there is a collision. */
 static void add_ident(planner *p, ident_set *s, const char *id, owner_kind kind,
-		      const void *owner, const void *group)
+		      const void *owner)
 {
 	if (!id)
 		return;
 	if ((s->n + 1) * 4 > s->nslots * 3)
 		grow_set(s);
-	ident x = { id, hash_str(id), kind, owner, group };
-	size_t *slot = find_slot(s, id, x.hash);
+	ident x = { id, owner, hash_str(id), kind };
+	uint32_t *slot = find_slot(s, id, x.hash);
 	if (*slot) {
 		collision(p, s, &s->items[*slot - 1], &x);
 		return;
 	}
 	xgrow((void **)&s->items, &s->cap, s->n + 1, sizeof(ident));
 	s->items[s->n++] = x;
-	*slot = s->n;
+	*slot = (uint32_t)s->n;
 }
 
 /* Entities and tables with the same C name are reported once, before the
@@ -518,23 +528,20 @@ static void add_groups(planner *p, ident_set *s)
 {
 	const ddbc_header_plan *plan = p->plan;
 	for (size_t i = 0; i < plan->ntables; i++)
-		add_ident(p, s, plan->tables[i].macro, OWN_TABLE, plan->tables[i].table,
-			  plan->tables[i].table);
+		add_ident(p, s, plan->tables[i].macro, OWN_TABLE, plan->tables[i].table);
 	for (size_t i = 0; i < plan->nentities; i++)
-		add_ident(p, s, plan->entities[i].ident, OWN_ENTITY, plan->entities[i].entity,
-			  plan->entities[i].entity);
+		add_ident(p, s, plan->entities[i].ident, OWN_ENTITY, plan->entities[i].entity);
 }
 
 static void add_idents(planner *p, ident_set *s)
 {
 	const ddbc_header_plan *plan = p->plan;
-	add_ident(p, s, plan->guard, OWN_GUARD, plan, plan);
+	add_ident(p, s, plan->guard, OWN_GUARD, plan);
 	for (size_t i = 0; i < plan->ntables; i++) {
 		const ddbc_htable *ht = &plan->tables[i];
-		add_ident(p, s, ht->macro, OWN_TABLE, ht->table, ht->table);
+		add_ident(p, s, ht->macro, OWN_TABLE, ht->table);
 		for (size_t k = 0; k < ht->nindexes; k++)
-			add_ident(p, s, ht->indexes[k].macro, OWN_INDEX, ht->indexes[k].index,
-				  ht->table);
+			add_ident(p, s, ht->indexes[k].macro, OWN_INDEX, ht->indexes[k].index);
 	}
 	for (size_t i = 0; i < plan->nentities; i++) {
 		const ddbc_hentity *he = &plan->entities[i];
@@ -543,7 +550,7 @@ static void add_idents(planner *p, ident_set *s)
 			const char *ids[] = { ha->name_macro, ha->expr_macro, ha->builder, ha->func,
 					      ha->fmt_macro, ha->prefix_macro };
 			for (size_t m = 0; m < sizeof(ids) / sizeof(ids[0]); m++)
-				add_ident(p, s, ids[m], OWN_ATTR, ha->attr, he->entity);
+				add_ident(p, s, ids[m], OWN_ATTR, ha->attr);
 		}
 	}
 }
@@ -572,8 +579,15 @@ static void plan_unique(planner *p)
 	size_t n = 1 + plan->ntables;
 	for (size_t i = 0; i < plan->ntables; i++)
 		n += plan->tables[i].nindexes;
-	for (size_t i = 0; i < plan->nentities; i++)
-		n += 6 * plan->entities[i].nattrs;
+	/* The identifiers there are, not the six an attribute may have: the
+	 * set of a large design is sized for what it holds. */
+	for (size_t i = 0; i < plan->nentities; i++) {
+		for (size_t k = 0; k < plan->entities[i].nattrs; k++) {
+			const ddbc_hattr *ha = &plan->entities[i].attrs[k];
+			n += !!ha->name_macro + !!ha->expr_macro + !!ha->builder + !!ha->func +
+			     !!ha->fmt_macro + !!ha->prefix_macro;
+		}
+	}
 	reserve_set(&s, n);
 	add_idents(p, &s);
 	clear_set(&s);
