@@ -121,7 +121,7 @@ static bool text_node(loader *L, const ddbc_node *node, const char *field)
 
 /* The loader reads each section entry while the composer holds it, and
  * the entry's nodes are gone after that: what the model keeps is copied
- * into the design's arena, by these two. */
+ * into the design's arena, by name_of, word_of and keep. */
 static ddbc_name name_of(loader *L, const ddbc_node *node)
 {
 	ddbc_name n = { ddbc_arena_strndup(L->arena, node->u.text, node->n), node->loc };

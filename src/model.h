@@ -260,7 +260,7 @@ typedef struct ddbc_rule_setting {
 typedef struct ddbc_design {
 	ddbc_arena *arena;
 	const ddbc_source *src;  /* not owned */
-	ddbc_node *root;
+	ddbc_node *root;         /* the tree; the big sections hold only their keys (compose.h) */
 	long long version;
 	ddbc_name name;
 	const char *description;
