@@ -7,6 +7,8 @@
  * against this: it is what the HTML costs in cmark-gfm alone, before ddbc
  * builds the model or writes any Markdown.
  */
+#include "read_file.h"
+
 #include <cmark-gfm.h>
 #include <cmark-gfm-core-extensions.h>
 #include <stdio.h>
@@ -15,35 +17,21 @@
 
 int main(int argc, char **argv)
 {
-	if (argc != 2) {
-		fputs("usage: cmark_floor FILE.md\n", stderr);
-		return 2;
-	}
-	FILE *f = fopen(argv[1], "rb");
-	if (!f) {
-		perror(argv[1]);
-		return 2;
-	}
-	fseek(f, 0, SEEK_END);
-	long n = ftell(f);
-	fseek(f, 0, SEEK_SET);
-	char *buf = malloc((size_t)n + 1);
-	if (!buf || fread(buf, 1, (size_t)n, f) != (size_t)n)
-		return 2;
-	fclose(f);
+	size_t n;
+	char *buf = read_file(argc, argv, "cmark_floor FILE.md", &n);
 
 	cmark_gfm_core_extensions_ensure_registered();
 	cmark_syntax_extension *table = cmark_find_syntax_extension("table");
 	if (!table)
 		return 2;
 	size_t total = 0, start = 0;
-	while (start < (size_t)n) {
+	while (start < n) {
 		/* The part: from start to the first heading line after 64 KiB. */
 		size_t end = start;
 		for (;;) {
-			char *nl = memchr(buf + end, '\n', (size_t)n - end);
-			end = nl ? (size_t)(nl - buf) + 1 : (size_t)n;
-			if (end >= (size_t)n || (end - start >= 65536 && buf[end] == '#'))
+			char *nl = memchr(buf + end, '\n', n - end);
+			end = nl ? (size_t)(nl - buf) + 1 : n;
+			if (end >= n || (end - start >= 65536 && buf[end] == '#'))
 				break;
 		}
 		cmark_parser *parser = cmark_parser_new(CMARK_OPT_DEFAULT);

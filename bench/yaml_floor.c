@@ -3,32 +3,20 @@
  * Reads a file and pulls every event out of libyaml's parser, doing nothing
  * with them. ddbc's commands are measured as a ratio to this.
  */
+#include "read_file.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <yaml.h>
 
 int main(int argc, char **argv)
 {
-	if (argc != 2) {
-		fputs("usage: yaml_floor FILE\n", stderr);
-		return 2;
-	}
-	FILE *f = fopen(argv[1], "rb");
-	if (!f) {
-		perror(argv[1]);
-		return 2;
-	}
-	fseek(f, 0, SEEK_END);
-	long n = ftell(f);
-	fseek(f, 0, SEEK_SET);
-	unsigned char *buf = malloc((size_t)n + 1);
-	if (!buf || fread(buf, 1, (size_t)n, f) != (size_t)n)
-		return 2;
-	fclose(f);
+	size_t n;
+	unsigned char *buf = (unsigned char *)read_file(argc, argv, "yaml_floor FILE", &n);
 
 	yaml_parser_t parser;
 	yaml_parser_initialize(&parser);
-	yaml_parser_set_input_string(&parser, buf, (size_t)n);
+	yaml_parser_set_input_string(&parser, buf, n);
 	size_t events = 0;
 	for (;;) {
 		yaml_event_t ev;
