@@ -396,6 +396,37 @@ START_TEST(test_samples)
 }
 END_TEST
 
+/* A file of several megabytes is mapped and its pages are given back as
+ * it is parsed; findings at its start and end still quote their lines. */
+START_TEST(test_large_file_quotes)
+{
+	const char *path = "check_cli.large.ddb.yaml";
+	FILE *f = fopen(path, "w");
+	ck_assert_ptr_nonnull(f);
+	fputs("ddbc: 1\nname: large\nbogus_top: 1\ntables:\n  tbl:\n    partition_key: PK\n"
+	      "entities:\n", f);
+	for (int i = 0; i < 20000; i++)
+		fprintf(f, "  Entity%05d:\n    attributes:\n      PK: { type: S, template: "
+			   "\"E%05d#{id}\", description: A key long enough to fill the file }\n"
+			   "      id: S\n", i, i);
+	fputs("  Last:\n    attributes:\n      PK: { type: Strng }\n", f);
+	long size = ftell(f);
+	fclose(f);
+	ck_assert_int_gt(size, 2 << 20);
+	tu_proc p;
+	tu_run(&p, NULL, "lint", "--rule", "key-overlap=off", path, NULL);
+	ck_assert_int_eq(p.status, 1);
+	ck_assert_msg(strstr(p.out, ":3:1: error: unknown field 'bogus_top' in the design") &&
+			      strstr(p.out, "    3 | bogus_top: 1\n"),
+		      "%s", p.out);
+	ck_assert_msg(strstr(p.out, "      PK: { type: Strng }\n") &&
+			      strstr(p.out, "unknown type 'Strng' for attribute 'PK'"),
+		      "%s", p.out);
+	tu_proc_free(&p);
+	remove(path);
+}
+END_TEST
+
 START_TEST(test_stdin)
 {
 	tu_run_opts o = { .stdin_file = BAD };
@@ -540,6 +571,7 @@ static Suite *cli_suite(void)
 	tcase_add_test(tc, test_several_files_status);
 	tcase_add_test(tc, test_samples);
 	tcase_add_test(tc, test_stdin);
+	tcase_add_test(tc, test_large_file_quotes);
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("output");
