@@ -400,8 +400,11 @@ END_TEST
  * it is parsed; findings at its start and end still quote their lines. */
 START_TEST(test_large_file_quotes)
 {
-	const char *path = "check_cli.large.ddb.yaml";
-	FILE *f = fopen(path, "w");
+	/* An absolute path: ddbc runs in the source directory. */
+	char path[] = "/tmp/ddbc-check-cli-XXXXXX.ddb.yaml";
+	int fd = mkstemps(path, 9);
+	ck_assert_int_ge(fd, 0);
+	FILE *f = fdopen(fd, "w");
 	ck_assert_ptr_nonnull(f);
 	fputs("ddbc: 1\nname: large\nbogus_top: 1\ntables:\n  tbl:\n    partition_key: PK\n"
 	      "entities:\n", f);
@@ -415,6 +418,7 @@ START_TEST(test_large_file_quotes)
 	ck_assert_int_gt(size, 2 << 20);
 	tu_proc p;
 	tu_run(&p, NULL, "lint", "--rule", "key-overlap=off", path, NULL);
+	remove(path);
 	ck_assert_int_eq(p.status, 1);
 	ck_assert_msg(strstr(p.out, ":3:1: error: unknown field 'bogus_top' in the design") &&
 			      strstr(p.out, "    3 | bogus_top: 1\n"),
@@ -423,7 +427,6 @@ START_TEST(test_large_file_quotes)
 			      strstr(p.out, "unknown type 'Strng' for attribute 'PK'"),
 		      "%s", p.out);
 	tu_proc_free(&p);
-	remove(path);
 }
 END_TEST
 
