@@ -173,6 +173,23 @@ START_TEST(test_spec_example)
 }
 END_TEST
 
+/* An `indexes:` entry whose role cannot be read still names its index:
+ * the schema finding is the only one. */
+START_TEST(test_unreadable_role_declares)
+{
+	ddbc_diags d;
+	ddbc_source *src;
+	lint_fixture("tests/fixtures/unreadable-role.ddb.yaml", &d, &src);
+	char *dump = tu_diags_dump(&d);
+	ck_assert_msg(d.n == 1 && d.items[0].rule == DDBC_RULE_SCHEMA &&
+		      strstr(d.items[0].message, "unknown role 'key' for index 'ByKind'"),
+		      "expected only the unknown role, got:\n%s", dump);
+	free(dump);
+	ddbc_diags_release(&d);
+	ddbc_source_free(src);
+}
+END_TEST
+
 static Suite *rules_suite(void)
 {
 	Suite *s = suite_create("rules");
@@ -181,6 +198,7 @@ static Suite *rules_suite(void)
 	tcase_add_loop_test(tc, test_samples_clean, 0, 5);
 	tcase_add_test(tc, test_many_rules_one_run);
 	tcase_add_test(tc, test_spec_example);
+	tcase_add_test(tc, test_unreadable_role_declares);
 	suite_add_tcase(s, tc);
 	return s;
 }
