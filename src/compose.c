@@ -1,5 +1,6 @@
 /* compose.c - composing libyaml's events into a positioned node tree */
 #include "compose.h"
+#include "strset.h"
 #include "utf8.h"
 #include "xalloc.h"
 
@@ -10,13 +11,6 @@
 #include <string.h>
 #include <yaml.h>
 
-/* The keys a streamed section has handed over, to hold back repeats:
- * open addressing over the key nodes, which outlive the section. */
-struct keyset {
-	const ddbc_node **slots;
-	size_t cap, n;
-};
-
 /* A collection under construction. */
 struct frame {
 	ddbc_node *node;
@@ -24,7 +18,7 @@ struct frame {
 				   key and value alternate */
 	size_t anchor;          /* index into anchors + 1, or 0 */
 	size_t section;         /* a streamed section: the sink's index + 1 */
-	struct keyset seen;     /* a streamed section's keys */
+	ddbc_strset seen;       /* a streamed section's keys (their nodes outlive it) */
 };
 
 struct anchor {
@@ -291,43 +285,15 @@ static uint32_t add_weight(uint32_t a, uint32_t b)
 
 static bool is_merge_key(const ddbc_node *key);
 
-static size_t key_hash(const ddbc_node *key)
-{
-	size_t h = 14695981039346656037u;
-	for (size_t i = 0; i < key->n; i++)
-		h = (h ^ (unsigned char)key->u.text[i]) * 1099511628211u;
-	return h;
-}
-
-static bool same_key(const ddbc_node *a, const ddbc_node *b);
-
-/* Adds key to s; false when an equal key is there already. */
-static bool keyset_add(struct keyset *s, const ddbc_node *key)
-{
-	if ((s->n + 1) * 2 > s->cap) {
-		struct keyset bigger = { xcalloc(s->cap ? s->cap * 2 : 64, sizeof(*s->slots)),
-					 s->cap ? s->cap * 2 : 64, 0 };
-		for (size_t i = 0; i < s->cap; i++)
-			if (s->slots[i])
-				keyset_add(&bigger, s->slots[i]);
-		free(s->slots);
-		*s = bigger;
-	}
-	size_t i = key_hash(key) & (s->cap - 1);
-	for (; s->slots[i]; i = (i + 1) & (s->cap - 1))
-		if (same_key(s->slots[i], key))
-			return false;
-	s->slots[i] = key;
-	s->n++;
-	return true;
-}
-
 /* Gives the sink a section's entry, unless its key came before (that
  * repeat is reported when the section closes). */
 static void hand_over(struct composer *c, struct frame *f, const ddbc_pair *entry)
 {
-	if (keyset_add(&f->seen, entry->key))
-		c->sink->entry(c->sink->ctx, f->section - 1, entry);
+	const ddbc_node *key = entry->key;
+	if (ddbc_strset_get(&f->seen, key->u.text, key->n))
+		return;
+	ddbc_strset_put(&f->seen, key->u.text, key->n);
+	c->sink->entry(c->sink->ctx, f->section - 1, entry);
 }
 
 /* After an entry: its scratch memory is reused, unless it holds a node used
@@ -557,7 +523,7 @@ static void pop(struct composer *c)
 	else
 		finish_seq(c, f);
 	c->nkids = f->base;
-	free(f->seen.slots);
+	ddbc_strset_release(&f->seen);
 	if (f->anchor)
 		c->anchors[f->anchor - 1].open = false;
 	if (!c->failed)
@@ -648,7 +614,7 @@ static void on_event(struct composer *c, yaml_event_t *ev, int *documents)
 static void release(struct composer *c)
 {
 	for (size_t i = 0; i < c->depth; i++)
-		free(c->stack[i].seen.slots);
+		ddbc_strset_release(&c->stack[i].seen);
 	free(c->kids);
 	free(c->stack);
 	for (size_t i = 0; i < c->nanchors; i++)

@@ -12,6 +12,7 @@
  * name, DDBC_TYPE_NONE) and later rules skip it.
  */
 #include "load.h"
+#include "strset.h"
 #include "suggest.h"
 #include "xalloc.h"
 
@@ -27,23 +28,13 @@ typedef struct entries {
 	size_t n, cap;
 } entries;
 
-/* Attribute names, descriptions and formats recur in entity after entity:
- * each is stored once. */
-typedef struct interned {
-	const char *s;
-	uint32_t len, hash;
-} interned;
-
-typedef struct strings {
-	interned *slots;
-	size_t cap, n;
-} strings;
-
 typedef struct loader {
 	ddbc_design *design;
 	ddbc_arena *arena;
 	ddbc_diags *d;
-	strings attr_words;
+	/* Attribute names, descriptions and formats recur in entity after
+	 * entity: each is stored once. */
+	ddbc_strset attr_words;
 	entries tables, entities, patterns;
 	/* Entities and patterns without a `table:`, checked once the number
 	 * of tables is known (a file may list entities before tables). */
@@ -128,47 +119,15 @@ static ddbc_name name_of(loader *L, const ddbc_node *node)
 	return n;
 }
 
-static uint32_t string_hash(const char *s, size_t len)
-{
-	uint32_t h = 2166136261u;
-	for (size_t i = 0; i < len; i++)
-		h = (h ^ (unsigned char)s[i]) * 16777619u;
-	return h;
-}
-
-static size_t find_string(const strings *t, const char *s, size_t len, uint32_t h)
-{
-	size_t k = h & (t->cap - 1);
-	for (; t->slots[k].s; k = (k + 1) & (t->cap - 1)) {
-		const interned *e = &t->slots[k];
-		if (e->hash == h && e->len == len && !memcmp(e->s, s, len))
-			break;
-	}
-	return k;
-}
-
 /* name_of for the words of an attribute: one copy of each in the arena. */
 static ddbc_name word_of(loader *L, const ddbc_node *node)
 {
-	strings *t = &L->attr_words;
-	if ((t->n + 1) * 2 > t->cap) {
-		strings bigger = { xcalloc(t->cap ? t->cap * 2 : 256, sizeof(interned)),
-				   t->cap ? t->cap * 2 : 256, t->n };
-		for (size_t i = 0; i < t->cap; i++)
-			if (t->slots[i].s)
-				bigger.slots[find_string(&bigger, t->slots[i].s, t->slots[i].len,
-							 t->slots[i].hash)] = t->slots[i];
-		free(t->slots);
-		*t = bigger;
+	const char *s = ddbc_strset_get(&L->attr_words, node->u.text, node->n);
+	if (!s) {
+		s = ddbc_arena_strndup(L->arena, node->u.text, node->n);
+		ddbc_strset_put(&L->attr_words, s, node->n);
 	}
-	uint32_t h = string_hash(node->u.text, node->n);
-	size_t k = find_string(t, node->u.text, node->n, h);
-	if (!t->slots[k].s) {
-		interned e = { ddbc_arena_strndup(L->arena, node->u.text, node->n), node->n, h };
-		t->slots[k] = e;
-		t->n++;
-	}
-	ddbc_name n = { t->slots[k].s, node->loc };
+	ddbc_name n = { s, node->loc };
 	return n;
 }
 
@@ -861,8 +820,7 @@ static void load_root(loader *L, const ddbc_node *root)
 
 static void release_entries(loader *L)
 {
-	free(L->attr_words.slots);
-	L->attr_words.slots = NULL;
+	ddbc_strset_release(&L->attr_words);
 	free(L->tables.items);
 	free(L->entities.items);
 	free(L->patterns.items);
