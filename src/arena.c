@@ -132,7 +132,8 @@ static struct block *new_block(ddbc_arena *a, size_t need)
 	return b;
 }
 
-/* Memory that the caller fills entirely itself: not zeroed. */
+/* The next size bytes of the head block (a new block when they do not
+ * fit); zero, like all memory not handed out before. */
 static void *alloc_raw(ddbc_arena *a, size_t size)
 {
 	size_t need = (size + ALIGN - 1) & ~(size_t)(ALIGN - 1);
