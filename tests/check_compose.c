@@ -6,7 +6,7 @@
  * at the right place.
  */
 #include "testutil.h"
-#include "compose.h"
+#include "input/compose.h"
 
 #include <stdio.h>
 #include <stdlib.h>

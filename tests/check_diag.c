@@ -4,7 +4,7 @@
  * tests/golden/diag/FORMAT.out (DDBC_UPDATE_GOLDEN=1 rewrites them).
  */
 #include "testutil.h"
-#include "strbuf.h"
+#include "util/strbuf.h"
 
 #include "config.h"
 

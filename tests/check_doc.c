@@ -8,10 +8,10 @@
  * command line: -o writes the file, a design with an error writes nothing.
  */
 #define _GNU_SOURCE 1
-#include "check.h"
-#include "emit.h"
-#include "emit_md.h"
-#include "strbuf.h"
+#include "rules/check.h"
+#include "emit/emit.h"
+#include "emit/emit_md.h"
+#include "util/strbuf.h"
 #include "testutil.h"
 
 #include <check.h>

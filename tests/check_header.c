@@ -17,10 +17,10 @@
  * DDBC_TEST_KEEP=1 keeps the scratch directories (headers, programs).
  */
 #define _GNU_SOURCE 1
-#include "check.h"          /* ddbc_check */
-#include "emit.h"
-#include "header_plan.h"
-#include "strbuf.h"
+#include "rules/check.h"          /* ddbc_check */
+#include "emit/emit.h"
+#include "emit/header_plan.h"
+#include "util/strbuf.h"
 #include "testutil.h"
 
 #include <check.h>

@@ -5,7 +5,7 @@
  * entry with the staged files appended: lint fails on a design with an
  * error, doc fails when the committed Markdown next to a design is stale.
  */
-#include "compose.h"
+#include "input/compose.h"
 #include "testutil.h"
 
 #include <check.h>

@@ -7,11 +7,11 @@
  * tests/golden/items; DDBC_UPDATE_GOLDEN=1 rewrites them.
  */
 #define _GNU_SOURCE 1
-#include "items_match.h"
-#include "items_stream.h"
-#include "items_value.h"
-#include "semantics.h"
-#include "strbuf.h"
+#include "items/items_match.h"
+#include "items/items_stream.h"
+#include "items/items_value.h"
+#include "model/semantics.h"
+#include "util/strbuf.h"
 #include "testutil.h"
 
 #include <check.h>

@@ -5,7 +5,7 @@
  * one run reports all of them.
  */
 #include "testutil.h"
-#include "strbuf.h"
+#include "util/strbuf.h"
 
 #include <stdio.h>
 #include <stdlib.h>

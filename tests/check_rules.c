@@ -7,7 +7,7 @@
  * "# args: --rule RULE=SEVERITY" lines, read as the command line would.
  * A rule without its page or fixtures fails here.
  */
-#include "check.h"
+#include "rules/check.h"
 #include "testutil.h"
 
 #include <check.h>

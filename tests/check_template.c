@@ -1,5 +1,5 @@
 /* check_template.c - template parsing and the exact language reasoning */
-#include "template.h"
+#include "model/template.h"
 
 #include <check.h>
 #include <stdlib.h>

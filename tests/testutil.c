@@ -1,7 +1,7 @@
 /* testutil.c - helpers shared by the Check suites */
 #define _GNU_SOURCE 1
 #include "testutil.h"
-#include "strbuf.h"
+#include "util/strbuf.h"
 
 #include <errno.h>
 #include <fcntl.h>

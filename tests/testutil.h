@@ -8,8 +8,8 @@
 #ifndef DDBC_TESTUTIL_H
 #define DDBC_TESTUTIL_H
 
-#include "diag.h"
-#include "load.h"
+#include "diag/diag.h"
+#include "input/load.h"
 
 #include <check.h>
 #include <stdbool.h>

@@ -6,7 +6,7 @@
 #ifndef DDBC_RULES_CHECKS_H
 #define DDBC_RULES_CHECKS_H
 
-#include "rules.h"
+#include "diag/rules.h"
 
 /* rules/names.c */
 ddbc_check_fn ddbc_check_table_name;

@@ -10,8 +10,8 @@
  * `example:` value is held to its type and enum the same way.
  */
 #include "rules/checks.h"
-#include "semantics.h"
-#include "strbuf.h"
+#include "model/semantics.h"
+#include "util/strbuf.h"
 
 #include <stdarg.h>
 #include <stdio.h>

@@ -1,6 +1,6 @@
 /* rules/indexes.c - lsi-requires-sort-key, lsi-limit, gsi-limit, projection-limit, projection-unknown-attribute, index-unused, inclusion-mismatch */
 #include "rules/checks.h"
-#include "semantics.h"
+#include "model/semantics.h"
 
 #include <stdio.h>
 #include <string.h>

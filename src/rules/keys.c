@@ -1,6 +1,6 @@
 /* rules/keys.c - key-attribute-type, key-type-conflict, entity-missing-key, gsi-key-arity, hot-partition, ttl-type, billing */
 #include "rules/checks.h"
-#include "semantics.h"
+#include "model/semantics.h"
 
 #include <stdio.h>
 #include <string.h>

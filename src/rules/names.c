@@ -1,7 +1,7 @@
 /* rules/names.c - table-name, index-name, reserved-word, generic-key-names, missing-description */
 #include "rules/checks.h"
-#include "rules/reserved.h"
-#include "semantics.h"
+#include "model/reserved.h"
+#include "model/semantics.h"
 
 #include <ctype.h>
 #include <stdio.h>

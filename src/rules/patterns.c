@@ -9,8 +9,8 @@
  * a condition can return come from semantics.c (pattern->matched).
  */
 #include "rules/checks.h"
-#include "semantics.h"
-#include "strbuf.h"
+#include "model/semantics.h"
+#include "util/strbuf.h"
 
 #include <stdarg.h>
 #include <stdlib.h>

@@ -5,10 +5,10 @@
  * read what it derived.
  */
 #include "rules/checks.h"
-#include "semantics.h"
-#include "strbuf.h"
-#include "suggest.h"
-#include "xalloc.h"
+#include "model/semantics.h"
+#include "util/strbuf.h"
+#include "util/suggest.h"
+#include "util/xalloc.h"
 
 #include <stdlib.h>
 #include <string.h>

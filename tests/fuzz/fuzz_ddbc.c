@@ -5,8 +5,8 @@
  * every printer and every emitter into memory. Nothing may crash, hang,
  * leak or trip a sanitizer. Built by `make fuzz`; run by `make fuzz-run`.
  */
-#include "check.h"
-#include "emit.h"
+#include "rules/check.h"
+#include "emit/emit.h"
 
 #include <stdint.h>
 #include <stdio.h>

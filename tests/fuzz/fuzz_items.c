@@ -4,8 +4,8 @@
  * from DDBC_FUZZ_DESIGN); the bytes are the items, in any of the shapes
  * check-items detects. Built by `make fuzz`; run by `make fuzz-items-run`.
  */
-#include "check.h"
-#include "emit.h"
+#include "rules/check.h"
+#include "emit/emit.h"
 
 #include <stdint.h>
 #include <stdio.h>

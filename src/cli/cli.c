@@ -1,0 +1,597 @@
+/* cli.c - option parsing and the commands' top level
+ *
+ * Every command checks its design first (check.c) and writes nothing when
+ * an error is found; outputs are built in memory and written atomically
+ * (output.c). Exit status, SPEC §2: 0 success, 1 error findings (or
+ * warnings with --werror, or items that failed), 2 usage error, unreadable
+ * file, or a file that is no design.
+ */
+#include "cli/cli.h"
+#include "rules/check.h"
+#include "emit/emit.h"
+#include "util/output.h"
+#include "util/paths.h"
+#include "util/xalloc.h"
+
+#include <errno.h>
+#include <getopt.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "config.h"
+
+enum { EXIT_OK = 0, EXIT_FINDINGS = 1, EXIT_USAGE = 2 };
+
+/* The options a command accepts. */
+enum {
+	OPT_FORMAT = 1 << 0, OPT_RULE = 1 << 1, OPT_WERROR = 1 << 2, OPT_COLOR = 1 << 3,
+	OPT_OUTPUT = 1 << 4, OPT_LANG = 1 << 5, OPT_TEMPLATE = 1 << 6, OPT_PREFIX = 1 << 7,
+	OPT_PARAM = 1 << 8
+};
+
+struct opts {
+	const char *format;
+	ddbc_settings settings;
+	bool werror;
+	int color;                   /* -1 auto, 0 never, 1 always */
+	const char *output;
+	ddbc_lang_id lang;
+	const char *template_dir;
+	const char *prefix;
+	ddbc_param *params;
+	size_t nparams, params_cap;
+	char **files;
+	size_t nfiles;
+};
+
+struct command {
+	const char *name;
+	const char *usage;
+	unsigned options;
+	size_t min_files, max_files;
+	const char *const *formats;  /* the --format words; the first is the default */
+	int (*run)(struct opts *o);
+};
+
+static const char usage_main[] =
+	"usage: ddbc COMMAND [OPTIONS] FILE...\n"
+	"\n"
+	"ddbc checks DynamoDB table designs written in YAML and compiles them.\n"
+	"\n"
+	"commands:\n"
+	"  lint         check designs; nothing written\n"
+	"  doc          write the design's documentation (Markdown or HTML)\n"
+	"  header       write a C header of key builders and name constants\n"
+	"  export       write CreateTable requests, the model or query requests as JSON\n"
+	"  check-items  validate items (a scan or an export) against the design\n"
+	"  explain      list the rules, or show one rule's page\n"
+	"\n"
+	"options:\n"
+	"  -h, --help     show this help ('ddbc COMMAND --help' for a command)\n"
+	"      --version  show the version\n"
+	"\n"
+	"Every command checks the design first and writes nothing when it has an error.\n"
+	"exit status: 0 success, 1 errors found (or warnings with --werror, or items\n"
+	"that failed), 2 usage error, unreadable file or a file that is no design\n";
+
+#define COMMON_HELP \
+	"      --rule RULE=SEV     set a rule's severity: off, note, warning or error\n" \
+	"                          (repeatable; wins over the design's lint.rules)\n"  \
+	"      --werror            treat warnings as errors\n"                          \
+	"  -h, --help              show this help\n"
+
+#define OUTPUT_HELP \
+	"  -o, --output FILE       write to FILE (atomically) instead of standard output\n"
+
+static const char usage_lint[] =
+	"usage: ddbc lint [OPTIONS] FILE...\n"
+	"\n"
+	"Checks each design and prints every finding, sorted by position.\n"
+	"\n"
+	"options:\n"
+	"      --format FMT        text (default), json, sarif or github\n"
+	"      --color WHEN        auto (default: on a terminal, unless NO_COLOR is\n"
+	"                          set), always or never\n"
+	COMMON_HELP;
+
+static const char usage_doc[] =
+	"usage: ddbc doc [OPTIONS] FILE\n"
+	"\n"
+	"Writes the design's documentation: per table its keys, indexes and index map,\n"
+	"per entity its attribute table and example, and the access patterns.\n"
+	"\n"
+	"options:\n"
+	"      --format FMT        md (default) or html\n"
+	"      --lang LANG         en (default) or ja: the language of the labels\n"
+	"      --template DIR      page.html and style.css for html (default: the\n"
+	"                          directory named by the environment variable\n"
+	"                          DDBC_TEMPLATE_DIR, else " DDBC_PKGDATADIR ")\n"
+	OUTPUT_HELP COMMON_HELP;
+
+static const char usage_header[] =
+	"usage: ddbc header [OPTIONS] FILE\n"
+	"\n"
+	"Writes a C header with a builder for every key template and constants for\n"
+	"table, index and attribute names.\n"
+	"\n"
+	"options:\n"
+	"      --prefix ID         the prefix of every name (default: from the design name)\n"
+	OUTPUT_HELP COMMON_HELP;
+
+static const char usage_export[] =
+	"usage: ddbc export [OPTIONS] FILE\n"
+	"\n"
+	"Writes JSON: CreateTable requests, the normalized model, or one request per\n"
+	"access pattern.\n"
+	"\n"
+	"options:\n"
+	"      --format FMT        create-table (default), model or queries\n"
+	"      --param NAME=VALUE  a value for a query parameter (repeatable)\n"
+	OUTPUT_HELP COMMON_HELP;
+
+static const char usage_items[] =
+	"usage: ddbc check-items [OPTIONS] FILE ITEMS\n"
+	"\n"
+	"Validates items against the design. ITEMS is a JSON array, JSON lines, a\n"
+	"scan result ({\"Items\": [...]}) or DynamoDB export lines ({\"Item\": {...}});\n"
+	"\"-\" reads standard input. Prints one line per finding, then\n"
+	"'N items: N ok, N failed, N unmatched'. The shapes, the matching of items to\n"
+	"entities and the JSON output are described in " DDBC_DOCDIR "/check-items.md.\n"
+	"\n"
+	"options:\n"
+	"      --format FMT        text (default) or json\n"
+	OUTPUT_HELP COMMON_HELP;
+
+static const char usage_explain[] =
+	"usage: ddbc explain [RULE]\n"
+	"\n"
+	"Without RULE, lists every rule with its default severity and summary. With\n"
+	"RULE, prints its page: what it checks, why, a failing and a passing example.\n"
+	"Pages are read from " DDBC_DOCDIR "/rules, or from the directory named by\n"
+	"the environment variable DDBC_RULES_DIR.\n"
+	"\n"
+	"options:\n"
+	"  -h, --help              show this help\n";
+
+static int usage_error(const char *cmd, const char *fmt, const char *arg)
+{
+	fprintf(stderr, "ddbc%s%s: ", cmd ? " " : "", cmd ? cmd : "");
+	fprintf(stderr, fmt, arg);
+	fprintf(stderr, "\nTry 'ddbc %s%s--help'.\n", cmd ? cmd : "", cmd ? " " : "");
+	return EXIT_USAGE;
+}
+
+/* ---- option parsing ------------------------------------------------------------ */
+
+static bool want_color(int color, int fd)
+{
+	if (color >= 0)
+		return color;
+	const char *no = getenv("NO_COLOR");
+	if (no && *no)
+		return false;
+	return isatty(fd);
+}
+
+static int parse_word(const char *cmd, const char *what, const char *arg,
+		      const char *const *words, int *out)
+{
+	for (int i = 0; words[i]; i++) {
+		if (!strcmp(arg, words[i])) {
+			*out = i;
+			return 0;
+		}
+	}
+	char list[256] = "";
+	for (int i = 0; words[i]; i++) {
+		strncat(list, i ? ", " : "", sizeof(list) - strlen(list) - 1);
+		strncat(list, words[i], sizeof(list) - strlen(list) - 1);
+	}
+	fprintf(stderr, "ddbc %s: unknown %s '%s'; use %s\nTry 'ddbc %s --help'.\n", cmd, what,
+		arg, list, cmd);
+	return EXIT_USAGE;
+}
+
+static int add_param(const char *cmd, struct opts *o, char *arg)
+{
+	char *eq = strchr(arg, '=');
+	if (!eq || eq == arg)
+		return usage_error(cmd, "expected --param NAME=VALUE, got '%s'", arg);
+	xgrow((void **)&o->params, &o->params_cap, o->nparams + 1, sizeof(ddbc_param));
+	*eq = '\0';
+	o->params[o->nparams].name = arg;
+	o->params[o->nparams].value = eq + 1;
+	o->nparams++;
+	return 0;
+}
+
+/* Handles one option c; returns 0, -1 for --help (printed), or an exit status. */
+static int one_option(const struct command *cmd, struct opts *o, int c, char *arg)
+{
+	static const char *const colors[] = { "never", "always", "auto", NULL };
+	static const char *const langs[] = { "en", "ja", NULL };
+	char err[512];
+	int w;
+	switch (c) {
+	case 'f':
+		if (parse_word(cmd->name, "format", arg, cmd->formats, &w))
+			return EXIT_USAGE;
+		o->format = cmd->formats[w];
+		return 0;
+	case 'r':
+		if (ddbc_settings_parse(&o->settings, arg, err, sizeof(err)) < 0)
+			return usage_error(cmd->name, "%s", err);
+		return 0;
+	case 'W': o->werror = true; return 0;
+	case 'c':
+		if (parse_word(cmd->name, "--color", arg, colors, &w))
+			return EXIT_USAGE;
+		o->color = w == 2 ? -1 : w;
+		return 0;
+	case 'o': o->output = arg; return 0;
+	case 'l':
+		if (parse_word(cmd->name, "language", arg, langs, &w))
+			return EXIT_USAGE;
+		o->lang = (ddbc_lang_id)w;
+		return 0;
+	case 't': o->template_dir = arg; return 0;
+	case 'p': o->prefix = arg; return 0;
+	case 'P': return add_param(cmd->name, o, arg);
+	case 'h': fputs(cmd->usage, stdout); return -1;
+	}
+	return EXIT_USAGE;
+}
+
+static int parse_options(const struct command *cmd, int argc, char **argv, struct opts *o)
+{
+	static const struct { struct option opt; unsigned flag; } all[] = {
+		{ { "format", required_argument, NULL, 'f' }, OPT_FORMAT },
+		{ { "rule", required_argument, NULL, 'r' }, OPT_RULE },
+		{ { "werror", no_argument, NULL, 'W' }, OPT_WERROR },
+		{ { "color", required_argument, NULL, 'c' }, OPT_COLOR },
+		{ { "output", required_argument, NULL, 'o' }, OPT_OUTPUT },
+		{ { "lang", required_argument, NULL, 'l' }, OPT_LANG },
+		{ { "template", required_argument, NULL, 't' }, OPT_TEMPLATE },
+		{ { "prefix", required_argument, NULL, 'p' }, OPT_PREFIX },
+		{ { "param", required_argument, NULL, 'P' }, OPT_PARAM },
+	};
+	struct option longopts[sizeof(all) / sizeof(all[0]) + 2];
+	size_t n = 0;
+	for (size_t i = 0; i < sizeof(all) / sizeof(all[0]); i++)
+		if (cmd->options & all[i].flag)
+			longopts[n++] = all[i].opt;
+	longopts[n++] = (struct option){ "help", no_argument, NULL, 'h' };
+	longopts[n] = (struct option){ NULL, 0, NULL, 0 };
+	/* GNU order: options may follow the files, as in `ddbc lint a.yaml --werror`. */
+	const char *shortopts = (cmd->options & OPT_OUTPUT) ? "ho:" : "h";
+
+	int c;
+	opterr = 0;
+	optind = 1;
+	while ((c = getopt_long(argc, argv, shortopts, longopts, NULL)) != -1) {
+		if (c == '?' || c == ':') {
+			/* getopt sets optopt to a long option's val when its value is
+			 * missing: name what was written, not the internal letter. */
+			if (optopt && optopt != '?' && strncmp(argv[optind - 1], "--", 2) != 0)
+				return usage_error(cmd->name, "option '-%s' needs a value or is unknown",
+						   (char[]){ (char)optopt, 0 });
+			return usage_error(cmd->name, "unknown option or missing value in '%s'",
+					   argv[optind - 1]);
+		}
+		int r = one_option(cmd, o, c, optarg);
+		if (r)
+			return r;
+	}
+	o->files = argv + optind;
+	o->nfiles = (size_t)(argc - optind);
+	if (o->nfiles < cmd->min_files)
+		return usage_error(cmd->name, "%s", cmd->min_files > 1 ? "expected a design file "
+					"and an items file" : "no design file given");
+	if (o->nfiles > cmd->max_files)
+		return usage_error(cmd->name, "too many files starting at '%s'",
+				   o->files[cmd->max_files]);
+	return 0;
+}
+
+/* ---- lint -------------------------------------------------------------------------- */
+
+static int run_lint(struct opts *o)
+{
+	ddbc_print_opts print = { DDBC_DIAG_TEXT, false, o->nfiles, DDBC_SEV_OFF };
+	ddbc_diag_format_parse(o->format, &print.format);
+	print.color = want_color(o->color, STDOUT_FILENO);
+
+	ddbc_source **sources = xcalloc(o->nfiles, sizeof(*sources));
+	ddbc_diags d;
+	ddbc_diags_init(&d);
+	bool fatal = false;
+	for (size_t i = 0; i < o->nfiles; i++) {
+		sources[i] = ddbc_source_read(o->files[i]);
+		if (!sources[i]) {
+			fprintf(stderr, "ddbc: cannot read '%s': %s\n", o->files[i], strerror(errno));
+			fatal = true;
+			continue;
+		}
+		ddbc_design_free(ddbc_check(sources[i], &d, &o->settings));
+		fatal |= d.fatal;
+	}
+	ddbc_diags_print(stdout, &d, &print);
+	fflush(stdout);
+
+	ddbc_counts n = ddbc_diags_count(&d);
+	ddbc_diags_release(&d);
+	for (size_t i = 0; i < o->nfiles; i++)
+		ddbc_source_free(sources[i]);
+	free(sources);
+	if (fatal)
+		return EXIT_USAGE;
+	return n.errors || (o->werror && n.warnings) ? EXIT_FINDINGS : EXIT_OK;
+}
+
+/* ---- the compiling commands -------------------------------------------------------- */
+
+/* What an emitting command works on: the checked design and its findings. */
+struct unit {
+	ddbc_source *src;
+	ddbc_design *design;
+	ddbc_diags d;
+};
+
+static void print_findings(struct unit *u, const struct opts *o)
+{
+	/* Notes are for `ddbc lint`; a command that writes an output reports
+	 * only what may need acting on. */
+	ddbc_print_opts print = { DDBC_DIAG_TEXT, want_color(o->color, STDERR_FILENO), 1,
+				  DDBC_SEV_WARNING };
+	ddbc_diags_print(stderr, &u->d, &print);
+	fflush(stderr);
+	/* Printed once: later findings start a fresh list. */
+	ddbc_diags_release(&u->d);
+	ddbc_diags_init(&u->d);
+	ddbc_diags_begin(&u->d, u->src);
+}
+
+static bool fails(const ddbc_diags *d, const struct opts *o)
+{
+	ddbc_counts n = ddbc_diags_count(d);
+	return n.errors || (o->werror && n.warnings);
+}
+
+/* Reads and checks the design; returns an exit status, or -1 to go on. */
+static int open_unit(struct unit *u, struct opts *o)
+{
+	memset(u, 0, sizeof(*u));
+	ddbc_diags_init(&u->d);
+	const char *path = o->files[0];
+	if (o->output && ddbc_same_file(o->output, path)) {
+		fprintf(stderr, "ddbc: refusing to write the output over the input '%s'\n", path);
+		return EXIT_USAGE;
+	}
+	u->src = ddbc_source_read(path);
+	if (!u->src) {
+		fprintf(stderr, "ddbc: cannot read '%s': %s\n", path, strerror(errno));
+		return EXIT_USAGE;
+	}
+	u->design = ddbc_check(u->src, &u->d, &o->settings);
+	bool fatal = u->d.fatal, failed = fails(&u->d, o);
+	print_findings(u, o);
+	if (fatal)
+		return EXIT_USAGE;
+	return failed ? EXIT_FINDINGS : -1;
+}
+
+static void close_unit(struct unit *u)
+{
+	ddbc_design_free(u->design);
+	ddbc_diags_release(&u->d);
+	ddbc_source_free(u->src);
+}
+
+typedef int emit_fn(FILE *out, struct unit *u, struct opts *o);
+
+/* Checks, emits into a temporary file, and sends it to its destination
+ * only on success (output.c). */
+static int compile(struct opts *o, emit_fn *emit)
+{
+	struct unit u;
+	int status = open_unit(&u, o);
+	if (status >= 0) {
+		close_unit(&u);
+		return status;
+	}
+	ddbc_output out;
+	if (ddbc_output_open(&out, o->output) < 0) {
+		close_unit(&u);
+		return EXIT_USAGE;
+	}
+	int r = emit(out.f, &u, o);
+	ddbc_diags_finish(&u.d, &o->settings, &u.design->settings);
+	bool failed = fails(&u.d, o);
+	print_findings(&u, o);
+	if (r == DDBC_EMIT_FAILED)
+		status = EXIT_USAGE;
+	else if (r == DDBC_EMIT_FINDINGS || failed)
+		status = EXIT_FINDINGS;
+	else
+		status = EXIT_OK;
+	if (status == EXIT_OK && ddbc_output_commit(&out) < 0)
+		status = EXIT_USAGE;
+	else if (status != EXIT_OK)
+		ddbc_output_abort(&out);
+	close_unit(&u);
+	return status;
+}
+
+static int emit_doc(FILE *out, struct unit *u, struct opts *o)
+{
+	ddbc_doc_opts doc = { o->lang, o->template_dir };
+	if (!strcmp(o->format, "html"))
+		return ddbc_emit_html(out, u->design, &doc, &u->d);
+	return ddbc_emit_md(out, u->design, &doc, &u->d);
+}
+
+static int emit_header(FILE *out, struct unit *u, struct opts *o)
+{
+	ddbc_header_opts h = { o->prefix };
+	return ddbc_emit_header(out, u->design, &h, &u->d);
+}
+
+static int emit_export(FILE *out, struct unit *u, struct opts *o)
+{
+	ddbc_export_opts x = { o->params, o->nparams };
+	if (!strcmp(o->format, "model"))
+		return ddbc_emit_model(out, u->design, &x, &u->d);
+	if (!strcmp(o->format, "queries"))
+		return ddbc_emit_queries(out, u->design, &x, &u->d);
+	return ddbc_emit_create_table(out, u->design, &x, &u->d);
+}
+
+static int run_doc(struct opts *o) { return compile(o, emit_doc); }
+static int run_header(struct opts *o) { return compile(o, emit_header); }
+static int run_export(struct opts *o) { return compile(o, emit_export); }
+
+/* ---- check-items ----------------------------------------------------------------- */
+
+static int run_items(struct opts *o)
+{
+	struct unit u;
+	int status = open_unit(&u, o);
+	if (status >= 0) {
+		close_unit(&u);
+		return status;
+	}
+	const char *path = o->files[1];
+	FILE *in = strcmp(path, "-") ? fopen(path, "rb") : stdin;
+	if (!in) {
+		fprintf(stderr, "ddbc: cannot read '%s': %s\n", path, strerror(errno));
+		close_unit(&u);
+		return EXIT_USAGE;
+	}
+	ddbc_items_format fmt = !strcmp(o->format, "json") ? DDBC_ITEMS_JSON : DDBC_ITEMS_TEXT;
+	/* The report streams to standard output as items are read; with -o it
+	 * goes through a temporary file, which bad input throws away. */
+	if (!o->output) {
+		status = ddbc_check_items(stdout, u.design, in, path, fmt);
+	} else {
+		ddbc_output out;
+		if (ddbc_output_open(&out, o->output) < 0) {
+			status = EXIT_USAGE;
+		} else {
+			status = ddbc_check_items(out.f, u.design, in, path, fmt);
+			if (status == EXIT_USAGE)
+				ddbc_output_abort(&out);
+			else if (ddbc_output_commit(&out) < 0)
+				status = EXIT_USAGE;
+		}
+	}
+	if (in != stdin)
+		fclose(in);
+	close_unit(&u);
+	return status;
+}
+
+/* ---- explain ---------------------------------------------------------------------- */
+
+static int list_rules(void)
+{
+	for (int i = 0; i < DDBC_RULE_COUNT; i++) {
+		const ddbc_rule_info *r = ddbc_rule_get((ddbc_rule)i);
+		printf("%-29s %-8s %s\n", r->id, ddbc_severity_name(r->default_severity),
+		       r->summary);
+	}
+	return EXIT_OK;
+}
+
+static int run_explain(struct opts *o)
+{
+	if (o->nfiles == 0)
+		return list_rules();
+	const char *id = o->files[0];
+	ddbc_rule rule;
+	if (ddbc_rule_find(id, &rule) < 0) {
+		const char *hint = ddbc_rule_suggest(id);
+		if (hint)
+			fprintf(stderr, "ddbc explain: unknown rule '%s'; did you mean '%s'?\n", id,
+				hint);
+		else
+			fprintf(stderr, "ddbc explain: unknown rule '%s'; 'ddbc explain' lists "
+					"them\n", id);
+		return EXIT_USAGE;
+	}
+	size_t n = strlen(id) + 4;
+	char *file = xmalloc(n);
+	snprintf(file, n, "%s.md", id);
+	char *path = ddbc_find_data("DDBC_RULES_DIR", DDBC_DOCDIR "/rules", "share/doc/ddbc/rules",
+				    file);
+	free(file);
+	ddbc_source *page = path ? ddbc_source_read(path) : NULL;
+	if (!page) {
+		fprintf(stderr, "ddbc explain: cannot find the page of '%s' under '%s'; is ddbc "
+				"installed?\n", id, DDBC_DOCDIR "/rules");
+		free(path);
+		return EXIT_USAGE;
+	}
+	fwrite(page->text, 1, page->len, stdout);
+	ddbc_source_free(page);
+	free(path);
+	return EXIT_OK;
+}
+
+/* ---- dispatch ----------------------------------------------------------------------- */
+
+static const char *const lint_formats[] = { "text", "json", "sarif", "github", NULL };
+static const char *const doc_formats[] = { "md", "html", NULL };
+static const char *const export_formats[] = { "create-table", "model", "queries", NULL };
+static const char *const items_formats[] = { "text", "json", NULL };
+
+#define COMMON (OPT_RULE | OPT_WERROR | OPT_COLOR)
+
+static const struct command commands[] = {
+	{ "lint", usage_lint, COMMON | OPT_FORMAT, 1, (size_t)-1, lint_formats, run_lint },
+	{ "doc", usage_doc, COMMON | OPT_FORMAT | OPT_OUTPUT | OPT_LANG | OPT_TEMPLATE, 1, 1,
+	  doc_formats, run_doc },
+	{ "header", usage_header, COMMON | OPT_OUTPUT | OPT_PREFIX, 1, 1, NULL, run_header },
+	{ "export", usage_export, COMMON | OPT_FORMAT | OPT_OUTPUT | OPT_PARAM, 1, 1,
+	  export_formats, run_export },
+	{ "check-items", usage_items, COMMON | OPT_FORMAT | OPT_OUTPUT, 2, 2, items_formats,
+	  run_items },
+	{ "explain", usage_explain, 0, 0, 1, NULL, run_explain },
+};
+
+static int run_command(const struct command *cmd, int argc, char **argv)
+{
+	struct opts o;
+	memset(&o, 0, sizeof(o));
+	o.color = -1;
+	o.format = cmd->formats ? cmd->formats[0] : "";
+	ddbc_settings_init(&o.settings);
+	int r = parse_options(cmd, argc, argv, &o);
+	if (r == 0)
+		r = cmd->run(&o);
+	else if (r < 0)
+		r = EXIT_OK;
+	free(o.params);
+	return r;
+}
+
+int ddbc_cli_main(int argc, char **argv)
+{
+	if (argc < 2)
+		return usage_error(NULL, "%s", "no command given");
+	const char *name = argv[1];
+	if (!strcmp(name, "--help") || !strcmp(name, "-h") || !strcmp(name, "help")) {
+		fputs(usage_main, stdout);
+		return EXIT_OK;
+	}
+	if (!strcmp(name, "--version")) {
+		printf("ddbc %s\n", PACKAGE_VERSION);
+		return EXIT_OK;
+	}
+	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
+		if (!strcmp(name, commands[i].name))
+			return run_command(&commands[i], argc - 1, argv + 1);
+	return usage_error(NULL, "unknown command '%s'", name);
+}

@@ -1,0 +1,170 @@
+/* diag.c - collecting, resolving and sorting findings */
+#include "diag/diag.h"
+#include "util/strbuf.h"
+#include "util/xalloc.h"
+
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+void ddbc_settings_init(ddbc_settings *s)
+{
+	for (int i = 0; i < DDBC_RULE_COUNT; i++)
+		s->sev[i] = DDBC_SEV_DEFAULT;
+}
+
+int ddbc_settings_parse(ddbc_settings *s, const char *arg, char *errbuf, size_t errlen)
+{
+	const char *eq = strchr(arg, '=');
+	if (!eq) {
+		snprintf(errbuf, errlen, "expected RULE=off|note|warning|error, got '%s'", arg);
+		return -1;
+	}
+	char id[128];
+	size_t n = (size_t)(eq - arg);
+	if (n >= sizeof(id))
+		n = sizeof(id) - 1;
+	memcpy(id, arg, n);
+	id[n] = '\0';
+	ddbc_rule rule;
+	if (ddbc_rule_find(id, &rule) < 0) {
+		const char *hint = ddbc_rule_suggest(id);
+		if (hint)
+			snprintf(errbuf, errlen, "unknown rule '%s'; did you mean '%s'?", id, hint);
+		else
+			snprintf(errbuf, errlen, "unknown rule '%s'; 'ddbc explain' lists them", id);
+		return -1;
+	}
+	ddbc_severity sev;
+	if (ddbc_severity_parse(eq + 1, &sev) < 0) {
+		snprintf(errbuf, errlen, "unknown severity '%s' for rule '%s'; "
+			 "use off, note, warning or error", eq + 1, id);
+		return -1;
+	}
+	if (ddbc_rule_get(rule)->fixed) {
+		snprintf(errbuf, errlen, "the severity of rule '%s' cannot be changed", id);
+		return -1;
+	}
+	s->sev[rule] = sev;
+	return 0;
+}
+
+void ddbc_diags_init(ddbc_diags *d)
+{
+	memset(d, 0, sizeof(*d));
+}
+
+void ddbc_diags_release(ddbc_diags *d)
+{
+	for (size_t i = 0; i < d->n; i++)
+		free(d->items[i].message);
+	free(d->items);
+	memset(d, 0, sizeof(*d));
+}
+
+void ddbc_diags_begin(ddbc_diags *d, const ddbc_source *src)
+{
+	d->src = src;
+	d->fatal = false;
+}
+
+void ddbc_diag_add(ddbc_diags *d, ddbc_rule rule, ddbc_loc loc, const char *fmt, ...)
+{
+	strbuf sb = STRBUF_INIT;
+	va_list ap;
+	va_start(ap, fmt);
+	strbuf_vaddf(&sb, fmt, ap);
+	va_end(ap);
+
+	xgrow((void **)&d->items, &d->cap, d->n + 1, sizeof(ddbc_diag));
+	ddbc_diag *g = &d->items[d->n++];
+	g->rule = rule;
+	g->severity = ddbc_rule_get(rule)->default_severity;
+	g->src = d->src;
+	g->loc = loc;
+	g->message = strbuf_detach(&sb);
+	g->seq = d->seq++;
+	if (ddbc_rule_get(rule)->fixed)
+		d->fatal = true;
+}
+
+static int by_position(const void *pa, const void *pb)
+{
+	const ddbc_diag *a = pa, *b = pb;
+	if (a->loc.line != b->loc.line)
+		return a->loc.line < b->loc.line ? -1 : 1;
+	if (a->loc.column != b->loc.column)
+		return a->loc.column < b->loc.column ? -1 : 1;
+	return a->seq < b->seq ? -1 : a->seq > b->seq;
+}
+
+static ddbc_severity resolve(ddbc_rule rule, const ddbc_settings *cli,
+			     const ddbc_settings *design)
+{
+	const ddbc_rule_info *info = ddbc_rule_get(rule);
+	if (info->fixed)
+		return info->default_severity;
+	if (cli && cli->sev[rule] != DDBC_SEV_DEFAULT)
+		return cli->sev[rule];
+	if (design && design->sev[rule] != DDBC_SEV_DEFAULT)
+		return design->sev[rule];
+	return info->default_severity;
+}
+
+void ddbc_diags_drop(ddbc_diags *d, size_t from, ddbc_rule rule)
+{
+	size_t out = from;
+	for (size_t i = from; i < d->n; i++) {
+		if (d->items[i].rule == rule) {
+			free(d->items[i].message);
+			continue;
+		}
+		d->items[out++] = d->items[i];
+	}
+	d->n = out;
+}
+
+void ddbc_diags_finish(ddbc_diags *d, const ddbc_settings *cli, const ddbc_settings *design)
+{
+	size_t out = d->finished;
+	for (size_t i = d->finished; i < d->n; i++) {
+		ddbc_diag g = d->items[i];
+		g.severity = resolve(g.rule, cli, design);
+		if (g.severity == DDBC_SEV_OFF) {
+			free(g.message);
+			continue;
+		}
+		d->items[out++] = g;
+	}
+	d->n = out;
+	/* qsort's array must not be NULL, even for no elements. */
+	if (d->n > d->finished)
+		qsort(d->items + d->finished, d->n - d->finished, sizeof(ddbc_diag), by_position);
+	d->finished = d->n;
+}
+
+ddbc_counts ddbc_diags_count(const ddbc_diags *d)
+{
+	ddbc_counts c = { 0, 0, 0 };
+	for (size_t i = 0; i < d->n; i++) {
+		switch (d->items[i].severity) {
+		case DDBC_SEV_ERROR: c.errors++; break;
+		case DDBC_SEV_WARNING: c.warnings++; break;
+		case DDBC_SEV_NOTE: c.notes++; break;
+		default: break;
+		}
+	}
+	return c;
+}
+
+int ddbc_diag_format_parse(const char *s, ddbc_diag_format *out)
+{
+	static const char *const names[] = { "text", "json", "sarif", "github" };
+	for (int i = 0; i < 4; i++) {
+		if (strcmp(s, names[i]) == 0) {
+			*out = (ddbc_diag_format)i;
+			return 0;
+		}
+	}
+	return -1;
+}

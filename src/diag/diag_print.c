@@ -1,0 +1,273 @@
+/* diag_print.c - one printer per output format of `ddbc lint` */
+#include "diag/diag.h"
+#include "util/strbuf.h"
+#include "util/utf8.h"
+#include "util/xalloc.h"
+
+#include <jansson.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "config.h"
+
+#ifndef DDBC_DOCS_URL
+#define DDBC_DOCS_URL "file://" DDBC_DOCDIR "/rules/"
+#endif
+
+/* Above this a source line is not quoted: it would flood the terminal. */
+#define MAX_QUOTED_LINE 512
+
+static const char *const sev_words[] = { "off", "note", "warning", "error" };
+
+/* ---- text: GCC style, with the source line and a caret ------------------ */
+
+struct colors {
+	const char *bold, *sev, *caret, *reset;
+};
+
+static struct colors colors_for(ddbc_severity sev, bool on)
+{
+	static const char *const sev_colors[] = { "", "\033[1;36m", "\033[1;35m", "\033[1;31m" };
+	struct colors c = { "", "", "", "" };
+	if (on) {
+		c.bold = "\033[1m";
+		c.sev = sev_colors[sev];
+		c.caret = "\033[1;32m";
+		c.reset = "\033[0m";
+	}
+	return c;
+}
+
+/* Writes the padding that puts a caret under column col of line: tabs stay
+ * tabs, wide characters take two cells. */
+static void caret_padding(strbuf *sb, const char *line, size_t len, unsigned col)
+{
+	const unsigned char *p = (const unsigned char *)line, *end = p + len;
+	for (unsigned c = 1; c < col && p < end; c++) {
+		unsigned cp;
+		size_t n = ddbc_utf8_decode(p, end, &cp);
+		if (!n)
+			n = 1, cp = '?';
+		if (cp == '\t')
+			strbuf_addch(sb, '\t');
+		else
+			strbuf_addf(sb, "%*s", ddbc_char_width(cp), "");
+		p += n;
+	}
+}
+
+/* The source line as it can be shown: control characters and invalid
+ * UTF-8 become '?', so no input can drive the terminal. */
+static void quote_line(strbuf *sb, const char *line, size_t len)
+{
+	const unsigned char *p = (const unsigned char *)line, *end = p + len;
+	while (p < end) {
+		unsigned cp;
+		size_t n = ddbc_utf8_decode(p, end, &cp);
+		if (!n || (cp < 0x20 && cp != '\t') || cp == 0x7F || (cp >= 0x80 && cp < 0xA0)) {
+			strbuf_addch(sb, '?');
+			p += n ? n : 1;
+			continue;
+		}
+		strbuf_add(sb, p, n);
+		p += n;
+	}
+}
+
+static void print_text_one(FILE *out, const ddbc_diag *g, bool color)
+{
+	struct colors c = colors_for(g->severity, color);
+	/* Messages quote names, and a quoted YAML name can hold any character
+	 * ("\e[2J"): they are shown like source lines. */
+	strbuf message = STRBUF_INIT;
+	quote_line(&message, g->message, strlen(g->message));
+	fprintf(out, "%s%s:%u:%u:%s %s%s:%s %s [%s]\n", c.bold, g->src->name, g->loc.line,
+		g->loc.column, c.reset, c.sev, sev_words[g->severity], c.reset,
+		strbuf_str(&message), ddbc_rule_get(g->rule)->id);
+	strbuf_release(&message);
+	size_t len;
+	const char *line = ddbc_source_line(g->src, g->loc.line, &len);
+	if (!line || len > MAX_QUOTED_LINE)
+		return;
+	strbuf quoted = STRBUF_INIT, pad = STRBUF_INIT;
+	quote_line(&quoted, line, len);
+	caret_padding(&pad, line, len, g->loc.column);
+	fprintf(out, "%5u | %s\n      | %s%s^%s\n", g->loc.line, strbuf_str(&quoted),
+		strbuf_str(&pad), c.caret, c.reset);
+	strbuf_release(&quoted);
+	strbuf_release(&pad);
+}
+
+static void print_text(FILE *out, const ddbc_diags *d, const ddbc_print_opts *opts)
+{
+	for (size_t i = 0; i < d->n; i++)
+		print_text_one(out, &d->items[i], opts->color);
+}
+
+/* ---- json: the shape of SPEC §2 ----------------------------------------- */
+
+static void dump(FILE *out, json_t *root, size_t flags)
+{
+	json_dumpf(root, out, flags | JSON_PRESERVE_ORDER);
+	fputc('\n', out);
+	json_decref(root);
+}
+
+static void print_json(FILE *out, const ddbc_diags *d, const ddbc_print_opts *opts)
+{
+	json_t *list = json_array();
+	for (size_t i = 0; i < d->n; i++) {
+		const ddbc_diag *g = &d->items[i];
+		json_array_append_new(list, json_pack("{s:s, s:I, s:I, s:s, s:s, s:s}",
+			"file", g->src->name, "line", (json_int_t)g->loc.line,
+			"column", (json_int_t)g->loc.column, "severity", sev_words[g->severity],
+			"rule", ddbc_rule_get(g->rule)->id, "message", g->message));
+	}
+	ddbc_counts n = ddbc_diags_count(d);
+	json_t *root = json_pack("{s:o, s:{s:I, s:I, s:I, s:I}}", "diagnostics", list, "summary",
+		"files", (json_int_t)opts->nfiles, "errors", (json_int_t)n.errors,
+		"warnings", (json_int_t)n.warnings, "notes", (json_int_t)n.notes);
+	dump(out, root, JSON_COMPACT);
+}
+
+/* ---- sarif 2.1.0 ------------------------------------------------------------ */
+
+static const char *sarif_level(ddbc_severity sev)
+{
+	static const char *const levels[] = { "none", "note", "warning", "error" };
+	return levels[sev];
+}
+
+static json_t *sarif_rules(void)
+{
+	json_t *rules = json_array();
+	for (int i = 0; i < DDBC_RULE_COUNT; i++) {
+		const ddbc_rule_info *r = ddbc_rule_get((ddbc_rule)i);
+		char *uri = NULL;
+		strbuf sb = STRBUF_INIT;
+		strbuf_addf(&sb, "%s%s.md", DDBC_DOCS_URL, r->id);
+		uri = strbuf_detach(&sb);
+		json_array_append_new(rules, json_pack("{s:s, s:{s:s}, s:{s:s}, s:s}",
+			"id", r->id, "shortDescription", "text", r->summary,
+			"defaultConfiguration", "level", sarif_level(r->default_severity),
+			"helpUri", uri));
+		free(uri);
+	}
+	return rules;
+}
+
+/* A file path as a URI reference: unreserved characters and '/' stay,
+ * everything else is percent-encoded. */
+static char *path_uri(const char *path)
+{
+	strbuf sb = STRBUF_INIT;
+	for (const unsigned char *p = (const unsigned char *)path; *p; p++) {
+		if ((*p >= 'A' && *p <= 'Z') || (*p >= 'a' && *p <= 'z') ||
+		    (*p >= '0' && *p <= '9') || strchr("-._~/", *p))
+			strbuf_addch(&sb, (char)*p);
+		else
+			strbuf_addf(&sb, "%%%02X", *p);
+	}
+	return strbuf_detach(&sb);
+}
+
+static json_t *sarif_result(const ddbc_diag *g)
+{
+	char *uri = path_uri(g->src->name);
+	json_t *loc = json_pack("{s:s}", "uri", uri);
+	free(uri);
+	/* Relative paths are relative to the checkout, which code scanning
+	 * calls %SRCROOT%. */
+	if (g->src->name[0] != '/')
+		json_object_set_new(loc, "uriBaseId", json_string("%SRCROOT%"));
+	return json_pack("{s:s, s:i, s:s, s:{s:s}, s:[{s:{s:o, s:{s:i, s:i}}}]}",
+		"ruleId", ddbc_rule_get(g->rule)->id, "ruleIndex", (int)g->rule,
+		"level", sarif_level(g->severity), "message", "text", g->message,
+		"locations", "physicalLocation", "artifactLocation", loc,
+		"region", "startLine", (int)g->loc.line, "startColumn", (int)g->loc.column);
+}
+
+static void print_sarif(FILE *out, const ddbc_diags *d, const ddbc_print_opts *opts)
+{
+	json_t *results = json_array();
+	for (size_t i = 0; i < d->n; i++)
+		json_array_append_new(results, sarif_result(&d->items[i]));
+	/* Columns count characters, as libyaml's marks do: say so, since
+	 * SARIF's default is UTF-16 code units. */
+	json_t *root = json_pack("{s:s, s:s, s:[{s:{s:{s:s, s:s, s:s, s:o}}, s:s, s:o}]}",
+		"$schema", "https://json.schemastore.org/sarif-2.1.0.json",
+		"version", "2.1.0",
+		"runs", "tool", "driver", "name", "ddbc", "version", PACKAGE_VERSION,
+		"informationUri", DDBC_DOCS_URL, "rules", sarif_rules(),
+		"columnKind", "unicodeCodePoints",
+		"results", results);
+	dump(out, root, JSON_INDENT(2));
+}
+
+/* ---- github: workflow commands ------------------------------------------------ */
+
+/* Escapes a workflow command's data (the message). */
+static void gh_data(FILE *out, const char *s)
+{
+	for (; *s; s++) {
+		switch (*s) {
+		case '%': fputs("%25", out); break;
+		case '\r': fputs("%0D", out); break;
+		case '\n': fputs("%0A", out); break;
+		default: fputc(*s, out);
+		}
+	}
+}
+
+/* Escapes a property value (file, title), where ',' and ':' also delimit. */
+static void gh_property(FILE *out, const char *s)
+{
+	for (; *s; s++) {
+		switch (*s) {
+		case ',': fputs("%2C", out); break;
+		case ':': fputs("%3A", out); break;
+		case '%': fputs("%25", out); break;
+		case '\r': fputs("%0D", out); break;
+		case '\n': fputs("%0A", out); break;
+		default: fputc(*s, out);
+		}
+	}
+}
+
+static void print_github(FILE *out, const ddbc_diags *d, const ddbc_print_opts *opts)
+{
+	static const char *const commands[] = { "notice", "notice", "warning", "error" };
+	for (size_t i = 0; i < d->n; i++) {
+		const ddbc_diag *g = &d->items[i];
+		fprintf(out, "::%s file=", commands[g->severity]);
+		gh_property(out, g->src->name);
+		fprintf(out, ",line=%u,col=%u,title=", g->loc.line, g->loc.column);
+		gh_property(out, ddbc_rule_get(g->rule)->id);
+		fputs("::", out);
+		gh_data(out, g->message);
+		fputc('\n', out);
+	}
+}
+
+void ddbc_diags_print(FILE *out, const ddbc_diags *d, const ddbc_print_opts *opts)
+{
+	ddbc_diags shown = *d;
+	if (opts->min_severity > DDBC_SEV_OFF) {
+		/* A shallow view of the findings severe enough: the messages stay
+		 * owned by d. */
+		shown.items = xmalloc((d->n ? d->n : 1) * sizeof(ddbc_diag));
+		shown.n = 0;
+		for (size_t i = 0; i < d->n; i++)
+			if (d->items[i].severity >= opts->min_severity)
+				shown.items[shown.n++] = d->items[i];
+		d = &shown;
+	}
+	switch (opts->format) {
+	case DDBC_DIAG_TEXT: print_text(out, d, opts); break;
+	case DDBC_DIAG_JSON: print_json(out, d, opts); break;
+	case DDBC_DIAG_SARIF: print_sarif(out, d, opts); break;
+	case DDBC_DIAG_GITHUB: print_github(out, d, opts); break;
+	}
+	if (opts->min_severity > DDBC_SEV_OFF)
+		free(shown.items);
+}

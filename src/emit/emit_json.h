@@ -1,0 +1,80 @@
+/* emit_json.h - what the three JSON emitters share (emit_json*.c only)
+ *
+ * Every output is built as a jansson tree and dumped once: objects in
+ * insertion order, indented by 2, with a trailing newline, so one design
+ * always gives the same bytes. Values reach DynamoDB in its own JSON
+ * ({"S": "..."}, {"N": "..."}, ...), typed by the design's attributes.
+ */
+#ifndef DDBC_EMIT_JSON_H
+#define DDBC_EMIT_JSON_H
+
+#include "model/model.h"
+#include "util/strbuf.h"
+
+#include <jansson.h>
+#include <stdio.h>
+
+/* Dumps v to out and releases v. Returns DDBC_EMIT_OK, or DDBC_EMIT_FAILED
+ * with a message on stderr. */
+int ddbc_json_dump(FILE *out, json_t *v);
+
+/* Writes a document container by container, member by member, in exactly
+ * the layout ddbc_json_dump gives the whole tree, so that a big design's
+ * output never exists as one tree: each member is built, written and
+ * released in turn. */
+typedef struct ddbc_json_stream {
+	FILE *out;
+	strbuf buf;              /* written to out in large pieces */
+	char *value;             /* one value's text, before indenting */
+	size_t value_cap;
+	int depth;               /* containers open */
+	bool empty[32];          /* per open container: no member written yet */
+	bool failed;
+} ddbc_json_stream;
+
+void ddbc_json_stream_init(ddbc_json_stream *s, FILE *out);
+/* Opens an object ('{') or array ('[') as a member named key (NULL in an
+ * array or at the top). */
+void ddbc_json_begin(ddbc_json_stream *s, const char *key, char bracket);
+/* Writes member v (named key, or NULL in an array) and releases it. */
+void ddbc_json_member(ddbc_json_stream *s, const char *key, json_t *v);
+/* Members written without a jansson value, as jansson would write them:
+ * a string (len bytes of UTF-8, or NULL for null), an integer, a boolean,
+ * and an array of names. A large document is mostly these. */
+void ddbc_json_string(ddbc_json_stream *s, const char *key, const char *str, size_t len);
+void ddbc_json_text(ddbc_json_stream *s, const char *key, const char *str);
+void ddbc_json_int(ddbc_json_stream *s, const char *key, long long v);
+void ddbc_json_bool(ddbc_json_stream *s, const char *key, bool v);
+void ddbc_json_name_list(ddbc_json_stream *s, const char *key, const ddbc_name *names, size_t n);
+void ddbc_json_end(ddbc_json_stream *s, char bracket);
+/* Ends the document; returns DDBC_EMIT_OK or DDBC_EMIT_FAILED. */
+int ddbc_json_stream_finish(ddbc_json_stream *s);
+
+/* A new JSON string of len bytes of s (which the loader checked is UTF-8). */
+json_t *ddbc_json_strn(const char *s, size_t len);
+json_t *ddbc_json_str(const char *s);
+
+/* A list of names as a JSON array of strings. */
+json_t *ddbc_json_names(const ddbc_name *names, size_t n);
+
+/* Appends the text a scalar stands for: integers in decimal (YAML's 0x and
+ * 0o forms converted), everything else as written. */
+void ddbc_json_scalar_text(const ddbc_node *n, strbuf *out);
+
+/* A YAML node as plain JSON: strings, numbers, booleans, null, arrays and
+ * objects; NULL for nothing. */
+json_t *ddbc_json_plain(const ddbc_node *n);
+
+/* A value as DynamoDB JSON of type t; DDBC_TYPE_NONE infers the type from
+ * the node (string S, number N, boolean BOOL, null NULL, sequence L,
+ * mapping M), as do the members of M and L. */
+json_t *ddbc_json_attr_value(const ddbc_node *n, ddbc_type t);
+
+/* A string as a DynamoDB key value of type t (S, N or B). */
+json_t *ddbc_json_key_value(const char *s, size_t len, ddbc_type t);
+
+/* The type AttributeDefinitions gives key attribute name of t: the type its
+ * entities give it, S when no entity defines it (an unused index). */
+ddbc_type ddbc_json_key_type(const ddbc_table *t, const char *name);
+
+#endif

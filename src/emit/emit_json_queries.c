@@ -1,0 +1,580 @@
+/* emit_json_queries.c - one DynamoDB request per access pattern
+ *
+ * `ddbc export --format queries` writes, per pattern, the request exactly as
+ * the SDKs and `aws dynamodb query --cli-input-json` take it: Query,
+ * GetItem, Scan, PutItem, UpdateItem or DeleteItem. Key condition values
+ * are the pattern's templates rendered with parameter values from, in this
+ * order: --param NAME=VALUE, the pattern's `example`, the first example item
+ * of a matched entity that has an attribute of that name, and that
+ * attribute's own `example`. A parameter with none of these is an
+ * unresolved-reference error naming it and the pattern, at the condition.
+ *
+ * Attribute names go into expressions as they are when they match
+ * [A-Za-z][A-Za-z0-9]* and are no reserved word; any other name goes
+ * through an ExpressionAttributeNames placeholder, in key conditions and in
+ * a write's `condition` alike; a ':name' in the condition takes parameter
+ * name's value (typed as the matched entity's attribute of that name, else
+ * as the YAML value, else S). PutItem's Item is the matched entity's first
+ * example item with the pattern's parameters and keys rendered in; an
+ * UpdateItem carries Key (and ConditionExpression): its UpdateExpression is
+ * the caller's, since a design does not say what an update changes.
+ */
+#include "emit/emit.h"
+#include "emit/emit_json.h"
+#include "model/expr_names.h"
+#include "model/semantics.h"
+#include "util/utf8.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+/* One request being built: its expression names and values, and whether a
+ * parameter had no value. */
+typedef struct request {
+	const ddbc_design *g;
+	const ddbc_pattern *p;
+	const ddbc_export_opts *o;
+	ddbc_diags *d;
+	ddbc_arena *arena;
+	json_t *names;       /* ExpressionAttributeNames: placeholder -> name */
+	json_t *values;      /* ExpressionAttributeValues: placeholder -> value */
+	json_t *reported;    /* parameters reported without a value */
+	bool failed;
+} request;
+
+static bool is_alpha(char c)
+{
+	return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z');
+}
+
+static bool is_alnum(char c)
+{
+	return is_alpha(c) || (c >= '0' && c <= '9');
+}
+
+static const ddbc_key_cond *find_cond(const ddbc_pattern *p, const char *attr)
+{
+	for (size_t i = 0; i < p->nconds; i++)
+		if (p->conds[i].attr.s && p->conds[i].nvalues && !strcmp(p->conds[i].attr.s, attr))
+			return &p->conds[i];
+	return NULL;
+}
+
+/* ---- parameter values ---------------------------------------------------------------- */
+
+static bool usable(const ddbc_node *v)
+{
+	return v && v->kind == DDBC_NODE_SCALAR && !ddbc_node_is_null(v);
+}
+
+/* The first example item of a matched entity with attribute name that
+ * gives it a value, else such an attribute's own example. */
+static const ddbc_node *entity_value(const ddbc_pattern *p, const char *name)
+{
+	for (size_t i = 0; i < p->nmatched; i++) {
+		const ddbc_entity *e = p->matched[i];
+		if (!ddbc_entity_attr(e, name))
+			continue;
+		for (size_t k = 0; k < e->nexamples; k++) {
+			const ddbc_node *v = ddbc_node_get(e->examples[k], name);
+			if (usable(v))
+				return v;
+		}
+	}
+	for (size_t i = 0; i < p->nmatched; i++) {
+		const ddbc_attr *a = ddbc_entity_attr(p->matched[i], name);
+		if (a && usable(a->example))
+			return a->example;
+	}
+	return NULL;
+}
+
+/* Appends parameter name's value to out; false when it has none. *node
+ * (when not NULL) receives the YAML value it came from, NULL for --param. */
+static bool param_value(const request *r, const char *name, strbuf *out, const ddbc_node **node)
+{
+	if (node)
+		*node = NULL;
+	/* The last --param of a name wins, as with any repeated option. */
+	for (size_t i = r->o ? r->o->nparams : 0; i-- > 0;) {
+		if (!strcmp(r->o->params[i].name, name)) {
+			strbuf_addstr(out, r->o->params[i].value);
+			return true;
+		}
+	}
+	const ddbc_node *v = r->p->example ? ddbc_node_get(r->p->example, name) : NULL;
+	if (!usable(v))
+		v = entity_value(r->p, name);
+	if (!usable(v))
+		return false;
+	ddbc_json_scalar_text(v, out);
+	if (node)
+		*node = v;
+	return true;
+}
+
+static void report_missing(request *r, const char *name, ddbc_loc loc)
+{
+	r->failed = true;
+	if (json_object_get(r->reported, name))
+		return;
+	json_object_set_new(r->reported, name, json_true());
+	ddbc_diag_add(r->d, DDBC_RULE_UNRESOLVED_REFERENCE, loc,
+		      "parameter '%s' of access pattern '%s' has no value; pass --param "
+		      "%s=VALUE, or give it in the pattern's example", name, r->p->id.s, name);
+}
+
+/* The type of a condition's ':name' value: that of a matched entity's
+ * attribute of the name, else what the YAML value is, else S. */
+static ddbc_type value_type(const request *r, const char *name, const ddbc_node *node)
+{
+	for (size_t i = 0; i < r->p->nmatched; i++) {
+		const ddbc_attr *a = ddbc_entity_attr(r->p->matched[i], name);
+		if (a && (a->type == DDBC_TYPE_S || a->type == DDBC_TYPE_N ||
+			  a->type == DDBC_TYPE_B || a->type == DDBC_TYPE_BOOL))
+			return a->type;
+	}
+	if (node && (node->scalar == DDBC_SCALAR_INT || node->scalar == DDBC_SCALAR_FLOAT))
+		return DDBC_TYPE_N;
+	if (node && node->scalar == DDBC_SCALAR_BOOL)
+		return DDBC_TYPE_BOOL;
+	return DDBC_TYPE_S;
+}
+
+/* Gives the condition's value placeholder ref (":name") the parameter
+ * name's value, typed. */
+static void condition_value(request *r, const char *ref)
+{
+	if (json_object_get(r->values, ref))
+		return;
+	const char *name = ref + 1;
+	strbuf val = STRBUF_INIT;
+	const ddbc_node *node;
+	if (!param_value(r, name, &val, &node)) {
+		report_missing(r, name, r->p->condition_loc);
+		strbuf_release(&val);
+		return;
+	}
+	ddbc_type t = value_type(r, name, node);
+	json_t *v;
+	if (t == DDBC_TYPE_BOOL) {
+		v = json_object();
+		json_object_set_new(v, "BOOL", json_boolean(!strcmp(strbuf_str(&val), "true")));
+	} else {
+		v = ddbc_json_key_value(strbuf_str(&val), val.len, t);
+	}
+	json_object_set_new(r->values, ref, v);
+	strbuf_release(&val);
+}
+
+/* Appends val, zero-padded to width when it is a whole non-negative number. */
+static void add_padded(strbuf *out, const char *val, size_t len, unsigned width)
+{
+	bool digits = len > 0;
+	for (size_t i = 0; i < len && digits; i++)
+		digits = val[i] >= '0' && val[i] <= '9';
+	for (size_t i = len; digits && i < width; i++)
+		strbuf_addch(out, '0');
+	strbuf_add(out, val, len);
+}
+
+/* Renders condition value n - a template over the parameters, or a number -
+ * into out. Reports each parameter without a value. */
+static void render_value(request *r, const ddbc_node *n, strbuf *out)
+{
+	ddbc_template t;
+	size_t off;
+	if (n->scalar != DDBC_SCALAR_STR || ddbc_template_parse(r->arena, n->u.text, &t, &off)) {
+		ddbc_json_scalar_text(n, out);
+		return;
+	}
+	for (size_t k = 0; k < t.nsegs; k++) {
+		const ddbc_segment *seg = &t.segs[k];
+		if (seg->kind == DDBC_SEG_LITERAL) {
+			strbuf_add(out, seg->text, seg->len);
+			continue;
+		}
+		char *name = ddbc_arena_strndup(r->arena, seg->text, seg->len);
+		strbuf val = STRBUF_INIT;
+		if (param_value(r, name, &val, NULL))
+			add_padded(out, val.buf, val.len, seg->width);
+		else
+			report_missing(r, name, n->loc);
+		strbuf_release(&val);
+	}
+}
+
+/* A condition value as a DynamoDB value of its key attribute's type. */
+static json_t *key_value(request *r, const ddbc_key_cond *c, size_t i)
+{
+	strbuf sb = STRBUF_INIT;
+	render_value(r, c->values[i], &sb);
+	json_t *v = ddbc_json_key_value(strbuf_str(&sb), sb.len,
+					ddbc_json_key_type(r->p->table, c->attr.s));
+	strbuf_release(&sb);
+	return v;
+}
+
+/* ---- expression names and values --------------------------------------------------- */
+
+static const char *unique(request *r, const json_t *taken, const char *base)
+{
+	const char *cand = base;
+	for (unsigned n = 2; json_object_get(taken, cand); n++)
+		cand = ddbc_arena_printf(r->arena, "%s%u", base, n);
+	return cand;
+}
+
+/* How an expression names attribute name: itself, or a '#' placeholder. */
+static const char *name_ref(request *r, const char *name)
+{
+	if (!ddbc_name_needs_placeholder(name))
+		return name;
+	const char *key;
+	json_t *v;
+	json_object_foreach(r->names, key, v)
+		if (!strcmp(json_string_value(v), name))
+			return ddbc_arena_strdup(r->arena, key);
+	const char *base = ddbc_name_placeholder_safe(name) ? ddbc_arena_printf(r->arena, "#%s", name) : "#attr";
+	const char *ref = unique(r, r->names, base);
+	json_object_set_new(r->names, ref, ddbc_json_str(name));
+	return ref;
+}
+
+/* Adds value under a new ':' placeholder named after attribute attr. */
+static const char *value_ref(request *r, const char *attr, const char *suffix, json_t *value)
+{
+	const char *base = ddbc_arena_printf(r->arena, ":%s%s", ddbc_name_placeholder_safe(attr) ? attr : "v",
+					     suffix);
+	const char *ref = unique(r, r->values, base);
+	json_object_set_new(r->values, ref, value);
+	return ref;
+}
+
+static bool keyword(const char *s, size_t len)
+{
+	static const char *const words[] = { "AND", "OR", "NOT", "BETWEEN", "IN" };
+	for (size_t i = 0; i < sizeof(words) / sizeof(words[0]); i++)
+		if (strlen(words[i]) == len && !strncasecmp(s, words[i], len))
+			return true;
+	return false;
+}
+
+static bool word_char(char c)
+{
+	return is_alnum(c) || c == '_';
+}
+
+/* The pattern's `condition` with every attribute name that needs one
+ * replaced by its placeholder. Function names (a word before '('),
+ * keywords, placeholders and numbers stay as written; each ':name' value
+ * placeholder gets parameter name's value. */
+static char *condition_expr(request *r, const char *cond)
+{
+	strbuf out = STRBUF_INIT;
+	const char *s = cond;
+	while (*s) {
+		if (!word_char(*s) && *s != '#' && *s != ':') {
+			strbuf_addch(&out, *s++);
+			continue;
+		}
+		const char *start = s;
+		if (*s == '#' || *s == ':')
+			s++;
+		while (word_char(*s))
+			s++;
+		size_t len = (size_t)(s - start);
+		const char *next = s;
+		while (*next == ' ' || *next == '\t' || *next == '\n' || *next == '\r')
+			next++;
+		bool verbatim = *start == '#' || *start == ':' || !(is_alpha(*start) || *start == '_') ||
+				*next == '(' || keyword(start, len);
+		if (*start == ':' && len > 1)
+			condition_value(r, ddbc_arena_strndup(r->arena, start, len));
+		if (verbatim)
+			strbuf_add(&out, start, len);
+		else
+			strbuf_addstr(&out, name_ref(r, ddbc_arena_strndup(r->arena, start, len)));
+	}
+	return strbuf_detach(&out);
+}
+
+/* ---- the parts of a request ------------------------------------------------------------- */
+
+static const char *const op_symbols[] = {
+	[DDBC_COND_EQ] = "=", [DDBC_COND_LT] = "<", [DDBC_COND_LE] = "<=",
+	[DDBC_COND_GT] = ">", [DDBC_COND_GE] = ">=",
+};
+
+static void one_condition(request *r, const ddbc_key_cond *c, strbuf *expr)
+{
+	const char *name = name_ref(r, c->attr.s);
+	if (c->op == DDBC_COND_BETWEEN && c->nvalues == 2) {
+		const char *lo = value_ref(r, c->attr.s, "Lo", key_value(r, c, 0));
+		const char *hi = value_ref(r, c->attr.s, "Hi", key_value(r, c, 1));
+		strbuf_addf(expr, "%s BETWEEN %s AND %s", name, lo, hi);
+		return;
+	}
+	const char *v = value_ref(r, c->attr.s, "", key_value(r, c, 0));
+	if (c->op == DDBC_COND_BEGINS_WITH)
+		strbuf_addf(expr, "begins_with(%s, %s)", name, v);
+	else if (c->op <= DDBC_COND_GE)
+		strbuf_addf(expr, "%s %s %s", name, op_symbols[c->op], v);
+}
+
+/* The key condition, in the index's key order: partition key attributes,
+ * then sort key attributes. */
+static char *key_condition(request *r)
+{
+	const ddbc_index *ix = r->p->index;
+	strbuf expr = STRBUF_INIT;
+	for (size_t i = 0; i < ix->npk + ix->nsk; i++) {
+		const char *attr = i < ix->npk ? ix->pk[i].s : ix->sk[i - ix->npk].s;
+		const ddbc_key_cond *c = find_cond(r->p, attr);
+		if (!c)
+			continue;
+		if (expr.len)
+			strbuf_addstr(&expr, " AND ");
+		one_condition(r, c, &expr);
+	}
+	return strbuf_detach(&expr);
+}
+
+/* The table's primary key as the conditions give it. */
+static json_t *key_map(request *r)
+{
+	const ddbc_index *pk = &r->p->table->primary;
+	json_t *key = json_object();
+	for (size_t i = 0; i < pk->npk + pk->nsk; i++) {
+		const char *attr = i < pk->npk ? pk->pk[i].s : pk->sk[i - pk->npk].s;
+		const ddbc_key_cond *c = find_cond(r->p, attr);
+		if (c)
+			json_object_set_new(key, attr, key_value(r, c, 0));
+	}
+	return key;
+}
+
+/* ---- PutItem's item --------------------------------------------------------------------- */
+
+/* Whether name is a parameter of the pattern's key condition. */
+static bool is_param(request *r, const char *name)
+{
+	for (size_t i = 0; i < r->p->nconds; i++) {
+		const ddbc_key_cond *c = &r->p->conds[i];
+		for (size_t v = 0; v < c->nvalues; v++) {
+			ddbc_template t;
+			size_t off;
+			if (c->values[v]->scalar != DDBC_SCALAR_STR ||
+			    ddbc_template_parse(r->arena, c->values[v]->u.text, &t, &off))
+				continue;
+			for (size_t k = 0; k < t.nsegs; k++)
+				if (t.segs[k].kind == DDBC_SEG_PLACEHOLDER &&
+				    strlen(name) == t.segs[k].len &&
+				    !memcmp(name, t.segs[k].text, t.segs[k].len))
+					return true;
+		}
+	}
+	return false;
+}
+
+/* The text of attribute name in the item being put: its template rendered
+ * from the item's other values, the pattern's parameter of that name, or the
+ * example's value. False when some part is unknown. */
+static bool item_text(request *r, const ddbc_entity *e, const ddbc_node *ex, const char *name,
+		      strbuf *out, unsigned depth)
+{
+	const ddbc_attr *a = ddbc_entity_attr(e, name);
+	if (a && a->has_template && !a->in_cycle && depth < 16) {
+		for (size_t k = 0; k < a->tpl.nsegs; k++) {
+			const ddbc_segment *seg = &a->tpl.segs[k];
+			if (seg->kind == DDBC_SEG_LITERAL) {
+				strbuf_add(out, seg->text, seg->len);
+				continue;
+			}
+			strbuf val = STRBUF_INIT;
+			char *ref = ddbc_arena_strndup(r->arena, seg->text, seg->len);
+			bool ok = item_text(r, e, ex, ref, &val, depth + 1);
+			add_padded(out, val.buf ? val.buf : "", val.len, seg->width);
+			strbuf_release(&val);
+			if (!ok)
+				return false;
+		}
+		return true;
+	}
+	if (is_param(r, name)) {
+		strbuf val = STRBUF_INIT;
+		bool ok = param_value(r, name, &val, NULL);
+		if (ok)
+			strbuf_add(out, val.buf, val.len);
+		strbuf_release(&val);
+		if (ok)
+			return true;
+	}
+	const ddbc_node *v = ex ? ddbc_node_get(ex, name) : NULL;
+	if (!usable(v))
+		return false;
+	ddbc_json_scalar_text(v, out);
+	return true;
+}
+
+/* Rewrites the item's scalar S and N attributes that the parameters
+ * change: parameters themselves and the templates built from them. */
+static void render_item(request *r, const ddbc_entity *e, const ddbc_node *ex, json_t *item)
+{
+	for (size_t i = 0; i < e->nattrs; i++) {
+		const ddbc_attr *a = &e->attrs[i];
+		if (!json_object_get(item, a->name.s) ||
+		    (a->type != DDBC_TYPE_S && a->type != DDBC_TYPE_N))
+			continue;
+		if (!a->has_template && !is_param(r, a->name.s))
+			continue;
+		strbuf sb = STRBUF_INIT;
+		if (item_text(r, e, ex, a->name.s, &sb, 0))
+			json_object_set_new(item, a->name.s,
+					    ddbc_json_key_value(strbuf_str(&sb), sb.len, a->type));
+		strbuf_release(&sb);
+	}
+}
+
+static json_t *put_item(request *r)
+{
+	const ddbc_entity *e = r->p->nmatched ? r->p->matched[0] : NULL;
+	const ddbc_node *ex = e && e->nexamples ? e->examples[0] : NULL;
+	json_t *item = json_object();
+	for (size_t i = 0; ex && i < ex->n; i++) {
+		const char *name = ex->u.pairs[i].key->u.text;
+		const ddbc_attr *a = ddbc_entity_attr(e, name);
+		json_object_set_new(item, name, ddbc_json_attr_value(ex->u.pairs[i].value,
+								     a ? a->type : DDBC_TYPE_NONE));
+	}
+	if (e)
+		render_item(r, e, ex, item);
+	/* The key is the pattern's, whatever the example holds. */
+	json_t *key = key_map(r);
+	const char *k;
+	json_t *v;
+	json_object_foreach(key, k, v)
+		json_object_set(item, k, v);
+	json_decref(key);
+	return item;
+}
+
+/* ---- requests ------------------------------------------------------------------------- */
+
+static const char *api_name(ddbc_operation op)
+{
+	static const char *const names[] = {
+		[DDBC_OP_GET] = "GetItem", [DDBC_OP_QUERY] = "Query", [DDBC_OP_SCAN] = "Scan",
+		[DDBC_OP_PUT] = "PutItem", [DDBC_OP_UPDATE] = "UpdateItem",
+		[DDBC_OP_DELETE] = "DeleteItem",
+	};
+	return names[op];
+}
+
+static void set_expression(json_t *input, const char *key, char *expr)
+{
+	if (*expr)
+		json_object_set_new(input, key, ddbc_json_str(expr));
+	free(expr);
+}
+
+/* The request's body; names and values are added at the end. */
+static void fill_input(request *r, json_t *input)
+{
+	const ddbc_pattern *p = r->p;
+	json_object_set_new(input, "TableName", ddbc_json_str(p->table->name.s));
+	bool read = p->operation == DDBC_OP_QUERY || p->operation == DDBC_OP_SCAN;
+	if (read && p->index->kind != DDBC_INDEX_PRIMARY)
+		json_object_set_new(input, "IndexName", ddbc_json_str(p->index->name.s));
+	switch (p->operation) {
+	case DDBC_OP_QUERY:
+		set_expression(input, "KeyConditionExpression", key_condition(r));
+		if (p->order)
+			json_object_set_new(input, "ScanIndexForward", json_boolean(p->order > 0));
+		break;
+	case DDBC_OP_PUT:
+		json_object_set_new(input, "Item", put_item(r));
+		break;
+	case DDBC_OP_GET:
+	case DDBC_OP_UPDATE:
+	case DDBC_OP_DELETE:
+		json_object_set_new(input, "Key", key_map(r));
+		break;
+	case DDBC_OP_SCAN:
+		break;
+	}
+	bool write = !read && p->operation != DDBC_OP_GET;
+	if (write && p->condition)
+		set_expression(input, "ConditionExpression", condition_expr(r, p->condition));
+	if (!write && p->consistent_read)
+		json_object_set_new(input, "ConsistentRead", json_true());
+}
+
+static json_t *request_for(const ddbc_design *g, const ddbc_pattern *p,
+			   const ddbc_export_opts *o, ddbc_diags *d, bool *failed)
+{
+	request r = { g, p, o, d, ddbc_arena_new(), json_object(), json_object(), json_object(),
+		      false };
+	json_t *input = json_object();
+	fill_input(&r, input);
+	if (json_object_size(r.names))
+		json_object_set(input, "ExpressionAttributeNames", r.names);
+	if (json_object_size(r.values))
+		json_object_set(input, "ExpressionAttributeValues", r.values);
+	json_decref(r.names);
+	json_decref(r.values);
+	json_decref(r.reported);
+	ddbc_arena_free(r.arena);
+	*failed |= r.failed;
+
+	json_t *q = json_object();
+	json_object_set_new(q, "pattern", ddbc_json_str(p->id.s));
+	json_object_set_new(q, "operation", json_string(api_name(p->operation)));
+	json_object_set_new(q, "input", input);
+	return q;
+}
+
+/* Parameter values become JSON strings: they must be UTF-8. */
+static bool utf8(const char *s)
+{
+	const unsigned char *p = (const unsigned char *)s, *end = p + strlen(s);
+	unsigned cp;
+	for (size_t n; p < end; p += n)
+		if (!(n = ddbc_utf8_decode(p, end, &cp)))
+			return false;
+	return true;
+}
+
+static bool params_valid(const ddbc_export_opts *o)
+{
+	for (size_t i = 0; o && i < o->nparams; i++) {
+		if (!utf8(o->params[i].name) || !utf8(o->params[i].value)) {
+			fprintf(stderr, "ddbc: --param '%s': not valid UTF-8 text\n",
+				o->params[i].name);
+			return false;
+		}
+	}
+	return true;
+}
+
+int ddbc_emit_queries(FILE *out, const ddbc_design *g, const ddbc_export_opts *o,
+		      ddbc_diags *d)
+{
+	if (!params_valid(o))
+		return DDBC_EMIT_FAILED;
+	ddbc_json_stream s;
+	ddbc_json_stream_init(&s, out);
+	ddbc_json_begin(&s, NULL, '[');
+	bool failed = false;
+	for (size_t i = 0; i < g->npatterns; i++) {
+		const ddbc_pattern *p = &g->patterns[i];
+		/* Only a design with errors has an unresolved pattern. */
+		if (p->table && p->index)
+			ddbc_json_member(&s, NULL, request_for(g, p, o, d, &failed));
+	}
+	ddbc_json_end(&s, ']');
+	int r = ddbc_json_stream_finish(&s);
+	/* The command line discards the output of an emitter with findings. */
+	return failed ? DDBC_EMIT_FINDINGS : r;
+}

@@ -1,0 +1,113 @@
+/* header_plan.h - the C names and key builders of a design's header
+ *
+ * `ddbc header` works in two steps: this plan decides every identifier and
+ * every builder (format pieces, typed parameters) from the derived model,
+ * checking that each identifier is valid and unique; emit_header.c prints
+ * it. The test suite reads the same plan to write a C program that calls
+ * every builder with the values of the design's example items.
+ *
+ * Names. An identifier is <PREFIX>_<ENTITY>_<ATTRIBUTE> plus a suffix:
+ * each part is the name with camelCase split ("lineUserId" -> LINE_USER_ID),
+ * every run of other characters than ASCII letters and digits made one '_',
+ * and '_' trimmed at both ends. An entity's c_name replaces its name. Macros
+ * are upper case, functions and parameters lower case. A name that gives
+ * no identifier, and two things that would get the same identifier, are
+ * findings (rule schema): nothing is silently renamed. The default prefix
+ * is the design name's identifier part; --prefix is taken as given (upper
+ * and lower cased). Parameters are the attribute's part in lower case; one
+ * that would be a C or C++ keyword, a lower-case library or GNU predefined
+ * macro, or one of the builders' own names (buf, size, snprintf) gets a
+ * trailing '_', one that starts with a digit a leading '_'.
+ */
+#ifndef DDBC_HEADER_PLAN_H
+#define DDBC_HEADER_PLAN_H
+
+#include "emit/emit.h"
+#include "model/model.h"
+
+#include <stdbool.h>
+#include <stddef.h>
+
+/* A parameter of a builder: one attribute that a placeholder of the
+ * (expanded) template names. */
+typedef struct ddbc_hparam {
+	const ddbc_attr *attr;
+	const char *name;        /* the C parameter name, lower case */
+	bool number;             /* N: long long; else const char * */
+} ddbc_hparam;
+
+/* A piece of an expanded template: a literal, or a parameter. */
+typedef struct ddbc_hpiece {
+	const char *text;        /* literal text (braces unescaped); NULL for a parameter */
+	size_t len;
+	size_t param;            /* index into params */
+	unsigned width;          /* :0WIDTH of the placeholder, or 0 */
+} ddbc_hpiece;
+
+/* The key of an attribute with a template. Placeholders that name an
+ * attribute with a template of its own are expanded, so the parameters are
+ * the attributes whose values the key is made of, in order of first use. */
+typedef struct ddbc_hkey {
+	bool constant;           /* no placeholder: the key is the literal */
+	ddbc_hpiece *pieces;
+	size_t npieces;
+	ddbc_hparam *params;
+	size_t nparams;
+	const char *prefix;      /* the literal text before the first parameter */
+	size_t prefix_len;
+} ddbc_hkey;
+
+typedef struct ddbc_hattr {
+	const ddbc_attr *attr;
+	const char *name_macro;  /* P_E_A_NAME: the attribute name */
+	const char *expr_macro;  /* P_E_A_EXPR_NAME, or NULL when the name needs none */
+	const char *expr_name;   /* "#..." placeholder for ExpressionAttributeNames */
+	const char *param;       /* the parameter name when a builder takes it */
+	ddbc_hkey *key;          /* NULL without a template */
+	const char *builder;     /* P_E_A: the builder macro, or the constant key */
+	const char *func;        /* p_e_a: the inline function; NULL for a constant */
+	const char *fmt_macro;   /* P_E_A_FMT; NULL for a constant */
+	const char *prefix_macro;  /* P_E_A_PREFIX; NULL when there is no literal prefix */
+} ddbc_hattr;
+
+typedef struct ddbc_hentity {
+	const ddbc_entity *entity;
+	const char *ident;       /* ENTITY part, upper case */
+	ddbc_hattr *attrs;       /* one per attribute, in file order */
+	size_t nattrs;
+} ddbc_hentity;
+
+typedef struct ddbc_hindex {
+	const ddbc_index *index;
+	const char *macro;       /* P_T_I_INDEX */
+} ddbc_hindex;
+
+typedef struct ddbc_htable {
+	const ddbc_table *table;
+	const char *macro;       /* P_T_TABLE */
+	ddbc_hindex *indexes;    /* GSIs, then LSIs */
+	size_t nindexes;
+} ddbc_htable;
+
+typedef struct ddbc_header_plan {
+	ddbc_arena *arena;       /* owns everything below */
+	const char *prefix;      /* upper case */
+	const char *prefix_lower;
+	const char *guard;
+	ddbc_htable *tables;
+	size_t ntables;
+	ddbc_hentity *entities;
+	size_t nentities;
+	bool has_builders;       /* some key has a parameter: the header needs <stdio.h> */
+} ddbc_header_plan;
+
+/* Plans the header of g. Returns DDBC_EMIT_OK with *plan filled,
+ * DDBC_EMIT_FINDINGS after adding error findings to d (names that give no
+ * identifier, collisions), or DDBC_EMIT_FAILED after printing why to
+ * stderr (an --prefix that is no identifier). Release *plan with
+ * ddbc_header_plan_free whatever the result. */
+int ddbc_header_plan_build(ddbc_header_plan *plan, const ddbc_design *g,
+			   const ddbc_header_opts *o, ddbc_diags *d);
+void ddbc_header_plan_free(ddbc_header_plan *plan);
+
+#endif

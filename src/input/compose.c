@@ -1,0 +1,814 @@
+/* compose.c - composing libyaml's events into a positioned node tree */
+#include "input/compose.h"
+#include "util/strset.h"
+#include "util/utf8.h"
+#include "util/xalloc.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <yaml.h>
+
+/* A collection under construction. */
+struct frame {
+	ddbc_node *node;
+	size_t base, n;         /* its children: kids[base..base+n); for a mapping,
+				   key and value alternate */
+	size_t anchor;          /* index into anchors + 1, or 0 */
+	size_t section;         /* a streamed section: the sink's index + 1 */
+	ddbc_strset seen;       /* a streamed section's keys (their nodes outlive it) */
+};
+
+struct anchor {
+	char *name;
+	ddbc_node *node;
+	bool open;              /* its node is still being composed */
+};
+
+struct composer {
+	ddbc_arena *arena;
+	const ddbc_source *src;
+	ddbc_diags *d;
+	yaml_parser_t parser;
+	struct frame *stack;
+	size_t depth, stack_cap;
+	/* The children of every open collection, the innermost last: one
+	 * array for all, so a collection costs no allocation of its own. */
+	ddbc_node **kids;
+	size_t nkids, kids_cap;
+	struct anchor *anchors;
+	size_t nanchors, anchors_cap;
+	size_t aliased;         /* nodes that aliases expand to, so far */
+	ddbc_node *root;
+	bool failed;
+	const ddbc_yaml_sink *sink;
+	unsigned streamed;      /* bit per section already streamed */
+	ddbc_arena *scratch;    /* the nodes of the entry being streamed */
+	bool scratch_pinned;    /* scratch holds a node used later: keep it */
+	size_t read, evicted;   /* how much of the text libyaml has, and we gave back */
+};
+
+static ddbc_loc loc_of(yaml_mark_t m)
+{
+	ddbc_loc loc = { (unsigned)m.line + 1, (unsigned)m.column + 1 };
+	return loc;
+}
+
+static void fail(struct composer *c, ddbc_loc loc, const char *fmt, const char *arg)
+{
+	ddbc_diag_add(c->d, DDBC_RULE_YAML_SYNTAX, loc, fmt, arg);
+	c->failed = true;
+}
+
+/* ---- scalars ------------------------------------------------------------ */
+
+static bool all_digits(const char *s, const char *digits)
+{
+	if (!*s)
+		return false;
+	for (; *s; s++)
+		if (!strchr(digits, *s))
+			return false;
+	return true;
+}
+
+static bool all_decimal(const char *s)
+{
+	if (!*s)
+		return false;
+	for (; *s; s++)
+		if (*s < '0' || *s > '9')
+			return false;
+	return true;
+}
+
+static bool is_float(const char *s)
+{
+	if (*s == '+' || *s == '-')
+		s++;
+	if (!strcmp(s, ".inf") || !strcmp(s, ".Inf") || !strcmp(s, ".INF"))
+		return true;
+	size_t ndigits = 0;
+	while (*s >= '0' && *s <= '9')
+		s++, ndigits++;
+	if (*s == '.') {
+		s++;
+		while (*s >= '0' && *s <= '9')
+			s++, ndigits++;
+	}
+	if (!ndigits)
+		return false;
+	if (*s == 'e' || *s == 'E') {
+		s++;
+		if (*s == '+' || *s == '-')
+			s++;
+		if (!all_decimal(s))
+			return false;
+		return true;
+	}
+	return *s == '\0';
+}
+
+/* The YAML 1.2 core schema's resolution of a plain scalar of n bytes. */
+static ddbc_scalar_kind resolve_plain(const char *s, size_t n)
+{
+	/* Most plain scalars are names: the first byte and the length settle
+	 * them with at most three comparisons. */
+	if (n == 0)
+		return DDBC_SCALAR_NULL;
+	switch (*s) {
+	case '~':
+		return n == 1 ? DDBC_SCALAR_NULL : DDBC_SCALAR_STR;
+	case 'n':
+	case 'N':
+		return n == 4 && (!strcmp(s, "null") || !strcmp(s, "Null") || !strcmp(s, "NULL"))
+			? DDBC_SCALAR_NULL : DDBC_SCALAR_STR;
+	case 't':
+	case 'T':
+		return n == 4 && (!strcmp(s, "true") || !strcmp(s, "True") || !strcmp(s, "TRUE"))
+			? DDBC_SCALAR_BOOL : DDBC_SCALAR_STR;
+	case 'f':
+	case 'F':
+		return n == 5 && (!strcmp(s, "false") || !strcmp(s, "False") || !strcmp(s, "FALSE"))
+			? DDBC_SCALAR_BOOL : DDBC_SCALAR_STR;
+	default:
+		if ((*s < '0' || *s > '9') && *s != '+' && *s != '-' && *s != '.')
+			return DDBC_SCALAR_STR;
+	}
+	const char *t = (*s == '+' || *s == '-') ? s + 1 : s;
+	if (all_decimal(t))
+		return DDBC_SCALAR_INT;
+	if ((!strncmp(s, "0x", 2) && all_digits(s + 2, "0123456789abcdefABCDEF")) ||
+	    (!strncmp(s, "0o", 2) && all_digits(s + 2, "01234567")))
+		return DDBC_SCALAR_INT;
+	if (is_float(s) || !strcmp(s, ".nan") || !strcmp(s, ".NaN") || !strcmp(s, ".NAN"))
+		return DDBC_SCALAR_FLOAT;
+	return DDBC_SCALAR_STR;
+}
+
+static ddbc_scalar_kind resolve_tagged(const char *tag, const char *text)
+{
+	static const char prefix[] = "tag:yaml.org,2002:";
+	if (strncmp(tag, prefix, sizeof(prefix) - 1) != 0)
+		return DDBC_SCALAR_STR;
+	tag += sizeof(prefix) - 1;
+	ddbc_scalar_kind plain = resolve_plain(text, strlen(text));
+	if (!strcmp(tag, "int") && plain == DDBC_SCALAR_INT)
+		return DDBC_SCALAR_INT;
+	if (!strcmp(tag, "float") && (plain == DDBC_SCALAR_INT || plain == DDBC_SCALAR_FLOAT))
+		return DDBC_SCALAR_FLOAT;
+	if (!strcmp(tag, "bool") && plain == DDBC_SCALAR_BOOL)
+		return DDBC_SCALAR_BOOL;
+	if (!strcmp(tag, "null") && plain == DDBC_SCALAR_NULL)
+		return DDBC_SCALAR_NULL;
+	return DDBC_SCALAR_STR;
+}
+
+/* Nodes inside an entry of a streamed section go to the scratch arena,
+ * which is cleared once the sink has taken the entry. The section's keys
+ * (stack[1]'s even children) stay: duplicates are found among them. */
+static ddbc_arena *node_arena(const struct composer *c)
+{
+	if (c->depth < 2 || !c->stack[1].section)
+		return c->arena;
+	return c->depth > 2 || c->stack[1].n % 2 == 1 ? c->scratch : c->arena;
+}
+
+static ddbc_node *new_scalar(struct composer *c, const yaml_event_t *ev)
+{
+	ddbc_arena *arena = node_arena(c);
+	ddbc_node *node = ddbc_arena_alloc(arena, sizeof(*node));
+	node->kind = DDBC_NODE_SCALAR;
+	node->loc = loc_of(ev->start_mark);
+	node->n = ev->data.scalar.length;
+	node->u.text = ddbc_arena_strndup(arena, (const char *)ev->data.scalar.value,
+					  ev->data.scalar.length);
+	node->weight = 1;
+	const char *tag = (const char *)ev->data.scalar.tag;
+	if (tag && strcmp(tag, "!") != 0)
+		node->scalar = resolve_tagged(tag, node->u.text);
+	else if (ev->data.scalar.plain_implicit && !tag)
+		node->scalar = resolve_plain(node->u.text, node->n), node->plain = 1;
+	else
+		node->scalar = DDBC_SCALAR_STR;
+	return node;
+}
+
+/* ---- anchors and aliases -------------------------------------------------- */
+
+static size_t add_anchor(struct composer *c, const yaml_char_t *name, ddbc_node *node, bool open,
+			 ddbc_arena *arena)
+{
+	/* A later alias may use the node: its entry's memory must stay. */
+	if (arena == c->scratch)
+		c->scratch_pinned = true;
+	xgrow((void **)&c->anchors, &c->anchors_cap, c->nanchors + 1, sizeof(struct anchor));
+	struct anchor *a = &c->anchors[c->nanchors++];
+	a->name = xstrdup((const char *)name);
+	a->node = node;
+	a->open = open;
+	return c->nanchors;
+}
+
+static ddbc_node *resolve_alias(struct composer *c, const yaml_event_t *ev)
+{
+	const char *name = (const char *)ev->data.alias.anchor;
+	ddbc_loc loc = loc_of(ev->start_mark);
+	/* The latest definition wins: YAML lets an anchor be redefined. */
+	for (size_t i = c->nanchors; i-- > 0;) {
+		if (strcmp(c->anchors[i].name, name) != 0)
+			continue;
+		if (c->anchors[i].open) {
+			fail(c, loc, "alias '*%s' refers to a node that contains it", name);
+			return NULL;
+		}
+		ddbc_node *node = c->anchors[i].node;
+		c->aliased += node->weight;
+		if (node->weight > DDBC_YAML_MAX_ALIAS_EXPANSION ||
+		    c->aliased > DDBC_YAML_MAX_ALIAS_EXPANSION) {
+			fail(c, loc, "aliases expand to more than 1000000 nodes at '*%s'; "
+				     "the file looks like an alias bomb", name);
+			return NULL;
+		}
+		return node;
+	}
+	fail(c, loc, "alias '*%s' names no anchor defined before it", name);
+	return NULL;
+}
+
+/* ---- collections ----------------------------------------------------------- */
+
+/* Whether a mapping opened now is the value of one of the sink's sections
+ * (not yet streamed: a repeated section is composed and dropped whole).
+ * Returns the section's index + 1, or 0. */
+static size_t streamed_section(struct composer *c, ddbc_node_kind kind)
+{
+	if (!c->sink || kind != DDBC_NODE_MAP || c->depth != 1)
+		return 0;
+	const struct frame *root = &c->stack[0];
+	if (root->node->kind != DDBC_NODE_MAP || root->n % 2 == 0)
+		return 0;
+	const ddbc_node *key = c->kids[root->base + root->n - 1];
+	for (size_t i = 0; i < c->sink->nsections && i < 32; i++) {
+		if (strcmp(key->u.text, c->sink->sections[i]) != 0 || (c->streamed & 1u << i))
+			continue;
+		c->streamed |= 1u << i;
+		return i + 1;
+	}
+	return 0;
+}
+
+static void push(struct composer *c, ddbc_node_kind kind, const yaml_event_t *ev,
+		 const yaml_char_t *anchor)
+{
+	ddbc_arena *arena = node_arena(c);
+	ddbc_node *node = ddbc_arena_alloc(arena, sizeof(*node));
+	node->kind = kind;
+	node->loc = loc_of(ev->start_mark);
+	size_t section = streamed_section(c, kind);
+	xgrow((void **)&c->stack, &c->stack_cap, c->depth + 1, sizeof(struct frame));
+	struct frame *f = &c->stack[c->depth++];
+	memset(f, 0, sizeof(*f));
+	f->node = node;
+	f->base = c->nkids;
+	f->section = section;
+	if (anchor)
+		f->anchor = add_anchor(c, anchor, node, true, arena);
+}
+
+static uint32_t add_weight(uint32_t a, uint32_t b)
+{
+	return a > DDBC_NODE_WEIGHT_MAX - b ? DDBC_NODE_WEIGHT_MAX : a + b;
+}
+
+static bool is_merge_key(const ddbc_node *key);
+
+/* Gives the sink a section's entry, unless its key came before (that
+ * repeat is reported when the section closes). */
+static void hand_over(struct composer *c, struct frame *f, const ddbc_pair *entry)
+{
+	const ddbc_node *key = entry->key;
+	if (ddbc_strset_get(&f->seen, key->u.text, key->n))
+		return;
+	ddbc_strset_put(&f->seen, key->u.text, key->n);
+	c->sink->entry(c->sink->ctx, f->section - 1, entry);
+}
+
+/* After an entry: its scratch memory is reused, unless it holds a node used
+ * later (an anchored node, an inline merge source), in which case it lives
+ * as long as the tree. */
+static void recycle_scratch(struct composer *c)
+{
+	if (!c->scratch_pinned) {
+		ddbc_arena_clear(c->scratch);
+		return;
+	}
+	ddbc_arena_adopt(c->arena, c->scratch);
+	c->scratch = ddbc_arena_new();
+	c->scratch_pinned = false;
+}
+
+/* A streamed entry's value, once handed over: an empty mapping at its
+ * position, as heavy as the value for the alias bound. */
+static ddbc_node *stub_of(struct composer *c, const ddbc_node *value)
+{
+	ddbc_node *stub = ddbc_arena_alloc(c->arena, sizeof(*stub));
+	stub->kind = DDBC_NODE_MAP;
+	stub->loc = value->loc;
+	stub->weight = value->weight;
+	return stub;
+}
+
+/* Adds child to the open collection; where is the event that brought it,
+ * which for an alias is not the shared node's own position. */
+static void append(struct composer *c, ddbc_node *child, ddbc_loc where)
+{
+	if (c->depth == 0) {
+		c->root = child;
+		return;
+	}
+	struct frame *f = &c->stack[c->depth - 1];
+	if (f->node->kind == DDBC_NODE_MAP && f->n % 2 == 0 && child->kind != DDBC_NODE_SCALAR) {
+		fail(c, where, "a mapping key must be a scalar, not %s",
+		     ddbc_node_describe(child));
+		return;
+	}
+	if (f->section && f->n % 2 == 1) {
+		ddbc_node *key = c->kids[c->nkids - 1];
+		if (is_merge_key(key)) {
+			/* Merged when the section closes: keep it till then. */
+			c->scratch_pinned = true;
+		} else {
+			ddbc_pair entry = { key, child };
+			hand_over(c, f, &entry);
+			child = stub_of(c, child);
+			recycle_scratch(c);
+		}
+	}
+	xgrow((void **)&c->kids, &c->kids_cap, c->nkids + 1, sizeof(ddbc_node *));
+	c->kids[c->nkids++] = child;
+	f->n++;
+}
+
+/* Only a plain "<<" merges; a quoted one is an ordinary key. */
+static bool is_merge_key(const ddbc_node *key)
+{
+	return key->plain && key->n == 2 && !strcmp(key->u.text, "<<");
+}
+
+static int cmp_pair_key(const void *pa, const void *pb)
+{
+	const ddbc_pair *a = *(ddbc_pair *const *)pa, *b = *(ddbc_pair *const *)pb;
+	size_t n = a->key->n < b->key->n ? a->key->n : b->key->n;
+	int r = memcmp(a->key->u.text, b->key->u.text, n);
+	if (r)
+		return r;
+	if (a->key->n != b->key->n)
+		return a->key->n < b->key->n ? -1 : 1;
+	/* Equal keys: the earlier one in the file first. */
+	return a < b ? -1 : a > b;
+}
+
+static bool same_key(const ddbc_node *a, const ddbc_node *b)
+{
+	return a->n == b->n && memcmp(a->u.text, b->u.text, a->n) == 0;
+}
+
+/* Marks the later of every two pairs with the same key (key set to NULL;
+ * pairs already marked are skipped) and, if report, reports it. Sorting
+ * pointers keeps this O(n log n) for the 10,000-entry mappings of a large
+ * design. Returns how many pairs it marked. */
+static void report_duplicate(struct composer *c, const ddbc_node *key, const ddbc_node *first)
+{
+	ddbc_diag_add(c->d, DDBC_RULE_DUPLICATE_KEY, key->loc,
+		      "duplicate key '%s' (first defined at %u:%u); remove one", key->u.text,
+		      first->loc.line, first->loc.column);
+}
+
+/* mark_duplicates for the small mappings that are most of a design: every
+ * pair against the earlier ones, no allocation. */
+static size_t mark_duplicates_small(struct composer *c, ddbc_pair *pairs, size_t n, bool report)
+{
+	size_t dropped = 0;
+	for (size_t i = 1; i < n; i++) {
+		for (size_t j = 0; pairs[i].key && j < i; j++) {
+			if (!pairs[j].key || !same_key(pairs[j].key, pairs[i].key))
+				continue;
+			if (report)
+				report_duplicate(c, pairs[i].key, pairs[j].key);
+			pairs[i].key = NULL;
+			dropped++;
+		}
+	}
+	return dropped;
+}
+
+static size_t mark_duplicates(struct composer *c, ddbc_pair *pairs, size_t n, bool report)
+{
+	if (n <= 16)
+		return mark_duplicates_small(c, pairs, n, report);
+	ddbc_pair **order = xmalloc((n ? n : 1) * sizeof(*order));
+	size_t m = 0;
+	for (size_t i = 0; i < n; i++)
+		if (pairs[i].key)
+			order[m++] = &pairs[i];
+	qsort(order, m, sizeof(*order), cmp_pair_key);
+	size_t dropped = 0;
+	for (size_t i = 1, first = 0; i < m; i++) {
+		if (!same_key(order[first]->key, order[i]->key)) {
+			first = i;
+			continue;
+		}
+		if (report)
+			report_duplicate(c, order[i]->key, order[first]->key);
+		order[i]->key = NULL;
+		dropped++;
+	}
+	free(order);
+	return dropped;
+}
+
+/* Adds the pairs of a merge source (a mapping, or a sequence of them)
+ * behind the explicit pairs; explicit keys win, then earlier sources. */
+static void collect_merge(struct composer *c, ddbc_node *src, ddbc_pair **out, size_t *n,
+			  size_t *cap)
+{
+	if (src->kind == DDBC_NODE_SEQ) {
+		for (size_t i = 0; i < src->n; i++)
+			if (src->u.items[i]->kind == DDBC_NODE_MAP)
+				collect_merge(c, src->u.items[i], out, n, cap);
+			else
+				fail(c, src->u.items[i]->loc, "a merge key ('<<') takes mappings, not %s",
+				     ddbc_node_describe(src->u.items[i]));
+		return;
+	}
+	if (src->kind != DDBC_NODE_MAP) {
+		fail(c, src->loc, "a merge key ('<<') takes a mapping, not %s",
+		     ddbc_node_describe(src));
+		return;
+	}
+	xgrow((void **)out, cap, *n + src->n, sizeof(ddbc_pair));
+	memcpy(*out + *n, src->u.pairs, src->n * sizeof(ddbc_pair));
+	*n += src->n;
+}
+
+static void finish_map(struct composer *c, struct frame *f)
+{
+	/* kids is NULL until some collection has a child. */
+	ddbc_node **items = f->n ? c->kids + f->base : NULL;
+	size_t cap = f->n / 2 + 1, n = 0, explicit_n;
+	ddbc_pair *pairs = xmalloc(cap * sizeof(ddbc_pair));
+	ddbc_node **merges = NULL;
+	size_t nmerges = 0, merges_cap = 0;
+	for (size_t i = 0; i + 1 < f->n; i += 2) {
+		if (is_merge_key(items[i])) {
+			xgrow((void **)&merges, &merges_cap, nmerges + 1, sizeof(*merges));
+			merges[nmerges++] = items[i + 1];
+			continue;
+		}
+		pairs[n].key = items[i];
+		pairs[n].value = items[i + 1];
+		n++;
+	}
+	size_t dropped = mark_duplicates(c, pairs, n, true);
+	explicit_n = n;
+	for (size_t i = 0; i < nmerges; i++)
+		collect_merge(c, merges[i], &pairs, &n, &cap);
+	free(merges);
+	/* Merged keys that an explicit key (or an earlier merge) already set
+	 * are dropped silently: that is what merging means. */
+	if (n > explicit_n)
+		dropped += mark_duplicates(c, pairs, n, false);
+	/* A streamed section's merged entries reach the sink only now. */
+	for (size_t i = explicit_n; f->section && i < n; i++)
+		if (pairs[i].key)
+			hand_over(c, f, &pairs[i]);
+	ddbc_node *node = f->node;
+	node->n = n - dropped;
+	node->u.pairs = ddbc_arena_array(node_arena(c), node->n, sizeof(ddbc_pair));
+	uint32_t w = 1;
+	size_t k = 0;
+	for (size_t i = 0; i < n; i++) {
+		if (!pairs[i].key)
+			continue;
+		node->u.pairs[k++] = pairs[i];
+		w = add_weight(w, add_weight(pairs[i].key->weight, pairs[i].value->weight));
+	}
+	node->weight = w;
+	free(pairs);
+}
+
+static void finish_seq(struct composer *c, struct frame *f)
+{
+	ddbc_node *node = f->node;
+	node->n = f->n;
+	node->u.items = ddbc_arena_array(node_arena(c), f->n, sizeof(ddbc_node *));
+	uint32_t w = 1;
+	for (size_t i = 0; i < f->n; i++) {
+		node->u.items[i] = c->kids[f->base + i];
+		w = add_weight(w, node->u.items[i]->weight);
+	}
+	node->weight = w;
+}
+
+static void pop(struct composer *c)
+{
+	struct frame *f = &c->stack[--c->depth];
+	/* Back at the parent, node_arena(c) is again where f's node went: its
+	 * pairs or items go there too. */
+	if (f->node->kind == DDBC_NODE_MAP)
+		finish_map(c, f);
+	else
+		finish_seq(c, f);
+	c->nkids = f->base;
+	ddbc_strset_release(&f->seen);
+	if (f->anchor)
+		c->anchors[f->anchor - 1].open = false;
+	if (!c->failed)
+		append(c, f->node, f->node->loc);
+}
+
+/* ---- the event loop ---------------------------------------------------------- */
+
+static void parser_error(struct composer *c)
+{
+	yaml_parser_t *p = &c->parser;
+	ddbc_loc loc = loc_of(p->problem_mark);
+	if (p->error == YAML_READER_ERROR || (loc.line == 1 && loc.column == 1 && p->problem_offset)) {
+		/* Reader errors carry only an offset. */
+		loc.line = 1;
+		loc.column = 1;
+		const char *s = c->src->text, *end = s + (p->problem_offset < c->src->len
+							     ? p->problem_offset : c->src->len);
+		while (s < end) {
+			size_t br = ddbc_break_len(s, end);
+			if (br) {
+				s += br, loc.line++, loc.column = 1;
+				continue;
+			}
+			unsigned cp;
+			size_t n = ddbc_utf8_decode((const unsigned char *)s,
+						    (const unsigned char *)end, &cp);
+			s += n ? n : 1;
+			loc.column++;
+		}
+	}
+	const char *problem = p->problem ? p->problem : "invalid YAML";
+	if (p->context)
+		ddbc_diag_add(c->d, DDBC_RULE_YAML_SYNTAX, loc, "%s (%s at line %u)", problem,
+			      p->context, (unsigned)p->context_mark.line + 1);
+	else
+		ddbc_diag_add(c->d, DDBC_RULE_YAML_SYNTAX, loc, "%s", problem);
+	c->failed = true;
+}
+
+static void on_event(struct composer *c, yaml_event_t *ev, int *documents)
+{
+	switch (ev->type) {
+	case YAML_DOCUMENT_START_EVENT:
+		if (++*documents > 1)
+			fail(c, loc_of(ev->start_mark), "%s",
+			     "a second YAML document; a design is one document per file");
+		break;
+	case YAML_SCALAR_EVENT: {
+		if (ev->data.scalar.length > UINT32_MAX) {
+			fail(c, loc_of(ev->start_mark), "%s", "a scalar longer than 4 GiB");
+			break;
+		}
+		ddbc_arena *arena = node_arena(c);
+		ddbc_node *node = new_scalar(c, ev);
+		if (ev->data.scalar.anchor)
+			add_anchor(c, ev->data.scalar.anchor, node, false, arena);
+		append(c, node, node->loc);
+		break;
+	}
+	case YAML_ALIAS_EVENT: {
+		ddbc_node *node = resolve_alias(c, ev);
+		if (node)
+			append(c, node, loc_of(ev->start_mark));
+		break;
+	}
+	case YAML_SEQUENCE_START_EVENT:
+	case YAML_MAPPING_START_EVENT:
+		if (c->depth >= DDBC_YAML_MAX_DEPTH) {
+			fail(c, loc_of(ev->start_mark), "%s",
+			     "nesting deeper than 256 levels; a design is never this deep");
+			break;
+		}
+		if (ev->type == YAML_SEQUENCE_START_EVENT)
+			push(c, DDBC_NODE_SEQ, ev, ev->data.sequence_start.anchor);
+		else
+			push(c, DDBC_NODE_MAP, ev, ev->data.mapping_start.anchor);
+		break;
+	case YAML_SEQUENCE_END_EVENT:
+	case YAML_MAPPING_END_EVENT:
+		pop(c);
+		break;
+	default:
+		break;
+	}
+}
+
+static void release(struct composer *c)
+{
+	for (size_t i = 0; i < c->depth; i++)
+		ddbc_strset_release(&c->stack[i].seen);
+	free(c->kids);
+	free(c->stack);
+	for (size_t i = 0; i < c->nanchors; i++)
+		free(c->anchors[i].name);
+	free(c->anchors);
+	yaml_parser_delete(&c->parser);
+	if (c->scratch && c->scratch_pinned)
+		ddbc_arena_adopt(c->arena, c->scratch);
+	else
+		ddbc_arena_free(c->scratch);
+}
+
+ddbc_node *ddbc_yaml_load(ddbc_arena *arena, const ddbc_source *src, ddbc_diags *d)
+{
+	return ddbc_yaml_load_streamed(arena, src, d, NULL);
+}
+
+/* The text is read front to back twice (checked, then parsed) and never
+ * again but for findings: both passes give back the pages behind them, so
+ * a large file is never resident whole (ddbc_source_evict). */
+#define EVICT_STEP (1u << 20)
+
+/* ddbc_utf8_check over the whole text, a piece at a time. */
+static const char *check_encoding(const ddbc_source *src, ddbc_loc *where)
+{
+	size_t at = 0;
+	while (at < src->len) {
+		size_t n = src->len - at < EVICT_STEP ? src->len - at : EVICT_STEP;
+		/* End the piece on a character boundary. */
+		while (at + n < src->len && n > 1 && ((unsigned char)src->text[at + n] & 0xC0) == 0x80)
+			n--;
+		if (ddbc_utf8_check(src->text + at, n, where))
+			return ddbc_utf8_check(src->text, src->len, where);
+		at += n;
+		ddbc_source_evict(src, at);
+	}
+	return NULL;
+}
+
+/* libyaml's input: the text, in the pieces it asks for. */
+static int read_input(void *data, unsigned char *buffer, size_t size, size_t *size_read)
+{
+	struct composer *c = data;
+	size_t n = c->src->len - c->read < size ? c->src->len - c->read : size;
+	memcpy(buffer, c->src->text + c->read, n);
+	c->read += n;
+	*size_read = n;
+	if (c->read - c->evicted >= EVICT_STEP || c->read == c->src->len) {
+		ddbc_source_evict(c->src, c->read);
+		c->evicted = c->read;
+	}
+	return 1;
+}
+
+ddbc_node *ddbc_yaml_load_streamed(ddbc_arena *arena, const ddbc_source *src, ddbc_diags *d,
+				   const ddbc_yaml_sink *sink)
+{
+	ddbc_loc where;
+	const char *bad = check_encoding(src, &where);
+	if (bad) {
+		ddbc_diag_add(d, DDBC_RULE_YAML_SYNTAX, where, "%s; a design must be UTF-8 text",
+			      bad);
+		return NULL;
+	}
+
+	struct composer c;
+	memset(&c, 0, sizeof(c));
+	c.arena = arena;
+	c.src = src;
+	c.d = d;
+	c.sink = sink;
+	if (sink)
+		c.scratch = ddbc_arena_new();
+	if (!yaml_parser_initialize(&c.parser))
+		xalloc_die();
+	yaml_parser_set_input(&c.parser, read_input, &c);
+	yaml_parser_set_encoding(&c.parser, YAML_UTF8_ENCODING);
+
+	int documents = 0;
+	while (!c.failed) {
+		yaml_event_t ev;
+		if (!yaml_parser_parse(&c.parser, &ev)) {
+			parser_error(&c);
+			break;
+		}
+		yaml_event_type_t type = ev.type;
+		on_event(&c, &ev, &documents);
+		yaml_event_delete(&ev);
+		if (type == YAML_STREAM_END_EVENT)
+			break;
+	}
+	if (!c.failed && !c.root) {
+		ddbc_loc start = { 1, 1 };
+		fail(&c, start, "%s", "the file holds no YAML document; a design starts with 'ddbc: 1'");
+	}
+	release(&c);
+	if (c.failed)
+		return NULL;
+	return c.root;
+}
+
+ddbc_node *ddbc_node_copy(ddbc_arena *arena, const ddbc_node *node)
+{
+	ddbc_node *copy = ddbc_arena_alloc(arena, sizeof(*copy));
+	*copy = *node;
+	switch (node->kind) {
+	case DDBC_NODE_SCALAR:
+		copy->u.text = ddbc_arena_strndup(arena, node->u.text, node->n);
+		break;
+	case DDBC_NODE_SEQ:
+		copy->u.items = ddbc_arena_array(arena, node->n, sizeof(ddbc_node *));
+		for (size_t i = 0; i < node->n; i++)
+			copy->u.items[i] = ddbc_node_copy(arena, node->u.items[i]);
+		break;
+	case DDBC_NODE_MAP:
+		copy->u.pairs = ddbc_arena_array(arena, node->n, sizeof(ddbc_pair));
+		for (size_t i = 0; i < node->n; i++) {
+			copy->u.pairs[i].key = ddbc_node_copy(arena, node->u.pairs[i].key);
+			copy->u.pairs[i].value = ddbc_node_copy(arena, node->u.pairs[i].value);
+		}
+		break;
+	}
+	return copy;
+}
+
+/* ---- readers ------------------------------------------------------------------- */
+
+ddbc_node *ddbc_node_get(const ddbc_node *map, const char *key)
+{
+	if (!map || map->kind != DDBC_NODE_MAP)
+		return NULL;
+	/* The loader asks for every known field of every mapping: the first
+	 * byte rules out most keys without a call. */
+	for (size_t i = 0; i < map->n; i++) {
+		const char *k = map->u.pairs[i].key->u.text;
+		if (k[0] == key[0] && !strcmp(k, key))
+			return map->u.pairs[i].value;
+	}
+	return NULL;
+}
+
+bool ddbc_node_bool(const ddbc_node *node, bool *out)
+{
+	if (!node || node->kind != DDBC_NODE_SCALAR || node->scalar != DDBC_SCALAR_BOOL)
+		return false;
+	*out = node->u.text[0] == 't' || node->u.text[0] == 'T';
+	return true;
+}
+
+bool ddbc_node_int(const ddbc_node *node, long long *out)
+{
+	if (!node || node->kind != DDBC_NODE_SCALAR || node->scalar != DDBC_SCALAR_INT)
+		return false;
+	const char *s = node->u.text;
+	int base = 10;
+	if (!strncmp(s, "0x", 2))
+		s += 2, base = 16;
+	else if (!strncmp(s, "0o", 2))
+		s += 2, base = 8;
+	errno = 0;
+	char *end;
+	long long v = strtoll(s, &end, base);
+	if (errno || *end)
+		return false;
+	*out = v;
+	return true;
+}
+
+bool ddbc_node_is_null(const ddbc_node *node)
+{
+	return node && node->kind == DDBC_NODE_SCALAR && node->scalar == DDBC_SCALAR_NULL;
+}
+
+bool ddbc_node_is_number(const ddbc_node *node)
+{
+	return node && node->kind == DDBC_NODE_SCALAR &&
+	       (node->scalar == DDBC_SCALAR_INT || node->scalar == DDBC_SCALAR_FLOAT);
+}
+
+const char *ddbc_node_describe(const ddbc_node *node)
+{
+	if (!node)
+		return "nothing";
+	switch (node->kind) {
+	case DDBC_NODE_SEQ: return "a sequence";
+	case DDBC_NODE_MAP: return "a mapping";
+	case DDBC_NODE_SCALAR: break;
+	}
+	switch (node->scalar) {
+	case DDBC_SCALAR_INT:
+	case DDBC_SCALAR_FLOAT: return "a number";
+	case DDBC_SCALAR_BOOL: return "a boolean";
+	case DDBC_SCALAR_NULL: return "null";
+	case DDBC_SCALAR_STR: break;
+	}
+	return "a string";
+}

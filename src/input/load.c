@@ -1,0 +1,866 @@
+/* load.c - checking the YAML against input format v1 and filling the model
+ *
+ * The root's small fields are read from the composed tree; the entries of
+ * tables, entities and access_patterns arrive one at a time while the file
+ * is parsed (ddbc_yaml_sink), and whatever the model keeps of them (names,
+ * texts, example values) is copied, since their nodes are reused.
+ *
+ * Each kind of mapping (root, table, index, entity, attribute, pattern) has
+ * its list of known fields. A reader is lenient in one way only: it reports
+ * a problem and goes on with what it could read, so one run shows every
+ * structural problem of a file. What could not be read is left empty (NULL
+ * name, DDBC_TYPE_NONE) and later rules skip it.
+ */
+#include "input/load.h"
+#include "util/strset.h"
+#include "util/suggest.h"
+#include "util/xalloc.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include <string.h>
+
+/* A section's entries as they arrive, before the design's array is made. */
+typedef struct entries {
+	void *items;
+	size_t n, cap;
+} entries;
+
+typedef struct loader {
+	ddbc_design *design;
+	ddbc_arena *arena;
+	ddbc_diags *d;
+	/* Attribute names, descriptions and formats recur in entity after
+	 * entity: each is stored once. */
+	ddbc_strset attr_words;
+	entries tables, entities, patterns;
+	/* Entities and patterns without a `table:`, checked once the number
+	 * of tables is known (a file may list entities before tables). */
+	entries untabled_entities, untabled_patterns;
+} loader;
+
+#define countof(a) (sizeof(a) / sizeof((a)[0]))
+
+/* ---- generic field checks ------------------------------------------------ */
+
+static void schema(loader *L, ddbc_loc loc, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+static void schema(loader *L, ddbc_loc loc, const char *fmt, ...)
+{
+	char msg[1024];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	ddbc_diag_add(L->d, DDBC_RULE_SCHEMA, loc, "%s", msg);
+}
+
+/* Reports every key of map that is not in known, with a suggestion. */
+static void check_known(loader *L, const ddbc_node *map, const char *what,
+			const char *const *known, size_t n)
+{
+	for (size_t i = 0; i < map->n; i++) {
+		const ddbc_node *key = map->u.pairs[i].key;
+		bool found = false;
+		for (size_t k = 0; k < n && !found; k++)
+			found = key->u.text[0] == known[k][0] && !strcmp(key->u.text, known[k]);
+		if (found)
+			continue;
+		const char *hint = ddbc_suggest(key->u.text, known, n);
+		if (hint)
+			schema(L, key->loc, "unknown field '%s' in %s; did you mean '%s'?",
+			       key->u.text, what, hint);
+		else
+			schema(L, key->loc, "unknown field '%s' in %s", key->u.text, what);
+	}
+}
+
+static const ddbc_node *require(loader *L, const ddbc_node *map, const char *key,
+				const char *what)
+{
+	const ddbc_node *v = ddbc_node_get(map, key);
+	if (!v)
+		schema(L, map->loc, "missing required field '%s' in %s", key, what);
+	return v;
+}
+
+static bool expect_kind(loader *L, const ddbc_node *node, ddbc_node_kind kind,
+			const char *field)
+{
+	static const char *const kinds[] = { "a scalar", "a sequence", "a mapping" };
+	if (node->kind == kind)
+		return true;
+	schema(L, node->loc, "'%s' must be %s, not %s", field, kinds[kind],
+	       ddbc_node_describe(node));
+	return false;
+}
+
+/* A name or other plain text: any non-null scalar. */
+static bool text_node(loader *L, const ddbc_node *node, const char *field)
+{
+	if (!expect_kind(L, node, DDBC_NODE_SCALAR, field))
+		return false;
+	if (node->scalar == DDBC_SCALAR_NULL || node->n == 0) {
+		schema(L, node->loc, "'%s' must not be empty", field);
+		return false;
+	}
+	return true;
+}
+
+/* The loader reads each section entry while the composer holds it, and
+ * the entry's nodes are gone after that: what the model keeps is copied
+ * into the design's arena, by name_of, word_of and keep. */
+static ddbc_name name_of(loader *L, const ddbc_node *node)
+{
+	ddbc_name n = { ddbc_arena_strndup(L->arena, node->u.text, node->n), node->loc };
+	return n;
+}
+
+/* name_of for the words of an attribute: one copy of each in the arena. */
+static ddbc_name word_of(loader *L, const ddbc_node *node)
+{
+	const char *s = ddbc_strset_get(&L->attr_words, node->u.text, node->n);
+	if (!s) {
+		s = ddbc_arena_strndup(L->arena, node->u.text, node->n);
+		ddbc_strset_put(&L->attr_words, s, node->n);
+	}
+	ddbc_name n = { s, node->loc };
+	return n;
+}
+
+static const char *get_attr_word(loader *L, const ddbc_node *map, const char *key)
+{
+	const ddbc_node *v = ddbc_node_get(map, key);
+	return v && text_node(L, v, key) ? word_of(L, v).s : NULL;
+}
+
+static ddbc_node *keep(loader *L, const ddbc_node *node)
+{
+	return node ? ddbc_node_copy(L->arena, node) : NULL;
+}
+
+static ddbc_name get_name(loader *L, const ddbc_node *map, const char *key)
+{
+	ddbc_name n = { NULL, map->loc };
+	const ddbc_node *v = ddbc_node_get(map, key);
+	if (v && text_node(L, v, key))
+		n = name_of(L, v);
+	return n;
+}
+
+static const char *get_text(loader *L, const ddbc_node *map, const char *key)
+{
+	return get_name(L, map, key).s;
+}
+
+static bool get_bool(loader *L, const ddbc_node *map, const char *key, bool *out,
+		     ddbc_loc *loc)
+{
+	const ddbc_node *v = ddbc_node_get(map, key);
+	if (!v)
+		return false;
+	if (loc)
+		*loc = v->loc;
+	if (ddbc_node_bool(v, out))
+		return true;
+	schema(L, v->loc, "'%s' must be true or false, not %s", key, ddbc_node_describe(v));
+	return false;
+}
+
+/* Reads an enumerated word; returns its index in words, or -1. */
+static int get_word(loader *L, const ddbc_node *map, const char *key,
+		    const char *const *words, size_t n)
+{
+	const ddbc_node *v = ddbc_node_get(map, key);
+	if (!v || !expect_kind(L, v, DDBC_NODE_SCALAR, key))
+		return -1;
+	for (size_t i = 0; i < n; i++)
+		if (!strcmp(v->u.text, words[i]))
+			return (int)i;
+	char list[256] = "";
+	for (size_t i = 0; i < n; i++) {
+		strncat(list, i ? ", " : "", sizeof(list) - strlen(list) - 1);
+		strncat(list, words[i], sizeof(list) - strlen(list) - 1);
+	}
+	const char *hint = ddbc_suggest(v->u.text, words, n);
+	if (hint)
+		schema(L, v->loc, "unknown %s '%s'; expected one of %s (did you mean '%s'?)", key,
+		       v->u.text, list, hint);
+	else
+		schema(L, v->loc, "unknown %s '%s'; expected one of %s", key, v->u.text, list);
+	return -1;
+}
+
+/* A list of names: each a non-empty scalar. */
+static size_t get_names(loader *L, const ddbc_node *seq, const char *field, ddbc_name **out)
+{
+	*out = ddbc_arena_array(L->arena, seq->n, sizeof(ddbc_name));
+	size_t n = 0;
+	for (size_t i = 0; i < seq->n; i++)
+		if (text_node(L, seq->u.items[i], field))
+			(*out)[n++] = name_of(L, seq->u.items[i]);
+	return n;
+}
+
+/* A name, or (when many is set) a list of names. */
+static size_t get_key_names(loader *L, const ddbc_node *v, const char *field, bool many,
+			    ddbc_name **out)
+{
+	if (v->kind == DDBC_NODE_SEQ && many) {
+		if (v->n == 0)
+			schema(L, v->loc, "'%s' must name at least one attribute", field);
+		return get_names(L, v, field, out);
+	}
+	if (v->kind == DDBC_NODE_SEQ) {
+		schema(L, v->loc, "'%s' must be one attribute name, not a sequence", field);
+		return 0;
+	}
+	if (v->kind == DDBC_NODE_MAP) {
+		schema(L, v->loc, "'%s' must be an attribute name%s, not a mapping", field,
+		       many ? " or a list of names" : "");
+		return 0;
+	}
+	if (!text_node(L, v, field))
+		return 0;
+	*out = ddbc_arena_alloc(L->arena, sizeof(ddbc_name));
+	**out = name_of(L, v);
+	return 1;
+}
+
+/* ---- tables and indexes ------------------------------------------------------ */
+
+static void load_capacity(loader *L, const ddbc_node *v, ddbc_capacity *cap)
+{
+	static const char *const fields[] = { "read", "write" };
+	cap->loc = v->loc;
+	if (!expect_kind(L, v, DDBC_NODE_MAP, "capacity"))
+		return;
+	check_known(L, v, "capacity", fields, countof(fields));
+	cap->set = true;
+	for (size_t i = 0; i < countof(fields); i++) {
+		const ddbc_node *u = require(L, v, fields[i], "capacity");
+		long long n;
+		if (!u)
+			continue;
+		if (!ddbc_node_int(u, &n) || n < 1) {
+			schema(L, u->loc, "'%s' capacity must be a whole number of at least 1",
+			       fields[i]);
+			continue;
+		}
+		if (i == 0)
+			cap->read = n;
+		else
+			cap->write = n;
+	}
+}
+
+static void load_projection(loader *L, const ddbc_node *index, ddbc_index *ix)
+{
+	const ddbc_node *v = ddbc_node_get(index, "projection");
+	ix->projection = DDBC_PROJ_ALL;
+	if (!v) {
+		ix->projection_loc = ix->name.loc;
+		return;
+	}
+	ix->projection_loc = v->loc;
+	if (v->kind == DDBC_NODE_SEQ) {
+		ix->projection = DDBC_PROJ_INCLUDE;
+		ix->ninclude = get_names(L, v, "projection", &ix->include);
+		return;
+	}
+	static const char *const words[] = { "all", "keys_only" };
+	if (v->kind == DDBC_NODE_SCALAR) {
+		int w = get_word(L, index, "projection", words, countof(words));
+		if (w == 1)
+			ix->projection = DDBC_PROJ_KEYS_ONLY;
+		return;
+	}
+	schema(L, v->loc, "'projection' must be all, keys_only or a list of attribute names, "
+			  "not a mapping");
+}
+
+static void load_gsi(loader *L, const ddbc_pair *pair, ddbc_table *t, ddbc_index *ix)
+{
+	static const char *const fields[] = { "description", "partition_key", "sort_key",
+					      "projection", "capacity" };
+	ix->name = name_of(L, pair->key);
+	ix->kind = DDBC_INDEX_GSI;
+	ix->table = t;
+	const ddbc_node *m = pair->value;
+	if (!expect_kind(L, m, DDBC_NODE_MAP, ix->name.s))
+		return;
+	check_known(L, m, "a global secondary index", fields, countof(fields));
+	ix->description = get_text(L, m, "description");
+	const ddbc_node *pk = require(L, m, "partition_key", "a global secondary index");
+	if (pk)
+		ix->npk = get_key_names(L, pk, "partition_key", true, &ix->pk);
+	const ddbc_node *sk = ddbc_node_get(m, "sort_key");
+	if (sk)
+		ix->nsk = get_key_names(L, sk, "sort_key", true, &ix->sk);
+	load_projection(L, m, ix);
+	const ddbc_node *cap = ddbc_node_get(m, "capacity");
+	if (cap)
+		load_capacity(L, cap, &ix->capacity);
+}
+
+static void load_lsi(loader *L, const ddbc_pair *pair, ddbc_table *t, ddbc_index *ix)
+{
+	static const char *const fields[] = { "description", "sort_key", "projection" };
+	ix->name = name_of(L, pair->key);
+	ix->kind = DDBC_INDEX_LSI;
+	ix->table = t;
+	/* An LSI shares the table's partition key. */
+	ix->pk = t->primary.pk;
+	ix->npk = t->primary.npk;
+	const ddbc_node *m = pair->value;
+	if (!expect_kind(L, m, DDBC_NODE_MAP, ix->name.s))
+		return;
+	check_known(L, m, "a local secondary index", fields, countof(fields));
+	ix->description = get_text(L, m, "description");
+	const ddbc_node *sk = require(L, m, "sort_key", "a local secondary index");
+	if (sk)
+		ix->nsk = get_key_names(L, sk, "sort_key", false, &ix->sk);
+	load_projection(L, m, ix);
+}
+
+static size_t load_indexes(loader *L, const ddbc_node *m, const char *field, ddbc_table *t,
+			   ddbc_index **out,
+			   void (*one)(loader *, const ddbc_pair *, ddbc_table *, ddbc_index *))
+{
+	const ddbc_node *v = ddbc_node_get(m, field);
+	if (!v || !expect_kind(L, v, DDBC_NODE_MAP, field))
+		return 0;
+	*out = ddbc_arena_array(L->arena, v->n, sizeof(ddbc_index));
+	for (size_t i = 0; i < v->n; i++)
+		one(L, &v->u.pairs[i], t, &(*out)[i]);
+	return v->n;
+}
+
+static void load_table(loader *L, const ddbc_pair *pair, ddbc_table *t)
+{
+	static const char *const fields[] = { "description", "partition_key", "sort_key", "ttl",
+					      "billing", "capacity", "gsi", "lsi" };
+	static const char *const billing[] = { "on_demand", "provisioned" };
+	t->name = name_of(L, pair->key);
+	t->primary.name = t->name;
+	t->primary.kind = DDBC_INDEX_PRIMARY;
+	t->primary.table = t;
+	t->billing_loc = t->name.loc;
+	const ddbc_node *m = pair->value;
+	if (!expect_kind(L, m, DDBC_NODE_MAP, t->name.s))
+		return;
+	check_known(L, m, "a table", fields, countof(fields));
+	t->description = get_text(L, m, "description");
+	const ddbc_node *pk = require(L, m, "partition_key", "a table");
+	if (pk)
+		t->primary.npk = get_key_names(L, pk, "partition_key", false, &t->primary.pk);
+	const ddbc_node *sk = ddbc_node_get(m, "sort_key");
+	if (sk)
+		t->primary.nsk = get_key_names(L, sk, "sort_key", false, &t->primary.sk);
+	t->ttl = get_name(L, m, "ttl");
+	int b = get_word(L, m, "billing", billing, countof(billing));
+	if (b == 1)
+		t->billing = DDBC_BILLING_PROVISIONED;
+	if (ddbc_node_get(m, "billing"))
+		t->billing_loc = ddbc_node_get(m, "billing")->loc;
+	const ddbc_node *cap = ddbc_node_get(m, "capacity");
+	if (cap)
+		load_capacity(L, cap, &t->capacity);
+	t->ngsi = load_indexes(L, m, "gsi", t, &t->gsi, load_gsi);
+	t->nlsi = load_indexes(L, m, "lsi", t, &t->lsi, load_lsi);
+}
+
+/* ---- entities ----------------------------------------------------------------- */
+
+/* Remembers that the entry being loaded (at index i of its section) has no
+ * `table:`; see check_untabled. */
+static void note_untabled(entries *list, size_t i)
+{
+	xgrow(&list->items, &list->cap, list->n + 1, sizeof(size_t));
+	((size_t *)list->items)[list->n++] = i;
+}
+
+static void load_type(loader *L, const ddbc_node *v, ddbc_attr *a)
+{
+	static const char *const names[] = { "S", "N", "B", "BOOL", "NULL", "M", "L",
+					     "SS", "NS", "BS", "String", "Number", "Binary",
+					     "Boolean", "Null", "Map", "List", "StringSet",
+					     "NumberSet", "BinarySet" };
+	a->type_loc = v->loc;
+	if (!expect_kind(L, v, DDBC_NODE_SCALAR, "type"))
+		return;
+	if (ddbc_type_parse(v->u.text, &a->type) == 0)
+		return;
+	const char *hint = ddbc_suggest(v->u.text, names, countof(names));
+	if (hint)
+		schema(L, v->loc, "unknown type '%s' for attribute '%s'; did you mean '%s'?",
+		       v->u.text, a->name.s, hint);
+	else
+		schema(L, v->loc, "unknown type '%s' for attribute '%s'; expected S, N, B, BOOL, "
+				  "NULL, M, L, SS, NS or BS", v->u.text, a->name.s);
+}
+
+static void load_index_decls(loader *L, const ddbc_node *v, ddbc_attr *a)
+{
+	static const char *const roles[] = { "partition_key", "sort_key", "projected" };
+	a->has_indexes = true;
+	a->indexes_loc = v->loc;
+	if (!expect_kind(L, v, DDBC_NODE_MAP, "indexes"))
+		return;
+	a->indexes_is_map = true;
+	a->indexes = ddbc_arena_array(L->arena, v->n, sizeof(ddbc_index_decl));
+	a->ndeclared = v->n;
+	size_t unreadable = v->n;
+	for (size_t i = 0; i < v->n; i++) {
+		const ddbc_pair *p = &v->u.pairs[i];
+		ddbc_index_decl *decl = &a->indexes[a->nindexes];
+		decl->index = word_of(L, p->key);
+		decl->role_loc = p->value->loc;
+		int r = -1;
+		for (size_t k = 0; k < countof(roles) && p->value->kind == DDBC_NODE_SCALAR; k++)
+			if (!strcmp(p->value->u.text, roles[k]))
+				r = (int)k;
+		if (r < 0) {
+			const char *hint = p->value->kind == DDBC_NODE_SCALAR
+				? ddbc_suggest(p->value->u.text, roles, countof(roles)) : NULL;
+			schema(L, p->value->loc, "unknown role '%s' for index '%s'; expected "
+			       "partition_key, sort_key or projected%s%s%s",
+			       p->value->kind == DDBC_NODE_SCALAR ? p->value->u.text : "?",
+			       p->key->u.text, hint ? " (did you mean '" : "", hint ? hint : "",
+			       hint ? "'?)" : "");
+			ddbc_index_decl bad = *decl;
+			memset(decl, 0, sizeof(*decl));
+			a->indexes[--unreadable] = bad;
+			continue;
+		}
+		decl->role = (ddbc_role)(r + DDBC_ROLE_PARTITION_KEY);
+		a->nindexes++;
+	}
+}
+
+static void load_attr(loader *L, const ddbc_pair *pair, ddbc_entity *e, ddbc_attr *a)
+{
+	static const char *const fields[] = { "type", "description", "format", "template",
+					      "required", "enum", "example", "indexes" };
+	a->name = word_of(L, pair->key);
+	a->entity = e;
+	a->type_loc = a->name.loc;
+	const ddbc_node *m = pair->value;
+	if (m->kind == DDBC_NODE_SCALAR) {
+		/* Shorthand: `name: S`. */
+		load_type(L, m, a);
+		return;
+	}
+	if (m->kind != DDBC_NODE_MAP) {
+		schema(L, m->loc, "attribute '%s' must be a type or a mapping, not %s", a->name.s,
+		       ddbc_node_describe(m));
+		return;
+	}
+	check_known(L, m, "an attribute", fields, countof(fields));
+	const ddbc_node *type = require(L, m, "type", "an attribute");
+	if (type)
+		load_type(L, type, a);
+	a->description = get_attr_word(L, m, "description");
+	a->format = get_attr_word(L, m, "format");
+	const ddbc_node *tpl = ddbc_node_get(m, "template");
+	/* A template may be empty text only if it is quoted; plain text is
+	 * read as is, so `template: 001` is the string "001". */
+	if (tpl && expect_kind(L, tpl, DDBC_NODE_SCALAR, "template"))
+		a->template = name_of(L, tpl);
+	get_bool(L, m, "required", &a->required, NULL);
+	const ddbc_node *en = ddbc_node_get(m, "enum");
+	if (en && expect_kind(L, en, DDBC_NODE_SEQ, "enum")) {
+		a->enum_loc = en->loc;
+		a->enum_values = ddbc_arena_array(L->arena, en->n, sizeof(ddbc_node *));
+		for (size_t i = 0; i < en->n; i++) {
+			if (en->u.items[i]->kind != DDBC_NODE_SCALAR) {
+				schema(L, en->u.items[i]->loc, "enum values must be scalars, not %s",
+				       ddbc_node_describe(en->u.items[i]));
+				continue;
+			}
+			a->enum_values[a->nenum++] = keep(L, en->u.items[i]);
+		}
+		if (en->n == 0)
+			schema(L, en->loc, "'enum' must list at least one value");
+	}
+	a->example = keep(L, ddbc_node_get(m, "example"));
+	const ddbc_node *ix = ddbc_node_get(m, "indexes");
+	if (ix)
+		load_index_decls(L, ix, a);
+}
+
+static void load_examples(loader *L, const ddbc_node *v, ddbc_entity *e)
+{
+	if (!expect_kind(L, v, DDBC_NODE_SEQ, "examples"))
+		return;
+	e->examples = ddbc_arena_array(L->arena, v->n, sizeof(ddbc_node *));
+	for (size_t i = 0; i < v->n; i++) {
+		ddbc_node *item = v->u.items[i];
+		if (item->kind != DDBC_NODE_MAP) {
+			schema(L, item->loc, "an example item must be a mapping of attributes, not %s",
+			       ddbc_node_describe(item));
+			continue;
+		}
+		e->examples[e->nexamples++] = keep(L, item);
+	}
+}
+
+static void load_entity(loader *L, const ddbc_pair *pair, ddbc_entity *e)
+{
+	static const char *const fields[] = { "table", "description", "c_name", "attributes",
+					      "examples" };
+	e->name = name_of(L, pair->key);
+	const ddbc_node *m = pair->value;
+	if (!expect_kind(L, m, DDBC_NODE_MAP, e->name.s))
+		return;
+	check_known(L, m, "an entity", fields, countof(fields));
+	e->table_ref = get_name(L, m, "table");
+	if (!ddbc_node_get(m, "table"))
+		note_untabled(&L->untabled_entities, L->entities.n - 1);
+	e->description = get_text(L, m, "description");
+	e->c_name = get_name(L, m, "c_name");
+	const ddbc_node *attrs = require(L, m, "attributes", "an entity");
+	if (attrs && expect_kind(L, attrs, DDBC_NODE_MAP, "attributes")) {
+		e->attrs = ddbc_arena_array(L->arena, attrs->n, sizeof(ddbc_attr));
+		e->nattrs = attrs->n;
+		for (size_t i = 0; i < attrs->n; i++)
+			load_attr(L, &attrs->u.pairs[i], e, &e->attrs[i]);
+	}
+	const ddbc_node *ex = ddbc_node_get(m, "examples");
+	if (ex)
+		load_examples(L, ex, e);
+}
+
+/* ---- access patterns ---------------------------------------------------------- */
+
+static void load_cond(loader *L, const ddbc_pair *pair, ddbc_key_cond *c)
+{
+	static const char *const ops[] = { "eq", "lt", "le", "gt", "ge", "between",
+					   "begins_with" };
+	c->attr = word_of(L, pair->key);
+	ddbc_node *v = pair->value;
+	c->op_loc = v->loc;
+	if (v->kind == DDBC_NODE_SCALAR) {
+		c->op = DDBC_COND_EQ;
+		c->values = ddbc_arena_alloc(L->arena, sizeof(ddbc_node *));
+		c->values[0] = keep(L, v);
+		c->nvalues = 1;
+		return;
+	}
+	if (v->kind != DDBC_NODE_MAP || v->n != 1) {
+		schema(L, v->loc, "the condition on '%s' must be a value or a mapping with one "
+				  "operator (eq, lt, le, gt, ge, between, begins_with)", c->attr.s);
+		return;
+	}
+	const ddbc_pair *op = &v->u.pairs[0];
+	c->op_loc = op->key->loc;
+	int found = -1;
+	for (size_t i = 0; i < countof(ops); i++)
+		if (!strcmp(op->key->u.text, ops[i]))
+			found = (int)i;
+	if (found < 0) {
+		const char *hint = ddbc_suggest(op->key->u.text, ops, countof(ops));
+		schema(L, op->key->loc, "unknown operator '%s' on '%s'%s%s%s", op->key->u.text,
+		       c->attr.s, hint ? "; did you mean '" : "", hint ? hint : "",
+		       hint ? "'?" : "");
+		return;
+	}
+	c->op = (ddbc_cond_op)found;
+	ddbc_node *arg = op->value;
+	c->nvalues = arg->kind == DDBC_NODE_SEQ ? arg->n : 1;
+	c->values = ddbc_arena_array(L->arena, c->nvalues, sizeof(ddbc_node *));
+	for (size_t i = 0; i < c->nvalues; i++)
+		c->values[i] = keep(L, arg->kind == DDBC_NODE_SEQ ? arg->u.items[i] : arg);
+	for (size_t i = 0; i < c->nvalues; i++)
+		if (c->values[i]->kind != DDBC_NODE_SCALAR)
+			schema(L, c->values[i]->loc, "a key condition value must be a scalar, not %s",
+			       ddbc_node_describe(c->values[i]));
+}
+
+static void load_pattern(loader *L, const ddbc_pair *pair, ddbc_pattern *p)
+{
+	static const char *const fields[] = { "description", "table", "index", "operation",
+					      "key", "order", "consistent_read", "returns",
+					      "entities", "example", "condition" };
+	static const char *const ops[] = { "get", "query", "scan", "put", "update", "delete" };
+	static const char *const orders[] = { "asc", "desc" };
+	p->id = name_of(L, pair->key);
+	const ddbc_node *m = pair->value;
+	if (!expect_kind(L, m, DDBC_NODE_MAP, p->id.s))
+		return;
+	check_known(L, m, "an access pattern", fields, countof(fields));
+	p->description = get_text(L, m, "description");
+	p->table_ref = get_name(L, m, "table");
+	if (!ddbc_node_get(m, "table"))
+		note_untabled(&L->untabled_patterns, L->patterns.n - 1);
+	p->index_ref = get_name(L, m, "index");
+	const ddbc_node *op = require(L, m, "operation", "an access pattern");
+	p->operation_loc = op ? op->loc : p->id.loc;
+	int w = get_word(L, m, "operation", ops, countof(ops));
+	p->operation = w < 0 ? DDBC_OP_QUERY : (ddbc_operation)w;
+	const ddbc_node *key = ddbc_node_get(m, "key");
+	p->key_loc = key ? key->loc : p->id.loc;
+	if (key && expect_kind(L, key, DDBC_NODE_MAP, "key")) {
+		p->conds = ddbc_arena_array(L->arena, key->n, sizeof(ddbc_key_cond));
+		p->nconds = key->n;
+		for (size_t i = 0; i < key->n; i++)
+			load_cond(L, &key->u.pairs[i], &p->conds[i]);
+	} else if (!key && w >= 0 && p->operation != DDBC_OP_SCAN) {
+		schema(L, m->loc, "missing required field 'key' in access pattern '%s' (a %s "
+				  "needs a key condition)", p->id.s, ops[w]);
+	}
+	int o = get_word(L, m, "order", orders, countof(orders));
+	p->order = o < 0 ? 0 : (o == 0 ? 1 : -1);
+	get_bool(L, m, "consistent_read", &p->consistent_read, &p->consistent_loc);
+	const ddbc_node *ret = ddbc_node_get(m, "returns");
+	if (ret && expect_kind(L, ret, DDBC_NODE_SEQ, "returns"))
+		p->nreturns = get_names(L, ret, "returns", &p->returns);
+	const ddbc_node *ents = ddbc_node_get(m, "entities");
+	if (ents && expect_kind(L, ents, DDBC_NODE_SEQ, "entities")) {
+		p->has_entities = true;
+		p->entities_loc = ents->loc;
+		p->nentities = get_names(L, ents, "entities", &p->entities);
+	}
+	ddbc_node *ex = ddbc_node_get(m, "example");
+	if (ex && expect_kind(L, ex, DDBC_NODE_MAP, "example"))
+		p->example = keep(L, ex);
+	p->condition = get_text(L, m, "condition");
+	const ddbc_node *cond = ddbc_node_get(m, "condition");
+	p->condition_loc = cond ? cond->loc : p->id.loc;
+}
+
+/* ---- the root -------------------------------------------------------------------- */
+
+static void load_lint(loader *L, const ddbc_node *v)
+{
+	static const char *const fields[] = { "rules" };
+	if (!expect_kind(L, v, DDBC_NODE_MAP, "lint"))
+		return;
+	check_known(L, v, "'lint'", fields, countof(fields));
+	const ddbc_node *rules = ddbc_node_get(v, "rules");
+	if (!rules || !expect_kind(L, rules, DDBC_NODE_MAP, "rules"))
+		return;
+	for (size_t i = 0; i < rules->n; i++) {
+		const ddbc_pair *p = &rules->u.pairs[i];
+		ddbc_rule rule;
+		if (ddbc_rule_find(p->key->u.text, &rule) < 0) {
+			const char *hint = ddbc_rule_suggest(p->key->u.text);
+			if (hint)
+				schema(L, p->key->loc, "unknown rule '%s'; did you mean '%s'?",
+				       p->key->u.text, hint);
+			else
+				schema(L, p->key->loc, "unknown rule '%s'; 'ddbc explain' lists "
+						       "the rules", p->key->u.text);
+			continue;
+		}
+		/* YAML 1.1 readers turn a plain `off` into false; accept that too. */
+		ddbc_severity sev;
+		bool b;
+		if (ddbc_node_bool(p->value, &b) && !b) {
+			sev = DDBC_SEV_OFF;
+		} else if (p->value->kind != DDBC_NODE_SCALAR ||
+			   ddbc_severity_parse(p->value->u.text, &sev) < 0) {
+			schema(L, p->value->loc, "unknown severity for rule '%s'; use off, note, "
+						 "warning or error", p->key->u.text);
+			continue;
+		}
+		if (ddbc_rule_get(rule)->fixed) {
+			schema(L, p->key->loc, "the severity of rule '%s' cannot be changed",
+			       p->key->u.text);
+			continue;
+		}
+		L->design->settings.sev[rule] = sev;
+	}
+}
+
+static void load_version(loader *L, const ddbc_node *root)
+{
+	const ddbc_node *v = require(L, root, "ddbc", "the design");
+	if (!v)
+		return;
+	long long n;
+	if (!ddbc_node_int(v, &n)) {
+		schema(L, v->loc, "'ddbc' must be the format version 1, not %s",
+		       ddbc_node_describe(v));
+		return;
+	}
+	L->design->version = n;
+	if (n != 1)
+		schema(L, v->loc, "unsupported format version %lld; this ddbc reads version 1", n);
+}
+
+static void load_key_delimiter(loader *L, const ddbc_node *root)
+{
+	ddbc_design *g = L->design;
+	g->key_delimiter = "#";
+	g->key_delimiter_loc = root->loc;
+	const ddbc_node *v = ddbc_node_get(root, "key_delimiter");
+	if (!v)
+		return;
+	g->key_delimiter_loc = v->loc;
+	if (expect_kind(L, v, DDBC_NODE_SCALAR, "key_delimiter") && v->n > 0 &&
+	    v->scalar == DDBC_SCALAR_STR)
+		g->key_delimiter = v->u.text;
+	else if (v->kind == DDBC_NODE_SCALAR)
+		schema(L, v->loc, "'key_delimiter' must be a non-empty string");
+}
+
+/* ---- the sections -------------------------------------------------------------- */
+
+/* The top-level sections, mappings keyed by name, are streamed: the
+ * composer hands the loader one entry at a time (see ddbc_yaml_sink), in
+ * file order, and forgets it after. */
+static const char *const section_names[] = { "tables", "entities", "access_patterns" };
+
+static void *next_entry(entries *list, size_t size)
+{
+	xgrow(&list->items, &list->cap, list->n + 1, size);
+	void *item = (char *)list->items + list->n++ * size;
+	memset(item, 0, size);
+	return item;
+}
+
+static void on_entry(void *ctx, size_t section, const ddbc_pair *entry)
+{
+	loader *L = ctx;
+	switch (section) {
+	case 0:
+		load_table(L, entry, next_entry(&L->tables, sizeof(ddbc_table)));
+		break;
+	case 1:
+		load_entity(L, entry, next_entry(&L->entities, sizeof(ddbc_entity)));
+		break;
+	default:
+		load_pattern(L, entry, next_entry(&L->patterns, sizeof(ddbc_pattern)));
+		break;
+	}
+}
+
+/* Moves a section's entries into the design's arena. */
+static void *settle(loader *L, entries *list, size_t size, size_t *n)
+{
+	void *items = ddbc_arena_array(L->arena, list->n, size);
+	if (list->n)
+		memcpy(items, list->items, list->n * size);
+	*n = list->n;
+	free(list->items);
+	list->items = NULL;
+	return items;
+}
+
+/* The parts that point back at their table or entity, once the arrays
+ * have their final place. */
+static void link_parents(ddbc_design *g)
+{
+	for (size_t i = 0; i < g->ntables; i++) {
+		ddbc_table *t = &g->tables[i];
+		t->primary.table = t;
+		for (size_t k = 0; k < t->ngsi; k++)
+			t->gsi[k].table = t;
+		for (size_t k = 0; k < t->nlsi; k++)
+			t->lsi[k].table = t;
+	}
+	for (size_t i = 0; i < g->nentities; i++)
+		for (size_t k = 0; k < g->entities[i].nattrs; k++)
+			g->entities[i].attrs[k].entity = &g->entities[i];
+}
+
+/* With several tables, every entity and pattern must say which. */
+static void check_untabled(loader *L)
+{
+	ddbc_design *g = L->design;
+	const size_t *ents = L->untabled_entities.items, *pats = L->untabled_patterns.items;
+	for (size_t i = 0; g->ntables > 1 && i < L->untabled_entities.n; i++)
+		schema(L, g->entities[ents[i]].name.loc, "missing required field 'table' in entity "
+			  "'%s'; the design has %zu tables", g->entities[ents[i]].name.s, g->ntables);
+	for (size_t i = 0; g->ntables > 1 && i < L->untabled_patterns.n; i++)
+		schema(L, g->patterns[pats[i]].id.loc, "missing required field 'table' in access "
+			  "pattern '%s'; the design has %zu tables", g->patterns[pats[i]].id.s,
+			  g->ntables);
+}
+
+static void finish_sections(loader *L, const ddbc_node *root)
+{
+	ddbc_design *g = L->design;
+	g->tables = settle(L, &L->tables, sizeof(ddbc_table), &g->ntables);
+	g->entities = settle(L, &L->entities, sizeof(ddbc_entity), &g->nentities);
+	g->patterns = settle(L, &L->patterns, sizeof(ddbc_pattern), &g->npatterns);
+	link_parents(g);
+	check_untabled(L);
+	for (size_t i = 0; i < countof(section_names); i++) {
+		const ddbc_node *sec = ddbc_node_get(root, section_names[i]);
+		if (sec)
+			expect_kind(L, sec, DDBC_NODE_MAP, section_names[i]);
+	}
+	const ddbc_node *tables = ddbc_node_get(root, "tables");
+	if (tables && tables->kind == DDBC_NODE_MAP && tables->n == 0)
+		schema(L, tables->loc, "'tables' must define at least one table");
+}
+
+static void load_root(loader *L, const ddbc_node *root)
+{
+	static const char *const fields[] = { "ddbc", "name", "description", "key_delimiter",
+					      "lint", "tables", "entities", "access_patterns" };
+	ddbc_design *g = L->design;
+	check_known(L, root, "the design", fields, countof(fields));
+	load_version(L, root);
+	if (require(L, root, "name", "the design"))
+		g->name = get_name(L, root, "name");
+	g->description = get_text(L, root, "description");
+	load_key_delimiter(L, root);
+	const ddbc_node *lint = ddbc_node_get(root, "lint");
+	if (lint)
+		load_lint(L, lint);
+	require(L, root, "tables", "the design");
+	finish_sections(L, root);
+}
+
+static void release_entries(loader *L)
+{
+	ddbc_strset_release(&L->attr_words);
+	free(L->tables.items);
+	free(L->entities.items);
+	free(L->patterns.items);
+	free(L->untabled_entities.items);
+	free(L->untabled_patterns.items);
+}
+
+ddbc_design *ddbc_load(const ddbc_source *src, ddbc_diags *d)
+{
+	ddbc_arena *arena = ddbc_arena_new();
+	ddbc_design *g = ddbc_arena_alloc(arena, sizeof(*g));
+	g->arena = arena;
+	g->src = src;
+	ddbc_settings_init(&g->settings);
+	loader L = { .design = g, .arena = arena, .d = d };
+	ddbc_yaml_sink sink = { section_names, countof(section_names), on_entry, &L };
+	size_t before = d->n;
+	ddbc_node *root = ddbc_yaml_load_streamed(arena, src, d, &sink);
+	if (!root) {
+		/* A file that is not YAML gets its syntax errors only: what the
+		 * sink read before the error is not reported. */
+		ddbc_diags_drop(d, before, DDBC_RULE_SCHEMA);
+		release_entries(&L);
+		ddbc_arena_free(arena);
+		return NULL;
+	}
+	if (root->kind != DDBC_NODE_MAP) {
+		/* Nothing of a design can be read from a list or a scalar. */
+		ddbc_diag_add(d, DDBC_RULE_SCHEMA, root->loc,
+			      "the design must be a mapping (starting with 'ddbc: 1'), not %s",
+			      ddbc_node_describe(root));
+		d->fatal = true;
+		release_entries(&L);
+		ddbc_arena_free(arena);
+		return NULL;
+	}
+	g->root = root;
+	load_root(&L, root);
+	release_entries(&L);
+	ddbc_design_index_entities(g);
+	ddbc_resolve(g, d);
+	return g;
+}

@@ -1,0 +1,158 @@
+/* resolve.c - linking names to what they name (unresolved-reference) */
+#include "input/load.h"
+#include "util/suggest.h"
+#include "util/xalloc.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* Reports name as unresolved, suggesting the closest of candidates. */
+static void unresolved(ddbc_diags *d, ddbc_name name, const char *what, const char *where,
+		       const char **candidates, size_t n)
+{
+	const char *hint = ddbc_suggest(name.s, candidates, n);
+	if (hint)
+		ddbc_diag_add(d, DDBC_RULE_UNRESOLVED_REFERENCE, name.loc,
+			      "%s '%s' is not defined%s; did you mean '%s'?", what, name.s, where,
+			      hint);
+	else
+		ddbc_diag_add(d, DDBC_RULE_UNRESOLVED_REFERENCE, name.loc,
+			      "%s '%s' is not defined%s", what, name.s, where);
+}
+
+static ddbc_table *find_table(const ddbc_design *g, ddbc_name ref, ddbc_diags *d)
+{
+	if (!ref.s)
+		return g->ntables == 1 ? &g->tables[0] : NULL;
+	ddbc_table *t = ddbc_design_table(g, ref.s);
+	if (t)
+		return t;
+	const char **names = xmalloc((g->ntables + 1) * sizeof(char *));
+	for (size_t i = 0; i < g->ntables; i++)
+		names[i] = g->tables[i].name.s;
+	unresolved(d, ref, "table", "", names, g->ntables);
+	free(names);
+	return NULL;
+}
+
+static const char **index_names(const ddbc_table *t, size_t *n)
+{
+	const char **names = xmalloc((t->ngsi + t->nlsi + 1) * sizeof(char *));
+	*n = 0;
+	for (size_t i = 0; i < t->ngsi; i++)
+		names[(*n)++] = t->gsi[i].name.s;
+	for (size_t i = 0; i < t->nlsi; i++)
+		names[(*n)++] = t->lsi[i].name.s;
+	return names;
+}
+
+static void unresolved_index(ddbc_diags *d, const ddbc_table *t, ddbc_name ref)
+{
+	size_t n;
+	const char **names = index_names(t, &n);
+	char where[512];
+	snprintf(where, sizeof(where), " on table '%s'", t->name.s);
+	unresolved(d, ref, "index", where, names, n);
+	free(names);
+}
+
+static void resolve_entity(ddbc_design *g, ddbc_entity *e, ddbc_diags *d)
+{
+	e->table = find_table(g, e->table_ref, d);
+	if (!e->table)
+		return;
+	for (size_t i = 0; i < e->nattrs; i++) {
+		ddbc_attr *a = &e->attrs[i];
+		for (size_t k = 0; k < a->nindexes; k++)
+			if (!ddbc_table_index(e->table, a->indexes[k].index.s))
+				unresolved_index(d, e->table, a->indexes[k].index);
+	}
+}
+
+/* Gives each table the list of its entities, in file order, once every
+ * entity knows its table: lookups by table then cost the table's size,
+ * not the design's. */
+static void list_entities(ddbc_design *g)
+{
+	for (size_t i = 0; i < g->nentities; i++)
+		if (g->entities[i].table)
+			g->entities[i].table->nentities++;
+	for (size_t i = 0; i < g->ntables; i++) {
+		ddbc_table *t = &g->tables[i];
+		t->entities = ddbc_arena_array(g->arena, t->nentities, sizeof(ddbc_entity *));
+		t->nentities = 0;
+	}
+	for (size_t i = 0; i < g->nentities; i++) {
+		ddbc_table *t = g->entities[i].table;
+		if (t)
+			t->entities[t->nentities++] = &g->entities[i];
+	}
+}
+
+/* Whether any entity of table t has an attribute called name. */
+static bool table_has_attr(const ddbc_design *g, const ddbc_table *t, const char *name)
+{
+	(void)g;
+	for (size_t i = 0; i < t->nentities; i++)
+		if (ddbc_entity_attr(t->entities[i], name))
+			return true;
+	return false;
+}
+
+static void resolve_pattern_entities(ddbc_design *g, ddbc_pattern *p, ddbc_diags *d)
+{
+	const char **names = NULL;
+	for (size_t i = 0; i < p->nentities; i++) {
+		if (ddbc_design_entity(g, p->entities[i].s))
+			continue;
+		if (!names) {
+			names = xmalloc((g->nentities + 1) * sizeof(char *));
+			for (size_t k = 0; k < g->nentities; k++)
+				names[k] = g->entities[k].name.s;
+		}
+		unresolved(d, p->entities[i], "entity", "", names, g->nentities);
+	}
+	free(names);
+}
+
+static void resolve_pattern(ddbc_design *g, ddbc_pattern *p, ddbc_diags *d)
+{
+	resolve_pattern_entities(g, p, d);
+	p->table = find_table(g, p->table_ref, d);
+	if (!p->table)
+		return;
+	p->index = &p->table->primary;
+	if (p->index_ref.s) {
+		p->index = ddbc_table_index(p->table, p->index_ref.s);
+		if (!p->index)
+			unresolved_index(d, p->table, p->index_ref);
+	}
+	for (size_t i = 0; i < p->nreturns; i++) {
+		if (table_has_attr(g, p->table, p->returns[i].s))
+			continue;
+		char where[512];
+		snprintf(where, sizeof(where), " on any entity of table '%s'", p->table->name.s);
+		unresolved(d, p->returns[i], "attribute", where, NULL, 0);
+	}
+}
+
+static void resolve_ttl(ddbc_design *g, ddbc_table *t, ddbc_diags *d)
+{
+	if (!t->ttl.s || table_has_attr(g, t, t->ttl.s))
+		return;
+	char where[512];
+	snprintf(where, sizeof(where), " on any entity of table '%s' (it is the TTL attribute)",
+		 t->name.s);
+	unresolved(d, t->ttl, "attribute", where, NULL, 0);
+}
+
+void ddbc_resolve(ddbc_design *g, ddbc_diags *d)
+{
+	for (size_t i = 0; i < g->nentities; i++)
+		resolve_entity(g, &g->entities[i], d);
+	list_entities(g);
+	for (size_t i = 0; i < g->ntables; i++)
+		resolve_ttl(g, &g->tables[i], d);
+	for (size_t i = 0; i < g->npatterns; i++)
+		resolve_pattern(g, &g->patterns[i], d);
+}

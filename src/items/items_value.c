@@ -1,0 +1,335 @@
+/* items_value.c - an item's attributes, typed as DynamoDB types them */
+#include "items/items_value.h"
+#include "util/strbuf.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const struct {
+	const char *tag;
+	ddbc_type type;
+} tags[] = {
+	{ "S", DDBC_TYPE_S }, { "N", DDBC_TYPE_N }, { "B", DDBC_TYPE_B },
+	{ "BOOL", DDBC_TYPE_BOOL }, { "NULL", DDBC_TYPE_NULL }, { "M", DDBC_TYPE_M },
+	{ "L", DDBC_TYPE_L }, { "SS", DDBC_TYPE_SS }, { "NS", DDBC_TYPE_NS },
+	{ "BS", DDBC_TYPE_BS },
+};
+
+static ddbc_type tag_type(const char *tag)
+{
+	for (size_t i = 0; i < sizeof(tags) / sizeof(tags[0]); i++)
+		if (!strcmp(tag, tags[i].tag))
+			return tags[i].type;
+	return DDBC_TYPE_NONE;
+}
+
+bool ddbc_ival_looks_typed(const json_t *obj)
+{
+	const char *key;
+	const json_t *v;
+	json_object_foreach((json_t *)obj, key, v) {
+		if (!json_is_object(v) || json_object_size(v) != 1)
+			return false;
+		void *it = json_object_iter((json_t *)v);
+		if (tag_type(json_object_iter_key(it)) == DDBC_TYPE_NONE)
+			return false;
+	}
+	return true;
+}
+
+/* ---- scalar texts ------------------------------------------------------------------ */
+
+bool ddbc_is_number_text(const char *s, size_t len)
+{
+	size_t i = 0, digits = 0;
+	if (i < len && (s[i] == '-' || s[i] == '+'))
+		i++;
+	for (; i < len && s[i] >= '0' && s[i] <= '9'; i++)
+		digits++;
+	if (i < len && s[i] == '.')
+		for (i++; i < len && s[i] >= '0' && s[i] <= '9'; i++)
+			digits++;
+	if (!digits)
+		return false;
+	if (i < len && (s[i] == 'e' || s[i] == 'E')) {
+		i++;
+		if (i < len && (s[i] == '-' || s[i] == '+'))
+			i++;
+		size_t exp = 0;
+		for (; i < len && s[i] >= '0' && s[i] <= '9'; i++)
+			exp++;
+		if (!exp)
+			return false;
+	}
+	return i == len;
+}
+
+static bool is_base64_char(char ch)
+{
+	return (ch >= 'A' && ch <= 'Z') || (ch >= 'a' && ch <= 'z') || (ch >= '0' && ch <= '9') ||
+	       ch == '+' || ch == '/';
+}
+
+bool ddbc_is_base64(const char *s, size_t len)
+{
+	if (len % 4)
+		return false;
+	size_t pad = 0;
+	for (size_t i = 0; i < len; i++) {
+		if (s[i] == '=')
+			pad++;
+		else if (pad || !is_base64_char(s[i]))
+			return false;
+	}
+	return pad <= 2;
+}
+
+/* A real as the shortest text that reads back as the same double. */
+static void format_real(double d, char *buf, size_t size)
+{
+	for (int prec = 1; prec <= 17; prec++) {
+		snprintf(buf, size, "%.*g", prec, d);
+		if (strtod(buf, NULL) == d)
+			return;
+	}
+}
+
+const char *ddbc_ival_scalar_text(const json_t *v, char *buf, size_t size, size_t *len)
+{
+	if (json_is_string(v)) {
+		*len = json_string_length(v);
+		return json_string_value(v);
+	}
+	if (json_is_integer(v))
+		snprintf(buf, size, "%" JSON_INTEGER_FORMAT, json_integer_value(v));
+	else if (json_is_real(v))
+		format_real(json_real_value(v), buf, size);
+	else
+		return NULL;
+	*len = strlen(buf);
+	return buf;
+}
+
+/* ---- plain JSON ----------------------------------------------------------------------- */
+
+static ddbc_type plain_type(const json_t *v)
+{
+	switch (json_typeof(v)) {
+	case JSON_STRING: return DDBC_TYPE_S;
+	case JSON_INTEGER:
+	case JSON_REAL: return DDBC_TYPE_N;
+	case JSON_TRUE:
+	case JSON_FALSE: return DDBC_TYPE_BOOL;
+	case JSON_NULL: return DDBC_TYPE_NULL;
+	case JSON_OBJECT: return DDBC_TYPE_M;
+	case JSON_ARRAY: return DDBC_TYPE_L;
+	}
+	return DDBC_TYPE_NONE;
+}
+
+/* ---- DynamoDB JSON --------------------------------------------------------------------- */
+
+const char *ddbc_json_kind(const json_t *v)
+{
+	switch (json_typeof(v)) {
+	case JSON_STRING: return "a string";
+	case JSON_INTEGER:
+	case JSON_REAL: return "a number";
+	case JSON_TRUE:
+	case JSON_FALSE: return "a boolean";
+	case JSON_NULL: return "null";
+	case JSON_OBJECT: return "an object";
+	case JSON_ARRAY: return "an array";
+	}
+	return "a value";
+}
+
+/* Where a value is inside the item: written out only for a message. */
+typedef struct path {
+	const struct path *up;
+	const char *key;         /* a member name; NULL for an element */
+	size_t index;
+} path;
+
+static const char *path_str(const path *p, strbuf *out)
+{
+	if (p->up)
+		path_str(p->up, out);
+	if (p->key)
+		strbuf_addf(out, "%s%s", p->up ? "." : "", p->key);
+	else
+		strbuf_addf(out, "[%zu]", p->index);
+	return strbuf_str(out);
+}
+
+/* Starts the message about the value at p: "'a.b[2]' ". */
+static void at(strbuf *why, const path *p)
+{
+	strbuf_addch(why, '\'');
+	path_str(p, why);
+	strbuf_addstr(why, "' ");
+}
+
+static bool check_typed(const json_t *v, const path *p, strbuf *why, ddbc_type *type,
+			const json_t **payload);
+
+/* What each tag's payload must be, for messages. */
+static const char *payload_hint(ddbc_type t)
+{
+	switch (t) {
+	case DDBC_TYPE_S: return "a string: {\"S\": \"text\"}";
+	case DDBC_TYPE_N: return "a number in a string: {\"N\": \"1\"}";
+	case DDBC_TYPE_B: return "a base64 string: {\"B\": \"AAE=\"}";
+	case DDBC_TYPE_BOOL: return "true or false: {\"BOOL\": true}";
+	case DDBC_TYPE_NULL: return "true: {\"NULL\": true}";
+	case DDBC_TYPE_M: return "an object of typed values: {\"M\": {\"a\": {\"S\": \"x\"}}}";
+	case DDBC_TYPE_L: return "an array of typed values: {\"L\": [{\"S\": \"x\"}]}";
+	case DDBC_TYPE_SS: return "an array of strings: {\"SS\": [\"a\"]}";
+	case DDBC_TYPE_NS: return "an array of numbers in strings: {\"NS\": [\"1\"]}";
+	case DDBC_TYPE_BS: return "an array of base64 strings: {\"BS\": [\"AAE=\"]}";
+	case DDBC_TYPE_NONE: break;
+	}
+	return "";
+}
+
+/* Whether s is a scalar payload of type t (S, N, B). */
+static bool scalar_payload_ok(const json_t *s, ddbc_type t)
+{
+	if (!json_is_string(s))
+		return false;
+	const char *text = json_string_value(s);
+	size_t len = json_string_length(s);
+	if (t == DDBC_TYPE_N)
+		return ddbc_is_number_text(text, len);
+	if (t == DDBC_TYPE_B)
+		return ddbc_is_base64(text, len);
+	return true;
+}
+
+static bool check_set(const json_t *p, ddbc_type t, const path *where, strbuf *why)
+{
+	ddbc_type et = t == DDBC_TYPE_SS ? DDBC_TYPE_S : t == DDBC_TYPE_NS ? DDBC_TYPE_N
+									  : DDBC_TYPE_B;
+	size_t i;
+	const json_t *x;
+	json_array_foreach((json_t *)p, i, x) {
+		if (scalar_payload_ok(x, et))
+			continue;
+		at(why, where);
+		strbuf_addf(why, "is tagged %s, but its element %zu is %s%s; expected %s",
+			    ddbc_type_short(t), i + 1, ddbc_json_kind(x),
+			    json_is_string(x) ? (et == DDBC_TYPE_N ? " that is no number"
+								   : " that is not base64")
+					      : "",
+			    payload_hint(t));
+		return false;
+	}
+	return true;
+}
+
+static bool check_children(const json_t *p, ddbc_type t, const path *where, strbuf *why)
+{
+	ddbc_type ct;
+	const json_t *cp;
+	if (t == DDBC_TYPE_M) {
+		const char *key;
+		const json_t *x;
+		json_object_foreach((json_t *)p, key, x) {
+			path child = { where, key, 0 };
+			if (!check_typed(x, &child, why, &ct, &cp))
+				return false;
+		}
+		return true;
+	}
+	size_t i;
+	const json_t *x;
+	json_array_foreach((json_t *)p, i, x) {
+		path child = { where, NULL, i };
+		if (!check_typed(x, &child, why, &ct, &cp))
+			return false;
+	}
+	return true;
+}
+
+static bool payload_ok(const json_t *p, ddbc_type t, const path *where, strbuf *why)
+{
+	bool kind_ok;
+	switch (t) {
+	case DDBC_TYPE_S:
+	case DDBC_TYPE_N:
+	case DDBC_TYPE_B: kind_ok = json_is_string(p); break;
+	case DDBC_TYPE_BOOL:
+	case DDBC_TYPE_NULL: kind_ok = json_is_boolean(p); break;
+	case DDBC_TYPE_M: kind_ok = json_is_object(p); break;
+	default: kind_ok = json_is_array(p); break;
+	}
+	if (!kind_ok) {
+		at(why, where);
+		strbuf_addf(why, "is tagged %s but holds %s; expected %s", ddbc_type_short(t),
+			    ddbc_json_kind(p), payload_hint(t));
+		return false;
+	}
+	if ((t == DDBC_TYPE_N || t == DDBC_TYPE_B) && !scalar_payload_ok(p, t)) {
+		at(why, where);
+		strbuf_addf(why, "is tagged %s, but \"%.40s\" is %s", ddbc_type_short(t),
+			    json_string_value(p), t == DDBC_TYPE_N ? "no number" : "not base64");
+		return false;
+	}
+	if (t == DDBC_TYPE_SS || t == DDBC_TYPE_NS || t == DDBC_TYPE_BS)
+		return check_set(p, t, where, why);
+	if (t == DDBC_TYPE_M || t == DDBC_TYPE_L)
+		return check_children(p, t, where, why);
+	return true;
+}
+
+static bool check_typed(const json_t *v, const path *where, strbuf *why, ddbc_type *type,
+			const json_t **payload)
+{
+	if (!json_is_object(v) || json_object_size(v) != 1) {
+		at(why, where);
+		strbuf_addstr(why, "is not DynamoDB JSON: expected an object with one type tag "
+			      "such as {\"S\": \"text\"}, found ");
+		if (json_is_object(v))
+			strbuf_addf(why, "an object with %zu members", json_object_size(v));
+		else
+			strbuf_addstr(why, ddbc_json_kind(v));
+		return false;
+	}
+	void *it = json_object_iter((json_t *)v);
+	const char *tag = json_object_iter_key(it);
+	*type = tag_type(tag);
+	*payload = json_object_iter_value(it);
+	if (*type == DDBC_TYPE_NONE) {
+		at(why, where);
+		strbuf_addf(why, "has the unknown type tag \"%.40s\"; DynamoDB JSON uses S, N, B, "
+			    "BOOL, NULL, M, L, SS, NS and BS", tag);
+		return false;
+	}
+	return payload_ok(*payload, *type, where, why);
+}
+
+/* ---- one attribute ----------------------------------------------------------------------- */
+
+bool ddbc_ival_make(ddbc_ival *out, const char *name, const json_t *v, bool dynamodb,
+		    strbuf *why)
+{
+	out->name = name;
+	out->text = NULL;
+	out->len = 0;
+	out->boolean = false;
+	if (dynamodb) {
+		path top = { NULL, name, 0 };
+		if (!check_typed(v, &top, why, &out->type, &out->payload))
+			return false;
+	} else {
+		out->type = plain_type(v);
+		out->payload = v;
+	}
+	const json_t *p = out->payload;
+	if (out->type == DDBC_TYPE_S || out->type == DDBC_TYPE_N || out->type == DDBC_TYPE_B)
+		out->text = ddbc_ival_scalar_text(p, out->num, sizeof(out->num), &out->len);
+	else if (out->type == DDBC_TYPE_BOOL)
+		out->boolean = json_is_true(p);
+	return true;
+}

@@ -1,0 +1,144 @@
+/* model.c - names of the model's enums, lookups, release */
+#include "model/model.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+static const struct {
+	const char *short_name, *long_name;
+} type_names[] = {
+	[DDBC_TYPE_NONE] = { "?", "?" },
+	[DDBC_TYPE_S] = { "S", "String" },
+	[DDBC_TYPE_N] = { "N", "Number" },
+	[DDBC_TYPE_B] = { "B", "Binary" },
+	[DDBC_TYPE_BOOL] = { "BOOL", "Boolean" },
+	[DDBC_TYPE_NULL] = { "NULL", "Null" },
+	[DDBC_TYPE_M] = { "M", "Map" },
+	[DDBC_TYPE_L] = { "L", "List" },
+	[DDBC_TYPE_SS] = { "SS", "StringSet" },
+	[DDBC_TYPE_NS] = { "NS", "NumberSet" },
+	[DDBC_TYPE_BS] = { "BS", "BinarySet" },
+};
+
+const char *ddbc_type_short(ddbc_type t)
+{
+	return type_names[t].short_name;
+}
+
+const char *ddbc_type_long(ddbc_type t)
+{
+	return type_names[t].long_name;
+}
+
+int ddbc_type_parse(const char *s, ddbc_type *out)
+{
+	for (int t = DDBC_TYPE_S; t <= DDBC_TYPE_BS; t++) {
+		if (!strcmp(s, type_names[t].short_name) ||
+		    !strcasecmp(s, type_names[t].long_name)) {
+			*out = (ddbc_type)t;
+			return 0;
+		}
+	}
+	if (!strcasecmp(s, "Bool")) {
+		*out = DDBC_TYPE_BOOL;
+		return 0;
+	}
+	return -1;
+}
+
+const char *ddbc_role_name(ddbc_role r)
+{
+	static const char *const names[] = { "absent", "partition_key", "sort_key", "projected" };
+	return names[r];
+}
+
+const char *ddbc_operation_name(ddbc_operation op)
+{
+	static const char *const names[] = { "get", "query", "scan", "put", "update", "delete" };
+	return names[op];
+}
+
+const char *ddbc_cond_op_name(ddbc_cond_op op)
+{
+	static const char *const names[] = { "eq", "lt", "le", "gt", "ge", "between",
+					     "begins_with" };
+	return names[op];
+}
+
+void ddbc_design_free(ddbc_design *design)
+{
+	if (!design)
+		return;
+	ddbc_arena *arena = design->arena;
+	/* The design itself lives in its arena. */
+	ddbc_arena_free(arena);
+}
+
+ddbc_table *ddbc_design_table(const ddbc_design *design, const char *name)
+{
+	for (size_t i = 0; i < design->ntables; i++)
+		if (!strcmp(design->tables[i].name.s, name))
+			return &design->tables[i];
+	return NULL;
+}
+
+static int by_name(const void *pa, const void *pb)
+{
+	const ddbc_entity *a = *(ddbc_entity *const *)pa, *b = *(ddbc_entity *const *)pb;
+	return strcmp(a->name.s, b->name.s);
+}
+
+void ddbc_design_index_entities(ddbc_design *design)
+{
+	size_t n = design->nentities;
+	design->entities_by_name = ddbc_arena_array(design->arena, n, sizeof(ddbc_entity *));
+	for (size_t i = 0; i < n; i++)
+		design->entities_by_name[i] = &design->entities[i];
+	qsort(design->entities_by_name, n, sizeof(ddbc_entity *), by_name);
+}
+
+ddbc_entity *ddbc_design_entity(const ddbc_design *design, const char *name)
+{
+	if (!design->entities_by_name) {
+		for (size_t i = 0; i < design->nentities; i++)
+			if (!strcmp(design->entities[i].name.s, name))
+				return &design->entities[i];
+		return NULL;
+	}
+	size_t lo = 0, hi = design->nentities;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		int r = strcmp(design->entities_by_name[mid]->name.s, name);
+		if (r == 0)
+			return design->entities_by_name[mid];
+		if (r < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return NULL;
+}
+
+ddbc_attr *ddbc_entity_attr(const ddbc_entity *entity, const char *name)
+{
+	/* Called for every entity a pattern is tried on: the first byte
+	 * settles most comparisons without a call. */
+	for (size_t i = 0; i < entity->nattrs; i++) {
+		const char *s = entity->attrs[i].name.s;
+		if (s && s[0] == name[0] && !strcmp(s, name))
+			return &entity->attrs[i];
+	}
+	return NULL;
+}
+
+ddbc_index *ddbc_table_index(const ddbc_table *table, const char *name)
+{
+	for (size_t i = 0; i < table->ngsi; i++)
+		if (!strcmp(table->gsi[i].name.s, name))
+			return &table->gsi[i];
+	for (size_t i = 0; i < table->nlsi; i++)
+		if (!strcmp(table->lsi[i].name.s, name))
+			return &table->lsi[i];
+	return NULL;
+}

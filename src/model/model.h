@@ -1,0 +1,292 @@
+/* model.h - a design in memory
+ *
+ * load.c fills these structs from the YAML, entry by entry as the composer
+ * hands the big sections over (compose.h), copying what it keeps; resolve.c
+ * links the names (entity -> table, pattern -> table, index, entities).
+ * Every part keeps the position of the YAML node it came from, so any later
+ * finding can point at it. Everything lives in the design's arena:
+ * ddbc_design_free releases all.
+ * Collections keep the file's order, which is the order of every output.
+ */
+#ifndef DDBC_MODEL_H
+#define DDBC_MODEL_H
+
+#include "util/arena.h"
+#include "diag/diag.h"
+#include "input/compose.h"
+#include "model/template.h"
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* A name as written, with its position. s is NULL when absent. */
+typedef struct ddbc_name {
+	const char *s;
+	ddbc_loc loc;
+} ddbc_name;
+
+typedef enum ddbc_type {
+	DDBC_TYPE_NONE = 0,  /* missing or invalid: rules skip it */
+	DDBC_TYPE_S,
+	DDBC_TYPE_N,
+	DDBC_TYPE_B,
+	DDBC_TYPE_BOOL,
+	DDBC_TYPE_NULL,
+	DDBC_TYPE_M,
+	DDBC_TYPE_L,
+	DDBC_TYPE_SS,
+	DDBC_TYPE_NS,
+	DDBC_TYPE_BS
+} ddbc_type;
+
+/* "S", "N", ... and "String", "Number", ... */
+const char *ddbc_type_short(ddbc_type t);
+const char *ddbc_type_long(ddbc_type t);
+/* Accepts the short forms exactly and the long forms case-insensitively. */
+int ddbc_type_parse(const char *s, ddbc_type *out);
+
+typedef enum ddbc_projection {
+	DDBC_PROJ_ALL,
+	DDBC_PROJ_KEYS_ONLY,
+	DDBC_PROJ_INCLUDE
+} ddbc_projection;
+
+typedef struct ddbc_capacity {
+	bool set;
+	long long read, write;
+	ddbc_loc loc;
+} ddbc_capacity;
+
+typedef enum ddbc_index_kind {
+	DDBC_INDEX_PRIMARY,  /* the table's own key */
+	DDBC_INDEX_GSI,
+	DDBC_INDEX_LSI
+} ddbc_index_kind;
+
+typedef struct ddbc_table ddbc_table;
+
+/* The table's primary key, a GSI or an LSI. An LSI's partition key is the
+ * table's (pk holds a copy of the table's name and position). A GSI key may
+ * have several attributes (multi-attribute keys), in key order. */
+typedef struct ddbc_index {
+	ddbc_name name;        /* the table's name for DDBC_INDEX_PRIMARY */
+	ddbc_index_kind kind;
+	const char *description;
+	ddbc_name *pk;
+	size_t npk;
+	ddbc_name *sk;
+	size_t nsk;
+	ddbc_projection projection;
+	ddbc_loc projection_loc;
+	ddbc_name *include;    /* DDBC_PROJ_INCLUDE's attributes */
+	size_t ninclude;
+	ddbc_capacity capacity;
+	ddbc_table *table;
+
+	/* derived by semantics.c */
+	size_t slot;           /* position in table->indexes */
+} ddbc_index;
+
+typedef enum ddbc_billing {
+	DDBC_BILLING_ON_DEMAND,
+	DDBC_BILLING_PROVISIONED
+} ddbc_billing;
+
+struct ddbc_table {
+	ddbc_name name;
+	const char *description;
+	ddbc_index primary;
+	ddbc_name ttl;
+	ddbc_billing billing;
+	ddbc_loc billing_loc;
+	ddbc_capacity capacity;
+	ddbc_index *gsi;
+	size_t ngsi;
+	ddbc_index *lsi;
+	size_t nlsi;
+
+	/* derived by resolve.c */
+	struct ddbc_entity **entities;  /* the table's entities, in file order */
+	size_t nentities;
+	/* derived by semantics.c */
+	ddbc_index **indexes;  /* the primary key, then the GSIs, then the LSIs */
+	size_t nindexes;
+};
+
+typedef enum ddbc_role {
+	DDBC_ROLE_NONE,
+	DDBC_ROLE_PARTITION_KEY,
+	DDBC_ROLE_SORT_KEY,
+	DDBC_ROLE_PROJECTED
+} ddbc_role;
+
+const char *ddbc_role_name(ddbc_role r);
+
+/* One entry of an attribute's declared `indexes:`. */
+typedef struct ddbc_index_decl {
+	ddbc_name index;
+	ddbc_role role;
+	ddbc_loc role_loc;
+} ddbc_index_decl;
+
+typedef struct ddbc_entity ddbc_entity;
+
+/* A large design has a hundred thousand attributes: the fields are
+ * ordered so that the struct has no holes. */
+typedef struct ddbc_attr {
+	ddbc_name name;
+	const char *description;
+	const char *format;
+	ddbc_name template;      /* s is NULL without a template */
+	ddbc_node **enum_values;
+	ddbc_node *example;
+	ddbc_index_decl *indexes; /* the readable entries, then those whose role is not */
+	ddbc_entity *entity;
+	ddbc_loc type_loc;
+	ddbc_loc enum_loc;
+	ddbc_loc indexes_loc;
+	uint32_t nenum;
+	uint32_t nindexes;       /* readable entries */
+	uint32_t ndeclared;      /* all entries */
+	ddbc_type type;
+	bool required;           /* as written; key attributes are required anyway */
+	bool has_indexes;
+	bool indexes_is_map;     /* `indexes:` was a mapping */
+
+	/* derived by semantics.c */
+	bool has_template;       /* template parsed without error */
+	bool in_cycle;           /* its template refers back to itself */
+	bool is_key;             /* a key attribute of the table or one of its indexes */
+	ddbc_template tpl;       /* placeholders' ref: the ddbc_attr they name, or NULL */
+	const char *tpl_error;   /* template-syntax message, or NULL */
+	ddbc_lang lang;          /* is_key: the strings it can hold (ddbc_attr_lang), in the arena */
+	ddbc_role *roles;        /* per slot of table->indexes; NULL without a table */
+} ddbc_attr;
+
+struct ddbc_entity {
+	ddbc_name name;
+	ddbc_name table_ref;     /* as written; s is NULL when implied */
+	ddbc_table *table;       /* resolved; NULL when unresolved */
+	const char *description;
+	ddbc_name c_name;
+	ddbc_attr *attrs;
+	size_t nattrs;
+	ddbc_node **examples;    /* each a mapping (checked by the loader) */
+	size_t nexamples;
+
+	/* derived by semantics.c */
+	bool *in_index;          /* per slot of table->indexes: sets all its key attributes */
+};
+
+typedef enum ddbc_operation {
+	DDBC_OP_GET,
+	DDBC_OP_QUERY,
+	DDBC_OP_SCAN,
+	DDBC_OP_PUT,
+	DDBC_OP_UPDATE,
+	DDBC_OP_DELETE
+} ddbc_operation;
+
+const char *ddbc_operation_name(ddbc_operation op);
+
+typedef enum ddbc_cond_op {
+	DDBC_COND_EQ,
+	DDBC_COND_LT,
+	DDBC_COND_LE,
+	DDBC_COND_GT,
+	DDBC_COND_GE,
+	DDBC_COND_BETWEEN,
+	DDBC_COND_BEGINS_WITH
+} ddbc_cond_op;
+
+const char *ddbc_cond_op_name(ddbc_cond_op op);
+
+/* A condition on one key attribute. values are scalars: templates over
+ * the pattern's parameters, or numbers. between holds what was written
+ * (the pattern-operator-type rule checks that it is two values). */
+typedef struct ddbc_key_cond {
+	ddbc_name attr;
+	ddbc_cond_op op;
+	ddbc_loc op_loc;
+	ddbc_node **values;
+	size_t nvalues;
+
+	/* derived by semantics.c, once per condition */
+	bool on_key;             /* attr is a key attribute of the pattern's index */
+	bool has_lang;           /* eq and begins_with: lang is what the value allows */
+	ddbc_lang lang;          /* runs in the design's arena */
+	ddbc_bound bounds[2];    /* lt..between: lower and upper, when has_bound[] */
+	bool has_bound[2];
+} ddbc_key_cond;
+
+typedef struct ddbc_pattern {
+	ddbc_name id;
+	const char *description;
+	ddbc_name table_ref;
+	ddbc_table *table;
+	ddbc_name index_ref;     /* s is NULL for the base table */
+	ddbc_index *index;       /* resolved: &table->primary, a GSI or an LSI */
+	ddbc_operation operation;
+	ddbc_loc operation_loc;
+	ddbc_key_cond *conds;
+	size_t nconds;
+	ddbc_loc key_loc;
+	int order;               /* 0 unset, 1 asc, -1 desc */
+	bool consistent_read;
+	ddbc_loc consistent_loc;
+	ddbc_name *returns;
+	size_t nreturns;
+	bool has_entities;
+	ddbc_name *entities;
+	size_t nentities;
+	ddbc_loc entities_loc;
+	ddbc_node *example;      /* a mapping of parameter values, or NULL */
+	const char *condition;
+	ddbc_loc condition_loc;
+
+	/* derived by semantics.c */
+	bool analysed;           /* table and index resolved: matched is meaningful */
+	ddbc_entity **matched;   /* entities the key condition can return, file order */
+	size_t nmatched;
+} ddbc_pattern;
+
+typedef struct ddbc_rule_setting {
+	ddbc_rule rule;
+	ddbc_severity severity;
+	ddbc_loc loc;
+} ddbc_rule_setting;
+
+typedef struct ddbc_design {
+	ddbc_arena *arena;
+	const ddbc_source *src;  /* not owned */
+	ddbc_node *root;         /* the tree; the big sections hold only their keys (compose.h) */
+	long long version;
+	ddbc_name name;
+	const char *description;
+	const char *key_delimiter;
+	ddbc_loc key_delimiter_loc;
+	ddbc_settings settings;  /* from lint.rules */
+	ddbc_table *tables;
+	size_t ntables;
+	ddbc_entity *entities;
+	size_t nentities;
+	ddbc_pattern *patterns;
+	size_t npatterns;
+	ddbc_entity **entities_by_name;  /* sorted, for ddbc_design_entity; see model.c */
+} ddbc_design;
+
+void ddbc_design_free(ddbc_design *design);
+
+/* Sorts the entities by name so that lookups are logarithmic: a design
+ * can hold thousands of entities. Called once the entities are loaded. */
+void ddbc_design_index_entities(ddbc_design *design);
+
+/* Lookups by name; NULL when there is none. */
+ddbc_table *ddbc_design_table(const ddbc_design *design, const char *name);
+ddbc_entity *ddbc_design_entity(const ddbc_design *design, const char *name);
+ddbc_attr *ddbc_entity_attr(const ddbc_entity *entity, const char *name);
+/* The primary key, GSI or LSI of table called name; NULL when none. */
+ddbc_index *ddbc_table_index(const ddbc_table *table, const char *name);
+
+#endif

@@ -1,0 +1,542 @@
+/* semantics.c - deriving what the rules and the outputs read */
+#include "model/semantics.h"
+#include "util/xalloc.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- tables and indexes ----------------------------------------------------- */
+
+static void list_indexes(ddbc_arena *arena, ddbc_table *t)
+{
+	t->nindexes = 1 + t->ngsi + t->nlsi;
+	t->indexes = ddbc_arena_array(arena, t->nindexes, sizeof(ddbc_index *));
+	size_t n = 0;
+	t->indexes[n++] = &t->primary;
+	for (size_t i = 0; i < t->ngsi; i++)
+		t->indexes[n++] = &t->gsi[i];
+	for (size_t i = 0; i < t->nlsi; i++)
+		t->indexes[n++] = &t->lsi[i];
+	for (size_t i = 0; i < n; i++)
+		t->indexes[i]->slot = i;
+}
+
+
+bool ddbc_index_has_key(const ddbc_index *ix, const char *name)
+{
+	for (size_t i = 0; i < ix->npk; i++)
+		if (!strcmp(ix->pk[i].s, name))
+			return true;
+	for (size_t i = 0; i < ix->nsk; i++)
+		if (!strcmp(ix->sk[i].s, name))
+			return true;
+	return false;
+}
+
+bool ddbc_attr_required(const ddbc_attr *a, strbuf *why)
+{
+	const ddbc_entity *e = a->entity;
+	const char *reason = NULL;
+	if (e->table && ddbc_index_has_key(&e->table->primary, a->name.s))
+		reason = "a key attribute of table '%s'";
+	else if (a->template.s)
+		reason = "it has the template '%s'";
+	else if (a->required)
+		reason = "required: true%s";
+	if (!reason)
+		return false;
+	if (why)
+		strbuf_addf(why, reason, e->table && ddbc_index_has_key(&e->table->primary,
+			    a->name.s) ? e->table->name.s : a->template.s ? a->template.s : "");
+	return true;
+}
+
+ddbc_type ddbc_table_key_type(const ddbc_table *t, const char *name)
+{
+	for (size_t i = 0; i < t->nentities; i++) {
+		const ddbc_attr *a = ddbc_entity_attr(t->entities[i], name);
+		if (a && a->type != DDBC_TYPE_NONE)
+			return a->type;
+	}
+	return DDBC_TYPE_NONE;
+}
+
+/* ---- templates ---------------------------------------------------------------- */
+
+static void parse_templates(ddbc_design *g, ddbc_entity *e)
+{
+	for (size_t i = 0; i < e->nattrs; i++) {
+		ddbc_attr *a = &e->attrs[i];
+		if (!a->template.s)
+			continue;
+		size_t off = 0;
+		a->tpl_error = ddbc_template_parse(g->arena, a->template.s, &a->tpl, &off);
+		if (a->tpl_error)
+			continue;
+		a->has_template = true;
+		for (size_t k = 0; k < a->tpl.nsegs; k++) {
+			ddbc_segment *seg = &a->tpl.segs[k];
+			if (seg->kind == DDBC_SEG_PLACEHOLDER)
+				seg->ref = ddbc_entity_attr(e, seg->text);
+		}
+	}
+}
+
+enum { WHITE, GREY, BLACK };
+
+/* Depth-first search over "template of a names b"; an edge back to a grey
+ * attribute closes a cycle, and every attribute on it is marked. */
+static void visit(ddbc_attr *a, unsigned char *color, ddbc_attr **stack, size_t depth,
+		  const ddbc_entity *e)
+{
+	size_t me = (size_t)(a - e->attrs);
+	color[me] = GREY;
+	stack[depth] = a;
+	for (size_t k = 0; a->has_template && k < a->tpl.nsegs; k++) {
+		ddbc_attr *b = a->tpl.segs[k].ref;
+		if (!b)
+			continue;
+		size_t j = (size_t)(b - e->attrs);
+		if (color[j] == GREY) {
+			for (size_t s = depth + 1; s-- > 0;) {
+				stack[s]->in_cycle = true;
+				if (stack[s] == b)
+					break;
+			}
+		} else if (color[j] == WHITE) {
+			visit(b, color, stack, depth + 1, e);
+		}
+	}
+	color[me] = BLACK;
+}
+
+static void find_cycles(ddbc_entity *e)
+{
+	unsigned char *color = xcalloc(e->nattrs, 1);
+	ddbc_attr **stack = xcalloc(e->nattrs + 1, sizeof(*stack));
+	for (size_t i = 0; i < e->nattrs; i++)
+		if (color[i] == WHITE)
+			visit(&e->attrs[i], color, stack, 0, e);
+	free(stack);
+	free(color);
+}
+
+static void class_of_type(ddbc_type t, unsigned width, ddbc_lang *out)
+{
+	if (t == DDBC_TYPE_N)
+		ddbc_lang_class(out, width ? DDBC_CLASS_DIGITS : DDBC_CLASS_NUMBER,
+				width ? width : 1);
+	else if (t == DDBC_TYPE_S)
+		ddbc_lang_class(out, DDBC_CLASS_NO_DELIM, 1);
+	else
+		ddbc_lang_class(out, DDBC_CLASS_ANY, 0);
+}
+
+static void template_lang(const ddbc_attr *a, ddbc_lang *out, unsigned depth)
+{
+	for (size_t k = 0; k < a->tpl.nsegs; k++) {
+		const ddbc_segment *seg = &a->tpl.segs[k];
+		const ddbc_attr *b = seg->ref;
+		if (seg->kind == DDBC_SEG_LITERAL)
+			ddbc_lang_fixed(out, seg->text, seg->len);
+		else if (b && b->has_template && !b->in_cycle && depth < 16)
+			template_lang(b, out, depth + 1);
+		else if (b)
+			class_of_type(b->type, seg->width, out);
+		else
+			ddbc_lang_class(out, DDBC_CLASS_ANY, 0);
+	}
+}
+
+void ddbc_attr_lang(const ddbc_attr *a, ddbc_lang *out)
+{
+	if (a->has_template && !a->in_cycle) {
+		template_lang(a, out, 0);
+		return;
+	}
+	/* A plain S key value may hold anything, the delimiter included. */
+	if (a->type == DDBC_TYPE_N)
+		ddbc_lang_class(out, DDBC_CLASS_NUMBER, 1);
+	else
+		ddbc_lang_class(out, DDBC_CLASS_ANY, 1);
+}
+
+/* Moves l's runs into the arena, so the model owns them and the design's
+ * one free releases them. */
+static void lang_to_arena(ddbc_arena *arena, ddbc_lang *l)
+{
+	ddbc_run *runs = ddbc_arena_array(arena, l->nruns, sizeof(ddbc_run));
+	if (l->nruns)
+		memcpy(runs, l->runs, l->nruns * sizeof(ddbc_run));
+	size_t n = l->nruns;
+	ddbc_lang_release(l);
+	l->runs = runs;
+	l->nruns = n;
+	l->cap = 0;
+}
+
+/* ---- roles and membership ---------------------------------------------------- */
+
+static bool in_names(const ddbc_name *names, size_t n, const char *s)
+{
+	for (size_t i = 0; i < n; i++)
+		if (!strcmp(names[i].s, s))
+			return true;
+	return false;
+}
+
+ddbc_role ddbc_attr_role(const ddbc_attr *a, const ddbc_index *ix)
+{
+	const ddbc_entity *e = a->entity;
+	if (!e->in_index || !e->in_index[ix->slot])
+		return DDBC_ROLE_NONE;
+	if (in_names(ix->pk, ix->npk, a->name.s))
+		return DDBC_ROLE_PARTITION_KEY;
+	if (in_names(ix->sk, ix->nsk, a->name.s))
+		return DDBC_ROLE_SORT_KEY;
+	if (ix->kind == DDBC_INDEX_PRIMARY)
+		return DDBC_ROLE_PROJECTED;
+	/* The table's key attributes are projected into every index. */
+	if (ddbc_index_has_key(&ix->table->primary, a->name.s))
+		return DDBC_ROLE_PROJECTED;
+	switch (ix->projection) {
+	case DDBC_PROJ_ALL: return DDBC_ROLE_PROJECTED;
+	case DDBC_PROJ_KEYS_ONLY: return DDBC_ROLE_NONE;
+	case DDBC_PROJ_INCLUDE:
+		return in_names(ix->include, ix->ninclude, a->name.s) ? DDBC_ROLE_PROJECTED
+								      : DDBC_ROLE_NONE;
+	}
+	return DDBC_ROLE_NONE;
+}
+
+static bool sets_all(const ddbc_entity *e, const ddbc_index *ix)
+{
+	if (ix->npk == 0)
+		return false;
+	for (size_t i = 0; i < ix->npk; i++)
+		if (!ddbc_entity_attr(e, ix->pk[i].s))
+			return false;
+	for (size_t i = 0; i < ix->nsk; i++)
+		if (!ddbc_entity_attr(e, ix->sk[i].s))
+			return false;
+	return true;
+}
+
+static void derive_membership(ddbc_design *g, ddbc_entity *e)
+{
+	ddbc_table *t = e->table;
+	e->in_index = ddbc_arena_array(g->arena, t->nindexes, sizeof(bool));
+	for (size_t s = 0; s < t->nindexes; s++)
+		e->in_index[s] = sets_all(e, t->indexes[s]);
+	for (size_t i = 0; i < e->nattrs; i++) {
+		ddbc_attr *a = &e->attrs[i];
+		a->roles = ddbc_arena_array(g->arena, t->nindexes, sizeof(ddbc_role));
+		for (size_t s = 0; s < t->nindexes; s++) {
+			a->roles[s] = ddbc_attr_role(a, t->indexes[s]);
+			if (ddbc_index_has_key(t->indexes[s], a->name.s))
+				a->is_key = true;
+		}
+		if (a->is_key) {
+			ddbc_lang_init(&a->lang);
+			ddbc_attr_lang(a, &a->lang);
+			lang_to_arena(g->arena, &a->lang);
+		}
+	}
+}
+
+/* ---- access patterns ------------------------------------------------------------ */
+
+/* The language of a condition value: a template over free parameters,
+ * each standing for a value of the key's type. */
+static bool value_lang(ddbc_arena *arena, const ddbc_node *v, ddbc_type type, ddbc_lang *out)
+{
+	if (!v || v->kind != DDBC_NODE_SCALAR)
+		return false;
+	ddbc_template t;
+	size_t off;
+	if (ddbc_template_parse(arena, v->u.text, &t, &off))
+		return false;
+	for (size_t k = 0; k < t.nsegs; k++) {
+		if (t.segs[k].kind == DDBC_SEG_LITERAL)
+			ddbc_lang_fixed(out, t.segs[k].text, t.segs[k].len);
+		else
+			class_of_type(type == DDBC_TYPE_N ? DDBC_TYPE_N : DDBC_TYPE_S,
+				      t.segs[k].width, out);
+	}
+	return true;
+}
+
+/* A range bound from a condition value: its literal prefix, open when
+ * parameters follow it (then only the prefix is known). */
+static bool bound_of(ddbc_arena *arena, const ddbc_node *v, ddbc_bound *b, bool inclusive)
+{
+	if (!v || v->kind != DDBC_NODE_SCALAR)
+		return false;
+	ddbc_template t;
+	size_t off;
+	if (ddbc_template_parse(arena, v->u.text, &t, &off))
+		return false;
+	const char *prefix;
+	b->len = ddbc_template_prefix(&t, &prefix);
+	b->text = prefix;
+	b->open = !ddbc_template_is_constant(&t);
+	b->inclusive = inclusive || b->open;
+	return true;
+}
+
+static void derive_bounds(ddbc_arena *arena, ddbc_key_cond *c)
+{
+	switch (c->op) {
+	case DDBC_COND_LT:
+	case DDBC_COND_LE:
+		c->has_bound[1] = c->nvalues == 1 &&
+				  bound_of(arena, c->values[0], &c->bounds[1], c->op == DDBC_COND_LE);
+		break;
+	case DDBC_COND_GT:
+	case DDBC_COND_GE:
+		c->has_bound[0] = c->nvalues == 1 &&
+				  bound_of(arena, c->values[0], &c->bounds[0], c->op == DDBC_COND_GE);
+		break;
+	case DDBC_COND_BETWEEN:
+		if (c->nvalues == 2 && bound_of(arena, c->values[0], &c->bounds[0], true) &&
+		    bound_of(arena, c->values[1], &c->bounds[1], true))
+			c->has_bound[0] = c->has_bound[1] = true;
+		break;
+	default:
+		break;
+	}
+}
+
+/* Parses a condition's value(s) once, for every entity it is tried on. */
+static void derive_cond(ddbc_design *g, const ddbc_table *t, ddbc_key_cond *c)
+{
+	if (!c->attr.s || !c->nvalues)
+		return;
+	if (c->op == DDBC_COND_EQ || c->op == DDBC_COND_BEGINS_WITH) {
+		ddbc_lang_init(&c->lang);
+		c->has_lang = c->nvalues == 1 &&
+			      value_lang(g->arena, c->values[0], ddbc_table_key_type(t, c->attr.s),
+					 &c->lang);
+		if (c->has_lang && c->op == DDBC_COND_BEGINS_WITH)
+			ddbc_lang_class(&c->lang, DDBC_CLASS_ANY, 0);
+		lang_to_arena(g->arena, &c->lang);
+		return;
+	}
+	derive_bounds(g->arena, c);
+}
+
+/* The literal text a language starts with. */
+static size_t lang_prefix(const ddbc_lang *l, const char **text)
+{
+	*text = l->nruns && l->runs[0].fixed ? l->runs[0].text : "";
+	return l->nruns && l->runs[0].fixed ? l->runs[0].len : 0;
+}
+
+/* Two languages whose leading literals differ cannot meet: a cheap test
+ * that spares the product search for most entity/condition pairs. */
+static bool prefixes_differ(const ddbc_lang *a, const ddbc_lang *b)
+{
+	const char *pa, *pb;
+	size_t la = lang_prefix(a, &pa), lb = lang_prefix(b, &pb);
+	return memcmp(pa, pb, la < lb ? la : lb) != 0;
+}
+
+bool ddbc_cond_matches(const ddbc_design *g, const ddbc_key_cond *c, const ddbc_attr *a)
+{
+	ddbc_lang own;
+	const ddbc_lang *la = &a->lang;
+	if (!a->is_key) {
+		ddbc_lang_init(&own);
+		ddbc_attr_lang(a, &own);
+		la = &own;
+	}
+	bool r = true;
+	if (c->has_lang)
+		r = !prefixes_differ(la, &c->lang) &&
+		    ddbc_lang_intersects(la, &c->lang, g->key_delimiter);
+	else if ((c->has_bound[0] || c->has_bound[1]) && a->type == DDBC_TYPE_S)
+		r = ddbc_lang_in_range(la, c->has_bound[0] ? &c->bounds[0] : NULL,
+				       c->has_bound[1] ? &c->bounds[1] : NULL, g->key_delimiter);
+	if (la == &own)
+		ddbc_lang_release(&own);
+	return r;
+}
+
+static bool entity_matches(const ddbc_design *g, const ddbc_pattern *p, const ddbc_entity *e)
+{
+	if (!e->in_index || !e->in_index[p->index->slot])
+		return false;
+	for (size_t i = 0; i < p->nconds; i++) {
+		const ddbc_key_cond *c = &p->conds[i];
+		if (!c->on_key)
+			continue;
+		const ddbc_attr *a = ddbc_entity_attr(e, c->attr.s);
+		if (a && !ddbc_cond_matches(g, c, a))
+			return false;
+	}
+	return true;
+}
+
+/* Entities of an index sorted by the literal prefix of their first
+ * partition-key attribute, so that a pattern is tried only on entities
+ * whose prefix agrees with its condition's: a table of thousands of
+ * entities is not searched whole for each of its patterns. */
+typedef struct prefixed {
+	const char *text;
+	size_t len;
+	size_t pos;              /* the entity's place in table->entities */
+} prefixed;
+
+typedef struct prefix_index {
+	prefixed *items;
+	size_t n;
+} prefix_index;
+
+static int by_prefix(const void *pa, const void *pb)
+{
+	const prefixed *a = pa, *b = pb;
+	int r = memcmp(a->text, b->text, a->len < b->len ? a->len : b->len);
+	if (r)
+		return r;
+	if (a->len != b->len)
+		return a->len < b->len ? -1 : 1;
+	return a->pos < b->pos ? -1 : a->pos > b->pos;
+}
+
+static void build_prefix_index(const ddbc_table *t, const ddbc_index *ix, prefix_index *pi)
+{
+	pi->items = xmalloc((t->nentities + 1) * sizeof(prefixed));
+	pi->n = 0;
+	for (size_t i = 0; ix->npk && i < t->nentities; i++) {
+		const ddbc_entity *e = t->entities[i];
+		const ddbc_attr *a = e->in_index[ix->slot] ? ddbc_entity_attr(e, ix->pk[0].s) : NULL;
+		if (!a)
+			continue;
+		prefixed *p = &pi->items[pi->n++];
+		p->len = lang_prefix(&a->lang, &p->text);
+		p->pos = i;
+	}
+	qsort(pi->items, pi->n, sizeof(prefixed), by_prefix);
+}
+
+/* The first position in pi whose prefix is >= (text, len). */
+static size_t lower_bound(const prefix_index *pi, const char *text, size_t len)
+{
+	prefixed key = { text, len, 0 };
+	size_t lo = 0, hi = pi->n;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (by_prefix(&pi->items[mid], &key) < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+static int by_pos(const void *pa, const void *pb)
+{
+	size_t a = *(const size_t *)pa, b = *(const size_t *)pb;
+	return a < b ? -1 : a > b;
+}
+
+/* The positions of the entities whose prefix is compatible with P (one is
+ * a prefix of the other), in file order: those extending P are one run of
+ * pi; those P extends have each one of P's own prefixes. */
+static size_t candidates(const prefix_index *pi, const char *P, size_t plen, size_t *out)
+{
+	size_t n = 0;
+	for (size_t i = lower_bound(pi, P, plen);
+	     i < pi->n && pi->items[i].len >= plen && !memcmp(pi->items[i].text, P, plen); i++)
+		out[n++] = pi->items[i].pos;
+	for (size_t len = 0; len < plen; len++)
+		for (size_t i = lower_bound(pi, P, len);
+		     i < pi->n && pi->items[i].len == len && !memcmp(pi->items[i].text, P, len); i++)
+			out[n++] = pi->items[i].pos;
+	qsort(out, n, sizeof(size_t), by_pos);
+	return n;
+}
+
+/* The equality condition on the index's first partition attribute. */
+static const ddbc_key_cond *partition_eq(const ddbc_pattern *p)
+{
+	for (size_t i = 0; p->index->npk && i < p->nconds; i++) {
+		const ddbc_key_cond *c = &p->conds[i];
+		if (c->on_key && c->op == DDBC_COND_EQ && c->has_lang &&
+		    !strcmp(c->attr.s, p->index->pk[0].s))
+			return c;
+	}
+	return NULL;
+}
+
+static void match_pattern(ddbc_design *g, ddbc_pattern *p, prefix_index *indexes)
+{
+	if (!p->table || !p->index)
+		return;
+	p->analysed = true;
+	const ddbc_table *t = p->table;
+	for (size_t i = 0; i < p->nconds; i++) {
+		ddbc_key_cond *c = &p->conds[i];
+		c->on_key = c->attr.s && c->nvalues && ddbc_index_has_key(p->index, c->attr.s);
+		derive_cond(g, t, c);
+	}
+	/* Candidates: every entity of the table, or with an equality on the
+	 * partition key only those whose prefix agrees. */
+	size_t *pos = xmalloc((t->nentities + 1) * sizeof(size_t));
+	size_t n = 0;
+	const ddbc_key_cond *eq = partition_eq(p);
+	if (eq) {
+		prefix_index *pi = &indexes[p->index->slot];
+		if (!pi->items)
+			build_prefix_index(t, p->index, pi);
+		const char *P;
+		size_t plen = lang_prefix(&eq->lang, &P);
+		n = candidates(pi, P, plen, pos);
+	} else {
+		for (size_t i = 0; i < t->nentities; i++)
+			pos[n++] = i;
+	}
+	size_t k = 0;
+	for (size_t i = 0; i < n; i++)
+		if (entity_matches(g, p, t->entities[pos[i]]))
+			pos[k++] = pos[i];
+	/* Sized to the matches: a table of thousands of entities has as many
+	 * patterns, and most match one entity. */
+	p->matched = ddbc_arena_array(g->arena, k, sizeof(ddbc_entity *));
+	for (size_t i = 0; i < k; i++)
+		p->matched[p->nmatched++] = t->entities[pos[i]];
+	free(pos);
+}
+
+static void match_patterns(ddbc_design *g)
+{
+	/* One prefix index per table index, built when a pattern first needs it. */
+	prefix_index **byslot = xcalloc(g->ntables + 1, sizeof(prefix_index *));
+	for (size_t i = 0; i < g->ntables; i++)
+		byslot[i] = xcalloc(g->tables[i].nindexes + 1, sizeof(prefix_index));
+	for (size_t i = 0; i < g->npatterns; i++) {
+		ddbc_pattern *p = &g->patterns[i];
+		size_t t = p->table ? (size_t)(p->table - g->tables) : 0;
+		match_pattern(g, p, byslot[t]);
+	}
+	for (size_t i = 0; i < g->ntables; i++) {
+		for (size_t s = 0; s < g->tables[i].nindexes; s++)
+			free(byslot[i][s].items);
+		free(byslot[i]);
+	}
+	free(byslot);
+}
+
+void ddbc_semantics(ddbc_design *g)
+{
+	for (size_t i = 0; i < g->ntables; i++)
+		list_indexes(g->arena, &g->tables[i]);
+	for (size_t i = 0; i < g->nentities; i++) {
+		ddbc_entity *e = &g->entities[i];
+		parse_templates(g, e);
+		find_cycles(e);
+		if (e->table)
+			derive_membership(g, e);
+	}
+	match_patterns(g);
+}

@@ -1,0 +1,43 @@
+/* semantics.h - the derived model every rule and output reads
+ *
+ * Run once per design after loading: parses every template and links its
+ * placeholders, finds template cycles, lists each table's indexes and
+ * entities, derives each attribute's role in each index (partition/sort
+ * key, projected, absent), each entity's index membership (sparse
+ * indexes), and the entities each access pattern's key condition can
+ * return. It reports nothing: the rules turn what it derived into findings.
+ * After it, the model is read-only.
+ */
+#ifndef DDBC_SEMANTICS_H
+#define DDBC_SEMANTICS_H
+
+#include "model/model.h"
+#include "util/strbuf.h"
+
+void ddbc_semantics(ddbc_design *design);
+
+/* The strings attribute a can hold as a key: its template expanded through
+ * templated placeholders, else its type's values. Appends to out. */
+void ddbc_attr_lang(const ddbc_attr *a, ddbc_lang *out);
+
+/* Whether entity e can satisfy condition c (on one of e's attributes)
+ * given the table's key delimiter. */
+bool ddbc_cond_matches(const ddbc_design *design, const ddbc_key_cond *c, const ddbc_attr *a);
+
+/* The role of attribute a in index ix, derived. */
+ddbc_role ddbc_attr_role(const ddbc_attr *a, const ddbc_index *ix);
+
+/* The type a table gives key attribute name: the type of the first entity
+ * of the table that defines it; DDBC_TYPE_NONE when none does. */
+ddbc_type ddbc_table_key_type(const ddbc_table *t, const char *name);
+
+/* Whether every item of a's entity must hold a: it is a key attribute of
+ * the entity's table, it has a template, or it says required: true. When
+ * it must and why is not NULL, appends the reason to why. The example
+ * rule and check-items share this one answer. */
+bool ddbc_attr_required(const ddbc_attr *a, strbuf *why);
+
+/* Whether name is a key attribute of ix (partition or sort). */
+bool ddbc_index_has_key(const ddbc_index *ix, const char *name);
+
+#endif

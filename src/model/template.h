@@ -1,0 +1,107 @@
+/* template.h - key templates: parsing, rendering and exact overlap
+ *
+ *   template    := ( literal | placeholder )*
+ *   placeholder := "{" NAME [ ":0" WIDTH ] "}"
+ *   literal     := any text; "{{" and "}}" stand for literal braces
+ *
+ * A parsed template is a list of segments. For reasoning about which
+ * strings a template can produce, each segment is lowered to a run: a fixed
+ * string, or a character class repeated at least min times (see
+ * ddbc_lang). Two languages built from runs are regular, and
+ * ddbc_lang_intersects decides exactly whether they share a string, by a
+ * search of the product of their automata (see template.c).
+ */
+#ifndef DDBC_TEMPLATE_H
+#define DDBC_TEMPLATE_H
+
+#include "util/arena.h"
+#include "util/source.h"
+#include "util/strbuf.h"
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+typedef enum ddbc_seg_kind {
+	DDBC_SEG_LITERAL,
+	DDBC_SEG_PLACEHOLDER
+} ddbc_seg_kind;
+
+typedef struct ddbc_segment {
+	const char *text;        /* the literal (braces unescaped) or the NAME */
+	size_t len;
+	void *ref;               /* what NAME resolves to (an attribute), set by the caller */
+	uint32_t offset;         /* byte offset of the segment in the template text */
+	unsigned char width;     /* :0WIDTH (at most 38), or 0 */
+	unsigned char kind;      /* ddbc_seg_kind */
+} ddbc_segment;
+
+typedef struct ddbc_template {
+	const char *text;        /* as written */
+	ddbc_segment *segs;
+	size_t nsegs;
+} ddbc_template;
+
+/* Parses text into t (segments in arena). Returns NULL on success, else a
+ * static message for template-syntax, with *err_offset set to the byte
+ * offset of the problem. */
+const char *ddbc_template_parse(ddbc_arena *arena, const char *text, ddbc_template *t,
+				size_t *err_offset);
+
+/* The literal text before the first placeholder. */
+size_t ddbc_template_prefix(const ddbc_template *t, const char **prefix);
+bool ddbc_template_is_constant(const ddbc_template *t);
+
+/* ---- languages: what strings a template can render to ------------------- */
+
+typedef enum ddbc_class {
+	DDBC_CLASS_ANY,          /* any character */
+	DDBC_CLASS_NO_DELIM,     /* any string that does not contain the delimiter */
+	DDBC_CLASS_NUMBER,       /* a decimal number: digits, '-', '.' */
+	DDBC_CLASS_DIGITS        /* a zero-padded number: digits only */
+} ddbc_class;
+
+/* Whether a value of class cls may hold the byte ch (the delimiter rule of
+ * DDBC_CLASS_NO_DELIM aside: it spans several bytes). */
+bool ddbc_class_has(ddbc_class cls, unsigned char ch);
+
+typedef struct ddbc_run {
+	const char *text;        /* fixed: the string */
+	size_t len;
+	size_t min;              /* !fixed: cls repeated at least min times */
+	unsigned char cls;       /* ddbc_class */
+	bool fixed;
+} ddbc_run;
+
+typedef struct ddbc_lang {
+	ddbc_run *runs;
+	size_t nruns, cap;
+} ddbc_lang;
+
+void ddbc_lang_init(ddbc_lang *l);
+void ddbc_lang_release(ddbc_lang *l);
+void ddbc_lang_fixed(ddbc_lang *l, const char *text, size_t len);
+void ddbc_lang_class(ddbc_lang *l, ddbc_class cls, size_t min);
+
+/* Whether some string belongs to both a and b, where delim is the key
+ * delimiter that DDBC_CLASS_NO_DELIM values never contain. */
+bool ddbc_lang_intersects(const ddbc_lang *a, const ddbc_lang *b, const char *delim);
+
+/* Whether the concrete string s belongs to l. */
+bool ddbc_lang_matches(const ddbc_lang *l, const char *s, size_t len, const char *delim);
+
+/* Whether some string of l lies in the range the bounds give, comparing
+ * bytes as DynamoDB compares S keys. A NULL bound is no bound. A bound
+ * marked open (an upper bound that holds parameters, of which only the
+ * literal prefix is known) also admits every string that starts with it. */
+typedef struct ddbc_bound {
+	const char *text;
+	size_t len;
+	bool inclusive;
+	bool open;
+} ddbc_bound;
+
+bool ddbc_lang_in_range(const ddbc_lang *l, const ddbc_bound *lower, const ddbc_bound *upper,
+			const char *delim);
+
+#endif

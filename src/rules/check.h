@@ -1,0 +1,16 @@
+/* check.h - the whole check of one design: load, resolve, rules
+ *
+ * Every command starts here: `lint` prints the findings, the other
+ * commands write their output only when there is no error.
+ */
+#ifndef DDBC_CHECK_H
+#define DDBC_CHECK_H
+
+#include "model/model.h"
+
+/* Loads and checks src, adding every finding to d and resolving their
+ * severities (cli's settings over the design's lint.rules). Returns the
+ * design, or NULL when the file could not be loaded (d->fatal). */
+ddbc_design *ddbc_check(const ddbc_source *src, ddbc_diags *d, const ddbc_settings *cli);
+
+#endif

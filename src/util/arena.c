@@ -1,0 +1,196 @@
+/* arena.c - bump allocator in chained blocks */
+#include "util/arena.h"
+#include "util/xalloc.h"
+
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+
+#define BLOCK_SIZE (64 * 1024)
+/* Every struct of the model needs at most pointer alignment; 8 rather than
+ * max_align_t's 16 keeps the many short strings small. */
+#define ALIGN 8
+
+struct block {
+	struct block *next;
+	size_t size, used;
+	size_t mapped;           /* bytes mapped for the block; 0: from malloc */
+	max_align_t data[];
+};
+
+struct ddbc_arena {
+	struct block *head;
+	size_t total;
+	size_t peak;                 /* the most total ever was, across clears */
+	struct ddbc_arena *adopted;  /* arenas freed with this one */
+	struct ddbc_arena *sibling;  /* next in the adopter's list */
+};
+
+ddbc_arena *ddbc_arena_new(void)
+{
+	return xcalloc(1, sizeof(ddbc_arena));
+}
+
+static void free_blocks(struct block *b)
+{
+	while (b) {
+		struct block *next = b->next;
+		if (b->mapped)
+			munmap(b, b->mapped);
+		else
+			free(b);
+		b = next;
+	}
+}
+
+/* A large model's memory is taken in big blocks, mapped with their pages
+ * populated at once: touching fresh pages one by one costs a fault each,
+ * the larger part of building a 10,000-entity model. */
+#define BIG_BLOCK (1024 * 1024)
+
+static struct block *map_block(size_t size)
+{
+	size_t len = sizeof(struct block) + size;
+	void *p = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE,
+		       -1, 0);
+	if (p == MAP_FAILED)
+		return NULL;
+	struct block *b = p;
+	b->mapped = len;
+	return b;
+}
+
+void ddbc_arena_free(ddbc_arena *a)
+{
+	if (!a)
+		return;
+	while (a->adopted) {
+		ddbc_arena *child = a->adopted;
+		a->adopted = child->sibling;
+		ddbc_arena_free(child);
+	}
+	free_blocks(a->head);
+	free(a);
+}
+
+void ddbc_arena_clear(ddbc_arena *a)
+{
+	/* The head is the newest and largest ordinary block: keep it. */
+	struct block *keep = a->head;
+	if (keep && (keep->size > BLOCK_SIZE || keep->mapped))
+		keep = NULL;
+	free_blocks(keep ? keep->next : a->head);
+	a->head = keep;
+	if (keep) {
+		memset(keep->data, 0, keep->used);
+		keep->used = 0;
+		keep->next = NULL;
+	}
+	if (a->total > a->peak)
+		a->peak = a->total;
+	a->total = 0;
+}
+
+void ddbc_arena_adopt(ddbc_arena *a, ddbc_arena *child)
+{
+	child->sibling = a->adopted;
+	a->adopted = child;
+}
+
+static struct block *new_block(ddbc_arena *a, size_t need)
+{
+	/* Blocks grow with the arena, from 1 KiB to BLOCK_SIZE: many arenas
+	 * are small and short-lived. A cleared arena goes on at the size it
+	 * had reached. */
+	size_t grown = a->total > a->peak ? a->total : a->peak;
+	size_t size = grown < 1024 ? 1024 : grown < BLOCK_SIZE ? grown : BLOCK_SIZE;
+	if (need > size)
+		size = need;
+	struct block *b = NULL;
+	if (a->total >= 4 * BIG_BLOCK && need <= BIG_BLOCK / 4) {
+		size = BIG_BLOCK - sizeof(*b);
+		b = map_block(size);
+	}
+	/* calloc: memory fresh from the system is zero already, and calloc
+	 * knows when it is. */
+	if (!b)
+		b = xcalloc(1, sizeof(*b) + size);
+	b->size = size;
+	b->used = 0;
+	/* A big allocation gets a block of its own behind the head, so the
+	 * head's free space is not wasted. */
+	if (a->head && need > BLOCK_SIZE / 4) {
+		b->next = a->head->next;
+		a->head->next = b;
+	} else {
+		b->next = a->head;
+		a->head = b;
+	}
+	return b;
+}
+
+/* The next size bytes of the head block (a new block when they do not
+ * fit); zero, like all memory not handed out before. */
+static void *alloc_raw(ddbc_arena *a, size_t size)
+{
+	size_t need = (size + ALIGN - 1) & ~(size_t)(ALIGN - 1);
+	if (need < size)
+		xalloc_die();
+	struct block *b = a->head;
+	if (!b || b->size - b->used < need)
+		b = new_block(a, need);
+	void *p = (char *)b->data + b->used;
+	b->used += need;
+	a->total += need;
+	return p;
+}
+
+/* Blocks start zeroed and are never handed out twice (a cleared block is
+ * zeroed again), so memory that is not handed out yet is zero. */
+void *ddbc_arena_alloc(ddbc_arena *a, size_t size)
+{
+	return alloc_raw(a, size);
+}
+
+void *ddbc_arena_array(ddbc_arena *a, size_t n, size_t size)
+{
+	if (size && n > SIZE_MAX / size)
+		xalloc_die();
+	return ddbc_arena_alloc(a, n * size);
+}
+
+char *ddbc_arena_strndup(ddbc_arena *a, const char *s, size_t len)
+{
+	char *p = alloc_raw(a, len + 1);
+	memcpy(p, s, len);
+	p[len] = '\0';
+	return p;
+}
+
+char *ddbc_arena_strdup(ddbc_arena *a, const char *s)
+{
+	return ddbc_arena_strndup(a, s, strlen(s));
+}
+
+char *ddbc_arena_printf(ddbc_arena *a, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	int n = vsnprintf(NULL, 0, fmt, ap);
+	va_end(ap);
+	if (n < 0)
+		xalloc_die();
+	char *p = ddbc_arena_alloc(a, (size_t)n + 1);
+	va_start(ap, fmt);
+	vsnprintf(p, (size_t)n + 1, fmt, ap);
+	va_end(ap);
+	return p;
+}
+
+size_t ddbc_arena_used(const ddbc_arena *a)
+{
+	return a->total;
+}

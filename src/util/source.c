@@ -1,0 +1,170 @@
+/* source.c - reading input files */
+#include "util/source.h"
+#include "util/utf8.h"
+#include "util/xalloc.h"
+
+#include <errno.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+/* A UTF-8 byte order mark is not part of the text: libyaml skips it
+ * without counting a column, and so must every position and quoted line. */
+static size_t bom_len(const char *text, size_t len)
+{
+	return len >= 3 && !memcmp(text, "\xEF\xBB\xBF", 3) ? 3 : 0;
+}
+
+static ddbc_source *read_stream(FILE *f, const char *name)
+{
+	size_t cap = 0, len = 0;
+	char *buf = NULL;
+	for (;;) {
+		xgrow((void **)&buf, &cap, len + 65536 + 1, 1);
+		size_t n = fread(buf + len, 1, cap - len - 1, f);
+		len += n;
+		if (n == 0)
+			break;
+	}
+	if (ferror(f)) {
+		int e = errno ? errno : EIO;
+		free(buf);
+		errno = e;
+		return NULL;
+	}
+	size_t bom = bom_len(buf, len);
+	len -= bom;
+	memmove(buf, buf + bom, len);
+	buf[len] = '\0';
+	ddbc_source *src = xcalloc(1, sizeof(*src));
+	src->name = xstrdup(name);
+	src->text = buf;
+	src->len = len;
+	return src;
+}
+
+/* Maps a regular file whose size is not a multiple of the page size: the
+ * rest of its last page reads as zeros, which ends the text with the NUL
+ * the parser wants. Anything else (empty, pipes, exact pages) is read. */
+static ddbc_source *map_file(FILE *f, const char *name)
+{
+	struct stat st;
+	long page = sysconf(_SC_PAGESIZE);
+	if (fstat(fileno(f), &st) != 0 || !S_ISREG(st.st_mode) || st.st_size <= 0 ||
+	    page <= 0 || st.st_size % page == 0 || (unsigned long long)st.st_size > SIZE_MAX / 2)
+		return NULL;
+	size_t len = (size_t)st.st_size;
+	void *base = mmap(NULL, len, PROT_READ, MAP_PRIVATE, fileno(f), 0);
+	if (base == MAP_FAILED)
+		return NULL;
+	ddbc_source *src = xcalloc(1, sizeof(*src));
+	size_t bom = bom_len(base, len);
+	src->name = xstrdup(name);
+	src->text = (char *)base + bom;
+	src->len = len - bom;
+	src->base = base;
+	src->mapped = len;
+	return src;
+}
+
+void ddbc_source_evict(const ddbc_source *src, size_t upto)
+{
+	if (!src->mapped)
+		return;
+	size_t end = src->mapped;
+	if (upto < src->len) {
+		size_t page = (size_t)sysconf(_SC_PAGESIZE);
+		end = ((size_t)(src->text - (char *)src->base) + upto) / page * page;
+	}
+	if (end)
+		madvise(src->base, end, MADV_DONTNEED);
+}
+
+ddbc_source *ddbc_source_read(const char *path)
+{
+	if (strcmp(path, "-") == 0)
+		return read_stream(stdin, path);
+	FILE *f = fopen(path, "rb");
+	if (!f)
+		return NULL;
+	ddbc_source *src = map_file(f, path);
+	if (src) {
+		fclose(f);
+		return src;
+	}
+	src = read_stream(f, path);
+	int e = errno;
+	fclose(f);
+	errno = e;
+	return src;
+}
+
+ddbc_source *ddbc_source_from_memory(const char *name, const char *text, size_t len)
+{
+	size_t bom = bom_len(text, len);
+	text += bom;
+	len -= bom;
+	ddbc_source *src = xcalloc(1, sizeof(*src));
+	src->name = xstrdup(name);
+	src->text = xmalloc(len + 1);
+	memcpy(src->text, text, len);
+	src->text[len] = '\0';
+	src->len = len;
+	return src;
+}
+
+void ddbc_source_free(ddbc_source *src)
+{
+	if (!src)
+		return;
+	free(src->name);
+	if (src->mapped)
+		munmap(src->base, src->mapped);
+	else
+		free(src->text);
+	free(src->line_starts);
+	free(src);
+}
+
+/* Records where every line starts; lines end where libyaml's do (\n,
+ * \r\n, \r, NEL, LS, PS), so positions and quoted lines agree. */
+static void index_lines(ddbc_source *src)
+{
+	size_t cap = 0;
+	const char *p = src->text, *end = src->text + src->len;
+	xgrow((void **)&src->line_starts, &cap, 1, sizeof(size_t));
+	src->line_starts[src->nlines++] = 0;
+	while (p < end) {
+		size_t br = ddbc_break_len(p, end);
+		if (!br) {
+			p++;
+			continue;
+		}
+		p += br;
+		xgrow((void **)&src->line_starts, &cap, src->nlines + 1, sizeof(size_t));
+		src->line_starts[src->nlines++] = (size_t)(p - src->text);
+	}
+}
+
+const char *ddbc_source_line(const ddbc_source *csrc, unsigned line, size_t *len)
+{
+	/* The index is a cache: building it does not change the source. */
+	ddbc_source *src = (ddbc_source *)csrc;
+	if (!src->line_starts)
+		index_lines(src);
+	if (line == 0 || line > src->nlines)
+		return NULL;
+	const char *start = src->text + src->line_starts[line - 1];
+	const char *end = line < src->nlines ? src->text + src->line_starts[line]
+					     : src->text + src->len;
+	/* Drop the line break. */
+	const char *p = start;
+	while (p < end && !ddbc_break_len(p, end))
+		p++;
+	*len = (size_t)(p - start);
+	return start;
+}

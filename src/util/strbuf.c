@@ -1,0 +1,82 @@
+/* strbuf.c - growable byte buffer */
+#include "util/strbuf.h"
+#include "util/xalloc.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static void reserve(strbuf *sb, size_t extra)
+{
+	size_t need = sb->len + extra + 1;
+	if (need < extra)
+		xalloc_die();
+	xgrow((void **)&sb->buf, &sb->cap, need, 1);
+}
+
+void strbuf_add(strbuf *sb, const void *data, size_t len)
+{
+	reserve(sb, len);
+	if (len)
+		memcpy(sb->buf + sb->len, data, len);
+	sb->len += len;
+	sb->buf[sb->len] = '\0';
+}
+
+void strbuf_addstr(strbuf *sb, const char *s)
+{
+	strbuf_add(sb, s, strlen(s));
+}
+
+void strbuf_addch(strbuf *sb, char c)
+{
+	strbuf_add(sb, &c, 1);
+}
+
+void strbuf_vaddf(strbuf *sb, const char *fmt, va_list ap)
+{
+	va_list cp;
+	va_copy(cp, ap);
+	int n = vsnprintf(NULL, 0, fmt, cp);
+	va_end(cp);
+	if (n < 0)
+		return;
+	reserve(sb, (size_t)n);
+	vsnprintf(sb->buf + sb->len, (size_t)n + 1, fmt, ap);
+	sb->len += (size_t)n;
+}
+
+void strbuf_addf(strbuf *sb, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	strbuf_vaddf(sb, fmt, ap);
+	va_end(ap);
+}
+
+void strbuf_reset(strbuf *sb)
+{
+	sb->len = 0;
+	if (sb->buf)
+		sb->buf[0] = '\0';
+}
+
+char *strbuf_detach(strbuf *sb)
+{
+	char *p = sb->buf ? sb->buf : xstrdup("");
+	sb->buf = NULL;
+	sb->len = sb->cap = 0;
+	return p;
+}
+
+void strbuf_release(strbuf *sb)
+{
+	free(sb->buf);
+	sb->buf = NULL;
+	sb->len = sb->cap = 0;
+}
+
+const char *strbuf_str(const strbuf *sb)
+{
+	return sb->buf ? sb->buf : "";
+}

@@ -1,0 +1,66 @@
+/* xalloc.c - allocation that never returns NULL */
+#include "util/xalloc.h"
+
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+void xalloc_die(void)
+{
+	fputs("ddbc: out of memory\n", stderr);
+	exit(2);
+}
+
+void *xmalloc(size_t size)
+{
+	void *p = malloc(size ? size : 1);
+	if (!p)
+		xalloc_die();
+	return p;
+}
+
+void *xcalloc(size_t n, size_t size)
+{
+	void *p = calloc(n ? n : 1, size ? size : 1);
+	if (!p)
+		xalloc_die();
+	return p;
+}
+
+void *xrealloc(void *p, size_t size)
+{
+	p = realloc(p, size ? size : 1);
+	if (!p)
+		xalloc_die();
+	return p;
+}
+
+void xgrow(void **p, size_t *cap, size_t need, size_t size)
+{
+	if (need <= *cap)
+		return;
+	size_t n = *cap ? *cap : 8;
+	while (n < need) {
+		if (n > SIZE_MAX / 2)
+			xalloc_die();
+		n *= 2;
+	}
+	if (n > SIZE_MAX / size)
+		xalloc_die();
+	*p = xrealloc(*p, n * size);
+	*cap = n;
+}
+
+char *xstrdup(const char *s)
+{
+	return xstrndup(s, strlen(s));
+}
+
+char *xstrndup(const char *s, size_t n)
+{
+	char *p = xmalloc(n + 1);
+	memcpy(p, s, n);
+	p[n] = '\0';
+	return p;
+}
