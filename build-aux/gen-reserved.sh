@@ -1,5 +1,5 @@
 #!/bin/sh
-# gen-reserved.sh - regenerate src/rules/reserved.c from data/reserved-words.txt
+# gen-reserved.sh - regenerate src/model/reserved.c from data/reserved-words.txt
 #
 # Usage (from the top of the source tree): build-aux/gen-reserved.sh
 # The generated file is committed, so a build never needs this script; run
@@ -10,7 +10,7 @@ set -eu
 
 srcdir=${1:-.}
 in="$srcdir/data/reserved-words.txt"
-out="$srcdir/src/rules/reserved.c"
+out="$srcdir/src/model/reserved.c"
 tmp="$out.tmp"
 
 # reserved.c skips names longer than MAX_WORD without searching.
