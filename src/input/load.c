@@ -11,6 +11,7 @@
  * structural problem of a file. What could not be read is left empty (NULL
  * name, DDBC_TYPE_NONE) and later rules skip it.
  */
+#include "input/compose.h"
 #include "input/load.h"
 #include "util/strset.h"
 #include "util/suggest.h"

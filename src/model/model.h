@@ -13,7 +13,8 @@
 
 #include "util/arena.h"
 #include "diag/diag.h"
-#include "input/compose.h"
+#include "diag/diag.h"
+#include "model/node.h"
 #include "model/template.h"
 
 #include <stdbool.h>

@@ -1,0 +1,103 @@
+/* node.c - copying and reading YAML values */
+#include "model/node.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+ddbc_node *ddbc_node_copy(ddbc_arena *arena, const ddbc_node *node)
+{
+	ddbc_node *copy = ddbc_arena_alloc(arena, sizeof(*copy));
+	*copy = *node;
+	switch (node->kind) {
+	case DDBC_NODE_SCALAR:
+		copy->u.text = ddbc_arena_strndup(arena, node->u.text, node->n);
+		break;
+	case DDBC_NODE_SEQ:
+		copy->u.items = ddbc_arena_array(arena, node->n, sizeof(ddbc_node *));
+		for (size_t i = 0; i < node->n; i++)
+			copy->u.items[i] = ddbc_node_copy(arena, node->u.items[i]);
+		break;
+	case DDBC_NODE_MAP:
+		copy->u.pairs = ddbc_arena_array(arena, node->n, sizeof(ddbc_pair));
+		for (size_t i = 0; i < node->n; i++) {
+			copy->u.pairs[i].key = ddbc_node_copy(arena, node->u.pairs[i].key);
+			copy->u.pairs[i].value = ddbc_node_copy(arena, node->u.pairs[i].value);
+		}
+		break;
+	}
+	return copy;
+}
+
+/* ---- readers ------------------------------------------------------------------- */
+
+ddbc_node *ddbc_node_get(const ddbc_node *map, const char *key)
+{
+	if (!map || map->kind != DDBC_NODE_MAP)
+		return NULL;
+	/* The loader asks for every known field of every mapping: the first
+	 * byte rules out most keys without a call. */
+	for (size_t i = 0; i < map->n; i++) {
+		const char *k = map->u.pairs[i].key->u.text;
+		if (k[0] == key[0] && !strcmp(k, key))
+			return map->u.pairs[i].value;
+	}
+	return NULL;
+}
+
+bool ddbc_node_bool(const ddbc_node *node, bool *out)
+{
+	if (!node || node->kind != DDBC_NODE_SCALAR || node->scalar != DDBC_SCALAR_BOOL)
+		return false;
+	*out = node->u.text[0] == 't' || node->u.text[0] == 'T';
+	return true;
+}
+
+bool ddbc_node_int(const ddbc_node *node, long long *out)
+{
+	if (!node || node->kind != DDBC_NODE_SCALAR || node->scalar != DDBC_SCALAR_INT)
+		return false;
+	const char *s = node->u.text;
+	int base = 10;
+	if (!strncmp(s, "0x", 2))
+		s += 2, base = 16;
+	else if (!strncmp(s, "0o", 2))
+		s += 2, base = 8;
+	errno = 0;
+	char *end;
+	long long v = strtoll(s, &end, base);
+	if (errno || *end)
+		return false;
+	*out = v;
+	return true;
+}
+
+bool ddbc_node_is_null(const ddbc_node *node)
+{
+	return node && node->kind == DDBC_NODE_SCALAR && node->scalar == DDBC_SCALAR_NULL;
+}
+
+bool ddbc_node_is_number(const ddbc_node *node)
+{
+	return node && node->kind == DDBC_NODE_SCALAR &&
+	       (node->scalar == DDBC_SCALAR_INT || node->scalar == DDBC_SCALAR_FLOAT);
+}
+
+const char *ddbc_node_describe(const ddbc_node *node)
+{
+	if (!node)
+		return "nothing";
+	switch (node->kind) {
+	case DDBC_NODE_SEQ: return "a sequence";
+	case DDBC_NODE_MAP: return "a mapping";
+	case DDBC_NODE_SCALAR: break;
+	}
+	switch (node->scalar) {
+	case DDBC_SCALAR_INT:
+	case DDBC_SCALAR_FLOAT: return "a number";
+	case DDBC_SCALAR_BOOL: return "a boolean";
+	case DDBC_SCALAR_NULL: return "null";
+	case DDBC_SCALAR_STR: break;
+	}
+	return "a string";
+}
