@@ -11,6 +11,8 @@
 #include "testutil.h"
 
 #include <check.h>
+#include <jansson.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -190,6 +192,46 @@ START_TEST(test_unreadable_role_declares)
 }
 END_TEST
 
+/* The JSON schemas name the rules a design's lint.rules may set (every
+ * rule whose severity can change) and the rules the model export can hold
+ * (all of them), in the catalogue's order: a rule added to the list and
+ * not to a schema fails here. */
+static void assert_schema_rules(const char *rel, const char *const *path, bool fixed_too)
+{
+	char *file = tu_srcpath(rel);
+	json_error_t err;
+	json_t *root = json_load_file(file, 0, &err);
+	ck_assert_msg(root != NULL, "%s:%d: %s", rel, err.line, err.text);
+	json_t *node = root;
+	for (size_t i = 0; path[i]; i++)
+		node = json_object_get(node, path[i]);
+	ck_assert_msg(json_is_array(node), "%s: no rule enum", rel);
+	size_t k = 0;
+	for (int i = 0; i < DDBC_RULE_COUNT; i++) {
+		const ddbc_rule_info *r = ddbc_rule_get((ddbc_rule)i);
+		if (r->fixed && !fixed_too)
+			continue;
+		const char *id = json_string_value(json_array_get(node, k++));
+		ck_assert_msg(id && !strcmp(id, r->id), "%s: rule %zu is '%s', expected '%s'",
+			      rel, k, id ? id : "(none)", r->id);
+	}
+	ck_assert_msg(json_array_size(node) == k, "%s: %zu rules, expected %zu", rel,
+		      json_array_size(node), k);
+	json_decref(root);
+	free(file);
+}
+
+START_TEST(test_schemas_name_every_rule)
+{
+	static const char *const design[] = { "properties", "lint", "properties", "rules",
+					      "propertyNames", "enum", NULL };
+	static const char *const model[] = { "properties", "lint_rules", "propertyNames",
+					     "enum", NULL };
+	assert_schema_rules("docs/ddbc.schema.json", design, false);
+	assert_schema_rules("docs/model.schema.json", model, true);
+}
+END_TEST
+
 static Suite *rules_suite(void)
 {
 	Suite *s = suite_create("rules");
@@ -198,6 +240,7 @@ static Suite *rules_suite(void)
 	tcase_add_loop_test(tc, test_samples_clean, 0, 5);
 	tcase_add_test(tc, test_many_rules_one_run);
 	tcase_add_test(tc, test_spec_example);
+	tcase_add_test(tc, test_schemas_name_every_rule);
 	tcase_add_test(tc, test_unreadable_role_declares);
 	suite_add_tcase(s, tc);
 	return s;

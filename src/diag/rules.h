@@ -1,8 +1,10 @@
-/* rules.h - the rule catalogue: one entry per rule id (SPEC §3)
+/* rules.h - the rule catalogue as data: one entry per rule id
  *
- * Every finding names one of these rules. The table in rules.c holds each
- * rule's stable id, default severity and one-line summary; its order is the
- * order of SPEC §3 and of `ddbc explain`.
+ * Every finding names one of these rules. rules.def lists them once; the
+ * enum below and the table in rules.c are made from it, with each rule's
+ * stable id, default severity, who reports it and one-line summary. This
+ * is plain data, below the findings: the checks themselves and the runner
+ * that calls them live in rules/ (rules/check.h), above the model.
  */
 #ifndef DDBC_RULES_H
 #define DDBC_RULES_H
@@ -19,72 +21,31 @@ typedef enum ddbc_severity {
 } ddbc_severity;
 
 typedef enum ddbc_rule {
-	DDBC_RULE_YAML_SYNTAX,
-	DDBC_RULE_SCHEMA,
-	DDBC_RULE_DUPLICATE_KEY,
-	DDBC_RULE_UNRESOLVED_REFERENCE,
-	DDBC_RULE_TABLE_NAME,
-	DDBC_RULE_INDEX_NAME,
-	DDBC_RULE_KEY_ATTRIBUTE_TYPE,
-	DDBC_RULE_KEY_TYPE_CONFLICT,
-	DDBC_RULE_ENTITY_MISSING_KEY,
-	DDBC_RULE_LSI_REQUIRES_SORT_KEY,
-	DDBC_RULE_LSI_LIMIT,
-	DDBC_RULE_GSI_LIMIT,
-	DDBC_RULE_GSI_KEY_ARITY,
-	DDBC_RULE_PROJECTION_LIMIT,
-	DDBC_RULE_BILLING,
-	DDBC_RULE_TTL_TYPE,
-	DDBC_RULE_INCLUSION_MISMATCH,
-	DDBC_RULE_PROJECTION_UNKNOWN_ATTRIBUTE,
-	DDBC_RULE_INDEX_UNUSED,
-	DDBC_RULE_TEMPLATE_SYNTAX,
-	DDBC_RULE_TEMPLATE_UNKNOWN_ATTRIBUTE,
-	DDBC_RULE_TEMPLATE_TYPE,
-	DDBC_RULE_TEMPLATE_CYCLE,
-	DDBC_RULE_UNPADDED_NUMBER_IN_KEY,
-	DDBC_RULE_KEY_OVERLAP,
-	DDBC_RULE_EXAMPLE_MISMATCH,
-	DDBC_RULE_PATTERN_UNSERVABLE,
-	DDBC_RULE_PATTERN_OPERATOR_TYPE,
-	DDBC_RULE_PATTERN_CONSISTENT_GSI,
-	DDBC_RULE_PATTERN_PROJECTION,
-	DDBC_RULE_PATTERN_NO_MATCH,
-	DDBC_RULE_PATTERN_ENTITIES,
-	DDBC_RULE_PATTERN_SCAN,
-	DDBC_RULE_RESERVED_WORD,
-	DDBC_RULE_GENERIC_KEY_NAMES,
-	DDBC_RULE_HOT_PARTITION,
-	DDBC_RULE_MISSING_DESCRIPTION,
+#define DDBC_RULE(NAME, name, id, sev, kind, summary) DDBC_RULE_##NAME,
+#include "diag/rules.def"
+#undef DDBC_RULE
 	DDBC_RULE_COUNT
 } ddbc_rule;
 
-struct ddbc_design;
-struct ddbc_diags;
-struct ddbc_settings;
-
-/* A check reads the derived model (semantics.h) and adds findings; it
- * never prints and never changes the model. */
-typedef void ddbc_check_fn(const struct ddbc_design *design, struct ddbc_diags *d);
+/* Who reports a rule's findings (rules.def's KIND). */
+typedef enum ddbc_rule_kind {
+	DDBC_RULE_KIND_CHECK,    /* its check function in rules/, over the derived model */
+	DDBC_RULE_KIND_LOADER,   /* the loader, while it reads the file */
+	DDBC_RULE_KIND_FIXED     /* the loader; the file is no design; severity fixed */
+} ddbc_rule_kind;
 
 typedef struct ddbc_rule_info {
 	const char *id;
 	ddbc_severity default_severity;
+	ddbc_rule_kind kind;
 	/* A rule whose findings mean the file could not be read as a design:
-	 * its severity cannot be changed. */
+	 * its severity cannot be changed (kind == DDBC_RULE_KIND_FIXED). */
 	bool fixed;
 	const char *summary;
-	/* NULL for the structural rules, which the loader reports. */
-	ddbc_check_fn *check;
 } ddbc_rule_info;
 
 const ddbc_rule_info *ddbc_rule_get(ddbc_rule rule);
 
-/* Runs every rule's check on a loaded design, skipping the rules that
- * settings (or, where not set there, design_settings and the default) turn
- * off. */
-void ddbc_rules_run(const struct ddbc_design *design, struct ddbc_diags *d,
-		    const struct ddbc_settings *cli);
 /* Looks a rule up by id; returns 0 and sets *out, or -1. */
 int ddbc_rule_find(const char *id, ddbc_rule *out);
 /* The rule id closest to id (for "did you mean"), or NULL. */

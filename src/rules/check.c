@@ -1,7 +1,39 @@
-/* check.c - the whole check of one design */
+/* check.c - the whole check of one design, and the rules' runner */
 #include "rules/check.h"
 #include "input/load.h"
 #include "model/semantics.h"
+#include "rules/checks.h"
+
+/* Each rule's check function, in the catalogue's order; NULL for the rules
+ * the loader reports. */
+#define DDBC_CHECK_FN_CHECK(name) ddbc_check_##name
+#define DDBC_CHECK_FN_LOADER(name) NULL
+#define DDBC_CHECK_FN_FIXED(name) NULL
+static ddbc_check_fn *const checks[DDBC_RULE_COUNT] = {
+#define DDBC_RULE(NAME, name, id, sev, kind, summary) \
+	[DDBC_RULE_##NAME] = DDBC_CHECK_FN_##kind(name),
+#include "diag/rules.def"
+#undef DDBC_RULE
+};
+
+static ddbc_severity severity_of(ddbc_rule rule, const ddbc_settings *cli,
+				 const ddbc_settings *design)
+{
+	ddbc_severity sev = cli->sev[rule];
+	if (sev == DDBC_SEV_DEFAULT)
+		sev = design->sev[rule];
+	if (sev == DDBC_SEV_DEFAULT)
+		sev = ddbc_rule_get(rule)->default_severity;
+	return sev;
+}
+
+void ddbc_rules_run(const ddbc_design *design, ddbc_diags *d, const ddbc_settings *cli)
+{
+	for (int i = 0; i < DDBC_RULE_COUNT; i++) {
+		if (checks[i] && severity_of((ddbc_rule)i, cli, &design->settings) != DDBC_SEV_OFF)
+			checks[i](design, d);
+	}
+}
 
 ddbc_design *ddbc_check(const ddbc_source *src, ddbc_diags *d, const ddbc_settings *cli)
 {
