@@ -452,7 +452,10 @@ START_TEST(test_format_golden)
 	tu_run(&p, NULL, "lint", "--format", format, BAD, NULL);
 	expect_status(&p, 1);
 	ck_assert_uint_eq(p.err_len, 0);
-	char *out = tu_replace(p.out, DDBC_DOCS_URL, "@DOCS_URL@/");
+	/* SARIF's rule list is check_diag's to check. */
+	char *masked = tu_mask_json(p.out, "rules");
+	char *out = tu_replace(masked, DDBC_DOCS_URL, "@DOCS_URL@/");
+	free(masked);
 	char *norm = tu_replace(out, "\"" PACKAGE_VERSION "\"", "\"@VERSION@\"");
 	char golden[64];
 	snprintf(golden, sizeof(golden), "tests/golden/lint/%s.out", format);

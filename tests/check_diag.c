@@ -432,10 +432,14 @@ static char *print(const ddbc_diags *d, ddbc_diag_format format, bool color, siz
 }
 
 /* SARIF names the docs' install path and the version: placeholders keep
- * the golden independent of ./configure. */
+ * the golden independent of ./configure. The driver's rules are the rule
+ * list (test_sarif_shape checks them), masked so a new rule changes no
+ * golden. */
 static char *normalise_sarif(const char *s)
 {
-	char *a = tu_replace(s, DDBC_DOCS_URL, "@DOCS_URL@/");
+	char *m = tu_mask_json(s, "rules");
+	char *a = tu_replace(m, DDBC_DOCS_URL, "@DOCS_URL@/");
+	free(m);
 	char *b = tu_replace(a, "\"" PACKAGE_VERSION "\"", "\"@VERSION@\"");
 	free(a);
 	return b;
@@ -593,6 +597,13 @@ START_TEST(test_sarif_shape)
 	ck_assert_str_eq(json_string_value(json_object_get(driver, "name")), "ddbc");
 	json_t *rules = json_object_get(driver, "rules");
 	ck_assert_uint_eq(json_array_size(rules), DDBC_RULE_COUNT);
+	for (int i = 0; i < DDBC_RULE_COUNT; i++) {
+		const ddbc_rule_info *info = ddbc_rule_get((ddbc_rule)i);
+		json_t *rule = json_array_get(rules, (size_t)i);
+		ck_assert_str_eq(json_string_value(json_object_get(rule, "id")), info->id);
+		json_t *desc = json_object_get(json_object_get(rule, "shortDescription"), "text");
+		ck_assert_str_eq(json_string_value(desc), info->summary);
+	}
 	json_t *results = json_object_get(run, "results");
 	ck_assert_uint_eq(json_array_size(results), f.d.n);
 	for (size_t i = 0; i < f.d.n; i++) {

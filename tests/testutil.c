@@ -135,6 +135,46 @@ char *tu_replace(const char *s, const char *from, const char *to)
 	return strbuf_detach(&sb);
 }
 
+/* The end of the JSON array or object starting at p. */
+static const char *json_end(const char *p)
+{
+	int depth = 0;
+	bool in_string = false;
+	for (; *p; p++) {
+		if (in_string) {
+			if (*p == '\\' && p[1])
+				p++;
+			else if (*p == '"')
+				in_string = false;
+		} else if (*p == '"') {
+			in_string = true;
+		} else if (*p == '[' || *p == '{') {
+			depth++;
+		} else if ((*p == ']' || *p == '}') && --depth == 0) {
+			return p + 1;
+		}
+	}
+	return p;
+}
+
+char *tu_mask_json(const char *s, const char *key)
+{
+	strbuf pat = STRBUF_INIT;
+	strbuf_addf(&pat, "\"%s\": ", key);
+	const char *at = strstr(s, pat.buf);
+	strbuf sb = STRBUF_INIT;
+	if (!at || (at[pat.len] != '[' && at[pat.len] != '{')) {
+		strbuf_addstr(&sb, s);
+	} else {
+		const char *value = at + pat.len;
+		strbuf_add(&sb, s, (size_t)(value - s));
+		strbuf_addstr(&sb, "\"@MASKED@\"");
+		strbuf_addstr(&sb, json_end(value));
+	}
+	strbuf_release(&pat);
+	return strbuf_detach(&sb);
+}
+
 bool tu_contains(const char *s, size_t len, const char *needle)
 {
 	return memmem(s, len, needle, strlen(needle)) != NULL;

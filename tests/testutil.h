@@ -98,6 +98,12 @@ bool tu_golden_match(const char *rel, const char *actual, size_t len);
 /* s with every occurrence of from replaced by to. */
 char *tu_replace(const char *s, const char *from, const char *to);
 
+/* s with the JSON value after its first `"key": ` (an array or object,
+ * strings inside skipped) replaced by the string "@MASKED@": for golden
+ * files that should not change whenever a list made elsewhere does (the
+ * rule list in SARIF, checked on its own). s unchanged if key is absent. */
+char *tu_mask_json(const char *s, const char *key);
+
 /* Whether s (of len bytes, which may hold NULs) contains needle. */
 bool tu_contains(const char *s, size_t len, const char *needle);
 
