@@ -158,13 +158,13 @@ START_TEST(test_many_rules_one_run)
 }
 END_TEST
 
-/* SPEC §1's example design (its one comma fixed) gives exactly the one
- * finding the SPEC promises: missing-description for 'nickname'. */
-START_TEST(test_spec_example)
+/* The example design of docs/format.md gives exactly the one finding that
+ * page promises: missing-description for 'nickname'. */
+START_TEST(test_format_example)
 {
 	ddbc_diags d;
 	ddbc_source *src;
-	lint_fixture("tests/fixtures/spec-example.ddb.yaml", &d, &src);
+	lint_fixture("tests/fixtures/format-example.ddb.yaml", &d, &src);
 	char *dump = tu_diags_dump(&d);
 	ck_assert_msg(d.n == 1 && d.items[0].rule == DDBC_RULE_MISSING_DESCRIPTION &&
 		      d.items[0].severity == DDBC_SEV_WARNING && strstr(d.items[0].message, "'nickname'"),
@@ -239,7 +239,7 @@ static Suite *rules_suite(void)
 	tcase_add_loop_test(tc, test_rule_page_and_fixtures, 0, DDBC_RULE_COUNT);
 	tcase_add_loop_test(tc, test_samples_clean, 0, 5);
 	tcase_add_test(tc, test_many_rules_one_run);
-	tcase_add_test(tc, test_spec_example);
+	tcase_add_test(tc, test_format_example);
 	tcase_add_test(tc, test_schemas_name_every_rule);
 	tcase_add_test(tc, test_unreadable_role_declares);
 	suite_add_tcase(s, tc);

@@ -198,7 +198,7 @@ static bool in_range(const char *spec, const char *lo, const char *hi, bool open
 
 START_TEST(test_range)
 {
-	/* seed 000: GSI1SK BETWEEN "2026-05-23" AND "2026-05-23T23:59:59.999Z#~" */
+	/* the stamp-rally article: GSI1SK BETWEEN "2026-05-23" AND "2026-05-23T23:59:59.999Z#~" */
 	ck_assert(in_range("%s#%s", "2026-05-23", "2026-05-23T23:59:59.999Z#~", false));
 	/* a stamp master's "001" sorts before every date */
 	ck_assert(!in_range("%d3", "2026-05-23", "2026-05-23T23:59:59.999Z#~", false));

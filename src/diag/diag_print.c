@@ -104,7 +104,7 @@ static void print_text(FILE *out, const ddbc_diags *d, const ddbc_print_opts *op
 		print_text_one(out, &d->items[i], opts->color);
 }
 
-/* ---- json: the shape of SPEC §2 ----------------------------------------- */
+/* ---- json: {"diagnostics": [...], "summary": {...}} ------------------------ */
 
 static void dump(FILE *out, json_t *root, size_t flags)
 {

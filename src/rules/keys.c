@@ -221,7 +221,8 @@ void ddbc_check_gsi_key_arity(const ddbc_design *g, ddbc_diags *d)
 /* ---- hot-partition ---------------------------------------------------------------- */
 
 /* Up to this many distinct values, a partition key concentrates a table's
- * traffic on a few partitions (seed 001: Status with two values). */
+ * traffic on a few partitions (the AWS100本ノック article: a Status of two
+ * values). */
 enum { HOT_MAX_VALUES = 10 };
 
 /* How many values attribute a can hold when that is few: 2 for BOOL, the

@@ -229,7 +229,8 @@ void ddbc_check_generic_key_names(const ddbc_design *g, ddbc_diags *d)
 		for (size_t s = 0; s < t->nindexes; s++) {
 			const ddbc_index *ix = t->indexes[s];
 			/* A multi-attribute key exists to index natural attributes as
-			 * they are (seed 003): generic names would defeat it. */
+			 * they are (the article on GSI multi-attribute keys): generic
+			 * names would defeat it. */
 			if (ix->npk > 1 || ix->nsk > 1)
 				continue;
 			generic_names(d, ix);
