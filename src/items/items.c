@@ -744,43 +744,49 @@ static bool whole_number(const char *text, long long *out)
 	return !errno && !*end;
 }
 
-/* Renders a's template from the item's values into out. Returns 1, 0 when
- * a value is absent or of the wrong type (reported elsewhere or by the
- * caller, *missing set for an absent one), -1 when a number cannot be
- * zero-padded (*bad set). */
-static int render(const run *R, const ddbc_attr *a, strbuf *out, const char **missing,
-		  const ddbc_ival **bad, unsigned *width)
+/* The value of placeholder seg in the current item (the callback of
+ * ddbc_template_render): absent and mistyped values are reported by the
+ * other checks. */
+static ddbc_tvalue item_value(void *ctx, const ddbc_segment *seg)
 {
-	for (size_t k = 0; k < a->tpl.nsegs; k++) {
-		const ddbc_segment *seg = &a->tpl.segs[k];
-		const ddbc_attr *b = seg->ref;
-		if (seg->kind == DDBC_SEG_LITERAL) {
-			strbuf_add(out, seg->text, seg->len);
-			continue;
-		}
-		if (!b || (b->type != DDBC_TYPE_S && b->type != DDBC_TYPE_N))
-			return 0;
-		const ddbc_ival *v = value_of(R, b);
-		if (!v) {
-			*missing = b->name.s;
-			return 0;
-		}
-		if (!type_fits(R, v, b->type))
-			return 0;
-		long long n;
-		if (b->type == DDBC_TYPE_S) {
-			strbuf_add(out, v->text, v->len);
-		} else if (whole_number(v->text, &n) && (!seg->width || n >= 0)) {
-			strbuf_addf(out, "%0*lld", (int)seg->width, n);
-		} else if (!seg->width) {
-			strbuf_addstr(out, v->text[0] == '+' ? v->text + 1 : v->text);
-		} else {
-			*bad = v;
-			*width = seg->width;
-			return -1;
-		}
+	const run *R = ctx;
+	const ddbc_attr *b = seg->ref;
+	ddbc_tvalue t = { .kind = DDBC_TVALUE_UNUSABLE };
+	if (!b || (b->type != DDBC_TYPE_S && b->type != DDBC_TYPE_N))
+		return t;
+	const ddbc_ival *v = value_of(R, b);
+	if (!v) {
+		t.kind = DDBC_TVALUE_MISSING;
+		return t;
 	}
-	return 1;
+	if (!type_fits(R, v, b->type))
+		return t;
+	t.kind = b->type == DDBC_TYPE_S ? DDBC_TVALUE_TEXT : DDBC_TVALUE_NUMBER;
+	t.text = v->text;
+	t.len = v->len;
+	t.is_int = b->type == DDBC_TYPE_N && whole_number(v->text, &t.n);
+	t.source = v;
+	return t;
+}
+
+/* Why a's template could not be checked, in msg; nothing when the reason
+ * is reported by another check. */
+static void explain_render(const ddbc_attr *a, ddbc_render_result r,
+			   const ddbc_render_problem *p, strbuf *msg)
+{
+	if (r == DDBC_RENDER_MISSING) {
+		const ddbc_attr *gone = p->seg->ref;
+		/* A lacking placeholder that is itself required is reported as such. */
+		if (!ddbc_attr_required(gone, NULL))
+			strbuf_addf(msg, "'%s' cannot be checked against its template '%s': the item "
+				    "has no '%s'", a->name.s, a->template.s, gone->name.s);
+	} else if (r == DDBC_RENDER_UNPADDABLE) {
+		const ddbc_ival *bad = p->value.source;
+		strbuf_addf(msg, "'%s' pads '%s' to %u digits, but ", a->name.s, bad->name,
+			    p->seg->width);
+		add_quoted(msg, bad->text, bad->len);
+		strbuf_addstr(msg, " is not a non-negative whole number");
+	}
 }
 
 static void check_template(run *R, const ddbc_attr *a)
@@ -790,24 +796,16 @@ static void check_template(run *R, const ddbc_attr *a)
 		return;
 	strbuf *want = &R->render, msg = STRBUF_INIT;
 	strbuf_reset(want);
-	const char *missing = NULL;
-	const ddbc_ival *bad = NULL;
-	unsigned width = 0;
-	int r = render(R, a, want, &missing, &bad, &width);
-	const ddbc_attr *gone = missing ? ddbc_entity_attr(R->ent->e, missing) : NULL;
-	if (r == 1 && (want->len != v->len || memcmp(strbuf_str(want), v->text, v->len))) {
+	ddbc_render_problem p;
+	ddbc_render_result r = ddbc_template_render(&a->tpl, item_value, R, want, &p);
+	if (r != DDBC_RENDER_OK) {
+		explain_render(a, r, &p, &msg);
+	} else if (want->len != v->len || memcmp(strbuf_str(want), v->text, v->len)) {
 		strbuf_addf(&msg, "'%s' is ", a->name.s);
 		add_quoted(&msg, v->text, v->len);
 		strbuf_addf(&msg, ", but its template '%s' gives ", a->template.s);
 		add_quoted(&msg, want->buf, want->len);
 		strbuf_addstr(&msg, " from this item's values");
-	} else if (r == 0 && missing && !(gone && ddbc_attr_required(gone, NULL))) {
-		strbuf_addf(&msg, "'%s' cannot be checked against its template '%s': the item has "
-			    "no '%s'", a->name.s, a->template.s, missing);
-	} else if (r < 0) {
-		strbuf_addf(&msg, "'%s' pads '%s' to %u digits, but ", a->name.s, bad->name, width);
-		add_quoted(&msg, bad->text, bad->len);
-		strbuf_addstr(&msg, " is not a non-negative whole number");
 	}
 	if (msg.len)
 		finding(R, K_KEY_MISMATCH, a->name.s, attr_pos(R, a->name.s), "%s",
