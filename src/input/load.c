@@ -13,6 +13,7 @@
  */
 #include "input/compose.h"
 #include "input/load.h"
+#include "util/strbuf.h"
 #include "util/strset.h"
 #include "util/suggest.h"
 #include "util/xalloc.h"
@@ -49,14 +50,16 @@ typedef struct loader {
 static void schema(loader *L, ddbc_loc loc, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 
+/* The message grows to any length: a long bad value keeps its hint. */
 static void schema(loader *L, ddbc_loc loc, const char *fmt, ...)
 {
-	char msg[1024];
+	strbuf msg = STRBUF_INIT;
 	va_list ap;
 	va_start(ap, fmt);
-	vsnprintf(msg, sizeof(msg), fmt, ap);
+	strbuf_vaddf(&msg, fmt, ap);
 	va_end(ap);
-	ddbc_diag_add(L->d, DDBC_RULE_SCHEMA, loc, "%s", msg);
+	ddbc_diag_add(L->d, DDBC_RULE_SCHEMA, loc, "%s", strbuf_str(&msg));
+	strbuf_release(&msg);
 }
 
 /* Reports every key of map that is not in known, with a suggestion. */
@@ -181,17 +184,17 @@ static int get_word(loader *L, const ddbc_node *map, const char *key,
 	for (size_t i = 0; i < n; i++)
 		if (!strcmp(v->u.text, words[i]))
 			return (int)i;
-	char list[256] = "";
-	for (size_t i = 0; i < n; i++) {
-		strncat(list, i ? ", " : "", sizeof(list) - strlen(list) - 1);
-		strncat(list, words[i], sizeof(list) - strlen(list) - 1);
-	}
+	strbuf list = STRBUF_INIT;
+	for (size_t i = 0; i < n; i++)
+		strbuf_addf(&list, "%s%s", i ? ", " : "", words[i]);
 	const char *hint = ddbc_suggest(v->u.text, words, n);
 	if (hint)
 		schema(L, v->loc, "unknown %s '%s'; expected one of %s (did you mean '%s'?)", key,
-		       v->u.text, list, hint);
+		       v->u.text, strbuf_str(&list), hint);
 	else
-		schema(L, v->loc, "unknown %s '%s'; expected one of %s", key, v->u.text, list);
+		schema(L, v->loc, "unknown %s '%s'; expected one of %s", key, v->u.text,
+		       strbuf_str(&list));
+	strbuf_release(&list);
 	return -1;
 }
 
