@@ -9,6 +9,7 @@
 #include "cli/cli.h"
 #include "rules/check.h"
 #include "emit/emit.h"
+#include "items/items.h"
 #include "util/output.h"
 #include "util/paths.h"
 #include "util/xalloc.h"
@@ -455,6 +456,16 @@ static int run_export(struct opts *o) { return compile(o, emit_export); }
 
 /* ---- check-items ----------------------------------------------------------------- */
 
+static int items_status(ddbc_items_result r)
+{
+	switch (r) {
+	case DDBC_ITEMS_ALL_OK: return EXIT_OK;
+	case DDBC_ITEMS_SOME_FAILED: return EXIT_FINDINGS;
+	case DDBC_ITEMS_UNREADABLE: break;
+	}
+	return EXIT_USAGE;
+}
+
 static int run_items(struct opts *o)
 {
 	struct unit u;
@@ -474,13 +485,13 @@ static int run_items(struct opts *o)
 	/* The report streams to standard output as items are read; with -o it
 	 * goes through a temporary file, which bad input throws away. */
 	if (!o->output) {
-		status = ddbc_check_items(stdout, u.design, in, path, fmt);
+		status = items_status(ddbc_check_items(stdout, u.design, in, path, fmt));
 	} else {
 		ddbc_output out;
 		if (ddbc_output_open(&out, o->output) < 0) {
 			status = EXIT_USAGE;
 		} else {
-			status = ddbc_check_items(out.f, u.design, in, path, fmt);
+			status = items_status(ddbc_check_items(out.f, u.design, in, path, fmt));
 			if (status == EXIT_USAGE)
 				ddbc_output_abort(&out);
 			else if (ddbc_output_commit(&out) < 0)
