@@ -23,7 +23,8 @@ static int bad_item(ddbc_items_error *err, ddbc_ipos pos, const char *fmt, ...)
 {
 	va_list ap;
 	va_start(ap, fmt);
-	vsnprintf(err->message, sizeof(err->message), fmt, ap);
+	strbuf_reset(&err->message);
+	strbuf_vaddf(&err->message, fmt, ap);
 	va_end(ap);
 	err->pos = pos;
 	return -1;
@@ -152,22 +153,23 @@ ddbc_items_result ddbc_check_items(FILE *out, const ddbc_design *g, FILE *in, co
 	ddbc_items_begin_output(&R);
 
 	ddbc_items_reader *reader = ddbc_items_reader_new(in, DDBC_ITEMS_MAX_ITEM);
-	ddbc_items_error err;
+	ddbc_items_error err = { { 0, 0 }, STRBUF_INIT };
 	ddbc_item_span span;
-	int rc;
-	while ((rc = ddbc_items_next(reader, &span, &err)) > 0) {
+	ddbc_items_step step;
+	while ((step = ddbc_items_next(reader, &span, &err)) == DDBC_ITEMS_ITEM) {
 		R.shape = ddbc_items_shape_of(reader);
 		if (check_item(&R, &span, &err) < 0) {
-			rc = -1;
+			step = DDBC_ITEMS_BAD;
 			break;
 		}
 	}
 	R.shape = ddbc_items_shape_of(reader);
-	ddbc_items_end_output(&R, rc < 0 ? &err : NULL);
+	ddbc_items_end_output(&R, step == DDBC_ITEMS_BAD ? &err : NULL);
 	ddbc_items_reader_free(reader);
 	release(&R);
+	strbuf_release(&err.message);
 	fflush(out);
-	if (rc < 0)
+	if (step == DDBC_ITEMS_BAD)
 		return DDBC_ITEMS_UNREADABLE;
 	return R.nfailed || R.unmatched ? DDBC_ITEMS_SOME_FAILED : DDBC_ITEMS_ALL_OK;
 }

@@ -98,7 +98,7 @@ void ddbc_items_end_output(ddbc_items_run *R, const ddbc_items_error *err)
 {
 	if (err)
 		fprintf(stderr, "%s:%lu:%lu: error: %s\n", R->name, err->pos.line, err->pos.column,
-			err->message);
+			strbuf_str(&err->message));
 	if (R->format != DDBC_ITEMS_JSON) {
 		if (!err)
 			fprintf(R->out, "%lu items: %lu ok, %lu failed, %lu unmatched\n", R->items,
@@ -115,7 +115,7 @@ void ddbc_items_end_output(ddbc_items_run *R, const ddbc_items_error *err)
 	if (err)
 		json_object_set_new(tail, "error", json_pack("{s:I, s:I, s:o}",
 			"line", (json_int_t)err->pos.line, "column", (json_int_t)err->pos.column,
-			"message", jstr(err->message)));
+			"message", jstr(strbuf_str(&err->message))));
 	/* The tail's members continue the object the findings opened. */
 	char *s = json_dumps(tail, JSON_COMPACT | JSON_PRESERVE_ORDER);
 	fprintf(R->out, "%s],%s\n", R->nfindings ? "\n" : "", s + 1);
