@@ -841,6 +841,29 @@ START_TEST(test_long_bad_value_keeps_hint)
 }
 END_TEST
 
+/* Unresolved references name their table however long its name is. */
+START_TEST(test_long_table_name_in_reference)
+{
+	strbuf name = STRBUF_INIT, table = STRBUF_INIT, want = STRBUF_INIT;
+	for (int i = 0; i < 700; i++)
+		strbuf_addch(&name, (char)('a' + i % 26));
+	strbuf_addf(&table, "  %s:\n    ttl: nope\n", name.buf);
+	char *text = edited_base(0, 0, NULL);
+	char *edited = tu_replace(text, "  t1:\n", table.buf);
+	strbuf_addf(&want, "attribute 'nope' is not defined on any entity of table '%s' (it is "
+		    "the TTL attribute)", name.buf);
+	tu_design t;
+	tu_load_text(&t, edited);
+	tu_expect_diag(&t.d, DDBC_RULE_UNRESOLVED_REFERENCE, 5, 10, want.buf);
+	tu_design_free(&t);
+	free(edited);
+	free(text);
+	strbuf_release(&name);
+	strbuf_release(&table);
+	strbuf_release(&want);
+}
+END_TEST
+
 START_TEST(test_unknown_field_without_suggestion)
 {
 	char *text = edited_base(19, 0, "whatever: 1");
@@ -1060,6 +1083,7 @@ static Suite *load_suite(void)
 	LOOP(tc, test_unresolved, unresolved);
 	tcase_add_test(tc, test_unknown_field_without_suggestion);
 	tcase_add_test(tc, test_long_bad_value_keeps_hint);
+	tcase_add_test(tc, test_long_table_name_in_reference);
 	tcase_add_test(tc, test_table_required_with_several_tables);
 	tcase_add_test(tc, test_sections_in_any_order);
 	tcase_add_test(tc, test_source_mapped_and_read);
