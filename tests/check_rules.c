@@ -27,8 +27,9 @@ static void settings_from_args(const char *text, ddbc_settings *s)
 		ck_assert_uint_lt(n, sizeof(arg));
 		memcpy(arg, p, n);
 		arg[n] = '\0';
-		char err[256];
-		ck_assert_msg(ddbc_settings_parse(s, arg, err, sizeof(err)) == 0, "%s", err);
+		strbuf err = STRBUF_INIT;
+		ck_assert_msg(ddbc_settings_parse(s, arg, &err) == 0, "%s", strbuf_str(&err));
+		strbuf_release(&err);
 	}
 }
 

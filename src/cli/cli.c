@@ -233,12 +233,24 @@ static int add_param(const char *cmd, struct opts *o, char *arg)
 	return 0;
 }
 
+/* Takes --rule RULE=SEV. */
+static cli_step take_rule(const char *cmd, struct opts *o, const char *arg)
+{
+	strbuf err = STRBUF_INIT;
+	cli_step step = CLI_GO_ON;
+	if (ddbc_settings_parse(&o->settings, arg, &err) < 0) {
+		usage_error(cmd, "%s", strbuf_str(&err));
+		step = CLI_USAGE_ERROR;
+	}
+	strbuf_release(&err);
+	return step;
+}
+
 /* Handles one option c. */
 static cli_step one_option(const struct command *cmd, struct opts *o, int c, char *arg)
 {
 	static const char *const colors[] = { "never", "always", "auto", NULL };
 	static const char *const langs[] = { "en", "ja", NULL };
-	char err[512];
 	int w;
 	switch (c) {
 	case 'f':
@@ -246,12 +258,7 @@ static cli_step one_option(const struct command *cmd, struct opts *o, int c, cha
 			return CLI_USAGE_ERROR;
 		o->format = cmd->formats[w];
 		return CLI_GO_ON;
-	case 'r':
-		if (ddbc_settings_parse(&o->settings, arg, err, sizeof(err)) < 0) {
-			usage_error(cmd->name, "%s", err);
-			return CLI_USAGE_ERROR;
-		}
-		return CLI_GO_ON;
+	case 'r': return take_rule(cmd->name, o, arg);
 	case 'W': o->werror = true; return CLI_GO_ON;
 	case 'c':
 		if (parse_word(cmd->name, "--color", arg, colors, &w) < 0)
