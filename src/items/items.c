@@ -59,10 +59,13 @@ static const json_t *item_object(ddbc_items_run *R, const json_t *root, ddbc_ite
 			 ddbc_json_kind(root));
 		return NULL;
 	}
-	if (R->export_lines < 0)
-		R->export_lines = R->shape != DDBC_SHAPE_SCAN && is_export_line(root);
+	if (R->export_lines == DDBC_FACT_UNKNOWN) {
+		bool line = R->shape != DDBC_SHAPE_SCAN && is_export_line(root);
+		R->export_lines = line ? DDBC_FACT_YES : DDBC_FACT_NO;
+	}
+	bool exported = R->export_lines == DDBC_FACT_YES;
 	const json_t *item = root;
-	if (R->export_lines) {
+	if (exported) {
 		if (!is_export_line(root)) {
 			bad_item(err, sp->pos, "item %lu is not an export line {\"Item\": {...}} as "
 				 "the first item is", sp->index);
@@ -70,11 +73,11 @@ static const json_t *item_object(ddbc_items_run *R, const json_t *root, ddbc_ite
 		}
 		item = json_object_get(root, "Item");
 	}
-	if (R->dynamodb < 0 && (R->shape == DDBC_SHAPE_SCAN || R->export_lines))
-		R->dynamodb = 1;
-	else if (R->dynamodb < 0 && json_object_size(item) > 0)
-		R->dynamodb = ddbc_ival_looks_typed(item);
-	R->key_depth = R->export_lines ? 2 : 1;
+	if (R->dynamodb == DDBC_FACT_UNKNOWN && (R->shape == DDBC_SHAPE_SCAN || exported))
+		R->dynamodb = DDBC_FACT_YES;
+	else if (R->dynamodb == DDBC_FACT_UNKNOWN && json_object_size(item) > 0)
+		R->dynamodb = ddbc_ival_looks_typed(item) ? DDBC_FACT_YES : DDBC_FACT_NO;
+	R->key_depth = exported ? 2 : 1;
 	return item;
 }
 
@@ -87,7 +90,8 @@ static int type_values(ddbc_items_run *R, const json_t *item, ddbc_items_error *
 	const json_t *v;
 	strbuf why = STRBUF_INIT;
 	json_object_foreach((json_t *)item, key, v) {
-		if (!ddbc_ival_make(&R->attrs[R->nattrs], key, v, R->dynamodb == 1, &why)) {
+		if (!ddbc_ival_make(&R->attrs[R->nattrs], key, v, R->dynamodb == DDBC_FACT_YES,
+				    &why)) {
 			bad_item(err, ddbc_items_attr_pos(R, key), "item %lu: %s", R->span->index,
 				 strbuf_str(&why));
 			strbuf_release(&why);
@@ -148,7 +152,6 @@ ddbc_items_result ddbc_check_items(FILE *out, const ddbc_design *g, FILE *in, co
 	R.g = g;
 	R.name = name;
 	R.format = format;
-	R.export_lines = R.dynamodb = -1;
 	ddbc_items_tables_prepare(&R);
 	ddbc_items_begin_output(&R);
 

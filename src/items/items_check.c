@@ -27,7 +27,7 @@ bool ddbc_items_type_fits(const ddbc_items_run *R, const ddbc_ival *v, ddbc_type
 {
 	if (v->type == t)
 		return true;
-	if (R->dynamodb == 1)
+	if (R->dynamodb == DDBC_FACT_YES)
 		return false;
 	if (t == DDBC_TYPE_B)
 		return v->type == DDBC_TYPE_S && ddbc_is_base64(v->text, v->len);
@@ -153,7 +153,7 @@ static void check_type(ddbc_items_run *R, const ddbc_attr *a, const ddbc_ival *v
 		return;
 	}
 	strbuf msg = STRBUF_INIT;
-	if (R->dynamodb == 1)
+	if (R->dynamodb == DDBC_FACT_YES)
 		strbuf_addf(&msg, "'%s' is %s, expected %s", a->name.s, ddbc_type_short(v->type),
 			    ddbc_type_short(a->type));
 	else

@@ -83,7 +83,7 @@ void ddbc_items_finding(ddbc_items_run *R, ddbc_item_kind k, const char *attr, d
 
 static const char *shape_word(const ddbc_items_run *R)
 {
-	if (R->export_lines == 1)
+	if (R->export_lines == DDBC_FACT_YES)
 		return "export";
 	switch (R->shape) {
 	case DDBC_SHAPE_ARRAY: return "array";
@@ -106,7 +106,8 @@ void ddbc_items_end_output(ddbc_items_run *R, const ddbc_items_error *err)
 		return;
 	}
 	const char *shape = shape_word(R);
-	const char *json = R->dynamodb < 0 ? NULL : R->dynamodb ? "dynamodb" : "plain";
+	const char *json = R->dynamodb == DDBC_FACT_UNKNOWN ? NULL
+			   : R->dynamodb == DDBC_FACT_YES ? "dynamodb" : "plain";
 	json_t *tail = json_pack("{s:{s:o, s:o}, s:{s:I, s:I, s:I, s:I}}", "input",
 		"shape", shape ? json_string(shape) : json_null(),
 		"json", json ? json_string(json) : json_null(), "summary",

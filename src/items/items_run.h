@@ -30,6 +30,13 @@
 #include <stdbool.h>
 #include <stdio.h>
 
+/* What the first items tell about the input: not yet, no or yes. */
+typedef enum ddbc_items_fact {
+	DDBC_FACT_UNKNOWN,
+	DDBC_FACT_NO,
+	DDBC_FACT_YES
+} ddbc_items_fact;
+
 typedef enum ddbc_item_kind {
 	DDBC_ITEM_WRONG_TYPE,
 	DDBC_ITEM_NOT_IN_ENUM,
@@ -69,10 +76,10 @@ typedef struct ddbc_items_run {
 	size_t ntables;
 	ddbc_match_scratch scratch;
 
-	/* the input, as the first items decide it (-1: not yet) */
+	/* the input, as the first items decide it */
 	ddbc_items_shape shape;
-	int export_lines;
-	int dynamodb;
+	ddbc_items_fact export_lines;  /* {"Item": {...}} lines */
+	ddbc_items_fact dynamodb;      /* DynamoDB JSON, not plain */
 
 	/* the current item */
 	const ddbc_item_span *span;
