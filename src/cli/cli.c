@@ -2,7 +2,7 @@
  *
  * Every command checks its design first (check.c) and writes nothing when
  * an error is found; outputs are built in memory and written atomically
- * (output.c). Exit status, SPEC §2: 0 success, 1 error findings (or
+ * (output.c). Exit status: 0 success, 1 error findings (or
  * warnings with --werror, or items that failed), 2 usage error, unreadable
  * file, or a file that is no design.
  */

@@ -313,8 +313,8 @@ static const ddbc_attr *template_using(const ddbc_entity *e, const ddbc_attr *b)
 	return NULL;
 }
 
-/* A placeholder value must not hold the key delimiter (SPEC: key-overlap
- * relies on it). A placeholder that is itself templated holds it by
+/* A placeholder value must not hold the key delimiter: the key-overlap
+ * rule relies on it. A placeholder that is itself templated holds it by
  * design, and is not looked at. */
 static void check_delimiter(ddbc_items_run *R, const ddbc_attr *b)
 {
