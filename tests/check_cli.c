@@ -103,6 +103,19 @@ START_TEST(test_unknown_command)
 }
 END_TEST
 
+START_TEST(test_bad_param)
+{
+	static const char *const bad[] = { "novalue", "=x" };
+	for (int i = 0; i < 2; i++) {
+		tu_proc p;
+		tu_run(&p, NULL, "export", "--format", "queries", "--param", bad[i], CLEAN, NULL);
+		expect_usage_error(&p, "ddbc export: expected --param NAME=VALUE, got '");
+		expect_usage_error(&p, "\nTry 'ddbc export --help'.\n");
+		tu_proc_free(&p);
+	}
+}
+END_TEST
+
 START_TEST(test_unknown_option)
 {
 	tu_proc p;
@@ -558,6 +571,7 @@ static Suite *cli_suite(void)
 	tcase_add_test(tc, test_no_command);
 	tcase_add_test(tc, test_unknown_command);
 	tcase_add_test(tc, test_unknown_option);
+	tcase_add_test(tc, test_bad_param);
 	tcase_add_test(tc, test_bad_format);
 	tcase_add_test(tc, test_bad_rule);
 	tcase_add_test(tc, test_bad_color);

@@ -207,12 +207,13 @@ END_TEST
 /* ---- the reader -------------------------------------------------------------------------- */
 
 typedef struct read_result {
-	int rc;                  /* of the last call: 0 end, -1 error */
+	ddbc_items_step rc;      /* of the last call: end or bad */
 	size_t n;
 	char *items[16];
 	ddbc_ipos pos[16];
 	ddbc_items_shape shape;
 	ddbc_items_error err;
+	char *message;           /* err's message ("" when none), the result's */
 } read_result;
 
 static void read_all(const char *text, size_t len, size_t max_item, read_result *r)
@@ -222,7 +223,7 @@ static void read_all(const char *text, size_t len, size_t max_item, read_result 
 	ck_assert_ptr_nonnull(f);
 	ddbc_items_reader *rd = ddbc_items_reader_new(f, max_item);
 	ddbc_item_span sp;
-	while ((r->rc = ddbc_items_next(rd, &sp, &r->err)) > 0) {
+	while ((r->rc = ddbc_items_next(rd, &sp, &r->err)) == DDBC_ITEMS_ITEM) {
 		ck_assert_uint_eq(sp.index, r->n + 1);
 		if (r->n < 16) {
 			r->items[r->n] = strndup(sp.data, sp.len);
@@ -231,6 +232,8 @@ static void read_all(const char *text, size_t len, size_t max_item, read_result 
 		r->n++;
 	}
 	r->shape = ddbc_items_shape_of(rd);
+	r->message = strdup(strbuf_str(&r->err.message));
+	strbuf_release(&r->err.message);
 	ddbc_items_reader_free(rd);
 	fclose(f);
 }
@@ -244,13 +247,14 @@ static void free_result(read_result *r)
 {
 	for (size_t i = 0; i < r->n && i < 16; i++)
 		free(r->items[i]);
+	free(r->message);
 }
 
 START_TEST(test_reader_array)
 {
 	read_result r;
 	read_text(" [ {\"a\": \"]}\\\"\"} ,\n\t{\"b\": [1, {\"c\": null}]}, {} ]\n", &r);
-	ck_assert_int_eq(r.rc, 0);
+	ck_assert_int_eq(r.rc, DDBC_ITEMS_END);
 	ck_assert_int_eq(r.shape, DDBC_SHAPE_ARRAY);
 	ck_assert_uint_eq(r.n, 3);
 	ck_assert_str_eq(r.items[0], "{\"a\": \"]}\\\"\"}");
@@ -262,9 +266,9 @@ START_TEST(test_reader_array)
 	ck_assert_uint_eq(r.pos[1].column, 2);
 	free_result(&r);
 	read_text("[]", &r);
-	ck_assert_int_eq(r.rc, 0);
+	ck_assert_int_eq(r.rc, DDBC_ITEMS_END);
 	ck_assert_uint_eq(r.n, 0);
-	ck_assert_int_eq(r.shape, DDBC_SHAPE_ARRAY);
+	ck_assert_int_eq(r.shape, DDBC_SHAPE_ARRAY);	free_result(&r);
 }
 END_TEST
 
@@ -273,7 +277,7 @@ START_TEST(test_reader_lines)
 	read_result r;
 	/* A byte order mark, columns in characters, values on one line. */
 	read_text("\xef\xbb\xbf{\"a\": \"\xc3\xa9\xc3\xa9\"} {\"b\": 1}\n\n{\"c\":\n 2}\n", &r);
-	ck_assert_int_eq(r.rc, 0);
+	ck_assert_int_eq(r.rc, DDBC_ITEMS_END);
 	ck_assert_int_eq(r.shape, DDBC_SHAPE_LINES);
 	ck_assert_uint_eq(r.n, 3);
 	ck_assert_str_eq(r.items[0], "{\"a\": \"\xc3\xa9\xc3\xa9\"}");
@@ -303,7 +307,7 @@ START_TEST(test_reader_scan)
 		  " \"Items\": [{\"PK\": {\"S\": \"a\"}}, {\"PK\": {\"S\": \"b\"}}],\n"
 		  " \"ScannedCount\": 2, \"ConsumedCapacity\": null, \"ResponseMetadata\": {}}\n"
 		  "{\"Items\": [{\"PK\": {\"S\": \"c\"}}], \"Count\": 1}\n", &r);
-	ck_assert_msg(r.rc == 0, "%s", r.err.message);
+	ck_assert_msg(r.rc == DDBC_ITEMS_END, "%s", r.message);
 	ck_assert_int_eq(r.shape, DDBC_SHAPE_SCAN);
 	ck_assert_uint_eq(r.n, 3);
 	ck_assert_str_eq(r.items[1], "{\"PK\": {\"S\": \"b\"}}");
@@ -313,9 +317,9 @@ START_TEST(test_reader_scan)
 	ck_assert_uint_eq(r.pos[2].line, 4);
 	free_result(&r);
 	read_text("{\"Items\": []}", &r);
-	ck_assert_int_eq(r.rc, 0);
+	ck_assert_int_eq(r.rc, DDBC_ITEMS_END);
 	ck_assert_uint_eq(r.n, 0);
-	ck_assert_int_eq(r.shape, DDBC_SHAPE_SCAN);
+	ck_assert_int_eq(r.shape, DDBC_SHAPE_SCAN);	free_result(&r);
 }
 END_TEST
 
@@ -334,7 +338,7 @@ START_TEST(test_reader_chunk_boundaries)
 	strbuf_addstr(&sb, "\n]\n");
 	read_result r;
 	read_all(sb.buf, sb.len, DDBC_ITEMS_MAX_ITEM, &r);
-	ck_assert_msg(r.rc == 0, "%s", r.err.message);
+	ck_assert_msg(r.rc == DDBC_ITEMS_END, "%s", r.message);
 	ck_assert_uint_eq(r.n, 5);
 	for (int i = 0; i < 5; i++) {
 		json_error_t je;
@@ -347,12 +351,13 @@ START_TEST(test_reader_chunk_boundaries)
 	free_result(&r);
 	/* The same with a cap below an item's size. */
 	read_all(sb.buf, sb.len, 1000, &r);
-	ck_assert_int_eq(r.rc, -1);
+	ck_assert_int_eq(r.rc, DDBC_ITEMS_BAD);
 	ck_assert_uint_eq(r.n, 0);
-	ck_assert_msg(strstr(r.err.message, "item 1 is larger than 1000 bytes"), "%s",
-		      r.err.message);
+	ck_assert_msg(strstr(r.message, "item 1 is larger than 1000 bytes"), "%s",
+		      r.message);
 	ck_assert_uint_eq(r.err.pos.line, 2);
 	ck_assert_uint_eq(r.err.pos.column, 1);
+	free_result(&r);
 	strbuf_release(&sb);
 }
 END_TEST
@@ -389,17 +394,18 @@ START_TEST(test_reader_errors)
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
 		read_result r;
 		read_all(cases[i].text, strlen(cases[i].text) + (i == 15), DDBC_ITEMS_MAX_ITEM, &r);
-		free_result(&r);
 		if (!cases[i].message) {
-			ck_assert_msg(r.rc == 0, "case %zu: %s", i, r.err.message);
+			ck_assert_msg(r.rc == DDBC_ITEMS_END, "case %zu: %s", i, r.message);
+			free_result(&r);
 			continue;
 		}
-		ck_assert_msg(r.rc == -1, "case %zu: no error", i);
-		ck_assert_msg(strstr(r.err.message, cases[i].message), "case %zu: '%s'", i,
-			      r.err.message);
+		ck_assert_msg(r.rc == DDBC_ITEMS_BAD, "case %zu: no error", i);
+		ck_assert_msg(strstr(r.message, cases[i].message), "case %zu: '%s'", i,
+			      r.message);
 		ck_assert_msg(r.err.pos.line == cases[i].line && r.err.pos.column == cases[i].column,
 			      "case %zu: at %lu:%lu, expected %lu:%lu (%s)", i, r.err.pos.line,
-			      r.err.pos.column, cases[i].line, cases[i].column, r.err.message);
+			      r.err.pos.column, cases[i].line, cases[i].column, r.message);
+		free_result(&r);
 	}
 }
 END_TEST
@@ -809,6 +815,32 @@ START_TEST(test_bad_inputs)
 }
 END_TEST
 
+/* An error about a long attribute name is not cut: its end says what is wrong. */
+START_TEST(test_bad_input_long_message)
+{
+	strbuf text = STRBUF_INIT, want = STRBUF_INIT;
+	strbuf_addstr(&text, "{\"PK\": {\"S\": \"USER#1\"}, \"");
+	for (int i = 0; i < 600; i++)
+		strbuf_addch(&text, 'a');
+	strbuf_addstr(&text, "\": {\"N\": \"abc\"}}\n");
+	char *path = temp_file(text.buf, text.len);
+	strbuf_addf(&want, "%s:1:25: error: item 1: '", path);
+	for (int i = 0; i < 600; i++)
+		strbuf_addch(&want, 'a');
+	strbuf_addstr(&want, "' is tagged N, but \"abc\" is no number\n");
+	tu_proc p;
+	run_items(&p, STAMP, path, NULL);
+	ck_assert_int_eq(p.status, 2);
+	ck_assert_msg(tu_contains(p.err, p.err_len, want.buf), "expected\n%sgot\n%s", want.buf,
+		      p.err);
+	tu_proc_free(&p);
+	unlink(path);
+	free(path);
+	strbuf_release(&text);
+	strbuf_release(&want);
+}
+END_TEST
+
 START_TEST(test_bad_input_json)
 {
 	/* The JSON output stays one object: the findings before the error,
@@ -956,6 +988,7 @@ static Suite *items_suite(void)
 	tc = tcase_create("bad-input");
 	tcase_set_timeout(tc, 60);
 	tcase_add_test(tc, test_bad_inputs);
+	tcase_add_test(tc, test_bad_input_long_message);
 	tcase_add_test(tc, test_bad_input_json);
 	tcase_add_test(tc, test_item_over_cap);
 	suite_add_tcase(s, tc);

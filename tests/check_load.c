@@ -820,6 +820,50 @@ END_TEST
 START_TEST(test_unresolved) { run_case(&unresolved[_i]); }
 END_TEST
 
+/* A message is not cut at any length: the hint after a long bad value stays. */
+START_TEST(test_long_bad_value_keeps_hint)
+{
+	strbuf line = STRBUF_INIT;
+	strbuf_addstr(&line, "    billing: ");
+	for (int i = 0; i < 3000; i++)
+		strbuf_addch(&line, (char)('a' + i % 26));
+	char *text = edited_base(7, 0, strbuf_str(&line));
+	tu_design t;
+	tu_load_text(&t, text);
+	tu_expect_count(&t.d, 1);
+	const char *msg = t.d.items[0].message;
+	ck_assert_uint_gt(strlen(msg), 3000);
+	ck_assert_str_eq(msg + strlen(msg) - strlen("; expected one of on_demand, provisioned"),
+			 "; expected one of on_demand, provisioned");
+	tu_design_free(&t);
+	free(text);
+	strbuf_release(&line);
+}
+END_TEST
+
+/* Unresolved references name their table however long its name is. */
+START_TEST(test_long_table_name_in_reference)
+{
+	strbuf name = STRBUF_INIT, table = STRBUF_INIT, want = STRBUF_INIT;
+	for (int i = 0; i < 700; i++)
+		strbuf_addch(&name, (char)('a' + i % 26));
+	strbuf_addf(&table, "  %s:\n    ttl: nope\n", name.buf);
+	char *text = edited_base(0, 0, NULL);
+	char *edited = tu_replace(text, "  t1:\n", table.buf);
+	strbuf_addf(&want, "attribute 'nope' is not defined on any entity of table '%s' (it is "
+		    "the TTL attribute)", name.buf);
+	tu_design t;
+	tu_load_text(&t, edited);
+	tu_expect_diag(&t.d, DDBC_RULE_UNRESOLVED_REFERENCE, 5, 10, want.buf);
+	tu_design_free(&t);
+	free(edited);
+	free(text);
+	strbuf_release(&name);
+	strbuf_release(&table);
+	strbuf_release(&want);
+}
+END_TEST
+
 START_TEST(test_unknown_field_without_suggestion)
 {
 	char *text = edited_base(19, 0, "whatever: 1");
@@ -1038,6 +1082,8 @@ static Suite *load_suite(void)
 	LOOP(tc, test_bad_word, bad_words);
 	LOOP(tc, test_unresolved, unresolved);
 	tcase_add_test(tc, test_unknown_field_without_suggestion);
+	tcase_add_test(tc, test_long_bad_value_keeps_hint);
+	tcase_add_test(tc, test_long_table_name_in_reference);
 	tcase_add_test(tc, test_table_required_with_several_tables);
 	tcase_add_test(tc, test_sections_in_any_order);
 	tcase_add_test(tc, test_source_mapped_and_read);

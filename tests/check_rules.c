@@ -9,6 +9,7 @@
  */
 #include "rules/check.h"
 #include "testutil.h"
+#include "util/strbuf.h"
 
 #include <check.h>
 #include <jansson.h>
@@ -29,8 +30,9 @@ static void settings_from_args(const char *text, ddbc_settings *s)
 		ck_assert_uint_lt(n, sizeof(arg));
 		memcpy(arg, p, n);
 		arg[n] = '\0';
-		char err[256];
-		ck_assert_msg(ddbc_settings_parse(s, arg, err, sizeof(err)) == 0, "%s", err);
+		strbuf err = STRBUF_INIT;
+		ck_assert_msg(ddbc_settings_parse(s, arg, &err) == 0, "%s", strbuf_str(&err));
+		strbuf_release(&err);
 	}
 }
 
@@ -232,6 +234,39 @@ START_TEST(test_schemas_name_every_rule)
 }
 END_TEST
 
+/* Rule messages hold names of any length whole: a 1,100-byte key name,
+ * and the index's name after it. */
+START_TEST(test_long_names_in_messages)
+{
+	strbuf name = STRBUF_INIT, text = STRBUF_INIT, want = STRBUF_INIT;
+	for (int i = 0; i < 1100; i++)
+		strbuf_addch(&name, 'k');
+	strbuf_addf(&text, "ddbc: 1\nname: t\ntables:\n  things:\n    partition_key: PK\n"
+		    "    gsi: {ByLong: {partition_key: %s}}\nentities:\n  Thing:\n"
+		    "    attributes:\n      PK: S\n", name.buf);
+	strbuf_addf(&want, "no entity of table 'things' sets all of '%s', the key of GSI "
+		    "'ByLong', so the index stays empty", name.buf);
+	ddbc_source *src = tu_source(text.buf);
+	ddbc_settings cli;
+	ddbc_settings_init(&cli);
+	ddbc_diags d;
+	ddbc_diags_init(&d);
+	ddbc_design_free(ddbc_check(src, &d, &cli));
+	bool found = false;
+	for (size_t i = 0; i < d.n; i++)
+		found |= d.items[i].rule == DDBC_RULE_INDEX_UNUSED &&
+			 strstr(d.items[i].message, want.buf) != NULL;
+	char *dump = tu_diags_dump(&d);
+	ck_assert_msg(found, "no index-unused finding naming the whole key:\n%s", dump);
+	free(dump);
+	ddbc_diags_release(&d);
+	ddbc_source_free(src);
+	strbuf_release(&name);
+	strbuf_release(&text);
+	strbuf_release(&want);
+}
+END_TEST
+
 static Suite *rules_suite(void)
 {
 	Suite *s = suite_create("rules");
@@ -242,6 +277,7 @@ static Suite *rules_suite(void)
 	tcase_add_test(tc, test_format_example);
 	tcase_add_test(tc, test_schemas_name_every_rule);
 	tcase_add_test(tc, test_unreadable_role_declares);
+	tcase_add_test(tc, test_long_names_in_messages);
 	suite_add_tcase(s, tc);
 	return s;
 }

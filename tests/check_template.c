@@ -221,6 +221,86 @@ START_TEST(test_range)
 }
 END_TEST
 
+/* ---- rendering ---------------------------------------------------------------- */
+
+/* Values by placeholder name, as "name=kind:text" with kind t (text), n
+ * (number), i (whole number), m (missing) or u (unusable). */
+typedef struct values {
+	const char *const *defs;
+	size_t n;
+} values;
+
+static ddbc_tvalue lookup(void *ctx, const ddbc_segment *seg)
+{
+	const values *vs = ctx;
+	ddbc_tvalue v = { .kind = DDBC_TVALUE_MISSING };
+	for (size_t i = 0; i < vs->n; i++) {
+		const char *d = vs->defs[i], *eq = strchr(d, '=');
+		if ((size_t)(eq - d) != seg->len || memcmp(d, seg->text, seg->len))
+			continue;
+		char kind = eq[1];
+		v.text = eq + 3;
+		v.len = strlen(v.text);
+		v.source = d;
+		v.kind = kind == 't' ? DDBC_TVALUE_TEXT : kind == 'm' ? DDBC_TVALUE_MISSING
+			 : kind == 'u' ? DDBC_TVALUE_UNUSABLE : DDBC_TVALUE_NUMBER;
+		v.is_int = kind == 'i';
+		v.n = v.is_int ? strtoll(v.text, NULL, 10) : 0;
+	}
+	return v;
+}
+
+static ddbc_render_result render(const char *tpl, const values *vs, strbuf *out,
+				 ddbc_render_problem *p)
+{
+	ddbc_template t;
+	size_t off;
+	ck_assert_ptr_null(ddbc_template_parse(arena, tpl, &t, &off));
+	strbuf_reset(out);
+	return ddbc_template_render(&t, lookup, (void *)vs, out, p);
+}
+
+START_TEST(test_render_values)
+{
+	static const char *const defs[] = { "id=t:a#b", "n=i:-7", "z=i:+0042", "x=n:+1.50",
+					    "big=n:123456789012345678901234567890" };
+	values vs = { defs, 5 };
+	strbuf out = STRBUF_INIT;
+	ddbc_render_problem p;
+	ck_assert_int_eq(render("U#{id}#{{lit}}", &vs, &out, &p), DDBC_RENDER_OK);
+	ck_assert_str_eq(strbuf_str(&out), "U#a#b#{lit}");
+	/* Whole numbers lose '+' and leading zeros, and are padded to width. */
+	ck_assert_int_eq(render("{n}/{z}/{z:06}", &vs, &out, &p), DDBC_RENDER_OK);
+	ck_assert_str_eq(strbuf_str(&out), "-7/42/000042");
+	/* Others are written as they are, less a leading '+'. */
+	ck_assert_int_eq(render("{x}|{big}", &vs, &out, &p), DDBC_RENDER_OK);
+	ck_assert_str_eq(strbuf_str(&out), "1.50|123456789012345678901234567890");
+	ck_assert_ptr_null(p.seg);
+	strbuf_release(&out);
+}
+END_TEST
+
+START_TEST(test_render_problems)
+{
+	static const char *const defs[] = { "n=i:-7", "x=n:1.5", "bad=u:", "gone=m:" };
+	values vs = { defs, 4 };
+	strbuf out = STRBUF_INIT;
+	ddbc_render_problem p;
+	ck_assert_int_eq(render("A#{n:03}", &vs, &out, &p), DDBC_RENDER_UNPADDABLE);
+	ck_assert_str_eq(p.seg->text, "n");
+	ck_assert_uint_eq(p.seg->width, 3);
+	ck_assert_ptr_eq(p.value.source, defs[0]);
+	ck_assert_str_eq(strbuf_str(&out), "A#");
+	ck_assert_int_eq(render("{x:02}", &vs, &out, &p), DDBC_RENDER_UNPADDABLE);
+	ck_assert_int_eq(render("{x}#{bad}", &vs, &out, &p), DDBC_RENDER_UNUSABLE);
+	ck_assert_str_eq(p.seg->text, "bad");
+	ck_assert_int_eq(render("{gone}#{bad}", &vs, &out, &p), DDBC_RENDER_MISSING);
+	ck_assert_str_eq(p.seg->text, "gone");
+	ck_assert_int_eq(render("{unknown}", &vs, &out, &p), DDBC_RENDER_MISSING);
+	strbuf_release(&out);
+}
+END_TEST
+
 static Suite *template_suite(void)
 {
 	Suite *s = suite_create("template");
@@ -235,6 +315,11 @@ static Suite *template_suite(void)
 	tcase_add_test(tc, test_multibyte_delimiter);
 	tcase_add_test(tc, test_matches);
 	tcase_add_test(tc, test_range);
+	suite_add_tcase(s, tc);
+	tc = tcase_create("render");
+	tcase_add_checked_fixture(tc, setup, teardown);
+	tcase_add_test(tc, test_render_values);
+	tcase_add_test(tc, test_render_problems);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -2,15 +2,17 @@
  *
  * Every command checks its design first (check.c) and writes nothing when
  * an error is found; outputs are built in memory and written atomically
- * (output.c). Exit status, SPEC §2: 0 success, 1 error findings (or
+ * (output.c). Exit status: 0 success, 1 error findings (or
  * warnings with --werror, or items that failed), 2 usage error, unreadable
  * file, or a file that is no design.
  */
 #include "cli/cli.h"
 #include "rules/check.h"
 #include "emit/emit.h"
+#include "items/items.h"
 #include "util/output.h"
 #include "util/paths.h"
+#include "util/strbuf.h"
 #include "util/xalloc.h"
 
 #include <errno.h>
@@ -23,7 +25,19 @@
 
 #include "config.h"
 
-enum { EXIT_OK = 0, EXIT_FINDINGS = 1, EXIT_USAGE = 2 };
+/* The exit statuses, as the usage text states them. */
+typedef enum exit_status {
+	EXIT_OK = 0,             /* success */
+	EXIT_FINDINGS = 1,       /* error findings, or items that failed */
+	EXIT_USAGE = 2           /* usage error, unreadable file, no design */
+} exit_status;
+
+/* Where option parsing leaves a command. */
+typedef enum cli_step {
+	CLI_GO_ON,               /* options taken: run the command */
+	CLI_DONE,                /* --help printed: nothing more to do */
+	CLI_USAGE_ERROR          /* a bad option, said on stderr */
+} cli_step;
 
 /* The options a command accepts. */
 enum {
@@ -32,11 +46,18 @@ enum {
 	OPT_PARAM = 1 << 8
 };
 
+/* --color WHEN, in the order of its words. */
+typedef enum color_when {
+	COLOR_NEVER,
+	COLOR_ALWAYS,
+	COLOR_AUTO               /* on a terminal, unless NO_COLOR is set */
+} color_when;
+
 struct opts {
 	const char *format;
 	ddbc_settings settings;
 	bool werror;
-	int color;                   /* -1 auto, 0 never, 1 always */
+	color_when color;
 	const char *output;
 	ddbc_lang_id lang;
 	const char *template_dir;
@@ -53,7 +74,7 @@ struct command {
 	unsigned options;
 	size_t min_files, max_files;
 	const char *const *formats;  /* the --format words; the first is the default */
-	int (*run)(struct opts *o);
+	exit_status (*run)(struct opts *o);
 };
 
 static const char usage_main[] =
@@ -156,26 +177,28 @@ static const char usage_explain[] =
 	"options:\n"
 	"  -h, --help              show this help\n";
 
-static int usage_error(const char *cmd, const char *fmt, const char *arg)
+/* Says what is wrong with the command line and where help is. */
+static void usage_error(const char *cmd, const char *fmt, const char *arg)
 {
 	fprintf(stderr, "ddbc%s%s: ", cmd ? " " : "", cmd ? cmd : "");
 	fprintf(stderr, fmt, arg);
 	fprintf(stderr, "\nTry 'ddbc %s%s--help'.\n", cmd ? cmd : "", cmd ? " " : "");
-	return EXIT_USAGE;
 }
 
 /* ---- option parsing ------------------------------------------------------------ */
 
-static bool want_color(int color, int fd)
+static bool want_color(color_when color, int fd)
 {
-	if (color >= 0)
-		return color;
+	if (color != COLOR_AUTO)
+		return color == COLOR_ALWAYS;
 	const char *no = getenv("NO_COLOR");
 	if (no && *no)
 		return false;
 	return isatty(fd);
 }
 
+/* Sets *out to the index of arg in words; returns 0, or -1 after saying
+ * which words there are. */
 static int parse_word(const char *cmd, const char *what, const char *arg,
 		      const char *const *words, int *out)
 {
@@ -185,21 +208,23 @@ static int parse_word(const char *cmd, const char *what, const char *arg,
 			return 0;
 		}
 	}
-	char list[256] = "";
-	for (int i = 0; words[i]; i++) {
-		strncat(list, i ? ", " : "", sizeof(list) - strlen(list) - 1);
-		strncat(list, words[i], sizeof(list) - strlen(list) - 1);
-	}
+	strbuf list = STRBUF_INIT;
+	for (int i = 0; words[i]; i++)
+		strbuf_addf(&list, "%s%s", i ? ", " : "", words[i]);
 	fprintf(stderr, "ddbc %s: unknown %s '%s'; use %s\nTry 'ddbc %s --help'.\n", cmd, what,
-		arg, list, cmd);
-	return EXIT_USAGE;
+		arg, strbuf_str(&list), cmd);
+	strbuf_release(&list);
+	return -1;
 }
 
+/* Takes --param NAME=VALUE; returns 0, or -1 after saying what is wrong. */
 static int add_param(const char *cmd, struct opts *o, char *arg)
 {
 	char *eq = strchr(arg, '=');
-	if (!eq || eq == arg)
-		return usage_error(cmd, "expected --param NAME=VALUE, got '%s'", arg);
+	if (!eq || eq == arg) {
+		usage_error(cmd, "expected --param NAME=VALUE, got '%s'", arg);
+		return -1;
+	}
 	xgrow((void **)&o->params, &o->params_cap, o->nparams + 1, sizeof(ddbc_param));
 	*eq = '\0';
 	o->params[o->nparams].name = arg;
@@ -208,44 +233,53 @@ static int add_param(const char *cmd, struct opts *o, char *arg)
 	return 0;
 }
 
-/* Handles one option c; returns 0, -1 for --help (printed), or an exit status. */
-static int one_option(const struct command *cmd, struct opts *o, int c, char *arg)
+/* Takes --rule RULE=SEV. */
+static cli_step take_rule(const char *cmd, struct opts *o, const char *arg)
+{
+	strbuf err = STRBUF_INIT;
+	cli_step step = CLI_GO_ON;
+	if (ddbc_settings_parse(&o->settings, arg, &err) < 0) {
+		usage_error(cmd, "%s", strbuf_str(&err));
+		step = CLI_USAGE_ERROR;
+	}
+	strbuf_release(&err);
+	return step;
+}
+
+/* Handles one option c. */
+static cli_step one_option(const struct command *cmd, struct opts *o, int c, char *arg)
 {
 	static const char *const colors[] = { "never", "always", "auto", NULL };
 	static const char *const langs[] = { "en", "ja", NULL };
-	char err[512];
 	int w;
 	switch (c) {
 	case 'f':
-		if (parse_word(cmd->name, "format", arg, cmd->formats, &w))
-			return EXIT_USAGE;
+		if (parse_word(cmd->name, "format", arg, cmd->formats, &w) < 0)
+			return CLI_USAGE_ERROR;
 		o->format = cmd->formats[w];
-		return 0;
-	case 'r':
-		if (ddbc_settings_parse(&o->settings, arg, err, sizeof(err)) < 0)
-			return usage_error(cmd->name, "%s", err);
-		return 0;
-	case 'W': o->werror = true; return 0;
+		return CLI_GO_ON;
+	case 'r': return take_rule(cmd->name, o, arg);
+	case 'W': o->werror = true; return CLI_GO_ON;
 	case 'c':
-		if (parse_word(cmd->name, "--color", arg, colors, &w))
-			return EXIT_USAGE;
-		o->color = w == 2 ? -1 : w;
-		return 0;
-	case 'o': o->output = arg; return 0;
+		if (parse_word(cmd->name, "--color", arg, colors, &w) < 0)
+			return CLI_USAGE_ERROR;
+		o->color = (color_when)w;
+		return CLI_GO_ON;
+	case 'o': o->output = arg; return CLI_GO_ON;
 	case 'l':
-		if (parse_word(cmd->name, "language", arg, langs, &w))
-			return EXIT_USAGE;
+		if (parse_word(cmd->name, "language", arg, langs, &w) < 0)
+			return CLI_USAGE_ERROR;
 		o->lang = (ddbc_lang_id)w;
-		return 0;
-	case 't': o->template_dir = arg; return 0;
-	case 'p': o->prefix = arg; return 0;
-	case 'P': return add_param(cmd->name, o, arg);
-	case 'h': fputs(cmd->usage, stdout); return -1;
+		return CLI_GO_ON;
+	case 't': o->template_dir = arg; return CLI_GO_ON;
+	case 'p': o->prefix = arg; return CLI_GO_ON;
+	case 'P': return add_param(cmd->name, o, arg) < 0 ? CLI_USAGE_ERROR : CLI_GO_ON;
+	case 'h': fputs(cmd->usage, stdout); return CLI_DONE;
 	}
-	return EXIT_USAGE;
+	return CLI_USAGE_ERROR;
 }
 
-static int parse_options(const struct command *cmd, int argc, char **argv, struct opts *o)
+static cli_step parse_options(const struct command *cmd, int argc, char **argv, struct opts *o)
 {
 	static const struct { struct option opt; unsigned flag; } all[] = {
 		{ { "format", required_argument, NULL, 'f' }, OPT_FORMAT },
@@ -276,29 +310,34 @@ static int parse_options(const struct command *cmd, int argc, char **argv, struc
 			/* getopt sets optopt to a long option's val when its value is
 			 * missing: name what was written, not the internal letter. */
 			if (optopt && optopt != '?' && strncmp(argv[optind - 1], "--", 2) != 0)
-				return usage_error(cmd->name, "option '-%s' needs a value or is unknown",
-						   (char[]){ (char)optopt, 0 });
-			return usage_error(cmd->name, "unknown option or missing value in '%s'",
-					   argv[optind - 1]);
+				usage_error(cmd->name, "option '-%s' needs a value or is unknown",
+					    (char[]){ (char)optopt, 0 });
+			else
+				usage_error(cmd->name, "unknown option or missing value in '%s'",
+					    argv[optind - 1]);
+			return CLI_USAGE_ERROR;
 		}
-		int r = one_option(cmd, o, c, optarg);
-		if (r)
-			return r;
+		cli_step step = one_option(cmd, o, c, optarg);
+		if (step != CLI_GO_ON)
+			return step;
 	}
 	o->files = argv + optind;
 	o->nfiles = (size_t)(argc - optind);
-	if (o->nfiles < cmd->min_files)
-		return usage_error(cmd->name, "%s", cmd->min_files > 1 ? "expected a design file "
-					"and an items file" : "no design file given");
-	if (o->nfiles > cmd->max_files)
-		return usage_error(cmd->name, "too many files starting at '%s'",
-				   o->files[cmd->max_files]);
-	return 0;
+	if (o->nfiles < cmd->min_files) {
+		usage_error(cmd->name, "%s", cmd->min_files > 1 ? "expected a design file and an "
+			    "items file" : "no design file given");
+		return CLI_USAGE_ERROR;
+	}
+	if (o->nfiles > cmd->max_files) {
+		usage_error(cmd->name, "too many files starting at '%s'", o->files[cmd->max_files]);
+		return CLI_USAGE_ERROR;
+	}
+	return CLI_GO_ON;
 }
 
 /* ---- lint -------------------------------------------------------------------------- */
 
-static int run_lint(struct opts *o)
+static exit_status run_lint(struct opts *o)
 {
 	ddbc_print_opts print = { DDBC_DIAG_TEXT, false, o->nfiles, DDBC_SEV_OFF };
 	ddbc_diag_format_parse(o->format, &print.format);
@@ -360,27 +399,31 @@ static bool fails(const ddbc_diags *d, const struct opts *o)
 	return n.errors || (o->werror && n.warnings);
 }
 
-/* Reads and checks the design; returns an exit status, or -1 to go on. */
-static int open_unit(struct unit *u, struct opts *o)
+/* Reads and checks the design, printing its findings. Returns 0 when it
+ * can be compiled, else -1 with *status the exit status (why was printed).
+ * Close u with close_unit either way. */
+static int open_unit(struct unit *u, struct opts *o, exit_status *status)
 {
 	memset(u, 0, sizeof(*u));
 	ddbc_diags_init(&u->d);
+	*status = EXIT_USAGE;
 	const char *path = o->files[0];
 	if (o->output && ddbc_same_file(o->output, path)) {
 		fprintf(stderr, "ddbc: refusing to write the output over the input '%s'\n", path);
-		return EXIT_USAGE;
+		return -1;
 	}
 	u->src = ddbc_source_read(path);
 	if (!u->src) {
 		fprintf(stderr, "ddbc: cannot read '%s': %s\n", path, strerror(errno));
-		return EXIT_USAGE;
+		return -1;
 	}
 	u->design = ddbc_check(u->src, &u->d, &o->settings);
 	bool fatal = u->d.fatal, failed = fails(&u->d, o);
 	print_findings(u, o);
 	if (fatal)
-		return EXIT_USAGE;
-	return failed ? EXIT_FINDINGS : -1;
+		return -1;
+	*status = failed ? EXIT_FINDINGS : EXIT_OK;
+	return failed ? -1 : 0;
 }
 
 static void close_unit(struct unit *u)
@@ -394,11 +437,19 @@ typedef int emit_fn(FILE *out, struct unit *u, struct opts *o);
 
 /* Checks, emits into a temporary file, and sends it to its destination
  * only on success (output.c). */
-static int compile(struct opts *o, emit_fn *emit)
+/* The exit status of an emitter's result and the findings it added. */
+static exit_status emit_status(int r, bool failed)
+{
+	if (r == DDBC_EMIT_FAILED)
+		return EXIT_USAGE;
+	return r == DDBC_EMIT_FINDINGS || failed ? EXIT_FINDINGS : EXIT_OK;
+}
+
+static exit_status compile(struct opts *o, emit_fn *emit)
 {
 	struct unit u;
-	int status = open_unit(&u, o);
-	if (status >= 0) {
+	exit_status status;
+	if (open_unit(&u, o, &status) < 0) {
 		close_unit(&u);
 		return status;
 	}
@@ -411,12 +462,7 @@ static int compile(struct opts *o, emit_fn *emit)
 	ddbc_diags_finish(&u.d, &o->settings, &u.design->settings);
 	bool failed = fails(&u.d, o);
 	print_findings(&u, o);
-	if (r == DDBC_EMIT_FAILED)
-		status = EXIT_USAGE;
-	else if (r == DDBC_EMIT_FINDINGS || failed)
-		status = EXIT_FINDINGS;
-	else
-		status = EXIT_OK;
+	status = emit_status(r, failed);
 	if (status == EXIT_OK && ddbc_output_commit(&out) < 0)
 		status = EXIT_USAGE;
 	else if (status != EXIT_OK)
@@ -449,17 +495,27 @@ static int emit_export(FILE *out, struct unit *u, struct opts *o)
 	return ddbc_emit_create_table(out, u->design, &x, &u->d);
 }
 
-static int run_doc(struct opts *o) { return compile(o, emit_doc); }
-static int run_header(struct opts *o) { return compile(o, emit_header); }
-static int run_export(struct opts *o) { return compile(o, emit_export); }
+static exit_status run_doc(struct opts *o) { return compile(o, emit_doc); }
+static exit_status run_header(struct opts *o) { return compile(o, emit_header); }
+static exit_status run_export(struct opts *o) { return compile(o, emit_export); }
 
 /* ---- check-items ----------------------------------------------------------------- */
 
-static int run_items(struct opts *o)
+static exit_status items_status(ddbc_items_result r)
+{
+	switch (r) {
+	case DDBC_ITEMS_ALL_OK: return EXIT_OK;
+	case DDBC_ITEMS_SOME_FAILED: return EXIT_FINDINGS;
+	case DDBC_ITEMS_UNREADABLE: break;
+	}
+	return EXIT_USAGE;
+}
+
+static exit_status run_items(struct opts *o)
 {
 	struct unit u;
-	int status = open_unit(&u, o);
-	if (status >= 0) {
+	exit_status status;
+	if (open_unit(&u, o, &status) < 0) {
 		close_unit(&u);
 		return status;
 	}
@@ -474,13 +530,13 @@ static int run_items(struct opts *o)
 	/* The report streams to standard output as items are read; with -o it
 	 * goes through a temporary file, which bad input throws away. */
 	if (!o->output) {
-		status = ddbc_check_items(stdout, u.design, in, path, fmt);
+		status = items_status(ddbc_check_items(stdout, u.design, in, path, fmt));
 	} else {
 		ddbc_output out;
 		if (ddbc_output_open(&out, o->output) < 0) {
 			status = EXIT_USAGE;
 		} else {
-			status = ddbc_check_items(out.f, u.design, in, path, fmt);
+			status = items_status(ddbc_check_items(out.f, u.design, in, path, fmt));
 			if (status == EXIT_USAGE)
 				ddbc_output_abort(&out);
 			else if (ddbc_output_commit(&out) < 0)
@@ -495,7 +551,7 @@ static int run_items(struct opts *o)
 
 /* ---- explain ---------------------------------------------------------------------- */
 
-static int list_rules(void)
+static exit_status list_rules(void)
 {
 	for (int i = 0; i < DDBC_RULE_COUNT; i++) {
 		const ddbc_rule_info *r = ddbc_rule_get((ddbc_rule)i);
@@ -505,7 +561,7 @@ static int list_rules(void)
 	return EXIT_OK;
 }
 
-static int run_explain(struct opts *o)
+static exit_status run_explain(struct opts *o)
 {
 	if (o->nfiles == 0)
 		return list_rules();
@@ -561,26 +617,29 @@ static const struct command commands[] = {
 	{ "explain", usage_explain, 0, 0, 1, NULL, run_explain },
 };
 
-static int run_command(const struct command *cmd, int argc, char **argv)
+static exit_status run_command(const struct command *cmd, int argc, char **argv)
 {
 	struct opts o;
 	memset(&o, 0, sizeof(o));
-	o.color = -1;
+	o.color = COLOR_AUTO;
 	o.format = cmd->formats ? cmd->formats[0] : "";
 	ddbc_settings_init(&o.settings);
-	int r = parse_options(cmd, argc, argv, &o);
-	if (r == 0)
-		r = cmd->run(&o);
-	else if (r < 0)
-		r = EXIT_OK;
+	exit_status status = EXIT_USAGE;
+	switch (parse_options(cmd, argc, argv, &o)) {
+	case CLI_GO_ON: status = cmd->run(&o); break;
+	case CLI_DONE: status = EXIT_OK; break;
+	case CLI_USAGE_ERROR: break;
+	}
 	free(o.params);
-	return r;
+	return status;
 }
 
 int ddbc_cli_main(int argc, char **argv)
 {
-	if (argc < 2)
-		return usage_error(NULL, "%s", "no command given");
+	if (argc < 2) {
+		usage_error(NULL, "%s", "no command given");
+		return EXIT_USAGE;
+	}
 	const char *name = argv[1];
 	if (!strcmp(name, "--help") || !strcmp(name, "-h") || !strcmp(name, "help")) {
 		fputs(usage_main, stdout);
@@ -593,5 +652,6 @@ int ddbc_cli_main(int argc, char **argv)
 	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
 		if (!strcmp(name, commands[i].name))
 			return run_command(&commands[i], argc - 1, argv + 1);
-	return usage_error(NULL, "unknown command '%s'", name);
+	usage_error(NULL, "unknown command '%s'", name);
+	return EXIT_USAGE;
 }

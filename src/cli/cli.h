@@ -2,7 +2,8 @@
 #ifndef DDBC_CLI_H
 #define DDBC_CLI_H
 
-/* Runs `ddbc ARGS...`; returns the exit status (0, 1 or 2, SPEC §2). */
+/* Runs `ddbc ARGS...`; returns the exit status: 0 success, 1 error findings
+ * (or failed items), 2 a usage error or an input that could not be read. */
 int ddbc_cli_main(int argc, char **argv);
 
 #endif

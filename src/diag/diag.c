@@ -13,40 +13,42 @@ void ddbc_settings_init(ddbc_settings *s)
 		s->sev[i] = DDBC_SEV_DEFAULT;
 }
 
-int ddbc_settings_parse(ddbc_settings *s, const char *arg, char *errbuf, size_t errlen)
+/* The rule named id, or -1 after saying why there is none. */
+static int find_rule(const char *id, ddbc_rule *rule, strbuf *err)
+{
+	if (ddbc_rule_find(id, rule) == 0)
+		return 0;
+	const char *hint = ddbc_rule_suggest(id);
+	if (hint)
+		strbuf_addf(err, "unknown rule '%s'; did you mean '%s'?", id, hint);
+	else
+		strbuf_addf(err, "unknown rule '%s'; 'ddbc explain' lists them", id);
+	return -1;
+}
+
+int ddbc_settings_parse(ddbc_settings *s, const char *arg, strbuf *err)
 {
 	const char *eq = strchr(arg, '=');
 	if (!eq) {
-		snprintf(errbuf, errlen, "expected RULE=off|note|warning|error, got '%s'", arg);
+		strbuf_addf(err, "expected RULE=off|note|warning|error, got '%s'", arg);
 		return -1;
 	}
-	char id[128];
-	size_t n = (size_t)(eq - arg);
-	if (n >= sizeof(id))
-		n = sizeof(id) - 1;
-	memcpy(id, arg, n);
-	id[n] = '\0';
+	char *id = xstrndup(arg, (size_t)(eq - arg));
 	ddbc_rule rule;
-	if (ddbc_rule_find(id, &rule) < 0) {
-		const char *hint = ddbc_rule_suggest(id);
-		if (hint)
-			snprintf(errbuf, errlen, "unknown rule '%s'; did you mean '%s'?", id, hint);
-		else
-			snprintf(errbuf, errlen, "unknown rule '%s'; 'ddbc explain' lists them", id);
-		return -1;
+	ddbc_severity sev = DDBC_SEV_DEFAULT;
+	int rc = find_rule(id, &rule, err);
+	if (rc == 0 && ddbc_severity_parse(eq + 1, &sev) < 0) {
+		strbuf_addf(err, "unknown severity '%s' for rule '%s'; use off, note, warning or "
+			    "error", eq + 1, id);
+		rc = -1;
+	} else if (rc == 0 && ddbc_rule_get(rule)->fixed) {
+		strbuf_addf(err, "the severity of rule '%s' cannot be changed", id);
+		rc = -1;
 	}
-	ddbc_severity sev;
-	if (ddbc_severity_parse(eq + 1, &sev) < 0) {
-		snprintf(errbuf, errlen, "unknown severity '%s' for rule '%s'; "
-			 "use off, note, warning or error", eq + 1, id);
-		return -1;
-	}
-	if (ddbc_rule_get(rule)->fixed) {
-		snprintf(errbuf, errlen, "the severity of rule '%s' cannot be changed", id);
-		return -1;
-	}
-	s->sev[rule] = sev;
-	return 0;
+	if (rc == 0)
+		s->sev[rule] = sev;
+	free(id);
+	return rc;
 }
 
 void ddbc_diags_init(ddbc_diags *d)

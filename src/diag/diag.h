@@ -11,6 +11,7 @@
 
 #include "diag/rules.h"
 #include "util/source.h"
+#include "util/strbuf.h"
 
 #include <stdbool.h>
 #include <stdio.h>
@@ -31,9 +32,9 @@ typedef struct ddbc_settings {
 } ddbc_settings;
 
 void ddbc_settings_init(ddbc_settings *s);
-/* Parses "RULE=off|note|warning|error". Returns 0, or -1 with a message
- * in err (a static string or one written into errbuf). */
-int ddbc_settings_parse(ddbc_settings *s, const char *arg, char *errbuf, size_t errlen);
+/* Parses "RULE=off|note|warning|error". Returns 0, or -1 with why
+ * appended to err (the caller's). */
+int ddbc_settings_parse(ddbc_settings *s, const char *arg, strbuf *err);
 
 typedef struct ddbc_diags {
 	ddbc_diag *items;

@@ -58,16 +58,4 @@ int ddbc_emit_model(FILE *out, const ddbc_design *g, const ddbc_export_opts *o, 
 int ddbc_emit_queries(FILE *out, const ddbc_design *g, const ddbc_export_opts *o,
 		      ddbc_diags *d);
 
-typedef enum ddbc_items_format {
-	DDBC_ITEMS_TEXT,
-	DDBC_ITEMS_JSON
-} ddbc_items_format;
-
-/* items.c: validates the items read from in (named name, "-" = stdin)
- * against the design, streamed, writing per-item findings and the summary
- * line to out. Returns 0 when every item is ok, 1 when one failed or
- * matched no entity, 2 when the items could not be read. */
-int ddbc_check_items(FILE *out, const ddbc_design *g, FILE *in, const char *name,
-		     ddbc_items_format format);
-
 #endif

@@ -13,6 +13,7 @@
  */
 #include "input/compose.h"
 #include "input/load.h"
+#include "util/strbuf.h"
 #include "util/strset.h"
 #include "util/suggest.h"
 #include "util/xalloc.h"
@@ -49,14 +50,16 @@ typedef struct loader {
 static void schema(loader *L, ddbc_loc loc, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 
+/* The message grows to any length: a long bad value keeps its hint. */
 static void schema(loader *L, ddbc_loc loc, const char *fmt, ...)
 {
-	char msg[1024];
+	strbuf msg = STRBUF_INIT;
 	va_list ap;
 	va_start(ap, fmt);
-	vsnprintf(msg, sizeof(msg), fmt, ap);
+	strbuf_vaddf(&msg, fmt, ap);
 	va_end(ap);
-	ddbc_diag_add(L->d, DDBC_RULE_SCHEMA, loc, "%s", msg);
+	ddbc_diag_add(L->d, DDBC_RULE_SCHEMA, loc, "%s", strbuf_str(&msg));
+	strbuf_release(&msg);
 }
 
 /* Reports every key of map that is not in known, with a suggestion. */
@@ -171,28 +174,32 @@ static bool get_bool(loader *L, const ddbc_node *map, const char *key, bool *out
 	return false;
 }
 
-/* Reads an enumerated word; returns its index in words, or -1. */
-static int get_word(loader *L, const ddbc_node *map, const char *key,
-		    const char *const *words, size_t n)
+/* Whether map's key holds one of words, *index then saying which. A
+ * value that is no such word is reported; an absent key is not. */
+static bool get_word(loader *L, const ddbc_node *map, const char *key,
+		     const char *const *words, size_t n, size_t *index)
 {
 	const ddbc_node *v = ddbc_node_get(map, key);
 	if (!v || !expect_kind(L, v, DDBC_NODE_SCALAR, key))
-		return -1;
-	for (size_t i = 0; i < n; i++)
-		if (!strcmp(v->u.text, words[i]))
-			return (int)i;
-	char list[256] = "";
+		return false;
 	for (size_t i = 0; i < n; i++) {
-		strncat(list, i ? ", " : "", sizeof(list) - strlen(list) - 1);
-		strncat(list, words[i], sizeof(list) - strlen(list) - 1);
+		if (!strcmp(v->u.text, words[i])) {
+			*index = i;
+			return true;
+		}
 	}
+	strbuf list = STRBUF_INIT;
+	for (size_t i = 0; i < n; i++)
+		strbuf_addf(&list, "%s%s", i ? ", " : "", words[i]);
 	const char *hint = ddbc_suggest(v->u.text, words, n);
 	if (hint)
 		schema(L, v->loc, "unknown %s '%s'; expected one of %s (did you mean '%s'?)", key,
-		       v->u.text, list, hint);
+		       v->u.text, strbuf_str(&list), hint);
 	else
-		schema(L, v->loc, "unknown %s '%s'; expected one of %s", key, v->u.text, list);
-	return -1;
+		schema(L, v->loc, "unknown %s '%s'; expected one of %s", key, v->u.text,
+		       strbuf_str(&list));
+	strbuf_release(&list);
+	return false;
 }
 
 /* A list of names: each a non-empty scalar. */
@@ -274,8 +281,8 @@ static void load_projection(loader *L, const ddbc_node *index, ddbc_index *ix)
 	}
 	static const char *const words[] = { "all", "keys_only" };
 	if (v->kind == DDBC_NODE_SCALAR) {
-		int w = get_word(L, index, "projection", words, countof(words));
-		if (w == 1)
+		size_t w;
+		if (get_word(L, index, "projection", words, countof(words), &w) && w == 1)
 			ix->projection = DDBC_PROJ_KEYS_ONLY;
 		return;
 	}
@@ -362,8 +369,8 @@ static void load_table(loader *L, const ddbc_pair *pair, ddbc_table *t)
 	if (sk)
 		t->primary.nsk = get_key_names(L, sk, "sort_key", false, &t->primary.sk);
 	t->ttl = get_name(L, m, "ttl");
-	int b = get_word(L, m, "billing", billing, countof(billing));
-	if (b == 1)
+	size_t b;
+	if (get_word(L, m, "billing", billing, countof(billing), &b) && b == 1)
 		t->billing = DDBC_BILLING_PROVISIONED;
 	if (ddbc_node_get(m, "billing"))
 		t->billing_loc = ddbc_node_get(m, "billing")->loc;
@@ -600,8 +607,9 @@ static void load_pattern(loader *L, const ddbc_pair *pair, ddbc_pattern *p)
 	p->index_ref = get_name(L, m, "index");
 	const ddbc_node *op = require(L, m, "operation", "an access pattern");
 	p->operation_loc = op ? op->loc : p->id.loc;
-	int w = get_word(L, m, "operation", ops, countof(ops));
-	p->operation = w < 0 ? DDBC_OP_QUERY : (ddbc_operation)w;
+	size_t w;
+	bool has_op = get_word(L, m, "operation", ops, countof(ops), &w);
+	p->operation = has_op ? (ddbc_operation)w : DDBC_OP_QUERY;
 	const ddbc_node *key = ddbc_node_get(m, "key");
 	p->key_loc = key ? key->loc : p->id.loc;
 	if (key && expect_kind(L, key, DDBC_NODE_MAP, "key")) {
@@ -609,12 +617,13 @@ static void load_pattern(loader *L, const ddbc_pair *pair, ddbc_pattern *p)
 		p->nconds = key->n;
 		for (size_t i = 0; i < key->n; i++)
 			load_cond(L, &key->u.pairs[i], &p->conds[i]);
-	} else if (!key && w >= 0 && p->operation != DDBC_OP_SCAN) {
+	} else if (!key && has_op && p->operation != DDBC_OP_SCAN) {
 		schema(L, m->loc, "missing required field 'key' in access pattern '%s' (a %s "
 				  "needs a key condition)", p->id.s, ops[w]);
 	}
-	int o = get_word(L, m, "order", orders, countof(orders));
-	p->order = o < 0 ? 0 : (o == 0 ? 1 : -1);
+	size_t o;
+	bool has_order = get_word(L, m, "order", orders, countof(orders), &o);
+	p->order = !has_order ? 0 : o == 0 ? 1 : -1;
 	get_bool(L, m, "consistent_read", &p->consistent_read, &p->consistent_loc);
 	const ddbc_node *ret = ddbc_node_get(m, "returns");
 	if (ret && expect_kind(L, ret, DDBC_NODE_SEQ, "returns"))

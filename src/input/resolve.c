@@ -1,5 +1,6 @@
 /* resolve.c - linking names to what they name (unresolved-reference) */
 #include "input/load.h"
+#include "util/strbuf.h"
 #include "util/suggest.h"
 #include "util/xalloc.h"
 
@@ -50,9 +51,10 @@ static void unresolved_index(ddbc_diags *d, const ddbc_table *t, ddbc_name ref)
 {
 	size_t n;
 	const char **names = index_names(t, &n);
-	char where[512];
-	snprintf(where, sizeof(where), " on table '%s'", t->name.s);
-	unresolved(d, ref, "index", where, names, n);
+	strbuf where = STRBUF_INIT;
+	strbuf_addf(&where, " on table '%s'", t->name.s);
+	unresolved(d, ref, "index", strbuf_str(&where), names, n);
+	strbuf_release(&where);
 	free(names);
 }
 
@@ -130,9 +132,10 @@ static void resolve_pattern(ddbc_design *g, ddbc_pattern *p, ddbc_diags *d)
 	for (size_t i = 0; i < p->nreturns; i++) {
 		if (table_has_attr(g, p->table, p->returns[i].s))
 			continue;
-		char where[512];
-		snprintf(where, sizeof(where), " on any entity of table '%s'", p->table->name.s);
-		unresolved(d, p->returns[i], "attribute", where, NULL, 0);
+		strbuf where = STRBUF_INIT;
+		strbuf_addf(&where, " on any entity of table '%s'", p->table->name.s);
+		unresolved(d, p->returns[i], "attribute", strbuf_str(&where), NULL, 0);
+		strbuf_release(&where);
 	}
 }
 
@@ -140,10 +143,10 @@ static void resolve_ttl(ddbc_design *g, ddbc_table *t, ddbc_diags *d)
 {
 	if (!t->ttl.s || table_has_attr(g, t, t->ttl.s))
 		return;
-	char where[512];
-	snprintf(where, sizeof(where), " on any entity of table '%s' (it is the TTL attribute)",
-		 t->name.s);
-	unresolved(d, t->ttl, "attribute", where, NULL, 0);
+	strbuf where = STRBUF_INIT;
+	strbuf_addf(&where, " on any entity of table '%s' (it is the TTL attribute)", t->name.s);
+	unresolved(d, t->ttl, "attribute", strbuf_str(&where), NULL, 0);
+	strbuf_release(&where);
 }
 
 void ddbc_resolve(ddbc_design *g, ddbc_diags *d)

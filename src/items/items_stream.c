@@ -37,6 +37,13 @@ typedef enum state {
 	ST_DONE
 } state;
 
+/* What one step of the reader's state machine did. */
+typedef enum advance {
+	ADV_ON,                  /* moved to another state: step again */
+	ADV_ITEM,                /* read an item */
+	ADV_FAILED               /* the input is bad: err says why */
+} advance;
+
 struct ddbc_items_reader {
 	FILE *in;
 	unsigned char *chunk;
@@ -303,19 +310,21 @@ static int scan_value(ddbc_items_reader *r)
 
 /* ---- errors ------------------------------------------------------------------------------ */
 
-static int fail(ddbc_items_reader *r, ddbc_items_error *err, ddbc_ipos pos, const char *fmt, ...)
-    __attribute__((format(printf, 4, 5)));
+static advance fail(ddbc_items_reader *r, ddbc_items_error *err, ddbc_ipos pos, const char *fmt,
+		    ...) __attribute__((format(printf, 4, 5)));
 
-static int fail(ddbc_items_reader *r, ddbc_items_error *err, ddbc_ipos pos, const char *fmt, ...)
+static advance fail(ddbc_items_reader *r, ddbc_items_error *err, ddbc_ipos pos, const char *fmt,
+		    ...)
 {
 	va_list ap;
 	va_start(ap, fmt);
-	vsnprintf(err->message, sizeof(err->message), fmt, ap);
+	strbuf_reset(&err->message);
+	strbuf_vaddf(&err->message, fmt, ap);
 	va_end(ap);
 	err->pos = pos;
 	r->st = ST_DONE;
 	r->recording = false;
-	return -1;
+	return ADV_FAILED;
 }
 
 /* Describes byte c for a message: "'x'", "byte 0x00", "the end of the input". */
@@ -330,7 +339,7 @@ static const char *describe_byte(int c, char *buf, size_t size)
 	return buf;
 }
 
-static int unexpected(ddbc_items_reader *r, ddbc_items_error *err, int c, const char *expected)
+static advance unexpected(ddbc_items_reader *r, ddbc_items_error *err, int c, const char *expected)
 {
 	char what[32];
 	return fail(r, err, r->at, "expected %s, found %s", expected,
@@ -341,8 +350,8 @@ static int unexpected(ddbc_items_reader *r, ddbc_items_error *err, int c, const 
  * or could not be read), which started at pos. jansson reads what was
  * recorded first: a syntax error inside it (a truncated line followed by
  * the next one, say) is the better message. */
-static int fail_in_value(ddbc_items_reader *r, ddbc_items_error *err, ddbc_ipos pos,
-			 const char *what)
+static advance fail_in_value(ddbc_items_reader *r, ddbc_items_error *err, ddbc_ipos pos,
+			     const char *what)
 {
 	if (r->read_error)
 		return fail(r, err, r->at, "cannot read the input: %s", strerror(r->read_errno));
@@ -367,14 +376,14 @@ static int fail_in_value(ddbc_items_reader *r, ddbc_items_error *err, ddbc_ipos 
 }
 
 /* Parses the recorded bytes of a skipped value, so that they are JSON. */
-static int check_skipped(ddbc_items_reader *r, ddbc_items_error *err, const char *data,
-			 size_t len, ddbc_ipos pos, const char *key)
+static advance check_skipped(ddbc_items_reader *r, ddbc_items_error *err, const char *data,
+			     size_t len, ddbc_ipos pos, const char *key)
 {
 	json_error_t je;
 	json_t *v = json_loadb(data, len, JSON_DECODE_ANY, &je);
 	if (v) {
 		json_decref(v);
-		return 0;
+		return ADV_ON;
 	}
 	ddbc_item_span span = { data, len, 0, pos };
 	return fail(r, err, ddbc_items_json_error_pos(&span, je.position),
@@ -416,8 +425,8 @@ static bool is_scan_metadata(const char *key)
 }
 
 /* Reads one item starting at the current byte into span. */
-static int read_item(ddbc_items_reader *r, ddbc_item_span *span, ddbc_items_error *err,
-		     state next)
+static advance read_item(ddbc_items_reader *r, ddbc_item_span *span, ddbc_items_error *err,
+			 state next)
 {
 	ddbc_ipos pos = r->at;
 	begin_record(r);
@@ -432,11 +441,11 @@ static int read_item(ddbc_items_reader *r, ddbc_item_span *span, ddbc_items_erro
 	span->pos = pos;
 	span->index = ++r->nitems;
 	r->st = next;
-	return 1;
+	return ADV_ITEM;
 }
 
 /* The member "Items" of a scan result: an array of items to stream. */
-static int enter_items(ddbc_items_reader *r, ddbc_items_error *err)
+static advance enter_items(ddbc_items_reader *r, ddbc_items_error *err)
 {
 	if (skip_ws(r) != '[')
 		return unexpected(r, err, peek(r), "'[': a scan result's \"Items\" is an array");
@@ -444,13 +453,13 @@ static int enter_items(ddbc_items_reader *r, ddbc_items_error *err)
 	take(r);
 	r->array_in_scan = true;
 	r->st = ST_ARRAY_FIRST;
-	return 0;
+	return ADV_ON;
 }
 
 /* The first value is an object: a scan result when its "Items" array comes
  * before any member that is not scan metadata, else the first of JSON
  * lines. Its bytes are recorded while deciding, for the item it may be. */
-static int first_object(ddbc_items_reader *r, ddbc_item_span *span, ddbc_items_error *err)
+static advance first_object(ddbc_items_reader *r, ddbc_item_span *span, ddbc_items_error *err)
 {
 	ddbc_ipos pos = r->at;
 	bool metadata_only = true;
@@ -484,8 +493,8 @@ static int first_object(ddbc_items_reader *r, ddbc_item_span *span, ddbc_items_e
 		if (r->over)
 			break;
 		if (metadata_only && check_skipped(r, err, r->rec + start, r->rec_len - start, vpos,
-						   key) < 0)
-			return -1;
+						   key) == ADV_FAILED)
+			return ADV_FAILED;
 	}
 	/* An item (or no JSON, which jansson will tell): the rest of it, one
 	 * bracket deep and outside any string. */
@@ -498,10 +507,10 @@ static int first_object(ddbc_items_reader *r, ddbc_item_span *span, ddbc_items_e
 	span->pos = pos;
 	span->index = ++r->nitems;
 	r->st = ST_LINES;
-	return 1;
+	return ADV_ITEM;
 }
 
-static int start(ddbc_items_reader *r, ddbc_item_span *span, ddbc_items_error *err)
+static advance start(ddbc_items_reader *r, ddbc_item_span *span, ddbc_items_error *err)
 {
 	static const char bom[] = "\xEF\xBB\xBF";
 	if (peek(r) == 0xEF && r->len - r->pos >= 3 && !memcmp(r->chunk + r->pos, bom, 3))
@@ -512,7 +521,7 @@ static int start(ddbc_items_reader *r, ddbc_item_span *span, ddbc_items_error *e
 		r->array_at = r->at;
 		take(r);
 		r->st = ST_ARRAY_FIRST;
-		return 0;
+		return ADV_ON;
 	}
 	if (c == '{') {
 		r->scan_at = r->at;
@@ -520,20 +529,20 @@ static int start(ddbc_items_reader *r, ddbc_item_span *span, ddbc_items_error *e
 	}
 	if (c == EOF) {
 		r->st = ST_DONE;
-		return r->read_error ? fail_in_value(r, err, r->at, "the input") : 0;
+		return r->read_error ? fail_in_value(r, err, r->at, "the input") : ADV_ON;
 	}
 	return unexpected(r, err, c, "a JSON array of items, JSON lines, a scan result "
 			  "({\"Items\": [...]}) or export lines ({\"Item\": {...}})");
 }
 
-static int after_array(ddbc_items_reader *r)
+static advance after_array(ddbc_items_reader *r)
 {
 	r->st = r->array_in_scan ? ST_SCAN_NEXT : ST_TRAILER;
-	return 0;
+	return ADV_ON;
 }
 
-static int array_item(ddbc_items_reader *r, ddbc_item_span *span, ddbc_items_error *err,
-		      bool first)
+static advance array_item(ddbc_items_reader *r, ddbc_item_span *span, ddbc_items_error *err,
+			  bool first)
 {
 	int c = skip_ws(r);
 	const char *closing = r->array_in_scan ? "the scan result's \"Items\" array"
@@ -561,7 +570,7 @@ static int array_item(ddbc_items_reader *r, ddbc_item_span *span, ddbc_items_err
 }
 
 /* A member of a scan result: "Items" is streamed, the rest skipped. */
-static int scan_member(ddbc_items_reader *r, ddbc_items_error *err, bool first)
+static advance scan_member(ddbc_items_reader *r, ddbc_items_error *err, bool first)
 {
 	int c = skip_ws(r);
 	if (c == EOF)
@@ -570,7 +579,7 @@ static int scan_member(ddbc_items_reader *r, ddbc_items_error *err, bool first)
 	if (c == '}') {
 		take(r);
 		r->st = ST_SCAN_BETWEEN;
-		return 0;
+		return ADV_ON;
 	}
 	if (!first) {
 		if (c != ',')
@@ -604,10 +613,11 @@ static int scan_member(ddbc_items_reader *r, ddbc_items_error *err, bool first)
 	return check_skipped(r, err, data, len, vpos, key);
 }
 
-int ddbc_items_next(ddbc_items_reader *r, ddbc_item_span *span, ddbc_items_error *err)
+ddbc_items_step ddbc_items_next(ddbc_items_reader *r, ddbc_item_span *span, ddbc_items_error *err)
 {
 	for (;;) {
-		int rc = 0, c;
+		advance rc = ADV_ON;
+		int c;
 		switch (r->st) {
 		case ST_START: rc = start(r, span, err); break;
 		case ST_ARRAY_FIRST: rc = array_item(r, span, err, true); break;
@@ -617,9 +627,10 @@ int ddbc_items_next(ddbc_items_reader *r, ddbc_item_span *span, ddbc_items_error
 		case ST_TRAILER:
 			c = skip_ws(r);
 			if (c != EOF)
-				return unexpected(r, err, c, "the end of the input after the array of "
-						  "items");
-			r->st = ST_DONE;
+				rc = unexpected(r, err, c, "the end of the input after the array of "
+						"items");
+			else
+				r->st = ST_DONE;
 			break;
 		case ST_LINES:
 			if (skip_ws(r) == EOF) {
@@ -634,19 +645,21 @@ int ddbc_items_next(ddbc_items_reader *r, ddbc_item_span *span, ddbc_items_error
 				r->st = ST_DONE;
 				break;
 			}
-			if (c != '{')
-				return unexpected(r, err, c, "another scan result or the end of the input");
+			if (c != '{') {
+				rc = unexpected(r, err, c, "another scan result or the end of the input");
+				break;
+			}
 			r->scan_at = r->at;
 			take(r);
 			r->st = ST_SCAN_FIRST;
 			break;
 		case ST_DONE:
-			if (r->read_error)
-				return fail(r, err, r->at, "cannot read the input: %s",
-					    strerror(r->read_errno));
-			return 0;
+			if (!r->read_error)
+				return DDBC_ITEMS_END;
+			rc = fail(r, err, r->at, "cannot read the input: %s", strerror(r->read_errno));
+			break;
 		}
-		if (rc != 0)
-			return rc;
+		if (rc != ADV_ON)
+			return rc == ADV_ITEM ? DDBC_ITEMS_ITEM : DDBC_ITEMS_BAD;
 	}
 }

@@ -23,6 +23,8 @@
 #ifndef DDBC_ITEMS_STREAM_H
 #define DDBC_ITEMS_STREAM_H
 
+#include "util/strbuf.h"
+
 #include <stdio.h>
 #include <stddef.h>
 
@@ -48,10 +50,12 @@ typedef struct ddbc_item_span {
 	ddbc_ipos pos;           /* where its first byte is */
 } ddbc_item_span;
 
-/* A problem with the input, positioned. */
+/* A problem with the input, positioned. The message, of any length, is
+ * the error's own: zero-initialise the error, and strbuf_release its
+ * message when done. */
 typedef struct ddbc_items_error {
 	ddbc_ipos pos;
-	char message[320];
+	strbuf message;
 } ddbc_items_error;
 
 /* The default cap on one item's JSON text. DynamoDB items are at most
@@ -65,10 +69,16 @@ typedef struct ddbc_items_reader ddbc_items_reader;
 ddbc_items_reader *ddbc_items_reader_new(FILE *in, size_t max_item);
 void ddbc_items_reader_free(ddbc_items_reader *r);
 
-/* The next item: returns 1 with *span set, 0 at the end of the input, -1
- * when the input is bad (truncated, not JSON, the wrong shape, an item
- * over the cap, unreadable) with *err set; after -1 the reader is done. */
-int ddbc_items_next(ddbc_items_reader *r, ddbc_item_span *span, ddbc_items_error *err);
+typedef enum ddbc_items_step {
+	DDBC_ITEMS_ITEM,         /* *span holds the next item */
+	DDBC_ITEMS_END,          /* the input ended */
+	DDBC_ITEMS_BAD           /* the input is bad (truncated, not JSON, the wrong
+				  * shape, an item over the cap, unreadable): *err
+				  * says why, and the reader is done */
+} ddbc_items_step;
+
+/* Reads the next item. */
+ddbc_items_step ddbc_items_next(ddbc_items_reader *r, ddbc_item_span *span, ddbc_items_error *err);
 
 /* The shape decided by the first value (DDBC_SHAPE_UNKNOWN before it). */
 ddbc_items_shape ddbc_items_shape_of(const ddbc_items_reader *r);

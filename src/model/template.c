@@ -22,6 +22,7 @@
 #include "model/template.h"
 #include "util/xalloc.h"
 
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -159,6 +160,60 @@ bool ddbc_template_is_constant(const ddbc_template *t)
 		if (t->segs[i].kind == DDBC_SEG_PLACEHOLDER)
 			return false;
 	return true;
+}
+
+/* ---- rendering ----------------------------------------------------------------- */
+
+/* Appends number v as a key holds it; false when width asks for a padding
+ * that only a non-negative whole number can have. */
+static bool render_number(strbuf *out, const ddbc_tvalue *v, unsigned width)
+{
+	if (v->is_int && (!width || v->n >= 0)) {
+		strbuf_addf(out, "%0*lld", (int)width, v->n);
+		return true;
+	}
+	if (width)
+		return false;
+	size_t plus = v->len && v->text[0] == '+';
+	strbuf_add(out, v->text + plus, v->len - plus);
+	return true;
+}
+
+static ddbc_render_result render_placeholder(const ddbc_segment *seg, ddbc_tvalue_fn *value_of,
+					     void *ctx, strbuf *out, ddbc_render_problem *problem)
+{
+	problem->seg = seg;
+	problem->value = value_of(ctx, seg);
+	const ddbc_tvalue *v = &problem->value;
+	switch (v->kind) {
+	case DDBC_TVALUE_TEXT:
+		strbuf_add(out, v->text, v->len);
+		return DDBC_RENDER_OK;
+	case DDBC_TVALUE_NUMBER:
+		return render_number(out, v, seg->width) ? DDBC_RENDER_OK : DDBC_RENDER_UNPADDABLE;
+	case DDBC_TVALUE_MISSING:
+		return DDBC_RENDER_MISSING;
+	case DDBC_TVALUE_UNUSABLE:
+		break;
+	}
+	return DDBC_RENDER_UNUSABLE;
+}
+
+ddbc_render_result ddbc_template_render(const ddbc_template *t, ddbc_tvalue_fn *value_of,
+					void *ctx, strbuf *out, ddbc_render_problem *problem)
+{
+	for (size_t k = 0; k < t->nsegs; k++) {
+		const ddbc_segment *seg = &t->segs[k];
+		if (seg->kind == DDBC_SEG_LITERAL) {
+			strbuf_add(out, seg->text, seg->len);
+			continue;
+		}
+		ddbc_render_result r = render_placeholder(seg, value_of, ctx, out, problem);
+		if (r != DDBC_RENDER_OK)
+			return r;
+	}
+	memset(problem, 0, sizeof(*problem));
+	return DDBC_RENDER_OK;
 }
 
 /* ---- languages ----------------------------------------------------------------- */

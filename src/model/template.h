@@ -52,6 +52,56 @@ const char *ddbc_template_parse(ddbc_arena *arena, const char *text, ddbc_templa
 size_t ddbc_template_prefix(const ddbc_template *t, const char **prefix);
 bool ddbc_template_is_constant(const ddbc_template *t);
 
+/* ---- rendering: a template filled in from one item's values -------------- */
+
+/* What a placeholder stands for in the item being rendered, as the
+ * caller's value callback finds it. */
+typedef enum ddbc_tvalue_kind {
+	DDBC_TVALUE_TEXT,        /* a string: written as it is */
+	DDBC_TVALUE_NUMBER,      /* a number: written as a key template writes it */
+	DDBC_TVALUE_MISSING,     /* the item has no value for the placeholder */
+	DDBC_TVALUE_UNUSABLE     /* the placeholder names no S or N attribute, or
+				  * the value is of another type: the caller
+				  * reports that elsewhere */
+} ddbc_tvalue_kind;
+
+typedef struct ddbc_tvalue {
+	ddbc_tvalue_kind kind;
+	const char *text;        /* TEXT, NUMBER: the value as written */
+	size_t len;
+	bool is_int;             /* NUMBER: a whole number that fits in n */
+	long long n;
+	const void *source;      /* the caller's own value (a YAML node, a JSON
+				  * value), handed back in a problem */
+} ddbc_tvalue;
+
+/* The placeholder seg's value (seg->text names it, seg->ref is what the
+ * caller resolved it to) in the item that ctx stands for. */
+typedef ddbc_tvalue ddbc_tvalue_fn(void *ctx, const ddbc_segment *seg);
+
+typedef enum ddbc_render_result {
+	DDBC_RENDER_OK,          /* out holds the rendered key */
+	DDBC_RENDER_MISSING,     /* a placeholder has no value */
+	DDBC_RENDER_UNPADDABLE,  /* a number that is not a non-negative whole
+				  * number meets a :0WIDTH */
+	DDBC_RENDER_UNUSABLE     /* a value the callback called unusable */
+} ddbc_render_result;
+
+/* Where rendering stopped, unless it succeeded: the placeholder and the
+ * value the callback gave for it. */
+typedef struct ddbc_render_problem {
+	const ddbc_segment *seg;
+	ddbc_tvalue value;
+} ddbc_render_problem;
+
+/* Appends t rendered from the values value_of gives to out. Numbers are
+ * written as DynamoDB keeps them: a whole number in decimal without a '+'
+ * or leading zeros (zero-padded to the placeholder's width), any other
+ * without a leading '+'. On a result other than DDBC_RENDER_OK out holds
+ * a partial key and *problem says where it stopped. */
+ddbc_render_result ddbc_template_render(const ddbc_template *t, ddbc_tvalue_fn *value_of,
+					void *ctx, strbuf *out, ddbc_render_problem *problem);
+
 /* ---- languages: what strings a template can render to ------------------- */
 
 typedef enum ddbc_class {

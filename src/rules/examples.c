@@ -308,76 +308,46 @@ static void check_defined(const ctx *c, const ddbc_node *item)
 
 /* ---- templates ------------------------------------------------------------------------- */
 
-/* Appends a number as a key template renders it: integers in decimal
- * (YAML's 0x and 0o forms converted, leading zeros dropped as DynamoDB
- * does), zero-padded to width. Returns false when width asks for a
- * padding a negative or fractional number cannot have. */
-static bool render_number(strbuf *out, const ddbc_node *v, unsigned width)
+/* The value of placeholder seg in an example item (the callback of
+ * ddbc_template_render). YAML's 0x and 0o integers count as whole numbers,
+ * rendered in decimal as DynamoDB stores them. */
+static ddbc_tvalue example_value(void *item, const ddbc_segment *seg)
 {
-	long long n;
-	if (ddbc_node_int(v, &n)) {
-		if (width && n < 0)
-			return false;
-		strbuf_addf(out, "%0*lld", (int)width, n);
-		return true;
+	const ddbc_attr *b = seg->ref;
+	ddbc_tvalue v = { .kind = DDBC_TVALUE_UNUSABLE };
+	if (!b || (b->type != DDBC_TYPE_S && b->type != DDBC_TYPE_N))
+		return v;
+	const ddbc_node *n = ddbc_node_get(item, b->name.s);
+	if (!n) {
+		v.kind = DDBC_TVALUE_MISSING;
+		return v;
 	}
-	if (width)
-		return false;
-	const char *s = v->u.text;
-	strbuf_addstr(out, *s == '+' ? s + 1 : s);
-	return true;
+	if (!scalar_fits(n, b->type))
+		return v;
+	v.kind = b->type == DDBC_TYPE_S ? DDBC_TVALUE_TEXT : DDBC_TVALUE_NUMBER;
+	v.text = n->u.text;
+	v.len = n->n;
+	v.is_int = b->type == DDBC_TYPE_N && ddbc_node_int(n, &v.n);
+	v.source = n;
+	return v;
 }
 
-/* Why a template could not be rendered from an item. */
-typedef struct render_error {
-	const char *missing;      /* a placeholder attribute the item lacks */
-	const ddbc_node *unpadded;  /* a value that cannot be zero-padded */
-	unsigned width;
-} render_error;
-
-/* Renders a's template from item into out. Returns 1 on success, 0 when
- * err says why not, -1 when a value is of the wrong type (reported as
- * such) or the template names what other rules report. */
-static int render(const ddbc_attr *a, const ddbc_node *item, strbuf *out, render_error *err)
+static void report_render_problem(const ctx *c, const ddbc_attr *a, const ddbc_node *v,
+				  ddbc_render_result r, const ddbc_render_problem *p)
 {
-	for (size_t k = 0; k < a->tpl.nsegs; k++) {
-		const ddbc_segment *seg = &a->tpl.segs[k];
-		const ddbc_attr *b = seg->ref;
-		if (seg->kind == DDBC_SEG_LITERAL) {
-			strbuf_add(out, seg->text, seg->len);
-			continue;
-		}
-		if (!b || (b->type != DDBC_TYPE_S && b->type != DDBC_TYPE_N))
-			return -1;
-		const ddbc_node *v = ddbc_node_get(item, b->name.s);
-		if (!v) {
-			err->missing = b->name.s;
-			return 0;
-		}
-		if (!scalar_fits(v, b->type))
-			return -1;
-		if (b->type == DDBC_TYPE_S) {
-			strbuf_add(out, v->u.text, v->n);
-		} else if (!render_number(out, v, seg->width)) {
-			err->unpadded = v;
-			err->width = seg->width;
-			return 0;
-		}
+	if (r == DDBC_RENDER_MISSING) {
+		const ddbc_attr *gone = p->seg->ref;
+		/* A lacking placeholder that is itself required was reported as such. */
+		if (!ddbc_attr_required(gone, NULL))
+			mismatch(c, v->loc, "'%s' cannot be checked against its template '%s': the "
+				 "example item lacks '%s'; add it", a->name.s, a->template.s,
+				 gone->name.s);
+	} else if (r == DDBC_RENDER_UNPADDABLE) {
+		const ddbc_node *n = p->value.source;
+		mismatch(c, n->loc, "'%s' pads this value to %u digits, but '%s' is not a "
+			 "non-negative whole number; give a value the template can pad", a->name.s,
+			 p->seg->width, n->u.text);
 	}
-	return 1;
-}
-
-static void report_render_error(const ctx *c, const ddbc_attr *a, const ddbc_node *v,
-				const render_error *err)
-{
-	if (err->missing)
-		mismatch(c, v->loc, "'%s' cannot be checked against its template '%s': the "
-			 "example item lacks '%s'; add it", a->name.s, a->template.s,
-			 err->missing);
-	else
-		mismatch(c, err->unpadded->loc, "'%s' pads this value to %u digits, but '%s' is "
-			 "not a non-negative whole number; give a value the template can pad",
-			 a->name.s, err->width, err->unpadded->u.text);
 }
 
 static void check_template(const ctx *c, const ddbc_attr *a, const ddbc_node *item)
@@ -387,13 +357,12 @@ static void check_template(const ctx *c, const ddbc_attr *a, const ddbc_node *it
 	if (!v || !is_str(v) || !a->has_template || a->in_cycle || (a->is_key && !v->n))
 		return;
 	strbuf want = STRBUF_INIT;
-	render_error err = { NULL, NULL, 0 };
-	int r = render(a, item, &want, &err);
-	/* A lacking placeholder that is itself required was reported as such. */
-	const ddbc_attr *gone = err.missing ? ddbc_entity_attr(c->e, err.missing) : NULL;
-	if (r == 0 && !(gone && ddbc_attr_required(gone, NULL)))
-		report_render_error(c, a, v, &err);
-	else if (r == 1 && (want.len != v->n || memcmp(strbuf_str(&want), v->u.text, v->n)))
+	ddbc_render_problem p;
+	ddbc_render_result r = ddbc_template_render(&a->tpl, example_value, (void *)item, &want,
+						    &p);
+	if (r != DDBC_RENDER_OK)
+		report_render_problem(c, a, v, r, &p);
+	else if (want.len != v->n || memcmp(strbuf_str(&want), v->u.text, v->n))
 		mismatch(c, v->loc, "'%s' is '%s', but its template '%s' gives '%s' from this "
 			 "item's values; make the value and the template agree", a->name.s,
 			 v->u.text, a->template.s, strbuf_str(&want));

@@ -1,6 +1,7 @@
 /* rules/indexes.c - lsi-requires-sort-key, lsi-limit, gsi-limit, projection-limit, projection-unknown-attribute, index-unused, inclusion-mismatch */
 #include "rules/checks.h"
 #include "model/semantics.h"
+#include "util/strbuf.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -125,18 +126,16 @@ static bool index_used(const ddbc_table *t, const ddbc_index *ix)
 	return false;
 }
 
-/* The index's key attributes as "'a', 'b' and 'c'" into buf. */
-static const char *key_list(const ddbc_index *ix, char *buf, size_t size)
+/* The index's key attributes as "'a', 'b' and 'c'", appended to sb. */
+static const char *key_list(const ddbc_index *ix, strbuf *sb)
 {
-	size_t n = ix->npk + ix->nsk, len = 0;
-	buf[0] = '\0';
-	for (size_t i = 0; i < n && len < size; i++) {
+	size_t n = ix->npk + ix->nsk;
+	for (size_t i = 0; i < n; i++) {
 		const char *s = i < ix->npk ? ix->pk[i].s : ix->sk[i - ix->npk].s;
 		const char *sep = i == 0 ? "" : i + 1 == n ? " and " : ", ";
-		int w = snprintf(buf + len, size - len, "%s'%s'", sep, s);
-		len += w > 0 ? (size_t)w : 0;
+		strbuf_addf(sb, "%s'%s'", sep, s);
 	}
-	return buf;
+	return strbuf_str(sb);
 }
 
 void ddbc_check_index_unused(const ddbc_design *g, ddbc_diags *d)
@@ -148,12 +147,13 @@ void ddbc_check_index_unused(const ddbc_design *g, ddbc_diags *d)
 			if (ix->kind == DDBC_INDEX_PRIMARY || !key_readable(ix) ||
 			    index_used(t, ix))
 				continue;
-			char keys[1024];
+			strbuf keys = STRBUF_INIT;
 			ddbc_diag_add(d, DDBC_RULE_INDEX_UNUSED, ix->name.loc,
 				      "no entity of table '%s' sets all of %s, the key of %s '%s', "
 				      "so the index stays empty; add them to an entity or remove "
-				      "the index", t->name.s, key_list(ix, keys, sizeof(keys)),
+				      "the index", t->name.s, key_list(ix, &keys),
 				      kind_name(ix->kind), ix->name.s);
+			strbuf_release(&keys);
 		}
 	}
 }
@@ -161,29 +161,28 @@ void ddbc_check_index_unused(const ddbc_design *g, ddbc_diags *d)
 /* ---- inclusion-mismatch -------------------------------------------------------------- */
 
 /* "projects 'a'", "uses 'a' as sort key", ...: what index ix derives
- * for attribute a, as the predicate of a sentence about ix. */
-static const char *derived_phrase(const ddbc_attr *a, const ddbc_index *ix, char *buf,
-				  size_t size)
+ * for attribute a, as the predicate of a sentence about ix, appended to sb. */
+static const char *derived_phrase(const ddbc_attr *a, const ddbc_index *ix, strbuf *sb)
 {
 	switch (a->roles[ix->slot]) {
 	case DDBC_ROLE_PARTITION_KEY:
-		snprintf(buf, size, "uses '%s' as partition key", a->name.s);
+		strbuf_addf(sb, "uses '%s' as partition key", a->name.s);
 		break;
 	case DDBC_ROLE_SORT_KEY:
-		snprintf(buf, size, "uses '%s' as sort key", a->name.s);
+		strbuf_addf(sb, "uses '%s' as sort key", a->name.s);
 		break;
 	case DDBC_ROLE_PROJECTED:
-		snprintf(buf, size, "projects '%s'", a->name.s);
+		strbuf_addf(sb, "projects '%s'", a->name.s);
 		break;
 	case DDBC_ROLE_NONE:
 		if (!a->entity->in_index[ix->slot])
-			snprintf(buf, size, "does not hold '%s' items (they do not set all its "
-				 "key attributes)", a->entity->name.s);
+			strbuf_addf(sb, "does not hold '%s' items (they do not set all its key "
+				    "attributes)", a->entity->name.s);
 		else
-			snprintf(buf, size, "does not project '%s'", a->name.s);
+			strbuf_addf(sb, "does not project '%s'", a->name.s);
 		break;
 	}
-	return buf;
+	return strbuf_str(sb);
 }
 
 /* Every index the attribute declares must derive the declared role. */
@@ -195,12 +194,12 @@ static void declared_roles(ddbc_diags *d, const ddbc_attr *a)
 		const ddbc_index *ix = ddbc_table_index(a->entity->table, decl->index.s);
 		if (!ix || !key_readable(ix) || a->roles[ix->slot] == decl->role)
 			continue;
-		char derived[512];
+		strbuf derived = STRBUF_INIT;
 		ddbc_diag_add(d, DDBC_RULE_INCLUSION_MISMATCH, decl->role_loc,
 			      "%s '%s' %s but the attribute declares role '%s'",
-			      kind_name(ix->kind), ix->name.s,
-			      derived_phrase(a, ix, derived, sizeof(derived)),
+			      kind_name(ix->kind), ix->name.s, derived_phrase(a, ix, &derived),
 			      ddbc_role_name(decl->role));
+		strbuf_release(&derived);
 	}
 }
 
@@ -227,12 +226,12 @@ static void undeclared_roles(ddbc_diags *d, const ddbc_attr *a)
 		if (ix->kind == DDBC_INDEX_PRIMARY || role == DDBC_ROLE_NONE || !key_readable(ix) ||
 		    declares(a, ix))
 			continue;
-		char derived[512];
+		strbuf derived = STRBUF_INIT;
 		ddbc_diag_add(d, DDBC_RULE_INCLUSION_MISMATCH, a->indexes_loc,
 			      "%s '%s' %s but the attribute does not declare it; add "
 			      "'%s: %s' to its indexes", kind_name(ix->kind), ix->name.s,
-			      derived_phrase(a, ix, derived, sizeof(derived)), ix->name.s,
-			      ddbc_role_name(role));
+			      derived_phrase(a, ix, &derived), ix->name.s, ddbc_role_name(role));
+		strbuf_release(&derived);
 	}
 }
 

@@ -1,16 +1,17 @@
 /* rules/keys.c - key-attribute-type, key-type-conflict, entity-missing-key, gsi-key-arity, hot-partition, ttl-type, billing */
 #include "rules/checks.h"
 #include "model/semantics.h"
+#include "util/strbuf.h"
 
 #include <stdio.h>
 #include <string.h>
 
-/* "table 'T'", "GSI 'X'" or "LSI 'Y'" into buf, for messages. */
-static const char *index_label(const ddbc_index *ix, char *buf, size_t size)
+/* "table 'T'", "GSI 'X'" or "LSI 'Y'" appended to sb, for messages. */
+static const char *index_label(const ddbc_index *ix, strbuf *sb)
 {
 	static const char *const kinds[] = { "table", "GSI", "LSI" };
-	snprintf(buf, size, "%s '%s'", kinds[ix->kind], ix->name.s);
-	return buf;
+	strbuf_addf(sb, "%s '%s'", kinds[ix->kind], ix->name.s);
+	return strbuf_str(sb);
 }
 
 /* The first index of t (in slot order) that has name as a key attribute;
@@ -63,15 +64,15 @@ static bool scalar_key_type(ddbc_type t)
 static void key_attribute_type(ddbc_diags *d, const ddbc_attr *a)
 {
 	bool partition = false;
-	char label[512];
 	const ddbc_index *ix = first_index_keyed_by(a->entity->table, a->name.s, &partition);
 	if (!ix)
 		return;
+	strbuf label = STRBUF_INIT;
 	ddbc_diag_add(d, DDBC_RULE_KEY_ATTRIBUTE_TYPE, a->type_loc,
 		      "'%s' is the %s key of %s but %s in '%s'; key attributes must be S, N or B",
-		      a->name.s, partition ? "partition" : "sort",
-		      index_label(ix, label, sizeof(label)), ddbc_type_short(a->type),
-		      a->entity->name.s);
+		      a->name.s, partition ? "partition" : "sort", index_label(ix, &label),
+		      ddbc_type_short(a->type), a->entity->name.s);
+	strbuf_release(&label);
 }
 
 void ddbc_check_key_attribute_type(const ddbc_design *g, ddbc_diags *d)
@@ -181,8 +182,8 @@ static bool in_names(const ddbc_name *names, size_t n, const char *s)
 static void twice(ddbc_diags *d, const ddbc_index *ix, const ddbc_name *names, size_t i,
 		  const char *part)
 {
-	char label[512];
-	index_label(ix, label, sizeof(label));
+	strbuf sb = STRBUF_INIT;
+	const char *label = index_label(ix, &sb);
 	if (in_names(names, i, names[i].s))
 		ddbc_diag_add(d, DDBC_RULE_GSI_KEY_ARITY, names[i].loc,
 			      "'%s' appears twice in the %s key of %s; use each attribute "
@@ -191,6 +192,7 @@ static void twice(ddbc_diags *d, const ddbc_index *ix, const ddbc_name *names, s
 		ddbc_diag_add(d, DDBC_RULE_GSI_KEY_ARITY, names[i].loc,
 			      "'%s' is both a partition and a sort key attribute of %s; use "
 			      "each attribute once", names[i].s, label);
+	strbuf_release(&sb);
 }
 
 static void duplicates(ddbc_diags *d, const ddbc_index *ix)

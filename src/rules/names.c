@@ -2,6 +2,7 @@
 #include "rules/checks.h"
 #include "model/reserved.h"
 #include "model/semantics.h"
+#include "util/strbuf.h"
 
 #include <ctype.h>
 #include <stdio.h>
@@ -181,17 +182,14 @@ static void collect_specific(const ddbc_index *ix, const ddbc_name *names, size_
 			out[(*nout)++] = &names[i];
 }
 
-/* "'a'", "'a' and 'b'", "'a', 'b' and 'c'" into buf. */
-static const char *join_names(const ddbc_name **names, size_t n, char *buf, size_t size)
+/* "'a'", "'a' and 'b'", "'a', 'b' and 'c'" appended to sb. */
+static const char *join_names(const ddbc_name **names, size_t n, strbuf *sb)
 {
-	size_t len = 0;
-	buf[0] = '\0';
-	for (size_t i = 0; i < n && len < size; i++) {
+	for (size_t i = 0; i < n; i++) {
 		const char *sep = i == 0 ? "" : i + 1 == n ? " and " : ", ";
-		int w = snprintf(buf + len, size - len, "%s'%s'", sep, names[i]->s);
-		len += w > 0 ? (size_t)w : 0;
+		strbuf_addf(sb, "%s'%s'", sep, names[i]->s);
 	}
-	return buf;
+	return strbuf_str(sb);
 }
 
 /* One note per index, at its first specific key name, naming them all. */
@@ -206,7 +204,9 @@ static void generic_names(ddbc_diags *d, const ddbc_index *ix)
 	collect_specific(ix, ix->sk, ix->nsk, specific, &n, 16);
 	if (n == 0)
 		return;
-	char list[1024], pk[32], sk[32], better[80];
+	/* pk, sk and better hold generated names of bounded length. */
+	char pk[32], sk[32], better[80];
+	strbuf list = STRBUF_INIT;
 	generic_name(ix, true, pk, sizeof(pk));
 	generic_name(ix, false, sk, sizeof(sk));
 	if (ix->kind == DDBC_INDEX_LSI)
@@ -217,7 +217,8 @@ static void generic_names(ddbc_diags *d, const ddbc_index *ix)
 		      "%s '%s' is keyed by %s, which several entities share; name "
 		      "shared keys generically, such as %s, since each entity gives them its "
 		      "own meaning", kinds[ix->kind], ix->name.s,
-		      join_names(specific, n, list, sizeof(list)), better);
+		      join_names(specific, n, &list), better);
+	strbuf_release(&list);
 }
 
 void ddbc_check_generic_key_names(const ddbc_design *g, ddbc_diags *d)

@@ -5,7 +5,7 @@
  * check-items detects. Built by `make fuzz`; run by `make fuzz-items-run`.
  */
 #include "rules/check.h"
-#include "emit/emit.h"
+#include "items/items.h"
 
 #include <stdint.h>
 #include <stdio.h>

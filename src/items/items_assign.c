@@ -1,0 +1,268 @@
+/* items_assign.c - which entity an item is
+ *
+ * An item belongs to the tables whose key attributes it has; an entity of
+ * such a table fits it when the item's partition and sort key values are
+ * strings of the languages of the entity's key attributes (ddbc_attr_lang:
+ * the templates the linter reasons about, with the design's key
+ * delimiter). When several entities fit, the one whose key languages hold
+ * the most literal bytes wins (PROFILE beats {anything}; "STAMP#{id}"
+ * beats "{kind}#{id}"), and on a tie the one declared first. When none fits
+ * with the delimiter excluded from placeholder values, entities are tried
+ * again with it allowed, so that an item whose placeholder value holds the
+ * delimiter is still assigned and reported for exactly that.
+ */
+#include "items/items_run.h"
+#include "model/semantics.h"
+#include "util/xalloc.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* DynamoDB's limits on key values: a partition key is at most 2048 bytes,
+ * a sort key at most 1024; longer values cannot be keys. */
+#define MAX_PK_BYTES 2048
+#define MAX_SK_BYTES 1024
+/* Templates an unmatched item's message lists. */
+#define MAX_LISTED 4
+
+/* A delimiter no UTF-8 text contains: placeholder values may then hold
+ * the real one (the second, lenient assignment). */
+static const char lenient_delim[] = "\xff";
+
+/* ---- the design ------------------------------------------------------------------ */
+
+static size_t literal_bytes(const ddbc_lang *l)
+{
+	size_t n = 0;
+	for (size_t i = 0; i < l->nruns; i++)
+		if (l->runs[i].fixed)
+			n += l->runs[i].len;
+	return n;
+}
+
+static void key_init(ddbc_items_key *k, const ddbc_attr *a)
+{
+	k->attr = a;
+	ddbc_lang_init(&k->lang);
+	if (a)
+		ddbc_attr_lang(a, &k->lang);
+}
+
+static void prepare_table(ddbc_items_table *ti, const ddbc_table *t)
+{
+	ti->t = t;
+	ti->pk = t->primary.npk ? t->primary.pk[0].s : NULL;
+	ti->sk = t->primary.nsk ? t->primary.sk[0].s : NULL;
+	ti->ents = xcalloc(t->nentities ? t->nentities : 1, sizeof(ddbc_items_entity));
+	for (size_t i = 0; i < t->nentities && ti->pk; i++) {
+		const ddbc_entity *e = t->entities[i];
+		const ddbc_attr *pk = ddbc_entity_attr(e, ti->pk);
+		const ddbc_attr *sk = ti->sk ? ddbc_entity_attr(e, ti->sk) : NULL;
+		/* An entity without its table's key (entity-missing-key, set off)
+		 * can hold no item. */
+		if (!pk || (ti->sk && !sk))
+			continue;
+		ddbc_items_entity *ei = &ti->ents[ti->nents++];
+		ei->e = e;
+		key_init(&ei->pk, pk);
+		key_init(&ei->sk, sk);
+		ei->literal = literal_bytes(&ei->pk.lang) + literal_bytes(&ei->sk.lang);
+	}
+}
+
+void ddbc_items_tables_prepare(ddbc_items_run *R)
+{
+	R->ntables = R->g->ntables;
+	R->tables = xcalloc(R->ntables ? R->ntables : 1, sizeof(ddbc_items_table));
+	for (size_t i = 0; i < R->ntables; i++)
+		prepare_table(&R->tables[i], &R->g->tables[i]);
+}
+
+void ddbc_items_tables_release(ddbc_items_run *R)
+{
+	for (size_t i = 0; i < R->ntables; i++) {
+		for (size_t k = 0; k < R->tables[i].nents; k++) {
+			ddbc_lang_release(&R->tables[i].ents[k].pk.lang);
+			ddbc_lang_release(&R->tables[i].ents[k].sk.lang);
+		}
+		free(R->tables[i].ents);
+	}
+	free(R->tables);
+}
+
+static const ddbc_ival *item_attr(const ddbc_items_run *R, const char *name)
+{
+	for (size_t i = 0; i < R->nattrs; i++)
+		if (!strcmp(R->attrs[i].name, name))
+			return &R->attrs[i];
+	return NULL;
+}
+
+/* ---- assignment ------------------------------------------------------------------ */
+
+/* The text of key value v when it can be a value of key k: of k's type, no
+ * longer than DynamoDB allows. */
+static bool key_text(const ddbc_items_run *R, const ddbc_ival *v, const ddbc_items_key *k,
+		     size_t max)
+{
+	return v && v->text && ddbc_items_type_fits(R, v, k->attr->type) && v->len <= max;
+}
+
+static bool key_fits(ddbc_items_run *R, const ddbc_ival *v, const ddbc_items_key *k, size_t max,
+		     const char *delim)
+{
+	return key_text(R, v, k, max) &&
+	       ddbc_items_lang_matches(&k->lang, v->text, v->len, delim, &R->scratch);
+}
+
+static bool entity_fits(ddbc_items_run *R, const ddbc_ival *pk, const ddbc_ival *sk,
+			const ddbc_items_entity *ei, const char *delim)
+{
+	return key_fits(R, pk, &ei->pk, MAX_PK_BYTES, delim) &&
+	       (!ei->sk.attr || key_fits(R, sk, &ei->sk, MAX_SK_BYTES, delim));
+}
+
+const ddbc_items_entity *ddbc_items_assign(ddbc_items_run *R)
+{
+	const char *delims[2] = { R->g->key_delimiter, lenient_delim };
+	for (int pass = 0; pass < 2; pass++) {
+		const ddbc_items_entity *best = NULL;
+		for (size_t t = 0; t < R->ntables; t++) {
+			const ddbc_items_table *ti = &R->tables[t];
+			const ddbc_ival *pk = ti->pk ? item_attr(R, ti->pk) : NULL;
+			const ddbc_ival *sk = ti->sk ? item_attr(R, ti->sk) : NULL;
+			if (!pk || (ti->sk && !sk))
+				continue;
+			for (size_t i = 0; i < ti->nents; i++) {
+				const ddbc_items_entity *ei = &ti->ents[i];
+				if ((!best || ei->literal > best->literal) &&
+				    entity_fits(R, pk, sk, ei, delims[pass]))
+					best = ei;
+			}
+		}
+		if (best)
+			return best;
+	}
+	return NULL;
+}
+
+/* ---- unmatched items ------------------------------------------------------------- */
+
+static void add_key_lang(strbuf *sb, const ddbc_items_key *k)
+{
+	if (k->attr->template.s)
+		strbuf_addf(sb, "'%s'", k->attr->template.s);
+	else
+		strbuf_addf(sb, "any %s", ddbc_type_short(k->attr->type));
+}
+
+/* Lists the distinct languages of the key (pk or sk) of the entities
+ * marked in pick. */
+static void add_langs(strbuf *sb, const ddbc_items_table *ti, const bool *pick, bool sk)
+{
+	size_t listed = 0;
+	for (size_t i = 0; i < ti->nents; i++) {
+		const ddbc_items_key *k = sk ? &ti->ents[i].sk : &ti->ents[i].pk;
+		bool seen = false;
+		for (size_t j = 0; j < i && !seen; j++) {
+			const ddbc_items_key *o = sk ? &ti->ents[j].sk : &ti->ents[j].pk;
+			seen = pick[j] && o->attr->template.s && k->attr->template.s &&
+			       !strcmp(o->attr->template.s, k->attr->template.s);
+		}
+		if (!pick[i] || seen)
+			continue;
+		if (listed == MAX_LISTED) {
+			strbuf_addstr(sb, ", ...");
+			break;
+		}
+		strbuf_addstr(sb, listed++ ? ", " : "");
+		add_key_lang(sb, k);
+	}
+}
+
+static void add_key_value(strbuf *sb, const char *name, const ddbc_ival *v)
+{
+	strbuf_addf(sb, "'%s' ", name);
+	if (v->text)
+		ddbc_items_add_quoted(sb, v->text, v->len);
+	else
+		strbuf_addf(sb, "(%s)", ddbc_type_short(v->type));
+}
+
+/* Why the item fits no entity of table ti, whose key attributes it has. */
+static void explain_table(ddbc_items_run *R, const ddbc_items_table *ti, strbuf *why)
+{
+	const ddbc_ival *pk = item_attr(R, ti->pk);
+	const ddbc_ival *sk = ti->sk ? item_attr(R, ti->sk) : NULL;
+	bool *pk_fits = xcalloc(ti->nents + 1, sizeof(bool));
+	bool *all = xcalloc(ti->nents + 1, sizeof(bool));
+	size_t npk = 0;
+	for (size_t i = 0; i < ti->nents; i++) {
+		all[i] = true;
+		pk_fits[i] = key_fits(R, pk, &ti->ents[i].pk, MAX_PK_BYTES, lenient_delim);
+		npk += pk_fits[i];
+	}
+	size_t typed = 0;
+	for (size_t i = 0; i < ti->nents; i++)
+		typed += key_text(R, pk, &ti->ents[i].pk, MAX_PK_BYTES);
+	strbuf_addf(why, "of table '%s': ", ti->t->name.s);
+	if (ti->nents == 0) {
+		strbuf_addstr(why, "the table has no entity");
+	} else if (!typed && pk->text && pk->len > MAX_PK_BYTES) {
+		strbuf_addf(why, "its '%s' is longer than %d bytes, DynamoDB's limit for a partition "
+			    "key", ti->pk, MAX_PK_BYTES);
+	} else if (!typed) {
+		strbuf_addf(why, "its '%s' is %s, but the table's entities give it type %s", ti->pk,
+			    ddbc_type_short(pk->type), ddbc_type_short(ti->ents[0].pk.attr->type));
+	} else if (npk && sk) {
+		strbuf_addstr(why, "its ");
+		add_key_value(why, ti->pk, pk);
+		strbuf_addstr(why, " fits ");
+		for (size_t i = 0, n = 0; i < ti->nents; i++)
+			if (pk_fits[i])
+				strbuf_addf(why, "%s'%s'", n++ ? ", " : "", ti->ents[i].e->name.s);
+		strbuf_addstr(why, ", but its ");
+		add_key_value(why, ti->sk, sk);
+		strbuf_addf(why, " fits none of %s: ", npk > 1 ? "their sort keys" : "its sort key");
+		add_langs(why, ti, pk_fits, true);
+	} else {
+		strbuf_addstr(why, "its ");
+		add_key_value(why, ti->pk, pk);
+		strbuf_addstr(why, " fits none of their partition keys: ");
+		add_langs(why, ti, all, false);
+	}
+	free(pk_fits);
+	free(all);
+}
+
+void ddbc_items_report_unmatched(ddbc_items_run *R)
+{
+	strbuf why = STRBUF_INIT;
+	for (size_t t = 0; t < R->ntables && !why.len; t++) {
+		const ddbc_items_table *ti = &R->tables[t];
+		if (ti->pk && item_attr(R, ti->pk) && (!ti->sk || item_attr(R, ti->sk)))
+			explain_table(R, ti, &why);
+	}
+	if (!why.len && R->ntables == 1 && R->tables[0].pk) {
+		const ddbc_items_table *ti = &R->tables[0];
+		bool no_pk = !item_attr(R, ti->pk);
+		strbuf_addf(&why, ": it has no '%s', the %s key of table '%s'",
+			    no_pk ? ti->pk : ti->sk, no_pk ? "partition" : "sort", ti->t->name.s);
+	} else if (!why.len && R->ntables == 0) {
+		strbuf_addstr(&why, ": the design has no table");
+	} else if (!why.len) {
+		strbuf_addstr(&why, ": it lacks the key attributes of every table (");
+		for (size_t t = 0; t < R->ntables; t++) {
+			const ddbc_items_table *ti = &R->tables[t];
+			strbuf_addf(&why, "%s'%s'%s%s%s of '%s'", t ? "; " : "", ti->pk ? ti->pk : "",
+				    ti->sk ? " and '" : "", ti->sk ? ti->sk : "", ti->sk ? "'" : "",
+				    ti->t->name.s);
+		}
+		strbuf_addch(&why, ')');
+	}
+	const char *sep = why.len && why.buf[0] != ':' ? " " : "";
+	ddbc_items_finding(R, DDBC_ITEM_UNMATCHED, NULL, R->span->pos, "matches no entity%s%s", sep,
+			   strbuf_str(&why));
+	strbuf_release(&why);
+}
+
