@@ -72,11 +72,16 @@ void ddbc_diags_begin(ddbc_diags *d, const ddbc_source *src)
 
 void ddbc_diag_add(ddbc_diags *d, ddbc_rule rule, ddbc_loc loc, const char *fmt, ...)
 {
-	strbuf sb = STRBUF_INIT;
 	va_list ap;
 	va_start(ap, fmt);
-	strbuf_vaddf(&sb, fmt, ap);
+	ddbc_diag_vadd(d, rule, loc, fmt, ap);
 	va_end(ap);
+}
+
+void ddbc_diag_vadd(ddbc_diags *d, ddbc_rule rule, ddbc_loc loc, const char *fmt, va_list ap)
+{
+	strbuf sb = STRBUF_INIT;
+	strbuf_vaddf(&sb, fmt, ap);
 
 	xgrow((void **)&d->items, &d->cap, d->n + 1, sizeof(ddbc_diag));
 	ddbc_diag *g = &d->items[d->n++];

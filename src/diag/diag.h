@@ -13,6 +13,7 @@
 #include "util/source.h"
 #include "util/strbuf.h"
 
+#include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
 
@@ -54,6 +55,9 @@ void ddbc_diags_begin(ddbc_diags *d, const ddbc_source *src);
 /* Adds a finding about the current source at loc. */
 void ddbc_diag_add(ddbc_diags *d, ddbc_rule rule, ddbc_loc loc, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
+/* The same with the arguments in ap, for a rule's own reporting function. */
+void ddbc_diag_vadd(ddbc_diags *d, ddbc_rule rule, ddbc_loc loc, const char *fmt, va_list ap)
+    __attribute__((format(printf, 4, 0)));
 
 /* Removes the findings of rule added at index from or later. */
 void ddbc_diags_drop(ddbc_diags *d, size_t from, ddbc_rule rule);

@@ -53,13 +53,10 @@ static void schema(loader *L, ddbc_loc loc, const char *fmt, ...)
 /* The message grows to any length: a long bad value keeps its hint. */
 static void schema(loader *L, ddbc_loc loc, const char *fmt, ...)
 {
-	strbuf msg = STRBUF_INIT;
 	va_list ap;
 	va_start(ap, fmt);
-	strbuf_vaddf(&msg, fmt, ap);
+	ddbc_diag_vadd(L->d, DDBC_RULE_SCHEMA, loc, fmt, ap);
 	va_end(ap);
-	ddbc_diag_add(L->d, DDBC_RULE_SCHEMA, loc, "%s", strbuf_str(&msg));
-	strbuf_release(&msg);
 }
 
 /* Reports every key of map that is not in known, with a suggestion. */

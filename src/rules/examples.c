@@ -33,13 +33,10 @@ static void mismatch(const ctx *c, ddbc_loc loc, const char *fmt, ...)
 
 static void mismatch(const ctx *c, ddbc_loc loc, const char *fmt, ...)
 {
-	strbuf sb = STRBUF_INIT;
 	va_list ap;
 	va_start(ap, fmt);
-	strbuf_vaddf(&sb, fmt, ap);
+	ddbc_diag_vadd(c->d, DDBC_RULE_EXAMPLE_MISMATCH, loc, fmt, ap);
 	va_end(ap);
-	ddbc_diag_add(c->d, DDBC_RULE_EXAMPLE_MISMATCH, loc, "%s", strbuf_str(&sb));
-	strbuf_release(&sb);
 }
 
 /* ---- types ---------------------------------------------------------------------- */

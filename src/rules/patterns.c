@@ -90,13 +90,10 @@ static void unservable(finder *f, ddbc_loc loc, const char *fmt, ...)
 	f->n++;
 	if (!f->d)
 		return;
-	strbuf sb = STRBUF_INIT;
 	va_list ap;
 	va_start(ap, fmt);
-	strbuf_vaddf(&sb, fmt, ap);
+	ddbc_diag_vadd(f->d, DDBC_RULE_PATTERN_UNSERVABLE, loc, fmt, ap);
 	va_end(ap);
-	ddbc_diag_add(f->d, DDBC_RULE_PATTERN_UNSERVABLE, loc, "%s", strbuf_str(&sb));
-	strbuf_release(&sb);
 }
 
 /* GetItem and the writes address the base table; an index is only read. */
