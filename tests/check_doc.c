@@ -15,6 +15,7 @@
 #include "testutil.h"
 
 #include <check.h>
+#include <cmark-gfm.h>
 #include <ctype.h>
 #include <glob.h>
 #include <stdio.h>
@@ -695,6 +696,69 @@ START_TEST(test_safe_url)
 }
 END_TEST
 
+static char *escaped(const char *s, ddbc_esc mode)
+{
+	strbuf sb = STRBUF_INIT;
+	ddbc_doc_escape(&sb, s, mode);
+	return strbuf_detach(&sb);
+}
+
+#define expect_escape(s, mode, want)                                         \
+	do {                                                                 \
+		char *got_ = escaped((s), (mode));                          \
+		ck_assert_msg(!strcmp(got_, (want)), "%s: got '%s', want '%s'", \
+			      #mode, got_, (want));                          \
+		free(got_);                                                  \
+	} while (0)
+
+/* One escaper, each place its mode. */
+START_TEST(test_escape_modes)
+{
+	expect_escape("a*b|c\nd_e", DDBC_ESC_MD_TEXT, "a\\*b\\|c d\\_e");
+	expect_escape("x`y", DDBC_ESC_MD_CODE, "``x`y``");
+	expect_escape("`x", DDBC_ESC_MD_CODE, "`` `x ``");
+	expect_escape("a|b", DDBC_ESC_MD_CODE, "`a|b`");
+	expect_escape("a|b", DDBC_ESC_MD_CODE_CELL, "`a\\|b`");
+	expect_escape("", DDBC_ESC_MD_CODE, "");
+	expect_escape("# a|b <i>", DDBC_ESC_MD_INLINE, "# a|b \\<i>");
+	expect_escape("# a|b <i>", DDBC_ESC_MD_INLINE_CELL, "# a\\|b \\<i>");
+	expect_escape("# a|b <i>", DDBC_ESC_MD_INLINE_PARA, "\\# a|b \\<i>");
+	expect_escape("12. x", DDBC_ESC_MD_INLINE_PARA, "12\\. x");
+	expect_escape("[a](javascript:x) [b](https://e/)", DDBC_ESC_MD_INLINE,
+		      "[a]\\(javascript:x) [b](https://e/)");
+	expect_escape("<a href=\"x\">&'\n", DDBC_ESC_HTML, "&lt;a href=&quot;x&quot;&gt;&amp;'\n");
+	expect_escape("a\r\nb", DDBC_ESC_HTML_LINE, "a  b");
+	expect_escape("目次-a_b", DDBC_ESC_HREF, "%E7%9B%AE%E6%AC%A1-a_b");
+	expect_escape("a\"<b", DDBC_ESC_HREF, "a%22%3Cb");
+}
+END_TEST
+
+/* A description as HTML is what cmark-gfm makes of the escaped Markdown,
+ * also where the plain words skip cmark. */
+START_TEST(test_inline_html)
+{
+	const char *texts[] = { "Tier of the owner", "quotes \"a\" 'b' > c ; d = e",
+		"a | b", "1. not a list", "- not an item", "# not a heading", "x &amp; y",
+		"*em* and `code` and __strong__", "[link](javascript:x) [ok](https://e/)",
+		"<b>raw</b> <https://example.com/>", "  spaced   out\nover lines  ",
+		"日本語の説明（全角）", "~~~", "a\\b" };
+	for (size_t i = 0; i < sizeof(texts) / sizeof(texts[0]); i++) {
+		strbuf got = STRBUF_INIT;
+		ddbc_doc_inline_html(&got, texts[i]);
+		char *md = escaped(texts[i], DDBC_ESC_MD_INLINE_PARA);
+		char *html = cmark_markdown_to_html(md, strlen(md), CMARK_OPT_DEFAULT);
+		size_t n = strlen(html);
+		ck_assert(n >= 8 && !strncmp(html, "<p>", 3));
+		html[n - 5] = '\0';
+		ck_assert_msg(!strcmp(strbuf_str(&got), html + 3), "'%s': got '%s', cmark '%s'",
+			      texts[i], strbuf_str(&got), html + 3);
+		free(html);
+		free(md);
+		strbuf_release(&got);
+	}
+}
+END_TEST
+
 /* Every in-page link of every sample leads to a heading of the page. */
 START_TEST(test_links_resolve)
 {
@@ -850,6 +914,8 @@ static Suite *doc_suite(void)
 	tcase_add_test(tc, test_long_blocks_split);
 	tcase_add_test(tc, test_slugs);
 	tcase_add_test(tc, test_safe_url);
+	tcase_add_test(tc, test_escape_modes);
+	tcase_add_test(tc, test_inline_html);
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("cli");
