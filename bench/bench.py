@@ -8,9 +8,13 @@ each command's time as a ratio to the floor, the growth from N to 2N, and
 peak memory against the budget of 4 x the file size + 16 MiB. CPU time, not
 wall time, so other work on the machine does not skew the figures.
 
+The targets are the product's: lint within 2x the floor, doc --format html
+within 8x, every other command within 4x.
+
 With --cmark-floor (bench/cmark_floor), it also times cmark-gfm parsing and
-rendering the N-entity design's Markdown documentation in the parts ddbc
-uses: what the HTML documentation costs in cmark-gfm alone.
+rendering the N-entity design's Markdown documentation: what the HTML page
+would cost if it were made from the Markdown (it is not; ddbc writes the
+page's structure directly and gives cmark-gfm only the user's Markdown).
 
 usage: bench.py [--ddbc PATH] [--floor PATH] [--cmark-floor PATH] [--n N]
                 [--runs K] [--out DIR]
@@ -31,7 +35,7 @@ COMMANDS = [
     ("export queries", ["export", "--format", "queries"]),
     ("export model", ["export", "--format", "model"]),
 ]
-TARGETS = {"lint": 2.0}
+TARGETS = {"lint": 2.0, "doc html": 8.0}
 DEFAULT_TARGET = 4.0
 
 
@@ -111,11 +115,11 @@ def main():
         t, rss = best([a.cmark_floor, md], a.runs)
         html, _ = results[(n, "doc html")]
         print()
-        print(f"cmark-gfm alone on the {os.path.getsize(md) / 2**20:.1f} MiB of Markdown, "
-              f"in ddbc's parts (bench/cmark_floor): {t:.3f} s = {t / floor:.2f}x the "
-              f"libyaml floor, peak {rss / 1024:.1f} MiB;")
-        print(f"doc html is {html / floor:.2f}x the libyaml floor, "
-              f"{html / (floor + t):.2f}x libyaml + cmark-gfm")
+        print(f"cmark-gfm alone on the {os.path.getsize(md) / 2**20:.1f} MiB of Markdown "
+              f"(bench/cmark_floor): {t:.3f} s = {t / floor:.2f}x the libyaml floor, "
+              f"peak {rss / 1024:.1f} MiB;")
+        print(f"doc html, which does not parse that Markdown, is {html / floor:.2f}x the "
+              f"libyaml floor")
     return 1 if failed else 0
 
 

@@ -15,6 +15,7 @@
 #include "testutil.h"
 
 #include <check.h>
+#include <cmark-gfm.h>
 #include <ctype.h>
 #include <glob.h>
 #include <stdio.h>
@@ -109,6 +110,34 @@ static bool contains_nocase(const char *text, const char *needle)
 
 /* ---- golden files ------------------------------------------------------------- */
 
+#define STYLE_OPEN "<style>\n"
+#define STYLE_CLOSE "\n</style>"
+#define STYLE_MARK "/* templates/style.css */"
+
+/* Where the page's inlined stylesheet starts, *len its length. */
+static const char *page_style(const char *html, size_t *len)
+{
+	const char *open = strstr(html, STYLE_OPEN);
+	ck_assert_msg(open != NULL, "the page has no <style>");
+	open += strlen(STYLE_OPEN);
+	const char *close = strstr(open, STYLE_CLOSE);
+	ck_assert_msg(close != NULL, "the page's <style> is not closed");
+	*len = (size_t)(close - open);
+	return open;
+}
+
+/* html with its stylesheet replaced by a marker. */
+static char *mask_style(const char *html)
+{
+	size_t len;
+	const char *style = page_style(html, &len);
+	strbuf sb = STRBUF_INIT;
+	strbuf_add(&sb, html, (size_t)(style - html));
+	strbuf_addstr(&sb, STYLE_MARK);
+	strbuf_addstr(&sb, style + len);
+	return strbuf_detach(&sb);
+}
+
 START_TEST(test_golden)
 {
 	size_t sample = (size_t)_i / 4;
@@ -122,7 +151,15 @@ START_TEST(test_golden)
 	char golden[160];
 	snprintf(golden, sizeof(golden), "tests/golden/doc/%s.%s.%s", samples[sample],
 		 lang == DDBC_LANG_JA ? "ja" : "en", html ? "html" : "md");
-	tu_expect_golden(golden, out, len);
+	if (html) {
+		/* The stylesheet is test_page_style's: a change of it rewrites
+		 * no page golden. */
+		char *masked = mask_style(out);
+		tu_expect_golden(golden, masked, strlen(masked));
+		free(masked);
+	} else {
+		tu_expect_golden(golden, out, len);
+	}
 	free(out);
 	free(rel);
 	checked_free(&c);
@@ -150,6 +187,27 @@ START_TEST(test_deterministic)
 	checked_free(&a);
 	checked_free(&b);
 	free(rel);
+}
+END_TEST
+
+/* The page inlines templates/style.css exactly, in its one <style>. */
+START_TEST(test_page_style)
+{
+	checked c;
+	check_file(&c, "samples/todo.ddb.yaml");
+	char *html = emit(c.g, true, DDBC_LANG_EN, NULL);
+	size_t len, css_len;
+	const char *style = page_style(html, &len);
+	char *path = tu_srcpath("templates/style.css");
+	char *css = tu_read_file(path, &css_len);
+	ck_assert_uint_gt(css_len, 1000);
+	ck_assert_msg(len == css_len && !memcmp(style, css, len),
+		      "the page's <style> is not templates/style.css");
+	ck_assert_ptr_null(strstr(style + len, "<style"));
+	free(css);
+	free(path);
+	free(html);
+	checked_free(&c);
 }
 END_TEST
 
@@ -527,9 +585,9 @@ START_TEST(test_designs_with_errors)
 }
 END_TEST
 
-/* A large design's contents and pattern table are longer than a part: the
- * Markdown emitter hands them over in several, and the text is the same as
- * the document written whole. */
+/* A large design's document goes out in pieces (its contents and pattern
+ * table alone are longer than one): the text is the same as the document
+ * written whole, in both formats. */
 START_TEST(test_long_blocks_split)
 {
 	strbuf text = STRBUF_INIT;
@@ -545,15 +603,21 @@ START_TEST(test_long_blocks_split)
 				   "    operation: get\n    key: { PK: \"E%04d#{id}\" }\n", i, i, i);
 	checked c;
 	check_text(&c, text.buf);
-	size_t len;
-	char *parts = emit(c.g, false, DDBC_LANG_EN, &len);
-	ddbc_doc whole;
-	ddbc_doc_write(&whole, c.g, DDBC_LANG_EN, NULL, NULL, true);
-	ck_assert_uint_gt(len, 4 * 65536);
-	ck_assert_uint_eq(len, whole.md.len);
-	ck_assert(!memcmp(parts, whole.md.buf, len));
-	ddbc_doc_release(&whole);
-	free(parts);
+	for (int html = 0; html < 2; html++) {
+		const ddbc_doc_backend *be = html ? &ddbc_doc_html : &ddbc_doc_markdown;
+		char *buf = NULL;
+		size_t len = 0;
+		FILE *f = open_memstream(&buf, &len);
+		ddbc_doc_write(be, f, NULL, c.g, DDBC_LANG_EN);
+		fclose(f);
+		strbuf whole;
+		ddbc_doc_write(be, NULL, &whole, c.g, DDBC_LANG_EN);
+		ck_assert_uint_gt(len, 4 * 65536);
+		ck_assert_uint_eq(len, whole.len);
+		ck_assert(!memcmp(buf, whole.buf, len));
+		strbuf_release(&whole);
+		free(buf);
+	}
 	checked_free(&c);
 	strbuf_release(&text);
 }
@@ -629,6 +693,69 @@ START_TEST(test_safe_url)
 		ck_assert_msg(ddbc_doc_safe_url(safe[i], strlen(safe[i])), "%s", safe[i]);
 	for (size_t i = 0; i < sizeof(unsafe) / sizeof(unsafe[0]); i++)
 		ck_assert_msg(!ddbc_doc_safe_url(unsafe[i], strlen(unsafe[i])), "%s", unsafe[i]);
+}
+END_TEST
+
+static char *escaped(const char *s, ddbc_esc mode)
+{
+	strbuf sb = STRBUF_INIT;
+	ddbc_doc_escape(&sb, s, mode);
+	return strbuf_detach(&sb);
+}
+
+#define expect_escape(s, mode, want)                                         \
+	do {                                                                 \
+		char *got_ = escaped((s), (mode));                          \
+		ck_assert_msg(!strcmp(got_, (want)), "%s: got '%s', want '%s'", \
+			      #mode, got_, (want));                          \
+		free(got_);                                                  \
+	} while (0)
+
+/* One escaper, each place its mode. */
+START_TEST(test_escape_modes)
+{
+	expect_escape("a*b|c\nd_e", DDBC_ESC_MD_TEXT, "a\\*b\\|c d\\_e");
+	expect_escape("x`y", DDBC_ESC_MD_CODE, "``x`y``");
+	expect_escape("`x", DDBC_ESC_MD_CODE, "`` `x ``");
+	expect_escape("a|b", DDBC_ESC_MD_CODE, "`a|b`");
+	expect_escape("a|b", DDBC_ESC_MD_CODE_CELL, "`a\\|b`");
+	expect_escape("", DDBC_ESC_MD_CODE, "");
+	expect_escape("# a|b <i>", DDBC_ESC_MD_INLINE, "# a|b \\<i>");
+	expect_escape("# a|b <i>", DDBC_ESC_MD_INLINE_CELL, "# a\\|b \\<i>");
+	expect_escape("# a|b <i>", DDBC_ESC_MD_INLINE_PARA, "\\# a|b \\<i>");
+	expect_escape("12. x", DDBC_ESC_MD_INLINE_PARA, "12\\. x");
+	expect_escape("[a](javascript:x) [b](https://e/)", DDBC_ESC_MD_INLINE,
+		      "[a]\\(javascript:x) [b](https://e/)");
+	expect_escape("<a href=\"x\">&'\n", DDBC_ESC_HTML, "&lt;a href=&quot;x&quot;&gt;&amp;'\n");
+	expect_escape("a\r\nb", DDBC_ESC_HTML_LINE, "a  b");
+	expect_escape("目次-a_b", DDBC_ESC_HREF, "%E7%9B%AE%E6%AC%A1-a_b");
+	expect_escape("a\"<b", DDBC_ESC_HREF, "a%22%3Cb");
+}
+END_TEST
+
+/* A description as HTML is what cmark-gfm makes of the escaped Markdown,
+ * also where the plain words skip cmark. */
+START_TEST(test_inline_html)
+{
+	const char *texts[] = { "Tier of the owner", "quotes \"a\" 'b' > c ; d = e",
+		"a | b", "1. not a list", "- not an item", "# not a heading", "x &amp; y",
+		"*em* and `code` and __strong__", "[link](javascript:x) [ok](https://e/)",
+		"<b>raw</b> <https://example.com/>", "  spaced   out\nover lines  ",
+		"日本語の説明（全角）", "~~~", "a\\b" };
+	for (size_t i = 0; i < sizeof(texts) / sizeof(texts[0]); i++) {
+		strbuf got = STRBUF_INIT;
+		ddbc_doc_inline_html(&got, texts[i]);
+		char *md = escaped(texts[i], DDBC_ESC_MD_INLINE_PARA);
+		char *html = cmark_markdown_to_html(md, strlen(md), CMARK_OPT_DEFAULT);
+		size_t n = strlen(html);
+		ck_assert(n >= 8 && !strncmp(html, "<p>", 3));
+		html[n - 5] = '\0';
+		ck_assert_msg(!strcmp(strbuf_str(&got), html + 3), "'%s': got '%s', cmark '%s'",
+			      texts[i], strbuf_str(&got), html + 3);
+		free(html);
+		free(md);
+		strbuf_release(&got);
+	}
 }
 END_TEST
 
@@ -768,6 +895,7 @@ static Suite *doc_suite(void)
 	tcase_set_timeout(tc, 60);
 	tcase_add_loop_test(tc, test_golden, 0, (int)NSAMPLES * 4);
 	tcase_add_loop_test(tc, test_deterministic, 0, (int)NSAMPLES);
+	tcase_add_test(tc, test_page_style);
 	tcase_add_test(tc, test_todo_article_table);
 	tcase_add_test(tc, test_japanese_labels);
 	tcase_add_test(tc, test_index_map);
@@ -786,6 +914,8 @@ static Suite *doc_suite(void)
 	tcase_add_test(tc, test_long_blocks_split);
 	tcase_add_test(tc, test_slugs);
 	tcase_add_test(tc, test_safe_url);
+	tcase_add_test(tc, test_escape_modes);
+	tcase_add_test(tc, test_inline_html);
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("cli");

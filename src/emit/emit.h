@@ -29,9 +29,9 @@ typedef struct ddbc_doc_opts {
 	const char *template_dir;    /* page.html and style.css; NULL = installed */
 } ddbc_doc_opts;
 
-/* emit_md.c: the documentation as GitHub-flavoured Markdown (SPEC §4). */
+/* emit_md.c: the documentation as GitHub-flavoured Markdown. */
 int ddbc_emit_md(FILE *out, const ddbc_design *g, const ddbc_doc_opts *o, ddbc_diags *d);
-/* emit_html.c: the same Markdown through cmark-gfm, inside the page template. */
+/* emit_html.c: the same document as HTML, inside the page template. */
 int ddbc_emit_html(FILE *out, const ddbc_design *g, const ddbc_doc_opts *o, ddbc_diags *d);
 
 typedef struct ddbc_header_opts {

@@ -1,0 +1,275 @@
+/* doc_escape.c - user text made safe for Markdown and HTML
+ *
+ * The Markdown escapers keep the document's structure whatever the text
+ * holds, and they stay linear on text built to make a naive one quadratic
+ * (runs of unmatched backticks, "](" over and over).
+ */
+#include "emit/doc_escape.h"
+#include "util/xalloc.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+static bool is_break(char c)
+{
+	return c == '\n' || c == '\r';
+}
+
+/* Plain text: every character that could start Markdown is escaped, and
+ * line breaks become spaces. */
+static void put_text(strbuf *sb, const char *s)
+{
+	for (; s && *s; s++) {
+		if (is_break(*s))
+			strbuf_addch(sb, ' ');
+		else if (strchr("\\`*_[]<&~#|$", *s))
+			strbuf_addch(sb, '\\'), strbuf_addch(sb, *s);
+		else
+			strbuf_addch(sb, *s);
+	}
+}
+
+static size_t backtick_run(const char *s)
+{
+	size_t n = 0;
+	while (s[n] == '`')
+		n++;
+	return n;
+}
+
+size_t ddbc_doc_longest_backticks(const char *s)
+{
+	size_t longest = 0;
+	while (*s) {
+		size_t r = backtick_run(s);
+		if (r > longest)
+			longest = r;
+		s += r ? r : 1;
+	}
+	return longest;
+}
+
+/* A code span showing s exactly: fenced by more backticks than s holds in a
+ * row, padded when a backtick or a space at both ends would be eaten. */
+static void put_code(strbuf *sb, const char *s, bool cell)
+{
+	size_t len = s ? strlen(s) : 0;
+	if (!len)
+		return;
+	size_t longest = ddbc_doc_longest_backticks(s);
+	bool all_space = strspn(s, " \n\r") == len;
+	bool pad = s[0] == '`' || s[len - 1] == '`' ||
+		   (!all_space && (s[0] == ' ' || is_break(s[0])) &&
+		    (s[len - 1] == ' ' || is_break(s[len - 1])));
+	for (size_t i = 0; i <= longest; i++)
+		strbuf_addch(sb, '`');
+	if (pad)
+		strbuf_addch(sb, ' ');
+	for (const char *p = s; *p; p++) {
+		if (is_break(*p))
+			strbuf_addch(sb, ' ');
+		else if (*p == '|' && cell)
+			strbuf_addstr(sb, "\\|");
+		else
+			strbuf_addch(sb, *p);
+	}
+	if (pad)
+		strbuf_addch(sb, ' ');
+	for (size_t i = 0; i <= longest; i++)
+		strbuf_addch(sb, '`');
+}
+
+bool ddbc_doc_safe_url(const char *url, size_t len)
+{
+	static const char *const schemes[] = { "http:", "https:", "mailto:" };
+	for (size_t i = 0; i < sizeof(schemes) / sizeof(schemes[0]); i++) {
+		size_t n = strlen(schemes[i]);
+		if (len >= n && !strncasecmp(url, schemes[i], n))
+			return true;
+	}
+	/* Relative: no scheme, and no entity or escape that could spell one. */
+	for (size_t i = 0; i < len && !strchr("/?#", url[i]); i++)
+		if (url[i] == ':' || url[i] == '&' || url[i] == '\\' || (unsigned char)url[i] < 0x20)
+			return false;
+	return true;
+}
+
+/* Whether the inline link destination at s (after "](") is safe. Only its
+ * start decides, so only that is read: text full of "](" stays linear. A
+ * start too long to tell is taken as unsafe, which only escapes a '('. */
+static bool safe_destination(const char *s)
+{
+	while (*s == ' ' || *s == '\t')
+		s++;
+	if (*s == '<')
+		s++;
+	size_t n = 0;
+	while (n < 256 && s[n] && !strchr(" \t>)/?#", s[n]))
+		n++;
+	return n < 256 && ddbc_doc_safe_url(s, n);
+}
+
+/* An autolink "<https://...>" that may stay: its length, else 0. */
+static size_t safe_autolink(const char *s)
+{
+	size_t n = strcspn(s + 1, "<> \t");
+	if (s[1 + n] != '>' || !n || !memchr(s + 1, ':', n) || !ddbc_doc_safe_url(s + 1, n))
+		return 0;
+	return n + 2;
+}
+
+/* The escape, if any, that keeps the start of a paragraph from opening a
+ * block (heading, quote, list, rule, fence, table, link definition):
+ * returns how many leading bytes were written. */
+static size_t guard_para_start(strbuf *sb, const char *s)
+{
+	size_t digits = strspn(s, "0123456789");
+	if (digits && digits <= 9 && (s[digits] == '.' || s[digits] == ')')) {
+		strbuf_add(sb, s, digits);
+		strbuf_addch(sb, '\\');
+		strbuf_addch(sb, s[digits]);
+		return digits + 1;
+	}
+	bool definition = s[0] == '[' && strstr(s, "]:");
+	if ((s[0] && strchr("#>+-*=_~|", s[0])) || backtick_run(s) >= 3 || definition) {
+		strbuf_addch(sb, '\\');
+		strbuf_addch(sb, s[0]);
+		return 1;
+	}
+	return 0;
+}
+
+char *ddbc_doc_one_line(const char *s)
+{
+	while (*s == ' ' || *s == '\t' || is_break(*s))
+		s++;
+	char *t = xstrdup(s);
+	size_t n = strlen(t);
+	while (n && (t[n - 1] == ' ' || t[n - 1] == '\t' || is_break(t[n - 1])))
+		t[--n] = '\0';
+	for (char *p = t; *p; p++)
+		if (is_break(*p))
+			*p = ' ';
+	return t;
+}
+
+/* Where a search for a closing run of each length is known to fail, so
+ * that text full of unmatched backticks is still read in linear time. */
+enum { MAX_RUN = 64 };
+typedef struct runs {
+	size_t fails_from[MAX_RUN];
+} runs;
+
+/* The code span starting at t + i (a run of r backticks): its whole length
+ * when a closing run of exactly r backticks follows, else 0. Longer runs
+ * are taken as text, which only escapes more than needed. */
+static size_t code_span(const char *t, size_t i, size_t r, runs *known)
+{
+	if (r >= MAX_RUN || known->fails_from[r] <= i)
+		return 0;
+	for (const char *p = t + i + r; *p;) {
+		size_t n = backtick_run(p);
+		if (n == r)
+			return (size_t)(p + n - (t + i));
+		p += n ? n : 1;
+	}
+	known->fails_from[r] = i;
+	return 0;
+}
+
+/* Inline Markdown kept as written, except what could escape its place. */
+static void put_inline(strbuf *sb, const char *s, bool cell, bool para)
+{
+	if (!s)
+		return;
+	char *t = ddbc_doc_one_line(s);
+	size_t i = para ? guard_para_start(sb, t) : 0;
+	runs known;
+	for (size_t k = 0; k < MAX_RUN; k++)
+		known.fails_from[k] = (size_t)-1;
+	while (t[i]) {
+		char c = t[i];
+		size_t r, n;
+		if (c == '\\' && t[i + 1] && strchr("!\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~", t[i + 1])) {
+			strbuf_add(sb, t + i, 2);
+			i += 2;
+		} else if (c == '`' && (n = code_span(t, i, r = backtick_run(t + i), &known))) {
+			for (size_t k = 0; k < n; k++) {
+				if (t[i + k] == '|' && cell)
+					strbuf_addch(sb, '\\');
+				strbuf_addch(sb, t[i + k]);
+			}
+			i += n;
+		} else if (c == '`') {
+			strbuf_add(sb, t + i, r);
+			i += r;
+		} else if (c == '<' && (n = safe_autolink(t + i))) {
+			strbuf_add(sb, t + i, n);
+			i += n;
+		} else if (c == '<' || (c == '|' && cell)) {
+			strbuf_addch(sb, '\\');
+			strbuf_addch(sb, c);
+			i++;
+		} else if (c == ']' && t[i + 1] == '(' && !safe_destination(t + i + 2)) {
+			strbuf_addstr(sb, "]\\(");
+			i += 2;
+		} else {
+			strbuf_addch(sb, c);
+			i++;
+		}
+	}
+	free(t);
+}
+
+/* ---- HTML ---------------------------------------------------------------------------- */
+
+/* The characters cmark escapes in text, so text written directly reads
+ * the same as text cmark renders. */
+static void put_html(strbuf *sb, const char *s, bool one_line)
+{
+	for (; s && *s; s++) {
+		switch (*s) {
+		case '&': strbuf_addstr(sb, "&amp;"); break;
+		case '<': strbuf_addstr(sb, "&lt;"); break;
+		case '>': strbuf_addstr(sb, "&gt;"); break;
+		case '"': strbuf_addstr(sb, "&quot;"); break;
+		case '\n':
+		case '\r': strbuf_addch(sb, one_line ? ' ' : *s); break;
+		default: strbuf_addch(sb, *s);
+		}
+	}
+}
+
+/* A link target: letters, digits and the punctuation of URLs as they are,
+ * every other byte (the UTF-8 of a Japanese id) as %XX. */
+static void put_href(strbuf *sb, const char *s)
+{
+	static const char hex[] = "0123456789ABCDEF";
+	for (; s && *s; s++) {
+		unsigned char c = (unsigned char)*s;
+		if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+		    strchr("-_.~#/?:@!$()*+,;=", c)) {
+			strbuf_addch(sb, (char)c);
+		} else {
+			strbuf_addch(sb, '%');
+			strbuf_addch(sb, hex[c >> 4]);
+			strbuf_addch(sb, hex[c & 15]);
+		}
+	}
+}
+
+void ddbc_doc_escape(strbuf *sb, const char *s, ddbc_esc mode)
+{
+	switch (mode) {
+	case DDBC_ESC_MD_TEXT: put_text(sb, s); break;
+	case DDBC_ESC_MD_CODE: put_code(sb, s, false); break;
+	case DDBC_ESC_MD_CODE_CELL: put_code(sb, s, true); break;
+	case DDBC_ESC_MD_INLINE: put_inline(sb, s, false, false); break;
+	case DDBC_ESC_MD_INLINE_CELL: put_inline(sb, s, true, false); break;
+	case DDBC_ESC_MD_INLINE_PARA: put_inline(sb, s, false, true); break;
+	case DDBC_ESC_HTML: put_html(sb, s, false); break;
+	case DDBC_ESC_HTML_LINE: put_html(sb, s, true); break;
+	case DDBC_ESC_HREF: put_href(sb, s); break;
+	}
+}

@@ -1,0 +1,200 @@
+/* doc_html.c - the documentation's HTML backend
+ *
+ * The document's structure is written as HTML directly: headings with
+ * their ids, a class saying what they are and a link to themselves, the
+ * table of contents as <nav>, every table inside a container that scrolls
+ * sideways when it is too wide. ddbc writes only its own markup; every
+ * user string is escaped, and the user's Markdown (descriptions) is
+ * rendered by cmark-gfm in its safe mode (doc_desc.h).
+ */
+#include "emit/doc_escape.h"
+#include "emit/doc_write.h"
+
+static const char *kind_class(ddbc_doc_kind kind)
+{
+	static const char *const names[] = {
+		[DDBC_DOC_TITLE] = "title", [DDBC_DOC_CONTENTS] = "contents",
+		[DDBC_DOC_TABLE] = "table", [DDBC_DOC_INDEXES] = "indexes",
+		[DDBC_DOC_INDEX_MAP] = "index-map", [DDBC_DOC_ENTITY] = "entity",
+		[DDBC_DOC_PATTERNS] = "patterns", [DDBC_DOC_PATTERN] = "pattern",
+		[DDBC_DOC_OTHER] = "other", [DDBC_DOC_INDEX_TABLE] = "indexes",
+		[DDBC_DOC_MAP_TABLE] = "index-map", [DDBC_DOC_ATTR_TABLE] = "attributes",
+		[DDBC_DOC_PATTERN_TABLE] = "patterns",
+	};
+	return names[kind];
+}
+
+static void escaped(ddbc_doc_out *o, const char *s)
+{
+	ddbc_doc_escape(&o->sb, s, DDBC_ESC_HTML_LINE);
+}
+
+static void heading(ddbc_doc_out *o, int level, ddbc_doc_kind kind, const char *id)
+{
+	strbuf_addf(&o->sb, "<h%d", level);
+	if (id && *id) {
+		strbuf_addstr(&o->sb, " id=\"");
+		escaped(o, id);
+		strbuf_addch(&o->sb, '"');
+	}
+	strbuf_addf(&o->sb, " class=\"%s\">", kind_class(kind));
+}
+
+/* Every heading but the title links to itself, for copying its address. */
+static void heading_end(ddbc_doc_out *o, int level, ddbc_doc_kind kind, const char *id)
+{
+	if (id && *id && kind != DDBC_DOC_TITLE) {
+		strbuf_addstr(&o->sb, "<a class=\"anchor\" href=\"#");
+		ddbc_doc_escape(&o->sb, id, DDBC_ESC_HREF);
+		strbuf_addstr(&o->sb, "\" aria-hidden=\"true\">#</a>");
+	}
+	strbuf_addf(&o->sb, "</h%d>\n", level);
+}
+
+static void para(ddbc_doc_out *o)
+{
+	strbuf_addstr(&o->sb, "<p>");
+	o->mark = o->sb.len;
+}
+
+/* A paragraph left empty (a description of blanks) is dropped, as cmark
+ * drops it. */
+static void para_end(ddbc_doc_out *o)
+{
+	if (o->sb.len == o->mark) {
+		o->sb.len -= 3;
+		o->sb.buf[o->sb.len] = '\0';
+		return;
+	}
+	strbuf_addstr(&o->sb, "</p>\n");
+}
+
+static void nav(ddbc_doc_out *o)
+{
+	strbuf_addstr(&o->sb, "<nav class=\"toc\">\n");
+}
+
+static void nav_end(ddbc_doc_out *o)
+{
+	strbuf_addstr(&o->sb, "</nav>\n");
+}
+
+/* An item at depth: a deeper one opens a list inside the open item, a
+ * shallower one closes the lists in between. */
+static void item(ddbc_doc_out *o, int depth)
+{
+	if (depth <= o->depth) {
+		for (; o->depth > depth; o->depth--)
+			strbuf_addstr(&o->sb, "</li>\n</ul>\n");
+		strbuf_addstr(&o->sb, "</li>\n<li>");
+		return;
+	}
+	for (; o->depth < depth; o->depth++)
+		strbuf_addstr(&o->sb, o->depth >= 0 ? "\n<ul>\n<li>" : "<ul>\n<li>");
+}
+
+static void list_end(ddbc_doc_out *o)
+{
+	for (; o->depth >= 0; o->depth--)
+		strbuf_addstr(&o->sb, "</li>\n</ul>\n");
+}
+
+static void table(ddbc_doc_out *o, ddbc_doc_kind kind, size_t cols)
+{
+	strbuf_addf(&o->sb, "<div class=\"table-wrap %s\" tabindex=\"0\">\n<table>\n<thead>\n",
+		    kind_class(kind));
+	o->cols = cols;
+	o->rows = 0;
+}
+
+static void row(ddbc_doc_out *o)
+{
+	if (o->rows == 1)
+		strbuf_addstr(&o->sb, "<tbody>\n");
+	strbuf_addstr(&o->sb, "<tr>\n");
+}
+
+static void cell(ddbc_doc_out *o)
+{
+	strbuf_addstr(&o->sb, o->rows ? "<td>" : "<th>");
+	o->in_cell = true;
+}
+
+static void cell_end(ddbc_doc_out *o)
+{
+	strbuf_addstr(&o->sb, o->rows ? "</td>\n" : "</th>\n");
+	o->in_cell = false;
+}
+
+static void row_end(ddbc_doc_out *o)
+{
+	strbuf_addstr(&o->sb, o->rows++ ? "</tr>\n" : "</tr>\n</thead>\n");
+}
+
+static void table_end(ddbc_doc_out *o)
+{
+	if (o->rows > 1)
+		strbuf_addstr(&o->sb, "</tbody>\n");
+	strbuf_addstr(&o->sb, "</table>\n</div>\n");
+}
+
+static void code_block(ddbc_doc_out *o, const char *info, const char *text)
+{
+	strbuf_addstr(&o->sb, "<pre><code class=\"language-");
+	escaped(o, info);
+	strbuf_addstr(&o->sb, "\">");
+	ddbc_doc_escape(&o->sb, text, DDBC_ESC_HTML);
+	strbuf_addstr(&o->sb, "\n</code></pre>\n");
+}
+
+static void description(ddbc_doc_out *o, ddbc_doc_desc *d)
+{
+	ddbc_doc_desc_html(d, &o->sb);
+}
+
+static void span(ddbc_doc_out *o, const char *s, ddbc_doc_span how)
+{
+	switch (how) {
+	case DDBC_SPAN_WORDS:
+	case DDBC_SPAN_TEXT:
+		escaped(o, s);
+		break;
+	case DDBC_SPAN_CODE:
+		if (s && *s) {
+			strbuf_addstr(&o->sb, "<code>");
+			escaped(o, s);
+			strbuf_addstr(&o->sb, "</code>");
+		}
+		break;
+	case DDBC_SPAN_MARKDOWN:
+		if (s)
+			ddbc_doc_inline_html(&o->sb, s);
+		break;
+	}
+}
+
+static void strong(ddbc_doc_out *o, const char *words)
+{
+	strbuf_addstr(&o->sb, "<strong>");
+	escaped(o, words);
+	strbuf_addstr(&o->sb, "</strong>");
+}
+
+static void link(ddbc_doc_out *o, const char *id)
+{
+	strbuf_addstr(&o->sb, "<a href=\"#");
+	ddbc_doc_escape(&o->sb, id, DDBC_ESC_HREF);
+	strbuf_addstr(&o->sb, "\">");
+}
+
+static void link_end(ddbc_doc_out *o, const char *id)
+{
+	(void)id;
+	strbuf_addstr(&o->sb, "</a>");
+}
+
+const ddbc_doc_backend ddbc_doc_html = {
+	heading, heading_end, para, para_end, nav, nav_end, item, list_end,
+	table, row, cell, cell_end, row_end, table_end, code_block, description,
+	span, strong, link, link_end,
+};

@@ -1,0 +1,64 @@
+/* doc_json.c - example items as JSON, through jansson */
+#include "emit/doc_json.h"
+
+#include <jansson.h>
+#include <math.h>
+#include <stdlib.h>
+
+static json_t *node_json(const ddbc_node *n);
+
+static json_t *scalar_json(const ddbc_node *n)
+{
+	long long i;
+	bool b;
+	const char *s = n->u.text;
+	switch (n->scalar) {
+	case DDBC_SCALAR_INT:
+		if (ddbc_node_int(n, &i))
+			return json_integer(i);
+		/* Too large for an integer: a real, like any JSON reader makes it. */
+		/* fall through */
+	case DDBC_SCALAR_FLOAT: {
+		char *end;
+		double d = strtod(s, &end);
+		if (end != s && !*end && isfinite(d))
+			return json_real(d);
+		return json_stringn(s, n->n);
+	}
+	case DDBC_SCALAR_BOOL:
+		return json_boolean(ddbc_node_bool(n, &b) && b);
+	case DDBC_SCALAR_NULL:
+		return json_null();
+	case DDBC_SCALAR_STR:
+		break;
+	}
+	json_t *j = json_stringn(s, n->n);
+	return j ? j : json_string("");
+}
+
+static json_t *node_json(const ddbc_node *n)
+{
+	if (n->kind == DDBC_NODE_SCALAR)
+		return scalar_json(n);
+	if (n->kind == DDBC_NODE_SEQ) {
+		json_t *a = json_array();
+		for (size_t i = 0; i < n->n; i++)
+			json_array_append_new(a, node_json(n->u.items[i]));
+		return a;
+	}
+	json_t *o = json_object();
+	for (size_t i = 0; i < n->n; i++) {
+		const ddbc_node *k = n->u.pairs[i].key;
+		if (k->kind == DDBC_NODE_SCALAR)
+			json_object_setn_new(o, k->u.text, k->n, node_json(n->u.pairs[i].value));
+	}
+	return o;
+}
+
+char *ddbc_doc_example_json(const ddbc_node *item)
+{
+	json_t *j = node_json(item);
+	char *text = json_dumps(j, JSON_INDENT(2) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(15));
+	json_decref(j);
+	return text;
+}

@@ -1,0 +1,30 @@
+/* doc_labels.h - the words the documentation writes itself, per language
+ *
+ * The document's headings, column names and fixed sentences come from one
+ * table per language, so a language is added in one place.
+ */
+#ifndef DDBC_DOC_LABELS_H
+#define DDBC_DOC_LABELS_H
+
+#include "emit/emit.h"
+
+/* Every word the document writes itself, per language. The Japanese column
+ * names are seed 002's where it has them (属性名, データ型, 説明). */
+typedef struct ddbc_doc_labels {
+	const char *title_suffix, *contents, *table, *entity, *pattern, *patterns;
+	const char *indexes, *index_map, *orphans;
+	const char *attr_cols[6], *index_cols[6], *pattern_cols[6], *map_first;
+	const char *kind[3];              /* by ddbc_index_kind */
+	const char *role[4];              /* by ddbc_role */
+	const char *sep, *open, *close;   /* list separator, parentheses */
+	const char *map_intro, *no_entities, *example, *examples;
+	const char *billing, *on_demand, *provisioned, *capacity, *ttl;
+	const char *d_table, *d_index, *d_operation, *d_key, *d_order, *asc, *desc;
+	const char *d_consistent, *yes, *d_returns, *d_condition, *d_entities, *d_params;
+	const char *base_table, *no_key;
+} ddbc_doc_labels;
+
+/* The labels of lang; static, never NULL. */
+const ddbc_doc_labels *ddbc_doc_labels_for(ddbc_lang_id lang);
+
+#endif

@@ -1,0 +1,160 @@
+/* doc_md.c - the documentation's Markdown backend (GitHub-flavoured)
+ *
+ * User strings go through the escaper of their place (doc_escape.h): in a
+ * table cell every '|' is escaped, at a paragraph's start whatever could
+ * open a block. ddbc's own words are written as they are.
+ */
+#include "emit/doc_escape.h"
+#include "emit/doc_write.h"
+
+static void heading(ddbc_doc_out *o, int level, ddbc_doc_kind kind, const char *id)
+{
+	(void)kind, (void)id;
+	for (int i = 0; i < level; i++)
+		strbuf_addch(&o->sb, '#');
+	strbuf_addch(&o->sb, ' ');
+}
+
+static void heading_end(ddbc_doc_out *o, int level, ddbc_doc_kind kind, const char *id)
+{
+	(void)level, (void)kind, (void)id;
+	strbuf_addstr(&o->sb, "\n\n");
+}
+
+static void para(ddbc_doc_out *o)
+{
+	o->para_start = true;
+}
+
+static void para_end(ddbc_doc_out *o)
+{
+	o->para_start = false;
+	strbuf_addstr(&o->sb, "\n\n");
+}
+
+/* The contents are a plain list in Markdown. */
+static void nav(ddbc_doc_out *o)
+{
+	(void)o;
+}
+
+/* Items end with their line break when the next one starts. */
+static void item(ddbc_doc_out *o, int depth)
+{
+	if (o->items++)
+		strbuf_addch(&o->sb, '\n');
+	for (int i = 0; i < depth; i++)
+		strbuf_addstr(&o->sb, "  ");
+	strbuf_addstr(&o->sb, "- ");
+}
+
+static void list_end(ddbc_doc_out *o)
+{
+	strbuf_addstr(&o->sb, o->items ? "\n\n" : "\n");
+	o->items = 0;
+}
+
+static void table(ddbc_doc_out *o, ddbc_doc_kind kind, size_t cols)
+{
+	(void)kind;
+	o->cols = cols;
+	o->rows = 0;
+}
+
+static void row(ddbc_doc_out *o)
+{
+	(void)o;
+}
+
+static void cell(ddbc_doc_out *o)
+{
+	strbuf_addstr(&o->sb, "| ");
+	o->in_cell = true;
+}
+
+static void cell_end(ddbc_doc_out *o)
+{
+	strbuf_addch(&o->sb, ' ');
+	o->in_cell = false;
+}
+
+/* After the header row, the delimiter row that makes it a GFM table. */
+static void row_end(ddbc_doc_out *o)
+{
+	strbuf_addstr(&o->sb, "|\n");
+	if (o->rows++)
+		return;
+	for (size_t i = 0; i < o->cols; i++)
+		strbuf_addstr(&o->sb, "|---");
+	strbuf_addstr(&o->sb, "|\n");
+}
+
+static void table_end(ddbc_doc_out *o)
+{
+	strbuf_addch(&o->sb, '\n');
+}
+
+/* Fenced by more backticks than the text holds in a row (three at least). */
+static void code_block(ddbc_doc_out *o, const char *info, const char *text)
+{
+	size_t longest = ddbc_doc_longest_backticks(text);
+	size_t fence = (longest > 2 ? longest : 2) + 1;
+	for (size_t i = 0; i < fence; i++)
+		strbuf_addch(&o->sb, '`');
+	strbuf_addf(&o->sb, "%s\n%s\n", info, text);
+	for (size_t i = 0; i < fence; i++)
+		strbuf_addch(&o->sb, '`');
+	strbuf_addstr(&o->sb, "\n\n");
+}
+
+static void description(ddbc_doc_out *o, ddbc_doc_desc *d)
+{
+	size_t at = o->sb.len;
+	ddbc_doc_desc_markdown(d, &o->sb);
+	if (o->sb.len > at)
+		strbuf_addch(&o->sb, '\n');
+}
+
+static void span(ddbc_doc_out *o, const char *s, ddbc_doc_span how)
+{
+	switch (how) {
+	case DDBC_SPAN_WORDS:
+		strbuf_addstr(&o->sb, s);
+		break;
+	case DDBC_SPAN_TEXT:
+		ddbc_doc_escape(&o->sb, s, DDBC_ESC_MD_TEXT);
+		break;
+	case DDBC_SPAN_CODE:
+		ddbc_doc_escape(&o->sb, s, o->in_cell ? DDBC_ESC_MD_CODE_CELL : DDBC_ESC_MD_CODE);
+		break;
+	case DDBC_SPAN_MARKDOWN:
+		ddbc_doc_escape(&o->sb, s, o->in_cell      ? DDBC_ESC_MD_INLINE_CELL
+					   : o->para_start ? DDBC_ESC_MD_INLINE_PARA
+							   : DDBC_ESC_MD_INLINE);
+		break;
+	}
+	o->para_start = false;
+}
+
+static void strong(ddbc_doc_out *o, const char *words)
+{
+	strbuf_addf(&o->sb, "**%s**", words);
+	o->para_start = false;
+}
+
+static void link(ddbc_doc_out *o, const char *id)
+{
+	(void)id;
+	strbuf_addch(&o->sb, '[');
+}
+
+static void link_end(ddbc_doc_out *o, const char *id)
+{
+	strbuf_addf(&o->sb, "](#%s)", id);
+}
+
+const ddbc_doc_backend ddbc_doc_markdown = {
+	heading, heading_end, para, para_end, nav, nav, item, list_end,
+	table, row, cell, cell_end, row_end, table_end, code_block, description,
+	span, strong, link, link_end,
+};

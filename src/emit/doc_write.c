@@ -1,0 +1,855 @@
+/* doc_write.c - the documentation's structure, from the derived model
+ *
+ * One pass over the design: the title and description, a table of
+ * contents, per table its indexes and index map and per entity the
+ * seed-002 attribute table and example items, then the access patterns.
+ * Every heading's id is computed first (the contents link to all of them),
+ * in document order, the way GitHub numbers repeated ids.
+ */
+#include "emit/doc_write.h"
+#include "emit/doc_escape.h"
+#include "emit/doc_json.h"
+#include "emit/doc_labels.h"
+#include "emit/doc_slug.h"
+#include "model/semantics.h"
+#include "util/xalloc.h"
+
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Each heading's id, computed in document order before anything is
+ * written (the table of contents comes first and links to all). */
+typedef struct ids {
+	const char *title, *contents, *orphans, *patterns;
+	const char **table, **indexes, **map;   /* per table */
+	const char **entity;                    /* per entity */
+	const char **pattern;                   /* per pattern */
+} ids;
+
+typedef struct writer {
+	const ddbc_doc_backend *be;
+	ddbc_doc_out *o;
+	const ddbc_design *g;
+	const ddbc_doc_labels *L;
+	ddbc_slugger slugs;
+	ids id;
+} writer;
+
+/* ---- output ---------------------------------------------------------------------------- */
+
+/* The output goes to the file once this much is waiting. */
+enum { PIECE_SIZE = 64 * 1024 };
+
+/* Between blocks, rows and list items: the text so far may go out. */
+static void flush(writer *w)
+{
+	ddbc_doc_out *o = w->o;
+	if (o->file && o->sb.len >= PIECE_SIZE) {
+		fwrite(o->sb.buf, 1, o->sb.len, o->file);
+		strbuf_reset(&o->sb);
+	}
+}
+
+static void words(writer *w, const char *s)
+{
+	w->be->span(w->o, s, DDBC_SPAN_WORDS);
+}
+
+static void wordsf(writer *w, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void wordsf(writer *w, const char *fmt, ...)
+{
+	strbuf sb = STRBUF_INIT;
+	va_list ap;
+	va_start(ap, fmt);
+	strbuf_vaddf(&sb, fmt, ap);
+	va_end(ap);
+	words(w, strbuf_str(&sb));
+	strbuf_release(&sb);
+}
+
+static void text(writer *w, const char *s)
+{
+	w->be->span(w->o, s, DDBC_SPAN_TEXT);
+}
+
+static void code(writer *w, const char *s)
+{
+	w->be->span(w->o, s, DDBC_SPAN_CODE);
+}
+
+static void scalar_code(writer *w, const ddbc_node *v)
+{
+	if (v && v->kind == DDBC_NODE_SCALAR)
+		code(w, v->u.text);
+}
+
+static void cell(writer *w)
+{
+	w->be->cell(w->o);
+}
+
+static void cell_end(writer *w)
+{
+	w->be->cell_end(w->o);
+}
+
+/* ---- blocks ---------------------------------------------------------------------------- */
+
+/* "## LABEL `name`" */
+static void named_heading(writer *w, int level, ddbc_doc_kind kind, const char *id,
+			  const char *label, const char *name)
+{
+	w->be->heading(w->o, level, kind, id);
+	words(w, label);
+	words(w, " ");
+	code(w, name ? name : "");
+	w->be->heading_end(w->o, level, kind, id);
+	flush(w);
+}
+
+static void plain_heading(writer *w, int level, ddbc_doc_kind kind, const char *id,
+			  const char *label)
+{
+	w->be->heading(w->o, level, kind, id);
+	words(w, label);
+	w->be->heading_end(w->o, level, kind, id);
+	flush(w);
+}
+
+/* A paragraph of inline Markdown (a description, or a sentence of ddbc's). */
+static void paragraph(writer *w, const char *markdown)
+{
+	if (!markdown || !*markdown)
+		return;
+	w->be->para(w->o);
+	w->be->span(w->o, markdown, DDBC_SPAN_MARKDOWN);
+	w->be->para_end(w->o);
+	flush(w);
+}
+
+/* A link "[LABEL `name`](#id)" or "[name](#id)"; the name alone without id. */
+static void link(writer *w, const char *label, const char *name, const char *id)
+{
+	if (!id) {
+		text(w, name);
+		return;
+	}
+	w->be->link(w->o, id);
+	if (label) {
+		words(w, label);
+		words(w, " ");
+		code(w, name ? name : "");
+	} else {
+		text(w, name);
+	}
+	w->be->link_end(w->o, id);
+}
+
+/* Opens a table with its header row of ddbc's column names. */
+static void table_header(writer *w, ddbc_doc_kind kind, const char *const *cols, size_t n)
+{
+	w->be->table(w->o, kind, n);
+	w->be->row(w->o);
+	for (size_t i = 0; i < n; i++) {
+		cell(w);
+		words(w, cols[i]);
+		cell_end(w);
+	}
+	w->be->row_end(w->o);
+}
+
+static void row_end(writer *w)
+{
+	w->be->row_end(w->o);
+	flush(w);
+}
+
+/* "- **Label**: " */
+static void labelled_item(writer *w, const char *label)
+{
+	flush(w);
+	w->be->item(w->o, 0);
+	w->be->strong(w->o, label);
+	words(w, ": ");
+}
+
+/* ---- ids ------------------------------------------------------------------------------- */
+
+/* The id of a heading "LABEL `name`" (its text is "LABEL name"). */
+static const char *named_id(writer *w, const char *label, const char *name)
+{
+	strbuf heading = STRBUF_INIT;
+	strbuf_addf(&heading, "%s %s", label, name ? name : "");
+	for (size_t i = 0; i < heading.len; i++)
+		if (heading.buf[i] == '\n' || heading.buf[i] == '\r')
+			heading.buf[i] = ' ';
+	const char *id = ddbc_slug(&w->slugs, heading.buf, heading.len);
+	strbuf_release(&heading);
+	return id;
+}
+
+static const char *plain_id(writer *w, const char *label)
+{
+	return ddbc_slug(&w->slugs, label, strlen(label));
+}
+
+static size_t table_no(const writer *w, const ddbc_table *t)
+{
+	return (size_t)(t - w->g->tables);
+}
+
+static size_t entity_no(const writer *w, const ddbc_entity *e)
+{
+	return (size_t)(e - w->g->entities);
+}
+
+static bool has_orphans(const ddbc_design *g)
+{
+	for (size_t i = 0; i < g->nentities; i++)
+		if (!g->entities[i].table)
+			return true;
+	return false;
+}
+
+static void table_ids(writer *w)
+{
+	const ddbc_design *g = w->g;
+	ids *id = &w->id;
+	for (size_t i = 0; i < g->ntables; i++) {
+		const ddbc_table *t = &g->tables[i];
+		id->table[i] = named_id(w, w->L->table, t->name.s);
+		id->indexes[i] = plain_id(w, w->L->indexes);
+		id->map[i] = plain_id(w, w->L->index_map);
+		for (size_t k = 0; k < t->nentities; k++)
+			id->entity[entity_no(w, t->entities[k])] =
+				named_id(w, w->L->entity, t->entities[k]->name.s);
+	}
+}
+
+static void assign_ids(writer *w)
+{
+	const ddbc_design *g = w->g;
+	ids *id = &w->id;
+	id->table = xcalloc(g->ntables + 1, sizeof(char *));
+	id->indexes = xcalloc(g->ntables + 1, sizeof(char *));
+	id->map = xcalloc(g->ntables + 1, sizeof(char *));
+	id->entity = xcalloc(g->nentities + 1, sizeof(char *));
+	id->pattern = xcalloc(g->npatterns + 1, sizeof(char *));
+	id->contents = plain_id(w, w->L->contents);
+	table_ids(w);
+	if (has_orphans(g)) {
+		id->orphans = plain_id(w, w->L->orphans);
+		for (size_t i = 0; i < g->nentities; i++)
+			if (!g->entities[i].table)
+				id->entity[i] = named_id(w, w->L->entity, g->entities[i].name.s);
+	}
+	if (g->npatterns) {
+		id->patterns = plain_id(w, w->L->patterns);
+		for (size_t i = 0; i < g->npatterns; i++)
+			id->pattern[i] = named_id(w, w->L->pattern, g->patterns[i].id.s);
+	}
+}
+
+static void free_ids(ids *id)
+{
+	free(id->table);
+	free(id->indexes);
+	free(id->map);
+	free(id->entity);
+	free(id->pattern);
+}
+
+/* ---- title and contents ---------------------------------------------------------------- */
+
+static void write_title(writer *w, ddbc_doc_desc *desc)
+{
+	const ddbc_design *g = w->g;
+	w->be->heading(w->o, 1, DDBC_DOC_TITLE, w->id.title);
+	text(w, g->name.s ? g->name.s : w->L->title_suffix);
+	w->be->heading_end(w->o, 1, DDBC_DOC_TITLE, w->id.title);
+	if (desc)
+		w->be->description(w->o, desc);
+	flush(w);
+}
+
+static void toc_entity(writer *w, const ddbc_entity *e)
+{
+	flush(w);
+	w->be->item(w->o, 1);
+	link(w, w->L->entity, e->name.s, w->id.entity[entity_no(w, e)]);
+}
+
+/* "- [Label](#id)" for a section of ddbc's own. */
+static void toc_section(writer *w, const char *label, const char *id)
+{
+	w->be->item(w->o, 0);
+	w->be->link(w->o, id);
+	words(w, label);
+	w->be->link_end(w->o, id);
+}
+
+static void write_contents(writer *w)
+{
+	const ddbc_design *g = w->g;
+	const ddbc_doc_labels *L = w->L;
+	w->be->nav(w->o);
+	plain_heading(w, 2, DDBC_DOC_CONTENTS, w->id.contents, L->contents);
+	for (size_t i = 0; i < g->ntables; i++) {
+		const ddbc_table *t = &g->tables[i];
+		w->be->item(w->o, 0);
+		link(w, L->table, t->name.s, w->id.table[i]);
+		for (size_t k = 0; k < t->nentities; k++)
+			toc_entity(w, t->entities[k]);
+	}
+	if (w->id.orphans) {
+		toc_section(w, L->orphans, w->id.orphans);
+		for (size_t i = 0; i < g->nentities; i++)
+			if (!g->entities[i].table)
+				toc_entity(w, &g->entities[i]);
+	}
+	if (w->id.patterns) {
+		toc_section(w, L->patterns, w->id.patterns);
+		for (size_t i = 0; i < g->npatterns; i++) {
+			flush(w);
+			w->be->item(w->o, 1);
+			link(w, NULL, g->patterns[i].id.s, w->id.pattern[i]);
+		}
+	}
+	w->be->list_end(w->o);
+	w->be->nav_end(w->o);
+	flush(w);
+}
+
+/* ---- tables: keys, indexes, index map ------------------------------------------------------- */
+
+/* "PK (String)", or the names of a multi-attribute key in order. */
+static void put_key(writer *w, const ddbc_table *t, const ddbc_name *names, size_t n)
+{
+	if (!n) {
+		words(w, w->L->no_key);
+		return;
+	}
+	for (size_t i = 0; i < n; i++) {
+		if (i)
+			words(w, w->L->sep);
+		text(w, names[i].s);
+		ddbc_type ty = names[i].s ? ddbc_table_key_type(t, names[i].s) : DDBC_TYPE_NONE;
+		if (ty != DDBC_TYPE_NONE)
+			wordsf(w, "%s%s%s", w->L->open, ddbc_type_long(ty), w->L->close);
+	}
+}
+
+static void put_projection(writer *w, const ddbc_index *ix)
+{
+	if (ix->kind == DDBC_INDEX_PRIMARY) {
+		words(w, w->L->no_key);
+	} else if (ix->projection == DDBC_PROJ_ALL) {
+		words(w, "ALL");
+	} else if (ix->projection == DDBC_PROJ_KEYS_ONLY) {
+		text(w, "KEYS_ONLY");
+	} else {
+		words(w, "INCLUDE: ");
+		for (size_t i = 0; i < ix->ninclude; i++) {
+			if (i)
+				words(w, w->L->sep);
+			text(w, ix->include[i].s);
+		}
+	}
+}
+
+/* "read 5, write 2" in parentheses. */
+static void put_capacity(writer *w, const ddbc_capacity *c)
+{
+	words(w, w->L->open);
+	wordsf(w, w->L->capacity, c->read, c->write);
+	words(w, w->L->close);
+}
+
+static void index_row(writer *w, const ddbc_table *t, const ddbc_index *ix)
+{
+	w->be->row(w->o);
+	cell(w);
+	text(w, ix->name.s);
+	cell_end(w);
+	cell(w);
+	words(w, w->L->kind[ix->kind]);
+	if (ix->capacity.set)
+		put_capacity(w, &ix->capacity);
+	cell_end(w);
+	cell(w);
+	put_key(w, t, ix->pk, ix->npk);
+	cell_end(w);
+	cell(w);
+	put_key(w, t, ix->sk, ix->nsk);
+	cell_end(w);
+	cell(w);
+	put_projection(w, ix);
+	cell_end(w);
+	cell(w);
+	if (ix->kind != DDBC_INDEX_PRIMARY)
+		w->be->span(w->o, ix->description, DDBC_SPAN_MARKDOWN);
+	cell_end(w);
+	row_end(w);
+}
+
+/* "Billing: on demand · TTL: `expiresAt`" */
+static void table_facts(writer *w, const ddbc_table *t)
+{
+	const ddbc_doc_labels *L = w->L;
+	w->be->para(w->o);
+	w->be->strong(w->o, L->billing);
+	words(w, ": ");
+	if (t->billing == DDBC_BILLING_PROVISIONED) {
+		words(w, L->provisioned);
+		if (t->capacity.set)
+			put_capacity(w, &t->capacity);
+	} else {
+		words(w, L->on_demand);
+	}
+	if (t->ttl.s) {
+		words(w, " · ");
+		w->be->strong(w->o, L->ttl);
+		words(w, ": ");
+		code(w, t->ttl.s);
+	}
+	w->be->para_end(w->o);
+}
+
+/* The value an entity writes into key attribute name: its template, or
+ * "{name}" for the attribute's own value. */
+static void put_key_value(writer *w, const ddbc_entity *e, const char *name)
+{
+	const ddbc_attr *a = name ? ddbc_entity_attr(e, name) : NULL;
+	if (a && a->template.s) {
+		code(w, a->template.s);
+		return;
+	}
+	strbuf value = STRBUF_INIT;
+	strbuf_addf(&value, "{%s}", name ? name : "");
+	code(w, value.buf);
+	strbuf_release(&value);
+}
+
+static void map_cell(writer *w, const ddbc_entity *e, const ddbc_index *ix)
+{
+	if (!e->in_index || !e->in_index[ix->slot]) {
+		words(w, "—");
+		return;
+	}
+	for (size_t i = 0; i < ix->npk + ix->nsk; i++) {
+		if (i)
+			words(w, i == ix->npk ? " · " : ", ");
+		put_key_value(w, e, i < ix->npk ? ix->pk[i].s : ix->sk[i - ix->npk].s);
+	}
+}
+
+static void map_header(writer *w, const ddbc_table *t)
+{
+	w->be->table(w->o, DDBC_DOC_MAP_TABLE, t->nindexes + 1);
+	w->be->row(w->o);
+	cell(w);
+	words(w, w->L->map_first);
+	cell_end(w);
+	for (size_t s = 0; s < t->nindexes; s++) {
+		cell(w);
+		text(w, t->indexes[s]->name.s);
+		cell_end(w);
+	}
+	w->be->row_end(w->o);
+}
+
+static void write_index_map(writer *w, const ddbc_table *t)
+{
+	plain_heading(w, 3, DDBC_DOC_INDEX_MAP, w->id.map[table_no(w, t)], w->L->index_map);
+	if (!t->nentities) {
+		paragraph(w, w->L->no_entities);
+		return;
+	}
+	paragraph(w, w->L->map_intro);
+	map_header(w, t);
+	for (size_t k = 0; k < t->nentities; k++) {
+		const ddbc_entity *e = t->entities[k];
+		w->be->row(w->o);
+		cell(w);
+		link(w, NULL, e->name.s, w->id.entity[entity_no(w, e)]);
+		cell_end(w);
+		for (size_t s = 0; s < t->nindexes; s++) {
+			cell(w);
+			map_cell(w, e, t->indexes[s]);
+			cell_end(w);
+		}
+		row_end(w);
+	}
+	w->be->table_end(w->o);
+}
+
+/* ---- entities -------------------------------------------------------------------------- */
+
+/* "sort key", or "sort key 2/3" in a multi-attribute key. */
+static void put_role(writer *w, const ddbc_attr *a, const ddbc_index *ix, ddbc_role role)
+{
+	words(w, w->L->role[role]);
+	const ddbc_name *names = role == DDBC_ROLE_PARTITION_KEY ? ix->pk : ix->sk;
+	size_t n = role == DDBC_ROLE_PARTITION_KEY ? ix->npk : ix->nsk;
+	if (role == DDBC_ROLE_PROJECTED || n < 2)
+		return;
+	for (size_t i = 0; i < n; i++)
+		if (names[i].s && !strcmp(names[i].s, a->name.s))
+			wordsf(w, " %zu/%zu", i + 1, n);
+}
+
+/* "GSI1 (partition key), GSI2 (projected)": the derived roles. */
+static void inclusion_cell(writer *w, const ddbc_attr *a, ddbc_index_kind kind)
+{
+	const ddbc_table *t = a->entity->table;
+	cell(w);
+	bool first = true;
+	for (size_t s = 0; t && a->roles && s < t->nindexes; s++) {
+		const ddbc_index *ix = t->indexes[s];
+		if (ix->kind != kind || a->roles[s] == DDBC_ROLE_NONE)
+			continue;
+		if (!first)
+			words(w, w->L->sep);
+		first = false;
+		text(w, ix->name.s);
+		words(w, w->L->open);
+		put_role(w, a, ix, a->roles[s]);
+		words(w, w->L->close);
+	}
+	cell_end(w);
+}
+
+/* Format: the template, then the free-text format, then the enum. */
+static void format_cell(writer *w, const ddbc_attr *a)
+{
+	const char *sep = "";
+	cell(w);
+	if (a->template.s && *a->template.s) {
+		code(w, a->template.s);
+		sep = "; ";
+	}
+	if (a->format && *a->format) {
+		words(w, sep);
+		text(w, a->format);
+		sep = "; ";
+	}
+	if (a->nenum) {
+		words(w, sep);
+		for (size_t i = 0; i < a->nenum; i++) {
+			if (i)
+				text(w, " | ");   /* shown as a '|', escaped in a cell */
+			scalar_code(w, a->enum_values[i]);
+		}
+	}
+	cell_end(w);
+}
+
+static void attr_row(writer *w, const ddbc_attr *a)
+{
+	w->be->row(w->o);
+	cell(w);
+	text(w, a->name.s);
+	cell_end(w);
+	cell(w);
+	words(w, a->type != DDBC_TYPE_NONE ? ddbc_type_long(a->type) : "");
+	cell_end(w);
+	cell(w);
+	w->be->span(w->o, a->description, DDBC_SPAN_MARKDOWN);
+	cell_end(w);
+	format_cell(w, a);
+	inclusion_cell(w, a, DDBC_INDEX_GSI);
+	inclusion_cell(w, a, DDBC_INDEX_LSI);
+	row_end(w);
+}
+
+static void write_entity(writer *w, const ddbc_entity *e)
+{
+	named_heading(w, 3, DDBC_DOC_ENTITY, w->id.entity[entity_no(w, e)], w->L->entity,
+		      e->name.s);
+	paragraph(w, e->description);
+	table_header(w, DDBC_DOC_ATTR_TABLE, w->L->attr_cols, 6);
+	for (size_t i = 0; i < e->nattrs; i++)
+		attr_row(w, &e->attrs[i]);
+	w->be->table_end(w->o);
+	if (!e->nexamples)
+		return;
+	paragraph(w, e->nexamples > 1 ? w->L->examples : w->L->example);
+	for (size_t i = 0; i < e->nexamples; i++) {
+		char *json = ddbc_doc_example_json(e->examples[i]);
+		if (json)
+			w->be->code_block(w->o, "json", json);
+		free(json);
+		flush(w);
+	}
+}
+
+static void write_table(writer *w, const ddbc_table *t)
+{
+	size_t no = table_no(w, t);
+	named_heading(w, 2, DDBC_DOC_TABLE, w->id.table[no], w->L->table, t->name.s);
+	paragraph(w, t->description);
+	table_facts(w, t);
+	plain_heading(w, 3, DDBC_DOC_INDEXES, w->id.indexes[no], w->L->indexes);
+	table_header(w, DDBC_DOC_INDEX_TABLE, w->L->index_cols, 6);
+	for (size_t s = 0; s < t->nindexes; s++)
+		index_row(w, t, t->indexes[s]);
+	w->be->table_end(w->o);
+	write_index_map(w, t);
+	for (size_t k = 0; k < t->nentities; k++)
+		write_entity(w, t->entities[k]);
+}
+
+/* ---- access patterns ------------------------------------------------------------------- */
+
+static const char *api_name(ddbc_operation op)
+{
+	static const char *const names[] = { "GetItem", "Query", "Scan", "PutItem", "UpdateItem",
+					     "DeleteItem" };
+	return names[op];
+}
+
+/* "GSI1PK = `X` AND begins_with(GSI1SK, `Y`)", as a KeyConditionExpression reads. */
+static void put_key_condition(writer *w, const ddbc_pattern *p)
+{
+	static const char *const ops[] = { "=", "<", "<=", ">", ">=" };
+	if (!p->nconds) {
+		words(w, w->L->no_key);
+		return;
+	}
+	for (size_t i = 0; i < p->nconds; i++) {
+		const ddbc_key_cond *c = &p->conds[i];
+		if (i)
+			words(w, " AND ");
+		if (c->op == DDBC_COND_BEGINS_WITH) {
+			text(w, "begins_with(");
+			text(w, c->attr.s);
+			words(w, ", ");
+			scalar_code(w, c->nvalues ? c->values[0] : NULL);
+			words(w, ")");
+			continue;
+		}
+		text(w, c->attr.s);
+		if (c->op == DDBC_COND_BETWEEN) {
+			words(w, " BETWEEN ");
+			scalar_code(w, c->nvalues > 0 ? c->values[0] : NULL);
+			words(w, " AND ");
+			scalar_code(w, c->nvalues > 1 ? c->values[1] : NULL);
+			continue;
+		}
+		words(w, " ");
+		text(w, ops[c->op]);
+		words(w, " ");
+		scalar_code(w, c->nvalues ? c->values[0] : NULL);
+	}
+}
+
+/* The table, or "GSI1", with the table's name when the design has several. */
+static void put_index(writer *w, const ddbc_pattern *p)
+{
+	if (!p->table) {
+		text(w, p->index_ref.s);
+		return;
+	}
+	const ddbc_index *ix = p->index;
+	if (!ix || ix->kind == DDBC_INDEX_PRIMARY) {
+		if (w->g->ntables > 1)
+			text(w, p->table->name.s);
+		else
+			words(w, w->L->base_table);
+		return;
+	}
+	text(w, ix->name.s);
+	if (w->g->ntables > 1) {
+		words(w, w->L->open);
+		text(w, p->table->name.s);
+		words(w, w->L->close);
+	}
+}
+
+/* The entities the key condition returns (derived), linked. */
+static void put_pattern_entities(writer *w, const ddbc_pattern *p)
+{
+	if (!p->analysed) {
+		for (size_t i = 0; i < p->nentities; i++) {
+			if (i)
+				words(w, w->L->sep);
+			text(w, p->entities[i].s);
+		}
+		return;
+	}
+	for (size_t i = 0; i < p->nmatched; i++) {
+		const ddbc_entity *e = p->matched[i];
+		if (i)
+			words(w, w->L->sep);
+		link(w, NULL, e->name.s, w->id.entity[entity_no(w, e)]);
+	}
+}
+
+static void pattern_row(writer *w, size_t no, const ddbc_pattern *p)
+{
+	w->be->row(w->o);
+	cell(w);
+	wordsf(w, "%zu", no + 1);
+	cell_end(w);
+	cell(w);
+	link(w, NULL, p->id.s, w->id.pattern[no]);
+	if (p->description) {
+		words(w, ": ");
+		w->be->span(w->o, p->description, DDBC_SPAN_MARKDOWN);
+	}
+	cell_end(w);
+	cell(w);
+	words(w, api_name(p->operation));
+	cell_end(w);
+	cell(w);
+	put_index(w, p);
+	cell_end(w);
+	cell(w);
+	put_key_condition(w, p);
+	cell_end(w);
+	cell(w);
+	put_pattern_entities(w, p);
+	cell_end(w);
+	row_end(w);
+}
+
+static void pattern_extras(writer *w, const ddbc_pattern *p)
+{
+	const ddbc_doc_labels *L = w->L;
+	if (p->order) {
+		labelled_item(w, L->d_order);
+		wordsf(w, "%s (ScanIndexForward = %s)", p->order > 0 ? L->asc : L->desc,
+		       p->order > 0 ? "true" : "false");
+	}
+	if (p->consistent_read) {
+		labelled_item(w, L->d_consistent);
+		words(w, L->yes);
+	}
+	if (p->nreturns) {
+		labelled_item(w, L->d_returns);
+		for (size_t i = 0; i < p->nreturns; i++) {
+			if (i)
+				words(w, ", ");
+			code(w, p->returns[i].s);
+		}
+	}
+	if (p->condition) {
+		labelled_item(w, L->d_condition);
+		code(w, p->condition);
+	}
+}
+
+static void pattern_params(writer *w, const ddbc_pattern *p)
+{
+	const ddbc_node *ex = p->example;
+	if (!ex || ex->kind != DDBC_NODE_MAP || !ex->n)
+		return;
+	labelled_item(w, w->L->d_params);
+	for (size_t i = 0; i < ex->n; i++) {
+		if (i)
+			words(w, ", ");
+		scalar_code(w, ex->u.pairs[i].key);
+		words(w, " = ");
+		scalar_code(w, ex->u.pairs[i].value);
+	}
+}
+
+static void write_pattern(writer *w, size_t no, const ddbc_pattern *p)
+{
+	const ddbc_doc_labels *L = w->L;
+	named_heading(w, 3, DDBC_DOC_PATTERN, w->id.pattern[no], L->pattern, p->id.s);
+	paragraph(w, p->description);
+	if (p->table) {
+		labelled_item(w, L->d_table);
+		link(w, NULL, p->table->name.s, w->id.table[table_no(w, p->table)]);
+	}
+	labelled_item(w, L->d_index);
+	put_index(w, p);
+	labelled_item(w, L->d_operation);
+	words(w, api_name(p->operation));
+	labelled_item(w, L->d_key);
+	put_key_condition(w, p);
+	pattern_extras(w, p);
+	labelled_item(w, L->d_entities);
+	put_pattern_entities(w, p);
+	pattern_params(w, p);
+	w->be->list_end(w->o);
+	flush(w);
+}
+
+static void write_patterns(writer *w)
+{
+	const ddbc_design *g = w->g;
+	if (!g->npatterns)
+		return;
+	plain_heading(w, 2, DDBC_DOC_PATTERNS, w->id.patterns, w->L->patterns);
+	table_header(w, DDBC_DOC_PATTERN_TABLE, w->L->pattern_cols, 6);
+	for (size_t i = 0; i < g->npatterns; i++)
+		pattern_row(w, i, &g->patterns[i]);
+	w->be->table_end(w->o);
+	for (size_t i = 0; i < g->npatterns; i++)
+		write_pattern(w, i, &g->patterns[i]);
+}
+
+/* ---- the document ---------------------------------------------------------------------- */
+
+static void write_orphans(writer *w)
+{
+	if (!w->id.orphans)
+		return;
+	plain_heading(w, 2, DDBC_DOC_OTHER, w->id.orphans, w->L->orphans);
+	for (size_t i = 0; i < w->g->nentities; i++)
+		if (!w->g->entities[i].table)
+			write_entity(w, &w->g->entities[i]);
+}
+
+static void write_body(writer *w, ddbc_doc_desc *desc)
+{
+	const ddbc_design *g = w->g;
+	write_title(w, desc);
+	write_contents(w);
+	for (size_t i = 0; i < g->ntables; i++)
+		write_table(w, &g->tables[i]);
+	write_orphans(w);
+	write_patterns(w);
+}
+
+void ddbc_doc_write(const ddbc_doc_backend *be, FILE *file, strbuf *whole,
+		    const ddbc_design *g, ddbc_lang_id lang)
+{
+	ddbc_doc_out o = { STRBUF_INIT, file, false, false, -1, 0, 0, 0, 0 };
+	writer w = { .be = be, .o = &o, .g = g, .L = ddbc_doc_labels_for(lang) };
+	ddbc_slugger_init(&w.slugs);
+
+	/* Ids in document order: the title, the description's headings,
+	 * then ddbc's own. */
+	char *name_line = ddbc_doc_one_line(g->name.s ? g->name.s : "");
+	w.id.title = ddbc_slug(&w.slugs, name_line, strlen(name_line));
+	free(name_line);
+	ddbc_doc_desc desc;
+	if (g->description)
+		ddbc_doc_desc_parse(&desc, g->description, &w.slugs);
+	assign_ids(&w);
+
+	write_body(&w, g->description ? &desc : NULL);
+
+	if (g->description)
+		ddbc_doc_desc_release(&desc);
+	free_ids(&w.id);
+	ddbc_slugger_release(&w.slugs);
+	if (file) {
+		fwrite(strbuf_str(&o.sb), 1, o.sb.len, file);
+		strbuf_release(&o.sb);
+	} else {
+		*whole = o.sb;
+	}
+}
+
+char *ddbc_doc_title(const ddbc_design *g, ddbc_lang_id lang)
+{
+	strbuf title = STRBUF_INIT;
+	strbuf_addf(&title, "%s — %s", g->name.s ? g->name.s : "",
+		    ddbc_doc_labels_for(lang)->title_suffix);
+	return strbuf_detach(&title);
+}

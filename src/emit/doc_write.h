@@ -1,0 +1,101 @@
+/* doc_write.h - the documentation's structure, written through a backend
+ *
+ * ddbc_doc_write walks the design once and says what the document holds
+ * -- headings, paragraphs, lists, tables, code blocks, links, the user's
+ * descriptions -- to a backend, which writes it in its format: Markdown
+ * (doc_md.c) or HTML (doc_html.c). Neither re-derives the structure from
+ * the other's output, and the HTML page needs cmark-gfm only for the text
+ * the user wrote in Markdown. The output goes to its FILE in pieces of
+ * about 64 KiB, so memory does not grow with the design.
+ *
+ * Every heading has the id GitHub gives it (doc_slug.h), so the table of
+ * contents links work both in the Markdown on GitHub and in the HTML page.
+ */
+#ifndef DDBC_DOC_WRITE_H
+#define DDBC_DOC_WRITE_H
+
+#include "emit/doc_desc.h"
+#include "emit/emit.h"
+#include "util/strbuf.h"
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+
+/* What a heading or a table is; the HTML page's classes say it. */
+typedef enum ddbc_doc_kind {
+	/* headings */
+	DDBC_DOC_TITLE,
+	DDBC_DOC_CONTENTS,
+	DDBC_DOC_TABLE,
+	DDBC_DOC_INDEXES,
+	DDBC_DOC_INDEX_MAP,
+	DDBC_DOC_ENTITY,
+	DDBC_DOC_PATTERNS,
+	DDBC_DOC_PATTERN,
+	DDBC_DOC_OTHER,            /* "Entities without a table" */
+	/* tables */
+	DDBC_DOC_INDEX_TABLE,
+	DDBC_DOC_MAP_TABLE,
+	DDBC_DOC_ATTR_TABLE,
+	DDBC_DOC_PATTERN_TABLE
+} ddbc_doc_kind;
+
+/* How a piece of inline text is shown. */
+typedef enum ddbc_doc_span {
+	DDBC_SPAN_WORDS,           /* ddbc's own words and punctuation, as they are */
+	DDBC_SPAN_TEXT,            /* a user string shown literally */
+	DDBC_SPAN_CODE,            /* a user string as code */
+	DDBC_SPAN_MARKDOWN         /* a user description: inline Markdown, made inert */
+} ddbc_doc_span;
+
+/* Where the document is being written, and the backends' state. */
+typedef struct ddbc_doc_out {
+	strbuf sb;                 /* written, not yet handed to file */
+	FILE *file;                /* NULL: the whole document stays in sb */
+	bool in_cell;              /* inside a table cell */
+	bool para_start;           /* nothing written yet in this paragraph */
+	int depth;                 /* open list items (-1: no list) */
+	size_t items, rows, cols;  /* of the list or table being written */
+	size_t mark;               /* where the open block started in sb */
+} ddbc_doc_out;
+
+/* A format. Blocks come as begin/end pairs; inline text only inside a
+ * heading, paragraph, list item or table cell. A table's first row is its
+ * header. */
+typedef struct ddbc_doc_backend {
+	void (*heading)(ddbc_doc_out *o, int level, ddbc_doc_kind kind, const char *id);
+	void (*heading_end)(ddbc_doc_out *o, int level, ddbc_doc_kind kind, const char *id);
+	void (*para)(ddbc_doc_out *o);
+	void (*para_end)(ddbc_doc_out *o);
+	void (*nav)(ddbc_doc_out *o);         /* the table of contents ... */
+	void (*nav_end)(ddbc_doc_out *o);
+	void (*item)(ddbc_doc_out *o, int depth);  /* a list item at depth (0: top) */
+	void (*list_end)(ddbc_doc_out *o);
+	void (*table)(ddbc_doc_out *o, ddbc_doc_kind kind, size_t cols);
+	void (*row)(ddbc_doc_out *o);
+	void (*cell)(ddbc_doc_out *o);
+	void (*cell_end)(ddbc_doc_out *o);
+	void (*row_end)(ddbc_doc_out *o);
+	void (*table_end)(ddbc_doc_out *o);
+	void (*code_block)(ddbc_doc_out *o, const char *info, const char *text);
+	void (*description)(ddbc_doc_out *o, ddbc_doc_desc *d);
+	/* inline */
+	void (*span)(ddbc_doc_out *o, const char *s, ddbc_doc_span how);
+	void (*strong)(ddbc_doc_out *o, const char *words);
+	void (*link)(ddbc_doc_out *o, const char *id);
+	void (*link_end)(ddbc_doc_out *o, const char *id);
+} ddbc_doc_backend;
+
+extern const ddbc_doc_backend ddbc_doc_markdown;   /* doc_md.c */
+extern const ddbc_doc_backend ddbc_doc_html;       /* doc_html.c */
+
+/* Writes g's documentation in language lang through be, to file in pieces,
+ * or, when file is NULL, whole into *whole (which the caller releases). */
+void ddbc_doc_write(const ddbc_doc_backend *be, FILE *file, strbuf *whole,
+		    const ddbc_design *g, ddbc_lang_id lang);
+
+/* The page's title: "NAME — DynamoDB design". The caller frees it. */
+char *ddbc_doc_title(const ddbc_design *g, ddbc_lang_id lang);
+
+#endif
