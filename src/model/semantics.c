@@ -76,8 +76,12 @@ static void parse_templates(ddbc_design *g, ddbc_entity *e)
 		a->has_template = true;
 		for (size_t k = 0; k < a->tpl.nsegs; k++) {
 			ddbc_segment *seg = &a->tpl.segs[k];
-			if (seg->kind == DDBC_SEG_PLACEHOLDER)
-				seg->ref = ddbc_entity_attr(e, seg->text);
+			if (seg->kind != DDBC_SEG_PLACEHOLDER)
+				continue;
+			ddbc_attr *b = ddbc_entity_attr(e, seg->text);
+			seg->ref = b;
+			if (b && !b->used_by)
+				b->used_by = a;
 		}
 	}
 }
