@@ -336,15 +336,6 @@ static size_t lang_prefix(const ddbc_lang *l, const char **text)
 	return l->nruns && l->runs[0].fixed ? l->runs[0].len : 0;
 }
 
-/* Two languages whose leading literals differ cannot meet: a cheap test
- * that spares the product search for most entity/condition pairs. */
-static bool prefixes_differ(const ddbc_lang *a, const ddbc_lang *b)
-{
-	const char *pa, *pb;
-	size_t la = lang_prefix(a, &pa), lb = lang_prefix(b, &pb);
-	return memcmp(pa, pb, la < lb ? la : lb) != 0;
-}
-
 bool ddbc_cond_matches(const ddbc_design *g, const ddbc_key_cond *c, const ddbc_attr *a)
 {
 	ddbc_lang own;
@@ -356,8 +347,7 @@ bool ddbc_cond_matches(const ddbc_design *g, const ddbc_key_cond *c, const ddbc_
 	}
 	bool r = true;
 	if (c->has_lang)
-		r = !prefixes_differ(la, &c->lang) &&
-		    ddbc_lang_intersects(la, &c->lang, g->key_delimiter);
+		r = ddbc_lang_intersects(la, &c->lang, g->key_delimiter);
 	else if ((c->has_bound[0] || c->has_bound[1]) && a->type == DDBC_TYPE_S)
 		r = ddbc_lang_in_range(la, c->has_bound[0] ? &c->bounds[0] : NULL,
 				       c->has_bound[1] ? &c->bounds[1] : NULL, g->key_delimiter);
