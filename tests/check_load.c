@@ -5,6 +5,7 @@
  * one run reports all of them.
  */
 #include "testutil.h"
+#include "model/semantics.h"
 #include "util/strbuf.h"
 
 #include <stdio.h>
@@ -936,6 +937,45 @@ START_TEST(test_source_mapped_and_read)
 }
 END_TEST
 
+START_TEST(test_wide_entity_lookups)
+{
+	/* Attributes are found by name however many there are and in
+	 * whatever order the file lists them; each attribute knows the first
+	 * template that names it. */
+	enum { N = 303 };  /* prime to 7: every name once, scattered */
+	strbuf text = STRBUF_INIT;
+	strbuf_addstr(&text, "ddbc: 1\nname: wide\ntables:\n  t1: { partition_key: PK }\n"
+			     "entities:\n  Wide:\n    attributes:\n"
+			     "      PK: { type: S, template: \"W#{a007}#{a100}\" }\n"
+			     "      L1: { type: S, template: \"{a100}\" }\n");
+	for (int i = 0; i < N; i++)
+		strbuf_addf(&text, "      a%03d: S\n", (i * 7) % N);
+	strbuf_addstr(&text, "      L2: { type: S, template: \"{a007}{a200}\" }\n");
+	tu_design t;
+	tu_load_text(&t, strbuf_str(&text));
+	tu_expect_count(&t.d, 0);
+	ddbc_semantics(t.design);
+	const ddbc_entity *e = entity(t.design, "Wide");
+	ck_assert_uint_eq(e->nattrs, N + 3);
+	for (int i = 0; i < N; i++) {
+		char name[16];
+		snprintf(name, sizeof(name), "a%03d", i);
+		ck_assert_str_eq(attr(e, name)->name.s, name);
+		snprintf(name, sizeof(name), "a%03d_", i);
+		ck_assert_ptr_null(ddbc_entity_attr(e, name));
+	}
+	ck_assert_ptr_null(ddbc_entity_attr(e, ""));
+	ck_assert_ptr_null(ddbc_entity_attr(e, "b"));
+	ck_assert_ptr_eq(attr(e, "a007")->used_by, attr(e, "PK"));
+	ck_assert_ptr_eq(attr(e, "a100")->used_by, attr(e, "PK"));
+	ck_assert_ptr_eq(attr(e, "a200")->used_by, attr(e, "L2"));
+	ck_assert_ptr_null(attr(e, "a001")->used_by);
+	ck_assert_ptr_null(attr(e, "PK")->used_by);
+	tu_design_free(&t);
+	strbuf_release(&text);
+}
+END_TEST
+
 START_TEST(test_every_error_in_one_run)
 {
 	static const struct {
@@ -1043,6 +1083,7 @@ static Suite *load_suite(void)
 	tcase_add_test(tc, test_source_mapped_and_read);
 	tcase_add_test(tc, test_syntax_error_hides_schema_findings);
 	tcase_add_test(tc, test_every_error_in_one_run);
+	tcase_add_test(tc, test_wide_entity_lookups);
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("samples");
