@@ -86,6 +86,7 @@ typedef struct ddbc_index {
 
 	/* derived by semantics.c */
 	size_t slot;           /* position in table->indexes */
+	const char **include_sorted; /* include's names in strcmp order */
 } ddbc_index;
 
 typedef enum ddbc_billing {

@@ -7,6 +7,36 @@
 
 /* ---- tables and indexes ----------------------------------------------------- */
 
+static bool in_names(const ddbc_name *names, size_t n, const char *s)
+{
+	for (size_t i = 0; i < n; i++)
+		if (!strcmp(names[i].s, s))
+			return true;
+	return false;
+}
+
+static int by_string(const void *pa, const void *pb)
+{
+	return strcmp(*(const char *const *)pa, *(const char *const *)pb);
+}
+
+/* An INCLUDE projection may list thousands of attributes: each attribute's
+ * role is then found by a binary search, not a scan of the list. */
+static void sort_include(ddbc_arena *arena, ddbc_index *ix)
+{
+	ix->include_sorted = ddbc_arena_array(arena, ix->ninclude, sizeof(char *));
+	for (size_t i = 0; i < ix->ninclude; i++)
+		ix->include_sorted[i] = ix->include[i].s;
+	qsort(ix->include_sorted, ix->ninclude, sizeof(char *), by_string);
+}
+
+static bool included(const ddbc_index *ix, const char *name)
+{
+	if (!ix->include_sorted)
+		return in_names(ix->include, ix->ninclude, name);
+	return bsearch(&name, ix->include_sorted, ix->ninclude, sizeof(char *), by_string);
+}
+
 static void list_indexes(ddbc_arena *arena, ddbc_table *t)
 {
 	t->nindexes = 1 + t->ngsi + t->nlsi;
@@ -17,8 +47,10 @@ static void list_indexes(ddbc_arena *arena, ddbc_table *t)
 		t->indexes[n++] = &t->gsi[i];
 	for (size_t i = 0; i < t->nlsi; i++)
 		t->indexes[n++] = &t->lsi[i];
-	for (size_t i = 0; i < n; i++)
+	for (size_t i = 0; i < n; i++) {
 		t->indexes[i]->slot = i;
+		sort_include(arena, t->indexes[i]);
+	}
 }
 
 
@@ -185,13 +217,6 @@ static void lang_to_arena(ddbc_arena *arena, ddbc_lang *l, bool copy_texts)
 
 /* ---- roles and membership ---------------------------------------------------- */
 
-static bool in_names(const ddbc_name *names, size_t n, const char *s)
-{
-	for (size_t i = 0; i < n; i++)
-		if (!strcmp(names[i].s, s))
-			return true;
-	return false;
-}
 
 ddbc_role ddbc_attr_role(const ddbc_attr *a, const ddbc_index *ix)
 {
@@ -211,8 +236,7 @@ ddbc_role ddbc_attr_role(const ddbc_attr *a, const ddbc_index *ix)
 	case DDBC_PROJ_ALL: return DDBC_ROLE_PROJECTED;
 	case DDBC_PROJ_KEYS_ONLY: return DDBC_ROLE_NONE;
 	case DDBC_PROJ_INCLUDE:
-		return in_names(ix->include, ix->ninclude, a->name.s) ? DDBC_ROLE_PROJECTED
-								      : DDBC_ROLE_NONE;
+		return included(ix, a->name.s) ? DDBC_ROLE_PROJECTED : DDBC_ROLE_NONE;
 	}
 	return DDBC_ROLE_NONE;
 }
