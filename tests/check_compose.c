@@ -1138,6 +1138,25 @@ START_TEST(test_lookup_with_merge_and_repeats)
 }
 END_TEST
 
+START_TEST(test_lookup_keys_with_nul)
+{
+	/* Keys that differ only after a NUL are two keys, and a lookup by C
+	 * string finds the first of them, in a large mapping as in a small. */
+	static const int sizes[] = { 3, 40 };
+	strbuf text = STRBUF_INIT;
+	strbuf_addstr(&text, "\"a\\0y\": first\n\"a\\0x\": second\n");
+	for (int i = 2; i < sizes[_i]; i++)
+		strbuf_addf(&text, "k%03d: %d\n", i, i);
+	struct composed c;
+	compose(&c, strbuf_str(&text));
+	expect_clean(&c);
+	ck_assert_uint_eq(c.root->n, (unsigned)sizes[_i]);
+	ck_assert_str_eq(get(c.root, "a")->u.text, "first");
+	release(&c);
+	strbuf_release(&text);
+}
+END_TEST
+
 static Suite *compose_suite(void)
 {
 	Suite *s = suite_create("compose");
@@ -1173,6 +1192,7 @@ static Suite *compose_suite(void)
 	tcase_add_test(tc, test_node_copy);
 	tcase_add_loop_test(tc, test_lookup_by_key, 0, 8);
 	tcase_add_test(tc, test_lookup_with_merge_and_repeats);
+	tcase_add_loop_test(tc, test_lookup_keys_with_nul, 0, 2);
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("duplicate-key");

@@ -95,9 +95,13 @@ typedef struct named {
 	uint32_t pos;
 } named;
 
+/* Names that only differ after a NUL (a quoted "\0") stay in file order,
+ * so the search finds the first of them, as a scan would. */
 static int by_attr_name(const void *pa, const void *pb)
 {
-	return strcmp(((const named *)pa)->name, ((const named *)pb)->name);
+	const named *a = pa, *b = pb;
+	int r = strcmp(a->name, b->name);
+	return r ? r : (a->pos > b->pos) - (a->pos < b->pos);
 }
 
 static void index_attrs(ddbc_arena *arena, ddbc_entity *e)
@@ -157,19 +161,18 @@ ddbc_attr *ddbc_entity_attr(const ddbc_entity *entity, const char *name)
 				return &entity->attrs[i];
 		return NULL;
 	}
+	/* The first position whose name is not below name. */
 	size_t lo = 0, hi = entity->nattrs;
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
-		ddbc_attr *a = &entity->attrs[entity->attrs_by_name[mid]];
-		int r = strcmp(a->name.s, name);
-		if (r == 0)
-			return a;
-		if (r < 0)
+		if (strcmp(entity->attrs[entity->attrs_by_name[mid]].name.s, name) < 0)
 			lo = mid + 1;
 		else
 			hi = mid;
 	}
-	return NULL;
+	if (lo == entity->nattrs || strcmp(entity->attrs[entity->attrs_by_name[lo]].name.s, name))
+		return NULL;
+	return &entity->attrs[entity->attrs_by_name[lo]];
 }
 
 ddbc_index *ddbc_table_index(const ddbc_table *table, const char *name)

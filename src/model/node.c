@@ -19,10 +19,14 @@ static uint32_t *pair_index(const ddbc_node *map)
 	return map->n > DDBC_NODE_INDEX_MIN ? (uint32_t *)(map->u.pairs + map->n) : NULL;
 }
 
+/* Keys compare as C strings, as ddbc_node_get's argument is one; keys
+ * that only differ after a NUL (a quoted "\0") stay in file order, so the
+ * search finds the first of them, as a scan would. */
 static int by_key(const void *pa, const void *pb)
 {
 	const ddbc_pair *a = *(const ddbc_pair *const *)pa, *b = *(const ddbc_pair *const *)pb;
-	return strcmp(a->key->u.text, b->key->u.text);
+	int r = strcmp(a->key->u.text, b->key->u.text);
+	return r ? r : (a > b) - (a < b);
 }
 
 void ddbc_node_index_pairs(ddbc_node *map)
@@ -82,19 +86,18 @@ ddbc_node *ddbc_node_get(const ddbc_node *map, const char *key)
 		}
 		return NULL;
 	}
+	/* The first position whose key is not below key. */
 	size_t lo = 0, hi = map->n;
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
-		const ddbc_pair *p = &map->u.pairs[index[mid]];
-		int r = strcmp(p->key->u.text, key);
-		if (r == 0)
-			return p->value;
-		if (r < 0)
+		if (strcmp(map->u.pairs[index[mid]].key->u.text, key) < 0)
 			lo = mid + 1;
 		else
 			hi = mid;
 	}
-	return NULL;
+	if (lo == map->n || strcmp(map->u.pairs[index[lo]].key->u.text, key) != 0)
+		return NULL;
+	return map->u.pairs[index[lo]].value;
 }
 
 bool ddbc_node_bool(const ddbc_node *node, bool *out)
