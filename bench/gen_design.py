@@ -1,11 +1,19 @@
 #!/usr/bin/env python3
 """gen_design.py N [SEED [PER_TABLE]] - a large, clean ddbc design of N entities on stdout.
+gen_design.py --attrs N [SEED] - a clean design of one entity with N attributes.
 
 The entities are spread over tables of 100 entities each. Every table has a
 primary key (PK, SK), two GSIs (one with a multi-attribute key), an LSI; every
 entity has key templates with a literal of its own, a zero-padded number, an
 enum, an example item that agrees with its templates, and two access patterns.
 The design lints clean, so every command runs its whole pipeline on it.
+
+With --attrs, the one entity is as wide as asked: its attributes cycle
+through plain strings, numbers, enums with an example value, and templates
+over earlier attributes that declare their index; one example item sets
+them all, and its access patterns return attributes from its far end. What
+grows is what a command does per attribute: name lookups, placeholder
+resolution, inclusion, the example's check.
 """
 import random
 import sys
@@ -73,7 +81,80 @@ def patterns(out, t, name, tag):
     out.append(f"    entities: [{name}]")
 
 
+def wide_attr(i, rnd):
+    """Attribute i of the wide entity: its line and its example value."""
+    kind = i % 4
+    if kind == 0:
+        v = f"v{rnd.randrange(10**6)}"
+        return f"      f{i:05d}: {{ type: S, description: Field {i}, format: free text }}", \
+            f"f{i:05d}", v
+    if kind == 1:
+        v = rnd.randrange(10**6)
+        return f"      n{i:05d}: {{ type: N, description: Count {i} }}", f"n{i:05d}", v
+    if kind == 2:
+        v = rnd.choice(["LOW", "MID", "HIGH"])
+        return (f"      e{i:05d}: {{ type: S, enum: [LOW, MID, HIGH], example: {v}, "
+                f"description: Level {i} }}"), f"e{i:05d}", v
+    return (f"      t{i:05d}: {{ type: S, template: \"T{i}#{{f{i - 3:05d}}}#{{n{i - 2:05d}:06}}\", "
+            f"description: Label {i}, indexes: {{ GSI1: projected }} }}"), f"t{i:05d}", None
+
+
+def wide(n, rnd):
+    """One entity of n attributes (at least 8) in one table."""
+    out = ["ddbc: 1", f"name: bench-attrs-{n}",
+           "description: A generated design of one wide entity for the benchmark.",
+           "tables:", "  wide:", "    description: The wide entity's table.",
+           "    partition_key: PK", "    sort_key: SK", "    gsi:", "      GSI1:",
+           "        description: By label.", "        partition_key: GSI1PK",
+           "        sort_key: GSI1SK", "        projection: all", "    lsi:", "      LSI1:",
+           "        description: By day.", "        sort_key: LSI1SK",
+           "        projection: keys_only",
+           "entities:", "  Wide:", "    table: wide",
+           "    description: One entity with many attributes.", "    attributes:"]
+    lines, values = [], {}
+    for i in range(n - 5):
+        line, name, v = wide_attr(i, rnd)
+        lines.append(line)
+        if v is None:
+            v = f"T{i}#{values[f'f{i - 3:05d}']}#{values[f'n{i - 2:05d}']:06d}"
+        values[name] = v
+    out += [
+        '      PK: { type: S, template: "WIDE#{f00000}", description: Partition key }',
+        '      SK: { type: S, template: "ROW#{n00001:06}", description: Sort key }',
+        '      GSI1PK: { type: S, template: "LABEL#{e00002}", description: By level }',
+        '      GSI1SK: { type: S, template: "{t00003}", description: By label }',
+        '      LSI1SK: { type: S, format: yyyy-mm-dd, description: Day }',
+    ] + lines
+    values = {"PK": f"WIDE#{values['f00000']}", "SK": f"ROW#{values['n00001']:06d}",
+              "GSI1PK": f"LABEL#{values['e00002']}", "GSI1SK": values["t00003"],
+              "LSI1SK": "2026-05-23", **values}
+    out.append("    examples:")
+    first = True
+    for k, v in values.items():
+        out.append(f"      {'- ' if first else '  '}{k}: {v if isinstance(v, int) else q(v)}")
+        first = False
+    names = [k for k in values if not k.startswith(("PK", "SK", "GSI1", "LSI1"))]
+    out += ["access_patterns:", "  wide-by-field:", "    description: The row of a field.",
+            "    operation: query", '    key: { PK: "WIDE#{field}", SK: { begins_with: "ROW#" } }',
+            f"    returns: [{', '.join(names[-10:])}]", "    entities: [Wide]",
+            f"    example: {{ field: {q(values['f00000'])} }}",
+            "  wide-by-level:", "    description: Rows of a level, by label.",
+            "    index: GSI1", "    operation: query",
+            '    key: { GSI1PK: "LABEL#{level}", GSI1SK: { between: ["T", "U"] } }',
+            f"    returns: [{', '.join(names[-20:-10])}]", "    entities: [Wide]",
+            f"    example: {{ level: {values['e00002']} }}",
+            "  wide-put:", "    description: Writes a row once.", "    operation: put",
+            '    key: { PK: "WIDE#{field}", SK: "ROW#{seq:06}" }',
+            "    condition: attribute_not_exists(PK)", "    entities: [Wide]",
+            f"    example: {{ field: {q(values['f00000'])}, seq: {values['n00001']} }}"]
+    sys.stdout.write("\n".join(out) + "\n")
+
+
 def main():
+    if sys.argv[1] == "--attrs":
+        wide(max(int(sys.argv[2]), 8),
+             random.Random(int(sys.argv[3]) if len(sys.argv) > 3 else 1))
+        return
     n = int(sys.argv[1])
     rnd = random.Random(int(sys.argv[2]) if len(sys.argv) > 2 else 1)
     per = int(sys.argv[3]) if len(sys.argv) > 3 else PER_TABLE

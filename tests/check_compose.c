@@ -7,6 +7,7 @@
  */
 #include "testutil.h"
 #include "input/compose.h"
+#include "util/strbuf.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -1072,6 +1073,90 @@ START_TEST(test_node_copy)
 }
 END_TEST
 
+/* Every key of a mapping of n keys, written in an order that is not the
+ * keys' own, is found with its value; keys between and around them are not. */
+static void expect_lookups(const ddbc_node *map, int n)
+{
+	ck_assert_uint_eq(map->n, (unsigned)n);
+	for (int i = 0; i < n; i++) {
+		char key[32], value[32];
+		snprintf(key, sizeof(key), "k%03d", (i * 7) % n);
+		snprintf(value, sizeof(value), "%d", (i * 7) % n);
+		ck_assert_str_eq(get(map, key)->u.text, value);
+		snprintf(key, sizeof(key), "k%03d.5", i);
+		ck_assert_ptr_null(ddbc_node_get(map, key));
+	}
+	ck_assert_ptr_null(ddbc_node_get(map, "a"));
+	ck_assert_ptr_null(ddbc_node_get(map, "z"));
+	ck_assert_ptr_null(ddbc_node_get(map, ""));
+}
+
+START_TEST(test_lookup_by_key)
+{
+	/* Mappings of up to 16 keys are searched in order, larger ones by
+	 * their keys' order: both ways find the same, before and after a copy.
+	 * n is prime to 7 so the keys come in a scattered order. */
+	static const int sizes[] = { 1, 2, 15, 16, 17, 18, 101, 1000 };
+	int n = sizes[_i];
+	strbuf text = STRBUF_INIT;
+	for (int i = 0; i < n; i++)
+		strbuf_addf(&text, "k%03d: %d\n", (i * 7) % n, (i * 7) % n);
+	struct composed c;
+	compose(&c, strbuf_str(&text));
+	expect_clean(&c);
+	expect_lookups(c.root, n);
+	ddbc_arena *other = ddbc_arena_new();
+	ddbc_node *copy = ddbc_node_copy(other, c.root);
+	release(&c);
+	expect_lookups(copy, n);
+	ddbc_arena_free(other);
+	strbuf_release(&text);
+}
+END_TEST
+
+START_TEST(test_lookup_with_merge_and_repeats)
+{
+	/* Merged keys and the first of repeated keys are found; what the
+	 * mapping sets itself wins over what it merges. */
+	strbuf text = STRBUF_INIT;
+	strbuf_addstr(&text, "base: &b {m1: merged, k005: base, m2: merged}\nmap:\n  <<: *b\n");
+	for (int i = 0; i < 30; i++)
+		strbuf_addf(&text, "  k%03d: %d\n", 29 - i, 29 - i);
+	strbuf_addstr(&text, "  k010: again\n");
+	struct composed c;
+	compose(&c, strbuf_str(&text));
+	const ddbc_node *map = get(c.root, "map");
+	ck_assert_uint_eq(map->n, 32);
+	ck_assert_str_eq(get(map, "m1")->u.text, "merged");
+	ck_assert_str_eq(get(map, "m2")->u.text, "merged");
+	ck_assert_str_eq(get(map, "k005")->u.text, "5");
+	ck_assert_str_eq(get(map, "k010")->u.text, "10");
+	ck_assert_str_eq(get(map, "k000")->u.text, "0");
+	ck_assert_ptr_null(ddbc_node_get(map, "m3"));
+	release(&c);
+	strbuf_release(&text);
+}
+END_TEST
+
+START_TEST(test_lookup_keys_with_nul)
+{
+	/* Keys that differ only after a NUL are two keys, and a lookup by C
+	 * string finds the first of them, in a large mapping as in a small. */
+	static const int sizes[] = { 3, 40 };
+	strbuf text = STRBUF_INIT;
+	strbuf_addstr(&text, "\"a\\0y\": first\n\"a\\0x\": second\n");
+	for (int i = 2; i < sizes[_i]; i++)
+		strbuf_addf(&text, "k%03d: %d\n", i, i);
+	struct composed c;
+	compose(&c, strbuf_str(&text));
+	expect_clean(&c);
+	ck_assert_uint_eq(c.root->n, (unsigned)sizes[_i]);
+	ck_assert_str_eq(get(c.root, "a")->u.text, "first");
+	release(&c);
+	strbuf_release(&text);
+}
+END_TEST
+
 static Suite *compose_suite(void)
 {
 	Suite *s = suite_create("compose");
@@ -1105,6 +1190,9 @@ static Suite *compose_suite(void)
 	tcase_add_test(tc, test_stream_merged_entries);
 	tcase_add_test(tc, test_stream_syntax_error);
 	tcase_add_test(tc, test_node_copy);
+	tcase_add_loop_test(tc, test_lookup_by_key, 0, 8);
+	tcase_add_test(tc, test_lookup_with_merge_and_repeats);
+	tcase_add_loop_test(tc, test_lookup_keys_with_nul, 0, 2);
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("duplicate-key");

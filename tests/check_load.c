@@ -5,6 +5,7 @@
  * one run reports all of them.
  */
 #include "testutil.h"
+#include "model/semantics.h"
 #include "util/strbuf.h"
 
 #include <stdio.h>
@@ -980,6 +981,77 @@ START_TEST(test_source_mapped_and_read)
 }
 END_TEST
 
+START_TEST(test_wide_entity_lookups)
+{
+	/* Attributes are found by name however many there are and in
+	 * whatever order the file lists them; each attribute knows the first
+	 * template that names it. */
+	enum { N = 303 };  /* prime to 7: every name once, scattered */
+	strbuf text = STRBUF_INIT;
+	strbuf_addstr(&text, "ddbc: 1\nname: wide\ntables:\n  t1: { partition_key: PK }\n"
+			     "entities:\n  Wide:\n    attributes:\n"
+			     "      PK: { type: S, template: \"W#{a007}#{a100}\" }\n"
+			     "      L1: { type: S, template: \"{a100}\" }\n");
+	for (int i = 0; i < N; i++)
+		strbuf_addf(&text, "      a%03d: S\n", (i * 7) % N);
+	strbuf_addstr(&text, "      L2: { type: S, template: \"{a007}{a200}\" }\n");
+	tu_design t;
+	tu_load_text(&t, strbuf_str(&text));
+	tu_expect_count(&t.d, 0);
+	ddbc_semantics(t.design);
+	const ddbc_entity *e = entity(t.design, "Wide");
+	ck_assert_uint_eq(e->nattrs, N + 3);
+	for (int i = 0; i < N; i++) {
+		char name[16];
+		snprintf(name, sizeof(name), "a%03d", i);
+		ck_assert_str_eq(attr(e, name)->name.s, name);
+		snprintf(name, sizeof(name), "a%03d_", i);
+		ck_assert_ptr_null(ddbc_entity_attr(e, name));
+	}
+	ck_assert_ptr_null(ddbc_entity_attr(e, ""));
+	ck_assert_ptr_null(ddbc_entity_attr(e, "b"));
+	ck_assert_ptr_eq(attr(e, "a007")->used_by, attr(e, "PK"));
+	ck_assert_ptr_eq(attr(e, "a100")->used_by, attr(e, "PK"));
+	ck_assert_ptr_eq(attr(e, "a200")->used_by, attr(e, "L2"));
+	ck_assert_ptr_null(attr(e, "a001")->used_by);
+	ck_assert_ptr_null(attr(e, "PK")->used_by);
+	tu_design_free(&t);
+	strbuf_release(&text);
+}
+END_TEST
+
+START_TEST(test_long_include_projection)
+{
+	/* An index that projects many attributes gives each of them, and no
+	 * other, the role projected. */
+	enum { N = 202 };
+	strbuf text = STRBUF_INIT;
+	strbuf_addstr(&text, "ddbc: 1\nname: wide\ntables:\n  tbl:\n    partition_key: PK\n"
+			     "    gsi:\n      G1:\n        partition_key: G\n        projection: [");
+	for (int i = 0; i < N; i += 2)
+		strbuf_addf(&text, "%sa%03d", i ? ", " : "", (i * 7) % N);
+	strbuf_addstr(&text, "]\nentities:\n  Wide:\n    attributes:\n      PK: S\n      G: S\n");
+	for (int i = 0; i < N; i++)
+		strbuf_addf(&text, "      a%03d: S\n", i);
+	tu_design t;
+	tu_load_text(&t, strbuf_str(&text));
+	tu_expect_count(&t.d, 0);
+	ddbc_semantics(t.design);
+	const ddbc_entity *e = entity(t.design, "Wide");
+	const ddbc_index *g1 = &t.design->tables[0].gsi[0];
+	for (int i = 0; i < N; i++) {
+		char name[16];
+		snprintf(name, sizeof(name), "a%03d", (i * 7) % N);
+		ck_assert_int_eq(attr(e, name)->roles[g1->slot],
+				 (i % 2 ? DDBC_ROLE_NONE : DDBC_ROLE_PROJECTED));
+	}
+	ck_assert_int_eq(attr(e, "G")->roles[g1->slot], DDBC_ROLE_PARTITION_KEY);
+	ck_assert_int_eq(attr(e, "PK")->roles[g1->slot], DDBC_ROLE_PROJECTED);
+	tu_design_free(&t);
+	strbuf_release(&text);
+}
+END_TEST
+
 START_TEST(test_every_error_in_one_run)
 {
 	static const struct {
@@ -1089,6 +1161,8 @@ static Suite *load_suite(void)
 	tcase_add_test(tc, test_source_mapped_and_read);
 	tcase_add_test(tc, test_syntax_error_hides_schema_findings);
 	tcase_add_test(tc, test_every_error_in_one_run);
+	tcase_add_test(tc, test_wide_entity_lookups);
+	tcase_add_test(tc, test_long_include_projection);
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("samples");

@@ -487,7 +487,7 @@ static void finish_map(struct composer *c, struct frame *f)
 			hand_over(c, f, &pairs[i]);
 	ddbc_node *node = f->node;
 	node->n = n - dropped;
-	node->u.pairs = ddbc_arena_array(node_arena(c), node->n, sizeof(ddbc_pair));
+	node->u.pairs = ddbc_arena_alloc(node_arena(c), ddbc_node_pairs_size(node->n));
 	uint32_t w = 1;
 	size_t k = 0;
 	for (size_t i = 0; i < n; i++) {
@@ -497,6 +497,7 @@ static void finish_map(struct composer *c, struct frame *f)
 		w = add_weight(w, add_weight(pairs[i].key->weight, pairs[i].value->weight));
 	}
 	node->weight = w;
+	ddbc_node_index_pairs(node);
 	free(pairs);
 }
 

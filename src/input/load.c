@@ -67,7 +67,7 @@ static void check_known(loader *L, const ddbc_node *map, const char *what,
 		const ddbc_node *key = map->u.pairs[i].key;
 		bool found = false;
 		for (size_t k = 0; k < n && !found; k++)
-			found = key->u.text[0] == known[k][0] && !strcmp(key->u.text, known[k]);
+			found = !strcmp(key->u.text, known[k]);
 		if (found)
 			continue;
 		const char *hint = ddbc_suggest(key->u.text, known, n);

@@ -1,5 +1,6 @@
 /* model.c - names of the model's enums, lookups, release */
 #include "model/model.h"
+#include "util/xalloc.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -89,9 +90,41 @@ static int by_name(const void *pa, const void *pb)
 	return strcmp(a->name.s, b->name.s);
 }
 
+typedef struct named {
+	const char *name;
+	uint32_t pos;
+} named;
+
+/* Names that only differ after a NUL (a quoted "\0") stay in file order,
+ * so the search finds the first of them, as a scan would. */
+static int by_attr_name(const void *pa, const void *pb)
+{
+	const named *a = pa, *b = pb;
+	int r = strcmp(a->name, b->name);
+	return r ? r : (a->pos > b->pos) - (a->pos < b->pos);
+}
+
+static void index_attrs(ddbc_arena *arena, ddbc_entity *e)
+{
+	/* Every attribute has a name (the loader takes it from the key), and
+	 * no two have the same: the composer drops repeated keys. */
+	if (e->nattrs > UINT32_MAX)
+		return;
+	named *order = xmalloc((e->nattrs + 1) * sizeof(named));
+	for (size_t i = 0; i < e->nattrs; i++)
+		order[i] = (named){ e->attrs[i].name.s, (uint32_t)i };
+	qsort(order, e->nattrs, sizeof(named), by_attr_name);
+	e->attrs_by_name = ddbc_arena_array(arena, e->nattrs, sizeof(uint32_t));
+	for (size_t i = 0; i < e->nattrs; i++)
+		e->attrs_by_name[i] = order[i].pos;
+	free(order);
+}
+
 void ddbc_design_index_entities(ddbc_design *design)
 {
 	size_t n = design->nentities;
+	for (size_t i = 0; i < n; i++)
+		index_attrs(design->arena, &design->entities[i]);
 	design->entities_by_name = ddbc_arena_array(design->arena, n, sizeof(ddbc_entity *));
 	for (size_t i = 0; i < n; i++)
 		design->entities_by_name[i] = &design->entities[i];
@@ -122,14 +155,24 @@ ddbc_entity *ddbc_design_entity(const ddbc_design *design, const char *name)
 
 ddbc_attr *ddbc_entity_attr(const ddbc_entity *entity, const char *name)
 {
-	/* Called for every entity a pattern is tried on: the first byte
-	 * settles most comparisons without a call. */
-	for (size_t i = 0; i < entity->nattrs; i++) {
-		const char *s = entity->attrs[i].name.s;
-		if (s && s[0] == name[0] && !strcmp(s, name))
-			return &entity->attrs[i];
+	if (!entity->attrs_by_name) {
+		for (size_t i = 0; i < entity->nattrs; i++)
+			if (entity->attrs[i].name.s && !strcmp(entity->attrs[i].name.s, name))
+				return &entity->attrs[i];
+		return NULL;
 	}
-	return NULL;
+	/* The first position whose name is not below name. */
+	size_t lo = 0, hi = entity->nattrs;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (strcmp(entity->attrs[entity->attrs_by_name[mid]].name.s, name) < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo == entity->nattrs || strcmp(entity->attrs[entity->attrs_by_name[lo]].name.s, name))
+		return NULL;
+	return &entity->attrs[entity->attrs_by_name[lo]];
 }
 
 ddbc_index *ddbc_table_index(const ddbc_table *table, const char *name)

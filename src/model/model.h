@@ -13,7 +13,6 @@
 
 #include "util/arena.h"
 #include "diag/diag.h"
-#include "diag/diag.h"
 #include "model/node.h"
 #include "model/template.h"
 
@@ -87,6 +86,7 @@ typedef struct ddbc_index {
 
 	/* derived by semantics.c */
 	size_t slot;           /* position in table->indexes */
+	const char **include_sorted; /* include's names in strcmp order */
 } ddbc_index;
 
 typedef enum ddbc_billing {
@@ -163,6 +163,7 @@ typedef struct ddbc_attr {
 	const char *tpl_error;   /* template-syntax message, or NULL */
 	ddbc_lang lang;          /* is_key: the strings it can hold (ddbc_attr_lang), in the arena */
 	ddbc_role *roles;        /* per slot of table->indexes; NULL without a table */
+	const struct ddbc_attr *used_by; /* the first attribute whose template names it */
 } ddbc_attr;
 
 struct ddbc_entity {
@@ -173,6 +174,7 @@ struct ddbc_entity {
 	ddbc_name c_name;
 	ddbc_attr *attrs;
 	size_t nattrs;
+	uint32_t *attrs_by_name; /* positions in attrs sorted by name, for ddbc_entity_attr */
 	ddbc_node **examples;    /* each a mapping (checked by the loader) */
 	size_t nexamples;
 
@@ -279,8 +281,9 @@ typedef struct ddbc_design {
 
 void ddbc_design_free(ddbc_design *design);
 
-/* Sorts the entities by name so that lookups are logarithmic: a design
- * can hold thousands of entities. Called once the entities are loaded. */
+/* Sorts the entities by name, and each entity's attributes, so that
+ * lookups are logarithmic: a design can hold thousands of entities, and an
+ * entity thousands of attributes. Called once the entities are loaded. */
 void ddbc_design_index_entities(ddbc_design *design);
 
 /* Lookups by name; NULL when there is none. */

@@ -1,9 +1,47 @@
 /* node.c - copying and reading YAML values */
 #include "model/node.h"
+#include "util/xalloc.h"
 
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+
+size_t ddbc_node_pairs_size(size_t n)
+{
+	size_t index = n > DDBC_NODE_INDEX_MIN ? n * sizeof(uint32_t) : 0;
+	if (n > (SIZE_MAX - index) / sizeof(ddbc_pair))
+		xalloc_die();
+	return n * sizeof(ddbc_pair) + index;
+}
+
+static uint32_t *pair_index(const ddbc_node *map)
+{
+	return map->n > DDBC_NODE_INDEX_MIN ? (uint32_t *)(map->u.pairs + map->n) : NULL;
+}
+
+/* Keys compare as C strings, as ddbc_node_get's argument is one; keys
+ * that only differ after a NUL (a quoted "\0") stay in file order, so the
+ * search finds the first of them, as a scan would. */
+static int by_key(const void *pa, const void *pb)
+{
+	const ddbc_pair *a = *(const ddbc_pair *const *)pa, *b = *(const ddbc_pair *const *)pb;
+	int r = strcmp(a->key->u.text, b->key->u.text);
+	return r ? r : (a > b) - (a < b);
+}
+
+void ddbc_node_index_pairs(ddbc_node *map)
+{
+	uint32_t *index = pair_index(map);
+	if (!index)
+		return;
+	const ddbc_pair **order = xmalloc(map->n * sizeof(*order));
+	for (size_t i = 0; i < map->n; i++)
+		order[i] = &map->u.pairs[i];
+	qsort(order, map->n, sizeof(*order), by_key);
+	for (size_t i = 0; i < map->n; i++)
+		index[i] = (uint32_t)(order[i] - map->u.pairs);
+	free(order);
+}
 
 ddbc_node *ddbc_node_copy(ddbc_arena *arena, const ddbc_node *node)
 {
@@ -19,11 +57,13 @@ ddbc_node *ddbc_node_copy(ddbc_arena *arena, const ddbc_node *node)
 			copy->u.items[i] = ddbc_node_copy(arena, node->u.items[i]);
 		break;
 	case DDBC_NODE_MAP:
-		copy->u.pairs = ddbc_arena_array(arena, node->n, sizeof(ddbc_pair));
+		copy->u.pairs = ddbc_arena_alloc(arena, ddbc_node_pairs_size(node->n));
 		for (size_t i = 0; i < node->n; i++) {
 			copy->u.pairs[i].key = ddbc_node_copy(arena, node->u.pairs[i].key);
 			copy->u.pairs[i].value = ddbc_node_copy(arena, node->u.pairs[i].value);
 		}
+		if (pair_index(node))
+			memcpy(pair_index(copy), pair_index(node), node->n * sizeof(uint32_t));
 		break;
 	}
 	return copy;
@@ -35,14 +75,29 @@ ddbc_node *ddbc_node_get(const ddbc_node *map, const char *key)
 {
 	if (!map || map->kind != DDBC_NODE_MAP)
 		return NULL;
-	/* The loader asks for every known field of every mapping: the first
-	 * byte rules out most keys without a call. */
-	for (size_t i = 0; i < map->n; i++) {
-		const char *k = map->u.pairs[i].key->u.text;
-		if (k[0] == key[0] && !strcmp(k, key))
-			return map->u.pairs[i].value;
+	const uint32_t *index = pair_index(map);
+	if (!index) {
+		/* The loader asks for every known field of every mapping: the
+		 * first byte rules out most keys without a call. */
+		for (size_t i = 0; i < map->n; i++) {
+			const char *k = map->u.pairs[i].key->u.text;
+			if (k[0] == key[0] && !strcmp(k, key))
+				return map->u.pairs[i].value;
+		}
+		return NULL;
 	}
-	return NULL;
+	/* The first position whose key is not below key. */
+	size_t lo = 0, hi = map->n;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (strcmp(map->u.pairs[index[mid]].key->u.text, key) < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo == map->n || strcmp(map->u.pairs[index[lo]].key->u.text, key) != 0)
+		return NULL;
+	return map->u.pairs[index[lo]].value;
 }
 
 bool ddbc_node_bool(const ddbc_node *node, bool *out)

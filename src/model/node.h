@@ -54,6 +54,16 @@ struct ddbc_node {
 	} u;
 };
 
+/* A mapping of more than DDBC_NODE_INDEX_MIN pairs keeps, right behind
+ * its n pairs, their n positions (uint32_t) in the order of their keys, so
+ * ddbc_node_get is a binary search: an example item of a wide entity has
+ * thousands of keys. Smaller mappings, most of a design, are searched in
+ * order. Whoever builds a mapping allocates ddbc_node_pairs_size(n) bytes
+ * for its pairs and, once they are set, calls ddbc_node_index_pairs. */
+#define DDBC_NODE_INDEX_MIN 16
+size_t ddbc_node_pairs_size(size_t n);
+void ddbc_node_index_pairs(ddbc_node *map);
+
 /* A deep copy of node in arena (a subtree that aliases shared is copied
  * as many times as it is used; its size is bounded like every walk's). */
 ddbc_node *ddbc_node_copy(ddbc_arena *arena, const ddbc_node *node);

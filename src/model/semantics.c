@@ -7,6 +7,36 @@
 
 /* ---- tables and indexes ----------------------------------------------------- */
 
+static bool in_names(const ddbc_name *names, size_t n, const char *s)
+{
+	for (size_t i = 0; i < n; i++)
+		if (!strcmp(names[i].s, s))
+			return true;
+	return false;
+}
+
+static int by_string(const void *pa, const void *pb)
+{
+	return strcmp(*(const char *const *)pa, *(const char *const *)pb);
+}
+
+/* An INCLUDE projection may list thousands of attributes: each attribute's
+ * role is then found by a binary search, not a scan of the list. */
+static void sort_include(ddbc_arena *arena, ddbc_index *ix)
+{
+	ix->include_sorted = ddbc_arena_array(arena, ix->ninclude, sizeof(char *));
+	for (size_t i = 0; i < ix->ninclude; i++)
+		ix->include_sorted[i] = ix->include[i].s;
+	qsort(ix->include_sorted, ix->ninclude, sizeof(char *), by_string);
+}
+
+static bool included(const ddbc_index *ix, const char *name)
+{
+	if (!ix->include_sorted)
+		return in_names(ix->include, ix->ninclude, name);
+	return bsearch(&name, ix->include_sorted, ix->ninclude, sizeof(char *), by_string);
+}
+
 static void list_indexes(ddbc_arena *arena, ddbc_table *t)
 {
 	t->nindexes = 1 + t->ngsi + t->nlsi;
@@ -17,8 +47,10 @@ static void list_indexes(ddbc_arena *arena, ddbc_table *t)
 		t->indexes[n++] = &t->gsi[i];
 	for (size_t i = 0; i < t->nlsi; i++)
 		t->indexes[n++] = &t->lsi[i];
-	for (size_t i = 0; i < n; i++)
+	for (size_t i = 0; i < n; i++) {
 		t->indexes[i]->slot = i;
+		sort_include(arena, t->indexes[i]);
+	}
 }
 
 
@@ -76,8 +108,12 @@ static void parse_templates(ddbc_design *g, ddbc_entity *e)
 		a->has_template = true;
 		for (size_t k = 0; k < a->tpl.nsegs; k++) {
 			ddbc_segment *seg = &a->tpl.segs[k];
-			if (seg->kind == DDBC_SEG_PLACEHOLDER)
-				seg->ref = ddbc_entity_attr(e, seg->text);
+			if (seg->kind != DDBC_SEG_PLACEHOLDER)
+				continue;
+			ddbc_attr *b = ddbc_entity_attr(e, seg->text);
+			seg->ref = b;
+			if (b && !b->used_by)
+				b->used_by = a;
 		}
 	}
 }
@@ -162,12 +198,16 @@ void ddbc_attr_lang(const ddbc_attr *a, ddbc_lang *out)
 }
 
 /* Moves l's runs into the arena, so the model owns them and the design's
- * one free releases them. */
-static void lang_to_arena(ddbc_arena *arena, ddbc_lang *l)
+ * one free releases them; with copy_texts, the literals they point at too
+ * (they were parsed into a scratch arena). */
+static void lang_to_arena(ddbc_arena *arena, ddbc_lang *l, bool copy_texts)
 {
 	ddbc_run *runs = ddbc_arena_array(arena, l->nruns, sizeof(ddbc_run));
 	if (l->nruns)
 		memcpy(runs, l->runs, l->nruns * sizeof(ddbc_run));
+	for (size_t i = 0; copy_texts && i < l->nruns; i++)
+		if (runs[i].fixed)
+			runs[i].text = ddbc_arena_strndup(arena, runs[i].text, runs[i].len);
 	size_t n = l->nruns;
 	ddbc_lang_release(l);
 	l->runs = runs;
@@ -177,13 +217,6 @@ static void lang_to_arena(ddbc_arena *arena, ddbc_lang *l)
 
 /* ---- roles and membership ---------------------------------------------------- */
 
-static bool in_names(const ddbc_name *names, size_t n, const char *s)
-{
-	for (size_t i = 0; i < n; i++)
-		if (!strcmp(names[i].s, s))
-			return true;
-	return false;
-}
 
 ddbc_role ddbc_attr_role(const ddbc_attr *a, const ddbc_index *ix)
 {
@@ -203,8 +236,7 @@ ddbc_role ddbc_attr_role(const ddbc_attr *a, const ddbc_index *ix)
 	case DDBC_PROJ_ALL: return DDBC_ROLE_PROJECTED;
 	case DDBC_PROJ_KEYS_ONLY: return DDBC_ROLE_NONE;
 	case DDBC_PROJ_INCLUDE:
-		return in_names(ix->include, ix->ninclude, a->name.s) ? DDBC_ROLE_PROJECTED
-								      : DDBC_ROLE_NONE;
+		return included(ix, a->name.s) ? DDBC_ROLE_PROJECTED : DDBC_ROLE_NONE;
 	}
 	return DDBC_ROLE_NONE;
 }
@@ -239,12 +271,20 @@ static void derive_membership(ddbc_design *g, ddbc_entity *e)
 		if (a->is_key) {
 			ddbc_lang_init(&a->lang);
 			ddbc_attr_lang(a, &a->lang);
-			lang_to_arena(g->arena, &a->lang);
+			lang_to_arena(g->arena, &a->lang, false);
 		}
 	}
 }
 
 /* ---- access patterns ------------------------------------------------------------ */
+
+/* Condition values are parsed as templates once, into a scratch arena
+ * cleared after each pattern: of the parse, the model keeps only the
+ * literals, in the design's arena. */
+typedef struct parsing {
+	ddbc_arena *arena;       /* the design's */
+	ddbc_arena *scratch;
+} parsing;
 
 /* The language of a condition value: a template over free parameters,
  * each standing for a value of the key's type. */
@@ -266,40 +306,40 @@ static bool value_lang(ddbc_arena *arena, const ddbc_node *v, ddbc_type type, dd
 	return true;
 }
 
-/* A range bound from a condition value: its literal prefix, open when
- * parameters follow it (then only the prefix is known). */
-static bool bound_of(ddbc_arena *arena, const ddbc_node *v, ddbc_bound *b, bool inclusive)
+/* A range bound from a condition value: its literal prefix (kept in
+ * arena), open when parameters follow it (then only the prefix is known). */
+static bool bound_of(const parsing *ps, const ddbc_node *v, ddbc_bound *b, bool inclusive)
 {
 	if (!v || v->kind != DDBC_NODE_SCALAR)
 		return false;
 	ddbc_template t;
 	size_t off;
-	if (ddbc_template_parse(arena, v->u.text, &t, &off))
+	if (ddbc_template_parse(ps->scratch, v->u.text, &t, &off))
 		return false;
 	const char *prefix;
 	b->len = ddbc_template_prefix(&t, &prefix);
-	b->text = prefix;
+	b->text = ddbc_arena_strndup(ps->arena, prefix, b->len);
 	b->open = !ddbc_template_is_constant(&t);
 	b->inclusive = inclusive || b->open;
 	return true;
 }
 
-static void derive_bounds(ddbc_arena *arena, ddbc_key_cond *c)
+static void derive_bounds(const parsing *ps, ddbc_key_cond *c)
 {
 	switch (c->op) {
 	case DDBC_COND_LT:
 	case DDBC_COND_LE:
 		c->has_bound[1] = c->nvalues == 1 &&
-				  bound_of(arena, c->values[0], &c->bounds[1], c->op == DDBC_COND_LE);
+				  bound_of(ps, c->values[0], &c->bounds[1], c->op == DDBC_COND_LE);
 		break;
 	case DDBC_COND_GT:
 	case DDBC_COND_GE:
 		c->has_bound[0] = c->nvalues == 1 &&
-				  bound_of(arena, c->values[0], &c->bounds[0], c->op == DDBC_COND_GE);
+				  bound_of(ps, c->values[0], &c->bounds[0], c->op == DDBC_COND_GE);
 		break;
 	case DDBC_COND_BETWEEN:
-		if (c->nvalues == 2 && bound_of(arena, c->values[0], &c->bounds[0], true) &&
-		    bound_of(arena, c->values[1], &c->bounds[1], true))
+		if (c->nvalues == 2 && bound_of(ps, c->values[0], &c->bounds[0], true) &&
+		    bound_of(ps, c->values[1], &c->bounds[1], true))
 			c->has_bound[0] = c->has_bound[1] = true;
 		break;
 	default:
@@ -308,21 +348,21 @@ static void derive_bounds(ddbc_arena *arena, ddbc_key_cond *c)
 }
 
 /* Parses a condition's value(s) once, for every entity it is tried on. */
-static void derive_cond(ddbc_design *g, const ddbc_table *t, ddbc_key_cond *c)
+static void derive_cond(const parsing *ps, const ddbc_table *t, ddbc_key_cond *c)
 {
 	if (!c->attr.s || !c->nvalues)
 		return;
 	if (c->op == DDBC_COND_EQ || c->op == DDBC_COND_BEGINS_WITH) {
 		ddbc_lang_init(&c->lang);
 		c->has_lang = c->nvalues == 1 &&
-			      value_lang(g->arena, c->values[0], ddbc_table_key_type(t, c->attr.s),
-					 &c->lang);
+			      value_lang(ps->scratch, c->values[0],
+					 ddbc_table_key_type(t, c->attr.s), &c->lang);
 		if (c->has_lang && c->op == DDBC_COND_BEGINS_WITH)
 			ddbc_lang_class(&c->lang, DDBC_CLASS_ANY, 0);
-		lang_to_arena(g->arena, &c->lang);
+		lang_to_arena(ps->arena, &c->lang, true);
 		return;
 	}
-	derive_bounds(g->arena, c);
+	derive_bounds(ps, c);
 }
 
 /* The literal text a language starts with. */
@@ -330,15 +370,6 @@ static size_t lang_prefix(const ddbc_lang *l, const char **text)
 {
 	*text = l->nruns && l->runs[0].fixed ? l->runs[0].text : "";
 	return l->nruns && l->runs[0].fixed ? l->runs[0].len : 0;
-}
-
-/* Two languages whose leading literals differ cannot meet: a cheap test
- * that spares the product search for most entity/condition pairs. */
-static bool prefixes_differ(const ddbc_lang *a, const ddbc_lang *b)
-{
-	const char *pa, *pb;
-	size_t la = lang_prefix(a, &pa), lb = lang_prefix(b, &pb);
-	return memcmp(pa, pb, la < lb ? la : lb) != 0;
 }
 
 bool ddbc_cond_matches(const ddbc_design *g, const ddbc_key_cond *c, const ddbc_attr *a)
@@ -352,8 +383,7 @@ bool ddbc_cond_matches(const ddbc_design *g, const ddbc_key_cond *c, const ddbc_
 	}
 	bool r = true;
 	if (c->has_lang)
-		r = !prefixes_differ(la, &c->lang) &&
-		    ddbc_lang_intersects(la, &c->lang, g->key_delimiter);
+		r = ddbc_lang_intersects(la, &c->lang, g->key_delimiter);
 	else if ((c->has_bound[0] || c->has_bound[1]) && a->type == DDBC_TYPE_S)
 		r = ddbc_lang_in_range(la, c->has_bound[0] ? &c->bounds[0] : NULL,
 				       c->has_bound[1] ? &c->bounds[1] : NULL, g->key_delimiter);
@@ -469,17 +499,20 @@ static const ddbc_key_cond *partition_eq(const ddbc_pattern *p)
 	return NULL;
 }
 
-static void match_pattern(ddbc_design *g, ddbc_pattern *p, prefix_index *indexes)
+static void match_pattern(ddbc_design *g, ddbc_pattern *p, prefix_index *indexes,
+			  ddbc_arena *scratch)
 {
 	if (!p->table || !p->index)
 		return;
 	p->analysed = true;
 	const ddbc_table *t = p->table;
+	parsing ps = { g->arena, scratch };
 	for (size_t i = 0; i < p->nconds; i++) {
 		ddbc_key_cond *c = &p->conds[i];
 		c->on_key = c->attr.s && c->nvalues && ddbc_index_has_key(p->index, c->attr.s);
-		derive_cond(g, t, c);
+		derive_cond(&ps, t, c);
 	}
+	ddbc_arena_clear(scratch);
 	/* Candidates: every entity of the table, or with an equality on the
 	 * partition key only those whose prefix agrees. */
 	size_t *pos = xmalloc((t->nentities + 1) * sizeof(size_t));
@@ -514,11 +547,13 @@ static void match_patterns(ddbc_design *g)
 	prefix_index **byslot = xcalloc(g->ntables + 1, sizeof(prefix_index *));
 	for (size_t i = 0; i < g->ntables; i++)
 		byslot[i] = xcalloc(g->tables[i].nindexes + 1, sizeof(prefix_index));
+	ddbc_arena *scratch = ddbc_arena_new();
 	for (size_t i = 0; i < g->npatterns; i++) {
 		ddbc_pattern *p = &g->patterns[i];
 		size_t t = p->table ? (size_t)(p->table - g->tables) : 0;
-		match_pattern(g, p, byslot[t]);
+		match_pattern(g, p, byslot[t], scratch);
 	}
+	ddbc_arena_free(scratch);
 	for (size_t i = 0; i < g->ntables; i++) {
 		for (size_t s = 0; s < g->tables[i].nindexes; s++)
 			free(byslot[i][s].items);

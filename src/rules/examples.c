@@ -366,20 +366,15 @@ static void check_template(const ctx *c, const ddbc_attr *a, const ddbc_node *it
 	strbuf_release(&want);
 }
 
-/* The template of e that interpolates b as a plain string, or NULL. Such a
- * placeholder stands for "any string without the delimiter" (a templated
- * b is expanded instead, delimiters and all). */
-static const ddbc_attr *plain_string_use(const ddbc_entity *e, const ddbc_attr *b)
+/* The first attribute whose template interpolates b as a plain string, or
+ * NULL (semantics.c found it). Such a placeholder stands for "any string
+ * without the delimiter" (a templated b is expanded instead, delimiters
+ * and all). */
+static const ddbc_attr *plain_string_use(const ddbc_attr *b)
 {
 	if (b->type != DDBC_TYPE_S || (b->has_template && !b->in_cycle))
 		return NULL;
-	for (size_t i = 0; i < e->nattrs; i++) {
-		const ddbc_attr *a = &e->attrs[i];
-		for (size_t k = 0; a->has_template && k < a->tpl.nsegs; k++)
-			if (a->tpl.segs[k].ref == b)
-				return a;
-	}
-	return NULL;
+	return b->used_by;
 }
 
 /* key-overlap and pattern matching assume placeholder values never hold
@@ -389,7 +384,7 @@ static void check_delimiters(const ctx *c, const ddbc_node *item)
 	for (size_t i = 0; i < item->n; i++) {
 		const ddbc_node *v = item->u.pairs[i].value;
 		const ddbc_attr *b = ddbc_entity_attr(c->e, item->u.pairs[i].key->u.text);
-		const ddbc_attr *a = b && is_str(v) ? plain_string_use(c->e, b) : NULL;
+		const ddbc_attr *a = b && is_str(v) ? plain_string_use(b) : NULL;
 		if (a && c->delim && *c->delim && strstr(v->u.text, c->delim))
 			mismatch(c, v->loc, "'%s' is '%s', which holds the key delimiter '%s'; "
 				 "the template of '%s' ('%s') interpolates it, and keys assume such "

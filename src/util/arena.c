@@ -7,7 +7,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 
 #define BLOCK_SIZE (64 * 1024)
 /* Every struct of the model needs at most pointer alignment; 8 rather than
@@ -17,7 +16,6 @@
 struct block {
 	struct block *next;
 	size_t size, used;
-	size_t mapped;           /* bytes mapped for the block; 0: from malloc */
 	max_align_t data[];
 };
 
@@ -38,29 +36,9 @@ static void free_blocks(struct block *b)
 {
 	while (b) {
 		struct block *next = b->next;
-		if (b->mapped)
-			munmap(b, b->mapped);
-		else
-			free(b);
+		free(b);
 		b = next;
 	}
-}
-
-/* A large model's memory is taken in big blocks, mapped with their pages
- * populated at once: touching fresh pages one by one costs a fault each,
- * the larger part of building a 10,000-entity model. */
-#define BIG_BLOCK (1024 * 1024)
-
-static struct block *map_block(size_t size)
-{
-	size_t len = sizeof(struct block) + size;
-	void *p = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE,
-		       -1, 0);
-	if (p == MAP_FAILED)
-		return NULL;
-	struct block *b = p;
-	b->mapped = len;
-	return b;
 }
 
 void ddbc_arena_free(ddbc_arena *a)
@@ -80,7 +58,7 @@ void ddbc_arena_clear(ddbc_arena *a)
 {
 	/* The head is the newest and largest ordinary block: keep it. */
 	struct block *keep = a->head;
-	if (keep && (keep->size > BLOCK_SIZE || keep->mapped))
+	if (keep && keep->size > BLOCK_SIZE)
 		keep = NULL;
 	free_blocks(keep ? keep->next : a->head);
 	a->head = keep;
@@ -109,15 +87,9 @@ static struct block *new_block(ddbc_arena *a, size_t need)
 	size_t size = grown < 1024 ? 1024 : grown < BLOCK_SIZE ? grown : BLOCK_SIZE;
 	if (need > size)
 		size = need;
-	struct block *b = NULL;
-	if (a->total >= 4 * BIG_BLOCK && need <= BIG_BLOCK / 4) {
-		size = BIG_BLOCK - sizeof(*b);
-		b = map_block(size);
-	}
 	/* calloc: memory fresh from the system is zero already, and calloc
 	 * knows when it is. */
-	if (!b)
-		b = xcalloc(1, sizeof(*b) + size);
+	struct block *b = xcalloc(1, sizeof(*b) + size);
 	b->size = size;
 	b->used = 0;
 	/* A big allocation gets a block of its own behind the head, so the

@@ -3,8 +3,7 @@
  * Everything the loader and the semantics pass build for a design (nodes,
  * strings, arrays) lives in the design's arena and dies with it, so no part
  * of the model has an owner of its own. The composer also keeps a scratch
- * arena that it clears after each streamed entry. A large arena takes its
- * memory in 1 MiB mappings with their pages populated at once.
+ * arena that it clears after each streamed entry.
  */
 #ifndef DDBC_ARENA_H
 #define DDBC_ARENA_H
