@@ -756,6 +756,53 @@ START_TEST(test_cross_collisions)
 }
 END_TEST
 
+/* Three things with one identifier: each later one against the first, none
+ * between the later ones; attributes of two entities with one C name are
+ * not reported again. The findings, their order and words, exactly. */
+START_TEST(test_collisions_with_the_first)
+{
+	unit u;
+	int r = header_findings(DESIGN_HEAD
+				"  User:\n"
+				"    attributes:\n"
+				"      PK: { type: S, template: \"U#{user-id}\" }\n"
+				"      user-id: S\n"
+				"      user_id: S\n"
+				"      userId: S\n"
+				"  UserX:\n"
+				"    c_name: User\n"
+				"    attributes: { PK: { type: S, template: \"X#{A}\" }, A: S }\n"
+				"  Other:\n"
+				"    attributes:\n"
+				"      PK: { type: S, template: \"O#{a}\" }\n"
+				"      a: S\n"
+				"      A: S\n"
+				"      a_: { type: S, template: \"Y\" }\n",
+				NULL, &u);
+	ck_assert_int_eq(r, DDBC_EMIT_FINDINGS);
+	static const char want[] =
+		"  11:7 error [schema] C name 'DEMO_USER_USER_ID_NAME' of attribute 'user_id' of "
+		"entity 'User' is also the C name of attribute 'user-id' of entity 'User' (line "
+		"10); the header cannot tell them apart: rename one of them\n"
+		"  12:7 error [schema] C name 'DEMO_USER_USER_ID_NAME' of attribute 'userId' of "
+		"entity 'User' is also the C name of attribute 'user-id' of entity 'User' (line "
+		"10); the header cannot tell them apart: rename one of them\n"
+		"  13:3 error [schema] C name 'USER' of entity 'UserX' is also the C name of "
+		"entity 'User' (line 7); the header cannot tell them apart: set c_name on one of "
+		"the entities\n"
+		"  20:7 error [schema] C name 'DEMO_OTHER_A_NAME' of attribute 'A' of entity "
+		"'Other' is also the C name of attribute 'a' of entity 'Other' (line 19); the "
+		"header cannot tell them apart: rename one of them\n"
+		"  21:7 error [schema] C name 'DEMO_OTHER_A_NAME' of attribute 'a_' of entity "
+		"'Other' is also the C name of attribute 'a' of entity 'Other' (line 19); the "
+		"header cannot tell them apart: rename one of them\n";
+	char *got = tu_diags_dump(&u.d);
+	ck_assert_msg(!strcmp(got, want), "the findings are:\n%s", got);
+	free(got);
+	unit_close(&u);
+}
+END_TEST
+
 START_TEST(test_table_collision)
 {
 	unit u;
@@ -957,6 +1004,7 @@ static Suite *header_suite(void)
 	tcase_add_test(tc, test_attribute_collision);
 	tcase_add_test(tc, test_entity_collision);
 	tcase_add_test(tc, test_cross_collisions);
+	tcase_add_test(tc, test_collisions_with_the_first);
 	tcase_add_test(tc, test_table_collision);
 	tcase_add_test(tc, test_names_without_identifier);
 	tcase_add_test(tc, test_prefix);
