@@ -21,6 +21,7 @@
 #include "emit/emit.h"
 #include "emit/header_plan.h"
 #include "util/strbuf.h"
+#include "util/strset.h"
 #include "testutil.h"
 
 #include <check.h>
@@ -983,6 +984,65 @@ START_TEST(test_cli_output)
 }
 END_TEST
 
+/* ---- the hash sets the planner stands on (util/strset.h) ---------------------------- */
+
+START_TEST(test_hash64)
+{
+	/* FNV-1a's published values. */
+	ck_assert_uint_eq(ddbc_hash64("", 0), 0xcbf29ce484222325u);
+	ck_assert_uint_eq(ddbc_hash64("a", 1), 0xaf63dc4c8601ec8cu);
+	ck_assert_uint_eq(ddbc_hash64("foobar", 6), 0x85944171f73967e8u);
+}
+END_TEST
+
+START_TEST(test_hashset)
+{
+	ddbc_hashset set = DDBC_HASHSET_INIT;
+	ck_assert(!ddbc_hashset_has(&set, 42));
+	ck_assert(!ddbc_hashset_has(&set, 0));
+	/* 0 is a member like any other. */
+	ck_assert(ddbc_hashset_add(&set, 0));
+	ck_assert(!ddbc_hashset_add(&set, 0));
+	ck_assert(ddbc_hashset_has(&set, 0));
+	ck_assert(!ddbc_hashset_has(&set, 1));
+	/* Hashes that share their low bits probe past each other. */
+	for (uint64_t i = 1; i <= 100000; i++)
+		ck_assert(ddbc_hashset_add(&set, i << 40));
+	for (uint64_t i = 1; i <= 100000; i++) {
+		ck_assert(!ddbc_hashset_add(&set, i << 40));
+		ck_assert(ddbc_hashset_has(&set, i << 40));
+		ck_assert(!ddbc_hashset_has(&set, (i << 40) + 1));
+	}
+	ck_assert_uint_eq(set.n, 100001);
+	ddbc_hashset_release(&set);
+	ck_assert(!ddbc_hashset_has(&set, 0));
+
+	/* Reserved room is not outgrown. */
+	ddbc_hashset_reserve(&set, 1000);
+	size_t cap = set.cap;
+	for (uint64_t i = 0; i < 1000; i++)
+		ck_assert(ddbc_hashset_add(&set, ddbc_hash64(&i, sizeof(i))));
+	ck_assert_uint_eq(set.cap, cap);
+	ck_assert(set.n * 4 <= set.cap * 3);
+	ddbc_hashset_release(&set);
+}
+END_TEST
+
+START_TEST(test_strset)
+{
+	ddbc_strset set = DDBC_STRSET_INIT;
+	static const char text[] = "user-id user_id userId user-id";
+	ck_assert_ptr_null(ddbc_strset_get(&set, text, 7));
+	ddbc_strset_put(&set, text, 7);
+	ddbc_strset_put(&set, text + 8, 7);
+	ck_assert_ptr_eq(ddbc_strset_get(&set, text + 23, 7), text);
+	ck_assert_ptr_eq(ddbc_strset_get(&set, "user_id", 7), text + 8);
+	ck_assert_ptr_null(ddbc_strset_get(&set, text + 16, 6));
+	ck_assert_ptr_null(ddbc_strset_get(&set, text, 6));
+	ddbc_strset_release(&set);
+}
+END_TEST
+
 static Suite *header_suite(void)
 {
 	Suite *s = suite_create("header");
@@ -1008,6 +1068,12 @@ static Suite *header_suite(void)
 	tcase_add_test(tc, test_table_collision);
 	tcase_add_test(tc, test_names_without_identifier);
 	tcase_add_test(tc, test_prefix);
+	suite_add_tcase(s, tc);
+
+	tc = tcase_create("hash sets");
+	tcase_add_test(tc, test_hash64);
+	tcase_add_test(tc, test_hashset);
+	tcase_add_test(tc, test_strset);
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("cli");
