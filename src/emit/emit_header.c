@@ -284,7 +284,9 @@ static void flush(strbuf *sb, FILE *out)
 	strbuf_reset(sb);
 }
 
-static void header(FILE *out, const ddbc_design *g, const ddbc_header_plan *plan)
+/* Prints the header; each entity is planned as it is printed. Returns 0, or
+ * -1 when an entity cannot be planned (a message was printed). */
+static int header(FILE *out, const ddbc_design *g, ddbc_header_plan *plan)
 {
 	strbuf sb = STRBUF_INIT;
 	banner(&sb, g, plan);
@@ -296,14 +298,19 @@ static void header(FILE *out, const ddbc_design *g, const ddbc_header_plan *plan
 		table_names(&sb, &plan->tables[i]);
 		flush(&sb, out);
 	}
-	for (size_t i = 0; i < plan->nentities; i++) {
-		entity(&sb, &plan->entities[i]);
+	int r = 0;
+	for (size_t i = 0; i < g->nentities && r == 0; i++) {
+		ddbc_hentity he;
+		r = ddbc_header_plan_entity(plan, i, &he);
+		if (r == 0)
+			entity(&sb, &he);
 		flush(&sb, out);
 	}
 	strbuf_addstr(&sb, "\n#ifdef __cplusplus\n}\n#endif\n");
 	strbuf_addf(&sb, "\n#endif /* %s */\n", plan->guard);
 	flush(&sb, out);
 	strbuf_release(&sb);
+	return r;
 }
 
 int ddbc_emit_header(FILE *out, const ddbc_design *g, const ddbc_header_opts *o,
@@ -311,8 +318,8 @@ int ddbc_emit_header(FILE *out, const ddbc_design *g, const ddbc_header_opts *o,
 {
 	ddbc_header_plan plan;
 	int r = ddbc_header_plan_build(&plan, g, o, d);
-	if (r == DDBC_EMIT_OK)
-		header(out, g, &plan);
+	if (r == DDBC_EMIT_OK && header(out, g, &plan) != 0)
+		r = DDBC_EMIT_FAILED;
 	ddbc_header_plan_free(&plan);
 	return r;
 }
