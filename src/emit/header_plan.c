@@ -6,6 +6,7 @@
 #include "util/strset.h"
 #include "util/xalloc.h"
 
+#include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -66,6 +67,28 @@ static const char *ident_part(ddbc_arena *arena, const char *name, bool upper)
 	return r;
 }
 
+/* The strings up to the NULL one, joined, in arena: made for each of the
+ * header's names, often enough that printf's parsing of a format shows. */
+static __attribute__((sentinel)) const char *concat(ddbc_arena *arena, const char *s, ...)
+{
+	va_list ap;
+	size_t len = 0;
+	va_start(ap, s);
+	for (const char *t = s; t; t = va_arg(ap, const char *))
+		len += strlen(t);
+	va_end(ap);
+	char *r = ddbc_arena_alloc(arena, len + 1), *end = r;
+	va_start(ap, s);
+	for (const char *t = s; t; t = va_arg(ap, const char *)) {
+		size_t n = strlen(t);
+		memcpy(end, t, n);
+		end += n;
+	}
+	va_end(ap);
+	*end = '\0';
+	return r;
+}
+
 static const char *lower_of(ddbc_arena *arena, const char *s)
 {
 	char *r = ddbc_arena_strdup(arena, s);
@@ -113,10 +136,10 @@ static int compare_word(const void *key, const void *elem)
 static const char *param_name(ddbc_arena *arena, const char *member_lower)
 {
 	if (is_digit(member_lower[0]))
-		return ddbc_arena_printf(arena, "_%s", member_lower);
+		return concat(arena, "_", member_lower, NULL);
 	if (bsearch(member_lower, param_words, sizeof(param_words) / sizeof(param_words[0]),
 		    sizeof(param_words[0]), compare_word))
-		return ddbc_arena_printf(arena, "%s_", member_lower);
+		return concat(arena, member_lower, "_", NULL);
 	return member_lower;
 }
 
@@ -156,7 +179,7 @@ static int plan_prefix(planner *p, const ddbc_header_opts *o)
 		*c = to_case(*c, true);
 	plan->prefix = upper;
 	plan->prefix_lower = lower_of(plan->arena, upper);
-	plan->guard = ddbc_arena_printf(plan->arena, "%s_DDBC_H", upper);
+	plan->guard = concat(plan->arena, upper, "_DDBC_H", NULL);
 	return DDBC_EMIT_OK;
 }
 
@@ -170,15 +193,15 @@ static void plan_table(planner *p, ddbc_htable *ht, const ddbc_table *t)
 	const char *tid = ident_part(arena, t->name.s, true);
 	if (!tid)
 		tid = "_";
-	ht->macro = ddbc_arena_printf(arena, "%s_%s_TABLE", p->plan->prefix, tid);
+	ht->macro = concat(arena, p->plan->prefix, "_", tid, "_TABLE", NULL);
 	ht->nindexes = t->ngsi + t->nlsi;
 	ht->indexes = ddbc_arena_array(arena, ht->nindexes, sizeof(ddbc_hindex));
 	for (size_t i = 0; i < ht->nindexes; i++) {
 		const ddbc_index *ix = i < t->ngsi ? &t->gsi[i] : &t->lsi[i - t->ngsi];
 		const char *iid = ident_part(arena, ix->name.s, true);
 		ht->indexes[i].index = ix;
-		ht->indexes[i].macro = ddbc_arena_printf(arena, "%s_%s_%s_INDEX", p->plan->prefix,
-							 tid, iid ? iid : "_");
+		ht->indexes[i].macro = concat(arena, p->plan->prefix, "_", tid, "_",
+					       iid ? iid : "_", "_INDEX", NULL);
 	}
 }
 
@@ -228,14 +251,13 @@ static void plan_attr_names(planner *p, const ddbc_hentity *he, ddbc_hattr *ha,
 		return;
 	}
 	const char *member_lower = lower_of(arena, member);
-	const char *stem = ddbc_arena_printf(arena, "%s_%s_%s", p->plan->prefix, he->ident,
-					     member);
-	ha->name_macro = ddbc_arena_printf(arena, "%s_NAME", stem);
+	const char *stem = concat(arena, p->plan->prefix, "_", he->ident, "_", member, NULL);
+	ha->name_macro = concat(arena, stem, "_NAME", NULL);
 	if (ddbc_name_needs_placeholder(a->name.s)) {
-		ha->expr_macro = ddbc_arena_printf(arena, "%s_EXPR_NAME", stem);
+		ha->expr_macro = concat(arena, stem, "_EXPR_NAME", NULL);
 		/* The name itself where DynamoDB allows it after '#'. */
-		ha->expr_name = ddbc_arena_printf(arena, "#%s", ddbc_name_placeholder_safe(a->name.s) ? a->name.s
-											: member_lower);
+		const char *safe = ddbc_name_placeholder_safe(a->name.s) ? a->name.s : member_lower;
+		ha->expr_name = concat(arena, "#", safe, NULL);
 	}
 	ha->param = param_name(arena, member_lower);
 	if (!a->has_template)
@@ -344,9 +366,9 @@ static int plan_key(planner *p, const ddbc_hentity *he, ddbc_hattr *ha)
 		return 0;
 	p->plan->has_builders = true;
 	ha->func = lower_of(arena, ha->builder);
-	ha->fmt_macro = ddbc_arena_printf(arena, "%s_FMT", ha->builder);
+	ha->fmt_macro = concat(arena, ha->builder, "_FMT", NULL);
 	if (k->prefix_len)
-		ha->prefix_macro = ddbc_arena_printf(arena, "%s_PREFIX", ha->builder);
+		ha->prefix_macro = concat(arena, ha->builder, "_PREFIX", NULL);
 	return 0;
 }
 
