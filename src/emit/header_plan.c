@@ -21,8 +21,7 @@ typedef struct planner {
 	const ddbc_design *g;
 	ddbc_diags *d;           /* NULL while entities are planned again */
 	bool findings;
-	const void **pairs;      /* owner pairs reported as colliding, two by two */
-	size_t npairs, pairs_cap;
+	ddbc_strset reported;    /* owner pairs reported as colliding (owner_pair) */
 } planner;
 
 /* ---- identifiers ------------------------------------------------------------ */
@@ -460,20 +459,29 @@ static bool loc_before(ddbc_loc a, ddbc_loc b)
 	return a.line < b.line || (a.line == b.line && a.column < b.column);
 }
 
+/* Two owners in address order, looked up as a byte string: a design where
+ * thousands of entities share a C name asks for every attribute whether
+ * its pair of entities was reported. */
+typedef struct owner_pair {
+	const void *lo, *hi;
+} owner_pair;
+
+static owner_pair pair_of(const void *a, const void *b)
+{
+	return (uintptr_t)a < (uintptr_t)b ? (owner_pair){ a, b } : (owner_pair){ b, a };
+}
+
 static bool was_reported(const planner *p, const void *a, const void *b)
 {
-	for (size_t i = 0; i < p->npairs; i += 2)
-		if ((p->pairs[i] == a && p->pairs[i + 1] == b) ||
-		    (p->pairs[i] == b && p->pairs[i + 1] == a))
-			return true;
-	return false;
+	owner_pair k = pair_of(a, b);
+	return ddbc_strset_get(&p->reported, (const char *)&k, sizeof(k)) != NULL;
 }
 
 static void record(planner *p, const void *a, const void *b)
 {
-	xgrow((void **)&p->pairs, &p->pairs_cap, p->npairs + 2, sizeof(void *));
-	p->pairs[p->npairs++] = a;
-	p->pairs[p->npairs++] = b;
+	owner_pair *k = ddbc_arena_alloc(p->plan->arena, sizeof(*k));
+	*k = pair_of(a, b);
+	ddbc_strset_put(&p->reported, (const char *)k, sizeof(*k));
 }
 
 /* Reports that x and y get the same identifier, at the later of the two. */
@@ -736,7 +744,7 @@ int ddbc_header_plan_build(ddbc_header_plan *plan, const ddbc_design *g,
 	plan->arena = ddbc_arena_new();
 	plan->scratch = ddbc_arena_new();
 	plan->g = g;
-	planner p = { plan, g, d, false, NULL, 0, 0 };
+	planner p = { plan, g, d, false, DDBC_STRSET_INIT };
 	int r = plan_prefix(&p, o);
 	if (r != DDBC_EMIT_OK)
 		return r;
@@ -746,13 +754,13 @@ int ddbc_header_plan_build(ddbc_header_plan *plan, const ddbc_design *g,
 		plan_table(&p, &plan->tables[i], &g->tables[i]);
 	plan->entity_idents = ddbc_arena_array(plan->arena, g->nentities, sizeof(const char *));
 	r = plan_unique(&p);
-	free(p.pairs);
+	ddbc_strset_release(&p.reported);
 	return r;
 }
 
 int ddbc_header_plan_entity(ddbc_header_plan *plan, size_t i, ddbc_hentity *he)
 {
-	planner p = { plan, plan->g, NULL, false, NULL, 0, 0 };
+	planner p = { plan, plan->g, NULL, false, DDBC_STRSET_INIT };
 	if (plan_entity(&p, i, he) == 0)
 		return 0;
 	no_attribute(he->entity);
