@@ -599,7 +599,7 @@ START_TEST(test_all_headers_together)
 }
 END_TEST
 
-/* SPEC §4's example, with --prefix SR. */
+/* The stamp-rally header of the README, with --prefix SR. */
 START_TEST(test_spec_example)
 {
 	tu_proc p;

@@ -1,12 +1,14 @@
-/* emit_header.c - the C header (SPEC §4)
+/* emit_header.c - the C header of key builders and name constants
  *
  * Prints the plan of header_plan.c: a banner, the include guard, <stdio.h>
  * only when there is a builder, an extern "C" prologue and epilogue, the
  * table and index name constants, then per entity, in file order, each
  * attribute's name constant and, for an attribute with a template, its
  * format, literal prefix, builder macro and static inline function (or the
- * constant key). Nothing depends on the time or the directory, so the same
- * design gives the same bytes.
+ * constant key). Each entity is planned as it is printed and written out
+ * before the next, so neither the plan nor the text of a large design is
+ * ever whole in memory. Nothing depends on the time or the directory, so
+ * the same design gives the same bytes.
  *
  * Every byte of user text goes through one of two escapers: c_literal for
  * string literals (quotes, backslashes, '?' against trigraphs, '%' in
