@@ -1,12 +1,14 @@
-/* emit_header.c - the C header (SPEC §4)
+/* emit_header.c - the C header of key builders and name constants
  *
  * Prints the plan of header_plan.c: a banner, the include guard, <stdio.h>
  * only when there is a builder, an extern "C" prologue and epilogue, the
  * table and index name constants, then per entity, in file order, each
  * attribute's name constant and, for an attribute with a template, its
  * format, literal prefix, builder macro and static inline function (or the
- * constant key). Nothing depends on the time or the directory, so the same
- * design gives the same bytes.
+ * constant key). Each entity is planned as it is printed and written out
+ * before the next, so neither the plan nor the text of a large design is
+ * ever whole in memory. Nothing depends on the time or the directory, so
+ * the same design gives the same bytes.
  *
  * Every byte of user text goes through one of two escapers: c_literal for
  * string literals (quotes, backslashes, '?' against trigraphs, '%' in
@@ -284,7 +286,9 @@ static void flush(strbuf *sb, FILE *out)
 	strbuf_reset(sb);
 }
 
-static void header(FILE *out, const ddbc_design *g, const ddbc_header_plan *plan)
+/* Prints the header; each entity is planned as it is printed. Returns 0, or
+ * -1 when an entity cannot be planned (a message was printed). */
+static int header(FILE *out, const ddbc_design *g, ddbc_header_plan *plan)
 {
 	strbuf sb = STRBUF_INIT;
 	banner(&sb, g, plan);
@@ -296,14 +300,19 @@ static void header(FILE *out, const ddbc_design *g, const ddbc_header_plan *plan
 		table_names(&sb, &plan->tables[i]);
 		flush(&sb, out);
 	}
-	for (size_t i = 0; i < plan->nentities; i++) {
-		entity(&sb, &plan->entities[i]);
+	int r = 0;
+	for (size_t i = 0; i < g->nentities && r == 0; i++) {
+		ddbc_hentity he;
+		r = ddbc_header_plan_entity(plan, i, &he);
+		if (r == 0)
+			entity(&sb, &he);
 		flush(&sb, out);
 	}
 	strbuf_addstr(&sb, "\n#ifdef __cplusplus\n}\n#endif\n");
 	strbuf_addf(&sb, "\n#endif /* %s */\n", plan->guard);
 	flush(&sb, out);
 	strbuf_release(&sb);
+	return r;
 }
 
 int ddbc_emit_header(FILE *out, const ddbc_design *g, const ddbc_header_opts *o,
@@ -311,8 +320,8 @@ int ddbc_emit_header(FILE *out, const ddbc_design *g, const ddbc_header_opts *o,
 {
 	ddbc_header_plan plan;
 	int r = ddbc_header_plan_build(&plan, g, o, d);
-	if (r == DDBC_EMIT_OK)
-		header(out, g, &plan);
+	if (r == DDBC_EMIT_OK && header(out, g, &plan) != 0)
+		r = DDBC_EMIT_FAILED;
 	ddbc_header_plan_free(&plan);
 	return r;
 }

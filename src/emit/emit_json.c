@@ -223,14 +223,6 @@ json_t *ddbc_json_str(const char *s)
 	return ddbc_json_strn(s, strlen(s));
 }
 
-json_t *ddbc_json_names(const ddbc_name *names, size_t n)
-{
-	json_t *a = json_array();
-	for (size_t i = 0; i < n; i++)
-		json_array_append_new(a, ddbc_json_str(names[i].s));
-	return a;
-}
-
 void ddbc_json_scalar_text(const ddbc_node *n, strbuf *out)
 {
 	long long v;

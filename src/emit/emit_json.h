@@ -54,9 +54,6 @@ int ddbc_json_stream_finish(ddbc_json_stream *s);
 json_t *ddbc_json_strn(const char *s, size_t len);
 json_t *ddbc_json_str(const char *s);
 
-/* A list of names as a JSON array of strings. */
-json_t *ddbc_json_names(const ddbc_name *names, size_t n);
-
 /* Appends the text a scalar stands for: integers in decimal (YAML's 0x and
  * 0o forms converted), everything else as written. */
 void ddbc_json_scalar_text(const ddbc_node *n, strbuf *out);

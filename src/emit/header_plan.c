@@ -3,8 +3,10 @@
 #include "model/expr_names.h"
 #include "model/reserved.h"
 #include "util/strbuf.h"
+#include "util/strset.h"
 #include "util/xalloc.h"
 
+#include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -17,8 +19,9 @@
 typedef struct planner {
 	ddbc_header_plan *plan;
 	const ddbc_design *g;
-	ddbc_diags *d;
+	ddbc_diags *d;           /* NULL while entities are planned again */
 	bool findings;
+	ddbc_strset reported;    /* owner pairs reported as colliding (owner_pair) */
 } planner;
 
 /* ---- identifiers ------------------------------------------------------------ */
@@ -60,6 +63,28 @@ static const char *ident_part(ddbc_arena *arena, const char *name, bool upper)
 	}
 	const char *r = sb.len ? ddbc_arena_strndup(arena, sb.buf, sb.len) : NULL;
 	strbuf_release(&sb);
+	return r;
+}
+
+/* The strings up to the NULL one, joined, in arena: made for each of the
+ * header's names, often enough that printf's parsing of a format shows. */
+static __attribute__((sentinel)) const char *concat(ddbc_arena *arena, const char *s, ...)
+{
+	va_list ap;
+	size_t len = 0;
+	va_start(ap, s);
+	for (const char *t = s; t; t = va_arg(ap, const char *))
+		len += strlen(t);
+	va_end(ap);
+	char *r = ddbc_arena_alloc(arena, len + 1), *end = r;
+	va_start(ap, s);
+	for (const char *t = s; t; t = va_arg(ap, const char *)) {
+		size_t n = strlen(t);
+		memcpy(end, t, n);
+		end += n;
+	}
+	va_end(ap);
+	*end = '\0';
 	return r;
 }
 
@@ -110,10 +135,10 @@ static int compare_word(const void *key, const void *elem)
 static const char *param_name(ddbc_arena *arena, const char *member_lower)
 {
 	if (is_digit(member_lower[0]))
-		return ddbc_arena_printf(arena, "_%s", member_lower);
+		return concat(arena, "_", member_lower, NULL);
 	if (bsearch(member_lower, param_words, sizeof(param_words) / sizeof(param_words[0]),
 		    sizeof(param_words[0]), compare_word))
-		return ddbc_arena_printf(arena, "%s_", member_lower);
+		return concat(arena, member_lower, "_", NULL);
 	return member_lower;
 }
 
@@ -153,7 +178,7 @@ static int plan_prefix(planner *p, const ddbc_header_opts *o)
 		*c = to_case(*c, true);
 	plan->prefix = upper;
 	plan->prefix_lower = lower_of(plan->arena, upper);
-	plan->guard = ddbc_arena_printf(plan->arena, "%s_DDBC_H", upper);
+	plan->guard = concat(plan->arena, upper, "_DDBC_H", NULL);
 	return DDBC_EMIT_OK;
 }
 
@@ -167,15 +192,15 @@ static void plan_table(planner *p, ddbc_htable *ht, const ddbc_table *t)
 	const char *tid = ident_part(arena, t->name.s, true);
 	if (!tid)
 		tid = "_";
-	ht->macro = ddbc_arena_printf(arena, "%s_%s_TABLE", p->plan->prefix, tid);
+	ht->macro = concat(arena, p->plan->prefix, "_", tid, "_TABLE", NULL);
 	ht->nindexes = t->ngsi + t->nlsi;
 	ht->indexes = ddbc_arena_array(arena, ht->nindexes, sizeof(ddbc_hindex));
 	for (size_t i = 0; i < ht->nindexes; i++) {
 		const ddbc_index *ix = i < t->ngsi ? &t->gsi[i] : &t->lsi[i - t->ngsi];
 		const char *iid = ident_part(arena, ix->name.s, true);
 		ht->indexes[i].index = ix;
-		ht->indexes[i].macro = ddbc_arena_printf(arena, "%s_%s_%s_INDEX", p->plan->prefix,
-							 tid, iid ? iid : "_");
+		ht->indexes[i].macro = concat(arena, p->plan->prefix, "_", tid, "_",
+					       iid ? iid : "_", "_INDEX", NULL);
 	}
 }
 
@@ -211,26 +236,27 @@ static const char *entity_ident(planner *p, const ddbc_entity *e)
 static void plan_attr_names(planner *p, const ddbc_hentity *he, ddbc_hattr *ha,
 			    const ddbc_attr *a)
 {
-	ddbc_arena *arena = p->plan->arena;
+	ddbc_arena *arena = p->plan->scratch;
 	ha->attr = a;
 	const char *member = ident_part(arena, a->name.s, true);
 	if (!member) {
-		ddbc_diag_add(p->d, DDBC_RULE_SCHEMA, a->name.loc,
-			      "attribute '%s' of entity '%s' gives no C identifier: the header "
-			      "keeps only ASCII letters and digits of names; give the attribute a "
-			      "name with ASCII letters", a->name.s, he->entity->name.s);
+		if (p->d)
+			ddbc_diag_add(p->d, DDBC_RULE_SCHEMA, a->name.loc,
+				      "attribute '%s' of entity '%s' gives no C identifier: the "
+				      "header keeps only ASCII letters and digits of names; give the "
+				      "attribute a name with ASCII letters", a->name.s,
+				      he->entity->name.s);
 		p->findings = true;
 		return;
 	}
 	const char *member_lower = lower_of(arena, member);
-	const char *stem = ddbc_arena_printf(arena, "%s_%s_%s", p->plan->prefix, he->ident,
-					     member);
-	ha->name_macro = ddbc_arena_printf(arena, "%s_NAME", stem);
+	const char *stem = concat(arena, p->plan->prefix, "_", he->ident, "_", member, NULL);
+	ha->name_macro = concat(arena, stem, "_NAME", NULL);
 	if (ddbc_name_needs_placeholder(a->name.s)) {
-		ha->expr_macro = ddbc_arena_printf(arena, "%s_EXPR_NAME", stem);
+		ha->expr_macro = concat(arena, stem, "_EXPR_NAME", NULL);
 		/* The name itself where DynamoDB allows it after '#'. */
-		ha->expr_name = ddbc_arena_printf(arena, "#%s", ddbc_name_placeholder_safe(a->name.s) ? a->name.s
-											: member_lower);
+		const char *safe = ddbc_name_placeholder_safe(a->name.s) ? a->name.s : member_lower;
+		ha->expr_name = concat(arena, "#", safe, NULL);
 	}
 	ha->param = param_name(arena, member_lower);
 	if (!a->has_template)
@@ -276,10 +302,10 @@ static size_t add_param(key_builder *kb, const ddbc_hentity *he, const ddbc_attr
 }
 
 /* Appends a's template to kb, expanding placeholders that name an
- * attribute with a template. Returns false on a placeholder that names no
- * attribute (a design that was not checked). */
-static bool expand(key_builder *kb, const ddbc_hentity *he, const ddbc_attr *a,
-		   ddbc_arena *arena, unsigned depth)
+ * attribute with a template. Returns -1 on a placeholder that names no
+ * attribute (a design that was not checked), else 0. */
+static int expand(key_builder *kb, const ddbc_hentity *he, const ddbc_attr *a,
+		  ddbc_arena *arena, unsigned depth)
 {
 	for (size_t i = 0; i < a->tpl.nsegs; i++) {
 		const ddbc_segment *seg = &a->tpl.segs[i];
@@ -289,10 +315,10 @@ static bool expand(key_builder *kb, const ddbc_hentity *he, const ddbc_attr *a,
 			continue;
 		}
 		if (!b)
-			return false;
+			return -1;
 		if (b->has_template && !b->in_cycle && depth < MAX_DEPTH) {
-			if (!expand(kb, he, b, arena, depth + 1))
-				return false;
+			if (expand(kb, he, b, arena, depth + 1) != 0)
+				return -1;
 			continue;
 		}
 		flush_literal(arena, kb);
@@ -301,7 +327,7 @@ static bool expand(key_builder *kb, const ddbc_hentity *he, const ddbc_attr *a,
 		xgrow((void **)&k->pieces, &kb->pieces_cap, k->npieces + 1, sizeof(ddbc_hpiece));
 		k->pieces[k->npieces++] = (ddbc_hpiece){ NULL, 0, param, seg->width };
 	}
-	return true;
+	return 0;
 }
 
 /* Moves a grown array into the arena, so that the plan has one owner. */
@@ -314,18 +340,19 @@ static void *to_arena(ddbc_arena *arena, void *p, size_t n, size_t size)
 	return r;
 }
 
-static bool plan_key(planner *p, const ddbc_hentity *he, ddbc_hattr *ha)
+/* Plans ha's key; -1 when its template names no attribute. */
+static int plan_key(planner *p, const ddbc_hentity *he, ddbc_hattr *ha)
 {
-	ddbc_arena *arena = p->plan->arena;
+	ddbc_arena *arena = p->plan->scratch;
 	ddbc_hkey *k = ddbc_arena_alloc(arena, sizeof(*k));
 	key_builder kb = { k, 0, 0, STRBUF_INIT };
-	bool ok = expand(&kb, he, ha->attr, arena, 0);
+	int r = expand(&kb, he, ha->attr, arena, 0);
 	flush_literal(arena, &kb);
 	strbuf_release(&kb.lit);
 	k->pieces = to_arena(arena, k->pieces, k->npieces, sizeof(ddbc_hpiece));
 	k->params = to_arena(arena, k->params, k->nparams, sizeof(ddbc_hparam));
-	if (!ok)
-		return false;
+	if (r != 0)
+		return -1;
 	k->constant = k->nparams == 0;
 	k->prefix = "";
 	if (k->npieces && k->pieces[0].text) {
@@ -335,16 +362,45 @@ static bool plan_key(planner *p, const ddbc_hentity *he, ddbc_hattr *ha)
 	ha->key = k;
 	/* A template whose placeholders all expand to constants is a constant. */
 	if (k->constant)
-		return true;
+		return 0;
 	p->plan->has_builders = true;
 	ha->func = lower_of(arena, ha->builder);
-	ha->fmt_macro = ddbc_arena_printf(arena, "%s_FMT", ha->builder);
+	ha->fmt_macro = concat(arena, ha->builder, "_FMT", NULL);
 	if (k->prefix_len)
-		ha->prefix_macro = ddbc_arena_printf(arena, "%s_PREFIX", ha->builder);
-	return true;
+		ha->prefix_macro = concat(arena, ha->builder, "_PREFIX", NULL);
+	return 0;
 }
 
-/* ---- uniqueness ------------------------------------------------------------------ */
+/* Plans entity i, whose C name is decided, into the scratch arena (what the
+ * entity before left there goes). -1 when a template names no attribute. */
+static int plan_entity(planner *p, size_t i, ddbc_hentity *he)
+{
+	ddbc_header_plan *plan = p->plan;
+	const ddbc_entity *e = &p->g->entities[i];
+	ddbc_arena_clear(plan->scratch);
+	he->entity = e;
+	he->ident = plan->entity_idents[i];
+	he->nattrs = e->nattrs;
+	he->attrs = ddbc_arena_array(plan->scratch, e->nattrs, sizeof(ddbc_hattr));
+	if (!he->ident)
+		return 0;
+	for (size_t k = 0; k < e->nattrs; k++)
+		plan_attr_names(p, he, &he->attrs[k], &e->attrs[k]);
+	for (size_t k = 0; k < e->nattrs; k++) {
+		ddbc_hattr *ha = &he->attrs[k];
+		if (ha->builder && plan_key(p, he, ha) != 0)
+			return -1;
+	}
+	return 0;
+}
+
+static void no_attribute(const ddbc_entity *e)
+{
+	fprintf(stderr, "ddbc header: entity '%s' has a template placeholder that names no "
+		"attribute; run 'ddbc lint' first\n", e->name.s);
+}
+
+/* ---- collisions -------------------------------------------------------------------- */
 
 typedef enum owner_kind { OWN_GUARD, OWN_TABLE, OWN_INDEX, OWN_ENTITY, OWN_ATTR } owner_kind;
 
@@ -352,7 +408,6 @@ typedef enum owner_kind { OWN_GUARD, OWN_TABLE, OWN_INDEX, OWN_ENTITY, OWN_ATTR 
 typedef struct ident {
 	const char *id;
 	const void *owner;       /* the table, index, entity or attribute */
-	uint32_t hash;
 	owner_kind kind;
 } ident;
 
@@ -364,55 +419,6 @@ static const void *group_of(const ident *x)
 	case OWN_INDEX: return ((const ddbc_index *)x->owner)->table;
 	default: return x->owner;
 	}
-}
-
-/* The identifiers seen so far, in a hash table (open addressing over
- * indexes into items), so that a design of any size is checked in linear
- * time and little memory. */
-typedef struct ident_set {
-	ident *items;
-	size_t n, cap;
-	uint32_t *slots;         /* 1 + an index into items; 0 = empty */
-	size_t nslots;
-	const void **pairs;      /* owner pairs already reported */
-	size_t npairs, pairs_cap;
-} ident_set;
-
-static uint32_t hash_str(const char *s)
-{
-	uint64_t h = 14695981039346656037u;  /* FNV-1a */
-	for (; *s; s++)
-		h = (h ^ (unsigned char)*s) * 1099511628211u;
-	return (uint32_t)(h ^ (h >> 32));
-}
-
-/* The slot of id: where it is, or the empty slot where it would go. */
-static uint32_t *find_slot(const ident_set *s, const char *id, uint32_t hash)
-{
-	size_t mask = s->nslots - 1;
-	for (size_t i = hash & mask;; i = (i + 1) & mask) {
-		uint32_t k = s->slots[i];
-		if (!k || (s->items[k - 1].hash == hash && !strcmp(s->items[k - 1].id, id)))
-			return &s->slots[i];
-	}
-}
-
-static void grow_set(ident_set *s)
-{
-	free(s->slots);
-	s->nslots = s->nslots ? s->nslots * 2 : 1024;
-	s->slots = xcalloc(s->nslots, sizeof(uint32_t));
-	for (size_t i = 0; i < s->n; i++)
-		*find_slot(s, s->items[i].id, s->items[i].hash) = (uint32_t)(i + 1);
-}
-
-static void clear_set(ident_set *s)
-{
-	free(s->items);
-	free(s->slots);
-	s->items = NULL;
-	s->slots = NULL;
-	s->n = s->cap = s->nslots = 0;
 }
 
 static ddbc_loc owner_loc(const planner *p, const ident *x)
@@ -453,33 +459,42 @@ static bool loc_before(ddbc_loc a, ddbc_loc b)
 	return a.line < b.line || (a.line == b.line && a.column < b.column);
 }
 
-static bool was_reported(const ident_set *s, const void *a, const void *b)
+/* Two owners in address order, looked up as a byte string: a design where
+ * thousands of entities share a C name asks for every attribute whether
+ * its pair of entities was reported. */
+typedef struct owner_pair {
+	const void *lo, *hi;
+} owner_pair;
+
+static owner_pair pair_of(const void *a, const void *b)
 {
-	for (size_t i = 0; i < s->npairs; i += 2)
-		if ((s->pairs[i] == a && s->pairs[i + 1] == b) ||
-		    (s->pairs[i] == b && s->pairs[i + 1] == a))
-			return true;
-	return false;
+	return (uintptr_t)a < (uintptr_t)b ? (owner_pair){ a, b } : (owner_pair){ b, a };
 }
 
-static void record(ident_set *s, const void *a, const void *b)
+static bool was_reported(const planner *p, const void *a, const void *b)
 {
-	xgrow((void **)&s->pairs, &s->pairs_cap, s->npairs + 2, sizeof(void *));
-	s->pairs[s->npairs++] = a;
-	s->pairs[s->npairs++] = b;
+	owner_pair k = pair_of(a, b);
+	return ddbc_strset_get(&p->reported, (const char *)&k, sizeof(k)) != NULL;
+}
+
+static void record(planner *p, const void *a, const void *b)
+{
+	owner_pair *k = ddbc_arena_alloc(p->plan->arena, sizeof(*k));
+	*k = pair_of(a, b);
+	ddbc_strset_put(&p->reported, (const char *)k, sizeof(*k));
 }
 
 /* Reports that x and y get the same identifier, at the later of the two. */
-static void collision(planner *p, ident_set *s, const ident *x, const ident *y)
+static void collision(planner *p, const ident *x, const ident *y)
 {
-	if (x->owner == y->owner || was_reported(s, x->owner, y->owner))
+	if (x->owner == y->owner || was_reported(p, x->owner, y->owner))
 		return;
 	/* Two entities or tables with one C name were reported as such. */
 	if (group_of(x) != group_of(y) && (x->kind == OWN_ATTR || x->kind == OWN_INDEX) &&
 	    (y->kind == OWN_ATTR || y->kind == OWN_INDEX) &&
-	    was_reported(s, group_of(x), group_of(y)))
+	    was_reported(p, group_of(x), group_of(y)))
 		return;
-	record(s, x->owner, y->owner);
+	record(p, x->owner, y->owner);
 	ddbc_loc lx = owner_loc(p, x), ly = owner_loc(p, y);
 	if (loc_before(ly, lx)) {
 		const ident *t = x;
@@ -503,118 +518,223 @@ static void collision(planner *p, ident_set *s, const ident *x, const ident *y)
 	p->findings = true;
 }
 
-/* Adds an identifier; one that is already there is a collision. */
-static void add_ident(planner *p, ident_set *s, const char *id, owner_kind kind,
-		      const void *owner)
+/* ---- uniqueness ---------------------------------------------------------------------- */
+
+/* An identifier whose hash was walked more than once, met in the second walk. */
+typedef struct suspect {
+	ident x;                 /* x.id is a copy in the check's arena */
+	size_t seq;              /* its place among the suspects, in walk order */
+	ident first;             /* when later: the first suspect with x's text */
+	bool later;
+} suspect;
+
+/* One uniqueness check: a walk over identifiers that hashes them all, and,
+ * when hashes met, a second walk that gathers the identifiers with those
+ * hashes to compare their texts. Only 8 bytes an identifier stay. */
+typedef struct name_check {
+	ddbc_hashset seen;       /* every hash of the first walk */
+	ddbc_hashset twice;      /* the hashes it met more than once */
+	bool second;             /* in the second walk */
+	suspect *suspects;
+	size_t nsuspects, cap;
+	ddbc_arena *texts;       /* the suspects' identifiers */
+} name_check;
+
+static void check_init(name_check *c, size_t n)
+{
+	memset(c, 0, sizeof(*c));
+	ddbc_hashset_reserve(&c->seen, n);
+	c->texts = ddbc_arena_new();
+}
+
+static void check_release(name_check *c)
+{
+	ddbc_hashset_release(&c->seen);
+	ddbc_hashset_release(&c->twice);
+	free(c->suspects);
+	ddbc_arena_free(c->texts);
+}
+
+static void check_name(name_check *c, const char *id, owner_kind kind, const void *owner)
 {
 	if (!id)
 		return;
-	if ((s->n + 1) * 4 > s->nslots * 3)
-		grow_set(s);
-	ident x = { id, owner, hash_str(id), kind };
-	uint32_t *slot = find_slot(s, id, x.hash);
-	if (*slot) {
-		collision(p, s, &s->items[*slot - 1], &x);
+	uint64_t h = ddbc_hash64(id, strlen(id));
+	if (!c->second) {
+		if (!ddbc_hashset_add(&c->seen, h))
+			ddbc_hashset_add(&c->twice, h);
 		return;
 	}
-	xgrow((void **)&s->items, &s->cap, s->n + 1, sizeof(ident));
-	s->items[s->n++] = x;
-	*slot = (uint32_t)s->n;
+	if (!ddbc_hashset_has(&c->twice, h))
+		return;
+	xgrow((void **)&c->suspects, &c->cap, c->nsuspects + 1, sizeof(suspect));
+	suspect *s = &c->suspects[c->nsuspects];
+	memset(s, 0, sizeof(*s));
+	s->x = (ident){ ddbc_arena_strdup(c->texts, id), owner, kind };
+	s->seq = c->nsuspects++;
+}
+
+static int by_text(const void *a, const void *b)
+{
+	const suspect *x = a, *y = b;
+	int r = strcmp(x->x.id, y->x.id);
+	return r ? r : (x->seq > y->seq) - (x->seq < y->seq);
+}
+
+static int by_seq(const void *a, const void *b)
+{
+	const suspect *x = a, *y = b;
+	return (x->seq > y->seq) - (x->seq < y->seq);
+}
+
+/* Reports each suspect whose text an earlier one had, against the first
+ * with that text, in walk order: what one walk keeping every text would
+ * report. Suspects alone with their text were hash collisions. */
+static void report_suspects(planner *p, name_check *c)
+{
+	suspect *s = c->suspects;
+	size_t n = c->nsuspects;
+	if (!n)
+		return;
+	qsort(s, n, sizeof(*s), by_text);
+	for (size_t i = 1, first = 0; i < n; i++) {
+		if (strcmp(s[i].x.id, s[first].x.id)) {
+			first = i;
+			continue;
+		}
+		s[i].first = s[first].x;
+		s[i].later = true;
+	}
+	qsort(s, n, sizeof(*s), by_seq);
+	for (size_t i = 0; i < n; i++)
+		if (s[i].later)
+			collision(p, &s[i].first, &s[i].x);
 }
 
 /* Entities and tables with the same C name are reported once, before the
  * identifiers that follow from them. */
-static void add_groups(planner *p, ident_set *s)
+static void walk_groups(planner *p, name_check *c)
 {
 	const ddbc_header_plan *plan = p->plan;
 	for (size_t i = 0; i < plan->ntables; i++)
-		add_ident(p, s, plan->tables[i].macro, OWN_TABLE, plan->tables[i].table);
-	for (size_t i = 0; i < plan->nentities; i++)
-		add_ident(p, s, plan->entities[i].ident, OWN_ENTITY, plan->entities[i].entity);
+		check_name(c, plan->tables[i].macro, OWN_TABLE, plan->tables[i].table);
+	for (size_t i = 0; i < p->g->nentities; i++)
+		check_name(c, plan->entity_idents[i], OWN_ENTITY, &p->g->entities[i]);
 }
 
-static void add_idents(planner *p, ident_set *s)
+static void walk_table_names(planner *p, name_check *c)
 {
 	const ddbc_header_plan *plan = p->plan;
-	add_ident(p, s, plan->guard, OWN_GUARD, plan);
+	check_name(c, plan->guard, OWN_GUARD, plan);
 	for (size_t i = 0; i < plan->ntables; i++) {
 		const ddbc_htable *ht = &plan->tables[i];
-		add_ident(p, s, ht->macro, OWN_TABLE, ht->table);
+		check_name(c, ht->macro, OWN_TABLE, ht->table);
 		for (size_t k = 0; k < ht->nindexes; k++)
-			add_ident(p, s, ht->indexes[k].macro, OWN_INDEX, ht->indexes[k].index);
-	}
-	for (size_t i = 0; i < plan->nentities; i++) {
-		const ddbc_hentity *he = &plan->entities[i];
-		for (size_t k = 0; k < he->nattrs; k++) {
-			const ddbc_hattr *ha = &he->attrs[k];
-			const char *ids[] = { ha->name_macro, ha->expr_macro, ha->builder, ha->func,
-					      ha->fmt_macro, ha->prefix_macro };
-			for (size_t m = 0; m < sizeof(ids) / sizeof(ids[0]); m++)
-				add_ident(p, s, ids[m], OWN_ATTR, ha->attr);
-		}
+			check_name(c, ht->indexes[k].macro, OWN_INDEX, ht->indexes[k].index);
 	}
 }
 
-/* Sizes s for n identifiers at once: no growing on the way. */
-static void reserve_set(ident_set *s, size_t n)
+static void walk_entity_names(name_check *c, const ddbc_hentity *he)
 {
-	xgrow((void **)&s->items, &s->cap, n, sizeof(ident));
-	size_t nslots = 1024;
-	while (nslots / 4 * 3 < n + 1)
-		nslots *= 2;
-	s->nslots = nslots / 2;
-	grow_set(s);
+	for (size_t k = 0; k < he->nattrs; k++) {
+		const ddbc_hattr *ha = &he->attrs[k];
+		const char *ids[] = { ha->name_macro, ha->expr_macro, ha->builder, ha->func,
+				      ha->fmt_macro, ha->prefix_macro };
+		for (size_t m = 0; m < sizeof(ids) / sizeof(ids[0]); m++)
+			check_name(c, ids[m], OWN_ATTR, ha->attr);
+	}
 }
 
-static void plan_unique(planner *p)
+/* The second walk over the header's names: the entities planned again,
+ * quietly (their findings were added the first time). */
+static void walk_names_again(planner *p, name_check *c)
 {
-	const ddbc_header_plan *plan = p->plan;
-	ident_set s;
-	memset(&s, 0, sizeof(s));
-	reserve_set(&s, plan->ntables + plan->nentities);
-	add_groups(p, &s);
-	/* Keep the reported pairs: collisions that follow from them are not
-	 * reported again. */
-	clear_set(&s);
-	size_t n = 1 + plan->ntables;
-	for (size_t i = 0; i < plan->ntables; i++)
-		n += plan->tables[i].nindexes;
-	/* The identifiers there are, not the six an attribute may have: the
-	 * set of a large design is sized for what it holds. */
-	for (size_t i = 0; i < plan->nentities; i++) {
-		for (size_t k = 0; k < plan->entities[i].nattrs; k++) {
-			const ddbc_hattr *ha = &plan->entities[i].attrs[k];
-			n += !!ha->name_macro + !!ha->expr_macro + !!ha->builder + !!ha->func +
-			     !!ha->fmt_macro + !!ha->prefix_macro;
+	ddbc_diags *d = p->d;
+	p->d = NULL;
+	walk_table_names(p, c);
+	for (size_t i = 0; i < p->g->nentities; i++) {
+		ddbc_hentity he;
+		/* It did not fail the first time. */
+		if (plan_entity(p, i, &he) == 0)
+			walk_entity_names(c, &he);
+	}
+	p->d = d;
+}
+
+/* After the first walk: its hashes go, and the texts of those that met are
+ * compared in a second walk. */
+static void settle(planner *p, name_check *c, void (*walk)(planner *, name_check *))
+{
+	ddbc_hashset_release(&c->seen);
+	if (!c->twice.n)
+		return;
+	c->second = true;
+	walk(p, c);
+	report_suspects(p, c);
+}
+
+/* At least as many as the identifiers the header defines, so that the set
+ * of their hashes is sized once. */
+static size_t count_names(const ddbc_design *g)
+{
+	size_t n = 1;
+	for (size_t i = 0; i < g->ntables; i++)
+		n += 1 + g->tables[i].ngsi + g->tables[i].nlsi;
+	for (size_t i = 0; i < g->nentities; i++) {
+		const ddbc_entity *e = &g->entities[i];
+		for (size_t k = 0; k < e->nattrs; k++) {
+			const ddbc_attr *a = &e->attrs[k];
+			/* NAME, EXPR_NAME; the builder, function, FMT and PREFIX. */
+			n += 1 + ddbc_name_needs_placeholder(a->name.s) + (a->has_template ? 4 : 0);
 		}
 	}
-	reserve_set(&s, n);
-	add_idents(p, &s);
-	clear_set(&s);
-	free(s.pairs);
+	return n;
 }
 
 /* ---- the plan ------------------------------------------------------------------------ */
 
-static bool plan_entity(planner *p, ddbc_hentity *he, const ddbc_entity *e)
+/* The first walk over the header's names: every entity is planned, its
+ * findings added, and its identifiers hashed into c. */
+static int plan_entities(planner *p, name_check *c)
 {
-	ddbc_arena *arena = p->plan->arena;
-	he->entity = e;
-	he->ident = entity_ident(p, e);
-	he->nattrs = e->nattrs;
-	he->attrs = ddbc_arena_array(arena, e->nattrs, sizeof(ddbc_hattr));
-	if (!he->ident) {
-		p->findings = true;
-		return true;
+	ddbc_header_plan *plan = p->plan;
+	walk_table_names(p, c);
+	for (size_t i = 0; i < p->g->nentities; i++) {
+		const ddbc_entity *e = &p->g->entities[i];
+		plan->entity_idents[i] = entity_ident(p, e);
+		if (!plan->entity_idents[i])
+			p->findings = true;
+		ddbc_hentity he;
+		if (plan_entity(p, i, &he) != 0) {
+			no_attribute(e);
+			return -1;
+		}
+		walk_entity_names(c, &he);
 	}
-	for (size_t i = 0; i < e->nattrs; i++)
-		plan_attr_names(p, he, &he->attrs[i], &e->attrs[i]);
-	for (size_t i = 0; i < e->nattrs; i++) {
-		ddbc_hattr *ha = &he->attrs[i];
-		if (ha->builder && !plan_key(p, he, ha))
-			return false;
+	return 0;
+}
+
+/* Plans every entity and checks that no two things get one identifier. */
+static int plan_unique(planner *p)
+{
+	const ddbc_design *g = p->g;
+	name_check groups, names;
+	check_init(&names, count_names(g));
+	if (plan_entities(p, &names) != 0) {
+		check_release(&names);
+		return DDBC_EMIT_FAILED;
 	}
-	return true;
+	/* The hashes of the names go before the groups' are taken. */
+	ddbc_hashset_release(&names.seen);
+	check_init(&groups, p->plan->ntables + g->nentities);
+	walk_groups(p, &groups);
+	settle(p, &groups, walk_groups);
+	/* The groups' reported pairs stay: collisions that follow from them
+	 * are not reported again. */
+	settle(p, &names, walk_names_again);
+	check_release(&groups);
+	check_release(&names);
+	return p->findings ? DDBC_EMIT_FINDINGS : DDBC_EMIT_OK;
 }
 
 int ddbc_header_plan_build(ddbc_header_plan *plan, const ddbc_design *g,
@@ -622,7 +742,9 @@ int ddbc_header_plan_build(ddbc_header_plan *plan, const ddbc_design *g,
 {
 	memset(plan, 0, sizeof(*plan));
 	plan->arena = ddbc_arena_new();
-	planner p = { plan, g, d, false };
+	plan->scratch = ddbc_arena_new();
+	plan->g = g;
+	planner p = { plan, g, d, false, DDBC_STRSET_INIT };
 	int r = plan_prefix(&p, o);
 	if (r != DDBC_EMIT_OK)
 		return r;
@@ -630,21 +752,24 @@ int ddbc_header_plan_build(ddbc_header_plan *plan, const ddbc_design *g,
 	plan->tables = ddbc_arena_array(plan->arena, g->ntables, sizeof(ddbc_htable));
 	for (size_t i = 0; i < g->ntables; i++)
 		plan_table(&p, &plan->tables[i], &g->tables[i]);
-	plan->nentities = g->nentities;
-	plan->entities = ddbc_arena_array(plan->arena, g->nentities, sizeof(ddbc_hentity));
-	for (size_t i = 0; i < g->nentities; i++) {
-		if (!plan_entity(&p, &plan->entities[i], &g->entities[i])) {
-			fprintf(stderr, "ddbc header: entity '%s' has a template placeholder that "
-				"names no attribute; run 'ddbc lint' first\n", g->entities[i].name.s);
-			return DDBC_EMIT_FAILED;
-		}
-	}
-	plan_unique(&p);
-	return p.findings ? DDBC_EMIT_FINDINGS : DDBC_EMIT_OK;
+	plan->entity_idents = ddbc_arena_array(plan->arena, g->nentities, sizeof(const char *));
+	r = plan_unique(&p);
+	ddbc_strset_release(&p.reported);
+	return r;
+}
+
+int ddbc_header_plan_entity(ddbc_header_plan *plan, size_t i, ddbc_hentity *he)
+{
+	planner p = { plan, plan->g, NULL, false, DDBC_STRSET_INIT };
+	if (plan_entity(&p, i, he) == 0)
+		return 0;
+	no_attribute(he->entity);
+	return -1;
 }
 
 void ddbc_header_plan_free(ddbc_header_plan *plan)
 {
 	ddbc_arena_free(plan->arena);
+	ddbc_arena_free(plan->scratch);
 	memset(plan, 0, sizeof(*plan));
 }

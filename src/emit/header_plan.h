@@ -6,6 +6,15 @@
  * it. The test suite reads the same plan to write a C program that calls
  * every builder with the values of the design's example items.
  *
+ * Memory. A large design has hundreds of thousands of identifiers, and a
+ * collision must stop the command before a line is written, so every one
+ * is checked first. The plan keeps the tables' names and each entity's
+ * C name only; an entity's attributes are planned when asked for, into
+ * memory the next entity reuses. The check keeps 64-bit hashes of the
+ * identifiers, and plans the entities again to compare the texts of the
+ * few whose hashes met: a real collision is reported, a hash collision
+ * is not.
+ *
  * Names. An identifier is <PREFIX>_<ENTITY>_<ATTRIBUTE> plus a suffix:
  * each part is the name with camelCase split ("lineUserId" -> LINE_USER_ID),
  * every run of other characters than ASCII letters and digits made one '_',
@@ -91,23 +100,29 @@ typedef struct ddbc_htable {
 
 typedef struct ddbc_header_plan {
 	ddbc_arena *arena;       /* owns everything below */
+	ddbc_arena *scratch;     /* the entity planned last, cleared for the next */
+	const ddbc_design *g;
 	const char *prefix;      /* upper case */
 	const char *prefix_lower;
 	const char *guard;
 	ddbc_htable *tables;
 	size_t ntables;
-	ddbc_hentity *entities;
-	size_t nentities;
+	const char **entity_idents;  /* per entity: the ENTITY part, NULL when it has none */
 	bool has_builders;       /* some key has a parameter: the header needs <stdio.h> */
 } ddbc_header_plan;
 
-/* Plans the header of g. Returns DDBC_EMIT_OK with *plan filled,
- * DDBC_EMIT_FINDINGS after adding error findings to d (names that give no
- * identifier, collisions), or DDBC_EMIT_FAILED after printing why to
- * stderr (an --prefix that is no identifier). Release *plan with
- * ddbc_header_plan_free whatever the result. */
+/* Plans the header of g and checks every identifier. Returns DDBC_EMIT_OK
+ * with *plan filled, DDBC_EMIT_FINDINGS after adding error findings to d
+ * (names that give no identifier, collisions), or DDBC_EMIT_FAILED after
+ * printing why to stderr (an --prefix that is no identifier). Release
+ * *plan with ddbc_header_plan_free whatever the result. */
 int ddbc_header_plan_build(ddbc_header_plan *plan, const ddbc_design *g,
 			   const ddbc_header_opts *o, ddbc_diags *d);
+/* Plans entity i of the design (of a plan that was built DDBC_EMIT_OK)
+ * into *he, which holds until the next call or ddbc_header_plan_free.
+ * Returns 0, or -1 (with a message on stderr) on a template placeholder
+ * that names no attribute, which a checked design does not have. */
+int ddbc_header_plan_entity(ddbc_header_plan *plan, size_t i, ddbc_hentity *he);
 void ddbc_header_plan_free(ddbc_header_plan *plan);
 
 #endif

@@ -1,16 +1,40 @@
-/* strset.c - a set of byte strings, compared by content */
+/* strset.c - hash sets of byte strings and of 64-bit hashes */
 #include "util/strset.h"
 #include "util/xalloc.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-static uint32_t hash_of(const char *s, size_t len)
+#define MIN_SLOTS 64
+
+uint64_t ddbc_hash64(const void *s, size_t len)
 {
-	uint32_t h = 2166136261u;
+	const unsigned char *p = s;
+	uint64_t h = 14695981039346656037u;
 	for (size_t i = 0; i < len; i++)
-		h = (h ^ (unsigned char)s[i]) * 16777619u;
+		h = (h ^ p[i]) * 1099511628211u;
 	return h;
+}
+
+/* The number of slots for n members: a power of two, at most 3/4 full (at
+ * most 1/2 with half_full), where linear probing stays short. */
+static size_t slots_for(size_t n, bool half_full)
+{
+	size_t cap = MIN_SLOTS;
+	while (half_full ? n > cap / 2 : n > cap / 4 * 3) {
+		if (cap > SIZE_MAX / 2)
+			xalloc_die();
+		cap *= 2;
+	}
+	return cap;
+}
+
+/* ---- strings ---------------------------------------------------------------------- */
+
+static uint32_t hash32(const char *s, size_t len)
+{
+	uint64_t h = ddbc_hash64(s, len);
+	return (uint32_t)(h ^ (h >> 32));
 }
 
 /* Where s is, or the empty slot where it would go. */
@@ -29,23 +53,27 @@ const char *ddbc_strset_get(const ddbc_strset *set, const char *s, size_t len)
 {
 	if (!set->n)
 		return NULL;
-	return set->slots[find(set, s, len, hash_of(s, len))].s;
+	return set->slots[find(set, s, len, hash32(s, len))].s;
+}
+
+static void grow_strset(ddbc_strset *set)
+{
+	size_t cap = slots_for(set->n + 1, true);
+	ddbc_strset bigger = { xcalloc(cap, sizeof(ddbc_strset_entry)), cap, set->n };
+	for (size_t i = 0; i < set->cap; i++) {
+		const ddbc_strset_entry *e = &set->slots[i];
+		if (e->s)
+			bigger.slots[find(&bigger, e->s, e->len, e->hash)] = *e;
+	}
+	free(set->slots);
+	*set = bigger;
 }
 
 void ddbc_strset_put(ddbc_strset *set, const char *s, size_t len)
 {
-	if ((set->n + 1) * 2 > set->cap) {
-		ddbc_strset bigger = { xcalloc(set->cap ? set->cap * 2 : 64, sizeof(ddbc_strset_entry)),
-				       set->cap ? set->cap * 2 : 64, set->n };
-		for (size_t i = 0; i < set->cap; i++) {
-			const ddbc_strset_entry *e = &set->slots[i];
-			if (e->s)
-				bigger.slots[find(&bigger, e->s, e->len, e->hash)] = *e;
-		}
-		free(set->slots);
-		*set = bigger;
-	}
-	uint32_t h = hash_of(s, len);
+	if ((set->n + 1) * 2 > set->cap)
+		grow_strset(set);
+	uint32_t h = hash32(s, len);
 	ddbc_strset_entry e = { s, (uint32_t)len, h };
 	set->slots[find(set, s, len, h)] = e;
 	set->n++;
@@ -56,4 +84,64 @@ void ddbc_strset_release(ddbc_strset *set)
 	free(set->slots);
 	set->slots = NULL;
 	set->cap = set->n = 0;
+}
+
+/* ---- hashes ------------------------------------------------------------------------ */
+
+/* Where h (not 0) is, or the empty slot where it would go. */
+static size_t find_hash(const ddbc_hashset *set, uint64_t h)
+{
+	size_t mask = set->cap - 1, k = (size_t)(h ^ (h >> 32)) & mask;
+	while (set->slots[k] && set->slots[k] != h)
+		k = (k + 1) & mask;
+	return k;
+}
+
+static void rehash(ddbc_hashset *set, size_t cap)
+{
+	ddbc_hashset bigger = { xcalloc(cap, sizeof(uint64_t)), cap, set->n, set->has_zero };
+	for (size_t i = 0; i < set->cap; i++)
+		if (set->slots[i])
+			bigger.slots[find_hash(&bigger, set->slots[i])] = set->slots[i];
+	free(set->slots);
+	*set = bigger;
+}
+
+void ddbc_hashset_reserve(ddbc_hashset *set, size_t n)
+{
+	size_t cap = slots_for(n, false);
+	if (cap > set->cap)
+		rehash(set, cap);
+}
+
+bool ddbc_hashset_add(ddbc_hashset *set, uint64_t h)
+{
+	if (!h) {
+		if (set->has_zero)
+			return false;
+		set->has_zero = true;
+		set->n++;
+		return true;
+	}
+	if (set->n + 1 > set->cap / 4 * 3)
+		ddbc_hashset_reserve(set, set->n + 1);
+	size_t k = find_hash(set, h);
+	if (set->slots[k])
+		return false;
+	set->slots[k] = h;
+	set->n++;
+	return true;
+}
+
+bool ddbc_hashset_has(const ddbc_hashset *set, uint64_t h)
+{
+	if (!h)
+		return set->has_zero;
+	return set->cap && set->slots[find_hash(set, h)] == h;
+}
+
+void ddbc_hashset_release(ddbc_hashset *set)
+{
+	free(set->slots);
+	*set = (ddbc_hashset)DDBC_HASHSET_INIT;
 }
