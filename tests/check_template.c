@@ -263,8 +263,8 @@ static ddbc_render_result render(const char *tpl, const values *vs, strbuf *out,
 START_TEST(test_render_values)
 {
 	static const char *const defs[] = { "id=t:a#b", "n=i:-7", "z=i:+0042", "x=n:+1.50",
-					    "big=n:123456789012345678901234567890" };
-	values vs = { defs, 5 };
+					    "big=n:123456789012345678901234567890", "lz=n:+007" };
+	values vs = { defs, 6 };
 	strbuf out = STRBUF_INIT;
 	ddbc_render_problem p;
 	ck_assert_int_eq(render("U#{id}#{{lit}}", &vs, &out, &p), DDBC_RENDER_OK);
@@ -275,6 +275,10 @@ START_TEST(test_render_values)
 	/* Others are written as they are, less a leading '+'. */
 	ck_assert_int_eq(render("{x}|{big}", &vs, &out, &p), DDBC_RENDER_OK);
 	ck_assert_str_eq(strbuf_str(&out), "1.50|123456789012345678901234567890");
+	/* A whole number longer than long long (DynamoDB keeps 38 digits) is
+	 * padded from its digits. */
+	ck_assert_int_eq(render("{big:032}|{lz:05}", &vs, &out, &p), DDBC_RENDER_OK);
+	ck_assert_str_eq(strbuf_str(&out), "00123456789012345678901234567890|00007");
 	ck_assert_ptr_null(p.seg);
 	strbuf_release(&out);
 }

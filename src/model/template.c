@@ -164,12 +164,41 @@ bool ddbc_template_is_constant(const ddbc_template *t)
 
 /* ---- rendering ----------------------------------------------------------------- */
 
+/* The digits of v when it is a non-negative whole number written in plain
+ * decimal (a '+' and leading zeros dropped), of any length: DynamoDB's
+ * numbers have up to 38 digits, more than long long holds. */
+static bool whole_digits(const ddbc_tvalue *v, const char **digits, size_t *len)
+{
+	const char *s = v->text;
+	size_t n = v->len;
+	if (n && s[0] == '+')
+		s++, n--;
+	if (!n)
+		return false;
+	for (size_t i = 0; i < n; i++)
+		if (s[i] < '0' || s[i] > '9')
+			return false;
+	while (n > 1 && s[0] == '0')
+		s++, n--;
+	*digits = s;
+	*len = n;
+	return true;
+}
+
 /* Appends number v as a key holds it; false when width asks for a padding
  * that only a non-negative whole number can have. */
 static bool render_number(strbuf *out, const ddbc_tvalue *v, unsigned width)
 {
 	if (v->is_int && (!width || v->n >= 0)) {
 		strbuf_addf(out, "%0*lld", (int)width, v->n);
+		return true;
+	}
+	const char *digits;
+	size_t len;
+	if (width && whole_digits(v, &digits, &len)) {
+		for (size_t i = len; i < width; i++)
+			strbuf_addch(out, '0');
+		strbuf_add(out, digits, len);
 		return true;
 	}
 	if (width)
