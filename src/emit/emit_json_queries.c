@@ -168,15 +168,38 @@ static void condition_value(request *r, const char *ref)
 	strbuf_release(&val);
 }
 
-/* Appends val, zero-padded to width when it is a whole non-negative number. */
-static void add_padded(strbuf *out, const char *val, size_t len, unsigned width)
+/* A parameter's or an example's text as a placeholder's value: a run of
+ * digits meeting a :0WIDTH is a number the renderer pads, anything else is
+ * written as it is. The text is copied into the request's arena, so it
+ * outlives the scratch buffer it came from. */
+static ddbc_tvalue text_value(request *r, const ddbc_segment *seg, const strbuf *text)
 {
-	bool digits = len > 0;
-	for (size_t i = 0; i < len && digits; i++)
-		digits = val[i] >= '0' && val[i] <= '9';
-	for (size_t i = len; digits && i < width; i++)
-		strbuf_addch(out, '0');
-	strbuf_add(out, val, len);
+	bool digits = seg->width && text->len;
+	for (size_t i = 0; i < text->len && digits; i++)
+		digits = text->buf[i] >= '0' && text->buf[i] <= '9';
+	ddbc_tvalue v = { digits ? DDBC_TVALUE_NUMBER : DDBC_TVALUE_TEXT,
+			  ddbc_arena_strndup(r->arena, text->len ? text->buf : "", text->len),
+			  text->len, false, 0, NULL };
+	return v;
+}
+
+/* A condition value being rendered: every parameter without a value is
+ * reported, and rendering goes on with it empty. */
+typedef struct cond_render {
+	request *r;
+	ddbc_loc loc;
+} cond_render;
+
+static ddbc_tvalue param_of(void *ctx, const ddbc_segment *seg)
+{
+	cond_render *c = ctx;
+	char *name = ddbc_arena_strndup(c->r->arena, seg->text, seg->len);
+	strbuf val = STRBUF_INIT;
+	if (!param_value(c->r, name, &val, NULL))
+		report_missing(c->r, name, c->loc);
+	ddbc_tvalue v = text_value(c->r, seg, &val);
+	strbuf_release(&val);
+	return v;
 }
 
 /* Renders condition value n - a template over the parameters, or a number -
@@ -189,20 +212,9 @@ static void render_value(request *r, const ddbc_node *n, strbuf *out)
 		ddbc_json_scalar_text(n, out);
 		return;
 	}
-	for (size_t k = 0; k < t.nsegs; k++) {
-		const ddbc_segment *seg = &t.segs[k];
-		if (seg->kind == DDBC_SEG_LITERAL) {
-			strbuf_add(out, seg->text, seg->len);
-			continue;
-		}
-		char *name = ddbc_arena_strndup(r->arena, seg->text, seg->len);
-		strbuf val = STRBUF_INIT;
-		if (param_value(r, name, &val, NULL))
-			add_padded(out, val.buf, val.len, seg->width);
-		else
-			report_missing(r, name, n->loc);
-		strbuf_release(&val);
-	}
+	cond_render c = { r, n->loc };
+	ddbc_render_problem problem;
+	ddbc_template_render(&t, param_of, &c, out, &problem);
 }
 
 /* A condition value as a DynamoDB value of its key attribute's type. */
@@ -378,6 +390,30 @@ static bool is_param(request *r, const char *name)
 	return false;
 }
 
+static bool item_text(request *r, const ddbc_entity *e, const ddbc_node *ex, const char *name,
+		      strbuf *out, unsigned depth);
+
+/* An item being put, rendered from its own values: a placeholder's value
+ * is that attribute's own text, found the same way. */
+typedef struct item_render {
+	request *r;
+	const ddbc_entity *e;
+	const ddbc_node *ex;
+	unsigned depth;
+} item_render;
+
+static ddbc_tvalue item_value_of(void *ctx, const ddbc_segment *seg)
+{
+	item_render *it = ctx;
+	char *ref = ddbc_arena_strndup(it->r->arena, seg->text, seg->len);
+	strbuf val = STRBUF_INIT;
+	ddbc_tvalue v = { DDBC_TVALUE_MISSING, NULL, 0, false, 0, NULL };
+	if (item_text(it->r, it->e, it->ex, ref, &val, it->depth + 1))
+		v = text_value(it->r, seg, &val);
+	strbuf_release(&val);
+	return v;
+}
+
 /* The text of attribute name in the item being put: its template rendered
  * from the item's other values, the pattern's parameter of that name, or the
  * example's value. False when some part is unknown. */
@@ -386,21 +422,10 @@ static bool item_text(request *r, const ddbc_entity *e, const ddbc_node *ex, con
 {
 	const ddbc_attr *a = ddbc_entity_attr(e, name);
 	if (a && a->has_template && !a->in_cycle && depth < 16) {
-		for (size_t k = 0; k < a->tpl.nsegs; k++) {
-			const ddbc_segment *seg = &a->tpl.segs[k];
-			if (seg->kind == DDBC_SEG_LITERAL) {
-				strbuf_add(out, seg->text, seg->len);
-				continue;
-			}
-			strbuf val = STRBUF_INIT;
-			char *ref = ddbc_arena_strndup(r->arena, seg->text, seg->len);
-			bool ok = item_text(r, e, ex, ref, &val, depth + 1);
-			add_padded(out, val.buf ? val.buf : "", val.len, seg->width);
-			strbuf_release(&val);
-			if (!ok)
-				return false;
-		}
-		return true;
+		item_render it = { r, e, ex, depth };
+		ddbc_render_problem problem;
+		return ddbc_template_render(&a->tpl, item_value_of, &it, out, &problem) ==
+		       DDBC_RENDER_OK;
 	}
 	if (is_param(r, name)) {
 		strbuf val = STRBUF_INIT;
