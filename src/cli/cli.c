@@ -1,10 +1,10 @@
 /* cli.c - option parsing and the commands' top level
  *
- * Every command checks its design first (check.c) and writes nothing when
- * an error is found; outputs are built in memory and written atomically
- * (output.c). Exit status: 0 success, 1 error findings (or
- * warnings with --werror, or items that failed), 2 usage error, unreadable
- * file, or a file that is no design.
+ * Every command checks its design first (rules/check.c) and writes nothing
+ * when an error is found; outputs stream into a temporary file that is
+ * renamed over the destination only on success (util/output.c). Exit
+ * status: 0 success, 1 error findings (or warnings with --werror, or items
+ * that failed), 2 usage error, unreadable file, or a file that is no design.
  */
 #include "cli/cli.h"
 #include "rules/check.h"
@@ -433,12 +433,12 @@ static void close_unit(struct unit *u)
 	ddbc_source_free(u->src);
 }
 
-typedef int emit_fn(FILE *out, struct unit *u, struct opts *o);
+typedef ddbc_emit_result emit_fn(FILE *out, struct unit *u, struct opts *o);
 
 /* Checks, emits into a temporary file, and sends it to its destination
  * only on success (output.c). */
 /* The exit status of an emitter's result and the findings it added. */
-static exit_status emit_status(int r, bool failed)
+static exit_status emit_status(ddbc_emit_result r, bool failed)
 {
 	if (r == DDBC_EMIT_FAILED)
 		return EXIT_USAGE;
@@ -458,7 +458,7 @@ static exit_status compile(struct opts *o, emit_fn *emit)
 		close_unit(&u);
 		return EXIT_USAGE;
 	}
-	int r = emit(out.f, &u, o);
+	ddbc_emit_result r = emit(out.f, &u, o);
 	ddbc_diags_finish(&u.d, &o->settings, &u.design->settings);
 	bool failed = fails(&u.d, o);
 	print_findings(&u, o);
@@ -471,7 +471,7 @@ static exit_status compile(struct opts *o, emit_fn *emit)
 	return status;
 }
 
-static int emit_doc(FILE *out, struct unit *u, struct opts *o)
+static ddbc_emit_result emit_doc(FILE *out, struct unit *u, struct opts *o)
 {
 	ddbc_doc_opts doc = { o->lang, o->template_dir };
 	if (!strcmp(o->format, "html"))
@@ -479,13 +479,13 @@ static int emit_doc(FILE *out, struct unit *u, struct opts *o)
 	return ddbc_emit_md(out, u->design, &doc, &u->d);
 }
 
-static int emit_header(FILE *out, struct unit *u, struct opts *o)
+static ddbc_emit_result emit_header(FILE *out, struct unit *u, struct opts *o)
 {
 	ddbc_header_opts h = { o->prefix };
 	return ddbc_emit_header(out, u->design, &h, &u->d);
 }
 
-static int emit_export(FILE *out, struct unit *u, struct opts *o)
+static ddbc_emit_result emit_export(FILE *out, struct unit *u, struct opts *o)
 {
 	ddbc_export_opts x = { o->params, o->nparams };
 	if (!strcmp(o->format, "model"))

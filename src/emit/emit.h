@@ -1,14 +1,10 @@
 /* emit.h - every output of a checked design
  *
- * Each emitter reads the derived model (semantics.h) and writes to out; none
- * changes the model or re-derives a fact. The command line runs an emitter
- * only on a design without errors, into memory, and writes the result to
- * its destination only when the emitter succeeded (output.h), so a failing
- * run writes nothing.
- *
- * Return value: 0 on success; DDBC_EMIT_FINDINGS when the emitter added
- * error findings to d (exit status 1); DDBC_EMIT_FAILED when it could not
- * run at all (a message was printed to stderr; exit status 2).
+ * Each emitter reads the derived model (model/semantics.h) and streams its
+ * output to out; none changes the model or re-derives a fact. The command
+ * line runs an emitter only on a design without errors, with out a
+ * temporary file that replaces the destination only when the emitter
+ * succeeded (util/output.h), so a failing run writes nothing.
  */
 #ifndef DDBC_EMIT_H
 #define DDBC_EMIT_H
@@ -17,7 +13,12 @@
 
 #include <stdio.h>
 
-enum { DDBC_EMIT_OK = 0, DDBC_EMIT_FINDINGS = 1, DDBC_EMIT_FAILED = 2 };
+typedef enum ddbc_emit_result {
+	DDBC_EMIT_OK,            /* the whole output was written */
+	DDBC_EMIT_FINDINGS,      /* error findings were added to d (exit status 1) */
+	DDBC_EMIT_FAILED         /* it could not run at all; a message was printed
+				  * to stderr (exit status 2) */
+} ddbc_emit_result;
 
 typedef enum ddbc_lang_id {
 	DDBC_LANG_EN,
@@ -30,17 +31,19 @@ typedef struct ddbc_doc_opts {
 } ddbc_doc_opts;
 
 /* emit_md.c: the documentation as GitHub-flavoured Markdown. */
-int ddbc_emit_md(FILE *out, const ddbc_design *g, const ddbc_doc_opts *o, ddbc_diags *d);
+ddbc_emit_result ddbc_emit_md(FILE *out, const ddbc_design *g, const ddbc_doc_opts *o,
+			      ddbc_diags *d);
 /* emit_html.c: the same document as HTML, inside the page template. */
-int ddbc_emit_html(FILE *out, const ddbc_design *g, const ddbc_doc_opts *o, ddbc_diags *d);
+ddbc_emit_result ddbc_emit_html(FILE *out, const ddbc_design *g, const ddbc_doc_opts *o,
+				ddbc_diags *d);
 
 typedef struct ddbc_header_opts {
 	const char *prefix;          /* NULL = derived from the design name */
 } ddbc_header_opts;
 
 /* emit_header.c: the C header of key builders and name constants. */
-int ddbc_emit_header(FILE *out, const ddbc_design *g, const ddbc_header_opts *o,
-		     ddbc_diags *d);
+ddbc_emit_result ddbc_emit_header(FILE *out, const ddbc_design *g, const ddbc_header_opts *o,
+				  ddbc_diags *d);
 
 typedef struct ddbc_param {
 	const char *name, *value;
@@ -51,11 +54,14 @@ typedef struct ddbc_export_opts {
 	size_t nparams;
 } ddbc_export_opts;
 
-/* emit_json.c: CreateTable requests, the normalized model, query requests. */
-int ddbc_emit_create_table(FILE *out, const ddbc_design *g, const ddbc_export_opts *o,
-			   ddbc_diags *d);
-int ddbc_emit_model(FILE *out, const ddbc_design *g, const ddbc_export_opts *o, ddbc_diags *d);
-int ddbc_emit_queries(FILE *out, const ddbc_design *g, const ddbc_export_opts *o,
-		      ddbc_diags *d);
+/* emit_json.c: the CreateTable requests. */
+ddbc_emit_result ddbc_emit_create_table(FILE *out, const ddbc_design *g,
+					const ddbc_export_opts *o, ddbc_diags *d);
+/* emit_json_model.c: the normalized model with every derived fact. */
+ddbc_emit_result ddbc_emit_model(FILE *out, const ddbc_design *g, const ddbc_export_opts *o,
+				 ddbc_diags *d);
+/* emit_json_queries.c: one request per access pattern. */
+ddbc_emit_result ddbc_emit_queries(FILE *out, const ddbc_design *g, const ddbc_export_opts *o,
+				   ddbc_diags *d);
 
 #endif

@@ -315,8 +315,8 @@ static int header(FILE *out, const ddbc_design *g, ddbc_header_plan *plan)
 	return r;
 }
 
-int ddbc_emit_header(FILE *out, const ddbc_design *g, const ddbc_header_opts *o,
-		     ddbc_diags *d)
+ddbc_emit_result ddbc_emit_header(FILE *out, const ddbc_design *g, const ddbc_header_opts *o,
+				  ddbc_diags *d)
 {
 	ddbc_header_plan plan;
 	int r = ddbc_header_plan_build(&plan, g, o, d);

@@ -115,7 +115,8 @@ static char *html_title(const ddbc_design *g, ddbc_lang_id lang)
 	return strbuf_detach(&title);
 }
 
-int ddbc_emit_html(FILE *out, const ddbc_design *g, const ddbc_doc_opts *o, ddbc_diags *d)
+ddbc_emit_result ddbc_emit_html(FILE *out, const ddbc_design *g, const ddbc_doc_opts *o,
+				ddbc_diags *d)
 {
 	(void)d;
 	const char *dir = template_dir(o);

@@ -518,8 +518,8 @@ static json_t *create_table(const ddbc_table *t)
 	return o;
 }
 
-int ddbc_emit_create_table(FILE *out, const ddbc_design *g, const ddbc_export_opts *o,
-			   ddbc_diags *d)
+ddbc_emit_result ddbc_emit_create_table(FILE *out, const ddbc_design *g,
+					const ddbc_export_opts *o, ddbc_diags *d)
 {
 	(void)o, (void)d;
 	ddbc_json_stream s;

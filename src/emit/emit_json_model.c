@@ -338,7 +338,8 @@ static void lint_rules(ddbc_json_stream *js, const ddbc_design *g)
 
 /* ---- the document ------------------------------------------------------------------------------- */
 
-int ddbc_emit_model(FILE *out, const ddbc_design *g, const ddbc_export_opts *o, ddbc_diags *d)
+ddbc_emit_result ddbc_emit_model(FILE *out, const ddbc_design *g, const ddbc_export_opts *o,
+				 ddbc_diags *d)
 {
 	(void)o, (void)d;
 	ddbc_json_stream s;

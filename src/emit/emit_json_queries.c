@@ -583,8 +583,8 @@ static bool params_valid(const ddbc_export_opts *o)
 	return true;
 }
 
-int ddbc_emit_queries(FILE *out, const ddbc_design *g, const ddbc_export_opts *o,
-		      ddbc_diags *d)
+ddbc_emit_result ddbc_emit_queries(FILE *out, const ddbc_design *g, const ddbc_export_opts *o,
+				   ddbc_diags *d)
 {
 	if (!params_valid(o))
 		return DDBC_EMIT_FAILED;

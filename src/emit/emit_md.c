@@ -6,7 +6,8 @@
 #include "emit/emit_md.h"
 #include "emit/doc_write.h"
 
-int ddbc_emit_md(FILE *out, const ddbc_design *g, const ddbc_doc_opts *o, ddbc_diags *d)
+ddbc_emit_result ddbc_emit_md(FILE *out, const ddbc_design *g, const ddbc_doc_opts *o,
+			      ddbc_diags *d)
 {
 	(void)d;
 	ddbc_doc_write(&ddbc_doc_markdown, out, NULL, g, o ? o->lang : DDBC_LANG_EN);

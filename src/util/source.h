@@ -1,4 +1,4 @@
-/* source.h - an input file held in memory, and positions in it */
+/* source.h - an input file (mapped, or read when it cannot be), and positions in it */
 #ifndef DDBC_SOURCE_H
 #define DDBC_SOURCE_H
 
