@@ -1,4 +1,4 @@
-/* check_cli.c - the ddbc binary: options, exit status, output (SPEC §2)
+/* check_cli.c - the ddbc binary: options, exit status, output (README.md, docs/ddbc.1.in)
  *
  * Runs TEST_BUILDDIR/ddbc from the source tree, so fixture paths and the
  * file names in the output are relative: tests/fixtures/NAME.

@@ -2,8 +2,8 @@
  *
  * Golden files for every sample in both formats and both languages
  * (tests/golden/doc/SAMPLE.LANG.{md,html}; DDBC_UPDATE_GOLDEN=1 rewrites
- * them), the seed-002 TodoItem table itself, byte-identical output on every
- * run, a hostile design (tests/fixtures/hostile-doc.ddb.yaml) that cannot
+ * them), the article's TodoItem table itself (samples/todo.ddb.yaml),
+ * byte-identical output on every run, a hostile design (tests/fixtures/hostile-doc.ddb.yaml) that cannot
  * break a table or put markup on the page, the heading ids, and the
  * command line: -o writes the file, a design with an error writes nothing.
  */

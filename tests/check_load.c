@@ -1,6 +1,6 @@
 /* check_load.c - input format v1 to the model (load.c, resolve.c)
  *
- * Every field of SPEC §1 reaches the model; every structural problem is
+ * Every field of docs/format.md reaches the model; every structural problem is
  * reported as schema or unresolved-reference at the node it is about, and
  * one run reports all of them.
  */

@@ -9,7 +9,8 @@
 #include "emit/emit.h"
 
 /* Every word the document writes itself, per language. The Japanese column
- * names are seed 002's where it has them (属性名, データ型, 説明). */
+ * names are those of 「保守しやすいDynamoDBのドキュメントと設計」 where it has
+ * them (属性名, データ型, 説明). */
 typedef struct ddbc_doc_labels {
 	const char *title_suffix, *contents, *table, *entity, *pattern, *patterns;
 	const char *indexes, *index_map, *orphans;

@@ -2,7 +2,8 @@
  *
  * One pass over the design: the title and description, a table of
  * contents, per table its indexes and index map and per entity the
- * seed-002 attribute table and example items, then the access patterns.
+ * attribute table of 「保守しやすいDynamoDBのドキュメントと設計」 and example
+ * items, then the access patterns.
  * Every heading's id is computed first (the contents link to all of them),
  * in document order, the way GitHub numbers repeated ids.
  */

@@ -1,8 +1,8 @@
 /* load.h - from YAML text to a design model
  *
  * ddbc_load composes the YAML tree (compose.c), checks it against input
- * format v1 (SPEC §1) and fills a ddbc_design, reporting every structural
- * problem it finds (schema, duplicate-key) rather than stopping at the
+ * format v1 (docs/format.md) and fills a ddbc_design, reporting every
+ * structural problem it finds (schema, duplicate-key) rather than stopping at the
  * first; then it resolves names (resolve.c, unresolved-reference).
  */
 #ifndef DDBC_LOAD_H
