@@ -969,6 +969,31 @@ START_TEST(test_streamed_attributes)
 }
 END_TEST
 
+START_TEST(test_example_items_kept)
+{
+	/* Example items are kept as the composer made them: whether written
+	 * in the entity, merged into it, or shared through an alias. */
+	tu_design t;
+	tu_load_text(&t, "ddbc: 1\nname: d\ntables:\n  t1: {partition_key: PK}\n"
+			 "entities:\n"
+			 "  A:\n    attributes: {PK: S}\n    examples: &ex [{PK: a}]\n"
+			 "  B:\n    <<: {examples: [{PK: b}]}\n    attributes: {PK: S}\n"
+			 "  C:\n    attributes: {PK: S}\n    examples: *ex\n"
+			 "  D:\n    attributes: {PK: S}\n    examples: [{PK: d, <<: {PK: x}}]\n");
+	static const char *const names[] = { "A", "B", "C", "D" };
+	static const char *const pks[] = { "a", "b", "a", "d" };
+	static const unsigned lines[] = { 8, 10, 8, 17 };
+	for (size_t i = 0; i < 4; i++) {
+		const ddbc_entity *e = entity(t.design, names[i]);
+		ck_assert_uint_eq(e->nexamples, 1);
+		const ddbc_node *pk = node_get(e->examples[0], "PK");
+		ck_assert_str_eq(pk->u.text, pks[i]);
+		ck_assert_uint_eq(pk->loc.line, lines[i]);
+	}
+	tu_design_free(&t);
+}
+END_TEST
+
 START_TEST(test_syntax_error_in_attributes)
 {
 	/* Attributes read before the parser fails are not reported either. */
@@ -1214,6 +1239,7 @@ static Suite *load_suite(void)
 	tcase_add_test(tc, test_syntax_error_hides_schema_findings);
 	tcase_add_test(tc, test_streamed_attributes);
 	tcase_add_test(tc, test_syntax_error_in_attributes);
+	tcase_add_test(tc, test_example_items_kept);
 	tcase_add_test(tc, test_every_error_in_one_run);
 	tcase_add_test(tc, test_wide_entity_lookups);
 	tcase_add_test(tc, test_long_include_projection);

@@ -20,6 +20,7 @@ struct frame {
 	size_t section;         /* a streamed section, or a nested mapping
 				   streamed in its entries: the sink's index + 1 */
 	bool nested;            /* the nested mapping of a section's entry */
+	bool keeping;           /* an entry: the value being read is the sink's kept one */
 	ddbc_strset seen;       /* a streamed section's keys (their nodes outlive it) */
 };
 
@@ -184,7 +185,21 @@ static ddbc_arena *node_arena(const struct composer *c)
 		return c->arena;
 	if (c->depth >= 4 && c->stack[3].nested && (c->depth > 4 || c->stack[3].n % 2 == 1))
 		return c->member_scratch;
+	if (c->depth >= 3 && c->stack[2].keeping)
+		return c->arena;
 	return c->scratch;
+}
+
+/* Keeps the scratch memory of the entry or member being read for as long
+ * as the tree: it holds a node used later. An inline merge source is one:
+ * its mapping gets the source's pairs, and the sink may keep their values
+ * (ddbc_yaml_sink's kept) without a copy. */
+static void pin(struct composer *c, const ddbc_arena *arena)
+{
+	if (arena == c->scratch)
+		c->scratch_pinned = true;
+	if (arena == c->member_scratch)
+		c->member_pinned = true;
 }
 
 static ddbc_node *new_scalar(struct composer *c, const yaml_event_t *ev)
@@ -213,10 +228,7 @@ static size_t add_anchor(struct composer *c, const yaml_char_t *name, ddbc_node 
 			 ddbc_arena *arena)
 {
 	/* A later alias may use the node: its entry's memory must stay. */
-	if (arena == c->scratch)
-		c->scratch_pinned = true;
-	if (arena == c->member_scratch)
-		c->member_pinned = true;
+	pin(c, arena);
 	xgrow((void **)&c->anchors, &c->anchors_cap, c->nanchors + 1, sizeof(struct anchor));
 	struct anchor *a = &c->anchors[c->nanchors++];
 	a->name = xstrdup((const char *)name);
@@ -378,6 +390,14 @@ static ddbc_node *stub_of(struct composer *c, const struct frame *f, const ddbc_
 	return stub;
 }
 
+/* Whether key, in an entry of a streamed section, is the one whose value
+ * the sink keeps (see ddbc_yaml_sink). */
+static bool is_kept_key(const struct composer *c, const ddbc_node *key)
+{
+	const char *name = c->sink->kept ? c->sink->kept[c->stack[1].section - 1] : NULL;
+	return name && !strcmp(key->u.text, name);
+}
+
 /* Adds child to the open collection; where is the event that brought it,
  * which for an alias is not the shared node's own position. */
 static void append(struct composer *c, ddbc_node *child, ddbc_loc where)
@@ -410,6 +430,8 @@ static void append(struct composer *c, ddbc_node *child, ddbc_loc where)
 			c->nested_streamed = false;
 		}
 	}
+	if (c->depth == 3 && c->stack[1].section && f->node->kind == DDBC_NODE_MAP)
+		f->keeping = f->n % 2 == 0 && is_kept_key(c, child);
 	xgrow((void **)&c->kids, &c->kids_cap, c->nkids + 1, sizeof(ddbc_node *));
 	c->kids[c->nkids++] = child;
 	f->n++;
@@ -587,6 +609,9 @@ static void pop(struct composer *c)
 	ddbc_strset_release(&f->seen);
 	if (f->anchor)
 		c->anchors[f->anchor - 1].open = false;
+	if (c->depth > 0 && pending_key(c, &c->stack[c->depth - 1]) &&
+	    is_merge_key(pending_key(c, &c->stack[c->depth - 1])))
+		pin(c, node_arena(c));
 	if (!c->failed)
 		append(c, f->node, f->node->loc);
 }

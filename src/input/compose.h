@@ -51,6 +51,10 @@ typedef struct ddbc_yaml_sink {
 	void *ctx;
 	const char *const *nested;    /* per section, a key or NULL; may be NULL */
 	void (*member)(void *ctx, size_t section, const ddbc_pair *member);
+	/* Per section, a key or NULL (may be NULL): the value under it in an
+	 * entry's mapping is composed to last as long as the tree, so the sink
+	 * may keep its nodes without a copy (an entity's example items). */
+	const char *const *kept;
 } ddbc_yaml_sink;
 
 /* As ddbc_yaml_load, streaming the sections sink names (sink may be NULL).

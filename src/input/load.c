@@ -2,8 +2,10 @@
  *
  * The root's small fields are read from the composed tree; the entries of
  * tables, entities and access_patterns arrive one at a time while the file
- * is parsed (ddbc_yaml_sink), and whatever the model keeps of them (names,
- * texts, example values) is copied, since their nodes are reused.
+ * is parsed (ddbc_yaml_sink), an entity's attributes one at a time before
+ * the entity, and whatever the model keeps of them (names, texts, example
+ * values) is copied, since their nodes are reused; only an entity's example
+ * items are composed to last and kept as they are.
  *
  * Each kind of mapping (root, table, index, entity, attribute, pattern) has
  * its list of known fields. A reader is lenient in one way only: it reports
@@ -513,7 +515,8 @@ static void load_examples(loader *L, const ddbc_node *v, ddbc_entity *e)
 			       ddbc_node_describe(item));
 			continue;
 		}
-		e->examples[e->nexamples++] = keep(L, item);
+		/* The composer made these to last (ddbc_yaml_sink's kept). */
+		e->examples[e->nexamples++] = item;
 	}
 }
 
@@ -763,8 +766,10 @@ static void *next_entry(entries *list, size_t size)
 	return item;
 }
 
-/* Inside each entity, its attributes are streamed too. */
+/* Inside each entity, its attributes are streamed too, and its example
+ * items are composed to last: a wide entity's are megabytes. */
 static const char *const nested_names[] = { NULL, "attributes", NULL };
+static const char *const kept_names[] = { NULL, "examples", NULL };
 
 static void on_member(void *ctx, size_t section, const ddbc_pair *member)
 {
@@ -886,7 +891,7 @@ ddbc_design *ddbc_load(const ddbc_source *src, ddbc_diags *d)
 	ddbc_settings_init(&g->settings);
 	loader L = { .design = g, .arena = arena, .d = d };
 	ddbc_yaml_sink sink = { section_names, countof(section_names), on_entry, &L,
-				nested_names, on_member };
+				nested_names, on_member, kept_names };
 	size_t before = d->n;
 	ddbc_node *root = ddbc_yaml_load_streamed(arena, src, d, &sink);
 	if (!root) {
