@@ -907,6 +907,8 @@ END_TEST
 /* What a sink saw: "section:key=summary" per entry, the summary a copy
  * taken during the call (the entry's nodes are gone after it). */
 struct seen {
+	bool nested;            /* stream the entities' `attrs` too */
+	const ddbc_node *kept;  /* the last entity's `keep`, kept without a copy */
 	ddbc_arena *arena;
 	char log[1024];
 };
@@ -928,18 +930,34 @@ static void summarize(const ddbc_node *n, char *out, size_t cap)
 	snprintf(out + len, cap - len, "}");
 }
 
-static void on_entry(void *ctx, size_t section, const ddbc_pair *entry)
+static void on_entry(void *ctx, size_t section, const ddbc_pair *entry, bool nested)
 {
 	struct seen *seen = ctx;
 	size_t len = strlen(seen->log);
-	snprintf(seen->log + len, sizeof(seen->log) - len, "%s%zu:%s=", len ? " " : "", section,
-		 entry->key->u.text);
+	snprintf(seen->log + len, sizeof(seen->log) - len, "%s%zu:%s%s=", len ? " " : "", section,
+		 entry->key->u.text, nested ? "*" : "");
+	if (section == 1 && ddbc_node_get(entry->value, "keep"))
+		seen->kept = ddbc_node_get(entry->value, "keep");
 	/* A copy outlives the entry. */
 	ddbc_node *copy = ddbc_node_copy(seen->arena, entry->value);
 	summarize(copy, seen->log, sizeof(seen->log));
 }
 
+/* A nested member is logged "m<section>:key=summary". */
+static void on_member(void *ctx, size_t section, const ddbc_pair *member)
+{
+	struct seen *seen = ctx;
+	size_t len = strlen(seen->log);
+	snprintf(seen->log + len, sizeof(seen->log) - len, "%sm%zu:%s=", len ? " " : "", section,
+		 member->key->u.text);
+	ddbc_node *copy = ddbc_node_copy(seen->arena, member->value);
+	summarize(copy, seen->log, sizeof(seen->log));
+}
+
 static const char *const streamed[] = { "tables", "entities" };
+/* In the tests of nested streaming, an entity's `attrs`. */
+static const char *const nested_keys[] = { NULL, "attrs" };
+static const char *const kept_keys[] = { NULL, "keep" };
 
 static void compose_streamed(struct composed *c, struct seen *seen, const char *text)
 {
@@ -949,14 +967,25 @@ static void compose_streamed(struct composed *c, struct seen *seen, const char *
 	ddbc_diags_begin(&c->d, c->src);
 	seen->arena = c->arena;
 	seen->log[0] = '\0';
-	ddbc_yaml_sink sink = { streamed, 2, on_entry, seen };
+	ddbc_yaml_sink sink = { .sections = streamed, .nsections = 2, .entry = on_entry, .ctx = seen };
+	if (seen->nested) {
+		sink.nested = nested_keys;
+		sink.member = on_member;
+		sink.kept = kept_keys;
+	}
 	c->root = ddbc_yaml_load_streamed(c->arena, c->src, &c->d, &sink);
+}
+
+static void compose_nested(struct composed *c, struct seen *seen, const char *text)
+{
+	seen->nested = true;
+	compose_streamed(c, seen, text);
 }
 
 START_TEST(test_stream_entries_in_order)
 {
 	struct composed c;
-	struct seen seen;
+	struct seen seen = { 0 };
 	compose_streamed(&c, &seen, "name: x\n"
 				    "entities:\n  A: {k: 1}\n  B: {k: 2}\n"
 				    "tables:\n  T: {pk: PK}\n"
@@ -980,7 +1009,7 @@ END_TEST
 START_TEST(test_stream_duplicate_withheld)
 {
 	struct composed c;
-	struct seen seen;
+	struct seen seen = { 0 };
 	compose_streamed(&c, &seen, "entities:\n  A: {k: 1}\n  A: {k: 2}\n  B: 3\n");
 	ck_assert_ptr_nonnull(c.root);
 	tu_expect_count(&c.d, 1);
@@ -995,7 +1024,7 @@ START_TEST(test_stream_repeated_section)
 	/* The second `entities` is a duplicate key: composed and dropped, never
 	 * streamed. */
 	struct composed c;
-	struct seen seen;
+	struct seen seen = { 0 };
 	compose_streamed(&c, &seen, "entities:\n  A: 1\nentities:\n  B: 2\n");
 	tu_expect_count(&c.d, 1);
 	tu_expect_diag(&c.d, DDBC_RULE_DUPLICATE_KEY, 3, 1, "duplicate key 'entities'");
@@ -1009,7 +1038,7 @@ START_TEST(test_stream_anchor_across_entries)
 	/* An anchor inside one entry serves a later one: that entry's memory
 	 * is kept, not reused. */
 	struct composed c;
-	struct seen seen;
+	struct seen seen = { 0 };
 	compose_streamed(&c, &seen, "entities:\n"
 				    "  A: {attrs: &common {id: S, at: N}}\n"
 				    "  B: {attrs: *common}\n"
@@ -1027,7 +1056,7 @@ START_TEST(test_stream_merged_entries)
 	/* Entries merged into a section reach the sink when it closes, after
 	 * the explicit ones; an explicit key wins over a merged one. */
 	struct composed c;
-	struct seen seen;
+	struct seen seen = { 0 };
 	compose_streamed(&c, &seen, "base: &base {A: 1, B: 2}\n"
 				    "entities:\n  <<: *base\n  B: 9\n  C: 3\n");
 	expect_clean(&c);
@@ -1045,11 +1074,119 @@ END_TEST
 START_TEST(test_stream_syntax_error)
 {
 	struct composed c;
-	struct seen seen;
+	struct seen seen = { 0 };
 	compose_streamed(&c, &seen, "entities:\n  A: {k: 1}\n  B: [unclosed\n");
 	ck_assert_ptr_null(c.root);
 	ck_assert(c.d.fatal);
 	ck_assert_str_eq(seen.log, "1:A={k:1}");
+	release(&c);
+}
+END_TEST
+
+/* ---- nested streaming ------------------------------------------------------------------ */
+
+START_TEST(test_nested_members_first)
+{
+	/* An entity's attrs reach the sink member by member, then the entity,
+	 * where they are an empty mapping at their position. Tables have no
+	 * nested mapping. */
+	struct composed c;
+	struct seen seen = { 0 };
+	compose_nested(&c, &seen, "tables:\n  T: {attrs: {x: 1}}\n"
+				  "entities:\n"
+				  "  A: {t: x, attrs: {a: 1, b: {k: 2}}, u: y}\n"
+				  "  B:\n    attrs:\n      c: 3\n");
+	expect_clean(&c);
+	ck_assert_str_eq(seen.log, "0:T={attrs:{x:1}} m1:a=1 m1:b={k:2} 1:A*={t:x,attrs:{},u:y} "
+				   "m1:c=3 1:B*={attrs:{}}");
+	release(&c);
+}
+END_TEST
+
+START_TEST(test_nested_duplicates)
+{
+	/* A repeated member is reported and withheld; a repeated attrs or a
+	 * repeated entity is composed and dropped, never streamed. */
+	struct composed c;
+	struct seen seen = { 0 };
+	compose_nested(&c, &seen, "entities:\n"
+				  "  A: {attrs: {a: 1, a: 2, b: 3}, attrs: {c: 4}}\n"
+				  "  A: {attrs: {z: 1}}\n");
+	ck_assert_ptr_nonnull(c.root);
+	tu_expect_count(&c.d, 3);
+	tu_expect_diag(&c.d, DDBC_RULE_DUPLICATE_KEY, 2, 21, "duplicate key 'a' (first defined at 2:15)");
+	tu_expect_diag(&c.d, DDBC_RULE_DUPLICATE_KEY, 2, 34, "duplicate key 'attrs' (first defined at 2:7)");
+	tu_expect_diag(&c.d, DDBC_RULE_DUPLICATE_KEY, 3, 3, "duplicate key 'A' (first defined at 2:3)");
+	ck_assert_str_eq(seen.log, "m1:a=1 m1:b=3 1:A*={attrs:{}}");
+	release(&c);
+}
+END_TEST
+
+START_TEST(test_nested_anchors)
+{
+	/* attrs an alias could reach are composed whole; an anchor inside a
+	 * member keeps that member's memory for a later alias. */
+	struct composed c;
+	struct seen seen = { 0 };
+	compose_nested(&c, &seen, "entities:\n"
+				  "  A: {attrs: &x {a: 1}}\n"
+				  "  B: &y {attrs: {b: 1}}\n"
+				  "  C: {attrs: {c: &z {k: 1}, d: *z}, e: *z}\n"
+				  "  D: {attrs: *x}\n");
+	expect_clean(&c);
+	ck_assert_str_eq(seen.log, "1:A={attrs:{a:1}} 1:B={attrs:{b:1}} m1:c={k:1} m1:d={k:1} "
+				   "1:C*={attrs:{},e:{k:1}} 1:D={attrs:{a:1}}");
+	release(&c);
+}
+END_TEST
+
+START_TEST(test_nested_merges)
+{
+	/* Members merged into attrs come when it closes, explicit ones win;
+	 * attrs merged into an entity, or an entity merged into the section,
+	 * arrive whole. */
+	struct composed c;
+	struct seen seen = { 0 };
+	compose_nested(&c, &seen, "base: &b {m: 1, a: 9}\n"
+				  "entities:\n"
+				  "  A: {attrs: {<<: *b, a: 2}}\n"
+				  "  B: {attrs: {<<: {p: {k: 1}}, q: 2}}\n"
+				  "  C: {<<: {attrs: {x: 1}}}\n"
+				  "  <<: {E: {attrs: {y: 1}}}\n");
+	expect_clean(&c);
+	ck_assert_str_eq(seen.log, "m1:a=2 m1:m=1 1:A*={attrs:{}} m1:q=2 m1:p={k:1} "
+				   "1:B*={attrs:{}} 1:C={attrs:{x:1}} 1:E={attrs:{y:1}}");
+	release(&c);
+}
+END_TEST
+
+START_TEST(test_kept_value_lasts)
+{
+	/* The value under an entry's kept key outlives the entry's memory. */
+	struct composed c;
+	struct seen seen = { 0 };
+	compose_nested(&c, &seen, "entities:\n"
+				  "  A: {keep: [{v: 1}], other: {w: 2}}\n"
+				  "  B: {x: 1}\n"
+				  "  C: {y: [2, 3]}\n");
+	expect_clean(&c);
+	ck_assert_ptr_nonnull(seen.kept);
+	ck_assert_uint_eq(seen.kept->kind, DDBC_NODE_SEQ);
+	ck_assert_str_eq(get(seen.kept->u.items[0], "v")->u.text, "1");
+	ck_assert_uint_eq(seen.kept->loc.line, 2);
+	ck_assert_uint_eq(seen.kept->loc.column, 13);
+	release(&c);
+}
+END_TEST
+
+START_TEST(test_nested_syntax_error)
+{
+	struct composed c;
+	struct seen seen = { 0 };
+	compose_nested(&c, &seen, "entities:\n  A:\n    attrs:\n      a: 1\n      b: [unclosed\n");
+	ck_assert_ptr_null(c.root);
+	ck_assert(c.d.fatal);
+	ck_assert_str_eq(seen.log, "m1:a=1");
 	release(&c);
 }
 END_TEST
@@ -1189,6 +1326,12 @@ static Suite *compose_suite(void)
 	tcase_add_test(tc, test_stream_anchor_across_entries);
 	tcase_add_test(tc, test_stream_merged_entries);
 	tcase_add_test(tc, test_stream_syntax_error);
+	tcase_add_test(tc, test_nested_members_first);
+	tcase_add_test(tc, test_nested_duplicates);
+	tcase_add_test(tc, test_nested_anchors);
+	tcase_add_test(tc, test_nested_merges);
+	tcase_add_test(tc, test_nested_syntax_error);
+	tcase_add_test(tc, test_kept_value_lasts);
 	tcase_add_test(tc, test_node_copy);
 	tcase_add_loop_test(tc, test_lookup_by_key, 0, 8);
 	tcase_add_test(tc, test_lookup_with_merge_and_repeats);

@@ -930,6 +930,83 @@ START_TEST(test_syntax_error_hides_schema_findings)
 }
 END_TEST
 
+START_TEST(test_streamed_attributes)
+{
+	/* An entity's attributes are read one by one as the file is parsed:
+	 * each reaches the model in file order with its entity, a repeated one
+	 * is reported and the first kept, merged ones come behind, and an
+	 * attributes mapping that an alias uses serves both entities. */
+	tu_design t;
+	tu_load_text(&t, "ddbc: 1\nname: d\ntables:\n  t1: {partition_key: PK}\n"
+			 "entities:\n"
+			 "  A:\n    attributes: &common\n      PK: S\n      at: N\n"
+			 "  B:\n    description: b\n    attributes:\n"
+			 "      <<: *common\n      PK: {type: S, template: \"B#{id}\"}\n"
+			 "      id: S\n      id: N\n      x: {type: Q}\n"
+			 "    bogus: 1\n"
+			 "  C:\n    attributes: *common\n");
+	tu_expect_count(&t.d, 3);
+	tu_expect_diag(&t.d, DDBC_RULE_DUPLICATE_KEY, 16, 7,
+		       "duplicate key 'id' (first defined at 15:7)");
+	tu_expect_diag(&t.d, SCHEMA, 17, 17, "unknown type 'Q' for attribute 'x'");
+	tu_expect_diag(&t.d, SCHEMA, 18, 5, "unknown field 'bogus' in an entity");
+	const ddbc_entity *b = entity(t.design, "B");
+	static const char *const order[] = { "PK", "id", "x", "at" };
+	ck_assert_uint_eq(b->nattrs, 4);
+	for (size_t i = 0; i < b->nattrs; i++) {
+		ck_assert_str_eq(b->attrs[i].name.s, order[i]);
+		ck_assert_ptr_eq(b->attrs[i].entity, b);
+	}
+	ck_assert_str_eq(b->description, "b");
+	expect_name(attr(b, "PK")->template, "B#{id}", 14, 31);
+	ck_assert_uint_eq(attr(b, "id")->type, DDBC_TYPE_S);
+	expect_loc(attr(b, "at")->type_loc, 9, 11);
+	const ddbc_entity *c = entity(t.design, "C");
+	ck_assert_uint_eq(c->nattrs, 2);
+	ck_assert_ptr_eq(attr(c, "at")->entity, c);
+	ck_assert_uint_eq(entity(t.design, "A")->nattrs, 2);
+	tu_design_free(&t);
+}
+END_TEST
+
+START_TEST(test_example_items_kept)
+{
+	/* Example items are kept as the composer made them: whether written
+	 * in the entity, merged into it, or shared through an alias. */
+	tu_design t;
+	tu_load_text(&t, "ddbc: 1\nname: d\ntables:\n  t1: {partition_key: PK}\n"
+			 "entities:\n"
+			 "  A:\n    attributes: {PK: S}\n    examples: &ex [{PK: a}]\n"
+			 "  B:\n    <<: {examples: [{PK: b}]}\n    attributes: {PK: S}\n"
+			 "  C:\n    attributes: {PK: S}\n    examples: *ex\n"
+			 "  D:\n    attributes: {PK: S}\n    examples: [{PK: d, <<: {PK: x}}]\n");
+	static const char *const names[] = { "A", "B", "C", "D" };
+	static const char *const pks[] = { "a", "b", "a", "d" };
+	static const unsigned lines[] = { 8, 10, 8, 17 };
+	for (size_t i = 0; i < 4; i++) {
+		const ddbc_entity *e = entity(t.design, names[i]);
+		ck_assert_uint_eq(e->nexamples, 1);
+		const ddbc_node *pk = node_get(e->examples[0], "PK");
+		ck_assert_str_eq(pk->u.text, pks[i]);
+		ck_assert_uint_eq(pk->loc.line, lines[i]);
+	}
+	tu_design_free(&t);
+}
+END_TEST
+
+START_TEST(test_syntax_error_in_attributes)
+{
+	/* Attributes read before the parser fails are not reported either. */
+	tu_design t;
+	tu_load_text(&t, "ddbc: 1\nname: d\ntables:\n  t1: {partition_key: PK}\n"
+			 "entities:\n  E:\n    attributes:\n      PK: Q\n      x: [unclosed\n");
+	ck_assert_ptr_null(t.design);
+	tu_expect_count(&t.d, 1);
+	ck_assert_uint_eq(t.d.items[0].rule, DDBC_RULE_YAML_SYNTAX);
+	tu_design_free(&t);
+}
+END_TEST
+
 /* Writes a design padded with a comment to exactly size bytes, after an
  * optional byte order mark, and reads it back from the file. */
 static ddbc_source *source_of_size(const char *path, size_t size, bool bom)
@@ -1160,6 +1237,9 @@ static Suite *load_suite(void)
 	tcase_add_test(tc, test_sections_in_any_order);
 	tcase_add_test(tc, test_source_mapped_and_read);
 	tcase_add_test(tc, test_syntax_error_hides_schema_findings);
+	tcase_add_test(tc, test_streamed_attributes);
+	tcase_add_test(tc, test_syntax_error_in_attributes);
+	tcase_add_test(tc, test_example_items_kept);
 	tcase_add_test(tc, test_every_error_in_one_run);
 	tcase_add_test(tc, test_wide_entity_lookups);
 	tcase_add_test(tc, test_long_include_projection);

@@ -255,7 +255,18 @@ static void key(strbuf *sb, const ddbc_hattr *ha)
 	builder_function(sb, ha);
 }
 
-static void entity(strbuf *sb, const ddbc_hentity *he)
+/* Writes and empties sb: the header goes out in pieces, never whole in memory. */
+static void flush(strbuf *sb, FILE *out)
+{
+	fwrite(sb->buf, 1, sb->len, out);
+	strbuf_reset(sb);
+}
+
+/* An entity of 40,000 attributes has megabytes of names: they go out in
+ * pieces of about this size. */
+#define FLUSH_AT (64 * 1024)
+
+static void entity(strbuf *sb, const ddbc_hentity *he, FILE *out)
 {
 	const ddbc_entity *e = he->entity;
 	strbuf detail = STRBUF_INIT;
@@ -276,14 +287,9 @@ static void entity(strbuf *sb, const ddbc_hentity *he)
 		else
 			attr_names(sb, ha);
 		after_key = ha->key != NULL;
+		if (sb->len >= FLUSH_AT)
+			flush(sb, out);
 	}
-}
-
-/* Writes and empties sb: the header goes out in pieces, never whole in memory. */
-static void flush(strbuf *sb, FILE *out)
-{
-	fwrite(sb->buf, 1, sb->len, out);
-	strbuf_reset(sb);
 }
 
 /* Prints the header; each entity is planned as it is printed. Returns 0, or
@@ -305,7 +311,7 @@ static int header(FILE *out, const ddbc_design *g, ddbc_header_plan *plan)
 		ddbc_hentity he;
 		r = ddbc_header_plan_entity(plan, i, &he);
 		if (r == 0)
-			entity(&sb, &he);
+			entity(&sb, &he, out);
 		flush(&sb, out);
 	}
 	strbuf_addstr(&sb, "\n#ifdef __cplusplus\n}\n#endif\n");

@@ -17,7 +17,10 @@ struct frame {
 	size_t base, n;         /* its children: kids[base..base+n); for a mapping,
 				   key and value alternate */
 	size_t anchor;          /* index into anchors + 1, or 0 */
-	size_t section;         /* a streamed section: the sink's index + 1 */
+	size_t section;         /* a streamed section, or a nested mapping
+				   streamed in its entries: the sink's index + 1 */
+	bool nested;            /* the nested mapping of a section's entry */
+	bool keeping;           /* an entry: the value being read is the sink's kept one */
 	ddbc_strset seen;       /* a streamed section's keys (their nodes outlive it) */
 };
 
@@ -47,6 +50,9 @@ struct composer {
 	unsigned streamed;      /* bit per section already streamed */
 	ddbc_arena *scratch;    /* the nodes of the entry being streamed */
 	bool scratch_pinned;    /* scratch holds a node used later: keep it */
+	ddbc_arena *member_scratch; /* the nodes of a nested member being streamed */
+	bool member_pinned;
+	bool nested_streamed;   /* the current entry's nested mapping was streamed */
 	size_t read, evicted;   /* how much of the text libyaml has, and we gave back */
 };
 
@@ -168,12 +174,32 @@ static ddbc_scalar_kind resolve_tagged(const char *tag, const char *text)
 
 /* Nodes inside an entry of a streamed section go to the scratch arena,
  * which is cleared once the sink has taken the entry. The section's keys
- * (stack[1]'s even children) stay: duplicates are found among them. */
+ * (stack[1]'s even children) stay: duplicates are found among them. Inside
+ * an entry, the members of its streamed nested mapping (stack[3]) are
+ * cleared member by member, their keys with the entry. */
 static ddbc_arena *node_arena(const struct composer *c)
 {
 	if (c->depth < 2 || !c->stack[1].section)
 		return c->arena;
-	return c->depth > 2 || c->stack[1].n % 2 == 1 ? c->scratch : c->arena;
+	if (c->depth == 2 && c->stack[1].n % 2 == 0)
+		return c->arena;
+	if (c->depth >= 4 && c->stack[3].nested && (c->depth > 4 || c->stack[3].n % 2 == 1))
+		return c->member_scratch;
+	if (c->depth >= 3 && c->stack[2].keeping)
+		return c->arena;
+	return c->scratch;
+}
+
+/* Keeps the scratch memory of the entry or member being read for as long
+ * as the tree: it holds a node used later. An inline merge source is one:
+ * its mapping gets the source's pairs, and the sink may keep their values
+ * (ddbc_yaml_sink's kept) without a copy. */
+static void pin(struct composer *c, const ddbc_arena *arena)
+{
+	if (arena == c->scratch)
+		c->scratch_pinned = true;
+	if (arena == c->member_scratch)
+		c->member_pinned = true;
 }
 
 static ddbc_node *new_scalar(struct composer *c, const yaml_event_t *ev)
@@ -202,8 +228,7 @@ static size_t add_anchor(struct composer *c, const yaml_char_t *name, ddbc_node 
 			 ddbc_arena *arena)
 {
 	/* A later alias may use the node: its entry's memory must stay. */
-	if (arena == c->scratch)
-		c->scratch_pinned = true;
+	pin(c, arena);
 	xgrow((void **)&c->anchors, &c->anchors_cap, c->nanchors + 1, sizeof(struct anchor));
 	struct anchor *a = &c->anchors[c->nanchors++];
 	a->name = xstrdup((const char *)name);
@@ -260,6 +285,46 @@ static size_t streamed_section(struct composer *c, ddbc_node_kind kind)
 	return 0;
 }
 
+/* Only a plain "<<" merges; a quoted one is an ordinary key. */
+static bool is_merge_key(const ddbc_node *key)
+{
+	return key->plain && key->n == 2 && !strcmp(key->u.text, "<<");
+}
+
+/* The last key of an open mapping frame, or NULL if none is waiting for
+ * its value. */
+static const ddbc_node *pending_key(const struct composer *c, const struct frame *f)
+{
+	if (f->node->kind != DDBC_NODE_MAP || f->n % 2 == 0)
+		return NULL;
+	return c->kids[f->base + f->n - 1];
+}
+
+/* Whether a mapping opened now is the nested mapping of a streamed
+ * section's entry (see ddbc_yaml_sink). Returns the section's index + 1,
+ * or 0. A mapping that an alias could reach, through its own anchor or an
+ * enclosing one, is composed whole: the alias must see all of it. */
+static size_t nested_section(struct composer *c, ddbc_node_kind kind, bool anchored)
+{
+	if (!c->sink || !c->sink->nested || kind != DDBC_NODE_MAP || c->depth != 3 || anchored)
+		return 0;
+	const struct frame *sec = &c->stack[1], *entry = &c->stack[2];
+	if (!sec->section || sec->nested || c->nested_streamed)
+		return 0;
+	const char *name = c->sink->nested[sec->section - 1];
+	const ddbc_node *entry_key = pending_key(c, sec), *key = pending_key(c, entry);
+	if (!name || !entry_key || !key || strcmp(key->u.text, name) != 0)
+		return 0;
+	/* A merged or repeated entry never reaches the sink. */
+	if (is_merge_key(entry_key) || ddbc_strset_get(&sec->seen, entry_key->u.text, entry_key->n))
+		return 0;
+	for (size_t i = 0; i < 3; i++)
+		if (c->stack[i].anchor)
+			return 0;
+	c->nested_streamed = true;
+	return sec->section;
+}
+
 static void push(struct composer *c, ddbc_node_kind kind, const yaml_event_t *ev,
 		 const yaml_char_t *anchor)
 {
@@ -268,12 +333,14 @@ static void push(struct composer *c, ddbc_node_kind kind, const yaml_event_t *ev
 	node->kind = kind;
 	node->loc = loc_of(ev->start_mark);
 	size_t section = streamed_section(c, kind);
+	size_t nested = section ? 0 : nested_section(c, kind, anchor != NULL);
 	xgrow((void **)&c->stack, &c->stack_cap, c->depth + 1, sizeof(struct frame));
 	struct frame *f = &c->stack[c->depth++];
 	memset(f, 0, sizeof(*f));
 	f->node = node;
 	f->base = c->nkids;
-	f->section = section;
+	f->section = section ? section : nested;
+	f->nested = nested != 0;
 	if (anchor)
 		f->anchor = add_anchor(c, anchor, node, true, arena);
 }
@@ -283,42 +350,52 @@ static uint32_t add_weight(uint32_t a, uint32_t b)
 	return a > DDBC_NODE_WEIGHT_MAX - b ? DDBC_NODE_WEIGHT_MAX : a + b;
 }
 
-static bool is_merge_key(const ddbc_node *key);
-
-/* Gives the sink a section's entry, unless its key came before (that
- * repeat is reported when the section closes). */
+/* Gives the sink a section's entry or a nested member, unless its key came
+ * before (that repeat is reported when the mapping closes). */
 static void hand_over(struct composer *c, struct frame *f, const ddbc_pair *entry)
 {
 	const ddbc_node *key = entry->key;
 	if (ddbc_strset_get(&f->seen, key->u.text, key->n))
 		return;
 	ddbc_strset_put(&f->seen, key->u.text, key->n);
-	c->sink->entry(c->sink->ctx, f->section - 1, entry);
+	if (f->nested)
+		c->sink->member(c->sink->ctx, f->section - 1, entry);
+	else
+		c->sink->entry(c->sink->ctx, f->section - 1, entry, c->nested_streamed);
 }
 
-/* After an entry: its scratch memory is reused, unless it holds a node used
- * later (an anchored node, an inline merge source), in which case it lives
- * as long as the tree. */
-static void recycle_scratch(struct composer *c)
+/* After an entry or member: its scratch memory is reused, unless it holds
+ * a node used later (an anchored node, an inline merge source), in which
+ * case it lives as long as the tree. */
+static void recycle_scratch(struct composer *c, ddbc_arena **scratch, bool *pinned)
 {
-	if (!c->scratch_pinned) {
-		ddbc_arena_clear(c->scratch);
+	if (!*pinned) {
+		ddbc_arena_clear(*scratch);
 		return;
 	}
-	ddbc_arena_adopt(c->arena, c->scratch);
-	c->scratch = ddbc_arena_new();
-	c->scratch_pinned = false;
+	ddbc_arena_adopt(c->arena, *scratch);
+	*scratch = ddbc_arena_new();
+	*pinned = false;
 }
 
 /* A streamed entry's value, once handed over: an empty mapping at its
- * position, as heavy as the value for the alias bound. */
-static ddbc_node *stub_of(struct composer *c, const ddbc_node *value)
+ * position, as heavy as the value for the alias bound. A member's lives
+ * with its entry. */
+static ddbc_node *stub_of(struct composer *c, const struct frame *f, const ddbc_node *value)
 {
-	ddbc_node *stub = ddbc_arena_alloc(c->arena, sizeof(*stub));
+	ddbc_node *stub = ddbc_arena_alloc(f->nested ? c->scratch : c->arena, sizeof(*stub));
 	stub->kind = DDBC_NODE_MAP;
 	stub->loc = value->loc;
 	stub->weight = value->weight;
 	return stub;
+}
+
+/* Whether key, in an entry of a streamed section, is the one whose value
+ * the sink keeps (see ddbc_yaml_sink). */
+static bool is_kept_key(const struct composer *c, const ddbc_node *key)
+{
+	const char *name = c->sink->kept ? c->sink->kept[c->stack[1].section - 1] : NULL;
+	return name && !strcmp(key->u.text, name);
 }
 
 /* Adds child to the open collection; where is the event that brought it,
@@ -338,24 +415,26 @@ static void append(struct composer *c, ddbc_node *child, ddbc_loc where)
 	if (f->section && f->n % 2 == 1) {
 		ddbc_node *key = c->kids[c->nkids - 1];
 		if (is_merge_key(key)) {
-			/* Merged when the section closes: keep it till then. */
-			c->scratch_pinned = true;
+			/* Merged when the mapping closes: keep it till then. */
+			*(f->nested ? &c->member_pinned : &c->scratch_pinned) = true;
+		} else if (f->nested) {
+			ddbc_pair member = { key, child };
+			hand_over(c, f, &member);
+			child = stub_of(c, f, child);
+			recycle_scratch(c, &c->member_scratch, &c->member_pinned);
 		} else {
 			ddbc_pair entry = { key, child };
 			hand_over(c, f, &entry);
-			child = stub_of(c, child);
-			recycle_scratch(c);
+			child = stub_of(c, f, child);
+			recycle_scratch(c, &c->scratch, &c->scratch_pinned);
+			c->nested_streamed = false;
 		}
 	}
+	if (c->depth == 3 && c->stack[1].section && f->node->kind == DDBC_NODE_MAP)
+		f->keeping = f->n % 2 == 0 && is_kept_key(c, child);
 	xgrow((void **)&c->kids, &c->kids_cap, c->nkids + 1, sizeof(ddbc_node *));
 	c->kids[c->nkids++] = child;
 	f->n++;
-}
-
-/* Only a plain "<<" merges; a quoted one is an ordinary key. */
-static bool is_merge_key(const ddbc_node *key)
-{
-	return key->plain && key->n == 2 && !strcmp(key->u.text, "<<");
 }
 
 static int cmp_pair_key(const void *pa, const void *pb)
@@ -485,15 +564,18 @@ static void finish_map(struct composer *c, struct frame *f)
 	for (size_t i = explicit_n; f->section && i < n; i++)
 		if (pairs[i].key)
 			hand_over(c, f, &pairs[i]);
+	/* A streamed nested mapping is spent: it stays empty in its entry. */
 	ddbc_node *node = f->node;
-	node->n = n - dropped;
-	node->u.pairs = ddbc_arena_alloc(node_arena(c), ddbc_node_pairs_size(node->n));
+	node->n = f->nested ? 0 : n - dropped;
+	node->u.pairs = f->nested ? NULL
+		: ddbc_arena_alloc(node_arena(c), ddbc_node_pairs_size(node->n));
 	uint32_t w = 1;
 	size_t k = 0;
 	for (size_t i = 0; i < n; i++) {
 		if (!pairs[i].key)
 			continue;
-		node->u.pairs[k++] = pairs[i];
+		if (!f->nested)
+			node->u.pairs[k++] = pairs[i];
 		w = add_weight(w, add_weight(pairs[i].key->weight, pairs[i].value->weight));
 	}
 	node->weight = w;
@@ -527,6 +609,9 @@ static void pop(struct composer *c)
 	ddbc_strset_release(&f->seen);
 	if (f->anchor)
 		c->anchors[f->anchor - 1].open = false;
+	if (c->depth > 0 && pending_key(c, &c->stack[c->depth - 1]) &&
+	    is_merge_key(pending_key(c, &c->stack[c->depth - 1])))
+		pin(c, node_arena(c));
 	if (!c->failed)
 		append(c, f->node, f->node->loc);
 }
@@ -626,6 +711,10 @@ static void release(struct composer *c)
 		ddbc_arena_adopt(c->arena, c->scratch);
 	else
 		ddbc_arena_free(c->scratch);
+	if (c->member_scratch && c->member_pinned)
+		ddbc_arena_adopt(c->arena, c->member_scratch);
+	else
+		ddbc_arena_free(c->member_scratch);
 }
 
 ddbc_node *ddbc_yaml_load(ddbc_arena *arena, const ddbc_source *src, ddbc_diags *d)
@@ -687,8 +776,10 @@ ddbc_node *ddbc_yaml_load_streamed(ddbc_arena *arena, const ddbc_source *src, dd
 	c.src = src;
 	c.d = d;
 	c.sink = sink;
-	if (sink)
+	if (sink) {
 		c.scratch = ddbc_arena_new();
+		c.member_scratch = ddbc_arena_new();
+	}
 	if (!yaml_parser_initialize(&c.parser))
 		xalloc_die();
 	yaml_parser_set_input(&c.parser, read_input, &c);

@@ -34,12 +34,27 @@ ddbc_node *ddbc_yaml_load(ddbc_arena *arena, const ddbc_source *src, ddbc_diags 
  * nodes are valid only during the call; the sink copies what it keeps
  * (ddbc_node_copy). A repeated entry is reported as duplicate-key and not
  * handed over. In the returned tree, a streamed entry's value is an empty
- * mapping that keeps only the entry's position. */
+ * mapping that keeps only the entry's position.
+ *
+ * One mapping inside each entry may be streamed too (an entity's
+ * attributes: one entity may have 40,000): the value of key nested[section]
+ * in an entry's mapping. Its members reach member() one at a time as they
+ * complete, like entries, and then the entry reaches entry() with nested
+ * set; in that entry the nested mapping is an empty mapping at its
+ * position. Composed whole instead, as part of the entry (nested unset),
+ * is a nested mapping that an alias could use (it or its entry holds an
+ * anchor), a repeated key's, a repeated or merged entry's. */
 typedef struct ddbc_yaml_sink {
 	const char *const *sections;  /* keys of the root mapping to stream */
 	size_t nsections;
-	void (*entry)(void *ctx, size_t section, const ddbc_pair *entry);
+	void (*entry)(void *ctx, size_t section, const ddbc_pair *entry, bool nested);
 	void *ctx;
+	const char *const *nested;    /* per section, a key or NULL; may be NULL */
+	void (*member)(void *ctx, size_t section, const ddbc_pair *member);
+	/* Per section, a key or NULL (may be NULL): the value under it in an
+	 * entry's mapping is composed to last as long as the tree, so the sink
+	 * may keep its nodes without a copy (an entity's example items). */
+	const char *const *kept;
 } ddbc_yaml_sink;
 
 /* As ddbc_yaml_load, streaming the sections sink names (sink may be NULL).

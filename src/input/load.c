@@ -2,8 +2,10 @@
  *
  * The root's small fields are read from the composed tree; the entries of
  * tables, entities and access_patterns arrive one at a time while the file
- * is parsed (ddbc_yaml_sink), and whatever the model keeps of them (names,
- * texts, example values) is copied, since their nodes are reused.
+ * is parsed (ddbc_yaml_sink), an entity's attributes one at a time before
+ * the entity, and whatever the model keeps of them (names, texts, example
+ * values) is copied, since their nodes are reused; only an entity's example
+ * items are composed to last and kept as they are.
  *
  * Each kind of mapping (root, table, index, entity, attribute, pattern) has
  * its list of known fields. A reader is lenient in one way only: it reports
@@ -41,6 +43,10 @@ typedef struct loader {
 	/* Entities and patterns without a `table:`, checked once the number
 	 * of tables is known (a file may list entities before tables). */
 	entries untabled_entities, untabled_patterns;
+	/* The attributes of the entity being read, as they stream in; the
+	 * array becomes the entity's (ddbc_arena_resize: no copy). */
+	ddbc_attr *attrs;
+	size_t nattrs, attrs_cap;
 } loader;
 
 #define countof(a) (sizeof(a) / sizeof((a)[0]))
@@ -509,11 +515,39 @@ static void load_examples(loader *L, const ddbc_node *v, ddbc_entity *e)
 			       ddbc_node_describe(item));
 			continue;
 		}
-		e->examples[e->nexamples++] = keep(L, item);
+		/* The composer made these to last (ddbc_yaml_sink's kept). */
+		e->examples[e->nexamples++] = item;
 	}
 }
 
-static void load_entity(loader *L, const ddbc_pair *pair, ddbc_entity *e)
+/* An attribute of the entity being read, streamed in before the entity's
+ * other fields; its entity is set once the entities have their final
+ * place (link_parents). */
+static void on_attr(loader *L, const ddbc_pair *pair)
+{
+	if (L->nattrs == L->attrs_cap) {
+		L->attrs_cap = L->attrs_cap ? 2 * L->attrs_cap : 16;
+		L->attrs = ddbc_arena_resize(L->arena, L->attrs, L->attrs_cap, sizeof(ddbc_attr));
+	}
+	ddbc_attr *a = &L->attrs[L->nattrs++];
+	memset(a, 0, sizeof(*a));
+	load_attr(L, pair, NULL, a);
+}
+
+/* Gives e the attributes streamed in, the array cut to their number. */
+static void take_streamed_attrs(loader *L, ddbc_entity *e)
+{
+	e->attrs = L->nattrs
+		? ddbc_arena_resize(L->arena, L->attrs, L->nattrs, sizeof(ddbc_attr))
+		: ddbc_arena_array(L->arena, 0, sizeof(ddbc_attr));
+	e->nattrs = L->nattrs;
+	L->attrs = NULL;
+	L->nattrs = L->attrs_cap = 0;
+}
+
+/* nested: the attributes were streamed in already (on_attr); in m they
+ * are an empty mapping. */
+static void load_entity(loader *L, const ddbc_pair *pair, ddbc_entity *e, bool nested)
 {
 	static const char *const fields[] = { "table", "description", "c_name", "attributes",
 					      "examples" };
@@ -528,7 +562,9 @@ static void load_entity(loader *L, const ddbc_pair *pair, ddbc_entity *e)
 	e->description = get_text(L, m, "description");
 	e->c_name = get_name(L, m, "c_name");
 	const ddbc_node *attrs = require(L, m, "attributes", "an entity");
-	if (attrs && expect_kind(L, attrs, DDBC_NODE_MAP, "attributes")) {
+	if (nested)
+		take_streamed_attrs(L, e);
+	else if (attrs && expect_kind(L, attrs, DDBC_NODE_MAP, "attributes")) {
 		e->attrs = ddbc_arena_array(L->arena, attrs->n, sizeof(ddbc_attr));
 		e->nattrs = attrs->n;
 		for (size_t i = 0; i < attrs->n; i++)
@@ -730,7 +766,18 @@ static void *next_entry(entries *list, size_t size)
 	return item;
 }
 
-static void on_entry(void *ctx, size_t section, const ddbc_pair *entry)
+/* Inside each entity, its attributes are streamed too, and its example
+ * items are composed to last: a wide entity's are megabytes. */
+static const char *const nested_names[] = { NULL, "attributes", NULL };
+static const char *const kept_names[] = { NULL, "examples", NULL };
+
+static void on_member(void *ctx, size_t section, const ddbc_pair *member)
+{
+	(void)section;  /* only entities have a nested mapping */
+	on_attr(ctx, member);
+}
+
+static void on_entry(void *ctx, size_t section, const ddbc_pair *entry, bool nested)
 {
 	loader *L = ctx;
 	switch (section) {
@@ -738,7 +785,7 @@ static void on_entry(void *ctx, size_t section, const ddbc_pair *entry)
 		load_table(L, entry, next_entry(&L->tables, sizeof(ddbc_table)));
 		break;
 	case 1:
-		load_entity(L, entry, next_entry(&L->entities, sizeof(ddbc_entity)));
+		load_entity(L, entry, next_entry(&L->entities, sizeof(ddbc_entity)), nested);
 		break;
 	default:
 		load_pattern(L, entry, next_entry(&L->patterns, sizeof(ddbc_pattern)));
@@ -843,7 +890,8 @@ ddbc_design *ddbc_load(const ddbc_source *src, ddbc_diags *d)
 	g->src = src;
 	ddbc_settings_init(&g->settings);
 	loader L = { .design = g, .arena = arena, .d = d };
-	ddbc_yaml_sink sink = { section_names, countof(section_names), on_entry, &L };
+	ddbc_yaml_sink sink = { section_names, countof(section_names), on_entry, &L,
+				nested_names, on_member, kept_names };
 	size_t before = d->n;
 	ddbc_node *root = ddbc_yaml_load_streamed(arena, src, d, &sink);
 	if (!root) {

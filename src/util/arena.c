@@ -21,6 +21,7 @@ struct block {
 
 struct ddbc_arena {
 	struct block *head;
+	struct block *arrays;        /* ddbc_arena_resize's, the newest first */
 	size_t total;
 	size_t peak;                 /* the most total ever was, across clears */
 	struct ddbc_arena *adopted;  /* arenas freed with this one */
@@ -51,6 +52,7 @@ void ddbc_arena_free(ddbc_arena *a)
 		ddbc_arena_free(child);
 	}
 	free_blocks(a->head);
+	free_blocks(a->arrays);
 	free(a);
 }
 
@@ -61,6 +63,8 @@ void ddbc_arena_clear(ddbc_arena *a)
 	if (keep && keep->size > BLOCK_SIZE)
 		keep = NULL;
 	free_blocks(keep ? keep->next : a->head);
+	free_blocks(a->arrays);
+	a->arrays = NULL;
 	a->head = keep;
 	if (keep) {
 		memset(keep->data, 0, keep->used);
@@ -160,6 +164,27 @@ char *ddbc_arena_printf(ddbc_arena *a, const char *fmt, ...)
 	vsnprintf(p, (size_t)n + 1, fmt, ap);
 	va_end(ap);
 	return p;
+}
+
+void *ddbc_arena_resize(ddbc_arena *a, void *p, size_t n, size_t size)
+{
+	if (size && n > (SIZE_MAX - sizeof(struct block)) / size)
+		xalloc_die();
+	struct block *b = NULL;
+	if (p) {
+		b = a->arrays;
+		if ((void *)b->data != p)
+			abort(); /* not the newest array: a bug in the caller */
+		a->arrays = b->next;
+		a->total -= b->used;
+	}
+	/* realloc moves a large block by remapping its pages, not copying. */
+	b = xrealloc(b, sizeof(*b) + n * size);
+	b->size = b->used = n * size;
+	b->next = a->arrays;
+	a->arrays = b;
+	a->total += b->used;
+	return b->data;
 }
 
 size_t ddbc_arena_used(const ddbc_arena *a)

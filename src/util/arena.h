@@ -28,6 +28,14 @@ char *ddbc_arena_strdup(ddbc_arena *a, const char *s);
 char *ddbc_arena_printf(ddbc_arena *a, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
 
+/* Resizes an array that is filled a piece at a time and then belongs to
+ * the arena as it is, with no copy (an entity's attributes, streamed in
+ * one by one): p is NULL at first, then what the last call returned.
+ * Only the arena's newest such array may be resized, and it may move.
+ * Unlike the arena's other memory, elements added are not zeroed: the
+ * caller sets them, and the pages of a capacity never used stay untouched. */
+void *ddbc_arena_resize(ddbc_arena *a, void *p, size_t n, size_t size);
+
 /* Frees everything allocated from a but keeps its first block for reuse:
  * a scratch arena cleared after each piece of work stays in the cache. */
 void ddbc_arena_clear(ddbc_arena *a);
