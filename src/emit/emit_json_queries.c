@@ -24,6 +24,7 @@
 #include "model/expr_names.h"
 #include "model/semantics.h"
 #include "util/utf8.h"
+#include "util/xalloc.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -40,6 +41,9 @@ typedef struct request {
 	json_t *names;       /* ExpressionAttributeNames: placeholder -> name */
 	json_t *values;      /* ExpressionAttributeValues: placeholder -> value */
 	json_t *reported;    /* parameters reported without a value */
+	const ddbc_segment **params;  /* the key condition's placeholders, once */
+	size_t nparams, params_cap;
+	bool params_known;
 	bool failed;
 } request;
 
@@ -369,9 +373,11 @@ static json_t *key_map(request *r)
 
 /* ---- PutItem's item --------------------------------------------------------------------- */
 
-/* Whether name is a parameter of the pattern's key condition. */
-static bool is_param(request *r, const char *name)
+/* The placeholders of the pattern's key condition, parsed once per request:
+ * a put item asks for every one of its attributes. */
+static void collect_params(request *r)
 {
+	r->params_known = true;
 	for (size_t i = 0; i < r->p->nconds; i++) {
 		const ddbc_key_cond *c = &r->p->conds[i];
 		for (size_t v = 0; v < c->nvalues; v++) {
@@ -380,13 +386,26 @@ static bool is_param(request *r, const char *name)
 			if (c->values[v]->scalar != DDBC_SCALAR_STR ||
 			    ddbc_template_parse(r->arena, c->values[v]->u.text, &t, &off))
 				continue;
-			for (size_t k = 0; k < t.nsegs; k++)
-				if (t.segs[k].kind == DDBC_SEG_PLACEHOLDER &&
-				    strlen(name) == t.segs[k].len &&
-				    !memcmp(name, t.segs[k].text, t.segs[k].len))
-					return true;
+			for (size_t k = 0; k < t.nsegs; k++) {
+				if (t.segs[k].kind != DDBC_SEG_PLACEHOLDER)
+					continue;
+				xgrow((void **)&r->params, &r->params_cap, r->nparams + 1,
+				      sizeof(*r->params));
+				r->params[r->nparams++] = &t.segs[k];
+			}
 		}
 	}
+}
+
+/* Whether name is a parameter of the pattern's key condition. */
+static bool is_param(request *r, const char *name)
+{
+	if (!r->params_known)
+		collect_params(r);
+	size_t len = strlen(name);
+	for (size_t i = 0; i < r->nparams; i++)
+		if (r->params[i]->len == len && !memcmp(name, r->params[i]->text, len))
+			return true;
 	return false;
 }
 
@@ -443,46 +462,51 @@ static bool item_text(request *r, const ddbc_entity *e, const ddbc_node *ex, con
 	return true;
 }
 
-/* Rewrites the item's scalar S and N attributes that the parameters
- * change: parameters themselves and the templates built from them. */
-static void render_item(request *r, const ddbc_entity *e, const ddbc_node *ex, json_t *item)
+/* The value the put item gives attribute name, holding ex's value v: the
+ * pattern's key value (kept in key), else a scalar S or N attribute that the
+ * parameters change (a parameter itself or a template built from them),
+ * rendered, else the example's value as it is. */
+static json_t *item_member(request *r, const ddbc_entity *e, const ddbc_node *ex,
+			   const char *name, const ddbc_node *v, json_t *key)
 {
-	for (size_t i = 0; i < e->nattrs; i++) {
-		const ddbc_attr *a = &e->attrs[i];
-		if (!json_object_get(item, a->name.s) ||
-		    (a->type != DDBC_TYPE_S && a->type != DDBC_TYPE_N))
-			continue;
-		if (!a->has_template && !is_param(r, a->name.s))
-			continue;
+	json_t *k = json_object_get(key, name);
+	if (k)
+		return json_incref(k);
+	const ddbc_attr *a = ddbc_entity_attr(e, name);
+	if (a && (a->type == DDBC_TYPE_S || a->type == DDBC_TYPE_N) &&
+	    (a->has_template || is_param(r, name))) {
 		strbuf sb = STRBUF_INIT;
-		if (item_text(r, e, ex, a->name.s, &sb, 0))
-			json_object_set_new(item, a->name.s,
-					    ddbc_json_key_value(strbuf_str(&sb), sb.len, a->type));
+		json_t *rendered = NULL;
+		if (item_text(r, e, ex, name, &sb, 0))
+			rendered = ddbc_json_key_value(strbuf_str(&sb), sb.len, a->type);
 		strbuf_release(&sb);
+		if (rendered)
+			return rendered;
 	}
+	return ddbc_json_attr_value(v, a ? a->type : DDBC_TYPE_NONE);
 }
 
-static json_t *put_item(request *r)
+/* Writes PutItem's Item: the first example of the entity the pattern puts,
+ * member by member (an item of 40,000 attributes never exists as one
+ * tree), then the key attributes the example lacks. */
+static void put_item(request *r, ddbc_json_stream *s)
 {
 	const ddbc_entity *e = r->p->nmatched ? r->p->matched[0] : NULL;
 	const ddbc_node *ex = e && e->nexamples ? e->examples[0] : NULL;
-	json_t *item = json_object();
-	for (size_t i = 0; ex && i < ex->n; i++) {
-		const char *name = ex->u.pairs[i].key->u.text;
-		const ddbc_attr *a = ddbc_entity_attr(e, name);
-		json_object_set_new(item, name, ddbc_json_attr_value(ex->u.pairs[i].value,
-								     a ? a->type : DDBC_TYPE_NONE));
-	}
-	if (e)
-		render_item(r, e, ex, item);
 	/* The key is the pattern's, whatever the example holds. */
 	json_t *key = key_map(r);
+	ddbc_json_begin(s, "Item", '{');
+	for (size_t i = 0; ex && i < ex->n; i++) {
+		const char *name = ex->u.pairs[i].key->u.text;
+		ddbc_json_member(s, name, item_member(r, e, ex, name, ex->u.pairs[i].value, key));
+	}
 	const char *k;
 	json_t *v;
 	json_object_foreach(key, k, v)
-		json_object_set(item, k, v);
+		if (!ex || !ddbc_node_get(ex, k))
+			ddbc_json_member(s, k, json_incref(v));
+	ddbc_json_end(s, '}');
 	json_decref(key);
-	return item;
 }
 
 /* ---- requests ------------------------------------------------------------------------- */
@@ -497,67 +521,68 @@ static const char *api_name(ddbc_operation op)
 	return names[op];
 }
 
-static void set_expression(json_t *input, const char *key, char *expr)
+static void set_expression(ddbc_json_stream *s, const char *key, char *expr)
 {
 	if (*expr)
-		json_object_set_new(input, key, ddbc_json_str(expr));
+		ddbc_json_text(s, key, expr);
 	free(expr);
 }
 
 /* The request's body; names and values are added at the end. */
-static void fill_input(request *r, json_t *input)
+static void fill_input(request *r, ddbc_json_stream *s)
 {
 	const ddbc_pattern *p = r->p;
-	json_object_set_new(input, "TableName", ddbc_json_str(p->table->name.s));
+	ddbc_json_text(s, "TableName", p->table->name.s);
 	bool read = p->operation == DDBC_OP_QUERY || p->operation == DDBC_OP_SCAN;
 	if (read && p->index->kind != DDBC_INDEX_PRIMARY)
-		json_object_set_new(input, "IndexName", ddbc_json_str(p->index->name.s));
+		ddbc_json_text(s, "IndexName", p->index->name.s);
 	switch (p->operation) {
 	case DDBC_OP_QUERY:
-		set_expression(input, "KeyConditionExpression", key_condition(r));
+		set_expression(s, "KeyConditionExpression", key_condition(r));
 		if (p->order)
-			json_object_set_new(input, "ScanIndexForward", json_boolean(p->order > 0));
+			ddbc_json_bool(s, "ScanIndexForward", p->order > 0);
 		break;
 	case DDBC_OP_PUT:
-		json_object_set_new(input, "Item", put_item(r));
+		put_item(r, s);
 		break;
 	case DDBC_OP_GET:
 	case DDBC_OP_UPDATE:
 	case DDBC_OP_DELETE:
-		json_object_set_new(input, "Key", key_map(r));
+		ddbc_json_member(s, "Key", key_map(r));
 		break;
 	case DDBC_OP_SCAN:
 		break;
 	}
 	bool write = !read && p->operation != DDBC_OP_GET;
 	if (write && p->condition)
-		set_expression(input, "ConditionExpression", condition_expr(r, p->condition));
+		set_expression(s, "ConditionExpression", condition_expr(r, p->condition));
 	if (!write && p->consistent_read)
-		json_object_set_new(input, "ConsistentRead", json_true());
+		ddbc_json_bool(s, "ConsistentRead", true);
 }
 
-static json_t *request_for(const ddbc_design *g, const ddbc_pattern *p,
-			   const ddbc_export_opts *o, ddbc_diags *d, bool *failed)
+/* Writes the request of pattern p, member by member. */
+static void write_request(ddbc_json_stream *s, const ddbc_design *g, const ddbc_pattern *p,
+			  const ddbc_export_opts *o, ddbc_diags *d, bool *failed)
 {
 	request r = { g, p, o, d, ddbc_arena_new(), json_object(), json_object(), json_object(),
-		      false };
-	json_t *input = json_object();
-	fill_input(&r, input);
+		      NULL, 0, 0, false, false };
+	ddbc_json_begin(s, NULL, '{');
+	ddbc_json_text(s, "pattern", p->id.s);
+	ddbc_json_text(s, "operation", api_name(p->operation));
+	ddbc_json_begin(s, "input", '{');
+	fill_input(&r, s);
 	if (json_object_size(r.names))
-		json_object_set(input, "ExpressionAttributeNames", r.names);
+		ddbc_json_member(s, "ExpressionAttributeNames", json_incref(r.names));
 	if (json_object_size(r.values))
-		json_object_set(input, "ExpressionAttributeValues", r.values);
+		ddbc_json_member(s, "ExpressionAttributeValues", json_incref(r.values));
+	ddbc_json_end(s, '}');
+	ddbc_json_end(s, '}');
 	json_decref(r.names);
 	json_decref(r.values);
 	json_decref(r.reported);
+	free(r.params);
 	ddbc_arena_free(r.arena);
 	*failed |= r.failed;
-
-	json_t *q = json_object();
-	json_object_set_new(q, "pattern", ddbc_json_str(p->id.s));
-	json_object_set_new(q, "operation", json_string(api_name(p->operation)));
-	json_object_set_new(q, "input", input);
-	return q;
 }
 
 /* Parameter values become JSON strings: they must be UTF-8. */
@@ -596,7 +621,7 @@ ddbc_emit_result ddbc_emit_queries(FILE *out, const ddbc_design *g, const ddbc_e
 		const ddbc_pattern *p = &g->patterns[i];
 		/* Only a design with errors has an unresolved pattern. */
 		if (p->table && p->index)
-			ddbc_json_member(&s, NULL, request_for(g, p, o, d, &failed));
+			write_request(&s, g, p, o, d, &failed);
 	}
 	ddbc_json_end(&s, ']');
 	int r = ddbc_json_stream_finish(&s);
