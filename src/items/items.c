@@ -23,10 +23,8 @@ static int bad_item(ddbc_items_error *err, ddbc_ipos pos, const char *fmt, ...)
 {
 	va_list ap;
 	va_start(ap, fmt);
-	strbuf_reset(&err->message);
-	strbuf_vaddf(&err->message, fmt, ap);
+	ddbc_items_error_vset(err, pos, fmt, ap);
 	va_end(ap);
-	err->pos = pos;
 	return -1;
 }
 

@@ -310,6 +310,13 @@ static int scan_value(ddbc_items_reader *r)
 
 /* ---- errors ------------------------------------------------------------------------------ */
 
+void ddbc_items_error_vset(ddbc_items_error *err, ddbc_ipos pos, const char *fmt, va_list ap)
+{
+	strbuf_reset(&err->message);
+	strbuf_vaddf(&err->message, fmt, ap);
+	err->pos = pos;
+}
+
 static advance fail(ddbc_items_reader *r, ddbc_items_error *err, ddbc_ipos pos, const char *fmt,
 		    ...) __attribute__((format(printf, 4, 5)));
 
@@ -318,10 +325,8 @@ static advance fail(ddbc_items_reader *r, ddbc_items_error *err, ddbc_ipos pos, 
 {
 	va_list ap;
 	va_start(ap, fmt);
-	strbuf_reset(&err->message);
-	strbuf_vaddf(&err->message, fmt, ap);
+	ddbc_items_error_vset(err, pos, fmt, ap);
 	va_end(ap);
-	err->pos = pos;
 	r->st = ST_DONE;
 	r->recording = false;
 	return ADV_FAILED;

@@ -25,6 +25,7 @@
 
 #include "util/strbuf.h"
 
+#include <stdarg.h>
 #include <stdio.h>
 #include <stddef.h>
 
@@ -57,6 +58,10 @@ typedef struct ddbc_items_error {
 	ddbc_ipos pos;
 	strbuf message;
 } ddbc_items_error;
+
+/* Sets err to the message fmt formats, at pos. */
+void ddbc_items_error_vset(ddbc_items_error *err, ddbc_ipos pos, const char *fmt, va_list ap)
+    __attribute__((format(printf, 3, 0)));
 
 /* The default cap on one item's JSON text. DynamoDB items are at most
  * 400 KB, and DynamoDB JSON adds little more than the type tags. */
