@@ -21,14 +21,6 @@
 
 /* ---- shared ---------------------------------------------------------------------- */
 
-int ddbc_json_dump(FILE *out, json_t *v)
-{
-	ddbc_json_stream s;
-	ddbc_json_stream_init(&s, out);
-	ddbc_json_member(&s, NULL, v);
-	return ddbc_json_stream_finish(&s);
-}
-
 /* ---- streaming ------------------------------------------------------------------------ */
 
 #define DUMP_FLAGS (JSON_INDENT(2) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(15) | JSON_ENCODE_ANY)

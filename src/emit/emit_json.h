@@ -1,6 +1,6 @@
 /* emit_json.h - what the three JSON emitters share (emit_json*.c only)
  *
- * Every output is built as a jansson tree and dumped once: objects in
+ * Every output is written through one stream (below): objects in
  * insertion order, indented by 2, with a trailing newline, so one design
  * always gives the same bytes. Values reach DynamoDB in its own JSON
  * ({"S": "..."}, {"N": "..."}, ...), typed by the design's attributes.
@@ -14,14 +14,11 @@
 #include <jansson.h>
 #include <stdio.h>
 
-/* Dumps v to out and releases v. Returns DDBC_EMIT_OK, or DDBC_EMIT_FAILED
- * with a message on stderr. */
-int ddbc_json_dump(FILE *out, json_t *v);
-
 /* Writes a document container by container, member by member, in exactly
- * the layout ddbc_json_dump gives the whole tree, so that a big design's
- * output never exists as one tree: each member is built, written and
- * released in turn. */
+ * the layout jansson gives the whole tree (indented by 2, objects in
+ * insertion order, a trailing newline), so that a big design's output
+ * never exists as one tree: each member is built, written and released in
+ * turn. */
 typedef struct ddbc_json_stream {
 	FILE *out;
 	strbuf buf;              /* written to out in large pieces */

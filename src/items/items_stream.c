@@ -91,11 +91,6 @@ ddbc_items_shape ddbc_items_shape_of(const ddbc_items_reader *r)
 	return r->shape;
 }
 
-ddbc_ipos ddbc_items_position(const ddbc_items_reader *r)
-{
-	return r->at;
-}
-
 /* Advances pos over n bytes of text. */
 static ddbc_ipos advance_pos(ddbc_ipos pos, const unsigned char *p, size_t n)
 {

@@ -88,9 +88,6 @@ ddbc_items_step ddbc_items_next(ddbc_items_reader *r, ddbc_item_span *span, ddbc
 /* The shape decided by the first value (DDBC_SHAPE_UNKNOWN before it). */
 ddbc_items_shape ddbc_items_shape_of(const ddbc_items_reader *r);
 
-/* Where the reader stands: the position after the last byte it consumed. */
-ddbc_ipos ddbc_items_position(const ddbc_items_reader *r);
-
 /* Position of the character at byte offset off of span's text, counting
  * from span->pos (so an error jansson reports inside an item, or a key
  * found in it, can be given in the input's terms). */

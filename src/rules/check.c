@@ -27,7 +27,10 @@ static ddbc_severity severity_of(ddbc_rule rule, const ddbc_settings *cli,
 	return sev;
 }
 
-void ddbc_rules_run(const ddbc_design *design, ddbc_diags *d, const ddbc_settings *cli)
+/* Runs the check of every rule that has one, skipping the rules that cli
+ * (or, where not set there, the design's lint.rules and then the rule's
+ * default) turns off. */
+static void rules_run(const ddbc_design *design, ddbc_diags *d, const ddbc_settings *cli)
 {
 	for (int i = 0; i < DDBC_RULE_COUNT; i++) {
 		if (checks[i] && severity_of((ddbc_rule)i, cli, &design->settings) != DDBC_SEV_OFF)
@@ -41,7 +44,7 @@ ddbc_design *ddbc_check(const ddbc_source *src, ddbc_diags *d, const ddbc_settin
 	ddbc_design *design = ddbc_load(src, d);
 	if (design) {
 		ddbc_semantics(design);
-		ddbc_rules_run(design, d, cli);
+		rules_run(design, d, cli);
 	}
 	ddbc_diags_finish(d, cli, design ? &design->settings : NULL);
 	return design;

@@ -13,9 +13,4 @@
  * design, or NULL when the file could not be loaded (d->fatal). */
 ddbc_design *ddbc_check(const ddbc_source *src, ddbc_diags *d, const ddbc_settings *cli);
 
-/* Runs the check of every rule that has one on a loaded design with its
- * semantics derived, skipping the rules that cli (or, where not set there,
- * the design's lint.rules and then the rule's default) turns off. */
-void ddbc_rules_run(const ddbc_design *design, ddbc_diags *d, const ddbc_settings *cli);
-
 #endif

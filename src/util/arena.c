@@ -186,8 +186,3 @@ void *ddbc_arena_resize(ddbc_arena *a, void *p, size_t n, size_t size)
 	a->total += b->used;
 	return b->data;
 }
-
-size_t ddbc_arena_used(const ddbc_arena *a)
-{
-	return a->total;
-}

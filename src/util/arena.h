@@ -42,7 +42,4 @@ void ddbc_arena_clear(ddbc_arena *a);
 /* Makes child live as long as a: freeing a frees child too. */
 void ddbc_arena_adopt(ddbc_arena *a, ddbc_arena *child);
 
-/* Total bytes handed out, for the benchmark's memory report. */
-size_t ddbc_arena_used(const ddbc_arena *a);
-
 #endif
