@@ -1,0 +1,516 @@
+/* check_designs.c - every design lints with exactly the findings it marks
+ *
+ * The designs of tests/designs/ and samples/ (found at start-up, so a new
+ * one is covered) say in comments which findings `ddbc lint` must give:
+ *
+ *     name: { type: S }            # expect: reserved-word
+ *     # expect: key-overlap@5, pattern-scan
+ *
+ * "# expect: RULE[@COL][, RULE[@COL]...]" at the end of a line marks
+ * findings on that line (at column COL, or at any column without it); the
+ * same comment alone on a line marks the next line that holds more than a
+ * comment. A rule named twice is expected twice. The test fails on a marked
+ * finding that is missing and on a finding that is not marked, naming
+ * file:line:col and rule. Suppressed findings (JSON "suppressed": true) are
+ * not findings here: the design says why in its own comment.
+ *
+ * "# needs: FEATURE[, FEATURE...]" names what the design relies on: a rule
+ * id (present when `ddbc explain RULE` knows it), or `stored-false` and
+ * `suppressions` (found by linting a small design that uses them). A design
+ * whose needs the binary lacks is skipped with a message, but only while the
+ * feature is listed in `pending` below; once a feature is built, empty its
+ * entry and every design that needs it must pass.
+ *
+ * Then every other command runs on each design: `doc` (md, html, ja),
+ * `header` (its output compiled), `export` (create-table, queries, model:
+ * JSON). On a design whose marks hold no error each must succeed (`header`
+ * never fails where `lint` passes); on one with an error each must exit 1
+ * and write nothing. tests/designs/README.md says the same for authors.
+ */
+#define _GNU_SOURCE 1
+#include "testutil.h"
+#include "util/strbuf.h"
+
+#include <check.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <glob.h>
+#include <jansson.h>
+#include <spawn.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+extern char **environ;
+
+/* Features some designs need that the binary may not have yet. A design
+ * that needs a missing feature is skipped only while it is listed here. */
+static const char *const pending[] = {
+	"stored-false", "suppressions", "range-bound-prefix", "range-bound-shape", NULL,
+};
+
+/* ---- the designs ------------------------------------------------------------- */
+
+static char **designs;           /* paths relative to the source tree */
+static size_t ndesigns;
+
+static void add_matches(const char *dir)
+{
+	strbuf pat = STRBUF_INIT;
+	strbuf_addf(&pat, "%s/%s/*.ddb.yaml", TEST_SRCDIR, dir);
+	glob_t g;
+	if (glob(pat.buf, 0, NULL, &g) != 0) {
+		fprintf(stderr, "no designs match %s\n", pat.buf);
+		exit(1);
+	}
+	designs = realloc(designs, (ndesigns + g.gl_pathc) * sizeof(*designs));
+	for (size_t i = 0; i < g.gl_pathc; i++) {
+		strbuf rel = STRBUF_INIT;
+		strbuf_addf(&rel, "%s/%s", dir, strrchr(g.gl_pathv[i], '/') + 1);
+		designs[ndesigns++] = strbuf_detach(&rel);
+	}
+	globfree(&g);
+	strbuf_release(&pat);
+}
+
+/* ---- marks ------------------------------------------------------------------- */
+
+typedef struct mark {
+	unsigned line, col;      /* col 0: any column */
+	char rule[64];
+	bool met;
+} mark;
+
+typedef struct marks {
+	mark *at;
+	size_t n;
+	strbuf needs;            /* "F1,F2," */
+	bool errors;             /* some marked rule is an error (set by the lint) */
+} marks;
+
+/* Whether the line up to p holds nothing but blanks. */
+static bool alone(const char *line, const char *p)
+{
+	for (; line < p; line++)
+		if (*line != ' ' && *line != '\t')
+			return false;
+	return true;
+}
+
+/* Adds the marks of one "# expect:" list (up to the end of the line) for
+ * line (0: the next line with content, filled in later). */
+static void add_marks(marks *m, const char *list, unsigned line)
+{
+	const char *end = list + strcspn(list, "\r\n");
+	while (list < end) {
+		list += strspn(list, " ,");
+		size_t n = strcspn(list, " ,@\r\n");
+		if (n == 0)
+			break;
+		ck_assert_msg(n < sizeof(m->at[0].rule), "rule name too long: %.*s", (int)n, list);
+		m->at = realloc(m->at, (m->n + 1) * sizeof(*m->at));
+		mark *k = &m->at[m->n++];
+		*k = (mark){ line, 0, "", false };
+		memcpy(k->rule, list, n);
+		list += n;
+		if (*list == '@')
+			k->col = (unsigned)strtoul(list + 1, (char **)&list, 10);
+	}
+}
+
+static void read_marks(marks *m, const char *text)
+{
+	*m = (marks){ NULL, 0, STRBUF_INIT, false };
+	size_t waiting = 0;      /* marks at the end of m->at for the next content line */
+	unsigned lineno = 1;
+	for (const char *line = text; *line; lineno++) {
+		size_t len = strcspn(line, "\n");
+		const char *first = line + strspn(line, " \t");
+		bool content = first < line + len && *first != '#';
+		if (content)
+			for (; waiting; waiting--)
+				m->at[m->n - waiting].line = lineno;
+		const char *e = strstr(line, "# expect:");
+		if (e && e < line + len) {
+			size_t before = m->n;
+			add_marks(m, e + strlen("# expect:"), alone(line, e) ? 0 : lineno);
+			if (alone(line, e))
+				waiting += m->n - before;
+		}
+		const char *nd = strstr(line, "# needs:");
+		if (nd && nd < line + len && alone(line, nd))
+			strbuf_addf(&m->needs, "%.*s,", (int)(line + len - nd - 8), nd + 8);
+		line += len + (line[len] == '\n');
+	}
+	ck_assert_msg(waiting == 0, "a '# expect:' comment ends the file: it marks no line");
+}
+
+static void marks_free(marks *m)
+{
+	free(m->at);
+	strbuf_release(&m->needs);
+}
+
+/* ---- features ------------------------------------------------------------------ */
+
+static const char probe_stored_false[] =
+	"ddbc: 1\nname: probe\ntables: { Probe: { partition_key: PK } }\n"
+	"entities:\n  E:\n    attributes:\n"
+	"      PK: { type: S, template: \"E#{part}\" }\n"
+	"      part: { type: S, stored: false }\n";
+static const char probe_suppressions[] =
+	"ddbc: 1\nname: probe\ntables: { Probe: { partition_key: PK } }\n"
+	"entities:\n  E:\n    attributes:\n      PK: S\n"
+	"      name: S  # ddbc-ignore: reserved-word -- probe\n";
+
+static bool is_suppressed(json_t *d)
+{
+	return json_is_true(json_object_get(d, "suppressed"));
+}
+
+/* Whether `ddbc lint` on text gives no finding but suppressed ones. */
+static bool lints_clean(const char *text)
+{
+	char dir[] = "/tmp/ddbc-probe-XXXXXX";
+	ck_assert(mkdtemp(dir) != NULL);
+	strbuf path = STRBUF_INIT;
+	strbuf_addf(&path, "%s/probe.ddb.yaml", dir);
+	tu_write_file(path.buf, text, strlen(text));
+	tu_proc p;
+	tu_run(&p, NULL, "lint", "--format", "json", path.buf, NULL);
+	json_t *root = json_loads(p.out, 0, NULL);
+	json_t *diags = json_object_get(root, "diagnostics"), *d;
+	size_t i, found = 0;
+	json_array_foreach(diags, i, d)
+		found += !is_suppressed(d);
+	bool clean = root && p.status == 0 && found == 0;
+	json_decref(root);
+	tu_proc_free(&p);
+	unlink(path.buf);
+	rmdir(dir);
+	strbuf_release(&path);
+	return clean;
+}
+
+static bool has_feature(const char *f)
+{
+	if (!strcmp(f, "stored-false"))
+		return lints_clean(probe_stored_false);
+	if (!strcmp(f, "suppressions"))
+		return lints_clean(probe_suppressions);
+	tu_proc p;
+	tu_run(&p, NULL, "explain", f, NULL);
+	bool known = p.status == 0;
+	tu_proc_free(&p);
+	return known;
+}
+
+static bool is_pending(const char *f)
+{
+	for (size_t i = 0; pending[i]; i++)
+		if (!strcmp(pending[i], f))
+			return true;
+	return false;
+}
+
+/* Whether the design can be checked: every need present, or the missing
+ * ones still pending (then says so, and the design is skipped). */
+static bool needs_met(const char *rel, const marks *m)
+{
+	bool met = true;
+	for (const char *p = strbuf_str(&m->needs); *p;) {
+		p += strspn(p, " ,\r");
+		size_t n = strcspn(p, " ,\r");
+		if (n == 0)
+			break;
+		char *f = strndup(p, n);
+		p += n;
+		if (!has_feature(f)) {
+			ck_assert_msg(is_pending(f), "%s needs '%s', which ddbc lacks", rel, f);
+			fprintf(stderr, "SKIP %s: needs '%s', not built yet\n", rel, f);
+			met = false;
+		} else if (is_pending(f)) {
+			fprintf(stderr, "note: '%s' is built: remove it from pending in %s\n", f,
+				__FILE__);
+		}
+		free(f);
+	}
+	return met;
+}
+
+/* ---- lint against the marks ----------------------------------------------------- */
+
+static bool take_mark(marks *m, unsigned line, unsigned col, const char *rule)
+{
+	for (size_t i = 0; i < m->n; i++) {
+		mark *k = &m->at[i];
+		if (!k->met && k->line == line && (k->col == 0 || k->col == col) &&
+		    !strcmp(k->rule, rule))
+			return k->met = true;
+	}
+	return false;
+}
+
+/* Matches the findings of the JSON report with the marks; what is left
+ * over on either side goes to problems. */
+static void compare(const char *rel, json_t *diags, marks *m, strbuf *problems)
+{
+	size_t i;
+	json_t *d;
+	json_array_foreach(diags, i, d) {
+		if (is_suppressed(d))
+			continue;
+		unsigned line = (unsigned)json_integer_value(json_object_get(d, "line"));
+		unsigned col = (unsigned)json_integer_value(json_object_get(d, "column"));
+		const char *rule = json_string_value(json_object_get(d, "rule"));
+		const char *sev = json_string_value(json_object_get(d, "severity"));
+		if (!strcmp(sev, "error"))
+			m->errors = true;
+		if (!take_mark(m, line, col, rule))
+			strbuf_addf(problems, "%s:%u:%u: unexpected [%s] %s: %s\n", rel, line,
+				    col, rule, sev,
+				    json_string_value(json_object_get(d, "message")));
+	}
+	for (size_t k = 0; k < m->n; k++) {
+		if (m->at[k].met)
+			continue;
+		strbuf_addf(problems, "%s:%u:", rel, m->at[k].line);
+		if (m->at[k].col)
+			strbuf_addf(problems, "%u:", m->at[k].col);
+		strbuf_addf(problems, " missing [%s]\n", m->at[k].rule);
+	}
+}
+
+/* Lints rel and checks its findings against its marks; false when the
+ * design is skipped. m receives the marks (and whether there are errors). */
+static bool lint_design(const char *rel, marks *m)
+{
+	char *path = tu_srcpath(rel);
+	char *text = tu_read_file(path, NULL);
+	read_marks(m, text);
+	free(text);
+	free(path);
+	if (!needs_met(rel, m))
+		return false;
+	tu_proc p;
+	tu_run(&p, NULL, "lint", "--format", "json", rel, NULL);
+	json_error_t jerr;
+	json_t *root = json_loads(p.out, 0, &jerr);
+	ck_assert_msg(root != NULL, "%s: lint --format json is no JSON (%s):\n%s%s", rel,
+		      jerr.text, p.out, p.err);
+	strbuf problems = STRBUF_INIT;
+	compare(rel, json_object_get(root, "diagnostics"), m, &problems);
+	if (problems.len)
+		fprintf(stderr, "%s", problems.buf);
+	ck_assert_msg(problems.len == 0, "%s does not lint as its marks say:\n%s", rel,
+		      strbuf_str(&problems));
+	ck_assert_msg(p.status == (m->errors ? 1 : 0), "%s: lint exited %d:\n%s", rel, p.status,
+		      p.err);
+	strbuf_release(&problems);
+	json_decref(root);
+	tu_proc_free(&p);
+	return true;
+}
+
+START_TEST(test_lint_as_marked)
+{
+	marks m;
+	lint_design(designs[_i], &m);
+	marks_free(&m);
+}
+END_TEST
+
+/* ---- every other command ---------------------------------------------------------- */
+
+/* Runs a command of ddbc on rel: exit 0 with output where the design has no
+ * error, exit 1 with no output where it has; JSON output must parse. */
+static void expect_command(const char *rel, bool errors, const char *const *cmd, bool json)
+{
+	const char *args[16];
+	size_t n = 0;
+	strbuf what = STRBUF_INIT;
+	for (; cmd[n]; n++) {
+		args[n] = cmd[n];
+		strbuf_addf(&what, "%s ", cmd[n]);
+	}
+	args[n++] = rel;
+	args[n] = NULL;
+	tu_proc p;
+	tu_run_argv(&p, NULL, args);
+	if (errors) {
+		ck_assert_msg(p.status == 1 && p.out_len == 0,
+			      "ddbc %s%s: a design with errors gave exit %d and %zu bytes", what.buf,
+			      rel, p.status, p.out_len);
+	} else {
+		ck_assert_msg(p.status == 0 && p.out_len > 0, "ddbc %s%s: exit %d:\n%.2000s",
+			      what.buf, rel, p.status, p.err);
+	}
+	if (json && !errors) {
+		json_error_t jerr;
+		json_t *root = json_loads(p.out, 0, &jerr);
+		ck_assert_msg(root != NULL, "ddbc %s%s: no JSON: %s", what.buf, rel, jerr.text);
+		json_decref(root);
+	}
+	strbuf_release(&what);
+	tu_proc_free(&p);
+}
+
+/* Runs argv (from PATH) in dir; exit status, output in *log. */
+static int run_in(const char *dir, const char *const *argv, char **log)
+{
+	strbuf logpath = STRBUF_INIT;
+	strbuf_addf(&logpath, "%s/run.log", dir);
+	posix_spawn_file_actions_t fa;
+	posix_spawn_file_actions_init(&fa);
+	posix_spawn_file_actions_addopen(&fa, 1, logpath.buf, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+	posix_spawn_file_actions_adddup2(&fa, 1, 2);
+	posix_spawn_file_actions_addchdir_np(&fa, dir);
+	pid_t pid;
+	int e = posix_spawnp(&pid, argv[0], &fa, NULL, (char *const *)argv, environ);
+	posix_spawn_file_actions_destroy(&fa);
+	ck_assert_msg(e == 0, "cannot run %s: %s", argv[0], strerror(e));
+	int status;
+	while (waitpid(pid, &status, 0) < 0)
+		ck_assert_msg(errno == EINTR, "waitpid: %s", strerror(errno));
+	*log = tu_read_file(logpath.buf, NULL);
+	unlink(logpath.buf);
+	strbuf_release(&logpath);
+	return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+}
+
+/* The header of a design lint passes is written and compiles cleanly. */
+static void expect_header_compiles(const char *rel)
+{
+	char dir[] = "/tmp/ddbc-designs-XXXXXX";
+	ck_assert(mkdtemp(dir) != NULL);
+	strbuf h = STRBUF_INIT, c = STRBUF_INIT;
+	strbuf_addf(&h, "%s/design.h", dir);
+	strbuf_addf(&c, "%s/use.c", dir);
+	tu_proc p;
+	tu_run(&p, NULL, "header", "-o", h.buf, rel, NULL);
+	ck_assert_msg(p.status == 0, "ddbc header %s: exit %d:\n%s", rel, p.status, p.err);
+	tu_proc_free(&p);
+	static const char use[] = "#include \"design.h\"\n#include \"design.h\"\n"
+				  "int main(void) { return 0; }\n";
+	tu_write_file(c.buf, use, strlen(use));
+	const char *cc[] = { "cc", "-std=c99", "-Wall", "-Wextra", "-pedantic", "-Werror",
+			     "-Wshadow", "-Wconversion", "-Wsign-conversion", "-Wundef",
+			     "-fsyntax-only", "use.c", NULL };
+	char *log;
+	int status = run_in(dir, cc, &log);
+	ck_assert_msg(status == 0, "%s: its header does not compile:\n%.2000s", rel, log);
+	free(log);
+	unlink(h.buf);
+	unlink(c.buf);
+	rmdir(dir);
+	strbuf_release(&h);
+	strbuf_release(&c);
+}
+
+START_TEST(test_every_command)
+{
+	static const char *const doc_md[] = { "doc", NULL }, *const doc_html[] = {
+		"doc", "--format", "html", NULL
+	}, *const doc_ja[] = { "doc", "--lang", "ja", NULL };
+	static const char *const exports[][4] = {
+		{ "export", NULL }, { "export", "--format", "queries", NULL },
+		{ "export", "--format", "model", NULL },
+	};
+	const char *rel = designs[_i];
+	marks m;
+	if (lint_design(rel, &m)) {
+		expect_command(rel, m.errors, doc_md, false);
+		expect_command(rel, m.errors, doc_html, false);
+		expect_command(rel, m.errors, doc_ja, false);
+		for (size_t i = 0; i < sizeof(exports) / sizeof(exports[0]); i++)
+			expect_command(rel, m.errors, exports[i], true);
+		if (!m.errors)
+			expect_header_compiles(rel);
+		else
+			expect_command(rel, true, (const char *const[]){ "header", NULL }, false);
+	}
+	marks_free(&m);
+}
+END_TEST
+
+/* ---- the harness itself ------------------------------------------------------------ */
+
+/* The marks are read as the header of this file says. */
+START_TEST(test_marks_syntax)
+{
+	marks m;
+	read_marks(&m, "# needs: stored-false, suppressions\n"
+		       "a: 1   # expect: reserved-word\n"
+		       "# expect: key-overlap@5, key-overlap\n"
+		       "\n"
+		       "  # a comment\n"
+		       "b: 2\n"
+		       "c: 3 # expect: x@7\n");
+	ck_assert_uint_eq(m.n, 4);
+	ck_assert(m.at[0].line == 2 && m.at[0].col == 0 && !strcmp(m.at[0].rule, "reserved-word"));
+	ck_assert(m.at[1].line == 6 && m.at[1].col == 5 && !strcmp(m.at[1].rule, "key-overlap"));
+	ck_assert(m.at[2].line == 6 && m.at[2].col == 0 && !strcmp(m.at[2].rule, "key-overlap"));
+	ck_assert(m.at[3].line == 7 && m.at[3].col == 7 && !strcmp(m.at[3].rule, "x"));
+	ck_assert_str_eq(strbuf_str(&m.needs), " stored-false, suppressions,");
+	marks_free(&m);
+}
+END_TEST
+
+/* Both directions fail, and say where: a missing finding, an extra one. */
+START_TEST(test_compare_both_ways)
+{
+	marks m;
+	read_marks(&m, "a: 1 # expect: reserved-word@3\nb: 2 # expect: pattern-scan\n");
+	json_t *diags = json_loads(
+		"[{\"line\":1,\"column\":3,\"rule\":\"reserved-word\",\"severity\":\"note\","
+		"\"message\":\"m\"},{\"line\":1,\"column\":4,\"rule\":\"reserved-word\","
+		"\"severity\":\"note\",\"message\":\"m2\"},{\"line\":2,\"column\":1,\"rule\":"
+		"\"key-overlap\",\"severity\":\"error\",\"message\":\"m3\",\"suppressed\":true}]",
+		0, NULL);
+	strbuf problems = STRBUF_INIT;
+	compare("x.yaml", diags, &m, &problems);
+	ck_assert_str_eq(problems.buf, "x.yaml:1:4: unexpected [reserved-word] note: m2\n"
+				       "x.yaml:2: missing [pattern-scan]\n");
+	ck_assert(!m.errors);
+	strbuf_release(&problems);
+	json_decref(diags);
+	marks_free(&m);
+}
+END_TEST
+
+static Suite *designs_suite(void)
+{
+	Suite *s = suite_create("designs");
+	TCase *tc = tcase_create("harness");
+	tcase_add_test(tc, test_marks_syntax);
+	tcase_add_test(tc, test_compare_both_ways);
+	suite_add_tcase(s, tc);
+	tc = tcase_create("lint");
+	tcase_set_timeout(tc, 60);
+	tcase_add_loop_test(tc, test_lint_as_marked, 0, ndesigns);
+	suite_add_tcase(s, tc);
+	tc = tcase_create("commands");
+	tcase_set_timeout(tc, 120);
+	tcase_add_loop_test(tc, test_every_command, 0, ndesigns);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+int main(void)
+{
+	/* The HTML page's templates of the source tree, not of an installation. */
+	setenv("DDBC_TEMPLATE_DIR", TEST_SRCDIR "/templates", 1);
+	add_matches("tests/designs");
+	add_matches("samples");
+	SRunner *sr = srunner_create(designs_suite());
+	srunner_run_all(sr, CK_ENV);
+	int failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	for (size_t i = 0; i < ndesigns; i++)
+		free(designs[i]);
+	free(designs);
+	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}
