@@ -16,10 +16,12 @@
  *
  * "# needs: FEATURE[, FEATURE...]" names what the design relies on: a rule
  * id (present when `ddbc explain RULE` knows it), or `stored-false` and
- * `suppressions` (found by linting a small design that uses them). A design
- * whose needs the binary lacks is skipped with a message, but only while the
- * feature is listed in `pending` below; once a feature is built, empty its
- * entry and every design that needs it must pass.
+ * `suppressions` (found by linting a small design that uses them). While a
+ * feature is listed in `pending` below, a design that needs it and finds it
+ * missing is checked without the marks of that rule, or skipped when the
+ * feature is one of the format's (the file would not even load); a message
+ * says which. Once a feature is built, take it out of `pending`: every
+ * design that needs it must then pass in full.
  *
  * Then every other command runs on each design: `doc` (md, html, ja),
  * `header` (its output compiled), `export` (create-table, queries, model:
@@ -216,9 +218,19 @@ static bool is_pending(const char *f)
 	return false;
 }
 
+/* A missing rule only takes its own marks away: they count as met, and the
+ * rest of the design is still checked. */
+static void drop_marks(marks *m, const char *rule)
+{
+	for (size_t i = 0; i < m->n; i++)
+		if (!strcmp(m->at[i].rule, rule))
+			m->at[i].met = true;
+}
+
 /* Whether the design can be checked: every need present, or the missing
- * ones still pending (then says so, and the design is skipped). */
-static bool needs_met(const char *rel, const marks *m)
+ * ones still pending. A missing rule is checked without its marks; a
+ * missing format feature skips the design. Says which on stderr. */
+static bool needs_met(const char *rel, marks *m)
 {
 	bool met = true;
 	for (const char *p = strbuf_str(&m->needs); *p;) {
@@ -228,10 +240,15 @@ static bool needs_met(const char *rel, const marks *m)
 			break;
 		char *f = strndup(p, n);
 		p += n;
+		bool format = !strcmp(f, "stored-false") || !strcmp(f, "suppressions");
 		if (!has_feature(f)) {
 			ck_assert_msg(is_pending(f), "%s needs '%s', which ddbc lacks", rel, f);
-			fprintf(stderr, "SKIP %s: needs '%s', not built yet\n", rel, f);
-			met = false;
+			fprintf(stderr, "%s %s: needs '%s', not built yet\n",
+				format ? "SKIP" : "PARTIAL (without its marks)", rel, f);
+			if (format)
+				met = false;
+			else
+				drop_marks(m, f);
 		} else if (is_pending(f)) {
 			fprintf(stderr, "note: '%s' is built: remove it from pending in %s\n", f,
 				__FILE__);
