@@ -15,19 +15,22 @@
  * not findings here: the design says why in its own comment.
  *
  * "# needs: FEATURE[, FEATURE...]" names what the design relies on: a rule
- * id (present when `ddbc explain RULE` knows it), or `stored-false` and
- * `suppressions` (found by linting a small design that uses them). While a
- * feature is listed in `pending` below, a design that needs it and finds it
- * missing is checked without the marks of that rule, or skipped when the
- * feature is one of the format's (the file would not even load); a message
- * says which. Once a feature is built, take it out of `pending`: every
- * design that needs it must then pass in full.
+ * id (present when `ddbc explain RULE` knows it), `stored-false` and
+ * `suppressions` (found by linting a small design that uses them), or
+ * `entity-choice` (check-items choosing between entities whose keys fit by
+ * their constant attributes). While a feature is listed in `pending` below,
+ * a design that needs it and finds it missing is checked without the marks
+ * of that rule, skipped when the feature is one of the format's (the file
+ * would not even load), or its examples are not checked as items; a
+ * message says which. Once a feature is built, take it out of `pending`:
+ * every design that needs it must then pass in full.
  *
  * Then every other command runs on each design: `doc` (md, html, ja),
  * `header` (its output compiled), `export` (create-table, queries, model:
  * JSON). On a design whose marks hold no error each must succeed (`header`
- * never fails where `lint` passes); on one with an error each must exit 1
- * and write nothing. tests/designs/README.md says the same for authors.
+ * never fails where `lint` passes), and its example items must pass
+ * `check-items`; on one with an error each must exit 1 and write nothing.
+ * tests/designs/README.md says the same for authors.
  */
 #define _GNU_SOURCE 1
 #include "testutil.h"
@@ -51,7 +54,8 @@ extern char **environ;
 /* Features some designs need that the binary may not have yet. A design
  * that needs a missing feature is skipped only while it is listed here. */
 static const char *const pending[] = {
-	"stored-false", "suppressions", "range-bound-prefix", "range-bound-shape", NULL,
+	"stored-false", "suppressions", "range-bound-prefix", "range-bound-shape",
+	"entity-choice", NULL,
 };
 
 /* ---- the designs ------------------------------------------------------------- */
@@ -91,6 +95,7 @@ typedef struct marks {
 	size_t n;
 	strbuf needs;            /* "F1,F2," */
 	bool errors;             /* some marked rule is an error (set by the lint) */
+	bool skip_items;         /* check-items lacks what the examples need */
 } marks;
 
 /* Whether the line up to p holds nothing but blanks. */
@@ -125,7 +130,7 @@ static void add_marks(marks *m, const char *list, unsigned line)
 
 static void read_marks(marks *m, const char *text)
 {
-	*m = (marks){ NULL, 0, STRBUF_INIT, false };
+	*m = (marks){ NULL, 0, STRBUF_INIT, false, false };
 	size_t waiting = 0;      /* marks at the end of m->at for the next content line */
 	unsigned lineno = 1;
 	for (const char *line = text; *line; lineno++) {
@@ -167,22 +172,55 @@ static const char probe_suppressions[] =
 	"ddbc: 1\nname: probe\ntables: { Probe: { partition_key: PK } }\n"
 	"entities:\n  E:\n    attributes:\n      PK: S\n"
 	"      name: S  # ddbc-ignore: reserved-word -- probe\n";
+/* Keys that fit both entities; the one-value enum says which it is. */
+static const char probe_entity_choice[] =
+	"ddbc: 1\nname: probe\nlint: { rules: { key-overlap: off } }\n"
+	"tables: { Probe: { partition_key: Id } }\n"
+	"entities:\n  A:\n    attributes: { Id: N, Kind: { type: S, enum: [A] } }\n"
+	"  B:\n    attributes: { Id: N, Kind: { type: S, enum: [B] } }\n";
 
 static bool is_suppressed(json_t *d)
 {
 	return json_is_true(json_object_get(d, "suppressed"));
 }
 
+/* A scratch directory for files handed to ddbc; the caller removes it
+ * with scratch_free. */
+typedef struct scratch {
+	char dir[32];
+	strbuf design, items;    /* paths of the files in it */
+} scratch;
+
+static void scratch_open(scratch *t, const char *design, const char *items, size_t items_len)
+{
+	strcpy(t->dir, "/tmp/ddbc-designs-XXXXXX");
+	ck_assert_msg(mkdtemp(t->dir) != NULL, "mkdtemp: %s", strerror(errno));
+	t->design = (strbuf)STRBUF_INIT;
+	t->items = (strbuf)STRBUF_INIT;
+	strbuf_addf(&t->design, "%s/probe.ddb.yaml", t->dir);
+	strbuf_addf(&t->items, "%s/items.json", t->dir);
+	if (design)
+		tu_write_file(t->design.buf, design, strlen(design));
+	if (items)
+		tu_write_file(t->items.buf, items, items_len);
+}
+
+static void scratch_free(scratch *t)
+{
+	unlink(t->design.buf);
+	unlink(t->items.buf);
+	rmdir(t->dir);
+	strbuf_release(&t->design);
+	strbuf_release(&t->items);
+}
+
 /* Whether `ddbc lint` on text gives no finding but suppressed ones. */
 static bool lints_clean(const char *text)
 {
-	char dir[] = "/tmp/ddbc-probe-XXXXXX";
-	ck_assert(mkdtemp(dir) != NULL);
-	strbuf path = STRBUF_INIT;
-	strbuf_addf(&path, "%s/probe.ddb.yaml", dir);
-	tu_write_file(path.buf, text, strlen(text));
+	scratch t;
+	scratch_open(&t, text, NULL, 0);
 	tu_proc p;
-	tu_run(&p, NULL, "lint", "--format", "json", path.buf, NULL);
+	tu_run(&p, NULL, "lint", "--format", "json", t.design.buf, NULL);
 	json_t *root = json_loads(p.out, 0, NULL);
 	json_t *diags = json_object_get(root, "diagnostics"), *d;
 	size_t i, found = 0;
@@ -191,10 +229,34 @@ static bool lints_clean(const char *text)
 	bool clean = root && p.status == 0 && found == 0;
 	json_decref(root);
 	tu_proc_free(&p);
-	unlink(path.buf);
-	rmdir(dir);
-	strbuf_release(&path);
+	scratch_free(&t);
 	return clean;
+}
+
+/* Whether check-items assigns an item to the entity its constant says. */
+static bool chooses_by_constant(void)
+{
+	static const char item[] = "[{\"Id\": 1, \"Kind\": \"B\"}]";
+	scratch t;
+	scratch_open(&t, probe_entity_choice, item, strlen(item));
+	tu_proc p;
+	tu_run(&p, NULL, "check-items", t.design.buf, t.items.buf, NULL);
+	bool ok = p.status == 0;
+	tu_proc_free(&p);
+	scratch_free(&t);
+	return ok;
+}
+
+/* What a design may need. A missing format feature skips the design (it
+ * would not load); a missing rule takes that rule's marks away; a missing
+ * check-items feature leaves the examples unchecked as items. */
+typedef enum need_kind { NEED_RULE, NEED_FORMAT, NEED_ITEMS } need_kind;
+
+static need_kind kind_of(const char *f)
+{
+	if (!strcmp(f, "stored-false") || !strcmp(f, "suppressions"))
+		return NEED_FORMAT;
+	return !strcmp(f, "entity-choice") ? NEED_ITEMS : NEED_RULE;
 }
 
 static bool has_feature(const char *f)
@@ -203,6 +265,8 @@ static bool has_feature(const char *f)
 		return lints_clean(probe_stored_false);
 	if (!strcmp(f, "suppressions"))
 		return lints_clean(probe_suppressions);
+	if (!strcmp(f, "entity-choice"))
+		return chooses_by_constant();
 	tu_proc p;
 	tu_run(&p, NULL, "explain", f, NULL);
 	bool known = p.status == 0;
@@ -227,9 +291,24 @@ static void drop_marks(marks *m, const char *rule)
 			m->at[i].met = true;
 }
 
+/* Allows for a missing feature (which must be pending) as kind_of says. */
+static bool without(const char *rel, marks *m, const char *f)
+{
+	static const char *const what[] = { "checked without its marks", "skipped",
+					    "examples not checked as items" };
+	need_kind k = kind_of(f);
+	ck_assert_msg(is_pending(f), "%s needs '%s', which ddbc lacks", rel, f);
+	fprintf(stderr, "%s %s: needs '%s', not built yet: %s\n",
+		k == NEED_FORMAT ? "SKIP" : "PARTIAL", rel, f, what[k]);
+	if (k == NEED_RULE)
+		drop_marks(m, f);
+	if (k == NEED_ITEMS)
+		m->skip_items = true;
+	return k != NEED_FORMAT;
+}
+
 /* Whether the design can be checked: every need present, or the missing
- * ones still pending. A missing rule is checked without its marks; a
- * missing format feature skips the design. Says which on stderr. */
+ * ones still pending. */
 static bool needs_met(const char *rel, marks *m)
 {
 	bool met = true;
@@ -240,19 +319,11 @@ static bool needs_met(const char *rel, marks *m)
 			break;
 		char *f = strndup(p, n);
 		p += n;
-		bool format = !strcmp(f, "stored-false") || !strcmp(f, "suppressions");
-		if (!has_feature(f)) {
-			ck_assert_msg(is_pending(f), "%s needs '%s', which ddbc lacks", rel, f);
-			fprintf(stderr, "%s %s: needs '%s', not built yet\n",
-				format ? "SKIP" : "PARTIAL (without its marks)", rel, f);
-			if (format)
-				met = false;
-			else
-				drop_marks(m, f);
-		} else if (is_pending(f)) {
+		if (!has_feature(f))
+			met = without(rel, m, f) && met;
+		else if (is_pending(f))
 			fprintf(stderr, "note: '%s' is built: remove it from pending in %s\n", f,
 				__FILE__);
-		}
 		free(f);
 	}
 	return met;
@@ -427,6 +498,53 @@ static void expect_header_compiles(const char *rel)
 	strbuf_release(&c);
 }
 
+/* The findings of a check-items report above a note. */
+static size_t serious(json_t *report)
+{
+	size_t i, n = 0;
+	json_t *f;
+	json_array_foreach(json_object_get(report, "findings"), i, f)
+		n += strcmp(json_string_value(json_object_get(f, "severity")), "note") != 0;
+	return n;
+}
+
+/* Every example item of the design, as check-items reads items: each one
+ * passes. Notes are allowed: check-items is told no table, and an item of
+ * one table that has the key attributes of another may be taken for an
+ * entity of that one (with unknown-attribute notes). */
+static void expect_examples_check(const char *rel)
+{
+	tu_proc p;
+	tu_run(&p, NULL, "export", "--format", "model", rel, NULL);
+	json_t *model = json_loads(p.out, 0, NULL), *items = json_array(), *e, *x;
+	tu_proc_free(&p);
+	ck_assert_ptr_nonnull(model);
+	size_t i, j;
+	json_array_foreach(json_object_get(model, "entities"), i, e)
+		json_array_foreach(json_object_get(e, "examples"), j, x)
+			json_array_append(items, x);
+	char *text = json_dumps(items, JSON_INDENT(1));
+	scratch t;
+	scratch_open(&t, NULL, text, strlen(text));
+	tu_run(&p, NULL, "check-items", "--format", "json", rel, t.items.buf, NULL);
+	json_t *report = json_loads(p.out, 0, NULL);
+	ck_assert_msg(report != NULL, "check-items %s: no JSON:\n%s", rel, p.err);
+	json_t *summary = json_object_get(report, "summary");
+	size_t ok = (size_t)json_integer_value(json_object_get(summary, "ok"));
+	size_t findings = serious(report);
+	if (p.status != 0 || ok != json_array_size(items) || findings)
+		fprintf(stderr, "check-items %s on its examples:\n%s\n%s", rel, p.out, text);
+	ck_assert_msg(p.status == 0 && ok == json_array_size(items) && findings == 0,
+		      "%s: %zu of its %zu examples pass check-items, %zu errors or warnings (on stderr)",
+		      rel, ok, json_array_size(items), findings);
+	json_decref(report);
+	tu_proc_free(&p);
+	scratch_free(&t);
+	free(text);
+	json_decref(items);
+	json_decref(model);
+}
+
 START_TEST(test_every_command)
 {
 	static const char *const doc_md[] = { "doc", NULL }, *const doc_html[] = {
@@ -446,6 +564,8 @@ START_TEST(test_every_command)
 			expect_command(rel, m.errors, exports[i], true);
 		if (!m.errors)
 			expect_header_compiles(rel);
+		if (!m.errors && !m.skip_items)
+			expect_examples_check(rel);
 		else
 			expect_command(rel, true, (const char *const[]){ "header", NULL }, false);
 	}
