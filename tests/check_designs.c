@@ -53,7 +53,8 @@
 extern char **environ;
 
 /* Features some designs need that the binary may not have yet. A design
- * that needs a missing feature is skipped only while it is listed here. */
+ * that needs a missing feature is checked in part, or skipped, only while
+ * the feature is listed here; empty the list once they are all built. */
 static const char *const pending[] = {
 	"stored-false",
 	"suppressions",
