@@ -69,6 +69,9 @@ bool ddbc_attr_required(const ddbc_attr *a, strbuf *why)
 {
 	const ddbc_entity *e = a->entity;
 	const char *reason = NULL;
+	/* A key part that is not stored is never in an item. */
+	if (!ddbc_attr_stored(a))
+		return false;
 	if (e->table && ddbc_index_has_key(&e->table->primary, a->name.s))
 		reason = "a key attribute of table '%s'";
 	else if (a->template.s)
@@ -86,7 +89,7 @@ bool ddbc_attr_required(const ddbc_attr *a, strbuf *why)
 ddbc_type ddbc_table_key_type(const ddbc_table *t, const char *name)
 {
 	for (size_t i = 0; i < t->nentities; i++) {
-		const ddbc_attr *a = ddbc_entity_attr(t->entities[i], name);
+		const ddbc_attr *a = ddbc_entity_stored_attr(t->entities[i], name);
 		if (a && a->type != DDBC_TYPE_NONE)
 			return a->type;
 	}
@@ -221,7 +224,7 @@ static void lang_to_arena(ddbc_arena *arena, ddbc_lang *l, bool copy_texts)
 ddbc_role ddbc_attr_role(const ddbc_attr *a, const ddbc_index *ix)
 {
 	const ddbc_entity *e = a->entity;
-	if (!e->in_index || !e->in_index[ix->slot])
+	if (!ddbc_attr_stored(a) || !e->in_index || !e->in_index[ix->slot])
 		return DDBC_ROLE_NONE;
 	if (in_names(ix->pk, ix->npk, a->name.s))
 		return DDBC_ROLE_PARTITION_KEY;
@@ -246,10 +249,10 @@ static bool sets_all(const ddbc_entity *e, const ddbc_index *ix)
 	if (ix->npk == 0)
 		return false;
 	for (size_t i = 0; i < ix->npk; i++)
-		if (!ddbc_entity_attr(e, ix->pk[i].s))
+		if (!ddbc_entity_stored_attr(e, ix->pk[i].s))
 			return false;
 	for (size_t i = 0; i < ix->nsk; i++)
-		if (!ddbc_entity_attr(e, ix->sk[i].s))
+		if (!ddbc_entity_stored_attr(e, ix->sk[i].s))
 			return false;
 	return true;
 }
@@ -265,7 +268,7 @@ static void derive_membership(ddbc_design *g, ddbc_entity *e)
 		a->roles = ddbc_arena_array(g->arena, t->nindexes, sizeof(ddbc_role));
 		for (size_t s = 0; s < t->nindexes; s++) {
 			a->roles[s] = ddbc_attr_role(a, t->indexes[s]);
-			if (ddbc_index_has_key(t->indexes[s], a->name.s))
+			if (ddbc_attr_stored(a) && ddbc_index_has_key(t->indexes[s], a->name.s))
 				a->is_key = true;
 		}
 		if (a->is_key) {
