@@ -77,6 +77,16 @@ static void find_constants(ddbc_items_entity *ei)
 	}
 }
 
+/* More literal bytes first; file order (the order of ents) on a tie. */
+static int by_literal(const void *a, const void *b)
+{
+	const ddbc_items_entity *x = *(const ddbc_items_entity *const *)a;
+	const ddbc_items_entity *y = *(const ddbc_items_entity *const *)b;
+	if (x->literal != y->literal)
+		return x->literal > y->literal ? -1 : 1;
+	return x < y ? -1 : x > y;
+}
+
 static void prepare_table(ddbc_items_table *ti, const ddbc_table *t)
 {
 	ti->t = t;
@@ -98,6 +108,10 @@ static void prepare_table(ddbc_items_table *ti, const ddbc_table *t)
 		ei->literal = literal_bytes(&ei->pk.lang) + literal_bytes(&ei->sk.lang);
 		find_constants(ei);
 	}
+	ti->by_literal = xcalloc(ti->nents + 1, sizeof(*ti->by_literal));
+	for (size_t i = 0; i < ti->nents; i++)
+		ti->by_literal[i] = &ti->ents[i];
+	qsort(ti->by_literal, ti->nents, sizeof(*ti->by_literal), by_literal);
 }
 
 void ddbc_items_tables_prepare(ddbc_items_run *R)
@@ -117,6 +131,7 @@ void ddbc_items_tables_release(ddbc_items_run *R)
 			free(R->tables[i].ents[k].consts);
 		}
 		free(R->tables[i].ents);
+		free(R->tables[i].by_literal);
 	}
 	free(R->tables);
 	free(R->tied);
@@ -191,44 +206,73 @@ static bool constants_say(const ddbc_items_run *R, const ddbc_items_entity *ei)
 	return held > 0;
 }
 
-/* Whether a ranks above b (the order of the file's comment); 0 on a tie. */
-static int rank(const ddbc_items_entity *a, bool a_says, const ddbc_items_entity *b, bool b_says)
+/* The best fit so far: what an entity with fewer literal bytes must beat. */
+typedef struct best {
+	size_t literal;          /* the most literal bytes of a fit */
+	int says;                /* whether such a fit's constants say it is: -1 unknown */
+} best;
+
+/* Whether ei, with fewer literal bytes than the best fit, cannot win: only
+ * its constants could lift it, when the best fit's do not. */
+static bool cannot_win(const ddbc_items_run *R, const ddbc_items_entity *ei, best *b)
 {
-	if (a_says != b_says)
-		return a_says > b_says ? 1 : -1;
-	if (a->literal != b->literal)
-		return a->literal > b->literal ? 1 : -1;
-	return 0;
+	if (!ei->nconsts)
+		return true;
+	for (size_t i = 0; b->says < 0 && i < R->ntied; i++)
+		if (R->tied[i]->literal == b->literal && constants_say(R, R->tied[i]))
+			b->says = 1;
+	if (b->says < 0)
+		b->says = 0;
+	return b->says == 1;
 }
 
-static void tie(ddbc_items_run *R, const ddbc_items_entity *ei, bool first)
-{
-	if (first)
-		R->ntied = 0;
-	xgrow((void **)&R->tied, &R->tied_cap, R->ntied + 1, sizeof(*R->tied));
-	R->tied[R->ntied++] = ei;
-}
-
-/* Ranks the entities of table ti that fit the item into R->tied, which
- * holds the best so far (*says: what their constants say). */
-static void rank_table(ddbc_items_run *R, const ddbc_items_table *ti, const char *delim,
-		       bool *says)
+/* Appends the entities of table ti that fit the item and may win to
+ * R->tied, trying them by literal bytes so that most need no match. */
+static void add_fits(ddbc_items_run *R, const ddbc_items_table *ti, const char *delim,
+		     best *b)
 {
 	const ddbc_ival *pk = ti->pk ? item_attr(R, ti->pk) : NULL;
 	const ddbc_ival *sk = ti->sk ? item_attr(R, ti->sk) : NULL;
 	if (!pk || (ti->sk && !sk))
 		return;
 	for (size_t i = 0; i < ti->nents; i++) {
-		const ddbc_items_entity *ei = &ti->ents[i];
+		const ddbc_items_entity *ei = ti->by_literal[i];
+		if (R->ntied && ei->literal < b->literal && cannot_win(R, ei, b))
+			continue;
 		if (!entity_fits(R, pk, sk, ei, delim))
 			continue;
-		bool s = constants_say(R, ei);
-		int r = R->ntied ? rank(ei, s, R->tied[0], *says) : 1;
-		if (r >= 0)
-			tie(R, ei, r > 0);
-		if (r > 0)
-			*says = s;
+		if (!R->ntied || ei->literal > b->literal) {
+			b->literal = ei->literal;
+			b->says = -1;
+		}
+		xgrow((void **)&R->tied, &R->tied_cap, R->ntied + 1, sizeof(*R->tied));
+		R->tied[R->ntied++] = ei;
 	}
+}
+
+/* Keeps in R->tied the fitting entities that rank first (the order of
+ * the file's comment). The constants are looked at only here, when the
+ * keys leave a choice. */
+static void keep_best(ddbc_items_run *R)
+{
+	bool any_says = false;
+	size_t n = 0, literal = 0;
+	for (size_t i = 0; i < R->ntied; i++) {
+		const ddbc_items_entity *ei = R->tied[i];
+		bool says = constants_say(R, ei);
+		if (says && !any_says) {
+			any_says = true;
+			n = 0;
+			literal = 0;
+		}
+		if (says != any_says || (n && ei->literal < literal))
+			continue;
+		if (n && ei->literal > literal)
+			n = 0;
+		literal = ei->literal;
+		R->tied[n++] = ei;
+	}
+	R->ntied = n;
 }
 
 ddbc_items_fit ddbc_items_assign(ddbc_items_run *R)
@@ -237,9 +281,11 @@ ddbc_items_fit ddbc_items_assign(ddbc_items_run *R)
 	R->ent = NULL;
 	for (int pass = 0; pass < 2; pass++) {
 		R->ntied = 0;
-		bool says = false;
+		best b = { 0, -1 };
 		for (size_t t = 0; t < R->ntables; t++)
-			rank_table(R, &R->tables[t], delims[pass], &says);
+			add_fits(R, &R->tables[t], delims[pass], &b);
+		if (R->ntied > 1)
+			keep_best(R);
 		if (R->ntied > 1)
 			return DDBC_FIT_SEVERAL;
 		if (R->ntied == 1) {

@@ -70,6 +70,7 @@ typedef struct ddbc_items_table {
 	const char *pk, *sk;     /* the key attributes' names; sk NULL when none */
 	ddbc_items_entity *ents;
 	size_t nents;
+	const ddbc_items_entity **by_literal; /* ents, most literal bytes first */
 } ddbc_items_table;
 
 /* Everything the run owns is freed by the command (items.c). */
