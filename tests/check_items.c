@@ -817,6 +817,9 @@ START_TEST(test_unstored_key_parts)
 	ck_assert_uint_eq(findings_of(root, 3, "key-mismatch", NULL), 1);
 	ck_assert_uint_eq(findings_of(root, 3, "unknown-attribute", NULL), 1);
 	ck_assert_uint_eq(findings_of(root, 4, "missing-required", NULL), 2);
+	/* Without region, the customerId it holds is still rendered. */
+	ck_assert_uint_eq(findings_of(root, 5, NULL, NULL), 1);
+	ck_assert_uint_eq(findings_of(root, 5, "key-mismatch", NULL), 1);
 	json_decref(root);
 }
 END_TEST

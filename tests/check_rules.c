@@ -142,7 +142,7 @@ END_TEST
 START_TEST(test_not_stored_designs)
 {
 	static const char *const files[] = { "forum", "table-key", "gsi-key", "projection",
-					     "example-shape", "example-given" };
+					     "example-shape", "example-given", "example-partial" };
 	char rel[256];
 	snprintf(rel, sizeof(rel), "tests/fixtures/stored/%s.ddb.yaml", files[_i]);
 	ddbc_diags d;
@@ -307,7 +307,7 @@ static Suite *rules_suite(void)
 	tcase_add_loop_test(tc, test_rule_page_and_fixtures, 0, DDBC_RULE_COUNT);
 	tcase_add_loop_test(tc, test_samples_clean, 0, 5);
 	tcase_add_test(tc, test_many_rules_one_run);
-	tcase_add_loop_test(tc, test_not_stored_designs, 0, 6);
+	tcase_add_loop_test(tc, test_not_stored_designs, 0, 7);
 	tcase_add_test(tc, test_format_example);
 	tcase_add_test(tc, test_schemas_name_every_rule);
 	tcase_add_test(tc, test_unreadable_role_declares);

@@ -295,26 +295,24 @@ static void explain_render(const ddbc_attr *a, ddbc_render_result r,
 }
 
 /* v, the value of a in an item without gone, a key part that is not
- * stored, can only be held to the shape of a's template. */
+ * stored: the parts the item holds must be rendered as they are, the
+ * parts it lacks can only be held to their shape. */
 static void check_shape(ddbc_items_run *R, const ddbc_attr *a, const ddbc_ival *v,
 			const ddbc_attr *gone, strbuf *msg)
 {
-	ddbc_lang own;
-	const ddbc_lang *l = &a->lang;
-	if (!a->is_key) {
-		ddbc_lang_init(&own);
-		ddbc_attr_lang(a, &own);
-		l = &own;
-	}
-	if (!ddbc_items_lang_matches(l, v->text, v->len, R->g->key_delimiter, &R->scratch)) {
+	ddbc_lang l;
+	strbuf texts = STRBUF_INIT;
+	ddbc_lang_init(&l);
+	ddbc_attr_item_lang(a, item_value, R, &texts, &l);
+	if (!ddbc_items_lang_matches(&l, v->text, v->len, R->g->key_delimiter, &R->scratch)) {
 		strbuf_addf(msg, "'%s' is ", a->name.s);
 		ddbc_items_add_quoted(msg, v->text, v->len);
-		strbuf_addf(msg, ", which its template '%s' cannot give (the item has no '%s', a "
-			    "key part that is not stored, so the value is held to the template's "
-			    "shape)", a->template.s, gone->name.s);
+		strbuf_addf(msg, ", which its template '%s' cannot give from this item's values "
+			    "(the item has no '%s', a key part that is not stored, so that part is "
+			    "held to its shape)", a->template.s, gone->name.s);
 	}
-	if (l == &own)
-		ddbc_lang_release(&own);
+	ddbc_lang_release(&l);
+	strbuf_release(&texts);
 }
 
 static void check_template(ddbc_items_run *R, const ddbc_attr *a)

@@ -200,6 +200,55 @@ void ddbc_attr_lang(const ddbc_attr *a, ddbc_lang *out)
 		ddbc_lang_class(out, DDBC_CLASS_ANY, 1);
 }
 
+/* Renders placeholder seg alone into texts; whether value_of had a usable
+ * value for it. */
+static bool render_one(const ddbc_segment *seg, ddbc_tvalue_fn *value_of, void *ctx,
+		       strbuf *texts)
+{
+	ddbc_template one = { NULL, (ddbc_segment *)seg, 1 };
+	strbuf part = STRBUF_INIT;
+	ddbc_render_problem p;
+	bool ok = ddbc_template_render(&one, value_of, ctx, &part, &p) == DDBC_RENDER_OK;
+	if (ok)
+		strbuf_add(texts, part.buf, part.len);
+	strbuf_release(&part);
+	return ok;
+}
+
+void ddbc_attr_item_lang(const ddbc_attr *a, ddbc_tvalue_fn *value_of, void *ctx,
+			 strbuf *texts, ddbc_lang *out)
+{
+	strbuf_reset(texts);
+	if (!a->has_template || a->in_cycle) {
+		ddbc_attr_lang(a, out);
+		return;
+	}
+	/* Rendered first, then pointed at: texts may move while it grows. */
+	size_t *end = xcalloc(a->tpl.nsegs + 1, sizeof(size_t));
+	bool *known = xcalloc(a->tpl.nsegs + 1, sizeof(bool));
+	for (size_t k = 0; k < a->tpl.nsegs; k++) {
+		const ddbc_segment *seg = &a->tpl.segs[k];
+		known[k] = seg->kind == DDBC_SEG_PLACEHOLDER && render_one(seg, value_of, ctx, texts);
+		end[k] = texts->len;
+	}
+	for (size_t k = 0, start = 0; k < a->tpl.nsegs; start = end[k], k++) {
+		const ddbc_segment *seg = &a->tpl.segs[k];
+		const ddbc_attr *b = seg->ref;
+		if (seg->kind == DDBC_SEG_LITERAL)
+			ddbc_lang_fixed(out, seg->text, seg->len);
+		else if (known[k])
+			ddbc_lang_fixed(out, texts->buf + start, end[k] - start);
+		else if (b && b->has_template && !b->in_cycle)
+			template_lang(b, out, 1);
+		else if (b)
+			class_of_type(b->type, seg->width, out);
+		else
+			ddbc_lang_class(out, DDBC_CLASS_ANY, 0);
+	}
+	free(end);
+	free(known);
+}
+
 /* Moves l's runs into the arena, so the model owns them and the design's
  * one free releases them; with copy_texts, the literals they point at too
  * (they were parsed into a scratch arena). */

@@ -353,25 +353,25 @@ static void report_render_problem(const ctx *c, const ddbc_attr *a, const ddbc_n
 	}
 }
 
-/* v, the value of a's key in an example that leaves out gone, a key part
- * that is not stored, can only be held to the shape of a's template. */
+static ddbc_tvalue example_value(void *item, const ddbc_segment *seg);
+
+/* v, the value of a in an example that leaves out gone, a key part that
+ * is not stored: the parts the example gives must be rendered as they
+ * are, the parts it leaves out can only be held to their shape. */
 static void check_shape(const ctx *c, const ddbc_attr *a, const ddbc_node *v,
-			const ddbc_attr *gone)
+			const ddbc_node *item, const ddbc_attr *gone)
 {
-	ddbc_lang own;
-	const ddbc_lang *l = &a->lang;
-	if (!a->is_key) {
-		ddbc_lang_init(&own);
-		ddbc_attr_lang(a, &own);
-		l = &own;
-	}
-	if (!ddbc_lang_matches(l, v->u.text, v->n, c->delim))
-		mismatch(c, v->loc, "'%s' is '%s', which its template '%s' cannot give (the "
-			 "example item leaves out '%s', a key part that is not stored, so the "
-			 "value is held to the template's shape); make the value and the "
+	ddbc_lang l;
+	strbuf texts = STRBUF_INIT;
+	ddbc_lang_init(&l);
+	ddbc_attr_item_lang(a, example_value, (void *)item, &texts, &l);
+	if (!ddbc_lang_matches(&l, v->u.text, v->n, c->delim))
+		mismatch(c, v->loc, "'%s' is '%s', which its template '%s' cannot give from "
+			 "this item's values (the item leaves out '%s', a key part that is not "
+			 "stored, so that part is held to its shape); make the value and the "
 			 "template agree", a->name.s, v->u.text, a->template.s, gone->name.s);
-	if (l == &own)
-		ddbc_lang_release(&own);
+	ddbc_lang_release(&l);
+	strbuf_release(&texts);
 }
 
 static void check_template(const ctx *c, const ddbc_attr *a, const ddbc_node *item)
@@ -386,7 +386,7 @@ static void check_template(const ctx *c, const ddbc_attr *a, const ddbc_node *it
 						    &p);
 	const ddbc_attr *gone = r == DDBC_RENDER_MISSING ? p.seg->ref : NULL;
 	if (gone && !ddbc_attr_stored(gone))
-		check_shape(c, a, v, gone);
+		check_shape(c, a, v, item, gone);
 	else if (r != DDBC_RENDER_OK)
 		report_render_problem(c, a, v, r, &p);
 	else if (want.len != v->n || memcmp(strbuf_str(&want), v->u.text, v->n))
