@@ -788,6 +788,35 @@ START_TEST(test_constant_template_decides)
 }
 END_TEST
 
+/* Entities without constant attributes cannot be told apart: the advice
+ * is to give them one. */
+START_TEST(test_ambiguous_without_constants)
+{
+	const char *design = "ddbc: 1\nname: c\nlint: { rules: { key-overlap: off } }\n"
+			     "tables: { app: { partition_key: PK } }\n"
+			     "entities:\n  A: { attributes: { PK: S } }\n"
+			     "  B: { attributes: { PK: S, note: S } }\n";
+	const char *items = "{\"PK\": \"x\"}\n";
+	char *dpath = temp_file(design, strlen(design));
+	char *ipath = temp_file(items, strlen(items));
+	tu_proc p;
+	run_items(&p, dpath, ipath, NULL);
+	ck_assert_int_eq(p.status, 1);
+	ck_assert_msg(tu_contains(p.out, p.out_len, "item 1: its keys fit several entities, and "
+				  "its constant attributes do not say which it is: 'A' (no constant "
+				  "attribute), 'B' (no constant attribute); give each entity a "
+				  "constant attribute (such as entityType: { template: NAME }) and "
+				  "every item its value"), "%s", p.out);
+	ck_assert_msg(tu_contains(p.out, p.out_len, "1 items: 0 ok, 1 failed, 0 unmatched"), "%s",
+		      p.out);
+	tu_proc_free(&p);
+	unlink(dpath);
+	unlink(ipath);
+	free(dpath);
+	free(ipath);
+}
+END_TEST
+
 /* Keys built from parts the items do not store (AWS's forum: a reply's
  * Id is forum name and subject): never demanded; a key is rendered when
  * the item holds the parts, else held to its template's shape. */
@@ -1100,6 +1129,7 @@ static Suite *items_suite(void)
 	tcase_add_test(tc, test_tie_rule);
 	tcase_add_test(tc, test_constants_choose_entity);
 	tcase_add_test(tc, test_constant_template_decides);
+	tcase_add_test(tc, test_ambiguous_without_constants);
 	tcase_add_test(tc, test_unstored_key_parts);
 	tcase_add_test(tc, test_format_json);
 	tcase_add_test(tc, test_output_file);
