@@ -144,7 +144,7 @@ START_TEST(test_not_stored_designs)
 {
 	static const char *const files[] = { "forum", "table-key", "gsi-key", "projection",
 					     "example-shape", "example-given", "example-partial",
-					     "reserved-part", "returns" };
+					     "reserved-part", "returns", "generic-key" };
 	char rel[256];
 	snprintf(rel, sizeof(rel), "tests/fixtures/stored/%s.ddb.yaml", files[_i]);
 	ddbc_diags d;
@@ -316,7 +316,7 @@ static Suite *rules_suite(void)
 	tcase_add_loop_test(tc, test_rule_page_and_fixtures, 0, DDBC_RULE_COUNT);
 	tcase_add_loop_test(tc, test_samples_clean, 0, 5);
 	tcase_add_test(tc, test_many_rules_one_run);
-	tcase_add_loop_test(tc, test_not_stored_designs, 0, 9);
+	tcase_add_loop_test(tc, test_not_stored_designs, 0, 10);
 	tcase_add_test(tc, test_format_example);
 	tcase_add_test(tc, test_schemas_name_every_rule);
 	tcase_add_test(tc, test_unreadable_role_declares);

@@ -142,12 +142,12 @@ static bool is_generic_key_name(const char *s)
 	return true;
 }
 
-/* How many entities of t define attribute name. */
+/* How many entities of t store attribute name. */
 static size_t entities_defining(const ddbc_table *t, const char *name)
 {
 	size_t n = 0;
 	for (size_t i = 0; i < t->nentities; i++)
-		if (ddbc_entity_attr(t->entities[i], name))
+		if (ddbc_entity_stored_attr(t->entities[i], name))
 			n++;
 	return n;
 }
