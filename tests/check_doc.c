@@ -276,6 +276,33 @@ START_TEST(test_japanese_labels)
 }
 END_TEST
 
+/* A key part that is not stored (AWS's forum: a reply's Id is forum and
+ * subject) is marked so in both languages and both formats. */
+START_TEST(test_not_stored)
+{
+	checked c;
+	check_file(&c, "tests/fixtures/stored/forum.ddb.yaml");
+	static const char *const names[] = { "forum.en.md", "forum.en.html", "forum.ja.md",
+					     "forum.ja.html" };
+	static const char *const marks[] = { "| ForumName | String | Forum of the thread | "
+					     "key part, not stored |", "key part, not stored",
+					     "| ForumName | String | Forum of the thread | "
+					     "キーの一部（保存しない） |", "キーの一部（保存しない）" };
+	for (int i = 0; i < 4; i++) {
+		bool html = i % 2;
+		char *out = emit(c.g, html, i / 2 ? DDBC_LANG_JA : DDBC_LANG_EN, NULL);
+		expect_contains(out, marks[i]);
+		char *masked = html ? mask_style(out) : strdup(out);
+		char golden[96];
+		snprintf(golden, sizeof(golden), "tests/golden/doc/%s", names[i]);
+		tu_expect_golden(golden, masked, strlen(masked));
+		free(masked);
+		free(out);
+	}
+	checked_free(&c);
+}
+END_TEST
+
 /* The index map shows sparse membership: UserStamp is not in GSI1. */
 START_TEST(test_index_map)
 {
@@ -894,6 +921,7 @@ static Suite *doc_suite(void)
 	TCase *tc = tcase_create("outputs");
 	tcase_set_timeout(tc, 60);
 	tcase_add_loop_test(tc, test_golden, 0, (int)NSAMPLES * 4);
+	tcase_add_test(tc, test_not_stored);
 	tcase_add_loop_test(tc, test_deterministic, 0, (int)NSAMPLES);
 	tcase_add_test(tc, test_page_style);
 	tcase_add_test(tc, test_todo_article_table);

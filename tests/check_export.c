@@ -345,6 +345,32 @@ START_TEST(test_put_item_and_condition)
 }
 END_TEST
 
+/* A put writes what items hold: not the key parts that the example shows
+ * but items do not store (the forum's reply keyed by forum and subject). */
+START_TEST(test_put_leaves_out_unstored_parts)
+{
+	json_t *q = export_json("queries", "tests/fixtures/stored/forum.ddb.yaml", NULL);
+	expect_json(json_object_get(input_of(q, "post-reply"), "Item"),
+		    "{\"Id\":{\"S\":\"Amazon S3#S3 Thread 1\"},"
+		    "\"Message\":{\"S\":\"DynamoDB Thread 2 Reply 1 text\"},"
+		    "\"PostedBy\":{\"S\":\"User A\"},"
+		    "\"ReplyDateTime\":{\"S\":\"2015-10-01T00:00:00Z\"}}");
+	json_decref(q);
+
+	/* The model export says so, and derives required as the checks do. */
+	json_t *m = export_json("model", "tests/fixtures/stored/forum.ddb.yaml", NULL);
+	json_t *reply = find(json_object_get(m, "entities"), "name", "Reply");
+	json_t *forum = find(json_object_get(reply, "attributes"), "name", "ForumName");
+	ck_assert(json_is_false(json_object_get(forum, "stored")));
+	ck_assert(json_is_false(json_object_get(forum, "required")));
+	ck_assert(json_is_false(json_object_get(forum, "key")));
+	json_t *id = find(json_object_get(reply, "attributes"), "name", "Id");
+	ck_assert_ptr_null(json_object_get(id, "stored"));
+	ck_assert(json_is_true(json_object_get(id, "required")));
+	json_decref(m);
+}
+END_TEST
+
 START_TEST(test_param_overrides)
 {
 	static const char *const args[] = { "--param", "shopId=s9", "--param", "seq=7",
@@ -485,6 +511,7 @@ static Suite *export_suite(void)
 	tcase_add_test(q, test_zero_padded_parameter);
 	tcase_add_test(q, test_get_scan_update_delete);
 	tcase_add_test(q, test_put_item_and_condition);
+	tcase_add_test(q, test_put_leaves_out_unstored_parts);
 	tcase_add_test(q, test_param_overrides);
 	tcase_add_test(q, test_missing_parameter);
 	tcase_add_test(q, test_param_must_be_utf8);

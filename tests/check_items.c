@@ -707,6 +707,152 @@ START_TEST(test_tie_rule)
 }
 END_TEST
 
+/* AWS's ProductCatalog: a Book and a Bicycle are keyed alike (a Number
+ * Id); the one-value enum of ProductCategory says which an item is. An
+ * item whose category is neither, or that has none, is ambiguous, and is
+ * not checked against a guess. */
+START_TEST(test_constants_choose_entity)
+{
+	tu_proc p;
+	run_items(&p, FIX "catalog.ddb.yaml", FIX "catalog.jsonl", NULL);
+	ck_assert_int_eq(p.status, 1);
+	tu_expect_golden("tests/golden/items/catalog.jsonl.txt", p.out, p.out_len);
+	tu_proc_free(&p);
+	run_items(&p, FIX "catalog.ddb.yaml", FIX "catalog.jsonl", "json");
+	tu_expect_golden("tests/golden/items/catalog.jsonl.json", p.out, p.out_len);
+	tu_proc_free(&p);
+	json_t *root = run_json(FIX "catalog.ddb.yaml", FIX "catalog.jsonl", 1);
+	const char *e = NULL;
+	ck_assert_uint_eq(findings_of(root, 1, NULL, NULL), 0);
+	ck_assert_uint_eq(findings_of(root, 2, NULL, NULL), 0);
+	ck_assert_uint_eq(findings_of(root, 3, "not-in-enum", &e), 1);
+	ck_assert_str_eq(e, "Bicycle");
+	ck_assert_uint_eq(findings_of(root, 4, NULL, NULL), 1);
+	ck_assert_uint_eq(findings_of(root, 4, "ambiguous-entity", &e), 1);
+	ck_assert_ptr_null(e);
+	ck_assert_uint_eq(findings_of(root, 5, "ambiguous-entity", NULL), 1);
+	json_t *sum = json_object_get(root, "summary");
+	ck_assert_int_eq(json_integer_value(json_object_get(sum, "ok")), 2);
+	ck_assert_int_eq(json_integer_value(json_object_get(sum, "failed")), 3);
+	ck_assert_int_eq(json_integer_value(json_object_get(sum, "unmatched")), 0);
+	json_decref(root);
+}
+END_TEST
+
+/* A constant template (entityType) decides before the literal bytes of
+ * the keys do; an entity without constants is named as such, with advice
+ * that fits it. */
+START_TEST(test_constant_template_decides)
+{
+	const char *design =
+		"ddbc: 1\nname: c\nlint: { rules: { key-overlap: off } }\n"
+		"tables: { app: { partition_key: PK, sort_key: SK } }\n"
+		"entities:\n"
+		"  Plain: { attributes: { PK: S, SK: S } }\n"
+		"  User:\n    attributes:\n"
+		"      PK: { type: S, template: 'USER#{id}' }\n      SK: { type: S, template: A }\n"
+		"      id: S\n      entityType: { type: S, template: USER }\n"
+		"  Admin:\n    attributes:\n"
+		"      PK: { type: S, template: 'USER#{id}' }\n      SK: { type: S, template: A }\n"
+		"      id: S\n      entityType: { type: S, template: ADMIN }\n"
+		"  Note: { attributes: { PK: S, SK: { type: S, template: N } } }\n";
+	const char *items =
+		"{\"PK\": \"USER#1\", \"SK\": \"A\", \"id\": \"1\", \"entityType\": \"ADMIN\"}\n"
+		"{\"PK\": \"X\", \"SK\": \"A\", \"entityType\": \"USER\"}\n"
+		"{\"PK\": \"USER#1\", \"SK\": \"A\", \"id\": \"1\"}\n"
+		"{\"PK\": \"X\", \"SK\": \"N\"}\n";
+	char *dpath = temp_file(design, strlen(design));
+	char *ipath = temp_file(items, strlen(items));
+	json_t *root = run_json(dpath, ipath, 1);
+	const char *e = NULL;
+	/* Admin, declared after User, is what the item says it is. */
+	ck_assert_uint_eq(findings_of(root, 1, NULL, &e), 0);
+	ck_assert_uint_eq(findings_of(root, 2, "unknown-attribute", &e), 1);
+	ck_assert_str_eq(e, "Plain");
+	/* No entityType: User and Admin are level. */
+	ck_assert_uint_eq(findings_of(root, 3, "ambiguous-entity", NULL), 1);
+	/* Plain and Note: Note's sort key holds a literal, so Note wins. */
+	ck_assert_uint_eq(findings_of(root, 4, NULL, NULL), 0);
+	json_decref(root);
+	tu_proc p;
+	run_items(&p, dpath, ipath, NULL);
+	ck_assert_msg(tu_contains(p.out, p.out_len, "item 3: its keys fit several entities, and "
+				  "its constant attributes do not say which it is: 'User' "
+				  "(entityType 'USER'), 'Admin' (entityType 'ADMIN'); give every "
+				  "item the constant attribute of its entity"), "%s", p.out);
+	tu_proc_free(&p);
+	unlink(dpath);
+	unlink(ipath);
+	free(dpath);
+	free(ipath);
+}
+END_TEST
+
+/* Entities without constant attributes cannot be told apart: the advice
+ * is to give them one. */
+START_TEST(test_ambiguous_without_constants)
+{
+	const char *design = "ddbc: 1\nname: c\nlint: { rules: { key-overlap: off } }\n"
+			     "tables: { app: { partition_key: PK } }\n"
+			     "entities:\n  A: { attributes: { PK: S } }\n"
+			     "  B: { attributes: { PK: S, note: S } }\n";
+	const char *items = "{\"PK\": \"x\"}\n";
+	char *dpath = temp_file(design, strlen(design));
+	char *ipath = temp_file(items, strlen(items));
+	tu_proc p;
+	run_items(&p, dpath, ipath, NULL);
+	ck_assert_int_eq(p.status, 1);
+	ck_assert_msg(tu_contains(p.out, p.out_len, "item 1: its keys fit several entities, and "
+				  "its constant attributes do not say which it is: 'A' (no constant "
+				  "attribute), 'B' (no constant attribute); give each entity a "
+				  "constant attribute (such as entityType: { template: NAME }) and "
+				  "every item its value"), "%s", p.out);
+	ck_assert_msg(tu_contains(p.out, p.out_len, "1 items: 0 ok, 1 failed, 0 unmatched"), "%s",
+		      p.out);
+	tu_proc_free(&p);
+	unlink(dpath);
+	unlink(ipath);
+	free(dpath);
+	free(ipath);
+}
+END_TEST
+
+/* Keys built from parts the items do not store (AWS's forum: a reply's
+ * Id is forum name and subject): never demanded; a key is rendered when
+ * the item holds the parts, else held to its template's shape. */
+START_TEST(test_unstored_key_parts)
+{
+	tu_proc p;
+	run_items(&p, "tests/fixtures/stored/forum.ddb.yaml", FIX "forum.jsonl", NULL);
+	ck_assert_int_eq(p.status, 1);
+	tu_expect_golden("tests/golden/items/forum.jsonl.txt", p.out, p.out_len);
+	tu_proc_free(&p);
+	json_t *root = run_json("tests/fixtures/stored/forum.ddb.yaml", FIX "forum.jsonl", 1);
+	ck_assert_uint_eq(findings_of(root, 1, NULL, NULL), 0);
+	ck_assert_uint_eq(findings_of(root, 2, "unknown-attribute", NULL), 2);
+	ck_assert_uint_eq(findings_of(root, 2, NULL, NULL), 2);
+	ck_assert_uint_eq(findings_of(root, 3, "key-mismatch", NULL), 1);
+	ck_assert_uint_eq(findings_of(root, 4, "unmatched", NULL), 1);
+	ck_assert_uint_eq(findings_of(root, 5, NULL, NULL), 0);
+	ck_assert_uint_eq(findings_of(root, 6, NULL, NULL), 0);
+	json_decref(root);
+	run_items(&p, FIX "unstored.ddb.yaml", FIX "unstored.jsonl", NULL);
+	ck_assert_int_eq(p.status, 1);
+	tu_expect_golden("tests/golden/items/unstored.jsonl.txt", p.out, p.out_len);
+	tu_proc_free(&p);
+	root = run_json(FIX "unstored.ddb.yaml", FIX "unstored.jsonl", 1);
+	ck_assert_uint_eq(findings_of(root, 1, NULL, NULL), 0);
+	ck_assert_uint_eq(findings_of(root, 2, "key-mismatch", NULL), 2);
+	ck_assert_uint_eq(findings_of(root, 3, "key-mismatch", NULL), 1);
+	ck_assert_uint_eq(findings_of(root, 3, "unknown-attribute", NULL), 1);
+	ck_assert_uint_eq(findings_of(root, 4, "missing-required", NULL), 2);
+	/* Without region, the customerId it holds is still rendered. */
+	ck_assert_uint_eq(findings_of(root, 5, NULL, NULL), 1);
+	ck_assert_uint_eq(findings_of(root, 5, "key-mismatch", NULL), 1);
+	json_decref(root);
+}
+END_TEST
+
 START_TEST(test_format_json)
 {
 	tu_proc p;
@@ -981,6 +1127,10 @@ static Suite *items_suite(void)
 	tcase_add_test(tc, test_kinds_dynamodb);
 	tcase_add_test(tc, test_every_kind);
 	tcase_add_test(tc, test_tie_rule);
+	tcase_add_test(tc, test_constants_choose_entity);
+	tcase_add_test(tc, test_constant_template_decides);
+	tcase_add_test(tc, test_ambiguous_without_constants);
+	tcase_add_test(tc, test_unstored_key_parts);
 	tcase_add_test(tc, test_format_json);
 	tcase_add_test(tc, test_output_file);
 	suite_add_tcase(s, tc);

@@ -779,6 +779,19 @@ static const struct error_case unresolved[] = {
 	  "index 'GSI9' is not defined on table 't1'; did you mean 'GSI1'?" },
 };
 
+/* `stored: false` contradicts required: true and indexes; the attribute
+ * is then read as stored, so nothing else follows. */
+static const struct error_case stored_conflicts[] = {
+	{ 14, 1, "      nickname: {type: S, stored: false, required: true}", 1, SCHEMA, 14, 35,
+	  "attribute 'nickname' has 'stored: false' and 'required: true'; items never hold a "
+	  "key part that is not stored: remove one of them" },
+	{ 13, 1, "      GSI1PK: {type: S, stored: false, indexes: {GSI1: partition_key}}", 1,
+	  SCHEMA, 13, 33, "attribute 'GSI1PK' has 'stored: false' and 'indexes'; an index holds "
+	  "only stored attributes: remove one of them" },
+	{ 14, 1, "      nickname: {type: S, stored: no}", 1, SCHEMA, 14, 35,
+	  "'stored' must be true or false, not" },
+};
+
 static void run_case(const struct error_case *c)
 {
 	char *text = edited_base(c->at, c->del, c->text);
@@ -819,6 +832,42 @@ START_TEST(test_bad_word) { run_case(&bad_words[_i]); }
 END_TEST
 
 START_TEST(test_unresolved) { run_case(&unresolved[_i]); }
+END_TEST
+START_TEST(test_stored_conflict) { run_case(&stored_conflicts[_i]); }
+END_TEST
+
+/* stored: false reaches the model; stored: true is the default. A TTL or
+ * a returned attribute that only such parts answer is named as not
+ * stored (it is defined, so "not defined" would mislead). */
+START_TEST(test_stored_field)
+{
+	tu_design t;
+	tu_load_file(&t, "tests/fixtures/stored/forum.ddb.yaml");
+	tu_expect_count(&t.d, 0);
+	const ddbc_entity *reply = entity(t.design, "Reply");
+	ck_assert(attr(reply, "ForumName")->not_stored);
+	ck_assert(attr(reply, "Subject")->not_stored);
+	ck_assert(!attr(reply, "Id")->not_stored);
+	ck_assert(!attr(entity(t.design, "Thread"), "ForumName")->not_stored);
+	tu_design_free(&t);
+
+	char *text = edited_base(14, 1, "      nickname: {type: N, stored: false}\n"
+				 "      other: {type: S, stored: true}");
+	char *with = tu_replace(text, "    sort_key: SK\n", "    sort_key: SK\n    ttl: nickname\n");
+	char *both = tu_replace(with, "    key: {PK: x}\n", "    key: {PK: x}\n    returns: [nickname]\n");
+	tu_load_text(&t, both);
+	tu_expect_count(&t.d, 2);
+	tu_expect_diag(&t.d, UNRESOLVED, 7, 10, "attribute 'nickname' is not stored by any entity "
+		       "of table 't1' (it is the TTL attribute); it is declared 'stored: false', "
+		       "a key part items never hold");
+	tu_expect_diag(&t.d, UNRESOLVED, 21, 15, "attribute 'nickname' is not stored by any "
+		       "entity of table 't1'; it is declared 'stored: false'");
+	ck_assert(!attr(entity(t.design, "User"), "other")->not_stored);
+	tu_design_free(&t);
+	free(both);
+	free(with);
+	free(text);
+}
 END_TEST
 
 /* A message is not cut at any length: the hint after a long bad value stays. */
@@ -1230,6 +1279,8 @@ static Suite *load_suite(void)
 	LOOP(tc, test_missing_field, missing_fields);
 	LOOP(tc, test_bad_word, bad_words);
 	LOOP(tc, test_unresolved, unresolved);
+	LOOP(tc, test_stored_conflict, stored_conflicts);
+	tcase_add_test(tc, test_stored_field);
 	tcase_add_test(tc, test_unknown_field_without_suggestion);
 	tcase_add_test(tc, test_long_bad_value_keeps_hint);
 	tcase_add_test(tc, test_long_table_name_in_reference);

@@ -135,6 +135,44 @@ START_TEST(test_samples_clean)
 }
 END_TEST
 
+/* Designs with key parts that are not stored (tests/fixtures/stored/):
+ * each gives exactly the one finding its first line announces
+ * ("# expect: RULE LINE:COL"), so a contradiction is reported once, by the
+ * rule that fits it, and nothing follows from it; or none at all
+ * ("# expect: nothing"). */
+START_TEST(test_not_stored_designs)
+{
+	static const char *const files[] = { "forum", "table-key", "gsi-key", "projection",
+					     "example-shape", "example-given", "example-partial",
+					     "reserved-part", "returns", "generic-key" };
+	char rel[256];
+	snprintf(rel, sizeof(rel), "tests/fixtures/stored/%s.ddb.yaml", files[_i]);
+	ddbc_diags d;
+	ddbc_source *src;
+	lint_fixture(rel, &d, &src);
+	char *dump = tu_diags_dump(&d);
+	if (!strncmp(src->text, "# expect: nothing\n", 18)) {
+		ck_assert_msg(d.n == 0, "%s: expected no finding, got:\n%s", rel, dump);
+		free(dump);
+		ddbc_diags_release(&d);
+		ddbc_source_free(src);
+		return;
+	}
+	char id[64];
+	unsigned line, col;
+	ck_assert_msg(sscanf(src->text, "# expect: %63s %u:%u", id, &line, &col) == 3,
+		      "%s: no '# expect: RULE LINE:COL' line", rel);
+	ddbc_rule rule;
+	ck_assert_int_eq(ddbc_rule_find(id, &rule), 0);
+	ck_assert_msg(d.n == 1 && d.items[0].rule == rule && d.items[0].loc.line == line &&
+		      d.items[0].loc.column == col, "%s: expected one [%s] at %u:%u, got:\n%s",
+		      rel, id, line, col, dump);
+	free(dump);
+	ddbc_diags_release(&d);
+	ddbc_source_free(src);
+}
+END_TEST
+
 /* A design that breaks many rules reports all of them in one run. */
 START_TEST(test_many_rules_one_run)
 {
@@ -278,6 +316,7 @@ static Suite *rules_suite(void)
 	tcase_add_loop_test(tc, test_rule_page_and_fixtures, 0, DDBC_RULE_COUNT);
 	tcase_add_loop_test(tc, test_samples_clean, 0, 5);
 	tcase_add_test(tc, test_many_rules_one_run);
+	tcase_add_loop_test(tc, test_not_stored_designs, 0, 10);
 	tcase_add_test(tc, test_format_example);
 	tcase_add_test(tc, test_schemas_name_every_rule);
 	tcase_add_test(tc, test_unreadable_role_declares);

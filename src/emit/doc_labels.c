@@ -48,6 +48,7 @@ static const ddbc_doc_labels labels_en = {
 	.d_params = "Example parameters",
 	.base_table = "base table",
 	.no_key = "—",
+	.not_stored = "key part, not stored",
 };
 
 static const ddbc_doc_labels labels_ja = {
@@ -97,6 +98,7 @@ static const ddbc_doc_labels labels_ja = {
 	.d_params = "パラメータの例",
 	.base_table = "ベーステーブル",
 	.no_key = "—",
+	.not_stored = "キーの一部（保存しない）",
 };
 
 const ddbc_doc_labels *ddbc_doc_labels_for(ddbc_lang_id lang)

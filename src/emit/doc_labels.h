@@ -23,6 +23,7 @@ typedef struct ddbc_doc_labels {
 	const char *d_table, *d_index, *d_operation, *d_key, *d_order, *asc, *desc;
 	const char *d_consistent, *yes, *d_returns, *d_condition, *d_entities, *d_params;
 	const char *base_table, *no_key;
+	const char *not_stored;           /* the Format cell of a `stored: false` attribute */
 } ddbc_doc_labels;
 
 /* The labels of lang; static, never NULL. */

@@ -521,11 +521,16 @@ static void inclusion_cell(writer *w, const ddbc_attr *a, ddbc_index_kind kind)
 	cell_end(w);
 }
 
-/* Format: the template, then the free-text format, then the enum. */
+/* Format: whether items hold it, the template, then the free-text
+ * format, then the enum. */
 static void format_cell(writer *w, const ddbc_attr *a)
 {
 	const char *sep = "";
 	cell(w);
+	if (!ddbc_attr_stored(a)) {
+		words(w, w->L->not_stored);
+		sep = "; ";
+	}
 	if (a->template.s && *a->template.s) {
 		code(w, a->template.s);
 		sep = "; ";

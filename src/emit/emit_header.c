@@ -167,7 +167,9 @@ static void attr_names(strbuf *sb, const ddbc_hattr *ha)
 {
 	const char *name = ha->attr->name.s;
 	define_string(sb, ha->name_macro, name, strlen(name), false);
-	strbuf_addch(sb, '\n');
+	/* Its value is a builder's parameter only: an expression that names
+	 * it finds nothing in an item. */
+	strbuf_addstr(sb, ddbc_attr_stored(ha->attr) ? "\n" : " /* key part, not stored */\n");
 	if (ha->expr_macro) {
 		define_string(sb, ha->expr_macro, ha->expr_name, strlen(ha->expr_name), false);
 		strbuf_addstr(sb, " /* ExpressionAttributeNames: { \"");

@@ -179,12 +179,6 @@ static void declared_roles(ddbc_json_stream *js, const ddbc_attr *a)
 	ddbc_json_end(js, ']');
 }
 
-/* Required as written, or because it is a table key or has a template. */
-static bool required(const ddbc_attr *a, const ddbc_table *t)
-{
-	return a->required || a->template.s || (t && ddbc_index_has_key(&t->primary, a->name.s));
-}
-
 static void model_attr(ddbc_json_stream *js, const ddbc_attr *a, const ddbc_table *t)
 {
 	ddbc_json_begin(js, NULL, '{');
@@ -196,7 +190,9 @@ static void model_attr(ddbc_json_stream *js, const ddbc_attr *a, const ddbc_tabl
 		ddbc_json_text(js, "template", a->template.s);
 		placeholders(js, a);
 	}
-	ddbc_json_bool(js, "required", required(a, t));
+	ddbc_json_bool(js, "required", ddbc_attr_required(a, NULL));
+	if (!ddbc_attr_stored(a))
+		ddbc_json_bool(js, "stored", false);
 	ddbc_json_bool(js, "key", a->is_key);
 	if (a->nenum) {
 		ddbc_json_begin(js, "enum", '[');

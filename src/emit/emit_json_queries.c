@@ -498,6 +498,10 @@ static void put_item(request *r, ddbc_json_stream *s)
 	ddbc_json_begin(s, "Item", '{');
 	for (size_t i = 0; ex && i < ex->n; i++) {
 		const char *name = ex->u.pairs[i].key->u.text;
+		/* An example may show a key part that items do not store. */
+		const ddbc_attr *a = ddbc_entity_attr(e, name);
+		if (a && !ddbc_attr_stored(a))
+			continue;
 		ddbc_json_member(s, name, item_member(r, e, ex, name, ex->u.pairs[i].value, key));
 	}
 	const char *k;

@@ -452,10 +452,32 @@ static void load_index_decls(loader *L, const ddbc_node *v, ddbc_attr *a)
 	}
 }
 
+/* `stored: false` marks a key part that items never hold (a key built
+ * from values the application knows but does not store). Such a part
+ * cannot be required of items, nor be in an index: saying so as well is
+ * a contradiction the user must resolve. */
+static void load_stored(loader *L, const ddbc_node *m, ddbc_attr *a)
+{
+	bool stored = true;
+	ddbc_loc loc;
+	if (!get_bool(L, m, "stored", &stored, &loc) || stored)
+		return;
+	/* After the contradiction is reported the attribute is read as
+	 * stored, so that no finding follows from the half that is ignored. */
+	if (a->required)
+		schema(L, loc, "attribute '%s' has 'stored: false' and 'required: true'; items "
+			 "never hold a key part that is not stored: remove one of them", a->name.s);
+	else if (a->has_indexes)
+		schema(L, loc, "attribute '%s' has 'stored: false' and 'indexes'; an index holds "
+			 "only stored attributes: remove one of them", a->name.s);
+	else
+		a->not_stored = true;
+}
+
 static void load_attr(loader *L, const ddbc_pair *pair, ddbc_entity *e, ddbc_attr *a)
 {
 	static const char *const fields[] = { "type", "description", "format", "template",
-					      "required", "enum", "example", "indexes" };
+					      "required", "stored", "enum", "example", "indexes" };
 	a->name = word_of(L, pair->key);
 	a->entity = e;
 	a->type_loc = a->name.loc;
@@ -501,6 +523,7 @@ static void load_attr(loader *L, const ddbc_pair *pair, ddbc_entity *e, ddbc_att
 	const ddbc_node *ix = ddbc_node_get(m, "indexes");
 	if (ix)
 		load_index_decls(L, ix, a);
+	load_stored(L, m, a);
 }
 
 static void load_examples(loader *L, const ddbc_node *v, ddbc_entity *e)

@@ -91,14 +91,44 @@ static void list_entities(ddbc_design *g)
 	}
 }
 
-/* Whether any entity of table t has an attribute called name. */
+/* Whether any entity of table t stores an attribute called name (a
+ * returned attribute, the TTL). */
 static bool table_has_attr(const ddbc_design *g, const ddbc_table *t, const char *name)
 {
 	(void)g;
 	for (size_t i = 0; i < t->nentities; i++)
-		if (ddbc_entity_attr(t->entities[i], name))
+		if (ddbc_entity_stored_attr(t->entities[i], name))
 			return true;
 	return false;
+}
+
+/* Whether an entity of table t declares name with `stored: false`. */
+static bool table_declares_unstored(const ddbc_table *t, const char *name)
+{
+	for (size_t i = 0; i < t->nentities; i++) {
+		const ddbc_attr *a = ddbc_entity_attr(t->entities[i], name);
+		if (a && a->not_stored)
+			return true;
+	}
+	return false;
+}
+
+/* Reports name, an attribute no entity of t stores (what says what it
+ * is for); a key part that is not stored is named as such, since it is
+ * defined. */
+static void unstored_attr(ddbc_diags *d, const ddbc_table *t, ddbc_name name, const char *what)
+{
+	if (table_declares_unstored(t, name.s)) {
+		ddbc_diag_add(d, DDBC_RULE_UNRESOLVED_REFERENCE, name.loc,
+			      "attribute '%s' is not stored by any entity of table '%s'%s; it is "
+			      "declared 'stored: false', a key part items never hold", name.s,
+			      t->name.s, what);
+		return;
+	}
+	strbuf where = STRBUF_INIT;
+	strbuf_addf(&where, " on any entity of table '%s'%s", t->name.s, what);
+	unresolved(d, name, "attribute", strbuf_str(&where), NULL, 0);
+	strbuf_release(&where);
 }
 
 static void resolve_pattern_entities(ddbc_design *g, ddbc_pattern *p, ddbc_diags *d)
@@ -129,24 +159,15 @@ static void resolve_pattern(ddbc_design *g, ddbc_pattern *p, ddbc_diags *d)
 		if (!p->index)
 			unresolved_index(d, p->table, p->index_ref);
 	}
-	for (size_t i = 0; i < p->nreturns; i++) {
-		if (table_has_attr(g, p->table, p->returns[i].s))
-			continue;
-		strbuf where = STRBUF_INIT;
-		strbuf_addf(&where, " on any entity of table '%s'", p->table->name.s);
-		unresolved(d, p->returns[i], "attribute", strbuf_str(&where), NULL, 0);
-		strbuf_release(&where);
-	}
+	for (size_t i = 0; i < p->nreturns; i++)
+		if (!table_has_attr(g, p->table, p->returns[i].s))
+			unstored_attr(d, p->table, p->returns[i], "");
 }
 
 static void resolve_ttl(ddbc_design *g, ddbc_table *t, ddbc_diags *d)
 {
-	if (!t->ttl.s || table_has_attr(g, t, t->ttl.s))
-		return;
-	strbuf where = STRBUF_INIT;
-	strbuf_addf(&where, " on any entity of table '%s' (it is the TTL attribute)", t->name.s);
-	unresolved(d, t->ttl, "attribute", strbuf_str(&where), NULL, 0);
-	strbuf_release(&where);
+	if (t->ttl.s && !table_has_attr(g, t, t->ttl.s))
+		unstored_attr(d, t, t->ttl, " (it is the TTL attribute)");
 }
 
 void ddbc_resolve(ddbc_design *g, ddbc_diags *d)

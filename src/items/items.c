@@ -115,16 +115,24 @@ static int check_item(ddbc_items_run *R, const ddbc_item_span *sp, ddbc_items_er
 		return -1;
 	}
 	R->items++;
-	R->ent = ddbc_items_assign(R);
-	if (!R->ent) {
+	switch (ddbc_items_assign(R)) {
+	case DDBC_FIT_NONE:
 		ddbc_items_report_unmatched(R);
 		R->unmatched++;
-	} else {
+		break;
+	case DDBC_FIT_SEVERAL:
+		/* Checked against a guess, the item would get findings of an
+		 * entity it may not be. */
+		ddbc_items_report_ambiguous(R);
+		R->nfailed++;
+		break;
+	case DDBC_FIT_ONE:
 		ddbc_items_check_entity(R);
 		if (R->failed)
 			R->nfailed++;
 		else
 			R->ok++;
+		break;
 	}
 	json_decref(root);
 	return 0;

@@ -4,12 +4,17 @@
  * such a table fits it when the item's partition and sort key values are
  * strings of the languages of the entity's key attributes (ddbc_attr_lang:
  * the templates the linter reasons about, with the design's key
- * delimiter). When several entities fit, the one whose key languages hold
- * the most literal bytes wins (PROFILE beats {anything}; "STAMP#{id}"
- * beats "{kind}#{id}"), and on a tie the one declared first. When none fits
- * with the delimiter excluded from placeholder values, entities are tried
- * again with it allowed, so that an item whose placeholder value holds the
- * delimiter is still assigned and reported for exactly that.
+ * delimiter). When several entities fit, what the item says it is comes
+ * first: an entity whose constant attributes (a template without
+ * placeholders, `entityType: { template: USER }`, or a one-value enum,
+ * `ProductCategory: { enum: [Book] }`) the item holds, each with its value,
+ * beats the others. Then the one whose key languages hold the most literal bytes wins (PROFILE beats
+ * {anything}; "STAMP#{id}" beats "{kind}#{id}"). Entities still level are
+ * ambiguous: the item is reported naming them, never checked against a
+ * guess. When none fits with the delimiter excluded from placeholder
+ * values, entities are tried again with it allowed, so that an item whose
+ * placeholder value holds the delimiter is still assigned and reported
+ * for exactly that.
  */
 #include "items/items_run.h"
 #include "model/semantics.h"
@@ -48,6 +53,40 @@ static void key_init(ddbc_items_key *k, const ddbc_attr *a)
 		ddbc_attr_lang(a, &k->lang);
 }
 
+/* Whether a is a constant attribute: stored, and of one value only. The
+ * table's key attributes are not: the key languages weigh them already. */
+static bool is_constant(const ddbc_attr *a, const ddbc_table *t)
+{
+	if (!ddbc_attr_stored(a) || ddbc_index_has_key(&t->primary, a->name.s))
+		return false;
+	if (a->has_template && a->type == DDBC_TYPE_S)
+		return ddbc_template_is_constant(&a->tpl);
+	return !a->template.s && a->nenum == 1 &&
+	       (a->type == DDBC_TYPE_S || a->type == DDBC_TYPE_N || a->type == DDBC_TYPE_B ||
+		a->type == DDBC_TYPE_BOOL || a->type == DDBC_TYPE_NULL);
+}
+
+static void find_constants(ddbc_items_entity *ei)
+{
+	const ddbc_entity *e = ei->e;
+	for (size_t i = 0; i < e->nattrs; i++) {
+		if (!is_constant(&e->attrs[i], e->table))
+			continue;
+		ei->consts = xrealloc(ei->consts, (ei->nconsts + 1) * sizeof(*ei->consts));
+		ei->consts[ei->nconsts++] = &e->attrs[i];
+	}
+}
+
+/* More literal bytes first; file order (the order of ents) on a tie. */
+static int by_literal(const void *a, const void *b)
+{
+	const ddbc_items_entity *x = *(const ddbc_items_entity *const *)a;
+	const ddbc_items_entity *y = *(const ddbc_items_entity *const *)b;
+	if (x->literal != y->literal)
+		return x->literal > y->literal ? -1 : 1;
+	return x < y ? -1 : x > y;
+}
+
 static void prepare_table(ddbc_items_table *ti, const ddbc_table *t)
 {
 	ti->t = t;
@@ -67,7 +106,12 @@ static void prepare_table(ddbc_items_table *ti, const ddbc_table *t)
 		key_init(&ei->pk, pk);
 		key_init(&ei->sk, sk);
 		ei->literal = literal_bytes(&ei->pk.lang) + literal_bytes(&ei->sk.lang);
+		find_constants(ei);
 	}
+	ti->by_literal = xcalloc(ti->nents + 1, sizeof(*ti->by_literal));
+	for (size_t i = 0; i < ti->nents; i++)
+		ti->by_literal[i] = &ti->ents[i];
+	qsort(ti->by_literal, ti->nents, sizeof(*ti->by_literal), by_literal);
 }
 
 void ddbc_items_tables_prepare(ddbc_items_run *R)
@@ -84,10 +128,13 @@ void ddbc_items_tables_release(ddbc_items_run *R)
 		for (size_t k = 0; k < R->tables[i].nents; k++) {
 			ddbc_lang_release(&R->tables[i].ents[k].pk.lang);
 			ddbc_lang_release(&R->tables[i].ents[k].sk.lang);
+			free(R->tables[i].ents[k].consts);
 		}
 		free(R->tables[i].ents);
+		free(R->tables[i].by_literal);
 	}
 	free(R->tables);
+	free(R->tied);
 }
 
 static const ddbc_ival *item_attr(const ddbc_items_run *R, const char *name)
@@ -122,28 +169,174 @@ static bool entity_fits(ddbc_items_run *R, const ddbc_ival *pk, const ddbc_ival 
 	       (!ei->sk.attr || key_fits(R, sk, &ei->sk, MAX_SK_BYTES, delim));
 }
 
-const ddbc_items_entity *ddbc_items_assign(ddbc_items_run *R)
+/* Whether the item holds constant attribute a with its one value. */
+static bool holds_constant(const ddbc_items_run *R, const ddbc_attr *a)
+{
+	const ddbc_ival *v = item_attr(R, a->name.s);
+	if (!v)
+		return false;
+	if (!a->has_template)
+		return ddbc_items_in_enum(R, a, v);
+	size_t n = 0;
+	for (size_t i = 0; i < a->tpl.nsegs; i++) {
+		const ddbc_segment *s = &a->tpl.segs[i];
+		if (v->type != DDBC_TYPE_S || !v->text || n + s->len > v->len ||
+		    memcmp(v->text + n, s->text, s->len))
+			return false;
+		n += s->len;
+	}
+	return v->type == DDBC_TYPE_S && n == v->len;
+}
+
+/* Whether the item's constant attributes name entity ei: it holds some
+ * of them, each with its one value. One it lacks says nothing (an
+ * optional flag such as `gift: { enum: [true] }` may be left out), and
+ * one it holds with another value is not counted against ei either: the
+ * check then reports that value, as it does for any item. */
+static bool constants_say(const ddbc_items_run *R, const ddbc_items_entity *ei)
+{
+	size_t held = 0;
+	for (size_t i = 0; i < ei->nconsts; i++) {
+		if (!item_attr(R, ei->consts[i]->name.s))
+			continue;
+		if (!holds_constant(R, ei->consts[i]))
+			return false;
+		held++;
+	}
+	return held > 0;
+}
+
+/* The best fit so far: what an entity with fewer literal bytes must beat. */
+typedef struct best {
+	size_t literal;          /* the most literal bytes of a fit */
+	int says;                /* whether such a fit's constants say it is: -1 unknown */
+} best;
+
+/* Whether ei, with fewer literal bytes than the best fit, cannot win: only
+ * its constants could lift it, when the best fit's do not. */
+static bool cannot_win(const ddbc_items_run *R, const ddbc_items_entity *ei, best *b)
+{
+	if (!ei->nconsts)
+		return true;
+	for (size_t i = 0; b->says < 0 && i < R->ntied; i++)
+		if (R->tied[i]->literal == b->literal && constants_say(R, R->tied[i]))
+			b->says = 1;
+	if (b->says < 0)
+		b->says = 0;
+	return b->says == 1;
+}
+
+/* Appends the entities of table ti that fit the item and may win to
+ * R->tied, trying them by literal bytes so that most need no match. */
+static void add_fits(ddbc_items_run *R, const ddbc_items_table *ti, const char *delim,
+		     best *b)
+{
+	const ddbc_ival *pk = ti->pk ? item_attr(R, ti->pk) : NULL;
+	const ddbc_ival *sk = ti->sk ? item_attr(R, ti->sk) : NULL;
+	if (!pk || (ti->sk && !sk))
+		return;
+	for (size_t i = 0; i < ti->nents; i++) {
+		const ddbc_items_entity *ei = ti->by_literal[i];
+		if (R->ntied && ei->literal < b->literal && cannot_win(R, ei, b))
+			continue;
+		if (!entity_fits(R, pk, sk, ei, delim))
+			continue;
+		if (!R->ntied || ei->literal > b->literal) {
+			b->literal = ei->literal;
+			b->says = -1;
+		}
+		xgrow((void **)&R->tied, &R->tied_cap, R->ntied + 1, sizeof(*R->tied));
+		R->tied[R->ntied++] = ei;
+	}
+}
+
+/* Keeps in R->tied the fitting entities that rank first (the order of
+ * the file's comment). The constants are looked at only here, when the
+ * keys leave a choice. */
+static void keep_best(ddbc_items_run *R)
+{
+	bool any_says = false;
+	size_t n = 0, literal = 0;
+	for (size_t i = 0; i < R->ntied; i++) {
+		const ddbc_items_entity *ei = R->tied[i];
+		bool says = constants_say(R, ei);
+		if (says && !any_says) {
+			any_says = true;
+			n = 0;
+			literal = 0;
+		}
+		if (says != any_says || (n && ei->literal < literal))
+			continue;
+		if (n && ei->literal > literal)
+			n = 0;
+		literal = ei->literal;
+		R->tied[n++] = ei;
+	}
+	R->ntied = n;
+}
+
+ddbc_items_fit ddbc_items_assign(ddbc_items_run *R)
 {
 	const char *delims[2] = { R->g->key_delimiter, lenient_delim };
+	R->ent = NULL;
 	for (int pass = 0; pass < 2; pass++) {
-		const ddbc_items_entity *best = NULL;
-		for (size_t t = 0; t < R->ntables; t++) {
-			const ddbc_items_table *ti = &R->tables[t];
-			const ddbc_ival *pk = ti->pk ? item_attr(R, ti->pk) : NULL;
-			const ddbc_ival *sk = ti->sk ? item_attr(R, ti->sk) : NULL;
-			if (!pk || (ti->sk && !sk))
-				continue;
-			for (size_t i = 0; i < ti->nents; i++) {
-				const ddbc_items_entity *ei = &ti->ents[i];
-				if ((!best || ei->literal > best->literal) &&
-				    entity_fits(R, pk, sk, ei, delims[pass]))
-					best = ei;
-			}
+		R->ntied = 0;
+		best b = { 0, -1 };
+		for (size_t t = 0; t < R->ntables; t++)
+			add_fits(R, &R->tables[t], delims[pass], &b);
+		if (R->ntied > 1)
+			keep_best(R);
+		if (R->ntied > 1)
+			return DDBC_FIT_SEVERAL;
+		if (R->ntied == 1) {
+			R->ent = R->tied[0];
+			return DDBC_FIT_ONE;
 		}
-		if (best)
-			return best;
 	}
-	return NULL;
+	return DDBC_FIT_NONE;
+}
+
+/* ---- ambiguous items ------------------------------------------------------------- */
+
+/* Appends what the constants of ei ask of an item. */
+static void add_constants(strbuf *sb, const ddbc_items_entity *ei)
+{
+	if (!ei->nconsts) {
+		strbuf_addstr(sb, "no constant attribute");
+		return;
+	}
+	for (size_t i = 0; i < ei->nconsts && i < MAX_LISTED; i++) {
+		const ddbc_attr *a = ei->consts[i];
+		strbuf_addf(sb, "%s%s ", i ? ", " : "", a->name.s);
+		if (a->has_template)
+			strbuf_addf(sb, "'%s'", a->template.s);
+		else
+			strbuf_addf(sb, "'%s'", a->enum_values[0]->u.text);
+	}
+	if (ei->nconsts > MAX_LISTED)
+		strbuf_addstr(sb, ", ...");
+}
+
+void ddbc_items_report_ambiguous(ddbc_items_run *R)
+{
+	strbuf why = STRBUF_INIT;
+	for (size_t i = 0; i < R->ntied && i < MAX_LISTED; i++) {
+		strbuf_addf(&why, "%s'%s' (", i ? ", " : "", R->tied[i]->e->name.s);
+		add_constants(&why, R->tied[i]);
+		strbuf_addch(&why, ')');
+	}
+	if (R->ntied > MAX_LISTED)
+		strbuf_addstr(&why, ", ...");
+	bool all_have = true;
+	for (size_t i = 0; i < R->ntied; i++)
+		all_have = all_have && R->tied[i]->nconsts;
+	ddbc_items_finding(R, DDBC_ITEM_AMBIGUOUS, NULL, R->span->pos,
+			   "its keys fit several entities, and its constant attributes do not "
+			   "say which it is: %s; %s", strbuf_str(&why), all_have
+			   ? "give every item the constant attribute of its entity"
+			   : "give each entity a constant attribute (such as entityType: "
+			     "{ template: NAME }) and every item its value");
+	strbuf_release(&why);
 }
 
 /* ---- unmatched items ------------------------------------------------------------- */

@@ -81,6 +81,24 @@ static bool enum_has(const ddbc_attr *a, ddbc_type t, const char *text, size_t l
 	return false;
 }
 
+/* The text of scalar v as enums are compared: null and booleans as words. */
+static const char *scalar_text(const ddbc_ival *v, size_t *len)
+{
+	const char *text = v->text ? v->text : v->type == DDBC_TYPE_NULL ? "null"
+					   : v->boolean ? "true" : "false";
+	*len = v->text ? v->len : strlen(text);
+	return text;
+}
+
+bool ddbc_items_in_enum(const ddbc_items_run *R, const ddbc_attr *a, const ddbc_ival *v)
+{
+	if (!ddbc_items_type_fits(R, v, a->type))
+		return false;
+	size_t len;
+	const char *text = scalar_text(v, &len);
+	return enum_has(a, a->type, text, len, v->boolean);
+}
+
 static void report_enum(ddbc_items_run *R, const ddbc_attr *a, const char *text, size_t len)
 {
 	strbuf msg = STRBUF_INIT;
@@ -106,9 +124,8 @@ static void check_enum(ddbc_items_run *R, const ddbc_attr *a, const ddbc_ival *v
 		return;
 	ddbc_type et = element_type(a->type);
 	if (et == DDBC_TYPE_NONE) {
-		const char *text = v->text ? v->text : v->type == DDBC_TYPE_NULL ? "null"
-						   : v->boolean ? "true" : "false";
-		size_t len = v->text ? v->len : strlen(text);
+		size_t len;
+		const char *text = scalar_text(v, &len);
 		if (a->type != DDBC_TYPE_M && a->type != DDBC_TYPE_L &&
 		    !enum_has(a, a->type, text, len, v->boolean))
 			report_enum(R, a, text, len);
@@ -166,11 +183,17 @@ static void check_type(ddbc_items_run *R, const ddbc_attr *a, const ddbc_ival *v
 	strbuf_release(&msg);
 }
 
-static void report_unknown(ddbc_items_run *R, const char *name)
+/* An attribute the entity does not define, or (a not NULL) one it says
+ * its items do not store: a note, since the item is still what it is. */
+static void report_unknown(ddbc_items_run *R, const char *name, const ddbc_attr *a)
 {
 	strbuf msg = STRBUF_INIT;
 	ddbc_items_add_quoted(&msg, name, strlen(name));
-	strbuf_addf(&msg, " is not an attribute of '%s'", R->ent->e->name.s);
+	if (a)
+		strbuf_addf(&msg, " is declared 'stored: false' in '%s', a key part that items "
+			    "do not hold, but this item holds it", R->ent->e->name.s);
+	else
+		strbuf_addf(&msg, " is not an attribute of '%s'", R->ent->e->name.s);
 	report_at(R, DDBC_ITEM_UNKNOWN, name, &msg);
 	strbuf_release(&msg);
 }
@@ -191,10 +214,12 @@ static void check_attributes(ddbc_items_run *R)
 	for (size_t i = 0; i < R->nattrs; i++) {
 		const ddbc_ival *v = &R->attrs[i];
 		const ddbc_attr *a = ddbc_entity_attr(e, v->name);
+		if (a && !ddbc_attr_stored(a))
+			report_unknown(R, v->name, a);
 		if (a)
 			check_type(R, a, v);
 		else
-			report_unknown(R, v->name);
+			report_unknown(R, v->name, NULL);
 	}
 }
 
@@ -269,6 +294,27 @@ static void explain_render(const ddbc_attr *a, ddbc_render_result r,
 	}
 }
 
+/* v, the value of a in an item without gone, a key part that is not
+ * stored: the parts the item holds must be rendered as they are, the
+ * parts it lacks can only be held to their shape. */
+static void check_shape(ddbc_items_run *R, const ddbc_attr *a, const ddbc_ival *v,
+			const ddbc_attr *gone, strbuf *msg)
+{
+	ddbc_lang l;
+	strbuf texts = STRBUF_INIT;
+	ddbc_lang_init(&l);
+	ddbc_attr_item_lang(a, item_value, R, &texts, &l);
+	if (!ddbc_items_lang_matches(&l, v->text, v->len, R->g->key_delimiter, &R->scratch)) {
+		strbuf_addf(msg, "'%s' is ", a->name.s);
+		ddbc_items_add_quoted(msg, v->text, v->len);
+		strbuf_addf(msg, ", which its template '%s' cannot give from this item's values "
+			    "(the item has no '%s', a key part that is not stored, so that part is "
+			    "held to its shape)", a->template.s, gone->name.s);
+	}
+	ddbc_lang_release(&l);
+	strbuf_release(&texts);
+}
+
 static void check_template(ddbc_items_run *R, const ddbc_attr *a)
 {
 	const ddbc_ival *v = value_of(R, a);
@@ -278,7 +324,10 @@ static void check_template(ddbc_items_run *R, const ddbc_attr *a)
 	strbuf_reset(want);
 	ddbc_render_problem p;
 	ddbc_render_result r = ddbc_template_render(&a->tpl, item_value, R, want, &p);
-	if (r != DDBC_RENDER_OK) {
+	const ddbc_attr *gone = r == DDBC_RENDER_MISSING ? p.seg->ref : NULL;
+	if (gone && !ddbc_attr_stored(gone)) {
+		check_shape(R, a, v, gone, &msg);
+	} else if (r != DDBC_RENDER_OK) {
 		explain_render(a, r, &p, &msg);
 	} else if (want->len != v->len || memcmp(strbuf_str(want), v->text, v->len)) {
 		strbuf_addf(&msg, "'%s' is ", a->name.s);

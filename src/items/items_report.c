@@ -15,7 +15,8 @@
 #define MAX_QUOTED 120
 
 static const char *const kind_ids[] = { "wrong-type", "not-in-enum", "missing-required",
-	"key-mismatch", "delimiter-in-value", "unknown-attribute", "unmatched" };
+	"key-mismatch", "delimiter-in-value", "unknown-attribute", "unmatched",
+	"ambiguous-entity" };
 
 /* ---- writing --------------------------------------------------------------------- */
 

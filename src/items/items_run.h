@@ -12,10 +12,13 @@
  *   key-mismatch        a templated attribute differs from its template
  *                       rendered from the item's own values
  *   delimiter-in-value  a placeholder value contains the key delimiter
- *   unknown-attribute   (note) an attribute the entity does not define
+ *   unknown-attribute   (note) an attribute the entity does not define,
+ *                       or one it declares `stored: false`
  *   unmatched           no entity's key templates fit the item
+ *   ambiguous-entity    the item's keys fit several entities, and its
+ *                       constant attributes do not single one out
  * An item is ok when it is assigned and has no error; failed when it has
- * one; unmatched when no entity fits it.
+ * one or is ambiguous; unmatched when no entity fits it.
  */
 #ifndef DDBC_ITEMS_RUN_H
 #define DDBC_ITEMS_RUN_H
@@ -44,7 +47,8 @@ typedef enum ddbc_item_kind {
 	DDBC_ITEM_KEY_MISMATCH,
 	DDBC_ITEM_DELIMITER,
 	DDBC_ITEM_UNKNOWN,
-	DDBC_ITEM_UNMATCHED
+	DDBC_ITEM_UNMATCHED,
+	DDBC_ITEM_AMBIGUOUS
 } ddbc_item_kind;
 
 /* One key attribute of an entity, with the strings it can hold. */
@@ -57,6 +61,8 @@ typedef struct ddbc_items_entity {
 	const ddbc_entity *e;
 	ddbc_items_key pk, sk;   /* sk.attr is NULL when the table has no sort key */
 	size_t literal;          /* literal bytes of both key languages */
+	const ddbc_attr **consts; /* its constant attributes (ddbc_items_assign) */
+	size_t nconsts;
 } ddbc_items_entity;
 
 typedef struct ddbc_items_table {
@@ -64,6 +70,7 @@ typedef struct ddbc_items_table {
 	const char *pk, *sk;     /* the key attributes' names; sk NULL when none */
 	ddbc_items_entity *ents;
 	size_t nents;
+	const ddbc_items_entity **by_literal; /* ents, most literal bytes first */
 } ddbc_items_table;
 
 /* Everything the run owns is freed by the command (items.c). */
@@ -87,6 +94,8 @@ typedef struct ddbc_items_run {
 	ddbc_ival *attrs;
 	size_t nattrs, attrs_cap;
 	const ddbc_items_entity *ent;
+	const ddbc_items_entity **tied; /* an ambiguous item's entities */
+	size_t ntied, tied_cap;
 	const ddbc_ival **slot;  /* per attribute of ent's entity: the item's value */
 	size_t slot_cap;
 	strbuf render;           /* reused for rendering templates */
@@ -117,15 +126,26 @@ ddbc_ipos ddbc_items_attr_pos(const ddbc_items_run *R, const char *key);
 /* The tables' key languages; released with ddbc_items_tables_release. */
 void ddbc_items_tables_prepare(ddbc_items_run *R);
 void ddbc_items_tables_release(ddbc_items_run *R);
-/* The entity the current item belongs to, or NULL. */
-const ddbc_items_entity *ddbc_items_assign(ddbc_items_run *R);
+/* How many entities the current item can be. */
+typedef enum ddbc_items_fit {
+	DDBC_FIT_ONE,            /* R->ent is the item's entity */
+	DDBC_FIT_NONE,           /* no entity's keys fit it */
+	DDBC_FIT_SEVERAL         /* R->tied lists the entities it cannot be told from */
+} ddbc_items_fit;
+
+/* Finds the entity the current item belongs to. */
+ddbc_items_fit ddbc_items_assign(ddbc_items_run *R);
 /* Reports why the current item matched no entity. */
 void ddbc_items_report_unmatched(ddbc_items_run *R);
+/* Reports the entities an ambiguous item could be (R->tied). */
+void ddbc_items_report_ambiguous(ddbc_items_run *R);
 
 /* ---- items_check.c: the checks of an assigned item ------------------------------------ */
 
 /* Whether v, typed as the input types it, is of type t. */
 bool ddbc_items_type_fits(const ddbc_items_run *R, const ddbc_ival *v, ddbc_type t);
+/* Whether v is of a's scalar type and one of a's enum values. */
+bool ddbc_items_in_enum(const ddbc_items_run *R, const ddbc_attr *a, const ddbc_ival *v);
 /* Checks the current item against its entity R->ent, reporting each
  * problem. */
 void ddbc_items_check_entity(ddbc_items_run *R);

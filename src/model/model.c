@@ -175,6 +175,29 @@ ddbc_attr *ddbc_entity_attr(const ddbc_entity *entity, const char *name)
 	return &entity->attrs[entity->attrs_by_name[lo]];
 }
 
+static bool names_have(const ddbc_name *names, size_t n, const char *s)
+{
+	for (size_t i = 0; i < n; i++)
+		if (names[i].s && !strcmp(names[i].s, s))
+			return true;
+	return false;
+}
+
+bool ddbc_attr_stored(const ddbc_attr *a)
+{
+	if (!a->not_stored)
+		return true;
+	const ddbc_table *t = a->entity ? a->entity->table : NULL;
+	return t && (names_have(t->primary.pk, t->primary.npk, a->name.s) ||
+		     names_have(t->primary.sk, t->primary.nsk, a->name.s));
+}
+
+ddbc_attr *ddbc_entity_stored_attr(const ddbc_entity *entity, const char *name)
+{
+	ddbc_attr *a = ddbc_entity_attr(entity, name);
+	return a && ddbc_attr_stored(a) ? a : NULL;
+}
+
 ddbc_index *ddbc_table_index(const ddbc_table *table, const char *name)
 {
 	for (size_t i = 0; i < table->ngsi; i++)

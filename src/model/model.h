@@ -154,6 +154,8 @@ typedef struct ddbc_attr {
 	bool required;           /* as written; key attributes are required anyway */
 	bool has_indexes;
 	bool indexes_is_map;     /* `indexes:` was a mapping */
+	bool not_stored;         /* `stored: false`: a part of key templates that
+				  * items never hold; never required, in no index */
 
 	/* derived by semantics.c */
 	bool has_template;       /* template parsed without error */
@@ -290,6 +292,13 @@ void ddbc_design_index_entities(ddbc_design *design);
 ddbc_table *ddbc_design_table(const ddbc_design *design, const char *name);
 ddbc_entity *ddbc_design_entity(const ddbc_design *design, const char *name);
 ddbc_attr *ddbc_entity_attr(const ddbc_entity *entity, const char *name);
+/* Whether a's entity's items hold a: not when it is marked `stored:
+ * false`, unless it is a key attribute of the entity's table. That
+ * contradiction is reported once (entity-missing-key); the attribute is
+ * read as stored so that nothing else follows from it. */
+bool ddbc_attr_stored(const ddbc_attr *a);
+/* The attribute name that entity's items hold (ddbc_attr_stored), or NULL. */
+ddbc_attr *ddbc_entity_stored_attr(const ddbc_entity *entity, const char *name);
 /* The primary key, GSI or LSI of table called name; NULL when none. */
 ddbc_index *ddbc_table_index(const ddbc_table *table, const char *name);
 

@@ -69,6 +69,9 @@ bool ddbc_attr_required(const ddbc_attr *a, strbuf *why)
 {
 	const ddbc_entity *e = a->entity;
 	const char *reason = NULL;
+	/* A key part that is not stored is never in an item. */
+	if (!ddbc_attr_stored(a))
+		return false;
 	if (e->table && ddbc_index_has_key(&e->table->primary, a->name.s))
 		reason = "a key attribute of table '%s'";
 	else if (a->template.s)
@@ -86,7 +89,7 @@ bool ddbc_attr_required(const ddbc_attr *a, strbuf *why)
 ddbc_type ddbc_table_key_type(const ddbc_table *t, const char *name)
 {
 	for (size_t i = 0; i < t->nentities; i++) {
-		const ddbc_attr *a = ddbc_entity_attr(t->entities[i], name);
+		const ddbc_attr *a = ddbc_entity_stored_attr(t->entities[i], name);
 		if (a && a->type != DDBC_TYPE_NONE)
 			return a->type;
 	}
@@ -197,6 +200,55 @@ void ddbc_attr_lang(const ddbc_attr *a, ddbc_lang *out)
 		ddbc_lang_class(out, DDBC_CLASS_ANY, 1);
 }
 
+/* Renders placeholder seg alone into texts; whether value_of had a usable
+ * value for it. */
+static bool render_one(const ddbc_segment *seg, ddbc_tvalue_fn *value_of, void *ctx,
+		       strbuf *texts)
+{
+	ddbc_template one = { NULL, (ddbc_segment *)seg, 1 };
+	strbuf part = STRBUF_INIT;
+	ddbc_render_problem p;
+	bool ok = ddbc_template_render(&one, value_of, ctx, &part, &p) == DDBC_RENDER_OK;
+	if (ok)
+		strbuf_add(texts, part.buf, part.len);
+	strbuf_release(&part);
+	return ok;
+}
+
+void ddbc_attr_item_lang(const ddbc_attr *a, ddbc_tvalue_fn *value_of, void *ctx,
+			 strbuf *texts, ddbc_lang *out)
+{
+	strbuf_reset(texts);
+	if (!a->has_template || a->in_cycle) {
+		ddbc_attr_lang(a, out);
+		return;
+	}
+	/* Rendered first, then pointed at: texts may move while it grows. */
+	size_t *end = xcalloc(a->tpl.nsegs + 1, sizeof(size_t));
+	bool *known = xcalloc(a->tpl.nsegs + 1, sizeof(bool));
+	for (size_t k = 0; k < a->tpl.nsegs; k++) {
+		const ddbc_segment *seg = &a->tpl.segs[k];
+		known[k] = seg->kind == DDBC_SEG_PLACEHOLDER && render_one(seg, value_of, ctx, texts);
+		end[k] = texts->len;
+	}
+	for (size_t k = 0, start = 0; k < a->tpl.nsegs; start = end[k], k++) {
+		const ddbc_segment *seg = &a->tpl.segs[k];
+		const ddbc_attr *b = seg->ref;
+		if (seg->kind == DDBC_SEG_LITERAL)
+			ddbc_lang_fixed(out, seg->text, seg->len);
+		else if (known[k])
+			ddbc_lang_fixed(out, texts->buf + start, end[k] - start);
+		else if (b && b->has_template && !b->in_cycle)
+			template_lang(b, out, 1);
+		else if (b)
+			class_of_type(b->type, seg->width, out);
+		else
+			ddbc_lang_class(out, DDBC_CLASS_ANY, 0);
+	}
+	free(end);
+	free(known);
+}
+
 /* Moves l's runs into the arena, so the model owns them and the design's
  * one free releases them; with copy_texts, the literals they point at too
  * (they were parsed into a scratch arena). */
@@ -221,7 +273,7 @@ static void lang_to_arena(ddbc_arena *arena, ddbc_lang *l, bool copy_texts)
 ddbc_role ddbc_attr_role(const ddbc_attr *a, const ddbc_index *ix)
 {
 	const ddbc_entity *e = a->entity;
-	if (!e->in_index || !e->in_index[ix->slot])
+	if (!ddbc_attr_stored(a) || !e->in_index || !e->in_index[ix->slot])
 		return DDBC_ROLE_NONE;
 	if (in_names(ix->pk, ix->npk, a->name.s))
 		return DDBC_ROLE_PARTITION_KEY;
@@ -246,10 +298,10 @@ static bool sets_all(const ddbc_entity *e, const ddbc_index *ix)
 	if (ix->npk == 0)
 		return false;
 	for (size_t i = 0; i < ix->npk; i++)
-		if (!ddbc_entity_attr(e, ix->pk[i].s))
+		if (!ddbc_entity_stored_attr(e, ix->pk[i].s))
 			return false;
 	for (size_t i = 0; i < ix->nsk; i++)
-		if (!ddbc_entity_attr(e, ix->sk[i].s))
+		if (!ddbc_entity_stored_attr(e, ix->sk[i].s))
 			return false;
 	return true;
 }
@@ -265,7 +317,7 @@ static void derive_membership(ddbc_design *g, ddbc_entity *e)
 		a->roles = ddbc_arena_array(g->arena, t->nindexes, sizeof(ddbc_role));
 		for (size_t s = 0; s < t->nindexes; s++) {
 			a->roles[s] = ddbc_attr_role(a, t->indexes[s]);
-			if (ddbc_index_has_key(t->indexes[s], a->name.s))
+			if (ddbc_attr_stored(a) && ddbc_index_has_key(t->indexes[s], a->name.s))
 				a->is_key = true;
 		}
 		if (a->is_key) {

@@ -20,6 +20,14 @@ void ddbc_semantics(ddbc_design *design);
  * templated placeholders, else its type's values. Appends to out. */
 void ddbc_attr_lang(const ddbc_attr *a, ddbc_lang *out);
 
+/* The strings a's template can give for one item, for an item that lacks
+ * a key part that is not stored: a placeholder value_of has a value for
+ * is that value rendered; one without stands for every value it could
+ * hold, as in ddbc_attr_lang. The fixed runs of out point into texts
+ * (reset here), which the caller keeps as long as out. Appends to out. */
+void ddbc_attr_item_lang(const ddbc_attr *a, ddbc_tvalue_fn *value_of, void *ctx,
+			 strbuf *texts, ddbc_lang *out);
+
 /* Whether entity e can satisfy condition c (on one of e's attributes)
  * given the table's key delimiter. */
 bool ddbc_cond_matches(const ddbc_design *design, const ddbc_key_cond *c, const ddbc_attr *a);

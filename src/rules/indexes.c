@@ -85,12 +85,23 @@ void ddbc_check_projection_limit(const ddbc_design *g, ddbc_diags *d)
 	}
 }
 
-/* Whether some entity of t has an attribute called name. */
+/* Whether some entity of t stores an attribute called name. */
 static bool table_has_attr(const ddbc_table *t, const char *name)
 {
 	for (size_t i = 0; i < t->nentities; i++)
-		if (ddbc_entity_attr(t->entities[i], name))
+		if (ddbc_entity_stored_attr(t->entities[i], name))
 			return true;
+	return false;
+}
+
+/* Whether an entity of t declares name with `stored: false`. */
+static bool table_declares_unstored(const ddbc_table *t, const char *name)
+{
+	for (size_t i = 0; i < t->nentities; i++) {
+		const ddbc_attr *a = ddbc_entity_attr(t->entities[i], name);
+		if (a && a->not_stored)
+			return true;
+	}
 	return false;
 }
 
@@ -98,7 +109,15 @@ static void unknown_projected(ddbc_diags *d, const ddbc_table *t, const ddbc_ind
 {
 	for (size_t k = 0; k < ix->ninclude; k++) {
 		const ddbc_name *a = &ix->include[k];
-		if (!table_has_attr(t, a->s))
+		if (table_has_attr(t, a->s))
+			continue;
+		if (table_declares_unstored(t, a->s))
+			ddbc_diag_add(d, DDBC_RULE_PROJECTION_UNKNOWN_ATTRIBUTE, a->loc,
+				      "%s '%s' projects '%s', which no entity of table '%s' stores "
+				      "(it is declared 'stored: false', a key part items never "
+				      "hold); remove it", kind_name(ix->kind), ix->name.s, a->s,
+				      t->name.s);
+		else
 			ddbc_diag_add(d, DDBC_RULE_PROJECTION_UNKNOWN_ATTRIBUTE, a->loc,
 				      "%s '%s' projects '%s', which no entity of table '%s' has; "
 				      "fix the name or remove it", kind_name(ix->kind), ix->name.s,

@@ -97,7 +97,7 @@ static void conflicts_of(ddbc_diags *d, const ddbc_table *t, const char *name)
 {
 	const ddbc_attr *first = NULL;
 	for (size_t i = 0; i < t->nentities; i++) {
-		const ddbc_attr *a = ddbc_entity_attr(t->entities[i], name);
+		const ddbc_attr *a = ddbc_entity_stored_attr(t->entities[i], name);
 		if (!a || a->type == DDBC_TYPE_NONE)
 			continue;
 		if (!first) {
@@ -129,6 +129,21 @@ void ddbc_check_key_type_conflict(const ddbc_design *g, ddbc_diags *d)
 
 /* ---- entity-missing-key ------------------------------------------------------------- */
 
+/* The entity must store key attribute name (what: "partition" or "sort"). */
+static void missing_key(ddbc_diags *d, const ddbc_entity *e, const char *name, const char *what)
+{
+	const ddbc_attr *a = ddbc_entity_attr(e, name);
+	if (!a)
+		ddbc_diag_add(d, DDBC_RULE_ENTITY_MISSING_KEY, e->name.loc,
+			      "entity '%s' does not define '%s', the %s key of table '%s'; every "
+			      "item needs it", e->name.s, name, what, e->table->name.s);
+	else if (a->not_stored)
+		ddbc_diag_add(d, DDBC_RULE_ENTITY_MISSING_KEY, a->name.loc,
+			      "'%s' of entity '%s' has 'stored: false', but it is the %s key of "
+			      "table '%s' and every item holds it; remove 'stored: false'", name,
+			      e->name.s, what, e->table->name.s);
+}
+
 void ddbc_check_entity_missing_key(const ddbc_design *g, ddbc_diags *d)
 {
 	for (size_t i = 0; i < g->nentities; i++) {
@@ -137,17 +152,9 @@ void ddbc_check_entity_missing_key(const ddbc_design *g, ddbc_diags *d)
 			continue;
 		const ddbc_index *p = &e->table->primary;
 		for (size_t k = 0; k < p->npk; k++)
-			if (!ddbc_entity_attr(e, p->pk[k].s))
-				ddbc_diag_add(d, DDBC_RULE_ENTITY_MISSING_KEY, e->name.loc,
-					      "entity '%s' does not define '%s', the partition key "
-					      "of table '%s'; every item needs it", e->name.s,
-					      p->pk[k].s, e->table->name.s);
+			missing_key(d, e, p->pk[k].s, "partition");
 		for (size_t k = 0; k < p->nsk; k++)
-			if (!ddbc_entity_attr(e, p->sk[k].s))
-				ddbc_diag_add(d, DDBC_RULE_ENTITY_MISSING_KEY, e->name.loc,
-					      "entity '%s' does not define '%s', the sort key of "
-					      "table '%s'; every item needs it", e->name.s,
-					      p->sk[k].s, e->table->name.s);
+			missing_key(d, e, p->sk[k].s, "sort");
 	}
 }
 
@@ -311,7 +318,7 @@ static void ttl_type(ddbc_diags *d, const ddbc_table *t)
 	const ddbc_attr *first = NULL;
 	size_t more = 0;
 	for (size_t k = 0; k < t->nentities; k++) {
-		const ddbc_attr *a = ddbc_entity_attr(t->entities[k], t->ttl.s);
+		const ddbc_attr *a = ddbc_entity_stored_attr(t->entities[k], t->ttl.s);
 		if (!a || a->type == DDBC_TYPE_NONE || a->type == DDBC_TYPE_N)
 			continue;
 		if (first)

@@ -97,7 +97,8 @@ void ddbc_check_reserved_word(const ddbc_design *g, ddbc_diags *d)
 		const ddbc_entity *e = &g->entities[i];
 		for (size_t k = 0; k < e->nattrs; k++) {
 			const ddbc_name *n = &e->attrs[k].name;
-			if (ddbc_is_reserved_word(n->s))
+			/* A key part that is not stored is named by no expression. */
+			if (ddbc_attr_stored(&e->attrs[k]) && ddbc_is_reserved_word(n->s))
 				ddbc_diag_add(d, DDBC_RULE_RESERVED_WORD, n->loc,
 					      "attribute '%s' of '%s' is a DynamoDB reserved word; "
 					      "expressions must name it through an "
@@ -141,12 +142,12 @@ static bool is_generic_key_name(const char *s)
 	return true;
 }
 
-/* How many entities of t define attribute name. */
+/* How many entities of t store attribute name. */
 static size_t entities_defining(const ddbc_table *t, const char *name)
 {
 	size_t n = 0;
 	for (size_t i = 0; i < t->nentities; i++)
-		if (ddbc_entity_attr(t->entities[i], name))
+		if (ddbc_entity_stored_attr(t->entities[i], name))
 			n++;
 	return n;
 }

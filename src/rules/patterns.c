@@ -348,12 +348,13 @@ static void projection_text(strbuf *sb, const ddbc_index *ix)
 	}
 }
 
-/* Lists, into sb, the matched entities that have attribute name but not in ix. */
+/* Lists, into sb, the matched entities that store attribute name but not
+ * in ix (one that does not store it has nothing to leave out). */
 static size_t unprojected(const ddbc_pattern *p, const char *name, strbuf *sb)
 {
 	size_t n = 0;
 	for (size_t i = 0; i < p->nmatched; i++) {
-		const ddbc_attr *a = ddbc_entity_attr(p->matched[i], name);
+		const ddbc_attr *a = ddbc_entity_stored_attr(p->matched[i], name);
 		if (!a || ddbc_attr_role(a, p->index) != DDBC_ROLE_NONE)
 			continue;
 		if (n < MAX_LISTED)

@@ -227,8 +227,8 @@ static bool keyinfo_init(keyinfo *ki, const ddbc_entity *e)
 	memset(ki, 0, sizeof(*ki));
 	if (ix->npk != 1)
 		return false;
-	const ddbc_attr *pk = ddbc_entity_attr(e, ix->pk[0].s);
-	const ddbc_attr *sk = ix->nsk == 1 ? ddbc_entity_attr(e, ix->sk[0].s) : NULL;
+	const ddbc_attr *pk = ddbc_entity_stored_attr(e, ix->pk[0].s);
+	const ddbc_attr *sk = ix->nsk == 1 ? ddbc_entity_stored_attr(e, ix->sk[0].s) : NULL;
 	if (!pk || (ix->nsk == 1 && !sk))
 		return false;
 	ki->e = e;
