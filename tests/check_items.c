@@ -788,6 +788,39 @@ START_TEST(test_constant_template_decides)
 }
 END_TEST
 
+/* Tables keyed by bare names (Users by userId, Results by resultId):
+ * an item of Results has a userId too, so its keys fit both; the
+ * attributes it holds that only one entity declares say which it is. */
+START_TEST(test_declared_attributes_choose_entity)
+{
+	const char *design = "ddbc: 1\nname: c\n"
+			     "tables: { Users: { partition_key: userId },\n"
+			     "  Results: { partition_key: resultId } }\n"
+			     "entities:\n"
+			     "  User: { table: Users, attributes: { userId: S, name: S } }\n"
+			     "  Result: { table: Results,\n"
+			     "    attributes: { resultId: S, userId: S, score: N } }\n";
+	/* Item 3 holds 'extra', which neither declares: Result still
+	 * declares more of it, and the note names Result. */
+	const char *items = "{\"userId\": \"u1\", \"name\": \"Ann\"}\n"
+			    "{\"resultId\": \"r1\", \"userId\": \"u1\", \"score\": 3}\n"
+			    "{\"resultId\": \"r2\", \"userId\": \"u1\", \"extra\": 1}\n";
+	char *dpath = temp_file(design, strlen(design));
+	char *ipath = temp_file(items, strlen(items));
+	json_t *root = run_json(dpath, ipath, 0);
+	const char *e = NULL;
+	ck_assert_uint_eq(findings_of(root, 1, NULL, NULL), 0);
+	ck_assert_uint_eq(findings_of(root, 2, NULL, NULL), 0);
+	ck_assert_uint_eq(findings_of(root, 3, "unknown-attribute", &e), 1);
+	ck_assert_str_eq(e, "Result");
+	json_decref(root);
+	unlink(dpath);
+	unlink(ipath);
+	free(dpath);
+	free(ipath);
+}
+END_TEST
+
 /* Entities without constant attributes cannot be told apart: the advice
  * is to give them one. */
 START_TEST(test_ambiguous_without_constants)
@@ -1130,6 +1163,7 @@ static Suite *items_suite(void)
 	tcase_add_test(tc, test_constants_choose_entity);
 	tcase_add_test(tc, test_constant_template_decides);
 	tcase_add_test(tc, test_ambiguous_without_constants);
+	tcase_add_test(tc, test_declared_attributes_choose_entity);
 	tcase_add_test(tc, test_unstored_key_parts);
 	tcase_add_test(tc, test_format_json);
 	tcase_add_test(tc, test_output_file);

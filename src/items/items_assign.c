@@ -9,8 +9,11 @@
  * placeholders, `entityType: { template: USER }`, or a one-value enum,
  * `ProductCategory: { enum: [Book] }`) the item holds, each with its value,
  * beats the others. Then the one whose key languages hold the most literal bytes wins (PROFILE beats
- * {anything}; "STAMP#{id}" beats "{kind}#{id}"). Entities still level are
- * ambiguous: the item is reported naming them, never checked against a
+ * {anything}; "STAMP#{id}" beats "{kind}#{id}"). Then the ones that declare
+ * the most of the item's attributes: in a design of several tables whose
+ * keys are bare names (Users keyed by userId, AssessmentResults by
+ * resultId, both items holding userId), the item's other attributes say
+ * which table it came from. Entities still level are ambiguous: the item is reported naming them, never checked against a
  * guess. When none fits with the delimiter excluded from placeholder
  * values, entities are tried again with it allowed, so that an item whose
  * placeholder value holds the delimiter is still assigned and reported
@@ -275,6 +278,35 @@ static void keep_best(ddbc_items_run *R)
 	R->ntied = n;
 }
 
+/* The item's attributes that entity e does not store. */
+static size_t undeclared(const ddbc_items_run *R, const ddbc_entity *e)
+{
+	size_t n = 0;
+	for (size_t i = 0; i < R->nattrs; i++)
+		if (!ddbc_entity_stored_attr(e, R->attrs[i].name))
+			n++;
+	return n;
+}
+
+/* Keeps in R->tied the entities that leave the fewest of the item's
+ * attributes undeclared. */
+static void keep_declaring(ddbc_items_run *R)
+{
+	size_t n = 0, fewest = (size_t)-1;
+	for (size_t i = 0; i < R->ntied; i++) {
+		const ddbc_items_entity *ei = R->tied[i];
+		size_t u = undeclared(R, ei->e);
+		if (u > fewest)
+			continue;
+		if (u < fewest) {
+			fewest = u;
+			n = 0;
+		}
+		R->tied[n++] = ei;
+	}
+	R->ntied = n;
+}
+
 ddbc_items_fit ddbc_items_assign(ddbc_items_run *R)
 {
 	const char *delims[2] = { R->g->key_delimiter, lenient_delim };
@@ -286,6 +318,8 @@ ddbc_items_fit ddbc_items_assign(ddbc_items_run *R)
 			add_fits(R, &R->tables[t], delims[pass], &b);
 		if (R->ntied > 1)
 			keep_best(R);
+		if (R->ntied > 1)
+			keep_declaring(R);
 		if (R->ntied > 1)
 			return DDBC_FIT_SEVERAL;
 		if (R->ntied == 1) {
