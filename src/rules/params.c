@@ -18,7 +18,7 @@ typedef struct trial {
 	const ddbc_design *g;
 	const char *name;
 	const ddbc_node *value;
-	const char *text;
+	const char *text;        /* NULL for a list or a mapping */
 	bool reported;
 	ddbc_diags *d;
 } trial;
@@ -29,7 +29,15 @@ static void try_use(void *ctx, const ddbc_param_use *use)
 	if (t->reported || use->len != strlen(t->name) || memcmp(use->name, t->name, use->len))
 		return;
 	strbuf why = STRBUF_INIT, where = STRBUF_INIT;
-	if (!ddbc_param_fits(t->g, use, t->text, strlen(t->text), &why)) {
+	if (!t->text) {
+		/* A list or a mapping: the export would pass it over for another
+		 * value without a word. */
+		ddbc_diag_add(t->d, DDBC_RULE_PARAM_VALUE, t->value->loc,
+			      "example value of parameter '%s' is a %s; a parameter takes one "
+			      "value, a string or a number", t->name,
+			      t->value->kind == DDBC_NODE_SEQ ? "list" : "mapping");
+		t->reported = true;
+	} else if (!ddbc_param_fits(t->g, use, t->text, strlen(t->text), &why)) {
 		ddbc_param_place_text(use, &where);
 		ddbc_diag_add(t->d, DDBC_RULE_PARAM_VALUE, t->value->loc,
 			      "example value '%s' of parameter '%s' %s; the pattern puts it in %s",
@@ -57,10 +65,11 @@ static void check_example(const ddbc_design *g, const ddbc_pattern *p, ddbc_diag
 	const ddbc_node *ex = p->example;
 	for (size_t i = 0; ex && ex->kind == DDBC_NODE_MAP && i < ex->n; i++) {
 		const ddbc_node *v = ex->u.pairs[i].value;
-		if (v->kind != DDBC_NODE_SCALAR || ddbc_node_is_null(v))
+		if (ddbc_node_is_null(v))
 			continue;
 		char buf[32];
-		trial t = { g, ex->u.pairs[i].key->u.text, v, value_text(v, buf, sizeof(buf)),
+		trial t = { g, ex->u.pairs[i].key->u.text, v,
+			    v->kind == DDBC_NODE_SCALAR ? value_text(v, buf, sizeof(buf)) : NULL,
 			    false, d };
 		ddbc_pattern_param_uses(p, try_use, &t);
 	}
