@@ -199,6 +199,10 @@ START_TEST(test_range_bounds)
 		  "start with the literal that the keys of" },
 		{ DDBC_RULE_RANGE_BOUND_SHAPE, 82, 42, "it compares a parameter with that literal" },
 		{ DDBC_RULE_RANGE_BOUND_SHAPE, 85, 51, "begins_with value '{x}'" },
+		/* Part of the key's literal: the fix keeps it, and goes on from there. */
+		{ DDBC_RULE_RANGE_BOUND_PREFIX, 88, 42, "keys of 'Refund' ('ORDER#{placed}#R#"
+		  "{refundId}'), which sort after it and are left out; end it with the character "
+		  "after '#': 'ORDER#{to}#R$'" },
 	};
 	ddbc_diags d;
 	ddbc_source *src;

@@ -155,7 +155,9 @@ static void report_shape(ddbc_diags *d, const ddbc_key_cond *c, const bound_valu
 		add_escaped(&fix, lit->buf, lit->len);
 		strbuf_addf(&fix, "%s'", v->node->u.text);
 	} else {
-		strbuf_addf(&fix, "start it with '%s'", lit->buf);
+		strbuf_addstr(&fix, "start it with '");
+		add_escaped(&fix, lit->buf, lit->len);
+		strbuf_addch(&fix, '\'');
 	}
 	strbuf what = STRBUF_INIT;
 	if (lit->len)
@@ -336,43 +338,60 @@ static bool next_char(const char *text, size_t len, strbuf *out)
 	return true;
 }
 
-/* The bound written so that it reaches past every key it stops in: up to
- * where its last parameter ends, as written, then the character after the
- * one the key continues with there. False when no character follows it. */
-static bool fixed_bound(const bound_value *v, const stop *at, strbuf *out)
+/* Where the bound's fix goes: after the literal the bound ends with, when
+ * the key's literal goes on past it (the key continues with a known
+ * character there); else where the bound's last parameter ends, and the
+ * key continues with the first character of its literal. */
+static size_t fix_point(const bound_value *v, const stop *at, size_t *next)
 {
 	const ddbc_template *t = &v->tpl;
-	strbuf next = STRBUF_INIT;
-	bool ok = next_char(at->next->text, at->next->len, &next);
-	if (ok) {
-		/* The literal after the last parameter is the partial part. */
-		size_t keep = at->partial ? t->segs[t->nsegs - 1].offset : strlen(t->text);
-		strbuf_add(out, t->text, keep);
-		add_escaped(out, next.buf, next.len);
+	if (at->partial < at->next->len) {
+		*next = at->partial;
+		return strlen(t->text);
 	}
-	strbuf_release(&next);
+	*next = 0;
+	return t->segs[t->nsegs - 1].offset;
+}
+
+/* The bound written so that it reaches past every key it stops in: as
+ * written up to the fix point, then the character after the one the key
+ * continues with there. False when no character follows that one. */
+static bool fixed_bound(const bound_value *v, const stop *at, strbuf *after, strbuf *out)
+{
+	size_t next;
+	size_t keep = fix_point(v, at, &next);
+	const char *text = at->next->text + next;
+	size_t len = at->next->len - next;
+	unsigned cp;
+	size_t clen = ddbc_utf8_decode((const unsigned char *)text,
+				       (const unsigned char *)text + len, &cp);
+	strbuf succ = STRBUF_INIT;
+	bool ok = clen && next_char(text, len, &succ);
+	if (ok) {
+		strbuf_add(after, text, clen);
+		strbuf_add(out, v->tpl.text, keep);
+		add_escaped(out, succ.buf, succ.len);
+	}
+	strbuf_release(&succ);
 	return ok;
 }
 
 static void report_prefix(ddbc_diags *d, const ddbc_key_cond *c, const bound_value *v,
 			  bool upper, const strbuf *who, const stop *at)
 {
-	strbuf fix = STRBUF_INIT;
-	unsigned cp;
-	const unsigned char *t = (const unsigned char *)at->next->text;
-	size_t clen = ddbc_utf8_decode(t, t + at->next->len, &cp);
-	strbuf_addf(&fix, "end it with the character after '%.*s': '", (int)clen, at->next->text);
-	if (fixed_bound(v, at, &fix)) {
-		strbuf_addch(&fix, '\'');
-	} else {
-		strbuf_reset(&fix);
+	strbuf fix = STRBUF_INIT, after = STRBUF_INIT, bound = STRBUF_INIT;
+	if (fixed_bound(v, at, &after, &bound))
+		strbuf_addf(&fix, "end it with the character after '%s': '%s'", after.buf,
+			    bound.buf);
+	else
 		strbuf_addf(&fix, "use '%s' on the next value instead", upper ? "lt" : "ge");
-	}
 	ddbc_diag_add(d, DDBC_RULE_RANGE_BOUND_PREFIX, v->node->loc,
 		      "%s bound '%s' on '%s' is a proper prefix of keys of %s, which sort after "
 		      "it and are %s; %s", upper ? "inclusive upper" : "exclusive lower",
 		      v->node->u.text, c->attr.s, who->buf, upper ? "left out" : "let in", fix.buf);
 	strbuf_release(&fix);
+	strbuf_release(&after);
+	strbuf_release(&bound);
 }
 
 /* Reports bound v of c when it stops short of the keys of a matched
