@@ -1,7 +1,9 @@
 /* params.c - where an access pattern puts its parameters, and what fits there */
 #include "model/params.h"
 #include "model/semantics.h"
+#include "util/xalloc.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 /* ---- the places ----------------------------------------------------------------- */
@@ -51,21 +53,16 @@ static void key_uses(const ddbc_pattern *p, const ddbc_key_cond *c, ddbc_arena *
 static ddbc_type named_type(const ddbc_pattern *p, const char *name, size_t len,
 			    const ddbc_attr **attr)
 {
-	char buf[256];
 	*attr = NULL;
-	if (len >= sizeof(buf))
-		return DDBC_TYPE_NONE;
-	memcpy(buf, name, len);
-	buf[len] = '\0';
-	for (size_t i = 0; i < p->nmatched; i++) {
-		const ddbc_attr *a = ddbc_entity_attr(p->matched[i], buf);
+	char *key = xstrndup(name, len);
+	for (size_t i = 0; i < p->nmatched && !*attr; i++) {
+		const ddbc_attr *a = ddbc_entity_attr(p->matched[i], key);
 		if (a && (a->type == DDBC_TYPE_S || a->type == DDBC_TYPE_N ||
-			  a->type == DDBC_TYPE_B || a->type == DDBC_TYPE_BOOL)) {
+			  a->type == DDBC_TYPE_B || a->type == DDBC_TYPE_BOOL))
 			*attr = a;
-			return a->type;
-		}
 	}
-	return DDBC_TYPE_NONE;
+	free(key);
+	return *attr ? (*attr)->type : DDBC_TYPE_NONE;
 }
 
 static bool word_char(char c)
