@@ -513,6 +513,22 @@ START_TEST(test_example_value_never_exported)
 }
 END_TEST
 
+START_TEST(test_number_constant_never_exported)
+{
+	tu_proc p;
+	tu_run(&p, NULL, "export", "--format", "queries",
+	       "tests/fixtures/export/number-constant.ddb.yaml", NULL);
+	ck_assert_int_eq(p.status, 1);
+	ck_assert_uint_eq(p.out_len, 0);
+	ck_assert_msg(tu_contains(p.err, p.err_len,
+				  "ddbc: access pattern 'top-scores' compares Number key 'score' with "
+				  "'abc' (tests/fixtures/export/number-constant.ddb.yaml:27:20), which "
+				  "is not a number"),
+		      "%s", p.err);
+	tu_proc_free(&p);
+}
+END_TEST
+
 START_TEST(test_design_with_errors_exports_nothing)
 {
 	tu_proc p;
@@ -586,6 +602,7 @@ static Suite *export_suite(void)
 	tcase_add_test(q, test_put_writes_every_index_key);
 	tcase_add_test(q, test_param_value_checked);
 	tcase_add_test(q, test_example_value_never_exported);
+	tcase_add_test(q, test_number_constant_never_exported);
 	suite_add_tcase(s, q);
 
 	TCase *m = tcase_create("model");

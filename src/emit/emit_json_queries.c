@@ -246,9 +246,19 @@ static void render_value(request *r, const ddbc_node *n, strbuf *out)
 static json_t *key_value(request *r, const ddbc_key_cond *c, size_t i)
 {
 	strbuf sb = STRBUF_INIT;
-	render_value(r, c->values[i], &sb);
-	json_t *v = ddbc_json_key_value(strbuf_str(&sb), sb.len,
-					ddbc_json_key_type(r->p->table, c->attr.s));
+	const ddbc_node *n = c->values[i];
+	render_value(r, n, &sb);
+	ddbc_type type = ddbc_json_key_type(r->p->table, c->attr.s);
+	/* A value written without parameters is not checked as a parameter's
+	 * is; a Number key must still get a number, never {"N": "abc"}. */
+	if (type == DDBC_TYPE_N && !strpbrk(n->u.text, "{}") &&
+	    !ddbc_number_text(strbuf_str(&sb), sb.len)) {
+		fprintf(stderr, "ddbc: access pattern '%s' compares Number key '%s' with '%s' "
+			"(%s:%u:%u), which is not a number; write a number\n", r->p->id.s,
+			c->attr.s, strbuf_str(&sb), r->g->src->name, n->loc.line, n->loc.column);
+		r->failed = true;
+	}
+	json_t *v = ddbc_json_key_value(strbuf_str(&sb), sb.len, type);
 	strbuf_release(&sb);
 	return v;
 }
