@@ -565,13 +565,14 @@ static void put_keys(request *r, ddbc_json_stream *s, const ddbc_entity *e, cons
 				ddbc_json_member(s, name, v);
 		}
 	}
+	json_decref(written);
+	if (e)
+		return;
 	/* Without an entity, the pattern's own key is all there is. */
 	const char *k;
 	json_t *v;
 	json_object_foreach(key, k, v)
-		if (!e && !json_object_get(written, k))
-			ddbc_json_member(s, k, json_incref(v));
-	json_decref(written);
+		ddbc_json_member(s, k, json_incref(v));
 }
 
 /* Writes PutItem's Item: the first example of the entity the pattern puts,

@@ -75,6 +75,7 @@ static void key_literal(const ddbc_attr *a, strbuf *out)
 		strbuf_add(out, a->lang.runs[r].text, a->lang.runs[r].len);
 }
 
+/* Appends s as a template writes it: braces doubled. */
 static void add_escaped(strbuf *sb, const char *s, size_t len)
 {
 	for (size_t i = 0; i < len; i++) {
@@ -173,8 +174,8 @@ static void report_shape(ddbc_diags *d, const ddbc_key_cond *c, const bound_valu
 	strbuf_release(&fix);
 }
 
-/* Whether value i of c is a bound range-bound-shape reports: then
- * range-bound-prefix, about the same text, says nothing more. */
+/* Whether range-bound-shape reports bound v of c (it does, when d is not
+ * NULL): range-bound-prefix then says nothing more about the same text. */
 static bool shape_finding(const ddbc_pattern *p, const ddbc_key_cond *c, const bound_value *v,
 			  ddbc_diags *d)
 {
@@ -425,15 +426,15 @@ static void check_bound(const ddbc_design *g, const ddbc_pattern *p, const ddbc_
 
 /* The bound of c that a prefix of the keys puts on the wrong side: an
  * inclusive upper bound (le, between's second value) or an exclusive lower
- * one (gt). lt and ge on a prefix do what they say. */
-static int prefix_sensitive(const ddbc_key_cond *c, bool *upper)
+ * one (gt); NULL for the others: lt and ge on a prefix do what they say. */
+static const ddbc_node *sensitive_bound(const ddbc_key_cond *c, bool *upper)
 {
 	*upper = c->op != DDBC_COND_GT;
 	switch (c->op) {
 	case DDBC_COND_LE:
-	case DDBC_COND_GT: return c->nvalues == 1 ? 0 : -1;
-	case DDBC_COND_BETWEEN: return c->nvalues == 2 ? 1 : -1;
-	default: return -1;
+	case DDBC_COND_GT: return c->nvalues == 1 ? c->values[0] : NULL;
+	case DDBC_COND_BETWEEN: return c->nvalues == 2 ? c->values[1] : NULL;
+	default: return NULL;
 	}
 }
 
@@ -445,9 +446,9 @@ void ddbc_check_range_bound_prefix(const ddbc_design *g, ddbc_diags *d)
 		for (size_t k = 0; k < p->nconds; k++) {
 			const ddbc_key_cond *c = &p->conds[k];
 			bool upper;
-			int which = on_sort_key(p, c) ? prefix_sensitive(c, &upper) : -1;
+			const ddbc_node *v = on_sort_key(p, c) ? sensitive_bound(c, &upper) : NULL;
 			bound_value bv;
-			if (which >= 0 && read_value(arena, c->values[which], &bv))
+			if (v && read_value(arena, v, &bv))
 				check_bound(g, p, c, &bv, upper, d);
 		}
 		ddbc_arena_clear(arena);
