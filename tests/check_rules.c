@@ -186,26 +186,33 @@ START_TEST(test_range_bounds)
 		unsigned line, column;
 		const char *says;
 	} want[] = {
-		{ DDBC_RULE_RANGE_BOUND_PREFIX, 49, 42, "of 'Order' ('ORDER#{placed}#{orderId}'), "
+		{ DDBC_RULE_RANGE_BOUND_PREFIX, 51, 42, "of 'Order' ('ORDER#{placed}#{orderId}'), "
 		  "'Refund' ('ORDER#{placed}#R#{refundId}'), which sort after it and are left out; "
 		  "end it with the character after '#': 'ORDER#{to}$'" },
-		{ DDBC_RULE_RANGE_BOUND_PREFIX, 58, 42, "exclusive lower bound 'ORDER#{from}' on "
+		{ DDBC_RULE_RANGE_BOUND_PREFIX, 60, 42, "exclusive lower bound 'ORDER#{from}' on "
 		  "'SK'" },
-		{ DDBC_RULE_RANGE_BOUND_PREFIX, 61, 42, "'ORDER#{to}#' on 'SK' is a proper prefix" },
-		{ DDBC_RULE_RANGE_BOUND_PREFIX, 73, 60, "end it with the character after '\xc2\xa7': "
+		{ DDBC_RULE_RANGE_BOUND_PREFIX, 63, 42, "'ORDER#{to}#' on 'SK' is a proper prefix" },
+		{ DDBC_RULE_RANGE_BOUND_PREFIX, 75, 60, "end it with the character after '\xc2\xa7': "
 		  "'ITEM\xc2\xa7{b}\xc2\xa8'" },
-		{ DDBC_RULE_RANGE_BOUND_PREFIX, 76, 67, "'ITEM\xc2\xa7{s}\xc2\xa7{b:03}\xc2\xa8'" },
-		{ DDBC_RULE_RANGE_BOUND_SHAPE, 83, 42, "range bound '2026-01-01' on 'SK' does not "
+		{ DDBC_RULE_RANGE_BOUND_PREFIX, 78, 67, "'ITEM\xc2\xa7{s}\xc2\xa7{b:03}\xc2\xa8'" },
+		{ DDBC_RULE_RANGE_BOUND_SHAPE, 85, 42, "range bound '2026-01-01' on 'SK' does not "
 		  "start with the literal that the keys of" },
-		{ DDBC_RULE_RANGE_BOUND_SHAPE, 89, 42, "it compares a parameter with that literal" },
-		{ DDBC_RULE_RANGE_BOUND_SHAPE, 92, 51, "begins_with value '{x}'" },
+		{ DDBC_RULE_RANGE_BOUND_SHAPE, 91, 42, "it compares a parameter with that literal" },
+		{ DDBC_RULE_RANGE_BOUND_SHAPE, 94, 51, "begins_with value '{x}'" },
 		/* Part of the key's literal: the fix keeps it, and goes on from there. */
-		{ DDBC_RULE_RANGE_BOUND_PREFIX, 95, 42, "keys of 'Refund' ('ORDER#{placed}#R#"
+		{ DDBC_RULE_RANGE_BOUND_PREFIX, 97, 42, "keys of 'Refund' ('ORDER#{placed}#R#"
 		  "{refundId}'), which sort after it and are left out; end it with the character "
 		  "after '#': 'ORDER#{to}#R$'" },
 		/* No character follows U+10FFFF: no bound can be ended after it. */
-		{ DDBC_RULE_RANGE_BOUND_PREFIX, 98, 42, "which sort after it and are left out; use "
+		{ DDBC_RULE_RANGE_BOUND_PREFIX, 100, 42, "which sort after it and are left out; use "
 		  "'lt' on the next value instead" },
+		/* A pattern that names its entities aims its bounds at their keys. */
+		{ DDBC_RULE_RANGE_BOUND_SHAPE, 103, 42, "does not start with 'ITEM\xc2\xa7', the "
+		  "literal that the keys of 'Item' ('ITEM\xc2\xa7{sku}\xc2\xa7{line:03}') start "
+		  "with: it compares a parameter with that literal and selects the wrong keys; "
+		  "write 'ITEM\xc2\xa7{x}'" },
+		{ DDBC_RULE_RANGE_BOUND_PREFIX, 107, 42, "proper prefix of keys of 'Refund' "
+		  "('ORDER#{placed}#R#{refundId}'), which" },
 	};
 	ddbc_diags d;
 	ddbc_source *src;

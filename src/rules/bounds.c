@@ -111,7 +111,28 @@ static bool misshapen(const bound_value *v, const char *lit, size_t len)
 	return v->has_params || v->prefix_len > len || memcmp(v->prefix, lit, v->prefix_len);
 }
 
-/* Whether v fits the shape of no matched entity's key. Lists those
+static bool declared(const ddbc_pattern *p, const ddbc_entity *e)
+{
+	for (size_t i = 0; i < p->nentities; i++)
+		if (!strcmp(p->entities[i].s, e->name.s))
+			return true;
+	return false;
+}
+
+/* Whether the bound is aimed at the keys of matched entity i: the pattern
+ * names the entities it means to return, and among those it matches, i is
+ * one; or it names none of them, and every matched entity counts. */
+static bool aimed_at(const ddbc_pattern *p, size_t i)
+{
+	if (!p->has_entities || declared(p, p->matched[i]))
+		return true;
+	for (size_t k = 0; k < p->nmatched; k++)
+		if (declared(p, p->matched[k]))
+			return false;
+	return true;
+}
+
+/* Whether v fits the shape of no key it is aimed at. Lists those
  * entities into who; *common is the literal they all share, or empty. */
 static bool fits_none(const ddbc_pattern *p, const ddbc_key_cond *c, const bound_value *v,
 		      strbuf *who, strbuf *common)
@@ -119,6 +140,8 @@ static bool fits_none(const ddbc_pattern *p, const ddbc_key_cond *c, const bound
 	size_t n = 0;
 	bool same = true;
 	for (size_t i = 0; i < p->nmatched; i++) {
+		if (!aimed_at(p, i))
+			continue;
 		const ddbc_attr *a = templated_key(p->matched[i], c);
 		strbuf lit = STRBUF_INIT;
 		if (a)
@@ -409,7 +432,7 @@ static void check_bound(const ddbc_design *g, const ddbc_pattern *p, const ddbc_
 	size_t n = 0;
 	stop first = { NULL, 0 };
 	for (size_t i = 0; i < p->nmatched; i++) {
-		const ddbc_attr *a = templated_key(p->matched[i], c);
+		const ddbc_attr *a = aimed_at(p, i) ? templated_key(p->matched[i], c) : NULL;
 		stop at;
 		if (!a || !stops_short(&b, a, g->key_delimiter, &at))
 			continue;
