@@ -213,6 +213,9 @@ START_TEST(test_range_bounds)
 		  "write 'ITEM\xc2\xa7{x}'" },
 		{ DDBC_RULE_RANGE_BOUND_PREFIX, 107, 42, "proper prefix of keys of 'Refund' "
 		  "('ORDER#{placed}#R#{refundId}'), which" },
+		/* A YAML number on a String key is compared as its text. */
+		{ DDBC_RULE_RANGE_BOUND_SHAPE, 111, 42, "range bound '2026' on 'SK' does not start "
+		  "with 'ORDER#'" },
 	};
 	ddbc_diags d;
 	ddbc_source *src;

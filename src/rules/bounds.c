@@ -33,10 +33,11 @@ typedef struct bound_value {
 	bool has_params;
 } bound_value;
 
+/* A YAML number (`ge: 2026`) compared with a String key is its text. */
 static bool read_value(ddbc_arena *arena, const ddbc_node *v, bound_value *out)
 {
 	size_t off;
-	if (!v || v->kind != DDBC_NODE_SCALAR || v->scalar != DDBC_SCALAR_STR ||
+	if (!v || v->kind != DDBC_NODE_SCALAR || ddbc_node_is_null(v) ||
 	    ddbc_template_parse(arena, v->u.text, &out->tpl, &off))
 		return false;
 	out->node = v;
