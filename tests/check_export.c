@@ -19,6 +19,9 @@
 
 #define EDGE "tests/fixtures/export/edge.ddb.yaml"
 #define MISSING "tests/fixtures/export/missing-param.ddb.yaml"
+#define PUT_KEYS "tests/fixtures/export/put-keys.ddb.yaml"
+#define PARAM_GOOD "tests/rules/param-value/good.yaml"
+#define PARAM_BAD "tests/rules/param-value/bad.yaml"
 
 static const char *const formats[] = { "create-table", "model", "queries" };
 #define NFORMATS (sizeof(formats) / sizeof(formats[0]))
@@ -446,6 +449,112 @@ START_TEST(test_param_must_be_utf8)
 }
 END_TEST
 
+START_TEST(test_projection_expression)
+{
+	json_t *q = export_json("queries", PUT_KEYS, NULL);
+	/* `returns` in order; a reserved word and a name that is no
+	 * identifier through placeholders. */
+	json_t *in = input_of(q, "get-book");
+	ck_assert_str_eq(str(in, "ProjectionExpression"), "#name, #attr, author");
+	expect_json(json_object_get(in, "ExpressionAttributeNames"),
+		    "{\"#attr\":\"page-count\",\"#name\":\"name\"}");
+	in = input_of(q, "books-by-author");
+	ck_assert_str_eq(str(in, "ProjectionExpression"), "#name");
+	/* A write returns no attributes: no projection. */
+	ck_assert_ptr_null(json_object_get(input_of(q, "lend-book"), "ProjectionExpression"));
+	json_decref(q);
+}
+END_TEST
+
+START_TEST(test_put_writes_every_index_key)
+{
+	json_t *q = export_json("queries", PUT_KEYS, NULL);
+	/* No example item: the table's keys, then the GSI's and the LSI's,
+	 * built from the pattern's parameters (due comes from its example). */
+	expect_json(json_object_get(input_of(q, "lend-book"), "Item"),
+		    "{\"GSI1PK\":{\"S\":\"BOOK#b1\"},\"GSI1SK\":{\"S\":\"DUE#2026-02-01#m1\"},"
+		    "\"LSI1SK\":{\"S\":\"DUE#2026-02-01\"},\"PK\":{\"S\":\"MEMBER#m1\"},"
+		    "\"SK\":{\"S\":\"LOAN#b1\"}}");
+	json_decref(q);
+	/* The command line's values build them too. */
+	static const char *const args[] = { "--param", "due=2026-03-01", NULL };
+	q = export_json("queries", PUT_KEYS, args);
+	json_t *item = json_object_get(input_of(q, "lend-book"), "Item");
+	expect_json(json_object_get(item, "GSI1SK"), "{\"S\":\"DUE#2026-03-01#m1\"}");
+	expect_json(json_object_get(item, "LSI1SK"), "{\"S\":\"DUE#2026-03-01\"}");
+	json_decref(q);
+}
+END_TEST
+
+/* Runs export --format queries with one --param; expects the usage status,
+ * no output, and the message. */
+static void expect_bad_param(const char *file, const char *param, const char *message)
+{
+	tu_proc p;
+	tu_run(&p, NULL, "export", "--format", "queries", "--param", param, file, NULL);
+	ck_assert_msg(p.status == 2, "--param %s: status %d\n%s", param, p.status, p.err);
+	ck_assert_uint_eq(p.out_len, 0);
+	ck_assert_msg(tu_contains(p.err, p.err_len, message), "%s", p.err);
+	tu_proc_free(&p);
+}
+
+START_TEST(test_param_value_checked)
+{
+	expect_bad_param(PARAM_GOOD, "min_score=abc",
+			 "ddbc: --param min_score=abc: the value is not a number; access pattern "
+			 "'top-scores' puts it in key attribute 'score' (a Number) (" PARAM_GOOD
+			 ":25:20)");
+	expect_bad_param(EDGE, "seq=123456", "the value has more digits than the placeholder's "
+			 "width");
+	expect_bad_param(EDGE, "seq=-3", "is not a non-negative whole number");
+	expect_bad_param(PUT_KEYS, "memberId=m#1", "the value holds the key delimiter '#'");
+	/* A value that fits is taken. */
+	static const char *const args[] = { "--param", "min_score=1.5e3", NULL };
+	json_decref(export_json("queries", PARAM_GOOD, args));
+}
+END_TEST
+
+START_TEST(test_example_value_never_exported)
+{
+	/* Even with the rule off, a value that cannot stand is not sent. */
+	tu_proc p;
+	tu_run(&p, NULL, "export", "--format", "queries", "--rule", "param-value=off", PARAM_BAD,
+	       NULL);
+	ck_assert_int_eq(p.status, 1);
+	ck_assert_uint_eq(p.out_len, 0);
+	ck_assert_msg(tu_contains(p.err, p.err_len,
+				  "ddbc: access pattern 'top-scores' puts parameter 'min_score' in key "
+				  "attribute 'score' (a Number), but its value 'high' (" PARAM_BAD
+				  ":27:42) is not a number; pass --param min_score=VALUE"),
+		      "%s", p.err);
+	tu_proc_free(&p);
+	/* The command line's value replaces it. */
+	static const char *const args[] = { "--rule", "param-value=off", "--param",
+					    "min_score=900", NULL };
+	json_t *q = export_json("queries", PARAM_BAD, args);
+	expect_json(json_object_get(json_object_get(input_of(q, "top-scores"),
+						    "ExpressionAttributeValues"), ":score"),
+		    "{\"N\":\"900\"}");
+	json_decref(q);
+}
+END_TEST
+
+START_TEST(test_number_constant_never_exported)
+{
+	tu_proc p;
+	tu_run(&p, NULL, "export", "--format", "queries",
+	       "tests/fixtures/export/number-constant.ddb.yaml", NULL);
+	ck_assert_int_eq(p.status, 1);
+	ck_assert_uint_eq(p.out_len, 0);
+	ck_assert_msg(tu_contains(p.err, p.err_len,
+				  "ddbc: access pattern 'top-scores' compares Number key 'score' with "
+				  "'abc' (tests/fixtures/export/number-constant.ddb.yaml:27:20), which "
+				  "is not a number"),
+		      "%s", p.err);
+	tu_proc_free(&p);
+}
+END_TEST
+
 START_TEST(test_design_with_errors_exports_nothing)
 {
 	tu_proc p;
@@ -516,6 +625,11 @@ static Suite *export_suite(void)
 	tcase_add_test(q, test_missing_parameter);
 	tcase_add_test(q, test_param_must_be_utf8);
 	tcase_add_test(q, test_design_with_errors_exports_nothing);
+	tcase_add_test(q, test_projection_expression);
+	tcase_add_test(q, test_put_writes_every_index_key);
+	tcase_add_test(q, test_param_value_checked);
+	tcase_add_test(q, test_example_value_never_exported);
+	tcase_add_test(q, test_number_constant_never_exported);
 	suite_add_tcase(s, q);
 
 	TCase *m = tcase_create("model");

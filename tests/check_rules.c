@@ -215,6 +215,100 @@ START_TEST(test_format_example)
 }
 END_TEST
 
+/* The range-bound rules on every operator and shape of key: exactly these
+ * findings, each with the bound it advises. */
+START_TEST(test_range_bounds)
+{
+	static const struct {
+		ddbc_rule rule;
+		unsigned line, column;
+		const char *says;
+	} want[] = {
+		{ DDBC_RULE_RANGE_BOUND_PREFIX, 51, 42, "of 'Order' ('ORDER#{placed}#{orderId}'), "
+		  "'Refund' ('ORDER#{placed}#R#{refundId}'), which sort after it and are left out; "
+		  "end it with the character after '#': 'ORDER#{to}$'" },
+		{ DDBC_RULE_RANGE_BOUND_PREFIX, 60, 42, "exclusive lower bound 'ORDER#{from}' on "
+		  "'SK'" },
+		{ DDBC_RULE_RANGE_BOUND_PREFIX, 63, 42, "'ORDER#{to}#' on 'SK' is a proper prefix" },
+		{ DDBC_RULE_RANGE_BOUND_PREFIX, 75, 60, "end it with the character after '\xc2\xa7': "
+		  "'ITEM\xc2\xa7{b}\xc2\xa8'" },
+		{ DDBC_RULE_RANGE_BOUND_PREFIX, 78, 67, "'ITEM\xc2\xa7{s}\xc2\xa7{b:03}\xc2\xa8'" },
+		{ DDBC_RULE_RANGE_BOUND_SHAPE, 85, 42, "range bound '2026-01-01' on 'SK' does not "
+		  "start with the literal that the keys of" },
+		{ DDBC_RULE_RANGE_BOUND_SHAPE, 91, 42, "it compares a parameter with that literal" },
+		{ DDBC_RULE_RANGE_BOUND_SHAPE, 94, 51, "begins_with value '{x}'" },
+		/* Part of the key's literal: the fix keeps it, and goes on from there. */
+		{ DDBC_RULE_RANGE_BOUND_PREFIX, 97, 42, "keys of 'Refund' ('ORDER#{placed}#R#"
+		  "{refundId}'), which sort after it and are left out; end it with the character "
+		  "after '#': 'ORDER#{to}#R$'" },
+		/* No character follows U+10FFFF: no bound can be ended after it. */
+		{ DDBC_RULE_RANGE_BOUND_PREFIX, 100, 42, "which sort after it and are left out; use "
+		  "'lt' on the next value instead" },
+		/* A pattern that names its entities aims its bounds at their keys. */
+		{ DDBC_RULE_RANGE_BOUND_SHAPE, 103, 42, "does not start with 'ITEM\xc2\xa7', the "
+		  "literal that the keys of 'Item' ('ITEM\xc2\xa7{sku}\xc2\xa7{line:03}') start "
+		  "with: it compares a parameter with that literal and selects the wrong keys; "
+		  "write 'ITEM\xc2\xa7{x}'" },
+		{ DDBC_RULE_RANGE_BOUND_PREFIX, 107, 42, "proper prefix of keys of 'Refund' "
+		  "('ORDER#{placed}#R#{refundId}'), which" },
+		/* A YAML number on a String key is compared as its text. */
+		{ DDBC_RULE_RANGE_BOUND_SHAPE, 111, 42, "range bound '2026' on 'SK' does not start "
+		  "with 'ORDER#'" },
+	};
+	ddbc_diags d;
+	ddbc_source *src;
+	lint_fixture("tests/fixtures/range-bounds.ddb.yaml", &d, &src);
+	char *dump = tu_diags_dump(&d);
+	size_t n = sizeof(want) / sizeof(want[0]);
+	ck_assert_msg(d.n == n, "expected %zu findings, got:\n%s", n, dump);
+	for (size_t i = 0; i < n; i++)
+		ck_assert_msg(d.items[i].rule == want[i].rule && d.items[i].loc.line == want[i].line &&
+			      d.items[i].loc.column == want[i].column &&
+			      strstr(d.items[i].message, want[i].says),
+			      "finding %zu: expected [%s] at %u:%u saying \"%s\", got:\n%s", i,
+			      ddbc_rule_get(want[i].rule)->id, want[i].line, want[i].column,
+			      want[i].says, dump);
+	free(dump);
+	ddbc_diags_release(&d);
+	ddbc_source_free(src);
+}
+END_TEST
+
+/* param-value at every place a parameter stands; a value that fits (a
+ * YAML hex integer for a Number, "+007" for a width of 3, the delimiter in
+ * a plain key) gives nothing. */
+START_TEST(test_param_values)
+{
+	static const struct {
+		unsigned line, column;
+		const char *says;
+	} want[] = {
+		{ 34, 44, "'1000' of parameter 'round' has more digits than the placeholder's width" },
+		{ 42, 24, "'p#1' of parameter 'player' holds the key delimiter '#'" },
+		{ 47, 34, "'chess' of parameter 'game' is not a number; the pattern puts it in the "
+		  "put item's attribute 'game' (a Number)" },
+		{ 47, 57, "'maybe' of parameter 'done' is not true or false" },
+		{ 51, 24, "parameter 'player' is a list" },
+	};
+	ddbc_diags d;
+	ddbc_source *src;
+	lint_fixture("tests/fixtures/param-values.ddb.yaml", &d, &src);
+	char *dump = tu_diags_dump(&d);
+	size_t n = sizeof(want) / sizeof(want[0]);
+	ck_assert_msg(d.n == n, "expected %zu findings, got:\n%s", n, dump);
+	for (size_t i = 0; i < n; i++)
+		ck_assert_msg(d.items[i].rule == DDBC_RULE_PARAM_VALUE &&
+			      d.items[i].loc.line == want[i].line &&
+			      d.items[i].loc.column == want[i].column &&
+			      strstr(d.items[i].message, want[i].says),
+			      "finding %zu: expected %u:%u saying \"%s\", got:\n%s", i, want[i].line,
+			      want[i].column, want[i].says, dump);
+	free(dump);
+	ddbc_diags_release(&d);
+	ddbc_source_free(src);
+}
+END_TEST
+
 /* An `indexes:` entry whose role cannot be read still names its index:
  * the schema finding is the only one. */
 START_TEST(test_unreadable_role_declares)
@@ -320,6 +414,8 @@ static Suite *rules_suite(void)
 	tcase_add_test(tc, test_format_example);
 	tcase_add_test(tc, test_schemas_name_every_rule);
 	tcase_add_test(tc, test_unreadable_role_declares);
+	tcase_add_test(tc, test_range_bounds);
+	tcase_add_test(tc, test_param_values);
 	tcase_add_test(tc, test_long_names_in_messages);
 	suite_add_tcase(s, tc);
 	return s;

@@ -14,14 +14,24 @@
  * through an ExpressionAttributeNames placeholder, in key conditions and in
  * a write's `condition` alike; a ':name' in the condition takes parameter
  * name's value (typed as the matched entity's attribute of that name, else
- * as the YAML value, else S). PutItem's Item is the matched entity's first
- * example item with the pattern's parameters and keys rendered in; an
- * UpdateItem carries Key (and ConditionExpression): its UpdateExpression is
- * the caller's, since a design does not say what an update changes.
+ * as the YAML value, else S). A read's `returns` becomes its
+ * ProjectionExpression, named the same way. PutItem's Item is the matched
+ * entity's first example item with the pattern's parameters and keys
+ * rendered in, then the keys of every index of the table that the entity
+ * has and the example lacks, where its templates can build them (see
+ * put_keys); an UpdateItem carries Key (and ConditionExpression): its
+ * UpdateExpression is the caller's, since a design does not say what an
+ * update changes.
+ *
+ * Every parameter value is held to the places the pattern puts it
+ * (model/params.h) before it is sent: a --param value that does not fit
+ * stops the run before anything is written (a usage error of that command
+ * line), and a value from the design that does not fit is not exported.
  */
 #include "emit/emit.h"
 #include "emit/emit_json.h"
 #include "model/expr_names.h"
+#include "model/params.h"
 #include "model/semantics.h"
 #include "util/utf8.h"
 #include "util/xalloc.h"
@@ -41,6 +51,7 @@ typedef struct request {
 	json_t *names;       /* ExpressionAttributeNames: placeholder -> name */
 	json_t *values;      /* ExpressionAttributeValues: placeholder -> value */
 	json_t *reported;    /* parameters reported without a value */
+	json_t *checked;     /* parameters whose value was found not to fit */
 	const ddbc_segment **params;  /* the key condition's placeholders, once */
 	size_t nparams, params_cap;
 	bool params_known;
@@ -70,6 +81,16 @@ static const ddbc_key_cond *find_cond(const ddbc_pattern *p, const char *attr)
 static bool usable(const ddbc_node *v)
 {
 	return v && v->kind == DDBC_NODE_SCALAR && !ddbc_node_is_null(v);
+}
+
+/* The value the command line gives parameter name (the last --param of
+ * it), or NULL. */
+static const char *cli_value(const ddbc_export_opts *o, const char *name, size_t len)
+{
+	for (size_t i = o ? o->nparams : 0; i-- > 0;)
+		if (strlen(o->params[i].name) == len && !memcmp(o->params[i].name, name, len))
+			return o->params[i].value;
+	return NULL;
 }
 
 /* The first example item of a matched entity with attribute name that
@@ -225,9 +246,19 @@ static void render_value(request *r, const ddbc_node *n, strbuf *out)
 static json_t *key_value(request *r, const ddbc_key_cond *c, size_t i)
 {
 	strbuf sb = STRBUF_INIT;
-	render_value(r, c->values[i], &sb);
-	json_t *v = ddbc_json_key_value(strbuf_str(&sb), sb.len,
-					ddbc_json_key_type(r->p->table, c->attr.s));
+	const ddbc_node *n = c->values[i];
+	render_value(r, n, &sb);
+	ddbc_type type = ddbc_json_key_type(r->p->table, c->attr.s);
+	/* A value written without parameters is not checked as a parameter's
+	 * is; a Number key must still get a number, never {"N": "abc"}. */
+	if (type == DDBC_TYPE_N && !strpbrk(n->u.text, "{}") &&
+	    !ddbc_number_text(strbuf_str(&sb), sb.len)) {
+		fprintf(stderr, "ddbc: access pattern '%s' compares Number key '%s' with '%s' "
+			"(%s:%u:%u), which is not a number; write a number\n", r->p->id.s,
+			c->attr.s, strbuf_str(&sb), r->g->src->name, n->loc.line, n->loc.column);
+		r->failed = true;
+	}
+	json_t *v = ddbc_json_key_value(strbuf_str(&sb), sb.len, type);
 	strbuf_release(&sb);
 	return v;
 }
@@ -397,9 +428,13 @@ static void collect_params(request *r)
 	}
 }
 
-/* Whether name is a parameter of the pattern's key condition. */
+/* Whether name is a parameter of the pattern: a placeholder of its key
+ * condition, or a value its example or the command line gives. */
 static bool is_param(request *r, const char *name)
 {
+	if ((r->p->example && usable(ddbc_node_get(r->p->example, name))) ||
+	    (r->o && cli_value(r->o, name, strlen(name))))
+		return true;
 	if (!r->params_known)
 		collect_params(r);
 	size_t len = strlen(name);
@@ -486,6 +521,60 @@ static json_t *item_member(request *r, const ddbc_entity *e, const ddbc_node *ex
 	return ddbc_json_attr_value(v, a ? a->type : DDBC_TYPE_NONE);
 }
 
+/* The value the put item gives key attribute a that its example lacks:
+ * the pattern's key value, else its template (or the parameter of its
+ * name) rendered; NULL when some part is unknown. */
+static json_t *built_key(request *r, const ddbc_entity *e, const ddbc_node *ex,
+			 const ddbc_attr *a, json_t *key)
+{
+	json_t *k = json_object_get(key, a->name.s);
+	if (k)
+		return json_incref(k);
+	if (a->type != DDBC_TYPE_S && a->type != DDBC_TYPE_N && a->type != DDBC_TYPE_B)
+		return NULL;
+	strbuf sb = STRBUF_INIT;
+	json_t *v = NULL;
+	if (item_text(r, e, ex, a->name.s, &sb, 0))
+		v = ddbc_json_key_value(strbuf_str(&sb), sb.len, a->type);
+	strbuf_release(&sb);
+	return v;
+}
+
+/* Writes the key attributes of every index of the table (the table's
+ * first, then its GSIs and LSIs) that entity e has and its example lacks,
+ * once each, where they can be built: DynamoDB puts the item in an index
+ * only when it holds that index's keys. One that cannot be built (a
+ * placeholder no parameter or example value gives) is left out, as a
+ * request must hold values, not templates: the item then stays out of
+ * that index, as a real item without the value would. */
+static void put_keys(request *r, ddbc_json_stream *s, const ddbc_entity *e, const ddbc_node *ex,
+		     json_t *key)
+{
+	const ddbc_table *t = r->p->table;
+	json_t *written = json_object();
+	for (size_t i = 0; e && i < t->nindexes; i++) {
+		const ddbc_index *ix = t->indexes[i];
+		for (size_t k = 0; k < ix->npk + ix->nsk; k++) {
+			const char *name = k < ix->npk ? ix->pk[k].s : ix->sk[k - ix->npk].s;
+			const ddbc_attr *a = ddbc_entity_attr(e, name);
+			if (!a || (ex && ddbc_node_get(ex, name)) || json_object_get(written, name))
+				continue;
+			json_object_set_new(written, name, json_true());
+			json_t *v = built_key(r, e, ex, a, key);
+			if (v)
+				ddbc_json_member(s, name, v);
+		}
+	}
+	json_decref(written);
+	if (e)
+		return;
+	/* Without an entity, the pattern's own key is all there is. */
+	const char *k;
+	json_t *v;
+	json_object_foreach(key, k, v)
+		ddbc_json_member(s, k, json_incref(v));
+}
+
 /* Writes PutItem's Item: the first example of the entity the pattern puts,
  * member by member (an item of 40,000 attributes never exists as one
  * tree), then the key attributes the example lacks. */
@@ -504,11 +593,7 @@ static void put_item(request *r, ddbc_json_stream *s)
 			continue;
 		ddbc_json_member(s, name, item_member(r, e, ex, name, ex->u.pairs[i].value, key));
 	}
-	const char *k;
-	json_t *v;
-	json_object_foreach(key, k, v)
-		if (!ex || !ddbc_node_get(ex, k))
-			ddbc_json_member(s, k, json_incref(v));
+	put_keys(r, s, e, ex, key);
 	ddbc_json_end(s, '}');
 	json_decref(key);
 }
@@ -523,6 +608,18 @@ static const char *api_name(ddbc_operation op)
 		[DDBC_OP_DELETE] = "DeleteItem",
 	};
 	return names[op];
+}
+
+/* The attributes the pattern returns, each named as an expression must
+ * name it (a reserved word or a name that is no identifier through a '#'
+ * placeholder): a top-level attribute whose name holds a '.' is one
+ * attribute, not a path. */
+static char *projection(request *r)
+{
+	strbuf expr = STRBUF_INIT;
+	for (size_t i = 0; i < r->p->nreturns; i++)
+		strbuf_addf(&expr, "%s%s", i ? ", " : "", name_ref(r, r->p->returns[i].s));
+	return strbuf_detach(&expr);
 }
 
 static void set_expression(ddbc_json_stream *s, const char *key, char *expr)
@@ -558,10 +655,38 @@ static void fill_input(request *r, ddbc_json_stream *s)
 		break;
 	}
 	bool write = !read && p->operation != DDBC_OP_GET;
+	if (!write && p->nreturns)
+		set_expression(s, "ProjectionExpression", projection(r));
 	if (write && p->condition)
 		set_expression(s, "ConditionExpression", condition_expr(r, p->condition));
 	if (!write && p->consistent_read)
 		ddbc_json_bool(s, "ConsistentRead", true);
+}
+
+/* Holds the value a parameter takes from the design (the pattern's or an
+ * entity's example) to one place the pattern puts it. A value that cannot
+ * stand there is the param-value rule's finding when linting; whatever
+ * that rule's severity, the request is not written with it, and the run
+ * says why. --param values were checked before anything was written. */
+static void check_use(void *ctx, const ddbc_param_use *use)
+{
+	request *r = ctx;
+	char *name = ddbc_arena_strndup(r->arena, use->name, use->len);
+	strbuf val = STRBUF_INIT, why = STRBUF_INIT, where = STRBUF_INIT;
+	const ddbc_node *node;
+	if (!json_object_get(r->checked, name) && param_value(r, name, &val, &node) && node &&
+	    !ddbc_param_fits(r->g, use, strbuf_str(&val), val.len, &why)) {
+		json_object_set_new(r->checked, name, json_true());
+		ddbc_param_place_text(use, &where);
+		fprintf(stderr, "ddbc: access pattern '%s' puts parameter '%s' in %s, but its value "
+			"'%s' (%s:%u:%u) %s; pass --param %s=VALUE\n", r->p->id.s, name, where.buf,
+			strbuf_str(&val), r->g->src->name, node->loc.line, node->loc.column,
+			why.buf, name);
+		r->failed = true;
+	}
+	strbuf_release(&val);
+	strbuf_release(&why);
+	strbuf_release(&where);
 }
 
 /* Writes the request of pattern p, member by member. */
@@ -569,7 +694,8 @@ static void write_request(ddbc_json_stream *s, const ddbc_design *g, const ddbc_
 			  const ddbc_export_opts *o, ddbc_diags *d, bool *failed)
 {
 	request r = { g, p, o, d, ddbc_arena_new(), json_object(), json_object(), json_object(),
-		      NULL, 0, 0, false, false };
+		      json_object(), NULL, 0, 0, false, false };
+	ddbc_pattern_param_uses(p, check_use, &r);
 	ddbc_json_begin(s, NULL, '{');
 	ddbc_json_text(s, "pattern", p->id.s);
 	ddbc_json_text(s, "operation", api_name(p->operation));
@@ -584,6 +710,7 @@ static void write_request(ddbc_json_stream *s, const ddbc_design *g, const ddbc_
 	json_decref(r.names);
 	json_decref(r.values);
 	json_decref(r.reported);
+	json_decref(r.checked);
 	free(r.params);
 	ddbc_arena_free(r.arena);
 	*failed |= r.failed;
@@ -600,7 +727,39 @@ static bool utf8(const char *s)
 	return true;
 }
 
-static bool params_valid(const ddbc_export_opts *o)
+/* A --param value tried against every place a pattern puts it. */
+typedef struct cli_check {
+	const ddbc_design *g;
+	const ddbc_pattern *p;
+	const ddbc_export_opts *o;
+	json_t *reported;    /* names already reported */
+	bool failed;
+} cli_check;
+
+static void check_cli_use(void *ctx, const ddbc_param_use *use)
+{
+	cli_check *c = ctx;
+	const char *value = cli_value(c->o, use->name, use->len);
+	char *name = strndup(use->name, use->len);
+	strbuf why = STRBUF_INIT, where = STRBUF_INIT;
+	if (value && !json_object_get(c->reported, name) &&
+	    !ddbc_param_fits(c->g, use, value, strlen(value), &why)) {
+		json_object_set_new(c->reported, name, json_true());
+		ddbc_param_place_text(use, &where);
+		fprintf(stderr, "ddbc: --param %s=%s: the value %s; access pattern '%s' puts it in "
+			"%s (%s:%u:%u)\n", name, value, why.buf, c->p->id.s, where.buf,
+			c->g->src->name, use->loc.line, use->loc.column);
+		c->failed = true;
+	}
+	strbuf_release(&why);
+	strbuf_release(&where);
+	free(name);
+}
+
+/* Parameter values become JSON strings: they must be UTF-8. And each must
+ * fit every place a pattern puts it: a value that does not is a mistake
+ * of this command line, so the run stops before anything is written. */
+static bool params_valid(const ddbc_design *g, const ddbc_export_opts *o)
 {
 	for (size_t i = 0; o && i < o->nparams; i++) {
 		if (!utf8(o->params[i].name) || !utf8(o->params[i].value)) {
@@ -609,13 +768,20 @@ static bool params_valid(const ddbc_export_opts *o)
 			return false;
 		}
 	}
-	return true;
+	cli_check c = { g, NULL, o, json_object(), false };
+	for (size_t i = 0; o && o->nparams && i < g->npatterns; i++) {
+		c.p = &g->patterns[i];
+		if (c.p->table && c.p->index)
+			ddbc_pattern_param_uses(c.p, check_cli_use, &c);
+	}
+	json_decref(c.reported);
+	return !c.failed;
 }
 
 ddbc_emit_result ddbc_emit_queries(FILE *out, const ddbc_design *g, const ddbc_export_opts *o,
 				   ddbc_diags *d)
 {
-	if (!params_valid(o))
+	if (!params_valid(g, o))
 		return DDBC_EMIT_FAILED;
 	ddbc_json_stream s;
 	ddbc_json_stream_init(&s, out);

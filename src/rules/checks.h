@@ -4,7 +4,7 @@
  * it never prints and never changes the model. The rules of kind CHECK in
  * diag/rules.def each have one, named ddbc_check_<name>, in the family file
  * of rules/ that fits it (names, keys, indexes, templates, examples,
- * patterns); rules/check.c runs them.
+ * patterns, bounds, params); rules/check.c runs them.
  */
 #ifndef DDBC_RULES_CHECKS_H
 #define DDBC_RULES_CHECKS_H

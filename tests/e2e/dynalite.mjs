@@ -211,7 +211,8 @@ function expressionProblems(input, reserved) {
   const problems = [];
   const identifier = (n) => /^[A-Za-z][A-Za-z0-9]*$/.test(n);
   const needsPlaceholder = (n) => !identifier(n) || Boolean(reserved && reserved.has(n.toUpperCase()));
-  const exprs = ['KeyConditionExpression', 'ConditionExpression'].map((k) => input[k]).filter(Boolean);
+  const exprs = ['KeyConditionExpression', 'ConditionExpression', 'ProjectionExpression']
+    .map((k) => input[k]).filter(Boolean);
   for (const expr of exprs)
     for (const n of plainNames(expr))
       if (needsPlaceholder(n)) problems.push(`'${n}' is written as it is in "${expr}"`);
@@ -372,7 +373,40 @@ function staticChecks(name, design, model, createTables, queries, v) {
     check(`${name}: ${q.pattern} expressions`, expressionProblems(q.input, v.reserved));
 }
 
-async function writeChecks(name, client, queries, skipped) {
+// The indexes (of the tables as created) whose every key attribute item holds.
+function indexesHolding(request, item) {
+  const all = [...(request.GlobalSecondaryIndexes || []), ...(request.LocalSecondaryIndexes || [])];
+  return all.filter((ix) => ix.KeySchema.every((k) => item[k.AttributeName]));
+}
+
+// A put item that holds an index's keys is in that index: queried there by
+// those keys, it comes back.
+async function putIndexProblems(client, request, item, keyNames, entity) {
+  const problems = [];
+  // The item is of an entity that belongs to these indexes: it holds their keys.
+  const all = [...(request.GlobalSecondaryIndexes || []), ...(request.LocalSecondaryIndexes || [])];
+  for (const ix of all)
+    if (entity && entity.indexes.includes(ix.IndexName) && !ix.KeySchema.every((k) => item[k.AttributeName]))
+      problems.push(`lacks the keys of ${ix.IndexName}, to which ${entity.name} belongs`);
+  for (const ix of indexesHolding(request, item)) {
+    const names = {}, values = {};
+    const conds = ix.KeySchema.map((k, i) => {
+      names[`#k${i}`] = k.AttributeName;
+      values[`:k${i}`] = item[k.AttributeName];
+      return `#k${i} = :k${i}`;
+    });
+    const out = await client.send(new QueryCommand(fromCliJson({
+      TableName: request.TableName, IndexName: ix.IndexName, KeyConditionExpression: conds.join(' AND '),
+      ExpressionAttributeNames: names, ExpressionAttributeValues: values,
+    })));
+    const want = keyOf(fromCliJson(item), keyNames);
+    if (!(out.Items || []).some((got) => keyOf(got, keyNames) === want))
+      problems.push(`not found in ${ix.IndexName} by its keys there`);
+  }
+  return problems;
+}
+
+async function writeChecks(name, client, model, queries, skipped, requests) {
   for (const q of queries) {
     if (!['PutItem', 'UpdateItem', 'DeleteItem'].includes(q.operation)) continue;
     const what = `${name}: ${q.pattern} (${q.operation}) is accepted`;
@@ -387,6 +421,11 @@ async function writeChecks(name, client, queries, skipped) {
       if (put) {
         const got = await client.send(new GetItemCommand({ TableName: q.input.TableName, Key: key }));
         if (!got.Item || !sameItem(got.Item, fromCliJson(item))) { fail(what, 'the stored item differs from Item'); continue; }
+        const request = requests.find((r) => r.TableName === q.input.TableName);
+        const pattern = model.access_patterns.find((p) => p.id === q.pattern);
+        const entity = pattern && model.entities.find((e) => e.name === (pattern.matched || [])[0]);
+        const problems = await putIndexProblems(client, request, item, Object.keys(q.keyNames), entity);
+        if (problems.length) { fail(what, problems.join('; ')); continue; }
       }
       pass(what);
     } catch (e) {
@@ -411,6 +450,22 @@ function exampleIndex(model) {
   return byTable;
 }
 
+// The read as exported, ProjectionExpression included: as many items as
+// without it, each holding only the attributes it names.
+async function projectedReadProblems(client, q, count) {
+  const names = q.input.ExpressionAttributeNames || {};
+  const wanted = new Set(q.input.ProjectionExpression.split(',').map((n) => names[n.trim()] || n.trim()));
+  const items = await readAll(client, q.operation, fromCliJson(q.input));
+  const problems = [];
+  if (items.length !== count) problems.push(`${items.length} item(s), ${count} without it`);
+  for (const item of items) {
+    const extra = Object.keys(item).filter((n) => !wanted.has(n));
+    if (extra.length) problems.push(`an item holds ${extra.join(', ')} too`);
+    if (!Object.keys(item).length) problems.push('an item holds nothing');
+  }
+  return problems;
+}
+
 async function readChecks(name, client, model, queries, byTable, skipped) {
   const patterns = new Map(model.access_patterns.map((p) => [p.id, p]));
   const withExamples = new Set(model.entities.filter((e) => e.examples.length).map((e) => e.name));
@@ -424,7 +479,21 @@ async function readChecks(name, client, model, queries, byTable, skipped) {
     if (unverifiable.length) { fail(what, `no example item of ${unverifiable.join(', ')} to return`); continue; }
     try {
       const t = byTable.get(q.input.TableName);
-      const items = await readAll(client, q.operation, fromCliJson(q.input));
+      // Which entities come back is told by whole items; the projection
+      // is then checked on its own.
+      const whole = { ...q.input };
+      delete whole.ProjectionExpression;
+      if (q.input.ProjectionExpression && whole.ExpressionAttributeNames) {
+        const used = [whole.KeyConditionExpression || ''].join(' ');
+        whole.ExpressionAttributeNames = Object.fromEntries(
+          Object.entries(whole.ExpressionAttributeNames).filter(([ref]) => used.includes(ref)));
+        if (!Object.keys(whole.ExpressionAttributeNames).length) delete whole.ExpressionAttributeNames;
+      }
+      const items = await readAll(client, q.operation, fromCliJson(whole));
+      if (q.input.ProjectionExpression) {
+        const problems = await projectedReadProblems(client, q, items.length);
+        check(`${name}: ${q.pattern} (${q.operation}) returns only ${q.input.ProjectionExpression}`, problems);
+      }
       const got = new Set();
       const strangers = [];
       for (const item of items) {
@@ -466,7 +535,7 @@ async function runDesign(d, v) {
   try {
     await createTables(server.client, requests);
     pass(`${name}: dynalite creates ${requests.map((r) => r.TableName).join(', ')}`);
-    await writeChecks(name, server.client, queries, skipped);
+    await writeChecks(name, server.client, model, queries, skipped, requests);
     await dropTables(server.client, requests);
     await createTables(server.client, requests);
     const byTable = exampleIndex(model);

@@ -1,0 +1,234 @@
+/* params.c - where an access pattern puts its parameters, and what fits there */
+#include "model/params.h"
+#include "model/semantics.h"
+#include "util/xalloc.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- the places ----------------------------------------------------------------- */
+
+/* Whether a matched entity builds attribute name from a template: then a
+ * parameter standing for the whole key is still a part of a template's
+ * language, which never holds the delimiter. */
+static bool built_by_template(const ddbc_pattern *p, const char *name)
+{
+	for (size_t i = 0; i < p->nmatched; i++) {
+		const ddbc_attr *a = ddbc_entity_attr(p->matched[i], name);
+		if (a && a->has_template)
+			return true;
+	}
+	return false;
+}
+
+static void key_uses(const ddbc_pattern *p, const ddbc_key_cond *c, ddbc_arena *scratch,
+		     ddbc_param_use_fn *fn, void *ctx)
+{
+	ddbc_type type = ddbc_table_key_type(p->table, c->attr.s);
+	for (size_t v = 0; v < c->nvalues; v++) {
+		const ddbc_node *n = c->values[v];
+		ddbc_template t;
+		size_t off;
+		if (n->kind != DDBC_NODE_SCALAR || n->scalar != DDBC_SCALAR_STR ||
+		    ddbc_template_parse(scratch, n->u.text, &t, &off))
+			continue;
+		bool whole = t.nsegs == 1;
+		for (size_t k = 0; k < t.nsegs; k++) {
+			const ddbc_segment *s = &t.segs[k];
+			if (s->kind != DDBC_SEG_PLACEHOLDER)
+				continue;
+			ddbc_param_use use = { s->text, s->len, DDBC_PARAM_IN_KEY, n->loc, c->attr.s,
+					       type == DDBC_TYPE_NONE ? DDBC_TYPE_S : type, s->width,
+					       false };
+			use.no_delim = use.type == DDBC_TYPE_S &&
+				       (!whole || built_by_template(p, c->attr.s));
+			fn(ctx, &use);
+		}
+	}
+}
+
+/* The type a value named name takes in the pattern's condition or item:
+ * that of a matched entity's attribute of that name (the first that has a
+ * scalar type), else none to check. */
+static ddbc_type named_type(const ddbc_pattern *p, const char *name, size_t len,
+			    const ddbc_attr **attr)
+{
+	*attr = NULL;
+	char *key = xstrndup(name, len);
+	for (size_t i = 0; i < p->nmatched && !*attr; i++) {
+		const ddbc_attr *a = ddbc_entity_attr(p->matched[i], key);
+		if (a && (a->type == DDBC_TYPE_S || a->type == DDBC_TYPE_N ||
+			  a->type == DDBC_TYPE_B || a->type == DDBC_TYPE_BOOL))
+			*attr = a;
+	}
+	free(key);
+	return *attr ? (*attr)->type : DDBC_TYPE_NONE;
+}
+
+static bool word_char(char c)
+{
+	return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') ||
+	       c == '_';
+}
+
+/* Each ':name' of the condition, typed as the export types it. */
+static void condition_uses(const ddbc_pattern *p, ddbc_param_use_fn *fn, void *ctx)
+{
+	for (const char *s = p->condition; s && *s; s++) {
+		if (*s != ':' || !word_char(s[1]))
+			continue;
+		const char *name = s + 1;
+		size_t len = 0;
+		while (word_char(name[len]))
+			len++;
+		const ddbc_attr *a;
+		ddbc_type type = named_type(p, name, len, &a);
+		if (type != DDBC_TYPE_NONE) {
+			ddbc_param_use use = { name, len, DDBC_PARAM_IN_CONDITION, p->condition_loc,
+					       a->name.s, type, 0, false };
+			fn(ctx, &use);
+		}
+		s += len;
+	}
+}
+
+/* A put writes a parameter into the item's attribute of the same name. */
+typedef struct item_ctx {
+	const ddbc_pattern *p;
+	ddbc_param_use_fn *fn;
+	void *ctx;
+} item_ctx;
+
+static void item_use(void *ctx, const ddbc_param_use *key)
+{
+	const item_ctx *it = ctx;
+	const ddbc_attr *a;
+	ddbc_type type = named_type(it->p, key->name, key->len, &a);
+	/* Only the first entity is put, and only a plain attribute takes the
+	 * parameter as it is (a templated one is rendered, and checked there). */
+	if (type == DDBC_TYPE_NONE || a->entity != it->p->matched[0] || a->has_template)
+		return;
+	ddbc_param_use use = *key;
+	use.place = DDBC_PARAM_IN_ITEM;
+	use.attr = a->name.s;
+	use.type = type;
+	use.width = 0;
+	use.no_delim = false;
+	it->fn(it->ctx, &use);
+}
+
+void ddbc_pattern_param_uses(const ddbc_pattern *p, ddbc_param_use_fn *fn, void *ctx)
+{
+	if (!p->table)
+		return;
+	ddbc_arena *scratch = ddbc_arena_new();
+	for (size_t i = 0; i < p->nconds; i++)
+		if (p->conds[i].attr.s)
+			key_uses(p, &p->conds[i], scratch, fn, ctx);
+	condition_uses(p, fn, ctx);
+	if (p->operation == DDBC_OP_PUT && p->nmatched) {
+		item_ctx it = { p, fn, ctx };
+		for (size_t i = 0; i < p->nconds; i++)
+			if (p->conds[i].attr.s)
+				key_uses(p, &p->conds[i], scratch, item_use, &it);
+	}
+	ddbc_arena_free(scratch);
+}
+
+/* ---- what fits ------------------------------------------------------------------ */
+
+bool ddbc_number_text(const char *s, size_t len)
+{
+	size_t i = 0, digits = 0;
+	if (i < len && (s[i] == '-' || s[i] == '+'))
+		i++;
+	for (; i < len && s[i] >= '0' && s[i] <= '9'; i++)
+		digits++;
+	if (i < len && s[i] == '.')
+		for (i++; i < len && s[i] >= '0' && s[i] <= '9'; i++)
+			digits++;
+	if (!digits)
+		return false;
+	if (i < len && (s[i] == 'e' || s[i] == 'E')) {
+		i++;
+		if (i < len && (s[i] == '-' || s[i] == '+'))
+			i++;
+		size_t exp = 0;
+		for (; i < len && s[i] >= '0' && s[i] <= '9'; i++)
+			exp++;
+		if (!exp)
+			return false;
+	}
+	return i == len;
+}
+
+/* The digits of a non-negative whole number as a padded placeholder
+ * writes it: a '+' and leading zeros dropped. 0 when text is none. */
+static size_t whole_digits(const char *s, size_t len)
+{
+	if (len && s[0] == '+')
+		s++, len--;
+	if (!len)
+		return 0;
+	for (size_t i = 0; i < len; i++)
+		if (s[i] < '0' || s[i] > '9')
+			return 0;
+	while (len > 1 && s[0] == '0')
+		s++, len--;
+	return len;
+}
+
+static bool holds(const char *s, size_t len, const char *needle)
+{
+	size_t n = strlen(needle);
+	for (size_t i = 0; n && i + n <= len; i++)
+		if (!memcmp(s + i, needle, n))
+			return true;
+	return false;
+}
+
+bool ddbc_param_fits(const ddbc_design *g, const ddbc_param_use *use, const char *text,
+		     size_t len, strbuf *why)
+{
+	const char *problem = NULL;
+	bool delim = false;
+	size_t digits = use->width ? whole_digits(text, len) : 0;
+	if (use->width && !digits)
+		problem = "is not a non-negative whole number, which a zero-padded placeholder needs";
+	else if (use->width && digits > use->width)
+		problem = "has more digits than the placeholder's width, so its keys sort out of order";
+	else if (use->type == DDBC_TYPE_N && !ddbc_number_text(text, len))
+		problem = "is not a number";
+	else if (use->type == DDBC_TYPE_BOOL && !(len == 4 && !memcmp(text, "true", 4)) &&
+		 !(len == 5 && !memcmp(text, "false", 5)))
+		problem = "is not true or false";
+	else if (use->no_delim && holds(text, len, g->key_delimiter))
+		delim = true;
+	if (delim && why)
+		strbuf_addf(why, "holds the key delimiter '%s', which separates the parts of a "
+			    "key: the key would have a part too many", g->key_delimiter);
+	else if (problem && why)
+		strbuf_addstr(why, problem);
+	return !problem && !delim;
+}
+
+void ddbc_param_place_text(const ddbc_param_use *use, strbuf *out)
+{
+	switch (use->place) {
+	case DDBC_PARAM_IN_KEY:
+		strbuf_addf(out, "key attribute '%s'", use->attr);
+		if (use->width)
+			strbuf_addf(out, " as '{%.*s:0%u}'", (int)use->len, use->name, use->width);
+		else if (use->type == DDBC_TYPE_N)
+			strbuf_addstr(out, " (a Number)");
+		break;
+	case DDBC_PARAM_IN_CONDITION:
+		strbuf_addf(out, "':%.*s' of the condition (%s '%s')", (int)use->len, use->name,
+			    ddbc_type_long(use->type), use->attr);
+		break;
+	case DDBC_PARAM_IN_ITEM:
+		strbuf_addf(out, "the put item's attribute '%s' (a %s)", use->attr,
+			    ddbc_type_long(use->type));
+		break;
+	}
+}

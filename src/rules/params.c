@@ -1,0 +1,83 @@
+/* rules/params.c - param-value
+ *
+ * A pattern's `example` gives its parameters values that the docs print
+ * and the queries export sends. Each value must fit every place the
+ * pattern puts its parameter (model/params.h): a value that does not
+ * becomes a request DynamoDB rejects ({"N": "abc"}) or, worse, one it
+ * runs against the wrong keys.
+ */
+#include "rules/checks.h"
+#include "model/params.h"
+#include "util/strbuf.h"
+
+#include <stdio.h>
+#include <string.h>
+
+/* One example value, tried against the uses of its parameter. */
+typedef struct trial {
+	const ddbc_design *g;
+	const char *name;
+	const ddbc_node *value;
+	const char *text;        /* NULL for a list or a mapping */
+	bool reported;
+	ddbc_diags *d;
+} trial;
+
+static void try_use(void *ctx, const ddbc_param_use *use)
+{
+	trial *t = ctx;
+	if (t->reported || use->len != strlen(t->name) || memcmp(use->name, t->name, use->len))
+		return;
+	strbuf why = STRBUF_INIT, where = STRBUF_INIT;
+	if (!t->text) {
+		/* A list or a mapping: the export would pass it over for another
+		 * value without a word. */
+		ddbc_diag_add(t->d, DDBC_RULE_PARAM_VALUE, t->value->loc,
+			      "example value of parameter '%s' is a %s; a parameter takes one "
+			      "value, a string or a number", t->name,
+			      t->value->kind == DDBC_NODE_SEQ ? "list" : "mapping");
+		t->reported = true;
+	} else if (!ddbc_param_fits(t->g, use, t->text, strlen(t->text), &why)) {
+		ddbc_param_place_text(use, &where);
+		ddbc_diag_add(t->d, DDBC_RULE_PARAM_VALUE, t->value->loc,
+			      "example value '%s' of parameter '%s' %s; the pattern puts it in %s",
+			      t->text, t->name, why.buf, where.buf);
+		t->reported = true;
+	}
+	strbuf_release(&why);
+	strbuf_release(&where);
+}
+
+/* The text a scalar example value is sent as: an integer in decimal (YAML
+ * writes 0x and 0o forms too), anything else as written. */
+static const char *value_text(const ddbc_node *v, char *buf, size_t size)
+{
+	long long n;
+	if (v->scalar == DDBC_SCALAR_INT && ddbc_node_int(v, &n)) {
+		snprintf(buf, size, "%lld", n);
+		return buf;
+	}
+	return v->u.text;
+}
+
+static void check_example(const ddbc_design *g, const ddbc_pattern *p, ddbc_diags *d)
+{
+	const ddbc_node *ex = p->example;
+	for (size_t i = 0; ex && ex->kind == DDBC_NODE_MAP && i < ex->n; i++) {
+		const ddbc_node *v = ex->u.pairs[i].value;
+		if (ddbc_node_is_null(v))
+			continue;
+		char buf[32];
+		trial t = { g, ex->u.pairs[i].key->u.text, v,
+			    v->kind == DDBC_NODE_SCALAR ? value_text(v, buf, sizeof(buf)) : NULL,
+			    false, d };
+		ddbc_pattern_param_uses(p, try_use, &t);
+	}
+}
+
+void ddbc_check_param_value(const ddbc_design *g, ddbc_diags *d)
+{
+	for (size_t i = 0; i < g->npatterns; i++)
+		if (g->patterns[i].analysed)
+			check_example(g, &g->patterns[i], d);
+}
