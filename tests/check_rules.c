@@ -235,24 +235,24 @@ START_TEST(test_range_bounds)
 		{ DDBC_RULE_RANGE_BOUND_PREFIX, 78, 67, "'ITEM\xc2\xa7{s}\xc2\xa7{b:03}\xc2\xa8'" },
 		{ DDBC_RULE_RANGE_BOUND_SHAPE, 85, 42, "range bound '2026-01-01' on 'SK' does not "
 		  "start with the literal that the keys of" },
-		{ DDBC_RULE_RANGE_BOUND_SHAPE, 91, 42, "it compares a parameter with that literal" },
-		{ DDBC_RULE_RANGE_BOUND_SHAPE, 94, 51, "begins_with value '{x}'" },
+		{ DDBC_RULE_RANGE_BOUND_SHAPE, 95, 42, "it compares a parameter with that literal" },
+		{ DDBC_RULE_RANGE_BOUND_SHAPE, 98, 51, "begins_with value '{x}'" },
 		/* Part of the key's literal: the fix keeps it, and goes on from there. */
-		{ DDBC_RULE_RANGE_BOUND_PREFIX, 97, 42, "keys of 'Refund' ('ORDER#{placed}#R#"
+		{ DDBC_RULE_RANGE_BOUND_PREFIX, 101, 42, "keys of 'Refund' ('ORDER#{placed}#R#"
 		  "{refundId}'), which sort after it and are left out; end it with the character "
 		  "after '#': 'ORDER#{to}#R$'" },
 		/* No character follows U+10FFFF: no bound can be ended after it. */
-		{ DDBC_RULE_RANGE_BOUND_PREFIX, 100, 42, "which sort after it and are left out; use "
+		{ DDBC_RULE_RANGE_BOUND_PREFIX, 104, 42, "which sort after it and are left out; use "
 		  "'lt' on the next value instead" },
 		/* A pattern that names its entities aims its bounds at their keys. */
-		{ DDBC_RULE_RANGE_BOUND_SHAPE, 103, 42, "does not start with 'ITEM\xc2\xa7', the "
+		{ DDBC_RULE_RANGE_BOUND_SHAPE, 107, 42, "does not start with 'ITEM\xc2\xa7', the "
 		  "literal that the keys of 'Item' ('ITEM\xc2\xa7{sku}\xc2\xa7{line:03}') start "
 		  "with: it compares a parameter with that literal and selects the wrong keys; "
 		  "write 'ITEM\xc2\xa7{x}'" },
-		{ DDBC_RULE_RANGE_BOUND_PREFIX, 107, 42, "proper prefix of keys of 'Refund' "
+		{ DDBC_RULE_RANGE_BOUND_PREFIX, 111, 42, "proper prefix of keys of 'Refund' "
 		  "('ORDER#{placed}#R#{refundId}'), which" },
 		/* A YAML number on a String key is compared as its text. */
-		{ DDBC_RULE_RANGE_BOUND_SHAPE, 111, 42, "range bound '2026' on 'SK' does not start "
+		{ DDBC_RULE_RANGE_BOUND_SHAPE, 115, 42, "range bound '2026' on 'SK' does not start "
 		  "with 'ORDER#'" },
 	};
 	ddbc_diags d;

@@ -101,15 +101,23 @@ static void end_list(strbuf *sb, size_t n)
 
 /* ---- range-bound-shape -------------------------------------------------------- */
 
-/* Whether v compares something other than e's keys' literal with it: it
- * does not start with the literal, and it is not a plain constant that
- * the literal starts with (such a bound lies below or above all the keys,
- * which is odd but says what it means). */
+/* Whether v compares something other than e's keys' literal with it.
+ * A bound with parameters does when a placeholder stands where every key
+ * still has literal text. A constant does when it goes on after leaving
+ * the literal ("2026-01-01" on "ORDER#{date}": a date compared with
+ * "ORDER#"); one that stops at the byte where it leaves it is a sentinel
+ * that says what it means: "ORDER$" sorts after every "ORDER#..." key
+ * (the usual end of a range), "ORD" before all of them. */
 static bool misshapen(const bound_value *v, const char *lit, size_t len)
 {
 	if (v->prefix_len >= len && !memcmp(v->prefix, lit, len))
 		return false;
-	return v->has_params || v->prefix_len > len || memcmp(v->prefix, lit, v->prefix_len);
+	if (v->has_params)
+		return true;
+	size_t common = 0;
+	while (common < v->prefix_len && common < len && v->prefix[common] == lit[common])
+		common++;
+	return v->prefix_len > common + 1;
 }
 
 static bool declared(const ddbc_pattern *p, const ddbc_entity *e)
