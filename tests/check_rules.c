@@ -271,6 +271,66 @@ START_TEST(test_long_names_in_messages)
 }
 END_TEST
 
+/* Lints text as `ddbc lint` does with no --rule; the caller releases d
+ * and frees *src. */
+static void lint_text(const char *text, ddbc_diags *d, ddbc_source **src)
+{
+	*src = tu_source(text);
+	ddbc_settings cli;
+	ddbc_settings_init(&cli);
+	ddbc_diags_init(d);
+	ddbc_design_free(ddbc_check(*src, d, &cli));
+}
+
+static const char shop_prefix_typo[] =
+	"ddbc: 1\nname: shop\ntables:\n  Shop:\n    partition_key: PK\n    sort_key: SK\n"
+	"entities:\n  Order:\n    attributes:\n"
+	"      PK: { type: S, template: \"CUSTOMER#{customerId}\" }\n"
+	"      SK: { type: S, template: \"ORDER#{orderId}\" }\n"
+	"      customerId: S\n      orderId: S\n"
+	"access_patterns:\n  customer-orders:\n    operation: query\n    key:\n"
+	"      PK: \"CUSTOMERS#{customerId}\"\n";
+
+/* A condition that matches nothing on a pattern that declares its
+ * entities: one error of pattern-entities at `entities`, with the
+ * candidates, and no pattern-no-match besides. */
+START_TEST(test_pattern_entities_empty_match)
+{
+	char *text = tu_replace(shop_prefix_typo, "{customerId}\"\n",
+				"{customerId}\"\n    entities: [Order]\n");
+	/* Only the condition's line ends that way: the template's ends in ' }'. */
+	ddbc_diags d;
+	ddbc_source *src;
+	lint_text(text, &d, &src);
+	tu_expect_count(&d, 1);
+	tu_expect_diag(&d, DDBC_RULE_PATTERN_ENTITIES, 19, 15,
+		       "entities lists 'Order', but the key condition matches no entity in "
+		       "table 'Shop'; candidates: 'Order' (PK 'CUSTOMER#{customerId}')");
+	ck_assert_int_eq(d.items[0].severity, DDBC_SEV_ERROR);
+	ddbc_diags_release(&d);
+	ddbc_source_free(src);
+	free(text);
+
+	/* Without `entities:` the same condition stays a pattern-no-match. */
+	lint_text(shop_prefix_typo, &d, &src);
+	tu_expect_count(&d, 1);
+	tu_expect_diag(&d, DDBC_RULE_PATTERN_NO_MATCH, 18, 7, NULL);
+	ddbc_diags_release(&d);
+	ddbc_source_free(src);
+
+	/* Declared names that are no entity are unresolved-reference's alone. */
+	text = tu_replace(shop_prefix_typo, "{customerId}\"\n",
+			  "{customerId}\"\n    entities: [Ordr]\n");
+	lint_text(text, &d, &src);
+	tu_expect_diag(&d, DDBC_RULE_UNRESOLVED_REFERENCE, 19, 16, NULL);
+	tu_expect_diag(&d, DDBC_RULE_PATTERN_NO_MATCH, 18, 7, NULL);
+	tu_expect_count(&d, 2);
+	ddbc_diags_release(&d);
+	ddbc_source_free(src);
+	free(text);
+}
+END_TEST
+
 static Suite *rules_suite(void)
 {
 	Suite *s = suite_create("rules");
@@ -282,6 +342,7 @@ static Suite *rules_suite(void)
 	tcase_add_test(tc, test_schemas_name_every_rule);
 	tcase_add_test(tc, test_unreadable_role_declares);
 	tcase_add_test(tc, test_long_names_in_messages);
+	tcase_add_test(tc, test_pattern_entities_empty_match);
 	suite_add_tcase(s, tc);
 	return s;
 }
