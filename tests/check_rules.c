@@ -331,6 +331,48 @@ START_TEST(test_pattern_entities_empty_match)
 }
 END_TEST
 
+/* key-overlap keeps its reasoning, and its advice is what the key's type
+ * allows: no literal on a Number key, one in the String part of a key
+ * that has one. */
+START_TEST(test_key_overlap_advice)
+{
+	static const char numbers[] =
+		"ddbc: 1\nname: catalog\ntables:\n  ProductCatalog:\n    partition_key: Id\n"
+		"entities:\n  Book:\n    attributes:\n      Id: N\n      Title: S\n"
+		"  Bicycle:\n    attributes:\n      Id: N\n      Title: S\n";
+	ddbc_diags d;
+	ddbc_source *src;
+	lint_text(numbers, &d, &src);
+	tu_expect_diag(&d, DDBC_RULE_KEY_OVERLAP, 11, 3,
+		       "their 'Id' values overlap; a Number key cannot hold a literal of the "
+		       "entity's own, so make 'Id' a String with one (e.g. 'Bicycle#...'), or, "
+		       "when the ids come from one sequence, add '# ddbc-ignore: key-overlap -- "
+		       "ids come from one sequence' to this line");
+	ck_assert_ptr_null(tu_find_diag(&d, DDBC_RULE_KEY_OVERLAP, 11, 3, "give each entity"));
+	ddbc_diags_release(&d);
+	ddbc_source_free(src);
+
+	char *binary = tu_replace(numbers, "Id: N", "Id: B");
+	lint_text(binary, &d, &src);
+	tu_expect_diag(&d, DDBC_RULE_KEY_OVERLAP, 11, 3, "a Binary key cannot hold");
+	ddbc_diags_release(&d);
+	ddbc_source_free(src);
+	free(binary);
+
+	/* A Number partition key with a String sort key: the literal goes there. */
+	char *mixed = tu_replace(numbers, "Id\n", "Id\n    sort_key: Kind\n");
+	char *text = tu_replace(mixed, "Title: S", "Title: S\n      Kind: S");
+	lint_text(text, &d, &src);
+	tu_expect_diag(&d, DDBC_RULE_KEY_OVERLAP, 13, 3,
+		       "their 'Id' and 'Kind' values overlap; give each entity a literal of its "
+		       "own in its 'Kind'");
+	ddbc_diags_release(&d);
+	ddbc_source_free(src);
+	free(text);
+	free(mixed);
+}
+END_TEST
+
 static Suite *rules_suite(void)
 {
 	Suite *s = suite_create("rules");
@@ -343,6 +385,7 @@ static Suite *rules_suite(void)
 	tcase_add_test(tc, test_unreadable_role_declares);
 	tcase_add_test(tc, test_long_names_in_messages);
 	tcase_add_test(tc, test_pattern_entities_empty_match);
+	tcase_add_test(tc, test_key_overlap_advice);
 	suite_add_tcase(s, tc);
 	return s;
 }
