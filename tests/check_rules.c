@@ -239,7 +239,7 @@ START_TEST(test_schemas_name_every_rule)
 END_TEST
 
 /* Rule messages hold names of any length whole: a 1,100-byte key name,
- * and the index's name after it. */
+ * and the text after it. */
 START_TEST(test_long_names_in_messages)
 {
 	strbuf name = STRBUF_INIT, text = STRBUF_INIT, want = STRBUF_INIT;
@@ -248,8 +248,8 @@ START_TEST(test_long_names_in_messages)
 	strbuf_addf(&text, "ddbc: 1\nname: t\ntables:\n  things:\n    partition_key: PK\n"
 		    "    gsi: {ByLong: {partition_key: %s}}\nentities:\n  Thing:\n"
 		    "    attributes:\n      PK: S\n", name.buf);
-	strbuf_addf(&want, "no entity of table 'things' sets all of '%s', the key of GSI "
-		    "'ByLong', so the index stays empty", name.buf);
+	strbuf_addf(&want, "GSI 'ByLong' of table 'things' has '%s' as partition key, but no "
+		    "entity of the table declares it", name.buf);
 	ddbc_source *src = tu_source(text.buf);
 	ddbc_settings cli;
 	ddbc_settings_init(&cli);
@@ -258,10 +258,10 @@ START_TEST(test_long_names_in_messages)
 	ddbc_design_free(ddbc_check(src, &d, &cli));
 	bool found = false;
 	for (size_t i = 0; i < d.n; i++)
-		found |= d.items[i].rule == DDBC_RULE_INDEX_UNUSED &&
+		found |= d.items[i].rule == DDBC_RULE_INDEX_KEY_UNKNOWN &&
 			 strstr(d.items[i].message, want.buf) != NULL;
 	char *dump = tu_diags_dump(&d);
-	ck_assert_msg(found, "no index-unused finding naming the whole key:\n%s", dump);
+	ck_assert_msg(found, "no index-key-unknown finding naming the whole key:\n%s", dump);
 	free(dump);
 	ddbc_diags_release(&d);
 	ddbc_source_free(src);
@@ -373,6 +373,106 @@ START_TEST(test_key_overlap_advice)
 }
 END_TEST
 
+/* The position just after the name that follows the n-th "partition_key: "
+ * or "sort_key: " of the tables section (the first name of a list), or
+ * NULL when there are fewer. */
+static const char *nth_key_name(const char *text, int n)
+{
+	const char *end = strstr(text, "\nentities:");
+	for (const char *p = text; (p = strstr(p, "_key: ")) != NULL && p < end; p++) {
+		if (strncmp(p - 9, "partition", 9) && strncmp(p - 4, "sort", 4))
+			continue;
+		if (n-- > 0)
+			continue;
+		p += strlen("_key: ");
+		if (*p == '[')
+			p++;
+		while (*p && !strchr(",]\n ", *p))
+			p++;
+		return p;
+	}
+	return NULL;
+}
+
+/* Each key attribute of each sample's tables and indexes, misspelt (an
+ * 'x' appended): exactly one error or warning, index-key-unknown with the
+ * right name as its suggestion; nothing that only follows from it. */
+START_TEST(test_index_key_typo_one_finding)
+{
+	static const char *const samples[] = { "stamp-rally", "ecommerce", "todo",
+					       "assessment-single", "assessment-multi" };
+	char rel[256];
+	snprintf(rel, sizeof(rel), "samples/%s.ddb.yaml", samples[_i]);
+	char *path = tu_srcpath(rel);
+	char *text = tu_read_file(path, NULL);
+	int tried = 0;
+	for (const char *at; (at = nth_key_name(text, tried)) != NULL; tried++) {
+		size_t off = (size_t)(at - text);
+		const char *start = at;
+		while (start > text && !strchr(" [", start[-1]))
+			start--;
+		strbuf bad = STRBUF_INIT, want = STRBUF_INIT;
+		strbuf_add(&bad, text, off);
+		strbuf_addch(&bad, 'x');
+		strbuf_addstr(&bad, at);
+		strbuf_addf(&want, "did you mean '%.*s'?", (int)(at - start), start);
+		ddbc_diags d;
+		ddbc_source *src;
+		lint_text(bad.buf, &d, &src);
+		ddbc_counts n = ddbc_diags_count(&d);
+		char *dump = tu_diags_dump(&d);
+		const ddbc_diag *hit = NULL;
+		for (size_t i = 0; i < d.n; i++)
+			if (d.items[i].rule == DDBC_RULE_INDEX_KEY_UNKNOWN)
+				hit = &d.items[i];
+		ck_assert_msg(n.errors + n.warnings == 1 && hit && strstr(hit->message, want.buf),
+			      "%s, key %d misspelt: expected one index-key-unknown (%s), got:\n%s",
+			      rel, tried, want.buf, dump);
+		free(dump);
+		ddbc_diags_release(&d);
+		ddbc_source_free(src);
+		strbuf_release(&bad);
+		strbuf_release(&want);
+	}
+	ck_assert_int_gt(tried, 0);
+	free(text);
+	free(path);
+}
+END_TEST
+
+/* A table without entities has nothing to compare its keys with; an
+ * entity whose table does not resolve may declare them. Neither fires. */
+START_TEST(test_index_key_unknown_not_judged)
+{
+	/* Other has no entity; ByName's key is declared only by Named. */
+	static const char lone[] =
+		"ddbc: 1\nname: t\ntables:\n  Things:\n    partition_key: PK\n"
+		"    gsi: {ByName: {partition_key: label}}\n"
+		"  Other:\n    partition_key: id\n"
+		"entities:\n  Thing:\n    table: Things\n    attributes:\n"
+		"      PK: { type: S, template: \"THING#{title}\" }\n      title: S\n"
+		"  Named:\n    table: Things\n    attributes:\n"
+		"      PK: { type: S, template: \"NAMED#{title}\" }\n      title: S\n"
+		"      label: S\n";
+	ddbc_diags d;
+	ddbc_source *src;
+	lint_text(lone, &d, &src);
+	tu_expect_count(&d, 0);
+	ddbc_diags_release(&d);
+	ddbc_source_free(src);
+
+	char *text = tu_replace(lone, "  Named:\n    table: Things", "  Named:\n    table: Thngs");
+	lint_text(text, &d, &src);
+	tu_expect_diag(&d, DDBC_RULE_UNRESOLVED_REFERENCE, 16, 12, NULL);
+	for (size_t i = 0; i < d.n; i++)
+		ck_assert_msg(d.items[i].rule != DDBC_RULE_INDEX_KEY_UNKNOWN, "%s",
+			      d.items[i].message);
+	ddbc_diags_release(&d);
+	ddbc_source_free(src);
+	free(text);
+}
+END_TEST
+
 static Suite *rules_suite(void)
 {
 	Suite *s = suite_create("rules");
@@ -386,6 +486,8 @@ static Suite *rules_suite(void)
 	tcase_add_test(tc, test_long_names_in_messages);
 	tcase_add_test(tc, test_pattern_entities_empty_match);
 	tcase_add_test(tc, test_key_overlap_advice);
+	tcase_add_loop_test(tc, test_index_key_typo_one_finding, 0, 5);
+	tcase_add_test(tc, test_index_key_unknown_not_judged);
 	suite_add_tcase(s, tc);
 	return s;
 }

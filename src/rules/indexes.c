@@ -1,9 +1,13 @@
-/* rules/indexes.c - lsi-requires-sort-key, lsi-limit, gsi-limit, projection-limit, projection-unknown-attribute, index-unused, inclusion-mismatch */
+/* rules/indexes.c - lsi-requires-sort-key, lsi-limit, gsi-limit, projection-limit,
+ * projection-unknown-attribute, index-unused, index-key-unknown, inclusion-mismatch */
 #include "rules/checks.h"
 #include "model/semantics.h"
 #include "util/strbuf.h"
+#include "util/suggest.h"
+#include "util/xalloc.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* DynamoDB's limits per table (GSIs: the default quota, which can be
@@ -144,7 +148,9 @@ void ddbc_check_index_unused(const ddbc_design *g, ddbc_diags *d)
 		const ddbc_table *t = &g->tables[i];
 		for (size_t s = 0; s < t->nindexes; s++) {
 			const ddbc_index *ix = t->indexes[s];
-			if (ix->kind == DDBC_INDEX_PRIMARY || !key_readable(ix) ||
+			/* An undeclared key attribute empties the index too, but
+			 * index-key-unknown names it. */
+			if (ix->kind == DDBC_INDEX_PRIMARY || !key_readable(ix) || ix->key_unknown ||
 			    index_used(t, ix))
 				continue;
 			strbuf keys = STRBUF_INIT;
@@ -154,6 +160,69 @@ void ddbc_check_index_unused(const ddbc_design *g, ddbc_diags *d)
 				      "the index", t->name.s, key_list(ix, &keys),
 				      kind_name(ix->kind), ix->name.s);
 			strbuf_release(&keys);
+		}
+	}
+}
+
+/* ---- index-key-unknown ----------------------------------------------------------------- */
+
+/* The attribute names of t's entities, for "did you mean"; the caller
+ * frees the array (the names are the model's). */
+static const char **table_attr_names(const ddbc_table *t, size_t *n)
+{
+	size_t total = 0;
+	for (size_t i = 0; i < t->nentities; i++)
+		total += t->entities[i]->nattrs;
+	const char **names = xmalloc((total + 1) * sizeof(char *));
+	*n = 0;
+	for (size_t i = 0; i < t->nentities; i++)
+		for (size_t k = 0; k < t->entities[i]->nattrs; k++)
+			names[(*n)++] = t->entities[i]->attrs[k].name.s;
+	return names;
+}
+
+static void report_unknown_key(ddbc_diags *d, const ddbc_table *t, const ddbc_index *ix,
+			       const ddbc_name *key, const char *part)
+{
+	size_t n;
+	const char **names = table_attr_names(t, &n);
+	const char *hint = ddbc_suggest(key->s, names, n);
+	strbuf what = STRBUF_INIT;
+	if (ix->kind == DDBC_INDEX_PRIMARY)
+		strbuf_addf(&what, "table '%s'", t->name.s);
+	else
+		strbuf_addf(&what, "%s '%s' of table '%s'", kind_name(ix->kind), ix->name.s,
+			    t->name.s);
+	if (hint)
+		ddbc_diag_add(d, DDBC_RULE_INDEX_KEY_UNKNOWN, key->loc,
+			      "%s has '%s' as %s key, but no entity of the table declares it; "
+			      "did you mean '%s'?", what.buf, key->s, part, hint);
+	else
+		ddbc_diag_add(d, DDBC_RULE_INDEX_KEY_UNKNOWN, key->loc,
+			      "%s has '%s' as %s key, but no entity of the table declares it; "
+			      "fix the name, or define it in the entities the %s holds",
+			      what.buf, key->s, part,
+			      ix->kind == DDBC_INDEX_PRIMARY ? "table" : "index");
+	strbuf_release(&what);
+	free(names);
+}
+
+void ddbc_check_index_key_unknown(const ddbc_design *g, ddbc_diags *d)
+{
+	for (size_t i = 0; i < g->ntables; i++) {
+		const ddbc_table *t = &g->tables[i];
+		for (size_t s = 0; s < t->nindexes; s++) {
+			const ddbc_index *ix = t->indexes[s];
+			/* An LSI's partition key is the table's, reported there. */
+			size_t first = ix->kind == DDBC_INDEX_LSI ? ix->npk : 0;
+			for (size_t j = first; ix->key_unknown && j < ix->npk + ix->nsk; j++) {
+				if (ix->key_declared[j])
+					continue;
+				if (j < ix->npk)
+					report_unknown_key(d, t, ix, &ix->pk[j], "partition");
+				else
+					report_unknown_key(d, t, ix, &ix->sk[j - ix->npk], "sort");
+			}
 		}
 	}
 }
@@ -192,7 +261,7 @@ static void declared_roles(ddbc_diags *d, const ddbc_attr *a)
 		const ddbc_index_decl *decl = &a->indexes[k];
 		/* A name that is no index of the table is an unresolved-reference. */
 		const ddbc_index *ix = ddbc_table_index(a->entity->table, decl->index.s);
-		if (!ix || !key_readable(ix) || a->roles[ix->slot] == decl->role)
+		if (!ix || !key_readable(ix) || ix->key_unknown || a->roles[ix->slot] == decl->role)
 			continue;
 		strbuf derived = STRBUF_INIT;
 		ddbc_diag_add(d, DDBC_RULE_INCLUSION_MISMATCH, decl->role_loc,
@@ -224,7 +293,7 @@ static void undeclared_roles(ddbc_diags *d, const ddbc_attr *a)
 		const ddbc_index *ix = t->indexes[s];
 		ddbc_role role = a->roles[s];
 		if (ix->kind == DDBC_INDEX_PRIMARY || role == DDBC_ROLE_NONE || !key_readable(ix) ||
-		    declares(a, ix))
+		    ix->key_unknown || declares(a, ix))
 			continue;
 		strbuf derived = STRBUF_INIT;
 		ddbc_diag_add(d, DDBC_RULE_INCLUSION_MISMATCH, a->indexes_loc,

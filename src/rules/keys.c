@@ -135,15 +135,16 @@ void ddbc_check_entity_missing_key(const ddbc_design *g, ddbc_diags *d)
 		const ddbc_entity *e = &g->entities[i];
 		if (!e->table)
 			continue;
+		/* A key attribute no entity declares is index-key-unknown's. */
 		const ddbc_index *p = &e->table->primary;
 		for (size_t k = 0; k < p->npk; k++)
-			if (!ddbc_entity_attr(e, p->pk[k].s))
+			if (p->key_declared[k] && !ddbc_entity_attr(e, p->pk[k].s))
 				ddbc_diag_add(d, DDBC_RULE_ENTITY_MISSING_KEY, e->name.loc,
 					      "entity '%s' does not define '%s', the partition key "
 					      "of table '%s'; every item needs it", e->name.s,
 					      p->pk[k].s, e->table->name.s);
 		for (size_t k = 0; k < p->nsk; k++)
-			if (!ddbc_entity_attr(e, p->sk[k].s))
+			if (p->key_declared[p->npk + k] && !ddbc_entity_attr(e, p->sk[k].s))
 				ddbc_diag_add(d, DDBC_RULE_ENTITY_MISSING_KEY, e->name.loc,
 					      "entity '%s' does not define '%s', the sort key of "
 					      "table '%s'; every item needs it", e->name.s,

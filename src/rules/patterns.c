@@ -73,6 +73,14 @@ static void add_names(strbuf *sb, const ddbc_name *names, size_t n)
 		strbuf_addf(sb, "%s'%s'", i ? ", " : "", names[i].s);
 }
 
+/* Whether what p's condition matches says something: its table and index
+ * resolved, and the index's key attributes are declared (an undeclared one
+ * is index-key-unknown's finding, and every entity misses the index). */
+static bool judged(const ddbc_pattern *p)
+{
+	return p->analysed && !p->index->key_unknown;
+}
+
 /* ---- pattern-unservable ---------------------------------------------------------- */
 
 /* Collects the unservable findings of one pattern. With d NULL it only
@@ -229,7 +237,7 @@ static bool has_key(const ddbc_pattern *p)
 
 static void find_unservable(const ddbc_pattern *p, finder *f)
 {
-	if (!p->table || !p->index || !has_key(p))
+	if (!p->table || !p->index || p->index->key_unknown || !has_key(p))
 		return;
 	if (p->operation == DDBC_OP_SCAN) {
 		if (p->nconds)
@@ -394,7 +402,7 @@ void ddbc_check_pattern_projection(const ddbc_design *g, ddbc_diags *d)
 	for (size_t i = 0; i < g->npatterns; i++) {
 		const ddbc_pattern *p = &g->patterns[i];
 		/* The base table returns every attribute. */
-		if (p->analysed && p->index->kind != DDBC_INDEX_PRIMARY)
+		if (judged(p) && p->index->kind != DDBC_INDEX_PRIMARY)
 			check_returns(p, d);
 	}
 }
@@ -536,7 +544,7 @@ void ddbc_check_pattern_no_match(const ddbc_design *g, ddbc_diags *d)
 {
 	for (size_t i = 0; i < g->npatterns; i++) {
 		const ddbc_pattern *p = &g->patterns[i];
-		if (p->analysed && p->nmatched == 0 && p->nconds > 0 && !reversed_between(p) &&
+		if (judged(p) && p->nmatched == 0 && p->nconds > 0 && !reversed_between(p) &&
 		    !empty_match_declared(g, p))
 			report_no_match(g, p, d);
 	}
@@ -630,7 +638,7 @@ void ddbc_check_pattern_entities(const ddbc_design *g, ddbc_diags *d)
 		const ddbc_pattern *p = &g->patterns[i];
 		/* An unservable condition returns nothing, so what it "matches"
 		 * means little: pattern-unservable says why. */
-		if (!p->has_entities || !p->analysed || !servable(p))
+		if (!p->has_entities || !judged(p) || !servable(p))
 			continue;
 		if (p->nmatched > 0)
 			report_entities(g, p, d);
