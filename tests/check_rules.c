@@ -473,6 +473,30 @@ START_TEST(test_index_key_unknown_not_judged)
 }
 END_TEST
 
+/* An INCLUDE list of key attributes only projects the keys: one note at
+ * the list, not one per name. */
+START_TEST(test_include_only_keys)
+{
+	char *path = tu_srcpath("tests/rules/include-key-attribute/good.yaml");
+	char *good = tu_read_file(path, NULL);
+	char *text = tu_replace(good, "projection: [total]", "projection: [SK, status, PK]");
+	ddbc_diags d;
+	ddbc_source *src;
+	lint_text(text, &d, &src);
+	tu_expect_count(&d, 1);
+	tu_expect_diag(&d, DDBC_RULE_INCLUDE_KEY_ATTRIBUTE, 10, 21,
+		       "GSI 'ByStatus' lists only key attributes in its projection, which every "
+		       "index projects anyway, so it projects the keys only; write 'projection: "
+		       "keys_only'");
+	ck_assert_int_eq(d.items[0].severity, DDBC_SEV_NOTE);
+	ddbc_diags_release(&d);
+	ddbc_source_free(src);
+	free(text);
+	free(good);
+	free(path);
+}
+END_TEST
+
 static Suite *rules_suite(void)
 {
 	Suite *s = suite_create("rules");
@@ -488,6 +512,7 @@ static Suite *rules_suite(void)
 	tcase_add_test(tc, test_key_overlap_advice);
 	tcase_add_loop_test(tc, test_index_key_typo_one_finding, 0, 5);
 	tcase_add_test(tc, test_index_key_unknown_not_judged);
+	tcase_add_test(tc, test_include_only_keys);
 	suite_add_tcase(s, tc);
 	return s;
 }

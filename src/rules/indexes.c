@@ -1,5 +1,6 @@
 /* rules/indexes.c - lsi-requires-sort-key, lsi-limit, gsi-limit, projection-limit,
- * projection-unknown-attribute, index-unused, index-key-unknown, inclusion-mismatch */
+ * projection-unknown-attribute, include-key-attribute, index-unused, index-key-unknown,
+ * inclusion-mismatch */
 #include "rules/checks.h"
 #include "model/semantics.h"
 #include "util/strbuf.h"
@@ -117,6 +118,65 @@ void ddbc_check_projection_unknown_attribute(const ddbc_design *g, ddbc_diags *d
 		for (size_t s = 0; s < t->nindexes; s++)
 			if (t->indexes[s]->projection == DDBC_PROJ_INCLUDE)
 				unknown_projected(d, t, t->indexes[s]);
+	}
+}
+
+/* ---- include-key-attribute ------------------------------------------------------------ */
+
+/* "table 'T'" or "GSI 'X'": what makes name a key attribute in ix, which
+ * DynamoDB projects into every index; NULL when it is not one. */
+static const char *key_owner(const ddbc_index *ix, const char *name, strbuf *sb)
+{
+	if (ddbc_index_has_key(&ix->table->primary, name))
+		strbuf_addf(sb, "table '%s'", ix->table->name.s);
+	else if (ddbc_index_has_key(ix, name))
+		strbuf_addf(sb, "%s '%s'", kind_name(ix->kind), ix->name.s);
+	else
+		return NULL;
+	return strbuf_str(sb);
+}
+
+static bool only_keys(const ddbc_index *ix)
+{
+	for (size_t k = 0; k < ix->ninclude; k++)
+		if (!ddbc_index_has_key(ix, ix->include[k].s) &&
+		    !ddbc_index_has_key(&ix->table->primary, ix->include[k].s))
+			return false;
+	return true;
+}
+
+static void included_keys(ddbc_diags *d, const ddbc_index *ix)
+{
+	/* Nothing but keys: INCLUDE needs a non-key attribute, and what the
+	 * index holds is what KEYS_ONLY gives (the export writes that). */
+	if (only_keys(ix)) {
+		ddbc_diag_add(d, DDBC_RULE_INCLUDE_KEY_ATTRIBUTE, ix->projection_loc,
+			      "%s '%s' lists only key attributes in its projection, which every "
+			      "index projects anyway, so it projects the keys only; write "
+			      "'projection: keys_only'", kind_name(ix->kind), ix->name.s);
+		return;
+	}
+	for (size_t k = 0; k < ix->ninclude; k++) {
+		strbuf owner = STRBUF_INIT;
+		const ddbc_name *a = &ix->include[k];
+		if (key_owner(ix, a->s, &owner))
+			ddbc_diag_add(d, DDBC_RULE_INCLUDE_KEY_ATTRIBUTE, a->loc,
+				      "%s '%s' projects '%s', a key attribute of %s, which every "
+				      "index projects anyway; remove it from the list",
+				      kind_name(ix->kind), ix->name.s, a->s, owner.buf);
+		strbuf_release(&owner);
+	}
+}
+
+void ddbc_check_include_key_attribute(const ddbc_design *g, ddbc_diags *d)
+{
+	for (size_t i = 0; i < g->ntables; i++) {
+		const ddbc_table *t = &g->tables[i];
+		for (size_t s = 0; s < t->nindexes; s++) {
+			const ddbc_index *ix = t->indexes[s];
+			if (ix->projection == DDBC_PROJ_INCLUDE && ix->ninclude && key_readable(ix))
+				included_keys(d, ix);
+		}
 	}
 }
 
