@@ -365,11 +365,24 @@ START_TEST(test_key_overlap_advice)
 	lint_text(text, &d, &src);
 	tu_expect_diag(&d, DDBC_RULE_KEY_OVERLAP, 13, 3,
 		       "their 'Id' and 'Kind' values overlap; give each entity a literal of its "
-		       "own in its 'Kind'");
+		       "own in its 'Kind', or, when the ids come from one sequence, add '# "
+		       "ddbc-ignore: key-overlap -- ids come from one sequence' to this line");
 	ddbc_diags_release(&d);
 	ddbc_source_free(src);
 	free(text);
 	free(mixed);
+
+	/* Templates that overlap have no sequence to trust: no suppression. */
+	char *path = tu_srcpath("tests/rules/key-overlap/bad.yaml");
+	char *templated = tu_read_file(path, NULL);
+	lint_text(templated, &d, &src);
+	tu_expect_diag(&d, DDBC_RULE_KEY_OVERLAP, 15, 3, "templates overlap; give each entity "
+		       "a literal of its own in its key");
+	ck_assert_ptr_null(tu_find_diag(&d, DDBC_RULE_KEY_OVERLAP, 15, 3, "ddbc-ignore"));
+	ddbc_diags_release(&d);
+	ddbc_source_free(src);
+	free(templated);
+	free(path);
 }
 END_TEST
 

@@ -286,26 +286,27 @@ static bool has_template(const ddbc_entity *e, const char *name)
 
 /* What the user can do about the overlap, as the key's types allow: a
  * literal of the entity's own where a key attribute is a String; where
- * none is, a Number or Binary cannot hold one, so a String key instead,
- * or the suppression that says the values never meet. */
-static void overlap_advice(const ddbc_entity *e, strbuf *sb)
+ * none is, a Number or Binary cannot hold one, so a String key instead.
+ * Natural keys (no template on either side) may be right as they are,
+ * when the application takes the ids from one sequence: the suppression
+ * says so. */
+static void overlap_advice(const ddbc_entity *e, bool natural, strbuf *sb)
 {
 	bool both;
 	const ddbc_attr *s = prefixable_key(e, &both);
 	const ddbc_attr *pk = ddbc_entity_attr(e, e->table->primary.pk[0].s);
-	if (s && !both) {
+	if (s && !both)
 		strbuf_addf(sb, "give each entity a literal of its own in its '%s'", s->name.s);
-		return;
-	}
 	/* Key types that are not S, N or B are key-attribute-type's finding. */
-	if (s || (pk->type != DDBC_TYPE_N && pk->type != DDBC_TYPE_B)) {
+	else if (s || (pk->type != DDBC_TYPE_N && pk->type != DDBC_TYPE_B))
 		strbuf_addstr(sb, "give each entity a literal of its own in its key");
-		return;
-	}
-	strbuf_addf(sb, "a %s key cannot hold a literal of the entity's own, so make '%s' a "
-		    "String with one (e.g. '%s#...'), or, when the ids come from one "
-		    "sequence, add '# ddbc-ignore: key-overlap -- ids come from one sequence' "
-		    "to this line", ddbc_type_long(pk->type), pk->name.s, e->name.s);
+	else
+		strbuf_addf(sb, "a %s key cannot hold a literal of the entity's own, so make "
+			    "'%s' a String with one (e.g. '%s#...')", ddbc_type_long(pk->type),
+			    pk->name.s, e->name.s);
+	if (natural)
+		strbuf_addstr(sb, ", or, when the ids come from one sequence, add '# ddbc-ignore: "
+			      "key-overlap -- ids come from one sequence' to this line");
 }
 
 static void report_overlap(const keyinfo *a, const keyinfo *b, ddbc_diags *d)
@@ -321,7 +322,7 @@ static void report_overlap(const keyinfo *a, const keyinfo *b, ddbc_diags *d)
 	bool templated = has_template(a->e, ix->pk[0].s) || has_template(b->e, ix->pk[0].s) ||
 			 has_template(a->e, sk) || has_template(b->e, sk);
 	strbuf advice = STRBUF_INIT;
-	overlap_advice(b->e, &advice);
+	overlap_advice(b->e, !templated, &advice);
 	ddbc_diag_add(d, DDBC_RULE_KEY_OVERLAP, b->e->name.loc,
 		      "'%s' and '%s' (line %u) can produce the same primary key in table '%s': "
 		      "their '%s'%s%s%s %s overlap; %s", b->e->name.s, a->e->name.s,
