@@ -29,10 +29,12 @@
  * (upper and lower cased). Every identifier the plan checks starts with
  * the prefix and '_' (functions with its lower case), so two collide with
  * one prefix exactly when they collide with any other: a check with the
- * default prefix answers for every --prefix. Parameters are the attribute's part in lower case; one
- * that would be a C or C++ keyword, a lower-case library or GNU predefined
- * macro, or one of the builders' own names (buf, size, snprintf) gets a
- * trailing '_', one that starts with a digit a leading '_'.
+ * default prefix answers for every --prefix (the prefix has a letter, so
+ * macros and functions never meet). Parameters are the attribute's part in
+ * lower case; one that would be a C or C++ keyword, a lower-case library
+ * or GNU predefined macro, or one of the builders' own names (buf, size,
+ * snprintf) gets a trailing '_', one that starts with a digit a leading
+ * '_'.
  */
 #ifndef DDBC_HEADER_PLAN_H
 #define DDBC_HEADER_PLAN_H
