@@ -22,7 +22,7 @@
 #define _GNU_SOURCE 1
 #include "rules/check.h"          /* ddbc_check */
 #include "emit/emit.h"
-#include "emit/header_plan.h"
+#include "model/header_plan.h"
 #include "util/strbuf.h"
 #include "util/strset.h"
 #include "testutil.h"
@@ -96,8 +96,11 @@ static void unit_open(unit *u, const char *rel, const char *text)
 	} else {
 		u->src = tu_source(text);
 	}
+	/* As `ddbc header` checks: the header's names are its plan's to
+	 * report (cli.c, run_header). */
 	ddbc_settings cli;
 	ddbc_settings_init(&cli);
+	cli.sev[DDBC_RULE_HEADER_NAME] = DDBC_SEV_OFF;
 	ddbc_diags_init(&u->d);
 	u->design = ddbc_check(u->src, &u->d, &cli);
 	ck_assert_msg(u->design != NULL, "%s: not loaded:\n%s", rel ? rel : "text",
@@ -533,7 +536,7 @@ START_TEST(test_builders_reproduce_examples)
 	size_t len;
 	ck_assert_int_eq(emit(&u, NULL, &text, &len), DDBC_EMIT_OK);
 	ddbc_header_plan plan;
-	ck_assert_int_eq(ddbc_header_plan_build(&plan, u.design, NULL, &u.d), DDBC_EMIT_OK);
+	ck_assert_int_eq(ddbc_header_plan_build(&plan, u.design, NULL, &u.d), DDBC_PLAN_OK);
 	program p = { STRBUF_INIT, 0, 0, STRBUF_INIT };
 	write_program(&p, &plan, "design.h");
 	ck_assert_msg(p.uncalled.len == 0, "%s: no example item gives the values of:%s", rel,
@@ -674,6 +677,31 @@ static int header_findings(const char *text, const char *prefix, unit *u)
 	return r;
 }
 
+/* The header-name findings `ddbc lint` gives text, as tu_diags_dump
+ * lines. */
+static char *lint_header_names(const char *text)
+{
+	ddbc_source *src = tu_source(text);
+	ddbc_settings cli;
+	ddbc_settings_init(&cli);
+	ddbc_diags d;
+	ddbc_diags_init(&d);
+	ddbc_design_free(ddbc_check(src, &d, &cli));
+	ddbc_diags only;
+	ddbc_diags_init(&only);
+	ddbc_diags_begin(&only, src);
+	for (size_t i = 0; i < d.n; i++)
+		if (d.items[i].rule == DDBC_RULE_HEADER_NAME)
+			ddbc_diag_add(&only, DDBC_RULE_HEADER_NAME, d.items[i].loc, "%s",
+				      d.items[i].message);
+	ddbc_diags_finish(&only, &cli, NULL);
+	char *dump = tu_diags_dump(&only);
+	ddbc_diags_release(&only);
+	ddbc_diags_release(&d);
+	ddbc_source_free(src);
+	return dump;
+}
+
 START_TEST(test_attribute_collision)
 {
 	unit u;
@@ -686,7 +714,7 @@ START_TEST(test_attribute_collision)
 				NULL, &u);
 	ck_assert_int_eq(r, DDBC_EMIT_FINDINGS);
 	tu_expect_count(&u.d, 1);
-	tu_expect_diag(&u.d, DDBC_RULE_SCHEMA, 11, 7,
+	tu_expect_diag(&u.d, DDBC_RULE_HEADER_NAME, 11, 7,
 		       "C name 'DEMO_USER_USER_ID_NAME' of attribute 'user_id' of entity 'User' "
 		       "is also the C name of attribute 'user-id' of entity 'User' (line 10); "
 		       "the header cannot tell them apart: rename one of them");
@@ -707,10 +735,10 @@ START_TEST(test_entity_collision)
 				NULL, &u);
 	ck_assert_int_eq(r, DDBC_EMIT_FINDINGS);
 	tu_expect_count(&u.d, 1);
-	tu_expect_diag(&u.d, DDBC_RULE_SCHEMA, 9, 3,
+	tu_expect_diag(&u.d, DDBC_RULE_HEADER_NAME, 9, 3,
 		       "C name 'USER_STAMP' of entity 'user-stamp' is also the C name of entity "
 		       "'UserStamp' (line 7)");
-	tu_expect_diag(&u.d, DDBC_RULE_SCHEMA, 9, 3, "set c_name");
+	tu_expect_diag(&u.d, DDBC_RULE_HEADER_NAME, 9, 3, "set c_name");
 	unit_close(&u);
 
 	/* c_name settles it. */
@@ -741,7 +769,7 @@ START_TEST(test_cross_collisions)
 				NULL, &u);
 	ck_assert_int_eq(r, DDBC_EMIT_FINDINGS);
 	tu_expect_count(&u.d, 1);
-	tu_expect_diag(&u.d, DDBC_RULE_SCHEMA, 10, 7,
+	tu_expect_diag(&u.d, DDBC_RULE_HEADER_NAME, 10, 7,
 		       "C name 'DEMO_USER_PK_NAME' of attribute 'PK_NAME' of entity 'User' is "
 		       "also the C name of attribute 'PK' of entity 'User' (line 9)");
 	unit_close(&u);
@@ -756,7 +784,7 @@ START_TEST(test_cross_collisions)
 	ck_assert_int_eq(r, DDBC_EMIT_FINDINGS);
 	/* The constant and the name constant collide: one finding per pair. */
 	tu_expect_count(&u.d, 1);
-	tu_expect_diag(&u.d, DDBC_RULE_SCHEMA, 10, 49,
+	tu_expect_diag(&u.d, DDBC_RULE_HEADER_NAME, 10, 49,
 		       "of attribute 'Stamp_PK' of entity 'User' is also the C name of "
 		       "attribute 'PK' of entity 'UserStamp' (line 8)");
 	unit_close(&u);
@@ -769,7 +797,7 @@ END_TEST
 START_TEST(test_collisions_with_the_first)
 {
 	unit u;
-	int r = header_findings(DESIGN_HEAD
+	static const char text[] = DESIGN_HEAD
 				"  User:\n"
 				"    attributes:\n"
 				"      PK: { type: S, template: \"U#{user-id}\" }\n"
@@ -784,29 +812,54 @@ START_TEST(test_collisions_with_the_first)
 				"      PK: { type: S, template: \"O#{a}\" }\n"
 				"      a: S\n"
 				"      A: S\n"
-				"      a_: { type: S, template: \"Y\" }\n",
-				NULL, &u);
+				"      a_: { type: S, template: \"Y\" }\n";
+	int r = header_findings(text, NULL, &u);
 	ck_assert_int_eq(r, DDBC_EMIT_FINDINGS);
 	static const char want[] =
-		"  11:7 error [schema] C name 'DEMO_USER_USER_ID_NAME' of attribute 'user_id' of "
+		"  11:7 error [header-name] C name 'DEMO_USER_USER_ID_NAME' of attribute 'user_id' of "
 		"entity 'User' is also the C name of attribute 'user-id' of entity 'User' (line "
 		"10); the header cannot tell them apart: rename one of them\n"
-		"  12:7 error [schema] C name 'DEMO_USER_USER_ID_NAME' of attribute 'userId' of "
+		"  12:7 error [header-name] C name 'DEMO_USER_USER_ID_NAME' of attribute 'userId' of "
 		"entity 'User' is also the C name of attribute 'user-id' of entity 'User' (line "
 		"10); the header cannot tell them apart: rename one of them\n"
-		"  13:3 error [schema] C name 'USER' of entity 'UserX' is also the C name of "
+		"  13:3 error [header-name] C name 'USER' of entity 'UserX' is also the C name of "
 		"entity 'User' (line 7); the header cannot tell them apart: set c_name on one of "
 		"the entities\n"
-		"  20:7 error [schema] C name 'DEMO_OTHER_A_NAME' of attribute 'A' of entity "
+		"  20:7 error [header-name] C name 'DEMO_OTHER_A_NAME' of attribute 'A' of entity "
 		"'Other' is also the C name of attribute 'a' of entity 'Other' (line 19); the "
 		"header cannot tell them apart: rename one of them\n"
-		"  21:7 error [schema] C name 'DEMO_OTHER_A_NAME' of attribute 'a_' of entity "
+		"  21:7 error [header-name] C name 'DEMO_OTHER_A_NAME' of attribute 'a_' of entity "
 		"'Other' is also the C name of attribute 'a' of entity 'Other' (line 19); the "
 		"header cannot tell them apart: rename one of them\n";
 	char *got = tu_diags_dump(&u.d);
 	ck_assert_msg(!strcmp(got, want), "the findings are:\n%s", got);
 	free(got);
 	unit_close(&u);
+	/* lint finds the same, in the same words. */
+	got = lint_header_names(text);
+	ck_assert_msg(!strcmp(got, want), "lint's header-name findings are:\n%s", got);
+	free(got);
+}
+END_TEST
+
+/* lint checks any design, one the header could not be planned for too: a
+ * placeholder that names no attribute leaves that builder out, a design
+ * name without an identifier still has its collisions checked. */
+START_TEST(test_lint_checks_unplannable)
+{
+	char *got = lint_header_names("ddbc: 1\nname: スタンプ\ntables:\n  t-1:\n"
+				      "    partition_key: PK\nentities:\n  A:\n    attributes:\n"
+				      "      PK: { type: S, template: \"A#{nope}\" }\n"
+				      "      a-b: S\n      a_b: S\n");
+	static const char want[] =
+		"  2:7 error [header-name] design name 'スタンプ' gives no C identifier for the "
+		"header's prefix; put ASCII letters in the name, or pass a prefix to 'ddbc header' "
+		"with --prefix ID\n"
+		"  11:7 error [header-name] C name 'DDBC_A_A_B_NAME' of attribute 'a_b' of entity "
+		"'A' is also the C name of attribute 'a-b' of entity 'A' (line 10); the header "
+		"cannot tell them apart: rename one of them\n";
+	ck_assert_msg(!strcmp(got, want), "lint's header-name findings are:\n%s", got);
+	free(got);
 }
 END_TEST
 
@@ -863,7 +916,7 @@ START_TEST(test_hash_collision_is_no_collision)
 				NULL, &u);
 	ck_assert_int_eq(r, DDBC_EMIT_FINDINGS);
 	tu_expect_count(&u.d, 1);
-	tu_expect_diag(&u.d, DDBC_RULE_SCHEMA, 13, 7,
+	tu_expect_diag(&u.d, DDBC_RULE_HEADER_NAME, 13, 7,
 		       "C name 'DEMO_A_X_NAME' of attribute 'X' of entity 'A' is also the C name "
 		       "of attribute 'x' of entity 'A' (line 10)");
 	unit_close(&u);
@@ -882,7 +935,7 @@ START_TEST(test_table_collision)
 				NULL, &u);
 	ck_assert_int_eq(r, DDBC_EMIT_FINDINGS);
 	tu_expect_count(&u.d, 1);
-	tu_expect_diag(&u.d, DDBC_RULE_SCHEMA, 7, 3,
+	tu_expect_diag(&u.d, DDBC_RULE_HEADER_NAME, 7, 3,
 		       "C name 'DEMO_LINE_EVENT_TABLE' of table 'LineEvent' is also the C name of "
 		       "table 'line-event' (line 4)");
 	unit_close(&u);
@@ -906,14 +959,14 @@ START_TEST(test_names_without_identifier)
 				NULL, &u);
 	ck_assert_int_eq(r, DDBC_EMIT_FINDINGS);
 	tu_expect_count(&u.d, 4);
-	tu_expect_diag(&u.d, DDBC_RULE_SCHEMA, 7, 3,
+	tu_expect_diag(&u.d, DDBC_RULE_HEADER_NAME, 7, 3,
 		       "entity 'ユーザー' gives no C identifier");
-	tu_expect_diag(&u.d, DDBC_RULE_SCHEMA, 7, 3, "set c_name");
-	tu_expect_diag(&u.d, DDBC_RULE_SCHEMA, 10, 19,
+	tu_expect_diag(&u.d, DDBC_RULE_HEADER_NAME, 7, 3, "set c_name");
+	tu_expect_diag(&u.d, DDBC_RULE_HEADER_NAME, 10, 19,
 		       "attribute '名前' of entity 'Item' gives no C identifier");
-	tu_expect_diag(&u.d, DDBC_RULE_SCHEMA, 12, 13,
+	tu_expect_diag(&u.d, DDBC_RULE_HEADER_NAME, 12, 13,
 		       "c_name '9lives' of entity 'Bad' is not a C identifier");
-	tu_expect_diag(&u.d, DDBC_RULE_SCHEMA, 15, 13,
+	tu_expect_diag(&u.d, DDBC_RULE_HEADER_NAME, 15, 13,
 		       "c_name 'a-b' of entity 'Worse' is not a C identifier");
 	unit_close(&u);
 
@@ -939,7 +992,8 @@ START_TEST(test_prefix)
 				"entities:\n  A:\n    attributes: { PK: S }\n", NULL, &u);
 	ck_assert_int_eq(r, DDBC_EMIT_FINDINGS);
 	tu_expect_count(&u.d, 1);
-	tu_expect_diag(&u.d, DDBC_RULE_SCHEMA, 2, 7, "pass one with --prefix ID");
+	tu_expect_diag(&u.d, DDBC_RULE_HEADER_NAME, 2, 7,
+		       "pass a prefix to 'ddbc header' with --prefix ID");
 	unit_close(&u);
 	r = header_findings("ddbc: 1\nname: 2026-rally\ntables:\n  t-1:\n    partition_key: PK\n"
 			    "entities:\n  A:\n    attributes: { PK: S }\n", NULL, &u);
@@ -1023,6 +1077,110 @@ START_TEST(test_cli_collision)
 	ck_assert_int_eq(p.out_len, 0);
 	tu_proc_free(&p);
 	remove_tmpdir(dir);
+}
+END_TEST
+
+/* The header's rules on the command line: `lint` finds what `header`
+ * would; `header` reports its names as errors even where the design turns
+ * the rule off, and with --prefix a design name without an identifier is
+ * no finding. */
+START_TEST(test_cli_header_name)
+{
+	char *dir = make_tmpdir();
+	static const char design[] = DESIGN_HEAD
+		"  User:\n"
+		"    attributes:\n"
+		"      PK: { type: S, template: \"U#{user-id}\" }\n"
+		"      user-id: S\n"
+		"      user_id: S\n";
+	write_in(dir, "c.ddb.yaml", design, strlen(design));
+	char *off = tu_replace(design, "entities:", "lint: { rules: { header-name: off } }\nentities:");
+	write_in(dir, "off.ddb.yaml", off, strlen(off));
+	static const char japanese[] = "ddbc: 1\nname: スタンプ\ntables:\n  t-1:\n"
+				       "    partition_key: PK\nentities:\n  A:\n"
+				       "    attributes: { PK: S }\n";
+	write_in(dir, "ja.ddb.yaml", japanese, strlen(japanese));
+	tu_run_opts o = { .cwd = dir };
+	tu_proc p;
+	tu_run(&p, &o, "lint", "c.ddb.yaml", NULL);
+	ck_assert_int_eq(p.status, 1);
+	ck_assert_msg(strstr(p.out, "c.ddb.yaml:11:7: error: C name 'DEMO_USER_USER_ID_NAME'") &&
+		      strstr(p.out, "[header-name]"), "%s", p.out);
+	tu_proc_free(&p);
+
+	/* Off for lint, still an error for header, reported once. */
+	tu_run(&p, &o, "lint", "off.ddb.yaml", NULL);
+	ck_assert_msg(p.status == 0, "%s", p.err);
+	tu_proc_free(&p);
+	tu_run(&p, &o, "header", "off.ddb.yaml", NULL);
+	ck_assert_int_eq(p.status, 1);
+	ck_assert_int_eq(p.out_len, 0);
+	const char *first = strstr(p.err, "error: C name 'DEMO_USER_USER_ID_NAME'");
+	ck_assert_msg(first && !strstr(first + 1, "error: C name 'DEMO_USER_USER_ID_NAME'"),
+		      "%s", p.err);
+	tu_proc_free(&p);
+
+	tu_run(&p, &o, "lint", "ja.ddb.yaml", NULL);
+	ck_assert_int_eq(p.status, 1);
+	ck_assert_msg(strstr(p.out, "ja.ddb.yaml:2:7: error: design name 'スタンプ' gives no C "
+				    "identifier"), "%s", p.out);
+	tu_proc_free(&p);
+	tu_run(&p, &o, "header", "--prefix", "SR", "ja.ddb.yaml", NULL);
+	ck_assert_msg(p.status == 0 && tu_contains(p.out, p.out_len, "#define SR_T_1_TABLE"),
+		      "%s", p.err);
+	tu_proc_free(&p);
+	tu_run(&p, &o, "header", "ja.ddb.yaml", NULL);
+	ck_assert_int_eq(p.status, 1);
+	ck_assert_msg(strstr(p.err, "[header-name]"), "%s", p.err);
+	tu_proc_free(&p);
+	free(off);
+	remove_tmpdir(dir);
+}
+END_TEST
+
+/* Every design file of the tree: lint finds the header's names with the
+ * design name's prefix, header plans them with the prefix it is given.
+ * Where lint passes, header passes, with and without --prefix. */
+static size_t lint_then_header(const char *pattern)
+{
+	char *pat = tu_srcpath(pattern);
+	glob_t gl;
+	size_t passed = 0;
+	if (glob(pat, 0, NULL, &gl) == 0) {
+		for (size_t i = 0; i < gl.gl_pathc; i++) {
+			const char *f = gl.gl_pathv[i];
+			tu_proc p;
+			tu_run(&p, NULL, "lint", f, NULL);
+			int linted = p.status;
+			tu_proc_free(&p);
+			if (linted != 0)
+				continue;
+			passed++;
+			tu_run(&p, NULL, "header", f, NULL);
+			ck_assert_msg(p.status == 0, "lint passes %s, header fails:\n%s", f, p.err);
+			tu_proc_free(&p);
+			tu_run(&p, NULL, "header", "--prefix", "Zz9", f, NULL);
+			ck_assert_msg(p.status == 0, "lint passes %s, header --prefix fails:\n%s", f,
+				      p.err);
+			tu_proc_free(&p);
+		}
+		globfree(&gl);
+	}
+	free(pat);
+	return passed;
+}
+
+START_TEST(test_header_passes_where_lint_passes)
+{
+	static const char *const patterns[] = {
+		"samples/*.yaml", "tests/fixtures/*.yaml", "tests/fixtures/*/*.yaml",
+		"tests/rules/*/*.yaml", "tests/fuzz/seeds/*.yaml",
+	};
+	size_t passed = 0;
+	for (size_t i = 0; i < sizeof(patterns) / sizeof(patterns[0]); i++)
+		passed += lint_then_header(patterns[i]);
+	/* The samples and every rule's good.yaml at least. */
+	ck_assert_uint_ge(passed, 40);
 }
 END_TEST
 
@@ -1142,6 +1300,7 @@ static Suite *header_suite(void)
 	tcase_add_test(tc, test_table_collision);
 	tcase_add_test(tc, test_names_without_identifier);
 	tcase_add_test(tc, test_prefix);
+	tcase_add_test(tc, test_lint_checks_unplannable);
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("hash sets");
@@ -1154,6 +1313,8 @@ static Suite *header_suite(void)
 	tcase_set_timeout(tc, 120);
 	tcase_add_test(tc, test_spec_example);
 	tcase_add_test(tc, test_cli_collision);
+	tcase_add_test(tc, test_cli_header_name);
+	tcase_add_test(tc, test_header_passes_where_lint_passes);
 	tcase_add_test(tc, test_cli_output);
 	suite_add_tcase(s, tc);
 	return s;

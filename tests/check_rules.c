@@ -371,7 +371,7 @@ START_TEST(test_schemas_name_every_rule)
 END_TEST
 
 /* Rule messages hold names of any length whole: a 1,100-byte key name,
- * and the index's name after it. */
+ * and the text after it. */
 START_TEST(test_long_names_in_messages)
 {
 	strbuf name = STRBUF_INIT, text = STRBUF_INIT, want = STRBUF_INIT;
@@ -380,8 +380,8 @@ START_TEST(test_long_names_in_messages)
 	strbuf_addf(&text, "ddbc: 1\nname: t\ntables:\n  things:\n    partition_key: PK\n"
 		    "    gsi: {ByLong: {partition_key: %s}}\nentities:\n  Thing:\n"
 		    "    attributes:\n      PK: S\n", name.buf);
-	strbuf_addf(&want, "no entity of table 'things' sets all of '%s', the key of GSI "
-		    "'ByLong', so the index stays empty", name.buf);
+	strbuf_addf(&want, "GSI 'ByLong' of table 'things' has '%s' as partition key, but no "
+		    "entity of the table declares it", name.buf);
 	ddbc_source *src = tu_source(text.buf);
 	ddbc_settings cli;
 	ddbc_settings_init(&cli);
@@ -390,16 +390,255 @@ START_TEST(test_long_names_in_messages)
 	ddbc_design_free(ddbc_check(src, &d, &cli));
 	bool found = false;
 	for (size_t i = 0; i < d.n; i++)
-		found |= d.items[i].rule == DDBC_RULE_INDEX_UNUSED &&
+		found |= d.items[i].rule == DDBC_RULE_INDEX_KEY_UNKNOWN &&
 			 strstr(d.items[i].message, want.buf) != NULL;
 	char *dump = tu_diags_dump(&d);
-	ck_assert_msg(found, "no index-unused finding naming the whole key:\n%s", dump);
+	ck_assert_msg(found, "no index-key-unknown finding naming the whole key:\n%s", dump);
 	free(dump);
 	ddbc_diags_release(&d);
 	ddbc_source_free(src);
 	strbuf_release(&name);
 	strbuf_release(&text);
 	strbuf_release(&want);
+}
+END_TEST
+
+/* Lints text as `ddbc lint` does with no --rule; the caller releases d
+ * and frees *src. */
+static void lint_text(const char *text, ddbc_diags *d, ddbc_source **src)
+{
+	*src = tu_source(text);
+	ddbc_settings cli;
+	ddbc_settings_init(&cli);
+	ddbc_diags_init(d);
+	ddbc_design_free(ddbc_check(*src, d, &cli));
+}
+
+static const char shop_prefix_typo[] =
+	"ddbc: 1\nname: shop\ntables:\n  Shop:\n    partition_key: PK\n    sort_key: SK\n"
+	"entities:\n  Order:\n    attributes:\n"
+	"      PK: { type: S, template: \"CUSTOMER#{customerId}\" }\n"
+	"      SK: { type: S, template: \"ORDER#{orderId}\" }\n"
+	"      customerId: S\n      orderId: S\n"
+	"access_patterns:\n  customer-orders:\n    operation: query\n    key:\n"
+	"      PK: \"CUSTOMERS#{customerId}\"\n";
+
+/* A condition that matches nothing on a pattern that declares its
+ * entities: one error of pattern-entities at `entities`, with the
+ * candidates, and no pattern-no-match besides. */
+START_TEST(test_pattern_entities_empty_match)
+{
+	char *text = tu_replace(shop_prefix_typo, "{customerId}\"\n",
+				"{customerId}\"\n    entities: [Order]\n");
+	/* Only the condition's line ends that way: the template's ends in ' }'. */
+	ddbc_diags d;
+	ddbc_source *src;
+	lint_text(text, &d, &src);
+	tu_expect_count(&d, 1);
+	tu_expect_diag(&d, DDBC_RULE_PATTERN_ENTITIES, 19, 15,
+		       "entities lists 'Order', but the key condition matches no entity in "
+		       "table 'Shop'; candidates: 'Order' (PK 'CUSTOMER#{customerId}')");
+	ck_assert_int_eq(d.items[0].severity, DDBC_SEV_ERROR);
+	ddbc_diags_release(&d);
+	ddbc_source_free(src);
+	free(text);
+
+	/* Without `entities:` the same condition stays a pattern-no-match. */
+	lint_text(shop_prefix_typo, &d, &src);
+	tu_expect_count(&d, 1);
+	tu_expect_diag(&d, DDBC_RULE_PATTERN_NO_MATCH, 18, 7, NULL);
+	ddbc_diags_release(&d);
+	ddbc_source_free(src);
+
+	/* Declared names that are no entity are unresolved-reference's alone. */
+	text = tu_replace(shop_prefix_typo, "{customerId}\"\n",
+			  "{customerId}\"\n    entities: [Ordr]\n");
+	lint_text(text, &d, &src);
+	tu_expect_diag(&d, DDBC_RULE_UNRESOLVED_REFERENCE, 19, 16, NULL);
+	tu_expect_diag(&d, DDBC_RULE_PATTERN_NO_MATCH, 18, 7, NULL);
+	tu_expect_count(&d, 2);
+	ddbc_diags_release(&d);
+	ddbc_source_free(src);
+	free(text);
+}
+END_TEST
+
+/* key-overlap keeps its reasoning, and its advice is what the key's type
+ * allows: no literal on a Number key, one in the String part of a key
+ * that has one. */
+START_TEST(test_key_overlap_advice)
+{
+	static const char numbers[] =
+		"ddbc: 1\nname: catalog\ntables:\n  ProductCatalog:\n    partition_key: Id\n"
+		"entities:\n  Book:\n    attributes:\n      Id: N\n      Title: S\n"
+		"  Bicycle:\n    attributes:\n      Id: N\n      Title: S\n";
+	ddbc_diags d;
+	ddbc_source *src;
+	lint_text(numbers, &d, &src);
+	tu_expect_diag(&d, DDBC_RULE_KEY_OVERLAP, 11, 3,
+		       "their 'Id' values overlap; a Number key cannot hold a literal of the "
+		       "entity's own, so make 'Id' a String with one (e.g. 'Bicycle#...'), or, "
+		       "when the ids come from one sequence, add '# ddbc-ignore: key-overlap -- "
+		       "ids come from one sequence' to this line");
+	ck_assert_ptr_null(tu_find_diag(&d, DDBC_RULE_KEY_OVERLAP, 11, 3, "give each entity"));
+	ddbc_diags_release(&d);
+	ddbc_source_free(src);
+
+	char *binary = tu_replace(numbers, "Id: N", "Id: B");
+	lint_text(binary, &d, &src);
+	tu_expect_diag(&d, DDBC_RULE_KEY_OVERLAP, 11, 3, "a Binary key cannot hold");
+	ddbc_diags_release(&d);
+	ddbc_source_free(src);
+	free(binary);
+
+	/* A Number partition key with a String sort key: the literal goes there. */
+	char *mixed = tu_replace(numbers, "Id\n", "Id\n    sort_key: Kind\n");
+	char *text = tu_replace(mixed, "Title: S", "Title: S\n      Kind: S");
+	lint_text(text, &d, &src);
+	tu_expect_diag(&d, DDBC_RULE_KEY_OVERLAP, 13, 3,
+		       "their 'Id' and 'Kind' values overlap; give each entity a literal of its "
+		       "own in its 'Kind', or, when the ids come from one sequence, add '# "
+		       "ddbc-ignore: key-overlap -- ids come from one sequence' to this line");
+	ddbc_diags_release(&d);
+	ddbc_source_free(src);
+	free(text);
+	free(mixed);
+
+	/* Templates that overlap have no sequence to trust: no suppression. */
+	char *path = tu_srcpath("tests/rules/key-overlap/bad.yaml");
+	char *templated = tu_read_file(path, NULL);
+	lint_text(templated, &d, &src);
+	tu_expect_diag(&d, DDBC_RULE_KEY_OVERLAP, 15, 3, "templates overlap; give each entity "
+		       "a literal of its own in its key");
+	ck_assert_ptr_null(tu_find_diag(&d, DDBC_RULE_KEY_OVERLAP, 15, 3, "ddbc-ignore"));
+	ddbc_diags_release(&d);
+	ddbc_source_free(src);
+	free(templated);
+	free(path);
+}
+END_TEST
+
+/* The position just after the name that follows the n-th "partition_key: "
+ * or "sort_key: " of the tables section (the first name of a list), or
+ * NULL when there are fewer. */
+static const char *nth_key_name(const char *text, int n)
+{
+	const char *end = strstr(text, "\nentities:");
+	for (const char *p = text; (p = strstr(p, "_key: ")) != NULL && p < end; p++) {
+		if (strncmp(p - 9, "partition", 9) && strncmp(p - 4, "sort", 4))
+			continue;
+		if (n-- > 0)
+			continue;
+		p += strlen("_key: ");
+		if (*p == '[')
+			p++;
+		while (*p && !strchr(",]\n ", *p))
+			p++;
+		return p;
+	}
+	return NULL;
+}
+
+/* Each key attribute of each sample's tables and indexes, misspelt (an
+ * 'x' appended): exactly one error or warning, index-key-unknown with the
+ * right name as its suggestion; nothing that only follows from it. */
+START_TEST(test_index_key_typo_one_finding)
+{
+	static const char *const samples[] = { "stamp-rally", "ecommerce", "todo",
+					       "assessment-single", "assessment-multi" };
+	char rel[256];
+	snprintf(rel, sizeof(rel), "samples/%s.ddb.yaml", samples[_i]);
+	char *path = tu_srcpath(rel);
+	char *text = tu_read_file(path, NULL);
+	int tried = 0;
+	for (const char *at; (at = nth_key_name(text, tried)) != NULL; tried++) {
+		size_t off = (size_t)(at - text);
+		const char *start = at;
+		while (start > text && !strchr(" [", start[-1]))
+			start--;
+		strbuf bad = STRBUF_INIT, want = STRBUF_INIT;
+		strbuf_add(&bad, text, off);
+		strbuf_addch(&bad, 'x');
+		strbuf_addstr(&bad, at);
+		strbuf_addf(&want, "did you mean '%.*s'?", (int)(at - start), start);
+		ddbc_diags d;
+		ddbc_source *src;
+		lint_text(bad.buf, &d, &src);
+		ddbc_counts n = ddbc_diags_count(&d);
+		char *dump = tu_diags_dump(&d);
+		const ddbc_diag *hit = NULL;
+		for (size_t i = 0; i < d.n; i++)
+			if (d.items[i].rule == DDBC_RULE_INDEX_KEY_UNKNOWN)
+				hit = &d.items[i];
+		ck_assert_msg(n.errors + n.warnings == 1 && hit && strstr(hit->message, want.buf),
+			      "%s, key %d misspelt: expected one index-key-unknown (%s), got:\n%s",
+			      rel, tried, want.buf, dump);
+		free(dump);
+		ddbc_diags_release(&d);
+		ddbc_source_free(src);
+		strbuf_release(&bad);
+		strbuf_release(&want);
+	}
+	ck_assert_int_gt(tried, 0);
+	free(text);
+	free(path);
+}
+END_TEST
+
+/* A table without entities has nothing to compare its keys with; an
+ * entity whose table does not resolve may declare them. Neither fires. */
+START_TEST(test_index_key_unknown_not_judged)
+{
+	/* Other has no entity; ByName's key is declared only by Named. */
+	static const char lone[] =
+		"ddbc: 1\nname: t\ntables:\n  Things:\n    partition_key: PK\n"
+		"    gsi: {ByName: {partition_key: label}}\n"
+		"  Other:\n    partition_key: id\n"
+		"entities:\n  Thing:\n    table: Things\n    attributes:\n"
+		"      PK: { type: S, template: \"THING#{title}\" }\n      title: S\n"
+		"  Named:\n    table: Things\n    attributes:\n"
+		"      PK: { type: S, template: \"NAMED#{title}\" }\n      title: S\n"
+		"      label: S\n";
+	ddbc_diags d;
+	ddbc_source *src;
+	lint_text(lone, &d, &src);
+	tu_expect_count(&d, 0);
+	ddbc_diags_release(&d);
+	ddbc_source_free(src);
+
+	char *text = tu_replace(lone, "  Named:\n    table: Things", "  Named:\n    table: Thngs");
+	lint_text(text, &d, &src);
+	tu_expect_diag(&d, DDBC_RULE_UNRESOLVED_REFERENCE, 16, 12, NULL);
+	for (size_t i = 0; i < d.n; i++)
+		ck_assert_msg(d.items[i].rule != DDBC_RULE_INDEX_KEY_UNKNOWN, "%s",
+			      d.items[i].message);
+	ddbc_diags_release(&d);
+	ddbc_source_free(src);
+	free(text);
+}
+END_TEST
+
+/* An INCLUDE list of key attributes only projects the keys: one note at
+ * the list, not one per name. */
+START_TEST(test_include_only_keys)
+{
+	char *path = tu_srcpath("tests/rules/include-key-attribute/good.yaml");
+	char *good = tu_read_file(path, NULL);
+	char *text = tu_replace(good, "projection: [total]", "projection: [SK, status, PK]");
+	ddbc_diags d;
+	ddbc_source *src;
+	lint_text(text, &d, &src);
+	tu_expect_count(&d, 1);
+	tu_expect_diag(&d, DDBC_RULE_INCLUDE_KEY_ATTRIBUTE, 10, 21,
+		       "GSI 'ByStatus' lists only key attributes in its projection, which every "
+		       "index projects anyway, so it projects the keys only; write 'projection: "
+		       "keys_only'");
+	ck_assert_int_eq(d.items[0].severity, DDBC_SEV_NOTE);
+	ddbc_diags_release(&d);
+	ddbc_source_free(src);
+	free(text);
+	free(good);
+	free(path);
 }
 END_TEST
 
@@ -417,6 +656,11 @@ static Suite *rules_suite(void)
 	tcase_add_test(tc, test_range_bounds);
 	tcase_add_test(tc, test_param_values);
 	tcase_add_test(tc, test_long_names_in_messages);
+	tcase_add_test(tc, test_pattern_entities_empty_match);
+	tcase_add_test(tc, test_key_overlap_advice);
+	tcase_add_loop_test(tc, test_index_key_typo_one_finding, 0, 5);
+	tcase_add_test(tc, test_index_key_unknown_not_judged);
+	tcase_add_test(tc, test_include_only_keys);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -482,6 +482,9 @@ static ddbc_emit_result emit_doc(FILE *out, struct unit *u, struct opts *o)
 static ddbc_emit_result emit_header(FILE *out, struct unit *u, struct opts *o)
 {
 	ddbc_header_opts h = { o->prefix };
+	/* The plan's findings (run_header) are errors whatever the rule's
+	 * setting: a header whose names collide cannot be written. */
+	o->settings.sev[DDBC_RULE_HEADER_NAME] = DDBC_SEV_ERROR;
 	return ddbc_emit_header(out, u->design, &h, &u->d);
 }
 
@@ -496,7 +499,15 @@ static ddbc_emit_result emit_export(FILE *out, struct unit *u, struct opts *o)
 }
 
 static exit_status run_doc(struct opts *o) { return compile(o, emit_doc); }
-static exit_status run_header(struct opts *o) { return compile(o, emit_header); }
+/* The header's own plan checks its names, with the prefix it is given,
+ * so the check before it leaves header-name out: the names are planned
+ * once, and a design name without an identifier is no finding when
+ * --prefix is given. */
+static exit_status run_header(struct opts *o)
+{
+	o->settings.sev[DDBC_RULE_HEADER_NAME] = DDBC_SEV_OFF;
+	return compile(o, emit_header);
+}
 static exit_status run_export(struct opts *o) { return compile(o, emit_export); }
 
 /* ---- check-items ----------------------------------------------------------------- */

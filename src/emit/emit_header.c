@@ -17,7 +17,7 @@
  * characters), so no name or template can end a literal or a comment.
  */
 #include "emit/emit.h"
-#include "emit/header_plan.h"
+#include "model/header_plan.h"
 #include "util/strbuf.h"
 #include "util/utf8.h"
 
@@ -327,9 +327,17 @@ ddbc_emit_result ddbc_emit_header(FILE *out, const ddbc_design *g, const ddbc_he
 				  ddbc_diags *d)
 {
 	ddbc_header_plan plan;
-	int r = ddbc_header_plan_build(&plan, g, o, d);
-	if (r == DDBC_EMIT_OK && header(out, g, &plan) != 0)
-		r = DDBC_EMIT_FAILED;
+	ddbc_emit_result r = DDBC_EMIT_FAILED;
+	switch (ddbc_header_plan_build(&plan, g, o ? o->prefix : NULL, d)) {
+	case DDBC_PLAN_OK:
+		r = header(out, g, &plan) == 0 ? DDBC_EMIT_OK : DDBC_EMIT_FAILED;
+		break;
+	case DDBC_PLAN_FINDINGS:
+		r = DDBC_EMIT_FINDINGS;
+		break;
+	case DDBC_PLAN_FAILED:
+		break;
+	}
 	ddbc_header_plan_free(&plan);
 	return r;
 }

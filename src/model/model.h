@@ -87,6 +87,12 @@ typedef struct ddbc_index {
 	/* derived by semantics.c */
 	size_t slot;           /* position in table->indexes */
 	const char **include_sorted; /* include's names in strcmp order */
+	bool *key_declared;    /* per key attribute, pk then sk: some entity of the
+				* table declares it (all true when the table has no
+				* entities, or some entity's table is unresolved) */
+	bool key_unknown;      /* some key attribute is not declared: the rules
+				* that reason over the index's key leave it to
+				* index-key-unknown */
 } ddbc_index;
 
 typedef enum ddbc_billing {

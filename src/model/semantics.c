@@ -328,6 +328,49 @@ static void derive_membership(ddbc_design *g, ddbc_entity *e)
 	}
 }
 
+/* ---- undeclared key attributes -------------------------------------------------- */
+
+static bool declared_in(const ddbc_table *t, const char *name)
+{
+	for (size_t i = 0; i < t->nentities; i++)
+		if (ddbc_entity_attr(t->entities[i], name))
+			return true;
+	return false;
+}
+
+/* Which key attributes of each index some entity of its table declares.
+ * Only a table whose entities are all known can say "none declares it":
+ * without entities there is nothing to compare with, and an entity whose
+ * table did not resolve may be the one that declares it. An LSI's
+ * partition key is the table's (the primary key comes first in
+ * t->indexes, so it was judged already). */
+static void find_undeclared_keys(ddbc_design *g)
+{
+	bool complete = true;
+	for (size_t i = 0; i < g->nentities; i++)
+		complete &= g->entities[i].table != NULL;
+	for (size_t i = 0; i < g->ntables; i++) {
+		ddbc_table *t = &g->tables[i];
+		for (size_t s = 0; s < t->nindexes; s++) {
+			ddbc_index *ix = t->indexes[s];
+			size_t n = ix->npk + ix->nsk;
+			ix->key_declared = ddbc_arena_array(g->arena, n, sizeof(bool));
+			for (size_t j = 0; j < n; j++) {
+				const char *name = j < ix->npk ? ix->pk[j].s : ix->sk[j - ix->npk].s;
+				bool judged = complete && t->nentities;
+				if (ix->kind == DDBC_INDEX_LSI && j < ix->npk && j < t->primary.npk)
+					ix->key_declared[j] = t->primary.key_declared[j];
+				else
+					ix->key_declared[j] = !judged || declared_in(t, name);
+				ix->key_unknown |= !ix->key_declared[j];
+			}
+			/* The table's key attributes are projected into every
+			 * index: what an index projects is unsure with them. */
+			ix->key_unknown |= t->primary.key_unknown;
+		}
+	}
+}
+
 /* ---- access patterns ------------------------------------------------------------ */
 
 /* Condition values are parsed as templates once, into a scratch arena
@@ -625,5 +668,6 @@ void ddbc_semantics(ddbc_design *g)
 		if (e->table)
 			derive_membership(g, e);
 	}
+	find_undeclared_keys(g);
 	match_patterns(g);
 }

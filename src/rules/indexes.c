@@ -1,9 +1,14 @@
-/* rules/indexes.c - lsi-requires-sort-key, lsi-limit, gsi-limit, projection-limit, projection-unknown-attribute, index-unused, inclusion-mismatch */
+/* rules/indexes.c - lsi-requires-sort-key, lsi-limit, gsi-limit, projection-limit,
+ * projection-unknown-attribute, include-key-attribute, index-unused, index-key-unknown,
+ * inclusion-mismatch */
 #include "rules/checks.h"
 #include "model/semantics.h"
 #include "util/strbuf.h"
+#include "util/suggest.h"
+#include "util/xalloc.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* DynamoDB's limits per table (GSIs: the default quota, which can be
@@ -135,6 +140,65 @@ void ddbc_check_projection_unknown_attribute(const ddbc_design *g, ddbc_diags *d
 	}
 }
 
+/* ---- include-key-attribute ------------------------------------------------------------ */
+
+/* "table 'T'" or "GSI 'X'": what makes name a key attribute in ix, which
+ * DynamoDB projects into every index; NULL when it is not one. */
+static const char *key_owner(const ddbc_index *ix, const char *name, strbuf *sb)
+{
+	if (ddbc_index_has_key(&ix->table->primary, name))
+		strbuf_addf(sb, "table '%s'", ix->table->name.s);
+	else if (ddbc_index_has_key(ix, name))
+		strbuf_addf(sb, "%s '%s'", kind_name(ix->kind), ix->name.s);
+	else
+		return NULL;
+	return strbuf_str(sb);
+}
+
+static bool only_keys(const ddbc_index *ix)
+{
+	for (size_t k = 0; k < ix->ninclude; k++)
+		if (!ddbc_index_has_key(ix, ix->include[k].s) &&
+		    !ddbc_index_has_key(&ix->table->primary, ix->include[k].s))
+			return false;
+	return true;
+}
+
+static void included_keys(ddbc_diags *d, const ddbc_index *ix)
+{
+	/* Nothing but keys: INCLUDE needs a non-key attribute, and what the
+	 * index holds is what KEYS_ONLY gives (the export writes that). */
+	if (only_keys(ix)) {
+		ddbc_diag_add(d, DDBC_RULE_INCLUDE_KEY_ATTRIBUTE, ix->projection_loc,
+			      "%s '%s' lists only key attributes in its projection, which every "
+			      "index projects anyway, so it projects the keys only; write "
+			      "'projection: keys_only'", kind_name(ix->kind), ix->name.s);
+		return;
+	}
+	for (size_t k = 0; k < ix->ninclude; k++) {
+		strbuf owner = STRBUF_INIT;
+		const ddbc_name *a = &ix->include[k];
+		if (key_owner(ix, a->s, &owner))
+			ddbc_diag_add(d, DDBC_RULE_INCLUDE_KEY_ATTRIBUTE, a->loc,
+				      "%s '%s' projects '%s', a key attribute of %s, which every "
+				      "index projects anyway; remove it from the list",
+				      kind_name(ix->kind), ix->name.s, a->s, owner.buf);
+		strbuf_release(&owner);
+	}
+}
+
+void ddbc_check_include_key_attribute(const ddbc_design *g, ddbc_diags *d)
+{
+	for (size_t i = 0; i < g->ntables; i++) {
+		const ddbc_table *t = &g->tables[i];
+		for (size_t s = 0; s < t->nindexes; s++) {
+			const ddbc_index *ix = t->indexes[s];
+			if (ix->projection == DDBC_PROJ_INCLUDE && ix->ninclude && key_readable(ix))
+				included_keys(d, ix);
+		}
+	}
+}
+
 /* ---- index-unused ------------------------------------------------------------------ */
 
 static bool index_used(const ddbc_table *t, const ddbc_index *ix)
@@ -163,7 +227,9 @@ void ddbc_check_index_unused(const ddbc_design *g, ddbc_diags *d)
 		const ddbc_table *t = &g->tables[i];
 		for (size_t s = 0; s < t->nindexes; s++) {
 			const ddbc_index *ix = t->indexes[s];
-			if (ix->kind == DDBC_INDEX_PRIMARY || !key_readable(ix) ||
+			/* An undeclared key attribute empties the index too, but
+			 * index-key-unknown names it. */
+			if (ix->kind == DDBC_INDEX_PRIMARY || !key_readable(ix) || ix->key_unknown ||
 			    index_used(t, ix))
 				continue;
 			strbuf keys = STRBUF_INIT;
@@ -173,6 +239,69 @@ void ddbc_check_index_unused(const ddbc_design *g, ddbc_diags *d)
 				      "the index", t->name.s, key_list(ix, &keys),
 				      kind_name(ix->kind), ix->name.s);
 			strbuf_release(&keys);
+		}
+	}
+}
+
+/* ---- index-key-unknown ----------------------------------------------------------------- */
+
+/* The attribute names of t's entities, for "did you mean"; the caller
+ * frees the array (the names are the model's). */
+static const char **table_attr_names(const ddbc_table *t, size_t *n)
+{
+	size_t total = 0;
+	for (size_t i = 0; i < t->nentities; i++)
+		total += t->entities[i]->nattrs;
+	const char **names = xmalloc((total + 1) * sizeof(char *));
+	*n = 0;
+	for (size_t i = 0; i < t->nentities; i++)
+		for (size_t k = 0; k < t->entities[i]->nattrs; k++)
+			names[(*n)++] = t->entities[i]->attrs[k].name.s;
+	return names;
+}
+
+static void report_unknown_key(ddbc_diags *d, const ddbc_table *t, const ddbc_index *ix,
+			       const ddbc_name *key, const char *part)
+{
+	size_t n;
+	const char **names = table_attr_names(t, &n);
+	const char *hint = ddbc_suggest(key->s, names, n);
+	strbuf what = STRBUF_INIT;
+	if (ix->kind == DDBC_INDEX_PRIMARY)
+		strbuf_addf(&what, "table '%s'", t->name.s);
+	else
+		strbuf_addf(&what, "%s '%s' of table '%s'", kind_name(ix->kind), ix->name.s,
+			    t->name.s);
+	if (hint)
+		ddbc_diag_add(d, DDBC_RULE_INDEX_KEY_UNKNOWN, key->loc,
+			      "%s has '%s' as %s key, but no entity of the table declares it; "
+			      "did you mean '%s'?", what.buf, key->s, part, hint);
+	else
+		ddbc_diag_add(d, DDBC_RULE_INDEX_KEY_UNKNOWN, key->loc,
+			      "%s has '%s' as %s key, but no entity of the table declares it; "
+			      "fix the name, or define it in the entities the %s holds",
+			      what.buf, key->s, part,
+			      ix->kind == DDBC_INDEX_PRIMARY ? "table" : "index");
+	strbuf_release(&what);
+	free(names);
+}
+
+void ddbc_check_index_key_unknown(const ddbc_design *g, ddbc_diags *d)
+{
+	for (size_t i = 0; i < g->ntables; i++) {
+		const ddbc_table *t = &g->tables[i];
+		for (size_t s = 0; s < t->nindexes; s++) {
+			const ddbc_index *ix = t->indexes[s];
+			/* An LSI's partition key is the table's, reported there. */
+			size_t first = ix->kind == DDBC_INDEX_LSI ? ix->npk : 0;
+			for (size_t j = first; ix->key_unknown && j < ix->npk + ix->nsk; j++) {
+				if (ix->key_declared[j])
+					continue;
+				if (j < ix->npk)
+					report_unknown_key(d, t, ix, &ix->pk[j], "partition");
+				else
+					report_unknown_key(d, t, ix, &ix->sk[j - ix->npk], "sort");
+			}
 		}
 	}
 }
@@ -211,7 +340,7 @@ static void declared_roles(ddbc_diags *d, const ddbc_attr *a)
 		const ddbc_index_decl *decl = &a->indexes[k];
 		/* A name that is no index of the table is an unresolved-reference. */
 		const ddbc_index *ix = ddbc_table_index(a->entity->table, decl->index.s);
-		if (!ix || !key_readable(ix) || a->roles[ix->slot] == decl->role)
+		if (!ix || !key_readable(ix) || ix->key_unknown || a->roles[ix->slot] == decl->role)
 			continue;
 		strbuf derived = STRBUF_INIT;
 		ddbc_diag_add(d, DDBC_RULE_INCLUSION_MISMATCH, decl->role_loc,
@@ -243,7 +372,7 @@ static void undeclared_roles(ddbc_diags *d, const ddbc_attr *a)
 		const ddbc_index *ix = t->indexes[s];
 		ddbc_role role = a->roles[s];
 		if (ix->kind == DDBC_INDEX_PRIMARY || role == DDBC_ROLE_NONE || !key_readable(ix) ||
-		    declares(a, ix))
+		    ix->key_unknown || declares(a, ix))
 			continue;
 		strbuf derived = STRBUF_INIT;
 		ddbc_diag_add(d, DDBC_RULE_INCLUSION_MISMATCH, a->indexes_loc,

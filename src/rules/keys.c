@@ -150,11 +150,14 @@ void ddbc_check_entity_missing_key(const ddbc_design *g, ddbc_diags *d)
 		const ddbc_entity *e = &g->entities[i];
 		if (!e->table)
 			continue;
+		/* A key attribute no entity declares is index-key-unknown's. */
 		const ddbc_index *p = &e->table->primary;
 		for (size_t k = 0; k < p->npk; k++)
-			missing_key(d, e, p->pk[k].s, "partition");
+			if (p->key_declared[k])
+				missing_key(d, e, p->pk[k].s, "partition");
 		for (size_t k = 0; k < p->nsk; k++)
-			missing_key(d, e, p->sk[k].s, "sort");
+			if (p->key_declared[p->npk + k])
+				missing_key(d, e, p->sk[k].s, "sort");
 	}
 }
 

@@ -1,5 +1,7 @@
-/* rules/names.c - table-name, index-name, reserved-word, generic-key-names, missing-description */
+/* rules/names.c - table-name, index-name, header-name, reserved-word, generic-key-names,
+ * missing-description */
 #include "rules/checks.h"
+#include "model/header_plan.h"
 #include "model/reserved.h"
 #include "model/semantics.h"
 #include "util/strbuf.h"
@@ -85,6 +87,15 @@ void ddbc_check_index_name(const ddbc_design *g, ddbc_diags *d)
 			check_unique(d, t, &t->lsi[k]);
 		}
 	}
+}
+
+/* ---- header-name ---------------------------------------------------------------- */
+
+/* The header's plan decides the names; every command checks them, so that
+ * `ddbc header` never fails on a design that lints clean. */
+void ddbc_check_header_name(const ddbc_design *g, ddbc_diags *d)
+{
+	ddbc_header_names_check(g, d);
 }
 
 /* ---- reserved-word ------------------------------------------------------------ */

@@ -73,6 +73,14 @@ static void add_names(strbuf *sb, const ddbc_name *names, size_t n)
 		strbuf_addf(sb, "%s'%s'", i ? ", " : "", names[i].s);
 }
 
+/* Whether what p's condition matches says something: its table and index
+ * resolved, and the index's key attributes are declared (an undeclared one
+ * is index-key-unknown's finding, and every entity misses the index). */
+static bool judged(const ddbc_pattern *p)
+{
+	return p->analysed && !p->index->key_unknown;
+}
+
 /* ---- pattern-unservable ---------------------------------------------------------- */
 
 /* Collects the unservable findings of one pattern. With d NULL it only
@@ -229,7 +237,7 @@ static bool has_key(const ddbc_pattern *p)
 
 static void find_unservable(const ddbc_pattern *p, finder *f)
 {
-	if (!p->table || !p->index || !has_key(p))
+	if (!p->table || !p->index || p->index->key_unknown || !has_key(p))
 		return;
 	if (p->operation == DDBC_OP_SCAN) {
 		if (p->nconds)
@@ -395,7 +403,7 @@ void ddbc_check_pattern_projection(const ddbc_design *g, ddbc_diags *d)
 	for (size_t i = 0; i < g->npatterns; i++) {
 		const ddbc_pattern *p = &g->patterns[i];
 		/* The base table returns every attribute. */
-		if (p->analysed && p->index->kind != DDBC_INDEX_PRIMARY)
+		if (judged(p) && p->index->kind != DDBC_INDEX_PRIMARY)
 			check_returns(p, d);
 	}
 }
@@ -508,11 +516,37 @@ static bool reversed_between(const ddbc_pattern *p)
 	return false;
 }
 
+static bool servable(const ddbc_pattern *p)
+{
+	finder f = { NULL, 0 };
+	find_unservable(p, &f);
+	return f.n == 0;
+}
+
+/* Whether p declares an entity that exists: names that are not entities
+ * are unresolved-reference's, and say nothing about the condition. */
+static bool declares_known(const ddbc_design *g, const ddbc_pattern *p)
+{
+	for (size_t i = 0; i < p->nentities; i++)
+		if (ddbc_design_entity(g, p->entities[i].s))
+			return true;
+	return false;
+}
+
+/* A condition that matches nothing, on a pattern that declares what it
+ * expects back, is the declaration's error (pattern-entities) and not a
+ * second finding of pattern-no-match: the user sees one. */
+static bool empty_match_declared(const ddbc_design *g, const ddbc_pattern *p)
+{
+	return p->has_entities && declares_known(g, p) && servable(p);
+}
+
 void ddbc_check_pattern_no_match(const ddbc_design *g, ddbc_diags *d)
 {
 	for (size_t i = 0; i < g->npatterns; i++) {
 		const ddbc_pattern *p = &g->patterns[i];
-		if (p->analysed && p->nmatched == 0 && p->nconds > 0 && !reversed_between(p))
+		if (judged(p) && p->nmatched == 0 && p->nconds > 0 && !reversed_between(p) &&
+		    !empty_match_declared(g, p))
 			report_no_match(g, p, d);
 	}
 }
@@ -584,18 +618,33 @@ static void report_entities(const ddbc_design *g, const ddbc_pattern *p, ddbc_di
 	strbuf_release(&want);
 }
 
+/* The declared entities when the condition matches none of them: the
+ * candidates are listed as pattern-no-match lists them. */
+static void report_empty(const ddbc_design *g, const ddbc_pattern *p, ddbc_diags *d)
+{
+	strbuf extra = STRBUF_INIT, cands = STRBUF_INIT;
+	list_extra(g, p, &extra);
+	add_candidates(g, &cands, p);
+	ddbc_diag_add(d, DDBC_RULE_PATTERN_ENTITIES, p->entities_loc,
+		      "entities lists %s, but the key condition matches no entity in %s "
+		      "'%s'%s", strbuf_str(&extra), index_kind(p->index), p->index->name.s,
+		      strbuf_str(&cands));
+	strbuf_release(&extra);
+	strbuf_release(&cands);
+}
+
 void ddbc_check_pattern_entities(const ddbc_design *g, ddbc_diags *d)
 {
 	for (size_t i = 0; i < g->npatterns; i++) {
 		const ddbc_pattern *p = &g->patterns[i];
-		/* No match is pattern-no-match's finding; an unservable condition
-		 * returns nothing, so what it "matches" means little. */
-		if (!p->has_entities || !p->analysed || p->nmatched == 0)
+		/* An unservable condition returns nothing, so what it "matches"
+		 * means little: pattern-unservable says why. */
+		if (!p->has_entities || !judged(p) || !servable(p))
 			continue;
-		finder f = { NULL, 0 };
-		find_unservable(p, &f);
-		if (f.n == 0)
+		if (p->nmatched > 0)
 			report_entities(g, p, d);
+		else if (p->nconds > 0 && !reversed_between(p) && declares_known(g, p))
+			report_empty(g, p, d);
 	}
 }
 

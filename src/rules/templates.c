@@ -265,8 +265,51 @@ static int by_pk_prefix(const void *pa, const void *pb)
 	return r ? r : (a->e < b->e ? -1 : a->e > b->e);
 }
 
-static void report_overlap(const ddbc_design *g, const keyinfo *a, const keyinfo *b,
-			   ddbc_diags *d)
+/* The key attribute of b that can carry a literal of the entity's own:
+ * a String one (the partition key first), or NULL when every key
+ * attribute is a Number or Binary. *both says whether both are Strings. */
+static const ddbc_attr *prefixable_key(const ddbc_entity *e, bool *both)
+{
+	const ddbc_index *ix = &e->table->primary;
+	const ddbc_attr *pk = ddbc_entity_attr(e, ix->pk[0].s);
+	const ddbc_attr *sk = ix->nsk ? ddbc_entity_attr(e, ix->sk[0].s) : NULL;
+	bool pk_s = pk && pk->type == DDBC_TYPE_S, sk_s = sk && sk->type == DDBC_TYPE_S;
+	*both = pk_s && (sk_s || !sk);
+	return pk_s ? pk : sk_s ? sk : NULL;
+}
+
+static bool has_template(const ddbc_entity *e, const char *name)
+{
+	const ddbc_attr *a = name ? ddbc_entity_attr(e, name) : NULL;
+	return a && a->template.s;
+}
+
+/* What the user can do about the overlap, as the key's types allow: a
+ * literal of the entity's own where a key attribute is a String; where
+ * none is, a Number or Binary cannot hold one, so a String key instead.
+ * Natural keys (no template on either side) may be right as they are,
+ * when the application takes the ids from one sequence: the suppression
+ * says so. */
+static void overlap_advice(const ddbc_entity *e, bool natural, strbuf *sb)
+{
+	bool both;
+	const ddbc_attr *s = prefixable_key(e, &both);
+	const ddbc_attr *pk = ddbc_entity_attr(e, e->table->primary.pk[0].s);
+	if (s && !both)
+		strbuf_addf(sb, "give each entity a literal of its own in its '%s'", s->name.s);
+	/* Key types that are not S, N or B are key-attribute-type's finding. */
+	else if (s || (pk->type != DDBC_TYPE_N && pk->type != DDBC_TYPE_B))
+		strbuf_addstr(sb, "give each entity a literal of its own in its key");
+	else
+		strbuf_addf(sb, "a %s key cannot hold a literal of the entity's own, so make "
+			    "'%s' a String with one (e.g. '%s#...')", ddbc_type_long(pk->type),
+			    pk->name.s, e->name.s);
+	if (natural)
+		strbuf_addstr(sb, ", or, when the ids come from one sequence, add '# ddbc-ignore: "
+			      "key-overlap -- ids come from one sequence' to this line");
+}
+
+static void report_overlap(const keyinfo *a, const keyinfo *b, ddbc_diags *d)
 {
 	/* Report at the later entity, naming the earlier one. */
 	if (a->e > b->e) {
@@ -275,13 +318,18 @@ static void report_overlap(const ddbc_design *g, const keyinfo *a, const keyinfo
 		b = t;
 	}
 	const ddbc_index *ix = &b->e->table->primary;
+	const char *sk = ix->nsk ? ix->sk[0].s : NULL;
+	bool templated = has_template(a->e, ix->pk[0].s) || has_template(b->e, ix->pk[0].s) ||
+			 has_template(a->e, sk) || has_template(b->e, sk);
+	strbuf advice = STRBUF_INIT;
+	overlap_advice(b->e, !templated, &advice);
 	ddbc_diag_add(d, DDBC_RULE_KEY_OVERLAP, b->e->name.loc,
 		      "'%s' and '%s' (line %u) can produce the same primary key in table '%s': "
-		      "their '%s'%s%s%s templates overlap; give each entity a literal of its own "
-		      "in its key", b->e->name.s, a->e->name.s, a->e->name.loc.line,
-		      b->e->table->name.s, ix->pk[0].s, ix->nsk ? " and '" : "",
-		      ix->nsk ? ix->sk[0].s : "", ix->nsk ? "'" : "");
-	(void)g;
+		      "their '%s'%s%s%s %s overlap; %s", b->e->name.s, a->e->name.s,
+		      a->e->name.loc.line, b->e->table->name.s, ix->pk[0].s, sk ? " and '" : "",
+		      sk ? sk : "", sk ? "'" : "", templated ? "templates" : "values",
+		      strbuf_str(&advice));
+	strbuf_release(&advice);
 }
 
 static bool keys_overlap(const ddbc_design *g, const keyinfo *a, const keyinfo *b)
@@ -314,7 +362,7 @@ static void overlap_table(const ddbc_design *g, const ddbc_table *t, ddbc_diags 
 				    a->pk_prefix.len) != 0)
 				break;
 			if (keys_overlap(g, a, b))
-				report_overlap(g, a, b, d);
+				report_overlap(a, b, d);
 		}
 	}
 	for (size_t i = 0; i < n; i++)

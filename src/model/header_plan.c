@@ -1,5 +1,5 @@
 /* header_plan.c - deciding the header's identifiers and builders */
-#include "emit/header_plan.h"
+#include "model/header_plan.h"
 #include "model/expr_names.h"
 #include "model/reserved.h"
 #include "util/strbuf.h"
@@ -20,6 +20,8 @@ typedef struct planner {
 	ddbc_header_plan *plan;
 	const ddbc_design *g;
 	ddbc_diags *d;           /* NULL while entities are planned again */
+	bool lenient;            /* checking any design: a key that cannot be
+				  * planned is left out, not a failure */
 	bool findings;
 	ddbc_strset reported;    /* owner pairs reported as colliding (owner_pair) */
 } planner;
@@ -45,25 +47,27 @@ static char to_case(char c, bool upper)
 }
 
 /* The identifier part of name (see header_plan.h), or NULL when the name
- * has no ASCII letter or digit. */
+ * has no ASCII letter or digit. Written straight into the arena: every
+ * name of the design comes through here, on every command. */
 static const char *ident_part(ddbc_arena *arena, const char *name, bool upper)
 {
-	strbuf sb = STRBUF_INIT;
+	size_t len = strlen(name);
+	/* Each character gives itself, after at most one '_'. */
+	char *r = ddbc_arena_alloc(arena, 2 * len + 1), *end = r;
 	bool gap = false;
-	for (size_t i = 0; name[i]; i++) {
+	for (size_t i = 0; i < len; i++) {
 		char c = name[i];
 		if (!is_alnum(c)) {
 			gap = true;
 			continue;
 		}
-		if (sb.len && (gap || (is_upper(c) && is_lower(name[i - 1]))))
-			strbuf_addch(&sb, '_');
+		if (end > r && (gap || (is_upper(c) && is_lower(name[i - 1]))))
+			*end++ = '_';
 		gap = false;
-		strbuf_addch(&sb, to_case(c, upper));
+		*end++ = to_case(c, upper);
 	}
-	const char *r = sb.len ? ddbc_arena_strndup(arena, sb.buf, sb.len) : NULL;
-	strbuf_release(&sb);
-	return r;
+	*end = '\0';
+	return end > r ? r : NULL;
 }
 
 /* The strings up to the NULL one, joined, in arena: made for each of the
@@ -151,27 +155,39 @@ static bool usable_prefix(const char *s)
 	       !strstr(s, "__");
 }
 
-static int plan_prefix(planner *p, const ddbc_header_opts *o)
+/* The prefix the design's name gives; NULL (reported, unless the name is
+ * missing, which is a schema finding) when it gives none. */
+static const char *name_prefix(planner *p)
+{
+	const char *name = p->g->name.s;
+	const char *prefix = name ? ident_part(p->plan->arena, name, true) : NULL;
+	if (prefix && !is_digit(prefix[0]))
+		return prefix;
+	if (name)
+		ddbc_diag_add(p->d, DDBC_RULE_HEADER_NAME, p->g->name.loc,
+			      "design name '%s' gives no C identifier for the header's prefix; "
+			      "put ASCII letters in the name, or pass a prefix to 'ddbc header' "
+			      "with --prefix ID", name);
+	p->findings = true;
+	return NULL;
+}
+
+static ddbc_plan_result plan_prefix(planner *p, const char *given)
 {
 	ddbc_header_plan *plan = p->plan;
-	const char *prefix;
-	if (o && o->prefix) {
-		if (!usable_prefix(o->prefix)) {
-			fprintf(stderr, "ddbc header: --prefix '%s' is not a usable C identifier; "
-				"write a letter, then letters, digits and single '_' (e.g. "
-				"--prefix SR)\n", o->prefix);
-			return DDBC_EMIT_FAILED;
-		}
-		prefix = o->prefix;
-	} else {
-		const char *name = p->g->name.s ? p->g->name.s : "";
-		prefix = ident_part(plan->arena, name, true);
-		if (!prefix || is_digit(prefix[0])) {
-			ddbc_diag_add(p->d, DDBC_RULE_SCHEMA, p->g->name.loc,
-				      "design name '%s' gives no C identifier for the header's "
-				      "prefix; pass one with --prefix ID", name);
-			return DDBC_EMIT_FINDINGS;
-		}
+	const char *prefix = given;
+	if (given && !usable_prefix(given)) {
+		fprintf(stderr, "ddbc header: --prefix '%s' is not a usable C identifier; "
+			"write a letter, then letters, digits and single '_' (e.g. "
+			"--prefix SR)\n", given);
+		return DDBC_PLAN_FAILED;
+	}
+	if (!given && !(prefix = name_prefix(p))) {
+		/* Collisions do not depend on the prefix: a check goes on
+		 * with a stand-in and reports them in the same run. */
+		if (!p->lenient)
+			return DDBC_PLAN_FINDINGS;
+		prefix = "DDBC";
 	}
 	char *upper = ddbc_arena_strdup(plan->arena, prefix);
 	for (char *c = upper; *c; c++)
@@ -179,7 +195,7 @@ static int plan_prefix(planner *p, const ddbc_header_opts *o)
 	plan->prefix = upper;
 	plan->prefix_lower = lower_of(plan->arena, upper);
 	plan->guard = concat(plan->arena, upper, "_DDBC_H", NULL);
-	return DDBC_EMIT_OK;
+	return DDBC_PLAN_OK;
 }
 
 /* ---- tables and entities ------------------------------------------------------- */
@@ -211,7 +227,7 @@ static const char *entity_ident(planner *p, const ddbc_entity *e)
 	ddbc_arena *arena = p->plan->arena;
 	if (e->c_name.s) {
 		if (!is_c_identifier(e->c_name.s)) {
-			ddbc_diag_add(p->d, DDBC_RULE_SCHEMA, e->c_name.loc,
+			ddbc_diag_add(p->d, DDBC_RULE_HEADER_NAME, e->c_name.loc,
 				      "c_name '%s' of entity '%s' is not a C identifier; write "
 				      "ASCII letters, digits and '_', not starting with a digit",
 				      e->c_name.s, e->name.s);
@@ -219,14 +235,14 @@ static const char *entity_ident(planner *p, const ddbc_entity *e)
 		}
 		const char *id = ident_part(arena, e->c_name.s, true);
 		if (!id)
-			ddbc_diag_add(p->d, DDBC_RULE_SCHEMA, e->c_name.loc,
+			ddbc_diag_add(p->d, DDBC_RULE_HEADER_NAME, e->c_name.loc,
 				      "c_name '%s' of entity '%s' has no letter or digit; name the "
 				      "entity in C with letters", e->c_name.s, e->name.s);
 		return id;
 	}
 	const char *id = ident_part(arena, e->name.s, true);
 	if (!id)
-		ddbc_diag_add(p->d, DDBC_RULE_SCHEMA, e->name.loc,
+		ddbc_diag_add(p->d, DDBC_RULE_HEADER_NAME, e->name.loc,
 			      "entity '%s' gives no C identifier: the header keeps only ASCII "
 			      "letters and digits of names; set c_name, e.g. 'c_name: Item'",
 			      e->name.s);
@@ -241,7 +257,7 @@ static void plan_attr_names(planner *p, const ddbc_hentity *he, ddbc_hattr *ha,
 	const char *member = ident_part(arena, a->name.s, true);
 	if (!member) {
 		if (p->d)
-			ddbc_diag_add(p->d, DDBC_RULE_SCHEMA, a->name.loc,
+			ddbc_diag_add(p->d, DDBC_RULE_HEADER_NAME, a->name.loc,
 				      "attribute '%s' of entity '%s' gives no C identifier: the "
 				      "header keeps only ASCII letters and digits of names; give the "
 				      "attribute a name with ASCII letters", a->name.s,
@@ -388,7 +404,7 @@ static int plan_entity(planner *p, size_t i, ddbc_hentity *he)
 		plan_attr_names(p, he, &he->attrs[k], &e->attrs[k]);
 	for (size_t k = 0; k < e->nattrs; k++) {
 		ddbc_hattr *ha = &he->attrs[k];
-		if (ha->builder && plan_key(p, he, ha) != 0)
+		if (ha->builder && plan_key(p, he, ha) != 0 && !p->lenient)
 			return -1;
 	}
 	return 0;
@@ -508,7 +524,7 @@ static void collision(planner *p, const ident *x, const ident *y)
 	describe(&later, y);
 	describe(&earlier, x);
 	bool entities = x->kind == OWN_ENTITY || y->kind == OWN_ENTITY;
-	ddbc_diag_add(p->d, DDBC_RULE_SCHEMA, ly,
+	ddbc_diag_add(p->d, DDBC_RULE_HEADER_NAME, ly,
 		      "C name '%s' of %s is also the C name of %s (line %u); the header "
 		      "cannot tell them apart: %s", y->id, strbuf_str(&later),
 		      strbuf_str(&earlier), lx.line,
@@ -715,14 +731,14 @@ static int plan_entities(planner *p, name_check *c)
 }
 
 /* Plans every entity and checks that no two things get one identifier. */
-static int plan_unique(planner *p)
+static ddbc_plan_result plan_unique(planner *p)
 {
 	const ddbc_design *g = p->g;
 	name_check groups, names;
 	check_init(&names, count_names(g));
 	if (plan_entities(p, &names) != 0) {
 		check_release(&names);
-		return DDBC_EMIT_FAILED;
+		return DDBC_PLAN_FAILED;
 	}
 	/* The hashes of the names go before the groups' are taken. */
 	ddbc_hashset_release(&names.seen);
@@ -734,19 +750,19 @@ static int plan_unique(planner *p)
 	settle(p, &names, walk_names_again);
 	check_release(&groups);
 	check_release(&names);
-	return p->findings ? DDBC_EMIT_FINDINGS : DDBC_EMIT_OK;
+	return p->findings ? DDBC_PLAN_FINDINGS : DDBC_PLAN_OK;
 }
 
-int ddbc_header_plan_build(ddbc_header_plan *plan, const ddbc_design *g,
-			   const ddbc_header_opts *o, ddbc_diags *d)
+static ddbc_plan_result build(ddbc_header_plan *plan, const ddbc_design *g, const char *prefix,
+			      ddbc_diags *d, bool lenient)
 {
 	memset(plan, 0, sizeof(*plan));
 	plan->arena = ddbc_arena_new();
 	plan->scratch = ddbc_arena_new();
 	plan->g = g;
-	planner p = { plan, g, d, false, DDBC_STRSET_INIT };
-	int r = plan_prefix(&p, o);
-	if (r != DDBC_EMIT_OK)
+	planner p = { plan, g, d, lenient, false, DDBC_STRSET_INIT };
+	ddbc_plan_result r = plan_prefix(&p, prefix);
+	if (r != DDBC_PLAN_OK)
 		return r;
 	plan->ntables = g->ntables;
 	plan->tables = ddbc_arena_array(plan->arena, g->ntables, sizeof(ddbc_htable));
@@ -755,12 +771,25 @@ int ddbc_header_plan_build(ddbc_header_plan *plan, const ddbc_design *g,
 	plan->entity_idents = ddbc_arena_array(plan->arena, g->nentities, sizeof(const char *));
 	r = plan_unique(&p);
 	ddbc_strset_release(&p.reported);
-	return r;
+	return r == DDBC_PLAN_OK && p.findings ? DDBC_PLAN_FINDINGS : r;
+}
+
+ddbc_plan_result ddbc_header_plan_build(ddbc_header_plan *plan, const ddbc_design *g,
+					const char *prefix, ddbc_diags *d)
+{
+	return build(plan, g, prefix, d, false);
+}
+
+void ddbc_header_names_check(const ddbc_design *g, ddbc_diags *d)
+{
+	ddbc_header_plan plan;
+	build(&plan, g, NULL, d, true);
+	ddbc_header_plan_free(&plan);
 }
 
 int ddbc_header_plan_entity(ddbc_header_plan *plan, size_t i, ddbc_hentity *he)
 {
-	planner p = { plan, plan->g, NULL, false, DDBC_STRSET_INIT };
+	planner p = { plan, plan->g, NULL, false, false, DDBC_STRSET_INIT };
 	if (plan_entity(&p, i, he) == 0)
 		return 0;
 	no_attribute(he->entity);

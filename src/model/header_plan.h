@@ -2,9 +2,12 @@
  *
  * `ddbc header` works in two steps: this plan decides every identifier and
  * every builder (format pieces, typed parameters) from the derived model,
- * checking that each identifier is valid and unique; emit_header.c prints
- * it. The test suite reads the same plan to write a C program that calls
- * every builder with the values of the design's example items.
+ * checking that each identifier is valid and unique; emit/emit_header.c
+ * prints it. The rule header-name (rules/names.c) runs the same check on
+ * every command, with the prefix the design's name gives, so a design that
+ * lints clean has a header. The test suite reads the same plan to write a
+ * C program that calls every builder with the values of the design's
+ * example items.
  *
  * Memory. A large design has hundreds of thousands of identifiers, and a
  * collision must stop the command before a line is written, so every one
@@ -21,17 +24,21 @@
  * and '_' trimmed at both ends. An entity's c_name replaces its name. Macros
  * are upper case, functions and parameters lower case. A name that gives
  * no identifier, and two things that would get the same identifier, are
- * findings (rule schema): nothing is silently renamed. The default prefix
- * is the design name's identifier part; --prefix is taken as given (upper
- * and lower cased). Parameters are the attribute's part in lower case; one
- * that would be a C or C++ keyword, a lower-case library or GNU predefined
- * macro, or one of the builders' own names (buf, size, snprintf) gets a
- * trailing '_', one that starts with a digit a leading '_'.
+ * findings (rule header-name): nothing is silently renamed. The default
+ * prefix is the design name's identifier part; --prefix is taken as given
+ * (upper and lower cased). Every identifier the plan checks starts with
+ * the prefix and '_' (functions with its lower case), so two collide with
+ * one prefix exactly when they collide with any other: a check with the
+ * default prefix answers for every --prefix (the prefix has a letter, so
+ * macros and functions never meet). Parameters are the attribute's part in
+ * lower case; one that would be a C or C++ keyword, a lower-case library
+ * or GNU predefined macro, or one of the builders' own names (buf, size,
+ * snprintf) gets a trailing '_', one that starts with a digit a leading
+ * '_'.
  */
 #ifndef DDBC_HEADER_PLAN_H
 #define DDBC_HEADER_PLAN_H
 
-#include "emit/emit.h"
 #include "model/model.h"
 
 #include <stdbool.h>
@@ -111,13 +118,29 @@ typedef struct ddbc_header_plan {
 	bool has_builders;       /* some key has a parameter: the header needs <stdio.h> */
 } ddbc_header_plan;
 
-/* Plans the header of g and checks every identifier. Returns DDBC_EMIT_OK
- * with *plan filled, DDBC_EMIT_FINDINGS after adding error findings to d
- * (names that give no identifier, collisions), or DDBC_EMIT_FAILED after
- * printing why to stderr (an --prefix that is no identifier). Release
- * *plan with ddbc_header_plan_free whatever the result. */
-int ddbc_header_plan_build(ddbc_header_plan *plan, const ddbc_design *g,
-			   const ddbc_header_opts *o, ddbc_diags *d);
+typedef enum ddbc_plan_result {
+	DDBC_PLAN_OK,            /* the plan is whole and its names unique */
+	DDBC_PLAN_FINDINGS,      /* header-name findings were added */
+	DDBC_PLAN_FAILED         /* it cannot be planned; why was printed to stderr */
+} ddbc_plan_result;
+
+/* Plans the header of g with prefix (NULL: the design name's) and checks
+ * every identifier. Returns DDBC_PLAN_OK with *plan filled,
+ * DDBC_PLAN_FINDINGS after adding header-name findings to d (names that
+ * give no identifier, collisions), or DDBC_PLAN_FAILED after printing why
+ * to stderr (a prefix that is no identifier; a template placeholder that
+ * names no attribute). Release *plan with ddbc_header_plan_free whatever
+ * the result. */
+ddbc_plan_result ddbc_header_plan_build(ddbc_header_plan *plan, const ddbc_design *g,
+					const char *prefix, ddbc_diags *d);
+
+/* The check of header-name on any design, checked or not: what
+ * ddbc_header_plan_build would report with the design name's prefix,
+ * without keeping the plan. A template placeholder that names no attribute
+ * (template-unknown-attribute's) leaves that key's builder unchecked; a
+ * design name without an identifier is reported, and the rest checked with
+ * a stand-in prefix. */
+void ddbc_header_names_check(const ddbc_design *g, ddbc_diags *d);
 /* Plans entity i of the design (of a plan that was built DDBC_EMIT_OK)
  * into *he, which holds until the next call or ddbc_header_plan_free.
  * Returns 0, or -1 (with a message on stderr) on a template placeholder
