@@ -717,7 +717,7 @@ START_TEST(test_attribute_collision)
 	tu_expect_diag(&u.d, DDBC_RULE_HEADER_NAME, 11, 7,
 		       "C name 'DEMO_USER_USER_ID_NAME' of attribute 'user_id' of entity 'User' "
 		       "is also the C name of attribute 'user-id' of entity 'User' (line 10); "
-		       "the header cannot tell them apart: rename one of them");
+		       "the header cannot tell them apart: set c_name on one of the attributes");
 	ck_assert_int_eq(u.d.items[0].severity, DDBC_SEV_ERROR);
 	unit_close(&u);
 }
@@ -818,19 +818,19 @@ START_TEST(test_collisions_with_the_first)
 	static const char want[] =
 		"  11:7 error [header-name] C name 'DEMO_USER_USER_ID_NAME' of attribute 'user_id' of "
 		"entity 'User' is also the C name of attribute 'user-id' of entity 'User' (line "
-		"10); the header cannot tell them apart: rename one of them\n"
+		"10); the header cannot tell them apart: set c_name on one of the attributes\n"
 		"  12:7 error [header-name] C name 'DEMO_USER_USER_ID_NAME' of attribute 'userId' of "
 		"entity 'User' is also the C name of attribute 'user-id' of entity 'User' (line "
-		"10); the header cannot tell them apart: rename one of them\n"
+		"10); the header cannot tell them apart: set c_name on one of the attributes\n"
 		"  13:3 error [header-name] C name 'USER' of entity 'UserX' is also the C name of "
 		"entity 'User' (line 7); the header cannot tell them apart: set c_name on one of "
 		"the entities\n"
 		"  20:7 error [header-name] C name 'DEMO_OTHER_A_NAME' of attribute 'A' of entity "
 		"'Other' is also the C name of attribute 'a' of entity 'Other' (line 19); the "
-		"header cannot tell them apart: rename one of them\n"
+		"header cannot tell them apart: set c_name on one of the attributes\n"
 		"  21:7 error [header-name] C name 'DEMO_OTHER_A_NAME' of attribute 'a_' of entity "
 		"'Other' is also the C name of attribute 'a' of entity 'Other' (line 19); the "
-		"header cannot tell them apart: rename one of them\n";
+		"header cannot tell them apart: set c_name on one of the attributes\n";
 	char *got = tu_diags_dump(&u.d);
 	ck_assert_msg(!strcmp(got, want), "the findings are:\n%s", got);
 	free(got);
@@ -839,6 +839,37 @@ START_TEST(test_collisions_with_the_first)
 	got = lint_header_names(text);
 	ck_assert_msg(!strcmp(got, want), "lint's header-name findings are:\n%s", got);
 	free(got);
+}
+END_TEST
+
+/* An attribute whose name gives no identifier, or gives one another
+ * attribute has, is named in C by its c_name; a c_name that is no
+ * identifier is reported where it is written. */
+START_TEST(test_attribute_c_name)
+{
+	static const char base[] = "ddbc: 1\nname: demo\ntables:\n  t:\n"
+				   "    partition_key: PK\nentities:\n  A:\n    attributes:\n"
+				   "      PK: S\n";
+	strbuf sb = STRBUF_INIT;
+	strbuf_addf(&sb, "%s      user_id: S\n"
+		    "      userId: { type: S, c_name: legacyUserId }\n"
+		    "      \xe5\x90\x8d\xe5\x89\x8d: { type: S, c_name: displayName }\n", base);
+	char *got = lint_header_names(strbuf_str(&sb));
+	ck_assert_msg(!strcmp(got, "  (none)\n"), "unexpected findings:\n%s", got);
+	free(got);
+	strbuf_reset(&sb);
+	strbuf_addf(&sb, "%s      \xe5\x90\x8d\xe5\x89\x8d: S\n"
+		    "      x: { type: S, c_name: 2x }\n", base);
+	got = lint_header_names(strbuf_str(&sb));
+	static const char want[] =
+		"  10:7 error [header-name] attribute '\xe5\x90\x8d\xe5\x89\x8d' of entity 'A' "
+		"gives no C identifier: the header keeps only ASCII letters and digits of names; "
+		"set c_name, e.g. 'c_name: displayName'\n"
+		"  11:29 error [header-name] c_name '2x' of attribute 'x' of entity 'A' is not a C "
+		"identifier; write ASCII letters, digits and '_', not starting with a digit\n";
+	ck_assert_msg(!strcmp(got, want), "lint's header-name findings are:\n%s", got);
+	free(got);
+	strbuf_release(&sb);
 }
 END_TEST
 
@@ -857,7 +888,7 @@ START_TEST(test_lint_checks_unplannable)
 		"with --prefix ID\n"
 		"  11:7 error [header-name] C name 'DDBC_A_A_B_NAME' of attribute 'a_b' of entity "
 		"'A' is also the C name of attribute 'a-b' of entity 'A' (line 10); the header "
-		"cannot tell them apart: rename one of them\n";
+		"cannot tell them apart: set c_name on one of the attributes\n";
 	ck_assert_msg(!strcmp(got, want), "lint's header-name findings are:\n%s", got);
 	free(got);
 }
@@ -1301,6 +1332,7 @@ static Suite *header_suite(void)
 	tcase_add_test(tc, test_names_without_identifier);
 	tcase_add_test(tc, test_prefix);
 	tcase_add_test(tc, test_lint_checks_unplannable);
+	tcase_add_test(tc, test_attribute_c_name);
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("hash sets");

@@ -477,7 +477,8 @@ static void load_stored(loader *L, const ddbc_node *m, ddbc_attr *a)
 static void load_attr(loader *L, const ddbc_pair *pair, ddbc_entity *e, ddbc_attr *a)
 {
 	static const char *const fields[] = { "type", "description", "format", "template",
-					      "required", "stored", "enum", "example", "indexes" };
+					      "required", "stored", "enum", "example", "indexes",
+					      "c_name" };
 	a->name = word_of(L, pair->key);
 	a->entity = e;
 	a->type_loc = a->name.loc;
@@ -498,6 +499,7 @@ static void load_attr(loader *L, const ddbc_pair *pair, ddbc_entity *e, ddbc_att
 		load_type(L, type, a);
 	a->description = get_attr_word(L, m, "description");
 	a->format = get_attr_word(L, m, "format");
+	a->c_name = get_name(L, m, "c_name");
 	const ddbc_node *tpl = ddbc_node_get(m, "template");
 	/* A template may be empty text only if it is quoted; plain text is
 	 * read as is, so `template: 001` is the string "001". */

@@ -220,25 +220,36 @@ static void plan_table(planner *p, ddbc_htable *ht, const ddbc_table *t)
 	}
 }
 
+/* The identifier part of a c_name (whose = "entity 'E'" or "attribute 'A'
+ * of entity 'E'"); NULL (reported, when d is given) when there is none. */
+static const char *c_name_ident(ddbc_arena *arena, ddbc_diags *d, ddbc_name c,
+				const char *whose)
+{
+	if (!is_c_identifier(c.s)) {
+		if (d)
+			ddbc_diag_add(d, DDBC_RULE_HEADER_NAME, c.loc,
+				      "c_name '%s' of %s is not a C identifier; write ASCII "
+				      "letters, digits and '_', not starting with a digit", c.s,
+				      whose);
+		return NULL;
+	}
+	const char *id = ident_part(arena, c.s, true);
+	if (!id && d)
+		ddbc_diag_add(d, DDBC_RULE_HEADER_NAME, c.loc,
+			      "c_name '%s' of %s has no letter or digit; name it in C with letters",
+			      c.s, whose);
+	return id;
+}
+
 /* The entity's identifier part from c_name or its name; NULL (reported)
  * when there is none. */
 static const char *entity_ident(planner *p, const ddbc_entity *e)
 {
 	ddbc_arena *arena = p->plan->arena;
 	if (e->c_name.s) {
-		if (!is_c_identifier(e->c_name.s)) {
-			ddbc_diag_add(p->d, DDBC_RULE_HEADER_NAME, e->c_name.loc,
-				      "c_name '%s' of entity '%s' is not a C identifier; write "
-				      "ASCII letters, digits and '_', not starting with a digit",
-				      e->c_name.s, e->name.s);
-			return NULL;
-		}
-		const char *id = ident_part(arena, e->c_name.s, true);
-		if (!id)
-			ddbc_diag_add(p->d, DDBC_RULE_HEADER_NAME, e->c_name.loc,
-				      "c_name '%s' of entity '%s' has no letter or digit; name the "
-				      "entity in C with letters", e->c_name.s, e->name.s);
-		return id;
+		char whose[64 + 16];
+		snprintf(whose, sizeof whose, "entity '%.64s'", e->name.s);
+		return c_name_ident(arena, p->d, e->c_name, whose);
 	}
 	const char *id = ident_part(arena, e->name.s, true);
 	if (!id)
@@ -249,19 +260,35 @@ static const char *entity_ident(planner *p, const ddbc_entity *e)
 	return id;
 }
 
+/* The attribute's identifier part from c_name or its name; NULL (reported
+ * while names are checked) when there is none. */
+static const char *attr_ident(planner *p, const ddbc_hentity *he, const ddbc_attr *a)
+{
+	ddbc_arena *arena = p->plan->scratch;
+	if (a->c_name.s) {
+		strbuf whose = STRBUF_INIT;
+		strbuf_addf(&whose, "attribute '%s' of entity '%s'", a->name.s,
+			    he->entity->name.s);
+		const char *id = c_name_ident(arena, p->d, a->c_name, strbuf_str(&whose));
+		strbuf_release(&whose);
+		return id;
+	}
+	const char *id = ident_part(arena, a->name.s, true);
+	if (!id && p->d)
+		ddbc_diag_add(p->d, DDBC_RULE_HEADER_NAME, a->name.loc,
+			      "attribute '%s' of entity '%s' gives no C identifier: the header "
+			      "keeps only ASCII letters and digits of names; set c_name, e.g. "
+			      "'c_name: displayName'", a->name.s, he->entity->name.s);
+	return id;
+}
+
 static void plan_attr_names(planner *p, const ddbc_hentity *he, ddbc_hattr *ha,
 			    const ddbc_attr *a)
 {
 	ddbc_arena *arena = p->plan->scratch;
 	ha->attr = a;
-	const char *member = ident_part(arena, a->name.s, true);
+	const char *member = attr_ident(p, he, a);
 	if (!member) {
-		if (p->d)
-			ddbc_diag_add(p->d, DDBC_RULE_HEADER_NAME, a->name.loc,
-				      "attribute '%s' of entity '%s' gives no C identifier: the "
-				      "header keeps only ASCII letters and digits of names; give the "
-				      "attribute a name with ASCII letters", a->name.s,
-				      he->entity->name.s);
 		p->findings = true;
 		return;
 	}
@@ -523,12 +550,17 @@ static void collision(planner *p, const ident *x, const ident *y)
 	strbuf later = STRBUF_INIT, earlier = STRBUF_INIT;
 	describe(&later, y);
 	describe(&earlier, x);
-	bool entities = x->kind == OWN_ENTITY || y->kind == OWN_ENTITY;
+	/* Only entities and attributes have a c_name; tables and indexes
+	 * are named in DynamoDB, and a rename is theirs to make. */
+	const char *fix = "rename one of them";
+	if (x->kind == OWN_ENTITY || y->kind == OWN_ENTITY)
+		fix = "set c_name on one of the entities";
+	else if (x->kind == OWN_ATTR || y->kind == OWN_ATTR)
+		fix = "set c_name on one of the attributes";
 	ddbc_diag_add(p->d, DDBC_RULE_HEADER_NAME, ly,
 		      "C name '%s' of %s is also the C name of %s (line %u); the header "
 		      "cannot tell them apart: %s", y->id, strbuf_str(&later),
-		      strbuf_str(&earlier), lx.line,
-		      entities ? "set c_name on one of the entities" : "rename one of them");
+		      strbuf_str(&earlier), lx.line, fix);
 	strbuf_release(&later);
 	strbuf_release(&earlier);
 	p->findings = true;

@@ -146,6 +146,7 @@ typedef struct ddbc_attr {
 	const char *description;
 	const char *format;
 	ddbc_name template;      /* s is NULL without a template */
+	ddbc_name c_name;        /* the header's name for it; s is NULL without one */
 	ddbc_node **enum_values;
 	ddbc_node *example;
 	ddbc_index_decl *indexes; /* the readable entries, then those whose role is not */
