@@ -15,6 +15,12 @@
  *        NextToken, ResponseMetadata), and must then be an array; several scan
  *        results one after the other (pages) are read in turn, and every
  *        member other than "Items" is checked to be JSON and skipped;
+ *   '{'  a BatchWriteItem request file                   DDBC_SHAPE_BATCH
+ *        {"Table": [{"PutRequest": {"Item": {...}}}, ...], "Other": [...]}
+ *        when its first member is an array whose first element's first
+ *        member is PutRequest or DeleteRequest; each request is one span,
+ *        with the table it is for (unwrapping it is the caller's
+ *        business); several such objects may follow one another;
  *   '{'  otherwise: JSON lines, one item per value     DDBC_SHAPE_LINES
  *        (export lines {"Item": {...}} too: unwrapping them is the
  *        caller's business). Values may be separated by any whitespace.
@@ -33,7 +39,8 @@ typedef enum ddbc_items_shape {
 	DDBC_SHAPE_UNKNOWN,      /* nothing read yet, or an empty input */
 	DDBC_SHAPE_ARRAY,
 	DDBC_SHAPE_LINES,
-	DDBC_SHAPE_SCAN
+	DDBC_SHAPE_SCAN,
+	DDBC_SHAPE_BATCH
 } ddbc_items_shape;
 
 /* A position in the input: 1-based line and column; the column counts
@@ -49,6 +56,7 @@ typedef struct ddbc_item_span {
 	size_t len;
 	unsigned long index;     /* 1-based: the index-th item of the input */
 	ddbc_ipos pos;           /* where its first byte is */
+	const char *table;       /* a batch's request: the table it is for; else NULL */
 } ddbc_item_span;
 
 /* A problem with the input, positioned. The message, of any length, is
