@@ -18,7 +18,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 #include <zlib.h>
 
@@ -490,6 +493,63 @@ START_TEST(test_rule_kinds)
 }
 END_TEST
 
+/* ---- memory ------------------------------------------------------------------------------ */
+
+/* A gzip file of n counters items of kinds.ddb.yaml, half of them failing. */
+static char *counters_gz(size_t n)
+{
+	char *path = strdup("/tmp/ddbc-scale-XXXXXX");
+	close(mkstemp(path));
+	gzFile f = gzopen(path, "wb1");
+	ck_assert(f != NULL);
+	for (size_t i = 0; i < n; i++)
+		gzprintf(f, i % 2 ? "{\"id\": %zu, \"value\": \"x\"}\n"
+				  : "{\"id\": %zu, \"value\": 1}\n", i);
+	gzclose(f);
+	return path;
+}
+
+/* Peak resident set in KiB of check-items -j 2 over the two files. */
+static long peak_rss_kib(const char *a, const char *b)
+{
+	fflush(NULL);
+	pid_t pid = fork();
+	ck_assert_int_ge(pid, 0);
+	if (pid == 0) {
+		int fd = open("/dev/null", O_WRONLY);
+		dup2(fd, STDOUT_FILENO);
+		dup2(fd, STDERR_FILENO);
+		if (chdir(TEST_SRCDIR) != 0)
+			_exit(126);
+		setenv("ASAN_OPTIONS", "quarantine_size_mb=1:detect_leaks=0", 1);
+		execl(TEST_BUILDDIR "/ddbc", "ddbc", "check-items", "-j", "2", "--format", "json",
+		      "tests/fixtures/items/kinds.ddb.yaml", a, b, (char *)NULL);
+		_exit(127);
+	}
+	int status;
+	struct rusage ru;
+	ck_assert_int_eq(wait4(pid, &status, 0, &ru), pid);
+	ck_assert_msg(WIFEXITED(status) && WEXITSTATUS(status) == 1, "status %d", status);
+	return ru.ru_maxrss;
+}
+
+/* Two workers on gzip files: memory does not grow with the items (the
+ * findings are spooled to disk, not kept). */
+START_TEST(test_jobs_memory)
+{
+	char *s1 = counters_gz(1000), *s2 = counters_gz(1000);
+	char *l1 = counters_gz(200000), *l2 = counters_gz(200000);
+	long base = peak_rss_kib(s1, s2), peak = peak_rss_kib(l1, l2);
+	ck_assert_msg(peak - base < 4096, "peak RSS %ld KiB for 2 x 200k items, %ld KiB for "
+		      "2 x 1k", peak, base);
+	char *files[] = { s1, s2, l1, l2 };
+	for (int i = 0; i < 4; i++) {
+		unlink(files[i]);
+		free(files[i]);
+	}
+}
+END_TEST
+
 /* ---- --merge ------------------------------------------------------------------------------ */
 
 static char *json_run_to_file(const char *const *items, size_t n, const char *cap)
@@ -624,6 +684,11 @@ static Suite *scale_suite(void)
 	tcase_add_test(tc, test_rule_kinds);
 	tcase_add_test(tc, test_merge);
 	tcase_add_test(tc, test_kind_pages);
+	suite_add_tcase(s, tc);
+
+	tc = tcase_create("memory");
+	tcase_set_timeout(tc, 300);
+	tcase_add_test(tc, test_jobs_memory);
 	suite_add_tcase(s, tc);
 	return s;
 }
