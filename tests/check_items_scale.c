@@ -202,6 +202,30 @@ START_TEST(test_gzip_broken)
 }
 END_TEST
 
+/* A data file of an export in Amazon Ion format, text or binary, gzip or
+ * not, is named as such. */
+START_TEST(test_ion_named)
+{
+	static const char *const texts[] = { "$ion_1_0 {Item:{PK:\"a\",SK:\"b\"}}\n",
+		"\xE0\x01\x00\xEA\xD3\x8A\x21\x01" };
+	static const size_t lens[] = { 32, 8 };
+	for (size_t i = 0; i < 2; i++) {
+		char path[] = "/tmp/ddbc-ion-XXXXXX";
+		close(mkstemp(path));
+		gzFile f = gzopen(path, "wb");
+		gzwrite(f, texts[i], (unsigned)lens[i]);
+		gzclose(f);
+		tu_proc p;
+		tu_run(&p, NULL, "check-items", STAMP, path, (char *)NULL);
+		ck_assert_int_eq(p.status, 2);
+		ck_assert_msg(tu_contains(p.err, p.err_len, ":1:1: error: the input is Amazon Ion"),
+			      "%s", p.err);
+		tu_proc_free(&p);
+		unlink(path);
+	}
+}
+END_TEST
+
 /* ---- BatchWriteItem files ------------------------------------------------------------- */
 
 START_TEST(test_batch_same_as_export)
@@ -671,6 +695,7 @@ static Suite *scale_suite(void)
 	tcase_set_timeout(tc, 120);
 	tcase_add_test(tc, test_gzip_every_shape);
 	tcase_add_test(tc, test_gzip_broken);
+	tcase_add_test(tc, test_ion_named);
 	tcase_add_test(tc, test_batch_same_as_export);
 	tcase_add_test(tc, test_batch_tables);
 	tcase_add_test(tc, test_export_folder);

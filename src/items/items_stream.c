@@ -559,12 +559,27 @@ static advance first_object(ddbc_items_reader *r, ddbc_item_span *span, ddbc_ite
 	return ADV_ITEM;
 }
 
+/* Whether the input starts with an Amazon Ion version marker, text
+ * ($ion_1_0) or binary (E0 01 00 EA), as the data files of an export in
+ * Ion format do: named, rather than reported as a stray byte. */
+static bool is_ion(const ddbc_items_reader *r)
+{
+	static const char text[] = "$ion_1_0", binary[] = "\xE0\x01\x00\xEA";
+	const unsigned char *p = r->chunk + r->pos;
+	size_t n = r->len - r->pos;
+	return (n >= 8 && !memcmp(p, text, 8)) || (n >= 4 && !memcmp(p, binary, 4));
+}
+
 static advance start(ddbc_items_reader *r, ddbc_item_span *span, ddbc_items_error *err)
 {
 	static const char bom[] = "\xEF\xBB\xBF";
 	if (peek(r) == 0xEF && r->len - r->pos >= 3 && !memcmp(r->chunk + r->pos, bom, 3))
 		r->pos += 3;
 	int c = skip_ws(r);
+	if (is_ion(r))
+		return fail(r, err, r->at, "the input is Amazon Ion (the data file of an export in "
+			    "Ion format), which check-items does not read; export the table in "
+			    "DynamoDB JSON format");
 	if (c == '[') {
 		r->shape = DDBC_SHAPE_ARRAY;
 		r->array_at = r->at;
