@@ -226,6 +226,38 @@ START_TEST(test_ion_named)
 }
 END_TEST
 
+/* One item a line (as exports are): a line cut short is one malformed
+ * item, not the end of the file, however much follows it; items written
+ * over several lines are still read whole. */
+START_TEST(test_cut_line)
+{
+	strbuf sb = STRBUF_INIT;
+	for (int i = 0; i < 100000; i++)
+		strbuf_addf(&sb, i == 10 ? "{\"id\": %d, \"value\": [1,\n"
+				: "{\"id\": %d, \"value\": 1}\n", i);
+	char path[] = "/tmp/ddbc-cut-XXXXXX";
+	close(mkstemp(path));
+	tu_write_file(path, sb.buf, sb.len);
+	tu_proc p;
+	tu_run(&p, NULL, "check-items", "tests/fixtures/items/kinds.ddb.yaml", path, (char *)NULL);
+	ck_assert_msg(p.status == 1, "exit %d: %s", p.status, p.err);
+	ck_assert(tu_contains(p.out, p.out_len, ":11:24: error: item 11: the line ends before the "
+			      "item does (cut short?)\n"));
+	ck_assert_msg(tu_contains(p.out, p.out_len, "100000 items: 99999 ok, 0 failed, 0 unmatched, "
+				  "1 malformed\n"), "%s", p.out);
+	tu_proc_free(&p);
+	static const char pretty[] = "{\n  \"id\": 1,\n  \"value\": 1\n}\n{\n  \"id\": 2,\n"
+				     "  \"value\": 2\n}\n";
+	tu_write_file(path, pretty, sizeof(pretty) - 1);
+	tu_run(&p, NULL, "check-items", "tests/fixtures/items/kinds.ddb.yaml", path, (char *)NULL);
+	ck_assert_msg(p.status == 0, "exit %d: %s%s", p.status, p.out, p.err);
+	ck_assert(tu_contains(p.out, p.out_len, "2 items: 2 ok, 0 failed, 0 unmatched\n"));
+	tu_proc_free(&p);
+	unlink(path);
+	strbuf_release(&sb);
+}
+END_TEST
+
 /* ---- BatchWriteItem files ------------------------------------------------------------- */
 
 START_TEST(test_batch_same_as_export)
@@ -696,6 +728,7 @@ static Suite *scale_suite(void)
 	tcase_add_test(tc, test_gzip_every_shape);
 	tcase_add_test(tc, test_gzip_broken);
 	tcase_add_test(tc, test_ion_named);
+	tcase_add_test(tc, test_cut_line);
 	tcase_add_test(tc, test_batch_same_as_export);
 	tcase_add_test(tc, test_batch_tables);
 	tcase_add_test(tc, test_export_folder);

@@ -47,7 +47,10 @@ static json_t *parse_item(ddbc_items_run *R, const ddbc_item_span *sp)
 	/* An integer beyond 64 bits is still a DynamoDB number. */
 	if (!root && json_error_code(&je) == json_error_numeric_overflow)
 		root = json_loadb(sp->data, sp->len, flags | JSON_DECODE_INT_AS_REAL, &je);
-	if (!root)
+	if (!root && sp->cut && json_error_code(&je) == json_error_premature_end_of_input)
+		malformed(R, ddbc_items_offset_pos(sp, sp->len), "the line ends before the item "
+			  "does (cut short?)");
+	else if (!root)
 		malformed(R, ddbc_items_json_error_pos(sp, je.position), "%s", je.text);
 	return root;
 }

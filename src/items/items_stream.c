@@ -64,6 +64,11 @@ struct ddbc_items_reader {
 	state st;
 	bool array_in_scan;      /* the array of items is a scan's "Items" */
 	bool array_in_batch;     /* the array of items is a table's requests */
+	/* JSON lines whose first item is on one line are taken as one item a
+	 * line (as exports are): a line whose brackets do not close ends where
+	 * a line starting with '{' follows, a malformed item, and that line is
+	 * read on its own. */
+	bool line_items;
 	char table[KEY_MAX];     /* in a batch: the table of the requests */
 	ddbc_ipos array_at;      /* where the current array of items opens */
 	ddbc_ipos scan_at;       /* where the current scan result opens */
@@ -222,8 +227,12 @@ static int skip_ws(ddbc_items_reader *r)
 
 /* Consumes an object or array up to its closing bracket, strings and
  * escapes followed, from depth brackets deep (0: at the opening one).
- * Returns 0, or -1 when the input ends first. The
- * inner loop is the reader's hot path: it keeps the position in locals. */
+ * Returns 0, or -1 when the input ends first; with line_items set, 1 at a
+ * newline directly followed by '{' before the closing bracket (the newline
+ * left unconsumed): the line was cut short, the next item begins. (At the
+ * end of a chunk the '{' cannot be seen: the item then runs on to the
+ * next such line.) The inner loop is the reader's hot path: it keeps the position
+ * in locals. */
 static int scan_nested(ddbc_items_reader *r, int depth)
 {
 	bool str = false, esc = false;
@@ -238,6 +247,11 @@ static int scan_nested(ddbc_items_reader *r, int depth)
 		while (p < end) {
 			unsigned char c = *p++;
 			if (c == '\n') {
+				if (r->line_items && p < end && *p == '{') {
+					r->pos = (size_t)(p - 1 - r->chunk);
+					r->at.line = line, r->at.column = col;
+					return 1;
+				}
 				line++, col = 1;
 				esc = false;
 				continue;
@@ -290,7 +304,8 @@ static bool ends_scalar(int c)
 }
 
 /* Consumes one value starting at the current byte (not whitespace).
- * Returns 0, or -1 when the input ends inside it. A number, true, false or
+ * Returns 0, or -1 when the input ends inside it (1: a line item cut short,
+ * see scan_nested). A number, true, false or
  * null ends at the first byte that cannot continue it. */
 static int scan_value(ddbc_items_reader *r)
 {
@@ -366,7 +381,7 @@ static advance fail_in_value(ddbc_items_reader *r, ddbc_items_error *err, ddbc_i
 	json_t *v = json_loadb(r->rec ? r->rec : "", r->rec_len, JSON_DECODE_ANY, &je);
 	json_decref(v);
 	if (v == NULL && json_error_code(&je) != json_error_premature_end_of_input) {
-		ddbc_item_span span = { r->rec, r->rec_len, 0, pos, NULL };
+		ddbc_item_span span = { r->rec, r->rec_len, 0, pos, NULL, false };
 		return fail(r, err, ddbc_items_json_error_pos(&span, je.position), "%s: %s", what,
 			    je.text);
 	}
@@ -387,7 +402,7 @@ static advance check_skipped(ddbc_items_reader *r, ddbc_items_error *err, const 
 		json_decref(v);
 		return ADV_ON;
 	}
-	ddbc_item_span span = { data, len, 0, pos, NULL };
+	ddbc_item_span span = { data, len, 0, pos, NULL, false };
 	return fail(r, err, ddbc_items_json_error_pos(&span, je.position),
 		    "the scan result's '%s': %s", key, je.text);
 }
@@ -433,7 +448,7 @@ static advance read_item(ddbc_items_reader *r, ddbc_item_span *span, ddbc_items_
 	ddbc_ipos pos = r->at;
 	begin_record(r);
 	int rc = scan_value(r);
-	if (rc == 0)
+	if (rc >= 0)
 		end_record(r, &span->data, &span->len);
 	if (rc < 0 || r->over) {
 		char what[48];
@@ -442,6 +457,7 @@ static advance read_item(ddbc_items_reader *r, ddbc_item_span *span, ddbc_items_
 	}
 	span->pos = pos;
 	span->index = ++r->nitems;
+	span->cut = rc == 1;
 	r->st = next;
 	return ADV_ITEM;
 }
@@ -553,6 +569,7 @@ static advance first_object(ddbc_items_reader *r, ddbc_item_span *span, ddbc_ite
 	end_record(r, &span->data, &span->len);
 	if (r->over)
 		return fail_in_value(r, err, pos, "item 1");
+	r->line_items = !memchr(span->data, '\n', span->len);
 	span->pos = pos;
 	span->index = ++r->nitems;
 	r->st = ST_LINES;
@@ -731,6 +748,7 @@ static advance between(ddbc_items_reader *r, ddbc_items_error *err, const char *
 
 ddbc_items_step ddbc_items_next(ddbc_items_reader *r, ddbc_item_span *span, ddbc_items_error *err)
 {
+	span->cut = false;
 	for (;;) {
 		advance rc = ADV_ON;
 		int c;

@@ -23,7 +23,11 @@
  *        business); several such objects may follow one another;
  *   '{'  otherwise: JSON lines, one item per value     DDBC_SHAPE_LINES
  *        (export lines {"Item": {...}} too: unwrapping them is the
- *        caller's business). Values may be separated by any whitespace.
+ *        caller's business). Values may be separated by any whitespace;
+ *        when the first is on one line, every item is taken to be (as in
+ *        exports), and a line whose brackets do not close before a line
+ *        that starts with '{' is an item of its own, marked cut, so that
+ *        one damaged line does not swallow the rest of the file.
  * Anything else is not an input of items, reported as such.
  */
 #ifndef DDBC_ITEMS_STREAM_H
@@ -32,6 +36,7 @@
 #include "util/strbuf.h"
 
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stddef.h>
 
@@ -57,6 +62,7 @@ typedef struct ddbc_item_span {
 	unsigned long index;     /* 1-based: the index-th item of the input */
 	ddbc_ipos pos;           /* where its first byte is */
 	const char *table;       /* a batch's request: the table it is for; else NULL */
+	bool cut;                /* one item a line: the line ended before the item */
 } ddbc_item_span;
 
 /* A problem with the input, positioned. The message, of any length, is
