@@ -99,6 +99,18 @@ static void end_progress(files_run *F)
 		fputs("\r\033[K", stderr);
 }
 
+/* Before a finding goes to the terminal the progress line is on: the line
+ * is cleared, to be drawn again below the finding. */
+static void clear_progress(void *arg)
+{
+	files_run *F = arg;
+	pthread_mutex_lock(&F->mu);
+	end_progress(F);
+	F->progress_shown = false;
+	F->shown_at = 0;
+	pthread_mutex_unlock(&F->mu);
+}
+
 /* ---- one part ----------------------------------------------------------------------- */
 
 static void set_error(ddbc_items_error *err, ddbc_ipos pos, const char *fmt, ...)
@@ -274,7 +286,11 @@ ddbc_items_result ddbc_check_items(FILE *out, const ddbc_design *g, const char *
 	F.o = o;
 	F.plan = &plan;
 	F.res = xcalloc(plan.n ? plan.n : 1, sizeof(*F.res));
-	F.sink = (ddbc_items_sink){ out, o->format, o->max_findings, 0 };
+	F.sink = (ddbc_items_sink){ out, o->format, o->max_findings, 0, NULL, NULL };
+	if (o->progress && isatty(fileno(out))) {
+		F.sink.before = clear_progress;
+		F.sink.before_arg = &F;
+	}
 	pthread_mutex_init(&F.mu, NULL);
 	pthread_cond_init(&F.cv, NULL);
 	F.started = now();

@@ -128,7 +128,7 @@ ddbc_items_result ddbc_items_merge(FILE *out, const char *const *paths, size_t n
 			names[i] = json_string_value(json_array_get(files, i));
 		ddbc_items_begin_output(out, DDBC_ITEMS_JSON, names, nf);
 		free(names);
-		ddbc_items_sink sink = { out, DDBC_ITEMS_JSON, opts->max_findings, 0 };
+		ddbc_items_sink sink = { out, DDBC_ITEMS_JSON, opts->max_findings, 0, NULL, NULL };
 		ddbc_items_outcome o;
 		memset(&o, 0, sizeof(o));
 		bool first = true;

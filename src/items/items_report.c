@@ -74,6 +74,8 @@ void ddbc_items_sink_line(ddbc_items_sink *s, const char *line, size_t len)
 {
 	if (s->max && s->shown >= s->max)
 		return;
+	if (s->before)
+		s->before(s->before_arg);
 	if (s->format == DDBC_ITEMS_JSON)
 		fputs(s->shown ? ",\n" : "\n", s->out);
 	fwrite(line, 1, len, s->out);

@@ -71,6 +71,10 @@ typedef struct ddbc_items_sink {
 	ddbc_items_format format;
 	unsigned long max;       /* 0: no cap */
 	unsigned long shown;
+	/* called before a line is written, when set (to clear a progress
+	 * line off the terminal the output shares) */
+	void (*before)(void *arg);
+	void *before_arg;
 } ddbc_items_sink;
 
 /* Writes one finding's line (len bytes, no newline) unless the cap is
