@@ -637,7 +637,7 @@ START_TEST(test_merge)
 		const char *cap = capped ? "3" : NULL;
 		char *whole = json_run_to_file(files, 4, cap);
 		char *a = json_run_to_file(files, 2, cap), *b = json_run_to_file(files + 2, 2, cap);
-		const char *args[8] = { "check-items", "--merge", "--format", "json", a, b };
+		const char *args[10] = { "check-items", "--merge", "--format", "json", a, b };
 		size_t n = 6;
 		if (cap) {
 			args[n++] = "--max-findings";
