@@ -68,6 +68,10 @@ void ddbc_items_opts_init(ddbc_items_opts *o);
 ddbc_items_result ddbc_check_items(FILE *out, const ddbc_design *g, const char *const *paths,
 				   size_t npaths, const ddbc_items_opts *o);
 
+/* The same for one open stream of items named name (not closed). */
+ddbc_items_result ddbc_check_items_stream(FILE *out, const ddbc_design *g, FILE *in,
+					  const char *name, const ddbc_items_opts *o);
+
 /* Merges the JSON results (--format json) of separate runs, read from
  * paths, into one result of the same form on out: counts added, findings
  * in argument order up to o->max_findings. Unreadable results are said on

@@ -22,8 +22,15 @@ static void add_part(ddbc_items_plan *plan, const char *path, const char *name,
 	xgrow((void **)&plan->parts, &plan->cap, plan->n + 1, sizeof(*plan->parts));
 	ddbc_items_part *p = &plan->parts[plan->n++];
 	p->path = path ? xstrdup(path) : NULL;
+	p->stream = path ? NULL : stdin;
 	p->name = xstrdup(name);
 	p->expect = expect;
+}
+
+void ddbc_items_plan_add_stream(ddbc_items_plan *plan, FILE *stream, const char *name)
+{
+	add_part(plan, NULL, name, -1);
+	plan->parts[plan->n - 1].stream = stream;
 }
 
 void ddbc_items_plan_release(ddbc_items_plan *plan)

@@ -16,9 +16,11 @@
 #define DDBC_ITEMS_EXPORT_H
 
 #include <stddef.h>
+#include <stdio.h>
 
 typedef struct ddbc_items_part {
-	char *path;              /* the file to read; NULL: standard input */
+	char *path;              /* the file to read; NULL: stream */
+	FILE *stream;            /* read when path is NULL (standard input for "-"); not closed */
 	char *name;              /* the name findings give */
 	long long expect;        /* the items its manifest lists; -1: no manifest */
 } ddbc_items_part;
@@ -28,6 +30,8 @@ typedef struct ddbc_items_plan {
 	size_t n, cap;
 } ddbc_items_plan;
 
+/* Adds an open stream, named name, as a part of plan. */
+void ddbc_items_plan_add_stream(ddbc_items_plan *plan, FILE *stream, const char *name);
 /* Adds the parts of one ITEMS argument to plan. Returns 0, or -1 after
  * saying on stderr why the argument cannot be read (nothing added). */
 int ddbc_items_plan_add(ddbc_items_plan *plan, const char *arg);

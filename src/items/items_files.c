@@ -126,7 +126,7 @@ static void set_error(ddbc_items_error *err, ddbc_ipos pos, const char *fmt, ...
 
 static void check_part(ddbc_items_run *R, const ddbc_items_part *p, part_result *res)
 {
-	FILE *in = p->path ? fopen(p->path, "rb") : stdin;
+	FILE *in = p->path ? fopen(p->path, "rb") : p->stream;
 	ddbc_ipos start = { 1, 1 };
 	if (!in) {
 		set_error(&res->err, start, "cannot read the file: %s", strerror(errno));
@@ -142,7 +142,7 @@ static void check_part(ddbc_items_run *R, const ddbc_items_part *p, part_result 
 			  "it holds %lu", p->expect, R->t.items);
 		res->bad = true;
 	}
-	if (in != stdin)
+	if (p->path)
 		fclose(in);
 }
 
@@ -269,23 +269,17 @@ static void run_serial(files_run *F)
 
 /* ---- the command ----------------------------------------------------------------------- */
 
-ddbc_items_result ddbc_check_items(FILE *out, const ddbc_design *g, const char *const *paths,
-				   size_t npaths, const ddbc_items_opts *o)
+/* Checks the parts of plan; paths are the arguments, for the output. */
+static ddbc_items_result run_plan(FILE *out, const ddbc_design *g, const ddbc_items_plan *plan,
+				  const char *const *paths, size_t npaths,
+				  const ddbc_items_opts *o)
 {
-	ddbc_items_plan plan = { NULL, 0, 0 };
-	bool planned = true;
-	for (size_t i = 0; i < npaths; i++)
-		planned &= ddbc_items_plan_add(&plan, paths[i]) == 0;
-	if (!planned) {
-		ddbc_items_plan_release(&plan);
-		return DDBC_ITEMS_UNREADABLE;
-	}
 	files_run F;
 	memset(&F, 0, sizeof(F));
 	F.g = g;
 	F.o = o;
-	F.plan = &plan;
-	F.res = xcalloc(plan.n ? plan.n : 1, sizeof(*F.res));
+	F.plan = plan;
+	F.res = xcalloc(plan->n ? plan->n : 1, sizeof(*F.res));
 	F.sink = (ddbc_items_sink){ out, o->format, o->max_findings, 0, NULL, NULL };
 	if (o->progress && isatty(fileno(out))) {
 		F.sink.before = clear_progress;
@@ -298,7 +292,7 @@ ddbc_items_result ddbc_check_items(FILE *out, const ddbc_design *g, const char *
 	json_object_seed(0);
 
 	ddbc_items_begin_output(out, o->format, paths, npaths);
-	if (o->jobs > 1 && plan.n > 1)
+	if (o->jobs > 1 && plan->n > 1)
 		run_parallel(&F, o->jobs);
 	else
 		run_serial(&F);
@@ -311,8 +305,30 @@ ddbc_items_result ddbc_check_items(FILE *out, const ddbc_design *g, const char *
 	pthread_mutex_destroy(&F.mu);
 	pthread_cond_destroy(&F.cv);
 	free(F.res);
-	ddbc_items_plan_release(&plan);
 	if (F.outcome.failed_input)
 		return DDBC_ITEMS_UNREADABLE;
 	return F.outcome.t.errors ? DDBC_ITEMS_SOME_FAILED : DDBC_ITEMS_ALL_OK;
+}
+
+ddbc_items_result ddbc_check_items(FILE *out, const ddbc_design *g, const char *const *paths,
+				   size_t npaths, const ddbc_items_opts *o)
+{
+	ddbc_items_plan plan = { NULL, 0, 0 };
+	bool planned = true;
+	for (size_t i = 0; i < npaths; i++)
+		planned &= ddbc_items_plan_add(&plan, paths[i]) == 0;
+	ddbc_items_result r = planned ? run_plan(out, g, &plan, paths, npaths, o)
+				      : DDBC_ITEMS_UNREADABLE;
+	ddbc_items_plan_release(&plan);
+	return r;
+}
+
+ddbc_items_result ddbc_check_items_stream(FILE *out, const ddbc_design *g, FILE *in,
+					  const char *name, const ddbc_items_opts *o)
+{
+	ddbc_items_plan plan = { NULL, 0, 0 };
+	ddbc_items_plan_add_stream(&plan, in, name);
+	ddbc_items_result r = run_plan(out, g, &plan, &name, 1, o);
+	ddbc_items_plan_release(&plan);
+	return r;
 }
