@@ -281,6 +281,35 @@ START_TEST(test_batch_same_as_export)
 }
 END_TEST
 
+/* A batch file larger than the reader's chunks, requests across their
+ * boundaries, several request files one after the other: every request
+ * read whole. */
+START_TEST(test_batch_large)
+{
+	strbuf sb = STRBUF_INIT;
+	int n = 0;
+	for (int obj = 0; obj < 2; obj++) {
+		strbuf_addstr(&sb, "{\"Companies\": [");
+		for (int i = 0; i < 1500; i++, n++)
+			strbuf_addf(&sb, "%s\n  {\"PutRequest\": {\"Item\": {\"companyId\": {\"S\": "
+				    "\"c%05d\"}, \"name\": {\"S\": \"%0*d\"}}}}", i ? "," : "", n,
+				    i % 97, 0);
+		strbuf_addstr(&sb, "],\n \"Users\": []}\n");
+	}
+	ck_assert_uint_gt(sb.len, 3 * 65536);
+	char path[] = "/tmp/ddbc-batch-XXXXXX";
+	close(mkstemp(path));
+	tu_write_file(path, sb.buf, sb.len);
+	tu_proc p;
+	tu_run(&p, NULL, "check-items", MULTI, path, (char *)NULL);
+	ck_assert_msg(p.status == 0, "exit %d: %s%s", p.status, p.out, p.err);
+	ck_assert_str_eq(p.out, "3000 items: 3000 ok, 0 failed, 0 unmatched\n");
+	tu_proc_free(&p);
+	unlink(path);
+	strbuf_release(&sb);
+}
+END_TEST
+
 /* Items are checked against the table their request names. */
 START_TEST(test_batch_tables)
 {
@@ -731,6 +760,7 @@ static Suite *scale_suite(void)
 	tcase_add_test(tc, test_cut_line);
 	tcase_add_test(tc, test_batch_same_as_export);
 	tcase_add_test(tc, test_batch_tables);
+	tcase_add_test(tc, test_batch_large);
 	tcase_add_test(tc, test_export_folder);
 	tcase_add_test(tc, test_export_folder_errors);
 	suite_add_tcase(s, tc);
