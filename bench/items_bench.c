@@ -2,9 +2,14 @@
  *
  *   items_bench floor-file FILE        json_loadf of the whole file (one tree)
  *   items_bench floor-lines FILE       json_loadb of each line (JSON lines,
- *                                      export lines): the per-item floor
+ *                                      export lines): the per-item floor;
+ *                                      FILE "-" reads standard input (zcat |)
  *   items_bench run FILE -- CMD ARG... runs CMD (check-items on FILE), output
  *                                      to /dev/null
+ *   items_bench run-as LABEL BYTES -- CMD ARG...
+ *                                      the same, reported as LABEL over BYTES
+ *                                      (a pipeline, a folder); CPU time counts
+ *                                      the children CMD waits for too
  *
  * Each prints one line: what, items (floors: values parsed; run: "-"),
  * bytes, CPU seconds (user + system), wall seconds, MB/s on CPU time, and
@@ -80,11 +85,12 @@ static int floor_file(const char *path)
 static int floor_lines(const char *path)
 {
 	double t0 = now();
-	FILE *f = fopen(path, "rb");
+	FILE *f = strcmp(path, "-") ? fopen(path, "rb") : stdin;
 	if (!f) {
 		perror(path);
 		return 1;
 	}
+	long long bytes = 0;
 	char *line = NULL;
 	size_t cap = 0;
 	ssize_t n;
@@ -99,16 +105,18 @@ static int floor_lines(const char *path)
 		}
 		json_decref(v);
 		items++;
+		bytes += n;
 	}
 	free(line);
-	fclose(f);
+	if (f != stdin)
+		fclose(f);
 	struct rusage ru;
 	getrusage(RUSAGE_SELF, &ru);
-	report("jansson-lines", items, file_size(path), cpu_of(&ru), now() - t0, ru.ru_maxrss);
+	report("jansson-lines", items, bytes, cpu_of(&ru), now() - t0, ru.ru_maxrss);
 	return 0;
 }
 
-static int run(const char *path, char **argv)
+static int run_as(const char *what, long long bytes, char **argv)
 {
 	double t0 = now();
 	pid_t pid = fork();
@@ -136,7 +144,7 @@ static int run(const char *path, char **argv)
 		fprintf(stderr, "items_bench: '%s' failed (status %d)\n", argv[0], status);
 		return 1;
 	}
-	report("check-items", -1, file_size(path), cpu_of(&ru), wall, ru.ru_maxrss);
+	report(what, -1, bytes, cpu_of(&ru), wall, ru.ru_maxrss);
 	return 0;
 }
 
@@ -147,8 +155,10 @@ int main(int argc, char **argv)
 	if (argc >= 3 && !strcmp(argv[1], "floor-lines"))
 		return floor_lines(argv[2]);
 	if (argc >= 5 && !strcmp(argv[1], "run") && !strcmp(argv[3], "--"))
-		return run(argv[2], argv + 4);
+		return run_as("check-items", file_size(argv[2]), argv + 4);
+	if (argc >= 6 && !strcmp(argv[1], "run-as") && !strcmp(argv[4], "--"))
+		return run_as(argv[2], atoll(argv[3]), argv + 5);
 	fprintf(stderr, "usage: items_bench floor-file FILE | floor-lines FILE | "
-		"run FILE -- CMD ARG...\n");
+		"run FILE -- CMD ARG... | run-as LABEL BYTES -- CMD ARG...\n");
 	return 2;
 }

@@ -16,6 +16,7 @@
 #include "util/xalloc.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <getopt.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -43,7 +44,7 @@ typedef enum cli_step {
 enum {
 	OPT_FORMAT = 1 << 0, OPT_RULE = 1 << 1, OPT_WERROR = 1 << 2, OPT_COLOR = 1 << 3,
 	OPT_OUTPUT = 1 << 4, OPT_LANG = 1 << 5, OPT_TEMPLATE = 1 << 6, OPT_PREFIX = 1 << 7,
-	OPT_PARAM = 1 << 8
+	OPT_PARAM = 1 << 8, OPT_ITEMS = 1 << 9
 };
 
 /* --color WHEN, in the order of its words. */
@@ -66,6 +67,8 @@ struct opts {
 	size_t nparams, params_cap;
 	char **files;
 	size_t nfiles;
+	ddbc_items_opts items;   /* check-items: -j, --max-findings, item kinds' --rule */
+	bool merge;              /* check-items --merge */
 };
 
 struct command {
@@ -154,23 +157,32 @@ static const char usage_export[] =
 	OUTPUT_HELP COMMON_HELP;
 
 static const char usage_items[] =
-	"usage: ddbc check-items [OPTIONS] FILE ITEMS\n"
+	"usage: ddbc check-items [OPTIONS] FILE ITEMS...\n"
+	"       ddbc check-items --merge --format json RESULT.json...\n"
 	"\n"
 	"Validates items against the design. ITEMS is a JSON array, JSON lines, a\n"
-	"scan result ({\"Items\": [...]}) or DynamoDB export lines ({\"Item\": {...}});\n"
-	"\"-\" reads standard input. Prints one line per finding, then\n"
-	"'N items: N ok, N failed, N unmatched'. The shapes, the matching of items to\n"
+	"scan result ({\"Items\": [...]}), DynamoDB export lines ({\"Item\": {...}}), a\n"
+	"BatchWriteItem request file ({\"Table\": [{\"PutRequest\": ...}]}), any of\n"
+	"them gzip-compressed, or the folder of a DynamoDB export to S3; \"-\" reads\n"
+	"standard input. Prints one line per finding, then 'N items: N ok, N failed,\n"
+	"N unmatched' and the findings by kind. The shapes, the matching of items to\n"
 	"entities and the JSON output are described in " DDBC_DOCDIR "/check-items.md.\n"
 	"\n"
 	"options:\n"
 	"      --format FMT        text (default) or json\n"
+	"  -j, --jobs N            check N files at once (the output is the same)\n"
+	"      --max-findings N    write at most N findings (all are counted)\n"
+	"      --rule KIND=SEV     off, note, warning or error for a kind of item\n"
+	"                          finding (ddbc explain lists them) or a rule\n"
+	"      --merge             add up --format json results of separate runs\n"
 	OUTPUT_HELP COMMON_HELP;
 
 static const char usage_explain[] =
 	"usage: ddbc explain [RULE]\n"
 	"\n"
-	"Without RULE, lists every rule with its default severity and summary. With\n"
-	"RULE, prints its page: what it checks, why, a failing and a passing example.\n"
+	"Without RULE, lists every rule with its default severity and summary, then\n"
+	"the kinds of check-items findings. With RULE (or KIND), prints its page: what\n"
+	"it checks, why, a failing and a passing example.\n"
 	"Pages are read from " DDBC_DOCDIR "/rules, or from the directory named by\n"
 	"the environment variable DDBC_RULES_DIR.\n"
 	"\n"
@@ -233,17 +245,61 @@ static int add_param(const char *cmd, struct opts *o, char *arg)
 	return 0;
 }
 
-/* Takes --rule RULE=SEV. */
-static cli_step take_rule(const char *cmd, struct opts *o, const char *arg)
+/* Takes --rule KIND=SEV for a kind of check-items finding; returns 1 when
+ * arg names no such kind. */
+static int take_item_rule(const struct command *cmd, struct opts *o, const char *arg)
 {
+	const char *eq = strchr(arg, '=');
+	char *id = xstrndup(arg, eq ? (size_t)(eq - arg) : strlen(arg));
+	ddbc_item_kind k;
+	int found = ddbc_item_kind_find(id, &k);
+	free(id);
+	if (found < 0)
+		return 1;
+	ddbc_severity sev;
+	if (!(cmd->options & OPT_ITEMS)) {
+		usage_error(cmd->name, "'%s' is a kind of check-items finding, not a rule of "
+			    "the design", arg);
+		return -1;
+	}
+	if (!eq || ddbc_severity_parse(eq + 1, &sev) < 0) {
+		usage_error(cmd->name, "expected --rule KIND=off|note|warning|error, got '%s'", arg);
+		return -1;
+	}
+	o->items.sev[k] = sev;
+	return 0;
+}
+
+/* Takes --rule RULE=SEV (or KIND=SEV). */
+static cli_step take_rule(const struct command *cmd, struct opts *o, const char *arg)
+{
+	int item = take_item_rule(cmd, o, arg);
+	if (item <= 0)
+		return item < 0 ? CLI_USAGE_ERROR : CLI_GO_ON;
 	strbuf err = STRBUF_INIT;
 	cli_step step = CLI_GO_ON;
 	if (ddbc_settings_parse(&o->settings, arg, &err) < 0) {
-		usage_error(cmd, "%s", strbuf_str(&err));
+		usage_error(cmd->name, "%s", strbuf_str(&err));
 		step = CLI_USAGE_ERROR;
 	}
 	strbuf_release(&err);
 	return step;
+}
+
+/* Takes a count in [min, max] into *out. */
+static cli_step parse_count(const char *cmd, const char *opt, const char *arg,
+			    unsigned long min, unsigned long max, unsigned long *out)
+{
+	char *end;
+	errno = 0;
+	unsigned long v = strtoul(arg, &end, 10);
+	if (!*arg || *end || errno || arg[0] == '-' || v < min || v > max) {
+		fprintf(stderr, "ddbc %s: %s takes a number from %lu, got '%s'\nTry 'ddbc %s "
+			"--help'.\n", cmd, opt, min, arg, cmd);
+		return CLI_USAGE_ERROR;
+	}
+	*out = v;
+	return CLI_GO_ON;
 }
 
 /* Handles one option c. */
@@ -258,7 +314,12 @@ static cli_step one_option(const struct command *cmd, struct opts *o, int c, cha
 			return CLI_USAGE_ERROR;
 		o->format = cmd->formats[w];
 		return CLI_GO_ON;
-	case 'r': return take_rule(cmd->name, o, arg);
+	case 'r': return take_rule(cmd, o, arg);
+	case 'j': return parse_count(cmd->name, "-j", arg, 1, 1024, &o->items.jobs);
+	case 'M':
+		return parse_count(cmd->name, "--max-findings", arg, 0, ULONG_MAX,
+				  &o->items.max_findings);
+	case 'm': o->merge = true; return CLI_GO_ON;
 	case 'W': o->werror = true; return CLI_GO_ON;
 	case 'c':
 		if (parse_word(cmd->name, "--color", arg, colors, &w) < 0)
@@ -291,6 +352,9 @@ static cli_step parse_options(const struct command *cmd, int argc, char **argv, 
 		{ { "template", required_argument, NULL, 't' }, OPT_TEMPLATE },
 		{ { "prefix", required_argument, NULL, 'p' }, OPT_PREFIX },
 		{ { "param", required_argument, NULL, 'P' }, OPT_PARAM },
+		{ { "jobs", required_argument, NULL, 'j' }, OPT_ITEMS },
+		{ { "max-findings", required_argument, NULL, 'M' }, OPT_ITEMS },
+		{ { "merge", no_argument, NULL, 'm' }, OPT_ITEMS },
 	};
 	struct option longopts[sizeof(all) / sizeof(all[0]) + 2];
 	size_t n = 0;
@@ -300,7 +364,8 @@ static cli_step parse_options(const struct command *cmd, int argc, char **argv, 
 	longopts[n++] = (struct option){ "help", no_argument, NULL, 'h' };
 	longopts[n] = (struct option){ NULL, 0, NULL, 0 };
 	/* GNU order: options may follow the files, as in `ddbc lint a.yaml --werror`. */
-	const char *shortopts = (cmd->options & OPT_OUTPUT) ? "ho:" : "h";
+	const char *shortopts = (cmd->options & OPT_ITEMS) ? "ho:j:"
+				: (cmd->options & OPT_OUTPUT) ? "ho:" : "h";
 
 	int c;
 	opterr = 0;
@@ -522,40 +587,53 @@ static exit_status items_status(ddbc_items_result r)
 	return EXIT_USAGE;
 }
 
+/* Writes the check (or the merge) to standard output, or through -o's
+ * temporary file, which unreadable input throws away. */
+static exit_status items_to_output(struct opts *o, const ddbc_design *g)
+{
+	const char *const *paths = (const char *const *)o->files + (o->merge ? 0 : 1);
+	size_t n = o->nfiles - (o->merge ? 0 : 1);
+	ddbc_output out;
+	FILE *f = stdout;
+	if (o->output) {
+		if (ddbc_output_open(&out, o->output) < 0)
+			return EXIT_USAGE;
+		f = out.f;
+	}
+	exit_status status = items_status(o->merge ? ddbc_items_merge(f, paths, n, &o->items)
+					   : ddbc_check_items(f, g, paths, n, &o->items));
+	if (o->output) {
+		if (status == EXIT_USAGE)
+			ddbc_output_abort(&out);
+		else if (ddbc_output_commit(&out) < 0)
+			status = EXIT_USAGE;
+	}
+	return status;
+}
+
 static exit_status run_items(struct opts *o)
 {
+	o->items.format = !strcmp(o->format, "json") ? DDBC_ITEMS_JSON : DDBC_ITEMS_TEXT;
+	o->items.progress = isatty(STDERR_FILENO);
+	if (o->merge) {
+		if (o->items.format != DDBC_ITEMS_JSON) {
+			usage_error("check-items", "%s", "--merge reads and writes --format json "
+				    "results: give --format json");
+			return EXIT_USAGE;
+		}
+		return items_to_output(o, NULL);
+	}
+	if (o->nfiles < 2) {
+		usage_error("check-items", "%s", "expected a design file and an items file");
+		return EXIT_USAGE;
+	}
 	struct unit u;
 	exit_status status;
 	if (open_unit(&u, o, &status) < 0) {
 		close_unit(&u);
 		return status;
 	}
-	const char *path = o->files[1];
-	FILE *in = strcmp(path, "-") ? fopen(path, "rb") : stdin;
-	if (!in) {
-		fprintf(stderr, "ddbc: cannot read '%s': %s\n", path, strerror(errno));
-		close_unit(&u);
-		return EXIT_USAGE;
-	}
-	ddbc_items_format fmt = !strcmp(o->format, "json") ? DDBC_ITEMS_JSON : DDBC_ITEMS_TEXT;
-	/* The report streams to standard output as items are read; with -o it
-	 * goes through a temporary file, which bad input throws away. */
-	if (!o->output) {
-		status = items_status(ddbc_check_items(stdout, u.design, in, path, fmt));
-	} else {
-		ddbc_output out;
-		if (ddbc_output_open(&out, o->output) < 0) {
-			status = EXIT_USAGE;
-		} else {
-			status = items_status(ddbc_check_items(out.f, u.design, in, path, fmt));
-			if (status == EXIT_USAGE)
-				ddbc_output_abort(&out);
-			else if (ddbc_output_commit(&out) < 0)
-				status = EXIT_USAGE;
-		}
-	}
-	if (in != stdin)
-		fclose(in);
+	status = items_to_output(o, u.design);
 	close_unit(&u);
 	return status;
 }
@@ -569,6 +647,12 @@ static exit_status list_rules(void)
 		printf("%-29s %-8s %s\n", r->id, ddbc_severity_name(r->default_severity),
 		       r->summary);
 	}
+	printf("\nkinds of check-items findings:\n");
+	for (int i = 0; i < DDBC_ITEM_KIND_COUNT; i++) {
+		const ddbc_item_kind_info *k = ddbc_item_kind_get((ddbc_item_kind)i);
+		printf("%-29s %-8s %s\n", k->id, ddbc_severity_name(k->default_severity),
+		       k->summary);
+	}
 	return EXIT_OK;
 }
 
@@ -578,7 +662,8 @@ static exit_status run_explain(struct opts *o)
 		return list_rules();
 	const char *id = o->files[0];
 	ddbc_rule rule;
-	if (ddbc_rule_find(id, &rule) < 0) {
+	ddbc_item_kind kind;
+	if (ddbc_rule_find(id, &rule) < 0 && ddbc_item_kind_find(id, &kind) < 0) {
 		const char *hint = ddbc_rule_suggest(id);
 		if (hint)
 			fprintf(stderr, "ddbc explain: unknown rule '%s'; did you mean '%s'?\n", id,
@@ -623,8 +708,8 @@ static const struct command commands[] = {
 	{ "header", usage_header, COMMON | OPT_OUTPUT | OPT_PREFIX, 1, 1, NULL, run_header },
 	{ "export", usage_export, COMMON | OPT_FORMAT | OPT_OUTPUT | OPT_PARAM, 1, 1,
 	  export_formats, run_export },
-	{ "check-items", usage_items, COMMON | OPT_FORMAT | OPT_OUTPUT, 2, 2, items_formats,
-	  run_items },
+	{ "check-items", usage_items, COMMON | OPT_FORMAT | OPT_OUTPUT | OPT_ITEMS, 1,
+	  (size_t)-1, items_formats, run_items },
 	{ "explain", usage_explain, 0, 0, 1, NULL, run_explain },
 };
 
@@ -635,6 +720,7 @@ static exit_status run_command(const struct command *cmd, int argc, char **argv)
 	o.color = COLOR_AUTO;
 	o.format = cmd->formats ? cmd->formats[0] : "";
 	ddbc_settings_init(&o.settings);
+	ddbc_items_opts_init(&o.items);
 	exit_status status = EXIT_USAGE;
 	switch (parse_options(cmd, argc, argv, &o)) {
 	case CLI_GO_ON: status = cmd->run(&o); break;

@@ -4,7 +4,9 @@
  * through jansson, is typed (items_value.h), assigned to an entity
  * (items_assign.c) and checked (items_check.c), and its findings are
  * written at once (items_report.c), so memory does not grow with the
- * number of items.
+ * number of items. An item that cannot be read as one (not JSON, not an
+ * object, invalid DynamoDB JSON) is a malformed-item finding and the
+ * file goes on; only a broken stream (items_stream.h) stops it.
  */
 #include "items/items_run.h"
 #include "util/xalloc.h"
@@ -16,15 +18,19 @@
 
 /* ---- one item -------------------------------------------------------------------- */
 
-static int bad_item(ddbc_items_error *err, ddbc_ipos pos, const char *fmt, ...)
+/* An item that cannot be read as one is a finding; the run goes on. */
+static int malformed(ddbc_items_run *R, ddbc_ipos pos, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 
-static int bad_item(ddbc_items_error *err, ddbc_ipos pos, const char *fmt, ...)
+static int malformed(ddbc_items_run *R, ddbc_ipos pos, const char *fmt, ...)
 {
+	strbuf msg = STRBUF_INIT;
 	va_list ap;
 	va_start(ap, fmt);
-	ddbc_items_error_vset(err, pos, fmt, ap);
+	strbuf_vaddf(&msg, fmt, ap);
 	va_end(ap);
+	ddbc_items_finding(R, DDBC_ITEM_MALFORMED, NULL, pos, "%s", strbuf_str(&msg));
+	strbuf_release(&msg);
 	return -1;
 }
 
@@ -33,7 +39,7 @@ static bool is_export_line(const json_t *v)
 	return json_object_size(v) == 1 && json_is_object(json_object_get(v, "Item"));
 }
 
-static json_t *parse_item(const ddbc_item_span *sp, ddbc_items_error *err)
+static json_t *parse_item(ddbc_items_run *R, const ddbc_item_span *sp)
 {
 	json_error_t je;
 	size_t flags = JSON_REJECT_DUPLICATES | JSON_DECODE_ANY;
@@ -41,45 +47,66 @@ static json_t *parse_item(const ddbc_item_span *sp, ddbc_items_error *err)
 	/* An integer beyond 64 bits is still a DynamoDB number. */
 	if (!root && json_error_code(&je) == json_error_numeric_overflow)
 		root = json_loadb(sp->data, sp->len, flags | JSON_DECODE_INT_AS_REAL, &je);
-	if (!root)
-		bad_item(err, ddbc_items_json_error_pos(sp, je.position), "item %lu: %s", sp->index,
-			 je.text);
+	if (!root && sp->cut && json_error_code(&je) == json_error_premature_end_of_input)
+		malformed(R, ddbc_items_offset_pos(sp, sp->len), "the line ends before the item "
+			  "does (cut short?)");
+	else if (!root)
+		malformed(R, ddbc_items_json_error_pos(sp, je.position), "%s", je.text);
 	return root;
 }
 
-/* The item object inside root: root itself, or an export line's "Item";
- * decides export lines and DynamoDB JSON on the first items. */
-static const json_t *item_object(ddbc_items_run *R, const json_t *root, ddbc_items_error *err)
+/* A BatchWriteItem request's item: {"PutRequest": {"Item": {...}}}. A
+ * DeleteRequest names a key to delete, no item: *item stays NULL. */
+static int batch_item(ddbc_items_run *R, const json_t *root, const json_t **item)
+{
+	const json_t *put = json_object_get(root, "PutRequest");
+	*item = NULL;
+	if (json_object_size(root) == 1 && json_is_object(json_object_get(root, "DeleteRequest")))
+		return 0;
+	if (json_object_size(root) != 1 || !json_is_object(put) ||
+	    !json_is_object(json_object_get(put, "Item")))
+		return malformed(R, R->span->pos, "a request of a BatchWriteItem file is "
+				 "{\"PutRequest\": {\"Item\": {...}}} or {\"DeleteRequest\": "
+				 "{\"Key\": {...}}}");
+	*item = json_object_get(put, "Item");
+	R->dynamodb = DDBC_FACT_YES;
+	R->key_depth = 3;
+	return 0;
+}
+
+/* The item object inside root: root itself, an export line's "Item" or a
+ * batch request's; decides export lines and DynamoDB JSON on the first
+ * items. Returns -1 for a malformed item (reported), 0 with *item NULL
+ * for a request that holds no item. */
+static int item_object(ddbc_items_run *R, const json_t *root, const json_t **item)
 {
 	const ddbc_item_span *sp = R->span;
-	if (!json_is_object(root)) {
-		bad_item(err, sp->pos, "item %lu is %s; an item is a JSON object", sp->index,
-			 ddbc_json_kind(root));
-		return NULL;
-	}
+	if (!json_is_object(root))
+		return malformed(R, sp->pos, "it is %s; an item is a JSON object",
+				 ddbc_json_kind(root));
+	if (R->shape == DDBC_SHAPE_BATCH)
+		return batch_item(R, root, item);
 	if (R->export_lines == DDBC_FACT_UNKNOWN) {
 		bool line = R->shape != DDBC_SHAPE_SCAN && is_export_line(root);
 		R->export_lines = line ? DDBC_FACT_YES : DDBC_FACT_NO;
 	}
 	bool exported = R->export_lines == DDBC_FACT_YES;
-	const json_t *item = root;
+	*item = root;
 	if (exported) {
-		if (!is_export_line(root)) {
-			bad_item(err, sp->pos, "item %lu is not an export line {\"Item\": {...}} as "
-				 "the first item is", sp->index);
-			return NULL;
-		}
-		item = json_object_get(root, "Item");
+		if (!is_export_line(root))
+			return malformed(R, sp->pos, "it is not an export line {\"Item\": {...}} "
+					 "as the first item is");
+		*item = json_object_get(root, "Item");
 	}
 	if (R->dynamodb == DDBC_FACT_UNKNOWN && (R->shape == DDBC_SHAPE_SCAN || exported))
 		R->dynamodb = DDBC_FACT_YES;
-	else if (R->dynamodb == DDBC_FACT_UNKNOWN && json_object_size(item) > 0)
-		R->dynamodb = ddbc_ival_looks_typed(item) ? DDBC_FACT_YES : DDBC_FACT_NO;
+	else if (R->dynamodb == DDBC_FACT_UNKNOWN && json_object_size(*item) > 0)
+		R->dynamodb = ddbc_ival_looks_typed(*item) ? DDBC_FACT_YES : DDBC_FACT_NO;
 	R->key_depth = exported ? 2 : 1;
-	return item;
+	return 0;
 }
 
-static int type_values(ddbc_items_run *R, const json_t *item, ddbc_items_error *err)
+static int type_values(ddbc_items_run *R, const json_t *item)
 {
 	size_t n = json_object_size(item);
 	xgrow((void **)&R->attrs, &R->attrs_cap, n + 1, sizeof(ddbc_ival));
@@ -90,8 +117,7 @@ static int type_values(ddbc_items_run *R, const json_t *item, ddbc_items_error *
 	json_object_foreach((json_t *)item, key, v) {
 		if (!ddbc_ival_make(&R->attrs[R->nattrs], key, v, R->dynamodb == DDBC_FACT_YES,
 				    &why)) {
-			bad_item(err, ddbc_items_attr_pos(R, key), "item %lu: %s", R->span->index,
-				 strbuf_str(&why));
+			malformed(R, ddbc_items_attr_pos(R, key), "%s", strbuf_str(&why));
 			strbuf_release(&why);
 			return -1;
 		}
@@ -100,85 +126,125 @@ static int type_values(ddbc_items_run *R, const json_t *item, ddbc_items_error *
 	return 0;
 }
 
-static int check_item(ddbc_items_run *R, const ddbc_item_span *sp, ddbc_items_error *err)
+/* Assigns the current item to R->ent, or reports why it has none; in a
+ * batch file, among the entities of the table the request names only. */
+static ddbc_items_fit assign(ddbc_items_run *R)
+{
+	const char *table = R->span->table;
+	ddbc_items_table *all = R->tables;
+	size_t n = R->ntables;
+	if (table) {
+		size_t i = 0;
+		while (i < n && strcmp(all[i].t->name.s, table))
+			i++;
+		if (i == n) {
+			ddbc_items_finding(R, DDBC_ITEM_UNMATCHED, NULL, R->span->pos,
+					   "matches no entity: the request is for table '%s', "
+					   "which the design does not define", table);
+			return DDBC_FIT_NONE;
+		}
+		R->tables = &all[i];
+		R->ntables = 1;
+	}
+	ddbc_items_fit fit = ddbc_items_assign(R);
+	if (fit == DDBC_FIT_NONE)
+		ddbc_items_report_unmatched(R);
+	else if (fit == DDBC_FIT_SEVERAL)
+		ddbc_items_report_ambiguous(R);
+	R->tables = all;
+	R->ntables = n;
+	return fit;
+}
+
+static void check_item(ddbc_items_run *R, const ddbc_item_span *sp)
 {
 	R->span = sp;
 	R->ent = NULL;
 	R->failed = false;
 	R->key_depth = 1;
-	json_t *root = parse_item(sp, err);
-	if (!root)
-		return -1;
-	const json_t *item = item_object(R, root, err);
-	if (!item || type_values(R, item, err) < 0) {
+	json_t *root = parse_item(R, sp);
+	const json_t *item = NULL;
+	int rc = root ? item_object(R, root, &item) : -1;
+	if (rc == 0 && !item) {
 		json_decref(root);
-		return -1;
+		return;
 	}
-	R->items++;
-	switch (ddbc_items_assign(R)) {
+	R->t.items++;
+	if (rc < 0 || type_values(R, item) < 0) {
+		R->t.malformed++;
+		json_decref(root);
+		return;
+	}
+	switch (assign(R)) {
 	case DDBC_FIT_NONE:
-		ddbc_items_report_unmatched(R);
-		R->unmatched++;
+		R->t.unmatched++;
 		break;
 	case DDBC_FIT_SEVERAL:
 		/* Checked against a guess, the item would get findings of an
 		 * entity it may not be. */
-		ddbc_items_report_ambiguous(R);
-		R->nfailed++;
+		R->t.failed++;
 		break;
 	case DDBC_FIT_ONE:
 		ddbc_items_check_entity(R);
 		if (R->failed)
-			R->nfailed++;
+			R->t.failed++;
 		else
-			R->ok++;
+			R->t.ok++;
 		break;
 	}
 	json_decref(root);
-	return 0;
 }
 
-/* ---- the command ----------------------------------------------------------------- */
+/* ---- a worker and a file ---------------------------------------------------------- */
 
-static void release(ddbc_items_run *R)
+void ddbc_items_opts_init(ddbc_items_opts *o)
+{
+	memset(o, 0, sizeof(*o));
+	o->format = DDBC_ITEMS_TEXT;
+	o->jobs = 1;
+	for (int k = 0; k < DDBC_ITEM_KIND_COUNT; k++)
+		o->sev[k] = DDBC_SEV_DEFAULT;
+}
+
+void ddbc_items_run_init(ddbc_items_run *R, const ddbc_design *g, const ddbc_items_opts *o)
+{
+	memset(R, 0, sizeof(*R));
+	R->g = g;
+	R->opts = o;
+	for (int k = 0; k < DDBC_ITEM_KIND_COUNT; k++)
+		R->sev[k] = o->sev[k] == DDBC_SEV_DEFAULT
+				    ? ddbc_item_kind_get((ddbc_item_kind)k)->default_severity
+				    : o->sev[k];
+	ddbc_items_tables_prepare(R);
+}
+
+void ddbc_items_run_release(ddbc_items_run *R)
 {
 	ddbc_items_tables_release(R);
 	free(R->attrs);
 	free(R->slot);
 	strbuf_release(&R->render);
+	strbuf_release(&R->line);
 	ddbc_match_scratch_release(&R->scratch);
 }
 
-ddbc_items_result ddbc_check_items(FILE *out, const ddbc_design *g, FILE *in, const char *name,
-				   ddbc_items_format format)
+int ddbc_items_check_stream(ddbc_items_run *R, FILE *in, const char *name,
+			    ddbc_items_error *err)
 {
-	ddbc_items_run R;
-	memset(&R, 0, sizeof(R));
-	R.out = out;
-	R.g = g;
-	R.name = name;
-	R.format = format;
-	ddbc_items_tables_prepare(&R);
-	ddbc_items_begin_output(&R);
-
+	R->name = name;
+	R->shape = DDBC_SHAPE_UNKNOWN;
+	R->export_lines = R->dynamodb = DDBC_FACT_UNKNOWN;
+	memset(&R->t, 0, sizeof(R->t));
 	ddbc_items_reader *reader = ddbc_items_reader_new(in, DDBC_ITEMS_MAX_ITEM);
-	ddbc_items_error err = { { 0, 0 }, STRBUF_INIT };
 	ddbc_item_span span;
 	ddbc_items_step step;
-	while ((step = ddbc_items_next(reader, &span, &err)) == DDBC_ITEMS_ITEM) {
-		R.shape = ddbc_items_shape_of(reader);
-		if (check_item(&R, &span, &err) < 0) {
-			step = DDBC_ITEMS_BAD;
-			break;
-		}
+	while ((step = ddbc_items_next(reader, &span, err)) == DDBC_ITEMS_ITEM) {
+		R->shape = ddbc_items_shape_of(reader);
+		check_item(R, &span);
+		if (R->tick && span.index % DDBC_ITEMS_TICK == 0)
+			R->tick(R->tick_arg, DDBC_ITEMS_TICK);
 	}
-	R.shape = ddbc_items_shape_of(reader);
-	ddbc_items_end_output(&R, step == DDBC_ITEMS_BAD ? &err : NULL);
+	R->shape = ddbc_items_shape_of(reader);
 	ddbc_items_reader_free(reader);
-	release(&R);
-	strbuf_release(&err.message);
-	fflush(out);
-	if (step == DDBC_ITEMS_BAD)
-		return DDBC_ITEMS_UNREADABLE;
-	return R.nfailed || R.unmatched ? DDBC_ITEMS_SOME_FAILED : DDBC_ITEMS_ALL_OK;
+	return step == DDBC_ITEMS_BAD ? -1 : 0;
 }

@@ -14,15 +14,31 @@
 /* Item text quoted in a message is cut after this many bytes. */
 #define MAX_QUOTED 120
 
-static const char *const kind_ids[] = { "wrong-type", "not-in-enum", "missing-required",
-	"key-mismatch", "delimiter-in-value", "unknown-attribute", "unmatched",
-	"ambiguous-entity" };
+/* ---- counts ---------------------------------------------------------------------- */
+
+void ddbc_items_tally_add(ddbc_items_tally *to, const ddbc_items_tally *from)
+{
+	to->items += from->items;
+	to->ok += from->ok;
+	to->failed += from->failed;
+	to->unmatched += from->unmatched;
+	to->malformed += from->malformed;
+	to->errors += from->errors;
+	for (int k = 0; k < DDBC_ITEM_KIND_COUNT; k++)
+		to->kinds[k] += from->kinds[k];
+}
+
+unsigned long ddbc_items_tally_findings(const ddbc_items_tally *t)
+{
+	unsigned long n = 0;
+	for (int k = 0; k < DDBC_ITEM_KIND_COUNT; k++)
+		n += t->kinds[k];
+	return n;
+}
 
 /* ---- writing --------------------------------------------------------------------- */
 
-/* A JSON string of s, bytes that are not UTF-8 (a file name may hold
- * some) replaced by '?'. */
-static json_t *jstr(const char *s)
+json_t *ddbc_items_jstr(const char *s)
 {
 	json_t *j = json_string(s);
 	if (j)
@@ -36,53 +52,103 @@ static json_t *jstr(const char *s)
 	return j ? j : json_string("");
 }
 
-static void dump_line(FILE *out, json_t *v)
+void ddbc_items_begin_output(FILE *out, ddbc_items_format format, const char *const *paths,
+			     size_t npaths)
 {
-	json_dumpf(v, out, JSON_COMPACT | JSON_PRESERVE_ORDER | JSON_ENCODE_ANY);
-	json_decref(v);
+	if (format != DDBC_ITEMS_JSON)
+		return;
+	json_t *files = json_array();
+	for (size_t i = 0; i < npaths; i++)
+		json_array_append_new(files, ddbc_items_jstr(paths[i]));
+	json_t *head = json_pack("{s:o, s:o}", "file",
+				 npaths == 1 ? ddbc_items_jstr(paths[0]) : json_null(), "files",
+				 files);
+	/* The object stays open: the findings and the tail continue it. */
+	char *s = json_dumps(head, JSON_COMPACT | JSON_PRESERVE_ORDER);
+	fprintf(out, "%.*s,\"findings\":[", (int)(strlen(s) - 1), s);
+	free(s);
+	json_decref(head);
 }
 
-void ddbc_items_begin_output(ddbc_items_run *R)
+void ddbc_items_sink_line(ddbc_items_sink *s, const char *line, size_t len)
 {
-	if (R->format != DDBC_ITEMS_JSON)
+	if (s->max && s->shown >= s->max)
 		return;
-	fputs("{\"file\":", R->out);
-	dump_line(R->out, jstr(R->name));
-	fputs(",\"findings\":[", R->out);
+	if (s->before)
+		s->before(s->before_arg);
+	if (s->format == DDBC_ITEMS_JSON)
+		fputs(s->shown ? ",\n" : "\n", s->out);
+	fwrite(line, 1, len, s->out);
+	if (s->format != DDBC_ITEMS_JSON)
+		fputc('\n', s->out);
+	s->shown++;
+}
+
+static const char *severity_word(ddbc_severity sev)
+{
+	return sev == DDBC_SEV_ERROR ? "error" : sev == DDBC_SEV_WARNING ? "warning" : "note";
+}
+
+/* Formats the finding into R->line: a JSON object or a text line. */
+static void format_finding(ddbc_items_run *R, ddbc_item_kind k, ddbc_severity sev,
+			   const char *attr, ddbc_ipos pos, const char *msg)
+{
+	const char *ent = R->ent ? R->ent->e->name.s : NULL;
+	strbuf *l = &R->line;
+	strbuf_reset(l);
+	if (R->opts->format == DDBC_ITEMS_JSON) {
+		json_t *f = json_pack("{s:o, s:I, s:I, s:I, s:o, s:s, s:s, s:o, s:o}",
+			"file", ddbc_items_jstr(R->name), "item", (json_int_t)R->span->index,
+			"line", (json_int_t)pos.line, "column", (json_int_t)pos.column,
+			"entity", ent ? ddbc_items_jstr(ent) : json_null(),
+			"severity", severity_word(sev), "kind", ddbc_item_kind_get(k)->id,
+			"attribute", attr ? ddbc_items_jstr(attr) : json_null(), "message",
+			ddbc_items_jstr(msg));
+		char *s = json_dumps(f, JSON_COMPACT | JSON_PRESERVE_ORDER);
+		strbuf_addstr(l, s);
+		free(s);
+		json_decref(f);
+	} else {
+		strbuf_addf(l, "%s:%lu:%lu: %s: item %lu", R->name, pos.line, pos.column,
+			    severity_word(sev), R->span->index);
+		if (ent)
+			strbuf_addf(l, " (%s)", ent);
+		strbuf_addf(l, ": %s", msg);
+	}
 }
 
 void ddbc_items_finding(ddbc_items_run *R, ddbc_item_kind k, const char *attr, ddbc_ipos pos,
 			const char *fmt, ...)
 {
+	ddbc_severity sev = R->sev[k];
+	if (sev == DDBC_SEV_OFF)
+		return;
+	R->t.kinds[k]++;
+	if (sev == DDBC_SEV_ERROR) {
+		R->failed = true;
+		R->t.errors++;
+	}
+	/* Past the cap nothing more of this file can be shown: count only. */
+	unsigned long max = R->opts->max_findings;
+	if (max && (R->sink ? R->sink->shown >= max : R->spooled >= max))
+		return;
 	strbuf msg = STRBUF_INIT;
 	va_list ap;
 	va_start(ap, fmt);
 	strbuf_vaddf(&msg, fmt, ap);
 	va_end(ap);
-	const char *sev = k == DDBC_ITEM_UNKNOWN ? "note" : "error";
-	const char *ent = R->ent ? R->ent->e->name.s : NULL;
-	if (k != DDBC_ITEM_UNKNOWN)
-		R->failed = true;
-	if (R->format == DDBC_ITEMS_JSON) {
-		fputs(R->nfindings ? ",\n" : "\n", R->out);
-		dump_line(R->out, json_pack("{s:I, s:I, s:I, s:o, s:s, s:s, s:o, s:o}",
-			"item", (json_int_t)R->span->index, "line", (json_int_t)pos.line,
-			"column", (json_int_t)pos.column, "entity", ent ? jstr(ent) : json_null(),
-			"severity", sev, "kind", kind_ids[k],
-			"attribute", attr ? jstr(attr) : json_null(), "message",
-			jstr(strbuf_str(&msg))));
-	} else if (ent) {
-		fprintf(R->out, "%s:%lu:%lu: %s: item %lu (%s): %s\n", R->name, pos.line, pos.column,
-			sev, R->span->index, ent, strbuf_str(&msg));
-	} else {
-		fprintf(R->out, "%s:%lu:%lu: %s: item %lu: %s\n", R->name, pos.line, pos.column, sev,
-			R->span->index, strbuf_str(&msg));
-	}
-	R->nfindings++;
+	format_finding(R, k, sev, attr, pos, strbuf_str(&msg));
 	strbuf_release(&msg);
+	if (R->sink) {
+		ddbc_items_sink_line(R->sink, R->line.buf, R->line.len);
+	} else {
+		fwrite(R->line.buf, 1, R->line.len, R->spool);
+		fputc('\n', R->spool);
+		R->spooled++;
+	}
 }
 
-static const char *shape_word(const ddbc_items_run *R)
+const char *ddbc_items_shape_word(const ddbc_items_run *R)
 {
 	if (R->export_lines == DDBC_FACT_YES)
 		return "export";
@@ -90,43 +156,85 @@ static const char *shape_word(const ddbc_items_run *R)
 	case DDBC_SHAPE_ARRAY: return "array";
 	case DDBC_SHAPE_LINES: return "lines";
 	case DDBC_SHAPE_SCAN: return "scan";
+	case DDBC_SHAPE_BATCH: return "batch";
 	case DDBC_SHAPE_UNKNOWN: break;
 	}
 	return NULL;
 }
 
-void ddbc_items_end_output(ddbc_items_run *R, const ddbc_items_error *err)
+const char *ddbc_items_json_word(const ddbc_items_run *R)
 {
-	if (err)
-		fprintf(stderr, "%s:%lu:%lu: error: %s\n", R->name, err->pos.line, err->pos.column,
-			strbuf_str(&err->message));
-	if (R->format != DDBC_ITEMS_JSON) {
-		if (!err)
-			fprintf(R->out, "%lu items: %lu ok, %lu failed, %lu unmatched\n", R->items,
-				R->ok, R->nfailed, R->unmatched);
+	return R->dynamodb == DDBC_FACT_UNKNOWN ? NULL
+	       : R->dynamodb == DDBC_FACT_YES ? "dynamodb" : "plain";
+}
+
+json_t *ddbc_items_error_json(const char *file, const ddbc_items_error *err)
+{
+	return json_pack("{s:o, s:I, s:I, s:o}", "file", ddbc_items_jstr(file),
+			 "line", (json_int_t)err->pos.line, "column", (json_int_t)err->pos.column,
+			 "message", ddbc_items_jstr(strbuf_str(&err->message)));
+}
+
+/* "findings: 3 wrong-type, 1 unmatched; 2 not shown (--max-findings)" */
+static void text_kinds(FILE *out, const ddbc_items_outcome *o)
+{
+	unsigned long total = ddbc_items_tally_findings(&o->t);
+	if (total == 0)
+		return;
+	fputs("findings:", out);
+	const char *sep = " ";
+	for (int k = 0; k < DDBC_ITEM_KIND_COUNT; k++) {
+		if (o->t.kinds[k]) {
+			fprintf(out, "%s%lu %s", sep, o->t.kinds[k], ddbc_item_kind_get(k)->id);
+			sep = ", ";
+		}
+	}
+	if (o->shown < total)
+		fprintf(out, "; %lu not shown (--max-findings)", total - o->shown);
+	fputc('\n', out);
+}
+
+static json_t *summary_json(const ddbc_items_outcome *o)
+{
+	json_t *kinds = json_object();
+	for (int k = 0; k < DDBC_ITEM_KIND_COUNT; k++)
+		if (o->t.kinds[k])
+			json_object_set_new(kinds, ddbc_item_kind_get(k)->id,
+					    json_integer((json_int_t)o->t.kinds[k]));
+	return json_pack("{s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:o}",
+		"items", (json_int_t)o->t.items, "ok", (json_int_t)o->t.ok,
+		"failed", (json_int_t)o->t.failed, "unmatched", (json_int_t)o->t.unmatched,
+		"malformed", (json_int_t)o->t.malformed,
+		"findings", (json_int_t)ddbc_items_tally_findings(&o->t),
+		"errors", (json_int_t)o->t.errors,
+		"shown", (json_int_t)o->shown, "kinds", kinds);
+}
+
+void ddbc_items_end_output(FILE *out, ddbc_items_format format, const ddbc_items_outcome *o)
+{
+	if (format != DDBC_ITEMS_JSON) {
+		if (o->failed_input)
+			return;
+		fprintf(out, "%lu items: %lu ok, %lu failed, %lu unmatched", o->t.items, o->t.ok,
+			o->t.failed, o->t.unmatched);
+		if (o->t.malformed)
+			fprintf(out, ", %lu malformed", o->t.malformed);
+		fputc('\n', out);
+		text_kinds(out, o);
 		return;
 	}
-	const char *shape = shape_word(R);
-	const char *json = R->dynamodb == DDBC_FACT_UNKNOWN ? NULL
-			   : R->dynamodb == DDBC_FACT_YES ? "dynamodb" : "plain";
-	json_t *tail = json_pack("{s:{s:o, s:o}, s:{s:I, s:I, s:I, s:I}}", "input",
-		"shape", shape ? json_string(shape) : json_null(),
-		"json", json ? json_string(json) : json_null(), "summary",
-		"items", (json_int_t)R->items, "ok", (json_int_t)R->ok,
-		"failed", (json_int_t)R->nfailed, "unmatched", (json_int_t)R->unmatched);
-	if (err)
-		json_object_set_new(tail, "error", json_pack("{s:I, s:I, s:o}",
-			"line", (json_int_t)err->pos.line, "column", (json_int_t)err->pos.column,
-			"message", jstr(strbuf_str(&err->message))));
+	json_t *tail = json_pack("{s:{s:o, s:o}, s:o}", "input",
+		"shape", o->shape ? json_string(o->shape) : json_null(),
+		"json", o->json ? json_string(o->json) : json_null(), "summary", summary_json(o));
+	if (o->error)
+		json_object_set(tail, "error", o->error);
 	/* The tail's members continue the object the findings opened. */
 	char *s = json_dumps(tail, JSON_COMPACT | JSON_PRESERVE_ORDER);
-	fprintf(R->out, "%s],%s\n", R->nfindings ? "\n" : "", s + 1);
+	fprintf(out, "%s],%s\n", o->shown ? "\n" : "", s + 1);
 	free(s);
 	json_decref(tail);
 }
 
-/* Appends text as 'text': control characters escaped, cut after
- * MAX_QUOTED bytes (at a character boundary). */
 void ddbc_items_add_quoted(strbuf *sb, const char *s, size_t len)
 {
 	size_t n = len > MAX_QUOTED ? MAX_QUOTED : len;

@@ -4,21 +4,14 @@
  * finds the entity it belongs to, items_check.c checks it against that
  * entity, and items_report.c writes every finding as it is made.
  *
- * Findings (kinds, for --format json; all errors but unknown-attribute):
- *   wrong-type          a value of another type than the attribute's
- *   not-in-enum         a value outside the attribute's enum
- *   missing-required    a key attribute of the table, an attribute with a
- *                       template, or one marked required: true, is absent
- *   key-mismatch        a templated attribute differs from its template
- *                       rendered from the item's own values
- *   delimiter-in-value  a placeholder value contains the key delimiter
- *   unknown-attribute   (note) an attribute the entity does not define,
- *                       or one it declares `stored: false`
- *   unmatched           no entity's key templates fit the item
- *   ambiguous-entity    the item's keys fit several entities, and its
- *                       constant attributes do not single one out
- * An item is ok when it is assigned and has no error; failed when it has
- * one or is ambiguous; unmatched when no entity fits it.
+ * The kinds of findings are listed, with their default severities, in
+ * diag/item_kinds.def. An item is ok when it is assigned and has no error;
+ * failed when it has one or is ambiguous; unmatched when no entity fits it; malformed when
+ * it cannot be read as an item at all.
+ *
+ * items_files.c runs that over every file of the command (export folders
+ * expanded from their manifests), one worker or several, and items_merge.c
+ * adds up the results of separate runs.
  */
 #ifndef DDBC_ITEMS_RUN_H
 #define DDBC_ITEMS_RUN_H
@@ -30,6 +23,7 @@
 #include "model/template.h"
 #include "util/strbuf.h"
 
+#include <jansson.h>
 #include <stdbool.h>
 #include <stdio.h>
 
@@ -39,17 +33,6 @@ typedef enum ddbc_items_fact {
 	DDBC_FACT_NO,
 	DDBC_FACT_YES
 } ddbc_items_fact;
-
-typedef enum ddbc_item_kind {
-	DDBC_ITEM_WRONG_TYPE,
-	DDBC_ITEM_NOT_IN_ENUM,
-	DDBC_ITEM_MISSING,
-	DDBC_ITEM_KEY_MISMATCH,
-	DDBC_ITEM_DELIMITER,
-	DDBC_ITEM_UNKNOWN,
-	DDBC_ITEM_UNMATCHED,
-	DDBC_ITEM_AMBIGUOUS
-} ddbc_item_kind;
 
 /* One key attribute of an entity, with the strings it can hold. */
 typedef struct ddbc_items_key {
@@ -73,24 +56,72 @@ typedef struct ddbc_items_table {
 	const ddbc_items_entity **by_literal; /* ents, most literal bytes first */
 } ddbc_items_table;
 
-/* Everything the run owns is freed by the command (items.c). */
-typedef struct ddbc_items_run {
+/* The counts of one file's check, or of a whole run. */
+typedef struct ddbc_items_tally {
+	unsigned long items, ok, failed, unmatched, malformed;
+	unsigned long kinds[DDBC_ITEM_KIND_COUNT];  /* findings by kind */
+	unsigned long errors;                       /* findings of severity error */
+} ddbc_items_tally;
+
+void ddbc_items_tally_add(ddbc_items_tally *to, const ddbc_items_tally *from);
+unsigned long ddbc_items_tally_findings(const ddbc_items_tally *t);
+
+/* Where finding lines go in the end: the output, up to the cap, each JSON
+ * finding after its separator. Every finding is one line, so findings
+ * spooled by parallel workers are written exactly as a single worker's. */
+typedef struct ddbc_items_sink {
 	FILE *out;
-	const ddbc_design *g;
-	const char *name;
 	ddbc_items_format format;
+	unsigned long max;       /* 0: no cap */
+	unsigned long shown;
+	/* called before a line is written, when set (to clear a progress
+	 * line off the terminal the output shares) */
+	void (*before)(void *arg);
+	void *before_arg;
+} ddbc_items_sink;
+
+/* Writes one finding's line (len bytes, no newline) unless the cap is
+ * reached. */
+void ddbc_items_sink_line(ddbc_items_sink *s, const char *line, size_t len);
+
+/* Everything a run writes after its findings. */
+typedef struct ddbc_items_outcome {
+	ddbc_items_tally t;
+	unsigned long shown;
+	const char *shape, *json;    /* the input's words (items.h), or NULL */
+	bool failed_input;           /* some input was bad: no text summary */
+	json_t *error;               /* the first bad input, as in the JSON output, or NULL */
+} ddbc_items_outcome;
+
+/* One worker's state: the design's languages, the current file and item.
+ * Everything it owns is freed by ddbc_items_run_release (items.c). */
+typedef struct ddbc_items_run {
+	const ddbc_design *g;
+	const ddbc_items_opts *opts;
+	ddbc_severity sev[DDBC_ITEM_KIND_COUNT];  /* resolved */
 	ddbc_items_table *tables;
 	size_t ntables;
 	ddbc_match_scratch scratch;
 
-	/* the input, as the first items decide it */
+	/* called every DDBC_ITEMS_TICK items with their number, when set */
+	void (*tick)(void *arg, unsigned long items);
+	void *tick_arg;
+
+	/* where findings go: the sink itself, or a spool file of lines */
+	ddbc_items_sink *sink;
+	FILE *spool;
+	unsigned long spooled;
+
+	/* the current file, as its first items decide it */
+	const char *name;
 	ddbc_items_shape shape;
 	ddbc_items_fact export_lines;  /* {"Item": {...}} lines */
 	ddbc_items_fact dynamodb;      /* DynamoDB JSON, not plain */
+	ddbc_items_tally t;
 
 	/* the current item */
 	const ddbc_item_span *span;
-	int key_depth;           /* where its attribute names are: 1, or 2 in export lines */
+	int key_depth;           /* where its attribute names are: 1, 2 in export lines, 3 in batches */
 	ddbc_ival *attrs;
 	size_t nattrs, attrs_cap;
 	const ddbc_items_entity *ent;
@@ -99,21 +130,39 @@ typedef struct ddbc_items_run {
 	const ddbc_ival **slot;  /* per attribute of ent's entity: the item's value */
 	size_t slot_cap;
 	strbuf render;           /* reused for rendering templates */
+	strbuf line;             /* reused for a finding's line */
 	bool failed;
-
-	unsigned long items, ok, nfailed, unmatched, nfindings;
 } ddbc_items_run;
+
+#define DDBC_ITEMS_TICK 4096
+
+/* ---- items.c: one file ------------------------------------------------------------ */
+
+void ddbc_items_run_init(ddbc_items_run *R, const ddbc_design *g, const ddbc_items_opts *o);
+void ddbc_items_run_release(ddbc_items_run *R);
+/* Checks the items of in (named name) into R->t, from zeroed counts.
+ * Returns 0, or -1 when the input is bad (err says why and where). */
+int ddbc_items_check_stream(ddbc_items_run *R, FILE *in, const char *name,
+			    ddbc_items_error *err);
+/* The words of the file just checked (items.h "input"), or NULL. */
+const char *ddbc_items_shape_word(const ddbc_items_run *R);
+const char *ddbc_items_json_word(const ddbc_items_run *R);
 
 /* ---- items_report.c: the output --------------------------------------------------- */
 
 /* Opens the JSON object (--format json); nothing for text. */
-void ddbc_items_begin_output(ddbc_items_run *R);
-/* Writes one finding about the current item; marks it failed unless k is
- * a note. */
+void ddbc_items_begin_output(FILE *out, ddbc_items_format format, const char *const *paths,
+			     size_t npaths);
+/* Writes one finding about the current item (nothing when its kind is
+ * off); marks the item failed when the finding is an error. */
 void ddbc_items_finding(ddbc_items_run *R, ddbc_item_kind k, const char *attr, ddbc_ipos pos,
 			const char *fmt, ...) __attribute__((format(printf, 5, 6)));
-/* Writes the summary, or err (bad input, also on stderr) when not NULL. */
-void ddbc_items_end_output(ddbc_items_run *R, const ddbc_items_error *err);
+/* Writes what follows the findings: the summary and the count by kind. */
+void ddbc_items_end_output(FILE *out, ddbc_items_format format, const ddbc_items_outcome *o);
+/* The JSON object of a bad input (file, line, column, message). */
+json_t *ddbc_items_error_json(const char *file, const ddbc_items_error *err);
+/* A JSON string of s; bytes that are not UTF-8 become '?'. */
+json_t *ddbc_items_jstr(const char *s);
 /* Appends text as 'text': control characters escaped, cut after 120
  * bytes (at a character boundary). */
 void ddbc_items_add_quoted(strbuf *sb, const char *s, size_t len);

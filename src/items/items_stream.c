@@ -13,9 +13,9 @@
  * goes through jansson, so a scan result is JSON from end to end.
  */
 #include "items/items_stream.h"
+#include "items/items_source.h"
 #include "util/xalloc.h"
 
-#include <errno.h>
 #include <jansson.h>
 #include <stdarg.h>
 #include <stdbool.h>
@@ -23,7 +23,7 @@
 #include <string.h>
 
 #define CHUNK (64u << 10)
-#define KEY_MAX 32      /* long enough for every scan metadata key */
+#define KEY_MAX 256     /* long enough for every scan metadata key and table name */
 
 typedef enum state {
 	ST_START,            /* before the first value */
@@ -34,6 +34,9 @@ typedef enum state {
 	ST_SCAN_FIRST,       /* after '{' of a scan result */
 	ST_SCAN_NEXT,        /* after a member of a scan result */
 	ST_SCAN_BETWEEN,     /* after a scan result: another, or the end */
+	ST_BATCH_FIRST,      /* after '{' of a BatchWriteItem request file */
+	ST_BATCH_NEXT,       /* after a table's array of requests */
+	ST_BATCH_BETWEEN,    /* after a request file's object: another, or the end */
 	ST_DONE
 } state;
 
@@ -45,11 +48,10 @@ typedef enum advance {
 } advance;
 
 struct ddbc_items_reader {
-	FILE *in;
+	ddbc_items_source *in;
 	unsigned char *chunk;
 	size_t pos, len;
-	bool eof, read_error;
-	int read_errno;
+	bool eof, read_error;    /* read_error: ddbc_items_source_error says why */
 	ddbc_ipos at;            /* position of chunk[pos] */
 
 	/* recording the bytes of the value being scanned */
@@ -61,6 +63,13 @@ struct ddbc_items_reader {
 	ddbc_items_shape shape;
 	state st;
 	bool array_in_scan;      /* the array of items is a scan's "Items" */
+	bool array_in_batch;     /* the array of items is a table's requests */
+	/* JSON lines whose first item is on one line are taken as one item a
+	 * line (as exports are): a line whose brackets do not close ends where
+	 * a line starting with '{' follows, a malformed item, and that line is
+	 * read on its own. */
+	bool line_items;
+	char table[KEY_MAX];     /* in a batch: the table of the requests */
 	ddbc_ipos array_at;      /* where the current array of items opens */
 	ddbc_ipos scan_at;       /* where the current scan result opens */
 	unsigned long nitems;
@@ -69,7 +78,7 @@ struct ddbc_items_reader {
 ddbc_items_reader *ddbc_items_reader_new(FILE *in, size_t max_item)
 {
 	ddbc_items_reader *r = xcalloc(1, sizeof(*r));
-	r->in = in;
+	r->in = ddbc_items_source_new(in);
 	r->chunk = xmalloc(CHUNK);
 	r->at.line = r->at.column = 1;
 	r->max = max_item;
@@ -81,6 +90,7 @@ void ddbc_items_reader_free(ddbc_items_reader *r)
 {
 	if (!r)
 		return;
+	ddbc_items_source_free(r->in);
 	free(r->chunk);
 	free(r->rec);
 	free(r);
@@ -182,13 +192,10 @@ static bool refill(ddbc_items_reader *r)
 			return false;
 	}
 	r->pos = 0;
-	r->len = fread(r->chunk, 1, CHUNK, r->in);
+	r->len = ddbc_items_source_read(r->in, r->chunk, CHUNK);
 	if (r->len == 0) {
 		r->eof = true;
-		if (ferror(r->in)) {
-			r->read_error = true;
-			r->read_errno = errno;
-		}
+		r->read_error = ddbc_items_source_error(r->in) != NULL;
 		return false;
 	}
 	return true;
@@ -220,8 +227,12 @@ static int skip_ws(ddbc_items_reader *r)
 
 /* Consumes an object or array up to its closing bracket, strings and
  * escapes followed, from depth brackets deep (0: at the opening one).
- * Returns 0, or -1 when the input ends first. The
- * inner loop is the reader's hot path: it keeps the position in locals. */
+ * Returns 0, or -1 when the input ends first; with line_items set, 1 at a
+ * newline directly followed by '{' before the closing bracket (the newline
+ * left unconsumed): the line was cut short, the next item begins. (At the
+ * end of a chunk the '{' cannot be seen: the item then runs on to the
+ * next such line.) The inner loop is the reader's hot path: it keeps the position
+ * in locals. */
 static int scan_nested(ddbc_items_reader *r, int depth)
 {
 	bool str = false, esc = false;
@@ -236,6 +247,11 @@ static int scan_nested(ddbc_items_reader *r, int depth)
 		while (p < end) {
 			unsigned char c = *p++;
 			if (c == '\n') {
+				if (r->line_items && p < end && *p == '{') {
+					r->pos = (size_t)(p - 1 - r->chunk);
+					r->at.line = line, r->at.column = col;
+					return 1;
+				}
 				line++, col = 1;
 				esc = false;
 				continue;
@@ -288,7 +304,8 @@ static bool ends_scalar(int c)
 }
 
 /* Consumes one value starting at the current byte (not whitespace).
- * Returns 0, or -1 when the input ends inside it. A number, true, false or
+ * Returns 0, or -1 when the input ends inside it (1: a line item cut short,
+ * see scan_nested). A number, true, false or
  * null ends at the first byte that cannot continue it. */
 static int scan_value(ddbc_items_reader *r)
 {
@@ -354,7 +371,7 @@ static advance fail_in_value(ddbc_items_reader *r, ddbc_items_error *err, ddbc_i
 			     const char *what)
 {
 	if (r->read_error)
-		return fail(r, err, r->at, "cannot read the input: %s", strerror(r->read_errno));
+		return fail(r, err, r->at, "%s", ddbc_items_source_error(r->in));
 	if (!r->recording && !r->over)
 		return fail(r, err, r->at, "the input ends inside %s, which starts at %lu:%lu "
 			    "(truncated?)", what, pos.line, pos.column);
@@ -364,7 +381,7 @@ static advance fail_in_value(ddbc_items_reader *r, ddbc_items_error *err, ddbc_i
 	json_t *v = json_loadb(r->rec ? r->rec : "", r->rec_len, JSON_DECODE_ANY, &je);
 	json_decref(v);
 	if (v == NULL && json_error_code(&je) != json_error_premature_end_of_input) {
-		ddbc_item_span span = { r->rec, r->rec_len, 0, pos };
+		ddbc_item_span span = { r->rec, r->rec_len, 0, pos, NULL, false };
 		return fail(r, err, ddbc_items_json_error_pos(&span, je.position), "%s: %s", what,
 			    je.text);
 	}
@@ -385,7 +402,7 @@ static advance check_skipped(ddbc_items_reader *r, ddbc_items_error *err, const 
 		json_decref(v);
 		return ADV_ON;
 	}
-	ddbc_item_span span = { data, len, 0, pos };
+	ddbc_item_span span = { data, len, 0, pos, NULL, false };
 	return fail(r, err, ddbc_items_json_error_pos(&span, je.position),
 		    "the scan result's '%s': %s", key, je.text);
 }
@@ -431,7 +448,7 @@ static advance read_item(ddbc_items_reader *r, ddbc_item_span *span, ddbc_items_
 	ddbc_ipos pos = r->at;
 	begin_record(r);
 	int rc = scan_value(r);
-	if (rc == 0)
+	if (rc >= 0)
 		end_record(r, &span->data, &span->len);
 	if (rc < 0 || r->over) {
 		char what[48];
@@ -440,6 +457,7 @@ static advance read_item(ddbc_items_reader *r, ddbc_item_span *span, ddbc_items_
 	}
 	span->pos = pos;
 	span->index = ++r->nitems;
+	span->cut = rc == 1;
 	r->st = next;
 	return ADV_ITEM;
 }
@@ -456,6 +474,46 @@ static advance enter_items(ddbc_items_reader *r, ddbc_items_error *err)
 	return ADV_ON;
 }
 
+/* The first member of the first object is an array: a BatchWriteItem
+ * request file ({"Table": [{"PutRequest": ...}, ...], ...}) when the
+ * array's first element is an object whose first member is PutRequest or
+ * DeleteRequest; then its first request is read into span. Otherwise *depth
+ * says how many brackets deep the scan stopped, for the item to go on. */
+static advance maybe_batch(ddbc_items_reader *r, ddbc_item_span *span, ddbc_items_error *err,
+			   const char *table, int *depth)
+{
+	ddbc_ipos array_at = r->at;
+	take(r);
+	*depth = 2;
+	if (skip_ws(r) != '{')
+		return ADV_ON;
+	ddbc_ipos pos = r->at;
+	flush_record(r);
+	size_t start = r->rec_len;
+	take(r);
+	*depth = 3;
+	char key[KEY_MAX];
+	if (skip_ws(r) != '"' || read_key(r, key) < 0 ||
+	    (strcmp(key, "PutRequest") != 0 && strcmp(key, "DeleteRequest") != 0))
+		return ADV_ON;
+	r->shape = DDBC_SHAPE_BATCH;
+	memcpy(r->table, table, KEY_MAX);
+	r->array_in_batch = true;
+	r->array_at = array_at;
+	if (scan_nested(r, 1) < 0)
+		return fail_in_value(r, err, pos, "item 1");
+	flush_record(r);
+	r->recording = false;
+	if (r->over)
+		return fail_in_value(r, err, pos, "item 1");
+	span->data = r->rec + start;
+	span->len = r->rec_len - start;
+	span->pos = pos;
+	span->index = ++r->nitems;
+	r->st = ST_ARRAY_NEXT;
+	return ADV_ITEM;
+}
+
 /* The first value is an object: a scan result when its "Items" array comes
  * before any member that is not scan metadata, else the first of JSON
  * lines. Its bytes are recorded while deciding, for the item it may be. */
@@ -463,6 +521,7 @@ static advance first_object(ddbc_items_reader *r, ddbc_item_span *span, ddbc_ite
 {
 	ddbc_ipos pos = r->at;
 	bool metadata_only = true;
+	int depth = 1;
 	begin_record(r);
 	take(r);
 	for (size_t n = 0;; n++) {
@@ -483,6 +542,12 @@ static advance first_object(ddbc_items_reader *r, ddbc_item_span *span, ddbc_ite
 			r->shape = DDBC_SHAPE_SCAN;
 			return enter_items(r, err);
 		}
+		if (n == 0 && c == '[') {
+			advance a = maybe_batch(r, span, err, key, &depth);
+			if (a != ADV_ON)
+				return a;
+			break;
+		}
 		metadata_only = metadata_only && is_scan_metadata(key);
 		ddbc_ipos vpos = r->at;
 		flush_record(r);
@@ -499,15 +564,27 @@ static advance first_object(ddbc_items_reader *r, ddbc_item_span *span, ddbc_ite
 	/* An item (or no JSON, which jansson will tell): the rest of it, one
 	 * bracket deep and outside any string. */
 	r->shape = DDBC_SHAPE_LINES;
-	if (scan_nested(r, 1) < 0)
+	if (scan_nested(r, depth) < 0)
 		return fail_in_value(r, err, pos, "item 1");
 	end_record(r, &span->data, &span->len);
 	if (r->over)
 		return fail_in_value(r, err, pos, "item 1");
+	r->line_items = !memchr(span->data, '\n', span->len);
 	span->pos = pos;
 	span->index = ++r->nitems;
 	r->st = ST_LINES;
 	return ADV_ITEM;
+}
+
+/* Whether the input starts with an Amazon Ion version marker, text
+ * ($ion_1_0) or binary (E0 01 00 EA), as the data files of an export in
+ * Ion format do: named, rather than reported as a stray byte. */
+static bool is_ion(const ddbc_items_reader *r)
+{
+	static const char text[] = "$ion_1_0", binary[] = "\xE0\x01\x00\xEA";
+	const unsigned char *p = r->chunk + r->pos;
+	size_t n = r->len - r->pos;
+	return (n >= 8 && !memcmp(p, text, 8)) || (n >= 4 && !memcmp(p, binary, 4));
 }
 
 static advance start(ddbc_items_reader *r, ddbc_item_span *span, ddbc_items_error *err)
@@ -516,6 +593,10 @@ static advance start(ddbc_items_reader *r, ddbc_item_span *span, ddbc_items_erro
 	if (peek(r) == 0xEF && r->len - r->pos >= 3 && !memcmp(r->chunk + r->pos, bom, 3))
 		r->pos += 3;
 	int c = skip_ws(r);
+	if (is_ion(r))
+		return fail(r, err, r->at, "the input is Amazon Ion (the data file of an export in "
+			    "Ion format), which check-items does not read; export the table in "
+			    "DynamoDB JSON format");
 	if (c == '[') {
 		r->shape = DDBC_SHAPE_ARRAY;
 		r->array_at = r->at;
@@ -537,7 +618,7 @@ static advance start(ddbc_items_reader *r, ddbc_item_span *span, ddbc_items_erro
 
 static advance after_array(ddbc_items_reader *r)
 {
-	r->st = r->array_in_scan ? ST_SCAN_NEXT : ST_TRAILER;
+	r->st = r->array_in_scan ? ST_SCAN_NEXT : r->array_in_batch ? ST_BATCH_NEXT : ST_TRAILER;
 	return ADV_ON;
 }
 
@@ -546,7 +627,8 @@ static advance array_item(ddbc_items_reader *r, ddbc_item_span *span, ddbc_items
 {
 	int c = skip_ws(r);
 	const char *closing = r->array_in_scan ? "the scan result's \"Items\" array"
-					       : "the array of items";
+			      : r->array_in_batch ? "a table's array of requests"
+						  : "the array of items";
 	if (c == EOF)
 		return fail(r, err, r->at, "the input ends inside %s, which opens at %lu:%lu "
 			    "(truncated?)", closing, r->array_at.line, r->array_at.column);
@@ -613,8 +695,60 @@ static advance scan_member(ddbc_items_reader *r, ddbc_items_error *err, bool fir
 	return check_skipped(r, err, data, len, vpos, key);
 }
 
+/* A member of a BatchWriteItem request file: a table's array of requests. */
+static advance batch_member(ddbc_items_reader *r, ddbc_items_error *err, bool first)
+{
+	int c = skip_ws(r);
+	if (c == EOF)
+		return fail(r, err, r->at, "the input ends inside the request file's object that "
+			    "opens at %lu:%lu (truncated?)", r->scan_at.line, r->scan_at.column);
+	if (c == '}') {
+		take(r);
+		r->st = ST_BATCH_BETWEEN;
+		return ADV_ON;
+	}
+	if (!first) {
+		if (c != ',')
+			return unexpected(r, err, c, "',' or '}' after a table's requests");
+		take(r);
+		c = skip_ws(r);
+	}
+	if (c != '"')
+		return unexpected(r, err, c, "a table name");
+	ddbc_ipos kpos = r->at;
+	if (read_key(r, r->table) < 0)
+		return fail_in_value(r, err, kpos, "a table name");
+	if ((c = skip_ws(r)) != ':')
+		return unexpected(r, err, c, "':' after a table name");
+	take(r);
+	if (skip_ws(r) != '[')
+		return unexpected(r, err, peek(r), "'[': a table's requests are an array");
+	r->array_at = r->at;
+	take(r);
+	r->st = ST_ARRAY_FIRST;
+	return ADV_ON;
+}
+
+/* After a scan result or request file object: another, or the end. */
+static advance between(ddbc_items_reader *r, ddbc_items_error *err, const char *what,
+		       state next)
+{
+	int c = skip_ws(r);
+	if (c == EOF) {
+		r->st = ST_DONE;
+		return ADV_ON;
+	}
+	if (c != '{')
+		return unexpected(r, err, c, what);
+	r->scan_at = r->at;
+	take(r);
+	r->st = next;
+	return ADV_ON;
+}
+
 ddbc_items_step ddbc_items_next(ddbc_items_reader *r, ddbc_item_span *span, ddbc_items_error *err)
 {
+	span->cut = false;
 	for (;;) {
 		advance rc = ADV_ON;
 		int c;
@@ -640,25 +774,23 @@ ddbc_items_step ddbc_items_next(ddbc_items_reader *r, ddbc_item_span *span, ddbc
 			rc = read_item(r, span, err, ST_LINES);
 			break;
 		case ST_SCAN_BETWEEN:
-			c = skip_ws(r);
-			if (c == EOF) {
-				r->st = ST_DONE;
-				break;
-			}
-			if (c != '{') {
-				rc = unexpected(r, err, c, "another scan result or the end of the input");
-				break;
-			}
-			r->scan_at = r->at;
-			take(r);
-			r->st = ST_SCAN_FIRST;
+			rc = between(r, err, "another scan result or the end of the input",
+				     ST_SCAN_FIRST);
+			break;
+		case ST_BATCH_FIRST: rc = batch_member(r, err, true); break;
+		case ST_BATCH_NEXT: rc = batch_member(r, err, false); break;
+		case ST_BATCH_BETWEEN:
+			rc = between(r, err, "another request file's object or the end of the "
+				     "input", ST_BATCH_FIRST);
 			break;
 		case ST_DONE:
 			if (!r->read_error)
 				return DDBC_ITEMS_END;
-			rc = fail(r, err, r->at, "cannot read the input: %s", strerror(r->read_errno));
+			rc = fail(r, err, r->at, "%s", ddbc_items_source_error(r->in));
 			break;
 		}
+		if (rc == ADV_ITEM)
+			span->table = r->shape == DDBC_SHAPE_BATCH ? r->table : NULL;
 		if (rc != ADV_ON)
 			return rc == ADV_ITEM ? DDBC_ITEMS_ITEM : DDBC_ITEMS_BAD;
 	}

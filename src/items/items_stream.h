@@ -15,9 +15,19 @@
  *        NextToken, ResponseMetadata), and must then be an array; several scan
  *        results one after the other (pages) are read in turn, and every
  *        member other than "Items" is checked to be JSON and skipped;
+ *   '{'  a BatchWriteItem request file                   DDBC_SHAPE_BATCH
+ *        {"Table": [{"PutRequest": {"Item": {...}}}, ...], "Other": [...]}
+ *        when its first member is an array whose first element's first
+ *        member is PutRequest or DeleteRequest; each request is one span,
+ *        with the table it is for (unwrapping it is the caller's
+ *        business); several such objects may follow one another;
  *   '{'  otherwise: JSON lines, one item per value     DDBC_SHAPE_LINES
  *        (export lines {"Item": {...}} too: unwrapping them is the
- *        caller's business). Values may be separated by any whitespace.
+ *        caller's business). Values may be separated by any whitespace;
+ *        when the first is on one line, every item is taken to be (as in
+ *        exports), and a line whose brackets do not close before a line
+ *        that starts with '{' is an item of its own, marked cut, so that
+ *        one damaged line does not swallow the rest of the file.
  * Anything else is not an input of items, reported as such.
  */
 #ifndef DDBC_ITEMS_STREAM_H
@@ -26,6 +36,7 @@
 #include "util/strbuf.h"
 
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stddef.h>
 
@@ -33,7 +44,8 @@ typedef enum ddbc_items_shape {
 	DDBC_SHAPE_UNKNOWN,      /* nothing read yet, or an empty input */
 	DDBC_SHAPE_ARRAY,
 	DDBC_SHAPE_LINES,
-	DDBC_SHAPE_SCAN
+	DDBC_SHAPE_SCAN,
+	DDBC_SHAPE_BATCH
 } ddbc_items_shape;
 
 /* A position in the input: 1-based line and column; the column counts
@@ -49,6 +61,8 @@ typedef struct ddbc_item_span {
 	size_t len;
 	unsigned long index;     /* 1-based: the index-th item of the input */
 	ddbc_ipos pos;           /* where its first byte is */
+	const char *table;       /* a batch's request: the table it is for; else NULL */
+	bool cut;                /* one item a line: the line ended before the item */
 } ddbc_item_span;
 
 /* A problem with the input, positioned. The message, of any length, is

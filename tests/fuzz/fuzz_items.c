@@ -2,7 +2,7 @@
  *
  * The design is samples/stamp-rally.ddb.yaml (read once; its path comes
  * from DDBC_FUZZ_DESIGN); the bytes are the items, in any of the shapes
- * check-items detects. Built by `make fuzz`; run by `make fuzz-items-run`.
+ * check-items detects, gzip or not. Built by `make fuzz`; run by `make fuzz-items-run`.
  */
 #include "rules/check.h"
 #include "items/items.h"
@@ -47,9 +47,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	FILE *err = fopen("/dev/null", "w");
 	FILE *saved = stderr;
 	stderr = err;
-	ddbc_check_items(out, design, in, "fuzz.json", DDBC_ITEMS_TEXT);
+	ddbc_items_opts o;
+	ddbc_items_opts_init(&o);
+	ddbc_check_items_stream(out, design, in, "fuzz.json", &o);
 	rewind(in);
-	ddbc_check_items(out, design, in, "fuzz.json", DDBC_ITEMS_JSON);
+	o.format = DDBC_ITEMS_JSON;
+	o.max_findings = 3;
+	ddbc_check_items_stream(out, design, in, "fuzz.json", &o);
 	stderr = saved;
 	fclose(err);
 	fclose(out);

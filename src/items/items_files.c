@@ -1,0 +1,334 @@
+/* items_files.c - a check-items run over its files, by one worker or several
+ *
+ * The parts (items_export.h) are checked in order by one worker, which
+ * writes each finding to the output as it is made; or by -j N workers
+ * (threads), each taking the next part and spooling its findings, one
+ * line each, to a temporary file. The main thread then takes the parts in
+ * order and passes each spooled line to the same sink (items_run.h) a
+ * single worker writes through, so the output is byte for byte that of
+ * -j 1: the same order, the same cap, the same separators. Memory grows
+ * with the number of workers (one design's key languages and one item
+ * each), not with the items; spools are on disk, and a worker spools at
+ * most --max-findings lines.
+ */
+#include "items/items_export.h"
+#include "items/items_run.h"
+#include "util/xalloc.h"
+
+#include <errno.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+/* What checking one part came to. */
+typedef struct part_result {
+	bool done;
+	FILE *spool;             /* -j N: its findings, one a line */
+	ddbc_items_tally t;
+	const char *shape, *json;
+	bool bad;                /* unreadable, or fewer or more items than listed */
+	ddbc_items_error err;
+} part_result;
+
+/* The run: its parts, their results, the progress line. */
+typedef struct files_run {
+	const ddbc_design *g;
+	const ddbc_items_opts *o;
+	const ddbc_items_plan *plan;
+	part_result *res;
+	ddbc_items_outcome outcome;
+	ddbc_items_sink sink;
+	bool mixed_shape, mixed_json;
+
+	pthread_mutex_t mu;
+	pthread_cond_t cv;
+	size_t next;             /* the next part a worker takes */
+
+	/* the progress line (under mu) */
+	double started, shown_at;
+	unsigned long seen;      /* items read, roughly (in steps of DDBC_ITEMS_TICK) */
+	size_t finished;         /* parts done */
+	bool progress_shown;
+} files_run;
+
+/* ---- progress --------------------------------------------------------------------------- */
+
+static double now(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/* Redraws the progress line, from the first second on, five times a
+ * second at most. Called with F->mu held. */
+static void show_progress(files_run *F)
+{
+	double t = now();
+	if (t - F->started < 1.0 || t - F->shown_at < 0.2)
+		return;
+	F->shown_at = t;
+	F->progress_shown = true;
+	fprintf(stderr, "\rcheck-items: %lu items, %zu of %zu files\033[K", F->seen, F->finished,
+		F->plan->n);
+	fflush(stderr);
+}
+
+static void tick(void *arg, unsigned long items)
+{
+	files_run *F = arg;
+	pthread_mutex_lock(&F->mu);
+	F->seen += items;
+	show_progress(F);
+	pthread_mutex_unlock(&F->mu);
+}
+
+static void init_progress(files_run *F, ddbc_items_run *R)
+{
+	if (!F->o->progress)
+		return;
+	R->tick = tick;
+	R->tick_arg = F;
+}
+
+static void end_progress(files_run *F)
+{
+	if (F->progress_shown)
+		fputs("\r\033[K", stderr);
+}
+
+/* Before a finding goes to the terminal the progress line is on: the line
+ * is cleared, to be drawn again below the finding. */
+static void clear_progress(void *arg)
+{
+	files_run *F = arg;
+	pthread_mutex_lock(&F->mu);
+	end_progress(F);
+	F->progress_shown = false;
+	F->shown_at = 0;
+	pthread_mutex_unlock(&F->mu);
+}
+
+/* ---- one part ----------------------------------------------------------------------- */
+
+static void set_error(ddbc_items_error *err, ddbc_ipos pos, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+static void set_error(ddbc_items_error *err, ddbc_ipos pos, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	ddbc_items_error_vset(err, pos, fmt, ap);
+	va_end(ap);
+}
+
+static void check_part(ddbc_items_run *R, const ddbc_items_part *p, part_result *res)
+{
+	FILE *in = p->path ? fopen(p->path, "rb") : p->stream;
+	ddbc_ipos start = { 1, 1 };
+	if (!in) {
+		set_error(&res->err, start, "cannot read the file: %s", strerror(errno));
+		res->bad = true;
+		return;
+	}
+	res->bad = ddbc_items_check_stream(R, in, p->name, &res->err) < 0;
+	res->t = R->t;
+	res->shape = ddbc_items_shape_word(R);
+	res->json = ddbc_items_json_word(R);
+	if (!res->bad && p->expect >= 0 && (long long)R->t.items != p->expect) {
+		set_error(&res->err, start, "the export's manifest lists %lld items in this file, "
+			  "it holds %lu", p->expect, R->t.items);
+		res->bad = true;
+	}
+	if (p->path)
+		fclose(in);
+}
+
+/* Adds a checked part to the outcome, in part order. */
+static void finish_part(files_run *F, size_t i)
+{
+	part_result *res = &F->res[i];
+	const char *name = F->plan->parts[i].name;
+	ddbc_items_outcome *o = &F->outcome;
+	ddbc_items_tally_add(&o->t, &res->t);
+	if (res->shape) {
+		F->mixed_shape |= o->shape && strcmp(o->shape, res->shape) != 0;
+		o->shape = F->mixed_shape ? "mixed" : res->shape;
+	}
+	if (res->json) {
+		F->mixed_json |= o->json && strcmp(o->json, res->json) != 0;
+		o->json = F->mixed_json ? "mixed" : res->json;
+	}
+	pthread_mutex_lock(&F->mu);
+	F->finished++;
+	if (res->bad) {
+		/* the error gets a line of its own */
+		end_progress(F);
+		F->progress_shown = false;
+	}
+	pthread_mutex_unlock(&F->mu);
+	if (res->bad) {
+		fprintf(stderr, "%s:%lu:%lu: error: %s\n", name, res->err.pos.line,
+			res->err.pos.column, strbuf_str(&res->err.message));
+		if (!o->error)
+			o->error = ddbc_items_error_json(name, &res->err);
+		o->failed_input = true;
+	}
+	strbuf_release(&res->err.message);
+}
+
+/* ---- workers ----------------------------------------------------------------------------- */
+
+static void *worker(void *arg)
+{
+	files_run *F = arg;
+	ddbc_items_run R;
+	ddbc_items_run_init(&R, F->g, F->o);
+	init_progress(F, &R);
+	for (;;) {
+		pthread_mutex_lock(&F->mu);
+		size_t i = F->next++;
+		pthread_mutex_unlock(&F->mu);
+		if (i >= F->plan->n)
+			break;
+		part_result *res = &F->res[i];
+		res->spool = tmpfile();
+		if (!res->spool) {
+			set_error(&res->err, (ddbc_ipos){ 1, 1 }, "cannot make a temporary file: %s",
+				  strerror(errno));
+			res->bad = true;
+		} else {
+			R.spool = res->spool;
+			R.spooled = 0;
+			check_part(&R, &F->plan->parts[i], res);
+		}
+		pthread_mutex_lock(&F->mu);
+		res->done = true;
+		pthread_cond_broadcast(&F->cv);
+		pthread_mutex_unlock(&F->mu);
+	}
+	ddbc_items_run_release(&R);
+	return NULL;
+}
+
+/* Writes part i's spooled findings through the sink. */
+static void unspool(files_run *F, size_t i)
+{
+	FILE *f = F->res[i].spool;
+	if (!f)
+		return;
+	rewind(f);
+	char *line = NULL;
+	size_t cap = 0;
+	ssize_t len;
+	while ((len = getline(&line, &cap, f)) > 0)
+		ddbc_items_sink_line(&F->sink, line, (size_t)(line[len - 1] == '\n' ? len - 1 : len));
+	free(line);
+	fclose(f);
+}
+
+static void run_parallel(files_run *F, unsigned long jobs)
+{
+	size_t n = F->plan->n;
+	if (jobs > n)
+		jobs = n;
+	pthread_t *th = xcalloc(jobs, sizeof(*th));
+	unsigned long started = 0;
+	for (; started < jobs; started++)
+		if (pthread_create(&th[started], NULL, worker, F) != 0)
+			break;
+	if (started == 0)
+		worker(F);
+	for (size_t i = 0; i < n; i++) {
+		pthread_mutex_lock(&F->mu);
+		while (!F->res[i].done)
+			pthread_cond_wait(&F->cv, &F->mu);
+		pthread_mutex_unlock(&F->mu);
+		unspool(F, i);
+		finish_part(F, i);
+	}
+	for (unsigned long j = 0; j < started; j++)
+		pthread_join(th[j], NULL);
+	free(th);
+}
+
+static void run_serial(files_run *F)
+{
+	ddbc_items_run R;
+	ddbc_items_run_init(&R, F->g, F->o);
+	init_progress(F, &R);
+	R.sink = &F->sink;
+	for (size_t i = 0; i < F->plan->n; i++) {
+		check_part(&R, &F->plan->parts[i], &F->res[i]);
+		finish_part(F, i);
+	}
+	ddbc_items_run_release(&R);
+}
+
+/* ---- the command ----------------------------------------------------------------------- */
+
+/* Checks the parts of plan; paths are the arguments, for the output. */
+static ddbc_items_result run_plan(FILE *out, const ddbc_design *g, const ddbc_items_plan *plan,
+				  const char *const *paths, size_t npaths,
+				  const ddbc_items_opts *o)
+{
+	files_run F;
+	memset(&F, 0, sizeof(F));
+	F.g = g;
+	F.o = o;
+	F.plan = plan;
+	F.res = xcalloc(plan->n ? plan->n : 1, sizeof(*F.res));
+	F.sink = (ddbc_items_sink){ out, o->format, o->max_findings, 0, NULL, NULL };
+	if (o->progress && isatty(fileno(out))) {
+		F.sink.before = clear_progress;
+		F.sink.before_arg = &F;
+	}
+	pthread_mutex_init(&F.mu, NULL);
+	pthread_cond_init(&F.cv, NULL);
+	F.started = now();
+	/* jansson seeds its hash function once; do it before any thread. */
+	json_object_seed(0);
+
+	ddbc_items_begin_output(out, o->format, paths, npaths);
+	if (o->jobs > 1 && plan->n > 1)
+		run_parallel(&F, o->jobs);
+	else
+		run_serial(&F);
+	end_progress(&F);
+	F.outcome.shown = F.sink.shown;
+	ddbc_items_end_output(out, o->format, &F.outcome);
+	fflush(out);
+
+	json_decref(F.outcome.error);
+	pthread_mutex_destroy(&F.mu);
+	pthread_cond_destroy(&F.cv);
+	free(F.res);
+	if (F.outcome.failed_input)
+		return DDBC_ITEMS_UNREADABLE;
+	return F.outcome.t.errors ? DDBC_ITEMS_SOME_FAILED : DDBC_ITEMS_ALL_OK;
+}
+
+ddbc_items_result ddbc_check_items(FILE *out, const ddbc_design *g, const char *const *paths,
+				   size_t npaths, const ddbc_items_opts *o)
+{
+	ddbc_items_plan plan = { NULL, 0, 0 };
+	bool planned = true;
+	for (size_t i = 0; i < npaths; i++)
+		planned &= ddbc_items_plan_add(&plan, paths[i]) == 0;
+	ddbc_items_result r = planned ? run_plan(out, g, &plan, paths, npaths, o)
+				      : DDBC_ITEMS_UNREADABLE;
+	ddbc_items_plan_release(&plan);
+	return r;
+}
+
+ddbc_items_result ddbc_check_items_stream(FILE *out, const ddbc_design *g, FILE *in,
+					  const char *name, const ddbc_items_opts *o)
+{
+	ddbc_items_plan plan = { NULL, 0, 0 };
+	ddbc_items_plan_add_stream(&plan, in, name);
+	ddbc_items_result r = run_plan(out, g, &plan, &name, 1, o);
+	ddbc_items_plan_release(&plan);
+	return r;
+}

@@ -1,0 +1,154 @@
+/* items_merge.c - adding up the JSON results of separate check-items runs
+ *
+ * A large export is split across machines (docs/scale.md), each running
+ * check-items --format json over its share; the results merge into the
+ * result one run over all the files would have given: counts added,
+ * findings in argument order (so the order of the files) up to the cap,
+ * the input's words kept when they agree and "mixed" when not, the first
+ * error kept. Each result is read whole with jansson: it holds at most
+ * --max-findings findings when its run was capped.
+ */
+#include "items/items_run.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static unsigned long count_of(const json_t *obj, const char *key)
+{
+	json_int_t v = json_integer_value(json_object_get(obj, key));
+	return v > 0 ? (unsigned long)v : 0;
+}
+
+/* The counts of a result's "summary" into t; -1 when it has none. */
+static int read_tally(const json_t *summary, ddbc_items_tally *t)
+{
+	if (!json_is_object(summary) || !json_is_integer(json_object_get(summary, "items")))
+		return -1;
+	memset(t, 0, sizeof(*t));
+	t->items = count_of(summary, "items");
+	t->ok = count_of(summary, "ok");
+	t->failed = count_of(summary, "failed");
+	t->unmatched = count_of(summary, "unmatched");
+	t->malformed = count_of(summary, "malformed");
+	t->errors = count_of(summary, "errors");
+	const json_t *kinds = json_object_get(summary, "kinds");
+	for (int k = 0; k < DDBC_ITEM_KIND_COUNT; k++)
+		t->kinds[k] = count_of(kinds, ddbc_item_kind_get((ddbc_item_kind)k)->id);
+	return 0;
+}
+
+/* A merged word: the same in every result, else "mixed". */
+static const char *merge_word(const char *have, const json_t *input, const char *key,
+			      bool *first)
+{
+	const char *w = json_string_value(json_object_get(input, key));
+	if (*first)
+		return w;
+	if (!w)
+		return have;
+	if (!have)
+		return w;
+	return strcmp(have, w) ? "mixed" : have;
+}
+
+static json_t *read_result(const char *path)
+{
+	json_error_t je;
+	json_t *root = json_load_file(path, JSON_DECODE_ANY, &je);
+	if (!root) {
+		fprintf(stderr, "%s:%d:%d: error: cannot read the result: %s\n", path, je.line,
+			je.column, je.text);
+		return NULL;
+	}
+	if (!json_is_array(json_object_get(root, "findings")) ||
+	    !json_is_object(json_object_get(root, "summary"))) {
+		fprintf(stderr, "%s: error: not a result of check-items --format json (it has "
+			"no \"findings\" and \"summary\")\n", path);
+		json_decref(root);
+		return NULL;
+	}
+	return root;
+}
+
+/* Adds one result to the outcome and writes its findings. The words it
+ * returns point into root, which the caller keeps until the end. */
+static int add_result(const json_t *root, ddbc_items_sink *sink, ddbc_items_outcome *o,
+		      bool *first)
+{
+	ddbc_items_tally t;
+	if (read_tally(json_object_get(root, "summary"), &t) < 0)
+		return -1;
+	size_t i;
+	const json_t *f;
+	json_array_foreach(json_object_get(root, "findings"), i, f) {
+		char *line = json_dumps(f, JSON_COMPACT | JSON_PRESERVE_ORDER);
+		ddbc_items_sink_line(sink, line, strlen(line));
+		free(line);
+	}
+	ddbc_items_tally_add(&o->t, &t);
+	const json_t *input = json_object_get(root, "input");
+	o->shape = merge_word(o->shape, input, "shape", first);
+	o->json = merge_word(o->json, input, "json", first);
+	*first = false;
+	const json_t *err = json_object_get(root, "error");
+	if (err) {
+		o->failed_input = true;
+		if (!o->error)
+			o->error = json_incref((json_t *)err);
+	}
+	return 0;
+}
+
+/* The files the results name, for the merged "files". */
+static void add_files(json_t *files, const json_t *root)
+{
+	size_t i;
+	const json_t *f;
+	json_array_foreach(json_object_get(root, "files"), i, f)
+		json_array_append(files, (json_t *)f);
+}
+
+ddbc_items_result ddbc_items_merge(FILE *out, const char *const *paths, size_t npaths,
+				   const ddbc_items_opts *opts)
+{
+	json_t **roots = calloc(npaths ? npaths : 1, sizeof(*roots));
+	json_t *files = json_array();
+	bool ok = true;
+	for (size_t i = 0; i < npaths; i++) {
+		roots[i] = read_result(paths[i]);
+		ok &= roots[i] != NULL;
+		if (roots[i])
+			add_files(files, roots[i]);
+	}
+	ddbc_items_result result = DDBC_ITEMS_UNREADABLE;
+	if (ok) {
+		size_t nf = json_array_size(files);
+		const char **names = calloc(nf ? nf : 1, sizeof(*names));
+		for (size_t i = 0; i < nf; i++)
+			names[i] = json_string_value(json_array_get(files, i));
+		ddbc_items_begin_output(out, DDBC_ITEMS_JSON, names, nf);
+		free(names);
+		ddbc_items_sink sink = { out, DDBC_ITEMS_JSON, opts->max_findings, 0, NULL, NULL };
+		ddbc_items_outcome o;
+		memset(&o, 0, sizeof(o));
+		bool first = true;
+		for (size_t i = 0; i < npaths; i++) {
+			if (add_result(roots[i], &sink, &o, &first) < 0) {
+				fprintf(stderr, "%s: error: the result's summary has no counts\n",
+					paths[i]);
+				o.failed_input = true;
+			}
+		}
+		o.shown = sink.shown;
+		ddbc_items_end_output(out, DDBC_ITEMS_JSON, &o);
+		json_decref(o.error);
+		result = o.failed_input ? DDBC_ITEMS_UNREADABLE
+			 : o.t.errors ? DDBC_ITEMS_SOME_FAILED : DDBC_ITEMS_ALL_OK;
+	}
+	for (size_t i = 0; i < npaths; i++)
+		json_decref(roots[i]);
+	free(roots);
+	json_decref(files);
+	fflush(out);
+	return result;
+}
