@@ -1097,6 +1097,23 @@ START_TEST(test_wide_entity_lookups)
 }
 END_TEST
 
+START_TEST(test_nul_names_find_the_first)
+{
+	/* Names that differ only after a NUL read as one C string: a lookup
+	 * finds the first in file order, whatever the hash table's order. */
+	tu_design t;
+	tu_load_text(&t, "ddbc: 1\nname: n\ntables:\n  t1: { partition_key: PK }\n"
+			 "entities:\n  E:\n    attributes:\n      PK: S\n"
+			 "      \"x\\0b\": N\n      \"x\\0a\": S\n      x: B\n");
+	ddbc_semantics(t.design);
+	const ddbc_entity *e = entity(t.design, "E");
+	ck_assert_uint_eq(e->nattrs, 4);
+	ck_assert_ptr_eq(ddbc_entity_attr(e, "x"), &e->attrs[1]);
+	ck_assert_ptr_eq(ddbc_entity_attr(e, "PK"), &e->attrs[0]);
+	tu_design_free(&t);
+}
+END_TEST
+
 START_TEST(test_long_include_projection)
 {
 	/* An index that projects many attributes gives each of them, and no
@@ -1242,6 +1259,7 @@ static Suite *load_suite(void)
 	tcase_add_test(tc, test_example_items_kept);
 	tcase_add_test(tc, test_every_error_in_one_run);
 	tcase_add_test(tc, test_wide_entity_lookups);
+	tcase_add_test(tc, test_nul_names_find_the_first);
 	tcase_add_test(tc, test_long_include_projection);
 	suite_add_tcase(s, tc);
 

@@ -174,7 +174,10 @@ struct ddbc_entity {
 	ddbc_name c_name;
 	ddbc_attr *attrs;
 	size_t nattrs;
-	uint32_t *attrs_by_name; /* positions in attrs sorted by name, for ddbc_entity_attr */
+	/* ddbc_entity_attr's hash table: open addressing over a power-of-two
+	 * number of slots, each 0 (empty) or an attribute's position + 1. */
+	uint32_t *attr_slots;
+	uint32_t attr_mask;      /* the number of slots - 1 */
 	ddbc_node **examples;    /* each a mapping (checked by the loader) */
 	size_t nexamples;
 
@@ -281,9 +284,11 @@ typedef struct ddbc_design {
 
 void ddbc_design_free(ddbc_design *design);
 
-/* Sorts the entities by name, and each entity's attributes, so that
- * lookups are logarithmic: a design can hold thousands of entities, and an
- * entity thousands of attributes. Called once the entities are loaded. */
+/* Sorts the entities by name, so that an entity is found in logarithmic
+ * time, and gives each entity a hash table of its attributes, so that an
+ * attribute is found in constant time: a design can hold thousands of
+ * entities, and an entity tens of thousands of attributes, each looked up
+ * by every rule. Called once the entities are loaded. */
 void ddbc_design_index_entities(ddbc_design *design);
 
 /* Lookups by name; NULL when there is none. */
