@@ -25,6 +25,15 @@ static void each_templated(const ddbc_design *g, ddbc_diags *d,
 	}
 }
 
+/* Whether a placeholder of a's template names no attribute. */
+static bool has_unknown(const ddbc_attr *a)
+{
+	for (size_t k = 0; k < a->tpl.nsegs; k++)
+		if (a->tpl.segs[k].kind == DDBC_SEG_PLACEHOLDER && !a->tpl.segs[k].ref)
+			return true;
+	return false;
+}
+
 /* ---- template-syntax ------------------------------------------------------- */
 
 static void syntax(const ddbc_entity *e, const ddbc_attr *a, ddbc_diags *d)
@@ -42,28 +51,55 @@ void ddbc_check_template_syntax(const ddbc_design *g, ddbc_diags *d)
 
 /* ---- template-unknown-attribute ------------------------------------------------ */
 
-static void unknown(const ddbc_entity *e, const ddbc_attr *a, ddbc_diags *d)
+/* "Did you mean" compares a name with every attribute of the entity: an
+ * entity of thousands of attributes and as many unknown placeholders (a
+ * generator gone wrong) would cost their product. The first ones of an
+ * entity get a suggestion; the rest are reported without, so the check
+ * stays linear in the entity's attributes. */
+enum { MAX_SUGGESTED = 64 };
+
+/* Reports a's placeholders that name no attribute; names holds the
+ * entity's attribute names, made once per entity, for "did you mean";
+ * *suggested counts the suggestions the entity had. */
+static void unknown(const ddbc_entity *e, const ddbc_attr *a, const char **names,
+		    size_t *suggested, ddbc_diags *d)
 {
 	for (size_t k = 0; a->has_template && k < a->tpl.nsegs; k++) {
 		const ddbc_segment *seg = &a->tpl.segs[k];
 		if (seg->kind != DDBC_SEG_PLACEHOLDER || seg->ref)
 			continue;
-		const char **names = xmalloc((e->nattrs + 1) * sizeof(char *));
-		for (size_t i = 0; i < e->nattrs; i++)
-			names[i] = e->attrs[i].name.s;
-		const char *hint = ddbc_suggest(seg->text, names, e->nattrs);
+		const char *hint = NULL;
+		if (*suggested < MAX_SUGGESTED) {
+			hint = ddbc_suggest(seg->text, names, e->nattrs);
+			++*suggested;
+		}
 		ddbc_diag_add(d, DDBC_RULE_TEMPLATE_UNKNOWN_ATTRIBUTE, a->template.loc,
 			      "placeholder '{%s}' in the template of '%s' names no attribute of "
 			      "'%s'%s%s%s", seg->text, a->name.s, e->name.s,
 			      hint ? "; did you mean '" : "; define it under 'attributes'",
 			      hint ? hint : "", hint ? "'?" : "");
-		free(names);
 	}
 }
 
 void ddbc_check_template_unknown_attribute(const ddbc_design *g, ddbc_diags *d)
 {
-	each_templated(g, d, unknown);
+	for (size_t i = 0; i < g->nentities; i++) {
+		const ddbc_entity *e = &g->entities[i];
+		const char **names = NULL;
+		size_t suggested = 0;
+		for (size_t k = 0; k < e->nattrs; k++) {
+			const ddbc_attr *a = &e->attrs[k];
+			if (!a->has_template || !has_unknown(a))
+				continue;
+			if (!names) {
+				names = xmalloc((e->nattrs + 1) * sizeof(char *));
+				for (size_t j = 0; j < e->nattrs; j++)
+					names[j] = e->attrs[j].name.s;
+			}
+			unknown(e, a, names, &suggested, d);
+		}
+		free(names);
+	}
 }
 
 /* ---- template-type ----------------------------------------------------------------- */
