@@ -602,21 +602,22 @@ struct error_case {
 #define UNRESOLVED DDBC_RULE_UNRESOLVED_REFERENCE
 
 static const struct error_case unknown_fields[] = {
-	{ 3, 1, "tabels:", 2, SCHEMA, 3, 1,
+	/* A misspelt required field is one finding, not "unknown" and "missing". */
+	{ 3, 1, "tabels:", 1, SCHEMA, 3, 1,
 	  "unknown field 'tabels' in the design; did you mean 'tables'?" },
-	{ 3, 1, "tabels:", 2, SCHEMA, 1, 1, "missing required field 'tables' in the design" },
 	{ 19, 0, "whatever: 1", 1, SCHEMA, 19, 1, "unknown field 'whatever' in the design" },
+	/* Still reported when the unknown field suggests another. */
+	{ 10, 1, "    fields:", 2, SCHEMA, 10, 5,
+	  "missing required field 'attributes' in an entity" },
 	{ 6, 1, "    sortkey: SK", 1, SCHEMA, 6, 5,
 	  "unknown field 'sortkey' in a table; did you mean 'sort_key'?" },
 	{ 7, 1, "    gsi: {GSI1: {partition_key: GSI1PK, projecton: all}}", 1, SCHEMA, 7, 41,
 	  "unknown field 'projecton' in a global secondary index; did you mean 'projection'?" },
 	{ 8, 0, "    lsi: {L1: {sort_key: nickname, partition_key: PK}}", 1, SCHEMA, 8, 36,
 	  "unknown field 'partition_key' in a local secondary index" },
-	{ 10, 1, "    atributes:", 2, SCHEMA, 10, 5,
+	{ 10, 1, "    atributes:", 1, SCHEMA, 10, 5,
 	  "unknown field 'atributes' in an entity; did you mean 'attributes'?" },
-	{ 10, 1, "    atributes:", 2, SCHEMA, 10, 5,
-	  "missing required field 'attributes' in an entity" },
-	{ 14, 1, "      nickname: {tpye: S}", 2, SCHEMA, 14, 18,
+	{ 14, 1, "      nickname: {tpye: S}", 1, SCHEMA, 14, 18,
 	  "unknown field 'tpye' in an attribute; did you mean 'type'?" },
 	{ 19, 0, "    ordr: asc", 1, SCHEMA, 19, 5,
 	  "unknown field 'ordr' in an access pattern; did you mean 'order'?" },

@@ -276,6 +276,33 @@ static void derive_membership(ddbc_design *g, ddbc_entity *e)
 	}
 }
 
+/* Whether a key attribute of e was read with an error, or an example item
+ * of e holds, for a templated key attribute, a string that the template
+ * cannot produce. */
+static bool keys_disputed(const ddbc_design *g, const ddbc_entity *e)
+{
+	for (size_t i = 0; i < e->nattrs; i++) {
+		const ddbc_attr *a = &e->attrs[i];
+		if (a->is_key && a->incomplete)
+			return true;
+		if (!a->is_key || !a->has_template || a->in_cycle)
+			continue;
+		for (size_t k = 0; k < e->nexamples; k++) {
+			const ddbc_node *v = ddbc_node_get(e->examples[k], a->name.s);
+			if (!v || v->kind != DDBC_NODE_SCALAR || v->scalar != DDBC_SCALAR_STR)
+				continue;
+			ddbc_lang value;
+			ddbc_lang_init(&value);
+			ddbc_lang_fixed(&value, v->u.text, v->n);
+			bool fits = ddbc_lang_intersects(&a->lang, &value, g->key_delimiter);
+			ddbc_lang_release(&value);
+			if (!fits)
+				return true;
+		}
+	}
+	return false;
+}
+
 /* ---- access patterns ------------------------------------------------------------ */
 
 /* Condition values are parsed as templates once, into a scratch arena
@@ -570,8 +597,10 @@ void ddbc_semantics(ddbc_design *g)
 		ddbc_entity *e = &g->entities[i];
 		parse_templates(g, e);
 		find_cycles(e);
-		if (e->table)
+		if (e->table) {
 			derive_membership(g, e);
+			e->table->keys_disputed |= keys_disputed(g, e);
+		}
 	}
 	match_patterns(g);
 }

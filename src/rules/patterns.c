@@ -73,6 +73,19 @@ static void add_names(strbuf *sb, const ddbc_name *names, size_t n)
 		strbuf_addf(sb, "%s'%s'", i ? ", " : "", names[i].s);
 }
 
+/* Whether what the pattern matches is known: the pattern, its index, its
+ * table's key and every entity that may be in the table were read whole,
+ * and no entity's examples contradict its key templates.
+ * Otherwise "matches nothing" or "does not project" may be only the echo
+ * of an error reported already. */
+static bool matches_known(const ddbc_pattern *p)
+{
+	return p->analysed && !p->incomplete && !p->index->incomplete &&
+	       !p->index->key_undefined && !p->index->include_undefined &&
+	       !p->table->incomplete && !p->table->members_incomplete &&
+	       !p->table->keys_disputed;
+}
+
 /* ---- pattern-unservable ---------------------------------------------------------- */
 
 /* Collects the unservable findings of one pattern. With d NULL it only
@@ -229,7 +242,11 @@ static bool has_key(const ddbc_pattern *p)
 
 static void find_unservable(const ddbc_pattern *p, finder *f)
 {
-	if (!p->table || !p->index || !has_key(p))
+	/* A pattern, index or table key read with an error says nothing sure
+	 * about what DynamoDB could serve. */
+	if (!p->table || !p->index || !has_key(p) || p->incomplete || p->index->incomplete ||
+	    p->index->key_undefined || p->table->primary.incomplete ||
+	    p->table->primary.key_undefined)
 		return;
 	if (p->operation == DDBC_OP_SCAN) {
 		if (p->nconds)
@@ -240,7 +257,12 @@ static void find_unservable(const ddbc_pattern *p, finder *f)
 	}
 	if (!check_index_operation(p, f))
 		return;
+	size_t before = f->n;
 	check_key_attributes(p, f);
+	/* A condition on no key attribute is most often one on a key attribute
+	 * misspelt: what the key then lacks follows from it. */
+	if (f->n > before)
+		return;
 	if (p->operation == DDBC_OP_QUERY) {
 		check_partition(p, f);
 		check_sort(p, f);
@@ -394,7 +416,7 @@ void ddbc_check_pattern_projection(const ddbc_design *g, ddbc_diags *d)
 	for (size_t i = 0; i < g->npatterns; i++) {
 		const ddbc_pattern *p = &g->patterns[i];
 		/* The base table returns every attribute. */
-		if (p->analysed && p->index->kind != DDBC_INDEX_PRIMARY)
+		if (matches_known(p) && p->index->kind != DDBC_INDEX_PRIMARY)
 			check_returns(p, d);
 	}
 }
@@ -511,7 +533,7 @@ void ddbc_check_pattern_no_match(const ddbc_design *g, ddbc_diags *d)
 {
 	for (size_t i = 0; i < g->npatterns; i++) {
 		const ddbc_pattern *p = &g->patterns[i];
-		if (p->analysed && p->nmatched == 0 && p->nconds > 0 && !reversed_between(p))
+		if (matches_known(p) && p->nmatched == 0 && p->nconds > 0 && !reversed_between(p))
 			report_no_match(g, p, d);
 	}
 }
@@ -589,7 +611,8 @@ void ddbc_check_pattern_entities(const ddbc_design *g, ddbc_diags *d)
 		const ddbc_pattern *p = &g->patterns[i];
 		/* No match is pattern-no-match's finding; an unservable condition
 		 * returns nothing, so what it "matches" means little. */
-		if (!p->has_entities || !p->analysed || p->nmatched == 0)
+		if (!p->has_entities || !matches_known(p) || p->entities_unresolved ||
+		    p->nmatched == 0)
 			continue;
 		finder f = { NULL, 0 };
 		find_unservable(p, &f);

@@ -7,6 +7,7 @@
 #include "rules/checks.h"
 #include "model/semantics.h"
 #include "util/strbuf.h"
+#include "util/strset.h"
 #include "util/suggest.h"
 #include "util/xalloc.h"
 
@@ -62,12 +63,18 @@ enum { MAX_SUGGESTED = 64 };
  * entity's attribute names, made once per entity, for "did you mean";
  * *suggested counts the suggestions the entity had. */
 static void unknown(const ddbc_entity *e, const ddbc_attr *a, const char **names,
-		    size_t *suggested, ddbc_diags *d)
+		    size_t *suggested, ddbc_strset *seen, ddbc_diags *d)
 {
 	for (size_t k = 0; a->has_template && k < a->tpl.nsegs; k++) {
 		const ddbc_segment *seg = &a->tpl.segs[k];
 		if (seg->kind != DDBC_SEG_PLACEHOLDER || seg->ref)
 			continue;
+		/* One name is one mistake (an attribute misspelt or never
+		 * defined): reported at its first use only. */
+		size_t len = strlen(seg->text);
+		if (ddbc_strset_get(seen, seg->text, len))
+			continue;
+		ddbc_strset_put(seen, seg->text, len);
 		const char *hint = NULL;
 		if (*suggested < MAX_SUGGESTED) {
 			hint = ddbc_suggest(seg->text, names, e->nattrs);
@@ -87,7 +94,10 @@ void ddbc_check_template_unknown_attribute(const ddbc_design *g, ddbc_diags *d)
 		const ddbc_entity *e = &g->entities[i];
 		const char **names = NULL;
 		size_t suggested = 0;
-		for (size_t k = 0; k < e->nattrs; k++) {
+		ddbc_strset seen = DDBC_STRSET_INIT;
+		/* An entity read with an error may define the name under a
+		 * misspelt field: its error says so. */
+		for (size_t k = 0; !e->incomplete && k < e->nattrs; k++) {
 			const ddbc_attr *a = &e->attrs[k];
 			if (!a->has_template || !has_unknown(a))
 				continue;
@@ -96,8 +106,9 @@ void ddbc_check_template_unknown_attribute(const ddbc_design *g, ddbc_diags *d)
 				for (size_t j = 0; j < e->nattrs; j++)
 					names[j] = e->attrs[j].name.s;
 			}
-			unknown(e, a, names, &suggested, d);
+			unknown(e, a, names, &suggested, &seen, d);
 		}
+		ddbc_strset_release(&seen);
 		free(names);
 	}
 }
@@ -265,7 +276,9 @@ static bool keyinfo_init(keyinfo *ki, const ddbc_entity *e)
 		return false;
 	const ddbc_attr *pk = ddbc_entity_attr(e, ix->pk[0].s);
 	const ddbc_attr *sk = ix->nsk == 1 ? ddbc_entity_attr(e, ix->sk[0].s) : NULL;
-	if (!pk || (ix->nsk == 1 && !sk))
+	/* A key attribute read with an error (a misspelt template) may have
+	 * told the entity apart. */
+	if (!pk || (ix->nsk == 1 && !sk) || pk->incomplete || (sk && sk->incomplete))
 		return false;
 	ki->e = e;
 	ddbc_attr_lang(pk, &ki->pk);
@@ -334,6 +347,9 @@ static bool keys_overlap(const ddbc_design *g, const keyinfo *a, const keyinfo *
  * equal to one of its own prefixes; only those pairs are compared. */
 static void overlap_table(const ddbc_design *g, const ddbc_table *t, ddbc_diags *d)
 {
+	/* A key read with an error may have told the entities apart. */
+	if (t->primary.incomplete)
+		return;
 	keyinfo *infos = xcalloc(t->nentities + 1, sizeof(keyinfo));
 	keyinfo **order = xcalloc(t->nentities + 1, sizeof(keyinfo *));
 	size_t n = 0;
