@@ -276,10 +276,41 @@ static void derive_membership(ddbc_design *g, ddbc_entity *e)
 	}
 }
 
+/* Whether s can be a string of l as far as l's literal runs tell: each in
+ * order, the first at the start, the last at the end, and between them at
+ * least the characters the classes need. A cheap test of a necessary
+ * condition (ddbc_lang_matches is exact, and costs a search per item):
+ * a value it rejects is surely not one the template renders. */
+static bool literals_fit(const ddbc_lang *l, const char *s, size_t len)
+{
+	size_t pos = 0;
+	for (size_t r = 0; r < l->nruns; r++) {
+		const ddbc_run *run = &l->runs[r];
+		if (!run->fixed) {
+			pos += run->min;
+			if (pos > len)
+				return false;
+			continue;
+		}
+		const char *at = NULL;
+		if (r == 0)
+			at = run->len <= len && !memcmp(s, run->text, run->len) ? s : NULL;
+		else if (r + 1 == l->nruns)
+			at = pos + run->len <= len &&
+			     !memcmp(s + len - run->len, run->text, run->len) ? s + len - run->len : NULL;
+		for (size_t i = pos; r > 0 && r + 1 < l->nruns && !at && i + run->len <= len; i++)
+			at = memcmp(s + i, run->text, run->len) ? NULL : s + i;
+		if (!at)
+			return false;
+		pos = (size_t)(at - s) + run->len;
+	}
+	return pos <= len && (l->nruns == 0 || !l->runs[l->nruns - 1].fixed || pos == len);
+}
+
 /* Whether a key attribute of e was read with an error, or an example item
  * of e holds, for a templated key attribute, a string that the template
  * cannot produce. */
-static bool keys_disputed(const ddbc_design *g, const ddbc_entity *e)
+static bool keys_disputed(const ddbc_entity *e)
 {
 	for (size_t i = 0; i < e->nattrs; i++) {
 		const ddbc_attr *a = &e->attrs[i];
@@ -291,12 +322,7 @@ static bool keys_disputed(const ddbc_design *g, const ddbc_entity *e)
 			const ddbc_node *v = ddbc_node_get(e->examples[k], a->name.s);
 			if (!v || v->kind != DDBC_NODE_SCALAR || v->scalar != DDBC_SCALAR_STR)
 				continue;
-			ddbc_lang value;
-			ddbc_lang_init(&value);
-			ddbc_lang_fixed(&value, v->u.text, v->n);
-			bool fits = ddbc_lang_intersects(&a->lang, &value, g->key_delimiter);
-			ddbc_lang_release(&value);
-			if (!fits)
+			if (!literals_fit(&a->lang, v->u.text, v->n))
 				return true;
 		}
 	}
@@ -599,7 +625,7 @@ void ddbc_semantics(ddbc_design *g)
 		find_cycles(e);
 		if (e->table) {
 			derive_membership(g, e);
-			e->table->keys_disputed |= keys_disputed(g, e);
+			e->table->keys_disputed |= keys_disputed(e);
 		}
 	}
 	match_patterns(g);
