@@ -1098,6 +1098,42 @@ START_TEST(test_wide_entity_lookups)
 }
 END_TEST
 
+/* What was read with an error is marked, and so is what follows from it;
+ * what was read whole is not. */
+START_TEST(test_incomplete_parts)
+{
+	tu_design t;
+	tu_load_text(&t, "ddbc: 1\nname: n\ntables:\n"
+			 "  t1:\n    partition_key: PK\n    sort_ky: SK\n"
+			 "  t2:\n    partition_key: PK\n    gsi: {G: {partition_key: GPK, "
+			 "projection: [nope]}}\n"
+			 "  t3:\n    partition_key: PK\n"
+			 "entities:\n"
+			 "  A:\n    table: t1\n    attributes: {PK: S, SK: {type: S, tempate: x}}\n"
+			 "  B:\n    table: t2\n    attributes: {Pk: S, GPK: S}\n"
+			 "  C:\n    table: t3\n    attributes: {PK: S}\n"
+			 "access_patterns:\n"
+			 "  p1: {table: t2, index: H, operation: query, key: {GPK: x}}\n"
+			 "  p2: {table: t3, operation: get, key: {PK: x}, entities: [D]}\n"
+			 "  p3: {table: t3, operation: get, key: {PK: x}}\n");
+	const ddbc_design *g = t.design;
+	ck_assert(g->tables[0].incomplete && g->tables[0].primary.incomplete);
+	ck_assert(!g->tables[1].incomplete && !g->tables[2].incomplete);
+	ck_assert(g->tables[1].members_incomplete);      /* B lacks PK */
+	ck_assert(!g->tables[2].members_incomplete);
+	ck_assert(g->tables[1].gsi[0].include_undefined);
+	ck_assert(!g->tables[1].gsi[0].key_undefined);
+	const ddbc_entity *a = entity(g, "A"), *b = entity(g, "B"), *c = entity(g, "C");
+	ck_assert(!a->incomplete && attr(a, "SK")->incomplete && !attr(a, "PK")->incomplete);
+	ck_assert(b->lacks_key && !b->incomplete);
+	ck_assert(!c->lacks_key && !c->incomplete);
+	ck_assert(pattern(g, "p1")->incomplete);
+	ck_assert(!pattern(g, "p2")->incomplete && pattern(g, "p2")->entities_unresolved);
+	ck_assert(!pattern(g, "p3")->incomplete && !pattern(g, "p3")->entities_unresolved);
+	tu_design_free(&t);
+}
+END_TEST
+
 START_TEST(test_nul_names_find_the_first)
 {
 	/* Names that differ only after a NUL read as one C string: a lookup
@@ -1261,6 +1297,7 @@ static Suite *load_suite(void)
 	tcase_add_test(tc, test_every_error_in_one_run);
 	tcase_add_test(tc, test_wide_entity_lookups);
 	tcase_add_test(tc, test_nul_names_find_the_first);
+	tcase_add_test(tc, test_incomplete_parts);
 	tcase_add_test(tc, test_long_include_projection);
 	suite_add_tcase(s, tc);
 
