@@ -642,6 +642,40 @@ START_TEST(test_include_only_keys)
 }
 END_TEST
 
+/* An entity with more unknown placeholders than get a "did you mean" (each
+ * suggestion compares with every attribute): the first ones get one, the
+ * rest are still reported, without. */
+START_TEST(test_many_unknown_placeholders)
+{
+	enum { N = 200 };
+	strbuf text = STRBUF_INIT;
+	strbuf_addstr(&text, "ddbc: 1\nname: t\ntables:\n  things:\n    partition_key: PK\n"
+			     "entities:\n  Thing:\n    attributes:\n      PK: S\n");
+	for (int i = 0; i < N; i++)
+		strbuf_addf(&text, "      name%03d: S\n      t%03d: { type: S, template: "
+			    "\"{nam%03d}\" }\n", i, i, i);
+	ddbc_source *src = tu_source(text.buf);
+	ddbc_settings cli;
+	ddbc_settings_init(&cli);
+	ddbc_diags d;
+	ddbc_diags_init(&d);
+	ddbc_design_free(ddbc_check(src, &d, &cli));
+	size_t unknown = 0, hinted = 0;
+	for (size_t i = 0; i < d.n; i++) {
+		if (d.items[i].rule != DDBC_RULE_TEMPLATE_UNKNOWN_ATTRIBUTE)
+			continue;
+		unknown++;
+		hinted += strstr(d.items[i].message, "did you mean 'name") != NULL;
+	}
+	ck_assert_uint_eq(unknown, N);
+	ck_assert_uint_gt(hinted, 0);
+	ck_assert_uint_lt(hinted, N);
+	ddbc_diags_release(&d);
+	ddbc_source_free(src);
+	strbuf_release(&text);
+}
+END_TEST
+
 static Suite *rules_suite(void)
 {
 	Suite *s = suite_create("rules");
@@ -661,6 +695,7 @@ static Suite *rules_suite(void)
 	tcase_add_loop_test(tc, test_index_key_typo_one_finding, 0, 5);
 	tcase_add_test(tc, test_index_key_unknown_not_judged);
 	tcase_add_test(tc, test_include_only_keys);
+	tcase_add_test(tc, test_many_unknown_placeholders);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -47,6 +47,11 @@ typedef struct loader {
 	 * array becomes the entity's (ddbc_arena_resize: no copy). */
 	ddbc_attr *attrs;
 	size_t nattrs, attrs_cap;
+	/* What check_known last suggested for unknown fields of hinted: a
+	 * missing required field among them is that typo, reported once. */
+	const ddbc_node *hinted;
+	const char *hints[16];
+	size_t nhints;
 } loader;
 
 #define countof(a) (sizeof(a) / sizeof((a)[0]))
@@ -65,10 +70,14 @@ static void schema(loader *L, ddbc_loc loc, const char *fmt, ...)
 	va_end(ap);
 }
 
-/* Reports every key of map that is not in known, with a suggestion. */
-static void check_known(loader *L, const ddbc_node *map, const char *what,
-			const char *const *known, size_t n)
+/* Reports every key of map that is not in known, with a suggestion;
+ * returns how many there are. */
+static size_t check_known(loader *L, const ddbc_node *map, const char *what,
+			  const char *const *known, size_t n)
 {
+	size_t unknown = 0;
+	L->hinted = map;
+	L->nhints = 0;
 	for (size_t i = 0; i < map->n; i++) {
 		const ddbc_node *key = map->u.pairs[i].key;
 		bool found = false;
@@ -76,20 +85,35 @@ static void check_known(loader *L, const ddbc_node *map, const char *what,
 			found = !strcmp(key->u.text, known[k]);
 		if (found)
 			continue;
+		unknown++;
 		const char *hint = ddbc_suggest(key->u.text, known, n);
+		if (hint && L->nhints < countof(L->hints))
+			L->hints[L->nhints++] = hint;
 		if (hint)
 			schema(L, key->loc, "unknown field '%s' in %s; did you mean '%s'?",
 			       key->u.text, what, hint);
 		else
 			schema(L, key->loc, "unknown field '%s' in %s", key->u.text, what);
 	}
+	return unknown;
 }
 
+/* Whether check_known told of map that an unknown field may be key. */
+static bool suggested(const loader *L, const ddbc_node *map, const char *key)
+{
+	for (size_t i = 0; L->hinted == map && i < L->nhints; i++)
+		if (!strcmp(L->hints[i], key))
+			return true;
+	return false;
+}
+
+/* The value of a required field; reports it missing, unless an unknown
+ * field of map is its misspelling, already reported with its fix. */
 static const ddbc_node *require(loader *L, const ddbc_node *map, const char *key,
 				const char *what)
 {
 	const ddbc_node *v = ddbc_node_get(map, key);
-	if (!v)
+	if (!v && !suggested(L, map, key))
 		schema(L, map->loc, "missing required field '%s' in %s", key, what);
 	return v;
 }
@@ -342,15 +366,26 @@ static size_t load_indexes(loader *L, const ddbc_node *m, const char *field, ddb
 			   void (*one)(loader *, const ddbc_pair *, ddbc_table *, ddbc_index *))
 {
 	const ddbc_node *v = ddbc_node_get(m, field);
-	if (!v || !expect_kind(L, v, DDBC_NODE_MAP, field))
+	if (!v)
 		return 0;
+	if (!expect_kind(L, v, DDBC_NODE_MAP, field)) {
+		t->indexes_incomplete = true;
+		return 0;
+	}
 	*out = ddbc_arena_array(L->arena, v->n, sizeof(ddbc_index));
-	for (size_t i = 0; i < v->n; i++)
+	/* Each part read with a finding is incomplete (see model.h); an LSI's
+	 * partition key is its table's: unread there, unread here. */
+	for (size_t i = 0; i < v->n; i++) {
+		size_t before = L->d->n;
 		one(L, &v->u.pairs[i], t, &(*out)[i]);
+		(*out)[i].incomplete = L->d->n > before ||
+				       ((*out)[i].kind == DDBC_INDEX_LSI && t->primary.incomplete);
+	}
 	return v->n;
 }
 
-static void load_table(loader *L, const ddbc_pair *pair, ddbc_table *t)
+/* The table's own fields; returns whether it is a mapping. */
+static bool read_table(loader *L, const ddbc_pair *pair, ddbc_table *t)
 {
 	static const char *const fields[] = { "description", "partition_key", "sort_key", "ttl",
 					      "billing", "capacity", "gsi", "lsi" };
@@ -362,8 +397,9 @@ static void load_table(loader *L, const ddbc_pair *pair, ddbc_table *t)
 	t->billing_loc = t->name.loc;
 	const ddbc_node *m = pair->value;
 	if (!expect_kind(L, m, DDBC_NODE_MAP, t->name.s))
-		return;
-	check_known(L, m, "a table", fields, countof(fields));
+		return false;
+	t->indexes_incomplete = check_known(L, m, "a table", fields, countof(fields)) > 0 &&
+				(!ddbc_node_get(m, "gsi") || !ddbc_node_get(m, "lsi"));
 	t->description = get_text(L, m, "description");
 	const ddbc_node *pk = require(L, m, "partition_key", "a table");
 	if (pk)
@@ -380,8 +416,20 @@ static void load_table(loader *L, const ddbc_pair *pair, ddbc_table *t)
 	const ddbc_node *cap = ddbc_node_get(m, "capacity");
 	if (cap)
 		load_capacity(L, cap, &t->capacity);
-	t->ngsi = load_indexes(L, m, "gsi", t, &t->gsi, load_gsi);
-	t->nlsi = load_indexes(L, m, "lsi", t, &t->lsi, load_lsi);
+	return true;
+}
+
+/* A table whose own fields had an error has no key to trust: a misspelt
+ * field may be its sort key. Its indexes are read after, each on its own. */
+static void load_table(loader *L, const ddbc_pair *pair, ddbc_table *t)
+{
+	size_t before = L->d->n;
+	bool is_map = read_table(L, pair, t);
+	t->incomplete = t->primary.incomplete = L->d->n > before;
+	if (!is_map)
+		return;
+	t->ngsi = load_indexes(L, pair->value, "gsi", t, &t->gsi, load_gsi);
+	t->nlsi = load_indexes(L, pair->value, "lsi", t, &t->lsi, load_lsi);
 }
 
 /* ---- entities ----------------------------------------------------------------- */
@@ -474,7 +522,7 @@ static void load_stored(loader *L, const ddbc_node *m, ddbc_attr *a)
 		a->not_stored = true;
 }
 
-static void load_attr(loader *L, const ddbc_pair *pair, ddbc_entity *e, ddbc_attr *a)
+static void read_attr(loader *L, const ddbc_pair *pair, ddbc_entity *e, ddbc_attr *a)
 {
 	static const char *const fields[] = { "type", "description", "format", "template",
 					      "required", "stored", "enum", "example", "indexes",
@@ -528,6 +576,13 @@ static void load_attr(loader *L, const ddbc_pair *pair, ddbc_entity *e, ddbc_att
 	load_stored(L, m, a);
 }
 
+static void load_attr(loader *L, const ddbc_pair *pair, ddbc_entity *e, ddbc_attr *a)
+{
+	size_t before = L->d->n;
+	read_attr(L, pair, e, a);
+	a->incomplete = L->d->n > before;
+}
+
 static void load_examples(loader *L, const ddbc_node *v, ddbc_entity *e)
 {
 	if (!expect_kind(L, v, DDBC_NODE_SEQ, "examples"))
@@ -572,17 +627,18 @@ static void take_streamed_attrs(loader *L, ddbc_entity *e)
 
 /* nested: the attributes were streamed in already (on_attr); in m they
  * are an empty mapping. */
-static void load_entity(loader *L, const ddbc_pair *pair, ddbc_entity *e, bool nested)
+static const ddbc_node *read_entity(loader *L, const ddbc_pair *pair, ddbc_entity *e,
+				    bool nested)
 {
 	static const char *const fields[] = { "table", "description", "c_name", "attributes",
 					      "examples" };
 	e->name = name_of(L, pair->key);
 	const ddbc_node *m = pair->value;
 	if (!expect_kind(L, m, DDBC_NODE_MAP, e->name.s))
-		return;
+		return NULL;
 	check_known(L, m, "an entity", fields, countof(fields));
 	e->table_ref = get_name(L, m, "table");
-	if (!ddbc_node_get(m, "table"))
+	if (!ddbc_node_get(m, "table") && !suggested(L, m, "table"))
 		note_untabled(&L->untabled_entities, L->entities.n - 1);
 	e->description = get_text(L, m, "description");
 	e->c_name = get_name(L, m, "c_name");
@@ -595,7 +651,19 @@ static void load_entity(loader *L, const ddbc_pair *pair, ddbc_entity *e, bool n
 		for (size_t i = 0; i < attrs->n; i++)
 			load_attr(L, &attrs->u.pairs[i], e, &e->attrs[i]);
 	}
-	const ddbc_node *ex = ddbc_node_get(m, "examples");
+	return m;
+}
+
+/* An entity is incomplete when its own fields had an error: the names of
+ * its attributes are then not all the file meant (an attribute read with
+ * an error still has its name, and is marked itself). Its examples are
+ * read after: a bad example item hides nothing else. */
+static void load_entity(loader *L, const ddbc_pair *pair, ddbc_entity *e, bool nested)
+{
+	size_t before = L->d->n;
+	const ddbc_node *m = read_entity(L, pair, e, nested);
+	e->incomplete = L->d->n > before;
+	const ddbc_node *ex = m ? ddbc_node_get(m, "examples") : NULL;
 	if (ex)
 		load_examples(L, ex, e);
 }
@@ -646,7 +714,7 @@ static void load_cond(loader *L, const ddbc_pair *pair, ddbc_key_cond *c)
 			       ddbc_node_describe(c->values[i]));
 }
 
-static void load_pattern(loader *L, const ddbc_pair *pair, ddbc_pattern *p)
+static void read_pattern(loader *L, const ddbc_pair *pair, ddbc_pattern *p)
 {
 	static const char *const fields[] = { "description", "table", "index", "operation",
 					      "key", "order", "consistent_read", "returns",
@@ -660,7 +728,7 @@ static void load_pattern(loader *L, const ddbc_pair *pair, ddbc_pattern *p)
 	check_known(L, m, "an access pattern", fields, countof(fields));
 	p->description = get_text(L, m, "description");
 	p->table_ref = get_name(L, m, "table");
-	if (!ddbc_node_get(m, "table"))
+	if (!ddbc_node_get(m, "table") && !suggested(L, m, "table"))
 		note_untabled(&L->untabled_patterns, L->patterns.n - 1);
 	p->index_ref = get_name(L, m, "index");
 	const ddbc_node *op = require(L, m, "operation", "an access pattern");
@@ -675,7 +743,7 @@ static void load_pattern(loader *L, const ddbc_pair *pair, ddbc_pattern *p)
 		p->nconds = key->n;
 		for (size_t i = 0; i < key->n; i++)
 			load_cond(L, &key->u.pairs[i], &p->conds[i]);
-	} else if (!key && has_op && p->operation != DDBC_OP_SCAN) {
+	} else if (!key && has_op && p->operation != DDBC_OP_SCAN && !suggested(L, m, "key")) {
 		schema(L, m->loc, "missing required field 'key' in access pattern '%s' (a %s "
 				  "needs a key condition)", p->id.s, ops[w]);
 	}
@@ -698,6 +766,13 @@ static void load_pattern(loader *L, const ddbc_pair *pair, ddbc_pattern *p)
 	p->condition = get_text(L, m, "condition");
 	const ddbc_node *cond = ddbc_node_get(m, "condition");
 	p->condition_loc = cond ? cond->loc : p->id.loc;
+}
+
+static void load_pattern(loader *L, const ddbc_pair *pair, ddbc_pattern *p)
+{
+	size_t before = L->d->n;
+	read_pattern(L, pair, p);
+	p->incomplete = L->d->n > before;
 }
 
 /* ---- the root -------------------------------------------------------------------- */
@@ -871,8 +946,8 @@ static void finish_sections(loader *L, const ddbc_node *root)
 	check_untabled(L);
 	for (size_t i = 0; i < countof(section_names); i++) {
 		const ddbc_node *sec = ddbc_node_get(root, section_names[i]);
-		if (sec)
-			expect_kind(L, sec, DDBC_NODE_MAP, section_names[i]);
+		if (sec && !expect_kind(L, sec, DDBC_NODE_MAP, section_names[i]))
+			g->incomplete = true;
 	}
 	const ddbc_node *tables = ddbc_node_get(root, "tables");
 	if (tables && tables->kind == DDBC_NODE_MAP && tables->n == 0)
@@ -884,7 +959,12 @@ static void load_root(loader *L, const ddbc_node *root)
 	static const char *const fields[] = { "ddbc", "name", "description", "key_delimiter",
 					      "lint", "tables", "entities", "access_patterns" };
 	ddbc_design *g = L->design;
+	/* An absent section may hide under an unknown field like its name. */
 	check_known(L, root, "the design", fields, countof(fields));
+	for (size_t i = 0; i < countof(section_names); i++)
+		g->incomplete |= !ddbc_node_get(root, section_names[i]) &&
+				 suggested(L, root, section_names[i]);
+	require(L, root, "tables", "the design");
 	load_version(L, root);
 	if (require(L, root, "name", "the design"))
 		g->name = get_name(L, root, "name");
@@ -893,7 +973,6 @@ static void load_root(loader *L, const ddbc_node *root)
 	const ddbc_node *lint = ddbc_node_get(root, "lint");
 	if (lint)
 		load_lint(L, lint);
-	require(L, root, "tables", "the design");
 	finish_sections(L, root);
 }
 

@@ -26,7 +26,7 @@ static ddbc_table *find_table(const ddbc_design *g, ddbc_name ref, ddbc_diags *d
 	if (!ref.s)
 		return g->ntables == 1 ? &g->tables[0] : NULL;
 	ddbc_table *t = ddbc_design_table(g, ref.s);
-	if (t)
+	if (t || g->incomplete)
 		return t;
 	const char **names = xmalloc((g->ntables + 1) * sizeof(char *));
 	for (size_t i = 0; i < g->ntables; i++)
@@ -58,16 +58,51 @@ static void unresolved_index(ddbc_diags *d, const ddbc_table *t, ddbc_name ref)
 	free(names);
 }
 
-static void resolve_entity(ddbc_design *g, ddbc_entity *e, ddbc_diags *d)
+/* Whether e lacks a key attribute of its table (entity-missing-key says
+ * so): its attributes are then not what its items hold. */
+static bool lacks_key(const ddbc_entity *e)
+{
+	const ddbc_index *p = &e->table->primary;
+	for (size_t k = 0; k < p->npk; k++)
+		if (!ddbc_entity_attr(e, p->pk[k].s))
+			return true;
+	for (size_t k = 0; k < p->nsk; k++)
+		if (!ddbc_entity_attr(e, p->sk[k].s))
+			return true;
+	return false;
+}
+
+/* Returns false when e names a table that does not exist: e may belong to
+ * any table then. */
+static bool resolve_entity(ddbc_design *g, ddbc_entity *e, ddbc_diags *d)
 {
 	e->table = find_table(g, e->table_ref, d);
 	if (!e->table)
-		return;
+		return !e->table_ref.s && g->ntables <= 1;
+	e->lacks_key = !e->table->primary.incomplete && lacks_key(e);
 	for (size_t i = 0; i < e->nattrs; i++) {
 		ddbc_attr *a = &e->attrs[i];
-		for (size_t k = 0; k < a->nindexes; k++)
-			if (!ddbc_table_index(e->table, a->indexes[k].index.s))
+		for (size_t k = 0; k < a->nindexes; k++) {
+			if (ddbc_table_index(e->table, a->indexes[k].index.s))
+				continue;
+			/* A table read with an error may hide the index. */
+			if (!e->table->indexes_incomplete)
 				unresolved_index(d, e->table, a->indexes[k].index);
+			a->incomplete = true;
+		}
+	}
+	return true;
+}
+
+/* Marks the tables whose entities may not all be known whole. */
+static void mark_members(ddbc_design *g, bool all)
+{
+	for (size_t i = 0; i < g->ntables; i++) {
+		ddbc_table *t = &g->tables[i];
+		t->members_incomplete = all;
+		for (size_t k = 0; k < t->nentities && !t->members_incomplete; k++)
+			t->members_incomplete = t->entities[k]->incomplete ||
+						t->entities[k]->lacks_key;
 	}
 }
 
@@ -131,11 +166,16 @@ static void unstored_attr(ddbc_diags *d, const ddbc_table *t, ddbc_name name, co
 	strbuf_release(&where);
 }
 
-static void resolve_pattern_entities(ddbc_design *g, ddbc_pattern *p, ddbc_diags *d)
+/* Returns whether a name of the pattern's `entities:` is no entity. */
+static bool resolve_pattern_entities(ddbc_design *g, ddbc_pattern *p, ddbc_diags *d)
 {
 	const char **names = NULL;
+	bool any = false;
 	for (size_t i = 0; i < p->nentities; i++) {
 		if (ddbc_design_entity(g, p->entities[i].s))
+			continue;
+		any = true;
+		if (g->incomplete)
 			continue;
 		if (!names) {
 			names = xmalloc((g->nentities + 1) * sizeof(char *));
@@ -145,38 +185,81 @@ static void resolve_pattern_entities(ddbc_design *g, ddbc_pattern *p, ddbc_diags
 		unresolved(d, p->entities[i], "entity", "", names, g->nentities);
 	}
 	free(names);
+	return any;
 }
 
 static void resolve_pattern(ddbc_design *g, ddbc_pattern *p, ddbc_diags *d)
 {
-	resolve_pattern_entities(g, p, d);
+	p->entities_unresolved = resolve_pattern_entities(g, p, d);
 	p->table = find_table(g, p->table_ref, d);
-	if (!p->table)
+	if (!p->table) {
+		p->incomplete = true;
 		return;
+	}
 	p->index = &p->table->primary;
 	if (p->index_ref.s) {
 		p->index = ddbc_table_index(p->table, p->index_ref.s);
-		if (!p->index)
-			unresolved_index(d, p->table, p->index_ref);
+		if (!p->index) {
+			if (!p->table->indexes_incomplete)
+				unresolved_index(d, p->table, p->index_ref);
+			p->incomplete = true;
+		}
 	}
-	for (size_t i = 0; i < p->nreturns; i++)
+	/* An attribute of an entity not known whole may be the one meant. */
+	for (size_t i = 0; !p->table->members_incomplete && i < p->nreturns; i++)
 		if (!table_has_attr(g, p->table, p->returns[i].s))
 			unstored_attr(d, p->table, p->returns[i], "");
 }
 
 static void resolve_ttl(ddbc_design *g, ddbc_table *t, ddbc_diags *d)
 {
-	if (t->ttl.s && !table_has_attr(g, t, t->ttl.s))
-		unstored_attr(d, t, t->ttl, " (it is the TTL attribute)");
+	if (!t->ttl.s || t->members_incomplete || table_has_attr(g, t, t->ttl.s))
+		return;
+	unstored_attr(d, t, t->ttl, " (it is the TTL attribute)");
+}
+
+static bool key_undefined(const ddbc_design *g, const ddbc_index *ix)
+{
+	for (size_t i = 0; i < ix->npk + ix->nsk; i++)
+		if (!table_has_attr(g, ix->table, i < ix->npk ? ix->pk[i].s : ix->sk[i - ix->npk].s))
+			return true;
+	return false;
+}
+
+static bool include_undefined(const ddbc_design *g, const ddbc_index *ix)
+{
+	for (size_t i = 0; ix->projection == DDBC_PROJ_INCLUDE && i < ix->ninclude; i++)
+		if (!table_has_attr(g, ix->table, ix->include[i].s))
+			return true;
+	return false;
+}
+
+/* The flags only keep findings back: they are set whether or not every
+ * entity of the table was read whole. */
+static void mark_undefined_names(ddbc_design *g, ddbc_table *t)
+{
+	t->primary.key_undefined = key_undefined(g, &t->primary);
+	for (size_t k = 0; k < t->ngsi; k++) {
+		t->gsi[k].key_undefined = key_undefined(g, &t->gsi[k]);
+		t->gsi[k].include_undefined = include_undefined(g, &t->gsi[k]);
+	}
+	for (size_t k = 0; k < t->nlsi; k++) {
+		t->lsi[k].key_undefined = key_undefined(g, &t->lsi[k]);
+		t->lsi[k].include_undefined = include_undefined(g, &t->lsi[k]);
+	}
 }
 
 void ddbc_resolve(ddbc_design *g, ddbc_diags *d)
 {
+	bool all_known = true;
 	for (size_t i = 0; i < g->nentities; i++)
-		resolve_entity(g, &g->entities[i], d);
+		all_known &= resolve_entity(g, &g->entities[i], d);
 	list_entities(g);
-	for (size_t i = 0; i < g->ntables; i++)
+	mark_members(g, !all_known || g->incomplete);
+	for (size_t i = 0; i < g->ntables; i++) {
+		mark_undefined_names(g, &g->tables[i]);
 		resolve_ttl(g, &g->tables[i], d);
+	}
 	for (size_t i = 0; i < g->npatterns; i++)
 		resolve_pattern(g, &g->patterns[i], d);
 }

@@ -252,7 +252,8 @@ static const char *entity_ident(planner *p, const ddbc_entity *e)
 		return c_name_ident(arena, p->d, e->c_name, whose);
 	}
 	const char *id = ident_part(arena, e->name.s, true);
-	if (!id)
+	/* An entity read with an error may have a c_name misspelt. */
+	if (!id && !e->incomplete)
 		ddbc_diag_add(p->d, DDBC_RULE_HEADER_NAME, e->name.loc,
 			      "entity '%s' gives no C identifier: the header keeps only ASCII "
 			      "letters and digits of names; set c_name, e.g. 'c_name: Item'",
@@ -274,7 +275,7 @@ static const char *attr_ident(planner *p, const ddbc_hentity *he, const ddbc_att
 		return id;
 	}
 	const char *id = ident_part(arena, a->name.s, true);
-	if (!id && p->d)
+	if (!id && p->d && !a->incomplete)
 		ddbc_diag_add(p->d, DDBC_RULE_HEADER_NAME, a->name.loc,
 			      "attribute '%s' of entity '%s' gives no C identifier: the header "
 			      "keeps only ASCII letters and digits of names; set c_name, e.g. "

@@ -1,6 +1,6 @@
 /* model.c - names of the model's enums, lookups, release */
 #include "model/model.h"
-#include "util/xalloc.h"
+#include "util/strset.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -90,34 +90,35 @@ static int by_name(const void *pa, const void *pb)
 	return strcmp(a->name.s, b->name.s);
 }
 
-typedef struct named {
-	const char *name;
-	uint32_t pos;
-} named;
-
-/* Names that only differ after a NUL (a quoted "\0") stay in file order,
- * so the search finds the first of them, as a scan would. */
-static int by_attr_name(const void *pa, const void *pb)
+/* The slot where a lookup of name starts. */
+static uint32_t home_slot(const ddbc_entity *e, const char *name)
 {
-	const named *a = pa, *b = pb;
-	int r = strcmp(a->name, b->name);
-	return r ? r : (a->pos > b->pos) - (a->pos < b->pos);
+	uint64_t h = ddbc_hash64(name, strlen(name));
+	return (uint32_t)(h ^ (h >> 32)) & e->attr_mask;
 }
 
+/* Every attribute has a name (the loader takes it from the key), and no
+ * two have the same: the composer drops repeated keys. Names that only
+ * differ after a NUL (a quoted "\0") compare equal here, as they do for
+ * ddbc_entity_attr's argument: the first in file order is kept, so a
+ * lookup finds it, as a scan would. The table is at most half full. */
 static void index_attrs(ddbc_arena *arena, ddbc_entity *e)
 {
-	/* Every attribute has a name (the loader takes it from the key), and
-	 * no two have the same: the composer drops repeated keys. */
-	if (e->nattrs > UINT32_MAX)
+	if (e->nattrs >= UINT32_MAX / 4)
 		return;
-	named *order = xmalloc((e->nattrs + 1) * sizeof(named));
-	for (size_t i = 0; i < e->nattrs; i++)
-		order[i] = (named){ e->attrs[i].name.s, (uint32_t)i };
-	qsort(order, e->nattrs, sizeof(named), by_attr_name);
-	e->attrs_by_name = ddbc_arena_array(arena, e->nattrs, sizeof(uint32_t));
-	for (size_t i = 0; i < e->nattrs; i++)
-		e->attrs_by_name[i] = order[i].pos;
-	free(order);
+	size_t cap = 8;
+	while (cap < 2 * e->nattrs)
+		cap *= 2;
+	e->attr_slots = ddbc_arena_array(arena, cap, sizeof(uint32_t));
+	e->attr_mask = (uint32_t)(cap - 1);
+	for (size_t i = 0; i < e->nattrs; i++) {
+		const char *name = e->attrs[i].name.s;
+		uint32_t k = home_slot(e, name);
+		while (e->attr_slots[k] && strcmp(e->attrs[e->attr_slots[k] - 1].name.s, name))
+			k = (k + 1) & e->attr_mask;
+		if (!e->attr_slots[k])
+			e->attr_slots[k] = (uint32_t)i + 1;
+	}
 }
 
 void ddbc_design_index_entities(ddbc_design *design)
@@ -155,24 +156,19 @@ ddbc_entity *ddbc_design_entity(const ddbc_design *design, const char *name)
 
 ddbc_attr *ddbc_entity_attr(const ddbc_entity *entity, const char *name)
 {
-	if (!entity->attrs_by_name) {
+	if (!entity->attr_slots) {
 		for (size_t i = 0; i < entity->nattrs; i++)
 			if (entity->attrs[i].name.s && !strcmp(entity->attrs[i].name.s, name))
 				return &entity->attrs[i];
 		return NULL;
 	}
-	/* The first position whose name is not below name. */
-	size_t lo = 0, hi = entity->nattrs;
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		if (strcmp(entity->attrs[entity->attrs_by_name[mid]].name.s, name) < 0)
-			lo = mid + 1;
-		else
-			hi = mid;
+	for (uint32_t k = home_slot(entity, name); entity->attr_slots[k];
+	     k = (k + 1) & entity->attr_mask) {
+		ddbc_attr *a = &entity->attrs[entity->attr_slots[k] - 1];
+		if (a->name.s[0] == name[0] && !strcmp(a->name.s, name))
+			return a;
 	}
-	if (lo == entity->nattrs || strcmp(entity->attrs[entity->attrs_by_name[lo]].name.s, name))
-		return NULL;
-	return &entity->attrs[entity->attrs_by_name[lo]];
+	return NULL;
 }
 
 static bool names_have(const ddbc_name *names, size_t n, const char *s)

@@ -7,6 +7,13 @@
  * finding can point at it. Everything lives in the design's arena:
  * ddbc_design_free releases all.
  * Collections keep the file's order, which is the order of every output.
+ *
+ * What could not be read without error is marked incomplete (the loader
+ * and resolve.c set the flags, having reported why). A finding that states
+ * an absence or a mismatch over a part ("no entity sets ...", "not
+ * projected", "does not define ...") is only sound when that part was read
+ * whole: the checks skip incomplete parts, so that one mistake gives one
+ * finding, its own, and not the findings that follow from it.
  */
 #ifndef DDBC_MODEL_H
 #define DDBC_MODEL_H
@@ -83,6 +90,15 @@ typedef struct ddbc_index {
 	size_t ninclude;
 	ddbc_capacity capacity;
 	ddbc_table *table;
+	bool incomplete;         /* its definition, its key above all, had an error */
+	/* resolve.c: a key attribute no entity of the table defines (a typo
+	 * there, most often): index-unused tells; what queries on the index
+	 * would match or need follows from it. */
+	bool key_undefined;
+	/* resolve.c: its INCLUDE list names an attribute no entity of the table
+	 * defines (projection-unknown-attribute tells): what it projects is
+	 * not what the file meant. */
+	bool include_undefined;
 
 	/* derived by semantics.c */
 	size_t slot;           /* position in table->indexes */
@@ -112,8 +128,19 @@ struct ddbc_table {
 	size_t ngsi;
 	ddbc_index *lsi;
 	size_t nlsi;
+	bool incomplete;         /* its definition (its primary key, ...) had an error */
+	bool indexes_incomplete; /* an unknown field may be its gsi or lsi misspelt */
 
 	/* derived by resolve.c */
+	/* An entity that may belong to the table could not be read or placed
+	 * whole (an unknown table, an error in its attributes, a table key it
+	 * lacks): what no entity of the table has cannot be told. */
+	bool members_incomplete;
+	/* derived by semantics.c: a key attribute of an entity was read with
+	 * an error, or an example item holds a key value that its entity's
+	 * template cannot produce (example-mismatch tells: either is wrong);
+	 * what a key condition matches is then not known. */
+	bool keys_disputed;
 	struct ddbc_entity **entities;  /* the table's entities, in file order */
 	size_t nentities;
 	/* derived by semantics.c */
@@ -159,6 +186,7 @@ typedef struct ddbc_attr {
 	uint32_t ndeclared;      /* all entries */
 	ddbc_type type;
 	bool required;           /* as written; key attributes are required anyway */
+	bool incomplete;         /* its definition had an error */
 	bool has_indexes;
 	bool indexes_is_map;     /* `indexes:` was a mapping */
 	bool not_stored;         /* `stored: false`: a part of key templates that
@@ -183,9 +211,14 @@ struct ddbc_entity {
 	ddbc_name c_name;
 	ddbc_attr *attrs;
 	size_t nattrs;
-	uint32_t *attrs_by_name; /* positions in attrs sorted by name, for ddbc_entity_attr */
+	/* ddbc_entity_attr's hash table: open addressing over a power-of-two
+	 * number of slots, each 0 (empty) or an attribute's position + 1. */
+	uint32_t *attr_slots;
+	uint32_t attr_mask;      /* the number of slots - 1 */
 	ddbc_node **examples;    /* each a mapping (checked by the loader) */
 	size_t nexamples;
+	bool incomplete;         /* its own fields had an error: it may have more attributes */
+	bool lacks_key;          /* resolve.c: it lacks a key attribute of its table */
 
 	/* derived by semantics.c */
 	bool *in_index;          /* per slot of table->indexes: sets all its key attributes */
@@ -256,6 +289,9 @@ typedef struct ddbc_pattern {
 	ddbc_node *example;      /* a mapping of parameter values, or NULL */
 	const char *condition;
 	ddbc_loc condition_loc;
+	/* Its definition had an error, or its table or index did not resolve. */
+	bool incomplete;
+	bool entities_unresolved; /* a name of `entities:` is no entity */
 
 	/* derived by semantics.c */
 	bool analysed;           /* table and index resolved: matched is meaningful */
@@ -286,13 +322,18 @@ typedef struct ddbc_design {
 	ddbc_pattern *patterns;
 	size_t npatterns;
 	ddbc_entity **entities_by_name;  /* sorted, for ddbc_design_entity; see model.c */
+	/* The root had an unknown field or an unreadable section: a whole
+	 * section may hide under a misspelt name, so no name is known absent. */
+	bool incomplete;
 } ddbc_design;
 
 void ddbc_design_free(ddbc_design *design);
 
-/* Sorts the entities by name, and each entity's attributes, so that
- * lookups are logarithmic: a design can hold thousands of entities, and an
- * entity thousands of attributes. Called once the entities are loaded. */
+/* Sorts the entities by name, so that an entity is found in logarithmic
+ * time, and gives each entity a hash table of its attributes, so that an
+ * attribute is found in constant time: a design can hold thousands of
+ * entities, and an entity tens of thousands of attributes, each looked up
+ * by every rule. Called once the entities are loaded. */
 void ddbc_design_index_entities(ddbc_design *design);
 
 /* Lookups by name; NULL when there is none. */

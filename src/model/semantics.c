@@ -338,10 +338,21 @@ static bool declared_in(const ddbc_table *t, const char *name)
 	return false;
 }
 
+/* Whether every entity of t was read without error: one read with an
+ * error (a misspelt `attributes`) may be the one that declares a key. */
+static bool entities_whole(const ddbc_table *t)
+{
+	for (size_t i = 0; i < t->nentities; i++)
+		if (t->entities[i]->incomplete)
+			return false;
+	return true;
+}
+
 /* Which key attributes of each index some entity of its table declares.
  * Only a table whose entities are all known can say "none declares it":
  * without entities there is nothing to compare with, and an entity whose
- * table did not resolve may be the one that declares it. An LSI's
+ * table did not resolve, or that was read with an error (a misspelt
+ * `attributes`), may be the one that declares it. An LSI's
  * partition key is the table's (the primary key comes first in
  * t->indexes, so it was judged already). */
 static void find_undeclared_keys(ddbc_design *g)
@@ -357,7 +368,7 @@ static void find_undeclared_keys(ddbc_design *g)
 			ix->key_declared = ddbc_arena_array(g->arena, n, sizeof(bool));
 			for (size_t j = 0; j < n; j++) {
 				const char *name = j < ix->npk ? ix->pk[j].s : ix->sk[j - ix->npk].s;
-				bool judged = complete && t->nentities;
+				bool judged = complete && t->nentities && entities_whole(t);
 				if (ix->kind == DDBC_INDEX_LSI && j < ix->npk && j < t->primary.npk)
 					ix->key_declared[j] = t->primary.key_declared[j];
 				else
@@ -369,6 +380,59 @@ static void find_undeclared_keys(ddbc_design *g)
 			ix->key_unknown |= t->primary.key_unknown;
 		}
 	}
+}
+
+/* Whether s can be a string of l as far as l's literal runs tell: each in
+ * order, the first at the start, the last at the end, and between them at
+ * least the characters the classes need. A cheap test of a necessary
+ * condition (ddbc_lang_matches is exact, and costs a search per item):
+ * a value it rejects is surely not one the template renders. */
+static bool literals_fit(const ddbc_lang *l, const char *s, size_t len)
+{
+	size_t pos = 0;
+	for (size_t r = 0; r < l->nruns; r++) {
+		const ddbc_run *run = &l->runs[r];
+		if (!run->fixed) {
+			pos += run->min;
+			if (pos > len)
+				return false;
+			continue;
+		}
+		const char *at = NULL;
+		if (r == 0)
+			at = run->len <= len && !memcmp(s, run->text, run->len) ? s : NULL;
+		else if (r + 1 == l->nruns)
+			at = pos + run->len <= len &&
+			     !memcmp(s + len - run->len, run->text, run->len) ? s + len - run->len : NULL;
+		for (size_t i = pos; r > 0 && r + 1 < l->nruns && !at && i + run->len <= len; i++)
+			at = memcmp(s + i, run->text, run->len) ? NULL : s + i;
+		if (!at)
+			return false;
+		pos = (size_t)(at - s) + run->len;
+	}
+	return pos <= len && (l->nruns == 0 || !l->runs[l->nruns - 1].fixed || pos == len);
+}
+
+/* Whether a key attribute of e was read with an error, or an example item
+ * of e holds, for a templated key attribute, a string that the template
+ * cannot produce. */
+static bool keys_disputed(const ddbc_entity *e)
+{
+	for (size_t i = 0; i < e->nattrs; i++) {
+		const ddbc_attr *a = &e->attrs[i];
+		if (a->is_key && a->incomplete)
+			return true;
+		if (!a->is_key || !a->has_template || a->in_cycle)
+			continue;
+		for (size_t k = 0; k < e->nexamples; k++) {
+			const ddbc_node *v = ddbc_node_get(e->examples[k], a->name.s);
+			if (!v || v->kind != DDBC_NODE_SCALAR || v->scalar != DDBC_SCALAR_STR)
+				continue;
+			if (!literals_fit(&a->lang, v->u.text, v->n))
+				return true;
+		}
+	}
+	return false;
 }
 
 /* ---- access patterns ------------------------------------------------------------ */
@@ -665,8 +729,10 @@ void ddbc_semantics(ddbc_design *g)
 		ddbc_entity *e = &g->entities[i];
 		parse_templates(g, e);
 		find_cycles(e);
-		if (e->table)
+		if (e->table) {
 			derive_membership(g, e);
+			e->table->keys_disputed |= keys_disputed(e);
+		}
 	}
 	find_undeclared_keys(g);
 	match_patterns(g);

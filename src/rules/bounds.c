@@ -227,6 +227,23 @@ static bool shaped_op(const ddbc_key_cond *c)
 	return c->op != DDBC_COND_EQ && (c->op != DDBC_COND_BETWEEN || c->nvalues == 2);
 }
 
+bool ddbc_pattern_has_misshapen_bound(const ddbc_pattern *p)
+{
+	bool bad = false;
+	ddbc_arena *arena = ddbc_arena_new();
+	for (size_t k = 0; k < p->nconds && !bad; k++) {
+		const ddbc_key_cond *c = &p->conds[k];
+		if (!on_sort_key(p, c) || !p->nmatched || !shaped_op(c))
+			continue;
+		for (size_t v = 0; v < c->nvalues && !bad; v++) {
+			bound_value bv;
+			bad = read_value(arena, c->values[v], &bv) && shape_finding(p, c, &bv, NULL);
+		}
+	}
+	ddbc_arena_free(arena);
+	return bad;
+}
+
 void ddbc_check_range_bound_shape(const ddbc_design *g, ddbc_diags *d)
 {
 	ddbc_arena *arena = ddbc_arena_new();

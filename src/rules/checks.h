@@ -11,6 +11,8 @@
 
 #include "diag/rules.h"
 
+#include <stdbool.h>
+
 struct ddbc_design;
 struct ddbc_diags;
 
@@ -25,5 +27,12 @@ typedef void ddbc_check_fn(const struct ddbc_design *design, struct ddbc_diags *
 #undef DDBC_CHECK_PROTO_CHECK
 #undef DDBC_CHECK_PROTO_LOADER
 #undef DDBC_CHECK_PROTO_FIXED
+
+struct ddbc_pattern;
+
+/* Whether a range bound or begins_with value of p is one range-bound-shape
+ * reports (rules/bounds.c): what the condition matches is then the echo
+ * of that mistake, which the pattern rules do not report again. */
+bool ddbc_pattern_has_misshapen_bound(const struct ddbc_pattern *p);
 
 #endif

@@ -17,7 +17,10 @@
  */
 #include "rules/checks.h"
 #include "model/semantics.h"
+#include "util/arena.h"
 #include "util/strbuf.h"
+#include "util/strset.h"
+#include "util/xalloc.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -32,6 +35,15 @@ typedef struct ctx {
 	const char *delim;        /* the design's key delimiter */
 	const ddbc_entity *e;
 	const char *who;          /* "the example item" or "its example" */
+	bool lacks_ok;            /* what the item lacks follows from another finding */
+	/* One mistake, one finding: a value outside an enum is told once per
+	 * attribute and value (a misspelt enum word fails every item that uses
+	 * the right one), a template mismatch once per attribute (a misspelt
+	 * template fails every item) and once per item (a misspelt value fails
+	 * every template that interpolates it). */
+	ddbc_strset *told;        /* "attribute\0value" of the enum findings */
+	ddbc_arena *arena;        /* holds told's strings */
+	bool *template_told;      /* per attribute of e */
 } ctx;
 
 static void mismatch(const ctx *c, ddbc_loc loc, const char *fmt, ...)
@@ -240,8 +252,24 @@ static bool in_enum(const ddbc_attr *a, const ddbc_node *v)
 	return false;
 }
 
+/* Whether the enum finding for a's value v was made already; notes it. */
+static bool enum_told(const ctx *c, const ddbc_attr *a, const ddbc_node *v)
+{
+	strbuf key = STRBUF_INIT;
+	strbuf_addstr(&key, a->name.s);
+	strbuf_add(&key, "", 1);
+	strbuf_add(&key, v->u.text, v->n);
+	bool told = ddbc_strset_get(c->told, key.buf, key.len) != NULL;
+	if (!told)
+		ddbc_strset_put(c->told, ddbc_arena_strndup(c->arena, key.buf, key.len), key.len);
+	strbuf_release(&key);
+	return told;
+}
+
 static void report_enum(const ctx *c, const ddbc_attr *a, const ddbc_node *v)
 {
+	if (enum_told(c, a, v))
+		return;
 	strbuf list = STRBUF_INIT;
 	for (size_t i = 0; i < a->nenum && i < MAX_LISTED; i++)
 		strbuf_addf(&list, "%s%s", i ? ", " : "", a->enum_values[i]->u.text);
@@ -287,7 +315,7 @@ static void check_required(const ctx *c, const ddbc_node *item)
 	for (size_t i = 0; i < c->e->nattrs; i++) {
 		const ddbc_attr *a = &c->e->attrs[i];
 		strbuf why = STRBUF_INIT;
-		if (a->name.s && !ddbc_node_get(item, a->name.s) &&
+		if (a->name.s && !a->incomplete && !ddbc_node_get(item, a->name.s) &&
 		    ddbc_attr_required(a, &why))
 			mismatch(c, item->loc, "the example item of '%s' lacks '%s' (%s); add it",
 				 c->e->name.s, a->name.s, strbuf_str(&why));
@@ -295,18 +323,40 @@ static void check_required(const ctx *c, const ddbc_node *item)
 	}
 }
 
-static void check_defined(const ctx *c, const ddbc_node *item)
+/* Whether a template of the entity names name but no attribute does:
+ * template-unknown-attribute reports that name once, for the entity. */
+static bool unknown_placeholder(const ddbc_entity *e, const char *name)
 {
+	for (size_t i = 0; i < e->nattrs; i++) {
+		const ddbc_attr *a = &e->attrs[i];
+		for (size_t k = 0; a->has_template && k < a->tpl.nsegs; k++)
+			if (a->tpl.segs[k].kind == DDBC_SEG_PLACEHOLDER && !a->tpl.segs[k].ref &&
+			    !strcmp(a->tpl.segs[k].text, name))
+				return true;
+	}
+	return false;
+}
+
+/* Returns whether every attribute of the item is one the entity defines. */
+static bool check_defined(const ctx *c, const ddbc_node *item)
+{
+	bool all = true;
+	/* An entity read with an error, or lacking a key of its table, may
+	 * define the attribute under another name: its error says so. */
+	bool whole = !c->e->incomplete && !c->e->lacks_key;
 	for (size_t i = 0; i < item->n; i++) {
 		const ddbc_pair *p = &item->u.pairs[i];
 		const ddbc_attr *a = ddbc_entity_attr(c->e, p->key->u.text);
 		if (!a)
+			all = false;
+		if (!a && whole && !unknown_placeholder(c->e, p->key->u.text))
 			mismatch(c, p->key->loc, "the example item has '%s', which entity '%s' does "
 				 "not define; add it to the entity's attributes or remove it from "
 				 "the item", p->key->u.text, c->e->name.s);
-		else
+		else if (a)
 			check_value(c, a, p->value);
 	}
+	return all;
 }
 
 /* ---- templates ------------------------------------------------------------------------- */
@@ -341,7 +391,7 @@ static void report_render_problem(const ctx *c, const ddbc_attr *a, const ddbc_n
 	if (r == DDBC_RENDER_MISSING) {
 		const ddbc_attr *gone = p->seg->ref;
 		/* A lacking placeholder that is itself required was reported as such. */
-		if (!ddbc_attr_required(gone, NULL))
+		if (!ddbc_attr_required(gone, NULL) && !c->lacks_ok)
 			mismatch(c, v->loc, "'%s' cannot be checked against its template '%s': the "
 				 "example item lacks '%s'; add it", a->name.s, a->template.s,
 				 gone->name.s);
@@ -374,12 +424,32 @@ static void check_shape(const ctx *c, const ddbc_attr *a, const ddbc_node *v,
 	strbuf_release(&texts);
 }
 
-static void check_template(const ctx *c, const ddbc_attr *a, const ddbc_node *item)
+/* Whether a placeholder of a takes from the item a value that its own
+ * attribute rejects (reported as such): the template then renders from a
+ * value known to be wrong. */
+static bool renders_bad_value(const ddbc_attr *a, const ddbc_node *item)
+{
+	for (size_t k = 0; k < a->tpl.nsegs; k++) {
+		const ddbc_attr *b = a->tpl.segs[k].ref;
+		const ddbc_node *v = b ? ddbc_node_get(item, b->name.s) : NULL;
+		if (v && b->type != DDBC_TYPE_NONE &&
+		    (!scalar_fits(v, b->type) || (b->nenum && !in_enum(b, v))))
+			return true;
+	}
+	return false;
+}
+
+/* Returns whether it reported a's value in item. */
+static bool check_template(const ctx *c, const ddbc_attr *a, const ddbc_node *item)
 {
 	const ddbc_node *v = ddbc_node_get(item, a->name.s);
 	/* An empty key value was reported as such; one finding is enough. */
 	if (!v || !is_str(v) || !a->has_template || a->in_cycle || (a->is_key && !v->n))
-		return;
+		return false;
+	size_t slot = (size_t)(a - c->e->attrs);
+	if (c->template_told[slot] || renders_bad_value(a, item))
+		return false;
+	size_t before = c->d->n;
 	strbuf want = STRBUF_INIT;
 	ddbc_render_problem p;
 	ddbc_render_result r = ddbc_template_render(&a->tpl, example_value, (void *)item, &want,
@@ -387,13 +457,18 @@ static void check_template(const ctx *c, const ddbc_attr *a, const ddbc_node *it
 	const ddbc_attr *gone = r == DDBC_RENDER_MISSING ? p.seg->ref : NULL;
 	if (gone && !ddbc_attr_stored(gone))
 		check_shape(c, a, v, item, gone);
-	else if (r != DDBC_RENDER_OK)
-		report_render_problem(c, a, v, r, &p);
-	else if (want.len != v->n || memcmp(strbuf_str(&want), v->u.text, v->n))
+	else if (r != DDBC_RENDER_OK) {
+		/* A part read with an error (a misspelt `stored: false`) may
+		 * be absent for that reason. */
+		if (!gone || !gone->incomplete)
+			report_render_problem(c, a, v, r, &p);
+	} else if (want.len != v->n || memcmp(strbuf_str(&want), v->u.text, v->n))
 		mismatch(c, v->loc, "'%s' is '%s', but its template '%s' gives '%s' from this "
 			 "item's values; make the value and the template agree", a->name.s,
 			 v->u.text, a->template.s, strbuf_str(&want));
 	strbuf_release(&want);
+	c->template_told[slot] |= c->d->n > before;
+	return c->d->n > before;
 }
 
 /* The first attribute whose template interpolates b as a plain string, or
@@ -425,28 +500,42 @@ static void check_delimiters(const ctx *c, const ddbc_node *item)
 
 /* ---- the rule ------------------------------------------------------------------------- */
 
+/* An item with an attribute the entity does not define may hold a lacking
+ * one under that name: what it lacks follows from that finding. */
 static void check_item(const ctx *c, const ddbc_node *item)
 {
-	check_defined(c, item);
-	check_required(c, item);
+	bool defined = check_defined(c, item);
+	if (defined && !c->e->incomplete)
+		check_required(c, item);
 	check_delimiters(c, item);
-	for (size_t i = 0; i < c->e->nattrs; i++)
-		check_template(c, &c->e->attrs[i], item);
+	ctx own = *c;
+	own.lacks_ok = !defined;
+	bool told = false;
+	for (size_t i = 0; i < c->e->nattrs && !told; i++)
+		told = check_template(&own, &c->e->attrs[i], item);
 }
 
-static void check_entity(const ddbc_design *g, ddbc_diags *d, const ddbc_entity *e)
+static void check_entity(const ddbc_design *g, ddbc_diags *d, ddbc_arena *arena,
+			 const ddbc_entity *e)
 {
-	ctx own = { d, g->key_delimiter, e, "its example" };
+	ddbc_strset told = DDBC_STRSET_INIT;
+	bool *template_told = e->nexamples ? xcalloc(e->nattrs + 1, sizeof(bool)) : NULL;
+	ctx own = { d, g->key_delimiter, e, "its example", false, &told, arena, template_told };
 	for (size_t i = 0; i < e->nattrs; i++)
 		if (e->attrs[i].example)
 			check_value(&own, &e->attrs[i], e->attrs[i].example);
-	ctx items = { d, g->key_delimiter, e, "the example item" };
+	ctx items = own;
+	items.who = "the example item";
 	for (size_t i = 0; i < e->nexamples; i++)
 		check_item(&items, e->examples[i]);
+	free(template_told);
+	ddbc_strset_release(&told);
 }
 
 void ddbc_check_example_mismatch(const ddbc_design *g, ddbc_diags *d)
 {
+	ddbc_arena *arena = ddbc_arena_new();
 	for (size_t i = 0; i < g->nentities; i++)
-		check_entity(g, d, &g->entities[i]);
+		check_entity(g, d, arena, &g->entities[i]);
+	ddbc_arena_free(arena);
 }

@@ -34,8 +34,8 @@ void ddbc_check_lsi_requires_sort_key(const ddbc_design *g, ddbc_diags *d)
 {
 	for (size_t i = 0; i < g->ntables; i++) {
 		const ddbc_table *t = &g->tables[i];
-		/* Without a partition key the table is already a schema error. */
-		if (t->primary.nsk > 0 || t->primary.npk == 0)
+		/* A table read with an error may have meant a sort key. */
+		if (t->primary.nsk > 0 || t->primary.npk == 0 || t->incomplete)
 			continue;
 		for (size_t k = 0; k < t->nlsi; k++)
 			ddbc_diag_add(d, DDBC_RULE_LSI_REQUIRES_SORT_KEY, t->lsi[k].name.loc,
@@ -134,6 +134,8 @@ void ddbc_check_projection_unknown_attribute(const ddbc_design *g, ddbc_diags *d
 {
 	for (size_t i = 0; i < g->ntables; i++) {
 		const ddbc_table *t = &g->tables[i];
+		if (t->members_incomplete)
+			continue;
 		for (size_t s = 0; s < t->nindexes; s++)
 			if (t->indexes[s]->projection == DDBC_PROJ_INCLUDE)
 				unknown_projected(d, t, t->indexes[s]);
@@ -230,7 +232,7 @@ void ddbc_check_index_unused(const ddbc_design *g, ddbc_diags *d)
 			/* An undeclared key attribute empties the index too, but
 			 * index-key-unknown names it. */
 			if (ix->kind == DDBC_INDEX_PRIMARY || !key_readable(ix) || ix->key_unknown ||
-			    index_used(t, ix))
+			    ix->incomplete || t->members_incomplete || index_used(t, ix))
 				continue;
 			strbuf keys = STRBUF_INIT;
 			ddbc_diag_add(d, DDBC_RULE_INDEX_UNUSED, ix->name.loc,
@@ -340,7 +342,8 @@ static void declared_roles(ddbc_diags *d, const ddbc_attr *a)
 		const ddbc_index_decl *decl = &a->indexes[k];
 		/* A name that is no index of the table is an unresolved-reference. */
 		const ddbc_index *ix = ddbc_table_index(a->entity->table, decl->index.s);
-		if (!ix || !key_readable(ix) || ix->key_unknown || a->roles[ix->slot] == decl->role)
+		if (!ix || !key_readable(ix) || ix->key_unknown || ix->incomplete ||
+		    ix->key_undefined || ix->include_undefined || a->roles[ix->slot] == decl->role)
 			continue;
 		strbuf derived = STRBUF_INIT;
 		ddbc_diag_add(d, DDBC_RULE_INCLUSION_MISMATCH, decl->role_loc,
@@ -372,7 +375,8 @@ static void undeclared_roles(ddbc_diags *d, const ddbc_attr *a)
 		const ddbc_index *ix = t->indexes[s];
 		ddbc_role role = a->roles[s];
 		if (ix->kind == DDBC_INDEX_PRIMARY || role == DDBC_ROLE_NONE || !key_readable(ix) ||
-		    ix->key_unknown || declares(a, ix))
+		    ix->key_unknown || ix->incomplete || ix->key_undefined ||
+		    ix->include_undefined || declares(a, ix))
 			continue;
 		strbuf derived = STRBUF_INIT;
 		ddbc_diag_add(d, DDBC_RULE_INCLUSION_MISMATCH, a->indexes_loc,
@@ -387,9 +391,13 @@ void ddbc_check_inclusion_mismatch(const ddbc_design *g, ddbc_diags *d)
 {
 	for (size_t i = 0; i < g->nentities; i++) {
 		const ddbc_entity *e = &g->entities[i];
-		for (size_t k = 0; e->table && k < e->nattrs; k++) {
+		/* Roles derive from the table's key: unread, or missing from the
+		 * entity, they are not what the file meant. */
+		if (!e->table || e->table->incomplete || e->lacks_key)
+			continue;
+		for (size_t k = 0; k < e->nattrs; k++) {
 			const ddbc_attr *a = &e->attrs[k];
-			if (!a->has_indexes || !a->roles)
+			if (!a->has_indexes || !a->roles || a->incomplete)
 				continue;
 			declared_roles(d, a);
 			undeclared_roles(d, a);

@@ -148,7 +148,8 @@ void ddbc_check_entity_missing_key(const ddbc_design *g, ddbc_diags *d)
 {
 	for (size_t i = 0; i < g->nentities; i++) {
 		const ddbc_entity *e = &g->entities[i];
-		if (!e->table)
+		/* Attributes or a key not read whole: the key may be there. */
+		if (!e->table || e->incomplete || e->table->primary.incomplete)
 			continue;
 		/* A key attribute no entity declares is index-key-unknown's. */
 		const ddbc_index *p = &e->table->primary;
@@ -353,6 +354,8 @@ void ddbc_check_ttl_type(const ddbc_design *g, ddbc_diags *d)
 
 static void billing_of(ddbc_diags *d, const ddbc_table *t)
 {
+	if (t->incomplete)
+		return;
 	if (t->billing == DDBC_BILLING_PROVISIONED) {
 		if (!t->capacity.set)
 			ddbc_diag_add(d, DDBC_RULE_BILLING, t->billing_loc,

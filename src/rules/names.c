@@ -262,28 +262,31 @@ static bool blank(const char *s)
 	return *s == '\0';
 }
 
-static void missing(ddbc_diags *d, const char *description, const char *what, ddbc_name name)
+/* A part read with an error may hold its description under a misspelt
+ * field: only a part read whole is said to lack one. */
+static void missing(ddbc_diags *d, const char *description, bool incomplete, const char *what,
+		    ddbc_name name)
 {
-	if (blank(description))
+	if (blank(description) && !incomplete)
 		ddbc_diag_add(d, DDBC_RULE_MISSING_DESCRIPTION, name.loc,
 			      "%s '%s' has no description; add 'description:'", what, name.s);
 }
 
 static void missing_in_table(ddbc_diags *d, const ddbc_table *t)
 {
-	missing(d, t->description, "table", t->name);
+	missing(d, t->description, t->incomplete, "table", t->name);
 	for (size_t k = 0; k < t->ngsi; k++)
-		missing(d, t->gsi[k].description, "GSI", t->gsi[k].name);
+		missing(d, t->gsi[k].description, t->gsi[k].incomplete, "GSI", t->gsi[k].name);
 	for (size_t k = 0; k < t->nlsi; k++)
-		missing(d, t->lsi[k].description, "LSI", t->lsi[k].name);
+		missing(d, t->lsi[k].description, t->lsi[k].incomplete, "LSI", t->lsi[k].name);
 }
 
 static void missing_in_entity(ddbc_diags *d, const ddbc_entity *e)
 {
-	missing(d, e->description, "entity", e->name);
+	missing(d, e->description, e->incomplete, "entity", e->name);
 	for (size_t k = 0; k < e->nattrs; k++) {
 		const ddbc_attr *a = &e->attrs[k];
-		if (blank(a->description))
+		if (blank(a->description) && !a->incomplete)
 			ddbc_diag_add(d, DDBC_RULE_MISSING_DESCRIPTION, a->name.loc,
 				      "attribute '%s' of '%s' has no description; add "
 				      "'description:'", a->name.s, e->name.s);
@@ -297,5 +300,6 @@ void ddbc_check_missing_description(const ddbc_design *g, ddbc_diags *d)
 	for (size_t i = 0; i < g->nentities; i++)
 		missing_in_entity(d, &g->entities[i]);
 	for (size_t i = 0; i < g->npatterns; i++)
-		missing(d, g->patterns[i].description, "access pattern", g->patterns[i].id);
+		missing(d, g->patterns[i].description, g->patterns[i].incomplete, "access pattern",
+			g->patterns[i].id);
 }

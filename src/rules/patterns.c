@@ -73,12 +73,19 @@ static void add_names(strbuf *sb, const ddbc_name *names, size_t n)
 		strbuf_addf(sb, "%s'%s'", i ? ", " : "", names[i].s);
 }
 
-/* Whether what p's condition matches says something: its table and index
- * resolved, and the index's key attributes are declared (an undeclared one
- * is index-key-unknown's finding, and every entity misses the index). */
-static bool judged(const ddbc_pattern *p)
+/* Whether what the pattern matches is known: the pattern, its index, its
+ * table's key and every entity that may be in the table were read whole,
+ * the index's key attributes are declared (an undeclared one is
+ * index-key-unknown's finding, and every entity misses the index), and no
+ * entity's examples contradict its key templates.
+ * Otherwise "matches nothing" or "does not project" may be only the echo
+ * of an error reported already. */
+static bool matches_known(const ddbc_pattern *p)
 {
-	return p->analysed && !p->index->key_unknown;
+	return p->analysed && !p->incomplete && !p->index->incomplete &&
+	       !p->index->key_unknown && !p->index->key_undefined &&
+	       !p->index->include_undefined && !p->table->incomplete &&
+	       !p->table->members_incomplete && !p->table->keys_disputed;
 }
 
 /* ---- pattern-unservable ---------------------------------------------------------- */
@@ -237,7 +244,11 @@ static bool has_key(const ddbc_pattern *p)
 
 static void find_unservable(const ddbc_pattern *p, finder *f)
 {
-	if (!p->table || !p->index || p->index->key_unknown || !has_key(p))
+	/* A pattern, index or table key read with an error says nothing sure
+	 * about what DynamoDB could serve. */
+	if (!p->table || !p->index || !has_key(p) || p->index->key_unknown || p->incomplete ||
+	    p->index->incomplete || p->index->key_undefined || p->table->primary.incomplete ||
+	    p->table->primary.key_undefined)
 		return;
 	if (p->operation == DDBC_OP_SCAN) {
 		if (p->nconds)
@@ -248,7 +259,12 @@ static void find_unservable(const ddbc_pattern *p, finder *f)
 	}
 	if (!check_index_operation(p, f))
 		return;
+	size_t before = f->n;
 	check_key_attributes(p, f);
+	/* A condition on no key attribute is most often one on a key attribute
+	 * misspelt: what the key then lacks follows from it. */
+	if (f->n > before)
+		return;
 	if (p->operation == DDBC_OP_QUERY) {
 		check_partition(p, f);
 		check_sort(p, f);
@@ -403,7 +419,7 @@ void ddbc_check_pattern_projection(const ddbc_design *g, ddbc_diags *d)
 	for (size_t i = 0; i < g->npatterns; i++) {
 		const ddbc_pattern *p = &g->patterns[i];
 		/* The base table returns every attribute. */
-		if (judged(p) && p->index->kind != DDBC_INDEX_PRIMARY)
+		if (matches_known(p) && p->index->kind != DDBC_INDEX_PRIMARY)
 			check_returns(p, d);
 	}
 }
@@ -545,7 +561,7 @@ void ddbc_check_pattern_no_match(const ddbc_design *g, ddbc_diags *d)
 {
 	for (size_t i = 0; i < g->npatterns; i++) {
 		const ddbc_pattern *p = &g->patterns[i];
-		if (judged(p) && p->nmatched == 0 && p->nconds > 0 && !reversed_between(p) &&
+		if (matches_known(p) && p->nmatched == 0 && p->nconds > 0 && !reversed_between(p) &&
 		    !empty_match_declared(g, p))
 			report_no_match(g, p, d);
 	}
@@ -639,7 +655,8 @@ void ddbc_check_pattern_entities(const ddbc_design *g, ddbc_diags *d)
 		const ddbc_pattern *p = &g->patterns[i];
 		/* An unservable condition returns nothing, so what it "matches"
 		 * means little: pattern-unservable says why. */
-		if (!p->has_entities || !judged(p) || !servable(p))
+		if (!p->has_entities || !matches_known(p) || p->entities_unresolved ||
+		    !servable(p) || ddbc_pattern_has_misshapen_bound(p))
 			continue;
 		if (p->nmatched > 0)
 			report_entities(g, p, d);

@@ -7,6 +7,7 @@
 #include "rules/checks.h"
 #include "model/semantics.h"
 #include "util/strbuf.h"
+#include "util/strset.h"
 #include "util/suggest.h"
 #include "util/xalloc.h"
 
@@ -23,6 +24,15 @@ static void each_templated(const ddbc_design *g, ddbc_diags *d,
 			if (e->attrs[k].template.s)
 				fn(e, &e->attrs[k], d);
 	}
+}
+
+/* Whether a placeholder of a's template names no attribute. */
+static bool has_unknown(const ddbc_attr *a)
+{
+	for (size_t k = 0; k < a->tpl.nsegs; k++)
+		if (a->tpl.segs[k].kind == DDBC_SEG_PLACEHOLDER && !a->tpl.segs[k].ref)
+			return true;
+	return false;
 }
 
 /* ---- template-syntax ------------------------------------------------------- */
@@ -42,28 +52,65 @@ void ddbc_check_template_syntax(const ddbc_design *g, ddbc_diags *d)
 
 /* ---- template-unknown-attribute ------------------------------------------------ */
 
-static void unknown(const ddbc_entity *e, const ddbc_attr *a, ddbc_diags *d)
+/* "Did you mean" compares a name with every attribute of the entity: an
+ * entity of thousands of attributes and as many unknown placeholders (a
+ * generator gone wrong) would cost their product. The first ones of an
+ * entity get a suggestion; the rest are reported without, so the check
+ * stays linear in the entity's attributes. */
+enum { MAX_SUGGESTED = 64 };
+
+/* Reports a's placeholders that name no attribute; names holds the
+ * entity's attribute names, made once per entity, for "did you mean";
+ * *suggested counts the suggestions the entity had. */
+static void unknown(const ddbc_entity *e, const ddbc_attr *a, const char **names,
+		    size_t *suggested, ddbc_strset *seen, ddbc_diags *d)
 {
 	for (size_t k = 0; a->has_template && k < a->tpl.nsegs; k++) {
 		const ddbc_segment *seg = &a->tpl.segs[k];
 		if (seg->kind != DDBC_SEG_PLACEHOLDER || seg->ref)
 			continue;
-		const char **names = xmalloc((e->nattrs + 1) * sizeof(char *));
-		for (size_t i = 0; i < e->nattrs; i++)
-			names[i] = e->attrs[i].name.s;
-		const char *hint = ddbc_suggest(seg->text, names, e->nattrs);
+		/* One name is one mistake (an attribute misspelt or never
+		 * defined): reported at its first use only. */
+		size_t len = strlen(seg->text);
+		if (ddbc_strset_get(seen, seg->text, len))
+			continue;
+		ddbc_strset_put(seen, seg->text, len);
+		const char *hint = NULL;
+		if (*suggested < MAX_SUGGESTED) {
+			hint = ddbc_suggest(seg->text, names, e->nattrs);
+			++*suggested;
+		}
 		ddbc_diag_add(d, DDBC_RULE_TEMPLATE_UNKNOWN_ATTRIBUTE, a->template.loc,
 			      "placeholder '{%s}' in the template of '%s' names no attribute of "
 			      "'%s'%s%s%s", seg->text, a->name.s, e->name.s,
 			      hint ? "; did you mean '" : "; define it under 'attributes'",
 			      hint ? hint : "", hint ? "'?" : "");
-		free(names);
 	}
 }
 
 void ddbc_check_template_unknown_attribute(const ddbc_design *g, ddbc_diags *d)
 {
-	each_templated(g, d, unknown);
+	for (size_t i = 0; i < g->nentities; i++) {
+		const ddbc_entity *e = &g->entities[i];
+		const char **names = NULL;
+		size_t suggested = 0;
+		ddbc_strset seen = DDBC_STRSET_INIT;
+		/* An entity read with an error may define the name under a
+		 * misspelt field: its error says so. */
+		for (size_t k = 0; !e->incomplete && k < e->nattrs; k++) {
+			const ddbc_attr *a = &e->attrs[k];
+			if (!a->has_template || !has_unknown(a))
+				continue;
+			if (!names) {
+				names = xmalloc((e->nattrs + 1) * sizeof(char *));
+				for (size_t j = 0; j < e->nattrs; j++)
+					names[j] = e->attrs[j].name.s;
+			}
+			unknown(e, a, names, &suggested, &seen, d);
+		}
+		ddbc_strset_release(&seen);
+		free(names);
+	}
 }
 
 /* ---- template-type ----------------------------------------------------------------- */
@@ -229,7 +276,9 @@ static bool keyinfo_init(keyinfo *ki, const ddbc_entity *e)
 		return false;
 	const ddbc_attr *pk = ddbc_entity_stored_attr(e, ix->pk[0].s);
 	const ddbc_attr *sk = ix->nsk == 1 ? ddbc_entity_stored_attr(e, ix->sk[0].s) : NULL;
-	if (!pk || (ix->nsk == 1 && !sk))
+	/* A key attribute read with an error (a misspelt template) may have
+	 * told the entity apart. */
+	if (!pk || (ix->nsk == 1 && !sk) || pk->incomplete || (sk && sk->incomplete))
 		return false;
 	ki->e = e;
 	ddbc_attr_lang(pk, &ki->pk);
@@ -346,6 +395,9 @@ static bool keys_overlap(const ddbc_design *g, const keyinfo *a, const keyinfo *
  * equal to one of its own prefixes; only those pairs are compared. */
 static void overlap_table(const ddbc_design *g, const ddbc_table *t, ddbc_diags *d)
 {
+	/* A key read with an error may have told the entities apart. */
+	if (t->primary.incomplete)
+		return;
 	keyinfo *infos = xcalloc(t->nentities + 1, sizeof(keyinfo));
 	keyinfo **order = xcalloc(t->nentities + 1, sizeof(keyinfo *));
 	size_t n = 0;
