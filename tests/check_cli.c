@@ -211,7 +211,7 @@ START_TEST(test_clean)
 	tu_run(&p, NULL, "lint", "--format", "json", CLEAN, NULL);
 	expect_status(&p, 0);
 	ck_assert_str_eq(p.out, "{\"diagnostics\":[],\"summary\":{\"files\":1,\"errors\":0,"
-				"\"warnings\":0,\"notes\":0}}\n");
+				"\"warnings\":0,\"notes\":0,\"suppressed\":0}}\n");
 	tu_proc_free(&p);
 }
 END_TEST
@@ -458,24 +458,46 @@ END_TEST
 
 static const char *const formats[] = { "text", "json", "sarif", "github" };
 
-START_TEST(test_format_golden)
+/* Compares `ddbc lint --format FORMAT [extra] FILE`, which must exit with
+ * status, with golden. */
+static void expect_lint_golden(const char *file, const char *format, const char *extra,
+			       int status, const char *golden)
 {
-	const char *format = formats[_i];
 	tu_proc p;
-	tu_run(&p, NULL, "lint", "--format", format, BAD, NULL);
-	expect_status(&p, 1);
+	if (extra)
+		tu_run(&p, NULL, "lint", "--format", format, extra, file, NULL);
+	else
+		tu_run(&p, NULL, "lint", "--format", format, file, NULL);
+	expect_status(&p, status);
 	ck_assert_uint_eq(p.err_len, 0);
 	/* SARIF's rule list is check_diag's to check. */
 	char *masked = tu_mask_json(p.out, "rules");
 	char *out = tu_replace(masked, DDBC_DOCS_URL, "@DOCS_URL@/");
 	free(masked);
 	char *norm = tu_replace(out, "\"" PACKAGE_VERSION "\"", "\"@VERSION@\"");
-	char golden[64];
-	snprintf(golden, sizeof(golden), "tests/golden/lint/%s.out", format);
 	tu_expect_golden(golden, norm, strlen(norm));
 	free(norm);
 	free(out);
 	tu_proc_free(&p);
+}
+
+START_TEST(test_format_golden)
+{
+	char golden[64];
+	snprintf(golden, sizeof(golden), "tests/golden/lint/%s.out", formats[_i]);
+	expect_lint_golden(BAD, formats[_i], NULL, 1, golden);
+}
+END_TEST
+
+/* A design whose findings ddbc-ignore comments suppress, in every format:
+ * text shows them marked with --show-suppressed, JSON and SARIF carry them
+ * marked, github leaves them out; only the unused suppressions count. */
+START_TEST(test_suppressions_golden)
+{
+	char golden[64];
+	snprintf(golden, sizeof(golden), "tests/golden/lint/suppressions.%s.out", formats[_i]);
+	expect_lint_golden(FIXTURE("suppressions.ddb.yaml"), formats[_i],
+			   _i == 0 ? "--show-suppressed" : NULL, 0, golden);
 }
 END_TEST
 
@@ -597,6 +619,7 @@ static Suite *cli_suite(void)
 	tc = tcase_create("output");
 	tcase_set_timeout(tc, 120);
 	tcase_add_loop_test(tc, test_format_golden, 0, sizeof(formats) / sizeof(formats[0]));
+	tcase_add_loop_test(tc, test_suppressions_golden, 0, sizeof(formats) / sizeof(formats[0]));
 	tcase_add_test(tc, test_format_default_is_text);
 	tcase_add_test(tc, test_color_not_on_a_pipe);
 	tcase_add_test(tc, test_color_always);

@@ -387,7 +387,8 @@ END_TEST
 
 /* The fixed findings every golden shows: every severity, a tab and wide
  * characters before the column, an unprintable line, a line too long to
- * quote, a position past the end, two findings at one place. */
+ * quote, a position past the end, two findings at one place, a suppressed
+ * finding with a reason and one without. */
 static char *golden_source(void)
 {
 	strbuf sb = STRBUF_INIT;
@@ -423,6 +424,11 @@ static void golden_findings(struct fixture *f)
 	ddbc_diag_add(&f->d, DDBC_RULE_YAML_SYNTAX, at(12, 1), "a position past the end");
 	ddbc_diag_add(&f->d, DDBC_RULE_DUPLICATE_KEY, at(8, 27), "the second finding at 8:27");
 	ddbc_diag_add(&f->d, DDBC_RULE_MISSING_DESCRIPTION, at(2, 1), "off: never printed");
+	/* Rules early in the catalogue, so that their ruleIndex stays. */
+	ddbc_diags_suppress(&f->d, DDBC_RULE_DUPLICATE_KEY, 7, at(7, 12), "one key on purpose");
+	ddbc_diags_suppress(&f->d, DDBC_RULE_SCHEMA, 7, at(6, 9), NULL);
+	ddbc_diag_add(&f->d, DDBC_RULE_DUPLICATE_KEY, at(7, 1), "suppressed, with a reason");
+	ddbc_diag_add(&f->d, DDBC_RULE_SCHEMA, at(7, 3), "suppressed, without a reason");
 	ddbc_diags_finish(&f->d, NULL, NULL);
 }
 
@@ -694,7 +700,7 @@ START_TEST(test_print_nothing)
 	free(out);
 	out = print(&f.d, DDBC_DIAG_JSON, false, &len);
 	ck_assert_str_eq(out, "{\"diagnostics\":[],\"summary\":{\"files\":1,\"errors\":0,"
-			      "\"warnings\":0,\"notes\":0}}\n");
+			      "\"warnings\":0,\"notes\":0,\"suppressed\":0}}\n");
 	free(out);
 	out = print(&f.d, DDBC_DIAG_SARIF, false, &len);
 	ck_assert(tu_contains(out, len, "\"results\": []"));

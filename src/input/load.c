@@ -15,6 +15,7 @@
  */
 #include "input/compose.h"
 #include "input/load.h"
+#include "input/suppress.h"
 #include "util/strbuf.h"
 #include "util/strset.h"
 #include "util/suggest.h"
@@ -913,6 +914,7 @@ ddbc_design *ddbc_load(const ddbc_source *src, ddbc_diags *d)
 		return NULL;
 	}
 	g->root = root;
+	ddbc_suppressions_read(src, d);
 	load_root(&L, root);
 	release_entries(&L);
 	ddbc_design_index_entities(g);
