@@ -454,6 +454,82 @@ START_TEST(test_stdin)
 }
 END_TEST
 
+/* ---- suppressions ------------------------------------------------------------------------ */
+
+#define SUPPRESSED FIXTURE("suppressions.ddb.yaml")
+
+START_TEST(test_suppressed_status)
+{
+	/* Its only error and warning are suppressed: lint passes, even with
+	 * --werror; the unused suppressions are notes. */
+	tu_proc p;
+	tu_run(&p, NULL, "lint", "--werror", SUPPRESSED, NULL);
+	expect_status(&p, 0);
+	ck_assert(strstr(p.out, "[unused-suppression]") != NULL);
+	ck_assert(strstr(p.out, "[key-overlap]") == NULL);
+	tu_proc_free(&p);
+	/* They count again as what they are once unused-suppression is an error. */
+	tu_run(&p, NULL, "lint", "--rule", "unused-suppression=error", SUPPRESSED, NULL);
+	expect_status(&p, 1);
+	tu_proc_free(&p);
+}
+END_TEST
+
+START_TEST(test_suppressed_every_command)
+{
+	/* Every command that checks the design honours the comments, and
+	 * --show-suppressed prints what they hide (at the severities it
+	 * prints: no notes). */
+	static const char *const cmds[][3] = {
+		{ "doc", NULL }, { "header", NULL }, { "export", NULL },
+		{ "export", "--format=queries" }, { "check-items", "-" },
+	};
+	for (size_t i = 0; i < sizeof(cmds) / sizeof(cmds[0]); i++) {
+		tu_proc p;
+		if (cmds[i][1] && !strcmp(cmds[i][1], "-"))
+			tu_run(&p, NULL, cmds[i][0], SUPPRESSED, "-", NULL);
+		else
+			tu_run(&p, NULL, cmds[i][0], SUPPRESSED, cmds[i][1], NULL);
+		expect_status(&p, 0);
+		ck_assert_msg(p.err_len == 0, "%s: %s", cmds[i][0], p.err);
+		ck_assert(p.out_len > 0);
+		tu_proc_free(&p);
+
+		if (cmds[i][1] && !strcmp(cmds[i][1], "-"))
+			tu_run(&p, NULL, cmds[i][0], "--show-suppressed", SUPPRESSED, "-", NULL);
+		else
+			tu_run(&p, NULL, cmds[i][0], "--show-suppressed", SUPPRESSED, cmds[i][1],
+			       NULL);
+		expect_status(&p, 0);
+		ck_assert_msg(strstr(p.err, SUPPRESSED ":22:3: suppressed error: 'Bicycle' and "
+					    "'Book'") != NULL, "%s: %s", cmds[i][0], p.err);
+		ck_assert(strstr(p.err, "[key-overlap] -- ids come from one sequence\n") != NULL);
+		ck_assert(strstr(p.err, SUPPRESSED ":30:16: suppressed warning: ") != NULL);
+		ck_assert(strstr(p.err, "note") == NULL);
+		tu_proc_free(&p);
+	}
+}
+END_TEST
+
+START_TEST(test_show_suppressed_help)
+{
+	static const char *const cmds[] = { "lint", "doc", "header", "export", "check-items" };
+	for (size_t i = 0; i < sizeof(cmds) / sizeof(cmds[0]); i++) {
+		tu_proc p;
+		tu_run(&p, NULL, cmds[i], "--help", NULL);
+		expect_status(&p, 0);
+		ck_assert_msg(strstr(p.out, "      --show-suppressed   also print the findings that "
+					    "ddbc-ignore comments\n") != NULL, "%s", cmds[i]);
+		tu_proc_free(&p);
+	}
+	/* explain prints no findings: no such option. */
+	tu_proc p;
+	tu_run(&p, NULL, "explain", "--show-suppressed", NULL);
+	expect_status(&p, 2);
+	tu_proc_free(&p);
+}
+END_TEST
+
 /* ---- output formats ----------------------------------------------------------------------- */
 
 static const char *const formats[] = { "text", "json", "sarif", "github" };
@@ -614,6 +690,13 @@ static Suite *cli_suite(void)
 	tcase_add_test(tc, test_samples);
 	tcase_add_test(tc, test_stdin);
 	tcase_add_test(tc, test_large_file_quotes);
+	suite_add_tcase(s, tc);
+
+	tc = tcase_create("suppressions");
+	tcase_set_timeout(tc, 120);
+	tcase_add_test(tc, test_suppressed_status);
+	tcase_add_test(tc, test_suppressed_every_command);
+	tcase_add_test(tc, test_show_suppressed_help);
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("output");

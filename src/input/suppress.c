@@ -26,7 +26,25 @@ static const char keyword[] = "ddbc-ignore";
 struct scan {
 	const ddbc_source *src;
 	ddbc_diags *d;
+	/* libyaml's marks count characters, not bytes: the byte of character
+	 * index, found by walking on from the last one (marks only grow). */
+	const char *byte;
+	size_t index;
 };
+
+/* The byte where the character at mark starts. */
+static const char *byte_of(struct scan *s, yaml_mark_t mark)
+{
+	const unsigned char *p = (const unsigned char *)s->byte;
+	const unsigned char *end = (const unsigned char *)s->src->text + s->src->len;
+	for (; s->index < mark.index && p < end; s->index++) {
+		unsigned cp;
+		size_t n = ddbc_utf8_decode(p, end, &cp);
+		p += n ? n : 1;
+	}
+	s->byte = (const char *)p;
+	return s->byte;
+}
 
 /* The position column characters after loc on its line, counting the
  * characters of [from, to). */
@@ -173,13 +191,14 @@ static const char *line_end(const char *p, const char *end)
 	return p;
 }
 
-/* Reads the comments of the gap [mark, to) between two tokens. A comment
+/* Reads the comments of the gap [p, to) between two tokens, p being at
+ * mark. A comment
  * alone on its line applies to next_line, the line of the token after the
  * gap. Only blanks, line breaks and comments fill a gap. */
-static void gap(struct scan *s, yaml_mark_t mark, const char *to, unsigned next_line)
+static void gap(struct scan *s, const char *p, yaml_mark_t mark, const char *to,
+		unsigned next_line)
 {
 	const char *text = s->src->text, *end = text + s->src->len;
-	const char *p = text + mark.index;
 	ddbc_loc loc = { (unsigned)mark.line + 1, (unsigned)mark.column + 1 };
 	while (p < to) {
 		size_t br = ddbc_break_len(p, end);
@@ -205,8 +224,8 @@ static void gap(struct scan *s, yaml_mark_t mark, const char *to, unsigned next_
  * of its token: the comment there applies to that line. */
 static void block_header(struct scan *s, yaml_mark_t mark)
 {
-	const char *text = s->src->text, *end = text + s->src->len;
-	const char *p = text + mark.index;
+	const char *end = s->src->text + s->src->len;
+	const char *p = byte_of(s, mark);
 	ddbc_loc loc = { (unsigned)mark.line + 1, (unsigned)mark.column + 1 };
 	while (p < end && *p && strchr("|>+-0123456789 \t", *p))
 		p++, loc.column++;
@@ -224,7 +243,7 @@ void ddbc_suppressions_read(const ddbc_source *src, ddbc_diags *d)
 {
 	if (!memmem(src->text, src->len, keyword, sizeof(keyword) - 1))
 		return;
-	struct scan s = { src, d };
+	struct scan s = { src, d, src->text, 0 };
 	yaml_parser_t parser;
 	if (!yaml_parser_initialize(&parser))
 		xalloc_die();
@@ -238,11 +257,12 @@ void ddbc_suppressions_read(const ddbc_source *src, ddbc_diags *d)
 		yaml_token_t tok;
 		if (!yaml_parser_scan(&parser, &tok))
 			break;
-		/* The tokens that close the stream stand past its last line. */
-		unsigned next_line = tok.start_mark.index < src->len
-			? (unsigned)tok.start_mark.line + 1 : 0;
-		if (tok.start_mark.index > after.index)
-			gap(&s, after, src->text + tok.start_mark.index, next_line);
+		const char *from = byte_of(&s, after), *to = byte_of(&s, tok.start_mark);
+		/* The tokens that close the stream stand at its end, on no line. */
+		unsigned next_line = to == src->text + src->len ? 0
+			: (unsigned)tok.start_mark.line + 1;
+		if (to > from)
+			gap(&s, from, after, to, next_line);
 		if (is_block_scalar(&tok))
 			block_header(&s, tok.start_mark);
 		if (tok.end_mark.index > after.index)
