@@ -9,7 +9,8 @@
  * those header lines, are searched. The composer cannot do this on its
  * way: it reads events, whose marks do not cover the indicators between
  * them. So this is a pass of its own, made only over a file that holds
- * "ddbc-ignore" at all: a design without suppressions pays one memmem.
+ * "ddbc-ignore" at all, and only as far as the last one: a design without
+ * suppressions pays a memmem over its text.
  */
 #define _GNU_SOURCE /* memmem */
 #include "input/suppress.h"
@@ -239,9 +240,26 @@ static bool is_block_scalar(const yaml_token_t *t)
 						t->data.scalar.style == YAML_FOLDED_SCALAR_STYLE);
 }
 
+/* Where the last "ddbc-ignore" of the text starts, or NULL if none. */
+static const char *last_keyword(const ddbc_source *src)
+{
+	const char *end = src->text + src->len, *last = NULL;
+	size_t n = sizeof(keyword) - 1;
+	for (const char *p = src->text; p < end; p = last + n) {
+		const char *hit = memmem(p, (size_t)(end - p), keyword, n);
+		if (!hit)
+			break;
+		last = hit;
+	}
+	return last;
+}
+
 void ddbc_suppressions_read(const ddbc_source *src, ddbc_diags *d)
 {
-	if (!memmem(src->text, src->len, keyword, sizeof(keyword) - 1))
+	/* No comment after the last "ddbc-ignore" matters, and a file without
+	 * one is not scanned at all. */
+	const char *last = last_keyword(src);
+	if (!last)
 		return;
 	struct scan s = { src, d, src->text, 0 };
 	yaml_parser_t parser;
@@ -267,7 +285,7 @@ void ddbc_suppressions_read(const ddbc_source *src, ddbc_diags *d)
 			block_header(&s, tok.start_mark);
 		if (tok.end_mark.index > after.index)
 			after = tok.end_mark;
-		done = tok.type == YAML_STREAM_END_TOKEN;
+		done = tok.type == YAML_STREAM_END_TOKEN || to > last;
 		yaml_token_delete(&tok);
 	}
 	yaml_parser_delete(&parser);
