@@ -6,9 +6,10 @@
  * libyaml drops comments, but every comment lies in a gap between two
  * tokens, or in a block scalar's header line (`key: | # comment`), which
  * that scalar's token spans; so the gaps between the tokens' marks, and
- * those header lines, are searched. The composer cannot do this on its
- * way: it reads events, whose marks do not cover the indicators between
- * them. So this is a pass of its own, made only over a file that holds
+ * those header lines, are searched. The composer's events would not do:
+ * a node's event also spans its anchor and tag and any comment after
+ * them, and an event's marks say nothing of the tokens in between. So
+ * this is a pass of its own, made only over a file that holds
  * "ddbc-ignore" at all, and only as far as the last one: a design without
  * suppressions pays a memmem over its text.
  */
@@ -39,6 +40,10 @@ static const char *byte_of(struct scan *s, yaml_mark_t mark)
 	const unsigned char *p = (const unsigned char *)s->byte;
 	const unsigned char *end = (const unsigned char *)s->src->text + s->src->len;
 	for (; s->index < mark.index && p < end; s->index++) {
+		if (*p < 0x80) {
+			p++;
+			continue;
+		}
 		unsigned cp;
 		size_t n = ddbc_utf8_decode(p, end, &cp);
 		p += n ? n : 1;
@@ -128,28 +133,39 @@ static void take_rule(struct scan *s, const char *id, size_t len, ddbc_loc loc, 
 	free(name);
 }
 
+/* Whether the list of rule ids [p, end) names one at least and has no
+ * empty item ("a,,b", "a,"). */
+static bool well_formed(const char *p, const char *end)
+{
+	for (;;) {
+		const char *comma = memchr(p, ',', (size_t)(end - p));
+		const char *id = p, *id_end = comma ? comma : end;
+		trim(&id, &id_end);
+		if (id == id_end)
+			return false;
+		if (!comma)
+			return true;
+		p = comma + 1;
+	}
+}
+
 /* Takes the list of rule ids [p, end), which starts at loc; returns 0, or
- * -1 when an id is missing (an empty list or item). */
+ * -1, having taken none, when the list is malformed. */
 static int take_rules(struct scan *s, const char *p, const char *end, ddbc_loc loc,
 		      unsigned line, const char *reason)
 {
-	const char *s0 = p, *e0 = end;
-	trim(&s0, &e0);
-	if (s0 == e0)
+	if (!well_formed(p, end))
 		return -1;
 	for (;;) {
 		const char *comma = memchr(p, ',', (size_t)(end - p));
-		const char *stop = comma ? comma : end, *id = p, *id_end = stop;
+		const char *id = p, *id_end = comma ? comma : end;
 		trim(&id, &id_end);
-		if (id == id_end)
-			return -1;
 		take_rule(s, id, (size_t)(id_end - id), advance(loc, p, id), line, reason);
 		if (!comma)
-			break;
+			return 0;
 		loc = advance(loc, p, comma + 1);
 		p = comma + 1;
 	}
-	return 0;
 }
 
 /* Reads the comment [hash, eol) at loc, hash pointing at its '#'; line is
