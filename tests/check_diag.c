@@ -898,6 +898,10 @@ static const struct {
 	  "      # ddbc-ignore: reserved-word\n      amount: N\n      status: S\n", 16, false },
 	{ "the end of another line",
 	  "      amount: N  # ddbc-ignore: reserved-word\n      status: S\n", 15, false },
+	{ "right after a closing quote", "      status: \"S\"# ddbc-ignore: reserved-word\n", 14,
+	  true },
+	{ "right after a flow indicator",
+	  "      status: [S,# ddbc-ignore: reserved-word\n        ]\n", 14, true },
 	{ "a flow mapping's line",
 	  "      status: { type: S }  # ddbc-ignore: reserved-word\n", 14, true },
 	{ "a block scalar's header line",
@@ -1062,6 +1066,24 @@ START_TEST(test_comment_block_header)
 }
 END_TEST
 
+START_TEST(test_comment_after_anchor)
+{
+	/* A comment between a node's anchor and its text applies to the
+	 * text's line; it is no part of the scalar. */
+	struct fixture f;
+	lint_attrs(&f, "      amount: { type: &t\n          # ddbc-ignore: schema\n"
+		       "          Strng }\n", NULL);
+	ck_assert(!suppressed_at(&f.d, DDBC_RULE_SCHEMA, 14, 23));
+	tu_expect_diag(&f.d, DDBC_RULE_UNUSED_SUPPRESSION, 15, 26, "no such finding on line 16");
+	fixture_end(&f);
+	lint_attrs(&f, "      amount: { type: !!str\n          # ddbc-ignore: schema\n"
+		       "          Strng }  # ddbc-ignore: schema\n", NULL);
+	tu_expect_diag(&f.d, DDBC_RULE_UNUSED_SUPPRESSION, 15, 26, "no such finding on line 16");
+	ck_assert(!suppressed_at(&f.d, DDBC_RULE_SCHEMA, 14, 23));
+	fixture_end(&f);
+}
+END_TEST
+
 START_TEST(test_comment_not_yaml)
 {
 	/* A file that is no YAML gets its syntax error only: its comments
@@ -1130,6 +1152,7 @@ static Suite *diag_suite(void)
 	tcase_add_test(tc, test_comment_rule_off);
 	tcase_add_test(tc, test_comment_unicode_columns);
 	tcase_add_test(tc, test_comment_block_header);
+	tcase_add_test(tc, test_comment_after_anchor);
 	tcase_add_test(tc, test_comment_not_yaml);
 	suite_add_tcase(s, tc);
 	return s;

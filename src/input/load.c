@@ -892,9 +892,12 @@ ddbc_design *ddbc_load(const ddbc_source *src, ddbc_diags *d)
 	ddbc_settings_init(&g->settings);
 	loader L = { .design = g, .arena = arena, .d = d };
 	ddbc_yaml_sink sink = { section_names, countof(section_names), on_entry, &L,
-				nested_names, on_member, kept_names };
+				nested_names, on_member, kept_names, ddbc_comments_new(src) };
 	size_t before = d->n;
 	ddbc_node *root = ddbc_yaml_load_streamed(arena, src, d, &sink);
+	if (root && root->kind == DDBC_NODE_MAP && sink.comments)
+		ddbc_comments_read(sink.comments, d);
+	ddbc_comments_free(sink.comments);
 	if (!root) {
 		/* A file that is not YAML gets its syntax errors only: what the
 		 * sink read before the error is not reported. */
@@ -914,7 +917,6 @@ ddbc_design *ddbc_load(const ddbc_source *src, ddbc_diags *d)
 		return NULL;
 	}
 	g->root = root;
-	ddbc_suppressions_read(src, d);
 	load_root(&L, root);
 	release_entries(&L);
 	ddbc_design_index_entities(g);

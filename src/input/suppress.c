@@ -1,17 +1,19 @@
 /* suppress.c - finding the ddbc-ignore comments of a design
  *
- * Comments are found with libyaml's scanner, not by looking for '#' in the
- * text: a '#' inside a quoted or block scalar ("ORDER#{id}", a `|`
- * description) is text, and only a scanner knows where scalars end.
- * libyaml drops comments, but every comment lies in a gap between two
- * tokens, or in a block scalar's header line (`key: | # comment`), which
- * that scalar's token spans; so the gaps between the tokens' marks, and
- * those header lines, are searched. The composer's events would not do:
- * a node's event also spans its anchor and tag and any comment after
- * them, and an event's marks say nothing of the tokens in between. So
- * this is a pass of its own, made only over a file that holds
- * "ddbc-ignore" at all, and only as far as the last one: a design without
- * suppressions pays a memmem over its text.
+ * libyaml drops comments, so they are found in the text, but not by
+ * looking for '#' anywhere: a '#' inside a quoted, plain or block scalar
+ * ("ORDER#{id}", a line of a `|` description) is text. The composer hands
+ * over every event it reads (ddbc_comments_event); a scalar's or an
+ * alias's event spans its text exactly, so the text between them holds no
+ * scalar: only indicators, anchors, tags, directives, blanks and comments.
+ * There a '#' starts a comment where libyaml's scanner would take it for
+ * one: after a blank, a line break, a flow indicator or a closing quote
+ * (in an anchor or a tag, '#' is a name's character). Two places inside a
+ * scalar's event are not its text: the anchor and tag before it, with any
+ * comment after them, and a block scalar's header line (`| # comment`).
+ * All this rides on the composer's one pass over the text, and only in a
+ * file that holds "ddbc-ignore" at all and only up to the last one: a
+ * design without suppressions pays one memmem.
  */
 #define _GNU_SOURCE /* memmem */
 #include "input/suppress.h"
@@ -25,21 +27,36 @@
 
 static const char keyword[] = "ddbc-ignore";
 
-struct scan {
+/* A comment found, its line to suppress known or waiting for the node
+ * after it. */
+struct found {
+	const char *hash, *eol;   /* its '#' and the end of its line */
+	ddbc_loc loc;             /* of the '#' */
+	unsigned line;            /* the line it applies to; 0: none */
+	bool alone;               /* alone on its line: applies to the next node's */
+};
+
+struct ddbc_comments {
 	const ddbc_source *src;
-	ddbc_diags *d;
+	const char *last;         /* the last "ddbc-ignore" of the text */
 	/* libyaml's marks count characters, not bytes: the byte of character
 	 * index, found by walking on from the last one (marks only grow). */
 	const char *byte;
 	size_t index;
+	const char *after;        /* where the text after the last scalar starts */
+	ddbc_loc after_loc;
+	struct found *found;
+	size_t nfound, cap, pending;  /* found[pending..] wait for a node's line */
+	bool done;                /* past the last "ddbc-ignore" */
 };
 
-/* The byte where the character at mark starts. */
-static const char *byte_of(struct scan *s, yaml_mark_t mark)
+/* The byte where the character at mark starts (the furthest reached, if
+ * mark lies behind it). */
+static const char *byte_of(ddbc_comments *c, yaml_mark_t mark)
 {
-	const unsigned char *p = (const unsigned char *)s->byte;
-	const unsigned char *end = (const unsigned char *)s->src->text + s->src->len;
-	for (; s->index < mark.index && p < end; s->index++) {
+	const unsigned char *p = (const unsigned char *)c->byte;
+	const unsigned char *end = (const unsigned char *)c->src->text + c->src->len;
+	for (; c->index < mark.index && p < end; c->index++) {
 		if (*p < 0x80) {
 			p++;
 			continue;
@@ -48,8 +65,14 @@ static const char *byte_of(struct scan *s, yaml_mark_t mark)
 		size_t n = ddbc_utf8_decode(p, end, &cp);
 		p += n ? n : 1;
 	}
-	s->byte = (const char *)p;
-	return s->byte;
+	c->byte = (const char *)p;
+	return c->byte;
+}
+
+static ddbc_loc loc_of(yaml_mark_t m)
+{
+	ddbc_loc loc = { (unsigned)m.line + 1, (unsigned)m.column + 1 };
+	return loc;
 }
 
 /* The position column characters after loc on its line, counting the
@@ -100,8 +123,13 @@ static bool alone_on_line(const char *text, const char *p)
 	return starts_line(text, p);
 }
 
+/* Where the comments' findings and suppressions go. */
+struct parse {
+	ddbc_diags *d;
+};
+
 /* Takes one rule id of a comment, at loc, suppressing it on line. */
-static void take_rule(struct scan *s, const char *id, size_t len, ddbc_loc loc, unsigned line,
+static void take_rule(struct parse *s, const char *id, size_t len, ddbc_loc loc, unsigned line,
 		      const char *reason)
 {
 	char *name = xstrndup(id, len);
@@ -151,7 +179,7 @@ static bool well_formed(const char *p, const char *end)
 
 /* Takes the list of rule ids [p, end), which starts at loc; returns 0, or
  * -1, having taken none, when the list is malformed. */
-static int take_rules(struct scan *s, const char *p, const char *end, ddbc_loc loc,
+static int take_rules(struct parse *s, const char *p, const char *end, ddbc_loc loc,
 		      unsigned line, const char *reason)
 {
 	if (!well_formed(p, end))
@@ -170,7 +198,7 @@ static int take_rules(struct scan *s, const char *p, const char *end, ddbc_loc l
 
 /* Reads the comment [hash, eol) at loc, hash pointing at its '#'; line is
  * the line it applies to. */
-static void comment(struct scan *s, const char *hash, const char *eol, ddbc_loc loc,
+static void comment(struct parse *s, const char *hash, const char *eol, ddbc_loc loc,
 		    unsigned line)
 {
 	const char *p = hash + 1;
@@ -208,52 +236,99 @@ static const char *line_end(const char *p, const char *end)
 	return p;
 }
 
-/* Reads the comments of the gap [p, to) between two tokens, p being at
- * mark. A comment
- * alone on its line applies to next_line, the line of the token after the
- * gap. Only blanks, line breaks and comments fill a gap. */
-static void gap(struct scan *s, const char *p, yaml_mark_t mark, const char *to,
-		unsigned next_line)
+/* Whether a '#' after c starts a comment, as libyaml's scanner decides
+ * between tokens. */
+static bool comment_may_follow(char c)
 {
-	const char *text = s->src->text, *end = text + s->src->len;
-	ddbc_loc loc = { (unsigned)mark.line + 1, (unsigned)mark.column + 1 };
+	return is_blank(c) || strchr(",[]{}\"'", c) != NULL;
+}
+
+static void add_found(ddbc_comments *c, const char *hash, const char *eol, ddbc_loc loc)
+{
+	xgrow((void **)&c->found, &c->cap, c->nfound + 1, sizeof(struct found));
+	struct found *f = &c->found[c->nfound++];
+	f->hash = hash;
+	f->eol = eol;
+	f->loc = loc;
+	f->alone = alone_on_line(c->src->text, hash);
+	f->line = f->alone ? 0 : loc.line;
+}
+
+/* The comments alone on their line found so far apply to line. */
+static void settle(ddbc_comments *c, unsigned line)
+{
+	for (; c->pending < c->nfound; c->pending++)
+		if (c->found[c->pending].alone)
+			c->found[c->pending].line = line;
+}
+
+/* Collects the comments of [p, to), p being at *loc, which it moves to
+ * to. Only text that is no scalar's may be given. */
+static void between(ddbc_comments *c, const char *p, ddbc_loc *loc, const char *to)
+{
+	const char *text = c->src->text, *end = text + c->src->len;
 	while (p < to) {
+		/* Most of this text is indentation: one test per such byte. */
+		unsigned char ch = (unsigned char)*p;
+		if (ch < 0x80 && ch != '#' && ch != '\n' && ch != '\r') {
+			p++;
+			loc->column++;
+			continue;
+		}
 		size_t br = ddbc_break_len(p, end);
 		if (br) {
 			p += br;
-			loc.line++;
-			loc.column = 1;
+			loc->line++;
+			loc->column = 1;
 			continue;
 		}
-		if (*p != '#') {
-			p++;
-			loc.column++;
+		if (*p == '#' && (starts_line(text, p) || comment_may_follow(p[-1]))) {
+			const char *eol = line_end(p, end);
+			add_found(c, p, eol, *loc);
+			*loc = advance(*loc, p, eol);
+			p = eol;
 			continue;
 		}
-		const char *eol = line_end(p, end);
-		comment(s, p, eol, loc, alone_on_line(text, p) ? next_line : loc.line);
-		loc = advance(loc, p, eol);
-		p = eol;
+		unsigned cp;
+		size_t n = ddbc_utf8_decode((const unsigned char *)p, (const unsigned char *)to, &cp);
+		p += n ? n : 1;
+		loc->column++;
 	}
 }
 
-/* A block scalar's header line, `| # comment` or `>-2 # comment`, is part
- * of its token: the comment there applies to that line. */
-static void block_header(struct scan *s, yaml_mark_t mark)
+/* Skips the anchor and tag at the start of a scalar's event, collecting
+ * the comments after them; returns where the scalar's text starts. */
+static const char *properties(ddbc_comments *c, const char *p, ddbc_loc *loc, const char *to)
 {
-	const char *end = s->src->text + s->src->len;
-	const char *p = byte_of(s, mark);
-	ddbc_loc loc = { (unsigned)mark.line + 1, (unsigned)mark.column + 1 };
+	const char *end = c->src->text + c->src->len;
+	while (p < to && (*p == '&' || *p == '!')) {
+		const char *q = p;
+		while (q < to && !is_blank(*q) && !ddbc_break_len(q, end))
+			q++;
+		*loc = advance(*loc, p, q);
+		p = q;
+		q = p;
+		while (q < to && (is_blank(*q) || ddbc_break_len(q, end) || *q == '#')) {
+			if (*q == '#')
+				q = line_end(q, end);
+			else
+				q += ddbc_break_len(q, end) ? ddbc_break_len(q, end) : 1;
+		}
+		between(c, p, loc, q);
+		p = q;
+	}
+	return p;
+}
+
+/* A block scalar's header line, `| # comment` or `>-2 # comment`, is part
+ * of its event: a comment there is one of that line. */
+static void block_header(ddbc_comments *c, const char *p, ddbc_loc loc)
+{
+	const char *end = c->src->text + c->src->len;
 	while (p < end && *p && strchr("|>+-0123456789 \t", *p))
 		p++, loc.column++;
 	if (p < end && *p == '#')
-		comment(s, p, line_end(p, end), loc, loc.line);
-}
-
-static bool is_block_scalar(const yaml_token_t *t)
-{
-	return t->type == YAML_SCALAR_TOKEN && (t->data.scalar.style == YAML_LITERAL_SCALAR_STYLE ||
-						t->data.scalar.style == YAML_FOLDED_SCALAR_STYLE);
+		add_found(c, p, line_end(p, end), loc);
 }
 
 /* Where the last "ddbc-ignore" of the text starts, or NULL if none. */
@@ -270,39 +345,66 @@ static const char *last_keyword(const ddbc_source *src)
 	return last;
 }
 
-void ddbc_suppressions_read(const ddbc_source *src, ddbc_diags *d)
+ddbc_comments *ddbc_comments_new(const ddbc_source *src)
 {
-	/* No comment after the last "ddbc-ignore" matters, and a file without
-	 * one is not scanned at all. */
 	const char *last = last_keyword(src);
 	if (!last)
-		return;
-	struct scan s = { src, d, src->text, 0 };
-	yaml_parser_t parser;
-	if (!yaml_parser_initialize(&parser))
-		xalloc_die();
-	yaml_parser_set_input_string(&parser, (const unsigned char *)src->text, src->len);
-	yaml_parser_set_encoding(&parser, YAML_UTF8_ENCODING);
-	yaml_mark_t after = { 0, 0, 0 };
-	bool done = false;
-	/* The composer read this text without an error, so the scanner does
-	 * too; should it not, the comments before the error still count. */
-	while (!done) {
-		yaml_token_t tok;
-		if (!yaml_parser_scan(&parser, &tok))
-			break;
-		const char *from = byte_of(&s, after), *to = byte_of(&s, tok.start_mark);
-		/* The tokens that close the stream stand at its end, on no line. */
-		unsigned next_line = to == src->text + src->len ? 0
-			: (unsigned)tok.start_mark.line + 1;
-		if (to > from)
-			gap(&s, from, after, to, next_line);
-		if (is_block_scalar(&tok))
-			block_header(&s, tok.start_mark);
-		if (tok.end_mark.index > after.index)
-			after = tok.end_mark;
-		done = tok.type == YAML_STREAM_END_TOKEN || to > last;
-		yaml_token_delete(&tok);
+		return NULL;
+	ddbc_comments *c = xcalloc(1, sizeof(*c));
+	c->src = src;
+	c->last = last;
+	c->byte = c->after = src->text;
+	c->after_loc.line = c->after_loc.column = 1;
+	return c;
+}
+
+/* A scalar's or an alias's event: the text before it, then its own
+ * anchor, tag and block header. */
+static void node_event(ddbc_comments *c, const yaml_event_t *ev)
+{
+	const char *start = byte_of(c, ev->start_mark);
+	between(c, c->after, &c->after_loc, start);
+	ddbc_loc loc = loc_of(ev->start_mark);
+	const char *p = start, *stop = byte_of(c, ev->end_mark);
+	if (ev->type == YAML_SCALAR_EVENT && (ev->data.scalar.anchor || ev->data.scalar.tag))
+		p = properties(c, p, &loc, stop);
+	settle(c, loc.line);
+	if (ev->type == YAML_SCALAR_EVENT && (ev->data.scalar.style == YAML_LITERAL_SCALAR_STYLE ||
+					      ev->data.scalar.style == YAML_FOLDED_SCALAR_STYLE))
+		block_header(c, p, loc);
+	if (stop > c->after) {
+		c->after = stop;
+		c->after_loc = loc_of(ev->end_mark);
 	}
-	yaml_parser_delete(&parser);
+	/* No comment after the last "ddbc-ignore" matters. */
+	c->done = start > c->last;
+}
+
+void ddbc_comments_event(ddbc_comments *c, const yaml_event_t *ev)
+{
+	if (c->done)
+		return;
+	if (ev->type == YAML_SCALAR_EVENT || ev->type == YAML_ALIAS_EVENT) {
+		node_event(c, ev);
+	} else if (ev->type == YAML_STREAM_END_EVENT) {
+		/* What follows the last node applies to no line. */
+		between(c, c->after, &c->after_loc, c->src->text + c->src->len);
+		settle(c, 0);
+		c->done = true;
+	}
+}
+
+void ddbc_comments_read(ddbc_comments *c, ddbc_diags *d)
+{
+	struct parse s = { d };
+	for (size_t i = 0; i < c->nfound; i++)
+		comment(&s, c->found[i].hash, c->found[i].eol, c->found[i].loc, c->found[i].line);
+}
+
+void ddbc_comments_free(ddbc_comments *c)
+{
+	if (!c)
+		return;
+	free(c->found);
+	free(c);
 }
