@@ -902,6 +902,8 @@ static const struct {
 	  true },
 	{ "right after a flow indicator",
 	  "      status: [S,# ddbc-ignore: reserved-word\n        ]\n", 14, true },
+	{ "right after a flow value indicator",
+	  "      status: {\"type\":# ddbc-ignore: reserved-word\n        S}\n", 14, true },
 	{ "a flow mapping's line",
 	  "      status: { type: S }  # ddbc-ignore: reserved-word\n", 14, true },
 	{ "a block scalar's header line",

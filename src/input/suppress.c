@@ -236,11 +236,14 @@ static const char *line_end(const char *p, const char *end)
 	return p;
 }
 
-/* Whether a '#' after c starts a comment, as libyaml's scanner decides
- * between tokens. */
+/* Whether a '#' after c, outside scalars, starts a comment. libyaml's
+ * scanner takes any '#' where a token could start for one: after a blank,
+ * a flow indicator, a closing quote, or the ':' and '?' that flow context
+ * takes as indicators even without a blank ({"a":#c}). An anchor, alias
+ * or tag cannot hold a '#'. */
 static bool comment_may_follow(char c)
 {
-	return is_blank(c) || strchr(",[]{}\"'", c) != NULL;
+	return is_blank(c) || strchr(",[]{}\"':?", c) != NULL;
 }
 
 static void add_found(ddbc_comments *c, const char *hash, const char *eol, ddbc_loc loc)
