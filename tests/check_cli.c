@@ -211,7 +211,7 @@ START_TEST(test_clean)
 	tu_run(&p, NULL, "lint", "--format", "json", CLEAN, NULL);
 	expect_status(&p, 0);
 	ck_assert_str_eq(p.out, "{\"diagnostics\":[],\"summary\":{\"files\":1,\"errors\":0,"
-				"\"warnings\":0,\"notes\":0}}\n");
+				"\"warnings\":0,\"notes\":0,\"suppressed\":0}}\n");
 	tu_proc_free(&p);
 }
 END_TEST
@@ -454,28 +454,126 @@ START_TEST(test_stdin)
 }
 END_TEST
 
+/* ---- suppressions ------------------------------------------------------------------------ */
+
+#define SUPPRESSED FIXTURE("suppressions.ddb.yaml")
+
+START_TEST(test_suppressed_status)
+{
+	/* Its only error and warning are suppressed: lint passes, even with
+	 * --werror; the unused suppressions are notes. */
+	tu_proc p;
+	tu_run(&p, NULL, "lint", "--werror", SUPPRESSED, NULL);
+	expect_status(&p, 0);
+	ck_assert(strstr(p.out, "[unused-suppression]") != NULL);
+	ck_assert(strstr(p.out, "[key-overlap]") == NULL);
+	tu_proc_free(&p);
+	/* They count again as what they are once unused-suppression is an error. */
+	tu_run(&p, NULL, "lint", "--rule", "unused-suppression=error", SUPPRESSED, NULL);
+	expect_status(&p, 1);
+	tu_proc_free(&p);
+}
+END_TEST
+
+START_TEST(test_suppressed_every_command)
+{
+	/* Every command that checks the design honours the comments, and
+	 * --show-suppressed prints what they hide (at the severities it
+	 * prints: no notes). */
+	static const char *const cmds[][3] = {
+		{ "doc", NULL }, { "header", NULL }, { "export", NULL },
+		{ "export", "--format=queries" }, { "check-items", "-" },
+	};
+	for (size_t i = 0; i < sizeof(cmds) / sizeof(cmds[0]); i++) {
+		tu_proc p;
+		if (cmds[i][1] && !strcmp(cmds[i][1], "-"))
+			tu_run(&p, NULL, cmds[i][0], SUPPRESSED, "-", NULL);
+		else
+			tu_run(&p, NULL, cmds[i][0], SUPPRESSED, cmds[i][1], NULL);
+		expect_status(&p, 0);
+		ck_assert_msg(p.err_len == 0, "%s: %s", cmds[i][0], p.err);
+		ck_assert(p.out_len > 0);
+		tu_proc_free(&p);
+
+		if (cmds[i][1] && !strcmp(cmds[i][1], "-"))
+			tu_run(&p, NULL, cmds[i][0], "--show-suppressed", SUPPRESSED, "-", NULL);
+		else
+			tu_run(&p, NULL, cmds[i][0], "--show-suppressed", SUPPRESSED, cmds[i][1],
+			       NULL);
+		expect_status(&p, 0);
+		ck_assert_msg(strstr(p.err, SUPPRESSED ":22:3: suppressed error: 'Bicycle' and "
+					    "'Book'") != NULL, "%s: %s", cmds[i][0], p.err);
+		ck_assert(strstr(p.err, "[key-overlap] -- ids come from one sequence\n") != NULL);
+		ck_assert(strstr(p.err, SUPPRESSED ":30:16: suppressed warning: ") != NULL);
+		ck_assert(strstr(p.err, "note") == NULL);
+		tu_proc_free(&p);
+	}
+}
+END_TEST
+
+START_TEST(test_show_suppressed_help)
+{
+	static const char *const cmds[] = { "lint", "doc", "header", "export", "check-items" };
+	for (size_t i = 0; i < sizeof(cmds) / sizeof(cmds[0]); i++) {
+		tu_proc p;
+		tu_run(&p, NULL, cmds[i], "--help", NULL);
+		expect_status(&p, 0);
+		ck_assert_msg(strstr(p.out, "      --show-suppressed   also print the findings that "
+					    "ddbc-ignore comments\n") != NULL, "%s", cmds[i]);
+		tu_proc_free(&p);
+	}
+	/* explain prints no findings: no such option. */
+	tu_proc p;
+	tu_run(&p, NULL, "explain", "--show-suppressed", NULL);
+	expect_status(&p, 2);
+	tu_proc_free(&p);
+}
+END_TEST
+
 /* ---- output formats ----------------------------------------------------------------------- */
 
 static const char *const formats[] = { "text", "json", "sarif", "github" };
 
-START_TEST(test_format_golden)
+/* Compares `ddbc lint --format FORMAT [extra] FILE`, which must exit with
+ * status, with golden. */
+static void expect_lint_golden(const char *file, const char *format, const char *extra,
+			       int status, const char *golden)
 {
-	const char *format = formats[_i];
 	tu_proc p;
-	tu_run(&p, NULL, "lint", "--format", format, BAD, NULL);
-	expect_status(&p, 1);
+	if (extra)
+		tu_run(&p, NULL, "lint", "--format", format, extra, file, NULL);
+	else
+		tu_run(&p, NULL, "lint", "--format", format, file, NULL);
+	expect_status(&p, status);
 	ck_assert_uint_eq(p.err_len, 0);
 	/* SARIF's rule list is check_diag's to check. */
 	char *masked = tu_mask_json(p.out, "rules");
 	char *out = tu_replace(masked, DDBC_DOCS_URL, "@DOCS_URL@/");
 	free(masked);
 	char *norm = tu_replace(out, "\"" PACKAGE_VERSION "\"", "\"@VERSION@\"");
-	char golden[64];
-	snprintf(golden, sizeof(golden), "tests/golden/lint/%s.out", format);
 	tu_expect_golden(golden, norm, strlen(norm));
 	free(norm);
 	free(out);
 	tu_proc_free(&p);
+}
+
+START_TEST(test_format_golden)
+{
+	char golden[64];
+	snprintf(golden, sizeof(golden), "tests/golden/lint/%s.out", formats[_i]);
+	expect_lint_golden(BAD, formats[_i], NULL, 1, golden);
+}
+END_TEST
+
+/* A design whose findings ddbc-ignore comments suppress, in every format:
+ * text shows them marked with --show-suppressed, JSON and SARIF carry them
+ * marked, github leaves them out; only the unused suppressions count. */
+START_TEST(test_suppressions_golden)
+{
+	char golden[64];
+	snprintf(golden, sizeof(golden), "tests/golden/lint/suppressions.%s.out", formats[_i]);
+	expect_lint_golden(FIXTURE("suppressions.ddb.yaml"), formats[_i],
+			   _i == 0 ? "--show-suppressed" : NULL, 0, golden);
 }
 END_TEST
 
@@ -594,9 +692,17 @@ static Suite *cli_suite(void)
 	tcase_add_test(tc, test_large_file_quotes);
 	suite_add_tcase(s, tc);
 
+	tc = tcase_create("suppressions");
+	tcase_set_timeout(tc, 120);
+	tcase_add_test(tc, test_suppressed_status);
+	tcase_add_test(tc, test_suppressed_every_command);
+	tcase_add_test(tc, test_show_suppressed_help);
+	suite_add_tcase(s, tc);
+
 	tc = tcase_create("output");
 	tcase_set_timeout(tc, 120);
 	tcase_add_loop_test(tc, test_format_golden, 0, sizeof(formats) / sizeof(formats[0]));
+	tcase_add_loop_test(tc, test_suppressions_golden, 0, sizeof(formats) / sizeof(formats[0]));
 	tcase_add_test(tc, test_format_default_is_text);
 	tcase_add_test(tc, test_color_not_on_a_pipe);
 	tcase_add_test(tc, test_color_always);

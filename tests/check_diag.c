@@ -3,6 +3,7 @@
  * The printers' output for one fixed set of findings is compared with
  * tests/golden/diag/FORMAT.out (DDBC_UPDATE_GOLDEN=1 rewrites them).
  */
+#include "rules/check.h"
 #include "testutil.h"
 #include "util/strbuf.h"
 
@@ -387,7 +388,8 @@ END_TEST
 
 /* The fixed findings every golden shows: every severity, a tab and wide
  * characters before the column, an unprintable line, a line too long to
- * quote, a position past the end, two findings at one place. */
+ * quote, a position past the end, two findings at one place, a suppressed
+ * finding with a reason and one without. */
 static char *golden_source(void)
 {
 	strbuf sb = STRBUF_INIT;
@@ -423,6 +425,11 @@ static void golden_findings(struct fixture *f)
 	ddbc_diag_add(&f->d, DDBC_RULE_YAML_SYNTAX, at(12, 1), "a position past the end");
 	ddbc_diag_add(&f->d, DDBC_RULE_DUPLICATE_KEY, at(8, 27), "the second finding at 8:27");
 	ddbc_diag_add(&f->d, DDBC_RULE_MISSING_DESCRIPTION, at(2, 1), "off: never printed");
+	/* Rules early in the catalogue, so that their ruleIndex stays. */
+	ddbc_diags_suppress(&f->d, DDBC_RULE_DUPLICATE_KEY, 7, at(7, 12), "one key on purpose");
+	ddbc_diags_suppress(&f->d, DDBC_RULE_SCHEMA, 7, at(6, 9), NULL);
+	ddbc_diag_add(&f->d, DDBC_RULE_DUPLICATE_KEY, at(7, 1), "suppressed, with a reason");
+	ddbc_diag_add(&f->d, DDBC_RULE_SCHEMA, at(7, 3), "suppressed, without a reason");
 	ddbc_diags_finish(&f->d, NULL, NULL);
 }
 
@@ -694,11 +701,401 @@ START_TEST(test_print_nothing)
 	free(out);
 	out = print(&f.d, DDBC_DIAG_JSON, false, &len);
 	ck_assert_str_eq(out, "{\"diagnostics\":[],\"summary\":{\"files\":1,\"errors\":0,"
-			      "\"warnings\":0,\"notes\":0}}\n");
+			      "\"warnings\":0,\"notes\":0,\"suppressed\":0}}\n");
 	free(out);
 	out = print(&f.d, DDBC_DIAG_SARIF, false, &len);
 	ck_assert(tu_contains(out, len, "\"results\": []"));
 	free(out);
+	fixture_end(&f);
+}
+END_TEST
+
+/* ---- suppressions ---------------------------------------------------------------- */
+
+START_TEST(test_suppress_counts)
+{
+	/* A suppressed finding stays, marked, with its reason, and counts only
+	 * as suppressed. */
+	struct fixture f;
+	fixture_begin(&f, "x.yaml", "x\n");
+	ddbc_diags_suppress(&f.d, DDBC_RULE_SCHEMA, 3, at(3, 20), "on purpose");
+	ddbc_diags_suppress(&f.d, DDBC_RULE_PATTERN_SCAN, 3, at(2, 5), NULL);
+	ddbc_diag_add(&f.d, DDBC_RULE_SCHEMA, at(3, 1), "suppressed");
+	ddbc_diag_add(&f.d, DDBC_RULE_SCHEMA, at(4, 1), "another line");
+	ddbc_diag_add(&f.d, DDBC_RULE_DUPLICATE_KEY, at(3, 2), "another rule");
+	ddbc_diag_add(&f.d, DDBC_RULE_PATTERN_SCAN, at(3, 9), "no reason");
+	ddbc_diags_finish(&f.d, NULL, NULL);
+	ck_assert_uint_eq(f.d.n, 4);
+	ck_assert(f.d.items[0].suppressed);
+	ck_assert_str_eq(f.d.items[0].reason, "on purpose");
+	ck_assert(!f.d.items[1].suppressed);
+	ck_assert_ptr_null(f.d.items[1].reason);
+	ck_assert(f.d.items[2].suppressed);
+	ck_assert_ptr_null(f.d.items[2].reason);
+	ck_assert(!f.d.items[3].suppressed);
+	ddbc_counts n = ddbc_diags_count(&f.d);
+	ck_assert_uint_eq(n.errors, 2);
+	ck_assert_uint_eq(n.warnings, 0);
+	ck_assert_uint_eq(n.suppressed, 2);
+	fixture_end(&f);
+}
+END_TEST
+
+START_TEST(test_suppress_unused)
+{
+	/* Each suppression that suppressed nothing is a note at the rule's
+	 * name, once; a rule that is off judges nothing. */
+	struct fixture f;
+	fixture_begin(&f, "x.yaml", "x\n");
+	ddbc_settings cli, design;
+	ddbc_settings_init(&cli);
+	ddbc_settings_init(&design);
+	cli.sev[DDBC_RULE_PATTERN_SCAN] = DDBC_SEV_OFF;
+	design.sev[DDBC_RULE_RESERVED_WORD] = DDBC_SEV_OFF;
+	ddbc_diags_suppress(&f.d, DDBC_RULE_SCHEMA, 3, at(3, 20), NULL);
+	ddbc_diags_suppress(&f.d, DDBC_RULE_SCHEMA, 5, at(4, 18), NULL);
+	ddbc_diags_suppress(&f.d, DDBC_RULE_SCHEMA, 0, at(9, 18), NULL);
+	ddbc_diags_suppress(&f.d, DDBC_RULE_PATTERN_SCAN, 3, at(3, 30), NULL);
+	ddbc_diags_suppress(&f.d, DDBC_RULE_RESERVED_WORD, 3, at(3, 40), NULL);
+	ddbc_diags_suppress(&f.d, DDBC_RULE_MISSING_DESCRIPTION, 3, at(3, 50), NULL);
+	ddbc_diags_finish(&f.d, &cli, &design);
+	tu_expect_count(&f.d, 3);
+	tu_expect_diag(&f.d, DDBC_RULE_UNUSED_SUPPRESSION, 3, 20,
+		       "'schema' suppresses nothing: no such finding on this line; remove it");
+	tu_expect_diag(&f.d, DDBC_RULE_UNUSED_SUPPRESSION, 4, 18,
+		       "'schema' suppresses nothing: no such finding on line 5, the next line "
+		       "of YAML; remove it");
+	tu_expect_diag(&f.d, DDBC_RULE_UNUSED_SUPPRESSION, 9, 18,
+		       "'schema' suppresses nothing: no line of YAML follows the comment");
+	ck_assert_int_eq(f.d.items[0].severity, DDBC_SEV_NOTE);
+	/* Judged once: a later finish (an emitter's findings) adds none. */
+	ddbc_diags_finish(&f.d, &cli, &design);
+	tu_expect_count(&f.d, 3);
+	fixture_end(&f);
+
+	/* unused-suppression set off, or to an error, like any rule. */
+	fixture_begin(&f, "x.yaml", "x\n");
+	cli.sev[DDBC_RULE_UNUSED_SUPPRESSION] = DDBC_SEV_OFF;
+	ddbc_diags_suppress(&f.d, DDBC_RULE_SCHEMA, 3, at(3, 20), NULL);
+	ddbc_diags_finish(&f.d, &cli, NULL);
+	tu_expect_count(&f.d, 0);
+	fixture_end(&f);
+	fixture_begin(&f, "x.yaml", "x\n");
+	cli.sev[DDBC_RULE_UNUSED_SUPPRESSION] = DDBC_SEV_ERROR;
+	ddbc_diags_suppress(&f.d, DDBC_RULE_SCHEMA, 3, at(3, 20), NULL);
+	ddbc_diags_finish(&f.d, &cli, NULL);
+	ck_assert_uint_eq(ddbc_diags_count(&f.d).errors, 1);
+	fixture_end(&f);
+}
+END_TEST
+
+START_TEST(test_suppress_per_source)
+{
+	/* A source's suppressions end with it; clearing the printed findings
+	 * keeps them for the findings that come later. */
+	struct fixture f;
+	fixture_begin(&f, "a.yaml", "x\n");
+	ddbc_diags_suppress(&f.d, DDBC_RULE_SCHEMA, 1, at(1, 9), NULL);
+	ddbc_diag_add(&f.d, DDBC_RULE_SCHEMA, at(1, 1), "a");
+	ddbc_diags_finish(&f.d, NULL, NULL);
+	ddbc_diags_clear(&f.d);
+	tu_expect_count(&f.d, 0);
+	ddbc_diag_add(&f.d, DDBC_RULE_SCHEMA, at(1, 2), "later, same source");
+	ddbc_diags_finish(&f.d, NULL, NULL);
+	tu_expect_count(&f.d, 1);
+	ck_assert(f.d.items[0].suppressed);
+	ddbc_diags_begin(&f.d, f.src);
+	ddbc_diag_add(&f.d, DDBC_RULE_SCHEMA, at(1, 1), "next source");
+	ddbc_diags_finish(&f.d, NULL, NULL);
+	tu_expect_count(&f.d, 2);
+	ck_assert(!f.d.items[1].suppressed);
+	fixture_end(&f);
+}
+END_TEST
+
+START_TEST(test_text_show_suppressed)
+{
+	/* Hidden by default; shown on request with a severity word that no
+	 * tool takes for an error, and the reason. */
+	struct fixture f;
+	golden_findings(&f);
+	size_t len;
+	char *out = print(&f.d, DDBC_DIAG_TEXT, false, &len);
+	ck_assert(!tu_contains(out, len, "suppressed"));
+	free(out);
+	char *buf = NULL;
+	FILE *mem = open_memstream(&buf, &len);
+	ddbc_print_opts opts = { DDBC_DIAG_TEXT, false, 1, DDBC_SEV_OFF, true };
+	ddbc_diags_print(mem, &f.d, &opts);
+	fclose(mem);
+	ck_assert(tu_contains(buf, len, "designs/demo.ddb.yaml:7:1: suppressed error: suppressed, "
+					"with a reason [duplicate-key] -- one key on purpose\n"
+					"    7 | entities:\n"));
+	ck_assert(tu_contains(buf, len, "designs/demo.ddb.yaml:7:3: suppressed error: suppressed, "
+					"without a reason [schema]\n"));
+	free(buf);
+	/* github has no way to mark them: never printed. */
+	out = print(&f.d, DDBC_DIAG_GITHUB, false, &len);
+	ck_assert(!tu_contains(out, len, "suppressed"));
+	free(out);
+	fixture_end(&f);
+}
+END_TEST
+
+/* ---- ddbc-ignore comments in a design ------------------------------------------- */
+
+/* A design whose attributes start at line 14 (%s). */
+static const char design_head[] =
+	"ddbc: 1\n"
+	"name: shop\n"
+	"tables:\n"
+	"  Orders:\n"
+	"    partition_key: PK\n"
+	"    sort_key: SK\n"
+	"entities:\n"
+	"  Order:\n"
+	"    attributes:\n"
+	"      PK: { type: S, template: \"CUSTOMER#{customerId}\" }\n"
+	"      SK: { type: S, template: \"ORDER#{orderId}\" }\n"
+	"      customerId: S\n"
+	"      orderId: S\n";
+
+/* Checks the design with attrs from line 14 as `ddbc lint` does. */
+static void lint_attrs(struct fixture *f, const char *attrs, const ddbc_settings *cli)
+{
+	strbuf sb = STRBUF_INIT;
+	strbuf_addstr(&sb, design_head);
+	strbuf_addstr(&sb, attrs);
+	fixture_begin(f, "test.ddb.yaml", strbuf_str(&sb));
+	strbuf_release(&sb);
+	ddbc_settings none;
+	ddbc_settings_init(&none);
+	ddbc_design_free(ddbc_check(f->src, &f->d, cli ? cli : &none));
+}
+
+/* Whether the finding of rule at line:col is there and suppressed. */
+static bool suppressed_at(const ddbc_diags *d, ddbc_rule rule, unsigned line, unsigned col)
+{
+	const ddbc_diag *g = tu_find_diag(d, rule, line, col, NULL);
+	ck_assert_msg(g != NULL, "no [%s] at %u:%u:\n%s", ddbc_rule_get(rule)->id, line, col,
+		      tu_diags_dump(d));
+	return g->suppressed;
+}
+
+static const struct {
+	const char *what, *attrs;
+	unsigned line;           /* of the reserved-word finding on 'status' */
+	bool suppressed;
+} comment_cases[] = {
+	{ "at the end of the line", "      status: S  # ddbc-ignore: reserved-word\n", 14, true },
+	{ "no blank after '#' and ':'", "      status: S  #ddbc-ignore:reserved-word\n", 14, true },
+	{ "alone on the line before", "      # ddbc-ignore: reserved-word\n      status: S\n", 15,
+	  true },
+	{ "past blank lines and comment lines",
+	  "      # ddbc-ignore: reserved-word -- x\n\n      # more\n   \n      status: S\n", 18,
+	  true },
+	{ "the next line of YAML only",
+	  "      # ddbc-ignore: reserved-word\n      amount: N\n      status: S\n", 16, false },
+	{ "the end of another line",
+	  "      amount: N  # ddbc-ignore: reserved-word\n      status: S\n", 15, false },
+	{ "right after a closing quote", "      status: \"S\"# ddbc-ignore: reserved-word\n", 14,
+	  true },
+	{ "right after a flow indicator",
+	  "      status: [S,# ddbc-ignore: reserved-word\n        ]\n", 14, true },
+	{ "right after a flow value indicator",
+	  "      status: {\"type\":# ddbc-ignore: reserved-word\n        S}\n", 14, true },
+	{ "a flow mapping's line",
+	  "      status: { type: S }  # ddbc-ignore: reserved-word\n", 14, true },
+	{ "a block scalar's header line",
+	  "      status: { type: S, description: x }\n"
+	  "      amount:\n        type: N\n        description: |  # ddbc-ignore: reserved-word\n"
+	  "          text\n", 14, false },
+	{ "a double-quoted scalar is text",
+	  "      status: { type: S, description: \"a # ddbc-ignore: reserved-word\" }\n", 14,
+	  false },
+	{ "a quoted scalar after wide characters",
+	  "      amount: { type: N, description: 状態状態状態 }\n"
+	  "      status: { type: S, description: \"x # ddbc-ignore: reserved-word\" }\n", 15,
+	  false },
+	{ "the end of a line after wide characters",
+	  "      amount: { type: N, description: 状態状態状態 }\n"
+	  "      status: { type: S, description: 状態 }  # ddbc-ignore: reserved-word\n", 15,
+	  true },
+	{ "a single-quoted scalar is text",
+	  "      status: { type: S, description: 'a # ddbc-ignore: reserved-word' }\n", 14,
+	  false },
+	{ "a multi-line quoted scalar is text",
+	  "      amount:\n        type: N\n        description: \"first\n"
+	  "          # ddbc-ignore: reserved-word\n          last\"\n      status: S\n", 19,
+	  false },
+	{ "a block scalar's line is text",
+	  "      amount:\n        type: N\n        description: |\n          first\n"
+	  "          # ddbc-ignore: reserved-word\n      status: S\n", 19, false },
+	{ "a folded scalar's line is text",
+	  "      amount:\n        type: N\n        description: >-\n"
+	  "          # ddbc-ignore: reserved-word\n      status: S\n", 18, false },
+	{ "a plain scalar's '#' without a blank is text",
+	  "      status: { type: S, description: a#ddbc-ignore:reserved-word }\n", 14, false },
+	{ "another word", "      status: S  # ddbc-ignored: reserved-word\n", 14, false },
+	{ "not the first word", "      status: S  # see ddbc-ignore: reserved-word\n", 14, false },
+};
+
+START_TEST(test_comment_placement)
+{
+	struct fixture f;
+	lint_attrs(&f, comment_cases[_i].attrs, NULL);
+	bool got = suppressed_at(&f.d, DDBC_RULE_RESERVED_WORD, comment_cases[_i].line, 7);
+	ck_assert_msg(got == comment_cases[_i].suppressed, "%s: suppressed is %d, expected %d",
+		      comment_cases[_i].what, got, comment_cases[_i].suppressed);
+	/* Text that is no comment is no suppression either: no note about it. */
+	if (!comment_cases[_i].suppressed && !strstr(comment_cases[_i].what, "line"))
+		ck_assert_ptr_null(tu_find_diag(&f.d, DDBC_RULE_UNUSED_SUPPRESSION, 0, 0, NULL));
+	fixture_end(&f);
+}
+END_TEST
+
+START_TEST(test_comment_several_rules)
+{
+	/* Two rules on one line, one reason for both, and a third that
+	 * suppresses nothing. */
+	struct fixture f;
+	lint_attrs(&f, "      status: Strng  # ddbc-ignore: reserved-word , schema,pattern-scan "
+		       "--  the type comes later  \n", NULL);
+	ck_assert(suppressed_at(&f.d, DDBC_RULE_RESERVED_WORD, 14, 7));
+	ck_assert(suppressed_at(&f.d, DDBC_RULE_SCHEMA, 14, 15));
+	const ddbc_diag *g = tu_find_diag(&f.d, DDBC_RULE_SCHEMA, 14, 15, NULL);
+	ck_assert_str_eq(g->reason, "the type comes later");
+	tu_expect_diag(&f.d, DDBC_RULE_UNUSED_SUPPRESSION, 14, 60, "'pattern-scan' suppresses");
+	tu_expect_count(&f.d, 3);
+	/* The error is suppressed: nothing fails. */
+	ddbc_counts n = ddbc_diags_count(&f.d);
+	ck_assert_uint_eq(n.errors, 0);
+	ck_assert_uint_eq(n.notes, 1);
+	fixture_end(&f);
+}
+END_TEST
+
+static const struct {
+	const char *comment;
+	unsigned col;
+	const char *message;
+} bad_comments[] = {
+	{ "# ddbc-ignore: reserved-wrd", 32,
+	  "unknown rule 'reserved-wrd' in ddbc-ignore; did you mean 'reserved-word'?" },
+	{ "# ddbc-ignore: reserved-word, nothing-like-a-rule", 47,
+	  "unknown rule 'nothing-like-a-rule' in ddbc-ignore; 'ddbc explain' lists the rules" },
+	{ "# ddbc-ignore: yaml-syntax", 32, "'yaml-syntax' cannot be suppressed" },
+	{ "# ddbc-ignore: unused-suppression", 32,
+	  "'unused-suppression' cannot be suppressed by a comment; turn it off with --rule or "
+	  "lint.rules" },
+	{ "# ddbc-ignore reserved-word", 17, "malformed ddbc-ignore comment; write '# "
+	  "ddbc-ignore: RULE[, RULE...] [-- reason]'" },
+	{ "# ddbc-ignore", 17, "malformed ddbc-ignore comment" },
+	{ "# ddbc-ignore:", 17, "malformed ddbc-ignore comment" },
+	{ "# ddbc-ignore: -- a reason", 17, "malformed ddbc-ignore comment" },
+	{ "# ddbc-ignore: reserved-word,, schema", 17, "malformed ddbc-ignore comment" },
+	{ "# ddbc-ignore: reserved-word,", 17, "malformed ddbc-ignore comment" },
+};
+
+START_TEST(test_comment_bad)
+{
+	/* A comment that cannot suppress is an unused-suppression note at the
+	 * word at fault (the '#' when its shape is); the finding stays. */
+	struct fixture f;
+	char attrs[256];
+	snprintf(attrs, sizeof(attrs), "      key: S    %s\n", bad_comments[_i].comment);
+	lint_attrs(&f, attrs, NULL);
+	tu_expect_diag(&f.d, DDBC_RULE_UNUSED_SUPPRESSION, 14, bad_comments[_i].col,
+		       bad_comments[_i].message);
+	/* No part of a malformed comment suppresses; the known rules of a
+	 * well-formed one do. */
+	bool malformed = strstr(bad_comments[_i].message, "malformed") != NULL;
+	if (strstr(bad_comments[_i].comment, "reserved-word"))
+		ck_assert(suppressed_at(&f.d, DDBC_RULE_RESERVED_WORD, 14, 7) == !malformed);
+	ck_assert_int_eq(tu_find_diag(&f.d, DDBC_RULE_UNUSED_SUPPRESSION, 14,
+				      bad_comments[_i].col, NULL)->severity, DDBC_SEV_NOTE);
+	fixture_end(&f);
+}
+END_TEST
+
+START_TEST(test_comment_rule_off)
+{
+	/* A suppression of a rule that is off is not judged: off on the
+	 * command line, in lint.rules, or by default. */
+	struct fixture f;
+	ddbc_settings cli;
+	ddbc_settings_init(&cli);
+	cli.sev[DDBC_RULE_RESERVED_WORD] = DDBC_SEV_OFF;
+	lint_attrs(&f, "      status: S  # ddbc-ignore: reserved-word, missing-description\n", &cli);
+	tu_expect_count(&f.d, 0);
+	fixture_end(&f);
+	lint_attrs(&f, "      status: S  # ddbc-ignore: reserved-word\n"
+		       "lint: { rules: { reserved-word: off } }\n", NULL);
+	tu_expect_count(&f.d, 0);
+	fixture_end(&f);
+	/* Turned on, it is used again. */
+	cli.sev[DDBC_RULE_RESERVED_WORD] = DDBC_SEV_ERROR;
+	lint_attrs(&f, "      status: S  # ddbc-ignore: reserved-word\n"
+		       "lint: { rules: { reserved-word: off } }\n", &cli);
+	tu_expect_count(&f.d, 1);
+	ck_assert(f.d.items[0].suppressed);
+	ck_assert_uint_eq(ddbc_diags_count(&f.d).errors, 0);
+	fixture_end(&f);
+}
+END_TEST
+
+START_TEST(test_comment_unicode_columns)
+{
+	/* Columns count characters, as libyaml's marks do. */
+	struct fixture f;
+	lint_attrs(&f, "      status: { type: S, description: 状態 }  # ddbc-ignore: reserved-wrd\n",
+		   NULL);
+	tu_expect_diag(&f.d, DDBC_RULE_UNUSED_SUPPRESSION, 14, 60, "'reserved-wrd'");
+	fixture_end(&f);
+}
+END_TEST
+
+START_TEST(test_comment_block_header)
+{
+	/* A comment on a block scalar's header line is a comment of that line. */
+	struct fixture f;
+	lint_attrs(&f, "      amount:\n        type: N\n"
+		       "        descripton: >-  # ddbc-ignore: schema -- a typo kept\n"
+		       "          text # ddbc-ignore: reserved-word\n", NULL);
+	ck_assert(suppressed_at(&f.d, DDBC_RULE_SCHEMA, 16, 9));
+	tu_expect_count(&f.d, 1);
+	fixture_end(&f);
+}
+END_TEST
+
+START_TEST(test_comment_after_anchor)
+{
+	/* A comment between a node's anchor and its text applies to the
+	 * text's line; it is no part of the scalar. */
+	struct fixture f;
+	lint_attrs(&f, "      amount: { type: &t\n          # ddbc-ignore: schema\n"
+		       "          Strng }\n", NULL);
+	ck_assert(!suppressed_at(&f.d, DDBC_RULE_SCHEMA, 14, 23));
+	tu_expect_diag(&f.d, DDBC_RULE_UNUSED_SUPPRESSION, 15, 26, "no such finding on line 16");
+	fixture_end(&f);
+	lint_attrs(&f, "      amount: { type: !!str\n          # ddbc-ignore: schema\n"
+		       "          Strng }  # ddbc-ignore: schema\n", NULL);
+	tu_expect_diag(&f.d, DDBC_RULE_UNUSED_SUPPRESSION, 15, 26, "no such finding on line 16");
+	ck_assert(!suppressed_at(&f.d, DDBC_RULE_SCHEMA, 14, 23));
+	fixture_end(&f);
+}
+END_TEST
+
+START_TEST(test_comment_not_yaml)
+{
+	/* A file that is no YAML gets its syntax error only: its comments
+	 * are not read. */
+	struct fixture f;
+	lint_attrs(&f, "      status: S  # ddbc-ignore: reserved-word, yaml-syntax\n"
+		       "      bad: [\n", NULL);
+	tu_expect_count(&f.d, 1);
+	ck_assert_int_eq(f.d.items[0].rule, DDBC_RULE_YAML_SYNTAX);
+	ck_assert(!f.d.items[0].suppressed);
 	fixture_end(&f);
 }
 END_TEST
@@ -743,6 +1140,22 @@ static Suite *diag_suite(void)
 	tcase_add_test(tc, test_sarif_uri);
 	tcase_add_test(tc, test_github_escapes);
 	tcase_add_test(tc, test_print_nothing);
+	tcase_add_test(tc, test_text_show_suppressed);
+	suite_add_tcase(s, tc);
+
+	tc = tcase_create("suppress");
+	tcase_add_test(tc, test_suppress_counts);
+	tcase_add_test(tc, test_suppress_unused);
+	tcase_add_test(tc, test_suppress_per_source);
+	tcase_add_loop_test(tc, test_comment_placement, 0,
+			    sizeof(comment_cases) / sizeof(comment_cases[0]));
+	tcase_add_test(tc, test_comment_several_rules);
+	tcase_add_loop_test(tc, test_comment_bad, 0, sizeof(bad_comments) / sizeof(bad_comments[0]));
+	tcase_add_test(tc, test_comment_rule_off);
+	tcase_add_test(tc, test_comment_unicode_columns);
+	tcase_add_test(tc, test_comment_block_header);
+	tcase_add_test(tc, test_comment_after_anchor);
+	tcase_add_test(tc, test_comment_not_yaml);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -1108,6 +1108,26 @@ START_TEST(test_source_mapped_and_read)
 }
 END_TEST
 
+START_TEST(test_source_line_breaks)
+{
+	/* A quoted line never holds its break, whichever of YAML's it is. */
+	static const char text[] = "a\nbb\r\nccc\rd\xc2\x85" "e\xe2\x80\xa8" "ff\xe2\x80\xa9\r\nlast";
+	static const char *const lines[] = { "a", "bb", "ccc", "d", "e", "ff", "", "last" };
+	ddbc_source *src = ddbc_source_from_memory("x.yaml", text, sizeof(text) - 1);
+	for (unsigned i = 0; i < 8; i++) {
+		size_t len;
+		const char *line = ddbc_source_line(src, i + 1, &len);
+		ck_assert_ptr_nonnull(line);
+		ck_assert_msg(len == strlen(lines[i]) && !strncmp(line, lines[i], len),
+			      "line %u is '%.*s'", i + 1, (int)len, line);
+	}
+	size_t len;
+	ck_assert_ptr_null(ddbc_source_line(src, 9, &len));
+	ck_assert_ptr_null(ddbc_source_line(src, 0, &len));
+	ddbc_source_free(src);
+}
+END_TEST
+
 START_TEST(test_wide_entity_lookups)
 {
 	/* Attributes are found by name however many there are and in
@@ -1341,6 +1361,7 @@ static Suite *load_suite(void)
 	tcase_add_test(tc, test_table_required_with_several_tables);
 	tcase_add_test(tc, test_sections_in_any_order);
 	tcase_add_test(tc, test_source_mapped_and_read);
+	tcase_add_test(tc, test_source_line_breaks);
 	tcase_add_test(tc, test_syntax_error_hides_schema_findings);
 	tcase_add_test(tc, test_streamed_attributes);
 	tcase_add_test(tc, test_syntax_error_in_attributes);

@@ -99,8 +99,9 @@ char *tu_diags_dump(const ddbc_diags *d)
 	strbuf sb = STRBUF_INIT;
 	for (size_t i = 0; i < d->n; i++) {
 		const ddbc_diag *g = &d->items[i];
-		strbuf_addf(&sb, "  %u:%u %s [%s] %s\n", g->loc.line, g->loc.column,
-			    ddbc_severity_name(g->severity), ddbc_rule_get(g->rule)->id, g->message);
+		strbuf_addf(&sb, "  %u:%u %s%s [%s] %s\n", g->loc.line, g->loc.column,
+			    g->suppressed ? "suppressed " : "", ddbc_severity_name(g->severity),
+			    ddbc_rule_get(g->rule)->id, g->message);
 	}
 	if (!d->n)
 		strbuf_addstr(&sb, "  (none)\n");

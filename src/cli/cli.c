@@ -44,7 +44,7 @@ typedef enum cli_step {
 enum {
 	OPT_FORMAT = 1 << 0, OPT_RULE = 1 << 1, OPT_WERROR = 1 << 2, OPT_COLOR = 1 << 3,
 	OPT_OUTPUT = 1 << 4, OPT_LANG = 1 << 5, OPT_TEMPLATE = 1 << 6, OPT_PREFIX = 1 << 7,
-	OPT_PARAM = 1 << 8, OPT_ITEMS = 1 << 9
+	OPT_PARAM = 1 << 8, OPT_ITEMS = 1 << 9, OPT_SHOW_SUPPRESSED = 1 << 10
 };
 
 /* --color WHEN, in the order of its words. */
@@ -58,6 +58,7 @@ struct opts {
 	const char *format;
 	ddbc_settings settings;
 	bool werror;
+	bool show_suppressed;
 	color_when color;
 	const char *output;
 	ddbc_lang_id lang;
@@ -105,6 +106,8 @@ static const char usage_main[] =
 	"      --rule RULE=SEV     set a rule's severity: off, note, warning or error\n" \
 	"                          (repeatable; wins over the design's lint.rules)\n"  \
 	"      --werror            treat warnings as errors\n"                          \
+	"      --show-suppressed   also print the findings that ddbc-ignore comments\n" \
+	"                          suppress, marked (they never count)\n"             \
 	"  -h, --help              show this help\n"
 
 #define OUTPUT_HELP \
@@ -321,6 +324,7 @@ static cli_step one_option(const struct command *cmd, struct opts *o, int c, cha
 				  &o->items.max_findings);
 	case 'm': o->merge = true; return CLI_GO_ON;
 	case 'W': o->werror = true; return CLI_GO_ON;
+	case 'S': o->show_suppressed = true; return CLI_GO_ON;
 	case 'c':
 		if (parse_word(cmd->name, "--color", arg, colors, &w) < 0)
 			return CLI_USAGE_ERROR;
@@ -346,6 +350,7 @@ static cli_step parse_options(const struct command *cmd, int argc, char **argv, 
 		{ { "format", required_argument, NULL, 'f' }, OPT_FORMAT },
 		{ { "rule", required_argument, NULL, 'r' }, OPT_RULE },
 		{ { "werror", no_argument, NULL, 'W' }, OPT_WERROR },
+		{ { "show-suppressed", no_argument, NULL, 'S' }, OPT_SHOW_SUPPRESSED },
 		{ { "color", required_argument, NULL, 'c' }, OPT_COLOR },
 		{ { "output", required_argument, NULL, 'o' }, OPT_OUTPUT },
 		{ { "lang", required_argument, NULL, 'l' }, OPT_LANG },
@@ -404,7 +409,8 @@ static cli_step parse_options(const struct command *cmd, int argc, char **argv, 
 
 static exit_status run_lint(struct opts *o)
 {
-	ddbc_print_opts print = { DDBC_DIAG_TEXT, false, o->nfiles, DDBC_SEV_OFF };
+	ddbc_print_opts print = { DDBC_DIAG_TEXT, false, o->nfiles, DDBC_SEV_OFF,
+				  o->show_suppressed };
 	ddbc_diag_format_parse(o->format, &print.format);
 	print.color = want_color(o->color, STDOUT_FILENO);
 
@@ -449,13 +455,12 @@ static void print_findings(struct unit *u, const struct opts *o)
 	/* Notes are for `ddbc lint`; a command that writes an output reports
 	 * only what may need acting on. */
 	ddbc_print_opts print = { DDBC_DIAG_TEXT, want_color(o->color, STDERR_FILENO), 1,
-				  DDBC_SEV_WARNING };
+				  DDBC_SEV_WARNING, o->show_suppressed };
 	ddbc_diags_print(stderr, &u->d, &print);
 	fflush(stderr);
-	/* Printed once: later findings start a fresh list. */
-	ddbc_diags_release(&u->d);
-	ddbc_diags_init(&u->d);
-	ddbc_diags_begin(&u->d, u->src);
+	/* Printed once: later findings start a fresh list, which the design's
+	 * suppressions still apply to. */
+	ddbc_diags_clear(&u->d);
 }
 
 static bool fails(const ddbc_diags *d, const struct opts *o)
@@ -699,7 +704,7 @@ static const char *const doc_formats[] = { "md", "html", NULL };
 static const char *const export_formats[] = { "create-table", "model", "queries", NULL };
 static const char *const items_formats[] = { "text", "json", NULL };
 
-#define COMMON (OPT_RULE | OPT_WERROR | OPT_COLOR)
+#define COMMON (OPT_RULE | OPT_WERROR | OPT_COLOR | OPT_SHOW_SUPPRESSED)
 
 static const struct command commands[] = {
 	{ "lint", usage_lint, COMMON | OPT_FORMAT, 1, (size_t)-1, lint_formats, run_lint },

@@ -56,11 +56,27 @@ void ddbc_diags_init(ddbc_diags *d)
 	memset(d, 0, sizeof(*d));
 }
 
+static void free_suppressions(ddbc_diags *d)
+{
+	for (size_t i = 0; i < d->nsupp; i++)
+		free(d->supp[i].reason);
+	free(d->supp);
+	d->supp = NULL;
+	d->nsupp = d->supp_cap = 0;
+}
+
+static void free_finding(ddbc_diag *g)
+{
+	free(g->message);
+	free(g->reason);
+}
+
 void ddbc_diags_release(ddbc_diags *d)
 {
 	for (size_t i = 0; i < d->n; i++)
-		free(d->items[i].message);
+		free_finding(&d->items[i]);
 	free(d->items);
+	free_suppressions(d);
 	memset(d, 0, sizeof(*d));
 }
 
@@ -68,6 +84,27 @@ void ddbc_diags_begin(ddbc_diags *d, const ddbc_source *src)
 {
 	d->src = src;
 	d->fatal = false;
+	free_suppressions(d);
+	d->supp_judged = false;
+}
+
+void ddbc_diags_clear(ddbc_diags *d)
+{
+	for (size_t i = 0; i < d->n; i++)
+		free_finding(&d->items[i]);
+	d->n = d->finished = 0;
+}
+
+void ddbc_diags_suppress(ddbc_diags *d, ddbc_rule rule, unsigned line, ddbc_loc at,
+			 const char *reason)
+{
+	xgrow((void **)&d->supp, &d->supp_cap, d->nsupp + 1, sizeof(ddbc_suppression));
+	ddbc_suppression *s = &d->supp[d->nsupp++];
+	s->rule = rule;
+	s->line = line;
+	s->at = at;
+	s->reason = reason ? xstrdup(reason) : NULL;
+	s->used = false;
 }
 
 void ddbc_diag_add(ddbc_diags *d, ddbc_rule rule, ddbc_loc loc, const char *fmt, ...)
@@ -91,6 +128,8 @@ void ddbc_diag_vadd(ddbc_diags *d, ddbc_rule rule, ddbc_loc loc, const char *fmt
 	g->loc = loc;
 	g->message = strbuf_detach(&sb);
 	g->seq = d->seq++;
+	g->suppressed = false;
+	g->reason = NULL;
 	if (ddbc_rule_get(rule)->fixed)
 		d->fatal = true;
 }
@@ -123,7 +162,7 @@ void ddbc_diags_drop(ddbc_diags *d, size_t from, ddbc_rule rule)
 	size_t out = from;
 	for (size_t i = from; i < d->n; i++) {
 		if (d->items[i].rule == rule) {
-			free(d->items[i].message);
+			free_finding(&d->items[i]);
 			continue;
 		}
 		d->items[out++] = d->items[i];
@@ -131,14 +170,91 @@ void ddbc_diags_drop(ddbc_diags *d, size_t from, ddbc_rule rule)
 	d->n = out;
 }
 
+/* ---- suppressions ---------------------------------------------------------- */
+
+static int by_line(const void *pa, const void *pb)
+{
+	const ddbc_suppression *a = pa, *b = pb;
+	if (a->line != b->line)
+		return a->line < b->line ? -1 : 1;
+	if (a->at.line != b->at.line)
+		return a->at.line < b->at.line ? -1 : 1;
+	return a->at.column < b->at.column ? -1 : a->at.column > b->at.column;
+}
+
+/* The first suppression of line, or NULL; d->supp is sorted by line. */
+static ddbc_suppression *first_of_line(ddbc_diags *d, unsigned line)
+{
+	size_t lo = 0, hi = d->nsupp;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (d->supp[mid].line < line)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < d->nsupp && d->supp[lo].line == line ? &d->supp[lo] : NULL;
+}
+
+/* Marks the new findings of the current source that a suppression of their
+ * line names; every suppression that names one is used, so naming a rule
+ * twice is not "unused" the second time. */
+static void apply_suppressions(ddbc_diags *d)
+{
+	if (!d->nsupp)
+		return;
+	qsort(d->supp, d->nsupp, sizeof(ddbc_suppression), by_line);
+	for (size_t i = d->finished; i < d->n; i++) {
+		ddbc_diag *g = &d->items[i];
+		ddbc_suppression *s = g->src == d->src ? first_of_line(d, g->loc.line) : NULL;
+		for (; s && s < d->supp + d->nsupp && s->line == g->loc.line; s++) {
+			if (s->rule != g->rule)
+				continue;
+			s->used = true;
+			if (!g->suppressed && s->reason)
+				g->reason = xstrdup(s->reason);
+			g->suppressed = true;
+		}
+	}
+}
+
+/* Reports each suppression that suppressed nothing, unless its rule is off
+ * here: then nothing was checked, and the comment may serve a run that
+ * turns the rule on. */
+static void report_unused(ddbc_diags *d, const ddbc_settings *cli, const ddbc_settings *design)
+{
+	for (size_t i = 0; i < d->nsupp; i++) {
+		const ddbc_suppression *s = &d->supp[i];
+		if (s->used || resolve(s->rule, cli, design) == DDBC_SEV_OFF)
+			continue;
+		const char *id = ddbc_rule_get(s->rule)->id;
+		if (!s->line)
+			ddbc_diag_add(d, DDBC_RULE_UNUSED_SUPPRESSION, s->at,
+				      "'%s' suppresses nothing: no line of YAML follows the "
+				      "comment; remove it", id);
+		else if (s->line == s->at.line)
+			ddbc_diag_add(d, DDBC_RULE_UNUSED_SUPPRESSION, s->at,
+				      "'%s' suppresses nothing: no such finding on this line; "
+				      "remove it", id);
+		else
+			ddbc_diag_add(d, DDBC_RULE_UNUSED_SUPPRESSION, s->at,
+				      "'%s' suppresses nothing: no such finding on line %u, the "
+				      "next line of YAML; remove it", id, s->line);
+	}
+}
+
 void ddbc_diags_finish(ddbc_diags *d, const ddbc_settings *cli, const ddbc_settings *design)
 {
+	apply_suppressions(d);
+	if (!d->supp_judged && !d->fatal)
+		report_unused(d, cli, design);
+	d->supp_judged = true;
 	size_t out = d->finished;
 	for (size_t i = d->finished; i < d->n; i++) {
 		ddbc_diag g = d->items[i];
 		g.severity = resolve(g.rule, cli, design);
 		if (g.severity == DDBC_SEV_OFF) {
-			free(g.message);
+			free_finding(&g);
 			continue;
 		}
 		d->items[out++] = g;
@@ -152,8 +268,12 @@ void ddbc_diags_finish(ddbc_diags *d, const ddbc_settings *cli, const ddbc_setti
 
 ddbc_counts ddbc_diags_count(const ddbc_diags *d)
 {
-	ddbc_counts c = { 0, 0, 0 };
+	ddbc_counts c = { 0, 0, 0, 0 };
 	for (size_t i = 0; i < d->n; i++) {
+		if (d->items[i].suppressed) {
+			c.suppressed++;
+			continue;
+		}
 		switch (d->items[i].severity) {
 		case DDBC_SEV_ERROR: c.errors++; break;
 		case DDBC_SEV_WARNING: c.warnings++; break;

@@ -5,6 +5,12 @@
  * them. Severity is resolved late, when the design's own lint.rules are
  * known: ddbc_diags_finish applies the settings, drops what is off and sorts
  * by position.
+ *
+ * A source may suppress findings by line (its `# ddbc-ignore: RULE` comments,
+ * found by the input layer): a suppressed finding stays in the collection,
+ * marked, but does not count (ddbc_diags_count); the printers hide it or
+ * mark it. A suppression that suppresses nothing is reported as
+ * unused-suppression when the source's findings are first finished.
  */
 #ifndef DDBC_DIAG_H
 #define DDBC_DIAG_H
@@ -24,6 +30,8 @@ typedef struct ddbc_diag {
 	ddbc_loc loc;
 	char *message;            /* owned by the collection */
 	size_t seq;               /* insertion order, the last sort key */
+	bool suppressed;          /* by a suppression of its source (ddbc_diags_finish) */
+	char *reason;             /* the suppression's reason, owned; NULL when none */
 } ddbc_diag;
 
 /* Severity settings: one entry per rule, DDBC_SEV_DEFAULT meaning "not set
@@ -37,6 +45,15 @@ void ddbc_settings_init(ddbc_settings *s);
  * appended to err (the caller's). */
 int ddbc_settings_parse(ddbc_settings *s, const char *arg, strbuf *err);
 
+/* One rule suppressed on one line of the current source. */
+typedef struct ddbc_suppression {
+	ddbc_rule rule;
+	unsigned line;            /* whose findings it suppresses; 0: no line */
+	ddbc_loc at;              /* where the comment names the rule */
+	char *reason;             /* owned; NULL when none */
+	bool used;                /* it suppressed a finding */
+} ddbc_suppression;
+
 typedef struct ddbc_diags {
 	ddbc_diag *items;
 	size_t n, cap;
@@ -44,13 +61,29 @@ typedef struct ddbc_diags {
 	size_t seq;
 	const ddbc_source *src;   /* the source new findings are about */
 	bool fatal;               /* the current source could not be loaded at all */
+	/* The current source's suppressions, in the order of their lines. */
+	ddbc_suppression *supp;
+	size_t nsupp, supp_cap;
+	bool supp_judged;         /* its unused suppressions were reported */
 } ddbc_diags;
 
 void ddbc_diags_init(ddbc_diags *d);
 void ddbc_diags_release(ddbc_diags *d);
 
-/* Starts collecting findings about src. */
+/* Starts collecting findings about src (and forgets the suppressions of
+ * the source before). */
 void ddbc_diags_begin(ddbc_diags *d, const ddbc_source *src);
+
+/* Drops every finding, printed already, but keeps the current source and
+ * its suppressions: findings added later are still suppressed by them. */
+void ddbc_diags_clear(ddbc_diags *d);
+
+/* Suppresses the current source's findings of rule on line (0: on no line;
+ * the suppression is then unused). at is where the comment names the rule;
+ * reason (may be NULL) is copied. Fixed rules cannot be suppressed: the
+ * caller reports that instead. */
+void ddbc_diags_suppress(ddbc_diags *d, ddbc_rule rule, unsigned line, ddbc_loc at,
+			 const char *reason);
 
 /* Adds a finding about the current source at loc. */
 void ddbc_diag_add(ddbc_diags *d, ddbc_rule rule, ddbc_loc loc, const char *fmt, ...)
@@ -62,13 +95,19 @@ void ddbc_diag_vadd(ddbc_diags *d, ddbc_rule rule, ddbc_loc loc, const char *fmt
 /* Removes the findings of rule added at index from or later. */
 void ddbc_diags_drop(ddbc_diags *d, size_t from, ddbc_rule rule);
 
-/* Resolves the severities of the findings added since ddbc_diags_begin:
- * the command line's settings, then the design's, then each rule's default.
- * Findings set to off are dropped; the rest are sorted by line and column. */
+/* Resolves the severities of the findings added since the last call: the
+ * command line's settings, then the design's, then each rule's default.
+ * Findings set to off are dropped; those on a line that suppresses their
+ * rule are marked suppressed; the rest are sorted by line and column. The
+ * first call after ddbc_diags_begin also reports each suppression that
+ * suppressed nothing (unused-suppression), unless its rule is off: a rule
+ * that did not run cannot say whether the suppression is needed. */
 void ddbc_diags_finish(ddbc_diags *d, const ddbc_settings *cli, const ddbc_settings *design);
 
+/* Findings by severity; suppressed ones count only as suppressed. */
 typedef struct ddbc_counts {
 	size_t errors, warnings, notes;
+	size_t suppressed;
 } ddbc_counts;
 
 ddbc_counts ddbc_diags_count(const ddbc_diags *d);
@@ -88,6 +127,9 @@ typedef struct ddbc_print_opts {
 	bool color;               /* text only */
 	size_t nfiles;            /* for the JSON and SARIF summaries */
 	ddbc_severity min_severity; /* findings below it are not printed (OFF: all) */
+	/* Text prints suppressed findings, marked, only with this; JSON and
+	 * SARIF always carry them, marked; github never prints them. */
+	bool show_suppressed;
 } ddbc_print_opts;
 
 /* Prints every finding in d to out in the chosen format. */

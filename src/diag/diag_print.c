@@ -74,6 +74,9 @@ static void quote_line(strbuf *sb, const char *line, size_t len)
 	}
 }
 
+/* A suppressed finding, shown on request: its severity word says so, so
+ * that a tool reading "error:" does not take it for one, and the reason
+ * follows as the comment wrote it. */
 static void print_text_one(FILE *out, const ddbc_diag *g, bool color)
 {
 	struct colors c = colors_for(g->severity, color);
@@ -81,9 +84,15 @@ static void print_text_one(FILE *out, const ddbc_diag *g, bool color)
 	 * ("\e[2J"): they are shown like source lines. */
 	strbuf message = STRBUF_INIT;
 	quote_line(&message, g->message, strlen(g->message));
-	fprintf(out, "%s%s:%u:%u:%s %s%s:%s %s [%s]\n", c.bold, g->src->name, g->loc.line,
-		g->loc.column, c.reset, c.sev, sev_words[g->severity], c.reset,
-		strbuf_str(&message), ddbc_rule_get(g->rule)->id);
+	fprintf(out, "%s%s:%u:%u:%s %s%s%s:%s %s [%s]", c.bold, g->src->name, g->loc.line,
+		g->loc.column, c.reset, c.sev, g->suppressed ? "suppressed " : "",
+		sev_words[g->severity], c.reset, strbuf_str(&message), ddbc_rule_get(g->rule)->id);
+	if (g->reason) {
+		strbuf_reset(&message);
+		quote_line(&message, g->reason, strlen(g->reason));
+		fprintf(out, " -- %s", strbuf_str(&message));
+	}
+	fputc('\n', out);
 	strbuf_release(&message);
 	size_t len;
 	const char *line = ddbc_source_line(g->src, g->loc.line, &len);
@@ -118,15 +127,23 @@ static void print_json(FILE *out, const ddbc_diags *d, const ddbc_print_opts *op
 	json_t *list = json_array();
 	for (size_t i = 0; i < d->n; i++) {
 		const ddbc_diag *g = &d->items[i];
-		json_array_append_new(list, json_pack("{s:s, s:I, s:I, s:s, s:s, s:s}",
+		json_t *one = json_pack("{s:s, s:I, s:I, s:s, s:s, s:s}",
 			"file", g->src->name, "line", (json_int_t)g->loc.line,
 			"column", (json_int_t)g->loc.column, "severity", sev_words[g->severity],
-			"rule", ddbc_rule_get(g->rule)->id, "message", g->message));
+			"rule", ddbc_rule_get(g->rule)->id, "message", g->message);
+		if (g->suppressed)
+			json_object_set_new(one, "suppressed", json_true());
+		if (g->reason)
+			json_object_set_new(one, "reason", json_string(g->reason));
+		json_array_append_new(list, one);
 	}
+	/* The counts are of the findings that count: suppressed ones only
+	 * under "suppressed". */
 	ddbc_counts n = ddbc_diags_count(d);
-	json_t *root = json_pack("{s:o, s:{s:I, s:I, s:I, s:I}}", "diagnostics", list, "summary",
-		"files", (json_int_t)opts->nfiles, "errors", (json_int_t)n.errors,
-		"warnings", (json_int_t)n.warnings, "notes", (json_int_t)n.notes);
+	json_t *root = json_pack("{s:o, s:{s:I, s:I, s:I, s:I, s:I}}", "diagnostics", list,
+		"summary", "files", (json_int_t)opts->nfiles, "errors", (json_int_t)n.errors,
+		"warnings", (json_int_t)n.warnings, "notes", (json_int_t)n.notes,
+		"suppressed", (json_int_t)n.suppressed);
 	dump(out, root, JSON_COMPACT);
 }
 
@@ -180,11 +197,20 @@ static json_t *sarif_result(const ddbc_diag *g)
 	 * calls %SRCROOT%. */
 	if (g->src->name[0] != '/')
 		json_object_set_new(loc, "uriBaseId", json_string("%SRCROOT%"));
-	return json_pack("{s:s, s:i, s:s, s:{s:s}, s:[{s:{s:o, s:{s:i, s:i}}}]}",
+	json_t *result = json_pack("{s:s, s:i, s:s, s:{s:s}, s:[{s:{s:o, s:{s:i, s:i}}}]}",
 		"ruleId", ddbc_rule_get(g->rule)->id, "ruleIndex", (int)g->rule,
 		"level", sarif_level(g->severity), "message", "text", g->message,
 		"locations", "physicalLocation", "artifactLocation", loc,
 		"region", "startLine", (int)g->loc.line, "startColumn", (int)g->loc.column);
+	/* A suppression in the design's own text is SARIF's "inSource"; its
+	 * justification is optional, so a comment without a reason has none. */
+	if (g->suppressed) {
+		json_t *supp = json_pack("{s:s}", "kind", "inSource");
+		if (g->reason)
+			json_object_set_new(supp, "justification", json_string(g->reason));
+		json_object_set_new(result, "suppressions", json_pack("[o]", supp));
+	}
+	return result;
 }
 
 static void print_sarif(FILE *out, const ddbc_diags *d, const ddbc_print_opts *opts)
@@ -249,25 +275,33 @@ static void print_github(FILE *out, const ddbc_diags *d, const ddbc_print_opts *
 	}
 }
 
+/* Whether the format prints g: severe enough, and not suppressed where the
+ * format hides suppressed findings (text unless asked, github always: an
+ * annotation has no way to say "suppressed"). */
+static bool shown(const ddbc_diag *g, const ddbc_print_opts *opts)
+{
+	if (opts->min_severity > DDBC_SEV_OFF && g->severity < opts->min_severity)
+		return false;
+	if (!g->suppressed)
+		return true;
+	return opts->format == DDBC_DIAG_JSON || opts->format == DDBC_DIAG_SARIF ||
+	       (opts->format == DDBC_DIAG_TEXT && opts->show_suppressed);
+}
+
 void ddbc_diags_print(FILE *out, const ddbc_diags *d, const ddbc_print_opts *opts)
 {
-	ddbc_diags shown = *d;
-	if (opts->min_severity > DDBC_SEV_OFF) {
-		/* A shallow view of the findings severe enough: the messages stay
-		 * owned by d. */
-		shown.items = xmalloc((d->n ? d->n : 1) * sizeof(ddbc_diag));
-		shown.n = 0;
-		for (size_t i = 0; i < d->n; i++)
-			if (d->items[i].severity >= opts->min_severity)
-				shown.items[shown.n++] = d->items[i];
-		d = &shown;
-	}
+	/* A shallow view of the findings printed: the messages stay owned by d. */
+	ddbc_diags view = *d;
+	view.items = xmalloc((d->n ? d->n : 1) * sizeof(ddbc_diag));
+	view.n = 0;
+	for (size_t i = 0; i < d->n; i++)
+		if (shown(&d->items[i], opts))
+			view.items[view.n++] = d->items[i];
 	switch (opts->format) {
-	case DDBC_DIAG_TEXT: print_text(out, d, opts); break;
-	case DDBC_DIAG_JSON: print_json(out, d, opts); break;
-	case DDBC_DIAG_SARIF: print_sarif(out, d, opts); break;
-	case DDBC_DIAG_GITHUB: print_github(out, d, opts); break;
+	case DDBC_DIAG_TEXT: print_text(out, &view, opts); break;
+	case DDBC_DIAG_JSON: print_json(out, &view, opts); break;
+	case DDBC_DIAG_SARIF: print_sarif(out, &view, opts); break;
+	case DDBC_DIAG_GITHUB: print_github(out, &view, opts); break;
 	}
-	if (opts->min_severity > DDBC_SEV_OFF)
-		free(shown.items);
+	free(view.items);
 }

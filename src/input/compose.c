@@ -1,5 +1,6 @@
 /* compose.c - composing libyaml's events into a positioned node tree */
 #include "input/compose.h"
+#include "input/suppress.h"
 #include "util/strset.h"
 #include "util/utf8.h"
 #include "util/xalloc.h"
@@ -794,6 +795,8 @@ ddbc_node *ddbc_yaml_load_streamed(ddbc_arena *arena, const ddbc_source *src, dd
 		}
 		yaml_event_type_t type = ev.type;
 		on_event(&c, &ev, &documents);
+		if (sink && sink->comments)
+			ddbc_comments_event(sink->comments, &ev);
 		yaml_event_delete(&ev);
 		if (type == YAML_STREAM_END_EVENT)
 			break;

@@ -55,6 +55,9 @@ typedef struct ddbc_yaml_sink {
 	 * entry's mapping is composed to last as long as the tree, so the sink
 	 * may keep its nodes without a copy (an entity's example items). */
 	const char *const *kept;
+	/* Where every event also goes, to find the comments (suppress.h);
+	 * may be NULL. */
+	struct ddbc_comments *comments;
 } ddbc_yaml_sink;
 
 /* As ddbc_yaml_load, streaming the sections sink names (sink may be NULL).

@@ -15,6 +15,7 @@
  */
 #include "input/compose.h"
 #include "input/load.h"
+#include "input/suppress.h"
 #include "util/strbuf.h"
 #include "util/strset.h"
 #include "util/suggest.h"
@@ -995,9 +996,12 @@ ddbc_design *ddbc_load(const ddbc_source *src, ddbc_diags *d)
 	ddbc_settings_init(&g->settings);
 	loader L = { .design = g, .arena = arena, .d = d };
 	ddbc_yaml_sink sink = { section_names, countof(section_names), on_entry, &L,
-				nested_names, on_member, kept_names };
+				nested_names, on_member, kept_names, ddbc_comments_new(src) };
 	size_t before = d->n;
 	ddbc_node *root = ddbc_yaml_load_streamed(arena, src, d, &sink);
+	if (root && root->kind == DDBC_NODE_MAP && sink.comments)
+		ddbc_comments_read(sink.comments, d);
+	ddbc_comments_free(sink.comments);
 	if (!root) {
 		/* A file that is not YAML gets its syntax errors only: what the
 		 * sink read before the error is not reported. */

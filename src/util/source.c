@@ -150,6 +150,15 @@ static void index_lines(ddbc_source *src)
 	}
 }
 
+/* The length of the line break that ends [start, end) (0 when none). */
+static size_t break_before(const char *start, const char *end)
+{
+	for (size_t n = 3; n > 0; n--)
+		if ((size_t)(end - start) >= n && ddbc_break_len(end - n, end) == n)
+			return n;
+	return 0;
+}
+
 const char *ddbc_source_line(const ddbc_source *csrc, unsigned line, size_t *len)
 {
 	/* The index is a cache: building it does not change the source. */
@@ -159,12 +168,14 @@ const char *ddbc_source_line(const ddbc_source *csrc, unsigned line, size_t *len
 	if (line == 0 || line > src->nlines)
 		return NULL;
 	const char *start = src->text + src->line_starts[line - 1];
-	const char *end = line < src->nlines ? src->text + src->line_starts[line]
-					     : src->text + src->len;
-	/* Drop the line break. */
-	const char *p = start;
-	while (p < end && !ddbc_break_len(p, end))
-		p++;
-	*len = (size_t)(p - start);
+	if (line == src->nlines) {
+		/* The last line has no break: it ends with the text. */
+		*len = src->len - src->line_starts[line - 1];
+		return start;
+	}
+	/* Every other line ends with the break that starts the next one: found
+	 * from its end, so that quoting a long line many times stays linear. */
+	const char *end = src->text + src->line_starts[line];
+	*len = (size_t)(end - start) - break_before(start, end);
 	return start;
 }
