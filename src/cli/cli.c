@@ -7,6 +7,7 @@
  * that failed), 2 usage error, unreadable file, or a file that is no design.
  */
 #include "cli/cli.h"
+#include "cli/cli_diff.h"
 #include "rules/check.h"
 #include "emit/emit.h"
 #include "items/items.h"
@@ -43,7 +44,7 @@ typedef enum cli_step {
 enum {
 	OPT_FORMAT = 1 << 0, OPT_RULE = 1 << 1, OPT_WERROR = 1 << 2, OPT_COLOR = 1 << 3,
 	OPT_OUTPUT = 1 << 4, OPT_LANG = 1 << 5, OPT_TEMPLATE = 1 << 6, OPT_PREFIX = 1 << 7,
-	OPT_PARAM = 1 << 8
+	OPT_PARAM = 1 << 8, OPT_AGAINST = 1 << 9, OPT_ALL = 1 << 10
 };
 
 /* --color WHEN, in the order of its words. */
@@ -62,6 +63,8 @@ struct opts {
 	ddbc_lang_id lang;
 	const char *template_dir;
 	const char *prefix;
+	const char *against;
+	bool all;
 	ddbc_param *params;
 	size_t nparams, params_cap;
 	char **files;
@@ -88,6 +91,7 @@ static const char usage_main[] =
 	"  header       write a C header of key builders and name constants\n"
 	"  export       write CreateTable requests, the model or query requests as JSON\n"
 	"  check-items  validate items (a scan or an export) against the design\n"
+	"  diff         what a change of a design does to deployed tables and items\n"
 	"  explain      list the rules, or show one rule's page\n"
 	"\n"
 	"options:\n"
@@ -164,6 +168,23 @@ static const char usage_items[] =
 	"\n"
 	"options:\n"
 	"      --format FMT        text (default) or json\n"
+	OUTPUT_HELP COMMON_HELP;
+
+static const char usage_diff[] =
+	"usage: ddbc diff [OPTIONS] OLD NEW\n"
+	"       ddbc diff [OPTIONS] --against REV FILE\n"
+	"\n"
+	"Reports each change from OLD to NEW as a finding of its change class:\n"
+	"errors break deployed tables or stored items, warnings need a plan, notes\n"
+	"are safe. With --against, OLD is FILE as git holds it at revision REV.\n"
+	"Both designs are checked first; an error in NEW stops the diff.\n"
+	"\n"
+	"options:\n"
+	"      --against REV       compare FILE with FILE at git revision REV\n"
+	"      --all               also report description and format changes\n"
+	"      --format FMT        text (default), json, sarif, github, or plan: the\n"
+	"                          deployment steps as JSON (findings go to stderr)\n"
+	"      --color WHEN        auto (default), always or never\n"
 	OUTPUT_HELP COMMON_HELP;
 
 static const char usage_explain[] =
@@ -274,6 +295,8 @@ static cli_step one_option(const struct command *cmd, struct opts *o, int c, cha
 	case 't': o->template_dir = arg; return CLI_GO_ON;
 	case 'p': o->prefix = arg; return CLI_GO_ON;
 	case 'P': return add_param(cmd->name, o, arg) < 0 ? CLI_USAGE_ERROR : CLI_GO_ON;
+	case 'a': o->against = arg; return CLI_GO_ON;
+	case 'A': o->all = true; return CLI_GO_ON;
 	case 'h': fputs(cmd->usage, stdout); return CLI_DONE;
 	}
 	return CLI_USAGE_ERROR;
@@ -291,6 +314,8 @@ static cli_step parse_options(const struct command *cmd, int argc, char **argv, 
 		{ { "template", required_argument, NULL, 't' }, OPT_TEMPLATE },
 		{ { "prefix", required_argument, NULL, 'p' }, OPT_PREFIX },
 		{ { "param", required_argument, NULL, 'P' }, OPT_PARAM },
+		{ { "against", required_argument, NULL, 'a' }, OPT_AGAINST },
+		{ { "all", no_argument, NULL, 'A' }, OPT_ALL },
 	};
 	struct option longopts[sizeof(all) / sizeof(all[0]) + 2];
 	size_t n = 0;
@@ -549,6 +574,29 @@ static exit_status run_items(struct opts *o)
 	return status;
 }
 
+/* ---- diff ------------------------------------------------------------------------- */
+
+static exit_status run_diff(struct opts *o)
+{
+	if (o->against ? o->nfiles != 1 : o->nfiles != 2) {
+		usage_error("diff", "%s", o->against ? "--against takes one design file" :
+			    "expected two design files, OLD and NEW (or --against REV FILE)");
+		return EXIT_USAGE;
+	}
+	ddbc_diff_request r = {
+		.old_path = o->against ? NULL : o->files[0],
+		.new_path = o->files[o->nfiles - 1],
+		.against = o->against,
+		.all = o->all,
+		.format = o->format,
+		.output = o->output,
+		.werror = o->werror,
+		.color = want_color(o->color, o->output ? STDERR_FILENO : STDOUT_FILENO),
+		.settings = &o->settings,
+	};
+	return (exit_status)ddbc_cli_diff(&r);
+}
+
 /* ---- explain ---------------------------------------------------------------------- */
 
 static exit_status list_rules(void)
@@ -602,6 +650,7 @@ static const char *const lint_formats[] = { "text", "json", "sarif", "github", N
 static const char *const doc_formats[] = { "md", "html", NULL };
 static const char *const export_formats[] = { "create-table", "model", "queries", NULL };
 static const char *const items_formats[] = { "text", "json", NULL };
+static const char *const diff_formats[] = { "text", "json", "sarif", "github", "plan", NULL };
 
 #define COMMON (OPT_RULE | OPT_WERROR | OPT_COLOR)
 
@@ -614,6 +663,8 @@ static const struct command commands[] = {
 	  export_formats, run_export },
 	{ "check-items", usage_items, COMMON | OPT_FORMAT | OPT_OUTPUT, 2, 2, items_formats,
 	  run_items },
+	{ "diff", usage_diff, COMMON | OPT_FORMAT | OPT_OUTPUT | OPT_AGAINST | OPT_ALL, 1, 2,
+	  diff_formats, run_diff },
 	{ "explain", usage_explain, 0, 0, 1, NULL, run_explain },
 };
 
