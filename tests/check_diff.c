@@ -261,9 +261,9 @@ START_TEST(test_bad_inputs)
 	ck_assert_int_eq(p.status, 2);
 	ck_assert(strstr(p.err, "expected two design files"));
 	tu_proc_free(&p);
-	tu_run(&p, NULL, "diff", "--against", "HEAD", OLD, NEW, NULL);
+	tu_run(&p, NULL, "diff", "--format", "json", "--against", "HEAD", OLD, NEW, NULL);
 	ck_assert_int_eq(p.status, 2);
-	ck_assert(strstr(p.err, "--against takes one design file"));
+	ck_assert(strstr(p.err, "--against with several files writes text or github"));
 	tu_proc_free(&p);
 	tu_run(&p, NULL, "diff", "--format", "md", OLD, NEW, NULL);
 	ck_assert_int_eq(p.status, 2);
@@ -313,6 +313,20 @@ START_TEST(test_against)
 	tu_run(&p, &at, "diff", "--against", "HEAD", "untracked.yaml", NULL);
 	ck_assert_int_eq(p.status, 2);
 	ck_assert(strstr(p.err, "'untracked.yaml' is not under git"));
+	tu_proc_free(&p);
+	/* Added to the index since HEAD: nothing deployed, nothing to break. */
+	strbuf add = STRBUF_INIT;
+	strbuf_addf(&add, "cd '%s' && cp untracked.yaml added.yaml && git add added.yaml", dir);
+	ck_assert_int_eq(system(strbuf_str(&add)), 0);
+	strbuf_release(&add);
+	tu_run(&p, &at, "diff", "--against", "HEAD", "added.yaml", NULL);
+	ck_assert_msg(p.status == 0, "exit %d: %s", p.status, p.err);
+	ck_assert(strstr(p.err, "'added.yaml' is new since 'HEAD'"));
+	tu_proc_free(&p);
+	/* Several files, as a hook passes them: the worst status wins. */
+	tu_run(&p, &at, "diff", "--against", "HEAD", "added.yaml", "design.yaml", NULL);
+	ck_assert_int_eq(p.status, 1);
+	ck_assert(strstr(p.out, "design.yaml:46:32: error:"));
 	tu_proc_free(&p);
 	/* Outside any checkout. */
 	tu_run(&p, NULL, "diff", "--against", "HEAD", "/dev/null", NULL);

@@ -172,11 +172,12 @@ static const char usage_items[] =
 
 static const char usage_diff[] =
 	"usage: ddbc diff [OPTIONS] OLD NEW\n"
-	"       ddbc diff [OPTIONS] --against REV FILE\n"
+	"       ddbc diff [OPTIONS] --against REV FILE...\n"
 	"\n"
 	"Reports each change from OLD to NEW as a finding of its change class:\n"
 	"errors break deployed tables or stored items, warnings need a plan, notes\n"
-	"are safe. With --against, OLD is FILE as git holds it at revision REV.\n"
+	"are safe. With --against, OLD is FILE as git holds it at revision REV\n"
+	"(a FILE added since REV has nothing to compare and passes).\n"
 	"Both designs are checked first; an error in NEW stops the diff.\n"
 	"\n"
 	"options:\n"
@@ -576,16 +577,12 @@ static exit_status run_items(struct opts *o)
 
 /* ---- diff ------------------------------------------------------------------------- */
 
-static exit_status run_diff(struct opts *o)
+/* One diff: OLD and NEW, or file number i against the revision. */
+static exit_status diff_one(struct opts *o, size_t i)
 {
-	if (o->against ? o->nfiles != 1 : o->nfiles != 2) {
-		usage_error("diff", "%s", o->against ? "--against takes one design file" :
-			    "expected two design files, OLD and NEW (or --against REV FILE)");
-		return EXIT_USAGE;
-	}
 	ddbc_diff_request r = {
 		.old_path = o->against ? NULL : o->files[0],
-		.new_path = o->files[o->nfiles - 1],
+		.new_path = o->files[o->against ? i : 1],
 		.against = o->against,
 		.all = o->all,
 		.format = o->format,
@@ -595,6 +592,32 @@ static exit_status run_diff(struct opts *o)
 		.settings = &o->settings,
 	};
 	return (exit_status)ddbc_cli_diff(&r);
+}
+
+static exit_status run_diff(struct opts *o)
+{
+	/* Several files against a revision (as a pre-commit hook passes them)
+	 * make several reports: text and annotations only. */
+	bool one_document = strcmp(o->format, "text") && strcmp(o->format, "github");
+	if (!o->against && o->nfiles != 2) {
+		usage_error("diff", "%s", "expected two design files, OLD and NEW (or --against "
+			    "REV FILE)");
+		return EXIT_USAGE;
+	}
+	if (o->against && o->nfiles > 1 && (one_document || o->output)) {
+		usage_error("diff", "%s", "--against with several files writes text or github "
+			    "to standard output only");
+		return EXIT_USAGE;
+	}
+	if (!o->against)
+		return diff_one(o, 0);
+	exit_status worst = EXIT_OK;
+	for (size_t i = 0; i < o->nfiles; i++) {
+		exit_status s = diff_one(o, i);
+		if (s > worst)
+			worst = s;
+	}
+	return worst;
 }
 
 /* ---- explain ---------------------------------------------------------------------- */
@@ -663,7 +686,8 @@ static const struct command commands[] = {
 	  export_formats, run_export },
 	{ "check-items", usage_items, COMMON | OPT_FORMAT | OPT_OUTPUT, 2, 2, items_formats,
 	  run_items },
-	{ "diff", usage_diff, COMMON | OPT_FORMAT | OPT_OUTPUT | OPT_AGAINST | OPT_ALL, 1, 2,
+	{ "diff", usage_diff, COMMON | OPT_FORMAT | OPT_OUTPUT | OPT_AGAINST | OPT_ALL, 1,
+	  (size_t)-1,
 	  diff_formats, run_diff },
 	{ "explain", usage_explain, 0, 0, 1, NULL, run_explain },
 };

@@ -65,9 +65,15 @@ static int run_git(const char *dir, char *const argv[], strbuf *out)
 	return WEXITSTATUS(status);
 }
 
-/* FILE as git holds it at rev, as a source named "REV:FILE"; NULL after
- * saying why there is none. */
-static ddbc_source *source_at_rev(const char *path, const char *rev)
+/* What reading FILE at a revision gave. */
+typedef enum rev_result {
+	REV_OK,                  /* *out is FILE as git holds it there */
+	REV_NEW_FILE,            /* FILE is tracked but did not exist at rev */
+	REV_FAILED               /* no git, no checkout, unknown rev, untracked: said */
+} rev_result;
+
+/* FILE as git holds it at rev, as a source named "REV:FILE". */
+static rev_result source_at_rev(const char *path, const char *rev, ddbc_source **out)
 {
 	char *dcopy = xstrdup(path), *bcopy = xstrdup(path);
 	const char *dir = dirname(dcopy);
@@ -79,7 +85,8 @@ static ddbc_source *source_at_rev(const char *path, const char *rev)
 			   NULL };
 	char *tracked[] = { "git", "ls-files", "--error-unmatch", "--", basename(bcopy), NULL };
 	char *show[] = { "git", "show", (char *)strbuf_str(&spec), NULL };
-	ddbc_source *src = NULL;
+	rev_result result = REV_FAILED;
+	*out = NULL;
 	int rc = run_git(dir, inside, NULL);
 	if (rc < 0)
 		fprintf(stderr, "ddbc diff: cannot run git for --against: %s\n", strerror(errno));
@@ -92,19 +99,20 @@ static ddbc_source *source_at_rev(const char *path, const char *rev)
 		fprintf(stderr, "ddbc diff: '%s' is not under git (git add it, or compare two "
 				"files: ddbc diff OLD NEW)\n", path);
 	else if (run_git(dir, show, &text) != 0)
-		fprintf(stderr, "ddbc diff: '%s' does not exist at revision '%s'\n", path, rev);
+		result = REV_NEW_FILE;
 	else {
 		strbuf name = STRBUF_INIT;
 		strbuf_addf(&name, "%s:%s", rev, path);
-		src = ddbc_source_from_memory(strbuf_str(&name), strbuf_str(&text), text.len);
+		*out = ddbc_source_from_memory(strbuf_str(&name), strbuf_str(&text), text.len);
 		strbuf_release(&name);
+		result = REV_OK;
 	}
 	strbuf_release(&spec);
 	strbuf_release(&revc);
 	strbuf_release(&text);
 	free(dcopy);
 	free(bcopy);
-	return src;
+	return result;
 }
 
 /* ---- the two designs ------------------------------------------------------------------ */
@@ -115,20 +123,24 @@ typedef struct side {
 	ddbc_diags d;
 } side;
 
-/* Reads and checks one design; returns 0 when it loaded, else -1 (said). */
-static int open_side(side *s, const char *path, const char *rev,
-		     const ddbc_diff_request *r)
+/* Reads and checks one design (at rev when not NULL). Returns REV_OK when
+ * it loaded, REV_NEW_FILE when it did not exist at rev, else REV_FAILED
+ * (said). */
+static rev_result open_side(side *s, const char *path, const char *rev,
+			    const ddbc_diff_request *r)
 {
 	memset(s, 0, sizeof(*s));
 	ddbc_diags_init(&s->d);
-	s->src = rev ? source_at_rev(path, rev) : ddbc_source_read(path);
-	if (!s->src) {
-		if (!rev)
-			fprintf(stderr, "ddbc: cannot read '%s': %s\n", path, strerror(errno));
-		return -1;
+	if (rev) {
+		rev_result got = source_at_rev(path, rev, &s->src);
+		if (got != REV_OK)
+			return got;
+	} else if (!(s->src = ddbc_source_read(path))) {
+		fprintf(stderr, "ddbc: cannot read '%s': %s\n", path, strerror(errno));
+		return REV_FAILED;
 	}
 	s->design = ddbc_check(s->src, &s->d, r->settings);
-	return s->d.fatal ? -1 : 0;
+	return s->d.fatal ? REV_FAILED : REV_OK;
 }
 
 static void close_side(side *s)
@@ -212,20 +224,25 @@ int ddbc_cli_diff(const ddbc_diff_request *r)
 	}
 	side o, n;
 	int status = STATUS_USAGE;
-	int ro = open_side(&o, r->against ? r->new_path : r->old_path, r->against, r);
-	int rn = ro == 0 ? open_side(&n, r->new_path, NULL, r) : -1;
-	if (ro < 0) {
+	rev_result ro = open_side(&o, r->against ? r->new_path : r->old_path, r->against, r);
+	rev_result rn = ro == REV_OK ? open_side(&n, r->new_path, NULL, r) : REV_FAILED;
+	if (ro == REV_NEW_FILE) {
+		/* A design added since REV has nothing deployed to break. */
+		fprintf(stderr, "ddbc diff: '%s' is new since '%s': nothing to compare\n",
+			r->new_path, r->against);
+		status = STATUS_OK;
+	} else if (ro != REV_OK) {
 		if (o.src)
 			print_errors(&o, r);
-	} else if (rn < 0 || has_errors(&n.d)) {
+	} else if (rn != REV_OK || has_errors(&n.d)) {
 		print_errors(&n, r);
-		if (rn == 0)
+		if (rn == REV_OK)
 			status = STATUS_FINDINGS;
 	} else {
 		status = compare(&o, &n, r);
 	}
 	close_side(&o);
-	if (ro == 0)
+	if (ro == REV_OK)
 		close_side(&n);
 	return status;
 }
