@@ -198,9 +198,12 @@ static void api_steps(plan *p)
 	for (size_t i = 0; i < p->new->ntables; i++) {
 		const ddbc_table *t1 = &p->new->tables[i];
 		const ddbc_table *t0 = ddbc_design_table(p->old, t1->name.s);
-		if (!t0)
+		if (!t0) {
+			/* CreateTable cannot set TTL: it is a call of its own. */
 			api_step(p, "CreateTable", ddbc_json_create_table(t1));
-		else if (!ddbc_diff_table_replaced(t0, t1))
+			if (t1->ttl.s)
+				ttl_step(p, t1, t1->ttl.s, true);
+		} else if (!ddbc_diff_table_replaced(t0, t1))
 			table_steps(p, t0, t1);
 	}
 }
