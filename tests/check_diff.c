@@ -276,7 +276,10 @@ static char *git_checkout(void)
 {
 	char tmpl[] = "/tmp/ddbc-diff-XXXXXX";
 	char *dir = strdup(mkdtemp(tmpl));
-	char *old = tu_read_file(tu_srcpath(OLD), NULL), *new = tu_read_file(tu_srcpath(NEW), NULL);
+	char *old_path = tu_srcpath(OLD), *new_path = tu_srcpath(NEW);
+	char *old = tu_read_file(old_path, NULL), *new = tu_read_file(new_path, NULL);
+	free(old_path);
+	free(new_path);
 	strbuf cmd = STRBUF_INIT, path = STRBUF_INIT;
 	strbuf_addf(&path, "%s/design.yaml", dir);
 	tu_write_file(strbuf_str(&path), old, strlen(old));
