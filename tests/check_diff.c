@@ -232,6 +232,20 @@ START_TEST(test_statuses)
 	ck_assert_int_eq(p.status, 0);
 	ck_assert_uint_eq(p.out_len, 0);
 	tu_proc_free(&p);
+	/* -o writes the plan there, nothing to standard output. */
+	char out[] = "/tmp/ddbc-plan-XXXXXX";
+	int fd = mkstemp(out);
+	ck_assert_int_ge(fd, 0);
+	close(fd);
+	tu_run(&p, NULL, "diff", "--format", "plan", "-o", out,
+	       "tests/fixtures/diff/plan-old.yaml", "tests/fixtures/diff/plan-new.yaml", NULL);
+	ck_assert_int_eq(p.status, 0);
+	ck_assert_uint_eq(p.out_len, 0);
+	char *plan = tu_read_file(out, NULL);
+	ck_assert(plan && strstr(plan, "\"GlobalSecondaryIndexUpdates\"") && !strstr(plan, "manual"));
+	free(plan);
+	unlink(out);
+	tu_proc_free(&p);
 	/* --all reports documentation changes. */
 	tu_run(&p, NULL, "diff", "tests/diff/doc-changed/bad.old.yaml",
 	       "tests/diff/doc-changed/bad.new.yaml", NULL);
