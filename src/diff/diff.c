@@ -6,6 +6,7 @@
  */
 #include "diff/diff.h"
 #include "diff/diff_int.h"
+#include "util/strbuf.h"
 
 #include <stdarg.h>
 #include <stdlib.h>
@@ -59,13 +60,17 @@ static void diff_gsi_pair(diff_ctx *c, const ddbc_index *g0, const ddbc_index *g
 				 "the description of GSI '%s' changed", g1->name.s);
 	if (ddbc_diff_index_same(g0, g1))
 		return;
-	const char *what = !ddbc_diff_keys_same(g0, g1) ? "key" : "projection";
+	bool key = !ddbc_diff_keys_same(g0, g1);
+	strbuf detail = STRBUF_INIT;
+	if (!key)
+		strbuf_addf(&detail, " (%s, was %s)", projection_word(g1), projection_word(g0));
 	ddbc_diff_report(c, false, DDBC_RULE_GSI_CHANGED, g1->name.loc,
-			 "the %s of GSI '%s' on table '%s' changed (projection %s, was %s): "
-			 "DynamoDB cannot change an index in place, so it is deleted and created "
-			 "again in two deployments and queries on it fail in between; create it "
-			 "under a new name first if callers cannot wait", what, g1->name.s,
-			 g1->table->name.s, projection_word(g1), projection_word(g0));
+			 "the %s of GSI '%s' on table '%s' changed%s: DynamoDB cannot change an "
+			 "index in place, so it is deleted and created again in two deployments "
+			 "and queries on it fail in between; create it under a new name first if "
+			 "callers cannot wait", key ? "key" : "projection", g1->name.s,
+			 g1->table->name.s, strbuf_str(&detail));
+	strbuf_release(&detail);
 }
 
 /* Counts the GSI creations and deletions going from t0 to t1 and reports
