@@ -14,6 +14,11 @@ within 8x, every other command within 4x.
 Then the same for one entity of A and 2A attributes (gen_design.py --attrs):
 time must grow linearly in the attributes of one entity too.
 
+Then `ddbc diff` of the N-entity design against a changed copy (other
+example values, every entity's description reworded): plain, and with --all,
+which reports every reworded description. Each must take at most 2x the time
+of linting both designs.
+
 With --cmark-floor (bench/cmark_floor), it also times cmark-gfm parsing and
 rendering the N-entity design's Markdown documentation: what the HTML page
 would cost if it were made from the Markdown (it is not; ddbc writes the
@@ -133,6 +138,29 @@ def report(a, what, paths, results):
     return failed
 
 
+def bench_diff(a, env, old):
+    """Times diff against lint of both designs; returns whether a bar was missed."""
+    new = os.path.join(a.out, f"design-{a.n}-changed.ddb.yaml")
+    if not os.path.exists(new):
+        text = subprocess.run([sys.executable, os.path.join(HERE, "gen_design.py"), str(a.n),
+                               "2"], capture_output=True, text=True, check=True).stdout
+        with open(new, "w") as f:
+            f.write(text.replace("description: Generated entity", "description: An entity"))
+    lint = best([a.ddbc, "lint", old], a.runs, env)[0] + best([a.ddbc, "lint", new], a.runs,
+                                                                env)[0]
+    print(f"diff of two {a.n}-entity designs; lint of both: {lint:.3f} s")
+    print(f"{'command':<22}{'time':>9}{'x lint':>9}{'target':>8}{'peak':>9}  verdict")
+    failed = False
+    for name, extra in (("diff", []), ("diff --all", ["--all"])):
+        # diff exits 1 when a change is an error; none of these is.
+        t, rss = best([a.ddbc, "diff"] + extra + [old, new], a.runs, env)
+        ok = t <= 2.0 * lint
+        failed |= not ok
+        print(f"{name:<22}{t:>8.3f}s{t / lint:>8.2f}x{2.0:>7.1f}x{rss / 1024:>9.1f}"
+              f"  {'ok' if ok else 'MISSED'}")
+    return failed
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--ddbc", default="./ddbc")
@@ -155,6 +183,8 @@ def main():
             for k in (a.attrs, 2 * a.attrs)}
     print()
     failed |= report(a, "attributes of one entity", wide, measure(a, env, wide))
+    print()
+    failed |= bench_diff(a, env, paths[n])
     if a.cmark_floor:
         md = os.path.join(a.out, f"design-{n}.md")
         subprocess.run([a.ddbc, "doc", "-o", md, paths[n]],

@@ -7,6 +7,7 @@
  * that failed), 2 usage error, unreadable file, or a file that is no design.
  */
 #include "cli/cli.h"
+#include "cli/cli_diff.h"
 #include "rules/check.h"
 #include "emit/emit.h"
 #include "items/items.h"
@@ -44,7 +45,8 @@ typedef enum cli_step {
 enum {
 	OPT_FORMAT = 1 << 0, OPT_RULE = 1 << 1, OPT_WERROR = 1 << 2, OPT_COLOR = 1 << 3,
 	OPT_OUTPUT = 1 << 4, OPT_LANG = 1 << 5, OPT_TEMPLATE = 1 << 6, OPT_PREFIX = 1 << 7,
-	OPT_PARAM = 1 << 8, OPT_ITEMS = 1 << 9, OPT_SHOW_SUPPRESSED = 1 << 10
+	OPT_PARAM = 1 << 8, OPT_ITEMS = 1 << 9, OPT_SHOW_SUPPRESSED = 1 << 10,
+	OPT_AGAINST = 1 << 11, OPT_ALL = 1 << 12
 };
 
 /* --color WHEN, in the order of its words. */
@@ -64,6 +66,8 @@ struct opts {
 	ddbc_lang_id lang;
 	const char *template_dir;
 	const char *prefix;
+	const char *against;
+	bool all;
 	ddbc_param *params;
 	size_t nparams, params_cap;
 	char **files;
@@ -92,6 +96,7 @@ static const char usage_main[] =
 	"  header       write a C header of key builders and name constants\n"
 	"  export       write CreateTable requests, the model or query requests as JSON\n"
 	"  check-items  validate items (a scan or an export) against the design\n"
+	"  diff         what a change of a design does to deployed tables and items\n"
 	"  explain      list the rules, or show one rule's page\n"
 	"\n"
 	"options:\n"
@@ -178,6 +183,24 @@ static const char usage_items[] =
 	"      --rule KIND=SEV     off, note, warning or error for a kind of item\n"
 	"                          finding (ddbc explain lists them) or a rule\n"
 	"      --merge             add up --format json results of separate runs\n"
+	OUTPUT_HELP COMMON_HELP;
+
+static const char usage_diff[] =
+	"usage: ddbc diff [OPTIONS] OLD NEW\n"
+	"       ddbc diff [OPTIONS] --against REV FILE...\n"
+	"\n"
+	"Reports each change from OLD to NEW as a finding of its change class:\n"
+	"errors break deployed tables or stored items, warnings need a plan, notes\n"
+	"are safe. With --against, OLD is FILE as git holds it at revision REV\n"
+	"(a FILE added since REV has nothing to compare and passes).\n"
+	"Both designs are checked first; an error in NEW stops the diff.\n"
+	"\n"
+	"options:\n"
+	"      --against REV       compare FILE with FILE at git revision REV\n"
+	"      --all               also report description and format changes\n"
+	"      --format FMT        text (default), json, sarif, github, or plan: the\n"
+	"                          deployment steps as JSON (findings go to stderr)\n"
+	"      --color WHEN        auto (default), always or never\n"
 	OUTPUT_HELP COMMON_HELP;
 
 static const char usage_explain[] =
@@ -339,6 +362,8 @@ static cli_step one_option(const struct command *cmd, struct opts *o, int c, cha
 	case 't': o->template_dir = arg; return CLI_GO_ON;
 	case 'p': o->prefix = arg; return CLI_GO_ON;
 	case 'P': return add_param(cmd->name, o, arg) < 0 ? CLI_USAGE_ERROR : CLI_GO_ON;
+	case 'a': o->against = arg; return CLI_GO_ON;
+	case 'A': o->all = true; return CLI_GO_ON;
 	case 'h': fputs(cmd->usage, stdout); return CLI_DONE;
 	}
 	return CLI_USAGE_ERROR;
@@ -360,6 +385,8 @@ static cli_step parse_options(const struct command *cmd, int argc, char **argv, 
 		{ { "jobs", required_argument, NULL, 'j' }, OPT_ITEMS },
 		{ { "max-findings", required_argument, NULL, 'M' }, OPT_ITEMS },
 		{ { "merge", no_argument, NULL, 'm' }, OPT_ITEMS },
+		{ { "against", required_argument, NULL, 'a' }, OPT_AGAINST },
+		{ { "all", no_argument, NULL, 'A' }, OPT_ALL },
 	};
 	struct option longopts[sizeof(all) / sizeof(all[0]) + 2];
 	size_t n = 0;
@@ -643,6 +670,51 @@ static exit_status run_items(struct opts *o)
 	return status;
 }
 
+/* ---- diff ------------------------------------------------------------------------- */
+
+/* One diff: OLD and NEW, or file number i against the revision. */
+static exit_status diff_one(struct opts *o, size_t i)
+{
+	ddbc_diff_request r = {
+		.old_path = o->against ? NULL : o->files[0],
+		.new_path = o->files[o->against ? i : 1],
+		.against = o->against,
+		.all = o->all,
+		.format = o->format,
+		.output = o->output,
+		.werror = o->werror,
+		.color = want_color(o->color, o->output ? STDERR_FILENO : STDOUT_FILENO),
+		.settings = &o->settings,
+	};
+	return (exit_status)ddbc_cli_diff(&r);
+}
+
+static exit_status run_diff(struct opts *o)
+{
+	/* Several files against a revision (as a pre-commit hook passes them)
+	 * make several reports: text and annotations only. */
+	bool one_document = strcmp(o->format, "text") && strcmp(o->format, "github");
+	if (!o->against && o->nfiles != 2) {
+		usage_error("diff", "%s", "expected two design files, OLD and NEW (or --against "
+			    "REV FILE)");
+		return EXIT_USAGE;
+	}
+	if (o->against && o->nfiles > 1 && (one_document || o->output)) {
+		usage_error("diff", "%s", "--against with several files writes text or github "
+			    "to standard output only");
+		return EXIT_USAGE;
+	}
+	if (!o->against)
+		return diff_one(o, 0);
+	exit_status worst = EXIT_OK;
+	for (size_t i = 0; i < o->nfiles; i++) {
+		exit_status s = diff_one(o, i);
+		if (s > worst)
+			worst = s;
+	}
+	return worst;
+}
+
 /* ---- explain ---------------------------------------------------------------------- */
 
 static exit_status list_rules(void)
@@ -703,6 +775,7 @@ static const char *const lint_formats[] = { "text", "json", "sarif", "github", N
 static const char *const doc_formats[] = { "md", "html", NULL };
 static const char *const export_formats[] = { "create-table", "model", "queries", NULL };
 static const char *const items_formats[] = { "text", "json", NULL };
+static const char *const diff_formats[] = { "text", "json", "sarif", "github", "plan", NULL };
 
 #define COMMON (OPT_RULE | OPT_WERROR | OPT_COLOR | OPT_SHOW_SUPPRESSED)
 
@@ -715,6 +788,8 @@ static const struct command commands[] = {
 	  export_formats, run_export },
 	{ "check-items", usage_items, COMMON | OPT_FORMAT | OPT_OUTPUT | OPT_ITEMS, 1,
 	  (size_t)-1, items_formats, run_items },
+	{ "diff", usage_diff, COMMON | OPT_FORMAT | OPT_OUTPUT | OPT_AGAINST | OPT_ALL, 1,
+	  (size_t)-1, diff_formats, run_diff },
 	{ "explain", usage_explain, 0, 0, 1, NULL, run_explain },
 };
 

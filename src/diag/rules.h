@@ -31,7 +31,8 @@ typedef enum ddbc_rule {
 typedef enum ddbc_rule_kind {
 	DDBC_RULE_KIND_CHECK,    /* its check function in rules/, over the derived model */
 	DDBC_RULE_KIND_LOADER,   /* the loader, while it reads the file */
-	DDBC_RULE_KIND_FIXED     /* the loader; the file is no design; severity fixed */
+	DDBC_RULE_KIND_FIXED,    /* the loader; the file is no design; severity fixed */
+	DDBC_RULE_KIND_DIFF      /* `ddbc diff`, comparing two designs (diff/) */
 } ddbc_rule_kind;
 
 typedef struct ddbc_rule_info {

@@ -416,6 +416,13 @@ static void define_keys(json_t *defs, const ddbc_table *t, const ddbc_index *ix)
 	}
 }
 
+json_t *ddbc_json_index_definitions(const ddbc_table *t, const ddbc_index *ix)
+{
+	json_t *defs = json_array();
+	define_keys(defs, t, ix);
+	return defs;
+}
+
 static json_t *attribute_definitions(const ddbc_table *t)
 {
 	json_t *defs = json_array();
@@ -456,7 +463,7 @@ static json_t *projection(const ddbc_index *ix)
 	return o;
 }
 
-static json_t *throughput(const ddbc_capacity *c)
+json_t *ddbc_json_throughput(const ddbc_capacity *c)
 {
 	json_t *o = json_object();
 	json_object_set_new(o, "ReadCapacityUnits", json_integer(c->read));
@@ -464,7 +471,7 @@ static json_t *throughput(const ddbc_capacity *c)
 	return o;
 }
 
-static json_t *secondary_index(const ddbc_table *t, const ddbc_index *ix)
+json_t *ddbc_json_secondary_index(const ddbc_table *t, const ddbc_index *ix)
 {
 	json_t *o = json_object();
 	json_object_set_new(o, "IndexName", ddbc_json_str(ix->name.s));
@@ -475,7 +482,7 @@ static json_t *secondary_index(const ddbc_table *t, const ddbc_index *ix)
 	if (ix->kind == DDBC_INDEX_GSI && t->billing == DDBC_BILLING_PROVISIONED) {
 		const ddbc_capacity *c = ix->capacity.set ? &ix->capacity : &t->capacity;
 		if (c->set)
-			json_object_set_new(o, "ProvisionedThroughput", throughput(c));
+			json_object_set_new(o, "ProvisionedThroughput", ddbc_json_throughput(c));
 	}
 	return o;
 }
@@ -484,11 +491,11 @@ static json_t *secondary_indexes(const ddbc_table *t, const ddbc_index *list, si
 {
 	json_t *a = json_array();
 	for (size_t i = 0; i < n; i++)
-		json_array_append_new(a, secondary_index(t, &list[i]));
+		json_array_append_new(a, ddbc_json_secondary_index(t, &list[i]));
 	return a;
 }
 
-static json_t *create_table(const ddbc_table *t)
+json_t *ddbc_json_create_table(const ddbc_table *t)
 {
 	json_t *o = json_object();
 	json_object_set_new(o, "TableName", ddbc_json_str(t->name.s));
@@ -503,7 +510,8 @@ static json_t *create_table(const ddbc_table *t)
 	if (t->billing == DDBC_BILLING_PROVISIONED) {
 		json_object_set_new(o, "BillingMode", json_string("PROVISIONED"));
 		if (t->capacity.set)
-			json_object_set_new(o, "ProvisionedThroughput", throughput(&t->capacity));
+			json_object_set_new(o, "ProvisionedThroughput",
+					    ddbc_json_throughput(&t->capacity));
 	} else {
 		json_object_set_new(o, "BillingMode", json_string("PAY_PER_REQUEST"));
 	}
@@ -518,7 +526,7 @@ ddbc_emit_result ddbc_emit_create_table(FILE *out, const ddbc_design *g,
 	ddbc_json_stream_init(&s, out);
 	ddbc_json_begin(&s, NULL, '[');
 	for (size_t i = 0; i < g->ntables; i++)
-		ddbc_json_member(&s, NULL, create_table(&g->tables[i]));
+		ddbc_json_member(&s, NULL, ddbc_json_create_table(&g->tables[i]));
 	ddbc_json_end(&s, ']');
 	return ddbc_json_stream_finish(&s);
 }

@@ -1,4 +1,5 @@
-/* emit_json.h - what the three JSON emitters share (emit_json*.c only)
+/* emit_json.h - what the three JSON emitters share, and the pieces of
+ * CreateTable that diff/'s deployment plan reuses in its requests
  *
  * Every output is written through one stream (below): objects in
  * insertion order, indented by 2, with a trailing newline, so one design
@@ -70,5 +71,14 @@ json_t *ddbc_json_key_value(const char *s, size_t len, ddbc_type t);
 /* The type AttributeDefinitions gives key attribute name of t: the type its
  * entities give it, S when no entity defines it (an unused index). */
 ddbc_type ddbc_json_key_type(const ddbc_table *t, const char *name);
+
+/* One table's CreateTable request, as `export --format create-table`
+ * writes it; a secondary index as CreateTable (and UpdateTable's Create)
+ * takes it; the AttributeDefinitions of ix's key attributes alone; a
+ * ProvisionedThroughput. Each a new reference. */
+json_t *ddbc_json_create_table(const ddbc_table *t);
+json_t *ddbc_json_secondary_index(const ddbc_table *t, const ddbc_index *ix);
+json_t *ddbc_json_index_definitions(const ddbc_table *t, const ddbc_index *ix);
+json_t *ddbc_json_throughput(const ddbc_capacity *c);
 
 #endif

@@ -5,10 +5,11 @@
 #include "rules/checks.h"
 
 /* Each rule's check function, in the catalogue's order; NULL for the rules
- * the loader reports. */
+ * the loader or `ddbc diff` reports. */
 #define DDBC_CHECK_FN_CHECK(name) ddbc_check_##name
 #define DDBC_CHECK_FN_LOADER(name) NULL
 #define DDBC_CHECK_FN_FIXED(name) NULL
+#define DDBC_CHECK_FN_DIFF(name) NULL
 static ddbc_check_fn *const checks[DDBC_RULE_COUNT] = {
 #define DDBC_RULE(NAME, name, id, sev, kind, summary) \
 	[DDBC_RULE_##NAME] = DDBC_CHECK_FN_##kind(name),

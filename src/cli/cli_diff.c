@@ -1,0 +1,248 @@
+/* cli_diff.c - `ddbc diff`: the two designs, their check, and the output
+ *
+ * Both designs are checked as `ddbc lint` would. OLD only has to load: a
+ * design deployed long ago may break rules added since. An error in NEW
+ * stops the diff, as it stops every command. With --against, OLD is
+ * FILE as git holds it at the revision (git show), named "REV:FILE".
+ */
+#include "cli/cli_diff.h"
+#include "diff/diff.h"
+#include "rules/check.h"
+#include "util/output.h"
+#include "util/strbuf.h"
+#include "util/xalloc.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <libgen.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+enum { STATUS_OK = 0, STATUS_FINDINGS = 1, STATUS_USAGE = 2 };
+
+/* ---- git ------------------------------------------------------------------------------ */
+
+/* Runs git with argv (argv[0] is "git") in dir, its standard output into
+ * out (when not NULL), its standard error thrown away. Returns git's exit
+ * status, or -1 when git could not be run. */
+static int run_git(const char *dir, char *const argv[], strbuf *out)
+{
+	int fds[2];
+	if (pipe(fds) < 0)
+		return -1;
+	pid_t pid = fork();
+	if (pid < 0) {
+		close(fds[0]);
+		close(fds[1]);
+		return -1;
+	}
+	if (pid == 0) {
+		int null = open("/dev/null", O_WRONLY);
+		dup2(fds[1], STDOUT_FILENO);
+		if (null >= 0)
+			dup2(null, STDERR_FILENO);
+		close(fds[0]);
+		if (chdir(dir) == 0)
+			execvp("git", argv);
+		_exit(127);
+	}
+	close(fds[1]);
+	char buf[65536];
+	ssize_t n;
+	while ((n = read(fds[0], buf, sizeof(buf))) > 0 || (n < 0 && errno == EINTR))
+		if (n > 0 && out)
+			strbuf_add(out, buf, (size_t)n);
+	close(fds[0]);
+	int status;
+	while (waitpid(pid, &status, 0) < 0)
+		if (errno != EINTR)
+			return -1;
+	if (!WIFEXITED(status) || WEXITSTATUS(status) == 127)
+		return -1;
+	return WEXITSTATUS(status);
+}
+
+/* What reading FILE at a revision gave. */
+typedef enum rev_result {
+	REV_OK,                  /* *out is FILE as git holds it there */
+	REV_NEW_FILE,            /* FILE is tracked but did not exist at rev */
+	REV_FAILED               /* no git, no checkout, unknown rev, untracked: said */
+} rev_result;
+
+/* FILE as git holds it at rev, as a source named "REV:FILE". */
+static rev_result source_at_rev(const char *path, const char *rev, ddbc_source **out)
+{
+	char *dcopy = xstrdup(path), *bcopy = xstrdup(path);
+	const char *dir = dirname(dcopy);
+	strbuf spec = STRBUF_INIT, revc = STRBUF_INIT, text = STRBUF_INIT;
+	strbuf_addf(&spec, "%s:./%s", rev, basename(bcopy));
+	strbuf_addf(&revc, "%s^{commit}", rev);
+	char *inside[] = { "git", "rev-parse", "--is-inside-work-tree", NULL };
+	char *verify[] = { "git", "rev-parse", "--verify", "--quiet", (char *)strbuf_str(&revc),
+			   NULL };
+	char *tracked[] = { "git", "ls-files", "--error-unmatch", "--", basename(bcopy), NULL };
+	char *show[] = { "git", "show", (char *)strbuf_str(&spec), NULL };
+	rev_result result = REV_FAILED;
+	*out = NULL;
+	int rc = run_git(dir, inside, NULL);
+	if (rc < 0)
+		fprintf(stderr, "ddbc diff: cannot run git for --against: %s\n", strerror(errno));
+	else if (rc != 0)
+		fprintf(stderr, "ddbc diff: '%s' is not in a git checkout; compare two files "
+				"instead: ddbc diff OLD NEW\n", path);
+	else if (run_git(dir, verify, NULL) != 0)
+		fprintf(stderr, "ddbc diff: unknown revision '%s'\n", rev);
+	else if (run_git(dir, tracked, NULL) != 0)
+		fprintf(stderr, "ddbc diff: '%s' is not under git (git add it, or compare two "
+				"files: ddbc diff OLD NEW)\n", path);
+	else if (run_git(dir, show, &text) != 0)
+		result = REV_NEW_FILE;
+	else {
+		strbuf name = STRBUF_INIT;
+		strbuf_addf(&name, "%s:%s", rev, path);
+		*out = ddbc_source_from_memory(strbuf_str(&name), strbuf_str(&text), text.len);
+		strbuf_release(&name);
+		result = REV_OK;
+	}
+	strbuf_release(&spec);
+	strbuf_release(&revc);
+	strbuf_release(&text);
+	free(dcopy);
+	free(bcopy);
+	return result;
+}
+
+/* ---- the two designs ------------------------------------------------------------------ */
+
+typedef struct side {
+	ddbc_source *src;
+	ddbc_design *design;
+	ddbc_diags d;
+} side;
+
+/* Reads and checks one design (at rev when not NULL). Returns REV_OK when
+ * it loaded, REV_NEW_FILE when it did not exist at rev, else REV_FAILED
+ * (said). */
+static rev_result open_side(side *s, const char *path, const char *rev,
+			    const ddbc_diff_request *r)
+{
+	memset(s, 0, sizeof(*s));
+	ddbc_diags_init(&s->d);
+	if (rev) {
+		rev_result got = source_at_rev(path, rev, &s->src);
+		if (got != REV_OK)
+			return got;
+	} else if (!(s->src = ddbc_source_read(path))) {
+		fprintf(stderr, "ddbc: cannot read '%s': %s\n", path, strerror(errno));
+		return REV_FAILED;
+	}
+	s->design = ddbc_check(s->src, &s->d, r->settings);
+	return s->d.fatal ? REV_FAILED : REV_OK;
+}
+
+static void close_side(side *s)
+{
+	ddbc_design_free(s->design);
+	ddbc_diags_release(&s->d);
+	ddbc_source_free(s->src);
+}
+
+/* Prints a design's own findings at error level to stderr. */
+static void print_errors(const side *s, const ddbc_diff_request *r)
+{
+	ddbc_print_opts print = { DDBC_DIAG_TEXT, r->color, 1, DDBC_SEV_ERROR, false };
+	ddbc_diags_print(stderr, &s->d, &print);
+	fflush(stderr);
+}
+
+static bool has_errors(const ddbc_diags *d)
+{
+	return ddbc_diags_count(d).errors > 0;
+}
+
+/* ---- output ---------------------------------------------------------------------------- */
+
+static int write_findings(FILE *out, const ddbc_diags *d, const ddbc_diff_request *r)
+{
+	ddbc_print_opts print = { DDBC_DIAG_TEXT, r->color && !r->output, 2, DDBC_SEV_OFF, false };
+	ddbc_diag_format_parse(r->format, &print.format);
+	ddbc_diags_print(out, d, &print);
+	return ferror(out) ? -1 : 0;
+}
+
+/* Writes the findings, or the plan with the findings on stderr. */
+static int write_result(const side *o, const side *n, const ddbc_diags *d,
+			const ddbc_diff_request *r)
+{
+	ddbc_output out;
+	if (ddbc_output_open(&out, r->output) < 0)
+		return -1;
+	int rc;
+	if (!strcmp(r->format, "plan")) {
+		ddbc_print_opts print = { DDBC_DIAG_TEXT, r->color, 2, DDBC_SEV_WARNING, false };
+		ddbc_diags_print(stderr, d, &print);
+		rc = ddbc_diff_plan(out.f, o->design, n->design) == DDBC_EMIT_OK ? 0 : -1;
+	} else {
+		rc = write_findings(out.f, d, r);
+	}
+	if (rc < 0) {
+		ddbc_output_abort(&out);
+		return -1;
+	}
+	return ddbc_output_commit(&out);
+}
+
+static int compare(const side *o, const side *n, const ddbc_diff_request *r)
+{
+	ddbc_diags d;
+	ddbc_diags_init(&d);
+	ddbc_settings cli = *r->settings;
+	/* --all turns the documentation class on, unless --rule said otherwise. */
+	if (r->all && cli.sev[DDBC_RULE_DOC_CHANGED] == DDBC_SEV_DEFAULT)
+		cli.sev[DDBC_RULE_DOC_CHANGED] = DDBC_SEV_NOTE;
+	ddbc_diff(o->design, n->design, &d, r->all);
+	ddbc_diags_finish(&d, &cli, &n->design->settings);
+	ddbc_diff_sort(&d);
+	int status = STATUS_USAGE;
+	if (write_result(o, n, &d, r) == 0) {
+		ddbc_counts c = ddbc_diags_count(&d);
+		status = c.errors || (r->werror && c.warnings) ? STATUS_FINDINGS : STATUS_OK;
+	}
+	ddbc_diags_release(&d);
+	return status;
+}
+
+int ddbc_cli_diff(const ddbc_diff_request *r)
+{
+	if (r->output && ddbc_same_file(r->output, r->new_path)) {
+		fprintf(stderr, "ddbc: refusing to write the output over the input '%s'\n",
+			r->new_path);
+		return STATUS_USAGE;
+	}
+	side o, n;
+	int status = STATUS_USAGE;
+	rev_result ro = open_side(&o, r->against ? r->new_path : r->old_path, r->against, r);
+	rev_result rn = ro == REV_OK ? open_side(&n, r->new_path, NULL, r) : REV_FAILED;
+	if (ro == REV_NEW_FILE) {
+		/* A design added since REV has nothing deployed to break. */
+		fprintf(stderr, "ddbc diff: '%s' is new since '%s': nothing to compare\n",
+			r->new_path, r->against);
+		status = STATUS_OK;
+	} else if (ro != REV_OK) {
+		if (o.src)
+			print_errors(&o, r);
+	} else if (rn != REV_OK || has_errors(&n.d)) {
+		print_errors(&n, r);
+		if (rn == REV_OK)
+			status = STATUS_FINDINGS;
+	} else {
+		status = compare(&o, &n, r);
+	}
+	close_side(&o);
+	if (ro == REV_OK)
+		close_side(&n);
+	return status;
+}

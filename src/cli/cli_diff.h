@@ -1,0 +1,24 @@
+/* cli_diff.h - `ddbc diff`: reading both designs (a file, or a file at a git
+ * revision), checking them, and printing the changes or the plan */
+#ifndef DDBC_CLI_DIFF_H
+#define DDBC_CLI_DIFF_H
+
+#include "diag/diag.h"
+
+#include <stdbool.h>
+
+typedef struct ddbc_diff_request {
+	const char *old_path;        /* NULL with against */
+	const char *new_path;
+	const char *against;         /* a git revision: OLD is new_path as it is there */
+	bool all;                    /* also report documentation-only changes */
+	const char *format;          /* text, json, sarif, github or plan */
+	const char *output;          /* -o, or NULL */
+	bool werror, color;
+	const ddbc_settings *settings;
+} ddbc_diff_request;
+
+/* Runs the diff; returns the exit status (0, 1 findings, 2 unusable input). */
+int ddbc_cli_diff(const ddbc_diff_request *r);
+
+#endif

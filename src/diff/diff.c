@@ -1,0 +1,259 @@
+/* diff.c - the comparison's runner, the design's own fields, the tables
+ *
+ * Tables are matched by name. A table whose key schema or LSIs changed
+ * is replaced as a whole: its GSIs, TTL and billing come with the new
+ * table, so they are not reported again one by one.
+ */
+#include "diff/diff.h"
+#include "diff/diff_int.h"
+#include "util/strbuf.h"
+
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+void ddbc_diff_report(diff_ctx *c, bool in_old, ddbc_rule rule, ddbc_loc loc, const char *fmt,
+		      ...)
+{
+	ddbc_diags_begin(c->d, in_old ? c->old->src : c->new->src);
+	va_list ap;
+	va_start(ap, fmt);
+	ddbc_diag_vadd(c->d, rule, loc, fmt, ap);
+	va_end(ap);
+}
+
+/* ---- the design's own fields ------------------------------------------------------- */
+
+static void diff_design(diff_ctx *c)
+{
+	const char *d0 = ddbc_diff_delimiter(c->old), *d1 = ddbc_diff_delimiter(c->new);
+	if (strcmp(d0, d1)) {
+		bool in_old = !c->new->key_delimiter;
+		ddbc_diff_report(c, in_old, DDBC_RULE_KEY_DELIMITER_CHANGED,
+				 in_old ? c->old->key_delimiter_loc : c->new->key_delimiter_loc,
+				 "the key delimiter changed from '%s' to '%s': stored keys are "
+				 "joined with '%s', and key conditions and check-items now split "
+				 "them at '%s'; rewrite the stored keys or keep '%s'", d0, d1, d0, d1,
+				 d0);
+	}
+	if (c->all && !ddbc_diff_str_same(c->old->description, c->new->description))
+		ddbc_diff_report(c, false, DDBC_RULE_DOC_CHANGED, c->new->name.loc,
+				 "the design's description changed");
+}
+
+/* ---- indexes of a table kept ------------------------------------------------------- */
+
+static const char *projection_word(const ddbc_index *ix)
+{
+	switch (ix->projection) {
+	case DDBC_PROJ_ALL: return "all";
+	case DDBC_PROJ_KEYS_ONLY: return "keys_only";
+	case DDBC_PROJ_INCLUDE: break;
+	}
+	return "a list";
+}
+
+static void diff_gsi_pair(diff_ctx *c, const ddbc_index *g0, const ddbc_index *g1)
+{
+	if (c->all && !ddbc_diff_str_same(g0->description, g1->description))
+		ddbc_diff_report(c, false, DDBC_RULE_DOC_CHANGED, g1->name.loc,
+				 "the description of GSI '%s' changed", g1->name.s);
+	if (ddbc_diff_index_same(g0, g1))
+		return;
+	bool key = !ddbc_diff_keys_same(g0, g1);
+	strbuf detail = STRBUF_INIT;
+	if (!key)
+		strbuf_addf(&detail, " (%s, was %s)", projection_word(g1), projection_word(g0));
+	ddbc_diff_report(c, false, DDBC_RULE_GSI_CHANGED, g1->name.loc,
+			 "the %s of GSI '%s' on table '%s' changed%s: DynamoDB cannot change an "
+			 "index in place, so it is deleted and created again in two deployments "
+			 "and queries on it fail in between; create it under a new name first if "
+			 "callers cannot wait", key ? "key" : "projection", g1->name.s,
+			 g1->table->name.s, strbuf_str(&detail));
+	strbuf_release(&detail);
+}
+
+/* Counts the GSI creations and deletions going from t0 to t1 and reports
+ * each added or removed GSI. */
+static void diff_gsis(diff_ctx *c, const ddbc_table *t0, const ddbc_table *t1)
+{
+	size_t ops = 0, changed = 0;
+	for (size_t i = 0; i < t0->ngsi; i++) {
+		const ddbc_index *g0 = &t0->gsi[i], *g1 = ddbc_diff_gsi(t1, g0->name.s);
+		if (!g1) {
+			ops++;
+			ddbc_diff_report(c, true, DDBC_RULE_GSI_REMOVED, g0->name.loc,
+					 "GSI '%s' is deleted from table '%s': queries on it fail from "
+					 "then on, and creating it again rebuilds it from every item; "
+					 "remove its callers first", g0->name.s, t0->name.s);
+		} else if (!ddbc_diff_index_same(g0, g1)) {
+			ops += 2;
+			changed++;
+		}
+	}
+	for (size_t i = 0; i < t1->ngsi; i++) {
+		const ddbc_index *g1 = &t1->gsi[i], *g0 = ddbc_diff_gsi(t0, g1->name.s);
+		if (g0) {
+			diff_gsi_pair(c, g0, g1);
+			continue;
+		}
+		ops++;
+		ddbc_diff_report(c, false, DDBC_RULE_GSI_ADDED, g1->name.loc,
+				 "GSI '%s' is added to table '%s'; DynamoDB backfills it from the "
+				 "stored items before it can be queried", g1->name.s, t1->name.s);
+	}
+	/* One changed GSI alone is already reported as two deployments. */
+	if (ops > 1 && !(changed == 1 && ops == 2))
+		ddbc_diff_report(c, false, DDBC_RULE_GSI_SEVERAL, t1->name.loc,
+				 "table '%s' needs %zu GSI creations and deletions: one UpdateTable "
+				 "call may create or delete only one, and each must wait until the "
+				 "last is done; deploy them in that many steps (ddbc diff --format "
+				 "plan lists them)", t1->name.s, ops);
+}
+
+static const char *billing_word(ddbc_billing b)
+{
+	return b == DDBC_BILLING_PROVISIONED ? "provisioned" : "on_demand";
+}
+
+static void diff_ttl_billing(diff_ctx *c, const ddbc_table *t0, const ddbc_table *t1)
+{
+	if (!ddbc_diff_str_same(t0->ttl.s, t1->ttl.s)) {
+		if (!t1->ttl.s)
+			ddbc_diff_report(c, true, DDBC_RULE_TTL_CHANGED, t0->ttl.loc,
+					 "TTL on '%s' is removed from table '%s': expired items are "
+					 "kept from then on; disable it with UpdateTimeToLive",
+					 t0->ttl.s, t0->name.s);
+		else if (!t0->ttl.s)
+			ddbc_diff_report(c, false, DDBC_RULE_TTL_CHANGED, t1->ttl.loc,
+					 "TTL on '%s' is enabled for table '%s': every stored item "
+					 "whose '%s' is in the past will be deleted; check the stored "
+					 "values before enabling it", t1->ttl.s, t1->name.s, t1->ttl.s);
+		else
+			ddbc_diff_report(c, false, DDBC_RULE_TTL_CHANGED, t1->ttl.loc,
+					 "the TTL attribute of table '%s' changed from '%s' to '%s': "
+					 "TTL must be disabled, then enabled on the new attribute "
+					 "(DynamoDB may refuse the second call for up to an hour), and "
+					 "stored items need '%s' to expire", t1->name.s, t0->ttl.s,
+					 t1->ttl.s, t1->ttl.s);
+	}
+	if (t0->billing != t1->billing) {
+		ddbc_loc loc = t1->billing_loc.line ? t1->billing_loc : t1->name.loc;
+		bool to_provisioned = t1->billing == DDBC_BILLING_PROVISIONED;
+		ddbc_diff_report(c, false, DDBC_RULE_BILLING_CHANGED, loc,
+				 "the billing mode of table '%s' changes from %s to %s: %s",
+				 t1->name.s, billing_word(t0->billing), billing_word(t1->billing),
+				 to_provisioned ? "the switch must state the throughput of the table "
+				 "and of every GSI, which must carry the traffic from then on; check "
+				 "the capacity against the consumed capacity first" :
+				 "DynamoDB allows this switch at most four times in a rolling 24 hours; "
+				 "deploy it once");
+	}
+}
+
+/* ---- tables ------------------------------------------------------------------------- */
+
+static void diff_lsis(diff_ctx *c, const ddbc_table *t0, const ddbc_table *t1)
+{
+	for (size_t i = 0; i < t0->nlsi; i++) {
+		const ddbc_index *l0 = &t0->lsi[i];
+		if (!ddbc_table_index(t1, l0->name.s) || ddbc_table_index(t1, l0->name.s)->kind !=
+		    DDBC_INDEX_LSI)
+			ddbc_diff_report(c, true, DDBC_RULE_LSI_CHANGED, l0->name.loc,
+					 "LSI '%s' is removed from table '%s': an LSI can only be "
+					 "dropped with its table, so this needs a new table and a copy "
+					 "of every item", l0->name.s, t0->name.s);
+	}
+	for (size_t i = 0; i < t1->nlsi; i++) {
+		const ddbc_index *l1 = &t1->lsi[i], *l0 = ddbc_table_index(t0, l1->name.s);
+		if (l0 && l0->kind == DDBC_INDEX_LSI && ddbc_diff_index_same(l0, l1))
+			continue;
+		ddbc_diff_report(c, false, DDBC_RULE_LSI_CHANGED, l1->name.loc,
+				 "LSI '%s' is %s table '%s': LSIs are made only by CreateTable, so "
+				 "this needs a new table and a copy of every item; a GSI can be "
+				 "added to the existing table instead", l1->name.s,
+				 l0 && l0->kind == DDBC_INDEX_LSI ? "changed on" : "added to",
+				 t1->name.s);
+	}
+}
+
+/* Where NEW's key schema first differs from OLD's: the partition key, else
+ * the sort key, else (a sort key dropped) the table's name. */
+static ddbc_loc key_change_loc(const ddbc_table *t0, const ddbc_table *t1)
+{
+	ddbc_index pk0 = t0->primary, pk1 = t1->primary;
+	pk0.nsk = pk1.nsk = 0;
+	if (!ddbc_diff_keys_same(&pk0, &pk1) && t1->primary.npk)
+		return t1->primary.pk[0].loc;
+	return t1->primary.nsk ? t1->primary.sk[0].loc : t1->name.loc;
+}
+
+static void diff_table_pair(diff_ctx *c, const ddbc_table *t0, const ddbc_table *t1)
+{
+	if (c->all && !ddbc_diff_str_same(t0->description, t1->description))
+		ddbc_diff_report(c, false, DDBC_RULE_DOC_CHANGED, t1->name.loc,
+				 "the description of table '%s' changed", t1->name.s);
+	if (!ddbc_diff_keys_same(&t0->primary, &t1->primary)) {
+		ddbc_diff_report(c, false, DDBC_RULE_TABLE_KEY_CHANGED, key_change_loc(t0, t1),
+				 "the key schema of table '%s' changed: DynamoDB cannot change a "
+				 "table's key, so this needs a new table and a copy of every item "
+				 "with new keys; keep the key and add a GSI if only a new lookup is "
+				 "needed", t1->name.s);
+		return;
+	}
+	diff_lsis(c, t0, t1);
+	if (ddbc_diff_lsis_differ(t0, t1))
+		return;
+	diff_gsis(c, t0, t1);
+	diff_ttl_billing(c, t0, t1);
+}
+
+static void diff_tables(diff_ctx *c)
+{
+	for (size_t i = 0; i < c->old->ntables; i++) {
+		const ddbc_table *t0 = &c->old->tables[i];
+		const ddbc_table *t1 = ddbc_design_table(c->new, t0->name.s);
+		if (t1)
+			diff_table_pair(c, t0, t1);
+		else
+			ddbc_diff_report(c, true, DDBC_RULE_TABLE_REMOVED, t0->name.loc,
+					 "table '%s' is removed from the design: ddbc never deletes a "
+					 "table, and its items stay until it is deleted by hand; move "
+					 "what is still needed first", t0->name.s);
+	}
+	for (size_t i = 0; i < c->new->ntables; i++) {
+		const ddbc_table *t1 = &c->new->tables[i];
+		if (!ddbc_design_table(c->old, t1->name.s))
+			ddbc_diff_report(c, false, DDBC_RULE_TABLE_ADDED, t1->name.loc,
+					 "table '%s' is added", t1->name.s);
+	}
+}
+
+void ddbc_diff(const ddbc_design *old, const ddbc_design *new, ddbc_diags *d, bool all)
+{
+	diff_ctx c = { old, new, d, all };
+	diff_design(&c);
+	diff_tables(&c);
+	ddbc_diff_entities(&c);
+	ddbc_diff_patterns(&c);
+	ddbc_diags_begin(d, new->src);
+}
+
+static int by_file_position(const void *pa, const void *pb)
+{
+	const ddbc_diag *a = pa, *b = pb;
+	int r = strcmp(a->src->name, b->src->name);
+	if (r)
+		return r;
+	if (a->loc.line != b->loc.line)
+		return a->loc.line < b->loc.line ? -1 : 1;
+	if (a->loc.column != b->loc.column)
+		return a->loc.column < b->loc.column ? -1 : 1;
+	return a->seq < b->seq ? -1 : a->seq > b->seq;
+}
+
+void ddbc_diff_sort(ddbc_diags *d)
+{
+	if (d->n)
+		qsort(d->items, d->n, sizeof(ddbc_diag), by_file_position);
+}

@@ -1,0 +1,35 @@
+/* diff.h - what a change of a design does to deployed tables and stored items
+ *
+ * `ddbc diff` compares two checked designs, OLD and NEW, matching tables,
+ * indexes, entities, attributes and access patterns by name. Each change
+ * becomes a finding of a change-class rule (rules.def's kind DIFF),
+ * positioned in NEW, or in OLD for what NEW no longer has; the plan is
+ * the ordered steps that take OLD's tables to NEW's.
+ */
+#ifndef DDBC_DIFF_H
+#define DDBC_DIFF_H
+
+#include "emit/emit.h"
+#include "model/model.h"
+
+#include <stdio.h>
+
+/* Adds a finding to d for every change from old to new (both loaded and
+ * derived; old may have errors, whose unresolved parts are skipped). Each
+ * finding names the source of the design it points into. The caller
+ * resolves severities (ddbc_diags_finish) and may then sort with
+ * ddbc_diff_sort. Descriptions and formats are compared only when
+ * all is set. */
+void ddbc_diff(const ddbc_design *old, const ddbc_design *new, ddbc_diags *d, bool all);
+
+/* Sorts the resolved findings of d by file name, then position, as lint
+ * prints them. */
+void ddbc_diff_sort(ddbc_diags *d);
+
+/* diff_plan.c: writes the deployment steps from old to new as a JSON
+ * array: API steps {"operation", "input"} in an order DynamoDB accepts,
+ * and {"manual": TEXT, ...} steps for what no API call does. Returns
+ * DDBC_EMIT_OK or DDBC_EMIT_FAILED (a write error). */
+ddbc_emit_result ddbc_diff_plan(FILE *out, const ddbc_design *old, const ddbc_design *new);
+
+#endif

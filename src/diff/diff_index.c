@@ -1,0 +1,118 @@
+/* diff_index.c - tables and indexes compared as DynamoDB holds them */
+#include "diff/diff_int.h"
+#include "model/semantics.h"
+#include "util/xalloc.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+bool ddbc_diff_str_same(const char *a, const char *b)
+{
+	if (!a || !b)
+		return a == b;
+	return strcmp(a, b) == 0;
+}
+
+const char *ddbc_diff_delimiter(const ddbc_design *g)
+{
+	return g->key_delimiter ? g->key_delimiter : "#";
+}
+
+static bool names_same(const ddbc_table *ta, const ddbc_name *a, size_t na,
+		       const ddbc_table *tb, const ddbc_name *b, size_t nb)
+{
+	if (na != nb)
+		return false;
+	for (size_t i = 0; i < na; i++) {
+		if (!ddbc_diff_str_same(a[i].s, b[i].s))
+			return false;
+		/* A key attribute's type is part of the key schema
+		 * (AttributeDefinitions). */
+		if (a[i].s && ddbc_table_key_type(ta, a[i].s) != ddbc_table_key_type(tb, b[i].s))
+			return false;
+	}
+	return true;
+}
+
+bool ddbc_diff_keys_same(const ddbc_index *a, const ddbc_index *b)
+{
+	return names_same(a->table, a->pk, a->npk, b->table, b->pk, b->npk) &&
+	       names_same(a->table, a->sk, a->nsk, b->table, b->sk, b->nsk);
+}
+
+static int by_string(const void *pa, const void *pb)
+{
+	return strcmp(*(const char *const *)pa, *(const char *const *)pb);
+}
+
+/* The INCLUDE names DynamoDB keeps: no key attribute, no repeat, sorted.
+ * Returns how many; *out is the caller's to free. */
+static size_t non_key_names(const ddbc_index *ix, const char ***out)
+{
+	const char **v = xcalloc(ix->ninclude + 1, sizeof(*v));
+	size_t n = 0;
+	for (size_t i = 0; i < ix->ninclude; i++) {
+		const char *s = ix->include[i].s;
+		if (s && !ddbc_index_has_key(ix, s) && !ddbc_index_has_key(&ix->table->primary, s))
+			v[n++] = s;
+	}
+	qsort(v, n, sizeof(*v), by_string);
+	size_t k = 0;
+	for (size_t i = 0; i < n; i++)
+		if (k == 0 || strcmp(v[k - 1], v[i]))
+			v[k++] = v[i];
+	*out = v;
+	return k;
+}
+
+bool ddbc_diff_projection_same(const ddbc_index *a, const ddbc_index *b)
+{
+	const char **va, **vb;
+	size_t na = a->projection == DDBC_PROJ_INCLUDE ? non_key_names(a, &va) : 0;
+	size_t nb = b->projection == DDBC_PROJ_INCLUDE ? non_key_names(b, &vb) : 0;
+	/* An INCLUDE with nothing left projects the keys only. */
+	bool all_a = a->projection == DDBC_PROJ_ALL, all_b = b->projection == DDBC_PROJ_ALL;
+	bool same = all_a == all_b && na == nb;
+	for (size_t i = 0; same && i < na; i++)
+		same = strcmp(va[i], vb[i]) == 0;
+	if (a->projection == DDBC_PROJ_INCLUDE)
+		free(va);
+	if (b->projection == DDBC_PROJ_INCLUDE)
+		free(vb);
+	return same;
+}
+
+bool ddbc_diff_index_same(const ddbc_index *a, const ddbc_index *b)
+{
+	return ddbc_diff_keys_same(a, b) && ddbc_diff_projection_same(a, b);
+}
+
+static const ddbc_index *find_in(const ddbc_index *list, size_t n, const char *name)
+{
+	for (size_t i = 0; i < n; i++)
+		if (ddbc_diff_str_same(list[i].name.s, name))
+			return &list[i];
+	return NULL;
+}
+
+const ddbc_index *ddbc_diff_gsi(const ddbc_table *t, const char *name)
+{
+	return find_in(t->gsi, t->ngsi, name);
+}
+
+bool ddbc_diff_lsis_differ(const ddbc_table *a, const ddbc_table *b)
+{
+	if (a->nlsi != b->nlsi)
+		return true;
+	for (size_t i = 0; i < a->nlsi; i++) {
+		const ddbc_index *other = find_in(b->lsi, b->nlsi, a->lsi[i].name.s);
+		if (!other || !ddbc_diff_index_same(&a->lsi[i], other))
+			return true;
+	}
+	return false;
+}
+
+bool ddbc_diff_table_replaced(const ddbc_table *a, const ddbc_table *b)
+{
+	return !ddbc_diff_keys_same(&a->primary, &b->primary) || ddbc_diff_lsis_differ(a, b);
+}

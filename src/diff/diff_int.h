@@ -1,0 +1,65 @@
+/* diff_int.h - what the files of diff/ share (diff/ only)
+ *
+ * The comparisons the findings and the plan both need, so that the plan
+ * takes exactly the steps the findings announce.
+ */
+#ifndef DDBC_DIFF_INT_H
+#define DDBC_DIFF_INT_H
+
+#include "model/model.h"
+
+#include <stdbool.h>
+
+typedef struct diff_ctx {
+	const ddbc_design *old, *new;
+	ddbc_diags *d;
+	bool all;
+} diff_ctx;
+
+/* Adds a finding of rule at loc in old's source (in_old) or new's. */
+void ddbc_diff_report(diff_ctx *c, bool in_old, ddbc_rule rule, ddbc_loc loc, const char *fmt,
+		      ...) __attribute__((format(printf, 5, 6)));
+
+/* diff_entities.c: entities, their attributes, and the access patterns. */
+void ddbc_diff_entities(diff_ctx *c);
+void ddbc_diff_patterns(diff_ctx *c);
+
+/* Why removing attribute a0 of old breaks something (t1: its entity's
+ * table in NEW), or NULL when nothing used it. */
+const char *ddbc_diff_removed_use(const ddbc_design *old, const ddbc_attr *a0,
+				  const ddbc_table *t1);
+
+/* What a template change of an attribute (a0 in OLD, a1 in NEW) leaves to
+ * rewrite in stored items. */
+typedef enum ddbc_diff_rewrite {
+	DIFF_REWRITE_NONE,       /* nothing: not a key, or the same template */
+	DIFF_REWRITE_TABLE_KEY,  /* the items' primary keys: a migration */
+	DIFF_REWRITE_INDEX_KEY   /* an index key value: an update of each item */
+} ddbc_diff_rewrite;
+ddbc_diff_rewrite ddbc_diff_attr_rewrite(const ddbc_attr *a0, const ddbc_attr *a1);
+
+/* The name of the table an entity lives in (as written when unresolved). */
+const char *ddbc_diff_entity_table(const ddbc_entity *e);
+
+/* diff_index.c: the facts of a table as DynamoDB holds them. */
+
+/* Same key attributes, in the same order, with the same types. */
+bool ddbc_diff_keys_same(const ddbc_index *a, const ddbc_index *b);
+/* Same projection as CreateTable states it (key attributes left out of
+ * INCLUDE, an empty INCLUDE being KEYS_ONLY). */
+bool ddbc_diff_projection_same(const ddbc_index *a, const ddbc_index *b);
+/* Same key and projection: the index DynamoDB holds is the same. */
+bool ddbc_diff_index_same(const ddbc_index *a, const ddbc_index *b);
+/* Whether some LSI was added, removed or changed. */
+bool ddbc_diff_lsis_differ(const ddbc_table *a, const ddbc_table *b);
+/* Whether going from a to b needs a new table: its key schema or its
+ * LSIs changed. */
+bool ddbc_diff_table_replaced(const ddbc_table *a, const ddbc_table *b);
+/* The GSI of t named like ix, or NULL. */
+const ddbc_index *ddbc_diff_gsi(const ddbc_table *t, const char *name);
+/* The key delimiter in force. */
+const char *ddbc_diff_delimiter(const ddbc_design *g);
+/* Same string, NULL being equal only to NULL. */
+bool ddbc_diff_str_same(const char *a, const char *b);
+
+#endif
