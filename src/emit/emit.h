@@ -63,5 +63,11 @@ ddbc_emit_result ddbc_emit_model(FILE *out, const ddbc_design *g, const ddbc_exp
 /* emit_json_queries.c: one request per access pattern. */
 ddbc_emit_result ddbc_emit_queries(FILE *out, const ddbc_design *g, const ddbc_export_opts *o,
 				   ddbc_diags *d);
+/* emit_json_queries.c: the request of pattern p alone, the object the
+ * queries export holds for it, with values from the design only (the
+ * documentation shows it). DDBC_EMIT_FINDINGS when a parameter has no
+ * value (reported to d); DDBC_EMIT_FAILED for an unresolved pattern. */
+ddbc_emit_result ddbc_emit_query(FILE *out, const ddbc_design *g, const ddbc_pattern *p,
+				 ddbc_diags *d);
 
 #endif
