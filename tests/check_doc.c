@@ -362,6 +362,96 @@ START_TEST(test_lsi_ttl_billing)
 }
 END_TEST
 
+/* Item views: a sparse KEYS_ONLY GSI, an LSI with INCLUDE, partitions in
+ * the order they first appear, Number sort keys in numeric order, and the
+ * items each pattern's request returns, marked. */
+START_TEST(test_item_views)
+{
+	checked c;
+	check_text(&c,
+		"ddbc: 1\n"
+		"name: views\n"
+		"tables:\n"
+		"  Tab:\n"
+		"    partition_key: PK\n"
+		"    sort_key: SK\n"
+		"    gsi:\n"
+		"      Open:\n"
+		"        partition_key: status\n"
+		"        sort_key: n\n"
+		"        projection: keys_only\n"
+		"    lsi:\n"
+		"      ByN:\n"
+		"        sort_key: n\n"
+		"        projection: [note]\n"
+		"entities:\n"
+		"  Order:\n"
+		"    attributes:\n"
+		"      PK: { type: S, template: \"U#{user}\" }\n"
+		"      SK: { type: S, template: \"O#{id}\" }\n"
+		"      user: S\n"
+		"      id: S\n"
+		"      n: N\n"
+		"      status: S\n"
+		"      note: S\n"
+		"    examples:\n"
+		"      - { PK: \"U#2\", SK: \"O#b\", user: \"2\", id: b, n: 10, status: open, note: x }\n"
+		"      - { PK: \"U#1\", SK: \"O#a\", user: \"1\", id: a, n: 9, note: y }\n"
+		"      - { PK: \"U#2\", SK: \"O#a\", user: \"2\", id: a, n: 2, status: open }\n"
+		"  User:\n"
+		"    attributes:\n"
+		"      PK: { type: S, template: \"U#{user}\" }\n"
+		"      SK: { type: S, template: \"PROFILE\" }\n"
+		"      user: S\n"
+		"      n: N\n"
+		"    examples:\n"
+		"      - { PK: \"U#1\", SK: \"PROFILE\", user: \"1\", n: 100 }\n"
+		"access_patterns:\n"
+		"  open-orders:\n"
+		"    index: Open\n"
+		"    operation: query\n"
+		"    key: { status: open, n: { ge: 5 } }\n"
+		"  user-items:\n"
+		"    operation: query\n"
+		"    key: { PK: \"U#{user}\" }\n"
+		"    example: { user: \"2\" }\n"
+);
+	char *md = emit(c.g, false, DDBC_LANG_EN, NULL);
+	expect_contains(md, "#### Items in `Tab`\n\n| PK | SK | Entity | Attributes |\n|---|---|---|---|\n"
+		"| `U#2` | `O#a` | [Order](#entity-order) | user: `2`, id: `a`, n: `2`, status: `open` |\n"
+		"| `U#2` | `O#b` | [Order](#entity-order) | user: `2`, id: `b`, n: `10`, status: `open`, "
+		"note: `x` |\n"
+		"| `U#1` | `O#a` | [Order](#entity-order) | user: `1`, id: `a`, n: `9`, note: `y` |\n"
+		"| `U#1` | `PROFILE` | [User](#entity-user) | user: `1`, n: `100` |\n\n");
+	/* The order without a status is not in Open; KEYS_ONLY keeps the keys. */
+	expect_contains(md, "#### Items in `Open`\n\n| status | n | Entity | Attributes |\n"
+		"|---|---|---|---|\n"
+		"| `open` | `2` | [Order](#entity-order) | PK: `U#2`, SK: `O#a` |\n"
+		"| `open` | `10` | [Order](#entity-order) | PK: `U#2`, SK: `O#b` |\n\n");
+	expect_contains(md, "#### Items in `ByN`\n\n| PK | n | Entity | Attributes |\n"
+		"|---|---|---|---|\n"
+		"| `U#2` | `2` | [Order](#entity-order) | SK: `O#a` |\n"
+		"| `U#2` | `10` | [Order](#entity-order) | SK: `O#b`, note: `x` |\n"
+		"| `U#1` | `9` | [Order](#entity-order) | SK: `O#a`, note: `y` |\n"
+		"| `U#1` | `100` | [User](#entity-user) | SK: `PROFILE` |\n\n");
+	/* The request is the queries export's; n >= 5 returns one of the two. */
+	expect_contains(md, "\"KeyConditionExpression\": \"#status = :status AND n >= :n\"");
+	expect_contains(md, "|  | `open` | `2` | [Order](#entity-order) | PK: `U#2`, SK: `O#a` |\n"
+		"| ▶ | `open` | `10` | [Order](#entity-order) | PK: `U#2`, SK: `O#b` |\n\n");
+	/* Only the partition the query reads is shown. */
+	expect_contains(md, "|---|---|---|---|---|\n"
+		"| ▶ | `U#2` | `O#a` | [Order](#entity-order) | user: `2`, id: `a`, n: `2`, "
+		"status: `open` |\n| ▶ | `U#2` | `O#b` |");
+	free(md);
+	char *html = emit(c.g, true, DDBC_LANG_EN, NULL);
+	expect_contains(html, "<tr class=\"c0 starts\">");
+	expect_contains(html, "<tr class=\"c1\">");
+	expect_contains(html, "<tr class=\"c0 hit\">");
+	free(html);
+	checked_free(&c);
+}
+END_TEST
+
 /* ---- hostile text ----------------------------------------------------------------- */
 
 /* How many '|' of line separate cells: those not escaped by a backslash. */
@@ -410,9 +500,11 @@ START_TEST(test_hostile_markdown)
 	check_file(&c, "tests/fixtures/hostile-doc.ddb.yaml");
 	for (int lang = 0; lang < 2; lang++) {
 		char *md = emit(c.g, false, (ddbc_lang_id)lang, NULL);
-		/* indexes (2), index map (1 entity), attributes (6), patterns (1) */
-		const size_t rows[] = { 2, 1, 6, 1 };
-		ck_assert_uint_eq(check_tables(md, rows, 4), 4);
+		/* indexes (2), index map (1 entity), the table's and the GSI's
+		 * items (1 each), attributes (6), patterns (1); the pattern's
+		 * request matches no item: no view of its own */
+		const size_t rows[] = { 2, 1, 1, 1, 6, 1 };
+		ck_assert_uint_eq(check_tables(md, rows, 6), 6);
 		/* No line of the document starts raw HTML. */
 		for (const char *l = md; *l; l += strcspn(l, "\n"), l += *l == '\n')
 			ck_assert_msg(*l != '<', "a line starts raw HTML: %.40s", l);
@@ -436,7 +528,7 @@ static void expect_only_known_markup(const char *html)
 {
 	static const char *const tags[] = { "h1", "h2", "h3", "h4", "h5", "h6", "p", "a", "code",
 		"pre", "ul", "ol", "li", "table", "thead", "tbody", "tr", "th", "td", "div", "nav",
-		"strong", "em", "del", "blockquote", "hr", "br", "main" };
+		"strong", "em", "del", "blockquote", "hr", "br", "main", "span" };
 	static const char *const attrs[] = { "id", "class", "href", "tabindex", "aria-hidden",
 					     "start", "align" };
 	const char *p = strstr(html, "<main class=\"doc\">");
@@ -486,7 +578,7 @@ START_TEST(test_hostile_html)
 		size_t tables = 0;
 		for (const char *p = html; (p = strstr(p, "<table>")); p++)
 			tables++;
-		ck_assert_uint_eq(tables, 4);
+		ck_assert_uint_eq(tables, 6);
 		const char *attrs = strstr(html, "<div class=\"table-wrap attributes\"");
 		ck_assert_ptr_nonnull(attrs);
 		const char *end = strstr(attrs, "</table>");
@@ -901,6 +993,7 @@ static Suite *doc_suite(void)
 	tcase_add_test(tc, test_index_map);
 	tcase_add_test(tc, test_multi_attribute_key);
 	tcase_add_test(tc, test_lsi_ttl_billing);
+	tcase_add_test(tc, test_item_views);
 	tcase_add_loop_test(tc, test_links_resolve, 0, (int)NSAMPLES * 2);
 	suite_add_tcase(s, tc);
 

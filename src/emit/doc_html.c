@@ -19,7 +19,8 @@ static const char *kind_class(ddbc_doc_kind kind)
 		[DDBC_DOC_PATTERNS] = "patterns", [DDBC_DOC_PATTERN] = "pattern",
 		[DDBC_DOC_OTHER] = "other", [DDBC_DOC_INDEX_TABLE] = "indexes",
 		[DDBC_DOC_MAP_TABLE] = "index-map", [DDBC_DOC_ATTR_TABLE] = "attributes",
-		[DDBC_DOC_PATTERN_TABLE] = "patterns",
+		[DDBC_DOC_PATTERN_TABLE] = "patterns", [DDBC_DOC_VIEW] = "view",
+		[DDBC_DOC_ITEM_VIEW] = "items",
 	};
 	return names[kind];
 }
@@ -114,6 +115,23 @@ static void row(ddbc_doc_out *o)
 	strbuf_addstr(&o->sb, "<tr>\n");
 }
 
+/* Entities take the page's colours in turn. */
+enum { COLOURS = 8 };
+
+static void item_row(ddbc_doc_out *o, size_t colour, bool starts, bool hit)
+{
+	if (o->rows == 1)
+		strbuf_addstr(&o->sb, "<tbody>\n");
+	strbuf_addf(&o->sb, "<tr class=\"c%zu%s%s\">\n", colour % COLOURS, starts ? " starts" : "",
+		    hit ? " hit" : "");
+}
+
+static void swatch(ddbc_doc_out *o, size_t colour)
+{
+	strbuf_addf(&o->sb, "<span class=\"swatch c%zu\" aria-hidden=\"true\"></span>",
+		    colour % COLOURS);
+}
+
 static void cell(ddbc_doc_out *o)
 {
 	strbuf_addstr(&o->sb, o->rows ? "<td>" : "<th>");
@@ -195,6 +213,6 @@ static void link_end(ddbc_doc_out *o, const char *id)
 
 const ddbc_doc_backend ddbc_doc_html = {
 	heading, heading_end, para, para_end, nav, nav_end, item, list_end,
-	table, row, cell, cell_end, row_end, table_end, code_block, description,
-	span, strong, link, link_end,
+	table, row, item_row, cell, cell_end, row_end, table_end, code_block, description,
+	span, strong, link, link_end, swatch,
 };

@@ -48,6 +48,21 @@ static const ddbc_doc_labels labels_en = {
 	.d_params = "Example parameters",
 	.base_table = "base table",
 	.no_key = "—",
+	.views = "Item views",
+	.views_intro = "The example items as the table and each index hold them: keys first, "
+		       "one partition's items together, in sort key order; an index shows only "
+		       "the items that set all its key attributes and only the attributes it "
+		       "projects.",
+	.view = "Items in",
+	.view_entity = "Entity",
+	.view_attrs = "Attributes",
+	.legend = "Entities",
+	.view_empty = "No example item is in this index.",
+	.d_request = "Request",
+	.d_no_request = "no request: a parameter has no example value",
+	.d_items = "The example items it returns (▶):",
+	.d_no_items = "No example item matches its key condition.",
+	.d_required = "required",
 };
 
 static const ddbc_doc_labels labels_ja = {
@@ -97,6 +112,20 @@ static const ddbc_doc_labels labels_ja = {
 	.d_params = "パラメータの例",
 	.base_table = "ベーステーブル",
 	.no_key = "—",
+	.views = "アイテムビュー",
+	.views_intro = "テーブルと各インデックスが保持する例のアイテム。キーを先頭に、同じパーティションの"
+		       "アイテムをまとめてソートキー順に並べる。インデックスにはキー属性をすべて持つ"
+		       "アイテムと、射影される属性だけが載る。",
+	.view = "アイテム:",
+	.view_entity = "エンティティ",
+	.view_attrs = "属性",
+	.legend = "エンティティ",
+	.view_empty = "このインデックスに載る例のアイテムはない。",
+	.d_request = "リクエスト",
+	.d_no_request = "リクエストなし: 例の値のないパラメータがある",
+	.d_items = "返す例のアイテム（▶）:",
+	.d_no_items = "キー条件に合う例のアイテムはない。",
+	.d_required = "必須",
 };
 
 const ddbc_doc_labels *ddbc_doc_labels_for(ddbc_lang_id lang)

@@ -23,6 +23,9 @@ typedef struct ddbc_doc_labels {
 	const char *d_table, *d_index, *d_operation, *d_key, *d_order, *asc, *desc;
 	const char *d_consistent, *yes, *d_returns, *d_condition, *d_entities, *d_params;
 	const char *base_table, *no_key;
+	/* item views and what an access pattern returns */
+	const char *views, *views_intro, *view, *view_entity, *view_attrs, *legend, *view_empty;
+	const char *d_request, *d_no_request, *d_items, *d_no_items, *d_required;
 } ddbc_doc_labels;
 
 /* The labels of lang; static, never NULL. */

@@ -66,6 +66,17 @@ static void row(ddbc_doc_out *o)
 	(void)o;
 }
 
+/* Markdown has no colours: the entity column says whose a row is. */
+static void item_row(ddbc_doc_out *o, size_t colour, bool starts, bool hit)
+{
+	(void)o, (void)colour, (void)starts, (void)hit;
+}
+
+static void swatch(ddbc_doc_out *o, size_t colour)
+{
+	(void)o, (void)colour;
+}
+
 static void cell(ddbc_doc_out *o)
 {
 	strbuf_addstr(&o->sb, "| ");
@@ -155,6 +166,6 @@ static void link_end(ddbc_doc_out *o, const char *id)
 
 const ddbc_doc_backend ddbc_doc_markdown = {
 	heading, heading_end, para, para_end, nav, nav, item, list_end,
-	table, row, cell, cell_end, row_end, table_end, code_block, description,
-	span, strong, link, link_end,
+	table, row, item_row, cell, cell_end, row_end, table_end, code_block, description,
+	span, strong, link, link_end, swatch,
 };

@@ -11,7 +11,9 @@
 #include "emit/doc_escape.h"
 #include "emit/doc_json.h"
 #include "emit/doc_labels.h"
+#include "emit/doc_request.h"
 #include "emit/doc_slug.h"
+#include "emit/doc_views.h"
 #include "model/semantics.h"
 #include "util/xalloc.h"
 
@@ -24,6 +26,7 @@
 typedef struct ids {
 	const char *title, *contents, *orphans, *patterns;
 	const char **table, **indexes, **map;   /* per table */
+	const char **views, ***view;            /* per table; per table and index */
 	const char **entity;                    /* per entity */
 	const char **pattern;                   /* per pattern */
 } ids;
@@ -42,14 +45,18 @@ typedef struct writer {
 /* The output goes to the file once this much is waiting. */
 enum { PIECE_SIZE = 64 * 1024 };
 
-/* Between blocks, rows and list items: the text so far may go out. */
-static void flush(writer *w)
+void ddbc_doc_flush(ddbc_doc_out *o)
 {
-	ddbc_doc_out *o = w->o;
 	if (o->file && o->sb.len >= PIECE_SIZE) {
 		fwrite(o->sb.buf, 1, o->sb.len, o->file);
 		strbuf_reset(&o->sb);
 	}
+}
+
+/* Between blocks, rows and list items: the text so far may go out. */
+static void flush(writer *w)
+{
+	ddbc_doc_flush(w->o);
 }
 
 static void words(writer *w, const char *s)
@@ -222,6 +229,10 @@ static void table_ids(writer *w)
 		id->table[i] = named_id(w, w->L->table, t->name.s);
 		id->indexes[i] = plain_id(w, w->L->indexes);
 		id->map[i] = plain_id(w, w->L->index_map);
+		id->views[i] = plain_id(w, w->L->views);
+		id->view[i] = xcalloc(t->nindexes + 1, sizeof(char *));
+		for (size_t s = 0; s < t->nindexes; s++)
+			id->view[i][s] = named_id(w, w->L->view, t->indexes[s]->name.s);
 		for (size_t k = 0; k < t->nentities; k++)
 			id->entity[entity_no(w, t->entities[k])] =
 				named_id(w, w->L->entity, t->entities[k]->name.s);
@@ -235,6 +246,8 @@ static void assign_ids(writer *w)
 	id->table = xcalloc(g->ntables + 1, sizeof(char *));
 	id->indexes = xcalloc(g->ntables + 1, sizeof(char *));
 	id->map = xcalloc(g->ntables + 1, sizeof(char *));
+	id->views = xcalloc(g->ntables + 1, sizeof(char *));
+	id->view = xcalloc(g->ntables + 1, sizeof(char **));
 	id->entity = xcalloc(g->nentities + 1, sizeof(char *));
 	id->pattern = xcalloc(g->npatterns + 1, sizeof(char *));
 	id->contents = plain_id(w, w->L->contents);
@@ -252,8 +265,12 @@ static void assign_ids(writer *w)
 	}
 }
 
-static void free_ids(ids *id)
+static void free_ids(ids *id, size_t ntables)
 {
+	for (size_t i = 0; i < ntables; i++)
+		free(id->view[i]);
+	free(id->views);
+	free(id->view);
 	free(id->table);
 	free(id->indexes);
 	free(id->map);
@@ -485,6 +502,37 @@ static void write_index_map(writer *w, const ddbc_table *t)
 	w->be->table_end(w->o);
 }
 
+/* ---- item views ---------------------------------------------------------------------- */
+
+static ddbc_view_out view_out(const writer *w)
+{
+	return (ddbc_view_out){ w->be, w->o, w->L, w->id.entity, w->g->entities };
+}
+
+static void write_views(writer *w, const ddbc_table *t)
+{
+	size_t no = table_no(w, t);
+	plain_heading(w, 3, DDBC_DOC_VIEW, w->id.views[no], w->L->views);
+	if (!t->nentities) {
+		paragraph(w, w->L->no_entities);
+		return;
+	}
+	paragraph(w, w->L->views_intro);
+	ddbc_view_out v = view_out(w);
+	ddbc_view_legend(&v, t);
+	for (size_t s = 0; s < t->nindexes; s++) {
+		const ddbc_index *ix = t->indexes[s];
+		named_heading(w, 4, DDBC_DOC_VIEW, w->id.view[no][s], w->L->view, ix->name.s);
+		size_t n;
+		ddbc_view_item *items = ddbc_view_items(ix, &n);
+		if (n)
+			ddbc_view_write(&v, ix, items, n, NULL);
+		else
+			paragraph(w, w->L->view_empty);
+		free(items);
+	}
+}
+
 /* ---- entities -------------------------------------------------------------------------- */
 
 /* "sort key", or "sort key 2/3" in a multi-attribute key. */
@@ -597,6 +645,7 @@ static void write_table(writer *w, const ddbc_table *t)
 		index_row(w, t, t->indexes[s]);
 	w->be->table_end(w->o);
 	write_index_map(w, t);
+	write_views(w, t);
 	for (size_t k = 0; k < t->nentities; k++)
 		write_entity(w, t->entities[k]);
 }
@@ -777,6 +826,8 @@ static void write_pattern(writer *w, size_t no, const ddbc_pattern *p)
 	pattern_params(w, p);
 	w->be->list_end(w->o);
 	flush(w);
+	ddbc_view_out v = view_out(w);
+	ddbc_doc_pattern_request(&v, w->g, p);
 }
 
 static void write_patterns(writer *w)
@@ -837,7 +888,7 @@ void ddbc_doc_write(const ddbc_doc_backend *be, FILE *file, strbuf *whole,
 
 	if (g->description)
 		ddbc_doc_desc_release(&desc);
-	free_ids(&w.id);
+	free_ids(&w.id, g->ntables);
 	ddbc_slugger_release(&w.slugs);
 	if (file) {
 		fwrite(strbuf_str(&o.sb), 1, o.sb.len, file);

@@ -34,11 +34,13 @@ typedef enum ddbc_doc_kind {
 	DDBC_DOC_PATTERNS,
 	DDBC_DOC_PATTERN,
 	DDBC_DOC_OTHER,            /* "Entities without a table" */
+	DDBC_DOC_VIEW,             /* "Items in `name`" */
 	/* tables */
 	DDBC_DOC_INDEX_TABLE,
 	DDBC_DOC_MAP_TABLE,
 	DDBC_DOC_ATTR_TABLE,
-	DDBC_DOC_PATTERN_TABLE
+	DDBC_DOC_PATTERN_TABLE,
+	DDBC_DOC_ITEM_VIEW
 } ddbc_doc_kind;
 
 /* How a piece of inline text is shown. */
@@ -74,6 +76,9 @@ typedef struct ddbc_doc_backend {
 	void (*list_end)(ddbc_doc_out *o);
 	void (*table)(ddbc_doc_out *o, ddbc_doc_kind kind, size_t cols);
 	void (*row)(ddbc_doc_out *o);
+	/* A row of an item view: its entity's colour, whether it starts a
+	 * partition, whether the access pattern shown returns it. */
+	void (*item_row)(ddbc_doc_out *o, size_t colour, bool starts, bool hit);
 	void (*cell)(ddbc_doc_out *o);
 	void (*cell_end)(ddbc_doc_out *o);
 	void (*row_end)(ddbc_doc_out *o);
@@ -85,10 +90,15 @@ typedef struct ddbc_doc_backend {
 	void (*strong)(ddbc_doc_out *o, const char *words);
 	void (*link)(ddbc_doc_out *o, const char *id);
 	void (*link_end)(ddbc_doc_out *o, const char *id);
+	void (*swatch)(ddbc_doc_out *o, size_t colour);   /* an entity's colour */
 } ddbc_doc_backend;
 
 extern const ddbc_doc_backend ddbc_doc_markdown;   /* doc_md.c */
 extern const ddbc_doc_backend ddbc_doc_html;       /* doc_html.c */
+
+/* Between blocks and rows: hands what is written to the file once a
+ * piece's worth is waiting. */
+void ddbc_doc_flush(ddbc_doc_out *o);
 
 /* Writes g's documentation in language lang through be, to file in pieces,
  * or, when file is NULL, whole into *whole (which the caller releases). */
