@@ -168,8 +168,8 @@ static void cell_end(const ddbc_view_out *v)
 }
 
 /* The value as text: a scalar as written, anything else as JSON on one
- * line; cut after VALUE_CHARS characters. */
-static void put_value(const ddbc_view_out *v, const ddbc_node *n)
+ * line; cut after VALUE_CHARS characters unless whole (a key's value). */
+static void put_value(const ddbc_view_out *v, const ddbc_node *n, bool whole)
 {
 	char *text = n->kind == DDBC_NODE_SCALAR ? xstrdup(n->u.text) : ddbc_doc_value_json(n);
 	if (!text)
@@ -177,7 +177,7 @@ static void put_value(const ddbc_view_out *v, const ddbc_node *n)
 	const unsigned char *p = (const unsigned char *)text, *end = p + strlen(text);
 	unsigned cp;
 	size_t chars = 0, len;
-	for (; p < end && chars < VALUE_CHARS; p += len, chars++)
+	for (; p < end && (whole || chars < VALUE_CHARS); p += len, chars++)
 		if (!(len = ddbc_utf8_decode(p, end, &cp)))
 			len = 1;
 	bool cut = p < end;
@@ -195,7 +195,7 @@ static void key_cells(const ddbc_view_out *v, const ddbc_name *names, size_t n,
 		cell(v);
 		const ddbc_node *val = value_of(item, names[i].s);
 		if (val)
-			put_value(v, val);
+			put_value(v, val, true);
 		cell_end(v);
 	}
 }
@@ -228,7 +228,7 @@ static void attrs_cell(const ddbc_view_out *v, const ddbc_index *ix, const ddbc_
 		first = false;
 		v->be->span(v->o, k->u.text, DDBC_SPAN_TEXT);
 		words(v, ": ");
-		put_value(v, item->u.pairs[i].value);
+		put_value(v, item->u.pairs[i].value, false);
 	}
 	cell_end(v);
 }
