@@ -442,12 +442,40 @@ START_TEST(test_item_views)
 	expect_contains(md, "|---|---|---|---|---|\n"
 		"| ▶ | `U#2` | `O#a` | [Order](#entity-order) | user: `2`, id: `a`, n: `2`, "
 		"status: `open` |\n| ▶ | `U#2` | `O#b` |");
+	/* The diagram: User sets no status, so it is not in Open. */
+	expect_contains(md, "```mermaid\nflowchart LR\n  subgraph t0[\"Table Tab\"]\n"
+		"    t0i0[\"Tab (base table)<br/>PK · SK\"]\n    t0i1[\"Open (GSI)<br/>status · n\"]\n"
+		"    t0i2[\"ByN (LSI)<br/>PK · n\"]\n  end\n  t0e0([\"Order\"])\n  t0e0 --> t0i0\n"
+		"  t0e0 --> t0i1\n  t0e0 --> t0i2\n  t0e1([\"User\"])\n  t0e1 --> t0i0\n"
+		"  t0e1 --> t0i2\n```\n");
 	free(md);
 	char *html = emit(c.g, true, DDBC_LANG_EN, NULL);
+	expect_contains(html, "<g class=\"entity c1\"><title>User</title>");
 	expect_contains(html, "<tr class=\"c0 starts\">");
 	expect_contains(html, "<tr class=\"c1\">");
 	expect_contains(html, "<tr class=\"c0 hit\">");
 	free(html);
+	checked_free(&c);
+}
+END_TEST
+
+/* A table of many entities is drawn as one box that counts them, each
+ * index's line labelled with how many it holds. */
+START_TEST(test_diagram_many_entities)
+{
+	strbuf y = STRBUF_INIT;
+	strbuf_addstr(&y, "ddbc: 1\nname: many\ntables:\n  Big:\n    partition_key: PK\n"
+			  "    gsi:\n      GSI1:\n        partition_key: g\nentities:\n");
+	for (int i = 0; i < 41; i++)
+		strbuf_addf(&y, "  E%d:\n    attributes:\n      PK: { type: S, template: \"E%d#{id}\" }\n"
+				"      id: S\n%s", i, i, i % 2 ? "      g: S\n" : "");
+	checked c;
+	check_text(&c, y.buf);
+	strbuf_release(&y);
+	char *md = emit(c.g, false, DDBC_LANG_EN, NULL);
+	expect_contains(md, "  end\n  t0e([\"41 entities\"])\n  t0e -- \"41\" --> t0i0\n"
+			    "  t0e -- \"20\" --> t0i1\n```\n");
+	free(md);
 	checked_free(&c);
 }
 END_TEST
@@ -516,6 +544,7 @@ START_TEST(test_hostile_markdown)
 		expect_contains(md, "\\# not a heading | a | b | |---|---| \\<script>alert(6)\\</script>\n");
 		/* The user's "# Contents" keeps "contents"; ddbc's contents move on. */
 		expect_contains(md, "\n## Contents\n\nA heading of the user's");
+		expect_contains(md, "  t0e0([\"Evil|Entity#lt;script#gt;\"])\n");
 		free(md);
 	}
 	checked_free(&c);
@@ -528,9 +557,11 @@ static void expect_only_known_markup(const char *html)
 {
 	static const char *const tags[] = { "h1", "h2", "h3", "h4", "h5", "h6", "p", "a", "code",
 		"pre", "ul", "ol", "li", "table", "thead", "tbody", "tr", "th", "td", "div", "nav",
-		"strong", "em", "del", "blockquote", "hr", "br", "main", "span" };
+		"strong", "em", "del", "blockquote", "hr", "br", "main", "span", "figure", "svg",
+		"g", "title", "rect", "text", "path" };
 	static const char *const attrs[] = { "id", "class", "href", "tabindex", "aria-hidden",
-					     "start", "align" };
+					     "start", "align", "viewBox", "role", "aria-label", "x", "y",
+					     "width", "height", "rx", "d" };
 	const char *p = strstr(html, "<main class=\"doc\">");
 	const char *end = p ? strstr(p, "</main>") : NULL;
 	ck_assert(p && end);
@@ -994,6 +1025,7 @@ static Suite *doc_suite(void)
 	tcase_add_test(tc, test_multi_attribute_key);
 	tcase_add_test(tc, test_lsi_ttl_billing);
 	tcase_add_test(tc, test_item_views);
+	tcase_add_test(tc, test_diagram_many_entities);
 	tcase_add_loop_test(tc, test_links_resolve, 0, (int)NSAMPLES * 2);
 	suite_add_tcase(s, tc);
 

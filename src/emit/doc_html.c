@@ -7,6 +7,7 @@
  * user string is escaped, and the user's Markdown (descriptions) is
  * rendered by cmark-gfm in its safe mode (doc_desc.h).
  */
+#include "emit/doc_diagram.h"
 #include "emit/doc_escape.h"
 #include "emit/doc_write.h"
 
@@ -20,7 +21,7 @@ static const char *kind_class(ddbc_doc_kind kind)
 		[DDBC_DOC_OTHER] = "other", [DDBC_DOC_INDEX_TABLE] = "indexes",
 		[DDBC_DOC_MAP_TABLE] = "index-map", [DDBC_DOC_ATTR_TABLE] = "attributes",
 		[DDBC_DOC_PATTERN_TABLE] = "patterns", [DDBC_DOC_VIEW] = "view",
-		[DDBC_DOC_ITEM_VIEW] = "items",
+		[DDBC_DOC_ITEM_VIEW] = "items", [DDBC_DOC_DIAGRAM] = "diagram",
 	};
 	return names[kind];
 }
@@ -132,6 +133,11 @@ static void swatch(ddbc_doc_out *o, size_t colour)
 		    colour % COLOURS);
 }
 
+static void diagram(ddbc_doc_out *o, const ddbc_table *tables, size_t n, const ddbc_doc_labels *L)
+{
+	ddbc_diagram_svg(&o->sb, tables, n, L);
+}
+
 static void cell(ddbc_doc_out *o)
 {
 	strbuf_addstr(&o->sb, o->rows ? "<td>" : "<th>");
@@ -214,5 +220,5 @@ static void link_end(ddbc_doc_out *o, const char *id)
 const ddbc_doc_backend ddbc_doc_html = {
 	heading, heading_end, para, para_end, nav, nav_end, item, list_end,
 	table, row, item_row, cell, cell_end, row_end, table_end, code_block, description,
-	span, strong, link, link_end, swatch,
+	span, strong, link, link_end, swatch, diagram,
 };

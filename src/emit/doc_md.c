@@ -4,6 +4,7 @@
  * table cell every '|' is escaped, at a paragraph's start whatever could
  * open a block. ddbc's own words are written as they are.
  */
+#include "emit/doc_diagram.h"
 #include "emit/doc_escape.h"
 #include "emit/doc_write.h"
 
@@ -118,6 +119,16 @@ static void code_block(ddbc_doc_out *o, const char *info, const char *text)
 	strbuf_addstr(&o->sb, "\n\n");
 }
 
+/* A Mermaid flowchart, which GitHub draws. */
+static void diagram(ddbc_doc_out *o, const ddbc_table *tables, size_t n, const ddbc_doc_labels *L)
+{
+	strbuf chart = STRBUF_INIT;
+	ddbc_diagram_mermaid(&chart, tables, n, L);
+	chart.buf[--chart.len] = '\0';   /* the fence ends the last line */
+	code_block(o, "mermaid", chart.buf);
+	strbuf_release(&chart);
+}
+
 static void description(ddbc_doc_out *o, ddbc_doc_desc *d)
 {
 	size_t at = o->sb.len;
@@ -167,5 +178,5 @@ static void link_end(ddbc_doc_out *o, const char *id)
 const ddbc_doc_backend ddbc_doc_markdown = {
 	heading, heading_end, para, para_end, nav, nav, item, list_end,
 	table, row, item_row, cell, cell_end, row_end, table_end, code_block, description,
-	span, strong, link, link_end, swatch,
+	span, strong, link, link_end, swatch, diagram,
 };

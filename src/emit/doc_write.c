@@ -24,7 +24,7 @@
 /* Each heading's id, computed in document order before anything is
  * written (the table of contents comes first and links to all). */
 typedef struct ids {
-	const char *title, *contents, *orphans, *patterns;
+	const char *title, *contents, *diagram, *orphans, *patterns;
 	const char **table, **indexes, **map;   /* per table */
 	const char **views, ***view;            /* per table; per table and index */
 	const char **entity;                    /* per entity */
@@ -251,6 +251,8 @@ static void assign_ids(writer *w)
 	id->entity = xcalloc(g->nentities + 1, sizeof(char *));
 	id->pattern = xcalloc(g->npatterns + 1, sizeof(char *));
 	id->contents = plain_id(w, w->L->contents);
+	if (g->ntables)
+		id->diagram = plain_id(w, w->L->diagram);
 	table_ids(w);
 	if (has_orphans(g)) {
 		id->orphans = plain_id(w, w->L->orphans);
@@ -861,6 +863,11 @@ static void write_body(writer *w, ddbc_doc_desc *desc)
 	const ddbc_design *g = w->g;
 	write_title(w, desc);
 	write_contents(w);
+	if (w->id.diagram) {
+		plain_heading(w, 2, DDBC_DOC_DIAGRAM, w->id.diagram, w->L->diagram);
+		w->be->diagram(w->o, g->tables, g->ntables, w->L);
+		flush(w);
+	}
 	for (size_t i = 0; i < g->ntables; i++)
 		write_table(w, &g->tables[i]);
 	write_orphans(w);

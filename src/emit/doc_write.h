@@ -22,6 +22,8 @@
 #include <stddef.h>
 #include <stdio.h>
 
+struct ddbc_doc_labels;   /* doc_labels.h */
+
 /* What a heading or a table is; the HTML page's classes say it. */
 typedef enum ddbc_doc_kind {
 	/* headings */
@@ -35,6 +37,7 @@ typedef enum ddbc_doc_kind {
 	DDBC_DOC_PATTERN,
 	DDBC_DOC_OTHER,            /* "Entities without a table" */
 	DDBC_DOC_VIEW,             /* "Items in `name`" */
+	DDBC_DOC_DIAGRAM,
 	/* tables */
 	DDBC_DOC_INDEX_TABLE,
 	DDBC_DOC_MAP_TABLE,
@@ -91,6 +94,9 @@ typedef struct ddbc_doc_backend {
 	void (*link)(ddbc_doc_out *o, const char *id);
 	void (*link_end)(ddbc_doc_out *o, const char *id);
 	void (*swatch)(ddbc_doc_out *o, size_t colour);   /* an entity's colour */
+	/* The picture of the n tables at tables (doc_diagram.h). */
+	void (*diagram)(ddbc_doc_out *o, const ddbc_table *tables, size_t n,
+			const struct ddbc_doc_labels *L);
 } ddbc_doc_backend;
 
 extern const ddbc_doc_backend ddbc_doc_markdown;   /* doc_md.c */

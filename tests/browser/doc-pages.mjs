@@ -172,8 +172,13 @@ function readViews() {
 		}) : [];
 		views.push({ table, index: name, rows });
 	}
-	const svgs = document.querySelectorAll('svg').length;
-	return { views, svgs };
+	// The diagram: drawn, with a box for every entity or a count of them.
+	const svg = document.querySelector('svg.diagram');
+	const box = svg ? svg.getBoundingClientRect() : null;
+	const diagram = svg ? { width: box.width, height: box.height,
+		entities: svg.querySelectorAll('g.entity').length,
+		tables: svg.querySelectorAll('g.table').length } : null;
+	return { views, diagram };
 }
 
 function sameRows(a, b) {
@@ -233,7 +238,8 @@ async function checkPage(context, design, lang, dir) {
 	const base = design.replace(/\.ddb\.yaml$/, '');
 	const what = `${base} (${lang})`;
 	const md = doc(join(srcdir, 'samples', design), 'md', lang);
-	const views = expectedViews(YAML.parse(readFileSync(join(srcdir, 'samples', design), 'utf8')));
+	const yaml = YAML.parse(readFileSync(join(srcdir, 'samples', design), 'utf8'));
+	const views = expectedViews(yaml);
 	const file = join(dir, `${base}.${lang}.html`);
 	writeFileSync(file, doc(join(srcdir, 'samples', design), 'html', lang));
 
@@ -261,7 +267,13 @@ async function checkPage(context, design, lang, dir) {
 	});
 	check(got.badLinks.length === 0, `${what}: links to missing anchors: ${got.badLinks.join(', ')}`);
 	check(got.scripts === 0, `${what}: the page holds ${got.scripts} scripts`);
-	checkViews(what, views, await page.evaluate(readViews), viewRowsOfMarkdown(md));
+	const shown = await page.evaluate(readViews);
+	checkViews(what, views, shown, viewRowsOfMarkdown(md));
+	const d = shown.diagram;
+	check(d && d.width > 0 && d.height > 0, `${what}: the diagram is drawn as SVG`);
+	check(d && d.tables === Object.keys(yaml.tables || {}).length,
+		`${what}: the diagram has ${d?.tables} tables`);
+	check(md.includes('```mermaid\nflowchart LR\n'), `${what}: the Markdown has the Mermaid diagram`);
 
 	for (const [width, height] of [[1920, 1080], [420, 900], [390, 844]]) {
 		await page.setViewportSize({ width, height });
