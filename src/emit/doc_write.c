@@ -877,7 +877,7 @@ static void write_body(writer *w, ddbc_doc_desc *desc)
 void ddbc_doc_write(const ddbc_doc_backend *be, FILE *file, strbuf *whole,
 		    const ddbc_design *g, ddbc_lang_id lang)
 {
-	ddbc_doc_out o = { STRBUF_INIT, file, false, false, -1, 0, 0, 0, 0 };
+	ddbc_doc_out o = { STRBUF_INIT, file, false, false, -1, 0, 0, 0, 0, STRBUF_INIT, 0 };
 	writer w = { .be = be, .o = &o, .g = g, .L = ddbc_doc_labels_for(lang) };
 	ddbc_slugger_init(&w.slugs);
 
@@ -896,6 +896,7 @@ void ddbc_doc_write(const ddbc_doc_backend *be, FILE *file, strbuf *whole,
 	if (g->description)
 		ddbc_doc_desc_release(&desc);
 	free_ids(&w.id, g->ntables);
+	strbuf_release(&o.heads);
 	ddbc_slugger_release(&w.slugs);
 	if (file) {
 		fwrite(strbuf_str(&o.sb), 1, o.sb.len, file);

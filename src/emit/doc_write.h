@@ -63,6 +63,9 @@ typedef struct ddbc_doc_out {
 	int depth;                 /* open list items (-1: no list) */
 	size_t items, rows, cols;  /* of the list or table being written */
 	size_t mark;               /* where the open block started in sb */
+	strbuf heads;              /* HTML: the open table's column names, each
+				    * ended by a NUL, for its cells' labels */
+	size_t col;                /* HTML: the cell being written */
 } ddbc_doc_out;
 
 /* A format. Blocks come as begin/end pairs; inline text only inside a

@@ -231,7 +231,11 @@ function overflow() {
 	const cut = [...document.querySelectorAll('.table-wrap')]
 		.filter(w => w.scrollWidth > w.clientWidth + 1 || w.scrollHeight > w.clientHeight + 1)
 		.length;
-	return { page, cut };
+	// Tables whose columns run past their box (a reader must scroll to them).
+	const wide = [...document.querySelectorAll('.table-wrap')]
+		.filter(w => w.scrollWidth > w.clientWidth + 1)
+		.map(w => `${w.className.replace('table-wrap ', '')} (${w.scrollWidth - w.clientWidth}px)`);
+	return { page, cut, wide };
 }
 
 async function checkPage(context, design, lang, dir) {
@@ -279,6 +283,8 @@ async function checkPage(context, design, lang, dir) {
 		await page.setViewportSize({ width, height });
 		const o = await page.evaluate(overflow);
 		check(o.page <= 0, `${what}: at ${width}px the page scrolls sideways by ${o.page}px`);
+		check(width === 390 || o.wide.length === 0,
+			`${what}: at ${width}px columns are off screen in ${o.wide.join(', ')}`);
 		if (width === 390)
 			continue;
 		await page.screenshot({ path: join(shots || dir, `${base}.${lang}.${width}.png`),
