@@ -222,8 +222,8 @@ START_TEST(test_todo_article_table)
 	expect_contains(md,
 		"| AttributeName | Type | Description | Format | GSI Inclusion | LSI Inclusion |\n"
 		"|---|---|---|---|---|---|\n"
-		"| PK | String | TodoItem識別番号 | UUIDv4 | TodoItemsByUser (projected) |  |\n"
-		"| SK | String | 作成時間 | yyyy-mm-dd | TodoItemsByUser (sort key) |  |\n"
+		"| PK | String (required) | TodoItem識別番号 | UUIDv4 | TodoItemsByUser (projected) |  |\n"
+		"| SK | String (required) | 作成時間 | yyyy-mm-dd | TodoItemsByUser (sort key) |  |\n"
 		"| content | String | TodoItemの内容 |  | TodoItemsByUser (projected) |  |\n"
 		"| user | String | user id | UUIDv4 | TodoItemsByUser (partition key) |  |\n"
 		"| done | Boolean | 完了かどうかのフラグ |  | TodoItemsByUser (projected) |  |\n"
@@ -235,8 +235,8 @@ START_TEST(test_todo_article_table)
 	expect_contains(ja,
 		"| 属性名 | データ型 | 説明 | フォーマット | GSI への射影 | LSI への射影 |\n"
 		"|---|---|---|---|---|---|\n"
-		"| PK | String | TodoItem識別番号 | UUIDv4 | TodoItemsByUser（射影） |  |\n"
-		"| SK | String | 作成時間 | yyyy-mm-dd | TodoItemsByUser（ソートキー） |  |\n");
+		"| PK | String（必須） | TodoItem識別番号 | UUIDv4 | TodoItemsByUser（射影） |  |\n"
+		"| SK | String（必須） | 作成時間 | yyyy-mm-dd | TodoItemsByUser（ソートキー） |  |\n");
 	free(ja);
 	checked_free(&c);
 }
@@ -344,8 +344,8 @@ START_TEST(test_lsi_ttl_billing)
 			    "| ByTime | LSI | PK (String) | createdAt (Number) | INCLUDE: note |  |\n");
 	expect_contains(md, "| [Event](#entity-event) | `E#{id}` · `V#{version:05}` | `{kind}` | "
 			    "`E#{id}` · `{createdAt}` |\n");
-	expect_contains(md, "| PK | String |  | `E#{id}` | ByKind (projected) | ByTime (partition key) |\n"
-			    "| SK | String |  | `V#{version:05}` | ByKind (projected) | ByTime (projected) |\n"
+	expect_contains(md, "| PK | String (required) |  | `E#{id}` | ByKind (projected) | ByTime (partition key) |\n"
+			    "| SK | String (required) |  | `V#{version:05}` | ByKind (projected) | ByTime (projected) |\n"
 			    "| id | String |  |  |  |  |\n");
 	expect_contains(md, "| kind | String |  | `a` \\| `b` | ByKind (partition key) |  |\n");
 	expect_contains(md, "| createdAt | Number |  | epoch seconds |  | ByTime (sort key) |\n"
@@ -459,6 +459,26 @@ START_TEST(test_item_views)
 }
 END_TEST
 
+/* Contents grouped by table; a long example item folded in HTML only. */
+START_TEST(test_contents_and_folds)
+{
+	checked c;
+	check_file(&c, "samples/stamp-rally.ddb.yaml");
+	char *md = emit(c.g, false, DDBC_LANG_EN, NULL);
+	expect_contains(md, "- [Table `line-event`](#table-line-event)\n  - [Item views](#item-views)\n"
+			    "  - [Entity `User`](#entity-user)\n");
+	expect_contains(md, "  - [Pattern `users-by-date`](#pattern-users-by-date)\n");
+	ck_assert_ptr_null(strstr(md, "<details>"));
+	free(md);
+	char *html = emit(c.g, true, DDBC_LANG_EN, NULL);
+	const char *fold = strstr(html, "<details><summary>Example item ");
+	ck_assert_ptr_nonnull(fold);
+	ck_assert_ptr_nonnull(strstr(fold, "</code></pre>\n</details>\n"));
+	free(html);
+	checked_free(&c);
+}
+END_TEST
+
 /* A table of many entities is drawn as one box that counts them, each
  * index's line labelled with how many it holds. */
 START_TEST(test_diagram_many_entities)
@@ -558,7 +578,7 @@ static void expect_only_known_markup(const char *html)
 	static const char *const tags[] = { "h1", "h2", "h3", "h4", "h5", "h6", "p", "a", "code",
 		"pre", "ul", "ol", "li", "table", "thead", "tbody", "tr", "th", "td", "div", "nav",
 		"strong", "em", "del", "blockquote", "hr", "br", "main", "span", "figure", "svg",
-		"g", "title", "rect", "text", "path" };
+		"g", "title", "rect", "text", "path", "details", "summary" };
 	static const char *const attrs[] = { "id", "class", "href", "tabindex", "aria-hidden",
 					     "start", "align", "viewBox", "role", "aria-label", "x", "y",
 					     "width", "height", "rx", "d", "data-label" };
@@ -770,7 +790,7 @@ START_TEST(test_pathological_text)
 	size_t len;
 	char *md = emit(c.g, false, DDBC_LANG_EN, &len);
 	ck_assert_uint_gt(len, desc.len);
-	expect_contains(md, "\n| PK | String |  |  |  |  |\n");
+	expect_contains(md, "\n| PK | String (required) |  |  |  |  |\n");
 	free(md);
 	checked_free(&c);
 	strbuf_release(&desc);
@@ -1027,6 +1047,7 @@ static Suite *doc_suite(void)
 	tcase_add_test(tc, test_lsi_ttl_billing);
 	tcase_add_test(tc, test_item_views);
 	tcase_add_test(tc, test_diagram_many_entities);
+	tcase_add_test(tc, test_contents_and_folds);
 	tcase_add_loop_test(tc, test_links_resolve, 0, (int)NSAMPLES * 2);
 	suite_add_tcase(s, tc);
 

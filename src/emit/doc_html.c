@@ -145,6 +145,18 @@ static void diagram(ddbc_doc_out *o, const ddbc_table *tables, size_t n, const d
 	ddbc_diagram_svg(&o->sb, tables, n, L);
 }
 
+static void fold(ddbc_doc_out *o, const char *summary)
+{
+	strbuf_addstr(&o->sb, "<details><summary>");
+	escaped(o, summary);
+	strbuf_addstr(&o->sb, "</summary>\n");
+}
+
+static void fold_end(ddbc_doc_out *o)
+{
+	strbuf_addstr(&o->sb, "</details>\n");
+}
+
 /* The name of column col, as the header row wrote it (escaped). */
 static const char *head(const ddbc_doc_out *o, size_t col)
 {
@@ -262,5 +274,5 @@ static void link_end(ddbc_doc_out *o, const char *id)
 const ddbc_doc_backend ddbc_doc_html = {
 	heading, heading_end, para, para_end, nav, nav_end, item, list_end,
 	table, row, item_row, cell, cell_end, row_end, table_end, code_block, description,
-	span, strong, link, link_end, swatch, diagram,
+	span, strong, link, link_end, swatch, fold, fold_end, diagram,
 };

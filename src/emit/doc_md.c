@@ -78,6 +78,17 @@ static void swatch(ddbc_doc_out *o, size_t colour)
 	(void)o, (void)colour;
 }
 
+/* Markdown shows everything: GitHub folds nothing a reader must open. */
+static void fold(ddbc_doc_out *o, const char *summary)
+{
+	(void)o, (void)summary;
+}
+
+static void fold_end(ddbc_doc_out *o)
+{
+	(void)o;
+}
+
 static void cell(ddbc_doc_out *o)
 {
 	strbuf_addstr(&o->sb, "| ");
@@ -178,5 +189,5 @@ static void link_end(ddbc_doc_out *o, const char *id)
 const ddbc_doc_backend ddbc_doc_markdown = {
 	heading, heading_end, para, para_end, nav, nav, item, list_end,
 	table, row, item_row, cell, cell_end, row_end, table_end, code_block, description,
-	span, strong, link, link_end, swatch, diagram,
+	span, strong, link, link_end, swatch, fold, fold_end, diagram,
 };

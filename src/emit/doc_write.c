@@ -309,6 +309,18 @@ static void toc_section(writer *w, const char *label, const char *id)
 	w->be->link_end(w->o, id);
 }
 
+/* The access patterns of table t (NULL: of no table), under it. */
+static void toc_patterns(writer *w, const ddbc_table *t)
+{
+	for (size_t i = 0; i < w->g->npatterns; i++) {
+		if (w->g->patterns[i].table != t)
+			continue;
+		flush(w);
+		w->be->item(w->o, 1);
+		link(w, w->L->pattern, w->g->patterns[i].id.s, w->id.pattern[i]);
+	}
+}
+
 static void write_contents(writer *w)
 {
 	const ddbc_design *g = w->g;
@@ -319,8 +331,14 @@ static void write_contents(writer *w)
 		const ddbc_table *t = &g->tables[i];
 		w->be->item(w->o, 0);
 		link(w, L->table, t->name.s, w->id.table[i]);
+		flush(w);
+		w->be->item(w->o, 1);
+		w->be->link(w->o, w->id.views[i]);
+		words(w, L->views);
+		w->be->link_end(w->o, w->id.views[i]);
 		for (size_t k = 0; k < t->nentities; k++)
 			toc_entity(w, t->entities[k]);
+		toc_patterns(w, t);
 	}
 	if (w->id.orphans) {
 		toc_section(w, L->orphans, w->id.orphans);
@@ -330,11 +348,7 @@ static void write_contents(writer *w)
 	}
 	if (w->id.patterns) {
 		toc_section(w, L->patterns, w->id.patterns);
-		for (size_t i = 0; i < g->npatterns; i++) {
-			flush(w);
-			w->be->item(w->o, 1);
-			link(w, NULL, g->patterns[i].id.s, w->id.pattern[i]);
-		}
+		toc_patterns(w, NULL);
 	}
 	w->be->list_end(w->o);
 	w->be->nav_end(w->o);
@@ -604,6 +618,11 @@ static void attr_row(writer *w, const ddbc_attr *a)
 	cell_end(w);
 	cell(w);
 	words(w, a->type != DDBC_TYPE_NONE ? ddbc_type_long(a->type) : "");
+	if (ddbc_attr_required(a, NULL)) {
+		words(w, w->L->open);
+		words(w, w->L->d_required);
+		words(w, w->L->close);
+	}
 	cell_end(w);
 	cell(w);
 	w->be->span(w->o, a->description, DDBC_SPAN_MARKDOWN);
@@ -612,6 +631,27 @@ static void attr_row(writer *w, const ddbc_attr *a)
 	inclusion_cell(w, a, DDBC_INDEX_GSI);
 	inclusion_cell(w, a, DDBC_INDEX_LSI);
 	row_end(w);
+}
+
+/* An example item longer than this many lines is folded, so that the
+ * page shows the entity's attributes and items without a screen of JSON. */
+enum { FOLD_LINES = 12 };
+
+static void example_block(writer *w, size_t no, const char *json)
+{
+	size_t lines = 1;
+	for (const char *p = json; (p = strchr(p, '\n')); p++)
+		lines++;
+	if (lines <= FOLD_LINES) {
+		w->be->code_block(w->o, "json", json);
+		return;
+	}
+	strbuf summary = STRBUF_INIT;
+	strbuf_addf(&summary, w->L->example_n, no + 1, lines);
+	w->be->fold(w->o, summary.buf);
+	w->be->code_block(w->o, "json", json);
+	w->be->fold_end(w->o);
+	strbuf_release(&summary);
 }
 
 static void write_entity(writer *w, const ddbc_entity *e)
@@ -629,7 +669,7 @@ static void write_entity(writer *w, const ddbc_entity *e)
 	for (size_t i = 0; i < e->nexamples; i++) {
 		char *json = ddbc_doc_example_json(e->examples[i]);
 		if (json)
-			w->be->code_block(w->o, "json", json);
+			example_block(w, i, json);
 		free(json);
 		flush(w);
 	}

@@ -97,6 +97,9 @@ typedef struct ddbc_doc_backend {
 	void (*link)(ddbc_doc_out *o, const char *id);
 	void (*link_end)(ddbc_doc_out *o, const char *id);
 	void (*swatch)(ddbc_doc_out *o, size_t colour);   /* an entity's colour */
+	/* A block the reader opens (HTML's <details>): summary is ddbc's words. */
+	void (*fold)(ddbc_doc_out *o, const char *summary);
+	void (*fold_end)(ddbc_doc_out *o);
 	/* The picture of the n tables at tables (doc_diagram.h). */
 	void (*diagram)(ddbc_doc_out *o, const ddbc_table *tables, size_t n,
 			const struct ddbc_doc_labels *L);

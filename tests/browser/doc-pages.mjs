@@ -299,6 +299,9 @@ async function checkPage(context, design, lang, dir) {
 	await page.setViewportSize({ width: 700, height: 1000 });
 	const printed = await page.evaluate(overflow);
 	check(printed.cut === 0, `${what}: printed, ${printed.cut} tables are cut off`);
+	const hidden = await page.evaluate(() => [...document.querySelectorAll('details pre')]
+		.filter(p => p.getBoundingClientRect().height === 0).length);
+	check(hidden === 0, `${what}: printed, ${hidden} folded example items are hidden`);
 
 	check(problems.length === 0, `${what}: ${problems.join('; ')}`);
 	await page.close();
