@@ -7,7 +7,7 @@
  * Every heading's id is computed first (the contents link to all of them),
  * in document order, the way GitHub numbers repeated ids.
  */
-#include "emit/doc_write.h"
+#include "emit/doc_writer.h"
 #include "emit/doc_escape.h"
 #include "emit/doc_json.h"
 #include "emit/doc_labels.h"
@@ -20,25 +20,6 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
-
-/* Each heading's id, computed in document order before anything is
- * written (the table of contents comes first and links to all). */
-typedef struct ids {
-	const char *title, *contents, *diagram, *orphans, *patterns;
-	const char **table, **indexes, **map;   /* per table */
-	const char **views, ***view;            /* per table; per table and index */
-	const char **entity;                    /* per entity */
-	const char **pattern;                   /* per pattern */
-} ids;
-
-typedef struct writer {
-	const ddbc_doc_backend *be;
-	ddbc_doc_out *o;
-	const ddbc_design *g;
-	const ddbc_doc_labels *L;
-	ddbc_slugger slugs;
-	ids id;
-} writer;
 
 /* ---- output ---------------------------------------------------------------------------- */
 
@@ -53,19 +34,7 @@ void ddbc_doc_flush(ddbc_doc_out *o)
 	}
 }
 
-/* Between blocks, rows and list items: the text so far may go out. */
-static void flush(writer *w)
-{
-	ddbc_doc_flush(w->o);
-}
-
-static void words(writer *w, const char *s)
-{
-	w->be->span(w->o, s, DDBC_SPAN_WORDS);
-}
-
-static void wordsf(writer *w, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void wordsf(writer *w, const char *fmt, ...)
+void ddbc_doc_wordsf(writer *w, const char *fmt, ...)
 {
 	strbuf sb = STRBUF_INIT;
 	va_list ap;
@@ -74,112 +43,6 @@ static void wordsf(writer *w, const char *fmt, ...)
 	va_end(ap);
 	words(w, strbuf_str(&sb));
 	strbuf_release(&sb);
-}
-
-static void text(writer *w, const char *s)
-{
-	w->be->span(w->o, s, DDBC_SPAN_TEXT);
-}
-
-static void code(writer *w, const char *s)
-{
-	w->be->span(w->o, s, DDBC_SPAN_CODE);
-}
-
-static void scalar_code(writer *w, const ddbc_node *v)
-{
-	if (v && v->kind == DDBC_NODE_SCALAR)
-		code(w, v->u.text);
-}
-
-static void cell(writer *w)
-{
-	w->be->cell(w->o);
-}
-
-static void cell_end(writer *w)
-{
-	w->be->cell_end(w->o);
-}
-
-/* ---- blocks ---------------------------------------------------------------------------- */
-
-/* "## LABEL `name`" */
-static void named_heading(writer *w, int level, ddbc_doc_kind kind, const char *id,
-			  const char *label, const char *name)
-{
-	w->be->heading(w->o, level, kind, id);
-	words(w, label);
-	words(w, " ");
-	code(w, name ? name : "");
-	w->be->heading_end(w->o, level, kind, id);
-	flush(w);
-}
-
-static void plain_heading(writer *w, int level, ddbc_doc_kind kind, const char *id,
-			  const char *label)
-{
-	w->be->heading(w->o, level, kind, id);
-	words(w, label);
-	w->be->heading_end(w->o, level, kind, id);
-	flush(w);
-}
-
-/* A paragraph of inline Markdown (a description, or a sentence of ddbc's). */
-static void paragraph(writer *w, const char *markdown)
-{
-	if (!markdown || !*markdown)
-		return;
-	w->be->para(w->o);
-	w->be->span(w->o, markdown, DDBC_SPAN_MARKDOWN);
-	w->be->para_end(w->o);
-	flush(w);
-}
-
-/* A link "[LABEL `name`](#id)" or "[name](#id)"; the name alone without id. */
-static void link(writer *w, const char *label, const char *name, const char *id)
-{
-	if (!id) {
-		text(w, name);
-		return;
-	}
-	w->be->link(w->o, id);
-	if (label) {
-		words(w, label);
-		words(w, " ");
-		code(w, name ? name : "");
-	} else {
-		text(w, name);
-	}
-	w->be->link_end(w->o, id);
-}
-
-/* Opens a table with its header row of ddbc's column names. */
-static void table_header(writer *w, ddbc_doc_kind kind, const char *const *cols, size_t n)
-{
-	w->be->table(w->o, kind, n);
-	w->be->row(w->o);
-	for (size_t i = 0; i < n; i++) {
-		cell(w);
-		words(w, cols[i]);
-		cell_end(w);
-	}
-	w->be->row_end(w->o);
-}
-
-static void row_end(writer *w)
-{
-	w->be->row_end(w->o);
-	flush(w);
-}
-
-/* "- **Label**: " */
-static void labelled_item(writer *w, const char *label)
-{
-	flush(w);
-	w->be->item(w->o, 0);
-	w->be->strong(w->o, label);
-	words(w, ": ");
 }
 
 /* ---- ids ------------------------------------------------------------------------------- */
@@ -202,15 +65,6 @@ static const char *plain_id(writer *w, const char *label)
 	return ddbc_slug(&w->slugs, label, strlen(label));
 }
 
-static size_t table_no(const writer *w, const ddbc_table *t)
-{
-	return (size_t)(t - w->g->tables);
-}
-
-static size_t entity_no(const writer *w, const ddbc_entity *e)
-{
-	return (size_t)(e - w->g->entities);
-}
 
 static bool has_orphans(const ddbc_design *g)
 {
@@ -370,7 +224,7 @@ static void put_key(writer *w, const ddbc_table *t, const ddbc_name *names, size
 		text(w, names[i].s);
 		ddbc_type ty = names[i].s ? ddbc_table_key_type(t, names[i].s) : DDBC_TYPE_NONE;
 		if (ty != DDBC_TYPE_NONE)
-			wordsf(w, "%s%s%s", w->L->open, ddbc_type_long(ty), w->L->close);
+			ddbc_doc_wordsf(w, "%s%s%s", w->L->open, ddbc_type_long(ty), w->L->close);
 	}
 }
 
@@ -396,7 +250,7 @@ static void put_projection(writer *w, const ddbc_index *ix)
 static void put_capacity(writer *w, const ddbc_capacity *c)
 {
 	words(w, w->L->open);
-	wordsf(w, w->L->capacity, c->read, c->write);
+	ddbc_doc_wordsf(w, w->L->capacity, c->read, c->write);
 	words(w, w->L->close);
 }
 
@@ -520,10 +374,6 @@ static void write_index_map(writer *w, const ddbc_table *t)
 
 /* ---- item views ---------------------------------------------------------------------- */
 
-static ddbc_view_out view_out(const writer *w)
-{
-	return (ddbc_view_out){ w->be, w->o, w->L, w->id.entity, w->g->entities };
-}
 
 static void write_views(writer *w, const ddbc_table *t)
 {
@@ -561,7 +411,7 @@ static void put_role(writer *w, const ddbc_attr *a, const ddbc_index *ix, ddbc_r
 		return;
 	for (size_t i = 0; i < n; i++)
 		if (names[i].s && !strcmp(names[i].s, a->name.s))
-			wordsf(w, " %zu/%zu", i + 1, n);
+			ddbc_doc_wordsf(w, " %zu/%zu", i + 1, n);
 }
 
 /* "GSI1 (partition key), GSI2 (projected)": the derived roles. */
@@ -692,200 +542,6 @@ static void write_table(writer *w, const ddbc_table *t)
 		write_entity(w, t->entities[k]);
 }
 
-/* ---- access patterns ------------------------------------------------------------------- */
-
-static const char *api_name(ddbc_operation op)
-{
-	static const char *const names[] = { "GetItem", "Query", "Scan", "PutItem", "UpdateItem",
-					     "DeleteItem" };
-	return names[op];
-}
-
-/* "GSI1PK = `X` AND begins_with(GSI1SK, `Y`)", as a KeyConditionExpression reads. */
-static void put_key_condition(writer *w, const ddbc_pattern *p)
-{
-	static const char *const ops[] = { "=", "<", "<=", ">", ">=" };
-	if (!p->nconds) {
-		words(w, w->L->no_key);
-		return;
-	}
-	for (size_t i = 0; i < p->nconds; i++) {
-		const ddbc_key_cond *c = &p->conds[i];
-		if (i)
-			words(w, " AND ");
-		if (c->op == DDBC_COND_BEGINS_WITH) {
-			text(w, "begins_with(");
-			text(w, c->attr.s);
-			words(w, ", ");
-			scalar_code(w, c->nvalues ? c->values[0] : NULL);
-			words(w, ")");
-			continue;
-		}
-		text(w, c->attr.s);
-		if (c->op == DDBC_COND_BETWEEN) {
-			words(w, " BETWEEN ");
-			scalar_code(w, c->nvalues > 0 ? c->values[0] : NULL);
-			words(w, " AND ");
-			scalar_code(w, c->nvalues > 1 ? c->values[1] : NULL);
-			continue;
-		}
-		words(w, " ");
-		text(w, ops[c->op]);
-		words(w, " ");
-		scalar_code(w, c->nvalues ? c->values[0] : NULL);
-	}
-}
-
-/* The table, or "GSI1", with the table's name when the design has several. */
-static void put_index(writer *w, const ddbc_pattern *p)
-{
-	if (!p->table) {
-		text(w, p->index_ref.s);
-		return;
-	}
-	const ddbc_index *ix = p->index;
-	if (!ix || ix->kind == DDBC_INDEX_PRIMARY) {
-		if (w->g->ntables > 1)
-			text(w, p->table->name.s);
-		else
-			words(w, w->L->base_table);
-		return;
-	}
-	text(w, ix->name.s);
-	if (w->g->ntables > 1) {
-		words(w, w->L->open);
-		text(w, p->table->name.s);
-		words(w, w->L->close);
-	}
-}
-
-/* The entities the key condition returns (derived), linked. */
-static void put_pattern_entities(writer *w, const ddbc_pattern *p)
-{
-	if (!p->analysed) {
-		for (size_t i = 0; i < p->nentities; i++) {
-			if (i)
-				words(w, w->L->sep);
-			text(w, p->entities[i].s);
-		}
-		return;
-	}
-	for (size_t i = 0; i < p->nmatched; i++) {
-		const ddbc_entity *e = p->matched[i];
-		if (i)
-			words(w, w->L->sep);
-		link(w, NULL, e->name.s, w->id.entity[entity_no(w, e)]);
-	}
-}
-
-static void pattern_row(writer *w, size_t no, const ddbc_pattern *p)
-{
-	w->be->row(w->o);
-	cell(w);
-	wordsf(w, "%zu", no + 1);
-	cell_end(w);
-	cell(w);
-	link(w, NULL, p->id.s, w->id.pattern[no]);
-	if (p->description) {
-		words(w, ": ");
-		w->be->span(w->o, p->description, DDBC_SPAN_MARKDOWN);
-	}
-	cell_end(w);
-	cell(w);
-	words(w, api_name(p->operation));
-	cell_end(w);
-	cell(w);
-	put_index(w, p);
-	cell_end(w);
-	cell(w);
-	put_key_condition(w, p);
-	cell_end(w);
-	cell(w);
-	put_pattern_entities(w, p);
-	cell_end(w);
-	row_end(w);
-}
-
-static void pattern_extras(writer *w, const ddbc_pattern *p)
-{
-	const ddbc_doc_labels *L = w->L;
-	if (p->order) {
-		labelled_item(w, L->d_order);
-		wordsf(w, "%s (ScanIndexForward = %s)", p->order > 0 ? L->asc : L->desc,
-		       p->order > 0 ? "true" : "false");
-	}
-	if (p->consistent_read) {
-		labelled_item(w, L->d_consistent);
-		words(w, L->yes);
-	}
-	if (p->nreturns) {
-		labelled_item(w, L->d_returns);
-		for (size_t i = 0; i < p->nreturns; i++) {
-			if (i)
-				words(w, ", ");
-			code(w, p->returns[i].s);
-		}
-	}
-	if (p->condition) {
-		labelled_item(w, L->d_condition);
-		code(w, p->condition);
-	}
-}
-
-static void pattern_params(writer *w, const ddbc_pattern *p)
-{
-	const ddbc_node *ex = p->example;
-	if (!ex || ex->kind != DDBC_NODE_MAP || !ex->n)
-		return;
-	labelled_item(w, w->L->d_params);
-	for (size_t i = 0; i < ex->n; i++) {
-		if (i)
-			words(w, ", ");
-		scalar_code(w, ex->u.pairs[i].key);
-		words(w, " = ");
-		scalar_code(w, ex->u.pairs[i].value);
-	}
-}
-
-static void write_pattern(writer *w, size_t no, const ddbc_pattern *p)
-{
-	const ddbc_doc_labels *L = w->L;
-	named_heading(w, 3, DDBC_DOC_PATTERN, w->id.pattern[no], L->pattern, p->id.s);
-	paragraph(w, p->description);
-	if (p->table) {
-		labelled_item(w, L->d_table);
-		link(w, NULL, p->table->name.s, w->id.table[table_no(w, p->table)]);
-	}
-	labelled_item(w, L->d_index);
-	put_index(w, p);
-	labelled_item(w, L->d_operation);
-	words(w, api_name(p->operation));
-	labelled_item(w, L->d_key);
-	put_key_condition(w, p);
-	pattern_extras(w, p);
-	labelled_item(w, L->d_entities);
-	put_pattern_entities(w, p);
-	pattern_params(w, p);
-	w->be->list_end(w->o);
-	flush(w);
-	ddbc_view_out v = view_out(w);
-	ddbc_doc_pattern_request(&v, w->g, p);
-}
-
-static void write_patterns(writer *w)
-{
-	const ddbc_design *g = w->g;
-	if (!g->npatterns)
-		return;
-	plain_heading(w, 2, DDBC_DOC_PATTERNS, w->id.patterns, w->L->patterns);
-	table_header(w, DDBC_DOC_PATTERN_TABLE, w->L->pattern_cols, 6);
-	for (size_t i = 0; i < g->npatterns; i++)
-		pattern_row(w, i, &g->patterns[i]);
-	w->be->table_end(w->o);
-	for (size_t i = 0; i < g->npatterns; i++)
-		write_pattern(w, i, &g->patterns[i]);
-}
-
 /* ---- the document ---------------------------------------------------------------------- */
 
 static void write_orphans(writer *w)
@@ -911,7 +567,7 @@ static void write_body(writer *w, ddbc_doc_desc *desc)
 	for (size_t i = 0; i < g->ntables; i++)
 		write_table(w, &g->tables[i]);
 	write_orphans(w);
-	write_patterns(w);
+	ddbc_doc_write_patterns(w);
 }
 
 void ddbc_doc_write(const ddbc_doc_backend *be, FILE *file, strbuf *whole,
