@@ -954,6 +954,104 @@ static char *path_in(const char *dir, const char *name)
 	return p;
 }
 
+/* How many times needle occurs in hay. */
+static size_t count(const char *hay, const char *needle)
+{
+	size_t n = 0;
+	for (const char *p = hay; (p = strstr(p, needle)); p++)
+		n++;
+	return n;
+}
+
+/* -o DIR/: an index page and one page per table, linked to each other. */
+START_TEST(test_cli_site)
+{
+	char *dir = temp_dir();
+	char *site = path_in(dir, "site/");
+	tu_proc p;
+	tu_run(&p, NULL, "doc", "--format", "html", "--template", TEST_SRCDIR "/templates", "-o",
+	       site, "samples/assessment-multi.ddb.yaml", NULL);
+	ck_assert_msg(p.status == 0, "status %d: %s", p.status, p.err);
+	ck_assert_uint_eq(p.out_len, 0);
+	tu_proc_free(&p);
+	const char *const pages[] = { "index.html", "table-Companies.html", "table-Users.html",
+				      "table-AssessmentResults.html" };
+	for (size_t i = 0; i < 4; i++) {
+		char *path = path_in(dir, "site");
+		char *file = path_in(path, pages[i]);
+		size_t len;
+		char *html = tu_read_file(file, &len);
+		ck_assert_msg(html != NULL, "no %s", pages[i]);
+		expect_contains(html, "<svg class=\"diagram\"");
+		if (i == 0) {
+			/* The index links to the tables' pages, holds no table's section. */
+			expect_contains(html, "<a href=\"table-Users.html#table-users\">");
+			expect_contains(html, "<a href=\"table-AssessmentResults.html#pattern-results-by-user\">");
+			ck_assert_uint_eq(count(html, "<h2 id=\"table-"), 0);
+		} else {
+			/* A table's page: that table only, and a way back. */
+			expect_contains(html, "<a href=\"index.html#contents\">");
+			ck_assert_uint_eq(count(html, "<h2 id=\"table-"), 1);
+		}
+		free(html);
+		unlink(file);
+		free(file);
+		free(path);
+	}
+	/* Markdown has no site. */
+	tu_run(&p, NULL, "doc", "-o", site, "samples/todo.ddb.yaml", NULL);
+	ck_assert_int_eq(p.status, 2);
+	expect_contains(p.err, "needs --format html");
+	tu_proc_free(&p);
+	char *sub = path_in(dir, "site");
+	rmdir(sub), rmdir(dir);
+	free(sub), free(site), free(dir);
+}
+END_TEST
+
+/* --check: 0 up to date, 1 stale or missing, 2 a design with errors. */
+START_TEST(test_cli_check)
+{
+	char *dir = temp_dir();
+	char *md = path_in(dir, "todo.md"), *html = path_in(dir, "todo.html");
+	char *bad = path_in(dir, "bad.ddb.yaml");
+	tu_proc p;
+	tu_run(&p, NULL, "doc", "--check", md, "samples/todo.ddb.yaml", NULL);
+	ck_assert_int_eq(p.status, 1);
+	tu_proc_free(&p);
+	tu_run(&p, NULL, "doc", "-o", md, "samples/todo.ddb.yaml", NULL);
+	tu_proc_free(&p);
+	tu_run(&p, NULL, "doc", "--check", md, "samples/todo.ddb.yaml", NULL);
+	ck_assert_msg(p.status == 0, "status %d: %s", p.status, p.err);
+	tu_proc_free(&p);
+	/* Other options write another document: stale. */
+	tu_run(&p, NULL, "doc", "--lang", "ja", "--check", md, "samples/todo.ddb.yaml", NULL);
+	ck_assert_int_eq(p.status, 1);
+	expect_contains(p.err, "is stale: regenerate it with ddbc doc --lang ja -o ");
+	tu_proc_free(&p);
+	/* The format follows the file's name. */
+	tu_run(&p, NULL, "doc", "--format", "html", "--template", TEST_SRCDIR "/templates", "-o",
+	       html, "samples/todo.ddb.yaml", NULL);
+	tu_proc_free(&p);
+	tu_run(&p, NULL, "doc", "--template", TEST_SRCDIR "/templates", "--check", html,
+	       "samples/todo.ddb.yaml", NULL);
+	ck_assert_msg(p.status == 0, "status %d: %s", p.status, p.err);
+	tu_proc_free(&p);
+	/* A broken design is not a stale document. */
+	FILE *f = fopen(bad, "w");
+	fputs("ddbc: 1\nname: bad\ntables:\n  Tab:\n    partition_key: PK\n"
+	      "entities:\n  E:\n    table: Nope\n    attributes: { PK: S }\n", f);
+	fclose(f);
+	tu_run(&p, NULL, "doc", "--check", md, bad, NULL);
+	ck_assert_int_eq(p.status, 2);
+	expect_contains(p.err, "has errors");
+	ck_assert_ptr_null(strstr(p.err, "stale"));
+	tu_proc_free(&p);
+	unlink(md), unlink(html), unlink(bad), rmdir(dir);
+	free(md), free(html), free(bad), free(dir);
+}
+END_TEST
+
 START_TEST(test_cli_writes_file)
 {
 	char *dir = temp_dir();
@@ -1068,6 +1166,8 @@ static Suite *doc_suite(void)
 	tc = tcase_create("cli");
 	tcase_set_timeout(tc, 60);
 	tcase_add_test(tc, test_cli_writes_file);
+	tcase_add_test(tc, test_cli_site);
+	tcase_add_test(tc, test_cli_check);
 	tcase_add_test(tc, test_cli_error_writes_nothing);
 	suite_add_tcase(s, tc);
 	return s;

@@ -260,7 +260,10 @@ static void strong(ddbc_doc_out *o, const char *words)
 
 static void link(ddbc_doc_out *o, const char *id)
 {
-	strbuf_addstr(&o->sb, "<a href=\"#");
+	strbuf_addstr(&o->sb, "<a href=\"");
+	if (o->link_file)
+		ddbc_doc_escape(&o->sb, o->link_file, DDBC_ESC_HREF);
+	strbuf_addch(&o->sb, '#');
 	ddbc_doc_escape(&o->sb, id, DDBC_ESC_HREF);
 	strbuf_addstr(&o->sb, "\">");
 }

@@ -183,7 +183,7 @@ static void link(ddbc_doc_out *o, const char *id)
 
 static void link_end(ddbc_doc_out *o, const char *id)
 {
-	strbuf_addf(&o->sb, "](#%s)", id);
+	strbuf_addf(&o->sb, "](%s#%s)", o->link_file ? o->link_file : "", id);
 }
 
 const ddbc_doc_backend ddbc_doc_markdown = {

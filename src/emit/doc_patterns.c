@@ -86,6 +86,7 @@ static void put_pattern_entities(writer *w, const ddbc_pattern *p)
 		const ddbc_entity *e = p->matched[i];
 		if (i)
 			words(w, w->L->sep);
+		link_to(w, e->table);
 		link(w, NULL, e->name.s, w->id.entity[entity_no(w, e)]);
 	}
 }
@@ -97,6 +98,7 @@ static void pattern_row(writer *w, size_t no, const ddbc_pattern *p)
 	ddbc_doc_wordsf(w, "%zu", no + 1);
 	cell_end(w);
 	cell(w);
+	link_to(w, p->table);
 	link(w, NULL, p->id.s, w->id.pattern[no]);
 	if (p->description) {
 		words(w, ": ");
@@ -166,6 +168,7 @@ static void write_pattern(writer *w, size_t no, const ddbc_pattern *p)
 	paragraph(w, p->description);
 	if (p->table) {
 		labelled_item(w, L->d_table);
+		link_to(w, p->table);
 		link(w, NULL, p->table->name.s, w->id.table[table_no(w, p->table)]);
 	}
 	labelled_item(w, L->d_index);
@@ -184,17 +187,33 @@ static void write_pattern(writer *w, size_t no, const ddbc_pattern *p)
 	ddbc_doc_pattern_request(&v, w->g, p);
 }
 
+/* Whether this page lists pattern p: the index page and a single page
+ * list all, a table's page its own. */
+static bool lists(const writer *w, const ddbc_pattern *p)
+{
+	return !w->page || !w->page->table || w->page->table == p->table;
+}
+
 void ddbc_doc_write_patterns(writer *w)
 {
 	const ddbc_design *g = w->g;
-	if (!g->npatterns)
+	size_t n = 0;
+	for (size_t i = 0; i < g->npatterns; i++)
+		n += lists(w, &g->patterns[i]);
+	if (!n)
 		return;
 	plain_heading(w, 2, DDBC_DOC_PATTERNS, w->id.patterns, w->L->patterns);
 	table_header(w, DDBC_DOC_PATTERN_TABLE, w->L->pattern_cols, 6);
 	for (size_t i = 0; i < g->npatterns; i++)
-		pattern_row(w, i, &g->patterns[i]);
+		if (lists(w, &g->patterns[i]))
+			pattern_row(w, i, &g->patterns[i]);
 	w->be->table_end(w->o);
+	/* A site's index page has the list; each pattern stands on its
+	 * table's page. */
+	if (w->page && !w->page->table)
+		return;
 	for (size_t i = 0; i < g->npatterns; i++)
-		write_pattern(w, i, &g->patterns[i]);
+		if (lists(w, &g->patterns[i]))
+			write_pattern(w, i, &g->patterns[i]);
 }
 

@@ -151,6 +151,7 @@ static void toc_entity(writer *w, const ddbc_entity *e)
 {
 	flush(w);
 	w->be->item(w->o, 1);
+	link_to(w, e->table);
 	link(w, w->L->entity, e->name.s, w->id.entity[entity_no(w, e)]);
 }
 
@@ -158,9 +159,11 @@ static void toc_entity(writer *w, const ddbc_entity *e)
 static void toc_section(writer *w, const char *label, const char *id)
 {
 	w->be->item(w->o, 0);
+	link_to(w, NULL);
 	w->be->link(w->o, id);
 	words(w, label);
 	w->be->link_end(w->o, id);
+	w->o->link_file = NULL;
 }
 
 /* The access patterns of table t (NULL: of no table), under it. */
@@ -171,6 +174,7 @@ static void toc_patterns(writer *w, const ddbc_table *t)
 			continue;
 		flush(w);
 		w->be->item(w->o, 1);
+		link_to(w, t);
 		link(w, w->L->pattern, w->g->patterns[i].id.s, w->id.pattern[i]);
 	}
 }
@@ -181,18 +185,30 @@ static void write_contents(writer *w)
 	const ddbc_doc_labels *L = w->L;
 	w->be->nav(w->o);
 	plain_heading(w, 2, DDBC_DOC_CONTENTS, w->id.contents, L->contents);
+	if (w->page && w->page->table)
+		toc_section(w, L->all_tables, w->id.contents);
 	for (size_t i = 0; i < g->ntables; i++) {
 		const ddbc_table *t = &g->tables[i];
+		if (w->page && w->page->table && w->page->table != t)
+			continue;
 		w->be->item(w->o, 0);
+		link_to(w, t);
 		link(w, L->table, t->name.s, w->id.table[i]);
+		if (w->page && !w->page->table)
+			continue;   /* the index page lists the tables' pages */
 		flush(w);
 		w->be->item(w->o, 1);
-		w->be->link(w->o, w->id.views[i]);
-		words(w, L->views);
-		w->be->link_end(w->o, w->id.views[i]);
+		link_to(w, t);
+		link(w, NULL, L->views, w->id.views[i]);
 		for (size_t k = 0; k < t->nentities; k++)
 			toc_entity(w, t->entities[k]);
 		toc_patterns(w, t);
+	}
+	if (w->page && w->page->table) {
+		w->be->list_end(w->o);
+		w->be->nav_end(w->o);
+		flush(w);
+		return;
 	}
 	if (w->id.orphans) {
 		toc_section(w, L->orphans, w->id.orphans);
@@ -557,25 +573,54 @@ static void write_orphans(writer *w)
 static void write_body(writer *w, ddbc_doc_desc *desc)
 {
 	const ddbc_design *g = w->g;
-	write_title(w, desc);
+	const ddbc_table *only = w->page ? w->page->table : NULL;
+	write_title(w, only ? NULL : desc);
 	write_contents(w);
 	if (w->id.diagram) {
 		plain_heading(w, 2, DDBC_DOC_DIAGRAM, w->id.diagram, w->L->diagram);
-		w->be->diagram(w->o, g->tables, g->ntables, w->L);
+		w->be->diagram(w->o, only ? only : g->tables, only ? 1 : g->ntables, w->L);
 		flush(w);
 	}
 	for (size_t i = 0; i < g->ntables; i++)
-		write_table(w, &g->tables[i]);
-	write_orphans(w);
+		if (!w->page || only == &g->tables[i])
+			write_table(w, &g->tables[i]);
+	if (!only)
+		write_orphans(w);
 	ddbc_doc_write_patterns(w);
+}
+
+char *ddbc_doc_page_file(const ddbc_table *t)
+{
+	if (!t)
+		return xstrdup("index.html");
+	strbuf file = STRBUF_INIT;
+	strbuf_addstr(&file, "table-");
+	/* DynamoDB's table names are safe in a file name; anything else
+	 * (only a design with errors has it) becomes '_'. */
+	for (const char *p = t->name.s ? t->name.s : ""; *p; p++)
+		strbuf_addch(&file, strchr("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+					   "0123456789_.-", *p) ? *p : '_');
+	strbuf_addstr(&file, ".html");
+	return strbuf_detach(&file);
 }
 
 void ddbc_doc_write(const ddbc_doc_backend *be, FILE *file, strbuf *whole,
 		    const ddbc_design *g, ddbc_lang_id lang)
 {
-	ddbc_doc_out o = { STRBUF_INIT, file, false, false, -1, 0, 0, 0, 0, STRBUF_INIT, 0 };
-	writer w = { .be = be, .o = &o, .g = g, .L = ddbc_doc_labels_for(lang) };
+	ddbc_doc_write_page(be, file, whole, g, lang, NULL);
+}
+
+void ddbc_doc_write_page(const ddbc_doc_backend *be, FILE *file, strbuf *whole,
+			 const ddbc_design *g, ddbc_lang_id lang, const ddbc_doc_page *page)
+{
+	ddbc_doc_out o = { STRBUF_INIT, file, false, false, -1, 0, 0, 0, 0, STRBUF_INIT, 0, NULL };
+	writer w = { .be = be, .o = &o, .g = g, .L = ddbc_doc_labels_for(lang), .page = page };
 	ddbc_slugger_init(&w.slugs);
+	if (page) {
+		w.files = xcalloc(g->ntables + 1, sizeof(char *));
+		for (size_t i = 0; i < g->ntables; i++)
+			w.files[i] = ddbc_doc_page_file(&g->tables[i]);
+	}
 
 	/* Ids in document order: the title, the description's headings,
 	 * then ddbc's own. */
@@ -592,6 +637,9 @@ void ddbc_doc_write(const ddbc_doc_backend *be, FILE *file, strbuf *whole,
 	if (g->description)
 		ddbc_doc_desc_release(&desc);
 	free_ids(&w.id, g->ntables);
+	for (size_t i = 0; page && i < g->ntables; i++)
+		free(w.files[i]);
+	free(w.files);
 	strbuf_release(&o.heads);
 	ddbc_slugger_release(&w.slugs);
 	if (file) {

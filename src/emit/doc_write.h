@@ -66,6 +66,7 @@ typedef struct ddbc_doc_out {
 	strbuf heads;              /* HTML: the open table's column names, each
 				    * ended by a NUL, for its cells' labels */
 	size_t col;                /* HTML: the cell being written */
+	const char *link_file;     /* the next link's page; NULL: this page */
 } ddbc_doc_out;
 
 /* A format. Blocks come as begin/end pairs; inline text only inside a
@@ -116,6 +117,21 @@ void ddbc_doc_flush(ddbc_doc_out *o);
  * or, when file is NULL, whole into *whole (which the caller releases). */
 void ddbc_doc_write(const ddbc_doc_backend *be, FILE *file, strbuf *whole,
 		    const ddbc_design *g, ddbc_lang_id lang);
+
+/* One page of a documentation site: the index page (table NULL), or the
+ * page of one table, with its item views, entities and access patterns.
+ * Links between pages name the page's file (ddbc_doc_page_file). */
+typedef struct ddbc_doc_page {
+	const ddbc_table *table;
+} ddbc_doc_page;
+
+/* As ddbc_doc_write, one page of a site. */
+void ddbc_doc_write_page(const ddbc_doc_backend *be, FILE *file, strbuf *whole,
+			 const ddbc_design *g, ddbc_lang_id lang, const ddbc_doc_page *page);
+
+/* The file name of t's page ("table-NAME.html"), or "index.html" for NULL.
+ * The caller frees it. */
+char *ddbc_doc_page_file(const ddbc_table *t);
 
 /* The page's title: "NAME — DynamoDB design". The caller frees it. */
 char *ddbc_doc_title(const ddbc_design *g, ddbc_lang_id lang);

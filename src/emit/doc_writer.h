@@ -31,11 +31,27 @@ typedef struct writer {
 	const ddbc_doc_labels *L;
 	ddbc_slugger slugs;
 	ids id;
+	const ddbc_doc_page *page;   /* NULL: the whole document on one page */
+	char **files;                /* per table (site): its page's file */
 } writer;
 
+/* Whether this page holds what belongs to table t (NULL: the index
+ * page's sections). */
+static inline bool on_page(const writer *w, const ddbc_table *t)
+{
+	return !w->page || w->page->table == t;
+}
+
+/* The next link leads to what belongs to table t (NULL: the index page). */
+static inline void link_to(writer *w, const ddbc_table *t)
+{
+	w->o->link_file = NULL;
+	if (!w->page || w->page->table == t)
+		return;
+	w->o->link_file = t ? w->files[t - w->g->tables] : "index.html";
+}
+
 /* ---- output ---------------------------------------------------------------------------- */
-
-
 
 /* Between blocks, rows and list items: the text so far may go out. */
 static inline void flush(writer *w)
@@ -127,6 +143,7 @@ static inline void link(writer *w, const char *label, const char *name, const ch
 		text(w, name);
 	}
 	w->be->link_end(w->o, id);
+	w->o->link_file = NULL;
 }
 
 /* Opens a table with its header row of ddbc's column names. */
