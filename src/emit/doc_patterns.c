@@ -187,11 +187,12 @@ static void write_pattern(writer *w, size_t no, const ddbc_pattern *p)
 	ddbc_doc_pattern_request(&v, w->g, p);
 }
 
-/* Whether this page lists pattern p: the index page and a single page
- * list all, a table's page its own. */
+/* Whether this page lists pattern p: a single page all, a table's page
+ * its own; a site's index page none (it stays small however many
+ * patterns a design has: each table's page lists its own). */
 static bool lists(const writer *w, const ddbc_pattern *p)
 {
-	return !w->page || !w->page->table || w->page->table == p->table;
+	return !w->page || (w->page->table && w->page->table == p->table);
 }
 
 void ddbc_doc_write_patterns(writer *w)
@@ -208,10 +209,6 @@ void ddbc_doc_write_patterns(writer *w)
 		if (lists(w, &g->patterns[i]))
 			pattern_row(w, i, &g->patterns[i]);
 	w->be->table_end(w->o);
-	/* A site's index page has the list; each pattern stands on its
-	 * table's page. */
-	if (w->page && !w->page->table)
-		return;
 	for (size_t i = 0; i < g->npatterns; i++)
 		if (lists(w, &g->patterns[i]))
 			write_pattern(w, i, &g->patterns[i]);

@@ -216,7 +216,7 @@ static void write_contents(writer *w)
 			if (!g->entities[i].table)
 				toc_entity(w, &g->entities[i]);
 	}
-	if (w->id.patterns) {
+	if (w->id.patterns && !w->page) {
 		toc_section(w, L->patterns, w->id.patterns);
 		toc_patterns(w, NULL);
 	}
