@@ -178,7 +178,10 @@ function readViews() {
 	const diagram = svg ? { width: box.width, height: box.height,
 		entities: svg.querySelectorAll('g.entity').length,
 		tables: svg.querySelectorAll('g.table').length } : null;
-	return { views, diagram };
+	// The items each access pattern returns: marked, all in one colour.
+	const hits = [...document.querySelectorAll('.items tr.hit')];
+	const hitColours = new Set(hits.map(tr => getComputedStyle(tr.cells[1]).backgroundColor)).size;
+	return { views, diagram, hits: hits.length, hitColours };
 }
 
 function sameRows(a, b) {
@@ -278,6 +281,9 @@ async function checkPage(context, design, lang, dir) {
 	check(d && d.tables === Object.keys(yaml.tables || {}).length,
 		`${what}: the diagram has ${d?.tables} tables`);
 	check(md.includes('```mermaid\nflowchart LR\n'), `${what}: the Markdown has the Mermaid diagram`);
+	const mdHits = md.split('\n').filter(l => l.startsWith('| ▶ |')).length;
+	check(shown.hits === mdHits, `${what}: ${shown.hits} returned items marked, ${mdHits} in the Markdown`);
+	check(shown.hitColours <= 1, `${what}: returned items in ${shown.hitColours} colours`);
 
 	for (const [width, height] of [[1920, 1080], [420, 900], [390, 844]]) {
 		await page.setViewportSize({ width, height });

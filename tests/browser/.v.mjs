@@ -1,0 +1,10 @@
+import { chromium } from 'playwright-core';
+import { pathToFileURL } from 'node:url';
+const [file, out, width, anchor] = process.argv.slice(2);
+const b = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ['--no-sandbox'] });
+const p = await b.newPage();
+if (process.argv[6]) await p.emulateMedia({ colorScheme: 'dark' });
+await p.setViewportSize({ width: +width, height: 1080 });
+await p.goto(pathToFileURL(file).href + '#' + anchor);
+await p.screenshot({ path: out });
+await b.close();
