@@ -5,9 +5,10 @@
  * table of contents as <nav>, every table inside a container that scrolls
  * sideways when it is too wide. Every body cell carries its column's name
  * (data-label), so that on a phone the stylesheet can show each row as a
- * card of labelled values instead of columns too narrow to read. ddbc writes only its own markup; every
- * user string is escaped, and the user's Markdown (descriptions) is
- * rendered by cmark-gfm in its safe mode (doc_desc.h).
+ * card of labelled values instead of columns too narrow to read. ddbc
+ * writes only its own markup; every user string is escaped, and the
+ * user's Markdown (descriptions) is rendered by cmark-gfm in its safe
+ * mode (doc_desc.h).
  */
 #include "emit/doc_diagram.h"
 #include "emit/doc_escape.h"

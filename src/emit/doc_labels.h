@@ -26,7 +26,8 @@ typedef struct ddbc_doc_labels {
 	/* item views and what an access pattern returns */
 	const char *views, *views_intro, *view, *view_entity, *view_attrs, *legend, *view_empty;
 	const char *all_tables;
-	const char *diagram, *n_entities, *example_n;   /* example_n: printf, %zu and %zu */   /* n_entities: printf, one %zu */
+	/* n_entities: printf with one %zu; example_n: with two (number, lines) */
+	const char *diagram, *n_entities, *example_n;
 	const char *d_request, *d_no_request, *d_items, *d_no_items, *d_required;
 } ddbc_doc_labels;
 
