@@ -222,8 +222,8 @@ START_TEST(test_todo_article_table)
 	expect_contains(md,
 		"| AttributeName | Type | Description | Format | GSI Inclusion | LSI Inclusion |\n"
 		"|---|---|---|---|---|---|\n"
-		"| PK | String | TodoItem識別番号 | UUIDv4 | TodoItemsByUser (projected) |  |\n"
-		"| SK | String | 作成時間 | yyyy-mm-dd | TodoItemsByUser (sort key) |  |\n"
+		"| PK | String (required) | TodoItem識別番号 | UUIDv4 | TodoItemsByUser (projected) |  |\n"
+		"| SK | String (required) | 作成時間 | yyyy-mm-dd | TodoItemsByUser (sort key) |  |\n"
 		"| content | String | TodoItemの内容 |  | TodoItemsByUser (projected) |  |\n"
 		"| user | String | user id | UUIDv4 | TodoItemsByUser (partition key) |  |\n"
 		"| done | Boolean | 完了かどうかのフラグ |  | TodoItemsByUser (projected) |  |\n"
@@ -235,8 +235,8 @@ START_TEST(test_todo_article_table)
 	expect_contains(ja,
 		"| 属性名 | データ型 | 説明 | フォーマット | GSI への射影 | LSI への射影 |\n"
 		"|---|---|---|---|---|---|\n"
-		"| PK | String | TodoItem識別番号 | UUIDv4 | TodoItemsByUser（射影） |  |\n"
-		"| SK | String | 作成時間 | yyyy-mm-dd | TodoItemsByUser（ソートキー） |  |\n");
+		"| PK | String（必須） | TodoItem識別番号 | UUIDv4 | TodoItemsByUser（射影） |  |\n"
+		"| SK | String（必須） | 作成時間 | yyyy-mm-dd | TodoItemsByUser（ソートキー） |  |\n");
 	free(ja);
 	checked_free(&c);
 }
@@ -371,8 +371,8 @@ START_TEST(test_lsi_ttl_billing)
 			    "| ByTime | LSI | PK (String) | createdAt (Number) | INCLUDE: note |  |\n");
 	expect_contains(md, "| [Event](#entity-event) | `E#{id}` · `V#{version:05}` | `{kind}` | "
 			    "`E#{id}` · `{createdAt}` |\n");
-	expect_contains(md, "| PK | String |  | `E#{id}` | ByKind (projected) | ByTime (partition key) |\n"
-			    "| SK | String |  | `V#{version:05}` | ByKind (projected) | ByTime (projected) |\n"
+	expect_contains(md, "| PK | String (required) |  | `E#{id}` | ByKind (projected) | ByTime (partition key) |\n"
+			    "| SK | String (required) |  | `V#{version:05}` | ByKind (projected) | ByTime (projected) |\n"
 			    "| id | String |  |  |  |  |\n");
 	expect_contains(md, "| kind | String |  | `a` \\| `b` | ByKind (partition key) |  |\n");
 	expect_contains(md, "| createdAt | Number |  | epoch seconds |  | ByTime (sort key) |\n"
@@ -385,6 +385,144 @@ START_TEST(test_lsi_ttl_billing)
 	expect_contains(ja, "**課金モード**: プロビジョンド（読み込み 5、書き込み 2） · **TTL**: `expiresAt`\n");
 	expect_contains(ja, "| createdAt | Number |  | epoch seconds |  | ByTime（ソートキー） |\n");
 	free(ja);
+	checked_free(&c);
+}
+END_TEST
+
+/* Item views: a sparse KEYS_ONLY GSI, an LSI with INCLUDE, partitions in
+ * the order they first appear, Number sort keys in numeric order, and the
+ * items each pattern's request returns, marked. */
+START_TEST(test_item_views)
+{
+	checked c;
+	check_text(&c,
+		"ddbc: 1\n"
+		"name: views\n"
+		"tables:\n"
+		"  Tab:\n"
+		"    partition_key: PK\n"
+		"    sort_key: SK\n"
+		"    gsi:\n"
+		"      Open:\n"
+		"        partition_key: status\n"
+		"        sort_key: n\n"
+		"        projection: keys_only\n"
+		"    lsi:\n"
+		"      ByN:\n"
+		"        sort_key: n\n"
+		"        projection: [note]\n"
+		"entities:\n"
+		"  Order:\n"
+		"    attributes:\n"
+		"      PK: { type: S, template: \"U#{user}\" }\n"
+		"      SK: { type: S, template: \"O#{id}\" }\n"
+		"      user: S\n"
+		"      id: S\n"
+		"      n: N\n"
+		"      status: S\n"
+		"      note: S\n"
+		"    examples:\n"
+		"      - { PK: \"U#2\", SK: \"O#b\", user: \"2\", id: b, n: 10, status: open, note: x }\n"
+		"      - { PK: \"U#1\", SK: \"O#a\", user: \"1\", id: a, n: 9, note: y }\n"
+		"      - { PK: \"U#2\", SK: \"O#a\", user: \"2\", id: a, n: 2, status: open }\n"
+		"  User:\n"
+		"    attributes:\n"
+		"      PK: { type: S, template: \"U#{user}\" }\n"
+		"      SK: { type: S, template: \"PROFILE\" }\n"
+		"      user: S\n"
+		"      n: N\n"
+		"    examples:\n"
+		"      - { PK: \"U#1\", SK: \"PROFILE\", user: \"1\", n: 100 }\n"
+		"access_patterns:\n"
+		"  open-orders:\n"
+		"    index: Open\n"
+		"    operation: query\n"
+		"    key: { status: open, n: { ge: 5 } }\n"
+		"  user-items:\n"
+		"    operation: query\n"
+		"    key: { PK: \"U#{user}\" }\n"
+		"    example: { user: \"2\" }\n"
+);
+	char *md = emit(c.g, false, DDBC_LANG_EN, NULL);
+	expect_contains(md, "#### Items in `Tab`\n\n| PK | SK | Entity | Attributes |\n|---|---|---|---|\n"
+		"| `U#2` | `O#a` | [Order](#entity-order) | user: `2`, id: `a`, n: `2`, status: `open` |\n"
+		"| `U#2` | `O#b` | [Order](#entity-order) | user: `2`, id: `b`, n: `10`, status: `open`, "
+		"note: `x` |\n"
+		"| `U#1` | `O#a` | [Order](#entity-order) | user: `1`, id: `a`, n: `9`, note: `y` |\n"
+		"| `U#1` | `PROFILE` | [User](#entity-user) | user: `1`, n: `100` |\n\n");
+	/* The order without a status is not in Open; KEYS_ONLY keeps the keys. */
+	expect_contains(md, "#### Items in `Open`\n\n| status | n | Entity | Attributes |\n"
+		"|---|---|---|---|\n"
+		"| `open` | `2` | [Order](#entity-order) | PK: `U#2`, SK: `O#a` |\n"
+		"| `open` | `10` | [Order](#entity-order) | PK: `U#2`, SK: `O#b` |\n\n");
+	expect_contains(md, "#### Items in `ByN`\n\n| PK | n | Entity | Attributes |\n"
+		"|---|---|---|---|\n"
+		"| `U#2` | `2` | [Order](#entity-order) | SK: `O#a` |\n"
+		"| `U#2` | `10` | [Order](#entity-order) | SK: `O#b`, note: `x` |\n"
+		"| `U#1` | `9` | [Order](#entity-order) | SK: `O#a`, note: `y` |\n"
+		"| `U#1` | `100` | [User](#entity-user) | SK: `PROFILE` |\n\n");
+	/* The request is the queries export's; n >= 5 returns one of the two. */
+	expect_contains(md, "\"KeyConditionExpression\": \"#status = :status AND n >= :n\"");
+	expect_contains(md, "|  | `open` | `2` | [Order](#entity-order) | PK: `U#2`, SK: `O#a` |\n"
+		"| ▶ | `open` | `10` | [Order](#entity-order) | PK: `U#2`, SK: `O#b` |\n\n");
+	/* Only the partition the query reads is shown. */
+	expect_contains(md, "|---|---|---|---|---|\n"
+		"| ▶ | `U#2` | `O#a` | [Order](#entity-order) | user: `2`, id: `a`, n: `2`, "
+		"status: `open` |\n| ▶ | `U#2` | `O#b` |");
+	/* The diagram: User sets no status, so it is not in Open. */
+	expect_contains(md, "```mermaid\nflowchart LR\n  subgraph t0[\"Table Tab\"]\n"
+		"    t0i0[\"Tab (base table)<br/>PK · SK\"]\n    t0i1[\"Open (GSI)<br/>status · n\"]\n"
+		"    t0i2[\"ByN (LSI)<br/>PK · n\"]\n  end\n  t0e0([\"Order\"])\n  t0e0 --> t0i0\n"
+		"  t0e0 --> t0i1\n  t0e0 --> t0i2\n  t0e1([\"User\"])\n  t0e1 --> t0i0\n"
+		"  t0e1 --> t0i2\n```\n");
+	free(md);
+	char *html = emit(c.g, true, DDBC_LANG_EN, NULL);
+	expect_contains(html, "<g class=\"entity c1\"><title>User</title>");
+	expect_contains(html, "<tr class=\"c0 starts\">");
+	expect_contains(html, "<tr class=\"c1\">");
+	expect_contains(html, "<tr class=\"c0 hit\">");
+	free(html);
+	checked_free(&c);
+}
+END_TEST
+
+/* Contents grouped by table; a long example item folded in HTML only. */
+START_TEST(test_contents_and_folds)
+{
+	checked c;
+	check_file(&c, "samples/stamp-rally.ddb.yaml");
+	char *md = emit(c.g, false, DDBC_LANG_EN, NULL);
+	expect_contains(md, "- [Table `line-event`](#table-line-event)\n  - [Item views](#item-views)\n"
+			    "  - [Entity `User`](#entity-user)\n");
+	expect_contains(md, "  - [Pattern `users-by-date`](#pattern-users-by-date)\n");
+	ck_assert_ptr_null(strstr(md, "<details>"));
+	free(md);
+	char *html = emit(c.g, true, DDBC_LANG_EN, NULL);
+	const char *fold = strstr(html, "<details><summary>Example item ");
+	ck_assert_ptr_nonnull(fold);
+	ck_assert_ptr_nonnull(strstr(fold, "</code></pre>\n</details>\n"));
+	free(html);
+	checked_free(&c);
+}
+END_TEST
+
+/* A table of many entities is drawn as one box that counts them, each
+ * index's line labelled with how many it holds. */
+START_TEST(test_diagram_many_entities)
+{
+	strbuf y = STRBUF_INIT;
+	strbuf_addstr(&y, "ddbc: 1\nname: many\ntables:\n  Big:\n    partition_key: PK\n"
+			  "    gsi:\n      GSI1:\n        partition_key: g\nentities:\n");
+	for (int i = 0; i < 41; i++)
+		strbuf_addf(&y, "  E%d:\n    attributes:\n      PK: { type: S, template: \"E%d#{id}\" }\n"
+				"      id: S\n%s", i, i, i % 2 ? "      g: S\n" : "");
+	checked c;
+	check_text(&c, y.buf);
+	strbuf_release(&y);
+	char *md = emit(c.g, false, DDBC_LANG_EN, NULL);
+	expect_contains(md, "  end\n  t0e([\"41 entities\"])\n  t0e -- \"41\" --> t0i0\n"
+			    "  t0e -- \"20\" --> t0i1\n```\n");
+	free(md);
 	checked_free(&c);
 }
 END_TEST
@@ -437,9 +575,11 @@ START_TEST(test_hostile_markdown)
 	check_file(&c, "tests/fixtures/hostile-doc.ddb.yaml");
 	for (int lang = 0; lang < 2; lang++) {
 		char *md = emit(c.g, false, (ddbc_lang_id)lang, NULL);
-		/* indexes (2), index map (1 entity), attributes (6), patterns (1) */
-		const size_t rows[] = { 2, 1, 6, 1 };
-		ck_assert_uint_eq(check_tables(md, rows, 4), 4);
+		/* indexes (2), index map (1 entity), the table's and the GSI's
+		 * items (1 each), attributes (6), patterns (1); the pattern's
+		 * request matches no item: no view of its own */
+		const size_t rows[] = { 2, 1, 1, 1, 6, 1 };
+		ck_assert_uint_eq(check_tables(md, rows, 6), 6);
 		/* No line of the document starts raw HTML. */
 		for (const char *l = md; *l; l += strcspn(l, "\n"), l += *l == '\n')
 			ck_assert_msg(*l != '<', "a line starts raw HTML: %.40s", l);
@@ -451,6 +591,7 @@ START_TEST(test_hostile_markdown)
 		expect_contains(md, "\\# not a heading | a | b | |---|---| \\<script>alert(6)\\</script>\n");
 		/* The user's "# Contents" keeps "contents"; ddbc's contents move on. */
 		expect_contains(md, "\n## Contents\n\nA heading of the user's");
+		expect_contains(md, "  t0e0([\"Evil|Entity#lt;script#gt;\"])\n");
 		free(md);
 	}
 	checked_free(&c);
@@ -463,9 +604,11 @@ static void expect_only_known_markup(const char *html)
 {
 	static const char *const tags[] = { "h1", "h2", "h3", "h4", "h5", "h6", "p", "a", "code",
 		"pre", "ul", "ol", "li", "table", "thead", "tbody", "tr", "th", "td", "div", "nav",
-		"strong", "em", "del", "blockquote", "hr", "br", "main" };
+		"strong", "em", "del", "blockquote", "hr", "br", "main", "span", "figure", "svg",
+		"g", "title", "rect", "text", "path", "details", "summary" };
 	static const char *const attrs[] = { "id", "class", "href", "tabindex", "aria-hidden",
-					     "start", "align" };
+					     "start", "align", "viewBox", "role", "aria-label", "x", "y",
+					     "width", "height", "rx", "d", "data-label" };
 	const char *p = strstr(html, "<main class=\"doc\">");
 	const char *end = p ? strstr(p, "</main>") : NULL;
 	ck_assert(p && end);
@@ -513,7 +656,7 @@ START_TEST(test_hostile_html)
 		size_t tables = 0;
 		for (const char *p = html; (p = strstr(p, "<table>")); p++)
 			tables++;
-		ck_assert_uint_eq(tables, 4);
+		ck_assert_uint_eq(tables, 6);
 		const char *attrs = strstr(html, "<div class=\"table-wrap attributes\"");
 		ck_assert_ptr_nonnull(attrs);
 		const char *end = strstr(attrs, "</table>");
@@ -528,7 +671,8 @@ START_TEST(test_hostile_html)
 			rows++;
 		}
 		ck_assert_uint_eq(rows, 6);
-		expect_contains(html, "<td>key | with a pipe  - not a list</td>");
+		expect_contains(html, lang ? "<td data-label=\"説明\">key | with a pipe  - not a list</td>"
+					   : "<td data-label=\"Description\">key | with a pipe  - not a list</td>");
 		/* The user's heading got "contents", ddbc's the next id. */
 		expect_contains(html, "<h2 id=\"contents\" class=\"user\">");
 		expect_contains(html, lang ? "id=\"目次\" class=\"contents\""
@@ -561,7 +705,7 @@ START_TEST(test_unclosed_blocks)
 			      md);
 		ck_assert_msg(strstr(html, "<h3 id=\"entity-e\" class=\"entity\">"),
 			      "%s hid the entity in HTML", openers[i]);
-		expect_contains(html, "<td>a &lt;b&gt;c&lt;/b&gt;</td>");
+		expect_contains(html, "<td data-label=\"Description\">a &lt;b&gt;c&lt;/b&gt;</td>");
 		ck_assert(!contains_nocase(html, "<script") && !contains_nocase(html, "<pre>\n<table"));
 		free(md);
 		free(html);
@@ -673,7 +817,7 @@ START_TEST(test_pathological_text)
 	size_t len;
 	char *md = emit(c.g, false, DDBC_LANG_EN, &len);
 	ck_assert_uint_gt(len, desc.len);
-	expect_contains(md, "\n| PK | String |  |  |  |  |\n");
+	expect_contains(md, "\n| PK | String (required) |  |  |  |  |\n");
 	free(md);
 	checked_free(&c);
 	strbuf_release(&desc);
@@ -837,6 +981,104 @@ static char *path_in(const char *dir, const char *name)
 	return p;
 }
 
+/* How many times needle occurs in hay. */
+static size_t count(const char *hay, const char *needle)
+{
+	size_t n = 0;
+	for (const char *p = hay; (p = strstr(p, needle)); p++)
+		n++;
+	return n;
+}
+
+/* -o DIR/: an index page and one page per table, linked to each other. */
+START_TEST(test_cli_site)
+{
+	char *dir = temp_dir();
+	char *site = path_in(dir, "site/");
+	tu_proc p;
+	tu_run(&p, NULL, "doc", "--format", "html", "--template", TEST_SRCDIR "/templates", "-o",
+	       site, "samples/assessment-multi.ddb.yaml", NULL);
+	ck_assert_msg(p.status == 0, "status %d: %s", p.status, p.err);
+	ck_assert_uint_eq(p.out_len, 0);
+	tu_proc_free(&p);
+	const char *const pages[] = { "index.html", "table-Companies.html", "table-Users.html",
+				      "table-AssessmentResults.html" };
+	for (size_t i = 0; i < 4; i++) {
+		char *path = path_in(dir, "site");
+		char *file = path_in(path, pages[i]);
+		size_t len;
+		char *html = tu_read_file(file, &len);
+		ck_assert_msg(html != NULL, "no %s", pages[i]);
+		expect_contains(html, "<svg class=\"diagram\"");
+		if (i == 0) {
+			/* The index links to the tables' pages, holds no table's section. */
+			expect_contains(html, "<a href=\"table-Users.html#table-users\">");
+			ck_assert_ptr_null(strstr(html, "pattern-results-by-user"));
+			ck_assert_uint_eq(count(html, "<h2 id=\"table-"), 0);
+		} else {
+			/* A table's page: that table only, and a way back. */
+			expect_contains(html, "<a href=\"index.html#contents\">");
+			ck_assert_uint_eq(count(html, "<h2 id=\"table-"), 1);
+		}
+		free(html);
+		unlink(file);
+		free(file);
+		free(path);
+	}
+	/* Markdown has no site. */
+	tu_run(&p, NULL, "doc", "-o", site, "samples/todo.ddb.yaml", NULL);
+	ck_assert_int_eq(p.status, 2);
+	expect_contains(p.err, "needs --format html");
+	tu_proc_free(&p);
+	char *sub = path_in(dir, "site");
+	rmdir(sub), rmdir(dir);
+	free(sub), free(site), free(dir);
+}
+END_TEST
+
+/* --check: 0 up to date, 1 stale or missing, 2 a design with errors. */
+START_TEST(test_cli_check)
+{
+	char *dir = temp_dir();
+	char *md = path_in(dir, "todo.md"), *html = path_in(dir, "todo.html");
+	char *bad = path_in(dir, "bad.ddb.yaml");
+	tu_proc p;
+	tu_run(&p, NULL, "doc", "--check", md, "samples/todo.ddb.yaml", NULL);
+	ck_assert_int_eq(p.status, 1);
+	tu_proc_free(&p);
+	tu_run(&p, NULL, "doc", "-o", md, "samples/todo.ddb.yaml", NULL);
+	tu_proc_free(&p);
+	tu_run(&p, NULL, "doc", "--check", md, "samples/todo.ddb.yaml", NULL);
+	ck_assert_msg(p.status == 0, "status %d: %s", p.status, p.err);
+	tu_proc_free(&p);
+	/* Other options write another document: stale. */
+	tu_run(&p, NULL, "doc", "--lang", "ja", "--check", md, "samples/todo.ddb.yaml", NULL);
+	ck_assert_int_eq(p.status, 1);
+	expect_contains(p.err, "is stale: regenerate it with ddbc doc --lang ja -o ");
+	tu_proc_free(&p);
+	/* The format follows the file's name. */
+	tu_run(&p, NULL, "doc", "--format", "html", "--template", TEST_SRCDIR "/templates", "-o",
+	       html, "samples/todo.ddb.yaml", NULL);
+	tu_proc_free(&p);
+	tu_run(&p, NULL, "doc", "--template", TEST_SRCDIR "/templates", "--check", html,
+	       "samples/todo.ddb.yaml", NULL);
+	ck_assert_msg(p.status == 0, "status %d: %s", p.status, p.err);
+	tu_proc_free(&p);
+	/* A broken design is not a stale document. */
+	FILE *f = fopen(bad, "w");
+	fputs("ddbc: 1\nname: bad\ntables:\n  Tab:\n    partition_key: PK\n"
+	      "entities:\n  E:\n    table: Nope\n    attributes: { PK: S }\n", f);
+	fclose(f);
+	tu_run(&p, NULL, "doc", "--check", md, bad, NULL);
+	ck_assert_int_eq(p.status, 2);
+	expect_contains(p.err, "has errors");
+	ck_assert_ptr_null(strstr(p.err, "stale"));
+	tu_proc_free(&p);
+	unlink(md), unlink(html), unlink(bad), rmdir(dir);
+	free(md), free(html), free(bad), free(dir);
+}
+END_TEST
+
 START_TEST(test_cli_writes_file)
 {
 	char *dir = temp_dir();
@@ -929,6 +1171,9 @@ static Suite *doc_suite(void)
 	tcase_add_test(tc, test_index_map);
 	tcase_add_test(tc, test_multi_attribute_key);
 	tcase_add_test(tc, test_lsi_ttl_billing);
+	tcase_add_test(tc, test_item_views);
+	tcase_add_test(tc, test_diagram_many_entities);
+	tcase_add_test(tc, test_contents_and_folds);
 	tcase_add_loop_test(tc, test_links_resolve, 0, (int)NSAMPLES * 2);
 	suite_add_tcase(s, tc);
 
@@ -949,6 +1194,8 @@ static Suite *doc_suite(void)
 	tc = tcase_create("cli");
 	tcase_set_timeout(tc, 60);
 	tcase_add_test(tc, test_cli_writes_file);
+	tcase_add_test(tc, test_cli_site);
+	tcase_add_test(tc, test_cli_check);
 	tcase_add_test(tc, test_cli_error_writes_nothing);
 	suite_add_tcase(s, tc);
 	return s;

@@ -23,6 +23,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "config.h"
@@ -46,7 +47,7 @@ enum {
 	OPT_FORMAT = 1 << 0, OPT_RULE = 1 << 1, OPT_WERROR = 1 << 2, OPT_COLOR = 1 << 3,
 	OPT_OUTPUT = 1 << 4, OPT_LANG = 1 << 5, OPT_TEMPLATE = 1 << 6, OPT_PREFIX = 1 << 7,
 	OPT_PARAM = 1 << 8, OPT_ITEMS = 1 << 9, OPT_SHOW_SUPPRESSED = 1 << 10,
-	OPT_AGAINST = 1 << 11, OPT_ALL = 1 << 12
+	OPT_AGAINST = 1 << 11, OPT_ALL = 1 << 12, OPT_CHECK = 1 << 13
 };
 
 /* --color WHEN, in the order of its words. */
@@ -58,6 +59,8 @@ typedef enum color_when {
 
 struct opts {
 	const char *format;
+	bool format_given;
+	const char *check;          /* doc --check FILE */
 	ddbc_settings settings;
 	bool werror;
 	bool show_suppressed;
@@ -132,11 +135,15 @@ static const char usage_lint[] =
 static const char usage_doc[] =
 	"usage: ddbc doc [OPTIONS] FILE\n"
 	"\n"
-	"Writes the design's documentation: per table its keys, indexes and index map,\n"
-	"per entity its attribute table and example, and the access patterns.\n"
+	"Writes the design's documentation: a diagram, per table its keys, indexes,\n"
+	"index map and item views, per entity its attribute table and examples, and\n"
+	"the access patterns with their requests and the items they return.\n"
 	"\n"
 	"options:\n"
 	"      --format FMT        md (default) or html\n"
+	"  -o, --output DIR/      html: index.html and one page per table in DIR\n"
+	"      --check DOC         exit 1 if DOC is not what this command writes now\n"
+	"                          (the format follows DOC's .html or .md name)\n"
 	"      --lang LANG         en (default) or ja: the language of the labels\n"
 	"      --template DIR      page.html and style.css for html (default: the\n"
 	"                          directory named by the environment variable\n"
@@ -339,6 +346,7 @@ static cli_step one_option(const struct command *cmd, struct opts *o, int c, cha
 		if (parse_word(cmd->name, "format", arg, cmd->formats, &w) < 0)
 			return CLI_USAGE_ERROR;
 		o->format = cmd->formats[w];
+		o->format_given = true;
 		return CLI_GO_ON;
 	case 'r': return take_rule(cmd, o, arg);
 	case 'j': return parse_count(cmd->name, "-j", arg, 1, 1024, &o->items.jobs);
@@ -354,6 +362,7 @@ static cli_step one_option(const struct command *cmd, struct opts *o, int c, cha
 		o->color = (color_when)w;
 		return CLI_GO_ON;
 	case 'o': o->output = arg; return CLI_GO_ON;
+	case 'C': o->check = arg; return CLI_GO_ON;
 	case 'l':
 		if (parse_word(cmd->name, "language", arg, langs, &w) < 0)
 			return CLI_USAGE_ERROR;
@@ -387,6 +396,7 @@ static cli_step parse_options(const struct command *cmd, int argc, char **argv, 
 		{ { "merge", no_argument, NULL, 'm' }, OPT_ITEMS },
 		{ { "against", required_argument, NULL, 'a' }, OPT_AGAINST },
 		{ { "all", no_argument, NULL, 'A' }, OPT_ALL },
+		{ { "check", required_argument, NULL, 'C' }, OPT_CHECK },
 	};
 	struct option longopts[sizeof(all) / sizeof(all[0]) + 2];
 	size_t n = 0;
@@ -595,7 +605,110 @@ static ddbc_emit_result emit_export(FILE *out, struct unit *u, struct opts *o)
 	return ddbc_emit_create_table(out, u->design, &x, &u->d);
 }
 
-static exit_status run_doc(struct opts *o) { return compile(o, emit_doc); }
+/* ---- doc: a site, and --check ----------------------------------------------------- */
+
+static bool ends_with(const char *s, const char *tail)
+{
+	size_t n = strlen(s), m = strlen(tail);
+	return n >= m && !strcmp(s + n - m, tail);
+}
+
+/* -o names a directory: it ends with '/' or is one. */
+static bool is_dir(const char *path)
+{
+	struct stat st;
+	return ends_with(path, "/") || (stat(path, &st) == 0 && S_ISDIR(st.st_mode));
+}
+
+static exit_status doc_site(struct opts *o)
+{
+	if (strcmp(o->format, "html")) {
+		usage_error("doc", "a directory output ('%s') needs --format html", o->output);
+		return EXIT_USAGE;
+	}
+	if (mkdir(o->output, 0777) < 0 && errno != EEXIST) {
+		fprintf(stderr, "ddbc: cannot create '%s': %s\n", o->output, strerror(errno));
+		return EXIT_USAGE;
+	}
+	struct unit u;
+	exit_status status;
+	if (open_unit(&u, o, &status) < 0) {
+		close_unit(&u);
+		return status;
+	}
+	ddbc_doc_opts doc = { o->lang, o->template_dir };
+	ddbc_emit_result r = ddbc_emit_html_site(o->output, u.design, &doc, &u.d);
+	ddbc_diags_finish(&u.d, &o->settings, &u.design->settings);
+	bool failed = fails(&u.d, o);
+	print_findings(&u, o);
+	close_unit(&u);
+	return emit_status(r, failed);
+}
+
+/* Whether file holds exactly the len bytes at text. */
+static bool file_holds(const char *file, const char *text, size_t len)
+{
+	FILE *f = fopen(file, "rb");
+	if (!f)
+		return false;
+	char buf[65536];
+	size_t at = 0, n;
+	bool same = true;
+	while (same && (n = fread(buf, 1, sizeof buf, f)) > 0) {
+		same = at + n <= len && !memcmp(buf, text + at, n);
+		at += n;
+	}
+	same = same && !ferror(f) && at == len;
+	fclose(f);
+	return same;
+}
+
+/* doc --check FILE: 0 when FILE is what doc writes now, 1 when it is not
+ * (stale or missing), 2 when it cannot be told (a design with errors is
+ * broken, not stale). */
+static exit_status check_doc(struct opts *o)
+{
+	if (o->output) {
+		usage_error("doc", "%s", "--check writes nothing: leave out -o");
+		return EXIT_USAGE;
+	}
+	if (!o->format_given && (ends_with(o->check, ".html") || ends_with(o->check, ".htm")))
+		o->format = "html";
+	struct unit u;
+	exit_status status;
+	if (open_unit(&u, o, &status) < 0) {
+		if (status == EXIT_FINDINGS)
+			fprintf(stderr, "ddbc: cannot check '%s': the design '%s' has errors\n",
+				o->check, o->files[0]);
+		close_unit(&u);
+		return EXIT_USAGE;
+	}
+	char *text = NULL;
+	size_t len = 0;
+	FILE *mem = open_memstream(&text, &len);
+	ddbc_emit_result r = mem ? emit_doc(mem, &u, o) : DDBC_EMIT_FAILED;
+	if (mem)
+		fclose(mem);
+	close_unit(&u);
+	status = r != DDBC_EMIT_OK ? EXIT_USAGE
+		 : file_holds(o->check, text, len) ? EXIT_OK : EXIT_FINDINGS;
+	if (status == EXIT_FINDINGS)
+		fprintf(stderr, "ddbc: '%s' is stale: regenerate it with ddbc doc%s%s%s -o %s %s\n",
+			o->check, o->format_given || strcmp(o->format, "md") ? " --format " : "",
+			o->format_given || strcmp(o->format, "md") ? o->format : "",
+			o->lang == DDBC_LANG_JA ? " --lang ja" : "", o->check, o->files[0]);
+	free(text);
+	return status;
+}
+
+static exit_status run_doc(struct opts *o)
+{
+	if (o->check)
+		return check_doc(o);
+	if (o->output && is_dir(o->output))
+		return doc_site(o);
+	return compile(o, emit_doc);
+}
 /* The header's own plan checks its names, with the prefix it is given,
  * so the check before it leaves header-name out: the names are planned
  * once, and a design name without an identifier is no finding when
@@ -781,7 +894,8 @@ static const char *const diff_formats[] = { "text", "json", "sarif", "github", "
 
 static const struct command commands[] = {
 	{ "lint", usage_lint, COMMON | OPT_FORMAT, 1, (size_t)-1, lint_formats, run_lint },
-	{ "doc", usage_doc, COMMON | OPT_FORMAT | OPT_OUTPUT | OPT_LANG | OPT_TEMPLATE, 1, 1,
+	{ "doc", usage_doc,
+	  COMMON | OPT_FORMAT | OPT_OUTPUT | OPT_LANG | OPT_TEMPLATE | OPT_CHECK, 1, 1,
 	  doc_formats, run_doc },
 	{ "header", usage_header, COMMON | OPT_OUTPUT | OPT_PREFIX, 1, 1, NULL, run_header },
 	{ "export", usage_export, COMMON | OPT_FORMAT | OPT_OUTPUT | OPT_PARAM, 1, 1,

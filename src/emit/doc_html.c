@@ -3,12 +3,18 @@
  * The document's structure is written as HTML directly: headings with
  * their ids, a class saying what they are and a link to themselves, the
  * table of contents as <nav>, every table inside a container that scrolls
- * sideways when it is too wide. ddbc writes only its own markup; every
- * user string is escaped, and the user's Markdown (descriptions) is
- * rendered by cmark-gfm in its safe mode (doc_desc.h).
+ * sideways when it is too wide. Every body cell carries its column's name
+ * (data-label), so that on a phone the stylesheet can show each row as a
+ * card of labelled values instead of columns too narrow to read. ddbc
+ * writes only its own markup; every user string is escaped, and the
+ * user's Markdown (descriptions) is rendered by cmark-gfm in its safe
+ * mode (doc_desc.h).
  */
+#include "emit/doc_diagram.h"
 #include "emit/doc_escape.h"
 #include "emit/doc_write.h"
+
+#include <string.h>
 
 static const char *kind_class(ddbc_doc_kind kind)
 {
@@ -19,7 +25,8 @@ static const char *kind_class(ddbc_doc_kind kind)
 		[DDBC_DOC_PATTERNS] = "patterns", [DDBC_DOC_PATTERN] = "pattern",
 		[DDBC_DOC_OTHER] = "other", [DDBC_DOC_INDEX_TABLE] = "indexes",
 		[DDBC_DOC_MAP_TABLE] = "index-map", [DDBC_DOC_ATTR_TABLE] = "attributes",
-		[DDBC_DOC_PATTERN_TABLE] = "patterns",
+		[DDBC_DOC_PATTERN_TABLE] = "patterns", [DDBC_DOC_VIEW] = "view",
+		[DDBC_DOC_ITEM_VIEW] = "items", [DDBC_DOC_DIAGRAM] = "diagram",
 	};
 	return names[kind];
 }
@@ -105,6 +112,7 @@ static void table(ddbc_doc_out *o, ddbc_doc_kind kind, size_t cols)
 		    kind_class(kind));
 	o->cols = cols;
 	o->rows = 0;
+	strbuf_reset(&o->heads);
 }
 
 static void row(ddbc_doc_out *o)
@@ -112,18 +120,89 @@ static void row(ddbc_doc_out *o)
 	if (o->rows == 1)
 		strbuf_addstr(&o->sb, "<tbody>\n");
 	strbuf_addstr(&o->sb, "<tr>\n");
+	o->col = 0;
+}
+
+/* Entities take the page's colours in turn. */
+enum { COLOURS = 8 };
+
+static void item_row(ddbc_doc_out *o, size_t colour, bool starts, bool hit)
+{
+	if (o->rows == 1)
+		strbuf_addstr(&o->sb, "<tbody>\n");
+	strbuf_addf(&o->sb, "<tr class=\"c%zu%s%s\">\n", colour % COLOURS, starts ? " starts" : "",
+		    hit ? " hit" : "");
+	o->col = 0;
+}
+
+static void swatch(ddbc_doc_out *o, size_t colour)
+{
+	strbuf_addf(&o->sb, "<span class=\"swatch c%zu\" aria-hidden=\"true\"></span>",
+		    colour % COLOURS);
+}
+
+static void diagram(ddbc_doc_out *o, const ddbc_table *tables, size_t n, const ddbc_doc_labels *L)
+{
+	ddbc_diagram_svg(&o->sb, tables, n, L);
+}
+
+static void fold(ddbc_doc_out *o, const char *summary)
+{
+	strbuf_addstr(&o->sb, "<details><summary>");
+	escaped(o, summary);
+	strbuf_addstr(&o->sb, "</summary>\n");
+}
+
+static void fold_end(ddbc_doc_out *o)
+{
+	strbuf_addstr(&o->sb, "</details>\n");
+}
+
+/* The name of column col, as the header row wrote it (escaped). */
+static const char *head(const ddbc_doc_out *o, size_t col)
+{
+	const char *p = o->heads.buf, *end = p + o->heads.len;
+	for (; p && p < end && col; col--)
+		p += strlen(p) + 1;
+	return p && p < end ? p : "";
 }
 
 static void cell(ddbc_doc_out *o)
 {
-	strbuf_addstr(&o->sb, o->rows ? "<td>" : "<th>");
+	if (o->rows) {
+		strbuf_addstr(&o->sb, "<td data-label=\"");
+		strbuf_addstr(&o->sb, head(o, o->col));
+		strbuf_addstr(&o->sb, "\">");
+	} else {
+		strbuf_addstr(&o->sb, "<th>");
+	}
+	o->mark = o->sb.len;
 	o->in_cell = true;
+}
+
+/* A header cell's text without its markup, kept for the cells below. */
+static void keep_head(ddbc_doc_out *o)
+{
+	bool tag = false;
+	for (size_t i = o->mark; i < o->sb.len; i++) {
+		char c = o->sb.buf[i];
+		if (c == '<')
+			tag = true;
+		else if (c == '>')
+			tag = false;
+		else if (!tag)
+			strbuf_addch(&o->heads, c);
+	}
+	strbuf_addch(&o->heads, '\0');
 }
 
 static void cell_end(ddbc_doc_out *o)
 {
+	if (!o->rows)
+		keep_head(o);
 	strbuf_addstr(&o->sb, o->rows ? "</td>\n" : "</th>\n");
 	o->in_cell = false;
+	o->col++;
 }
 
 static void row_end(ddbc_doc_out *o)
@@ -182,7 +261,10 @@ static void strong(ddbc_doc_out *o, const char *words)
 
 static void link(ddbc_doc_out *o, const char *id)
 {
-	strbuf_addstr(&o->sb, "<a href=\"#");
+	strbuf_addstr(&o->sb, "<a href=\"");
+	if (o->link_file)
+		ddbc_doc_escape(&o->sb, o->link_file, DDBC_ESC_HREF);
+	strbuf_addch(&o->sb, '#');
 	ddbc_doc_escape(&o->sb, id, DDBC_ESC_HREF);
 	strbuf_addstr(&o->sb, "\">");
 }
@@ -195,6 +277,6 @@ static void link_end(ddbc_doc_out *o, const char *id)
 
 const ddbc_doc_backend ddbc_doc_html = {
 	heading, heading_end, para, para_end, nav, nav_end, item, list_end,
-	table, row, cell, cell_end, row_end, table_end, code_block, description,
-	span, strong, link, link_end,
+	table, row, item_row, cell, cell_end, row_end, table_end, code_block, description,
+	span, strong, link, link_end, swatch, fold, fold_end, diagram,
 };

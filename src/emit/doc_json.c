@@ -62,3 +62,12 @@ char *ddbc_doc_example_json(const ddbc_node *item)
 	json_decref(j);
 	return text;
 }
+
+char *ddbc_doc_value_json(const ddbc_node *value)
+{
+	json_t *j = node_json(value);
+	char *text = json_dumps(j, JSON_COMPACT | JSON_PRESERVE_ORDER | JSON_ENCODE_ANY |
+					   JSON_REAL_PRECISION(15));
+	json_decref(j);
+	return text;
+}

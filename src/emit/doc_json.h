@@ -13,4 +13,8 @@
  * The caller frees it. */
 char *ddbc_doc_example_json(const ddbc_node *item);
 
+/* A value as JSON on one line, or NULL when jansson cannot write it. The
+ * caller frees it. */
+char *ddbc_doc_value_json(const ddbc_node *value);
+
 #endif

@@ -49,6 +49,25 @@ static const ddbc_doc_labels labels_en = {
 	.base_table = "base table",
 	.no_key = "—",
 	.not_stored = "key part, not stored",
+	.views = "Item views",
+	.views_intro = "The example items as the table and each index hold them: keys first, "
+		       "one partition's items together, in sort key order; an index shows only "
+		       "the items that set all its key attributes and only the attributes it "
+		       "projects.",
+	.view = "Items in",
+	.view_entity = "Entity",
+	.view_attrs = "Attributes",
+	.legend = "Entities",
+	.view_empty = "No example item is in this index.",
+	.all_tables = "All tables",
+	.diagram = "Diagram",
+	.example_n = "Example item %zu (%zu lines)",
+	.n_entities = "%zu entities",
+	.d_request = "Request",
+	.d_no_request = "no request: a parameter has no example value",
+	.d_items = "The example items it returns (▶):",
+	.d_no_items = "No example item matches its key condition.",
+	.d_required = "required",
 };
 
 static const ddbc_doc_labels labels_ja = {
@@ -99,6 +118,25 @@ static const ddbc_doc_labels labels_ja = {
 	.base_table = "ベーステーブル",
 	.no_key = "—",
 	.not_stored = "キーの一部（保存しない）",
+	.views = "アイテムビュー",
+	.views_intro = "テーブルと各インデックスが保持する例のアイテム。キーを先頭に、"
+		       "同じパーティションのアイテムをまとめてソートキー順に並べる。"
+		       "インデックスにはキー属性をすべて持つアイテムと、射影される属性"
+		       "だけが載る。",
+	.view = "アイテム:",
+	.view_entity = "エンティティ",
+	.view_attrs = "属性",
+	.legend = "エンティティ",
+	.view_empty = "このインデックスに載る例のアイテムはない。",
+	.all_tables = "すべてのテーブル",
+	.diagram = "構成図",
+	.example_n = "アイテムの例 %zu（%zu 行）",
+	.n_entities = "%zu エンティティ",
+	.d_request = "リクエスト",
+	.d_no_request = "リクエストなし: 例の値のないパラメータがある",
+	.d_items = "返す例のアイテム（▶）:",
+	.d_no_items = "キー条件に合う例のアイテムはない。",
+	.d_required = "必須",
 };
 
 const ddbc_doc_labels *ddbc_doc_labels_for(ddbc_lang_id lang)

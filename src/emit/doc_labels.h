@@ -24,6 +24,12 @@ typedef struct ddbc_doc_labels {
 	const char *d_consistent, *yes, *d_returns, *d_condition, *d_entities, *d_params;
 	const char *base_table, *no_key;
 	const char *not_stored;           /* the Format cell of a `stored: false` attribute */
+	/* item views and what an access pattern returns */
+	const char *views, *views_intro, *view, *view_entity, *view_attrs, *legend, *view_empty;
+	const char *all_tables;
+	/* n_entities: printf with one %zu; example_n: with two (number, lines) */
+	const char *diagram, *n_entities, *example_n;
+	const char *d_request, *d_no_request, *d_items, *d_no_items, *d_required;
 } ddbc_doc_labels;
 
 /* The labels of lang; static, never NULL. */

@@ -4,6 +4,7 @@
  * table cell every '|' is escaped, at a paragraph's start whatever could
  * open a block. ddbc's own words are written as they are.
  */
+#include "emit/doc_diagram.h"
 #include "emit/doc_escape.h"
 #include "emit/doc_write.h"
 
@@ -66,6 +67,28 @@ static void row(ddbc_doc_out *o)
 	(void)o;
 }
 
+/* Markdown has no colours: the entity column says whose a row is. */
+static void item_row(ddbc_doc_out *o, size_t colour, bool starts, bool hit)
+{
+	(void)o, (void)colour, (void)starts, (void)hit;
+}
+
+static void swatch(ddbc_doc_out *o, size_t colour)
+{
+	(void)o, (void)colour;
+}
+
+/* Markdown shows everything: GitHub folds nothing a reader must open. */
+static void fold(ddbc_doc_out *o, const char *summary)
+{
+	(void)o, (void)summary;
+}
+
+static void fold_end(ddbc_doc_out *o)
+{
+	(void)o;
+}
+
 static void cell(ddbc_doc_out *o)
 {
 	strbuf_addstr(&o->sb, "| ");
@@ -105,6 +128,16 @@ static void code_block(ddbc_doc_out *o, const char *info, const char *text)
 	for (size_t i = 0; i < fence; i++)
 		strbuf_addch(&o->sb, '`');
 	strbuf_addstr(&o->sb, "\n\n");
+}
+
+/* A Mermaid flowchart, which GitHub draws. */
+static void diagram(ddbc_doc_out *o, const ddbc_table *tables, size_t n, const ddbc_doc_labels *L)
+{
+	strbuf chart = STRBUF_INIT;
+	ddbc_diagram_mermaid(&chart, tables, n, L);
+	chart.buf[--chart.len] = '\0';   /* the fence ends the last line */
+	code_block(o, "mermaid", chart.buf);
+	strbuf_release(&chart);
 }
 
 static void description(ddbc_doc_out *o, ddbc_doc_desc *d)
@@ -150,11 +183,11 @@ static void link(ddbc_doc_out *o, const char *id)
 
 static void link_end(ddbc_doc_out *o, const char *id)
 {
-	strbuf_addf(&o->sb, "](#%s)", id);
+	strbuf_addf(&o->sb, "](%s#%s)", o->link_file ? o->link_file : "", id);
 }
 
 const ddbc_doc_backend ddbc_doc_markdown = {
 	heading, heading_end, para, para_end, nav, nav, item, list_end,
-	table, row, cell, cell_end, row_end, table_end, code_block, description,
-	span, strong, link, link_end,
+	table, row, item_row, cell, cell_end, row_end, table_end, code_block, description,
+	span, strong, link, link_end, swatch, fold, fold_end, diagram,
 };

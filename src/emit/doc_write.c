@@ -7,11 +7,13 @@
  * Every heading's id is computed first (the contents link to all of them),
  * in document order, the way GitHub numbers repeated ids.
  */
-#include "emit/doc_write.h"
+#include "emit/doc_writer.h"
 #include "emit/doc_escape.h"
 #include "emit/doc_json.h"
 #include "emit/doc_labels.h"
+#include "emit/doc_request.h"
 #include "emit/doc_slug.h"
+#include "emit/doc_views.h"
 #include "model/semantics.h"
 #include "util/xalloc.h"
 
@@ -19,46 +21,20 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Each heading's id, computed in document order before anything is
- * written (the table of contents comes first and links to all). */
-typedef struct ids {
-	const char *title, *contents, *orphans, *patterns;
-	const char **table, **indexes, **map;   /* per table */
-	const char **entity;                    /* per entity */
-	const char **pattern;                   /* per pattern */
-} ids;
-
-typedef struct writer {
-	const ddbc_doc_backend *be;
-	ddbc_doc_out *o;
-	const ddbc_design *g;
-	const ddbc_doc_labels *L;
-	ddbc_slugger slugs;
-	ids id;
-} writer;
-
 /* ---- output ---------------------------------------------------------------------------- */
 
 /* The output goes to the file once this much is waiting. */
 enum { PIECE_SIZE = 64 * 1024 };
 
-/* Between blocks, rows and list items: the text so far may go out. */
-static void flush(writer *w)
+void ddbc_doc_flush(ddbc_doc_out *o)
 {
-	ddbc_doc_out *o = w->o;
 	if (o->file && o->sb.len >= PIECE_SIZE) {
 		fwrite(o->sb.buf, 1, o->sb.len, o->file);
 		strbuf_reset(&o->sb);
 	}
 }
 
-static void words(writer *w, const char *s)
-{
-	w->be->span(w->o, s, DDBC_SPAN_WORDS);
-}
-
-static void wordsf(writer *w, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void wordsf(writer *w, const char *fmt, ...)
+void ddbc_doc_wordsf(writer *w, const char *fmt, ...)
 {
 	strbuf sb = STRBUF_INIT;
 	va_list ap;
@@ -67,112 +43,6 @@ static void wordsf(writer *w, const char *fmt, ...)
 	va_end(ap);
 	words(w, strbuf_str(&sb));
 	strbuf_release(&sb);
-}
-
-static void text(writer *w, const char *s)
-{
-	w->be->span(w->o, s, DDBC_SPAN_TEXT);
-}
-
-static void code(writer *w, const char *s)
-{
-	w->be->span(w->o, s, DDBC_SPAN_CODE);
-}
-
-static void scalar_code(writer *w, const ddbc_node *v)
-{
-	if (v && v->kind == DDBC_NODE_SCALAR)
-		code(w, v->u.text);
-}
-
-static void cell(writer *w)
-{
-	w->be->cell(w->o);
-}
-
-static void cell_end(writer *w)
-{
-	w->be->cell_end(w->o);
-}
-
-/* ---- blocks ---------------------------------------------------------------------------- */
-
-/* "## LABEL `name`" */
-static void named_heading(writer *w, int level, ddbc_doc_kind kind, const char *id,
-			  const char *label, const char *name)
-{
-	w->be->heading(w->o, level, kind, id);
-	words(w, label);
-	words(w, " ");
-	code(w, name ? name : "");
-	w->be->heading_end(w->o, level, kind, id);
-	flush(w);
-}
-
-static void plain_heading(writer *w, int level, ddbc_doc_kind kind, const char *id,
-			  const char *label)
-{
-	w->be->heading(w->o, level, kind, id);
-	words(w, label);
-	w->be->heading_end(w->o, level, kind, id);
-	flush(w);
-}
-
-/* A paragraph of inline Markdown (a description, or a sentence of ddbc's). */
-static void paragraph(writer *w, const char *markdown)
-{
-	if (!markdown || !*markdown)
-		return;
-	w->be->para(w->o);
-	w->be->span(w->o, markdown, DDBC_SPAN_MARKDOWN);
-	w->be->para_end(w->o);
-	flush(w);
-}
-
-/* A link "[LABEL `name`](#id)" or "[name](#id)"; the name alone without id. */
-static void link(writer *w, const char *label, const char *name, const char *id)
-{
-	if (!id) {
-		text(w, name);
-		return;
-	}
-	w->be->link(w->o, id);
-	if (label) {
-		words(w, label);
-		words(w, " ");
-		code(w, name ? name : "");
-	} else {
-		text(w, name);
-	}
-	w->be->link_end(w->o, id);
-}
-
-/* Opens a table with its header row of ddbc's column names. */
-static void table_header(writer *w, ddbc_doc_kind kind, const char *const *cols, size_t n)
-{
-	w->be->table(w->o, kind, n);
-	w->be->row(w->o);
-	for (size_t i = 0; i < n; i++) {
-		cell(w);
-		words(w, cols[i]);
-		cell_end(w);
-	}
-	w->be->row_end(w->o);
-}
-
-static void row_end(writer *w)
-{
-	w->be->row_end(w->o);
-	flush(w);
-}
-
-/* "- **Label**: " */
-static void labelled_item(writer *w, const char *label)
-{
-	flush(w);
-	w->be->item(w->o, 0);
-	w->be->strong(w->o, label);
-	words(w, ": ");
 }
 
 /* ---- ids ------------------------------------------------------------------------------- */
@@ -195,15 +65,6 @@ static const char *plain_id(writer *w, const char *label)
 	return ddbc_slug(&w->slugs, label, strlen(label));
 }
 
-static size_t table_no(const writer *w, const ddbc_table *t)
-{
-	return (size_t)(t - w->g->tables);
-}
-
-static size_t entity_no(const writer *w, const ddbc_entity *e)
-{
-	return (size_t)(e - w->g->entities);
-}
 
 static bool has_orphans(const ddbc_design *g)
 {
@@ -222,6 +83,10 @@ static void table_ids(writer *w)
 		id->table[i] = named_id(w, w->L->table, t->name.s);
 		id->indexes[i] = plain_id(w, w->L->indexes);
 		id->map[i] = plain_id(w, w->L->index_map);
+		id->views[i] = plain_id(w, w->L->views);
+		id->view[i] = xcalloc(t->nindexes + 1, sizeof(char *));
+		for (size_t s = 0; s < t->nindexes; s++)
+			id->view[i][s] = named_id(w, w->L->view, t->indexes[s]->name.s);
 		for (size_t k = 0; k < t->nentities; k++)
 			id->entity[entity_no(w, t->entities[k])] =
 				named_id(w, w->L->entity, t->entities[k]->name.s);
@@ -235,9 +100,13 @@ static void assign_ids(writer *w)
 	id->table = xcalloc(g->ntables + 1, sizeof(char *));
 	id->indexes = xcalloc(g->ntables + 1, sizeof(char *));
 	id->map = xcalloc(g->ntables + 1, sizeof(char *));
+	id->views = xcalloc(g->ntables + 1, sizeof(char *));
+	id->view = xcalloc(g->ntables + 1, sizeof(char **));
 	id->entity = xcalloc(g->nentities + 1, sizeof(char *));
 	id->pattern = xcalloc(g->npatterns + 1, sizeof(char *));
 	id->contents = plain_id(w, w->L->contents);
+	if (g->ntables)
+		id->diagram = plain_id(w, w->L->diagram);
 	table_ids(w);
 	if (has_orphans(g)) {
 		id->orphans = plain_id(w, w->L->orphans);
@@ -252,8 +121,12 @@ static void assign_ids(writer *w)
 	}
 }
 
-static void free_ids(ids *id)
+static void free_ids(ids *id, size_t ntables)
 {
+	for (size_t i = 0; i < ntables; i++)
+		free(id->view[i]);
+	free(id->views);
+	free(id->view);
 	free(id->table);
 	free(id->indexes);
 	free(id->map);
@@ -278,6 +151,7 @@ static void toc_entity(writer *w, const ddbc_entity *e)
 {
 	flush(w);
 	w->be->item(w->o, 1);
+	link_to(w, e->table);
 	link(w, w->L->entity, e->name.s, w->id.entity[entity_no(w, e)]);
 }
 
@@ -285,9 +159,24 @@ static void toc_entity(writer *w, const ddbc_entity *e)
 static void toc_section(writer *w, const char *label, const char *id)
 {
 	w->be->item(w->o, 0);
+	link_to(w, NULL);
 	w->be->link(w->o, id);
 	words(w, label);
 	w->be->link_end(w->o, id);
+	w->o->link_file = NULL;
+}
+
+/* The access patterns of table t (NULL: of no table), under it. */
+static void toc_patterns(writer *w, const ddbc_table *t)
+{
+	for (size_t i = 0; i < w->g->npatterns; i++) {
+		if (w->g->patterns[i].table != t)
+			continue;
+		flush(w);
+		w->be->item(w->o, 1);
+		link_to(w, t);
+		link(w, w->L->pattern, w->g->patterns[i].id.s, w->id.pattern[i]);
+	}
 }
 
 static void write_contents(writer *w)
@@ -296,12 +185,30 @@ static void write_contents(writer *w)
 	const ddbc_doc_labels *L = w->L;
 	w->be->nav(w->o);
 	plain_heading(w, 2, DDBC_DOC_CONTENTS, w->id.contents, L->contents);
+	if (w->page && w->page->table)
+		toc_section(w, L->all_tables, w->id.contents);
 	for (size_t i = 0; i < g->ntables; i++) {
 		const ddbc_table *t = &g->tables[i];
+		if (w->page && w->page->table && w->page->table != t)
+			continue;
 		w->be->item(w->o, 0);
+		link_to(w, t);
 		link(w, L->table, t->name.s, w->id.table[i]);
+		if (w->page && !w->page->table)
+			continue;   /* the index page lists the tables' pages */
+		flush(w);
+		w->be->item(w->o, 1);
+		link_to(w, t);
+		link(w, NULL, L->views, w->id.views[i]);
 		for (size_t k = 0; k < t->nentities; k++)
 			toc_entity(w, t->entities[k]);
+		toc_patterns(w, t);
+	}
+	if (w->page && w->page->table) {
+		w->be->list_end(w->o);
+		w->be->nav_end(w->o);
+		flush(w);
+		return;
 	}
 	if (w->id.orphans) {
 		toc_section(w, L->orphans, w->id.orphans);
@@ -309,13 +216,9 @@ static void write_contents(writer *w)
 			if (!g->entities[i].table)
 				toc_entity(w, &g->entities[i]);
 	}
-	if (w->id.patterns) {
+	if (w->id.patterns && !w->page) {
 		toc_section(w, L->patterns, w->id.patterns);
-		for (size_t i = 0; i < g->npatterns; i++) {
-			flush(w);
-			w->be->item(w->o, 1);
-			link(w, NULL, g->patterns[i].id.s, w->id.pattern[i]);
-		}
+		toc_patterns(w, NULL);
 	}
 	w->be->list_end(w->o);
 	w->be->nav_end(w->o);
@@ -337,7 +240,7 @@ static void put_key(writer *w, const ddbc_table *t, const ddbc_name *names, size
 		text(w, names[i].s);
 		ddbc_type ty = names[i].s ? ddbc_table_key_type(t, names[i].s) : DDBC_TYPE_NONE;
 		if (ty != DDBC_TYPE_NONE)
-			wordsf(w, "%s%s%s", w->L->open, ddbc_type_long(ty), w->L->close);
+			ddbc_doc_wordsf(w, "%s%s%s", w->L->open, ddbc_type_long(ty), w->L->close);
 	}
 }
 
@@ -363,7 +266,7 @@ static void put_projection(writer *w, const ddbc_index *ix)
 static void put_capacity(writer *w, const ddbc_capacity *c)
 {
 	words(w, w->L->open);
-	wordsf(w, w->L->capacity, c->read, c->write);
+	ddbc_doc_wordsf(w, w->L->capacity, c->read, c->write);
 	words(w, w->L->close);
 }
 
@@ -485,6 +388,33 @@ static void write_index_map(writer *w, const ddbc_table *t)
 	w->be->table_end(w->o);
 }
 
+/* ---- item views ---------------------------------------------------------------------- */
+
+
+static void write_views(writer *w, const ddbc_table *t)
+{
+	size_t no = table_no(w, t);
+	plain_heading(w, 3, DDBC_DOC_VIEW, w->id.views[no], w->L->views);
+	if (!t->nentities) {
+		paragraph(w, w->L->no_entities);
+		return;
+	}
+	paragraph(w, w->L->views_intro);
+	ddbc_view_out v = view_out(w);
+	ddbc_view_legend(&v, t);
+	for (size_t s = 0; s < t->nindexes; s++) {
+		const ddbc_index *ix = t->indexes[s];
+		named_heading(w, 4, DDBC_DOC_VIEW, w->id.view[no][s], w->L->view, ix->name.s);
+		size_t n;
+		ddbc_view_item *items = ddbc_view_items(ix, &n);
+		if (n)
+			ddbc_view_write(&v, ix, items, n, NULL);
+		else
+			paragraph(w, w->L->view_empty);
+		free(items);
+	}
+}
+
 /* ---- entities -------------------------------------------------------------------------- */
 
 /* "sort key", or "sort key 2/3" in a multi-attribute key. */
@@ -497,7 +427,7 @@ static void put_role(writer *w, const ddbc_attr *a, const ddbc_index *ix, ddbc_r
 		return;
 	for (size_t i = 0; i < n; i++)
 		if (names[i].s && !strcmp(names[i].s, a->name.s))
-			wordsf(w, " %zu/%zu", i + 1, n);
+			ddbc_doc_wordsf(w, " %zu/%zu", i + 1, n);
 }
 
 /* "GSI1 (partition key), GSI2 (projected)": the derived roles. */
@@ -559,6 +489,11 @@ static void attr_row(writer *w, const ddbc_attr *a)
 	cell_end(w);
 	cell(w);
 	words(w, a->type != DDBC_TYPE_NONE ? ddbc_type_long(a->type) : "");
+	if (ddbc_attr_required(a, NULL)) {
+		words(w, w->L->open);
+		words(w, w->L->d_required);
+		words(w, w->L->close);
+	}
 	cell_end(w);
 	cell(w);
 	w->be->span(w->o, a->description, DDBC_SPAN_MARKDOWN);
@@ -567,6 +502,27 @@ static void attr_row(writer *w, const ddbc_attr *a)
 	inclusion_cell(w, a, DDBC_INDEX_GSI);
 	inclusion_cell(w, a, DDBC_INDEX_LSI);
 	row_end(w);
+}
+
+/* An example item longer than this many lines is folded, so that the
+ * page shows the entity's attributes and items without a screen of JSON. */
+enum { FOLD_LINES = 12 };
+
+static void example_block(writer *w, size_t no, const char *json)
+{
+	size_t lines = 1;
+	for (const char *p = json; (p = strchr(p, '\n')); p++)
+		lines++;
+	if (lines <= FOLD_LINES) {
+		w->be->code_block(w->o, "json", json);
+		return;
+	}
+	strbuf summary = STRBUF_INIT;
+	strbuf_addf(&summary, w->L->example_n, no + 1, lines);
+	w->be->fold(w->o, summary.buf);
+	w->be->code_block(w->o, "json", json);
+	w->be->fold_end(w->o);
+	strbuf_release(&summary);
 }
 
 static void write_entity(writer *w, const ddbc_entity *e)
@@ -584,7 +540,7 @@ static void write_entity(writer *w, const ddbc_entity *e)
 	for (size_t i = 0; i < e->nexamples; i++) {
 		char *json = ddbc_doc_example_json(e->examples[i]);
 		if (json)
-			w->be->code_block(w->o, "json", json);
+			example_block(w, i, json);
 		free(json);
 		flush(w);
 	}
@@ -602,200 +558,9 @@ static void write_table(writer *w, const ddbc_table *t)
 		index_row(w, t, t->indexes[s]);
 	w->be->table_end(w->o);
 	write_index_map(w, t);
+	write_views(w, t);
 	for (size_t k = 0; k < t->nentities; k++)
 		write_entity(w, t->entities[k]);
-}
-
-/* ---- access patterns ------------------------------------------------------------------- */
-
-static const char *api_name(ddbc_operation op)
-{
-	static const char *const names[] = { "GetItem", "Query", "Scan", "PutItem", "UpdateItem",
-					     "DeleteItem" };
-	return names[op];
-}
-
-/* "GSI1PK = `X` AND begins_with(GSI1SK, `Y`)", as a KeyConditionExpression reads. */
-static void put_key_condition(writer *w, const ddbc_pattern *p)
-{
-	static const char *const ops[] = { "=", "<", "<=", ">", ">=" };
-	if (!p->nconds) {
-		words(w, w->L->no_key);
-		return;
-	}
-	for (size_t i = 0; i < p->nconds; i++) {
-		const ddbc_key_cond *c = &p->conds[i];
-		if (i)
-			words(w, " AND ");
-		if (c->op == DDBC_COND_BEGINS_WITH) {
-			text(w, "begins_with(");
-			text(w, c->attr.s);
-			words(w, ", ");
-			scalar_code(w, c->nvalues ? c->values[0] : NULL);
-			words(w, ")");
-			continue;
-		}
-		text(w, c->attr.s);
-		if (c->op == DDBC_COND_BETWEEN) {
-			words(w, " BETWEEN ");
-			scalar_code(w, c->nvalues > 0 ? c->values[0] : NULL);
-			words(w, " AND ");
-			scalar_code(w, c->nvalues > 1 ? c->values[1] : NULL);
-			continue;
-		}
-		words(w, " ");
-		text(w, ops[c->op]);
-		words(w, " ");
-		scalar_code(w, c->nvalues ? c->values[0] : NULL);
-	}
-}
-
-/* The table, or "GSI1", with the table's name when the design has several. */
-static void put_index(writer *w, const ddbc_pattern *p)
-{
-	if (!p->table) {
-		text(w, p->index_ref.s);
-		return;
-	}
-	const ddbc_index *ix = p->index;
-	if (!ix || ix->kind == DDBC_INDEX_PRIMARY) {
-		if (w->g->ntables > 1)
-			text(w, p->table->name.s);
-		else
-			words(w, w->L->base_table);
-		return;
-	}
-	text(w, ix->name.s);
-	if (w->g->ntables > 1) {
-		words(w, w->L->open);
-		text(w, p->table->name.s);
-		words(w, w->L->close);
-	}
-}
-
-/* The entities the key condition returns (derived), linked. */
-static void put_pattern_entities(writer *w, const ddbc_pattern *p)
-{
-	if (!p->analysed) {
-		for (size_t i = 0; i < p->nentities; i++) {
-			if (i)
-				words(w, w->L->sep);
-			text(w, p->entities[i].s);
-		}
-		return;
-	}
-	for (size_t i = 0; i < p->nmatched; i++) {
-		const ddbc_entity *e = p->matched[i];
-		if (i)
-			words(w, w->L->sep);
-		link(w, NULL, e->name.s, w->id.entity[entity_no(w, e)]);
-	}
-}
-
-static void pattern_row(writer *w, size_t no, const ddbc_pattern *p)
-{
-	w->be->row(w->o);
-	cell(w);
-	wordsf(w, "%zu", no + 1);
-	cell_end(w);
-	cell(w);
-	link(w, NULL, p->id.s, w->id.pattern[no]);
-	if (p->description) {
-		words(w, ": ");
-		w->be->span(w->o, p->description, DDBC_SPAN_MARKDOWN);
-	}
-	cell_end(w);
-	cell(w);
-	words(w, api_name(p->operation));
-	cell_end(w);
-	cell(w);
-	put_index(w, p);
-	cell_end(w);
-	cell(w);
-	put_key_condition(w, p);
-	cell_end(w);
-	cell(w);
-	put_pattern_entities(w, p);
-	cell_end(w);
-	row_end(w);
-}
-
-static void pattern_extras(writer *w, const ddbc_pattern *p)
-{
-	const ddbc_doc_labels *L = w->L;
-	if (p->order) {
-		labelled_item(w, L->d_order);
-		wordsf(w, "%s (ScanIndexForward = %s)", p->order > 0 ? L->asc : L->desc,
-		       p->order > 0 ? "true" : "false");
-	}
-	if (p->consistent_read) {
-		labelled_item(w, L->d_consistent);
-		words(w, L->yes);
-	}
-	if (p->nreturns) {
-		labelled_item(w, L->d_returns);
-		for (size_t i = 0; i < p->nreturns; i++) {
-			if (i)
-				words(w, ", ");
-			code(w, p->returns[i].s);
-		}
-	}
-	if (p->condition) {
-		labelled_item(w, L->d_condition);
-		code(w, p->condition);
-	}
-}
-
-static void pattern_params(writer *w, const ddbc_pattern *p)
-{
-	const ddbc_node *ex = p->example;
-	if (!ex || ex->kind != DDBC_NODE_MAP || !ex->n)
-		return;
-	labelled_item(w, w->L->d_params);
-	for (size_t i = 0; i < ex->n; i++) {
-		if (i)
-			words(w, ", ");
-		scalar_code(w, ex->u.pairs[i].key);
-		words(w, " = ");
-		scalar_code(w, ex->u.pairs[i].value);
-	}
-}
-
-static void write_pattern(writer *w, size_t no, const ddbc_pattern *p)
-{
-	const ddbc_doc_labels *L = w->L;
-	named_heading(w, 3, DDBC_DOC_PATTERN, w->id.pattern[no], L->pattern, p->id.s);
-	paragraph(w, p->description);
-	if (p->table) {
-		labelled_item(w, L->d_table);
-		link(w, NULL, p->table->name.s, w->id.table[table_no(w, p->table)]);
-	}
-	labelled_item(w, L->d_index);
-	put_index(w, p);
-	labelled_item(w, L->d_operation);
-	words(w, api_name(p->operation));
-	labelled_item(w, L->d_key);
-	put_key_condition(w, p);
-	pattern_extras(w, p);
-	labelled_item(w, L->d_entities);
-	put_pattern_entities(w, p);
-	pattern_params(w, p);
-	w->be->list_end(w->o);
-	flush(w);
-}
-
-static void write_patterns(writer *w)
-{
-	const ddbc_design *g = w->g;
-	if (!g->npatterns)
-		return;
-	plain_heading(w, 2, DDBC_DOC_PATTERNS, w->id.patterns, w->L->patterns);
-	table_header(w, DDBC_DOC_PATTERN_TABLE, w->L->pattern_cols, 6);
-	for (size_t i = 0; i < g->npatterns; i++)
-		pattern_row(w, i, &g->patterns[i]);
-	w->be->table_end(w->o);
-	for (size_t i = 0; i < g->npatterns; i++)
-		write_pattern(w, i, &g->patterns[i]);
 }
 
 /* ---- the document ---------------------------------------------------------------------- */
@@ -813,20 +578,54 @@ static void write_orphans(writer *w)
 static void write_body(writer *w, ddbc_doc_desc *desc)
 {
 	const ddbc_design *g = w->g;
-	write_title(w, desc);
+	const ddbc_table *only = w->page ? w->page->table : NULL;
+	write_title(w, only ? NULL : desc);
 	write_contents(w);
+	if (w->id.diagram) {
+		plain_heading(w, 2, DDBC_DOC_DIAGRAM, w->id.diagram, w->L->diagram);
+		w->be->diagram(w->o, only ? only : g->tables, only ? 1 : g->ntables, w->L);
+		flush(w);
+	}
 	for (size_t i = 0; i < g->ntables; i++)
-		write_table(w, &g->tables[i]);
-	write_orphans(w);
-	write_patterns(w);
+		if (!w->page || only == &g->tables[i])
+			write_table(w, &g->tables[i]);
+	if (!only)
+		write_orphans(w);
+	ddbc_doc_write_patterns(w);
+}
+
+char *ddbc_doc_page_file(const ddbc_table *t)
+{
+	if (!t)
+		return xstrdup("index.html");
+	strbuf file = STRBUF_INIT;
+	strbuf_addstr(&file, "table-");
+	/* DynamoDB's table names are safe in a file name; anything else
+	 * (only a design with errors has it) becomes '_'. */
+	for (const char *p = t->name.s ? t->name.s : ""; *p; p++)
+		strbuf_addch(&file, strchr("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+					   "0123456789_.-", *p) ? *p : '_');
+	strbuf_addstr(&file, ".html");
+	return strbuf_detach(&file);
 }
 
 void ddbc_doc_write(const ddbc_doc_backend *be, FILE *file, strbuf *whole,
 		    const ddbc_design *g, ddbc_lang_id lang)
 {
-	ddbc_doc_out o = { STRBUF_INIT, file, false, false, -1, 0, 0, 0, 0 };
-	writer w = { .be = be, .o = &o, .g = g, .L = ddbc_doc_labels_for(lang) };
+	ddbc_doc_write_page(be, file, whole, g, lang, NULL);
+}
+
+void ddbc_doc_write_page(const ddbc_doc_backend *be, FILE *file, strbuf *whole,
+			 const ddbc_design *g, ddbc_lang_id lang, const ddbc_doc_page *page)
+{
+	ddbc_doc_out o = { STRBUF_INIT, file, false, false, -1, 0, 0, 0, 0, STRBUF_INIT, 0, NULL };
+	writer w = { .be = be, .o = &o, .g = g, .L = ddbc_doc_labels_for(lang), .page = page };
 	ddbc_slugger_init(&w.slugs);
+	if (page) {
+		w.files = xcalloc(g->ntables + 1, sizeof(char *));
+		for (size_t i = 0; i < g->ntables; i++)
+			w.files[i] = ddbc_doc_page_file(&g->tables[i]);
+	}
 
 	/* Ids in document order: the title, the description's headings,
 	 * then ddbc's own. */
@@ -842,7 +641,11 @@ void ddbc_doc_write(const ddbc_doc_backend *be, FILE *file, strbuf *whole,
 
 	if (g->description)
 		ddbc_doc_desc_release(&desc);
-	free_ids(&w.id);
+	free_ids(&w.id, g->ntables);
+	for (size_t i = 0; page && i < g->ntables; i++)
+		free(w.files[i]);
+	free(w.files);
+	strbuf_release(&o.heads);
 	ddbc_slugger_release(&w.slugs);
 	if (file) {
 		fwrite(strbuf_str(&o.sb), 1, o.sb.len, file);

@@ -22,6 +22,8 @@
 #include <stddef.h>
 #include <stdio.h>
 
+struct ddbc_doc_labels;   /* doc_labels.h */
+
 /* What a heading or a table is; the HTML page's classes say it. */
 typedef enum ddbc_doc_kind {
 	/* headings */
@@ -34,11 +36,14 @@ typedef enum ddbc_doc_kind {
 	DDBC_DOC_PATTERNS,
 	DDBC_DOC_PATTERN,
 	DDBC_DOC_OTHER,            /* "Entities without a table" */
+	DDBC_DOC_VIEW,             /* "Items in `name`" */
+	DDBC_DOC_DIAGRAM,
 	/* tables */
 	DDBC_DOC_INDEX_TABLE,
 	DDBC_DOC_MAP_TABLE,
 	DDBC_DOC_ATTR_TABLE,
-	DDBC_DOC_PATTERN_TABLE
+	DDBC_DOC_PATTERN_TABLE,
+	DDBC_DOC_ITEM_VIEW
 } ddbc_doc_kind;
 
 /* How a piece of inline text is shown. */
@@ -58,6 +63,10 @@ typedef struct ddbc_doc_out {
 	int depth;                 /* open list items (-1: no list) */
 	size_t items, rows, cols;  /* of the list or table being written */
 	size_t mark;               /* where the open block started in sb */
+	strbuf heads;              /* HTML: the open table's column names, each
+				    * ended by a NUL, for its cells' labels */
+	size_t col;                /* HTML: the cell being written */
+	const char *link_file;     /* the next link's page; NULL: this page */
 } ddbc_doc_out;
 
 /* A format. Blocks come as begin/end pairs; inline text only inside a
@@ -74,6 +83,9 @@ typedef struct ddbc_doc_backend {
 	void (*list_end)(ddbc_doc_out *o);
 	void (*table)(ddbc_doc_out *o, ddbc_doc_kind kind, size_t cols);
 	void (*row)(ddbc_doc_out *o);
+	/* A row of an item view: its entity's colour, whether it starts a
+	 * partition, whether the access pattern shown returns it. */
+	void (*item_row)(ddbc_doc_out *o, size_t colour, bool starts, bool hit);
 	void (*cell)(ddbc_doc_out *o);
 	void (*cell_end)(ddbc_doc_out *o);
 	void (*row_end)(ddbc_doc_out *o);
@@ -85,15 +97,41 @@ typedef struct ddbc_doc_backend {
 	void (*strong)(ddbc_doc_out *o, const char *words);
 	void (*link)(ddbc_doc_out *o, const char *id);
 	void (*link_end)(ddbc_doc_out *o, const char *id);
+	void (*swatch)(ddbc_doc_out *o, size_t colour);   /* an entity's colour */
+	/* A block the reader opens (HTML's <details>): summary is ddbc's words. */
+	void (*fold)(ddbc_doc_out *o, const char *summary);
+	void (*fold_end)(ddbc_doc_out *o);
+	/* The picture of the n tables at tables (doc_diagram.h). */
+	void (*diagram)(ddbc_doc_out *o, const ddbc_table *tables, size_t n,
+			const struct ddbc_doc_labels *L);
 } ddbc_doc_backend;
 
 extern const ddbc_doc_backend ddbc_doc_markdown;   /* doc_md.c */
 extern const ddbc_doc_backend ddbc_doc_html;       /* doc_html.c */
 
+/* Between blocks and rows: hands what is written to the file once a
+ * piece's worth is waiting. */
+void ddbc_doc_flush(ddbc_doc_out *o);
+
 /* Writes g's documentation in language lang through be, to file in pieces,
  * or, when file is NULL, whole into *whole (which the caller releases). */
 void ddbc_doc_write(const ddbc_doc_backend *be, FILE *file, strbuf *whole,
 		    const ddbc_design *g, ddbc_lang_id lang);
+
+/* One page of a documentation site: the index page (table NULL), or the
+ * page of one table, with its item views, entities and access patterns.
+ * Links between pages name the page's file (ddbc_doc_page_file). */
+typedef struct ddbc_doc_page {
+	const ddbc_table *table;
+} ddbc_doc_page;
+
+/* As ddbc_doc_write, one page of a site. */
+void ddbc_doc_write_page(const ddbc_doc_backend *be, FILE *file, strbuf *whole,
+			 const ddbc_design *g, ddbc_lang_id lang, const ddbc_doc_page *page);
+
+/* The file name of t's page ("table-NAME.html"), or "index.html" for NULL.
+ * The caller frees it. */
+char *ddbc_doc_page_file(const ddbc_table *t);
 
 /* The page's title: "NAME — DynamoDB design". The caller frees it. */
 char *ddbc_doc_title(const ddbc_design *g, ddbc_lang_id lang);

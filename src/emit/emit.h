@@ -36,6 +36,12 @@ ddbc_emit_result ddbc_emit_md(FILE *out, const ddbc_design *g, const ddbc_doc_op
 /* emit_html.c: the same document as HTML, inside the page template. */
 ddbc_emit_result ddbc_emit_html(FILE *out, const ddbc_design *g, const ddbc_doc_opts *o,
 				ddbc_diags *d);
+/* emit_html.c: the documentation as a site in directory dir (which must
+ * exist): index.html (contents, diagram, the access patterns' list) and
+ * one page per table (table-NAME.html), for designs too large for one
+ * page. Each file is written whole or not at all. */
+ddbc_emit_result ddbc_emit_html_site(const char *dir, const ddbc_design *g,
+				     const ddbc_doc_opts *o, ddbc_diags *d);
 
 typedef struct ddbc_header_opts {
 	const char *prefix;          /* NULL = derived from the design name */
@@ -63,5 +69,11 @@ ddbc_emit_result ddbc_emit_model(FILE *out, const ddbc_design *g, const ddbc_exp
 /* emit_json_queries.c: one request per access pattern. */
 ddbc_emit_result ddbc_emit_queries(FILE *out, const ddbc_design *g, const ddbc_export_opts *o,
 				   ddbc_diags *d);
+/* emit_json_queries.c: the request of pattern p alone, the object the
+ * queries export holds for it, with values from the design only (the
+ * documentation shows it). DDBC_EMIT_FINDINGS when a parameter has no
+ * value (reported to d); DDBC_EMIT_FAILED for an unresolved pattern. */
+ddbc_emit_result ddbc_emit_query(FILE *out, const ddbc_design *g, const ddbc_pattern *p,
+				 ddbc_diags *d);
 
 #endif

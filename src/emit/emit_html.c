@@ -6,6 +6,7 @@
  * script and loads nothing but https and data images.
  */
 #include "emit/emit_md.h"
+#include "util/output.h"
 #include "util/source.h"
 #include "util/xalloc.h"
 
@@ -115,28 +116,85 @@ static char *html_title(const ddbc_design *g, ddbc_lang_id lang)
 	return strbuf_detach(&title);
 }
 
-ddbc_emit_result ddbc_emit_html(FILE *out, const ddbc_design *g, const ddbc_doc_opts *o,
-				ddbc_diags *d)
+/* page.html and style.css, read once for every page. */
+typedef struct templates {
+	ddbc_source *page, *style;
+} templates;
+
+static int read_templates(templates *t, const ddbc_doc_opts *o)
 {
-	(void)d;
 	const char *dir = template_dir(o);
-	ddbc_source *tpl = read_template(dir, "page.html");
-	ddbc_source *style = tpl ? read_template(dir, "style.css") : NULL;
-	if (!tpl || !style) {
-		ddbc_source_free(tpl);
-		return DDBC_EMIT_FAILED;
-	}
-	ddbc_lang_id lang = o ? o->lang : DDBC_LANG_EN;
-	page pg = { out, tpl, style, lang == DDBC_LANG_JA ? "ja" : "en", html_title(g, lang),
-		    false };
+	t->page = read_template(dir, "page.html");
+	t->style = t->page ? read_template(dir, "style.css") : NULL;
+	if (t->page && t->style)
+		return 0;
+	ddbc_source_free(t->page);
+	return -1;
+}
+
+static void free_templates(templates *t)
+{
+	ddbc_source_free(t->style);
+	ddbc_source_free(t->page);
+}
+
+/* One page: the whole document (which NULL), or one page of a site. */
+static void write_page(FILE *out, const templates *t, const ddbc_design *g, ddbc_lang_id lang,
+		       const ddbc_doc_page *which)
+{
+	page pg = { out, t->page, t->style, lang == DDBC_LANG_JA ? "ja" : "en",
+		    html_title(g, lang), false };
 	size_t at = fill_page(&pg, 0);
 	if (pg.body)
-		ddbc_doc_write(&ddbc_doc_html, out, NULL, g, lang);
+		ddbc_doc_write_page(&ddbc_doc_html, out, NULL, g, lang, which);
 	/* The rest of the page; a second {{body}} is left empty. */
 	while (pg.body)
 		at = fill_page(&pg, at);
 	free(pg.title);
-	ddbc_source_free(style);
-	ddbc_source_free(tpl);
+}
+
+ddbc_emit_result ddbc_emit_html(FILE *out, const ddbc_design *g, const ddbc_doc_opts *o,
+				ddbc_diags *d)
+{
+	(void)d;
+	templates t;
+	if (read_templates(&t, o) < 0)
+		return DDBC_EMIT_FAILED;
+	write_page(out, &t, g, o ? o->lang : DDBC_LANG_EN, NULL);
+	free_templates(&t);
 	return DDBC_EMIT_OK;
+}
+
+/* Writes the page of table (NULL: the index page) into dir. */
+static int write_site_page(const char *dir, const templates *t, const ddbc_design *g,
+			   ddbc_lang_id lang, const ddbc_table *table)
+{
+	char *file = ddbc_doc_page_file(table);
+	strbuf path = STRBUF_INIT;
+	strbuf_addf(&path, "%s/%s", dir, file);
+	free(file);
+	ddbc_output out;
+	int r = ddbc_output_open(&out, path.buf);
+	if (r == 0) {
+		ddbc_doc_page which = { table };
+		write_page(out.f, t, g, lang, &which);
+		r = ddbc_output_commit(&out);
+	}
+	strbuf_release(&path);
+	return r;
+}
+
+ddbc_emit_result ddbc_emit_html_site(const char *dir, const ddbc_design *g,
+				     const ddbc_doc_opts *o, ddbc_diags *d)
+{
+	(void)d;
+	templates t;
+	if (read_templates(&t, o) < 0)
+		return DDBC_EMIT_FAILED;
+	ddbc_lang_id lang = o ? o->lang : DDBC_LANG_EN;
+	int r = write_site_page(dir, &t, g, lang, NULL);
+	for (size_t i = 0; r == 0 && i < g->ntables; i++)
+		r = write_site_page(dir, &t, g, lang, &g->tables[i]);
+	free_templates(&t);
+	return r == 0 ? DDBC_EMIT_OK : DDBC_EMIT_FAILED;
 }

@@ -798,3 +798,16 @@ ddbc_emit_result ddbc_emit_queries(FILE *out, const ddbc_design *g, const ddbc_e
 	/* The command line discards the output of an emitter with findings. */
 	return failed ? DDBC_EMIT_FINDINGS : r;
 }
+
+ddbc_emit_result ddbc_emit_query(FILE *out, const ddbc_design *g, const ddbc_pattern *p,
+				 ddbc_diags *d)
+{
+	if (!p->table || !p->index)
+		return DDBC_EMIT_FAILED;
+	ddbc_json_stream s;
+	ddbc_json_stream_init(&s, out);
+	bool failed = false;
+	write_request(&s, g, p, NULL, d, &failed);
+	int r = ddbc_json_stream_finish(&s);
+	return failed ? DDBC_EMIT_FINDINGS : r;
+}

@@ -9,12 +9,20 @@
 //   - the page raises no script error, logs no error, loads nothing;
 //   - on a phone-sized screen the page itself never scrolls sideways
 //     (wide tables scroll inside their box);
-//   - printed, no table is cut off.
+//   - printed, no table is cut off;
+//   - every item view holds exactly the example items its table or index
+//     holds, derived here from the design itself (its YAML, read with the
+//     yaml package, not by ddbc): an index holds the items that set all
+//     its key attributes, with its keys and the attributes it projects;
+//     the rows are counted in the page and in the Markdown;
+//   - at 420 px and at 1,920 px the page does not scroll sideways; both
+//     are photographed.
 // Usage: node doc-pages.mjs DDBC SRCDIR   (env CHROMIUM: the browser;
-// DDBC_SCREENSHOT_DIR: also save a screenshot of each page there)
+// DDBC_SCREENSHOT_DIR: keep the screenshots there)
 import { chromium } from 'playwright-core';
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import YAML from 'yaml';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -61,6 +69,145 @@ function entitiesOfMarkdown(md, lang) {
 	return out;
 }
 
+// ---- item views, derived from the design ------------------------------------------
+
+const names = v => v === undefined || v === null ? [] : Array.isArray(v) ? v.map(String) : [String(v)];
+
+// The indexes of a table as the design writes them: the table's own key,
+// its GSIs, its LSIs (whose partition key is the table's).
+function indexesOf(tname, t) {
+	const pk = names(t.partition_key), sk = names(t.sort_key);
+	const out = [{ table: tname, name: tname, pk, sk, projection: 'all', primary: true }];
+	for (const [name, ix] of Object.entries(t.gsi || {}))
+		out.push({ table: tname, name, pk: names(ix.partition_key), sk: names(ix.sort_key),
+			projection: ix.projection ?? 'all', tablePk: pk, tableSk: sk });
+	for (const [name, ix] of Object.entries(t.lsi || {}))
+		out.push({ table: tname, name, pk, sk: names(ix.sort_key),
+			projection: ix.projection ?? 'all', tablePk: pk, tableSk: sk });
+	return out;
+}
+
+function projects(ix, attr) {
+	if (ix.primary || ix.projection === 'all')
+		return true;
+	if ([...ix.tablePk, ...ix.tableSk].includes(attr))
+		return true;
+	return Array.isArray(ix.projection) && ix.projection.map(String).includes(attr);
+}
+
+const present = v => v !== undefined && v !== null;
+
+// "table/index" -> the rows its view must have, each "entity|keys|attrs".
+function expectedViews(design) {
+	const tables = design.tables || {};
+	const tnames = Object.keys(tables);
+	const views = new Map();
+	for (const tname of tnames)
+		for (const ix of indexesOf(tname, tables[tname]))
+			views.set(`${tname}/${ix.name}`, { ix, rows: [] });
+	for (const [ename, e] of Object.entries(design.entities || {})) {
+		const tname = e.table ?? (tnames.length === 1 ? tnames[0] : null);
+		if (!tables[tname])
+			continue;
+		for (const ex of e.examples || []) {
+			for (const { ix, rows } of views.values()) {
+				if (ix.table !== tname)
+					continue;
+				const keys = [...ix.pk, ...ix.sk];
+				if (!ix.primary && !keys.every(k => present(ex[k])))
+					continue;
+				const attrs = Object.keys(ex).filter(a => !keys.includes(a) && projects(ix, a));
+				rows.push(rowKey(ename, keys.map(k => present(ex[k]) ? String(ex[k]) : ''), attrs));
+			}
+		}
+	}
+	return views;
+}
+
+function rowKey(entity, keys, attrs) {
+	return `${entity}|${keys.join('|')}|${[...attrs].sort().join(',')}`;
+}
+
+// The number of rows of each "#### LABEL `name`" view table of the Markdown,
+// in order.
+function viewRowsOfMarkdown(md) {
+	const lines = md.split('\n');
+	const out = [];
+	for (let i = 0; i < lines.length; i++) {
+		if (!lines[i].startsWith('#### '))
+			continue;
+		let j = i + 1;
+		while (j < lines.length && !lines[j].startsWith('|') && !lines[j].startsWith('#'))
+			j++;
+		let rows = 0;
+		while (j < lines.length && lines[j].startsWith('|'))
+			j++, rows++;
+		out.push(rows ? rows - 2 : 0);
+	}
+	return out;
+}
+
+// Every item view of the page: its table, its index, its rows read back
+// as "entity|keys|attrs" (an attribute's name is the text before ': ').
+function readViews() {
+	const views = [];
+	let table = null;
+	for (const h of document.querySelectorAll('h2.table, h4.view')) {
+		const name = h.querySelector('code')?.textContent ?? '';
+		if (h.matches('h2.table')) {
+			table = name;
+			continue;
+		}
+		const el = h.nextElementSibling;
+		const t = el && el.matches('.table-wrap.items') ? el.querySelector('table') : null;
+		const rows = t ? [...t.querySelectorAll('tbody tr')].map(tr => {
+			const cells = [...tr.cells];
+			const attrs = [...cells[cells.length - 1].childNodes]
+				.filter(n => n.nodeType === Node.TEXT_NODE)
+				.map(n => n.textContent.replace(/^…/, '').replace(/^(, |、)/, '').replace(/: $/, ''))
+				.filter(s => s.length > 0);
+			const entity = cells[cells.length - 2].textContent;
+			const keys = cells.slice(0, cells.length - 2).map(c => c.textContent);
+			return `${entity}|${keys.join('|')}|${attrs.sort().join(',')}`;
+		}) : [];
+		views.push({ table, index: name, rows });
+	}
+	// The diagram: drawn, with a box for every entity or a count of them.
+	const svg = document.querySelector('svg.diagram');
+	const box = svg ? svg.getBoundingClientRect() : null;
+	const diagram = svg ? { width: box.width, height: box.height,
+		entities: svg.querySelectorAll('g.entity').length,
+		tables: svg.querySelectorAll('g.table').length } : null;
+	// The items each access pattern returns: marked, all in one colour.
+	const hits = [...document.querySelectorAll('.items tr.hit')];
+	const hitColours = new Set(hits.map(tr => getComputedStyle(tr.cells[1]).backgroundColor)).size;
+	return { views, diagram, hits: hits.length, hitColours };
+}
+
+function sameRows(a, b) {
+	const x = [...a].sort(), y = [...b].sort();
+	return x.length === y.length && x.every((v, i) => v === y[i]);
+}
+
+function checkViews(what, want, got, mdRows) {
+	check(got.views.length === want.size,
+		`${what}: ${got.views.length} item views on the page, ${want.size} tables and indexes`);
+	check(mdRows.length === got.views.length,
+		`${what}: ${mdRows.length} item views in the Markdown, ${got.views.length} on the page`);
+	got.views.forEach((v, i) => {
+		const w = want.get(`${v.table}/${v.index}`);
+		check(w !== undefined, `${what}: an item view of '${v.table}/${v.index}', which the design lacks`);
+		if (!w)
+			return;
+		check(sameRows(v.rows, w.rows),
+			`${what}: the view of ${v.table}/${v.index} holds\n    ${v.rows.join('\n    ')}\n  ` +
+			`the design says\n    ${w.rows.join('\n    ')}`);
+		check(mdRows[i] === w.rows.length,
+			`${what}: the Markdown view of ${v.table}/${v.index} has ${mdRows[i]} rows, ` +
+			`expected ${w.rows.length}`);
+	});
+}
+
 // What the page shows, read in the browser.
 function readPage() {
 	const entities = [];
@@ -87,13 +234,19 @@ function overflow() {
 	const cut = [...document.querySelectorAll('.table-wrap')]
 		.filter(w => w.scrollWidth > w.clientWidth + 1 || w.scrollHeight > w.clientHeight + 1)
 		.length;
-	return { page, cut };
+	// Tables whose columns run past their box (a reader must scroll to them).
+	const wide = [...document.querySelectorAll('.table-wrap')]
+		.filter(w => w.scrollWidth > w.clientWidth + 1)
+		.map(w => `${w.className.replace('table-wrap ', '')} (${w.scrollWidth - w.clientWidth}px)`);
+	return { page, cut, wide };
 }
 
 async function checkPage(context, design, lang, dir) {
 	const base = design.replace(/\.ddb\.yaml$/, '');
 	const what = `${base} (${lang})`;
 	const md = doc(join(srcdir, 'samples', design), 'md', lang);
+	const yaml = YAML.parse(readFileSync(join(srcdir, 'samples', design), 'utf8'));
+	const views = expectedViews(yaml);
 	const file = join(dir, `${base}.${lang}.html`);
 	writeFileSync(file, doc(join(srcdir, 'samples', design), 'html', lang));
 
@@ -121,18 +274,40 @@ async function checkPage(context, design, lang, dir) {
 	});
 	check(got.badLinks.length === 0, `${what}: links to missing anchors: ${got.badLinks.join(', ')}`);
 	check(got.scripts === 0, `${what}: the page holds ${got.scripts} scripts`);
+	const shown = await page.evaluate(readViews);
+	checkViews(what, views, shown, viewRowsOfMarkdown(md));
+	const d = shown.diagram;
+	check(d && d.width > 0 && d.height > 0, `${what}: the diagram is drawn as SVG`);
+	check(d && d.tables === Object.keys(yaml.tables || {}).length,
+		`${what}: the diagram has ${d?.tables} tables`);
+	check(md.includes('```mermaid\nflowchart LR\n'), `${what}: the Markdown has the Mermaid diagram`);
+	const mdHits = md.split('\n').filter(l => l.startsWith('| ▶ |')).length;
+	check(shown.hits === mdHits, `${what}: ${shown.hits} returned items marked, ${mdHits} in the Markdown`);
+	check(shown.hitColours <= 1, `${what}: returned items in ${shown.hitColours} colours`);
 
-	if (shots)
-		await page.screenshot({ path: join(shots, `${base}.${lang}.png`), fullPage: true });
-
-	await page.setViewportSize({ width: 390, height: 844 });
-	const narrow = await page.evaluate(overflow);
-	check(narrow.page <= 0, `${what}: on a phone the page scrolls sideways by ${narrow.page}px`);
+	for (const [width, height] of [[1920, 1080], [420, 900], [390, 844]]) {
+		await page.setViewportSize({ width, height });
+		const o = await page.evaluate(overflow);
+		check(o.page <= 0, `${what}: at ${width}px the page scrolls sideways by ${o.page}px`);
+		check(width === 390 || o.wide.length === 0,
+			`${what}: at ${width}px columns are off screen in ${o.wide.join(', ')}`);
+		if (width === 390)
+			continue;
+		await page.screenshot({ path: join(shots || dir, `${base}.${lang}.${width}.png`),
+			fullPage: width === 1920 });
+		// The first GSI's view (else the table's), as a reader scrolls to it.
+		const view = page.locator('.table-wrap.items').nth(1);
+		if (await view.count())
+			await view.screenshot({ path: join(shots || dir, `${base}.${lang}.${width}.view.png`) });
+	}
 
 	await page.emulateMedia({ media: 'print' });
 	await page.setViewportSize({ width: 700, height: 1000 });
 	const printed = await page.evaluate(overflow);
 	check(printed.cut === 0, `${what}: printed, ${printed.cut} tables are cut off`);
+	const hidden = await page.evaluate(() => [...document.querySelectorAll('details pre')]
+		.filter(p => p.getBoundingClientRect().height === 0).length);
+	check(hidden === 0, `${what}: printed, ${hidden} folded example items are hidden`);
 
 	check(problems.length === 0, `${what}: ${problems.join('; ')}`);
 	await page.close();

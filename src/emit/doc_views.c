@@ -1,0 +1,307 @@
+/* doc_views.c - item views of a table and of its indexes */
+#include "emit/doc_views.h"
+#include "emit/doc_json.h"
+#include "model/semantics.h"
+#include "util/utf8.h"
+#include "util/xalloc.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* A value longer than this many characters is cut in a view; the whole
+ * item stands in its entity's section. */
+enum { VALUE_CHARS = 48 };
+
+static const ddbc_node *value_of(const ddbc_node *item, const char *name)
+{
+	const ddbc_node *v = name ? ddbc_node_get(item, name) : NULL;
+	return v && !ddbc_node_is_null(v) ? v : NULL;
+}
+
+bool ddbc_view_holds(const ddbc_index *ix, const ddbc_node *item)
+{
+	if (ix->kind == DDBC_INDEX_PRIMARY)
+		return true;
+	for (size_t i = 0; i < ix->npk; i++)
+		if (!value_of(item, ix->pk[i].s))
+			return false;
+	for (size_t i = 0; i < ix->nsk; i++)
+		if (!value_of(item, ix->sk[i].s))
+			return false;
+	return true;
+}
+
+static bool in_names(const ddbc_name *names, size_t n, const char *name)
+{
+	for (size_t i = 0; i < n; i++)
+		if (names[i].s && !strcmp(names[i].s, name))
+			return true;
+	return false;
+}
+
+bool ddbc_view_projects(const ddbc_index *ix, const char *name)
+{
+	const ddbc_index *pk = &ix->table->primary;
+	if (ix->kind == DDBC_INDEX_PRIMARY || ix->projection == DDBC_PROJ_ALL)
+		return true;
+	if (ddbc_index_has_key(ix, name) || ddbc_index_has_key(pk, name))
+		return true;
+	return ix->projection == DDBC_PROJ_INCLUDE && in_names(ix->include, ix->ninclude, name);
+}
+
+/* ---- order ----------------------------------------------------------------------------- */
+
+typedef struct sorted {
+	ddbc_view_item item;
+	size_t seq;              /* position in the table's items */
+	size_t group;            /* seq of its partition's first item */
+	const ddbc_index *ix;
+} sorted;
+
+static int compare_values(const ddbc_table *t, const char *name, const ddbc_node *a,
+			  const ddbc_node *b)
+{
+	if (a->kind != DDBC_NODE_SCALAR || b->kind != DDBC_NODE_SCALAR)
+		return 0;
+	if (ddbc_table_key_type(t, name) == DDBC_TYPE_N) {
+		double x = strtod(a->u.text, NULL), y = strtod(b->u.text, NULL);
+		if (x != y)
+			return x < y ? -1 : 1;
+		return 0;
+	}
+	/* DynamoDB orders strings by their UTF-8 bytes. */
+	size_t n = a->n < b->n ? a->n : b->n;
+	int c = memcmp(a->u.text, b->u.text, n);
+	return c ? c : (a->n > b->n) - (a->n < b->n);
+}
+
+static int compare_key(const ddbc_index *ix, const ddbc_name *names, size_t n,
+		       const ddbc_node *a, const ddbc_node *b)
+{
+	for (size_t i = 0; i < n; i++) {
+		const ddbc_node *x = value_of(a, names[i].s), *y = value_of(b, names[i].s);
+		if (!x || !y) {
+			if (x != y)
+				return x ? 1 : -1;
+			continue;
+		}
+		int c = compare_values(ix->table, names[i].s, x, y);
+		if (c)
+			return c;
+	}
+	return 0;
+}
+
+static int by_partition(const void *pa, const void *pb)
+{
+	const sorted *a = pa, *b = pb;
+	int c = compare_key(a->ix, a->ix->pk, a->ix->npk, a->item.item, b->item.item);
+	return c ? c : (a->seq > b->seq) - (a->seq < b->seq);
+}
+
+static int by_group_then_sort_key(const void *pa, const void *pb)
+{
+	const sorted *a = pa, *b = pb;
+	if (a->group != b->group)
+		return a->group < b->group ? -1 : 1;
+	int c = compare_key(a->ix, a->ix->sk, a->ix->nsk, a->item.item, b->item.item);
+	return c ? c : (a->seq > b->seq) - (a->seq < b->seq);
+}
+
+static sorted *collect(const ddbc_index *ix, size_t *n)
+{
+	const ddbc_table *t = ix->table;
+	size_t cap = 0, len = 0;
+	sorted *all = NULL;
+	for (size_t k = 0; k < t->nentities; k++) {
+		const ddbc_entity *e = t->entities[k];
+		for (size_t i = 0; i < e->nexamples; i++) {
+			if (!ddbc_view_holds(ix, e->examples[i]))
+				continue;
+			if (len == cap)
+				all = xrealloc(all, (cap = cap ? 2 * cap : 16) * sizeof *all);
+			all[len] = (sorted){ { e, e->examples[i], k }, len, len, ix };
+			len++;
+		}
+	}
+	*n = len;
+	return all;
+}
+
+ddbc_view_item *ddbc_view_items(const ddbc_index *ix, size_t *n)
+{
+	size_t len;
+	sorted *all = collect(ix, &len);
+	/* Partitions in the order they first appear: sort by partition key,
+	 * give each item its partition's first position, then sort by that
+	 * and the sort key. */
+	if (len)
+		qsort(all, len, sizeof *all, by_partition);
+	for (size_t i = 1; i < len; i++)
+		if (!compare_key(ix, ix->pk, ix->npk, all[i - 1].item.item, all[i].item.item))
+			all[i].group = all[i - 1].group;
+	if (len)
+		qsort(all, len, sizeof *all, by_group_then_sort_key);
+	ddbc_view_item *items = xcalloc(len + 1, sizeof *items);
+	for (size_t i = 0; i < len; i++)
+		items[i] = all[i].item;
+	free(all);
+	*n = len;
+	return items;
+}
+
+/* ---- writing --------------------------------------------------------------------------- */
+
+static void words(const ddbc_view_out *v, const char *s)
+{
+	v->be->span(v->o, s, DDBC_SPAN_WORDS);
+}
+
+static void cell(const ddbc_view_out *v)
+{
+	v->be->cell(v->o);
+}
+
+static void cell_end(const ddbc_view_out *v)
+{
+	v->be->cell_end(v->o);
+}
+
+/* The value as text: a scalar as written, anything else as JSON on one
+ * line; cut after VALUE_CHARS characters unless whole (a key's value). */
+static void put_value(const ddbc_view_out *v, const ddbc_node *n, bool whole)
+{
+	char *text = n->kind == DDBC_NODE_SCALAR ? xstrdup(n->u.text) : ddbc_doc_value_json(n);
+	if (!text)
+		return;
+	const unsigned char *p = (const unsigned char *)text, *end = p + strlen(text);
+	unsigned cp;
+	size_t chars = 0, len;
+	for (; p < end && (whole || chars < VALUE_CHARS); p += len, chars++)
+		if (!(len = ddbc_utf8_decode(p, end, &cp)))
+			len = 1;
+	bool cut = p < end;
+	text[p - (const unsigned char *)text] = '\0';
+	v->be->span(v->o, text, DDBC_SPAN_CODE);
+	if (cut)
+		words(v, "…");
+	free(text);
+}
+
+static void key_cells(const ddbc_view_out *v, const ddbc_name *names, size_t n,
+		      const ddbc_node *item)
+{
+	for (size_t i = 0; i < n; i++) {
+		cell(v);
+		const ddbc_node *val = value_of(item, names[i].s);
+		if (val)
+			put_value(v, val, true);
+		cell_end(v);
+	}
+}
+
+static void entity_cell(const ddbc_view_out *v, const ddbc_view_item *it)
+{
+	cell(v);
+	v->be->swatch(v->o, it->colour);
+	const char *id = v->entity_ids[it->entity - v->entities];
+	if (id)
+		v->be->link(v->o, id);
+	v->be->span(v->o, it->entity->name.s, DDBC_SPAN_TEXT);
+	if (id)
+		v->be->link_end(v->o, id);
+	cell_end(v);
+}
+
+/* "name: value, name: value": what ix projects beyond its own keys. */
+static void attrs_cell(const ddbc_view_out *v, const ddbc_index *ix, const ddbc_node *item)
+{
+	cell(v);
+	bool first = true;
+	for (size_t i = 0; i < item->n; i++) {
+		const ddbc_node *k = item->u.pairs[i].key;
+		if (k->kind != DDBC_NODE_SCALAR || ddbc_index_has_key(ix, k->u.text) ||
+		    !ddbc_view_projects(ix, k->u.text))
+			continue;
+		if (!first)
+			words(v, v->L->sep);
+		first = false;
+		v->be->span(v->o, k->u.text, DDBC_SPAN_TEXT);
+		words(v, ": ");
+		put_value(v, item->u.pairs[i].value, false);
+	}
+	cell_end(v);
+}
+
+static void header_names(const ddbc_view_out *v, const ddbc_name *names, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		cell(v);
+		v->be->span(v->o, names[i].s ? names[i].s : "", DDBC_SPAN_TEXT);
+		cell_end(v);
+	}
+}
+
+static void header(const ddbc_view_out *v, const ddbc_index *ix, bool marks)
+{
+	v->be->table(v->o, DDBC_DOC_ITEM_VIEW, ix->npk + ix->nsk + 2 + marks);
+	v->be->row(v->o);
+	if (marks) {
+		cell(v);
+		cell_end(v);
+	}
+	header_names(v, ix->pk, ix->npk);
+	header_names(v, ix->sk, ix->nsk);
+	cell(v);
+	words(v, v->L->view_entity);
+	cell_end(v);
+	cell(v);
+	words(v, v->L->view_attrs);
+	cell_end(v);
+	v->be->row_end(v->o);
+}
+
+static void item_row(const ddbc_view_out *v, const ddbc_index *ix, const ddbc_view_item *it,
+		     bool starts, int mark)
+{
+	v->be->item_row(v->o, it->colour, starts, mark > 0);
+	if (mark >= 0) {
+		cell(v);
+		if (mark)
+			words(v, "▶");
+		cell_end(v);
+	}
+	key_cells(v, ix->pk, ix->npk, it->item);
+	key_cells(v, ix->sk, ix->nsk, it->item);
+	entity_cell(v, it);
+	attrs_cell(v, ix, it->item);
+	v->be->row_end(v->o);
+	ddbc_doc_flush(v->o);
+}
+
+void ddbc_view_write(const ddbc_view_out *v, const ddbc_index *ix, const ddbc_view_item *items,
+		     size_t n, const bool *hit)
+{
+	header(v, ix, hit != NULL);
+	for (size_t i = 0; i < n; i++) {
+		bool starts = i == 0 || compare_key(ix, ix->pk, ix->npk, items[i - 1].item,
+						    items[i].item) != 0;
+		item_row(v, ix, &items[i], starts, hit ? hit[i] : -1);
+	}
+	v->be->table_end(v->o);
+	ddbc_doc_flush(v->o);
+}
+
+void ddbc_view_legend(const ddbc_view_out *v, const ddbc_table *t)
+{
+	v->be->para(v->o);
+	v->be->strong(v->o, v->L->legend);
+	words(v, ": ");
+	for (size_t k = 0; k < t->nentities; k++) {
+		if (k)
+			words(v, v->L->sep);
+		v->be->swatch(v->o, k);
+		v->be->span(v->o, t->entities[k]->name.s, DDBC_SPAN_TEXT);
+	}
+	v->be->para_end(v->o);
+}
