@@ -11,6 +11,7 @@
 #include "rules/check.h"
 #include "emit/emit.h"
 #include "items/items.h"
+#include "import/import.h"
 #include "util/output.h"
 #include "util/paths.h"
 #include "util/strbuf.h"
@@ -46,7 +47,7 @@ enum {
 	OPT_FORMAT = 1 << 0, OPT_RULE = 1 << 1, OPT_WERROR = 1 << 2, OPT_COLOR = 1 << 3,
 	OPT_OUTPUT = 1 << 4, OPT_LANG = 1 << 5, OPT_TEMPLATE = 1 << 6, OPT_PREFIX = 1 << 7,
 	OPT_PARAM = 1 << 8, OPT_ITEMS = 1 << 9, OPT_SHOW_SUPPRESSED = 1 << 10,
-	OPT_AGAINST = 1 << 11, OPT_ALL = 1 << 12
+	OPT_AGAINST = 1 << 11, OPT_ALL = 1 << 12, OPT_FROM = 1 << 13
 };
 
 /* --color WHEN, in the order of its words. */
@@ -67,6 +68,7 @@ struct opts {
 	const char *template_dir;
 	const char *prefix;
 	const char *against;
+	const char *from;        /* import --from */
 	bool all;
 	ddbc_param *params;
 	size_t nparams, params_cap;
@@ -97,6 +99,7 @@ static const char usage_main[] =
 	"  export       write CreateTable requests, the model or query requests as JSON\n"
 	"  check-items  validate items (a scan or an export) against the design\n"
 	"  diff         what a change of a design does to deployed tables and items\n"
+	"  import       write a design from a Workbench model or a described table\n"
 	"  explain      list the rules, or show one rule's page\n"
 	"\n"
 	"options:\n"
@@ -202,6 +205,19 @@ static const char usage_diff[] =
 	"                          deployment steps as JSON (findings go to stderr)\n"
 	"      --color WHEN        auto (default), always or never\n"
 	OUTPUT_HELP COMMON_HELP;
+
+static const char usage_import[] =
+	"usage: ddbc import --from SOURCE [OPTIONS] FILE...\n"
+	"\n"
+	"Writes a design from other descriptions of the tables: a NoSQL Workbench\n"
+	"data model (workbench), or the output of 'aws dynamodb describe-table', one\n"
+	"file per table (describe-table). Key templates that only sample items show\n"
+	"are recovered where every sample agrees and marked by a comment.\n"
+	"\n"
+	"options:\n"
+	"      --from SOURCE       workbench or describe-table\n"
+	OUTPUT_HELP
+	"  -h, --help              show this help\n";
 
 static const char usage_explain[] =
 	"usage: ddbc explain [RULE]\n"
@@ -364,6 +380,7 @@ static cli_step one_option(const struct command *cmd, struct opts *o, int c, cha
 	case 'P': return add_param(cmd->name, o, arg) < 0 ? CLI_USAGE_ERROR : CLI_GO_ON;
 	case 'a': o->against = arg; return CLI_GO_ON;
 	case 'A': o->all = true; return CLI_GO_ON;
+	case 'F': o->from = arg; return CLI_GO_ON;
 	case 'h': fputs(cmd->usage, stdout); return CLI_DONE;
 	}
 	return CLI_USAGE_ERROR;
@@ -387,6 +404,7 @@ static cli_step parse_options(const struct command *cmd, int argc, char **argv, 
 		{ { "merge", no_argument, NULL, 'm' }, OPT_ITEMS },
 		{ { "against", required_argument, NULL, 'a' }, OPT_AGAINST },
 		{ { "all", no_argument, NULL, 'A' }, OPT_ALL },
+		{ { "from", required_argument, NULL, 'F' }, OPT_FROM },
 	};
 	struct option longopts[sizeof(all) / sizeof(all[0]) + 2];
 	size_t n = 0;
@@ -769,6 +787,28 @@ static exit_status run_explain(struct opts *o)
 	return EXIT_OK;
 }
 
+/* ---- import ---------------------------------------------------------------------- */
+
+static exit_status run_import(struct opts *o)
+{
+	static const char *const sources[] = { "workbench", "describe-table", NULL };
+	int from;
+	if (!o->from) {
+		usage_error("import", "%s", "--from SOURCE is required");
+		return EXIT_USAGE;
+	}
+	if (parse_word("import", "source", o->from, sources, &from) < 0)
+		return EXIT_USAGE;
+	ddbc_output out;
+	if (ddbc_output_open(&out, o->output) < 0)
+		return EXIT_USAGE;
+	if (ddbc_import((ddbc_import_from)from, o->files, o->nfiles, out.f) < 0) {
+		ddbc_output_abort(&out);
+		return EXIT_USAGE;
+	}
+	return ddbc_output_commit(&out) < 0 ? EXIT_USAGE : EXIT_OK;
+}
+
 /* ---- dispatch ----------------------------------------------------------------------- */
 
 static const char *const lint_formats[] = { "text", "json", "sarif", "github", NULL };
@@ -790,6 +830,7 @@ static const struct command commands[] = {
 	  (size_t)-1, items_formats, run_items },
 	{ "diff", usage_diff, COMMON | OPT_FORMAT | OPT_OUTPUT | OPT_AGAINST | OPT_ALL, 1,
 	  (size_t)-1, diff_formats, run_diff },
+	{ "import", usage_import, OPT_FROM | OPT_OUTPUT, 1, (size_t)-1, NULL, run_import },
 	{ "explain", usage_explain, 0, 0, 1, NULL, run_explain },
 };
 
