@@ -99,7 +99,8 @@ static const char usage_main[] =
 	"  export       write CreateTable requests, the model or query requests as JSON\n"
 	"  check-items  validate items (a scan or an export) against the design\n"
 	"  diff         what a change of a design does to deployed tables and items\n"
-	"  import       write a design from a Workbench model or a described table\n"
+	"  import       write a design from a Workbench model, a CloudFormation\n"
+	"               template or described tables\n"
 	"  explain      list the rules, or show one rule's page\n"
 	"\n"
 	"options:\n"
@@ -210,12 +211,14 @@ static const char usage_import[] =
 	"usage: ddbc import --from SOURCE [OPTIONS] FILE...\n"
 	"\n"
 	"Writes a design from other descriptions of the tables: a NoSQL Workbench\n"
-	"data model (workbench), or the output of 'aws dynamodb describe-table', one\n"
-	"file per table (describe-table). Key templates that only sample items show\n"
-	"are recovered where every sample agrees and marked by a comment.\n"
+	"data model (workbench), a CloudFormation or SAM template in YAML or JSON\n"
+	"(cloudformation), or the output of 'aws dynamodb describe-table', one file\n"
+	"per table (describe-table). Key templates that only sample items show are\n"
+	"recovered where every sample agrees and marked by a comment.\n"
 	"\n"
 	"options:\n"
-	"      --from SOURCE       workbench or describe-table\n"
+	"      --from SOURCE       workbench, cloudformation or describe-table\n"
+	"      --param NAME=VALUE  a template parameter's value (repeatable)\n"
 	OUTPUT_HELP
 	"  -h, --help              show this help\n";
 
@@ -791,7 +794,8 @@ static exit_status run_explain(struct opts *o)
 
 static exit_status run_import(struct opts *o)
 {
-	static const char *const sources[] = { "workbench", "describe-table", NULL };
+	static const char *const sources[] = { "workbench", "cloudformation", "describe-table",
+					       NULL };
 	int from;
 	if (!o->from) {
 		usage_error("import", "%s", "--from SOURCE is required");
@@ -802,7 +806,13 @@ static exit_status run_import(struct opts *o)
 	ddbc_output out;
 	if (ddbc_output_open(&out, o->output) < 0)
 		return EXIT_USAGE;
-	if (ddbc_import((ddbc_import_from)from, o->files, o->nfiles, out.f) < 0) {
+	ddbc_import_param *params = xcalloc(o->nparams + 1, sizeof(*params));
+	for (size_t i = 0; i < o->nparams; i++)
+		params[i] = (ddbc_import_param){ o->params[i].name, o->params[i].value };
+	int rc = ddbc_import((ddbc_import_from)from, o->files, o->nfiles, params, o->nparams,
+			     out.f);
+	free(params);
+	if (rc < 0) {
 		ddbc_output_abort(&out);
 		return EXIT_USAGE;
 	}
@@ -830,7 +840,7 @@ static const struct command commands[] = {
 	  (size_t)-1, items_formats, run_items },
 	{ "diff", usage_diff, COMMON | OPT_FORMAT | OPT_OUTPUT | OPT_AGAINST | OPT_ALL, 1,
 	  (size_t)-1, diff_formats, run_diff },
-	{ "import", usage_import, OPT_FROM | OPT_OUTPUT, 1, (size_t)-1, NULL, run_import },
+	{ "import", usage_import, OPT_FROM | OPT_OUTPUT | OPT_PARAM, 1, (size_t)-1, NULL, run_import },
 	{ "explain", usage_explain, 0, 0, 1, NULL, run_explain },
 };
 

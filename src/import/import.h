@@ -14,12 +14,19 @@
 /* The source formats, in the order of `--from`'s words. */
 typedef enum ddbc_import_from {
 	DDBC_IMPORT_WORKBENCH,
+	DDBC_IMPORT_CLOUDFORMATION,
 	DDBC_IMPORT_DESCRIBE_TABLE
 } ddbc_import_from;
+
+/* A value for a template parameter: --param NAME=VALUE (borrowed). */
+typedef struct ddbc_import_param {
+	const char *name, *value;
+} ddbc_import_param;
 
 /* Reads files (all in the format from) and writes one design to out.
  * Returns 0, or -1 after saying on stderr which file is wrong and why
  * (then what was written to out is to be thrown away). */
-int ddbc_import(ddbc_import_from from, char *const *files, size_t nfiles, FILE *out);
+int ddbc_import(ddbc_import_from from, char *const *files, size_t nfiles,
+		const ddbc_import_param *params, size_t nparams, FILE *out);
 
 #endif

@@ -8,6 +8,7 @@
 #include "import/import_int.h"
 
 #include <stdbool.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* The names of key schema ks with key type kt: a string for one, a list
@@ -61,10 +62,18 @@ static json_t *projection(const json_t *p)
 
 /* The capacity of throughput pt, or NULL when it states none (on-demand
  * tables are described with 0 and 0). */
+/* An integer, or a string of digits (a template parameter's value). */
+static json_int_t int_of(const json_t *v)
+{
+	if (json_is_string(v))
+		return (json_int_t)strtoll(json_string_value(v), NULL, 10);
+	return json_integer_value(v);
+}
+
 static json_t *capacity(const json_t *pt)
 {
-	json_int_t r = json_integer_value(json_object_get(pt, "ReadCapacityUnits"));
-	json_int_t w = json_integer_value(json_object_get(pt, "WriteCapacityUnits"));
+	json_int_t r = int_of(json_object_get(pt, "ReadCapacityUnits"));
+	json_int_t w = int_of(json_object_get(pt, "WriteCapacityUnits"));
 	if (r <= 0 && w <= 0)
 		return NULL;
 	return json_pack("{sIsI}", "read", r, "write", w);
@@ -164,4 +173,32 @@ json_t *ddbc_import_api_table(const char *file, const json_t *t, json_t **attrs)
 fail:
 	json_decref(table);
 	return NULL;
+}
+
+/* The entity holding table t's key attributes, typed by attrs. */
+static json_t *key_entity(const char *tname, const json_t *attrs)
+{
+	json_t *e = json_object(), *a = json_object();
+	json_object_set_new(e, "table", json_string(tname));
+	const char *k;
+	const json_t *v;
+	json_object_foreach((json_t *)attrs, k, v)
+		json_object_set(a, k, (json_t *)v);
+	json_object_set_new(e, "attributes", a);
+	return e;
+}
+
+int ddbc_import_add_key_table(const char *file, json_t *design, const char *name,
+			      json_t *table, const json_t *attrs, const char *source)
+{
+	json_t *entities = json_object_get(design, "entities");
+	if (json_object_get(entities, name)) {
+		json_decref(table);
+		return ddbc_import_fail(file, "an entity is already named '%s'", name);
+	}
+	json_object_set_new(json_object_get(design, "tables"), name, table);
+	json_object_set_new(entities, name, key_entity(name, attrs));
+	ddbc_import_set_comment(entities, name, "the table's key attributes: %s names no "
+				"entities", source);
+	return 0;
 }

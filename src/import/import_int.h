@@ -9,7 +9,10 @@
 #define DDBC_IMPORT_INT_H
 
 #include <jansson.h>
+#include <stddef.h>
 #include <stdio.h>
+
+struct ddbc_import_param;
 
 /* Writes design as block YAML to out. */
 void ddbc_import_write_yaml(FILE *out, const json_t *design);
@@ -53,5 +56,19 @@ int ddbc_import_describe(const char *file, const json_t *root, json_t *design);
  * BillingMode, ProvisionedThroughput): shared by describe-table and
  * CloudFormation. Returns a new table, or NULL after saying why. */
 json_t *ddbc_import_api_table(const char *file, const json_t *t, json_t **attrs);
+
+/* Adds table (taken) to design under name, with one entity of that name
+ * that declares attrs (name -> type): the source (named in the entity's
+ * comment) names no entities. Returns 0 or -1. */
+int ddbc_import_add_key_table(const char *file, json_t *design, const char *name,
+			      json_t *table, const json_t *attrs, const char *source);
+
+/* A CloudFormation template (YAML with short tags, or JSON) as a tree in
+ * the long form; NULL after saying why. A new reference. */
+json_t *ddbc_import_load_template(const char *file);
+
+/* The reader of templates: params are --param NAME=VALUE. */
+int ddbc_import_cloudformation(const char *file, const json_t *root, json_t *design,
+			       const struct ddbc_import_param *params, size_t nparams);
 
 #endif
