@@ -100,7 +100,7 @@ static const char usage_main[] =
 	"  check-items  validate items (a scan or an export) against the design\n"
 	"  diff         what a change of a design does to deployed tables and items\n"
 	"  import       write a design from a Workbench model, a CloudFormation\n"
-	"               template or described tables\n"
+	"               template, described tables or an MCP server schema\n"
 	"  explain      list the rules, or show one rule's page\n"
 	"\n"
 	"options:\n"
@@ -212,12 +212,13 @@ static const char usage_import[] =
 	"\n"
 	"Writes a design from other descriptions of the tables: a NoSQL Workbench\n"
 	"data model (workbench), a CloudFormation or SAM template in YAML or JSON\n"
-	"(cloudformation), or the output of 'aws dynamodb describe-table', one file\n"
-	"per table (describe-table). Key templates that only sample items show are\n"
-	"recovered where every sample agrees and marked by a comment.\n"
+	"(cloudformation), the output of 'aws dynamodb describe-table', one file per\n"
+	"table (describe-table), or the schema.json of the DynamoDB MCP server (mcp).\n"
+	"Key templates that only sample items show are recovered where every sample\n"
+	"agrees and marked by a comment.\n"
 	"\n"
 	"options:\n"
-	"      --from SOURCE       workbench, cloudformation or describe-table\n"
+	"      --from SOURCE       workbench, cloudformation, describe-table or mcp\n"
 	"      --param NAME=VALUE  a template parameter's value (repeatable)\n"
 	OUTPUT_HELP
 	"  -h, --help              show this help\n";
@@ -795,7 +796,7 @@ static exit_status run_explain(struct opts *o)
 static exit_status run_import(struct opts *o)
 {
 	static const char *const sources[] = { "workbench", "cloudformation", "describe-table",
-					       NULL };
+					       "mcp", NULL };
 	int from;
 	if (!o->from) {
 		usage_error("import", "%s", "--from SOURCE is required");

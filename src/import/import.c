@@ -40,6 +40,7 @@ static int read_one(const struct run *r, const char *file, json_t *design)
 		rc = ddbc_import_cloudformation(file, root, design, r->params, r->nparams);
 		break;
 	case DDBC_IMPORT_DESCRIBE_TABLE: rc = ddbc_import_describe(file, root, design); break;
+	case DDBC_IMPORT_MCP: rc = ddbc_import_mcp(file, root, design); break;
 	}
 	json_decref(root);
 	return rc;

@@ -1,7 +1,7 @@
 /* import.h - designs from other tools' descriptions of tables
  *
  * Reads NoSQL Workbench models, CloudFormation templates, the output of
- * `aws dynamodb describe-table` or the DynamoDB MCP server's schema and
+ * `aws dynamodb describe-table` or the DynamoDB MCP server's schema.json and
  * writes a design in ddbc's YAML. Only what the source says is written;
  * what is recovered from sample items is marked by a comment.
  */
@@ -15,7 +15,8 @@
 typedef enum ddbc_import_from {
 	DDBC_IMPORT_WORKBENCH,
 	DDBC_IMPORT_CLOUDFORMATION,
-	DDBC_IMPORT_DESCRIBE_TABLE
+	DDBC_IMPORT_DESCRIBE_TABLE,
+	DDBC_IMPORT_MCP
 } ddbc_import_from;
 
 /* A value for a template parameter: --param NAME=VALUE (borrowed). */

@@ -50,6 +50,7 @@ void ddbc_import_set_comment(json_t *obj, const char *name, const char *fmt, ...
  * design. Returns 0, or -1 after saying why. */
 int ddbc_import_workbench(const char *file, const json_t *root, json_t *design);
 int ddbc_import_describe(const char *file, const json_t *root, json_t *design);
+int ddbc_import_mcp(const char *file, const json_t *root, json_t *design);
 
 /* A table object from the key schema of a DynamoDB API shape (KeySchema,
  * AttributeDefinitions, GlobalSecondaryIndexes, LocalSecondaryIndexes,
