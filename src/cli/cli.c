@@ -160,11 +160,13 @@ static const char usage_header[] =
 static const char usage_export[] =
 	"usage: ddbc export [OPTIONS] FILE\n"
 	"\n"
-	"Writes JSON: CreateTable requests, the normalized model, or one request per\n"
-	"access pattern.\n"
+	"Writes JSON: CreateTable requests, the normalized model, one request per\n"
+	"access pattern, a CloudFormation template or Terraform JSON (*.tf.json)\n"
+	"that create the tables.\n"
 	"\n"
 	"options:\n"
-	"      --format FMT        create-table (default), model or queries\n"
+	"      --format FMT        create-table (default), model, queries,\n"
+	"                          cloudformation or terraform\n"
 	"      --param NAME=VALUE  a value for a query parameter (repeatable)\n"
 	OUTPUT_HELP COMMON_HELP;
 
@@ -614,6 +616,10 @@ static ddbc_emit_result emit_export(FILE *out, struct unit *u, struct opts *o)
 		return ddbc_emit_model(out, u->design, &x, &u->d);
 	if (!strcmp(o->format, "queries"))
 		return ddbc_emit_queries(out, u->design, &x, &u->d);
+	if (!strcmp(o->format, "cloudformation"))
+		return ddbc_emit_cloudformation(out, u->design, &x, &u->d);
+	if (!strcmp(o->format, "terraform"))
+		return ddbc_emit_terraform(out, u->design, &x, &u->d);
 	return ddbc_emit_create_table(out, u->design, &x, &u->d);
 }
 
@@ -824,7 +830,8 @@ static exit_status run_import(struct opts *o)
 
 static const char *const lint_formats[] = { "text", "json", "sarif", "github", NULL };
 static const char *const doc_formats[] = { "md", "html", NULL };
-static const char *const export_formats[] = { "create-table", "model", "queries", NULL };
+static const char *const export_formats[] = { "create-table", "model", "queries",
+					       "cloudformation", "terraform", NULL };
 static const char *const items_formats[] = { "text", "json", NULL };
 static const char *const diff_formats[] = { "text", "json", "sarif", "github", "plan", NULL };
 
