@@ -162,11 +162,11 @@ static const char usage_export[] =
 	"\n"
 	"Writes JSON: CreateTable requests, the normalized model, one request per\n"
 	"access pattern, a CloudFormation template or Terraform JSON (*.tf.json)\n"
-	"that create the tables.\n"
+	"that create the tables, or a NoSQL Workbench data model.\n"
 	"\n"
 	"options:\n"
 	"      --format FMT        create-table (default), model, queries,\n"
-	"                          cloudformation or terraform\n"
+	"                          cloudformation, terraform or workbench\n"
 	"      --param NAME=VALUE  a value for a query parameter (repeatable)\n"
 	OUTPUT_HELP COMMON_HELP;
 
@@ -620,6 +620,8 @@ static ddbc_emit_result emit_export(FILE *out, struct unit *u, struct opts *o)
 		return ddbc_emit_cloudformation(out, u->design, &x, &u->d);
 	if (!strcmp(o->format, "terraform"))
 		return ddbc_emit_terraform(out, u->design, &x, &u->d);
+	if (!strcmp(o->format, "workbench"))
+		return ddbc_emit_workbench(out, u->design, &x, &u->d);
 	return ddbc_emit_create_table(out, u->design, &x, &u->d);
 }
 
@@ -831,7 +833,7 @@ static exit_status run_import(struct opts *o)
 static const char *const lint_formats[] = { "text", "json", "sarif", "github", NULL };
 static const char *const doc_formats[] = { "md", "html", NULL };
 static const char *const export_formats[] = { "create-table", "model", "queries",
-					       "cloudformation", "terraform", NULL };
+					       "cloudformation", "terraform", "workbench", NULL };
 static const char *const items_formats[] = { "text", "json", NULL };
 static const char *const diff_formats[] = { "text", "json", "sarif", "github", "plan", NULL };
 

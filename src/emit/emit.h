@@ -66,6 +66,9 @@ ddbc_emit_result ddbc_emit_cloudformation(FILE *out, const ddbc_design *g,
 					  const ddbc_export_opts *o, ddbc_diags *d);
 ddbc_emit_result ddbc_emit_terraform(FILE *out, const ddbc_design *g,
 				     const ddbc_export_opts *o, ddbc_diags *d);
+/* emit_workbench.c: a NoSQL Workbench data model (v3.0). */
+ddbc_emit_result ddbc_emit_workbench(FILE *out, const ddbc_design *g,
+				     const ddbc_export_opts *o, ddbc_diags *d);
 /* emit_json_queries.c: one request per access pattern. */
 ddbc_emit_result ddbc_emit_queries(FILE *out, const ddbc_design *g, const ddbc_export_opts *o,
 				   ddbc_diags *d);

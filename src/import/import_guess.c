@@ -185,6 +185,10 @@ char *ddbc_import_guess_template(const json_t *items, const char *key, const jso
 			add_literal(&b, delim);
 		ok = add_part(&b, samples, parts, keys, j, width) == 0;
 	}
+	/* One sample cannot tell a constant key from a value that happens to
+	 * be there once. */
+	if (ok && n < 2 && !strchr(strbuf_str(&b), '{'))
+		ok = false;
 	if (ok) {
 		out = strbuf_detach(&b);
 		*nsamples = n;

@@ -34,8 +34,8 @@ json_t *ddbc_import_plain_item(const json_t *item);
  * literal in every sample or the value of one attribute (after a literal)
  * that is not among keys (an array of names: the caller's way to keep a
  * template from referring back to itself). Returns the template (malloc'd)
- * and sets *nsamples, or NULL when no sample has the key as a string or
- * the samples fit no such template. */
+ * and sets *nsamples, or NULL when no sample has the key as a string, the
+ * samples fit no such template, or one sample would make a constant. */
 char *ddbc_import_guess_template(const json_t *items, const char *key, const json_t *keys,
 				 const char *delim, size_t *nsamples);
 

@@ -103,6 +103,18 @@ static bool in_every(const json_t *examples, const char *k)
 	return json_array_size(examples) > 0;
 }
 
+/* Whether every example has key k, and it is exactly s. */
+static bool every_key_is(const json_t *examples, const char *k, const char *s)
+{
+	size_t i;
+	const json_t *e;
+	json_array_foreach(examples, i, e)
+		if (!json_is_string(json_object_get(e, k)) ||
+		    strcmp(json_string_value(json_object_get(e, k)), s))
+			return false;
+	return json_array_size(examples) > 0;
+}
+
 /* Sets the template of key attribute k: alias when it is one, else a
  * guess from the examples (only when every example has k, since a
  * template makes its attribute required). */
@@ -114,8 +126,13 @@ static void key_template(const struct wb_table *w, json_t *attrs, const char *k,
 	const char *t = json_string_value(json_object_get(a, "type"));
 	if (!a || !t || strcmp(t, "S"))
 		return;
-	if (alias && strchr(alias, '{')) {
+	/* An alias that is a template, or the very key of every sample (a
+	 * constant key: Workbench labels carry ddbc's templates so). */
+	if (alias && (strchr(alias, '{') || every_key_is(examples, k, alias))) {
 		json_object_set_new(a, "template", json_string(alias));
+		if (!strchr(alias, '{'))
+			ddbc_import_set_comment(a, "template", "the facet's key alias, which "
+						"every sample key is");
 		json_array_append_new(templated, json_string(k));
 		return;
 	}
