@@ -194,15 +194,19 @@ static const char usage_items[] =
 static const char usage_diff[] =
 	"usage: ddbc diff [OPTIONS] OLD NEW\n"
 	"       ddbc diff [OPTIONS] --against REV FILE...\n"
+	"       ddbc diff [OPTIONS] --from describe-table LIVE.json... NEW\n"
 	"\n"
 	"Reports each change from OLD to NEW as a finding of its change class:\n"
 	"errors break deployed tables or stored items, warnings need a plan, notes\n"
 	"are safe. With --against, OLD is FILE as git holds it at revision REV\n"
-	"(a FILE added since REV has nothing to compare and passes).\n"
+	"(a FILE added since REV has nothing to compare and passes). With --from,\n"
+	"OLD is the deployed tables as 'aws dynamodb describe-table' gave them:\n"
+	"only what they hold (keys, indexes, billing) is compared.\n"
 	"Both designs are checked first; an error in NEW stops the diff.\n"
 	"\n"
 	"options:\n"
 	"      --against REV       compare FILE with FILE at git revision REV\n"
+	"      --from describe-table  OLD is the described live tables (drift)\n"
 	"      --all               also report description and format changes\n"
 	"      --format FMT        text (default), json, sarif, github, or plan: the\n"
 	"                          deployment steps as JSON (findings go to stderr)\n"
@@ -707,7 +711,9 @@ static exit_status diff_one(struct opts *o, size_t i)
 {
 	ddbc_diff_request r = {
 		.old_path = o->against ? NULL : o->files[0],
-		.new_path = o->files[o->against ? i : 1],
+		.new_path = o->files[o->against ? i : o->from ? o->nfiles - 1 : 1],
+		.live_paths = o->from ? o->files : NULL,
+		.nlive = o->from ? o->nfiles - 1 : 0,
 		.against = o->against,
 		.all = o->all,
 		.format = o->format,
@@ -724,6 +730,17 @@ static exit_status run_diff(struct opts *o)
 	/* Several files against a revision (as a pre-commit hook passes them)
 	 * make several reports: text and annotations only. */
 	bool one_document = strcmp(o->format, "text") && strcmp(o->format, "github");
+	static const char *const live[] = { "describe-table", NULL };
+	int w;
+	if (o->from && parse_word("diff", "--from", o->from, live, &w) < 0)
+		return EXIT_USAGE;
+	if (o->from && (o->against || o->nfiles < 2)) {
+		usage_error("diff", "%s", "--from describe-table takes the described tables, "
+			    "then the design: LIVE.json... NEW");
+		return EXIT_USAGE;
+	}
+	if (o->from)
+		return diff_one(o, 0);
 	if (!o->against && o->nfiles != 2) {
 		usage_error("diff", "%s", "expected two design files, OLD and NEW (or --against "
 			    "REV FILE)");
@@ -848,7 +865,7 @@ static const struct command commands[] = {
 	  export_formats, run_export },
 	{ "check-items", usage_items, COMMON | OPT_FORMAT | OPT_OUTPUT | OPT_ITEMS, 1,
 	  (size_t)-1, items_formats, run_items },
-	{ "diff", usage_diff, COMMON | OPT_FORMAT | OPT_OUTPUT | OPT_AGAINST | OPT_ALL, 1,
+	{ "diff", usage_diff, COMMON | OPT_FORMAT | OPT_OUTPUT | OPT_AGAINST | OPT_ALL | OPT_FROM, 1,
 	  (size_t)-1, diff_formats, run_diff },
 	{ "import", usage_import, OPT_FROM | OPT_OUTPUT | OPT_PARAM, 1, (size_t)-1, NULL, run_import },
 	{ "explain", usage_explain, 0, 0, 1, NULL, run_explain },
