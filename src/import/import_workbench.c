@@ -71,6 +71,11 @@ static int add_gsis(const char *file, const json_t *t, json_t *table, json_t *ty
 			     : pt && !strcmp(pt, "INCLUDE")
 			     ? include_list(json_object_get(p, "NonKeyAttributes"), keys)
 			     : json_string("all");
+		/* An INCLUDE of the keys alone projects the keys only. */
+		if (json_is_array(proj) && !json_array_size(proj)) {
+			json_decref(proj);
+			proj = json_string("keys_only");
+		}
 		json_object_set_new(ix, "projection", proj);
 		json_object_set_new(gsi, name, ix);
 	}
