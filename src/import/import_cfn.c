@@ -271,7 +271,8 @@ static char *table_name(struct cfn *c, const char *logical, const json_t *props,
 		strbuf_addf(comment, "TableName unresolved (%s): the logical id",
 			    strbuf_str(&c->why));
 	else
-		strbuf_addstr(comment, "no TableName: the logical id");
+		strbuf_addstr(comment, "no TableName: the logical id (a stack names it "
+			      "STACK-LogicalId-SUFFIX)");
 	return xstrdup(logical);
 }
 
