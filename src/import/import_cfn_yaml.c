@@ -8,6 +8,7 @@
  * {"Fn::Name": ...}. Templates are small: the whole tree is built.
  */
 #include "import/import_int.h"
+#include "util/xalloc.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -127,7 +128,7 @@ static json_t *mapping(struct reader *r)
 			yaml_event_delete(&ev);
 			break;
 		}
-		char *key = strdup((const char *)ev.data.scalar.value);
+		char *key = xstrdup((const char *)ev.data.scalar.value);
 		yaml_event_delete(&ev);
 		if (next(r, &ev) < 0) {
 			free(key);

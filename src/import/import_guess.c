@@ -122,9 +122,9 @@ static int add_prefixed(strbuf *b, const json_t *samples, const json_t *parts,
 		size_t len = in_names(keys, a) ? 0 : prefix_len(samples, parts, a, j);
 		if (!len)
 			continue;
-		char *lit = json_string_value(json_array_get(json_array_get(parts, 0), j))
-			? strndup(json_string_value(json_array_get(json_array_get(parts, 0), j)), len)
-			: NULL;
+		/* prefix_len found part j of every sample to be a string. */
+		const char *part = json_string_value(json_array_get(json_array_get(parts, 0), j));
+		char *lit = xstrndup(part, len);
 		add_literal(b, lit);
 		free(lit);
 		strbuf_addf(b, "{%s}", a);

@@ -6,6 +6,7 @@
  * jansson escapes them. A member "NAME#" is NAME's comment (import_int.h).
  */
 #include "import/import_int.h"
+#include "util/xalloc.h"
 
 #include <ctype.h>
 #include <stdbool.h>
@@ -82,7 +83,7 @@ static bool is_comment_key(const char *k)
 static void end_line(FILE *out, const json_t *obj, const char *k)
 {
 	size_t n = strlen(k);
-	char *ck = malloc(n + 2);
+	char *ck = xmalloc(n + 2);
 	memcpy(ck, k, n);
 	memcpy(ck + n, "#", 2);
 	const json_t *c = json_object_get(obj, ck);
