@@ -11,6 +11,7 @@
 #include "rules/check.h"
 #include "emit/emit.h"
 #include "items/items.h"
+#include "import/import.h"
 #include "util/output.h"
 #include "util/paths.h"
 #include "util/strbuf.h"
@@ -47,7 +48,7 @@ enum {
 	OPT_FORMAT = 1 << 0, OPT_RULE = 1 << 1, OPT_WERROR = 1 << 2, OPT_COLOR = 1 << 3,
 	OPT_OUTPUT = 1 << 4, OPT_LANG = 1 << 5, OPT_TEMPLATE = 1 << 6, OPT_PREFIX = 1 << 7,
 	OPT_PARAM = 1 << 8, OPT_ITEMS = 1 << 9, OPT_SHOW_SUPPRESSED = 1 << 10,
-	OPT_AGAINST = 1 << 11, OPT_ALL = 1 << 12, OPT_CHECK = 1 << 13
+	OPT_AGAINST = 1 << 11, OPT_ALL = 1 << 12, OPT_CHECK = 1 << 13, OPT_FROM = 1 << 14
 };
 
 /* --color WHEN, in the order of its words. */
@@ -70,6 +71,7 @@ struct opts {
 	const char *template_dir;
 	const char *prefix;
 	const char *against;
+	const char *from;        /* import --from */
 	bool all;
 	ddbc_param *params;
 	size_t nparams, params_cap;
@@ -100,6 +102,8 @@ static const char usage_main[] =
 	"  export       write CreateTable requests, the model or query requests as JSON\n"
 	"  check-items  validate items (a scan or an export) against the design\n"
 	"  diff         what a change of a design does to deployed tables and items\n"
+	"  import       write a design from a Workbench model, a CloudFormation\n"
+	"               template, described tables or an MCP server schema\n"
 	"  explain      list the rules, or show one rule's page\n"
 	"\n"
 	"options:\n"
@@ -163,11 +167,13 @@ static const char usage_header[] =
 static const char usage_export[] =
 	"usage: ddbc export [OPTIONS] FILE\n"
 	"\n"
-	"Writes JSON: CreateTable requests, the normalized model, or one request per\n"
-	"access pattern.\n"
+	"Writes JSON: CreateTable requests, the normalized model, one request per\n"
+	"access pattern, a CloudFormation template or Terraform JSON (*.tf.json)\n"
+	"that create the tables, or a NoSQL Workbench data model.\n"
 	"\n"
 	"options:\n"
-	"      --format FMT        create-table (default), model or queries\n"
+	"      --format FMT        create-table (default), model, queries,\n"
+	"                          cloudformation, terraform or workbench\n"
 	"      --param NAME=VALUE  a value for a query parameter (repeatable)\n"
 	OUTPUT_HELP COMMON_HELP;
 
@@ -195,20 +201,40 @@ static const char usage_items[] =
 static const char usage_diff[] =
 	"usage: ddbc diff [OPTIONS] OLD NEW\n"
 	"       ddbc diff [OPTIONS] --against REV FILE...\n"
+	"       ddbc diff [OPTIONS] --from describe-table LIVE.json... NEW\n"
 	"\n"
 	"Reports each change from OLD to NEW as a finding of its change class:\n"
 	"errors break deployed tables or stored items, warnings need a plan, notes\n"
 	"are safe. With --against, OLD is FILE as git holds it at revision REV\n"
-	"(a FILE added since REV has nothing to compare and passes).\n"
+	"(a FILE added since REV has nothing to compare and passes). With --from,\n"
+	"OLD is the deployed tables as 'aws dynamodb describe-table' gave them:\n"
+	"only what they hold (keys, indexes, billing) is compared.\n"
 	"Both designs are checked first; an error in NEW stops the diff.\n"
 	"\n"
 	"options:\n"
 	"      --against REV       compare FILE with FILE at git revision REV\n"
+	"      --from describe-table  OLD is the described live tables (drift)\n"
 	"      --all               also report description and format changes\n"
 	"      --format FMT        text (default), json, sarif, github, or plan: the\n"
 	"                          deployment steps as JSON (findings go to stderr)\n"
 	"      --color WHEN        auto (default), always or never\n"
 	OUTPUT_HELP COMMON_HELP;
+
+static const char usage_import[] =
+	"usage: ddbc import --from SOURCE [OPTIONS] FILE...\n"
+	"\n"
+	"Writes a design from other descriptions of the tables: a NoSQL Workbench\n"
+	"data model (workbench), a CloudFormation or SAM template in YAML or JSON\n"
+	"(cloudformation), the output of 'aws dynamodb describe-table', one file per\n"
+	"table (describe-table), or the schema.json of the DynamoDB MCP server (mcp).\n"
+	"Key templates that only sample items show are recovered where every sample\n"
+	"agrees and marked by a comment.\n"
+	"\n"
+	"options:\n"
+	"      --from SOURCE       workbench, cloudformation, describe-table or mcp\n"
+	"      --param NAME=VALUE  a template parameter's value (repeatable)\n"
+	OUTPUT_HELP
+	"  -h, --help              show this help\n";
 
 static const char usage_explain[] =
 	"usage: ddbc explain [RULE]\n"
@@ -373,6 +399,7 @@ static cli_step one_option(const struct command *cmd, struct opts *o, int c, cha
 	case 'P': return add_param(cmd->name, o, arg) < 0 ? CLI_USAGE_ERROR : CLI_GO_ON;
 	case 'a': o->against = arg; return CLI_GO_ON;
 	case 'A': o->all = true; return CLI_GO_ON;
+	case 'F': o->from = arg; return CLI_GO_ON;
 	case 'h': fputs(cmd->usage, stdout); return CLI_DONE;
 	}
 	return CLI_USAGE_ERROR;
@@ -397,6 +424,7 @@ static cli_step parse_options(const struct command *cmd, int argc, char **argv, 
 		{ { "against", required_argument, NULL, 'a' }, OPT_AGAINST },
 		{ { "all", no_argument, NULL, 'A' }, OPT_ALL },
 		{ { "check", required_argument, NULL, 'C' }, OPT_CHECK },
+		{ { "from", required_argument, NULL, 'F' }, OPT_FROM },
 	};
 	struct option longopts[sizeof(all) / sizeof(all[0]) + 2];
 	size_t n = 0;
@@ -602,6 +630,12 @@ static ddbc_emit_result emit_export(FILE *out, struct unit *u, struct opts *o)
 		return ddbc_emit_model(out, u->design, &x, &u->d);
 	if (!strcmp(o->format, "queries"))
 		return ddbc_emit_queries(out, u->design, &x, &u->d);
+	if (!strcmp(o->format, "cloudformation"))
+		return ddbc_emit_cloudformation(out, u->design, &x, &u->d);
+	if (!strcmp(o->format, "terraform"))
+		return ddbc_emit_terraform(out, u->design, &x, &u->d);
+	if (!strcmp(o->format, "workbench"))
+		return ddbc_emit_workbench(out, u->design, &x, &u->d);
 	return ddbc_emit_create_table(out, u->design, &x, &u->d);
 }
 
@@ -790,7 +824,9 @@ static exit_status diff_one(struct opts *o, size_t i)
 {
 	ddbc_diff_request r = {
 		.old_path = o->against ? NULL : o->files[0],
-		.new_path = o->files[o->against ? i : 1],
+		.new_path = o->files[o->against ? i : o->from ? o->nfiles - 1 : 1],
+		.live_paths = o->from ? o->files : NULL,
+		.nlive = o->from ? o->nfiles - 1 : 0,
 		.against = o->against,
 		.all = o->all,
 		.format = o->format,
@@ -807,6 +843,17 @@ static exit_status run_diff(struct opts *o)
 	/* Several files against a revision (as a pre-commit hook passes them)
 	 * make several reports: text and annotations only. */
 	bool one_document = strcmp(o->format, "text") && strcmp(o->format, "github");
+	static const char *const live[] = { "describe-table", NULL };
+	int w;
+	if (o->from && parse_word("diff", "--from", o->from, live, &w) < 0)
+		return EXIT_USAGE;
+	if (o->from && (o->against || o->nfiles < 2)) {
+		usage_error("diff", "%s", "--from describe-table takes the described tables, "
+			    "then the design: LIVE.json... NEW");
+		return EXIT_USAGE;
+	}
+	if (o->from)
+		return diff_one(o, 0);
 	if (!o->against && o->nfiles != 2) {
 		usage_error("diff", "%s", "expected two design files, OLD and NEW (or --against "
 			    "REV FILE)");
@@ -882,11 +929,41 @@ static exit_status run_explain(struct opts *o)
 	return EXIT_OK;
 }
 
+/* ---- import ---------------------------------------------------------------------- */
+
+static exit_status run_import(struct opts *o)
+{
+	static const char *const sources[] = { "workbench", "cloudformation", "describe-table",
+					       "mcp", NULL };
+	int from;
+	if (!o->from) {
+		usage_error("import", "%s", "--from SOURCE is required");
+		return EXIT_USAGE;
+	}
+	if (parse_word("import", "source", o->from, sources, &from) < 0)
+		return EXIT_USAGE;
+	ddbc_output out;
+	if (ddbc_output_open(&out, o->output) < 0)
+		return EXIT_USAGE;
+	ddbc_import_param *params = xcalloc(o->nparams + 1, sizeof(*params));
+	for (size_t i = 0; i < o->nparams; i++)
+		params[i] = (ddbc_import_param){ o->params[i].name, o->params[i].value };
+	int rc = ddbc_import((ddbc_import_from)from, o->files, o->nfiles, params, o->nparams,
+			     out.f);
+	free(params);
+	if (rc < 0) {
+		ddbc_output_abort(&out);
+		return EXIT_USAGE;
+	}
+	return ddbc_output_commit(&out) < 0 ? EXIT_USAGE : EXIT_OK;
+}
+
 /* ---- dispatch ----------------------------------------------------------------------- */
 
 static const char *const lint_formats[] = { "text", "json", "sarif", "github", NULL };
 static const char *const doc_formats[] = { "md", "html", NULL };
-static const char *const export_formats[] = { "create-table", "model", "queries", NULL };
+static const char *const export_formats[] = { "create-table", "model", "queries",
+					       "cloudformation", "terraform", "workbench", NULL };
 static const char *const items_formats[] = { "text", "json", NULL };
 static const char *const diff_formats[] = { "text", "json", "sarif", "github", "plan", NULL };
 
@@ -902,8 +979,9 @@ static const struct command commands[] = {
 	  export_formats, run_export },
 	{ "check-items", usage_items, COMMON | OPT_FORMAT | OPT_OUTPUT | OPT_ITEMS, 1,
 	  (size_t)-1, items_formats, run_items },
-	{ "diff", usage_diff, COMMON | OPT_FORMAT | OPT_OUTPUT | OPT_AGAINST | OPT_ALL, 1,
+	{ "diff", usage_diff, COMMON | OPT_FORMAT | OPT_OUTPUT | OPT_AGAINST | OPT_ALL | OPT_FROM, 1,
 	  (size_t)-1, diff_formats, run_diff },
+	{ "import", usage_import, OPT_FROM | OPT_OUTPUT | OPT_PARAM, 1, (size_t)-1, NULL, run_import },
 	{ "explain", usage_explain, 0, 0, 1, NULL, run_explain },
 };
 

@@ -7,6 +7,7 @@
  */
 #include "cli/cli_diff.h"
 #include "diff/diff.h"
+#include "import/import.h"
 #include "rules/check.h"
 #include "util/output.h"
 #include "util/strbuf.h"
@@ -143,6 +144,46 @@ static rev_result open_side(side *s, const char *path, const char *rev,
 	return s->d.fatal ? REV_FAILED : REV_OK;
 }
 
+/* OLD as the live tables of r->live_paths, imported to a design named
+ * "live tables" in messages. Returns REV_OK or REV_FAILED (said). */
+static rev_result open_live(side *s, const ddbc_diff_request *r)
+{
+	memset(s, 0, sizeof(*s));
+	ddbc_diags_init(&s->d);
+	char *text = NULL;
+	size_t len = 0;
+	FILE *mem = open_memstream(&text, &len);
+	if (!mem)
+		return REV_FAILED;
+	int rc = ddbc_import(DDBC_IMPORT_DESCRIBE_TABLE, r->live_paths, r->nlive, NULL, 0, mem);
+	fclose(mem);
+	if (rc == 0)
+		s->src = ddbc_source_from_memory("live tables", text, len);
+	free(text);
+	if (rc < 0)
+		return REV_FAILED;
+	s->design = ddbc_check(s->src, &s->d, r->settings);
+	return s->d.fatal ? REV_FAILED : REV_OK;
+}
+
+/* Against live tables, only what a described table holds is compared: its
+ * entities, templates, patterns and TTL (describe-table leaves TTL to
+ * describe-time-to-live) are the design's alone. */
+static void live_settings(ddbc_settings *s)
+{
+	static const ddbc_rule design_only[] = {
+		DDBC_RULE_KEY_TEMPLATE_CHANGED, DDBC_RULE_ATTRIBUTE_TYPE_CHANGED,
+		DDBC_RULE_ATTRIBUTE_REMOVED, DDBC_RULE_KEY_DELIMITER_CHANGED,
+		DDBC_RULE_ENTITY_REMOVED, DDBC_RULE_INDEX_KEY_TEMPLATE_CHANGED,
+		DDBC_RULE_TTL_CHANGED, DDBC_RULE_ATTRIBUTE_REQUIRED, DDBC_RULE_PATTERN_REMOVED,
+		DDBC_RULE_PATTERN_MOVED, DDBC_RULE_ENTITY_ADDED, DDBC_RULE_ATTRIBUTE_ADDED,
+		DDBC_RULE_PATTERN_ADDED, DDBC_RULE_DOC_CHANGED,
+	};
+	for (size_t i = 0; i < sizeof(design_only) / sizeof(design_only[0]); i++)
+		if (s->sev[design_only[i]] == DDBC_SEV_DEFAULT)
+			s->sev[design_only[i]] = DDBC_SEV_OFF;
+}
+
 static void close_side(side *s)
 {
 	ddbc_design_free(s->design);
@@ -203,6 +244,8 @@ static int compare(const side *o, const side *n, const ddbc_diff_request *r)
 	/* --all turns the documentation class on, unless --rule said otherwise. */
 	if (r->all && cli.sev[DDBC_RULE_DOC_CHANGED] == DDBC_SEV_DEFAULT)
 		cli.sev[DDBC_RULE_DOC_CHANGED] = DDBC_SEV_NOTE;
+	if (r->live_paths)
+		live_settings(&cli);
 	ddbc_diff(o->design, n->design, &d, r->all);
 	ddbc_diags_finish(&d, &cli, &n->design->settings);
 	ddbc_diff_sort(&d);
@@ -224,7 +267,8 @@ int ddbc_cli_diff(const ddbc_diff_request *r)
 	}
 	side o, n;
 	int status = STATUS_USAGE;
-	rev_result ro = open_side(&o, r->against ? r->new_path : r->old_path, r->against, r);
+	rev_result ro = r->live_paths ? open_live(&o, r)
+			: open_side(&o, r->against ? r->new_path : r->old_path, r->against, r);
 	rev_result rn = ro == REV_OK ? open_side(&n, r->new_path, NULL, r) : REV_FAILED;
 	if (ro == REV_NEW_FILE) {
 		/* A design added since REV has nothing deployed to break. */

@@ -11,6 +11,8 @@ typedef struct ddbc_diff_request {
 	const char *old_path;        /* NULL with against */
 	const char *new_path;
 	const char *against;         /* a git revision: OLD is new_path as it is there */
+	char *const *live_paths;     /* --from describe-table: OLD is these tables */
+	size_t nlive;
 	bool all;                    /* also report documentation-only changes */
 	const char *format;          /* text, json, sarif, github or plan */
 	const char *output;          /* -o, or NULL */

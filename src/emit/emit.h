@@ -66,6 +66,15 @@ ddbc_emit_result ddbc_emit_create_table(FILE *out, const ddbc_design *g,
 /* emit_json_model.c: the normalized model with every derived fact. */
 ddbc_emit_result ddbc_emit_model(FILE *out, const ddbc_design *g, const ddbc_export_opts *o,
 				 ddbc_diags *d);
+/* emit_infra.c: a CloudFormation template, and Terraform JSON, that create
+ * the tables the CreateTable requests create. */
+ddbc_emit_result ddbc_emit_cloudformation(FILE *out, const ddbc_design *g,
+					  const ddbc_export_opts *o, ddbc_diags *d);
+ddbc_emit_result ddbc_emit_terraform(FILE *out, const ddbc_design *g,
+				     const ddbc_export_opts *o, ddbc_diags *d);
+/* emit_workbench.c: a NoSQL Workbench data model (v3.0). */
+ddbc_emit_result ddbc_emit_workbench(FILE *out, const ddbc_design *g,
+				     const ddbc_export_opts *o, ddbc_diags *d);
 /* emit_json_queries.c: one request per access pattern. */
 ddbc_emit_result ddbc_emit_queries(FILE *out, const ddbc_design *g, const ddbc_export_opts *o,
 				   ddbc_diags *d);

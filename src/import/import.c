@@ -1,0 +1,78 @@
+/* import.c - reads the source files and writes the design
+ *
+ * Workbench models, describe-table output and the MCP server's schema are
+ * JSON, read whole with jansson; templates are YAML or JSON, read by
+ * import_cfn_yaml.c. Such files are small. The design is assembled in full
+ * before a byte is written, so a bad file leaves nothing behind.
+ */
+#include "import/import.h"
+#include "import/import_int.h"
+#include "util/strbuf.h"
+
+#include <string.h>
+
+struct run {
+	ddbc_import_from from;
+	const ddbc_import_param *params;
+	size_t nparams;
+};
+
+static json_t *load(const struct run *r, const char *file)
+{
+	if (r->from == DDBC_IMPORT_CLOUDFORMATION)
+		return ddbc_import_load_template(file);
+	json_error_t err;
+	json_t *root = json_load_file(file, JSON_REJECT_DUPLICATES, &err);
+	if (!root)
+		ddbc_import_fail(file, "%d:%d: %s", err.line, err.column, err.text);
+	return root;
+}
+
+static int read_one(const struct run *r, const char *file, json_t *design)
+{
+	json_t *root = load(r, file);
+	if (!root)
+		return -1;
+	int rc = -1;
+	switch (r->from) {
+	case DDBC_IMPORT_WORKBENCH: rc = ddbc_import_workbench(file, root, design); break;
+	case DDBC_IMPORT_CLOUDFORMATION:
+		rc = ddbc_import_cloudformation(file, root, design, r->params, r->nparams);
+		break;
+	case DDBC_IMPORT_DESCRIBE_TABLE: rc = ddbc_import_describe(file, root, design); break;
+	case DDBC_IMPORT_MCP: rc = ddbc_import_mcp(file, root, design); break;
+	}
+	json_decref(root);
+	return rc;
+}
+
+/* A template names no design: its file name does ("stack.yaml" is stack). */
+static json_t *name_of_file(const char *file)
+{
+	const char *base = strrchr(file, '/');
+	base = base ? base + 1 : file;
+	size_t n = strcspn(base, ".");
+	return json_stringn(base, n ? n : strlen(base));
+}
+
+int ddbc_import(ddbc_import_from from, char *const *files, size_t nfiles,
+		const ddbc_import_param *params, size_t nparams, FILE *out)
+{
+	struct run r = { from, params, nparams };
+	json_t *design = json_pack("{sisnso}", "ddbc", 1, "name", "tables", json_object());
+	json_object_set_new(design, "entities", json_object());
+	for (size_t i = 0; i < nfiles; i++) {
+		if (read_one(&r, files[i], design) < 0) {
+			json_decref(design);
+			return -1;
+		}
+	}
+	if (!json_is_string(json_object_get(design, "name")))
+		json_object_set_new(design, "name", nfiles ? name_of_file(files[0])
+						    : json_string("imported"));
+	if (!json_object_size(json_object_get(design, "entities")))
+		json_object_del(design, "entities");
+	ddbc_import_write_yaml(out, design);
+	json_decref(design);
+	return 0;
+}

@@ -1,0 +1,204 @@
+/* import_api.c - tables from the DynamoDB API's shapes
+ *
+ * describe-table output and CloudFormation's table properties both spell a
+ * table as CreateTable does: KeySchema, AttributeDefinitions, indexes with
+ * Projection, BillingMode and ProvisionedThroughput. This file turns that
+ * shape into a design table.
+ */
+#include "import/import_int.h"
+
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* The names of key schema ks with key type kt: a string for one, a list
+ * for a multi-attribute key, NULL for none. A new reference. */
+static json_t *key_names(const json_t *ks, const char *kt)
+{
+	json_t *names = json_array();
+	size_t i;
+	const json_t *e;
+	json_array_foreach(ks, i, e) {
+		const json_t *n = json_object_get(e, "AttributeName");
+		const char *t = json_string_value(json_object_get(e, "KeyType"));
+		if (json_is_string(n) && t && !strcmp(t, kt))
+			json_array_append(names, (json_t *)n);
+	}
+	json_t *out = NULL;
+	if (json_array_size(names) == 1)
+		out = json_incref(json_array_get(names, 0));
+	else if (json_array_size(names) > 1)
+		out = json_incref(names);
+	json_decref(names);
+	return out;
+}
+
+/* Sets partition_key and sort_key of obj from key schema ks; -1 without a
+ * partition key. */
+static int set_keys(const char *file, const char *what, json_t *obj, const json_t *ks)
+{
+	json_t *pk = key_names(ks, "HASH"), *sk = key_names(ks, "RANGE");
+	if (!pk) {
+		json_decref(sk);
+		return ddbc_import_fail(file, "%s has no HASH key in its KeySchema", what);
+	}
+	json_object_set_new(obj, "partition_key", pk);
+	if (sk)
+		json_object_set_new(obj, "sort_key", sk);
+	return 0;
+}
+
+static json_t *projection(const json_t *p)
+{
+	const char *t = json_string_value(json_object_get(p, "ProjectionType"));
+	if (t && !strcmp(t, "KEYS_ONLY"))
+		return json_string("keys_only");
+	if (t && !strcmp(t, "INCLUDE")) {
+		const json_t *nk = json_object_get(p, "NonKeyAttributes");
+		return json_is_array(nk) ? json_deep_copy(nk) : json_array();
+	}
+	return json_string("all");
+}
+
+/* The capacity of throughput pt, or NULL when it states none (on-demand
+ * tables are described with 0 and 0). */
+/* An integer, or a string of digits (a template parameter's value). */
+static json_int_t int_of(const json_t *v)
+{
+	if (json_is_string(v))
+		return (json_int_t)strtoll(json_string_value(v), NULL, 10);
+	return json_integer_value(v);
+}
+
+static json_t *capacity(const json_t *pt)
+{
+	json_int_t r = int_of(json_object_get(pt, "ReadCapacityUnits"));
+	json_int_t w = int_of(json_object_get(pt, "WriteCapacityUnits"));
+	if (r <= 0 && w <= 0)
+		return NULL;
+	return json_pack("{sIsI}", "read", r, "write", w);
+}
+
+static json_t *indexes(const char *file, const json_t *list, bool provisioned, bool local)
+{
+	json_t *out = json_object();
+	size_t i;
+	const json_t *x;
+	json_array_foreach(list, i, x) {
+		const char *name = json_string_value(json_object_get(x, "IndexName"));
+		if (!name) {
+			json_decref(out);
+			ddbc_import_fail(file, "an index has no IndexName");
+			return NULL;
+		}
+		json_t *ix = json_object();
+		if (set_keys(file, name, ix, json_object_get(x, "KeySchema")) < 0) {
+			json_decref(ix);
+			json_decref(out);
+			return NULL;
+		}
+		if (local)  /* an LSI's partition key is the table's */
+			json_object_del(ix, "partition_key");
+		json_object_set_new(ix, "projection", projection(json_object_get(x, "Projection")));
+		json_t *cap = provisioned && !local
+			? capacity(json_object_get(x, "ProvisionedThroughput")) : NULL;
+		if (cap)
+			json_object_set_new(ix, "capacity", cap);
+		json_object_set_new(out, name, ix);
+	}
+	return out;
+}
+
+/* Whether t is billed per request: its BillingMode (CreateTable, the
+ * template), its BillingModeSummary (describe-table), else a described
+ * throughput of 0/0, which only on-demand tables show. */
+static bool on_demand(const json_t *t)
+{
+	const char *m = json_string_value(json_object_get(t, "BillingMode"));
+	if (!m)
+		m = json_string_value(json_object_get(json_object_get(t, "BillingModeSummary"),
+						      "BillingMode"));
+	if (m)
+		return !strcmp(m, "PAY_PER_REQUEST");
+	const json_t *pt = json_object_get(t, "ProvisionedThroughput");
+	json_t *cap = pt ? capacity(pt) : NULL;
+	bool zero = pt && !cap;
+	json_decref(cap);
+	return zero;
+}
+
+static int add_indexes(const char *file, const json_t *t, json_t *table, bool provisioned)
+{
+	static const char *const src[] = { "GlobalSecondaryIndexes", "LocalSecondaryIndexes" };
+	static const char *const dst[] = { "gsi", "lsi" };
+	for (int k = 0; k < 2; k++) {
+		const json_t *list = json_object_get(t, src[k]);
+		if (!json_array_size(list))
+			continue;
+		json_t *ix = indexes(file, list, provisioned, k == 1);
+		if (!ix)
+			return -1;
+		json_object_set_new(table, dst[k], ix);
+	}
+	return 0;
+}
+
+json_t *ddbc_import_api_table(const char *file, const json_t *t, json_t **attrs)
+{
+	json_t *table = json_object();
+	if (set_keys(file, "the table", table, json_object_get(t, "KeySchema")) < 0)
+		goto fail;
+	bool provisioned = !on_demand(t);
+	json_object_set_new(table, "billing", json_string(provisioned ? "provisioned" : "on_demand"));
+	if (provisioned) {
+		json_t *cap = capacity(json_object_get(t, "ProvisionedThroughput"));
+		if (!cap) {
+			ddbc_import_fail(file, "a provisioned table without ProvisionedThroughput");
+			goto fail;
+		}
+		json_object_set_new(table, "capacity", cap);
+	}
+	if (add_indexes(file, t, table, provisioned) < 0)
+		goto fail;
+	*attrs = json_object();
+	size_t i;
+	const json_t *d;
+	json_array_foreach(json_object_get(t, "AttributeDefinitions"), i, d) {
+		const json_t *n = json_object_get(d, "AttributeName");
+		const json_t *ty = json_object_get(d, "AttributeType");
+		if (json_is_string(n) && json_is_string(ty))
+			json_object_set(*attrs, json_string_value(n), (json_t *)ty);
+	}
+	return table;
+fail:
+	json_decref(table);
+	return NULL;
+}
+
+/* The entity holding table t's key attributes, typed by attrs. */
+static json_t *key_entity(const char *tname, const json_t *attrs)
+{
+	json_t *e = json_object(), *a = json_object();
+	json_object_set_new(e, "table", json_string(tname));
+	const char *k;
+	const json_t *v;
+	json_object_foreach((json_t *)attrs, k, v)
+		json_object_set(a, k, (json_t *)v);
+	json_object_set_new(e, "attributes", a);
+	return e;
+}
+
+int ddbc_import_add_key_table(const char *file, json_t *design, const char *name,
+			      json_t *table, const json_t *attrs, const char *source)
+{
+	json_t *entities = json_object_get(design, "entities");
+	if (json_object_get(entities, name)) {
+		json_decref(table);
+		return ddbc_import_fail(file, "an entity is already named '%s'", name);
+	}
+	json_object_set_new(json_object_get(design, "tables"), name, table);
+	json_object_set_new(entities, name, key_entity(name, attrs));
+	ddbc_import_set_comment(entities, name, "the table's key attributes: %s names no "
+				"entities", source);
+	return 0;
+}

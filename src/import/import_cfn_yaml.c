@@ -1,0 +1,214 @@
+/* import_cfn_yaml.c - a CloudFormation template as a jansson tree
+ *
+ * Templates are YAML (with the short intrinsic tags !Ref, !Sub, !GetAtt,
+ * ...) or JSON, which YAML reads too. The design's own reader keeps no
+ * tags, so this one turns each tag into the long form CloudFormation
+ * defines for it: !Ref X is {"Ref": X}, !GetAtt A.B is {"Fn::GetAtt":
+ * [A, B]}, !Condition X is {"Condition": X}, any other !Name is
+ * {"Fn::Name": ...}. Templates are small: the whole tree is built.
+ */
+#include "import/import_int.h"
+#include "util/xalloc.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+#include <yaml.h>
+
+struct reader {
+	yaml_parser_t p;
+	const char *file;
+	int depth;
+};
+
+static json_t *node(struct reader *r, yaml_event_t *ev);
+
+static int next(struct reader *r, yaml_event_t *ev)
+{
+	if (yaml_parser_parse(&r->p, ev))
+		return 0;
+	return ddbc_import_fail(r->file, "%zu:%zu: %s", r->p.problem_mark.line + 1,
+				r->p.problem_mark.column + 1,
+				r->p.problem ? r->p.problem : "not YAML");
+}
+
+static bool all_digits(const char *s)
+{
+	if (*s == '-' || *s == '+')
+		s++;
+	if (!*s)
+		return false;
+	for (; *s; s++)
+		if (!isdigit((unsigned char)*s))
+			return false;
+	return true;
+}
+
+/* A plain scalar's value under YAML's core schema (what CloudFormation reads). */
+static json_t *plain(const char *s)
+{
+	if (!strcmp(s, "true") || !strcmp(s, "True") || !strcmp(s, "TRUE"))
+		return json_true();
+	if (!strcmp(s, "false") || !strcmp(s, "False") || !strcmp(s, "FALSE"))
+		return json_false();
+	if (!*s || !strcmp(s, "~") || !strcmp(s, "null") || !strcmp(s, "Null"))
+		return json_null();
+	if (all_digits(s) && strlen(s) < 18)
+		return json_integer(strtoll(s, NULL, 10));
+	char *end;
+	double d = strtod(s, &end);
+	if (!*end && (isdigit((unsigned char)*s) || *s == '-' || *s == '.'))
+		return json_real(d);
+	return json_string(s);
+}
+
+/* Wraps v in the long form of short tag tag ("!Ref"). */
+static json_t *long_form(const char *tag, json_t *v)
+{
+	const char *name = tag + 1;
+	if (!strcmp(name, "Ref") || !strcmp(name, "Condition"))
+		return json_pack("{so}", name, v);
+	char key[64];
+	snprintf(key, sizeof(key), "Fn::%s", name);
+	if (!strcmp(name, "GetAtt") && json_is_string(v)) {
+		const char *s = json_string_value(v), *dot = strchr(s, '.');
+		json_t *parts = dot ? json_pack("[s#s]", s, (int)(dot - s), dot + 1)
+				    : json_pack("[O]", v);
+		json_decref(v);
+		v = parts;
+	}
+	return json_pack("{so}", key, v);
+}
+
+static json_t *tagged(const yaml_char_t *tag, json_t *v)
+{
+	const char *t = (const char *)tag;
+	if (!v || !t || t[0] != '!' || t[1] == '!' || !t[1])
+		return v;
+	return long_form(t, v);
+}
+
+static json_t *sequence(struct reader *r)
+{
+	json_t *a = json_array();
+	for (;;) {
+		yaml_event_t ev;
+		if (next(r, &ev) < 0)
+			break;
+		if (ev.type == YAML_SEQUENCE_END_EVENT) {
+			yaml_event_delete(&ev);
+			return a;
+		}
+		json_t *v = node(r, &ev);
+		yaml_event_delete(&ev);
+		if (!v)
+			break;
+		json_array_append_new(a, v);
+	}
+	json_decref(a);
+	return NULL;
+}
+
+static json_t *mapping(struct reader *r)
+{
+	json_t *m = json_object();
+	for (;;) {
+		yaml_event_t ev;
+		if (next(r, &ev) < 0)
+			break;
+		if (ev.type == YAML_MAPPING_END_EVENT) {
+			yaml_event_delete(&ev);
+			return m;
+		}
+		if (ev.type != YAML_SCALAR_EVENT) {
+			ddbc_import_fail(r->file, "%zu:%zu: a mapping key that is not a scalar",
+					 ev.start_mark.line + 1, ev.start_mark.column + 1);
+			yaml_event_delete(&ev);
+			break;
+		}
+		char *key = xstrdup((const char *)ev.data.scalar.value);
+		yaml_event_delete(&ev);
+		if (next(r, &ev) < 0) {
+			free(key);
+			break;
+		}
+		json_t *v = node(r, &ev);
+		yaml_event_delete(&ev);
+		if (v)
+			json_object_set_new(m, key, v);
+		free(key);
+		if (!v)
+			break;
+	}
+	json_decref(m);
+	return NULL;
+}
+
+static json_t *node(struct reader *r, yaml_event_t *ev)
+{
+	if (++r->depth > 256) {
+		ddbc_import_fail(r->file, "nested too deeply");
+		return NULL;
+	}
+	json_t *v = NULL;
+	switch (ev->type) {
+	case YAML_SCALAR_EVENT: {
+		const char *s = (const char *)ev->data.scalar.value;
+		v = ev->data.scalar.style == YAML_PLAIN_SCALAR_STYLE && !ev->data.scalar.tag
+			? plain(s) : json_string(s);
+		v = tagged(ev->data.scalar.tag, v);
+		break;
+	}
+	case YAML_SEQUENCE_START_EVENT:
+		v = tagged(ev->data.sequence_start.tag, sequence(r));
+		break;
+	case YAML_MAPPING_START_EVENT:
+		v = tagged(ev->data.mapping_start.tag, mapping(r));
+		break;
+	default:
+		ddbc_import_fail(r->file, "%zu:%zu: aliases are not read in templates",
+				 ev->start_mark.line + 1, ev->start_mark.column + 1);
+	}
+	r->depth--;
+	return v;
+}
+
+/* Skips events up to the document's root node and reads it. */
+static json_t *document(struct reader *r)
+{
+	for (;;) {
+		yaml_event_t ev;
+		if (next(r, &ev) < 0)
+			return NULL;
+		yaml_event_type_t t = ev.type;
+		if (t == YAML_STREAM_START_EVENT || t == YAML_DOCUMENT_START_EVENT) {
+			yaml_event_delete(&ev);
+			continue;
+		}
+		json_t *v = NULL;
+		if (t == YAML_STREAM_END_EVENT)
+			ddbc_import_fail(r->file, "the file is empty");
+		else
+			v = node(r, &ev);
+		yaml_event_delete(&ev);
+		return v;
+	}
+}
+
+json_t *ddbc_import_load_template(const char *file)
+{
+	FILE *f = fopen(file, "rb");
+	if (!f) {
+		ddbc_import_fail(file, "cannot open: %s", strerror(errno));
+		return NULL;
+	}
+	struct reader r = { .file = file };
+	yaml_parser_initialize(&r.p);
+	yaml_parser_set_input_file(&r.p, f);
+	json_t *root = document(&r);
+	yaml_parser_delete(&r.p);
+	fclose(f);
+	return root;
+}

@@ -1,0 +1,200 @@
+/* import_guess.c - key templates recovered from sample keys
+ *
+ * Workbench models and item samples carry keys such as "USER#U001" beside
+ * UserId = "U001". Split at the design's delimiter, a part that is the
+ * same in every sample is a literal; a part that equals one attribute's
+ * value in every sample is that attribute's placeholder. Anything else
+ * (a part that varies with no attribute behind it, samples of different
+ * shapes) gives no template: a wrong guess would be worse than none.
+ */
+#include "import/import_int.h"
+#include "util/strbuf.h"
+#include "util/xalloc.h"
+
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* The parts of s split at delim (an array of strings). */
+static json_t *split(const char *s, const char *delim)
+{
+	json_t *parts = json_array();
+	size_t dl = strlen(delim);
+	for (;;) {
+		const char *d = dl ? strstr(s, delim) : NULL;
+		if (!d) {
+			json_array_append_new(parts, json_string(s));
+			return parts;
+		}
+		json_array_append_new(parts, json_stringn(s, (size_t)(d - s)));
+		s = d + dl;
+	}
+}
+
+/* A scalar's text as it appears inside a key: strings as they are,
+ * integers in decimal; NULL for anything else. Malloc'd. */
+static char *value_text(const json_t *v)
+{
+	if (json_is_string(v))
+		return xstrdup(json_string_value(v));
+	if (json_is_integer(v)) {
+		strbuf b = STRBUF_INIT;
+		strbuf_addf(&b, "%lld", (long long)json_integer_value(v));
+		return strbuf_detach(&b);
+	}
+	return NULL;
+}
+
+static bool in_names(const json_t *names, const char *name)
+{
+	size_t i;
+	const json_t *v;
+	json_array_foreach(names, i, v)
+		if (json_is_string(v) && !strcmp(json_string_value(v), name))
+			return true;
+	return false;
+}
+
+/* Whether attribute a's value is part j of every sample. */
+static bool attr_fits(const json_t *samples, const json_t *parts, const char *a, size_t j)
+{
+	size_t i;
+	const json_t *item;
+	json_array_foreach(samples, i, item) {
+		char *t = value_text(json_object_get(item, a));
+		const char *p = json_string_value(json_array_get(json_array_get(parts, i), j));
+		bool ok = t && *t && !strcmp(t, p);
+		free(t);
+		if (!ok)
+			return false;
+	}
+	return true;
+}
+
+static bool same_part(const json_t *parts, size_t j)
+{
+	const char *first = json_string_value(json_array_get(json_array_get(parts, 0), j));
+	for (size_t i = 1; i < json_array_size(parts); i++)
+		if (strcmp(first, json_string_value(json_array_get(json_array_get(parts, i), j))))
+			return false;
+	return true;
+}
+
+static void add_literal(strbuf *b, const char *s)
+{
+	for (; *s; s++) {
+		if (*s == '{' || *s == '}')
+			strbuf_addch(b, *s);
+		strbuf_addch(b, *s);
+	}
+}
+
+/* The length of the literal before attribute a's value in part j, the
+ * same in every sample ("Month-" of "Month-2020-01" beside "2020-01"), or
+ * 0 when a's value does not end part j after one shared literal. */
+static size_t prefix_len(const json_t *samples, const json_t *parts, const char *a, size_t j)
+{
+	size_t len = 0, i;
+	const char *first = NULL;
+	const json_t *item;
+	json_array_foreach(samples, i, item) {
+		char *t = value_text(json_object_get(item, a));
+		const char *p = json_string_value(json_array_get(json_array_get(parts, i), j));
+		size_t tl = t ? strlen(t) : 0, pl = strlen(p);
+		bool ok = tl > 1 && pl > tl && !strcmp(p + pl - tl, t) &&
+			  (!first || (pl - tl == len && !strncmp(p, first, len)));
+		free(t);
+		if (!ok)
+			return 0;
+		first = p;
+		len = pl - tl;
+	}
+	return len;
+}
+
+/* Part j as a literal and a placeholder; -1 when no attribute fits. */
+static int add_prefixed(strbuf *b, const json_t *samples, const json_t *parts,
+			const json_t *keys, size_t j)
+{
+	const char *a;
+	const json_t *v;
+	json_object_foreach((json_t *)json_array_get(samples, 0), a, v) {
+		size_t len = in_names(keys, a) ? 0 : prefix_len(samples, parts, a, j);
+		if (!len)
+			continue;
+		/* prefix_len found part j of every sample to be a string. */
+		const char *part = json_string_value(json_array_get(json_array_get(parts, 0), j));
+		char *lit = xstrndup(part, len);
+		add_literal(b, lit);
+		free(lit);
+		strbuf_addf(b, "{%s}", a);
+		return 0;
+	}
+	return -1;
+}
+
+/* Part j of the template: a placeholder, a literal, or -1. An attribute
+ * that holds the part in every sample wins, even when the part is the same
+ * in all of them ("FORUM#dynamodb" beside ForumName "dynamodb" in two
+ * samples is "FORUM#{ForumName}"), except for a key of one constant part:
+ * "METADATA" is a literal whatever attribute happens to hold it too. */
+static int add_part(strbuf *b, const json_t *samples, const json_t *parts, const json_t *keys,
+		    size_t j, size_t width)
+{
+	bool constant = same_part(parts, j);
+	if (!constant || width > 1) {
+		const char *a;
+		const json_t *v;
+		json_object_foreach((json_t *)json_array_get(samples, 0), a, v) {
+			if (!in_names(keys, a) && attr_fits(samples, parts, a, j)) {
+				strbuf_addf(b, "{%s}", a);
+				return 0;
+			}
+		}
+	}
+	if (add_prefixed(b, samples, parts, keys, j) == 0)
+		return 0;
+	if (!constant)
+		return -1;
+	add_literal(b, json_string_value(json_array_get(json_array_get(parts, 0), j)));
+	return 0;
+}
+
+char *ddbc_import_guess_template(const json_t *items, const char *key, const json_t *keys,
+				 const char *delim, size_t *nsamples)
+{
+	json_t *samples = json_array(), *parts = json_array();
+	size_t i;
+	const json_t *item;
+	json_array_foreach(items, i, item) {
+		const json_t *k = json_object_get(item, key);
+		if (!json_is_string(k))
+			continue;
+		json_array_append(samples, (json_t *)item);
+		json_array_append_new(parts, split(json_string_value(k), delim));
+	}
+	char *out = NULL;
+	size_t n = json_array_size(samples);
+	size_t width = n ? json_array_size(json_array_get(parts, 0)) : 0;
+	bool ok = n > 0;
+	for (i = 1; ok && i < n; i++)
+		ok = json_array_size(json_array_get(parts, i)) == width;
+	strbuf b = STRBUF_INIT;
+	for (size_t j = 0; ok && j < width; j++) {
+		if (j)
+			add_literal(&b, delim);
+		ok = add_part(&b, samples, parts, keys, j, width) == 0;
+	}
+	/* One sample cannot tell a constant key from a value that happens to
+	 * be there once. */
+	if (ok && n < 2 && !strchr(strbuf_str(&b), '{'))
+		ok = false;
+	if (ok) {
+		out = strbuf_detach(&b);
+		*nsamples = n;
+	}
+	strbuf_release(&b);
+	json_decref(samples);
+	json_decref(parts);
+	return out;
+}

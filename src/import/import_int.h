@@ -1,0 +1,75 @@
+/* import_int.h - what the readers of import/ share
+ *
+ * A reader builds the design as a jansson tree shaped like the YAML it
+ * becomes (tables, entities, examples); import_yaml.c writes it. A member
+ * "NAME#" beside member NAME is a comment written after NAME's line: that
+ * is how a guess is marked.
+ */
+#ifndef DDBC_IMPORT_INT_H
+#define DDBC_IMPORT_INT_H
+
+#include <jansson.h>
+#include <stddef.h>
+#include <stdio.h>
+
+struct ddbc_import_param;
+
+/* Writes design as block YAML to out. */
+void ddbc_import_write_yaml(FILE *out, const json_t *design);
+
+/* Says "ddbc import: FILE: MESSAGE" on stderr; returns -1. */
+int ddbc_import_fail(const char *file, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+/* The plain JSON value of a DynamoDB JSON attribute value ({"S": "x"} is
+ * "x", {"N": "5"} is 5, sets are lists); NULL when av is no attribute
+ * value. A new reference. */
+json_t *ddbc_import_plain_value(const json_t *av);
+
+/* An item of DynamoDB JSON as a plain object, or NULL. A new reference. */
+json_t *ddbc_import_plain_item(const json_t *item);
+
+/* Guesses the template of key attribute key from sample items (plain
+ * objects): each sample key split at delim, each part either the same
+ * literal in every sample or the value of one attribute (after a literal)
+ * that is not among keys (an array of names: the caller's way to keep a
+ * template from referring back to itself). Returns the template (malloc'd)
+ * and sets *nsamples, or NULL when no sample has the key as a string, the
+ * samples fit no such template, or one sample would make a constant. */
+char *ddbc_import_guess_template(const json_t *items, const char *key, const json_t *keys,
+				 const char *delim, size_t *nsamples);
+
+/* The attribute type letter ("S", "N", ...) of a plain JSON value. */
+const char *ddbc_import_value_type(const json_t *v);
+
+/* Sets member name of obj to a new string value and the comment of it. */
+void ddbc_import_set_comment(json_t *obj, const char *name, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+/* The readers: each adds the tables (and entities) of the file's root to
+ * design. Returns 0, or -1 after saying why. */
+int ddbc_import_workbench(const char *file, const json_t *root, json_t *design);
+int ddbc_import_describe(const char *file, const json_t *root, json_t *design);
+int ddbc_import_mcp(const char *file, const json_t *root, json_t *design);
+
+/* A table object from the key schema of a DynamoDB API shape (KeySchema,
+ * AttributeDefinitions, GlobalSecondaryIndexes, LocalSecondaryIndexes,
+ * BillingMode, ProvisionedThroughput): shared by describe-table and
+ * CloudFormation. Returns a new table, or NULL after saying why. */
+json_t *ddbc_import_api_table(const char *file, const json_t *t, json_t **attrs);
+
+/* Adds table (taken) to design under name, with one entity of that name
+ * that declares attrs (name -> type): the source (named in the entity's
+ * comment) names no entities. Returns 0 or -1. */
+int ddbc_import_add_key_table(const char *file, json_t *design, const char *name,
+			      json_t *table, const json_t *attrs, const char *source);
+
+/* A CloudFormation template (YAML with short tags, or JSON) as a tree in
+ * the long form; NULL after saying why. A new reference. */
+json_t *ddbc_import_load_template(const char *file);
+
+/* The reader of templates: params are --param NAME=VALUE. */
+int ddbc_import_cloudformation(const char *file, const json_t *root, json_t *design,
+			       const struct ddbc_import_param *params, size_t nparams);
+
+#endif

@@ -1,0 +1,193 @@
+/* import_workbench.c - designs from NoSQL Workbench data models
+ *
+ * A model (v3.0, or v1.0 without AWSService and billing) lists tables in
+ * DataModel: KeyAttributes, NonKeyAttributes with types, GSIs, TableFacets
+ * and sample items (TableData, per table or, in older models, per facet).
+ * Each facet becomes an entity. A facet's key alias is a display label,
+ * unless it is a template (ddbc's own export writes them so); otherwise
+ * key templates are recovered from the facet's sample keys.
+ */
+#include "import/import_int.h"
+#include "import/import_wb.h"
+
+#include <stdbool.h>
+#include <string.h>
+
+/* Sets obj[member] to attribute a's name ({"AttributeName": ...}); returns
+ * the name, or NULL when a has none. Adds the type to types. */
+static const char *take_key(json_t *obj, const char *member, const json_t *a, json_t *types)
+{
+	const char *n = json_string_value(json_object_get(a, "AttributeName"));
+	const json_t *t = json_object_get(a, "AttributeType");
+	if (!n)
+		return NULL;
+	json_object_set_new(obj, member, json_string(n));
+	if (json_is_string(t))
+		json_object_set(types, n, (json_t *)t);
+	return n;
+}
+
+/* The names an index's INCLUDE list may hold: not the table's or the
+ * index's keys, which every index projects (Workbench lists them). */
+static json_t *include_list(const json_t *nk, const json_t *keys)
+{
+	json_t *out = json_array();
+	size_t i, j;
+	const json_t *v, *k;
+	json_array_foreach(nk, i, v) {
+		bool key = false;
+		json_array_foreach(keys, j, k)
+			key = key || json_equal((json_t *)v, (json_t *)k);
+		if (!key && json_is_string(v))
+			json_array_append(out, (json_t *)v);
+	}
+	return out;
+}
+
+static int add_gsis(const char *file, const json_t *t, json_t *table, json_t *types,
+		    json_t *keys)
+{
+	json_t *gsi = json_object();
+	size_t i;
+	const json_t *x;
+	json_array_foreach(json_object_get(t, "GlobalSecondaryIndexes"), i, x) {
+		const char *name = json_string_value(json_object_get(x, "IndexName"));
+		const json_t *ka = json_object_get(x, "KeyAttributes");
+		json_t *ix = json_object();
+		const char *pk = take_key(ix, "partition_key", json_object_get(ka, "PartitionKey"),
+					  types);
+		const char *sk = take_key(ix, "sort_key", json_object_get(ka, "SortKey"), types);
+		if (!name || !pk) {
+			json_decref(ix);
+			json_decref(gsi);
+			return ddbc_import_fail(file, "an index without IndexName or partition key");
+		}
+		json_array_append_new(keys, json_string(pk));
+		if (sk)
+			json_array_append_new(keys, json_string(sk));
+		const json_t *p = json_object_get(x, "Projection");
+		const char *pt = json_string_value(json_object_get(p, "ProjectionType"));
+		json_t *proj = pt && !strcmp(pt, "KEYS_ONLY") ? json_string("keys_only")
+			     : pt && !strcmp(pt, "INCLUDE")
+			     ? include_list(json_object_get(p, "NonKeyAttributes"), keys)
+			     : json_string("all");
+		/* An INCLUDE of the keys alone projects the keys only. */
+		if (json_is_array(proj) && !json_array_size(proj)) {
+			json_decref(proj);
+			proj = json_string("keys_only");
+		}
+		json_object_set_new(ix, "projection", proj);
+		json_object_set_new(gsi, name, ix);
+	}
+	if (json_object_size(gsi))
+		json_object_set_new(table, "gsi", gsi);
+	else
+		json_decref(gsi);
+	return 0;
+}
+
+static void add_billing(const json_t *t, json_t *table)
+{
+	const char *m = json_string_value(json_object_get(t, "BillingMode"));
+	if (!m)  /* v1.0 models say nothing of billing */
+		return;
+	if (strcmp(m, "PROVISIONED")) {
+		json_object_set_new(table, "billing", json_string("on_demand"));
+		return;
+	}
+	const json_t *pt = json_object_get(json_object_get(t, "ProvisionedCapacitySettings"),
+					   "ProvisionedThroughput");
+	json_object_set_new(table, "billing", json_string("provisioned"));
+	json_object_set_new(table, "capacity", json_pack("{sIsI}",
+		"read", json_integer_value(json_object_get(pt, "ReadCapacityUnits")),
+		"write", json_integer_value(json_object_get(pt, "WriteCapacityUnits"))));
+}
+
+/* The table of model table t; fills types (name -> type) and keys (every
+ * key attribute's name). NULL after saying why. */
+static json_t *read_table(const char *file, const json_t *t, json_t *types, json_t *keys)
+{
+	json_t *table = json_object();
+	const json_t *ka = json_object_get(t, "KeyAttributes");
+	const char *pk = take_key(table, "partition_key", json_object_get(ka, "PartitionKey"),
+				  types);
+	const char *sk = take_key(table, "sort_key", json_object_get(ka, "SortKey"), types);
+	if (!pk) {
+		json_decref(table);
+		ddbc_import_fail(file, "table '%s' has no partition key",
+				 json_string_value(json_object_get(t, "TableName")));
+		return NULL;
+	}
+	json_array_append_new(keys, json_string(pk));
+	if (sk)
+		json_array_append_new(keys, json_string(sk));
+	add_billing(t, table);
+	if (add_gsis(file, t, table, types, keys) < 0) {
+		json_decref(table);
+		return NULL;
+	}
+	size_t i;
+	const json_t *a;
+	json_array_foreach(json_object_get(t, "NonKeyAttributes"), i, a) {
+		const char *n = json_string_value(json_object_get(a, "AttributeName"));
+		const json_t *ty = json_object_get(a, "AttributeType");
+		if (n && json_is_string(ty))
+			json_object_set(types, n, (json_t *)ty);
+	}
+	return table;
+}
+
+/* Appends the plain items of DynamoDB JSON list data to items. */
+static int plain_items(const char *file, const json_t *data, json_t *items)
+{
+	size_t i;
+	const json_t *d;
+	json_array_foreach(data, i, d) {
+		json_t *p = ddbc_import_plain_item(d);
+		if (!p)
+			return ddbc_import_fail(file, "sample item %zu is not in DynamoDB JSON", i + 1);
+		json_array_append_new(items, p);
+	}
+	return 0;
+}
+
+static int read_model_table(const char *file, const json_t *t, json_t *design)
+{
+	const char *tname = json_string_value(json_object_get(t, "TableName"));
+	if (!tname)
+		return ddbc_import_fail(file, "a table of DataModel has no TableName");
+	json_t *tables = json_object_get(design, "tables");
+	if (json_object_get(tables, tname))
+		return ddbc_import_fail(file, "table '%s' appears twice", tname);
+	json_t *types = json_object(), *keys = json_array(), *items = json_array();
+	json_t *table = read_table(file, t, types, keys);
+	int rc = -1;
+	if (!table || plain_items(file, json_object_get(t, "TableData"), items) < 0)
+		goto out;
+	json_object_set(tables, tname, table);
+	struct wb_table w = { file, tname, t, table, types, keys, items };
+	rc = ddbc_import_wb_entities(&w, design);
+out:
+	json_decref(table);
+	json_decref(types);
+	json_decref(keys);
+	json_decref(items);
+	return rc;
+}
+
+int ddbc_import_workbench(const char *file, const json_t *root, json_t *design)
+{
+	const json_t *dm = json_object_get(root, "DataModel");
+	if (!json_is_array(dm))
+		return ddbc_import_fail(file, "expected a NoSQL Workbench data model, an object "
+					"with a DataModel list");
+	const char *name = json_string_value(json_object_get(root, "ModelName"));
+	if (name && !json_is_string(json_object_get(design, "name")))
+		json_object_set_new(design, "name", json_string(name));
+	size_t i;
+	const json_t *t;
+	json_array_foreach(dm, i, t)
+		if (read_model_table(file, t, design) < 0)
+			return -1;
+	return 0;
+}
