@@ -227,8 +227,20 @@ static bool shaped_op(const ddbc_key_cond *c)
 	return c->op != DDBC_COND_EQ && (c->op != DDBC_COND_BETWEEN || c->nvalues == 2);
 }
 
+/* Whether some condition of p is one range-bound-shape looks at. */
+static bool has_shaped_cond(const ddbc_pattern *p)
+{
+	for (size_t k = 0; k < p->nconds; k++)
+		if (on_sort_key(p, &p->conds[k]) && shaped_op(&p->conds[k]))
+			return true;
+	return false;
+}
+
 bool ddbc_pattern_has_misshapen_bound(const ddbc_pattern *p)
 {
+	/* Most patterns have none: they cost no arena. */
+	if (!p->nmatched || !has_shaped_cond(p))
+		return false;
 	bool bad = false;
 	ddbc_arena *arena = ddbc_arena_new();
 	for (size_t k = 0; k < p->nconds && !bad; k++) {

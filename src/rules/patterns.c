@@ -612,7 +612,11 @@ static void report_entities(const ddbc_design *g, const ddbc_pattern *p, ddbc_di
 {
 	strbuf missing = STRBUF_INIT, extra = STRBUF_INIT, want = STRBUF_INIT;
 	size_t nmissing = list_missing(p, &missing), nextra = list_extra(g, p, &extra);
-	for (size_t i = 0; i < p->nmatched; i++)
+	/* A bound range-bound-shape reports makes the condition match what
+	 * it was not meant to: that finding says why. */
+	if ((nmissing || nextra) && ddbc_pattern_has_misshapen_bound(p))
+		nmissing = nextra = 0;
+	for (size_t i = 0; (nmissing || nextra) && i < p->nmatched; i++)
 		strbuf_addf(&want, "%s%s", i ? ", " : "", p->matched[i]->name.s);
 	if (nmissing && nextra)
 		ddbc_diag_add(d, DDBC_RULE_PATTERN_ENTITIES, p->entities_loc,
@@ -656,7 +660,7 @@ void ddbc_check_pattern_entities(const ddbc_design *g, ddbc_diags *d)
 		/* An unservable condition returns nothing, so what it "matches"
 		 * means little: pattern-unservable says why. */
 		if (!p->has_entities || !matches_known(p) || p->entities_unresolved ||
-		    !servable(p) || ddbc_pattern_has_misshapen_bound(p))
+		    !servable(p))
 			continue;
 		if (p->nmatched > 0)
 			report_entities(g, p, d);
