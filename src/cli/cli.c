@@ -12,7 +12,8 @@
 #include "emit/emit.h"
 #include "items/items.h"
 #include "util/output.h"
-#include "util/paths.h"
+#include "util/embedded.h"
+#include "util/source.h"
 #include "util/strbuf.h"
 #include "util/xalloc.h"
 
@@ -138,9 +139,9 @@ static const char usage_doc[] =
 	"options:\n"
 	"      --format FMT        md (default) or html\n"
 	"      --lang LANG         en (default) or ja: the language of the labels\n"
-	"      --template DIR      page.html and style.css for html (default: the\n"
-	"                          directory named by the environment variable\n"
-	"                          DDBC_TEMPLATE_DIR, else " DDBC_PKGDATADIR ")\n"
+	"      --template DIR      a folder with page.html and style.css for html\n"
+	"                          (default: the folder named by the environment\n"
+	"                          variable DDBC_TEMPLATE_DIR, else the built-in)\n"
 	OUTPUT_HELP COMMON_HELP;
 
 static const char usage_header[] =
@@ -209,8 +210,8 @@ static const char usage_explain[] =
 	"Without RULE, lists every rule with its default severity and summary, then\n"
 	"the kinds of check-items findings. With RULE (or KIND), prints its page: what\n"
 	"it checks, why, a failing and a passing example.\n"
-	"Pages are read from " DDBC_DOCDIR "/rules, or from the directory named by\n"
-	"the environment variable DDBC_RULES_DIR.\n"
+	"The pages are part of ddbc; the environment variable DDBC_RULES_DIR names\n"
+	"a folder to read them from instead.\n"
 	"\n"
 	"options:\n"
 	"  -h, --help              show this help\n";
@@ -733,6 +734,37 @@ static exit_status list_rules(void)
 	return EXIT_OK;
 }
 
+/* Prints the page of rule or kind id: from $DDBC_RULES_DIR when set (to
+ * read pages being written), else the copy compiled into the binary. */
+static exit_status print_page(const char *id)
+{
+	const char *dir = getenv("DDBC_RULES_DIR");
+	if (dir && *dir) {
+		strbuf path = STRBUF_INIT;
+		strbuf_addf(&path, "%s/%s.md", dir, id);
+		ddbc_source *page = ddbc_source_read(path.buf);
+		if (!page)
+			fprintf(stderr, "ddbc explain: cannot read '%s' (DDBC_RULES_DIR): %s\n",
+				path.buf, strerror(errno));
+		else
+			fwrite(page->text, 1, page->len, stdout);
+		strbuf_release(&path);
+		ddbc_source_free(page);
+		return page ? EXIT_OK : EXIT_USAGE;
+	}
+	strbuf name = STRBUF_INIT;
+	strbuf_addf(&name, "rules/%s.md", id);
+	const ddbc_embedded_file *f = ddbc_embedded_find(name.buf);
+	strbuf_release(&name);
+	if (!f) {
+		/* Every rule and kind is embedded by the build: a miss is a bug. */
+		fprintf(stderr, "ddbc explain: this build lacks the page of '%s'\n", id);
+		return EXIT_USAGE;
+	}
+	fwrite(f->data, 1, f->len, stdout);
+	return EXIT_OK;
+}
+
 static exit_status run_explain(struct opts *o)
 {
 	if (o->nfiles == 0)
@@ -750,23 +782,7 @@ static exit_status run_explain(struct opts *o)
 					"them\n", id);
 		return EXIT_USAGE;
 	}
-	size_t n = strlen(id) + 4;
-	char *file = xmalloc(n);
-	snprintf(file, n, "%s.md", id);
-	char *path = ddbc_find_data("DDBC_RULES_DIR", DDBC_DOCDIR "/rules", "share/doc/ddbc/rules",
-				    file);
-	free(file);
-	ddbc_source *page = path ? ddbc_source_read(path) : NULL;
-	if (!page) {
-		fprintf(stderr, "ddbc explain: cannot find the page of '%s' under '%s'; is ddbc "
-				"installed?\n", id, DDBC_DOCDIR "/rules");
-		free(path);
-		return EXIT_USAGE;
-	}
-	fwrite(page->text, 1, page->len, stdout);
-	ddbc_source_free(page);
-	free(path);
-	return EXIT_OK;
+	return print_page(id);
 }
 
 /* ---- dispatch ----------------------------------------------------------------------- */
