@@ -14,9 +14,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#ifndef DDBC_DOCS_URL
-#define DDBC_DOCS_URL "file://" DDBC_DOCDIR "/rules/"
-#endif
 
 #define FIXTURE(name) "tests/fixtures/" name
 #define CLEAN FIXTURE("clean.ddb.yaml")

@@ -23,9 +23,6 @@
 #include <string.h>
 #include <unistd.h>
 
-#ifndef DDBC_DOCS_URL
-#define DDBC_DOCS_URL "file://" DDBC_DOCDIR "/rules/"
-#endif
 
 typedef struct pair {
 	ddbc_source *src[2];

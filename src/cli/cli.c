@@ -435,36 +435,63 @@ static cli_step parse_options(const struct command *cmd, int argc, char **argv, 
 
 /* ---- lint -------------------------------------------------------------------------- */
 
+/* Why src could not be read as a design: its first error, which a
+ * fatal one (a YAML syntax error, no mapping) always is among. */
+static void no_design_reason(strbuf *sb, const ddbc_diags *d, const ddbc_source *src)
+{
+	for (size_t i = 0; i < d->n; i++) {
+		const ddbc_diag *g = &d->items[i];
+		if (g->src == src && g->severity == DDBC_SEV_ERROR) {
+			strbuf_addf(sb, "not a design: line %u: %s", g->loc.line, g->message);
+			return;
+		}
+	}
+	strbuf_addstr(sb, "not a design");
+}
+
 static exit_status run_lint(struct opts *o)
 {
 	ddbc_print_opts print = { DDBC_DIAG_TEXT, false, o->nfiles, DDBC_SEV_OFF,
-				  o->show_suppressed };
+				  o->show_suppressed, NULL };
 	ddbc_diag_format_parse(o->format, &print.format);
 	print.color = want_color(o->color, STDOUT_FILENO);
 
 	ddbc_source **sources = xcalloc(o->nfiles, sizeof(*sources));
 	ddbc_diags d;
 	ddbc_diags_init(&d);
-	bool fatal = false;
+	/* The first file that stopped the run, for the machine formats. */
+	ddbc_failure failure = { NULL, NULL, false };
+	strbuf reason = STRBUF_INIT;
 	for (size_t i = 0; i < o->nfiles; i++) {
 		sources[i] = ddbc_source_read(o->files[i]);
 		if (!sources[i]) {
 			fprintf(stderr, "ddbc: cannot read '%s': %s\n", o->files[i], strerror(errno));
-			fatal = true;
+			if (!failure.file) {
+				failure.file = o->files[i];
+				strbuf_addf(&reason, "cannot read: %s", strerror(errno));
+			}
 			continue;
 		}
 		ddbc_design_free(ddbc_check(sources[i], &d, &o->settings));
-		fatal |= d.fatal;
+		if (d.fatal && !failure.file) {
+			failure.file = o->files[i];
+			failure.in_findings = true;
+			no_design_reason(&reason, &d, sources[i]);
+		}
 	}
+	failure.message = strbuf_str(&reason);
+	if (failure.file)
+		print.failure = &failure;
 	ddbc_diags_print(stdout, &d, &print);
 	fflush(stdout);
 
 	ddbc_counts n = ddbc_diags_count(&d);
 	ddbc_diags_release(&d);
+	strbuf_release(&reason);
 	for (size_t i = 0; i < o->nfiles; i++)
 		ddbc_source_free(sources[i]);
 	free(sources);
-	if (fatal)
+	if (failure.file)
 		return EXIT_USAGE;
 	return n.errors || (o->werror && n.warnings) ? EXIT_FINDINGS : EXIT_OK;
 }
@@ -483,7 +510,7 @@ static void print_findings(struct unit *u, const struct opts *o)
 	/* Notes are for `ddbc lint`; a command that writes an output reports
 	 * only what may need acting on. */
 	ddbc_print_opts print = { DDBC_DIAG_TEXT, want_color(o->color, STDERR_FILENO), 1,
-				  DDBC_SEV_WARNING, o->show_suppressed };
+				  DDBC_SEV_WARNING, o->show_suppressed, NULL };
 	ddbc_diags_print(stderr, &u->d, &print);
 	fflush(stderr);
 	/* Printed once: later findings start a fresh list, which the design's
