@@ -15,6 +15,7 @@
 #include "util/embedded.h"
 #include "util/source.h"
 #include "util/strbuf.h"
+#include "util/suggest.h"
 #include "util/xalloc.h"
 
 #include <errno.h>
@@ -109,6 +110,8 @@ static const char usage_main[] =
 	"that failed), 2 usage error, unreadable file or a file that is no design\n";
 
 #define COMMON_HELP \
+	"      --color WHEN        colour the findings: auto (default: on a terminal,\n" \
+	"                          unless NO_COLOR is set), always or never\n"       \
 	"      --rule RULE=SEV     set a rule's severity: off, note, warning or error\n" \
 	"                          (repeatable; wins over the design's lint.rules)\n"  \
 	"      --werror            treat warnings as errors\n"                          \
@@ -126,8 +129,6 @@ static const char usage_lint[] =
 	"\n"
 	"options:\n"
 	"      --format FMT        text (default), json, sarif or github\n"
-	"      --color WHEN        auto (default: on a terminal, unless NO_COLOR is\n"
-	"                          set), always or never\n"
 	COMMON_HELP;
 
 static const char usage_doc[] =
@@ -151,7 +152,8 @@ static const char usage_header[] =
 	"table, index and attribute names.\n"
 	"\n"
 	"options:\n"
-	"      --prefix ID         the prefix of every name (default: from the design name)\n"
+	"      --prefix ID         the prefix of every name (default: from the design\n"
+	"                          name)\n"
 	OUTPUT_HELP COMMON_HELP;
 
 static const char usage_export[] =
@@ -175,7 +177,8 @@ static const char usage_items[] =
 	"them gzip-compressed, or the folder of a DynamoDB export to S3; \"-\" reads\n"
 	"standard input. Prints one line per finding, then 'N items: N ok, N failed,\n"
 	"N unmatched' and the findings by kind. The shapes, the matching of items to\n"
-	"entities and the JSON output are described in " DDBC_DOCDIR "/check-items.md.\n"
+	"entities and the JSON output are described in check-items.md, installed in\n"
+	DDBC_DOCDIR ".\n"
 	"\n"
 	"options:\n"
 	"      --format FMT        text (default) or json\n"
@@ -201,7 +204,6 @@ static const char usage_diff[] =
 	"      --all               also report description and format changes\n"
 	"      --format FMT        text (default), json, sarif, github, or plan: the\n"
 	"                          deployment steps as JSON (findings go to stderr)\n"
-	"      --color WHEN        auto (default), always or never\n"
 	OUTPUT_HELP COMMON_HELP;
 
 static const char usage_explain[] =
@@ -370,6 +372,44 @@ static cli_step one_option(const struct command *cmd, struct opts *o, int c, cha
 	return CLI_USAGE_ERROR;
 }
 
+/* Says what getopt rejected in written: an option that needs a value and
+ * has none, or an unknown option (with the nearest known one). getopt sets
+ * optopt to a long option's internal letter: name what was written. */
+static void option_error(const struct command *cmd, const char *shortopts,
+			 const struct option *longopts, const char *written)
+{
+	if (strncmp(written, "--", 2) != 0) {
+		const char *at = optopt ? strchr(shortopts, optopt) : NULL;
+		char flag[] = { '-', (char)optopt, 0 };
+		if (at && at[1] == ':')
+			usage_error(cmd->name, "option '%s' needs a value", flag);
+		else
+			usage_error(cmd->name, "unknown option '%s'", optopt ? flag : written);
+		return;
+	}
+	const char *name = written + 2;
+	size_t len = strcspn(name, "=");
+	char *flag = xstrndup(written, len + 2);
+	const char *names[32];
+	size_t n = 0;
+	for (const struct option *lo = longopts; lo->name && n < 32; lo++) {
+		if (!strcmp(lo->name, flag + 2)) {
+			usage_error(cmd->name, lo->has_arg == required_argument
+				    ? "option '%s' needs a value" : "option '%s' takes no value",
+				    flag);
+			free(flag);
+			return;
+		}
+		names[n++] = lo->name;
+	}
+	const char *hint = ddbc_suggest(flag + 2, names, n);
+	fprintf(stderr, "ddbc %s: unknown option '%s'", cmd->name, flag);
+	if (hint)
+		fprintf(stderr, "; did you mean '--%s'?", hint);
+	fprintf(stderr, "\nTry 'ddbc %s --help'.\n", cmd->name);
+	free(flag);
+}
+
 static cli_step parse_options(const struct command *cmd, int argc, char **argv, struct opts *o)
 {
 	static const struct { struct option opt; unsigned flag; } all[] = {
@@ -405,14 +445,7 @@ static cli_step parse_options(const struct command *cmd, int argc, char **argv, 
 	optind = 1;
 	while ((c = getopt_long(argc, argv, shortopts, longopts, NULL)) != -1) {
 		if (c == '?' || c == ':') {
-			/* getopt sets optopt to a long option's val when its value is
-			 * missing: name what was written, not the internal letter. */
-			if (optopt && optopt != '?' && strncmp(argv[optind - 1], "--", 2) != 0)
-				usage_error(cmd->name, "option '-%s' needs a value or is unknown",
-					    (char[]){ (char)optopt, 0 });
-			else
-				usage_error(cmd->name, "unknown option or missing value in '%s'",
-					    argv[optind - 1]);
+			option_error(cmd, shortopts, longopts, argv[optind - 1]);
 			return CLI_USAGE_ERROR;
 		}
 		cli_step step = one_option(cmd, o, c, optarg);
@@ -449,6 +482,22 @@ static void no_design_reason(strbuf *sb, const ddbc_diags *d, const ddbc_source 
 	strbuf_addstr(sb, "not a design");
 }
 
+/* The last line of text lint on a terminal: what was found, in one line. */
+static void print_summary(FILE *out, const ddbc_diags *d, size_t nfiles)
+{
+	ddbc_counts n = ddbc_diags_count(d);
+	fprintf(out, "%zu file%s: ", nfiles, nfiles == 1 ? "" : "s");
+	if (!n.errors && !n.warnings && !n.notes)
+		fputs("no findings", out);
+	else
+		fprintf(out, "%zu error%s, %zu warning%s, %zu note%s", n.errors,
+			n.errors == 1 ? "" : "s", n.warnings, n.warnings == 1 ? "" : "s", n.notes,
+			n.notes == 1 ? "" : "s");
+	if (n.suppressed)
+		fprintf(out, " (%zu suppressed)", n.suppressed);
+	fputc('\n', out);
+}
+
 static exit_status run_lint(struct opts *o)
 {
 	ddbc_print_opts print = { DDBC_DIAG_TEXT, false, o->nfiles, DDBC_SEV_OFF,
@@ -483,6 +532,9 @@ static exit_status run_lint(struct opts *o)
 	if (failure.file)
 		print.failure = &failure;
 	ddbc_diags_print(stdout, &d, &print);
+	/* A pipe gets the findings alone, one to a line, for tools to read. */
+	if (print.format == DDBC_DIAG_TEXT && isatty(STDOUT_FILENO))
+		print_summary(stdout, &d, o->nfiles);
 	fflush(stdout);
 
 	ddbc_counts n = ddbc_diags_count(&d);
@@ -872,6 +924,14 @@ int ddbc_cli_main(int argc, char **argv)
 	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
 		if (!strcmp(name, commands[i].name))
 			return run_command(&commands[i], argc - 1, argv + 1);
-	usage_error(NULL, "unknown command '%s'", name);
+	const char *names[sizeof(commands) / sizeof(commands[0])];
+	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
+		names[i] = commands[i].name;
+	const char *hint = ddbc_suggest(name, names, sizeof(names) / sizeof(names[0]));
+	if (hint)
+		fprintf(stderr, "ddbc: unknown command '%s'; did you mean '%s'?\nTry 'ddbc "
+				"--help'.\n", name, hint);
+	else
+		usage_error(NULL, "unknown command '%s'", name);
 	return EXIT_USAGE;
 }
