@@ -555,6 +555,7 @@ struct unit {
 	ddbc_source *src;
 	ddbc_design *design;
 	ddbc_diags d;
+	const char *why;         /* why open_unit failed (static text), or NULL */
 };
 
 static void print_findings(struct unit *u, const struct opts *o)
@@ -591,11 +592,13 @@ static int open_unit(struct unit *u, struct opts *o, exit_status *status)
 	}
 	u->src = ddbc_source_read(path);
 	if (!u->src) {
-		fprintf(stderr, "ddbc: cannot read '%s': %s\n", path, strerror(errno));
+		u->why = strerror(errno);
+		fprintf(stderr, "ddbc: cannot read '%s': %s\n", path, u->why);
 		return -1;
 	}
 	u->design = ddbc_check(u->src, &u->d, &o->settings);
 	bool fatal = u->d.fatal, failed = fails(&u->d, o);
+	u->why = fatal ? "not a design" : "the design has errors";
 	print_findings(u, o);
 	if (fatal)
 		return -1;
@@ -742,6 +745,14 @@ static exit_status run_items(struct opts *o)
 	struct unit u;
 	exit_status status;
 	if (open_unit(&u, o, &status) < 0) {
+		/* JSON still says why on standard output; a named output is not written. */
+		if (o->items.format == DDBC_ITEMS_JSON && !o->output && u.why) {
+			strbuf why = STRBUF_INIT;
+			strbuf_addf(&why, "%s%s", u.src ? "" : "cannot read: ", u.why);
+			ddbc_items_print_failure(stdout, (const char *const *)o->files + 1,
+						 o->nfiles - 1, o->files[0], strbuf_str(&why));
+			strbuf_release(&why);
+		}
 		close_unit(&u);
 		return status;
 	}
