@@ -14,9 +14,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#ifndef DDBC_DOCS_URL
-#define DDBC_DOCS_URL "file://" DDBC_DOCDIR "/rules/"
-#endif
 
 #define FIXTURE(name) "tests/fixtures/" name
 #define CLEAN FIXTURE("clean.ddb.yaml")
@@ -98,7 +95,15 @@ START_TEST(test_unknown_command)
 {
 	tu_proc p;
 	tu_run(&p, NULL, "lnt", CLEAN, NULL);
-	expect_usage_error(&p, "ddbc: unknown command 'lnt'\nTry 'ddbc --help'.\n");
+	expect_usage_error(&p, "ddbc: unknown command 'lnt'; did you mean 'lint'?\n"
+			       "Try 'ddbc --help'.\n");
+	tu_proc_free(&p);
+	tu_run(&p, NULL, "expalin", NULL);
+	expect_usage_error(&p, "did you mean 'explain'?");
+	tu_proc_free(&p);
+	/* Nothing near: no guess. */
+	tu_run(&p, NULL, "frobnicate", CLEAN, NULL);
+	expect_usage_error(&p, "ddbc: unknown command 'frobnicate'\nTry 'ddbc --help'.\n");
 	tu_proc_free(&p);
 }
 END_TEST
@@ -131,7 +136,78 @@ START_TEST(test_unknown_option)
 
 	/* An option that needs a value and has none. */
 	tu_run(&p, NULL, "lint", "--format", NULL);
-	expect_usage_error(&p, "'--format'");
+	expect_usage_error(&p, "ddbc lint: option '--format' needs a value\n");
+	tu_proc_free(&p);
+	tu_run(&p, NULL, "doc", CLEAN, "-o", NULL);
+	expect_usage_error(&p, "ddbc doc: option '-o' needs a value\nTry 'ddbc doc --help'.\n");
+	tu_proc_free(&p);
+	tu_run(&p, NULL, "export", "--output", NULL);
+	expect_usage_error(&p, "ddbc export: option '--output' needs a value\n");
+	tu_proc_free(&p);
+	/* A flag given a value, and a misspelt option. */
+	tu_run(&p, NULL, "lint", "--werror=yes", CLEAN, NULL);
+	expect_usage_error(&p, "ddbc lint: option '--werror' takes no value\n");
+	tu_proc_free(&p);
+	tu_run(&p, NULL, "lint", "--fromat=json", CLEAN, NULL);
+	expect_usage_error(&p, "ddbc lint: unknown option '--fromat'; did you mean '--format'?\n");
+	tu_proc_free(&p);
+	tu_run(&p, NULL, "lint", "-x", CLEAN, NULL);
+	expect_usage_error(&p, "ddbc lint: unknown option '-x'\n");
+	tu_proc_free(&p);
+}
+END_TEST
+
+/* Every command's help fits 80 columns, and every command that prints
+ * findings documents --color. */
+START_TEST(test_help_fits)
+{
+	static const char *const cmds[] = { "lint", "doc", "header", "export", "check-items",
+					    "diff", "explain", NULL };
+	for (int i = 0; i <= 7; i++) {
+		tu_proc p;
+		if (cmds[i])
+			tu_run(&p, NULL, cmds[i], "--help", NULL);
+		else
+			tu_run(&p, NULL, "--help", NULL);
+		expect_status(&p, 0);
+		const char *line = p.out;
+		while (*line) {
+			size_t len = strcspn(line, "\n");
+			ck_assert_msg(len <= 80, "%s --help: a line of %zu columns: %.*s",
+				      cmds[i] ? cmds[i] : "ddbc", len, (int)len, line);
+			line += len + (line[len] == '\n');
+		}
+		if (cmds[i] && strcmp(cmds[i], "explain") != 0)
+			ck_assert_msg(strstr(p.out, "--color WHEN") != NULL, "%s --help lacks --color",
+				      cmds[i]);
+		tu_proc_free(&p);
+	}
+}
+END_TEST
+
+/* On a terminal, text lint ends with one line that sums the findings up;
+ * a pipe gets the findings alone. */
+START_TEST(test_lint_summary)
+{
+	tu_run_opts o = { .tty = true, .no_color = "1" };
+	tu_proc p;
+	tu_run(&p, &o, "lint", BAD, CLEAN, NULL);
+	expect_status(&p, 1);
+	/* The last line (a terminal may end lines with "\r\n"). */
+	const char *last = p.out + p.out_len;
+	while (last > p.out && (last[-1] == '\n' || last[-1] == '\r'))
+		last--;
+	while (last > p.out && last[-1] != '\n')
+		last--;
+	ck_assert_msg(strncmp(last, "2 files: 2 errors, 1 warning, 1 note", 36) == 0,
+		      "no summary line last:\n%s", p.out);
+	tu_proc_free(&p);
+	tu_run(&p, &o, "lint", CLEAN, NULL);
+	expect_status(&p, 0);
+	ck_assert_msg(tu_contains(p.out, p.out_len, "1 file: no findings"), "%s", p.out);
+	tu_proc_free(&p);
+	tu_run(&p, NULL, "lint", BAD, NULL);
+	ck_assert(!tu_contains(p.out, p.out_len, "1 file: "));
 	tu_proc_free(&p);
 }
 END_TEST
@@ -669,6 +745,8 @@ static Suite *cli_suite(void)
 	tcase_add_test(tc, test_no_command);
 	tcase_add_test(tc, test_unknown_command);
 	tcase_add_test(tc, test_unknown_option);
+	tcase_add_test(tc, test_help_fits);
+	tcase_add_test(tc, test_lint_summary);
 	tcase_add_test(tc, test_bad_param);
 	tcase_add_test(tc, test_bad_format);
 	tcase_add_test(tc, test_bad_rule);

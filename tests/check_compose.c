@@ -505,6 +505,37 @@ END_TEST
 
 /* ---- inputs that are no design --------------------------------------------------- */
 
+/* A key without its ':' is reported on the key's line, which libyaml
+ * passes (it notices on a later one), and says what to write. */
+START_TEST(test_missing_colon_on_its_line)
+{
+	struct composed c;
+	compose(&c, "ddbc: 1\nname: x\ntables\n  T:\n    key: a\n");
+	expect_fatal(&c, DDBC_RULE_YAML_SYNTAX, 3, 1, "this key has no ':' after it");
+	release(&c);
+	compose(&c, "ddbc: 1\nname x\ntables:\n  T: 1\n");
+	expect_fatal(&c, DDBC_RULE_YAML_SYNTAX, 2, 1, "write 'key: value'");
+	release(&c);
+}
+END_TEST
+
+/* A tab where YAML wants indentation says to indent with spaces. */
+START_TEST(test_tab_indentation)
+{
+	struct composed c;
+	compose(&c, "ddbc: 1\ntables:\n\tT: 1\n");
+	expect_fatal(&c, DDBC_RULE_YAML_SYNTAX, 3, 1, "indent with spaces");
+	release(&c);
+	compose(&c, "ddbc: 1\ntables:\n  T:\n    a: 1\n   \tb: 2\n");
+	expect_fatal(&c, DDBC_RULE_YAML_SYNTAX, 5, 4, "a tab character");
+	release(&c);
+	/* A tab inside a quoted value is text, not indentation. */
+	compose(&c, "ddbc: 1\nname: \"a\tb\"\n");
+	expect_clean(&c);
+	release(&c);
+}
+END_TEST
+
 START_TEST(test_empty_file)
 {
 	struct composed c;
@@ -876,7 +907,7 @@ START_TEST(test_syntax_errors)
 		{ "a: \"open\n", 2, 1,
 		  "found unexpected end of stream (while scanning a quoted scalar at line 1)" },
 		{ "a: @x\n", 1, 4, "found character that cannot start any token" },
-		{ "a:\n\tb: 1\n", 2, 1, "found character that cannot start any token" },
+		{ "a:\n\tb: 1\n", 2, 1, "indent with spaces" },
 		{ "a: !<bad tag 1\n", 1, 9, "did not find the expected '>' (while scanning a tag at line 1)" },
 	};
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
@@ -1300,6 +1331,8 @@ static Suite *compose_suite(void)
 	TCase *tc = tcase_create("scalars");
 	tcase_add_loop_test(tc, test_scalar_kind, 0, sizeof(scalars) / sizeof(scalars[0]));
 	tcase_add_test(tc, test_scalar_text);
+	tcase_add_test(tc, test_missing_colon_on_its_line);
+	tcase_add_test(tc, test_tab_indentation);
 	tcase_add_test(tc, test_scalar_readers);
 	suite_add_tcase(s, tc);
 

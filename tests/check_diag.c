@@ -15,9 +15,6 @@
 #include <string.h>
 
 /* As diag_print.c builds it, to keep the goldens free of the install path. */
-#ifndef DDBC_DOCS_URL
-#define DDBC_DOCS_URL "file://" DDBC_DOCDIR "/rules/"
-#endif
 
 static ddbc_loc at(unsigned line, unsigned column)
 {

@@ -8,13 +8,15 @@
  */
 #include "cli/cli.h"
 #include "cli/cli_diff.h"
+#include "cli/cli_explain.h"
 #include "rules/check.h"
 #include "emit/emit.h"
 #include "items/items.h"
 #include "import/import.h"
 #include "util/output.h"
-#include "util/paths.h"
+#include "util/source.h"
 #include "util/strbuf.h"
+#include "util/suggest.h"
 #include "util/xalloc.h"
 
 #include <errno.h>
@@ -115,6 +117,8 @@ static const char usage_main[] =
 	"that failed), 2 usage error, unreadable file or a file that is no design\n";
 
 #define COMMON_HELP \
+	"      --color WHEN        colour the findings: auto (default: on a terminal,\n" \
+	"                          unless NO_COLOR is set), always or never\n"       \
 	"      --rule RULE=SEV     set a rule's severity: off, note, warning or error\n" \
 	"                          (repeatable; wins over the design's lint.rules)\n"  \
 	"      --werror            treat warnings as errors\n"                          \
@@ -132,8 +136,6 @@ static const char usage_lint[] =
 	"\n"
 	"options:\n"
 	"      --format FMT        text (default), json, sarif or github\n"
-	"      --color WHEN        auto (default: on a terminal, unless NO_COLOR is\n"
-	"                          set), always or never\n"
 	COMMON_HELP;
 
 static const char usage_doc[] =
@@ -149,9 +151,9 @@ static const char usage_doc[] =
 	"      --check DOC         exit 1 if DOC is not what this command writes now\n"
 	"                          (the format follows DOC's .html or .md name)\n"
 	"      --lang LANG         en (default) or ja: the language of the labels\n"
-	"      --template DIR      page.html and style.css for html (default: the\n"
-	"                          directory named by the environment variable\n"
-	"                          DDBC_TEMPLATE_DIR, else " DDBC_PKGDATADIR ")\n"
+	"      --template DIR      a folder with page.html and style.css for html\n"
+	"                          (default: the folder named by the environment\n"
+	"                          variable DDBC_TEMPLATE_DIR, else the built-in)\n"
 	OUTPUT_HELP COMMON_HELP;
 
 static const char usage_header[] =
@@ -161,7 +163,8 @@ static const char usage_header[] =
 	"table, index and attribute names.\n"
 	"\n"
 	"options:\n"
-	"      --prefix ID         the prefix of every name (default: from the design name)\n"
+	"      --prefix ID         the prefix of every name (default: from the design\n"
+	"                          name)\n"
 	OUTPUT_HELP COMMON_HELP;
 
 static const char usage_export[] =
@@ -187,7 +190,8 @@ static const char usage_items[] =
 	"them gzip-compressed, or the folder of a DynamoDB export to S3; \"-\" reads\n"
 	"standard input. Prints one line per finding, then 'N items: N ok, N failed,\n"
 	"N unmatched' and the findings by kind. The shapes, the matching of items to\n"
-	"entities and the JSON output are described in " DDBC_DOCDIR "/check-items.md.\n"
+	"entities and the JSON output are described in check-items.md, installed in\n"
+	DDBC_DOCDIR ".\n"
 	"\n"
 	"options:\n"
 	"      --format FMT        text (default) or json\n"
@@ -217,7 +221,6 @@ static const char usage_diff[] =
 	"      --all               also report description and format changes\n"
 	"      --format FMT        text (default), json, sarif, github, or plan: the\n"
 	"                          deployment steps as JSON (findings go to stderr)\n"
-	"      --color WHEN        auto (default), always or never\n"
 	OUTPUT_HELP COMMON_HELP;
 
 static const char usage_import[] =
@@ -242,8 +245,8 @@ static const char usage_explain[] =
 	"Without RULE, lists every rule with its default severity and summary, then\n"
 	"the kinds of check-items findings. With RULE (or KIND), prints its page: what\n"
 	"it checks, why, a failing and a passing example.\n"
-	"Pages are read from " DDBC_DOCDIR "/rules, or from the directory named by\n"
-	"the environment variable DDBC_RULES_DIR.\n"
+	"The pages are part of ddbc; the environment variable DDBC_RULES_DIR names\n"
+	"a folder to read them from instead.\n"
 	"\n"
 	"options:\n"
 	"  -h, --help              show this help\n";
@@ -405,6 +408,44 @@ static cli_step one_option(const struct command *cmd, struct opts *o, int c, cha
 	return CLI_USAGE_ERROR;
 }
 
+/* Says what getopt rejected in written: an option that needs a value and
+ * has none, or an unknown option (with the nearest known one). getopt sets
+ * optopt to a long option's internal letter: name what was written. */
+static void option_error(const struct command *cmd, const char *shortopts,
+			 const struct option *longopts, const char *written)
+{
+	if (strncmp(written, "--", 2) != 0) {
+		const char *at = optopt ? strchr(shortopts, optopt) : NULL;
+		char flag[] = { '-', (char)optopt, 0 };
+		if (at && at[1] == ':')
+			usage_error(cmd->name, "option '%s' needs a value", flag);
+		else
+			usage_error(cmd->name, "unknown option '%s'", optopt ? flag : written);
+		return;
+	}
+	const char *name = written + 2;
+	size_t len = strcspn(name, "=");
+	char *flag = xstrndup(written, len + 2);
+	const char *names[32];
+	size_t n = 0;
+	for (const struct option *lo = longopts; lo->name && n < 32; lo++) {
+		if (!strcmp(lo->name, flag + 2)) {
+			usage_error(cmd->name, lo->has_arg == required_argument
+				    ? "option '%s' needs a value" : "option '%s' takes no value",
+				    flag);
+			free(flag);
+			return;
+		}
+		names[n++] = lo->name;
+	}
+	const char *hint = ddbc_suggest(flag + 2, names, n);
+	fprintf(stderr, "ddbc %s: unknown option '%s'", cmd->name, flag);
+	if (hint)
+		fprintf(stderr, "; did you mean '--%s'?", hint);
+	fprintf(stderr, "\nTry 'ddbc %s --help'.\n", cmd->name);
+	free(flag);
+}
+
 static cli_step parse_options(const struct command *cmd, int argc, char **argv, struct opts *o)
 {
 	static const struct { struct option opt; unsigned flag; } all[] = {
@@ -442,14 +483,7 @@ static cli_step parse_options(const struct command *cmd, int argc, char **argv, 
 	optind = 1;
 	while ((c = getopt_long(argc, argv, shortopts, longopts, NULL)) != -1) {
 		if (c == '?' || c == ':') {
-			/* getopt sets optopt to a long option's val when its value is
-			 * missing: name what was written, not the internal letter. */
-			if (optopt && optopt != '?' && strncmp(argv[optind - 1], "--", 2) != 0)
-				usage_error(cmd->name, "option '-%s' needs a value or is unknown",
-					    (char[]){ (char)optopt, 0 });
-			else
-				usage_error(cmd->name, "unknown option or missing value in '%s'",
-					    argv[optind - 1]);
+			option_error(cmd, shortopts, longopts, argv[optind - 1]);
 			return CLI_USAGE_ERROR;
 		}
 		cli_step step = one_option(cmd, o, c, optarg);
@@ -472,36 +506,82 @@ static cli_step parse_options(const struct command *cmd, int argc, char **argv, 
 
 /* ---- lint -------------------------------------------------------------------------- */
 
+/* Why src could not be read as a design: its first error, which a
+ * fatal one (a YAML syntax error, no mapping) always is among. */
+static void no_design_reason(strbuf *sb, const ddbc_diags *d, const ddbc_source *src)
+{
+	for (size_t i = 0; i < d->n; i++) {
+		const ddbc_diag *g = &d->items[i];
+		if (g->src == src && g->severity == DDBC_SEV_ERROR) {
+			strbuf_addf(sb, "not a design: line %u: %s", g->loc.line, g->message);
+			return;
+		}
+	}
+	strbuf_addstr(sb, "not a design");
+}
+
+/* The last line of text lint on a terminal: what was found, in one line. */
+static void print_summary(FILE *out, const ddbc_diags *d, size_t nfiles)
+{
+	ddbc_counts n = ddbc_diags_count(d);
+	fprintf(out, "%zu file%s: ", nfiles, nfiles == 1 ? "" : "s");
+	if (!n.errors && !n.warnings && !n.notes)
+		fputs("no findings", out);
+	else
+		fprintf(out, "%zu error%s, %zu warning%s, %zu note%s", n.errors,
+			n.errors == 1 ? "" : "s", n.warnings, n.warnings == 1 ? "" : "s", n.notes,
+			n.notes == 1 ? "" : "s");
+	if (n.suppressed)
+		fprintf(out, " (%zu suppressed)", n.suppressed);
+	fputc('\n', out);
+}
+
 static exit_status run_lint(struct opts *o)
 {
 	ddbc_print_opts print = { DDBC_DIAG_TEXT, false, o->nfiles, DDBC_SEV_OFF,
-				  o->show_suppressed };
+				  o->show_suppressed, NULL };
 	ddbc_diag_format_parse(o->format, &print.format);
 	print.color = want_color(o->color, STDOUT_FILENO);
 
 	ddbc_source **sources = xcalloc(o->nfiles, sizeof(*sources));
 	ddbc_diags d;
 	ddbc_diags_init(&d);
-	bool fatal = false;
+	/* The first file that stopped the run, for the machine formats. */
+	ddbc_failure failure = { NULL, NULL, false };
+	strbuf reason = STRBUF_INIT;
 	for (size_t i = 0; i < o->nfiles; i++) {
 		sources[i] = ddbc_source_read(o->files[i]);
 		if (!sources[i]) {
 			fprintf(stderr, "ddbc: cannot read '%s': %s\n", o->files[i], strerror(errno));
-			fatal = true;
+			if (!failure.file) {
+				failure.file = o->files[i];
+				strbuf_addf(&reason, "cannot read: %s", strerror(errno));
+			}
 			continue;
 		}
 		ddbc_design_free(ddbc_check(sources[i], &d, &o->settings));
-		fatal |= d.fatal;
+		if (d.fatal && !failure.file) {
+			failure.file = o->files[i];
+			failure.in_findings = true;
+			no_design_reason(&reason, &d, sources[i]);
+		}
 	}
+	failure.message = strbuf_str(&reason);
+	if (failure.file)
+		print.failure = &failure;
 	ddbc_diags_print(stdout, &d, &print);
+	/* A pipe gets the findings alone, one to a line, for tools to read. */
+	if (print.format == DDBC_DIAG_TEXT && isatty(STDOUT_FILENO))
+		print_summary(stdout, &d, o->nfiles);
 	fflush(stdout);
 
 	ddbc_counts n = ddbc_diags_count(&d);
 	ddbc_diags_release(&d);
+	strbuf_release(&reason);
 	for (size_t i = 0; i < o->nfiles; i++)
 		ddbc_source_free(sources[i]);
 	free(sources);
-	if (fatal)
+	if (failure.file)
 		return EXIT_USAGE;
 	return n.errors || (o->werror && n.warnings) ? EXIT_FINDINGS : EXIT_OK;
 }
@@ -513,6 +593,7 @@ struct unit {
 	ddbc_source *src;
 	ddbc_design *design;
 	ddbc_diags d;
+	const char *why;         /* why open_unit failed (static text), or NULL */
 };
 
 static void print_findings(struct unit *u, const struct opts *o)
@@ -520,7 +601,7 @@ static void print_findings(struct unit *u, const struct opts *o)
 	/* Notes are for `ddbc lint`; a command that writes an output reports
 	 * only what may need acting on. */
 	ddbc_print_opts print = { DDBC_DIAG_TEXT, want_color(o->color, STDERR_FILENO), 1,
-				  DDBC_SEV_WARNING, o->show_suppressed };
+				  DDBC_SEV_WARNING, o->show_suppressed, NULL };
 	ddbc_diags_print(stderr, &u->d, &print);
 	fflush(stderr);
 	/* Printed once: later findings start a fresh list, which the design's
@@ -549,11 +630,13 @@ static int open_unit(struct unit *u, struct opts *o, exit_status *status)
 	}
 	u->src = ddbc_source_read(path);
 	if (!u->src) {
-		fprintf(stderr, "ddbc: cannot read '%s': %s\n", path, strerror(errno));
+		u->why = strerror(errno);
+		fprintf(stderr, "ddbc: cannot read '%s': %s\n", path, u->why);
 		return -1;
 	}
 	u->design = ddbc_check(u->src, &u->d, &o->settings);
 	bool fatal = u->d.fatal, failed = fails(&u->d, o);
+	u->why = fatal ? "not a design" : "the design has errors";
 	print_findings(u, o);
 	if (fatal)
 		return -1;
@@ -809,6 +892,14 @@ static exit_status run_items(struct opts *o)
 	struct unit u;
 	exit_status status;
 	if (open_unit(&u, o, &status) < 0) {
+		/* JSON still says why on standard output; a named output is not written. */
+		if (o->items.format == DDBC_ITEMS_JSON && !o->output && u.why) {
+			strbuf why = STRBUF_INIT;
+			strbuf_addf(&why, "%s%s", u.src ? "" : "cannot read: ", u.why);
+			ddbc_items_print_failure(stdout, (const char *const *)o->files + 1,
+						 o->nfiles - 1, o->files[0], strbuf_str(&why));
+			strbuf_release(&why);
+		}
 		close_unit(&u);
 		return status;
 	}
@@ -877,56 +968,9 @@ static exit_status run_diff(struct opts *o)
 
 /* ---- explain ---------------------------------------------------------------------- */
 
-static exit_status list_rules(void)
-{
-	for (int i = 0; i < DDBC_RULE_COUNT; i++) {
-		const ddbc_rule_info *r = ddbc_rule_get((ddbc_rule)i);
-		printf("%-29s %-8s %s\n", r->id, ddbc_severity_name(r->default_severity),
-		       r->summary);
-	}
-	printf("\nkinds of check-items findings:\n");
-	for (int i = 0; i < DDBC_ITEM_KIND_COUNT; i++) {
-		const ddbc_item_kind_info *k = ddbc_item_kind_get((ddbc_item_kind)i);
-		printf("%-29s %-8s %s\n", k->id, ddbc_severity_name(k->default_severity),
-		       k->summary);
-	}
-	return EXIT_OK;
-}
-
 static exit_status run_explain(struct opts *o)
 {
-	if (o->nfiles == 0)
-		return list_rules();
-	const char *id = o->files[0];
-	ddbc_rule rule;
-	ddbc_item_kind kind;
-	if (ddbc_rule_find(id, &rule) < 0 && ddbc_item_kind_find(id, &kind) < 0) {
-		const char *hint = ddbc_rule_suggest(id);
-		if (hint)
-			fprintf(stderr, "ddbc explain: unknown rule '%s'; did you mean '%s'?\n", id,
-				hint);
-		else
-			fprintf(stderr, "ddbc explain: unknown rule '%s'; 'ddbc explain' lists "
-					"them\n", id);
-		return EXIT_USAGE;
-	}
-	size_t n = strlen(id) + 4;
-	char *file = xmalloc(n);
-	snprintf(file, n, "%s.md", id);
-	char *path = ddbc_find_data("DDBC_RULES_DIR", DDBC_DOCDIR "/rules", "share/doc/ddbc/rules",
-				    file);
-	free(file);
-	ddbc_source *page = path ? ddbc_source_read(path) : NULL;
-	if (!page) {
-		fprintf(stderr, "ddbc explain: cannot find the page of '%s' under '%s'; is ddbc "
-				"installed?\n", id, DDBC_DOCDIR "/rules");
-		free(path);
-		return EXIT_USAGE;
-	}
-	fwrite(page->text, 1, page->len, stdout);
-	ddbc_source_free(page);
-	free(path);
-	return EXIT_OK;
+	return (exit_status)ddbc_cli_explain(o->nfiles ? o->files[0] : NULL);
 }
 
 /* ---- import ---------------------------------------------------------------------- */
@@ -1021,6 +1065,14 @@ int ddbc_cli_main(int argc, char **argv)
 	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
 		if (!strcmp(name, commands[i].name))
 			return run_command(&commands[i], argc - 1, argv + 1);
-	usage_error(NULL, "unknown command '%s'", name);
+	const char *names[sizeof(commands) / sizeof(commands[0])];
+	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
+		names[i] = commands[i].name;
+	const char *hint = ddbc_suggest(name, names, sizeof(names) / sizeof(names[0]));
+	if (hint)
+		fprintf(stderr, "ddbc: unknown command '%s'; did you mean '%s'?\nTry 'ddbc "
+				"--help'.\n", name, hint);
+	else
+		usage_error(NULL, "unknown command '%s'", name);
 	return EXIT_USAGE;
 }

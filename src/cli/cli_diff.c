@@ -122,6 +122,7 @@ typedef struct side {
 	ddbc_source *src;
 	ddbc_design *design;
 	ddbc_diags d;
+	int read_errno;          /* why a file could not be read, or 0 */
 } side;
 
 /* Reads and checks one design (at rev when not NULL). Returns REV_OK when
@@ -137,6 +138,7 @@ static rev_result open_side(side *s, const char *path, const char *rev,
 		if (got != REV_OK)
 			return got;
 	} else if (!(s->src = ddbc_source_read(path))) {
+		s->read_errno = errno;
 		fprintf(stderr, "ddbc: cannot read '%s': %s\n", path, strerror(errno));
 		return REV_FAILED;
 	}
@@ -194,7 +196,7 @@ static void close_side(side *s)
 /* Prints a design's own findings at error level to stderr. */
 static void print_errors(const side *s, const ddbc_diff_request *r)
 {
-	ddbc_print_opts print = { DDBC_DIAG_TEXT, r->color, 1, DDBC_SEV_ERROR, false };
+	ddbc_print_opts print = { DDBC_DIAG_TEXT, r->color, 1, DDBC_SEV_ERROR, false, NULL };
 	ddbc_diags_print(stderr, &s->d, &print);
 	fflush(stderr);
 }
@@ -204,11 +206,35 @@ static bool has_errors(const ddbc_diags *d)
 	return ddbc_diags_count(d).errors > 0;
 }
 
+/* A diff that could not be made still speaks the format asked for on
+ * standard output (a file named by -o is not written): JSON's "error",
+ * SARIF's unsuccessful invocation, github's ::error, with the findings
+ * that stopped it. */
+static void print_failure(const side *s, const char *path, const ddbc_diff_request *r)
+{
+	ddbc_diag_format format;
+	if (r->output || ddbc_diag_format_parse(r->format, &format) < 0 ||
+	    format == DDBC_DIAG_TEXT)
+		return;
+	strbuf why = STRBUF_INIT;
+	if (!s->src && s->read_errno)
+		strbuf_addf(&why, "cannot read: %s", strerror(s->read_errno));
+	else if (!s->src)
+		strbuf_addf(&why, "cannot read at revision '%s'", r->against);
+	else
+		strbuf_addstr(&why, s->design ? "the design has errors" : "not a design");
+	ddbc_failure failure = { path, strbuf_str(&why), has_errors(&s->d) };
+	ddbc_print_opts print = { format, false, 2, DDBC_SEV_ERROR, false, &failure };
+	ddbc_diags_print(stdout, &s->d, &print);
+	fflush(stdout);
+	strbuf_release(&why);
+}
+
 /* ---- output ---------------------------------------------------------------------------- */
 
 static int write_findings(FILE *out, const ddbc_diags *d, const ddbc_diff_request *r)
 {
-	ddbc_print_opts print = { DDBC_DIAG_TEXT, r->color && !r->output, 2, DDBC_SEV_OFF, false };
+	ddbc_print_opts print = { DDBC_DIAG_TEXT, r->color && !r->output, 2, DDBC_SEV_OFF, false, NULL };
 	ddbc_diag_format_parse(r->format, &print.format);
 	ddbc_diags_print(out, d, &print);
 	return ferror(out) ? -1 : 0;
@@ -223,7 +249,7 @@ static int write_result(const side *o, const side *n, const ddbc_diags *d,
 		return -1;
 	int rc;
 	if (!strcmp(r->format, "plan")) {
-		ddbc_print_opts print = { DDBC_DIAG_TEXT, r->color, 2, DDBC_SEV_WARNING, false };
+		ddbc_print_opts print = { DDBC_DIAG_TEXT, r->color, 2, DDBC_SEV_WARNING, false, NULL };
 		ddbc_diags_print(stderr, d, &print);
 		rc = ddbc_diff_plan(out.f, o->design, n->design) == DDBC_EMIT_OK ? 0 : -1;
 	} else {
@@ -278,8 +304,10 @@ int ddbc_cli_diff(const ddbc_diff_request *r)
 	} else if (ro != REV_OK) {
 		if (o.src)
 			print_errors(&o, r);
+		print_failure(&o, r->against ? r->new_path : r->old_path, r);
 	} else if (rn != REV_OK || has_errors(&n.d)) {
 		print_errors(&n, r);
+		print_failure(&n, r->new_path, r);
 		if (rn == REV_OK)
 			status = STATUS_FINDINGS;
 	} else {

@@ -122,6 +122,15 @@ typedef enum ddbc_diag_format {
 
 int ddbc_diag_format_parse(const char *s, ddbc_diag_format *out);
 
+/* Why a run could not finish (an unreadable file, a file that is no
+ * design): the machine formats carry it, so a reader of the output alone
+ * sees the failure. Borrowed strings. */
+typedef struct ddbc_failure {
+	const char *file;
+	const char *message;
+	bool in_findings;        /* a finding already says why: no second annotation */
+} ddbc_failure;
+
 typedef struct ddbc_print_opts {
 	ddbc_diag_format format;
 	bool color;               /* text only */
@@ -130,6 +139,10 @@ typedef struct ddbc_print_opts {
 	/* Text prints suppressed findings, marked, only with this; JSON and
 	 * SARIF always carry them, marked; github never prints them. */
 	bool show_suppressed;
+	/* NULL: the run finished. Else JSON gets an "error" member, SARIF an
+	 * unsuccessful invocation, github an ::error; text leaves it to the
+	 * message already on stderr. */
+	const ddbc_failure *failure;
 } ddbc_print_opts;
 
 /* Prints every finding in d to out in the chosen format. */

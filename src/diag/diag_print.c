@@ -10,9 +10,6 @@
 
 #include "config.h"
 
-#ifndef DDBC_DOCS_URL
-#define DDBC_DOCS_URL "file://" DDBC_DOCDIR "/rules/"
-#endif
 
 /* Above this a source line is not quoted: it would flood the terminal. */
 #define MAX_QUOTED_LINE 512
@@ -144,6 +141,9 @@ static void print_json(FILE *out, const ddbc_diags *d, const ddbc_print_opts *op
 		"summary", "files", (json_int_t)opts->nfiles, "errors", (json_int_t)n.errors,
 		"warnings", (json_int_t)n.warnings, "notes", (json_int_t)n.notes,
 		"suppressed", (json_int_t)n.suppressed);
+	if (opts->failure)
+		json_object_set_new(root, "error", json_pack("{s:s, s:s}",
+			"file", opts->failure->file, "message", opts->failure->message));
 	dump(out, root, JSON_COMPACT);
 }
 
@@ -188,15 +188,21 @@ static char *path_uri(const char *path)
 	return strbuf_detach(&sb);
 }
 
-static json_t *sarif_result(const ddbc_diag *g)
+static json_t *artifact_location(const char *path)
 {
-	char *uri = path_uri(g->src->name);
+	char *uri = path_uri(path);
 	json_t *loc = json_pack("{s:s}", "uri", uri);
 	free(uri);
 	/* Relative paths are relative to the checkout, which code scanning
 	 * calls %SRCROOT%. */
-	if (g->src->name[0] != '/')
+	if (path[0] != '/')
 		json_object_set_new(loc, "uriBaseId", json_string("%SRCROOT%"));
+	return loc;
+}
+
+static json_t *sarif_result(const ddbc_diag *g)
+{
+	json_t *loc = artifact_location(g->src->name);
 	json_t *result = json_pack("{s:s, s:i, s:s, s:{s:s}, s:[{s:{s:o, s:{s:i, s:i}}}]}",
 		"ruleId", ddbc_rule_get(g->rule)->id, "ruleIndex", (int)g->rule,
 		"level", sarif_level(g->severity), "message", "text", g->message,
@@ -213,6 +219,20 @@ static json_t *sarif_result(const ddbc_diag *g)
 	return result;
 }
 
+/* The run's one invocation: whether it finished, and when it did not,
+ * why, as a notification on the file that stopped it. */
+static json_t *sarif_invocation(const ddbc_failure *failure)
+{
+	json_t *inv = json_pack("{s:b}", "executionSuccessful", failure == NULL);
+	if (failure)
+		json_object_set_new(inv, "toolExecutionNotifications",
+			json_pack("[{s:s, s:{s:s}, s:[{s:{s:o}}]}]", "level", "error",
+				  "message", "text", failure->message, "locations",
+				  "physicalLocation", "artifactLocation",
+				  artifact_location(failure->file)));
+	return json_pack("[o]", inv);
+}
+
 static void print_sarif(FILE *out, const ddbc_diags *d, const ddbc_print_opts *opts)
 {
 	json_t *results = json_array();
@@ -220,11 +240,12 @@ static void print_sarif(FILE *out, const ddbc_diags *d, const ddbc_print_opts *o
 		json_array_append_new(results, sarif_result(&d->items[i]));
 	/* Columns count characters, as libyaml's marks do: say so, since
 	 * SARIF's default is UTF-16 code units. */
-	json_t *root = json_pack("{s:s, s:s, s:[{s:{s:{s:s, s:s, s:s, s:o}}, s:s, s:o}]}",
+	json_t *root = json_pack("{s:s, s:s, s:[{s:{s:{s:s, s:s, s:s, s:o}}, s:o, s:s, s:o}]}",
 		"$schema", "https://json.schemastore.org/sarif-2.1.0.json",
 		"version", "2.1.0",
 		"runs", "tool", "driver", "name", "ddbc", "version", PACKAGE_VERSION,
 		"informationUri", DDBC_DOCS_URL, "rules", sarif_rules(),
+		"invocations", sarif_invocation(opts->failure),
 		"columnKind", "unicodeCodePoints",
 		"results", results);
 	dump(out, root, JSON_INDENT(2));
@@ -271,6 +292,13 @@ static void print_github(FILE *out, const ddbc_diags *d, const ddbc_print_opts *
 		gh_property(out, ddbc_rule_get(g->rule)->id);
 		fputs("::", out);
 		gh_data(out, g->message);
+		fputc('\n', out);
+	}
+	if (opts->failure && !opts->failure->in_findings) {
+		fputs("::error file=", out);
+		gh_property(out, opts->failure->file);
+		fputs(",title=ddbc::", out);
+		gh_data(out, opts->failure->message);
 		fputc('\n', out);
 	}
 }

@@ -27,7 +27,7 @@ typedef enum ddbc_lang_id {
 
 typedef struct ddbc_doc_opts {
 	ddbc_lang_id lang;
-	const char *template_dir;    /* page.html and style.css; NULL = installed */
+	const char *template_dir;    /* page.html and style.css; NULL = compiled in */
 } ddbc_doc_opts;
 
 /* emit_md.c: the documentation as GitHub-flavoured Markdown. */

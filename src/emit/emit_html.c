@@ -7,16 +7,13 @@
  */
 #include "emit/emit_md.h"
 #include "util/output.h"
+#include "util/embedded.h"
 #include "util/source.h"
 #include "util/xalloc.h"
 
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
-
-#ifndef DDBC_PKGDATADIR
-#define DDBC_PKGDATADIR "/usr/local/share/ddbc"
-#endif
 
 /* ---- the page template ---------------------------------------------------------------- */
 
@@ -63,7 +60,7 @@ static size_t fill(FILE *out, const char *tpl, size_t len, const var *vars, size
 }
 
 /* The directory of page.html and style.css: --template, else
- * $DDBC_TEMPLATE_DIR, else the installed one. */
+ * $DDBC_TEMPLATE_DIR, else NULL: the copies compiled into the binary. */
 static const char *template_dir(const ddbc_doc_opts *o)
 {
 	if (o && o->template_dir)
@@ -71,16 +68,28 @@ static const char *template_dir(const ddbc_doc_opts *o)
 	const char *env = getenv("DDBC_TEMPLATE_DIR");
 	if (env && *env)
 		return env;
-	return DDBC_PKGDATADIR;
+	return NULL;
 }
 
 static ddbc_source *read_template(const char *dir, const char *name)
 {
 	strbuf path = STRBUF_INIT;
-	strbuf_addf(&path, "%s/%s", dir, name);
-	ddbc_source *src = ddbc_source_read(path.buf);
-	if (!src)
-		fprintf(stderr, "ddbc: cannot read template '%s': %s\n", path.buf, strerror(errno));
+	ddbc_source *src;
+	if (!dir) {
+		strbuf_addf(&path, "templates/%s", name);
+		const ddbc_embedded_file *f = ddbc_embedded_find(path.buf);
+		/* The build embeds both files: a miss is a broken build. */
+		src = f ? ddbc_source_from_memory(path.buf, f->data, f->len) : NULL;
+		if (!src)
+			fprintf(stderr, "ddbc: this build lacks the template '%s'\n", name);
+	} else {
+		strbuf_addf(&path, "%s/%s", dir, name);
+		src = ddbc_source_read(path.buf);
+		if (!src)
+			fprintf(stderr, "ddbc: cannot read template '%s': %s (--template "
+					"and DDBC_TEMPLATE_DIR name a folder holding page.html "
+					"and style.css)\n", path.buf, strerror(errno));
+	}
 	strbuf_release(&path);
 	return src;
 }

@@ -619,6 +619,36 @@ static void pop(struct composer *c)
 
 /* ---- the event loop ---------------------------------------------------------- */
 
+/* The byte at loc of the source, or -1 past its line's end: column is
+ * taken as a byte offset, which it is in indentation (ASCII). */
+static int char_at(const ddbc_source *src, ddbc_loc loc)
+{
+	size_t len;
+	const char *line = ddbc_source_line(src, loc.line, &len);
+	return line && loc.column >= 1 && loc.column <= len ? (unsigned char)line[loc.column - 1]
+							    : -1;
+}
+
+/* Says in the user's terms two mistakes libyaml reports in its own: a key
+ * without its ':' (libyaml notices only on a later line, so the finding
+ * goes to the key's), and a tab in the indentation. Returns whether it
+ * reported the error. */
+static bool explain_error(struct composer *c, const yaml_parser_t *p, ddbc_loc loc)
+{
+	if (p->context && !strcmp(p->problem, "could not find expected ':'") &&
+	    !strcmp(p->context, "while scanning a simple key")) {
+		ddbc_diag_add(c->d, DDBC_RULE_YAML_SYNTAX, loc_of(p->context_mark), "%s",
+			      "this key has no ':' after it (write 'key: value')");
+		return true;
+	}
+	if (char_at(c->src, loc) == '\t') {
+		ddbc_diag_add(c->d, DDBC_RULE_YAML_SYNTAX, loc, "%s",
+			      "a tab character: YAML does not allow tabs here; indent with spaces");
+		return true;
+	}
+	return false;
+}
+
 static void parser_error(struct composer *c)
 {
 	yaml_parser_t *p = &c->parser;
@@ -642,12 +672,14 @@ static void parser_error(struct composer *c)
 			loc.column++;
 		}
 	}
-	const char *problem = p->problem ? p->problem : "invalid YAML";
-	if (p->context)
-		ddbc_diag_add(c->d, DDBC_RULE_YAML_SYNTAX, loc, "%s (%s at line %u)", problem,
-			      p->context, (unsigned)p->context_mark.line + 1);
-	else
-		ddbc_diag_add(c->d, DDBC_RULE_YAML_SYNTAX, loc, "%s", problem);
+	if (!p->problem || !explain_error(c, p, loc)) {
+		const char *problem = p->problem ? p->problem : "invalid YAML";
+		if (p->context)
+			ddbc_diag_add(c->d, DDBC_RULE_YAML_SYNTAX, loc, "%s (%s at line %u)",
+				      problem, p->context, (unsigned)p->context_mark.line + 1);
+		else
+			ddbc_diag_add(c->d, DDBC_RULE_YAML_SYNTAX, loc, "%s", problem);
+	}
 	c->failed = true;
 }
 

@@ -72,6 +72,12 @@ ddbc_items_result ddbc_check_items(FILE *out, const ddbc_design *g, const char *
 ddbc_items_result ddbc_check_items_stream(FILE *out, const ddbc_design *g, FILE *in,
 					  const char *name, const ddbc_items_opts *o);
 
+/* The --format json result of a run that could not start, on out: the
+ * members of a result over paths (the items files), no items, and an
+ * "error" naming the design file and why it stopped the run. */
+void ddbc_items_print_failure(FILE *out, const char *const *paths, size_t npaths,
+			      const char *design, const char *message);
+
 /* Merges the JSON results (--format json) of separate runs, read from
  * paths, into one result of the same form on out: counts added, findings
  * in argument order up to o->max_findings. Unreadable results are said on

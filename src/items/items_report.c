@@ -235,6 +235,18 @@ void ddbc_items_end_output(FILE *out, ddbc_items_format format, const ddbc_items
 	json_decref(tail);
 }
 
+void ddbc_items_print_failure(FILE *out, const char *const *paths, size_t npaths,
+			      const char *design, const char *message)
+{
+	ddbc_items_outcome o;
+	memset(&o, 0, sizeof(o));
+	o.failed_input = true;
+	o.error = json_pack("{s:o, s:s}", "file", ddbc_items_jstr(design), "message", message);
+	ddbc_items_begin_output(out, DDBC_ITEMS_JSON, paths, npaths);
+	ddbc_items_end_output(out, DDBC_ITEMS_JSON, &o);
+	json_decref(o.error);
+}
+
 void ddbc_items_add_quoted(strbuf *sb, const char *s, size_t len)
 {
 	size_t n = len > MAX_QUOTED ? MAX_QUOTED : len;
