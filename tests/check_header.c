@@ -973,6 +973,49 @@ START_TEST(test_table_collision)
 }
 END_TEST
 
+/* Words the identifier says already are dropped from table and index
+ * names; a shortening that would make two names one is not made. */
+START_TEST(test_names_without_stutter)
+{
+	unit u;
+	int r = header_findings("ddbc: 1\nname: game-scores\ntables:\n"
+				"  GameScores:\n    partition_key: PK\n"
+				"    gsi: { GameTitleIndex: { partition_key: G }, "
+				"GameScoresIndex: { partition_key: G } }\n"
+				"  GameScoresTable: { partition_key: PK }\n"
+				"  Users: { partition_key: PK }\n"
+				"  GameUsers: { partition_key: PK }\n"
+				"entities:\n"
+				"  A: { table: GameScores, attributes: { PK: S, G: S } }\n",
+				NULL, &u);
+	ck_assert_int_eq(r, DDBC_EMIT_OK);
+	ddbc_header_plan plan;
+	ck_assert_int_eq(ddbc_header_plan_build(&plan, u.design, NULL, &u.d), DDBC_PLAN_OK);
+	/* GameScores and GameScoresTable would both be GAME_SCORES_TABLE. */
+	ck_assert_str_eq(plan.tables[0].macro, "GAME_SCORES_GAME_SCORES_TABLE");
+	ck_assert_str_eq(plan.tables[1].macro, "GAME_SCORES_GAME_SCORES_TABLE_TABLE");
+	ck_assert_str_eq(plan.tables[0].indexes[0].macro, "GAME_SCORES_GAME_TITLE_INDEX");
+	ck_assert_str_eq(plan.tables[0].indexes[1].macro, "GAME_SCORES_INDEX");
+	ck_assert_str_eq(plan.tables[2].macro, "GAME_SCORES_USERS_TABLE");
+	ck_assert_str_eq(plan.tables[3].macro, "GAME_SCORES_GAME_USERS_TABLE");
+	ddbc_header_plan_free(&plan);
+	unit_close(&u);
+
+	r = header_findings("ddbc: 1\nname: instagram\ntables:\n"
+			    "  InstagramTable:\n    partition_key: PK\n"
+			    "    gsi: { InstagramTableGSI1: { partition_key: G } }\n"
+			    "entities:\n"
+			    "  A: { table: InstagramTable, attributes: { PK: S, G: S } }\n",
+			    NULL, &u);
+	ck_assert_int_eq(r, DDBC_EMIT_OK);
+	ck_assert_int_eq(ddbc_header_plan_build(&plan, u.design, NULL, &u.d), DDBC_PLAN_OK);
+	ck_assert_str_eq(plan.tables[0].macro, "INSTAGRAM_TABLE");
+	ck_assert_str_eq(plan.tables[0].indexes[0].macro, "INSTAGRAM_GSI1_INDEX");
+	ddbc_header_plan_free(&plan);
+	unit_close(&u);
+}
+END_TEST
+
 START_TEST(test_names_without_identifier)
 {
 	unit u;
@@ -1329,6 +1372,7 @@ static Suite *header_suite(void)
 	tcase_add_test(tc, test_collisions_with_the_first);
 	tcase_add_test(tc, test_hash_collision_is_no_collision);
 	tcase_add_test(tc, test_table_collision);
+	tcase_add_test(tc, test_names_without_stutter);
 	tcase_add_test(tc, test_names_without_identifier);
 	tcase_add_test(tc, test_prefix);
 	tcase_add_test(tc, test_lint_checks_unplannable);

@@ -124,7 +124,8 @@ static void banner(strbuf *sb, const ddbc_design *g, const ddbc_header_plan *pla
 		" *                        >= size when buf was too small\n"
 		" *   %s_<ENTITY>_<ATTRIBUTE>_PREFIX  the text before the first value (begins_with)\n"
 		" * A constant key is the string %s_<ENTITY>_<ATTRIBUTE>. Names:\n"
-		" * %s_<TABLE>_TABLE, %s_<TABLE>_<INDEX>_INDEX, %s_<ENTITY>_<ATTRIBUTE>_NAME\n"
+		" * %s_<TABLE>_TABLE, %s_<TABLE>_<INDEX>_INDEX (a word the prefix or the\n"
+		" * table says already left out), %s_<ENTITY>_<ATTRIBUTE>_NAME\n"
 		" * and, for a name that is a reserved word or not a plain identifier,\n"
 		" * %s_<ENTITY>_<ATTRIBUTE>_EXPR_NAME for ExpressionAttributeNames.\n"
 		" */\n",

@@ -35,6 +35,18 @@
  * or GNU predefined macro, or one of the builders' own names (buf, size,
  * snprintf) gets a trailing '_', one that starts with a digit a leading
  * '_'.
+ *
+ * Words said twice. A table's part drops leading words equal to the
+ * prefix and a last word TABLE; an index's part drops leading words equal
+ * to the table's part, then to the prefix, then to the table's shortened
+ * part (each when they are there), and a last word
+ * INDEX; a part left empty is left out ("InstagramTable" of design
+ * "instagram" gives INSTAGRAM_TABLE, index "GameTitleIndex" of table
+ * "GameScores" of design "game-scores" GAME_SCORES_GAME_TITLE_INDEX). A
+ * shortened table or index name that another table or index name of the
+ * design also has goes back to its whole form (P_<TABLE>_TABLE,
+ * P_<TABLE>_<INDEX>_INDEX with every word), until none does: shortening
+ * never makes two names one.
  */
 #ifndef DDBC_HEADER_PLAN_H
 #define DDBC_HEADER_PLAN_H
@@ -95,12 +107,14 @@ typedef struct ddbc_hentity {
 
 typedef struct ddbc_hindex {
 	const ddbc_index *index;
-	const char *macro;       /* P_T_I_INDEX */
+	const char *macro;       /* P_T_I_INDEX, shortened (see Names) */
+	const char *full_macro;  /* P_T_I_INDEX with every word */
 } ddbc_hindex;
 
 typedef struct ddbc_htable {
 	const ddbc_table *table;
-	const char *macro;       /* P_T_TABLE */
+	const char *macro;       /* P_T_TABLE, shortened (see Names) */
+	const char *full_macro;  /* P_T_TABLE with every word */
 	ddbc_hindex *indexes;    /* GSIs, then LSIs */
 	size_t nindexes;
 } ddbc_htable;

@@ -9,7 +9,8 @@
  *                        >= size when buf was too small
  *   ASSESSMENT_MULTI_<ENTITY>_<ATTRIBUTE>_PREFIX  the text before the first value (begins_with)
  * A constant key is the string ASSESSMENT_MULTI_<ENTITY>_<ATTRIBUTE>. Names:
- * ASSESSMENT_MULTI_<TABLE>_TABLE, ASSESSMENT_MULTI_<TABLE>_<INDEX>_INDEX, ASSESSMENT_MULTI_<ENTITY>_<ATTRIBUTE>_NAME
+ * ASSESSMENT_MULTI_<TABLE>_TABLE, ASSESSMENT_MULTI_<TABLE>_<INDEX>_INDEX (a word the prefix or the
+ * table says already left out), ASSESSMENT_MULTI_<ENTITY>_<ATTRIBUTE>_NAME
  * and, for a name that is a reserved word or not a plain identifier,
  * ASSESSMENT_MULTI_<ENTITY>_<ATTRIBUTE>_EXPR_NAME for ExpressionAttributeNames.
  */

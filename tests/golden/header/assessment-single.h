@@ -9,7 +9,8 @@
  *                        >= size when buf was too small
  *   ASSESSMENT_SINGLE_<ENTITY>_<ATTRIBUTE>_PREFIX  the text before the first value (begins_with)
  * A constant key is the string ASSESSMENT_SINGLE_<ENTITY>_<ATTRIBUTE>. Names:
- * ASSESSMENT_SINGLE_<TABLE>_TABLE, ASSESSMENT_SINGLE_<TABLE>_<INDEX>_INDEX, ASSESSMENT_SINGLE_<ENTITY>_<ATTRIBUTE>_NAME
+ * ASSESSMENT_SINGLE_<TABLE>_TABLE, ASSESSMENT_SINGLE_<TABLE>_<INDEX>_INDEX (a word the prefix or the
+ * table says already left out), ASSESSMENT_SINGLE_<ENTITY>_<ATTRIBUTE>_NAME
  * and, for a name that is a reserved word or not a plain identifier,
  * ASSESSMENT_SINGLE_<ENTITY>_<ATTRIBUTE>_EXPR_NAME for ExpressionAttributeNames.
  */
@@ -24,8 +25,8 @@ extern "C" {
 
 /* ---- table AppTable */
 
-#define ASSESSMENT_SINGLE_APP_TABLE_TABLE "AppTable"
-#define ASSESSMENT_SINGLE_APP_TABLE_GSI1_INDEX "GSI1" /* GSI */
+#define ASSESSMENT_SINGLE_APP_TABLE "AppTable"
+#define ASSESSMENT_SINGLE_APP_GSI1_INDEX "GSI1" /* GSI */
 
 /* ---- entity Company (table AppTable) */
 

@@ -9,7 +9,8 @@
  *                        >= size when buf was too small
  *   ECOMMERCE_<ENTITY>_<ATTRIBUTE>_PREFIX  the text before the first value (begins_with)
  * A constant key is the string ECOMMERCE_<ENTITY>_<ATTRIBUTE>. Names:
- * ECOMMERCE_<TABLE>_TABLE, ECOMMERCE_<TABLE>_<INDEX>_INDEX, ECOMMERCE_<ENTITY>_<ATTRIBUTE>_NAME
+ * ECOMMERCE_<TABLE>_TABLE, ECOMMERCE_<TABLE>_<INDEX>_INDEX (a word the prefix or the
+ * table says already left out), ECOMMERCE_<ENTITY>_<ATTRIBUTE>_NAME
  * and, for a name that is a reserved word or not a plain identifier,
  * ECOMMERCE_<ENTITY>_<ATTRIBUTE>_EXPR_NAME for ExpressionAttributeNames.
  */

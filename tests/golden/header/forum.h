@@ -9,7 +9,8 @@
  *                        >= size when buf was too small
  *   FORUM_<ENTITY>_<ATTRIBUTE>_PREFIX  the text before the first value (begins_with)
  * A constant key is the string FORUM_<ENTITY>_<ATTRIBUTE>. Names:
- * FORUM_<TABLE>_TABLE, FORUM_<TABLE>_<INDEX>_INDEX, FORUM_<ENTITY>_<ATTRIBUTE>_NAME
+ * FORUM_<TABLE>_TABLE, FORUM_<TABLE>_<INDEX>_INDEX (a word the prefix or the
+ * table says already left out), FORUM_<ENTITY>_<ATTRIBUTE>_NAME
  * and, for a name that is a reserved word or not a plain identifier,
  * FORUM_<ENTITY>_<ATTRIBUTE>_EXPR_NAME for ExpressionAttributeNames.
  */
@@ -24,7 +25,7 @@ extern "C" {
 
 /* ---- table Forum */
 
-#define FORUM_FORUM_TABLE "Forum"
+#define FORUM_TABLE "Forum"
 
 /* ---- table Thread */
 
@@ -33,7 +34,7 @@ extern "C" {
 /* ---- table Reply */
 
 #define FORUM_REPLY_TABLE "Reply"
-#define FORUM_REPLY_POSTED_BY_MESSAGE_INDEX_INDEX "PostedBy-Message-Index" /* GSI */
+#define FORUM_REPLY_POSTED_BY_MESSAGE_INDEX "PostedBy-Message-Index" /* GSI */
 
 /* ---- entity Forum (table Forum) */
 

@@ -9,7 +9,8 @@
  *                        >= size when buf was too small
  *   HOSTILE_DESIGN_S_<ENTITY>_<ATTRIBUTE>_PREFIX  the text before the first value (begins_with)
  * A constant key is the string HOSTILE_DESIGN_S_<ENTITY>_<ATTRIBUTE>. Names:
- * HOSTILE_DESIGN_S_<TABLE>_TABLE, HOSTILE_DESIGN_S_<TABLE>_<INDEX>_INDEX, HOSTILE_DESIGN_S_<ENTITY>_<ATTRIBUTE>_NAME
+ * HOSTILE_DESIGN_S_<TABLE>_TABLE, HOSTILE_DESIGN_S_<TABLE>_<INDEX>_INDEX (a word the prefix or the
+ * table says already left out), HOSTILE_DESIGN_S_<ENTITY>_<ATTRIBUTE>_NAME
  * and, for a name that is a reserved word or not a plain identifier,
  * HOSTILE_DESIGN_S_<ENTITY>_<ATTRIBUTE>_EXPR_NAME for ExpressionAttributeNames.
  */

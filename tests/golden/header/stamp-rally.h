@@ -9,7 +9,8 @@
  *                        >= size when buf was too small
  *   STAMP_RALLY_<ENTITY>_<ATTRIBUTE>_PREFIX  the text before the first value (begins_with)
  * A constant key is the string STAMP_RALLY_<ENTITY>_<ATTRIBUTE>. Names:
- * STAMP_RALLY_<TABLE>_TABLE, STAMP_RALLY_<TABLE>_<INDEX>_INDEX, STAMP_RALLY_<ENTITY>_<ATTRIBUTE>_NAME
+ * STAMP_RALLY_<TABLE>_TABLE, STAMP_RALLY_<TABLE>_<INDEX>_INDEX (a word the prefix or the
+ * table says already left out), STAMP_RALLY_<ENTITY>_<ATTRIBUTE>_NAME
  * and, for a name that is a reserved word or not a plain identifier,
  * STAMP_RALLY_<ENTITY>_<ATTRIBUTE>_EXPR_NAME for ExpressionAttributeNames.
  */

@@ -9,7 +9,8 @@
  *                        >= size when buf was too small
  *   TODO_<ENTITY>_<ATTRIBUTE>_PREFIX  the text before the first value (begins_with)
  * A constant key is the string TODO_<ENTITY>_<ATTRIBUTE>. Names:
- * TODO_<TABLE>_TABLE, TODO_<TABLE>_<INDEX>_INDEX, TODO_<ENTITY>_<ATTRIBUTE>_NAME
+ * TODO_<TABLE>_TABLE, TODO_<TABLE>_<INDEX>_INDEX (a word the prefix or the
+ * table says already left out), TODO_<ENTITY>_<ATTRIBUTE>_NAME
  * and, for a name that is a reserved word or not a plain identifier,
  * TODO_<ENTITY>_<ATTRIBUTE>_EXPR_NAME for ExpressionAttributeNames.
  */
@@ -22,8 +23,8 @@ extern "C" {
 
 /* ---- table TodoItems */
 
-#define TODO_TODO_ITEMS_TABLE "TodoItems"
-#define TODO_TODO_ITEMS_TODO_ITEMS_BY_USER_INDEX "TodoItemsByUser" /* GSI */
+#define TODO_ITEMS_TABLE "TodoItems"
+#define TODO_ITEMS_BY_USER_INDEX "TodoItemsByUser" /* GSI */
 
 /* ---- entity TodoItem (table TodoItems) */
 
