@@ -42,30 +42,63 @@
 
 extern char **environ;
 
-/* Every sample (found at start-up, so a new one is covered), then the
- * hostile design and the forum's; as paths relative to the source tree. */
+/* Every sample and every test design that checks clean (found at
+ * start-up, so a new one is covered), then the hostile design and the
+ * forum's; as paths relative to the source tree. */
 static char **designs;
 static size_t ndesigns;
 
-static void find_designs(void)
+/* Whether the design at path checks without errors: the test designs'
+ * broken copies, made to give a finding, have no header. */
+static bool checks_clean(const char *path)
 {
-	char *pattern = tu_srcpath("samples/*.ddb.yaml");
+	ddbc_source *src = ddbc_source_read(path);
+	if (!src)
+		return false;
+	ddbc_settings cli;
+	ddbc_settings_init(&cli);
+	ddbc_diags d;
+	ddbc_diags_init(&d);
+	ddbc_design *g = ddbc_check(src, &d, &cli);
+	bool clean = g && ddbc_diags_count(&d).errors == 0;
+	ddbc_design_free(g);
+	ddbc_diags_release(&d);
+	ddbc_source_free(src);
+	return clean;
+}
+
+/* Adds the designs dir/\*.ddb.yaml of the source tree; all of them, or
+ * those that check clean. */
+static void add_designs(const char *dir, bool only_clean)
+{
+	strbuf pattern = STRBUF_INIT;
+	strbuf_addf(&pattern, "%s/*.ddb.yaml", dir);
+	char *abs = tu_srcpath(pattern.buf);
 	glob_t g;
-	if (glob(pattern, 0, NULL, &g) != 0) {
-		fprintf(stderr, "no samples match %s\n", pattern);
+	if (glob(abs, 0, NULL, &g) != 0) {
+		fprintf(stderr, "no designs match %s\n", abs);
 		exit(1);
 	}
-	designs = calloc(g.gl_pathc + 2, sizeof(*designs));
+	designs = realloc(designs, (ndesigns + g.gl_pathc + 2) * sizeof(*designs));
 	for (size_t i = 0; i < g.gl_pathc; i++) {
+		if (only_clean && !checks_clean(g.gl_pathv[i]))
+			continue;
 		strbuf rel = STRBUF_INIT;
-		strbuf_addf(&rel, "samples/%s", strrchr(g.gl_pathv[i], '/') + 1);
+		strbuf_addf(&rel, "%s/%s", dir, strrchr(g.gl_pathv[i], '/') + 1);
 		designs[ndesigns++] = strbuf_detach(&rel);
 	}
+	globfree(&g);
+	free(abs);
+	strbuf_release(&pattern);
+}
+
+static void find_designs(void)
+{
+	add_designs("samples", false);
+	add_designs("tests/designs", true);
 	designs[ndesigns++] = strdup("tests/fixtures/hostile-header.ddb.yaml");
 	/* Key parts that are not stored are still the builders' parameters. */
 	designs[ndesigns++] = strdup("tests/fixtures/stored/forum.ddb.yaml");
-	globfree(&g);
-	free(pattern);
 }
 
 /* Warnings on top of -Wall -Wextra -pedantic -Werror: what a careful user's
@@ -143,12 +176,17 @@ static char *header_of(const char *rel, const char *prefix, size_t *len)
 	return text;
 }
 
-/* "samples/todo.ddb.yaml" -> "todo" */
+/* "samples/todo.ddb.yaml" -> "todo", "tests/designs/forum.ddb.yaml" ->
+ * "design-forum" (the stored forum fixture is "forum"). */
 static char *stem_of(const char *rel)
 {
 	const char *base = strrchr(rel, '/') ? strrchr(rel, '/') + 1 : rel;
 	const char *dot = strstr(base, ".ddb.yaml");
-	return strndup(base, dot ? (size_t)(dot - base) : strlen(base));
+	strbuf sb = STRBUF_INIT;
+	if (!strncmp(rel, "tests/designs/", 14))
+		strbuf_addstr(&sb, "design-");
+	strbuf_add(&sb, base, dot ? (size_t)(dot - base) : strlen(base));
+	return strbuf_detach(&sb);
 }
 
 /* ---- a scratch directory and the compiler -------------------------------------- */
@@ -279,6 +317,7 @@ typedef struct program {
 	strbuf text;
 	size_t calls;            /* builder calls written */
 	size_t checks;           /* string comparisons written */
+	size_t parses;           /* parser calls on example keys written */
 	strbuf uncalled;         /* builders no example could call */
 } program;
 
@@ -326,6 +365,70 @@ static void check_str(program *p, const char *what, const char *expr, const char
 	p->checks++;
 }
 
+/* Wraps text in a string literal with one byte before and after, given
+ * as a C character ('\0' for none). */
+static void lit_around(strbuf *sb, char before, const ddbc_node *key, char after)
+{
+	strbuf k = STRBUF_INIT;
+	if (before)
+		strbuf_addch(&k, before);
+	strbuf_add(&k, key->u.text, key->n);
+	if (after)
+		strbuf_addch(&k, after);
+	lit(sb, k.buf, k.len);
+	strbuf_release(&k);
+}
+
+/* The example key parsed back gives the item's values, exactly: with the
+ * builder's check, build -> parse -> build gives the key again. A key with
+ * a byte more before or after a literal end is another shape. */
+static void parse_checks(program *p, const ddbc_hattr *ha, const ddbc_node *item,
+			 const ddbc_node *want, size_t ex)
+{
+	strbuf *t = &p->text;
+	const ddbc_hkey *k = ha->key;
+	strbuf_addf(t, "\t{\n\t\tstruct %s parts;\n\t\tmemset(&parts, 0, sizeof parts);\n"
+		    "\t\texpect_parsed(\"%s, example %zu\", %s(", ha->parts_struct, ha->parse_func,
+		    ex, ha->parse_func);
+	lit(t, want->u.text, want->n);
+	strbuf_addstr(t, ", &parts), 0);\n");
+	for (size_t i = 0; i < k->nparams; i++) {
+		const ddbc_hparam *pm = &k->params[i];
+		if (pm->number) {
+			long long n;
+			ck_assert(ddbc_node_int(ddbc_node_get(item, pm->attr->name.s), &n));
+			strbuf_addf(t, "\t\texpect_num(\"%s.%s\", parts.%s, ", ha->parse_func,
+				    pm->name, pm->name);
+			if (n == -9223372036854775807LL - 1)
+				strbuf_addstr(t, "(-9223372036854775807LL - 1));\n");
+			else
+				strbuf_addf(t, "%lldLL);\n", n);
+		} else {
+			const ddbc_node *v = string_value(item, pm->attr->name.s);
+			strbuf_addf(t, "\t\texpect_span(\"%s.%s\", parts.%s.ptr, parts.%s.len, ",
+				    ha->parse_func, pm->name, pm->name, pm->name);
+			lit(t, v->u.text, v->n);
+			strbuf_addstr(t, ");\n");
+		}
+		p->checks++;
+	}
+	if (k->pieces[k->npieces - 1].text) {
+		strbuf_addf(t, "\t\texpect_parsed(\"%s, a byte after\", %s(", ha->parse_func,
+			    ha->parse_func);
+		lit_around(t, '\0', want, '~');
+		strbuf_addstr(t, ", &parts), -1);\n");
+	}
+	if (k->pieces[0].text) {
+		strbuf_addf(t, "\t\texpect_parsed(\"%s, a byte before\", %s(", ha->parse_func,
+			    ha->parse_func);
+		lit_around(t, '~', want, '\0');
+		strbuf_addstr(t, ", &parts), -1);\n");
+	}
+	strbuf_addstr(t, "\t}\n");
+	p->checks += 1 + (k->pieces[k->npieces - 1].text != NULL) + (k->pieces[0].text != NULL);
+	p->parses++;
+}
+
 /* Calls ha's macro and function with item's values; returns whether it could. */
 static bool call_builder(program *p, const ddbc_hattr *ha, const ddbc_node *item, size_t ex)
 {
@@ -350,11 +453,50 @@ static bool call_builder(program *p, const ddbc_hattr *ha, const ddbc_node *item
 		if (ha->prefix_macro)
 			strbuf_addf(t, "\texpect_prefix(\"%s\", %s, buf);\n", ha->prefix_macro,
 				    ha->prefix_macro);
+		if (ha->parse_func)
+			parse_checks(p, ha, item, want, ex);
 		p->calls += 2;
 		p->checks += 3 + (ha->prefix_macro != NULL);
 	}
 	strbuf_release(&args);
 	return ok;
+}
+
+/* The example's key parsed, then built again from its parts: the same
+ * key. Text parts are copied out to be NUL-terminated. */
+static bool round_trip(program *p, const ddbc_hattr *ha, const ddbc_node *item, size_t ex)
+{
+	const ddbc_node *want = string_value(item, ha->attr->name.s);
+	if (!want || !ha->parse_func)
+		return false;
+	const ddbc_hkey *k = ha->key;
+	strbuf *t = &p->text;
+	strbuf_addf(t, "\t{\n\t\tstruct %s parts;\n\t\tchar text[%zu][1024];\n"
+		    "\t\tmemset(&parts, 0, sizeof parts);\n\t\tmemset(text, 0, sizeof text);\n"
+		    "\t\texpect_parsed(\"%s, example %zu\", %s(", ha->parts_struct,
+		    k->nparams, ha->parse_func, ex, ha->parse_func);
+	lit(t, want->u.text, want->n);
+	strbuf_addstr(t, ", &parts), 0);\n");
+	strbuf args = STRBUF_INIT;
+	for (size_t i = 0; i < k->nparams; i++) {
+		const char *m = k->params[i].name;
+		if (k->params[i].number) {
+			strbuf_addf(&args, ", parts.%s", m);
+			continue;
+		}
+		strbuf_addf(t, "\t\tif (parts.%s.len < sizeof text[%zu])\n"
+			    "\t\t\tmemcpy(text[%zu], parts.%s.ptr, parts.%s.len);\n", m, i, i, m, m);
+		strbuf_addf(&args, ", text[%zu]", i);
+	}
+	strbuf_addf(t, "\t\tn = %s(buf, sizeof(buf)%s);\n", ha->func, args.buf);
+	strbuf_addf(t, "\t\texpect_key(\"%s, example %zu read back\", buf, n, ", ha->func, ex);
+	lit(t, want->u.text, want->n);
+	strbuf_addstr(t, ");\n\t}\n");
+	strbuf_release(&args);
+	p->checks += 2;
+	p->calls++;
+	p->parses++;
+	return true;
 }
 
 static void attr_checks(program *p, const ddbc_hattr *ha, const ddbc_entity *e)
@@ -387,6 +529,9 @@ static void attr_checks(program *p, const ddbc_hattr *ha, const ddbc_entity *e)
 	bool called = false;
 	for (size_t x = 0; x < e->nexamples; x++)
 		called |= call_builder(p, ha, e->examples[x], x + 1);
+	/* Values not stored: the key read back gives them. */
+	for (size_t x = 0; x < e->nexamples && !called; x++)
+		called |= round_trip(p, ha, e->examples[x], x + 1);
 	if (!called)
 		strbuf_addf(&p->uncalled, " %s", ha->builder);
 }
@@ -433,6 +578,28 @@ static const char program_head[] =
 	"\t\tfail(what, prefix, key);\n"
 	"}\n"
 	"\n"
+	"static void expect_parsed(const char *what, int got, int want)\n"
+	"{\n"
+	"\tchecks++;\n"
+	"\tif (got != want)\n"
+	"\t\tfail(what, got ? \"-1\" : \"0\", want ? \"-1\" : \"0\");\n"
+	"}\n"
+	"\n"
+	"static void expect_span(const char *what, const char *ptr, size_t len,\n"
+	"\t\t\tconst char *want)\n"
+	"{\n"
+	"\tchecks++;\n"
+	"\tif (len != strlen(want) || strncmp(ptr, want, len) != 0)\n"
+	"\t\tfail(what, \"(another value)\", want);\n"
+	"}\n"
+	"\n"
+	"static void expect_num(const char *what, long long got, long long want)\n"
+	"{\n"
+	"\tchecks++;\n"
+	"\tif (got != want)\n"
+	"\t\tfail(what, \"(another number)\", \"(the example's)\");\n"
+	"}\n"
+	"\n"
 	"/* '#', then letters, digits and '_': what DynamoDB takes */\n"
 	"static void expect_expr_name(const char *what, const char *name)\n"
 	"{\n"
@@ -475,7 +642,8 @@ static void write_program(program *p, ddbc_header_plan *plan, const char *header
 	}
 	/* Designs without some kind of check leave its function unused. */
 	strbuf_addstr(t, "\t(void)expect_str, (void)expect_key, (void)expect_cut, "
-			 "(void)expect_prefix, (void)expect_expr_name;\n");
+			 "(void)expect_prefix, (void)expect_expr_name, (void)expect_parsed, "
+			 "(void)expect_span, (void)expect_num;\n");
 	strbuf_addstr(t, "\tprintf(\"%d checks, %d failed\\n\", checks, failed);\n"
 			 "\treturn failed != 0;\n}\n");
 }
@@ -537,7 +705,7 @@ START_TEST(test_builders_reproduce_examples)
 	ck_assert_int_eq(emit(&u, NULL, &text, &len), DDBC_EMIT_OK);
 	ddbc_header_plan plan;
 	ck_assert_int_eq(ddbc_header_plan_build(&plan, u.design, NULL, &u.d), DDBC_PLAN_OK);
-	program p = { STRBUF_INIT, 0, 0, STRBUF_INIT };
+	program p = { STRBUF_INIT, 0, 0, 0, STRBUF_INIT };
 	write_program(&p, &plan, "design.h");
 	ck_assert_msg(p.uncalled.len == 0, "%s: no example item gives the values of:%s", rel,
 		      p.uncalled.buf);
@@ -571,6 +739,8 @@ START_TEST(test_builders_reproduce_examples)
 	/* Only designs with templates have builders to call. */
 	if (plan.has_builders)
 		ck_assert_msg(p.calls > 0, "%s: no builder called", rel);
+	if (plan.has_parsers)
+		ck_assert_msg(p.parses > 0, "%s: no parser called", rel);
 	strbuf_release(&p.text);
 	strbuf_release(&p.uncalled);
 	ddbc_header_plan_free(&plan);
@@ -1115,6 +1285,100 @@ START_TEST(test_nested_templates)
 }
 END_TEST
 
+/* A parser takes exactly the keys its builder makes: numbers as printf
+ * writes them (width, sign, range), a value used twice the same twice, a
+ * literal where it belongs; and no parser where values meet without a
+ * literal between them. */
+START_TEST(test_parsers_exact)
+{
+	unit u;
+	unit_open(&u, NULL, DESIGN_HEAD
+		  "  A:\n"
+		  "    attributes:\n"
+		  "      PK: { type: S, template: \"N#{n:03}#{s}\" }\n"
+		  "      twice: { type: S, template: \"{s}|{s}|{m}\" }\n"
+		  "      adjacent: { type: S, template: \"X#{s}{m}\" }\n"
+		  "      digit: { type: S, template: \"{m}5\" }\n"
+		  "      s: S\n"
+		  "      n: N\n"
+		  "      m: N\n");
+	char *text;
+	size_t len;
+	ck_assert_int_eq(emit(&u, NULL, &text, &len), DDBC_EMIT_OK);
+	ck_assert(tu_contains(text, len, "demo_a_pk_parse("));
+	ck_assert(tu_contains(text, len, "demo_a_twice_parse("));
+	ck_assert(!tu_contains(text, len, "demo_a_adjacent_parse"));
+	ck_assert(!tu_contains(text, len, "demo_a_digit_parse"));
+	char *dir = make_tmpdir();
+	write_in(dir, "demo.h", text, len);
+	free(text);
+	static const char prog[] =
+		"#include \"demo.h\"\n"
+		"#include <stdio.h>\n"
+		"static int failed;\n"
+		"static void pk(const char *key, int want, long long n, const char *s)\n"
+		"{\n"
+		"\tstruct demo_a_pk_parts parts;\n"
+		"\tint r = demo_a_pk_parse(key, &parts);\n"
+		"\tif (r != want || (r == 0 && (parts.n != n || parts.s.len != strlen(s) ||\n"
+		"\t    strncmp(parts.s.ptr, s, parts.s.len) != 0))) {\n"
+		"\t\tprintf(\"FAIL pk %s\\n\", key);\n"
+		"\t\tfailed++;\n"
+		"\t}\n"
+		"}\n"
+		"static void twice(const char *key, int want)\n"
+		"{\n"
+		"\tstruct demo_a_twice_parts parts;\n"
+		"\tif (demo_a_twice_parse(key, &parts) != want) {\n"
+		"\t\tprintf(\"FAIL twice %s\\n\", key);\n"
+		"\t\tfailed++;\n"
+		"\t}\n"
+		"}\n"
+		"int main(void)\n"
+		"{\n"
+		"\tpk(\"N#007#x\", 0, 7, \"x\");\n"
+		"\tpk(\"N#1234#\", 0, 1234, \"\");\n"
+		"\tpk(\"N#-01#a#b\", 0, -1, \"a#b\");\n"
+		"\tpk(\"N#-100#y\", 0, -100, \"y\");\n"
+		"\tpk(\"N#000#y\", 0, 0, \"y\");\n"
+		"\tpk(\"N#9223372036854775807#y\", 0, 9223372036854775807LL, \"y\");\n"
+		"\tpk(\"N#-9223372036854775808#y\", 0, -9223372036854775807LL - 1, \"y\");\n"
+		"\tpk(\"N#9223372036854775808#y\", -1, 0, \"\");\n"
+		"\tpk(\"N#7#x\", -1, 0, \"\");\n"
+		"\tpk(\"N#0007#x\", -1, 0, \"\");\n"
+		"\tpk(\"N#-001#x\", -1, 0, \"\");\n"
+		"\tpk(\"N#-00#x\", -1, 0, \"\");\n"
+		"\tpk(\"N#+07#x\", -1, 0, \"\");\n"
+		"\tpk(\"N#007x\", -1, 0, \"\");\n"
+		"\tpk(\"M#007#x\", -1, 0, \"\");\n"
+		"\tpk(\"N#\", -1, 0, \"\");\n"
+		"\tpk(\"\", -1, 0, \"\");\n"
+		"\ttwice(\"a|a|0\", 0);\n"
+		"\ttwice(\"|||12\", -1);\n"
+		"\ttwice(\"||12\", 0);\n"
+		"\ttwice(\"a|b|0\", -1);\n"
+		"\ttwice(\"a|a|00\", -1);\n"
+		"\ttwice(\"a|a|-0\", -1);\n"
+		"\ttwice(\"a|a|1x\", -1);\n"
+		"\ttwice(\"a|a|\", -1);\n"
+		"\tprintf(\"%d failed\\n\", failed);\n"
+		"\treturn failed != 0;\n"
+		"}\n";
+	write_in(dir, "prog.c", prog, strlen(prog));
+	const char *cc[] = { "cc", "-std=c99", "-O2", C_FLAGS, "-Wno-missing-prototypes",
+			     "prog.c", "-o", "prog", NULL };
+	const char *cxx[] = { "c++", "-x", "c++", "-std=c++11", "-O2", CXX_FLAGS, "prog.c",
+			      "-o", "progxx", NULL };
+	const char *run[] = { "./prog", NULL }, *runxx[] = { "./progxx", NULL };
+	expect_run(dir, cc);
+	expect_run(dir, run);
+	expect_run(dir, cxx);
+	expect_run(dir, runxx);
+	remove_tmpdir(dir);
+	unit_close(&u);
+}
+END_TEST
+
 /* The CLI: a collision is exit status 1 with both names, and no file. */
 START_TEST(test_cli_collision)
 {
@@ -1363,6 +1627,7 @@ static Suite *header_suite(void)
 	tcase_add_loop_test(tc, test_compiles, 0, ndesigns);
 	tcase_add_loop_test(tc, test_builders_reproduce_examples, 0, ndesigns);
 	tcase_add_test(tc, test_all_headers_together);
+	tcase_add_test(tc, test_parsers_exact);
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("names");

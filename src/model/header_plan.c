@@ -488,7 +488,26 @@ static int plan_key(planner *p, const ddbc_hentity *he, ddbc_hattr *ha)
 	ha->fmt_macro = concat(arena, ha->builder, "_FMT", NULL);
 	if (k->prefix_len)
 		ha->prefix_macro = concat(arena, ha->builder, "_PREFIX", NULL);
+	if (ddbc_hkey_parseable(k)) {
+		p->plan->has_parsers = true;
+		ha->parse_func = concat(arena, ha->func, "_parse", NULL);
+		ha->parts_struct = concat(arena, ha->func, "_parts", NULL);
+	}
 	return 0;
+}
+
+bool ddbc_hkey_parseable(const ddbc_hkey *k)
+{
+	for (size_t i = 0; i + 1 < k->npieces; i++) {
+		const ddbc_hpiece *pc = &k->pieces[i], *next = &k->pieces[i + 1];
+		if (pc->text)
+			continue;
+		if (!next->text)
+			return false;
+		if (k->params[pc->param].number && next->text[0] >= '0' && next->text[0] <= '9')
+			return false;
+	}
+	return true;
 }
 
 /* Plans entity i, whose C name is decided, into the scratch arena (what the
@@ -764,7 +783,8 @@ static void walk_entity_names(name_check *c, const ddbc_hentity *he)
 	for (size_t k = 0; k < he->nattrs; k++) {
 		const ddbc_hattr *ha = &he->attrs[k];
 		const char *ids[] = { ha->name_macro, ha->expr_macro, ha->builder, ha->func,
-				      ha->fmt_macro, ha->prefix_macro };
+				      ha->fmt_macro, ha->prefix_macro, ha->parse_func,
+				      ha->parts_struct };
 		for (size_t m = 0; m < sizeof(ids) / sizeof(ids[0]); m++)
 			check_name(c, ids[m], OWN_ATTR, ha->attr);
 	}
@@ -809,8 +829,9 @@ static size_t count_names(const ddbc_design *g)
 		const ddbc_entity *e = &g->entities[i];
 		for (size_t k = 0; k < e->nattrs; k++) {
 			const ddbc_attr *a = &e->attrs[k];
-			/* NAME, EXPR_NAME; the builder, function, FMT and PREFIX. */
-			n += 1 + ddbc_name_needs_placeholder(a->name.s) + (a->has_template ? 4 : 0);
+			/* NAME, EXPR_NAME; the builder, function, FMT, PREFIX,
+			 * parser and its struct. */
+			n += 1 + ddbc_name_needs_placeholder(a->name.s) + (a->has_template ? 6 : 0);
 		}
 	}
 	return n;

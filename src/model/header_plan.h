@@ -96,6 +96,9 @@ typedef struct ddbc_hattr {
 	const char *func;        /* p_e_a: the inline function; NULL for a constant */
 	const char *fmt_macro;   /* P_E_A_FMT; NULL for a constant */
 	const char *prefix_macro;  /* P_E_A_PREFIX; NULL when there is no literal prefix */
+	const char *parse_func;  /* p_e_a_parse; NULL for a constant, or a key no
+				  * parser reads back exactly (see ddbc_hkey_parseable) */
+	const char *parts_struct;  /* struct p_e_a_parts, the parser's output */
 } ddbc_hattr;
 
 typedef struct ddbc_hentity {
@@ -130,6 +133,7 @@ typedef struct ddbc_header_plan {
 	size_t ntables;
 	const char **entity_idents;  /* per entity: the ENTITY part, NULL when it has none */
 	bool has_builders;       /* some key has a parameter: the header needs <stdio.h> */
+	bool has_parsers;        /* some key has a parser: <string.h> and its helpers */
 } ddbc_header_plan;
 
 typedef enum ddbc_plan_result {
@@ -161,5 +165,12 @@ void ddbc_header_names_check(const ddbc_design *g, ddbc_diags *d);
  * that names no attribute, which a checked design does not have. */
 int ddbc_header_plan_entity(ddbc_header_plan *plan, size_t i, ddbc_hentity *he);
 void ddbc_header_plan_free(ddbc_header_plan *plan);
+
+/* Whether a parser reads k back exactly, each value where the builder
+ * wrote it: a text value ends where the next literal first occurs (values
+ * never hold the literal after them) or at the end of the key, a number
+ * where its digits end. So no value may follow another without a literal
+ * between them, and no literal after a number may start with a digit. */
+bool ddbc_hkey_parseable(const ddbc_hkey *k);
 
 #endif

@@ -18,10 +18,76 @@
 #define ASSESSMENT_SINGLE_DDBC_H
 
 #include <stdio.h> /* snprintf, size_t */
+#include <string.h> /* strncmp, strstr, strlen */
 
 #ifdef __cplusplus
 extern "C" {
 #endif
+
+/* ---- reading keys back: assessment_single_<entity>_<attribute>_parse(key, &parts)
+ * fills the values a key was built from and returns 0, or -1 when the key has
+ * another shape. A text value points into the key (ptr, len): it ends
+ * where the literal after it first occurs. */
+
+struct assessment_single_key_span_ {
+	const char *ptr;
+	size_t len;
+};
+
+static inline int assessment_single_key_literal_(const char **p, const char *lit, size_t n)
+{
+	if (strncmp(*p, lit, n) != 0)
+		return -1;
+	*p += n;
+	return 0;
+}
+
+/* Up to the first "until", or to the end when until is "". */
+static inline int assessment_single_key_text_(const char **p, const char *until,
+				struct assessment_single_key_span_ *out)
+{
+	const char *end = until[0] ? strstr(*p, until) : *p + strlen(*p);
+	if (!end)
+		return -1;
+	out->ptr = *p;
+	out->len = (size_t)(end - *p);
+	*p = end;
+	return 0;
+}
+
+static inline int assessment_single_key_same_text_(struct assessment_single_key_span_ a, struct assessment_single_key_span_ b)
+{
+	return a.len == b.len && strncmp(a.ptr, b.ptr, a.len) == 0;
+}
+
+/* A number as %0<width>lld writes it: an optional '-', digits, at least
+ * width in all, no zero before them but those that pad it to width, no
+ * "-0", in range. */
+static inline int assessment_single_key_number_(const char **p, unsigned width, long long *out)
+{
+	const char *s = *p, *d = s + (*s == '-');
+	unsigned long long v = 0, max = *s == '-' ? 9223372036854775808ULL :
+						   9223372036854775807ULL;
+	size_t n = 0, zeros = 0;
+	while (d[n] >= '0' && d[n] <= '9') {
+		unsigned digit = (unsigned)(d[n] - '0');
+		if (v > (max - digit) / 10)
+			return -1;
+		v = v * 10 + digit;
+		n++;
+	}
+	while (zeros + 1 < n && d[zeros] == '0')
+		zeros++;
+	if (n == 0 || (*s == '-' && v == 0))
+		return -1;
+	/* As wide as printf pads, zeros only where it pads. */
+	if ((size_t)(d - s) + n < width || (zeros && (size_t)(d - s) + n > width))
+		return -1;
+	*out = *s != '-' ? (long long)v : v == max ? -9223372036854775807LL - 1 :
+						      -(long long)v;
+	*p = d + n;
+	return 0;
+}
 
 /* ---- table AppTable */
 
@@ -39,6 +105,22 @@ extern "C" {
 static inline int assessment_single_company_pk(char *buf, size_t size, const char *company_id)
 {
 	return snprintf(buf, size, ASSESSMENT_SINGLE_COMPANY_PK_FMT, company_id);
+}
+
+struct assessment_single_company_pk_parts {
+	struct assessment_single_key_span_ company_id;
+};
+static inline int assessment_single_company_pk_parse(const char *key, struct assessment_single_company_pk_parts *out)
+{
+	const char *p = key;
+	struct assessment_single_key_span_ t;
+	long long n;
+	(void)t, (void)n;
+	if (assessment_single_key_literal_(&p, "COMPANY#", 8) != 0
+	    || assessment_single_key_text_(&p, "", &out->company_id) != 0
+	    || *p != '\0')
+		return -1;
+	return 0;
 }
 
 /* SK: #META */
@@ -62,6 +144,22 @@ static inline int assessment_single_user_pk(char *buf, size_t size, const char *
 	return snprintf(buf, size, ASSESSMENT_SINGLE_USER_PK_FMT, company_id);
 }
 
+struct assessment_single_user_pk_parts {
+	struct assessment_single_key_span_ company_id;
+};
+static inline int assessment_single_user_pk_parse(const char *key, struct assessment_single_user_pk_parts *out)
+{
+	const char *p = key;
+	struct assessment_single_key_span_ t;
+	long long n;
+	(void)t, (void)n;
+	if (assessment_single_key_literal_(&p, "COMPANY#", 8) != 0
+	    || assessment_single_key_text_(&p, "", &out->company_id) != 0
+	    || *p != '\0')
+		return -1;
+	return 0;
+}
+
 /* SK: USER#{userId} */
 #define ASSESSMENT_SINGLE_USER_SK_NAME "SK"
 #define ASSESSMENT_SINGLE_USER_SK_FMT "USER#%s"
@@ -71,6 +169,22 @@ static inline int assessment_single_user_pk(char *buf, size_t size, const char *
 static inline int assessment_single_user_sk(char *buf, size_t size, const char *user_id)
 {
 	return snprintf(buf, size, ASSESSMENT_SINGLE_USER_SK_FMT, user_id);
+}
+
+struct assessment_single_user_sk_parts {
+	struct assessment_single_key_span_ user_id;
+};
+static inline int assessment_single_user_sk_parse(const char *key, struct assessment_single_user_sk_parts *out)
+{
+	const char *p = key;
+	struct assessment_single_key_span_ t;
+	long long n;
+	(void)t, (void)n;
+	if (assessment_single_key_literal_(&p, "USER#", 5) != 0
+	    || assessment_single_key_text_(&p, "", &out->user_id) != 0
+	    || *p != '\0')
+		return -1;
+	return 0;
 }
 
 #define ASSESSMENT_SINGLE_USER_COMPANY_ID_NAME "companyId"
@@ -91,6 +205,22 @@ static inline int assessment_single_assessment_result_pk(char *buf, size_t size,
 	return snprintf(buf, size, ASSESSMENT_SINGLE_ASSESSMENT_RESULT_PK_FMT, user_id);
 }
 
+struct assessment_single_assessment_result_pk_parts {
+	struct assessment_single_key_span_ user_id;
+};
+static inline int assessment_single_assessment_result_pk_parse(const char *key, struct assessment_single_assessment_result_pk_parts *out)
+{
+	const char *p = key;
+	struct assessment_single_key_span_ t;
+	long long n;
+	(void)t, (void)n;
+	if (assessment_single_key_literal_(&p, "USER#", 5) != 0
+	    || assessment_single_key_text_(&p, "", &out->user_id) != 0
+	    || *p != '\0')
+		return -1;
+	return 0;
+}
+
 /* SK: RESULT#{createdAt:010}#{resultId} */
 #define ASSESSMENT_SINGLE_ASSESSMENT_RESULT_SK_NAME "SK"
 #define ASSESSMENT_SINGLE_ASSESSMENT_RESULT_SK_FMT "RESULT#%010lld#%s"
@@ -100,6 +230,25 @@ static inline int assessment_single_assessment_result_pk(char *buf, size_t size,
 static inline int assessment_single_assessment_result_sk(char *buf, size_t size, long long created_at, const char *result_id)
 {
 	return snprintf(buf, size, ASSESSMENT_SINGLE_ASSESSMENT_RESULT_SK_FMT, created_at, result_id);
+}
+
+struct assessment_single_assessment_result_sk_parts {
+	long long created_at;
+	struct assessment_single_key_span_ result_id;
+};
+static inline int assessment_single_assessment_result_sk_parse(const char *key, struct assessment_single_assessment_result_sk_parts *out)
+{
+	const char *p = key;
+	struct assessment_single_key_span_ t;
+	long long n;
+	(void)t, (void)n;
+	if (assessment_single_key_literal_(&p, "RESULT#", 7) != 0
+	    || assessment_single_key_number_(&p, 10, &out->created_at) != 0
+	    || assessment_single_key_literal_(&p, "#", 1) != 0
+	    || assessment_single_key_text_(&p, "", &out->result_id) != 0
+	    || *p != '\0')
+		return -1;
+	return 0;
 }
 
 #define ASSESSMENT_SINGLE_ASSESSMENT_RESULT_USER_ID_NAME "userId"
@@ -122,6 +271,22 @@ static inline int assessment_single_assessment_result_gsi1pk(char *buf, size_t s
 	return snprintf(buf, size, ASSESSMENT_SINGLE_ASSESSMENT_RESULT_GSI1PK_FMT, company_id);
 }
 
+struct assessment_single_assessment_result_gsi1pk_parts {
+	struct assessment_single_key_span_ company_id;
+};
+static inline int assessment_single_assessment_result_gsi1pk_parse(const char *key, struct assessment_single_assessment_result_gsi1pk_parts *out)
+{
+	const char *p = key;
+	struct assessment_single_key_span_ t;
+	long long n;
+	(void)t, (void)n;
+	if (assessment_single_key_literal_(&p, "COMPANY#", 8) != 0
+	    || assessment_single_key_text_(&p, "", &out->company_id) != 0
+	    || *p != '\0')
+		return -1;
+	return 0;
+}
+
 /* GSI1SK: {assessmentType}#{status}#{createdDate} */
 #define ASSESSMENT_SINGLE_ASSESSMENT_RESULT_GSI1SK_NAME "GSI1SK"
 #define ASSESSMENT_SINGLE_ASSESSMENT_RESULT_GSI1SK_FMT "%s#%s#%s"
@@ -130,6 +295,27 @@ static inline int assessment_single_assessment_result_gsi1pk(char *buf, size_t s
 static inline int assessment_single_assessment_result_gsi1sk(char *buf, size_t size, const char *assessment_type, const char *status, const char *created_date)
 {
 	return snprintf(buf, size, ASSESSMENT_SINGLE_ASSESSMENT_RESULT_GSI1SK_FMT, assessment_type, status, created_date);
+}
+
+struct assessment_single_assessment_result_gsi1sk_parts {
+	struct assessment_single_key_span_ assessment_type;
+	struct assessment_single_key_span_ status;
+	struct assessment_single_key_span_ created_date;
+};
+static inline int assessment_single_assessment_result_gsi1sk_parse(const char *key, struct assessment_single_assessment_result_gsi1sk_parts *out)
+{
+	const char *p = key;
+	struct assessment_single_key_span_ t;
+	long long n;
+	(void)t, (void)n;
+	if (assessment_single_key_text_(&p, "#", &out->assessment_type) != 0
+	    || assessment_single_key_literal_(&p, "#", 1) != 0
+	    || assessment_single_key_text_(&p, "#", &out->status) != 0
+	    || assessment_single_key_literal_(&p, "#", 1) != 0
+	    || assessment_single_key_text_(&p, "", &out->created_date) != 0
+	    || *p != '\0')
+		return -1;
+	return 0;
 }
 
 #ifdef __cplusplus

@@ -18,10 +18,76 @@
 #define FORUM_DDBC_H
 
 #include <stdio.h> /* snprintf, size_t */
+#include <string.h> /* strncmp, strstr, strlen */
 
 #ifdef __cplusplus
 extern "C" {
 #endif
+
+/* ---- reading keys back: forum_<entity>_<attribute>_parse(key, &parts)
+ * fills the values a key was built from and returns 0, or -1 when the key has
+ * another shape. A text value points into the key (ptr, len): it ends
+ * where the literal after it first occurs. */
+
+struct forum_key_span_ {
+	const char *ptr;
+	size_t len;
+};
+
+static inline int forum_key_literal_(const char **p, const char *lit, size_t n)
+{
+	if (strncmp(*p, lit, n) != 0)
+		return -1;
+	*p += n;
+	return 0;
+}
+
+/* Up to the first "until", or to the end when until is "". */
+static inline int forum_key_text_(const char **p, const char *until,
+				struct forum_key_span_ *out)
+{
+	const char *end = until[0] ? strstr(*p, until) : *p + strlen(*p);
+	if (!end)
+		return -1;
+	out->ptr = *p;
+	out->len = (size_t)(end - *p);
+	*p = end;
+	return 0;
+}
+
+static inline int forum_key_same_text_(struct forum_key_span_ a, struct forum_key_span_ b)
+{
+	return a.len == b.len && strncmp(a.ptr, b.ptr, a.len) == 0;
+}
+
+/* A number as %0<width>lld writes it: an optional '-', digits, at least
+ * width in all, no zero before them but those that pad it to width, no
+ * "-0", in range. */
+static inline int forum_key_number_(const char **p, unsigned width, long long *out)
+{
+	const char *s = *p, *d = s + (*s == '-');
+	unsigned long long v = 0, max = *s == '-' ? 9223372036854775808ULL :
+						   9223372036854775807ULL;
+	size_t n = 0, zeros = 0;
+	while (d[n] >= '0' && d[n] <= '9') {
+		unsigned digit = (unsigned)(d[n] - '0');
+		if (v > (max - digit) / 10)
+			return -1;
+		v = v * 10 + digit;
+		n++;
+	}
+	while (zeros + 1 < n && d[zeros] == '0')
+		zeros++;
+	if (n == 0 || (*s == '-' && v == 0))
+		return -1;
+	/* As wide as printf pads, zeros only where it pads. */
+	if ((size_t)(d - s) + n < width || (zeros && (size_t)(d - s) + n > width))
+		return -1;
+	*out = *s != '-' ? (long long)v : v == max ? -9223372036854775807LL - 1 :
+						      -(long long)v;
+	*p = d + n;
+	return 0;
+}
 
 /* ---- table Forum */
 
@@ -60,6 +126,24 @@ extern "C" {
 static inline int forum_reply_id(char *buf, size_t size, const char *forum_name, const char *subject)
 {
 	return snprintf(buf, size, FORUM_REPLY_ID_FMT, forum_name, subject);
+}
+
+struct forum_reply_id_parts {
+	struct forum_key_span_ forum_name;
+	struct forum_key_span_ subject;
+};
+static inline int forum_reply_id_parse(const char *key, struct forum_reply_id_parts *out)
+{
+	const char *p = key;
+	struct forum_key_span_ t;
+	long long n;
+	(void)t, (void)n;
+	if (forum_key_text_(&p, "#", &out->forum_name) != 0
+	    || forum_key_literal_(&p, "#", 1) != 0
+	    || forum_key_text_(&p, "", &out->subject) != 0
+	    || *p != '\0')
+		return -1;
+	return 0;
 }
 
 #define FORUM_REPLY_REPLY_DATE_TIME_NAME "ReplyDateTime"

@@ -18,10 +18,76 @@
 #define HOSTILE_DESIGN_S_DDBC_H
 
 #include <stdio.h> /* snprintf, size_t */
+#include <string.h> /* strncmp, strstr, strlen */
 
 #ifdef __cplusplus
 extern "C" {
 #endif
+
+/* ---- reading keys back: hostile_design_s_<entity>_<attribute>_parse(key, &parts)
+ * fills the values a key was built from and returns 0, or -1 when the key has
+ * another shape. A text value points into the key (ptr, len): it ends
+ * where the literal after it first occurs. */
+
+struct hostile_design_s_key_span_ {
+	const char *ptr;
+	size_t len;
+};
+
+static inline int hostile_design_s_key_literal_(const char **p, const char *lit, size_t n)
+{
+	if (strncmp(*p, lit, n) != 0)
+		return -1;
+	*p += n;
+	return 0;
+}
+
+/* Up to the first "until", or to the end when until is "". */
+static inline int hostile_design_s_key_text_(const char **p, const char *until,
+				struct hostile_design_s_key_span_ *out)
+{
+	const char *end = until[0] ? strstr(*p, until) : *p + strlen(*p);
+	if (!end)
+		return -1;
+	out->ptr = *p;
+	out->len = (size_t)(end - *p);
+	*p = end;
+	return 0;
+}
+
+static inline int hostile_design_s_key_same_text_(struct hostile_design_s_key_span_ a, struct hostile_design_s_key_span_ b)
+{
+	return a.len == b.len && strncmp(a.ptr, b.ptr, a.len) == 0;
+}
+
+/* A number as %0<width>lld writes it: an optional '-', digits, at least
+ * width in all, no zero before them but those that pad it to width, no
+ * "-0", in range. */
+static inline int hostile_design_s_key_number_(const char **p, unsigned width, long long *out)
+{
+	const char *s = *p, *d = s + (*s == '-');
+	unsigned long long v = 0, max = *s == '-' ? 9223372036854775808ULL :
+						   9223372036854775807ULL;
+	size_t n = 0, zeros = 0;
+	while (d[n] >= '0' && d[n] <= '9') {
+		unsigned digit = (unsigned)(d[n] - '0');
+		if (v > (max - digit) / 10)
+			return -1;
+		v = v * 10 + digit;
+		n++;
+	}
+	while (zeros + 1 < n && d[zeros] == '0')
+		zeros++;
+	if (n == 0 || (*s == '-' && v == 0))
+		return -1;
+	/* As wide as printf pads, zeros only where it pads. */
+	if ((size_t)(d - s) + n < width || (zeros && (size_t)(d - s) + n > width))
+		return -1;
+	*out = *s != '-' ? (long long)v : v == max ? -9223372036854775807LL - 1 :
+						      -(long long)v;
+	*p = d + n;
+	return 0;
+}
 
 /* ---- table hostile.table-1 */
 
@@ -42,6 +108,25 @@ static inline int hostile_design_s_user_pk(char *buf, size_t size, const char *e
 	return snprintf(buf, size, HOSTILE_DESIGN_S_USER_PK_FMT, event_id, n);
 }
 
+struct hostile_design_s_user_pk_parts {
+	struct hostile_design_s_key_span_ event_id;
+	long long n;
+};
+static inline int hostile_design_s_user_pk_parse(const char *key, struct hostile_design_s_user_pk_parts *out)
+{
+	const char *p = key;
+	struct hostile_design_s_key_span_ t;
+	long long n;
+	(void)t, (void)n;
+	if (hostile_design_s_key_literal_(&p, "EVENT%s%n%%d#\"q\"#", 17) != 0
+	    || hostile_design_s_key_text_(&p, "#100%#", &out->event_id) != 0
+	    || hostile_design_s_key_literal_(&p, "#100%#", 6) != 0
+	    || hostile_design_s_key_number_(&p, 5, &out->n) != 0
+	    || *p != '\0')
+		return -1;
+	return 0;
+}
+
 /* SK: a\b? ?=c? ?/d? ?'e* /f/ *g?h#{say "hi"} */
 #define HOSTILE_DESIGN_S_USER_SK_NAME "SK"
 #define HOSTILE_DESIGN_S_USER_SK_FMT "a\\b\?\?=c\?\?/d\?\?'e*/f/*g\342\200\256h#%s"
@@ -51,6 +136,22 @@ static inline int hostile_design_s_user_pk(char *buf, size_t size, const char *e
 static inline int hostile_design_s_user_sk(char *buf, size_t size, const char *say_hi)
 {
 	return snprintf(buf, size, HOSTILE_DESIGN_S_USER_SK_FMT, say_hi);
+}
+
+struct hostile_design_s_user_sk_parts {
+	struct hostile_design_s_key_span_ say_hi;
+};
+static inline int hostile_design_s_user_sk_parse(const char *key, struct hostile_design_s_user_sk_parts *out)
+{
+	const char *p = key;
+	struct hostile_design_s_key_span_ t;
+	long long n;
+	(void)t, (void)n;
+	if (hostile_design_s_key_literal_(&p, "a\\b\?\?=c\?\?/d\?\?'e*/f/*g\342\200\256h#", 26) != 0
+	    || hostile_design_s_key_text_(&p, "", &out->say_hi) != 0
+	    || *p != '\0')
+		return -1;
+	return 0;
 }
 
 /* GSI1PK: line1 line2 end #{class}{{braces}} */
@@ -64,6 +165,23 @@ static inline int hostile_design_s_user_gsi1pk(char *buf, size_t size, const cha
 	return snprintf(buf, size, HOSTILE_DESIGN_S_USER_GSI1PK_FMT, class_);
 }
 
+struct hostile_design_s_user_gsi1pk_parts {
+	struct hostile_design_s_key_span_ class_;
+};
+static inline int hostile_design_s_user_gsi1pk_parse(const char *key, struct hostile_design_s_user_gsi1pk_parts *out)
+{
+	const char *p = key;
+	struct hostile_design_s_key_span_ t;
+	long long n;
+	(void)t, (void)n;
+	if (hostile_design_s_key_literal_(&p, "line1\nline2\tend\015#", 17) != 0
+	    || hostile_design_s_key_text_(&p, "{braces}", &out->class_) != 0
+	    || hostile_design_s_key_literal_(&p, "{braces}", 8) != 0
+	    || *p != '\0')
+		return -1;
+	return 0;
+}
+
 /* GSI1SK: {PK}|{buf}|{size:03}|{int} */
 #define HOSTILE_DESIGN_S_USER_GSI1SK_NAME "GSI1SK"
 #define HOSTILE_DESIGN_S_USER_GSI1SK_FMT "EVENT%%s%%n%%%%d#\"q\"#%s#100%%#%05lld|%s|%03lld|%lld"
@@ -73,6 +191,34 @@ static inline int hostile_design_s_user_gsi1pk(char *buf, size_t size, const cha
 static inline int hostile_design_s_user_gsi1sk(char *buf, size_t size, const char *event_id, long long n, const char *buf_, long long size_, long long int_)
 {
 	return snprintf(buf, size, HOSTILE_DESIGN_S_USER_GSI1SK_FMT, event_id, n, buf_, size_, int_);
+}
+
+struct hostile_design_s_user_gsi1sk_parts {
+	struct hostile_design_s_key_span_ event_id;
+	long long n;
+	struct hostile_design_s_key_span_ buf_;
+	long long size_;
+	long long int_;
+};
+static inline int hostile_design_s_user_gsi1sk_parse(const char *key, struct hostile_design_s_user_gsi1sk_parts *out)
+{
+	const char *p = key;
+	struct hostile_design_s_key_span_ t;
+	long long n;
+	(void)t, (void)n;
+	if (hostile_design_s_key_literal_(&p, "EVENT%s%n%%d#\"q\"#", 17) != 0
+	    || hostile_design_s_key_text_(&p, "#100%#", &out->event_id) != 0
+	    || hostile_design_s_key_literal_(&p, "#100%#", 6) != 0
+	    || hostile_design_s_key_number_(&p, 5, &out->n) != 0
+	    || hostile_design_s_key_literal_(&p, "|", 1) != 0
+	    || hostile_design_s_key_text_(&p, "|", &out->buf_) != 0
+	    || hostile_design_s_key_literal_(&p, "|", 1) != 0
+	    || hostile_design_s_key_number_(&p, 3, &out->size_) != 0
+	    || hostile_design_s_key_literal_(&p, "|", 1) != 0
+	    || hostile_design_s_key_number_(&p, 0, &out->int_) != 0
+	    || *p != '\0')
+		return -1;
+	return 0;
 }
 
 /* entityType: U"SER* /%d? ?=\ */
@@ -89,6 +235,43 @@ static inline int hostile_design_s_user_gsi1sk(char *buf, size_t size, const cha
 static inline int hostile_design_s_user_when(char *buf, size_t size, const char *snprintf_, const char *errno_, const char *stdout_, const char *linux_, const char *new_, const char *_1st, const char *user_id, long long order)
 {
 	return snprintf(buf, size, HOSTILE_DESIGN_S_USER_WHEN_FMT, snprintf_, errno_, stdout_, linux_, new_, _1st, user_id, order);
+}
+
+struct hostile_design_s_user_when_parts {
+	struct hostile_design_s_key_span_ snprintf_;
+	struct hostile_design_s_key_span_ errno_;
+	struct hostile_design_s_key_span_ stdout_;
+	struct hostile_design_s_key_span_ linux_;
+	struct hostile_design_s_key_span_ new_;
+	struct hostile_design_s_key_span_ _1st;
+	struct hostile_design_s_key_span_ user_id;
+	long long order;
+};
+static inline int hostile_design_s_user_when_parse(const char *key, struct hostile_design_s_user_when_parts *out)
+{
+	const char *p = key;
+	struct hostile_design_s_key_span_ t;
+	long long n;
+	(void)t, (void)n;
+	if (hostile_design_s_key_literal_(&p, "\343\203\246\343\203\274\343\202\266\343\203\274#", 13) != 0
+	    || hostile_design_s_key_text_(&p, "#", &out->snprintf_) != 0
+	    || hostile_design_s_key_literal_(&p, "#", 1) != 0
+	    || hostile_design_s_key_text_(&p, "#", &out->errno_) != 0
+	    || hostile_design_s_key_literal_(&p, "#", 1) != 0
+	    || hostile_design_s_key_text_(&p, "#", &out->stdout_) != 0
+	    || hostile_design_s_key_literal_(&p, "#", 1) != 0
+	    || hostile_design_s_key_text_(&p, "#", &out->linux_) != 0
+	    || hostile_design_s_key_literal_(&p, "#", 1) != 0
+	    || hostile_design_s_key_text_(&p, "#", &out->new_) != 0
+	    || hostile_design_s_key_literal_(&p, "#", 1) != 0
+	    || hostile_design_s_key_text_(&p, "#", &out->_1st) != 0
+	    || hostile_design_s_key_literal_(&p, "#", 1) != 0
+	    || hostile_design_s_key_text_(&p, "#", &out->user_id) != 0
+	    || hostile_design_s_key_literal_(&p, "#", 1) != 0
+	    || hostile_design_s_key_number_(&p, 2, &out->order) != 0
+	    || *p != '\0')
+		return -1;
+	return 0;
 }
 
 #define HOSTILE_DESIGN_S_USER_EVENT_ID_NAME "eventId"
@@ -128,6 +311,22 @@ static inline int hostile_design_s_user_when(char *buf, size_t size, const char 
 static inline int hostile_design_s_odd_name_s_pk(char *buf, size_t size, long long id)
 {
 	return snprintf(buf, size, HOSTILE_DESIGN_S_ODD_NAME_S_PK_FMT, id);
+}
+
+struct hostile_design_s_odd_name_s_pk_parts {
+	long long id;
+};
+static inline int hostile_design_s_odd_name_s_pk_parse(const char *key, struct hostile_design_s_odd_name_s_pk_parts *out)
+{
+	const char *p = key;
+	struct hostile_design_s_key_span_ t;
+	long long n;
+	(void)t, (void)n;
+	if (hostile_design_s_key_literal_(&p, "ODD#", 4) != 0
+	    || hostile_design_s_key_number_(&p, 0, &out->id) != 0
+	    || *p != '\0')
+		return -1;
+	return 0;
 }
 
 /* SK: ? ?(? ?)? ?<? ?>? ?- */

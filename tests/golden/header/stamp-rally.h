@@ -18,10 +18,76 @@
 #define STAMP_RALLY_DDBC_H
 
 #include <stdio.h> /* snprintf, size_t */
+#include <string.h> /* strncmp, strstr, strlen */
 
 #ifdef __cplusplus
 extern "C" {
 #endif
+
+/* ---- reading keys back: stamp_rally_<entity>_<attribute>_parse(key, &parts)
+ * fills the values a key was built from and returns 0, or -1 when the key has
+ * another shape. A text value points into the key (ptr, len): it ends
+ * where the literal after it first occurs. */
+
+struct stamp_rally_key_span_ {
+	const char *ptr;
+	size_t len;
+};
+
+static inline int stamp_rally_key_literal_(const char **p, const char *lit, size_t n)
+{
+	if (strncmp(*p, lit, n) != 0)
+		return -1;
+	*p += n;
+	return 0;
+}
+
+/* Up to the first "until", or to the end when until is "". */
+static inline int stamp_rally_key_text_(const char **p, const char *until,
+				struct stamp_rally_key_span_ *out)
+{
+	const char *end = until[0] ? strstr(*p, until) : *p + strlen(*p);
+	if (!end)
+		return -1;
+	out->ptr = *p;
+	out->len = (size_t)(end - *p);
+	*p = end;
+	return 0;
+}
+
+static inline int stamp_rally_key_same_text_(struct stamp_rally_key_span_ a, struct stamp_rally_key_span_ b)
+{
+	return a.len == b.len && strncmp(a.ptr, b.ptr, a.len) == 0;
+}
+
+/* A number as %0<width>lld writes it: an optional '-', digits, at least
+ * width in all, no zero before them but those that pad it to width, no
+ * "-0", in range. */
+static inline int stamp_rally_key_number_(const char **p, unsigned width, long long *out)
+{
+	const char *s = *p, *d = s + (*s == '-');
+	unsigned long long v = 0, max = *s == '-' ? 9223372036854775808ULL :
+						   9223372036854775807ULL;
+	size_t n = 0, zeros = 0;
+	while (d[n] >= '0' && d[n] <= '9') {
+		unsigned digit = (unsigned)(d[n] - '0');
+		if (v > (max - digit) / 10)
+			return -1;
+		v = v * 10 + digit;
+		n++;
+	}
+	while (zeros + 1 < n && d[zeros] == '0')
+		zeros++;
+	if (n == 0 || (*s == '-' && v == 0))
+		return -1;
+	/* As wide as printf pads, zeros only where it pads. */
+	if ((size_t)(d - s) + n < width || (zeros && (size_t)(d - s) + n > width))
+		return -1;
+	*out = *s != '-' ? (long long)v : v == max ? -9223372036854775807LL - 1 :
+						      -(long long)v;
+	*p = d + n;
+	return 0;
+}
 
 /* ---- table line-event */
 
@@ -39,6 +105,25 @@ extern "C" {
 static inline int stamp_rally_user_pk(char *buf, size_t size, const char *event_id, const char *line_user_id)
 {
 	return snprintf(buf, size, STAMP_RALLY_USER_PK_FMT, event_id, line_user_id);
+}
+
+struct stamp_rally_user_pk_parts {
+	struct stamp_rally_key_span_ event_id;
+	struct stamp_rally_key_span_ line_user_id;
+};
+static inline int stamp_rally_user_pk_parse(const char *key, struct stamp_rally_user_pk_parts *out)
+{
+	const char *p = key;
+	struct stamp_rally_key_span_ t;
+	long long n;
+	(void)t, (void)n;
+	if (stamp_rally_key_literal_(&p, "EVENT#", 6) != 0
+	    || stamp_rally_key_text_(&p, "#USER#", &out->event_id) != 0
+	    || stamp_rally_key_literal_(&p, "#USER#", 6) != 0
+	    || stamp_rally_key_text_(&p, "", &out->line_user_id) != 0
+	    || *p != '\0')
+		return -1;
+	return 0;
 }
 
 /* SK: PROFILE */
@@ -65,6 +150,23 @@ static inline int stamp_rally_user_gsi1pk(char *buf, size_t size, const char *ev
 	return snprintf(buf, size, STAMP_RALLY_USER_GSI1PK_FMT, event_id);
 }
 
+struct stamp_rally_user_gsi1pk_parts {
+	struct stamp_rally_key_span_ event_id;
+};
+static inline int stamp_rally_user_gsi1pk_parse(const char *key, struct stamp_rally_user_gsi1pk_parts *out)
+{
+	const char *p = key;
+	struct stamp_rally_key_span_ t;
+	long long n;
+	(void)t, (void)n;
+	if (stamp_rally_key_literal_(&p, "EVENT#", 6) != 0
+	    || stamp_rally_key_text_(&p, "#USERS", &out->event_id) != 0
+	    || stamp_rally_key_literal_(&p, "#USERS", 6) != 0
+	    || *p != '\0')
+		return -1;
+	return 0;
+}
+
 /* GSI1SK: {createdAt}#{lineUserId} */
 #define STAMP_RALLY_USER_GSI1SK_NAME "GSI1SK"
 #define STAMP_RALLY_USER_GSI1SK_FMT "%s#%s"
@@ -73,6 +175,24 @@ static inline int stamp_rally_user_gsi1pk(char *buf, size_t size, const char *ev
 static inline int stamp_rally_user_gsi1sk(char *buf, size_t size, const char *created_at, const char *line_user_id)
 {
 	return snprintf(buf, size, STAMP_RALLY_USER_GSI1SK_FMT, created_at, line_user_id);
+}
+
+struct stamp_rally_user_gsi1sk_parts {
+	struct stamp_rally_key_span_ created_at;
+	struct stamp_rally_key_span_ line_user_id;
+};
+static inline int stamp_rally_user_gsi1sk_parse(const char *key, struct stamp_rally_user_gsi1sk_parts *out)
+{
+	const char *p = key;
+	struct stamp_rally_key_span_ t;
+	long long n;
+	(void)t, (void)n;
+	if (stamp_rally_key_text_(&p, "#", &out->created_at) != 0
+	    || stamp_rally_key_literal_(&p, "#", 1) != 0
+	    || stamp_rally_key_text_(&p, "", &out->line_user_id) != 0
+	    || *p != '\0')
+		return -1;
+	return 0;
 }
 
 /* ---- entity UserStamp (table line-event) */
@@ -88,6 +208,25 @@ static inline int stamp_rally_user_stamp_pk(char *buf, size_t size, const char *
 	return snprintf(buf, size, STAMP_RALLY_USER_STAMP_PK_FMT, event_id, line_user_id);
 }
 
+struct stamp_rally_user_stamp_pk_parts {
+	struct stamp_rally_key_span_ event_id;
+	struct stamp_rally_key_span_ line_user_id;
+};
+static inline int stamp_rally_user_stamp_pk_parse(const char *key, struct stamp_rally_user_stamp_pk_parts *out)
+{
+	const char *p = key;
+	struct stamp_rally_key_span_ t;
+	long long n;
+	(void)t, (void)n;
+	if (stamp_rally_key_literal_(&p, "EVENT#", 6) != 0
+	    || stamp_rally_key_text_(&p, "#USER#", &out->event_id) != 0
+	    || stamp_rally_key_literal_(&p, "#USER#", 6) != 0
+	    || stamp_rally_key_text_(&p, "", &out->line_user_id) != 0
+	    || *p != '\0')
+		return -1;
+	return 0;
+}
+
 /* SK: STAMP#{stampId} */
 #define STAMP_RALLY_USER_STAMP_SK_NAME "SK"
 #define STAMP_RALLY_USER_STAMP_SK_FMT "STAMP#%s"
@@ -97,6 +236,22 @@ static inline int stamp_rally_user_stamp_pk(char *buf, size_t size, const char *
 static inline int stamp_rally_user_stamp_sk(char *buf, size_t size, const char *stamp_id)
 {
 	return snprintf(buf, size, STAMP_RALLY_USER_STAMP_SK_FMT, stamp_id);
+}
+
+struct stamp_rally_user_stamp_sk_parts {
+	struct stamp_rally_key_span_ stamp_id;
+};
+static inline int stamp_rally_user_stamp_sk_parse(const char *key, struct stamp_rally_user_stamp_sk_parts *out)
+{
+	const char *p = key;
+	struct stamp_rally_key_span_ t;
+	long long n;
+	(void)t, (void)n;
+	if (stamp_rally_key_literal_(&p, "STAMP#", 6) != 0
+	    || stamp_rally_key_text_(&p, "", &out->stamp_id) != 0
+	    || *p != '\0')
+		return -1;
+	return 0;
 }
 
 /* entityType: USER_STAMP */
@@ -121,6 +276,25 @@ static inline int stamp_rally_user_stamp_sk(char *buf, size_t size, const char *
 static inline int stamp_rally_stamp_master_pk(char *buf, size_t size, const char *event_id, const char *stamp_id)
 {
 	return snprintf(buf, size, STAMP_RALLY_STAMP_MASTER_PK_FMT, event_id, stamp_id);
+}
+
+struct stamp_rally_stamp_master_pk_parts {
+	struct stamp_rally_key_span_ event_id;
+	struct stamp_rally_key_span_ stamp_id;
+};
+static inline int stamp_rally_stamp_master_pk_parse(const char *key, struct stamp_rally_stamp_master_pk_parts *out)
+{
+	const char *p = key;
+	struct stamp_rally_key_span_ t;
+	long long n;
+	(void)t, (void)n;
+	if (stamp_rally_key_literal_(&p, "EVENT#", 6) != 0
+	    || stamp_rally_key_text_(&p, "#STAMP#", &out->event_id) != 0
+	    || stamp_rally_key_literal_(&p, "#STAMP#", 7) != 0
+	    || stamp_rally_key_text_(&p, "", &out->stamp_id) != 0
+	    || *p != '\0')
+		return -1;
+	return 0;
 }
 
 /* SK: MASTER */
@@ -151,6 +325,23 @@ static inline int stamp_rally_stamp_master_gsi1pk(char *buf, size_t size, const 
 	return snprintf(buf, size, STAMP_RALLY_STAMP_MASTER_GSI1PK_FMT, event_id);
 }
 
+struct stamp_rally_stamp_master_gsi1pk_parts {
+	struct stamp_rally_key_span_ event_id;
+};
+static inline int stamp_rally_stamp_master_gsi1pk_parse(const char *key, struct stamp_rally_stamp_master_gsi1pk_parts *out)
+{
+	const char *p = key;
+	struct stamp_rally_key_span_ t;
+	long long n;
+	(void)t, (void)n;
+	if (stamp_rally_key_literal_(&p, "EVENT#", 6) != 0
+	    || stamp_rally_key_text_(&p, "#STAMP_MASTERS", &out->event_id) != 0
+	    || stamp_rally_key_literal_(&p, "#STAMP_MASTERS", 14) != 0
+	    || *p != '\0')
+		return -1;
+	return 0;
+}
+
 /* GSI1SK: {order:03} */
 #define STAMP_RALLY_STAMP_MASTER_GSI1SK_NAME "GSI1SK"
 #define STAMP_RALLY_STAMP_MASTER_GSI1SK_FMT "%03lld"
@@ -159,6 +350,21 @@ static inline int stamp_rally_stamp_master_gsi1pk(char *buf, size_t size, const 
 static inline int stamp_rally_stamp_master_gsi1sk(char *buf, size_t size, long long order)
 {
 	return snprintf(buf, size, STAMP_RALLY_STAMP_MASTER_GSI1SK_FMT, order);
+}
+
+struct stamp_rally_stamp_master_gsi1sk_parts {
+	long long order;
+};
+static inline int stamp_rally_stamp_master_gsi1sk_parse(const char *key, struct stamp_rally_stamp_master_gsi1sk_parts *out)
+{
+	const char *p = key;
+	struct stamp_rally_key_span_ t;
+	long long n;
+	(void)t, (void)n;
+	if (stamp_rally_key_number_(&p, 3, &out->order) != 0
+	    || *p != '\0')
+		return -1;
+	return 0;
 }
 
 #ifdef __cplusplus
