@@ -22,6 +22,7 @@
 #define _GNU_SOURCE 1
 #include "rules/check.h"          /* ddbc_check */
 #include "emit/emit.h"
+#include "emit/emit_json.h"      /* ddbc_json_scalar_text */
 #include "model/header_plan.h"
 #include "util/strbuf.h"
 #include "util/strset.h"
@@ -618,8 +619,182 @@ static const char program_head[] =
 	"\tint n = 0;\n"
 	"\t(void)buf, (void)small, (void)small_size, (void)n;\n";
 
+/* ---- access patterns against the queries export ---------------------------------- */
+
+static bool usable_value(const ddbc_node *v)
+{
+	return v && v->kind == DDBC_NODE_SCALAR && !ddbc_node_is_null(v);
+}
+
+/* A parameter's value where the queries export takes it without --param:
+ * the pattern's example, a matched entity's first example item holding
+ * it, that attribute's own example. */
+static const ddbc_node *pattern_param(const ddbc_pattern *pt, const char *name)
+{
+	const ddbc_node *v = pt->example ? ddbc_node_get(pt->example, name) : NULL;
+	if (usable_value(v))
+		return v;
+	for (size_t i = 0; i < pt->nmatched; i++) {
+		const ddbc_entity *e = pt->matched[i];
+		if (!ddbc_entity_attr(e, name))
+			continue;
+		for (size_t k = 0; k < e->nexamples; k++)
+			if (usable_value(v = ddbc_node_get(e->examples[k], name)))
+				return v;
+	}
+	for (size_t i = 0; i < pt->nmatched; i++) {
+		const ddbc_attr *a = ddbc_entity_attr(pt->matched[i], name);
+		if (a && usable_value(a->example))
+			return a->example;
+	}
+	return NULL;
+}
+
+/* The value the export's request gives hv: its placeholder's value in a
+ * Query, else the key's (or the put item's) member; its text, or NULL. */
+static const char *export_value(json_t *input, const ddbc_hpattern *hp, const ddbc_hvalue *hv,
+				const char *ref)
+{
+	json_t *typed;
+	if (hp->kce_macro)
+		typed = json_object_get(json_object_get(input, "ExpressionAttributeValues"), ref);
+	else
+		typed = json_object_get(json_object_get(input, hp->pattern->operation == DDBC_OP_PUT ?
+							       "Item" : "Key"), hv->cond->attr.s);
+	const char *key;
+	json_t *v;
+	json_object_foreach(typed, key, v)
+		return json_string_value(v);
+	return NULL;
+}
+
+/* The builder of hv called with the pattern's parameter values; false
+ * when one has none (or one the parameter type cannot take). */
+static bool value_args(strbuf *args, const ddbc_hpattern *hp, const ddbc_hvalue *hv)
+{
+	for (size_t i = 0; i < hv->key.nparams; i++) {
+		const ddbc_hparam *pm = &hv->key.params[i];
+		const ddbc_node *v = pattern_param(hp->pattern, pm->source);
+		if (!v)
+			return false;
+		strbuf_addstr(args, ", ");
+		if (pm->number) {
+			long long n;
+			if (!ddbc_node_int(v, &n))
+				return false;
+			strbuf_addf(args, "%lldLL", n);
+			continue;
+		}
+		strbuf text = STRBUF_INIT;
+		ddbc_json_scalar_text(v, &text);
+		lit(args, text.buf ? text.buf : "", text.len);
+		strbuf_release(&text);
+	}
+	return true;
+}
+
+static void pattern_value_checks(program *p, const ddbc_hpattern *hp, const ddbc_hvalue *hv,
+				 json_t *input, const char *ref)
+{
+	if (hv->ref_macro) {
+		ck_assert_msg(ref != NULL, "%s: no placeholder in the export", hv->ref_macro);
+		check_str(p, hv->ref_macro, hv->ref_macro, ref, strlen(ref));
+	}
+	const char *want = export_value(input, hp, hv, ref);
+	if (!want) {
+		strbuf_addf(&p->uncalled, " %s", hv->value_macro);
+		return;
+	}
+	if (hv->key.constant) {
+		check_str(p, hv->value_macro, hv->value_macro, want, strlen(want));
+		return;
+	}
+	strbuf args = STRBUF_INIT;
+	if (value_args(&args, hp, hv)) {
+		strbuf_addf(&p->text, "\tn = %s(buf, sizeof(buf)%s);\n", hv->func, args.buf);
+		strbuf_addf(&p->text, "\texpect_key(\"%s\", buf, n, ", hv->func);
+		lit(&p->text, want, strlen(want));
+		strbuf_addstr(&p->text, ");\n");
+		p->calls++;
+		p->checks++;
+	} else {
+		strbuf_addf(&p->uncalled, " %s", hv->func);
+	}
+	strbuf_release(&args);
+}
+
+/* Whether expression expr holds the placeholder ref as a whole word. */
+static bool names_in(const char *expr, const char *ref)
+{
+	size_t n = strlen(ref);
+	for (const char *at = expr; (at = strstr(at, ref)) != NULL; at += n) {
+		char next = at[n];
+		if (!((next >= 'a' && next <= 'z') || (next >= 'A' && next <= 'Z') ||
+		      (next >= '0' && next <= '9') || next == '_'))
+			return true;
+	}
+	return false;
+}
+
+/* Every pattern's names and values against the request the queries
+ * export writes for it. */
+static void pattern_checks(program *p, const ddbc_header_plan *plan, json_t *queries)
+{
+	for (size_t i = 0; i < plan->npatterns; i++) {
+		const ddbc_hpattern *hp = &plan->patterns[i];
+		json_t *req = NULL, *x;
+		size_t k;
+		json_array_foreach(queries, k, x)
+			if (!strcmp(json_string_value(json_object_get(x, "pattern")),
+				    hp->pattern->id.s))
+				req = x;
+		ck_assert_msg(req != NULL, "no request for '%s'", hp->pattern->id.s);
+		json_t *input = json_object_get(req, "input");
+		const char *table = json_string_value(json_object_get(input, "TableName"));
+		check_str(p, hp->table_macro, hp->table_macro, table, strlen(table));
+		if (hp->index_macro) {
+			const char *ix = json_string_value(json_object_get(input, "IndexName"));
+			check_str(p, hp->index_macro, hp->index_macro, ix, strlen(ix));
+		}
+		json_t *names = json_object_get(input, "ExpressionAttributeNames");
+		if (hp->kce_macro) {
+			const char *kce =
+				json_string_value(json_object_get(input, "KeyConditionExpression"));
+			check_str(p, hp->kce_macro, hp->kce_macro, kce, strlen(kce));
+		}
+		/* The key condition's names: the export's include the projection's. */
+		json_t *kce_names = json_object();
+		const char *nk;
+		json_t *nv;
+		json_object_foreach(names, nk, nv)
+			if (hp->kce_macro && names_in(json_string_value(json_object_get(
+				    input, "KeyConditionExpression")), nk))
+				json_object_set(kce_names, nk, nv);
+		if (json_object_size(kce_names)) {
+			char *text = json_dumps(kce_names, JSON_COMPACT | JSON_ENSURE_ASCII);
+			check_str(p, hp->names_macro, hp->names_macro, text, strlen(text));
+			free(text);
+		}
+		json_decref(kce_names);
+		/* The export names the value placeholders in the expression's order. */
+		const char *kce = json_string_value(json_object_get(input, "KeyConditionExpression"));
+		const char *at = kce;
+		for (size_t v = 0; v < hp->nvalues; v++) {
+			char ref[256] = "";
+			if (at && (at = strchr(at, ':')) != NULL) {
+				size_t n = strspn(at + 1, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRS"
+						  "TUVWXYZ0123456789_") + 1;
+				snprintf(ref, sizeof ref, "%.*s", (int)n, at);
+				at += n;
+			}
+			pattern_value_checks(p, hp, &hp->values[v], input, ref[0] ? ref : NULL);
+		}
+	}
+}
+
 /* Writes the program that includes header (twice) and checks plan. */
-static void write_program(program *p, ddbc_header_plan *plan, const char *header)
+static void write_program(program *p, ddbc_header_plan *plan, const char *header,
+			  json_t *queries)
 {
 	strbuf *t = &p->text;
 	strbuf_addf(t, "#include \"%s\"\n#include \"%s\"\n", header, header);
@@ -640,6 +815,7 @@ static void write_program(program *p, ddbc_header_plan *plan, const char *header
 		for (size_t k = 0; k < he.nattrs; k++)
 			attr_checks(p, &he.attrs[k], he.entity);
 	}
+	pattern_checks(p, plan, queries);
 	/* Designs without some kind of check leave its function unused. */
 	strbuf_addstr(t, "\t(void)expect_str, (void)expect_key, (void)expect_cut, "
 			 "(void)expect_prefix, (void)expect_expr_name, (void)expect_parsed, "
@@ -705,8 +881,18 @@ START_TEST(test_builders_reproduce_examples)
 	ck_assert_int_eq(emit(&u, NULL, &text, &len), DDBC_EMIT_OK);
 	ddbc_header_plan plan;
 	ck_assert_int_eq(ddbc_header_plan_build(&plan, u.design, NULL, &u.d), DDBC_PLAN_OK);
+	char *qtext;
+	size_t qlen;
+	FILE *mem = open_memstream(&qtext, &qlen);
+	ck_assert_int_eq(ddbc_emit_queries(mem, u.design, NULL, &u.d), DDBC_EMIT_OK);
+	fclose(mem);
+	json_error_t err;
+	json_t *queries = json_loadb(qtext, qlen, 0, &err);
+	ck_assert_msg(queries != NULL, "%s: the queries export is no JSON: %s", rel, err.text);
+	free(qtext);
 	program p = { STRBUF_INIT, 0, 0, 0, STRBUF_INIT };
-	write_program(&p, &plan, "design.h");
+	write_program(&p, &plan, "design.h", queries);
+	json_decref(queries);
 	ck_assert_msg(p.uncalled.len == 0, "%s: no example item gives the values of:%s", rel,
 		      p.uncalled.buf);
 
@@ -815,12 +1001,23 @@ START_TEST(test_default_prefix)
 }
 END_TEST
 
-/* <stdio.h> only where a builder needs snprintf. */
+/* <stdio.h> only where a builder needs snprintf, <string.h> where a parser
+ * needs it. */
 START_TEST(test_includes_only_what_it_uses)
 {
 	size_t len;
+	unit u;
+	unit_open(&u, NULL, "ddbc: 1\nname: demo\ntables:\n  t-1:\n    partition_key: PK\nentities:\n"
+		  "  A:\n    attributes: { PK: S, n: N }\n");
+	char *plain;
+	ck_assert_int_eq(emit(&u, NULL, &plain, &len), DDBC_EMIT_OK);
+	ck_assert_msg(!tu_contains(plain, len, "#include"), "%s", plain);
+	free(plain);
+	unit_close(&u);
+	/* A pattern's value builder needs it too. */
 	char *todo = header_of("samples/todo.ddb.yaml", NULL, &len);
-	ck_assert(!tu_contains(todo, len, "#include"));
+	ck_assert(tu_contains(todo, len, "#include <stdio.h>"));
+	ck_assert(!tu_contains(todo, len, "#include <string.h>"));
 	free(todo);
 	char *sr = header_of("samples/stamp-rally.ddb.yaml", NULL, &len);
 	ck_assert(tu_contains(sr, len, "#include <stdio.h>"));

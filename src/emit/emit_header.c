@@ -17,6 +17,7 @@
  * characters), so no name or template can end a literal or a comment.
  */
 #include "emit/emit.h"
+#include "emit/emit_json.h"
 #include "model/header_plan.h"
 #include "util/strbuf.h"
 #include "util/utf8.h"
@@ -217,14 +218,14 @@ static void builder_macro(strbuf *sb, const ddbc_hattr *ha)
 	strbuf_addstr(sb, ")\n");
 }
 
-static void builder_function(strbuf *sb, const ddbc_hattr *ha)
+static void builder_function(strbuf *sb, const char *func, const char *fmt_macro,
+			     const ddbc_hkey *k)
 {
-	const ddbc_hkey *k = ha->key;
-	strbuf_addf(sb, "static inline int %s(char *buf, size_t size", ha->func);
+	strbuf_addf(sb, "static inline int %s(char *buf, size_t size", func);
 	for (size_t i = 0; i < k->nparams; i++)
 		strbuf_addf(sb, k->params[i].number ? ", long long %s" : ", const char *%s",
 			    k->params[i].name);
-	strbuf_addf(sb, ")\n{\n\treturn snprintf(buf, size, %s", ha->fmt_macro);
+	strbuf_addf(sb, ")\n{\n\treturn snprintf(buf, size, %s", fmt_macro);
 	for (size_t i = 0; i < k->npieces; i++)
 		if (!k->pieces[i].text)
 			strbuf_addf(sb, ", %s", k->params[k->pieces[i].param].name);
@@ -373,11 +374,81 @@ static void key(strbuf *sb, const ddbc_hattr *ha, const char *p)
 		strbuf_addstr(sb, " /* literal prefix, for begins_with */\n");
 	}
 	builder_macro(sb, ha);
-	builder_function(sb, ha);
+	builder_function(sb, ha->func, ha->fmt_macro, ha->key);
 	if (ha->parse_func) {
 		strbuf_addch(sb, '\n');
 		parser(sb, ha, p);
 	}
+}
+
+/* ---- access patterns --------------------------------------------------------- */
+
+static void pattern_value(strbuf *sb, const ddbc_hvalue *hv, json_t *refs, size_t i)
+{
+	const ddbc_node *n = hv->node;
+	strbuf_addstr(sb, "\n/* ");
+	comment_str(sb, hv->cond->attr.s);
+	strbuf_addf(sb, " %s ", ddbc_cond_op_name(hv->cond->op));
+	if (hv->cond->op == DDBC_COND_BETWEEN)
+		strbuf_addstr(sb, hv->index ? "(upper) " : "(lower) ");
+	comment_text(sb, n->u.text, n->n);
+	strbuf_addstr(sb, " */\n");
+	const char *ref = refs ? json_string_value(json_array_get(refs, i)) : NULL;
+	if (hv->ref_macro && ref) {
+		define_string(sb, hv->ref_macro, ref, strlen(ref), false);
+		strbuf_addstr(sb, " /* in ExpressionAttributeValues */\n");
+	}
+	const ddbc_hkey *k = &hv->key;
+	if (k->constant) {
+		define_string(sb, hv->value_macro, k->pieces[0].text, k->pieces[0].len, false);
+		strbuf_addch(sb, '\n');
+		return;
+	}
+	strbuf_addf(sb, "#define %s ", hv->value_macro);
+	key_format(sb, k);
+	strbuf_addch(sb, '\n');
+	builder_function(sb, hv->func, hv->value_macro, k);
+}
+
+/* A pattern's names, its key condition as the queries export writes it,
+ * and a builder per value. */
+static void pattern(strbuf *sb, const ddbc_design *g, const ddbc_hpattern *hp)
+{
+	const ddbc_pattern *p = hp->pattern;
+	strbuf detail = STRBUF_INIT;
+	strbuf_addf(&detail, "%s, table %s", ddbc_operation_name(p->operation), p->table->name.s);
+	if (hp->index_macro)
+		strbuf_addf(&detail, ", index %s", p->index->name.s);
+	section(sb, "access pattern", p->id.s, detail.buf);
+	strbuf_release(&detail);
+	strbuf_addch(sb, '\n');
+	define_string(sb, hp->table_macro, p->table->name.s, strlen(p->table->name.s), false);
+	strbuf_addch(sb, '\n');
+	if (hp->index_macro) {
+		define_string(sb, hp->index_macro, p->index->name.s, strlen(p->index->name.s), false);
+		strbuf_addch(sb, '\n');
+	}
+	json_t *names = NULL, *refs = NULL;
+	if (hp->kce_macro) {
+		char *kce = ddbc_query_key_condition(g, p, &names, &refs);
+		define_string(sb, hp->kce_macro, kce, strlen(kce), false);
+		strbuf_addch(sb, '\n');
+		free(kce);
+		if (json_array_size(refs) != hp->nvalues) {
+			json_decref(refs);
+			refs = NULL;
+		}
+	}
+	if (names && json_object_size(names)) {
+		char *text = json_dumps(names, JSON_COMPACT | JSON_ENSURE_ASCII);
+		define_string(sb, hp->names_macro, text, strlen(text), false);
+		strbuf_addstr(sb, " /* ExpressionAttributeNames */\n");
+		free(text);
+	}
+	for (size_t i = 0; i < hp->nvalues; i++)
+		pattern_value(sb, &hp->values[i], refs, i);
+	json_decref(names);
+	json_decref(refs);
 }
 
 /* Writes and empties sb: the header goes out in pieces, never whole in memory. */
@@ -441,6 +512,10 @@ static int header(FILE *out, const ddbc_design *g, ddbc_header_plan *plan)
 		r = ddbc_header_plan_entity(plan, i, &he);
 		if (r == 0)
 			entity(&sb, &he, plan->prefix_lower, out);
+		flush(&sb, out);
+	}
+	for (size_t i = 0; i < plan->npatterns && r == 0; i++) {
+		pattern(&sb, g, &plan->patterns[i]);
 		flush(&sb, out);
 	}
 	strbuf_addstr(&sb, "\n#ifdef __cplusplus\n}\n#endif\n");

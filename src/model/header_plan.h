@@ -36,6 +36,19 @@
  * snprintf) gets a trailing '_', one that starts with a digit a leading
  * '_'.
  *
+ * Patterns. An access pattern X with a table gets P_X_TABLE_NAME, and
+ * P_X_INDEX_NAME when it reads a secondary index; a Query its
+ * KeyConditionExpression P_X_KEY_CONDITION, exactly as the queries export
+ * writes it, and P_X_EXPR_NAMES_JSON, its ExpressionAttributeNames as a
+ * JSON object. Each value of its key condition on the index's key
+ * attribute A (A_LO and A_HI for a between's bounds) gets P_X_A_VALUE, a
+ * constant, or P_X_A_VALUE_FMT and the builder p_x_a_value(buf, size,
+ * params...), and in a Query P_X_A_PLACEHOLDER, its ':' name in the
+ * expression. A parameter is a long long when it has a :0WIDTH or is the
+ * whole value of a Number key, else a string. An access pattern whose id
+ * gives no identifier gets nothing (it needs none: its requests are the
+ * queries export's), and is no finding.
+ *
  * Words said twice. A table's part drops leading words equal to the
  * prefix and a last word TABLE; an index's part drops leading words equal
  * to the table's part, then to the prefix, then to the table's shortened
@@ -61,6 +74,7 @@
 typedef struct ddbc_hparam {
 	const ddbc_attr *attr;
 	const char *name;        /* the C parameter name, lower case */
+	const char *source;      /* the attribute's or the pattern parameter's name */
 	bool number;             /* N: long long; else const char * */
 } ddbc_hparam;
 
@@ -122,6 +136,31 @@ typedef struct ddbc_htable {
 	size_t nindexes;
 } ddbc_htable;
 
+/* A value of an access pattern's key condition (one of a between's two
+ * bounds, or the one value of another condition): a constant, or a
+ * template over the pattern's parameters, built like a key. A parameter's
+ * attr is NULL; source is the placeholder's name. */
+typedef struct ddbc_hvalue {
+	const ddbc_key_cond *cond;
+	size_t index;            /* which of cond's values */
+	const ddbc_node *node;   /* that value */
+	ddbc_hkey key;           /* constant when it has no placeholder */
+	const char *value_macro; /* P_X_A_VALUE: the constant; P_X_A_VALUE_FMT: the format */
+	const char *func;        /* p_x_a_value(buf, size, ...); NULL for a constant */
+	const char *ref_macro;   /* P_X_A_PLACEHOLDER (":A"), for a Query; else NULL */
+} ddbc_hvalue;
+
+/* An access pattern's names: P_<PATTERN>_... (see Patterns above). */
+typedef struct ddbc_hpattern {
+	const ddbc_pattern *pattern;
+	const char *table_macro;    /* P_X_TABLE_NAME */
+	const char *index_macro;    /* P_X_INDEX_NAME, a read of a secondary index; else NULL */
+	const char *kce_macro;      /* P_X_KEY_CONDITION, for a Query; else NULL */
+	const char *names_macro;    /* P_X_EXPR_NAMES_JSON, for a Query */
+	ddbc_hvalue *values;     /* in the index's key order, lower bound first */
+	size_t nvalues;
+} ddbc_hpattern;
+
 typedef struct ddbc_header_plan {
 	ddbc_arena *arena;       /* owns everything below */
 	ddbc_arena *scratch;     /* the entity planned last, cleared for the next */
@@ -132,6 +171,8 @@ typedef struct ddbc_header_plan {
 	ddbc_htable *tables;
 	size_t ntables;
 	const char **entity_idents;  /* per entity: the ENTITY part, NULL when it has none */
+	ddbc_hpattern *patterns;
+	size_t npatterns;
 	bool has_builders;       /* some key has a parameter: the header needs <stdio.h> */
 	bool has_parsers;        /* some key has a parser: <string.h> and its helpers */
 } ddbc_header_plan;

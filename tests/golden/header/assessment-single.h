@@ -318,6 +318,80 @@ static inline int assessment_single_assessment_result_gsi1sk_parse(const char *k
 	return 0;
 }
 
+/* ---- access pattern get-user (get, table AppTable) */
+
+#define ASSESSMENT_SINGLE_GET_USER_TABLE_NAME "AppTable"
+
+/* PK eq COMPANY#{companyId} */
+#define ASSESSMENT_SINGLE_GET_USER_PK_VALUE_FMT "COMPANY#%s"
+static inline int assessment_single_get_user_pk_value(char *buf, size_t size, const char *company_id)
+{
+	return snprintf(buf, size, ASSESSMENT_SINGLE_GET_USER_PK_VALUE_FMT, company_id);
+}
+
+/* SK eq USER#{userId} */
+#define ASSESSMENT_SINGLE_GET_USER_SK_VALUE_FMT "USER#%s"
+static inline int assessment_single_get_user_sk_value(char *buf, size_t size, const char *user_id)
+{
+	return snprintf(buf, size, ASSESSMENT_SINGLE_GET_USER_SK_VALUE_FMT, user_id);
+}
+
+/* ---- access pattern users-by-company (query, table AppTable) */
+
+#define ASSESSMENT_SINGLE_USERS_BY_COMPANY_TABLE_NAME "AppTable"
+#define ASSESSMENT_SINGLE_USERS_BY_COMPANY_KEY_CONDITION "PK = :PK AND begins_with(SK, :SK)"
+
+/* PK eq COMPANY#{companyId} */
+#define ASSESSMENT_SINGLE_USERS_BY_COMPANY_PK_PLACEHOLDER ":PK" /* in ExpressionAttributeValues */
+#define ASSESSMENT_SINGLE_USERS_BY_COMPANY_PK_VALUE_FMT "COMPANY#%s"
+static inline int assessment_single_users_by_company_pk_value(char *buf, size_t size, const char *company_id)
+{
+	return snprintf(buf, size, ASSESSMENT_SINGLE_USERS_BY_COMPANY_PK_VALUE_FMT, company_id);
+}
+
+/* SK begins_with USER# */
+#define ASSESSMENT_SINGLE_USERS_BY_COMPANY_SK_PLACEHOLDER ":SK" /* in ExpressionAttributeValues */
+#define ASSESSMENT_SINGLE_USERS_BY_COMPANY_SK_VALUE "USER#"
+
+/* ---- access pattern results-by-user (query, table AppTable) */
+
+#define ASSESSMENT_SINGLE_RESULTS_BY_USER_TABLE_NAME "AppTable"
+#define ASSESSMENT_SINGLE_RESULTS_BY_USER_KEY_CONDITION "PK = :PK AND begins_with(SK, :SK)"
+
+/* PK eq USER#{userId} */
+#define ASSESSMENT_SINGLE_RESULTS_BY_USER_PK_PLACEHOLDER ":PK" /* in ExpressionAttributeValues */
+#define ASSESSMENT_SINGLE_RESULTS_BY_USER_PK_VALUE_FMT "USER#%s"
+static inline int assessment_single_results_by_user_pk_value(char *buf, size_t size, const char *user_id)
+{
+	return snprintf(buf, size, ASSESSMENT_SINGLE_RESULTS_BY_USER_PK_VALUE_FMT, user_id);
+}
+
+/* SK begins_with RESULT# */
+#define ASSESSMENT_SINGLE_RESULTS_BY_USER_SK_PLACEHOLDER ":SK" /* in ExpressionAttributeValues */
+#define ASSESSMENT_SINGLE_RESULTS_BY_USER_SK_VALUE "RESULT#"
+
+/* ---- access pattern results-dashboard (query, table AppTable, index GSI1) */
+
+#define ASSESSMENT_SINGLE_RESULTS_DASHBOARD_TABLE_NAME "AppTable"
+#define ASSESSMENT_SINGLE_RESULTS_DASHBOARD_INDEX_NAME "GSI1"
+#define ASSESSMENT_SINGLE_RESULTS_DASHBOARD_KEY_CONDITION "GSI1PK = :GSI1PK AND begins_with(GSI1SK, :GSI1SK)"
+
+/* GSI1PK eq COMPANY#{companyId} */
+#define ASSESSMENT_SINGLE_RESULTS_DASHBOARD_GSI1PK_PLACEHOLDER ":GSI1PK" /* in ExpressionAttributeValues */
+#define ASSESSMENT_SINGLE_RESULTS_DASHBOARD_GSI1PK_VALUE_FMT "COMPANY#%s"
+static inline int assessment_single_results_dashboard_gsi1pk_value(char *buf, size_t size, const char *company_id)
+{
+	return snprintf(buf, size, ASSESSMENT_SINGLE_RESULTS_DASHBOARD_GSI1PK_VALUE_FMT, company_id);
+}
+
+/* GSI1SK begins_with {assessmentType}#{status}#{month} */
+#define ASSESSMENT_SINGLE_RESULTS_DASHBOARD_GSI1SK_PLACEHOLDER ":GSI1SK" /* in ExpressionAttributeValues */
+#define ASSESSMENT_SINGLE_RESULTS_DASHBOARD_GSI1SK_VALUE_FMT "%s#%s#%s"
+static inline int assessment_single_results_dashboard_gsi1sk_value(char *buf, size_t size, const char *assessment_type, const char *status, const char *month)
+{
+	return snprintf(buf, size, ASSESSMENT_SINGLE_RESULTS_DASHBOARD_GSI1SK_VALUE_FMT, assessment_type, status, month);
+}
+
 #ifdef __cplusplus
 }
 #endif

@@ -17,6 +17,8 @@
 #ifndef CATALOG_DDBC_H
 #define CATALOG_DDBC_H
 
+#include <stdio.h> /* snprintf, size_t */
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -48,6 +50,71 @@ extern "C" {
 #define CATALOG_BICYCLE_PRICE_NAME "Price"
 #define CATALOG_BICYCLE_COLOR_NAME "Color"
 #define CATALOG_BICYCLE_PRODUCT_CATEGORY_NAME "ProductCategory"
+
+/* ---- access pattern get-product (get, table ProductCatalog) */
+
+#define CATALOG_GET_PRODUCT_TABLE_NAME "ProductCatalog"
+
+/* Id eq {id} */
+#define CATALOG_GET_PRODUCT_ID_VALUE_FMT "%lld"
+static inline int catalog_get_product_id_value(char *buf, size_t size, long long id)
+{
+	return snprintf(buf, size, CATALOG_GET_PRODUCT_ID_VALUE_FMT, id);
+}
+
+/* ---- access pattern category-by-price (query, table ProductCatalog, index CategoryPriceIndex) */
+
+#define CATALOG_CATEGORY_BY_PRICE_TABLE_NAME "ProductCatalog"
+#define CATALOG_CATEGORY_BY_PRICE_INDEX_NAME "CategoryPriceIndex"
+#define CATALOG_CATEGORY_BY_PRICE_KEY_CONDITION "ProductCategory = :ProductCategory"
+
+/* ProductCategory eq {category} */
+#define CATALOG_CATEGORY_BY_PRICE_PRODUCT_CATEGORY_PLACEHOLDER ":ProductCategory" /* in ExpressionAttributeValues */
+#define CATALOG_CATEGORY_BY_PRICE_PRODUCT_CATEGORY_VALUE_FMT "%s"
+static inline int catalog_category_by_price_product_category_value(char *buf, size_t size, const char *category)
+{
+	return snprintf(buf, size, CATALOG_CATEGORY_BY_PRICE_PRODUCT_CATEGORY_VALUE_FMT, category);
+}
+
+/* ---- access pattern category-under-price (query, table ProductCatalog, index CategoryPriceIndex) */
+
+#define CATALOG_CATEGORY_UNDER_PRICE_TABLE_NAME "ProductCatalog"
+#define CATALOG_CATEGORY_UNDER_PRICE_INDEX_NAME "CategoryPriceIndex"
+#define CATALOG_CATEGORY_UNDER_PRICE_KEY_CONDITION "ProductCategory = :ProductCategory AND Price < :Price"
+
+/* ProductCategory eq {category} */
+#define CATALOG_CATEGORY_UNDER_PRICE_PRODUCT_CATEGORY_PLACEHOLDER ":ProductCategory" /* in ExpressionAttributeValues */
+#define CATALOG_CATEGORY_UNDER_PRICE_PRODUCT_CATEGORY_VALUE_FMT "%s"
+static inline int catalog_category_under_price_product_category_value(char *buf, size_t size, const char *category)
+{
+	return snprintf(buf, size, CATALOG_CATEGORY_UNDER_PRICE_PRODUCT_CATEGORY_VALUE_FMT, category);
+}
+
+/* Price lt 100 */
+#define CATALOG_CATEGORY_UNDER_PRICE_PRICE_PLACEHOLDER ":Price" /* in ExpressionAttributeValues */
+#define CATALOG_CATEGORY_UNDER_PRICE_PRICE_VALUE "100"
+
+/* ---- access pattern add-product (put, table ProductCatalog) */
+
+#define CATALOG_ADD_PRODUCT_TABLE_NAME "ProductCatalog"
+
+/* Id eq {id} */
+#define CATALOG_ADD_PRODUCT_ID_VALUE_FMT "%lld"
+static inline int catalog_add_product_id_value(char *buf, size_t size, long long id)
+{
+	return snprintf(buf, size, CATALOG_ADD_PRODUCT_ID_VALUE_FMT, id);
+}
+
+/* ---- access pattern reprice (update, table ProductCatalog) */
+
+#define CATALOG_REPRICE_TABLE_NAME "ProductCatalog"
+
+/* Id eq {id} */
+#define CATALOG_REPRICE_ID_VALUE_FMT "%lld"
+static inline int catalog_reprice_id_value(char *buf, size_t size, long long id)
+{
+	return snprintf(buf, size, CATALOG_REPRICE_ID_VALUE_FMT, id);
+}
 
 #ifdef __cplusplus
 }

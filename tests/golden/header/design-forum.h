@@ -161,6 +161,173 @@ static inline int forum_reply_id_parse(const char *key, struct forum_reply_id_pa
 #define FORUM_REPLY_MESSAGE_NAME "Message"
 #define FORUM_REPLY_POSTED_BY_NAME "PostedBy"
 
+/* ---- access pattern get-forum (get, table Forum) */
+
+#define FORUM_GET_FORUM_TABLE_NAME "Forum"
+
+/* Name eq {forumName} */
+#define FORUM_GET_FORUM_NAME_VALUE_FMT "%s"
+static inline int forum_get_forum_name_value(char *buf, size_t size, const char *forum_name)
+{
+	return snprintf(buf, size, FORUM_GET_FORUM_NAME_VALUE_FMT, forum_name);
+}
+
+/* ---- access pattern list-forums (scan, table Forum) */
+
+#define FORUM_LIST_FORUMS_TABLE_NAME "Forum"
+
+/* ---- access pattern threads-of-forum (query, table Thread) */
+
+#define FORUM_THREADS_OF_FORUM_TABLE_NAME "Thread"
+#define FORUM_THREADS_OF_FORUM_KEY_CONDITION "ForumName = :ForumName"
+
+/* ForumName eq {forumName} */
+#define FORUM_THREADS_OF_FORUM_FORUM_NAME_PLACEHOLDER ":ForumName" /* in ExpressionAttributeValues */
+#define FORUM_THREADS_OF_FORUM_FORUM_NAME_VALUE_FMT "%s"
+static inline int forum_threads_of_forum_forum_name_value(char *buf, size_t size, const char *forum_name)
+{
+	return snprintf(buf, size, FORUM_THREADS_OF_FORUM_FORUM_NAME_VALUE_FMT, forum_name);
+}
+
+/* ---- access pattern threads-by-subject (query, table Thread) */
+
+#define FORUM_THREADS_BY_SUBJECT_TABLE_NAME "Thread"
+#define FORUM_THREADS_BY_SUBJECT_KEY_CONDITION "ForumName = :ForumName AND begins_with(Subject, :Subject)"
+
+/* ForumName eq {forumName} */
+#define FORUM_THREADS_BY_SUBJECT_FORUM_NAME_PLACEHOLDER ":ForumName" /* in ExpressionAttributeValues */
+#define FORUM_THREADS_BY_SUBJECT_FORUM_NAME_VALUE_FMT "%s"
+static inline int forum_threads_by_subject_forum_name_value(char *buf, size_t size, const char *forum_name)
+{
+	return snprintf(buf, size, FORUM_THREADS_BY_SUBJECT_FORUM_NAME_VALUE_FMT, forum_name);
+}
+
+/* Subject begins_with {typed} */
+#define FORUM_THREADS_BY_SUBJECT_SUBJECT_PLACEHOLDER ":Subject" /* in ExpressionAttributeValues */
+#define FORUM_THREADS_BY_SUBJECT_SUBJECT_VALUE_FMT "%s"
+static inline int forum_threads_by_subject_subject_value(char *buf, size_t size, const char *typed)
+{
+	return snprintf(buf, size, FORUM_THREADS_BY_SUBJECT_SUBJECT_VALUE_FMT, typed);
+}
+
+/* ---- access pattern get-thread (get, table Thread) */
+
+#define FORUM_GET_THREAD_TABLE_NAME "Thread"
+
+/* ForumName eq {forumName} */
+#define FORUM_GET_THREAD_FORUM_NAME_VALUE_FMT "%s"
+static inline int forum_get_thread_forum_name_value(char *buf, size_t size, const char *forum_name)
+{
+	return snprintf(buf, size, FORUM_GET_THREAD_FORUM_NAME_VALUE_FMT, forum_name);
+}
+
+/* Subject eq {subject} */
+#define FORUM_GET_THREAD_SUBJECT_VALUE_FMT "%s"
+static inline int forum_get_thread_subject_value(char *buf, size_t size, const char *subject)
+{
+	return snprintf(buf, size, FORUM_GET_THREAD_SUBJECT_VALUE_FMT, subject);
+}
+
+/* ---- access pattern replies-of-thread (query, table Reply) */
+
+#define FORUM_REPLIES_OF_THREAD_TABLE_NAME "Reply"
+#define FORUM_REPLIES_OF_THREAD_KEY_CONDITION "Id = :Id"
+
+/* Id eq {forumName}#{subject} */
+#define FORUM_REPLIES_OF_THREAD_ID_PLACEHOLDER ":Id" /* in ExpressionAttributeValues */
+#define FORUM_REPLIES_OF_THREAD_ID_VALUE_FMT "%s#%s"
+static inline int forum_replies_of_thread_id_value(char *buf, size_t size, const char *forum_name, const char *subject)
+{
+	return snprintf(buf, size, FORUM_REPLIES_OF_THREAD_ID_VALUE_FMT, forum_name, subject);
+}
+
+/* ---- access pattern replies-in-period (query, table Reply) */
+
+#define FORUM_REPLIES_IN_PERIOD_TABLE_NAME "Reply"
+#define FORUM_REPLIES_IN_PERIOD_KEY_CONDITION "Id = :Id AND ReplyDateTime BETWEEN :ReplyDateTimeLo AND :ReplyDateTimeHi"
+
+/* Id eq {forumName}#{subject} */
+#define FORUM_REPLIES_IN_PERIOD_ID_PLACEHOLDER ":Id" /* in ExpressionAttributeValues */
+#define FORUM_REPLIES_IN_PERIOD_ID_VALUE_FMT "%s#%s"
+static inline int forum_replies_in_period_id_value(char *buf, size_t size, const char *forum_name, const char *subject)
+{
+	return snprintf(buf, size, FORUM_REPLIES_IN_PERIOD_ID_VALUE_FMT, forum_name, subject);
+}
+
+/* ReplyDateTime between (lower) {from} */
+#define FORUM_REPLIES_IN_PERIOD_REPLY_DATE_TIME_LO_PLACEHOLDER ":ReplyDateTimeLo" /* in ExpressionAttributeValues */
+#define FORUM_REPLIES_IN_PERIOD_REPLY_DATE_TIME_LO_VALUE_FMT "%s"
+static inline int forum_replies_in_period_reply_date_time_lo_value(char *buf, size_t size, const char *from)
+{
+	return snprintf(buf, size, FORUM_REPLIES_IN_PERIOD_REPLY_DATE_TIME_LO_VALUE_FMT, from);
+}
+
+/* ReplyDateTime between (upper) {to} */
+#define FORUM_REPLIES_IN_PERIOD_REPLY_DATE_TIME_HI_PLACEHOLDER ":ReplyDateTimeHi" /* in ExpressionAttributeValues */
+#define FORUM_REPLIES_IN_PERIOD_REPLY_DATE_TIME_HI_VALUE_FMT "%s"
+static inline int forum_replies_in_period_reply_date_time_hi_value(char *buf, size_t size, const char *to)
+{
+	return snprintf(buf, size, FORUM_REPLIES_IN_PERIOD_REPLY_DATE_TIME_HI_VALUE_FMT, to);
+}
+
+/* ---- access pattern replies-by-author (query, table Reply, index PostedBy-Index) */
+
+#define FORUM_REPLIES_BY_AUTHOR_TABLE_NAME "Reply"
+#define FORUM_REPLIES_BY_AUTHOR_INDEX_NAME "PostedBy-Index"
+#define FORUM_REPLIES_BY_AUTHOR_KEY_CONDITION "Id = :Id AND PostedBy = :PostedBy"
+
+/* Id eq {forumName}#{subject} */
+#define FORUM_REPLIES_BY_AUTHOR_ID_PLACEHOLDER ":Id" /* in ExpressionAttributeValues */
+#define FORUM_REPLIES_BY_AUTHOR_ID_VALUE_FMT "%s#%s"
+static inline int forum_replies_by_author_id_value(char *buf, size_t size, const char *forum_name, const char *subject)
+{
+	return snprintf(buf, size, FORUM_REPLIES_BY_AUTHOR_ID_VALUE_FMT, forum_name, subject);
+}
+
+/* PostedBy eq {user} */
+#define FORUM_REPLIES_BY_AUTHOR_POSTED_BY_PLACEHOLDER ":PostedBy" /* in ExpressionAttributeValues */
+#define FORUM_REPLIES_BY_AUTHOR_POSTED_BY_VALUE_FMT "%s"
+static inline int forum_replies_by_author_posted_by_value(char *buf, size_t size, const char *user)
+{
+	return snprintf(buf, size, FORUM_REPLIES_BY_AUTHOR_POSTED_BY_VALUE_FMT, user);
+}
+
+/* ---- access pattern post-reply (put, table Reply) */
+
+#define FORUM_POST_REPLY_TABLE_NAME "Reply"
+
+/* Id eq {forumName}#{subject} */
+#define FORUM_POST_REPLY_ID_VALUE_FMT "%s#%s"
+static inline int forum_post_reply_id_value(char *buf, size_t size, const char *forum_name, const char *subject)
+{
+	return snprintf(buf, size, FORUM_POST_REPLY_ID_VALUE_FMT, forum_name, subject);
+}
+
+/* ReplyDateTime eq {now} */
+#define FORUM_POST_REPLY_REPLY_DATE_TIME_VALUE_FMT "%s"
+static inline int forum_post_reply_reply_date_time_value(char *buf, size_t size, const char *now)
+{
+	return snprintf(buf, size, FORUM_POST_REPLY_REPLY_DATE_TIME_VALUE_FMT, now);
+}
+
+/* ---- access pattern count-view (update, table Thread) */
+
+#define FORUM_COUNT_VIEW_TABLE_NAME "Thread"
+
+/* ForumName eq {forumName} */
+#define FORUM_COUNT_VIEW_FORUM_NAME_VALUE_FMT "%s"
+static inline int forum_count_view_forum_name_value(char *buf, size_t size, const char *forum_name)
+{
+	return snprintf(buf, size, FORUM_COUNT_VIEW_FORUM_NAME_VALUE_FMT, forum_name);
+}
+
+/* Subject eq {subject} */
+#define FORUM_COUNT_VIEW_SUBJECT_VALUE_FMT "%s"
+static inline int forum_count_view_subject_value(char *buf, size_t size, const char *subject)
+{
+	return snprintf(buf, size, FORUM_COUNT_VIEW_SUBJECT_VALUE_FMT, subject);
+}
+
 #ifdef __cplusplus
 }
 #endif

@@ -423,6 +423,242 @@ static inline int media_movie_entry_gsi1sk_parse(const char *key, struct media_m
 	return 0;
 }
 
+/* ---- access pattern get-song (get, table Music) */
+
+#define MEDIA_GET_SONG_TABLE_NAME "Music"
+
+/* Artist eq {artist} */
+#define MEDIA_GET_SONG_ARTIST_VALUE_FMT "%s"
+static inline int media_get_song_artist_value(char *buf, size_t size, const char *artist)
+{
+	return snprintf(buf, size, MEDIA_GET_SONG_ARTIST_VALUE_FMT, artist);
+}
+
+/* SongTitle eq {songTitle} */
+#define MEDIA_GET_SONG_SONG_TITLE_VALUE_FMT "%s"
+static inline int media_get_song_song_title_value(char *buf, size_t size, const char *song_title)
+{
+	return snprintf(buf, size, MEDIA_GET_SONG_SONG_TITLE_VALUE_FMT, song_title);
+}
+
+/* ---- access pattern songs-of-artist (query, table Music) */
+
+#define MEDIA_SONGS_OF_ARTIST_TABLE_NAME "Music"
+#define MEDIA_SONGS_OF_ARTIST_KEY_CONDITION "Artist = :Artist"
+
+/* Artist eq {artist} */
+#define MEDIA_SONGS_OF_ARTIST_ARTIST_PLACEHOLDER ":Artist" /* in ExpressionAttributeValues */
+#define MEDIA_SONGS_OF_ARTIST_ARTIST_VALUE_FMT "%s"
+static inline int media_songs_of_artist_artist_value(char *buf, size_t size, const char *artist)
+{
+	return snprintf(buf, size, MEDIA_SONGS_OF_ARTIST_ARTIST_VALUE_FMT, artist);
+}
+
+/* ---- access pattern album-tracks (query, table Music, index AlbumTitle-index) */
+
+#define MEDIA_ALBUM_TRACKS_TABLE_NAME "Music"
+#define MEDIA_ALBUM_TRACKS_INDEX_NAME "AlbumTitle-index"
+#define MEDIA_ALBUM_TRACKS_KEY_CONDITION "AlbumTitle = :AlbumTitle"
+
+/* AlbumTitle eq {albumTitle} */
+#define MEDIA_ALBUM_TRACKS_ALBUM_TITLE_PLACEHOLDER ":AlbumTitle" /* in ExpressionAttributeValues */
+#define MEDIA_ALBUM_TRACKS_ALBUM_TITLE_VALUE_FMT "%s"
+static inline int media_album_tracks_album_title_value(char *buf, size_t size, const char *album_title)
+{
+	return snprintf(buf, size, MEDIA_ALBUM_TRACKS_ALBUM_TITLE_VALUE_FMT, album_title);
+}
+
+/* ---- access pattern add-award (update, table Music) */
+
+#define MEDIA_ADD_AWARD_TABLE_NAME "Music"
+
+/* Artist eq {artist} */
+#define MEDIA_ADD_AWARD_ARTIST_VALUE_FMT "%s"
+static inline int media_add_award_artist_value(char *buf, size_t size, const char *artist)
+{
+	return snprintf(buf, size, MEDIA_ADD_AWARD_ARTIST_VALUE_FMT, artist);
+}
+
+/* SongTitle eq {songTitle} */
+#define MEDIA_ADD_AWARD_SONG_TITLE_VALUE_FMT "%s"
+static inline int media_add_award_song_title_value(char *buf, size_t size, const char *song_title)
+{
+	return snprintf(buf, size, MEDIA_ADD_AWARD_SONG_TITLE_VALUE_FMT, song_title);
+}
+
+/* ---- access pattern movies-of-year (query, table Movies) */
+
+#define MEDIA_MOVIES_OF_YEAR_TABLE_NAME "Movies"
+#define MEDIA_MOVIES_OF_YEAR_KEY_CONDITION "#year = :year"
+#define MEDIA_MOVIES_OF_YEAR_EXPR_NAMES_JSON "{\"#year\":\"year\"}" /* ExpressionAttributeNames */
+
+/* year eq {year} */
+#define MEDIA_MOVIES_OF_YEAR_YEAR_PLACEHOLDER ":year" /* in ExpressionAttributeValues */
+#define MEDIA_MOVIES_OF_YEAR_YEAR_VALUE_FMT "%lld"
+static inline int media_movies_of_year_year_value(char *buf, size_t size, long long year)
+{
+	return snprintf(buf, size, MEDIA_MOVIES_OF_YEAR_YEAR_VALUE_FMT, year);
+}
+
+/* ---- access pattern movies-of-year-by-letter (query, table Movies) */
+
+#define MEDIA_MOVIES_OF_YEAR_BY_LETTER_TABLE_NAME "Movies"
+#define MEDIA_MOVIES_OF_YEAR_BY_LETTER_KEY_CONDITION "#year = :year AND begins_with(title, :title)"
+#define MEDIA_MOVIES_OF_YEAR_BY_LETTER_EXPR_NAMES_JSON "{\"#year\":\"year\"}" /* ExpressionAttributeNames */
+
+/* year eq {year} */
+#define MEDIA_MOVIES_OF_YEAR_BY_LETTER_YEAR_PLACEHOLDER ":year" /* in ExpressionAttributeValues */
+#define MEDIA_MOVIES_OF_YEAR_BY_LETTER_YEAR_VALUE_FMT "%lld"
+static inline int media_movies_of_year_by_letter_year_value(char *buf, size_t size, long long year)
+{
+	return snprintf(buf, size, MEDIA_MOVIES_OF_YEAR_BY_LETTER_YEAR_VALUE_FMT, year);
+}
+
+/* title begins_with {letter} */
+#define MEDIA_MOVIES_OF_YEAR_BY_LETTER_TITLE_PLACEHOLDER ":title" /* in ExpressionAttributeValues */
+#define MEDIA_MOVIES_OF_YEAR_BY_LETTER_TITLE_VALUE_FMT "%s"
+static inline int media_movies_of_year_by_letter_title_value(char *buf, size_t size, const char *letter)
+{
+	return snprintf(buf, size, MEDIA_MOVIES_OF_YEAR_BY_LETTER_TITLE_VALUE_FMT, letter);
+}
+
+/* ---- access pattern get-movie (get, table Movies) */
+
+#define MEDIA_GET_MOVIE_TABLE_NAME "Movies"
+
+/* year eq {year} */
+#define MEDIA_GET_MOVIE_YEAR_VALUE_FMT "%lld"
+static inline int media_get_movie_year_value(char *buf, size_t size, long long year)
+{
+	return snprintf(buf, size, MEDIA_GET_MOVIE_YEAR_VALUE_FMT, year);
+}
+
+/* title eq {title} */
+#define MEDIA_GET_MOVIE_TITLE_VALUE_FMT "%s"
+static inline int media_get_movie_title_value(char *buf, size_t size, const char *title)
+{
+	return snprintf(buf, size, MEDIA_GET_MOVIE_TITLE_VALUE_FMT, title);
+}
+
+/* ---- access pattern playlists-of-user (query, table Playlists) */
+
+#define MEDIA_PLAYLISTS_OF_USER_TABLE_NAME "Playlists"
+#define MEDIA_PLAYLISTS_OF_USER_KEY_CONDITION "PK = :PK AND begins_with(SK, :SK)"
+
+/* PK eq USER#{userId} */
+#define MEDIA_PLAYLISTS_OF_USER_PK_PLACEHOLDER ":PK" /* in ExpressionAttributeValues */
+#define MEDIA_PLAYLISTS_OF_USER_PK_VALUE_FMT "USER#%s"
+static inline int media_playlists_of_user_pk_value(char *buf, size_t size, const char *user_id)
+{
+	return snprintf(buf, size, MEDIA_PLAYLISTS_OF_USER_PK_VALUE_FMT, user_id);
+}
+
+/* SK begins_with PLAYLIST# */
+#define MEDIA_PLAYLISTS_OF_USER_SK_PLACEHOLDER ":SK" /* in ExpressionAttributeValues */
+#define MEDIA_PLAYLISTS_OF_USER_SK_VALUE "PLAYLIST#"
+
+/* ---- access pattern entries-of-playlist (query, table Playlists) */
+
+#define MEDIA_ENTRIES_OF_PLAYLIST_TABLE_NAME "Playlists"
+#define MEDIA_ENTRIES_OF_PLAYLIST_KEY_CONDITION "PK = :PK AND begins_with(SK, :SK)"
+
+/* PK eq PLAYLIST#{playlistId} */
+#define MEDIA_ENTRIES_OF_PLAYLIST_PK_PLACEHOLDER ":PK" /* in ExpressionAttributeValues */
+#define MEDIA_ENTRIES_OF_PLAYLIST_PK_VALUE_FMT "PLAYLIST#%s"
+static inline int media_entries_of_playlist_pk_value(char *buf, size_t size, const char *playlist_id)
+{
+	return snprintf(buf, size, MEDIA_ENTRIES_OF_PLAYLIST_PK_VALUE_FMT, playlist_id);
+}
+
+/* SK begins_with ENTRY# */
+#define MEDIA_ENTRIES_OF_PLAYLIST_SK_PLACEHOLDER ":SK" /* in ExpressionAttributeValues */
+#define MEDIA_ENTRIES_OF_PLAYLIST_SK_VALUE "ENTRY#"
+
+/* ---- access pattern first-entries (query, table Playlists) */
+
+#define MEDIA_FIRST_ENTRIES_TABLE_NAME "Playlists"
+#define MEDIA_FIRST_ENTRIES_KEY_CONDITION "PK = :PK AND SK BETWEEN :SKLo AND :SKHi"
+
+/* PK eq PLAYLIST#{playlistId} */
+#define MEDIA_FIRST_ENTRIES_PK_PLACEHOLDER ":PK" /* in ExpressionAttributeValues */
+#define MEDIA_FIRST_ENTRIES_PK_VALUE_FMT "PLAYLIST#%s"
+static inline int media_first_entries_pk_value(char *buf, size_t size, const char *playlist_id)
+{
+	return snprintf(buf, size, MEDIA_FIRST_ENTRIES_PK_VALUE_FMT, playlist_id);
+}
+
+/* SK between (lower) ENTRY#0001 */
+#define MEDIA_FIRST_ENTRIES_SK_LO_PLACEHOLDER ":SKLo" /* in ExpressionAttributeValues */
+#define MEDIA_FIRST_ENTRIES_SK_LO_VALUE "ENTRY#0001"
+
+/* SK between (upper) ENTRY#0010$ */
+#define MEDIA_FIRST_ENTRIES_SK_HI_PLACEHOLDER ":SKHi" /* in ExpressionAttributeValues */
+#define MEDIA_FIRST_ENTRIES_SK_HI_VALUE "ENTRY#0010$"
+
+/* ---- access pattern playlists-with-song (query, table Playlists, index GSI1) */
+
+#define MEDIA_PLAYLISTS_WITH_SONG_TABLE_NAME "Playlists"
+#define MEDIA_PLAYLISTS_WITH_SONG_INDEX_NAME "GSI1"
+#define MEDIA_PLAYLISTS_WITH_SONG_KEY_CONDITION "GSI1PK = :GSI1PK"
+
+/* GSI1PK eq SONG#{artist}#{songTitle} */
+#define MEDIA_PLAYLISTS_WITH_SONG_GSI1PK_PLACEHOLDER ":GSI1PK" /* in ExpressionAttributeValues */
+#define MEDIA_PLAYLISTS_WITH_SONG_GSI1PK_VALUE_FMT "SONG#%s#%s"
+static inline int media_playlists_with_song_gsi1pk_value(char *buf, size_t size, const char *artist, const char *song_title)
+{
+	return snprintf(buf, size, MEDIA_PLAYLISTS_WITH_SONG_GSI1PK_VALUE_FMT, artist, song_title);
+}
+
+/* ---- access pattern playlists-with-movie (query, table Playlists, index GSI1) */
+
+#define MEDIA_PLAYLISTS_WITH_MOVIE_TABLE_NAME "Playlists"
+#define MEDIA_PLAYLISTS_WITH_MOVIE_INDEX_NAME "GSI1"
+#define MEDIA_PLAYLISTS_WITH_MOVIE_KEY_CONDITION "GSI1PK = :GSI1PK"
+
+/* GSI1PK eq MOVIE#{year}#{title} */
+#define MEDIA_PLAYLISTS_WITH_MOVIE_GSI1PK_PLACEHOLDER ":GSI1PK" /* in ExpressionAttributeValues */
+#define MEDIA_PLAYLISTS_WITH_MOVIE_GSI1PK_VALUE_FMT "MOVIE#%s#%s"
+static inline int media_playlists_with_movie_gsi1pk_value(char *buf, size_t size, const char *year, const char *title)
+{
+	return snprintf(buf, size, MEDIA_PLAYLISTS_WITH_MOVIE_GSI1PK_VALUE_FMT, year, title);
+}
+
+/* ---- access pattern add-song (put, table Playlists) */
+
+#define MEDIA_ADD_SONG_TABLE_NAME "Playlists"
+
+/* PK eq PLAYLIST#{playlistId} */
+#define MEDIA_ADD_SONG_PK_VALUE_FMT "PLAYLIST#%s"
+static inline int media_add_song_pk_value(char *buf, size_t size, const char *playlist_id)
+{
+	return snprintf(buf, size, MEDIA_ADD_SONG_PK_VALUE_FMT, playlist_id);
+}
+
+/* SK eq ENTRY#{position:04}#SONG */
+#define MEDIA_ADD_SONG_SK_VALUE_FMT "ENTRY#%04lld#SONG"
+static inline int media_add_song_sk_value(char *buf, size_t size, long long position)
+{
+	return snprintf(buf, size, MEDIA_ADD_SONG_SK_VALUE_FMT, position);
+}
+
+/* ---- access pattern remove-movie (delete, table Playlists) */
+
+#define MEDIA_REMOVE_MOVIE_TABLE_NAME "Playlists"
+
+/* PK eq PLAYLIST#{playlistId} */
+#define MEDIA_REMOVE_MOVIE_PK_VALUE_FMT "PLAYLIST#%s"
+static inline int media_remove_movie_pk_value(char *buf, size_t size, const char *playlist_id)
+{
+	return snprintf(buf, size, MEDIA_REMOVE_MOVIE_PK_VALUE_FMT, playlist_id);
+}
+
+/* SK eq ENTRY#{position:04}#MOVIE */
+#define MEDIA_REMOVE_MOVIE_SK_VALUE_FMT "ENTRY#%04lld#MOVIE"
+static inline int media_remove_movie_sk_value(char *buf, size_t size, long long position)
+{
+	return snprintf(buf, size, MEDIA_REMOVE_MOVIE_SK_VALUE_FMT, position);
+}
+
 #ifdef __cplusplus
 }
 #endif

@@ -318,6 +318,118 @@ static inline int ecommerce_product_gsi1pk_parse(const char *key, struct ecommer
 
 #define ECOMMERCE_PRODUCT_GSI1SK_NAME "GSI1SK"
 
+/* ---- access pattern get-user (get, table AppData) */
+
+#define ECOMMERCE_GET_USER_TABLE_NAME "AppData"
+
+/* PK eq USER#{UserId} */
+#define ECOMMERCE_GET_USER_PK_VALUE_FMT "USER#%s"
+static inline int ecommerce_get_user_pk_value(char *buf, size_t size, const char *user_id)
+{
+	return snprintf(buf, size, ECOMMERCE_GET_USER_PK_VALUE_FMT, user_id);
+}
+
+/* SK eq PROFILE */
+#define ECOMMERCE_GET_USER_SK_VALUE "PROFILE"
+
+/* ---- access pattern orders-by-user (query, table AppData) */
+
+#define ECOMMERCE_ORDERS_BY_USER_TABLE_NAME "AppData"
+#define ECOMMERCE_ORDERS_BY_USER_KEY_CONDITION "PK = :PK AND begins_with(SK, :SK)"
+
+/* PK eq USER#{UserId} */
+#define ECOMMERCE_ORDERS_BY_USER_PK_PLACEHOLDER ":PK" /* in ExpressionAttributeValues */
+#define ECOMMERCE_ORDERS_BY_USER_PK_VALUE_FMT "USER#%s"
+static inline int ecommerce_orders_by_user_pk_value(char *buf, size_t size, const char *user_id)
+{
+	return snprintf(buf, size, ECOMMERCE_ORDERS_BY_USER_PK_VALUE_FMT, user_id);
+}
+
+/* SK begins_with ORDER# */
+#define ECOMMERCE_ORDERS_BY_USER_SK_PLACEHOLDER ":SK" /* in ExpressionAttributeValues */
+#define ECOMMERCE_ORDERS_BY_USER_SK_VALUE "ORDER#"
+
+/* ---- access pattern orders-by-user-and-date (query, table AppData) */
+
+#define ECOMMERCE_ORDERS_BY_USER_AND_DATE_TABLE_NAME "AppData"
+#define ECOMMERCE_ORDERS_BY_USER_AND_DATE_KEY_CONDITION "PK = :PK AND begins_with(SK, :SK)"
+
+/* PK eq USER#{UserId} */
+#define ECOMMERCE_ORDERS_BY_USER_AND_DATE_PK_PLACEHOLDER ":PK" /* in ExpressionAttributeValues */
+#define ECOMMERCE_ORDERS_BY_USER_AND_DATE_PK_VALUE_FMT "USER#%s"
+static inline int ecommerce_orders_by_user_and_date_pk_value(char *buf, size_t size, const char *user_id)
+{
+	return snprintf(buf, size, ECOMMERCE_ORDERS_BY_USER_AND_DATE_PK_VALUE_FMT, user_id);
+}
+
+/* SK begins_with ORDER#{OrderDay} */
+#define ECOMMERCE_ORDERS_BY_USER_AND_DATE_SK_PLACEHOLDER ":SK" /* in ExpressionAttributeValues */
+#define ECOMMERCE_ORDERS_BY_USER_AND_DATE_SK_VALUE_FMT "ORDER#%s"
+static inline int ecommerce_orders_by_user_and_date_sk_value(char *buf, size_t size, const char *order_day)
+{
+	return snprintf(buf, size, ECOMMERCE_ORDERS_BY_USER_AND_DATE_SK_VALUE_FMT, order_day);
+}
+
+/* ---- access pattern get-order (get, table AppData) */
+
+#define ECOMMERCE_GET_ORDER_TABLE_NAME "AppData"
+
+/* PK eq USER#{UserId} */
+#define ECOMMERCE_GET_ORDER_PK_VALUE_FMT "USER#%s"
+static inline int ecommerce_get_order_pk_value(char *buf, size_t size, const char *user_id)
+{
+	return snprintf(buf, size, ECOMMERCE_GET_ORDER_PK_VALUE_FMT, user_id);
+}
+
+/* SK eq ORDER#{OrderDay}#{OrderId} */
+#define ECOMMERCE_GET_ORDER_SK_VALUE_FMT "ORDER#%s#%s"
+static inline int ecommerce_get_order_sk_value(char *buf, size_t size, const char *order_day, const char *order_id)
+{
+	return snprintf(buf, size, ECOMMERCE_GET_ORDER_SK_VALUE_FMT, order_day, order_id);
+}
+
+/* ---- access pattern get-product (get, table AppData) */
+
+#define ECOMMERCE_GET_PRODUCT_TABLE_NAME "AppData"
+
+/* PK eq PRODUCT#{ProductId} */
+#define ECOMMERCE_GET_PRODUCT_PK_VALUE_FMT "PRODUCT#%s"
+static inline int ecommerce_get_product_pk_value(char *buf, size_t size, const char *product_id)
+{
+	return snprintf(buf, size, ECOMMERCE_GET_PRODUCT_PK_VALUE_FMT, product_id);
+}
+
+/* SK eq INFO */
+#define ECOMMERCE_GET_PRODUCT_SK_VALUE "INFO"
+
+/* ---- access pattern products-by-category (query, table AppData, index GSI1) */
+
+#define ECOMMERCE_PRODUCTS_BY_CATEGORY_TABLE_NAME "AppData"
+#define ECOMMERCE_PRODUCTS_BY_CATEGORY_INDEX_NAME "GSI1"
+#define ECOMMERCE_PRODUCTS_BY_CATEGORY_KEY_CONDITION "GSI1PK = :GSI1PK"
+
+/* GSI1PK eq {Category} */
+#define ECOMMERCE_PRODUCTS_BY_CATEGORY_GSI1PK_PLACEHOLDER ":GSI1PK" /* in ExpressionAttributeValues */
+#define ECOMMERCE_PRODUCTS_BY_CATEGORY_GSI1PK_VALUE_FMT "%s"
+static inline int ecommerce_products_by_category_gsi1pk_value(char *buf, size_t size, const char *category)
+{
+	return snprintf(buf, size, ECOMMERCE_PRODUCTS_BY_CATEGORY_GSI1PK_VALUE_FMT, category);
+}
+
+/* ---- access pattern orders-by-status (query, table AppData, index GSI2) */
+
+#define ECOMMERCE_ORDERS_BY_STATUS_TABLE_NAME "AppData"
+#define ECOMMERCE_ORDERS_BY_STATUS_INDEX_NAME "GSI2"
+#define ECOMMERCE_ORDERS_BY_STATUS_KEY_CONDITION "GSI2PK = :GSI2PK"
+
+/* GSI2PK eq {Status} */
+#define ECOMMERCE_ORDERS_BY_STATUS_GSI2PK_PLACEHOLDER ":GSI2PK" /* in ExpressionAttributeValues */
+#define ECOMMERCE_ORDERS_BY_STATUS_GSI2PK_VALUE_FMT "%s"
+static inline int ecommerce_orders_by_status_gsi2pk_value(char *buf, size_t size, const char *status)
+{
+	return snprintf(buf, size, ECOMMERCE_ORDERS_BY_STATUS_GSI2PK_VALUE_FMT, status);
+}
+
 #ifdef __cplusplus
 }
 #endif

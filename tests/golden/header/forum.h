@@ -152,6 +152,51 @@ static inline int forum_reply_id_parse(const char *key, struct forum_reply_id_pa
 #define FORUM_REPLY_MESSAGE_NAME "Message"
 #define FORUM_REPLY_POSTED_BY_NAME "PostedBy"
 
+/* ---- access pattern replies-of-thread (query, table Reply) */
+
+#define FORUM_REPLIES_OF_THREAD_TABLE_NAME "Reply"
+#define FORUM_REPLIES_OF_THREAD_KEY_CONDITION "Id = :Id"
+
+/* Id eq {forum}#{subject} */
+#define FORUM_REPLIES_OF_THREAD_ID_PLACEHOLDER ":Id" /* in ExpressionAttributeValues */
+#define FORUM_REPLIES_OF_THREAD_ID_VALUE_FMT "%s#%s"
+static inline int forum_replies_of_thread_id_value(char *buf, size_t size, const char *forum, const char *subject)
+{
+	return snprintf(buf, size, FORUM_REPLIES_OF_THREAD_ID_VALUE_FMT, forum, subject);
+}
+
+/* ---- access pattern replies-by-user (query, table Reply, index PostedBy-Message-Index) */
+
+#define FORUM_REPLIES_BY_USER_TABLE_NAME "Reply"
+#define FORUM_REPLIES_BY_USER_INDEX_NAME "PostedBy-Message-Index"
+#define FORUM_REPLIES_BY_USER_KEY_CONDITION "PostedBy = :PostedBy"
+
+/* PostedBy eq {user} */
+#define FORUM_REPLIES_BY_USER_POSTED_BY_PLACEHOLDER ":PostedBy" /* in ExpressionAttributeValues */
+#define FORUM_REPLIES_BY_USER_POSTED_BY_VALUE_FMT "%s"
+static inline int forum_replies_by_user_posted_by_value(char *buf, size_t size, const char *user)
+{
+	return snprintf(buf, size, FORUM_REPLIES_BY_USER_POSTED_BY_VALUE_FMT, user);
+}
+
+/* ---- access pattern post-reply (put, table Reply) */
+
+#define FORUM_POST_REPLY_TABLE_NAME "Reply"
+
+/* Id eq {forum}#{subject} */
+#define FORUM_POST_REPLY_ID_VALUE_FMT "%s#%s"
+static inline int forum_post_reply_id_value(char *buf, size_t size, const char *forum, const char *subject)
+{
+	return snprintf(buf, size, FORUM_POST_REPLY_ID_VALUE_FMT, forum, subject);
+}
+
+/* ReplyDateTime eq {time} */
+#define FORUM_POST_REPLY_REPLY_DATE_TIME_VALUE_FMT "%s"
+static inline int forum_post_reply_reply_date_time_value(char *buf, size_t size, const char *time)
+{
+	return snprintf(buf, size, FORUM_POST_REPLY_REPLY_DATE_TIME_VALUE_FMT, time);
+}
+
 #ifdef __cplusplus
 }
 #endif

@@ -367,6 +367,151 @@ static inline int stamp_rally_stamp_master_gsi1sk_parse(const char *key, struct 
 	return 0;
 }
 
+/* ---- access pattern user-with-stamps (query, table line-event) */
+
+#define STAMP_RALLY_USER_WITH_STAMPS_TABLE_NAME "line-event"
+#define STAMP_RALLY_USER_WITH_STAMPS_KEY_CONDITION "PK = :PK"
+
+/* PK eq EVENT#{eventId}#USER#{lineUserId} */
+#define STAMP_RALLY_USER_WITH_STAMPS_PK_PLACEHOLDER ":PK" /* in ExpressionAttributeValues */
+#define STAMP_RALLY_USER_WITH_STAMPS_PK_VALUE_FMT "EVENT#%s#USER#%s"
+static inline int stamp_rally_user_with_stamps_pk_value(char *buf, size_t size, const char *event_id, const char *line_user_id)
+{
+	return snprintf(buf, size, STAMP_RALLY_USER_WITH_STAMPS_PK_VALUE_FMT, event_id, line_user_id);
+}
+
+/* ---- access pattern get-user-stamp (get, table line-event) */
+
+#define STAMP_RALLY_GET_USER_STAMP_TABLE_NAME "line-event"
+
+/* PK eq EVENT#{eventId}#USER#{lineUserId} */
+#define STAMP_RALLY_GET_USER_STAMP_PK_VALUE_FMT "EVENT#%s#USER#%s"
+static inline int stamp_rally_get_user_stamp_pk_value(char *buf, size_t size, const char *event_id, const char *line_user_id)
+{
+	return snprintf(buf, size, STAMP_RALLY_GET_USER_STAMP_PK_VALUE_FMT, event_id, line_user_id);
+}
+
+/* SK eq STAMP#{stampId} */
+#define STAMP_RALLY_GET_USER_STAMP_SK_VALUE_FMT "STAMP#%s"
+static inline int stamp_rally_get_user_stamp_sk_value(char *buf, size_t size, const char *stamp_id)
+{
+	return snprintf(buf, size, STAMP_RALLY_GET_USER_STAMP_SK_VALUE_FMT, stamp_id);
+}
+
+/* ---- access pattern register-user (put, table line-event) */
+
+#define STAMP_RALLY_REGISTER_USER_TABLE_NAME "line-event"
+
+/* PK eq EVENT#{eventId}#USER#{lineUserId} */
+#define STAMP_RALLY_REGISTER_USER_PK_VALUE_FMT "EVENT#%s#USER#%s"
+static inline int stamp_rally_register_user_pk_value(char *buf, size_t size, const char *event_id, const char *line_user_id)
+{
+	return snprintf(buf, size, STAMP_RALLY_REGISTER_USER_PK_VALUE_FMT, event_id, line_user_id);
+}
+
+/* SK eq PROFILE */
+#define STAMP_RALLY_REGISTER_USER_SK_VALUE "PROFILE"
+
+/* ---- access pattern acquire-stamp (put, table line-event) */
+
+#define STAMP_RALLY_ACQUIRE_STAMP_TABLE_NAME "line-event"
+
+/* PK eq EVENT#{eventId}#USER#{lineUserId} */
+#define STAMP_RALLY_ACQUIRE_STAMP_PK_VALUE_FMT "EVENT#%s#USER#%s"
+static inline int stamp_rally_acquire_stamp_pk_value(char *buf, size_t size, const char *event_id, const char *line_user_id)
+{
+	return snprintf(buf, size, STAMP_RALLY_ACQUIRE_STAMP_PK_VALUE_FMT, event_id, line_user_id);
+}
+
+/* SK eq STAMP#{stampId} */
+#define STAMP_RALLY_ACQUIRE_STAMP_SK_VALUE_FMT "STAMP#%s"
+static inline int stamp_rally_acquire_stamp_sk_value(char *buf, size_t size, const char *stamp_id)
+{
+	return snprintf(buf, size, STAMP_RALLY_ACQUIRE_STAMP_SK_VALUE_FMT, stamp_id);
+}
+
+/* ---- access pattern mark-flex-sent (update, table line-event) */
+
+#define STAMP_RALLY_MARK_FLEX_SENT_TABLE_NAME "line-event"
+
+/* PK eq EVENT#{eventId}#USER#{lineUserId} */
+#define STAMP_RALLY_MARK_FLEX_SENT_PK_VALUE_FMT "EVENT#%s#USER#%s"
+static inline int stamp_rally_mark_flex_sent_pk_value(char *buf, size_t size, const char *event_id, const char *line_user_id)
+{
+	return snprintf(buf, size, STAMP_RALLY_MARK_FLEX_SENT_PK_VALUE_FMT, event_id, line_user_id);
+}
+
+/* SK eq STAMP#{stampId} */
+#define STAMP_RALLY_MARK_FLEX_SENT_SK_VALUE_FMT "STAMP#%s"
+static inline int stamp_rally_mark_flex_sent_sk_value(char *buf, size_t size, const char *stamp_id)
+{
+	return snprintf(buf, size, STAMP_RALLY_MARK_FLEX_SENT_SK_VALUE_FMT, stamp_id);
+}
+
+/* ---- access pattern users-by-date (query, table line-event, index GSI1) */
+
+#define STAMP_RALLY_USERS_BY_DATE_TABLE_NAME "line-event"
+#define STAMP_RALLY_USERS_BY_DATE_INDEX_NAME "GSI1"
+#define STAMP_RALLY_USERS_BY_DATE_KEY_CONDITION "GSI1PK = :GSI1PK"
+
+/* GSI1PK eq EVENT#{eventId}#USERS */
+#define STAMP_RALLY_USERS_BY_DATE_GSI1PK_PLACEHOLDER ":GSI1PK" /* in ExpressionAttributeValues */
+#define STAMP_RALLY_USERS_BY_DATE_GSI1PK_VALUE_FMT "EVENT#%s#USERS"
+static inline int stamp_rally_users_by_date_gsi1pk_value(char *buf, size_t size, const char *event_id)
+{
+	return snprintf(buf, size, STAMP_RALLY_USERS_BY_DATE_GSI1PK_VALUE_FMT, event_id);
+}
+
+/* ---- access pattern users-registered-on-day (query, table line-event, index GSI1) */
+
+#define STAMP_RALLY_USERS_REGISTERED_ON_DAY_TABLE_NAME "line-event"
+#define STAMP_RALLY_USERS_REGISTERED_ON_DAY_INDEX_NAME "GSI1"
+#define STAMP_RALLY_USERS_REGISTERED_ON_DAY_KEY_CONDITION "GSI1PK = :GSI1PK AND GSI1SK BETWEEN :GSI1SKLo AND :GSI1SKHi"
+
+/* GSI1PK eq EVENT#{eventId}#USERS */
+#define STAMP_RALLY_USERS_REGISTERED_ON_DAY_GSI1PK_PLACEHOLDER ":GSI1PK" /* in ExpressionAttributeValues */
+#define STAMP_RALLY_USERS_REGISTERED_ON_DAY_GSI1PK_VALUE_FMT "EVENT#%s#USERS"
+static inline int stamp_rally_users_registered_on_day_gsi1pk_value(char *buf, size_t size, const char *event_id)
+{
+	return snprintf(buf, size, STAMP_RALLY_USERS_REGISTERED_ON_DAY_GSI1PK_VALUE_FMT, event_id);
+}
+
+/* GSI1SK between (lower) 2026-05-23 */
+#define STAMP_RALLY_USERS_REGISTERED_ON_DAY_GSI1SK_LO_PLACEHOLDER ":GSI1SKLo" /* in ExpressionAttributeValues */
+#define STAMP_RALLY_USERS_REGISTERED_ON_DAY_GSI1SK_LO_VALUE "2026-05-23"
+
+/* GSI1SK between (upper) 2026-05-23T23:59:59.999Z#~ */
+#define STAMP_RALLY_USERS_REGISTERED_ON_DAY_GSI1SK_HI_PLACEHOLDER ":GSI1SKHi" /* in ExpressionAttributeValues */
+#define STAMP_RALLY_USERS_REGISTERED_ON_DAY_GSI1SK_HI_VALUE "2026-05-23T23:59:59.999Z#~"
+
+/* ---- access pattern stamp-masters-by-order (query, table line-event, index GSI1) */
+
+#define STAMP_RALLY_STAMP_MASTERS_BY_ORDER_TABLE_NAME "line-event"
+#define STAMP_RALLY_STAMP_MASTERS_BY_ORDER_INDEX_NAME "GSI1"
+#define STAMP_RALLY_STAMP_MASTERS_BY_ORDER_KEY_CONDITION "GSI1PK = :GSI1PK"
+
+/* GSI1PK eq EVENT#{eventId}#STAMP_MASTERS */
+#define STAMP_RALLY_STAMP_MASTERS_BY_ORDER_GSI1PK_PLACEHOLDER ":GSI1PK" /* in ExpressionAttributeValues */
+#define STAMP_RALLY_STAMP_MASTERS_BY_ORDER_GSI1PK_VALUE_FMT "EVENT#%s#STAMP_MASTERS"
+static inline int stamp_rally_stamp_masters_by_order_gsi1pk_value(char *buf, size_t size, const char *event_id)
+{
+	return snprintf(buf, size, STAMP_RALLY_STAMP_MASTERS_BY_ORDER_GSI1PK_VALUE_FMT, event_id);
+}
+
+/* ---- access pattern get-stamp-master (get, table line-event) */
+
+#define STAMP_RALLY_GET_STAMP_MASTER_TABLE_NAME "line-event"
+
+/* PK eq EVENT#{eventId}#STAMP#{stampId} */
+#define STAMP_RALLY_GET_STAMP_MASTER_PK_VALUE_FMT "EVENT#%s#STAMP#%s"
+static inline int stamp_rally_get_stamp_master_pk_value(char *buf, size_t size, const char *event_id, const char *stamp_id)
+{
+	return snprintf(buf, size, STAMP_RALLY_GET_STAMP_MASTER_PK_VALUE_FMT, event_id, stamp_id);
+}
+
+/* SK eq MASTER */
+#define STAMP_RALLY_GET_STAMP_MASTER_SK_VALUE "MASTER"
+
 #ifdef __cplusplus
 }
 #endif

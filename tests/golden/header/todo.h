@@ -17,6 +17,8 @@
 #ifndef TODO_DDBC_H
 #define TODO_DDBC_H
 
+#include <stdio.h> /* snprintf, size_t */
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -34,6 +36,21 @@ extern "C" {
 #define TODO_TODO_ITEM_USER_NAME "user"
 #define TODO_TODO_ITEM_USER_EXPR_NAME "#user" /* ExpressionAttributeNames: { "#user": NAME } */
 #define TODO_TODO_ITEM_DONE_NAME "done"
+
+/* ---- access pattern todos-by-user (query, table TodoItems, index TodoItemsByUser) */
+
+#define TODO_TODOS_BY_USER_TABLE_NAME "TodoItems"
+#define TODO_TODOS_BY_USER_INDEX_NAME "TodoItemsByUser"
+#define TODO_TODOS_BY_USER_KEY_CONDITION "#user = :user"
+#define TODO_TODOS_BY_USER_EXPR_NAMES_JSON "{\"#user\":\"user\"}" /* ExpressionAttributeNames */
+
+/* user eq {user} */
+#define TODO_TODOS_BY_USER_USER_PLACEHOLDER ":user" /* in ExpressionAttributeValues */
+#define TODO_TODOS_BY_USER_USER_VALUE_FMT "%s"
+static inline int todo_todos_by_user_user_value(char *buf, size_t size, const char *user)
+{
+	return snprintf(buf, size, TODO_TODOS_BY_USER_USER_VALUE_FMT, user);
+}
 
 #ifdef __cplusplus
 }
