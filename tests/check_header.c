@@ -1576,6 +1576,57 @@ START_TEST(test_parsers_exact)
 }
 END_TEST
 
+/* The block after the line "```lang" in doc, up to the next "```", or NULL. */
+static char *doc_block(const char *doc, const char *lang)
+{
+	strbuf fence = STRBUF_INIT;
+	strbuf_addf(&fence, "\n```%s\n", lang);
+	const char *start = strstr(doc, fence.buf);
+	char *r = NULL;
+	if (start) {
+		start += fence.len;
+		const char *end = strstr(start, "\n```");
+		if (end)
+			r = strndup(start, (size_t)(end - start) + 1);
+	}
+	strbuf_release(&fence);
+	return r;
+}
+
+/* docs/header.md's program compiles against the header it names, as C and
+ * C++, and prints what the page says. */
+START_TEST(test_doc_program)
+{
+	char *path = tu_srcpath("docs/header.md");
+	char *doc = tu_read_file(path, NULL);
+	char *code = doc_block(doc, "c"), *want = doc_block(doc, "text");
+	ck_assert_msg(code && want, "docs/header.md lacks its program or its output");
+	char *dir = make_tmpdir();
+	size_t len;
+	char *h = header_of("samples/stamp-rally.ddb.yaml", "SR", &len);
+	write_in(dir, "stamp_rally.h", h, len);
+	write_in(dir, "query.c", code, strlen(code));
+	const char *cc[] = { "cc", "-std=c99", C_FLAGS, "query.c", "-o", "query", NULL };
+	const char *cxx[] = { "c++", "-x", "c++", "-std=c++11", CXX_FLAGS, "query.c", "-o",
+			      "queryxx", NULL };
+	expect_run(dir, cc);
+	expect_run(dir, cxx);
+	const char *run[] = { "./query", NULL }, *runxx[] = { "./queryxx", NULL };
+	for (int i = 0; i < 2; i++) {
+		char *log;
+		ck_assert_int_eq(run_in(dir, i ? runxx : run, &log), 0);
+		ck_assert_msg(!strcmp(log, want), "the page's program printed:\n%s", log);
+		free(log);
+	}
+	remove_tmpdir(dir);
+	free(h);
+	free(code);
+	free(want);
+	free(doc);
+	free(path);
+}
+END_TEST
+
 /* The CLI: a collision is exit status 1 with both names, and no file. */
 START_TEST(test_cli_collision)
 {
@@ -1825,6 +1876,7 @@ static Suite *header_suite(void)
 	tcase_add_loop_test(tc, test_builders_reproduce_examples, 0, ndesigns);
 	tcase_add_test(tc, test_all_headers_together);
 	tcase_add_test(tc, test_parsers_exact);
+	tcase_add_test(tc, test_doc_program);
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("names");
