@@ -1,7 +1,8 @@
 /* check_header.c - `ddbc header`: golden files, and generated code compiled and run
  *
- * For every sample, the hostile design (tests/fixtures/hostile-header.ddb.yaml)
- * and the forum's, whose keys are built from parts it does not store:
+ * For every sample, every test design that checks clean (tests/designs),
+ * the hostile design (tests/fixtures/hostile-header.ddb.yaml) and the
+ * forum's, whose keys are built from parts it does not store:
  *   - the header equals its golden file (DDBC_UPDATE_GOLDEN=1 rewrites it) and
  *     is the same bytes when generated twice;
  *   - it compiles with the system compiler (cc, c++ from PATH) as -std=c99,
@@ -10,8 +11,16 @@
  *     another prefix;
  *   - a C program written here from the header plan calls every builder (macro
  *     and inline function) with the values of each example item and checks
- *     that it returns exactly the example's key, and checks every constant key,
- *     literal prefix and name constant. It is compiled as C and as C++ and run.
+ *     that it returns exactly the example's key, parses every example key
+ *     back into the item's values (a key whose values the item does not store
+ *     is parsed and built again: the same key), and checks every constant key,
+ *     literal prefix and name constant; for every access pattern it checks
+ *     the names, the key condition and each value builder (called with the
+ *     parameters the queries export takes) against the queries export's
+ *     request. It is compiled as C99, C11 under ASan and UBSan, C++ and C++
+ *     under the sanitizers, and each is run.
+ * The parsers' edge cases (widths, signs, range, repeated values) and the
+ * program of docs/header.md are tested on their own.
  * Expected strings in that program are escaped by this file's own escaper, not
  * the emitter's. Then: all headers in one translation unit; name findings
  * (collisions, names without identifiers) from the library and the CLI,
@@ -899,24 +908,36 @@ START_TEST(test_builders_reproduce_examples)
 	char *dir = make_tmpdir();
 	write_in(dir, "design.h", text, len);
 	write_in(dir, "prog.c", p.text.buf, p.text.len);
-	/* Optimised, for the warnings of the later passes (format truncation...). */
-	const char *cc[] = { "cc", "-std=c99", "-O2", C_FLAGS, "prog.c", "-o", "prog", NULL };
+	/* Optimised, for the warnings of the later passes (format truncation...);
+	 * and under the address and undefined-behaviour sanitizers, which stop
+	 * at the first error. */
+#define SANITIZE "-g", "-fsanitize=address,undefined", "-fno-sanitize-recover=all"
+	const char *c99[] = { "cc", "-std=c99", "-O2", C_FLAGS, "prog.c", "-o", "prog", NULL };
+	const char *c11[] = { "cc", "-std=c11", "-O1", SANITIZE, C_FLAGS, "prog.c", "-o",
+			      "prog11", NULL };
 	const char *cxx[] = { "c++", "-x", "c++", "-std=c++11", "-O2", CXX_FLAGS, "prog.c",
 			      "-o", "progxx", NULL };
-	expect_run(dir, cc);
-	expect_run(dir, cxx);
-	const char *run[] = { "./prog", NULL }, *runxx[] = { "./progxx", NULL };
-	for (int i = 0; i < 2; i++) {
+	const char *cxx_san[] = { "c++", "-x", "c++", "-std=c++11", "-O1", SANITIZE, CXX_FLAGS,
+				  "prog.c", "-o", "progxx-san", NULL };
+#undef SANITIZE
+	const char *const *builds[] = { c99, c11, cxx, cxx_san };
+	for (size_t i = 0; i < sizeof(builds) / sizeof(builds[0]); i++) {
+		expect_run(dir, builds[i]);
+		char exe[64];
+		const char *const *b = builds[i];
+		size_t n = 0;
+		while (b[n])
+			n++;
+		snprintf(exe, sizeof exe, "./%s", b[n - 1]);
+		const char *run[] = { exe, NULL };
 		char *log;
-		int status = run_in(dir, i ? runxx : run, &log);
+		int status = run_in(dir, run, &log);
 		if (status != 0)
-			fprintf(stderr, "%s: the %s program failed:\n%s", rel, i ? "C++" : "C",
-				log);
-		ck_assert_msg(status == 0, "%s: the %s program failed (%s kept):\n%.2000s", rel,
-			      i ? "C++" : "C", dir, log);
+			fprintf(stderr, "%s: %s failed:\n%s", rel, exe, log);
+		ck_assert_msg(status == 0, "%s: %s failed (%s kept):\n%.2000s", rel, exe, dir, log);
 		strbuf want = STRBUF_INIT;
 		strbuf_addf(&want, "%zu checks, 0 failed\n", p.checks);
-		ck_assert_msg(!strcmp(log, want.buf), "%s: expected '%s', got '%s'", rel,
+		ck_assert_msg(!strcmp(log, want.buf), "%s: %s: expected '%s', got '%s'", rel, exe,
 			      want.buf, log);
 		strbuf_release(&want);
 		free(log);
