@@ -1404,6 +1404,35 @@ START_TEST(test_names_without_stutter)
 }
 END_TEST
 
+/* An access pattern's names are checked with the rest: one that another
+ * name of the header has is a finding on every command. */
+START_TEST(test_pattern_collision)
+{
+	static const char text[] =
+		"ddbc: 1\nname: demo\ntables:\n  t-1:\n    partition_key: PK\nentities:\n"
+		"  Orders:\n"
+		"    attributes: { PK: { type: S, template: \"O#{id}\" }, id: S, TABLE: S }\n"
+		"access_patterns:\n"
+		"  orders:\n"
+		"    table: t-1\n"
+		"    operation: get\n"
+		"    key: { PK: \"O#{id}\" }\n"
+		"    example: { id: x }\n";
+	unit u;
+	int r = header_findings(text, NULL, &u);
+	ck_assert_int_eq(r, DDBC_EMIT_FINDINGS);
+	tu_expect_count(&u.d, 1);
+	tu_expect_diag(&u.d, DDBC_RULE_HEADER_NAME, 10, 3,
+		       "C name 'DEMO_ORDERS_TABLE_NAME' of access pattern 'orders' is also the C "
+		       "name of attribute 'TABLE' of entity 'Orders' (line 8)");
+	unit_close(&u);
+	char *got = lint_header_names(text);
+	ck_assert_msg(strstr(got, "10:3 error [header-name] C name 'DEMO_ORDERS_TABLE_NAME'"),
+		      "lint's header-name findings are:\n%s", got);
+	free(got);
+}
+END_TEST
+
 START_TEST(test_names_without_identifier)
 {
 	unit u;
@@ -1908,6 +1937,7 @@ static Suite *header_suite(void)
 	tcase_add_test(tc, test_hash_collision_is_no_collision);
 	tcase_add_test(tc, test_table_collision);
 	tcase_add_test(tc, test_names_without_stutter);
+	tcase_add_test(tc, test_pattern_collision);
 	tcase_add_test(tc, test_names_without_identifier);
 	tcase_add_test(tc, test_prefix);
 	tcase_add_test(tc, test_lint_checks_unplannable);
