@@ -1430,6 +1430,22 @@ START_TEST(test_pattern_collision)
 	ck_assert_msg(strstr(got, "10:3 error [header-name] C name 'DEMO_ORDERS_TABLE_NAME'"),
 		      "lint's header-name findings are:\n%s", got);
 	free(got);
+
+	/* Two parameters of one value that one C parameter name would take. */
+	r = header_findings("ddbc: 1\nname: demo\ntables:\n  t-1:\n    partition_key: PK\n"
+			    "entities:\n"
+			    "  A:\n    attributes: { PK: { type: S, template: \"O#{x}\" }, x: S }\n"
+			    "access_patterns:\n"
+			    "  get-a:\n"
+			    "    table: t-1\n"
+			    "    operation: get\n"
+			    "    key: { PK: \"O#{aB}#{a_b}\" }\n"
+			    "    example: { aB: x, a_b: y }\n", NULL, &u);
+	ck_assert_int_eq(r, DDBC_EMIT_FINDINGS);
+	tu_expect_diag(&u.d, DDBC_RULE_HEADER_NAME, 13, 16,
+		       "two parameters of access pattern 'get-a' give one C name in "
+		       "'O#{aB}#{a_b}'");
+	unit_close(&u);
 }
 END_TEST
 
