@@ -1401,6 +1401,46 @@ START_TEST(test_names_without_stutter)
 	ck_assert_str_eq(plan.tables[0].indexes[0].macro, "INSTAGRAM_GSI1_INDEX");
 	ddbc_header_plan_free(&plan);
 	unit_close(&u);
+
+	/* Entities and patterns drop the design's name; an entity named like
+	 * the design has no part of its own. */
+	static const char game[] =
+		"ddbc: 1\nname: game\ntables:\n  t-1:\n    partition_key: PK\nentities:\n"
+		"  GameItem: { attributes: { PK: { type: S, template: \"G#{id}\" }, id: S } }\n"
+		"  Game: { attributes: { PK: { type: S, template: \"H#{id}\" }, id: S } }\n"
+		"access_patterns:\n"
+		"  game-item: { table: t-1, operation: get, key: { PK: \"G#{id}\" }, "
+		"example: { id: x } }\n";
+	char *text;
+	size_t len;
+	unit_open(&u, NULL, game);
+	ck_assert_int_eq(emit(&u, NULL, &text, &len), DDBC_EMIT_OK);
+	ck_assert_msg(tu_contains(text, len, "#define GAME_ITEM_PK_FMT ") &&
+		      tu_contains(text, len, "#define GAME_PK_FMT ") &&
+		      tu_contains(text, len, "#define GAME_ITEM_TABLE_NAME ") &&
+		      tu_contains(text, len, "game_item_pk_value("), "%s", text);
+	free(text);
+	unit_close(&u);
+
+	/* Shortened, GameItem and Item would meet: every name keeps its words,
+	 * and there is no finding. */
+	static const char both[] =
+		"ddbc: 1\nname: game\ntables:\n  t-1:\n    partition_key: PK\nentities:\n"
+		"  GameItem: { attributes: { PK: { type: S, template: \"G#{id}\" }, id: S } }\n"
+		"  Item: { attributes: { PK: { type: S, template: \"I#{id}\" }, id: S } }\n";
+	r = header_findings(both, NULL, &u);
+	ck_assert_int_eq(r, DDBC_EMIT_OK);
+	unit_close(&u);
+	unit_open(&u, NULL, both);
+	ck_assert_int_eq(emit(&u, NULL, &text, &len), DDBC_EMIT_OK);
+	ck_assert_msg(tu_contains(text, len, "#define GAME_GAME_ITEM_PK_FMT ") &&
+		      tu_contains(text, len, "#define GAME_ITEM_PK_FMT ") &&
+		      tu_contains(text, len, "#define GAME_T_1_TABLE "), "%s", text);
+	free(text);
+	unit_close(&u);
+	char *got = lint_header_names(both);
+	ck_assert_msg(!strstr(got, "[header-name]"), "lint's header-name findings are:\n%s", got);
+	free(got);
 }
 END_TEST
 

@@ -227,6 +227,16 @@ static const char *drop_repeats(ddbc_arena *arena, const char *part, const char 
 	return ddbc_arena_strndup(arena, part, len);
 }
 
+const char *ddbc_hplan_short(ddbc_header_plan *plan, const char *id)
+{
+	if (plan->whole_names)
+		return id;
+	size_t n = leading_words(id, plan->prefix);
+	if (n)
+		plan->shortened = true;
+	return id + n;
+}
+
 /* prefix, the non-empty parts, then suffix, joined by '_'. */
 static const char *join_macro(ddbc_arena *arena, const char *prefix, const char *a,
 			      const char *b, const char *suffix)
@@ -244,8 +254,8 @@ static void plan_table(planner *p, ddbc_htable *ht, const ddbc_table *t)
 	if (!tid)
 		tid = "_";
 	const char *tshort = drop_repeats(arena, tid, &P, 1, "TABLE");
-	ht->macro = join_macro(arena, P, tshort, "", "TABLE");
 	ht->full_macro = ddbc_hplan_concat(arena, P, "_", tid, "_TABLE", NULL);
+	ht->macro = p->plan->whole_names ? ht->full_macro : join_macro(arena, P, tshort, "", "TABLE");
 	ht->nindexes = t->ngsi + t->nlsi;
 	ht->indexes = ddbc_arena_array(arena, ht->nindexes, sizeof(ddbc_hindex));
 	for (size_t i = 0; i < ht->nindexes; i++) {
@@ -256,8 +266,9 @@ static void plan_table(planner *p, ddbc_htable *ht, const ddbc_table *t)
 		const char *leads[] = { tid, P, tshort };
 		const char *ishort = drop_repeats(arena, iid, leads, 3, "INDEX");
 		ht->indexes[i].index = ix;
-		ht->indexes[i].macro = join_macro(arena, P, tshort, ishort, "INDEX");
 		ht->indexes[i].full_macro = ddbc_hplan_concat(arena, P, "_", tid, "_", iid, "_INDEX", NULL);
+		ht->indexes[i].macro = p->plan->whole_names ? ht->indexes[i].full_macro :
+				       join_macro(arena, P, tshort, ishort, "INDEX");
 	}
 }
 
@@ -328,8 +339,10 @@ static const char *entity_ident(planner *p, const ddbc_entity *e)
 		return c_name_ident(arena, p->d, e->c_name, whose);
 	}
 	const char *id = ddbc_hplan_ident(arena, e->name.s, true);
+	if (id)
+		return ddbc_hplan_short(p->plan, id);
 	/* An entity read with an error may have a c_name misspelt. */
-	if (!id && !e->incomplete)
+	if (!e->incomplete)
 		ddbc_diag_add(p->d, DDBC_RULE_HEADER_NAME, e->name.loc,
 			      "entity '%s' gives no C identifier: the header keeps only ASCII "
 			      "letters and digits of names; set c_name, e.g. 'c_name: Item'",
@@ -370,7 +383,9 @@ static void plan_attr_names(planner *p, const ddbc_hentity *he, ddbc_hattr *ha,
 		return;
 	}
 	const char *member_lower = ddbc_hplan_lower(arena, member);
-	const char *stem = ddbc_hplan_concat(arena, p->plan->prefix, "_", he->ident, "_", member, NULL);
+	/* An entity named like the design has an empty part. */
+	const char *stem = ddbc_hplan_concat(arena, p->plan->prefix, "_", he->ident,
+					     *he->ident ? "_" : "", member, NULL);
 	ha->name_macro = ddbc_hplan_concat(arena, stem, "_NAME", NULL);
 	if (ddbc_name_needs_placeholder(a->name.s)) {
 		ha->expr_macro = ddbc_hplan_concat(arena, stem, "_EXPR_NAME", NULL);
@@ -911,13 +926,14 @@ static ddbc_plan_result plan_unique(planner *p)
 	return p->findings ? DDBC_PLAN_FINDINGS : DDBC_PLAN_OK;
 }
 
-static ddbc_plan_result build(ddbc_header_plan *plan, const ddbc_design *g, const char *prefix,
-			      ddbc_diags *d, bool lenient)
+static ddbc_plan_result build_once(ddbc_header_plan *plan, const ddbc_design *g,
+				   const char *prefix, ddbc_diags *d, bool lenient, bool whole)
 {
 	memset(plan, 0, sizeof(*plan));
 	plan->arena = ddbc_arena_new();
 	plan->scratch = ddbc_arena_new();
 	plan->g = g;
+	plan->whole_names = whole;
 	planner p = { plan, g, d, lenient, false, DDBC_STRSET_INIT };
 	ddbc_plan_result r = plan_prefix(&p, prefix);
 	if (r != DDBC_PLAN_OK)
@@ -927,12 +943,34 @@ static ddbc_plan_result build(ddbc_header_plan *plan, const ddbc_design *g, cons
 	for (size_t i = 0; i < g->ntables; i++)
 		plan_table(&p, &plan->tables[i], &g->tables[i]);
 	keep_short_names_unique(plan);
+	for (size_t i = 0; i < plan->ntables; i++) {
+		const ddbc_htable *ht = &plan->tables[i];
+		plan->shortened |= strcmp(ht->macro, ht->full_macro) != 0;
+		for (size_t k = 0; k < ht->nindexes; k++)
+			plan->shortened |= strcmp(ht->indexes[k].macro, ht->indexes[k].full_macro) != 0;
+	}
 	if (ddbc_hplan_patterns(plan, d))
 		p.findings = true;
 	plan->entity_idents = ddbc_arena_array(plan->arena, g->nentities, sizeof(const char *));
 	r = plan_unique(&p);
 	ddbc_strset_release(&p.reported);
 	return r == DDBC_PLAN_OK && p.findings ? DDBC_PLAN_FINDINGS : r;
+}
+
+/* Plans with words said twice left out; when that plan has findings, plans
+ * again with every word, and reports that plan's findings: leaving words
+ * out never makes a finding, and one there is anyway names the whole
+ * names. */
+static ddbc_plan_result build(ddbc_header_plan *plan, const ddbc_design *g, const char *prefix,
+			      ddbc_diags *d, bool lenient)
+{
+	size_t from = d->n;
+	ddbc_plan_result r = build_once(plan, g, prefix, d, lenient, false);
+	if (r != DDBC_PLAN_FINDINGS || !plan->shortened)
+		return r;
+	ddbc_diags_drop(d, from, DDBC_RULE_HEADER_NAME);
+	ddbc_header_plan_free(plan);
+	return build_once(plan, g, prefix, d, lenient, true);
 }
 
 ddbc_plan_result ddbc_header_plan_build(ddbc_header_plan *plan, const ddbc_design *g,

@@ -58,8 +58,15 @@
  * "GameScores" of design "game-scores" GAME_SCORES_GAME_TITLE_INDEX). A
  * shortened table or index name that another table or index name of the
  * design also has goes back to its whole form (P_<TABLE>_TABLE,
- * P_<TABLE>_<INDEX>_INDEX with every word), until none does: shortening
- * never makes two names one.
+ * P_<TABLE>_<INDEX>_INDEX with every word), until none does. An entity's
+ * part (not its c_name) and an access pattern's drop leading words equal
+ * to the prefix, and are left out when nothing is left (entity "TodoItem"
+ * of design "todo" gives TODO_ITEM_..., entity "Forum" of design "forum"
+ * FORUM_NAME_NAME for its attribute Name, pattern "orders-between" of
+ * design "orders" ORDERS_BETWEEN_...). When the names so shortened have any
+ * header-name finding, the whole header is planned again with every
+ * word, as names were before, and that plan's findings are reported:
+ * leaving words out never makes a finding.
  */
 #ifndef DDBC_HEADER_PLAN_H
 #define DDBC_HEADER_PLAN_H
@@ -175,6 +182,8 @@ typedef struct ddbc_header_plan {
 	size_t npatterns;
 	bool has_builders;       /* some key has a parameter: the header needs <stdio.h> */
 	bool has_parsers;        /* some key has a parser: <string.h> and its helpers */
+	bool whole_names;        /* no word left out (see Words said twice) */
+	bool shortened;          /* some name has words left out */
 } ddbc_header_plan;
 
 typedef enum ddbc_plan_result {

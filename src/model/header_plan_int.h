@@ -18,6 +18,11 @@ const char *ddbc_hplan_lower(ddbc_arena *arena, const char *s);
  * or C++ reserves, before a leading digit. */
 const char *ddbc_hplan_param(ddbc_arena *arena, const char *member_lower);
 
+/* id (an entity's or access pattern's identifier part) without leading
+ * words equal to the prefix ("" when it has no other), unless
+ * plan->whole_names; sets plan->shortened when it leaves words out. */
+const char *ddbc_hplan_short(ddbc_header_plan *plan, const char *id);
+
 /* Plans the access patterns of plan->g into plan->patterns (in the plan's
  * arena); names that give no identifier are header-name findings in d
  * (when not NULL). Returns whether there were such findings. */

@@ -186,7 +186,8 @@ bool ddbc_hplan_patterns(ddbc_header_plan *plan, ddbc_diags *d)
 		ddbc_hpattern *hp = &plan->patterns[plan->npatterns++];
 		memset(hp, 0, sizeof(*hp));
 		hp->pattern = p;
-		const char *X = ddbc_hplan_concat(arena, plan->prefix, "_", id, NULL);
+		const char *part = ddbc_hplan_short(plan, id);
+		const char *X = ddbc_hplan_concat(arena, plan->prefix, *part ? "_" : "", part, NULL);
 		hp->table_macro = ddbc_hplan_concat(arena, X, "_TABLE_NAME", NULL);
 		bool read = p->operation == DDBC_OP_QUERY || p->operation == DDBC_OP_SCAN;
 		if (read && p->index->kind != DDBC_INDEX_PRIMARY)

@@ -104,13 +104,13 @@ static inline int forum_key_number_(const char **p, unsigned width, long long *o
 
 /* ---- entity Forum (table Forum) */
 
-#define FORUM_FORUM_NAME_NAME "Name"
-#define FORUM_FORUM_NAME_EXPR_NAME "#Name" /* ExpressionAttributeNames: { "#Name": NAME } */
-#define FORUM_FORUM_CATEGORY_NAME "Category"
-#define FORUM_FORUM_THREADS_NAME "Threads"
-#define FORUM_FORUM_MESSAGES_NAME "Messages"
-#define FORUM_FORUM_VIEWS_NAME "Views"
-#define FORUM_FORUM_VIEWS_EXPR_NAME "#Views" /* ExpressionAttributeNames: { "#Views": NAME } */
+#define FORUM_NAME_NAME "Name"
+#define FORUM_NAME_EXPR_NAME "#Name" /* ExpressionAttributeNames: { "#Name": NAME } */
+#define FORUM_CATEGORY_NAME "Category"
+#define FORUM_THREADS_NAME "Threads"
+#define FORUM_MESSAGES_NAME "Messages"
+#define FORUM_VIEWS_NAME "Views"
+#define FORUM_VIEWS_EXPR_NAME "#Views" /* ExpressionAttributeNames: { "#Views": NAME } */
 
 /* ---- entity Thread (table Thread) */
 

@@ -95,16 +95,16 @@ static inline int leaderboard_games_starting_with_game_title_value(char *buf, si
 
 /* ---- access pattern leaderboard (query, table GameScores, index GameTitleIndex) */
 
-#define LEADERBOARD_LEADERBOARD_TABLE_NAME "GameScores"
-#define LEADERBOARD_LEADERBOARD_INDEX_NAME "GameTitleIndex"
-#define LEADERBOARD_LEADERBOARD_KEY_CONDITION "GameTitle = :GameTitle"
+#define LEADERBOARD_TABLE_NAME "GameScores"
+#define LEADERBOARD_INDEX_NAME "GameTitleIndex"
+#define LEADERBOARD_KEY_CONDITION "GameTitle = :GameTitle"
 
 /* GameTitle eq {gameTitle} */
-#define LEADERBOARD_LEADERBOARD_GAME_TITLE_PLACEHOLDER ":GameTitle" /* in ExpressionAttributeValues */
-#define LEADERBOARD_LEADERBOARD_GAME_TITLE_VALUE_FMT "%s"
-static inline int leaderboard_leaderboard_game_title_value(char *buf, size_t size, const char *game_title)
+#define LEADERBOARD_GAME_TITLE_PLACEHOLDER ":GameTitle" /* in ExpressionAttributeValues */
+#define LEADERBOARD_GAME_TITLE_VALUE_FMT "%s"
+static inline int leaderboard_game_title_value(char *buf, size_t size, const char *game_title)
 {
-	return snprintf(buf, size, LEADERBOARD_LEADERBOARD_GAME_TITLE_VALUE_FMT, game_title);
+	return snprintf(buf, size, LEADERBOARD_GAME_TITLE_VALUE_FMT, game_title);
 }
 
 /* ---- access pattern scores-above (query, table GameScores, index GameTitleIndex) */

@@ -395,205 +395,205 @@ static inline int orders_get_customer_pk_value(char *buf, size_t size, const cha
 
 /* ---- access pattern orders-of-customer (query, table Shop) */
 
-#define ORDERS_ORDERS_OF_CUSTOMER_TABLE_NAME "Shop"
-#define ORDERS_ORDERS_OF_CUSTOMER_KEY_CONDITION "PK = :PK AND begins_with(SK, :SK)"
+#define ORDERS_OF_CUSTOMER_TABLE_NAME "Shop"
+#define ORDERS_OF_CUSTOMER_KEY_CONDITION "PK = :PK AND begins_with(SK, :SK)"
 
 /* PK eq CUSTOMER#{customerId} */
-#define ORDERS_ORDERS_OF_CUSTOMER_PK_PLACEHOLDER ":PK" /* in ExpressionAttributeValues */
-#define ORDERS_ORDERS_OF_CUSTOMER_PK_VALUE_FMT "CUSTOMER#%s"
-static inline int orders_orders_of_customer_pk_value(char *buf, size_t size, const char *customer_id)
+#define ORDERS_OF_CUSTOMER_PK_PLACEHOLDER ":PK" /* in ExpressionAttributeValues */
+#define ORDERS_OF_CUSTOMER_PK_VALUE_FMT "CUSTOMER#%s"
+static inline int orders_of_customer_pk_value(char *buf, size_t size, const char *customer_id)
 {
-	return snprintf(buf, size, ORDERS_ORDERS_OF_CUSTOMER_PK_VALUE_FMT, customer_id);
+	return snprintf(buf, size, ORDERS_OF_CUSTOMER_PK_VALUE_FMT, customer_id);
 }
 
 /* SK begins_with ORDER# */
-#define ORDERS_ORDERS_OF_CUSTOMER_SK_PLACEHOLDER ":SK" /* in ExpressionAttributeValues */
-#define ORDERS_ORDERS_OF_CUSTOMER_SK_VALUE "ORDER#"
+#define ORDERS_OF_CUSTOMER_SK_PLACEHOLDER ":SK" /* in ExpressionAttributeValues */
+#define ORDERS_OF_CUSTOMER_SK_VALUE "ORDER#"
 
 /* ---- access pattern orders-in-month (query, table Shop) */
 
-#define ORDERS_ORDERS_IN_MONTH_TABLE_NAME "Shop"
-#define ORDERS_ORDERS_IN_MONTH_KEY_CONDITION "PK = :PK AND begins_with(SK, :SK)"
+#define ORDERS_IN_MONTH_TABLE_NAME "Shop"
+#define ORDERS_IN_MONTH_KEY_CONDITION "PK = :PK AND begins_with(SK, :SK)"
 
 /* PK eq CUSTOMER#{customerId} */
-#define ORDERS_ORDERS_IN_MONTH_PK_PLACEHOLDER ":PK" /* in ExpressionAttributeValues */
-#define ORDERS_ORDERS_IN_MONTH_PK_VALUE_FMT "CUSTOMER#%s"
-static inline int orders_orders_in_month_pk_value(char *buf, size_t size, const char *customer_id)
+#define ORDERS_IN_MONTH_PK_PLACEHOLDER ":PK" /* in ExpressionAttributeValues */
+#define ORDERS_IN_MONTH_PK_VALUE_FMT "CUSTOMER#%s"
+static inline int orders_in_month_pk_value(char *buf, size_t size, const char *customer_id)
 {
-	return snprintf(buf, size, ORDERS_ORDERS_IN_MONTH_PK_VALUE_FMT, customer_id);
+	return snprintf(buf, size, ORDERS_IN_MONTH_PK_VALUE_FMT, customer_id);
 }
 
 /* SK begins_with ORDER#{month} */
-#define ORDERS_ORDERS_IN_MONTH_SK_PLACEHOLDER ":SK" /* in ExpressionAttributeValues */
-#define ORDERS_ORDERS_IN_MONTH_SK_VALUE_FMT "ORDER#%s"
-static inline int orders_orders_in_month_sk_value(char *buf, size_t size, const char *month)
+#define ORDERS_IN_MONTH_SK_PLACEHOLDER ":SK" /* in ExpressionAttributeValues */
+#define ORDERS_IN_MONTH_SK_VALUE_FMT "ORDER#%s"
+static inline int orders_in_month_sk_value(char *buf, size_t size, const char *month)
 {
-	return snprintf(buf, size, ORDERS_ORDERS_IN_MONTH_SK_VALUE_FMT, month);
+	return snprintf(buf, size, ORDERS_IN_MONTH_SK_VALUE_FMT, month);
 }
 
 /* ---- access pattern orders-between (query, table Shop) */
 
-#define ORDERS_ORDERS_BETWEEN_TABLE_NAME "Shop"
-#define ORDERS_ORDERS_BETWEEN_KEY_CONDITION "PK = :PK AND SK BETWEEN :SKLo AND :SKHi"
+#define ORDERS_BETWEEN_TABLE_NAME "Shop"
+#define ORDERS_BETWEEN_KEY_CONDITION "PK = :PK AND SK BETWEEN :SKLo AND :SKHi"
 
 /* PK eq CUSTOMER#{customerId} */
-#define ORDERS_ORDERS_BETWEEN_PK_PLACEHOLDER ":PK" /* in ExpressionAttributeValues */
-#define ORDERS_ORDERS_BETWEEN_PK_VALUE_FMT "CUSTOMER#%s"
-static inline int orders_orders_between_pk_value(char *buf, size_t size, const char *customer_id)
+#define ORDERS_BETWEEN_PK_PLACEHOLDER ":PK" /* in ExpressionAttributeValues */
+#define ORDERS_BETWEEN_PK_VALUE_FMT "CUSTOMER#%s"
+static inline int orders_between_pk_value(char *buf, size_t size, const char *customer_id)
 {
-	return snprintf(buf, size, ORDERS_ORDERS_BETWEEN_PK_VALUE_FMT, customer_id);
+	return snprintf(buf, size, ORDERS_BETWEEN_PK_VALUE_FMT, customer_id);
 }
 
 /* SK between (lower) ORDER#{startDate} */
-#define ORDERS_ORDERS_BETWEEN_SK_LO_PLACEHOLDER ":SKLo" /* in ExpressionAttributeValues */
-#define ORDERS_ORDERS_BETWEEN_SK_LO_VALUE_FMT "ORDER#%s"
-static inline int orders_orders_between_sk_lo_value(char *buf, size_t size, const char *start_date)
+#define ORDERS_BETWEEN_SK_LO_PLACEHOLDER ":SKLo" /* in ExpressionAttributeValues */
+#define ORDERS_BETWEEN_SK_LO_VALUE_FMT "ORDER#%s"
+static inline int orders_between_sk_lo_value(char *buf, size_t size, const char *start_date)
 {
-	return snprintf(buf, size, ORDERS_ORDERS_BETWEEN_SK_LO_VALUE_FMT, start_date);
+	return snprintf(buf, size, ORDERS_BETWEEN_SK_LO_VALUE_FMT, start_date);
 }
 
 /* SK between (upper) ORDER#{endDate}$ */
-#define ORDERS_ORDERS_BETWEEN_SK_HI_PLACEHOLDER ":SKHi" /* in ExpressionAttributeValues */
-#define ORDERS_ORDERS_BETWEEN_SK_HI_VALUE_FMT "ORDER#%s$"
-static inline int orders_orders_between_sk_hi_value(char *buf, size_t size, const char *end_date)
+#define ORDERS_BETWEEN_SK_HI_PLACEHOLDER ":SKHi" /* in ExpressionAttributeValues */
+#define ORDERS_BETWEEN_SK_HI_VALUE_FMT "ORDER#%s$"
+static inline int orders_between_sk_hi_value(char *buf, size_t size, const char *end_date)
 {
-	return snprintf(buf, size, ORDERS_ORDERS_BETWEEN_SK_HI_VALUE_FMT, end_date);
+	return snprintf(buf, size, ORDERS_BETWEEN_SK_HI_VALUE_FMT, end_date);
 }
 
 /* ---- access pattern orders-since (query, table Shop) */
 
-#define ORDERS_ORDERS_SINCE_TABLE_NAME "Shop"
-#define ORDERS_ORDERS_SINCE_KEY_CONDITION "PK = :PK AND SK BETWEEN :SKLo AND :SKHi"
+#define ORDERS_SINCE_TABLE_NAME "Shop"
+#define ORDERS_SINCE_KEY_CONDITION "PK = :PK AND SK BETWEEN :SKLo AND :SKHi"
 
 /* PK eq CUSTOMER#{customerId} */
-#define ORDERS_ORDERS_SINCE_PK_PLACEHOLDER ":PK" /* in ExpressionAttributeValues */
-#define ORDERS_ORDERS_SINCE_PK_VALUE_FMT "CUSTOMER#%s"
-static inline int orders_orders_since_pk_value(char *buf, size_t size, const char *customer_id)
+#define ORDERS_SINCE_PK_PLACEHOLDER ":PK" /* in ExpressionAttributeValues */
+#define ORDERS_SINCE_PK_VALUE_FMT "CUSTOMER#%s"
+static inline int orders_since_pk_value(char *buf, size_t size, const char *customer_id)
 {
-	return snprintf(buf, size, ORDERS_ORDERS_SINCE_PK_VALUE_FMT, customer_id);
+	return snprintf(buf, size, ORDERS_SINCE_PK_VALUE_FMT, customer_id);
 }
 
 /* SK between (lower) ORDER#{sinceDate} */
-#define ORDERS_ORDERS_SINCE_SK_LO_PLACEHOLDER ":SKLo" /* in ExpressionAttributeValues */
-#define ORDERS_ORDERS_SINCE_SK_LO_VALUE_FMT "ORDER#%s"
-static inline int orders_orders_since_sk_lo_value(char *buf, size_t size, const char *since_date)
+#define ORDERS_SINCE_SK_LO_PLACEHOLDER ":SKLo" /* in ExpressionAttributeValues */
+#define ORDERS_SINCE_SK_LO_VALUE_FMT "ORDER#%s"
+static inline int orders_since_sk_lo_value(char *buf, size_t size, const char *since_date)
 {
-	return snprintf(buf, size, ORDERS_ORDERS_SINCE_SK_LO_VALUE_FMT, since_date);
+	return snprintf(buf, size, ORDERS_SINCE_SK_LO_VALUE_FMT, since_date);
 }
 
 /* SK between (upper) ORDER$ */
-#define ORDERS_ORDERS_SINCE_SK_HI_PLACEHOLDER ":SKHi" /* in ExpressionAttributeValues */
-#define ORDERS_ORDERS_SINCE_SK_HI_VALUE "ORDER$"
+#define ORDERS_SINCE_SK_HI_PLACEHOLDER ":SKHi" /* in ExpressionAttributeValues */
+#define ORDERS_SINCE_SK_HI_VALUE "ORDER$"
 
 /* ---- access pattern orders-before (query, table Shop) */
 
-#define ORDERS_ORDERS_BEFORE_TABLE_NAME "Shop"
-#define ORDERS_ORDERS_BEFORE_KEY_CONDITION "PK = :PK AND SK < :SK"
+#define ORDERS_BEFORE_TABLE_NAME "Shop"
+#define ORDERS_BEFORE_KEY_CONDITION "PK = :PK AND SK < :SK"
 
 /* PK eq CUSTOMER#{customerId} */
-#define ORDERS_ORDERS_BEFORE_PK_PLACEHOLDER ":PK" /* in ExpressionAttributeValues */
-#define ORDERS_ORDERS_BEFORE_PK_VALUE_FMT "CUSTOMER#%s"
-static inline int orders_orders_before_pk_value(char *buf, size_t size, const char *customer_id)
+#define ORDERS_BEFORE_PK_PLACEHOLDER ":PK" /* in ExpressionAttributeValues */
+#define ORDERS_BEFORE_PK_VALUE_FMT "CUSTOMER#%s"
+static inline int orders_before_pk_value(char *buf, size_t size, const char *customer_id)
 {
-	return snprintf(buf, size, ORDERS_ORDERS_BEFORE_PK_VALUE_FMT, customer_id);
+	return snprintf(buf, size, ORDERS_BEFORE_PK_VALUE_FMT, customer_id);
 }
 
 /* SK lt ORDER#{beforeDate} */
-#define ORDERS_ORDERS_BEFORE_SK_PLACEHOLDER ":SK" /* in ExpressionAttributeValues */
-#define ORDERS_ORDERS_BEFORE_SK_VALUE_FMT "ORDER#%s"
-static inline int orders_orders_before_sk_value(char *buf, size_t size, const char *before_date)
+#define ORDERS_BEFORE_SK_PLACEHOLDER ":SK" /* in ExpressionAttributeValues */
+#define ORDERS_BEFORE_SK_VALUE_FMT "ORDER#%s"
+static inline int orders_before_sk_value(char *buf, size_t size, const char *before_date)
 {
-	return snprintf(buf, size, ORDERS_ORDERS_BEFORE_SK_VALUE_FMT, before_date);
+	return snprintf(buf, size, ORDERS_BEFORE_SK_VALUE_FMT, before_date);
 }
 
 /* ---- access pattern orders-after (query, table Shop) */
 
-#define ORDERS_ORDERS_AFTER_TABLE_NAME "Shop"
-#define ORDERS_ORDERS_AFTER_KEY_CONDITION "PK = :PK AND SK BETWEEN :SKLo AND :SKHi"
+#define ORDERS_AFTER_TABLE_NAME "Shop"
+#define ORDERS_AFTER_KEY_CONDITION "PK = :PK AND SK BETWEEN :SKLo AND :SKHi"
 
 /* PK eq CUSTOMER#{customerId} */
-#define ORDERS_ORDERS_AFTER_PK_PLACEHOLDER ":PK" /* in ExpressionAttributeValues */
-#define ORDERS_ORDERS_AFTER_PK_VALUE_FMT "CUSTOMER#%s"
-static inline int orders_orders_after_pk_value(char *buf, size_t size, const char *customer_id)
+#define ORDERS_AFTER_PK_PLACEHOLDER ":PK" /* in ExpressionAttributeValues */
+#define ORDERS_AFTER_PK_VALUE_FMT "CUSTOMER#%s"
+static inline int orders_after_pk_value(char *buf, size_t size, const char *customer_id)
 {
-	return snprintf(buf, size, ORDERS_ORDERS_AFTER_PK_VALUE_FMT, customer_id);
+	return snprintf(buf, size, ORDERS_AFTER_PK_VALUE_FMT, customer_id);
 }
 
 /* SK between (lower) ORDER#{afterDate}$ */
-#define ORDERS_ORDERS_AFTER_SK_LO_PLACEHOLDER ":SKLo" /* in ExpressionAttributeValues */
-#define ORDERS_ORDERS_AFTER_SK_LO_VALUE_FMT "ORDER#%s$"
-static inline int orders_orders_after_sk_lo_value(char *buf, size_t size, const char *after_date)
+#define ORDERS_AFTER_SK_LO_PLACEHOLDER ":SKLo" /* in ExpressionAttributeValues */
+#define ORDERS_AFTER_SK_LO_VALUE_FMT "ORDER#%s$"
+static inline int orders_after_sk_lo_value(char *buf, size_t size, const char *after_date)
 {
-	return snprintf(buf, size, ORDERS_ORDERS_AFTER_SK_LO_VALUE_FMT, after_date);
+	return snprintf(buf, size, ORDERS_AFTER_SK_LO_VALUE_FMT, after_date);
 }
 
 /* SK between (upper) ORDER$ */
-#define ORDERS_ORDERS_AFTER_SK_HI_PLACEHOLDER ":SKHi" /* in ExpressionAttributeValues */
-#define ORDERS_ORDERS_AFTER_SK_HI_VALUE "ORDER$"
+#define ORDERS_AFTER_SK_HI_PLACEHOLDER ":SKHi" /* in ExpressionAttributeValues */
+#define ORDERS_AFTER_SK_HI_VALUE "ORDER$"
 
 /* ---- access pattern orders-until (query, table Shop) */
 
-#define ORDERS_ORDERS_UNTIL_TABLE_NAME "Shop"
-#define ORDERS_ORDERS_UNTIL_KEY_CONDITION "PK = :PK AND SK <= :SK"
+#define ORDERS_UNTIL_TABLE_NAME "Shop"
+#define ORDERS_UNTIL_KEY_CONDITION "PK = :PK AND SK <= :SK"
 
 /* PK eq CUSTOMER#{customerId} */
-#define ORDERS_ORDERS_UNTIL_PK_PLACEHOLDER ":PK" /* in ExpressionAttributeValues */
-#define ORDERS_ORDERS_UNTIL_PK_VALUE_FMT "CUSTOMER#%s"
-static inline int orders_orders_until_pk_value(char *buf, size_t size, const char *customer_id)
+#define ORDERS_UNTIL_PK_PLACEHOLDER ":PK" /* in ExpressionAttributeValues */
+#define ORDERS_UNTIL_PK_VALUE_FMT "CUSTOMER#%s"
+static inline int orders_until_pk_value(char *buf, size_t size, const char *customer_id)
 {
-	return snprintf(buf, size, ORDERS_ORDERS_UNTIL_PK_VALUE_FMT, customer_id);
+	return snprintf(buf, size, ORDERS_UNTIL_PK_VALUE_FMT, customer_id);
 }
 
 /* SK le ORDER#{untilDate} */
-#define ORDERS_ORDERS_UNTIL_SK_PLACEHOLDER ":SK" /* in ExpressionAttributeValues */
-#define ORDERS_ORDERS_UNTIL_SK_VALUE_FMT "ORDER#%s"
-static inline int orders_orders_until_sk_value(char *buf, size_t size, const char *until_date)
+#define ORDERS_UNTIL_SK_PLACEHOLDER ":SK" /* in ExpressionAttributeValues */
+#define ORDERS_UNTIL_SK_VALUE_FMT "ORDER#%s"
+static inline int orders_until_sk_value(char *buf, size_t size, const char *until_date)
 {
-	return snprintf(buf, size, ORDERS_ORDERS_UNTIL_SK_VALUE_FMT, until_date);
+	return snprintf(buf, size, ORDERS_UNTIL_SK_VALUE_FMT, until_date);
 }
 
 /* ---- access pattern orders-by-status (query, table Shop, index GSI1) */
 
-#define ORDERS_ORDERS_BY_STATUS_TABLE_NAME "Shop"
-#define ORDERS_ORDERS_BY_STATUS_INDEX_NAME "GSI1"
-#define ORDERS_ORDERS_BY_STATUS_KEY_CONDITION "GSI1PK = :GSI1PK"
+#define ORDERS_BY_STATUS_TABLE_NAME "Shop"
+#define ORDERS_BY_STATUS_INDEX_NAME "GSI1"
+#define ORDERS_BY_STATUS_KEY_CONDITION "GSI1PK = :GSI1PK"
 
 /* GSI1PK eq STATUS#{orderStatus} */
-#define ORDERS_ORDERS_BY_STATUS_GSI1PK_PLACEHOLDER ":GSI1PK" /* in ExpressionAttributeValues */
-#define ORDERS_ORDERS_BY_STATUS_GSI1PK_VALUE_FMT "STATUS#%s"
-static inline int orders_orders_by_status_gsi1pk_value(char *buf, size_t size, const char *order_status)
+#define ORDERS_BY_STATUS_GSI1PK_PLACEHOLDER ":GSI1PK" /* in ExpressionAttributeValues */
+#define ORDERS_BY_STATUS_GSI1PK_VALUE_FMT "STATUS#%s"
+static inline int orders_by_status_gsi1pk_value(char *buf, size_t size, const char *order_status)
 {
-	return snprintf(buf, size, ORDERS_ORDERS_BY_STATUS_GSI1PK_VALUE_FMT, order_status);
+	return snprintf(buf, size, ORDERS_BY_STATUS_GSI1PK_VALUE_FMT, order_status);
 }
 
 /* ---- access pattern orders-by-status-between (query, table Shop, index GSI1) */
 
-#define ORDERS_ORDERS_BY_STATUS_BETWEEN_TABLE_NAME "Shop"
-#define ORDERS_ORDERS_BY_STATUS_BETWEEN_INDEX_NAME "GSI1"
-#define ORDERS_ORDERS_BY_STATUS_BETWEEN_KEY_CONDITION "GSI1PK = :GSI1PK AND GSI1SK BETWEEN :GSI1SKLo AND :GSI1SKHi"
+#define ORDERS_BY_STATUS_BETWEEN_TABLE_NAME "Shop"
+#define ORDERS_BY_STATUS_BETWEEN_INDEX_NAME "GSI1"
+#define ORDERS_BY_STATUS_BETWEEN_KEY_CONDITION "GSI1PK = :GSI1PK AND GSI1SK BETWEEN :GSI1SKLo AND :GSI1SKHi"
 
 /* GSI1PK eq STATUS#{orderStatus} */
-#define ORDERS_ORDERS_BY_STATUS_BETWEEN_GSI1PK_PLACEHOLDER ":GSI1PK" /* in ExpressionAttributeValues */
-#define ORDERS_ORDERS_BY_STATUS_BETWEEN_GSI1PK_VALUE_FMT "STATUS#%s"
-static inline int orders_orders_by_status_between_gsi1pk_value(char *buf, size_t size, const char *order_status)
+#define ORDERS_BY_STATUS_BETWEEN_GSI1PK_PLACEHOLDER ":GSI1PK" /* in ExpressionAttributeValues */
+#define ORDERS_BY_STATUS_BETWEEN_GSI1PK_VALUE_FMT "STATUS#%s"
+static inline int orders_by_status_between_gsi1pk_value(char *buf, size_t size, const char *order_status)
 {
-	return snprintf(buf, size, ORDERS_ORDERS_BY_STATUS_BETWEEN_GSI1PK_VALUE_FMT, order_status);
+	return snprintf(buf, size, ORDERS_BY_STATUS_BETWEEN_GSI1PK_VALUE_FMT, order_status);
 }
 
 /* GSI1SK between (lower) {startDate} */
-#define ORDERS_ORDERS_BY_STATUS_BETWEEN_GSI1SK_LO_PLACEHOLDER ":GSI1SKLo" /* in ExpressionAttributeValues */
-#define ORDERS_ORDERS_BY_STATUS_BETWEEN_GSI1SK_LO_VALUE_FMT "%s"
-static inline int orders_orders_by_status_between_gsi1sk_lo_value(char *buf, size_t size, const char *start_date)
+#define ORDERS_BY_STATUS_BETWEEN_GSI1SK_LO_PLACEHOLDER ":GSI1SKLo" /* in ExpressionAttributeValues */
+#define ORDERS_BY_STATUS_BETWEEN_GSI1SK_LO_VALUE_FMT "%s"
+static inline int orders_by_status_between_gsi1sk_lo_value(char *buf, size_t size, const char *start_date)
 {
-	return snprintf(buf, size, ORDERS_ORDERS_BY_STATUS_BETWEEN_GSI1SK_LO_VALUE_FMT, start_date);
+	return snprintf(buf, size, ORDERS_BY_STATUS_BETWEEN_GSI1SK_LO_VALUE_FMT, start_date);
 }
 
 /* GSI1SK between (upper) {endDate}$ */
-#define ORDERS_ORDERS_BY_STATUS_BETWEEN_GSI1SK_HI_PLACEHOLDER ":GSI1SKHi" /* in ExpressionAttributeValues */
-#define ORDERS_ORDERS_BY_STATUS_BETWEEN_GSI1SK_HI_VALUE_FMT "%s$"
-static inline int orders_orders_by_status_between_gsi1sk_hi_value(char *buf, size_t size, const char *end_date)
+#define ORDERS_BY_STATUS_BETWEEN_GSI1SK_HI_PLACEHOLDER ":GSI1SKHi" /* in ExpressionAttributeValues */
+#define ORDERS_BY_STATUS_BETWEEN_GSI1SK_HI_VALUE_FMT "%s$"
+static inline int orders_by_status_between_gsi1sk_hi_value(char *buf, size_t size, const char *end_date)
 {
-	return snprintf(buf, size, ORDERS_ORDERS_BY_STATUS_BETWEEN_GSI1SK_HI_VALUE_FMT, end_date);
+	return snprintf(buf, size, ORDERS_BY_STATUS_BETWEEN_GSI1SK_HI_VALUE_FMT, end_date);
 }
 
 /* ---- access pattern lines-of-order (query, table Shop) */

@@ -104,10 +104,10 @@ static inline int forum_key_number_(const char **p, unsigned width, long long *o
 
 /* ---- entity Forum (table Forum) */
 
-#define FORUM_FORUM_NAME_NAME "Name"
-#define FORUM_FORUM_NAME_EXPR_NAME "#Name" /* ExpressionAttributeNames: { "#Name": NAME } */
-#define FORUM_FORUM_CATEGORY_NAME "Category"
-#define FORUM_FORUM_THREADS_NAME "Threads"
+#define FORUM_NAME_NAME "Name"
+#define FORUM_NAME_EXPR_NAME "#Name" /* ExpressionAttributeNames: { "#Name": NAME } */
+#define FORUM_CATEGORY_NAME "Category"
+#define FORUM_THREADS_NAME "Threads"
 
 /* ---- entity Thread (table Thread) */
 

@@ -30,12 +30,12 @@ extern "C" {
 
 /* ---- entity TodoItem (table TodoItems) */
 
-#define TODO_TODO_ITEM_PK_NAME "PK"
-#define TODO_TODO_ITEM_SK_NAME "SK"
-#define TODO_TODO_ITEM_CONTENT_NAME "content"
-#define TODO_TODO_ITEM_USER_NAME "user"
-#define TODO_TODO_ITEM_USER_EXPR_NAME "#user" /* ExpressionAttributeNames: { "#user": NAME } */
-#define TODO_TODO_ITEM_DONE_NAME "done"
+#define TODO_ITEM_PK_NAME "PK"
+#define TODO_ITEM_SK_NAME "SK"
+#define TODO_ITEM_CONTENT_NAME "content"
+#define TODO_ITEM_USER_NAME "user"
+#define TODO_ITEM_USER_EXPR_NAME "#user" /* ExpressionAttributeNames: { "#user": NAME } */
+#define TODO_ITEM_DONE_NAME "done"
 
 /* ---- access pattern todos-by-user (query, table TodoItems, index TodoItemsByUser) */
 
