@@ -23,6 +23,9 @@ const char *ddbc_hplan_param(ddbc_arena *arena, const char *member_lower);
  * plan->whole_names; sets plan->shortened when it leaves words out. */
 const char *ddbc_hplan_short(ddbc_header_plan *plan, const char *id);
 
+/* Plans the tables' and indexes' names (header_plan_short.c). */
+void ddbc_hplan_tables(ddbc_header_plan *plan);
+
 /* Plans the access patterns of plan->g into plan->patterns (in the plan's
  * arena); names that give no identifier are header-name findings in d
  * (when not NULL). Returns whether there were such findings. */
