@@ -131,8 +131,14 @@ static void banner(strbuf *sb, const ddbc_design *g, const ddbc_header_plan *pla
 		" * table says already left out), %s_<ENTITY>_<ATTRIBUTE>_NAME\n"
 		" * and, for a name that is a reserved word or not a plain identifier,\n"
 		" * %s_<ENTITY>_<ATTRIBUTE>_EXPR_NAME for ExpressionAttributeNames.\n"
+		" * A key a parser reads back exactly also has\n"
+		" *   %s_<entity>_<attribute>_parse(key, &parts)  0, or -1 for another shape\n"
+		" * An access pattern X has %s_X_TABLE_NAME, %s_X_INDEX_NAME, its\n"
+		" * %s_X_KEY_CONDITION and %s_X_EXPR_NAMES_JSON, and per key condition value\n"
+		" * %s_X_<ATTRIBUTE>_PLACEHOLDER, %s_X_<ATTRIBUTE>_VALUE (a constant) or\n"
+		" * %s_X_<ATTRIBUTE>_VALUE_FMT and %s_x_<attribute>_value(buf, size, ...).\n"
 		" */\n",
-		P, P, p, P, P, P, P, P, P);
+		P, P, p, P, P, P, P, P, P, p, P, P, P, P, P, P, P, p);
 }
 
 static void section(strbuf *sb, const char *what, const char *name, const char *detail)

@@ -13,6 +13,12 @@
  * table says already left out), ASSESSMENT_MULTI_<ENTITY>_<ATTRIBUTE>_NAME
  * and, for a name that is a reserved word or not a plain identifier,
  * ASSESSMENT_MULTI_<ENTITY>_<ATTRIBUTE>_EXPR_NAME for ExpressionAttributeNames.
+ * A key a parser reads back exactly also has
+ *   assessment_multi_<entity>_<attribute>_parse(key, &parts)  0, or -1 for another shape
+ * An access pattern X has ASSESSMENT_MULTI_X_TABLE_NAME, ASSESSMENT_MULTI_X_INDEX_NAME, its
+ * ASSESSMENT_MULTI_X_KEY_CONDITION and ASSESSMENT_MULTI_X_EXPR_NAMES_JSON, and per key condition value
+ * ASSESSMENT_MULTI_X_<ATTRIBUTE>_PLACEHOLDER, ASSESSMENT_MULTI_X_<ATTRIBUTE>_VALUE (a constant) or
+ * ASSESSMENT_MULTI_X_<ATTRIBUTE>_VALUE_FMT and assessment_multi_x_<attribute>_value(buf, size, ...).
  */
 #ifndef ASSESSMENT_MULTI_DDBC_H
 #define ASSESSMENT_MULTI_DDBC_H

@@ -13,6 +13,12 @@
  * table says already left out), ASSESSMENT_SINGLE_<ENTITY>_<ATTRIBUTE>_NAME
  * and, for a name that is a reserved word or not a plain identifier,
  * ASSESSMENT_SINGLE_<ENTITY>_<ATTRIBUTE>_EXPR_NAME for ExpressionAttributeNames.
+ * A key a parser reads back exactly also has
+ *   assessment_single_<entity>_<attribute>_parse(key, &parts)  0, or -1 for another shape
+ * An access pattern X has ASSESSMENT_SINGLE_X_TABLE_NAME, ASSESSMENT_SINGLE_X_INDEX_NAME, its
+ * ASSESSMENT_SINGLE_X_KEY_CONDITION and ASSESSMENT_SINGLE_X_EXPR_NAMES_JSON, and per key condition value
+ * ASSESSMENT_SINGLE_X_<ATTRIBUTE>_PLACEHOLDER, ASSESSMENT_SINGLE_X_<ATTRIBUTE>_VALUE (a constant) or
+ * ASSESSMENT_SINGLE_X_<ATTRIBUTE>_VALUE_FMT and assessment_single_x_<attribute>_value(buf, size, ...).
  */
 #ifndef ASSESSMENT_SINGLE_DDBC_H
 #define ASSESSMENT_SINGLE_DDBC_H

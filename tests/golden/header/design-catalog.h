@@ -13,6 +13,12 @@
  * table says already left out), CATALOG_<ENTITY>_<ATTRIBUTE>_NAME
  * and, for a name that is a reserved word or not a plain identifier,
  * CATALOG_<ENTITY>_<ATTRIBUTE>_EXPR_NAME for ExpressionAttributeNames.
+ * A key a parser reads back exactly also has
+ *   catalog_<entity>_<attribute>_parse(key, &parts)  0, or -1 for another shape
+ * An access pattern X has CATALOG_X_TABLE_NAME, CATALOG_X_INDEX_NAME, its
+ * CATALOG_X_KEY_CONDITION and CATALOG_X_EXPR_NAMES_JSON, and per key condition value
+ * CATALOG_X_<ATTRIBUTE>_PLACEHOLDER, CATALOG_X_<ATTRIBUTE>_VALUE (a constant) or
+ * CATALOG_X_<ATTRIBUTE>_VALUE_FMT and catalog_x_<attribute>_value(buf, size, ...).
  */
 #ifndef CATALOG_DDBC_H
 #define CATALOG_DDBC_H

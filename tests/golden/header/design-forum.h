@@ -13,6 +13,12 @@
  * table says already left out), FORUM_<ENTITY>_<ATTRIBUTE>_NAME
  * and, for a name that is a reserved word or not a plain identifier,
  * FORUM_<ENTITY>_<ATTRIBUTE>_EXPR_NAME for ExpressionAttributeNames.
+ * A key a parser reads back exactly also has
+ *   forum_<entity>_<attribute>_parse(key, &parts)  0, or -1 for another shape
+ * An access pattern X has FORUM_X_TABLE_NAME, FORUM_X_INDEX_NAME, its
+ * FORUM_X_KEY_CONDITION and FORUM_X_EXPR_NAMES_JSON, and per key condition value
+ * FORUM_X_<ATTRIBUTE>_PLACEHOLDER, FORUM_X_<ATTRIBUTE>_VALUE (a constant) or
+ * FORUM_X_<ATTRIBUTE>_VALUE_FMT and forum_x_<attribute>_value(buf, size, ...).
  */
 #ifndef FORUM_DDBC_H
 #define FORUM_DDBC_H

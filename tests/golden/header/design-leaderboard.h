@@ -13,6 +13,12 @@
  * table says already left out), LEADERBOARD_<ENTITY>_<ATTRIBUTE>_NAME
  * and, for a name that is a reserved word or not a plain identifier,
  * LEADERBOARD_<ENTITY>_<ATTRIBUTE>_EXPR_NAME for ExpressionAttributeNames.
+ * A key a parser reads back exactly also has
+ *   leaderboard_<entity>_<attribute>_parse(key, &parts)  0, or -1 for another shape
+ * An access pattern X has LEADERBOARD_X_TABLE_NAME, LEADERBOARD_X_INDEX_NAME, its
+ * LEADERBOARD_X_KEY_CONDITION and LEADERBOARD_X_EXPR_NAMES_JSON, and per key condition value
+ * LEADERBOARD_X_<ATTRIBUTE>_PLACEHOLDER, LEADERBOARD_X_<ATTRIBUTE>_VALUE (a constant) or
+ * LEADERBOARD_X_<ATTRIBUTE>_VALUE_FMT and leaderboard_x_<attribute>_value(buf, size, ...).
  */
 #ifndef LEADERBOARD_DDBC_H
 #define LEADERBOARD_DDBC_H

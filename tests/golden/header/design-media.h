@@ -13,6 +13,12 @@
  * table says already left out), MEDIA_<ENTITY>_<ATTRIBUTE>_NAME
  * and, for a name that is a reserved word or not a plain identifier,
  * MEDIA_<ENTITY>_<ATTRIBUTE>_EXPR_NAME for ExpressionAttributeNames.
+ * A key a parser reads back exactly also has
+ *   media_<entity>_<attribute>_parse(key, &parts)  0, or -1 for another shape
+ * An access pattern X has MEDIA_X_TABLE_NAME, MEDIA_X_INDEX_NAME, its
+ * MEDIA_X_KEY_CONDITION and MEDIA_X_EXPR_NAMES_JSON, and per key condition value
+ * MEDIA_X_<ATTRIBUTE>_PLACEHOLDER, MEDIA_X_<ATTRIBUTE>_VALUE (a constant) or
+ * MEDIA_X_<ATTRIBUTE>_VALUE_FMT and media_x_<attribute>_value(buf, size, ...).
  */
 #ifndef MEDIA_DDBC_H
 #define MEDIA_DDBC_H

@@ -13,6 +13,12 @@
  * table says already left out), ORDERS_<ENTITY>_<ATTRIBUTE>_NAME
  * and, for a name that is a reserved word or not a plain identifier,
  * ORDERS_<ENTITY>_<ATTRIBUTE>_EXPR_NAME for ExpressionAttributeNames.
+ * A key a parser reads back exactly also has
+ *   orders_<entity>_<attribute>_parse(key, &parts)  0, or -1 for another shape
+ * An access pattern X has ORDERS_X_TABLE_NAME, ORDERS_X_INDEX_NAME, its
+ * ORDERS_X_KEY_CONDITION and ORDERS_X_EXPR_NAMES_JSON, and per key condition value
+ * ORDERS_X_<ATTRIBUTE>_PLACEHOLDER, ORDERS_X_<ATTRIBUTE>_VALUE (a constant) or
+ * ORDERS_X_<ATTRIBUTE>_VALUE_FMT and orders_x_<attribute>_value(buf, size, ...).
  */
 #ifndef ORDERS_DDBC_H
 #define ORDERS_DDBC_H

@@ -13,6 +13,12 @@
  * table says already left out), ECOMMERCE_<ENTITY>_<ATTRIBUTE>_NAME
  * and, for a name that is a reserved word or not a plain identifier,
  * ECOMMERCE_<ENTITY>_<ATTRIBUTE>_EXPR_NAME for ExpressionAttributeNames.
+ * A key a parser reads back exactly also has
+ *   ecommerce_<entity>_<attribute>_parse(key, &parts)  0, or -1 for another shape
+ * An access pattern X has ECOMMERCE_X_TABLE_NAME, ECOMMERCE_X_INDEX_NAME, its
+ * ECOMMERCE_X_KEY_CONDITION and ECOMMERCE_X_EXPR_NAMES_JSON, and per key condition value
+ * ECOMMERCE_X_<ATTRIBUTE>_PLACEHOLDER, ECOMMERCE_X_<ATTRIBUTE>_VALUE (a constant) or
+ * ECOMMERCE_X_<ATTRIBUTE>_VALUE_FMT and ecommerce_x_<attribute>_value(buf, size, ...).
  */
 #ifndef ECOMMERCE_DDBC_H
 #define ECOMMERCE_DDBC_H

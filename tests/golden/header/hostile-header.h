@@ -13,6 +13,12 @@
  * table says already left out), HOSTILE_DESIGN_S_<ENTITY>_<ATTRIBUTE>_NAME
  * and, for a name that is a reserved word or not a plain identifier,
  * HOSTILE_DESIGN_S_<ENTITY>_<ATTRIBUTE>_EXPR_NAME for ExpressionAttributeNames.
+ * A key a parser reads back exactly also has
+ *   hostile_design_s_<entity>_<attribute>_parse(key, &parts)  0, or -1 for another shape
+ * An access pattern X has HOSTILE_DESIGN_S_X_TABLE_NAME, HOSTILE_DESIGN_S_X_INDEX_NAME, its
+ * HOSTILE_DESIGN_S_X_KEY_CONDITION and HOSTILE_DESIGN_S_X_EXPR_NAMES_JSON, and per key condition value
+ * HOSTILE_DESIGN_S_X_<ATTRIBUTE>_PLACEHOLDER, HOSTILE_DESIGN_S_X_<ATTRIBUTE>_VALUE (a constant) or
+ * HOSTILE_DESIGN_S_X_<ATTRIBUTE>_VALUE_FMT and hostile_design_s_x_<attribute>_value(buf, size, ...).
  */
 #ifndef HOSTILE_DESIGN_S_DDBC_H
 #define HOSTILE_DESIGN_S_DDBC_H

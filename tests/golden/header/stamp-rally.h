@@ -13,6 +13,12 @@
  * table says already left out), STAMP_RALLY_<ENTITY>_<ATTRIBUTE>_NAME
  * and, for a name that is a reserved word or not a plain identifier,
  * STAMP_RALLY_<ENTITY>_<ATTRIBUTE>_EXPR_NAME for ExpressionAttributeNames.
+ * A key a parser reads back exactly also has
+ *   stamp_rally_<entity>_<attribute>_parse(key, &parts)  0, or -1 for another shape
+ * An access pattern X has STAMP_RALLY_X_TABLE_NAME, STAMP_RALLY_X_INDEX_NAME, its
+ * STAMP_RALLY_X_KEY_CONDITION and STAMP_RALLY_X_EXPR_NAMES_JSON, and per key condition value
+ * STAMP_RALLY_X_<ATTRIBUTE>_PLACEHOLDER, STAMP_RALLY_X_<ATTRIBUTE>_VALUE (a constant) or
+ * STAMP_RALLY_X_<ATTRIBUTE>_VALUE_FMT and stamp_rally_x_<attribute>_value(buf, size, ...).
  */
 #ifndef STAMP_RALLY_DDBC_H
 #define STAMP_RALLY_DDBC_H

@@ -13,6 +13,12 @@
  * table says already left out), TODO_<ENTITY>_<ATTRIBUTE>_NAME
  * and, for a name that is a reserved word or not a plain identifier,
  * TODO_<ENTITY>_<ATTRIBUTE>_EXPR_NAME for ExpressionAttributeNames.
+ * A key a parser reads back exactly also has
+ *   todo_<entity>_<attribute>_parse(key, &parts)  0, or -1 for another shape
+ * An access pattern X has TODO_X_TABLE_NAME, TODO_X_INDEX_NAME, its
+ * TODO_X_KEY_CONDITION and TODO_X_EXPR_NAMES_JSON, and per key condition value
+ * TODO_X_<ATTRIBUTE>_PLACEHOLDER, TODO_X_<ATTRIBUTE>_VALUE (a constant) or
+ * TODO_X_<ATTRIBUTE>_VALUE_FMT and todo_x_<attribute>_value(buf, size, ...).
  */
 #ifndef TODO_DDBC_H
 #define TODO_DDBC_H
