@@ -11,8 +11,8 @@
  *
  * Memory. A large design has hundreds of thousands of identifiers, and a
  * collision must stop the command before a line is written, so every one
- * is checked first. The plan keeps the tables' names and each entity's
- * C name only; an entity's attributes are planned when asked for, into
+ * is checked first. The plan keeps the tables' names, each entity's C
+ * name and the access patterns' names and values (a few per pattern) only; an entity's attributes are planned when asked for, into
  * memory the next entity reuses. The check keeps 64-bit hashes of the
  * identifiers, and plans the entities again to compare the texts of the
  * few whose hashes met: a real collision is reported, a hash collision
