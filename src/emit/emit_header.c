@@ -1,14 +1,17 @@
-/* emit_header.c - the C header of key builders and name constants
+/* emit_header.c - the C header of key builders, parsers and name constants
  *
  * Prints the plan of header_plan.c: a banner, the include guard, <stdio.h>
- * only when there is a builder, an extern "C" prologue and epilogue, the
- * table and index name constants, then per entity, in file order, each
- * attribute's name constant and, for an attribute with a template, its
- * format, literal prefix, builder macro and static inline function (or the
- * constant key). Each entity is planned as it is printed and written out
- * before the next, so neither the plan nor the text of a large design is
- * ever whole in memory. Nothing depends on the time or the directory, so
- * the same design gives the same bytes.
+ * only when there is a builder and <string.h> only when there is a parser,
+ * an extern "C" prologue and epilogue, the parsers' helpers, the table and
+ * index name constants, then per entity, in file order, each attribute's
+ * name constant and, for an attribute with a template, its format, literal
+ * prefix, builder macro and static inline function (or the constant key)
+ * and its parser; then per access pattern its names, its key condition
+ * (the queries export's own text, ddbc_query_key_condition) and a builder
+ * per key condition value. Each entity is planned as it is printed and
+ * written out before the next, so neither the plan nor the text of a large
+ * design is ever whole in memory. Nothing depends on the time or the
+ * directory, so the same design gives the same bytes.
  *
  * Every byte of user text goes through one of two escapers: c_literal for
  * string literals (quotes, backslashes, '?' against trigraphs, '%' in
