@@ -341,6 +341,50 @@ static inline int hostile_design_s_odd_name_s_pk_parse(const char *key, struct h
 
 #define HOSTILE_DESIGN_S_ODD_NAME_S_ID_NAME "id"
 
+/* ---- access pattern get * / odd %s "x" ? ?= (get, table hostile.table-1) */
+
+#define HOSTILE_DESIGN_S_GET_ODD_S_X_TABLE_NAME "hostile.table-1"
+
+/* PK eq ODD#{id} */
+#define HOSTILE_DESIGN_S_GET_ODD_S_X_PK_VALUE_FMT "ODD#%s"
+static inline int hostile_design_s_get_odd_s_x_pk_value(char *buf, size_t size, const char *id)
+{
+	return snprintf(buf, size, HOSTILE_DESIGN_S_GET_ODD_S_X_PK_VALUE_FMT, id);
+}
+
+/* SK eq ? ?(? ?)? ?<? ?>? ?- */
+#define HOSTILE_DESIGN_S_GET_ODD_S_X_SK_VALUE "\?\?(\?\?)\?\?<\?\?>\?\?-"
+
+/* ---- access pattern odd ? by * / key (query, table hostile.table-1) */
+
+#define HOSTILE_DESIGN_S_ODD_BY_KEY_TABLE_NAME "hostile.table-1"
+#define HOSTILE_DESIGN_S_ODD_BY_KEY_KEY_CONDITION "PK = :PK AND begins_with(SK, :SK)"
+
+/* PK eq ODD#{id} */
+#define HOSTILE_DESIGN_S_ODD_BY_KEY_PK_PLACEHOLDER ":PK" /* in ExpressionAttributeValues */
+#define HOSTILE_DESIGN_S_ODD_BY_KEY_PK_VALUE_FMT "ODD#%s"
+static inline int hostile_design_s_odd_by_key_pk_value(char *buf, size_t size, const char *id)
+{
+	return snprintf(buf, size, HOSTILE_DESIGN_S_ODD_BY_KEY_PK_VALUE_FMT, id);
+}
+
+/* SK begins_with ? ?( */
+#define HOSTILE_DESIGN_S_ODD_BY_KEY_SK_PLACEHOLDER ":SK" /* in ExpressionAttributeValues */
+#define HOSTILE_DESIGN_S_ODD_BY_KEY_SK_VALUE "\?\?("
+
+/* ---- access pattern user-by-event (query, table hostile.table-1) */
+
+#define HOSTILE_DESIGN_S_USER_BY_EVENT_TABLE_NAME "hostile.table-1"
+#define HOSTILE_DESIGN_S_USER_BY_EVENT_KEY_CONDITION "PK = :PK"
+
+/* PK eq EVENT%s%n%%d#"q"#{eventId}#100%#{n:05} */
+#define HOSTILE_DESIGN_S_USER_BY_EVENT_PK_PLACEHOLDER ":PK" /* in ExpressionAttributeValues */
+#define HOSTILE_DESIGN_S_USER_BY_EVENT_PK_VALUE_FMT "EVENT%%s%%n%%%%d#\"q\"#%s#100%%#%05lld"
+static inline int hostile_design_s_user_by_event_pk_value(char *buf, size_t size, const char *event_id, long long n)
+{
+	return snprintf(buf, size, HOSTILE_DESIGN_S_USER_BY_EVENT_PK_VALUE_FMT, event_id, n);
+}
+
 #ifdef __cplusplus
 }
 #endif
