@@ -1,7 +1,8 @@
 /* check_header.c - `ddbc header`: golden files, and generated code compiled and run
  *
- * For every sample, the hostile design (tests/fixtures/hostile-header.ddb.yaml)
- * and the forum's, whose keys are built from parts it does not store:
+ * For every sample, every test design that checks clean (tests/designs),
+ * the hostile design (tests/fixtures/hostile-header.ddb.yaml) and the
+ * forum's, whose keys are built from parts it does not store:
  *   - the header equals its golden file (DDBC_UPDATE_GOLDEN=1 rewrites it) and
  *     is the same bytes when generated twice;
  *   - it compiles with the system compiler (cc, c++ from PATH) as -std=c99,
@@ -10,8 +11,16 @@
  *     another prefix;
  *   - a C program written here from the header plan calls every builder (macro
  *     and inline function) with the values of each example item and checks
- *     that it returns exactly the example's key, and checks every constant key,
- *     literal prefix and name constant. It is compiled as C and as C++ and run.
+ *     that it returns exactly the example's key, parses every example key
+ *     back into the item's values (a key whose values the item does not store
+ *     is parsed and built again: the same key), and checks every constant key,
+ *     literal prefix and name constant; for every access pattern it checks
+ *     the names, the key condition and each value builder (called with the
+ *     parameters the queries export takes) against the queries export's
+ *     request. It is compiled as C99, C11 under ASan and UBSan, C++ and C++
+ *     under the sanitizers, and each is run.
+ * The parsers' edge cases (widths, signs, range, repeated values) and the
+ * program of docs/header.md are tested on their own.
  * Expected strings in that program are escaped by this file's own escaper, not
  * the emitter's. Then: all headers in one translation unit; name findings
  * (collisions, names without identifiers) from the library and the CLI,
@@ -22,6 +31,7 @@
 #define _GNU_SOURCE 1
 #include "rules/check.h"          /* ddbc_check */
 #include "emit/emit.h"
+#include "emit/emit_json.h"      /* ddbc_json_scalar_text */
 #include "model/header_plan.h"
 #include "util/strbuf.h"
 #include "util/strset.h"
@@ -42,30 +52,63 @@
 
 extern char **environ;
 
-/* Every sample (found at start-up, so a new one is covered), then the
- * hostile design and the forum's; as paths relative to the source tree. */
+/* Every sample and every test design that checks clean (found at
+ * start-up, so a new one is covered), then the hostile design and the
+ * forum's; as paths relative to the source tree. */
 static char **designs;
 static size_t ndesigns;
 
-static void find_designs(void)
+/* Whether the design at path checks without errors: the test designs'
+ * broken copies, made to give a finding, have no header. */
+static bool checks_clean(const char *path)
 {
-	char *pattern = tu_srcpath("samples/*.ddb.yaml");
+	ddbc_source *src = ddbc_source_read(path);
+	if (!src)
+		return false;
+	ddbc_settings cli;
+	ddbc_settings_init(&cli);
+	ddbc_diags d;
+	ddbc_diags_init(&d);
+	ddbc_design *g = ddbc_check(src, &d, &cli);
+	bool clean = g && ddbc_diags_count(&d).errors == 0;
+	ddbc_design_free(g);
+	ddbc_diags_release(&d);
+	ddbc_source_free(src);
+	return clean;
+}
+
+/* Adds the designs dir/\*.ddb.yaml of the source tree; all of them, or
+ * those that check clean. */
+static void add_designs(const char *dir, bool only_clean)
+{
+	strbuf pattern = STRBUF_INIT;
+	strbuf_addf(&pattern, "%s/*.ddb.yaml", dir);
+	char *abs = tu_srcpath(pattern.buf);
 	glob_t g;
-	if (glob(pattern, 0, NULL, &g) != 0) {
-		fprintf(stderr, "no samples match %s\n", pattern);
+	if (glob(abs, 0, NULL, &g) != 0) {
+		fprintf(stderr, "no designs match %s\n", abs);
 		exit(1);
 	}
-	designs = calloc(g.gl_pathc + 2, sizeof(*designs));
+	designs = realloc(designs, (ndesigns + g.gl_pathc + 2) * sizeof(*designs));
 	for (size_t i = 0; i < g.gl_pathc; i++) {
+		if (only_clean && !checks_clean(g.gl_pathv[i]))
+			continue;
 		strbuf rel = STRBUF_INIT;
-		strbuf_addf(&rel, "samples/%s", strrchr(g.gl_pathv[i], '/') + 1);
+		strbuf_addf(&rel, "%s/%s", dir, strrchr(g.gl_pathv[i], '/') + 1);
 		designs[ndesigns++] = strbuf_detach(&rel);
 	}
+	globfree(&g);
+	free(abs);
+	strbuf_release(&pattern);
+}
+
+static void find_designs(void)
+{
+	add_designs("samples", false);
+	add_designs("tests/designs", true);
 	designs[ndesigns++] = strdup("tests/fixtures/hostile-header.ddb.yaml");
 	/* Key parts that are not stored are still the builders' parameters. */
 	designs[ndesigns++] = strdup("tests/fixtures/stored/forum.ddb.yaml");
-	globfree(&g);
-	free(pattern);
 }
 
 /* Warnings on top of -Wall -Wextra -pedantic -Werror: what a careful user's
@@ -143,12 +186,17 @@ static char *header_of(const char *rel, const char *prefix, size_t *len)
 	return text;
 }
 
-/* "samples/todo.ddb.yaml" -> "todo" */
+/* "samples/todo.ddb.yaml" -> "todo", "tests/designs/forum.ddb.yaml" ->
+ * "design-forum" (the stored forum fixture is "forum"). */
 static char *stem_of(const char *rel)
 {
 	const char *base = strrchr(rel, '/') ? strrchr(rel, '/') + 1 : rel;
 	const char *dot = strstr(base, ".ddb.yaml");
-	return strndup(base, dot ? (size_t)(dot - base) : strlen(base));
+	strbuf sb = STRBUF_INIT;
+	if (!strncmp(rel, "tests/designs/", 14))
+		strbuf_addstr(&sb, "design-");
+	strbuf_add(&sb, base, dot ? (size_t)(dot - base) : strlen(base));
+	return strbuf_detach(&sb);
 }
 
 /* ---- a scratch directory and the compiler -------------------------------------- */
@@ -279,6 +327,7 @@ typedef struct program {
 	strbuf text;
 	size_t calls;            /* builder calls written */
 	size_t checks;           /* string comparisons written */
+	size_t parses;           /* parser calls on example keys written */
 	strbuf uncalled;         /* builders no example could call */
 } program;
 
@@ -326,6 +375,70 @@ static void check_str(program *p, const char *what, const char *expr, const char
 	p->checks++;
 }
 
+/* Wraps text in a string literal with one byte before and after, given
+ * as a C character ('\0' for none). */
+static void lit_around(strbuf *sb, char before, const ddbc_node *key, char after)
+{
+	strbuf k = STRBUF_INIT;
+	if (before)
+		strbuf_addch(&k, before);
+	strbuf_add(&k, key->u.text, key->n);
+	if (after)
+		strbuf_addch(&k, after);
+	lit(sb, k.buf, k.len);
+	strbuf_release(&k);
+}
+
+/* The example key parsed back gives the item's values, exactly: with the
+ * builder's check, build -> parse -> build gives the key again. A key with
+ * a byte more before or after a literal end is another shape. */
+static void parse_checks(program *p, const ddbc_hattr *ha, const ddbc_node *item,
+			 const ddbc_node *want, size_t ex)
+{
+	strbuf *t = &p->text;
+	const ddbc_hkey *k = ha->key;
+	strbuf_addf(t, "\t{\n\t\tstruct %s parts;\n\t\tmemset(&parts, 0, sizeof parts);\n"
+		    "\t\texpect_parsed(\"%s, example %zu\", %s(", ha->parts_struct, ha->parse_func,
+		    ex, ha->parse_func);
+	lit(t, want->u.text, want->n);
+	strbuf_addstr(t, ", &parts), 0);\n");
+	for (size_t i = 0; i < k->nparams; i++) {
+		const ddbc_hparam *pm = &k->params[i];
+		if (pm->number) {
+			long long n;
+			ck_assert(ddbc_node_int(ddbc_node_get(item, pm->attr->name.s), &n));
+			strbuf_addf(t, "\t\texpect_num(\"%s.%s\", parts.%s, ", ha->parse_func,
+				    pm->name, pm->name);
+			if (n == -9223372036854775807LL - 1)
+				strbuf_addstr(t, "(-9223372036854775807LL - 1));\n");
+			else
+				strbuf_addf(t, "%lldLL);\n", n);
+		} else {
+			const ddbc_node *v = string_value(item, pm->attr->name.s);
+			strbuf_addf(t, "\t\texpect_span(\"%s.%s\", parts.%s.ptr, parts.%s.len, ",
+				    ha->parse_func, pm->name, pm->name, pm->name);
+			lit(t, v->u.text, v->n);
+			strbuf_addstr(t, ");\n");
+		}
+		p->checks++;
+	}
+	if (k->pieces[k->npieces - 1].text) {
+		strbuf_addf(t, "\t\texpect_parsed(\"%s, a byte after\", %s(", ha->parse_func,
+			    ha->parse_func);
+		lit_around(t, '\0', want, '~');
+		strbuf_addstr(t, ", &parts), -1);\n");
+	}
+	if (k->pieces[0].text) {
+		strbuf_addf(t, "\t\texpect_parsed(\"%s, a byte before\", %s(", ha->parse_func,
+			    ha->parse_func);
+		lit_around(t, '~', want, '\0');
+		strbuf_addstr(t, ", &parts), -1);\n");
+	}
+	strbuf_addstr(t, "\t}\n");
+	p->checks += 1 + (k->pieces[k->npieces - 1].text != NULL) + (k->pieces[0].text != NULL);
+	p->parses++;
+}
+
 /* Calls ha's macro and function with item's values; returns whether it could. */
 static bool call_builder(program *p, const ddbc_hattr *ha, const ddbc_node *item, size_t ex)
 {
@@ -350,11 +463,50 @@ static bool call_builder(program *p, const ddbc_hattr *ha, const ddbc_node *item
 		if (ha->prefix_macro)
 			strbuf_addf(t, "\texpect_prefix(\"%s\", %s, buf);\n", ha->prefix_macro,
 				    ha->prefix_macro);
+		if (ha->parse_func)
+			parse_checks(p, ha, item, want, ex);
 		p->calls += 2;
 		p->checks += 3 + (ha->prefix_macro != NULL);
 	}
 	strbuf_release(&args);
 	return ok;
+}
+
+/* The example's key parsed, then built again from its parts: the same
+ * key. Text parts are copied out to be NUL-terminated. */
+static bool round_trip(program *p, const ddbc_hattr *ha, const ddbc_node *item, size_t ex)
+{
+	const ddbc_node *want = string_value(item, ha->attr->name.s);
+	if (!want || !ha->parse_func)
+		return false;
+	const ddbc_hkey *k = ha->key;
+	strbuf *t = &p->text;
+	strbuf_addf(t, "\t{\n\t\tstruct %s parts;\n\t\tchar text[%zu][1024];\n"
+		    "\t\tmemset(&parts, 0, sizeof parts);\n\t\tmemset(text, 0, sizeof text);\n"
+		    "\t\texpect_parsed(\"%s, example %zu\", %s(", ha->parts_struct,
+		    k->nparams, ha->parse_func, ex, ha->parse_func);
+	lit(t, want->u.text, want->n);
+	strbuf_addstr(t, ", &parts), 0);\n");
+	strbuf args = STRBUF_INIT;
+	for (size_t i = 0; i < k->nparams; i++) {
+		const char *m = k->params[i].name;
+		if (k->params[i].number) {
+			strbuf_addf(&args, ", parts.%s", m);
+			continue;
+		}
+		strbuf_addf(t, "\t\tif (parts.%s.len < sizeof text[%zu])\n"
+			    "\t\t\tmemcpy(text[%zu], parts.%s.ptr, parts.%s.len);\n", m, i, i, m, m);
+		strbuf_addf(&args, ", text[%zu]", i);
+	}
+	strbuf_addf(t, "\t\tn = %s(buf, sizeof(buf)%s);\n", ha->func, args.buf);
+	strbuf_addf(t, "\t\texpect_key(\"%s, example %zu read back\", buf, n, ", ha->func, ex);
+	lit(t, want->u.text, want->n);
+	strbuf_addstr(t, ");\n\t}\n");
+	strbuf_release(&args);
+	p->checks += 2;
+	p->calls++;
+	p->parses++;
+	return true;
 }
 
 static void attr_checks(program *p, const ddbc_hattr *ha, const ddbc_entity *e)
@@ -387,6 +539,9 @@ static void attr_checks(program *p, const ddbc_hattr *ha, const ddbc_entity *e)
 	bool called = false;
 	for (size_t x = 0; x < e->nexamples; x++)
 		called |= call_builder(p, ha, e->examples[x], x + 1);
+	/* Values not stored: the key read back gives them. */
+	for (size_t x = 0; x < e->nexamples && !called; x++)
+		called |= round_trip(p, ha, e->examples[x], x + 1);
 	if (!called)
 		strbuf_addf(&p->uncalled, " %s", ha->builder);
 }
@@ -433,6 +588,28 @@ static const char program_head[] =
 	"\t\tfail(what, prefix, key);\n"
 	"}\n"
 	"\n"
+	"static void expect_parsed(const char *what, int got, int want)\n"
+	"{\n"
+	"\tchecks++;\n"
+	"\tif (got != want)\n"
+	"\t\tfail(what, got ? \"-1\" : \"0\", want ? \"-1\" : \"0\");\n"
+	"}\n"
+	"\n"
+	"static void expect_span(const char *what, const char *ptr, size_t len,\n"
+	"\t\t\tconst char *want)\n"
+	"{\n"
+	"\tchecks++;\n"
+	"\tif (len != strlen(want) || strncmp(ptr, want, len) != 0)\n"
+	"\t\tfail(what, \"(another value)\", want);\n"
+	"}\n"
+	"\n"
+	"static void expect_num(const char *what, long long got, long long want)\n"
+	"{\n"
+	"\tchecks++;\n"
+	"\tif (got != want)\n"
+	"\t\tfail(what, \"(another number)\", \"(the example's)\");\n"
+	"}\n"
+	"\n"
 	"/* '#', then letters, digits and '_': what DynamoDB takes */\n"
 	"static void expect_expr_name(const char *what, const char *name)\n"
 	"{\n"
@@ -451,8 +628,182 @@ static const char program_head[] =
 	"\tint n = 0;\n"
 	"\t(void)buf, (void)small, (void)small_size, (void)n;\n";
 
+/* ---- access patterns against the queries export ---------------------------------- */
+
+static bool usable_value(const ddbc_node *v)
+{
+	return v && v->kind == DDBC_NODE_SCALAR && !ddbc_node_is_null(v);
+}
+
+/* A parameter's value where the queries export takes it without --param:
+ * the pattern's example, a matched entity's first example item holding
+ * it, that attribute's own example. */
+static const ddbc_node *pattern_param(const ddbc_pattern *pt, const char *name)
+{
+	const ddbc_node *v = pt->example ? ddbc_node_get(pt->example, name) : NULL;
+	if (usable_value(v))
+		return v;
+	for (size_t i = 0; i < pt->nmatched; i++) {
+		const ddbc_entity *e = pt->matched[i];
+		if (!ddbc_entity_attr(e, name))
+			continue;
+		for (size_t k = 0; k < e->nexamples; k++)
+			if (usable_value(v = ddbc_node_get(e->examples[k], name)))
+				return v;
+	}
+	for (size_t i = 0; i < pt->nmatched; i++) {
+		const ddbc_attr *a = ddbc_entity_attr(pt->matched[i], name);
+		if (a && usable_value(a->example))
+			return a->example;
+	}
+	return NULL;
+}
+
+/* The value the export's request gives hv: its placeholder's value in a
+ * Query, else the key's (or the put item's) member; its text, or NULL. */
+static const char *export_value(json_t *input, const ddbc_hpattern *hp, const ddbc_hvalue *hv,
+				const char *ref)
+{
+	json_t *typed;
+	if (hp->kce_macro)
+		typed = json_object_get(json_object_get(input, "ExpressionAttributeValues"), ref);
+	else
+		typed = json_object_get(json_object_get(input, hp->pattern->operation == DDBC_OP_PUT ?
+							       "Item" : "Key"), hv->cond->attr.s);
+	const char *key;
+	json_t *v;
+	json_object_foreach(typed, key, v)
+		return json_string_value(v);
+	return NULL;
+}
+
+/* The builder of hv called with the pattern's parameter values; false
+ * when one has none (or one the parameter type cannot take). */
+static bool value_args(strbuf *args, const ddbc_hpattern *hp, const ddbc_hvalue *hv)
+{
+	for (size_t i = 0; i < hv->key.nparams; i++) {
+		const ddbc_hparam *pm = &hv->key.params[i];
+		const ddbc_node *v = pattern_param(hp->pattern, pm->source);
+		if (!v)
+			return false;
+		strbuf_addstr(args, ", ");
+		if (pm->number) {
+			long long n;
+			if (!ddbc_node_int(v, &n))
+				return false;
+			strbuf_addf(args, "%lldLL", n);
+			continue;
+		}
+		strbuf text = STRBUF_INIT;
+		ddbc_json_scalar_text(v, &text);
+		lit(args, text.buf ? text.buf : "", text.len);
+		strbuf_release(&text);
+	}
+	return true;
+}
+
+static void pattern_value_checks(program *p, const ddbc_hpattern *hp, const ddbc_hvalue *hv,
+				 json_t *input, const char *ref)
+{
+	if (hv->ref_macro) {
+		ck_assert_msg(ref != NULL, "%s: no placeholder in the export", hv->ref_macro);
+		check_str(p, hv->ref_macro, hv->ref_macro, ref, strlen(ref));
+	}
+	const char *want = export_value(input, hp, hv, ref);
+	if (!want) {
+		strbuf_addf(&p->uncalled, " %s", hv->value_macro);
+		return;
+	}
+	if (hv->key.constant) {
+		check_str(p, hv->value_macro, hv->value_macro, want, strlen(want));
+		return;
+	}
+	strbuf args = STRBUF_INIT;
+	if (value_args(&args, hp, hv)) {
+		strbuf_addf(&p->text, "\tn = %s(buf, sizeof(buf)%s);\n", hv->func, args.buf);
+		strbuf_addf(&p->text, "\texpect_key(\"%s\", buf, n, ", hv->func);
+		lit(&p->text, want, strlen(want));
+		strbuf_addstr(&p->text, ");\n");
+		p->calls++;
+		p->checks++;
+	} else {
+		strbuf_addf(&p->uncalled, " %s", hv->func);
+	}
+	strbuf_release(&args);
+}
+
+/* Whether expression expr holds the placeholder ref as a whole word. */
+static bool names_in(const char *expr, const char *ref)
+{
+	size_t n = strlen(ref);
+	for (const char *at = expr; (at = strstr(at, ref)) != NULL; at += n) {
+		char next = at[n];
+		if (!((next >= 'a' && next <= 'z') || (next >= 'A' && next <= 'Z') ||
+		      (next >= '0' && next <= '9') || next == '_'))
+			return true;
+	}
+	return false;
+}
+
+/* Every pattern's names and values against the request the queries
+ * export writes for it. */
+static void pattern_checks(program *p, const ddbc_header_plan *plan, json_t *queries)
+{
+	for (size_t i = 0; i < plan->npatterns; i++) {
+		const ddbc_hpattern *hp = &plan->patterns[i];
+		json_t *req = NULL, *x;
+		size_t k;
+		json_array_foreach(queries, k, x)
+			if (!strcmp(json_string_value(json_object_get(x, "pattern")),
+				    hp->pattern->id.s))
+				req = x;
+		ck_assert_msg(req != NULL, "no request for '%s'", hp->pattern->id.s);
+		json_t *input = json_object_get(req, "input");
+		const char *table = json_string_value(json_object_get(input, "TableName"));
+		check_str(p, hp->table_macro, hp->table_macro, table, strlen(table));
+		if (hp->index_macro) {
+			const char *ix = json_string_value(json_object_get(input, "IndexName"));
+			check_str(p, hp->index_macro, hp->index_macro, ix, strlen(ix));
+		}
+		json_t *names = json_object_get(input, "ExpressionAttributeNames");
+		if (hp->kce_macro) {
+			const char *kce =
+				json_string_value(json_object_get(input, "KeyConditionExpression"));
+			check_str(p, hp->kce_macro, hp->kce_macro, kce, strlen(kce));
+		}
+		/* The key condition's names: the export's include the projection's. */
+		json_t *kce_names = json_object();
+		const char *nk;
+		json_t *nv;
+		json_object_foreach(names, nk, nv)
+			if (hp->kce_macro && names_in(json_string_value(json_object_get(
+				    input, "KeyConditionExpression")), nk))
+				json_object_set(kce_names, nk, nv);
+		if (json_object_size(kce_names)) {
+			char *text = json_dumps(kce_names, JSON_COMPACT | JSON_ENSURE_ASCII);
+			check_str(p, hp->names_macro, hp->names_macro, text, strlen(text));
+			free(text);
+		}
+		json_decref(kce_names);
+		/* The export names the value placeholders in the expression's order. */
+		const char *kce = json_string_value(json_object_get(input, "KeyConditionExpression"));
+		const char *at = kce;
+		for (size_t v = 0; v < hp->nvalues; v++) {
+			char ref[256] = "";
+			if (at && (at = strchr(at, ':')) != NULL) {
+				size_t n = strspn(at + 1, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRS"
+						  "TUVWXYZ0123456789_") + 1;
+				snprintf(ref, sizeof ref, "%.*s", (int)n, at);
+				at += n;
+			}
+			pattern_value_checks(p, hp, &hp->values[v], input, ref[0] ? ref : NULL);
+		}
+	}
+}
+
 /* Writes the program that includes header (twice) and checks plan. */
-static void write_program(program *p, ddbc_header_plan *plan, const char *header)
+static void write_program(program *p, ddbc_header_plan *plan, const char *header,
+			  json_t *queries)
 {
 	strbuf *t = &p->text;
 	strbuf_addf(t, "#include \"%s\"\n#include \"%s\"\n", header, header);
@@ -473,9 +824,11 @@ static void write_program(program *p, ddbc_header_plan *plan, const char *header
 		for (size_t k = 0; k < he.nattrs; k++)
 			attr_checks(p, &he.attrs[k], he.entity);
 	}
+	pattern_checks(p, plan, queries);
 	/* Designs without some kind of check leave its function unused. */
 	strbuf_addstr(t, "\t(void)expect_str, (void)expect_key, (void)expect_cut, "
-			 "(void)expect_prefix, (void)expect_expr_name;\n");
+			 "(void)expect_prefix, (void)expect_expr_name, (void)expect_parsed, "
+			 "(void)expect_span, (void)expect_num;\n");
 	strbuf_addstr(t, "\tprintf(\"%d checks, %d failed\\n\", checks, failed);\n"
 			 "\treturn failed != 0;\n}\n");
 }
@@ -537,32 +890,54 @@ START_TEST(test_builders_reproduce_examples)
 	ck_assert_int_eq(emit(&u, NULL, &text, &len), DDBC_EMIT_OK);
 	ddbc_header_plan plan;
 	ck_assert_int_eq(ddbc_header_plan_build(&plan, u.design, NULL, &u.d), DDBC_PLAN_OK);
-	program p = { STRBUF_INIT, 0, 0, STRBUF_INIT };
-	write_program(&p, &plan, "design.h");
+	char *qtext;
+	size_t qlen;
+	FILE *mem = open_memstream(&qtext, &qlen);
+	ck_assert_int_eq(ddbc_emit_queries(mem, u.design, NULL, &u.d), DDBC_EMIT_OK);
+	fclose(mem);
+	json_error_t err;
+	json_t *queries = json_loadb(qtext, qlen, 0, &err);
+	ck_assert_msg(queries != NULL, "%s: the queries export is no JSON: %s", rel, err.text);
+	free(qtext);
+	program p = { STRBUF_INIT, 0, 0, 0, STRBUF_INIT };
+	write_program(&p, &plan, "design.h", queries);
+	json_decref(queries);
 	ck_assert_msg(p.uncalled.len == 0, "%s: no example item gives the values of:%s", rel,
 		      p.uncalled.buf);
 
 	char *dir = make_tmpdir();
 	write_in(dir, "design.h", text, len);
 	write_in(dir, "prog.c", p.text.buf, p.text.len);
-	/* Optimised, for the warnings of the later passes (format truncation...). */
-	const char *cc[] = { "cc", "-std=c99", "-O2", C_FLAGS, "prog.c", "-o", "prog", NULL };
+	/* Optimised, for the warnings of the later passes (format truncation...);
+	 * and under the address and undefined-behaviour sanitizers, which stop
+	 * at the first error. */
+#define SANITIZE "-g", "-fsanitize=address,undefined", "-fno-sanitize-recover=all"
+	const char *c99[] = { "cc", "-std=c99", "-O2", C_FLAGS, "prog.c", "-o", "prog", NULL };
+	const char *c11[] = { "cc", "-std=c11", "-O1", SANITIZE, C_FLAGS, "prog.c", "-o",
+			      "prog11", NULL };
 	const char *cxx[] = { "c++", "-x", "c++", "-std=c++11", "-O2", CXX_FLAGS, "prog.c",
 			      "-o", "progxx", NULL };
-	expect_run(dir, cc);
-	expect_run(dir, cxx);
-	const char *run[] = { "./prog", NULL }, *runxx[] = { "./progxx", NULL };
-	for (int i = 0; i < 2; i++) {
+	const char *cxx_san[] = { "c++", "-x", "c++", "-std=c++11", "-O1", SANITIZE, CXX_FLAGS,
+				  "prog.c", "-o", "progxx-san", NULL };
+#undef SANITIZE
+	const char *const *builds[] = { c99, c11, cxx, cxx_san };
+	for (size_t i = 0; i < sizeof(builds) / sizeof(builds[0]); i++) {
+		expect_run(dir, builds[i]);
+		char exe[64];
+		const char *const *b = builds[i];
+		size_t n = 0;
+		while (b[n])
+			n++;
+		snprintf(exe, sizeof exe, "./%s", b[n - 1]);
+		const char *run[] = { exe, NULL };
 		char *log;
-		int status = run_in(dir, i ? runxx : run, &log);
+		int status = run_in(dir, run, &log);
 		if (status != 0)
-			fprintf(stderr, "%s: the %s program failed:\n%s", rel, i ? "C++" : "C",
-				log);
-		ck_assert_msg(status == 0, "%s: the %s program failed (%s kept):\n%.2000s", rel,
-			      i ? "C++" : "C", dir, log);
+			fprintf(stderr, "%s: %s failed:\n%s", rel, exe, log);
+		ck_assert_msg(status == 0, "%s: %s failed (%s kept):\n%.2000s", rel, exe, dir, log);
 		strbuf want = STRBUF_INIT;
 		strbuf_addf(&want, "%zu checks, 0 failed\n", p.checks);
-		ck_assert_msg(!strcmp(log, want.buf), "%s: expected '%s', got '%s'", rel,
+		ck_assert_msg(!strcmp(log, want.buf), "%s: %s: expected '%s', got '%s'", rel, exe,
 			      want.buf, log);
 		strbuf_release(&want);
 		free(log);
@@ -571,6 +946,8 @@ START_TEST(test_builders_reproduce_examples)
 	/* Only designs with templates have builders to call. */
 	if (plan.has_builders)
 		ck_assert_msg(p.calls > 0, "%s: no builder called", rel);
+	if (plan.has_parsers)
+		ck_assert_msg(p.parses > 0, "%s: no parser called", rel);
 	strbuf_release(&p.text);
 	strbuf_release(&p.uncalled);
 	ddbc_header_plan_free(&plan);
@@ -645,12 +1022,23 @@ START_TEST(test_default_prefix)
 }
 END_TEST
 
-/* <stdio.h> only where a builder needs snprintf. */
+/* <stdio.h> only where a builder needs snprintf, <string.h> where a parser
+ * needs it. */
 START_TEST(test_includes_only_what_it_uses)
 {
 	size_t len;
+	unit u;
+	unit_open(&u, NULL, "ddbc: 1\nname: demo\ntables:\n  t-1:\n    partition_key: PK\nentities:\n"
+		  "  A:\n    attributes: { PK: S, n: N }\n");
+	char *plain;
+	ck_assert_int_eq(emit(&u, NULL, &plain, &len), DDBC_EMIT_OK);
+	ck_assert_msg(!tu_contains(plain, len, "#include"), "%s", plain);
+	free(plain);
+	unit_close(&u);
+	/* A pattern's value builder needs it too. */
 	char *todo = header_of("samples/todo.ddb.yaml", NULL, &len);
-	ck_assert(!tu_contains(todo, len, "#include"));
+	ck_assert(tu_contains(todo, len, "#include <stdio.h>"));
+	ck_assert(!tu_contains(todo, len, "#include <string.h>"));
 	free(todo);
 	char *sr = header_of("samples/stamp-rally.ddb.yaml", NULL, &len);
 	ck_assert(tu_contains(sr, len, "#include <stdio.h>"));
@@ -973,6 +1361,134 @@ START_TEST(test_table_collision)
 }
 END_TEST
 
+/* Words the identifier says already are dropped from table and index
+ * names; a shortening that would make two names one is not made. */
+START_TEST(test_names_without_stutter)
+{
+	unit u;
+	int r = header_findings("ddbc: 1\nname: game-scores\ntables:\n"
+				"  GameScores:\n    partition_key: PK\n"
+				"    gsi: { GameTitleIndex: { partition_key: G }, "
+				"GameScoresIndex: { partition_key: G } }\n"
+				"  GameScoresTable: { partition_key: PK }\n"
+				"  Users: { partition_key: PK }\n"
+				"  GameUsers: { partition_key: PK }\n"
+				"entities:\n"
+				"  A: { table: GameScores, attributes: { PK: S, G: S } }\n",
+				NULL, &u);
+	ck_assert_int_eq(r, DDBC_EMIT_OK);
+	ddbc_header_plan plan;
+	ck_assert_int_eq(ddbc_header_plan_build(&plan, u.design, NULL, &u.d), DDBC_PLAN_OK);
+	/* GameScores and GameScoresTable would both be GAME_SCORES_TABLE. */
+	ck_assert_str_eq(plan.tables[0].macro, "GAME_SCORES_GAME_SCORES_TABLE");
+	ck_assert_str_eq(plan.tables[1].macro, "GAME_SCORES_GAME_SCORES_TABLE_TABLE");
+	ck_assert_str_eq(plan.tables[0].indexes[0].macro, "GAME_SCORES_GAME_TITLE_INDEX");
+	ck_assert_str_eq(plan.tables[0].indexes[1].macro, "GAME_SCORES_INDEX");
+	ck_assert_str_eq(plan.tables[2].macro, "GAME_SCORES_USERS_TABLE");
+	ck_assert_str_eq(plan.tables[3].macro, "GAME_SCORES_GAME_USERS_TABLE");
+	ddbc_header_plan_free(&plan);
+	unit_close(&u);
+
+	r = header_findings("ddbc: 1\nname: instagram\ntables:\n"
+			    "  InstagramTable:\n    partition_key: PK\n"
+			    "    gsi: { InstagramTableGSI1: { partition_key: G } }\n"
+			    "entities:\n"
+			    "  A: { table: InstagramTable, attributes: { PK: S, G: S } }\n",
+			    NULL, &u);
+	ck_assert_int_eq(r, DDBC_EMIT_OK);
+	ck_assert_int_eq(ddbc_header_plan_build(&plan, u.design, NULL, &u.d), DDBC_PLAN_OK);
+	ck_assert_str_eq(plan.tables[0].macro, "INSTAGRAM_TABLE");
+	ck_assert_str_eq(plan.tables[0].indexes[0].macro, "INSTAGRAM_GSI1_INDEX");
+	ddbc_header_plan_free(&plan);
+	unit_close(&u);
+
+	/* Entities and patterns drop the design's name; an entity named like
+	 * the design has no part of its own. */
+	static const char game[] =
+		"ddbc: 1\nname: game\ntables:\n  t-1:\n    partition_key: PK\nentities:\n"
+		"  GameItem: { attributes: { PK: { type: S, template: \"G#{id}\" }, id: S } }\n"
+		"  Game: { attributes: { PK: { type: S, template: \"H#{id}\" }, id: S } }\n"
+		"access_patterns:\n"
+		"  game-item: { table: t-1, operation: get, key: { PK: \"G#{id}\" }, "
+		"example: { id: x } }\n";
+	char *text;
+	size_t len;
+	unit_open(&u, NULL, game);
+	ck_assert_int_eq(emit(&u, NULL, &text, &len), DDBC_EMIT_OK);
+	ck_assert_msg(tu_contains(text, len, "#define GAME_ITEM_PK_FMT ") &&
+		      tu_contains(text, len, "#define GAME_PK_FMT ") &&
+		      tu_contains(text, len, "#define GAME_ITEM_TABLE_NAME ") &&
+		      tu_contains(text, len, "game_item_pk_value("), "%s", text);
+	free(text);
+	unit_close(&u);
+
+	/* Shortened, GameItem and Item would meet: every name keeps its words,
+	 * and there is no finding. */
+	static const char both[] =
+		"ddbc: 1\nname: game\ntables:\n  t-1:\n    partition_key: PK\nentities:\n"
+		"  GameItem: { attributes: { PK: { type: S, template: \"G#{id}\" }, id: S } }\n"
+		"  Item: { attributes: { PK: { type: S, template: \"I#{id}\" }, id: S } }\n";
+	r = header_findings(both, NULL, &u);
+	ck_assert_int_eq(r, DDBC_EMIT_OK);
+	unit_close(&u);
+	unit_open(&u, NULL, both);
+	ck_assert_int_eq(emit(&u, NULL, &text, &len), DDBC_EMIT_OK);
+	ck_assert_msg(tu_contains(text, len, "#define GAME_GAME_ITEM_PK_FMT ") &&
+		      tu_contains(text, len, "#define GAME_ITEM_PK_FMT ") &&
+		      tu_contains(text, len, "#define GAME_T_1_TABLE "), "%s", text);
+	free(text);
+	unit_close(&u);
+	char *got = lint_header_names(both);
+	ck_assert_msg(!strstr(got, "[header-name]"), "lint's header-name findings are:\n%s", got);
+	free(got);
+}
+END_TEST
+
+/* An access pattern's names are checked with the rest: one that another
+ * name of the header has is a finding on every command. */
+START_TEST(test_pattern_collision)
+{
+	static const char text[] =
+		"ddbc: 1\nname: demo\ntables:\n  t-1:\n    partition_key: PK\nentities:\n"
+		"  Orders:\n"
+		"    attributes: { PK: { type: S, template: \"O#{id}\" }, id: S, TABLE: S }\n"
+		"access_patterns:\n"
+		"  orders:\n"
+		"    table: t-1\n"
+		"    operation: get\n"
+		"    key: { PK: \"O#{id}\" }\n"
+		"    example: { id: x }\n";
+	unit u;
+	int r = header_findings(text, NULL, &u);
+	ck_assert_int_eq(r, DDBC_EMIT_FINDINGS);
+	tu_expect_count(&u.d, 1);
+	tu_expect_diag(&u.d, DDBC_RULE_HEADER_NAME, 10, 3,
+		       "C name 'DEMO_ORDERS_TABLE_NAME' of access pattern 'orders' is also the C "
+		       "name of attribute 'TABLE' of entity 'Orders' (line 8)");
+	unit_close(&u);
+	char *got = lint_header_names(text);
+	ck_assert_msg(strstr(got, "10:3 error [header-name] C name 'DEMO_ORDERS_TABLE_NAME'"),
+		      "lint's header-name findings are:\n%s", got);
+	free(got);
+
+	/* Two parameters of one value that one C parameter name would take. */
+	r = header_findings("ddbc: 1\nname: demo\ntables:\n  t-1:\n    partition_key: PK\n"
+			    "entities:\n"
+			    "  A:\n    attributes: { PK: { type: S, template: \"O#{x}\" }, x: S }\n"
+			    "access_patterns:\n"
+			    "  get-a:\n"
+			    "    table: t-1\n"
+			    "    operation: get\n"
+			    "    key: { PK: \"O#{aB}#{a_b}\" }\n"
+			    "    example: { aB: x, a_b: y }\n", NULL, &u);
+	ck_assert_int_eq(r, DDBC_EMIT_FINDINGS);
+	tu_expect_diag(&u.d, DDBC_RULE_HEADER_NAME, 13, 16,
+		       "two parameters of access pattern 'get-a' give one C name in "
+		       "'O#{aB}#{a_b}'");
+	unit_close(&u);
+}
+END_TEST
+
 START_TEST(test_names_without_identifier)
 {
 	unit u;
@@ -1069,6 +1585,151 @@ START_TEST(test_nested_templates)
 				  "x, n, n);\n}\n"), "%s", out);
 	free(out);
 	unit_close(&u);
+}
+END_TEST
+
+/* A parser takes exactly the keys its builder makes: numbers as printf
+ * writes them (width, sign, range), a value used twice the same twice, a
+ * literal where it belongs; and no parser where values meet without a
+ * literal between them. */
+START_TEST(test_parsers_exact)
+{
+	unit u;
+	unit_open(&u, NULL, DESIGN_HEAD
+		  "  A:\n"
+		  "    attributes:\n"
+		  "      PK: { type: S, template: \"N#{n:03}#{s}\" }\n"
+		  "      twice: { type: S, template: \"{s}|{s}|{m}\" }\n"
+		  "      adjacent: { type: S, template: \"X#{s}{m}\" }\n"
+		  "      digit: { type: S, template: \"{m}5\" }\n"
+		  "      s: S\n"
+		  "      n: N\n"
+		  "      m: N\n");
+	char *text;
+	size_t len;
+	ck_assert_int_eq(emit(&u, NULL, &text, &len), DDBC_EMIT_OK);
+	ck_assert(tu_contains(text, len, "demo_a_pk_parse("));
+	ck_assert(tu_contains(text, len, "demo_a_twice_parse("));
+	ck_assert(!tu_contains(text, len, "demo_a_adjacent_parse"));
+	ck_assert(!tu_contains(text, len, "demo_a_digit_parse"));
+	char *dir = make_tmpdir();
+	write_in(dir, "demo.h", text, len);
+	free(text);
+	static const char prog[] =
+		"#include \"demo.h\"\n"
+		"#include <stdio.h>\n"
+		"static int failed;\n"
+		"static void pk(const char *key, int want, long long n, const char *s)\n"
+		"{\n"
+		"\tstruct demo_a_pk_parts parts;\n"
+		"\tint r = demo_a_pk_parse(key, &parts);\n"
+		"\tif (r != want || (r == 0 && (parts.n != n || parts.s.len != strlen(s) ||\n"
+		"\t    strncmp(parts.s.ptr, s, parts.s.len) != 0))) {\n"
+		"\t\tprintf(\"FAIL pk %s\\n\", key);\n"
+		"\t\tfailed++;\n"
+		"\t}\n"
+		"}\n"
+		"static void twice(const char *key, int want)\n"
+		"{\n"
+		"\tstruct demo_a_twice_parts parts;\n"
+		"\tif (demo_a_twice_parse(key, &parts) != want) {\n"
+		"\t\tprintf(\"FAIL twice %s\\n\", key);\n"
+		"\t\tfailed++;\n"
+		"\t}\n"
+		"}\n"
+		"int main(void)\n"
+		"{\n"
+		"\tpk(\"N#007#x\", 0, 7, \"x\");\n"
+		"\tpk(\"N#1234#\", 0, 1234, \"\");\n"
+		"\tpk(\"N#-01#a#b\", 0, -1, \"a#b\");\n"
+		"\tpk(\"N#-100#y\", 0, -100, \"y\");\n"
+		"\tpk(\"N#000#y\", 0, 0, \"y\");\n"
+		"\tpk(\"N#9223372036854775807#y\", 0, 9223372036854775807LL, \"y\");\n"
+		"\tpk(\"N#-9223372036854775808#y\", 0, -9223372036854775807LL - 1, \"y\");\n"
+		"\tpk(\"N#9223372036854775808#y\", -1, 0, \"\");\n"
+		"\tpk(\"N#7#x\", -1, 0, \"\");\n"
+		"\tpk(\"N#0007#x\", -1, 0, \"\");\n"
+		"\tpk(\"N#-001#x\", -1, 0, \"\");\n"
+		"\tpk(\"N#-00#x\", -1, 0, \"\");\n"
+		"\tpk(\"N#+07#x\", -1, 0, \"\");\n"
+		"\tpk(\"N#007x\", -1, 0, \"\");\n"
+		"\tpk(\"M#007#x\", -1, 0, \"\");\n"
+		"\tpk(\"N#\", -1, 0, \"\");\n"
+		"\tpk(\"\", -1, 0, \"\");\n"
+		"\ttwice(\"a|a|0\", 0);\n"
+		"\ttwice(\"|||12\", -1);\n"
+		"\ttwice(\"||12\", 0);\n"
+		"\ttwice(\"a|b|0\", -1);\n"
+		"\ttwice(\"a|a|00\", -1);\n"
+		"\ttwice(\"a|a|-0\", -1);\n"
+		"\ttwice(\"a|a|1x\", -1);\n"
+		"\ttwice(\"a|a|\", -1);\n"
+		"\tprintf(\"%d failed\\n\", failed);\n"
+		"\treturn failed != 0;\n"
+		"}\n";
+	write_in(dir, "prog.c", prog, strlen(prog));
+	const char *cc[] = { "cc", "-std=c99", "-O2", C_FLAGS, "-Wno-missing-prototypes",
+			     "prog.c", "-o", "prog", NULL };
+	const char *cxx[] = { "c++", "-x", "c++", "-std=c++11", "-O2", CXX_FLAGS, "prog.c",
+			      "-o", "progxx", NULL };
+	const char *run[] = { "./prog", NULL }, *runxx[] = { "./progxx", NULL };
+	expect_run(dir, cc);
+	expect_run(dir, run);
+	expect_run(dir, cxx);
+	expect_run(dir, runxx);
+	remove_tmpdir(dir);
+	unit_close(&u);
+}
+END_TEST
+
+/* The block after the line "```lang" in doc, up to the next "```", or NULL. */
+static char *doc_block(const char *doc, const char *lang)
+{
+	strbuf fence = STRBUF_INIT;
+	strbuf_addf(&fence, "\n```%s\n", lang);
+	const char *start = strstr(doc, fence.buf);
+	char *r = NULL;
+	if (start) {
+		start += fence.len;
+		const char *end = strstr(start, "\n```");
+		if (end)
+			r = strndup(start, (size_t)(end - start) + 1);
+	}
+	strbuf_release(&fence);
+	return r;
+}
+
+/* docs/header.md's program compiles against the header it names, as C and
+ * C++, and prints what the page says. */
+START_TEST(test_doc_program)
+{
+	char *path = tu_srcpath("docs/header.md");
+	char *doc = tu_read_file(path, NULL);
+	char *code = doc_block(doc, "c"), *want = doc_block(doc, "text");
+	ck_assert_msg(code && want, "docs/header.md lacks its program or its output");
+	char *dir = make_tmpdir();
+	size_t len;
+	char *h = header_of("samples/stamp-rally.ddb.yaml", "SR", &len);
+	write_in(dir, "stamp_rally.h", h, len);
+	write_in(dir, "query.c", code, strlen(code));
+	const char *cc[] = { "cc", "-std=c99", C_FLAGS, "query.c", "-o", "query", NULL };
+	const char *cxx[] = { "c++", "-x", "c++", "-std=c++11", CXX_FLAGS, "query.c", "-o",
+			      "queryxx", NULL };
+	expect_run(dir, cc);
+	expect_run(dir, cxx);
+	const char *run[] = { "./query", NULL }, *runxx[] = { "./queryxx", NULL };
+	for (int i = 0; i < 2; i++) {
+		char *log;
+		ck_assert_int_eq(run_in(dir, i ? runxx : run, &log), 0);
+		ck_assert_msg(!strcmp(log, want), "the page's program printed:\n%s", log);
+		free(log);
+	}
+	remove_tmpdir(dir);
+	free(h);
+	free(code);
+	free(want);
+	free(doc);
+	free(path);
 }
 END_TEST
 
@@ -1320,6 +1981,8 @@ static Suite *header_suite(void)
 	tcase_add_loop_test(tc, test_compiles, 0, ndesigns);
 	tcase_add_loop_test(tc, test_builders_reproduce_examples, 0, ndesigns);
 	tcase_add_test(tc, test_all_headers_together);
+	tcase_add_test(tc, test_parsers_exact);
+	tcase_add_test(tc, test_doc_program);
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("names");
@@ -1329,6 +1992,8 @@ static Suite *header_suite(void)
 	tcase_add_test(tc, test_collisions_with_the_first);
 	tcase_add_test(tc, test_hash_collision_is_no_collision);
 	tcase_add_test(tc, test_table_collision);
+	tcase_add_test(tc, test_names_without_stutter);
+	tcase_add_test(tc, test_pattern_collision);
 	tcase_add_test(tc, test_names_without_identifier);
 	tcase_add_test(tc, test_prefix);
 	tcase_add_test(tc, test_lint_checks_unplannable);

@@ -1,14 +1,17 @@
-/* emit_header.c - the C header of key builders and name constants
+/* emit_header.c - the C header of key builders, parsers and name constants
  *
  * Prints the plan of header_plan.c: a banner, the include guard, <stdio.h>
- * only when there is a builder, an extern "C" prologue and epilogue, the
- * table and index name constants, then per entity, in file order, each
- * attribute's name constant and, for an attribute with a template, its
- * format, literal prefix, builder macro and static inline function (or the
- * constant key). Each entity is planned as it is printed and written out
- * before the next, so neither the plan nor the text of a large design is
- * ever whole in memory. Nothing depends on the time or the directory, so
- * the same design gives the same bytes.
+ * only when there is a builder and <string.h> only when there is a parser,
+ * an extern "C" prologue and epilogue, the parsers' helpers, the table and
+ * index name constants, then per entity, in file order, each attribute's
+ * name constant and, for an attribute with a template, its format, literal
+ * prefix, builder macro and static inline function (or the constant key)
+ * and its parser; then per access pattern its names, its key condition
+ * (the queries export's own text, ddbc_query_key_condition) and a builder
+ * per key condition value. Each entity is planned as it is printed and
+ * written out before the next, so neither the plan nor the text of a large
+ * design is ever whole in memory. Nothing depends on the time or the
+ * directory, so the same design gives the same bytes.
  *
  * Every byte of user text goes through one of two escapers: c_literal for
  * string literals (quotes, backslashes, '?' against trigraphs, '%' in
@@ -17,10 +20,13 @@
  * characters), so no name or template can end a literal or a comment.
  */
 #include "emit/emit.h"
+#include "emit/emit_json.h"
 #include "model/header_plan.h"
 #include "util/strbuf.h"
 #include "util/utf8.h"
+#include "util/xalloc.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 /* ---- escaping ---------------------------------------------------------------- */
@@ -124,11 +130,18 @@ static void banner(strbuf *sb, const ddbc_design *g, const ddbc_header_plan *pla
 		" *                        >= size when buf was too small\n"
 		" *   %s_<ENTITY>_<ATTRIBUTE>_PREFIX  the text before the first value (begins_with)\n"
 		" * A constant key is the string %s_<ENTITY>_<ATTRIBUTE>. Names:\n"
-		" * %s_<TABLE>_TABLE, %s_<TABLE>_<INDEX>_INDEX, %s_<ENTITY>_<ATTRIBUTE>_NAME\n"
+		" * %s_<TABLE>_TABLE, %s_<TABLE>_<INDEX>_INDEX (a word the prefix or the\n"
+		" * table says already left out), %s_<ENTITY>_<ATTRIBUTE>_NAME\n"
 		" * and, for a name that is a reserved word or not a plain identifier,\n"
 		" * %s_<ENTITY>_<ATTRIBUTE>_EXPR_NAME for ExpressionAttributeNames.\n"
+		" * A key a parser reads back exactly also has\n"
+		" *   %s_<entity>_<attribute>_parse(key, &parts)  0, or -1 for another shape\n"
+		" * An access pattern X has %s_X_TABLE_NAME, %s_X_INDEX_NAME, its\n"
+		" * %s_X_KEY_CONDITION and %s_X_EXPR_NAMES_JSON, and per key condition value\n"
+		" * %s_X_<ATTRIBUTE>_PLACEHOLDER, %s_X_<ATTRIBUTE>_VALUE (a constant) or\n"
+		" * %s_X_<ATTRIBUTE>_VALUE_FMT and %s_x_<attribute>_value(buf, size, ...).\n"
 		" */\n",
-		P, P, p, P, P, P, P, P, P);
+		P, P, p, P, P, P, P, P, P, p, P, P, P, P, P, P, P, p);
 }
 
 static void section(strbuf *sb, const char *what, const char *name, const char *detail)
@@ -214,21 +227,137 @@ static void builder_macro(strbuf *sb, const ddbc_hattr *ha)
 	strbuf_addstr(sb, ")\n");
 }
 
-static void builder_function(strbuf *sb, const ddbc_hattr *ha)
+static void builder_function(strbuf *sb, const char *func, const char *fmt_macro,
+			     const ddbc_hkey *k)
 {
-	const ddbc_hkey *k = ha->key;
-	strbuf_addf(sb, "static inline int %s(char *buf, size_t size", ha->func);
+	strbuf_addf(sb, "static inline int %s(char *buf, size_t size", func);
 	for (size_t i = 0; i < k->nparams; i++)
 		strbuf_addf(sb, k->params[i].number ? ", long long %s" : ", const char *%s",
 			    k->params[i].name);
-	strbuf_addf(sb, ")\n{\n\treturn snprintf(buf, size, %s", ha->fmt_macro);
+	strbuf_addf(sb, ")\n{\n\treturn snprintf(buf, size, %s", fmt_macro);
 	for (size_t i = 0; i < k->npieces; i++)
 		if (!k->pieces[i].text)
 			strbuf_addf(sb, ", %s", k->params[k->pieces[i].param].name);
 	strbuf_addstr(sb, ");\n}\n");
 }
 
-static void key(strbuf *sb, const ddbc_hattr *ha)
+/* ---- parsers ------------------------------------------------------------------ */
+
+/* The helpers every parser calls, once per header. Their names end in '_',
+ * which no name of the plan does, so they meet none. */
+static void parse_helpers(strbuf *sb, const char *p)
+{
+	strbuf_addf(sb,
+		"\n/* ---- reading keys back: %s_<entity>_<attribute>_parse(key, &parts)\n"
+		" * fills the values a key was built from and returns 0, or -1 when the key has\n"
+		" * another shape. A text value points into the key (ptr, len): it ends\n"
+		" * where the literal after it first occurs. */\n\n"
+		"struct %s_key_span_ {\n\tconst char *ptr;\n\tsize_t len;\n};\n\n"
+		"static inline int %s_key_literal_(const char **p, const char *lit, size_t n)\n"
+		"{\n\tif (strncmp(*p, lit, n) != 0)\n\t\treturn -1;\n\t*p += n;\n\treturn 0;\n}\n\n",
+		p, p, p);
+	strbuf_addf(sb,
+		"/* Up to the first \"until\", or to the end when until is \"\". */\n"
+		"static inline int %s_key_text_(const char **p, const char *until,\n"
+		"\t\t\t\tstruct %s_key_span_ *out)\n"
+		"{\n"
+		"\tconst char *end = until[0] ? strstr(*p, until) : *p + strlen(*p);\n"
+		"\tif (!end)\n\t\treturn -1;\n"
+		"\tout->ptr = *p;\n\tout->len = (size_t)(end - *p);\n\t*p = end;\n\treturn 0;\n"
+		"}\n\n"
+		"static inline int %s_key_same_text_(struct %s_key_span_ a, struct %s_key_span_ b)\n"
+		"{\n\treturn a.len == b.len && strncmp(a.ptr, b.ptr, a.len) == 0;\n}\n\n",
+		p, p, p, p, p);
+	strbuf_addf(sb,
+		"/* A number as %%0<width>lld writes it: an optional '-', digits, at least\n"
+		" * width in all, no zero before them but those that pad it to width, no\n"
+		" * \"-0\", in range. */\n"
+		"static inline int %s_key_number_(const char **p, unsigned width, long long *out)\n"
+		"{\n"
+		"\tconst char *s = *p, *d = s + (*s == '-');\n"
+		"\tunsigned long long v = 0, max = *s == '-' ? 9223372036854775808ULL :\n"
+		"\t\t\t\t\t\t   9223372036854775807ULL;\n"
+		"\tsize_t n = 0, zeros = 0;\n"
+		"\twhile (d[n] >= '0' && d[n] <= '9') {\n"
+		"\t\tunsigned digit = (unsigned)(d[n] - '0');\n"
+		"\t\tif (v > (max - digit) / 10)\n\t\t\treturn -1;\n"
+		"\t\tv = v * 10 + digit;\n\t\tn++;\n\t}\n"
+		"\twhile (zeros + 1 < n && d[zeros] == '0')\n\t\tzeros++;\n"
+		"\tif (n == 0 || (*s == '-' && v == 0))\n\t\treturn -1;\n"
+		"\t/* As wide as printf pads, zeros only where it pads. */\n"
+		"\tif ((size_t)(d - s) + n < width || (zeros && (size_t)(d - s) + n > width))\n"
+		"\t\treturn -1;\n"
+		"\t*out = *s != '-' ? (long long)v : v == max ? -9223372036854775807LL - 1 :\n"
+		"\t\t\t\t\t\t      -(long long)v;\n"
+		"\t*p = d + n;\n\treturn 0;\n"
+		"}\n", p);
+}
+
+/* The parts struct: a long long per number, a text span per string. */
+static void parts_struct(strbuf *sb, const ddbc_hattr *ha, const char *p)
+{
+	const ddbc_hkey *k = ha->key;
+	strbuf_addf(sb, "struct %s {\n", ha->parts_struct);
+	for (size_t i = 0; i < k->nparams; i++) {
+		if (k->params[i].number)
+			strbuf_addf(sb, "\tlong long %s;\n", k->params[i].name);
+		else
+			strbuf_addf(sb, "\tstruct %s_key_span_ %s;\n", p, k->params[i].name);
+	}
+	strbuf_addstr(sb, "};\n");
+}
+
+/* One step of a parser, for piece i: a literal matched, a value read into
+ * its member, or, a second time, read and compared with the first. */
+static void parse_step(strbuf *sb, const ddbc_hkey *k, size_t i, bool *seen, const char *p)
+{
+	const ddbc_hpiece *pc = &k->pieces[i];
+	strbuf_addstr(sb, i ? "\t    || " : "\tif (");
+	if (pc->text) {
+		strbuf_addf(sb, "%s_key_literal_(&p, ", p);
+		c_literal(sb, pc->text, pc->len, false);
+		strbuf_addf(sb, ", %zu) != 0\n", pc->len);
+		return;
+	}
+	const ddbc_hparam *pm = &k->params[pc->param];
+	bool again = seen[pc->param];
+	seen[pc->param] = true;
+	if (pm->number) {
+		strbuf_addf(sb, "%s_key_number_(&p, %u, %s%s) != 0", p, pc->width,
+			    again ? "&n" : "&out->", again ? "" : pm->name);
+		if (again)
+			strbuf_addf(sb, " || n != out->%s", pm->name);
+		strbuf_addch(sb, '\n');
+		return;
+	}
+	const ddbc_hpiece *next = i + 1 < k->npieces ? &k->pieces[i + 1] : NULL;
+	strbuf_addf(sb, "%s_key_text_(&p, ", p);
+	if (next)
+		c_literal(sb, next->text, next->len, false);
+	else
+		strbuf_addstr(sb, "\"\"");
+	strbuf_addf(sb, ", %s%s) != 0", again ? "&t" : "&out->", again ? "" : pm->name);
+	if (again)
+		strbuf_addf(sb, " || !%s_key_same_text_(t, out->%s)", p, pm->name);
+	strbuf_addch(sb, '\n');
+}
+
+static void parser(strbuf *sb, const ddbc_hattr *ha, const char *p)
+{
+	const ddbc_hkey *k = ha->key;
+	parts_struct(sb, ha, p);
+	strbuf_addf(sb, "static inline int %s(const char *key, struct %s *out)\n{\n",
+		    ha->parse_func, ha->parts_struct);
+	strbuf_addf(sb, "\tconst char *p = key;\n\tstruct %s_key_span_ t;\n\tlong long n;\n"
+		    "\t(void)t, (void)n;\n", p);
+	bool *seen = xcalloc(k->nparams, sizeof(bool));
+	for (size_t i = 0; i < k->npieces; i++)
+		parse_step(sb, k, i, seen, p);
+	free(seen);
+	strbuf_addstr(sb, "\t    || *p != '\\0')\n\t\treturn -1;\n\treturn 0;\n}\n");
+}
+
+static void key(strbuf *sb, const ddbc_hattr *ha, const char *p)
 {
 	const ddbc_hkey *k = ha->key;
 	strbuf_addstr(sb, "/* ");
@@ -254,7 +383,81 @@ static void key(strbuf *sb, const ddbc_hattr *ha)
 		strbuf_addstr(sb, " /* literal prefix, for begins_with */\n");
 	}
 	builder_macro(sb, ha);
-	builder_function(sb, ha);
+	builder_function(sb, ha->func, ha->fmt_macro, ha->key);
+	if (ha->parse_func) {
+		strbuf_addch(sb, '\n');
+		parser(sb, ha, p);
+	}
+}
+
+/* ---- access patterns --------------------------------------------------------- */
+
+static void pattern_value(strbuf *sb, const ddbc_hvalue *hv, json_t *refs, size_t i)
+{
+	const ddbc_node *n = hv->node;
+	strbuf_addstr(sb, "\n/* ");
+	comment_str(sb, hv->cond->attr.s);
+	strbuf_addf(sb, " %s ", ddbc_cond_op_name(hv->cond->op));
+	if (hv->cond->op == DDBC_COND_BETWEEN)
+		strbuf_addstr(sb, hv->index ? "(upper) " : "(lower) ");
+	comment_text(sb, n->u.text, n->n);
+	strbuf_addstr(sb, " */\n");
+	const char *ref = refs ? json_string_value(json_array_get(refs, i)) : NULL;
+	if (hv->ref_macro && ref) {
+		define_string(sb, hv->ref_macro, ref, strlen(ref), false);
+		strbuf_addstr(sb, " /* in ExpressionAttributeValues */\n");
+	}
+	const ddbc_hkey *k = &hv->key;
+	if (k->constant) {
+		define_string(sb, hv->value_macro, k->pieces[0].text, k->pieces[0].len, false);
+		strbuf_addch(sb, '\n');
+		return;
+	}
+	strbuf_addf(sb, "#define %s ", hv->value_macro);
+	key_format(sb, k);
+	strbuf_addch(sb, '\n');
+	builder_function(sb, hv->func, hv->value_macro, k);
+}
+
+/* A pattern's names, its key condition as the queries export writes it,
+ * and a builder per value. */
+static void pattern(strbuf *sb, const ddbc_design *g, const ddbc_hpattern *hp)
+{
+	const ddbc_pattern *p = hp->pattern;
+	strbuf detail = STRBUF_INIT;
+	strbuf_addf(&detail, "%s, table %s", ddbc_operation_name(p->operation), p->table->name.s);
+	if (hp->index_macro)
+		strbuf_addf(&detail, ", index %s", p->index->name.s);
+	section(sb, "access pattern", p->id.s, detail.buf);
+	strbuf_release(&detail);
+	strbuf_addch(sb, '\n');
+	define_string(sb, hp->table_macro, p->table->name.s, strlen(p->table->name.s), false);
+	strbuf_addch(sb, '\n');
+	if (hp->index_macro) {
+		define_string(sb, hp->index_macro, p->index->name.s, strlen(p->index->name.s), false);
+		strbuf_addch(sb, '\n');
+	}
+	json_t *names = NULL, *refs = NULL;
+	if (hp->kce_macro) {
+		char *kce = ddbc_query_key_condition(g, p, &names, &refs);
+		define_string(sb, hp->kce_macro, kce, strlen(kce), false);
+		strbuf_addch(sb, '\n');
+		free(kce);
+		if (json_array_size(refs) != hp->nvalues) {
+			json_decref(refs);
+			refs = NULL;
+		}
+	}
+	if (names && json_object_size(names)) {
+		char *text = json_dumps(names, JSON_COMPACT | JSON_ENSURE_ASCII);
+		define_string(sb, hp->names_macro, text, strlen(text), false);
+		strbuf_addstr(sb, " /* ExpressionAttributeNames */\n");
+		free(text);
+	}
+	for (size_t i = 0; i < hp->nvalues; i++)
+		pattern_value(sb, &hp->values[i], refs, i);
+	json_decref(names);
+	json_decref(refs);
 }
 
 /* Writes and empties sb: the header goes out in pieces, never whole in memory. */
@@ -268,7 +471,7 @@ static void flush(strbuf *sb, FILE *out)
  * pieces of about this size. */
 #define FLUSH_AT (64 * 1024)
 
-static void entity(strbuf *sb, const ddbc_hentity *he, FILE *out)
+static void entity(strbuf *sb, const ddbc_hentity *he, const char *p, FILE *out)
 {
 	const ddbc_entity *e = he->entity;
 	strbuf detail = STRBUF_INIT;
@@ -285,7 +488,7 @@ static void entity(strbuf *sb, const ddbc_hentity *he, FILE *out)
 		if (ha->key || after_key)
 			strbuf_addch(sb, '\n');
 		if (ha->key)
-			key(sb, ha);
+			key(sb, ha, p);
 		else
 			attr_names(sb, ha);
 		after_key = ha->key != NULL;
@@ -303,7 +506,11 @@ static int header(FILE *out, const ddbc_design *g, ddbc_header_plan *plan)
 	strbuf_addf(&sb, "#ifndef %s\n#define %s\n", plan->guard, plan->guard);
 	if (plan->has_builders)
 		strbuf_addstr(&sb, "\n#include <stdio.h> /* snprintf, size_t */\n");
+	if (plan->has_parsers)
+		strbuf_addstr(&sb, "#include <string.h> /* strncmp, strstr, strlen */\n");
 	strbuf_addstr(&sb, "\n#ifdef __cplusplus\nextern \"C\" {\n#endif\n");
+	if (plan->has_parsers)
+		parse_helpers(&sb, plan->prefix_lower);
 	for (size_t i = 0; i < plan->ntables; i++) {
 		table_names(&sb, &plan->tables[i]);
 		flush(&sb, out);
@@ -313,7 +520,11 @@ static int header(FILE *out, const ddbc_design *g, ddbc_header_plan *plan)
 		ddbc_hentity he;
 		r = ddbc_header_plan_entity(plan, i, &he);
 		if (r == 0)
-			entity(&sb, &he, out);
+			entity(&sb, &he, plan->prefix_lower, out);
+		flush(&sb, out);
+	}
+	for (size_t i = 0; i < plan->npatterns && r == 0; i++) {
+		pattern(&sb, g, &plan->patterns[i]);
 		flush(&sb, out);
 	}
 	strbuf_addstr(&sb, "\n#ifdef __cplusplus\n}\n#endif\n");

@@ -81,4 +81,13 @@ json_t *ddbc_json_secondary_index(const ddbc_table *t, const ddbc_index *ix);
 json_t *ddbc_json_index_definitions(const ddbc_table *t, const ddbc_index *ix);
 json_t *ddbc_json_throughput(const ddbc_capacity *c);
 
+/* The KeyConditionExpression of query pattern p exactly as `export
+ * --format queries` writes it (emit_json_queries.c), so that the header's
+ * constant is the same text: the expression (malloc'd; "" without
+ * conditions), *names its ExpressionAttributeNames (placeholder -> name)
+ * and *refs its value placeholders, one per condition value in the
+ * expression's order (new references). */
+char *ddbc_query_key_condition(const ddbc_design *g, const ddbc_pattern *p, json_t **names,
+			       json_t **refs);
+
 #endif

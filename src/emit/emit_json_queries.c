@@ -52,6 +52,7 @@ typedef struct request {
 	json_t *values;      /* ExpressionAttributeValues: placeholder -> value */
 	json_t *reported;    /* parameters reported without a value */
 	json_t *checked;     /* parameters whose value was found not to fit */
+	json_t *refs;        /* when not NULL: each value placeholder, in order */
 	const ddbc_segment **params;  /* the key condition's placeholders, once */
 	size_t nparams, params_cap;
 	bool params_known;
@@ -296,6 +297,8 @@ static const char *value_ref(request *r, const char *attr, const char *suffix, j
 					     suffix);
 	const char *ref = unique(r, r->values, base);
 	json_object_set_new(r->values, ref, value);
+	if (r->refs)
+		json_array_append_new(r->refs, ddbc_json_str(ref));
 	return ref;
 }
 
@@ -694,7 +697,7 @@ static void write_request(ddbc_json_stream *s, const ddbc_design *g, const ddbc_
 			  const ddbc_export_opts *o, ddbc_diags *d, bool *failed)
 {
 	request r = { g, p, o, d, ddbc_arena_new(), json_object(), json_object(), json_object(),
-		      json_object(), NULL, 0, 0, false, false };
+		      json_object(), NULL, NULL, 0, 0, false, false };
 	ddbc_pattern_param_uses(p, check_use, &r);
 	ddbc_json_begin(s, NULL, '{');
 	ddbc_json_text(s, "pattern", p->id.s);
@@ -714,6 +717,27 @@ static void write_request(ddbc_json_stream *s, const ddbc_design *g, const ddbc_
 	free(r.params);
 	ddbc_arena_free(r.arena);
 	*failed |= r.failed;
+}
+
+char *ddbc_query_key_condition(const ddbc_design *g, const ddbc_pattern *p, json_t **names,
+			       json_t **refs)
+{
+	ddbc_diags quiet;
+	ddbc_diags_init(&quiet);
+	request r = { g, p, NULL, &quiet, ddbc_arena_new(), json_object(), json_object(),
+		      json_object(), json_object(), json_array(), NULL, 0, 0, false, false };
+	/* Values without a parameter value are rendered empty: only their
+	 * placeholders are wanted. */
+	char *expr = key_condition(&r);
+	*names = r.names;
+	*refs = r.refs;
+	json_decref(r.values);
+	json_decref(r.reported);
+	json_decref(r.checked);
+	free(r.params);
+	ddbc_arena_free(r.arena);
+	ddbc_diags_release(&quiet);
+	return expr;
 }
 
 /* Parameter values become JSON strings: they must be UTF-8. */

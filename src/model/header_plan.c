@@ -1,5 +1,5 @@
 /* header_plan.c - deciding the header's identifiers and builders */
-#include "model/header_plan.h"
+#include "model/header_plan_int.h"
 #include "model/expr_names.h"
 #include "model/reserved.h"
 #include "util/strbuf.h"
@@ -49,7 +49,7 @@ static char to_case(char c, bool upper)
 /* The identifier part of name (see header_plan.h), or NULL when the name
  * has no ASCII letter or digit. Written straight into the arena: every
  * name of the design comes through here, on every command. */
-static const char *ident_part(ddbc_arena *arena, const char *name, bool upper)
+const char *ddbc_hplan_ident(ddbc_arena *arena, const char *name, bool upper)
 {
 	size_t len = strlen(name);
 	/* Each character gives itself, after at most one '_'. */
@@ -72,7 +72,7 @@ static const char *ident_part(ddbc_arena *arena, const char *name, bool upper)
 
 /* The strings up to the NULL one, joined, in arena: made for each of the
  * header's names, often enough that printf's parsing of a format shows. */
-static __attribute__((sentinel)) const char *concat(ddbc_arena *arena, const char *s, ...)
+const char *ddbc_hplan_concat(ddbc_arena *arena, const char *s, ...)
 {
 	va_list ap;
 	size_t len = 0;
@@ -92,7 +92,7 @@ static __attribute__((sentinel)) const char *concat(ddbc_arena *arena, const cha
 	return r;
 }
 
-static const char *lower_of(ddbc_arena *arena, const char *s)
+const char *ddbc_hplan_lower(ddbc_arena *arena, const char *s)
 {
 	char *r = ddbc_arena_strdup(arena, s);
 	for (char *p = r; *p; p++)
@@ -136,13 +136,13 @@ static int compare_word(const void *key, const void *elem)
 	return strcmp(key, *(const char *const *)elem);
 }
 
-static const char *param_name(ddbc_arena *arena, const char *member_lower)
+const char *ddbc_hplan_param(ddbc_arena *arena, const char *member_lower)
 {
 	if (is_digit(member_lower[0]))
-		return concat(arena, "_", member_lower, NULL);
+		return ddbc_hplan_concat(arena, "_", member_lower, NULL);
 	if (bsearch(member_lower, param_words, sizeof(param_words) / sizeof(param_words[0]),
 		    sizeof(param_words[0]), compare_word))
-		return concat(arena, member_lower, "_", NULL);
+		return ddbc_hplan_concat(arena, member_lower, "_", NULL);
 	return member_lower;
 }
 
@@ -160,7 +160,7 @@ static bool usable_prefix(const char *s)
 static const char *name_prefix(planner *p)
 {
 	const char *name = p->g->name.s;
-	const char *prefix = name ? ident_part(p->plan->arena, name, true) : NULL;
+	const char *prefix = name ? ddbc_hplan_ident(p->plan->arena, name, true) : NULL;
 	if (prefix && !is_digit(prefix[0]))
 		return prefix;
 	if (name)
@@ -193,32 +193,12 @@ static ddbc_plan_result plan_prefix(planner *p, const char *given)
 	for (char *c = upper; *c; c++)
 		*c = to_case(*c, true);
 	plan->prefix = upper;
-	plan->prefix_lower = lower_of(plan->arena, upper);
-	plan->guard = concat(plan->arena, upper, "_DDBC_H", NULL);
+	plan->prefix_lower = ddbc_hplan_lower(plan->arena, upper);
+	plan->guard = ddbc_hplan_concat(plan->arena, upper, "_DDBC_H", NULL);
 	return DDBC_PLAN_OK;
 }
 
 /* ---- tables and entities ------------------------------------------------------- */
-
-static void plan_table(planner *p, ddbc_htable *ht, const ddbc_table *t)
-{
-	ddbc_arena *arena = p->plan->arena;
-	ht->table = t;
-	/* DynamoDB table and index names always hold a letter or digit. */
-	const char *tid = ident_part(arena, t->name.s, true);
-	if (!tid)
-		tid = "_";
-	ht->macro = concat(arena, p->plan->prefix, "_", tid, "_TABLE", NULL);
-	ht->nindexes = t->ngsi + t->nlsi;
-	ht->indexes = ddbc_arena_array(arena, ht->nindexes, sizeof(ddbc_hindex));
-	for (size_t i = 0; i < ht->nindexes; i++) {
-		const ddbc_index *ix = i < t->ngsi ? &t->gsi[i] : &t->lsi[i - t->ngsi];
-		const char *iid = ident_part(arena, ix->name.s, true);
-		ht->indexes[i].index = ix;
-		ht->indexes[i].macro = concat(arena, p->plan->prefix, "_", tid, "_",
-					       iid ? iid : "_", "_INDEX", NULL);
-	}
-}
 
 /* The identifier part of a c_name (whose = "entity 'E'" or "attribute 'A'
  * of entity 'E'"); NULL (reported, when d is given) when there is none. */
@@ -233,7 +213,7 @@ static const char *c_name_ident(ddbc_arena *arena, ddbc_diags *d, ddbc_name c,
 				      whose);
 		return NULL;
 	}
-	const char *id = ident_part(arena, c.s, true);
+	const char *id = ddbc_hplan_ident(arena, c.s, true);
 	if (!id && d)
 		ddbc_diag_add(d, DDBC_RULE_HEADER_NAME, c.loc,
 			      "c_name '%s' of %s has no letter or digit; name it in C with letters",
@@ -251,9 +231,11 @@ static const char *entity_ident(planner *p, const ddbc_entity *e)
 		snprintf(whose, sizeof whose, "entity '%.64s'", e->name.s);
 		return c_name_ident(arena, p->d, e->c_name, whose);
 	}
-	const char *id = ident_part(arena, e->name.s, true);
+	const char *id = ddbc_hplan_ident(arena, e->name.s, true);
+	if (id)
+		return ddbc_hplan_short(p->plan, id);
 	/* An entity read with an error may have a c_name misspelt. */
-	if (!id && !e->incomplete)
+	if (!e->incomplete)
 		ddbc_diag_add(p->d, DDBC_RULE_HEADER_NAME, e->name.loc,
 			      "entity '%s' gives no C identifier: the header keeps only ASCII "
 			      "letters and digits of names; set c_name, e.g. 'c_name: Item'",
@@ -274,7 +256,7 @@ static const char *attr_ident(planner *p, const ddbc_hentity *he, const ddbc_att
 		strbuf_release(&whose);
 		return id;
 	}
-	const char *id = ident_part(arena, a->name.s, true);
+	const char *id = ddbc_hplan_ident(arena, a->name.s, true);
 	if (!id && p->d && !a->incomplete)
 		ddbc_diag_add(p->d, DDBC_RULE_HEADER_NAME, a->name.loc,
 			      "attribute '%s' of entity '%s' gives no C identifier: the header "
@@ -293,16 +275,18 @@ static void plan_attr_names(planner *p, const ddbc_hentity *he, ddbc_hattr *ha,
 		p->findings = true;
 		return;
 	}
-	const char *member_lower = lower_of(arena, member);
-	const char *stem = concat(arena, p->plan->prefix, "_", he->ident, "_", member, NULL);
-	ha->name_macro = concat(arena, stem, "_NAME", NULL);
+	const char *member_lower = ddbc_hplan_lower(arena, member);
+	/* An entity named like the design has an empty part. */
+	const char *stem = ddbc_hplan_concat(arena, p->plan->prefix, "_", he->ident,
+					     *he->ident ? "_" : "", member, NULL);
+	ha->name_macro = ddbc_hplan_concat(arena, stem, "_NAME", NULL);
 	if (ddbc_name_needs_placeholder(a->name.s)) {
-		ha->expr_macro = concat(arena, stem, "_EXPR_NAME", NULL);
+		ha->expr_macro = ddbc_hplan_concat(arena, stem, "_EXPR_NAME", NULL);
 		/* The name itself where DynamoDB allows it after '#'. */
 		const char *safe = ddbc_name_placeholder_safe(a->name.s) ? a->name.s : member_lower;
-		ha->expr_name = concat(arena, "#", safe, NULL);
+		ha->expr_name = ddbc_hplan_concat(arena, "#", safe, NULL);
 	}
-	ha->param = param_name(arena, member_lower);
+	ha->param = ddbc_hplan_param(arena, member_lower);
 	if (!a->has_template)
 		return;
 	ha->builder = stem;
@@ -341,6 +325,7 @@ static size_t add_param(key_builder *kb, const ddbc_hentity *he, const ddbc_attr
 	ddbc_hparam *pm = &k->params[k->nparams];
 	pm->attr = b;
 	pm->name = hb->param;
+	pm->source = b->name.s;
 	pm->number = b->type == DDBC_TYPE_N;
 	return k->nparams++;
 }
@@ -408,11 +393,30 @@ static int plan_key(planner *p, const ddbc_hentity *he, ddbc_hattr *ha)
 	if (k->constant)
 		return 0;
 	p->plan->has_builders = true;
-	ha->func = lower_of(arena, ha->builder);
-	ha->fmt_macro = concat(arena, ha->builder, "_FMT", NULL);
+	ha->func = ddbc_hplan_lower(arena, ha->builder);
+	ha->fmt_macro = ddbc_hplan_concat(arena, ha->builder, "_FMT", NULL);
 	if (k->prefix_len)
-		ha->prefix_macro = concat(arena, ha->builder, "_PREFIX", NULL);
+		ha->prefix_macro = ddbc_hplan_concat(arena, ha->builder, "_PREFIX", NULL);
+	if (ddbc_hkey_parseable(k)) {
+		p->plan->has_parsers = true;
+		ha->parse_func = ddbc_hplan_concat(arena, ha->func, "_parse", NULL);
+		ha->parts_struct = ddbc_hplan_concat(arena, ha->func, "_parts", NULL);
+	}
 	return 0;
+}
+
+bool ddbc_hkey_parseable(const ddbc_hkey *k)
+{
+	for (size_t i = 0; i + 1 < k->npieces; i++) {
+		const ddbc_hpiece *pc = &k->pieces[i], *next = &k->pieces[i + 1];
+		if (pc->text)
+			continue;
+		if (!next->text)
+			return false;
+		if (k->params[pc->param].number && next->text[0] >= '0' && next->text[0] <= '9')
+			return false;
+	}
+	return true;
 }
 
 /* Plans entity i, whose C name is decided, into the scratch arena (what the
@@ -446,7 +450,9 @@ static void no_attribute(const ddbc_entity *e)
 
 /* ---- collisions -------------------------------------------------------------------- */
 
-typedef enum owner_kind { OWN_GUARD, OWN_TABLE, OWN_INDEX, OWN_ENTITY, OWN_ATTR } owner_kind;
+typedef enum owner_kind {
+	OWN_GUARD, OWN_TABLE, OWN_INDEX, OWN_ENTITY, OWN_ATTR, OWN_PATTERN
+} owner_kind;
 
 /* One identifier the header defines, and what it names. */
 typedef struct ident {
@@ -473,6 +479,7 @@ static ddbc_loc owner_loc(const planner *p, const ident *x)
 	case OWN_INDEX: return ((const ddbc_index *)x->owner)->name.loc;
 	case OWN_ENTITY: return ((const ddbc_entity *)x->owner)->name.loc;
 	case OWN_ATTR: return ((const ddbc_attr *)x->owner)->name.loc;
+	case OWN_PATTERN: return ((const ddbc_pattern *)x->owner)->id.loc;
 	}
 	return p->g->name.loc;
 }
@@ -494,6 +501,9 @@ static void describe(strbuf *sb, const ident *x)
 		break;
 	case OWN_ATTR:
 		strbuf_addf(sb, "attribute '%s' of entity '%s'", a->name.s, a->entity->name.s);
+		break;
+	case OWN_PATTERN:
+		strbuf_addf(sb, "access pattern '%s'", ((const ddbc_pattern *)x->owner)->id.s);
 		break;
 	}
 }
@@ -671,6 +681,23 @@ static void walk_groups(planner *p, name_check *c)
 		check_name(c, plan->entity_idents[i], OWN_ENTITY, &p->g->entities[i]);
 }
 
+static void walk_pattern_names(const ddbc_header_plan *plan, name_check *c)
+{
+	for (size_t i = 0; i < plan->npatterns; i++) {
+		const ddbc_hpattern *hp = &plan->patterns[i];
+		const ddbc_pattern *pt = hp->pattern;
+		check_name(c, hp->table_macro, OWN_PATTERN, pt);
+		check_name(c, hp->index_macro, OWN_PATTERN, pt);
+		check_name(c, hp->kce_macro, OWN_PATTERN, pt);
+		check_name(c, hp->names_macro, OWN_PATTERN, pt);
+		for (size_t k = 0; k < hp->nvalues; k++) {
+			check_name(c, hp->values[k].value_macro, OWN_PATTERN, pt);
+			check_name(c, hp->values[k].func, OWN_PATTERN, pt);
+			check_name(c, hp->values[k].ref_macro, OWN_PATTERN, pt);
+		}
+	}
+}
+
 static void walk_table_names(planner *p, name_check *c)
 {
 	const ddbc_header_plan *plan = p->plan;
@@ -681,6 +708,7 @@ static void walk_table_names(planner *p, name_check *c)
 		for (size_t k = 0; k < ht->nindexes; k++)
 			check_name(c, ht->indexes[k].macro, OWN_INDEX, ht->indexes[k].index);
 	}
+	walk_pattern_names(plan, c);
 }
 
 static void walk_entity_names(name_check *c, const ddbc_hentity *he)
@@ -688,7 +716,8 @@ static void walk_entity_names(name_check *c, const ddbc_hentity *he)
 	for (size_t k = 0; k < he->nattrs; k++) {
 		const ddbc_hattr *ha = &he->attrs[k];
 		const char *ids[] = { ha->name_macro, ha->expr_macro, ha->builder, ha->func,
-				      ha->fmt_macro, ha->prefix_macro };
+				      ha->fmt_macro, ha->prefix_macro, ha->parse_func,
+				      ha->parts_struct };
 		for (size_t m = 0; m < sizeof(ids) / sizeof(ids[0]); m++)
 			check_name(c, ids[m], OWN_ATTR, ha->attr);
 	}
@@ -733,8 +762,9 @@ static size_t count_names(const ddbc_design *g)
 		const ddbc_entity *e = &g->entities[i];
 		for (size_t k = 0; k < e->nattrs; k++) {
 			const ddbc_attr *a = &e->attrs[k];
-			/* NAME, EXPR_NAME; the builder, function, FMT and PREFIX. */
-			n += 1 + ddbc_name_needs_placeholder(a->name.s) + (a->has_template ? 4 : 0);
+			/* NAME, EXPR_NAME; the builder, function, FMT, PREFIX,
+			 * parser and its struct. */
+			n += 1 + ddbc_name_needs_placeholder(a->name.s) + (a->has_template ? 6 : 0);
 		}
 	}
 	return n;
@@ -768,7 +798,10 @@ static ddbc_plan_result plan_unique(planner *p)
 {
 	const ddbc_design *g = p->g;
 	name_check groups, names;
-	check_init(&names, count_names(g));
+	size_t n = count_names(g) + 4 * p->plan->npatterns;
+	for (size_t i = 0; i < p->plan->npatterns; i++)
+		n += 3 * p->plan->patterns[i].nvalues;
+	check_init(&names, n);
 	if (plan_entities(p, &names) != 0) {
 		check_release(&names);
 		return DDBC_PLAN_FAILED;
@@ -786,25 +819,41 @@ static ddbc_plan_result plan_unique(planner *p)
 	return p->findings ? DDBC_PLAN_FINDINGS : DDBC_PLAN_OK;
 }
 
-static ddbc_plan_result build(ddbc_header_plan *plan, const ddbc_design *g, const char *prefix,
-			      ddbc_diags *d, bool lenient)
+static ddbc_plan_result build_once(ddbc_header_plan *plan, const ddbc_design *g,
+				   const char *prefix, ddbc_diags *d, bool lenient, bool whole)
 {
 	memset(plan, 0, sizeof(*plan));
 	plan->arena = ddbc_arena_new();
 	plan->scratch = ddbc_arena_new();
 	plan->g = g;
+	plan->whole_names = whole;
 	planner p = { plan, g, d, lenient, false, DDBC_STRSET_INIT };
 	ddbc_plan_result r = plan_prefix(&p, prefix);
 	if (r != DDBC_PLAN_OK)
 		return r;
-	plan->ntables = g->ntables;
-	plan->tables = ddbc_arena_array(plan->arena, g->ntables, sizeof(ddbc_htable));
-	for (size_t i = 0; i < g->ntables; i++)
-		plan_table(&p, &plan->tables[i], &g->tables[i]);
+	ddbc_hplan_tables(plan);
+	if (ddbc_hplan_patterns(plan, d))
+		p.findings = true;
 	plan->entity_idents = ddbc_arena_array(plan->arena, g->nentities, sizeof(const char *));
 	r = plan_unique(&p);
 	ddbc_strset_release(&p.reported);
 	return r == DDBC_PLAN_OK && p.findings ? DDBC_PLAN_FINDINGS : r;
+}
+
+/* Plans with words said twice left out; when that plan has findings, plans
+ * again with every word, and reports that plan's findings: leaving words
+ * out never makes a finding, and one there is anyway names the whole
+ * names. */
+static ddbc_plan_result build(ddbc_header_plan *plan, const ddbc_design *g, const char *prefix,
+			      ddbc_diags *d, bool lenient)
+{
+	size_t from = d->n;
+	ddbc_plan_result r = build_once(plan, g, prefix, d, lenient, false);
+	if (r != DDBC_PLAN_FINDINGS || !plan->shortened)
+		return r;
+	ddbc_diags_drop(d, from, DDBC_RULE_HEADER_NAME);
+	ddbc_header_plan_free(plan);
+	return build_once(plan, g, prefix, d, lenient, true);
 }
 
 ddbc_plan_result ddbc_header_plan_build(ddbc_header_plan *plan, const ddbc_design *g,

@@ -11,8 +11,8 @@
  *
  * Memory. A large design has hundreds of thousands of identifiers, and a
  * collision must stop the command before a line is written, so every one
- * is checked first. The plan keeps the tables' names and each entity's
- * C name only; an entity's attributes are planned when asked for, into
+ * is checked first. The plan keeps the tables' names, each entity's C
+ * name and the access patterns' names and values (a few per pattern) only; an entity's attributes are planned when asked for, into
  * memory the next entity reuses. The check keeps 64-bit hashes of the
  * identifiers, and plans the entities again to compare the texts of the
  * few whose hashes met: a real collision is reported, a hash collision
@@ -35,6 +35,38 @@
  * or GNU predefined macro, or one of the builders' own names (buf, size,
  * snprintf) gets a trailing '_', one that starts with a digit a leading
  * '_'.
+ *
+ * Patterns. An access pattern X with a table gets P_X_TABLE_NAME, and
+ * P_X_INDEX_NAME when it reads a secondary index; a Query its
+ * KeyConditionExpression P_X_KEY_CONDITION, exactly as the queries export
+ * writes it, and P_X_EXPR_NAMES_JSON, its ExpressionAttributeNames as a
+ * JSON object. Each value of its key condition on the index's key
+ * attribute A (A_LO and A_HI for a between's bounds) gets P_X_A_VALUE, a
+ * constant, or P_X_A_VALUE_FMT and the builder p_x_a_value(buf, size,
+ * params...), and in a Query P_X_A_PLACEHOLDER, its ':' name in the
+ * expression. A parameter is a long long when it has a :0WIDTH or is the
+ * whole value of a Number key, else a string. An access pattern whose id
+ * gives no identifier gets nothing (it needs none: its requests are the
+ * queries export's), and is no finding.
+ *
+ * Words said twice. A table's part drops leading words equal to the
+ * prefix and a last word TABLE; an index's part drops leading words equal
+ * to the table's part, then to the prefix, then to the table's shortened
+ * part (each when they are there), and a last word
+ * INDEX; a part left empty is left out ("InstagramTable" of design
+ * "instagram" gives INSTAGRAM_TABLE, index "GameTitleIndex" of table
+ * "GameScores" of design "game-scores" GAME_SCORES_GAME_TITLE_INDEX). A
+ * shortened table or index name that another table or index name of the
+ * design also has goes back to its whole form (P_<TABLE>_TABLE,
+ * P_<TABLE>_<INDEX>_INDEX with every word), until none does. An entity's
+ * part (not its c_name) and an access pattern's drop leading words equal
+ * to the prefix, and are left out when nothing is left (entity "TodoItem"
+ * of design "todo" gives TODO_ITEM_..., entity "Forum" of design "forum"
+ * FORUM_NAME_NAME for its attribute Name, pattern "orders-between" of
+ * design "orders" ORDERS_BETWEEN_...). When the names so shortened have any
+ * header-name finding, the whole header is planned again with every
+ * word, as names were before, and that plan's findings are reported:
+ * leaving words out never makes a finding.
  */
 #ifndef DDBC_HEADER_PLAN_H
 #define DDBC_HEADER_PLAN_H
@@ -49,6 +81,7 @@
 typedef struct ddbc_hparam {
 	const ddbc_attr *attr;
 	const char *name;        /* the C parameter name, lower case */
+	const char *source;      /* the attribute's or the pattern parameter's name */
 	bool number;             /* N: long long; else const char * */
 } ddbc_hparam;
 
@@ -84,6 +117,9 @@ typedef struct ddbc_hattr {
 	const char *func;        /* p_e_a: the inline function; NULL for a constant */
 	const char *fmt_macro;   /* P_E_A_FMT; NULL for a constant */
 	const char *prefix_macro;  /* P_E_A_PREFIX; NULL when there is no literal prefix */
+	const char *parse_func;  /* p_e_a_parse; NULL for a constant, or a key no
+				  * parser reads back exactly (see ddbc_hkey_parseable) */
+	const char *parts_struct;  /* struct p_e_a_parts, the parser's output */
 } ddbc_hattr;
 
 typedef struct ddbc_hentity {
@@ -95,15 +131,42 @@ typedef struct ddbc_hentity {
 
 typedef struct ddbc_hindex {
 	const ddbc_index *index;
-	const char *macro;       /* P_T_I_INDEX */
+	const char *macro;       /* P_T_I_INDEX, shortened (see Names) */
+	const char *full_macro;  /* P_T_I_INDEX with every word */
 } ddbc_hindex;
 
 typedef struct ddbc_htable {
 	const ddbc_table *table;
-	const char *macro;       /* P_T_TABLE */
+	const char *macro;       /* P_T_TABLE, shortened (see Names) */
+	const char *full_macro;  /* P_T_TABLE with every word */
 	ddbc_hindex *indexes;    /* GSIs, then LSIs */
 	size_t nindexes;
 } ddbc_htable;
+
+/* A value of an access pattern's key condition (one of a between's two
+ * bounds, or the one value of another condition): a constant, or a
+ * template over the pattern's parameters, built like a key. A parameter's
+ * attr is NULL; source is the placeholder's name. */
+typedef struct ddbc_hvalue {
+	const ddbc_key_cond *cond;
+	size_t index;            /* which of cond's values */
+	const ddbc_node *node;   /* that value */
+	ddbc_hkey key;           /* constant when it has no placeholder */
+	const char *value_macro; /* P_X_A_VALUE: the constant; P_X_A_VALUE_FMT: the format */
+	const char *func;        /* p_x_a_value(buf, size, ...); NULL for a constant */
+	const char *ref_macro;   /* P_X_A_PLACEHOLDER (":A"), for a Query; else NULL */
+} ddbc_hvalue;
+
+/* An access pattern's names: P_<PATTERN>_... (see Patterns above). */
+typedef struct ddbc_hpattern {
+	const ddbc_pattern *pattern;
+	const char *table_macro;    /* P_X_TABLE_NAME */
+	const char *index_macro;    /* P_X_INDEX_NAME, a read of a secondary index; else NULL */
+	const char *kce_macro;      /* P_X_KEY_CONDITION, for a Query; else NULL */
+	const char *names_macro;    /* P_X_EXPR_NAMES_JSON, for a Query */
+	ddbc_hvalue *values;     /* in the index's key order, lower bound first */
+	size_t nvalues;
+} ddbc_hpattern;
 
 typedef struct ddbc_header_plan {
 	ddbc_arena *arena;       /* owns everything below */
@@ -115,7 +178,12 @@ typedef struct ddbc_header_plan {
 	ddbc_htable *tables;
 	size_t ntables;
 	const char **entity_idents;  /* per entity: the ENTITY part, NULL when it has none */
+	ddbc_hpattern *patterns;
+	size_t npatterns;
 	bool has_builders;       /* some key has a parameter: the header needs <stdio.h> */
+	bool has_parsers;        /* some key has a parser: <string.h> and its helpers */
+	bool whole_names;        /* no word left out (see Words said twice) */
+	bool shortened;          /* some name has words left out */
 } ddbc_header_plan;
 
 typedef enum ddbc_plan_result {
@@ -147,5 +215,12 @@ void ddbc_header_names_check(const ddbc_design *g, ddbc_diags *d);
  * that names no attribute, which a checked design does not have. */
 int ddbc_header_plan_entity(ddbc_header_plan *plan, size_t i, ddbc_hentity *he);
 void ddbc_header_plan_free(ddbc_header_plan *plan);
+
+/* Whether a parser reads k back exactly, each value where the builder
+ * wrote it: a text value ends where the next literal first occurs (values
+ * never hold the literal after them) or at the end of the key, a number
+ * where its digits end. So no value may follow another without a literal
+ * between them, and no literal after a number may start with a digit. */
+bool ddbc_hkey_parseable(const ddbc_hkey *k);
 
 #endif

@@ -9,12 +9,21 @@
  *                        >= size when buf was too small
  *   ASSESSMENT_MULTI_<ENTITY>_<ATTRIBUTE>_PREFIX  the text before the first value (begins_with)
  * A constant key is the string ASSESSMENT_MULTI_<ENTITY>_<ATTRIBUTE>. Names:
- * ASSESSMENT_MULTI_<TABLE>_TABLE, ASSESSMENT_MULTI_<TABLE>_<INDEX>_INDEX, ASSESSMENT_MULTI_<ENTITY>_<ATTRIBUTE>_NAME
+ * ASSESSMENT_MULTI_<TABLE>_TABLE, ASSESSMENT_MULTI_<TABLE>_<INDEX>_INDEX (a word the prefix or the
+ * table says already left out), ASSESSMENT_MULTI_<ENTITY>_<ATTRIBUTE>_NAME
  * and, for a name that is a reserved word or not a plain identifier,
  * ASSESSMENT_MULTI_<ENTITY>_<ATTRIBUTE>_EXPR_NAME for ExpressionAttributeNames.
+ * A key a parser reads back exactly also has
+ *   assessment_multi_<entity>_<attribute>_parse(key, &parts)  0, or -1 for another shape
+ * An access pattern X has ASSESSMENT_MULTI_X_TABLE_NAME, ASSESSMENT_MULTI_X_INDEX_NAME, its
+ * ASSESSMENT_MULTI_X_KEY_CONDITION and ASSESSMENT_MULTI_X_EXPR_NAMES_JSON, and per key condition value
+ * ASSESSMENT_MULTI_X_<ATTRIBUTE>_PLACEHOLDER, ASSESSMENT_MULTI_X_<ATTRIBUTE>_VALUE (a constant) or
+ * ASSESSMENT_MULTI_X_<ATTRIBUTE>_VALUE_FMT and assessment_multi_x_<attribute>_value(buf, size, ...).
  */
 #ifndef ASSESSMENT_MULTI_DDBC_H
 #define ASSESSMENT_MULTI_DDBC_H
+
+#include <stdio.h> /* snprintf, size_t */
 
 #ifdef __cplusplus
 extern "C" {
@@ -58,6 +67,98 @@ extern "C" {
 #define ASSESSMENT_MULTI_ASSESSMENT_RESULT_STATUS_NAME "status"
 #define ASSESSMENT_MULTI_ASSESSMENT_RESULT_STATUS_EXPR_NAME "#status" /* ExpressionAttributeNames: { "#status": NAME } */
 #define ASSESSMENT_MULTI_ASSESSMENT_RESULT_CREATED_AT_NAME "createdAt"
+
+/* ---- access pattern get-user (get, table Users) */
+
+#define ASSESSMENT_MULTI_GET_USER_TABLE_NAME "Users"
+
+/* userId eq {userId} */
+#define ASSESSMENT_MULTI_GET_USER_USER_ID_VALUE_FMT "%s"
+static inline int assessment_multi_get_user_user_id_value(char *buf, size_t size, const char *user_id)
+{
+	return snprintf(buf, size, ASSESSMENT_MULTI_GET_USER_USER_ID_VALUE_FMT, user_id);
+}
+
+/* ---- access pattern users-by-company (query, table Users, index byCompany) */
+
+#define ASSESSMENT_MULTI_USERS_BY_COMPANY_TABLE_NAME "Users"
+#define ASSESSMENT_MULTI_USERS_BY_COMPANY_INDEX_NAME "byCompany"
+#define ASSESSMENT_MULTI_USERS_BY_COMPANY_KEY_CONDITION "companyId = :companyId"
+
+/* companyId eq {companyId} */
+#define ASSESSMENT_MULTI_USERS_BY_COMPANY_COMPANY_ID_PLACEHOLDER ":companyId" /* in ExpressionAttributeValues */
+#define ASSESSMENT_MULTI_USERS_BY_COMPANY_COMPANY_ID_VALUE_FMT "%s"
+static inline int assessment_multi_users_by_company_company_id_value(char *buf, size_t size, const char *company_id)
+{
+	return snprintf(buf, size, ASSESSMENT_MULTI_USERS_BY_COMPANY_COMPANY_ID_VALUE_FMT, company_id);
+}
+
+/* ---- access pattern results-by-user (query, table AssessmentResults, index byUser) */
+
+#define ASSESSMENT_MULTI_RESULTS_BY_USER_TABLE_NAME "AssessmentResults"
+#define ASSESSMENT_MULTI_RESULTS_BY_USER_INDEX_NAME "byUser"
+#define ASSESSMENT_MULTI_RESULTS_BY_USER_KEY_CONDITION "userId = :userId"
+
+/* userId eq {userId} */
+#define ASSESSMENT_MULTI_RESULTS_BY_USER_USER_ID_PLACEHOLDER ":userId" /* in ExpressionAttributeValues */
+#define ASSESSMENT_MULTI_RESULTS_BY_USER_USER_ID_VALUE_FMT "%s"
+static inline int assessment_multi_results_by_user_user_id_value(char *buf, size_t size, const char *user_id)
+{
+	return snprintf(buf, size, ASSESSMENT_MULTI_RESULTS_BY_USER_USER_ID_VALUE_FMT, user_id);
+}
+
+/* ---- access pattern results-dashboard (query, table AssessmentResults, index byCompany) */
+
+#define ASSESSMENT_MULTI_RESULTS_DASHBOARD_TABLE_NAME "AssessmentResults"
+#define ASSESSMENT_MULTI_RESULTS_DASHBOARD_INDEX_NAME "byCompany"
+#define ASSESSMENT_MULTI_RESULTS_DASHBOARD_KEY_CONDITION "companyId = :companyId AND assessmentType = :assessmentType AND #status = :status AND createdAt BETWEEN :createdAtLo AND :createdAtHi"
+#define ASSESSMENT_MULTI_RESULTS_DASHBOARD_EXPR_NAMES_JSON "{\"#status\":\"status\"}" /* ExpressionAttributeNames */
+
+/* companyId eq {companyId} */
+#define ASSESSMENT_MULTI_RESULTS_DASHBOARD_COMPANY_ID_PLACEHOLDER ":companyId" /* in ExpressionAttributeValues */
+#define ASSESSMENT_MULTI_RESULTS_DASHBOARD_COMPANY_ID_VALUE_FMT "%s"
+static inline int assessment_multi_results_dashboard_company_id_value(char *buf, size_t size, const char *company_id)
+{
+	return snprintf(buf, size, ASSESSMENT_MULTI_RESULTS_DASHBOARD_COMPANY_ID_VALUE_FMT, company_id);
+}
+
+/* assessmentType eq {assessmentType} */
+#define ASSESSMENT_MULTI_RESULTS_DASHBOARD_ASSESSMENT_TYPE_PLACEHOLDER ":assessmentType" /* in ExpressionAttributeValues */
+#define ASSESSMENT_MULTI_RESULTS_DASHBOARD_ASSESSMENT_TYPE_VALUE_FMT "%s"
+static inline int assessment_multi_results_dashboard_assessment_type_value(char *buf, size_t size, const char *assessment_type)
+{
+	return snprintf(buf, size, ASSESSMENT_MULTI_RESULTS_DASHBOARD_ASSESSMENT_TYPE_VALUE_FMT, assessment_type);
+}
+
+/* status eq {status} */
+#define ASSESSMENT_MULTI_RESULTS_DASHBOARD_STATUS_PLACEHOLDER ":status" /* in ExpressionAttributeValues */
+#define ASSESSMENT_MULTI_RESULTS_DASHBOARD_STATUS_VALUE_FMT "%s"
+static inline int assessment_multi_results_dashboard_status_value(char *buf, size_t size, const char *status)
+{
+	return snprintf(buf, size, ASSESSMENT_MULTI_RESULTS_DASHBOARD_STATUS_VALUE_FMT, status);
+}
+
+/* createdAt between (lower) 1780272000 */
+#define ASSESSMENT_MULTI_RESULTS_DASHBOARD_CREATED_AT_LO_PLACEHOLDER ":createdAtLo" /* in ExpressionAttributeValues */
+#define ASSESSMENT_MULTI_RESULTS_DASHBOARD_CREATED_AT_LO_VALUE "1780272000"
+
+/* createdAt between (upper) 1782863999 */
+#define ASSESSMENT_MULTI_RESULTS_DASHBOARD_CREATED_AT_HI_PLACEHOLDER ":createdAtHi" /* in ExpressionAttributeValues */
+#define ASSESSMENT_MULTI_RESULTS_DASHBOARD_CREATED_AT_HI_VALUE "1782863999"
+
+/* ---- access pattern results-by-company (query, table AssessmentResults, index byCompany) */
+
+#define ASSESSMENT_MULTI_RESULTS_BY_COMPANY_TABLE_NAME "AssessmentResults"
+#define ASSESSMENT_MULTI_RESULTS_BY_COMPANY_INDEX_NAME "byCompany"
+#define ASSESSMENT_MULTI_RESULTS_BY_COMPANY_KEY_CONDITION "companyId = :companyId"
+
+/* companyId eq {companyId} */
+#define ASSESSMENT_MULTI_RESULTS_BY_COMPANY_COMPANY_ID_PLACEHOLDER ":companyId" /* in ExpressionAttributeValues */
+#define ASSESSMENT_MULTI_RESULTS_BY_COMPANY_COMPANY_ID_VALUE_FMT "%s"
+static inline int assessment_multi_results_by_company_company_id_value(char *buf, size_t size, const char *company_id)
+{
+	return snprintf(buf, size, ASSESSMENT_MULTI_RESULTS_BY_COMPANY_COMPANY_ID_VALUE_FMT, company_id);
+}
 
 #ifdef __cplusplus
 }

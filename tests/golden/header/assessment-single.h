@@ -9,23 +9,96 @@
  *                        >= size when buf was too small
  *   ASSESSMENT_SINGLE_<ENTITY>_<ATTRIBUTE>_PREFIX  the text before the first value (begins_with)
  * A constant key is the string ASSESSMENT_SINGLE_<ENTITY>_<ATTRIBUTE>. Names:
- * ASSESSMENT_SINGLE_<TABLE>_TABLE, ASSESSMENT_SINGLE_<TABLE>_<INDEX>_INDEX, ASSESSMENT_SINGLE_<ENTITY>_<ATTRIBUTE>_NAME
+ * ASSESSMENT_SINGLE_<TABLE>_TABLE, ASSESSMENT_SINGLE_<TABLE>_<INDEX>_INDEX (a word the prefix or the
+ * table says already left out), ASSESSMENT_SINGLE_<ENTITY>_<ATTRIBUTE>_NAME
  * and, for a name that is a reserved word or not a plain identifier,
  * ASSESSMENT_SINGLE_<ENTITY>_<ATTRIBUTE>_EXPR_NAME for ExpressionAttributeNames.
+ * A key a parser reads back exactly also has
+ *   assessment_single_<entity>_<attribute>_parse(key, &parts)  0, or -1 for another shape
+ * An access pattern X has ASSESSMENT_SINGLE_X_TABLE_NAME, ASSESSMENT_SINGLE_X_INDEX_NAME, its
+ * ASSESSMENT_SINGLE_X_KEY_CONDITION and ASSESSMENT_SINGLE_X_EXPR_NAMES_JSON, and per key condition value
+ * ASSESSMENT_SINGLE_X_<ATTRIBUTE>_PLACEHOLDER, ASSESSMENT_SINGLE_X_<ATTRIBUTE>_VALUE (a constant) or
+ * ASSESSMENT_SINGLE_X_<ATTRIBUTE>_VALUE_FMT and assessment_single_x_<attribute>_value(buf, size, ...).
  */
 #ifndef ASSESSMENT_SINGLE_DDBC_H
 #define ASSESSMENT_SINGLE_DDBC_H
 
 #include <stdio.h> /* snprintf, size_t */
+#include <string.h> /* strncmp, strstr, strlen */
 
 #ifdef __cplusplus
 extern "C" {
 #endif
 
+/* ---- reading keys back: assessment_single_<entity>_<attribute>_parse(key, &parts)
+ * fills the values a key was built from and returns 0, or -1 when the key has
+ * another shape. A text value points into the key (ptr, len): it ends
+ * where the literal after it first occurs. */
+
+struct assessment_single_key_span_ {
+	const char *ptr;
+	size_t len;
+};
+
+static inline int assessment_single_key_literal_(const char **p, const char *lit, size_t n)
+{
+	if (strncmp(*p, lit, n) != 0)
+		return -1;
+	*p += n;
+	return 0;
+}
+
+/* Up to the first "until", or to the end when until is "". */
+static inline int assessment_single_key_text_(const char **p, const char *until,
+				struct assessment_single_key_span_ *out)
+{
+	const char *end = until[0] ? strstr(*p, until) : *p + strlen(*p);
+	if (!end)
+		return -1;
+	out->ptr = *p;
+	out->len = (size_t)(end - *p);
+	*p = end;
+	return 0;
+}
+
+static inline int assessment_single_key_same_text_(struct assessment_single_key_span_ a, struct assessment_single_key_span_ b)
+{
+	return a.len == b.len && strncmp(a.ptr, b.ptr, a.len) == 0;
+}
+
+/* A number as %0<width>lld writes it: an optional '-', digits, at least
+ * width in all, no zero before them but those that pad it to width, no
+ * "-0", in range. */
+static inline int assessment_single_key_number_(const char **p, unsigned width, long long *out)
+{
+	const char *s = *p, *d = s + (*s == '-');
+	unsigned long long v = 0, max = *s == '-' ? 9223372036854775808ULL :
+						   9223372036854775807ULL;
+	size_t n = 0, zeros = 0;
+	while (d[n] >= '0' && d[n] <= '9') {
+		unsigned digit = (unsigned)(d[n] - '0');
+		if (v > (max - digit) / 10)
+			return -1;
+		v = v * 10 + digit;
+		n++;
+	}
+	while (zeros + 1 < n && d[zeros] == '0')
+		zeros++;
+	if (n == 0 || (*s == '-' && v == 0))
+		return -1;
+	/* As wide as printf pads, zeros only where it pads. */
+	if ((size_t)(d - s) + n < width || (zeros && (size_t)(d - s) + n > width))
+		return -1;
+	*out = *s != '-' ? (long long)v : v == max ? -9223372036854775807LL - 1 :
+						      -(long long)v;
+	*p = d + n;
+	return 0;
+}
+
 /* ---- table AppTable */
 
-#define ASSESSMENT_SINGLE_APP_TABLE_TABLE "AppTable"
-#define ASSESSMENT_SINGLE_APP_TABLE_GSI1_INDEX "GSI1" /* GSI */
+#define ASSESSMENT_SINGLE_APP_TABLE "AppTable"
+#define ASSESSMENT_SINGLE_APP_GSI1_INDEX "GSI1" /* GSI */
 
 /* ---- entity Company (table AppTable) */
 
@@ -38,6 +111,22 @@ extern "C" {
 static inline int assessment_single_company_pk(char *buf, size_t size, const char *company_id)
 {
 	return snprintf(buf, size, ASSESSMENT_SINGLE_COMPANY_PK_FMT, company_id);
+}
+
+struct assessment_single_company_pk_parts {
+	struct assessment_single_key_span_ company_id;
+};
+static inline int assessment_single_company_pk_parse(const char *key, struct assessment_single_company_pk_parts *out)
+{
+	const char *p = key;
+	struct assessment_single_key_span_ t;
+	long long n;
+	(void)t, (void)n;
+	if (assessment_single_key_literal_(&p, "COMPANY#", 8) != 0
+	    || assessment_single_key_text_(&p, "", &out->company_id) != 0
+	    || *p != '\0')
+		return -1;
+	return 0;
 }
 
 /* SK: #META */
@@ -61,6 +150,22 @@ static inline int assessment_single_user_pk(char *buf, size_t size, const char *
 	return snprintf(buf, size, ASSESSMENT_SINGLE_USER_PK_FMT, company_id);
 }
 
+struct assessment_single_user_pk_parts {
+	struct assessment_single_key_span_ company_id;
+};
+static inline int assessment_single_user_pk_parse(const char *key, struct assessment_single_user_pk_parts *out)
+{
+	const char *p = key;
+	struct assessment_single_key_span_ t;
+	long long n;
+	(void)t, (void)n;
+	if (assessment_single_key_literal_(&p, "COMPANY#", 8) != 0
+	    || assessment_single_key_text_(&p, "", &out->company_id) != 0
+	    || *p != '\0')
+		return -1;
+	return 0;
+}
+
 /* SK: USER#{userId} */
 #define ASSESSMENT_SINGLE_USER_SK_NAME "SK"
 #define ASSESSMENT_SINGLE_USER_SK_FMT "USER#%s"
@@ -70,6 +175,22 @@ static inline int assessment_single_user_pk(char *buf, size_t size, const char *
 static inline int assessment_single_user_sk(char *buf, size_t size, const char *user_id)
 {
 	return snprintf(buf, size, ASSESSMENT_SINGLE_USER_SK_FMT, user_id);
+}
+
+struct assessment_single_user_sk_parts {
+	struct assessment_single_key_span_ user_id;
+};
+static inline int assessment_single_user_sk_parse(const char *key, struct assessment_single_user_sk_parts *out)
+{
+	const char *p = key;
+	struct assessment_single_key_span_ t;
+	long long n;
+	(void)t, (void)n;
+	if (assessment_single_key_literal_(&p, "USER#", 5) != 0
+	    || assessment_single_key_text_(&p, "", &out->user_id) != 0
+	    || *p != '\0')
+		return -1;
+	return 0;
 }
 
 #define ASSESSMENT_SINGLE_USER_COMPANY_ID_NAME "companyId"
@@ -90,6 +211,22 @@ static inline int assessment_single_assessment_result_pk(char *buf, size_t size,
 	return snprintf(buf, size, ASSESSMENT_SINGLE_ASSESSMENT_RESULT_PK_FMT, user_id);
 }
 
+struct assessment_single_assessment_result_pk_parts {
+	struct assessment_single_key_span_ user_id;
+};
+static inline int assessment_single_assessment_result_pk_parse(const char *key, struct assessment_single_assessment_result_pk_parts *out)
+{
+	const char *p = key;
+	struct assessment_single_key_span_ t;
+	long long n;
+	(void)t, (void)n;
+	if (assessment_single_key_literal_(&p, "USER#", 5) != 0
+	    || assessment_single_key_text_(&p, "", &out->user_id) != 0
+	    || *p != '\0')
+		return -1;
+	return 0;
+}
+
 /* SK: RESULT#{createdAt:010}#{resultId} */
 #define ASSESSMENT_SINGLE_ASSESSMENT_RESULT_SK_NAME "SK"
 #define ASSESSMENT_SINGLE_ASSESSMENT_RESULT_SK_FMT "RESULT#%010lld#%s"
@@ -99,6 +236,25 @@ static inline int assessment_single_assessment_result_pk(char *buf, size_t size,
 static inline int assessment_single_assessment_result_sk(char *buf, size_t size, long long created_at, const char *result_id)
 {
 	return snprintf(buf, size, ASSESSMENT_SINGLE_ASSESSMENT_RESULT_SK_FMT, created_at, result_id);
+}
+
+struct assessment_single_assessment_result_sk_parts {
+	long long created_at;
+	struct assessment_single_key_span_ result_id;
+};
+static inline int assessment_single_assessment_result_sk_parse(const char *key, struct assessment_single_assessment_result_sk_parts *out)
+{
+	const char *p = key;
+	struct assessment_single_key_span_ t;
+	long long n;
+	(void)t, (void)n;
+	if (assessment_single_key_literal_(&p, "RESULT#", 7) != 0
+	    || assessment_single_key_number_(&p, 10, &out->created_at) != 0
+	    || assessment_single_key_literal_(&p, "#", 1) != 0
+	    || assessment_single_key_text_(&p, "", &out->result_id) != 0
+	    || *p != '\0')
+		return -1;
+	return 0;
 }
 
 #define ASSESSMENT_SINGLE_ASSESSMENT_RESULT_USER_ID_NAME "userId"
@@ -121,6 +277,22 @@ static inline int assessment_single_assessment_result_gsi1pk(char *buf, size_t s
 	return snprintf(buf, size, ASSESSMENT_SINGLE_ASSESSMENT_RESULT_GSI1PK_FMT, company_id);
 }
 
+struct assessment_single_assessment_result_gsi1pk_parts {
+	struct assessment_single_key_span_ company_id;
+};
+static inline int assessment_single_assessment_result_gsi1pk_parse(const char *key, struct assessment_single_assessment_result_gsi1pk_parts *out)
+{
+	const char *p = key;
+	struct assessment_single_key_span_ t;
+	long long n;
+	(void)t, (void)n;
+	if (assessment_single_key_literal_(&p, "COMPANY#", 8) != 0
+	    || assessment_single_key_text_(&p, "", &out->company_id) != 0
+	    || *p != '\0')
+		return -1;
+	return 0;
+}
+
 /* GSI1SK: {assessmentType}#{status}#{createdDate} */
 #define ASSESSMENT_SINGLE_ASSESSMENT_RESULT_GSI1SK_NAME "GSI1SK"
 #define ASSESSMENT_SINGLE_ASSESSMENT_RESULT_GSI1SK_FMT "%s#%s#%s"
@@ -129,6 +301,101 @@ static inline int assessment_single_assessment_result_gsi1pk(char *buf, size_t s
 static inline int assessment_single_assessment_result_gsi1sk(char *buf, size_t size, const char *assessment_type, const char *status, const char *created_date)
 {
 	return snprintf(buf, size, ASSESSMENT_SINGLE_ASSESSMENT_RESULT_GSI1SK_FMT, assessment_type, status, created_date);
+}
+
+struct assessment_single_assessment_result_gsi1sk_parts {
+	struct assessment_single_key_span_ assessment_type;
+	struct assessment_single_key_span_ status;
+	struct assessment_single_key_span_ created_date;
+};
+static inline int assessment_single_assessment_result_gsi1sk_parse(const char *key, struct assessment_single_assessment_result_gsi1sk_parts *out)
+{
+	const char *p = key;
+	struct assessment_single_key_span_ t;
+	long long n;
+	(void)t, (void)n;
+	if (assessment_single_key_text_(&p, "#", &out->assessment_type) != 0
+	    || assessment_single_key_literal_(&p, "#", 1) != 0
+	    || assessment_single_key_text_(&p, "#", &out->status) != 0
+	    || assessment_single_key_literal_(&p, "#", 1) != 0
+	    || assessment_single_key_text_(&p, "", &out->created_date) != 0
+	    || *p != '\0')
+		return -1;
+	return 0;
+}
+
+/* ---- access pattern get-user (get, table AppTable) */
+
+#define ASSESSMENT_SINGLE_GET_USER_TABLE_NAME "AppTable"
+
+/* PK eq COMPANY#{companyId} */
+#define ASSESSMENT_SINGLE_GET_USER_PK_VALUE_FMT "COMPANY#%s"
+static inline int assessment_single_get_user_pk_value(char *buf, size_t size, const char *company_id)
+{
+	return snprintf(buf, size, ASSESSMENT_SINGLE_GET_USER_PK_VALUE_FMT, company_id);
+}
+
+/* SK eq USER#{userId} */
+#define ASSESSMENT_SINGLE_GET_USER_SK_VALUE_FMT "USER#%s"
+static inline int assessment_single_get_user_sk_value(char *buf, size_t size, const char *user_id)
+{
+	return snprintf(buf, size, ASSESSMENT_SINGLE_GET_USER_SK_VALUE_FMT, user_id);
+}
+
+/* ---- access pattern users-by-company (query, table AppTable) */
+
+#define ASSESSMENT_SINGLE_USERS_BY_COMPANY_TABLE_NAME "AppTable"
+#define ASSESSMENT_SINGLE_USERS_BY_COMPANY_KEY_CONDITION "PK = :PK AND begins_with(SK, :SK)"
+
+/* PK eq COMPANY#{companyId} */
+#define ASSESSMENT_SINGLE_USERS_BY_COMPANY_PK_PLACEHOLDER ":PK" /* in ExpressionAttributeValues */
+#define ASSESSMENT_SINGLE_USERS_BY_COMPANY_PK_VALUE_FMT "COMPANY#%s"
+static inline int assessment_single_users_by_company_pk_value(char *buf, size_t size, const char *company_id)
+{
+	return snprintf(buf, size, ASSESSMENT_SINGLE_USERS_BY_COMPANY_PK_VALUE_FMT, company_id);
+}
+
+/* SK begins_with USER# */
+#define ASSESSMENT_SINGLE_USERS_BY_COMPANY_SK_PLACEHOLDER ":SK" /* in ExpressionAttributeValues */
+#define ASSESSMENT_SINGLE_USERS_BY_COMPANY_SK_VALUE "USER#"
+
+/* ---- access pattern results-by-user (query, table AppTable) */
+
+#define ASSESSMENT_SINGLE_RESULTS_BY_USER_TABLE_NAME "AppTable"
+#define ASSESSMENT_SINGLE_RESULTS_BY_USER_KEY_CONDITION "PK = :PK AND begins_with(SK, :SK)"
+
+/* PK eq USER#{userId} */
+#define ASSESSMENT_SINGLE_RESULTS_BY_USER_PK_PLACEHOLDER ":PK" /* in ExpressionAttributeValues */
+#define ASSESSMENT_SINGLE_RESULTS_BY_USER_PK_VALUE_FMT "USER#%s"
+static inline int assessment_single_results_by_user_pk_value(char *buf, size_t size, const char *user_id)
+{
+	return snprintf(buf, size, ASSESSMENT_SINGLE_RESULTS_BY_USER_PK_VALUE_FMT, user_id);
+}
+
+/* SK begins_with RESULT# */
+#define ASSESSMENT_SINGLE_RESULTS_BY_USER_SK_PLACEHOLDER ":SK" /* in ExpressionAttributeValues */
+#define ASSESSMENT_SINGLE_RESULTS_BY_USER_SK_VALUE "RESULT#"
+
+/* ---- access pattern results-dashboard (query, table AppTable, index GSI1) */
+
+#define ASSESSMENT_SINGLE_RESULTS_DASHBOARD_TABLE_NAME "AppTable"
+#define ASSESSMENT_SINGLE_RESULTS_DASHBOARD_INDEX_NAME "GSI1"
+#define ASSESSMENT_SINGLE_RESULTS_DASHBOARD_KEY_CONDITION "GSI1PK = :GSI1PK AND begins_with(GSI1SK, :GSI1SK)"
+
+/* GSI1PK eq COMPANY#{companyId} */
+#define ASSESSMENT_SINGLE_RESULTS_DASHBOARD_GSI1PK_PLACEHOLDER ":GSI1PK" /* in ExpressionAttributeValues */
+#define ASSESSMENT_SINGLE_RESULTS_DASHBOARD_GSI1PK_VALUE_FMT "COMPANY#%s"
+static inline int assessment_single_results_dashboard_gsi1pk_value(char *buf, size_t size, const char *company_id)
+{
+	return snprintf(buf, size, ASSESSMENT_SINGLE_RESULTS_DASHBOARD_GSI1PK_VALUE_FMT, company_id);
+}
+
+/* GSI1SK begins_with {assessmentType}#{status}#{month} */
+#define ASSESSMENT_SINGLE_RESULTS_DASHBOARD_GSI1SK_PLACEHOLDER ":GSI1SK" /* in ExpressionAttributeValues */
+#define ASSESSMENT_SINGLE_RESULTS_DASHBOARD_GSI1SK_VALUE_FMT "%s#%s#%s"
+static inline int assessment_single_results_dashboard_gsi1sk_value(char *buf, size_t size, const char *assessment_type, const char *status, const char *month)
+{
+	return snprintf(buf, size, ASSESSMENT_SINGLE_RESULTS_DASHBOARD_GSI1SK_VALUE_FMT, assessment_type, status, month);
 }
 
 #ifdef __cplusplus

@@ -9,18 +9,91 @@
  *                        >= size when buf was too small
  *   ECOMMERCE_<ENTITY>_<ATTRIBUTE>_PREFIX  the text before the first value (begins_with)
  * A constant key is the string ECOMMERCE_<ENTITY>_<ATTRIBUTE>. Names:
- * ECOMMERCE_<TABLE>_TABLE, ECOMMERCE_<TABLE>_<INDEX>_INDEX, ECOMMERCE_<ENTITY>_<ATTRIBUTE>_NAME
+ * ECOMMERCE_<TABLE>_TABLE, ECOMMERCE_<TABLE>_<INDEX>_INDEX (a word the prefix or the
+ * table says already left out), ECOMMERCE_<ENTITY>_<ATTRIBUTE>_NAME
  * and, for a name that is a reserved word or not a plain identifier,
  * ECOMMERCE_<ENTITY>_<ATTRIBUTE>_EXPR_NAME for ExpressionAttributeNames.
+ * A key a parser reads back exactly also has
+ *   ecommerce_<entity>_<attribute>_parse(key, &parts)  0, or -1 for another shape
+ * An access pattern X has ECOMMERCE_X_TABLE_NAME, ECOMMERCE_X_INDEX_NAME, its
+ * ECOMMERCE_X_KEY_CONDITION and ECOMMERCE_X_EXPR_NAMES_JSON, and per key condition value
+ * ECOMMERCE_X_<ATTRIBUTE>_PLACEHOLDER, ECOMMERCE_X_<ATTRIBUTE>_VALUE (a constant) or
+ * ECOMMERCE_X_<ATTRIBUTE>_VALUE_FMT and ecommerce_x_<attribute>_value(buf, size, ...).
  */
 #ifndef ECOMMERCE_DDBC_H
 #define ECOMMERCE_DDBC_H
 
 #include <stdio.h> /* snprintf, size_t */
+#include <string.h> /* strncmp, strstr, strlen */
 
 #ifdef __cplusplus
 extern "C" {
 #endif
+
+/* ---- reading keys back: ecommerce_<entity>_<attribute>_parse(key, &parts)
+ * fills the values a key was built from and returns 0, or -1 when the key has
+ * another shape. A text value points into the key (ptr, len): it ends
+ * where the literal after it first occurs. */
+
+struct ecommerce_key_span_ {
+	const char *ptr;
+	size_t len;
+};
+
+static inline int ecommerce_key_literal_(const char **p, const char *lit, size_t n)
+{
+	if (strncmp(*p, lit, n) != 0)
+		return -1;
+	*p += n;
+	return 0;
+}
+
+/* Up to the first "until", or to the end when until is "". */
+static inline int ecommerce_key_text_(const char **p, const char *until,
+				struct ecommerce_key_span_ *out)
+{
+	const char *end = until[0] ? strstr(*p, until) : *p + strlen(*p);
+	if (!end)
+		return -1;
+	out->ptr = *p;
+	out->len = (size_t)(end - *p);
+	*p = end;
+	return 0;
+}
+
+static inline int ecommerce_key_same_text_(struct ecommerce_key_span_ a, struct ecommerce_key_span_ b)
+{
+	return a.len == b.len && strncmp(a.ptr, b.ptr, a.len) == 0;
+}
+
+/* A number as %0<width>lld writes it: an optional '-', digits, at least
+ * width in all, no zero before them but those that pad it to width, no
+ * "-0", in range. */
+static inline int ecommerce_key_number_(const char **p, unsigned width, long long *out)
+{
+	const char *s = *p, *d = s + (*s == '-');
+	unsigned long long v = 0, max = *s == '-' ? 9223372036854775808ULL :
+						   9223372036854775807ULL;
+	size_t n = 0, zeros = 0;
+	while (d[n] >= '0' && d[n] <= '9') {
+		unsigned digit = (unsigned)(d[n] - '0');
+		if (v > (max - digit) / 10)
+			return -1;
+		v = v * 10 + digit;
+		n++;
+	}
+	while (zeros + 1 < n && d[zeros] == '0')
+		zeros++;
+	if (n == 0 || (*s == '-' && v == 0))
+		return -1;
+	/* As wide as printf pads, zeros only where it pads. */
+	if ((size_t)(d - s) + n < width || (zeros && (size_t)(d - s) + n > width))
+		return -1;
+	*out = *s != '-' ? (long long)v : v == max ? -9223372036854775807LL - 1 :
+						      -(long long)v;
+	*p = d + n;
+	return 0;
+}
 
 /* ---- table AppData */
 
@@ -39,6 +112,22 @@ extern "C" {
 static inline int ecommerce_user_pk(char *buf, size_t size, const char *user_id)
 {
 	return snprintf(buf, size, ECOMMERCE_USER_PK_FMT, user_id);
+}
+
+struct ecommerce_user_pk_parts {
+	struct ecommerce_key_span_ user_id;
+};
+static inline int ecommerce_user_pk_parse(const char *key, struct ecommerce_user_pk_parts *out)
+{
+	const char *p = key;
+	struct ecommerce_key_span_ t;
+	long long n;
+	(void)t, (void)n;
+	if (ecommerce_key_literal_(&p, "USER#", 5) != 0
+	    || ecommerce_key_text_(&p, "", &out->user_id) != 0
+	    || *p != '\0')
+		return -1;
+	return 0;
 }
 
 /* SK: PROFILE */
@@ -64,6 +153,22 @@ static inline int ecommerce_order_pk(char *buf, size_t size, const char *user_id
 	return snprintf(buf, size, ECOMMERCE_ORDER_PK_FMT, user_id);
 }
 
+struct ecommerce_order_pk_parts {
+	struct ecommerce_key_span_ user_id;
+};
+static inline int ecommerce_order_pk_parse(const char *key, struct ecommerce_order_pk_parts *out)
+{
+	const char *p = key;
+	struct ecommerce_key_span_ t;
+	long long n;
+	(void)t, (void)n;
+	if (ecommerce_key_literal_(&p, "USER#", 5) != 0
+	    || ecommerce_key_text_(&p, "", &out->user_id) != 0
+	    || *p != '\0')
+		return -1;
+	return 0;
+}
+
 /* SK: ORDER#{OrderDay}#{OrderId} */
 #define ECOMMERCE_ORDER_SK_NAME "SK"
 #define ECOMMERCE_ORDER_SK_FMT "ORDER#%s#%s"
@@ -73,6 +178,25 @@ static inline int ecommerce_order_pk(char *buf, size_t size, const char *user_id
 static inline int ecommerce_order_sk(char *buf, size_t size, const char *order_day, const char *order_id)
 {
 	return snprintf(buf, size, ECOMMERCE_ORDER_SK_FMT, order_day, order_id);
+}
+
+struct ecommerce_order_sk_parts {
+	struct ecommerce_key_span_ order_day;
+	struct ecommerce_key_span_ order_id;
+};
+static inline int ecommerce_order_sk_parse(const char *key, struct ecommerce_order_sk_parts *out)
+{
+	const char *p = key;
+	struct ecommerce_key_span_ t;
+	long long n;
+	(void)t, (void)n;
+	if (ecommerce_key_literal_(&p, "ORDER#", 6) != 0
+	    || ecommerce_key_text_(&p, "#", &out->order_day) != 0
+	    || ecommerce_key_literal_(&p, "#", 1) != 0
+	    || ecommerce_key_text_(&p, "", &out->order_id) != 0
+	    || *p != '\0')
+		return -1;
+	return 0;
 }
 
 #define ECOMMERCE_ORDER_USER_ID_NAME "UserId"
@@ -94,6 +218,21 @@ static inline int ecommerce_order_gsi2pk(char *buf, size_t size, const char *sta
 	return snprintf(buf, size, ECOMMERCE_ORDER_GSI2PK_FMT, status);
 }
 
+struct ecommerce_order_gsi2pk_parts {
+	struct ecommerce_key_span_ status;
+};
+static inline int ecommerce_order_gsi2pk_parse(const char *key, struct ecommerce_order_gsi2pk_parts *out)
+{
+	const char *p = key;
+	struct ecommerce_key_span_ t;
+	long long n;
+	(void)t, (void)n;
+	if (ecommerce_key_text_(&p, "", &out->status) != 0
+	    || *p != '\0')
+		return -1;
+	return 0;
+}
+
 /* GSI2SK: {OrderDate} */
 #define ECOMMERCE_ORDER_GSI2SK_NAME "GSI2SK"
 #define ECOMMERCE_ORDER_GSI2SK_FMT "%s"
@@ -102,6 +241,21 @@ static inline int ecommerce_order_gsi2pk(char *buf, size_t size, const char *sta
 static inline int ecommerce_order_gsi2sk(char *buf, size_t size, const char *order_date)
 {
 	return snprintf(buf, size, ECOMMERCE_ORDER_GSI2SK_FMT, order_date);
+}
+
+struct ecommerce_order_gsi2sk_parts {
+	struct ecommerce_key_span_ order_date;
+};
+static inline int ecommerce_order_gsi2sk_parse(const char *key, struct ecommerce_order_gsi2sk_parts *out)
+{
+	const char *p = key;
+	struct ecommerce_key_span_ t;
+	long long n;
+	(void)t, (void)n;
+	if (ecommerce_key_text_(&p, "", &out->order_date) != 0
+	    || *p != '\0')
+		return -1;
+	return 0;
 }
 
 /* ---- entity Product (table AppData) */
@@ -115,6 +269,22 @@ static inline int ecommerce_order_gsi2sk(char *buf, size_t size, const char *ord
 static inline int ecommerce_product_pk(char *buf, size_t size, const char *product_id)
 {
 	return snprintf(buf, size, ECOMMERCE_PRODUCT_PK_FMT, product_id);
+}
+
+struct ecommerce_product_pk_parts {
+	struct ecommerce_key_span_ product_id;
+};
+static inline int ecommerce_product_pk_parse(const char *key, struct ecommerce_product_pk_parts *out)
+{
+	const char *p = key;
+	struct ecommerce_key_span_ t;
+	long long n;
+	(void)t, (void)n;
+	if (ecommerce_key_literal_(&p, "PRODUCT#", 8) != 0
+	    || ecommerce_key_text_(&p, "", &out->product_id) != 0
+	    || *p != '\0')
+		return -1;
+	return 0;
 }
 
 /* SK: INFO */
@@ -137,7 +307,134 @@ static inline int ecommerce_product_gsi1pk(char *buf, size_t size, const char *c
 	return snprintf(buf, size, ECOMMERCE_PRODUCT_GSI1PK_FMT, category);
 }
 
+struct ecommerce_product_gsi1pk_parts {
+	struct ecommerce_key_span_ category;
+};
+static inline int ecommerce_product_gsi1pk_parse(const char *key, struct ecommerce_product_gsi1pk_parts *out)
+{
+	const char *p = key;
+	struct ecommerce_key_span_ t;
+	long long n;
+	(void)t, (void)n;
+	if (ecommerce_key_text_(&p, "", &out->category) != 0
+	    || *p != '\0')
+		return -1;
+	return 0;
+}
+
 #define ECOMMERCE_PRODUCT_GSI1SK_NAME "GSI1SK"
+
+/* ---- access pattern get-user (get, table AppData) */
+
+#define ECOMMERCE_GET_USER_TABLE_NAME "AppData"
+
+/* PK eq USER#{UserId} */
+#define ECOMMERCE_GET_USER_PK_VALUE_FMT "USER#%s"
+static inline int ecommerce_get_user_pk_value(char *buf, size_t size, const char *user_id)
+{
+	return snprintf(buf, size, ECOMMERCE_GET_USER_PK_VALUE_FMT, user_id);
+}
+
+/* SK eq PROFILE */
+#define ECOMMERCE_GET_USER_SK_VALUE "PROFILE"
+
+/* ---- access pattern orders-by-user (query, table AppData) */
+
+#define ECOMMERCE_ORDERS_BY_USER_TABLE_NAME "AppData"
+#define ECOMMERCE_ORDERS_BY_USER_KEY_CONDITION "PK = :PK AND begins_with(SK, :SK)"
+
+/* PK eq USER#{UserId} */
+#define ECOMMERCE_ORDERS_BY_USER_PK_PLACEHOLDER ":PK" /* in ExpressionAttributeValues */
+#define ECOMMERCE_ORDERS_BY_USER_PK_VALUE_FMT "USER#%s"
+static inline int ecommerce_orders_by_user_pk_value(char *buf, size_t size, const char *user_id)
+{
+	return snprintf(buf, size, ECOMMERCE_ORDERS_BY_USER_PK_VALUE_FMT, user_id);
+}
+
+/* SK begins_with ORDER# */
+#define ECOMMERCE_ORDERS_BY_USER_SK_PLACEHOLDER ":SK" /* in ExpressionAttributeValues */
+#define ECOMMERCE_ORDERS_BY_USER_SK_VALUE "ORDER#"
+
+/* ---- access pattern orders-by-user-and-date (query, table AppData) */
+
+#define ECOMMERCE_ORDERS_BY_USER_AND_DATE_TABLE_NAME "AppData"
+#define ECOMMERCE_ORDERS_BY_USER_AND_DATE_KEY_CONDITION "PK = :PK AND begins_with(SK, :SK)"
+
+/* PK eq USER#{UserId} */
+#define ECOMMERCE_ORDERS_BY_USER_AND_DATE_PK_PLACEHOLDER ":PK" /* in ExpressionAttributeValues */
+#define ECOMMERCE_ORDERS_BY_USER_AND_DATE_PK_VALUE_FMT "USER#%s"
+static inline int ecommerce_orders_by_user_and_date_pk_value(char *buf, size_t size, const char *user_id)
+{
+	return snprintf(buf, size, ECOMMERCE_ORDERS_BY_USER_AND_DATE_PK_VALUE_FMT, user_id);
+}
+
+/* SK begins_with ORDER#{OrderDay} */
+#define ECOMMERCE_ORDERS_BY_USER_AND_DATE_SK_PLACEHOLDER ":SK" /* in ExpressionAttributeValues */
+#define ECOMMERCE_ORDERS_BY_USER_AND_DATE_SK_VALUE_FMT "ORDER#%s"
+static inline int ecommerce_orders_by_user_and_date_sk_value(char *buf, size_t size, const char *order_day)
+{
+	return snprintf(buf, size, ECOMMERCE_ORDERS_BY_USER_AND_DATE_SK_VALUE_FMT, order_day);
+}
+
+/* ---- access pattern get-order (get, table AppData) */
+
+#define ECOMMERCE_GET_ORDER_TABLE_NAME "AppData"
+
+/* PK eq USER#{UserId} */
+#define ECOMMERCE_GET_ORDER_PK_VALUE_FMT "USER#%s"
+static inline int ecommerce_get_order_pk_value(char *buf, size_t size, const char *user_id)
+{
+	return snprintf(buf, size, ECOMMERCE_GET_ORDER_PK_VALUE_FMT, user_id);
+}
+
+/* SK eq ORDER#{OrderDay}#{OrderId} */
+#define ECOMMERCE_GET_ORDER_SK_VALUE_FMT "ORDER#%s#%s"
+static inline int ecommerce_get_order_sk_value(char *buf, size_t size, const char *order_day, const char *order_id)
+{
+	return snprintf(buf, size, ECOMMERCE_GET_ORDER_SK_VALUE_FMT, order_day, order_id);
+}
+
+/* ---- access pattern get-product (get, table AppData) */
+
+#define ECOMMERCE_GET_PRODUCT_TABLE_NAME "AppData"
+
+/* PK eq PRODUCT#{ProductId} */
+#define ECOMMERCE_GET_PRODUCT_PK_VALUE_FMT "PRODUCT#%s"
+static inline int ecommerce_get_product_pk_value(char *buf, size_t size, const char *product_id)
+{
+	return snprintf(buf, size, ECOMMERCE_GET_PRODUCT_PK_VALUE_FMT, product_id);
+}
+
+/* SK eq INFO */
+#define ECOMMERCE_GET_PRODUCT_SK_VALUE "INFO"
+
+/* ---- access pattern products-by-category (query, table AppData, index GSI1) */
+
+#define ECOMMERCE_PRODUCTS_BY_CATEGORY_TABLE_NAME "AppData"
+#define ECOMMERCE_PRODUCTS_BY_CATEGORY_INDEX_NAME "GSI1"
+#define ECOMMERCE_PRODUCTS_BY_CATEGORY_KEY_CONDITION "GSI1PK = :GSI1PK"
+
+/* GSI1PK eq {Category} */
+#define ECOMMERCE_PRODUCTS_BY_CATEGORY_GSI1PK_PLACEHOLDER ":GSI1PK" /* in ExpressionAttributeValues */
+#define ECOMMERCE_PRODUCTS_BY_CATEGORY_GSI1PK_VALUE_FMT "%s"
+static inline int ecommerce_products_by_category_gsi1pk_value(char *buf, size_t size, const char *category)
+{
+	return snprintf(buf, size, ECOMMERCE_PRODUCTS_BY_CATEGORY_GSI1PK_VALUE_FMT, category);
+}
+
+/* ---- access pattern orders-by-status (query, table AppData, index GSI2) */
+
+#define ECOMMERCE_ORDERS_BY_STATUS_TABLE_NAME "AppData"
+#define ECOMMERCE_ORDERS_BY_STATUS_INDEX_NAME "GSI2"
+#define ECOMMERCE_ORDERS_BY_STATUS_KEY_CONDITION "GSI2PK = :GSI2PK"
+
+/* GSI2PK eq {Status} */
+#define ECOMMERCE_ORDERS_BY_STATUS_GSI2PK_PLACEHOLDER ":GSI2PK" /* in ExpressionAttributeValues */
+#define ECOMMERCE_ORDERS_BY_STATUS_GSI2PK_VALUE_FMT "%s"
+static inline int ecommerce_orders_by_status_gsi2pk_value(char *buf, size_t size, const char *status)
+{
+	return snprintf(buf, size, ECOMMERCE_ORDERS_BY_STATUS_GSI2PK_VALUE_FMT, status);
+}
 
 #ifdef __cplusplus
 }

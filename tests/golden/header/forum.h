@@ -9,22 +9,95 @@
  *                        >= size when buf was too small
  *   FORUM_<ENTITY>_<ATTRIBUTE>_PREFIX  the text before the first value (begins_with)
  * A constant key is the string FORUM_<ENTITY>_<ATTRIBUTE>. Names:
- * FORUM_<TABLE>_TABLE, FORUM_<TABLE>_<INDEX>_INDEX, FORUM_<ENTITY>_<ATTRIBUTE>_NAME
+ * FORUM_<TABLE>_TABLE, FORUM_<TABLE>_<INDEX>_INDEX (a word the prefix or the
+ * table says already left out), FORUM_<ENTITY>_<ATTRIBUTE>_NAME
  * and, for a name that is a reserved word or not a plain identifier,
  * FORUM_<ENTITY>_<ATTRIBUTE>_EXPR_NAME for ExpressionAttributeNames.
+ * A key a parser reads back exactly also has
+ *   forum_<entity>_<attribute>_parse(key, &parts)  0, or -1 for another shape
+ * An access pattern X has FORUM_X_TABLE_NAME, FORUM_X_INDEX_NAME, its
+ * FORUM_X_KEY_CONDITION and FORUM_X_EXPR_NAMES_JSON, and per key condition value
+ * FORUM_X_<ATTRIBUTE>_PLACEHOLDER, FORUM_X_<ATTRIBUTE>_VALUE (a constant) or
+ * FORUM_X_<ATTRIBUTE>_VALUE_FMT and forum_x_<attribute>_value(buf, size, ...).
  */
 #ifndef FORUM_DDBC_H
 #define FORUM_DDBC_H
 
 #include <stdio.h> /* snprintf, size_t */
+#include <string.h> /* strncmp, strstr, strlen */
 
 #ifdef __cplusplus
 extern "C" {
 #endif
 
+/* ---- reading keys back: forum_<entity>_<attribute>_parse(key, &parts)
+ * fills the values a key was built from and returns 0, or -1 when the key has
+ * another shape. A text value points into the key (ptr, len): it ends
+ * where the literal after it first occurs. */
+
+struct forum_key_span_ {
+	const char *ptr;
+	size_t len;
+};
+
+static inline int forum_key_literal_(const char **p, const char *lit, size_t n)
+{
+	if (strncmp(*p, lit, n) != 0)
+		return -1;
+	*p += n;
+	return 0;
+}
+
+/* Up to the first "until", or to the end when until is "". */
+static inline int forum_key_text_(const char **p, const char *until,
+				struct forum_key_span_ *out)
+{
+	const char *end = until[0] ? strstr(*p, until) : *p + strlen(*p);
+	if (!end)
+		return -1;
+	out->ptr = *p;
+	out->len = (size_t)(end - *p);
+	*p = end;
+	return 0;
+}
+
+static inline int forum_key_same_text_(struct forum_key_span_ a, struct forum_key_span_ b)
+{
+	return a.len == b.len && strncmp(a.ptr, b.ptr, a.len) == 0;
+}
+
+/* A number as %0<width>lld writes it: an optional '-', digits, at least
+ * width in all, no zero before them but those that pad it to width, no
+ * "-0", in range. */
+static inline int forum_key_number_(const char **p, unsigned width, long long *out)
+{
+	const char *s = *p, *d = s + (*s == '-');
+	unsigned long long v = 0, max = *s == '-' ? 9223372036854775808ULL :
+						   9223372036854775807ULL;
+	size_t n = 0, zeros = 0;
+	while (d[n] >= '0' && d[n] <= '9') {
+		unsigned digit = (unsigned)(d[n] - '0');
+		if (v > (max - digit) / 10)
+			return -1;
+		v = v * 10 + digit;
+		n++;
+	}
+	while (zeros + 1 < n && d[zeros] == '0')
+		zeros++;
+	if (n == 0 || (*s == '-' && v == 0))
+		return -1;
+	/* As wide as printf pads, zeros only where it pads. */
+	if ((size_t)(d - s) + n < width || (zeros && (size_t)(d - s) + n > width))
+		return -1;
+	*out = *s != '-' ? (long long)v : v == max ? -9223372036854775807LL - 1 :
+						      -(long long)v;
+	*p = d + n;
+	return 0;
+}
+
 /* ---- table Forum */
 
-#define FORUM_FORUM_TABLE "Forum"
+#define FORUM_TABLE "Forum"
 
 /* ---- table Thread */
 
@@ -33,14 +106,14 @@ extern "C" {
 /* ---- table Reply */
 
 #define FORUM_REPLY_TABLE "Reply"
-#define FORUM_REPLY_POSTED_BY_MESSAGE_INDEX_INDEX "PostedBy-Message-Index" /* GSI */
+#define FORUM_REPLY_POSTED_BY_MESSAGE_INDEX "PostedBy-Message-Index" /* GSI */
 
 /* ---- entity Forum (table Forum) */
 
-#define FORUM_FORUM_NAME_NAME "Name"
-#define FORUM_FORUM_NAME_EXPR_NAME "#Name" /* ExpressionAttributeNames: { "#Name": NAME } */
-#define FORUM_FORUM_CATEGORY_NAME "Category"
-#define FORUM_FORUM_THREADS_NAME "Threads"
+#define FORUM_NAME_NAME "Name"
+#define FORUM_NAME_EXPR_NAME "#Name" /* ExpressionAttributeNames: { "#Name": NAME } */
+#define FORUM_CATEGORY_NAME "Category"
+#define FORUM_THREADS_NAME "Threads"
 
 /* ---- entity Thread (table Thread) */
 
@@ -61,11 +134,74 @@ static inline int forum_reply_id(char *buf, size_t size, const char *forum_name,
 	return snprintf(buf, size, FORUM_REPLY_ID_FMT, forum_name, subject);
 }
 
+struct forum_reply_id_parts {
+	struct forum_key_span_ forum_name;
+	struct forum_key_span_ subject;
+};
+static inline int forum_reply_id_parse(const char *key, struct forum_reply_id_parts *out)
+{
+	const char *p = key;
+	struct forum_key_span_ t;
+	long long n;
+	(void)t, (void)n;
+	if (forum_key_text_(&p, "#", &out->forum_name) != 0
+	    || forum_key_literal_(&p, "#", 1) != 0
+	    || forum_key_text_(&p, "", &out->subject) != 0
+	    || *p != '\0')
+		return -1;
+	return 0;
+}
+
 #define FORUM_REPLY_REPLY_DATE_TIME_NAME "ReplyDateTime"
 #define FORUM_REPLY_FORUM_NAME_NAME "ForumName" /* key part, not stored */
 #define FORUM_REPLY_SUBJECT_NAME "Subject" /* key part, not stored */
 #define FORUM_REPLY_MESSAGE_NAME "Message"
 #define FORUM_REPLY_POSTED_BY_NAME "PostedBy"
+
+/* ---- access pattern replies-of-thread (query, table Reply) */
+
+#define FORUM_REPLIES_OF_THREAD_TABLE_NAME "Reply"
+#define FORUM_REPLIES_OF_THREAD_KEY_CONDITION "Id = :Id"
+
+/* Id eq {forum}#{subject} */
+#define FORUM_REPLIES_OF_THREAD_ID_PLACEHOLDER ":Id" /* in ExpressionAttributeValues */
+#define FORUM_REPLIES_OF_THREAD_ID_VALUE_FMT "%s#%s"
+static inline int forum_replies_of_thread_id_value(char *buf, size_t size, const char *forum, const char *subject)
+{
+	return snprintf(buf, size, FORUM_REPLIES_OF_THREAD_ID_VALUE_FMT, forum, subject);
+}
+
+/* ---- access pattern replies-by-user (query, table Reply, index PostedBy-Message-Index) */
+
+#define FORUM_REPLIES_BY_USER_TABLE_NAME "Reply"
+#define FORUM_REPLIES_BY_USER_INDEX_NAME "PostedBy-Message-Index"
+#define FORUM_REPLIES_BY_USER_KEY_CONDITION "PostedBy = :PostedBy"
+
+/* PostedBy eq {user} */
+#define FORUM_REPLIES_BY_USER_POSTED_BY_PLACEHOLDER ":PostedBy" /* in ExpressionAttributeValues */
+#define FORUM_REPLIES_BY_USER_POSTED_BY_VALUE_FMT "%s"
+static inline int forum_replies_by_user_posted_by_value(char *buf, size_t size, const char *user)
+{
+	return snprintf(buf, size, FORUM_REPLIES_BY_USER_POSTED_BY_VALUE_FMT, user);
+}
+
+/* ---- access pattern post-reply (put, table Reply) */
+
+#define FORUM_POST_REPLY_TABLE_NAME "Reply"
+
+/* Id eq {forum}#{subject} */
+#define FORUM_POST_REPLY_ID_VALUE_FMT "%s#%s"
+static inline int forum_post_reply_id_value(char *buf, size_t size, const char *forum, const char *subject)
+{
+	return snprintf(buf, size, FORUM_POST_REPLY_ID_VALUE_FMT, forum, subject);
+}
+
+/* ReplyDateTime eq {time} */
+#define FORUM_POST_REPLY_REPLY_DATE_TIME_VALUE_FMT "%s"
+static inline int forum_post_reply_reply_date_time_value(char *buf, size_t size, const char *time)
+{
+	return snprintf(buf, size, FORUM_POST_REPLY_REPLY_DATE_TIME_VALUE_FMT, time);
+}
 
 #ifdef __cplusplus
 }

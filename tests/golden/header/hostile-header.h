@@ -9,18 +9,91 @@
  *                        >= size when buf was too small
  *   HOSTILE_DESIGN_S_<ENTITY>_<ATTRIBUTE>_PREFIX  the text before the first value (begins_with)
  * A constant key is the string HOSTILE_DESIGN_S_<ENTITY>_<ATTRIBUTE>. Names:
- * HOSTILE_DESIGN_S_<TABLE>_TABLE, HOSTILE_DESIGN_S_<TABLE>_<INDEX>_INDEX, HOSTILE_DESIGN_S_<ENTITY>_<ATTRIBUTE>_NAME
+ * HOSTILE_DESIGN_S_<TABLE>_TABLE, HOSTILE_DESIGN_S_<TABLE>_<INDEX>_INDEX (a word the prefix or the
+ * table says already left out), HOSTILE_DESIGN_S_<ENTITY>_<ATTRIBUTE>_NAME
  * and, for a name that is a reserved word or not a plain identifier,
  * HOSTILE_DESIGN_S_<ENTITY>_<ATTRIBUTE>_EXPR_NAME for ExpressionAttributeNames.
+ * A key a parser reads back exactly also has
+ *   hostile_design_s_<entity>_<attribute>_parse(key, &parts)  0, or -1 for another shape
+ * An access pattern X has HOSTILE_DESIGN_S_X_TABLE_NAME, HOSTILE_DESIGN_S_X_INDEX_NAME, its
+ * HOSTILE_DESIGN_S_X_KEY_CONDITION and HOSTILE_DESIGN_S_X_EXPR_NAMES_JSON, and per key condition value
+ * HOSTILE_DESIGN_S_X_<ATTRIBUTE>_PLACEHOLDER, HOSTILE_DESIGN_S_X_<ATTRIBUTE>_VALUE (a constant) or
+ * HOSTILE_DESIGN_S_X_<ATTRIBUTE>_VALUE_FMT and hostile_design_s_x_<attribute>_value(buf, size, ...).
  */
 #ifndef HOSTILE_DESIGN_S_DDBC_H
 #define HOSTILE_DESIGN_S_DDBC_H
 
 #include <stdio.h> /* snprintf, size_t */
+#include <string.h> /* strncmp, strstr, strlen */
 
 #ifdef __cplusplus
 extern "C" {
 #endif
+
+/* ---- reading keys back: hostile_design_s_<entity>_<attribute>_parse(key, &parts)
+ * fills the values a key was built from and returns 0, or -1 when the key has
+ * another shape. A text value points into the key (ptr, len): it ends
+ * where the literal after it first occurs. */
+
+struct hostile_design_s_key_span_ {
+	const char *ptr;
+	size_t len;
+};
+
+static inline int hostile_design_s_key_literal_(const char **p, const char *lit, size_t n)
+{
+	if (strncmp(*p, lit, n) != 0)
+		return -1;
+	*p += n;
+	return 0;
+}
+
+/* Up to the first "until", or to the end when until is "". */
+static inline int hostile_design_s_key_text_(const char **p, const char *until,
+				struct hostile_design_s_key_span_ *out)
+{
+	const char *end = until[0] ? strstr(*p, until) : *p + strlen(*p);
+	if (!end)
+		return -1;
+	out->ptr = *p;
+	out->len = (size_t)(end - *p);
+	*p = end;
+	return 0;
+}
+
+static inline int hostile_design_s_key_same_text_(struct hostile_design_s_key_span_ a, struct hostile_design_s_key_span_ b)
+{
+	return a.len == b.len && strncmp(a.ptr, b.ptr, a.len) == 0;
+}
+
+/* A number as %0<width>lld writes it: an optional '-', digits, at least
+ * width in all, no zero before them but those that pad it to width, no
+ * "-0", in range. */
+static inline int hostile_design_s_key_number_(const char **p, unsigned width, long long *out)
+{
+	const char *s = *p, *d = s + (*s == '-');
+	unsigned long long v = 0, max = *s == '-' ? 9223372036854775808ULL :
+						   9223372036854775807ULL;
+	size_t n = 0, zeros = 0;
+	while (d[n] >= '0' && d[n] <= '9') {
+		unsigned digit = (unsigned)(d[n] - '0');
+		if (v > (max - digit) / 10)
+			return -1;
+		v = v * 10 + digit;
+		n++;
+	}
+	while (zeros + 1 < n && d[zeros] == '0')
+		zeros++;
+	if (n == 0 || (*s == '-' && v == 0))
+		return -1;
+	/* As wide as printf pads, zeros only where it pads. */
+	if ((size_t)(d - s) + n < width || (zeros && (size_t)(d - s) + n > width))
+		return -1;
+	*out = *s != '-' ? (long long)v : v == max ? -9223372036854775807LL - 1 :
+						      -(long long)v;
+	*p = d + n;
+	return 0;
+}
 
 /* ---- table hostile.table-1 */
 
@@ -41,6 +114,25 @@ static inline int hostile_design_s_user_pk(char *buf, size_t size, const char *e
 	return snprintf(buf, size, HOSTILE_DESIGN_S_USER_PK_FMT, event_id, n);
 }
 
+struct hostile_design_s_user_pk_parts {
+	struct hostile_design_s_key_span_ event_id;
+	long long n;
+};
+static inline int hostile_design_s_user_pk_parse(const char *key, struct hostile_design_s_user_pk_parts *out)
+{
+	const char *p = key;
+	struct hostile_design_s_key_span_ t;
+	long long n;
+	(void)t, (void)n;
+	if (hostile_design_s_key_literal_(&p, "EVENT%s%n%%d#\"q\"#", 17) != 0
+	    || hostile_design_s_key_text_(&p, "#100%#", &out->event_id) != 0
+	    || hostile_design_s_key_literal_(&p, "#100%#", 6) != 0
+	    || hostile_design_s_key_number_(&p, 5, &out->n) != 0
+	    || *p != '\0')
+		return -1;
+	return 0;
+}
+
 /* SK: a\b? ?=c? ?/d? ?'e* /f/ *g?h#{say "hi"} */
 #define HOSTILE_DESIGN_S_USER_SK_NAME "SK"
 #define HOSTILE_DESIGN_S_USER_SK_FMT "a\\b\?\?=c\?\?/d\?\?'e*/f/*g\342\200\256h#%s"
@@ -50,6 +142,22 @@ static inline int hostile_design_s_user_pk(char *buf, size_t size, const char *e
 static inline int hostile_design_s_user_sk(char *buf, size_t size, const char *say_hi)
 {
 	return snprintf(buf, size, HOSTILE_DESIGN_S_USER_SK_FMT, say_hi);
+}
+
+struct hostile_design_s_user_sk_parts {
+	struct hostile_design_s_key_span_ say_hi;
+};
+static inline int hostile_design_s_user_sk_parse(const char *key, struct hostile_design_s_user_sk_parts *out)
+{
+	const char *p = key;
+	struct hostile_design_s_key_span_ t;
+	long long n;
+	(void)t, (void)n;
+	if (hostile_design_s_key_literal_(&p, "a\\b\?\?=c\?\?/d\?\?'e*/f/*g\342\200\256h#", 26) != 0
+	    || hostile_design_s_key_text_(&p, "", &out->say_hi) != 0
+	    || *p != '\0')
+		return -1;
+	return 0;
 }
 
 /* GSI1PK: line1 line2 end #{class}{{braces}} */
@@ -63,6 +171,23 @@ static inline int hostile_design_s_user_gsi1pk(char *buf, size_t size, const cha
 	return snprintf(buf, size, HOSTILE_DESIGN_S_USER_GSI1PK_FMT, class_);
 }
 
+struct hostile_design_s_user_gsi1pk_parts {
+	struct hostile_design_s_key_span_ class_;
+};
+static inline int hostile_design_s_user_gsi1pk_parse(const char *key, struct hostile_design_s_user_gsi1pk_parts *out)
+{
+	const char *p = key;
+	struct hostile_design_s_key_span_ t;
+	long long n;
+	(void)t, (void)n;
+	if (hostile_design_s_key_literal_(&p, "line1\nline2\tend\015#", 17) != 0
+	    || hostile_design_s_key_text_(&p, "{braces}", &out->class_) != 0
+	    || hostile_design_s_key_literal_(&p, "{braces}", 8) != 0
+	    || *p != '\0')
+		return -1;
+	return 0;
+}
+
 /* GSI1SK: {PK}|{buf}|{size:03}|{int} */
 #define HOSTILE_DESIGN_S_USER_GSI1SK_NAME "GSI1SK"
 #define HOSTILE_DESIGN_S_USER_GSI1SK_FMT "EVENT%%s%%n%%%%d#\"q\"#%s#100%%#%05lld|%s|%03lld|%lld"
@@ -72,6 +197,34 @@ static inline int hostile_design_s_user_gsi1pk(char *buf, size_t size, const cha
 static inline int hostile_design_s_user_gsi1sk(char *buf, size_t size, const char *event_id, long long n, const char *buf_, long long size_, long long int_)
 {
 	return snprintf(buf, size, HOSTILE_DESIGN_S_USER_GSI1SK_FMT, event_id, n, buf_, size_, int_);
+}
+
+struct hostile_design_s_user_gsi1sk_parts {
+	struct hostile_design_s_key_span_ event_id;
+	long long n;
+	struct hostile_design_s_key_span_ buf_;
+	long long size_;
+	long long int_;
+};
+static inline int hostile_design_s_user_gsi1sk_parse(const char *key, struct hostile_design_s_user_gsi1sk_parts *out)
+{
+	const char *p = key;
+	struct hostile_design_s_key_span_ t;
+	long long n;
+	(void)t, (void)n;
+	if (hostile_design_s_key_literal_(&p, "EVENT%s%n%%d#\"q\"#", 17) != 0
+	    || hostile_design_s_key_text_(&p, "#100%#", &out->event_id) != 0
+	    || hostile_design_s_key_literal_(&p, "#100%#", 6) != 0
+	    || hostile_design_s_key_number_(&p, 5, &out->n) != 0
+	    || hostile_design_s_key_literal_(&p, "|", 1) != 0
+	    || hostile_design_s_key_text_(&p, "|", &out->buf_) != 0
+	    || hostile_design_s_key_literal_(&p, "|", 1) != 0
+	    || hostile_design_s_key_number_(&p, 3, &out->size_) != 0
+	    || hostile_design_s_key_literal_(&p, "|", 1) != 0
+	    || hostile_design_s_key_number_(&p, 0, &out->int_) != 0
+	    || *p != '\0')
+		return -1;
+	return 0;
 }
 
 /* entityType: U"SER* /%d? ?=\ */
@@ -88,6 +241,43 @@ static inline int hostile_design_s_user_gsi1sk(char *buf, size_t size, const cha
 static inline int hostile_design_s_user_when(char *buf, size_t size, const char *snprintf_, const char *errno_, const char *stdout_, const char *linux_, const char *new_, const char *_1st, const char *user_id, long long order)
 {
 	return snprintf(buf, size, HOSTILE_DESIGN_S_USER_WHEN_FMT, snprintf_, errno_, stdout_, linux_, new_, _1st, user_id, order);
+}
+
+struct hostile_design_s_user_when_parts {
+	struct hostile_design_s_key_span_ snprintf_;
+	struct hostile_design_s_key_span_ errno_;
+	struct hostile_design_s_key_span_ stdout_;
+	struct hostile_design_s_key_span_ linux_;
+	struct hostile_design_s_key_span_ new_;
+	struct hostile_design_s_key_span_ _1st;
+	struct hostile_design_s_key_span_ user_id;
+	long long order;
+};
+static inline int hostile_design_s_user_when_parse(const char *key, struct hostile_design_s_user_when_parts *out)
+{
+	const char *p = key;
+	struct hostile_design_s_key_span_ t;
+	long long n;
+	(void)t, (void)n;
+	if (hostile_design_s_key_literal_(&p, "\343\203\246\343\203\274\343\202\266\343\203\274#", 13) != 0
+	    || hostile_design_s_key_text_(&p, "#", &out->snprintf_) != 0
+	    || hostile_design_s_key_literal_(&p, "#", 1) != 0
+	    || hostile_design_s_key_text_(&p, "#", &out->errno_) != 0
+	    || hostile_design_s_key_literal_(&p, "#", 1) != 0
+	    || hostile_design_s_key_text_(&p, "#", &out->stdout_) != 0
+	    || hostile_design_s_key_literal_(&p, "#", 1) != 0
+	    || hostile_design_s_key_text_(&p, "#", &out->linux_) != 0
+	    || hostile_design_s_key_literal_(&p, "#", 1) != 0
+	    || hostile_design_s_key_text_(&p, "#", &out->new_) != 0
+	    || hostile_design_s_key_literal_(&p, "#", 1) != 0
+	    || hostile_design_s_key_text_(&p, "#", &out->_1st) != 0
+	    || hostile_design_s_key_literal_(&p, "#", 1) != 0
+	    || hostile_design_s_key_text_(&p, "#", &out->user_id) != 0
+	    || hostile_design_s_key_literal_(&p, "#", 1) != 0
+	    || hostile_design_s_key_number_(&p, 2, &out->order) != 0
+	    || *p != '\0')
+		return -1;
+	return 0;
 }
 
 #define HOSTILE_DESIGN_S_USER_EVENT_ID_NAME "eventId"
@@ -129,11 +319,71 @@ static inline int hostile_design_s_odd_name_s_pk(char *buf, size_t size, long lo
 	return snprintf(buf, size, HOSTILE_DESIGN_S_ODD_NAME_S_PK_FMT, id);
 }
 
+struct hostile_design_s_odd_name_s_pk_parts {
+	long long id;
+};
+static inline int hostile_design_s_odd_name_s_pk_parse(const char *key, struct hostile_design_s_odd_name_s_pk_parts *out)
+{
+	const char *p = key;
+	struct hostile_design_s_key_span_ t;
+	long long n;
+	(void)t, (void)n;
+	if (hostile_design_s_key_literal_(&p, "ODD#", 4) != 0
+	    || hostile_design_s_key_number_(&p, 0, &out->id) != 0
+	    || *p != '\0')
+		return -1;
+	return 0;
+}
+
 /* SK: ? ?(? ?)? ?<? ?>? ?- */
 #define HOSTILE_DESIGN_S_ODD_NAME_S_SK_NAME "SK"
 #define HOSTILE_DESIGN_S_ODD_NAME_S_SK "\?\?(\?\?)\?\?<\?\?>\?\?-" /* constant key */
 
 #define HOSTILE_DESIGN_S_ODD_NAME_S_ID_NAME "id"
+
+/* ---- access pattern get * / odd %s "x" ? ?= (get, table hostile.table-1) */
+
+#define HOSTILE_DESIGN_S_GET_ODD_S_X_TABLE_NAME "hostile.table-1"
+
+/* PK eq ODD#{id} */
+#define HOSTILE_DESIGN_S_GET_ODD_S_X_PK_VALUE_FMT "ODD#%s"
+static inline int hostile_design_s_get_odd_s_x_pk_value(char *buf, size_t size, const char *id)
+{
+	return snprintf(buf, size, HOSTILE_DESIGN_S_GET_ODD_S_X_PK_VALUE_FMT, id);
+}
+
+/* SK eq ? ?(? ?)? ?<? ?>? ?- */
+#define HOSTILE_DESIGN_S_GET_ODD_S_X_SK_VALUE "\?\?(\?\?)\?\?<\?\?>\?\?-"
+
+/* ---- access pattern odd ? by * / key (query, table hostile.table-1) */
+
+#define HOSTILE_DESIGN_S_ODD_BY_KEY_TABLE_NAME "hostile.table-1"
+#define HOSTILE_DESIGN_S_ODD_BY_KEY_KEY_CONDITION "PK = :PK AND begins_with(SK, :SK)"
+
+/* PK eq ODD#{id} */
+#define HOSTILE_DESIGN_S_ODD_BY_KEY_PK_PLACEHOLDER ":PK" /* in ExpressionAttributeValues */
+#define HOSTILE_DESIGN_S_ODD_BY_KEY_PK_VALUE_FMT "ODD#%s"
+static inline int hostile_design_s_odd_by_key_pk_value(char *buf, size_t size, const char *id)
+{
+	return snprintf(buf, size, HOSTILE_DESIGN_S_ODD_BY_KEY_PK_VALUE_FMT, id);
+}
+
+/* SK begins_with ? ?( */
+#define HOSTILE_DESIGN_S_ODD_BY_KEY_SK_PLACEHOLDER ":SK" /* in ExpressionAttributeValues */
+#define HOSTILE_DESIGN_S_ODD_BY_KEY_SK_VALUE "\?\?("
+
+/* ---- access pattern user-by-event (query, table hostile.table-1) */
+
+#define HOSTILE_DESIGN_S_USER_BY_EVENT_TABLE_NAME "hostile.table-1"
+#define HOSTILE_DESIGN_S_USER_BY_EVENT_KEY_CONDITION "PK = :PK"
+
+/* PK eq EVENT%s%n%%d#"q"#{eventId}#100%#{n:05} */
+#define HOSTILE_DESIGN_S_USER_BY_EVENT_PK_PLACEHOLDER ":PK" /* in ExpressionAttributeValues */
+#define HOSTILE_DESIGN_S_USER_BY_EVENT_PK_VALUE_FMT "EVENT%%s%%n%%%%d#\"q\"#%s#100%%#%05lld"
+static inline int hostile_design_s_user_by_event_pk_value(char *buf, size_t size, const char *event_id, long long n)
+{
+	return snprintf(buf, size, HOSTILE_DESIGN_S_USER_BY_EVENT_PK_VALUE_FMT, event_id, n);
+}
 
 #ifdef __cplusplus
 }

@@ -9,18 +9,91 @@
  *                        >= size when buf was too small
  *   STAMP_RALLY_<ENTITY>_<ATTRIBUTE>_PREFIX  the text before the first value (begins_with)
  * A constant key is the string STAMP_RALLY_<ENTITY>_<ATTRIBUTE>. Names:
- * STAMP_RALLY_<TABLE>_TABLE, STAMP_RALLY_<TABLE>_<INDEX>_INDEX, STAMP_RALLY_<ENTITY>_<ATTRIBUTE>_NAME
+ * STAMP_RALLY_<TABLE>_TABLE, STAMP_RALLY_<TABLE>_<INDEX>_INDEX (a word the prefix or the
+ * table says already left out), STAMP_RALLY_<ENTITY>_<ATTRIBUTE>_NAME
  * and, for a name that is a reserved word or not a plain identifier,
  * STAMP_RALLY_<ENTITY>_<ATTRIBUTE>_EXPR_NAME for ExpressionAttributeNames.
+ * A key a parser reads back exactly also has
+ *   stamp_rally_<entity>_<attribute>_parse(key, &parts)  0, or -1 for another shape
+ * An access pattern X has STAMP_RALLY_X_TABLE_NAME, STAMP_RALLY_X_INDEX_NAME, its
+ * STAMP_RALLY_X_KEY_CONDITION and STAMP_RALLY_X_EXPR_NAMES_JSON, and per key condition value
+ * STAMP_RALLY_X_<ATTRIBUTE>_PLACEHOLDER, STAMP_RALLY_X_<ATTRIBUTE>_VALUE (a constant) or
+ * STAMP_RALLY_X_<ATTRIBUTE>_VALUE_FMT and stamp_rally_x_<attribute>_value(buf, size, ...).
  */
 #ifndef STAMP_RALLY_DDBC_H
 #define STAMP_RALLY_DDBC_H
 
 #include <stdio.h> /* snprintf, size_t */
+#include <string.h> /* strncmp, strstr, strlen */
 
 #ifdef __cplusplus
 extern "C" {
 #endif
+
+/* ---- reading keys back: stamp_rally_<entity>_<attribute>_parse(key, &parts)
+ * fills the values a key was built from and returns 0, or -1 when the key has
+ * another shape. A text value points into the key (ptr, len): it ends
+ * where the literal after it first occurs. */
+
+struct stamp_rally_key_span_ {
+	const char *ptr;
+	size_t len;
+};
+
+static inline int stamp_rally_key_literal_(const char **p, const char *lit, size_t n)
+{
+	if (strncmp(*p, lit, n) != 0)
+		return -1;
+	*p += n;
+	return 0;
+}
+
+/* Up to the first "until", or to the end when until is "". */
+static inline int stamp_rally_key_text_(const char **p, const char *until,
+				struct stamp_rally_key_span_ *out)
+{
+	const char *end = until[0] ? strstr(*p, until) : *p + strlen(*p);
+	if (!end)
+		return -1;
+	out->ptr = *p;
+	out->len = (size_t)(end - *p);
+	*p = end;
+	return 0;
+}
+
+static inline int stamp_rally_key_same_text_(struct stamp_rally_key_span_ a, struct stamp_rally_key_span_ b)
+{
+	return a.len == b.len && strncmp(a.ptr, b.ptr, a.len) == 0;
+}
+
+/* A number as %0<width>lld writes it: an optional '-', digits, at least
+ * width in all, no zero before them but those that pad it to width, no
+ * "-0", in range. */
+static inline int stamp_rally_key_number_(const char **p, unsigned width, long long *out)
+{
+	const char *s = *p, *d = s + (*s == '-');
+	unsigned long long v = 0, max = *s == '-' ? 9223372036854775808ULL :
+						   9223372036854775807ULL;
+	size_t n = 0, zeros = 0;
+	while (d[n] >= '0' && d[n] <= '9') {
+		unsigned digit = (unsigned)(d[n] - '0');
+		if (v > (max - digit) / 10)
+			return -1;
+		v = v * 10 + digit;
+		n++;
+	}
+	while (zeros + 1 < n && d[zeros] == '0')
+		zeros++;
+	if (n == 0 || (*s == '-' && v == 0))
+		return -1;
+	/* As wide as printf pads, zeros only where it pads. */
+	if ((size_t)(d - s) + n < width || (zeros && (size_t)(d - s) + n > width))
+		return -1;
+	*out = *s != '-' ? (long long)v : v == max ? -9223372036854775807LL - 1 :
+						      -(long long)v;
+	*p = d + n;
+	return 0;
+}
 
 /* ---- table line-event */
 
@@ -38,6 +111,25 @@ extern "C" {
 static inline int stamp_rally_user_pk(char *buf, size_t size, const char *event_id, const char *line_user_id)
 {
 	return snprintf(buf, size, STAMP_RALLY_USER_PK_FMT, event_id, line_user_id);
+}
+
+struct stamp_rally_user_pk_parts {
+	struct stamp_rally_key_span_ event_id;
+	struct stamp_rally_key_span_ line_user_id;
+};
+static inline int stamp_rally_user_pk_parse(const char *key, struct stamp_rally_user_pk_parts *out)
+{
+	const char *p = key;
+	struct stamp_rally_key_span_ t;
+	long long n;
+	(void)t, (void)n;
+	if (stamp_rally_key_literal_(&p, "EVENT#", 6) != 0
+	    || stamp_rally_key_text_(&p, "#USER#", &out->event_id) != 0
+	    || stamp_rally_key_literal_(&p, "#USER#", 6) != 0
+	    || stamp_rally_key_text_(&p, "", &out->line_user_id) != 0
+	    || *p != '\0')
+		return -1;
+	return 0;
 }
 
 /* SK: PROFILE */
@@ -64,6 +156,23 @@ static inline int stamp_rally_user_gsi1pk(char *buf, size_t size, const char *ev
 	return snprintf(buf, size, STAMP_RALLY_USER_GSI1PK_FMT, event_id);
 }
 
+struct stamp_rally_user_gsi1pk_parts {
+	struct stamp_rally_key_span_ event_id;
+};
+static inline int stamp_rally_user_gsi1pk_parse(const char *key, struct stamp_rally_user_gsi1pk_parts *out)
+{
+	const char *p = key;
+	struct stamp_rally_key_span_ t;
+	long long n;
+	(void)t, (void)n;
+	if (stamp_rally_key_literal_(&p, "EVENT#", 6) != 0
+	    || stamp_rally_key_text_(&p, "#USERS", &out->event_id) != 0
+	    || stamp_rally_key_literal_(&p, "#USERS", 6) != 0
+	    || *p != '\0')
+		return -1;
+	return 0;
+}
+
 /* GSI1SK: {createdAt}#{lineUserId} */
 #define STAMP_RALLY_USER_GSI1SK_NAME "GSI1SK"
 #define STAMP_RALLY_USER_GSI1SK_FMT "%s#%s"
@@ -72,6 +181,24 @@ static inline int stamp_rally_user_gsi1pk(char *buf, size_t size, const char *ev
 static inline int stamp_rally_user_gsi1sk(char *buf, size_t size, const char *created_at, const char *line_user_id)
 {
 	return snprintf(buf, size, STAMP_RALLY_USER_GSI1SK_FMT, created_at, line_user_id);
+}
+
+struct stamp_rally_user_gsi1sk_parts {
+	struct stamp_rally_key_span_ created_at;
+	struct stamp_rally_key_span_ line_user_id;
+};
+static inline int stamp_rally_user_gsi1sk_parse(const char *key, struct stamp_rally_user_gsi1sk_parts *out)
+{
+	const char *p = key;
+	struct stamp_rally_key_span_ t;
+	long long n;
+	(void)t, (void)n;
+	if (stamp_rally_key_text_(&p, "#", &out->created_at) != 0
+	    || stamp_rally_key_literal_(&p, "#", 1) != 0
+	    || stamp_rally_key_text_(&p, "", &out->line_user_id) != 0
+	    || *p != '\0')
+		return -1;
+	return 0;
 }
 
 /* ---- entity UserStamp (table line-event) */
@@ -87,6 +214,25 @@ static inline int stamp_rally_user_stamp_pk(char *buf, size_t size, const char *
 	return snprintf(buf, size, STAMP_RALLY_USER_STAMP_PK_FMT, event_id, line_user_id);
 }
 
+struct stamp_rally_user_stamp_pk_parts {
+	struct stamp_rally_key_span_ event_id;
+	struct stamp_rally_key_span_ line_user_id;
+};
+static inline int stamp_rally_user_stamp_pk_parse(const char *key, struct stamp_rally_user_stamp_pk_parts *out)
+{
+	const char *p = key;
+	struct stamp_rally_key_span_ t;
+	long long n;
+	(void)t, (void)n;
+	if (stamp_rally_key_literal_(&p, "EVENT#", 6) != 0
+	    || stamp_rally_key_text_(&p, "#USER#", &out->event_id) != 0
+	    || stamp_rally_key_literal_(&p, "#USER#", 6) != 0
+	    || stamp_rally_key_text_(&p, "", &out->line_user_id) != 0
+	    || *p != '\0')
+		return -1;
+	return 0;
+}
+
 /* SK: STAMP#{stampId} */
 #define STAMP_RALLY_USER_STAMP_SK_NAME "SK"
 #define STAMP_RALLY_USER_STAMP_SK_FMT "STAMP#%s"
@@ -96,6 +242,22 @@ static inline int stamp_rally_user_stamp_pk(char *buf, size_t size, const char *
 static inline int stamp_rally_user_stamp_sk(char *buf, size_t size, const char *stamp_id)
 {
 	return snprintf(buf, size, STAMP_RALLY_USER_STAMP_SK_FMT, stamp_id);
+}
+
+struct stamp_rally_user_stamp_sk_parts {
+	struct stamp_rally_key_span_ stamp_id;
+};
+static inline int stamp_rally_user_stamp_sk_parse(const char *key, struct stamp_rally_user_stamp_sk_parts *out)
+{
+	const char *p = key;
+	struct stamp_rally_key_span_ t;
+	long long n;
+	(void)t, (void)n;
+	if (stamp_rally_key_literal_(&p, "STAMP#", 6) != 0
+	    || stamp_rally_key_text_(&p, "", &out->stamp_id) != 0
+	    || *p != '\0')
+		return -1;
+	return 0;
 }
 
 /* entityType: USER_STAMP */
@@ -120,6 +282,25 @@ static inline int stamp_rally_user_stamp_sk(char *buf, size_t size, const char *
 static inline int stamp_rally_stamp_master_pk(char *buf, size_t size, const char *event_id, const char *stamp_id)
 {
 	return snprintf(buf, size, STAMP_RALLY_STAMP_MASTER_PK_FMT, event_id, stamp_id);
+}
+
+struct stamp_rally_stamp_master_pk_parts {
+	struct stamp_rally_key_span_ event_id;
+	struct stamp_rally_key_span_ stamp_id;
+};
+static inline int stamp_rally_stamp_master_pk_parse(const char *key, struct stamp_rally_stamp_master_pk_parts *out)
+{
+	const char *p = key;
+	struct stamp_rally_key_span_ t;
+	long long n;
+	(void)t, (void)n;
+	if (stamp_rally_key_literal_(&p, "EVENT#", 6) != 0
+	    || stamp_rally_key_text_(&p, "#STAMP#", &out->event_id) != 0
+	    || stamp_rally_key_literal_(&p, "#STAMP#", 7) != 0
+	    || stamp_rally_key_text_(&p, "", &out->stamp_id) != 0
+	    || *p != '\0')
+		return -1;
+	return 0;
 }
 
 /* SK: MASTER */
@@ -150,6 +331,23 @@ static inline int stamp_rally_stamp_master_gsi1pk(char *buf, size_t size, const 
 	return snprintf(buf, size, STAMP_RALLY_STAMP_MASTER_GSI1PK_FMT, event_id);
 }
 
+struct stamp_rally_stamp_master_gsi1pk_parts {
+	struct stamp_rally_key_span_ event_id;
+};
+static inline int stamp_rally_stamp_master_gsi1pk_parse(const char *key, struct stamp_rally_stamp_master_gsi1pk_parts *out)
+{
+	const char *p = key;
+	struct stamp_rally_key_span_ t;
+	long long n;
+	(void)t, (void)n;
+	if (stamp_rally_key_literal_(&p, "EVENT#", 6) != 0
+	    || stamp_rally_key_text_(&p, "#STAMP_MASTERS", &out->event_id) != 0
+	    || stamp_rally_key_literal_(&p, "#STAMP_MASTERS", 14) != 0
+	    || *p != '\0')
+		return -1;
+	return 0;
+}
+
 /* GSI1SK: {order:03} */
 #define STAMP_RALLY_STAMP_MASTER_GSI1SK_NAME "GSI1SK"
 #define STAMP_RALLY_STAMP_MASTER_GSI1SK_FMT "%03lld"
@@ -159,6 +357,166 @@ static inline int stamp_rally_stamp_master_gsi1sk(char *buf, size_t size, long l
 {
 	return snprintf(buf, size, STAMP_RALLY_STAMP_MASTER_GSI1SK_FMT, order);
 }
+
+struct stamp_rally_stamp_master_gsi1sk_parts {
+	long long order;
+};
+static inline int stamp_rally_stamp_master_gsi1sk_parse(const char *key, struct stamp_rally_stamp_master_gsi1sk_parts *out)
+{
+	const char *p = key;
+	struct stamp_rally_key_span_ t;
+	long long n;
+	(void)t, (void)n;
+	if (stamp_rally_key_number_(&p, 3, &out->order) != 0
+	    || *p != '\0')
+		return -1;
+	return 0;
+}
+
+/* ---- access pattern user-with-stamps (query, table line-event) */
+
+#define STAMP_RALLY_USER_WITH_STAMPS_TABLE_NAME "line-event"
+#define STAMP_RALLY_USER_WITH_STAMPS_KEY_CONDITION "PK = :PK"
+
+/* PK eq EVENT#{eventId}#USER#{lineUserId} */
+#define STAMP_RALLY_USER_WITH_STAMPS_PK_PLACEHOLDER ":PK" /* in ExpressionAttributeValues */
+#define STAMP_RALLY_USER_WITH_STAMPS_PK_VALUE_FMT "EVENT#%s#USER#%s"
+static inline int stamp_rally_user_with_stamps_pk_value(char *buf, size_t size, const char *event_id, const char *line_user_id)
+{
+	return snprintf(buf, size, STAMP_RALLY_USER_WITH_STAMPS_PK_VALUE_FMT, event_id, line_user_id);
+}
+
+/* ---- access pattern get-user-stamp (get, table line-event) */
+
+#define STAMP_RALLY_GET_USER_STAMP_TABLE_NAME "line-event"
+
+/* PK eq EVENT#{eventId}#USER#{lineUserId} */
+#define STAMP_RALLY_GET_USER_STAMP_PK_VALUE_FMT "EVENT#%s#USER#%s"
+static inline int stamp_rally_get_user_stamp_pk_value(char *buf, size_t size, const char *event_id, const char *line_user_id)
+{
+	return snprintf(buf, size, STAMP_RALLY_GET_USER_STAMP_PK_VALUE_FMT, event_id, line_user_id);
+}
+
+/* SK eq STAMP#{stampId} */
+#define STAMP_RALLY_GET_USER_STAMP_SK_VALUE_FMT "STAMP#%s"
+static inline int stamp_rally_get_user_stamp_sk_value(char *buf, size_t size, const char *stamp_id)
+{
+	return snprintf(buf, size, STAMP_RALLY_GET_USER_STAMP_SK_VALUE_FMT, stamp_id);
+}
+
+/* ---- access pattern register-user (put, table line-event) */
+
+#define STAMP_RALLY_REGISTER_USER_TABLE_NAME "line-event"
+
+/* PK eq EVENT#{eventId}#USER#{lineUserId} */
+#define STAMP_RALLY_REGISTER_USER_PK_VALUE_FMT "EVENT#%s#USER#%s"
+static inline int stamp_rally_register_user_pk_value(char *buf, size_t size, const char *event_id, const char *line_user_id)
+{
+	return snprintf(buf, size, STAMP_RALLY_REGISTER_USER_PK_VALUE_FMT, event_id, line_user_id);
+}
+
+/* SK eq PROFILE */
+#define STAMP_RALLY_REGISTER_USER_SK_VALUE "PROFILE"
+
+/* ---- access pattern acquire-stamp (put, table line-event) */
+
+#define STAMP_RALLY_ACQUIRE_STAMP_TABLE_NAME "line-event"
+
+/* PK eq EVENT#{eventId}#USER#{lineUserId} */
+#define STAMP_RALLY_ACQUIRE_STAMP_PK_VALUE_FMT "EVENT#%s#USER#%s"
+static inline int stamp_rally_acquire_stamp_pk_value(char *buf, size_t size, const char *event_id, const char *line_user_id)
+{
+	return snprintf(buf, size, STAMP_RALLY_ACQUIRE_STAMP_PK_VALUE_FMT, event_id, line_user_id);
+}
+
+/* SK eq STAMP#{stampId} */
+#define STAMP_RALLY_ACQUIRE_STAMP_SK_VALUE_FMT "STAMP#%s"
+static inline int stamp_rally_acquire_stamp_sk_value(char *buf, size_t size, const char *stamp_id)
+{
+	return snprintf(buf, size, STAMP_RALLY_ACQUIRE_STAMP_SK_VALUE_FMT, stamp_id);
+}
+
+/* ---- access pattern mark-flex-sent (update, table line-event) */
+
+#define STAMP_RALLY_MARK_FLEX_SENT_TABLE_NAME "line-event"
+
+/* PK eq EVENT#{eventId}#USER#{lineUserId} */
+#define STAMP_RALLY_MARK_FLEX_SENT_PK_VALUE_FMT "EVENT#%s#USER#%s"
+static inline int stamp_rally_mark_flex_sent_pk_value(char *buf, size_t size, const char *event_id, const char *line_user_id)
+{
+	return snprintf(buf, size, STAMP_RALLY_MARK_FLEX_SENT_PK_VALUE_FMT, event_id, line_user_id);
+}
+
+/* SK eq STAMP#{stampId} */
+#define STAMP_RALLY_MARK_FLEX_SENT_SK_VALUE_FMT "STAMP#%s"
+static inline int stamp_rally_mark_flex_sent_sk_value(char *buf, size_t size, const char *stamp_id)
+{
+	return snprintf(buf, size, STAMP_RALLY_MARK_FLEX_SENT_SK_VALUE_FMT, stamp_id);
+}
+
+/* ---- access pattern users-by-date (query, table line-event, index GSI1) */
+
+#define STAMP_RALLY_USERS_BY_DATE_TABLE_NAME "line-event"
+#define STAMP_RALLY_USERS_BY_DATE_INDEX_NAME "GSI1"
+#define STAMP_RALLY_USERS_BY_DATE_KEY_CONDITION "GSI1PK = :GSI1PK"
+
+/* GSI1PK eq EVENT#{eventId}#USERS */
+#define STAMP_RALLY_USERS_BY_DATE_GSI1PK_PLACEHOLDER ":GSI1PK" /* in ExpressionAttributeValues */
+#define STAMP_RALLY_USERS_BY_DATE_GSI1PK_VALUE_FMT "EVENT#%s#USERS"
+static inline int stamp_rally_users_by_date_gsi1pk_value(char *buf, size_t size, const char *event_id)
+{
+	return snprintf(buf, size, STAMP_RALLY_USERS_BY_DATE_GSI1PK_VALUE_FMT, event_id);
+}
+
+/* ---- access pattern users-registered-on-day (query, table line-event, index GSI1) */
+
+#define STAMP_RALLY_USERS_REGISTERED_ON_DAY_TABLE_NAME "line-event"
+#define STAMP_RALLY_USERS_REGISTERED_ON_DAY_INDEX_NAME "GSI1"
+#define STAMP_RALLY_USERS_REGISTERED_ON_DAY_KEY_CONDITION "GSI1PK = :GSI1PK AND GSI1SK BETWEEN :GSI1SKLo AND :GSI1SKHi"
+
+/* GSI1PK eq EVENT#{eventId}#USERS */
+#define STAMP_RALLY_USERS_REGISTERED_ON_DAY_GSI1PK_PLACEHOLDER ":GSI1PK" /* in ExpressionAttributeValues */
+#define STAMP_RALLY_USERS_REGISTERED_ON_DAY_GSI1PK_VALUE_FMT "EVENT#%s#USERS"
+static inline int stamp_rally_users_registered_on_day_gsi1pk_value(char *buf, size_t size, const char *event_id)
+{
+	return snprintf(buf, size, STAMP_RALLY_USERS_REGISTERED_ON_DAY_GSI1PK_VALUE_FMT, event_id);
+}
+
+/* GSI1SK between (lower) 2026-05-23 */
+#define STAMP_RALLY_USERS_REGISTERED_ON_DAY_GSI1SK_LO_PLACEHOLDER ":GSI1SKLo" /* in ExpressionAttributeValues */
+#define STAMP_RALLY_USERS_REGISTERED_ON_DAY_GSI1SK_LO_VALUE "2026-05-23"
+
+/* GSI1SK between (upper) 2026-05-23T23:59:59.999Z#~ */
+#define STAMP_RALLY_USERS_REGISTERED_ON_DAY_GSI1SK_HI_PLACEHOLDER ":GSI1SKHi" /* in ExpressionAttributeValues */
+#define STAMP_RALLY_USERS_REGISTERED_ON_DAY_GSI1SK_HI_VALUE "2026-05-23T23:59:59.999Z#~"
+
+/* ---- access pattern stamp-masters-by-order (query, table line-event, index GSI1) */
+
+#define STAMP_RALLY_STAMP_MASTERS_BY_ORDER_TABLE_NAME "line-event"
+#define STAMP_RALLY_STAMP_MASTERS_BY_ORDER_INDEX_NAME "GSI1"
+#define STAMP_RALLY_STAMP_MASTERS_BY_ORDER_KEY_CONDITION "GSI1PK = :GSI1PK"
+
+/* GSI1PK eq EVENT#{eventId}#STAMP_MASTERS */
+#define STAMP_RALLY_STAMP_MASTERS_BY_ORDER_GSI1PK_PLACEHOLDER ":GSI1PK" /* in ExpressionAttributeValues */
+#define STAMP_RALLY_STAMP_MASTERS_BY_ORDER_GSI1PK_VALUE_FMT "EVENT#%s#STAMP_MASTERS"
+static inline int stamp_rally_stamp_masters_by_order_gsi1pk_value(char *buf, size_t size, const char *event_id)
+{
+	return snprintf(buf, size, STAMP_RALLY_STAMP_MASTERS_BY_ORDER_GSI1PK_VALUE_FMT, event_id);
+}
+
+/* ---- access pattern get-stamp-master (get, table line-event) */
+
+#define STAMP_RALLY_GET_STAMP_MASTER_TABLE_NAME "line-event"
+
+/* PK eq EVENT#{eventId}#STAMP#{stampId} */
+#define STAMP_RALLY_GET_STAMP_MASTER_PK_VALUE_FMT "EVENT#%s#STAMP#%s"
+static inline int stamp_rally_get_stamp_master_pk_value(char *buf, size_t size, const char *event_id, const char *stamp_id)
+{
+	return snprintf(buf, size, STAMP_RALLY_GET_STAMP_MASTER_PK_VALUE_FMT, event_id, stamp_id);
+}
+
+/* SK eq MASTER */
+#define STAMP_RALLY_GET_STAMP_MASTER_SK_VALUE "MASTER"
 
 #ifdef __cplusplus
 }

@@ -9,12 +9,21 @@
  *                        >= size when buf was too small
  *   TODO_<ENTITY>_<ATTRIBUTE>_PREFIX  the text before the first value (begins_with)
  * A constant key is the string TODO_<ENTITY>_<ATTRIBUTE>. Names:
- * TODO_<TABLE>_TABLE, TODO_<TABLE>_<INDEX>_INDEX, TODO_<ENTITY>_<ATTRIBUTE>_NAME
+ * TODO_<TABLE>_TABLE, TODO_<TABLE>_<INDEX>_INDEX (a word the prefix or the
+ * table says already left out), TODO_<ENTITY>_<ATTRIBUTE>_NAME
  * and, for a name that is a reserved word or not a plain identifier,
  * TODO_<ENTITY>_<ATTRIBUTE>_EXPR_NAME for ExpressionAttributeNames.
+ * A key a parser reads back exactly also has
+ *   todo_<entity>_<attribute>_parse(key, &parts)  0, or -1 for another shape
+ * An access pattern X has TODO_X_TABLE_NAME, TODO_X_INDEX_NAME, its
+ * TODO_X_KEY_CONDITION and TODO_X_EXPR_NAMES_JSON, and per key condition value
+ * TODO_X_<ATTRIBUTE>_PLACEHOLDER, TODO_X_<ATTRIBUTE>_VALUE (a constant) or
+ * TODO_X_<ATTRIBUTE>_VALUE_FMT and todo_x_<attribute>_value(buf, size, ...).
  */
 #ifndef TODO_DDBC_H
 #define TODO_DDBC_H
+
+#include <stdio.h> /* snprintf, size_t */
 
 #ifdef __cplusplus
 extern "C" {
@@ -22,17 +31,32 @@ extern "C" {
 
 /* ---- table TodoItems */
 
-#define TODO_TODO_ITEMS_TABLE "TodoItems"
-#define TODO_TODO_ITEMS_TODO_ITEMS_BY_USER_INDEX "TodoItemsByUser" /* GSI */
+#define TODO_ITEMS_TABLE "TodoItems"
+#define TODO_ITEMS_BY_USER_INDEX "TodoItemsByUser" /* GSI */
 
 /* ---- entity TodoItem (table TodoItems) */
 
-#define TODO_TODO_ITEM_PK_NAME "PK"
-#define TODO_TODO_ITEM_SK_NAME "SK"
-#define TODO_TODO_ITEM_CONTENT_NAME "content"
-#define TODO_TODO_ITEM_USER_NAME "user"
-#define TODO_TODO_ITEM_USER_EXPR_NAME "#user" /* ExpressionAttributeNames: { "#user": NAME } */
-#define TODO_TODO_ITEM_DONE_NAME "done"
+#define TODO_ITEM_PK_NAME "PK"
+#define TODO_ITEM_SK_NAME "SK"
+#define TODO_ITEM_CONTENT_NAME "content"
+#define TODO_ITEM_USER_NAME "user"
+#define TODO_ITEM_USER_EXPR_NAME "#user" /* ExpressionAttributeNames: { "#user": NAME } */
+#define TODO_ITEM_DONE_NAME "done"
+
+/* ---- access pattern todos-by-user (query, table TodoItems, index TodoItemsByUser) */
+
+#define TODO_TODOS_BY_USER_TABLE_NAME "TodoItems"
+#define TODO_TODOS_BY_USER_INDEX_NAME "TodoItemsByUser"
+#define TODO_TODOS_BY_USER_KEY_CONDITION "#user = :user"
+#define TODO_TODOS_BY_USER_EXPR_NAMES_JSON "{\"#user\":\"user\"}" /* ExpressionAttributeNames */
+
+/* user eq {user} */
+#define TODO_TODOS_BY_USER_USER_PLACEHOLDER ":user" /* in ExpressionAttributeValues */
+#define TODO_TODOS_BY_USER_USER_VALUE_FMT "%s"
+static inline int todo_todos_by_user_user_value(char *buf, size_t size, const char *user)
+{
+	return snprintf(buf, size, TODO_TODOS_BY_USER_USER_VALUE_FMT, user);
+}
 
 #ifdef __cplusplus
 }

@@ -1,0 +1,34 @@
+/* header_plan_int.h - what header_plan.c shares with header_plan_patterns.c
+ *
+ * Names are made one way for entities and access patterns alike: these
+ * are header_plan.c's (see header_plan.h, Names). Strings go into arena.
+ */
+#ifndef DDBC_HEADER_PLAN_INT_H
+#define DDBC_HEADER_PLAN_INT_H
+
+#include "model/header_plan.h"
+
+/* The identifier part of name, upper or lower case; NULL when it has no
+ * ASCII letter or digit. */
+const char *ddbc_hplan_ident(ddbc_arena *arena, const char *name, bool upper);
+/* The strings up to the NULL one, joined. */
+__attribute__((sentinel)) const char *ddbc_hplan_concat(ddbc_arena *arena, const char *s, ...);
+const char *ddbc_hplan_lower(ddbc_arena *arena, const char *s);
+/* A C parameter name for a lower-case identifier part: '_' after a word C
+ * or C++ reserves, before a leading digit. */
+const char *ddbc_hplan_param(ddbc_arena *arena, const char *member_lower);
+
+/* id (an entity's or access pattern's identifier part) without leading
+ * words equal to the prefix ("" when it has no other), unless
+ * plan->whole_names; sets plan->shortened when it leaves words out. */
+const char *ddbc_hplan_short(ddbc_header_plan *plan, const char *id);
+
+/* Plans the tables' and indexes' names (header_plan_short.c). */
+void ddbc_hplan_tables(ddbc_header_plan *plan);
+
+/* Plans the access patterns of plan->g into plan->patterns (in the plan's
+ * arena); names that give no identifier are header-name findings in d
+ * (when not NULL). Returns whether there were such findings. */
+bool ddbc_hplan_patterns(ddbc_header_plan *plan, ddbc_diags *d);
+
+#endif

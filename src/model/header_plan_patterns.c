@@ -1,0 +1,205 @@
+/* header_plan_patterns.c - the header's names and builders for access patterns
+ *
+ * Per access pattern: the table and index names it uses, and a builder for
+ * each value of its key condition, planned like a key's (header_plan.c)
+ * from the value's template over the pattern's parameters. The expression
+ * text itself is the queries export's, printed by emit/emit_header.c.
+ */
+#include "model/header_plan_int.h"
+#include "model/semantics.h"
+#include "util/xalloc.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct value_builder {
+	ddbc_arena *arena;
+	ddbc_hkey *key;
+	size_t pieces_cap, params_cap;
+} value_builder;
+
+static void add_piece(value_builder *vb, ddbc_hpiece pc)
+{
+	ddbc_hkey *k = vb->key;
+	xgrow((void **)&k->pieces, &vb->pieces_cap, k->npieces + 1, sizeof(ddbc_hpiece));
+	k->pieces[k->npieces++] = pc;
+}
+
+/* The parameter of placeholder seg, added at its first use; (size_t)-1
+ * when another placeholder name gives the same C name. */
+static size_t add_param(value_builder *vb, const ddbc_segment *seg, bool number)
+{
+	ddbc_hkey *k = vb->key;
+	const char *source = ddbc_arena_strndup(vb->arena, seg->text, seg->len);
+	const char *lower = ddbc_hplan_ident(vb->arena, source, false);
+	const char *name = ddbc_hplan_param(vb->arena, lower ? lower : "_");
+	for (size_t i = 0; i < k->nparams; i++) {
+		if (!strcmp(k->params[i].source, source))
+			return i;
+		if (!strcmp(k->params[i].name, name))
+			return (size_t)-1;
+	}
+	xgrow((void **)&k->params, &vb->params_cap, k->nparams + 1, sizeof(ddbc_hparam));
+	k->params[k->nparams] = (ddbc_hparam){ NULL, name, source, number };
+	return k->nparams++;
+}
+
+static void *to_arena(ddbc_arena *arena, void *p, size_t n, size_t size)
+{
+	void *r = ddbc_arena_array(arena, n, size);
+	if (n)
+		memcpy(r, p, n * size);
+	free(p);
+	return r;
+}
+
+/* Plans value v of a condition on key attribute of type key_type into
+ * *k; -1 when two of its placeholders give one C name. */
+static int plan_value_key(ddbc_arena *arena, const ddbc_node *v, ddbc_type key_type,
+			  ddbc_hkey *k)
+{
+	memset(k, 0, sizeof(*k));
+	ddbc_template t;
+	size_t off;
+	/* A value that is no template (a number) is its text. */
+	if (v->scalar != DDBC_SCALAR_STR || ddbc_template_parse(arena, v->u.text, &t, &off)) {
+		k->pieces = ddbc_arena_alloc(arena, sizeof(ddbc_hpiece));
+		k->pieces[0] = (ddbc_hpiece){ ddbc_arena_strndup(arena, v->u.text, v->n), v->n, 0, 0 };
+		k->npieces = 1;
+		k->constant = true;
+		k->prefix = "";
+		return 0;
+	}
+	value_builder vb = { arena, k, 0, 0 };
+	int r = 0;
+	for (size_t i = 0; i < t.nsegs && r == 0; i++) {
+		const ddbc_segment *seg = &t.segs[i];
+		if (seg->kind == DDBC_SEG_LITERAL) {
+			add_piece(&vb, (ddbc_hpiece){ seg->text, seg->len, 0, 0 });
+			continue;
+		}
+		/* The whole value of a Number key, or a padded number. */
+		bool number = seg->width || (t.nsegs == 1 && key_type == DDBC_TYPE_N);
+		size_t param = add_param(&vb, seg, number);
+		if (param == (size_t)-1)
+			r = -1;
+		else
+			add_piece(&vb, (ddbc_hpiece){ NULL, 0, param, seg->width });
+	}
+	k->pieces = to_arena(arena, k->pieces, k->npieces, sizeof(ddbc_hpiece));
+	k->params = to_arena(arena, k->params, k->nparams, sizeof(ddbc_hparam));
+	k->constant = k->nparams == 0;
+	k->prefix = "";
+	if (k->npieces && k->pieces[0].text) {
+		k->prefix = k->pieces[0].text;
+		k->prefix_len = k->pieces[0].len;
+	}
+	return r;
+}
+
+static const ddbc_key_cond *find_cond(const ddbc_pattern *p, const char *attr)
+{
+	for (size_t i = 0; i < p->nconds; i++)
+		if (p->conds[i].attr.s && p->conds[i].nvalues && !strcmp(p->conds[i].attr.s, attr))
+			return &p->conds[i];
+	return NULL;
+}
+
+static ddbc_type key_type(const ddbc_table *t, const char *name)
+{
+	ddbc_type type = ddbc_table_key_type(t, name);
+	return type == DDBC_TYPE_NONE ? DDBC_TYPE_S : type;
+}
+
+/* Plans value i of condition c of pattern hp (identifier part X) into hv.
+ * Returns false (reported in d) when two of its placeholders give one C
+ * parameter name. */
+static bool plan_value(ddbc_arena *arena, ddbc_hpattern *hp, const char *X,
+		       const ddbc_key_cond *c, size_t i, ddbc_hvalue *hv, ddbc_diags *d)
+{
+	const ddbc_pattern *p = hp->pattern;
+	hv->cond = c;
+	hv->index = i;
+	hv->node = c->values[i];
+	if (plan_value_key(arena, hv->node, key_type(p->table, c->attr.s), &hv->key) != 0) {
+		if (d)
+			ddbc_diag_add(d, DDBC_RULE_HEADER_NAME, hv->node->loc,
+				      "two parameters of access pattern '%s' give one C name in "
+				      "'%s'; the header's builder cannot take both: rename one",
+				      p->id.s, hv->node->u.text);
+		return false;
+	}
+	const char *A = ddbc_hplan_ident(arena, c->attr.s, true);
+	const char *bound = c->op != DDBC_COND_BETWEEN ? "" : i ? "_HI" : "_LO";
+	const char *stem = ddbc_hplan_concat(arena, X, "_", A ? A : "_", bound, "_VALUE", NULL);
+	if (hv->key.constant) {
+		hv->value_macro = stem;
+	} else {
+		hv->value_macro = ddbc_hplan_concat(arena, stem, "_FMT", NULL);
+		hv->func = ddbc_hplan_lower(arena, stem);
+	}
+	if (p->operation == DDBC_OP_QUERY)
+		hv->ref_macro = ddbc_hplan_concat(arena, X, "_", A ? A : "_", bound, "_PLACEHOLDER",
+						  NULL);
+	return true;
+}
+
+/* The values of p's key condition in the index's key order: partition
+ * key attributes, then sort key attributes, as the expression has them. */
+static bool plan_values(ddbc_arena *arena, ddbc_hpattern *hp, const char *X, ddbc_diags *d)
+{
+	const ddbc_pattern *p = hp->pattern;
+	const ddbc_index *ix = p->index;
+	size_t n = 0;
+	for (size_t i = 0; i < ix->npk + ix->nsk; i++) {
+		const ddbc_key_cond *c = find_cond(p, i < ix->npk ? ix->pk[i].s : ix->sk[i - ix->npk].s);
+		n += c ? c->nvalues : 0;
+	}
+	hp->values = ddbc_arena_array(arena, n, sizeof(ddbc_hvalue));
+	bool ok = true;
+	for (size_t i = 0; i < ix->npk + ix->nsk; i++) {
+		const ddbc_key_cond *c = find_cond(p, i < ix->npk ? ix->pk[i].s : ix->sk[i - ix->npk].s);
+		for (size_t v = 0; c && v < c->nvalues && (c->op == DDBC_COND_BETWEEN || v == 0); v++) {
+			memset(&hp->values[hp->nvalues], 0, sizeof(ddbc_hvalue));
+			if (plan_value(arena, hp, X, c, v, &hp->values[hp->nvalues], d))
+				hp->nvalues++;
+			else
+				ok = false;
+		}
+	}
+	return ok;
+}
+
+bool ddbc_hplan_patterns(ddbc_header_plan *plan, ddbc_diags *d)
+{
+	const ddbc_design *g = plan->g;
+	ddbc_arena *arena = plan->arena;
+	plan->patterns = ddbc_arena_array(arena, g->npatterns, sizeof(ddbc_hpattern));
+	plan->npatterns = 0;
+	bool findings = false;
+	for (size_t i = 0; i < g->npatterns; i++) {
+		const ddbc_pattern *p = &g->patterns[i];
+		const char *id = p->id.s ? ddbc_hplan_ident(arena, p->id.s, true) : NULL;
+		/* Its requests are the queries export's; the header only helps. */
+		if (!id || p->incomplete || !p->analysed || !p->table || !p->index)
+			continue;
+		ddbc_hpattern *hp = &plan->patterns[plan->npatterns++];
+		memset(hp, 0, sizeof(*hp));
+		hp->pattern = p;
+		const char *part = ddbc_hplan_short(plan, id);
+		const char *X = ddbc_hplan_concat(arena, plan->prefix, *part ? "_" : "", part, NULL);
+		hp->table_macro = ddbc_hplan_concat(arena, X, "_TABLE_NAME", NULL);
+		bool read = p->operation == DDBC_OP_QUERY || p->operation == DDBC_OP_SCAN;
+		if (read && p->index->kind != DDBC_INDEX_PRIMARY)
+			hp->index_macro = ddbc_hplan_concat(arena, X, "_INDEX_NAME", NULL);
+		if (p->operation == DDBC_OP_QUERY) {
+			hp->kce_macro = ddbc_hplan_concat(arena, X, "_KEY_CONDITION", NULL);
+			hp->names_macro = ddbc_hplan_concat(arena, X, "_EXPR_NAMES_JSON", NULL);
+		}
+		if (p->operation != DDBC_OP_SCAN && !plan_values(arena, hp, X, d))
+			findings = true;
+		for (size_t v = 0; v < hp->nvalues; v++)
+			plan->has_builders |= !hp->values[v].key.constant;
+	}
+	return findings;
+}
