@@ -9,12 +9,21 @@
  *                        >= size when buf was too small
  *   LEADERBOARD_<ENTITY>_<ATTRIBUTE>_PREFIX  the text before the first value (begins_with)
  * A constant key is the string LEADERBOARD_<ENTITY>_<ATTRIBUTE>. Names:
- * LEADERBOARD_<TABLE>_TABLE, LEADERBOARD_<TABLE>_<INDEX>_INDEX, LEADERBOARD_<ENTITY>_<ATTRIBUTE>_NAME
+ * LEADERBOARD_<TABLE>_TABLE, LEADERBOARD_<TABLE>_<INDEX>_INDEX (a word the prefix or the
+ * table says already left out), LEADERBOARD_<ENTITY>_<ATTRIBUTE>_NAME
  * and, for a name that is a reserved word or not a plain identifier,
  * LEADERBOARD_<ENTITY>_<ATTRIBUTE>_EXPR_NAME for ExpressionAttributeNames.
+ * A key a parser reads back exactly also has
+ *   leaderboard_<entity>_<attribute>_parse(key, &parts)  0, or -1 for another shape
+ * An access pattern X has LEADERBOARD_X_TABLE_NAME, LEADERBOARD_X_INDEX_NAME, its
+ * LEADERBOARD_X_KEY_CONDITION and LEADERBOARD_X_EXPR_NAMES_JSON, and per key condition value
+ * LEADERBOARD_X_<ATTRIBUTE>_PLACEHOLDER, LEADERBOARD_X_<ATTRIBUTE>_VALUE (a constant) or
+ * LEADERBOARD_X_<ATTRIBUTE>_VALUE_FMT and leaderboard_x_<attribute>_value(buf, size, ...).
  */
 #ifndef LEADERBOARD_DDBC_H
 #define LEADERBOARD_DDBC_H
+
+#include <stdio.h> /* snprintf, size_t */
 
 #ifdef __cplusplus
 extern "C" {
@@ -23,8 +32,8 @@ extern "C" {
 /* ---- table GameScores */
 
 #define LEADERBOARD_GAME_SCORES_TABLE "GameScores"
-#define LEADERBOARD_GAME_SCORES_GAME_TITLE_INDEX_INDEX "GameTitleIndex" /* GSI */
-#define LEADERBOARD_GAME_SCORES_SEASON_REGION_INDEX_INDEX "SeasonRegionIndex" /* GSI */
+#define LEADERBOARD_GAME_SCORES_GAME_TITLE_INDEX "GameTitleIndex" /* GSI */
+#define LEADERBOARD_GAME_SCORES_SEASON_REGION_INDEX "SeasonRegionIndex" /* GSI */
 
 /* ---- entity GameScore (table GameScores) */
 
@@ -37,6 +46,222 @@ extern "C" {
 #define LEADERBOARD_GAME_SCORE_REGION_NAME "Region"
 #define LEADERBOARD_GAME_SCORE_REGION_EXPR_NAME "#Region" /* ExpressionAttributeNames: { "#Region": NAME } */
 #define LEADERBOARD_GAME_SCORE_SEASON_NAME "Season"
+
+/* ---- access pattern get-score (get, table GameScores) */
+
+#define LEADERBOARD_GET_SCORE_TABLE_NAME "GameScores"
+
+/* UserId eq {userId} */
+#define LEADERBOARD_GET_SCORE_USER_ID_VALUE_FMT "%s"
+static inline int leaderboard_get_score_user_id_value(char *buf, size_t size, const char *user_id)
+{
+	return snprintf(buf, size, LEADERBOARD_GET_SCORE_USER_ID_VALUE_FMT, user_id);
+}
+
+/* GameTitle eq {gameTitle} */
+#define LEADERBOARD_GET_SCORE_GAME_TITLE_VALUE_FMT "%s"
+static inline int leaderboard_get_score_game_title_value(char *buf, size_t size, const char *game_title)
+{
+	return snprintf(buf, size, LEADERBOARD_GET_SCORE_GAME_TITLE_VALUE_FMT, game_title);
+}
+
+/* ---- access pattern scores-of-user (query, table GameScores) */
+
+#define LEADERBOARD_SCORES_OF_USER_TABLE_NAME "GameScores"
+#define LEADERBOARD_SCORES_OF_USER_KEY_CONDITION "UserId = :UserId"
+
+/* UserId eq {userId} */
+#define LEADERBOARD_SCORES_OF_USER_USER_ID_PLACEHOLDER ":UserId" /* in ExpressionAttributeValues */
+#define LEADERBOARD_SCORES_OF_USER_USER_ID_VALUE_FMT "%s"
+static inline int leaderboard_scores_of_user_user_id_value(char *buf, size_t size, const char *user_id)
+{
+	return snprintf(buf, size, LEADERBOARD_SCORES_OF_USER_USER_ID_VALUE_FMT, user_id);
+}
+
+/* ---- access pattern games-starting-with (query, table GameScores) */
+
+#define LEADERBOARD_GAMES_STARTING_WITH_TABLE_NAME "GameScores"
+#define LEADERBOARD_GAMES_STARTING_WITH_KEY_CONDITION "UserId = :UserId AND begins_with(GameTitle, :GameTitle)"
+
+/* UserId eq {userId} */
+#define LEADERBOARD_GAMES_STARTING_WITH_USER_ID_PLACEHOLDER ":UserId" /* in ExpressionAttributeValues */
+#define LEADERBOARD_GAMES_STARTING_WITH_USER_ID_VALUE_FMT "%s"
+static inline int leaderboard_games_starting_with_user_id_value(char *buf, size_t size, const char *user_id)
+{
+	return snprintf(buf, size, LEADERBOARD_GAMES_STARTING_WITH_USER_ID_VALUE_FMT, user_id);
+}
+
+/* GameTitle begins_with {letter} */
+#define LEADERBOARD_GAMES_STARTING_WITH_GAME_TITLE_PLACEHOLDER ":GameTitle" /* in ExpressionAttributeValues */
+#define LEADERBOARD_GAMES_STARTING_WITH_GAME_TITLE_VALUE_FMT "%s"
+static inline int leaderboard_games_starting_with_game_title_value(char *buf, size_t size, const char *letter)
+{
+	return snprintf(buf, size, LEADERBOARD_GAMES_STARTING_WITH_GAME_TITLE_VALUE_FMT, letter);
+}
+
+/* ---- access pattern leaderboard (query, table GameScores, index GameTitleIndex) */
+
+#define LEADERBOARD_TABLE_NAME "GameScores"
+#define LEADERBOARD_INDEX_NAME "GameTitleIndex"
+#define LEADERBOARD_KEY_CONDITION "GameTitle = :GameTitle"
+
+/* GameTitle eq {gameTitle} */
+#define LEADERBOARD_GAME_TITLE_PLACEHOLDER ":GameTitle" /* in ExpressionAttributeValues */
+#define LEADERBOARD_GAME_TITLE_VALUE_FMT "%s"
+static inline int leaderboard_game_title_value(char *buf, size_t size, const char *game_title)
+{
+	return snprintf(buf, size, LEADERBOARD_GAME_TITLE_VALUE_FMT, game_title);
+}
+
+/* ---- access pattern scores-above (query, table GameScores, index GameTitleIndex) */
+
+#define LEADERBOARD_SCORES_ABOVE_TABLE_NAME "GameScores"
+#define LEADERBOARD_SCORES_ABOVE_INDEX_NAME "GameTitleIndex"
+#define LEADERBOARD_SCORES_ABOVE_KEY_CONDITION "GameTitle = :GameTitle AND TopScore >= :TopScore"
+
+/* GameTitle eq {gameTitle} */
+#define LEADERBOARD_SCORES_ABOVE_GAME_TITLE_PLACEHOLDER ":GameTitle" /* in ExpressionAttributeValues */
+#define LEADERBOARD_SCORES_ABOVE_GAME_TITLE_VALUE_FMT "%s"
+static inline int leaderboard_scores_above_game_title_value(char *buf, size_t size, const char *game_title)
+{
+	return snprintf(buf, size, LEADERBOARD_SCORES_ABOVE_GAME_TITLE_VALUE_FMT, game_title);
+}
+
+/* TopScore ge {minScore} */
+#define LEADERBOARD_SCORES_ABOVE_TOP_SCORE_PLACEHOLDER ":TopScore" /* in ExpressionAttributeValues */
+#define LEADERBOARD_SCORES_ABOVE_TOP_SCORE_VALUE_FMT "%lld"
+static inline int leaderboard_scores_above_top_score_value(char *buf, size_t size, long long min_score)
+{
+	return snprintf(buf, size, LEADERBOARD_SCORES_ABOVE_TOP_SCORE_VALUE_FMT, min_score);
+}
+
+/* ---- access pattern scores-in-band (query, table GameScores, index GameTitleIndex) */
+
+#define LEADERBOARD_SCORES_IN_BAND_TABLE_NAME "GameScores"
+#define LEADERBOARD_SCORES_IN_BAND_INDEX_NAME "GameTitleIndex"
+#define LEADERBOARD_SCORES_IN_BAND_KEY_CONDITION "GameTitle = :GameTitle AND TopScore BETWEEN :TopScoreLo AND :TopScoreHi"
+
+/* GameTitle eq {gameTitle} */
+#define LEADERBOARD_SCORES_IN_BAND_GAME_TITLE_PLACEHOLDER ":GameTitle" /* in ExpressionAttributeValues */
+#define LEADERBOARD_SCORES_IN_BAND_GAME_TITLE_VALUE_FMT "%s"
+static inline int leaderboard_scores_in_band_game_title_value(char *buf, size_t size, const char *game_title)
+{
+	return snprintf(buf, size, LEADERBOARD_SCORES_IN_BAND_GAME_TITLE_VALUE_FMT, game_title);
+}
+
+/* TopScore between (lower) 1000 */
+#define LEADERBOARD_SCORES_IN_BAND_TOP_SCORE_LO_PLACEHOLDER ":TopScoreLo" /* in ExpressionAttributeValues */
+#define LEADERBOARD_SCORES_IN_BAND_TOP_SCORE_LO_VALUE "1000"
+
+/* TopScore between (upper) 4999 */
+#define LEADERBOARD_SCORES_IN_BAND_TOP_SCORE_HI_PLACEHOLDER ":TopScoreHi" /* in ExpressionAttributeValues */
+#define LEADERBOARD_SCORES_IN_BAND_TOP_SCORE_HI_VALUE "4999"
+
+/* ---- access pattern season-leaderboard (query, table GameScores, index SeasonRegionIndex) */
+
+#define LEADERBOARD_SEASON_LEADERBOARD_TABLE_NAME "GameScores"
+#define LEADERBOARD_SEASON_LEADERBOARD_INDEX_NAME "SeasonRegionIndex"
+#define LEADERBOARD_SEASON_LEADERBOARD_KEY_CONDITION "GameTitle = :GameTitle AND #Region = :Region AND Season = :Season"
+#define LEADERBOARD_SEASON_LEADERBOARD_EXPR_NAMES_JSON "{\"#Region\":\"Region\"}" /* ExpressionAttributeNames */
+
+/* GameTitle eq {gameTitle} */
+#define LEADERBOARD_SEASON_LEADERBOARD_GAME_TITLE_PLACEHOLDER ":GameTitle" /* in ExpressionAttributeValues */
+#define LEADERBOARD_SEASON_LEADERBOARD_GAME_TITLE_VALUE_FMT "%s"
+static inline int leaderboard_season_leaderboard_game_title_value(char *buf, size_t size, const char *game_title)
+{
+	return snprintf(buf, size, LEADERBOARD_SEASON_LEADERBOARD_GAME_TITLE_VALUE_FMT, game_title);
+}
+
+/* Region eq {region} */
+#define LEADERBOARD_SEASON_LEADERBOARD_REGION_PLACEHOLDER ":Region" /* in ExpressionAttributeValues */
+#define LEADERBOARD_SEASON_LEADERBOARD_REGION_VALUE_FMT "%s"
+static inline int leaderboard_season_leaderboard_region_value(char *buf, size_t size, const char *region)
+{
+	return snprintf(buf, size, LEADERBOARD_SEASON_LEADERBOARD_REGION_VALUE_FMT, region);
+}
+
+/* Season eq {season} */
+#define LEADERBOARD_SEASON_LEADERBOARD_SEASON_PLACEHOLDER ":Season" /* in ExpressionAttributeValues */
+#define LEADERBOARD_SEASON_LEADERBOARD_SEASON_VALUE_FMT "%lld"
+static inline int leaderboard_season_leaderboard_season_value(char *buf, size_t size, long long season)
+{
+	return snprintf(buf, size, LEADERBOARD_SEASON_LEADERBOARD_SEASON_VALUE_FMT, season);
+}
+
+/* ---- access pattern season-top-tier (query, table GameScores, index SeasonRegionIndex) */
+
+#define LEADERBOARD_SEASON_TOP_TIER_TABLE_NAME "GameScores"
+#define LEADERBOARD_SEASON_TOP_TIER_INDEX_NAME "SeasonRegionIndex"
+#define LEADERBOARD_SEASON_TOP_TIER_KEY_CONDITION "GameTitle = :GameTitle AND #Region = :Region AND Season = :Season AND TopScore > :TopScore"
+#define LEADERBOARD_SEASON_TOP_TIER_EXPR_NAMES_JSON "{\"#Region\":\"Region\"}" /* ExpressionAttributeNames */
+
+/* GameTitle eq {gameTitle} */
+#define LEADERBOARD_SEASON_TOP_TIER_GAME_TITLE_PLACEHOLDER ":GameTitle" /* in ExpressionAttributeValues */
+#define LEADERBOARD_SEASON_TOP_TIER_GAME_TITLE_VALUE_FMT "%s"
+static inline int leaderboard_season_top_tier_game_title_value(char *buf, size_t size, const char *game_title)
+{
+	return snprintf(buf, size, LEADERBOARD_SEASON_TOP_TIER_GAME_TITLE_VALUE_FMT, game_title);
+}
+
+/* Region eq {region} */
+#define LEADERBOARD_SEASON_TOP_TIER_REGION_PLACEHOLDER ":Region" /* in ExpressionAttributeValues */
+#define LEADERBOARD_SEASON_TOP_TIER_REGION_VALUE_FMT "%s"
+static inline int leaderboard_season_top_tier_region_value(char *buf, size_t size, const char *region)
+{
+	return snprintf(buf, size, LEADERBOARD_SEASON_TOP_TIER_REGION_VALUE_FMT, region);
+}
+
+/* Season eq {season} */
+#define LEADERBOARD_SEASON_TOP_TIER_SEASON_PLACEHOLDER ":Season" /* in ExpressionAttributeValues */
+#define LEADERBOARD_SEASON_TOP_TIER_SEASON_VALUE_FMT "%lld"
+static inline int leaderboard_season_top_tier_season_value(char *buf, size_t size, long long season)
+{
+	return snprintf(buf, size, LEADERBOARD_SEASON_TOP_TIER_SEASON_VALUE_FMT, season);
+}
+
+/* TopScore gt {threshold} */
+#define LEADERBOARD_SEASON_TOP_TIER_TOP_SCORE_PLACEHOLDER ":TopScore" /* in ExpressionAttributeValues */
+#define LEADERBOARD_SEASON_TOP_TIER_TOP_SCORE_VALUE_FMT "%lld"
+static inline int leaderboard_season_top_tier_top_score_value(char *buf, size_t size, long long threshold)
+{
+	return snprintf(buf, size, LEADERBOARD_SEASON_TOP_TIER_TOP_SCORE_VALUE_FMT, threshold);
+}
+
+/* ---- access pattern record-match (update, table GameScores) */
+
+#define LEADERBOARD_RECORD_MATCH_TABLE_NAME "GameScores"
+
+/* UserId eq {userId} */
+#define LEADERBOARD_RECORD_MATCH_USER_ID_VALUE_FMT "%s"
+static inline int leaderboard_record_match_user_id_value(char *buf, size_t size, const char *user_id)
+{
+	return snprintf(buf, size, LEADERBOARD_RECORD_MATCH_USER_ID_VALUE_FMT, user_id);
+}
+
+/* GameTitle eq {gameTitle} */
+#define LEADERBOARD_RECORD_MATCH_GAME_TITLE_VALUE_FMT "%s"
+static inline int leaderboard_record_match_game_title_value(char *buf, size_t size, const char *game_title)
+{
+	return snprintf(buf, size, LEADERBOARD_RECORD_MATCH_GAME_TITLE_VALUE_FMT, game_title);
+}
+
+/* ---- access pattern first-match (put, table GameScores) */
+
+#define LEADERBOARD_FIRST_MATCH_TABLE_NAME "GameScores"
+
+/* UserId eq {userId} */
+#define LEADERBOARD_FIRST_MATCH_USER_ID_VALUE_FMT "%s"
+static inline int leaderboard_first_match_user_id_value(char *buf, size_t size, const char *user_id)
+{
+	return snprintf(buf, size, LEADERBOARD_FIRST_MATCH_USER_ID_VALUE_FMT, user_id);
+}
+
+/* GameTitle eq {gameTitle} */
+#define LEADERBOARD_FIRST_MATCH_GAME_TITLE_VALUE_FMT "%s"
+static inline int leaderboard_first_match_game_title_value(char *buf, size_t size, const char *game_title)
+{
+	return snprintf(buf, size, LEADERBOARD_FIRST_MATCH_GAME_TITLE_VALUE_FMT, game_title);
+}
 
 #ifdef __cplusplus
 }
