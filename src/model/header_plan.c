@@ -70,24 +70,31 @@ const char *ddbc_hplan_ident(ddbc_arena *arena, const char *name, bool upper)
 	return end > r ? r : NULL;
 }
 
+/* The most strings a call joins (join_macro's eight, with room). */
+#define CONCAT_MAX 12
+
 /* The strings up to the NULL one, joined, in arena: made for each of the
- * header's names, often enough that printf's parsing of a format shows. */
+ * header's names, often enough that printf's parsing of a format, or
+ * measuring each string twice, shows. */
 const char *ddbc_hplan_concat(ddbc_arena *arena, const char *s, ...)
 {
+	const char *parts[CONCAT_MAX];
+	size_t lens[CONCAT_MAX], n = 0, len = 0;
 	va_list ap;
-	size_t len = 0;
-	va_start(ap, s);
-	for (const char *t = s; t; t = va_arg(ap, const char *))
-		len += strlen(t);
-	va_end(ap);
-	char *r = ddbc_arena_alloc(arena, len + 1), *end = r;
 	va_start(ap, s);
 	for (const char *t = s; t; t = va_arg(ap, const char *)) {
-		size_t n = strlen(t);
-		memcpy(end, t, n);
-		end += n;
+		if (n == CONCAT_MAX)
+			abort();
+		parts[n] = t;
+		lens[n] = strlen(t);
+		len += lens[n++];
 	}
 	va_end(ap);
+	char *r = ddbc_arena_alloc(arena, len + 1), *end = r;
+	for (size_t i = 0; i < n; i++) {
+		memcpy(end, parts[i], lens[i]);
+		end += lens[i];
+	}
 	*end = '\0';
 	return r;
 }
@@ -766,9 +773,10 @@ static size_t count_names(const ddbc_design *g)
 		const ddbc_entity *e = &g->entities[i];
 		for (size_t k = 0; k < e->nattrs; k++) {
 			const ddbc_attr *a = &e->attrs[k];
-			/* NAME, EXPR_NAME; the builder, function, FMT, PREFIX,
-			 * parser and its struct. */
-			n += 1 + ddbc_name_needs_placeholder(a->name.s) + (a->has_template ? 6 : 0);
+			/* NAME, EXPR_NAME (counted whether it is there or not:
+			 * asking costs a reserved-word lookup); the builder,
+			 * function, FMT, PREFIX, parser and its struct. */
+			n += 2 + (a->has_template ? 6 : 0);
 		}
 	}
 	/* TABLE_NAME, INDEX_NAME, KEY_CONDITION, EXPR_NAMES_JSON; per value
