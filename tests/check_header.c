@@ -747,10 +747,13 @@ static bool names_in(const char *expr, const char *ref)
 
 /* Every pattern's names and values against the request the queries
  * export writes for it. */
-static void pattern_checks(program *p, const ddbc_header_plan *plan, json_t *queries)
+static void pattern_checks(program *p, ddbc_header_plan *plan, json_t *queries)
 {
-	for (size_t i = 0; i < plan->npatterns; i++) {
-		const ddbc_hpattern *hp = &plan->patterns[i];
+	for (size_t i = 0; i < plan->g->npatterns; i++) {
+		ddbc_hpattern planned;
+		if (!ddbc_header_plan_pattern(plan, i, &planned))
+			continue;
+		const ddbc_hpattern *hp = &planned;
 		json_t *req = NULL, *x;
 		size_t k;
 		json_array_foreach(queries, k, x)
@@ -1485,6 +1488,29 @@ START_TEST(test_pattern_collision)
 	tu_expect_diag(&u.d, DDBC_RULE_HEADER_NAME, 13, 16,
 		       "two parameters of access pattern 'get-a' give one C name in "
 		       "'O#{aB}#{a_b}'");
+	unit_close(&u);
+
+	/* Two patterns with one C name: both are planned again, one at a
+	 * time, to compare their texts. */
+	r = header_findings("ddbc: 1\nname: demo\ntables:\n  t-1:\n    partition_key: PK\n"
+			    "entities:\n"
+			    "  A:\n    attributes: { PK: { type: S, template: \"O#{id}\" }, id: S }\n"
+			    "access_patterns:\n"
+			    "  by-id:\n"
+			    "    table: t-1\n"
+			    "    operation: get\n"
+			    "    key: { PK: \"O#{id}\" }\n"
+			    "    example: { id: x }\n"
+			    "  byId:\n"
+			    "    table: t-1\n"
+			    "    operation: query\n"
+			    "    key: { PK: \"O#{id}\" }\n"
+			    "    example: { id: y }\n", NULL, &u);
+	ck_assert_int_eq(r, DDBC_EMIT_FINDINGS);
+	tu_expect_count(&u.d, 1);
+	tu_expect_diag(&u.d, DDBC_RULE_HEADER_NAME, 15, 3,
+		       "C name 'DEMO_BY_ID_TABLE_NAME' of access pattern 'byId' is also the C "
+		       "name of access pattern 'by-id' (line 10)");
 	unit_close(&u);
 }
 END_TEST

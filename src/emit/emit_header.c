@@ -523,8 +523,11 @@ static int header(FILE *out, const ddbc_design *g, ddbc_header_plan *plan)
 			entity(&sb, &he, plan->prefix_lower, out);
 		flush(&sb, out);
 	}
-	for (size_t i = 0; i < plan->npatterns && r == 0; i++) {
-		pattern(&sb, g, &plan->patterns[i]);
+	for (size_t i = 0; i < g->npatterns && r == 0; i++) {
+		ddbc_hpattern hp;
+		if (!ddbc_header_plan_pattern(plan, i, &hp))
+			continue;
+		pattern(&sb, g, &hp);
 		flush(&sb, out);
 	}
 	strbuf_addstr(&sb, "\n#ifdef __cplusplus\n}\n#endif\n");

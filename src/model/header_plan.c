@@ -70,24 +70,31 @@ const char *ddbc_hplan_ident(ddbc_arena *arena, const char *name, bool upper)
 	return end > r ? r : NULL;
 }
 
+/* The most strings a call joins (join_macro's eight, with room). */
+#define CONCAT_MAX 12
+
 /* The strings up to the NULL one, joined, in arena: made for each of the
- * header's names, often enough that printf's parsing of a format shows. */
+ * header's names, often enough that printf's parsing of a format, or
+ * measuring each string twice, shows. */
 const char *ddbc_hplan_concat(ddbc_arena *arena, const char *s, ...)
 {
+	const char *parts[CONCAT_MAX];
+	size_t lens[CONCAT_MAX], n = 0, len = 0;
 	va_list ap;
-	size_t len = 0;
-	va_start(ap, s);
-	for (const char *t = s; t; t = va_arg(ap, const char *))
-		len += strlen(t);
-	va_end(ap);
-	char *r = ddbc_arena_alloc(arena, len + 1), *end = r;
 	va_start(ap, s);
 	for (const char *t = s; t; t = va_arg(ap, const char *)) {
-		size_t n = strlen(t);
-		memcpy(end, t, n);
-		end += n;
+		if (n == CONCAT_MAX)
+			abort();
+		parts[n] = t;
+		lens[n] = strlen(t);
+		len += lens[n++];
 	}
 	va_end(ap);
+	char *r = ddbc_arena_alloc(arena, len + 1), *end = r;
+	for (size_t i = 0; i < n; i++) {
+		memcpy(end, parts[i], lens[i]);
+		end += lens[i];
+	}
 	*end = '\0';
 	return r;
 }
@@ -681,19 +688,23 @@ static void walk_groups(planner *p, name_check *c)
 		check_name(c, plan->entity_idents[i], OWN_ENTITY, &p->g->entities[i]);
 }
 
-static void walk_pattern_names(const ddbc_header_plan *plan, name_check *c)
+/* Each access pattern planned, in turn, into the plan's pattern scratch;
+ * its findings are added when p->d is given (the first walk). */
+static void walk_pattern_names(planner *p, name_check *c)
 {
-	for (size_t i = 0; i < plan->npatterns; i++) {
-		const ddbc_hpattern *hp = &plan->patterns[i];
-		const ddbc_pattern *pt = hp->pattern;
-		check_name(c, hp->table_macro, OWN_PATTERN, pt);
-		check_name(c, hp->index_macro, OWN_PATTERN, pt);
-		check_name(c, hp->kce_macro, OWN_PATTERN, pt);
-		check_name(c, hp->names_macro, OWN_PATTERN, pt);
-		for (size_t k = 0; k < hp->nvalues; k++) {
-			check_name(c, hp->values[k].value_macro, OWN_PATTERN, pt);
-			check_name(c, hp->values[k].func, OWN_PATTERN, pt);
-			check_name(c, hp->values[k].ref_macro, OWN_PATTERN, pt);
+	for (size_t i = 0; i < p->g->npatterns; i++) {
+		ddbc_hpattern hp;
+		if (!ddbc_hplan_pattern(p->plan, i, &hp, p->d, &p->findings))
+			continue;
+		const ddbc_pattern *pt = hp.pattern;
+		check_name(c, hp.table_macro, OWN_PATTERN, pt);
+		check_name(c, hp.index_macro, OWN_PATTERN, pt);
+		check_name(c, hp.kce_macro, OWN_PATTERN, pt);
+		check_name(c, hp.names_macro, OWN_PATTERN, pt);
+		for (size_t k = 0; k < hp.nvalues; k++) {
+			check_name(c, hp.values[k].value_macro, OWN_PATTERN, pt);
+			check_name(c, hp.values[k].func, OWN_PATTERN, pt);
+			check_name(c, hp.values[k].ref_macro, OWN_PATTERN, pt);
 		}
 	}
 }
@@ -708,7 +719,7 @@ static void walk_table_names(planner *p, name_check *c)
 		for (size_t k = 0; k < ht->nindexes; k++)
 			check_name(c, ht->indexes[k].macro, OWN_INDEX, ht->indexes[k].index);
 	}
-	walk_pattern_names(plan, c);
+	walk_pattern_names(p, c);
 }
 
 static void walk_entity_names(name_check *c, const ddbc_hentity *he)
@@ -762,10 +773,19 @@ static size_t count_names(const ddbc_design *g)
 		const ddbc_entity *e = &g->entities[i];
 		for (size_t k = 0; k < e->nattrs; k++) {
 			const ddbc_attr *a = &e->attrs[k];
-			/* NAME, EXPR_NAME; the builder, function, FMT, PREFIX,
-			 * parser and its struct. */
-			n += 1 + ddbc_name_needs_placeholder(a->name.s) + (a->has_template ? 6 : 0);
+			/* NAME, EXPR_NAME (counted whether it is there or not:
+			 * asking costs a reserved-word lookup); the builder,
+			 * function, FMT, PREFIX, parser and its struct. */
+			n += 2 + (a->has_template ? 6 : 0);
 		}
+	}
+	/* TABLE_NAME, INDEX_NAME, KEY_CONDITION, EXPR_NAMES_JSON; per value
+	 * VALUE (or FMT), its function and PLACEHOLDER. */
+	for (size_t i = 0; i < g->npatterns; i++) {
+		const ddbc_pattern *pt = &g->patterns[i];
+		n += 4;
+		for (size_t k = 0; k < pt->nconds; k++)
+			n += 3 * pt->conds[k].nvalues;
 	}
 	return n;
 }
@@ -798,10 +818,7 @@ static ddbc_plan_result plan_unique(planner *p)
 {
 	const ddbc_design *g = p->g;
 	name_check groups, names;
-	size_t n = count_names(g) + 4 * p->plan->npatterns;
-	for (size_t i = 0; i < p->plan->npatterns; i++)
-		n += 3 * p->plan->patterns[i].nvalues;
-	check_init(&names, n);
+	check_init(&names, count_names(g));
 	if (plan_entities(p, &names) != 0) {
 		check_release(&names);
 		return DDBC_PLAN_FAILED;
@@ -825,6 +842,7 @@ static ddbc_plan_result build_once(ddbc_header_plan *plan, const ddbc_design *g,
 	memset(plan, 0, sizeof(*plan));
 	plan->arena = ddbc_arena_new();
 	plan->scratch = ddbc_arena_new();
+	plan->pattern_scratch = ddbc_arena_new();
 	plan->g = g;
 	plan->whole_names = whole;
 	planner p = { plan, g, d, lenient, false, DDBC_STRSET_INIT };
@@ -832,8 +850,6 @@ static ddbc_plan_result build_once(ddbc_header_plan *plan, const ddbc_design *g,
 	if (r != DDBC_PLAN_OK)
 		return r;
 	ddbc_hplan_tables(plan);
-	if (ddbc_hplan_patterns(plan, d))
-		p.findings = true;
 	plan->entity_idents = ddbc_arena_array(plan->arena, g->nentities, sizeof(const char *));
 	r = plan_unique(&p);
 	ddbc_strset_release(&p.reported);
@@ -882,5 +898,6 @@ void ddbc_header_plan_free(ddbc_header_plan *plan)
 {
 	ddbc_arena_free(plan->arena);
 	ddbc_arena_free(plan->scratch);
+	ddbc_arena_free(plan->pattern_scratch);
 	memset(plan, 0, sizeof(*plan));
 }

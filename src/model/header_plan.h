@@ -11,12 +11,13 @@
  *
  * Memory. A large design has hundreds of thousands of identifiers, and a
  * collision must stop the command before a line is written, so every one
- * is checked first. The plan keeps the tables' names, each entity's C
- * name and the access patterns' names and values (a few per pattern) only; an entity's attributes are planned when asked for, into
- * memory the next entity reuses. The check keeps 64-bit hashes of the
- * identifiers, and plans the entities again to compare the texts of the
- * few whose hashes met: a real collision is reported, a hash collision
- * is not.
+ * is checked first. The plan keeps the tables' names and each entity's C
+ * name only; an entity's attributes and an access pattern's names and
+ * builders are planned when asked for, into memory the next entity (or
+ * pattern) reuses. The check keeps 64-bit hashes of the identifiers, and
+ * plans the entities and patterns again to compare the texts of the few
+ * whose hashes met: a real collision is reported, a hash collision is
+ * not.
  *
  * Names. An identifier is <PREFIX>_<ENTITY>_<ATTRIBUTE> plus a suffix:
  * each part is the name with camelCase split ("lineUserId" -> LINE_USER_ID),
@@ -171,6 +172,7 @@ typedef struct ddbc_hpattern {
 typedef struct ddbc_header_plan {
 	ddbc_arena *arena;       /* owns everything below */
 	ddbc_arena *scratch;     /* the entity planned last, cleared for the next */
+	ddbc_arena *pattern_scratch;  /* the access pattern planned last */
 	const ddbc_design *g;
 	const char *prefix;      /* upper case */
 	const char *prefix_lower;
@@ -178,8 +180,6 @@ typedef struct ddbc_header_plan {
 	ddbc_htable *tables;
 	size_t ntables;
 	const char **entity_idents;  /* per entity: the ENTITY part, NULL when it has none */
-	ddbc_hpattern *patterns;
-	size_t npatterns;
 	bool has_builders;       /* some key has a parameter: the header needs <stdio.h> */
 	bool has_parsers;        /* some key has a parser: <string.h> and its helpers */
 	bool whole_names;        /* no word left out (see Words said twice) */
@@ -214,6 +214,11 @@ void ddbc_header_names_check(const ddbc_design *g, ddbc_diags *d);
  * Returns 0, or -1 (with a message on stderr) on a template placeholder
  * that names no attribute, which a checked design does not have. */
 int ddbc_header_plan_entity(ddbc_header_plan *plan, size_t i, ddbc_hentity *he);
+/* Plans access pattern i of the design (of a plan that was built
+ * DDBC_PLAN_OK) into *hp, which holds until the next call or
+ * ddbc_header_plan_free. Returns false when the pattern gets no names
+ * (see Patterns above): the header has nothing for it. */
+bool ddbc_header_plan_pattern(ddbc_header_plan *plan, size_t i, ddbc_hpattern *hp);
 void ddbc_header_plan_free(ddbc_header_plan *plan);
 
 /* Whether a parser reads k back exactly, each value where the builder

@@ -26,9 +26,12 @@ const char *ddbc_hplan_short(ddbc_header_plan *plan, const char *id);
 /* Plans the tables' and indexes' names (header_plan_short.c). */
 void ddbc_hplan_tables(ddbc_header_plan *plan);
 
-/* Plans the access patterns of plan->g into plan->patterns (in the plan's
- * arena); names that give no identifier are header-name findings in d
- * (when not NULL). Returns whether there were such findings. */
-bool ddbc_hplan_patterns(ddbc_header_plan *plan, ddbc_diags *d);
+/* Plans access pattern i of plan->g into *hp, in plan->pattern_scratch
+ * (what the pattern before left there goes). Returns false when the
+ * pattern gets no names. A value whose placeholders give one C name is
+ * left out, a header-name finding in d (when not NULL) that sets
+ * *findings (when not NULL). */
+bool ddbc_hplan_pattern(ddbc_header_plan *plan, size_t i, ddbc_hpattern *hp, ddbc_diags *d,
+			bool *findings);
 
 #endif

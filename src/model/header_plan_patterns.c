@@ -170,36 +170,36 @@ static bool plan_values(ddbc_arena *arena, ddbc_hpattern *hp, const char *X, ddb
 	return ok;
 }
 
-bool ddbc_hplan_patterns(ddbc_header_plan *plan, ddbc_diags *d)
+bool ddbc_hplan_pattern(ddbc_header_plan *plan, size_t i, ddbc_hpattern *hp, ddbc_diags *d,
+			bool *findings)
 {
-	const ddbc_design *g = plan->g;
-	ddbc_arena *arena = plan->arena;
-	plan->patterns = ddbc_arena_array(arena, g->npatterns, sizeof(ddbc_hpattern));
-	plan->npatterns = 0;
-	bool findings = false;
-	for (size_t i = 0; i < g->npatterns; i++) {
-		const ddbc_pattern *p = &g->patterns[i];
-		const char *id = p->id.s ? ddbc_hplan_ident(arena, p->id.s, true) : NULL;
-		/* Its requests are the queries export's; the header only helps. */
-		if (!id || p->incomplete || !p->analysed || !p->table || !p->index)
-			continue;
-		ddbc_hpattern *hp = &plan->patterns[plan->npatterns++];
-		memset(hp, 0, sizeof(*hp));
-		hp->pattern = p;
-		const char *part = ddbc_hplan_short(plan, id);
-		const char *X = ddbc_hplan_concat(arena, plan->prefix, *part ? "_" : "", part, NULL);
-		hp->table_macro = ddbc_hplan_concat(arena, X, "_TABLE_NAME", NULL);
-		bool read = p->operation == DDBC_OP_QUERY || p->operation == DDBC_OP_SCAN;
-		if (read && p->index->kind != DDBC_INDEX_PRIMARY)
-			hp->index_macro = ddbc_hplan_concat(arena, X, "_INDEX_NAME", NULL);
-		if (p->operation == DDBC_OP_QUERY) {
-			hp->kce_macro = ddbc_hplan_concat(arena, X, "_KEY_CONDITION", NULL);
-			hp->names_macro = ddbc_hplan_concat(arena, X, "_EXPR_NAMES_JSON", NULL);
-		}
-		if (p->operation != DDBC_OP_SCAN && !plan_values(arena, hp, X, d))
-			findings = true;
-		for (size_t v = 0; v < hp->nvalues; v++)
-			plan->has_builders |= !hp->values[v].key.constant;
+	ddbc_arena *arena = plan->pattern_scratch;
+	ddbc_arena_clear(arena);
+	memset(hp, 0, sizeof(*hp));
+	const ddbc_pattern *p = &plan->g->patterns[i];
+	const char *id = p->id.s ? ddbc_hplan_ident(arena, p->id.s, true) : NULL;
+	/* Its requests are the queries export's; the header only helps. */
+	if (!id || p->incomplete || !p->analysed || !p->table || !p->index)
+		return false;
+	hp->pattern = p;
+	const char *part = ddbc_hplan_short(plan, id);
+	const char *X = ddbc_hplan_concat(arena, plan->prefix, *part ? "_" : "", part, NULL);
+	hp->table_macro = ddbc_hplan_concat(arena, X, "_TABLE_NAME", NULL);
+	bool read = p->operation == DDBC_OP_QUERY || p->operation == DDBC_OP_SCAN;
+	if (read && p->index->kind != DDBC_INDEX_PRIMARY)
+		hp->index_macro = ddbc_hplan_concat(arena, X, "_INDEX_NAME", NULL);
+	if (p->operation == DDBC_OP_QUERY) {
+		hp->kce_macro = ddbc_hplan_concat(arena, X, "_KEY_CONDITION", NULL);
+		hp->names_macro = ddbc_hplan_concat(arena, X, "_EXPR_NAMES_JSON", NULL);
 	}
-	return findings;
+	if (p->operation != DDBC_OP_SCAN && !plan_values(arena, hp, X, d) && findings)
+		*findings = true;
+	for (size_t v = 0; v < hp->nvalues; v++)
+		plan->has_builders |= !hp->values[v].key.constant;
+	return true;
+}
+
+bool ddbc_header_plan_pattern(ddbc_header_plan *plan, size_t i, ddbc_hpattern *hp)
+{
+	return ddbc_hplan_pattern(plan, i, hp, NULL, NULL);
 }

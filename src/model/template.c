@@ -110,10 +110,13 @@ const char *ddbc_template_parse(ddbc_arena *arena, const char *text, ddbc_templa
 			break;
 		}
 		if (c != '{') {
+			/* A run of plain characters at once: every key and
+			 * key condition value is parsed on every command. */
+			size_t run = strcspn(text + i, "{}");
 			if (!lit.len)
 				lit_start = i;
-			strbuf_addch(&lit, c);
-			i++;
+			strbuf_add(&lit, text + i, run);
+			i += run;
 			continue;
 		}
 		const char *close = strchr(text + i + 1, '}');
