@@ -542,13 +542,22 @@ END_TEST
 START_TEST(test_number_constant_never_exported)
 {
 	tu_proc p;
+	/* lint reports it (pattern-operator-type) ... */
 	tu_run(&p, NULL, "export", "--format", "queries",
+	       "tests/fixtures/export/number-constant.ddb.yaml", NULL);
+	ck_assert_int_eq(p.status, 1);
+	ck_assert_uint_eq(p.out_len, 0);
+	ck_assert_msg(tu_contains(p.err, p.err_len, "'ge' compares 'score', a Number, with 'abc', "
+				  "which is no number"), "%s", p.err);
+	tu_proc_free(&p);
+	/* ... and with the rule off the export still refuses to write it. */
+	tu_run(&p, NULL, "export", "--format", "queries", "--rule", "pattern-operator-type=off",
 	       "tests/fixtures/export/number-constant.ddb.yaml", NULL);
 	ck_assert_int_eq(p.status, 1);
 	ck_assert_uint_eq(p.out_len, 0);
 	ck_assert_msg(tu_contains(p.err, p.err_len,
 				  "ddbc: access pattern 'top-scores' compares Number key 'score' with "
-				  "'abc' (tests/fixtures/export/number-constant.ddb.yaml:27:20), which "
+				  "'abc' (tests/fixtures/export/number-constant.ddb.yaml:28:20), which "
 				  "is not a number"),
 		      "%s", p.err);
 	tu_proc_free(&p);

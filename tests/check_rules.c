@@ -474,6 +474,30 @@ START_TEST(test_pattern_entities_empty_match)
 }
 END_TEST
 
+/* A range bound on a Number key that is a constant but no number:
+ * DynamoDB rejects it, the export refuses it, lint says so at the value.
+ * A parameter, a number, and an equality (pattern-no-match's) are not. */
+START_TEST(test_number_key_constant)
+{
+	static const char text[] =
+		"ddbc: 1\nname: scores\ntables:\n  Scores:\n    partition_key: game\n"
+		"    sort_key: score\nentities:\n  Score:\n    attributes:\n      game: S\n"
+		"      score: N\naccess_patterns:\n  top:\n    operation: query\n"
+		"    key: { game: \"{game}\", score: { ge: \"abc\" } }\n  fine:\n"
+		"    operation: query\n"
+		"    key: { game: \"{game}\", score: { between: [10, \"{max}\"] } }\n";
+	ddbc_diags d;
+	ddbc_source *src;
+	lint_text(text, &d, &src);
+	tu_expect_count(&d, 1);
+	tu_expect_diag(&d, DDBC_RULE_PATTERN_OPERATOR_TYPE, 15, 41,
+		       "'ge' compares 'score', a Number, with 'abc', which is no number; write "
+		       "a number, or a parameter such as '{score}'");
+	ddbc_diags_release(&d);
+	ddbc_source_free(src);
+}
+END_TEST
+
 /* key-overlap keeps its reasoning, and its advice is what the key's type
  * allows: no literal on a Number key, one in the String part of a key
  * that has one. */
@@ -703,6 +727,7 @@ static Suite *rules_suite(void)
 	tcase_add_test(tc, test_long_names_in_messages);
 	tcase_add_test(tc, test_pattern_entities_empty_match);
 	tcase_add_test(tc, test_key_overlap_advice);
+	tcase_add_test(tc, test_number_key_constant);
 	tcase_add_loop_test(tc, test_index_key_typo_one_finding, 0, 5);
 	tcase_add_test(tc, test_index_key_unknown_not_judged);
 	tcase_add_test(tc, test_include_only_keys);

@@ -9,6 +9,7 @@
  * a condition can return come from semantics.c (pattern->matched).
  */
 #include "rules/checks.h"
+#include "model/params.h"
 #include "model/semantics.h"
 #include "util/strbuf.h"
 
@@ -316,12 +317,36 @@ static void check_between(const ddbc_pattern *p, const ddbc_key_cond *c, ddbc_di
 			      c->values[0]->u.text, c->values[1]->u.text);
 }
 
+/* Reports the constants among c's values that are no number, on a Number
+ * key: DynamoDB rejects the request ("abc" is no N value), and the
+ * queries export refuses to write it. A value with a parameter is
+ * param-value's to judge, with the parameter's example; an equality
+ * that no number fits matches no entity, which pattern-no-match says,
+ * and begins_with on a Number is reported below. */
+static void check_number_values(const ddbc_pattern *p, const ddbc_key_cond *c, ddbc_diags *d)
+{
+	if (c->op == DDBC_COND_EQ || c->op == DDBC_COND_BEGINS_WITH ||
+	    ddbc_table_key_type(p->table, c->attr.s) != DDBC_TYPE_N)
+		return;
+	for (size_t k = 0; k < c->nvalues; k++) {
+		const ddbc_node *v = c->values[k];
+		if (!v || v->kind != DDBC_NODE_SCALAR || ddbc_node_is_null(v) ||
+		    strpbrk(v->u.text, "{}") || ddbc_number_text(v->u.text, v->n))
+			continue;
+		ddbc_diag_add(d, DDBC_RULE_PATTERN_OPERATOR_TYPE, v->loc,
+			      "'%s' compares '%s', a Number, with '%s', which is no number; write "
+			      "a number, or a parameter such as '{%s}'", ddbc_cond_op_name(c->op), c->attr.s,
+			      v->u.text, c->attr.s);
+	}
+}
+
 static void check_operators(const ddbc_pattern *p, ddbc_diags *d)
 {
 	for (size_t i = 0; i < p->nconds; i++) {
 		const ddbc_key_cond *c = &p->conds[i];
 		if (!c->attr.s || !op_known(c))
 			continue;
+		check_number_values(p, c, d);
 		if (c->op == DDBC_COND_BETWEEN)
 			check_between(p, c, d);
 		/* DynamoDB's begins_with takes S and B sort keys, not N. */
