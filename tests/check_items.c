@@ -10,6 +10,7 @@
 #include "items/items_match.h"
 #include "items/items_stream.h"
 #include "items/items_value.h"
+#include "model/params.h"
 #include "model/semantics.h"
 #include "util/strbuf.h"
 #include "testutil.h"
@@ -423,11 +424,11 @@ END_TEST
 
 START_TEST(test_values)
 {
-	ck_assert(ddbc_is_number_text("-1.5e+3", 7));
-	ck_assert(ddbc_is_number_text(".5", 2));
-	ck_assert(!ddbc_is_number_text("1e", 2));
-	ck_assert(!ddbc_is_number_text("", 0));
-	ck_assert(!ddbc_is_number_text("0x10", 4));
+	ck_assert(ddbc_number_text("-1.5e+3", 7));
+	ck_assert(ddbc_number_text(".5", 2));
+	ck_assert(!ddbc_number_text("1e", 2));
+	ck_assert(!ddbc_number_text("", 0));
+	ck_assert(!ddbc_number_text("0x10", 4));
 	ck_assert(ddbc_is_base64("AAE=", 4));
 	ck_assert(!ddbc_is_base64("AAE", 3));
 	ck_assert(!ddbc_is_base64("A=AE", 4));

@@ -1,5 +1,6 @@
 /* items_value.c - an item's attributes, typed as DynamoDB types them */
 #include "items/items_value.h"
+#include "model/params.h"
 #include "util/strbuf.h"
 
 #include <stdio.h>
@@ -39,31 +40,6 @@ bool ddbc_ival_looks_typed(const json_t *obj)
 }
 
 /* ---- scalar texts ------------------------------------------------------------------ */
-
-bool ddbc_is_number_text(const char *s, size_t len)
-{
-	size_t i = 0, digits = 0;
-	if (i < len && (s[i] == '-' || s[i] == '+'))
-		i++;
-	for (; i < len && s[i] >= '0' && s[i] <= '9'; i++)
-		digits++;
-	if (i < len && s[i] == '.')
-		for (i++; i < len && s[i] >= '0' && s[i] <= '9'; i++)
-			digits++;
-	if (!digits)
-		return false;
-	if (i < len && (s[i] == 'e' || s[i] == 'E')) {
-		i++;
-		if (i < len && (s[i] == '-' || s[i] == '+'))
-			i++;
-		size_t exp = 0;
-		for (; i < len && s[i] >= '0' && s[i] <= '9'; i++)
-			exp++;
-		if (!exp)
-			return false;
-	}
-	return i == len;
-}
 
 static bool is_base64_char(char ch)
 {
@@ -201,7 +177,7 @@ static bool scalar_payload_ok(const json_t *s, ddbc_type t)
 	const char *text = json_string_value(s);
 	size_t len = json_string_length(s);
 	if (t == DDBC_TYPE_N)
-		return ddbc_is_number_text(text, len);
+		return ddbc_number_text(text, len);
 	if (t == DDBC_TYPE_B)
 		return ddbc_is_base64(text, len);
 	return true;

@@ -48,9 +48,6 @@ bool ddbc_ival_make(ddbc_ival *out, const char *name, const json_t *v, bool dyna
  * number formatted into buf (of size at least 40). NULL for other kinds. */
 const char *ddbc_ival_scalar_text(const json_t *v, char *buf, size_t size, size_t *len);
 
-/* Whether s (len bytes) is a DynamoDB number: decimal, optional sign,
- * fraction and exponent. */
-bool ddbc_is_number_text(const char *s, size_t len);
 /* Whether s is standard base64 with padding. */
 bool ddbc_is_base64(const char *s, size_t len);
 
