@@ -137,23 +137,13 @@ static bool table_has_attr(const ddbc_design *g, const ddbc_table *t, const char
 	return false;
 }
 
-/* Whether an entity of table t declares name with `stored: false`. */
-static bool table_declares_unstored(const ddbc_table *t, const char *name)
-{
-	for (size_t i = 0; i < t->nentities; i++) {
-		const ddbc_attr *a = ddbc_entity_attr(t->entities[i], name);
-		if (a && a->not_stored)
-			return true;
-	}
-	return false;
-}
 
 /* Reports name, an attribute no entity of t stores (what says what it
  * is for); a key part that is not stored is named as such, since it is
  * defined. */
 static void unstored_attr(ddbc_diags *d, const ddbc_table *t, ddbc_name name, const char *what)
 {
-	if (table_declares_unstored(t, name.s)) {
+	if (ddbc_table_declares_unstored(t, name.s)) {
 		ddbc_diag_add(d, DDBC_RULE_UNRESOLVED_REFERENCE, name.loc,
 			      "attribute '%s' is not stored by any entity of table '%s'%s; it is "
 			      "declared 'stored: false', a key part items never hold", name.s,

@@ -366,8 +366,7 @@ static int expand(key_builder *kb, const ddbc_hentity *he, const ddbc_attr *a,
 	return 0;
 }
 
-/* Moves a grown array into the arena, so that the plan has one owner. */
-static void *to_arena(ddbc_arena *arena, void *p, size_t n, size_t size)
+void *ddbc_hplan_to_arena(ddbc_arena *arena, void *p, size_t n, size_t size)
 {
 	void *r = ddbc_arena_array(arena, n, size);
 	if (n)
@@ -385,8 +384,8 @@ static int plan_key(planner *p, const ddbc_hentity *he, ddbc_hattr *ha)
 	int r = expand(&kb, he, ha->attr, arena, 0);
 	flush_literal(arena, &kb);
 	strbuf_release(&kb.lit);
-	k->pieces = to_arena(arena, k->pieces, k->npieces, sizeof(ddbc_hpiece));
-	k->params = to_arena(arena, k->params, k->nparams, sizeof(ddbc_hparam));
+	k->pieces = ddbc_hplan_to_arena(arena, k->pieces, k->npieces, sizeof(ddbc_hpiece));
+	k->params = ddbc_hplan_to_arena(arena, k->params, k->nparams, sizeof(ddbc_hparam));
 	if (r != 0)
 		return -1;
 	k->constant = k->nparams == 0;

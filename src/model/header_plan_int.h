@@ -17,6 +17,9 @@ const char *ddbc_hplan_lower(ddbc_arena *arena, const char *s);
 /* A C parameter name for a lower-case identifier part: '_' after a word C
  * or C++ reserves, before a leading digit. */
 const char *ddbc_hplan_param(ddbc_arena *arena, const char *member_lower);
+/* Moves an array grown with xgrow (n elements of size) into arena and
+ * frees it, so that the plan has one owner. */
+void *ddbc_hplan_to_arena(ddbc_arena *arena, void *p, size_t n, size_t size);
 
 /* id (an entity's or access pattern's identifier part) without leading
  * words equal to the prefix ("" when it has no other), unless

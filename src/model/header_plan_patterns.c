@@ -44,14 +44,6 @@ static size_t add_param(value_builder *vb, const ddbc_segment *seg, bool number)
 	return k->nparams++;
 }
 
-static void *to_arena(ddbc_arena *arena, void *p, size_t n, size_t size)
-{
-	void *r = ddbc_arena_array(arena, n, size);
-	if (n)
-		memcpy(r, p, n * size);
-	free(p);
-	return r;
-}
 
 /* Plans value v of a condition on key attribute of type key_type into
  * *k; -1 when two of its placeholders give one C name. */
@@ -86,8 +78,8 @@ static int plan_value_key(ddbc_arena *arena, const ddbc_node *v, ddbc_type key_t
 		else
 			add_piece(&vb, (ddbc_hpiece){ NULL, 0, param, seg->width });
 	}
-	k->pieces = to_arena(arena, k->pieces, k->npieces, sizeof(ddbc_hpiece));
-	k->params = to_arena(arena, k->params, k->nparams, sizeof(ddbc_hparam));
+	k->pieces = ddbc_hplan_to_arena(arena, k->pieces, k->npieces, sizeof(ddbc_hpiece));
+	k->params = ddbc_hplan_to_arena(arena, k->params, k->nparams, sizeof(ddbc_hparam));
 	k->constant = k->nparams == 0;
 	k->prefix = "";
 	if (k->npieces && k->pieces[0].text) {

@@ -204,3 +204,13 @@ ddbc_index *ddbc_table_index(const ddbc_table *table, const char *name)
 			return &table->lsi[i];
 	return NULL;
 }
+
+bool ddbc_table_declares_unstored(const ddbc_table *t, const char *name)
+{
+	for (size_t i = 0; i < t->nentities; i++) {
+		const ddbc_attr *a = ddbc_entity_attr(t->entities[i], name);
+		if (a && a->not_stored)
+			return true;
+	}
+	return false;
+}

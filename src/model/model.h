@@ -347,6 +347,8 @@ ddbc_attr *ddbc_entity_attr(const ddbc_entity *entity, const char *name);
 bool ddbc_attr_stored(const ddbc_attr *a);
 /* The attribute name that entity's items hold (ddbc_attr_stored), or NULL. */
 ddbc_attr *ddbc_entity_stored_attr(const ddbc_entity *entity, const char *name);
+/* Whether an entity of table t declares name with `stored: false`. */
+bool ddbc_table_declares_unstored(const ddbc_table *t, const char *name);
 /* The primary key, GSI or LSI of table called name; NULL when none. */
 ddbc_index *ddbc_table_index(const ddbc_table *table, const char *name);
 

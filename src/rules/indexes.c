@@ -99,16 +99,6 @@ static bool table_has_attr(const ddbc_table *t, const char *name)
 	return false;
 }
 
-/* Whether an entity of t declares name with `stored: false`. */
-static bool table_declares_unstored(const ddbc_table *t, const char *name)
-{
-	for (size_t i = 0; i < t->nentities; i++) {
-		const ddbc_attr *a = ddbc_entity_attr(t->entities[i], name);
-		if (a && a->not_stored)
-			return true;
-	}
-	return false;
-}
 
 static void unknown_projected(ddbc_diags *d, const ddbc_table *t, const ddbc_index *ix)
 {
@@ -116,7 +106,7 @@ static void unknown_projected(ddbc_diags *d, const ddbc_table *t, const ddbc_ind
 		const ddbc_name *a = &ix->include[k];
 		if (table_has_attr(t, a->s))
 			continue;
-		if (table_declares_unstored(t, a->s))
+		if (ddbc_table_declares_unstored(t, a->s))
 			ddbc_diag_add(d, DDBC_RULE_PROJECTION_UNKNOWN_ATTRIBUTE, a->loc,
 				      "%s '%s' projects '%s', which no entity of table '%s' stores "
 				      "(it is declared 'stored: false', a key part items never "
