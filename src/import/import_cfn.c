@@ -99,13 +99,9 @@ static char *join(struct cfn *c, const json_t *args)
 /* The text of scalar or intrinsic v, or NULL (saying why in c->why). */
 static char *resolve(struct cfn *c, const json_t *v)
 {
-	if (json_is_string(v))
-		return xstrdup(json_string_value(v));
-	if (json_is_integer(v)) {
-		strbuf b = STRBUF_INIT;
-		strbuf_addf(&b, "%lld", (long long)json_integer_value(v));
-		return strbuf_detach(&b);
-	}
+	char *text = ddbc_import_scalar_text(v);
+	if (text)
+		return text;
 	const json_t *r = json_object_get(v, "Ref");
 	if (json_is_string(r))
 		return ref(c, json_string_value(r));

@@ -31,9 +31,7 @@ static json_t *split(const char *s, const char *delim)
 	}
 }
 
-/* A scalar's text as it appears inside a key: strings as they are,
- * integers in decimal; NULL for anything else. Malloc'd. */
-static char *value_text(const json_t *v)
+char *ddbc_import_scalar_text(const json_t *v)
 {
 	if (json_is_string(v))
 		return xstrdup(json_string_value(v));
@@ -61,7 +59,7 @@ static bool attr_fits(const json_t *samples, const json_t *parts, const char *a,
 	size_t i;
 	const json_t *item;
 	json_array_foreach(samples, i, item) {
-		char *t = value_text(json_object_get(item, a));
+		char *t = ddbc_import_scalar_text(json_object_get(item, a));
 		const char *p = json_string_value(json_array_get(json_array_get(parts, i), j));
 		bool ok = t && *t && !strcmp(t, p);
 		free(t);
@@ -98,7 +96,7 @@ static size_t prefix_len(const json_t *samples, const json_t *parts, const char 
 	const char *first = NULL;
 	const json_t *item;
 	json_array_foreach(samples, i, item) {
-		char *t = value_text(json_object_get(item, a));
+		char *t = ddbc_import_scalar_text(json_object_get(item, a));
 		const char *p = json_string_value(json_array_get(json_array_get(parts, i), j));
 		size_t tl = t ? strlen(t) : 0, pl = strlen(p);
 		bool ok = tl > 1 && pl > tl && !strcmp(p + pl - tl, t) &&

@@ -41,6 +41,9 @@ char *ddbc_import_guess_template(const json_t *items, const char *key, const jso
 
 /* The attribute type letter ("S", "N", ...) of a plain JSON value. */
 const char *ddbc_import_value_type(const json_t *v);
+/* A scalar's text as it appears inside a key: strings as they are,
+ * integers in decimal; NULL for anything else. Malloc'd. */
+char *ddbc_import_scalar_text(const json_t *v);
 
 /* Sets member name of obj to a new string value and the comment of it. */
 void ddbc_import_set_comment(json_t *obj, const char *name, const char *fmt, ...)
