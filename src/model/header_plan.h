@@ -209,7 +209,7 @@ ddbc_plan_result ddbc_header_plan_build(ddbc_header_plan *plan, const ddbc_desig
  * design name without an identifier is reported, and the rest checked with
  * a stand-in prefix. */
 void ddbc_header_names_check(const ddbc_design *g, ddbc_diags *d);
-/* Plans entity i of the design (of a plan that was built DDBC_EMIT_OK)
+/* Plans entity i of the design (of a plan that was built DDBC_PLAN_OK)
  * into *he, which holds until the next call or ddbc_header_plan_free.
  * Returns 0, or -1 (with a message on stderr) on a template placeholder
  * that names no attribute, which a checked design does not have. */
