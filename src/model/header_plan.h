@@ -186,6 +186,10 @@ typedef struct ddbc_header_plan {
 	bool shortened;          /* some name has words left out */
 } ddbc_header_plan;
 
+/* Whether s can prefix the header's names: a C identifier that starts
+ * with a letter, without a trailing '_' or a '__'. */
+bool ddbc_header_prefix_usable(const char *s);
+
 typedef enum ddbc_plan_result {
 	DDBC_PLAN_OK,            /* the plan is whole and its names unique */
 	DDBC_PLAN_FINDINGS,      /* header-name findings were added */
