@@ -12,7 +12,7 @@
  */
 #include "emit/doc_diagram.h"
 #include "emit/doc_escape.h"
-#include "emit/doc_write.h"
+#include "emit/doc_render.h"
 
 #include <string.h>
 

@@ -6,7 +6,7 @@
  */
 #include "emit/doc_diagram.h"
 #include "emit/doc_escape.h"
-#include "emit/doc_write.h"
+#include "emit/doc_render.h"
 
 static void heading(ddbc_doc_out *o, int level, ddbc_doc_kind kind, const char *id)
 {
