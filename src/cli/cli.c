@@ -135,37 +135,44 @@ static int add_param(const char *cmd, struct opts *o, char *arg)
 	return 0;
 }
 
-/* Takes --rule KIND=SEV for a kind of check-items finding; returns 1 when
- * arg names no such kind. */
-static int take_item_rule(const struct command *cmd, struct opts *o, const char *arg)
+/* Whether arg (KIND=SEV) names a kind of check-items finding. */
+static bool names_item_kind(const char *arg)
 {
 	const char *eq = strchr(arg, '=');
 	char *id = xstrndup(arg, eq ? (size_t)(eq - arg) : strlen(arg));
 	ddbc_item_kind k;
-	int found = ddbc_item_kind_find(id, &k);
+	bool found = ddbc_item_kind_find(id, &k) == 0;
 	free(id);
-	if (found < 0)
-		return 1;
+	return found;
+}
+
+/* Takes --rule KIND=SEV for a kind of check-items finding. */
+static cli_step take_item_rule(const struct command *cmd, struct opts *o, const char *arg)
+{
+	const char *eq = strchr(arg, '=');
+	char *id = xstrndup(arg, eq ? (size_t)(eq - arg) : strlen(arg));
+	ddbc_item_kind k;
+	ddbc_item_kind_find(id, &k);
+	free(id);
 	ddbc_severity sev;
 	if (!(cmd->options & OPT_ITEMS)) {
 		usage_error(cmd->name, "'%s' is a kind of check-items finding, not a rule of "
 			    "the design", arg);
-		return -1;
+		return CLI_USAGE_ERROR;
 	}
 	if (!eq || ddbc_severity_parse(eq + 1, &sev) < 0) {
 		usage_error(cmd->name, "expected --rule KIND=off|note|warning|error, got '%s'", arg);
-		return -1;
+		return CLI_USAGE_ERROR;
 	}
 	o->items.sev[k] = sev;
-	return 0;
+	return CLI_GO_ON;
 }
 
 /* Takes --rule RULE=SEV (or KIND=SEV). */
 static cli_step take_rule(const struct command *cmd, struct opts *o, const char *arg)
 {
-	int item = take_item_rule(cmd, o, arg);
-	if (item <= 0)
-		return item < 0 ? CLI_USAGE_ERROR : CLI_GO_ON;
+	if (names_item_kind(arg))
+		return take_item_rule(cmd, o, arg);
 	strbuf err = STRBUF_INIT;
 	cli_step step = CLI_GO_ON;
 	if (ddbc_settings_parse(&o->settings, arg, &err) < 0) {
