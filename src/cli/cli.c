@@ -398,7 +398,7 @@ static exit_status run_lint(struct opts *o)
 	for (size_t i = 0; i < o->nfiles; i++) {
 		sources[i] = ddbc_source_read(o->files[i]);
 		if (!sources[i]) {
-			fprintf(stderr, "ddbc: cannot read '%s': %s\n", o->files[i], strerror(errno));
+			ddbc_error("cannot read '%s': %s", o->files[i], strerror(errno));
 			if (!failure.file) {
 				failure.file = o->files[i];
 				strbuf_addf(&reason, "cannot read: %s", strerror(errno));
@@ -582,7 +582,7 @@ static exit_status doc_site(struct opts *o)
 		return EXIT_USAGE;
 	}
 	if (mkdir(o->output, 0777) < 0 && errno != EEXIST) {
-		fprintf(stderr, "ddbc: cannot create '%s': %s\n", o->output, strerror(errno));
+		ddbc_error("cannot create '%s': %s", o->output, strerror(errno));
 		return EXIT_USAGE;
 	}
 	struct unit u;
@@ -635,8 +635,8 @@ static exit_status check_doc(struct opts *o)
 	exit_status status;
 	if (open_unit(&u, o, &status) < 0) {
 		if (status == EXIT_FINDINGS)
-			fprintf(stderr, "ddbc: cannot check '%s': the design '%s' has errors\n",
-				o->check, o->files[0]);
+			ddbc_error("cannot check '%s': the design '%s' has errors", o->check,
+				   o->files[0]);
 		close_unit(&u);
 		return EXIT_USAGE;
 	}
@@ -650,10 +650,10 @@ static exit_status check_doc(struct opts *o)
 	status = r != DDBC_EMIT_OK ? EXIT_USAGE
 		 : file_holds(o->check, text, len) ? EXIT_OK : EXIT_FINDINGS;
 	if (status == EXIT_FINDINGS)
-		fprintf(stderr, "ddbc: '%s' is stale: regenerate it with ddbc doc%s%s%s -o %s %s\n",
-			o->check, o->format_given || strcmp(o->format, "md") ? " --format " : "",
-			o->format_given || strcmp(o->format, "md") ? o->format : "",
-			o->lang == DDBC_LANG_JA ? " --lang ja" : "", o->check, o->files[0]);
+		ddbc_error("'%s' is stale: regenerate it with ddbc doc%s%s%s -o %s %s", o->check,
+			   o->format_given || strcmp(o->format, "md") ? " --format " : "",
+			   o->format_given || strcmp(o->format, "md") ? o->format : "",
+			   o->lang == DDBC_LANG_JA ? " --lang ja" : "", o->check, o->files[0]);
 	free(text);
 	return status;
 }
