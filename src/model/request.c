@@ -188,8 +188,11 @@ void ddbc_request_build(ddbc_design *g, ddbc_pattern *p)
 		r->order = p->order;
 	ddbc_req_value **values = parse_conds(g, p, r);
 	r->cond_values = values;
-	size_t n = r->key ? r->key->npk + r->key->nsk : 0;
-	r->conds = ddbc_arena_array(g->arena, n, sizeof(ddbc_req_cond));
+	size_t n = r->key ? r->key->npk + r->key->nsk : 0, nconds = 0;
+	for (size_t i = 0; i < n; i++)
+		nconds += ddbc_pattern_cond(p, ddbc_index_key(r->key, i)) != NULL;
+	/* Sized to what is there: a design has tens of thousands of patterns. */
+	r->conds = ddbc_arena_array(g->arena, nconds, sizeof(ddbc_req_cond));
 	for (size_t i = 0; i < n; i++) {
 		const ddbc_key_cond *c = ddbc_pattern_cond(p, ddbc_index_key(r->key, i));
 		if (c)
