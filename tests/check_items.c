@@ -553,7 +553,7 @@ START_TEST(test_stdin)
 	ck_assert_int_eq(p.status, 1);
 	tu_expect_golden("tests/golden/items/stdin.txt", p.out, p.out_len);
 	ck_assert(tu_contains(p.out, p.out_len, "-:4:172: error: item 4 (UserStamp): 'stampId' "
-			      "is N, expected S\n"));
+			      "is S (String), but the item gives N\n"));
 	tu_proc_free(&p);
 	o.stdin_file = FIX "items.json";
 	tu_run(&p, &o, "check-items", STAMP, "-", (char *)NULL);
@@ -587,10 +587,10 @@ START_TEST(test_stamp_findings)
 	/* The findings a new user reads, one per line, each naming the item,
 	 * its entity and what is wrong. */
 	static const char *const lines[] = {
-		"items.json:43:5: error: item 4 (UserStamp): 'stampId' is N (a JSON number), "
-		"expected S (a JSON string)\n",
-		"items.json:44:5: error: item 4 (UserStamp): 'flexMessageSent' is S (a JSON string), "
-		"expected BOOL (true or false)\n",
+		"items.json:43:5: error: item 4 (UserStamp): 'stampId' is S (String), but the item "
+		"gives N (a JSON number); write a JSON string\n",
+		"items.json:44:5: error: item 4 (UserStamp): 'flexMessageSent' is BOOL (Boolean), "
+		"but the item gives S (a JSON string); write true or false\n",
 		"items.json:45:5: note: item 4 (UserStamp): 'nickname' is not an attribute of "
 		"'UserStamp'\n",
 		"items.json:64:5: error: item 6 (StampMaster): 'GSI1SK' is '2', but its template "

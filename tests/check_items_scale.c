@@ -542,7 +542,7 @@ START_TEST(test_rule_kinds)
 	ck_assert_int_eq(p.status, 1);
 	ck_assert(!tu_contains(p.out, p.out_len, "note:"));
 	ck_assert(tu_contains(p.out, p.out_len, "items.json:43:5: warning: item 4 (UserStamp): "
-			      "'stampId' is N"));
+			      "'stampId' is S (String), but the item gives N"));
 	ck_assert(tu_contains(p.out, p.out_len, "10 items: 4 ok, 3 failed, 3 unmatched\n"
 			      "findings: 2 wrong-type, 2 missing-required"));
 	tu_proc_free(&p);

@@ -161,17 +161,18 @@ static void check_type(ddbc_items_run *R, const ddbc_attr *a, const ddbc_ival *v
 		check_enum(R, a, v);
 		return;
 	}
-	strbuf msg = STRBUF_INIT;
-	if (R->dynamodb == DDBC_FACT_YES)
-		strbuf_addf(&msg, "'%s' is %s, expected %s", a->name.s, ddbc_type_short(v->type),
-			    ddbc_type_short(a->type));
-	else
-		strbuf_addf(&msg, "'%s' is %s (%s%s), expected %s (%s)", a->name.s,
-			    ddbc_type_short(v->type), plain_form(v->type),
+	strbuf given = STRBUF_INIT, msg = STRBUF_INIT;
+	strbuf_addstr(&given, ddbc_type_short(v->type));
+	if (R->dynamodb != DDBC_FACT_YES)
+		strbuf_addf(&given, " (%s%s)", plain_form(v->type),
 			    a->type == DDBC_TYPE_B && v->type == DDBC_TYPE_S ? " that is not base64"
-									     : "",
-			    ddbc_type_short(a->type), plain_form(a->type));
+									     : "");
+	ddbc_type_message(a, "the item", strbuf_str(&given), &msg);
+	/* Plain JSON says a type by how a value is written: say how. */
+	if (R->dynamodb != DDBC_FACT_YES)
+		strbuf_addf(&msg, "; write %s", plain_form(a->type));
 	report_at(R, DDBC_ITEM_WRONG_TYPE, a->name.s, &msg);
+	strbuf_release(&given);
 	strbuf_release(&msg);
 }
 

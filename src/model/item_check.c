@@ -50,6 +50,14 @@ bool ddbc_is_base64(const char *s, size_t len)
 	return pad <= 2;
 }
 
+/* ---- types ---------------------------------------------------------------------- */
+
+void ddbc_type_message(const ddbc_attr *a, const char *who, const char *given, strbuf *msg)
+{
+	strbuf_addf(msg, "'%s' is %s (%s), but %s gives %s", a->name.s, ddbc_type_short(a->type),
+		    ddbc_type_long(a->type), who, given);
+}
+
 /* ---- enums ---------------------------------------------------------------------- */
 
 /* Two numbers as DynamoDB compares them: by value; a text strtod does not

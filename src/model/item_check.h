@@ -11,9 +11,9 @@
  * live here once; each source gives its values through a small read-only
  * view (ddbc_item_view, an adapter per source), and each caller reports
  * the problem with the words it gets here, where and as what it reports
- * findings. The type checks stay with the sources: what YAML and JSON can
- * write differs (a YAML integer in hex, a DynamoDB JSON type tag), and so
- * does the advice.
+ * findings. Which values are of which type stays with the sources: what
+ * YAML and JSON can write differs (a YAML integer in hex, a DynamoDB JSON
+ * type tag), and so does the advice; the words for a wrong type are here.
  */
 #ifndef DDBC_ITEM_CHECK_H
 #define DDBC_ITEM_CHECK_H
@@ -66,6 +66,14 @@ void ddbc_add_quoted(strbuf *sb, const char *s, size_t len);
 /* Whether s is standard base64 with padding, as DynamoDB JSON carries
  * binary values. */
 bool ddbc_is_base64(const char *s, size_t len);
+
+/* ---- types ---------------------------------------------------------------------- */
+
+/* "'A' is N (Number), but WHO gives GIVEN": a value of another type than
+ * its attribute's, in the words both checkers use. who is "the item" or
+ * "its example"; given is how the source describes what it holds ("a
+ * string", "S (a JSON string)", "BOOL"). The caller adds how to write it. */
+void ddbc_type_message(const ddbc_attr *a, const char *who, const char *given, strbuf *msg);
 
 /* ---- enums ---------------------------------------------------------------------- */
 

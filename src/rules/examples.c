@@ -235,9 +235,10 @@ static bool check_type(const ctx *c, const ddbc_attr *a, const ddbc_node *v)
 		       : t == DDBC_TYPE_L      ? v->kind == DDBC_NODE_SEQ
 					       : scalar_fits(v, t);
 	if (!kind_ok) {
-		mismatch(c, v->loc, "'%s' is %s (%s) in '%s', but %s gives %s; %s", a->name.s,
-			 ddbc_type_short(t), ddbc_type_long(t), c->e->name.s, c->who,
-			 ddbc_node_describe(v), type_hint(t));
+		strbuf msg = STRBUF_INIT;
+		ddbc_type_message(a, c->who, ddbc_node_describe(v), &msg);
+		mismatch(c, v->loc, "%s; %s", strbuf_str(&msg), type_hint(t));
+		strbuf_release(&msg);
 		return false;
 	}
 	if (et != DDBC_TYPE_NONE && v->n == 0) {
