@@ -15,6 +15,7 @@
  */
 #include "input/compose.h"
 #include "input/load.h"
+#include "input/load_cost.h"
 #include "input/suppress.h"
 #include "util/strbuf.h"
 #include "util/strset.h"
@@ -389,7 +390,7 @@ static size_t load_indexes(loader *L, const ddbc_node *m, const char *field, ddb
 static bool read_table(loader *L, const ddbc_pair *pair, ddbc_table *t)
 {
 	static const char *const fields[] = { "description", "partition_key", "sort_key", "ttl",
-					      "billing", "capacity", "gsi", "lsi" };
+					      "billing", "capacity", "gsi", "lsi", "table_class" };
 	static const char *const billing[] = { "on_demand", "provisioned" };
 	t->name = name_of(L, pair->key);
 	t->primary.name = t->name;
@@ -417,6 +418,7 @@ static bool read_table(loader *L, const ddbc_pair *pair, ddbc_table *t)
 	const ddbc_node *cap = ddbc_node_get(m, "capacity");
 	if (cap)
 		load_capacity(L, cap, &t->capacity);
+	ddbc_load_table_class(L->d, m, t);
 	return true;
 }
 
@@ -632,7 +634,7 @@ static const ddbc_node *read_entity(loader *L, const ddbc_pair *pair, ddbc_entit
 				    bool nested)
 {
 	static const char *const fields[] = { "table", "description", "c_name", "attributes",
-					      "examples" };
+					      "examples", "count", "item_bytes" };
 	e->name = name_of(L, pair->key);
 	const ddbc_node *m = pair->value;
 	if (!expect_kind(L, m, DDBC_NODE_MAP, e->name.s))
@@ -643,6 +645,7 @@ static const ddbc_node *read_entity(loader *L, const ddbc_pair *pair, ddbc_entit
 		note_untabled(&L->untabled_entities, L->entities.n - 1);
 	e->description = get_text(L, m, "description");
 	e->c_name = get_name(L, m, "c_name");
+	ddbc_load_entity_figures(L->arena, L->d, m, e);
 	const ddbc_node *attrs = require(L, m, "attributes", "an entity");
 	if (nested)
 		take_streamed_attrs(L, e);
@@ -719,7 +722,7 @@ static void read_pattern(loader *L, const ddbc_pair *pair, ddbc_pattern *p)
 {
 	static const char *const fields[] = { "description", "table", "index", "operation",
 					      "key", "order", "consistent_read", "returns",
-					      "entities", "example", "condition" };
+					      "entities", "example", "condition", "rate" };
 	static const char *const ops[] = { "get", "query", "scan", "put", "update", "delete" };
 	static const char *const orders[] = { "asc", "desc" };
 	p->id = name_of(L, pair->key);
@@ -767,6 +770,7 @@ static void read_pattern(loader *L, const ddbc_pair *pair, ddbc_pattern *p)
 	p->condition = get_text(L, m, "condition");
 	const ddbc_node *cond = ddbc_node_get(m, "condition");
 	p->condition_loc = cond ? cond->loc : p->id.loc;
+	ddbc_load_rate(L->arena, L->d, m, &p->rate);
 }
 
 static void load_pattern(loader *L, const ddbc_pair *pair, ddbc_pattern *p)
@@ -958,7 +962,8 @@ static void finish_sections(loader *L, const ddbc_node *root)
 static void load_root(loader *L, const ddbc_node *root)
 {
 	static const char *const fields[] = { "ddbc", "name", "description", "key_delimiter",
-					      "lint", "tables", "entities", "access_patterns" };
+					      "lint", "tables", "entities", "access_patterns",
+					      "pricing" };
 	ddbc_design *g = L->design;
 	/* An absent section may hide under an unknown field like its name. */
 	check_known(L, root, "the design", fields, countof(fields));
@@ -974,6 +979,7 @@ static void load_root(loader *L, const ddbc_node *root)
 	const ddbc_node *lint = ddbc_node_get(root, "lint");
 	if (lint)
 		load_lint(L, lint);
+	ddbc_load_pricing(L->arena, L->d, root, g);
 	finish_sections(L, root);
 }
 
