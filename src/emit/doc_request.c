@@ -1,5 +1,6 @@
 /* doc_request.c - an access pattern's request and the items it returns */
 #include "emit/doc_request.h"
+#include "model/request.h"
 #include "diag/diag.h"
 #include "util/xalloc.h"
 
@@ -166,7 +167,7 @@ static bool key_condition_holds(json_t *input, const ddbc_node *item)
 static bool key_equals(const ddbc_index *pk, json_t *key, const ddbc_node *item)
 {
 	for (size_t i = 0; i < pk->npk + pk->nsk; i++) {
-		const char *name = i < pk->npk ? pk->pk[i].s : pk->sk[i - pk->npk].s;
+		const char *name = ddbc_index_key(pk, i);
 		key_value k;
 		int c;
 		json_t *v = name ? json_object_get(key, name) : NULL;

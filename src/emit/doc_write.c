@@ -8,6 +8,7 @@
  * in document order, the way GitHub numbers repeated ids.
  */
 #include "emit/doc_writer.h"
+#include "model/request.h"
 #include "emit/doc_escape.h"
 #include "emit/doc_json.h"
 #include "emit/doc_labels.h"
@@ -344,7 +345,7 @@ static void map_cell(writer *w, const ddbc_entity *e, const ddbc_index *ix)
 	for (size_t i = 0; i < ix->npk + ix->nsk; i++) {
 		if (i)
 			words(w, i == ix->npk ? " · " : ", ");
-		put_key_value(w, e, i < ix->npk ? ix->pk[i].s : ix->sk[i - ix->npk].s);
+		put_key_value(w, e, ddbc_index_key(ix, i));
 	}
 }
 

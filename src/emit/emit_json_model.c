@@ -9,6 +9,7 @@
  * An index is named by its name; the base table's own key by the table's.
  */
 #include "emit/emit.h"
+#include "model/request.h"
 #include "emit/emit_json.h"
 #include "model/semantics.h"
 
@@ -86,12 +87,12 @@ static void model_index(ddbc_json_stream *js, const ddbc_table *t, const ddbc_in
 static bool key_seen_before(const ddbc_table *t, size_t s, size_t i)
 {
 	const ddbc_index *ix = t->indexes[s];
-	const char *name = i < ix->npk ? ix->pk[i].s : ix->sk[i - ix->npk].s;
+	const char *name = ddbc_index_key(ix, i);
 	for (size_t ps = 0; ps <= s; ps++) {
 		const ddbc_index *px = t->indexes[ps];
 		size_t n = ps < s ? px->npk + px->nsk : i;
 		for (size_t k = 0; k < n; k++)
-			if (!strcmp(k < px->npk ? px->pk[k].s : px->sk[k - px->npk].s, name))
+			if (!strcmp(ddbc_index_key(px, k), name))
 				return true;
 	}
 	return false;
@@ -105,7 +106,7 @@ static void key_attributes(ddbc_json_stream *js, const ddbc_table *t)
 	for (size_t s = 0; s < t->nindexes; s++) {
 		const ddbc_index *ix = t->indexes[s];
 		for (size_t i = 0; i < ix->npk + ix->nsk; i++) {
-			const char *name = i < ix->npk ? ix->pk[i].s : ix->sk[i - ix->npk].s;
+			const char *name = ddbc_index_key(ix, i);
 			if (key_seen_before(t, s, i))
 				continue;
 			ddbc_json_begin(js, NULL, '{');

@@ -29,6 +29,7 @@
  * line), and a value from the design that does not fit is not exported.
  */
 #include "emit/emit.h"
+#include "model/request.h"
 #include "emit/emit_json.h"
 #include "model/expr_names.h"
 #include "model/params.h"
@@ -67,14 +68,6 @@ static bool is_alpha(char c)
 static bool is_alnum(char c)
 {
 	return is_alpha(c) || (c >= '0' && c <= '9');
-}
-
-static const ddbc_key_cond *find_cond(const ddbc_pattern *p, const char *attr)
-{
-	for (size_t i = 0; i < p->nconds; i++)
-		if (p->conds[i].attr.s && p->conds[i].nvalues && !strcmp(p->conds[i].attr.s, attr))
-			return &p->conds[i];
-	return NULL;
 }
 
 /* ---- parameter values ---------------------------------------------------------------- */
@@ -380,8 +373,8 @@ static char *key_condition(request *r)
 	const ddbc_index *ix = r->p->index;
 	strbuf expr = STRBUF_INIT;
 	for (size_t i = 0; i < ix->npk + ix->nsk; i++) {
-		const char *attr = i < ix->npk ? ix->pk[i].s : ix->sk[i - ix->npk].s;
-		const ddbc_key_cond *c = find_cond(r->p, attr);
+		const char *attr = ddbc_index_key(ix, i);
+		const ddbc_key_cond *c = ddbc_pattern_cond(r->p, attr);
 		if (!c)
 			continue;
 		if (expr.len)
@@ -397,8 +390,8 @@ static json_t *key_map(request *r)
 	const ddbc_index *pk = &r->p->table->primary;
 	json_t *key = json_object();
 	for (size_t i = 0; i < pk->npk + pk->nsk; i++) {
-		const char *attr = i < pk->npk ? pk->pk[i].s : pk->sk[i - pk->npk].s;
-		const ddbc_key_cond *c = find_cond(r->p, attr);
+		const char *attr = ddbc_index_key(pk, i);
+		const ddbc_key_cond *c = ddbc_pattern_cond(r->p, attr);
 		if (c)
 			json_object_set_new(key, attr, key_value(r, c, 0));
 	}
@@ -558,7 +551,7 @@ static void put_keys(request *r, ddbc_json_stream *s, const ddbc_entity *e, cons
 	for (size_t i = 0; e && i < t->nindexes; i++) {
 		const ddbc_index *ix = t->indexes[i];
 		for (size_t k = 0; k < ix->npk + ix->nsk; k++) {
-			const char *name = k < ix->npk ? ix->pk[k].s : ix->sk[k - ix->npk].s;
+			const char *name = ddbc_index_key(ix, k);
 			const ddbc_attr *a = ddbc_entity_attr(e, name);
 			if (!a || (ex && ddbc_node_get(ex, name)) || json_object_get(written, name))
 				continue;

@@ -6,6 +6,7 @@
  * text itself is the queries export's, printed by emit/emit_header.c.
  */
 #include "model/header_plan_int.h"
+#include "model/request.h"
 #include "model/semantics.h"
 #include "util/xalloc.h"
 
@@ -89,14 +90,6 @@ static int plan_value_key(ddbc_arena *arena, const ddbc_node *v, ddbc_type key_t
 	return r;
 }
 
-static const ddbc_key_cond *find_cond(const ddbc_pattern *p, const char *attr)
-{
-	for (size_t i = 0; i < p->nconds; i++)
-		if (p->conds[i].attr.s && p->conds[i].nvalues && !strcmp(p->conds[i].attr.s, attr))
-			return &p->conds[i];
-	return NULL;
-}
-
 static ddbc_type key_type(const ddbc_table *t, const char *name)
 {
 	ddbc_type type = ddbc_table_key_type(t, name);
@@ -144,13 +137,13 @@ static bool plan_values(ddbc_arena *arena, ddbc_hpattern *hp, const char *X, ddb
 	const ddbc_index *ix = p->index;
 	size_t n = 0;
 	for (size_t i = 0; i < ix->npk + ix->nsk; i++) {
-		const ddbc_key_cond *c = find_cond(p, i < ix->npk ? ix->pk[i].s : ix->sk[i - ix->npk].s);
+		const ddbc_key_cond *c = ddbc_pattern_cond(p, ddbc_index_key(ix, i));
 		n += c ? c->nvalues : 0;
 	}
 	hp->values = ddbc_arena_array(arena, n, sizeof(ddbc_hvalue));
 	bool ok = true;
 	for (size_t i = 0; i < ix->npk + ix->nsk; i++) {
-		const ddbc_key_cond *c = find_cond(p, i < ix->npk ? ix->pk[i].s : ix->sk[i - ix->npk].s);
+		const ddbc_key_cond *c = ddbc_pattern_cond(p, ddbc_index_key(ix, i));
 		for (size_t v = 0; c && v < c->nvalues && (c->op == DDBC_COND_BETWEEN || v == 0); v++) {
 			memset(&hp->values[hp->nvalues], 0, sizeof(ddbc_hvalue));
 			if (plan_value(arena, hp, X, c, v, &hp->values[hp->nvalues], d))

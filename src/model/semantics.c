@@ -1,5 +1,6 @@
 /* semantics.c - deriving what the rules and the outputs read */
 #include "model/semantics.h"
+#include "model/request.h"
 #include "util/xalloc.h"
 
 #include <stdlib.h>
@@ -367,7 +368,7 @@ static void find_undeclared_keys(ddbc_design *g)
 			size_t n = ix->npk + ix->nsk;
 			ix->key_declared = ddbc_arena_array(g->arena, n, sizeof(bool));
 			for (size_t j = 0; j < n; j++) {
-				const char *name = j < ix->npk ? ix->pk[j].s : ix->sk[j - ix->npk].s;
+				const char *name = ddbc_index_key(ix, j);
 				bool judged = complete && t->nentities && entities_whole(t);
 				if (ix->kind == DDBC_INDEX_LSI && j < ix->npk && j < t->primary.npk)
 					ix->key_declared[j] = t->primary.key_declared[j];
@@ -378,6 +379,24 @@ static void find_undeclared_keys(ddbc_design *g)
 			/* The table's key attributes are projected into every
 			 * index: what an index projects is unsure with them. */
 			ix->key_unknown |= t->primary.key_unknown;
+		}
+	}
+}
+
+/* The type of every index key attribute, once: a view of example items
+ * compares keys by it at every step of a sort. */
+static void resolve_key_types(ddbc_design *g)
+{
+	for (size_t i = 0; i < g->ntables; i++) {
+		ddbc_table *t = &g->tables[i];
+		for (size_t s = 0; s < t->nindexes; s++) {
+			ddbc_index *ix = t->indexes[s];
+			size_t n = ix->npk + ix->nsk;
+			ix->key_types = ddbc_arena_array(g->arena, n, sizeof(ddbc_type));
+			for (size_t j = 0; j < n; j++) {
+				const char *name = ddbc_index_key(ix, j);
+				ix->key_types[j] = name ? ddbc_table_key_type(t, name) : DDBC_TYPE_NONE;
+			}
 		}
 	}
 }
@@ -672,6 +691,7 @@ static void match_pattern(ddbc_design *g, ddbc_pattern *p, prefix_index *indexes
 		derive_cond(&ps, t, c);
 	}
 	ddbc_arena_clear(scratch);
+	ddbc_request_build(g, p);
 	/* Candidates: every entity of the table, or with an equality on the
 	 * partition key only those whose prefix agrees. */
 	size_t *pos = xmalloc((t->nentities + 1) * sizeof(size_t));
@@ -735,5 +755,6 @@ void ddbc_semantics(ddbc_design *g)
 		}
 	}
 	find_undeclared_keys(g);
+	resolve_key_types(g);
 	match_patterns(g);
 }
