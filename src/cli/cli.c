@@ -7,6 +7,7 @@
  * that failed), 2 usage error, unreadable file, or a file that is no design.
  */
 #include "cli/cli.h"
+#include "cli/cli_cost.h"
 #include "cli/cli_diff.h"
 #include "cli/cli_explain.h"
 #include "rules/check.h"
@@ -50,7 +51,8 @@ enum {
 	OPT_FORMAT = 1 << 0, OPT_RULE = 1 << 1, OPT_WERROR = 1 << 2, OPT_COLOR = 1 << 3,
 	OPT_OUTPUT = 1 << 4, OPT_LANG = 1 << 5, OPT_TEMPLATE = 1 << 6, OPT_PREFIX = 1 << 7,
 	OPT_PARAM = 1 << 8, OPT_ITEMS = 1 << 9, OPT_SHOW_SUPPRESSED = 1 << 10,
-	OPT_AGAINST = 1 << 11, OPT_ALL = 1 << 12, OPT_CHECK = 1 << 13, OPT_FROM = 1 << 14
+	OPT_AGAINST = 1 << 11, OPT_ALL = 1 << 12, OPT_CHECK = 1 << 13, OPT_FROM = 1 << 14,
+	OPT_PRICES = 1 << 15
 };
 
 /* --color WHEN, in the order of its words. */
@@ -81,6 +83,7 @@ struct opts {
 	size_t nfiles;
 	ddbc_items_opts items;   /* check-items: -j, --max-findings, item kinds' --rule */
 	bool merge;              /* check-items --merge */
+	const char *prices;      /* cost --prices FILE */
 };
 
 struct command {
@@ -102,6 +105,7 @@ static const char usage_main[] =
 	"  doc          write the design's documentation (Markdown or HTML)\n"
 	"  header       write a C header of key builders and name constants\n"
 	"  export       write CreateTable requests, the model or query requests as JSON\n"
+	"  cost         the capacity units and monthly cost of every access pattern\n"
 	"  check-items  validate items (a scan or an export) against the design\n"
 	"  diff         what a change of a design does to deployed tables and items\n"
 	"  import       write a design from a Workbench model, a CloudFormation\n"
@@ -178,6 +182,20 @@ static const char usage_export[] =
 	"      --format FMT        create-table (default), model, queries,\n"
 	"                          cloudformation, terraform or workbench\n"
 	"      --param NAME=VALUE  a value for a query parameter (repeatable)\n"
+	OUTPUT_HELP COMMON_HELP;
+
+static const char usage_cost[] =
+	"usage: ddbc cost [OPTIONS] FILE\n"
+	"\n"
+	"Writes the read and write units of every access pattern on the table and\n"
+	"each index, the units of one write of every entity, storage, and with the\n"
+	"patterns' rate and the entities' count the monthly cost, on demand and\n"
+	"provisioned, with the assumptions it makes.\n"
+	"\n"
+	"options:\n"
+	"      --format FMT        text (default), json or md\n"
+	"      --prices FILE       a JSON price table instead of the compiled-in one\n"
+	"                          (us-east-1; its shape in the format documentation)\n"
 	OUTPUT_HELP COMMON_HELP;
 
 static const char usage_items[] =
@@ -403,6 +421,7 @@ static cli_step one_option(const struct command *cmd, struct opts *o, int c, cha
 	case 'a': o->against = arg; return CLI_GO_ON;
 	case 'A': o->all = true; return CLI_GO_ON;
 	case 'F': o->from = arg; return CLI_GO_ON;
+	case 'R': o->prices = arg; return CLI_GO_ON;
 	case 'h': fputs(cmd->usage, stdout); return CLI_DONE;
 	}
 	return CLI_USAGE_ERROR;
@@ -466,6 +485,7 @@ static cli_step parse_options(const struct command *cmd, int argc, char **argv, 
 		{ { "all", no_argument, NULL, 'A' }, OPT_ALL },
 		{ { "check", required_argument, NULL, 'C' }, OPT_CHECK },
 		{ { "from", required_argument, NULL, 'F' }, OPT_FROM },
+		{ { "prices", required_argument, NULL, 'R' }, OPT_PRICES },
 	};
 	struct option longopts[sizeof(all) / sizeof(all[0]) + 2];
 	size_t n = 0;
@@ -837,6 +857,12 @@ static exit_status run_header(struct opts *o)
 }
 static exit_status run_export(struct opts *o) { return compile(o, emit_export); }
 
+static ddbc_emit_result emit_cost(FILE *out, struct unit *u, struct opts *o)
+{
+	return ddbc_cli_cost(out, u->design, u->src->name, o->prices, o->format);
+}
+static exit_status run_cost(struct opts *o) { return compile(o, emit_cost); }
+
 /* ---- check-items ----------------------------------------------------------------- */
 
 static exit_status items_status(ddbc_items_result r)
@@ -1009,6 +1035,7 @@ static const char *const doc_formats[] = { "md", "html", NULL };
 static const char *const export_formats[] = { "create-table", "model", "queries",
 					       "cloudformation", "terraform", "workbench", NULL };
 static const char *const items_formats[] = { "text", "json", NULL };
+static const char *const cost_formats[] = { "text", "json", "md", NULL };
 static const char *const diff_formats[] = { "text", "json", "sarif", "github", "plan", NULL };
 
 #define COMMON (OPT_RULE | OPT_WERROR | OPT_COLOR | OPT_SHOW_SUPPRESSED)
@@ -1021,6 +1048,8 @@ static const struct command commands[] = {
 	{ "header", usage_header, COMMON | OPT_OUTPUT | OPT_PREFIX, 1, 1, NULL, run_header },
 	{ "export", usage_export, COMMON | OPT_FORMAT | OPT_OUTPUT | OPT_PARAM, 1, 1,
 	  export_formats, run_export },
+	{ "cost", usage_cost, COMMON | OPT_FORMAT | OPT_OUTPUT | OPT_PRICES, 1, 1, cost_formats,
+	  run_cost },
 	{ "check-items", usage_items, COMMON | OPT_FORMAT | OPT_OUTPUT | OPT_ITEMS, 1,
 	  (size_t)-1, items_formats, run_items },
 	{ "diff", usage_diff, COMMON | OPT_FORMAT | OPT_OUTPUT | OPT_AGAINST | OPT_ALL | OPT_FROM, 1,

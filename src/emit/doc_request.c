@@ -266,3 +266,35 @@ void ddbc_doc_pattern_request(const ddbc_view_out *v, const ddbc_design *g,
 	write_returned(v, p, input);
 	json_decref(req);
 }
+
+/* ---- for capacity ---------------------------------------------------------------------- */
+
+size_t ddbc_pattern_returned(const ddbc_design *g, const ddbc_pattern *p, ddbc_cap_item **out)
+{
+	*out = NULL;
+	if (!p->analysed || !p->index)
+		return 0;
+	json_t *req = request_of(g, p);
+	json_t *input = req ? json_object_get(req, "input") : NULL;
+	if (!input) {
+		json_decref(req);
+		return 0;
+	}
+	/* A read returns items of its index's view; a write names one of the
+	 * table's. */
+	bool read = p->operation == DDBC_OP_GET || p->operation == DDBC_OP_QUERY ||
+		    p->operation == DDBC_OP_SCAN;
+	const ddbc_index *ix = read && p->operation != DDBC_OP_GET ? p->index : &p->table->primary;
+	size_t n, kept = 0;
+	ddbc_view_item *items = ddbc_view_items(ix, &n);
+	*out = xcalloc(n + 1, sizeof **out);
+	for (size_t i = 0; i < n; i++) {
+		if (returns(p, input, items[i].item)) {
+			(*out)[kept].entity = items[i].entity;
+			(*out)[kept++].item = items[i].item;
+		}
+	}
+	free(items);
+	json_decref(req);
+	return kept;
+}

@@ -10,10 +10,15 @@
 #define DDBC_DOC_REQUEST_H
 
 #include "emit/doc_views.h"
+#include "model/capacity.h"
 
 /* Writes p's request as a JSON block, then the partitions of its index's
  * view that hold the example items it returns, those marked. */
 void ddbc_doc_pattern_request(const ddbc_view_out *v, const ddbc_design *g,
 			      const ddbc_pattern *p);
+
+/* The example items p's request returns (a read) or names (a write), in
+ * its index's view order; the caller frees *out. */
+size_t ddbc_pattern_returned(const ddbc_design *g, const ddbc_pattern *p, ddbc_cap_item **out);
 
 #endif
