@@ -17,8 +17,10 @@
 void ddbc_doc_pattern_request(const ddbc_view_out *v, const ddbc_design *g,
 			      const ddbc_pattern *p);
 
-/* The example items p's request returns (a read) or names (a write), in
- * its index's view order; the caller frees *out. */
-size_t ddbc_pattern_returned(const ddbc_design *g, const ddbc_pattern *p, ddbc_cap_item **out);
+/* The example items p's request returns (a read) or names (a delete or
+ * an update), in its index's view order; for a put, the Item it writes,
+ * made in arena. The caller frees *out. */
+size_t ddbc_pattern_returned(ddbc_arena *arena, const ddbc_design *g, const ddbc_pattern *p,
+			     ddbc_cap_item **out);
 
 #endif

@@ -116,7 +116,7 @@ static json_t *pattern_json(ddbc_arena *arena, const ddbc_design *g, const ddbc_
 {
 	const ddbc_table *t = p->table;
 	ddbc_cap_item *items;
-	size_t n = ddbc_pattern_returned(g, p, &items);
+	size_t n = ddbc_pattern_returned(arena, g, p, &items);
 	ddbc_pattern_cap c;
 	ddbc_pattern_capacity(arena, p, items, n, &c);
 	free(items);
