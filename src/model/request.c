@@ -120,8 +120,35 @@ static void parse_value(ddbc_design *g, const ddbc_node *n, ddbc_req_value *v)
 	}
 }
 
-static void build_cond(ddbc_design *g, const ddbc_key_cond *c, const ddbc_index *key, size_t pos,
-		       ddbc_req_cond *rc)
+/* Parses the values of every condition of p, once; lists their
+ * placeholders as r's parameters. */
+static ddbc_req_value **parse_conds(ddbc_design *g, const ddbc_pattern *p, ddbc_request *r)
+{
+	ddbc_req_value **values = ddbc_arena_array(g->arena, p->nconds, sizeof(ddbc_req_value *));
+	size_t nparams = 0;
+	for (size_t i = 0; i < p->nconds; i++) {
+		const ddbc_key_cond *c = &p->conds[i];
+		values[i] = ddbc_arena_array(g->arena, c->nvalues, sizeof(ddbc_req_value));
+		for (size_t v = 0; v < c->nvalues; v++) {
+			parse_value(g, c->values[v], &values[i][v]);
+			for (size_t k = 0; values[i][v].is_template && k < values[i][v].tpl.nsegs; k++)
+				nparams += values[i][v].tpl.segs[k].kind == DDBC_SEG_PLACEHOLDER;
+		}
+	}
+	r->params = ddbc_arena_array(g->arena, nparams, sizeof(ddbc_segment *));
+	for (size_t i = 0; i < p->nconds; i++) {
+		for (size_t v = 0; v < p->conds[i].nvalues; v++) {
+			const ddbc_template *t = &values[i][v].tpl;
+			for (size_t k = 0; values[i][v].is_template && k < t->nsegs; k++)
+				if (t->segs[k].kind == DDBC_SEG_PLACEHOLDER)
+					r->params[r->nparams++] = &t->segs[k];
+		}
+	}
+	return values;
+}
+
+static void build_cond(const ddbc_key_cond *c, ddbc_req_value *values, const ddbc_index *key,
+		       size_t pos, ddbc_req_cond *rc)
 {
 	ddbc_type t = ddbc_index_key_type(key, pos);
 	rc->cond = c;
@@ -130,9 +157,7 @@ static void build_cond(ddbc_design *g, const ddbc_key_cond *c, const ddbc_index 
 	rc->op = c->op;
 	rc->type = t == DDBC_TYPE_NONE ? DDBC_TYPE_S : t;
 	rc->nvalues = c->nvalues;
-	rc->values = ddbc_arena_array(g->arena, c->nvalues, sizeof(ddbc_req_value));
-	for (size_t v = 0; v < c->nvalues; v++)
-		parse_value(g, c->values[v], &rc->values[v]);
+	rc->values = values;
 }
 
 void ddbc_request_build(ddbc_design *g, ddbc_pattern *p)
@@ -161,12 +186,13 @@ void ddbc_request_build(ddbc_design *g, ddbc_pattern *p)
 	}
 	if (p->operation == DDBC_OP_QUERY)
 		r->order = p->order;
+	ddbc_req_value **values = parse_conds(g, p, r);
 	size_t n = r->key ? r->key->npk + r->key->nsk : 0;
 	r->conds = ddbc_arena_array(g->arena, n, sizeof(ddbc_req_cond));
 	for (size_t i = 0; i < n; i++) {
 		const ddbc_key_cond *c = ddbc_pattern_cond(p, ddbc_index_key(r->key, i));
 		if (c)
-			build_cond(g, c, r->key, i, &r->conds[r->nconds++]);
+			build_cond(c, values[c - p->conds], r->key, i, &r->conds[r->nconds++]);
 	}
 	p->request = r;
 }

@@ -83,6 +83,10 @@ typedef struct ddbc_request {
 	int order;                   /* a Query's ScanIndexForward: 0 unset, 1, -1 */
 	bool consistent;             /* a read's ConsistentRead */
 	const char *condition;       /* a write's ConditionExpression, as written */
+	/* The placeholders of every condition value of the pattern (on a key
+	 * attribute of key or not), in the pattern's order: its parameters. */
+	const ddbc_segment **params;
+	size_t nparams;
 } ddbc_request;
 
 /* The request of an analysed pattern (semantics.c built it); NULL for a
