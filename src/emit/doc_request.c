@@ -186,121 +186,18 @@ void ddbc_doc_pattern_request(const ddbc_view_out *v, const ddbc_design *g,
 
 /* ---- for capacity ---------------------------------------------------------------------- */
 
-static ddbc_node *new_node(ddbc_arena *arena, ddbc_node_kind kind, size_t n)
+size_t ddbc_request_rows(const ddbc_pattern *p, const ddbc_query_sent *sent,
+			 const ddbc_view *view, size_t **rows)
 {
-	ddbc_node *v = ddbc_arena_alloc(arena, sizeof *v);
-	memset(v, 0, sizeof *v);
-	v->kind = kind;
-	v->n = (uint32_t)n;
-	if (kind == DDBC_NODE_SEQ)
-		v->u.items = ddbc_arena_array(arena, n + 1, sizeof(ddbc_node *));
-	else if (kind == DDBC_NODE_MAP)
-		v->u.pairs = ddbc_arena_alloc(arena, ddbc_node_pairs_size(n));
-	return v;
-}
-
-static ddbc_node *scalar_node(ddbc_arena *arena, const char *text, ddbc_scalar_kind kind)
-{
-	ddbc_node *v = new_node(arena, DDBC_NODE_SCALAR, strlen(text));
-	v->scalar = kind;
-	v->u.text = ddbc_arena_strndup(arena, text, v->n);
-	return v;
-}
-
-static ddbc_node *from_attr(ddbc_arena *arena, json_t *attr);
-
-/* A DynamoDB JSON item ({"name": {"S": ...}, ...}) as the mapping an
- * example item is, so that the size rules read it the same way. */
-static ddbc_node *from_item(ddbc_arena *arena, json_t *item)
-{
-	ddbc_node *m = new_node(arena, DDBC_NODE_MAP, json_object_size(item));
-	const char *name;
-	json_t *v;
-	size_t i = 0;
-	json_object_foreach(item, name, v) {
-		m->u.pairs[i].key = scalar_node(arena, name, DDBC_SCALAR_STR);
-		m->u.pairs[i++].value = from_attr(arena, v);
-	}
-	ddbc_node_index_pairs(m);
-	return m;
-}
-
-static ddbc_node *from_attr(ddbc_arena *arena, json_t *attr)
-{
-	const char *tag;
-	json_t *v;
-	json_object_foreach(attr, tag, v) {
-		if (json_is_string(v))
-			return scalar_node(arena, json_string_value(v),
-					   !strcmp(tag, "N") ? DDBC_SCALAR_FLOAT : DDBC_SCALAR_STR);
-		if (json_is_boolean(v))
-			return scalar_node(arena, json_is_true(v) ? "true" : "false",
-					   !strcmp(tag, "NULL") ? DDBC_SCALAR_NULL : DDBC_SCALAR_BOOL);
-		if (json_is_object(v))
-			return from_item(arena, v);
-		if (json_is_array(v)) {
-			ddbc_node *s = new_node(arena, DDBC_NODE_SEQ, json_array_size(v));
-			bool set = strcmp(tag, "L") != 0;
-			for (size_t i = 0; i < s->n; i++) {
-				json_t *e = json_array_get(v, i);
-				s->u.items[i] = set && json_is_string(e)
-					? scalar_node(arena, json_string_value(e),
-						      !strcmp(tag, "NS") ? DDBC_SCALAR_FLOAT
-									 : DDBC_SCALAR_STR)
-					: from_attr(arena, e);
-			}
-			return s;
-		}
-	}
-	return scalar_node(arena, "", DDBC_SCALAR_NULL);
-}
-
-/* The entity a put's Item is made from: the first matched one with an
- * example item (emit_json_queries.c), else the first matched. */
-static const ddbc_entity *put_entity(const ddbc_pattern *p)
-{
-	for (size_t i = 0; i < p->nmatched; i++)
-		if (p->matched[i]->nexamples)
-			return p->matched[i];
-	return p->nmatched ? p->matched[0] : NULL;
-}
-
-size_t ddbc_pattern_returned(ddbc_arena *arena, const ddbc_design *g, const ddbc_pattern *p,
-			     ddbc_cap_item **out)
-{
-	*out = NULL;
-	if (!p->analysed || !p->index)
-		return 0;
-	json_t *req = request_of(g, p);
-	json_t *input = req ? json_object_get(req, "input") : NULL;
-	if (!input) {
-		json_decref(req);
-		return 0;
-	}
-	/* A read returns items of its index's view; a write names one of the
-	 * table's. */
-	bool read = p->operation == DDBC_OP_GET || p->operation == DDBC_OP_QUERY ||
-		    p->operation == DDBC_OP_SCAN;
-	json_t *put = p->operation == DDBC_OP_PUT ? json_object_get(input, "Item") : NULL;
-	if (put && arena) {
-		/* A put writes its request's Item, whatever the examples hold. */
-		*out = xcalloc(1, sizeof **out);
-		(*out)->entity = put_entity(p);
-		(*out)->item = from_item(arena, put);
-		json_decref(req);
-		return 1;
-	}
-	const ddbc_index *ix = read && p->operation != DDBC_OP_GET ? p->index : &p->table->primary;
-	size_t n, kept = 0;
-	ddbc_view_item *items = ddbc_view_items(ix, &n);
-	*out = xcalloc(n + 1, sizeof **out);
-	for (size_t i = 0; i < n; i++) {
-		if (returns(p, input, items[i].item)) {
-			(*out)[kept].entity = items[i].entity;
-			(*out)[kept++].item = items[i].item;
-		}
-	}
-	free(items);
-	json_decref(req);
-	return kept;
+	const ddbc_request *q = ddbc_pattern_request(p);
+	size_t from = 0, to = 0, n = 0;
+	if (q)
+		candidates(q, sent, view, q->op == DDBC_OP_QUERY || q->op == DDBC_OP_SCAN
+					  ? p->index : &p->table->primary, &from, &to);
+	*rows = xcalloc(to - from + 1, sizeof **rows);
+	for (size_t i = from; q && i < to; i++)
+		if (returns(q, sent, view, q->op == DDBC_OP_QUERY || q->op == DDBC_OP_SCAN
+					       ? p->index : &p->table->primary, i))
+			(*rows)[n++] = i;
+	return n;
 }

@@ -10,17 +10,16 @@
 #define DDBC_DOC_REQUEST_H
 
 #include "emit/doc_views.h"
-#include "model/capacity.h"
 
 /* Writes p's request as a JSON block, then the partitions of its index's
  * view that hold the example items it returns, those marked. */
 void ddbc_doc_pattern_request(const ddbc_view_out *v, const ddbc_design *g,
 			      const ddbc_pattern *p);
 
-/* The example items p's request returns (a read) or names (a delete or
- * an update), in its index's view order; for a put, the Item it writes,
- * made in arena. The caller frees *out. */
-size_t ddbc_pattern_returned(ddbc_arena *arena, const ddbc_design *g, const ddbc_pattern *p,
-			     ddbc_cap_item **out);
+/* The rows of view (the index's view for a Query or Scan, the table's
+ * for the others) that p's request returns or names, given what it sends
+ * of its key (ddbc_emit_query_input); the caller frees *rows. */
+size_t ddbc_request_rows(const ddbc_pattern *p, const ddbc_query_sent *sent,
+			 const ddbc_view *view, size_t **rows);
 
 #endif

@@ -5,7 +5,7 @@
  * the design cannot give is null ("unknown" in text), never a guess.
  */
 #include "emit/emit_cost.h"
-#include "emit/doc_request.h"
+#include "emit/cost_items.h"
 #include "model/capacity.h"
 #include "util/strbuf.h"
 
@@ -111,12 +111,12 @@ static void add_month(const ddbc_pattern *p, const ddbc_pattern_cap *c, const dd
 	*prov = pr_cost;
 }
 
-static json_t *pattern_json(ddbc_arena *arena, const ddbc_design *g, const ddbc_pattern *p,
-			    const ddbc_prices *pr, month *m, json_t *unrated)
+static json_t *pattern_json(ddbc_arena *arena, ddbc_views *views, const ddbc_design *g,
+			    const ddbc_pattern *p, const ddbc_prices *pr, month *m, json_t *unrated)
 {
 	const ddbc_table *t = p->table;
 	ddbc_cap_item *items;
-	size_t n = ddbc_pattern_returned(arena, g, p, &items);
+	size_t n = ddbc_cost_items(arena, views, g, p, &items);
 	ddbc_pattern_cap c;
 	ddbc_pattern_capacity(arena, p, items, n, &c);
 	free(items);
@@ -269,13 +269,15 @@ json_t *ddbc_cost_report(const ddbc_design *g, const ddbc_prices *pr)
 		if (!e->count.set)
 			json_array_append_new(uncounted, json_string(e->name.s));
 	}
+	ddbc_views *views = ddbc_views_new(g);
 	for (size_t i = 0; i < g->npatterns; i++) {
 		const ddbc_pattern *p = &g->patterns[i];
 		if (p->analysed && p->table && p->index)
-			json_array_append_new(pats, pattern_json(arena, g, p, pr,
+			json_array_append_new(pats, pattern_json(arena, views, g, p, pr,
 								 &months[p->table - g->tables],
 								 unrated));
 	}
+	ddbc_views_free(views);
 	totals od = { 0, 0, 0, true, false }, prov = od;
 	for (size_t i = 0; i < g->ntables; i++)
 		json_array_append_new(tabs, table_json(&g->tables[i], &months[i], pr, &od, &prov));

@@ -1,0 +1,146 @@
+/* cost_items.c - the example items each request reads or writes, for
+ * `ddbc cost` (emit_cost.h): what the documentation shows it returning
+ * (doc_request.h, one key comparator in the model), and for a put the
+ * Item its request writes. */
+#include "emit/cost_items.h"
+#include "emit/doc_request.h"
+#include "util/xalloc.h"
+
+#include <jansson.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static ddbc_node *new_node(ddbc_arena *arena, ddbc_node_kind kind, size_t n)
+{
+	ddbc_node *v = ddbc_arena_alloc(arena, sizeof *v);
+	memset(v, 0, sizeof *v);
+	v->kind = kind;
+	v->n = (uint32_t)n;
+	if (kind == DDBC_NODE_SEQ)
+		v->u.items = ddbc_arena_array(arena, n + 1, sizeof(ddbc_node *));
+	else if (kind == DDBC_NODE_MAP)
+		v->u.pairs = ddbc_arena_alloc(arena, ddbc_node_pairs_size(n));
+	return v;
+}
+
+static ddbc_node *scalar_node(ddbc_arena *arena, const char *text, ddbc_scalar_kind kind)
+{
+	ddbc_node *v = new_node(arena, DDBC_NODE_SCALAR, strlen(text));
+	v->scalar = kind;
+	v->u.text = ddbc_arena_strndup(arena, text, v->n);
+	return v;
+}
+
+static ddbc_node *from_attr(ddbc_arena *arena, json_t *attr);
+
+/* A DynamoDB JSON item ({"name": {"S": ...}, ...}) as the mapping an
+ * example item is, so that the size rules read it the same way. */
+static ddbc_node *from_item(ddbc_arena *arena, json_t *item)
+{
+	ddbc_node *m = new_node(arena, DDBC_NODE_MAP, json_object_size(item));
+	const char *name;
+	json_t *v;
+	size_t i = 0;
+	json_object_foreach(item, name, v) {
+		m->u.pairs[i].key = scalar_node(arena, name, DDBC_SCALAR_STR);
+		m->u.pairs[i++].value = from_attr(arena, v);
+	}
+	ddbc_node_index_pairs(m);
+	return m;
+}
+
+static ddbc_node *from_attr(ddbc_arena *arena, json_t *attr)
+{
+	const char *tag;
+	json_t *v;
+	json_object_foreach(attr, tag, v) {
+		if (json_is_string(v))
+			return scalar_node(arena, json_string_value(v),
+					   !strcmp(tag, "N") ? DDBC_SCALAR_FLOAT : DDBC_SCALAR_STR);
+		if (json_is_boolean(v))
+			return scalar_node(arena, json_is_true(v) ? "true" : "false",
+					   !strcmp(tag, "NULL") ? DDBC_SCALAR_NULL : DDBC_SCALAR_BOOL);
+		if (json_is_object(v))
+			return from_item(arena, v);
+		if (json_is_array(v)) {
+			ddbc_node *s = new_node(arena, DDBC_NODE_SEQ, json_array_size(v));
+			bool set = strcmp(tag, "L") != 0;
+			for (size_t i = 0; i < s->n; i++) {
+				json_t *e = json_array_get(v, i);
+				s->u.items[i] = set && json_is_string(e)
+					? scalar_node(arena, json_string_value(e),
+						      !strcmp(tag, "NS") ? DDBC_SCALAR_FLOAT
+									 : DDBC_SCALAR_STR)
+					: from_attr(arena, e);
+			}
+			return s;
+		}
+	}
+	return scalar_node(arena, "", DDBC_SCALAR_NULL);
+}
+
+/* The entity a put's Item is made from: the first matched one with an
+ * example item (emit_json_queries.c), else the first matched. */
+static const ddbc_entity *put_entity(const ddbc_pattern *p)
+{
+	for (size_t i = 0; i < p->nmatched; i++)
+		if (p->matched[i]->nexamples)
+			return p->matched[i];
+	return p->nmatched ? p->matched[0] : NULL;
+}
+
+/* The Item of the put request input text holds, or NULL. */
+static ddbc_node *put_item(ddbc_arena *arena, const char *text, size_t len)
+{
+	json_t *input = json_loadb(text, len, 0, NULL);
+	json_t *item = json_object_get(input, "Item");
+	ddbc_node *n = json_is_object(item) ? from_item(arena, item) : NULL;
+	json_decref(input);
+	return n;
+}
+
+size_t ddbc_cost_items(ddbc_arena *arena, ddbc_views *views, const ddbc_design *g,
+		       const ddbc_pattern *p, ddbc_cap_item **out)
+{
+	*out = NULL;
+	if (!p->analysed || !p->index || !ddbc_pattern_request(p))
+		return 0;
+	char *text = NULL;
+	size_t len = 0, n = 0;
+	ddbc_query_sent sent = { 0 };
+	ddbc_emit_result r = DDBC_EMIT_FAILED;
+	FILE *f = open_memstream(&text, &len);
+	if (f) {
+		ddbc_diags d;
+		ddbc_diags_init(&d);
+		r = ddbc_emit_query_input(f, g, p, &d, &sent);
+		ddbc_diags_release(&d);
+		fclose(f);
+	}
+	ddbc_node *put = r == DDBC_EMIT_OK && p->operation == DDBC_OP_PUT
+			 ? put_item(arena, text, len) : NULL;
+	if (put) {
+		/* A put writes its request's Item, whatever the examples hold. */
+		*out = xcalloc(1, sizeof **out);
+		(*out)->entity = put_entity(p);
+		(*out)->item = put;
+		n = 1;
+	} else if (r == DDBC_EMIT_OK) {
+		bool scan_or_query = p->operation == DDBC_OP_QUERY || p->operation == DDBC_OP_SCAN;
+		const ddbc_view *view = ddbc_views_get(views, scan_or_query ? p->index
+									 : &p->table->primary);
+		size_t *rows, nitems;
+		const ddbc_view_item *items = ddbc_view_items(view, &nitems);
+		n = ddbc_request_rows(p, &sent, view, &rows);
+		*out = xcalloc(n + 1, sizeof **out);
+		for (size_t i = 0; i < n; i++) {
+			(*out)[i].entity = items[rows[i]].entity;
+			(*out)[i].item = items[rows[i]].item;
+		}
+		free(rows);
+	}
+	ddbc_query_sent_release(&sent);
+	free(text);
+	return n;
+}
