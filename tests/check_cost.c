@@ -223,6 +223,81 @@ START_TEST(test_index_writes)
 }
 END_TEST
 
+/* ---- rules ------------------------------------------------------------------------ */
+
+static ddbc_diags checked;
+static ddbc_source *checked_src;
+
+/* The findings of a whole check of text, resolved as `ddbc lint` does. */
+static void check_text(const char *text)
+{
+	ddbc_settings s;
+	ddbc_settings_init(&s);
+	ddbc_diags_init(&checked);
+	checked_src = tu_source(text);
+	ddbc_design *g = ddbc_check(checked_src, &checked, &s);
+	ck_assert_ptr_nonnull(g);
+	ddbc_diags_finish(&checked, &s, &g->settings);
+	ddbc_design_free(g);
+}
+
+static void check_done(void)
+{
+	ddbc_diags_release(&checked);
+	ddbc_source_free(checked_src);
+}
+
+static size_t count_rule(ddbc_rule rule, ddbc_severity *sev)
+{
+	size_t n = 0;
+	for (size_t i = 0; i < checked.n; i++)
+		if (checked.items[i].rule == rule) {
+			n++;
+			*sev = checked.items[i].severity;
+		}
+	return n;
+}
+
+START_TEST(test_item_size_rule)
+{
+	/* Over the limit: an error; over 75% of it: a warning; under: none. */
+	const uint64_t sizes[] = { 409601, 409600, 307201, 307200 };
+	const size_t want[] = { 1, 1, 1, 0 };
+	const ddbc_severity sev_want[] = { DDBC_SEV_ERROR, DDBC_SEV_WARNING, DDBC_SEV_WARNING,
+					   DDBC_SEV_OFF };
+	for (size_t i = 0; i < 4; i++) {
+		char *text = item_of(sizes[i]);
+		check_text(text);
+		ddbc_severity sev = DDBC_SEV_OFF;
+		ck_assert_uint_eq(count_rule(DDBC_RULE_ITEM_SIZE, &sev), want[i]);
+		ck_assert_int_eq(sev, sev_want[i]);
+		check_done();
+		free(text);
+	}
+}
+END_TEST
+
+START_TEST(test_hot_partition_rates)
+{
+	char *path = tu_srcpath("tests/fixtures/cost/hot-rate.ddb.yaml");
+	char *text = tu_read_file(path, NULL);
+	check_text(text);
+	/* 1,500 puts a second, each a write on the one AllUsers partition. */
+	tu_expect_diag(&checked, DDBC_RULE_HOT_PARTITION, 31, 11, "1500 write units a second");
+	check_done();
+	/* 900 a second: within one partition's 1,000. */
+	char *at = strstr(text, "rate: 1500");
+	ck_assert_ptr_nonnull(at);
+	memcpy(at, "rate:  900", 10);
+	check_text(text);
+	ddbc_severity sev;
+	ck_assert_uint_eq(count_rule(DDBC_RULE_HOT_PARTITION, &sev), 0);
+	check_done();
+	free(text);
+	free(path);
+}
+END_TEST
+
 static Suite *cost_suite(void)
 {
 	Suite *s = suite_create("cost");
@@ -232,6 +307,8 @@ static Suite *cost_suite(void)
 	tcase_add_test(tc, test_item_limit);
 	tcase_add_test(tc, test_read_units);
 	tcase_add_test(tc, test_index_writes);
+	tcase_add_test(tc, test_item_size_rule);
+	tcase_add_test(tc, test_hot_partition_rates);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -201,3 +201,18 @@ uint64_t ddbc_entry_size(const ddbc_index *ix, const ddbc_entity *e, const ddbc_
 	}
 	return sum;
 }
+
+uint64_t ddbc_keys_entry_size(const ddbc_index *ix, const ddbc_entity *e, const ddbc_node *item)
+{
+	uint64_t sum = 0;
+	for (size_t i = 0; item->kind == DDBC_NODE_MAP && i < item->n; i++) {
+		const ddbc_pair *p = &item->u.pairs[i];
+		const char *name = p->key->u.text;
+		bool stored;
+		ddbc_type t = declared(e, name, &stored);
+		if (stored && (ddbc_index_has_key(ix, name) ||
+			       ddbc_index_has_key(&ix->table->primary, name)))
+			sum += p->key->n + ddbc_value_size(p->value, t);
+	}
+	return sum;
+}

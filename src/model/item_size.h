@@ -51,4 +51,8 @@ bool ddbc_index_projects(const ddbc_index *ix, const char *name);
 /* The bytes of item's entry in ix: the attributes ix projects. */
 uint64_t ddbc_entry_size(const ddbc_index *ix, const ddbc_entity *e, const ddbc_node *item);
 
+/* The bytes of item's entry in ix were ix to project keys only: the
+ * table's and ix's key attributes. */
+uint64_t ddbc_keys_entry_size(const ddbc_index *ix, const ddbc_entity *e, const ddbc_node *item);
+
 #endif
