@@ -251,6 +251,14 @@ static json_t *assumptions(json_t *unrated, json_t *uncounted)
 
 json_t *ddbc_cost_report(const ddbc_design *g, const ddbc_prices *pr)
 {
+	ddbc_views *views = ddbc_views_new(g);
+	json_t *r = ddbc_cost_report_views(g, pr, views);
+	ddbc_views_free(views);
+	return r;
+}
+
+json_t *ddbc_cost_report_views(const ddbc_design *g, const ddbc_prices *pr, ddbc_views *views)
+{
 	ddbc_arena *arena = ddbc_arena_new();
 	month *months = calloc(g->ntables + 1, sizeof *months);
 	for (size_t i = 0; i < g->ntables; i++) {
@@ -269,7 +277,6 @@ json_t *ddbc_cost_report(const ddbc_design *g, const ddbc_prices *pr)
 		if (!e->count.set)
 			json_array_append_new(uncounted, json_string(e->name.s));
 	}
-	ddbc_views *views = ddbc_views_new(g);
 	for (size_t i = 0; i < g->npatterns; i++) {
 		const ddbc_pattern *p = &g->patterns[i];
 		if (p->analysed && p->table && p->index)
@@ -277,7 +284,6 @@ json_t *ddbc_cost_report(const ddbc_design *g, const ddbc_prices *pr)
 								 &months[p->table - g->tables],
 								 unrated));
 	}
-	ddbc_views_free(views);
 	totals od = { 0, 0, 0, true, false }, prov = od;
 	for (size_t i = 0; i < g->ntables; i++)
 		json_array_append_new(tabs, table_json(&g->tables[i], &months[i], pr, &od, &prov));
