@@ -1,49 +1,47 @@
-/* emit_cost_text.c - the cost report as JSON, text or Markdown
+/* emit_cost_text.c - the cost report as text or Markdown
  *
- * Text and Markdown read the report's JSON (emit_cost.c), so that every
- * format says the same figures; null prints as "unknown".
+ * The same figures as the JSON report (ddbc_cost_compute), in the same
+ * order; an unknown figure prints as "unknown".
  */
 #include "emit/emit_cost.h"
 #include "emit/doc_escape.h"
 #include "util/strbuf.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
-/* A figure as the text formats print it. */
-static void put_num(FILE *out, json_t *v, const char *unit)
+/* A figure, then unit (printed after "unknown" too). */
+static void put_num(FILE *out, double v, const char *unit)
 {
-	if (json_is_integer(v))
-		fprintf(out, "%lld%s", (long long)json_integer_value(v), unit);
-	else if (json_is_real(v))
-		fprintf(out, "%g%s", json_real_value(v), unit);
-	else
+	if (v < 0)
 		fprintf(out, "unknown%s", unit);
-}
-
-static void put_usd(FILE *out, json_t *v)
-{
-	if (json_is_number(v))
-		fprintf(out, "$%.2f", json_number_value(v));
+	else if (v == floor(v) && v < 9e15)
+		fprintf(out, "%lld%s", (long long)v, unit);
 	else
-		fputs("unknown", out);
+		fprintf(out, "%g%s", v, unit);
 }
 
-/* "table 1, GSI1 0.5" from {"table": U, "indexes": {...}}. */
-static void put_slots(FILE *out, json_t *o)
+static void put_usd(FILE *out, double v)
 {
-	put_num(out, json_object_get(o, "table"), "");
-	fputs(" table", out);
-	const char *name;
-	json_t *v;
-	json_object_foreach(json_object_get(o, "indexes"), name, v) {
+	if (v < 0)
+		fputs("unknown", out);
+	else
+		fprintf(out, "$%.2f", round(v * 10000) / 10000);
+}
+
+/* "1 table, 0.5 GSI1" over the slots of t (v NULL: unknown). */
+static void put_slots(FILE *out, const ddbc_table *t, const double *v)
+{
+	put_num(out, v ? v[0] : DDBC_UNKNOWN, " table");
+	for (size_t s = 1; s < t->nindexes; s++) {
 		fputs(", ", out);
-		put_num(out, v, "");
-		fprintf(out, " %s", name);
+		put_num(out, v ? v[s] : DDBC_UNKNOWN, "");
+		fprintf(out, " %s", t->indexes[s]->name.s);
 	}
 }
 
-/* A Markdown cell's text: the user's names escaped. */
+/* A user's name in a Markdown table cell. */
 static void md_text(FILE *out, const char *s)
 {
 	strbuf sb = STRBUF_INIT;
@@ -52,136 +50,150 @@ static void md_text(FILE *out, const char *s)
 	strbuf_release(&sb);
 }
 
-static void put_mode(FILE *out, json_t *m, bool md)
+static void name(FILE *out, const char *s, bool md)
 {
-	put_usd(out, json_object_get(m, "total"));
-	fputs(md ? " (" : " (reads ", out);
 	if (md)
-		fputs("reads ", out);
-	put_usd(out, json_object_get(m, "reads"));
+		md_text(out, s);
+	else
+		fputs(s, out);
+}
+
+static void put_mode(FILE *out, const ddbc_cost_mode *m)
+{
+	put_usd(out, ddbc_cost_total(m));
+	fputs(" (reads ", out);
+	put_usd(out, m->any ? m->read : DDBC_UNKNOWN);
 	fputs(", writes ", out);
-	put_usd(out, json_object_get(m, "writes"));
+	put_usd(out, m->any ? m->write : DDBC_UNKNOWN);
 	fputs(", storage ", out);
-	put_usd(out, json_object_get(m, "storage"));
+	put_usd(out, m->storage_known ? m->storage : DDBC_UNKNOWN);
 	fputs(")", out);
 }
 
-static void put_list(FILE *out, json_t *a)
+static void text_entities(FILE *out, const ddbc_cost *c, bool md)
 {
-	size_t i;
-	json_t *v;
-	json_array_foreach(a, i, v) fprintf(out, "%s%s", i ? ", " : "", json_string_value(v));
-	if (!json_array_size(a))
-		fputs("none", out);
-}
-
-static void text_entities(FILE *out, json_t *r, bool md)
-{
-	size_t i;
-	json_t *e;
 	fputs(md ? "\n## Entities\n\n| Entity | Table | Item bytes (max, mean, examples) | "
 		   "Units of one put | Count | Storage bytes |\n|---|---|---|---|---|---|\n"
 		 : "\nentities (units of one put of the largest item):\n", out);
-	json_array_foreach(json_object_get(r, "entities"), i, e) {
-		json_t *b = json_object_get(e, "item_bytes");
-		if (md) {
-			fputs("| ", out);
-			md_text(out, json_string_value(json_object_get(e, "entity")));
-			fputs(" | ", out);
-			md_text(out, json_string_value(json_object_get(e, "table")));
-			fputs(" | ", out);
-		} else {
-			fprintf(out, "  %s (%s): item bytes ",
-				json_string_value(json_object_get(e, "entity")),
-				json_string_value(json_object_get(e, "table")));
-		}
-		put_num(out, json_object_get(b, "max"), "");
-		fputs(md ? ", " : " max, ", out);
-		put_num(out, json_object_get(b, "mean"), "");
-		fprintf(out, md ? ", %lld | " : " mean, %lld examples; write units ",
-			(long long)json_integer_value(json_object_get(b, "examples")));
-		put_slots(out, json_object_get(e, "write_units"));
+	for (size_t i = 0; i < c->g->nentities; i++) {
+		const ddbc_cost_entity *ce = &c->entities[i];
+		if (!ce->e)
+			continue;
+		const ddbc_entity *e = ce->e;
+		const ddbc_entity_cap *cap = &ce->c;
+		fputs(md ? "| " : "  ", out);
+		name(out, e->name.s, md);
+		fputs(md ? " | " : " (", out);
+		name(out, e->table->name.s, md);
+		fputs(md ? " | " : "): item bytes ", out);
+		put_num(out, cap->size_known ? (double)cap->max_bytes : DDBC_UNKNOWN,
+			md ? ", " : " max, ");
+		put_num(out, cap->size_known ? round(cap->mean_bytes * 10) / 10 : DDBC_UNKNOWN,
+			"");
+		fprintf(out, md ? ", %zu | " : " mean, %zu examples; write units ", cap->examples);
+		put_slots(out, e->table, cap->size_known ? cap->write : NULL);
 		fputs(md ? " | " : "; count ", out);
-		put_num(out, json_object_get(e, "count"), "");
+		put_num(out, e->count.set ? e->count.value : DDBC_UNKNOWN, "");
 		fputs(md ? " | " : "; storage bytes ", out);
-		put_slots(out, json_object_get(e, "storage_bytes"));
+		put_slots(out, e->table, cap->size_known ? cap->storage : NULL);
 		fputs(md ? " |\n" : "\n", out);
 	}
 }
 
-static void text_patterns(FILE *out, json_t *r, bool md)
+static const char *api_name(ddbc_operation op)
 {
-	size_t i;
-	json_t *p;
+	static const char *const names[] = { "GetItem", "Query", "Scan", "PutItem", "UpdateItem",
+					     "DeleteItem" };
+	return names[op];
+}
+
+static void text_patterns(FILE *out, const ddbc_cost *c, bool md)
+{
 	fputs(md ? "\n## Access patterns\n\n| Pattern | Operation | Index | Items | Bytes | "
 		   "Read units | Write units | Rate (/s) | On-demand a month | Provisioned a "
 		   "month |\n|---|---|---|---|---|---|---|---|---|---|\n"
 		 : "\naccess patterns (units per request):\n", out);
-	json_array_foreach(json_object_get(r, "patterns"), i, p) {
-		json_t *ix = json_object_get(p, "index"), *m = json_object_get(p, "monthly_usd");
-		const char *id = json_string_value(json_object_get(p, "pattern"));
-		const char *op = json_string_value(json_object_get(p, "operation"));
-		const char *tn = json_string_value(json_object_get(p, "table"));
-		const char *in = json_is_string(ix) ? json_string_value(ix) : "";
+	for (size_t i = 0; i < c->g->npatterns; i++) {
+		const ddbc_cost_pattern *cp = &c->patterns[i];
+		if (!cp->p)
+			continue;
+		const ddbc_pattern *p = cp->p;
+		const ddbc_table *t = p->table;
+		bool named = p->index->kind != DDBC_INDEX_PRIMARY;
+		bool read = p->operation <= DDBC_OP_SCAN;
 		if (md) {
 			fputs("| ", out);
-			md_text(out, id);
-			fprintf(out, " | %s | ", op);
-			md_text(out, *in ? in : tn);
+			md_text(out, p->id.s);
+			fprintf(out, " | %s | ", api_name(p->operation));
+			md_text(out, named ? p->index->name.s : t->name.s);
 			fputs(" | ", out);
 		} else {
-			fprintf(out, "  %s: %s %s%s%s, ", id, op, tn, *in ? "." : "", in);
+			fprintf(out, "  %s: %s %s%s%s, ", p->id.s, api_name(p->operation), t->name.s,
+				named ? "." : "", named ? p->index->name.s : "");
 		}
-		put_num(out, json_object_get(p, "items"), md ? " | " : " items, ");
-		bool read = !strcmp(op, "GetItem") || !strcmp(op, "Query") || !strcmp(op, "Scan");
-		put_num(out, json_object_get(p, "bytes"),
+		put_num(out, cp->c.known ? (double)cp->c.items : DDBC_UNKNOWN, md ? " | " : " items, ");
+		put_num(out, cp->c.known ? (double)cp->c.bytes : DDBC_UNKNOWN,
 			md ? " | " : read ? " bytes; read units " : " bytes; write units ");
 		if (md || read)
-			put_slots(out, json_object_get(p, "read_units"));
+			put_slots(out, t, cp->c.read);
 		if (md)
 			fputs(" | ", out);
 		if (md || !read)
-			put_slots(out, json_object_get(p, "write_units"));
+			put_slots(out, t, cp->c.known || read ? cp->c.write : NULL);
 		fputs(md ? " | " : "; rate ", out);
-		put_num(out, json_object_get(p, "rate"), md ? " | " : "/s: on-demand ");
-		put_usd(out, json_object_get(m, "on_demand"));
+		put_num(out, p->rate.set ? p->rate.value : DDBC_UNKNOWN,
+			md ? " | " : "/s: on-demand ");
+		put_usd(out, cp->priced ? cp->on_demand : DDBC_UNKNOWN);
 		fputs(md ? " | " : ", provisioned ", out);
-		put_usd(out, json_object_get(m, "provisioned"));
+		put_usd(out, cp->priced ? cp->provisioned : DDBC_UNKNOWN);
 		fputs(md ? " |\n" : " a month\n", out);
 	}
 }
 
-static void text_tables(FILE *out, json_t *r, bool md)
+static void text_tables(FILE *out, const ddbc_cost *c, bool md)
 {
-	size_t i;
-	json_t *t;
 	fputs(md ? "\n## Tables, a month\n\n| Table | Class | Storage bytes | On-demand | "
 		   "Provisioned |\n|---|---|---|---|---|\n"
 		 : "\ntables, a month:\n", out);
-	json_array_foreach(json_object_get(r, "tables"), i, t) {
-		json_t *m = json_object_get(t, "monthly_usd");
-		const char *name = json_string_value(json_object_get(t, "table"));
-		const char *cls = json_string_value(json_object_get(t, "table_class"));
+	for (size_t i = 0; i < c->g->ntables; i++) {
+		const ddbc_cost_table *ct = &c->tables[i];
+		const ddbc_table *t = ct->t;
+		const char *cls = t->table_class ? "standard_ia" : "standard";
 		if (md) {
 			fputs("| ", out);
-			md_text(out, name);
+			md_text(out, t->name.s);
 			fprintf(out, " | %s | ", cls);
 		} else {
-			fprintf(out, "  %s (%s): storage ", name, cls);
+			fprintf(out, "  %s (%s): storage ", t->name.s, cls);
 		}
-		put_num(out, json_object_get(t, "storage_bytes"), md ? " | " : " bytes; on-demand ");
-		put_mode(out, json_object_get(m, "on_demand"), md);
+		put_num(out, ct->storage >= 0 && t->nentities ? round(ct->storage) : DDBC_UNKNOWN,
+			md ? " | " : " bytes; on-demand ");
+		put_mode(out, &ct->on_demand);
 		fputs(md ? " | " : "; provisioned ", out);
-		put_mode(out, json_object_get(m, "provisioned"), md);
+		put_mode(out, &ct->provisioned);
 		fputs(md ? " |\n" : "\n", out);
 	}
 }
 
-static void write_text(FILE *out, json_t *r, bool md)
+static void names_list(FILE *out, const ddbc_cost *c, bool patterns)
 {
-	json_t *pr = json_object_get(r, "prices"), *a = json_object_get(r, "assumptions");
-	json_t *m = json_object_get(r, "monthly_usd");
-	const char *design = json_string_value(json_object_get(r, "design"));
+	const ddbc_design *g = c->g;
+	size_t n = 0;
+	for (size_t i = 0; i < (patterns ? g->npatterns : g->nentities); i++) {
+		bool listed = patterns ? c->patterns[i].p && !c->patterns[i].priced
+				       : c->entities[i].e && !g->entities[i].count.set;
+		if (listed)
+			fprintf(out, "%s%s", n++ ? ", " : "",
+				patterns ? g->patterns[i].id.s : g->entities[i].name.s);
+	}
+	if (!n)
+		fputs("none", out);
+}
+
+ddbc_emit_result ddbc_emit_cost_text(FILE *out, const ddbc_cost *c, bool md)
+{
+	const ddbc_prices *pr = c->prices;
+	const char *design = c->g->name.s ? c->g->name.s : "";
 	if (md) {
 		fputs("# Capacity and cost: ", out);
 		md_text(out, design);
@@ -189,45 +201,24 @@ static void write_text(FILE *out, json_t *r, bool md)
 	} else {
 		fprintf(out, "%s: capacity and cost\n", design);
 	}
-	fprintf(out, "%sprices: %s, %s, from %s%s%s\n", md ? "- " : "",
-		json_string_value(json_object_get(pr, "region")),
-		json_string_value(json_object_get(pr, "date")),
-		json_string_value(json_object_get(pr, "source")),
-		json_is_string(json_object_get(pr, "file")) ? " in " : "",
-		json_is_string(json_object_get(pr, "file"))
-			? json_string_value(json_object_get(pr, "file")) : "");
-	static const char *const keys[] = { "item_size", "items_read", "consistency", "writes",
-					    "storage", "provisioned", "not_included" };
+	fprintf(out, "%sprices: %s, %s, from %s%s%s\n", md ? "- " : "", pr->region, pr->date,
+		pr->source, pr->file ? " in " : "", pr->file ? pr->file : "");
 	fprintf(out, "%sa month is 2592000 s (30 days); a GB is 2^30 bytes\n", md ? "- " : "");
-	for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++)
-		fprintf(out, "%s%s\n", md ? "- " : "",
-			json_string_value(json_object_get(a, keys[i])));
+	for (size_t i = 0; i < ddbc_cost_nassumptions; i++)
+		fprintf(out, "%s%s\n", md ? "- " : "", ddbc_cost_assumptions[i].text);
 	fputs(md ? "- patterns without a rate (not priced): " : "patterns without a rate: ", out);
-	put_list(out, json_object_get(a, "patterns_without_rate"));
+	names_list(out, c, true);
 	fputs(md ? "\n- entities without a count (storage unknown): "
 		 : "\nentities without a count: ", out);
-	put_list(out, json_object_get(a, "entities_without_count"));
+	names_list(out, c, false);
 	fputs("\n", out);
-	text_entities(out, r, md);
-	text_patterns(out, r, md);
-	text_tables(out, r, md);
+	text_entities(out, c, md);
+	text_patterns(out, c, md);
+	text_tables(out, c, md);
 	fputs(md ? "\n**Total a month:** on-demand " : "\ntotal a month: on-demand ", out);
-	put_mode(out, json_object_get(m, "on_demand"), md);
+	put_mode(out, &c->on_demand);
 	fputs("; provisioned ", out);
-	put_mode(out, json_object_get(m, "provisioned"), md);
+	put_mode(out, &c->provisioned);
 	fputs("\n", out);
-}
-
-ddbc_emit_result ddbc_emit_cost(FILE *out, const ddbc_design *g, const ddbc_prices *pr,
-				ddbc_cost_format fmt)
-{
-	json_t *r = ddbc_cost_report(g, pr);
-	if (fmt == DDBC_COST_JSON) {
-		json_dumpf(r, out, JSON_INDENT(2) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(12));
-		fputc('\n', out);
-	} else {
-		write_text(out, r, fmt == DDBC_COST_MD);
-	}
-	json_decref(r);
-	return DDBC_EMIT_OK;
+	return ferror(out) ? DDBC_EMIT_FAILED : DDBC_EMIT_OK;
 }

@@ -165,64 +165,87 @@ static double least_read(const ddbc_pattern *p)
 	return p->consistent_read && p->index->kind != DDBC_INDEX_GSI ? 1 : 0.5;
 }
 
+/* Adds p's units a second to the hot sums h of entity e (per slot of its
+ * table's indexes). */
+static void add_pattern(ddbc_arena *arena, const ddbc_pattern *p, const ddbc_entity *e, hot *h)
+{
+	const ddbc_table *t = e->table;
+	if (!writes(p)) {
+		/* An LSI's partitions are the table's. */
+		size_t s = p->index->kind == DDBC_INDEX_LSI ? 0 : p->index->slot;
+		add(&h[s], p, p->rate.value * least_read(p), false);
+		return;
+	}
+	ddbc_entity_cap c;
+	ddbc_entity_capacity(arena, e, &c);
+	for (size_t s = 0; c.size_known && s < t->nindexes; s++) {
+		size_t to = t->indexes[s]->kind == DDBC_INDEX_LSI ? 0 : s;
+		if (c.write[s] > 0)
+			add(&h[to], p, p->rate.value * c.write[s], true);
+	}
+}
+
+static void hot_findings(ddbc_diags *d, const ddbc_entity *e, const hot *h,
+			 ddbc_hot_values_fn *values)
+{
+	const ddbc_table *t = e->table;
+	for (size_t s = 0; s < t->nindexes; s++) {
+		const ddbc_index *ix = t->indexes[s];
+		if (!h[s].top || ix->npk != 1 || ix->kind == DDBC_INDEX_LSI)
+			continue;
+		const ddbc_attr *a = ddbc_entity_attr(e, ix->pk[0].s);
+		const char *why;
+		size_t n = a ? values(a, &why) : 0;
+		if (!n)
+			continue;
+		double r = h[s].read / (double)n, w = h[s].write / (double)n;
+		if (r <= PARTITION_READS && w <= PARTITION_WRITES)
+			continue;
+		bool wr = w / PARTITION_WRITES >= r / PARTITION_READS;
+		ddbc_diag_add(d, DDBC_RULE_HOT_PARTITION, h[s].top->rate.loc,
+			      "partition key '%s' of %s '%s' puts the requests on '%s' into %s%zu "
+			      "partition%s (%s): %s%.0f %s units a second each, over the %.0f one "
+			      "partition serves; patterns such as '%s' are throttled whatever the "
+			      "table's capacity: give the key many values (a shard suffix, such as "
+			      "'#{shard}')",
+			      ix->pk[0].s, ix->kind == DDBC_INDEX_GSI ? "GSI" : "table", ix->name.s,
+			      e->name.s, n == 1 ? "" : "at most ", n, n == 1 ? "" : "s", why,
+			      wr ? "" : "at least ", wr ? w : r, wr ? "write" : "read",
+			      wr ? PARTITION_WRITES : PARTITION_READS, h[s].top->id.s);
+	}
+}
+
 void ddbc_hot_partition_rates(const ddbc_design *g, ddbc_diags *d, ddbc_hot_values_fn *values)
 {
-	ddbc_arena *arena = ddbc_arena_new();
-	for (size_t ti = 0; ti < g->ntables; ti++) {
-		const ddbc_table *t = &g->tables[ti];
-		if (!t->nindexes || t->incomplete)
+	/* Sums per entity that a rated pattern reaches: one pass over the
+	 * patterns, whatever the number of entities. */
+	hot **sums = NULL;
+	ddbc_arena *arena = NULL;
+	for (size_t i = 0; i < g->npatterns; i++) {
+		const ddbc_pattern *p = &g->patterns[i];
+		if (!p->analysed || !p->rate.set || !p->table || p->table->incomplete ||
+		    !p->table->nindexes)
 			continue;
-		for (size_t ei = 0; ei < t->nentities; ei++) {
-			const ddbc_entity *e = t->entities[ei];
-			hot *h = ddbc_arena_array(arena, t->nindexes, sizeof(hot));
-			memset(h, 0, t->nindexes * sizeof(hot));
-			ddbc_entity_cap c;
-			ddbc_entity_capacity(arena, e, &c);
-			for (size_t i = 0; i < g->npatterns; i++) {
-				const ddbc_pattern *p = &g->patterns[i];
-				bool matched = false;
-				for (size_t k = 0; k < p->nmatched; k++)
-					matched |= p->matched[k] == e;
-				if (!p->analysed || !p->rate.set || !matched || p->table != t)
-					continue;
-				if (!writes(p)) {
-					/* An LSI's partitions are the table's. */
-					size_t s = p->index->kind == DDBC_INDEX_LSI ? 0 : p->index->slot;
-					add(&h[s], p, p->rate.value * least_read(p), false);
-					continue;
-				}
-				for (size_t s = 0; c.size_known && s < t->nindexes; s++) {
-					size_t to = t->indexes[s]->kind == DDBC_INDEX_LSI ? 0 : s;
-					if (c.write[s] > 0)
-						add(&h[to], p, p->rate.value * c.write[s], true);
-				}
+		if (!sums) {
+			arena = ddbc_arena_new();
+			sums = ddbc_arena_array(arena, g->nentities + 1, sizeof(hot *));
+			memset(sums, 0, (g->nentities + 1) * sizeof(hot *));
+		}
+		for (size_t k = 0; k < p->nmatched; k++) {
+			const ddbc_entity *e = p->matched[k];
+			size_t no = (size_t)(e - g->entities);
+			if (e->table != p->table)
+				continue;
+			if (!sums[no]) {
+				sums[no] = ddbc_arena_array(arena, e->table->nindexes, sizeof(hot));
+				memset(sums[no], 0, e->table->nindexes * sizeof(hot));
 			}
-			for (size_t s = 0; s < t->nindexes; s++) {
-				const ddbc_index *ix = t->indexes[s];
-				if (!h[s].top || ix->npk != 1 || ix->kind == DDBC_INDEX_LSI)
-					continue;
-				const ddbc_attr *a = ddbc_entity_attr(e, ix->pk[0].s);
-				const char *why;
-				size_t n = a ? values(a, &why) : 0;
-				if (!n)
-					continue;
-				double r = h[s].read / (double)n, w = h[s].write / (double)n;
-				if (r <= PARTITION_READS && w <= PARTITION_WRITES)
-					continue;
-				bool wr = w / PARTITION_WRITES >= r / PARTITION_READS;
-				ddbc_diag_add(d, DDBC_RULE_HOT_PARTITION, h[s].top->rate.loc,
-					      "partition key '%s' of %s '%s' puts the requests on '%s' "
-					      "into %s%zu partition%s (%s): %s%.0f %s units a second each, "
-					      "over the %.0f one partition serves; patterns such as '%s' "
-					      "are throttled whatever the table's capacity: give the key "
-					      "many values (a shard suffix, such as '#{shard}')",
-					      ix->pk[0].s, ix->kind == DDBC_INDEX_GSI ? "GSI" : "table",
-					      ix->name.s, e->name.s, n == 1 ? "" : "at most ", n,
-					      n == 1 ? "" : "s", why,
-					      wr ? "" : "at least ", wr ? w : r, wr ? "write" : "read",
-					      wr ? PARTITION_WRITES : PARTITION_READS, h[s].top->id.s);
-			}
+			add_pattern(arena, p, e, sums[no]);
 		}
 	}
-	ddbc_arena_free(arena);
+	for (size_t i = 0; sums && i < g->nentities; i++)
+		if (sums[i])
+			hot_findings(d, &g->entities[i], sums[i], values);
+	if (arena)
+		ddbc_arena_free(arena);
 }
