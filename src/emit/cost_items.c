@@ -123,17 +123,11 @@ size_t ddbc_cost_items(ddbc_arena *arena, ddbc_views *views, const ddbc_design *
 	char *text = NULL;
 	size_t len = 0, n = 0;
 	ddbc_query_sent sent = { 0 };
-	ddbc_emit_result r = DDBC_EMIT_FAILED;
 	/* Only a put's Item is read back from the text; the other requests
 	 * are needed for what they send of their key. */
-	FILE *f = p->operation == DDBC_OP_PUT ? open_memstream(&text, &len) : discard();
-	if (f) {
-		ddbc_diags d;
-		ddbc_diags_init(&d);
-		r = ddbc_emit_query_input(f, g, p, &d, &sent);
-		ddbc_diags_release(&d);
-		fclose(f);
-	}
+	bool put_op = p->operation == DDBC_OP_PUT;
+	ddbc_emit_result r = ddbc_doc_request_input(put_op ? open_memstream(&text, &len)
+							   : discard(), g, p, &sent);
 	ddbc_node *put = r == DDBC_EMIT_OK && p->operation == DDBC_OP_PUT
 			 ? put_item(arena, text, len) : NULL;
 	if (put) {

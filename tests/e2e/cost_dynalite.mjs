@@ -18,6 +18,7 @@
 
 import { readFileSync } from 'node:fs';
 import dynalite from 'dynalite';
+import { toAttr, fromCliJson, isMultiAttribute } from './values.mjs';
 import {
   DynamoDBClient, CreateTableCommand, PutItemCommand, GetItemCommand, QueryCommand,
   ScanCommand, UpdateItemCommand, DeleteItemCommand,
@@ -34,46 +35,11 @@ const COMMANDS = {
   UpdateItem: UpdateItemCommand, DeleteItem: DeleteItemCommand,
 };
 
-function toAttr(value, type) {
-  switch (type) {
-    case 'S': return { S: String(value) };
-    case 'N': return { N: String(value) };
-    case 'B': return { B: Buffer.from(String(value), 'base64') };
-    case 'BOOL': return { BOOL: Boolean(value) };
-    case 'NULL': return { NULL: true };
-    case 'SS': return { SS: value.map(String) };
-    case 'NS': return { NS: value.map(String) };
-    case 'BS': return { BS: value.map((v) => Buffer.from(String(v), 'base64')) };
-    default: break;
-  }
-  if (value === null) return { NULL: true };
-  if (typeof value === 'string') return { S: value };
-  if (typeof value === 'number') return { N: String(value) };
-  if (typeof value === 'boolean') return { BOOL: value };
-  if (Array.isArray(value)) return { L: value.map((v) => toAttr(v)) };
-  return { M: Object.fromEntries(Object.entries(value).map(([k, v]) => [k, toAttr(v)])) };
-}
-
-function fromCliJson(value) {
-  if (Array.isArray(value)) return value.map(fromCliJson);
-  if (value === null || typeof value !== 'object') return value;
-  const out = {};
-  for (const [k, v] of Object.entries(value)) {
-    if (k === 'B' && typeof v === 'string') out[k] = Buffer.from(v, 'base64');
-    else if (k === 'BS' && Array.isArray(v)) out[k] = v.map((s) => Buffer.from(s, 'base64'));
-    else out[k] = fromCliJson(v);
-  }
-  return out;
-}
-
-const isMulti = (ix) => ix.KeySchema.filter((k) => k.KeyType === 'HASH').length > 1 ||
-  ix.KeySchema.filter((k) => k.KeyType === 'RANGE').length > 1;
-
 // The tables without multi-attribute GSIs, which dynalite cannot hold.
 function localTables(createTables, missing) {
   return createTables.map((req) => {
     const gsis = (req.GlobalSecondaryIndexes || []).filter((ix) => {
-      if (!isMulti(ix)) return true;
+      if (!isMultiAttribute(ix)) return true;
       missing.add(ix.IndexName);
       return false;
     });
