@@ -18,7 +18,7 @@
 
 import { readFileSync } from 'node:fs';
 import dynalite from 'dynalite';
-import { toAttr, fromCliJson, isMultiAttribute } from './values.mjs';
+import { toAttr, fromCliJson, localTables } from './values.mjs';
 import {
   DynamoDBClient, CreateTableCommand, PutItemCommand, GetItemCommand, QueryCommand,
   ScanCommand, UpdateItemCommand, DeleteItemCommand,
@@ -34,26 +34,6 @@ const COMMANDS = {
   GetItem: GetItemCommand, Query: QueryCommand, Scan: ScanCommand, PutItem: PutItemCommand,
   UpdateItem: UpdateItemCommand, DeleteItem: DeleteItemCommand,
 };
-
-// The tables without multi-attribute GSIs, which dynalite cannot hold.
-function localTables(createTables, missing) {
-  return createTables.map((req) => {
-    const gsis = (req.GlobalSecondaryIndexes || []).filter((ix) => {
-      if (!isMultiAttribute(ix)) return true;
-      missing.add(ix.IndexName);
-      return false;
-    });
-    const copy = { ...req };
-    delete copy.GlobalSecondaryIndexes;
-    delete copy.TableClass;
-    if (gsis.length) copy.GlobalSecondaryIndexes = gsis;
-    const keys = new Set(copy.KeySchema.map((k) => k.AttributeName));
-    for (const ix of [...gsis, ...(copy.LocalSecondaryIndexes || [])])
-      for (const k of ix.KeySchema) keys.add(k.AttributeName);
-    copy.AttributeDefinitions = req.AttributeDefinitions.filter((d) => keys.has(d.AttributeName));
-    return copy;
-  });
-}
 
 function exampleItems(model, table) {
   const items = [];
@@ -91,10 +71,11 @@ async function runDesign(client, yaml, prefix, tableNo) {
   // bytes: only ASCII example items compare (check_cost tests UTF-8).
   const text = JSON.stringify(model.entities.map((e) => e.examples));
   if (/[^\x00-\x7f]/.test(text)) { say('skipped', name, 'example items not in ASCII (dynalite counts UTF-16 units)'); return; }
-  const missing = new Set();
   // Each design's tables get their own names, so designs do not meet.
   const rename = (t) => `${t}-${tableNo}`;
-  const tables = localTables(read('create-table'), missing).map((r) => ({ ...r, TableName: rename(r.TableName) }));
+  const local = localTables(read('create-table'), false);
+  const missing = local.missing;
+  const tables = local.requests.map((r) => ({ ...r, TableName: rename(r.TableName) }));
   for (const req of tables) await client.send(new CreateTableCommand(req));
   for (const t of model.tables) {
     for (const Item of exampleItems(model, t.name))
@@ -108,7 +89,7 @@ async function runDesign(client, yaml, prefix, tableNo) {
     const what = `${name}: ${q.pattern} (${q.operation}) units`;
     if (!c) { say('failed', what, 'ddbc cost has no such pattern'); continue; }
     const index = q.input.IndexName;
-    if (index && missing.has(index)) { say('skipped', what, `index ${index} has a multi-attribute key`); continue; }
+    if (index && missing.has(`${q.input.TableName}/${index}`)) { say('skipped', what, `index ${index} has a multi-attribute key`); continue; }
     const isRead = ['GetItem', 'Query', 'Scan'].includes(q.operation);
     const units = isRead ? c.read_units : c.write_units;
     if (units.table === null) { say('skipped', what, 'ddbc cannot tell (no example item)'); continue; }

@@ -30,7 +30,7 @@ import { readFileSync } from 'node:fs';
 import Ajv from 'ajv';
 import { parse as parseYaml } from 'yaml';
 import dynalite from 'dynalite';
-import { toAttr, fromCliJson, isMultiAttribute } from './values.mjs';
+import { toAttr, fromCliJson, localTables } from './values.mjs';
 import {
   DynamoDBClient, CreateTableCommand, DeleteTableCommand, PutItemCommand, GetItemCommand,
   QueryCommand, ScanCommand, UpdateItemCommand, DeleteItemCommand,
@@ -296,29 +296,6 @@ async function readAll(client, operation, input) {
     start = out.LastEvaluatedKey;
   } while (start);
   return items;
-}
-
-// The tables as dynalite can hold them: without multi-attribute GSIs (all of
-// them on a server that has them: everything).
-function localTables(createTables, complete) {
-  const missing = new Map();
-  if (complete) return { requests: createTables, missing };
-  const requests = createTables.map((req) => {
-    const gsis = (req.GlobalSecondaryIndexes || []).filter((ix) => {
-      if (!isMultiAttribute(ix)) return true;
-      missing.set(`${req.TableName}/${ix.IndexName}`, true);
-      return false;
-    });
-    const copy = { ...req };
-    delete copy.GlobalSecondaryIndexes;
-    if (gsis.length) copy.GlobalSecondaryIndexes = gsis;
-    const keys = new Set(copy.KeySchema.map((k) => k.AttributeName));
-    for (const ix of [...gsis, ...(copy.LocalSecondaryIndexes || [])])
-      for (const k of ix.KeySchema) keys.add(k.AttributeName);
-    copy.AttributeDefinitions = req.AttributeDefinitions.filter((d) => keys.has(d.AttributeName));
-    return copy;
-  });
-  return { requests, missing };
 }
 
 async function createTables(client, requests) {

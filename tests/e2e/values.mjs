@@ -1,5 +1,6 @@
 // values.mjs - example values as DynamoDB's AttributeValues, for the
-// end-to-end scripts (dynalite.mjs, cost_dynalite.mjs)
+// end-to-end scripts (dynalite.mjs, cost_dynalite.mjs), and the tables as
+// dynalite can hold them
 
 // An example value (plain JSON) as an AttributeValue of the attribute's type.
 export function toAttr(value, type) {
@@ -39,4 +40,27 @@ export function fromCliJson(value) {
 export function isMultiAttribute(index) {
   const hash = index.KeySchema.filter((k) => k.KeyType === 'HASH').length;
   return hash > 1 || index.KeySchema.length - hash > 1;
+}
+
+// The tables as dynalite can hold them: without multi-attribute GSIs (all of
+// them on a server that has them: everything).
+export function localTables(createTables, complete) {
+  const missing = new Map();
+  if (complete) return { requests: createTables, missing };
+  const requests = createTables.map((req) => {
+    const gsis = (req.GlobalSecondaryIndexes || []).filter((ix) => {
+      if (!isMultiAttribute(ix)) return true;
+      missing.set(`${req.TableName}/${ix.IndexName}`, true);
+      return false;
+    });
+    const copy = { ...req };
+    delete copy.GlobalSecondaryIndexes;
+    if (gsis.length) copy.GlobalSecondaryIndexes = gsis;
+    const keys = new Set(copy.KeySchema.map((k) => k.AttributeName));
+    for (const ix of [...gsis, ...(copy.LocalSecondaryIndexes || [])])
+      for (const k of ix.KeySchema) keys.add(k.AttributeName);
+    copy.AttributeDefinitions = req.AttributeDefinitions.filter((d) => keys.has(d.AttributeName));
+    return copy;
+  });
+  return { requests, missing };
 }
