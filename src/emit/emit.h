@@ -99,4 +99,33 @@ ddbc_emit_result ddbc_emit_query_input(FILE *out, const ddbc_design *g, const dd
 				       ddbc_diags *d, ddbc_query_sent *sent);
 void ddbc_query_sent_release(ddbc_query_sent *sent);
 
+/* ---- the formats, as the command line offers them ---------------------------------- */
+
+/* One `ddbc export --format` word: its name, what it writes (for
+ * --list-formats and the help), its emitter. The table (emit_formats.c)
+ * is the one list: the help, --list-formats, the shell completion and the
+ * man page are made from it. name and help come first, as in every table
+ * of words the command line reads. */
+typedef ddbc_emit_result ddbc_export_fn(FILE *out, const ddbc_design *g,
+					const ddbc_export_opts *o, ddbc_diags *d);
+typedef struct ddbc_export_format {
+	const char *name;
+	const char *help;
+	ddbc_export_fn *fn;
+} ddbc_export_format;
+
+/* Every export format, the default first; a NULL name ends it. */
+extern const ddbc_export_format ddbc_export_formats[];
+
+/* One `ddbc doc --format` word, the same way. */
+typedef ddbc_emit_result ddbc_doc_fn(FILE *out, const ddbc_design *g, const ddbc_doc_opts *o,
+				     ddbc_diags *d);
+typedef struct ddbc_doc_format {
+	const char *name;
+	const char *help;
+	ddbc_doc_fn *fn;
+} ddbc_doc_format;
+
+extern const ddbc_doc_format ddbc_doc_formats[];
+
 #endif

@@ -187,6 +187,7 @@ void ddbc_request_build(ddbc_design *g, ddbc_pattern *p)
 	if (p->operation == DDBC_OP_QUERY)
 		r->order = p->order;
 	ddbc_req_value **values = parse_conds(g, p, r);
+	r->cond_values = values;
 	size_t n = r->key ? r->key->npk + r->key->nsk : 0;
 	r->conds = ddbc_arena_array(g->arena, n, sizeof(ddbc_req_cond));
 	for (size_t i = 0; i < n; i++) {

@@ -83,6 +83,9 @@ typedef struct ddbc_request {
 	int order;                   /* a Query's ScanIndexForward: 0 unset, 1, -1 */
 	bool consistent;             /* a read's ConsistentRead */
 	const char *condition;       /* a write's ConditionExpression, as written */
+	/* Per condition of the pattern (p->conds' order, on a key attribute of
+	 * key or not), its values parsed: what conds[].values point into. */
+	ddbc_req_value **cond_values;
 	/* The placeholders of every condition value of the pattern (on a key
 	 * attribute of key or not), in the pattern's order: its parameters. */
 	const ddbc_segment **params;
