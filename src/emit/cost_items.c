@@ -1,7 +1,8 @@
 /* cost_items.c - the example items each request reads or writes, for
  * `ddbc cost` (emit_cost.h): what the documentation shows it returning
  * (doc_request.h, one key comparator in the model), and for a put the
- * Item its request writes. */
+ * Item its request writes, member by member as the queries export makes
+ * it (emit.h's ddbc_query_sent.item_member): no output is read back. */
 #define _GNU_SOURCE 1  /* fopencookie */
 #include "emit/cost_items.h"
 #include "emit/doc_request.h"
@@ -81,13 +82,10 @@ static ddbc_node *from_attr(ddbc_arena *arena, json_t *attr)
 	return scalar_node(arena, "", DDBC_SCALAR_NULL);
 }
 
-/* The entity a put's Item is made from: the first matched one with an
- * example item (emit_json_queries.c), else the first matched. */
+/* The entity a put's Item is made from (emit_json_queries.c): the first
+ * the pattern matches, whose attributes type its values. */
 static const ddbc_entity *put_entity(const ddbc_pattern *p)
 {
-	for (size_t i = 0; i < p->nmatched; i++)
-		if (p->matched[i]->nexamples)
-			return p->matched[i];
 	return p->nmatched ? p->matched[0] : NULL;
 }
 
@@ -104,14 +102,31 @@ static FILE *discard(void)
 	return fopencookie(NULL, "w", io);
 }
 
-/* The Item of the put request input text holds, or NULL. */
-static ddbc_node *put_item(ddbc_arena *arena, const char *text, size_t len)
+/* A put's Item as its request writes it, member by member. */
+typedef struct put_members {
+	ddbc_arena *arena;
+	ddbc_pair *pairs;
+	size_t n, cap;
+} put_members;
+
+static void on_item_member(void *ctx, const char *name, const json_t *value)
 {
-	json_t *input = json_loadb(text, len, 0, NULL);
-	json_t *item = json_object_get(input, "Item");
-	ddbc_node *n = json_is_object(item) ? from_item(arena, item) : NULL;
-	json_decref(input);
-	return n;
+	put_members *m = ctx;
+	if (m->n == m->cap) {
+		m->cap = m->cap ? m->cap * 2 : 16;
+		m->pairs = xrealloc(m->pairs, m->cap * sizeof *m->pairs);
+	}
+	m->pairs[m->n].key = scalar_node(m->arena, name, DDBC_SCALAR_STR);
+	m->pairs[m->n++].value = from_attr(m->arena, (json_t *)value);
+}
+
+static ddbc_node *put_item(put_members *m)
+{
+	ddbc_node *item = new_node(m->arena, DDBC_NODE_MAP, m->n);
+	if (m->n)
+		memcpy(item->u.pairs, m->pairs, m->n * sizeof *m->pairs);
+	ddbc_node_index_pairs(item);
+	return item;
 }
 
 size_t ddbc_cost_items(ddbc_arena *arena, ddbc_views *views, const ddbc_design *g,
@@ -120,16 +135,19 @@ size_t ddbc_cost_items(ddbc_arena *arena, ddbc_views *views, const ddbc_design *
 	*out = NULL;
 	if (!p->analysed || !p->index || !ddbc_pattern_request(p))
 		return 0;
-	char *text = NULL;
-	size_t len = 0, n = 0;
+	size_t n = 0;
 	ddbc_query_sent sent = { 0 };
-	/* Only a put's Item is read back from the text; the other requests
-	 * are needed for what they send of their key. */
+	put_members members = { arena, NULL, 0, 0 };
 	bool put_op = p->operation == DDBC_OP_PUT;
-	ddbc_emit_result r = ddbc_doc_request_input(put_op ? open_memstream(&text, &len)
-							   : discard(), g, p, &sent);
-	ddbc_node *put = r == DDBC_EMIT_OK && p->operation == DDBC_OP_PUT
-			 ? put_item(arena, text, len) : NULL;
+	if (put_op) {
+		sent.item_member = on_item_member;
+		sent.item_ctx = &members;
+	}
+	/* The request is needed for what it sends of its key, and a put's
+	 * for its Item: the text itself is not. */
+	ddbc_emit_result r = ddbc_doc_request_input(discard(), g, p, &sent);
+	ddbc_node *put = r == DDBC_EMIT_OK && put_op ? put_item(&members) : NULL;
+	free(members.pairs);
 	if (put) {
 		/* A put writes its request's Item, whatever the examples hold. */
 		*out = xcalloc(1, sizeof **out);
@@ -151,6 +169,5 @@ size_t ddbc_cost_items(ddbc_arena *arena, ddbc_views *views, const ddbc_design *
 		free(rows);
 	}
 	ddbc_query_sent_release(&sent);
-	free(text);
 	return n;
 }

@@ -8,7 +8,7 @@
 #ifndef DDBC_EMIT_COST_H
 #define DDBC_EMIT_COST_H
 
-#include "emit/cost_prices.h"
+#include "input/prices.h"
 #include "emit/doc_views.h"
 #include "emit/emit.h"
 #include "model/capacity.h"

@@ -1,4 +1,4 @@
-/* cost_prices.h - DynamoDB's prices, compiled in or read from a file
+/* prices.h - DynamoDB's prices, compiled in or read from a file
  *
  * The compiled-in table is us-east-1's, as AWS lists it on
  * https://aws.amazon.com/dynamodb/pricing/ since the on-demand price cut of
@@ -12,8 +12,8 @@
  *                      "wcu_hour": 0.00065, "rcu_hour": 0.00013, "storage_gb_month": 0.25},
  *      "standard_ia": {...the same five figures...}}}}
  */
-#ifndef DDBC_COST_PRICES_H
-#define DDBC_COST_PRICES_H
+#ifndef DDBC_PRICES_H
+#define DDBC_PRICES_H
 
 #include "model/model.h"
 #include "util/strbuf.h"

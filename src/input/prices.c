@@ -1,5 +1,5 @@
-/* cost_prices.c - the price table (cost_prices.h) */
-#include "emit/cost_prices.h"
+/* prices.c - the price table (prices.h): an input of `ddbc cost` */
+#include "input/prices.h"
 #include "util/xalloc.h"
 
 #include <jansson.h>
