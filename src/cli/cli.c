@@ -7,6 +7,7 @@
  * that failed), 2 usage error, unreadable file, or a file that is no design.
  */
 #include "cli/cli.h"
+#include "cli/cli_cost.h"
 #include "cli/cli_diff.h"
 #include "cli/cli_explain.h"
 #include "cli/cli_usage.h"
@@ -55,7 +56,7 @@ enum {
 	OPT_OUTPUT = 1 << 4, OPT_LANG = 1 << 5, OPT_TEMPLATE = 1 << 6, OPT_PREFIX = 1 << 7,
 	OPT_PARAM = 1 << 8, OPT_ITEMS = 1 << 9, OPT_SHOW_SUPPRESSED = 1 << 10,
 	OPT_AGAINST = 1 << 11, OPT_ALL = 1 << 12, OPT_CHECK = 1 << 13, OPT_FROM = 1 << 14,
-	OPT_LIST_SOURCES = 1 << 15
+	OPT_LIST_SOURCES = 1 << 15, OPT_PRICES = 1 << 16
 };
 
 /* --color WHEN, in the order of its words. */
@@ -87,6 +88,7 @@ struct opts {
 	size_t nfiles;
 	ddbc_items_opts items;   /* check-items: -j, --max-findings, item kinds' --rule */
 	bool merge;              /* check-items --merge */
+	const char *prices;      /* cost --prices FILE */
 };
 
 struct command {
@@ -247,6 +249,7 @@ static cli_step one_option(const struct command *cmd, struct opts *o, int c, cha
 	case 'a': o->against = arg; return CLI_GO_ON;
 	case 'A': o->all = true; return CLI_GO_ON;
 	case 'F': o->from = arg; return CLI_GO_ON;
+	case 'R': o->prices = arg; return CLI_GO_ON;
 	case 'h': ddbc_usage_print(stdout, cmd->usage, cmd->formats, cmd->sources); return CLI_DONE;
 	}
 	return CLI_USAGE_ERROR;
@@ -312,6 +315,7 @@ static cli_step parse_options(const struct command *cmd, int argc, char **argv, 
 		{ { "from", required_argument, NULL, 'F' }, OPT_FROM },
 		{ { "list-formats", no_argument, NULL, 'L' }, OPT_FORMAT },
 		{ { "list-sources", no_argument, NULL, 'Z' }, OPT_LIST_SOURCES },
+		{ { "prices", required_argument, NULL, 'R' }, OPT_PRICES },
 	};
 	struct option longopts[sizeof(all) / sizeof(all[0]) + 2];
 	size_t n = 0;
@@ -682,6 +686,12 @@ static exit_status run_header(struct opts *o)
 }
 static exit_status run_export(struct opts *o) { return compile(o, emit_export); }
 
+static ddbc_emit_result emit_cost(FILE *out, struct unit *u, struct opts *o)
+{
+	return ddbc_cli_cost(out, u->design, u->src->name, o->prices, o->format);
+}
+static exit_status run_cost(struct opts *o) { return compile(o, emit_cost); }
+
 /* ---- check-items ----------------------------------------------------------------- */
 
 static exit_status items_status(ddbc_items_result r)
@@ -858,6 +868,10 @@ static const ddbc_word items_formats[] = {
 	{ "text", "a line per finding, then the counts" }, { "json", "one JSON document" },
 	{ NULL, NULL },
 };
+static const ddbc_word cost_formats[] = {
+	{ "text", "lines to read" }, { "json", "one JSON document" },
+	{ "md", "Markdown tables" }, { NULL, NULL },
+};
 static const ddbc_word diff_formats[] = {
 	{ "text", "GCC-style lines" }, { "json", "one JSON document" },
 	{ "sarif", "SARIF 2.1.0, for code scanning" }, { "github", "GitHub workflow annotations" },
@@ -880,6 +894,9 @@ static const struct command commands[] = {
 	{ .name = "export", .usage = ddbc_usage_export,
 	  .options = COMMON | OPT_FORMAT | OPT_OUTPUT | OPT_PARAM, .min_files = 1, .max_files = 1,
 	  .formats = DDBC_WORDS(ddbc_export_formats), .run = run_export },
+	{ .name = "cost", .usage = ddbc_usage_cost,
+	  .options = COMMON | OPT_FORMAT | OPT_OUTPUT | OPT_PRICES, .min_files = 1, .max_files = 1,
+	  .formats = DDBC_WORDS(cost_formats), .run = run_cost },
 	{ .name = "check-items", .usage = ddbc_usage_items,
 	  .options = COMMON | OPT_FORMAT | OPT_OUTPUT | OPT_ITEMS, .min_files = 1,
 	  .max_files = (size_t)-1, .formats = DDBC_WORDS(items_formats), .run = run_items },

@@ -17,6 +17,7 @@ const char ddbc_usage_main[] =
 	"  doc          write the design's documentation (Markdown or HTML)\n"
 	"  header       write a C header of key builders and name constants\n"
 	"  export       write CreateTable requests, the model or query requests as JSON\n"
+	"  cost         the capacity units and monthly cost of every access pattern\n"
 	"  check-items  validate items (a scan or an export) against the design\n"
 	"  diff         what a change of a design does to deployed tables and items\n"
 	"  import       write a design from a Workbench model, a CloudFormation\n"
@@ -95,6 +96,21 @@ const char ddbc_usage_export[] =
 	"      --format FMT        @FORMATS@\n"
 	"      --list-formats      list the formats and what each writes\n"
 	"      --param NAME=VALUE  a value for a query parameter (repeatable)\n"
+	OUTPUT_HELP COMMON_HELP;
+
+const char ddbc_usage_cost[] =
+	"usage: ddbc cost [OPTIONS] FILE\n"
+	"\n"
+	"Writes the read and write units of every access pattern on the table and\n"
+	"each index, the units of one write of every entity, storage, and with the\n"
+	"patterns' rate and the entities' count the monthly cost, on demand and\n"
+	"provisioned, with the assumptions it makes.\n"
+	"\n"
+	"options:\n"
+	"      --format FMT        @FORMATS@\n"
+	"      --list-formats      list the formats and what each writes\n"
+	"      --prices FILE       a JSON price table instead of the compiled-in one\n"
+	"                          (us-east-1; its shape in the format documentation)\n"
 	OUTPUT_HELP COMMON_HELP;
 
 const char ddbc_usage_items[] =

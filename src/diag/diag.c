@@ -115,6 +115,12 @@ void ddbc_diag_add(ddbc_diags *d, ddbc_rule rule, ddbc_loc loc, const char *fmt,
 	va_end(ap);
 }
 
+void ddbc_diag_lesser(ddbc_diags *d)
+{
+	if (d->n)
+		d->items[d->n - 1].lesser = true;
+}
+
 void ddbc_diag_vadd(ddbc_diags *d, ddbc_rule rule, ddbc_loc loc, const char *fmt, va_list ap)
 {
 	strbuf sb = STRBUF_INIT;
@@ -130,6 +136,7 @@ void ddbc_diag_vadd(ddbc_diags *d, ddbc_rule rule, ddbc_loc loc, const char *fmt
 	g->seq = d->seq++;
 	g->suppressed = false;
 	g->reason = NULL;
+	g->lesser = false;
 	if (ddbc_rule_get(rule)->fixed)
 		d->fatal = true;
 }
@@ -253,6 +260,8 @@ void ddbc_diags_finish(ddbc_diags *d, const ddbc_settings *cli, const ddbc_setti
 	for (size_t i = d->finished; i < d->n; i++) {
 		ddbc_diag g = d->items[i];
 		g.severity = resolve(g.rule, cli, design);
+		if (g.lesser && g.severity > DDBC_SEV_NOTE)
+			g.severity--;
 		if (g.severity == DDBC_SEV_OFF) {
 			free_finding(&g);
 			continue;

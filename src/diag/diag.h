@@ -32,6 +32,8 @@ typedef struct ddbc_diag {
 	size_t seq;               /* insertion order, the last sort key */
 	bool suppressed;          /* by a suppression of its source (ddbc_diags_finish) */
 	char *reason;             /* the suppression's reason, owned; NULL when none */
+	bool lesser;              /* the rule's lesser case: one severity below the
+				   * rule's (item-size's warning under its error) */
 } ddbc_diag;
 
 /* Severity settings: one entry per rule, DDBC_SEV_DEFAULT meaning "not set
@@ -91,6 +93,9 @@ void ddbc_diag_add(ddbc_diags *d, ddbc_rule rule, ddbc_loc loc, const char *fmt,
 /* The same with the arguments in ap, for a rule's own reporting function. */
 void ddbc_diag_vadd(ddbc_diags *d, ddbc_rule rule, ddbc_loc loc, const char *fmt, va_list ap)
     __attribute__((format(printf, 4, 0)));
+
+/* Marks the finding added last as its rule's lesser case (ddbc_diag.lesser). */
+void ddbc_diag_lesser(ddbc_diags *d);
 
 /* Removes the findings of rule added at index from or later. */
 void ddbc_diags_drop(ddbc_diags *d, size_t from, ddbc_rule rule);

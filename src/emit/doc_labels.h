@@ -30,6 +30,11 @@ typedef struct ddbc_doc_labels {
 	/* n_entities: printf with one %zu; example_n: with two (number, lines) */
 	const char *diagram, *n_entities, *example_n;
 	const char *d_request, *d_no_request, *d_items, *d_no_items, *d_required;
+	/* capacity (doc_capacity.c): c_items printf with two %s (items, bytes),
+	 * c_rate with three (rate, on demand, provisioned), c_largest with one,
+	 * c_month with four (on demand, provisioned, region, date) */
+	const char *d_capacity, *c_reads, *c_writes, *c_items, *c_rate, *c_table, *c_unknown;
+	const char *d_one_write, *c_largest, *d_month, *c_month, *c_storage;
 } ddbc_doc_labels;
 
 /* The labels of lang; static, never NULL. */

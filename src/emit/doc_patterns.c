@@ -1,5 +1,6 @@
 /* doc_patterns.c - the access patterns: their table, then each pattern with
  * its request and the example items it returns */
+#include "emit/doc_capacity.h"
 #include "emit/doc_request.h"
 #include "emit/doc_views.h"
 #include "emit/doc_writer.h"
@@ -181,6 +182,7 @@ static void write_pattern(writer *w, size_t no, const ddbc_pattern *p)
 	labelled_item(w, L->d_entities);
 	put_pattern_entities(w, p);
 	pattern_params(w, p);
+	ddbc_doc_pattern_capacity(w, p);
 	w->be->list_end(w->o);
 	flush(w);
 	ddbc_view_out v = view_out(w);

@@ -156,15 +156,7 @@ void ddbc_doc_pattern_request(const ddbc_view_out *v, const ddbc_design *g,
 	char *text = NULL;
 	size_t len = 0;
 	ddbc_query_sent sent = { 0 };
-	ddbc_emit_result r = DDBC_EMIT_FAILED;
-	FILE *f = open_memstream(&text, &len);
-	if (f) {
-		ddbc_diags d;
-		ddbc_diags_init(&d);
-		r = ddbc_emit_query_input(f, g, p, &d, &sent);
-		ddbc_diags_release(&d);
-		fclose(f);
-	}
+	ddbc_emit_result r = ddbc_doc_request_input(open_memstream(&text, &len), g, p, &sent);
 	bool ok = r == DDBC_EMIT_OK && text;
 	v->be->para(v->o);
 	v->be->strong(v->o, v->L->d_request);
@@ -182,4 +174,35 @@ void ddbc_doc_pattern_request(const ddbc_view_out *v, const ddbc_design *g,
 	}
 	ddbc_query_sent_release(&sent);
 	free(text);
+}
+
+/* ---- for capacity ---------------------------------------------------------------------- */
+
+ddbc_emit_result ddbc_doc_request_input(FILE *f, const ddbc_design *g, const ddbc_pattern *p,
+					ddbc_query_sent *sent)
+{
+	if (!f)
+		return DDBC_EMIT_FAILED;
+	ddbc_diags d;
+	ddbc_diags_init(&d);
+	ddbc_emit_result r = ddbc_emit_query_input(f, g, p, &d, sent);
+	ddbc_diags_release(&d);
+	fclose(f);
+	return r;
+}
+
+size_t ddbc_request_rows(const ddbc_pattern *p, const ddbc_query_sent *sent,
+			 const ddbc_view *view, size_t **rows)
+{
+	const ddbc_request *q = ddbc_pattern_request(p);
+	size_t from = 0, to = 0, n = 0;
+	if (q)
+		candidates(q, sent, view, q->op == DDBC_OP_QUERY || q->op == DDBC_OP_SCAN
+					  ? p->index : &p->table->primary, &from, &to);
+	*rows = xcalloc(to - from + 1, sizeof **rows);
+	for (size_t i = from; q && i < to; i++)
+		if (returns(q, sent, view, q->op == DDBC_OP_QUERY || q->op == DDBC_OP_SCAN
+					       ? p->index : &p->table->primary, i))
+			(*rows)[n++] = i;
+	return n;
 }

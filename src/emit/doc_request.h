@@ -17,4 +17,16 @@
 void ddbc_doc_pattern_request(const ddbc_view_out *v, const ddbc_design *g,
 			      const ddbc_pattern *p);
 
+/* Writes the input of p's request to f (NULL: an error) and closes it;
+ * sent receives what it sends of its key (ddbc_emit_query_input). The
+ * lint before the document reported what stops a request. */
+ddbc_emit_result ddbc_doc_request_input(FILE *f, const ddbc_design *g, const ddbc_pattern *p,
+					ddbc_query_sent *sent);
+
+/* The rows of view (the index's view for a Query or Scan, the table's
+ * for the others) that p's request returns or names, given what it sends
+ * of its key (ddbc_emit_query_input); the caller frees *rows. */
+size_t ddbc_request_rows(const ddbc_pattern *p, const ddbc_query_sent *sent,
+			 const ddbc_view *view, size_t **rows);
+
 #endif

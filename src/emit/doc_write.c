@@ -15,6 +15,7 @@
 #include "emit/doc_request.h"
 #include "emit/doc_slug.h"
 #include "emit/doc_views.h"
+#include "emit/doc_capacity.h"
 #include "model/semantics.h"
 #include "util/xalloc.h"
 
@@ -511,8 +512,10 @@ static void write_entity(writer *w, const ddbc_entity *e)
 	for (size_t i = 0; i < e->nattrs; i++)
 		attr_row(w, &e->attrs[i]);
 	w->be->table_end(w->o);
-	if (!e->nexamples)
+	if (!e->nexamples) {
+		ddbc_doc_entity_capacity(w, e);
 		return;
+	}
 	paragraph(w, e->nexamples > 1 ? w->L->examples : w->L->example);
 	for (size_t i = 0; i < e->nexamples; i++) {
 		char *json = ddbc_doc_example_json(e->examples[i]);
@@ -521,6 +524,7 @@ static void write_entity(writer *w, const ddbc_entity *e)
 		free(json);
 		flush(w);
 	}
+	ddbc_doc_entity_capacity(w, e);
 }
 
 static void write_table(writer *w, const ddbc_table *t)
@@ -529,6 +533,7 @@ static void write_table(writer *w, const ddbc_table *t)
 	named_heading(w, 2, DDBC_DOC_TABLE, w->id.table[no], w->L->table, t->name.s);
 	paragraph(w, t->description);
 	table_facts(w, t);
+	ddbc_doc_table_capacity(w, t);
 	plain_heading(w, 3, DDBC_DOC_INDEXES, w->id.indexes[no], w->L->indexes);
 	table_header(w, DDBC_DOC_INDEX_TABLE, w->L->index_cols, 6);
 	for (size_t s = 0; s < t->nindexes; s++)
@@ -620,6 +625,7 @@ void ddbc_doc_write_page(const ddbc_doc_backend *be, FILE *file, strbuf *whole,
 	if (g->description)
 		ddbc_doc_desc_release(&desc);
 	free_ids(&w.id, g->ntables);
+	ddbc_doc_capacity_release(&w);
 	ddbc_views_free(w.views);
 	for (size_t i = 0; page && i < g->ntables; i++)
 		free(w.files[i]);

@@ -24,6 +24,8 @@ typedef struct ids {
 	const char **pattern;                   /* per pattern */
 } ids;
 
+typedef struct ddbc_doc_cost ddbc_doc_cost;
+
 typedef struct writer {
 	const ddbc_doc_backend *be;
 	ddbc_doc_out *o;
@@ -34,6 +36,7 @@ typedef struct writer {
 	const ddbc_doc_page *page;   /* NULL: the whole document on one page */
 	char **files;                /* per table (site): its page's file */
 	ddbc_views *views;           /* each index's view, sorted once */
+	struct ddbc_doc_cost *cost;  /* the capacity figures (doc_capacity.c), made once */
 } writer;
 
 /* Whether this page holds what belongs to table t (NULL: the index

@@ -82,11 +82,19 @@ ddbc_emit_result ddbc_emit_queries(FILE *out, const ddbc_design *g, const ddbc_e
 /* What a request sends of its key (request.h's ddbc_request.key): per key
  * attribute, partition key first, the values it gives (two for a
  * between; text NULL where it gives none) and their type. */
+struct json_t;
+typedef void ddbc_query_item_fn(void *ctx, const char *name, const struct json_t *value);
+
 typedef struct ddbc_query_sent {
 	size_t n;
 	ddbc_key_text (*values)[2];
 	ddbc_type *types;
 	ddbc_arena *arena;       /* the texts */
+	/* Set by the caller (kept by ddbc_emit_query_input): called with each
+	 * member of a PutItem's Item as it is written (`ddbc cost` sizes the
+	 * item the request writes). */
+	ddbc_query_item_fn *item_member;
+	void *item_ctx;
 } ddbc_query_sent;
 
 /* emit_json_queries.c: the input of pattern p's request alone, as a JSON

@@ -162,6 +162,8 @@ static json_t *tf_table(const ddbc_table *t)
 			json_array_append_new(blocks, tf_index(x, k == 1, &rc));
 		json_object_set_new(r, lists[k][1], blocks);
 	}
+	if (json_object_get(req, "TableClass"))
+		json_object_set(r, "table_class", json_object_get(req, "TableClass"));
 	if (t->ttl.s)
 		json_object_set_new(r, "ttl", json_pack("{s:s,s:b}", "attribute_name", t->ttl.s,
 							"enabled", 1));

@@ -516,6 +516,11 @@ json_t *ddbc_json_create_table(const ddbc_table *t)
 	} else {
 		json_object_set_new(o, "BillingMode", json_string("PAY_PER_REQUEST"));
 	}
+	/* Written only when the design says: STANDARD is DynamoDB's default. */
+	if (t->has_table_class)
+		json_object_set_new(o, "TableClass",
+				    json_string(t->table_class == DDBC_CLASS_STANDARD_IA
+						? "STANDARD_INFREQUENT_ACCESS" : "STANDARD"));
 	return o;
 }
 

@@ -118,6 +118,18 @@ static void key_attributes(ddbc_json_stream *js, const ddbc_table *t)
 	ddbc_json_end(js, ']');
 }
 
+/* A capacity figure of the design (rate, count, item_bytes) when written:
+ * an integer as one, else the number. */
+static void figure(ddbc_json_stream *js, const char *key, const ddbc_figure *f)
+{
+	if (!f->set)
+		return;
+	if (f->value == (double)(long long)f->value && f->value < 9e15)
+		ddbc_json_int(js, key, (long long)f->value);
+	else
+		ddbc_json_member(js, key, json_real(f->value));
+}
+
 static void model_table(ddbc_json_stream *js, const ddbc_table *t)
 {
 	ddbc_json_begin(js, NULL, '{');
@@ -128,6 +140,9 @@ static void model_table(ddbc_json_stream *js, const ddbc_table *t)
 		       t->billing == DDBC_BILLING_PROVISIONED ? "provisioned" : "on_demand");
 	if (t->capacity.set)
 		capacity(js, &t->capacity);
+	if (t->has_table_class)
+		ddbc_json_text(js, "table_class",
+			       t->table_class == DDBC_CLASS_STANDARD_IA ? "standard_ia" : "standard");
 	key_attributes(js, t);
 	ddbc_json_begin(js, "indexes", '[');
 	for (size_t s = 0; s < t->nindexes; s++)
@@ -228,6 +243,8 @@ static void model_entity(ddbc_json_stream *js, const ddbc_entity *e)
 	ddbc_json_text(js, "table", e->table ? e->table->name.s : NULL);
 	opt_text(js, "description", e->description);
 	opt_text(js, "c_name", e->c_name.s);
+	figure(js, "count", &e->count);
+	figure(js, "item_bytes", &e->item_bytes);
 	ddbc_json_begin(js, "attributes", '[');
 	for (size_t i = 0; i < e->nattrs; i++)
 		model_attr(js, &e->attrs[i], e->table);
@@ -303,6 +320,7 @@ static void model_pattern(ddbc_json_stream *js, const ddbc_pattern *p)
 	if (p->example)
 		ddbc_json_member(js, "example", ddbc_json_plain(p->example));
 	opt_text(js, "condition", p->condition);
+	figure(js, "rate", &p->rate);
 	ddbc_json_end(js, '}');
 }
 
@@ -330,6 +348,11 @@ ddbc_emit_result ddbc_emit_model(FILE *out, const ddbc_design *g, const ddbc_exp
 	ddbc_json_text(&s, "name", g->name.s);
 	opt_text(&s, "description", g->description);
 	ddbc_json_text(&s, "key_delimiter", g->key_delimiter);
+	if (g->pricing_region.s) {
+		ddbc_json_begin(&s, "pricing", '{');
+		ddbc_json_text(&s, "region", g->pricing_region.s);
+		ddbc_json_end(&s, '}');
+	}
 	lint_rules(&s, g);
 	ddbc_json_begin(&s, "tables", '[');
 	for (size_t i = 0; i < g->ntables; i++)

@@ -521,6 +521,8 @@ static void item_put(request *r, ddbc_json_stream *s, const char *name, json_t *
 			break;
 		}
 	}
+	if (r->sent && r->sent->item_member && v)
+		r->sent->item_member(r->sent->item_ctx, name, v);
 	ddbc_json_member(s, name, v);
 }
 
@@ -820,7 +822,11 @@ ddbc_emit_result ddbc_emit_queries(FILE *out, const ddbc_design *g, const ddbc_e
 ddbc_emit_result ddbc_emit_query_input(FILE *out, const ddbc_design *g, const ddbc_pattern *p,
 				       ddbc_diags *d, ddbc_query_sent *sent)
 {
+	ddbc_query_item_fn *on_member = sent->item_member;
+	void *item_ctx = sent->item_ctx;
 	memset(sent, 0, sizeof(*sent));
+	sent->item_member = on_member;
+	sent->item_ctx = item_ctx;
 	if (!p->table || !p->index || !ddbc_pattern_request(p))
 		return DDBC_EMIT_FAILED;
 	request r = request_new(g, p, NULL, d);

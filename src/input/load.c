@@ -15,6 +15,7 @@
  */
 #include "input/compose.h"
 #include "input/load.h"
+#include "input/load_cost.h"
 #include "input/load_int.h"
 #include "input/suppress.h"
 #include "util/strbuf.h"
@@ -154,7 +155,7 @@ static size_t load_indexes(loader *L, const ddbc_node *m, const char *field, ddb
 static bool read_table(loader *L, const ddbc_pair *pair, ddbc_table *t)
 {
 	static const char *const fields[] = { "description", "partition_key", "sort_key", "ttl",
-					      "billing", "capacity", "gsi", "lsi" };
+					      "billing", "capacity", "gsi", "lsi", "table_class" };
 	static const char *const billing[] = { "on_demand", "provisioned" };
 	t->name = ddbc_load_name_of(L, pair->key);
 	t->primary.name = t->name;
@@ -184,6 +185,7 @@ static bool read_table(loader *L, const ddbc_pair *pair, ddbc_table *t)
 	const ddbc_node *cap = ddbc_node_get(m, "capacity");
 	if (cap)
 		load_capacity(L, cap, &t->capacity);
+	ddbc_load_table_class(L->d, m, t);
 	return true;
 }
 
@@ -409,7 +411,7 @@ static const ddbc_node *read_entity(loader *L, const ddbc_pair *pair, ddbc_entit
 				    bool nested)
 {
 	static const char *const fields[] = { "table", "description", "c_name", "attributes",
-					      "examples" };
+					      "examples", "count", "item_bytes" };
 	e->name = ddbc_load_name_of(L, pair->key);
 	const ddbc_node *m = pair->value;
 	if (!ddbc_load_expect_kind(L, m, DDBC_NODE_MAP, e->name.s))
@@ -420,6 +422,7 @@ static const ddbc_node *read_entity(loader *L, const ddbc_pair *pair, ddbc_entit
 		note_untabled(&L->untabled_entities, L->entities.n - 1);
 	e->description = ddbc_load_get_text(L, m, "description");
 	e->c_name = ddbc_load_get_name(L, m, "c_name");
+	ddbc_load_entity_figures(L->arena, L->d, m, e);
 	const ddbc_node *attrs = ddbc_load_require(L, m, "attributes", "an entity");
 	if (nested)
 		take_streamed_attrs(L, e);
@@ -500,7 +503,7 @@ static void read_pattern(loader *L, const ddbc_pair *pair, ddbc_pattern *p)
 {
 	static const char *const fields[] = { "description", "table", "index", "operation",
 					      "key", "order", "consistent_read", "returns",
-					      "entities", "example", "condition" };
+					      "entities", "example", "condition", "rate" };
 	static const char *const ops[] = { "get", "query", "scan", "put", "update", "delete" };
 	static const char *const orders[] = { "asc", "desc" };
 	p->id = ddbc_load_name_of(L, pair->key);
@@ -550,6 +553,7 @@ static void read_pattern(loader *L, const ddbc_pair *pair, ddbc_pattern *p)
 	p->condition = ddbc_load_get_text(L, m, "condition");
 	const ddbc_node *cond = ddbc_node_get(m, "condition");
 	p->condition_loc = cond ? cond->loc : p->id.loc;
+	ddbc_load_rate(L->arena, L->d, m, &p->rate);
 }
 
 static void load_pattern(loader *L, const ddbc_pair *pair, ddbc_pattern *p)
@@ -749,7 +753,8 @@ static void finish_sections(loader *L, const ddbc_node *root)
 static void load_root(loader *L, const ddbc_node *root)
 {
 	static const char *const fields[] = { "ddbc", "name", "description", "key_delimiter",
-					      "lint", "tables", "entities", "access_patterns" };
+					      "lint", "tables", "entities", "access_patterns",
+					      "pricing" };
 	ddbc_design *g = L->design;
 	/* An absent section may hide under an unknown field like its name. */
 	ddbc_load_check_known(L, root, "the design", fields, countof(fields));
@@ -765,6 +770,7 @@ static void load_root(loader *L, const ddbc_node *root)
 	const ddbc_node *lint = ddbc_node_get(root, "lint");
 	if (lint)
 		load_lint(L, lint);
+	ddbc_load_pricing(L->arena, L->d, root, g);
 	finish_sections(L, root);
 }
 

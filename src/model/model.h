@@ -113,6 +113,20 @@ typedef struct ddbc_index {
 				* resolved once (request.h's ddbc_index_key_type) */
 } ddbc_index;
 
+/* A figure of the design's capacity fields (rate, count, item_bytes):
+ * set only when written and valid; text is the number as written. */
+typedef struct ddbc_figure {
+	bool set;
+	double value;
+	const char *text;
+	ddbc_loc loc;
+} ddbc_figure;
+
+typedef enum ddbc_table_class {
+	DDBC_CLASS_STANDARD,
+	DDBC_CLASS_STANDARD_IA
+} ddbc_table_class;
+
 typedef enum ddbc_billing {
 	DDBC_BILLING_ON_DEMAND,
 	DDBC_BILLING_PROVISIONED
@@ -126,6 +140,9 @@ struct ddbc_table {
 	ddbc_billing billing;
 	ddbc_loc billing_loc;
 	ddbc_capacity capacity;
+	ddbc_table_class table_class;
+	bool has_table_class;    /* `table_class:` written */
+	ddbc_loc table_class_loc;
 	ddbc_index *gsi;
 	size_t ngsi;
 	ddbc_index *lsi;
@@ -219,6 +236,8 @@ struct ddbc_entity {
 	uint32_t attr_mask;      /* the number of slots - 1 */
 	ddbc_node **examples;    /* each a mapping (checked by the loader) */
 	size_t nexamples;
+	ddbc_figure count;       /* `count:` items stored */
+	ddbc_figure item_bytes;  /* `item_bytes:` a typical item's size */
 	bool incomplete;         /* its own fields had an error: it may have more attributes */
 	bool lacks_key;          /* resolve.c: it lacks a key attribute of its table */
 
@@ -291,6 +310,7 @@ typedef struct ddbc_pattern {
 	ddbc_node *example;      /* a mapping of parameter values, or NULL */
 	const char *condition;
 	ddbc_loc condition_loc;
+	ddbc_figure rate;        /* `rate:` requests per second */
 	/* Its definition had an error, or its table or index did not resolve. */
 	bool incomplete;
 	bool entities_unresolved; /* a name of `entities:` is no entity */
@@ -318,6 +338,7 @@ typedef struct ddbc_design {
 	const char *key_delimiter;
 	ddbc_loc key_delimiter_loc;
 	ddbc_settings settings;  /* from lint.rules */
+	ddbc_name pricing_region; /* `pricing: { region }`; s is NULL without one */
 	ddbc_table *tables;
 	size_t ntables;
 	ddbc_entity *entities;

@@ -1,5 +1,6 @@
 /* rules/keys.c - key-attribute-type, key-type-conflict, entity-missing-key, gsi-key-arity, hot-partition, ttl-type, billing */
 #include "rules/checks.h"
+#include "rules/check_capacity.h"
 #include "model/request.h"
 #include "model/semantics.h"
 #include "util/strbuf.h"
@@ -298,8 +299,21 @@ static void hot_partition(ddbc_diags *d, const ddbc_table *t, const ddbc_name *p
 	}
 }
 
+/* ddbc_hot_values_fn: a constant key is one value. */
+static size_t hot_values(const ddbc_attr *a, const char **why)
+{
+	if (a->has_template && !a->in_cycle && constant_template(a)) {
+		*why = "its template is a constant";
+		return 1;
+	}
+	size_t n = value_count(a, 0);
+	*why = few_values_reason(a);
+	return n;
+}
+
 void ddbc_check_hot_partition(const ddbc_design *g, ddbc_diags *d)
 {
+	ddbc_hot_partition_rates(g, d, hot_values);
 	for (size_t i = 0; i < g->ntables; i++) {
 		const ddbc_table *t = &g->tables[i];
 		if (t->primary.npk == 1)

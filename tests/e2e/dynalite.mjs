@@ -30,6 +30,7 @@ import { readFileSync } from 'node:fs';
 import Ajv from 'ajv';
 import { parse as parseYaml } from 'yaml';
 import dynalite from 'dynalite';
+import { toAttr, fromCliJson, localTables } from './values.mjs';
 import {
   DynamoDBClient, CreateTableCommand, DeleteTableCommand, PutItemCommand, GetItemCommand,
   QueryCommand, ScanCommand, UpdateItemCommand, DeleteItemCommand,
@@ -187,11 +188,6 @@ function createTableProblems(request, table) {
   return problems;
 }
 
-function isMultiAttribute(index) {
-  const hash = index.KeySchema.filter((k) => k.KeyType === 'HASH').length;
-  return hash > 1 || index.KeySchema.length - hash > 1;
-}
-
 // ---- expressions --------------------------------------------------------------------------
 
 const FUNCTIONS_AND_WORDS = /^(and|or|not|between|in)$/i;
@@ -231,43 +227,9 @@ function expressionProblems(input, reserved) {
 
 // ---- DynamoDB values ------------------------------------------------------------------------
 
-// An example value (plain JSON) as an AttributeValue of the attribute's type.
-function toAttr(value, type) {
-  switch (type) {
-    case 'S': return { S: String(value) };
-    case 'N': return { N: String(value) };
-    case 'B': return { B: Buffer.from(String(value), 'base64') };
-    case 'BOOL': return { BOOL: Boolean(value) };
-    case 'NULL': return { NULL: true };
-    case 'SS': return { SS: value.map(String) };
-    case 'NS': return { NS: value.map(String) };
-    case 'BS': return { BS: value.map((v) => Buffer.from(String(v), 'base64')) };
-    default: break;
-  }
-  if (value === null) return { NULL: true };
-  if (typeof value === 'string') return { S: value };
-  if (typeof value === 'number') return { N: String(value) };
-  if (typeof value === 'boolean') return { BOOL: value };
-  if (Array.isArray(value)) return { L: value.map((v) => toAttr(v)) };
-  return { M: Object.fromEntries(Object.entries(value).map(([k, v]) => [k, toAttr(v)])) };
-}
-
 function toItem(example, entity) {
   const types = Object.fromEntries(entity.attributes.map((a) => [a.name, a.type]));
   return Object.fromEntries(Object.entries(example).map(([k, v]) => [k, toAttr(v, types[k])]));
-}
-
-// The CLI's JSON (B as base64 text) as the SDK takes it (B as bytes).
-function fromCliJson(value) {
-  if (Array.isArray(value)) return value.map(fromCliJson);
-  if (value === null || typeof value !== 'object') return value;
-  const out = {};
-  for (const [k, v] of Object.entries(value)) {
-    if (k === 'B' && typeof v === 'string') out[k] = Buffer.from(v, 'base64');
-    else if (k === 'BS' && Array.isArray(v)) out[k] = v.map((s) => Buffer.from(s, 'base64'));
-    else out[k] = fromCliJson(v);
-  }
-  return out;
 }
 
 function canonical(attr) {
@@ -334,29 +296,6 @@ async function readAll(client, operation, input) {
     start = out.LastEvaluatedKey;
   } while (start);
   return items;
-}
-
-// The tables as dynalite can hold them: without multi-attribute GSIs (all of
-// them on a server that has them: everything).
-function localTables(createTables, complete) {
-  const missing = new Map();
-  if (complete) return { requests: createTables, missing };
-  const requests = createTables.map((req) => {
-    const gsis = (req.GlobalSecondaryIndexes || []).filter((ix) => {
-      if (!isMultiAttribute(ix)) return true;
-      missing.set(`${req.TableName}/${ix.IndexName}`, true);
-      return false;
-    });
-    const copy = { ...req };
-    delete copy.GlobalSecondaryIndexes;
-    if (gsis.length) copy.GlobalSecondaryIndexes = gsis;
-    const keys = new Set(copy.KeySchema.map((k) => k.AttributeName));
-    for (const ix of [...gsis, ...(copy.LocalSecondaryIndexes || [])])
-      for (const k of ix.KeySchema) keys.add(k.AttributeName);
-    copy.AttributeDefinitions = req.AttributeDefinitions.filter((d) => keys.has(d.AttributeName));
-    return copy;
-  });
-  return { requests, missing };
 }
 
 async function createTables(client, requests) {

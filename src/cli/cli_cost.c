@@ -1,0 +1,30 @@
+/* cli_cost.c - `ddbc cost` (cli_cost.h) */
+#include "cli/cli_cost.h"
+#include "emit/emit_cost.h"
+#include "util/strbuf.h"
+
+#include <string.h>
+
+ddbc_emit_result ddbc_cli_cost(FILE *out, const ddbc_design *g, const char *file,
+			       const char *prices, const char *format)
+{
+	const char *region = g->pricing_region.s ? g->pricing_region.s : "us-east-1";
+	ddbc_prices pr;
+	strbuf err = STRBUF_INIT;
+	if (!ddbc_prices_load(prices, region, &pr, &err)) {
+		if (g->pricing_region.s && strstr(strbuf_str(&err), "has no prices for region"))
+			fprintf(stderr, "%s:%u:%u: error: pricing.region: %s%s\n", file,
+				g->pricing_region.loc.line, g->pricing_region.loc.column,
+				strbuf_str(&err), prices ? "" : "; give its prices with --prices FILE");
+		else
+			fprintf(stderr, "ddbc cost: %s\n", strbuf_str(&err));
+		strbuf_release(&err);
+		return DDBC_EMIT_FAILED;
+	}
+	strbuf_release(&err);
+	ddbc_cost_format fmt = !strcmp(format, "json") ? DDBC_COST_JSON
+			       : !strcmp(format, "md") ? DDBC_COST_MD : DDBC_COST_TEXT;
+	ddbc_emit_result r = ddbc_emit_cost(out, g, &pr, fmt);
+	ddbc_prices_release(&pr);
+	return r;
+}

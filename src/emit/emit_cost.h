@@ -1,0 +1,88 @@
+/* emit_cost.h - `ddbc cost`: the capacity and monthly cost of a design
+ *
+ * ddbc_cost_compute works every figure out once (emit_cost.c); the JSON
+ * (SPEC 7.4's shape), text and Markdown reports (emit_cost_text.c) and
+ * the documentation (doc_capacity.c) print the same figures. A figure the
+ * design cannot give is DDBC_UNKNOWN: null in JSON, "unknown" in text.
+ */
+#ifndef DDBC_EMIT_COST_H
+#define DDBC_EMIT_COST_H
+
+#include "input/prices.h"
+#include "emit/doc_views.h"
+#include "emit/emit.h"
+#include "model/capacity.h"
+
+#include <stdio.h>
+
+#define DDBC_MONTH_SECONDS 2592000.0
+#define DDBC_MONTH_HOURS 720.0
+#define DDBC_GB 1073741824.0
+
+typedef enum ddbc_cost_format {
+	DDBC_COST_TEXT,
+	DDBC_COST_JSON,
+	DDBC_COST_MD
+} ddbc_cost_format;
+
+typedef struct ddbc_cost_entity {
+	const ddbc_entity *e;    /* NULL: an entity without a table */
+	ddbc_entity_cap c;
+} ddbc_cost_entity;
+
+typedef struct ddbc_cost_pattern {
+	const ddbc_pattern *p;   /* NULL: a pattern that was not analysed */
+	ddbc_pattern_cap c;
+	bool priced;             /* it has a rate and every unit is known */
+	double on_demand, provisioned;  /* dollars a month, when priced */
+} ddbc_cost_pattern;
+
+/* Dollars a month of one billing mode. */
+typedef struct ddbc_cost_mode {
+	double read, write, storage;
+	bool any;                /* some pattern has a price: reads and writes are known */
+	bool storage_known;
+} ddbc_cost_mode;
+
+typedef struct ddbc_cost_table {
+	const ddbc_table *t;
+	double storage;          /* bytes; DDBC_UNKNOWN without every count */
+	double *rcu, *wcu;       /* per slot: provisioned whole units (not LSIs) */
+	ddbc_cost_mode on_demand, provisioned;
+} ddbc_cost_table;
+
+typedef struct ddbc_cost {
+	ddbc_arena *arena;
+	const ddbc_design *g;
+	const ddbc_prices *prices;
+	ddbc_cost_entity *entities;   /* per entity of the design */
+	ddbc_cost_pattern *patterns;  /* per pattern of the design */
+	ddbc_cost_table *tables;      /* per table of the design */
+	ddbc_cost_mode on_demand, provisioned;  /* the design's */
+} ddbc_cost;
+
+/* Every figure of g at prices pr, over views (the example items as the
+ * documentation lays them out). pr must outlive the result. */
+ddbc_cost *ddbc_cost_compute(const ddbc_design *g, const ddbc_prices *pr, ddbc_views *views);
+void ddbc_cost_free(ddbc_cost *c);
+
+/* A mode's total: reads, writes and storage, unknown when a part is. */
+double ddbc_cost_total(const ddbc_cost_mode *m);
+
+/* The text of the assumptions the figures rest on, in the report's order:
+ * its key in JSON and its sentence. */
+typedef struct ddbc_cost_assumption {
+	const char *key, *text;
+} ddbc_cost_assumption;
+extern const ddbc_cost_assumption ddbc_cost_assumptions[];
+extern const size_t ddbc_cost_nassumptions;
+
+/* Writes the report of c in format fmt. */
+ddbc_emit_result ddbc_emit_cost_json(FILE *out, const ddbc_cost *c);
+ddbc_emit_result ddbc_emit_cost_text(FILE *out, const ddbc_cost *c, bool markdown);
+
+/* Computes and writes g's report in format fmt. */
+ddbc_emit_result ddbc_emit_cost(FILE *out, const ddbc_design *g, const ddbc_prices *pr,
+				ddbc_cost_format fmt);
+
+#endif

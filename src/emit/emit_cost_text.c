@@ -1,0 +1,224 @@
+/* emit_cost_text.c - the cost report as text or Markdown
+ *
+ * The same figures as the JSON report (ddbc_cost_compute), in the same
+ * order; an unknown figure prints as "unknown".
+ */
+#include "emit/emit_cost.h"
+#include "emit/doc_escape.h"
+#include "util/strbuf.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+/* A figure, then unit (printed after "unknown" too). */
+static void put_num(FILE *out, double v, const char *unit)
+{
+	if (v < 0)
+		fprintf(out, "unknown%s", unit);
+	else if (v == floor(v) && v < 9e15)
+		fprintf(out, "%lld%s", (long long)v, unit);
+	else
+		fprintf(out, "%g%s", v, unit);
+}
+
+static void put_usd(FILE *out, double v)
+{
+	if (v < 0)
+		fputs("unknown", out);
+	else
+		fprintf(out, "$%.2f", round(v * 10000) / 10000);
+}
+
+/* "1 table, 0.5 GSI1" over the slots of t (v NULL: unknown). */
+static void put_slots(FILE *out, const ddbc_table *t, const double *v)
+{
+	put_num(out, v ? v[0] : DDBC_UNKNOWN, " table");
+	for (size_t s = 1; s < t->nindexes; s++) {
+		fputs(", ", out);
+		put_num(out, v ? v[s] : DDBC_UNKNOWN, "");
+		fprintf(out, " %s", t->indexes[s]->name.s);
+	}
+}
+
+/* A user's name in a Markdown table cell. */
+static void md_text(FILE *out, const char *s)
+{
+	strbuf sb = STRBUF_INIT;
+	ddbc_doc_escape(&sb, s, DDBC_ESC_MD_INLINE_CELL);
+	fputs(strbuf_str(&sb), out);
+	strbuf_release(&sb);
+}
+
+static void name(FILE *out, const char *s, bool md)
+{
+	if (md)
+		md_text(out, s);
+	else
+		fputs(s, out);
+}
+
+static void put_mode(FILE *out, const ddbc_cost_mode *m)
+{
+	put_usd(out, ddbc_cost_total(m));
+	fputs(" (reads ", out);
+	put_usd(out, m->any ? m->read : DDBC_UNKNOWN);
+	fputs(", writes ", out);
+	put_usd(out, m->any ? m->write : DDBC_UNKNOWN);
+	fputs(", storage ", out);
+	put_usd(out, m->storage_known ? m->storage : DDBC_UNKNOWN);
+	fputs(")", out);
+}
+
+static void text_entities(FILE *out, const ddbc_cost *c, bool md)
+{
+	fputs(md ? "\n## Entities\n\n| Entity | Table | Item bytes (max, mean, examples) | "
+		   "Units of one put | Count | Storage bytes |\n|---|---|---|---|---|---|\n"
+		 : "\nentities (units of one put of the largest item):\n", out);
+	for (size_t i = 0; i < c->g->nentities; i++) {
+		const ddbc_cost_entity *ce = &c->entities[i];
+		if (!ce->e)
+			continue;
+		const ddbc_entity *e = ce->e;
+		const ddbc_entity_cap *cap = &ce->c;
+		fputs(md ? "| " : "  ", out);
+		name(out, e->name.s, md);
+		fputs(md ? " | " : " (", out);
+		name(out, e->table->name.s, md);
+		fputs(md ? " | " : "): item bytes ", out);
+		put_num(out, cap->size_known ? (double)cap->max_bytes : DDBC_UNKNOWN,
+			md ? ", " : " max, ");
+		put_num(out, cap->size_known ? round(cap->mean_bytes * 10) / 10 : DDBC_UNKNOWN,
+			"");
+		fprintf(out, md ? ", %zu | " : " mean, %zu examples; write units ", cap->examples);
+		put_slots(out, e->table, cap->size_known ? cap->write : NULL);
+		fputs(md ? " | " : "; count ", out);
+		put_num(out, e->count.set ? e->count.value : DDBC_UNKNOWN, "");
+		fputs(md ? " | " : "; storage bytes ", out);
+		put_slots(out, e->table, cap->size_known ? cap->storage : NULL);
+		fputs(md ? " |\n" : "\n", out);
+	}
+}
+
+static const char *api_name(ddbc_operation op)
+{
+	static const char *const names[] = { "GetItem", "Query", "Scan", "PutItem", "UpdateItem",
+					     "DeleteItem" };
+	return names[op];
+}
+
+static void text_patterns(FILE *out, const ddbc_cost *c, bool md)
+{
+	fputs(md ? "\n## Access patterns\n\n| Pattern | Operation | Index | Items | Bytes | "
+		   "Read units | Write units | Rate (/s) | On-demand a month | Provisioned a "
+		   "month |\n|---|---|---|---|---|---|---|---|---|---|\n"
+		 : "\naccess patterns (units per request):\n", out);
+	for (size_t i = 0; i < c->g->npatterns; i++) {
+		const ddbc_cost_pattern *cp = &c->patterns[i];
+		if (!cp->p)
+			continue;
+		const ddbc_pattern *p = cp->p;
+		const ddbc_table *t = p->table;
+		bool named = p->index->kind != DDBC_INDEX_PRIMARY;
+		bool read = p->operation <= DDBC_OP_SCAN;
+		if (md) {
+			fputs("| ", out);
+			md_text(out, p->id.s);
+			fprintf(out, " | %s | ", api_name(p->operation));
+			md_text(out, named ? p->index->name.s : t->name.s);
+			fputs(" | ", out);
+		} else {
+			fprintf(out, "  %s: %s %s%s%s, ", p->id.s, api_name(p->operation), t->name.s,
+				named ? "." : "", named ? p->index->name.s : "");
+		}
+		put_num(out, cp->c.known ? (double)cp->c.items : DDBC_UNKNOWN, md ? " | " : " items, ");
+		put_num(out, cp->c.known ? (double)cp->c.bytes : DDBC_UNKNOWN,
+			md ? " | " : read ? " bytes; read units " : " bytes; write units ");
+		if (md || read)
+			put_slots(out, t, cp->c.read);
+		if (md)
+			fputs(" | ", out);
+		if (md || !read)
+			put_slots(out, t, cp->c.known || read ? cp->c.write : NULL);
+		fputs(md ? " | " : "; rate ", out);
+		put_num(out, p->rate.set ? p->rate.value : DDBC_UNKNOWN,
+			md ? " | " : "/s: on-demand ");
+		put_usd(out, cp->priced ? cp->on_demand : DDBC_UNKNOWN);
+		fputs(md ? " | " : ", provisioned ", out);
+		put_usd(out, cp->priced ? cp->provisioned : DDBC_UNKNOWN);
+		fputs(md ? " |\n" : " a month\n", out);
+	}
+}
+
+static void text_tables(FILE *out, const ddbc_cost *c, bool md)
+{
+	fputs(md ? "\n## Tables, a month\n\n| Table | Class | Storage bytes | On-demand | "
+		   "Provisioned |\n|---|---|---|---|---|\n"
+		 : "\ntables, a month:\n", out);
+	for (size_t i = 0; i < c->g->ntables; i++) {
+		const ddbc_cost_table *ct = &c->tables[i];
+		const ddbc_table *t = ct->t;
+		const char *cls = t->table_class ? "standard_ia" : "standard";
+		if (md) {
+			fputs("| ", out);
+			md_text(out, t->name.s);
+			fprintf(out, " | %s | ", cls);
+		} else {
+			fprintf(out, "  %s (%s): storage ", t->name.s, cls);
+		}
+		put_num(out, ct->storage >= 0 && t->nentities ? round(ct->storage) : DDBC_UNKNOWN,
+			md ? " | " : " bytes; on-demand ");
+		put_mode(out, &ct->on_demand);
+		fputs(md ? " | " : "; provisioned ", out);
+		put_mode(out, &ct->provisioned);
+		fputs(md ? " |\n" : "\n", out);
+	}
+}
+
+static void names_list(FILE *out, const ddbc_cost *c, bool patterns)
+{
+	const ddbc_design *g = c->g;
+	size_t n = 0;
+	for (size_t i = 0; i < (patterns ? g->npatterns : g->nentities); i++) {
+		bool listed = patterns ? c->patterns[i].p && !c->patterns[i].priced
+				       : c->entities[i].e && !g->entities[i].count.set;
+		if (listed)
+			fprintf(out, "%s%s", n++ ? ", " : "",
+				patterns ? g->patterns[i].id.s : g->entities[i].name.s);
+	}
+	if (!n)
+		fputs("none", out);
+}
+
+ddbc_emit_result ddbc_emit_cost_text(FILE *out, const ddbc_cost *c, bool md)
+{
+	const ddbc_prices *pr = c->prices;
+	const char *design = c->g->name.s ? c->g->name.s : "";
+	if (md) {
+		fputs("# Capacity and cost: ", out);
+		md_text(out, design);
+		fputs("\n\n", out);
+	} else {
+		fprintf(out, "%s: capacity and cost\n", design);
+	}
+	fprintf(out, "%sprices: %s, %s, from %s%s%s\n", md ? "- " : "", pr->region, pr->date,
+		pr->source, pr->file ? " in " : "", pr->file ? pr->file : "");
+	fprintf(out, "%sa month is 2592000 s (30 days); a GB is 2^30 bytes\n", md ? "- " : "");
+	for (size_t i = 0; i < ddbc_cost_nassumptions; i++)
+		fprintf(out, "%s%s\n", md ? "- " : "", ddbc_cost_assumptions[i].text);
+	fputs(md ? "- patterns without a rate (not priced): " : "patterns without a rate: ", out);
+	names_list(out, c, true);
+	fputs(md ? "\n- entities without a count (storage unknown): "
+		 : "\nentities without a count: ", out);
+	names_list(out, c, false);
+	fputs("\n", out);
+	text_entities(out, c, md);
+	text_patterns(out, c, md);
+	text_tables(out, c, md);
+	fputs(md ? "\n**Total a month:** on-demand " : "\ntotal a month: on-demand ", out);
+	put_mode(out, &c->on_demand);
+	fputs("; provisioned ", out);
+	put_mode(out, &c->provisioned);
+	fputs("\n", out);
+	return ferror(out) ? DDBC_EMIT_FAILED : DDBC_EMIT_OK;
+}

@@ -1,0 +1,102 @@
+/* load_cost.c - reading the capacity fields (load_cost.h) */
+#include "input/load_cost.h"
+#include "util/suggest.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* A scalar that YAML reads as a number, at least 0 and at most max (whole:
+ * an integer). */
+static void load_figure(ddbc_arena *arena, ddbc_diags *d, const ddbc_node *map, const char *key,
+			bool whole, double min, double max, const char *what, ddbc_figure *out)
+{
+	const ddbc_node *v = ddbc_node_get(map, key);
+	if (!v)
+		return;
+	bool number = v->kind == DDBC_NODE_SCALAR &&
+		      (v->scalar == DDBC_SCALAR_INT || (!whole && v->scalar == DDBC_SCALAR_FLOAT));
+	double x = number ? strtod(v->u.text, NULL) : 0;
+	if (!number || !isfinite(x) || x < min || x > max) {
+		ddbc_diag_add(d, DDBC_RULE_SCHEMA, v->loc, "'%s' must be %s, not %s%s%s%s", key,
+			      what, ddbc_node_describe(v),
+			      v->kind == DDBC_NODE_SCALAR ? " '" : "",
+			      v->kind == DDBC_NODE_SCALAR ? v->u.text : "",
+			      v->kind == DDBC_NODE_SCALAR ? "'" : "");
+		return;
+	}
+	out->set = true;
+	out->value = x;
+	out->text = ddbc_arena_strndup(arena, v->u.text, v->n);
+	out->loc = v->loc;
+}
+
+void ddbc_load_rate(ddbc_arena *arena, ddbc_diags *d, const ddbc_node *map, ddbc_figure *out)
+{
+	load_figure(arena, d, map, "rate", false, 0, 1e15,
+		    "a number of requests per second, at least 0", out);
+}
+
+void ddbc_load_entity_figures(ddbc_arena *arena, ddbc_diags *d, const ddbc_node *map,
+			      ddbc_entity *e)
+{
+	load_figure(arena, d, map, "count", true, 0, 1e18,
+		    "a whole number of items, at least 0", &e->count);
+	load_figure(arena, d, map, "item_bytes", true, 1, 409600,
+		    "a whole number of bytes from 1 to 409600 (DynamoDB's 400 KB item limit)",
+		    &e->item_bytes);
+}
+
+void ddbc_load_table_class(ddbc_diags *d, const ddbc_node *map, ddbc_table *t)
+{
+	static const char *const words[] = { "standard", "standard_ia" };
+	const ddbc_node *v = ddbc_node_get(map, "table_class");
+	if (!v)
+		return;
+	for (size_t i = 0; v->kind == DDBC_NODE_SCALAR && i < 2; i++) {
+		if (!strcmp(v->u.text, words[i])) {
+			t->table_class = i ? DDBC_CLASS_STANDARD_IA : DDBC_CLASS_STANDARD;
+			t->has_table_class = true;
+			t->table_class_loc = v->loc;
+			return;
+		}
+	}
+	const char *hint = v->kind == DDBC_NODE_SCALAR ? ddbc_suggest(v->u.text, words, 2) : NULL;
+	ddbc_diag_add(d, DDBC_RULE_SCHEMA, v->loc,
+		      "unknown table_class '%s'; expected one of standard, standard_ia%s%s%s",
+		      v->kind == DDBC_NODE_SCALAR ? v->u.text : ddbc_node_describe(v),
+		      hint ? " (did you mean '" : "", hint ? hint : "", hint ? "'?)" : "");
+}
+
+void ddbc_load_pricing(ddbc_arena *arena, ddbc_diags *d, const ddbc_node *root, ddbc_design *g)
+{
+	const ddbc_node *v = ddbc_node_get(root, "pricing");
+	if (!v)
+		return;
+	if (v->kind != DDBC_NODE_MAP) {
+		ddbc_diag_add(d, DDBC_RULE_SCHEMA, v->loc,
+			      "'pricing' must be a mapping such as { region: us-east-1 }, not %s",
+			      ddbc_node_describe(v));
+		return;
+	}
+	for (size_t i = 0; i < v->n; i++) {
+		const ddbc_node *k = v->u.pairs[i].key;
+		if (strcmp(k->u.text, "region")) {
+			static const char *const known[] = { "region" };
+			const char *hint = ddbc_suggest(k->u.text, known, 1);
+			ddbc_diag_add(d, DDBC_RULE_SCHEMA, k->loc, "unknown field '%s' in pricing%s",
+				      k->u.text, hint ? " (did you mean 'region'?)" : "");
+		}
+	}
+	const ddbc_node *r = ddbc_node_get(v, "region");
+	if (!r)
+		return;
+	if (r->kind != DDBC_NODE_SCALAR || r->scalar != DDBC_SCALAR_STR || r->n == 0) {
+		ddbc_diag_add(d, DDBC_RULE_SCHEMA, r->loc,
+			      "'region' must be an AWS region name such as us-east-1, not %s",
+			      ddbc_node_describe(r));
+		return;
+	}
+	g->pricing_region.s = ddbc_arena_strndup(arena, r->u.text, r->n);
+	g->pricing_region.loc = r->loc;
+}

@@ -1,0 +1,19 @@
+/* load_cost.h - the capacity fields of the format (SPEC 7.4): a pattern's
+ * `rate`, an entity's `count` and `item_bytes`, a table's `table_class`,
+ * the design's `pricing: { region }`. load.c calls these with the mapping
+ * that holds the field; each reports what it cannot read as a schema
+ * finding at the value and leaves the field unset. */
+#ifndef DDBC_LOAD_COST_H
+#define DDBC_LOAD_COST_H
+
+#include "model/model.h"
+
+/* `rate:` requests per second: a number of at least 0. */
+void ddbc_load_rate(ddbc_arena *arena, ddbc_diags *d, const ddbc_node *map, ddbc_figure *out);
+/* `count:` a whole number of at least 0; `item_bytes:` 1 to 409,600. */
+void ddbc_load_entity_figures(ddbc_arena *arena, ddbc_diags *d, const ddbc_node *map,
+			      ddbc_entity *e);
+void ddbc_load_table_class(ddbc_diags *d, const ddbc_node *map, ddbc_table *t);
+void ddbc_load_pricing(ddbc_arena *arena, ddbc_diags *d, const ddbc_node *root, ddbc_design *g);
+
+#endif

@@ -1,0 +1,270 @@
+/* capacity.c - units per request and storage (capacity.h) */
+#include "model/capacity.h"
+#include "model/item_size.h"
+
+#include <math.h>
+#include <string.h>
+
+double ddbc_read_units(uint64_t bytes, bool consistent)
+{
+	double units = (double)((bytes + 4095) / 4096);
+	return consistent ? units : units / 2;
+}
+
+double ddbc_write_units(uint64_t bytes)
+{
+	uint64_t units = (bytes + 1023) / 1024;
+	return (double)(units ? units : 1);
+}
+
+/* Whether before's and after's values of ix's key attributes differ. */
+static bool key_changed(const ddbc_index *ix, const ddbc_node *before, const ddbc_node *after)
+{
+	for (size_t i = 0; i < ix->npk + ix->nsk; i++) {
+		const ddbc_name *k = i < ix->npk ? &ix->pk[i] : &ix->sk[i - ix->npk];
+		const ddbc_node *a = ddbc_node_get(before, k->s), *b = ddbc_node_get(after, k->s);
+		if (!a || !b || a->kind != DDBC_NODE_SCALAR || b->kind != DDBC_NODE_SCALAR ||
+		    a->n != b->n || memcmp(a->u.text, b->u.text, a->n))
+			return true;
+	}
+	return false;
+}
+
+static bool same_value(const ddbc_node *a, const ddbc_node *b)
+{
+	if (!a || !b || a->kind != b->kind || a->n != b->n)
+		return false;
+	if (a->kind == DDBC_NODE_SCALAR)
+		return !memcmp(a->u.text, b->u.text, a->n);
+	for (size_t i = 0; i < a->n; i++) {
+		if (a->kind == DDBC_NODE_SEQ ? !same_value(a->u.items[i], b->u.items[i])
+					     : strcmp(a->u.pairs[i].key->u.text,
+						      b->u.pairs[i].key->u.text) ||
+						   !same_value(a->u.pairs[i].value,
+							       b->u.pairs[i].value))
+			return false;
+	}
+	return true;
+}
+
+/* Whether an attribute that ix projects differs between the two items. */
+static bool projected_changed(const ddbc_index *ix, const ddbc_node *before,
+			      const ddbc_node *after)
+{
+	const ddbc_node *pair[2] = { before, after };
+	for (int k = 0; k < 2; k++) {
+		const ddbc_node *m = pair[k], *other = pair[1 - k];
+		for (size_t i = 0; i < m->n; i++) {
+			const char *name = m->u.pairs[i].key->u.text;
+			if (ddbc_index_projects(ix, name) &&
+			    !same_value(m->u.pairs[i].value, ddbc_node_get(other, name)))
+				return true;
+		}
+	}
+	return false;
+}
+
+double ddbc_index_write_units(const ddbc_index *ix, const ddbc_entity *e,
+			      const ddbc_node *before, const ddbc_node *after, bool changed)
+{
+	bool was = before && ddbc_index_holds(ix, before);
+	bool is = after && ddbc_index_holds(ix, after);
+	if (!was && !is)
+		return 0;
+	if (!was)
+		return ddbc_write_units(ddbc_entry_size(ix, e, after));
+	if (!is)
+		return ddbc_write_units(ddbc_entry_size(ix, e, before));
+	if (ix->kind != DDBC_INDEX_PRIMARY && key_changed(ix, before, after))
+		return ddbc_write_units(ddbc_entry_size(ix, e, before)) +
+		       ddbc_write_units(ddbc_entry_size(ix, e, after));
+	if (!changed && !projected_changed(ix, before, after))
+		return 0;
+	return ddbc_write_units(ddbc_entry_size(ix, e, after));
+}
+
+static double *slots(ddbc_arena *arena, const ddbc_table *t, double v)
+{
+	double *a = ddbc_arena_array(arena, t->nindexes ? t->nindexes : 1, sizeof(double));
+	for (size_t i = 0; i < t->nindexes; i++)
+		a[i] = v;
+	return a;
+}
+
+/* An entity without examples: what its item_bytes tells. An index that
+ * projects everything holds the whole item; any other entry's size is not
+ * known. */
+static void from_item_bytes(const ddbc_entity *e, ddbc_entity_cap *out)
+{
+	const ddbc_table *t = e->table;
+	out->size_known = true;
+	out->max_bytes = (uint64_t)e->item_bytes.value;
+	out->mean_bytes = e->item_bytes.value;
+	for (size_t s = 0; s < t->nindexes; s++) {
+		const ddbc_index *ix = t->indexes[s];
+		bool member = s == 0 || (e->in_index && e->in_index[s]);
+		bool whole = s == 0 || ix->projection == DDBC_PROJ_ALL;
+		out->write[s] = !member ? 0 : whole ? ddbc_write_units(out->max_bytes) : DDBC_UNKNOWN;
+		out->storage[s] = !e->count.set || (member && !whole) ? DDBC_UNKNOWN
+				  : !member ? 0
+				  : e->count.value * (out->mean_bytes + DDBC_STORAGE_OVERHEAD);
+	}
+}
+
+void ddbc_entity_capacity(ddbc_arena *arena, const ddbc_entity *e, ddbc_entity_cap *out)
+{
+	memset(out, 0, sizeof *out);
+	const ddbc_table *t = e->table;
+	if (!t || !t->nindexes)
+		return;
+	out->examples = e->nexamples;
+	out->write = slots(arena, t, DDBC_UNKNOWN);
+	out->storage = slots(arena, t, DDBC_UNKNOWN);
+	if (!e->nexamples) {
+		if (e->item_bytes.set)
+			from_item_bytes(e, out);
+		return;
+	}
+	out->size_known = true;
+	double total = 0;
+	for (size_t s = 0; s < t->nindexes; s++) {
+		out->write[s] = 0;
+		out->storage[s] = 0;
+	}
+	for (size_t i = 0; i < e->nexamples; i++) {
+		const ddbc_node *item = e->examples[i];
+		uint64_t bytes = ddbc_item_size(e, item);
+		total += (double)bytes;
+		if (bytes > out->max_bytes)
+			out->max_bytes = bytes;
+		for (size_t s = 0; s < t->nindexes; s++) {
+			const ddbc_index *ix = t->indexes[s];
+			double w = ddbc_index_write_units(ix, e, NULL, item, true);
+			if (w > out->write[s])
+				out->write[s] = w;
+			if (ddbc_index_holds(ix, item))
+				out->storage[s] += (double)ddbc_entry_size(ix, e, item) +
+						   DDBC_STORAGE_OVERHEAD;
+		}
+	}
+	out->mean_bytes = total / (double)e->nexamples;
+	/* The examples stand for the count's items in their proportions. */
+	for (size_t s = 0; s < t->nindexes; s++)
+		out->storage[s] = e->count.set ? out->storage[s] / (double)e->nexamples *
+							 e->count.value
+					       : DDBC_UNKNOWN;
+}
+
+bool ddbc_pattern_fetches(const ddbc_pattern *p)
+{
+	const ddbc_index *ix = p->index;
+	if (p->operation != DDBC_OP_QUERY || !ix || ix->kind != DDBC_INDEX_LSI ||
+	    ix->projection == DDBC_PROJ_ALL)
+		return false;
+	for (size_t i = 0; i < p->nreturns; i++)
+		if (p->returns[i].s && !ddbc_index_projects(ix, p->returns[i].s))
+			return true;
+	return false;
+}
+
+static void reads(const ddbc_pattern *p, const ddbc_cap_item *items, size_t n,
+		  ddbc_pattern_cap *out)
+{
+	const ddbc_index *ix = p->index;
+	const ddbc_table *t = p->table;
+	bool gsi = ix->kind == DDBC_INDEX_GSI;
+	bool consistent = p->consistent_read && !gsi;
+	out->items = n;
+	out->known = true;
+	if (p->operation == DDBC_OP_GET) {
+		uint64_t bytes = n ? ddbc_item_size(items[0].entity, items[0].item) : 0;
+		out->bytes = bytes;
+		/* A get that finds nothing still reads: one 4 KB unit. */
+		out->read[0] = ddbc_read_units(bytes ? bytes : 1, consistent);
+		return;
+	}
+	uint64_t sum = 0;
+	double fetched = 0;
+	out->fetches = ddbc_pattern_fetches(p);
+	for (size_t i = 0; i < n; i++) {
+		sum += ddbc_entry_size(ix, items[i].entity, items[i].item);
+		if (out->fetches)
+			fetched += ddbc_read_units(ddbc_item_size(items[i].entity, items[i].item),
+						   consistent);
+	}
+	out->bytes = sum;
+	out->read[ix->slot] = ddbc_read_units(sum, consistent);
+	if (out->fetches)
+		out->read[0] += fetched;
+	(void)t;
+}
+
+/* The item a write stands for when the request names no example item. */
+static const ddbc_cap_item *stand_in(const ddbc_pattern *p, ddbc_cap_item *buf)
+{
+	for (size_t i = 0; i < p->nmatched; i++) {
+		const ddbc_entity *e = p->matched[i];
+		if (e->nexamples) {
+			buf->entity = e;
+			buf->item = e->examples[0];
+			return buf;
+		}
+	}
+	return NULL;
+}
+
+static void writes(ddbc_arena *arena, const ddbc_pattern *p, const ddbc_cap_item *items,
+		   size_t n, ddbc_pattern_cap *out)
+{
+	const ddbc_table *t = p->table;
+	ddbc_cap_item buf;
+	const ddbc_cap_item *it = n ? &items[0] : stand_in(p, &buf);
+	if (!it) {
+		/* No example: a matched entity's item_bytes gives the table's units. */
+		for (size_t i = 0; i < p->nmatched; i++) {
+			ddbc_entity_cap ec;
+			ddbc_entity_capacity(arena, p->matched[i], &ec);
+			if (!ec.size_known)
+				continue;
+			out->known = true;
+			out->items = 1;
+			out->bytes = ec.max_bytes;
+			memcpy(out->write, ec.write, t->nindexes * sizeof(double));
+			return;
+		}
+		for (size_t s = 0; s < t->nindexes; s++)
+			out->write[s] = DDBC_UNKNOWN;
+		return;
+	}
+	out->known = true;
+	out->items = 1;
+	out->bytes = ddbc_item_size(it->entity, it->item);
+	bool del = p->operation == DDBC_OP_DELETE, upd = p->operation == DDBC_OP_UPDATE;
+	for (size_t s = 0; s < t->nindexes; s++) {
+		const ddbc_index *ix = t->indexes[s];
+		/* A put writes a new item, a delete removes one, an update
+		 * rewrites the item in place, its index keys unchanged. */
+		out->write[s] = ddbc_index_write_units(ix, it->entity, del || upd ? it->item : NULL,
+						       del ? NULL : it->item, true);
+	}
+}
+
+void ddbc_pattern_capacity(ddbc_arena *arena, const ddbc_pattern *p, const ddbc_cap_item *items,
+			   size_t n, ddbc_pattern_cap *out)
+{
+	memset(out, 0, sizeof *out);
+	const ddbc_table *t = p->table;
+	if (!p->analysed || !t || !p->index || !t->nindexes)
+		return;
+	out->read = slots(arena, t, 0);
+	out->write = slots(arena, t, 0);
+	switch (p->operation) {
+	case DDBC_OP_GET:
+	case DDBC_OP_QUERY:
+	case DDBC_OP_SCAN:
+		reads(p, items, n, out);
+		break;
+	default:
+		writes(arena, p, items, n, out);
+	}
+}

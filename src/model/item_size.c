@@ -1,0 +1,218 @@
+/* item_size.c - DynamoDB's item size rules over example items (item_size.h) */
+#include "model/item_size.h"
+#include "model/semantics.h"
+
+#include <string.h>
+
+/* Parses a decimal number: sign, digits with one optional point, an
+ * optional exponent. Sets the count of significant digits and the power
+ * of ten of the first of them (123.4: 4 digits, power 2). */
+static bool parse_number(const char *s, size_t len, bool *neg, uint64_t *digits, long long *power)
+{
+	size_t i = 0;
+	*neg = false;
+	if (i < len && (s[i] == '-' || s[i] == '+'))
+		*neg = s[i++] == '-';
+	long long seen = 0, first = -1, last = -1, point = -1;
+	bool any = false;
+	for (; i < len && ((s[i] >= '0' && s[i] <= '9') || s[i] == '.'); i++) {
+		if (s[i] == '.') {
+			if (point >= 0)
+				return false;
+			point = seen;
+			continue;
+		}
+		any = true;
+		if (s[i] != '0') {
+			if (first < 0)
+				first = seen;
+			last = seen;
+		}
+		seen++;
+	}
+	if (!any)
+		return false;
+	long long exp = 0;
+	if (i < len && (s[i] == 'e' || s[i] == 'E')) {
+		i++;
+		bool eneg = false;
+		if (i < len && (s[i] == '-' || s[i] == '+'))
+			eneg = s[i++] == '-';
+		if (i == len)
+			return false;
+		for (; i < len && s[i] >= '0' && s[i] <= '9'; i++)
+			if (exp < 100000)
+				exp = exp * 10 + (s[i] - '0');
+		if (eneg)
+			exp = -exp;
+	}
+	if (i != len)
+		return false;
+	if (point < 0)
+		point = seen;
+	if (first < 0) {         /* zero */
+		*digits = 0;
+		*power = 0;
+		return true;
+	}
+	*digits = (uint64_t)(last - first + 1);
+	*power = point - first - 1 + exp;
+	return true;
+}
+
+/* DynamoDB stores a Number as base-100 digits aligned on the decimal
+ * point, one byte each, after one byte of sign and exponent; a negative
+ * number ends with one more byte. Zero takes one byte. */
+uint64_t ddbc_number_size(const char *text, size_t len)
+{
+	bool neg;
+	uint64_t n;
+	long long power;
+	if (!parse_number(text, len, &neg, &n, &power))
+		return 0;
+	if (n == 0)
+		return 1;
+	bool aligned = n % 2 != 0 || power % 2 != 0;
+	return 1 + (n + 1) / 2 + (aligned ? 0 : 1) + (neg ? 1 : 0);
+}
+
+/* The bytes base64 text decodes to. */
+static uint64_t base64_size(const char *s, size_t len)
+{
+	while (len > 0 && (s[len - 1] == '=' || s[len - 1] == '\n' || s[len - 1] == ' '))
+		len--;
+	return (uint64_t)len * 3 / 4;
+}
+
+static ddbc_type shape_type(const ddbc_node *v)
+{
+	if (v->kind == DDBC_NODE_SEQ)
+		return DDBC_TYPE_L;
+	if (v->kind == DDBC_NODE_MAP)
+		return DDBC_TYPE_M;
+	switch ((ddbc_scalar_kind)v->scalar) {
+	case DDBC_SCALAR_INT:
+	case DDBC_SCALAR_FLOAT: return DDBC_TYPE_N;
+	case DDBC_SCALAR_BOOL: return DDBC_TYPE_BOOL;
+	case DDBC_SCALAR_NULL: return DDBC_TYPE_NULL;
+	default: return DDBC_TYPE_S;
+	}
+}
+
+static uint64_t set_size(const ddbc_node *v, ddbc_type element)
+{
+	uint64_t sum = 0;
+	for (size_t i = 0; i < v->n; i++)
+		sum += ddbc_value_size(v->u.items[i], element);
+	return sum;
+}
+
+uint64_t ddbc_value_size(const ddbc_node *v, ddbc_type t)
+{
+	/* A value whose shape is not its declared type (example-mismatch tells)
+	 * counts as what it is. */
+	ddbc_node_kind want = t == DDBC_TYPE_M ? DDBC_NODE_MAP
+			      : t == DDBC_TYPE_L || t == DDBC_TYPE_SS || t == DDBC_TYPE_NS ||
+					t == DDBC_TYPE_BS ? DDBC_NODE_SEQ : DDBC_NODE_SCALAR;
+	if (t == DDBC_TYPE_NONE || v->kind != want)
+		t = shape_type(v);
+	uint64_t sum = 3;
+	switch (t) {
+	case DDBC_TYPE_S: return v->n;
+	case DDBC_TYPE_N: return ddbc_number_size(v->u.text, v->n);
+	case DDBC_TYPE_B: return base64_size(v->u.text, v->n);
+	case DDBC_TYPE_SS: return set_size(v, DDBC_TYPE_S);
+	case DDBC_TYPE_NS: return set_size(v, DDBC_TYPE_N);
+	case DDBC_TYPE_BS: return set_size(v, DDBC_TYPE_B);
+	case DDBC_TYPE_L:
+		for (size_t i = 0; i < v->n; i++)
+			sum += 1 + ddbc_value_size(v->u.items[i], DDBC_TYPE_NONE);
+		return sum;
+	case DDBC_TYPE_M:
+		for (size_t i = 0; i < v->n; i++)
+			sum += 1 + v->u.pairs[i].key->n +
+			       ddbc_value_size(v->u.pairs[i].value, DDBC_TYPE_NONE);
+		return sum;
+	default: return 1;    /* BOOL, NULL */
+	}
+}
+
+/* The declared type of item's attribute called name; NONE when the entity
+ * does not declare it. Sets *stored to whether items hold it. */
+static ddbc_type declared(const ddbc_entity *e, const char *name, bool *stored)
+{
+	const ddbc_attr *a = e ? ddbc_entity_attr(e, name) : NULL;
+	*stored = !a || ddbc_attr_stored(a);
+	return a ? a->type : DDBC_TYPE_NONE;
+}
+
+uint64_t ddbc_item_size(const ddbc_entity *e, const ddbc_node *item)
+{
+	uint64_t sum = 0;
+	for (size_t i = 0; item->kind == DDBC_NODE_MAP && i < item->n; i++) {
+		const ddbc_pair *p = &item->u.pairs[i];
+		bool stored;
+		ddbc_type t = declared(e, p->key->u.text, &stored);
+		if (stored)
+			sum += p->key->n + ddbc_value_size(p->value, t);
+	}
+	return sum;
+}
+
+static bool in_names(const ddbc_name *names, size_t n, const char *name)
+{
+	for (size_t i = 0; i < n; i++)
+		if (names[i].s && !strcmp(names[i].s, name))
+			return true;
+	return false;
+}
+
+bool ddbc_index_holds(const ddbc_index *ix, const ddbc_node *item)
+{
+	if (ix->kind == DDBC_INDEX_PRIMARY)
+		return true;
+	for (size_t i = 0; i < ix->npk + ix->nsk; i++) {
+		const ddbc_name *k = i < ix->npk ? &ix->pk[i] : &ix->sk[i - ix->npk];
+		const ddbc_node *v = k->s ? ddbc_node_get(item, k->s) : NULL;
+		if (!v || ddbc_node_is_null(v))
+			return false;
+	}
+	return true;
+}
+
+bool ddbc_index_projects(const ddbc_index *ix, const char *name)
+{
+	if (ix->kind == DDBC_INDEX_PRIMARY || ix->projection == DDBC_PROJ_ALL)
+		return true;
+	if (ddbc_index_has_key(ix, name) || ddbc_index_has_key(&ix->table->primary, name))
+		return true;
+	return ix->projection == DDBC_PROJ_INCLUDE && in_names(ix->include, ix->ninclude, name);
+}
+
+uint64_t ddbc_entry_size(const ddbc_index *ix, const ddbc_entity *e, const ddbc_node *item)
+{
+	uint64_t sum = 0;
+	for (size_t i = 0; item->kind == DDBC_NODE_MAP && i < item->n; i++) {
+		const ddbc_pair *p = &item->u.pairs[i];
+		bool stored;
+		ddbc_type t = declared(e, p->key->u.text, &stored);
+		if (stored && ddbc_index_projects(ix, p->key->u.text))
+			sum += p->key->n + ddbc_value_size(p->value, t);
+	}
+	return sum;
+}
+
+uint64_t ddbc_keys_entry_size(const ddbc_index *ix, const ddbc_entity *e, const ddbc_node *item)
+{
+	uint64_t sum = 0;
+	for (size_t i = 0; item->kind == DDBC_NODE_MAP && i < item->n; i++) {
+		const ddbc_pair *p = &item->u.pairs[i];
+		const char *name = p->key->u.text;
+		bool stored;
+		ddbc_type t = declared(e, name, &stored);
+		if (stored && (ddbc_index_has_key(ix, name) ||
+			       ddbc_index_has_key(&ix->table->primary, name)))
+			sum += p->key->n + ddbc_value_size(p->value, t);
+	}
+	return sum;
+}

@@ -1,0 +1,323 @@
+/* check_cost.c - DynamoDB's item size rules at their edges, the units of
+ * requests against the worked examples of DynamoDB's documentation, and
+ * index writes on a key change. */
+#include "model/capacity.h"
+#include "model/item_size.h"
+#include "rules/check.h"
+#include "testutil.h"
+
+#include <check.h>
+#include <stdlib.h>
+#include <string.h>
+
+static uint64_t num(const char *s)
+{
+	return ddbc_number_size(s, strlen(s));
+}
+
+/* ---- Numbers ---------------------------------------------------------------------- */
+
+START_TEST(test_number_sizes)
+{
+	/* Two significant digits a byte, plus one; digits pair about the
+	 * decimal point; zeros trimmed; a negative number one byte more. */
+	ck_assert_uint_eq(num("0"), 1);
+	ck_assert_uint_eq(num("-0.000"), 1);
+	ck_assert_uint_eq(num("7"), 2);
+	ck_assert_uint_eq(num("12"), 2);
+	ck_assert_uint_eq(num("123"), 3);
+	ck_assert_uint_eq(num("1234"), 3);
+	ck_assert_uint_eq(num("1.2"), 3);          /* 01|20 */
+	ck_assert_uint_eq(num("0.12"), 2);         /* .12 */
+	ck_assert_uint_eq(num("-12"), 3);
+	ck_assert_uint_eq(num("-1.2"), 4);
+	/* Leading and trailing zeros are trimmed. */
+	ck_assert_uint_eq(num("00012"), num("12"));
+	ck_assert_uint_eq(num("120.500"), num("120.5"));
+	ck_assert_uint_eq(num("1200"), 2);         /* 12|00: one digit pair */
+	ck_assert_uint_eq(num("0.0012500"), 3);    /* .00|12|50: two pairs */
+	ck_assert_uint_eq(num("1e5"), num("100000"));
+	ck_assert_uint_eq(num("1.5E-3"), num("0.0015"));
+	/* 38 significant digits: 19 pairs plus one, or 20 when misaligned. */
+	ck_assert_uint_eq(num("12345678901234567890123456789012345678"), 20);
+	ck_assert_uint_eq(num("1.2345678901234567890123456789012345678"), 21);
+	ck_assert_uint_eq(num("-12345678901234567890123456789012345678"), 21);
+	/* Not a number. */
+	ck_assert_uint_eq(num("abc"), 0);
+	ck_assert_uint_eq(num("1.2.3"), 0);
+	ck_assert_uint_eq(num(""), 0);
+	ck_assert_uint_eq(num("1e"), 0);
+}
+END_TEST
+
+/* ---- items ------------------------------------------------------------------------ */
+
+static tu_design t;
+
+static const ddbc_entity *load(const char *text)
+{
+	tu_load_text(&t, text);
+	ck_assert_ptr_nonnull(t.design);
+	ck_assert_uint_ge(t.design->nentities, 1);
+	return &t.design->entities[0];
+}
+
+static const char sizes_design[] =
+	"ddbc: 1\n"
+	"name: sizes\n"
+	"tables:\n"
+	"  Things:\n"
+	"    partition_key: id\n"
+	"entities:\n"
+	"  Thing:\n"
+	"    attributes:\n"
+	"      id: S\n"
+	"      n: N\n"
+	"      s: S\n"
+	"      b: B\n"
+	"      ok: BOOL\n"
+	"      no: NULL\n"
+	"      m: M\n"
+	"      l: L\n"
+	"      ss: SS\n"
+	"      ns: NS\n"
+	"      bs: BS\n"
+	"      名前: S\n"
+	"    examples:\n"
+	"      - { id: a }\n"                                    /* 2 + 1 */
+	"      - { id: a, n: 12, s: \"12\" }\n"                 /* 3 + (1 + 2) + (1 + 2) */
+	"      - { id: a, b: \"AAECAwQ=\", ok: true, no: null }\n" /* 3 + 6 + 3 + 3 */
+	"      - { id: a, m: { a: 1, b: [true, null, x] } }\n"
+	"      - { id: a, m: {}, l: [] }\n"
+	"      - { id: a, ss: [a, bb, ccc], ns: [1, 10, 100.5], bs: [AA==, AAE=] }\n"
+	"      - { id: a, 名前: 東京 }\n";
+
+START_TEST(test_item_sizes)
+{
+	const ddbc_entity *e = load(sizes_design);
+	ck_assert_uint_eq(e->nexamples, 7);
+	ck_assert_uint_eq(ddbc_item_size(e, e->examples[0]), 3);
+	/* A Number 12 and a String "12" are both 2 bytes. */
+	ck_assert_uint_eq(ddbc_item_size(e, e->examples[1]), 3 + 3 + 3);
+	/* Binary by its raw bytes (5), BOOL and NULL one byte. */
+	ck_assert_uint_eq(ddbc_item_size(e, e->examples[2]), 3 + (1 + 5) + (2 + 1) + (2 + 1));
+	/* A Map: 3 bytes, plus per element one byte, its name and its value;
+	 * a List: 3, plus one per element and the element. a: 1 + 1 + 2;
+	 * b: 1 + 1 + (3 + 2 + 2 + 2). */
+	ck_assert_uint_eq(ddbc_item_size(e, e->examples[3]), 3 + 1 + (3 + 4 + 11));
+	/* Empty: 3 bytes each. */
+	ck_assert_uint_eq(ddbc_item_size(e, e->examples[4]), 3 + (1 + 3) + (1 + 3));
+	/* Sets: the sum of their elements. */
+	ck_assert_uint_eq(ddbc_item_size(e, e->examples[5]),
+			  3 + (2 + 6) + (2 + 2 + 2 + 4) + (2 + 1 + 2));
+	/* UTF-8: the name and the value 6 bytes each. */
+	ck_assert_uint_eq(ddbc_item_size(e, e->examples[6]), 3 + 6 + 6);
+	tu_design_free(&t);
+}
+END_TEST
+
+/* An item of exactly total bytes: id plus one String of the rest. */
+static char *item_of(uint64_t total)
+{
+	/* "id: a" is 3 bytes; "s: ..." is 1 + its length. */
+	size_t len = (size_t)(total - 3 - 1);
+	char *text = malloc(len + 512);
+	int head = snprintf(text, 512, "ddbc: 1\nname: big\ntables:\n  Things:\n    partition_key: id\n"
+				       "entities:\n  Thing:\n    attributes: { id: S, s: S }\n"
+				       "    examples:\n      - { id: a, s: \"");
+	memset(text + head, 'x', len);
+	strcpy(text + head + len, "\" }\n");
+	return text;
+}
+
+START_TEST(test_item_limit)
+{
+	const uint64_t sizes[] = { 409599, 409600, 409601 };
+	for (size_t i = 0; i < 3; i++) {
+		char *text = item_of(sizes[i]);
+		const ddbc_entity *e = load(text);
+		ck_assert_uint_eq(ddbc_item_size(e, e->examples[0]), sizes[i]);
+		tu_design_free(&t);
+		free(text);
+	}
+	ck_assert_uint_eq(DDBC_ITEM_SIZE_MAX, 409600);
+}
+END_TEST
+
+/* ---- units: the documentation's worked examples -------------------------------------- */
+
+START_TEST(test_read_units)
+{
+	/* "reading a 3,500-byte item consumes the same throughput as reading a
+	 * 4 KB item" */
+	ck_assert(ddbc_read_units(3500, true) == 1);
+	/* "if your item size is 8 KB, you require 2 read units to sustain one
+	 * strongly consistent read, or 1 read unit if you choose eventually
+	 * consistent reads" */
+	ck_assert(ddbc_read_units(8192, true) == 2);
+	ck_assert(ddbc_read_units(8192, false) == 1);
+	/* "If you read an item of 10 KB, DynamoDB rounds the item size to 12 KB." */
+	ck_assert(ddbc_read_units(10240, true) == 3);
+	/* Query: "if a query returns 10 items whose combined size is 40.8 KB,
+	 * DynamoDB rounds the item size for the operation to 44 KB" -- the sum
+	 * rounded once. */
+	ck_assert(ddbc_read_units((uint64_t)(40.8 * 1024), true) == 11);
+	ck_assert(ddbc_read_units((uint64_t)(40.8 * 1024), false) == 5.5);
+	/* "If a query returns 1500 items of 64 bytes each, the cumulative
+	 * size is 96 KB." */
+	ck_assert(ddbc_read_units(1500 * 64, true) == 24);
+	/* Writes round up to 1 KB. */
+	ck_assert(ddbc_write_units(500) == 1);
+	ck_assert(ddbc_write_units(1024) == 1);
+	ck_assert(ddbc_write_units(1025) == 2);
+	ck_assert(ddbc_write_units(1536) == 2);
+}
+END_TEST
+
+static const char index_design[] =
+	"ddbc: 1\n"
+	"name: idx\n"
+	"tables:\n"
+	"  Scores:\n"
+	"    partition_key: user\n"
+	"    sort_key: game\n"
+	"    gsi:\n"
+	"      ByGame:\n"
+	"        partition_key: game\n"
+	"        sort_key: top\n"
+	"        projection: keys_only\n"
+	"entities:\n"
+	"  Score:\n"
+	"    attributes: { user: S, game: S, top: N, note: S }\n"
+	"    examples:\n"
+	"      - { user: u1, game: g1, top: 10, note: hello }\n"   /* in the index */
+	"      - { user: u1, game: g1, top: 20, note: hello }\n"   /* its key changed */
+	"      - { user: u1, game: g1, note: hello }\n"            /* not in it */
+	"      - { user: u1, game: g1, top: 10, note: other }\n";  /* a non-projected change */
+
+START_TEST(test_index_writes)
+{
+	tu_load_text(&t, index_design);
+	ck_assert_ptr_nonnull(t.design);
+	const ddbc_entity *e = &t.design->entities[0];
+	const ddbc_index *gsi = &t.design->tables[0].gsi[0];
+	const ddbc_node *const *x = (const ddbc_node *const *)e->examples;
+	/* A new item the index holds: one write of its entry. */
+	ck_assert(ddbc_index_write_units(gsi, e, NULL, x[0], false) == 1);
+	/* "If an update to the table changes the value of an indexed key
+	 * attribute (from A to B), two writes are required, one to delete the
+	 * previous item from the index and another write to put the new item
+	 * into the index." */
+	ck_assert(ddbc_index_write_units(gsi, e, x[0], x[1], false) == 2);
+	/* An item that leaves the index: one write (the delete). */
+	ck_assert(ddbc_index_write_units(gsi, e, x[0], x[2], false) == 1);
+	/* An item in the index neither before nor after: none. */
+	ck_assert(ddbc_index_write_units(gsi, e, x[2], x[2], false) == 0);
+	/* A change of an attribute the index does not project: none. */
+	ck_assert(ddbc_index_write_units(gsi, e, x[0], x[3], false) == 0);
+	/* The table always writes the item. */
+	ck_assert(ddbc_index_write_units(&t.design->tables[0].primary, e, x[0], x[3], false) == 1);
+	/* An entry holds the keys of the index and of the table only. */
+	ck_assert_uint_eq(ddbc_entry_size(gsi, e, x[0]), (4 + 2) + (4 + 2) + (3 + 2));
+	tu_design_free(&t);
+}
+END_TEST
+
+/* ---- rules ------------------------------------------------------------------------ */
+
+static ddbc_diags checked;
+static ddbc_source *checked_src;
+
+/* The findings of a whole check of text, resolved as `ddbc lint` does. */
+static void check_text(const char *text)
+{
+	ddbc_settings s;
+	ddbc_settings_init(&s);
+	ddbc_diags_init(&checked);
+	checked_src = tu_source(text);
+	ddbc_design *g = ddbc_check(checked_src, &checked, &s);
+	ck_assert_ptr_nonnull(g);
+	ddbc_diags_finish(&checked, &s, &g->settings);
+	ddbc_design_free(g);
+}
+
+static void check_done(void)
+{
+	ddbc_diags_release(&checked);
+	ddbc_source_free(checked_src);
+}
+
+static size_t count_rule(ddbc_rule rule, ddbc_severity *sev)
+{
+	size_t n = 0;
+	for (size_t i = 0; i < checked.n; i++)
+		if (checked.items[i].rule == rule) {
+			n++;
+			*sev = checked.items[i].severity;
+		}
+	return n;
+}
+
+START_TEST(test_item_size_rule)
+{
+	/* Over the limit: an error; over 75% of it: a warning; under: none. */
+	const uint64_t sizes[] = { 409601, 409600, 307201, 307200 };
+	const size_t want[] = { 1, 1, 1, 0 };
+	const ddbc_severity sev_want[] = { DDBC_SEV_ERROR, DDBC_SEV_WARNING, DDBC_SEV_WARNING,
+					   DDBC_SEV_OFF };
+	for (size_t i = 0; i < 4; i++) {
+		char *text = item_of(sizes[i]);
+		check_text(text);
+		ddbc_severity sev = DDBC_SEV_OFF;
+		ck_assert_uint_eq(count_rule(DDBC_RULE_ITEM_SIZE, &sev), want[i]);
+		ck_assert_int_eq(sev, sev_want[i]);
+		check_done();
+		free(text);
+	}
+}
+END_TEST
+
+START_TEST(test_hot_partition_rates)
+{
+	char *path = tu_srcpath("tests/fixtures/cost/hot-rate.ddb.yaml");
+	char *text = tu_read_file(path, NULL);
+	check_text(text);
+	/* 1,500 puts a second, each a write on the one AllUsers partition. */
+	tu_expect_diag(&checked, DDBC_RULE_HOT_PARTITION, 31, 11, "1500 write units a second");
+	check_done();
+	/* 900 a second: within one partition's 1,000. */
+	char *at = strstr(text, "rate: 1500");
+	ck_assert_ptr_nonnull(at);
+	memcpy(at, "rate:  900", 10);
+	check_text(text);
+	ddbc_severity sev;
+	ck_assert_uint_eq(count_rule(DDBC_RULE_HOT_PARTITION, &sev), 0);
+	check_done();
+	free(text);
+	free(path);
+}
+END_TEST
+
+static Suite *cost_suite(void)
+{
+	Suite *s = suite_create("cost");
+	TCase *tc = tcase_create("sizes");
+	tcase_add_test(tc, test_number_sizes);
+	tcase_add_test(tc, test_item_sizes);
+	tcase_add_test(tc, test_item_limit);
+	tcase_add_test(tc, test_read_units);
+	tcase_add_test(tc, test_index_writes);
+	tcase_add_test(tc, test_item_size_rule);
+	tcase_add_test(tc, test_hot_partition_rates);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+int main(void)
+{
+	SRunner *sr = srunner_create(cost_suite());
+	srunner_run_all(sr, CK_NORMAL);
+	int failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}
