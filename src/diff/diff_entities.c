@@ -332,6 +332,23 @@ void ddbc_diff_patterns(diff_ctx *c)
 
 /* ---- values and projections the new design no longer allows -------------------------- */
 
+/* Whether enum value v is among a's: compared as text, since a type
+ * change converts 4 to "4" and the enum with it. */
+static bool enum_has(const ddbc_attr *a, const ddbc_node *v)
+{
+	strbuf want = STRBUF_INIT, got = STRBUF_INIT;
+	ddbc_json_scalar_text(v, &want);
+	bool found = false;
+	for (uint32_t k = 0; k < a->nenum && !found; k++) {
+		strbuf_reset(&got);
+		ddbc_json_scalar_text(a->enum_values[k], &got);
+		found = !strcmp(strbuf_str(&want), strbuf_str(&got));
+	}
+	strbuf_release(&want);
+	strbuf_release(&got);
+	return found;
+}
+
 json_t *ddbc_diff_enum_removed(const ddbc_attr *a0, const ddbc_attr *a1, bool *unlimited)
 {
 	*unlimited = false;
@@ -342,19 +359,9 @@ json_t *ddbc_diff_enum_removed(const ddbc_attr *a0, const ddbc_attr *a1, bool *u
 		return json_array();
 	}
 	json_t *gone = json_array();
-	for (uint32_t i = 0; i < a0->nenum; i++) {
-		json_t *v0 = ddbc_json_plain(a0->enum_values[i]);
-		bool kept = false;
-		for (uint32_t k = 0; k < a1->nenum && !kept; k++) {
-			json_t *v1 = ddbc_json_plain(a1->enum_values[k]);
-			kept = json_equal(v0, v1);
-			json_decref(v1);
-		}
-		if (kept)
-			json_decref(v0);
-		else
-			json_array_append_new(gone, v0);
-	}
+	for (uint32_t i = 0; i < a0->nenum; i++)
+		if (!enum_has(a1, a0->enum_values[i]))
+			json_array_append_new(gone, ddbc_json_plain(a0->enum_values[i]));
 	if (json_array_size(gone))
 		return gone;
 	json_decref(gone);
