@@ -230,7 +230,7 @@ START_TEST(test_statuses)
 	       "tests/diff/key-template-changed/bad.old.yaml",
 	       "tests/diff/key-template-changed/bad.new.yaml", NULL);
 	ck_assert_int_eq(p.status, 0);
-	ck_assert_uint_eq(p.out_len, 0);
+	ck_assert_str_eq(p.out, "no changes\n");
 	tu_proc_free(&p);
 	/* -o writes the plan there, nothing to standard output. */
 	char out[] = "/tmp/ddbc-plan-XXXXXX";
@@ -251,7 +251,7 @@ START_TEST(test_statuses)
 	/* --all reports documentation changes. */
 	tu_run(&p, NULL, "diff", "tests/diff/doc-changed/bad.old.yaml",
 	       "tests/diff/doc-changed/bad.new.yaml", NULL);
-	ck_assert_uint_eq(p.out_len, 0);
+	ck_assert_str_eq(p.out, "no changes\n");
 	tu_proc_free(&p);
 	tu_run(&p, NULL, "diff", "--all", "tests/diff/doc-changed/bad.old.yaml",
 	       "tests/diff/doc-changed/bad.new.yaml", NULL);
@@ -322,7 +322,11 @@ START_TEST(test_against)
 	tu_proc p;
 	tu_run(&p, &at, "diff", "--against", "HEAD", "design.yaml", NULL);
 	ck_assert_msg(p.status == 1, "exit %d: %s", p.status, p.err);
-	ck_assert(strstr(p.out, "HEAD:design.yaml:16:7: warning: GSI 'GSI3' is deleted"));
+	/* What NEW lost is shown in the working tree's file, at the part that
+	 * lost it, saying where it was. */
+	ck_assert(strstr(p.out, "design.yaml:5:3: warning: GSI 'GSI3' is deleted"));
+	ck_assert(strstr(p.out, "(it was at HEAD:design.yaml:16:7) [gsi-removed]"));
+	ck_assert(!strstr(p.out, "HEAD:design.yaml:16:7: "));
 	ck_assert(strstr(p.out, "design.yaml:46:32: error:"));
 	tu_proc_free(&p);
 	tu_run(&p, &at, "diff", "--against", "no-such-rev", "design.yaml", NULL);
@@ -341,6 +345,7 @@ START_TEST(test_against)
 	tu_run(&p, &at, "diff", "--against", "HEAD", "added.yaml", NULL);
 	ck_assert_msg(p.status == 0, "exit %d: %s", p.status, p.err);
 	ck_assert(strstr(p.err, "'added.yaml' is new since 'HEAD'"));
+	ck_assert(strstr(p.out, "added.yaml:5:3: note: table 'shop' is added [table-added]"));
 	tu_proc_free(&p);
 	/* Several files, as a hook passes them: the worst status wins. */
 	tu_run(&p, &at, "diff", "--against", "HEAD", "added.yaml", "design.yaml", NULL);
