@@ -10,6 +10,7 @@
 #include "import/import.h"
 #include "rules/check.h"
 #include "util/output.h"
+#include "util/repo_path.h"
 #include "util/strbuf.h"
 #include "util/xalloc.h"
 
@@ -97,8 +98,11 @@ static rev_result source_at_rev(const char *path, const char *rev, ddbc_source *
 	char *show[] = { "git", "show", (char *)strbuf_str(&spec), NULL };
 	char *head[] = { "git", "rev-parse", "--verify", "--quiet", "HEAD^{commit}", NULL };
 	rev_result result = REV_FAILED;
+	/* Named as git names it: REV:PATH from the repository's root. */
+	char *from_root = ddbc_repo_path(path);
 	strbuf name = STRBUF_INIT;
-	strbuf_addf(&name, "%s:%s", rev, path);
+	strbuf_addf(&name, "%s:%s", rev, from_root ? from_root : path);
+	free(from_root);
 	*out = NULL;
 	int rc = run_git(dir, inside, NULL);
 	if (rc < 0)
