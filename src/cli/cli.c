@@ -835,7 +835,16 @@ static exit_status run_header(struct opts *o)
 	o->settings.sev[DDBC_RULE_HEADER_NAME] = DDBC_SEV_OFF;
 	return compile(o, emit_header);
 }
-static exit_status run_export(struct opts *o) { return compile(o, emit_export); }
+static exit_status run_export(struct opts *o)
+{
+	/* param-no-value speaks for the queries export: values given on this
+	 * command line, or a format that sends no request, need none (the
+	 * queries emitter still refuses what --param leaves without one). */
+	if ((strcmp(o->format, "queries") || o->nparams) &&
+	    o->settings.sev[DDBC_RULE_PARAM_NO_VALUE] == DDBC_SEV_DEFAULT)
+		o->settings.sev[DDBC_RULE_PARAM_NO_VALUE] = DDBC_SEV_OFF;
+	return compile(o, emit_export);
+}
 
 /* ---- check-items ----------------------------------------------------------------- */
 
