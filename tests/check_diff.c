@@ -260,6 +260,26 @@ START_TEST(test_statuses)
 }
 END_TEST
 
+/* On a terminal a text diff ends with a summary line; without changes it
+ * says so, terminal or not. */
+START_TEST(test_summary)
+{
+	tu_run_opts tty = { .tty = true, .no_color = "1" };
+	tu_proc p;
+	tu_run(&p, &tty, "diff", OLD, NEW, NULL);
+	ck_assert_int_eq(p.status, 1);
+	ck_assert_msg(strstr(p.out, "6 changes: 1 error, 4 warnings, 1 note"), "%s", p.out);
+	tu_proc_free(&p);
+	tu_run(&p, NULL, "diff", OLD, NEW, NULL);
+	ck_assert(!strstr(p.out, "changes:"));
+	tu_proc_free(&p);
+	tu_run(&p, &tty, "diff", OLD, OLD, NULL);
+	ck_assert_int_eq(p.status, 0);
+	ck_assert_msg(strstr(p.out, "no changes"), "%s", p.out);
+	tu_proc_free(&p);
+}
+END_TEST
+
 START_TEST(test_bad_inputs)
 {
 	tu_proc p;
@@ -284,6 +304,16 @@ START_TEST(test_bad_inputs)
 	tu_run(&p, NULL, "diff", "--format", "md", OLD, NEW, NULL);
 	ck_assert_int_eq(p.status, 2);
 	tu_proc_free(&p);
+	/* github and sarif carry NEW's errors in their own format, not as text. */
+	static const char *const machine[] = { "github", "sarif" };
+	for (size_t i = 0; i < 2; i++) {
+		tu_run(&p, NULL, "diff", "--format", machine[i], OLD,
+		       "tests/fixtures/lint-bad.ddb.yaml", NULL);
+		ck_assert_int_eq(p.status, 1);
+		ck_assert_msg(p.err_len == 0, "%s: stderr:\n%s", machine[i], p.err);
+		ck_assert(strstr(p.out, i ? "\"executionSuccessful\": false" : "::error file="));
+		tu_proc_free(&p);
+	}
 }
 END_TEST
 
@@ -373,6 +403,7 @@ static Suite *diff_suite(void)
 	tcase_add_loop_test(tc, test_format_golden, 0, 5);
 	tcase_add_test(tc, test_statuses);
 	tcase_add_test(tc, test_bad_inputs);
+	tcase_add_test(tc, test_summary);
 	tcase_add_test(tc, test_against);
 	suite_add_tcase(s, tc);
 	return s;
