@@ -138,8 +138,15 @@ void ddbc_check_param_no_value(const ddbc_design *g, ddbc_diags *d)
 {
 	for (size_t i = 0; i < g->npatterns; i++) {
 		const ddbc_pattern *p = &g->patterns[i];
-		/* The export writes requests only for resolved patterns. */
-		if (!p->analysed || !p->table || !p->index || !p->id.s)
+		/* The export writes requests only for resolved patterns; a pattern
+		 * or an entity read with an error may hold its values under the
+		 * misspelt field that error names (one mistake, one finding). */
+		if (!p->analysed || !p->table || !p->index || !p->id.s || p->incomplete)
+			continue;
+		bool whole = true;
+		for (size_t k = 0; k < p->nmatched && whole; k++)
+			whole = !p->matched[k]->incomplete;
+		if (!whole)
 			continue;
 		walk w = { g, p, d, STRBUF_INIT };
 		strbuf_addch(&w.done, '\n');
