@@ -116,16 +116,19 @@ static void backfill_step(entity_work *w, const ddbc_attr *a1, bool added, strbu
 {
 	const ddbc_entity *e = a1->entity;
 	json_t *f = facts_attr(e, a1);
+	bool known = a1->template.s || example_value(a1);
 	if (a1->template.s)
 		json_object_set_new(f, "template", ddbc_json_str(a1->template.s));
 	else if (example_value(a1))
 		json_object_set_new(f, "example", ddbc_json_attr_value(example_value(a1),
 								       a1->type));
+	if (a1->type != DDBC_TYPE_NONE)
+		json_object_set_new(f, "type", json_string(ddbc_type_short(a1->type)));
 	makes_attr(makes, e, a1, a1->template.s ? "as template renders it" : "");
-	place(w, plan_manual(w->p, "backfill", f, strbuf_str(makes), added ?
-			     "backfill the new required '%s' in every stored '%s' item" :
-			     "backfill '%s' in every stored '%s' item that lacks it",
-			     a1->name.s, e->name.s), a1->name.s);
+	place(w, plan_manual(w->p, "backfill", f, strbuf_str(makes), "backfill %s'%s' in every "
+			     "stored '%s' item that lacks it%s", added ? "the new required " : "",
+			     a1->name.s, e->name.s, known ? "" : " (the design gives no value: "
+			     "choose a default of its type)"), a1->name.s);
 }
 
 static void enum_step(entity_work *w, const ddbc_attr *a0, const ddbc_attr *a1,

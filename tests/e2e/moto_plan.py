@@ -278,8 +278,13 @@ def old_items(design):
         attrs = design.attrs(name)
         examples = e.get("examples") or []
         if not examples:
-            n = max([len(a.get("enum") or []) for a in attrs.values()] + [1])
-            examples = [{k: made_up(a, i) for k, a in attrs.items() if not a.get("template")}
+            # One item per enum value (at least two), every other one with
+            # its required attributes only, as stored items often are.
+            n = max([len(a.get("enum") or []) for a in attrs.values()] + [2])
+            parts = {p for a in attrs.values() for p in a.get("placeholders") or []}
+            examples = [{k: made_up(a, i) for k, a in attrs.items() if not a.get("template")
+                         and (i % 2 == 0 or a.get("required") or a.get("key")
+                              or a.get("enum") or k in parts)}
                         for i in range(n)]
         for ex in examples:
             item = {k: typed(v, attrs[k]["type"]) if k in attrs else guess(v) for k, v in ex.items()}
@@ -401,7 +406,10 @@ class Run:
             if "template" in step:
                 v = render(step["template"], self.new.values(step["entity"], item))
                 return typed(v, a["type"]) if v is not None else None
-            return step.get("example")
+            if "example" in step:
+                return step["example"]
+            # No value in the design: a default of its type, as the step asks.
+            return typed(made_up(a, 0), step["type"])
         self.rewrite(step, value)
 
     def do_rewrite_values(self, step):
@@ -556,6 +564,15 @@ def final_check(exe, new, run, new_tables, stored):
             if want[k] != have.get(k):
                 problems.append(f"{req['TableName']} {k}: want {want[k]}, have {have.get(k)}")
     items = [i for t in run.tables() for i in run.scan(t)]
+    # A renamed TTL attribute: every item that held the old one holds the new.
+    for t in run.new.tables:
+        old_ttl, new_ttl = ttl_of(run.old.model, t), ttl_of(run.new.model, t)
+        if old_ttl and new_ttl and old_ttl != new_ttl and t in run.old.tables:
+            had = sum(1 for table, _, i in stored if table == t and old_ttl in i)
+            has = sum(1 for i in run.scan(t) if new_ttl in i)
+            if has < had:
+                problems.append(f"table '{t}': {had} items held TTL '{old_ttl}', only {has} "
+                                f"hold '{new_ttl}': the others never expire")
     kept = [s for s in stored if s[1] in run.new.entities]
     if len(items) < len(kept):
         problems.append(f"{len(kept)} items of NEW's entities were stored, {len(items)} are left")
