@@ -837,15 +837,19 @@ static exit_status run_header(struct opts *o)
 	o->settings.sev[DDBC_RULE_HEADER_NAME] = DDBC_SEV_OFF;
 	return compile(o, emit_header);
 }
-static exit_status run_export(struct opts *o)
+static exit_status run_export(struct opts *o) { return compile(o, emit_export); }
+
+/* param-no-value speaks for the queries export: lint reports it so that a
+ * design lint passes is one that export takes, but the commands that send
+ * no request (and the export given values by --param, whose emitter still
+ * refuses what they leave without one) need no values. */
+static void param_values_needed(const struct command *cmd, struct opts *o)
 {
-	/* param-no-value speaks for the queries export: values given on this
-	 * command line, or a format that sends no request, need none (the
-	 * queries emitter still refuses what --param leaves without one). */
-	if ((strcmp(o->format, "queries") || o->nparams) &&
-	    o->settings.sev[DDBC_RULE_PARAM_NO_VALUE] == DDBC_SEV_DEFAULT)
+	bool needs = !strcmp(cmd->name, "lint") ||
+		     (!strcmp(cmd->name, "export") && !strcmp(o->format, "queries") &&
+		      !o->nparams);
+	if (!needs && o->settings.sev[DDBC_RULE_PARAM_NO_VALUE] == DDBC_SEV_DEFAULT)
 		o->settings.sev[DDBC_RULE_PARAM_NO_VALUE] = DDBC_SEV_OFF;
-	return compile(o, emit_export);
 }
 
 /* ---- check-items ----------------------------------------------------------------- */
@@ -1050,7 +1054,10 @@ static exit_status run_command(const struct command *cmd, int argc, char **argv)
 	ddbc_items_opts_init(&o.items);
 	exit_status status = EXIT_USAGE;
 	switch (parse_options(cmd, argc, argv, &o)) {
-	case CLI_GO_ON: status = cmd->run(&o); break;
+	case CLI_GO_ON:
+		param_values_needed(cmd, &o);
+		status = cmd->run(&o);
+		break;
 	case CLI_DONE: status = EXIT_OK; break;
 	case CLI_USAGE_ERROR: break;
 	}
