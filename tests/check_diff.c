@@ -354,7 +354,7 @@ START_TEST(test_against)
 	ck_assert_msg(p.status == 1, "exit %d: %s", p.status, p.err);
 	/* What NEW lost is shown in the working tree's file, at the part that
 	 * lost it, saying where it was. */
-	ck_assert(strstr(p.out, "design.yaml:5:3: warning: GSI 'GSI3' is deleted"));
+	ck_assert(strstr(p.out, "design.yaml:12:5: warning: GSI 'GSI3' is deleted"));
 	ck_assert(strstr(p.out, "(it was at HEAD:design.yaml:16:7) [gsi-removed]"));
 	ck_assert(!strstr(p.out, "HEAD:design.yaml:16:7: "));
 	ck_assert(strstr(p.out, "design.yaml:46:32: error:"));

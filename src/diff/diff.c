@@ -49,6 +49,30 @@ ddbc_loc ddbc_diff_section_loc(const ddbc_design *g, const char *section)
 	return (ddbc_loc){ 1, 1 };
 }
 
+ddbc_loc ddbc_diff_field_loc(const ddbc_design *g, ddbc_loc owner, const char *field)
+{
+	/* The block of the mapping whose key is at owner: the lines below it
+	 * indented deeper. Its field is a key of its own there, written in
+	 * block style; a flow mapping ({ gsi: ... }) is answered by owner. */
+	size_t flen = strlen(field), len;
+	unsigned indent = owner.column ? owner.column - 1 : 0;
+	for (unsigned line = owner.line + 1;; line++) {
+		const char *text = ddbc_source_line(g->src, line, &len);
+		if (!text)
+			break;
+		size_t lead = 0;
+		while (lead < len && text[lead] == ' ')
+			lead++;
+		if (lead == len || text[lead] == '#')
+			continue;
+		if (lead <= indent)
+			break;
+		if (len - lead > flen && !memcmp(text + lead, field, flen) && text[lead + flen] == ':')
+			return (ddbc_loc){ line, (unsigned)lead + 1 };
+	}
+	return owner;
+}
+
 /* ---- the design's own fields ------------------------------------------------------- */
 
 static void diff_design(diff_ctx *c)
@@ -136,7 +160,8 @@ static void diff_gsis(diff_ctx *c, const ddbc_table *t0, const ddbc_table *t1)
 		const ddbc_index *g0 = &t0->gsi[i], *g1 = ddbc_diff_gsi(t1, g0->name.s);
 		if (!g1) {
 			ops++;
-			ddbc_diff_removed(c, DDBC_RULE_GSI_REMOVED, g0->name.loc, t1->name.loc,
+			ddbc_diff_removed(c, DDBC_RULE_GSI_REMOVED, g0->name.loc,
+					  ddbc_diff_field_loc(c->new, t1->name.loc, "gsi"),
 					 "GSI '%s' is deleted from table '%s': queries on it fail from "
 					 "then on, and creating it again rebuilds it from every item; "
 					 "remove its callers first", g0->name.s, t0->name.s);
@@ -213,7 +238,8 @@ static void diff_lsis(diff_ctx *c, const ddbc_table *t0, const ddbc_table *t1)
 		const ddbc_index *l0 = &t0->lsi[i];
 		if (!ddbc_table_index(t1, l0->name.s) || ddbc_table_index(t1, l0->name.s)->kind !=
 		    DDBC_INDEX_LSI)
-			ddbc_diff_removed(c, DDBC_RULE_LSI_CHANGED, l0->name.loc, t1->name.loc,
+			ddbc_diff_removed(c, DDBC_RULE_LSI_CHANGED, l0->name.loc,
+					  ddbc_diff_field_loc(c->new, t1->name.loc, "lsi"),
 					 "LSI '%s' is removed from table '%s': an LSI can only be "
 					 "dropped with its table, so this needs a new table and a copy "
 					 "of every item", l0->name.s, t0->name.s);

@@ -167,13 +167,13 @@ static void diff_attrs(diff_ctx *c, const ddbc_entity *e0, const ddbc_entity *e1
 		const char *use = ddbc_diff_removed_use(c->old, a0, e1->table);
 		if (use)
 			ddbc_diff_removed(c, DDBC_RULE_ATTRIBUTE_REMOVED, a0->name.loc,
-					  e1->name.loc, "'%s.%s' is removed but was %s: stored "
+					  ddbc_diff_field_loc(c->new, e1->name.loc, "attributes"), "'%s.%s' is removed but was %s: stored "
 					  "items still hold it, and what used it finds nothing; keep "
 					  "it until every use and every stored value is gone",
 					  e0->name.s, a0->name.s, use);
 		else if (ddbc_attr_required(a0, NULL))
 			ddbc_diff_removed(c, DDBC_RULE_REQUIRED_REMOVED, a0->name.loc,
-					  e1->name.loc, "required attribute '%s.%s' is removed: "
+					  ddbc_diff_field_loc(c->new, e1->name.loc, "attributes"), "required attribute '%s.%s' is removed: "
 					  "code deployed from the old design expects it in every "
 					  "item, and items written from now on lack it; deploy "
 					  "readers that do without it before writers that omit it",

@@ -29,6 +29,10 @@ void ddbc_diff_report(diff_ctx *c, bool in_old, ddbc_rule rule, ddbc_loc loc, co
 void ddbc_diff_removed(diff_ctx *c, ddbc_rule rule, ddbc_loc old_loc, ddbc_loc new_loc,
 		       const char *fmt, ...) __attribute__((format(printf, 5, 6)));
 
+/* Where field of the mapping whose key is at owner starts in g's text
+ * (an entity's `attributes:`, a table's `gsi:`), else owner. */
+ddbc_loc ddbc_diff_field_loc(const ddbc_design *g, ddbc_loc owner, const char *field);
+
 /* Where a top-level section (tables, entities, access_patterns) of g
  * starts: its key, else the file's start. */
 ddbc_loc ddbc_diff_section_loc(const ddbc_design *g, const char *section);
