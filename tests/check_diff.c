@@ -230,7 +230,7 @@ START_TEST(test_statuses)
 	       "tests/diff/key-template-changed/bad.old.yaml",
 	       "tests/diff/key-template-changed/bad.new.yaml", NULL);
 	ck_assert_int_eq(p.status, 0);
-	ck_assert_uint_eq(p.out_len, 0);
+	ck_assert_str_eq(p.out, "no changes\n");
 	tu_proc_free(&p);
 	/* -o writes the plan there, nothing to standard output. */
 	char out[] = "/tmp/ddbc-plan-XXXXXX";
@@ -242,18 +242,40 @@ START_TEST(test_statuses)
 	ck_assert_int_eq(p.status, 0);
 	ck_assert_uint_eq(p.out_len, 0);
 	char *plan = tu_read_file(out, NULL);
-	ck_assert(plan && strstr(plan, "\"GlobalSecondaryIndexUpdates\"") && !strstr(plan, "manual"));
+	/* The TTL moves: the hour's wait stands between disable and enable. */
+	ck_assert(plan && strstr(plan, "\"GlobalSecondaryIndexUpdates\"") &&
+		  strstr(plan, "\"action\": \"wait\"") && strstr(plan, "\"wait_seconds\": 3600"));
 	free(plan);
 	unlink(out);
 	tu_proc_free(&p);
 	/* --all reports documentation changes. */
 	tu_run(&p, NULL, "diff", "tests/diff/doc-changed/bad.old.yaml",
 	       "tests/diff/doc-changed/bad.new.yaml", NULL);
-	ck_assert_uint_eq(p.out_len, 0);
+	ck_assert_str_eq(p.out, "no changes\n");
 	tu_proc_free(&p);
 	tu_run(&p, NULL, "diff", "--all", "tests/diff/doc-changed/bad.old.yaml",
 	       "tests/diff/doc-changed/bad.new.yaml", NULL);
 	ck_assert(strstr(p.out, "[doc-changed]"));
+	tu_proc_free(&p);
+}
+END_TEST
+
+/* On a terminal a text diff ends with a summary line; without changes it
+ * says so, terminal or not. */
+START_TEST(test_summary)
+{
+	tu_run_opts tty = { .tty = true, .no_color = "1" };
+	tu_proc p;
+	tu_run(&p, &tty, "diff", OLD, NEW, NULL);
+	ck_assert_int_eq(p.status, 1);
+	ck_assert_msg(strstr(p.out, "6 changes: 1 error, 4 warnings, 1 note"), "%s", p.out);
+	tu_proc_free(&p);
+	tu_run(&p, NULL, "diff", OLD, NEW, NULL);
+	ck_assert(!strstr(p.out, "changes:"));
+	tu_proc_free(&p);
+	tu_run(&p, &tty, "diff", OLD, OLD, NULL);
+	ck_assert_int_eq(p.status, 0);
+	ck_assert_msg(strstr(p.out, "no changes"), "%s", p.out);
 	tu_proc_free(&p);
 }
 END_TEST
@@ -282,6 +304,16 @@ START_TEST(test_bad_inputs)
 	tu_run(&p, NULL, "diff", "--format", "md", OLD, NEW, NULL);
 	ck_assert_int_eq(p.status, 2);
 	tu_proc_free(&p);
+	/* github and sarif carry NEW's errors in their own format, not as text. */
+	static const char *const machine[] = { "github", "sarif" };
+	for (size_t i = 0; i < 2; i++) {
+		tu_run(&p, NULL, "diff", "--format", machine[i], OLD,
+		       "tests/fixtures/lint-bad.ddb.yaml", NULL);
+		ck_assert_int_eq(p.status, 1);
+		ck_assert_msg(p.err_len == 0, "%s: stderr:\n%s", machine[i], p.err);
+		ck_assert(strstr(p.out, i ? "\"executionSuccessful\": false" : "::error file="));
+		tu_proc_free(&p);
+	}
 }
 END_TEST
 
@@ -320,7 +352,11 @@ START_TEST(test_against)
 	tu_proc p;
 	tu_run(&p, &at, "diff", "--against", "HEAD", "design.yaml", NULL);
 	ck_assert_msg(p.status == 1, "exit %d: %s", p.status, p.err);
-	ck_assert(strstr(p.out, "HEAD:design.yaml:16:7: warning: GSI 'GSI3' is deleted"));
+	/* What NEW lost is shown in the working tree's file, at the part that
+	 * lost it, saying where it was. */
+	ck_assert(strstr(p.out, "design.yaml:12:5: warning: GSI 'GSI3' is deleted"));
+	ck_assert(strstr(p.out, "(it was at HEAD:design.yaml:16:7) [gsi-removed]"));
+	ck_assert(!strstr(p.out, "HEAD:design.yaml:16:7: "));
 	ck_assert(strstr(p.out, "design.yaml:46:32: error:"));
 	tu_proc_free(&p);
 	tu_run(&p, &at, "diff", "--against", "no-such-rev", "design.yaml", NULL);
@@ -339,6 +375,7 @@ START_TEST(test_against)
 	tu_run(&p, &at, "diff", "--against", "HEAD", "added.yaml", NULL);
 	ck_assert_msg(p.status == 0, "exit %d: %s", p.status, p.err);
 	ck_assert(strstr(p.err, "'added.yaml' is new since 'HEAD'"));
+	ck_assert(strstr(p.out, "added.yaml:5:3: note: table 'shop' is added [table-added]"));
 	tu_proc_free(&p);
 	/* Several files, as a hook passes them: the worst status wins. */
 	tu_run(&p, &at, "diff", "--against", "HEAD", "added.yaml", "design.yaml", NULL);
@@ -366,6 +403,7 @@ static Suite *diff_suite(void)
 	tcase_add_loop_test(tc, test_format_golden, 0, 5);
 	tcase_add_test(tc, test_statuses);
 	tcase_add_test(tc, test_bad_inputs);
+	tcase_add_test(tc, test_summary);
 	tcase_add_test(tc, test_against);
 	suite_add_tcase(s, tc);
 	return s;

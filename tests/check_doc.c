@@ -364,7 +364,8 @@ START_TEST(test_lsi_ttl_billing)
 		"      createdAt: { type: N, format: epoch seconds }\n      note: S\n"
 		"      expiresAt: N\n"
 		"access_patterns:\n  by-time:\n    index: ByTime\n    operation: query\n"
-		"    key: { PK: \"E#{id}\", createdAt: { gt: 100 } }\n    consistent_read: true\n");
+		"    key: { PK: \"E#{id}\", createdAt: { gt: 100 } }\n    consistent_read: true\n"
+		"    example: { id: e1 }\n");
 	char *md = emit(c.g, false, DDBC_LANG_EN, NULL);
 	expect_contains(md, "**Billing**: provisioned (read 5, write 2) · **TTL**: `expiresAt`\n");
 	expect_contains(md, "| ByKind | GSI (read 1, write 1) | kind (String) | — | KEYS\\_ONLY |  |\n"
@@ -771,7 +772,8 @@ START_TEST(test_long_blocks_split)
 	strbuf_addstr(&text, "access_patterns:\n");
 	for (int i = 0; i < 1500; i++)
 		strbuf_addf(&text, "  pattern-%04d:\n    description: Every entity %04d by id.\n"
-				   "    operation: get\n    key: { PK: \"E%04d#{id}\" }\n", i, i, i);
+				   "    operation: get\n    key: { PK: \"E%04d#{id}\" }\n"
+				   "    example: { id: i%04d }\n", i, i, i, i);
 	checked c;
 	check_text(&c, text.buf);
 	for (int html = 0; html < 2; html++) {

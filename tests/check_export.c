@@ -403,11 +403,14 @@ START_TEST(test_missing_parameter)
 	tu_run(&p, NULL, "export", "--format", "queries", MISSING, NULL);
 	ck_assert_int_eq(p.status, 1);
 	ck_assert_uint_eq(p.out_len, 0);
-	/* One finding per parameter, at the condition that uses it. */
+	/* One finding per parameter, at the condition that uses it: the design's
+	 * check (lint's param-no-value) says it before the emitter would. */
 	ck_assert_msg(tu_contains(p.err, p.err_len,
 				  MISSING ":21:11: error: parameter 'day' of access pattern "
-				  "'events-in-month' has no value; pass --param day=VALUE, or "
-				  "give it in the pattern's example [unresolved-reference]"),
+				  "'events-in-month' has no value, which `ddbc export --format "
+				  "queries` needs to write its request; give it in the pattern's "
+				  "example (example: { day: ... }) or an example item of its "
+				  "entity, or pass --param day=VALUE to the export [param-no-value]"),
 		      "%s", p.err);
 	ck_assert_msg(tu_contains(p.err, p.err_len,
 				  MISSING ":22:26: error: parameter 'month' of access pattern "

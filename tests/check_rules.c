@@ -432,7 +432,7 @@ static const char shop_prefix_typo[] =
 	"      SK: { type: S, template: \"ORDER#{orderId}\" }\n"
 	"      customerId: S\n      orderId: S\n"
 	"access_patterns:\n  customer-orders:\n    operation: query\n    key:\n"
-	"      PK: \"CUSTOMERS#{customerId}\"\n";
+	"      PK: \"CUSTOMERS#{customerId}\"\n    example: { customerId: c1 }\n";
 
 /* A condition that matches nothing on a pattern that declares its
  * entities: one error of pattern-entities at `entities`, with the
@@ -483,9 +483,10 @@ START_TEST(test_number_key_constant)
 		"ddbc: 1\nname: scores\ntables:\n  Scores:\n    partition_key: game\n"
 		"    sort_key: score\nentities:\n  Score:\n    attributes:\n      game: S\n"
 		"      score: N\naccess_patterns:\n  top:\n    operation: query\n"
-		"    key: { game: \"{game}\", score: { ge: \"abc\" } }\n  fine:\n"
-		"    operation: query\n"
-		"    key: { game: \"{game}\", score: { between: [10, \"{max}\"] } }\n";
+		"    key: { game: \"{game}\", score: { ge: \"abc\" } }\n"
+		"    example: { game: g1 }\n  fine:\n    operation: query\n"
+		"    key: { game: \"{game}\", score: { between: [10, \"{max}\"] } }\n"
+		"    example: { game: g1, max: 20 }\n";
 	ddbc_diags d;
 	ddbc_source *src;
 	lint_text(text, &d, &src);

@@ -10,6 +10,7 @@
 #include "import/import.h"
 #include "rules/check.h"
 #include "util/output.h"
+#include "util/repo_path.h"
 #include "util/strbuf.h"
 #include "util/xalloc.h"
 
@@ -69,9 +70,18 @@ static int run_git(const char *dir, char *const argv[], strbuf *out)
 /* What reading FILE at a revision gave. */
 typedef enum rev_result {
 	REV_OK,                  /* *out is FILE as git holds it there */
-	REV_NEW_FILE,            /* FILE is tracked but did not exist at rev */
+	REV_NEW_FILE,            /* FILE did not exist at rev, or rev is a commit
+				  * still to come (a repository's first): *out is
+				  * an empty design, so everything in FILE is added */
 	REV_FAILED               /* no git, no checkout, unknown rev, untracked: said */
 } rev_result;
+
+/* The design before there was one: no tables, no entities, no patterns. */
+static ddbc_source *empty_design(const char *name)
+{
+	static const char text[] = "ddbc: 1\nname: empty\ntables: {}\nentities: {}\n";
+	return ddbc_source_from_memory(name, text, sizeof(text) - 1);
+}
 
 /* FILE as git holds it at rev, as a source named "REV:FILE". */
 static rev_result source_at_rev(const char *path, const char *rev, ddbc_source **out)
@@ -86,7 +96,13 @@ static rev_result source_at_rev(const char *path, const char *rev, ddbc_source *
 			   NULL };
 	char *tracked[] = { "git", "ls-files", "--error-unmatch", "--", basename(bcopy), NULL };
 	char *show[] = { "git", "show", (char *)strbuf_str(&spec), NULL };
+	char *head[] = { "git", "rev-parse", "--verify", "--quiet", "HEAD^{commit}", NULL };
 	rev_result result = REV_FAILED;
+	/* Named as git names it: REV:PATH from the repository's root. */
+	char *from_root = ddbc_repo_path(path);
+	strbuf name = STRBUF_INIT;
+	strbuf_addf(&name, "%s:%s", rev, from_root ? from_root : path);
+	free(from_root);
 	*out = NULL;
 	int rc = run_git(dir, inside, NULL);
 	if (rc < 0)
@@ -94,20 +110,20 @@ static rev_result source_at_rev(const char *path, const char *rev, ddbc_source *
 	else if (rc != 0)
 		fprintf(stderr, "ddbc diff: '%s' is not in a git checkout; compare two files "
 				"instead: ddbc diff OLD NEW\n", path);
-	else if (run_git(dir, verify, NULL) != 0)
+	else if (run_git(dir, verify, NULL) != 0 && run_git(dir, head, NULL) == 0)
 		fprintf(stderr, "ddbc diff: unknown revision '%s'\n", rev);
 	else if (run_git(dir, tracked, NULL) != 0)
 		fprintf(stderr, "ddbc diff: '%s' is not under git (git add it, or compare two "
 				"files: ddbc diff OLD NEW)\n", path);
-	else if (run_git(dir, show, &text) != 0)
+	else if (run_git(dir, show, &text) != 0) {
+		/* Not at rev, or no commit at all yet: nothing was deployed. */
+		*out = empty_design(strbuf_str(&name));
 		result = REV_NEW_FILE;
-	else {
-		strbuf name = STRBUF_INIT;
-		strbuf_addf(&name, "%s:%s", rev, path);
+	} else {
 		*out = ddbc_source_from_memory(strbuf_str(&name), strbuf_str(&text), text.len);
-		strbuf_release(&name);
 		result = REV_OK;
 	}
+	strbuf_release(&name);
 	strbuf_release(&spec);
 	strbuf_release(&revc);
 	strbuf_release(&text);
@@ -133,9 +149,10 @@ static rev_result open_side(side *s, const char *path, const char *rev,
 {
 	memset(s, 0, sizeof(*s));
 	ddbc_diags_init(&s->d);
+	rev_result got = REV_OK;
 	if (rev) {
-		rev_result got = source_at_rev(path, rev, &s->src);
-		if (got != REV_OK)
+		got = source_at_rev(path, rev, &s->src);
+		if (got == REV_FAILED)
 			return got;
 	} else if (!(s->src = ddbc_source_read(path))) {
 		s->read_errno = errno;
@@ -143,7 +160,7 @@ static rev_result open_side(side *s, const char *path, const char *rev,
 		return REV_FAILED;
 	}
 	s->design = ddbc_check(s->src, &s->d, r->settings);
-	return s->d.fatal ? REV_FAILED : REV_OK;
+	return s->d.fatal ? REV_FAILED : got;
 }
 
 /* OLD as the live tables of r->live_paths, imported to a design named
@@ -179,7 +196,8 @@ static void live_settings(ddbc_settings *s)
 		DDBC_RULE_ENTITY_REMOVED, DDBC_RULE_INDEX_KEY_TEMPLATE_CHANGED,
 		DDBC_RULE_TTL_CHANGED, DDBC_RULE_ATTRIBUTE_REQUIRED, DDBC_RULE_PATTERN_REMOVED,
 		DDBC_RULE_PATTERN_MOVED, DDBC_RULE_ENTITY_ADDED, DDBC_RULE_ATTRIBUTE_ADDED,
-		DDBC_RULE_PATTERN_ADDED, DDBC_RULE_DOC_CHANGED,
+		DDBC_RULE_PATTERN_ADDED, DDBC_RULE_DOC_CHANGED, DDBC_RULE_ENUM_VALUE_REMOVED,
+		DDBC_RULE_REQUIRED_REMOVED, DDBC_RULE_PROJECTION_NARROWED,
 	};
 	for (size_t i = 0; i < sizeof(design_only) / sizeof(design_only[0]); i++)
 		if (s->sev[design_only[i]] == DDBC_SEV_DEFAULT)
@@ -193,9 +211,19 @@ static void close_side(side *s)
 	ddbc_source_free(s->src);
 }
 
-/* Prints a design's own findings at error level to stderr. */
+/* Whether the findings are text for a person (text, or the plan's stderr):
+ * the machine formats carry a design's errors in their own failure report. */
+static bool text_format(const ddbc_diff_request *r)
+{
+	return !strcmp(r->format, "text") || !strcmp(r->format, "plan");
+}
+
+/* Prints a design's own findings at error level to stderr, in text
+ * formats only. */
 static void print_errors(const side *s, const ddbc_diff_request *r)
 {
+	if (!text_format(r))
+		return;
 	ddbc_print_opts print = { DDBC_DIAG_TEXT, r->color, 1, DDBC_SEV_ERROR, false, NULL };
 	ddbc_diags_print(stderr, &s->d, &print);
 	fflush(stderr);
@@ -232,11 +260,44 @@ static void print_failure(const side *s, const char *path, const ddbc_diff_reque
 
 /* ---- output ---------------------------------------------------------------------------- */
 
+/* The last lines of a text diff: "no changes" when there are none (a
+ * person, a hook's log, must see that the diff ran), and on a terminal a
+ * summary of what was found. */
+static void print_tail(FILE *out, const ddbc_diags *d, const ddbc_diff_request *r,
+		       bool terminal)
+{
+	ddbc_counts n = ddbc_diags_count(d);
+	size_t total = n.errors + n.warnings + n.notes;
+	if (r->against)
+		fprintf(out, "%s: ", r->new_path);
+	if (!total) {
+		fprintf(out, "no changes%s%s\n", r->against ? " since " : "",
+			r->against ? r->against : "");
+		return;
+	}
+	if (!terminal)
+		return;
+	fprintf(out, "%zu change%s: %zu error%s, %zu warning%s, %zu note%s", total,
+		total == 1 ? "" : "s", n.errors, n.errors == 1 ? "" : "s", n.warnings,
+		n.warnings == 1 ? "" : "s", n.notes, n.notes == 1 ? "" : "s");
+	if (n.suppressed)
+		fprintf(out, " (%zu suppressed)", n.suppressed);
+	fputc('\n', out);
+}
+
 static int write_findings(FILE *out, const ddbc_diags *d, const ddbc_diff_request *r)
 {
 	ddbc_print_opts print = { DDBC_DIAG_TEXT, r->color && !r->output, 2, DDBC_SEV_OFF, false, NULL };
 	ddbc_diag_format_parse(r->format, &print.format);
 	ddbc_diags_print(out, d, &print);
+	if (print.format == DDBC_DIAG_TEXT) {
+		ddbc_counts n = ddbc_diags_count(d);
+		bool terminal = !r->output && isatty(STDOUT_FILENO);
+		/* Without a terminal a line that follows the findings would be
+		 * read as one of them; "no changes" stands alone. */
+		if (terminal || !(n.errors + n.warnings + n.notes))
+			print_tail(out, d, r, terminal);
+	}
 	return ferror(out) ? -1 : 0;
 }
 
@@ -272,7 +333,12 @@ static int compare(const side *o, const side *n, const ddbc_diff_request *r)
 		cli.sev[DDBC_RULE_DOC_CHANGED] = DDBC_SEV_NOTE;
 	if (r->live_paths)
 		live_settings(&cli);
-	ddbc_diff(o->design, n->design, &d, r->all);
+	/* Against a revision, OLD is no file of the checkout: what NEW lost
+	 * is shown where NEW lost it. */
+	if (r->against)
+		ddbc_diff_in_tree(o->design, n->design, &d, r->all);
+	else
+		ddbc_diff(o->design, n->design, &d, r->all);
 	ddbc_diags_finish(&d, &cli, &n->design->settings);
 	ddbc_diff_sort(&d);
 	int status = STATUS_USAGE;
@@ -295,13 +361,13 @@ int ddbc_cli_diff(const ddbc_diff_request *r)
 	int status = STATUS_USAGE;
 	rev_result ro = r->live_paths ? open_live(&o, r)
 			: open_side(&o, r->against ? r->new_path : r->old_path, r->against, r);
-	rev_result rn = ro == REV_OK ? open_side(&n, r->new_path, NULL, r) : REV_FAILED;
-	if (ro == REV_NEW_FILE) {
-		/* A design added since REV has nothing deployed to break. */
-		fprintf(stderr, "ddbc diff: '%s' is new since '%s': nothing to compare\n",
+	rev_result rn = ro != REV_FAILED ? open_side(&n, r->new_path, NULL, r) : REV_FAILED;
+	if (ro == REV_NEW_FILE && text_format(r))
+		/* A design added since REV (or a repository's first commit): what
+		 * it holds is all added, nothing deployed can break. */
+		fprintf(stderr, "ddbc diff: '%s' is new since '%s': everything in it is added\n",
 			r->new_path, r->against);
-		status = STATUS_OK;
-	} else if (ro != REV_OK) {
+	if (ro == REV_FAILED) {
 		if (o.src)
 			print_errors(&o, r);
 		print_failure(&o, r->against ? r->new_path : r->old_path, r);
@@ -314,7 +380,7 @@ int ddbc_cli_diff(const ddbc_diff_request *r)
 		status = compare(&o, &n, r);
 	}
 	close_side(&o);
-	if (ro == REV_OK)
+	if (ro != REV_FAILED)
 		close_side(&n);
 	return status;
 }

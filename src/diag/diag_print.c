@@ -1,5 +1,6 @@
 /* diag_print.c - one printer per output format of `ddbc lint` */
 #include "diag/diag.h"
+#include "util/repo_path.h"
 #include "util/strbuf.h"
 #include "util/utf8.h"
 #include "util/xalloc.h"
@@ -188,8 +189,28 @@ static char *path_uri(const char *path)
 	return strbuf_detach(&sb);
 }
 
-static json_t *artifact_location(const char *path)
+/* The path an annotation names: from the repository's root when the file
+ * is in one (code scanning and GitHub read paths from there, whatever
+ * folder ddbc ran in), else as given. The caller frees it. */
+static char *annotation_path(const char *path)
 {
+	/* Findings come file by file: the last answer is kept, so a run
+	 * with thousands of findings looks the root up once per file. */
+	static char *last_path, *last_result;
+	if (!last_path || strcmp(last_path, path)) {
+		free(last_path);
+		free(last_result);
+		last_path = xstrdup(path);
+		last_result = ddbc_repo_path(path);
+		if (!last_result)
+			last_result = xstrdup(path);
+	}
+	return xstrdup(last_result);
+}
+
+static json_t *artifact_location(const char *given)
+{
+	char *path = annotation_path(given);
 	char *uri = path_uri(path);
 	json_t *loc = json_pack("{s:s}", "uri", uri);
 	free(uri);
@@ -197,6 +218,7 @@ static json_t *artifact_location(const char *path)
 	 * calls %SRCROOT%. */
 	if (path[0] != '/')
 		json_object_set_new(loc, "uriBaseId", json_string("%SRCROOT%"));
+	free(path);
 	return loc;
 }
 
@@ -287,7 +309,9 @@ static void print_github(FILE *out, const ddbc_diags *d, const ddbc_print_opts *
 	for (size_t i = 0; i < d->n; i++) {
 		const ddbc_diag *g = &d->items[i];
 		fprintf(out, "::%s file=", commands[g->severity]);
-		gh_property(out, g->src->name);
+		char *path = annotation_path(g->src->name);
+		gh_property(out, path);
+		free(path);
 		fprintf(out, ",line=%u,col=%u,title=", g->loc.line, g->loc.column);
 		gh_property(out, ddbc_rule_get(g->rule)->id);
 		fputs("::", out);
@@ -296,7 +320,9 @@ static void print_github(FILE *out, const ddbc_diags *d, const ddbc_print_opts *
 	}
 	if (opts->failure && !opts->failure->in_findings) {
 		fputs("::error file=", out);
-		gh_property(out, opts->failure->file);
+		char *path = annotation_path(opts->failure->file);
+		gh_property(out, path);
+		free(path);
 		fputs(",title=ddbc::", out);
 		gh_data(out, opts->failure->message);
 		fputc('\n', out);

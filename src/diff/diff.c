@@ -22,15 +22,67 @@ void ddbc_diff_report(diff_ctx *c, bool in_old, ddbc_rule rule, ddbc_loc loc, co
 	va_end(ap);
 }
 
+void ddbc_diff_removed(diff_ctx *c, ddbc_rule rule, ddbc_loc old_loc, ddbc_loc new_loc,
+		       const char *fmt, ...)
+{
+	strbuf sb = STRBUF_INIT;
+	va_list ap;
+	va_start(ap, fmt);
+	strbuf_vaddf(&sb, fmt, ap);
+	va_end(ap);
+	if (c->removed_in_new)
+		ddbc_diff_report(c, false, rule, new_loc, "%s (it was at %s:%u:%u)", strbuf_str(&sb),
+				 c->old->src->name, old_loc.line, old_loc.column);
+	else
+		ddbc_diff_report(c, true, rule, old_loc, "%s", strbuf_str(&sb));
+	strbuf_release(&sb);
+}
+
+ddbc_loc ddbc_diff_section_loc(const ddbc_design *g, const char *section)
+{
+	const ddbc_node *root = g->root;
+	for (uint32_t i = 0; root && root->kind == DDBC_NODE_MAP && i < root->n; i++) {
+		const ddbc_node *k = root->u.pairs[i].key;
+		if (k->kind == DDBC_NODE_SCALAR && !strcmp(k->u.text, section))
+			return k->loc;
+	}
+	return (ddbc_loc){ 1, 1 };
+}
+
+ddbc_loc ddbc_diff_field_loc(const ddbc_design *g, ddbc_loc owner, const char *field)
+{
+	/* The block of the mapping whose key is at owner: the lines below it
+	 * indented deeper. Its field is a key of its own there, written in
+	 * block style; a flow mapping ({ gsi: ... }) is answered by owner. */
+	size_t flen = strlen(field), len;
+	unsigned indent = owner.column ? owner.column - 1 : 0;
+	for (unsigned line = owner.line + 1;; line++) {
+		const char *text = ddbc_source_line(g->src, line, &len);
+		if (!text)
+			break;
+		size_t lead = 0;
+		while (lead < len && text[lead] == ' ')
+			lead++;
+		if (lead == len || text[lead] == '#')
+			continue;
+		if (lead <= indent)
+			break;
+		if (len - lead > flen && !memcmp(text + lead, field, flen) && text[lead + flen] == ':')
+			return (ddbc_loc){ line, (unsigned)lead + 1 };
+	}
+	return owner;
+}
+
 /* ---- the design's own fields ------------------------------------------------------- */
 
 static void diff_design(diff_ctx *c)
 {
 	const char *d0 = ddbc_diff_delimiter(c->old), *d1 = ddbc_diff_delimiter(c->new);
 	if (strcmp(d0, d1)) {
-		bool in_old = !c->new->key_delimiter;
+		bool in_old = !c->new->key_delimiter && !c->removed_in_new;
 		ddbc_diff_report(c, in_old, DDBC_RULE_KEY_DELIMITER_CHANGED,
-				 in_old ? c->old->key_delimiter_loc : c->new->key_delimiter_loc,
+				 in_old ? c->old->key_delimiter_loc : c->new->key_delimiter ?
+				 c->new->key_delimiter_loc : c->new->name.loc,
 				 "the key delimiter changed from '%s' to '%s': stored keys are "
 				 "joined with '%s', and key conditions and check-items now split "
 				 "them at '%s'; rewrite the stored keys or keep '%s'", d0, d1, d0, d1,
@@ -43,14 +95,34 @@ static void diff_design(diff_ctx *c)
 
 /* ---- indexes of a table kept ------------------------------------------------------- */
 
-static const char *projection_word(const ddbc_index *ix)
+/* A projection as the design writes it: all, keys_only, or the INCLUDE
+ * list's names ("include [status, total]"). */
+static void projection_text(const ddbc_index *ix, strbuf *out)
 {
-	switch (ix->projection) {
-	case DDBC_PROJ_ALL: return "all";
-	case DDBC_PROJ_KEYS_ONLY: return "keys_only";
-	case DDBC_PROJ_INCLUDE: break;
+	if (ix->projection != DDBC_PROJ_INCLUDE) {
+		strbuf_addstr(out, ix->projection == DDBC_PROJ_ALL ? "all" : "keys_only");
+		return;
 	}
-	return "a list";
+	strbuf_addstr(out, "include [");
+	for (size_t i = 0; i < ix->ninclude; i++)
+		strbuf_addf(out, "%s%s", i ? ", " : "", ix->include[i].s ? ix->include[i].s : "?");
+	strbuf_addch(out, ']');
+}
+
+/* Each access pattern of OLD on g0 that returns what g1 no longer
+ * projects: the pattern's callers break once the index is created again. */
+static void diff_narrowed(diff_ctx *c, const ddbc_index *g0, const ddbc_index *g1)
+{
+	const ddbc_name *attr;
+	const ddbc_pattern *p;
+	for (size_t from = 0; (p = ddbc_diff_narrowed_pattern(c->old, g0, g1, &from, &attr));)
+		ddbc_diff_report(c, false, DDBC_RULE_PROJECTION_NARROWED,
+				 g1->projection_loc.line ? g1->projection_loc : g1->name.loc,
+				 "GSI '%s' of table '%s' no longer projects '%s', which access "
+				 "pattern '%s' returns: deployed code that runs it gets items without "
+				 "'%s' once the index is created again; change its callers to read "
+				 "'%s' from the table first, or keep it projected", g1->name.s,
+				 g1->table->name.s, attr->s, p->id.s, attr->s, attr->s);
 }
 
 static void diff_gsi_pair(diff_ctx *c, const ddbc_index *g0, const ddbc_index *g1)
@@ -62,8 +134,13 @@ static void diff_gsi_pair(diff_ctx *c, const ddbc_index *g0, const ddbc_index *g
 		return;
 	bool key = !ddbc_diff_keys_same(g0, g1);
 	strbuf detail = STRBUF_INIT;
-	if (!key)
-		strbuf_addf(&detail, " (%s, was %s)", projection_word(g1), projection_word(g0));
+	if (!key) {
+		strbuf_addstr(&detail, " (");
+		projection_text(g1, &detail);
+		strbuf_addstr(&detail, ", was ");
+		projection_text(g0, &detail);
+		strbuf_addch(&detail, ')');
+	}
 	ddbc_diff_report(c, false, DDBC_RULE_GSI_CHANGED, g1->name.loc,
 			 "the %s of GSI '%s' on table '%s' changed%s: DynamoDB cannot change an "
 			 "index in place, so it is deleted and created again in two deployments "
@@ -71,6 +148,7 @@ static void diff_gsi_pair(diff_ctx *c, const ddbc_index *g0, const ddbc_index *g
 			 "callers cannot wait", key ? "key" : "projection", g1->name.s,
 			 g1->table->name.s, strbuf_str(&detail));
 	strbuf_release(&detail);
+	diff_narrowed(c, g0, g1);
 }
 
 /* Counts the GSI creations and deletions going from t0 to t1 and reports
@@ -82,7 +160,8 @@ static void diff_gsis(diff_ctx *c, const ddbc_table *t0, const ddbc_table *t1)
 		const ddbc_index *g0 = &t0->gsi[i], *g1 = ddbc_diff_gsi(t1, g0->name.s);
 		if (!g1) {
 			ops++;
-			ddbc_diff_report(c, true, DDBC_RULE_GSI_REMOVED, g0->name.loc,
+			ddbc_diff_removed(c, DDBC_RULE_GSI_REMOVED, g0->name.loc,
+					  ddbc_diff_field_loc(c->new, t1->name.loc, "gsi"),
 					 "GSI '%s' is deleted from table '%s': queries on it fail from "
 					 "then on, and creating it again rebuilds it from every item; "
 					 "remove its callers first", g0->name.s, t0->name.s);
@@ -120,7 +199,7 @@ static void diff_ttl_billing(diff_ctx *c, const ddbc_table *t0, const ddbc_table
 {
 	if (!ddbc_diff_str_same(t0->ttl.s, t1->ttl.s)) {
 		if (!t1->ttl.s)
-			ddbc_diff_report(c, true, DDBC_RULE_TTL_CHANGED, t0->ttl.loc,
+			ddbc_diff_removed(c, DDBC_RULE_TTL_CHANGED, t0->ttl.loc, t1->name.loc,
 					 "TTL on '%s' is removed from table '%s': expired items are "
 					 "kept from then on; disable it with UpdateTimeToLive",
 					 t0->ttl.s, t0->name.s);
@@ -159,7 +238,8 @@ static void diff_lsis(diff_ctx *c, const ddbc_table *t0, const ddbc_table *t1)
 		const ddbc_index *l0 = &t0->lsi[i];
 		if (!ddbc_table_index(t1, l0->name.s) || ddbc_table_index(t1, l0->name.s)->kind !=
 		    DDBC_INDEX_LSI)
-			ddbc_diff_report(c, true, DDBC_RULE_LSI_CHANGED, l0->name.loc,
+			ddbc_diff_removed(c, DDBC_RULE_LSI_CHANGED, l0->name.loc,
+					  ddbc_diff_field_loc(c->new, t1->name.loc, "lsi"),
 					 "LSI '%s' is removed from table '%s': an LSI can only be "
 					 "dropped with its table, so this needs a new table and a copy "
 					 "of every item", l0->name.s, t0->name.s);
@@ -216,7 +296,8 @@ static void diff_tables(diff_ctx *c)
 		if (t1)
 			diff_table_pair(c, t0, t1);
 		else
-			ddbc_diff_report(c, true, DDBC_RULE_TABLE_REMOVED, t0->name.loc,
+			ddbc_diff_removed(c, DDBC_RULE_TABLE_REMOVED, t0->name.loc,
+					  ddbc_diff_section_loc(c->new, "tables"),
 					 "table '%s' is removed from the design: ddbc never deletes a "
 					 "table, and its items stay until it is deleted by hand; move "
 					 "what is still needed first", t0->name.s);
@@ -229,14 +310,25 @@ static void diff_tables(diff_ctx *c)
 	}
 }
 
+static void diff_run(diff_ctx *c)
+{
+	diff_design(c);
+	diff_tables(c);
+	ddbc_diff_entities(c);
+	ddbc_diff_patterns(c);
+	ddbc_diags_begin(c->d, c->new->src);
+}
+
+void ddbc_diff_in_tree(const ddbc_design *old, const ddbc_design *new, ddbc_diags *d, bool all)
+{
+	diff_ctx c = { old, new, d, all, true };
+	diff_run(&c);
+}
+
 void ddbc_diff(const ddbc_design *old, const ddbc_design *new, ddbc_diags *d, bool all)
 {
-	diff_ctx c = { old, new, d, all };
-	diff_design(&c);
-	diff_tables(&c);
-	ddbc_diff_entities(&c);
-	ddbc_diff_patterns(&c);
-	ddbc_diags_begin(d, new->src);
+	diff_ctx c = { old, new, d, all, false };
+	diff_run(&c);
 }
 
 static int by_file_position(const void *pa, const void *pb)

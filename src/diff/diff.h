@@ -22,6 +22,11 @@
  * all is set. */
 void ddbc_diff(const ddbc_design *old, const ddbc_design *new, ddbc_diags *d, bool all);
 
+/* The same, for an OLD that is no file of the working tree (git show
+ * REV:FILE): findings about what NEW no longer has point into NEW, at the
+ * part that lost it, so that annotations land on a file of the checkout. */
+void ddbc_diff_in_tree(const ddbc_design *old, const ddbc_design *new, ddbc_diags *d, bool all);
+
 /* Sorts the resolved findings of d by file name, then position, as lint
  * prints them. */
 void ddbc_diff_sort(ddbc_diags *d);

@@ -5,7 +5,9 @@
  * sorted entities, a sorted copy of the patterns here).
  */
 #include "diff/diff_int.h"
+#include "emit/emit_json.h"
 #include "model/semantics.h"
+#include "util/strbuf.h"
 #include "util/xalloc.h"
 
 #include <stdlib.h>
@@ -82,6 +84,45 @@ static void diff_template(diff_ctx *c, const ddbc_attr *a0, const ddbc_attr *a1)
 				 a1->entity->name.s, a1->name.s, was, now);
 }
 
+/* The values text of a JSON array: "4, 'closed'". */
+static void values_text(const json_t *values, strbuf *out)
+{
+	size_t i;
+	json_t *v;
+	json_array_foreach(values, i, v) {
+		char *text = json_dumps(v, JSON_ENCODE_ANY);
+		strbuf_addf(out, "%s%s", i ? ", " : "", text);
+		free(text);
+	}
+}
+
+static void diff_enum(diff_ctx *c, const ddbc_attr *a0, const ddbc_attr *a1)
+{
+	bool unlimited;
+	json_t *gone = ddbc_diff_enum_removed(a0, a1, &unlimited);
+	if (!gone)
+		return;
+	ddbc_loc loc = a1->enum_loc.line ? a1->enum_loc : a1->name.loc;
+	strbuf sb = STRBUF_INIT;
+	values_text(gone, &sb);
+	if (unlimited)
+		ddbc_diff_report(c, false, DDBC_RULE_ENUM_VALUE_REMOVED, loc,
+				 "'%s.%s' is limited to an enum it did not have: stored items may "
+				 "hold any other value, which readers of the new design reject; "
+				 "find and rewrite them before relying on the enum",
+				 a1->entity->name.s, a1->name.s);
+	else
+		ddbc_diff_report(c, false, DDBC_RULE_ENUM_VALUE_REMOVED, loc,
+				 "the enum of '%s.%s' no longer has %s: stored items may still hold "
+				 "%s, which readers of the new design reject; rewrite those items "
+				 "(ddbc diff --format plan lists them) or keep the value%s",
+				 a1->entity->name.s, a1->name.s, strbuf_str(&sb),
+				 json_array_size(gone) == 1 ? "it" : "them",
+				 json_array_size(gone) == 1 ? "" : "s");
+	strbuf_release(&sb);
+	json_decref(gone);
+}
+
 static void diff_attr_pair(diff_ctx *c, const ddbc_attr *a0, const ddbc_attr *a1)
 {
 	if (a0->type != DDBC_TYPE_NONE && a1->type != DDBC_TYPE_NONE && a0->type != a1->type)
@@ -97,6 +138,13 @@ static void diff_attr_pair(diff_ctx *c, const ddbc_attr *a0, const ddbc_attr *a1
 		ddbc_diff_report(c, false, DDBC_RULE_ATTRIBUTE_REQUIRED, a1->name.loc,
 				 "'%s.%s' became required, but items stored before may lack it; "
 				 "backfill it in every stored item before code relies on it",
+				 a1->entity->name.s, a1->name.s);
+	diff_enum(c, a0, a1);
+	if (ddbc_attr_required(a0, NULL) && !ddbc_attr_required(a1, NULL) && ddbc_attr_stored(a1))
+		ddbc_diff_report(c, false, DDBC_RULE_REQUIRED_REMOVED, a1->name.loc,
+				 "'%s.%s' is no longer required: code deployed from the old design "
+				 "expects it in every item, and items written from now on may lack "
+				 "it; deploy readers that do without it before writers that omit it",
 				 a1->entity->name.s, a1->name.s);
 	if (c->all && (!ddbc_diff_str_same(a0->description, a1->description) ||
 		       !ddbc_diff_str_same(a0->format, a1->format)))
@@ -118,11 +166,18 @@ static void diff_attrs(diff_ctx *c, const ddbc_entity *e0, const ddbc_entity *e1
 		}
 		const char *use = ddbc_diff_removed_use(c->old, a0, e1->table);
 		if (use)
-			ddbc_diff_report(c, true, DDBC_RULE_ATTRIBUTE_REMOVED, a0->name.loc,
-					 "'%s.%s' is removed but was %s: stored items still hold "
-					 "it, and what used it finds nothing; keep it until every "
-					 "use and every stored value is gone", e0->name.s, a0->name.s,
-					 use);
+			ddbc_diff_removed(c, DDBC_RULE_ATTRIBUTE_REMOVED, a0->name.loc,
+					  ddbc_diff_field_loc(c->new, e1->name.loc, "attributes"), "'%s.%s' is removed but was %s: stored "
+					  "items still hold it, and what used it finds nothing; keep "
+					  "it until every use and every stored value is gone",
+					  e0->name.s, a0->name.s, use);
+		else if (ddbc_attr_required(a0, NULL))
+			ddbc_diff_removed(c, DDBC_RULE_REQUIRED_REMOVED, a0->name.loc,
+					  ddbc_diff_field_loc(c->new, e1->name.loc, "attributes"), "required attribute '%s.%s' is removed: "
+					  "code deployed from the old design expects it in every "
+					  "item, and items written from now on lack it; deploy "
+					  "readers that do without it before writers that omit it",
+					  e0->name.s, a0->name.s);
 	}
 	for (size_t i = 0; i < e1->nattrs; i++) {
 		const ddbc_attr *a1 = &e1->attrs[i];
@@ -173,7 +228,8 @@ void ddbc_diff_entities(diff_ctx *c)
 		if (e1)
 			diff_entity_pair(c, e0, e1);
 		else
-			ddbc_diff_report(c, true, DDBC_RULE_ENTITY_REMOVED, e0->name.loc,
+			ddbc_diff_removed(c, DDBC_RULE_ENTITY_REMOVED, e0->name.loc,
+					  ddbc_diff_section_loc(c->new, "entities"),
 					 "entity '%s' is removed, but its stored items stay in table "
 					 "'%s', where readers of the new design meet items they "
 					 "cannot place; delete or migrate them", e0->name.s,
@@ -258,7 +314,8 @@ void ddbc_diff_patterns(diff_ctx *c)
 		if (p1)
 			diff_pattern_pair(c, p0, p1);
 		else
-			ddbc_diff_report(c, true, DDBC_RULE_PATTERN_REMOVED, p0->id.loc,
+			ddbc_diff_removed(c, DDBC_RULE_PATTERN_REMOVED, p0->id.loc,
+					  ddbc_diff_section_loc(c->new, "access_patterns"),
 					 "access pattern '%s' is removed: deployed code may still run "
 					 "it, and the index it used may now be deleted; remove its "
 					 "callers first", p0->id.s);
@@ -271,4 +328,81 @@ void ddbc_diff_patterns(diff_ctx *c)
 	}
 	free(olds);
 	free(news);
+}
+
+/* ---- values and projections the new design no longer allows -------------------------- */
+
+/* Whether enum value v is among a's: compared as text, since a type
+ * change converts 4 to "4" and the enum with it. */
+static bool enum_has(const ddbc_attr *a, const ddbc_node *v)
+{
+	strbuf want = STRBUF_INIT, got = STRBUF_INIT;
+	ddbc_json_scalar_text(v, &want);
+	bool found = false;
+	for (uint32_t k = 0; k < a->nenum && !found; k++) {
+		strbuf_reset(&got);
+		ddbc_json_scalar_text(a->enum_values[k], &got);
+		found = !strcmp(strbuf_str(&want), strbuf_str(&got));
+	}
+	strbuf_release(&want);
+	strbuf_release(&got);
+	return found;
+}
+
+json_t *ddbc_diff_enum_removed(const ddbc_attr *a0, const ddbc_attr *a1, bool *unlimited)
+{
+	*unlimited = false;
+	if (!a1->nenum)
+		return NULL;
+	if (!a0->nenum) {
+		*unlimited = true;
+		return json_array();
+	}
+	json_t *gone = json_array();
+	for (uint32_t i = 0; i < a0->nenum; i++)
+		if (!enum_has(a1, a0->enum_values[i]))
+			json_array_append_new(gone, ddbc_json_plain(a0->enum_values[i]));
+	if (json_array_size(gone))
+		return gone;
+	json_decref(gone);
+	return NULL;
+}
+
+/* The first attribute that pattern p (on g0) returns and g1 no longer
+ * projects; a pattern without `returns` returns its entities' every
+ * stored attribute. */
+static const ddbc_name *narrowed_attr(const ddbc_pattern *p, const ddbc_index *g0,
+				      const ddbc_index *g1)
+{
+	for (size_t i = 0; i < p->nreturns; i++)
+		if (p->returns[i].s && ddbc_diff_projects(g0, p->returns[i].s) &&
+		    !ddbc_diff_projects(g1, p->returns[i].s))
+			return &p->returns[i];
+	for (size_t k = 0; !p->nreturns && k < p->nmatched; k++) {
+		const ddbc_entity *e = p->matched[k];
+		for (size_t i = 0; i < e->nattrs; i++) {
+			const ddbc_attr *a = &e->attrs[i];
+			if (a->name.s && ddbc_attr_stored(a) && ddbc_diff_projects(g0, a->name.s) &&
+			    !ddbc_diff_projects(g1, a->name.s))
+				return &a->name;
+		}
+	}
+	return NULL;
+}
+
+const ddbc_pattern *ddbc_diff_narrowed_pattern(const ddbc_design *old, const ddbc_index *g0,
+					       const ddbc_index *g1, size_t *from,
+					       const ddbc_name **attr)
+{
+	for (; *from < old->npatterns; (*from)++) {
+		const ddbc_pattern *p = &old->patterns[*from];
+		if (!p->analysed || p->index != g0 || !p->id.s)
+			continue;
+		*attr = narrowed_attr(p, g0, g1);
+		if (*attr) {
+			(*from)++;
+			return p;
+		}
+	}
+	return NULL;
 }

@@ -116,3 +116,14 @@ bool ddbc_diff_table_replaced(const ddbc_table *a, const ddbc_table *b)
 {
 	return !ddbc_diff_keys_same(&a->primary, &b->primary) || ddbc_diff_lsis_differ(a, b);
 }
+
+bool ddbc_diff_projects(const ddbc_index *ix, const char *name)
+{
+	if (ix->projection == DDBC_PROJ_ALL || ddbc_index_has_key(ix, name) ||
+	    ddbc_index_has_key(&ix->table->primary, name))
+		return true;
+	for (size_t i = 0; ix->projection == DDBC_PROJ_INCLUDE && i < ix->ninclude; i++)
+		if (ddbc_diff_str_same(ix->include[i].s, name))
+			return true;
+	return false;
+}

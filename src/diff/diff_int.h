@@ -8,17 +8,34 @@
 
 #include "model/model.h"
 
+#include <jansson.h>
+
 #include <stdbool.h>
 
 typedef struct diff_ctx {
 	const ddbc_design *old, *new;
 	ddbc_diags *d;
 	bool all;
+	bool removed_in_new;     /* OLD is no file of the working tree (--against) */
 } diff_ctx;
 
 /* Adds a finding of rule at loc in old's source (in_old) or new's. */
 void ddbc_diff_report(diff_ctx *c, bool in_old, ddbc_rule rule, ddbc_loc loc, const char *fmt,
 		      ...) __attribute__((format(printf, 5, 6)));
+
+/* A finding about what NEW no longer has: at old_loc in OLD, or, when OLD
+ * is no file of the working tree, at new_loc in NEW (the part of NEW that
+ * lost it), saying where OLD had it. */
+void ddbc_diff_removed(diff_ctx *c, ddbc_rule rule, ddbc_loc old_loc, ddbc_loc new_loc,
+		       const char *fmt, ...) __attribute__((format(printf, 5, 6)));
+
+/* Where field of the mapping whose key is at owner starts in g's text
+ * (an entity's `attributes:`, a table's `gsi:`), else owner. */
+ddbc_loc ddbc_diff_field_loc(const ddbc_design *g, ddbc_loc owner, const char *field);
+
+/* Where a top-level section (tables, entities, access_patterns) of g
+ * starts: its key, else the file's start. */
+ddbc_loc ddbc_diff_section_loc(const ddbc_design *g, const char *section);
 
 /* diff_entities.c: entities, their attributes, and the access patterns. */
 void ddbc_diff_entities(diff_ctx *c);
@@ -41,7 +58,25 @@ ddbc_diff_rewrite ddbc_diff_attr_rewrite(const ddbc_attr *a0, const ddbc_attr *a
 /* The name of the table an entity lives in (as written when unresolved). */
 const char *ddbc_diff_entity_table(const ddbc_entity *e);
 
+/* The enum values of a0 (OLD) that a1 (NEW) no longer allows, as a JSON
+ * array of plain values (NULL when a1 has no enum, or allows them all);
+ * *unlimited is set when a0 had no enum at all, so any stored value may
+ * now be outside. The caller releases the array. */
+json_t *ddbc_diff_enum_removed(const ddbc_attr *a0, const ddbc_attr *a1, bool *unlimited);
+
+/* An access pattern of OLD on GSI g0 that returns an attribute the GSI of
+ * NEW, g1, no longer projects: the first such pattern from *from on (a
+ * position in old->patterns, advanced past it), with the attribute in
+ * *attr; NULL when there is none. */
+const ddbc_pattern *ddbc_diff_narrowed_pattern(const ddbc_design *old, const ddbc_index *g0,
+					       const ddbc_index *g1, size_t *from,
+					       const ddbc_name **attr);
+
 /* diff_index.c: the facts of a table as DynamoDB holds them. */
+
+/* Whether items read through index ix hold attribute name: all of them,
+ * its keys and the table's, or those INCLUDE names. */
+bool ddbc_diff_projects(const ddbc_index *ix, const char *name);
 
 /* Same key attributes, in the same order, with the same types. */
 bool ddbc_diff_keys_same(const ddbc_index *a, const ddbc_index *b);

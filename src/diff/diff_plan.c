@@ -1,43 +1,94 @@
 /* diff_plan.c - the deployment steps from OLD's tables to NEW's
  *
- * DynamoDB's rules shape the order: UpdateTable creates or deletes at
- * most one GSI per call (each call waits for the last to finish), with
- * the AttributeDefinitions of the index it creates; LSIs and the key
- * schema exist only from CreateTable; TTL is switched off on the old
- * attribute before it is switched on for the new one; a switch to
- * provisioned billing states the throughput of the table and of every GSI
- * it keeps. Deletions come before the billing switch and creations after
- * it, so every GSI the switch names exists before and after. What no API
- * call does (a new table, item rewrites, DeleteTable) is a manual step
- * carrying the facts it needs; such steps come last.
+ * DynamoDB's rules shape the graph (diff_graph.h): UpdateTable creates or
+ * deletes at most one GSI per call, and each call on a table needs the one
+ * before done (the table ACTIVE again, a new index backfilled), with the
+ * AttributeDefinitions of the index it creates; LSIs and the key schema
+ * exist only from CreateTable; TTL is switched off on the old attribute,
+ * and DynamoDB refuses another UpdateTimeToLive on the table for an hour,
+ * so the switch on for the new one needs a wait; a switch to provisioned
+ * billing states the throughput of the table and of every GSI it keeps,
+ * so it stands after the deletions and before the creations. What no API
+ * call does (a new table, item rewrites, DeleteTable, the wait) is a
+ * manual step carrying the facts it needs, placed where its needs are.
  */
 #include "diff/diff.h"
+#include "diff/diff_graph.h"
 #include "diff/diff_int.h"
 #include "emit/emit_json.h"
 #include "model/semantics.h"
 #include "util/strbuf.h"
+#include "util/xalloc.h"
 
 #include <stdarg.h>
+#include <stdlib.h>
 #include <string.h>
 
-typedef struct plan {
-	ddbc_json_stream s;
-	const ddbc_design *old, *new;
-} plan;
+/* DynamoDB refuses a second UpdateTimeToLive on a table within one hour
+ * of the last (UpdateTimeToLive, API reference). */
+#define TTL_WAIT_SECONDS 3600
 
-static void api_step(plan *p, const char *operation, json_t *input)
+static size_t api_step(plan *p, const char *operation, json_t *input, const char *makes)
 {
 	json_t *o = json_object();
 	json_object_set_new(o, "operation", json_string(operation));
 	json_object_set_new(o, "input", input);
-	ddbc_json_member(&p->s, NULL, o);
+	return plan_add(&p->g, o, "%s", makes);
 }
+
+size_t plan_manual(plan *p, const char *action, json_t *facts, const char *makes,
+		   const char *fmt, ...)
+{
+	strbuf sb = STRBUF_INIT;
+	va_list ap;
+	va_start(ap, fmt);
+	strbuf_vaddf(&sb, fmt, ap);
+	va_end(ap);
+	json_t *o = json_object();
+	json_object_set_new(o, "manual", ddbc_json_str(strbuf_str(&sb)));
+	json_object_set_new(o, "action", json_string(action));
+	json_object_update(o, facts);
+	json_decref(facts);
+	strbuf_release(&sb);
+	return plan_add(&p->g, o, "%s", makes);
+}
+
+plan_table *plan_table_named(plan *p, const char *name)
+{
+	for (size_t i = 0; name && i < p->new->ntables; i++)
+		if (ddbc_diff_str_same(p->new->tables[i].name.s, name))
+			return &p->tables[i];
+	return NULL;
+}
+
+void plan_around_indexes(plan *p, const plan_table *pt, size_t step, const char *name)
+{
+	if (!pt || !pt->t0)
+		return;
+	for (size_t i = 0; pt->gsi_deleted && i < pt->t0->ngsi; i++)
+		if (ddbc_index_has_key(&pt->t0->gsi[i], name))
+			plan_need(&p->g, step, pt->gsi_deleted[i]);
+	for (size_t i = 0; pt->gsi_created && i < pt->t1->ngsi; i++)
+		if (ddbc_index_has_key(&pt->t1->gsi[i], name))
+			plan_need(&p->g, pt->gsi_created[i], step);
+}
+
+/* ---- API steps ----------------------------------------------------------------------- */
 
 static json_t *update_table(const ddbc_table *t)
 {
 	json_t *in = json_object();
 	json_object_set_new(in, "TableName", ddbc_json_str(t->name.s));
 	return in;
+}
+
+/* An UpdateTable on pt's table: after the one before it. */
+static size_t update_step(plan *p, plan_table *pt, json_t *in, const char *makes)
+{
+	size_t s = api_step(p, "UpdateTable", in, makes);
+	plan_need(&p->g, s, pt->last_update);
+	pt->last_update = s;
+	return s;
 }
 
 static json_t *one_gsi_update(const char *verb, json_t *body)
@@ -48,18 +99,24 @@ static json_t *one_gsi_update(const char *verb, json_t *body)
 	return list;
 }
 
-static void ttl_step(plan *p, const ddbc_table *t, const char *attr, bool enabled)
+static size_t ttl_step(plan *p, const ddbc_table *t, const char *attr, bool enabled)
 {
 	json_t *in = json_object(), *spec = json_object();
 	json_object_set_new(in, "TableName", ddbc_json_str(t->name.s));
 	json_object_set_new(spec, "Enabled", json_boolean(enabled));
 	json_object_set_new(spec, "AttributeName", ddbc_json_str(attr));
 	json_object_set_new(in, "TimeToLiveSpecification", spec);
-	api_step(p, "UpdateTimeToLive", in);
+	strbuf makes = STRBUF_INIT;
+	strbuf_addf(&makes, "TTL of table '%s' is %s on '%s'", t->name.s,
+		    enabled ? "enabled" : "disabled", attr);
+	size_t s = api_step(p, "UpdateTimeToLive", in, strbuf_str(&makes));
+	strbuf_release(&makes);
+	return s;
 }
 
-static void gsi_deletes(plan *p, const ddbc_table *t0, const ddbc_table *t1)
+static void gsi_deletes(plan *p, plan_table *pt)
 {
+	const ddbc_table *t0 = pt->t0, *t1 = pt->t1;
 	for (size_t i = 0; i < t0->ngsi; i++) {
 		const ddbc_index *g0 = &t0->gsi[i], *g1 = ddbc_diff_gsi(t1, g0->name.s);
 		if (g1 && ddbc_diff_index_same(g0, g1))
@@ -67,7 +124,10 @@ static void gsi_deletes(plan *p, const ddbc_table *t0, const ddbc_table *t1)
 		json_t *in = update_table(t1), *del = json_object();
 		json_object_set_new(del, "IndexName", ddbc_json_str(g0->name.s));
 		json_object_set_new(in, "GlobalSecondaryIndexUpdates", one_gsi_update("Delete", del));
-		api_step(p, "UpdateTable", in);
+		strbuf makes = STRBUF_INIT;
+		strbuf_addf(&makes, "GSI '%s' of table '%s' is deleted", g0->name.s, t1->name.s);
+		pt->gsi_deleted[i] = update_step(p, pt, in, strbuf_str(&makes));
+		strbuf_release(&makes);
 	}
 }
 
@@ -108,8 +168,9 @@ static json_t *definitions_after(const ddbc_table *t0, const ddbc_table *t1, siz
 	return defs;
 }
 
-static void gsi_creates(plan *p, const ddbc_table *t0, const ddbc_table *t1)
+static void gsi_creates(plan *p, plan_table *pt)
 {
+	const ddbc_table *t0 = pt->t0, *t1 = pt->t1;
 	for (size_t i = 0; i < t1->ngsi; i++) {
 		const ddbc_index *g1 = &t1->gsi[i], *g0 = ddbc_diff_gsi(t0, g1->name.s);
 		if (g0 && ddbc_diff_index_same(g0, g1))
@@ -118,7 +179,11 @@ static void gsi_creates(plan *p, const ddbc_table *t0, const ddbc_table *t1)
 		json_object_set_new(in, "AttributeDefinitions", definitions_after(t0, t1, i));
 		json_object_set_new(in, "GlobalSecondaryIndexUpdates",
 				    one_gsi_update("Create", ddbc_json_secondary_index(t1, g1)));
-		api_step(p, "UpdateTable", in);
+		strbuf makes = STRBUF_INIT;
+		strbuf_addf(&makes, "GSI '%s' of table '%s' exists as NEW defines it, backfilled",
+			    g1->name.s, t1->name.s);
+		pt->gsi_created[i] = update_step(p, pt, in, strbuf_str(&makes));
+		strbuf_release(&makes);
 	}
 }
 
@@ -159,8 +224,9 @@ static json_t *kept_gsi_throughput(const ddbc_table *t0, const ddbc_table *t1, b
 	return NULL;
 }
 
-static void billing_step(plan *p, const ddbc_table *t0, const ddbc_table *t1)
+static void billing_step(plan *p, plan_table *pt)
 {
+	const ddbc_table *t0 = pt->t0, *t1 = pt->t1;
 	bool provisioned = t1->billing == DDBC_BILLING_PROVISIONED;
 	bool switching = t0->billing != t1->billing;
 	if (!switching && !provisioned)
@@ -175,185 +241,162 @@ static void billing_step(plan *p, const ddbc_table *t0, const ddbc_table *t1)
 	json_t *gsis = provisioned ? kept_gsi_throughput(t0, t1, switching) : NULL;
 	if (gsis)
 		json_object_set_new(in, "GlobalSecondaryIndexUpdates", gsis);
-	if (json_object_size(in) > 1)
-		api_step(p, "UpdateTable", in);
-	else
+	if (json_object_size(in) < 2) {
 		json_decref(in);
-}
-
-static void table_steps(plan *p, const ddbc_table *t0, const ddbc_table *t1)
-{
-	bool ttl_moves = !ddbc_diff_str_same(t0->ttl.s, t1->ttl.s);
-	if (ttl_moves && t0->ttl.s)
-		ttl_step(p, t1, t0->ttl.s, false);
-	gsi_deletes(p, t0, t1);
-	billing_step(p, t0, t1);
-	gsi_creates(p, t0, t1);
-	if (ttl_moves && t1->ttl.s)
-		ttl_step(p, t1, t1->ttl.s, true);
-}
-
-static void api_steps(plan *p)
-{
-	for (size_t i = 0; i < p->new->ntables; i++) {
-		const ddbc_table *t1 = &p->new->tables[i];
-		const ddbc_table *t0 = ddbc_design_table(p->old, t1->name.s);
-		if (!t0) {
-			/* CreateTable cannot set TTL: it is a call of its own. */
-			api_step(p, "CreateTable", ddbc_json_create_table(t1));
-			if (t1->ttl.s)
-				ttl_step(p, t1, t1->ttl.s, true);
-		} else if (!ddbc_diff_table_replaced(t0, t1))
-			table_steps(p, t0, t1);
-	}
-}
-
-/* ---- manual steps -------------------------------------------------------------------- */
-
-/* Writes {"manual": text, then the facts in members}, taking members. */
-static void manual_step(plan *p, json_t *facts, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
-
-static void manual_step(plan *p, json_t *facts, const char *fmt, ...)
-{
-	strbuf sb = STRBUF_INIT;
-	va_list ap;
-	va_start(ap, fmt);
-	strbuf_vaddf(&sb, fmt, ap);
-	va_end(ap);
-	json_t *o = json_object();
-	json_object_set_new(o, "manual", ddbc_json_str(strbuf_str(&sb)));
-	json_object_update(o, facts);
-	json_decref(facts);
-	ddbc_json_member(&p->s, NULL, o);
-	strbuf_release(&sb);
-}
-
-static json_t *facts_table(const char *table)
-{
-	json_t *o = json_object();
-	if (table)
-		json_object_set_new(o, "table", ddbc_json_str(table));
-	return o;
-}
-
-static void manual_tables(plan *p)
-{
-	for (size_t i = 0; i < p->new->ntables; i++) {
-		const ddbc_table *t1 = &p->new->tables[i];
-		const ddbc_table *t0 = ddbc_design_table(p->old, t1->name.s);
-		if (!t0 || !ddbc_diff_table_replaced(t0, t1))
-			continue;
-		json_t *f = facts_table(t1->name.s);
-		json_object_set_new(f, "create_table", ddbc_json_create_table(t1));
-		manual_step(p, f, "replace table '%s': its %s changed, which only CreateTable sets; "
-			    "create the new table (under a new name, then switch the code), copy "
-			    "every item into it, and delete the old table once nothing reads it",
-			    t1->name.s, ddbc_diff_keys_same(&t0->primary, &t1->primary) ?
-			    "local secondary indexes" : "key schema");
-	}
-	for (size_t i = 0; i < p->old->ntables; i++) {
-		const ddbc_table *t0 = &p->old->tables[i];
-		if (!ddbc_design_table(p->new, t0->name.s))
-			manual_step(p, facts_table(t0->name.s), "table '%s' is no longer in the "
-				    "design: move what is still needed, then delete it by hand (ddbc "
-				    "never plans DeleteTable)", t0->name.s);
-	}
-	const char *d0 = ddbc_diff_delimiter(p->old), *d1 = ddbc_diff_delimiter(p->new);
-	if (strcmp(d0, d1)) {
-		json_t *f = json_object();
-		json_object_set_new(f, "old_delimiter", ddbc_json_str(d0));
-		json_object_set_new(f, "new_delimiter", ddbc_json_str(d1));
-		manual_step(p, f, "the key delimiter changed: rewrite every stored key that is "
-			    "joined with the old delimiter");
-	}
-}
-
-static json_t *facts_attr(const ddbc_entity *e, const ddbc_attr *a)
-{
-	json_t *f = facts_table(ddbc_diff_entity_table(e));
-	json_object_set_new(f, "entity", ddbc_json_str(e->name.s));
-	json_object_set_new(f, "attribute", ddbc_json_str(a->name.s));
-	return f;
-}
-
-static void manual_attr_pair(plan *p, const ddbc_attr *a0, const ddbc_attr *a1)
-{
-	const ddbc_entity *e = a1->entity;
-	ddbc_diff_rewrite r = ddbc_diff_attr_rewrite(a0, a1);
-	if (r != DIFF_REWRITE_NONE) {
-		json_t *f = facts_attr(e, a1);
-		json_object_set_new(f, "old_template", a0->template.s ?
-				    ddbc_json_str(a0->template.s) : json_null());
-		json_object_set_new(f, "new_template", a1->template.s ?
-				    ddbc_json_str(a1->template.s) : json_null());
-		if (r == DIFF_REWRITE_TABLE_KEY)
-			manual_step(p, f, "rewrite the keys of every '%s' item: put a copy under "
-				    "the key rendered from new_template, then delete the item under "
-				    "old_template's key", e->name.s);
-		else
-			manual_step(p, f, "rewrite '%s' in every '%s' item from old_template to "
-				    "new_template", a1->name.s, e->name.s);
-	}
-	if (a0->type != DDBC_TYPE_NONE && a1->type != DDBC_TYPE_NONE && a0->type != a1->type) {
-		json_t *f = facts_attr(e, a1);
-		json_object_set_new(f, "old_type", json_string(ddbc_type_short(a0->type)));
-		json_object_set_new(f, "new_type", json_string(ddbc_type_short(a1->type)));
-		manual_step(p, f, "convert '%s' of every '%s' item from old_type to new_type",
-			    a1->name.s, e->name.s);
-	}
-	if (!ddbc_attr_required(a0, NULL) && ddbc_attr_required(a1, NULL)) {
-		json_t *f = facts_attr(e, a1);
-		if (a1->template.s)
-			json_object_set_new(f, "template", ddbc_json_str(a1->template.s));
-		manual_step(p, f, "backfill '%s' in every stored '%s' item that lacks it",
-			    a1->name.s, e->name.s);
-	}
-}
-
-static void manual_entity(plan *p, const ddbc_entity *e0, const ddbc_entity *e1)
-{
-	if (!e1 || !ddbc_diff_str_same(ddbc_diff_entity_table(e0), ddbc_diff_entity_table(e1))) {
-		json_t *f = facts_table(ddbc_diff_entity_table(e0));
-		json_object_set_new(f, "entity", ddbc_json_str(e0->name.s));
-		if (e1)
-			json_object_set_new(f, "new_table", ddbc_json_str(ddbc_diff_entity_table(e1)));
-		manual_step(p, f, e1 ? "copy the '%s' items to new_table and delete them from table"
-				     : "delete or migrate the stored '%s' items", e0->name.s);
 		return;
 	}
-	for (size_t i = 0; i < e0->nattrs; i++) {
-		const ddbc_attr *a0 = &e0->attrs[i];
-		const ddbc_attr *a1 = a0->name.s ? ddbc_entity_attr(e1, a0->name.s) : NULL;
-		if (a1)
-			manual_attr_pair(p, a0, a1);
-		else if (a0->name.s && ddbc_diff_removed_use(p->old, a0, e1->table))
-			manual_step(p, facts_attr(e0, a0), "'%s' is removed from '%s' while it was "
-				    "in use: remove its uses and its stored values", a0->name.s,
-				    e0->name.s);
+	strbuf makes = STRBUF_INIT;
+	strbuf_addf(&makes, "table '%s' is billed %s%s", t1->name.s,
+		    provisioned ? "for provisioned throughput" : "on demand",
+		    provisioned ? " as NEW states it" : "");
+	update_step(p, pt, in, strbuf_str(&makes));
+	strbuf_release(&makes);
+}
+
+/* TTL moved from one attribute to another (or set, or removed): off on the
+ * old, the items given the new attribute, an hour's wait, on for the new. */
+static void ttl_steps(plan *p, plan_table *pt, size_t off)
+{
+	const ddbc_table *t0 = pt->t0, *t1 = pt->t1;
+	if (ddbc_diff_str_same(t0->ttl.s, t1->ttl.s) || !t1->ttl.s)
+		return;
+	size_t backfill = PLAN_NONE, wait = PLAN_NONE;
+	if (t0->ttl.s) {
+		json_t *f = json_object();
+		json_object_set_new(f, "table", ddbc_json_str(t1->name.s));
+		json_object_set_new(f, "old_attribute", ddbc_json_str(t0->ttl.s));
+		json_object_set_new(f, "new_attribute", ddbc_json_str(t1->ttl.s));
+		/* The old attribute goes when no entity of NEW keeps it. */
+		bool kept = false;
+		for (size_t i = 0; i < t1->nentities && !kept; i++)
+			kept = ddbc_entity_attr(t1->entities[i], t0->ttl.s) != NULL;
+		json_object_set_new(f, "remove_old_attribute", json_boolean(!kept));
+		strbuf makes = STRBUF_INIT;
+		strbuf_addf(&makes, "every item of table '%s' that holds '%s' holds '%s' with its "
+			    "value", t1->name.s, t0->ttl.s, t1->ttl.s);
+		backfill = plan_manual(p, "backfill-ttl", f, strbuf_str(&makes),
+				       "copy '%s' to '%s' in every item of table '%s' that lacks "
+				       "'%s'%s: items that only hold the old attribute never expire "
+				       "once TTL reads the new one", t0->ttl.s, t1->ttl.s,
+				       t1->name.s, t1->ttl.s, kept ? "" :
+				       ", and remove the old attribute");
+		plan_need(&p->g, backfill, off);
+		strbuf_reset(&makes);
+		strbuf_addf(&makes, "DynamoDB accepts another UpdateTimeToLive on table '%s'",
+			    t1->name.s);
+		f = json_object();
+		json_object_set_new(f, "table", ddbc_json_str(t1->name.s));
+		json_object_set_new(f, "wait_seconds", json_integer(TTL_WAIT_SECONDS));
+		wait = plan_manual(p, "wait", f, strbuf_str(&makes),
+				   "wait one hour after TTL was disabled on table '%s' (until "
+				   "DescribeTimeToLive says DISABLED): DynamoDB refuses another "
+				   "UpdateTimeToLive on the table within that hour", t1->name.s);
+		plan_need(&p->g, wait, off);
+		strbuf_release(&makes);
 	}
-	for (size_t i = 0; i < e1->nattrs; i++) {
-		const ddbc_attr *a1 = &e1->attrs[i];
-		if (ddbc_entity_attr(e0, a1->name.s) || !ddbc_attr_required(a1, NULL))
+	size_t on = ttl_step(p, t1, t1->ttl.s, true);
+	plan_need(&p->g, on, wait);
+	plan_need(&p->g, on, backfill);
+}
+
+static void table_steps(plan *p, plan_table *pt)
+{
+	pt->gsi_deleted = xcalloc(pt->t0->ngsi + 1, sizeof(size_t));
+	pt->gsi_created = xcalloc(pt->t1->ngsi + 1, sizeof(size_t));
+	for (size_t i = 0; i < pt->t0->ngsi; i++)
+		pt->gsi_deleted[i] = PLAN_NONE;
+	for (size_t i = 0; i < pt->t1->ngsi; i++)
+		pt->gsi_created[i] = PLAN_NONE;
+	/* The hour's wait runs from the disable: it comes first, and the
+	 * index work can be done while the hour passes. */
+	bool ttl_moves = !ddbc_diff_str_same(pt->t0->ttl.s, pt->t1->ttl.s);
+	size_t off = ttl_moves && pt->t0->ttl.s ? ttl_step(p, pt->t1, pt->t0->ttl.s, false)
+		     : PLAN_NONE;
+	gsi_deletes(p, pt);
+	billing_step(p, pt);
+	gsi_creates(p, pt);
+	ttl_steps(p, pt, off);
+}
+
+/* A table whose key schema or LSIs changed: only a new table has them. */
+static size_t replace_step(plan *p, const ddbc_table *t0, const ddbc_table *t1)
+{
+	json_t *f = json_object();
+	json_object_set_new(f, "table", ddbc_json_str(t1->name.s));
+	json_object_set_new(f, "create_table", ddbc_json_create_table(t1));
+	if (t1->ttl.s)
+		json_object_set_new(f, "ttl", ddbc_json_str(t1->ttl.s));
+	strbuf makes = STRBUF_INIT;
+	strbuf_addf(&makes, "table '%s' has NEW's key schema and indexes and holds every item",
+		    t1->name.s);
+	size_t s = plan_manual(p, "replace-table", f, strbuf_str(&makes),
+			       "replace table '%s': its %s changed, which only CreateTable sets; "
+			       "create the new table (under a new name, then switch the code), "
+			       "copy every item into it, and delete the old table once nothing "
+			       "reads it", t1->name.s,
+			       ddbc_diff_keys_same(&t0->primary, &t1->primary) ?
+			       "local secondary indexes" : "key schema");
+	strbuf_release(&makes);
+	return s;
+}
+
+static void table_plan(plan *p, plan_table *pt)
+{
+	const ddbc_table *t0 = pt->t0, *t1 = pt->t1;
+	if (!t0) {
+		/* CreateTable cannot set TTL: it is a call of its own. */
+		strbuf makes = STRBUF_INIT;
+		strbuf_addf(&makes, "table '%s' exists as NEW defines it", t1->name.s);
+		pt->made = api_step(p, "CreateTable", ddbc_json_create_table(t1),
+				    strbuf_str(&makes));
+		strbuf_release(&makes);
+		if (t1->ttl.s)
+			plan_need(&p->g, ttl_step(p, t1, t1->ttl.s, true), pt->made);
+	} else if (ddbc_diff_table_replaced(t0, t1)) {
+		pt->made = replace_step(p, t0, t1);
+	} else {
+		table_steps(p, pt);
+	}
+}
+
+static void dropped_tables(plan *p)
+{
+	for (size_t i = 0; i < p->old->ntables; i++) {
+		const ddbc_table *t0 = &p->old->tables[i];
+		if (ddbc_design_table(p->new, t0->name.s))
 			continue;
-		json_t *f = facts_attr(e1, a1);
-		if (a1->template.s)
-			json_object_set_new(f, "template", ddbc_json_str(a1->template.s));
-		manual_step(p, f, "backfill the new required '%s' in every stored '%s' item",
-			    a1->name.s, e1->name.s);
+		json_t *f = json_object();
+		json_object_set_new(f, "table", ddbc_json_str(t0->name.s));
+		strbuf makes = STRBUF_INIT;
+		strbuf_addf(&makes, "table '%s' is gone", t0->name.s);
+		p->dropped[i] = plan_manual(p, "delete-table", f, strbuf_str(&makes),
+					    "table '%s' is no longer in the design: move what is "
+					    "still needed, then delete it by hand (ddbc never plans "
+					    "DeleteTable)", t0->name.s);
+		strbuf_release(&makes);
 	}
 }
 
 ddbc_emit_result ddbc_diff_plan(FILE *out, const ddbc_design *old, const ddbc_design *new)
 {
-	plan p = { .old = old, .new = new };
-	ddbc_json_stream_init(&p.s, out);
-	ddbc_json_begin(&p.s, NULL, '[');
-	api_steps(&p);
-	manual_tables(&p);
-	for (size_t i = 0; i < old->nentities; i++)
-		manual_entity(&p, &old->entities[i],
-			      ddbc_design_entity(new, old->entities[i].name.s));
-	ddbc_json_end(&p.s, ']');
-	return ddbc_json_stream_finish(&p.s);
+	plan p = { { NULL, 0, 0 }, old, new, xcalloc(new->ntables + 1, sizeof(plan_table)),
+		   xcalloc(old->ntables + 1, sizeof(size_t)) };
+	for (size_t i = 0; i < new->ntables; i++) {
+		const ddbc_table *t1 = &new->tables[i];
+		p.tables[i] = (plan_table){ ddbc_design_table(old, t1->name.s), t1, PLAN_NONE,
+					    NULL, NULL, PLAN_NONE };
+		table_plan(&p, &p.tables[i]);
+	}
+	for (size_t i = 0; i < old->ntables; i++)
+		p.dropped[i] = PLAN_NONE;
+	dropped_tables(&p);
+	plan_item_steps(&p);
+	ddbc_emit_result r = plan_write(&p.g, out);
+	for (size_t i = 0; i < new->ntables; i++) {
+		free(p.tables[i].gsi_deleted);
+		free(p.tables[i].gsi_created);
+	}
+	free(p.tables);
+	free(p.dropped);
+	return r;
 }

@@ -1,0 +1,129 @@
+/* diff_graph.c - the plan's steps, ordered by what each needs
+ *
+ * Kahn's algorithm over the steps, always taking the earliest-added step
+ * whose needs are done: the steps' order is the one they were added in
+ * wherever their needs allow it. The builder (diff_plan.c) only adds
+ * needs that point from a later stage to an earlier one of the same table
+ * or entity, so the graph has no cycle; should one appear, the steps left
+ * are written in the order they were added, after the rest.
+ */
+#include "diff/diff_graph.h"
+#include "emit/emit_json.h"
+#include "util/strbuf.h"
+#include "util/xalloc.h"
+
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdlib.h>
+
+size_t plan_add(plan_graph *g, json_t *body, const char *makes_fmt, ...)
+{
+	if (g->n == g->cap) {
+		g->cap = g->cap ? 2 * g->cap : 16;
+		g->v = xrealloc(g->v, g->cap * sizeof(*g->v));
+	}
+	strbuf sb = STRBUF_INIT;
+	va_list ap;
+	va_start(ap, makes_fmt);
+	strbuf_vaddf(&sb, makes_fmt, ap);
+	va_end(ap);
+	g->v[g->n] = (plan_step){ body, strbuf_detach(&sb), NULL, 0, 0 };
+	return g->n++;
+}
+
+void plan_need(plan_graph *g, size_t step, size_t before)
+{
+	if (step == PLAN_NONE || before == PLAN_NONE || step == before)
+		return;
+	plan_step *s = &g->v[step];
+	for (size_t i = 0; i < s->nneeds; i++)
+		if (s->needs[i] == before)
+			return;
+	if (s->nneeds == s->cap) {
+		s->cap = s->cap ? 2 * s->cap : 4;
+		s->needs = xrealloc(s->needs, s->cap * sizeof(*s->needs));
+	}
+	s->needs[s->nneeds++] = before;
+}
+
+/* The order to write the steps in: order[k] is the k-th step to write. */
+static size_t *topological(const plan_graph *g)
+{
+	size_t *order = xcalloc(g->n + 1, sizeof(*order));
+	bool *done = xcalloc(g->n + 1, sizeof(*done));
+	size_t k = 0;
+	/* n is small (a few steps per change): the quadratic scan is clearer
+	 * than a heap and takes no time. */
+	for (bool progress = true; progress && k < g->n;) {
+		progress = false;
+		for (size_t i = 0; i < g->n; i++) {
+			if (done[i])
+				continue;
+			bool ready = true;
+			for (size_t j = 0; j < g->v[i].nneeds && ready; j++)
+				ready = done[g->v[i].needs[j]];
+			if (!ready)
+				continue;
+			done[i] = true;
+			order[k++] = i;
+			progress = true;
+			break;
+		}
+	}
+	for (size_t i = 0; i < g->n; i++)
+		if (!done[i])
+			order[k++] = i;
+	free(done);
+	return order;
+}
+
+static int by_number(const void *pa, const void *pb)
+{
+	json_int_t a = json_integer_value(*(json_t *const *)pa);
+	json_int_t b = json_integer_value(*(json_t *const *)pb);
+	return a < b ? -1 : a > b;
+}
+
+static json_t *needs_of(const plan_step *s, const size_t *number)
+{
+	json_t **v = xcalloc(s->nneeds + 1, sizeof(*v));
+	for (size_t i = 0; i < s->nneeds; i++)
+		v[i] = json_integer((json_int_t)number[s->needs[i]]);
+	qsort(v, s->nneeds, sizeof(*v), by_number);
+	json_t *a = json_array();
+	for (size_t i = 0; i < s->nneeds; i++)
+		json_array_append_new(a, v[i]);
+	free(v);
+	return a;
+}
+
+ddbc_emit_result plan_write(plan_graph *g, FILE *out)
+{
+	size_t *order = topological(g);
+	size_t *number = xcalloc(g->n + 1, sizeof(*number));
+	for (size_t k = 0; k < g->n; k++)
+		number[order[k]] = k + 1;
+	ddbc_json_stream s;
+	ddbc_json_stream_init(&s, out);
+	ddbc_json_begin(&s, NULL, '[');
+	for (size_t k = 0; k < g->n; k++) {
+		plan_step *st = &g->v[order[k]];
+		json_t *o = json_object();
+		json_object_set_new(o, "step", json_integer((json_int_t)(k + 1)));
+		json_object_set_new(o, "needs", needs_of(st, number));
+		json_object_set_new(o, "makes", ddbc_json_str(st->makes));
+		json_object_update(o, st->body);
+		ddbc_json_member(&s, NULL, o);
+	}
+	ddbc_json_end(&s, ']');
+	for (size_t i = 0; i < g->n; i++) {
+		json_decref(g->v[i].body);
+		free(g->v[i].makes);
+		free(g->v[i].needs);
+	}
+	free(g->v);
+	free(order);
+	free(number);
+	*g = (plan_graph){ NULL, 0, 0 };
+	return (ddbc_emit_result)ddbc_json_stream_finish(&s);
+}

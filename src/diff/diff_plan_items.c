@@ -1,0 +1,281 @@
+/* diff_plan_items.c - the plan's manual steps on stored items
+ *
+ * What no API call does to the items: rewrite keys and index keys from the
+ * old template to the new, convert values to a new type, backfill what
+ * became required, rewrite values an enum no longer allows, move or delete
+ * an entity's items, rewrite keys joined with an old delimiter, and deploy
+ * the callers of a pattern before its index stops projecting what they
+ * read. Each step carries the facts a person or a script needs to do it
+ * ("action" says which work it is), and stands where its needs are: the
+ * work on an attribute that keys a GSI after that GSI's delete and before
+ * its create (plan_around_indexes), the work on one entity's items in
+ * the order it is listed, the work on a replaced table's items after the
+ * replacement.
+ */
+#include "diff/diff_graph.h"
+#include "diff/diff_int.h"
+#include "emit/emit_json.h"
+#include "model/semantics.h"
+#include "util/strbuf.h"
+
+#include <string.h>
+
+/* One entity's work: each step after the one before. */
+typedef struct entity_work {
+	plan *p;
+	const plan_table *pt;    /* NEW's table of the entity, or NULL */
+	size_t last;
+} entity_work;
+
+static json_t *facts_attr(const ddbc_entity *e, const ddbc_attr *a)
+{
+	json_t *f = json_object();
+	const char *table = ddbc_diff_entity_table(e);
+	if (table)
+		json_object_set_new(f, "table", ddbc_json_str(table));
+	json_object_set_new(f, "entity", ddbc_json_str(e->name.s));
+	json_object_set_new(f, "attribute", ddbc_json_str(a->name.s));
+	return f;
+}
+
+/* Chains step s after the entity's last, and after the replacement of its
+ * table; an attribute's work also takes its place around the indexes. */
+static void place(entity_work *w, size_t s, const char *attr)
+{
+	plan_need(&w->p->g, s, w->last);
+	if (w->pt && w->pt->t0 && ddbc_diff_table_replaced(w->pt->t0, w->pt->t1))
+		plan_need(&w->p->g, s, w->pt->made);
+	if (attr)
+		plan_around_indexes(w->p, w->pt, s, attr);
+	w->last = s;
+}
+
+static void makes_attr(strbuf *sb, const ddbc_entity *e, const ddbc_attr *a, const char *what)
+{
+	strbuf_reset(sb);
+	strbuf_addf(sb, "every '%s' item holds '%s'%s%s", e->name.s, a->name.s, *what ? " " : "",
+		    what);
+}
+
+static void template_step(entity_work *w, const ddbc_attr *a0, const ddbc_attr *a1,
+			  strbuf *makes)
+{
+	ddbc_diff_rewrite r = ddbc_diff_attr_rewrite(a0, a1);
+	if (r == DIFF_REWRITE_NONE)
+		return;
+	const ddbc_entity *e = a1->entity;
+	json_t *f = facts_attr(e, a1);
+	json_object_set_new(f, "old_template", a0->template.s ? ddbc_json_str(a0->template.s)
+			    : json_null());
+	json_object_set_new(f, "new_template", a1->template.s ? ddbc_json_str(a1->template.s)
+			    : json_null());
+	makes_attr(makes, e, a1, "as new_template renders it");
+	size_t s;
+	if (r == DIFF_REWRITE_TABLE_KEY)
+		s = plan_manual(w->p, "rewrite-keys", f, strbuf_str(makes), "rewrite the keys of "
+				"every '%s' item: put a copy under the key rendered from "
+				"new_template, then delete the item under old_template's key",
+				e->name.s);
+	else
+		s = plan_manual(w->p, "rewrite-attribute", f, strbuf_str(makes), "rewrite '%s' in "
+				"every '%s' item from old_template to new_template", a1->name.s,
+				e->name.s);
+	place(w, s, a1->name.s);
+}
+
+static void type_step(entity_work *w, const ddbc_attr *a0, const ddbc_attr *a1,
+		      strbuf *makes)
+{
+	if (a0->type == DDBC_TYPE_NONE || a1->type == DDBC_TYPE_NONE || a0->type == a1->type)
+		return;
+	const ddbc_entity *e = a1->entity;
+	json_t *f = facts_attr(e, a1);
+	json_object_set_new(f, "old_type", json_string(ddbc_type_short(a0->type)));
+	json_object_set_new(f, "new_type", json_string(ddbc_type_short(a1->type)));
+	makes_attr(makes, e, a1, "as new_type");
+	place(w, plan_manual(w->p, "convert-type", f, strbuf_str(makes), "convert '%s' of every "
+			     "'%s' item from old_type to new_type", a1->name.s, e->name.s),
+	      a1->name.s);
+}
+
+/* A value to backfill with where no template gives one: the attribute's
+ * example, else the first example item's. */
+static const ddbc_node *example_value(const ddbc_attr *a)
+{
+	if (a->example)
+		return a->example;
+	for (size_t i = 0; i < a->entity->nexamples; i++) {
+		const ddbc_node *v = ddbc_node_get(a->entity->examples[i], a->name.s);
+		if (v)
+			return v;
+	}
+	return NULL;
+}
+
+static void backfill_step(entity_work *w, const ddbc_attr *a1, bool added, strbuf *makes)
+{
+	const ddbc_entity *e = a1->entity;
+	json_t *f = facts_attr(e, a1);
+	bool known = a1->template.s || example_value(a1);
+	if (a1->template.s)
+		json_object_set_new(f, "template", ddbc_json_str(a1->template.s));
+	else if (example_value(a1))
+		json_object_set_new(f, "example", ddbc_json_attr_value(example_value(a1),
+								       a1->type));
+	if (a1->type != DDBC_TYPE_NONE)
+		json_object_set_new(f, "type", json_string(ddbc_type_short(a1->type)));
+	makes_attr(makes, e, a1, a1->template.s ? "as template renders it" : "");
+	place(w, plan_manual(w->p, "backfill", f, strbuf_str(makes), "backfill %s'%s' in every "
+			     "stored '%s' item that lacks it%s", added ? "the new required " : "",
+			     a1->name.s, e->name.s, known ? "" : " (the design gives no value: "
+			     "choose a default of its type)"), a1->name.s);
+}
+
+static void enum_step(entity_work *w, const ddbc_attr *a0, const ddbc_attr *a1,
+		      strbuf *makes)
+{
+	bool unlimited;
+	json_t *gone = ddbc_diff_enum_removed(a0, a1, &unlimited);
+	if (!gone)
+		return;
+	const ddbc_entity *e = a1->entity;
+	json_t *f = facts_attr(e, a1), *values = json_array();
+	for (uint32_t i = 0; i < a1->nenum; i++)
+		json_array_append_new(values, ddbc_json_plain(a1->enum_values[i]));
+	if (!unlimited)
+		json_object_set_new(f, "removed_values", gone);
+	else
+		json_decref(gone);
+	json_object_set_new(f, "values", values);
+	makes_attr(makes, e, a1, "only as one of values, or not at all");
+	place(w, plan_manual(w->p, "rewrite-values", f, strbuf_str(makes), "rewrite '%s' in "
+			     "every '%s' item whose value is not one of values (%s) to one that is, "
+			     "or delete the item", a1->name.s, e->name.s, unlimited ?
+			     "any value stored before" : "removed_values"), NULL);
+}
+
+static void attr_pair_steps(entity_work *w, const ddbc_attr *a0, const ddbc_attr *a1)
+{
+	strbuf makes = STRBUF_INIT;
+	template_step(w, a0, a1, &makes);
+	type_step(w, a0, a1, &makes);
+	if (!ddbc_attr_required(a0, NULL) && ddbc_attr_required(a1, NULL))
+		backfill_step(w, a1, false, &makes);
+	enum_step(w, a0, a1, &makes);
+	strbuf_release(&makes);
+}
+
+/* An entity gone from its table, or moved to another. */
+static void entity_moved(plan *p, const ddbc_entity *e0, const ddbc_entity *e1)
+{
+	const char *t0 = ddbc_diff_entity_table(e0);
+	json_t *f = json_object();
+	if (t0)
+		json_object_set_new(f, "table", ddbc_json_str(t0));
+	json_object_set_new(f, "entity", ddbc_json_str(e0->name.s));
+	strbuf makes = STRBUF_INIT;
+	size_t s;
+	if (e1) {
+		const char *t1 = ddbc_diff_entity_table(e1);
+		json_object_set_new(f, "new_table", ddbc_json_str(t1));
+		strbuf_addf(&makes, "the '%s' items are in table '%s' only", e0->name.s, t1);
+		s = plan_manual(p, "move-items", f, strbuf_str(&makes), "copy the '%s' items to "
+				"new_table and delete them from table", e0->name.s);
+		const plan_table *pt = plan_table_named(p, t1);
+		if (pt)
+			plan_need(&p->g, s, pt->made);
+	} else {
+		strbuf_addf(&makes, "no '%s' item is left in table '%s'", e0->name.s,
+			    t0 ? t0 : "(unknown)");
+		s = plan_manual(p, "delete-items", f, strbuf_str(&makes), "delete or migrate the "
+				"stored '%s' items", e0->name.s);
+	}
+	strbuf_release(&makes);
+	/* A table deleted by hand is deleted once its items are moved out. */
+	for (size_t i = 0; t0 && i < p->old->ntables; i++)
+		if (ddbc_diff_str_same(p->old->tables[i].name.s, t0))
+			plan_need(&p->g, p->dropped[i], s);
+}
+
+static void entity_steps(plan *p, const ddbc_entity *e0, const ddbc_entity *e1)
+{
+	if (!e1 || !ddbc_diff_str_same(ddbc_diff_entity_table(e0), ddbc_diff_entity_table(e1))) {
+		/* The items of a table deleted by hand go with it. */
+		if (e1 || !e0->table || ddbc_design_table(p->new, e0->table->name.s))
+			entity_moved(p, e0, e1);
+		return;
+	}
+	entity_work w = { p, plan_table_named(p, ddbc_diff_entity_table(e1)), PLAN_NONE };
+	for (size_t i = 0; i < e0->nattrs; i++) {
+		const ddbc_attr *a0 = &e0->attrs[i];
+		const ddbc_attr *a1 = a0->name.s ? ddbc_entity_attr(e1, a0->name.s) : NULL;
+		if (a1)
+			attr_pair_steps(&w, a0, a1);
+		else if (a0->name.s && ddbc_diff_removed_use(p->old, a0, e1->table)) {
+			strbuf makes = STRBUF_INIT;
+			strbuf_addf(&makes, "no '%s' item holds '%s'", e0->name.s, a0->name.s);
+			place(&w, plan_manual(p, "remove-attribute", facts_attr(e0, a0),
+					      strbuf_str(&makes), "'%s' is removed from '%s' while "
+					      "it was in use: remove its uses and its stored values",
+					      a0->name.s, e0->name.s), NULL);
+			strbuf_release(&makes);
+		}
+	}
+	strbuf makes = STRBUF_INIT;
+	for (size_t i = 0; i < e1->nattrs; i++) {
+		const ddbc_attr *a1 = &e1->attrs[i];
+		if (!ddbc_entity_attr(e0, a1->name.s) && ddbc_attr_required(a1, NULL))
+			backfill_step(&w, a1, true, &makes);
+	}
+	strbuf_release(&makes);
+}
+
+/* The callers of each OLD pattern that reads from a GSI what the new GSI
+ * no longer projects are changed before the new GSI exists. */
+static void narrowed_steps(plan *p)
+{
+	for (size_t t = 0; t < p->new->ntables; t++) {
+		const plan_table *pt = &p->tables[t];
+		for (size_t i = 0; pt->t0 && pt->gsi_created && i < pt->t1->ngsi; i++) {
+			const ddbc_index *g1 = &pt->t1->gsi[i];
+			const ddbc_index *g0 = ddbc_diff_gsi(pt->t0, g1->name.s);
+			const ddbc_name *attr;
+			const ddbc_pattern *pat;
+			for (size_t from = 0; g0 && (pat = ddbc_diff_narrowed_pattern(p->old, g0, g1,
+							&from, &attr));) {
+				json_t *f = json_object();
+				json_object_set_new(f, "table", ddbc_json_str(g1->table->name.s));
+				json_object_set_new(f, "index", ddbc_json_str(g1->name.s));
+				json_object_set_new(f, "pattern", ddbc_json_str(pat->id.s));
+				json_object_set_new(f, "attribute", ddbc_json_str(attr->s));
+				strbuf makes = STRBUF_INIT;
+				strbuf_addf(&makes, "the callers of '%s' read '%s' from the table",
+					    pat->id.s, attr->s);
+				size_t s = plan_manual(p, "deploy-code", f, strbuf_str(&makes),
+						       "change and deploy the callers of access "
+						       "pattern '%s' to read '%s' from the table (GSI "
+						       "'%s' will no longer project it)", pat->id.s,
+						       attr->s, g1->name.s);
+				plan_need(&p->g, pt->gsi_created[i], s);
+				strbuf_release(&makes);
+			}
+		}
+	}
+}
+
+void plan_item_steps(plan *p)
+{
+	const char *d0 = ddbc_diff_delimiter(p->old), *d1 = ddbc_diff_delimiter(p->new);
+	if (strcmp(d0, d1)) {
+		json_t *f = json_object();
+		json_object_set_new(f, "old_delimiter", ddbc_json_str(d0));
+		json_object_set_new(f, "new_delimiter", ddbc_json_str(d1));
+		plan_manual(p, "rewrite-delimiter", f, "every stored key is joined with the new "
+			    "delimiter", "the key delimiter changed: rewrite every stored key that "
+			    "is joined with the old delimiter");
+	}
+	narrowed_steps(p);
+	for (size_t i = 0; i < p->old->nentities; i++)
+		entity_steps(p, &p->old->entities[i],
+			     ddbc_design_entity(p->new, p->old->entities[i].name.s));
+}
