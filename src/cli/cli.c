@@ -50,7 +50,8 @@ enum {
 	OPT_FORMAT = 1 << 0, OPT_RULE = 1 << 1, OPT_WERROR = 1 << 2, OPT_COLOR = 1 << 3,
 	OPT_OUTPUT = 1 << 4, OPT_LANG = 1 << 5, OPT_TEMPLATE = 1 << 6, OPT_PREFIX = 1 << 7,
 	OPT_PARAM = 1 << 8, OPT_ITEMS = 1 << 9, OPT_SHOW_SUPPRESSED = 1 << 10,
-	OPT_AGAINST = 1 << 11, OPT_ALL = 1 << 12, OPT_CHECK = 1 << 13, OPT_FROM = 1 << 14
+	OPT_AGAINST = 1 << 11, OPT_ALL = 1 << 12, OPT_CHECK = 1 << 13, OPT_FROM = 1 << 14,
+	OPT_MODULE = 1 << 15
 };
 
 /* --color WHEN, in the order of its words. */
@@ -72,6 +73,8 @@ struct opts {
 	ddbc_lang_id lang;
 	const char *template_dir;
 	const char *prefix;
+	ddbc_keys_lang keys_lang;   /* keys --lang */
+	const char *module;         /* keys --module */
 	const char *against;
 	const char *from;        /* import --from */
 	bool all;
@@ -101,6 +104,7 @@ static const char usage_main[] =
 	"  lint         check designs; nothing written\n"
 	"  doc          write the design's documentation (Markdown or HTML)\n"
 	"  header       write a C header of key builders and name constants\n"
+	"  keys         write key builders for TypeScript, Python or Go\n"
 	"  export       write CreateTable requests, the model or query requests as JSON\n"
 	"  check-items  validate items (a scan or an export) against the design\n"
 	"  diff         what a change of a design does to deployed tables and items\n"
@@ -165,6 +169,19 @@ static const char usage_header[] =
 	"options:\n"
 	"      --prefix ID         the prefix of every name (default: from the design\n"
 	"                          name)\n"
+	OUTPUT_HELP COMMON_HELP;
+
+static const char usage_keys[] =
+	"usage: ddbc keys --lang LANG [OPTIONS] FILE\n"
+	"\n"
+	"Writes a TypeScript, Python or Go module with the C header's names: per key\n"
+	"a builder, a parser, its begins_with prefix and range-bound helpers; type\n"
+	"guards that tell items apart as check-items does; and per read access\n"
+	"pattern a function returning the request export --format queries writes.\n"
+	"\n"
+	"options:\n"
+	"      --lang LANG         ts, python or go (default: ts)\n"
+	"      --module NAME       the Go package name (default: from the design name)\n"
 	OUTPUT_HELP COMMON_HELP;
 
 static const char usage_export[] =
@@ -369,6 +386,7 @@ static cli_step one_option(const struct command *cmd, struct opts *o, int c, cha
 {
 	static const char *const colors[] = { "never", "always", "auto", NULL };
 	static const char *const langs[] = { "en", "ja", NULL };
+	static const char *const key_langs[] = { "ts", "python", "go", NULL };
 	int w;
 	switch (c) {
 	case 'f':
@@ -393,6 +411,12 @@ static cli_step one_option(const struct command *cmd, struct opts *o, int c, cha
 	case 'o': o->output = arg; return CLI_GO_ON;
 	case 'C': o->check = arg; return CLI_GO_ON;
 	case 'l':
+		if (!strcmp(cmd->name, "keys")) {
+			if (parse_word(cmd->name, "language", arg, key_langs, &w) < 0)
+				return CLI_USAGE_ERROR;
+			o->keys_lang = (ddbc_keys_lang)w;
+			return CLI_GO_ON;
+		}
 		if (parse_word(cmd->name, "language", arg, langs, &w) < 0)
 			return CLI_USAGE_ERROR;
 		o->lang = (ddbc_lang_id)w;
@@ -403,6 +427,7 @@ static cli_step one_option(const struct command *cmd, struct opts *o, int c, cha
 	case 'a': o->against = arg; return CLI_GO_ON;
 	case 'A': o->all = true; return CLI_GO_ON;
 	case 'F': o->from = arg; return CLI_GO_ON;
+	case 'D': o->module = arg; return CLI_GO_ON;
 	case 'h': fputs(cmd->usage, stdout); return CLI_DONE;
 	}
 	return CLI_USAGE_ERROR;
@@ -466,6 +491,7 @@ static cli_step parse_options(const struct command *cmd, int argc, char **argv, 
 		{ { "all", no_argument, NULL, 'A' }, OPT_ALL },
 		{ { "check", required_argument, NULL, 'C' }, OPT_CHECK },
 		{ { "from", required_argument, NULL, 'F' }, OPT_FROM },
+		{ { "module", required_argument, NULL, 'D' }, OPT_MODULE },
 	};
 	struct option longopts[sizeof(all) / sizeof(all[0]) + 2];
 	size_t n = 0;
@@ -706,6 +732,13 @@ static ddbc_emit_result emit_header(FILE *out, struct unit *u, struct opts *o)
 	return ddbc_emit_header(out, u->design, &h, &u->d);
 }
 
+static ddbc_emit_result emit_keys(FILE *out, struct unit *u, struct opts *o)
+{
+	ddbc_keys_opts k = { o->keys_lang, o->module };
+	o->settings.sev[DDBC_RULE_HEADER_NAME] = DDBC_SEV_ERROR;
+	return ddbc_emit_keys(out, u->design, &k, &u->d);
+}
+
 static ddbc_emit_result emit_export(FILE *out, struct unit *u, struct opts *o)
 {
 	ddbc_export_opts x = { o->params, o->nparams };
@@ -836,6 +869,13 @@ static exit_status run_header(struct opts *o)
 	return compile(o, emit_header);
 }
 static exit_status run_export(struct opts *o) { return compile(o, emit_export); }
+
+/* keys plans the header's names, as header does. */
+static exit_status run_keys(struct opts *o)
+{
+	o->settings.sev[DDBC_RULE_HEADER_NAME] = DDBC_SEV_OFF;
+	return compile(o, emit_keys);
+}
 
 /* ---- check-items ----------------------------------------------------------------- */
 
@@ -1019,6 +1059,7 @@ static const struct command commands[] = {
 	  COMMON | OPT_FORMAT | OPT_OUTPUT | OPT_LANG | OPT_TEMPLATE | OPT_CHECK, 1, 1,
 	  doc_formats, run_doc },
 	{ "header", usage_header, COMMON | OPT_OUTPUT | OPT_PREFIX, 1, 1, NULL, run_header },
+	{ "keys", usage_keys, COMMON | OPT_OUTPUT | OPT_LANG | OPT_MODULE, 1, 1, NULL, run_keys },
 	{ "export", usage_export, COMMON | OPT_FORMAT | OPT_OUTPUT | OPT_PARAM, 1, 1,
 	  export_formats, run_export },
 	{ "check-items", usage_items, COMMON | OPT_FORMAT | OPT_OUTPUT | OPT_ITEMS, 1,

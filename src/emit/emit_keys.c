@@ -1,0 +1,565 @@
+/* emit_keys.c - `ddbc keys`: the header's plan as a TypeScript, Python or Go module
+ *
+ * Walks the plan in the header's order (tables, each entity's attributes
+ * and keys, then the type guards, then the access patterns' requests) and
+ * hands each part to the language's printer (emit_keys_int.h). The names
+ * are the plan's, which header-name has checked; the few this module adds
+ * (shapes, range-bound helpers, guards, requests) are checked here against
+ * every other name of the module, and a clash stops the command before
+ * anything is written (the output is a temporary file until it succeeds).
+ *
+ * A pattern's request is the queries export's (ddbc_emit_query), parsed
+ * back: the module returns that object with each key condition value the
+ * plan builds (ddbc_hvalue) built from the function's parameters, so the
+ * two cannot differ. Reads only (Query, GetItem, Scan): a write's Item or
+ * condition holds values a design does not say how to make.
+ */
+#include "emit/emit_keys_int.h"
+#include "emit/emit_json.h"
+#include "model/semantics.h"
+#include "util/utf8.h"
+#include "util/xalloc.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- names and text ---------------------------------------------------------- */
+
+bool keys_name(keys_writer *w, const char *name)
+{
+	size_t len = strlen(name);
+	if (ddbc_strset_get(&w->names, name, len)) {
+		fprintf(stderr, "ddbc keys: the module would have two things named '%s'; give an "
+			"entity a c_name, or rename the attribute or access pattern\n", name);
+		w->failed = true;
+		return false;
+	}
+	ddbc_strset_put(&w->names, ddbc_arena_strdup(w->arena, name), len);
+	return true;
+}
+
+const char *keys_concat(keys_writer *w, const char *a, const char *b)
+{
+	size_t la = strlen(a), lb = strlen(b);
+	char *r = ddbc_arena_alloc(w->arena, la + lb + 1);
+	memcpy(r, a, la);
+	memcpy(r + la, b, lb + 1);
+	return r;
+}
+
+const char *keys_lower(keys_writer *w, const char *s)
+{
+	char *r = ddbc_arena_strdup(w->arena, s);
+	for (char *p = r; *p; p++)
+		if (*p >= 'A' && *p <= 'Z')
+			*p = (char)(*p - 'A' + 'a');
+	return r;
+}
+
+void keys_string(strbuf *sb, const char *s, size_t len, bool ts)
+{
+	const unsigned char *p = (const unsigned char *)s, *end = p + len;
+	strbuf_addch(sb, '"');
+	while (p < end) {
+		unsigned cp = *p;
+		size_t n = 1;
+		if (cp >= 0x80 && !(n = ddbc_utf8_decode(p, end, &cp))) {
+			cp = 0xFFFD;     /* the loader admits UTF-8 only */
+			n = 1;
+		}
+		p += n;
+		if (cp == '"' || cp == '\\')
+			strbuf_addf(sb, "\\%c", (char)cp);
+		else if (cp == '\n')
+			strbuf_addstr(sb, "\\n");
+		else if (cp == '\t')
+			strbuf_addstr(sb, "\\t");
+		else if (cp >= 0x20 && cp < 0x7f)
+			strbuf_addch(sb, (char)cp);
+		else if (cp < 0x10000)
+			strbuf_addf(sb, "\\u%04X", cp);
+		else
+			strbuf_addf(sb, ts ? "\\u{%X}" : "\\U%08X", cp);
+	}
+	strbuf_addch(sb, '"');
+}
+
+static bool is_bidi(unsigned cp)
+{
+	return cp == 0x061c || cp == 0x200e || cp == 0x200f || (cp >= 0x202a && cp <= 0x202e) ||
+	       (cp >= 0x2066 && cp <= 0x2069) || cp == 0x2028 || cp == 0x2029 || cp == 0x85;
+}
+
+void keys_comment(strbuf *sb, const char *s)
+{
+	const unsigned char *p = (const unsigned char *)s, *end = p + strlen(s);
+	while (p < end) {
+		if (*p < 0x80) {
+			strbuf_addch(sb, *p < 0x20 || *p == 0x7f ? ' ' : (char)*p);
+			p++;
+			continue;
+		}
+		unsigned cp;
+		size_t n = ddbc_utf8_decode(p, end, &cp);
+		if (n == 0 || is_bidi(cp))
+			strbuf_addch(sb, '?');
+		else
+			strbuf_add(sb, p, n);
+		p += n ? n : 1;
+	}
+}
+
+void keys_flush(keys_writer *w)
+{
+	fwrite(w->sb.buf, 1, w->sb.len, w->out);
+	strbuf_reset(&w->sb);
+}
+
+const char *keys_source_name(const ddbc_design *g)
+{
+	const char *path = g->src && g->src->name ? g->src->name : "-";
+	const char *slash = strrchr(path, '/');
+	return slash ? slash + 1 : path;
+}
+
+const char *keys_type_name(ddbc_type t)
+{
+	switch (t) {
+	case DDBC_TYPE_S: return "S";
+	case DDBC_TYPE_N: return "N";
+	case DDBC_TYPE_B: return "B";
+	case DDBC_TYPE_BOOL: return "BOOL";
+	case DDBC_TYPE_NULL: return "NULL";
+	default: return NULL;
+	}
+}
+
+/* ---- JSON as a literal ----------------------------------------------------------- */
+
+static long slot_of(const keys_request *r, const json_t *v)
+{
+	for (size_t i = 0; r && i < r->hp->nvalues; i++)
+		if (r->slots[i] == v)
+			return (long)i;
+	return -1;
+}
+
+static void indent(strbuf *sb, int depth)
+{
+	strbuf_addch(sb, '\n');
+	for (int i = 0; i < depth; i++)
+		strbuf_addstr(sb, "    ");
+}
+
+void keys_json(strbuf *sb, const json_t *v, const keys_json_style *st, const keys_request *r,
+	       void (*value_expr)(strbuf *sb, const keys_request *r, size_t i), int depth)
+{
+	long slot = slot_of(r, v);
+	if (slot >= 0) {
+		const char *type;
+		json_t *member;
+		json_object_foreach((json_t *)v, type, member) {
+			strbuf_addstr(sb, st->obj_open);
+			keys_string(sb, type, strlen(type), st->ts);
+			strbuf_addstr(sb, ": ");
+			value_expr(sb, r, (size_t)slot);
+			strbuf_addstr(sb, st->obj_close);
+			break;
+		}
+		return;
+	}
+	switch (json_typeof(v)) {
+	case JSON_OBJECT: {
+		const char *key;
+		json_t *member;
+		strbuf_addstr(sb, st->obj_open);
+		json_object_foreach((json_t *)v, key, member) {
+			indent(sb, depth + 1);
+			keys_string(sb, key, strlen(key), st->ts);
+			strbuf_addstr(sb, ": ");
+			keys_json(sb, member, st, r, value_expr, depth + 1);
+			strbuf_addch(sb, ',');
+		}
+		if (json_object_size(v))
+			indent(sb, depth);
+		strbuf_addstr(sb, st->obj_close);
+		return;
+	}
+	case JSON_ARRAY:
+		strbuf_addstr(sb, st->arr_open);
+		for (size_t i = 0; i < json_array_size(v); i++) {
+			keys_json(sb, json_array_get(v, i), st, r, value_expr, depth);
+			if (i + 1 < json_array_size(v))
+				strbuf_addstr(sb, ", ");
+		}
+		strbuf_addstr(sb, st->arr_close);
+		return;
+	case JSON_STRING:
+		keys_string(sb, json_string_value(v), json_string_length(v), st->ts);
+		return;
+	case JSON_INTEGER: strbuf_addf(sb, "%" JSON_INTEGER_FORMAT, json_integer_value(v)); return;
+	case JSON_REAL: strbuf_addf(sb, "%.17g", json_real_value(v)); return;
+	case JSON_TRUE: strbuf_addstr(sb, st->yes); return;
+	case JSON_FALSE: strbuf_addstr(sb, st->no); return;
+	case JSON_NULL: strbuf_addstr(sb, st->null); return;
+	}
+}
+
+/* ---- keys ---------------------------------------------------------------------- */
+
+/* The UTF-8 of the character after the first of text in code point order
+ * (rules/bounds.c's next_char); 0 when there is none. */
+static size_t next_char(const char *text, size_t len, char out[5])
+{
+	unsigned cp;
+	const unsigned char *s = (const unsigned char *)text;
+	if (!ddbc_utf8_decode(s, s + len, &cp) || cp >= 0x10FFFF)
+		return 0;
+	cp = cp + 1 == 0xD800 ? 0xE000 : cp + 1;
+	strbuf sb = STRBUF_INIT;
+	if (cp < 0x80) {
+		strbuf_addch(&sb, (char)cp);
+	} else if (cp < 0x800) {
+		strbuf_addch(&sb, (char)(0xC0 | (cp >> 6)));
+		strbuf_addch(&sb, (char)(0x80 | (cp & 0x3F)));
+	} else if (cp < 0x10000) {
+		strbuf_addch(&sb, (char)(0xE0 | (cp >> 12)));
+		strbuf_addch(&sb, (char)(0x80 | ((cp >> 6) & 0x3F)));
+		strbuf_addch(&sb, (char)(0x80 | (cp & 0x3F)));
+	} else {
+		strbuf_addch(&sb, (char)(0xF0 | (cp >> 18)));
+		strbuf_addch(&sb, (char)(0x80 | ((cp >> 12) & 0x3F)));
+		strbuf_addch(&sb, (char)(0x80 | ((cp >> 6) & 0x3F)));
+		strbuf_addch(&sb, (char)(0x80 | (cp & 0x3F)));
+	}
+	size_t n = sb.len;
+	memcpy(out, sb.buf, n);
+	out[n] = '\0';
+	strbuf_release(&sb);
+	return n;
+}
+
+/* The range-bound helpers of k: one pair per parameter that a literal
+ * follows, for its first such place. */
+static void plan_cuts(keys_writer *w, const ddbc_hattr *ha, keys_key *kk)
+{
+	const ddbc_hkey *k = ha->key;
+	kk->cuts = ddbc_arena_alloc(w->arena, (k->npieces + 1) * sizeof(keys_cut));
+	kk->ncuts = 0;
+	size_t used = 0;
+	bool *done = xcalloc(k->nparams + 1, sizeof(bool));
+	for (size_t i = 0; i + 1 < k->npieces; i++) {
+		const ddbc_hpiece *pc = &k->pieces[i], *next = &k->pieces[i + 1];
+		if (pc->text)
+			continue;
+		if (pc->param + 1 > used)
+			used = pc->param + 1;
+		if (!next->text || done[pc->param])
+			continue;
+		done[pc->param] = true;
+		keys_cut *c = &kk->cuts[kk->ncuts++];
+		c->piece = i;
+		c->nparams = used;
+		const char *stem = keys_concat(w, ha->func, "_prefix_to_");
+		c->prefix_func = keys_concat(w, stem, k->params[pc->param].name);
+		c->after_len = next_char(next->text, next->len, c->after);
+		c->after_func = NULL;
+		if (c->after_len)
+			c->after_func = keys_concat(w, keys_concat(w, ha->func, "_after_"),
+						    k->params[pc->param].name);
+		keys_name(w, c->prefix_func);
+		if (c->after_func)
+			keys_name(w, c->after_func);
+	}
+	free(done);
+}
+
+static void attr_part(keys_writer *w, const keys_ops *ops, const ddbc_hattr *ha)
+{
+	keys_name(w, ha->name_macro);
+	if (ha->expr_macro)
+		keys_name(w, ha->expr_macro);
+	ops->attr(w, ha);
+	if (!ha->key)
+		return;
+	keys_key kk = { ha, NULL, NULL, 0 };
+	if (ha->key->constant) {
+		keys_name(w, ha->builder);
+	} else {
+		kk.shape = keys_concat(w, ha->fmt_macro, "_");
+		keys_name(w, kk.shape);
+		keys_name(w, ha->func);
+		if (ha->prefix_macro)
+			keys_name(w, ha->prefix_macro);
+		if (ha->parse_func) {
+			keys_name(w, ha->parse_func);
+			keys_name(w, ha->parts_struct);
+		}
+		plan_cuts(w, ha, &kk);
+	}
+	if (!w->failed)
+		ops->key(w, &kk);
+}
+
+/* ---- type guards ----------------------------------------------------------------- */
+
+/* Constant attributes, as items_assign.c's is_constant finds them. */
+static bool is_constant(const ddbc_attr *a, const ddbc_table *t)
+{
+	if (!ddbc_attr_stored(a) || ddbc_index_has_key(&t->primary, a->name.s))
+		return false;
+	if (a->has_template && a->type == DDBC_TYPE_S)
+		return ddbc_template_is_constant(&a->tpl);
+	return !a->template.s && a->nenum == 1 &&
+	       (a->type == DDBC_TYPE_S || a->type == DDBC_TYPE_N || a->type == DDBC_TYPE_B ||
+		a->type == DDBC_TYPE_BOOL || a->type == DDBC_TYPE_NULL);
+}
+
+void keys_const_value(strbuf *sb, const ddbc_attr *a, bool ts)
+{
+	strbuf v = STRBUF_INIT;
+	if (a->has_template) {
+		for (size_t i = 0; i < a->tpl.nsegs; i++)
+			strbuf_add(&v, a->tpl.segs[i].text, a->tpl.segs[i].len);
+	} else {
+		ddbc_json_scalar_text(a->enum_values[0], &v);
+	}
+	keys_string(sb, v.buf ? v.buf : "", v.len, ts);
+	strbuf_release(&v);
+}
+
+static size_t literal_bytes(const ddbc_lang *l)
+{
+	size_t n = 0;
+	for (size_t i = 0; i < l->nruns; i++)
+		if (l->runs[i].fixed)
+			n += l->runs[i].len;
+	return n;
+}
+
+static size_t plan_guards(keys_writer *w, keys_guard **out)
+{
+	const ddbc_design *g = w->g;
+	keys_guard *gs = ddbc_arena_alloc(w->arena, (g->nentities + 1) * sizeof(keys_guard));
+	size_t n = 0;
+	for (size_t i = 0; i < g->nentities; i++) {
+		const ddbc_entity *e = &g->entities[i];
+		const ddbc_table *t = e->table;
+		const char *ident = w->plan->entity_idents[i];
+		if (!t || !t->primary.npk || !ident)
+			continue;
+		const ddbc_attr *pk = ddbc_entity_attr(e, t->primary.pk[0].s);
+		const ddbc_attr *sk = t->primary.nsk ? ddbc_entity_attr(e, t->primary.sk[0].s) : NULL;
+		if (!pk || (t->primary.nsk && !sk))
+			continue;
+		keys_guard *kg = &gs[n++];
+		memset(kg, 0, sizeof(*kg));
+		kg->e = e;
+		kg->pk = pk;
+		kg->sk = sk;
+		const char *stem = keys_concat(w, w->plan->prefix_lower, "_is_");
+		kg->func = keys_concat(w, stem, keys_lower(w, ident));
+		keys_name(w, kg->func);
+		ddbc_lang_init(&kg->pk_lang);
+		ddbc_lang_init(&kg->sk_lang);
+		ddbc_attr_lang(pk, &kg->pk_lang);
+		if (sk)
+			ddbc_attr_lang(sk, &kg->sk_lang);
+		kg->literal = literal_bytes(&kg->pk_lang) + literal_bytes(&kg->sk_lang);
+		kg->consts = ddbc_arena_alloc(w->arena, (e->nattrs + 1) * sizeof(*kg->consts));
+		for (size_t k = 0; k < e->nattrs; k++)
+			if (is_constant(&e->attrs[k], t))
+				kg->consts[kg->nconsts++] = &e->attrs[k];
+	}
+	*out = gs;
+	return n;
+}
+
+static void guards(keys_writer *w, const keys_ops *ops)
+{
+	keys_guard *gs;
+	size_t n = plan_guards(w, &gs);
+	const char *entity_of = keys_concat(w, w->plan->prefix_lower, "_entity_of");
+	keys_name(w, entity_of);
+	if (!w->failed)
+		ops->guards(w, gs, n, entity_of);
+	for (size_t i = 0; i < n; i++) {
+		ddbc_lang_release(&gs[i].pk_lang);
+		ddbc_lang_release(&gs[i].sk_lang);
+	}
+}
+
+/* ---- requests -------------------------------------------------------------------- */
+
+/* The queries export's entry for p: {"pattern", "operation", "input"}. */
+static json_t *export_entry(const ddbc_design *g, const ddbc_pattern *p)
+{
+	char *text = NULL;
+	size_t len = 0;
+	FILE *mem = open_memstream(&text, &len);
+	if (!mem)
+		return NULL;
+	ddbc_diags quiet;
+	ddbc_diags_init(&quiet);
+	ddbc_emit_result r = ddbc_emit_query(mem, g, p, &quiet);
+	fclose(mem);
+	ddbc_diags_release(&quiet);
+	json_t *entry = r == DDBC_EMIT_OK ? json_loadb(text, len, 0, NULL) : NULL;
+	free(text);
+	return entry;
+}
+
+static void add_param(keys_writer *w, keys_request *r, const ddbc_hparam *pm, size_t *cap)
+{
+	for (size_t i = 0; i < r->nparams; i++)
+		if (!strcmp(r->params[i].name, pm->name))
+			return;
+	(void)w;
+	xgrow((void **)&r->params, cap, r->nparams + 1, sizeof(ddbc_hparam));
+	r->params[r->nparams++] = *pm;
+}
+
+/* Where in the input value i of hp goes: the ExpressionAttributeValues
+ * member its placeholder names (a Query), the Key member of its attribute
+ * (a GetItem). */
+static const json_t *value_slot(const json_t *input, const ddbc_hvalue *hv, const json_t *refs,
+				size_t i, bool query)
+{
+	if (query) {
+		const char *ref = json_string_value(json_array_get(refs, i));
+		return ref ? json_object_get(json_object_get(input, "ExpressionAttributeValues"), ref)
+			   : NULL;
+	}
+	return json_object_get(json_object_get(input, "Key"), hv->cond->attr.s);
+}
+
+static bool plan_request(keys_writer *w, const ddbc_hpattern *hp, keys_request *r)
+{
+	const ddbc_pattern *p = hp->pattern;
+	if (p->operation != DDBC_OP_QUERY && p->operation != DDBC_OP_GET &&
+	    p->operation != DDBC_OP_SCAN)
+		return false;
+	json_t *entry = export_entry(w->g, p);
+	json_t *input = json_object_get(entry, "input");
+	if (!input) {
+		json_decref(entry);
+		return false;
+	}
+	memset(r, 0, sizeof(*r));
+	r->hp = hp;
+	r->input = json_incref(input);
+	r->operation = ddbc_arena_strdup(w->arena,
+					 json_string_value(json_object_get(entry, "operation")));
+	json_decref(entry);
+	size_t n = strlen(hp->table_macro) - strlen("_TABLE_NAME");
+	char *stem = ddbc_arena_strndup(w->arena, hp->table_macro, n);
+	r->func = keys_concat(w, keys_lower(w, stem), "_request");
+	r->op_const = keys_concat(w, stem, "_OPERATION");
+	keys_name(w, r->func);
+	keys_name(w, r->op_const);
+	json_t *names = NULL, *refs = NULL;
+	bool query = p->operation == DDBC_OP_QUERY;
+	if (query)
+		free(ddbc_query_key_condition(w->g, p, &names, &refs));
+	r->slots = ddbc_arena_alloc(w->arena, (hp->nvalues + 1) * sizeof(*r->slots));
+	r->shapes = ddbc_arena_alloc(w->arena, (hp->nvalues + 1) * sizeof(*r->shapes));
+	size_t cap = 0;
+	for (size_t i = 0; i < hp->nvalues; i++) {
+		const ddbc_hvalue *hv = &hp->values[i];
+		r->slots[i] = NULL;
+		r->shapes[i] = NULL;
+		if (hv->key.constant)
+			continue;
+		const json_t *slot = value_slot(input, hv, refs, i, query);
+		if (!json_is_object(slot) || json_object_size(slot) != 1)
+			continue;
+		r->slots[i] = slot;
+		r->shapes[i] = keys_concat(w, hv->value_macro, "_");
+		keys_name(w, r->shapes[i]);
+		for (size_t k = 0; k < hv->key.nparams; k++)
+			add_param(w, r, &hv->key.params[k], &cap);
+	}
+	json_decref(names);
+	json_decref(refs);
+	return true;
+}
+
+/* ---- the module ---------------------------------------------------------------------- */
+
+static void entities(keys_writer *w, const keys_ops *ops)
+{
+	for (size_t i = 0; i < w->g->nentities && !w->failed; i++) {
+		ddbc_hentity he;
+		if (ddbc_header_plan_entity(w->plan, i, &he) != 0) {
+			w->failed = true;
+			break;
+		}
+		ops->entity(w, &he);
+		for (size_t k = 0; k < he.nattrs && !w->failed; k++)
+			attr_part(w, ops, &he.attrs[k]);
+		keys_flush(w);
+	}
+}
+
+static void requests(keys_writer *w, const keys_ops *ops)
+{
+	for (size_t i = 0; i < w->g->npatterns && !w->failed; i++) {
+		ddbc_hpattern hp;
+		keys_request r;
+		if (!ddbc_header_plan_pattern(w->plan, i, &hp) || !plan_request(w, &hp, &r))
+			continue;
+		if (!w->failed)
+			ops->request(w, &r);
+		json_decref(r.input);
+		free(r.params);
+		keys_flush(w);
+	}
+}
+
+static void module(keys_writer *w, const keys_ops *ops)
+{
+	ops->head(w);
+	for (size_t i = 0; i < w->plan->ntables && !w->failed; i++) {
+		const ddbc_htable *ht = &w->plan->tables[i];
+		keys_name(w, ht->macro);
+		for (size_t k = 0; k < ht->nindexes; k++)
+			keys_name(w, ht->indexes[k].macro);
+		ops->table(w, ht);
+	}
+	keys_flush(w);
+	entities(w, ops);
+	if (!w->failed)
+		guards(w, ops);
+	keys_flush(w);
+	requests(w, ops);
+	if (!w->failed)
+		ops->tail(w);
+	keys_flush(w);
+}
+
+ddbc_emit_result ddbc_emit_keys(FILE *out, const ddbc_design *g, const ddbc_keys_opts *o,
+				ddbc_diags *d)
+{
+	ddbc_header_plan plan;
+	ddbc_emit_result r = DDBC_EMIT_FAILED;
+	switch (ddbc_header_plan_build(&plan, g, NULL, d)) {
+	case DDBC_PLAN_OK: {
+		keys_writer w = { out, STRBUF_INIT, g, &plan, NULL, ddbc_arena_new(),
+				  DDBC_STRSET_INIT, false };
+		w.module = o && o->module ? o->module : plan.prefix_lower;
+		const keys_ops *ops = !o || o->lang == DDBC_KEYS_TS ? &ddbc_keys_ts_ops
+				      : o->lang == DDBC_KEYS_PYTHON ? &ddbc_keys_py_ops
+								    : &ddbc_keys_go_ops;
+		module(&w, ops);
+		r = w.failed ? DDBC_EMIT_FAILED : DDBC_EMIT_OK;
+		strbuf_release(&w.sb);
+		ddbc_strset_release(&w.names);
+		ddbc_arena_free(w.arena);
+		break;
+	}
+	case DDBC_PLAN_FINDINGS: r = DDBC_EMIT_FINDINGS; break;
+	case DDBC_PLAN_FAILED: break;
+	}
+	ddbc_header_plan_free(&plan);
+	return r;
+}
