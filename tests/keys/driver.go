@@ -1,0 +1,130 @@
+// driver.go - the conformance vectors run with a Go package
+//
+// usage: driver vectors.json VECTORS.out REQUESTS.out
+//
+// registry.go (written by tests/keys/vectors.c) maps the names in
+// vectors.json to the package's functions. Writes one line per vector, in
+// the order of their ids, and the request of every read pattern for its
+// example arguments as one JSON object { func: request }.
+package main
+
+import (
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"sort"
+	"strconv"
+
+	k "ddbckeys/PKG"
+)
+
+type vectors struct {
+	Keys []struct {
+		Builder string
+		Parser  *string
+		Params  []struct {
+			Name   string
+			Number bool
+		}
+		Build []struct {
+			ID     int
+			Values []string
+		}
+		Parse []struct {
+			ID  int
+			Key string
+		}
+	}
+	Requests []struct {
+		Func string
+		Args []struct {
+			Value  string
+			Number bool
+		}
+	}
+}
+
+func num(s string) int64 {
+	v, err := strconv.ParseInt(s, 10, 64)
+	if err != nil {
+		panic(err)
+	}
+	return v
+}
+
+func t(s string) string  { return "t:" + hex.EncodeToString([]byte(s)) }
+func n(v int64) string   { return "n:" + strconv.FormatInt(v, 10) }
+func fail(err error)     { fmt.Fprintln(os.Stderr, err); os.Exit(1) }
+
+func main() {
+	data, err := os.ReadFile(os.Args[1])
+	if err != nil {
+		fail(err)
+	}
+	var v vectors
+	if err := json.Unmarshal(data, &v); err != nil {
+		fail(err)
+	}
+	lines := map[int]string{}
+	for _, key := range v.Keys {
+		for _, b := range key.Build {
+			built, err := builders[key.Builder](b.Values)
+			var kbe *k.KeyBuildError
+			switch {
+			case err == nil:
+				lines[b.ID] = fmt.Sprintf("B %d %s", b.ID, hex.EncodeToString([]byte(built)))
+			case errors.As(err, &kbe):
+				lines[b.ID] = fmt.Sprintf("B %d refused", b.ID)
+			default:
+				fail(err)
+			}
+		}
+		for _, p := range key.Parse {
+			parts, ok := parsers[*key.Parser](p.Key)
+			line := fmt.Sprintf("P %d", p.ID)
+			if !ok {
+				line += " refused"
+			}
+			for _, part := range parts {
+				if ok {
+					line += " " + part
+				}
+			}
+			lines[p.ID] = line
+		}
+	}
+	ids := make([]int, 0, len(lines))
+	for id := range lines {
+		ids = append(ids, id)
+	}
+	sort.Ints(ids)
+	out, err := os.Create(os.Args[2])
+	if err != nil {
+		fail(err)
+	}
+	for _, id := range ids {
+		fmt.Fprintln(out, lines[id])
+	}
+	out.Close()
+	requests := map[string]any{}
+	for _, r := range v.Requests {
+		args := make([]string, len(r.Args))
+		for i, a := range r.Args {
+			args[i] = a.Value
+		}
+		req, err := requestFuncs[r.Func](args)
+		if err != nil {
+			fail(err)
+		}
+		requests[r.Func] = req
+	}
+	text, err := json.Marshal(requests)
+	if err != nil {
+		fail(err)
+	}
+	if err := os.WriteFile(os.Args[3], text, 0o644); err != nil {
+		fail(err)
+	}
+}
