@@ -670,6 +670,9 @@ int main(int argc, char **argv)
 	json_t *all = json_object();
 	json_object_set_new(all, "keys", G.keys);
 	json_object_set_new(all, "requests", requests(g, &plan));
+	strbuf eo = STRBUF_INIT;
+	strbuf_addf(&eo, "%s_entity_of", plan.prefix_lower);
+	json_object_set_new(all, "entity_of", json_string(eo.buf));
 	char *text = json_dumps(all, JSON_INDENT(1) | JSON_ENSURE_ASCII);
 	write_file(argv[2], "vectors.json", text, strlen(text));
 	free(text);
@@ -697,7 +700,10 @@ int main(int argc, char **argv)
 				    ? "%snum(a[%zu])" : "%sa[%zu]", a ? ", " : "", a);
 		strbuf_addstr(&go, ") },\n");
 	}
-	strbuf_addstr(&go, "}\n");
+	strbuf_addstr(&go, "}\n\nvar entityOf = k.");
+	go_name(&go, eo.buf);
+	strbuf_addstr(&go, "\n");
+	strbuf_release(&eo);
 	write_file(argv[2], "registry.go", go.buf, go.len);
 	strbuf_release(&go);
 	json_decref(all);
