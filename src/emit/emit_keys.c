@@ -8,14 +8,17 @@
  * every other name of the module, and a clash stops the command before
  * anything is written (the output is a temporary file until it succeeds).
  *
- * A pattern's request is the queries export's (ddbc_emit_query), parsed
- * back: the module returns that object with each key condition value the
- * plan builds (ddbc_hvalue) built from the function's parameters, so the
- * two cannot differ. Reads only (Query, GetItem, Scan): a write's Item or
- * condition holds values a design does not say how to make.
+ * A pattern's request (model/request.h) is written as the queries export
+ * writes its input (ddbc_emit_query_input), parsed back: the module
+ * returns that object with each key condition value the plan builds
+ * (ddbc_hvalue) built from the function's parameters, so the two cannot
+ * differ. Reads only (the request's `reads`: Query, GetItem, Scan): a
+ * write's Item or condition holds values a design does not say how to
+ * make.
  */
 #include "emit/emit_keys_int.h"
 #include "emit/emit_json.h"
+#include "model/request.h"
 #include "model/semantics.h"
 #include "util/utf8.h"
 #include "util/xalloc.h"
@@ -391,8 +394,8 @@ static void guards(keys_writer *w, const keys_ops *ops)
 
 /* ---- requests -------------------------------------------------------------------- */
 
-/* The queries export's entry for p: {"pattern", "operation", "input"}. */
-static json_t *export_entry(const ddbc_design *g, const ddbc_pattern *p)
+/* The queries export's input for p: the request as it writes it. */
+static json_t *export_input(const ddbc_design *g, const ddbc_pattern *p)
 {
 	char *text = NULL;
 	size_t len = 0;
@@ -401,12 +404,21 @@ static json_t *export_entry(const ddbc_design *g, const ddbc_pattern *p)
 		return NULL;
 	ddbc_diags quiet;
 	ddbc_diags_init(&quiet);
-	ddbc_emit_result r = ddbc_emit_query(mem, g, p, &quiet);
+	ddbc_query_sent sent;
+	memset(&sent, 0, sizeof(sent));
+	ddbc_emit_result r = ddbc_emit_query_input(mem, g, p, &quiet, &sent);
+	ddbc_query_sent_release(&sent);
 	fclose(mem);
 	ddbc_diags_release(&quiet);
-	json_t *entry = r == DDBC_EMIT_OK ? json_loadb(text, len, 0, NULL) : NULL;
+	json_t *input = r == DDBC_EMIT_OK ? json_loadb(text, len, 0, NULL) : NULL;
 	free(text);
-	return entry;
+	return input;
+}
+
+/* The operation as the DynamoDB API names it. */
+static const char *api_operation(ddbc_operation op)
+{
+	return op == DDBC_OP_QUERY ? "Query" : op == DDBC_OP_GET ? "GetItem" : "Scan";
 }
 
 static void add_param(keys_writer *w, keys_request *r, const ddbc_hparam *pm, size_t *cap)
@@ -436,21 +448,16 @@ static const json_t *value_slot(const json_t *input, const ddbc_hvalue *hv, cons
 static bool plan_request(keys_writer *w, const ddbc_hpattern *hp, keys_request *r)
 {
 	const ddbc_pattern *p = hp->pattern;
-	if (p->operation != DDBC_OP_QUERY && p->operation != DDBC_OP_GET &&
-	    p->operation != DDBC_OP_SCAN)
+	const ddbc_request *req = ddbc_pattern_request(p);
+	if (!req || !req->reads)
 		return false;
-	json_t *entry = export_entry(w->g, p);
-	json_t *input = json_object_get(entry, "input");
-	if (!input) {
-		json_decref(entry);
+	json_t *input = export_input(w->g, p);
+	if (!input)
 		return false;
-	}
 	memset(r, 0, sizeof(*r));
 	r->hp = hp;
-	r->input = json_incref(input);
-	r->operation = ddbc_arena_strdup(w->arena,
-					 json_string_value(json_object_get(entry, "operation")));
-	json_decref(entry);
+	r->input = input;
+	r->operation = api_operation(req->op);
 	size_t n = strlen(hp->table_macro) - strlen("_TABLE_NAME");
 	char *stem = ddbc_arena_strndup(w->arena, hp->table_macro, n);
 	r->func = keys_concat(w, keys_lower(w, stem), "_request");

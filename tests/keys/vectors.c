@@ -547,12 +547,15 @@ static json_t *export_input(const ddbc_design *g, const ddbc_pattern *p)
 	FILE *mem = open_memstream(&text, &len);
 	ddbc_diags d;
 	ddbc_diags_init(&d);
-	ddbc_emit_result r = ddbc_emit_query(mem, g, p, &d);
+	ddbc_query_sent sent;
+	memset(&sent, 0, sizeof(sent));
+	ddbc_emit_result r = ddbc_emit_query_input(mem, g, p, &d, &sent);
+	ddbc_query_sent_release(&sent);
 	fclose(mem);
 	ddbc_diags_release(&d);
-	json_t *entry = r == DDBC_EMIT_OK ? json_loadb(text, len, 0, NULL) : NULL;
+	json_t *input = r == DDBC_EMIT_OK ? json_loadb(text, len, 0, NULL) : NULL;
 	free(text);
-	return entry;
+	return input;
 }
 
 static json_t *requests(const ddbc_design *g, ddbc_header_plan *plan)
@@ -565,8 +568,8 @@ static json_t *requests(const ddbc_design *g, ddbc_header_plan *plan)
 		    (p->operation != DDBC_OP_QUERY && p->operation != DDBC_OP_GET &&
 		     p->operation != DDBC_OP_SCAN))
 			continue;
-		json_t *entry = export_input(g, p);
-		if (!entry)
+		json_t *input = export_input(g, p);
+		if (!input)
 			continue;
 		size_t n = strlen(hp.table_macro) - strlen("_TABLE_NAME");
 		strbuf func = STRBUF_INIT;
@@ -594,8 +597,9 @@ static json_t *requests(const ddbc_design *g, ddbc_header_plan *plan)
 		json_object_set_new(r, "pattern", json_string(p->id.s));
 		json_object_set_new(r, "func", json_string(func.buf));
 		json_object_set_new(r, "args", args);
-		json_object_set(r, "operation", json_object_get(entry, "operation"));
-		json_object_set(r, "input", json_object_get(entry, "input"));
+		json_object_set_new(r, "operation", json_string(p->operation == DDBC_OP_QUERY ? "Query"
+			: p->operation == DDBC_OP_GET ? "GetItem" : "Scan"));
+		json_object_set_new(r, "input", input);
 		json_t *ents = json_array();
 		for (size_t m = 0; m < p->nentities; m++)
 			json_array_append_new(ents, json_string(p->entities[m].s));
@@ -603,7 +607,6 @@ static json_t *requests(const ddbc_design *g, ddbc_header_plan *plan)
 			json_array_append_new(ents, json_string(p->matched[m]->name.s));
 		json_object_set_new(r, "entities", ents);
 		json_array_append_new(out, r);
-		json_decref(entry);
 		json_decref(seen);
 		strbuf_release(&func);
 	}
