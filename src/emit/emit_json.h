@@ -87,6 +87,11 @@ json_t *ddbc_json_throughput(const ddbc_capacity *c);
  * conditions), *names its ExpressionAttributeNames (placeholder -> name)
  * and *refs its value placeholders, one per condition value in the
  * expression's order (new references). */
+/* The ProjectionExpression of read pattern p (from `returns`) exactly as
+ * the queries export writes it, after its key condition, whose names are
+ * in names: the placeholders it needs are added there (malloc'd; "" when
+ * p returns everything). `ddbc keys` builds its requests with both. */
+char *ddbc_query_projection(const ddbc_design *g, const ddbc_pattern *p, json_t *names);
 char *ddbc_query_key_condition(const ddbc_design *g, const ddbc_pattern *p, json_t **names,
 			       json_t **refs);
 

@@ -8,11 +8,12 @@
  * every other name of the module, and a clash stops the command before
  * anything is written (the output is a temporary file until it succeeds).
  *
- * A pattern's request (model/request.h) is written as the queries export
- * writes its input (ddbc_emit_query_input), parsed back: the module
- * returns that object with each key condition value the plan builds
- * (ddbc_hvalue) built from the function's parameters, so the two cannot
- * differ. Reads only (the request's `reads`: Query, GetItem, Scan): a
+ * A pattern's request (model/request.h) is put together as the queries
+ * export writes its input, with the export's own key condition and
+ * projection (ddbc_query_key_condition, ddbc_query_projection, which name
+ * attributes alike), each key condition value the plan builds (ddbc_hvalue)
+ * left to a builder over the function's parameters; tests/keys.test
+ * compares the two. Reads only (the request's `reads`: Query, GetItem, Scan): a
  * write's Item or condition holds values a design does not say how to
  * make.
  */
@@ -394,27 +395,6 @@ static void guards(keys_writer *w, const keys_ops *ops)
 
 /* ---- requests -------------------------------------------------------------------- */
 
-/* The queries export's input for p: the request as it writes it. */
-static json_t *export_input(const ddbc_design *g, const ddbc_pattern *p)
-{
-	char *text = NULL;
-	size_t len = 0;
-	FILE *mem = open_memstream(&text, &len);
-	if (!mem)
-		return NULL;
-	ddbc_diags quiet;
-	ddbc_diags_init(&quiet);
-	ddbc_query_sent sent;
-	memset(&sent, 0, sizeof(sent));
-	ddbc_emit_result r = ddbc_emit_query_input(mem, g, p, &quiet, &sent);
-	ddbc_query_sent_release(&sent);
-	fclose(mem);
-	ddbc_diags_release(&quiet);
-	json_t *input = r == DDBC_EMIT_OK ? json_loadb(text, len, 0, NULL) : NULL;
-	free(text);
-	return input;
-}
-
 /* The operation as the DynamoDB API names it. */
 static const char *api_operation(ddbc_operation op)
 {
@@ -431,32 +411,93 @@ static void add_param(keys_writer *w, keys_request *r, const ddbc_hparam *pm, si
 	r->params[r->nparams++] = *pm;
 }
 
-/* Where in the input value i of hp goes: the ExpressionAttributeValues
- * member its placeholder names (a Query), the Key member of its attribute
- * (a GetItem). */
-static const json_t *value_slot(const json_t *input, const ddbc_hvalue *hv, const json_t *refs,
-				size_t i, bool query)
+/* The DynamoDB JSON of value i of hp: {"S": text}; a constant's text, or
+ * (a slot of r) the builder's result in its place. */
+static json_t *value_json(keys_writer *w, keys_request *r, const ddbc_request *req, size_t i,
+			  size_t *cap)
 {
-	if (query) {
-		const char *ref = json_string_value(json_array_get(refs, i));
-		return ref ? json_object_get(json_object_get(input, "ExpressionAttributeValues"), ref)
-			   : NULL;
+	const ddbc_hvalue *hv = &r->hp->values[i];
+	const ddbc_req_cond *c = ddbc_request_cond(req, hv->cond->attr.s);
+	const char *type = keys_type_name(c ? c->type : DDBC_TYPE_S);
+	strbuf text = STRBUF_INIT;
+	for (size_t k = 0; hv->key.constant && k < hv->key.npieces; k++)
+		strbuf_add(&text, hv->key.pieces[k].text, hv->key.pieces[k].len);
+	json_t *v = json_object();
+	json_object_set_new(v, type ? type : "S", ddbc_json_strn(text.buf ? text.buf : "", text.len));
+	strbuf_release(&text);
+	if (hv->key.constant)
+		return v;
+	r->slots[i] = v;
+	r->shapes[i] = keys_concat(w, hv->value_macro, "_");
+	keys_name(w, r->shapes[i]);
+	for (size_t k = 0; k < hv->key.nparams; k++)
+		add_param(w, r, &hv->key.params[k], cap);
+	return v;
+}
+
+/* The request's input, member by member as the queries export writes it
+ * (emit_json_queries.c, fill_input): names and values last. */
+static json_t *request_input(keys_writer *w, keys_request *r, const ddbc_request *req)
+{
+	const ddbc_pattern *p = r->hp->pattern;
+	json_t *in = json_object(), *names = json_object(), *values = json_object(), *refs = NULL;
+	size_t cap = 0;
+	json_object_set_new(in, "TableName", ddbc_json_str(req->table->name.s));
+	if (req->index_named)
+		json_object_set_new(in, "IndexName", ddbc_json_str(req->index->name.s));
+	if (req->op == DDBC_OP_QUERY) {
+		json_decref(names);
+		char *kce = ddbc_query_key_condition(w->g, p, &names, &refs);
+		if (*kce)
+			json_object_set_new(in, "KeyConditionExpression", ddbc_json_str(kce));
+		free(kce);
+		if (req->order)
+			json_object_set_new(in, "ScanIndexForward", json_boolean(req->order > 0));
+		if (json_array_size(refs) != r->hp->nvalues)
+			goto unplanned;
+		for (size_t i = 0; i < r->hp->nvalues && i < json_array_size(refs); i++)
+			json_object_set_new(values, json_string_value(json_array_get(refs, i)),
+					    value_json(w, r, req, i, &cap));
+	} else if (req->op == DDBC_OP_GET) {
+		if (r->hp->nvalues != req->nconds)
+			goto unplanned;
+		json_t *key = json_object();
+		for (size_t i = 0; i < r->hp->nvalues; i++)
+			json_object_set_new(key, r->hp->values[i].cond->attr.s,
+					    value_json(w, r, req, i, &cap));
+		json_object_set_new(in, "Key", key);
 	}
-	return json_object_get(json_object_get(input, "Key"), hv->cond->attr.s);
+	char *proj = ddbc_query_projection(w->g, p, names);
+	if (*proj)
+		json_object_set_new(in, "ProjectionExpression", ddbc_json_str(proj));
+	free(proj);
+	if (req->consistent)
+		json_object_set_new(in, "ConsistentRead", json_true());
+	if (json_object_size(names))
+		json_object_set(in, "ExpressionAttributeNames", names);
+	if (json_object_size(values))
+		json_object_set(in, "ExpressionAttributeValues", values);
+	json_decref(names);
+	json_decref(values);
+	json_decref(refs);
+	return in;
+unplanned:
+	/* A value the plan left out (its placeholders give one C name,
+	 * header-name's finding) has no builder: no function either. */
+	json_decref(in);
+	json_decref(names);
+	json_decref(values);
+	json_decref(refs);
+	return NULL;
 }
 
 static bool plan_request(keys_writer *w, const ddbc_hpattern *hp, keys_request *r)
 {
-	const ddbc_pattern *p = hp->pattern;
-	const ddbc_request *req = ddbc_pattern_request(p);
+	const ddbc_request *req = ddbc_pattern_request(hp->pattern);
+	memset(r, 0, sizeof(*r));
 	if (!req || !req->reads)
 		return false;
-	json_t *input = export_input(w->g, p);
-	if (!input)
-		return false;
-	memset(r, 0, sizeof(*r));
 	r->hp = hp;
-	r->input = input;
 	r->operation = api_operation(req->op);
 	size_t n = strlen(hp->table_macro) - strlen("_TABLE_NAME");
 	char *stem = ddbc_arena_strndup(w->arena, hp->table_macro, n);
@@ -464,31 +505,14 @@ static bool plan_request(keys_writer *w, const ddbc_hpattern *hp, keys_request *
 	r->op_const = keys_concat(w, stem, "_OPERATION");
 	keys_name(w, r->func);
 	keys_name(w, r->op_const);
-	json_t *names = NULL, *refs = NULL;
-	bool query = p->operation == DDBC_OP_QUERY;
-	if (query)
-		free(ddbc_query_key_condition(w->g, p, &names, &refs));
 	r->slots = ddbc_arena_alloc(w->arena, (hp->nvalues + 1) * sizeof(*r->slots));
 	r->shapes = ddbc_arena_alloc(w->arena, (hp->nvalues + 1) * sizeof(*r->shapes));
-	size_t cap = 0;
 	for (size_t i = 0; i < hp->nvalues; i++) {
-		const ddbc_hvalue *hv = &hp->values[i];
 		r->slots[i] = NULL;
 		r->shapes[i] = NULL;
-		if (hv->key.constant)
-			continue;
-		const json_t *slot = value_slot(input, hv, refs, i, query);
-		if (!json_is_object(slot) || json_object_size(slot) != 1)
-			continue;
-		r->slots[i] = slot;
-		r->shapes[i] = keys_concat(w, hv->value_macro, "_");
-		keys_name(w, r->shapes[i]);
-		for (size_t k = 0; k < hv->key.nparams; k++)
-			add_param(w, r, &hv->key.params[k], &cap);
 	}
-	json_decref(names);
-	json_decref(refs);
-	return true;
+	r->input = request_input(w, r, req);
+	return r->input != NULL;
 }
 
 /* ---- the module ---------------------------------------------------------------------- */
@@ -513,8 +537,12 @@ static void requests(keys_writer *w, const keys_ops *ops)
 	for (size_t i = 0; i < w->g->npatterns && !w->failed; i++) {
 		ddbc_hpattern hp;
 		keys_request r;
-		if (!ddbc_header_plan_pattern(w->plan, i, &hp) || !plan_request(w, &hp, &r))
+		if (!ddbc_header_plan_pattern(w->plan, i, &hp))
 			continue;
+		if (!plan_request(w, &hp, &r)) {
+			free(r.params);
+			continue;
+		}
 		if (!w->failed)
 			ops->request(w, &r);
 		json_decref(r.input);
