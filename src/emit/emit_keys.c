@@ -138,6 +138,51 @@ const char *keys_type_name(ddbc_type t)
 	}
 }
 
+/* ---- what every language writes alike ---------------------------------------------- */
+
+static void constant(strbuf *sb, const keys_syntax *sx, const char *name, const char *value,
+		     const char *comment)
+{
+	strbuf_addf(sb, "%s%s = ", sx->const_open, name);
+	keys_string(sb, value, strlen(value), sx->ts);
+	strbuf_addstr(sb, sx->const_close);
+	if (comment)
+		strbuf_addf(sb, "%s %s", sx->trail, comment);
+	strbuf_addch(sb, '\n');
+}
+
+static void section(strbuf *sb, const keys_syntax *sx, const char *what, const char *name)
+{
+	strbuf_addf(sb, "%s%s ---- %s ", sx->gap, sx->comment, what);
+	keys_comment(sb, name);
+	strbuf_addstr(sb, "\n\n");
+}
+
+static void table(keys_writer *w, const keys_syntax *sx, const ddbc_htable *ht)
+{
+	section(&w->sb, sx, "table", ht->table->name.s);
+	constant(&w->sb, sx, ht->macro, ht->table->name.s, NULL);
+	for (size_t i = 0; i < ht->nindexes; i++)
+		constant(&w->sb, sx, ht->indexes[i].macro, ht->indexes[i].index->name.s,
+			 ht->indexes[i].index->kind == DDBC_INDEX_LSI ? "LSI" : "GSI");
+}
+
+/* An attribute's names; a key's template above them. */
+static void attr(keys_writer *w, const keys_syntax *sx, const ddbc_hattr *ha)
+{
+	strbuf *sb = &w->sb;
+	if (ha->key) {
+		strbuf_addf(sb, "\n%s ", sx->comment);
+		keys_comment(sb, ha->attr->name.s);
+		strbuf_addstr(sb, ": ");
+		keys_comment(sb, ha->attr->template.s);
+		strbuf_addch(sb, '\n');
+	}
+	constant(sb, sx, ha->name_macro, ha->attr->name.s, NULL);
+	if (ha->expr_macro)
+		constant(sb, sx, ha->expr_macro, ha->expr_name, "ExpressionAttributeNames placeholder");
+}
+
 /* ---- JSON as a literal ----------------------------------------------------------- */
 
 static long slot_of(const keys_request *r, const json_t *v)
@@ -283,7 +328,7 @@ static void attr_part(keys_writer *w, const keys_ops *ops, const ddbc_hattr *ha)
 	keys_name(w, ha->name_macro);
 	if (ha->expr_macro)
 		keys_name(w, ha->expr_macro);
-	ops->attr(w, ha);
+	attr(w, ops->syntax, ha);
 	if (!ha->key)
 		return;
 	keys_key kk = { ha, NULL, NULL, 0 };
@@ -306,18 +351,6 @@ static void attr_part(keys_writer *w, const keys_ops *ops, const ddbc_hattr *ha)
 }
 
 /* ---- type guards ----------------------------------------------------------------- */
-
-/* Constant attributes, as items_assign.c's is_constant finds them. */
-static bool is_constant(const ddbc_attr *a, const ddbc_table *t)
-{
-	if (!ddbc_attr_stored(a) || ddbc_index_has_key(&t->primary, a->name.s))
-		return false;
-	if (a->has_template && a->type == DDBC_TYPE_S)
-		return ddbc_template_is_constant(&a->tpl);
-	return !a->template.s && a->nenum == 1 &&
-	       (a->type == DDBC_TYPE_S || a->type == DDBC_TYPE_N || a->type == DDBC_TYPE_B ||
-		a->type == DDBC_TYPE_BOOL || a->type == DDBC_TYPE_NULL);
-}
 
 void keys_const_value(strbuf *sb, const ddbc_attr *a, bool ts)
 {
@@ -372,7 +405,7 @@ static size_t plan_guards(keys_writer *w, keys_guard **out)
 		kg->literal = literal_bytes(&kg->pk_lang) + literal_bytes(&kg->sk_lang);
 		kg->consts = ddbc_arena_alloc(w->arena, (e->nattrs + 1) * sizeof(*kg->consts));
 		for (size_t k = 0; k < e->nattrs; k++)
-			if (is_constant(&e->attrs[k], t))
+			if (ddbc_attr_is_constant(&e->attrs[k], t))
 				kg->consts[kg->nconsts++] = &e->attrs[k];
 	}
 	*out = gs;
@@ -525,7 +558,7 @@ static void entities(keys_writer *w, const keys_ops *ops)
 			w->failed = true;
 			break;
 		}
-		ops->entity(w, &he);
+		section(&w->sb, ops->syntax, "entity", he.entity->name.s);
 		for (size_t k = 0; k < he.nattrs && !w->failed; k++)
 			attr_part(w, ops, &he.attrs[k]);
 		keys_flush(w);
@@ -559,7 +592,7 @@ static void module(keys_writer *w, const keys_ops *ops)
 		keys_name(w, ht->macro);
 		for (size_t k = 0; k < ht->nindexes; k++)
 			keys_name(w, ht->indexes[k].macro);
-		ops->table(w, ht);
+		table(w, ops->syntax, ht);
 	}
 	keys_flush(w);
 	entities(w, ops);
@@ -572,6 +605,26 @@ static void module(keys_writer *w, const keys_ops *ops)
 	keys_flush(w);
 }
 
+/* Whether s can name the module: an identifier of every language, and no
+ * Go keyword (a Go package clause takes the name as it is). */
+static bool module_name_ok(const char *s)
+{
+	static const char *const go_words[] = { "break", "case", "chan", "const", "continue",
+		"default", "defer", "else", "fallthrough", "for", "func", "go", "goto", "if",
+		"import", "interface", "map", "package", "range", "return", "select", "struct",
+		"switch", "type", "var" };
+	if (!*s || (*s >= '0' && *s <= '9'))
+		return false;
+	for (const char *p = s; *p; p++)
+		if (!((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') ||
+		      (*p >= '0' && *p <= '9') || *p == '_'))
+			return false;
+	for (size_t i = 0; i < sizeof(go_words) / sizeof(go_words[0]); i++)
+		if (!strcmp(s, go_words[i]))
+			return false;
+	return true;
+}
+
 ddbc_emit_result ddbc_emit_keys(FILE *out, const ddbc_design *g, const ddbc_keys_opts *o,
 				ddbc_diags *d)
 {
@@ -582,6 +635,13 @@ ddbc_emit_result ddbc_emit_keys(FILE *out, const ddbc_design *g, const ddbc_keys
 		keys_writer w = { out, STRBUF_INIT, g, &plan, NULL, ddbc_arena_new(),
 				  DDBC_STRSET_INIT, false };
 		w.module = o && o->module ? o->module : plan.prefix_lower;
+		if (!module_name_ok(w.module)) {
+			fprintf(stderr, "ddbc keys: '%s' cannot name the module: give --module a name "
+				"of ASCII letters, digits and '_' that is no Go keyword\n", w.module);
+			ddbc_arena_free(w.arena);
+			ddbc_header_plan_free(&plan);
+			return DDBC_EMIT_FAILED;
+		}
 		const keys_ops *ops = !o || o->lang == DDBC_KEYS_TS ? &ddbc_keys_ts_ops
 				      : o->lang == DDBC_KEYS_PYTHON ? &ddbc_keys_py_ops
 								    : &ddbc_keys_go_ops;

@@ -68,11 +68,20 @@ typedef struct keys_request {
 	size_t nparams;
 } keys_request;
 
+/* How a language writes a comment and a constant, for the parts every
+ * language writes alike (keys_table, keys_entity, keys_attr). */
+typedef struct keys_syntax {
+	const char *comment;     /* a line comment: "//" or "#" */
+	const char *const_open;  /* before a constant's name: "export const ", "const ", "" */
+	const char *const_close; /* after its value: ";" or "" */
+	const char *trail;       /* a comment after a value: " //", "  #" */
+	const char *gap;         /* before a section's heading: "\n" or "\n\n" */
+	bool ts;                 /* keys_string's flag */
+} keys_syntax;
+
 typedef struct keys_ops {
+	const keys_syntax *syntax;
 	void (*head)(keys_writer *w);
-	void (*table)(keys_writer *w, const ddbc_htable *ht);
-	void (*entity)(keys_writer *w, const ddbc_hentity *he);
-	void (*attr)(keys_writer *w, const ddbc_hattr *ha);
 	void (*key)(keys_writer *w, const keys_key *k);
 	/* The type guards of every entity that can hold items (below). */
 	void (*guards)(keys_writer *w, const keys_guard *gs, size_t n,

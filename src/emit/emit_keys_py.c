@@ -235,49 +235,6 @@ static void head(keys_writer *w)
 	strbuf_addstr(sb, runtime);
 }
 
-static void table(keys_writer *w, const ddbc_htable *ht)
-{
-	strbuf *sb = &w->sb;
-	strbuf_addstr(sb, "\n\n# ---- table ");
-	keys_comment(sb, ht->table->name.s);
-	strbuf_addf(sb, "\n\n%s = ", ht->macro);
-	cstr(sb, ht->table->name.s);
-	strbuf_addch(sb, '\n');
-	for (size_t i = 0; i < ht->nindexes; i++) {
-		strbuf_addf(sb, "%s = ", ht->indexes[i].macro);
-		cstr(sb, ht->indexes[i].index->name.s);
-		strbuf_addstr(sb, ht->indexes[i].index->kind == DDBC_INDEX_LSI ? "  # LSI\n"
-									: "  # GSI\n");
-	}
-}
-
-static void entity(keys_writer *w, const ddbc_hentity *he)
-{
-	strbuf_addstr(&w->sb, "\n\n# ---- entity ");
-	keys_comment(&w->sb, he->entity->name.s);
-	strbuf_addstr(&w->sb, "\n\n");
-}
-
-static void attr(keys_writer *w, const ddbc_hattr *ha)
-{
-	strbuf *sb = &w->sb;
-	if (ha->key) {
-		strbuf_addstr(sb, "\n# ");
-		keys_comment(sb, ha->attr->name.s);
-		strbuf_addstr(sb, ": ");
-		keys_comment(sb, ha->attr->template.s);
-		strbuf_addch(sb, '\n');
-	}
-	strbuf_addf(sb, "%s = ", ha->name_macro);
-	cstr(sb, ha->attr->name.s);
-	strbuf_addch(sb, '\n');
-	if (ha->expr_macro) {
-		strbuf_addf(sb, "%s = ", ha->expr_macro);
-		cstr(sb, ha->expr_name);
-		strbuf_addstr(sb, "  # ExpressionAttributeNames placeholder\n");
-	}
-}
-
 static void shape(strbuf *sb, const char *name, const ddbc_hkey *k)
 {
 	strbuf_addf(sb, "%s: Tuple[_Piece, ...] = (", name);
@@ -495,4 +452,6 @@ static void tail(keys_writer *w)
 	(void)w;
 }
 
-const keys_ops ddbc_keys_py_ops = { head, table, entity, attr, key, guards, request, tail };
+static const keys_syntax syntax = { "#", "", "", "  #", "\n\n", false };
+
+const keys_ops ddbc_keys_py_ops = { &syntax, head, key, guards, request, tail };
