@@ -61,8 +61,9 @@ static const char runtime[] =
 	"\tname    string\n"
 	"}\n"
 	"\n"
-	"// part is a parameter's value: a text or a number.\n"
-	"type part struct {\n"
+	"// keyPart is a parameter's value: a text or a number (camelCase, which no\n"
+	"// parameter is, so that none hides it).\n"
+	"type keyPart struct {\n"
 	"\ttext string\n"
 	"\tnum  int64\n"
 	"}\n"
@@ -71,7 +72,7 @@ static const char runtime[] =
 	"\treturn fmt.Sprintf(\"%0*d\", width, v)\n"
 	"}\n"
 	"\n"
-	"func buildKey(shape []piece, values []part) (string, error) {\n"
+	"func buildKey(shape []piece, values []keyPart) (string, error) {\n"
 	"\tvar key strings.Builder\n"
 	"\tfor i, pc := range shape {\n"
 	"\t\tif !pc.isParam {\n"
@@ -135,8 +136,8 @@ static const char runtime[] =
 	"\n"
 	"// parseKey reads the parts of key: a text part ends where the literal after\n"
 	"// it first occurs; a part used twice must read the same.\n"
-	"func parseKey(key string, shape []piece, n int) ([]part, bool) {\n"
-	"\tparts := make([]part, n)\n"
+	"func parseKey(key string, shape []piece, n int) ([]keyPart, bool) {\n"
+	"\tparts := make([]keyPart, n)\n"
 	"\tseen := make([]bool, n)\n"
 	"\tp := 0\n"
 	"\tfor i, pc := range shape {\n"
@@ -147,7 +148,7 @@ static const char runtime[] =
 	"\t\t\tp += len(pc.lit)\n"
 	"\t\t\tcontinue\n"
 	"\t\t}\n"
-	"\t\tvar v part\n"
+	"\t\tvar v keyPart\n"
 	"\t\tif pc.num {\n"
 	"\t\t\tnum, end, ok := readNumber(key, p, pc.width)\n"
 	"\t\t\tif !ok {\n"
@@ -400,7 +401,7 @@ static void params(strbuf *sb, const ddbc_hparam *ps, size_t n)
 
 static void parts(strbuf *sb, const ddbc_hparam *ps, size_t n)
 {
-	strbuf_addstr(sb, "[]part{");
+	strbuf_addstr(sb, "[]keyPart{");
 	for (size_t i = 0; i < n; i++)
 		strbuf_addf(sb, ps[i].number ? "%s{num: %s}" : "%s{text: %s}", i ? ", " : "",
 			    ps[i].name);
@@ -432,12 +433,13 @@ static void helper(strbuf *sb, const keys_key *kk, const keys_cut *c, bool after
 		strbuf_addstr(sb, ")\n}\n");
 		return;
 	}
-	strbuf_addstr(sb, "\tk, err := ");
+	/* Locals end in "__", which no parameter does. */
+	strbuf_addstr(sb, "\tk__, err__ := ");
 	exported(sb, c->prefix_func);
 	strbuf_addch(sb, '(');
 	for (size_t i = 0; i < c->nparams; i++)
 		strbuf_addf(sb, "%s%s", i ? ", " : "", k->params[i].name);
-	strbuf_addstr(sb, ")\n\tif err != nil {\n\t\treturn \"\", err\n\t}\n\treturn k[:len(k)-len(");
+	strbuf_addstr(sb, ")\n\tif err__ != nil {\n\t\treturn \"\", err__\n\t}\n\treturn k__[:len(k__)-len(");
 	str(sb, next->text, next->len);
 	strbuf_addstr(sb, ")] + ");
 	str(sb, c->after, c->after_len);
@@ -607,7 +609,7 @@ static void guards(keys_writer *w, const keys_guard *gs, size_t n, const char *e
 static void value_expr(strbuf *sb, const keys_request *r, size_t i)
 {
 	(void)r;
-	strbuf_addf(sb, "v%zu", i);
+	strbuf_addf(sb, "v%zu__", i);
 }
 
 static const keys_json_style style = { "map[string]any{", "}", "[]any{", "}", "true", "false",
@@ -636,9 +638,9 @@ static void request(keys_writer *w, const keys_request *r)
 		if (!r->shapes[i])
 			continue;
 		const ddbc_hkey *k = &r->hp->values[i].key;
-		strbuf_addf(sb, "\tv%zu, err := buildKey(%s, ", i, r->shapes[i]);
+		strbuf_addf(sb, "\tv%zu__, err__ := buildKey(%s, ", i, r->shapes[i]);
 		parts(sb, k->params, k->nparams);
-		strbuf_addstr(sb, ")\n\tif err != nil {\n\t\treturn nil, err\n\t}\n");
+		strbuf_addstr(sb, ")\n\tif err__ != nil {\n\t\treturn nil, err__\n\t}\n");
 	}
 	strbuf_addstr(sb, "\treturn ");
 	keys_json(sb, r->input, &style, r, value_expr, 1);

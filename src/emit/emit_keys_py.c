@@ -283,10 +283,10 @@ static void helper(strbuf *sb, const keys_key *kk, const keys_cut *c, bool after
 		return;
 	}
 	strbuf_addf(sb, "    \"\"\"Above every key with these parts (range-bound-prefix).\"\"\"\n"
-		    "    k = %s(", c->prefix_func);
+		    "    k__ = %s(", c->prefix_func);
 	for (size_t i = 0; i < c->nparams; i++)
 		strbuf_addf(sb, "%s%s", i ? ", " : "", k->params[i].name);
-	strbuf_addstr(sb, ")\n    return k[:len(k) - len(");
+	strbuf_addstr(sb, ")\n    return k__[:len(k__) - len(");
 	str(sb, next->text, next->len);
 	strbuf_addstr(sb, ")] + ");
 	str(sb, c->after, c->after_len);

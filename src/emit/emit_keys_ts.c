@@ -311,9 +311,10 @@ static void cut(strbuf *sb, const keys_key *kk, const keys_cut *c)
 		    " * lower bound that takes them all in (range-bound-prefix). */\n"
 		    "export function %s(", c->after_func);
 	params(sb, k->params, c->nparams);
-	strbuf_addf(sb, "): string {\n    const k = %s(", c->prefix_func);
+	/* Locals end in "__", which no parameter does. */
+	strbuf_addf(sb, "): string {\n    const k__ = %s(", c->prefix_func);
 	args(sb, k->params, c->nparams);
-	strbuf_addstr(sb, ");\n    return k.slice(0, k.length - ");
+	strbuf_addstr(sb, ");\n    return k__.slice(0, k__.length - ");
 	str(sb, next->text, next->len);
 	strbuf_addstr(sb, ".length) + ");
 	str(sb, c->after, c->after_len);

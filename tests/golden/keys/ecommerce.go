@@ -39,8 +39,9 @@ type piece struct {
 	name    string
 }
 
-// part is a parameter's value: a text or a number.
-type part struct {
+// keyPart is a parameter's value: a text or a number (camelCase, which no
+// parameter is, so that none hides it).
+type keyPart struct {
 	text string
 	num  int64
 }
@@ -49,7 +50,7 @@ func formatNumber(v int64, width int) string {
 	return fmt.Sprintf("%0*d", width, v)
 }
 
-func buildKey(shape []piece, values []part) (string, error) {
+func buildKey(shape []piece, values []keyPart) (string, error) {
 	var key strings.Builder
 	for i, pc := range shape {
 		if !pc.isParam {
@@ -113,8 +114,8 @@ func readNumber(key string, p, width int) (int64, int, bool) {
 
 // parseKey reads the parts of key: a text part ends where the literal after
 // it first occurs; a part used twice must read the same.
-func parseKey(key string, shape []piece, n int) ([]part, bool) {
-	parts := make([]part, n)
+func parseKey(key string, shape []piece, n int) ([]keyPart, bool) {
+	parts := make([]keyPart, n)
 	seen := make([]bool, n)
 	p := 0
 	for i, pc := range shape {
@@ -125,7 +126,7 @@ func parseKey(key string, shape []piece, n int) ([]part, bool) {
 			p += len(pc.lit)
 			continue
 		}
-		var v part
+		var v keyPart
 		if pc.num {
 			num, end, ok := readNumber(key, p, pc.width)
 			if !ok {
@@ -169,7 +170,7 @@ const ECOMMERCE_USER_PK_PREFIX = "USER#"
 
 // Ecommerce_user_pk builds the key.
 func Ecommerce_user_pk(user_id string) (string, error) {
-	return buildKey(ECOMMERCE_USER_PK_FMT_, []part{{text: user_id}})
+	return buildKey(ECOMMERCE_USER_PK_FMT_, []keyPart{{text: user_id}})
 }
 
 // Ecommerce_user_pk_parts holds the parts of a key.
@@ -207,7 +208,7 @@ const ECOMMERCE_ORDER_PK_PREFIX = "USER#"
 
 // Ecommerce_order_pk builds the key.
 func Ecommerce_order_pk(user_id string) (string, error) {
-	return buildKey(ECOMMERCE_ORDER_PK_FMT_, []part{{text: user_id}})
+	return buildKey(ECOMMERCE_ORDER_PK_FMT_, []keyPart{{text: user_id}})
 }
 
 // Ecommerce_order_pk_parts holds the parts of a key.
@@ -233,7 +234,7 @@ const ECOMMERCE_ORDER_SK_PREFIX = "ORDER#"
 
 // Ecommerce_order_sk builds the key.
 func Ecommerce_order_sk(order_day string, order_id string) (string, error) {
-	return buildKey(ECOMMERCE_ORDER_SK_FMT_, []part{{text: order_day}, {text: order_id}})
+	return buildKey(ECOMMERCE_ORDER_SK_FMT_, []keyPart{{text: order_day}, {text: order_id}})
 }
 
 // Ecommerce_order_sk_parts holds the parts of a key.
@@ -253,16 +254,16 @@ func Ecommerce_order_sk_parse(key string) (Ecommerce_order_sk_parts, bool) {
 
 // Ecommerce_order_sk_prefix_to_order_day is the begins_with prefix of the keys with these parts.
 func Ecommerce_order_sk_prefix_to_order_day(order_day string) (string, error) {
-	return buildKey(ECOMMERCE_ORDER_SK_FMT_[:3], []part{{text: order_day}})
+	return buildKey(ECOMMERCE_ORDER_SK_FMT_[:3], []keyPart{{text: order_day}})
 }
 
 // Ecommerce_order_sk_after_order_day is above every key with these parts (range-bound-prefix).
 func Ecommerce_order_sk_after_order_day(order_day string) (string, error) {
-	k, err := Ecommerce_order_sk_prefix_to_order_day(order_day)
-	if err != nil {
-		return "", err
+	k__, err__ := Ecommerce_order_sk_prefix_to_order_day(order_day)
+	if err__ != nil {
+		return "", err__
 	}
-	return k[:len(k)-len("#")] + "$", nil
+	return k__[:len(k__)-len("#")] + "$", nil
 }
 const ECOMMERCE_ORDER_USER_ID_NAME = "UserId"
 const ECOMMERCE_ORDER_ORDER_ID_NAME = "OrderId"
@@ -279,7 +280,7 @@ var ECOMMERCE_ORDER_GSI2PK_FMT_ = []piece{{isParam: true, param: 0, width: 0, nu
 
 // Ecommerce_order_gsi2pk builds the key.
 func Ecommerce_order_gsi2pk(status string) (string, error) {
-	return buildKey(ECOMMERCE_ORDER_GSI2PK_FMT_, []part{{text: status}})
+	return buildKey(ECOMMERCE_ORDER_GSI2PK_FMT_, []keyPart{{text: status}})
 }
 
 // Ecommerce_order_gsi2pk_parts holds the parts of a key.
@@ -302,7 +303,7 @@ var ECOMMERCE_ORDER_GSI2SK_FMT_ = []piece{{isParam: true, param: 0, width: 0, nu
 
 // Ecommerce_order_gsi2sk builds the key.
 func Ecommerce_order_gsi2sk(order_date string) (string, error) {
-	return buildKey(ECOMMERCE_ORDER_GSI2SK_FMT_, []part{{text: order_date}})
+	return buildKey(ECOMMERCE_ORDER_GSI2SK_FMT_, []keyPart{{text: order_date}})
 }
 
 // Ecommerce_order_gsi2sk_parts holds the parts of a key.
@@ -331,7 +332,7 @@ const ECOMMERCE_PRODUCT_PK_PREFIX = "PRODUCT#"
 
 // Ecommerce_product_pk builds the key.
 func Ecommerce_product_pk(product_id string) (string, error) {
-	return buildKey(ECOMMERCE_PRODUCT_PK_FMT_, []part{{text: product_id}})
+	return buildKey(ECOMMERCE_PRODUCT_PK_FMT_, []keyPart{{text: product_id}})
 }
 
 // Ecommerce_product_pk_parts holds the parts of a key.
@@ -363,7 +364,7 @@ var ECOMMERCE_PRODUCT_GSI1PK_FMT_ = []piece{{isParam: true, param: 0, width: 0, 
 
 // Ecommerce_product_gsi1pk builds the key.
 func Ecommerce_product_gsi1pk(category string) (string, error) {
-	return buildKey(ECOMMERCE_PRODUCT_GSI1PK_FMT_, []part{{text: category}})
+	return buildKey(ECOMMERCE_PRODUCT_GSI1PK_FMT_, []keyPart{{text: category}})
 }
 
 // Ecommerce_product_gsi1pk_parts holds the parts of a key.
@@ -605,14 +606,14 @@ var ECOMMERCE_GET_USER_PK_VALUE_FMT_ = []piece{{lit: "USER#"}, {isParam: true, p
 
 // Ecommerce_get_user_request is the request of the access pattern, as the DynamoDB API's JSON.
 func Ecommerce_get_user_request(user_id string) (map[string]any, error) {
-	v0, err := buildKey(ECOMMERCE_GET_USER_PK_VALUE_FMT_, []part{{text: user_id}})
-	if err != nil {
-		return nil, err
+	v0__, err__ := buildKey(ECOMMERCE_GET_USER_PK_VALUE_FMT_, []keyPart{{text: user_id}})
+	if err__ != nil {
+		return nil, err__
 	}
 	return map[string]any{
         "TableName": "AppData",
         "Key": map[string]any{
-            "PK": map[string]any{"S": v0},
+            "PK": map[string]any{"S": v0__},
             "SK": map[string]any{
                 "S": "PROFILE",
             },
@@ -627,15 +628,15 @@ var ECOMMERCE_ORDERS_BY_USER_PK_VALUE_FMT_ = []piece{{lit: "USER#"}, {isParam: t
 
 // Ecommerce_orders_by_user_request is the request of the access pattern, as the DynamoDB API's JSON.
 func Ecommerce_orders_by_user_request(user_id string) (map[string]any, error) {
-	v0, err := buildKey(ECOMMERCE_ORDERS_BY_USER_PK_VALUE_FMT_, []part{{text: user_id}})
-	if err != nil {
-		return nil, err
+	v0__, err__ := buildKey(ECOMMERCE_ORDERS_BY_USER_PK_VALUE_FMT_, []keyPart{{text: user_id}})
+	if err__ != nil {
+		return nil, err__
 	}
 	return map[string]any{
         "TableName": "AppData",
         "KeyConditionExpression": "PK = :PK AND begins_with(SK, :SK)",
         "ExpressionAttributeValues": map[string]any{
-            ":PK": map[string]any{"S": v0},
+            ":PK": map[string]any{"S": v0__},
             ":SK": map[string]any{
                 "S": "ORDER#",
             },
@@ -651,20 +652,20 @@ var ECOMMERCE_ORDERS_BY_USER_AND_DATE_SK_VALUE_FMT_ = []piece{{lit: "ORDER#"}, {
 
 // Ecommerce_orders_by_user_and_date_request is the request of the access pattern, as the DynamoDB API's JSON.
 func Ecommerce_orders_by_user_and_date_request(user_id string, order_day string) (map[string]any, error) {
-	v0, err := buildKey(ECOMMERCE_ORDERS_BY_USER_AND_DATE_PK_VALUE_FMT_, []part{{text: user_id}})
-	if err != nil {
-		return nil, err
+	v0__, err__ := buildKey(ECOMMERCE_ORDERS_BY_USER_AND_DATE_PK_VALUE_FMT_, []keyPart{{text: user_id}})
+	if err__ != nil {
+		return nil, err__
 	}
-	v1, err := buildKey(ECOMMERCE_ORDERS_BY_USER_AND_DATE_SK_VALUE_FMT_, []part{{text: order_day}})
-	if err != nil {
-		return nil, err
+	v1__, err__ := buildKey(ECOMMERCE_ORDERS_BY_USER_AND_DATE_SK_VALUE_FMT_, []keyPart{{text: order_day}})
+	if err__ != nil {
+		return nil, err__
 	}
 	return map[string]any{
         "TableName": "AppData",
         "KeyConditionExpression": "PK = :PK AND begins_with(SK, :SK)",
         "ExpressionAttributeValues": map[string]any{
-            ":PK": map[string]any{"S": v0},
-            ":SK": map[string]any{"S": v1},
+            ":PK": map[string]any{"S": v0__},
+            ":SK": map[string]any{"S": v1__},
         },
     }, nil
 }
@@ -677,19 +678,19 @@ var ECOMMERCE_GET_ORDER_SK_VALUE_FMT_ = []piece{{lit: "ORDER#"}, {isParam: true,
 
 // Ecommerce_get_order_request is the request of the access pattern, as the DynamoDB API's JSON.
 func Ecommerce_get_order_request(user_id string, order_day string, order_id string) (map[string]any, error) {
-	v0, err := buildKey(ECOMMERCE_GET_ORDER_PK_VALUE_FMT_, []part{{text: user_id}})
-	if err != nil {
-		return nil, err
+	v0__, err__ := buildKey(ECOMMERCE_GET_ORDER_PK_VALUE_FMT_, []keyPart{{text: user_id}})
+	if err__ != nil {
+		return nil, err__
 	}
-	v1, err := buildKey(ECOMMERCE_GET_ORDER_SK_VALUE_FMT_, []part{{text: order_day}, {text: order_id}})
-	if err != nil {
-		return nil, err
+	v1__, err__ := buildKey(ECOMMERCE_GET_ORDER_SK_VALUE_FMT_, []keyPart{{text: order_day}, {text: order_id}})
+	if err__ != nil {
+		return nil, err__
 	}
 	return map[string]any{
         "TableName": "AppData",
         "Key": map[string]any{
-            "PK": map[string]any{"S": v0},
-            "SK": map[string]any{"S": v1},
+            "PK": map[string]any{"S": v0__},
+            "SK": map[string]any{"S": v1__},
         },
     }, nil
 }
@@ -701,14 +702,14 @@ var ECOMMERCE_GET_PRODUCT_PK_VALUE_FMT_ = []piece{{lit: "PRODUCT#"}, {isParam: t
 
 // Ecommerce_get_product_request is the request of the access pattern, as the DynamoDB API's JSON.
 func Ecommerce_get_product_request(product_id string) (map[string]any, error) {
-	v0, err := buildKey(ECOMMERCE_GET_PRODUCT_PK_VALUE_FMT_, []part{{text: product_id}})
-	if err != nil {
-		return nil, err
+	v0__, err__ := buildKey(ECOMMERCE_GET_PRODUCT_PK_VALUE_FMT_, []keyPart{{text: product_id}})
+	if err__ != nil {
+		return nil, err__
 	}
 	return map[string]any{
         "TableName": "AppData",
         "Key": map[string]any{
-            "PK": map[string]any{"S": v0},
+            "PK": map[string]any{"S": v0__},
             "SK": map[string]any{
                 "S": "INFO",
             },
@@ -723,9 +724,9 @@ var ECOMMERCE_PRODUCTS_BY_CATEGORY_GSI1PK_VALUE_FMT_ = []piece{{isParam: true, p
 
 // Ecommerce_products_by_category_request is the request of the access pattern, as the DynamoDB API's JSON.
 func Ecommerce_products_by_category_request(category string) (map[string]any, error) {
-	v0, err := buildKey(ECOMMERCE_PRODUCTS_BY_CATEGORY_GSI1PK_VALUE_FMT_, []part{{text: category}})
-	if err != nil {
-		return nil, err
+	v0__, err__ := buildKey(ECOMMERCE_PRODUCTS_BY_CATEGORY_GSI1PK_VALUE_FMT_, []keyPart{{text: category}})
+	if err__ != nil {
+		return nil, err__
 	}
 	return map[string]any{
         "TableName": "AppData",
@@ -733,7 +734,7 @@ func Ecommerce_products_by_category_request(category string) (map[string]any, er
         "KeyConditionExpression": "GSI1PK = :GSI1PK",
         "ScanIndexForward": true,
         "ExpressionAttributeValues": map[string]any{
-            ":GSI1PK": map[string]any{"S": v0},
+            ":GSI1PK": map[string]any{"S": v0__},
         },
     }, nil
 }
@@ -745,9 +746,9 @@ var ECOMMERCE_ORDERS_BY_STATUS_GSI2PK_VALUE_FMT_ = []piece{{isParam: true, param
 
 // Ecommerce_orders_by_status_request is the request of the access pattern, as the DynamoDB API's JSON.
 func Ecommerce_orders_by_status_request(status string) (map[string]any, error) {
-	v0, err := buildKey(ECOMMERCE_ORDERS_BY_STATUS_GSI2PK_VALUE_FMT_, []part{{text: status}})
-	if err != nil {
-		return nil, err
+	v0__, err__ := buildKey(ECOMMERCE_ORDERS_BY_STATUS_GSI2PK_VALUE_FMT_, []keyPart{{text: status}})
+	if err__ != nil {
+		return nil, err__
 	}
 	return map[string]any{
         "TableName": "AppData",
@@ -759,7 +760,7 @@ func Ecommerce_orders_by_status_request(status string) (map[string]any, error) {
             "#Status": "Status",
         },
         "ExpressionAttributeValues": map[string]any{
-            ":GSI2PK": map[string]any{"S": v0},
+            ":GSI2PK": map[string]any{"S": v0__},
         },
     }, nil
 }

@@ -210,8 +210,8 @@ def ecommerce_order_sk_prefix_to_order_day(order_day: str) -> str:
 
 def ecommerce_order_sk_after_order_day(order_day: str) -> str:
     """Above every key with these parts (range-bound-prefix)."""
-    k = ecommerce_order_sk_prefix_to_order_day(order_day)
-    return k[:len(k) - len("#")] + "$"
+    k__ = ecommerce_order_sk_prefix_to_order_day(order_day)
+    return k__[:len(k__) - len("#")] + "$"
 ECOMMERCE_ORDER_USER_ID_NAME = "UserId"
 ECOMMERCE_ORDER_ORDER_ID_NAME = "OrderId"
 ECOMMERCE_ORDER_ORDER_DAY_NAME = "OrderDay"

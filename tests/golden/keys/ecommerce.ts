@@ -196,8 +196,8 @@ export function ecommerce_order_sk_prefix_to_order_day(order_day: string): strin
 /** Above every key with these parts: an inclusive upper or exclusive
  * lower bound that takes them all in (range-bound-prefix). */
 export function ecommerce_order_sk_after_order_day(order_day: string): string {
-    const k = ecommerce_order_sk_prefix_to_order_day(order_day);
-    return k.slice(0, k.length - "#".length) + "$";
+    const k__ = ecommerce_order_sk_prefix_to_order_day(order_day);
+    return k__.slice(0, k__.length - "#".length) + "$";
 }
 export const ECOMMERCE_ORDER_USER_ID_NAME = "UserId";
 export const ECOMMERCE_ORDER_ORDER_ID_NAME = "OrderId";
