@@ -412,6 +412,61 @@ static size_t plan_guards(keys_writer *w, keys_guard **out)
 	return n;
 }
 
+static void key_data(strbuf *sb, const ddbc_attr *a, const ddbc_lang *l, unsigned max,
+		     const keys_data_style *st, bool ts)
+{
+	strbuf_addstr(sb, st->key_open);
+	keys_string(sb, a->name.s, strlen(a->name.s), ts);
+	const char *type = keys_type_name(a->type) ? keys_type_name(a->type) : "S";
+	strbuf_addstr(sb, ", ");
+	keys_string(sb, type, strlen(type), ts);
+	strbuf_addf(sb, ", %u, %s", max, st->runs_open);
+	for (size_t i = 0; i < l->nruns; i++) {
+		const ddbc_run *r = &l->runs[i];
+		if (r->fixed) {
+			strbuf_addstr(sb, st->fixed_open);
+			keys_string(sb, r->text, r->len, ts);
+			strbuf_addstr(sb, st->fixed_close);
+		} else {
+			strbuf_addf(sb, st->class_fmt, r->cls, r->min);
+		}
+		strbuf_addstr(sb, ", ");
+	}
+	strbuf_addf(sb, "%s%s", st->runs_close, st->key_close);
+}
+
+void keys_guard_data(strbuf *sb, const keys_guard *kg, const keys_data_style *st, bool ts)
+{
+	const ddbc_entity *e = kg->e;
+	strbuf_addstr(sb, st->entity_open);
+	keys_string(sb, e->name.s, strlen(e->name.s), ts);
+	strbuf_addstr(sb, st->keys_open);
+	/* DynamoDB's most bytes of a partition and of a sort key value. */
+	key_data(sb, kg->pk, &kg->pk_lang, 2048, st, ts);
+	if (kg->sk)
+		key_data(sb, kg->sk, &kg->sk_lang, 1024, st, ts);
+	strbuf_addf(sb, st->literal_fmt, kg->literal);
+	for (size_t i = 0; i < kg->nconsts; i++) {
+		const ddbc_attr *a = kg->consts[i];
+		const char *type = a->has_template ? "S" : keys_type_name(a->type);
+		strbuf_addstr(sb, st->const_open);
+		keys_string(sb, a->name.s, strlen(a->name.s), ts);
+		strbuf_addstr(sb, ", ");
+		keys_string(sb, type, strlen(type), ts);
+		strbuf_addstr(sb, ", ");
+		keys_const_value(sb, a, ts);
+		strbuf_addstr(sb, st->const_close);
+	}
+	strbuf_addstr(sb, st->stored_open);
+	for (size_t i = 0; i < e->nattrs; i++) {
+		if (!ddbc_attr_stored(&e->attrs[i]))
+			continue;
+		keys_string(sb, e->attrs[i].name.s, strlen(e->attrs[i].name.s), ts);
+		strbuf_addstr(sb, st->stored_item);
+	}
+	strbuf_addstr(sb, st->entity_close);
+}
+
 static void guards(keys_writer *w, const keys_ops *ops)
 {
 	keys_guard *gs;

@@ -518,63 +518,14 @@ static void key(keys_writer *w, const keys_key *kk)
 	}
 }
 
-static void runs(strbuf *sb, const ddbc_lang *l)
-{
-	strbuf_addstr(sb, "[]run{");
-	for (size_t i = 0; i < l->nruns; i++) {
-		const ddbc_run *r = &l->runs[i];
-		if (i)
-			strbuf_addstr(sb, ", ");
-		if (r->fixed) {
-			strbuf_addstr(sb, "{fixed: true, lit: ");
-			str(sb, r->text, r->len);
-			strbuf_addch(sb, '}');
-		} else {
-			strbuf_addf(sb, "{class: %d, min: %zu}", r->cls, r->min);
-		}
-	}
-	strbuf_addch(sb, '}');
-}
+static const keys_syntax syntax;
 
-static void key_shape(strbuf *sb, const ddbc_attr *a, const ddbc_lang *l, unsigned max)
-{
-	strbuf_addch(sb, '{');
-	cstr(sb, a->name.s);
-	strbuf_addstr(sb, ", ");
-	cstr(sb, keys_type_name(a->type) ? keys_type_name(a->type) : "S");
-	strbuf_addf(sb, ", %u, ", max);
-	runs(sb, l);
-	strbuf_addstr(sb, "}, ");
-}
-
-static void guard_shape(strbuf *sb, const keys_guard *kg)
-{
-	strbuf_addstr(sb, "\t{\n\t\tname: ");
-	cstr(sb, kg->e->name.s);
-	strbuf_addstr(sb, ",\n\t\tkeys: []keyShape{");
-	key_shape(sb, kg->pk, &kg->pk_lang, 2048);
-	if (kg->sk)
-		key_shape(sb, kg->sk, &kg->sk_lang, 1024);
-	strbuf_addf(sb, "},\n\t\tliteral: %zu,\n\t\tconsts: []constant{", kg->literal);
-	for (size_t i = 0; i < kg->nconsts; i++) {
-		const ddbc_attr *a = kg->consts[i];
-		strbuf_addch(sb, '{');
-		cstr(sb, a->name.s);
-		strbuf_addstr(sb, ", ");
-		cstr(sb, a->has_template ? "S" : keys_type_name(a->type));
-		strbuf_addstr(sb, ", ");
-		keys_const_value(sb, a, false);
-		strbuf_addstr(sb, "}, ");
-	}
-	strbuf_addstr(sb, "},\n\t\tstored: map[string]bool{");
-	for (size_t i = 0; i < kg->e->nattrs; i++) {
-		if (!ddbc_attr_stored(&kg->e->attrs[i]))
-			continue;
-		cstr(sb, kg->e->attrs[i].name.s);
-		strbuf_addstr(sb, ": true, ");
-	}
-	strbuf_addstr(sb, "},\n\t},\n");
-}
+static const keys_data_style data_style = {
+	"\t{\n\t\tname: ", ",\n\t\tkeys: []keyShape{", "{", "}, ", "[]run{", "}",
+	"{fixed: true, lit: ", "}", "{class: %d, min: %zu}",
+	"},\n\t\tliteral: %zu,\n\t\tconsts: []constant{", "{", "}, ",
+	"},\n\t\tstored: map[string]bool{", ": true, ", "},\n\t},\n",
+};
 
 static void guards(keys_writer *w, const keys_guard *gs, size_t n, const char *entity_of)
 {
@@ -582,7 +533,7 @@ static void guards(keys_writer *w, const keys_guard *gs, size_t n, const char *e
 	strbuf_addstr(sb, guard_runtime);
 	strbuf_addstr(sb, "\nvar entities = []entityShape{\n");
 	for (size_t i = 0; i < n; i++) {
-		guard_shape(sb, &gs[i]);
+		keys_guard_data(&w->sb, &gs[i], &data_style, syntax.ts);
 		keys_flush(w);
 	}
 	strbuf_addstr(sb, "}\n\n// ");

@@ -133,6 +133,20 @@ struct keys_guard {
 	size_t nconsts;
 };
 
+/* How a language writes a guard's data (keys_guard_data): each element is
+ * followed by ", ", which every language takes. */
+typedef struct keys_data_style {
+	const char *entity_open, *keys_open, *key_open, *key_close;
+	const char *runs_open, *runs_close, *fixed_open, *fixed_close, *class_fmt;
+	const char *literal_fmt;  /* %zu: the literal bytes; opens the constants */
+	const char *const_open, *const_close, *stored_open, *stored_item, *entity_close;
+} keys_data_style;
+
+/* Appends guard kg as data: its entity's name, its keys (name, type, most
+ * bytes, runs), literal bytes, constants (name, type, value) and the
+ * names its items hold. */
+void keys_guard_data(strbuf *sb, const keys_guard *kg, const keys_data_style *st, bool ts);
+
 /* How a language writes JSON data as a literal (keys_json). */
 typedef struct keys_json_style {
 	const char *obj_open, *obj_close, *arr_open, *arr_close;

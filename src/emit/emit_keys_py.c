@@ -344,59 +344,12 @@ static void key(keys_writer *w, const keys_key *kk)
 	}
 }
 
-static void runs(strbuf *sb, const ddbc_lang *l)
-{
-	strbuf_addch(sb, '(');
-	for (size_t i = 0; i < l->nruns; i++) {
-		const ddbc_run *r = &l->runs[i];
-		if (r->fixed)
-			str(sb, r->text, r->len);
-		else
-			strbuf_addf(sb, "(%d, %zu)", r->cls, r->min);
-		strbuf_addstr(sb, ", ");
-	}
-	strbuf_addch(sb, ')');
-}
+static const keys_syntax syntax;
 
-static void key_shape(strbuf *sb, const ddbc_attr *a, const ddbc_lang *l, unsigned max)
-{
-	strbuf_addch(sb, '(');
-	cstr(sb, a->name.s);
-	strbuf_addstr(sb, ", ");
-	cstr(sb, keys_type_name(a->type) ? keys_type_name(a->type) : "S");
-	strbuf_addf(sb, ", %u, ", max);
-	runs(sb, l);
-	strbuf_addstr(sb, "), ");
-}
-
-static void guard_shape(strbuf *sb, const keys_guard *kg)
-{
-	strbuf_addstr(sb, "    _Shape(\n        ");
-	cstr(sb, kg->e->name.s);
-	strbuf_addstr(sb, ",\n        (");
-	key_shape(sb, kg->pk, &kg->pk_lang, 2048);
-	if (kg->sk)
-		key_shape(sb, kg->sk, &kg->sk_lang, 1024);
-	strbuf_addf(sb, "),\n        %zu,\n        (", kg->literal);
-	for (size_t i = 0; i < kg->nconsts; i++) {
-		const ddbc_attr *a = kg->consts[i];
-		strbuf_addch(sb, '(');
-		cstr(sb, a->name.s);
-		strbuf_addstr(sb, ", ");
-		cstr(sb, a->has_template ? "S" : keys_type_name(a->type));
-		strbuf_addstr(sb, ", ");
-		keys_const_value(sb, a, false);
-		strbuf_addstr(sb, "), ");
-	}
-	strbuf_addstr(sb, "),\n        frozenset((");
-	for (size_t i = 0; i < kg->e->nattrs; i++) {
-		if (!ddbc_attr_stored(&kg->e->attrs[i]))
-			continue;
-		cstr(sb, kg->e->attrs[i].name.s);
-		strbuf_addstr(sb, ", ");
-	}
-	strbuf_addstr(sb, ")),\n    ),\n");
-}
+static const keys_data_style data_style = {
+	"    _Shape(\n        ", ",\n        (", "(", "), ", "(", ")", "", "", "(%d, %zu)",
+	"),\n        %zu,\n        (", "(", "), ", "),\n        frozenset((", ", ", ")),\n    ),\n",
+};
 
 static void guards(keys_writer *w, const keys_guard *gs, size_t n, const char *entity_of)
 {
@@ -404,7 +357,7 @@ static void guards(keys_writer *w, const keys_guard *gs, size_t n, const char *e
 	strbuf_addstr(sb, guard_runtime);
 	strbuf_addstr(sb, "\n\n_ENTITIES: Tuple[_Shape, ...] = (\n");
 	for (size_t i = 0; i < n; i++) {
-		guard_shape(sb, &gs[i]);
+		keys_guard_data(&w->sb, &gs[i], &data_style, syntax.ts);
 		keys_flush(w);
 	}
 	strbuf_addf(sb, ")\n\n\ndef %s(item: Item) -> Optional[str]:\n"

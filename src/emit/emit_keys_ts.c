@@ -368,65 +368,13 @@ static void key(keys_writer *w, const keys_key *kk)
 		cut(sb, kk, &kk->cuts[i]);
 }
 
-static void runs(strbuf *sb, const ddbc_lang *l)
-{
-	strbuf_addch(sb, '[');
-	for (size_t i = 0; i < l->nruns; i++) {
-		const ddbc_run *r = &l->runs[i];
-		if (i)
-			strbuf_addstr(sb, ", ");
-		if (r->fixed)
-			str(sb, r->text, r->len);
-		else
-			strbuf_addf(sb, "[%d, %zu]", r->cls, r->min);
-	}
-	strbuf_addch(sb, ']');
-}
+static const keys_syntax syntax;
 
-static void key_shape(strbuf *sb, const ddbc_attr *a, const ddbc_lang *l, unsigned max)
-{
-	strbuf_addch(sb, '[');
-	cstr(sb, a->name.s);
-	strbuf_addstr(sb, ", ");
-	cstr(sb, keys_type_name(a->type) ? keys_type_name(a->type) : "S");
-	strbuf_addf(sb, ", %u, ", max);
-	runs(sb, l);
-	strbuf_addch(sb, ']');
-}
-
-static void guard_shape(keys_writer *w, const keys_guard *kg)
-{
-	strbuf *sb = &w->sb;
-	strbuf_addstr(sb, "    {\n        name: ");
-	cstr(sb, kg->e->name.s);
-	strbuf_addstr(sb, ",\n        keys: [");
-	key_shape(sb, kg->pk, &kg->pk_lang, 2048);
-	if (kg->sk) {
-		strbuf_addstr(sb, ", ");
-		key_shape(sb, kg->sk, &kg->sk_lang, 1024);
-	}
-	strbuf_addf(sb, "],\n        literal: %zu,\n        consts: [", kg->literal);
-	for (size_t i = 0; i < kg->nconsts; i++) {
-		const ddbc_attr *a = kg->consts[i];
-		strbuf_addstr(sb, i ? ", [" : "[");
-		cstr(sb, a->name.s);
-		strbuf_addstr(sb, ", ");
-		cstr(sb, a->has_template ? "S" : keys_type_name(a->type));
-		strbuf_addstr(sb, ", ");
-		keys_const_value(sb, a, true);
-		strbuf_addch(sb, ']');
-	}
-	strbuf_addstr(sb, "],\n        stored: [");
-	size_t n = 0;
-	for (size_t i = 0; i < kg->e->nattrs; i++) {
-		if (!ddbc_attr_stored(&kg->e->attrs[i]))
-			continue;
-		if (n++)
-			strbuf_addstr(sb, ", ");
-		cstr(sb, kg->e->attrs[i].name.s);
-	}
-	strbuf_addstr(sb, "],\n    },\n");
-}
+static const keys_data_style data_style = {
+	"    {\n        name: ", ",\n        keys: [", "[", "], ", "[", "]", "", "", "[%d, %zu]",
+	"],\n        literal: %zu,\n        consts: [", "[", "], ", "],\n        stored: [", ", ",
+	"],\n    },\n",
+};
 
 static void guards(keys_writer *w, const keys_guard *gs, size_t n, const char *entity_of)
 {
@@ -434,7 +382,7 @@ static void guards(keys_writer *w, const keys_guard *gs, size_t n, const char *e
 	strbuf_addstr(sb, guard_runtime);
 	strbuf_addstr(sb, "\nconst ENTITIES_: readonly Shape_[] = [\n");
 	for (size_t i = 0; i < n; i++) {
-		guard_shape(w, &gs[i]);
+		keys_guard_data(&w->sb, &gs[i], &data_style, syntax.ts);
 		keys_flush(w);
 	}
 	strbuf_addf(sb, "];\n\n/** The entity the item is, or null: none or several fit it. */\n"

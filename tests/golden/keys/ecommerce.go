@@ -555,21 +555,21 @@ func entityOf(item Item) (string, bool) {
 var entities = []entityShape{
 	{
 		name: "User",
-		keys: []keyShape{{"PK", "S", 2048, []run{{fixed: true, lit: "USER#"}, {class: 1, min: 1}}}, {"SK", "S", 1024, []run{{fixed: true, lit: "PROFILE"}}}, },
+		keys: []keyShape{{"PK", "S", 2048, []run{{fixed: true, lit: "USER#"}, {class: 1, min: 1}, }}, {"SK", "S", 1024, []run{{fixed: true, lit: "PROFILE"}, }}, },
 		literal: 12,
 		consts: []constant{},
 		stored: map[string]bool{"PK": true, "SK": true, "UserId": true, "Name": true, "Email": true, "Age": true, },
 	},
 	{
 		name: "Order",
-		keys: []keyShape{{"PK", "S", 2048, []run{{fixed: true, lit: "USER#"}, {class: 1, min: 1}}}, {"SK", "S", 1024, []run{{fixed: true, lit: "ORDER#"}, {class: 1, min: 1}, {fixed: true, lit: "#"}, {class: 1, min: 1}}}, },
+		keys: []keyShape{{"PK", "S", 2048, []run{{fixed: true, lit: "USER#"}, {class: 1, min: 1}, }}, {"SK", "S", 1024, []run{{fixed: true, lit: "ORDER#"}, {class: 1, min: 1}, {fixed: true, lit: "#"}, {class: 1, min: 1}, }}, },
 		literal: 12,
 		consts: []constant{},
 		stored: map[string]bool{"PK": true, "SK": true, "UserId": true, "OrderId": true, "OrderDay": true, "Amount": true, "Status": true, "OrderDate": true, "UserName": true, "GSI2PK": true, "GSI2SK": true, },
 	},
 	{
 		name: "Product",
-		keys: []keyShape{{"PK", "S", 2048, []run{{fixed: true, lit: "PRODUCT#"}, {class: 1, min: 1}}}, {"SK", "S", 1024, []run{{fixed: true, lit: "INFO"}}}, },
+		keys: []keyShape{{"PK", "S", 2048, []run{{fixed: true, lit: "PRODUCT#"}, {class: 1, min: 1}, }}, {"SK", "S", 1024, []run{{fixed: true, lit: "INFO"}, }}, },
 		literal: 12,
 		consts: []constant{},
 		stored: map[string]bool{"PK": true, "SK": true, "ProductId": true, "Name": true, "Category": true, "Price": true, "GSI1PK": true, "GSI1SK": true, },

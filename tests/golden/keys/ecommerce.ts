@@ -399,24 +399,24 @@ function entityOf_(item: Item): string | null {
 const ENTITIES_: readonly Shape_[] = [
     {
         name: "User",
-        keys: [["PK", "S", 2048, ["USER#", [1, 1]]], ["SK", "S", 1024, ["PROFILE"]]],
+        keys: [["PK", "S", 2048, ["USER#", [1, 1], ]], ["SK", "S", 1024, ["PROFILE", ]], ],
         literal: 12,
         consts: [],
-        stored: ["PK", "SK", "UserId", "Name", "Email", "Age"],
+        stored: ["PK", "SK", "UserId", "Name", "Email", "Age", ],
     },
     {
         name: "Order",
-        keys: [["PK", "S", 2048, ["USER#", [1, 1]]], ["SK", "S", 1024, ["ORDER#", [1, 1], "#", [1, 1]]]],
+        keys: [["PK", "S", 2048, ["USER#", [1, 1], ]], ["SK", "S", 1024, ["ORDER#", [1, 1], "#", [1, 1], ]], ],
         literal: 12,
         consts: [],
-        stored: ["PK", "SK", "UserId", "OrderId", "OrderDay", "Amount", "Status", "OrderDate", "UserName", "GSI2PK", "GSI2SK"],
+        stored: ["PK", "SK", "UserId", "OrderId", "OrderDay", "Amount", "Status", "OrderDate", "UserName", "GSI2PK", "GSI2SK", ],
     },
     {
         name: "Product",
-        keys: [["PK", "S", 2048, ["PRODUCT#", [1, 1]]], ["SK", "S", 1024, ["INFO"]]],
+        keys: [["PK", "S", 2048, ["PRODUCT#", [1, 1], ]], ["SK", "S", 1024, ["INFO", ]], ],
         literal: 12,
         consts: [],
-        stored: ["PK", "SK", "ProductId", "Name", "Category", "Price", "GSI1PK", "GSI1SK"],
+        stored: ["PK", "SK", "ProductId", "Name", "Category", "Price", "GSI1PK", "GSI1SK", ],
     },
 ];
 
