@@ -140,15 +140,21 @@ const char *keys_type_name(ddbc_type t)
 
 /* ---- what every language writes alike ---------------------------------------------- */
 
-static void constant(strbuf *sb, const keys_syntax *sx, const char *name, const char *value,
-		     const char *comment)
+static void constant_n(strbuf *sb, const keys_syntax *sx, const char *name, const char *value,
+		       size_t len, const char *comment)
 {
 	strbuf_addf(sb, "%s%s = ", sx->const_open, name);
-	keys_string(sb, value, strlen(value), sx->ts);
+	keys_string(sb, value, len, sx->ts);
 	strbuf_addstr(sb, sx->const_close);
 	if (comment)
 		strbuf_addf(sb, "%s %s", sx->trail, comment);
 	strbuf_addch(sb, '\n');
+}
+
+static void constant(strbuf *sb, const keys_syntax *sx, const char *name, const char *value,
+		     const char *comment)
+{
+	constant_n(sb, sx, name, value, strlen(value), comment);
 }
 
 static void section(strbuf *sb, const keys_syntax *sx, const char *what, const char *name)
@@ -332,20 +338,30 @@ static void attr_part(keys_writer *w, const keys_ops *ops, const ddbc_hattr *ha)
 	if (!ha->key)
 		return;
 	keys_key kk = { ha, NULL, NULL, 0 };
-	if (ha->key->constant) {
+	const ddbc_hkey *k = ha->key;
+	if (k->constant) {
 		keys_name(w, ha->builder);
-	} else {
-		kk.shape = keys_concat(w, ha->fmt_macro, "_");
-		keys_name(w, kk.shape);
-		keys_name(w, ha->func);
-		if (ha->prefix_macro)
-			keys_name(w, ha->prefix_macro);
-		if (ha->parse_func) {
-			keys_name(w, ha->parse_func);
-			keys_name(w, ha->parts_struct);
-		}
-		plan_cuts(w, ha, &kk);
+		strbuf lit = STRBUF_INIT;
+		for (size_t i = 0; i < k->npieces; i++)
+			strbuf_add(&lit, k->pieces[i].text, k->pieces[i].len);
+		constant_n(&w->sb, ops->syntax, ha->builder, lit.buf ? lit.buf : "", lit.len,
+			   "constant key");
+		strbuf_release(&lit);
+		return;
 	}
+	kk.shape = keys_concat(w, ha->fmt_macro, "_");
+	keys_name(w, kk.shape);
+	keys_name(w, ha->func);
+	if (ha->prefix_macro) {
+		keys_name(w, ha->prefix_macro);
+		constant_n(&w->sb, ops->syntax, ha->prefix_macro, k->prefix, k->prefix_len,
+			   "begins_with prefix");
+	}
+	if (ha->parse_func) {
+		keys_name(w, ha->parse_func);
+		keys_name(w, ha->parts_struct);
+	}
+	plan_cuts(w, ha, &kk);
 	if (!w->failed)
 		ops->key(w, &kk);
 }

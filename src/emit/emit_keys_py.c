@@ -314,22 +314,7 @@ static void key(keys_writer *w, const keys_key *kk)
 	strbuf *sb = &w->sb;
 	const ddbc_hattr *ha = kk->ha;
 	const ddbc_hkey *k = ha->key;
-	if (k->constant) {
-		strbuf_addf(sb, "%s = ", ha->builder);
-		strbuf lit = STRBUF_INIT;
-		for (size_t i = 0; i < k->npieces; i++)
-			strbuf_add(&lit, k->pieces[i].text, k->pieces[i].len);
-		str(sb, lit.buf ? lit.buf : "", lit.len);
-		strbuf_release(&lit);
-		strbuf_addstr(sb, "  # constant key\n");
-		return;
-	}
 	shape(sb, kk->shape, k);
-	if (ha->prefix_macro) {
-		strbuf_addf(sb, "%s = ", ha->prefix_macro);
-		str(sb, k->prefix, k->prefix_len);
-		strbuf_addch(sb, '\n');
-	}
 	strbuf_addf(sb, "\n\ndef %s(", ha->func);
 	params(sb, k->params, k->nparams);
 	strbuf_addf(sb, ") -> str:\n    return _build(%s, (", kk->shape);

@@ -344,19 +344,7 @@ static void key(keys_writer *w, const keys_key *kk)
 	strbuf *sb = &w->sb;
 	const ddbc_hattr *ha = kk->ha;
 	const ddbc_hkey *k = ha->key;
-	if (k->constant) {
-		strbuf_addf(sb, "export const %s = ", ha->builder);
-		for (size_t i = 0; i < k->npieces; i++)
-			str(sb, k->pieces[i].text, k->pieces[i].len);
-		strbuf_addstr(sb, "; // constant key\n");
-		return;
-	}
 	shape(sb, kk->shape, k);
-	if (ha->prefix_macro) {
-		strbuf_addf(sb, "export const %s = ", ha->prefix_macro);
-		str(sb, k->prefix, k->prefix_len);
-		strbuf_addstr(sb, ";\n");
-	}
 	strbuf_addf(sb, "export function %s(", ha->func);
 	params(sb, k->params, k->nparams);
 	strbuf_addf(sb, "): string {\n    return build_(%s, [", kk->shape);

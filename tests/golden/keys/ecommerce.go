@@ -163,10 +163,8 @@ const ECOMMERCE_APP_DATA_GSI2_INDEX = "GSI2" // GSI
 
 // PK: USER#{UserId}
 const ECOMMERCE_USER_PK_NAME = "PK"
+const ECOMMERCE_USER_PK_PREFIX = "USER#" // begins_with prefix
 var ECOMMERCE_USER_PK_FMT_ = []piece{{lit: "USER#"}, {isParam: true, param: 0, width: 0, num: false, name: "UserId"}}
-
-// ECOMMERCE_USER_PK_PREFIX is the text before the key's first value.
-const ECOMMERCE_USER_PK_PREFIX = "USER#"
 
 // Ecommerce_user_pk builds the key.
 func Ecommerce_user_pk(user_id string) (string, error) {
@@ -201,10 +199,8 @@ const ECOMMERCE_USER_AGE_NAME = "Age"
 
 // PK: USER#{UserId}
 const ECOMMERCE_ORDER_PK_NAME = "PK"
+const ECOMMERCE_ORDER_PK_PREFIX = "USER#" // begins_with prefix
 var ECOMMERCE_ORDER_PK_FMT_ = []piece{{lit: "USER#"}, {isParam: true, param: 0, width: 0, num: false, name: "UserId"}}
-
-// ECOMMERCE_ORDER_PK_PREFIX is the text before the key's first value.
-const ECOMMERCE_ORDER_PK_PREFIX = "USER#"
 
 // Ecommerce_order_pk builds the key.
 func Ecommerce_order_pk(user_id string) (string, error) {
@@ -227,10 +223,8 @@ func Ecommerce_order_pk_parse(key string) (Ecommerce_order_pk_parts, bool) {
 
 // SK: ORDER#{OrderDay}#{OrderId}
 const ECOMMERCE_ORDER_SK_NAME = "SK"
+const ECOMMERCE_ORDER_SK_PREFIX = "ORDER#" // begins_with prefix
 var ECOMMERCE_ORDER_SK_FMT_ = []piece{{lit: "ORDER#"}, {isParam: true, param: 0, width: 0, num: false, name: "OrderDay"}, {lit: "#"}, {isParam: true, param: 1, width: 0, num: false, name: "OrderId"}}
-
-// ECOMMERCE_ORDER_SK_PREFIX is the text before the key's first value.
-const ECOMMERCE_ORDER_SK_PREFIX = "ORDER#"
 
 // Ecommerce_order_sk builds the key.
 func Ecommerce_order_sk(order_day string, order_id string) (string, error) {
@@ -325,10 +319,8 @@ func Ecommerce_order_gsi2sk_parse(key string) (Ecommerce_order_gsi2sk_parts, boo
 
 // PK: PRODUCT#{ProductId}
 const ECOMMERCE_PRODUCT_PK_NAME = "PK"
+const ECOMMERCE_PRODUCT_PK_PREFIX = "PRODUCT#" // begins_with prefix
 var ECOMMERCE_PRODUCT_PK_FMT_ = []piece{{lit: "PRODUCT#"}, {isParam: true, param: 0, width: 0, num: false, name: "ProductId"}}
-
-// ECOMMERCE_PRODUCT_PK_PREFIX is the text before the key's first value.
-const ECOMMERCE_PRODUCT_PK_PREFIX = "PRODUCT#"
 
 // Ecommerce_product_pk builds the key.
 func Ecommerce_product_pk(product_id string) (string, error) {

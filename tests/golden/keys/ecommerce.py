@@ -127,8 +127,8 @@ ECOMMERCE_APP_DATA_GSI2_INDEX = "GSI2"  # GSI
 
 # PK: USER#{UserId}
 ECOMMERCE_USER_PK_NAME = "PK"
+ECOMMERCE_USER_PK_PREFIX = "USER#"  # begins_with prefix
 ECOMMERCE_USER_PK_FMT_: Tuple[_Piece, ...] = ("USER#", (0, 0, False, "UserId"))
-ECOMMERCE_USER_PK_PREFIX = "USER#"
 
 
 def ecommerce_user_pk(user_id: str) -> str:
@@ -161,8 +161,8 @@ ECOMMERCE_USER_AGE_NAME = "Age"
 
 # PK: USER#{UserId}
 ECOMMERCE_ORDER_PK_NAME = "PK"
+ECOMMERCE_ORDER_PK_PREFIX = "USER#"  # begins_with prefix
 ECOMMERCE_ORDER_PK_FMT_: Tuple[_Piece, ...] = ("USER#", (0, 0, False, "UserId"))
-ECOMMERCE_ORDER_PK_PREFIX = "USER#"
 
 
 def ecommerce_order_pk(user_id: str) -> str:
@@ -182,8 +182,8 @@ def ecommerce_order_pk_parse(key: str) -> Optional[ecommerce_order_pk_parts]:
 
 # SK: ORDER#{OrderDay}#{OrderId}
 ECOMMERCE_ORDER_SK_NAME = "SK"
+ECOMMERCE_ORDER_SK_PREFIX = "ORDER#"  # begins_with prefix
 ECOMMERCE_ORDER_SK_FMT_: Tuple[_Piece, ...] = ("ORDER#", (0, 0, False, "OrderDay"), "#", (1, 0, False, "OrderId"))
-ECOMMERCE_ORDER_SK_PREFIX = "ORDER#"
 
 
 def ecommerce_order_sk(order_day: str, order_id: str) -> str:
@@ -267,8 +267,8 @@ def ecommerce_order_gsi2sk_parse(key: str) -> Optional[ecommerce_order_gsi2sk_pa
 
 # PK: PRODUCT#{ProductId}
 ECOMMERCE_PRODUCT_PK_NAME = "PK"
+ECOMMERCE_PRODUCT_PK_PREFIX = "PRODUCT#"  # begins_with prefix
 ECOMMERCE_PRODUCT_PK_FMT_: Tuple[_Piece, ...] = ("PRODUCT#", (0, 0, False, "ProductId"))
-ECOMMERCE_PRODUCT_PK_PREFIX = "PRODUCT#"
 
 
 def ecommerce_product_pk(product_id: str) -> str:

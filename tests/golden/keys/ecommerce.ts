@@ -128,8 +128,8 @@ export const ECOMMERCE_APP_DATA_GSI2_INDEX = "GSI2"; // GSI
 
 // PK: USER#{UserId}
 export const ECOMMERCE_USER_PK_NAME = "PK";
+export const ECOMMERCE_USER_PK_PREFIX = "USER#"; // begins_with prefix
 const ECOMMERCE_USER_PK_FMT_: readonly Piece_[] = ["USER#", [0, 0, false, "UserId"]];
-export const ECOMMERCE_USER_PK_PREFIX = "USER#";
 export function ecommerce_user_pk(user_id: string): string {
     return build_(ECOMMERCE_USER_PK_FMT_, [user_id]);
 }
@@ -157,8 +157,8 @@ export const ECOMMERCE_USER_AGE_NAME = "Age";
 
 // PK: USER#{UserId}
 export const ECOMMERCE_ORDER_PK_NAME = "PK";
+export const ECOMMERCE_ORDER_PK_PREFIX = "USER#"; // begins_with prefix
 const ECOMMERCE_ORDER_PK_FMT_: readonly Piece_[] = ["USER#", [0, 0, false, "UserId"]];
-export const ECOMMERCE_ORDER_PK_PREFIX = "USER#";
 export function ecommerce_order_pk(user_id: string): string {
     return build_(ECOMMERCE_ORDER_PK_FMT_, [user_id]);
 }
@@ -174,8 +174,8 @@ export function ecommerce_order_pk_parse(key: string): ecommerce_order_pk_parts 
 
 // SK: ORDER#{OrderDay}#{OrderId}
 export const ECOMMERCE_ORDER_SK_NAME = "SK";
+export const ECOMMERCE_ORDER_SK_PREFIX = "ORDER#"; // begins_with prefix
 const ECOMMERCE_ORDER_SK_FMT_: readonly Piece_[] = ["ORDER#", [0, 0, false, "OrderDay"], "#", [1, 0, false, "OrderId"]];
-export const ECOMMERCE_ORDER_SK_PREFIX = "ORDER#";
 export function ecommerce_order_sk(order_day: string, order_id: string): string {
     return build_(ECOMMERCE_ORDER_SK_FMT_, [order_day, order_id]);
 }
@@ -245,8 +245,8 @@ export function ecommerce_order_gsi2sk_parse(key: string): ecommerce_order_gsi2s
 
 // PK: PRODUCT#{ProductId}
 export const ECOMMERCE_PRODUCT_PK_NAME = "PK";
+export const ECOMMERCE_PRODUCT_PK_PREFIX = "PRODUCT#"; // begins_with prefix
 const ECOMMERCE_PRODUCT_PK_FMT_: readonly Piece_[] = ["PRODUCT#", [0, 0, false, "ProductId"]];
-export const ECOMMERCE_PRODUCT_PK_PREFIX = "PRODUCT#";
 export function ecommerce_product_pk(product_id: string): string {
     return build_(ECOMMERCE_PRODUCT_PK_FMT_, [product_id]);
 }
