@@ -56,7 +56,7 @@ enum {
 	OPT_OUTPUT = 1 << 4, OPT_LANG = 1 << 5, OPT_TEMPLATE = 1 << 6, OPT_PREFIX = 1 << 7,
 	OPT_PARAM = 1 << 8, OPT_ITEMS = 1 << 9, OPT_SHOW_SUPPRESSED = 1 << 10,
 	OPT_AGAINST = 1 << 11, OPT_ALL = 1 << 12, OPT_CHECK = 1 << 13, OPT_FROM = 1 << 14,
-	OPT_LIST_SOURCES = 1 << 15, OPT_PRICES = 1 << 16
+	OPT_LIST_SOURCES = 1 << 15, OPT_PRICES = 1 << 16, OPT_MODULE = 1 << 17
 };
 
 /* --color WHEN, in the order of its words. */
@@ -79,6 +79,8 @@ struct opts {
 	ddbc_lang_id lang;
 	const char *template_dir;
 	const char *prefix;
+	ddbc_keys_lang keys_lang;   /* keys --lang */
+	const char *module;         /* keys --module */
 	const char *against;
 	const char *from;        /* import --from */
 	bool all;
@@ -209,6 +211,8 @@ static cli_step one_option(const struct command *cmd, struct opts *o, int c, cha
 					    { "auto", NULL }, { NULL, NULL } };
 	static const ddbc_word langs[] = { { "en", NULL }, { "ja", NULL }, { NULL, NULL } };
 	size_t w;
+	static const ddbc_word key_langs[] = { { "ts", "TypeScript" }, { "python", "Python" },
+					       { "go", "Go" }, { NULL, NULL } };
 	switch (c) {
 	case 'f':
 		if (ddbc_words_parse(cmd->name, "format", arg, cmd->formats, &w) < 0)
@@ -239,6 +243,13 @@ static cli_step one_option(const struct command *cmd, struct opts *o, int c, cha
 	case 'o': o->output = arg; return CLI_GO_ON;
 	case 'C': o->check = arg; return CLI_GO_ON;
 	case 'l':
+		if (!strcmp(cmd->name, "keys")) {
+			if (ddbc_words_parse(cmd->name, "language", arg, DDBC_WORDS(key_langs),
+					      &w) < 0)
+				return CLI_USAGE_ERROR;
+			o->keys_lang = (ddbc_keys_lang)w;
+			return CLI_GO_ON;
+		}
 		if (ddbc_words_parse(cmd->name, "language", arg, DDBC_WORDS(langs), &w) < 0)
 			return CLI_USAGE_ERROR;
 		o->lang = (ddbc_lang_id)w;
@@ -250,6 +261,7 @@ static cli_step one_option(const struct command *cmd, struct opts *o, int c, cha
 	case 'A': o->all = true; return CLI_GO_ON;
 	case 'F': o->from = arg; return CLI_GO_ON;
 	case 'R': o->prices = arg; return CLI_GO_ON;
+	case 'D': o->module = arg; return CLI_GO_ON;
 	case 'h': ddbc_usage_print(stdout, cmd->usage, cmd->formats, cmd->sources); return CLI_DONE;
 	}
 	return CLI_USAGE_ERROR;
@@ -316,6 +328,7 @@ static cli_step parse_options(const struct command *cmd, int argc, char **argv, 
 		{ { "list-formats", no_argument, NULL, 'L' }, OPT_FORMAT },
 		{ { "list-sources", no_argument, NULL, 'Z' }, OPT_LIST_SOURCES },
 		{ { "prices", required_argument, NULL, 'R' }, OPT_PRICES },
+		{ { "module", required_argument, NULL, 'D' }, OPT_MODULE },
 	};
 	struct option longopts[sizeof(all) / sizeof(all[0]) + 2];
 	size_t n = 0;
@@ -554,6 +567,13 @@ static ddbc_emit_result emit_header(FILE *out, struct unit *u, struct opts *o)
 	return ddbc_emit_header(out, u->design, &h, &u->d);
 }
 
+static ddbc_emit_result emit_keys(FILE *out, struct unit *u, struct opts *o)
+{
+	ddbc_keys_opts k = { o->keys_lang, o->module };
+	o->settings.sev[DDBC_RULE_HEADER_NAME] = DDBC_SEV_ERROR;
+	return ddbc_emit_keys(out, u->design, &k, &u->d);
+}
+
 static ddbc_emit_result emit_export(FILE *out, struct unit *u, struct opts *o)
 {
 	ddbc_export_opts x = { o->params, o->nparams };
@@ -702,6 +722,12 @@ static void param_values_needed(const struct command *cmd, struct opts *o)
 		      !o->nparams);
 	if (!needs && o->settings.sev[DDBC_RULE_PARAM_NO_VALUE] == DDBC_SEV_DEFAULT)
 		o->settings.sev[DDBC_RULE_PARAM_NO_VALUE] = DDBC_SEV_OFF;
+}
+/* keys plans the header's names, as header does. */
+static exit_status run_keys(struct opts *o)
+{
+	o->settings.sev[DDBC_RULE_HEADER_NAME] = DDBC_SEV_OFF;
+	return compile(o, emit_keys);
 }
 
 /* ---- check-items ----------------------------------------------------------------- */
@@ -903,6 +929,9 @@ static const struct command commands[] = {
 	{ .name = "header", .usage = ddbc_usage_header,
 	  .options = COMMON | OPT_OUTPUT | OPT_PREFIX, .min_files = 1, .max_files = 1,
 	  .run = run_header },
+	{ .name = "keys", .usage = ddbc_usage_keys,
+	  .options = COMMON | OPT_OUTPUT | OPT_LANG | OPT_MODULE, .min_files = 1, .max_files = 1,
+	  .run = run_keys },
 	{ .name = "export", .usage = ddbc_usage_export,
 	  .options = COMMON | OPT_FORMAT | OPT_OUTPUT | OPT_PARAM, .min_files = 1, .max_files = 1,
 	  .formats = DDBC_WORDS(ddbc_export_formats), .run = run_export },

@@ -16,6 +16,7 @@ const char ddbc_usage_main[] =
 	"  lint         check designs; nothing written\n"
 	"  doc          write the design's documentation (Markdown or HTML)\n"
 	"  header       write a C header of key builders and name constants\n"
+	"  keys         write key builders for TypeScript, Python or Go\n"
 	"  export       write CreateTable requests, the model or query requests as JSON\n"
 	"  cost         the capacity units and monthly cost of every access pattern\n"
 	"  check-items  validate items (a scan or an export) against the design\n"
@@ -83,6 +84,19 @@ const char ddbc_usage_header[] =
 	"options:\n"
 	"      --prefix ID         the prefix of every name (default: from the design\n"
 	"                          name)\n"
+	OUTPUT_HELP COMMON_HELP;
+
+const char ddbc_usage_keys[] =
+	"usage: ddbc keys --lang LANG [OPTIONS] FILE\n"
+	"\n"
+	"Writes a TypeScript, Python or Go module with the C header's names: per key\n"
+	"a builder, a parser, its begins_with prefix and range-bound helpers; type\n"
+	"guards that tell items apart as check-items does; and per read access\n"
+	"pattern a function returning the request export --format queries writes.\n"
+	"\n"
+	"options:\n"
+	"      --lang LANG         ts (default), python or go\n"
+	"      --module NAME       the Go package name (default: from the design name)\n"
 	OUTPUT_HELP COMMON_HELP;
 
 const char ddbc_usage_export[] =

@@ -15,6 +15,7 @@ extern const char ddbc_usage_main[];
 extern const char ddbc_usage_lint[];
 extern const char ddbc_usage_doc[];
 extern const char ddbc_usage_header[];
+extern const char ddbc_usage_keys[];
 extern const char ddbc_usage_export[];
 extern const char ddbc_usage_cost[];
 extern const char ddbc_usage_items[];

@@ -52,6 +52,22 @@ typedef struct ddbc_header_opts {
 ddbc_emit_result ddbc_emit_header(FILE *out, const ddbc_design *g, const ddbc_header_opts *o,
 				  ddbc_diags *d);
 
+/* emit_keys.c: key builders, parsers, type guards and pattern requests as
+ * a TypeScript, Python or Go module, from the header's plan. */
+typedef enum ddbc_keys_lang {
+	DDBC_KEYS_TS,
+	DDBC_KEYS_PYTHON,
+	DDBC_KEYS_GO
+} ddbc_keys_lang;
+
+typedef struct ddbc_keys_opts {
+	ddbc_keys_lang lang;
+	const char *module;          /* the Go package; NULL = the prefix in lower case */
+} ddbc_keys_opts;
+
+ddbc_emit_result ddbc_emit_keys(FILE *out, const ddbc_design *g, const ddbc_keys_opts *o,
+				ddbc_diags *d);
+
 typedef struct ddbc_param {
 	const char *name, *value;
 } ddbc_param;

@@ -90,4 +90,10 @@ json_t *ddbc_json_throughput(const ddbc_capacity *c);
 char *ddbc_query_key_condition(const ddbc_design *g, const ddbc_pattern *p, json_t **names,
 			       json_t **refs);
 
+/* The ProjectionExpression of read pattern p (from `returns`) exactly as
+ * the queries export writes it, after its key condition, whose names are
+ * in names: the placeholders it needs are added there (malloc'd; "" when
+ * p returns everything). `ddbc keys` builds its requests with both. */
+char *ddbc_query_projection(const ddbc_design *g, const ddbc_pattern *p, json_t *names);
+
 #endif

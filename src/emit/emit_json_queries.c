@@ -737,6 +737,19 @@ char *ddbc_query_key_condition(const ddbc_design *g, const ddbc_pattern *p, json
 	return expr;
 }
 
+char *ddbc_query_projection(const ddbc_design *g, const ddbc_pattern *p, json_t *names)
+{
+	ddbc_diags quiet;
+	ddbc_diags_init(&quiet);
+	request r = request_new(g, p, NULL, &quiet);
+	json_object_update(r.names, names);
+	char *expr = projection(&r);
+	json_object_update(names, r.names);
+	request_release(&r);
+	ddbc_diags_release(&quiet);
+	return expr;
+}
+
 /* Parameter values become JSON strings: they must be UTF-8. */
 static bool utf8(const char *s)
 {

@@ -56,24 +56,11 @@ static void key_init(ddbc_items_key *k, const ddbc_attr *a)
 		ddbc_attr_lang(a, &k->lang);
 }
 
-/* Whether a is a constant attribute: stored, and of one value only. The
- * table's key attributes are not: the key languages weigh them already. */
-static bool is_constant(const ddbc_attr *a, const ddbc_table *t)
-{
-	if (!ddbc_attr_stored(a) || ddbc_index_has_key(&t->primary, a->name.s))
-		return false;
-	if (a->has_template && a->type == DDBC_TYPE_S)
-		return ddbc_template_is_constant(&a->tpl);
-	return !a->template.s && a->nenum == 1 &&
-	       (a->type == DDBC_TYPE_S || a->type == DDBC_TYPE_N || a->type == DDBC_TYPE_B ||
-		a->type == DDBC_TYPE_BOOL || a->type == DDBC_TYPE_NULL);
-}
-
 static void find_constants(ddbc_items_entity *ei)
 {
 	const ddbc_entity *e = ei->e;
 	for (size_t i = 0; i < e->nattrs; i++) {
-		if (!is_constant(&e->attrs[i], e->table))
+		if (!ddbc_attr_is_constant(&e->attrs[i], e->table))
 			continue;
 		ei->consts = xrealloc(ei->consts, (ei->nconsts + 1) * sizeof(*ei->consts));
 		ei->consts[ei->nconsts++] = &e->attrs[i];

@@ -121,22 +121,34 @@ static bool is_c_identifier(const char *s)
 
 /* Words a parameter may not be: C and C++ keywords (C++ alternative
  * tokens included), lower-case macros of the C library and of GNU
- * compilers, and the builders' own names. Sorted for bsearch. */
+ * compilers, the builders' own names, and what `ddbc keys` modules
+ * cannot take as a parameter: TypeScript and JavaScript reserved words,
+ * Python keywords (and the builtins str and int, which the parameters'
+ * annotations name), Go keywords and predeclared identifiers (and the
+ * packages fmt and strings, which Go builders call). One list, so that a
+ * parameter has the same name in every language. Sorted for bsearch. */
 static const char *const param_words[] = {
-	"alignas", "alignof", "and", "and_eq", "asm", "assert", "auto", "bitand", "bitor",
-	"bool", "break", "buf", "case", "catch", "char", "char16_t", "char32_t", "char8_t",
-	"class", "co_await", "co_return", "co_yield", "compl", "complex", "concept", "const",
-	"const_cast", "consteval", "constexpr", "constinit", "continue", "decltype", "default",
-	"delete", "do", "double", "dynamic_cast", "else", "enum", "errno", "explicit", "export",
-	"extern", "false", "float", "for", "friend", "goto", "i386", "if", "imaginary", "inline",
-	"int", "linux", "long", "mutable", "namespace", "new", "noexcept", "noreturn", "not",
-	"not_eq", "nullptr", "offsetof", "operator", "or", "or_eq", "private", "protected",
-	"public", "register", "reinterpret_cast", "requires", "restrict", "return", "short",
-	"signed", "size", "size_t", "sizeof", "snprintf", "static", "static_assert",
-	"static_cast", "stderr", "stdin", "stdout", "struct", "switch", "template", "this",
-	"thread_local", "throw", "true", "try", "typedef", "typeid", "typename", "typeof",
-	"typeof_unqual", "union", "unix", "unsigned", "using", "va_arg", "virtual", "void",
-	"volatile", "wchar_t", "while", "xor", "xor_eq",
+	"alignas", "alignof", "and", "and_eq", "any", "append", "arguments", "as", "asm", "assert",
+	"async", "auto", "await", "bitand", "bitor", "bool", "break", "buf", "byte", "cap", "case",
+	"catch", "chan", "char", "char16_t", "char32_t", "char8_t", "class", "clear", "close",
+	"co_await", "co_return", "co_yield", "compl", "complex", "complex128", "complex64", "concept",
+	"const", "const_cast", "consteval", "constexpr", "constinit", "continue", "copy", "debugger",
+	"decltype", "def", "default", "defer", "del", "delete", "do", "double", "dynamic_cast",
+	"elif", "else", "enum", "errno", "error", "eval", "except", "explicit", "export", "extends",
+	"extern", "fallthrough", "false", "finally", "float", "float32", "float64", "fmt", "for",
+	"friend", "from", "func", "function", "global", "go", "goto", "i386", "if", "imag",
+	"imaginary", "implements", "import", "in", "inline", "instanceof", "int", "int16", "int32",
+	"int64", "int8", "interface", "iota", "is", "lambda", "len", "let", "linux", "long", "make",
+	"map", "max", "min", "mutable", "namespace", "new", "nil", "noexcept", "nonlocal", "noreturn",
+	"not", "not_eq", "null", "nullptr", "offsetof", "operator", "or", "or_eq", "package", "panic",
+	"pass", "print", "println", "private", "protected", "public", "raise", "range", "real",
+	"recover", "register", "reinterpret_cast", "requires", "restrict", "return", "rune", "select",
+	"short", "signed", "size", "size_t", "sizeof", "snprintf", "static", "static_assert",
+	"static_cast", "stderr", "stdin", "stdout", "str", "string", "strings", "struct", "super",
+	"switch", "template", "this", "thread_local", "throw", "true", "try", "type", "typedef",
+	"typeid", "typename", "typeof", "typeof_unqual", "uint", "uint16", "uint32", "uint64",
+	"uint8", "uintptr", "undefined", "union", "unix", "unsigned", "using", "va_arg", "var",
+	"virtual", "void", "volatile", "wchar_t", "while", "with", "xor", "xor_eq", "yield",
 };
 
 static int compare_word(const void *key, const void *elem)

@@ -201,6 +201,17 @@ void ddbc_attr_lang(const ddbc_attr *a, ddbc_lang *out)
 		ddbc_lang_class(out, DDBC_CLASS_ANY, 1);
 }
 
+bool ddbc_attr_is_constant(const ddbc_attr *a, const ddbc_table *t)
+{
+	if (!ddbc_attr_stored(a) || ddbc_index_has_key(&t->primary, a->name.s))
+		return false;
+	if (a->has_template && a->type == DDBC_TYPE_S)
+		return ddbc_template_is_constant(&a->tpl);
+	return !a->template.s && a->nenum == 1 &&
+	       (a->type == DDBC_TYPE_S || a->type == DDBC_TYPE_N || a->type == DDBC_TYPE_B ||
+		a->type == DDBC_TYPE_BOOL || a->type == DDBC_TYPE_NULL);
+}
+
 /* Renders placeholder seg alone into texts; whether value_of had a usable
  * value for it. */
 static bool render_one(const ddbc_segment *seg, ddbc_tvalue_fn *value_of, void *ctx,

@@ -20,6 +20,13 @@ void ddbc_semantics(ddbc_design *design);
  * templated placeholders, else its type's values. Appends to out. */
 void ddbc_attr_lang(const ddbc_attr *a, ddbc_lang *out);
 
+/* Whether a is a constant attribute of its entity in table t: stored, no
+ * key attribute of t (the key languages weigh those already), and of one
+ * value only (a template without placeholders, or a one-value enum of a
+ * scalar type). check-items and the type guards of `ddbc keys` tell
+ * entities apart by them. */
+bool ddbc_attr_is_constant(const ddbc_attr *a, const ddbc_table *t);
+
 /* The strings a's template can give for one item, for an item that lacks
  * a key part that is not stored: a placeholder value_of has a value for
  * is that value rendered; one without stands for every value it could

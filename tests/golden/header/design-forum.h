@@ -263,9 +263,9 @@ static inline int forum_replies_in_period_id_value(char *buf, size_t size, const
 /* ReplyDateTime between (lower) {from} */
 #define FORUM_REPLIES_IN_PERIOD_REPLY_DATE_TIME_LO_PLACEHOLDER ":ReplyDateTimeLo" /* in ExpressionAttributeValues */
 #define FORUM_REPLIES_IN_PERIOD_REPLY_DATE_TIME_LO_VALUE_FMT "%s"
-static inline int forum_replies_in_period_reply_date_time_lo_value(char *buf, size_t size, const char *from)
+static inline int forum_replies_in_period_reply_date_time_lo_value(char *buf, size_t size, const char *from_)
 {
-	return snprintf(buf, size, FORUM_REPLIES_IN_PERIOD_REPLY_DATE_TIME_LO_VALUE_FMT, from);
+	return snprintf(buf, size, FORUM_REPLIES_IN_PERIOD_REPLY_DATE_TIME_LO_VALUE_FMT, from_);
 }
 
 /* ReplyDateTime between (upper) {to} */

@@ -1,0 +1,731 @@
+/* emit_keys.c - `ddbc keys`: the header's plan as a TypeScript, Python or Go module
+ *
+ * Walks the plan in the header's order (tables, each entity's attributes
+ * and keys, then the type guards, then the access patterns' requests) and
+ * hands each part to the language's printer (emit_keys_int.h). The names
+ * are the plan's, which header-name has checked; the few this module adds
+ * (shapes, range-bound helpers, guards, requests) are checked here against
+ * every other name of the module, and a clash stops the command before
+ * anything is written (the output is a temporary file until it succeeds).
+ *
+ * A pattern's request (model/request.h) is put together as the queries
+ * export writes its input, with the export's own key condition and
+ * projection (ddbc_query_key_condition, ddbc_query_projection, which name
+ * attributes alike), each key condition value the plan builds (ddbc_hvalue)
+ * left to a builder over the function's parameters; tests/keys.test
+ * compares the two. Reads only (the request's `reads`: Query, GetItem, Scan): a
+ * write's Item or condition holds values a design does not say how to
+ * make.
+ */
+#include "emit/emit_keys_int.h"
+#include "emit/emit_json.h"
+#include "model/request.h"
+#include "model/semantics.h"
+#include "util/utf8.h"
+#include "util/xalloc.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- names and text ---------------------------------------------------------- */
+
+bool keys_name(keys_writer *w, const char *name)
+{
+	size_t len = strlen(name);
+	if (ddbc_strset_get(&w->names, name, len)) {
+		fprintf(stderr, "ddbc keys: the module would have two things named '%s'; give an "
+			"entity a c_name, or rename the attribute or access pattern\n", name);
+		w->failed = true;
+		return false;
+	}
+	ddbc_strset_put(&w->names, ddbc_arena_strdup(w->arena, name), len);
+	return true;
+}
+
+const char *keys_concat(keys_writer *w, const char *a, const char *b)
+{
+	size_t la = strlen(a), lb = strlen(b);
+	char *r = ddbc_arena_alloc(w->arena, la + lb + 1);
+	memcpy(r, a, la);
+	memcpy(r + la, b, lb + 1);
+	return r;
+}
+
+const char *keys_lower(keys_writer *w, const char *s)
+{
+	char *r = ddbc_arena_strdup(w->arena, s);
+	for (char *p = r; *p; p++)
+		if (*p >= 'A' && *p <= 'Z')
+			*p = (char)(*p - 'A' + 'a');
+	return r;
+}
+
+void keys_string(strbuf *sb, const char *s, size_t len, bool ts)
+{
+	const unsigned char *p = (const unsigned char *)s, *end = p + len;
+	strbuf_addch(sb, '"');
+	while (p < end) {
+		unsigned cp = *p;
+		size_t n = 1;
+		if (cp >= 0x80 && !(n = ddbc_utf8_decode(p, end, &cp))) {
+			cp = 0xFFFD;     /* the loader admits UTF-8 only */
+			n = 1;
+		}
+		p += n;
+		if (cp == '"' || cp == '\\')
+			strbuf_addf(sb, "\\%c", (char)cp);
+		else if (cp == '\n')
+			strbuf_addstr(sb, "\\n");
+		else if (cp == '\t')
+			strbuf_addstr(sb, "\\t");
+		else if (cp >= 0x20 && cp < 0x7f)
+			strbuf_addch(sb, (char)cp);
+		else if (cp < 0x10000)
+			strbuf_addf(sb, "\\u%04X", cp);
+		else
+			strbuf_addf(sb, ts ? "\\u{%X}" : "\\U%08X", cp);
+	}
+	strbuf_addch(sb, '"');
+}
+
+static bool is_bidi(unsigned cp)
+{
+	return cp == 0x061c || cp == 0x200e || cp == 0x200f || (cp >= 0x202a && cp <= 0x202e) ||
+	       (cp >= 0x2066 && cp <= 0x2069) || cp == 0x2028 || cp == 0x2029 || cp == 0x85;
+}
+
+void keys_comment(strbuf *sb, const char *s)
+{
+	const unsigned char *p = (const unsigned char *)s, *end = p + strlen(s);
+	while (p < end) {
+		if (*p < 0x80) {
+			strbuf_addch(sb, *p < 0x20 || *p == 0x7f ? ' ' : (char)*p);
+			p++;
+			continue;
+		}
+		unsigned cp;
+		size_t n = ddbc_utf8_decode(p, end, &cp);
+		if (n == 0 || is_bidi(cp))
+			strbuf_addch(sb, '?');
+		else
+			strbuf_add(sb, p, n);
+		p += n ? n : 1;
+	}
+}
+
+void keys_flush(keys_writer *w)
+{
+	fwrite(w->sb.buf, 1, w->sb.len, w->out);
+	strbuf_reset(&w->sb);
+}
+
+const char *keys_source_name(const ddbc_design *g)
+{
+	const char *path = g->src && g->src->name ? g->src->name : "-";
+	const char *slash = strrchr(path, '/');
+	return slash ? slash + 1 : path;
+}
+
+const char *keys_type_name(ddbc_type t)
+{
+	switch (t) {
+	case DDBC_TYPE_S: return "S";
+	case DDBC_TYPE_N: return "N";
+	case DDBC_TYPE_B: return "B";
+	case DDBC_TYPE_BOOL: return "BOOL";
+	case DDBC_TYPE_NULL: return "NULL";
+	default: return NULL;
+	}
+}
+
+/* ---- what every language writes alike ---------------------------------------------- */
+
+static void constant_n(strbuf *sb, const keys_syntax *sx, const char *name, const char *value,
+		       size_t len, const char *comment)
+{
+	strbuf_addf(sb, "%s%s = ", sx->const_open, name);
+	keys_string(sb, value, len, sx->ts);
+	strbuf_addstr(sb, sx->const_close);
+	if (comment)
+		strbuf_addf(sb, "%s %s", sx->trail, comment);
+	strbuf_addch(sb, '\n');
+}
+
+static void constant(strbuf *sb, const keys_syntax *sx, const char *name, const char *value,
+		     const char *comment)
+{
+	constant_n(sb, sx, name, value, strlen(value), comment);
+}
+
+static void section(strbuf *sb, const keys_syntax *sx, const char *what, const char *name)
+{
+	strbuf_addf(sb, "%s%s ---- %s ", sx->gap, sx->comment, what);
+	keys_comment(sb, name);
+	strbuf_addstr(sb, "\n\n");
+}
+
+static void table(keys_writer *w, const keys_syntax *sx, const ddbc_htable *ht)
+{
+	section(&w->sb, sx, "table", ht->table->name.s);
+	constant(&w->sb, sx, ht->macro, ht->table->name.s, NULL);
+	for (size_t i = 0; i < ht->nindexes; i++)
+		constant(&w->sb, sx, ht->indexes[i].macro, ht->indexes[i].index->name.s,
+			 ht->indexes[i].index->kind == DDBC_INDEX_LSI ? "LSI" : "GSI");
+}
+
+/* An attribute's names; a key's template above them. */
+static void attr(keys_writer *w, const keys_syntax *sx, const ddbc_hattr *ha)
+{
+	strbuf *sb = &w->sb;
+	if (ha->key) {
+		strbuf_addf(sb, "\n%s ", sx->comment);
+		keys_comment(sb, ha->attr->name.s);
+		strbuf_addstr(sb, ": ");
+		keys_comment(sb, ha->attr->template.s);
+		strbuf_addch(sb, '\n');
+	}
+	constant(sb, sx, ha->name_macro, ha->attr->name.s, NULL);
+	if (ha->expr_macro)
+		constant(sb, sx, ha->expr_macro, ha->expr_name, "ExpressionAttributeNames placeholder");
+}
+
+/* ---- JSON as a literal ----------------------------------------------------------- */
+
+static long slot_of(const keys_request *r, const json_t *v)
+{
+	for (size_t i = 0; r && i < r->hp->nvalues; i++)
+		if (r->slots[i] == v)
+			return (long)i;
+	return -1;
+}
+
+static void indent(strbuf *sb, int depth)
+{
+	strbuf_addch(sb, '\n');
+	for (int i = 0; i < depth; i++)
+		strbuf_addstr(sb, "    ");
+}
+
+void keys_json(strbuf *sb, const json_t *v, const keys_json_style *st, const keys_request *r,
+	       void (*value_expr)(strbuf *sb, const keys_request *r, size_t i), int depth)
+{
+	long slot = slot_of(r, v);
+	if (slot >= 0) {
+		const char *type;
+		json_t *member;
+		json_object_foreach((json_t *)v, type, member) {
+			strbuf_addstr(sb, st->obj_open);
+			keys_string(sb, type, strlen(type), st->ts);
+			strbuf_addstr(sb, ": ");
+			value_expr(sb, r, (size_t)slot);
+			strbuf_addstr(sb, st->obj_close);
+			break;
+		}
+		return;
+	}
+	switch (json_typeof(v)) {
+	case JSON_OBJECT: {
+		const char *key;
+		json_t *member;
+		strbuf_addstr(sb, st->obj_open);
+		json_object_foreach((json_t *)v, key, member) {
+			indent(sb, depth + 1);
+			keys_string(sb, key, strlen(key), st->ts);
+			strbuf_addstr(sb, ": ");
+			keys_json(sb, member, st, r, value_expr, depth + 1);
+			strbuf_addch(sb, ',');
+		}
+		if (json_object_size(v))
+			indent(sb, depth);
+		strbuf_addstr(sb, st->obj_close);
+		return;
+	}
+	case JSON_ARRAY:
+		strbuf_addstr(sb, st->arr_open);
+		for (size_t i = 0; i < json_array_size(v); i++) {
+			keys_json(sb, json_array_get(v, i), st, r, value_expr, depth);
+			if (i + 1 < json_array_size(v))
+				strbuf_addstr(sb, ", ");
+		}
+		strbuf_addstr(sb, st->arr_close);
+		return;
+	case JSON_STRING:
+		keys_string(sb, json_string_value(v), json_string_length(v), st->ts);
+		return;
+	case JSON_INTEGER: strbuf_addf(sb, "%" JSON_INTEGER_FORMAT, json_integer_value(v)); return;
+	case JSON_REAL: strbuf_addf(sb, "%.17g", json_real_value(v)); return;
+	case JSON_TRUE: strbuf_addstr(sb, st->yes); return;
+	case JSON_FALSE: strbuf_addstr(sb, st->no); return;
+	case JSON_NULL: strbuf_addstr(sb, st->null); return;
+	}
+}
+
+/* ---- keys ---------------------------------------------------------------------- */
+
+/* The UTF-8 of the character after the first of text in code point order
+ * (rules/bounds.c's next_char); 0 when there is none. */
+static size_t next_char(const char *text, size_t len, char out[5])
+{
+	unsigned cp;
+	const unsigned char *s = (const unsigned char *)text;
+	if (!ddbc_utf8_decode(s, s + len, &cp) || cp >= 0x10FFFF)
+		return 0;
+	cp = cp + 1 == 0xD800 ? 0xE000 : cp + 1;
+	strbuf sb = STRBUF_INIT;
+	if (cp < 0x80) {
+		strbuf_addch(&sb, (char)cp);
+	} else if (cp < 0x800) {
+		strbuf_addch(&sb, (char)(0xC0 | (cp >> 6)));
+		strbuf_addch(&sb, (char)(0x80 | (cp & 0x3F)));
+	} else if (cp < 0x10000) {
+		strbuf_addch(&sb, (char)(0xE0 | (cp >> 12)));
+		strbuf_addch(&sb, (char)(0x80 | ((cp >> 6) & 0x3F)));
+		strbuf_addch(&sb, (char)(0x80 | (cp & 0x3F)));
+	} else {
+		strbuf_addch(&sb, (char)(0xF0 | (cp >> 18)));
+		strbuf_addch(&sb, (char)(0x80 | ((cp >> 12) & 0x3F)));
+		strbuf_addch(&sb, (char)(0x80 | ((cp >> 6) & 0x3F)));
+		strbuf_addch(&sb, (char)(0x80 | (cp & 0x3F)));
+	}
+	size_t n = sb.len;
+	memcpy(out, sb.buf, n);
+	out[n] = '\0';
+	strbuf_release(&sb);
+	return n;
+}
+
+/* The range-bound helpers of k: one pair per parameter that a literal
+ * follows, for its first such place. */
+static void plan_cuts(keys_writer *w, const ddbc_hattr *ha, keys_key *kk)
+{
+	const ddbc_hkey *k = ha->key;
+	kk->cuts = ddbc_arena_alloc(w->arena, (k->npieces + 1) * sizeof(keys_cut));
+	kk->ncuts = 0;
+	size_t used = 0;
+	bool *done = xcalloc(k->nparams + 1, sizeof(bool));
+	for (size_t i = 0; i + 1 < k->npieces; i++) {
+		const ddbc_hpiece *pc = &k->pieces[i], *next = &k->pieces[i + 1];
+		if (pc->text)
+			continue;
+		if (pc->param + 1 > used)
+			used = pc->param + 1;
+		if (!next->text || done[pc->param])
+			continue;
+		done[pc->param] = true;
+		keys_cut *c = &kk->cuts[kk->ncuts++];
+		c->piece = i;
+		c->nparams = used;
+		const char *stem = keys_concat(w, ha->func, "_prefix_to_");
+		c->prefix_func = keys_concat(w, stem, k->params[pc->param].name);
+		c->after_len = next_char(next->text, next->len, c->after);
+		c->after_func = NULL;
+		if (c->after_len)
+			c->after_func = keys_concat(w, keys_concat(w, ha->func, "_after_"),
+						    k->params[pc->param].name);
+		keys_name(w, c->prefix_func);
+		if (c->after_func)
+			keys_name(w, c->after_func);
+	}
+	free(done);
+}
+
+static void attr_part(keys_writer *w, const keys_ops *ops, const ddbc_hattr *ha)
+{
+	keys_name(w, ha->name_macro);
+	if (ha->expr_macro)
+		keys_name(w, ha->expr_macro);
+	attr(w, ops->syntax, ha);
+	if (!ha->key)
+		return;
+	keys_key kk = { ha, NULL, NULL, 0 };
+	const ddbc_hkey *k = ha->key;
+	if (k->constant) {
+		keys_name(w, ha->builder);
+		strbuf lit = STRBUF_INIT;
+		for (size_t i = 0; i < k->npieces; i++)
+			strbuf_add(&lit, k->pieces[i].text, k->pieces[i].len);
+		constant_n(&w->sb, ops->syntax, ha->builder, lit.buf ? lit.buf : "", lit.len,
+			   "constant key");
+		strbuf_release(&lit);
+		return;
+	}
+	kk.shape = keys_concat(w, ha->fmt_macro, "_");
+	keys_name(w, kk.shape);
+	keys_name(w, ha->func);
+	if (ha->prefix_macro) {
+		keys_name(w, ha->prefix_macro);
+		constant_n(&w->sb, ops->syntax, ha->prefix_macro, k->prefix, k->prefix_len,
+			   "begins_with prefix");
+	}
+	if (ha->parse_func) {
+		keys_name(w, ha->parse_func);
+		keys_name(w, ha->parts_struct);
+	}
+	plan_cuts(w, ha, &kk);
+	if (!w->failed)
+		ops->key(w, &kk);
+}
+
+/* ---- type guards ----------------------------------------------------------------- */
+
+void keys_const_value(strbuf *sb, const ddbc_attr *a, bool ts)
+{
+	strbuf v = STRBUF_INIT;
+	if (a->has_template) {
+		for (size_t i = 0; i < a->tpl.nsegs; i++)
+			strbuf_add(&v, a->tpl.segs[i].text, a->tpl.segs[i].len);
+	} else {
+		ddbc_json_scalar_text(a->enum_values[0], &v);
+	}
+	keys_string(sb, v.buf ? v.buf : "", v.len, ts);
+	strbuf_release(&v);
+}
+
+static size_t literal_bytes(const ddbc_lang *l)
+{
+	size_t n = 0;
+	for (size_t i = 0; i < l->nruns; i++)
+		if (l->runs[i].fixed)
+			n += l->runs[i].len;
+	return n;
+}
+
+static size_t plan_guards(keys_writer *w, keys_guard **out)
+{
+	const ddbc_design *g = w->g;
+	keys_guard *gs = ddbc_arena_alloc(w->arena, (g->nentities + 1) * sizeof(keys_guard));
+	size_t n = 0;
+	for (size_t i = 0; i < g->nentities; i++) {
+		const ddbc_entity *e = &g->entities[i];
+		const ddbc_table *t = e->table;
+		const char *ident = w->plan->entity_idents[i];
+		if (!t || !t->primary.npk || !ident)
+			continue;
+		const ddbc_attr *pk = ddbc_entity_attr(e, t->primary.pk[0].s);
+		const ddbc_attr *sk = t->primary.nsk ? ddbc_entity_attr(e, t->primary.sk[0].s) : NULL;
+		if (!pk || (t->primary.nsk && !sk))
+			continue;
+		keys_guard *kg = &gs[n++];
+		memset(kg, 0, sizeof(*kg));
+		kg->e = e;
+		kg->pk = pk;
+		kg->sk = sk;
+		const char *stem = keys_concat(w, w->plan->prefix_lower, "_is_");
+		kg->func = keys_concat(w, stem, keys_lower(w, ident));
+		keys_name(w, kg->func);
+		ddbc_lang_init(&kg->pk_lang);
+		ddbc_lang_init(&kg->sk_lang);
+		ddbc_attr_lang(pk, &kg->pk_lang);
+		if (sk)
+			ddbc_attr_lang(sk, &kg->sk_lang);
+		kg->literal = literal_bytes(&kg->pk_lang) + literal_bytes(&kg->sk_lang);
+		kg->consts = ddbc_arena_alloc(w->arena, (e->nattrs + 1) * sizeof(*kg->consts));
+		for (size_t k = 0; k < e->nattrs; k++)
+			if (ddbc_attr_is_constant(&e->attrs[k], t))
+				kg->consts[kg->nconsts++] = &e->attrs[k];
+	}
+	*out = gs;
+	return n;
+}
+
+static void key_data(strbuf *sb, const ddbc_attr *a, const ddbc_lang *l, unsigned max,
+		     const keys_data_style *st, bool ts)
+{
+	strbuf_addstr(sb, st->key_open);
+	keys_string(sb, a->name.s, strlen(a->name.s), ts);
+	const char *type = keys_type_name(a->type) ? keys_type_name(a->type) : "S";
+	strbuf_addstr(sb, ", ");
+	keys_string(sb, type, strlen(type), ts);
+	strbuf_addf(sb, ", %u, %s", max, st->runs_open);
+	for (size_t i = 0; i < l->nruns; i++) {
+		const ddbc_run *r = &l->runs[i];
+		if (r->fixed) {
+			strbuf_addstr(sb, st->fixed_open);
+			keys_string(sb, r->text, r->len, ts);
+			strbuf_addstr(sb, st->fixed_close);
+		} else {
+			strbuf_addf(sb, st->class_fmt, r->cls, r->min);
+		}
+		strbuf_addstr(sb, ", ");
+	}
+	strbuf_addf(sb, "%s%s", st->runs_close, st->key_close);
+}
+
+void keys_guard_data(strbuf *sb, const keys_guard *kg, const keys_data_style *st, bool ts)
+{
+	const ddbc_entity *e = kg->e;
+	strbuf_addstr(sb, st->entity_open);
+	keys_string(sb, e->name.s, strlen(e->name.s), ts);
+	strbuf_addstr(sb, st->keys_open);
+	/* DynamoDB's most bytes of a partition and of a sort key value. */
+	key_data(sb, kg->pk, &kg->pk_lang, 2048, st, ts);
+	if (kg->sk)
+		key_data(sb, kg->sk, &kg->sk_lang, 1024, st, ts);
+	strbuf_addf(sb, st->literal_fmt, kg->literal);
+	for (size_t i = 0; i < kg->nconsts; i++) {
+		const ddbc_attr *a = kg->consts[i];
+		const char *type = a->has_template ? "S" : keys_type_name(a->type);
+		strbuf_addstr(sb, st->const_open);
+		keys_string(sb, a->name.s, strlen(a->name.s), ts);
+		strbuf_addstr(sb, ", ");
+		keys_string(sb, type, strlen(type), ts);
+		strbuf_addstr(sb, ", ");
+		keys_const_value(sb, a, ts);
+		strbuf_addstr(sb, st->const_close);
+	}
+	strbuf_addstr(sb, st->stored_open);
+	for (size_t i = 0; i < e->nattrs; i++) {
+		if (!ddbc_attr_stored(&e->attrs[i]))
+			continue;
+		keys_string(sb, e->attrs[i].name.s, strlen(e->attrs[i].name.s), ts);
+		strbuf_addstr(sb, st->stored_item);
+	}
+	strbuf_addstr(sb, st->entity_close);
+}
+
+static void guards(keys_writer *w, const keys_ops *ops)
+{
+	keys_guard *gs;
+	size_t n = plan_guards(w, &gs);
+	const char *entity_of = keys_concat(w, w->plan->prefix_lower, "_entity_of");
+	keys_name(w, entity_of);
+	if (!w->failed)
+		ops->guards(w, gs, n, entity_of);
+	for (size_t i = 0; i < n; i++) {
+		ddbc_lang_release(&gs[i].pk_lang);
+		ddbc_lang_release(&gs[i].sk_lang);
+	}
+}
+
+/* ---- requests -------------------------------------------------------------------- */
+
+/* The operation as the DynamoDB API names it. */
+static const char *api_operation(ddbc_operation op)
+{
+	return op == DDBC_OP_QUERY ? "Query" : op == DDBC_OP_GET ? "GetItem" : "Scan";
+}
+
+static void add_param(keys_writer *w, keys_request *r, const ddbc_hparam *pm, size_t *cap)
+{
+	for (size_t i = 0; i < r->nparams; i++)
+		if (!strcmp(r->params[i].name, pm->name))
+			return;
+	(void)w;
+	xgrow((void **)&r->params, cap, r->nparams + 1, sizeof(ddbc_hparam));
+	r->params[r->nparams++] = *pm;
+}
+
+/* The DynamoDB JSON of value i of hp: {"S": text}; a constant's text, or
+ * (a slot of r) the builder's result in its place. */
+static json_t *value_json(keys_writer *w, keys_request *r, const ddbc_request *req, size_t i,
+			  size_t *cap)
+{
+	const ddbc_hvalue *hv = &r->hp->values[i];
+	const ddbc_req_cond *c = ddbc_request_cond(req, hv->cond->attr.s);
+	const char *type = keys_type_name(c ? c->type : DDBC_TYPE_S);
+	strbuf text = STRBUF_INIT;
+	for (size_t k = 0; hv->key.constant && k < hv->key.npieces; k++)
+		strbuf_add(&text, hv->key.pieces[k].text, hv->key.pieces[k].len);
+	json_t *v = json_object();
+	json_object_set_new(v, type ? type : "S", ddbc_json_strn(text.buf ? text.buf : "", text.len));
+	strbuf_release(&text);
+	if (hv->key.constant)
+		return v;
+	r->slots[i] = v;
+	r->shapes[i] = keys_concat(w, hv->value_macro, "_");
+	keys_name(w, r->shapes[i]);
+	for (size_t k = 0; k < hv->key.nparams; k++)
+		add_param(w, r, &hv->key.params[k], cap);
+	return v;
+}
+
+/* The request's input, member by member as the queries export writes it
+ * (emit_json_queries.c, fill_input): names and values last. */
+static json_t *request_input(keys_writer *w, keys_request *r, const ddbc_request *req)
+{
+	const ddbc_pattern *p = r->hp->pattern;
+	json_t *in = json_object(), *names = json_object(), *values = json_object(), *refs = NULL;
+	size_t cap = 0;
+	json_object_set_new(in, "TableName", ddbc_json_str(req->table->name.s));
+	if (req->index_named)
+		json_object_set_new(in, "IndexName", ddbc_json_str(req->index->name.s));
+	if (req->op == DDBC_OP_QUERY) {
+		json_decref(names);
+		char *kce = ddbc_query_key_condition(w->g, p, &names, &refs);
+		if (*kce)
+			json_object_set_new(in, "KeyConditionExpression", ddbc_json_str(kce));
+		free(kce);
+		if (req->order)
+			json_object_set_new(in, "ScanIndexForward", json_boolean(req->order > 0));
+		if (json_array_size(refs) != r->hp->nvalues)
+			goto unplanned;
+		for (size_t i = 0; i < r->hp->nvalues && i < json_array_size(refs); i++)
+			json_object_set_new(values, json_string_value(json_array_get(refs, i)),
+					    value_json(w, r, req, i, &cap));
+	} else if (req->op == DDBC_OP_GET) {
+		if (r->hp->nvalues != req->nconds)
+			goto unplanned;
+		json_t *key = json_object();
+		for (size_t i = 0; i < r->hp->nvalues; i++)
+			json_object_set_new(key, r->hp->values[i].cond->attr.s,
+					    value_json(w, r, req, i, &cap));
+		json_object_set_new(in, "Key", key);
+	}
+	char *proj = ddbc_query_projection(w->g, p, names);
+	if (*proj)
+		json_object_set_new(in, "ProjectionExpression", ddbc_json_str(proj));
+	free(proj);
+	if (req->consistent)
+		json_object_set_new(in, "ConsistentRead", json_true());
+	if (json_object_size(names))
+		json_object_set(in, "ExpressionAttributeNames", names);
+	if (json_object_size(values))
+		json_object_set(in, "ExpressionAttributeValues", values);
+	json_decref(names);
+	json_decref(values);
+	json_decref(refs);
+	return in;
+unplanned:
+	/* A value the plan left out (its placeholders give one C name,
+	 * header-name's finding) has no builder: no function either. */
+	json_decref(in);
+	json_decref(names);
+	json_decref(values);
+	json_decref(refs);
+	return NULL;
+}
+
+static bool plan_request(keys_writer *w, const ddbc_hpattern *hp, keys_request *r)
+{
+	const ddbc_request *req = ddbc_pattern_request(hp->pattern);
+	memset(r, 0, sizeof(*r));
+	if (!req || !req->reads)
+		return false;
+	r->hp = hp;
+	r->operation = api_operation(req->op);
+	size_t n = strlen(hp->table_macro) - strlen("_TABLE_NAME");
+	char *stem = ddbc_arena_strndup(w->arena, hp->table_macro, n);
+	r->func = keys_concat(w, keys_lower(w, stem), "_request");
+	r->op_const = keys_concat(w, stem, "_OPERATION");
+	keys_name(w, r->func);
+	keys_name(w, r->op_const);
+	r->slots = ddbc_arena_alloc(w->arena, (hp->nvalues + 1) * sizeof(*r->slots));
+	r->shapes = ddbc_arena_alloc(w->arena, (hp->nvalues + 1) * sizeof(*r->shapes));
+	for (size_t i = 0; i < hp->nvalues; i++) {
+		r->slots[i] = NULL;
+		r->shapes[i] = NULL;
+	}
+	r->input = request_input(w, r, req);
+	return r->input != NULL;
+}
+
+/* ---- the module ---------------------------------------------------------------------- */
+
+static void entities(keys_writer *w, const keys_ops *ops)
+{
+	for (size_t i = 0; i < w->g->nentities && !w->failed; i++) {
+		ddbc_hentity he;
+		if (ddbc_header_plan_entity(w->plan, i, &he) != 0) {
+			w->failed = true;
+			break;
+		}
+		section(&w->sb, ops->syntax, "entity", he.entity->name.s);
+		for (size_t k = 0; k < he.nattrs && !w->failed; k++)
+			attr_part(w, ops, &he.attrs[k]);
+		keys_flush(w);
+	}
+}
+
+static void requests(keys_writer *w, const keys_ops *ops)
+{
+	for (size_t i = 0; i < w->g->npatterns && !w->failed; i++) {
+		ddbc_hpattern hp;
+		keys_request r;
+		if (!ddbc_header_plan_pattern(w->plan, i, &hp))
+			continue;
+		if (!plan_request(w, &hp, &r)) {
+			free(r.params);
+			continue;
+		}
+		if (!w->failed)
+			ops->request(w, &r);
+		json_decref(r.input);
+		free(r.params);
+		keys_flush(w);
+	}
+}
+
+static void module(keys_writer *w, const keys_ops *ops)
+{
+	ops->head(w);
+	for (size_t i = 0; i < w->plan->ntables && !w->failed; i++) {
+		const ddbc_htable *ht = &w->plan->tables[i];
+		keys_name(w, ht->macro);
+		for (size_t k = 0; k < ht->nindexes; k++)
+			keys_name(w, ht->indexes[k].macro);
+		table(w, ops->syntax, ht);
+	}
+	keys_flush(w);
+	entities(w, ops);
+	if (!w->failed)
+		guards(w, ops);
+	keys_flush(w);
+	requests(w, ops);
+	if (!w->failed)
+		ops->tail(w);
+	keys_flush(w);
+}
+
+/* Whether s can name the module: an identifier of every language, and no
+ * Go keyword (a Go package clause takes the name as it is). */
+static bool module_name_ok(const char *s)
+{
+	static const char *const go_words[] = { "break", "case", "chan", "const", "continue",
+		"default", "defer", "else", "fallthrough", "for", "func", "go", "goto", "if",
+		"import", "interface", "map", "package", "range", "return", "select", "struct",
+		"switch", "type", "var" };
+	if (!*s || (*s >= '0' && *s <= '9'))
+		return false;
+	for (const char *p = s; *p; p++)
+		if (!((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') ||
+		      (*p >= '0' && *p <= '9') || *p == '_'))
+			return false;
+	for (size_t i = 0; i < sizeof(go_words) / sizeof(go_words[0]); i++)
+		if (!strcmp(s, go_words[i]))
+			return false;
+	return true;
+}
+
+ddbc_emit_result ddbc_emit_keys(FILE *out, const ddbc_design *g, const ddbc_keys_opts *o,
+				ddbc_diags *d)
+{
+	ddbc_header_plan plan;
+	ddbc_emit_result r = DDBC_EMIT_FAILED;
+	switch (ddbc_header_plan_build(&plan, g, NULL, d)) {
+	case DDBC_PLAN_OK: {
+		keys_writer w = { out, STRBUF_INIT, g, &plan, NULL, ddbc_arena_new(),
+				  DDBC_STRSET_INIT, false };
+		w.module = o && o->module ? o->module : plan.prefix_lower;
+		if (!module_name_ok(w.module)) {
+			fprintf(stderr, "ddbc keys: '%s' cannot name the module: give --module a name "
+				"of ASCII letters, digits and '_' that is no Go keyword\n", w.module);
+			ddbc_arena_free(w.arena);
+			ddbc_header_plan_free(&plan);
+			return DDBC_EMIT_FAILED;
+		}
+		const keys_ops *ops = !o || o->lang == DDBC_KEYS_TS ? &ddbc_keys_ts_ops
+				      : o->lang == DDBC_KEYS_PYTHON ? &ddbc_keys_py_ops
+								    : &ddbc_keys_go_ops;
+		module(&w, ops);
+		r = w.failed ? DDBC_EMIT_FAILED : DDBC_EMIT_OK;
+		strbuf_release(&w.sb);
+		ddbc_strset_release(&w.names);
+		ddbc_arena_free(w.arena);
+		break;
+	}
+	case DDBC_PLAN_FINDINGS: r = DDBC_EMIT_FINDINGS; break;
+	case DDBC_PLAN_FAILED: break;
+	}
+	ddbc_header_plan_free(&plan);
+	return r;
+}

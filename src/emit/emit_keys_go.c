@@ -1,0 +1,592 @@
+/* emit_keys_go.c - `ddbc keys --lang go`: the plan as a Go package
+ *
+ * One file, the standard library only (fmt, strings): constants for
+ * names, a builder, parser and begins_with prefix per key, range-bound
+ * helpers, type guards over items in DynamoDB JSON as encoding/json
+ * decodes them (map[string]any), and a request per read pattern as the
+ * JSON the DynamoDB API takes (json.Marshal it, or fill the SDK's input
+ * from it). Go exports capitalised names only, so every name of the plan
+ * gets its first letter in upper case (ecommerce_user_pk becomes
+ * Ecommerce_user_pk; the constants are upper case already), as do the
+ * parts' fields. The package is --module, else the prefix in lower case.
+ * It passes `go vet`.
+ */
+#include "emit/emit_keys_int.h"
+#include "model/semantics.h"
+
+#include <string.h>
+
+static void str(strbuf *sb, const char *s, size_t len)
+{
+	keys_string(sb, s, len, false);
+}
+
+static void cstr(strbuf *sb, const char *s)
+{
+	keys_string(sb, s, strlen(s), false);
+}
+
+/* A plan name as Go exports it. */
+static void exported(strbuf *sb, const char *name)
+{
+	if (name[0] >= 'a' && name[0] <= 'z') {
+		strbuf_addch(sb, (char)(name[0] - 'a' + 'A'));
+		strbuf_addstr(sb, name + 1);
+	} else if (name[0] == '_') {
+		strbuf_addstr(sb, "P");
+		strbuf_addstr(sb, name);
+	} else {
+		strbuf_addstr(sb, name);
+	}
+}
+
+static const char runtime[] =
+	"// KeyBuildError is a key that cannot be built: a value its parser would\n"
+	"// not read back.\n"
+	"type KeyBuildError struct{ Part, Problem string }\n"
+	"\n"
+	"func (e *KeyBuildError) Error() string { return e.Part + \": \" + e.Problem }\n"
+	"\n"
+	"// Item is an item in DynamoDB JSON as encoding/json decodes it.\n"
+	"type Item = map[string]any\n"
+	"\n"
+	"// piece is a literal, or a parameter of a key: which, its width, whether\n"
+	"// it is a number, its name.\n"
+	"type piece struct {\n"
+	"\tlit     string\n"
+	"\tisParam bool\n"
+	"\tparam   int\n"
+	"\twidth   int\n"
+	"\tnum     bool\n"
+	"\tname    string\n"
+	"}\n"
+	"\n"
+	"// keyPart is a parameter's value: a text or a number (camelCase, which no\n"
+	"// parameter is, so that none hides it).\n"
+	"type keyPart struct {\n"
+	"\ttext string\n"
+	"\tnum  int64\n"
+	"}\n"
+	"\n"
+	"func formatNumber(v int64, width int) string {\n"
+	"\treturn fmt.Sprintf(\"%0*d\", width, v)\n"
+	"}\n"
+	"\n"
+	"func buildKey(shape []piece, values []keyPart) (string, error) {\n"
+	"\tvar key strings.Builder\n"
+	"\tfor i, pc := range shape {\n"
+	"\t\tif !pc.isParam {\n"
+	"\t\t\tkey.WriteString(pc.lit)\n"
+	"\t\t\tcontinue\n"
+	"\t\t}\n"
+	"\t\tv := values[pc.param]\n"
+	"\t\tif pc.num {\n"
+	"\t\t\tkey.WriteString(formatNumber(v.num, pc.width))\n"
+	"\t\t\tcontinue\n"
+	"\t\t}\n"
+	"\t\tnext := \"\"\n"
+	"\t\tif i+1 < len(shape) && !shape[i+1].isParam {\n"
+	"\t\t\tnext = shape[i+1].lit\n"
+	"\t\t}\n"
+	"\t\tif keyDelimiter != \"\" && strings.Contains(v.text, keyDelimiter) {\n"
+	"\t\t\treturn \"\", &KeyBuildError{pc.name, fmt.Sprintf(\"%q holds the key delimiter\", v.text)}\n"
+	"\t\t}\n"
+	"\t\tif next != \"\" && strings.Index(v.text+next, next) != len(v.text) {\n"
+	"\t\t\treturn \"\", &KeyBuildError{pc.name, fmt.Sprintf(\"%q holds %q\", v.text, next)}\n"
+	"\t\t}\n"
+	"\t\tkey.WriteString(v.text)\n"
+	"\t}\n"
+	"\treturn key.String(), nil\n"
+	"}\n"
+	"\n"
+	"// readNumber reads a number as printf's %0<width>d writes it: an optional\n"
+	"// '-', digits, at least width in all, no zero but those that pad it, no\n"
+	"// \"-0\", in range.\n"
+	"func readNumber(key string, p, width int) (int64, int, bool) {\n"
+	"\tneg := p < len(key) && key[p] == '-'\n"
+	"\td := p\n"
+	"\tvar max uint64 = 9223372036854775807\n"
+	"\tif neg {\n"
+	"\t\td++\n"
+	"\t\tmax++\n"
+	"\t}\n"
+	"\tvar v uint64\n"
+	"\tn := 0\n"
+	"\tfor d+n < len(key) && key[d+n] >= '0' && key[d+n] <= '9' {\n"
+	"\t\tdigit := uint64(key[d+n] - '0')\n"
+	"\t\tif v > (max-digit)/10 {\n"
+	"\t\t\treturn 0, 0, false\n"
+	"\t\t}\n"
+	"\t\tv = v*10 + digit\n"
+	"\t\tn++\n"
+	"\t}\n"
+	"\tzeros := 0\n"
+	"\tfor zeros+1 < n && key[d+zeros] == '0' {\n"
+	"\t\tzeros++\n"
+	"\t}\n"
+	"\ttotal := d - p + n\n"
+	"\tif n == 0 || (neg && v == 0) || total < width || (zeros > 0 && total > width) {\n"
+	"\t\treturn 0, 0, false\n"
+	"\t}\n"
+	"\tif neg {\n"
+	"\t\treturn int64(-v), d + n, true\n"
+	"\t}\n"
+	"\treturn int64(v), d + n, true\n"
+	"}\n"
+	"\n"
+	"// parseKey reads the parts of key: a text part ends where the literal after\n"
+	"// it first occurs; a part used twice must read the same.\n"
+	"func parseKey(key string, shape []piece, n int) ([]keyPart, bool) {\n"
+	"\tparts := make([]keyPart, n)\n"
+	"\tseen := make([]bool, n)\n"
+	"\tp := 0\n"
+	"\tfor i, pc := range shape {\n"
+	"\t\tif !pc.isParam {\n"
+	"\t\t\tif !strings.HasPrefix(key[p:], pc.lit) {\n"
+	"\t\t\t\treturn nil, false\n"
+	"\t\t\t}\n"
+	"\t\t\tp += len(pc.lit)\n"
+	"\t\t\tcontinue\n"
+	"\t\t}\n"
+	"\t\tvar v keyPart\n"
+	"\t\tif pc.num {\n"
+	"\t\t\tnum, end, ok := readNumber(key, p, pc.width)\n"
+	"\t\t\tif !ok {\n"
+	"\t\t\t\treturn nil, false\n"
+	"\t\t\t}\n"
+	"\t\t\tv.num, p = num, end\n"
+	"\t\t} else {\n"
+	"\t\t\tend := len(key)\n"
+	"\t\t\tif i+1 < len(shape) && !shape[i+1].isParam {\n"
+	"\t\t\t\tat := strings.Index(key[p:], shape[i+1].lit)\n"
+	"\t\t\t\tif at < 0 {\n"
+	"\t\t\t\t\treturn nil, false\n"
+	"\t\t\t\t}\n"
+	"\t\t\t\tend = p + at\n"
+	"\t\t\t}\n"
+	"\t\t\tv.text, p = key[p:end], end\n"
+	"\t\t}\n"
+	"\t\tif seen[pc.param] && parts[pc.param] != v {\n"
+	"\t\t\treturn nil, false\n"
+	"\t\t}\n"
+	"\t\tparts[pc.param], seen[pc.param] = v, true\n"
+	"\t}\n"
+	"\treturn parts, p == len(key)\n"
+	"}\n";
+
+static const char guard_runtime[] =
+	"\n// ---- type guards: which entity an item is, as `ddbc check-items` decides\n\n"
+	"// run is a piece of a key language: a literal, or a class (0 anything, 1 no\n"
+	"// key delimiter, 2 a number's characters, 3 digits) at least min long.\n"
+	"type run struct {\n"
+	"\tlit   string\n"
+	"\tfixed bool\n"
+	"\tclass int\n"
+	"\tmin   int\n"
+	"}\n"
+	"\n"
+	"type keyShape struct {\n"
+	"\tname, typ string\n"
+	"\tmax       int\n"
+	"\truns      []run\n"
+	"}\n"
+	"\n"
+	"type constant struct{ name, typ, value string }\n"
+	"\n"
+	"type entityShape struct {\n"
+	"\tname    string\n"
+	"\tkeys    []keyShape\n"
+	"\tliteral int\n"
+	"\tconsts  []constant\n"
+	"\tstored  map[string]bool\n"
+	"}\n"
+	"\n"
+	"func takes(class int, s string, i, j int, delim string) bool {\n"
+	"\tc := s[j]\n"
+	"\tswitch class {\n"
+	"\tcase 2:\n"
+	"\t\treturn (c >= '0' && c <= '9') || c == '-' || c == '.'\n"
+	"\tcase 3:\n"
+	"\t\treturn c >= '0' && c <= '9'\n"
+	"\t}\n"
+	"\tend := j + 1\n"
+	"\treturn class != 1 || delim == \"\" || end-len(delim) < i || s[end-len(delim):end] != delim\n"
+	"}\n"
+	"\n"
+	"func matches(runs []run, s string, delim string) bool {\n"
+	"\tat := map[int]bool{0: true}\n"
+	"\tfor _, r := range runs {\n"
+	"\t\tnext := map[int]bool{}\n"
+	"\t\tfor i := range at {\n"
+	"\t\t\tif r.fixed {\n"
+	"\t\t\t\tif strings.HasPrefix(s[i:], r.lit) {\n"
+	"\t\t\t\t\tnext[i+len(r.lit)] = true\n"
+	"\t\t\t\t}\n"
+	"\t\t\t\tcontinue\n"
+	"\t\t\t}\n"
+	"\t\t\tfor j := i; ; j++ {\n"
+	"\t\t\t\tif j-i >= r.min {\n"
+	"\t\t\t\t\tnext[j] = true\n"
+	"\t\t\t\t}\n"
+	"\t\t\t\tif j >= len(s) || !takes(r.class, s, i, j, delim) {\n"
+	"\t\t\t\t\tbreak\n"
+	"\t\t\t\t}\n"
+	"\t\t\t}\n"
+	"\t\t}\n"
+	"\t\tat = next\n"
+	"\t}\n"
+	"\treturn at[len(s)]\n"
+	"}\n"
+	"\n"
+	"func member(item Item, name, typ string) (any, bool) {\n"
+	"\tv, ok := item[name].(map[string]any)\n"
+	"\tif !ok {\n"
+	"\t\treturn nil, false\n"
+	"\t}\n"
+	"\tm, ok := v[typ]\n"
+	"\treturn m, ok\n"
+	"}\n"
+	"\n"
+	"func (e *entityShape) fits(item Item, delim string) bool {\n"
+	"\tfor _, k := range e.keys {\n"
+	"\t\tv, _ := member(item, k.name, k.typ)\n"
+	"\t\ts, ok := v.(string)\n"
+	"\t\tif !ok || len(s) > k.max || !matches(k.runs, s, delim) {\n"
+	"\t\t\treturn false\n"
+	"\t\t}\n"
+	"\t}\n"
+	"\treturn true\n"
+	"}\n"
+	"\n"
+	"// constantsSay tells whether the item's constant attributes say it is e:\n"
+	"// it holds some, each with its value.\n"
+	"func (e *entityShape) constantsSay(item Item) bool {\n"
+	"\theld := 0\n"
+	"\tfor _, c := range e.consts {\n"
+	"\t\tif _, ok := item[c.name]; !ok {\n"
+	"\t\t\tcontinue\n"
+	"\t\t}\n"
+	"\t\tv, _ := member(item, c.name, c.typ)\n"
+	"\t\tvar same bool\n"
+	"\t\tswitch c.typ {\n"
+	"\t\tcase \"BOOL\":\n"
+	"\t\t\tsame = v == (c.value == \"true\")\n"
+	"\t\tcase \"NULL\":\n"
+	"\t\t\tsame = v == true\n"
+	"\t\tdefault:\n"
+	"\t\t\tsame = v == c.value\n"
+	"\t\t}\n"
+	"\t\tif !same {\n"
+	"\t\t\treturn false\n"
+	"\t\t}\n"
+	"\t\theld++\n"
+	"\t}\n"
+	"\treturn held > 0\n"
+	"}\n"
+	"\n"
+	"func (e *entityShape) undeclared(item Item) int {\n"
+	"\tn := 0\n"
+	"\tfor name := range item {\n"
+	"\t\tif !e.stored[name] {\n"
+	"\t\t\tn++\n"
+	"\t\t}\n"
+	"\t}\n"
+	"\treturn n\n"
+	"}\n"
+	"\n"
+	"func keep(tied []*entityShape, by func(*entityShape) int, most bool) []*entityShape {\n"
+	"\tbest := by(tied[0])\n"
+	"\tfor _, e := range tied {\n"
+	"\t\tif v := by(e); (most && v > best) || (!most && v < best) {\n"
+	"\t\t\tbest = v\n"
+	"\t\t}\n"
+	"\t}\n"
+	"\tvar kept []*entityShape\n"
+	"\tfor _, e := range tied {\n"
+	"\t\tif by(e) == best {\n"
+	"\t\t\tkept = append(kept, e)\n"
+	"\t\t}\n"
+	"\t}\n"
+	"\treturn kept\n"
+	"}\n"
+	"\n"
+	"func entityOf(item Item) (string, bool) {\n"
+	"\t// Placeholder values without the delimiter first, then with it.\n"
+	"\tfor _, delim := range []string{keyDelimiter, \"\"} {\n"
+	"\t\tvar tied []*entityShape\n"
+	"\t\tfor i := range entities {\n"
+	"\t\t\tif entities[i].fits(item, delim) {\n"
+	"\t\t\t\ttied = append(tied, &entities[i])\n"
+	"\t\t\t}\n"
+	"\t\t}\n"
+	"\t\tif len(tied) > 1 {\n"
+	"\t\t\tvar saying []*entityShape\n"
+	"\t\t\tfor _, e := range tied {\n"
+	"\t\t\t\tif e.constantsSay(item) {\n"
+	"\t\t\t\t\tsaying = append(saying, e)\n"
+	"\t\t\t\t}\n"
+	"\t\t\t}\n"
+	"\t\t\tif len(saying) > 0 {\n"
+	"\t\t\t\ttied = saying\n"
+	"\t\t\t}\n"
+	"\t\t\ttied = keep(tied, func(e *entityShape) int { return e.literal }, true)\n"
+	"\t\t}\n"
+	"\t\tif len(tied) > 1 {\n"
+	"\t\t\ttied = keep(tied, func(e *entityShape) int { return e.undeclared(item) }, false)\n"
+	"\t\t}\n"
+	"\t\tif len(tied) == 1 {\n"
+	"\t\t\treturn tied[0].name, true\n"
+	"\t\t}\n"
+	"\t\tif len(tied) > 1 {\n"
+	"\t\t\treturn \"\", false\n"
+	"\t\t}\n"
+	"\t}\n"
+	"\treturn \"\", false\n"
+	"}\n";
+
+static void head(keys_writer *w)
+{
+	strbuf *sb = &w->sb;
+	strbuf_addstr(sb, "// Code generated by ddbc from the design '");
+	keys_comment(sb, w->g->name.s ? w->g->name.s : "");
+	strbuf_addstr(sb, "' (");
+	keys_comment(sb, keys_source_name(w->g));
+	strbuf_addstr(sb, "); DO NOT EDIT.\n\n// Package ");
+	strbuf_addstr(sb, w->module);
+	strbuf_addstr(sb, " holds the names and builders of the C header (ddbc header),\n"
+		      "// with the same names, first letter capitalised. A builder returns the\n"
+		      "// key or a *KeyBuildError; a parser returns the parts and whether the key\n"
+		      "// has its shape; <KEY>_PREFIX is the text before the first value\n"
+		      "// (begins_with); <Key>_prefix_to_<part> and <Key>_after_<part> are the\n"
+		      "// range bounds of the keys whose parts up to <part> are given;\n"
+		      "// <Prefix>_is_<entity>(item) tells items apart as `ddbc check-items` does;\n"
+		      "// <Pattern>_request(...) is the request `ddbc export --format queries`\n"
+		      "// writes.\npackage ");
+	strbuf_addstr(sb, w->module);
+	strbuf_addstr(sb, "\n\nimport (\n\t\"fmt\"\n\t\"strings\"\n)\n\n"
+		      "// keyDelimiter is the key delimiter, which no text part of a key may hold.\n"
+		      "const keyDelimiter = ");
+	cstr(sb, w->g->key_delimiter ? w->g->key_delimiter : "");
+	strbuf_addstr(sb, "\n\n");
+	strbuf_addstr(sb, runtime);
+}
+
+static void shape(strbuf *sb, const char *name, const ddbc_hkey *k)
+{
+	strbuf_addf(sb, "var %s = []piece{", name);
+	for (size_t i = 0; i < k->npieces; i++) {
+		const ddbc_hpiece *pc = &k->pieces[i];
+		if (i)
+			strbuf_addstr(sb, ", ");
+		if (pc->text) {
+			strbuf_addstr(sb, "{lit: ");
+			str(sb, pc->text, pc->len);
+			strbuf_addch(sb, '}');
+			continue;
+		}
+		const ddbc_hparam *pm = &k->params[pc->param];
+		strbuf_addf(sb, "{isParam: true, param: %zu, width: %u, num: %s, name: ", pc->param,
+			    pc->width, pm->number ? "true" : "false");
+		cstr(sb, pm->source);
+		strbuf_addch(sb, '}');
+	}
+	strbuf_addstr(sb, "}\n");
+}
+
+static void params(strbuf *sb, const ddbc_hparam *ps, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		strbuf_addf(sb, "%s%s %s", i ? ", " : "", ps[i].name, ps[i].number ? "int64" : "string");
+}
+
+static void parts(strbuf *sb, const ddbc_hparam *ps, size_t n)
+{
+	strbuf_addstr(sb, "[]keyPart{");
+	for (size_t i = 0; i < n; i++)
+		strbuf_addf(sb, ps[i].number ? "%s{num: %s}" : "%s{text: %s}", i ? ", " : "",
+			    ps[i].name);
+	strbuf_addch(sb, '}');
+}
+
+static void func_head(strbuf *sb, const char *func, const ddbc_hparam *ps, size_t n)
+{
+	strbuf_addstr(sb, "func ");
+	exported(sb, func);
+	strbuf_addch(sb, '(');
+	params(sb, ps, n);
+	strbuf_addstr(sb, ") (string, error) {\n");
+}
+
+static void helper(strbuf *sb, const keys_key *kk, const keys_cut *c, bool after)
+{
+	const ddbc_hkey *k = kk->ha->key;
+	const ddbc_hpiece *next = &k->pieces[c->piece + 1];
+	const char *func = after ? c->after_func : c->prefix_func;
+	strbuf_addstr(sb, "\n// ");
+	exported(sb, func);
+	strbuf_addstr(sb, after ? " is above every key with these parts (range-bound-prefix).\n"
+			  : " is the begins_with prefix of the keys with these parts.\n");
+	func_head(sb, func, k->params, c->nparams);
+	if (!after) {
+		strbuf_addf(sb, "\treturn buildKey(%s[:%zu], ", kk->shape, c->piece + 2);
+		parts(sb, k->params, c->nparams);
+		strbuf_addstr(sb, ")\n}\n");
+		return;
+	}
+	/* Locals end in "__", which no parameter does. */
+	strbuf_addstr(sb, "\tk__, err__ := ");
+	exported(sb, c->prefix_func);
+	strbuf_addch(sb, '(');
+	for (size_t i = 0; i < c->nparams; i++)
+		strbuf_addf(sb, "%s%s", i ? ", " : "", k->params[i].name);
+	strbuf_addstr(sb, ")\n\tif err__ != nil {\n\t\treturn \"\", err__\n\t}\n\treturn k__[:len(k__)-len(");
+	str(sb, next->text, next->len);
+	strbuf_addstr(sb, ")] + ");
+	str(sb, c->after, c->after_len);
+	strbuf_addstr(sb, ", nil\n}\n");
+}
+
+static void parser(strbuf *sb, const keys_key *kk)
+{
+	const ddbc_hattr *ha = kk->ha;
+	const ddbc_hkey *k = ha->key;
+	strbuf_addstr(sb, "\n// ");
+	exported(sb, ha->parts_struct);
+	strbuf_addstr(sb, " holds the parts of a key.\ntype ");
+	exported(sb, ha->parts_struct);
+	strbuf_addstr(sb, " struct {\n");
+	for (size_t i = 0; i < k->nparams; i++) {
+		strbuf_addch(sb, '\t');
+		exported(sb, k->params[i].name);
+		strbuf_addstr(sb, k->params[i].number ? " int64\n" : " string\n");
+	}
+	strbuf_addstr(sb, "}\n\n// ");
+	exported(sb, ha->parse_func);
+	strbuf_addstr(sb, " reads a key back into its parts.\nfunc ");
+	exported(sb, ha->parse_func);
+	strbuf_addstr(sb, "(key string) (");
+	exported(sb, ha->parts_struct);
+	strbuf_addf(sb, ", bool) {\n\tv, ok := parseKey(key, %s, %zu)\n\tif !ok {\n\t\treturn ",
+		    kk->shape, k->nparams);
+	exported(sb, ha->parts_struct);
+	strbuf_addstr(sb, "{}, false\n\t}\n\treturn ");
+	exported(sb, ha->parts_struct);
+	strbuf_addch(sb, '{');
+	for (size_t i = 0; i < k->nparams; i++) {
+		strbuf_addstr(sb, i ? ", " : "");
+		exported(sb, k->params[i].name);
+		strbuf_addf(sb, k->params[i].number ? ": v[%zu].num" : ": v[%zu].text", i);
+	}
+	strbuf_addstr(sb, "}, true\n}\n");
+}
+
+static void key(keys_writer *w, const keys_key *kk)
+{
+	strbuf *sb = &w->sb;
+	const ddbc_hattr *ha = kk->ha;
+	const ddbc_hkey *k = ha->key;
+	shape(sb, kk->shape, k);
+	strbuf_addstr(sb, "\n// ");
+	exported(sb, ha->func);
+	strbuf_addstr(sb, " builds the key.\n");
+	func_head(sb, ha->func, k->params, k->nparams);
+	strbuf_addf(sb, "\treturn buildKey(%s, ", kk->shape);
+	parts(sb, k->params, k->nparams);
+	strbuf_addstr(sb, ")\n}\n");
+	if (ha->parse_func)
+		parser(sb, kk);
+	for (size_t i = 0; i < kk->ncuts; i++) {
+		helper(sb, kk, &kk->cuts[i], false);
+		if (kk->cuts[i].after_func)
+			helper(sb, kk, &kk->cuts[i], true);
+	}
+}
+
+static const keys_syntax syntax;
+
+static const keys_data_style data_style = {
+	"\t{\n\t\tname: ", ",\n\t\tkeys: []keyShape{", "{", "}, ", "[]run{", "}",
+	"{fixed: true, lit: ", "}", "{class: %d, min: %zu}",
+	"},\n\t\tliteral: %zu,\n\t\tconsts: []constant{", "{", "}, ",
+	"},\n\t\tstored: map[string]bool{", ": true, ", "},\n\t},\n",
+};
+
+static void guards(keys_writer *w, const keys_guard *gs, size_t n, const char *entity_of)
+{
+	strbuf *sb = &w->sb;
+	strbuf_addstr(sb, guard_runtime);
+	strbuf_addstr(sb, "\nvar entities = []entityShape{\n");
+	for (size_t i = 0; i < n; i++) {
+		keys_guard_data(&w->sb, &gs[i], &data_style, syntax.ts);
+		keys_flush(w);
+	}
+	strbuf_addstr(sb, "}\n\n// ");
+	exported(sb, entity_of);
+	strbuf_addstr(sb, " names the entity the item is; false when none or several fit it.\n"
+		      "func ");
+	exported(sb, entity_of);
+	strbuf_addstr(sb, "(item Item) (string, bool) {\n\treturn entityOf(item)\n}\n");
+	for (size_t i = 0; i < n; i++) {
+		strbuf_addstr(sb, "\n// ");
+		exported(sb, gs[i].func);
+		strbuf_addstr(sb, " tells whether the item is a ");
+		keys_comment(sb, gs[i].e->name.s);
+		strbuf_addstr(sb, ".\nfunc ");
+		exported(sb, gs[i].func);
+		strbuf_addstr(sb, "(item Item) bool {\n\tname, ok := ");
+		exported(sb, entity_of);
+		strbuf_addstr(sb, "(item)\n\treturn ok && name == ");
+		cstr(sb, gs[i].e->name.s);
+		strbuf_addstr(sb, "\n}\n");
+	}
+}
+
+static void value_expr(strbuf *sb, const keys_request *r, size_t i)
+{
+	(void)r;
+	strbuf_addf(sb, "v%zu__", i);
+}
+
+static const keys_json_style style = { "map[string]any{", "}", "[]any{", "}", "true", "false",
+				       "nil", false };
+
+static void request(keys_writer *w, const keys_request *r)
+{
+	strbuf *sb = &w->sb;
+	const ddbc_pattern *p = r->hp->pattern;
+	strbuf_addstr(sb, "\n// ---- access pattern ");
+	keys_comment(sb, p->id.s);
+	strbuf_addf(sb, "\n\nconst %s = ", r->op_const);
+	cstr(sb, r->operation);
+	strbuf_addch(sb, '\n');
+	for (size_t i = 0; i < r->hp->nvalues; i++)
+		if (r->shapes[i])
+			shape(sb, r->shapes[i], &r->hp->values[i].key);
+	strbuf_addstr(sb, "\n// ");
+	exported(sb, r->func);
+	strbuf_addstr(sb, " is the request of the access pattern, as the DynamoDB API's JSON.\nfunc ");
+	exported(sb, r->func);
+	strbuf_addch(sb, '(');
+	params(sb, r->params, r->nparams);
+	strbuf_addstr(sb, ") (map[string]any, error) {\n");
+	for (size_t i = 0; i < r->hp->nvalues; i++) {
+		if (!r->shapes[i])
+			continue;
+		const ddbc_hkey *k = &r->hp->values[i].key;
+		strbuf_addf(sb, "\tv%zu__, err__ := buildKey(%s, ", i, r->shapes[i]);
+		parts(sb, k->params, k->nparams);
+		strbuf_addstr(sb, ")\n\tif err__ != nil {\n\t\treturn nil, err__\n\t}\n");
+	}
+	strbuf_addstr(sb, "\treturn ");
+	keys_json(sb, r->input, &style, r, value_expr, 1);
+	strbuf_addstr(sb, ", nil\n}\n");
+}
+
+static void tail(keys_writer *w)
+{
+	(void)w;
+}
+
+static const keys_syntax syntax = { "//", "const ", "", " //", "\n", false };
+
+const keys_ops ddbc_keys_go_ops = { &syntax, head, key, guards, request, tail };

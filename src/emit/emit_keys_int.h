@@ -1,0 +1,170 @@
+/* emit_keys_int.h - what emit_keys.c shares with the three languages' files
+ *
+ * `ddbc keys` prints the header's plan (model/header_plan.h) in another
+ * language. emit_keys.c walks the plan, decides every name a module gets
+ * (the plan's own, plus the few the plan has no use for: parsers' shapes,
+ * range-bound helpers, type guards, pattern requests), checks that no two
+ * are the same, and calls the language's printer (keys_ops) for each
+ * part; emit_keys_ts.c, emit_keys_py.c and emit_keys_go.c print them.
+ *
+ * Every module holds the same small runtime, written once per language:
+ * a builder and a parser that read a key's shape (its literals and
+ * parameters, the plan's pieces, as data), and a matcher of key languages
+ * (ddbc_attr_lang's runs) for the type guards. Builders and parsers
+ * follow the C header's rules exactly (see emit_header.c): numbers written
+ * as printf's %0<width>lld writes them and read back as its parsers read
+ * them; a text value ends where the literal after it first occurs. A
+ * builder also refuses a text value that holds the key delimiter, or that
+ * its parser would not read back (it holds the literal after it).
+ */
+#ifndef DDBC_EMIT_KEYS_INT_H
+#define DDBC_EMIT_KEYS_INT_H
+
+#include "emit/emit.h"
+#include "model/header_plan.h"
+#include "util/strbuf.h"
+#include "util/strset.h"
+
+#include <jansson.h>
+#include <stdio.h>
+
+typedef struct keys_writer keys_writer;
+typedef struct keys_guard keys_guard;
+
+/* A range-bound helper of a key (see range-bound-prefix, rules/bounds.c):
+ * the key up to the value of piece `piece` and then either the literal
+ * after it (a prefix for begins_with, `prefix_func`) or the character
+ * after that literal's first one (`after_func`): above every key that
+ * continues past those values, so an inclusive upper bound or an
+ * exclusive lower bound takes them all in (or leaves them all out). */
+typedef struct keys_cut {
+	size_t piece;            /* a parameter's piece, followed by a literal */
+	size_t nparams;          /* the parameters used up to it: the helper's */
+	const char *prefix_func;
+	const char *after_func;
+	char after[5];           /* UTF-8 of the character after the literal's first */
+	size_t after_len;
+} keys_cut;
+
+/* One key attribute's names beyond the plan's. */
+typedef struct keys_key {
+	const ddbc_hattr *ha;
+	const char *shape;       /* the shape constant's name (ends in '_') */
+	keys_cut *cuts;
+	size_t ncuts;
+} keys_key;
+
+/* An access pattern's request: the queries export's own, with the values
+ * the pattern's parameters make left to builders. */
+typedef struct keys_request {
+	const ddbc_hpattern *hp;
+	const char *func;        /* <prefix>_<pattern>_request */
+	const char *op_const;    /* <PREFIX>_<PATTERN>_OPERATION */
+	const char *operation;   /* "Query", "GetItem", "Scan" */
+	json_t *input;           /* the export's input object */
+	const json_t **slots;    /* per value of hp: the string in input it replaces, or NULL */
+	const char **shapes;     /* per value: its shape constant's name, or NULL */
+	ddbc_hparam *params;     /* the function's parameters, first use first */
+	size_t nparams;
+} keys_request;
+
+/* How a language writes a comment and a constant, for the parts every
+ * language writes alike (keys_table, keys_entity, keys_attr). */
+typedef struct keys_syntax {
+	const char *comment;     /* a line comment: "//" or "#" */
+	const char *const_open;  /* before a constant's name: "export const ", "const ", "" */
+	const char *const_close; /* after its value: ";" or "" */
+	const char *trail;       /* a comment after a value: " //", "  #" */
+	const char *gap;         /* before a section's heading: "\n" or "\n\n" */
+	bool ts;                 /* keys_string's flag */
+} keys_syntax;
+
+typedef struct keys_ops {
+	const keys_syntax *syntax;
+	void (*head)(keys_writer *w);
+	void (*key)(keys_writer *w, const keys_key *k);
+	/* The type guards of every entity that can hold items (below). */
+	void (*guards)(keys_writer *w, const keys_guard *gs, size_t n,
+		       const char *entity_of);
+	void (*request)(keys_writer *w, const keys_request *r);
+	void (*tail)(keys_writer *w);
+} keys_ops;
+
+struct keys_writer {
+	FILE *out;
+	strbuf sb;
+	const ddbc_design *g;
+	ddbc_header_plan *plan;
+	const char *module;      /* --module, else the prefix in lower case */
+	ddbc_arena *arena;       /* the names below */
+	ddbc_strset names;       /* every module-level name, to find a clash */
+	bool failed;
+};
+
+extern const keys_ops ddbc_keys_ts_ops, ddbc_keys_py_ops, ddbc_keys_go_ops;
+
+/* Registers name; false (after a message) when the module has it already. */
+bool keys_name(keys_writer *w, const char *name);
+const char *keys_concat(keys_writer *w, const char *a, const char *b);
+const char *keys_lower(keys_writer *w, const char *s);
+
+/* Appends s as a double-quoted string literal that TypeScript, Python and
+ * Go read alike: \" \\ \n \t, other control and all non-ASCII characters
+ * as \uXXXX, and above the BMP as astral (TS: \u{X}, Python and Go:
+ * \UXXXXXXXX). */
+void keys_string(strbuf *sb, const char *s, size_t len, bool ts);
+/* Appends s for a one-line comment: no line breaks, controls or bidi
+ * characters. */
+void keys_comment(strbuf *sb, const char *s);
+void keys_flush(keys_writer *w);
+
+/* The source file's base name, for the banner. */
+const char *keys_source_name(const ddbc_design *g);
+
+/* Guards: the entities that can hold items (their table has a partition
+ * key and they have its key attributes), in file order. */
+struct keys_guard {
+	const ddbc_entity *e;
+	const char *func;        /* <prefix>_is_<entity> */
+	const ddbc_attr *pk, *sk;  /* the table's key attributes in e; sk may be NULL */
+	ddbc_lang pk_lang, sk_lang;
+	size_t literal;          /* literal bytes of both languages */
+	const ddbc_attr **consts;  /* constant attributes (items_assign.c) */
+	size_t nconsts;
+};
+
+/* How a language writes a guard's data (keys_guard_data): each element is
+ * followed by ", ", which every language takes. */
+typedef struct keys_data_style {
+	const char *entity_open, *keys_open, *key_open, *key_close;
+	const char *runs_open, *runs_close, *fixed_open, *fixed_close, *class_fmt;
+	const char *literal_fmt;  /* %zu: the literal bytes; opens the constants */
+	const char *const_open, *const_close, *stored_open, *stored_item, *entity_close;
+} keys_data_style;
+
+/* Appends guard kg as data: its entity's name, its keys (name, type, most
+ * bytes, runs), literal bytes, constants (name, type, value) and the
+ * names its items hold. */
+void keys_guard_data(strbuf *sb, const keys_guard *kg, const keys_data_style *st, bool ts);
+
+/* How a language writes JSON data as a literal (keys_json). */
+typedef struct keys_json_style {
+	const char *obj_open, *obj_close, *arr_open, *arr_close;
+	const char *yes, *no, *null;
+	bool ts;                 /* keys_string's flag */
+} keys_json_style;
+
+/* Appends v as a literal; a value that is one of r's slots ({"S": ...})
+ * gets its builder's result instead: value_expr(sb, r, i) appends it. */
+void keys_json(strbuf *sb, const json_t *v, const keys_json_style *st, const keys_request *r,
+	       void (*value_expr)(strbuf *sb, const keys_request *r, size_t i), int depth);
+
+/* The type letter of a DynamoDB type as JSON names it ("S", "N", "B",
+ * "BOOL", "NULL"), or NULL. */
+const char *keys_type_name(ddbc_type t);
+
+/* Appends the one value of constant attribute a (keys_guard's consts) as
+ * a string literal: the template's text, or the enum value as written. */
+void keys_const_value(strbuf *sb, const ddbc_attr *a, bool ts);
+
+#endif

@@ -1,0 +1,395 @@
+/* emit_keys_py.c - `ddbc keys --lang python`: the plan as a Python module
+ *
+ * One file, the standard library only: constants for names, a builder,
+ * parser and begins_with prefix per key, range-bound helpers, type guards
+ * over items in DynamoDB JSON (what boto3's client returns), and a request
+ * per read pattern that client.query(**request), get_item and scan take as
+ * it is. Parts are frozen dataclasses (a parameter may start with '_',
+ * which a NamedTuple refuses). It passes `mypy --strict`.
+ */
+#include "emit/emit_keys_int.h"
+#include "model/semantics.h"
+
+#include <string.h>
+
+static void str(strbuf *sb, const char *s, size_t len)
+{
+	keys_string(sb, s, len, false);
+}
+
+static void cstr(strbuf *sb, const char *s)
+{
+	keys_string(sb, s, strlen(s), false);
+}
+
+static const char runtime[] =
+	"\n\nclass KeyBuildError(ValueError):\n"
+	"    \"\"\"A key that cannot be built: a value its parser would not read back.\"\"\"\n"
+	"\n\n"
+	"# A key's shape: literals, and (parameter, width, is a number, name).\n"
+	"_Piece = Union[str, Tuple[int, int, bool, str]]\n"
+	"_Part = Union[str, int]\n"
+	"_MIN = -(2**63)\n"
+	"_MAX = 2**63 - 1\n"
+	"Item = Mapping[str, Any]\n"
+	"\n\n"
+	"def _number(v: int, width: int, name: str) -> str:\n"
+	"    if isinstance(v, bool) or not isinstance(v, int):\n"
+	"        raise KeyBuildError(f\"{name}: {v!r} is not a whole number\")\n"
+	"    if v < _MIN or v > _MAX:\n"
+	"        raise KeyBuildError(f\"{name}: {v} is out of the 64-bit range\")\n"
+	"    sign = \"-\" if v < 0 else \"\"\n"
+	"    return sign + str(abs(v)).rjust(width - len(sign), \"0\")\n"
+	"\n\n"
+	"def _text(v: str, after: str, name: str) -> str:\n"
+	"    if not isinstance(v, str):\n"
+	"        raise KeyBuildError(f\"{name}: {v!r} is not a string\")\n"
+	"    if _DELIMITER and _DELIMITER in v:\n"
+	"        raise KeyBuildError(f\"{name}: {v!r} holds the key delimiter\")\n"
+	"    if after and (v + after).find(after) != len(v):\n"
+	"        raise KeyBuildError(f\"{name}: {v!r} holds {after!r}\")\n"
+	"    return v\n"
+	"\n\n"
+	"def _build(shape: Sequence[_Piece], values: Sequence[_Part]) -> str:\n"
+	"    key = []\n"
+	"    for i, pc in enumerate(shape):\n"
+	"        if isinstance(pc, str):\n"
+	"            key.append(pc)\n"
+	"            continue\n"
+	"        v = values[pc[0]]\n"
+	"        after = shape[i + 1] if i + 1 < len(shape) else \"\"\n"
+	"        if pc[2]:\n"
+	"            key.append(_number(v, pc[1], pc[3]))  # type: ignore[arg-type]\n"
+	"        else:\n"
+	"            key.append(_text(v, after if isinstance(after, str) else \"\", pc[3]))  # type: ignore[arg-type]\n"
+	"    return \"\".join(key)\n"
+	"\n\n"
+	"def _read_number(key: str, p: int, width: int) -> Optional[Tuple[int, int]]:\n"
+	"    \"\"\"A number as printf's %0<width>lld writes it: an optional '-', digits, at\n"
+	"    least width in all, no zero but those that pad it, no \"-0\", in range.\"\"\"\n"
+	"    neg = key.startswith(\"-\", p)\n"
+	"    d = p + (1 if neg else 0)\n"
+	"    n = 0\n"
+	"    while d + n < len(key) and \"0\" <= key[d + n] <= \"9\":\n"
+	"        n += 1\n"
+	"    if n == 0:\n"
+	"        return None\n"
+	"    v = int(key[d:d + n])\n"
+	"    zeros = 0\n"
+	"    while zeros + 1 < n and key[d + zeros] == \"0\":\n"
+	"        zeros += 1\n"
+	"    total = d - p + n\n"
+	"    if v > (-_MIN if neg else _MAX) or (neg and v == 0) or total < width or (\n"
+	"            zeros > 0 and total > width):\n"
+	"        return None\n"
+	"    return (-v if neg else v), d + n\n"
+	"\n\n"
+	"def _parse(key: str, shape: Sequence[_Piece], n: int) -> Optional[List[_Part]]:\n"
+	"    \"\"\"The parts of key, or None: a text part ends where the literal after it\n"
+	"    first occurs; a part used twice must read the same.\"\"\"\n"
+	"    parts: List[Optional[_Part]] = [None] * n\n"
+	"    p = 0\n"
+	"    for i, pc in enumerate(shape):\n"
+	"        if isinstance(pc, str):\n"
+	"            if not key.startswith(pc, p):\n"
+	"                return None\n"
+	"            p += len(pc)\n"
+	"            continue\n"
+	"        v: _Part\n"
+	"        if pc[2]:\n"
+	"            r = _read_number(key, p, pc[1])\n"
+	"            if r is None:\n"
+	"                return None\n"
+	"            v, p = r\n"
+	"        else:\n"
+	"            after = shape[i + 1] if i + 1 < len(shape) else None\n"
+	"            end = key.find(after, p) if isinstance(after, str) else len(key)\n"
+	"            if end < 0:\n"
+	"                return None\n"
+	"            v = key[p:end]\n"
+	"            p = end\n"
+	"        seen = parts[pc[0]]\n"
+	"        if seen is not None and seen != v:\n"
+	"            return None\n"
+	"        parts[pc[0]] = v\n"
+	"    if p != len(key):\n"
+	"        return None\n"
+	"    return [part for part in parts if part is not None]\n";
+
+static const char guard_runtime[] =
+	"\n\n# ---- type guards: which entity an item is, as `ddbc check-items` decides\n\n"
+	"# A key language: literals, and (class, at least): 0 anything, 1 no key\n"
+	"# delimiter, 2 a number's characters, 3 digits.\n"
+	"_Run = Union[str, Tuple[int, int]]\n"
+	"\n\n"
+	"@dataclasses.dataclass(frozen=True)\n"
+	"class _Shape:\n"
+	"    name: str\n"
+	"    keys: Tuple[Tuple[str, str, int, Tuple[_Run, ...]], ...]\n"
+	"    literal: int\n"
+	"    consts: Tuple[Tuple[str, str, str], ...]\n"
+	"    stored: FrozenSet[str]\n"
+	"\n\n"
+	"def _takes(cls: int, s: str, i: int, j: int, delim: str) -> bool:\n"
+	"    c = s[j]\n"
+	"    if cls == 2:\n"
+	"        return \"0\" <= c <= \"9\" or c in \"-.\"\n"
+	"    if cls == 3:\n"
+	"        return \"0\" <= c <= \"9\"\n"
+	"    end = j + 1\n"
+	"    return cls != 1 or not delim or end - len(delim) < i or s[end - len(delim):end] != delim\n"
+	"\n\n"
+	"def _matches(runs: Sequence[_Run], s: str, delim: str) -> bool:\n"
+	"    at = {0}\n"
+	"    for run in runs:\n"
+	"        after = set()\n"
+	"        for i in at:\n"
+	"            if isinstance(run, str):\n"
+	"                if s.startswith(run, i):\n"
+	"                    after.add(i + len(run))\n"
+	"                continue\n"
+	"            j = i\n"
+	"            while True:\n"
+	"                if j - i >= run[1]:\n"
+	"                    after.add(j)\n"
+	"                if j >= len(s) or not _takes(run[0], s, i, j, delim):\n"
+	"                    break\n"
+	"                j += 1\n"
+	"        at = after\n"
+	"    return len(s) in at\n"
+	"\n\n"
+	"def _member(item: Item, name: str, type_: str) -> Any:\n"
+	"    v = item.get(name)\n"
+	"    return v.get(type_) if isinstance(v, Mapping) else None\n"
+	"\n\n"
+	"def _fits(e: _Shape, item: Item, delim: str) -> bool:\n"
+	"    for name, type_, most, runs in e.keys:\n"
+	"        v = _member(item, name, type_)\n"
+	"        if not isinstance(v, str) or len(v.encode(\"utf-8\")) > most or not _matches(runs, v, delim):\n"
+	"            return False\n"
+	"    return True\n"
+	"\n\n"
+	"def _constants_say(e: _Shape, item: Item) -> bool:\n"
+	"    \"\"\"Whether the item's constant attributes say it is e: it holds some,\n"
+	"    each with its value.\"\"\"\n"
+	"    held = 0\n"
+	"    for name, type_, value in e.consts:\n"
+	"        if name not in item:\n"
+	"            continue\n"
+	"        v = _member(item, name, type_)\n"
+	"        if type_ == \"BOOL\":\n"
+	"            same = v is (value == \"true\")\n"
+	"        elif type_ == \"NULL\":\n"
+	"            same = v is True\n"
+	"        else:\n"
+	"            same = v == value\n"
+	"        if not same:\n"
+	"            return False\n"
+	"        held += 1\n"
+	"    return held > 0\n"
+	"\n\n"
+	"def _undeclared(e: _Shape, item: Item) -> int:\n"
+	"    return sum(1 for name in item if name not in e.stored)\n"
+	"\n\n"
+	"def _entity_of(item: Item) -> Optional[str]:\n"
+	"    # Placeholder values without the delimiter first, then with it.\n"
+	"    for delim in (_DELIMITER, \"\"):\n"
+	"        tied = [e for e in _ENTITIES if _fits(e, item, delim)]\n"
+	"        if len(tied) > 1:\n"
+	"            saying = [e for e in tied if _constants_say(e, item)]\n"
+	"            if saying:\n"
+	"                tied = saying\n"
+	"            most = max(e.literal for e in tied)\n"
+	"            tied = [e for e in tied if e.literal == most]\n"
+	"        if len(tied) > 1:\n"
+	"            fewest = min(_undeclared(e, item) for e in tied)\n"
+	"            tied = [e for e in tied if _undeclared(e, item) == fewest]\n"
+	"        if len(tied) == 1:\n"
+	"            return tied[0].name\n"
+	"        if tied:\n"
+	"            return None\n"
+	"    return None\n";
+
+static void head(keys_writer *w)
+{
+	strbuf *sb = &w->sb;
+	strbuf_addstr(sb, "# ");
+	keys_comment(sb, keys_source_name(w->g));
+	strbuf_addstr(sb, ": Python key builders generated by ddbc from the design '");
+	keys_comment(sb, w->g->name.s ? w->g->name.s : "");
+	strbuf_addstr(sb, "'; do not edit.\n\"\"\"Module ");
+	strbuf_addstr(sb, w->module);
+	strbuf_addstr(sb, ": the names and builders of the C header (ddbc header), with\n"
+		      "the same names. A builder returns the key or raises KeyBuildError; a parser\n"
+		      "returns the parts or None; <key>_PREFIX is the text before the first value\n"
+		      "(begins_with); <key>_prefix_to_<part> and <key>_after_<part> are the range\n"
+		      "bounds of the keys whose parts up to <part> are given;\n"
+		      "<prefix>_is_<entity>(item) tells items apart as `ddbc check-items` does;\n"
+		      "<pattern>_request(...) is the request `ddbc export --format queries` writes.\n"
+		      "\"\"\"\n\nimport dataclasses\n"
+		      "from typing import Any, Dict, FrozenSet, List, Mapping, Optional, Sequence, "
+		      "Tuple, Union\n\n"
+		      "# The key delimiter, which no text part of a key may hold.\n_DELIMITER = ");
+	cstr(sb, w->g->key_delimiter ? w->g->key_delimiter : "");
+	strbuf_addch(sb, '\n');
+	strbuf_addstr(sb, runtime);
+}
+
+static void shape(strbuf *sb, const char *name, const ddbc_hkey *k)
+{
+	strbuf_addf(sb, "%s: Tuple[_Piece, ...] = (", name);
+	for (size_t i = 0; i < k->npieces; i++) {
+		const ddbc_hpiece *pc = &k->pieces[i];
+		if (pc->text) {
+			str(sb, pc->text, pc->len);
+		} else {
+			const ddbc_hparam *pm = &k->params[pc->param];
+			strbuf_addf(sb, "(%zu, %u, %s, ", pc->param, pc->width,
+				    pm->number ? "True" : "False");
+			cstr(sb, pm->source);
+			strbuf_addch(sb, ')');
+		}
+		strbuf_addstr(sb, i + 1 < k->npieces || k->npieces == 1 ? ", " : "");
+	}
+	strbuf_addstr(sb, ")\n");
+}
+
+static void params(strbuf *sb, const ddbc_hparam *ps, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		strbuf_addf(sb, "%s%s: %s", i ? ", " : "", ps[i].name, ps[i].number ? "int" : "str");
+}
+
+static void args(strbuf *sb, const ddbc_hparam *ps, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		strbuf_addf(sb, "%s%s", i ? ", " : "", ps[i].name);
+	if (n == 1)
+		strbuf_addch(sb, ',');
+}
+
+static void helper(strbuf *sb, const keys_key *kk, const keys_cut *c, bool after)
+{
+	const ddbc_hkey *k = kk->ha->key;
+	const ddbc_hpiece *next = &k->pieces[c->piece + 1];
+	strbuf_addf(sb, "\n\ndef %s(", after ? c->after_func : c->prefix_func);
+	params(sb, k->params, c->nparams);
+	strbuf_addstr(sb, ") -> str:\n");
+	if (!after) {
+		strbuf_addf(sb, "    \"\"\"begins_with prefix of the keys with these parts.\"\"\"\n"
+			    "    return _build(%s[:%zu], (", kk->shape, c->piece + 2);
+		args(sb, k->params, c->nparams);
+		strbuf_addstr(sb, "))\n");
+		return;
+	}
+	strbuf_addf(sb, "    \"\"\"Above every key with these parts (range-bound-prefix).\"\"\"\n"
+		    "    k__ = %s(", c->prefix_func);
+	for (size_t i = 0; i < c->nparams; i++)
+		strbuf_addf(sb, "%s%s", i ? ", " : "", k->params[i].name);
+	strbuf_addstr(sb, ")\n    return k__[:len(k__) - len(");
+	str(sb, next->text, next->len);
+	strbuf_addstr(sb, ")] + ");
+	str(sb, c->after, c->after_len);
+	strbuf_addch(sb, '\n');
+}
+
+static void parser(strbuf *sb, const keys_key *kk)
+{
+	const ddbc_hattr *ha = kk->ha;
+	const ddbc_hkey *k = ha->key;
+	strbuf_addf(sb, "\n\n@dataclasses.dataclass(frozen=True)\nclass %s:\n", ha->parts_struct);
+	for (size_t i = 0; i < k->nparams; i++)
+		strbuf_addf(sb, "    %s: %s\n", k->params[i].name, k->params[i].number ? "int" : "str");
+	strbuf_addf(sb, "\n\ndef %s(key: str) -> Optional[%s]:\n"
+		    "    v = _parse(key, %s, %zu)\n"
+		    "    if v is None:\n        return None\n    return %s(",
+		    ha->parse_func, ha->parts_struct, kk->shape, k->nparams, ha->parts_struct);
+	for (size_t i = 0; i < k->nparams; i++)
+		strbuf_addf(sb, "%sv[%zu]", i ? ", " : "", i);
+	strbuf_addstr(sb, ")  # type: ignore[arg-type]\n");
+}
+
+static void key(keys_writer *w, const keys_key *kk)
+{
+	strbuf *sb = &w->sb;
+	const ddbc_hattr *ha = kk->ha;
+	const ddbc_hkey *k = ha->key;
+	shape(sb, kk->shape, k);
+	strbuf_addf(sb, "\n\ndef %s(", ha->func);
+	params(sb, k->params, k->nparams);
+	strbuf_addf(sb, ") -> str:\n    return _build(%s, (", kk->shape);
+	args(sb, k->params, k->nparams);
+	strbuf_addstr(sb, "))\n");
+	if (ha->parse_func)
+		parser(sb, kk);
+	for (size_t i = 0; i < kk->ncuts; i++) {
+		helper(sb, kk, &kk->cuts[i], false);
+		if (kk->cuts[i].after_func)
+			helper(sb, kk, &kk->cuts[i], true);
+	}
+}
+
+static const keys_syntax syntax;
+
+static const keys_data_style data_style = {
+	"    _Shape(\n        ", ",\n        (", "(", "), ", "(", ")", "", "", "(%d, %zu)",
+	"),\n        %zu,\n        (", "(", "), ", "),\n        frozenset((", ", ", ")),\n    ),\n",
+};
+
+static void guards(keys_writer *w, const keys_guard *gs, size_t n, const char *entity_of)
+{
+	strbuf *sb = &w->sb;
+	strbuf_addstr(sb, guard_runtime);
+	strbuf_addstr(sb, "\n\n_ENTITIES: Tuple[_Shape, ...] = (\n");
+	for (size_t i = 0; i < n; i++) {
+		keys_guard_data(&w->sb, &gs[i], &data_style, syntax.ts);
+		keys_flush(w);
+	}
+	strbuf_addf(sb, ")\n\n\ndef %s(item: Item) -> Optional[str]:\n"
+		    "    \"\"\"The entity the item is, or None: none or several fit it.\"\"\"\n"
+		    "    return _entity_of(item)\n", entity_of);
+	for (size_t i = 0; i < n; i++) {
+		strbuf_addf(sb, "\n\ndef %s(item: Item) -> bool:\n    return %s(item) == ",
+			    gs[i].func, entity_of);
+		cstr(sb, gs[i].e->name.s);
+		strbuf_addch(sb, '\n');
+	}
+}
+
+static void value_expr(strbuf *sb, const keys_request *r, size_t i)
+{
+	const ddbc_hkey *k = &r->hp->values[i].key;
+	strbuf_addf(sb, "_build(%s, (", r->shapes[i]);
+	args(sb, k->params, k->nparams);
+	strbuf_addstr(sb, "))");
+}
+
+static const keys_json_style style = { "{", "}", "[", "]", "True", "False", "None", false };
+
+static void request(keys_writer *w, const keys_request *r)
+{
+	strbuf *sb = &w->sb;
+	const ddbc_pattern *p = r->hp->pattern;
+	strbuf_addstr(sb, "\n\n# ---- access pattern ");
+	keys_comment(sb, p->id.s);
+	strbuf_addf(sb, "\n\n%s = ", r->op_const);
+	cstr(sb, r->operation);
+	strbuf_addch(sb, '\n');
+	for (size_t i = 0; i < r->hp->nvalues; i++)
+		if (r->shapes[i])
+			shape(sb, r->shapes[i], &r->hp->values[i].key);
+	strbuf_addf(sb, "\n\ndef %s(", r->func);
+	params(sb, r->params, r->nparams);
+	strbuf_addstr(sb, ") -> Dict[str, Any]:\n    return ");
+	keys_json(sb, r->input, &style, r, value_expr, 1);
+	strbuf_addch(sb, '\n');
+}
+
+static void tail(keys_writer *w)
+{
+	(void)w;
+}
+
+static const keys_syntax syntax = { "#", "", "", "  #", "\n\n", false };
+
+const keys_ops ddbc_keys_py_ops = { &syntax, head, key, guards, request, tail };

@@ -1,0 +1,423 @@
+/* emit_keys_ts.c - `ddbc keys --lang ts`: the plan as a TypeScript module
+ *
+ * One file, no imports: constants for names, a builder, parser and
+ * begins_with prefix per key, range-bound helpers, type guards over items
+ * in DynamoDB JSON (what @aws-sdk/client-dynamodb returns), and a request
+ * per read pattern that QueryCommand, GetItemCommand or ScanCommand take
+ * as it is. Numbers are bigint when read back, so that every 64-bit value
+ * the C header reads is read alike; builders take a number or a bigint.
+ * It compiles under `tsc --strict` with target ES2020 or later (bigint).
+ */
+#include "emit/emit_keys_int.h"
+#include "model/semantics.h"
+
+#include <string.h>
+
+static void str(strbuf *sb, const char *s, size_t len)
+{
+	keys_string(sb, s, len, true);
+}
+
+static void cstr(strbuf *sb, const char *s)
+{
+	keys_string(sb, s, strlen(s), true);
+}
+
+static const char runtime[] =
+	"/** A key that cannot be built: a value its parser would not read back. */\n"
+	"export class KeyBuildError extends Error {}\n"
+	"\n"
+	"/** An item as DynamoDB JSON: { PK: { S: \"USER#1\" }, ... }. */\n"
+	"export type Item = Readonly<Record<string, unknown>>;\n"
+	"\n"
+	"/* A key's shape: literals, and [parameter, width, is a number, name]. */\n"
+	"type Piece_ = string | readonly [number, number, boolean, string];\n"
+	"type Part_ = string | bigint;\n"
+	"const MIN_ = BigInt(\"-9223372036854775808\");\n"
+	"const MAX_ = BigInt(\"9223372036854775807\");\n"
+	"\n"
+	"function number_(v: number | bigint, width: number, name: string): string {\n"
+	"    if (typeof v === \"number\" && !Number.isInteger(v))\n"
+	"        throw new KeyBuildError(`${name}: ${v} is not a whole number`);\n"
+	"    const b = typeof v === \"bigint\" ? v : BigInt(v);\n"
+	"    if (b < MIN_ || b > MAX_)\n"
+	"        throw new KeyBuildError(`${name}: ${b} is out of the 64-bit range`);\n"
+	"    const sign = b < BigInt(0) ? \"-\" : \"\";\n"
+	"    const digits = (b < BigInt(0) ? -b : b).toString();\n"
+	"    return sign + digits.padStart(width - sign.length, \"0\");\n"
+	"}\n"
+	"\n"
+	"function text_(v: string, next: string, name: string): string {\n"
+	"    if (DELIMITER_ !== \"\" && v.includes(DELIMITER_))\n"
+	"        throw new KeyBuildError(`${name}: ${JSON.stringify(v)} holds the key delimiter`);\n"
+	"    if (next !== \"\" && (v + next).indexOf(next) !== v.length)\n"
+	"        throw new KeyBuildError(`${name}: ${JSON.stringify(v)} holds ${JSON.stringify(next)}`);\n"
+	"    return v;\n"
+	"}\n"
+	"\n"
+	"function build_(shape: readonly Piece_[], values: readonly (string | number | bigint)[]): string {\n"
+	"    let key = \"\";\n"
+	"    for (let i = 0; i < shape.length; i++) {\n"
+	"        const pc = shape[i];\n"
+	"        if (typeof pc === \"string\") {\n"
+	"            key += pc;\n"
+	"            continue;\n"
+	"        }\n"
+	"        const v = values[pc[0]];\n"
+	"        const next = shape[i + 1];\n"
+	"        if (pc[2])\n"
+	"            key += number_(v as number | bigint, pc[1], pc[3]);\n"
+	"        else\n"
+	"            key += text_(v as string, typeof next === \"string\" ? next : \"\", pc[3]);\n"
+	"    }\n"
+	"    return key;\n"
+	"}\n"
+	"\n"
+	"/* A number as printf's %0<width>lld writes it: an optional '-', digits, at\n"
+	" * least width in all, no zero but those that pad it, no \"-0\", in range. */\n"
+	"function readNumber_(key: string, p: number, width: number): [bigint, number] | null {\n"
+	"    const neg = key.charAt(p) === \"-\";\n"
+	"    const d = p + (neg ? 1 : 0);\n"
+	"    let n = 0;\n"
+	"    while (d + n < key.length && key.charAt(d + n) >= \"0\" && key.charAt(d + n) <= \"9\")\n"
+	"        n++;\n"
+	"    if (n === 0)\n"
+	"        return null;\n"
+	"    const v = BigInt(key.slice(d, d + n));\n"
+	"    let zeros = 0;\n"
+	"    while (zeros + 1 < n && key.charAt(d + zeros) === \"0\")\n"
+	"        zeros++;\n"
+	"    const total = d - p + n;\n"
+	"    if (v > (neg ? -MIN_ : MAX_) || (neg && v === BigInt(0)) || total < width ||\n"
+	"        (zeros > 0 && total > width))\n"
+	"        return null;\n"
+	"    return [neg ? -v : v, d + n];\n"
+	"}\n"
+	"\n"
+	"/* The parts of key, or null: a text part ends where the literal after it\n"
+	" * first occurs; a part used twice must read the same. */\n"
+	"function parse_(key: string, shape: readonly Piece_[], n: number): Part_[] | null {\n"
+	"    const parts: (Part_ | undefined)[] = new Array<Part_ | undefined>(n).fill(undefined);\n"
+	"    let p = 0;\n"
+	"    for (let i = 0; i < shape.length; i++) {\n"
+	"        const pc = shape[i];\n"
+	"        if (typeof pc === \"string\") {\n"
+	"            if (!key.startsWith(pc, p))\n"
+	"                return null;\n"
+	"            p += pc.length;\n"
+	"            continue;\n"
+	"        }\n"
+	"        let v: Part_;\n"
+	"        if (pc[2]) {\n"
+	"            const r = readNumber_(key, p, pc[1]);\n"
+	"            if (r === null)\n"
+	"                return null;\n"
+	"            [v, p] = r;\n"
+	"        } else {\n"
+	"            const next = shape[i + 1];\n"
+	"            const end = typeof next === \"string\" ? key.indexOf(next, p) : key.length;\n"
+	"            if (end < 0)\n"
+	"                return null;\n"
+	"            v = key.slice(p, end);\n"
+	"            p = end;\n"
+	"        }\n"
+	"        const seen = parts[pc[0]];\n"
+	"        if (seen !== undefined && seen !== v)\n"
+	"            return null;\n"
+	"        parts[pc[0]] = v;\n"
+	"    }\n"
+	"    return p === key.length ? (parts as Part_[]) : null;\n"
+	"}\n";
+
+static const char guard_runtime[] =
+	"\n/* ---- type guards: which entity an item is, as `ddbc check-items` decides */\n\n"
+	"/* A key language: literals, and [class, at least]: 0 anything, 1 no key\n"
+	" * delimiter, 2 a number's characters, 3 digits. */\n"
+	"type Run_ = string | readonly [number, number];\n"
+	"interface Shape_ {\n"
+	"    readonly name: string;\n"
+	"    readonly keys: readonly (readonly [string, string, number, readonly Run_[]])[];\n"
+	"    readonly literal: number;\n"
+	"    readonly consts: readonly (readonly [string, string, string])[];\n"
+	"    readonly stored: readonly string[];\n"
+	"}\n"
+	"\n"
+	"function takes_(cls: number, s: string, i: number, j: number, delim: string): boolean {\n"
+	"    const c = s.charAt(j);\n"
+	"    if (cls === 2)\n"
+	"        return (c >= \"0\" && c <= \"9\") || c === \"-\" || c === \".\";\n"
+	"    if (cls === 3)\n"
+	"        return c >= \"0\" && c <= \"9\";\n"
+	"    const end = j + 1;\n"
+	"    return cls !== 1 || delim === \"\" || end - delim.length < i ||\n"
+	"        s.slice(end - delim.length, end) !== delim;\n"
+	"}\n"
+	"\n"
+	"function matches_(runs: readonly Run_[], s: string, delim: string): boolean {\n"
+	"    let at = new Set<number>([0]);\n"
+	"    for (const run of runs) {\n"
+	"        const next = new Set<number>();\n"
+	"        for (const i of at) {\n"
+	"            if (typeof run === \"string\") {\n"
+	"                if (s.startsWith(run, i))\n"
+	"                    next.add(i + run.length);\n"
+	"                continue;\n"
+	"            }\n"
+	"            for (let j = i; ; j++) {\n"
+	"                if (j - i >= run[1])\n"
+	"                    next.add(j);\n"
+	"                if (j >= s.length || !takes_(run[0], s, i, j, delim))\n"
+	"                    break;\n"
+	"            }\n"
+	"        }\n"
+	"        at = next;\n"
+	"    }\n"
+	"    return at.has(s.length);\n"
+	"}\n"
+	"\n"
+	"function member_(item: Item, name: string, type: string): unknown {\n"
+	"    const v = item[name];\n"
+	"    return typeof v === \"object\" && v !== null ? (v as Record<string, unknown>)[type] : undefined;\n"
+	"}\n"
+	"\n"
+	"function utf8Length_(s: string): number {\n"
+	"    let n = 0;\n"
+	"    for (const ch of s) {\n"
+	"        const cp = ch.codePointAt(0) ?? 0;\n"
+	"        n += cp < 0x80 ? 1 : cp < 0x800 ? 2 : cp < 0x10000 ? 3 : 4;\n"
+	"    }\n"
+	"    return n;\n"
+	"}\n"
+	"\n"
+	"function fits_(e: Shape_, item: Item, delim: string): boolean {\n"
+	"    return e.keys.every(([name, type, max, runs]) => {\n"
+	"        const v = member_(item, name, type);\n"
+	"        return typeof v === \"string\" && utf8Length_(v) <= max && matches_(runs, v, delim);\n"
+	"    });\n"
+	"}\n"
+	"\n"
+	"/* Whether the item's constant attributes say it is e: it holds some, each\n"
+	" * with its value. */\n"
+	"function constantsSay_(e: Shape_, item: Item): boolean {\n"
+	"    let held = 0;\n"
+	"    for (const [name, type, value] of e.consts) {\n"
+	"        if (item[name] === undefined)\n"
+	"            continue;\n"
+	"        const v = member_(item, name, type);\n"
+	"        const same = type === \"BOOL\" ? v === (value === \"true\") : type === \"NULL\" ? v === true : v === value;\n"
+	"        if (!same)\n"
+	"            return false;\n"
+	"        held++;\n"
+	"    }\n"
+	"    return held > 0;\n"
+	"}\n"
+	"\n"
+	"function undeclared_(e: Shape_, item: Item): number {\n"
+	"    return Object.keys(item).filter((name) => !e.stored.includes(name)).length;\n"
+	"}\n"
+	"\n"
+	"function entityOf_(item: Item): string | null {\n"
+	"    /* Placeholder values without the delimiter first, then with it. */\n"
+	"    for (const delim of [DELIMITER_, \"\"]) {\n"
+	"        let tied = ENTITIES_.filter((e) => fits_(e, item, delim));\n"
+	"        if (tied.length > 1) {\n"
+	"            const saying = tied.filter((e) => constantsSay_(e, item));\n"
+	"            if (saying.length)\n"
+	"                tied = saying;\n"
+	"            const most = Math.max(...tied.map((e) => e.literal));\n"
+	"            tied = tied.filter((e) => e.literal === most);\n"
+	"        }\n"
+	"        if (tied.length > 1) {\n"
+	"            const fewest = Math.min(...tied.map((e) => undeclared_(e, item)));\n"
+	"            tied = tied.filter((e) => undeclared_(e, item) === fewest);\n"
+	"        }\n"
+	"        if (tied.length === 1)\n"
+	"            return tied[0].name;\n"
+	"        if (tied.length > 1)\n"
+	"            return null;\n"
+	"    }\n"
+	"    return null;\n"
+	"}\n";
+
+static void head(keys_writer *w)
+{
+	strbuf *sb = &w->sb;
+	strbuf_addstr(sb, "// ");
+	keys_comment(sb, keys_source_name(w->g));
+	strbuf_addstr(sb, ": TypeScript key builders generated by ddbc from the design '");
+	keys_comment(sb, w->g->name.s ? w->g->name.s : "");
+	strbuf_addstr(sb, "'; do not edit.\n//\n// Module ");
+	keys_comment(sb, w->module);
+	strbuf_addstr(sb, ": the names and builders of the C header (ddbc header), with the\n"
+		      "// same names. A builder returns the key or throws KeyBuildError; a parser\n"
+		      "// returns the parts or null; <key>_PREFIX is the text before the first\n"
+		      "// value (begins_with); <key>_prefix_to_<part> and <key>_after_<part> are\n"
+		      "// the range bounds of the keys whose parts up to <part> are given;\n"
+		      "// <prefix>_is_<entity>(item) tells items apart as `ddbc check-items` does;\n"
+		      "// <pattern>_request(...) is the request `ddbc export --format queries` writes.\n"
+		      "// Needs target ES2020 or later (bigint).\n\n");
+	strbuf_addstr(sb, "/** The key delimiter, which no text part of a key may hold. */\n"
+		      "const DELIMITER_: string = ");
+	cstr(sb, w->g->key_delimiter ? w->g->key_delimiter : "");
+	strbuf_addstr(sb, ";\n\n");
+	strbuf_addstr(sb, runtime);
+}
+
+static void shape(strbuf *sb, const char *name, const ddbc_hkey *k)
+{
+	strbuf_addf(sb, "const %s: readonly Piece_[] = [", name);
+	for (size_t i = 0; i < k->npieces; i++) {
+		const ddbc_hpiece *pc = &k->pieces[i];
+		if (i)
+			strbuf_addstr(sb, ", ");
+		if (pc->text) {
+			str(sb, pc->text, pc->len);
+			continue;
+		}
+		const ddbc_hparam *pm = &k->params[pc->param];
+		strbuf_addf(sb, "[%zu, %u, %s, ", pc->param, pc->width, pm->number ? "true" : "false");
+		cstr(sb, pm->source);
+		strbuf_addch(sb, ']');
+	}
+	strbuf_addstr(sb, "];\n");
+}
+
+static void params(strbuf *sb, const ddbc_hparam *ps, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		strbuf_addf(sb, "%s%s: %s", i ? ", " : "", ps[i].name,
+			    ps[i].number ? "number | bigint" : "string");
+}
+
+static void args(strbuf *sb, const ddbc_hparam *ps, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		strbuf_addf(sb, "%s%s", i ? ", " : "", ps[i].name);
+}
+
+static void cut(strbuf *sb, const keys_key *kk, const keys_cut *c)
+{
+	const ddbc_hkey *k = kk->ha->key;
+	const ddbc_hpiece *next = &k->pieces[c->piece + 1];
+	strbuf_addf(sb, "/** begins_with prefix of the keys with these parts. */\n"
+		    "export function %s(", c->prefix_func);
+	params(sb, k->params, c->nparams);
+	strbuf_addf(sb, "): string {\n    return build_(%s.slice(0, %zu), [", kk->shape, c->piece + 2);
+	args(sb, k->params, c->nparams);
+	strbuf_addstr(sb, "]);\n}\n");
+	if (!c->after_func)
+		return;
+	strbuf_addf(sb, "/** Above every key with these parts: an inclusive upper or exclusive\n"
+		    " * lower bound that takes them all in (range-bound-prefix). */\n"
+		    "export function %s(", c->after_func);
+	params(sb, k->params, c->nparams);
+	/* Locals end in "__", which no parameter does. */
+	strbuf_addf(sb, "): string {\n    const k__ = %s(", c->prefix_func);
+	args(sb, k->params, c->nparams);
+	strbuf_addstr(sb, ");\n    return k__.slice(0, k__.length - ");
+	str(sb, next->text, next->len);
+	strbuf_addstr(sb, ".length) + ");
+	str(sb, c->after, c->after_len);
+	strbuf_addstr(sb, ";\n}\n");
+}
+
+static void parser(strbuf *sb, const keys_key *kk)
+{
+	const ddbc_hattr *ha = kk->ha;
+	const ddbc_hkey *k = ha->key;
+	strbuf_addf(sb, "export interface %s {\n", ha->parts_struct);
+	for (size_t i = 0; i < k->nparams; i++)
+		strbuf_addf(sb, "    readonly %s: %s;\n", k->params[i].name,
+			    k->params[i].number ? "bigint" : "string");
+	strbuf_addf(sb, "}\nexport function %s(key: string): %s | null {\n"
+		    "    const v = parse_(key, %s, %zu);\n"
+		    "    if (v === null)\n        return null;\n    return { ",
+		    ha->parse_func, ha->parts_struct, kk->shape, k->nparams);
+	for (size_t i = 0; i < k->nparams; i++)
+		strbuf_addf(sb, "%s%s: v[%zu] as %s", i ? ", " : "", k->params[i].name, i,
+			    k->params[i].number ? "bigint" : "string");
+	strbuf_addstr(sb, " };\n}\n");
+}
+
+static void key(keys_writer *w, const keys_key *kk)
+{
+	strbuf *sb = &w->sb;
+	const ddbc_hattr *ha = kk->ha;
+	const ddbc_hkey *k = ha->key;
+	shape(sb, kk->shape, k);
+	strbuf_addf(sb, "export function %s(", ha->func);
+	params(sb, k->params, k->nparams);
+	strbuf_addf(sb, "): string {\n    return build_(%s, [", kk->shape);
+	args(sb, k->params, k->nparams);
+	strbuf_addstr(sb, "]);\n}\n");
+	if (ha->parse_func)
+		parser(sb, kk);
+	for (size_t i = 0; i < kk->ncuts; i++)
+		cut(sb, kk, &kk->cuts[i]);
+}
+
+static const keys_syntax syntax;
+
+static const keys_data_style data_style = {
+	"    {\n        name: ", ",\n        keys: [", "[", "], ", "[", "]", "", "", "[%d, %zu]",
+	"],\n        literal: %zu,\n        consts: [", "[", "], ", "],\n        stored: [", ", ",
+	"],\n    },\n",
+};
+
+static void guards(keys_writer *w, const keys_guard *gs, size_t n, const char *entity_of)
+{
+	strbuf *sb = &w->sb;
+	strbuf_addstr(sb, guard_runtime);
+	strbuf_addstr(sb, "\nconst ENTITIES_: readonly Shape_[] = [\n");
+	for (size_t i = 0; i < n; i++) {
+		keys_guard_data(&w->sb, &gs[i], &data_style, syntax.ts);
+		keys_flush(w);
+	}
+	strbuf_addf(sb, "];\n\n/** The entity the item is, or null: none or several fit it. */\n"
+		    "export function %s(item: Item): string | null {\n"
+		    "    return entityOf_(item);\n}\n", entity_of);
+	for (size_t i = 0; i < n; i++) {
+		strbuf_addf(sb, "export function %s(item: Item): boolean {\n    return %s(item) === ",
+			    gs[i].func, entity_of);
+		cstr(sb, gs[i].e->name.s);
+		strbuf_addstr(sb, ";\n}\n");
+	}
+}
+
+static void value_expr(strbuf *sb, const keys_request *r, size_t i)
+{
+	const ddbc_hkey *k = &r->hp->values[i].key;
+	strbuf_addf(sb, "build_(%s, [", r->shapes[i]);
+	args(sb, k->params, k->nparams);
+	strbuf_addstr(sb, "])");
+}
+
+static const keys_json_style style = { "{", "}", "[", "]", "true", "false", "null", true };
+
+static void request(keys_writer *w, const keys_request *r)
+{
+	strbuf *sb = &w->sb;
+	const ddbc_pattern *p = r->hp->pattern;
+	strbuf_addstr(sb, "\n// ---- access pattern ");
+	keys_comment(sb, p->id.s);
+	strbuf_addf(sb, "\n\nexport const %s = ", r->op_const);
+	cstr(sb, r->operation);
+	strbuf_addstr(sb, ";\n");
+	for (size_t i = 0; i < r->hp->nvalues; i++)
+		if (r->shapes[i])
+			shape(sb, r->shapes[i], &r->hp->values[i].key);
+	strbuf_addf(sb, "export function %s(", r->func);
+	params(sb, r->params, r->nparams);
+	strbuf_addstr(sb, ") {\n    return ");
+	keys_json(sb, r->input, &style, r, value_expr, 1);
+	strbuf_addstr(sb, ";\n}\n");
+}
+
+static void tail(keys_writer *w)
+{
+	(void)w;
+}
+
+static const keys_syntax syntax = { "//", "export const ", ";", " //", "\n", true };
+
+const keys_ops ddbc_keys_ts_ops = { &syntax, head, key, guards, request, tail };

@@ -1,0 +1,42 @@
+// driver.cjs - the conformance vectors run with a TypeScript module (compiled by tsc)
+//
+// usage: node driver.cjs MODULE.js vectors.json VECTORS.out REQUESTS.out
+//
+// Writes one line per vector, in the order of their ids (tests/keys/vectors.c
+// says which), and the request of every read pattern for its example
+// arguments as one JSON object { func: request }.
+'use strict';
+const fs = require('node:fs');
+const path = require('node:path');
+
+const [modPath, vecPath, outPath, reqPath] = process.argv.slice(2);
+const m = require(path.resolve(modPath));
+const v = JSON.parse(fs.readFileSync(vecPath, 'utf8'));
+const hex = (s) => Buffer.from(s, 'utf8').toString('hex');
+const lines = [];
+const arg = (value, number) => (number ? BigInt(value) : value);
+
+for (const k of v.keys) {
+  for (const b of k.build) {
+    const args = b.values.map((x, i) => arg(x, k.params[i].number));
+    let line;
+    try {
+      line = `B ${b.id} ${hex(m[k.builder](...args))}`;
+    } catch (e) {
+      if (!(e instanceof m.KeyBuildError)) throw e;
+      line = `B ${b.id} refused`;
+    }
+    lines.push([b.id, line]);
+  }
+  for (const p of k.parse) {
+    const r = m[k.parser](p.key);
+    const parts = r === null ? ' refused'
+      : k.params.map((q) => (q.number ? ` n:${r[q.name]}` : ` t:${hex(r[q.name])}`)).join('');
+    lines.push([p.id, `P ${p.id}${parts}`]);
+  }
+}
+lines.sort((a, b) => a[0] - b[0]);
+fs.writeFileSync(outPath, lines.map((l) => `${l[1]}\n`).join(''));
+const requests = {};
+for (const r of v.requests) requests[r.func] = m[r.func](...r.args.map((a) => arg(a.value, a.number)));
+fs.writeFileSync(reqPath, JSON.stringify(requests));

@@ -1,0 +1,203 @@
+// engine.mjs - each design's generated pattern requests on dynalite: TypeScript and Go
+//
+// usage: node engine.mjs DIR...
+//
+// Each DIR holds what tests/keys.test made for one design: vectors.json (per
+// read pattern its request function, example arguments and entities),
+// model.json and tables.json (the model and CreateTable exports), ts.js (the
+// TypeScript module compiled by tsc) and gd (the Go driver, when Go is
+// there). On dynalite (started here on 127.0.0.1, stopped at the end) the
+// tables are created and every example item put; then every request the
+// TypeScript module returns is sent with @aws-sdk/client-dynamodb, and the Go
+// driver sends its own over HTTP: the items that come back, told apart by
+// the module's own <prefix>_entity_of, must be exactly the pattern's
+// entities (for a sample, whose examples are written for its patterns; in
+// other designs they must be some of them, and tests/keys.test compares
+// the languages), and the request as returned (ProjectionExpression
+// included) as many items. DIR/ts.entities and DIR/go.entities get what
+// each language found: "FUNC<TAB>ENTITY,ENTITY" lines. A multi-attribute GSI, which dynalite lacks, is left out and
+// its patterns skipped. Prints a line per check; exits 1 when one failed.
+import { readFileSync, writeFileSync, existsSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
+import dynalite from 'dynalite';
+import {
+  DynamoDBClient, CreateTableCommand, DeleteTableCommand, PutItemCommand, GetItemCommand,
+  QueryCommand, ScanCommand,
+} from '@aws-sdk/client-dynamodb';
+
+const require = createRequire(import.meta.url);
+const COMMANDS = { Query: QueryCommand, Scan: ScanCommand };
+let failed = 0;
+
+const readJson = (path) => JSON.parse(readFileSync(path, 'utf8'));
+
+function toAttr(value, type) {
+  switch (type) {
+    case 'S': return { S: String(value) };
+    case 'N': return { N: String(value) };
+    case 'B': return { B: Buffer.from(String(value), 'base64') };
+    case 'BOOL': return { BOOL: Boolean(value) };
+    case 'NULL': return { NULL: true };
+    case 'SS': return { SS: value.map(String) };
+    case 'NS': return { NS: value.map(String) };
+    default: break;
+  }
+  if (value === null) return { NULL: true };
+  if (typeof value === 'string') return { S: value };
+  if (typeof value === 'number') return { N: String(value) };
+  if (typeof value === 'boolean') return { BOOL: value };
+  if (Array.isArray(value)) return { L: value.map((v) => toAttr(v)) };
+  return { M: Object.fromEntries(Object.entries(value).map(([k, v]) => [k, toAttr(v)])) };
+}
+
+function isMultiAttribute(ix) {
+  return ix.KeySchema.filter((k) => k.KeyType === 'HASH').length > 1 ||
+    ix.KeySchema.filter((k) => k.KeyType === 'RANGE').length > 1;
+}
+
+// The request without ProjectionExpression (and the names only it used),
+// so that whole items come back to be told apart.
+function whole(input) {
+  const copy = { ...input };
+  delete copy.ProjectionExpression;
+  if (input.ProjectionExpression && copy.ExpressionAttributeNames) {
+    const used = copy.KeyConditionExpression || '';
+    copy.ExpressionAttributeNames = Object.fromEntries(
+      Object.entries(copy.ExpressionAttributeNames).filter(([ref]) => used.includes(ref)));
+    if (!Object.keys(copy.ExpressionAttributeNames).length) delete copy.ExpressionAttributeNames;
+  }
+  return copy;
+}
+
+async function readAll(client, operation, input) {
+  if (operation === 'GetItem') {
+    const out = await client.send(new GetItemCommand(input));
+    return out.Item ? [out.Item] : [];
+  }
+  const items = [];
+  let start;
+  do {
+    const page = { ...input };
+    if (start) page.ExclusiveStartKey = start;
+    const out = await client.send(new COMMANDS[operation](page));
+    items.push(...(out.Items || []));
+    start = out.LastEvaluatedKey;
+  } while (start);
+  return items;
+}
+
+function report(what, problems) {
+  if (problems.length) {
+    failed++;
+    console.log(`FAIL - ${what}: ${problems.join('; ')}`);
+  } else {
+    console.log(`ok - ${what}`);
+  }
+}
+
+function entitiesProblems(got, expected, strict) {
+  const want = new Set(expected);
+  const problems = [];
+  const extra = [...got].filter((e) => !want.has(e));
+  const absent = strict ? [...want].filter((e) => !got.has(e)) : [];
+  if (extra.length) problems.push(`returned ${extra.join(', ')} too`);
+  if (absent.length) problems.push(`returned no ${absent.join(', ')}`);
+  return problems;
+}
+
+async function runDesign(client, endpoint, dir) {
+  const v = readJson(`${dir}/vectors.json`);
+  const model = readJson(`${dir}/model.json`);
+  const m = require(`${dir}/ts.js`);
+  const strict = existsSync(`${dir}/sample`);
+  const found = { ts: [], go: [] };
+  const missing = new Set();
+  const tables = readJson(`${dir}/tables.json`).map((req) => {
+    const copy = { ...req };
+    const gsis = (req.GlobalSecondaryIndexes || []).filter((ix) => {
+      if (!isMultiAttribute(ix)) return true;
+      missing.add(`${req.TableName}/${ix.IndexName}`);
+      return false;
+    });
+    delete copy.GlobalSecondaryIndexes;
+    if (gsis.length) copy.GlobalSecondaryIndexes = gsis;
+    const keys = new Set(copy.KeySchema.map((k) => k.AttributeName));
+    for (const ix of [...gsis, ...(copy.LocalSecondaryIndexes || [])])
+      for (const k of ix.KeySchema) keys.add(k.AttributeName);
+    copy.AttributeDefinitions = req.AttributeDefinitions.filter((d) => keys.has(d.AttributeName));
+    return copy;
+  });
+  for (const t of tables) await client.send(new CreateTableCommand(t));
+  try {
+    for (const e of model.entities) {
+      const types = Object.fromEntries(e.attributes.map((a) => [a.name, a.type]));
+      for (const ex of e.examples) {
+        const item = Object.fromEntries(Object.entries(ex).map(([k, x]) => [k, toAttr(x, types[k])]));
+        await client.send(new PutItemCommand({ TableName: e.table, Item: item }));
+      }
+    }
+    const runnable = v.requests.filter((r) => !(r.input.IndexName &&
+      missing.has(`${r.input.TableName}/${r.input.IndexName}`)));
+    for (const r of v.requests)
+      if (!runnable.includes(r)) console.log(`skip - ${dir}: ${r.pattern}: dynalite has no multi-attribute GSI keys`);
+    for (const r of runnable) {
+      const what = `TypeScript ${r.func} returns ${JSON.stringify(r.entities)}`;
+      try {
+        const req = m[r.func](...r.args.map((a) => (a.number ? BigInt(a.value) : a.value)));
+        const items = await readAll(client, r.operation, whole(req));
+        const got = new Set(items.map((item) => m[v.entity_of](item) ?? 'an item no guard names'));
+        const problems = entitiesProblems(got, r.entities, strict);
+        found.ts.push(`${r.func}\t${[...got].sort().join(',')}\n`);
+        if (req.ProjectionExpression) {
+          const projected = await readAll(client, r.operation, req);
+          if (projected.length !== items.length)
+            problems.push(`${projected.length} item(s) with ProjectionExpression, ${items.length} without`);
+        }
+        report(what, problems);
+      } catch (e) {
+        report(what, [`${e.name}: ${e.message}`]);
+      }
+    }
+    if (existsSync(`${dir}/gd`)) {
+      // Asynchronously: dynalite answers the driver from this process.
+      const { stdout: out } = await promisify(execFile)(`${dir}/gd`,
+        ['engine', endpoint, `${dir}/vectors.json`, ...runnable.map((r) => r.func)],
+        { encoding: 'utf8' });
+      const lines = new Map(out.split('\n').filter(Boolean).map((l) => l.split('\t')));
+      for (const r of runnable) {
+        const line = lines.get(r.func);
+        const got = new Set(line ? line.split(',').filter(Boolean) : []);
+        found.go.push(`${r.func}\t${[...got].sort().join(',')}\n`);
+        report(`Go ${r.func} returns ${JSON.stringify(r.entities)}`,
+          line === undefined ? ['no answer'] : entitiesProblems(got, r.entities, strict));
+      }
+      writeFileSync(`${dir}/go.entities`, found.go.join(''));
+    }
+    writeFileSync(`${dir}/ts.entities`, found.ts.join(''));
+  } finally {
+    for (const t of tables) await client.send(new DeleteTableCommand({ TableName: t.TableName }));
+  }
+}
+
+const server = dynalite({ createTableMs: 0, deleteTableMs: 0, updateTableMs: 0 });
+await new Promise((resolve, reject) => {
+  server.once('error', reject);
+  server.listen(0, '127.0.0.1', resolve);
+});
+const endpoint = `http://127.0.0.1:${server.address().port}`;
+const client = new DynamoDBClient({
+  endpoint, region: 'us-east-1', maxAttempts: 1,
+  credentials: { accessKeyId: 'ddbc', secretAccessKey: 'ddbc' },
+});
+try {
+  for (const dir of process.argv.slice(2)) await runDesign(client, endpoint, dir);
+} catch (e) {
+  failed++;
+  console.log(`FAIL - dynalite: ${e.name}: ${e.message}`);
+} finally {
+  client.destroy();
+  await new Promise((resolve) => server.close(resolve));
+}
+process.exit(failed ? 1 : 0);

@@ -1,0 +1,25 @@
+// sdk_types.cjs - a TypeScript file that hands every request of a module to the SDK
+//
+// usage: node sdk_types.cjs vectors.json MODULE > sdk.ts
+//
+// Each read pattern's request function, called with its example arguments,
+// goes to the @aws-sdk/client-dynamodb command of its operation: `tsc
+// --strict` then proves that the module's requests are what the SDK's
+// QueryCommandInput, GetItemCommandInput and ScanCommandInput take, as they are.
+'use strict';
+const fs = require('node:fs');
+
+const [vecPath, mod] = process.argv.slice(2);
+const v = JSON.parse(fs.readFileSync(vecPath, 'utf8'));
+const command = { Query: 'QueryCommand', GetItem: 'GetItemCommand', Scan: 'ScanCommand' };
+const lines = [
+  'import { QueryCommand, GetItemCommand, ScanCommand } from "@aws-sdk/client-dynamodb";',
+  `import * as m from ${JSON.stringify(`./${mod}`)};`,
+  'export const commands = [',
+];
+for (const r of v.requests) {
+  const args = r.args.map((a) => (a.number ? `${a.value}n` : JSON.stringify(a.value)));
+  lines.push(`    new ${command[r.operation]}(m.${r.func}(${args.join(', ')})),`);
+}
+lines.push('];');
+process.stdout.write(`${lines.join('\n')}\n`);

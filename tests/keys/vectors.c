@@ -1,0 +1,723 @@
+/* vectors.c - conformance vectors of a design's key builders and parsers
+ *
+ * usage: keys_vectors DESIGN OUTDIR GOPACKAGE
+ *
+ * Reads the header's plan of DESIGN (model/header_plan.h) and writes to
+ * OUTDIR what tests/keys.test runs in C, TypeScript, Python and Go:
+ *   vectors.json   per key its builder, parser and parameters; values to
+ *                  build keys from and keys to parse; per read pattern its
+ *                  request function, arguments and the queries export's
+ *                  request for them
+ *   expected.txt   what every language must print for them (the drivers'
+ *                  lines: "B id HEX" a built key, "P id t:HEX n:DEC" parsed
+ *                  parts, "refused" for either)
+ *   expected_c.txt the same without the builds the languages refuse: the C
+ *                  header's builders are snprintf, which refuses nothing
+ *   vectors.c      a C program printing those lines with the header
+ *   registry.go    the Go driver's table of the package's functions
+ * Values come from every example item (the key the item holds must be the
+ * one built), then edge values per parameter: the empty string, Unicode,
+ * the delimiter inside a value and the literal after it (both refused),
+ * numbers at their width, above it, negative and at the 64-bit ends. Keys
+ * to parse are every built one, one whose last text value holds the
+ * delimiter (read back whole, as the C parser does), and mutations no
+ * parser may accept: another first literal, a number out of shape ("-0",
+ * a zero before a full width, too short for its width, out of range, no
+ * digits), text after the end.
+ */
+#include "emit/emit.h"
+#include "emit/emit_json.h"
+#include "input/load.h"
+#include "rules/check.h"
+#include "model/header_plan.h"
+#include "model/semantics.h"
+#include "util/strbuf.h"
+
+#include <jansson.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct gen {
+	const ddbc_design *g;
+	const char *gopkg;
+	json_t *keys;            /* vectors.json "keys" */
+	strbuf expected, expected_c, c, go_b, go_p;
+	int next_id;
+} gen;
+
+/* ---- values -------------------------------------------------------------------- */
+
+typedef struct value {
+	char *text;              /* text, or a number's decimal digits */
+} value;
+
+static void add_hex(strbuf *sb, const char *s, size_t len)
+{
+	for (size_t i = 0; i < len; i++)
+		strbuf_addf(sb, "%02x", (unsigned char)s[i]);
+}
+
+static void c_lit(strbuf *sb, const char *s, size_t len)
+{
+	strbuf_addch(sb, '"');
+	for (size_t i = 0; i < len; i++)
+		strbuf_addf(sb, "\\%03o", (unsigned char)s[i]);
+	strbuf_addch(sb, '"');
+}
+
+static bool contains(const char *s, size_t len, const char *needle, size_t n)
+{
+	for (size_t i = 0; n && i + n <= len; i++)
+		if (!memcmp(s + i, needle, n))
+			return true;
+	return false;
+}
+
+/* The key the values build, or false when a builder refuses them: a text
+ * value that holds the delimiter, or whose next literal first occurs in
+ * it (value + literal finds the literal before the value's end). */
+static bool build(const gen *G, const ddbc_hkey *k, value *vals, strbuf *key)
+{
+	const char *delim = G->g->key_delimiter ? G->g->key_delimiter : "";
+	strbuf_reset(key);
+	for (size_t i = 0; i < k->npieces; i++) {
+		const ddbc_hpiece *pc = &k->pieces[i];
+		if (pc->text) {
+			strbuf_add(key, pc->text, pc->len);
+			continue;
+		}
+		const char *v = vals[pc->param].text;
+		if (k->params[pc->param].number) {
+			strbuf_addf(key, "%0*lld", (int)pc->width, strtoll(v, NULL, 10));
+			continue;
+		}
+		size_t len = strlen(v);
+		if (contains(v, len, delim, strlen(delim)))
+			return false;
+		const ddbc_hpiece *next = i + 1 < k->npieces ? &k->pieces[i + 1] : NULL;
+		if (next && next->text) {
+			strbuf both = STRBUF_INIT;
+			strbuf_addstr(&both, v);
+			strbuf_add(&both, next->text, next->len);
+			bool early = contains(both.buf, len + next->len - 1, next->text, next->len);
+			strbuf_release(&both);
+			if (early)
+				return false;
+		}
+		strbuf_addstr(key, v);
+	}
+	return true;
+}
+
+/* ---- output --------------------------------------------------------------------- */
+
+static void parts_line(strbuf *sb, const ddbc_hkey *k, value *vals)
+{
+	for (size_t i = 0; i < k->nparams; i++) {
+		if (k->params[i].number) {
+			strbuf_addf(sb, " n:%s", vals[i].text);
+		} else {
+			strbuf_addstr(sb, " t:");
+			add_hex(sb, vals[i].text, strlen(vals[i].text));
+		}
+	}
+}
+
+static void c_call_args(strbuf *sb, const ddbc_hkey *k, value *vals)
+{
+	for (size_t i = 0; i < k->nparams; i++) {
+		strbuf_addstr(sb, ", ");
+		if (k->params[i].number && !strcmp(vals[i].text, "-9223372036854775808"))
+			strbuf_addstr(sb, "(-9223372036854775807LL - 1)");
+		else if (k->params[i].number)
+			strbuf_addf(sb, "%sLL", vals[i].text);
+		else
+			c_lit(sb, vals[i].text, strlen(vals[i].text));
+	}
+}
+
+static void add_build(gen *G, const ddbc_hattr *ha, json_t *builds, value *vals)
+{
+	const ddbc_hkey *k = ha->key;
+	int id = G->next_id++;
+	json_t *args = json_array();
+	for (size_t i = 0; i < k->nparams; i++)
+		json_array_append_new(args, json_string(vals[i].text));
+	json_t *b = json_object();
+	json_object_set_new(b, "id", json_integer(id));
+	json_object_set_new(b, "values", args);
+	json_array_append_new(builds, b);
+	strbuf key = STRBUF_INIT;
+	bool ok = build(G, k, vals, &key);
+	strbuf_addf(&G->expected, "B %d ", id);
+	if (ok)
+		add_hex(&G->expected, key.buf ? key.buf : "", key.len);
+	else
+		strbuf_addstr(&G->expected, "refused");
+	strbuf_addch(&G->expected, '\n');
+	if (ok) {
+		strbuf_addf(&G->expected_c, "B %d ", id);
+		add_hex(&G->expected_c, key.buf ? key.buf : "", key.len);
+		strbuf_addch(&G->expected_c, '\n');
+		strbuf_addf(&G->c, "\tn = %s(buf, sizeof buf", ha->func);
+		c_call_args(&G->c, k, vals);
+		strbuf_addf(&G->c, ");\n\tbuilt(%d, buf, n);\n", id);
+	}
+	strbuf_release(&key);
+}
+
+static void c_parts(strbuf *sb, const ddbc_hattr *ha)
+{
+	const ddbc_hkey *k = ha->key;
+	for (size_t i = 0; i < k->nparams; i++) {
+		if (k->params[i].number)
+			strbuf_addf(sb, "\t\tprintf(\" n:%%lld\", p.%s);\n", k->params[i].name);
+		else
+			strbuf_addf(sb, "\t\tspan(p.%s.ptr, p.%s.len);\n", k->params[i].name,
+				    k->params[i].name);
+	}
+}
+
+/* A key to parse; vals NULL: every parser refuses it. */
+static void add_parse(gen *G, const ddbc_hattr *ha, json_t *parses, const char *key, size_t len,
+		      value *vals)
+{
+	int id = G->next_id++;
+	json_t *p = json_object();
+	json_object_set_new(p, "id", json_integer(id));
+	json_object_set_new(p, "key", json_stringn(key, len));
+	json_array_append_new(parses, p);
+	strbuf line = STRBUF_INIT;
+	strbuf_addf(&line, "P %d", id);
+	if (vals)
+		parts_line(&line, ha->key, vals);
+	else
+		strbuf_addstr(&line, " refused");
+	strbuf_addch(&line, '\n');
+	strbuf_addstr(&G->expected, line.buf);
+	strbuf_addstr(&G->expected_c, line.buf);
+	strbuf_release(&line);
+	strbuf_addf(&G->c, "\t{\n\t\tstruct %s p;\n\t\tprintf(\"P %d\");\n\t\tif (%s(", ha->parts_struct,
+		    id, ha->parse_func);
+	c_lit(&G->c, key, len);
+	strbuf_addstr(&G->c, ", &p) != 0) {\n\t\t\tputs(\" refused\");\n\t\t} else {\n");
+	c_parts(&G->c, ha);
+	strbuf_addstr(&G->c, "\t\t\tputchar('\\n');\n\t\t}\n\t}\n");
+}
+
+/* ---- vectors of one key ------------------------------------------------------------- */
+
+static char *scalar_text(const ddbc_node *v)
+{
+	strbuf sb = STRBUF_INIT;
+	ddbc_json_scalar_text(v, &sb);
+	return strbuf_detach(&sb);
+}
+
+/* The values of item for k's parameters; false when it lacks one. */
+static bool item_values(const ddbc_hkey *k, const ddbc_node *item, value *vals)
+{
+	for (size_t i = 0; i < k->nparams; i++) {
+		const ddbc_node *v = ddbc_node_get(item, k->params[i].source);
+		if (!v || v->kind != DDBC_NODE_SCALAR || ddbc_node_is_null(v))
+			return false;
+		vals[i].text = scalar_text(v);
+		char *end;
+		if (k->params[i].number) {
+			strtoll(vals[i].text, &end, 10);
+			if (*end || !*vals[i].text)
+				return false;
+		}
+	}
+	return true;
+}
+
+static void free_values(value *vals, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		free(vals[i].text);
+		vals[i].text = NULL;
+	}
+}
+
+static void copy_values(value *to, const value *from, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		to[i].text = strdup(from[i].text);
+}
+
+/* Builds vals, and parses what it built. */
+static void vector(gen *G, const ddbc_hattr *ha, json_t *builds, json_t *parses, value *vals)
+{
+	add_build(G, ha, builds, vals);
+	strbuf key = STRBUF_INIT;
+	if (ha->parse_func && build(G, ha->key, vals, &key))
+		add_parse(G, ha, parses, key.buf ? key.buf : "", key.len, vals);
+	strbuf_release(&key);
+}
+
+/* The values of base with parameter i set to text. */
+static void vary(gen *G, const ddbc_hattr *ha, json_t *builds, json_t *parses, const value *base,
+		 size_t i, const char *text)
+{
+	size_t n = ha->key->nparams;
+	value *vals = calloc(n + 1, sizeof(value));
+	copy_values(vals, base, n);
+	free(vals[i].text);
+	vals[i].text = strdup(text);
+	vector(G, ha, builds, parses, vals);
+	free_values(vals, n);
+	free(vals);
+}
+
+static const ddbc_hpiece *piece_of(const ddbc_hkey *k, size_t param, size_t *at)
+{
+	for (size_t i = 0; i < k->npieces; i++)
+		if (!k->pieces[i].text && k->pieces[i].param == param) {
+			*at = i;
+			return &k->pieces[i];
+		}
+	return NULL;
+}
+
+static void edge_values(gen *G, const ddbc_hattr *ha, json_t *builds, json_t *parses,
+			const value *base)
+{
+	const ddbc_hkey *k = ha->key;
+	const char *delim = G->g->key_delimiter ? G->g->key_delimiter : "#";
+	for (size_t i = 0; i < k->nparams; i++) {
+		size_t at;
+		const ddbc_hpiece *pc = piece_of(k, i, &at);
+		if (k->params[i].number) {
+			char buf[64];
+			unsigned w = pc ? pc->width : 0;
+			static const char *const fixed[] = { "0", "7", "-5", "9223372036854775807",
+							     "-9223372036854775808" };
+			for (size_t f = 0; f < sizeof(fixed) / sizeof(fixed[0]); f++)
+				vary(G, ha, builds, parses, base, i, fixed[f]);
+			if (w && w < 19) {
+				long long p = 1;
+				for (unsigned d = 0; d < w; d++)
+					p *= 10;
+				snprintf(buf, sizeof buf, "%lld", p - 1);  /* at its width */
+				vary(G, ha, builds, parses, base, i, buf);
+				snprintf(buf, sizeof buf, "%lld", p + 3);  /* above it */
+				vary(G, ha, builds, parses, base, i, buf);
+			}
+			continue;
+		}
+		vary(G, ha, builds, parses, base, i, "");
+		vary(G, ha, builds, parses, base, i, "\xc3\xa9\xe6\x97\xa5\xe6\x9c\xac\xf0\x9f\x8e\x89");
+		strbuf t = STRBUF_INIT;
+		strbuf_addf(&t, "a%sb", delim);
+		vary(G, ha, builds, parses, base, i, t.buf);
+		const ddbc_hpiece *next = pc && at + 1 < k->npieces ? &k->pieces[at + 1] : NULL;
+		if (next && next->text) {
+			strbuf_reset(&t);
+			strbuf_addch(&t, 'x');
+			strbuf_add(&t, next->text, next->len);
+			strbuf_addch(&t, 'y');
+			vary(G, ha, builds, parses, base, i, t.buf);
+		}
+		strbuf_release(&t);
+	}
+}
+
+/* The key of base with piece `at` (a number) written as text instead. */
+static void number_mutation(gen *G, const ddbc_hattr *ha, json_t *parses, const value *base,
+			    size_t at, const char *text)
+{
+	const ddbc_hkey *k = ha->key;
+	strbuf key = STRBUF_INIT;
+	for (size_t i = 0; i < k->npieces; i++) {
+		const ddbc_hpiece *pc = &k->pieces[i];
+		if (pc->text)
+			strbuf_add(&key, pc->text, pc->len);
+		else if (i == at)
+			strbuf_addstr(&key, text);
+		else if (k->params[pc->param].number)
+			strbuf_addf(&key, "%0*lld", (int)pc->width,
+				    strtoll(base[pc->param].text, NULL, 10));
+		else
+			strbuf_addstr(&key, base[pc->param].text);
+	}
+	add_parse(G, ha, parses, key.buf, key.len, NULL);
+	strbuf_release(&key);
+}
+
+static void invalid_keys(gen *G, const ddbc_hattr *ha, json_t *parses, const value *base)
+{
+	const ddbc_hkey *k = ha->key;
+	strbuf key = STRBUF_INIT;
+	if (!build(G, k, (value *)base, &key)) {
+		strbuf_release(&key);
+		return;
+	}
+	const ddbc_hpiece *first = &k->pieces[0], *last = &k->pieces[k->npieces - 1];
+	if (first->text) {
+		/* The first character replaced whole, so the key stays UTF-8. */
+		size_t skip = 1;
+		while (skip < key.len && ((unsigned char)key.buf[skip] & 0xC0) == 0x80)
+			skip++;
+		strbuf m = STRBUF_INIT;
+		strbuf_addch(&m, key.buf[0] == 'X' ? 'Y' : 'X');
+		strbuf_add(&m, key.buf + skip, key.len - skip);
+		add_parse(G, ha, parses, m.buf, m.len, NULL);
+		strbuf_release(&m);
+	}
+	if (last->text || k->params[last->param].number) {
+		strbuf m = STRBUF_INIT;
+		strbuf_add(&m, key.buf, key.len);
+		strbuf_addch(&m, 'x');
+		add_parse(G, ha, parses, m.buf, m.len, NULL);
+		strbuf_release(&m);
+	}
+	for (size_t i = 0; i < k->npieces; i++) {
+		const ddbc_hpiece *pc = &k->pieces[i];
+		if (pc->text || !k->params[pc->param].number)
+			continue;
+		number_mutation(G, ha, parses, base, i, "-0");
+		number_mutation(G, ha, parses, base, i, "");
+		number_mutation(G, ha, parses, base, i, "9223372036854775808");
+		number_mutation(G, ha, parses, base, i, "-9223372036854775809");
+		strbuf z = STRBUF_INIT;
+		strbuf_addch(&z, '0');
+		for (unsigned d = 0; d < (pc->width ? pc->width : 1); d++)
+			strbuf_addch(&z, '1');
+		number_mutation(G, ha, parses, base, i, z.buf);
+		if (pc->width > 1) {
+			/* One digit short of the width, and a single digit. */
+			strbuf_reset(&z);
+			for (unsigned d = 0; d + 1 < pc->width; d++)
+				strbuf_addch(&z, '1');
+			number_mutation(G, ha, parses, base, i, z.buf);
+			number_mutation(G, ha, parses, base, i, "1");
+		}
+		strbuf_release(&z);
+	}
+	/* The last value, a text, holds the delimiter: read back whole. */
+	if (!last->text && !k->params[last->param].number && G->g->key_delimiter) {
+		strbuf m = STRBUF_INIT;
+		strbuf_add(&m, key.buf, key.len);
+		strbuf_addstr(&m, G->g->key_delimiter);
+		strbuf_addstr(&m, "z");
+		value *vals = calloc(k->nparams + 1, sizeof(value));
+		copy_values(vals, base, k->nparams);
+		size_t p = last->param;
+		strbuf v = STRBUF_INIT;
+		strbuf_addf(&v, "%s%sz", vals[p].text, G->g->key_delimiter);
+		free(vals[p].text);
+		vals[p].text = strbuf_detach(&v);
+		/* Only when the parameter is used once: it must read the same. */
+		size_t uses = 0;
+		for (size_t i = 0; i < k->npieces; i++)
+			uses += !k->pieces[i].text && k->pieces[i].param == p;
+		if (uses == 1)
+			add_parse(G, ha, parses, m.buf, m.len, vals);
+		free_values(vals, k->nparams);
+		free(vals);
+		strbuf_release(&m);
+	}
+	strbuf_release(&key);
+}
+
+/* A Go name as emit_keys_go.c exports it. */
+static void go_name(strbuf *sb, const char *name)
+{
+	if (name[0] >= 'a' && name[0] <= 'z') {
+		strbuf_addch(sb, (char)(name[0] - 'a' + 'A'));
+		strbuf_addstr(sb, name + 1);
+	} else if (name[0] == '_') {
+		strbuf_addf(sb, "P%s", name);
+	} else {
+		strbuf_addstr(sb, name);
+	}
+}
+
+static void go_entry(gen *G, const ddbc_hattr *ha)
+{
+	const ddbc_hkey *k = ha->key;
+	strbuf_addf(&G->go_b, "\t\"%s\": func(a []string) (string, error) { return k.", ha->func);
+	go_name(&G->go_b, ha->func);
+	strbuf_addch(&G->go_b, '(');
+	for (size_t i = 0; i < k->nparams; i++)
+		strbuf_addf(&G->go_b, k->params[i].number ? "%snum(a[%zu])" : "%sa[%zu]",
+			    i ? ", " : "", i);
+	strbuf_addstr(&G->go_b, ") },\n");
+	if (!ha->parse_func)
+		return;
+	strbuf_addf(&G->go_p, "\t\"%s\": func(s string) ([]string, bool) {\n\t\tp, ok := k.",
+		    ha->parse_func);
+	go_name(&G->go_p, ha->parse_func);
+	strbuf_addstr(&G->go_p, "(s)\n\t\treturn []string{");
+	for (size_t i = 0; i < k->nparams; i++) {
+		strbuf_addstr(&G->go_p, i ? ", " : "");
+		strbuf_addstr(&G->go_p, k->params[i].number ? "n(p." : "t(p.");
+		go_name(&G->go_p, k->params[i].name);
+		strbuf_addch(&G->go_p, ')');
+	}
+	strbuf_addstr(&G->go_p, "}, ok\n\t},\n");
+}
+
+static void key_vectors(gen *G, const ddbc_hentity *he, const ddbc_hattr *ha)
+{
+	const ddbc_hkey *k = ha->key;
+	const ddbc_entity *e = he->entity;
+	json_t *kj = json_object(), *params = json_array();
+	json_t *builds = json_array(), *parses = json_array();
+	json_object_set_new(kj, "builder", json_string(ha->func));
+	json_object_set_new(kj, "parser", ha->parse_func ? json_string(ha->parse_func) : json_null());
+	for (size_t i = 0; i < k->nparams; i++) {
+		json_t *p = json_object();
+		json_object_set_new(p, "name", json_string(k->params[i].name));
+		json_object_set_new(p, "number", json_boolean(k->params[i].number));
+		json_array_append_new(params, p);
+	}
+	value *base = calloc(k->nparams + 1, sizeof(value));
+	bool have_base = false;
+	for (size_t x = 0; x < e->nexamples; x++) {
+		value *vals = calloc(k->nparams + 1, sizeof(value));
+		if (item_values(k, e->examples[x], vals)) {
+			strbuf key = STRBUF_INIT;
+			const ddbc_node *held = ddbc_node_get(e->examples[x], ha->attr->name.s);
+			if (held && held->kind == DDBC_NODE_SCALAR && build(G, k, vals, &key) &&
+			    (held->n != key.len || memcmp(held->u.text, key.buf, key.len))) {
+				fprintf(stderr, "example %zu of %s holds %s '%s', built '%s'\n", x + 1,
+					e->name.s, ha->attr->name.s, held->u.text, key.buf);
+				exit(1);
+			}
+			strbuf_release(&key);
+			vector(G, ha, builds, parses, vals);
+			if (!have_base) {
+				copy_values(base, vals, k->nparams);
+				have_base = true;
+			}
+		}
+		free_values(vals, k->nparams);
+		free(vals);
+	}
+	if (!have_base)
+		for (size_t i = 0; i < k->nparams; i++)
+			base[i].text = strdup(k->params[i].number ? "1" : "a");
+	edge_values(G, ha, builds, parses, base);
+	if (ha->parse_func)
+		invalid_keys(G, ha, parses, base);
+	free_values(base, k->nparams);
+	free(base);
+	json_object_set_new(kj, "params", params);
+	json_object_set_new(kj, "build", builds);
+	json_object_set_new(kj, "parse", parses);
+	json_array_append_new(G->keys, kj);
+	go_entry(G, ha);
+}
+
+/* ---- requests ------------------------------------------------------------------------ */
+
+/* A pattern parameter's value as the queries export finds it: the
+ * pattern's example, else a matched entity's first example item holding
+ * it, else that attribute's own example. */
+static const ddbc_node *param_node(const ddbc_pattern *p, const char *name)
+{
+	const ddbc_node *v = p->example ? ddbc_node_get(p->example, name) : NULL;
+	if (v && v->kind == DDBC_NODE_SCALAR && !ddbc_node_is_null(v))
+		return v;
+	for (size_t i = 0; i < p->nmatched; i++) {
+		const ddbc_entity *e = p->matched[i];
+		if (!ddbc_entity_attr(e, name))
+			continue;
+		for (size_t k = 0; k < e->nexamples; k++) {
+			v = ddbc_node_get(e->examples[k], name);
+			if (v && v->kind == DDBC_NODE_SCALAR && !ddbc_node_is_null(v))
+				return v;
+		}
+	}
+	for (size_t i = 0; i < p->nmatched; i++) {
+		const ddbc_attr *a = ddbc_entity_attr(p->matched[i], name);
+		if (a && a->example && a->example->kind == DDBC_NODE_SCALAR)
+			return a->example;
+	}
+	return NULL;
+}
+
+static json_t *export_input(const ddbc_design *g, const ddbc_pattern *p)
+{
+	char *text = NULL;
+	size_t len = 0;
+	FILE *mem = open_memstream(&text, &len);
+	ddbc_diags d;
+	ddbc_diags_init(&d);
+	ddbc_query_sent sent;
+	memset(&sent, 0, sizeof(sent));
+	ddbc_emit_result r = ddbc_emit_query_input(mem, g, p, &d, &sent);
+	ddbc_query_sent_release(&sent);
+	fclose(mem);
+	ddbc_diags_release(&d);
+	json_t *input = r == DDBC_EMIT_OK ? json_loadb(text, len, 0, NULL) : NULL;
+	free(text);
+	return input;
+}
+
+static json_t *requests(const ddbc_design *g, ddbc_header_plan *plan)
+{
+	json_t *out = json_array();
+	for (size_t i = 0; i < g->npatterns; i++) {
+		ddbc_hpattern hp;
+		const ddbc_pattern *p = &g->patterns[i];
+		if (!ddbc_header_plan_pattern(plan, i, &hp) ||
+		    (p->operation != DDBC_OP_QUERY && p->operation != DDBC_OP_GET &&
+		     p->operation != DDBC_OP_SCAN))
+			continue;
+		json_t *input = export_input(g, p);
+		if (!input)
+			continue;
+		size_t n = strlen(hp.table_macro) - strlen("_TABLE_NAME");
+		strbuf func = STRBUF_INIT;
+		for (size_t c = 0; c < n; c++)
+			strbuf_addch(&func, (char)(hp.table_macro[c] >= 'A' && hp.table_macro[c] <= 'Z'
+					       ? hp.table_macro[c] - 'A' + 'a' : hp.table_macro[c]));
+		strbuf_addstr(&func, "_request");
+		json_t *args = json_array(), *seen = json_object();
+		for (size_t v = 0; v < hp.nvalues; v++) {
+			const ddbc_hkey *k = &hp.values[v].key;
+			for (size_t a = 0; !k->constant && a < k->nparams; a++) {
+				if (json_object_get(seen, k->params[a].name))
+					continue;
+				json_object_set_new(seen, k->params[a].name, json_true());
+				const ddbc_node *node = param_node(p, k->params[a].source);
+				char *text = node ? scalar_text(node) : strdup("");
+				json_t *arg = json_object();
+				json_object_set_new(arg, "value", json_string(text));
+				json_object_set_new(arg, "number", json_boolean(k->params[a].number));
+				json_array_append_new(args, arg);
+				free(text);
+			}
+		}
+		json_t *r = json_object();
+		json_object_set_new(r, "pattern", json_string(p->id.s));
+		json_object_set_new(r, "func", json_string(func.buf));
+		json_object_set_new(r, "args", args);
+		json_object_set_new(r, "operation", json_string(p->operation == DDBC_OP_QUERY ? "Query"
+			: p->operation == DDBC_OP_GET ? "GetItem" : "Scan"));
+		json_object_set_new(r, "input", input);
+		json_t *ents = json_array();
+		for (size_t m = 0; m < p->nentities; m++)
+			json_array_append_new(ents, json_string(p->entities[m].s));
+		for (size_t m = 0; !p->nentities && m < p->nmatched; m++)
+			json_array_append_new(ents, json_string(p->matched[m]->name.s));
+		json_object_set_new(r, "entities", ents);
+		json_array_append_new(out, r);
+		json_decref(seen);
+		strbuf_release(&func);
+	}
+	return out;
+}
+
+/* ---- main ------------------------------------------------------------------------------ */
+
+static void write_file(const char *dir, const char *name, const char *text, size_t len)
+{
+	strbuf path = STRBUF_INIT;
+	strbuf_addf(&path, "%s/%s", dir, name);
+	FILE *f = fopen(path.buf, "w");
+	if (!f || fwrite(text, 1, len, f) != len || fclose(f) != 0) {
+		perror(path.buf);
+		exit(1);
+	}
+	strbuf_release(&path);
+}
+
+static const char c_head[] =
+	"#include <stdio.h>\n#include \"keys.h\"\n\n"
+	"static void hex(const char *s, size_t n)\n{\n\tfor (size_t i = 0; i < n; i++)\n"
+	"\t\tprintf(\"%02x\", (unsigned char)s[i]);\n}\n\n"
+	"static void built(int id, const char *buf, int n)\n{\n"
+	"\tprintf(\"B %d \", id);\n\thex(buf, (size_t)n);\n\tputchar('\\n');\n}\n\n"
+	"static void span(const char *p, size_t n)\n{\n\tprintf(\" t:\");\n\thex(p, n);\n}\n\n"
+	"int main(void)\n{\n\tchar buf[8192];\n\tint n;\n\t(void)buf, (void)n, (void)span, "
+	"(void)built;\n";
+
+int main(int argc, char **argv)
+{
+	if (argc != 4) {
+		fprintf(stderr, "usage: keys_vectors DESIGN OUTDIR GOPACKAGE\n");
+		return 2;
+	}
+	ddbc_source *src = ddbc_source_read(argv[1]);
+	ddbc_settings cli;
+	ddbc_settings_init(&cli);
+	ddbc_diags d;
+	ddbc_diags_init(&d);
+	ddbc_design *g = src ? ddbc_check(src, &d, &cli) : NULL;
+	if (!g || ddbc_diags_count(&d).errors) {
+		fprintf(stderr, "%s: not a clean design\n", argv[1]);
+		return 2;
+	}
+	ddbc_header_plan plan;
+	if (ddbc_header_plan_build(&plan, g, NULL, &d) != DDBC_PLAN_OK) {
+		fprintf(stderr, "%s: no header plan\n", argv[1]);
+		return 2;
+	}
+	gen G = { g, argv[3], json_array(), STRBUF_INIT, STRBUF_INIT, STRBUF_INIT, STRBUF_INIT,
+		  STRBUF_INIT, 0 };
+	strbuf_addstr(&G.c, c_head);
+	for (size_t i = 0; i < g->nentities; i++) {
+		ddbc_hentity he;
+		if (ddbc_header_plan_entity(&plan, i, &he) != 0)
+			return 2;
+		for (size_t a = 0; a < he.nattrs; a++)
+			if (he.attrs[a].key && !he.attrs[a].key->constant)
+				key_vectors(&G, &he, &he.attrs[a]);
+	}
+	strbuf_addstr(&G.c, "\treturn 0;\n}\n");
+	json_t *all = json_object();
+	json_object_set_new(all, "keys", G.keys);
+	json_object_set_new(all, "requests", requests(g, &plan));
+	strbuf eo = STRBUF_INIT;
+	strbuf_addf(&eo, "%s_entity_of", plan.prefix_lower);
+	json_object_set_new(all, "entity_of", json_string(eo.buf));
+	char *text = json_dumps(all, JSON_INDENT(1) | JSON_ENSURE_ASCII);
+	write_file(argv[2], "vectors.json", text, strlen(text));
+	free(text);
+	write_file(argv[2], "expected.txt", G.expected.buf, G.expected.len);
+	write_file(argv[2], "expected_c.txt", G.expected_c.buf, G.expected_c.len);
+	write_file(argv[2], "vectors.c", G.c.buf, G.c.len);
+	strbuf go = STRBUF_INIT;
+	strbuf_addf(&go, "package main\n\nimport k \"ddbckeys/%s\"\n\n"
+		    "var _ = k.KeyBuildError{}\n\n"
+		    "var builders = map[string]func([]string) (string, error){\n%s}\n\n"
+		    "var parsers = map[string]func(string) ([]string, bool){\n%s}\n",
+		    G.gopkg, G.go_b.buf ? G.go_b.buf : "", G.go_p.buf ? G.go_p.buf : "");
+	strbuf_addstr(&go, "\nvar requestFuncs = map[string]func([]string) (map[string]any, error){\n");
+	json_t *reqs = json_object_get(all, "requests");
+	for (size_t i = 0; i < json_array_size(reqs); i++) {
+		json_t *r = json_array_get(reqs, i);
+		const char *func = json_string_value(json_object_get(r, "func"));
+		json_t *args = json_object_get(r, "args");
+		strbuf_addf(&go, "\t\"%s\": func(a []string) (map[string]any, error) { return k.",
+			    func);
+		go_name(&go, func);
+		strbuf_addch(&go, '(');
+		for (size_t a = 0; a < json_array_size(args); a++)
+			strbuf_addf(&go, json_is_true(json_object_get(json_array_get(args, a), "number"))
+				    ? "%snum(a[%zu])" : "%sa[%zu]", a ? ", " : "", a);
+		strbuf_addstr(&go, ") },\n");
+	}
+	strbuf_addstr(&go, "}\n\nvar entityOf = k.");
+	go_name(&go, eo.buf);
+	strbuf_addstr(&go, "\n");
+	strbuf_release(&eo);
+	write_file(argv[2], "registry.go", go.buf, go.len);
+	strbuf_release(&go);
+	json_decref(all);
+	strbuf_release(&G.expected);
+	strbuf_release(&G.expected_c);
+	strbuf_release(&G.c);
+	strbuf_release(&G.go_b);
+	strbuf_release(&G.go_p);
+	ddbc_header_plan_free(&plan);
+	ddbc_design_free(g);
+	ddbc_diags_release(&d);
+	ddbc_source_free(src);
+	return 0;
+}
