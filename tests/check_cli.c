@@ -251,8 +251,9 @@ START_TEST(test_format_meant)
 }
 END_TEST
 
-/* --list-formats and --list-sources print the tables the options read:
- * every word the option takes, with what it means, one a line. */
+/* --list-formats, --list-sources and --list-langs print the tables the
+ * options read: every word the option takes, with what it means, one a
+ * line. */
 START_TEST(test_list_words)
 {
 	static const struct {
@@ -263,6 +264,8 @@ START_TEST(test_list_words)
 		{ "doc", "--list-formats", "md html " },
 		{ "lint", "--list-formats", "text json sarif github " },
 		{ "import", "--list-sources", "workbench cloudformation describe-table mcp " },
+		{ "doc", "--list-langs", "en ja " },
+		{ "keys", "--list-langs", "ts python go " },
 	};
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
 		tu_proc p;
@@ -282,6 +285,9 @@ START_TEST(test_list_words)
 	tu_proc p;
 	tu_run(&p, NULL, "header", "--list-formats", NULL);
 	expect_usage_error(&p, "unknown option '--list-formats'");
+	tu_proc_free(&p);
+	tu_run(&p, NULL, "header", "--list-langs", NULL);
+	expect_usage_error(&p, "unknown option '--list-langs'");
 	tu_proc_free(&p);
 }
 END_TEST

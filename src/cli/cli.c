@@ -76,10 +76,9 @@ struct opts {
 	bool show_suppressed;
 	color_when color;
 	const char *output;
-	ddbc_lang_id lang;
+	size_t lang_row;         /* --lang: its row in the command's table of languages */
 	const char *template_dir;
 	const char *prefix;
-	ddbc_keys_lang keys_lang;   /* keys --lang */
 	const char *module;         /* keys --module */
 	const char *against;
 	const char *from;        /* import --from */
@@ -100,6 +99,7 @@ struct command {
 	size_t min_files, max_files;
 	ddbc_words formats;      /* the --format words; the first is the default */
 	ddbc_words sources;      /* the --from words */
+	ddbc_words langs;        /* the --lang words; the first is the default */
 	exit_status (*run)(struct opts *o);
 };
 
@@ -206,13 +206,10 @@ static cli_step parse_count(const char *cmd, const char *opt, const char *arg,
 /* Handles one option c. */
 static cli_step one_option(const struct command *cmd, struct opts *o, int c, char *arg)
 {
-	/* In the order of color_when and ddbc_lang_id. */
+	/* In the order of color_when. */
 	static const ddbc_word colors[] = { { "never", NULL }, { "always", NULL },
 					    { "auto", NULL }, { NULL, NULL } };
-	static const ddbc_word langs[] = { { "en", NULL }, { "ja", NULL }, { NULL, NULL } };
 	size_t w;
-	static const ddbc_word key_langs[] = { { "ts", "TypeScript" }, { "python", "Python" },
-					       { "go", "Go" }, { NULL, NULL } };
 	switch (c) {
 	case 'f':
 		if (ddbc_words_parse(cmd->name, "format", arg, cmd->formats, &w) < 0)
@@ -243,17 +240,13 @@ static cli_step one_option(const struct command *cmd, struct opts *o, int c, cha
 	case 'o': o->output = arg; return CLI_GO_ON;
 	case 'C': o->check = arg; return CLI_GO_ON;
 	case 'l':
-		if (!strcmp(cmd->name, "keys")) {
-			if (ddbc_words_parse(cmd->name, "language", arg, DDBC_WORDS(key_langs),
-					      &w) < 0)
-				return CLI_USAGE_ERROR;
-			o->keys_lang = (ddbc_keys_lang)w;
-			return CLI_GO_ON;
-		}
-		if (ddbc_words_parse(cmd->name, "language", arg, DDBC_WORDS(langs), &w) < 0)
+		if (ddbc_words_parse(cmd->name, "language", arg, cmd->langs, &w) < 0)
 			return CLI_USAGE_ERROR;
-		o->lang = (ddbc_lang_id)w;
+		o->lang_row = w;
 		return CLI_GO_ON;
+	case 'Y':
+		ddbc_words_list(stdout, cmd->langs);
+		return CLI_DONE;
 	case 't': o->template_dir = arg; return CLI_GO_ON;
 	case 'p': o->prefix = arg; return CLI_GO_ON;
 	case 'P': return add_param(cmd->name, o, arg) < 0 ? CLI_USAGE_ERROR : CLI_GO_ON;
@@ -262,7 +255,9 @@ static cli_step one_option(const struct command *cmd, struct opts *o, int c, cha
 	case 'F': o->from = arg; return CLI_GO_ON;
 	case 'R': o->prices = arg; return CLI_GO_ON;
 	case 'D': o->module = arg; return CLI_GO_ON;
-	case 'h': ddbc_usage_print(stdout, cmd->usage, cmd->formats, cmd->sources); return CLI_DONE;
+	case 'h':
+		ddbc_usage_print(stdout, cmd->usage, cmd->formats, cmd->sources, cmd->langs);
+		return CLI_DONE;
 	}
 	return CLI_USAGE_ERROR;
 }
@@ -326,6 +321,7 @@ static cli_step parse_options(const struct command *cmd, int argc, char **argv, 
 		{ { "check", required_argument, NULL, 'C' }, OPT_CHECK },
 		{ { "from", required_argument, NULL, 'F' }, OPT_FROM },
 		{ { "list-formats", no_argument, NULL, 'L' }, OPT_FORMAT },
+		{ { "list-langs", no_argument, NULL, 'Y' }, OPT_LANG },
 		{ { "list-sources", no_argument, NULL, 'Z' }, OPT_LIST_SOURCES },
 		{ { "prices", required_argument, NULL, 'R' }, OPT_PRICES },
 		{ { "module", required_argument, NULL, 'D' }, OPT_MODULE },
@@ -554,7 +550,7 @@ static exit_status compile(struct opts *o, emit_fn *emit)
 
 static ddbc_emit_result emit_doc(FILE *out, struct unit *u, struct opts *o)
 {
-	ddbc_doc_opts doc = { o->lang, o->template_dir };
+	ddbc_doc_opts doc = { ddbc_doc_langs[o->lang_row].lang, o->template_dir };
 	return ddbc_doc_formats[o->format_row].fn(out, u->design, &doc, &u->d);
 }
 
@@ -569,7 +565,7 @@ static ddbc_emit_result emit_header(FILE *out, struct unit *u, struct opts *o)
 
 static ddbc_emit_result emit_keys(FILE *out, struct unit *u, struct opts *o)
 {
-	ddbc_keys_opts k = { o->keys_lang, o->module };
+	ddbc_keys_opts k = { ddbc_keys_langs[o->lang_row].lang, o->module };
 	o->settings.sev[DDBC_RULE_HEADER_NAME] = DDBC_SEV_ERROR;
 	return ddbc_emit_keys(out, u->design, &k, &u->d);
 }
@@ -615,7 +611,7 @@ static exit_status doc_site(struct opts *o)
 		close_unit(&u);
 		return status;
 	}
-	ddbc_doc_opts doc = { o->lang, o->template_dir };
+	ddbc_doc_opts doc = { ddbc_doc_langs[o->lang_row].lang, o->template_dir };
 	ddbc_emit_result r = ddbc_emit_html_site(o->output, u.design, &doc, &u.d);
 	ddbc_diags_finish(&u.d, &o->settings, &u.design->settings);
 	bool failed = fails(&u.d, o);
@@ -674,10 +670,11 @@ static exit_status check_doc(struct opts *o)
 	status = r != DDBC_EMIT_OK ? EXIT_USAGE
 		 : file_holds(o->check, text, len) ? EXIT_OK : EXIT_FINDINGS;
 	if (status == EXIT_FINDINGS)
-		ddbc_error("'%s' is stale: regenerate it with ddbc doc%s%s%s -o %s %s", o->check,
+		ddbc_error("'%s' is stale: regenerate it with ddbc doc%s%s%s%s -o %s %s", o->check,
 			   o->format_given || strcmp(o->format, "md") ? " --format " : "",
 			   o->format_given || strcmp(o->format, "md") ? o->format : "",
-			   o->lang == DDBC_LANG_JA ? " --lang ja" : "", o->check, o->files[0]);
+			   o->lang_row ? " --lang " : "",
+			   o->lang_row ? ddbc_doc_langs[o->lang_row].name : "", o->check, o->files[0]);
 	free(text);
 	return status;
 }
@@ -925,13 +922,13 @@ static const struct command commands[] = {
 	{ .name = "doc", .usage = ddbc_usage_doc,
 	  .options = COMMON | OPT_FORMAT | OPT_OUTPUT | OPT_LANG | OPT_TEMPLATE | OPT_CHECK,
 	  .min_files = 1, .max_files = 1, .formats = DDBC_WORDS(ddbc_doc_formats),
-	  .run = run_doc },
+	  .langs = DDBC_WORDS(ddbc_doc_langs), .run = run_doc },
 	{ .name = "header", .usage = ddbc_usage_header,
 	  .options = COMMON | OPT_OUTPUT | OPT_PREFIX, .min_files = 1, .max_files = 1,
 	  .run = run_header },
 	{ .name = "keys", .usage = ddbc_usage_keys,
 	  .options = COMMON | OPT_OUTPUT | OPT_LANG | OPT_MODULE, .min_files = 1, .max_files = 1,
-	  .run = run_keys },
+	  .langs = DDBC_WORDS(ddbc_keys_langs), .run = run_keys },
 	{ .name = "export", .usage = ddbc_usage_export,
 	  .options = COMMON | OPT_FORMAT | OPT_OUTPUT | OPT_PARAM, .min_files = 1, .max_files = 1,
 	  .formats = DDBC_WORDS(ddbc_export_formats), .run = run_export },

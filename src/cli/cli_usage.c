@@ -69,7 +69,8 @@ const char ddbc_usage_doc[] =
 	"  -o, --output DIR/      html: index.html and one page per table in DIR\n"
 	"      --check DOC         exit 1 if DOC is not what this command writes now\n"
 	"                          (the format follows DOC's .html or .md name)\n"
-	"      --lang LANG         en (default) or ja: the language of the labels\n"
+	"      --lang LANG         the language of the labels: @LANGS@\n"
+	"      --list-langs        list the languages and what each writes\n"
 	"      --template DIR      a folder with page.html and style.css for html\n"
 	"                          (default: the folder named by the environment\n"
 	"                          variable DDBC_TEMPLATE_DIR, else the built-in)\n"
@@ -95,7 +96,8 @@ const char ddbc_usage_keys[] =
 	"pattern a function returning the request export --format queries writes.\n"
 	"\n"
 	"options:\n"
-	"      --lang LANG         ts (default), python or go\n"
+	"      --lang LANG         @LANGS@\n"
+	"      --list-langs        list the languages and what each writes\n"
 	"      --module NAME       the Go package name (default: from the design name)\n"
 	OUTPUT_HELP COMMON_HELP;
 
@@ -230,15 +232,22 @@ static void put_words(strbuf *out, ddbc_words w, const char *note, size_t *col)
 	strbuf_release(&all);
 }
 
-void ddbc_usage_print(FILE *out, const char *usage, ddbc_words formats, ddbc_words sources)
+void ddbc_usage_print(FILE *out, const char *usage, ddbc_words formats, ddbc_words sources,
+		      ddbc_words langs)
 {
 	strbuf sb = STRBUF_INIT;
 	size_t col = 0;
 	for (const char *s = usage; *s;) {
 		bool f = !strncmp(s, "@FORMATS@", 9), src = !strncmp(s, "@SOURCES@", 9);
+		bool lang = !strncmp(s, "@LANGS@", 7);
 		if ((f && formats.rows) || (src && sources.rows)) {
 			put_words(&sb, f ? formats : sources, f ? " (default)" : NULL, &col);
 			s += 9;
+			continue;
+		}
+		if (lang && langs.rows) {
+			put_words(&sb, langs, " (default)", &col);
+			s += 7;
 			continue;
 		}
 		strbuf_addch(&sb, *s);

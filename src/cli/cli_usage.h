@@ -1,6 +1,6 @@
 /* cli_usage.h - the commands' help texts
  *
- * A text may hold @FORMATS@ or @SOURCES@: ddbc_usage_print puts the words
+ * A text may hold @FORMATS@, @SOURCES@ or @LANGS@: ddbc_usage_print puts the words
  * of the command's table there (cli_words.h), so a format added to a table
  * is in the help at once.
  */
@@ -23,8 +23,10 @@ extern const char ddbc_usage_diff[];
 extern const char ddbc_usage_import[];
 extern const char ddbc_usage_explain[];
 
-/* Writes usage to out, @FORMATS@ as formats' words and @SOURCES@ as
- * sources' (the first marked the default), wrapped as the text is. */
-void ddbc_usage_print(FILE *out, const char *usage, ddbc_words formats, ddbc_words sources);
+/* Writes usage to out, @FORMATS@ as formats' words, @SOURCES@ as sources'
+ * and @LANGS@ as langs' (the first format and language marked the
+ * default), wrapped as the text is. */
+void ddbc_usage_print(FILE *out, const char *usage, ddbc_words formats, ddbc_words sources,
+		      ddbc_words langs);
 
 #endif

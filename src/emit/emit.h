@@ -26,6 +26,15 @@ typedef enum ddbc_lang_id {
 	DDBC_LANG_JA
 } ddbc_lang_id;
 
+/* One `ddbc doc --lang` word (emit_formats.c), as ddbc_keys_language. */
+typedef struct ddbc_doc_language {
+	const char *name;
+	const char *help;
+	ddbc_lang_id lang;
+} ddbc_doc_language;
+
+extern const ddbc_doc_language ddbc_doc_langs[];
+
 typedef struct ddbc_doc_opts {
 	ddbc_lang_id lang;
 	const char *template_dir;    /* page.html and style.css; NULL = compiled in */
@@ -67,6 +76,16 @@ typedef struct ddbc_keys_opts {
 
 ddbc_emit_result ddbc_emit_keys(FILE *out, const ddbc_design *g, const ddbc_keys_opts *o,
 				ddbc_diags *d);
+
+/* One `ddbc keys --lang` word (emit_formats.c); the default first, a NULL
+ * name ends the table. */
+typedef struct ddbc_keys_language {
+	const char *name;
+	const char *help;
+	ddbc_keys_lang lang;
+} ddbc_keys_language;
+
+extern const ddbc_keys_language ddbc_keys_langs[];
 
 typedef struct ddbc_param {
 	const char *name, *value;

@@ -1,9 +1,11 @@
-/* emit_formats.c - the export and documentation formats, the one list
+/* emit_formats.c - the export and documentation formats and the languages,
+ * the one list
  *
  * A new format is its emitter's file and one line here (with its
  * declaration, when nothing else calls it): the command line's --format,
  * --list-formats, help, did-you-mean, the shell completion and the man
- * page all read this table.
+ * page all read this table. The --lang words of doc and keys are tables
+ * the same way (--list-langs).
  */
 #include "emit/emit.h"
 
@@ -27,5 +29,18 @@ const ddbc_doc_format ddbc_doc_formats[] = {
 	{ .name = "md", .help = "GitHub-flavoured Markdown", .fn = ddbc_emit_md },
 	{ .name = "html", .help = "one styled HTML page (with -o DIR/, a site)",
 	  .fn = ddbc_emit_html },
+	{ .name = NULL },
+};
+
+const ddbc_doc_language ddbc_doc_langs[] = {
+	{ .name = "en", .help = "English labels", .lang = DDBC_LANG_EN },
+	{ .name = "ja", .help = "Japanese labels", .lang = DDBC_LANG_JA },
+	{ .name = NULL },
+};
+
+const ddbc_keys_language ddbc_keys_langs[] = {
+	{ .name = "ts", .help = "a TypeScript module", .lang = DDBC_KEYS_TS },
+	{ .name = "python", .help = "a Python module, typed for mypy", .lang = DDBC_KEYS_PYTHON },
+	{ .name = "go", .help = "a Go package", .lang = DDBC_KEYS_GO },
 	{ .name = NULL },
 };
