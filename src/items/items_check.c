@@ -287,10 +287,10 @@ static void explain_render(const ddbc_attr *a, ddbc_render_result r,
 				    "item has no '%s'", a->name.s, a->template.s, gone->name.s);
 	} else if (r == DDBC_RENDER_UNPADDABLE) {
 		const ddbc_ival *bad = p->value.source;
-		strbuf_addf(msg, "'%s' pads '%s' to %u digits, but ", a->name.s, bad->name,
-			    p->seg->width);
+		strbuf_addf(msg, "'%s' pads '%s' to %u digit%s, but ", a->name.s, bad->name,
+			    p->seg->width, p->seg->width == 1 ? "" : "s");
 		ddbc_items_add_quoted(msg, bad->text, bad->len);
-		strbuf_addstr(msg, " is not a non-negative whole number");
+		strbuf_addf(msg, " %s", ddbc_padding_problem(bad->text, bad->len, p->seg->width));
 	}
 }
 

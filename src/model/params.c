@@ -162,22 +162,6 @@ bool ddbc_number_text(const char *s, size_t len)
 	return i == len;
 }
 
-/* The digits of a non-negative whole number as a padded placeholder
- * writes it: a '+' and leading zeros dropped. 0 when text is none. */
-static size_t whole_digits(const char *s, size_t len)
-{
-	if (len && s[0] == '+')
-		s++, len--;
-	if (!len)
-		return 0;
-	for (size_t i = 0; i < len; i++)
-		if (s[i] < '0' || s[i] > '9')
-			return 0;
-	while (len > 1 && s[0] == '0')
-		s++, len--;
-	return len;
-}
-
 static bool holds(const char *s, size_t len, const char *needle)
 {
 	size_t n = strlen(needle);
@@ -192,11 +176,8 @@ bool ddbc_param_fits(const ddbc_design *g, const ddbc_param_use *use, const char
 {
 	const char *problem = NULL;
 	bool delim = false;
-	size_t digits = use->width ? whole_digits(text, len) : 0;
-	if (use->width && !digits)
-		problem = "is not a non-negative whole number, which a zero-padded placeholder needs";
-	else if (use->width && digits > use->width)
-		problem = "has more digits than the placeholder's width, so its keys sort out of order";
+	if (use->width)
+		problem = ddbc_padding_problem(text, len, use->width);
 	else if (use->type == DDBC_TYPE_N && !ddbc_number_text(text, len))
 		problem = "is not a number";
 	else if (use->type == DDBC_TYPE_BOOL && !(len == 4 && !memcmp(text, "true", 4)) &&

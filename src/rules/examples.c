@@ -397,9 +397,10 @@ static void report_render_problem(const ctx *c, const ddbc_attr *a, const ddbc_n
 				 gone->name.s);
 	} else if (r == DDBC_RENDER_UNPADDABLE) {
 		const ddbc_node *n = p->value.source;
-		mismatch(c, n->loc, "'%s' pads this value to %u digits, but '%s' is not a "
-			 "non-negative whole number; give a value the template can pad", a->name.s,
-			 p->seg->width, n->u.text);
+		mismatch(c, n->loc, "'%s' pads this value to %u digit%s, but '%s' %s; give a "
+			 "value the template can pad", a->name.s, p->seg->width,
+			 p->seg->width == 1 ? "" : "s", n->u.text,
+			 ddbc_padding_problem(n->u.text, strlen(n->u.text), p->seg->width));
 	}
 }
 
