@@ -850,7 +850,7 @@ START_TEST(test_ambiguous_without_constants)
 				  "attribute), 'B' (no constant attribute); give each entity a "
 				  "constant attribute (such as entityType: { template: NAME }) and "
 				  "every item its value"), "%s", p.out);
-	ck_assert_msg(tu_contains(p.out, p.out_len, "1 items: 0 ok, 1 failed, 0 unmatched"), "%s",
+	ck_assert_msg(tu_contains(p.out, p.out_len, "1 item: 0 ok, 1 failed, 0 unmatched"), "%s",
 		      p.out);
 	tu_proc_free(&p);
 	unlink(dpath);

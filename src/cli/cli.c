@@ -50,7 +50,8 @@ enum {
 	OPT_FORMAT = 1 << 0, OPT_RULE = 1 << 1, OPT_WERROR = 1 << 2, OPT_COLOR = 1 << 3,
 	OPT_OUTPUT = 1 << 4, OPT_LANG = 1 << 5, OPT_TEMPLATE = 1 << 6, OPT_PREFIX = 1 << 7,
 	OPT_PARAM = 1 << 8, OPT_ITEMS = 1 << 9, OPT_SHOW_SUPPRESSED = 1 << 10,
-	OPT_AGAINST = 1 << 11, OPT_ALL = 1 << 12, OPT_CHECK = 1 << 13, OPT_FROM = 1 << 14
+	OPT_AGAINST = 1 << 11, OPT_ALL = 1 << 12, OPT_CHECK = 1 << 13, OPT_FROM = 1 << 14,
+	OPT_QUIET = 1 << 15
 };
 
 /* --color WHEN, in the order of its words. */
@@ -67,6 +68,7 @@ struct opts {
 	ddbc_settings settings;
 	bool werror;
 	bool show_suppressed;
+	ddbc_severity min_severity; /* --min-severity, --quiet; DEFAULT: the command's */
 	color_when color;
 	const char *output;
 	ddbc_lang_id lang;
@@ -122,6 +124,9 @@ static const char usage_main[] =
 	"      --rule RULE=SEV     set a rule's severity: off, note, warning or error\n" \
 	"                          (repeatable; wins over the design's lint.rules)\n"  \
 	"      --werror            treat warnings as errors\n"                          \
+	"      --min-severity SEV  print only findings of SEV (note, warning or error)\n" \
+	"                          or worse; the others still count\n"               \
+	"  -q, --quiet             print no notes: --min-severity warning\n"          \
 	"      --show-suppressed   also print the findings that ddbc-ignore comments\n" \
 	"                          suppress, marked (they never count)\n"             \
 	"  -h, --help              show this help\n"
@@ -369,6 +374,7 @@ static cli_step one_option(const struct command *cmd, struct opts *o, int c, cha
 {
 	static const char *const colors[] = { "never", "always", "auto", NULL };
 	static const char *const langs[] = { "en", "ja", NULL };
+	static const char *const severities[] = { "note", "warning", "error", NULL };
 	int w;
 	switch (c) {
 	case 'f':
@@ -384,6 +390,12 @@ static cli_step one_option(const struct command *cmd, struct opts *o, int c, cha
 				  &o->items.max_findings);
 	case 'm': o->merge = true; return CLI_GO_ON;
 	case 'W': o->werror = true; return CLI_GO_ON;
+	case 'q': o->min_severity = DDBC_SEV_WARNING; return CLI_GO_ON;
+	case 'V':
+		if (parse_word(cmd->name, "--min-severity", arg, severities, &w) < 0)
+			return CLI_USAGE_ERROR;
+		o->min_severity = (ddbc_severity)(DDBC_SEV_NOTE + w);
+		return CLI_GO_ON;
 	case 'S': o->show_suppressed = true; return CLI_GO_ON;
 	case 'c':
 		if (parse_word(cmd->name, "--color", arg, colors, &w) < 0)
@@ -452,6 +464,8 @@ static cli_step parse_options(const struct command *cmd, int argc, char **argv, 
 		{ { "format", required_argument, NULL, 'f' }, OPT_FORMAT },
 		{ { "rule", required_argument, NULL, 'r' }, OPT_RULE },
 		{ { "werror", no_argument, NULL, 'W' }, OPT_WERROR },
+		{ { "quiet", no_argument, NULL, 'q' }, OPT_QUIET },
+		{ { "min-severity", required_argument, NULL, 'V' }, OPT_QUIET },
 		{ { "show-suppressed", no_argument, NULL, 'S' }, OPT_SHOW_SUPPRESSED },
 		{ { "color", required_argument, NULL, 'c' }, OPT_COLOR },
 		{ { "output", required_argument, NULL, 'o' }, OPT_OUTPUT },
@@ -475,8 +489,13 @@ static cli_step parse_options(const struct command *cmd, int argc, char **argv, 
 	longopts[n++] = (struct option){ "help", no_argument, NULL, 'h' };
 	longopts[n] = (struct option){ NULL, 0, NULL, 0 };
 	/* GNU order: options may follow the files, as in `ddbc lint a.yaml --werror`. */
-	const char *shortopts = (cmd->options & OPT_ITEMS) ? "ho:j:"
-				: (cmd->options & OPT_OUTPUT) ? "ho:" : "h";
+	char shortopts[16] = "h";
+	if (cmd->options & OPT_OUTPUT)
+		strcat(shortopts, "o:");
+	if (cmd->options & OPT_ITEMS)
+		strcat(shortopts, "j:");
+	if (cmd->options & OPT_QUIET)
+		strcat(shortopts, "q");
 
 	int c;
 	opterr = 0;
@@ -521,9 +540,10 @@ static void no_design_reason(strbuf *sb, const ddbc_diags *d, const ddbc_source 
 }
 
 /* The last line of text lint on a terminal: what was found, in one line. */
-static void print_summary(FILE *out, const ddbc_diags *d, size_t nfiles)
+static void print_summary(FILE *out, const ddbc_diags *d, size_t nfiles, ddbc_severity min)
 {
 	ddbc_counts n = ddbc_diags_count(d);
+	size_t hidden = (min > DDBC_SEV_NOTE ? n.notes : 0) + (min > DDBC_SEV_WARNING ? n.warnings : 0);
 	fprintf(out, "%zu file%s: ", nfiles, nfiles == 1 ? "" : "s");
 	if (!n.errors && !n.warnings && !n.notes)
 		fputs("no findings", out);
@@ -533,12 +553,15 @@ static void print_summary(FILE *out, const ddbc_diags *d, size_t nfiles)
 			n.notes == 1 ? "" : "s");
 	if (n.suppressed)
 		fprintf(out, " (%zu suppressed)", n.suppressed);
+	if (hidden)
+		fprintf(out, "; %zu below --min-severity not shown", hidden);
 	fputc('\n', out);
 }
 
 static exit_status run_lint(struct opts *o)
 {
-	ddbc_print_opts print = { DDBC_DIAG_TEXT, false, o->nfiles, DDBC_SEV_OFF,
+	ddbc_print_opts print = { DDBC_DIAG_TEXT, false, o->nfiles,
+				  o->min_severity == DDBC_SEV_DEFAULT ? DDBC_SEV_OFF : o->min_severity,
 				  o->show_suppressed, NULL };
 	ddbc_diag_format_parse(o->format, &print.format);
 	print.color = want_color(o->color, STDOUT_FILENO);
@@ -570,10 +593,13 @@ static exit_status run_lint(struct opts *o)
 	if (failure.file)
 		print.failure = &failure;
 	ddbc_diags_print(stdout, &d, &print);
-	/* A pipe gets the findings alone, one to a line, for tools to read. */
-	if (print.format == DDBC_DIAG_TEXT && isatty(STDOUT_FILENO))
-		print_summary(stdout, &d, o->nfiles);
+	/* A pipe gets the findings alone on standard output, one to a line,
+	 * for tools to read; the summary goes to standard error then, so a
+	 * pre-commit or CI log still ends with it. */
 	fflush(stdout);
+	if (print.format == DDBC_DIAG_TEXT && !failure.file)
+		print_summary(isatty(STDOUT_FILENO) ? stdout : stderr, &d, o->nfiles,
+			      print.min_severity);
 
 	ddbc_counts n = ddbc_diags_count(&d);
 	ddbc_diags_release(&d);
@@ -601,7 +627,8 @@ static void print_findings(struct unit *u, const struct opts *o)
 	/* Notes are for `ddbc lint`; a command that writes an output reports
 	 * only what may need acting on. */
 	ddbc_print_opts print = { DDBC_DIAG_TEXT, want_color(o->color, STDERR_FILENO), 1,
-				  DDBC_SEV_WARNING, o->show_suppressed, NULL };
+				  o->min_severity == DDBC_SEV_DEFAULT ? DDBC_SEV_WARNING
+				  : o->min_severity, o->show_suppressed, NULL };
 	ddbc_diags_print(stderr, &u->d, &print);
 	fflush(stderr);
 	/* Printed once: later findings start a fresh list, which the design's
@@ -809,9 +836,12 @@ static exit_status check_doc(struct opts *o)
 	close_unit(&u);
 	status = r != DDBC_EMIT_OK ? EXIT_USAGE
 		 : file_holds(o->check, text, len) ? EXIT_OK : EXIT_FINDINGS;
+	struct stat st;
+	bool missing = status == EXIT_FINDINGS && stat(o->check, &st) < 0 && errno == ENOENT;
 	if (status == EXIT_FINDINGS)
-		fprintf(stderr, "ddbc: '%s' is stale: regenerate it with ddbc doc%s%s%s -o %s %s\n",
-			o->check, o->format_given || strcmp(o->format, "md") ? " --format " : "",
+		fprintf(stderr, "ddbc: '%s' %s: %s it with ddbc doc%s%s%s -o %s %s\n", o->check,
+			missing ? "does not exist" : "is stale", missing ? "write" : "regenerate",
+			o->format_given || strcmp(o->format, "md") ? " --format " : "",
 			o->format_given || strcmp(o->format, "md") ? o->format : "",
 			o->lang == DDBC_LANG_JA ? " --lang ja" : "", o->check, o->files[0]);
 	free(text);
@@ -877,6 +907,8 @@ static exit_status run_items(struct opts *o)
 {
 	o->items.format = !strcmp(o->format, "json") ? DDBC_ITEMS_JSON : DDBC_ITEMS_TEXT;
 	o->items.progress = isatty(STDERR_FILENO);
+	if (o->min_severity != DDBC_SEV_DEFAULT)
+		o->items.min_severity = o->min_severity;
 	if (o->merge) {
 		if (o->items.format != DDBC_ITEMS_JSON) {
 			usage_error("check-items", "%s", "--merge reads and writes --format json "
@@ -923,6 +955,7 @@ static exit_status diff_one(struct opts *o, size_t i)
 		.format = o->format,
 		.output = o->output,
 		.werror = o->werror,
+		.min_severity = o->min_severity,
 		.color = want_color(o->color, o->output ? STDERR_FILENO : STDOUT_FILENO),
 		.settings = &o->settings,
 	};
@@ -1011,7 +1044,7 @@ static const char *const export_formats[] = { "create-table", "model", "queries"
 static const char *const items_formats[] = { "text", "json", NULL };
 static const char *const diff_formats[] = { "text", "json", "sarif", "github", "plan", NULL };
 
-#define COMMON (OPT_RULE | OPT_WERROR | OPT_COLOR | OPT_SHOW_SUPPRESSED)
+#define COMMON (OPT_RULE | OPT_WERROR | OPT_COLOR | OPT_SHOW_SUPPRESSED | OPT_QUIET)
 
 static const struct command commands[] = {
 	{ "lint", usage_lint, COMMON | OPT_FORMAT, 1, (size_t)-1, lint_formats, run_lint },
@@ -1034,6 +1067,7 @@ static exit_status run_command(const struct command *cmd, int argc, char **argv)
 	struct opts o;
 	memset(&o, 0, sizeof(o));
 	o.color = COLOR_AUTO;
+	o.min_severity = DDBC_SEV_DEFAULT;
 	o.format = cmd->formats ? cmd->formats[0] : "";
 	ddbc_settings_init(&o.settings);
 	ddbc_items_opts_init(&o.items);
@@ -1065,6 +1099,16 @@ int ddbc_cli_main(int argc, char **argv)
 	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
 		if (!strcmp(name, commands[i].name))
 			return run_command(&commands[i], argc - 1, argv + 1);
+	if (name[0] == '-') {
+		/* Before a command only --help and --version mean anything. */
+		static const char *const top[] = { "help", "version" };
+		const char *hint = ddbc_suggest(name + strspn(name, "-"), top, 2);
+		fprintf(stderr, "ddbc: unknown option '%s'", name);
+		if (hint)
+			fprintf(stderr, "; did you mean '--%s'?", hint);
+		fputs("\nTry 'ddbc --help'.\n", stderr);
+		return EXIT_USAGE;
+	}
 	const char *names[sizeof(commands) / sizeof(commands[0])];
 	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
 		names[i] = commands[i].name;

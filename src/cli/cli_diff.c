@@ -234,7 +234,9 @@ static void print_failure(const side *s, const char *path, const ddbc_diff_reque
 
 static int write_findings(FILE *out, const ddbc_diags *d, const ddbc_diff_request *r)
 {
-	ddbc_print_opts print = { DDBC_DIAG_TEXT, r->color && !r->output, 2, DDBC_SEV_OFF, false, NULL };
+	ddbc_print_opts print = { DDBC_DIAG_TEXT, r->color && !r->output, 2,
+				  r->min_severity == DDBC_SEV_DEFAULT ? DDBC_SEV_OFF : r->min_severity,
+				  false, NULL };
 	ddbc_diag_format_parse(r->format, &print.format);
 	ddbc_diags_print(out, d, &print);
 	return ferror(out) ? -1 : 0;

@@ -12,6 +12,7 @@
 #include "util/xalloc.h"
 
 #include <jansson.h>
+#include <limits.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -202,6 +203,8 @@ void ddbc_items_opts_init(ddbc_items_opts *o)
 	memset(o, 0, sizeof(*o));
 	o->format = DDBC_ITEMS_TEXT;
 	o->jobs = 1;
+	o->max_findings = ULONG_MAX;
+	o->min_severity = DDBC_SEV_NOTE;
 	for (int k = 0; k < DDBC_ITEM_KIND_COUNT; k++)
 		o->sev[k] = DDBC_SEV_DEFAULT;
 }

@@ -138,8 +138,8 @@ static void check_part(ddbc_items_run *R, const ddbc_items_part *p, part_result 
 	res->shape = ddbc_items_shape_word(R);
 	res->json = ddbc_items_json_word(R);
 	if (!res->bad && p->expect >= 0 && (long long)R->t.items != p->expect) {
-		set_error(&res->err, start, "the export's manifest lists %lld items in this file, "
-			  "it holds %lu", p->expect, R->t.items);
+		set_error(&res->err, start, "the export's manifest lists %lld item%s in this file, "
+			  "it holds %lu", p->expect, p->expect == 1 ? "" : "s", R->t.items);
 		res->bad = true;
 	}
 	if (p->path)

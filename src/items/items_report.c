@@ -72,7 +72,7 @@ void ddbc_items_begin_output(FILE *out, ddbc_items_format format, const char *co
 
 void ddbc_items_sink_line(ddbc_items_sink *s, const char *line, size_t len)
 {
-	if (s->max && s->shown >= s->max)
+	if (s->shown >= s->max)
 		return;
 	if (s->before)
 		s->before(s->before_arg);
@@ -128,9 +128,11 @@ void ddbc_items_finding(ddbc_items_run *R, ddbc_item_kind k, const char *attr, d
 		R->failed = true;
 		R->t.errors++;
 	}
-	/* Past the cap nothing more of this file can be shown: count only. */
+	/* Past the cap nothing more of this file can be shown: count only;
+	 * below --min-severity a finding is counted and never written. */
 	unsigned long max = R->opts->max_findings;
-	if (max && (R->sink ? R->sink->shown >= max : R->spooled >= max))
+	if ((R->sink ? R->sink->shown >= max : R->spooled >= max) ||
+	    sev < R->opts->min_severity)
 		return;
 	strbuf msg = STRBUF_INIT;
 	va_list ap;
@@ -215,8 +217,8 @@ void ddbc_items_end_output(FILE *out, ddbc_items_format format, const ddbc_items
 	if (format != DDBC_ITEMS_JSON) {
 		if (o->failed_input)
 			return;
-		fprintf(out, "%lu items: %lu ok, %lu failed, %lu unmatched", o->t.items, o->t.ok,
-			o->t.failed, o->t.unmatched);
+		fprintf(out, "%lu item%s: %lu ok, %lu failed, %lu unmatched", o->t.items,
+			o->t.items == 1 ? "" : "s", o->t.ok, o->t.failed, o->t.unmatched);
 		if (o->t.malformed)
 			fprintf(out, ", %lu malformed", o->t.malformed);
 		fputc('\n', out);

@@ -72,7 +72,7 @@ unsigned long ddbc_items_tally_findings(const ddbc_items_tally *t);
 typedef struct ddbc_items_sink {
 	FILE *out;
 	ddbc_items_format format;
-	unsigned long max;       /* 0: no cap */
+	unsigned long max;       /* written at most (ULONG_MAX: no cap) */
 	unsigned long shown;
 	/* called before a line is written, when set (to clear a progress
 	 * line off the terminal the output shares) */
