@@ -173,7 +173,11 @@ START_TEST(test_help_fits)
 		const char *line = p.out;
 		while (*line) {
 			size_t len = strcspn(line, "\n");
-			ck_assert_msg(len <= 80, "%s --help: a line of %zu columns: %.*s",
+			/* Only a path stands alone on a longer line: the installed
+			 * docs folder is as long as the machine makes it. */
+			bool path = len > 3 && !strncmp(line, "  /", 3) &&
+				    strcspn(line + 2, " \n") == len - 2;
+			ck_assert_msg(len <= 80 || path, "%s --help: a line of %zu columns: %.*s",
 				      cmds[i] ? cmds[i] : "ddbc", len, (int)len, line);
 			line += len + (line[len] == '\n');
 		}
@@ -206,8 +210,27 @@ START_TEST(test_lint_summary)
 	expect_status(&p, 0);
 	ck_assert_msg(tu_contains(p.out, p.out_len, "1 file: no findings"), "%s", p.out);
 	tu_proc_free(&p);
+	/* A pipe gets the findings alone; the summary goes to stderr, for the
+	 * log of a hook or a CI job. */
 	tu_run(&p, NULL, "lint", BAD, NULL);
 	ck_assert(!tu_contains(p.out, p.out_len, "1 file: "));
+	ck_assert_str_eq(p.err, "1 file: 2 errors, 1 warning, 1 note\n");
+	tu_proc_free(&p);
+	/* --quiet and --min-severity hide findings, not the count. */
+	tu_run(&p, NULL, "lint", "--quiet", BAD, NULL);
+	expect_status(&p, 1);
+	ck_assert(!tu_contains(p.out, p.out_len, ": note: "));
+	ck_assert(tu_contains(p.out, p.out_len, ": warning: "));
+	ck_assert_str_eq(p.err, "1 file: 2 errors, 1 warning, 1 note; 1 below --min-severity not "
+				"shown\n");
+	tu_proc_free(&p);
+	tu_run(&p, NULL, "lint", "--min-severity", "error", "--format", "json", BAD, NULL);
+	expect_status(&p, 1);
+	ck_assert(!tu_contains(p.out, p.out_len, "\"warning\""));
+	ck_assert(tu_contains(p.out, p.out_len, "\"errors\":2,"));
+	tu_proc_free(&p);
+	tu_run(&p, NULL, "lint", "--min-severity", "notice", BAD, NULL);
+	expect_usage_error(&p, "unknown --min-severity 'notice'; use note, warning, error");
 	tu_proc_free(&p);
 }
 END_TEST

@@ -696,8 +696,23 @@ START_TEST(test_merge)
 	tu_proc_free(&p);
 	tu_run(&p, NULL, "check-items", "--merge", FIX "items.json", (char *)NULL);
 	ck_assert_int_eq(p.status, 2);
-	ck_assert(tu_contains(p.err, p.err_len, "give --format json"));
+	ck_assert(tu_contains(p.err, p.err_len, "not a result of check-items --format json"));
 	tu_proc_free(&p);
+	/* Without --format json (SPEC 6.6's `--merge A.json B.json`) the merge
+	 * is the text one run over all the files writes. */
+	char *a = json_run_to_file(files, 2, NULL), *b = json_run_to_file(files + 2, 2, NULL);
+	const char *whole[] = { "check-items", STAMP, files[0], files[1], files[2], files[3], NULL };
+	run_argv(&p, whole);
+	tu_proc m;
+	tu_run(&m, NULL, "check-items", "--merge", a, b, (char *)NULL);
+	ck_assert_int_eq(m.status, 1);
+	ck_assert_str_eq(m.out, p.out);
+	tu_proc_free(&m);
+	tu_proc_free(&p);
+	unlink(a);
+	unlink(b);
+	free(a);
+	free(b);
 }
 END_TEST
 

@@ -187,7 +187,7 @@ static const char usage_export[] =
 
 static const char usage_items[] =
 	"usage: ddbc check-items [OPTIONS] FILE ITEMS...\n"
-	"       ddbc check-items --merge --format json RESULT.json...\n"
+	"       ddbc check-items --merge RESULT.json...\n"
 	"\n"
 	"Validates items against the design. ITEMS is a JSON array, JSON lines, a\n"
 	"scan result ({\"Items\": [...]}), DynamoDB export lines ({\"Item\": {...}}), a\n"
@@ -196,15 +196,17 @@ static const char usage_items[] =
 	"standard input. Prints one line per finding, then 'N items: N ok, N failed,\n"
 	"N unmatched' and the findings by kind. The shapes, the matching of items to\n"
 	"entities and the JSON output are described in check-items.md, installed in\n"
-	DDBC_DOCDIR ".\n"
+	"the folder on the next line (a path of any length stands on a line alone):\n"
+	"  " DDBC_DOCDIR "\n"
 	"\n"
 	"options:\n"
 	"      --format FMT        text (default) or json\n"
 	"  -j, --jobs N            check N files at once (the output is the same)\n"
-	"      --max-findings N    write at most N findings (all are counted)\n"
+	"      --max-findings N    write at most N findings, 0: none (all are counted)\n"
 	"      --rule KIND=SEV     off, note, warning or error for a kind of item\n"
 	"                          finding (ddbc explain lists them) or a rule\n"
 	"      --merge             add up --format json results of separate runs\n"
+	"                          (text or json out)\n"
 	OUTPUT_HELP COMMON_HELP;
 
 static const char usage_diff[] =
@@ -909,14 +911,9 @@ static exit_status run_items(struct opts *o)
 	o->items.progress = isatty(STDERR_FILENO);
 	if (o->min_severity != DDBC_SEV_DEFAULT)
 		o->items.min_severity = o->min_severity;
-	if (o->merge) {
-		if (o->items.format != DDBC_ITEMS_JSON) {
-			usage_error("check-items", "%s", "--merge reads and writes --format json "
-				    "results: give --format json");
-			return EXIT_USAGE;
-		}
+	/* --merge reads --format json results and writes either format. */
+	if (o->merge)
 		return items_to_output(o, NULL);
-	}
 	if (o->nfiles < 2) {
 		usage_error("check-items", "%s", "expected a design file and an items file");
 		return EXIT_USAGE;
