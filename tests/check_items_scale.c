@@ -522,6 +522,20 @@ START_TEST(test_max_findings)
 							    "key-mismatch")), 3);
 	json_decref(root);
 	tu_proc_free(&p);
+	/* 0 writes none (as grep -m 0), and counts all. */
+	tu_run(&p, NULL, "check-items", "--max-findings", "0", STAMP, FIX "items.json",
+	       (char *)NULL);
+	ck_assert_int_eq(p.status, 1);
+	ck_assert(!tu_contains(p.out, p.out_len, ": error: "));
+	ck_assert(tu_contains(p.out, p.out_len, "; 12 not shown (--max-findings)\n"));
+	tu_proc_free(&p);
+	/* --min-severity error: the unknown-attribute notes are counted, not written. */
+	tu_run(&p, NULL, "check-items", "--min-severity", "error", STAMP, FIX "items.json",
+	       (char *)NULL);
+	ck_assert_int_eq(p.status, 1);
+	ck_assert(!tu_contains(p.out, p.out_len, ": note: "));
+	ck_assert(tu_contains(p.out, p.out_len, " unknown-attribute"));
+	tu_proc_free(&p);
 	static const char *const bad[] = { "-1", "x", "" };
 	for (size_t i = 0; i < 3; i++) {
 		tu_run(&p, NULL, "check-items", "--max-findings", bad[i], STAMP, FIX "items.json",
