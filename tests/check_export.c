@@ -525,7 +525,7 @@ START_TEST(test_example_value_never_exported)
 	ck_assert_msg(tu_contains(p.err, p.err_len,
 				  "ddbc: access pattern 'top-scores' puts parameter 'min_score' in key "
 				  "attribute 'score' (a Number), but its value 'high' (" PARAM_BAD
-				  ":27:42) is not a number; pass --param min_score=VALUE"),
+				  ":26:42) is not a number; pass --param min_score=VALUE"),
 		      "%s", p.err);
 	tu_proc_free(&p);
 	/* The command line's value replaces it. */

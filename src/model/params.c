@@ -21,6 +21,22 @@ static bool built_by_template(const ddbc_pattern *p, const char *name)
 	return false;
 }
 
+/* The attribute name of the entities p reads when each has it plain (no
+ * template) with an enum: a parameter that is its whole value must be one
+ * of the enum values (the first entity's). NULL otherwise. */
+static const ddbc_attr *enum_of(const ddbc_pattern *p, const char *name)
+{
+	const ddbc_attr *first = NULL;
+	for (size_t i = 0; i < p->nmatched; i++) {
+		const ddbc_attr *a = ddbc_entity_attr(p->matched[i], name);
+		if (!a || a->template.s || !a->nenum)
+			return NULL;
+		if (!first)
+			first = a;
+	}
+	return first;
+}
+
 static void key_uses(const ddbc_pattern *p, const ddbc_key_cond *c, ddbc_arena *scratch,
 		     ddbc_param_use_fn *fn, void *ctx)
 {
@@ -39,9 +55,11 @@ static void key_uses(const ddbc_pattern *p, const ddbc_key_cond *c, ddbc_arena *
 				continue;
 			ddbc_param_use use = { s->text, s->len, DDBC_PARAM_IN_KEY, n->loc, c->attr.s,
 					       type == DDBC_TYPE_NONE ? DDBC_TYPE_S : type, s->width,
-					       false };
+					       false, NULL };
 			use.no_delim = use.type == DDBC_TYPE_S &&
 				       (!whole || built_by_template(p, c->attr.s));
+			if (whole && !s->width)
+				use.enum_attr = enum_of(p, c->attr.s);
 			fn(ctx, &use);
 		}
 	}
@@ -85,7 +103,7 @@ static void condition_uses(const ddbc_pattern *p, ddbc_param_use_fn *fn, void *c
 		ddbc_type type = named_type(p, name, len, &a);
 		if (type != DDBC_TYPE_NONE) {
 			ddbc_param_use use = { name, len, DDBC_PARAM_IN_CONDITION, p->condition_loc,
-					       a->name.s, type, 0, false };
+					       a->name.s, type, 0, false, a->nenum ? a : NULL };
 			fn(ctx, &use);
 		}
 		s += len;
@@ -114,6 +132,7 @@ static void item_use(void *ctx, const ddbc_param_use *key)
 	use.type = type;
 	use.width = 0;
 	use.no_delim = false;
+	use.enum_attr = a->nenum ? a : NULL;
 	it->fn(it->ctx, &use);
 }
 
@@ -171,6 +190,41 @@ static bool holds(const char *s, size_t len, const char *needle)
 	return false;
 }
 
+static bool in_enum(const ddbc_attr *a, const char *text, size_t len)
+{
+	for (size_t i = 0; i < a->nenum; i++) {
+		const ddbc_node *e = a->enum_values[i];
+		if (e->kind == DDBC_NODE_SCALAR && strlen(e->u.text) == len &&
+		    !memcmp(e->u.text, text, len))
+			return true;
+	}
+	return false;
+}
+
+/* Whether an entity of a's table may hold text in the attribute of a's
+ * name: one that has the attribute plain without an enum, or one whose
+ * enum has it (ProductCatalog's Book and Bicycle each have their own). */
+static bool table_enum_has(const ddbc_attr *a, const char *text, size_t len)
+{
+	const ddbc_table *t = a->entity->table;
+	if (!t)
+		return in_enum(a, text, len);
+	for (size_t i = 0; i < t->nentities; i++) {
+		const ddbc_attr *b = ddbc_entity_attr(t->entities[i], a->name.s);
+		if (b && (!b->nenum || in_enum(b, text, len)))
+			return true;
+	}
+	return false;
+}
+
+static void enum_problem(const ddbc_attr *a, strbuf *why)
+{
+	strbuf_addf(why, "is not one of the enum values of '%s' (", a->name.s);
+	for (size_t i = 0; i < a->nenum && i < 10; i++)
+		strbuf_addf(why, "%s%s", i ? ", " : "", a->enum_values[i]->u.text);
+	strbuf_addstr(why, a->nenum > 10 ? ", ...)" : ")");
+}
+
 bool ddbc_param_fits(const ddbc_design *g, const ddbc_param_use *use, const char *text,
 		     size_t len, strbuf *why)
 {
@@ -185,6 +239,11 @@ bool ddbc_param_fits(const ddbc_design *g, const ddbc_param_use *use, const char
 		problem = "is not true or false";
 	else if (use->no_delim && holds(text, len, g->key_delimiter))
 		delim = true;
+	if (!problem && !delim && use->enum_attr && !table_enum_has(use->enum_attr, text, len)) {
+		if (why)
+			enum_problem(use->enum_attr, why);
+		return false;
+	}
 	if (delim && why)
 		strbuf_addf(why, "holds the key delimiter '%s', which separates the parts of a "
 			    "key: the key would have a part too many", g->key_delimiter);
