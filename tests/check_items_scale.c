@@ -242,7 +242,7 @@ START_TEST(test_cut_line)
 	tu_run(&p, NULL, "check-items", "tests/fixtures/items/kinds.ddb.yaml", path, (char *)NULL);
 	ck_assert_msg(p.status == 1, "exit %d: %s", p.status, p.err);
 	ck_assert(tu_contains(p.out, p.out_len, ":11:24: error: item 11: the line ends before the "
-			      "item does (cut short?)\n"));
+			      "item does (cut short?)"));
 	ck_assert_msg(tu_contains(p.out, p.out_len, "100000 items: 99999 ok, 0 failed, 0 unmatched, "
 				  "1 malformed\n"), "%s", p.out);
 	tu_proc_free(&p);

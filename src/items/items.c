@@ -162,6 +162,8 @@ static void check_item(ddbc_items_run *R, const ddbc_item_span *sp)
 	R->span = sp;
 	R->ent = NULL;
 	R->failed = false;
+	/* No values yet: a finding before they are typed names no key. */
+	R->nattrs = 0;
 	R->key_depth = 1;
 	json_t *root = parse_item(R, sp);
 	const json_t *item = NULL;

@@ -84,6 +84,16 @@ static char *finding_text(const json_t *f)
 	if (ent)
 		strbuf_addf(&l, " (%s)", ent);
 	strbuf_addf(&l, ": %s", json_string_value(json_object_get(f, "message")));
+	const char *name;
+	json_t *v;
+	const char *sep = " [";
+	json_object_foreach(json_object_get(f, "key"), name, v) {
+		strbuf_addf(&l, "%s%s ", sep, name);
+		ddbc_items_add_quoted(&l, json_string_value(v), json_string_length(v));
+		sep = ", ";
+	}
+	if (*sep == ',')
+		strbuf_addch(&l, ']');
 	return strbuf_detach(&l);
 }
 

@@ -89,6 +89,47 @@ static const char *severity_word(ddbc_severity sev)
 	return sev == DDBC_SEV_ERROR ? "error" : sev == DDBC_SEV_WARNING ? "warning" : "note";
 }
 
+/* The table whose key names the item: its entity's, else the first whose
+ * key attributes the item has. NULL when it has none's. */
+static const ddbc_items_table *key_table(const ddbc_items_run *R)
+{
+	for (size_t t = 0; t < R->ntables; t++) {
+		const ddbc_items_table *ti = &R->tables[t];
+		if (R->ent ? ti->t == R->ent->e->table
+			   : ti->pk && ddbc_items_value(R, ti->pk) && (!ti->sk || ddbc_items_value(R, ti->sk)))
+			return ti;
+	}
+	return NULL;
+}
+
+/* The item's key, so a finding names the item it is about: {"PK": ...,
+ * "SK": ...} in JSON, "[PK 'A', SK 'B']" in text; NULL / nothing when
+ * the item has no table's key. */
+static json_t *item_key(const ddbc_items_run *R, strbuf *text)
+{
+	const ddbc_items_table *ti = key_table(R);
+	const ddbc_ival *pk = ti ? ddbc_items_value(R, ti->pk) : NULL;
+	if (!pk || !pk->text)
+		return NULL;
+	const ddbc_ival *sk = ti->sk ? ddbc_items_value(R, ti->sk) : NULL;
+	json_t *key = json_object();
+	json_object_set_new(key, ti->pk, json_stringn(pk->text, pk->len));
+	if (text) {
+		strbuf_addf(text, " [%s ", ti->pk);
+		ddbc_items_add_quoted(text, pk->text, pk->len);
+	}
+	if (sk && sk->text) {
+		json_object_set_new(key, ti->sk, json_stringn(sk->text, sk->len));
+		if (text) {
+			strbuf_addf(text, ", %s ", ti->sk);
+			ddbc_items_add_quoted(text, sk->text, sk->len);
+		}
+	}
+	if (text)
+		strbuf_addch(text, ']');
+	return key;
+}
+
 /* Formats the finding into R->line: a JSON object or a text line. */
 static void format_finding(ddbc_items_run *R, ddbc_item_kind k, ddbc_severity sev,
 			   const char *attr, ddbc_ipos pos, const char *msg)
@@ -97,8 +138,10 @@ static void format_finding(ddbc_items_run *R, ddbc_item_kind k, ddbc_severity se
 	strbuf *l = &R->line;
 	strbuf_reset(l);
 	if (R->opts->format == DDBC_ITEMS_JSON) {
-		json_t *f = json_pack("{s:o, s:I, s:I, s:I, s:o, s:s, s:s, s:o, s:o}",
+		json_t *key = item_key(R, NULL);
+		json_t *f = json_pack("{s:o, s:I, s:o, s:I, s:I, s:o, s:s, s:s, s:o, s:o}",
 			"file", ddbc_items_jstr(R->name), "item", (json_int_t)R->span->index,
+			"key", key ? key : json_null(),
 			"line", (json_int_t)pos.line, "column", (json_int_t)pos.column,
 			"entity", ent ? ddbc_items_jstr(ent) : json_null(),
 			"severity", severity_word(sev), "kind", ddbc_item_kind_get(k)->id,
@@ -114,6 +157,7 @@ static void format_finding(ddbc_items_run *R, ddbc_item_kind k, ddbc_severity se
 		if (ent)
 			strbuf_addf(l, " (%s)", ent);
 		strbuf_addf(l, ": %s", msg);
+		json_decref(item_key(R, l));
 	}
 }
 

@@ -166,6 +166,8 @@ json_t *ddbc_items_jstr(const char *s);
 /* Appends text as 'text': control characters escaped, cut after 120
  * bytes (at a character boundary). */
 void ddbc_items_add_quoted(strbuf *sb, const char *s, size_t len);
+/* The current item's attribute name, or NULL when it has none. */
+const ddbc_ival *ddbc_items_value(const ddbc_items_run *R, const char *name);
 /* Where the name of attribute key is in the current item's text; the
  * item's start when the name is not written plainly (escapes). */
 ddbc_ipos ddbc_items_attr_pos(const ddbc_items_run *R, const char *key);
