@@ -9,6 +9,7 @@
  * AWS's documented layouts; gzip copies are made here with zlib.
  */
 #define _GNU_SOURCE 1
+#include "items/items_run.h"
 #include "diag/item_kinds.h"
 #include "util/strbuf.h"
 #include "testutil.h"
@@ -502,6 +503,24 @@ START_TEST(test_jobs_same_output)
 }
 END_TEST
 
+/* The progress line says how far and how long when the total is known. */
+START_TEST(test_progress_text)
+{
+	strbuf sb = STRBUF_INIT;
+	ddbc_items_progress_text(&sb, 1200, 5000, 1, 8, 3.0);
+	ck_assert_str_eq(sb.buf, "check-items: 1200 of 5000 items (24%), 1 of 8 files, 0:10 left");
+	strbuf_reset(&sb);
+	ddbc_items_progress_text(&sb, 1000, 1000000, 0, 1, 40.0);
+	ck_assert_str_eq(sb.buf, "check-items: 1000 of 1000000 items (0%), 0 of 1 file, "
+				 "11:06:00 left");
+	strbuf_reset(&sb);
+	/* No manifest: no total to measure against. */
+	ddbc_items_progress_text(&sb, 1, -1, 0, 1, 2.0);
+	ck_assert_str_eq(sb.buf, "check-items: 1 item, 0 of 1 file");
+	strbuf_release(&sb);
+}
+END_TEST
+
 START_TEST(test_max_findings)
 {
 	tu_proc p;
@@ -823,6 +842,7 @@ static Suite *scale_suite(void)
 	tcase_set_timeout(tc, 120);
 	tcase_add_test(tc, test_jobs_same_output);
 	tcase_add_test(tc, test_max_findings);
+	tcase_add_test(tc, test_progress_text);
 	tcase_add_test(tc, test_rule_kinds);
 	tcase_add_test(tc, test_merge);
 	tcase_add_test(tc, test_kind_pages);

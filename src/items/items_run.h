@@ -166,6 +166,12 @@ json_t *ddbc_items_jstr(const char *s);
 /* Appends text as 'text': control characters escaped, cut after 120
  * bytes (at a character boundary). */
 void ddbc_items_add_quoted(strbuf *sb, const char *s, size_t len);
+/* The progress line's text: "check-items: 1200 of 5000 items (24%), 1 of 8
+ * files, 0:12 left" when the manifests give the total (total > 0), else
+ * "check-items: 1200 items, 1 of 8 files". */
+void ddbc_items_progress_text(strbuf *out, unsigned long seen, long long total,
+			      size_t finished, size_t nfiles, double elapsed);
+
 /* The current item's attribute name, or NULL when it has none. */
 const ddbc_ival *ddbc_items_value(const ddbc_items_run *R, const char *name);
 /* Where the name of attribute key is in the current item's text; the
