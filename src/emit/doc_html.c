@@ -3,9 +3,11 @@
  * The document's structure is written as HTML directly: headings with
  * their ids, a class saying what they are and a link to themselves, the
  * table of contents as <nav>, every table inside a container that scrolls
- * sideways when it is too wide. Every body cell carries its column's name
- * (data-label), so that on a phone the stylesheet can show each row as a
- * card of labelled values instead of columns too narrow to read. ddbc
+ * sideways when it is too wide. On a phone the stylesheet shows each row
+ * as a card of labelled values instead of columns too narrow to read: the
+ * labels are the column names, written once per distinct header row as
+ * CSS at the page's end (a class on the table's body, a rule per column),
+ * not on every cell, which made a third of a large page. ddbc
  * writes only its own markup; every user string is escaped, and the
  * user's Markdown (descriptions) is rendered by cmark-gfm in its safe
  * mode (doc_desc.h).
@@ -14,6 +16,9 @@
 #include "emit/doc_escape.h"
 #include "emit/doc_write.h"
 
+#include "util/xalloc.h"
+
+#include <stdlib.h>
 #include <string.h>
 
 static const char *kind_class(ddbc_doc_kind kind)
@@ -115,10 +120,30 @@ static void table(ddbc_doc_out *o, ddbc_doc_kind kind, size_t cols)
 	strbuf_reset(&o->heads);
 }
 
+/* The class of the open table's body: the header row's number among the
+ * distinct ones so far (o->heads, compared byte for byte). */
+static size_t head_class(ddbc_doc_out *o)
+{
+	for (size_t i = 0; i < o->nsigs; i++)
+		if (o->sigs[i].len == o->heads.len && !memcmp(o->sigs[i].buf, o->heads.buf,
+							      o->heads.len))
+			return i;
+	xgrow((void **)&o->sigs, &o->sigs_cap, o->nsigs + 1, sizeof(*o->sigs));
+	strbuf *sig = &o->sigs[o->nsigs];
+	*sig = (strbuf)STRBUF_INIT;
+	strbuf_add(sig, o->heads.buf, o->heads.len);
+	return o->nsigs++;
+}
+
+static void tbody(ddbc_doc_out *o)
+{
+	strbuf_addf(&o->sb, "<tbody class=\"h%zu\">\n", head_class(o));
+}
+
 static void row(ddbc_doc_out *o)
 {
 	if (o->rows == 1)
-		strbuf_addstr(&o->sb, "<tbody>\n");
+		tbody(o);
 	strbuf_addstr(&o->sb, "<tr>\n");
 	o->col = 0;
 }
@@ -129,7 +154,7 @@ enum { COLOURS = 8 };
 static void item_row(ddbc_doc_out *o, size_t colour, bool starts, bool hit)
 {
 	if (o->rows == 1)
-		strbuf_addstr(&o->sb, "<tbody>\n");
+		tbody(o);
 	strbuf_addf(&o->sb, "<tr class=\"c%zu%s%s\">\n", colour % COLOURS, starts ? " starts" : "",
 		    hit ? " hit" : "");
 	o->col = 0;
@@ -158,21 +183,10 @@ static void fold_end(ddbc_doc_out *o)
 	strbuf_addstr(&o->sb, "</details>\n");
 }
 
-/* The name of column col, as the header row wrote it (escaped). */
-static const char *head(const ddbc_doc_out *o, size_t col)
-{
-	const char *p = o->heads.buf, *end = p + o->heads.len;
-	for (; p && p < end && col; col--)
-		p += strlen(p) + 1;
-	return p && p < end ? p : "";
-}
-
 static void cell(ddbc_doc_out *o)
 {
 	if (o->rows) {
-		strbuf_addstr(&o->sb, "<td data-label=\"");
-		strbuf_addstr(&o->sb, head(o, o->col));
-		strbuf_addstr(&o->sb, "\">");
+		strbuf_addstr(&o->sb, "<td>");
 	} else {
 		strbuf_addstr(&o->sb, "<th>");
 	}
@@ -275,8 +289,61 @@ static void link_end(ddbc_doc_out *o, const char *id)
 	strbuf_addstr(&o->sb, "</a>");
 }
 
+/* A column name, kept HTML-escaped (&amp; &lt; &gt; &quot;), as a CSS
+ * string: quotes and backslashes escaped, and '<' as \3c so that no name
+ * can end the <style> element. */
+static void css_label(strbuf *sb, const char *s)
+{
+	static const struct { const char *ent; char c; } ents[] = {
+		{ "&amp;", '&' }, { "&lt;", '<' }, { "&gt;", '>' }, { "&quot;", '"' },
+	};
+	strbuf_addch(sb, '"');
+	while (*s) {
+		char c = *s++;
+		for (size_t i = 0; c == '&' && i < 4; i++) {
+			size_t n = strlen(ents[i].ent);
+			if (!strncmp(s - 1, ents[i].ent, n)) {
+				c = ents[i].c;
+				s += n - 1;
+			}
+		}
+		if (c == '"' || c == '\\')
+			strbuf_addf(sb, "\\%c", c);
+		else if (c == '<' || (unsigned char)c < 0x20)
+			strbuf_addf(sb, "\\%x ", (unsigned)(unsigned char)c);
+		else
+			strbuf_addch(sb, c);
+	}
+	strbuf_addch(sb, '"');
+}
+
+/* The cards' labels: for each distinct header row, one rule per named
+ * column setting --label, which style.css shows on a phone (so the
+ * template keeps the say over when and how). */
+static void page_end(ddbc_doc_out *o)
+{
+	if (!o->nsigs)
+		return;
+	strbuf_addstr(&o->sb, "<style>\n");
+	for (size_t i = 0; i < o->nsigs; i++) {
+		const char *p = o->sigs[i].buf, *end = p + o->sigs[i].len;
+		for (size_t col = 1; p < end; col++, p += strlen(p) + 1) {
+			if (!*p)
+				continue;
+			strbuf_addf(&o->sb, ".h%zu>tr>td:nth-child(%zu){--label:", i, col);
+			css_label(&o->sb, p);
+			strbuf_addstr(&o->sb, "}\n");
+		}
+		strbuf_release(&o->sigs[i]);
+	}
+	strbuf_addstr(&o->sb, "</style>\n");
+	free(o->sigs);
+	o->sigs = NULL;
+	o->nsigs = o->sigs_cap = 0;
+}
+
 const ddbc_doc_backend ddbc_doc_html = {
 	heading, heading_end, para, para_end, nav, nav_end, item, list_end,
 	table, row, item_row, cell, cell_end, row_end, table_end, code_block, description,
-	span, strong, link, link_end, swatch, fold, fold_end, diagram,
+	span, strong, link, link_end, swatch, fold, fold_end, diagram, page_end,
 };

@@ -189,5 +189,5 @@ static void link_end(ddbc_doc_out *o, const char *id)
 const ddbc_doc_backend ddbc_doc_markdown = {
 	heading, heading_end, para, para_end, nav, nav, item, list_end,
 	table, row, item_row, cell, cell_end, row_end, table_end, code_block, description,
-	span, strong, link, link_end, swatch, fold, fold_end, diagram,
+	span, strong, link, link_end, swatch, fold, fold_end, diagram, NULL,
 };

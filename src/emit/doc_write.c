@@ -618,7 +618,8 @@ void ddbc_doc_write(const ddbc_doc_backend *be, FILE *file, strbuf *whole,
 void ddbc_doc_write_page(const ddbc_doc_backend *be, FILE *file, strbuf *whole,
 			 const ddbc_design *g, ddbc_lang_id lang, const ddbc_doc_page *page)
 {
-	ddbc_doc_out o = { STRBUF_INIT, file, false, false, -1, 0, 0, 0, 0, STRBUF_INIT, 0, NULL };
+	ddbc_doc_out o = { STRBUF_INIT, file, false, false, -1, 0, 0, 0, 0, STRBUF_INIT, 0, NULL,
+			   NULL, 0, 0 };
 	writer w = { .be = be, .o = &o, .g = g, .L = ddbc_doc_labels_for(lang), .page = page };
 	ddbc_slugger_init(&w.slugs);
 	if (page) {
@@ -638,6 +639,8 @@ void ddbc_doc_write_page(const ddbc_doc_backend *be, FILE *file, strbuf *whole,
 	assign_ids(&w);
 
 	write_body(&w, g->description ? &desc : NULL);
+	if (be->page_end)
+		be->page_end(&o);
 
 	if (g->description)
 		ddbc_doc_desc_release(&desc);

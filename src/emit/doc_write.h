@@ -67,6 +67,11 @@ typedef struct ddbc_doc_out {
 				    * ended by a NUL, for its cells' labels */
 	size_t col;                /* HTML: the cell being written */
 	const char *link_file;     /* the next link's page; NULL: this page */
+	/* HTML: the distinct header rows so far (heads' bytes each), whose
+	 * index names the class of their tables' bodies; page_end writes the
+	 * labels of each class's cells once, as CSS. */
+	strbuf *sigs;
+	size_t nsigs, sigs_cap;
 } ddbc_doc_out;
 
 /* A format. Blocks come as begin/end pairs; inline text only inside a
@@ -104,6 +109,8 @@ typedef struct ddbc_doc_backend {
 	/* The picture of the n tables at tables (doc_diagram.h). */
 	void (*diagram)(ddbc_doc_out *o, const ddbc_table *tables, size_t n,
 			const struct ddbc_doc_labels *L);
+	/* After the last block, or NULL: what the page needs once, at its end. */
+	void (*page_end)(ddbc_doc_out *o);
 } ddbc_doc_backend;
 
 extern const ddbc_doc_backend ddbc_doc_markdown;   /* doc_md.c */
