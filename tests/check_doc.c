@@ -694,6 +694,30 @@ START_TEST(test_hostile_html)
 }
 END_TEST
 
+/* A write's items are not "returned": each caption says what the pattern
+ * does to the items its key addresses. */
+START_TEST(test_write_captions)
+{
+	checked c;
+	check_file(&c, "samples/stamp-rally.ddb.yaml");
+	for (int lang = 0; lang < 2; lang++) {
+		char *md = emit(c.g, false, (ddbc_lang_id)lang, NULL);
+		const char *put = strstr(md, lang ? "置き換える例のアイテム" : "The example item it replaces");
+		const char *upd = strstr(md, lang ? "更新する例のアイテム" : "The example item it updates");
+		ck_assert_ptr_nonnull(put);
+		ck_assert_ptr_nonnull(upd);
+		/* The put's section has no "returns" caption of its own. */
+		const char *sec = strstr(md, "### ");
+		for (const char *h = sec; h && h < put; h = strstr(h + 1, "\n### "))
+			sec = h;
+		const char *ret = strstr(sec, lang ? "返す例のアイテム" : "The example items it returns");
+		ck_assert(!ret || ret > put);
+		free(md);
+	}
+	checked_free(&c);
+}
+END_TEST
+
 /* The cards' labels are written once per kind of table, as CSS: a column
  * name cannot end the style element or the string it stands in. */
 START_TEST(test_card_labels)
@@ -1212,6 +1236,7 @@ static Suite *doc_suite(void)
 	tcase_add_test(tc, test_hostile_html);
 	tcase_add_test(tc, test_unclosed_blocks);
 	tcase_add_test(tc, test_card_labels);
+	tcase_add_test(tc, test_write_captions);
 	tcase_add_test(tc, test_designs_with_errors);
 	tcase_add_test(tc, test_pathological_text);
 	tcase_add_test(tc, test_long_blocks_split);

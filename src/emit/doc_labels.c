@@ -66,6 +66,9 @@ static const ddbc_doc_labels labels_en = {
 	.d_request = "Request",
 	.d_no_request = "no request: a parameter has no example value",
 	.d_items = "The example items it returns (▶):",
+	.d_items_put = "The example item it replaces (▶):",
+	.d_items_update = "The example item it updates (▶):",
+	.d_items_delete = "The example item it deletes (▶):",
 	.d_no_items = "No example item matches its key condition.",
 	.d_required = "required",
 };
@@ -135,6 +138,9 @@ static const ddbc_doc_labels labels_ja = {
 	.d_request = "リクエスト",
 	.d_no_request = "リクエストなし: 例の値のないパラメータがある",
 	.d_items = "返す例のアイテム（▶）:",
+	.d_items_put = "置き換える例のアイテム（▶）:",
+	.d_items_update = "更新する例のアイテム（▶）:",
+	.d_items_delete = "削除する例のアイテム（▶）:",
 	.d_no_items = "キー条件に合う例のアイテムはない。",
 	.d_required = "必須",
 };

@@ -30,6 +30,8 @@ typedef struct ddbc_doc_labels {
 	/* n_entities: printf with one %zu; example_n: with two (number, lines) */
 	const char *diagram, *n_entities, *example_n;
 	const char *d_request, *d_no_request, *d_items, *d_no_items, *d_required;
+	/* d_items of a write: what its key addresses among the example items */
+	const char *d_items_put, *d_items_update, *d_items_delete;
 } ddbc_doc_labels;
 
 /* The labels of lang; static, never NULL. */
