@@ -210,10 +210,25 @@ static void keep_head(ddbc_doc_out *o)
 	strbuf_addch(&o->heads, '\0');
 }
 
+/* A body cell that says only "—" (no value: not in that index, no key)
+ * is marked, so that a phone's card leaves it out instead of giving it a
+ * labelled row. */
+static void mark_none(ddbc_doc_out *o)
+{
+	static const char dash[] = "—", open[] = "<td>";
+	size_t n = sizeof(dash) - 1;
+	if (o->sb.len != o->mark + n || memcmp(o->sb.buf + o->mark, dash, n))
+		return;
+	o->sb.len = o->mark - (sizeof(open) - 1);
+	strbuf_addstr(&o->sb, "<td class=\"none\">—");
+}
+
 static void cell_end(ddbc_doc_out *o)
 {
 	if (!o->rows)
 		keep_head(o);
+	else
+		mark_none(o);
 	strbuf_addstr(&o->sb, o->rows ? "</td>\n" : "</th>\n");
 	o->in_cell = false;
 	o->col++;
