@@ -480,7 +480,18 @@ START_TEST(test_item_views)
 		"  t0e1 --> t0i2\n```\n");
 	free(md);
 	char *html = emit(c.g, true, DDBC_LANG_EN, NULL);
-	expect_contains(html, "<g class=\"entity c1\"><title>User</title>");
+	/* The SVG: a card per index with its keys, each entity a link to its
+	 * section, and User not on Open's card. */
+	expect_contains(html, "<a href=\"#entity-user\"><g class=\"entity c1\"><title>User</title>");
+	expect_contains(html, "<text class=\"key\" x=\"16\" y=\"");
+	expect_contains(html, ">status · n</text>");
+	const char *open = strstr(html, "<title>Open</title>");
+	const char *by_n = open ? strstr(open, "<title>ByN</title>") : NULL;
+	ck_assert(open && by_n);
+	const char *user = strstr(open, "<title>User</title>");
+	ck_assert(user && user > by_n);
+	ck_assert_ptr_nonnull(strstr(open, "<title>Order</title>"));
+	ck_assert(!strstr(html, "class=\"edge\""));
 	expect_contains(html, "<tr class=\"c0 starts\">");
 	expect_contains(html, "<tr class=\"c1\">");
 	expect_contains(html, "<tr class=\"c0 hit\">");
@@ -510,7 +521,8 @@ START_TEST(test_contents_and_folds)
 END_TEST
 
 /* A table of many entities is drawn as one box that counts them, each
- * index's line labelled with how many it holds. */
+ * index's line labelled with how many it holds (in SVG: each index's card
+ * counts them). */
 START_TEST(test_diagram_many_entities)
 {
 	strbuf y = STRBUF_INIT;
@@ -526,6 +538,12 @@ START_TEST(test_diagram_many_entities)
 	expect_contains(md, "  end\n  t0e([\"41 entities\"])\n  t0e -- \"41\" --> t0i0\n"
 			    "  t0e -- \"20\" --> t0i1\n```\n");
 	free(md);
+	/* The SVG's cards count their entities instead of listing them. */
+	char *html = emit(c.g, true, DDBC_LANG_EN, NULL);
+	expect_contains(html, ">41 entities</text>");
+	expect_contains(html, ">20 entities</text>");
+	ck_assert(!strstr(html, "<g class=\"entity"));
+	free(html);
 	checked_free(&c);
 }
 END_TEST

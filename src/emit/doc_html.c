@@ -166,9 +166,10 @@ static void swatch(ddbc_doc_out *o, size_t colour)
 		    colour % COLOURS);
 }
 
-static void diagram(ddbc_doc_out *o, const ddbc_table *tables, size_t n, const ddbc_doc_labels *L)
+static void diagram(ddbc_doc_out *o, const ddbc_table *tables, size_t n, const ddbc_doc_labels *L,
+		    const ddbc_diagram_links *links)
 {
-	ddbc_diagram_svg(&o->sb, tables, n, L);
+	ddbc_diagram_svg(&o->sb, tables, n, L, links);
 }
 
 static void fold(ddbc_doc_out *o, const char *summary)

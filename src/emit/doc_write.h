@@ -23,6 +23,7 @@
 #include <stdio.h>
 
 struct ddbc_doc_labels;   /* doc_labels.h */
+struct ddbc_diagram_links; /* doc_diagram.h */
 
 /* What a heading or a table is; the HTML page's classes say it. */
 typedef enum ddbc_doc_kind {
@@ -108,7 +109,7 @@ typedef struct ddbc_doc_backend {
 	void (*fold_end)(ddbc_doc_out *o);
 	/* The picture of the n tables at tables (doc_diagram.h). */
 	void (*diagram)(ddbc_doc_out *o, const ddbc_table *tables, size_t n,
-			const struct ddbc_doc_labels *L);
+			const struct ddbc_doc_labels *L, const struct ddbc_diagram_links *links);
 	/* After the last block, or NULL: what the page needs once, at its end. */
 	void (*page_end)(ddbc_doc_out *o);
 } ddbc_doc_backend;
