@@ -1082,9 +1082,15 @@ START_TEST(test_cli_site)
 		ck_assert_msg(html != NULL, "no %s", pages[i]);
 		expect_contains(html, "<svg class=\"diagram\"");
 		if (i == 0) {
-			/* The index links to the tables' pages, holds no table's section. */
+			/* The index links to the tables' pages and to every entity and
+			 * pattern on them, and holds no table's section. */
 			expect_contains(html, "<a href=\"table-Users.html#table-users\">");
-			ck_assert_ptr_null(strstr(html, "pattern-results-by-user"));
+			expect_contains(html, "<li><a href=\"table-AssessmentResults.html#"
+					      "pattern-results-by-user\">Pattern <code>results-by-user"
+					      "</code></a></li>");
+			expect_contains(html, "<li><a href=\"table-Users.html#entity-user\">Entity "
+					      "<code>User</code></a></li>");
+			ck_assert_ptr_null(strstr(html, "id=\"pattern-results-by-user\""));
 			ck_assert_uint_eq(count(html, "<h2 id=\"table-"), 0);
 		} else {
 			/* A table's page: that table only, and a way back. */

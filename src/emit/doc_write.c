@@ -195,8 +195,8 @@ static void write_contents(writer *w)
 		w->be->item(w->o, 0);
 		link_to(w, t);
 		link(w, L->table, t->name.s, w->id.table[i]);
-		if (w->page && !w->page->table)
-			continue;   /* the index page lists the tables' pages */
+		/* The index page lists each table's sections too, on its page:
+		 * the way in to every entity and pattern of the site. */
 		flush(w);
 		w->be->item(w->o, 1);
 		link_to(w, t);
