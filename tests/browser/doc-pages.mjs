@@ -252,6 +252,14 @@ function clipped() {
 	return out;
 }
 
+// Card rows of a phone's index map that say only "—" (no value), which
+// should not take a line of their own.
+function dashRows() {
+	return [...document.querySelectorAll('.table-wrap.index-map td')]
+		.filter(td => td.textContent.trim() === '—' && td.getBoundingClientRect().height > 0)
+		.length;
+}
+
 // The diagram's entity boxes that do not lead to their entity's section.
 function diagramLinks() {
 	const bad = [];
@@ -339,6 +347,10 @@ async function checkPage(context, design, lang, dir) {
 		if (width !== 390) {
 			const cut = await page.evaluate(clipped);
 			check(cut.length === 0, `${what}: at ${width}px clipped cells in ${cut.join('; ')}`);
+		}
+		if (width === 420) {
+			const dashes = await page.evaluate(dashRows);
+			check(dashes === 0, `${what}: at 420px the index map's cards show ${dashes} '—' rows`);
 		}
 		if (width === 390)
 			continue;
