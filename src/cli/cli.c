@@ -196,7 +196,7 @@ static const char usage_items[] =
 	"standard input. Prints one line per finding, then 'N items: N ok, N failed,\n"
 	"N unmatched' and the findings by kind. The shapes, the matching of items to\n"
 	"entities and the JSON output are described in check-items.md, installed in\n"
-	"the folder on the next line (a path of any length stands on a line alone):\n"
+	/* On a line of its own: an install folder may be of any length. */
 	"  " DDBC_DOCDIR "\n"
 	"\n"
 	"options:\n"
