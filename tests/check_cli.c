@@ -184,6 +184,9 @@ START_TEST(test_help_fits)
 		if (cmds[i] && strcmp(cmds[i], "explain") != 0)
 			ck_assert_msg(strstr(p.out, "--color WHEN") != NULL, "%s --help lacks --color",
 				      cmds[i]);
+		/* The docs folder, as long as the install makes it, on a line alone. */
+		if (cmds[i] && !strcmp(cmds[i], "check-items"))
+			ck_assert(strstr(p.out, "\n  " DDBC_DOCDIR "\n") != NULL);
 		tu_proc_free(&p);
 	}
 }
