@@ -118,7 +118,7 @@ static void condition_refs(walk *w)
 		if (!len || len >= 256)
 			continue;
 		ddbc_param_use use = { s + 1, len, DDBC_PARAM_IN_CONDITION, w->p->condition_loc,
-				       NULL, DDBC_TYPE_S, 0, false };
+				       NULL, DDBC_TYPE_S, 0, false, NULL };
 		char name[256];
 		memcpy(name, s + 1, len);
 		name[len] = '\0';
