@@ -233,7 +233,8 @@ START_TEST(test_lint_summary)
 	ck_assert(tu_contains(p.out, p.out_len, "\"errors\":2,"));
 	tu_proc_free(&p);
 	tu_run(&p, NULL, "lint", "--min-severity", "notice", BAD, NULL);
-	expect_usage_error(&p, "unknown --min-severity 'notice'; use note, warning, error");
+	expect_usage_error(&p, "unknown --min-severity 'notice'; did you mean 'note'? "
+				   "(note, warning, error)");
 	tu_proc_free(&p);
 }
 END_TEST
