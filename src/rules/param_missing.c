@@ -143,6 +143,10 @@ void ddbc_check_param_no_value(const ddbc_design *g, ddbc_diags *d)
 		 * misspelt field that error names (one mistake, one finding). */
 		if (!p->analysed || !p->table || !p->index || !p->id.s || p->incomplete)
 			continue;
+		/* The values come from the entities the pattern matches: when an
+		 * error leaves those unknown, a missing value is its echo. */
+		if (!ddbc_pattern_matches_known(p))
+			continue;
 		bool whole = true;
 		for (size_t k = 0; k < p->nmatched && whole; k++)
 			whole = !p->matched[k]->incomplete;

@@ -77,7 +77,7 @@ static void add_names(strbuf *sb, const ddbc_name *names, size_t n)
  * entity's examples contradict its key templates.
  * Otherwise "matches nothing" or "does not project" may be only the echo
  * of an error reported already. */
-static bool matches_known(const ddbc_pattern *p)
+bool ddbc_pattern_matches_known(const ddbc_pattern *p)
 {
 	return p->analysed && !p->incomplete && !p->index->incomplete &&
 	       !p->index->key_unknown && !p->index->key_undefined &&
@@ -440,7 +440,7 @@ void ddbc_check_pattern_projection(const ddbc_design *g, ddbc_diags *d)
 	for (size_t i = 0; i < g->npatterns; i++) {
 		const ddbc_pattern *p = &g->patterns[i];
 		/* The base table returns every attribute. */
-		if (matches_known(p) && p->index->kind != DDBC_INDEX_PRIMARY)
+		if (ddbc_pattern_matches_known(p) && p->index->kind != DDBC_INDEX_PRIMARY)
 			check_returns(p, d);
 	}
 }
@@ -582,8 +582,8 @@ void ddbc_check_pattern_no_match(const ddbc_design *g, ddbc_diags *d)
 {
 	for (size_t i = 0; i < g->npatterns; i++) {
 		const ddbc_pattern *p = &g->patterns[i];
-		if (matches_known(p) && p->nmatched == 0 && p->nconds > 0 && !reversed_between(p) &&
-		    !empty_match_declared(g, p))
+		if (ddbc_pattern_matches_known(p) && p->nmatched == 0 && p->nconds > 0 &&
+		    !reversed_between(p) && !empty_match_declared(g, p))
 			report_no_match(g, p, d);
 	}
 }
@@ -680,7 +680,7 @@ void ddbc_check_pattern_entities(const ddbc_design *g, ddbc_diags *d)
 		const ddbc_pattern *p = &g->patterns[i];
 		/* An unservable condition returns nothing, so what it "matches"
 		 * means little: pattern-unservable says why. */
-		if (!p->has_entities || !matches_known(p) || p->entities_unresolved ||
+		if (!p->has_entities || !ddbc_pattern_matches_known(p) || p->entities_unresolved ||
 		    !servable(p))
 			continue;
 		if (p->nmatched > 0)
@@ -793,7 +793,7 @@ void ddbc_check_pattern_value_enum(const ddbc_design *g, ddbc_diags *d)
 	ddbc_arena *scratch = ddbc_arena_new();
 	for (size_t i = 0; i < g->npatterns; i++) {
 		const ddbc_pattern *p = &g->patterns[i];
-		if (!matches_known(p) || !p->nmatched)
+		if (!ddbc_pattern_matches_known(p) || !p->nmatched)
 			continue;
 		for (size_t k = 0; k < p->nconds; k++) {
 			const ddbc_key_cond *c = &p->conds[k];
@@ -842,7 +842,7 @@ void ddbc_check_returns_unknown_attribute(const ddbc_design *g, ddbc_diags *d)
 {
 	for (size_t i = 0; i < g->npatterns; i++) {
 		const ddbc_pattern *p = &g->patterns[i];
-		if (!matches_known(p) || !p->nmatched)
+		if (!ddbc_pattern_matches_known(p) || !p->nmatched)
 			continue;
 		for (size_t k = 0; k < p->nreturns; k++) {
 			const ddbc_name *r = &p->returns[k];
