@@ -81,6 +81,9 @@ static const char runtime[] =
 	"\t\t}\n"
 	"\t\tv := values[pc.param]\n"
 	"\t\tif pc.num {\n"
+	"\t\t\tif pc.width > 0 && (v.num < 0 || len(fmt.Sprint(v.num)) > pc.width) {\n"
+	"\t\t\t\treturn \"\", &KeyBuildError{pc.name, fmt.Sprintf(\"%d does not fit %d digits\", v.num, pc.width)}\n"
+	"\t\t\t}\n"
 	"\t\t\tkey.WriteString(formatNumber(v.num, pc.width))\n"
 	"\t\t\tcontinue\n"
 	"\t\t}\n"
@@ -99,9 +102,9 @@ static const char runtime[] =
 	"\treturn key.String(), nil\n"
 	"}\n"
 	"\n"
-	"// readNumber reads a number as printf's %0<width>d writes it: an optional\n"
-	"// '-', digits, at least width in all, no zero but those that pad it, no\n"
-	"// \"-0\", in range.\n"
+	"// readNumber reads a number as buildKey writes it: with a width, exactly\n"
+	"// width digits; without, an optional '-' and digits with no leading zero,\n"
+	"// no \"-0\", in range.\n"
 	"func readNumber(key string, p, width int) (int64, int, bool) {\n"
 	"\tneg := p < len(key) && key[p] == '-'\n"
 	"\td := p\n"
@@ -124,8 +127,10 @@ static const char runtime[] =
 	"\tfor zeros+1 < n && key[d+zeros] == '0' {\n"
 	"\t\tzeros++\n"
 	"\t}\n"
-	"\ttotal := d - p + n\n"
-	"\tif n == 0 || (neg && v == 0) || total < width || (zeros > 0 && total > width) {\n"
+	"\tif n == 0 || (neg && v == 0) {\n"
+	"\t\treturn 0, 0, false\n"
+	"\t}\n"
+	"\tif (width > 0 && (neg || n != width)) || (width == 0 && zeros > 0) {\n"
 	"\t\treturn 0, 0, false\n"
 	"\t}\n"
 	"\tif neg {\n"
@@ -183,6 +188,7 @@ static const char guard_runtime[] =
 	"\tfixed bool\n"
 	"\tclass int\n"
 	"\tmin   int\n"
+	"\tmax   int // 0: no limit\n"
 	"}\n"
 	"\n"
 	"type keyShape struct {\n"
@@ -227,6 +233,9 @@ static const char guard_runtime[] =
 	"\t\t\tfor j := i; ; j++ {\n"
 	"\t\t\t\tif j-i >= r.min {\n"
 	"\t\t\t\t\tnext[j] = true\n"
+	"\t\t\t\t}\n"
+	"\t\t\t\tif r.max > 0 && j-i >= r.max {\n"
+	"\t\t\t\t\tbreak\n"
 	"\t\t\t\t}\n"
 	"\t\t\t\tif j >= len(s) || !takes(r.class, s, i, j, delim) {\n"
 	"\t\t\t\t\tbreak\n"
@@ -506,7 +515,7 @@ static const keys_syntax syntax;
 
 static const keys_data_style data_style = {
 	"\t{\n\t\tname: ", ",\n\t\tkeys: []keyShape{", "{", "}, ", "[]run{", "}",
-	"{fixed: true, lit: ", "}", "{class: %d, min: %zu}",
+	"{fixed: true, lit: ", "}", "{class: %d, min: %zu, max: %zu}",
 	"},\n\t\tliteral: %zu,\n\t\tconsts: []constant{", "{", "}, ",
 	"},\n\t\tstored: map[string]bool{", ": true, ", "},\n\t},\n",
 };

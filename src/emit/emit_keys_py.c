@@ -38,8 +38,9 @@ static const char runtime[] =
 	"        raise KeyBuildError(f\"{name}: {v!r} is not a whole number\")\n"
 	"    if v < _MIN or v > _MAX:\n"
 	"        raise KeyBuildError(f\"{name}: {v} is out of the 64-bit range\")\n"
-	"    sign = \"-\" if v < 0 else \"\"\n"
-	"    return sign + str(abs(v)).rjust(width - len(sign), \"0\")\n"
+	"    if width > 0 and (v < 0 or len(str(v)) > width):\n"
+	"        raise KeyBuildError(f\"{name}: {v} does not fit {width} digits\")\n"
+	"    return str(v).rjust(width, \"0\")\n"
 	"\n\n"
 	"def _text(v: str, after: str, name: str) -> str:\n"
 	"    if not isinstance(v, str):\n"
@@ -65,8 +66,9 @@ static const char runtime[] =
 	"    return \"\".join(key)\n"
 	"\n\n"
 	"def _read_number(key: str, p: int, width: int) -> Optional[Tuple[int, int]]:\n"
-	"    \"\"\"A number as printf's %0<width>lld writes it: an optional '-', digits, at\n"
-	"    least width in all, no zero but those that pad it, no \"-0\", in range.\"\"\"\n"
+	"    \"\"\"A number as the builder writes it: with a width, exactly width digits;\n"
+	"    without, an optional '-' and digits with no leading zero, no \"-0\", in\n"
+	"    range.\"\"\"\n"
 	"    neg = key.startswith(\"-\", p)\n"
 	"    d = p + (1 if neg else 0)\n"
 	"    n = 0\n"
@@ -78,9 +80,8 @@ static const char runtime[] =
 	"    zeros = 0\n"
 	"    while zeros + 1 < n and key[d + zeros] == \"0\":\n"
 	"        zeros += 1\n"
-	"    total = d - p + n\n"
-	"    if v > (-_MIN if neg else _MAX) or (neg and v == 0) or total < width or (\n"
-	"            zeros > 0 and total > width):\n"
+	"    if v > (-_MIN if neg else _MAX) or (neg and v == 0) or (\n"
+	"            (neg or n != width) if width > 0 else zeros > 0):\n"
 	"        return None\n"
 	"    return (-v if neg else v), d + n\n"
 	"\n\n"
@@ -120,7 +121,8 @@ static const char guard_runtime[] =
 	"\n\n# ---- type guards: which entity an item is, as `ddbc check-items` decides\n\n"
 	"# A key language: literals, and (class, at least): 0 anything, 1 no key\n"
 	"# delimiter, 2 a number's characters, 3 digits.\n"
-	"_Run = Union[str, Tuple[int, int]]\n"
+	"# A fixed string, or (class, at least, at most (0: no limit)).\n"
+	"_Run = Union[str, Tuple[int, int, int]]\n"
 	"\n\n"
 	"@dataclasses.dataclass(frozen=True)\n"
 	"class _Shape:\n"
@@ -152,6 +154,8 @@ static const char guard_runtime[] =
 	"            while True:\n"
 	"                if j - i >= run[1]:\n"
 	"                    after.add(j)\n"
+	"                if run[2] and j - i >= run[2]:\n"
+	"                    break\n"
 	"                if j >= len(s) or not _takes(run[0], s, i, j, delim):\n"
 	"                    break\n"
 	"                j += 1\n"
@@ -332,7 +336,7 @@ static void key(keys_writer *w, const keys_key *kk)
 static const keys_syntax syntax;
 
 static const keys_data_style data_style = {
-	"    _Shape(\n        ", ",\n        (", "(", "), ", "(", ")", "", "", "(%d, %zu)",
+	"    _Shape(\n        ", ",\n        (", "(", "), ", "(", ")", "", "", "(%d, %zu, %zu)",
 	"),\n        %zu,\n        (", "(", "), ", "),\n        frozenset((", ", ", ")),\n    ),\n",
 };
 

@@ -44,7 +44,9 @@ static const char runtime[] =
 	"        throw new KeyBuildError(`${name}: ${b} is out of the 64-bit range`);\n"
 	"    const sign = b < BigInt(0) ? \"-\" : \"\";\n"
 	"    const digits = (b < BigInt(0) ? -b : b).toString();\n"
-	"    return sign + digits.padStart(width - sign.length, \"0\");\n"
+	"    if (width > 0 && (sign !== \"\" || digits.length > width))\n"
+	"        throw new KeyBuildError(`${name}: ${b} does not fit ${width} digits`);\n"
+	"    return sign + digits.padStart(width, \"0\");\n"
 	"}\n"
 	"\n"
 	"function text_(v: string, next: string, name: string): string {\n"
@@ -73,8 +75,9 @@ static const char runtime[] =
 	"    return key;\n"
 	"}\n"
 	"\n"
-	"/* A number as printf's %0<width>lld writes it: an optional '-', digits, at\n"
-	" * least width in all, no zero but those that pad it, no \"-0\", in range. */\n"
+	"/* A number as the builder writes it: with a width, exactly width digits;\n"
+	" * without, an optional '-' and digits with no leading zero, no \"-0\", in\n"
+	" * range. */\n"
 	"function readNumber_(key: string, p: number, width: number): [bigint, number] | null {\n"
 	"    const neg = key.charAt(p) === \"-\";\n"
 	"    const d = p + (neg ? 1 : 0);\n"
@@ -87,9 +90,8 @@ static const char runtime[] =
 	"    let zeros = 0;\n"
 	"    while (zeros + 1 < n && key.charAt(d + zeros) === \"0\")\n"
 	"        zeros++;\n"
-	"    const total = d - p + n;\n"
-	"    if (v > (neg ? -MIN_ : MAX_) || (neg && v === BigInt(0)) || total < width ||\n"
-	"        (zeros > 0 && total > width))\n"
+	"    if (v > (neg ? -MIN_ : MAX_) || (neg && v === BigInt(0)) ||\n"
+	"        (width > 0 ? neg || n !== width : zeros > 0))\n"
 	"        return null;\n"
 	"    return [neg ? -v : v, d + n];\n"
 	"}\n"
@@ -133,7 +135,8 @@ static const char guard_runtime[] =
 	"\n/* ---- type guards: which entity an item is, as `ddbc check-items` decides */\n\n"
 	"/* A key language: literals, and [class, at least]: 0 anything, 1 no key\n"
 	" * delimiter, 2 a number's characters, 3 digits. */\n"
-	"type Run_ = string | readonly [number, number];\n"
+	"/* A fixed string, or [class, at least, at most (0: no limit)]. */\n"
+	"type Run_ = string | readonly [number, number, number];\n"
 	"interface Shape_ {\n"
 	"    readonly name: string;\n"
 	"    readonly keys: readonly (readonly [string, string, number, readonly Run_[]])[];\n"
@@ -166,6 +169,8 @@ static const char guard_runtime[] =
 	"            for (let j = i; ; j++) {\n"
 	"                if (j - i >= run[1])\n"
 	"                    next.add(j);\n"
+	"                if (run[2] > 0 && j - i >= run[2])\n"
+	"                    break;\n"
 	"                if (j >= s.length || !takes_(run[0], s, i, j, delim))\n"
 	"                    break;\n"
 	"            }\n"
@@ -359,7 +364,7 @@ static void key(keys_writer *w, const keys_key *kk)
 static const keys_syntax syntax;
 
 static const keys_data_style data_style = {
-	"    {\n        name: ", ",\n        keys: [", "[", "], ", "[", "]", "", "", "[%d, %zu]",
+	"    {\n        name: ", ",\n        keys: [", "[", "], ", "[", "]", "", "", "[%d, %zu, %zu]",
 	"],\n        literal: %zu,\n        consts: [", "[", "], ", "],\n        stored: [", ", ",
 	"],\n    },\n",
 };

@@ -11,8 +11,9 @@
  *   expected.txt   what every language must print for them (the drivers'
  *                  lines: "B id HEX" a built key, "P id t:HEX n:DEC" parsed
  *                  parts, "refused" for either)
- *   expected_c.txt the same without the builds the languages refuse: the C
- *                  header's builders are snprintf, which refuses nothing
+ *   expected_c.txt the same without the text builds the languages refuse:
+ *                  the C header's builders refuse only a number that does
+ *                  not fit its :0WIDTH (-1), and take any text
  *   vectors.c      a C program printing those lines with the header
  *   registry.go    the Go driver's table of the package's functions
  * Values come from every example item (the key the item holds must be the
@@ -74,10 +75,24 @@ static bool contains(const char *s, size_t len, const char *needle, size_t n)
 	return false;
 }
 
-/* The key the values build, or false when a builder refuses them: a text
- * value that holds the delimiter, or whose next literal first occurs in
- * it (value + literal finds the literal before the value's end). */
-static bool build(const gen *G, const ddbc_hkey *k, value *vals, strbuf *key)
+typedef enum built_as {
+	BUILT,
+	REFUSED_TEXT,            /* refused by every language but C */
+	REFUSED_NUMBER           /* refused by every language, C too */
+} built_as;
+
+/* Whether number text v fits a :0WIDTH field: 0 to WIDTH digits of nines
+ * (DynamoDB compares keys as strings, so a wider one would sort wrong). */
+static bool fits_width(const char *v, unsigned width)
+{
+	return !width || (v[0] != '-' && strlen(v) <= width);
+}
+
+/* The key the values build, or why a builder refuses them: a number that
+ * does not fit its width; a text value that holds the delimiter, or whose
+ * next literal first occurs in it (value + literal finds the literal
+ * before the value's end). */
+static built_as build(const gen *G, const ddbc_hkey *k, value *vals, strbuf *key)
 {
 	const char *delim = G->g->key_delimiter ? G->g->key_delimiter : "";
 	strbuf_reset(key);
@@ -89,12 +104,14 @@ static bool build(const gen *G, const ddbc_hkey *k, value *vals, strbuf *key)
 		}
 		const char *v = vals[pc->param].text;
 		if (k->params[pc->param].number) {
+			if (!fits_width(v, pc->width))
+				return REFUSED_NUMBER;
 			strbuf_addf(key, "%0*lld", (int)pc->width, strtoll(v, NULL, 10));
 			continue;
 		}
 		size_t len = strlen(v);
 		if (contains(v, len, delim, strlen(delim)))
-			return false;
+			return REFUSED_TEXT;
 		const ddbc_hpiece *next = i + 1 < k->npieces ? &k->pieces[i + 1] : NULL;
 		if (next && next->text) {
 			strbuf both = STRBUF_INIT;
@@ -103,11 +120,11 @@ static bool build(const gen *G, const ddbc_hkey *k, value *vals, strbuf *key)
 			bool early = contains(both.buf, len + next->len - 1, next->text, next->len);
 			strbuf_release(&both);
 			if (early)
-				return false;
+				return REFUSED_TEXT;
 		}
 		strbuf_addstr(key, v);
 	}
-	return true;
+	return BUILT;
 }
 
 /* ---- output --------------------------------------------------------------------- */
@@ -149,16 +166,20 @@ static void add_build(gen *G, const ddbc_hattr *ha, json_t *builds, value *vals)
 	json_object_set_new(b, "values", args);
 	json_array_append_new(builds, b);
 	strbuf key = STRBUF_INIT;
-	bool ok = build(G, k, vals, &key);
+	built_as as = build(G, k, vals, &key);
+	bool ok = as == BUILT;
 	strbuf_addf(&G->expected, "B %d ", id);
 	if (ok)
 		add_hex(&G->expected, key.buf ? key.buf : "", key.len);
 	else
 		strbuf_addstr(&G->expected, "refused");
 	strbuf_addch(&G->expected, '\n');
-	if (ok) {
+	if (as != REFUSED_TEXT) {
 		strbuf_addf(&G->expected_c, "B %d ", id);
-		add_hex(&G->expected_c, key.buf ? key.buf : "", key.len);
+		if (ok)
+			add_hex(&G->expected_c, key.buf ? key.buf : "", key.len);
+		else
+			strbuf_addstr(&G->expected_c, "refused");
 		strbuf_addch(&G->expected_c, '\n');
 		strbuf_addf(&G->c, "\tn = %s(buf, sizeof buf", ha->func);
 		c_call_args(&G->c, k, vals);
@@ -252,7 +273,7 @@ static void vector(gen *G, const ddbc_hattr *ha, json_t *builds, json_t *parses,
 {
 	add_build(G, ha, builds, vals);
 	strbuf key = STRBUF_INIT;
-	if (ha->parse_func && build(G, ha->key, vals, &key))
+	if (ha->parse_func && build(G, ha->key, vals, &key) == BUILT)
 		add_parse(G, ha, parses, key.buf ? key.buf : "", key.len, vals);
 	strbuf_release(&key);
 }
@@ -350,7 +371,7 @@ static void invalid_keys(gen *G, const ddbc_hattr *ha, json_t *parses, const val
 {
 	const ddbc_hkey *k = ha->key;
 	strbuf key = STRBUF_INIT;
-	if (!build(G, k, (value *)base, &key)) {
+	if (build(G, k, (value *)base, &key) != BUILT) {
 		strbuf_release(&key);
 		return;
 	}
@@ -481,7 +502,7 @@ static void key_vectors(gen *G, const ddbc_hentity *he, const ddbc_hattr *ha)
 		if (item_values(k, e->examples[x], vals)) {
 			strbuf key = STRBUF_INIT;
 			const ddbc_node *held = ddbc_node_get(e->examples[x], ha->attr->name.s);
-			if (held && held->kind == DDBC_NODE_SCALAR && build(G, k, vals, &key) &&
+			if (held && held->kind == DDBC_NODE_SCALAR && build(G, k, vals, &key) == BUILT &&
 			    (held->n != key.len || memcmp(held->u.text, key.buf, key.len))) {
 				fprintf(stderr, "example %zu of %s holds %s '%s', built '%s'\n", x + 1,
 					e->name.s, ha->attr->name.s, held->u.text, key.buf);
@@ -632,7 +653,8 @@ static const char c_head[] =
 	"static void hex(const char *s, size_t n)\n{\n\tfor (size_t i = 0; i < n; i++)\n"
 	"\t\tprintf(\"%02x\", (unsigned char)s[i]);\n}\n\n"
 	"static void built(int id, const char *buf, int n)\n{\n"
-	"\tprintf(\"B %d \", id);\n\thex(buf, (size_t)n);\n\tputchar('\\n');\n}\n\n"
+	"\tprintf(\"B %d \", id);\n\tif (n < 0)\n\t\tprintf(\"refused\");\n\telse\n"
+	"\t\thex(buf, (size_t)n);\n\tputchar('\\n');\n}\n\n"
 	"static void span(const char *p, size_t n)\n{\n\tprintf(\" t:\");\n\thex(p, n);\n}\n\n"
 	"int main(void)\n{\n\tchar buf[8192];\n\tint n;\n\t(void)buf, (void)n, (void)span, "
 	"(void)built;\n";

@@ -59,6 +59,9 @@ func buildKey(shape []piece, values []keyPart) (string, error) {
 		}
 		v := values[pc.param]
 		if pc.num {
+			if pc.width > 0 && (v.num < 0 || len(fmt.Sprint(v.num)) > pc.width) {
+				return "", &KeyBuildError{pc.name, fmt.Sprintf("%d does not fit %d digits", v.num, pc.width)}
+			}
 			key.WriteString(formatNumber(v.num, pc.width))
 			continue
 		}
@@ -77,9 +80,9 @@ func buildKey(shape []piece, values []keyPart) (string, error) {
 	return key.String(), nil
 }
 
-// readNumber reads a number as printf's %0<width>d writes it: an optional
-// '-', digits, at least width in all, no zero but those that pad it, no
-// "-0", in range.
+// readNumber reads a number as buildKey writes it: with a width, exactly
+// width digits; without, an optional '-' and digits with no leading zero,
+// no "-0", in range.
 func readNumber(key string, p, width int) (int64, int, bool) {
 	neg := p < len(key) && key[p] == '-'
 	d := p
@@ -102,8 +105,10 @@ func readNumber(key string, p, width int) (int64, int, bool) {
 	for zeros+1 < n && key[d+zeros] == '0' {
 		zeros++
 	}
-	total := d - p + n
-	if n == 0 || (neg && v == 0) || total < width || (zeros > 0 && total > width) {
+	if n == 0 || (neg && v == 0) {
+		return 0, 0, false
+	}
+	if (width > 0 && (neg || n != width)) || (width == 0 && zeros > 0) {
 		return 0, 0, false
 	}
 	if neg {
@@ -383,6 +388,7 @@ type run struct {
 	fixed bool
 	class int
 	min   int
+	max   int // 0: no limit
 }
 
 type keyShape struct {
@@ -427,6 +433,9 @@ func matches(runs []run, s string, delim string) bool {
 			for j := i; ; j++ {
 				if j-i >= r.min {
 					next[j] = true
+				}
+				if r.max > 0 && j-i >= r.max {
+					break
 				}
 				if j >= len(s) || !takes(r.class, s, i, j, delim) {
 					break
@@ -547,21 +556,21 @@ func entityOf(item Item) (string, bool) {
 var entities = []entityShape{
 	{
 		name: "User",
-		keys: []keyShape{{"PK", "S", 2048, []run{{fixed: true, lit: "USER#"}, {class: 1, min: 1}, }}, {"SK", "S", 1024, []run{{fixed: true, lit: "PROFILE"}, }}, },
+		keys: []keyShape{{"PK", "S", 2048, []run{{fixed: true, lit: "USER#"}, {class: 1, min: 1, max: 0}, }}, {"SK", "S", 1024, []run{{fixed: true, lit: "PROFILE"}, }}, },
 		literal: 12,
 		consts: []constant{},
 		stored: map[string]bool{"PK": true, "SK": true, "UserId": true, "Name": true, "Email": true, "Age": true, },
 	},
 	{
 		name: "Order",
-		keys: []keyShape{{"PK", "S", 2048, []run{{fixed: true, lit: "USER#"}, {class: 1, min: 1}, }}, {"SK", "S", 1024, []run{{fixed: true, lit: "ORDER#"}, {class: 1, min: 1}, {fixed: true, lit: "#"}, {class: 1, min: 1}, }}, },
+		keys: []keyShape{{"PK", "S", 2048, []run{{fixed: true, lit: "USER#"}, {class: 1, min: 1, max: 0}, }}, {"SK", "S", 1024, []run{{fixed: true, lit: "ORDER#"}, {class: 1, min: 1, max: 0}, {fixed: true, lit: "#"}, {class: 1, min: 1, max: 0}, }}, },
 		literal: 12,
 		consts: []constant{},
 		stored: map[string]bool{"PK": true, "SK": true, "UserId": true, "OrderId": true, "OrderDay": true, "Amount": true, "Status": true, "OrderDate": true, "UserName": true, "GSI2PK": true, "GSI2SK": true, },
 	},
 	{
 		name: "Product",
-		keys: []keyShape{{"PK", "S", 2048, []run{{fixed: true, lit: "PRODUCT#"}, {class: 1, min: 1}, }}, {"SK", "S", 1024, []run{{fixed: true, lit: "INFO"}, }}, },
+		keys: []keyShape{{"PK", "S", 2048, []run{{fixed: true, lit: "PRODUCT#"}, {class: 1, min: 1, max: 0}, }}, {"SK", "S", 1024, []run{{fixed: true, lit: "INFO"}, }}, },
 		literal: 12,
 		consts: []constant{},
 		stored: map[string]bool{"PK": true, "SK": true, "ProductId": true, "Name": true, "Category": true, "Price": true, "GSI1PK": true, "GSI1SK": true, },

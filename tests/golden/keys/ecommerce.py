@@ -32,8 +32,9 @@ def _number(v: int, width: int, name: str) -> str:
         raise KeyBuildError(f"{name}: {v!r} is not a whole number")
     if v < _MIN or v > _MAX:
         raise KeyBuildError(f"{name}: {v} is out of the 64-bit range")
-    sign = "-" if v < 0 else ""
-    return sign + str(abs(v)).rjust(width - len(sign), "0")
+    if width > 0 and (v < 0 or len(str(v)) > width):
+        raise KeyBuildError(f"{name}: {v} does not fit {width} digits")
+    return str(v).rjust(width, "0")
 
 
 def _text(v: str, after: str, name: str) -> str:
@@ -62,8 +63,9 @@ def _build(shape: Sequence[_Piece], values: Sequence[_Part]) -> str:
 
 
 def _read_number(key: str, p: int, width: int) -> Optional[Tuple[int, int]]:
-    """A number as printf's %0<width>lld writes it: an optional '-', digits, at
-    least width in all, no zero but those that pad it, no "-0", in range."""
+    """A number as the builder writes it: with a width, exactly width digits;
+    without, an optional '-' and digits with no leading zero, no "-0", in
+    range."""
     neg = key.startswith("-", p)
     d = p + (1 if neg else 0)
     n = 0
@@ -75,9 +77,8 @@ def _read_number(key: str, p: int, width: int) -> Optional[Tuple[int, int]]:
     zeros = 0
     while zeros + 1 < n and key[d + zeros] == "0":
         zeros += 1
-    total = d - p + n
-    if v > (-_MIN if neg else _MAX) or (neg and v == 0) or total < width or (
-            zeros > 0 and total > width):
+    if v > (-_MIN if neg else _MAX) or (neg and v == 0) or (
+            (neg or n != width) if width > 0 else zeros > 0):
         return None
     return (-v if neg else v), d + n
 
@@ -321,7 +322,8 @@ ECOMMERCE_PRODUCT_GSI1SK_NAME = "GSI1SK"
 
 # A key language: literals, and (class, at least): 0 anything, 1 no key
 # delimiter, 2 a number's characters, 3 digits.
-_Run = Union[str, Tuple[int, int]]
+# A fixed string, or (class, at least, at most (0: no limit)).
+_Run = Union[str, Tuple[int, int, int]]
 
 
 @dataclasses.dataclass(frozen=True)
@@ -356,6 +358,8 @@ def _matches(runs: Sequence[_Run], s: str, delim: str) -> bool:
             while True:
                 if j - i >= run[1]:
                     after.add(j)
+                if run[2] and j - i >= run[2]:
+                    break
                 if j >= len(s) or not _takes(run[0], s, i, j, delim):
                     break
                 j += 1
@@ -423,21 +427,21 @@ def _entity_of(item: Item) -> Optional[str]:
 _ENTITIES: Tuple[_Shape, ...] = (
     _Shape(
         "User",
-        (("PK", "S", 2048, ("USER#", (1, 1), )), ("SK", "S", 1024, ("PROFILE", )), ),
+        (("PK", "S", 2048, ("USER#", (1, 1, 0), )), ("SK", "S", 1024, ("PROFILE", )), ),
         12,
         (),
         frozenset(("PK", "SK", "UserId", "Name", "Email", "Age", )),
     ),
     _Shape(
         "Order",
-        (("PK", "S", 2048, ("USER#", (1, 1), )), ("SK", "S", 1024, ("ORDER#", (1, 1), "#", (1, 1), )), ),
+        (("PK", "S", 2048, ("USER#", (1, 1, 0), )), ("SK", "S", 1024, ("ORDER#", (1, 1, 0), "#", (1, 1, 0), )), ),
         12,
         (),
         frozenset(("PK", "SK", "UserId", "OrderId", "OrderDay", "Amount", "Status", "OrderDate", "UserName", "GSI2PK", "GSI2SK", )),
     ),
     _Shape(
         "Product",
-        (("PK", "S", 2048, ("PRODUCT#", (1, 1), )), ("SK", "S", 1024, ("INFO", )), ),
+        (("PK", "S", 2048, ("PRODUCT#", (1, 1, 0), )), ("SK", "S", 1024, ("INFO", )), ),
         12,
         (),
         frozenset(("PK", "SK", "ProductId", "Name", "Category", "Price", "GSI1PK", "GSI1SK", )),

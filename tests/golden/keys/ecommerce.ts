@@ -32,7 +32,9 @@ function number_(v: number | bigint, width: number, name: string): string {
         throw new KeyBuildError(`${name}: ${b} is out of the 64-bit range`);
     const sign = b < BigInt(0) ? "-" : "";
     const digits = (b < BigInt(0) ? -b : b).toString();
-    return sign + digits.padStart(width - sign.length, "0");
+    if (width > 0 && (sign !== "" || digits.length > width))
+        throw new KeyBuildError(`${name}: ${b} does not fit ${width} digits`);
+    return sign + digits.padStart(width, "0");
 }
 
 function text_(v: string, next: string, name: string): string {
@@ -61,8 +63,9 @@ function build_(shape: readonly Piece_[], values: readonly (string | number | bi
     return key;
 }
 
-/* A number as printf's %0<width>lld writes it: an optional '-', digits, at
- * least width in all, no zero but those that pad it, no "-0", in range. */
+/* A number as the builder writes it: with a width, exactly width digits;
+ * without, an optional '-' and digits with no leading zero, no "-0", in
+ * range. */
 function readNumber_(key: string, p: number, width: number): [bigint, number] | null {
     const neg = key.charAt(p) === "-";
     const d = p + (neg ? 1 : 0);
@@ -75,9 +78,8 @@ function readNumber_(key: string, p: number, width: number): [bigint, number] | 
     let zeros = 0;
     while (zeros + 1 < n && key.charAt(d + zeros) === "0")
         zeros++;
-    const total = d - p + n;
-    if (v > (neg ? -MIN_ : MAX_) || (neg && v === BigInt(0)) || total < width ||
-        (zeros > 0 && total > width))
+    if (v > (neg ? -MIN_ : MAX_) || (neg && v === BigInt(0)) ||
+        (width > 0 ? neg || n !== width : zeros > 0))
         return null;
     return [neg ? -v : v, d + n];
 }
@@ -290,7 +292,8 @@ export const ECOMMERCE_PRODUCT_GSI1SK_NAME = "GSI1SK";
 
 /* A key language: literals, and [class, at least]: 0 anything, 1 no key
  * delimiter, 2 a number's characters, 3 digits. */
-type Run_ = string | readonly [number, number];
+/* A fixed string, or [class, at least, at most (0: no limit)]. */
+type Run_ = string | readonly [number, number, number];
 interface Shape_ {
     readonly name: string;
     readonly keys: readonly (readonly [string, string, number, readonly Run_[]])[];
@@ -323,6 +326,8 @@ function matches_(runs: readonly Run_[], s: string, delim: string): boolean {
             for (let j = i; ; j++) {
                 if (j - i >= run[1])
                     next.add(j);
+                if (run[2] > 0 && j - i >= run[2])
+                    break;
                 if (j >= s.length || !takes_(run[0], s, i, j, delim))
                     break;
             }
@@ -399,21 +404,21 @@ function entityOf_(item: Item): string | null {
 const ENTITIES_: readonly Shape_[] = [
     {
         name: "User",
-        keys: [["PK", "S", 2048, ["USER#", [1, 1], ]], ["SK", "S", 1024, ["PROFILE", ]], ],
+        keys: [["PK", "S", 2048, ["USER#", [1, 1, 0], ]], ["SK", "S", 1024, ["PROFILE", ]], ],
         literal: 12,
         consts: [],
         stored: ["PK", "SK", "UserId", "Name", "Email", "Age", ],
     },
     {
         name: "Order",
-        keys: [["PK", "S", 2048, ["USER#", [1, 1], ]], ["SK", "S", 1024, ["ORDER#", [1, 1], "#", [1, 1], ]], ],
+        keys: [["PK", "S", 2048, ["USER#", [1, 1, 0], ]], ["SK", "S", 1024, ["ORDER#", [1, 1, 0], "#", [1, 1, 0], ]], ],
         literal: 12,
         consts: [],
         stored: ["PK", "SK", "UserId", "OrderId", "OrderDay", "Amount", "Status", "OrderDate", "UserName", "GSI2PK", "GSI2SK", ],
     },
     {
         name: "Product",
-        keys: [["PK", "S", 2048, ["PRODUCT#", [1, 1], ]], ["SK", "S", 1024, ["INFO", ]], ],
+        keys: [["PK", "S", 2048, ["PRODUCT#", [1, 1, 0], ]], ["SK", "S", 1024, ["INFO", ]], ],
         literal: 12,
         consts: [],
         stored: ["PK", "SK", "ProductId", "Name", "Category", "Price", "GSI1PK", "GSI1SK", ],
