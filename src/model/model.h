@@ -322,6 +322,9 @@ typedef struct ddbc_design {
 	ddbc_pattern *patterns;
 	size_t npatterns;
 	ddbc_entity **entities_by_name;  /* sorted, for ddbc_design_entity; see model.c */
+	/* ddbc_design_table's hash table, as an entity's attr_slots */
+	uint32_t *table_slots;
+	uint32_t table_mask;
 	/* The root had an unknown field or an unreadable section: a whole
 	 * section may hide under a misspelt name, so no name is known absent. */
 	bool incomplete;
@@ -330,10 +333,11 @@ typedef struct ddbc_design {
 void ddbc_design_free(ddbc_design *design);
 
 /* Sorts the entities by name, so that an entity is found in logarithmic
- * time, and gives each entity a hash table of its attributes, so that an
- * attribute is found in constant time: a design can hold thousands of
- * entities, and an entity tens of thousands of attributes, each looked up
- * by every rule. Called once the entities are loaded. */
+ * time, and gives the tables and each entity's attributes a hash table, so
+ * that a table or an attribute is found in constant time: a design can
+ * hold thousands of tables and entities, and an entity tens of thousands
+ * of attributes, each looked up by every rule and for every entity and
+ * pattern. Called once the tables and entities are loaded. */
 void ddbc_design_index_entities(ddbc_design *design);
 
 /* Lookups by name; NULL when there is none. */
