@@ -5,7 +5,7 @@
  * an extern "C" prologue and epilogue, the parsers' helpers, the table and
  * index name constants, then per entity, in file order, each attribute's
  * name constant and, for an attribute with a template, its format, literal
- * prefix, builder macro and static inline function (or the constant key)
+ * prefix and builder (a static inline function; or the constant key)
  * and its parser; then per access pattern its names, its key condition
  * (the queries export's own text, ddbc_query_key_condition) and a builder
  * per key condition value. Each entity is planned as it is printed and
@@ -123,9 +123,8 @@ static void banner(strbuf *sb, const ddbc_design *g, const ddbc_header_plan *pla
 	strbuf_addf(sb,
 		" * For each attribute whose template has values to fill in:\n"
 		" *   %s_<ENTITY>_<ATTRIBUTE>_FMT     the printf format of the key\n"
-		" *   %s_<ENTITY>_<ATTRIBUTE>(buf, size, ...) and\n"
 		" *   %s_<entity>_<attribute>(buf, size, ...)\n"
-		" *                        build the key with snprintf and return what\n"
+		" *                        builds the key with snprintf and returns what\n"
 		" *                        snprintf returns: the key's length, which is\n"
 		" *                        >= size when buf was too small\n"
 		" *   %s_<ENTITY>_<ATTRIBUTE>_PREFIX  the text before the first value (begins_with)\n"
@@ -133,15 +132,18 @@ static void banner(strbuf *sb, const ddbc_design *g, const ddbc_header_plan *pla
 		" * %s_<TABLE>_TABLE, %s_<TABLE>_<INDEX>_INDEX (a word the prefix or the\n"
 		" * table says already left out), %s_<ENTITY>_<ATTRIBUTE>_NAME\n"
 		" * and, for a name that is a reserved word or not a plain identifier,\n"
-		" * %s_<ENTITY>_<ATTRIBUTE>_EXPR_NAME for ExpressionAttributeNames.\n"
+		" * %s_<ENTITY>_<ATTRIBUTE>_EXPR_NAME for ExpressionAttributeNames; an enum's\n"
+		" * values %s_<ENTITY>_<ATTRIBUTE>_ENUM (initialisers) and _ENUM_COUNT; a TTL\n"
+		" * attribute's name %s_<TABLE>_TABLE_TTL_ATTRIBUTE.\n"
 		" * A key a parser reads back exactly also has\n"
 		" *   %s_<entity>_<attribute>_parse(key, &parts)  0, or -1 for another shape\n"
 		" * An access pattern X has %s_X_TABLE_NAME, %s_X_INDEX_NAME, its\n"
-		" * %s_X_KEY_CONDITION and %s_X_EXPR_NAMES_JSON, and per key condition value\n"
+		" * %s_X_KEY_CONDITION, %s_X_PROJECTION_EXPRESSION (returns),\n"
+		" * %s_X_SCAN_INDEX_FORWARD (order) and %s_X_EXPR_NAMES_JSON, and per key condition value\n"
 		" * %s_X_<ATTRIBUTE>_PLACEHOLDER, %s_X_<ATTRIBUTE>_VALUE (a constant) or\n"
 		" * %s_X_<ATTRIBUTE>_VALUE_FMT and %s_x_<attribute>_value(buf, size, ...).\n"
 		" */\n",
-		P, P, p, P, P, P, P, P, P, p, P, P, P, P, P, P, P, p);
+		P, p, P, P, P, P, P, P, P, P, p, P, P, P, P, P, P, P, P, P, p);
 }
 
 static void section(strbuf *sb, const char *what, const char *name, const char *detail)
@@ -174,6 +176,10 @@ static void table_names(strbuf *sb, const ddbc_htable *ht)
 		define_string(sb, ht->indexes[i].macro, ix->name.s, strlen(ix->name.s), false);
 		strbuf_addstr(sb, ix->kind == DDBC_INDEX_LSI ? " /* LSI */\n" : " /* GSI */\n");
 	}
+	if (ht->ttl_macro) {
+		define_string(sb, ht->ttl_macro, t->ttl.s, strlen(t->ttl.s), false);
+		strbuf_addstr(sb, " /* TimeToLiveSpecification's AttributeName */\n");
+	}
 }
 
 static void attr_names(strbuf *sb, const ddbc_hattr *ha)
@@ -188,6 +194,17 @@ static void attr_names(strbuf *sb, const ddbc_hattr *ha)
 		strbuf_addstr(sb, " /* ExpressionAttributeNames: { \"");
 		strbuf_addstr(sb, ha->expr_name);
 		strbuf_addstr(sb, "\": NAME } */\n");
+	}
+	if (ha->enum_macro) {
+		const ddbc_attr *a = ha->attr;
+		strbuf_addf(sb, "#define %s ", ha->enum_macro);
+		for (size_t i = 0; i < a->nenum; i++) {
+			const ddbc_node *v = a->enum_values[i];
+			strbuf_addstr(sb, i ? ", " : "");
+			c_literal(sb, v->u.text, v->n, false);
+		}
+		strbuf_addf(sb, " /* its values: const char *v[] = { %s } */\n", ha->enum_macro);
+		strbuf_addf(sb, "#define %s %u\n", ha->enum_count_macro, a->nenum);
 	}
 }
 
@@ -207,24 +224,6 @@ static void key_format(strbuf *sb, const ddbc_hkey *k)
 			strbuf_addstr(sb, "%lld");
 	}
 	strbuf_addch(sb, '"');
-}
-
-static void builder_macro(strbuf *sb, const ddbc_hattr *ha)
-{
-	const ddbc_hkey *k = ha->key;
-	strbuf_addf(sb, "#define %s(buf, size", ha->builder);
-	for (size_t i = 0; i < k->nparams; i++)
-		strbuf_addf(sb, ", %s", k->params[i].name);
-	strbuf_addf(sb, ") \\\n\tsnprintf((buf), (size), %s", ha->fmt_macro);
-	for (size_t i = 0; i < k->npieces; i++) {
-		const ddbc_hpiece *pc = &k->pieces[i];
-		if (pc->text)
-			continue;
-		const ddbc_hparam *pm = &k->params[pc->param];
-		/* %lld needs a long long whatever integer the caller passes. */
-		strbuf_addf(sb, pm->number ? ", (long long)(%s)" : ", (%s)", pm->name);
-	}
-	strbuf_addstr(sb, ")\n");
 }
 
 static void builder_function(strbuf *sb, const char *func, const char *fmt_macro,
@@ -348,9 +347,24 @@ static void parser(strbuf *sb, const ddbc_hattr *ha, const char *p)
 	parts_struct(sb, ha, p);
 	strbuf_addf(sb, "static inline int %s(const char *key, struct %s *out)\n{\n",
 		    ha->parse_func, ha->parts_struct);
-	strbuf_addf(sb, "\tconst char *p = key;\n\tstruct %s_key_span_ t;\n\tlong long n;\n"
-		    "\t(void)t, (void)n;\n", p);
+	strbuf_addstr(sb, "\tconst char *p = key;\n");
+	/* What a value used a second time is read into, to compare with the
+	 * first: declared only for a key that has one. */
 	bool *seen = xcalloc(k->nparams, sizeof(bool));
+	bool text_again = false, number_again = false;
+	for (size_t i = 0; i < k->npieces; i++) {
+		const ddbc_hpiece *pc = &k->pieces[i];
+		if (pc->text)
+			continue;
+		if (seen[pc->param])
+			*(k->params[pc->param].number ? &number_again : &text_again) = true;
+		seen[pc->param] = true;
+	}
+	memset(seen, 0, k->nparams * sizeof(bool));
+	if (text_again)
+		strbuf_addf(sb, "\tstruct %s_key_span_ t;\n", p);
+	if (number_again)
+		strbuf_addstr(sb, "\tlong long n;\n");
 	for (size_t i = 0; i < k->npieces; i++)
 		parse_step(sb, k, i, seen, p);
 	free(seen);
@@ -382,7 +396,6 @@ static void key(strbuf *sb, const ddbc_hattr *ha, const char *p)
 		define_string(sb, ha->prefix_macro, k->prefix, k->prefix_len, false);
 		strbuf_addstr(sb, " /* literal prefix, for begins_with */\n");
 	}
-	builder_macro(sb, ha);
 	builder_function(sb, ha->func, ha->fmt_macro, ha->key);
 	if (ha->parse_func) {
 		strbuf_addch(sb, '\n');
@@ -448,7 +461,18 @@ static void pattern(strbuf *sb, const ddbc_design *g, const ddbc_hpattern *hp)
 			refs = NULL;
 		}
 	}
-	if (names && json_object_size(names)) {
+	if (hp->projection_macro) {
+		if (!names)
+			names = json_object();
+		char *proj = ddbc_query_projection(g, p, names);
+		define_string(sb, hp->projection_macro, proj, strlen(proj), false);
+		strbuf_addch(sb, '\n');
+		free(proj);
+	}
+	if (hp->order_macro)
+		strbuf_addf(sb, "#define %s %d /* ScanIndexForward: order %s */\n", hp->order_macro,
+			    p->order > 0, p->order > 0 ? "asc" : "desc");
+	if (hp->names_macro && names && json_object_size(names)) {
 		char *text = json_dumps(names, JSON_COMPACT | JSON_ENSURE_ASCII);
 		define_string(sb, hp->names_macro, text, strlen(text), false);
 		strbuf_addstr(sb, " /* ExpressionAttributeNames */\n");

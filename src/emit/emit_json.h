@@ -89,5 +89,10 @@ json_t *ddbc_json_throughput(const ddbc_capacity *c);
  * expression's order (new references). */
 char *ddbc_query_key_condition(const ddbc_design *g, const ddbc_pattern *p, json_t **names,
 			       json_t **refs);
+/* The ProjectionExpression of read pattern p (its `returns`) exactly as
+ * the queries export writes it (malloc'd; "" without returns), adding the
+ * names it needs to names, after those already there, as the export adds
+ * them after the key condition's. */
+char *ddbc_query_projection(const ddbc_design *g, const ddbc_pattern *p, json_t *names);
 
 #endif

@@ -740,6 +740,21 @@ char *ddbc_query_key_condition(const ddbc_design *g, const ddbc_pattern *p, json
 	return expr;
 }
 
+char *ddbc_query_projection(const ddbc_design *g, const ddbc_pattern *p, json_t *names)
+{
+	ddbc_diags quiet;
+	ddbc_diags_init(&quiet);
+	request r = { g, p, NULL, &quiet, ddbc_arena_new(), names, json_object(), json_object(),
+		      json_object(), NULL, NULL, 0, 0, false, false };
+	char *expr = projection(&r);
+	json_decref(r.values);
+	json_decref(r.reported);
+	json_decref(r.checked);
+	ddbc_arena_free(r.arena);
+	ddbc_diags_release(&quiet);
+	return expr;
+}
+
 /* Parameter values become JSON strings: they must be UTF-8. */
 static bool utf8(const char *s)
 {

@@ -294,6 +294,10 @@ static void plan_attr_names(planner *p, const ddbc_hentity *he, ddbc_hattr *ha,
 		ha->expr_name = ddbc_hplan_concat(arena, "#", safe, NULL);
 	}
 	ha->param = ddbc_hplan_param(arena, member_lower);
+	if (a->nenum) {
+		ha->enum_macro = ddbc_hplan_concat(arena, stem, "_ENUM", NULL);
+		ha->enum_count_macro = ddbc_hplan_concat(arena, stem, "_ENUM_COUNT", NULL);
+	}
 	if (!a->has_template)
 		return;
 	ha->builder = stem;
@@ -700,6 +704,8 @@ static void walk_pattern_names(planner *p, name_check *c)
 		check_name(c, hp.index_macro, OWN_PATTERN, pt);
 		check_name(c, hp.kce_macro, OWN_PATTERN, pt);
 		check_name(c, hp.names_macro, OWN_PATTERN, pt);
+		check_name(c, hp.projection_macro, OWN_PATTERN, pt);
+		check_name(c, hp.order_macro, OWN_PATTERN, pt);
 		for (size_t k = 0; k < hp.nvalues; k++) {
 			check_name(c, hp.values[k].value_macro, OWN_PATTERN, pt);
 			check_name(c, hp.values[k].func, OWN_PATTERN, pt);
@@ -715,6 +721,7 @@ static void walk_table_names(planner *p, name_check *c)
 	for (size_t i = 0; i < plan->ntables; i++) {
 		const ddbc_htable *ht = &plan->tables[i];
 		check_name(c, ht->macro, OWN_TABLE, ht->table);
+		check_name(c, ht->ttl_macro, OWN_TABLE, ht->table);
 		for (size_t k = 0; k < ht->nindexes; k++)
 			check_name(c, ht->indexes[k].macro, OWN_INDEX, ht->indexes[k].index);
 	}
@@ -727,7 +734,7 @@ static void walk_entity_names(name_check *c, const ddbc_hentity *he)
 		const ddbc_hattr *ha = &he->attrs[k];
 		const char *ids[] = { ha->name_macro, ha->expr_macro, ha->builder, ha->func,
 				      ha->fmt_macro, ha->prefix_macro, ha->parse_func,
-				      ha->parts_struct };
+				      ha->parts_struct, ha->enum_macro, ha->enum_count_macro };
 		for (size_t m = 0; m < sizeof(ids) / sizeof(ids[0]); m++)
 			check_name(c, ids[m], OWN_ATTR, ha->attr);
 	}
@@ -767,7 +774,7 @@ static size_t count_names(const ddbc_design *g)
 {
 	size_t n = 1;
 	for (size_t i = 0; i < g->ntables; i++)
-		n += 1 + g->tables[i].ngsi + g->tables[i].nlsi;
+		n += 2 + g->tables[i].ngsi + g->tables[i].nlsi;
 	for (size_t i = 0; i < g->nentities; i++) {
 		const ddbc_entity *e = &g->entities[i];
 		for (size_t k = 0; k < e->nattrs; k++) {
@@ -775,14 +782,15 @@ static size_t count_names(const ddbc_design *g)
 			/* NAME, EXPR_NAME (counted whether it is there or not:
 			 * asking costs a reserved-word lookup); the builder,
 			 * function, FMT, PREFIX, parser and its struct. */
-			n += 2 + (a->has_template ? 6 : 0);
+			n += 2 + (a->has_template ? 6 : 0) + (a->nenum ? 2 : 0);
 		}
 	}
-	/* TABLE_NAME, INDEX_NAME, KEY_CONDITION, EXPR_NAMES_JSON; per value
+	/* TABLE_NAME, INDEX_NAME, KEY_CONDITION, EXPR_NAMES_JSON,
+	 * PROJECTION_EXPRESSION, SCAN_INDEX_FORWARD; per value
 	 * VALUE (or FMT), its function and PLACEHOLDER. */
 	for (size_t i = 0; i < g->npatterns; i++) {
 		const ddbc_pattern *pt = &g->patterns[i];
-		n += 4;
+		n += 6;
 		for (size_t k = 0; k < pt->nconds; k++)
 			n += 3 * pt->conds[k].nvalues;
 	}

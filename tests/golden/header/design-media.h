@@ -2,9 +2,8 @@
  *
  * For each attribute whose template has values to fill in:
  *   MEDIA_<ENTITY>_<ATTRIBUTE>_FMT     the printf format of the key
- *   MEDIA_<ENTITY>_<ATTRIBUTE>(buf, size, ...) and
  *   media_<entity>_<attribute>(buf, size, ...)
- *                        build the key with snprintf and return what
+ *                        builds the key with snprintf and returns what
  *                        snprintf returns: the key's length, which is
  *                        >= size when buf was too small
  *   MEDIA_<ENTITY>_<ATTRIBUTE>_PREFIX  the text before the first value (begins_with)
@@ -12,11 +11,14 @@
  * MEDIA_<TABLE>_TABLE, MEDIA_<TABLE>_<INDEX>_INDEX (a word the prefix or the
  * table says already left out), MEDIA_<ENTITY>_<ATTRIBUTE>_NAME
  * and, for a name that is a reserved word or not a plain identifier,
- * MEDIA_<ENTITY>_<ATTRIBUTE>_EXPR_NAME for ExpressionAttributeNames.
+ * MEDIA_<ENTITY>_<ATTRIBUTE>_EXPR_NAME for ExpressionAttributeNames; an enum's
+ * values MEDIA_<ENTITY>_<ATTRIBUTE>_ENUM (initialisers) and _ENUM_COUNT; a TTL
+ * attribute's name MEDIA_<TABLE>_TABLE_TTL_ATTRIBUTE.
  * A key a parser reads back exactly also has
  *   media_<entity>_<attribute>_parse(key, &parts)  0, or -1 for another shape
  * An access pattern X has MEDIA_X_TABLE_NAME, MEDIA_X_INDEX_NAME, its
- * MEDIA_X_KEY_CONDITION and MEDIA_X_EXPR_NAMES_JSON, and per key condition value
+ * MEDIA_X_KEY_CONDITION, MEDIA_X_PROJECTION_EXPRESSION (returns),
+ * MEDIA_X_SCAN_INDEX_FORWARD (order) and MEDIA_X_EXPR_NAMES_JSON, and per key condition value
  * MEDIA_X_<ATTRIBUTE>_PLACEHOLDER, MEDIA_X_<ATTRIBUTE>_VALUE (a constant) or
  * MEDIA_X_<ATTRIBUTE>_VALUE_FMT and media_x_<attribute>_value(buf, size, ...).
  */
@@ -130,8 +132,6 @@ static inline int media_key_number_(const char **p, unsigned width, long long *o
 #define MEDIA_PLAYLIST_PK_NAME "PK"
 #define MEDIA_PLAYLIST_PK_FMT "USER#%s"
 #define MEDIA_PLAYLIST_PK_PREFIX "USER#" /* literal prefix, for begins_with */
-#define MEDIA_PLAYLIST_PK(buf, size, user_id) \
-	snprintf((buf), (size), MEDIA_PLAYLIST_PK_FMT, (user_id))
 static inline int media_playlist_pk(char *buf, size_t size, const char *user_id)
 {
 	return snprintf(buf, size, MEDIA_PLAYLIST_PK_FMT, user_id);
@@ -143,9 +143,6 @@ struct media_playlist_pk_parts {
 static inline int media_playlist_pk_parse(const char *key, struct media_playlist_pk_parts *out)
 {
 	const char *p = key;
-	struct media_key_span_ t;
-	long long n;
-	(void)t, (void)n;
 	if (media_key_literal_(&p, "USER#", 5) != 0
 	    || media_key_text_(&p, "", &out->user_id) != 0
 	    || *p != '\0')
@@ -157,8 +154,6 @@ static inline int media_playlist_pk_parse(const char *key, struct media_playlist
 #define MEDIA_PLAYLIST_SK_NAME "SK"
 #define MEDIA_PLAYLIST_SK_FMT "PLAYLIST#%s"
 #define MEDIA_PLAYLIST_SK_PREFIX "PLAYLIST#" /* literal prefix, for begins_with */
-#define MEDIA_PLAYLIST_SK(buf, size, playlist_id) \
-	snprintf((buf), (size), MEDIA_PLAYLIST_SK_FMT, (playlist_id))
 static inline int media_playlist_sk(char *buf, size_t size, const char *playlist_id)
 {
 	return snprintf(buf, size, MEDIA_PLAYLIST_SK_FMT, playlist_id);
@@ -170,9 +165,6 @@ struct media_playlist_sk_parts {
 static inline int media_playlist_sk_parse(const char *key, struct media_playlist_sk_parts *out)
 {
 	const char *p = key;
-	struct media_key_span_ t;
-	long long n;
-	(void)t, (void)n;
 	if (media_key_literal_(&p, "PLAYLIST#", 9) != 0
 	    || media_key_text_(&p, "", &out->playlist_id) != 0
 	    || *p != '\0')
@@ -191,8 +183,6 @@ static inline int media_playlist_sk_parse(const char *key, struct media_playlist
 #define MEDIA_SONG_ENTRY_PK_NAME "PK"
 #define MEDIA_SONG_ENTRY_PK_FMT "PLAYLIST#%s"
 #define MEDIA_SONG_ENTRY_PK_PREFIX "PLAYLIST#" /* literal prefix, for begins_with */
-#define MEDIA_SONG_ENTRY_PK(buf, size, playlist_id) \
-	snprintf((buf), (size), MEDIA_SONG_ENTRY_PK_FMT, (playlist_id))
 static inline int media_song_entry_pk(char *buf, size_t size, const char *playlist_id)
 {
 	return snprintf(buf, size, MEDIA_SONG_ENTRY_PK_FMT, playlist_id);
@@ -204,9 +194,6 @@ struct media_song_entry_pk_parts {
 static inline int media_song_entry_pk_parse(const char *key, struct media_song_entry_pk_parts *out)
 {
 	const char *p = key;
-	struct media_key_span_ t;
-	long long n;
-	(void)t, (void)n;
 	if (media_key_literal_(&p, "PLAYLIST#", 9) != 0
 	    || media_key_text_(&p, "", &out->playlist_id) != 0
 	    || *p != '\0')
@@ -218,8 +205,6 @@ static inline int media_song_entry_pk_parse(const char *key, struct media_song_e
 #define MEDIA_SONG_ENTRY_SK_NAME "SK"
 #define MEDIA_SONG_ENTRY_SK_FMT "ENTRY#%04lld#SONG"
 #define MEDIA_SONG_ENTRY_SK_PREFIX "ENTRY#" /* literal prefix, for begins_with */
-#define MEDIA_SONG_ENTRY_SK(buf, size, position) \
-	snprintf((buf), (size), MEDIA_SONG_ENTRY_SK_FMT, (long long)(position))
 static inline int media_song_entry_sk(char *buf, size_t size, long long position)
 {
 	return snprintf(buf, size, MEDIA_SONG_ENTRY_SK_FMT, position);
@@ -231,9 +216,6 @@ struct media_song_entry_sk_parts {
 static inline int media_song_entry_sk_parse(const char *key, struct media_song_entry_sk_parts *out)
 {
 	const char *p = key;
-	struct media_key_span_ t;
-	long long n;
-	(void)t, (void)n;
 	if (media_key_literal_(&p, "ENTRY#", 6) != 0
 	    || media_key_number_(&p, 4, &out->position) != 0
 	    || media_key_literal_(&p, "#SONG", 5) != 0
@@ -253,8 +235,6 @@ static inline int media_song_entry_sk_parse(const char *key, struct media_song_e
 #define MEDIA_SONG_ENTRY_GSI1PK_NAME "GSI1PK"
 #define MEDIA_SONG_ENTRY_GSI1PK_FMT "SONG#%s#%s"
 #define MEDIA_SONG_ENTRY_GSI1PK_PREFIX "SONG#" /* literal prefix, for begins_with */
-#define MEDIA_SONG_ENTRY_GSI1PK(buf, size, artist, song_title) \
-	snprintf((buf), (size), MEDIA_SONG_ENTRY_GSI1PK_FMT, (artist), (song_title))
 static inline int media_song_entry_gsi1pk(char *buf, size_t size, const char *artist, const char *song_title)
 {
 	return snprintf(buf, size, MEDIA_SONG_ENTRY_GSI1PK_FMT, artist, song_title);
@@ -267,9 +247,6 @@ struct media_song_entry_gsi1pk_parts {
 static inline int media_song_entry_gsi1pk_parse(const char *key, struct media_song_entry_gsi1pk_parts *out)
 {
 	const char *p = key;
-	struct media_key_span_ t;
-	long long n;
-	(void)t, (void)n;
 	if (media_key_literal_(&p, "SONG#", 5) != 0
 	    || media_key_text_(&p, "#", &out->artist) != 0
 	    || media_key_literal_(&p, "#", 1) != 0
@@ -282,8 +259,6 @@ static inline int media_song_entry_gsi1pk_parse(const char *key, struct media_so
 /* GSI1SK: {addedAt}#{playlistId} */
 #define MEDIA_SONG_ENTRY_GSI1SK_NAME "GSI1SK"
 #define MEDIA_SONG_ENTRY_GSI1SK_FMT "%s#%s"
-#define MEDIA_SONG_ENTRY_GSI1SK(buf, size, added_at, playlist_id) \
-	snprintf((buf), (size), MEDIA_SONG_ENTRY_GSI1SK_FMT, (added_at), (playlist_id))
 static inline int media_song_entry_gsi1sk(char *buf, size_t size, const char *added_at, const char *playlist_id)
 {
 	return snprintf(buf, size, MEDIA_SONG_ENTRY_GSI1SK_FMT, added_at, playlist_id);
@@ -296,9 +271,6 @@ struct media_song_entry_gsi1sk_parts {
 static inline int media_song_entry_gsi1sk_parse(const char *key, struct media_song_entry_gsi1sk_parts *out)
 {
 	const char *p = key;
-	struct media_key_span_ t;
-	long long n;
-	(void)t, (void)n;
 	if (media_key_text_(&p, "#", &out->added_at) != 0
 	    || media_key_literal_(&p, "#", 1) != 0
 	    || media_key_text_(&p, "", &out->playlist_id) != 0
@@ -313,8 +285,6 @@ static inline int media_song_entry_gsi1sk_parse(const char *key, struct media_so
 #define MEDIA_MOVIE_ENTRY_PK_NAME "PK"
 #define MEDIA_MOVIE_ENTRY_PK_FMT "PLAYLIST#%s"
 #define MEDIA_MOVIE_ENTRY_PK_PREFIX "PLAYLIST#" /* literal prefix, for begins_with */
-#define MEDIA_MOVIE_ENTRY_PK(buf, size, playlist_id) \
-	snprintf((buf), (size), MEDIA_MOVIE_ENTRY_PK_FMT, (playlist_id))
 static inline int media_movie_entry_pk(char *buf, size_t size, const char *playlist_id)
 {
 	return snprintf(buf, size, MEDIA_MOVIE_ENTRY_PK_FMT, playlist_id);
@@ -326,9 +296,6 @@ struct media_movie_entry_pk_parts {
 static inline int media_movie_entry_pk_parse(const char *key, struct media_movie_entry_pk_parts *out)
 {
 	const char *p = key;
-	struct media_key_span_ t;
-	long long n;
-	(void)t, (void)n;
 	if (media_key_literal_(&p, "PLAYLIST#", 9) != 0
 	    || media_key_text_(&p, "", &out->playlist_id) != 0
 	    || *p != '\0')
@@ -340,8 +307,6 @@ static inline int media_movie_entry_pk_parse(const char *key, struct media_movie
 #define MEDIA_MOVIE_ENTRY_SK_NAME "SK"
 #define MEDIA_MOVIE_ENTRY_SK_FMT "ENTRY#%04lld#MOVIE"
 #define MEDIA_MOVIE_ENTRY_SK_PREFIX "ENTRY#" /* literal prefix, for begins_with */
-#define MEDIA_MOVIE_ENTRY_SK(buf, size, position) \
-	snprintf((buf), (size), MEDIA_MOVIE_ENTRY_SK_FMT, (long long)(position))
 static inline int media_movie_entry_sk(char *buf, size_t size, long long position)
 {
 	return snprintf(buf, size, MEDIA_MOVIE_ENTRY_SK_FMT, position);
@@ -353,9 +318,6 @@ struct media_movie_entry_sk_parts {
 static inline int media_movie_entry_sk_parse(const char *key, struct media_movie_entry_sk_parts *out)
 {
 	const char *p = key;
-	struct media_key_span_ t;
-	long long n;
-	(void)t, (void)n;
 	if (media_key_literal_(&p, "ENTRY#", 6) != 0
 	    || media_key_number_(&p, 4, &out->position) != 0
 	    || media_key_literal_(&p, "#MOVIE", 6) != 0
@@ -375,8 +337,6 @@ static inline int media_movie_entry_sk_parse(const char *key, struct media_movie
 #define MEDIA_MOVIE_ENTRY_GSI1PK_NAME "GSI1PK"
 #define MEDIA_MOVIE_ENTRY_GSI1PK_FMT "MOVIE#%lld#%s"
 #define MEDIA_MOVIE_ENTRY_GSI1PK_PREFIX "MOVIE#" /* literal prefix, for begins_with */
-#define MEDIA_MOVIE_ENTRY_GSI1PK(buf, size, movie_year, movie_title) \
-	snprintf((buf), (size), MEDIA_MOVIE_ENTRY_GSI1PK_FMT, (long long)(movie_year), (movie_title))
 static inline int media_movie_entry_gsi1pk(char *buf, size_t size, long long movie_year, const char *movie_title)
 {
 	return snprintf(buf, size, MEDIA_MOVIE_ENTRY_GSI1PK_FMT, movie_year, movie_title);
@@ -389,9 +349,6 @@ struct media_movie_entry_gsi1pk_parts {
 static inline int media_movie_entry_gsi1pk_parse(const char *key, struct media_movie_entry_gsi1pk_parts *out)
 {
 	const char *p = key;
-	struct media_key_span_ t;
-	long long n;
-	(void)t, (void)n;
 	if (media_key_literal_(&p, "MOVIE#", 6) != 0
 	    || media_key_number_(&p, 0, &out->movie_year) != 0
 	    || media_key_literal_(&p, "#", 1) != 0
@@ -404,8 +361,6 @@ static inline int media_movie_entry_gsi1pk_parse(const char *key, struct media_m
 /* GSI1SK: {addedAt}#{playlistId} */
 #define MEDIA_MOVIE_ENTRY_GSI1SK_NAME "GSI1SK"
 #define MEDIA_MOVIE_ENTRY_GSI1SK_FMT "%s#%s"
-#define MEDIA_MOVIE_ENTRY_GSI1SK(buf, size, added_at, playlist_id) \
-	snprintf((buf), (size), MEDIA_MOVIE_ENTRY_GSI1SK_FMT, (added_at), (playlist_id))
 static inline int media_movie_entry_gsi1sk(char *buf, size_t size, const char *added_at, const char *playlist_id)
 {
 	return snprintf(buf, size, MEDIA_MOVIE_ENTRY_GSI1SK_FMT, added_at, playlist_id);
@@ -418,9 +373,6 @@ struct media_movie_entry_gsi1sk_parts {
 static inline int media_movie_entry_gsi1sk_parse(const char *key, struct media_movie_entry_gsi1sk_parts *out)
 {
 	const char *p = key;
-	struct media_key_span_ t;
-	long long n;
-	(void)t, (void)n;
 	if (media_key_text_(&p, "#", &out->added_at) != 0
 	    || media_key_literal_(&p, "#", 1) != 0
 	    || media_key_text_(&p, "", &out->playlist_id) != 0
@@ -465,6 +417,7 @@ static inline int media_songs_of_artist_artist_value(char *buf, size_t size, con
 #define MEDIA_ALBUM_TRACKS_TABLE_NAME "Music"
 #define MEDIA_ALBUM_TRACKS_INDEX_NAME "AlbumTitle-index"
 #define MEDIA_ALBUM_TRACKS_KEY_CONDITION "AlbumTitle = :AlbumTitle"
+#define MEDIA_ALBUM_TRACKS_PROJECTION_EXPRESSION "Artist, SongTitle, Awards"
 
 /* AlbumTitle eq {albumTitle} */
 #define MEDIA_ALBUM_TRACKS_ALBUM_TITLE_PLACEHOLDER ":AlbumTitle" /* in ExpressionAttributeValues */
@@ -606,6 +559,7 @@ static inline int media_first_entries_pk_value(char *buf, size_t size, const cha
 #define MEDIA_PLAYLISTS_WITH_SONG_TABLE_NAME "Playlists"
 #define MEDIA_PLAYLISTS_WITH_SONG_INDEX_NAME "GSI1"
 #define MEDIA_PLAYLISTS_WITH_SONG_KEY_CONDITION "GSI1PK = :GSI1PK"
+#define MEDIA_PLAYLISTS_WITH_SONG_SCAN_INDEX_FORWARD 0 /* ScanIndexForward: order desc */
 
 /* GSI1PK eq SONG#{artist}#{songTitle} */
 #define MEDIA_PLAYLISTS_WITH_SONG_GSI1PK_PLACEHOLDER ":GSI1PK" /* in ExpressionAttributeValues */
@@ -620,6 +574,7 @@ static inline int media_playlists_with_song_gsi1pk_value(char *buf, size_t size,
 #define MEDIA_PLAYLISTS_WITH_MOVIE_TABLE_NAME "Playlists"
 #define MEDIA_PLAYLISTS_WITH_MOVIE_INDEX_NAME "GSI1"
 #define MEDIA_PLAYLISTS_WITH_MOVIE_KEY_CONDITION "GSI1PK = :GSI1PK"
+#define MEDIA_PLAYLISTS_WITH_MOVIE_SCAN_INDEX_FORWARD 0 /* ScanIndexForward: order desc */
 
 /* GSI1PK eq MOVIE#{year}#{title} */
 #define MEDIA_PLAYLISTS_WITH_MOVIE_GSI1PK_PLACEHOLDER ":GSI1PK" /* in ExpressionAttributeValues */

@@ -2,9 +2,8 @@
  *
  * For each attribute whose template has values to fill in:
  *   ORDERS_<ENTITY>_<ATTRIBUTE>_FMT     the printf format of the key
- *   ORDERS_<ENTITY>_<ATTRIBUTE>(buf, size, ...) and
  *   orders_<entity>_<attribute>(buf, size, ...)
- *                        build the key with snprintf and return what
+ *                        builds the key with snprintf and returns what
  *                        snprintf returns: the key's length, which is
  *                        >= size when buf was too small
  *   ORDERS_<ENTITY>_<ATTRIBUTE>_PREFIX  the text before the first value (begins_with)
@@ -12,11 +11,14 @@
  * ORDERS_<TABLE>_TABLE, ORDERS_<TABLE>_<INDEX>_INDEX (a word the prefix or the
  * table says already left out), ORDERS_<ENTITY>_<ATTRIBUTE>_NAME
  * and, for a name that is a reserved word or not a plain identifier,
- * ORDERS_<ENTITY>_<ATTRIBUTE>_EXPR_NAME for ExpressionAttributeNames.
+ * ORDERS_<ENTITY>_<ATTRIBUTE>_EXPR_NAME for ExpressionAttributeNames; an enum's
+ * values ORDERS_<ENTITY>_<ATTRIBUTE>_ENUM (initialisers) and _ENUM_COUNT; a TTL
+ * attribute's name ORDERS_<TABLE>_TABLE_TTL_ATTRIBUTE.
  * A key a parser reads back exactly also has
  *   orders_<entity>_<attribute>_parse(key, &parts)  0, or -1 for another shape
  * An access pattern X has ORDERS_X_TABLE_NAME, ORDERS_X_INDEX_NAME, its
- * ORDERS_X_KEY_CONDITION and ORDERS_X_EXPR_NAMES_JSON, and per key condition value
+ * ORDERS_X_KEY_CONDITION, ORDERS_X_PROJECTION_EXPRESSION (returns),
+ * ORDERS_X_SCAN_INDEX_FORWARD (order) and ORDERS_X_EXPR_NAMES_JSON, and per key condition value
  * ORDERS_X_<ATTRIBUTE>_PLACEHOLDER, ORDERS_X_<ATTRIBUTE>_VALUE (a constant) or
  * ORDERS_X_<ATTRIBUTE>_VALUE_FMT and orders_x_<attribute>_value(buf, size, ...).
  */
@@ -106,8 +108,6 @@ static inline int orders_key_number_(const char **p, unsigned width, long long *
 #define ORDERS_CUSTOMER_PK_NAME "PK"
 #define ORDERS_CUSTOMER_PK_FMT "CUSTOMER#%s"
 #define ORDERS_CUSTOMER_PK_PREFIX "CUSTOMER#" /* literal prefix, for begins_with */
-#define ORDERS_CUSTOMER_PK(buf, size, customer_id) \
-	snprintf((buf), (size), ORDERS_CUSTOMER_PK_FMT, (customer_id))
 static inline int orders_customer_pk(char *buf, size_t size, const char *customer_id)
 {
 	return snprintf(buf, size, ORDERS_CUSTOMER_PK_FMT, customer_id);
@@ -119,9 +119,6 @@ struct orders_customer_pk_parts {
 static inline int orders_customer_pk_parse(const char *key, struct orders_customer_pk_parts *out)
 {
 	const char *p = key;
-	struct orders_key_span_ t;
-	long long n;
-	(void)t, (void)n;
 	if (orders_key_literal_(&p, "CUSTOMER#", 9) != 0
 	    || orders_key_text_(&p, "", &out->customer_id) != 0
 	    || *p != '\0')
@@ -144,8 +141,6 @@ static inline int orders_customer_pk_parse(const char *key, struct orders_custom
 #define ORDERS_ORDER_PK_NAME "PK"
 #define ORDERS_ORDER_PK_FMT "CUSTOMER#%s"
 #define ORDERS_ORDER_PK_PREFIX "CUSTOMER#" /* literal prefix, for begins_with */
-#define ORDERS_ORDER_PK(buf, size, customer_id) \
-	snprintf((buf), (size), ORDERS_ORDER_PK_FMT, (customer_id))
 static inline int orders_order_pk(char *buf, size_t size, const char *customer_id)
 {
 	return snprintf(buf, size, ORDERS_ORDER_PK_FMT, customer_id);
@@ -157,9 +152,6 @@ struct orders_order_pk_parts {
 static inline int orders_order_pk_parse(const char *key, struct orders_order_pk_parts *out)
 {
 	const char *p = key;
-	struct orders_key_span_ t;
-	long long n;
-	(void)t, (void)n;
 	if (orders_key_literal_(&p, "CUSTOMER#", 9) != 0
 	    || orders_key_text_(&p, "", &out->customer_id) != 0
 	    || *p != '\0')
@@ -171,8 +163,6 @@ static inline int orders_order_pk_parse(const char *key, struct orders_order_pk_
 #define ORDERS_ORDER_SK_NAME "SK"
 #define ORDERS_ORDER_SK_FMT "ORDER#%s#%s"
 #define ORDERS_ORDER_SK_PREFIX "ORDER#" /* literal prefix, for begins_with */
-#define ORDERS_ORDER_SK(buf, size, order_date, order_id) \
-	snprintf((buf), (size), ORDERS_ORDER_SK_FMT, (order_date), (order_id))
 static inline int orders_order_sk(char *buf, size_t size, const char *order_date, const char *order_id)
 {
 	return snprintf(buf, size, ORDERS_ORDER_SK_FMT, order_date, order_id);
@@ -185,9 +175,6 @@ struct orders_order_sk_parts {
 static inline int orders_order_sk_parse(const char *key, struct orders_order_sk_parts *out)
 {
 	const char *p = key;
-	struct orders_key_span_ t;
-	long long n;
-	(void)t, (void)n;
 	if (orders_key_literal_(&p, "ORDER#", 6) != 0
 	    || orders_key_text_(&p, "#", &out->order_date) != 0
 	    || orders_key_literal_(&p, "#", 1) != 0
@@ -201,6 +188,8 @@ static inline int orders_order_sk_parse(const char *key, struct orders_order_sk_
 #define ORDERS_ORDER_ORDER_ID_NAME "orderId"
 #define ORDERS_ORDER_ORDER_DATE_NAME "orderDate"
 #define ORDERS_ORDER_ORDER_STATUS_NAME "orderStatus"
+#define ORDERS_ORDER_ORDER_STATUS_ENUM "PLACED", "PAID", "SHIPPED", "DELIVERED", "CANCELLED" /* its values: const char *v[] = { ORDERS_ORDER_ORDER_STATUS_ENUM } */
+#define ORDERS_ORDER_ORDER_STATUS_ENUM_COUNT 5
 #define ORDERS_ORDER_TOTAL_NAME "total"
 #define ORDERS_ORDER_TOTAL_EXPR_NAME "#total" /* ExpressionAttributeNames: { "#total": NAME } */
 
@@ -208,8 +197,6 @@ static inline int orders_order_sk_parse(const char *key, struct orders_order_sk_
 #define ORDERS_ORDER_GSI1PK_NAME "GSI1PK"
 #define ORDERS_ORDER_GSI1PK_FMT "STATUS#%s"
 #define ORDERS_ORDER_GSI1PK_PREFIX "STATUS#" /* literal prefix, for begins_with */
-#define ORDERS_ORDER_GSI1PK(buf, size, order_status) \
-	snprintf((buf), (size), ORDERS_ORDER_GSI1PK_FMT, (order_status))
 static inline int orders_order_gsi1pk(char *buf, size_t size, const char *order_status)
 {
 	return snprintf(buf, size, ORDERS_ORDER_GSI1PK_FMT, order_status);
@@ -221,9 +208,6 @@ struct orders_order_gsi1pk_parts {
 static inline int orders_order_gsi1pk_parse(const char *key, struct orders_order_gsi1pk_parts *out)
 {
 	const char *p = key;
-	struct orders_key_span_ t;
-	long long n;
-	(void)t, (void)n;
 	if (orders_key_literal_(&p, "STATUS#", 7) != 0
 	    || orders_key_text_(&p, "", &out->order_status) != 0
 	    || *p != '\0')
@@ -234,8 +218,6 @@ static inline int orders_order_gsi1pk_parse(const char *key, struct orders_order
 /* GSI1SK: {orderDate}#{orderId} */
 #define ORDERS_ORDER_GSI1SK_NAME "GSI1SK"
 #define ORDERS_ORDER_GSI1SK_FMT "%s#%s"
-#define ORDERS_ORDER_GSI1SK(buf, size, order_date, order_id) \
-	snprintf((buf), (size), ORDERS_ORDER_GSI1SK_FMT, (order_date), (order_id))
 static inline int orders_order_gsi1sk(char *buf, size_t size, const char *order_date, const char *order_id)
 {
 	return snprintf(buf, size, ORDERS_ORDER_GSI1SK_FMT, order_date, order_id);
@@ -248,9 +230,6 @@ struct orders_order_gsi1sk_parts {
 static inline int orders_order_gsi1sk_parse(const char *key, struct orders_order_gsi1sk_parts *out)
 {
 	const char *p = key;
-	struct orders_key_span_ t;
-	long long n;
-	(void)t, (void)n;
 	if (orders_key_text_(&p, "#", &out->order_date) != 0
 	    || orders_key_literal_(&p, "#", 1) != 0
 	    || orders_key_text_(&p, "", &out->order_id) != 0
@@ -265,8 +244,6 @@ static inline int orders_order_gsi1sk_parse(const char *key, struct orders_order
 #define ORDERS_ORDER_LINE_PK_NAME "PK"
 #define ORDERS_ORDER_LINE_PK_FMT "ORDER#%s"
 #define ORDERS_ORDER_LINE_PK_PREFIX "ORDER#" /* literal prefix, for begins_with */
-#define ORDERS_ORDER_LINE_PK(buf, size, order_id) \
-	snprintf((buf), (size), ORDERS_ORDER_LINE_PK_FMT, (order_id))
 static inline int orders_order_line_pk(char *buf, size_t size, const char *order_id)
 {
 	return snprintf(buf, size, ORDERS_ORDER_LINE_PK_FMT, order_id);
@@ -278,9 +255,6 @@ struct orders_order_line_pk_parts {
 static inline int orders_order_line_pk_parse(const char *key, struct orders_order_line_pk_parts *out)
 {
 	const char *p = key;
-	struct orders_key_span_ t;
-	long long n;
-	(void)t, (void)n;
 	if (orders_key_literal_(&p, "ORDER#", 6) != 0
 	    || orders_key_text_(&p, "", &out->order_id) != 0
 	    || *p != '\0')
@@ -292,8 +266,6 @@ static inline int orders_order_line_pk_parse(const char *key, struct orders_orde
 #define ORDERS_ORDER_LINE_SK_NAME "SK"
 #define ORDERS_ORDER_LINE_SK_FMT "LINE#%03lld"
 #define ORDERS_ORDER_LINE_SK_PREFIX "LINE#" /* literal prefix, for begins_with */
-#define ORDERS_ORDER_LINE_SK(buf, size, line_no) \
-	snprintf((buf), (size), ORDERS_ORDER_LINE_SK_FMT, (long long)(line_no))
 static inline int orders_order_line_sk(char *buf, size_t size, long long line_no)
 {
 	return snprintf(buf, size, ORDERS_ORDER_LINE_SK_FMT, line_no);
@@ -305,9 +277,6 @@ struct orders_order_line_sk_parts {
 static inline int orders_order_line_sk_parse(const char *key, struct orders_order_line_sk_parts *out)
 {
 	const char *p = key;
-	struct orders_key_span_ t;
-	long long n;
-	(void)t, (void)n;
 	if (orders_key_literal_(&p, "LINE#", 5) != 0
 	    || orders_key_number_(&p, 3, &out->line_no) != 0
 	    || *p != '\0')
@@ -327,8 +296,6 @@ static inline int orders_order_line_sk_parse(const char *key, struct orders_orde
 #define ORDERS_SHIPMENT_PK_NAME "PK"
 #define ORDERS_SHIPMENT_PK_FMT "ORDER#%s"
 #define ORDERS_SHIPMENT_PK_PREFIX "ORDER#" /* literal prefix, for begins_with */
-#define ORDERS_SHIPMENT_PK(buf, size, order_id) \
-	snprintf((buf), (size), ORDERS_SHIPMENT_PK_FMT, (order_id))
 static inline int orders_shipment_pk(char *buf, size_t size, const char *order_id)
 {
 	return snprintf(buf, size, ORDERS_SHIPMENT_PK_FMT, order_id);
@@ -340,9 +307,6 @@ struct orders_shipment_pk_parts {
 static inline int orders_shipment_pk_parse(const char *key, struct orders_shipment_pk_parts *out)
 {
 	const char *p = key;
-	struct orders_key_span_ t;
-	long long n;
-	(void)t, (void)n;
 	if (orders_key_literal_(&p, "ORDER#", 6) != 0
 	    || orders_key_text_(&p, "", &out->order_id) != 0
 	    || *p != '\0')
@@ -354,8 +318,6 @@ static inline int orders_shipment_pk_parse(const char *key, struct orders_shipme
 #define ORDERS_SHIPMENT_SK_NAME "SK"
 #define ORDERS_SHIPMENT_SK_FMT "SHIPMENT#%s#%s"
 #define ORDERS_SHIPMENT_SK_PREFIX "SHIPMENT#" /* literal prefix, for begins_with */
-#define ORDERS_SHIPMENT_SK(buf, size, shipped_at, shipment_id) \
-	snprintf((buf), (size), ORDERS_SHIPMENT_SK_FMT, (shipped_at), (shipment_id))
 static inline int orders_shipment_sk(char *buf, size_t size, const char *shipped_at, const char *shipment_id)
 {
 	return snprintf(buf, size, ORDERS_SHIPMENT_SK_FMT, shipped_at, shipment_id);
@@ -368,9 +330,6 @@ struct orders_shipment_sk_parts {
 static inline int orders_shipment_sk_parse(const char *key, struct orders_shipment_sk_parts *out)
 {
 	const char *p = key;
-	struct orders_key_span_ t;
-	long long n;
-	(void)t, (void)n;
 	if (orders_key_literal_(&p, "SHIPMENT#", 9) != 0
 	    || orders_key_text_(&p, "#", &out->shipped_at) != 0
 	    || orders_key_literal_(&p, "#", 1) != 0
@@ -403,6 +362,7 @@ static inline int orders_get_customer_pk_value(char *buf, size_t size, const cha
 
 #define ORDERS_OF_CUSTOMER_TABLE_NAME "Shop"
 #define ORDERS_OF_CUSTOMER_KEY_CONDITION "PK = :PK AND begins_with(SK, :SK)"
+#define ORDERS_OF_CUSTOMER_SCAN_INDEX_FORWARD 0 /* ScanIndexForward: order desc */
 
 /* PK eq CUSTOMER#{customerId} */
 #define ORDERS_OF_CUSTOMER_PK_PLACEHOLDER ":PK" /* in ExpressionAttributeValues */
@@ -495,6 +455,7 @@ static inline int orders_since_sk_lo_value(char *buf, size_t size, const char *s
 
 #define ORDERS_BEFORE_TABLE_NAME "Shop"
 #define ORDERS_BEFORE_KEY_CONDITION "PK = :PK AND SK < :SK"
+#define ORDERS_BEFORE_SCAN_INDEX_FORWARD 0 /* ScanIndexForward: order desc */
 
 /* PK eq CUSTOMER#{customerId} */
 #define ORDERS_BEFORE_PK_PLACEHOLDER ":PK" /* in ExpressionAttributeValues */
@@ -563,6 +524,8 @@ static inline int orders_until_sk_value(char *buf, size_t size, const char *unti
 #define ORDERS_BY_STATUS_TABLE_NAME "Shop"
 #define ORDERS_BY_STATUS_INDEX_NAME "GSI1"
 #define ORDERS_BY_STATUS_KEY_CONDITION "GSI1PK = :GSI1PK"
+#define ORDERS_BY_STATUS_PROJECTION_EXPRESSION "customerId, #total"
+#define ORDERS_BY_STATUS_EXPR_NAMES_JSON "{\"#total\":\"total\"}" /* ExpressionAttributeNames */
 
 /* GSI1PK eq STATUS#{orderStatus} */
 #define ORDERS_BY_STATUS_GSI1PK_PLACEHOLDER ":GSI1PK" /* in ExpressionAttributeValues */
@@ -577,6 +540,8 @@ static inline int orders_by_status_gsi1pk_value(char *buf, size_t size, const ch
 #define ORDERS_BY_STATUS_BETWEEN_TABLE_NAME "Shop"
 #define ORDERS_BY_STATUS_BETWEEN_INDEX_NAME "GSI1"
 #define ORDERS_BY_STATUS_BETWEEN_KEY_CONDITION "GSI1PK = :GSI1PK AND GSI1SK BETWEEN :GSI1SKLo AND :GSI1SKHi"
+#define ORDERS_BY_STATUS_BETWEEN_PROJECTION_EXPRESSION "customerId, #total"
+#define ORDERS_BY_STATUS_BETWEEN_EXPR_NAMES_JSON "{\"#total\":\"total\"}" /* ExpressionAttributeNames */
 
 /* GSI1PK eq STATUS#{orderStatus} */
 #define ORDERS_BY_STATUS_BETWEEN_GSI1PK_PLACEHOLDER ":GSI1PK" /* in ExpressionAttributeValues */

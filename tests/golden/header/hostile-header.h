@@ -2,9 +2,8 @@
  *
  * For each attribute whose template has values to fill in:
  *   HOSTILE_DESIGN_S_<ENTITY>_<ATTRIBUTE>_FMT     the printf format of the key
- *   HOSTILE_DESIGN_S_<ENTITY>_<ATTRIBUTE>(buf, size, ...) and
  *   hostile_design_s_<entity>_<attribute>(buf, size, ...)
- *                        build the key with snprintf and return what
+ *                        builds the key with snprintf and returns what
  *                        snprintf returns: the key's length, which is
  *                        >= size when buf was too small
  *   HOSTILE_DESIGN_S_<ENTITY>_<ATTRIBUTE>_PREFIX  the text before the first value (begins_with)
@@ -12,11 +11,14 @@
  * HOSTILE_DESIGN_S_<TABLE>_TABLE, HOSTILE_DESIGN_S_<TABLE>_<INDEX>_INDEX (a word the prefix or the
  * table says already left out), HOSTILE_DESIGN_S_<ENTITY>_<ATTRIBUTE>_NAME
  * and, for a name that is a reserved word or not a plain identifier,
- * HOSTILE_DESIGN_S_<ENTITY>_<ATTRIBUTE>_EXPR_NAME for ExpressionAttributeNames.
+ * HOSTILE_DESIGN_S_<ENTITY>_<ATTRIBUTE>_EXPR_NAME for ExpressionAttributeNames; an enum's
+ * values HOSTILE_DESIGN_S_<ENTITY>_<ATTRIBUTE>_ENUM (initialisers) and _ENUM_COUNT; a TTL
+ * attribute's name HOSTILE_DESIGN_S_<TABLE>_TABLE_TTL_ATTRIBUTE.
  * A key a parser reads back exactly also has
  *   hostile_design_s_<entity>_<attribute>_parse(key, &parts)  0, or -1 for another shape
  * An access pattern X has HOSTILE_DESIGN_S_X_TABLE_NAME, HOSTILE_DESIGN_S_X_INDEX_NAME, its
- * HOSTILE_DESIGN_S_X_KEY_CONDITION and HOSTILE_DESIGN_S_X_EXPR_NAMES_JSON, and per key condition value
+ * HOSTILE_DESIGN_S_X_KEY_CONDITION, HOSTILE_DESIGN_S_X_PROJECTION_EXPRESSION (returns),
+ * HOSTILE_DESIGN_S_X_SCAN_INDEX_FORWARD (order) and HOSTILE_DESIGN_S_X_EXPR_NAMES_JSON, and per key condition value
  * HOSTILE_DESIGN_S_X_<ATTRIBUTE>_PLACEHOLDER, HOSTILE_DESIGN_S_X_<ATTRIBUTE>_VALUE (a constant) or
  * HOSTILE_DESIGN_S_X_<ATTRIBUTE>_VALUE_FMT and hostile_design_s_x_<attribute>_value(buf, size, ...).
  */
@@ -107,8 +109,6 @@ static inline int hostile_design_s_key_number_(const char **p, unsigned width, l
 #define HOSTILE_DESIGN_S_USER_PK_NAME "PK"
 #define HOSTILE_DESIGN_S_USER_PK_FMT "EVENT%%s%%n%%%%d#\"q\"#%s#100%%#%05lld"
 #define HOSTILE_DESIGN_S_USER_PK_PREFIX "EVENT%s%n%%d#\"q\"#" /* literal prefix, for begins_with */
-#define HOSTILE_DESIGN_S_USER_PK(buf, size, event_id, n) \
-	snprintf((buf), (size), HOSTILE_DESIGN_S_USER_PK_FMT, (event_id), (long long)(n))
 static inline int hostile_design_s_user_pk(char *buf, size_t size, const char *event_id, long long n)
 {
 	return snprintf(buf, size, HOSTILE_DESIGN_S_USER_PK_FMT, event_id, n);
@@ -121,9 +121,6 @@ struct hostile_design_s_user_pk_parts {
 static inline int hostile_design_s_user_pk_parse(const char *key, struct hostile_design_s_user_pk_parts *out)
 {
 	const char *p = key;
-	struct hostile_design_s_key_span_ t;
-	long long n;
-	(void)t, (void)n;
 	if (hostile_design_s_key_literal_(&p, "EVENT%s%n%%d#\"q\"#", 17) != 0
 	    || hostile_design_s_key_text_(&p, "#100%#", &out->event_id) != 0
 	    || hostile_design_s_key_literal_(&p, "#100%#", 6) != 0
@@ -137,8 +134,6 @@ static inline int hostile_design_s_user_pk_parse(const char *key, struct hostile
 #define HOSTILE_DESIGN_S_USER_SK_NAME "SK"
 #define HOSTILE_DESIGN_S_USER_SK_FMT "a\\b\?\?=c\?\?/d\?\?'e*/f/*g\342\200\256h#%s"
 #define HOSTILE_DESIGN_S_USER_SK_PREFIX "a\\b\?\?=c\?\?/d\?\?'e*/f/*g\342\200\256h#" /* literal prefix, for begins_with */
-#define HOSTILE_DESIGN_S_USER_SK(buf, size, say_hi) \
-	snprintf((buf), (size), HOSTILE_DESIGN_S_USER_SK_FMT, (say_hi))
 static inline int hostile_design_s_user_sk(char *buf, size_t size, const char *say_hi)
 {
 	return snprintf(buf, size, HOSTILE_DESIGN_S_USER_SK_FMT, say_hi);
@@ -150,9 +145,6 @@ struct hostile_design_s_user_sk_parts {
 static inline int hostile_design_s_user_sk_parse(const char *key, struct hostile_design_s_user_sk_parts *out)
 {
 	const char *p = key;
-	struct hostile_design_s_key_span_ t;
-	long long n;
-	(void)t, (void)n;
 	if (hostile_design_s_key_literal_(&p, "a\\b\?\?=c\?\?/d\?\?'e*/f/*g\342\200\256h#", 26) != 0
 	    || hostile_design_s_key_text_(&p, "", &out->say_hi) != 0
 	    || *p != '\0')
@@ -164,8 +156,6 @@ static inline int hostile_design_s_user_sk_parse(const char *key, struct hostile
 #define HOSTILE_DESIGN_S_USER_GSI1PK_NAME "GSI1PK"
 #define HOSTILE_DESIGN_S_USER_GSI1PK_FMT "line1\nline2\tend\015#%s{braces}"
 #define HOSTILE_DESIGN_S_USER_GSI1PK_PREFIX "line1\nline2\tend\015#" /* literal prefix, for begins_with */
-#define HOSTILE_DESIGN_S_USER_GSI1PK(buf, size, class_) \
-	snprintf((buf), (size), HOSTILE_DESIGN_S_USER_GSI1PK_FMT, (class_))
 static inline int hostile_design_s_user_gsi1pk(char *buf, size_t size, const char *class_)
 {
 	return snprintf(buf, size, HOSTILE_DESIGN_S_USER_GSI1PK_FMT, class_);
@@ -177,9 +167,6 @@ struct hostile_design_s_user_gsi1pk_parts {
 static inline int hostile_design_s_user_gsi1pk_parse(const char *key, struct hostile_design_s_user_gsi1pk_parts *out)
 {
 	const char *p = key;
-	struct hostile_design_s_key_span_ t;
-	long long n;
-	(void)t, (void)n;
 	if (hostile_design_s_key_literal_(&p, "line1\nline2\tend\015#", 17) != 0
 	    || hostile_design_s_key_text_(&p, "{braces}", &out->class_) != 0
 	    || hostile_design_s_key_literal_(&p, "{braces}", 8) != 0
@@ -192,8 +179,6 @@ static inline int hostile_design_s_user_gsi1pk_parse(const char *key, struct hos
 #define HOSTILE_DESIGN_S_USER_GSI1SK_NAME "GSI1SK"
 #define HOSTILE_DESIGN_S_USER_GSI1SK_FMT "EVENT%%s%%n%%%%d#\"q\"#%s#100%%#%05lld|%s|%03lld|%lld"
 #define HOSTILE_DESIGN_S_USER_GSI1SK_PREFIX "EVENT%s%n%%d#\"q\"#" /* literal prefix, for begins_with */
-#define HOSTILE_DESIGN_S_USER_GSI1SK(buf, size, event_id, n, buf_, size_, int_) \
-	snprintf((buf), (size), HOSTILE_DESIGN_S_USER_GSI1SK_FMT, (event_id), (long long)(n), (buf_), (long long)(size_), (long long)(int_))
 static inline int hostile_design_s_user_gsi1sk(char *buf, size_t size, const char *event_id, long long n, const char *buf_, long long size_, long long int_)
 {
 	return snprintf(buf, size, HOSTILE_DESIGN_S_USER_GSI1SK_FMT, event_id, n, buf_, size_, int_);
@@ -209,9 +194,6 @@ struct hostile_design_s_user_gsi1sk_parts {
 static inline int hostile_design_s_user_gsi1sk_parse(const char *key, struct hostile_design_s_user_gsi1sk_parts *out)
 {
 	const char *p = key;
-	struct hostile_design_s_key_span_ t;
-	long long n;
-	(void)t, (void)n;
 	if (hostile_design_s_key_literal_(&p, "EVENT%s%n%%d#\"q\"#", 17) != 0
 	    || hostile_design_s_key_text_(&p, "#100%#", &out->event_id) != 0
 	    || hostile_design_s_key_literal_(&p, "#100%#", 6) != 0
@@ -236,8 +218,6 @@ static inline int hostile_design_s_user_gsi1sk_parse(const char *key, struct hos
 #define HOSTILE_DESIGN_S_USER_WHEN_EXPR_NAME "#when" /* ExpressionAttributeNames: { "#when": NAME } */
 #define HOSTILE_DESIGN_S_USER_WHEN_FMT "\343\203\246\343\203\274\343\202\266\343\203\274#%s#%s#%s#%s#%s#%s#%s#%02lld"
 #define HOSTILE_DESIGN_S_USER_WHEN_PREFIX "\343\203\246\343\203\274\343\202\266\343\203\274#" /* literal prefix, for begins_with */
-#define HOSTILE_DESIGN_S_USER_WHEN(buf, size, snprintf_, errno_, stdout_, linux_, new_, _1st, user_id, order) \
-	snprintf((buf), (size), HOSTILE_DESIGN_S_USER_WHEN_FMT, (snprintf_), (errno_), (stdout_), (linux_), (new_), (_1st), (user_id), (long long)(order))
 static inline int hostile_design_s_user_when(char *buf, size_t size, const char *snprintf_, const char *errno_, const char *stdout_, const char *linux_, const char *new_, const char *_1st, const char *user_id, long long order)
 {
 	return snprintf(buf, size, HOSTILE_DESIGN_S_USER_WHEN_FMT, snprintf_, errno_, stdout_, linux_, new_, _1st, user_id, order);
@@ -256,9 +236,6 @@ struct hostile_design_s_user_when_parts {
 static inline int hostile_design_s_user_when_parse(const char *key, struct hostile_design_s_user_when_parts *out)
 {
 	const char *p = key;
-	struct hostile_design_s_key_span_ t;
-	long long n;
-	(void)t, (void)n;
 	if (hostile_design_s_key_literal_(&p, "\343\203\246\343\203\274\343\202\266\343\203\274#", 13) != 0
 	    || hostile_design_s_key_text_(&p, "#", &out->snprintf_) != 0
 	    || hostile_design_s_key_literal_(&p, "#", 1) != 0
@@ -312,8 +289,6 @@ static inline int hostile_design_s_user_when_parse(const char *key, struct hosti
 #define HOSTILE_DESIGN_S_ODD_NAME_S_PK_NAME "PK"
 #define HOSTILE_DESIGN_S_ODD_NAME_S_PK_FMT "ODD#%lld"
 #define HOSTILE_DESIGN_S_ODD_NAME_S_PK_PREFIX "ODD#" /* literal prefix, for begins_with */
-#define HOSTILE_DESIGN_S_ODD_NAME_S_PK(buf, size, id) \
-	snprintf((buf), (size), HOSTILE_DESIGN_S_ODD_NAME_S_PK_FMT, (long long)(id))
 static inline int hostile_design_s_odd_name_s_pk(char *buf, size_t size, long long id)
 {
 	return snprintf(buf, size, HOSTILE_DESIGN_S_ODD_NAME_S_PK_FMT, id);
@@ -325,9 +300,6 @@ struct hostile_design_s_odd_name_s_pk_parts {
 static inline int hostile_design_s_odd_name_s_pk_parse(const char *key, struct hostile_design_s_odd_name_s_pk_parts *out)
 {
 	const char *p = key;
-	struct hostile_design_s_key_span_ t;
-	long long n;
-	(void)t, (void)n;
 	if (hostile_design_s_key_literal_(&p, "ODD#", 4) != 0
 	    || hostile_design_s_key_number_(&p, 0, &out->id) != 0
 	    || *p != '\0')

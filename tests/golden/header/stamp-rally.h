@@ -2,9 +2,8 @@
  *
  * For each attribute whose template has values to fill in:
  *   STAMP_RALLY_<ENTITY>_<ATTRIBUTE>_FMT     the printf format of the key
- *   STAMP_RALLY_<ENTITY>_<ATTRIBUTE>(buf, size, ...) and
  *   stamp_rally_<entity>_<attribute>(buf, size, ...)
- *                        build the key with snprintf and return what
+ *                        builds the key with snprintf and returns what
  *                        snprintf returns: the key's length, which is
  *                        >= size when buf was too small
  *   STAMP_RALLY_<ENTITY>_<ATTRIBUTE>_PREFIX  the text before the first value (begins_with)
@@ -12,11 +11,14 @@
  * STAMP_RALLY_<TABLE>_TABLE, STAMP_RALLY_<TABLE>_<INDEX>_INDEX (a word the prefix or the
  * table says already left out), STAMP_RALLY_<ENTITY>_<ATTRIBUTE>_NAME
  * and, for a name that is a reserved word or not a plain identifier,
- * STAMP_RALLY_<ENTITY>_<ATTRIBUTE>_EXPR_NAME for ExpressionAttributeNames.
+ * STAMP_RALLY_<ENTITY>_<ATTRIBUTE>_EXPR_NAME for ExpressionAttributeNames; an enum's
+ * values STAMP_RALLY_<ENTITY>_<ATTRIBUTE>_ENUM (initialisers) and _ENUM_COUNT; a TTL
+ * attribute's name STAMP_RALLY_<TABLE>_TABLE_TTL_ATTRIBUTE.
  * A key a parser reads back exactly also has
  *   stamp_rally_<entity>_<attribute>_parse(key, &parts)  0, or -1 for another shape
  * An access pattern X has STAMP_RALLY_X_TABLE_NAME, STAMP_RALLY_X_INDEX_NAME, its
- * STAMP_RALLY_X_KEY_CONDITION and STAMP_RALLY_X_EXPR_NAMES_JSON, and per key condition value
+ * STAMP_RALLY_X_KEY_CONDITION, STAMP_RALLY_X_PROJECTION_EXPRESSION (returns),
+ * STAMP_RALLY_X_SCAN_INDEX_FORWARD (order) and STAMP_RALLY_X_EXPR_NAMES_JSON, and per key condition value
  * STAMP_RALLY_X_<ATTRIBUTE>_PLACEHOLDER, STAMP_RALLY_X_<ATTRIBUTE>_VALUE (a constant) or
  * STAMP_RALLY_X_<ATTRIBUTE>_VALUE_FMT and stamp_rally_x_<attribute>_value(buf, size, ...).
  */
@@ -106,8 +108,6 @@ static inline int stamp_rally_key_number_(const char **p, unsigned width, long l
 #define STAMP_RALLY_USER_PK_NAME "PK"
 #define STAMP_RALLY_USER_PK_FMT "EVENT#%s#USER#%s"
 #define STAMP_RALLY_USER_PK_PREFIX "EVENT#" /* literal prefix, for begins_with */
-#define STAMP_RALLY_USER_PK(buf, size, event_id, line_user_id) \
-	snprintf((buf), (size), STAMP_RALLY_USER_PK_FMT, (event_id), (line_user_id))
 static inline int stamp_rally_user_pk(char *buf, size_t size, const char *event_id, const char *line_user_id)
 {
 	return snprintf(buf, size, STAMP_RALLY_USER_PK_FMT, event_id, line_user_id);
@@ -120,9 +120,6 @@ struct stamp_rally_user_pk_parts {
 static inline int stamp_rally_user_pk_parse(const char *key, struct stamp_rally_user_pk_parts *out)
 {
 	const char *p = key;
-	struct stamp_rally_key_span_ t;
-	long long n;
-	(void)t, (void)n;
 	if (stamp_rally_key_literal_(&p, "EVENT#", 6) != 0
 	    || stamp_rally_key_text_(&p, "#USER#", &out->event_id) != 0
 	    || stamp_rally_key_literal_(&p, "#USER#", 6) != 0
@@ -149,8 +146,6 @@ static inline int stamp_rally_user_pk_parse(const char *key, struct stamp_rally_
 #define STAMP_RALLY_USER_GSI1PK_NAME "GSI1PK"
 #define STAMP_RALLY_USER_GSI1PK_FMT "EVENT#%s#USERS"
 #define STAMP_RALLY_USER_GSI1PK_PREFIX "EVENT#" /* literal prefix, for begins_with */
-#define STAMP_RALLY_USER_GSI1PK(buf, size, event_id) \
-	snprintf((buf), (size), STAMP_RALLY_USER_GSI1PK_FMT, (event_id))
 static inline int stamp_rally_user_gsi1pk(char *buf, size_t size, const char *event_id)
 {
 	return snprintf(buf, size, STAMP_RALLY_USER_GSI1PK_FMT, event_id);
@@ -162,9 +157,6 @@ struct stamp_rally_user_gsi1pk_parts {
 static inline int stamp_rally_user_gsi1pk_parse(const char *key, struct stamp_rally_user_gsi1pk_parts *out)
 {
 	const char *p = key;
-	struct stamp_rally_key_span_ t;
-	long long n;
-	(void)t, (void)n;
 	if (stamp_rally_key_literal_(&p, "EVENT#", 6) != 0
 	    || stamp_rally_key_text_(&p, "#USERS", &out->event_id) != 0
 	    || stamp_rally_key_literal_(&p, "#USERS", 6) != 0
@@ -176,8 +168,6 @@ static inline int stamp_rally_user_gsi1pk_parse(const char *key, struct stamp_ra
 /* GSI1SK: {createdAt}#{lineUserId} */
 #define STAMP_RALLY_USER_GSI1SK_NAME "GSI1SK"
 #define STAMP_RALLY_USER_GSI1SK_FMT "%s#%s"
-#define STAMP_RALLY_USER_GSI1SK(buf, size, created_at, line_user_id) \
-	snprintf((buf), (size), STAMP_RALLY_USER_GSI1SK_FMT, (created_at), (line_user_id))
 static inline int stamp_rally_user_gsi1sk(char *buf, size_t size, const char *created_at, const char *line_user_id)
 {
 	return snprintf(buf, size, STAMP_RALLY_USER_GSI1SK_FMT, created_at, line_user_id);
@@ -190,9 +180,6 @@ struct stamp_rally_user_gsi1sk_parts {
 static inline int stamp_rally_user_gsi1sk_parse(const char *key, struct stamp_rally_user_gsi1sk_parts *out)
 {
 	const char *p = key;
-	struct stamp_rally_key_span_ t;
-	long long n;
-	(void)t, (void)n;
 	if (stamp_rally_key_text_(&p, "#", &out->created_at) != 0
 	    || stamp_rally_key_literal_(&p, "#", 1) != 0
 	    || stamp_rally_key_text_(&p, "", &out->line_user_id) != 0
@@ -207,8 +194,6 @@ static inline int stamp_rally_user_gsi1sk_parse(const char *key, struct stamp_ra
 #define STAMP_RALLY_USER_STAMP_PK_NAME "PK"
 #define STAMP_RALLY_USER_STAMP_PK_FMT "EVENT#%s#USER#%s"
 #define STAMP_RALLY_USER_STAMP_PK_PREFIX "EVENT#" /* literal prefix, for begins_with */
-#define STAMP_RALLY_USER_STAMP_PK(buf, size, event_id, line_user_id) \
-	snprintf((buf), (size), STAMP_RALLY_USER_STAMP_PK_FMT, (event_id), (line_user_id))
 static inline int stamp_rally_user_stamp_pk(char *buf, size_t size, const char *event_id, const char *line_user_id)
 {
 	return snprintf(buf, size, STAMP_RALLY_USER_STAMP_PK_FMT, event_id, line_user_id);
@@ -221,9 +206,6 @@ struct stamp_rally_user_stamp_pk_parts {
 static inline int stamp_rally_user_stamp_pk_parse(const char *key, struct stamp_rally_user_stamp_pk_parts *out)
 {
 	const char *p = key;
-	struct stamp_rally_key_span_ t;
-	long long n;
-	(void)t, (void)n;
 	if (stamp_rally_key_literal_(&p, "EVENT#", 6) != 0
 	    || stamp_rally_key_text_(&p, "#USER#", &out->event_id) != 0
 	    || stamp_rally_key_literal_(&p, "#USER#", 6) != 0
@@ -237,8 +219,6 @@ static inline int stamp_rally_user_stamp_pk_parse(const char *key, struct stamp_
 #define STAMP_RALLY_USER_STAMP_SK_NAME "SK"
 #define STAMP_RALLY_USER_STAMP_SK_FMT "STAMP#%s"
 #define STAMP_RALLY_USER_STAMP_SK_PREFIX "STAMP#" /* literal prefix, for begins_with */
-#define STAMP_RALLY_USER_STAMP_SK(buf, size, stamp_id) \
-	snprintf((buf), (size), STAMP_RALLY_USER_STAMP_SK_FMT, (stamp_id))
 static inline int stamp_rally_user_stamp_sk(char *buf, size_t size, const char *stamp_id)
 {
 	return snprintf(buf, size, STAMP_RALLY_USER_STAMP_SK_FMT, stamp_id);
@@ -250,9 +230,6 @@ struct stamp_rally_user_stamp_sk_parts {
 static inline int stamp_rally_user_stamp_sk_parse(const char *key, struct stamp_rally_user_stamp_sk_parts *out)
 {
 	const char *p = key;
-	struct stamp_rally_key_span_ t;
-	long long n;
-	(void)t, (void)n;
 	if (stamp_rally_key_literal_(&p, "STAMP#", 6) != 0
 	    || stamp_rally_key_text_(&p, "", &out->stamp_id) != 0
 	    || *p != '\0')
@@ -277,8 +254,6 @@ static inline int stamp_rally_user_stamp_sk_parse(const char *key, struct stamp_
 #define STAMP_RALLY_STAMP_MASTER_PK_NAME "PK"
 #define STAMP_RALLY_STAMP_MASTER_PK_FMT "EVENT#%s#STAMP#%s"
 #define STAMP_RALLY_STAMP_MASTER_PK_PREFIX "EVENT#" /* literal prefix, for begins_with */
-#define STAMP_RALLY_STAMP_MASTER_PK(buf, size, event_id, stamp_id) \
-	snprintf((buf), (size), STAMP_RALLY_STAMP_MASTER_PK_FMT, (event_id), (stamp_id))
 static inline int stamp_rally_stamp_master_pk(char *buf, size_t size, const char *event_id, const char *stamp_id)
 {
 	return snprintf(buf, size, STAMP_RALLY_STAMP_MASTER_PK_FMT, event_id, stamp_id);
@@ -291,9 +266,6 @@ struct stamp_rally_stamp_master_pk_parts {
 static inline int stamp_rally_stamp_master_pk_parse(const char *key, struct stamp_rally_stamp_master_pk_parts *out)
 {
 	const char *p = key;
-	struct stamp_rally_key_span_ t;
-	long long n;
-	(void)t, (void)n;
 	if (stamp_rally_key_literal_(&p, "EVENT#", 6) != 0
 	    || stamp_rally_key_text_(&p, "#STAMP#", &out->event_id) != 0
 	    || stamp_rally_key_literal_(&p, "#STAMP#", 7) != 0
@@ -324,8 +296,6 @@ static inline int stamp_rally_stamp_master_pk_parse(const char *key, struct stam
 #define STAMP_RALLY_STAMP_MASTER_GSI1PK_NAME "GSI1PK"
 #define STAMP_RALLY_STAMP_MASTER_GSI1PK_FMT "EVENT#%s#STAMP_MASTERS"
 #define STAMP_RALLY_STAMP_MASTER_GSI1PK_PREFIX "EVENT#" /* literal prefix, for begins_with */
-#define STAMP_RALLY_STAMP_MASTER_GSI1PK(buf, size, event_id) \
-	snprintf((buf), (size), STAMP_RALLY_STAMP_MASTER_GSI1PK_FMT, (event_id))
 static inline int stamp_rally_stamp_master_gsi1pk(char *buf, size_t size, const char *event_id)
 {
 	return snprintf(buf, size, STAMP_RALLY_STAMP_MASTER_GSI1PK_FMT, event_id);
@@ -337,9 +307,6 @@ struct stamp_rally_stamp_master_gsi1pk_parts {
 static inline int stamp_rally_stamp_master_gsi1pk_parse(const char *key, struct stamp_rally_stamp_master_gsi1pk_parts *out)
 {
 	const char *p = key;
-	struct stamp_rally_key_span_ t;
-	long long n;
-	(void)t, (void)n;
 	if (stamp_rally_key_literal_(&p, "EVENT#", 6) != 0
 	    || stamp_rally_key_text_(&p, "#STAMP_MASTERS", &out->event_id) != 0
 	    || stamp_rally_key_literal_(&p, "#STAMP_MASTERS", 14) != 0
@@ -351,8 +318,6 @@ static inline int stamp_rally_stamp_master_gsi1pk_parse(const char *key, struct 
 /* GSI1SK: {order:03} */
 #define STAMP_RALLY_STAMP_MASTER_GSI1SK_NAME "GSI1SK"
 #define STAMP_RALLY_STAMP_MASTER_GSI1SK_FMT "%03lld"
-#define STAMP_RALLY_STAMP_MASTER_GSI1SK(buf, size, order) \
-	snprintf((buf), (size), STAMP_RALLY_STAMP_MASTER_GSI1SK_FMT, (long long)(order))
 static inline int stamp_rally_stamp_master_gsi1sk(char *buf, size_t size, long long order)
 {
 	return snprintf(buf, size, STAMP_RALLY_STAMP_MASTER_GSI1SK_FMT, order);
@@ -364,9 +329,6 @@ struct stamp_rally_stamp_master_gsi1sk_parts {
 static inline int stamp_rally_stamp_master_gsi1sk_parse(const char *key, struct stamp_rally_stamp_master_gsi1sk_parts *out)
 {
 	const char *p = key;
-	struct stamp_rally_key_span_ t;
-	long long n;
-	(void)t, (void)n;
 	if (stamp_rally_key_number_(&p, 3, &out->order) != 0
 	    || *p != '\0')
 		return -1;
@@ -459,6 +421,8 @@ static inline int stamp_rally_mark_flex_sent_sk_value(char *buf, size_t size, co
 #define STAMP_RALLY_USERS_BY_DATE_TABLE_NAME "line-event"
 #define STAMP_RALLY_USERS_BY_DATE_INDEX_NAME "GSI1"
 #define STAMP_RALLY_USERS_BY_DATE_KEY_CONDITION "GSI1PK = :GSI1PK"
+#define STAMP_RALLY_USERS_BY_DATE_PROJECTION_EXPRESSION "lineUserId, createdAt"
+#define STAMP_RALLY_USERS_BY_DATE_SCAN_INDEX_FORWARD 1 /* ScanIndexForward: order asc */
 
 /* GSI1PK eq EVENT#{eventId}#USERS */
 #define STAMP_RALLY_USERS_BY_DATE_GSI1PK_PLACEHOLDER ":GSI1PK" /* in ExpressionAttributeValues */
@@ -495,6 +459,7 @@ static inline int stamp_rally_users_registered_on_day_gsi1pk_value(char *buf, si
 #define STAMP_RALLY_STAMP_MASTERS_BY_ORDER_TABLE_NAME "line-event"
 #define STAMP_RALLY_STAMP_MASTERS_BY_ORDER_INDEX_NAME "GSI1"
 #define STAMP_RALLY_STAMP_MASTERS_BY_ORDER_KEY_CONDITION "GSI1PK = :GSI1PK"
+#define STAMP_RALLY_STAMP_MASTERS_BY_ORDER_SCAN_INDEX_FORWARD 1 /* ScanIndexForward: order asc */
 
 /* GSI1PK eq EVENT#{eventId}#STAMP_MASTERS */
 #define STAMP_RALLY_STAMP_MASTERS_BY_ORDER_GSI1PK_PLACEHOLDER ":GSI1PK" /* in ExpressionAttributeValues */
