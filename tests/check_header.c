@@ -1961,6 +1961,40 @@ START_TEST(test_hash64)
 }
 END_TEST
 
+START_TEST(test_hashes_repeated)
+{
+	/* Hashes that differ in one byte each, with repeats, in no order:
+	 * exactly the repeated ones are found, once each, and the array ends
+	 * sorted. */
+	enum { N = 5000 };
+	uint64_t *h = malloc(N * sizeof(*h));
+	for (uint64_t i = 0; i < N; i++)
+		h[i] = ddbc_hash64(&i, sizeof(i)) ^ ((i % 7) << 56);
+	h[10] = h[4000];
+	h[11] = h[4000];
+	h[12] = 0;
+	h[13] = 0;
+	h[14] = (uint64_t)1 << 63;
+	h[4999] = (uint64_t)1 << 63;
+	ddbc_hashset twice = DDBC_HASHSET_INIT;
+	ddbc_hashes_repeated(h, N, &twice);
+	ck_assert_uint_eq(twice.n, 3);
+	ck_assert(ddbc_hashset_has(&twice, 0));
+	ck_assert(ddbc_hashset_has(&twice, (uint64_t)1 << 63));
+	for (size_t i = 1; i < N; i++)
+		ck_assert(h[i - 1] <= h[i]);
+	ddbc_hashset_release(&twice);
+	/* Nothing repeated, nothing found; one hash or none is no work. */
+	for (uint64_t i = 0; i < N; i++)
+		h[i] = i << 32;
+	ddbc_hashes_repeated(h, N, &twice);
+	ddbc_hashes_repeated(h, 1, &twice);
+	ddbc_hashes_repeated(h, 0, &twice);
+	ck_assert_uint_eq(twice.n, 0);
+	free(h);
+}
+END_TEST
+
 START_TEST(test_hashset)
 {
 	ddbc_hashset set = DDBC_HASHSET_INIT;
@@ -2053,6 +2087,7 @@ static Suite *header_suite(void)
 	tc = tcase_create("hash sets");
 	tcase_add_test(tc, test_hash64);
 	tcase_add_test(tc, test_hashset);
+	tcase_add_test(tc, test_hashes_repeated);
 	tcase_add_test(tc, test_strset);
 	suite_add_tcase(s, tc);
 

@@ -599,9 +599,13 @@ typedef struct suspect {
 
 /* One uniqueness check: a walk over identifiers that hashes them all, and,
  * when hashes met, a second walk that gathers the identifiers with those
- * hashes to compare their texts. Only 8 bytes an identifier stay. */
+ * hashes to compare their texts. Only 8 bytes an identifier stay, in an
+ * array sorted once after the walk (ddbc_hashes_repeated) and freed then:
+ * a hash set of hundreds of thousands of members cost a cache miss an
+ * identifier, and its megabytes stayed to the end. */
 typedef struct name_check {
-	ddbc_hashset seen;       /* every hash of the first walk */
+	uint64_t *seen;          /* every hash of the first walk, in walk order */
+	size_t nseen, seen_cap;
 	ddbc_hashset twice;      /* the hashes it met more than once */
 	bool second;             /* in the second walk */
 	suspect *suspects;
@@ -612,13 +616,14 @@ typedef struct name_check {
 static void check_init(name_check *c, size_t n)
 {
 	memset(c, 0, sizeof(*c));
-	ddbc_hashset_reserve(&c->seen, n);
+	xgrow((void **)&c->seen, &c->seen_cap, n, sizeof(uint64_t));
 	c->texts = ddbc_arena_new();
 }
 
 static void check_release(name_check *c)
 {
-	ddbc_hashset_release(&c->seen);
+	free(c->seen);
+	c->seen = NULL;
 	ddbc_hashset_release(&c->twice);
 	free(c->suspects);
 	ddbc_arena_free(c->texts);
@@ -630,8 +635,8 @@ static void check_name(name_check *c, const char *id, owner_kind kind, const voi
 		return;
 	uint64_t h = ddbc_hash64(id, strlen(id));
 	if (!c->second) {
-		if (!ddbc_hashset_add(&c->seen, h))
-			ddbc_hashset_add(&c->twice, h);
+		xgrow((void **)&c->seen, &c->seen_cap, c->nseen + 1, sizeof(uint64_t));
+		c->seen[c->nseen++] = h;
 		return;
 	}
 	if (!ddbc_hashset_has(&c->twice, h))
@@ -756,11 +761,15 @@ static void walk_names_again(planner *p, name_check *c)
 	p->d = d;
 }
 
-/* After the first walk: its hashes go, and the texts of those that met are
- * compared in a second walk. */
+/* After the first walk: the hashes that met are found and the others go,
+ * and the texts of those that met are compared in a second walk. */
 static void settle(planner *p, name_check *c, void (*walk)(planner *, name_check *))
 {
-	ddbc_hashset_release(&c->seen);
+	if (c->seen) {
+		ddbc_hashes_repeated(c->seen, c->nseen, &c->twice);
+		free(c->seen);
+		c->seen = NULL;
+	}
 	if (!c->twice.n)
 		return;
 	c->second = true;
@@ -830,8 +839,11 @@ static ddbc_plan_result plan_unique(planner *p)
 		check_release(&names);
 		return DDBC_PLAN_FAILED;
 	}
-	/* The hashes of the names go before the groups' are taken. */
-	ddbc_hashset_release(&names.seen);
+	/* The names' repeated hashes are found and the others go before the
+	 * groups' are taken. */
+	ddbc_hashes_repeated(names.seen, names.nseen, &names.twice);
+	free(names.seen);
+	names.seen = NULL;
 	check_init(&groups, p->plan->ntables + g->nentities);
 	walk_groups(p, &groups);
 	settle(p, &groups, walk_groups);

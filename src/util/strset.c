@@ -145,3 +145,33 @@ void ddbc_hashset_release(ddbc_hashset *set)
 	free(set->slots);
 	*set = (ddbc_hashset)DDBC_HASHSET_INIT;
 }
+
+/* LSD radix sort of n hashes, a byte a pass, through tmp (n slots). */
+static void radix_sort(uint64_t *h, uint64_t *tmp, size_t n)
+{
+	for (unsigned shift = 0; shift < 64; shift += 8) {
+		size_t count[257] = { 0 };
+		for (size_t i = 0; i < n; i++)
+			count[((h[i] >> shift) & 0xff) + 1]++;
+		/* A byte all hashes share leaves the order as it is. */
+		if (count[((h[0] >> shift) & 0xff) + 1] == n)
+			continue;
+		for (size_t b = 1; b < 257; b++)
+			count[b] += count[b - 1];
+		for (size_t i = 0; i < n; i++)
+			tmp[count[(h[i] >> shift) & 0xff]++] = h[i];
+		memcpy(h, tmp, n * sizeof(*h));
+	}
+}
+
+void ddbc_hashes_repeated(uint64_t *h, size_t n, ddbc_hashset *twice)
+{
+	if (n < 2)
+		return;
+	uint64_t *tmp = xmalloc(n * sizeof(*tmp));
+	radix_sort(h, tmp, n);
+	free(tmp);
+	for (size_t i = 1; i < n; i++)
+		if (h[i] == h[i - 1] && (i < 2 || h[i - 2] != h[i]))
+			ddbc_hashset_add(twice, h[i]);
+}
