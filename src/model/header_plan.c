@@ -616,7 +616,10 @@ typedef struct name_check {
 static void check_init(name_check *c, size_t n)
 {
 	memset(c, 0, sizeof(*c));
-	xgrow((void **)&c->seen, &c->seen_cap, n, sizeof(uint64_t));
+	/* n exactly: n is counted to hold every identifier, and doubling
+	 * would hold up to as much again for nothing. */
+	c->seen = xmalloc((n ? n : 1) * sizeof(uint64_t));
+	c->seen_cap = n ? n : 1;
 	c->texts = ddbc_arena_new();
 }
 
