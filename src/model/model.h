@@ -198,8 +198,11 @@ typedef struct ddbc_attr {
 	bool is_key;             /* a key attribute of the table or one of its indexes */
 	ddbc_template tpl;       /* placeholders' ref: the ddbc_attr they name, or NULL */
 	const char *tpl_error;   /* template-syntax message, or NULL */
-	ddbc_lang lang;          /* is_key: the strings it can hold (ddbc_attr_lang), in the arena */
-	ddbc_role *roles;        /* per slot of table->indexes; NULL without a table */
+	const ddbc_lang *lang;   /* is_key: the strings it can hold (ddbc_attr_lang), in the
+				  * arena; NULL for the others */
+	uint8_t *roles;          /* per slot of table->indexes, a ddbc_role (a byte each:
+				  * an entity of 40,000 attributes has them all); NULL
+				  * without a table */
 	const struct ddbc_attr *used_by; /* the first attribute whose template names it */
 } ddbc_attr;
 

@@ -249,6 +249,12 @@ void ddbc_attr_item_lang(const ddbc_attr *a, ddbc_tvalue_fn *value_of, void *ctx
 	free(known);
 }
 
+const ddbc_lang *ddbc_attr_key_lang(const ddbc_attr *a)
+{
+	static const ddbc_lang none = { NULL, 0, 0 };
+	return a->lang ? a->lang : &none;
+}
+
 /* Moves l's runs into the arena, so the model owns them and the design's
  * one free releases them; with copy_texts, the literals they point at too
  * (they were parsed into a scratch arena). */
@@ -314,16 +320,18 @@ static void derive_membership(ddbc_design *g, ddbc_entity *e)
 		e->in_index[s] = sets_all(e, t->indexes[s]);
 	for (size_t i = 0; i < e->nattrs; i++) {
 		ddbc_attr *a = &e->attrs[i];
-		a->roles = ddbc_arena_array(g->arena, t->nindexes, sizeof(ddbc_role));
+		a->roles = ddbc_arena_array(g->arena, t->nindexes, sizeof(uint8_t));
 		for (size_t s = 0; s < t->nindexes; s++) {
 			a->roles[s] = ddbc_attr_role(a, t->indexes[s]);
 			if (ddbc_attr_stored(a) && ddbc_index_has_key(t->indexes[s], a->name.s))
 				a->is_key = true;
 		}
 		if (a->is_key) {
-			ddbc_lang_init(&a->lang);
-			ddbc_attr_lang(a, &a->lang);
-			lang_to_arena(g->arena, &a->lang, false);
+			ddbc_lang *l = ddbc_arena_alloc(g->arena, sizeof(*l));
+			ddbc_lang_init(l);
+			ddbc_attr_lang(a, l);
+			lang_to_arena(g->arena, l, false);
+			a->lang = l;
 		}
 	}
 }
@@ -428,7 +436,7 @@ static bool keys_disputed(const ddbc_entity *e)
 			const ddbc_node *v = ddbc_node_get(e->examples[k], a->name.s);
 			if (!v || v->kind != DDBC_NODE_SCALAR || v->scalar != DDBC_SCALAR_STR)
 				continue;
-			if (!literals_fit(&a->lang, v->u.text, v->n))
+			if (!literals_fit(ddbc_attr_key_lang(a), v->u.text, v->n))
 				return true;
 		}
 	}
@@ -534,7 +542,7 @@ static size_t lang_prefix(const ddbc_lang *l, const char **text)
 bool ddbc_cond_matches(const ddbc_design *g, const ddbc_key_cond *c, const ddbc_attr *a)
 {
 	ddbc_lang own;
-	const ddbc_lang *la = &a->lang;
+	const ddbc_lang *la = ddbc_attr_key_lang(a);
 	if (!a->is_key) {
 		ddbc_lang_init(&own);
 		ddbc_attr_lang(a, &own);
@@ -602,7 +610,7 @@ static void build_prefix_index(const ddbc_table *t, const ddbc_index *ix, prefix
 		if (!a)
 			continue;
 		prefixed *p = &pi->items[pi->n++];
-		p->len = lang_prefix(&a->lang, &p->text);
+		p->len = lang_prefix(ddbc_attr_key_lang(a), &p->text);
 		p->pos = i;
 	}
 	qsort(pi->items, pi->n, sizeof(prefixed), by_prefix);

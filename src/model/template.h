@@ -115,10 +115,13 @@ typedef enum ddbc_class {
  * DDBC_CLASS_NO_DELIM aside: it spans several bytes). */
 bool ddbc_class_has(ddbc_class cls, unsigned char ch);
 
+/* A design keeps a language per key attribute: 24 bytes a run. A run's
+ * text is a literal of a template and min a width or a count of classes,
+ * both far below 2^32 (ddbc_lang_fixed and ddbc_lang_class check). */
 typedef struct ddbc_run {
 	const char *text;        /* fixed: the string */
-	size_t len;
-	size_t min;              /* !fixed: cls repeated at least min times */
+	uint32_t len;
+	uint32_t min;            /* !fixed: cls repeated at least min times */
 	unsigned char cls;       /* ddbc_class */
 	bool fixed;
 } ddbc_run;
