@@ -226,6 +226,66 @@ START_TEST(test_bad_format)
 }
 END_TEST
 
+/* A mistyped word gets the word likely meant: a typo, or a name written
+ * out that the format abbreviates (and the other way round). */
+START_TEST(test_format_meant)
+{
+	static const struct {
+		const char *cmd, *opt, *arg, *msg;
+	} cases[] = {
+		{ "lint", "--format", "jsn", "ddbc lint: unknown format 'jsn'; did you mean 'json'?" },
+		{ "doc", "--format", "markdown", "unknown format 'markdown'; did you mean 'md'?" },
+		{ "export", "--format", "create_table",
+		  "unknown format 'create_table'; did you mean 'create-table'?" },
+		{ "export", "--format", "cfn", "did you mean 'cloudformation'?" },
+		{ "import", "--from", "describe", "unknown source 'describe'; did you mean "
+		  "'describe-table'?" },
+		{ "export", "--format", "xml", "unknown format 'xml'; use create-table, model," },
+	};
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		tu_proc p;
+		tu_run(&p, NULL, cases[i].cmd, cases[i].opt, cases[i].arg, CLEAN, NULL);
+		expect_usage_error(&p, cases[i].msg);
+		tu_proc_free(&p);
+	}
+}
+END_TEST
+
+/* --list-formats and --list-sources print the tables the options read:
+ * every word the option takes, with what it means, one a line. */
+START_TEST(test_list_words)
+{
+	static const struct {
+		const char *cmd, *opt, *words;
+	} cases[] = {
+		{ "export", "--list-formats", "create-table model queries cloudformation terraform "
+		  "workbench " },
+		{ "doc", "--list-formats", "md html " },
+		{ "lint", "--list-formats", "text json sarif github " },
+		{ "import", "--list-sources", "workbench cloudformation describe-table mcp " },
+	};
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		tu_proc p;
+		tu_run(&p, NULL, cases[i].cmd, cases[i].opt, NULL);
+		expect_status(&p, 0);
+		strbuf got = STRBUF_INIT;
+		for (const char *l = p.out; *l; l = strchr(l, '\n') + 1) {
+			size_t n = strcspn(l, " \n");
+			ck_assert_msg(l[n] == ' ', "no help after '%.*s':\n%s", (int)n, l, p.out);
+			strbuf_add(&got, l, n);
+			strbuf_addch(&got, ' ');
+		}
+		ck_assert_str_eq(strbuf_str(&got), cases[i].words);
+		strbuf_release(&got);
+		tu_proc_free(&p);
+	}
+	tu_proc p;
+	tu_run(&p, NULL, "header", "--list-formats", NULL);
+	expect_usage_error(&p, "unknown option '--list-formats'");
+	tu_proc_free(&p);
+}
+END_TEST
+
 START_TEST(test_bad_rule)
 {
 	static const struct {
@@ -749,6 +809,8 @@ static Suite *cli_suite(void)
 	tcase_add_test(tc, test_lint_summary);
 	tcase_add_test(tc, test_bad_param);
 	tcase_add_test(tc, test_bad_format);
+	tcase_add_test(tc, test_format_meant);
+	tcase_add_test(tc, test_list_words);
 	tcase_add_test(tc, test_bad_rule);
 	tcase_add_test(tc, test_bad_color);
 	tcase_add_test(tc, test_no_files);

@@ -661,9 +661,9 @@ START_TEST(test_stamp_findings)
 		"'{order:03}' gives '002' from this item's values\n",
 		"items.json:66:3: error: item 7 (User): 'GSI1PK' is missing (it has the template "
 		"'EVENT#{eventId}#USERS')\n",
-		"items.json:71:5: error: item 7 (User): 'lineUserId' is 'U4#x', which contains the "
-		"key delimiter '#'; as a placeholder of 'PK' ('EVENT#{eventId}#USER#{lineUserId}') "
-		"it makes the key ambiguous\n",
+		"items.json:71:5: error: item 7 (User): 'lineUserId' is 'U4#x', which holds the "
+		"key delimiter '#'; the template of 'PK' ('EVENT#{eventId}#USER#{lineUserId}') "
+		"interpolates it, and keys assume such values never hold the delimiter\n",
 		"items.json:73:3: error: item 8: matches no entity of table 'line-event': its 'PK' "
 		"'EVENT#stamp-rally-202606#USER#U5' fits 'User', 'UserStamp', but its 'SK' "
 		"'STAMPS#001' fits none of their sort keys: 'PROFILE', 'STAMP#{stampId}'\n",

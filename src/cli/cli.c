@@ -9,6 +9,8 @@
 #include "cli/cli.h"
 #include "cli/cli_diff.h"
 #include "cli/cli_explain.h"
+#include "cli/cli_usage.h"
+#include "cli/cli_words.h"
 #include "rules/check.h"
 #include "emit/emit.h"
 #include "items/items.h"
@@ -50,7 +52,8 @@ enum {
 	OPT_FORMAT = 1 << 0, OPT_RULE = 1 << 1, OPT_WERROR = 1 << 2, OPT_COLOR = 1 << 3,
 	OPT_OUTPUT = 1 << 4, OPT_LANG = 1 << 5, OPT_TEMPLATE = 1 << 6, OPT_PREFIX = 1 << 7,
 	OPT_PARAM = 1 << 8, OPT_ITEMS = 1 << 9, OPT_SHOW_SUPPRESSED = 1 << 10,
-	OPT_AGAINST = 1 << 11, OPT_ALL = 1 << 12, OPT_CHECK = 1 << 13, OPT_FROM = 1 << 14
+	OPT_AGAINST = 1 << 11, OPT_ALL = 1 << 12, OPT_CHECK = 1 << 13, OPT_FROM = 1 << 14,
+	OPT_LIST_SOURCES = 1 << 15
 };
 
 /* --color WHEN, in the order of its words. */
@@ -62,6 +65,7 @@ typedef enum color_when {
 
 struct opts {
 	const char *format;
+	size_t format_row;       /* its row in the command's table of formats */
 	bool format_given;
 	const char *check;          /* doc --check FILE */
 	ddbc_settings settings;
@@ -88,168 +92,10 @@ struct command {
 	const char *usage;
 	unsigned options;
 	size_t min_files, max_files;
-	const char *const *formats;  /* the --format words; the first is the default */
+	ddbc_words formats;      /* the --format words; the first is the default */
+	ddbc_words sources;      /* the --from words */
 	exit_status (*run)(struct opts *o);
 };
-
-static const char usage_main[] =
-	"usage: ddbc COMMAND [OPTIONS] FILE...\n"
-	"\n"
-	"ddbc checks DynamoDB table designs written in YAML and compiles them.\n"
-	"\n"
-	"commands:\n"
-	"  lint         check designs; nothing written\n"
-	"  doc          write the design's documentation (Markdown or HTML)\n"
-	"  header       write a C header of key builders and name constants\n"
-	"  export       write CreateTable requests, the model or query requests as JSON\n"
-	"  check-items  validate items (a scan or an export) against the design\n"
-	"  diff         what a change of a design does to deployed tables and items\n"
-	"  import       write a design from a Workbench model, a CloudFormation\n"
-	"               template, described tables or an MCP server schema\n"
-	"  explain      list the rules, or show one rule's page\n"
-	"\n"
-	"options:\n"
-	"  -h, --help     show this help ('ddbc COMMAND --help' for a command)\n"
-	"      --version  show the version\n"
-	"\n"
-	"Every command checks the design first and writes nothing when it has an error.\n"
-	"exit status: 0 success, 1 errors found (or warnings with --werror, or items\n"
-	"that failed), 2 usage error, unreadable file or a file that is no design\n";
-
-#define COMMON_HELP \
-	"      --color WHEN        colour the findings: auto (default: on a terminal,\n" \
-	"                          unless NO_COLOR is set), always or never\n"       \
-	"      --rule RULE=SEV     set a rule's severity: off, note, warning or error\n" \
-	"                          (repeatable; wins over the design's lint.rules)\n"  \
-	"      --werror            treat warnings as errors\n"                          \
-	"      --show-suppressed   also print the findings that ddbc-ignore comments\n" \
-	"                          suppress, marked (they never count)\n"             \
-	"  -h, --help              show this help\n"
-
-#define OUTPUT_HELP \
-	"  -o, --output FILE       write to FILE (atomically) instead of standard output\n"
-
-static const char usage_lint[] =
-	"usage: ddbc lint [OPTIONS] FILE...\n"
-	"\n"
-	"Checks each design and prints every finding, sorted by position.\n"
-	"\n"
-	"options:\n"
-	"      --format FMT        text (default), json, sarif or github\n"
-	COMMON_HELP;
-
-static const char usage_doc[] =
-	"usage: ddbc doc [OPTIONS] FILE\n"
-	"\n"
-	"Writes the design's documentation: a diagram, per table its keys, indexes,\n"
-	"index map and item views, per entity its attribute table and examples, and\n"
-	"the access patterns with their requests and the items they return.\n"
-	"\n"
-	"options:\n"
-	"      --format FMT        md (default) or html\n"
-	"  -o, --output DIR/      html: index.html and one page per table in DIR\n"
-	"      --check DOC         exit 1 if DOC is not what this command writes now\n"
-	"                          (the format follows DOC's .html or .md name)\n"
-	"      --lang LANG         en (default) or ja: the language of the labels\n"
-	"      --template DIR      a folder with page.html and style.css for html\n"
-	"                          (default: the folder named by the environment\n"
-	"                          variable DDBC_TEMPLATE_DIR, else the built-in)\n"
-	OUTPUT_HELP COMMON_HELP;
-
-static const char usage_header[] =
-	"usage: ddbc header [OPTIONS] FILE\n"
-	"\n"
-	"Writes a C header with a builder for every key template and constants for\n"
-	"table, index and attribute names.\n"
-	"\n"
-	"options:\n"
-	"      --prefix ID         the prefix of every name (default: from the design\n"
-	"                          name)\n"
-	OUTPUT_HELP COMMON_HELP;
-
-static const char usage_export[] =
-	"usage: ddbc export [OPTIONS] FILE\n"
-	"\n"
-	"Writes JSON: CreateTable requests, the normalized model, one request per\n"
-	"access pattern, a CloudFormation template or Terraform JSON (*.tf.json)\n"
-	"that create the tables, or a NoSQL Workbench data model.\n"
-	"\n"
-	"options:\n"
-	"      --format FMT        create-table (default), model, queries,\n"
-	"                          cloudformation, terraform or workbench\n"
-	"      --param NAME=VALUE  a value for a query parameter (repeatable)\n"
-	OUTPUT_HELP COMMON_HELP;
-
-static const char usage_items[] =
-	"usage: ddbc check-items [OPTIONS] FILE ITEMS...\n"
-	"       ddbc check-items --merge --format json RESULT.json...\n"
-	"\n"
-	"Validates items against the design. ITEMS is a JSON array, JSON lines, a\n"
-	"scan result ({\"Items\": [...]}), DynamoDB export lines ({\"Item\": {...}}), a\n"
-	"BatchWriteItem request file ({\"Table\": [{\"PutRequest\": ...}]}), any of\n"
-	"them gzip-compressed, or the folder of a DynamoDB export to S3; \"-\" reads\n"
-	"standard input. Prints one line per finding, then 'N items: N ok, N failed,\n"
-	"N unmatched' and the findings by kind. The shapes, the matching of items to\n"
-	"entities and the JSON output are described in check-items.md, installed in\n"
-	DDBC_DOCDIR ".\n"
-	"\n"
-	"options:\n"
-	"      --format FMT        text (default) or json\n"
-	"  -j, --jobs N            check N files at once (the output is the same)\n"
-	"      --max-findings N    write at most N findings (all are counted)\n"
-	"      --rule KIND=SEV     off, note, warning or error for a kind of item\n"
-	"                          finding (ddbc explain lists them) or a rule\n"
-	"      --merge             add up --format json results of separate runs\n"
-	OUTPUT_HELP COMMON_HELP;
-
-static const char usage_diff[] =
-	"usage: ddbc diff [OPTIONS] OLD NEW\n"
-	"       ddbc diff [OPTIONS] --against REV FILE...\n"
-	"       ddbc diff [OPTIONS] --from describe-table LIVE.json... NEW\n"
-	"\n"
-	"Reports each change from OLD to NEW as a finding of its change class:\n"
-	"errors break deployed tables or stored items, warnings need a plan, notes\n"
-	"are safe. With --against, OLD is FILE as git holds it at revision REV\n"
-	"(a FILE added since REV has nothing to compare and passes). With --from,\n"
-	"OLD is the deployed tables as 'aws dynamodb describe-table' gave them:\n"
-	"only what they hold (keys, indexes, billing) is compared.\n"
-	"Both designs are checked first; an error in NEW stops the diff.\n"
-	"\n"
-	"options:\n"
-	"      --against REV       compare FILE with FILE at git revision REV\n"
-	"      --from describe-table  OLD is the described live tables (drift)\n"
-	"      --all               also report description and format changes\n"
-	"      --format FMT        text (default), json, sarif, github, or plan: the\n"
-	"                          deployment steps as JSON (findings go to stderr)\n"
-	OUTPUT_HELP COMMON_HELP;
-
-static const char usage_import[] =
-	"usage: ddbc import --from SOURCE [OPTIONS] FILE...\n"
-	"\n"
-	"Writes a design from other descriptions of the tables: a NoSQL Workbench\n"
-	"data model (workbench), a CloudFormation or SAM template in YAML or JSON\n"
-	"(cloudformation), the output of 'aws dynamodb describe-table', one file per\n"
-	"table (describe-table), or the schema.json of the DynamoDB MCP server (mcp).\n"
-	"Key templates that only sample items show are recovered where every sample\n"
-	"agrees and marked by a comment.\n"
-	"\n"
-	"options:\n"
-	"      --from SOURCE       workbench, cloudformation, describe-table or mcp\n"
-	"      --param NAME=VALUE  a template parameter's value (repeatable)\n"
-	OUTPUT_HELP
-	"  -h, --help              show this help\n";
-
-static const char usage_explain[] =
-	"usage: ddbc explain [RULE]\n"
-	"\n"
-	"Without RULE, lists every rule with its default severity and summary, then\n"
-	"the kinds of check-items findings. With RULE (or KIND), prints its page: what\n"
-	"it checks, why, a failing and a passing example.\n"
-	"The pages are part of ddbc; the environment variable DDBC_RULES_DIR names\n"
-	"a folder to read them from instead.\n"
-	"\n"
-	"options:\n"
-	"  -h, --help              show this help\n";
 
 /* Says what is wrong with the command line and where help is. */
 static void usage_error(const char *cmd, const char *fmt, const char *arg)
@@ -269,26 +115,6 @@ static bool want_color(color_when color, int fd)
 	if (no && *no)
 		return false;
 	return isatty(fd);
-}
-
-/* Sets *out to the index of arg in words; returns 0, or -1 after saying
- * which words there are. */
-static int parse_word(const char *cmd, const char *what, const char *arg,
-		      const char *const *words, int *out)
-{
-	for (int i = 0; words[i]; i++) {
-		if (!strcmp(arg, words[i])) {
-			*out = i;
-			return 0;
-		}
-	}
-	strbuf list = STRBUF_INIT;
-	for (int i = 0; words[i]; i++)
-		strbuf_addf(&list, "%s%s", i ? ", " : "", words[i]);
-	fprintf(stderr, "ddbc %s: unknown %s '%s'; use %s\nTry 'ddbc %s --help'.\n", cmd, what,
-		arg, strbuf_str(&list), cmd);
-	strbuf_release(&list);
-	return -1;
 }
 
 /* Takes --param NAME=VALUE; returns 0, or -1 after saying what is wrong. */
@@ -367,16 +193,25 @@ static cli_step parse_count(const char *cmd, const char *opt, const char *arg,
 /* Handles one option c. */
 static cli_step one_option(const struct command *cmd, struct opts *o, int c, char *arg)
 {
-	static const char *const colors[] = { "never", "always", "auto", NULL };
-	static const char *const langs[] = { "en", "ja", NULL };
-	int w;
+	/* In the order of color_when and ddbc_lang_id. */
+	static const ddbc_word colors[] = { { "never", NULL }, { "always", NULL },
+					    { "auto", NULL }, { NULL, NULL } };
+	static const ddbc_word langs[] = { { "en", NULL }, { "ja", NULL }, { NULL, NULL } };
+	size_t w;
 	switch (c) {
 	case 'f':
-		if (parse_word(cmd->name, "format", arg, cmd->formats, &w) < 0)
+		if (ddbc_words_parse(cmd->name, "format", arg, cmd->formats, &w) < 0)
 			return CLI_USAGE_ERROR;
-		o->format = cmd->formats[w];
+		o->format = ddbc_word_name(cmd->formats, w);
+		o->format_row = w;
 		o->format_given = true;
 		return CLI_GO_ON;
+	case 'L':
+		ddbc_words_list(stdout, cmd->formats);
+		return CLI_DONE;
+	case 'Z':
+		ddbc_words_list(stdout, cmd->sources);
+		return CLI_DONE;
 	case 'r': return take_rule(cmd, o, arg);
 	case 'j': return parse_count(cmd->name, "-j", arg, 1, 1024, &o->items.jobs);
 	case 'M':
@@ -386,14 +221,14 @@ static cli_step one_option(const struct command *cmd, struct opts *o, int c, cha
 	case 'W': o->werror = true; return CLI_GO_ON;
 	case 'S': o->show_suppressed = true; return CLI_GO_ON;
 	case 'c':
-		if (parse_word(cmd->name, "--color", arg, colors, &w) < 0)
+		if (ddbc_words_parse(cmd->name, "--color", arg, DDBC_WORDS(colors), &w) < 0)
 			return CLI_USAGE_ERROR;
 		o->color = (color_when)w;
 		return CLI_GO_ON;
 	case 'o': o->output = arg; return CLI_GO_ON;
 	case 'C': o->check = arg; return CLI_GO_ON;
 	case 'l':
-		if (parse_word(cmd->name, "language", arg, langs, &w) < 0)
+		if (ddbc_words_parse(cmd->name, "language", arg, DDBC_WORDS(langs), &w) < 0)
 			return CLI_USAGE_ERROR;
 		o->lang = (ddbc_lang_id)w;
 		return CLI_GO_ON;
@@ -403,7 +238,7 @@ static cli_step one_option(const struct command *cmd, struct opts *o, int c, cha
 	case 'a': o->against = arg; return CLI_GO_ON;
 	case 'A': o->all = true; return CLI_GO_ON;
 	case 'F': o->from = arg; return CLI_GO_ON;
-	case 'h': fputs(cmd->usage, stdout); return CLI_DONE;
+	case 'h': ddbc_usage_print(stdout, cmd->usage, cmd->formats, cmd->sources); return CLI_DONE;
 	}
 	return CLI_USAGE_ERROR;
 }
@@ -466,6 +301,8 @@ static cli_step parse_options(const struct command *cmd, int argc, char **argv, 
 		{ { "all", no_argument, NULL, 'A' }, OPT_ALL },
 		{ { "check", required_argument, NULL, 'C' }, OPT_CHECK },
 		{ { "from", required_argument, NULL, 'F' }, OPT_FROM },
+		{ { "list-formats", no_argument, NULL, 'L' }, OPT_FORMAT },
+		{ { "list-sources", no_argument, NULL, 'Z' }, OPT_LIST_SOURCES },
 	};
 	struct option longopts[sizeof(all) / sizeof(all[0]) + 2];
 	size_t n = 0;
@@ -692,9 +529,7 @@ static exit_status compile(struct opts *o, emit_fn *emit)
 static ddbc_emit_result emit_doc(FILE *out, struct unit *u, struct opts *o)
 {
 	ddbc_doc_opts doc = { o->lang, o->template_dir };
-	if (!strcmp(o->format, "html"))
-		return ddbc_emit_html(out, u->design, &doc, &u->d);
-	return ddbc_emit_md(out, u->design, &doc, &u->d);
+	return ddbc_doc_formats[o->format_row].fn(out, u->design, &doc, &u->d);
 }
 
 static ddbc_emit_result emit_header(FILE *out, struct unit *u, struct opts *o)
@@ -709,17 +544,7 @@ static ddbc_emit_result emit_header(FILE *out, struct unit *u, struct opts *o)
 static ddbc_emit_result emit_export(FILE *out, struct unit *u, struct opts *o)
 {
 	ddbc_export_opts x = { o->params, o->nparams };
-	if (!strcmp(o->format, "model"))
-		return ddbc_emit_model(out, u->design, &x, &u->d);
-	if (!strcmp(o->format, "queries"))
-		return ddbc_emit_queries(out, u->design, &x, &u->d);
-	if (!strcmp(o->format, "cloudformation"))
-		return ddbc_emit_cloudformation(out, u->design, &x, &u->d);
-	if (!strcmp(o->format, "terraform"))
-		return ddbc_emit_terraform(out, u->design, &x, &u->d);
-	if (!strcmp(o->format, "workbench"))
-		return ddbc_emit_workbench(out, u->design, &x, &u->d);
-	return ddbc_emit_create_table(out, u->design, &x, &u->d);
+	return ddbc_export_formats[o->format_row].fn(out, u->design, &x, &u->d);
 }
 
 /* ---- doc: a site, and --check ----------------------------------------------------- */
@@ -934,9 +759,10 @@ static exit_status run_diff(struct opts *o)
 	/* Several files against a revision (as a pre-commit hook passes them)
 	 * make several reports: text and annotations only. */
 	bool one_document = strcmp(o->format, "text") && strcmp(o->format, "github");
-	static const char *const live[] = { "describe-table", NULL };
-	int w;
-	if (o->from && parse_word("diff", "--from", o->from, live, &w) < 0)
+	static const ddbc_word live[] = { { "describe-table", "the described live tables" },
+					  { NULL, NULL } };
+	size_t w;
+	if (o->from && ddbc_words_parse("diff", "--from", o->from, DDBC_WORDS(live), &w) < 0)
 		return EXIT_USAGE;
 	if (o->from && (o->against || o->nfiles < 2)) {
 		usage_error("diff", "%s", "--from describe-table takes the described tables, "
@@ -977,22 +803,21 @@ static exit_status run_explain(struct opts *o)
 
 static exit_status run_import(struct opts *o)
 {
-	static const char *const sources[] = { "workbench", "cloudformation", "describe-table",
-					       "mcp", NULL };
-	int from;
+	size_t row;
 	if (!o->from) {
 		usage_error("import", "%s", "--from SOURCE is required");
 		return EXIT_USAGE;
 	}
-	if (parse_word("import", "source", o->from, sources, &from) < 0)
+	if (ddbc_words_parse("import", "source", o->from, DDBC_WORDS(ddbc_import_sources), &row) < 0)
 		return EXIT_USAGE;
+	ddbc_import_from from = ddbc_import_sources[row].from;
 	ddbc_output out;
 	if (ddbc_output_open(&out, o->output) < 0)
 		return EXIT_USAGE;
 	ddbc_import_param *params = xcalloc(o->nparams + 1, sizeof(*params));
 	for (size_t i = 0; i < o->nparams; i++)
 		params[i] = (ddbc_import_param){ o->params[i].name, o->params[i].value };
-	int rc = ddbc_import((ddbc_import_from)from, o->files, o->nfiles, params, o->nparams,
+	int rc = ddbc_import(from, o->files, o->nfiles, params, o->nparams,
 			     out.f);
 	free(params);
 	if (rc < 0) {
@@ -1004,29 +829,48 @@ static exit_status run_import(struct opts *o)
 
 /* ---- dispatch ----------------------------------------------------------------------- */
 
-static const char *const lint_formats[] = { "text", "json", "sarif", "github", NULL };
-static const char *const doc_formats[] = { "md", "html", NULL };
-static const char *const export_formats[] = { "create-table", "model", "queries",
-					       "cloudformation", "terraform", "workbench", NULL };
-static const char *const items_formats[] = { "text", "json", NULL };
-static const char *const diff_formats[] = { "text", "json", "sarif", "github", "plan", NULL };
+static const ddbc_word lint_formats[] = {
+	{ "text", "GCC-style lines" }, { "json", "one JSON document" },
+	{ "sarif", "SARIF 2.1.0, for code scanning" }, { "github", "GitHub workflow annotations" },
+	{ NULL, NULL },
+};
+static const ddbc_word items_formats[] = {
+	{ "text", "a line per finding, then the counts" }, { "json", "one JSON document" },
+	{ NULL, NULL },
+};
+static const ddbc_word diff_formats[] = {
+	{ "text", "GCC-style lines" }, { "json", "one JSON document" },
+	{ "sarif", "SARIF 2.1.0, for code scanning" }, { "github", "GitHub workflow annotations" },
+	{ "plan", "the deployment steps as JSON" }, { NULL, NULL },
+};
 
 #define COMMON (OPT_RULE | OPT_WERROR | OPT_COLOR | OPT_SHOW_SUPPRESSED)
 
 static const struct command commands[] = {
-	{ "lint", usage_lint, COMMON | OPT_FORMAT, 1, (size_t)-1, lint_formats, run_lint },
-	{ "doc", usage_doc,
-	  COMMON | OPT_FORMAT | OPT_OUTPUT | OPT_LANG | OPT_TEMPLATE | OPT_CHECK, 1, 1,
-	  doc_formats, run_doc },
-	{ "header", usage_header, COMMON | OPT_OUTPUT | OPT_PREFIX, 1, 1, NULL, run_header },
-	{ "export", usage_export, COMMON | OPT_FORMAT | OPT_OUTPUT | OPT_PARAM, 1, 1,
-	  export_formats, run_export },
-	{ "check-items", usage_items, COMMON | OPT_FORMAT | OPT_OUTPUT | OPT_ITEMS, 1,
-	  (size_t)-1, items_formats, run_items },
-	{ "diff", usage_diff, COMMON | OPT_FORMAT | OPT_OUTPUT | OPT_AGAINST | OPT_ALL | OPT_FROM, 1,
-	  (size_t)-1, diff_formats, run_diff },
-	{ "import", usage_import, OPT_FROM | OPT_OUTPUT | OPT_PARAM, 1, (size_t)-1, NULL, run_import },
-	{ "explain", usage_explain, 0, 0, 1, NULL, run_explain },
+	{ .name = "lint", .usage = ddbc_usage_lint, .options = COMMON | OPT_FORMAT,
+	  .min_files = 1, .max_files = (size_t)-1, .formats = DDBC_WORDS(lint_formats),
+	  .run = run_lint },
+	{ .name = "doc", .usage = ddbc_usage_doc,
+	  .options = COMMON | OPT_FORMAT | OPT_OUTPUT | OPT_LANG | OPT_TEMPLATE | OPT_CHECK,
+	  .min_files = 1, .max_files = 1, .formats = DDBC_WORDS(ddbc_doc_formats),
+	  .run = run_doc },
+	{ .name = "header", .usage = ddbc_usage_header,
+	  .options = COMMON | OPT_OUTPUT | OPT_PREFIX, .min_files = 1, .max_files = 1,
+	  .run = run_header },
+	{ .name = "export", .usage = ddbc_usage_export,
+	  .options = COMMON | OPT_FORMAT | OPT_OUTPUT | OPT_PARAM, .min_files = 1, .max_files = 1,
+	  .formats = DDBC_WORDS(ddbc_export_formats), .run = run_export },
+	{ .name = "check-items", .usage = ddbc_usage_items,
+	  .options = COMMON | OPT_FORMAT | OPT_OUTPUT | OPT_ITEMS, .min_files = 1,
+	  .max_files = (size_t)-1, .formats = DDBC_WORDS(items_formats), .run = run_items },
+	{ .name = "diff", .usage = ddbc_usage_diff,
+	  .options = COMMON | OPT_FORMAT | OPT_OUTPUT | OPT_AGAINST | OPT_ALL | OPT_FROM,
+	  .min_files = 1, .max_files = (size_t)-1, .formats = DDBC_WORDS(diff_formats),
+	  .run = run_diff },
+	{ .name = "import", .usage = ddbc_usage_import,
+	  .options = OPT_FROM | OPT_LIST_SOURCES | OPT_OUTPUT | OPT_PARAM, .min_files = 1,
+	  .max_files = (size_t)-1, .sources = DDBC_WORDS(ddbc_import_sources), .run = run_import },
+	{ .name = "explain", .usage = ddbc_usage_explain, .max_files = 1, .run = run_explain },
 };
 
 static exit_status run_command(const struct command *cmd, int argc, char **argv)
@@ -1034,7 +878,7 @@ static exit_status run_command(const struct command *cmd, int argc, char **argv)
 	struct opts o;
 	memset(&o, 0, sizeof(o));
 	o.color = COLOR_AUTO;
-	o.format = cmd->formats ? cmd->formats[0] : "";
+	o.format = cmd->formats.rows ? ddbc_word_name(cmd->formats, 0) : "";
 	ddbc_settings_init(&o.settings);
 	ddbc_items_opts_init(&o.items);
 	exit_status status = EXIT_USAGE;
@@ -1055,7 +899,7 @@ int ddbc_cli_main(int argc, char **argv)
 	}
 	const char *name = argv[1];
 	if (!strcmp(name, "--help") || !strcmp(name, "-h") || !strcmp(name, "help")) {
-		fputs(usage_main, stdout);
+		fputs(ddbc_usage_main, stdout);
 		return EXIT_OK;
 	}
 	if (!strcmp(name, "--version")) {

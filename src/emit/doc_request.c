@@ -1,204 +1,100 @@
 /* doc_request.c - an access pattern's request and the items it returns */
 #include "emit/doc_request.h"
 #include "diag/diag.h"
+#include "emit/emit.h"
+#include "model/request.h"
 #include "util/xalloc.h"
 
-#include <jansson.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-/* ---- the request ----------------------------------------------------------------------- */
-
-/* The queries export's request for p, parsed; NULL when it has none (a
- * parameter without a value). The caller releases it. */
-static json_t *request_of(const ddbc_design *g, const ddbc_pattern *p)
-{
-	char *buf = NULL;
-	size_t len = 0;
-	FILE *f = open_memstream(&buf, &len);
-	if (!f)
-		return NULL;
-	ddbc_diags d;
-	ddbc_diags_init(&d);
-	ddbc_emit_result r = ddbc_emit_query(f, g, p, &d);
-	fclose(f);
-	ddbc_diags_release(&d);
-	json_t *req = r == DDBC_EMIT_OK ? json_loadb(buf, len, 0, NULL) : NULL;
-	free(buf);
-	return req;
-}
-
 /* ---- which items it returns ------------------------------------------------------------ */
 
-/* A key value of the request: {"S": "..."}, {"N": "..."} or {"B": "..."}. */
-typedef struct key_value {
-	const char *text;
-	bool number;
-} key_value;
-
-static bool get_value(json_t *v, key_value *out)
+/* Item i's value of key attribute pos of the request's key: from the view
+ * when the view's index is that key, else looked up by name. */
+static const ddbc_node *key_of(const ddbc_view *view, const ddbc_index *ix, size_t i,
+			       const ddbc_index *key, size_t pos)
 {
-	const char *type;
-	json_t *text;
-	json_object_foreach(v, type, text) {
-		if (!json_is_string(text))
-			return false;
-		out->text = json_string_value(text);
-		out->number = !strcmp(type, "N");
-		return true;
-	}
-	return false;
+	if (key == ix)
+		return ddbc_view_key(view, i, pos);
+	size_t n;
+	const ddbc_view_item *items = ddbc_view_items(view, &n);
+	const char *name = ddbc_index_key(key, pos);
+	const ddbc_node *v = name ? ddbc_node_get(items[i].item, name) : NULL;
+	return v && !ddbc_node_is_null(v) ? v : NULL;
 }
 
-/* Compares the item's value of name with k as DynamoDB orders keys;
- * false when the item has no scalar value. */
-static bool compare(const ddbc_node *item, const char *name, const key_value *k, int *cmp)
+/* Whether the item's value v satisfies "v op sent" of the key attribute. */
+static bool holds(const ddbc_node *v, ddbc_cond_op op, const ddbc_key_text *sent, ddbc_type t)
 {
-	const ddbc_node *n = ddbc_node_get(item, name);
-	if (!n || n->kind != DDBC_NODE_SCALAR || ddbc_node_is_null(n))
+	if (!v || v->kind != DDBC_NODE_SCALAR || !sent[0].text ||
+	    (op == DDBC_COND_BETWEEN && !sent[1].text))
 		return false;
-	if (k->number) {
-		double x = strtod(n->u.text, NULL), y = strtod(k->text, NULL);
-		*cmp = (x > y) - (x < y);
+	return ddbc_key_op_holds(op, t, v->u.text, v->n, sent);
+}
+
+/* Whether the request returns (or writes) item i of the view. */
+static bool returns(const ddbc_request *q, const ddbc_query_sent *sent, const ddbc_view *view,
+		    const ddbc_index *ix, size_t i)
+{
+	if (q->op == DDBC_OP_SCAN)
+		return true;
+	if (q->op == DDBC_OP_QUERY) {
+		for (size_t k = 0; k < q->nconds; k++) {
+			const ddbc_req_cond *c = &q->conds[k];
+			/* A between without two values sends no condition. */
+			if (c->op == DDBC_COND_BETWEEN && c->nvalues != 2)
+				continue;
+			if (!holds(key_of(view, ix, i, q->key, c->key_pos), c->op,
+				   sent->values[c->key_pos], sent->types[c->key_pos]))
+				return false;
+		}
 		return true;
 	}
-	size_t len = strlen(k->text), m = n->n < len ? n->n : len;
-	int c = memcmp(n->u.text, k->text, m);
-	*cmp = c ? c : (n->n > len) - (n->n < len);
-	return true;
-}
-
-static bool begins_with(const ddbc_node *item, const char *name, const key_value *k)
-{
-	const ddbc_node *n = ddbc_node_get(item, name);
-	size_t len = strlen(k->text);
-	return n && n->kind == DDBC_NODE_SCALAR && n->n >= len && !memcmp(n->u.text, k->text, len);
-}
-
-/* The expression's words, one at a time: names, placeholders, operators;
- * parentheses and commas end a word. */
-typedef struct lexer {
-	const char *s;
-	char word[256];
-} lexer;
-
-static const char *next_word(lexer *lx)
-{
-	while (*lx->s == ' ' || *lx->s == '(' || *lx->s == ')' || *lx->s == ',')
-		lx->s++;
-	size_t n = 0;
-	while (*lx->s && !strchr(" (),", *lx->s)) {
-		if (n + 1 < sizeof lx->word)
-			lx->word[n++] = *lx->s;
-		lx->s++;
-	}
-	lx->word[n] = '\0';
-	return n ? lx->word : NULL;
-}
-
-/* A name in the expression: itself, or what its '#' placeholder stands for. */
-static char *name_of(json_t *input, const char *word)
-{
-	json_t *names = json_object_get(input, "ExpressionAttributeNames");
-	json_t *v = word[0] == '#' ? json_object_get(names, word) : NULL;
-	return xstrdup(json_is_string(v) ? json_string_value(v) : word);
-}
-
-static bool value_of(json_t *input, const char *word, key_value *out)
-{
-	json_t *values = json_object_get(input, "ExpressionAttributeValues");
-	json_t *v = word ? json_object_get(values, word) : NULL;
-	return v && get_value(v, out);
-}
-
-/* One condition "a OP :v", "a BETWEEN :lo AND :hi" or "begins_with(a, :v)". */
-static bool one_condition(json_t *input, lexer *lx, const char *first, const ddbc_node *item)
-{
-	bool prefix = !strcmp(first, "begins_with");
-	char *name = name_of(input, prefix ? next_word(lx) ? lx->word : "" : first);
-	char op[16] = "";
-	if (!prefix && next_word(lx))
-		snprintf(op, sizeof op, "%s", lx->word);
-	key_value a = { 0 }, b = { 0 };
-	bool ok = value_of(input, next_word(lx), &a);
-	if (ok && !strcmp(op, "BETWEEN")) {
-		next_word(lx);   /* AND */
-		ok = value_of(input, next_word(lx), &b);
-	}
-	int lo = 0, hi = 0;
-	if (ok && prefix)
-		ok = begins_with(item, name, &a);
-	else if (ok)
-		ok = compare(item, name, &a, &lo) &&
-		     (strcmp(op, "BETWEEN") || compare(item, name, &b, &hi));
-	if (ok && !prefix)
-		ok = !strcmp(op, "=")	  ? lo == 0
-		     : !strcmp(op, "<")	  ? lo < 0
-		     : !strcmp(op, "<=")  ? lo <= 0
-		     : !strcmp(op, ">")	  ? lo > 0
-		     : !strcmp(op, ">=")  ? lo >= 0
-		     : !strcmp(op, "BETWEEN") ? lo >= 0 && hi <= 0
-					    : false;
-	free(name);
-	return ok;
-}
-
-static bool key_condition_holds(json_t *input, const ddbc_node *item)
-{
-	json_t *expr = json_object_get(input, "KeyConditionExpression");
-	if (!json_is_string(expr))
-		return false;
-	lexer lx = { json_string_value(expr), "" };
-	const char *w;
-	while ((w = next_word(&lx))) {
-		if (!strcmp(w, "AND"))
-			continue;
-		char first[sizeof lx.word];
-		snprintf(first, sizeof first, "%s", w);
-		if (!one_condition(input, &lx, first, item))
+	/* GetItem, PutItem, UpdateItem, DeleteItem: the whole key, equal. */
+	for (size_t k = 0; k < sent->n; k++)
+		if (!holds(key_of(view, ix, i, q->key, k), DDBC_COND_EQ, sent->values[k],
+			   sent->types[k]))
 			return false;
-	}
 	return true;
 }
 
-/* Every member of key (a Key, or an Item's key attributes) equals the item's. */
-static bool key_equals(const ddbc_index *pk, json_t *key, const ddbc_node *item)
+/* Where in the view the items the request may return are: the one
+ * partition its partition key values name, found by lookup, when it sends
+ * each of them by equality, compared as the view orders them; else every
+ * item. */
+static void candidates(const ddbc_request *q, const ddbc_query_sent *sent, const ddbc_view *view,
+		       const ddbc_index *ix, size_t *from, size_t *to)
 {
-	for (size_t i = 0; i < pk->npk + pk->nsk; i++) {
-		const char *name = i < pk->npk ? pk->pk[i].s : pk->sk[i - pk->npk].s;
-		key_value k;
-		int c;
-		json_t *v = name ? json_object_get(key, name) : NULL;
-		if (!v || !get_value(v, &k) || !compare(item, name, &k, &c) || c)
-			return false;
+	size_t n;
+	ddbc_view_items(view, &n);
+	*from = 0;
+	*to = n;
+	if (q->op == DDBC_OP_SCAN || q->key != ix || !ix->npk || sent->n < ix->npk)
+		return;
+	ddbc_key_text *pk = xcalloc(ix->npk, sizeof *pk);
+	bool pinned = true;
+	for (size_t k = 0; k < ix->npk && pinned; k++) {
+		const ddbc_req_cond *c = ddbc_request_cond(q, ddbc_index_key(ix, k));
+		bool number = ddbc_index_key_type(ix, k) == DDBC_TYPE_N;
+		pinned = sent->values[k][0].text && (sent->types[k] == DDBC_TYPE_N) == number &&
+			 (q->op != DDBC_OP_QUERY || (c && c->op == DDBC_COND_EQ));
+		pk[k] = sent->values[k][0];
 	}
-	return true;
+	size_t lo, hi;
+	if (pinned && ddbc_view_partition(view, pk, &lo, &hi)) {
+		*from = lo;
+		*to = hi;
+	}
+	free(pk);
 }
 
-static bool returns(const ddbc_pattern *p, json_t *input, const ddbc_node *item)
-{
-	switch (p->operation) {
-	case DDBC_OP_QUERY:
-		return key_condition_holds(input, item);
-	case DDBC_OP_SCAN:
-		return true;
-	case DDBC_OP_PUT:
-		return key_equals(&p->table->primary, json_object_get(input, "Item"), item);
-	case DDBC_OP_GET:
-	case DDBC_OP_UPDATE:
-	case DDBC_OP_DELETE:
-		break;
-	}
-	return key_equals(&p->table->primary, json_object_get(input, "Key"), item);
-}
-
-/* ---- writing --------------------------------------------------------------------------- */
-
-static bool same_partition(const ddbc_index *ix, const ddbc_node *a, const ddbc_node *b)
+/* Whether items a and b of the view hold the same partition key, byte for byte. */
+static bool same_partition(const ddbc_view *view, const ddbc_index *ix, size_t a, size_t b)
 {
 	for (size_t i = 0; i < ix->npk; i++) {
-		const ddbc_node *x = ddbc_node_get(a, ix->pk[i].s), *y = ddbc_node_get(b, ix->pk[i].s);
+		const ddbc_node *x = ddbc_view_key(view, a, i), *y = ddbc_view_key(view, b, i);
 		if (!x || !y || x->kind != DDBC_NODE_SCALAR || y->kind != DDBC_NODE_SCALAR ||
 		    x->n != y->n || memcmp(x->u.text, y->u.text, x->n))
 			return false;
@@ -206,62 +102,84 @@ static bool same_partition(const ddbc_index *ix, const ddbc_node *a, const ddbc_
 	return true;
 }
 
-/* Keeps the partitions that hold a returned item, in order; returns how
- * many items are left. */
-static size_t keep_partitions(const ddbc_index *ix, ddbc_view_item *items, bool *hit, size_t n)
+/* Keeps the partitions of rows that hold a returned item, in order;
+ * returns how many rows are left. */
+static size_t keep_partitions(const ddbc_view *view, const ddbc_index *ix, size_t *rows,
+			      bool *hit, size_t n)
 {
 	size_t kept = 0;
 	for (size_t i = 0, end; i < n; i = end) {
 		bool any = false;
-		for (end = i; end < n && same_partition(ix, items[i].item, items[end].item); end++)
+		for (end = i; end < n && same_partition(view, ix, rows[i], rows[end]); end++)
 			any |= hit[end];
 		if (end == i)
 			end = i + 1, any = hit[i];
 		for (size_t k = i; any && k < end; k++) {
-			items[kept] = items[k];
+			rows[kept] = rows[k];
 			hit[kept++] = hit[k];
 		}
 	}
 	return kept;
 }
 
-static void write_returned(const ddbc_view_out *v, const ddbc_pattern *p, json_t *input)
+/* ---- writing --------------------------------------------------------------------------- */
+
+static void write_returned(const ddbc_view_out *v, const ddbc_pattern *p,
+			   const ddbc_query_sent *sent)
 {
-	size_t n;
-	ddbc_view_item *items = ddbc_view_items(p->index, &n);
+	const ddbc_request *q = ddbc_pattern_request(p);
+	const ddbc_view *view = ddbc_views_get(v->views, p->index);
+	size_t from, to;
+	candidates(q, sent, view, p->index, &from, &to);
+	size_t n = to - from;
+	size_t *rows = xcalloc(n + 1, sizeof *rows);
 	bool *hit = xcalloc(n + 1, sizeof *hit);
-	for (size_t i = 0; i < n; i++)
-		hit[i] = returns(p, input, items[i].item);
-	n = keep_partitions(p->index, items, hit, n);
+	for (size_t i = 0; i < n; i++) {
+		rows[i] = from + i;
+		hit[i] = returns(q, sent, view, p->index, from + i);
+	}
+	n = keep_partitions(view, p->index, rows, hit, n);
 	v->be->para(v->o);
 	v->be->span(v->o, n ? v->L->d_items : v->L->d_no_items, DDBC_SPAN_WORDS);
 	v->be->para_end(v->o);
 	if (n)
-		ddbc_view_write(v, p->index, items, n, hit);
+		ddbc_view_write(v, view, rows, n, hit);
 	free(hit);
-	free(items);
+	free(rows);
 }
 
 void ddbc_doc_pattern_request(const ddbc_view_out *v, const ddbc_design *g,
 			      const ddbc_pattern *p)
 {
-	if (!p->table || !p->index)
+	if (!p->table || !p->index || !ddbc_pattern_request(p))
 		return;
-	json_t *req = request_of(g, p);
+	char *text = NULL;
+	size_t len = 0;
+	ddbc_query_sent sent = { 0 };
+	ddbc_emit_result r = DDBC_EMIT_FAILED;
+	FILE *f = open_memstream(&text, &len);
+	if (f) {
+		ddbc_diags d;
+		ddbc_diags_init(&d);
+		r = ddbc_emit_query_input(f, g, p, &d, &sent);
+		ddbc_diags_release(&d);
+		fclose(f);
+	}
+	bool ok = r == DDBC_EMIT_OK && text;
 	v->be->para(v->o);
 	v->be->strong(v->o, v->L->d_request);
-	v->be->span(v->o, req ? ":" : ": ", DDBC_SPAN_WORDS);
-	if (!req)
+	v->be->span(v->o, ok ? ":" : ": ", DDBC_SPAN_WORDS);
+	if (!ok)
 		v->be->span(v->o, v->L->d_no_request, DDBC_SPAN_WORDS);
 	v->be->para_end(v->o);
-	if (!req)
-		return;
-	json_t *input = json_object_get(req, "input");
-	char *text = json_dumps(input, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
-	if (text)
+	if (ok) {
+		/* The document's trailing newline is the code block's own. */
+		if (len && text[len - 1] == '\n')
+			text[--len] = '\0';
 		v->be->code_block(v->o, "json", text);
+		ddbc_doc_flush(v->o);
+		write_returned(v, p, &sent);
+	}
+	ddbc_query_sent_release(&sent);
 	free(text);
-	ddbc_doc_flush(v->o);
-	write_returned(v, p, input);
-	json_decref(req);
 }

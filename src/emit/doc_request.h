@@ -1,10 +1,11 @@
 /* doc_request.h - an access pattern's request and the items it returns
  *
  * The request is the one `ddbc export --format queries` writes for the
- * pattern (emit.h's ddbc_emit_query), so the documentation never builds a
- * request of its own. Which example items it returns is read off that
- * request -- its KeyConditionExpression, Key or Item with their values --
- * applied to the example items of its index's view.
+ * pattern (emit.h's ddbc_emit_query_input), so the documentation never
+ * builds a request of its own. Which example items it returns is decided
+ * from the model's request (model/request.h) and the values the export
+ * says it sends, with the model's one key comparator, on the index's view
+ * (sorted once per document; the pattern's partition found by lookup).
  */
 #ifndef DDBC_DOC_REQUEST_H
 #define DDBC_DOC_REQUEST_H

@@ -13,6 +13,7 @@
 
 #include "emit/doc_labels.h"
 #include "emit/doc_write.h"
+#include "model/request.h"
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -32,9 +33,27 @@ bool ddbc_view_holds(const ddbc_index *ix, const ddbc_node *item);
  * the rest as its projection says. */
 bool ddbc_view_projects(const ddbc_index *ix, const char *name);
 
-/* The items ix holds, in the view's order; *n receives how many. The
- * caller frees the array. */
-ddbc_view_item *ddbc_view_items(const ddbc_index *ix, size_t *n);
+/* An index's view: the items it holds in the view's order, each with its
+ * key values, sorted once per document. */
+typedef struct ddbc_view ddbc_view;
+
+/* Every index's view of a design, each built when first asked for. */
+typedef struct ddbc_views ddbc_views;
+ddbc_views *ddbc_views_new(const ddbc_design *g);
+void ddbc_views_free(ddbc_views *vs);
+const ddbc_view *ddbc_views_get(ddbc_views *vs, const ddbc_index *ix);
+
+/* The view's items; *n receives how many. Owned by the view. */
+const ddbc_view_item *ddbc_view_items(const ddbc_view *v, size_t *n);
+/* Item i's value of key attribute k of the view's index (pk then sk), or
+ * NULL when it has none. */
+const ddbc_node *ddbc_view_key(const ddbc_view *v, size_t i, size_t k);
+/* The items [*from, *to) of the one partition whose partition key values
+ * are pk (per partition key attribute, compared as the view orders them:
+ * a Number by value, else by bytes), found by lookup; an empty range when
+ * none. False when the view cannot be searched so (a key value that is no
+ * scalar): then the caller tries every item. */
+bool ddbc_view_partition(const ddbc_view *v, const ddbc_key_text *pk, size_t *from, size_t *to);
 
 /* What a view is written with. */
 typedef struct ddbc_view_out {
@@ -43,11 +62,13 @@ typedef struct ddbc_view_out {
 	const ddbc_doc_labels *L;
 	const char *const *entity_ids;   /* per entity of the design: its heading id */
 	const ddbc_entity *entities;     /* the design's entities */
+	ddbc_views *views;               /* the document's index views */
 } ddbc_view_out;
 
-/* Writes ix's view of the n items. hit (NULL: none) marks the items an
- * access pattern returns: they get a mark column and are highlighted. */
-void ddbc_view_write(const ddbc_view_out *v, const ddbc_index *ix, const ddbc_view_item *items,
+/* Writes n items of the view: those at positions rows[0..n) (NULL: the
+ * first n). hit (NULL: none) marks, per row written, the items an access
+ * pattern returns: they get a mark column and are highlighted. */
+void ddbc_view_write(const ddbc_view_out *v, const ddbc_view *view, const size_t *rows,
 		     size_t n, const bool *hit);
 
 /* The legend of a table's entities and their colours. */

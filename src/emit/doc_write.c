@@ -8,6 +8,7 @@
  * in document order, the way GitHub numbers repeated ids.
  */
 #include "emit/doc_writer.h"
+#include "model/request.h"
 #include "emit/doc_escape.h"
 #include "emit/doc_json.h"
 #include "emit/doc_labels.h"
@@ -344,7 +345,7 @@ static void map_cell(writer *w, const ddbc_entity *e, const ddbc_index *ix)
 	for (size_t i = 0; i < ix->npk + ix->nsk; i++) {
 		if (i)
 			words(w, i == ix->npk ? " · " : ", ");
-		put_key_value(w, e, i < ix->npk ? ix->pk[i].s : ix->sk[i - ix->npk].s);
+		put_key_value(w, e, ddbc_index_key(ix, i));
 	}
 }
 
@@ -405,13 +406,13 @@ static void write_views(writer *w, const ddbc_table *t)
 	for (size_t s = 0; s < t->nindexes; s++) {
 		const ddbc_index *ix = t->indexes[s];
 		named_heading(w, 4, DDBC_DOC_VIEW, w->id.view[no][s], w->L->view, ix->name.s);
+		const ddbc_view *view = ddbc_views_get(w->views, ix);
 		size_t n;
-		ddbc_view_item *items = ddbc_view_items(ix, &n);
+		ddbc_view_items(view, &n);
 		if (n)
-			ddbc_view_write(&v, ix, items, n, NULL);
+			ddbc_view_write(&v, view, NULL, n, NULL);
 		else
 			paragraph(w, w->L->view_empty);
-		free(items);
 	}
 }
 
@@ -619,7 +620,8 @@ void ddbc_doc_write_page(const ddbc_doc_backend *be, FILE *file, strbuf *whole,
 			 const ddbc_design *g, ddbc_lang_id lang, const ddbc_doc_page *page)
 {
 	ddbc_doc_out o = { STRBUF_INIT, file, false, false, -1, 0, 0, 0, 0, STRBUF_INIT, 0, NULL };
-	writer w = { .be = be, .o = &o, .g = g, .L = ddbc_doc_labels_for(lang), .page = page };
+	writer w = { .be = be, .o = &o, .g = g, .L = ddbc_doc_labels_for(lang), .page = page,
+		     .views = ddbc_views_new(g) };
 	ddbc_slugger_init(&w.slugs);
 	if (page) {
 		w.files = xcalloc(g->ntables + 1, sizeof(char *));
@@ -642,6 +644,7 @@ void ddbc_doc_write_page(const ddbc_doc_backend *be, FILE *file, strbuf *whole,
 	if (g->description)
 		ddbc_doc_desc_release(&desc);
 	free_ids(&w.id, g->ntables);
+	ddbc_views_free(w.views);
 	for (size_t i = 0; page && i < g->ntables; i++)
 		free(w.files[i]);
 	free(w.files);

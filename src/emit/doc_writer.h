@@ -33,6 +33,7 @@ typedef struct writer {
 	ids id;
 	const ddbc_doc_page *page;   /* NULL: the whole document on one page */
 	char **files;                /* per table (site): its page's file */
+	ddbc_views *views;           /* each index's view, sorted once */
 } writer;
 
 /* Whether this page holds what belongs to table t (NULL: the index
@@ -186,7 +187,7 @@ static inline size_t entity_no(const writer *w, const ddbc_entity *e)
 
 static inline ddbc_view_out view_out(const writer *w)
 {
-	return (ddbc_view_out){ w->be, w->o, w->L, w->id.entity, w->g->entities };
+	return (ddbc_view_out){ w->be, w->o, w->L, w->id.entity, w->g->entities, w->views };
 }
 
 /* doc_patterns.c: the access patterns section (its table, then each

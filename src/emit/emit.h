@@ -10,6 +10,7 @@
 #define DDBC_EMIT_H
 
 #include "model/model.h"
+#include "model/request.h"
 
 #include <stdio.h>
 
@@ -78,11 +79,53 @@ ddbc_emit_result ddbc_emit_workbench(FILE *out, const ddbc_design *g,
 /* emit_json_queries.c: one request per access pattern. */
 ddbc_emit_result ddbc_emit_queries(FILE *out, const ddbc_design *g, const ddbc_export_opts *o,
 				   ddbc_diags *d);
-/* emit_json_queries.c: the request of pattern p alone, the object the
- * queries export holds for it, with values from the design only (the
- * documentation shows it). DDBC_EMIT_FINDINGS when a parameter has no
- * value (reported to d); DDBC_EMIT_FAILED for an unresolved pattern. */
-ddbc_emit_result ddbc_emit_query(FILE *out, const ddbc_design *g, const ddbc_pattern *p,
-				 ddbc_diags *d);
+/* What a request sends of its key (request.h's ddbc_request.key): per key
+ * attribute, partition key first, the values it gives (two for a
+ * between; text NULL where it gives none) and their type. */
+typedef struct ddbc_query_sent {
+	size_t n;
+	ddbc_key_text (*values)[2];
+	ddbc_type *types;
+	ddbc_arena *arena;       /* the texts */
+} ddbc_query_sent;
+
+/* emit_json_queries.c: the input of pattern p's request alone, as a JSON
+ * document, with values from the design only (the documentation shows
+ * it), and in *sent what it sends of its key (the documentation finds the
+ * example items it returns with it). DDBC_EMIT_FINDINGS when a parameter
+ * has no value (reported to d); DDBC_EMIT_FAILED for an unresolved
+ * pattern. Release *sent with ddbc_query_sent_release in every case. */
+ddbc_emit_result ddbc_emit_query_input(FILE *out, const ddbc_design *g, const ddbc_pattern *p,
+				       ddbc_diags *d, ddbc_query_sent *sent);
+void ddbc_query_sent_release(ddbc_query_sent *sent);
+
+/* ---- the formats, as the command line offers them ---------------------------------- */
+
+/* One `ddbc export --format` word: its name, what it writes (for
+ * --list-formats and the help), its emitter. The table (emit_formats.c)
+ * is the one list: the help, --list-formats, the shell completion and the
+ * man page are made from it. name and help come first, as in every table
+ * of words the command line reads. */
+typedef ddbc_emit_result ddbc_export_fn(FILE *out, const ddbc_design *g,
+					const ddbc_export_opts *o, ddbc_diags *d);
+typedef struct ddbc_export_format {
+	const char *name;
+	const char *help;
+	ddbc_export_fn *fn;
+} ddbc_export_format;
+
+/* Every export format, the default first; a NULL name ends it. */
+extern const ddbc_export_format ddbc_export_formats[];
+
+/* One `ddbc doc --format` word, the same way. */
+typedef ddbc_emit_result ddbc_doc_fn(FILE *out, const ddbc_design *g, const ddbc_doc_opts *o,
+				     ddbc_diags *d);
+typedef struct ddbc_doc_format {
+	const char *name;
+	const char *help;
+	ddbc_doc_fn *fn;
+} ddbc_doc_format;
+
+extern const ddbc_doc_format ddbc_doc_formats[];
 
 #endif

@@ -10,6 +10,7 @@
  * emit_json_queries.c.
  */
 #include "emit/emit.h"
+#include "model/request.h"
 #include "emit/emit_json.h"
 #include "model/reserved.h"
 #include "model/semantics.h"
@@ -405,7 +406,7 @@ static bool defined(const json_t *defs, const char *name)
 static void define_keys(json_t *defs, const ddbc_table *t, const ddbc_index *ix)
 {
 	for (size_t i = 0; i < ix->npk + ix->nsk; i++) {
-		const char *name = i < ix->npk ? ix->pk[i].s : ix->sk[i - ix->npk].s;
+		const char *name = ddbc_index_key(ix, i);
 		if (defined(defs, name))
 			continue;
 		json_t *d = json_object();

@@ -9,6 +9,7 @@
  * An index is named by its name; the base table's own key by the table's.
  */
 #include "emit/emit.h"
+#include "model/request.h"
 #include "emit/emit_json.h"
 #include "model/semantics.h"
 
@@ -86,12 +87,12 @@ static void model_index(ddbc_json_stream *js, const ddbc_table *t, const ddbc_in
 static bool key_seen_before(const ddbc_table *t, size_t s, size_t i)
 {
 	const ddbc_index *ix = t->indexes[s];
-	const char *name = i < ix->npk ? ix->pk[i].s : ix->sk[i - ix->npk].s;
+	const char *name = ddbc_index_key(ix, i);
 	for (size_t ps = 0; ps <= s; ps++) {
 		const ddbc_index *px = t->indexes[ps];
 		size_t n = ps < s ? px->npk + px->nsk : i;
 		for (size_t k = 0; k < n; k++)
-			if (!strcmp(k < px->npk ? px->pk[k].s : px->sk[k - px->npk].s, name))
+			if (!strcmp(ddbc_index_key(px, k), name))
 				return true;
 	}
 	return false;
@@ -105,7 +106,7 @@ static void key_attributes(ddbc_json_stream *js, const ddbc_table *t)
 	for (size_t s = 0; s < t->nindexes; s++) {
 		const ddbc_index *ix = t->indexes[s];
 		for (size_t i = 0; i < ix->npk + ix->nsk; i++) {
-			const char *name = i < ix->npk ? ix->pk[i].s : ix->sk[i - ix->npk].s;
+			const char *name = ddbc_index_key(ix, i);
 			if (key_seen_before(t, s, i))
 				continue;
 			ddbc_json_begin(js, NULL, '{');
@@ -259,39 +260,23 @@ static bool same_name(const ddbc_segment *a, const ddbc_segment *b)
 }
 
 /* The free parameters of the pattern's key condition, in order of first
- * use (templates parsed into arena, which the caller clears). */
-static void parameters(ddbc_json_stream *js, const ddbc_pattern *p, ddbc_arena *arena)
+ * use (the request's, parsed once; a pattern whose table or index did not
+ * resolve has none). */
+static void parameters(ddbc_json_stream *js, const ddbc_pattern *p)
 {
-	const ddbc_segment **seen = NULL;
-	size_t nseen = 0, cap = 0;
+	const ddbc_request *r = ddbc_pattern_request(p);
 	ddbc_json_begin(js, "parameters", '[');
-	for (size_t i = 0; i < p->nconds; i++) {
-		for (size_t v = 0; v < p->conds[i].nvalues; v++) {
-			const ddbc_node *n = p->conds[i].values[v];
-			ddbc_template t;
-			size_t off;
-			if (n->kind != DDBC_NODE_SCALAR ||
-			    ddbc_template_parse(arena, n->u.text, &t, &off))
-				continue;
-			for (size_t k = 0; k < t.nsegs; k++) {
-				if (t.segs[k].kind != DDBC_SEG_PLACEHOLDER)
-					continue;
-				size_t j = 0;
-				while (j < nseen && !same_name(seen[j], &t.segs[k]))
-					j++;
-				if (j < nseen)
-					continue;
-				xgrow((void **)&seen, &cap, nseen + 1, sizeof(*seen));
-				seen[nseen++] = &t.segs[k];
-				ddbc_json_string(js, NULL, t.segs[k].text, t.segs[k].len);
-			}
-		}
+	for (size_t i = 0; r && i < r->nparams; i++) {
+		size_t j = 0;
+		while (j < i && !same_name(r->params[j], r->params[i]))
+			j++;
+		if (j == i)
+			ddbc_json_string(js, NULL, r->params[i]->text, r->params[i]->len);
 	}
 	ddbc_json_end(js, ']');
-	free(seen);
 }
 
-static void model_pattern(ddbc_json_stream *js, const ddbc_pattern *p, ddbc_arena *scratch)
+static void model_pattern(ddbc_json_stream *js, const ddbc_pattern *p)
 {
 	ddbc_json_begin(js, NULL, '{');
 	ddbc_json_text(js, "id", p->id.s);
@@ -303,8 +288,7 @@ static void model_pattern(ddbc_json_stream *js, const ddbc_pattern *p, ddbc_aren
 	for (size_t i = 0; i < p->nconds; i++)
 		model_cond(js, &p->conds[i]);
 	ddbc_json_end(js, ']');
-	parameters(js, p, scratch);
-	ddbc_arena_clear(scratch);
+	parameters(js, p);
 	if (p->order)
 		ddbc_json_text(js, "order", p->order > 0 ? "asc" : "desc");
 	ddbc_json_bool(js, "consistent_read", p->consistent_read);
@@ -355,12 +339,10 @@ ddbc_emit_result ddbc_emit_model(FILE *out, const ddbc_design *g, const ddbc_exp
 	for (size_t i = 0; i < g->nentities; i++)
 		model_entity(&s, &g->entities[i]);
 	ddbc_json_end(&s, ']');
-	ddbc_arena *scratch = ddbc_arena_new();
 	ddbc_json_begin(&s, "access_patterns", '[');
 	for (size_t i = 0; i < g->npatterns; i++)
-		model_pattern(&s, &g->patterns[i], scratch);
+		model_pattern(&s, &g->patterns[i]);
 	ddbc_json_end(&s, ']');
-	ddbc_arena_free(scratch);
 	ddbc_json_end(&s, '}');
 	return ddbc_json_stream_finish(&s);
 }

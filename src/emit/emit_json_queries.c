@@ -29,6 +29,7 @@
  * line), and a value from the design that does not fit is not exported.
  */
 #include "emit/emit.h"
+#include "model/request.h"
 #include "emit/emit_json.h"
 #include "model/expr_names.h"
 #include "model/params.h"
@@ -45,6 +46,7 @@
 typedef struct request {
 	const ddbc_design *g;
 	const ddbc_pattern *p;
+	const ddbc_request *req;     /* p's, as the model derived it */
 	const ddbc_export_opts *o;
 	ddbc_diags *d;
 	ddbc_arena *arena;
@@ -53,10 +55,8 @@ typedef struct request {
 	json_t *reported;    /* parameters reported without a value */
 	json_t *checked;     /* parameters whose value was found not to fit */
 	json_t *refs;        /* when not NULL: each value placeholder, in order */
-	const ddbc_segment **params;  /* the key condition's placeholders, once */
-	size_t nparams, params_cap;
-	bool params_known;
 	bool failed;
+	ddbc_query_sent *sent;   /* when not NULL: what the request sends of its key */
 } request;
 
 static bool is_alpha(char c)
@@ -67,14 +67,6 @@ static bool is_alpha(char c)
 static bool is_alnum(char c)
 {
 	return is_alpha(c) || (c >= '0' && c <= '9');
-}
-
-static const ddbc_key_cond *find_cond(const ddbc_pattern *p, const char *attr)
-{
-	for (size_t i = 0; i < p->nconds; i++)
-		if (p->conds[i].attr.s && p->conds[i].nvalues && !strcmp(p->conds[i].attr.s, attr))
-			return &p->conds[i];
-	return NULL;
 }
 
 /* ---- parameter values ---------------------------------------------------------------- */
@@ -228,35 +220,34 @@ static ddbc_tvalue param_of(void *ctx, const ddbc_segment *seg)
 	return v;
 }
 
-/* Renders condition value n - a template over the parameters, or a number -
- * into out. Reports each parameter without a value. */
-static void render_value(request *r, const ddbc_node *n, strbuf *out)
+/* Records that the request sends text for value i of key attribute pos. */
+static void sent_value(request *r, size_t pos, size_t i, const char *text, size_t len)
 {
-	ddbc_template t;
-	size_t off;
-	if (n->scalar != DDBC_SCALAR_STR || ddbc_template_parse(r->arena, n->u.text, &t, &off)) {
-		ddbc_json_scalar_text(n, out);
+	if (!r->sent || i > 1 || pos >= r->sent->n)
 		return;
-	}
-	cond_render c = { r, n->loc };
-	ddbc_render_problem problem;
-	ddbc_template_render(&t, param_of, &c, out, &problem);
+	r->sent->values[pos][i] = (ddbc_key_text){ ddbc_arena_strndup(r->sent->arena, text, len),
+						   len };
 }
 
-/* A condition value as a DynamoDB value of its key attribute's type. */
-static json_t *key_value(request *r, const ddbc_key_cond *c, size_t i)
+/* A condition value as a DynamoDB value of its key attribute's type: its
+ * template rendered with the parameters' values (each parameter without
+ * one reported), or its constant text. */
+static json_t *key_value(request *r, const ddbc_req_cond *c, size_t i)
 {
 	strbuf sb = STRBUF_INIT;
-	const ddbc_node *n = c->values[i];
-	render_value(r, n, &sb);
-	ddbc_type type = ddbc_json_key_type(r->p->table, c->attr.s);
+	const ddbc_node *n = c->values[i].node;
+	cond_render cr = { r, n->loc };
+	ddbc_render_problem problem;
+	ddbc_req_value_render(&c->values[i], param_of, &cr, &sb, &problem);
+	ddbc_type type = c->type;
+	sent_value(r, c->key_pos, i, strbuf_str(&sb), sb.len);
 	/* A value written without parameters is not checked as a parameter's
 	 * is; a Number key must still get a number, never {"N": "abc"}. */
 	if (type == DDBC_TYPE_N && !strpbrk(n->u.text, "{}") &&
 	    !ddbc_number_text(strbuf_str(&sb), sb.len)) {
 		fprintf(stderr, "ddbc: access pattern '%s' compares Number key '%s' with '%s' "
 			"(%s:%u:%u), which is not a number; write a number\n", r->p->id.s,
-			c->attr.s, strbuf_str(&sb), r->g->src->name, n->loc.line, n->loc.column);
+			c->attr, strbuf_str(&sb), r->g->src->name, n->loc.line, n->loc.column);
 		r->failed = true;
 	}
 	json_t *v = ddbc_json_key_value(strbuf_str(&sb), sb.len, type);
@@ -357,16 +348,16 @@ static const char *const op_symbols[] = {
 	[DDBC_COND_GT] = ">", [DDBC_COND_GE] = ">=",
 };
 
-static void one_condition(request *r, const ddbc_key_cond *c, strbuf *expr)
+static void one_condition(request *r, const ddbc_req_cond *c, strbuf *expr)
 {
-	const char *name = name_ref(r, c->attr.s);
+	const char *name = name_ref(r, c->attr);
 	if (c->op == DDBC_COND_BETWEEN && c->nvalues == 2) {
-		const char *lo = value_ref(r, c->attr.s, "Lo", key_value(r, c, 0));
-		const char *hi = value_ref(r, c->attr.s, "Hi", key_value(r, c, 1));
+		const char *lo = value_ref(r, c->attr, "Lo", key_value(r, c, 0));
+		const char *hi = value_ref(r, c->attr, "Hi", key_value(r, c, 1));
 		strbuf_addf(expr, "%s BETWEEN %s AND %s", name, lo, hi);
 		return;
 	}
-	const char *v = value_ref(r, c->attr.s, "", key_value(r, c, 0));
+	const char *v = value_ref(r, c->attr, "", key_value(r, c, 0));
 	if (c->op == DDBC_COND_BEGINS_WITH)
 		strbuf_addf(expr, "begins_with(%s, %s)", name, v);
 	else if (c->op <= DDBC_COND_GE)
@@ -374,62 +365,31 @@ static void one_condition(request *r, const ddbc_key_cond *c, strbuf *expr)
 }
 
 /* The key condition, in the index's key order: partition key attributes,
- * then sort key attributes. */
+ * then sort key attributes (the request's order). */
 static char *key_condition(request *r)
 {
-	const ddbc_index *ix = r->p->index;
 	strbuf expr = STRBUF_INIT;
-	for (size_t i = 0; i < ix->npk + ix->nsk; i++) {
-		const char *attr = i < ix->npk ? ix->pk[i].s : ix->sk[i - ix->npk].s;
-		const ddbc_key_cond *c = find_cond(r->p, attr);
-		if (!c)
-			continue;
+	for (size_t i = 0; i < r->req->nconds; i++) {
 		if (expr.len)
 			strbuf_addstr(&expr, " AND ");
-		one_condition(r, c, &expr);
+		one_condition(r, &r->req->conds[i], &expr);
 	}
 	return strbuf_detach(&expr);
 }
 
-/* The table's primary key as the conditions give it. */
+/* The table's primary key as the conditions give it (the request's key
+ * is the table's for every operation that sends a Key or an Item). */
 static json_t *key_map(request *r)
 {
-	const ddbc_index *pk = &r->p->table->primary;
 	json_t *key = json_object();
-	for (size_t i = 0; i < pk->npk + pk->nsk; i++) {
-		const char *attr = i < pk->npk ? pk->pk[i].s : pk->sk[i - pk->npk].s;
-		const ddbc_key_cond *c = find_cond(r->p, attr);
-		if (c)
-			json_object_set_new(key, attr, key_value(r, c, 0));
+	for (size_t i = 0; i < r->req->nconds; i++) {
+		const ddbc_req_cond *c = &r->req->conds[i];
+		json_object_set_new(key, c->attr, key_value(r, c, 0));
 	}
 	return key;
 }
 
 /* ---- PutItem's item --------------------------------------------------------------------- */
-
-/* The placeholders of the pattern's key condition, parsed once per request:
- * a put item asks for every one of its attributes. */
-static void collect_params(request *r)
-{
-	r->params_known = true;
-	for (size_t i = 0; i < r->p->nconds; i++) {
-		const ddbc_key_cond *c = &r->p->conds[i];
-		for (size_t v = 0; v < c->nvalues; v++) {
-			ddbc_template t;
-			size_t off;
-			if (c->values[v]->scalar != DDBC_SCALAR_STR ||
-			    ddbc_template_parse(r->arena, c->values[v]->u.text, &t, &off))
-				continue;
-			for (size_t k = 0; k < t.nsegs; k++) {
-				if (t.segs[k].kind != DDBC_SEG_PLACEHOLDER)
-					continue;
-				xgrow((void **)&r->params, &r->params_cap, r->nparams + 1,
-				      sizeof(*r->params));
-				r->params[r->nparams++] = &t.segs[k];
-			}
-		}
-	}
-}
 
 /* Whether name is a parameter of the pattern: a placeholder of its key
  * condition, or a value its example or the command line gives. */
@@ -438,11 +398,9 @@ static bool is_param(request *r, const char *name)
 	if ((r->p->example && usable(ddbc_node_get(r->p->example, name))) ||
 	    (r->o && cli_value(r->o, name, strlen(name))))
 		return true;
-	if (!r->params_known)
-		collect_params(r);
 	size_t len = strlen(name);
-	for (size_t i = 0; i < r->nparams; i++)
-		if (r->params[i]->len == len && !memcmp(name, r->params[i]->text, len))
+	for (size_t i = 0; i < r->req->nparams; i++)
+		if (r->req->params[i]->len == len && !memcmp(name, r->req->params[i]->text, len))
 			return true;
 	return false;
 }
@@ -543,6 +501,28 @@ static json_t *built_key(request *r, const ddbc_entity *e, const ddbc_node *ex,
 	return v;
 }
 
+/* Writes member name of the put item. What it gives an attribute of the
+ * table's key is what the request sends of its key: a DynamoDB value
+ * whose text is a string ({"S": ...}, {"N": ...}, {"B": ...}). */
+static void item_put(request *r, ddbc_json_stream *s, const char *name, json_t *v)
+{
+	const ddbc_index *key = r->req->key;
+	for (size_t i = 0; r->sent && key && v && i < r->sent->n; i++) {
+		const char *type;
+		json_t *text;
+		if (strcmp(ddbc_index_key(key, i), name) || r->sent->values[i][0].text)
+			continue;
+		json_object_foreach(v, type, text) {
+			if (json_is_string(text)) {
+				sent_value(r, i, 0, json_string_value(text), json_string_length(text));
+				r->sent->types[i] = !strcmp(type, "N") ? DDBC_TYPE_N : DDBC_TYPE_S;
+			}
+			break;
+		}
+	}
+	ddbc_json_member(s, name, v);
+}
+
 /* Writes the key attributes of every index of the table (the table's
  * first, then its GSIs and LSIs) that entity e has and its example lacks,
  * once each, where they can be built: DynamoDB puts the item in an index
@@ -558,14 +538,14 @@ static void put_keys(request *r, ddbc_json_stream *s, const ddbc_entity *e, cons
 	for (size_t i = 0; e && i < t->nindexes; i++) {
 		const ddbc_index *ix = t->indexes[i];
 		for (size_t k = 0; k < ix->npk + ix->nsk; k++) {
-			const char *name = k < ix->npk ? ix->pk[k].s : ix->sk[k - ix->npk].s;
+			const char *name = ddbc_index_key(ix, k);
 			const ddbc_attr *a = ddbc_entity_attr(e, name);
 			if (!a || (ex && ddbc_node_get(ex, name)) || json_object_get(written, name))
 				continue;
 			json_object_set_new(written, name, json_true());
 			json_t *v = built_key(r, e, ex, a, key);
 			if (v)
-				ddbc_json_member(s, name, v);
+				item_put(r, s, name, v);
 		}
 	}
 	json_decref(written);
@@ -575,7 +555,7 @@ static void put_keys(request *r, ddbc_json_stream *s, const ddbc_entity *e, cons
 	const char *k;
 	json_t *v;
 	json_object_foreach(key, k, v)
-		ddbc_json_member(s, k, json_incref(v));
+		item_put(r, s, k, json_incref(v));
 }
 
 /* Writes PutItem's Item: the first example of the entity the pattern puts,
@@ -594,7 +574,7 @@ static void put_item(request *r, ddbc_json_stream *s)
 		const ddbc_attr *a = ddbc_entity_attr(e, name);
 		if (a && !ddbc_attr_stored(a))
 			continue;
-		ddbc_json_member(s, name, item_member(r, e, ex, name, ex->u.pairs[i].value, key));
+		item_put(r, s, name, item_member(r, e, ex, name, ex->u.pairs[i].value, key));
 	}
 	put_keys(r, s, e, ex, key);
 	ddbc_json_end(s, '}');
@@ -635,16 +615,15 @@ static void set_expression(ddbc_json_stream *s, const char *key, char *expr)
 /* The request's body; names and values are added at the end. */
 static void fill_input(request *r, ddbc_json_stream *s)
 {
-	const ddbc_pattern *p = r->p;
-	ddbc_json_text(s, "TableName", p->table->name.s);
-	bool read = p->operation == DDBC_OP_QUERY || p->operation == DDBC_OP_SCAN;
-	if (read && p->index->kind != DDBC_INDEX_PRIMARY)
-		ddbc_json_text(s, "IndexName", p->index->name.s);
-	switch (p->operation) {
+	const ddbc_request *q = r->req;
+	ddbc_json_text(s, "TableName", q->table->name.s);
+	if (q->index_named)
+		ddbc_json_text(s, "IndexName", q->index->name.s);
+	switch (q->op) {
 	case DDBC_OP_QUERY:
 		set_expression(s, "KeyConditionExpression", key_condition(r));
-		if (p->order)
-			ddbc_json_bool(s, "ScanIndexForward", p->order > 0);
+		if (q->order)
+			ddbc_json_bool(s, "ScanIndexForward", q->order > 0);
 		break;
 	case DDBC_OP_PUT:
 		put_item(r, s);
@@ -657,12 +636,11 @@ static void fill_input(request *r, ddbc_json_stream *s)
 	case DDBC_OP_SCAN:
 		break;
 	}
-	bool write = !read && p->operation != DDBC_OP_GET;
-	if (!write && p->nreturns)
+	if (q->nreturns)
 		set_expression(s, "ProjectionExpression", projection(r));
-	if (write && p->condition)
-		set_expression(s, "ConditionExpression", condition_expr(r, p->condition));
-	if (!write && p->consistent_read)
+	if (q->condition)
+		set_expression(s, "ConditionExpression", condition_expr(r, q->condition));
+	if (q->consistent)
 		ddbc_json_bool(s, "ConsistentRead", true);
 }
 
@@ -692,31 +670,51 @@ static void check_use(void *ctx, const ddbc_param_use *use)
 	strbuf_release(&where);
 }
 
+static request request_new(const ddbc_design *g, const ddbc_pattern *p,
+			   const ddbc_export_opts *o, ddbc_diags *d)
+{
+	return (request){ .g = g, .p = p, .req = ddbc_pattern_request(p), .o = o, .d = d,
+			  .arena = ddbc_arena_new(), .names = json_object(),
+			  .values = json_object(), .reported = json_object(),
+			  .checked = json_object() };
+}
+
+static void request_release(request *r)
+{
+	json_decref(r->names);
+	json_decref(r->values);
+	json_decref(r->reported);
+	json_decref(r->checked);
+	json_decref(r->refs);
+	ddbc_arena_free(r->arena);
+}
+
+/* Writes the request's input, an object named "input" (NULL at the top
+ * of a document), member by member. */
+static void write_input(ddbc_json_stream *s, request *r, const char *key)
+{
+	ddbc_pattern_param_uses(r->p, check_use, r);
+	ddbc_json_begin(s, key, '{');
+	fill_input(r, s);
+	if (json_object_size(r->names))
+		ddbc_json_member(s, "ExpressionAttributeNames", json_incref(r->names));
+	if (json_object_size(r->values))
+		ddbc_json_member(s, "ExpressionAttributeValues", json_incref(r->values));
+	ddbc_json_end(s, '}');
+}
+
 /* Writes the request of pattern p, member by member. */
 static void write_request(ddbc_json_stream *s, const ddbc_design *g, const ddbc_pattern *p,
 			  const ddbc_export_opts *o, ddbc_diags *d, bool *failed)
 {
-	request r = { g, p, o, d, ddbc_arena_new(), json_object(), json_object(), json_object(),
-		      json_object(), NULL, NULL, 0, 0, false, false };
-	ddbc_pattern_param_uses(p, check_use, &r);
+	request r = request_new(g, p, o, d);
 	ddbc_json_begin(s, NULL, '{');
 	ddbc_json_text(s, "pattern", p->id.s);
 	ddbc_json_text(s, "operation", api_name(p->operation));
-	ddbc_json_begin(s, "input", '{');
-	fill_input(&r, s);
-	if (json_object_size(r.names))
-		ddbc_json_member(s, "ExpressionAttributeNames", json_incref(r.names));
-	if (json_object_size(r.values))
-		ddbc_json_member(s, "ExpressionAttributeValues", json_incref(r.values));
+	write_input(s, &r, "input");
 	ddbc_json_end(s, '}');
-	ddbc_json_end(s, '}');
-	json_decref(r.names);
-	json_decref(r.values);
-	json_decref(r.reported);
-	json_decref(r.checked);
-	free(r.params);
-	ddbc_arena_free(r.arena);
 	*failed |= r.failed;
+	request_release(&r);
 }
 
 char *ddbc_query_key_condition(const ddbc_design *g, const ddbc_pattern *p, json_t **names,
@@ -724,18 +722,14 @@ char *ddbc_query_key_condition(const ddbc_design *g, const ddbc_pattern *p, json
 {
 	ddbc_diags quiet;
 	ddbc_diags_init(&quiet);
-	request r = { g, p, NULL, &quiet, ddbc_arena_new(), json_object(), json_object(),
-		      json_object(), json_object(), json_array(), NULL, 0, 0, false, false };
+	request r = request_new(g, p, NULL, &quiet);
+	r.refs = json_array();
 	/* Values without a parameter value are rendered empty: only their
 	 * placeholders are wanted. */
 	char *expr = key_condition(&r);
-	*names = r.names;
-	*refs = r.refs;
-	json_decref(r.values);
-	json_decref(r.reported);
-	json_decref(r.checked);
-	free(r.params);
-	ddbc_arena_free(r.arena);
+	*names = json_incref(r.names);
+	*refs = json_incref(r.refs);
+	request_release(&r);
 	ddbc_diags_release(&quiet);
 	return expr;
 }
@@ -838,15 +832,36 @@ ddbc_emit_result ddbc_emit_queries(FILE *out, const ddbc_design *g, const ddbc_e
 	return failed ? DDBC_EMIT_FINDINGS : r;
 }
 
-ddbc_emit_result ddbc_emit_query(FILE *out, const ddbc_design *g, const ddbc_pattern *p,
-				 ddbc_diags *d)
+ddbc_emit_result ddbc_emit_query_input(FILE *out, const ddbc_design *g, const ddbc_pattern *p,
+				       ddbc_diags *d, ddbc_query_sent *sent)
 {
-	if (!p->table || !p->index)
+	memset(sent, 0, sizeof(*sent));
+	if (!p->table || !p->index || !ddbc_pattern_request(p))
 		return DDBC_EMIT_FAILED;
+	request r = request_new(g, p, NULL, d);
+	const ddbc_index *key = r.req->key;
+	sent->n = key ? key->npk + key->nsk : 0;
+	sent->values = xcalloc(sent->n + 1, sizeof(*sent->values));
+	sent->types = xcalloc(sent->n + 1, sizeof(*sent->types));
+	for (size_t i = 0; i < sent->n; i++) {
+		ddbc_type t = ddbc_index_key_type(key, i);
+		sent->types[i] = t == DDBC_TYPE_NONE ? DDBC_TYPE_S : t;
+	}
+	sent->arena = ddbc_arena_new();
+	r.sent = sent;
 	ddbc_json_stream s;
 	ddbc_json_stream_init(&s, out);
-	bool failed = false;
-	write_request(&s, g, p, NULL, d, &failed);
-	int r = ddbc_json_stream_finish(&s);
-	return failed ? DDBC_EMIT_FINDINGS : r;
+	write_input(&s, &r, NULL);
+	int res = ddbc_json_stream_finish(&s);
+	bool failed = r.failed;
+	request_release(&r);
+	return failed ? DDBC_EMIT_FINDINGS : res;
+}
+
+void ddbc_query_sent_release(ddbc_query_sent *sent)
+{
+	free(sent->values);
+	free(sent->types);
+	ddbc_arena_free(sent->arena);
+	memset(sent, 0, sizeof(*sent));
 }

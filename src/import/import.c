@@ -55,6 +55,18 @@ static json_t *name_of_file(const char *file)
 	return json_stringn(base, n ? n : strlen(base));
 }
 
+const ddbc_import_source ddbc_import_sources[] = {
+	{ .name = "workbench", .help = "a NoSQL Workbench data model",
+	  .from = DDBC_IMPORT_WORKBENCH },
+	{ .name = "cloudformation", .help = "a CloudFormation or SAM template (YAML or JSON)",
+	  .from = DDBC_IMPORT_CLOUDFORMATION },
+	{ .name = "describe-table", .help = "aws dynamodb describe-table output, a file per table",
+	  .from = DDBC_IMPORT_DESCRIBE_TABLE },
+	{ .name = "mcp", .help = "the schema.json of the DynamoDB MCP server",
+	  .from = DDBC_IMPORT_MCP },
+	{ .name = NULL },
+};
+
 int ddbc_import(ddbc_import_from from, char *const *files, size_t nfiles,
 		const ddbc_import_param *params, size_t nparams, FILE *out)
 {

@@ -11,13 +11,25 @@
 #include <stddef.h>
 #include <stdio.h>
 
-/* The source formats, in the order of `--from`'s words. */
+/* The source formats. */
 typedef enum ddbc_import_from {
 	DDBC_IMPORT_WORKBENCH,
 	DDBC_IMPORT_CLOUDFORMATION,
 	DDBC_IMPORT_DESCRIBE_TABLE,
 	DDBC_IMPORT_MCP
 } ddbc_import_from;
+
+/* One `ddbc import --from` word: its name, what it reads (for
+ * --list-sources and the help), its format. name and help come first, as
+ * in every table of words the command line reads. */
+typedef struct ddbc_import_source {
+	const char *name;
+	const char *help;
+	ddbc_import_from from;
+} ddbc_import_source;
+
+/* Every source (import.c); a NULL name ends it. */
+extern const ddbc_import_source ddbc_import_sources[];
 
 /* A value for a template parameter: --param NAME=VALUE (borrowed). */
 typedef struct ddbc_import_param {

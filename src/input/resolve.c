@@ -1,5 +1,6 @@
 /* resolve.c - linking names to what they name (unresolved-reference) */
 #include "input/load.h"
+#include "model/request.h"
 #include "util/strbuf.h"
 #include "util/suggest.h"
 #include "util/xalloc.h"
@@ -211,7 +212,7 @@ static void resolve_ttl(ddbc_design *g, ddbc_table *t, ddbc_diags *d)
 static bool key_undefined(const ddbc_design *g, const ddbc_index *ix)
 {
 	for (size_t i = 0; i < ix->npk + ix->nsk; i++)
-		if (!table_has_attr(g, ix->table, i < ix->npk ? ix->pk[i].s : ix->sk[i - ix->npk].s))
+		if (!table_has_attr(g, ix->table, ddbc_index_key(ix, i)))
 			return true;
 	return false;
 }

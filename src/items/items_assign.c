@@ -428,7 +428,7 @@ static void add_key_value(strbuf *sb, const char *name, const ddbc_ival *v)
 {
 	strbuf_addf(sb, "'%s' ", name);
 	if (v->text)
-		ddbc_items_add_quoted(sb, v->text, v->len);
+		ddbc_add_quoted(sb, v->text, v->len);
 	else
 		strbuf_addf(sb, "(%s)", ddbc_type_short(v->type));
 }

@@ -6,6 +6,7 @@
  * holds no key delimiter. The kinds of finding are listed in items_run.h.
  */
 #include "items/items_run.h"
+#include "model/item_check.h"
 #include "model/semantics.h"
 #include "util/xalloc.h"
 
@@ -55,59 +56,51 @@ static void report_at(ddbc_items_run *R, ddbc_item_kind k, const char *name, con
 	ddbc_items_finding(R, k, name, ddbc_items_attr_pos(R, name), "%s", strbuf_str(msg));
 }
 
-static bool same_number(const char *a, const char *b)
+/* Whether text a is a whole number that fits in a long long. */
+static bool whole_number(const char *text, long long *out);
+
+/* The item's value v as the checks of model/item_check.h see it, typed
+ * against type t. */
+static void view_value(const ddbc_items_run *R, const ddbc_ival *v, ddbc_type t, ddbc_value *out)
 {
-	char *ea, *eb;
-	double x = strtod(a, &ea), y = strtod(b, &eb);
-	if (*ea || *eb)
-		return !strcmp(a, b);
-	return !strcmp(a, b) || !(x < y || x > y);
+	memset(out, 0, sizeof(*out));
+	if (!v)
+		return;
+	out->source = v;
+	out->kind = v->type == DDBC_TYPE_S || v->type == DDBC_TYPE_B ? DDBC_V_STRING
+		    : v->type == DDBC_TYPE_N			     ? DDBC_V_NUMBER
+		    : v->type == DDBC_TYPE_BOOL			     ? DDBC_V_BOOL
+		    : v->type == DDBC_TYPE_NULL			     ? DDBC_V_NULL
+								     : DDBC_V_OTHER;
+	out->fits = ddbc_items_type_fits(R, v, t);
+	out->text = v->text;
+	out->len = v->len;
+	out->boolean = v->boolean;
+	out->is_int = v->text && v->type == DDBC_TYPE_N && whole_number(v->text, &out->n);
 }
 
-/* Whether a scalar text of type t equals enum value n. */
-static bool enum_has(const ddbc_attr *a, ddbc_type t, const char *text, size_t len, bool boolean)
+static void item_get(const ddbc_item_view *iv, const ddbc_attr *a, ddbc_value *out)
 {
-	for (size_t i = 0; i < a->nenum; i++) {
-		const ddbc_node *n = a->enum_values[i];
-		if (n->kind != DDBC_NODE_SCALAR)
-			continue;
-		bool b;
-		if (t == DDBC_TYPE_BOOL ? ddbc_node_bool(n, &b) && b == boolean
-		    : t == DDBC_TYPE_NULL ? ddbc_node_is_null(n)
-		    : t == DDBC_TYPE_N ? ddbc_node_is_number(n) && same_number(text, n->u.text)
-				       : n->n == len && !memcmp(n->u.text, text, len))
-			return true;
-	}
-	return false;
+	const ddbc_items_run *R = iv->item;
+	view_value(R, value_of(R, a), a->type, out);
 }
 
-/* The text of scalar v as enums are compared: null and booleans as words. */
-static const char *scalar_text(const ddbc_ival *v, size_t *len)
+static ddbc_item_view item_view(const ddbc_items_run *R)
 {
-	const char *text = v->text ? v->text : v->type == DDBC_TYPE_NULL ? "null"
-					   : v->boolean ? "true" : "false";
-	*len = v->text ? v->len : strlen(text);
-	return text;
+	return (ddbc_item_view){ R->ent->e, item_get, R, R->g->key_delimiter };
 }
 
 bool ddbc_items_in_enum(const ddbc_items_run *R, const ddbc_attr *a, const ddbc_ival *v)
 {
-	if (!ddbc_items_type_fits(R, v, a->type))
-		return false;
-	size_t len;
-	const char *text = scalar_text(v, &len);
-	return enum_has(a, a->type, text, len, v->boolean);
+	ddbc_value val;
+	view_value(R, v, a->type, &val);
+	return val.fits && ddbc_enum_has(a, a->type, &val);
 }
 
-static void report_enum(ddbc_items_run *R, const ddbc_attr *a, const char *text, size_t len)
+static void report_enum(ddbc_items_run *R, const ddbc_attr *a, const ddbc_value *v)
 {
 	strbuf msg = STRBUF_INIT;
-	strbuf_addf(&msg, "'%s' is ", a->name.s);
-	ddbc_items_add_quoted(&msg, text, len);
-	strbuf_addstr(&msg, ", which is not one of its enum values (");
-	for (size_t i = 0; i < a->nenum && i < 10; i++)
-		strbuf_addf(&msg, "%s%s", i ? ", " : "", a->enum_values[i]->u.text);
-	strbuf_addstr(&msg, a->nenum > 10 ? ", ...)" : ")");
+	ddbc_enum_message(a, v, &msg);
 	report_at(R, DDBC_ITEM_NOT_IN_ENUM, a->name.s, &msg);
 	strbuf_release(&msg);
 }
@@ -124,21 +117,20 @@ static void check_enum(ddbc_items_run *R, const ddbc_attr *a, const ddbc_ival *v
 		return;
 	ddbc_type et = element_type(a->type);
 	if (et == DDBC_TYPE_NONE) {
-		size_t len;
-		const char *text = scalar_text(v, &len);
-		if (a->type != DDBC_TYPE_M && a->type != DDBC_TYPE_L &&
-		    !enum_has(a, a->type, text, len, v->boolean))
-			report_enum(R, a, text, len);
+		ddbc_value val;
+		view_value(R, v, a->type, &val);
+		if (a->type != DDBC_TYPE_M && a->type != DDBC_TYPE_L && !ddbc_enum_has(a, a->type, &val))
+			report_enum(R, a, &val);
 		return;
 	}
 	size_t i;
 	const json_t *x;
 	json_array_foreach((json_t *)v->payload, i, x) {
 		char buf[40];
-		size_t len;
-		const char *text = ddbc_ival_scalar_text(x, buf, sizeof(buf), &len);
-		if (text && !enum_has(a, et, text, len, false))
-			report_enum(R, a, text, len);
+		ddbc_value val = { .kind = DDBC_V_STRING, .fits = true };
+		val.text = ddbc_ival_scalar_text(x, buf, sizeof(buf), &val.len);
+		if (val.text && !ddbc_enum_has(a, et, &val))
+			report_enum(R, a, &val);
 	}
 }
 
@@ -188,7 +180,7 @@ static void check_type(ddbc_items_run *R, const ddbc_attr *a, const ddbc_ival *v
 static void report_unknown(ddbc_items_run *R, const char *name, const ddbc_attr *a)
 {
 	strbuf msg = STRBUF_INIT;
-	ddbc_items_add_quoted(&msg, name, strlen(name));
+	ddbc_add_quoted(&msg, name, strlen(name));
 	if (a)
 		strbuf_addf(&msg, " is declared 'stored: false' in '%s', a key part that items "
 			    "do not hold, but this item holds it", R->ent->e->name.s);
@@ -228,13 +220,14 @@ static void check_attributes(ddbc_items_run *R)
 static void check_required(ddbc_items_run *R)
 {
 	const ddbc_entity *e = R->ent->e;
+	ddbc_item_view iv = item_view(R);
 	for (size_t i = 0; i < e->nattrs; i++) {
 		const ddbc_attr *a = &e->attrs[i];
-		strbuf why = STRBUF_INIT;
-		if (a->name.s && !value_of(R, a) && ddbc_attr_required(a, &why))
-			ddbc_items_finding(R, DDBC_ITEM_MISSING, a->name.s, R->span->pos,
-					   "'%s' is missing (%s)", a->name.s, strbuf_str(&why));
-		strbuf_release(&why);
+		strbuf msg = STRBUF_INIT;
+		if (ddbc_item_lacks(&iv, a, &msg))
+			ddbc_items_finding(R, DDBC_ITEM_MISSING, a->name.s, R->span->pos, "%s",
+					   strbuf_str(&msg));
+		strbuf_release(&msg);
 	}
 }
 
@@ -249,137 +242,36 @@ static bool whole_number(const char *text, long long *out)
 	return !errno && !*end;
 }
 
-/* The value of placeholder seg in the current item (the callback of
- * ddbc_template_render): absent and mistyped values are reported by the
- * other checks. */
-static ddbc_tvalue item_value(void *ctx, const ddbc_segment *seg)
-{
-	const ddbc_items_run *R = ctx;
-	const ddbc_attr *b = seg->ref;
-	ddbc_tvalue t = { .kind = DDBC_TVALUE_UNUSABLE };
-	if (!b || (b->type != DDBC_TYPE_S && b->type != DDBC_TYPE_N))
-		return t;
-	const ddbc_ival *v = value_of(R, b);
-	if (!v) {
-		t.kind = DDBC_TVALUE_MISSING;
-		return t;
-	}
-	if (!ddbc_items_type_fits(R, v, b->type))
-		return t;
-	t.kind = b->type == DDBC_TYPE_S ? DDBC_TVALUE_TEXT : DDBC_TVALUE_NUMBER;
-	t.text = v->text;
-	t.len = v->len;
-	t.is_int = b->type == DDBC_TYPE_N && whole_number(v->text, &t.n);
-	t.source = v;
-	return t;
-}
-
-/* Why a's template could not be checked, in msg; nothing when the reason
- * is reported by another check. */
-static void explain_render(const ddbc_attr *a, ddbc_render_result r,
-			   const ddbc_render_problem *p, strbuf *msg)
-{
-	if (r == DDBC_RENDER_MISSING) {
-		const ddbc_attr *gone = p->seg->ref;
-		/* A lacking placeholder that is itself required is reported as such. */
-		if (!ddbc_attr_required(gone, NULL))
-			strbuf_addf(msg, "'%s' cannot be checked against its template '%s': the "
-				    "item has no '%s'", a->name.s, a->template.s, gone->name.s);
-	} else if (r == DDBC_RENDER_UNPADDABLE) {
-		const ddbc_ival *bad = p->value.source;
-		strbuf_addf(msg, "'%s' pads '%s' to %u digits, but ", a->name.s, bad->name,
-			    p->seg->width);
-		ddbc_items_add_quoted(msg, bad->text, bad->len);
-		strbuf_addstr(msg, " is not a non-negative whole number");
-	}
-}
-
-/* v, the value of a in an item without gone, a key part that is not
- * stored: the parts the item holds must be rendered as they are, the
- * parts it lacks can only be held to their shape. */
-static void check_shape(ddbc_items_run *R, const ddbc_attr *a, const ddbc_ival *v,
-			const ddbc_attr *gone, strbuf *msg)
-{
-	ddbc_lang l;
-	strbuf texts = STRBUF_INIT;
-	ddbc_lang_init(&l);
-	ddbc_attr_item_lang(a, item_value, R, &texts, &l);
-	if (!ddbc_items_lang_matches(&l, v->text, v->len, R->g->key_delimiter, &R->scratch)) {
-		strbuf_addf(msg, "'%s' is ", a->name.s);
-		ddbc_items_add_quoted(msg, v->text, v->len);
-		strbuf_addf(msg, ", which its template '%s' cannot give from this item's values "
-			    "(the item has no '%s', a key part that is not stored, so that part is "
-			    "held to its shape)", a->template.s, gone->name.s);
-	}
-	ddbc_lang_release(&l);
-	strbuf_release(&texts);
-}
-
 static void check_template(ddbc_items_run *R, const ddbc_attr *a)
 {
 	const ddbc_ival *v = value_of(R, a);
 	if (!v || !a->has_template || a->in_cycle || !ddbc_items_type_fits(R, v, DDBC_TYPE_S))
 		return;
-	strbuf *want = &R->render, msg = STRBUF_INIT;
-	strbuf_reset(want);
-	ddbc_render_problem p;
-	ddbc_render_result r = ddbc_template_render(&a->tpl, item_value, R, want, &p);
-	const ddbc_attr *gone = r == DDBC_RENDER_MISSING ? p.seg->ref : NULL;
-	if (gone && !ddbc_attr_stored(gone)) {
-		check_shape(R, a, v, gone, &msg);
-	} else if (r != DDBC_RENDER_OK) {
-		explain_render(a, r, &p, &msg);
-	} else if (want->len != v->len || memcmp(strbuf_str(want), v->text, v->len)) {
-		strbuf_addf(&msg, "'%s' is ", a->name.s);
-		ddbc_items_add_quoted(&msg, v->text, v->len);
-		strbuf_addf(&msg, ", but its template '%s' gives ", a->template.s);
-		ddbc_items_add_quoted(&msg, want->buf, want->len);
-		strbuf_addstr(&msg, " from this item's values");
-	}
-	if (msg.len)
+	ddbc_item_view iv = item_view(R);
+	ddbc_value val, at;
+	view_value(R, v, DDBC_TYPE_S, &val);
+	strbuf msg = STRBUF_INIT;
+	const ddbc_attr *gone;
+	ddbc_tcheck r = ddbc_item_check_template(&iv, a, &val, &msg, &at, &gone);
+	/* A lacking placeholder that is itself required is reported as such. */
+	if (r != DDBC_TCHECK_OK && (r != DDBC_TCHECK_LACKS || !ddbc_attr_required(gone, NULL)))
 		report_at(R, DDBC_ITEM_KEY_MISMATCH, a->name.s, &msg);
 	strbuf_release(&msg);
 }
 
-static bool contains(const char *s, size_t len, const char *needle)
-{
-	size_t n = strlen(needle);
-	for (size_t i = 0; n && i + n <= len; i++)
-		if (s[i] == needle[0] && !memcmp(s + i, needle, n))
-			return true;
-	return false;
-}
-
-/* The first templated attribute of e that has b as a placeholder. */
-static const ddbc_attr *template_using(const ddbc_entity *e, const ddbc_attr *b)
-{
-	for (size_t i = 0; i < e->nattrs; i++) {
-		const ddbc_attr *a = &e->attrs[i];
-		for (size_t k = 0; a->has_template && k < a->tpl.nsegs; k++)
-			if (a->tpl.segs[k].kind == DDBC_SEG_PLACEHOLDER && a->tpl.segs[k].ref == b)
-				return a;
-	}
-	return NULL;
-}
-
 /* A placeholder value must not hold the key delimiter: the key-overlap
- * rule relies on it. A placeholder that is itself templated holds it by
- * design, and is not looked at. */
+ * rule relies on it. */
 static void check_delimiter(ddbc_items_run *R, const ddbc_attr *b)
 {
-	const char *delim = R->g->key_delimiter;
 	const ddbc_ival *v = value_of(R, b);
-	if (!v || !v->text || b->has_template || !delim || !*delim)
+	if (!v)
 		return;
-	const ddbc_attr *a = template_using(R->ent->e, b);
-	if (!a || !contains(v->text, v->len, delim))
-		return;
+	ddbc_item_view iv = item_view(R);
+	ddbc_value val;
+	view_value(R, v, b->type, &val);
 	strbuf msg = STRBUF_INIT;
-	strbuf_addf(&msg, "'%s' is ", b->name.s);
-	ddbc_items_add_quoted(&msg, v->text, v->len);
-	strbuf_addf(&msg, ", which contains the key delimiter '%s'; as a placeholder of '%s' "
-		    "('%s') it makes the key ambiguous", delim, a->name.s, a->template.s);
-	report_at(R, DDBC_ITEM_DELIMITER, b->name.s, &msg);
+	if (ddbc_item_delimiter(&iv, b, &val, &msg))
+		report_at(R, DDBC_ITEM_DELIMITER, b->name.s, &msg);
 	strbuf_release(&msg);
 }
 

@@ -12,7 +12,6 @@
 #include <string.h>
 
 /* Item text quoted in a message is cut after this many bytes. */
-#define MAX_QUOTED 120
 
 /* ---- counts ---------------------------------------------------------------------- */
 
@@ -245,26 +244,6 @@ void ddbc_items_print_failure(FILE *out, const char *const *paths, size_t npaths
 	ddbc_items_begin_output(out, DDBC_ITEMS_JSON, paths, npaths);
 	ddbc_items_end_output(out, DDBC_ITEMS_JSON, &o);
 	json_decref(o.error);
-}
-
-void ddbc_items_add_quoted(strbuf *sb, const char *s, size_t len)
-{
-	size_t n = len > MAX_QUOTED ? MAX_QUOTED : len;
-	while (n < len && n > 0 && ((unsigned char)s[n] & 0xC0) == 0x80)
-		n--;
-	strbuf_addch(sb, '\'');
-	for (size_t i = 0; i < n; i++) {
-		unsigned char c = (unsigned char)s[i];
-		if (c == '\n')
-			strbuf_addstr(sb, "\\n");
-		else if (c == '\t')
-			strbuf_addstr(sb, "\\t");
-		else if (c < 0x20 || c == 0x7f)
-			strbuf_addf(sb, "\\x%02x", c);
-		else
-			strbuf_addch(sb, (char)c);
-	}
-	strbuf_addstr(sb, n < len ? "'..." : "'");
 }
 
 /* ---- positions in the item ------------------------------------------------------- */

@@ -167,9 +167,6 @@ void ddbc_items_end_output(FILE *out, ddbc_items_format format, const ddbc_items
 json_t *ddbc_items_error_json(const char *file, const ddbc_items_error *err);
 /* A JSON string of s; bytes that are not UTF-8 become '?'. */
 json_t *ddbc_items_jstr(const char *s);
-/* Appends text as 'text': control characters escaped, cut after 120
- * bytes (at a character boundary). */
-void ddbc_items_add_quoted(strbuf *sb, const char *s, size_t len);
 /* Where the name of attribute key is in the current item's text; the
  * item's start when the name is not written plainly (escapes). */
 ddbc_ipos ddbc_items_attr_pos(const ddbc_items_run *R, const char *key);

@@ -41,26 +41,6 @@ bool ddbc_ival_looks_typed(const json_t *obj)
 
 /* ---- scalar texts ------------------------------------------------------------------ */
 
-static bool is_base64_char(char ch)
-{
-	return (ch >= 'A' && ch <= 'Z') || (ch >= 'a' && ch <= 'z') || (ch >= '0' && ch <= '9') ||
-	       ch == '+' || ch == '/';
-}
-
-bool ddbc_is_base64(const char *s, size_t len)
-{
-	if (len % 4)
-		return false;
-	size_t pad = 0;
-	for (size_t i = 0; i < len; i++) {
-		if (s[i] == '=')
-			pad++;
-		else if (pad || !is_base64_char(s[i]))
-			return false;
-	}
-	return pad <= 2;
-}
-
 /* A real as the shortest text that reads back as the same double. */
 static void format_real(double d, char *buf, size_t size)
 {

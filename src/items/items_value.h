@@ -14,6 +14,7 @@
 #ifndef DDBC_ITEMS_VALUE_H
 #define DDBC_ITEMS_VALUE_H
 
+#include "model/item_check.h"
 #include "model/model.h"
 
 #include <jansson.h>
@@ -48,7 +49,5 @@ bool ddbc_ival_make(ddbc_ival *out, const char *name, const json_t *v, bool dyna
  * number formatted into buf (of size at least 40). NULL for other kinds. */
 const char *ddbc_ival_scalar_text(const json_t *v, char *buf, size_t size, size_t *len);
 
-/* Whether s is standard base64 with padding. */
-bool ddbc_is_base64(const char *s, size_t len);
 
 #endif

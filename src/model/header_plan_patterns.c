@@ -6,6 +6,7 @@
  * text itself is the queries export's, printed by emit/emit_header.c.
  */
 #include "model/header_plan_int.h"
+#include "model/request.h"
 #include "model/semantics.h"
 #include "util/xalloc.h"
 
@@ -47,14 +48,13 @@ static size_t add_param(value_builder *vb, const ddbc_segment *seg, bool number)
 
 /* Plans value v of a condition on key attribute of type key_type into
  * *k; -1 when two of its placeholders give one C name. */
-static int plan_value_key(ddbc_arena *arena, const ddbc_node *v, ddbc_type key_type,
+static int plan_value_key(ddbc_arena *arena, const ddbc_req_value *rv, ddbc_type key_type,
 			  ddbc_hkey *k)
 {
 	memset(k, 0, sizeof(*k));
-	ddbc_template t;
-	size_t off;
+	const ddbc_node *v = rv->node;
 	/* A value that is no template (a number) is its text. */
-	if (v->scalar != DDBC_SCALAR_STR || ddbc_template_parse(arena, v->u.text, &t, &off)) {
+	if (!rv->is_template) {
 		k->pieces = ddbc_arena_alloc(arena, sizeof(ddbc_hpiece));
 		k->pieces[0] = (ddbc_hpiece){ ddbc_arena_strndup(arena, v->u.text, v->n), v->n, 0, 0 };
 		k->npieces = 1;
@@ -62,6 +62,7 @@ static int plan_value_key(ddbc_arena *arena, const ddbc_node *v, ddbc_type key_t
 		k->prefix = "";
 		return 0;
 	}
+	const ddbc_template t = rv->tpl;
 	value_builder vb = { arena, k, 0, 0 };
 	int r = 0;
 	for (size_t i = 0; i < t.nsegs && r == 0; i++) {
@@ -89,17 +90,14 @@ static int plan_value_key(ddbc_arena *arena, const ddbc_node *v, ddbc_type key_t
 	return r;
 }
 
-static const ddbc_key_cond *find_cond(const ddbc_pattern *p, const char *attr)
+/* The type the table gives key attribute name (S when none): the
+ * request's, resolved once, when it sends it. */
+static ddbc_type key_type(const ddbc_pattern *p, const char *name)
 {
-	for (size_t i = 0; i < p->nconds; i++)
-		if (p->conds[i].attr.s && p->conds[i].nvalues && !strcmp(p->conds[i].attr.s, attr))
-			return &p->conds[i];
-	return NULL;
-}
-
-static ddbc_type key_type(const ddbc_table *t, const char *name)
-{
-	ddbc_type type = ddbc_table_key_type(t, name);
+	const ddbc_req_cond *rc = ddbc_request_cond(p->request, name);
+	if (rc)
+		return rc->type;
+	ddbc_type type = ddbc_table_key_type(p->table, name);
 	return type == DDBC_TYPE_NONE ? DDBC_TYPE_S : type;
 }
 
@@ -113,7 +111,8 @@ static bool plan_value(ddbc_arena *arena, ddbc_hpattern *hp, const char *X,
 	hv->cond = c;
 	hv->index = i;
 	hv->node = c->values[i];
-	if (plan_value_key(arena, hv->node, key_type(p->table, c->attr.s), &hv->key) != 0) {
+	const ddbc_req_value *rv = &p->request->cond_values[c - p->conds][i];
+	if (plan_value_key(arena, rv, key_type(p, c->attr.s), &hv->key) != 0) {
 		if (d)
 			ddbc_diag_add(d, DDBC_RULE_HEADER_NAME, hv->node->loc,
 				      "two parameters of access pattern '%s' give one C name in "
@@ -144,13 +143,13 @@ static bool plan_values(ddbc_arena *arena, ddbc_hpattern *hp, const char *X, ddb
 	const ddbc_index *ix = p->index;
 	size_t n = 0;
 	for (size_t i = 0; i < ix->npk + ix->nsk; i++) {
-		const ddbc_key_cond *c = find_cond(p, i < ix->npk ? ix->pk[i].s : ix->sk[i - ix->npk].s);
+		const ddbc_key_cond *c = ddbc_pattern_cond(p, ddbc_index_key(ix, i));
 		n += c ? c->nvalues : 0;
 	}
 	hp->values = ddbc_arena_array(arena, n, sizeof(ddbc_hvalue));
 	bool ok = true;
 	for (size_t i = 0; i < ix->npk + ix->nsk; i++) {
-		const ddbc_key_cond *c = find_cond(p, i < ix->npk ? ix->pk[i].s : ix->sk[i - ix->npk].s);
+		const ddbc_key_cond *c = ddbc_pattern_cond(p, ddbc_index_key(ix, i));
 		for (size_t v = 0; c && v < c->nvalues && (c->op == DDBC_COND_BETWEEN || v == 0); v++) {
 			memset(&hp->values[hp->nvalues], 0, sizeof(ddbc_hvalue));
 			if (plan_value(arena, hp, X, c, v, &hp->values[hp->nvalues], d))

@@ -109,6 +109,8 @@ typedef struct ddbc_index {
 	bool key_unknown;      /* some key attribute is not declared: the rules
 				* that reason over the index's key leave it to
 				* index-key-unknown */
+	ddbc_type *key_types;  /* per key attribute, pk then sk: ddbc_table_key_type,
+				* resolved once (request.h's ddbc_index_key_type) */
 } ddbc_index;
 
 typedef enum ddbc_billing {
@@ -300,6 +302,7 @@ typedef struct ddbc_pattern {
 	bool analysed;           /* table and index resolved: matched is meaningful */
 	ddbc_entity **matched;   /* entities the key condition can return, file order */
 	size_t nmatched;
+	struct ddbc_request *request; /* what it asks DynamoDB for (request.h), once */
 } ddbc_pattern;
 
 typedef struct ddbc_rule_setting {

@@ -1,5 +1,6 @@
 /* params.c - where an access pattern puts its parameters, and what fits there */
 #include "model/params.h"
+#include "model/request.h"
 #include "model/semantics.h"
 #include "util/xalloc.h"
 
@@ -21,25 +22,35 @@ static bool built_by_template(const ddbc_pattern *p, const char *name)
 	return false;
 }
 
-static void key_uses(const ddbc_pattern *p, const ddbc_key_cond *c, ddbc_arena *scratch,
-		     ddbc_param_use_fn *fn, void *ctx)
+/* The type the table gives c's attribute: the request's, resolved once,
+ * when c is on a key attribute it sends. */
+static ddbc_type cond_type(const ddbc_pattern *p, const ddbc_key_cond *c)
 {
+	const ddbc_request *r = ddbc_pattern_request(p);
+	const ddbc_req_cond *rc = r ? ddbc_request_cond(r, c->attr.s) : NULL;
+	if (rc)
+		return rc->type;
 	ddbc_type type = ddbc_table_key_type(p->table, c->attr.s);
+	return type == DDBC_TYPE_NONE ? DDBC_TYPE_S : type;
+}
+
+static void key_uses(const ddbc_pattern *p, size_t ci, ddbc_param_use_fn *fn, void *ctx)
+{
+	const ddbc_key_cond *c = &p->conds[ci];
+	const ddbc_req_value *values = p->request->cond_values[ci];
+	ddbc_type type = cond_type(p, c);
 	for (size_t v = 0; v < c->nvalues; v++) {
 		const ddbc_node *n = c->values[v];
-		ddbc_template t;
-		size_t off;
-		if (n->kind != DDBC_NODE_SCALAR || n->scalar != DDBC_SCALAR_STR ||
-		    ddbc_template_parse(scratch, n->u.text, &t, &off))
+		if (!values[v].is_template)
 			continue;
-		bool whole = t.nsegs == 1;
-		for (size_t k = 0; k < t.nsegs; k++) {
-			const ddbc_segment *s = &t.segs[k];
+		const ddbc_template *t = &values[v].tpl;
+		bool whole = t->nsegs == 1;
+		for (size_t k = 0; k < t->nsegs; k++) {
+			const ddbc_segment *s = &t->segs[k];
 			if (s->kind != DDBC_SEG_PLACEHOLDER)
 				continue;
 			ddbc_param_use use = { s->text, s->len, DDBC_PARAM_IN_KEY, n->loc, c->attr.s,
-					       type == DDBC_TYPE_NONE ? DDBC_TYPE_S : type, s->width,
-					       false };
+					       type, s->width, false };
 			use.no_delim = use.type == DDBC_TYPE_S &&
 				       (!whole || built_by_template(p, c->attr.s));
 			fn(ctx, &use);
@@ -119,20 +130,18 @@ static void item_use(void *ctx, const ddbc_param_use *key)
 
 void ddbc_pattern_param_uses(const ddbc_pattern *p, ddbc_param_use_fn *fn, void *ctx)
 {
-	if (!p->table)
+	if (!p->table || !p->request)
 		return;
-	ddbc_arena *scratch = ddbc_arena_new();
 	for (size_t i = 0; i < p->nconds; i++)
 		if (p->conds[i].attr.s)
-			key_uses(p, &p->conds[i], scratch, fn, ctx);
+			key_uses(p, i, fn, ctx);
 	condition_uses(p, fn, ctx);
 	if (p->operation == DDBC_OP_PUT && p->nmatched) {
 		item_ctx it = { p, fn, ctx };
 		for (size_t i = 0; i < p->nconds; i++)
 			if (p->conds[i].attr.s)
-				key_uses(p, &p->conds[i], scratch, item_use, &it);
+				key_uses(p, i, item_use, &it);
 	}
-	ddbc_arena_free(scratch);
 }
 
 /* ---- what fits ------------------------------------------------------------------ */

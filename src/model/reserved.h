@@ -1,11 +1,11 @@
-/* rules/reserved.h - DynamoDB's reserved words
+/* model/reserved.h - DynamoDB's reserved words
  *
- * The list is data/reserved-words.txt, compiled into rules/reserved.c by
+ * The list is data/reserved-words.txt, compiled into model/reserved.c by
  * build-aux/gen-reserved.sh. Expressions must refer to an attribute whose
  * name is one of them through an ExpressionAttributeNames placeholder.
  */
-#ifndef DDBC_RULES_RESERVED_H
-#define DDBC_RULES_RESERVED_H
+#ifndef DDBC_MODEL_RESERVED_H
+#define DDBC_MODEL_RESERVED_H
 
 #include <stdbool.h>
 

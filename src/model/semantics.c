@@ -1,5 +1,6 @@
 /* semantics.c - deriving what the rules and the outputs read */
 #include "model/semantics.h"
+#include "model/request.h"
 #include "util/xalloc.h"
 
 #include <stdlib.h>
@@ -375,7 +376,7 @@ static void find_undeclared_keys(ddbc_design *g)
 			size_t n = ix->npk + ix->nsk;
 			ix->key_declared = ddbc_arena_array(g->arena, n, sizeof(bool));
 			for (size_t j = 0; j < n; j++) {
-				const char *name = j < ix->npk ? ix->pk[j].s : ix->sk[j - ix->npk].s;
+				const char *name = ddbc_index_key(ix, j);
 				bool judged = complete && t->nentities && entities_whole(t);
 				if (ix->kind == DDBC_INDEX_LSI && j < ix->npk && j < t->primary.npk)
 					ix->key_declared[j] = t->primary.key_declared[j];
@@ -386,6 +387,24 @@ static void find_undeclared_keys(ddbc_design *g)
 			/* The table's key attributes are projected into every
 			 * index: what an index projects is unsure with them. */
 			ix->key_unknown |= t->primary.key_unknown;
+		}
+	}
+}
+
+/* The type of every index key attribute, once: a view of example items
+ * compares keys by it at every step of a sort. */
+static void resolve_key_types(ddbc_design *g)
+{
+	for (size_t i = 0; i < g->ntables; i++) {
+		ddbc_table *t = &g->tables[i];
+		for (size_t s = 0; s < t->nindexes; s++) {
+			ddbc_index *ix = t->indexes[s];
+			size_t n = ix->npk + ix->nsk;
+			ix->key_types = ddbc_arena_array(g->arena, n, sizeof(ddbc_type));
+			for (size_t j = 0; j < n; j++) {
+				const char *name = ddbc_index_key(ix, j);
+				ix->key_types[j] = name ? ddbc_table_key_type(t, name) : DDBC_TYPE_NONE;
+			}
 		}
 	}
 }
@@ -453,15 +472,29 @@ typedef struct parsing {
 	ddbc_arena *scratch;
 } parsing;
 
+/* A condition value as a template: the request's parse of a string; any
+ * other scalar (a YAML number compared with a String key) read as its
+ * text, in scratch. */
+static bool value_template(const parsing *ps, const ddbc_req_value *rv, ddbc_template *t)
+{
+	const ddbc_node *v = rv->node;
+	size_t off;
+	if (rv->is_template) {
+		*t = rv->tpl;
+		return true;
+	}
+	/* A string that is no template has none. */
+	return v && v->kind == DDBC_NODE_SCALAR && v->scalar != DDBC_SCALAR_STR &&
+	       !ddbc_template_parse(ps->scratch, v->u.text, t, &off);
+}
+
 /* The language of a condition value: a template over free parameters,
  * each standing for a value of the key's type. */
-static bool value_lang(ddbc_arena *arena, const ddbc_node *v, ddbc_type type, ddbc_lang *out)
+static bool value_lang(const parsing *ps, const ddbc_req_value *v, ddbc_type type,
+		       ddbc_lang *out)
 {
-	if (!v || v->kind != DDBC_NODE_SCALAR)
-		return false;
 	ddbc_template t;
-	size_t off;
-	if (ddbc_template_parse(arena, v->u.text, &t, &off))
+	if (!value_template(ps, v, &t))
 		return false;
 	for (size_t k = 0; k < t.nsegs; k++) {
 		if (t.segs[k].kind == DDBC_SEG_LITERAL)
@@ -475,13 +508,10 @@ static bool value_lang(ddbc_arena *arena, const ddbc_node *v, ddbc_type type, dd
 
 /* A range bound from a condition value: its literal prefix (kept in
  * arena), open when parameters follow it (then only the prefix is known). */
-static bool bound_of(const parsing *ps, const ddbc_node *v, ddbc_bound *b, bool inclusive)
+static bool bound_of(const parsing *ps, const ddbc_req_value *v, ddbc_bound *b, bool inclusive)
 {
-	if (!v || v->kind != DDBC_NODE_SCALAR)
-		return false;
 	ddbc_template t;
-	size_t off;
-	if (ddbc_template_parse(ps->scratch, v->u.text, &t, &off))
+	if (!value_template(ps, v, &t))
 		return false;
 	const char *prefix;
 	b->len = ddbc_template_prefix(&t, &prefix);
@@ -491,22 +521,22 @@ static bool bound_of(const parsing *ps, const ddbc_node *v, ddbc_bound *b, bool 
 	return true;
 }
 
-static void derive_bounds(const parsing *ps, ddbc_key_cond *c)
+static void derive_bounds(const parsing *ps, ddbc_key_cond *c, const ddbc_req_value *v)
 {
 	switch (c->op) {
 	case DDBC_COND_LT:
 	case DDBC_COND_LE:
 		c->has_bound[1] = c->nvalues == 1 &&
-				  bound_of(ps, c->values[0], &c->bounds[1], c->op == DDBC_COND_LE);
+				  bound_of(ps, &v[0], &c->bounds[1], c->op == DDBC_COND_LE);
 		break;
 	case DDBC_COND_GT:
 	case DDBC_COND_GE:
 		c->has_bound[0] = c->nvalues == 1 &&
-				  bound_of(ps, c->values[0], &c->bounds[0], c->op == DDBC_COND_GE);
+				  bound_of(ps, &v[0], &c->bounds[0], c->op == DDBC_COND_GE);
 		break;
 	case DDBC_COND_BETWEEN:
-		if (c->nvalues == 2 && bound_of(ps, c->values[0], &c->bounds[0], true) &&
-		    bound_of(ps, c->values[1], &c->bounds[1], true))
+		if (c->nvalues == 2 && bound_of(ps, &v[0], &c->bounds[0], true) &&
+		    bound_of(ps, &v[1], &c->bounds[1], true))
 			c->has_bound[0] = c->has_bound[1] = true;
 		break;
 	default:
@@ -514,22 +544,31 @@ static void derive_bounds(const parsing *ps, ddbc_key_cond *c)
 	}
 }
 
-/* Parses a condition's value(s) once, for every entity it is tried on. */
-static void derive_cond(const parsing *ps, const ddbc_table *t, ddbc_key_cond *c)
+/* The type the table gives c's attribute: the request's (resolved once)
+ * when it sends the attribute, else looked up. */
+static ddbc_type cond_key_type(const ddbc_pattern *p, const ddbc_key_cond *c)
+{
+	const ddbc_req_cond *rc = ddbc_request_cond(p->request, c->attr.s);
+	return rc ? rc->type : ddbc_table_key_type(p->table, c->attr.s);
+}
+
+/* Derives what a condition's value(s) allow once, for every entity it is
+ * tried on, from the request's parse (values). */
+static void derive_cond(const parsing *ps, const ddbc_pattern *p, ddbc_key_cond *c,
+			const ddbc_req_value *values)
 {
 	if (!c->attr.s || !c->nvalues)
 		return;
 	if (c->op == DDBC_COND_EQ || c->op == DDBC_COND_BEGINS_WITH) {
 		ddbc_lang_init(&c->lang);
 		c->has_lang = c->nvalues == 1 &&
-			      value_lang(ps->scratch, c->values[0],
-					 ddbc_table_key_type(t, c->attr.s), &c->lang);
+			      value_lang(ps, &values[0], cond_key_type(p, c), &c->lang);
 		if (c->has_lang && c->op == DDBC_COND_BEGINS_WITH)
 			ddbc_lang_class(&c->lang, DDBC_CLASS_ANY, 0);
 		lang_to_arena(ps->arena, &c->lang, true);
 		return;
 	}
-	derive_bounds(ps, c);
+	derive_bounds(ps, c, values);
 }
 
 /* The literal text a language starts with. */
@@ -674,10 +713,11 @@ static void match_pattern(ddbc_design *g, ddbc_pattern *p, prefix_index *indexes
 	p->analysed = true;
 	const ddbc_table *t = p->table;
 	parsing ps = { g->arena, scratch };
+	ddbc_request_build(g, p);
 	for (size_t i = 0; i < p->nconds; i++) {
 		ddbc_key_cond *c = &p->conds[i];
 		c->on_key = c->attr.s && c->nvalues && ddbc_index_has_key(p->index, c->attr.s);
-		derive_cond(&ps, t, c);
+		derive_cond(&ps, p, c, p->request->cond_values[i]);
 	}
 	ddbc_arena_clear(scratch);
 	/* Candidates: every entity of the table, or with an equality on the
@@ -743,5 +783,6 @@ void ddbc_semantics(ddbc_design *g)
 		}
 	}
 	find_undeclared_keys(g);
+	resolve_key_types(g);
 	match_patterns(g);
 }

@@ -15,6 +15,7 @@
  * and have no prefixes; they are not concerned.
  */
 #include "rules/checks.h"
+#include "model/request.h"
 #include "model/semantics.h"
 #include "util/strbuf.h"
 #include "util/utf8.h"
@@ -33,12 +34,21 @@ typedef struct bound_value {
 	bool has_params;
 } bound_value;
 
-/* A YAML number (`ge: 2026`) compared with a String key is its text. */
-static bool read_value(ddbc_arena *arena, const ddbc_node *v, bound_value *out)
+/* Condition c's value v (one of c->values) read as a template: the
+ * request's parse of a string; a YAML number (`ge: 2026`) compared with a
+ * String key is its text, parsed into arena. */
+static bool read_value(ddbc_arena *arena, const ddbc_pattern *p, const ddbc_key_cond *c,
+		       const ddbc_node *v, bound_value *out)
 {
-	size_t off;
-	if (!v || v->kind != DDBC_NODE_SCALAR || ddbc_node_is_null(v) ||
-	    ddbc_template_parse(arena, v->u.text, &out->tpl, &off))
+	size_t i = 0, off;
+	while (i < c->nvalues && c->values[i] != v)
+		i++;
+	if (!v || i == c->nvalues || v->kind != DDBC_NODE_SCALAR || ddbc_node_is_null(v))
+		return false;
+	const ddbc_req_value *rv = &p->request->cond_values[c - p->conds][i];
+	if (rv->is_template)
+		out->tpl = rv->tpl;
+	else if (v->scalar == DDBC_SCALAR_STR || ddbc_template_parse(arena, v->u.text, &out->tpl, &off))
 		return false;
 	out->node = v;
 	out->prefix_len = ddbc_template_prefix(&out->tpl, &out->prefix);
@@ -250,7 +260,7 @@ bool ddbc_pattern_has_misshapen_bound(const ddbc_pattern *p)
 			continue;
 		for (size_t v = 0; v < c->nvalues && !bad; v++) {
 			bound_value bv;
-			bad = read_value(arena, c->values[v], &bv) && shape_finding(p, c, &bv, NULL);
+			bad = read_value(arena, p, c, c->values[v], &bv) && shape_finding(p, c, &bv, NULL);
 		}
 	}
 	ddbc_arena_free(arena);
@@ -268,7 +278,7 @@ void ddbc_check_range_bound_shape(const ddbc_design *g, ddbc_diags *d)
 				continue;
 			for (size_t v = 0; v < c->nvalues; v++) {
 				bound_value bv;
-				if (read_value(arena, c->values[v], &bv))
+				if (read_value(arena, p, c, c->values[v], &bv))
 					shape_finding(p, c, &bv, d);
 			}
 		}
@@ -510,7 +520,7 @@ void ddbc_check_range_bound_prefix(const ddbc_design *g, ddbc_diags *d)
 			bool upper;
 			const ddbc_node *v = on_sort_key(p, c) ? sensitive_bound(c, &upper) : NULL;
 			bound_value bv;
-			if (v && read_value(arena, v, &bv))
+			if (v && read_value(arena, p, c, v, &bv))
 				check_bound(g, p, c, &bv, upper, d);
 		}
 		ddbc_arena_clear(arena);

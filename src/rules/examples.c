@@ -16,6 +16,7 @@
  * value shows how the key is made, and costs nothing in the items.
  */
 #include "rules/checks.h"
+#include "model/item_check.h"
 #include "model/semantics.h"
 #include "util/arena.h"
 #include "util/strbuf.h"
@@ -26,9 +27,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-/* Enum values a message lists before "...". */
-#define MAX_LISTED 10
 
 typedef struct ctx {
 	ddbc_diags *d;
@@ -75,27 +73,6 @@ static bool is_finite_number(const ddbc_node *v)
 	return *s != '.' || (s[1] >= '0' && s[1] <= '9');
 }
 
-static bool is_base64_char(char ch)
-{
-	return (ch >= 'A' && ch <= 'Z') || (ch >= 'a' && ch <= 'z') || (ch >= '0' && ch <= '9') ||
-	       ch == '+' || ch == '/';
-}
-
-/* Standard base64 with padding, as DynamoDB JSON carries binary values. */
-static bool is_base64(const char *s, size_t n)
-{
-	if (n % 4)
-		return false;
-	size_t pad = 0;
-	for (size_t i = 0; i < n; i++) {
-		if (s[i] == '=')
-			pad++;
-		else if (pad || !is_base64_char(s[i]))
-			return false;
-	}
-	return pad <= 2;
-}
-
 static const char *type_hint(ddbc_type t)
 {
 	switch (t) {
@@ -140,6 +117,40 @@ static ddbc_type element_type(ddbc_type t)
 	}
 }
 
+/* ---- the view of an example item ------------------------------------------------- */
+
+/* YAML value n of attribute a, for the checks of model/item_check.h. */
+static void yaml_value(const ddbc_node *n, const ddbc_attr *a, ddbc_value *out)
+{
+	memset(out, 0, sizeof(*out));
+	if (!n)
+		return;
+	out->source = n;
+	if (n->kind != DDBC_NODE_SCALAR) {
+		out->kind = DDBC_V_OTHER;
+		return;
+	}
+	out->kind = ddbc_node_is_number(n)	   ? DDBC_V_NUMBER
+		    : n->scalar == DDBC_SCALAR_BOOL ? DDBC_V_BOOL
+		    : n->scalar == DDBC_SCALAR_NULL ? DDBC_V_NULL
+						    : DDBC_V_STRING;
+	out->fits = scalar_fits(n, a->type);
+	out->text = n->u.text;
+	out->len = n->n;
+	ddbc_node_bool(n, &out->boolean);
+	out->is_int = ddbc_node_int(n, &out->n);
+}
+
+static void example_get(const ddbc_item_view *iv, const ddbc_attr *a, ddbc_value *out)
+{
+	yaml_value(ddbc_node_get(iv->item, a->name.s), a, out);
+}
+
+static ddbc_item_view example_view(const ctx *c, const ddbc_node *item)
+{
+	return (ddbc_item_view){ c->e, example_get, item, c->delim };
+}
+
 /* Whether two scalars are the same value: numbers by value (1 and 1.0
  * are one DynamoDB number), the rest by kind and text. */
 static bool same_scalar(const ddbc_node *a, const ddbc_node *b)
@@ -170,7 +181,7 @@ static bool check_scalar_value(const ctx *c, const ddbc_attr *a, const ddbc_node
 			 c->e->name.s, c->who, v->u.text);
 		return false;
 	}
-	if (t == DDBC_TYPE_B && !is_base64(v->u.text, v->n)) {
+	if (t == DDBC_TYPE_B && !ddbc_is_base64(v->u.text, v->n)) {
 		mismatch(c, v->loc, "'%s' is %s (%s) in '%s', but %s gives '%s', which is not "
 			 "base64; write the bytes base64-encoded", a->name.s,
 			 ddbc_type_short(a->type), ddbc_type_long(a->type), c->e->name.s, c->who,
@@ -244,12 +255,13 @@ static bool check_type(const ctx *c, const ddbc_attr *a, const ddbc_node *v)
 
 /* ---- enums ----------------------------------------------------------------------- */
 
-static bool in_enum(const ddbc_attr *a, const ddbc_node *v)
+/* Whether YAML value v of type t (a's, or its sets' elements') is one of
+ * a's enum values. */
+static bool in_enum(const ddbc_attr *a, ddbc_type t, const ddbc_node *v)
 {
-	for (size_t i = 0; i < a->nenum; i++)
-		if (same_scalar(v, a->enum_values[i]))
-			return true;
-	return false;
+	ddbc_value val;
+	yaml_value(v, a, &val);
+	return ddbc_enum_has(a, t, &val);
 }
 
 /* Whether the enum finding for a's value v was made already; notes it. */
@@ -270,15 +282,12 @@ static void report_enum(const ctx *c, const ddbc_attr *a, const ddbc_node *v)
 {
 	if (enum_told(c, a, v))
 		return;
-	strbuf list = STRBUF_INIT;
-	for (size_t i = 0; i < a->nenum && i < MAX_LISTED; i++)
-		strbuf_addf(&list, "%s%s", i ? ", " : "", a->enum_values[i]->u.text);
-	if (a->nenum > MAX_LISTED)
-		strbuf_addstr(&list, ", ...");
-	mismatch(c, v->loc, "'%s' is '%s' in %s, which is not one of its enum values (%s); "
-		 "use one of them or add it to 'enum'", a->name.s, v->u.text, c->who,
-		 strbuf_str(&list));
-	strbuf_release(&list);
+	ddbc_value val;
+	yaml_value(v, a, &val);
+	strbuf msg = STRBUF_INIT;
+	ddbc_enum_message(a, &val, &msg);
+	mismatch(c, v->loc, "%s; use one of them or add it to 'enum'", strbuf_str(&msg));
+	strbuf_release(&msg);
 }
 
 /* A scalar, or each element of a set, must be one of the enum's values. */
@@ -287,14 +296,14 @@ static void check_enum(const ctx *c, const ddbc_attr *a, const ddbc_node *v)
 	if (!a->nenum)
 		return;
 	if (v->kind == DDBC_NODE_SCALAR) {
-		if (!in_enum(a, v))
+		if (!in_enum(a, a->type, v))
 			report_enum(c, a, v);
 		return;
 	}
 	if (v->kind != DDBC_NODE_SEQ || element_type(a->type) == DDBC_TYPE_NONE)
 		return;
 	for (size_t i = 0; i < v->n; i++)
-		if (!in_enum(a, v->u.items[i]))
+		if (!in_enum(a, element_type(a->type), v->u.items[i]))
 			report_enum(c, a, v->u.items[i]);
 }
 
@@ -312,14 +321,13 @@ static void check_value(const ctx *c, const ddbc_attr *a, const ddbc_node *v)
 
 static void check_required(const ctx *c, const ddbc_node *item)
 {
+	ddbc_item_view iv = example_view(c, item);
 	for (size_t i = 0; i < c->e->nattrs; i++) {
 		const ddbc_attr *a = &c->e->attrs[i];
-		strbuf why = STRBUF_INIT;
-		if (a->name.s && !a->incomplete && !ddbc_node_get(item, a->name.s) &&
-		    ddbc_attr_required(a, &why))
-			mismatch(c, item->loc, "the example item of '%s' lacks '%s' (%s); add it",
-				 c->e->name.s, a->name.s, strbuf_str(&why));
-		strbuf_release(&why);
+		strbuf msg = STRBUF_INIT;
+		if (!a->incomplete && ddbc_item_lacks(&iv, a, &msg))
+			mismatch(c, item->loc, "%s; add it", strbuf_str(&msg));
+		strbuf_release(&msg);
 	}
 }
 
@@ -361,69 +369,6 @@ static bool check_defined(const ctx *c, const ddbc_node *item)
 
 /* ---- templates ------------------------------------------------------------------------- */
 
-/* The value of placeholder seg in an example item (the callback of
- * ddbc_template_render). YAML's 0x and 0o integers count as whole numbers,
- * rendered in decimal as DynamoDB stores them. */
-static ddbc_tvalue example_value(void *item, const ddbc_segment *seg)
-{
-	const ddbc_attr *b = seg->ref;
-	ddbc_tvalue v = { .kind = DDBC_TVALUE_UNUSABLE };
-	if (!b || (b->type != DDBC_TYPE_S && b->type != DDBC_TYPE_N))
-		return v;
-	const ddbc_node *n = ddbc_node_get(item, b->name.s);
-	if (!n) {
-		v.kind = DDBC_TVALUE_MISSING;
-		return v;
-	}
-	if (!scalar_fits(n, b->type))
-		return v;
-	v.kind = b->type == DDBC_TYPE_S ? DDBC_TVALUE_TEXT : DDBC_TVALUE_NUMBER;
-	v.text = n->u.text;
-	v.len = n->n;
-	v.is_int = b->type == DDBC_TYPE_N && ddbc_node_int(n, &v.n);
-	v.source = n;
-	return v;
-}
-
-static void report_render_problem(const ctx *c, const ddbc_attr *a, const ddbc_node *v,
-				  ddbc_render_result r, const ddbc_render_problem *p)
-{
-	if (r == DDBC_RENDER_MISSING) {
-		const ddbc_attr *gone = p->seg->ref;
-		/* A lacking placeholder that is itself required was reported as such. */
-		if (!ddbc_attr_required(gone, NULL) && !c->lacks_ok)
-			mismatch(c, v->loc, "'%s' cannot be checked against its template '%s': the "
-				 "example item lacks '%s'; add it", a->name.s, a->template.s,
-				 gone->name.s);
-	} else if (r == DDBC_RENDER_UNPADDABLE) {
-		const ddbc_node *n = p->value.source;
-		mismatch(c, n->loc, "'%s' pads this value to %u digits, but '%s' is not a "
-			 "non-negative whole number; give a value the template can pad", a->name.s,
-			 p->seg->width, n->u.text);
-	}
-}
-
-static ddbc_tvalue example_value(void *item, const ddbc_segment *seg);
-
-/* v, the value of a in an example that leaves out gone, a key part that
- * is not stored: the parts the example gives must be rendered as they
- * are, the parts it leaves out can only be held to their shape. */
-static void check_shape(const ctx *c, const ddbc_attr *a, const ddbc_node *v,
-			const ddbc_node *item, const ddbc_attr *gone)
-{
-	ddbc_lang l;
-	strbuf texts = STRBUF_INIT;
-	ddbc_lang_init(&l);
-	ddbc_attr_item_lang(a, example_value, (void *)item, &texts, &l);
-	if (!ddbc_lang_matches(&l, v->u.text, v->n, c->delim))
-		mismatch(c, v->loc, "'%s' is '%s', which its template '%s' cannot give from "
-			 "this item's values (the item leaves out '%s', a key part that is not "
-			 "stored, so that part is held to its shape); make the value and the "
-			 "template agree", a->name.s, v->u.text, a->template.s, gone->name.s);
-	ddbc_lang_release(&l);
-	strbuf_release(&texts);
-}
-
 /* Whether a placeholder of a takes from the item a value that its own
  * attribute rejects (reported as such): the template then renders from a
  * value known to be wrong. */
@@ -433,7 +378,7 @@ static bool renders_bad_value(const ddbc_attr *a, const ddbc_node *item)
 		const ddbc_attr *b = a->tpl.segs[k].ref;
 		const ddbc_node *v = b ? ddbc_node_get(item, b->name.s) : NULL;
 		if (v && b->type != DDBC_TYPE_NONE &&
-		    (!scalar_fits(v, b->type) || (b->nenum && !in_enum(b, v))))
+		    (!scalar_fits(v, b->type) || (b->nenum && !in_enum(b, b->type, v))))
 			return true;
 	}
 	return false;
@@ -450,51 +395,51 @@ static bool check_template(const ctx *c, const ddbc_attr *a, const ddbc_node *it
 	if (c->template_told[slot] || renders_bad_value(a, item))
 		return false;
 	size_t before = c->d->n;
-	strbuf want = STRBUF_INIT;
-	ddbc_render_problem p;
-	ddbc_render_result r = ddbc_template_render(&a->tpl, example_value, (void *)item, &want,
-						    &p);
-	const ddbc_attr *gone = r == DDBC_RENDER_MISSING ? p.seg->ref : NULL;
-	if (gone && !ddbc_attr_stored(gone))
-		check_shape(c, a, v, item, gone);
-	else if (r != DDBC_RENDER_OK) {
-		/* A part read with an error (a misspelt `stored: false`) may
-		 * be absent for that reason. */
-		if (!gone || !gone->incomplete)
-			report_render_problem(c, a, v, r, &p);
-	} else if (want.len != v->n || memcmp(strbuf_str(&want), v->u.text, v->n))
-		mismatch(c, v->loc, "'%s' is '%s', but its template '%s' gives '%s' from this "
-			 "item's values; make the value and the template agree", a->name.s,
-			 v->u.text, a->template.s, strbuf_str(&want));
-	strbuf_release(&want);
+	ddbc_item_view iv = example_view(c, item);
+	ddbc_value val, at;
+	yaml_value(v, a, &val);
+	strbuf msg = STRBUF_INIT;
+	const ddbc_attr *gone;
+	switch (ddbc_item_check_template(&iv, a, &val, &msg, &at, &gone)) {
+	case DDBC_TCHECK_OK:
+		break;
+	case DDBC_TCHECK_LACKS:
+		/* A lacking placeholder that is itself required was reported as
+		 * such; a part read with an error (a misspelt `stored: false`)
+		 * may be absent for that reason. */
+		if (!ddbc_attr_required(gone, NULL) && !c->lacks_ok && !gone->incomplete)
+			mismatch(c, v->loc, "%s; add it", strbuf_str(&msg));
+		break;
+	case DDBC_TCHECK_UNPADDABLE:
+		mismatch(c, ((const ddbc_node *)at.source)->loc, "%s; give a value the template "
+			 "can pad", strbuf_str(&msg));
+		break;
+	case DDBC_TCHECK_SHAPE:
+	case DDBC_TCHECK_MISMATCH:
+		mismatch(c, v->loc, "%s; make the value and the template agree", strbuf_str(&msg));
+		break;
+	}
+	strbuf_release(&msg);
 	c->template_told[slot] |= c->d->n > before;
 	return c->d->n > before;
-}
-
-/* The first attribute whose template interpolates b as a plain string, or
- * NULL (semantics.c found it). Such a placeholder stands for "any string
- * without the delimiter" (a templated b is expanded instead, delimiters
- * and all). */
-static const ddbc_attr *plain_string_use(const ddbc_attr *b)
-{
-	if (b->type != DDBC_TYPE_S || (b->has_template && !b->in_cycle))
-		return NULL;
-	return b->used_by;
 }
 
 /* key-overlap and pattern matching assume placeholder values never hold
  * the key delimiter; an example that breaks that makes their answers wrong. */
 static void check_delimiters(const ctx *c, const ddbc_node *item)
 {
+	ddbc_item_view iv = example_view(c, item);
 	for (size_t i = 0; i < item->n; i++) {
 		const ddbc_node *v = item->u.pairs[i].value;
 		const ddbc_attr *b = ddbc_entity_attr(c->e, item->u.pairs[i].key->u.text);
-		const ddbc_attr *a = b && is_str(v) ? plain_string_use(b) : NULL;
-		if (a && c->delim && *c->delim && strstr(v->u.text, c->delim))
-			mismatch(c, v->loc, "'%s' is '%s', which holds the key delimiter '%s'; "
-				 "the template of '%s' ('%s') interpolates it, and keys assume such "
-				 "values never hold the delimiter: change the value or key_delimiter",
-				 b->name.s, v->u.text, c->delim, a->name.s, a->template.s);
+		ddbc_value val;
+		strbuf msg = STRBUF_INIT;
+		if (b)
+			yaml_value(v, b, &val);
+		if (b && ddbc_item_delimiter(&iv, b, &val, &msg))
+			mismatch(c, v->loc, "%s: change the value or key_delimiter",
+				 strbuf_str(&msg));
+		strbuf_release(&msg);
 	}
 }
 

@@ -2,6 +2,7 @@
  * projection-unknown-attribute, include-key-attribute, index-unused, index-key-unknown,
  * inclusion-mismatch */
 #include "rules/checks.h"
+#include "model/request.h"
 #include "model/semantics.h"
 #include "util/strbuf.h"
 #include "util/suggest.h"
@@ -206,7 +207,7 @@ static const char *key_list(const ddbc_index *ix, strbuf *sb)
 {
 	size_t n = ix->npk + ix->nsk;
 	for (size_t i = 0; i < n; i++) {
-		const char *s = i < ix->npk ? ix->pk[i].s : ix->sk[i - ix->npk].s;
+		const char *s = ddbc_index_key(ix, i);
 		const char *sep = i == 0 ? "" : i + 1 == n ? " and " : ", ";
 		strbuf_addf(sb, "%s'%s'", sep, s);
 	}

@@ -1,5 +1,6 @@
 /* rules/keys.c - key-attribute-type, key-type-conflict, entity-missing-key, gsi-key-arity, hot-partition, ttl-type, billing */
 #include "rules/checks.h"
+#include "model/request.h"
 #include "model/semantics.h"
 #include "util/strbuf.h"
 
@@ -32,21 +33,14 @@ static const ddbc_index *first_index_keyed_by(const ddbc_table *t, const char *n
 	return NULL;
 }
 
-/* The j-th key attribute of ix: its partition attributes, then its sort
- * attributes. */
-static const ddbc_name *key_at(const ddbc_index *ix, size_t j)
-{
-	return j < ix->npk ? &ix->pk[j] : &ix->sk[j - ix->npk];
-}
-
 /* Whether the j-th key attribute of the index in slot `slot` already
  * appeared as a key attribute, in an earlier index or earlier in this one. */
 static bool seen_key(const ddbc_table *t, size_t slot, size_t j)
 {
 	const ddbc_index *ix = t->indexes[slot];
-	const char *name = key_at(ix, j)->s;
+	const char *name = ddbc_index_key(ix, j);
 	for (size_t k = 0; k < j; k++)
-		if (!strcmp(key_at(ix, k)->s, name))
+		if (!strcmp(ddbc_index_key(ix, k), name))
 			return true;
 	for (size_t s = 0; s < slot; s++)
 		if (ddbc_index_has_key(t->indexes[s], name))
@@ -122,7 +116,7 @@ void ddbc_check_key_type_conflict(const ddbc_design *g, ddbc_diags *d)
 			/* Each key attribute once, even if several indexes use it. */
 			for (size_t j = 0; j < ix->npk + ix->nsk; j++)
 				if (!seen_key(t, s, j))
-					conflicts_of(d, t, key_at(ix, j)->s);
+					conflicts_of(d, t, ddbc_index_key(ix, j));
 		}
 	}
 }

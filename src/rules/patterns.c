@@ -9,6 +9,7 @@
  * a condition can return come from semantics.c (pattern->matched).
  */
 #include "rules/checks.h"
+#include "model/request.h"
 #include "model/params.h"
 #include "model/semantics.h"
 #include "util/strbuf.h"
@@ -46,14 +47,6 @@ static const char *api_name(ddbc_operation op)
 	case DDBC_OP_SCAN: return "Scan";
 	}
 	return "?";
-}
-
-static const ddbc_key_cond *find_cond(const ddbc_pattern *p, const char *attr)
-{
-	for (size_t i = 0; i < p->nconds; i++)
-		if (p->conds[i].attr.s && !strcmp(p->conds[i].attr.s, attr))
-			return &p->conds[i];
-	return NULL;
 }
 
 /* A condition whose operator the loader could not read has no values; the
@@ -157,7 +150,7 @@ static void check_partition(const ddbc_pattern *p, finder *f)
 	const ddbc_index *ix = p->index;
 	for (size_t i = 0; i < ix->npk; i++) {
 		const char *name = ix->pk[i].s;
-		const ddbc_key_cond *c = find_cond(p, name);
+		const ddbc_key_cond *c = ddbc_pattern_cond_written(p, name);
 		if (!c)
 			unservable(f, p->key_loc, "no condition on partition key attribute '%s' of "
 				   "%s '%s'; a query must give every partition key attribute by "
@@ -195,7 +188,7 @@ static void check_sort(const ddbc_pattern *p, finder *f)
 	const char *gap = NULL;
 	const ddbc_key_cond *range = NULL;
 	for (size_t i = 0; i < ix->nsk; i++) {
-		const ddbc_key_cond *c = find_cond(p, ix->sk[i].s);
+		const ddbc_key_cond *c = ddbc_pattern_cond_written(p, ix->sk[i].s);
 		if (!c) {
 			if (!gap)
 				gap = ix->sk[i].s;
@@ -223,8 +216,8 @@ static void check_full_key(const ddbc_pattern *p, finder *f)
 	const ddbc_index *pk = &p->table->primary;
 	const char *api = api_name(p->operation);
 	for (size_t i = 0; i < pk->npk + pk->nsk; i++) {
-		const char *name = i < pk->npk ? pk->pk[i].s : pk->sk[i - pk->npk].s;
-		const ddbc_key_cond *c = find_cond(p, name);
+		const char *name = ddbc_index_key(pk, i);
+		const ddbc_key_cond *c = ddbc_pattern_cond_written(p, name);
 		if (!c)
 			unservable(f, p->operation_loc, "%s needs the full primary key by equality, "
 				   "but key attribute '%s' has no condition; add it to 'key', or use "

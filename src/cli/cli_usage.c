@@ -1,0 +1,218 @@
+/* cli_usage.c - the commands' help texts */
+#include "cli/cli_usage.h"
+#include "util/strbuf.h"
+
+#include <stdbool.h>
+#include <string.h>
+
+#include "config.h"
+
+const char ddbc_usage_main[] =
+	"usage: ddbc COMMAND [OPTIONS] FILE...\n"
+	"\n"
+	"ddbc checks DynamoDB table designs written in YAML and compiles them.\n"
+	"\n"
+	"commands:\n"
+	"  lint         check designs; nothing written\n"
+	"  doc          write the design's documentation (Markdown or HTML)\n"
+	"  header       write a C header of key builders and name constants\n"
+	"  export       write CreateTable requests, the model or query requests as JSON\n"
+	"  check-items  validate items (a scan or an export) against the design\n"
+	"  diff         what a change of a design does to deployed tables and items\n"
+	"  import       write a design from a Workbench model, a CloudFormation\n"
+	"               template, described tables or an MCP server schema\n"
+	"  explain      list the rules, or show one rule's page\n"
+	"\n"
+	"options:\n"
+	"  -h, --help     show this help ('ddbc COMMAND --help' for a command)\n"
+	"      --version  show the version\n"
+	"\n"
+	"Every command checks the design first and writes nothing when it has an error.\n"
+	"exit status: 0 success, 1 errors found (or warnings with --werror, or items\n"
+	"that failed), 2 usage error, unreadable file or a file that is no design\n";
+
+#define COMMON_HELP \
+	"      --color WHEN        colour the findings: auto (default: on a terminal,\n" \
+	"                          unless NO_COLOR is set), always or never\n"       \
+	"      --rule RULE=SEV     set a rule's severity: off, note, warning or error\n" \
+	"                          (repeatable; wins over the design's lint.rules)\n"  \
+	"      --werror            treat warnings as errors\n"                          \
+	"      --show-suppressed   also print the findings that ddbc-ignore comments\n" \
+	"                          suppress, marked (they never count)\n"             \
+	"  -h, --help              show this help\n"
+
+#define OUTPUT_HELP \
+	"  -o, --output FILE       write to FILE (atomically) instead of standard output\n"
+
+const char ddbc_usage_lint[] =
+	"usage: ddbc lint [OPTIONS] FILE...\n"
+	"\n"
+	"Checks each design and prints every finding, sorted by position.\n"
+	"\n"
+	"options:\n"
+	"      --format FMT        text (default), json, sarif or github\n"
+	"      --list-formats      list the formats and what each writes\n"
+	COMMON_HELP;
+
+const char ddbc_usage_doc[] =
+	"usage: ddbc doc [OPTIONS] FILE\n"
+	"\n"
+	"Writes the design's documentation: a diagram, per table its keys, indexes,\n"
+	"index map and item views, per entity its attribute table and examples, and\n"
+	"the access patterns with their requests and the items they return.\n"
+	"\n"
+	"options:\n"
+	"      --format FMT        @FORMATS@\n"
+	"      --list-formats      list the formats and what each writes\n"
+	"  -o, --output DIR/      html: index.html and one page per table in DIR\n"
+	"      --check DOC         exit 1 if DOC is not what this command writes now\n"
+	"                          (the format follows DOC's .html or .md name)\n"
+	"      --lang LANG         en (default) or ja: the language of the labels\n"
+	"      --template DIR      a folder with page.html and style.css for html\n"
+	"                          (default: the folder named by the environment\n"
+	"                          variable DDBC_TEMPLATE_DIR, else the built-in)\n"
+	OUTPUT_HELP COMMON_HELP;
+
+const char ddbc_usage_header[] =
+	"usage: ddbc header [OPTIONS] FILE\n"
+	"\n"
+	"Writes a C header with a builder for every key template and constants for\n"
+	"table, index and attribute names.\n"
+	"\n"
+	"options:\n"
+	"      --prefix ID         the prefix of every name (default: from the design\n"
+	"                          name)\n"
+	OUTPUT_HELP COMMON_HELP;
+
+const char ddbc_usage_export[] =
+	"usage: ddbc export [OPTIONS] FILE\n"
+	"\n"
+	"Writes JSON: CreateTable requests, the normalized model, one request per\n"
+	"access pattern, a CloudFormation template or Terraform JSON (*.tf.json)\n"
+	"that create the tables, or a NoSQL Workbench data model.\n"
+	"\n"
+	"options:\n"
+	"      --format FMT        @FORMATS@\n"
+	"      --list-formats      list the formats and what each writes\n"
+	"      --param NAME=VALUE  a value for a query parameter (repeatable)\n"
+	OUTPUT_HELP COMMON_HELP;
+
+const char ddbc_usage_items[] =
+	"usage: ddbc check-items [OPTIONS] FILE ITEMS...\n"
+	"       ddbc check-items --merge --format json RESULT.json...\n"
+	"\n"
+	"Validates items against the design. ITEMS is a JSON array, JSON lines, a\n"
+	"scan result ({\"Items\": [...]}), DynamoDB export lines ({\"Item\": {...}}), a\n"
+	"BatchWriteItem request file ({\"Table\": [{\"PutRequest\": ...}]}), any of\n"
+	"them gzip-compressed, or the folder of a DynamoDB export to S3; \"-\" reads\n"
+	"standard input. Prints one line per finding, then 'N items: N ok, N failed,\n"
+	"N unmatched' and the findings by kind. The shapes, the matching of items to\n"
+	"entities and the JSON output are described in check-items.md, installed in\n"
+	DDBC_DOCDIR ".\n"
+	"\n"
+	"options:\n"
+	"      --format FMT        text (default) or json\n"
+	"      --list-formats      list the formats and what each writes\n"
+	"  -j, --jobs N            check N files at once (the output is the same)\n"
+	"      --max-findings N    write at most N findings (all are counted)\n"
+	"      --rule KIND=SEV     off, note, warning or error for a kind of item\n"
+	"                          finding (ddbc explain lists them) or a rule\n"
+	"      --merge             add up --format json results of separate runs\n"
+	OUTPUT_HELP COMMON_HELP;
+
+const char ddbc_usage_diff[] =
+	"usage: ddbc diff [OPTIONS] OLD NEW\n"
+	"       ddbc diff [OPTIONS] --against REV FILE...\n"
+	"       ddbc diff [OPTIONS] --from describe-table LIVE.json... NEW\n"
+	"\n"
+	"Reports each change from OLD to NEW as a finding of its change class:\n"
+	"errors break deployed tables or stored items, warnings need a plan, notes\n"
+	"are safe. With --against, OLD is FILE as git holds it at revision REV\n"
+	"(a FILE added since REV has nothing to compare and passes). With --from,\n"
+	"OLD is the deployed tables as 'aws dynamodb describe-table' gave them:\n"
+	"only what they hold (keys, indexes, billing) is compared.\n"
+	"Both designs are checked first; an error in NEW stops the diff.\n"
+	"\n"
+	"options:\n"
+	"      --against REV       compare FILE with FILE at git revision REV\n"
+	"      --from describe-table  OLD is the described live tables (drift)\n"
+	"      --all               also report description and format changes\n"
+	"      --format FMT        text (default), json, sarif, github, or plan: the\n"
+	"                          deployment steps as JSON (findings go to stderr)\n"
+	"      --list-formats      list the formats and what each writes\n"
+	OUTPUT_HELP COMMON_HELP;
+
+const char ddbc_usage_import[] =
+	"usage: ddbc import --from SOURCE [OPTIONS] FILE...\n"
+	"\n"
+	"Writes a design from other descriptions of the tables: a NoSQL Workbench\n"
+	"data model (workbench), a CloudFormation or SAM template in YAML or JSON\n"
+	"(cloudformation), the output of 'aws dynamodb describe-table', one file per\n"
+	"table (describe-table), or the schema.json of the DynamoDB MCP server (mcp).\n"
+	"Key templates that only sample items show are recovered where every sample\n"
+	"agrees and marked by a comment.\n"
+	"\n"
+	"options:\n"
+	"      --from SOURCE       @SOURCES@\n"
+	"      --list-sources      list the sources and what each reads\n"
+	"      --param NAME=VALUE  a template parameter's value (repeatable)\n"
+	OUTPUT_HELP
+	"  -h, --help              show this help\n";
+
+const char ddbc_usage_explain[] =
+	"usage: ddbc explain [RULE]\n"
+	"\n"
+	"Without RULE, lists every rule with its default severity and summary, then\n"
+	"the kinds of check-items findings. With RULE (or KIND), prints its page: what\n"
+	"it checks, why, a failing and a passing example.\n"
+	"The pages are part of ddbc; the environment variable DDBC_RULES_DIR names\n"
+	"a folder to read them from instead.\n"
+	"\n"
+	"options:\n"
+	"  -h, --help              show this help\n";
+
+/* Appends words, wrapped at 80 columns after the option column. */
+static void put_words(strbuf *out, ddbc_words w, const char *note, size_t *col)
+{
+	strbuf all = STRBUF_INIT;
+	ddbc_words_join(&all, w, note);
+	const char *s = strbuf_str(&all);
+	while (*s) {
+		size_t len = strcspn(s, " ");
+		if (*col + len > 79) {
+			/* the trailing blank before the break goes */
+			if (out->len && out->buf[out->len - 1] == ' ')
+				out->buf[--out->len] = '\0';
+			strbuf_addstr(out, "\n                          ");
+			*col = 26;
+		}
+		strbuf_add(out, s, len);
+		*col += len;
+		s += len;
+		if (*s == ' ') {
+			strbuf_addch(out, ' ');
+			(*col)++;
+			s++;
+		}
+	}
+	strbuf_release(&all);
+}
+
+void ddbc_usage_print(FILE *out, const char *usage, ddbc_words formats, ddbc_words sources)
+{
+	strbuf sb = STRBUF_INIT;
+	size_t col = 0;
+	for (const char *s = usage; *s;) {
+		bool f = !strncmp(s, "@FORMATS@", 9), src = !strncmp(s, "@SOURCES@", 9);
+		if ((f && formats.rows) || (src && sources.rows)) {
+			put_words(&sb, f ? formats : sources, f ? " (default)" : NULL, &col);
+			s += 9;
+			continue;
+		}
+		strbuf_addch(&sb, *s);
+		col = *s == '\n' ? 0 : col + 1;
+		s++;
+	}
+	fputs(strbuf_str(&sb), out);
+	strbuf_release(&sb);
+}
