@@ -738,13 +738,12 @@ char *ddbc_query_projection(const ddbc_design *g, const ddbc_pattern *p, json_t 
 {
 	ddbc_diags quiet;
 	ddbc_diags_init(&quiet);
-	request r = { g, p, NULL, &quiet, ddbc_arena_new(), names, json_object(), json_object(),
-		      json_object(), NULL, NULL, 0, 0, false, false };
+	request r = request_new(g, p, NULL, &quiet);
+	/* The caller's names, so the projection's join the key condition's. */
+	json_decref(r.names);
+	r.names = json_incref(names);
 	char *expr = projection(&r);
-	json_decref(r.values);
-	json_decref(r.reported);
-	json_decref(r.checked);
-	ddbc_arena_free(r.arena);
+	request_release(&r);
 	ddbc_diags_release(&quiet);
 	return expr;
 }
