@@ -265,7 +265,7 @@ typedef struct ddbc_key_cond {
 	/* derived by semantics.c, once per condition */
 	bool on_key;             /* attr is a key attribute of the pattern's index */
 	bool has_lang;           /* eq and begins_with: lang is what the value allows */
-	ddbc_lang lang;          /* runs in the design's arena */
+	const ddbc_lang *lang;   /* in the design's arena, when has_lang; else NULL */
 	ddbc_bound bounds[2];    /* lt..between: lower and upper, when has_bound[] */
 	bool has_bound[2];
 } ddbc_key_cond;

@@ -514,8 +514,11 @@ static bool bound_of(const parsing *ps, const ddbc_req_value *v, ddbc_bound *b, 
 	if (!value_template(ps, v, &t))
 		return false;
 	const char *prefix;
-	b->len = ddbc_template_prefix(&t, &prefix);
-	b->text = ddbc_arena_strndup(ps->arena, prefix, b->len);
+	size_t len = ddbc_template_prefix(&t, &prefix);
+	if (len > UINT32_MAX)
+		return false;
+	b->len = (uint32_t)len;
+	b->text = ddbc_arena_strndup(ps->arena, prefix, len);
 	b->open = !ddbc_template_is_constant(&t);
 	b->inclusive = inclusive || b->open;
 	return true;
@@ -560,12 +563,20 @@ static void derive_cond(const parsing *ps, const ddbc_pattern *p, ddbc_key_cond 
 	if (!c->attr.s || !c->nvalues)
 		return;
 	if (c->op == DDBC_COND_EQ || c->op == DDBC_COND_BEGINS_WITH) {
-		ddbc_lang_init(&c->lang);
+		ddbc_lang l;
+		ddbc_lang_init(&l);
 		c->has_lang = c->nvalues == 1 &&
-			      value_lang(ps, &values[0], cond_key_type(p, c), &c->lang);
+			      value_lang(ps, &values[0], cond_key_type(p, c), &l);
 		if (c->has_lang && c->op == DDBC_COND_BEGINS_WITH)
-			ddbc_lang_class(&c->lang, DDBC_CLASS_ANY, 0);
-		lang_to_arena(ps->arena, &c->lang, true);
+			ddbc_lang_class(&l, DDBC_CLASS_ANY, 0);
+		if (c->has_lang) {
+			ddbc_lang *kept = ddbc_arena_alloc(ps->arena, sizeof(*kept));
+			*kept = l;
+			lang_to_arena(ps->arena, kept, true);
+			c->lang = kept;
+		} else {
+			ddbc_lang_release(&l);
+		}
 		return;
 	}
 	derive_bounds(ps, c, values);
@@ -589,7 +600,7 @@ bool ddbc_cond_matches(const ddbc_design *g, const ddbc_key_cond *c, const ddbc_
 	}
 	bool r = true;
 	if (c->has_lang)
-		r = ddbc_lang_intersects(la, &c->lang, g->key_delimiter);
+		r = ddbc_lang_intersects(la, c->lang, g->key_delimiter);
 	else if ((c->has_bound[0] || c->has_bound[1]) && a->type == DDBC_TYPE_S)
 		r = ddbc_lang_in_range(la, c->has_bound[0] ? &c->bounds[0] : NULL,
 				       c->has_bound[1] ? &c->bounds[1] : NULL, g->key_delimiter);
@@ -730,7 +741,7 @@ static void match_pattern(ddbc_design *g, ddbc_pattern *p, prefix_index *indexes
 		if (!pi->items)
 			build_prefix_index(t, p->index, pi);
 		const char *P;
-		size_t plen = lang_prefix(&eq->lang, &P);
+		size_t plen = lang_prefix(eq->lang, &P);
 		n = candidates(pi, P, plen, pos);
 	} else {
 		for (size_t i = 0; i < t->nentities; i++)

@@ -147,9 +147,11 @@ bool ddbc_lang_matches(const ddbc_lang *l, const char *s, size_t len, const char
  * bytes as DynamoDB compares S keys. A NULL bound is no bound. A bound
  * marked open (an upper bound that holds parameters, of which only the
  * literal prefix is known) also admits every string that starts with it. */
+/* Two per range condition: 16 bytes each (a bound is a key value, at most
+ * 2,048 bytes). */
 typedef struct ddbc_bound {
 	const char *text;
-	size_t len;
+	uint32_t len;
 	bool inclusive;
 	bool open;
 } ddbc_bound;
