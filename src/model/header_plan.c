@@ -255,11 +255,11 @@ static const char *entity_ident(planner *p, const ddbc_entity *e)
 static const char *attr_ident(planner *p, const ddbc_hentity *he, const ddbc_attr *a)
 {
 	ddbc_arena *arena = p->plan->scratch;
-	if (a->c_name.s) {
+	if (a->c_name) {
 		strbuf whose = STRBUF_INIT;
 		strbuf_addf(&whose, "attribute '%s' of entity '%s'", a->name.s,
 			    he->entity->name.s);
-		const char *id = c_name_ident(arena, p->d, a->c_name, strbuf_str(&whose));
+		const char *id = c_name_ident(arena, p->d, *a->c_name, strbuf_str(&whose));
 		strbuf_release(&whose);
 		return id;
 	}

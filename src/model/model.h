@@ -175,7 +175,8 @@ typedef struct ddbc_attr {
 	const char *description;
 	const char *format;
 	ddbc_name template;      /* s is NULL without a template */
-	ddbc_name c_name;        /* the header's name for it; s is NULL without one */
+	const ddbc_name *c_name; /* the header's name for it; NULL without one (few
+				  * attributes have one: a pointer, not 16 bytes each) */
 	ddbc_node **enum_values;
 	ddbc_node *example;
 	ddbc_index_decl *indexes; /* the readable entries, then those whose role is not */
