@@ -523,9 +523,9 @@ START_TEST(test_example_value_never_exported)
 	ck_assert_int_eq(p.status, 1);
 	ck_assert_uint_eq(p.out_len, 0);
 	ck_assert_msg(tu_contains(p.err, p.err_len,
-				  "ddbc: access pattern 'top-scores' puts parameter 'min_score' in key "
-				  "attribute 'score' (a Number), but its value 'high' (" PARAM_BAD
-				  ":27:42) is not a number; pass --param min_score=VALUE"),
+				  PARAM_BAD ":27:42: error: access pattern 'top-scores' puts parameter "
+				  "'min_score' in key attribute 'score' (a Number), but its value 'high' "
+				  "is not a number; pass --param min_score=VALUE [param-value]"),
 		      "%s", p.err);
 	tu_proc_free(&p);
 	/* The command line's value replaces it. */
@@ -556,9 +556,9 @@ START_TEST(test_number_constant_never_exported)
 	ck_assert_int_eq(p.status, 1);
 	ck_assert_uint_eq(p.out_len, 0);
 	ck_assert_msg(tu_contains(p.err, p.err_len,
-				  "ddbc: access pattern 'top-scores' compares Number key 'score' with "
-				  "'abc' (tests/fixtures/export/number-constant.ddb.yaml:28:20), which "
-				  "is not a number"),
+				  "tests/fixtures/export/number-constant.ddb.yaml:28:20: error: access "
+				  "pattern 'top-scores' compares Number key 'score' with 'abc', which is "
+				  "not a number; write a number [pattern-operator-type]"),
 		      "%s", p.err);
 	tu_proc_free(&p);
 }

@@ -11,10 +11,12 @@
 #include "cli/cli_explain.h"
 #include "cli/cli_usage.h"
 #include "cli/cli_words.h"
+#include "model/header_plan.h"
 #include "rules/check.h"
 #include "emit/emit.h"
 #include "items/items.h"
 #include "import/import.h"
+#include "util/error.h"
 #include "util/output.h"
 #include "util/source.h"
 #include "util/strbuf.h"
@@ -133,37 +135,44 @@ static int add_param(const char *cmd, struct opts *o, char *arg)
 	return 0;
 }
 
-/* Takes --rule KIND=SEV for a kind of check-items finding; returns 1 when
- * arg names no such kind. */
-static int take_item_rule(const struct command *cmd, struct opts *o, const char *arg)
+/* Whether arg (KIND=SEV) names a kind of check-items finding. */
+static bool names_item_kind(const char *arg)
 {
 	const char *eq = strchr(arg, '=');
 	char *id = xstrndup(arg, eq ? (size_t)(eq - arg) : strlen(arg));
 	ddbc_item_kind k;
-	int found = ddbc_item_kind_find(id, &k);
+	bool found = ddbc_item_kind_find(id, &k) == 0;
 	free(id);
-	if (found < 0)
-		return 1;
+	return found;
+}
+
+/* Takes --rule KIND=SEV for a kind of check-items finding. */
+static cli_step take_item_rule(const struct command *cmd, struct opts *o, const char *arg)
+{
+	const char *eq = strchr(arg, '=');
+	char *id = xstrndup(arg, eq ? (size_t)(eq - arg) : strlen(arg));
+	ddbc_item_kind k;
+	ddbc_item_kind_find(id, &k);
+	free(id);
 	ddbc_severity sev;
 	if (!(cmd->options & OPT_ITEMS)) {
 		usage_error(cmd->name, "'%s' is a kind of check-items finding, not a rule of "
 			    "the design", arg);
-		return -1;
+		return CLI_USAGE_ERROR;
 	}
 	if (!eq || ddbc_severity_parse(eq + 1, &sev) < 0) {
 		usage_error(cmd->name, "expected --rule KIND=off|note|warning|error, got '%s'", arg);
-		return -1;
+		return CLI_USAGE_ERROR;
 	}
 	o->items.sev[k] = sev;
-	return 0;
+	return CLI_GO_ON;
 }
 
 /* Takes --rule RULE=SEV (or KIND=SEV). */
 static cli_step take_rule(const struct command *cmd, struct opts *o, const char *arg)
 {
-	int item = take_item_rule(cmd, o, arg);
-	if (item <= 0)
-		return item < 0 ? CLI_USAGE_ERROR : CLI_GO_ON;
+	if (names_item_kind(arg))
+		return take_item_rule(cmd, o, arg);
 	strbuf err = STRBUF_INIT;
 	cli_step step = CLI_GO_ON;
 	if (ddbc_settings_parse(&o->settings, arg, &err) < 0) {
@@ -462,13 +471,13 @@ static int open_unit(struct unit *u, struct opts *o, exit_status *status)
 	*status = EXIT_USAGE;
 	const char *path = o->files[0];
 	if (o->output && ddbc_same_file(o->output, path)) {
-		fprintf(stderr, "ddbc: refusing to write the output over the input '%s'\n", path);
+		ddbc_error("refusing to write the output over the input '%s'", path);
 		return -1;
 	}
 	u->src = ddbc_source_read(path);
 	if (!u->src) {
 		u->why = strerror(errno);
-		fprintf(stderr, "ddbc: cannot read '%s': %s\n", path, u->why);
+		ddbc_error("cannot read '%s': %s", path, u->why);
 		return -1;
 	}
 	u->design = ddbc_check(u->src, &u->d, &o->settings);
@@ -544,6 +553,10 @@ static ddbc_emit_result emit_header(FILE *out, struct unit *u, struct opts *o)
 static ddbc_emit_result emit_export(FILE *out, struct unit *u, struct opts *o)
 {
 	ddbc_export_opts x = { o->params, o->nparams };
+	/* A value the queries export will not send is an error whatever the
+	 * rule's setting: the request cannot be written with it. */
+	o->settings.sev[DDBC_RULE_PARAM_VALUE] = DDBC_SEV_ERROR;
+	o->settings.sev[DDBC_RULE_PATTERN_OPERATOR_TYPE] = DDBC_SEV_ERROR;
 	return ddbc_export_formats[o->format_row].fn(out, u->design, &x, &u->d);
 }
 
@@ -615,7 +628,9 @@ static exit_status check_doc(struct opts *o)
 		return EXIT_USAGE;
 	}
 	if (!o->format_given && (ends_with(o->check, ".html") || ends_with(o->check, ".htm")))
-		o->format = "html";
+		for (size_t i = 0; ddbc_doc_formats[i].name; i++)
+			if (!strcmp(ddbc_doc_formats[i].name, "html"))
+				o->format = ddbc_doc_formats[o->format_row = i].name;
 	struct unit u;
 	exit_status status;
 	if (open_unit(&u, o, &status) < 0) {
@@ -657,6 +672,11 @@ static exit_status run_doc(struct opts *o)
  * --prefix is given. */
 static exit_status run_header(struct opts *o)
 {
+	if (o->prefix && !ddbc_header_prefix_usable(o->prefix)) {
+		usage_error("header", "--prefix '%s' is not a usable C identifier; write a letter, "
+			    "then letters, digits and single '_' (e.g. --prefix SR)", o->prefix);
+		return EXIT_USAGE;
+	}
 	o->settings.sev[DDBC_RULE_HEADER_NAME] = DDBC_SEV_OFF;
 	return compile(o, emit_header);
 }

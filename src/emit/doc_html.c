@@ -12,7 +12,7 @@
  */
 #include "emit/doc_diagram.h"
 #include "emit/doc_escape.h"
-#include "emit/doc_write.h"
+#include "emit/doc_render.h"
 
 #include <string.h>
 
@@ -276,7 +276,11 @@ static void link_end(ddbc_doc_out *o, const char *id)
 }
 
 const ddbc_doc_backend ddbc_doc_html = {
-	heading, heading_end, para, para_end, nav, nav_end, item, list_end,
-	table, row, item_row, cell, cell_end, row_end, table_end, code_block, description,
-	span, strong, link, link_end, swatch, fold, fold_end, diagram,
+	.heading = heading, .heading_end = heading_end, .para = para, .para_end = para_end,
+	.nav = nav, .nav_end = nav_end, .item = item, .list_end = list_end, .table = table,
+	.row = row, .item_row = item_row, .cell = cell, .cell_end = cell_end,
+	.row_end = row_end, .table_end = table_end, .code_block = code_block,
+	.description = description, .span = span, .strong = strong, .link = link,
+	.link_end = link_end, .swatch = swatch, .fold = fold, .fold_end = fold_end,
+	.diagram = diagram,
 };

@@ -6,6 +6,7 @@
  * script and loads nothing but https and data images.
  */
 #include "emit/emit_md.h"
+#include "util/error.h"
 #include "util/output.h"
 #include "util/embedded.h"
 #include "util/source.h"
@@ -81,14 +82,14 @@ static ddbc_source *read_template(const char *dir, const char *name)
 		/* The build embeds both files: a miss is a broken build. */
 		src = f ? ddbc_source_from_memory(path.buf, f->data, f->len) : NULL;
 		if (!src)
-			fprintf(stderr, "ddbc: this build lacks the template '%s'\n", name);
+			ddbc_error("this build lacks the template '%s'", name);
 	} else {
 		strbuf_addf(&path, "%s/%s", dir, name);
 		src = ddbc_source_read(path.buf);
 		if (!src)
-			fprintf(stderr, "ddbc: cannot read template '%s': %s (--template "
-					"and DDBC_TEMPLATE_DIR name a folder holding page.html "
-					"and style.css)\n", path.buf, strerror(errno));
+			ddbc_error("cannot read template '%s': %s (--template and "
+				   "DDBC_TEMPLATE_DIR name a folder holding page.html and "
+				   "style.css)", path.buf, strerror(errno));
 	}
 	strbuf_release(&path);
 	return src;

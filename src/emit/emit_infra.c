@@ -7,6 +7,7 @@
  * create the same tables.
  */
 #include "emit/emit.h"
+#include "util/error.h"
 #include "emit/emit_json.h"
 #include "util/strbuf.h"
 
@@ -166,9 +167,8 @@ static json_t *tf_table(const ddbc_table *t)
 							"enabled", 1));
 	json_decref(req);
 	if (rc < 0) {
-		fprintf(stderr, "ddbc export: table '%s' has an index keyed by several "
-			"attributes, which aws_dynamodb_table's hash_key and range_key cannot "
-			"express\n", t->name.s);
+		ddbc_error("table '%s' has an index keyed by several attributes, which "
+			   "aws_dynamodb_table's hash_key and range_key cannot express", t->name.s);
 		json_decref(r);
 		return NULL;
 	}

@@ -29,6 +29,7 @@
  * line), and a value from the design that does not fit is not exported.
  */
 #include "emit/emit.h"
+#include "util/error.h"
 #include "model/request.h"
 #include "emit/emit_json.h"
 #include "model/expr_names.h"
@@ -245,9 +246,9 @@ static json_t *key_value(request *r, const ddbc_req_cond *c, size_t i)
 	 * is; a Number key must still get a number, never {"N": "abc"}. */
 	if (type == DDBC_TYPE_N && !strpbrk(n->u.text, "{}") &&
 	    !ddbc_number_text(strbuf_str(&sb), sb.len)) {
-		fprintf(stderr, "ddbc: access pattern '%s' compares Number key '%s' with '%s' "
-			"(%s:%u:%u), which is not a number; write a number\n", r->p->id.s,
-			c->attr, strbuf_str(&sb), r->g->src->name, n->loc.line, n->loc.column);
+		ddbc_diag_add(r->d, DDBC_RULE_PATTERN_OPERATOR_TYPE, n->loc,
+			      "access pattern '%s' compares Number key '%s' with '%s', which is "
+			      "not a number; write a number", r->p->id.s, c->attr, strbuf_str(&sb));
 		r->failed = true;
 	}
 	json_t *v = ddbc_json_key_value(strbuf_str(&sb), sb.len, type);
@@ -659,10 +660,10 @@ static void check_use(void *ctx, const ddbc_param_use *use)
 	    !ddbc_param_fits(r->g, use, strbuf_str(&val), val.len, &why)) {
 		json_object_set_new(r->checked, name, json_true());
 		ddbc_param_place_text(use, &where);
-		fprintf(stderr, "ddbc: access pattern '%s' puts parameter '%s' in %s, but its value "
-			"'%s' (%s:%u:%u) %s; pass --param %s=VALUE\n", r->p->id.s, name, where.buf,
-			strbuf_str(&val), r->g->src->name, node->loc.line, node->loc.column,
-			why.buf, name);
+		ddbc_diag_add(r->d, DDBC_RULE_PARAM_VALUE, node->loc,
+			      "access pattern '%s' puts parameter '%s' in %s, but its value '%s' %s; "
+			      "pass --param %s=VALUE", r->p->id.s, name, where.buf, strbuf_str(&val),
+			      why.buf, name);
 		r->failed = true;
 	}
 	strbuf_release(&val);
@@ -778,9 +779,9 @@ static void check_cli_use(void *ctx, const ddbc_param_use *use)
 	    !ddbc_param_fits(c->g, use, value, strlen(value), &why)) {
 		json_object_set_new(c->reported, name, json_true());
 		ddbc_param_place_text(use, &where);
-		fprintf(stderr, "ddbc: --param %s=%s: the value %s; access pattern '%s' puts it in "
-			"%s (%s:%u:%u)\n", name, value, why.buf, c->p->id.s, where.buf,
-			c->g->src->name, use->loc.line, use->loc.column);
+		ddbc_error("--param %s=%s: the value %s; access pattern '%s' puts it in %s "
+			   "(%s:%u:%u)", name, value, why.buf, c->p->id.s, where.buf,
+			   c->g->src->name, use->loc.line, use->loc.column);
 		c->failed = true;
 	}
 	strbuf_release(&why);
@@ -795,8 +796,7 @@ static bool params_valid(const ddbc_design *g, const ddbc_export_opts *o)
 {
 	for (size_t i = 0; o && i < o->nparams; i++) {
 		if (!utf8(o->params[i].name) || !utf8(o->params[i].value)) {
-			fprintf(stderr, "ddbc: --param '%s': not valid UTF-8 text\n",
-				o->params[i].name);
+			ddbc_error("--param '%s': not valid UTF-8 text", o->params[i].name);
 			return false;
 		}
 	}

@@ -10,6 +10,7 @@
  * either is refused, saying which.
  */
 #include "emit/emit.h"
+#include "util/error.h"
 #include "emit/emit_json.h"
 #include "model/semantics.h"
 
@@ -143,8 +144,8 @@ static bool fits(const ddbc_table *t)
 		if (t->gsi[i].npk > 1 || t->gsi[i].nsk > 1)
 			why = "a key of several attributes", ix = t->gsi[i].name.s;
 	if (why)
-		fprintf(stderr, "ddbc export: table '%s' has %s ('%s'), which a NoSQL Workbench "
-			"model cannot hold\n", t->name.s, why, ix);
+		ddbc_error("table '%s' has %s ('%s'), which a NoSQL Workbench model cannot hold",
+			   t->name.s, why, ix);
 	return !why;
 }
 

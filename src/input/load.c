@@ -15,6 +15,7 @@
  */
 #include "input/compose.h"
 #include "input/load.h"
+#include "input/load_int.h"
 #include "input/suppress.h"
 #include "util/strbuf.h"
 #include "util/strset.h"
@@ -28,262 +29,25 @@
 #include <string.h>
 
 /* A section's entries as they arrive, before the design's array is made. */
-typedef struct entries {
-	void *items;
-	size_t n, cap;
-} entries;
-
-typedef struct loader {
-	ddbc_design *design;
-	ddbc_arena *arena;
-	ddbc_diags *d;
-	/* Attribute names, descriptions and formats recur in entity after
-	 * entity: each is stored once. */
-	ddbc_strset attr_words;
-	entries tables, entities, patterns;
-	/* Entities and patterns without a `table:`, checked once the number
-	 * of tables is known (a file may list entities before tables). */
-	entries untabled_entities, untabled_patterns;
-	/* The attributes of the entity being read, as they stream in; the
-	 * array becomes the entity's (ddbc_arena_resize: no copy). */
-	ddbc_attr *attrs;
-	size_t nattrs, attrs_cap;
-	/* What check_known last suggested for unknown fields of hinted: a
-	 * missing required field among them is that typo, reported once. */
-	const ddbc_node *hinted;
-	const char *hints[16];
-	size_t nhints;
-} loader;
-
-#define countof(a) (sizeof(a) / sizeof((a)[0]))
-
-/* ---- generic field checks ------------------------------------------------ */
-
-static void schema(loader *L, ddbc_loc loc, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
-
-/* The message grows to any length: a long bad value keeps its hint. */
-static void schema(loader *L, ddbc_loc loc, const char *fmt, ...)
-{
-	va_list ap;
-	va_start(ap, fmt);
-	ddbc_diag_vadd(L->d, DDBC_RULE_SCHEMA, loc, fmt, ap);
-	va_end(ap);
-}
-
-/* Reports every key of map that is not in known, with a suggestion;
- * returns how many there are. */
-static size_t check_known(loader *L, const ddbc_node *map, const char *what,
-			  const char *const *known, size_t n)
-{
-	size_t unknown = 0;
-	L->hinted = map;
-	L->nhints = 0;
-	for (size_t i = 0; i < map->n; i++) {
-		const ddbc_node *key = map->u.pairs[i].key;
-		bool found = false;
-		for (size_t k = 0; k < n && !found; k++)
-			found = !strcmp(key->u.text, known[k]);
-		if (found)
-			continue;
-		unknown++;
-		const char *hint = ddbc_suggest(key->u.text, known, n);
-		if (hint && L->nhints < countof(L->hints))
-			L->hints[L->nhints++] = hint;
-		if (hint)
-			schema(L, key->loc, "unknown field '%s' in %s; did you mean '%s'?",
-			       key->u.text, what, hint);
-		else
-			schema(L, key->loc, "unknown field '%s' in %s", key->u.text, what);
-	}
-	return unknown;
-}
-
-/* Whether check_known told of map that an unknown field may be key. */
-static bool suggested(const loader *L, const ddbc_node *map, const char *key)
-{
-	for (size_t i = 0; L->hinted == map && i < L->nhints; i++)
-		if (!strcmp(L->hints[i], key))
-			return true;
-	return false;
-}
-
-/* The value of a required field; reports it missing, unless an unknown
- * field of map is its misspelling, already reported with its fix. */
-static const ddbc_node *require(loader *L, const ddbc_node *map, const char *key,
-				const char *what)
-{
-	const ddbc_node *v = ddbc_node_get(map, key);
-	if (!v && !suggested(L, map, key))
-		schema(L, map->loc, "missing required field '%s' in %s", key, what);
-	return v;
-}
-
-static bool expect_kind(loader *L, const ddbc_node *node, ddbc_node_kind kind,
-			const char *field)
-{
-	static const char *const kinds[] = { "a scalar", "a sequence", "a mapping" };
-	if (node->kind == kind)
-		return true;
-	schema(L, node->loc, "'%s' must be %s, not %s", field, kinds[kind],
-	       ddbc_node_describe(node));
-	return false;
-}
-
-/* A name or other plain text: any non-null scalar. */
-static bool text_node(loader *L, const ddbc_node *node, const char *field)
-{
-	if (!expect_kind(L, node, DDBC_NODE_SCALAR, field))
-		return false;
-	if (node->scalar == DDBC_SCALAR_NULL || node->n == 0) {
-		schema(L, node->loc, "'%s' must not be empty", field);
-		return false;
-	}
-	return true;
-}
-
-/* The loader reads each section entry while the composer holds it, and
- * the entry's nodes are gone after that: what the model keeps is copied
- * into the design's arena, by name_of, word_of and keep. */
-static ddbc_name name_of(loader *L, const ddbc_node *node)
-{
-	ddbc_name n = { ddbc_arena_strndup(L->arena, node->u.text, node->n), node->loc };
-	return n;
-}
-
-/* name_of for the words of an attribute: one copy of each in the arena. */
-static ddbc_name word_of(loader *L, const ddbc_node *node)
-{
-	const char *s = ddbc_strset_get(&L->attr_words, node->u.text, node->n);
-	if (!s) {
-		s = ddbc_arena_strndup(L->arena, node->u.text, node->n);
-		ddbc_strset_put(&L->attr_words, s, node->n);
-	}
-	ddbc_name n = { s, node->loc };
-	return n;
-}
-
-static const char *get_attr_word(loader *L, const ddbc_node *map, const char *key)
-{
-	const ddbc_node *v = ddbc_node_get(map, key);
-	return v && text_node(L, v, key) ? word_of(L, v).s : NULL;
-}
-
-static ddbc_node *keep(loader *L, const ddbc_node *node)
-{
-	return node ? ddbc_node_copy(L->arena, node) : NULL;
-}
-
-static ddbc_name get_name(loader *L, const ddbc_node *map, const char *key)
-{
-	ddbc_name n = { NULL, map->loc };
-	const ddbc_node *v = ddbc_node_get(map, key);
-	if (v && text_node(L, v, key))
-		n = name_of(L, v);
-	return n;
-}
-
-static const char *get_text(loader *L, const ddbc_node *map, const char *key)
-{
-	return get_name(L, map, key).s;
-}
-
-static bool get_bool(loader *L, const ddbc_node *map, const char *key, bool *out,
-		     ddbc_loc *loc)
-{
-	const ddbc_node *v = ddbc_node_get(map, key);
-	if (!v)
-		return false;
-	if (loc)
-		*loc = v->loc;
-	if (ddbc_node_bool(v, out))
-		return true;
-	schema(L, v->loc, "'%s' must be true or false, not %s", key, ddbc_node_describe(v));
-	return false;
-}
-
-/* Whether map's key holds one of words, *index then saying which. A
- * value that is no such word is reported; an absent key is not. */
-static bool get_word(loader *L, const ddbc_node *map, const char *key,
-		     const char *const *words, size_t n, size_t *index)
-{
-	const ddbc_node *v = ddbc_node_get(map, key);
-	if (!v || !expect_kind(L, v, DDBC_NODE_SCALAR, key))
-		return false;
-	for (size_t i = 0; i < n; i++) {
-		if (!strcmp(v->u.text, words[i])) {
-			*index = i;
-			return true;
-		}
-	}
-	strbuf list = STRBUF_INIT;
-	for (size_t i = 0; i < n; i++)
-		strbuf_addf(&list, "%s%s", i ? ", " : "", words[i]);
-	const char *hint = ddbc_suggest(v->u.text, words, n);
-	if (hint)
-		schema(L, v->loc, "unknown %s '%s'; expected one of %s (did you mean '%s'?)", key,
-		       v->u.text, strbuf_str(&list), hint);
-	else
-		schema(L, v->loc, "unknown %s '%s'; expected one of %s", key, v->u.text,
-		       strbuf_str(&list));
-	strbuf_release(&list);
-	return false;
-}
-
-/* A list of names: each a non-empty scalar. */
-static size_t get_names(loader *L, const ddbc_node *seq, const char *field, ddbc_name **out)
-{
-	*out = ddbc_arena_array(L->arena, seq->n, sizeof(ddbc_name));
-	size_t n = 0;
-	for (size_t i = 0; i < seq->n; i++)
-		if (text_node(L, seq->u.items[i], field))
-			(*out)[n++] = name_of(L, seq->u.items[i]);
-	return n;
-}
-
-/* A name, or (when many is set) a list of names. */
-static size_t get_key_names(loader *L, const ddbc_node *v, const char *field, bool many,
-			    ddbc_name **out)
-{
-	if (v->kind == DDBC_NODE_SEQ && many) {
-		if (v->n == 0)
-			schema(L, v->loc, "'%s' must name at least one attribute", field);
-		return get_names(L, v, field, out);
-	}
-	if (v->kind == DDBC_NODE_SEQ) {
-		schema(L, v->loc, "'%s' must be one attribute name, not a sequence", field);
-		return 0;
-	}
-	if (v->kind == DDBC_NODE_MAP) {
-		schema(L, v->loc, "'%s' must be an attribute name%s, not a mapping", field,
-		       many ? " or a list of names" : "");
-		return 0;
-	}
-	if (!text_node(L, v, field))
-		return 0;
-	*out = ddbc_arena_alloc(L->arena, sizeof(ddbc_name));
-	**out = name_of(L, v);
-	return 1;
-}
-
 /* ---- tables and indexes ------------------------------------------------------ */
 
 static void load_capacity(loader *L, const ddbc_node *v, ddbc_capacity *cap)
 {
 	static const char *const fields[] = { "read", "write" };
 	cap->loc = v->loc;
-	if (!expect_kind(L, v, DDBC_NODE_MAP, "capacity"))
+	if (!ddbc_load_expect_kind(L, v, DDBC_NODE_MAP, "capacity"))
 		return;
-	check_known(L, v, "capacity", fields, countof(fields));
+	ddbc_load_check_known(L, v, "capacity", fields, countof(fields));
 	cap->set = true;
 	for (size_t i = 0; i < countof(fields); i++) {
-		const ddbc_node *u = require(L, v, fields[i], "capacity");
+		const ddbc_node *u = ddbc_load_require(L, v, fields[i], "capacity");
 		long long n;
 		if (!u)
 			continue;
 		if (!ddbc_node_int(u, &n) || n < 1) {
-			schema(L, u->loc, "'%s' capacity must be a whole number of at least 1",
-			       fields[i]);
+			ddbc_load_schema(L, u->loc,
+					 "'%s' capacity must be a whole number of at least 1",
+					 fields[i]);
 			continue;
 		}
 		if (i == 0)
@@ -304,38 +68,39 @@ static void load_projection(loader *L, const ddbc_node *index, ddbc_index *ix)
 	ix->projection_loc = v->loc;
 	if (v->kind == DDBC_NODE_SEQ) {
 		ix->projection = DDBC_PROJ_INCLUDE;
-		ix->ninclude = get_names(L, v, "projection", &ix->include);
+		ix->ninclude = ddbc_load_get_names(L, v, "projection", &ix->include);
 		return;
 	}
 	static const char *const words[] = { "all", "keys_only" };
 	if (v->kind == DDBC_NODE_SCALAR) {
 		size_t w;
-		if (get_word(L, index, "projection", words, countof(words), &w) && w == 1)
+		if (ddbc_load_get_word(L, index, "projection", words, countof(words), &w) && w == 1)
 			ix->projection = DDBC_PROJ_KEYS_ONLY;
 		return;
 	}
-	schema(L, v->loc, "'projection' must be all, keys_only or a list of attribute names, "
-			  "not a mapping");
+	ddbc_load_schema(L, v->loc,
+			 "'projection' must be all, keys_only or a list of attribute names, "
+			 "not a mapping");
 }
 
 static void load_gsi(loader *L, const ddbc_pair *pair, ddbc_table *t, ddbc_index *ix)
 {
 	static const char *const fields[] = { "description", "partition_key", "sort_key",
 					      "projection", "capacity" };
-	ix->name = name_of(L, pair->key);
+	ix->name = ddbc_load_name_of(L, pair->key);
 	ix->kind = DDBC_INDEX_GSI;
 	ix->table = t;
 	const ddbc_node *m = pair->value;
-	if (!expect_kind(L, m, DDBC_NODE_MAP, ix->name.s))
+	if (!ddbc_load_expect_kind(L, m, DDBC_NODE_MAP, ix->name.s))
 		return;
-	check_known(L, m, "a global secondary index", fields, countof(fields));
-	ix->description = get_text(L, m, "description");
-	const ddbc_node *pk = require(L, m, "partition_key", "a global secondary index");
+	ddbc_load_check_known(L, m, "a global secondary index", fields, countof(fields));
+	ix->description = ddbc_load_get_text(L, m, "description");
+	const ddbc_node *pk = ddbc_load_require(L, m, "partition_key", "a global secondary index");
 	if (pk)
-		ix->npk = get_key_names(L, pk, "partition_key", true, &ix->pk);
+		ix->npk = ddbc_load_get_key_names(L, pk, "partition_key", true, &ix->pk);
 	const ddbc_node *sk = ddbc_node_get(m, "sort_key");
 	if (sk)
-		ix->nsk = get_key_names(L, sk, "sort_key", true, &ix->sk);
+		ix->nsk = ddbc_load_get_key_names(L, sk, "sort_key", true, &ix->sk);
 	load_projection(L, m, ix);
 	const ddbc_node *cap = ddbc_node_get(m, "capacity");
 	if (cap)
@@ -345,20 +110,20 @@ static void load_gsi(loader *L, const ddbc_pair *pair, ddbc_table *t, ddbc_index
 static void load_lsi(loader *L, const ddbc_pair *pair, ddbc_table *t, ddbc_index *ix)
 {
 	static const char *const fields[] = { "description", "sort_key", "projection" };
-	ix->name = name_of(L, pair->key);
+	ix->name = ddbc_load_name_of(L, pair->key);
 	ix->kind = DDBC_INDEX_LSI;
 	ix->table = t;
 	/* An LSI shares the table's partition key. */
 	ix->pk = t->primary.pk;
 	ix->npk = t->primary.npk;
 	const ddbc_node *m = pair->value;
-	if (!expect_kind(L, m, DDBC_NODE_MAP, ix->name.s))
+	if (!ddbc_load_expect_kind(L, m, DDBC_NODE_MAP, ix->name.s))
 		return;
-	check_known(L, m, "a local secondary index", fields, countof(fields));
-	ix->description = get_text(L, m, "description");
-	const ddbc_node *sk = require(L, m, "sort_key", "a local secondary index");
+	ddbc_load_check_known(L, m, "a local secondary index", fields, countof(fields));
+	ix->description = ddbc_load_get_text(L, m, "description");
+	const ddbc_node *sk = ddbc_load_require(L, m, "sort_key", "a local secondary index");
 	if (sk)
-		ix->nsk = get_key_names(L, sk, "sort_key", false, &ix->sk);
+		ix->nsk = ddbc_load_get_key_names(L, sk, "sort_key", false, &ix->sk);
 	load_projection(L, m, ix);
 }
 
@@ -369,7 +134,7 @@ static size_t load_indexes(loader *L, const ddbc_node *m, const char *field, ddb
 	const ddbc_node *v = ddbc_node_get(m, field);
 	if (!v)
 		return 0;
-	if (!expect_kind(L, v, DDBC_NODE_MAP, field)) {
+	if (!ddbc_load_expect_kind(L, v, DDBC_NODE_MAP, field)) {
 		t->indexes_incomplete = true;
 		return 0;
 	}
@@ -391,26 +156,28 @@ static bool read_table(loader *L, const ddbc_pair *pair, ddbc_table *t)
 	static const char *const fields[] = { "description", "partition_key", "sort_key", "ttl",
 					      "billing", "capacity", "gsi", "lsi" };
 	static const char *const billing[] = { "on_demand", "provisioned" };
-	t->name = name_of(L, pair->key);
+	t->name = ddbc_load_name_of(L, pair->key);
 	t->primary.name = t->name;
 	t->primary.kind = DDBC_INDEX_PRIMARY;
 	t->primary.table = t;
 	t->billing_loc = t->name.loc;
 	const ddbc_node *m = pair->value;
-	if (!expect_kind(L, m, DDBC_NODE_MAP, t->name.s))
+	if (!ddbc_load_expect_kind(L, m, DDBC_NODE_MAP, t->name.s))
 		return false;
-	t->indexes_incomplete = check_known(L, m, "a table", fields, countof(fields)) > 0 &&
+	t->indexes_incomplete = ddbc_load_check_known(L, m, "a table", fields,
+						      countof(fields)) > 0 &&
 				(!ddbc_node_get(m, "gsi") || !ddbc_node_get(m, "lsi"));
-	t->description = get_text(L, m, "description");
-	const ddbc_node *pk = require(L, m, "partition_key", "a table");
+	t->description = ddbc_load_get_text(L, m, "description");
+	const ddbc_node *pk = ddbc_load_require(L, m, "partition_key", "a table");
 	if (pk)
-		t->primary.npk = get_key_names(L, pk, "partition_key", false, &t->primary.pk);
+		t->primary.npk = ddbc_load_get_key_names(L, pk, "partition_key", false,
+							 &t->primary.pk);
 	const ddbc_node *sk = ddbc_node_get(m, "sort_key");
 	if (sk)
-		t->primary.nsk = get_key_names(L, sk, "sort_key", false, &t->primary.sk);
-	t->ttl = get_name(L, m, "ttl");
+		t->primary.nsk = ddbc_load_get_key_names(L, sk, "sort_key", false, &t->primary.sk);
+	t->ttl = ddbc_load_get_name(L, m, "ttl");
 	size_t b;
-	if (get_word(L, m, "billing", billing, countof(billing), &b) && b == 1)
+	if (ddbc_load_get_word(L, m, "billing", billing, countof(billing), &b) && b == 1)
 		t->billing = DDBC_BILLING_PROVISIONED;
 	if (ddbc_node_get(m, "billing"))
 		t->billing_loc = ddbc_node_get(m, "billing")->loc;
@@ -450,17 +217,19 @@ static void load_type(loader *L, const ddbc_node *v, ddbc_attr *a)
 					     "Boolean", "Null", "Map", "List", "StringSet",
 					     "NumberSet", "BinarySet" };
 	a->type_loc = v->loc;
-	if (!expect_kind(L, v, DDBC_NODE_SCALAR, "type"))
+	if (!ddbc_load_expect_kind(L, v, DDBC_NODE_SCALAR, "type"))
 		return;
 	if (ddbc_type_parse(v->u.text, &a->type) == 0)
 		return;
 	const char *hint = ddbc_suggest(v->u.text, names, countof(names));
 	if (hint)
-		schema(L, v->loc, "unknown type '%s' for attribute '%s'; did you mean '%s'?",
-		       v->u.text, a->name.s, hint);
+		ddbc_load_schema(L, v->loc,
+				 "unknown type '%s' for attribute '%s'; did you mean '%s'?",
+				 v->u.text, a->name.s, hint);
 	else
-		schema(L, v->loc, "unknown type '%s' for attribute '%s'; expected S, N, B, BOOL, "
-				  "NULL, M, L, SS, NS or BS", v->u.text, a->name.s);
+		ddbc_load_schema(L, v->loc,
+				 "unknown type '%s' for attribute '%s'; expected S, N, B, BOOL, "
+				 "NULL, M, L, SS, NS or BS", v->u.text, a->name.s);
 }
 
 static void load_index_decls(loader *L, const ddbc_node *v, ddbc_attr *a)
@@ -468,7 +237,7 @@ static void load_index_decls(loader *L, const ddbc_node *v, ddbc_attr *a)
 	static const char *const roles[] = { "partition_key", "sort_key", "projected" };
 	a->has_indexes = true;
 	a->indexes_loc = v->loc;
-	if (!expect_kind(L, v, DDBC_NODE_MAP, "indexes"))
+	if (!ddbc_load_expect_kind(L, v, DDBC_NODE_MAP, "indexes"))
 		return;
 	a->indexes_is_map = true;
 	a->indexes = ddbc_arena_array(L->arena, v->n, sizeof(ddbc_index_decl));
@@ -477,7 +246,7 @@ static void load_index_decls(loader *L, const ddbc_node *v, ddbc_attr *a)
 	for (size_t i = 0; i < v->n; i++) {
 		const ddbc_pair *p = &v->u.pairs[i];
 		ddbc_index_decl *decl = &a->indexes[a->nindexes];
-		decl->index = word_of(L, p->key);
+		decl->index = ddbc_load_word_of(L, p->key);
 		decl->role_loc = p->value->loc;
 		int r = -1;
 		for (size_t k = 0; k < countof(roles) && p->value->kind == DDBC_NODE_SCALAR; k++)
@@ -486,11 +255,13 @@ static void load_index_decls(loader *L, const ddbc_node *v, ddbc_attr *a)
 		if (r < 0) {
 			const char *hint = p->value->kind == DDBC_NODE_SCALAR
 				? ddbc_suggest(p->value->u.text, roles, countof(roles)) : NULL;
-			schema(L, p->value->loc, "unknown role '%s' for index '%s'; expected "
-			       "partition_key, sort_key or projected%s%s%s",
-			       p->value->kind == DDBC_NODE_SCALAR ? p->value->u.text : "?",
-			       p->key->u.text, hint ? " (did you mean '" : "", hint ? hint : "",
-			       hint ? "'?)" : "");
+			ddbc_load_schema(L, p->value->loc,
+					 "unknown role '%s' for index '%s'; expected "
+					 "partition_key, sort_key or projected%s%s%s",
+					 p->value->kind == DDBC_NODE_SCALAR ? p->value->u.text
+									     : "?",
+					 p->key->u.text, hint ? " (did you mean '" : "",
+					 hint ? hint : "", hint ? "'?)" : "");
 			ddbc_index_decl bad = *decl;
 			memset(decl, 0, sizeof(*decl));
 			a->indexes[--unreadable] = bad;
@@ -509,16 +280,19 @@ static void load_stored(loader *L, const ddbc_node *m, ddbc_attr *a)
 {
 	bool stored = true;
 	ddbc_loc loc;
-	if (!get_bool(L, m, "stored", &stored, &loc) || stored)
+	if (!ddbc_load_get_bool(L, m, "stored", &stored, &loc) || stored)
 		return;
 	/* After the contradiction is reported the attribute is read as
 	 * stored, so that no finding follows from the half that is ignored. */
 	if (a->required)
-		schema(L, loc, "attribute '%s' has 'stored: false' and 'required: true'; items "
-			 "never hold a key part that is not stored: remove one of them", a->name.s);
+		ddbc_load_schema(L, loc,
+				 "attribute '%s' has 'stored: false' and 'required: true'; items "
+				 "never hold a key part that is not stored: remove one of them",
+				 a->name.s);
 	else if (a->has_indexes)
-		schema(L, loc, "attribute '%s' has 'stored: false' and 'indexes'; an index holds "
-			 "only stored attributes: remove one of them", a->name.s);
+		ddbc_load_schema(L, loc,
+				 "attribute '%s' has 'stored: false' and 'indexes'; an index holds "
+				 "only stored attributes: remove one of them", a->name.s);
 	else
 		a->not_stored = true;
 }
@@ -528,7 +302,7 @@ static void read_attr(loader *L, const ddbc_pair *pair, ddbc_entity *e, ddbc_att
 	static const char *const fields[] = { "type", "description", "format", "template",
 					      "required", "stored", "enum", "example", "indexes",
 					      "c_name" };
-	a->name = word_of(L, pair->key);
+	a->name = ddbc_load_word_of(L, pair->key);
 	a->entity = e;
 	a->type_loc = a->name.loc;
 	const ddbc_node *m = pair->value;
@@ -538,17 +312,18 @@ static void read_attr(loader *L, const ddbc_pair *pair, ddbc_entity *e, ddbc_att
 		return;
 	}
 	if (m->kind != DDBC_NODE_MAP) {
-		schema(L, m->loc, "attribute '%s' must be a type or a mapping, not %s", a->name.s,
-		       ddbc_node_describe(m));
+		ddbc_load_schema(L, m->loc, "attribute '%s' must be a type or a mapping, not %s",
+				 a->name.s,
+				 ddbc_node_describe(m));
 		return;
 	}
-	check_known(L, m, "an attribute", fields, countof(fields));
-	const ddbc_node *type = require(L, m, "type", "an attribute");
+	ddbc_load_check_known(L, m, "an attribute", fields, countof(fields));
+	const ddbc_node *type = ddbc_load_require(L, m, "type", "an attribute");
 	if (type)
 		load_type(L, type, a);
-	a->description = get_attr_word(L, m, "description");
-	a->format = get_attr_word(L, m, "format");
-	ddbc_name c_name = get_name(L, m, "c_name");
+	a->description = ddbc_load_get_attr_word(L, m, "description");
+	a->format = ddbc_load_get_attr_word(L, m, "format");
+	ddbc_name c_name = ddbc_load_get_name(L, m, "c_name");
 	if (c_name.s) {
 		ddbc_name *kept = ddbc_arena_alloc(L->arena, sizeof(*kept));
 		*kept = c_name;
@@ -557,25 +332,26 @@ static void read_attr(loader *L, const ddbc_pair *pair, ddbc_entity *e, ddbc_att
 	const ddbc_node *tpl = ddbc_node_get(m, "template");
 	/* A template may be empty text only if it is quoted; plain text is
 	 * read as is, so `template: 001` is the string "001". */
-	if (tpl && expect_kind(L, tpl, DDBC_NODE_SCALAR, "template"))
-		a->template = name_of(L, tpl);
-	get_bool(L, m, "required", &a->required, NULL);
+	if (tpl && ddbc_load_expect_kind(L, tpl, DDBC_NODE_SCALAR, "template"))
+		a->template = ddbc_load_name_of(L, tpl);
+	ddbc_load_get_bool(L, m, "required", &a->required, NULL);
 	const ddbc_node *en = ddbc_node_get(m, "enum");
-	if (en && expect_kind(L, en, DDBC_NODE_SEQ, "enum")) {
+	if (en && ddbc_load_expect_kind(L, en, DDBC_NODE_SEQ, "enum")) {
 		a->enum_loc = en->loc;
 		a->enum_values = ddbc_arena_array(L->arena, en->n, sizeof(ddbc_node *));
 		for (size_t i = 0; i < en->n; i++) {
 			if (en->u.items[i]->kind != DDBC_NODE_SCALAR) {
-				schema(L, en->u.items[i]->loc, "enum values must be scalars, not %s",
-				       ddbc_node_describe(en->u.items[i]));
+				ddbc_load_schema(L, en->u.items[i]->loc,
+						 "enum values must be scalars, not %s",
+						 ddbc_node_describe(en->u.items[i]));
 				continue;
 			}
-			a->enum_values[a->nenum++] = keep(L, en->u.items[i]);
+			a->enum_values[a->nenum++] = ddbc_load_keep(L, en->u.items[i]);
 		}
 		if (en->n == 0)
-			schema(L, en->loc, "'enum' must list at least one value");
+			ddbc_load_schema(L, en->loc, "'enum' must list at least one value");
 	}
-	a->example = keep(L, ddbc_node_get(m, "example"));
+	a->example = ddbc_load_keep(L, ddbc_node_get(m, "example"));
 	const ddbc_node *ix = ddbc_node_get(m, "indexes");
 	if (ix)
 		load_index_decls(L, ix, a);
@@ -591,14 +367,15 @@ static void load_attr(loader *L, const ddbc_pair *pair, ddbc_entity *e, ddbc_att
 
 static void load_examples(loader *L, const ddbc_node *v, ddbc_entity *e)
 {
-	if (!expect_kind(L, v, DDBC_NODE_SEQ, "examples"))
+	if (!ddbc_load_expect_kind(L, v, DDBC_NODE_SEQ, "examples"))
 		return;
 	e->examples = ddbc_arena_array(L->arena, v->n, sizeof(ddbc_node *));
 	for (size_t i = 0; i < v->n; i++) {
 		ddbc_node *item = v->u.items[i];
 		if (item->kind != DDBC_NODE_MAP) {
-			schema(L, item->loc, "an example item must be a mapping of attributes, not %s",
-			       ddbc_node_describe(item));
+			ddbc_load_schema(L, item->loc,
+					 "an example item must be a mapping of attributes, not %s",
+					 ddbc_node_describe(item));
 			continue;
 		}
 		/* The composer made these to last (ddbc_yaml_sink's kept). */
@@ -638,20 +415,20 @@ static const ddbc_node *read_entity(loader *L, const ddbc_pair *pair, ddbc_entit
 {
 	static const char *const fields[] = { "table", "description", "c_name", "attributes",
 					      "examples" };
-	e->name = name_of(L, pair->key);
+	e->name = ddbc_load_name_of(L, pair->key);
 	const ddbc_node *m = pair->value;
-	if (!expect_kind(L, m, DDBC_NODE_MAP, e->name.s))
+	if (!ddbc_load_expect_kind(L, m, DDBC_NODE_MAP, e->name.s))
 		return NULL;
-	check_known(L, m, "an entity", fields, countof(fields));
-	e->table_ref = get_name(L, m, "table");
-	if (!ddbc_node_get(m, "table") && !suggested(L, m, "table"))
+	ddbc_load_check_known(L, m, "an entity", fields, countof(fields));
+	e->table_ref = ddbc_load_get_name(L, m, "table");
+	if (!ddbc_node_get(m, "table") && !ddbc_load_suggested(L, m, "table"))
 		note_untabled(&L->untabled_entities, L->entities.n - 1);
-	e->description = get_text(L, m, "description");
-	e->c_name = get_name(L, m, "c_name");
-	const ddbc_node *attrs = require(L, m, "attributes", "an entity");
+	e->description = ddbc_load_get_text(L, m, "description");
+	e->c_name = ddbc_load_get_name(L, m, "c_name");
+	const ddbc_node *attrs = ddbc_load_require(L, m, "attributes", "an entity");
 	if (nested)
 		take_streamed_attrs(L, e);
-	else if (attrs && expect_kind(L, attrs, DDBC_NODE_MAP, "attributes")) {
+	else if (attrs && ddbc_load_expect_kind(L, attrs, DDBC_NODE_MAP, "attributes")) {
 		e->attrs = ddbc_arena_array(L->arena, attrs->n, sizeof(ddbc_attr));
 		e->nattrs = attrs->n;
 		for (size_t i = 0; i < attrs->n; i++)
@@ -680,19 +457,20 @@ static void load_cond(loader *L, const ddbc_pair *pair, ddbc_key_cond *c)
 {
 	static const char *const ops[] = { "eq", "lt", "le", "gt", "ge", "between",
 					   "begins_with" };
-	c->attr = word_of(L, pair->key);
+	c->attr = ddbc_load_word_of(L, pair->key);
 	ddbc_node *v = pair->value;
 	c->op_loc = v->loc;
 	if (v->kind == DDBC_NODE_SCALAR) {
 		c->op = DDBC_COND_EQ;
 		c->values = ddbc_arena_alloc(L->arena, sizeof(ddbc_node *));
-		c->values[0] = keep(L, v);
+		c->values[0] = ddbc_load_keep(L, v);
 		c->nvalues = 1;
 		return;
 	}
 	if (v->kind != DDBC_NODE_MAP || v->n != 1) {
-		schema(L, v->loc, "the condition on '%s' must be a value or a mapping with one "
-				  "operator (eq, lt, le, gt, ge, between, begins_with)", c->attr.s);
+		ddbc_load_schema(L, v->loc,
+				 "the condition on '%s' must be a value or a mapping with one "
+				 "operator (eq, lt, le, gt, ge, between, begins_with)", c->attr.s);
 		return;
 	}
 	const ddbc_pair *op = &v->u.pairs[0];
@@ -703,9 +481,10 @@ static void load_cond(loader *L, const ddbc_pair *pair, ddbc_key_cond *c)
 			found = (int)i;
 	if (found < 0) {
 		const char *hint = ddbc_suggest(op->key->u.text, ops, countof(ops));
-		schema(L, op->key->loc, "unknown operator '%s' on '%s'%s%s%s", op->key->u.text,
-		       c->attr.s, hint ? "; did you mean '" : "", hint ? hint : "",
-		       hint ? "'?" : "");
+		ddbc_load_schema(L, op->key->loc, "unknown operator '%s' on '%s'%s%s%s",
+				 op->key->u.text,
+				 c->attr.s, hint ? "; did you mean '" : "", hint ? hint : "",
+				 hint ? "'?" : "");
 		return;
 	}
 	c->op = (ddbc_cond_op)found;
@@ -713,11 +492,13 @@ static void load_cond(loader *L, const ddbc_pair *pair, ddbc_key_cond *c)
 	c->nvalues = arg->kind == DDBC_NODE_SEQ ? arg->n : 1;
 	c->values = ddbc_arena_array(L->arena, c->nvalues, sizeof(ddbc_node *));
 	for (size_t i = 0; i < c->nvalues; i++)
-		c->values[i] = keep(L, arg->kind == DDBC_NODE_SEQ ? arg->u.items[i] : arg);
+		c->values[i] = ddbc_load_keep(L,
+					      arg->kind == DDBC_NODE_SEQ ? arg->u.items[i] : arg);
 	for (size_t i = 0; i < c->nvalues; i++)
 		if (c->values[i]->kind != DDBC_NODE_SCALAR)
-			schema(L, c->values[i]->loc, "a key condition value must be a scalar, not %s",
-			       ddbc_node_describe(c->values[i]));
+			ddbc_load_schema(L, c->values[i]->loc,
+					 "a key condition value must be a scalar, not %s",
+					 ddbc_node_describe(c->values[i]));
 }
 
 static void read_pattern(loader *L, const ddbc_pair *pair, ddbc_pattern *p)
@@ -727,49 +508,51 @@ static void read_pattern(loader *L, const ddbc_pair *pair, ddbc_pattern *p)
 					      "entities", "example", "condition" };
 	static const char *const ops[] = { "get", "query", "scan", "put", "update", "delete" };
 	static const char *const orders[] = { "asc", "desc" };
-	p->id = name_of(L, pair->key);
+	p->id = ddbc_load_name_of(L, pair->key);
 	const ddbc_node *m = pair->value;
-	if (!expect_kind(L, m, DDBC_NODE_MAP, p->id.s))
+	if (!ddbc_load_expect_kind(L, m, DDBC_NODE_MAP, p->id.s))
 		return;
-	check_known(L, m, "an access pattern", fields, countof(fields));
-	p->description = get_text(L, m, "description");
-	p->table_ref = get_name(L, m, "table");
-	if (!ddbc_node_get(m, "table") && !suggested(L, m, "table"))
+	ddbc_load_check_known(L, m, "an access pattern", fields, countof(fields));
+	p->description = ddbc_load_get_text(L, m, "description");
+	p->table_ref = ddbc_load_get_name(L, m, "table");
+	if (!ddbc_node_get(m, "table") && !ddbc_load_suggested(L, m, "table"))
 		note_untabled(&L->untabled_patterns, L->patterns.n - 1);
-	p->index_ref = get_name(L, m, "index");
-	const ddbc_node *op = require(L, m, "operation", "an access pattern");
+	p->index_ref = ddbc_load_get_name(L, m, "index");
+	const ddbc_node *op = ddbc_load_require(L, m, "operation", "an access pattern");
 	p->operation_loc = op ? op->loc : p->id.loc;
 	size_t w;
-	bool has_op = get_word(L, m, "operation", ops, countof(ops), &w);
+	bool has_op = ddbc_load_get_word(L, m, "operation", ops, countof(ops), &w);
 	p->operation = has_op ? (ddbc_operation)w : DDBC_OP_QUERY;
 	const ddbc_node *key = ddbc_node_get(m, "key");
 	p->key_loc = key ? key->loc : p->id.loc;
-	if (key && expect_kind(L, key, DDBC_NODE_MAP, "key")) {
+	if (key && ddbc_load_expect_kind(L, key, DDBC_NODE_MAP, "key")) {
 		p->conds = ddbc_arena_array(L->arena, key->n, sizeof(ddbc_key_cond));
 		p->nconds = key->n;
 		for (size_t i = 0; i < key->n; i++)
 			load_cond(L, &key->u.pairs[i], &p->conds[i]);
-	} else if (!key && has_op && p->operation != DDBC_OP_SCAN && !suggested(L, m, "key")) {
-		schema(L, m->loc, "missing required field 'key' in access pattern '%s' (a %s "
-				  "needs a key condition)", p->id.s, ops[w]);
+	} else if (!key && has_op && p->operation != DDBC_OP_SCAN &&
+		   !ddbc_load_suggested(L, m, "key")) {
+		ddbc_load_schema(L, m->loc,
+				 "missing required field 'key' in access pattern '%s' (a %s "
+				 "needs a key condition)", p->id.s, ops[w]);
 	}
 	size_t o;
-	bool has_order = get_word(L, m, "order", orders, countof(orders), &o);
+	bool has_order = ddbc_load_get_word(L, m, "order", orders, countof(orders), &o);
 	p->order = !has_order ? 0 : o == 0 ? 1 : -1;
-	get_bool(L, m, "consistent_read", &p->consistent_read, &p->consistent_loc);
+	ddbc_load_get_bool(L, m, "consistent_read", &p->consistent_read, &p->consistent_loc);
 	const ddbc_node *ret = ddbc_node_get(m, "returns");
-	if (ret && expect_kind(L, ret, DDBC_NODE_SEQ, "returns"))
-		p->nreturns = get_names(L, ret, "returns", &p->returns);
+	if (ret && ddbc_load_expect_kind(L, ret, DDBC_NODE_SEQ, "returns"))
+		p->nreturns = ddbc_load_get_names(L, ret, "returns", &p->returns);
 	const ddbc_node *ents = ddbc_node_get(m, "entities");
-	if (ents && expect_kind(L, ents, DDBC_NODE_SEQ, "entities")) {
+	if (ents && ddbc_load_expect_kind(L, ents, DDBC_NODE_SEQ, "entities")) {
 		p->has_entities = true;
 		p->entities_loc = ents->loc;
-		p->nentities = get_names(L, ents, "entities", &p->entities);
+		p->nentities = ddbc_load_get_names(L, ents, "entities", &p->entities);
 	}
 	ddbc_node *ex = ddbc_node_get(m, "example");
-	if (ex && expect_kind(L, ex, DDBC_NODE_MAP, "example"))
-		p->example = keep(L, ex);
-	p->condition = get_text(L, m, "condition");
+	if (ex && ddbc_load_expect_kind(L, ex, DDBC_NODE_MAP, "example"))
+		p->example = ddbc_load_keep(L, ex);
+	p->condition = ddbc_load_get_text(L, m, "condition");
 	const ddbc_node *cond = ddbc_node_get(m, "condition");
 	p->condition_loc = cond ? cond->loc : p->id.loc;
 }
@@ -786,11 +569,11 @@ static void load_pattern(loader *L, const ddbc_pair *pair, ddbc_pattern *p)
 static void load_lint(loader *L, const ddbc_node *v)
 {
 	static const char *const fields[] = { "rules" };
-	if (!expect_kind(L, v, DDBC_NODE_MAP, "lint"))
+	if (!ddbc_load_expect_kind(L, v, DDBC_NODE_MAP, "lint"))
 		return;
-	check_known(L, v, "'lint'", fields, countof(fields));
+	ddbc_load_check_known(L, v, "'lint'", fields, countof(fields));
 	const ddbc_node *rules = ddbc_node_get(v, "rules");
-	if (!rules || !expect_kind(L, rules, DDBC_NODE_MAP, "rules"))
+	if (!rules || !ddbc_load_expect_kind(L, rules, DDBC_NODE_MAP, "rules"))
 		return;
 	for (size_t i = 0; i < rules->n; i++) {
 		const ddbc_pair *p = &rules->u.pairs[i];
@@ -798,11 +581,13 @@ static void load_lint(loader *L, const ddbc_node *v)
 		if (ddbc_rule_find(p->key->u.text, &rule) < 0) {
 			const char *hint = ddbc_rule_suggest(p->key->u.text);
 			if (hint)
-				schema(L, p->key->loc, "unknown rule '%s'; did you mean '%s'?",
-				       p->key->u.text, hint);
+				ddbc_load_schema(L, p->key->loc,
+						 "unknown rule '%s'; did you mean '%s'?",
+						 p->key->u.text, hint);
 			else
-				schema(L, p->key->loc, "unknown rule '%s'; 'ddbc explain' lists "
-						       "the rules", p->key->u.text);
+				ddbc_load_schema(L, p->key->loc,
+						 "unknown rule '%s'; 'ddbc explain' lists "
+						 "the rules", p->key->u.text);
 			continue;
 		}
 		/* YAML 1.1 readers turn a plain `off` into false; accept that too. */
@@ -812,13 +597,15 @@ static void load_lint(loader *L, const ddbc_node *v)
 			sev = DDBC_SEV_OFF;
 		} else if (p->value->kind != DDBC_NODE_SCALAR ||
 			   ddbc_severity_parse(p->value->u.text, &sev) < 0) {
-			schema(L, p->value->loc, "unknown severity for rule '%s'; use off, note, "
-						 "warning or error", p->key->u.text);
+			ddbc_load_schema(L, p->value->loc,
+					 "unknown severity for rule '%s'; use off, note, "
+					 "warning or error", p->key->u.text);
 			continue;
 		}
 		if (ddbc_rule_get(rule)->fixed) {
-			schema(L, p->key->loc, "the severity of rule '%s' cannot be changed",
-			       p->key->u.text);
+			ddbc_load_schema(L, p->key->loc,
+					 "the severity of rule '%s' cannot be changed",
+					 p->key->u.text);
 			continue;
 		}
 		L->design->settings.sev[rule] = sev;
@@ -827,18 +614,19 @@ static void load_lint(loader *L, const ddbc_node *v)
 
 static void load_version(loader *L, const ddbc_node *root)
 {
-	const ddbc_node *v = require(L, root, "ddbc", "the design");
+	const ddbc_node *v = ddbc_load_require(L, root, "ddbc", "the design");
 	if (!v)
 		return;
 	long long n;
 	if (!ddbc_node_int(v, &n)) {
-		schema(L, v->loc, "'ddbc' must be the format version 1, not %s",
-		       ddbc_node_describe(v));
+		ddbc_load_schema(L, v->loc, "'ddbc' must be the format version 1, not %s",
+				 ddbc_node_describe(v));
 		return;
 	}
 	L->design->version = n;
 	if (n != 1)
-		schema(L, v->loc, "unsupported format version %lld; this ddbc reads version 1", n);
+		ddbc_load_schema(L, v->loc,
+				 "unsupported format version %lld; this ddbc reads version 1", n);
 }
 
 static void load_key_delimiter(loader *L, const ddbc_node *root)
@@ -850,11 +638,11 @@ static void load_key_delimiter(loader *L, const ddbc_node *root)
 	if (!v)
 		return;
 	g->key_delimiter_loc = v->loc;
-	if (expect_kind(L, v, DDBC_NODE_SCALAR, "key_delimiter") && v->n > 0 &&
+	if (ddbc_load_expect_kind(L, v, DDBC_NODE_SCALAR, "key_delimiter") && v->n > 0 &&
 	    v->scalar == DDBC_SCALAR_STR)
 		g->key_delimiter = v->u.text;
 	else if (v->kind == DDBC_NODE_SCALAR)
-		schema(L, v->loc, "'key_delimiter' must be a non-empty string");
+		ddbc_load_schema(L, v->loc, "'key_delimiter' must be a non-empty string");
 }
 
 /* ---- the sections -------------------------------------------------------------- */
@@ -934,12 +722,15 @@ static void check_untabled(loader *L)
 	ddbc_design *g = L->design;
 	const size_t *ents = L->untabled_entities.items, *pats = L->untabled_patterns.items;
 	for (size_t i = 0; g->ntables > 1 && i < L->untabled_entities.n; i++)
-		schema(L, g->entities[ents[i]].name.loc, "missing required field 'table' in entity "
-			  "'%s'; the design has %zu tables", g->entities[ents[i]].name.s, g->ntables);
+		ddbc_load_schema(L, g->entities[ents[i]].name.loc,
+				 "missing required field 'table' in entity "
+				 "'%s'; the design has %zu tables", g->entities[ents[i]].name.s,
+				 g->ntables);
 	for (size_t i = 0; g->ntables > 1 && i < L->untabled_patterns.n; i++)
-		schema(L, g->patterns[pats[i]].id.loc, "missing required field 'table' in access "
-			  "pattern '%s'; the design has %zu tables", g->patterns[pats[i]].id.s,
-			  g->ntables);
+		ddbc_load_schema(L, g->patterns[pats[i]].id.loc,
+				 "missing required field 'table' in access "
+				 "pattern '%s'; the design has %zu tables",
+				 g->patterns[pats[i]].id.s, g->ntables);
 }
 
 static void finish_sections(loader *L, const ddbc_node *root)
@@ -952,12 +743,12 @@ static void finish_sections(loader *L, const ddbc_node *root)
 	check_untabled(L);
 	for (size_t i = 0; i < countof(section_names); i++) {
 		const ddbc_node *sec = ddbc_node_get(root, section_names[i]);
-		if (sec && !expect_kind(L, sec, DDBC_NODE_MAP, section_names[i]))
+		if (sec && !ddbc_load_expect_kind(L, sec, DDBC_NODE_MAP, section_names[i]))
 			g->incomplete = true;
 	}
 	const ddbc_node *tables = ddbc_node_get(root, "tables");
 	if (tables && tables->kind == DDBC_NODE_MAP && tables->n == 0)
-		schema(L, tables->loc, "'tables' must define at least one table");
+		ddbc_load_schema(L, tables->loc, "'tables' must define at least one table");
 }
 
 static void load_root(loader *L, const ddbc_node *root)
@@ -966,15 +757,15 @@ static void load_root(loader *L, const ddbc_node *root)
 					      "lint", "tables", "entities", "access_patterns" };
 	ddbc_design *g = L->design;
 	/* An absent section may hide under an unknown field like its name. */
-	check_known(L, root, "the design", fields, countof(fields));
+	ddbc_load_check_known(L, root, "the design", fields, countof(fields));
 	for (size_t i = 0; i < countof(section_names); i++)
 		g->incomplete |= !ddbc_node_get(root, section_names[i]) &&
-				 suggested(L, root, section_names[i]);
-	require(L, root, "tables", "the design");
+				 ddbc_load_suggested(L, root, section_names[i]);
+	ddbc_load_require(L, root, "tables", "the design");
 	load_version(L, root);
-	if (require(L, root, "name", "the design"))
-		g->name = get_name(L, root, "name");
-	g->description = get_text(L, root, "description");
+	if (ddbc_load_require(L, root, "name", "the design"))
+		g->name = ddbc_load_get_name(L, root, "name");
+	g->description = ddbc_load_get_text(L, root, "description");
 	load_key_delimiter(L, root);
 	const ddbc_node *lint = ddbc_node_get(root, "lint");
 	if (lint)

@@ -1,5 +1,6 @@
 /* header_plan.c - deciding the header's identifiers and builders */
 #include "model/header_plan_int.h"
+#include "util/error.h"
 #include "model/expr_names.h"
 #include "model/reserved.h"
 #include "util/strbuf.h"
@@ -155,7 +156,7 @@ const char *ddbc_hplan_param(ddbc_arena *arena, const char *member_lower)
 
 /* ---- the prefix ---------------------------------------------------------------- */
 
-static bool usable_prefix(const char *s)
+bool ddbc_header_prefix_usable(const char *s)
 {
 	size_t n = strlen(s);
 	return n && !is_digit(s[0]) && s[0] != '_' && is_c_identifier(s) && s[n - 1] != '_' &&
@@ -183,10 +184,8 @@ static ddbc_plan_result plan_prefix(planner *p, const char *given)
 {
 	ddbc_header_plan *plan = p->plan;
 	const char *prefix = given;
-	if (given && !usable_prefix(given)) {
-		fprintf(stderr, "ddbc header: --prefix '%s' is not a usable C identifier; "
-			"write a letter, then letters, digits and single '_' (e.g. "
-			"--prefix SR)\n", given);
+	if (given && !ddbc_header_prefix_usable(given)) {
+		ddbc_error("the header prefix '%s' is not a usable C identifier", given);
 		return DDBC_PLAN_FAILED;
 	}
 	if (!given && !(prefix = name_prefix(p))) {
@@ -454,8 +453,8 @@ static int plan_entity(planner *p, size_t i, ddbc_hentity *he)
 
 static void no_attribute(const ddbc_entity *e)
 {
-	fprintf(stderr, "ddbc header: entity '%s' has a template placeholder that names no "
-		"attribute; run 'ddbc lint' first\n", e->name.s);
+	ddbc_error("entity '%s' has a template placeholder that names no attribute; run "
+		   "'ddbc lint' first", e->name.s);
 }
 
 /* ---- collisions -------------------------------------------------------------------- */

@@ -205,6 +205,10 @@ typedef struct ddbc_header_plan {
 	bool shortened;          /* some name has words left out */
 } ddbc_header_plan;
 
+/* Whether s can prefix the header's names: a C identifier that starts
+ * with a letter, without a trailing '_' or a '__'. */
+bool ddbc_header_prefix_usable(const char *s);
+
 typedef enum ddbc_plan_result {
 	DDBC_PLAN_OK,            /* the plan is whole and its names unique */
 	DDBC_PLAN_FINDINGS,      /* header-name findings were added */
@@ -228,7 +232,7 @@ ddbc_plan_result ddbc_header_plan_build(ddbc_header_plan *plan, const ddbc_desig
  * design name without an identifier is reported, and the rest checked with
  * a stand-in prefix. */
 void ddbc_header_names_check(const ddbc_design *g, ddbc_diags *d);
-/* Plans entity i of the design (of a plan that was built DDBC_EMIT_OK)
+/* Plans entity i of the design (of a plan that was built DDBC_PLAN_OK)
  * into *he, which holds until the next call or ddbc_header_plan_free.
  * Returns 0, or -1 (with a message on stderr) on a template placeholder
  * that names no attribute, which a checked design does not have. */

@@ -357,7 +357,8 @@ static bool entities_whole(const ddbc_table *t)
 	return true;
 }
 
-/* Which key attributes of each index some entity of its table declares.
+/* Which key attributes of each index some entity of its table declares,
+ * and their types.
  * Only a table whose entities are all known can say "none declares it":
  * without entities there is nothing to compare with, and an entity whose
  * table did not resolve, or that was read with an error (a misspelt
@@ -375,8 +376,12 @@ static void find_undeclared_keys(ddbc_design *g)
 			ddbc_index *ix = t->indexes[s];
 			size_t n = ix->npk + ix->nsk;
 			ix->key_declared = ddbc_arena_array(g->arena, n, sizeof(bool));
+			/* The key's types, once: a view of example items
+			 * compares keys by them at every step of a sort. */
+			ix->key_types = ddbc_arena_array(g->arena, n, sizeof(ddbc_type));
 			for (size_t j = 0; j < n; j++) {
 				const char *name = ddbc_index_key(ix, j);
+				ix->key_types[j] = name ? ddbc_table_key_type(t, name) : DDBC_TYPE_NONE;
 				bool judged = complete && t->nentities && entities_whole(t);
 				if (ix->kind == DDBC_INDEX_LSI && j < ix->npk && j < t->primary.npk)
 					ix->key_declared[j] = t->primary.key_declared[j];
@@ -387,24 +392,6 @@ static void find_undeclared_keys(ddbc_design *g)
 			/* The table's key attributes are projected into every
 			 * index: what an index projects is unsure with them. */
 			ix->key_unknown |= t->primary.key_unknown;
-		}
-	}
-}
-
-/* The type of every index key attribute, once: a view of example items
- * compares keys by it at every step of a sort. */
-static void resolve_key_types(ddbc_design *g)
-{
-	for (size_t i = 0; i < g->ntables; i++) {
-		ddbc_table *t = &g->tables[i];
-		for (size_t s = 0; s < t->nindexes; s++) {
-			ddbc_index *ix = t->indexes[s];
-			size_t n = ix->npk + ix->nsk;
-			ix->key_types = ddbc_arena_array(g->arena, n, sizeof(ddbc_type));
-			for (size_t j = 0; j < n; j++) {
-				const char *name = ddbc_index_key(ix, j);
-				ix->key_types[j] = name ? ddbc_table_key_type(t, name) : DDBC_TYPE_NONE;
-			}
 		}
 	}
 }
@@ -794,6 +781,5 @@ void ddbc_semantics(ddbc_design *g)
 		}
 	}
 	find_undeclared_keys(g);
-	resolve_key_types(g);
 	match_patterns(g);
 }

@@ -31,8 +31,8 @@ const ddbc_lang *ddbc_attr_key_lang(const ddbc_attr *a);
 void ddbc_attr_item_lang(const ddbc_attr *a, ddbc_tvalue_fn *value_of, void *ctx,
 			 strbuf *texts, ddbc_lang *out);
 
-/* Whether entity e can satisfy condition c (on one of e's attributes)
- * given the table's key delimiter. */
+/* Whether attribute a (of the entity c is tried on) can hold a value that
+ * satisfies condition c, given the design's key delimiter. */
 bool ddbc_cond_matches(const ddbc_design *design, const ddbc_key_cond *c, const ddbc_attr *a);
 
 /* The role of attribute a in index ix, derived. */
