@@ -28,9 +28,13 @@ typedef struct ddbc_json_stream {
 	int depth;               /* containers open */
 	bool empty[32];          /* per open container: no member written yet */
 	bool failed;
+	bool compact;            /* jansson's JSON_COMPACT layout: no line breaks,
+				  * no indentation, "," and ":" alone */
 } ddbc_json_stream;
 
 void ddbc_json_stream_init(ddbc_json_stream *s, FILE *out);
+/* The layout o asks for (--compact); o may be NULL. */
+void ddbc_json_stream_layout(ddbc_json_stream *s, const struct ddbc_export_opts *o);
 /* Opens an object ('{') or array ('[') as a member named key (NULL in an
  * array or at the top). */
 void ddbc_json_begin(ddbc_json_stream *s, const char *key, char bracket);

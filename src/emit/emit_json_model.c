@@ -325,6 +325,7 @@ ddbc_emit_result ddbc_emit_model(FILE *out, const ddbc_design *g, const ddbc_exp
 	(void)o, (void)d;
 	ddbc_json_stream s;
 	ddbc_json_stream_init(&s, out);
+	ddbc_json_stream_layout(&s, o);
 	ddbc_json_begin(&s, NULL, '{');
 	ddbc_json_int(&s, "ddbc", g->version);
 	ddbc_json_text(&s, "name", g->name.s);

@@ -817,6 +817,7 @@ ddbc_emit_result ddbc_emit_queries(FILE *out, const ddbc_design *g, const ddbc_e
 		return DDBC_EMIT_FAILED;
 	ddbc_json_stream s;
 	ddbc_json_stream_init(&s, out);
+	ddbc_json_stream_layout(&s, o);
 	ddbc_json_begin(&s, NULL, '[');
 	bool failed = false;
 	for (size_t i = 0; i < g->npatterns; i++) {
