@@ -113,17 +113,20 @@ static inline int assessment_single_company_pk(char *buf, size_t size, const cha
 	return snprintf(buf, size, ASSESSMENT_SINGLE_COMPANY_PK_FMT, company_id);
 }
 
+static inline int assessment_single_key_parse_ls_(const char *key, const char *l0, size_t n0, struct assessment_single_key_span_ *v1)
+{
+	const char *p = key;
+	return (assessment_single_key_literal_(&p, l0, n0) != 0
+	    || assessment_single_key_text_(&p, "", v1) != 0
+	    || *p != '\0') ? -1 : 0;
+}
+
 struct assessment_single_company_pk_parts {
 	struct assessment_single_key_span_ company_id;
 };
 static inline int assessment_single_company_pk_parse(const char *key, struct assessment_single_company_pk_parts *out)
 {
-	const char *p = key;
-	if (assessment_single_key_literal_(&p, "COMPANY#", 8) != 0
-	    || assessment_single_key_text_(&p, "", &out->company_id) != 0
-	    || *p != '\0')
-		return -1;
-	return 0;
+	return assessment_single_key_parse_ls_(key, "COMPANY#", 8, &out->company_id);
 }
 
 /* SK: #META */
@@ -150,12 +153,7 @@ struct assessment_single_user_pk_parts {
 };
 static inline int assessment_single_user_pk_parse(const char *key, struct assessment_single_user_pk_parts *out)
 {
-	const char *p = key;
-	if (assessment_single_key_literal_(&p, "COMPANY#", 8) != 0
-	    || assessment_single_key_text_(&p, "", &out->company_id) != 0
-	    || *p != '\0')
-		return -1;
-	return 0;
+	return assessment_single_key_parse_ls_(key, "COMPANY#", 8, &out->company_id);
 }
 
 /* SK: USER#{userId} */
@@ -172,12 +170,7 @@ struct assessment_single_user_sk_parts {
 };
 static inline int assessment_single_user_sk_parse(const char *key, struct assessment_single_user_sk_parts *out)
 {
-	const char *p = key;
-	if (assessment_single_key_literal_(&p, "USER#", 5) != 0
-	    || assessment_single_key_text_(&p, "", &out->user_id) != 0
-	    || *p != '\0')
-		return -1;
-	return 0;
+	return assessment_single_key_parse_ls_(key, "USER#", 5, &out->user_id);
 }
 
 #define ASSESSMENT_SINGLE_USER_COMPANY_ID_NAME "companyId"
@@ -201,12 +194,7 @@ struct assessment_single_assessment_result_pk_parts {
 };
 static inline int assessment_single_assessment_result_pk_parse(const char *key, struct assessment_single_assessment_result_pk_parts *out)
 {
-	const char *p = key;
-	if (assessment_single_key_literal_(&p, "USER#", 5) != 0
-	    || assessment_single_key_text_(&p, "", &out->user_id) != 0
-	    || *p != '\0')
-		return -1;
-	return 0;
+	return assessment_single_key_parse_ls_(key, "USER#", 5, &out->user_id);
 }
 
 /* SK: RESULT#{createdAt:010}#{resultId} */
@@ -218,20 +206,23 @@ static inline int assessment_single_assessment_result_sk(char *buf, size_t size,
 	return snprintf(buf, size, ASSESSMENT_SINGLE_ASSESSMENT_RESULT_SK_FMT, created_at, result_id);
 }
 
+static inline int assessment_single_key_parse_lnls_(const char *key, const char *l0, size_t n0, unsigned w1, long long *v1, const char *l2, size_t n2, struct assessment_single_key_span_ *v3)
+{
+	const char *p = key;
+	return (assessment_single_key_literal_(&p, l0, n0) != 0
+	    || assessment_single_key_number_(&p, w1, v1) != 0
+	    || assessment_single_key_literal_(&p, l2, n2) != 0
+	    || assessment_single_key_text_(&p, "", v3) != 0
+	    || *p != '\0') ? -1 : 0;
+}
+
 struct assessment_single_assessment_result_sk_parts {
 	long long created_at;
 	struct assessment_single_key_span_ result_id;
 };
 static inline int assessment_single_assessment_result_sk_parse(const char *key, struct assessment_single_assessment_result_sk_parts *out)
 {
-	const char *p = key;
-	if (assessment_single_key_literal_(&p, "RESULT#", 7) != 0
-	    || assessment_single_key_number_(&p, 10, &out->created_at) != 0
-	    || assessment_single_key_literal_(&p, "#", 1) != 0
-	    || assessment_single_key_text_(&p, "", &out->result_id) != 0
-	    || *p != '\0')
-		return -1;
-	return 0;
+	return assessment_single_key_parse_lnls_(key, "RESULT#", 7, 10, &out->created_at, "#", 1, &out->result_id);
 }
 
 #define ASSESSMENT_SINGLE_ASSESSMENT_RESULT_USER_ID_NAME "userId"
@@ -259,12 +250,7 @@ struct assessment_single_assessment_result_gsi1pk_parts {
 };
 static inline int assessment_single_assessment_result_gsi1pk_parse(const char *key, struct assessment_single_assessment_result_gsi1pk_parts *out)
 {
-	const char *p = key;
-	if (assessment_single_key_literal_(&p, "COMPANY#", 8) != 0
-	    || assessment_single_key_text_(&p, "", &out->company_id) != 0
-	    || *p != '\0')
-		return -1;
-	return 0;
+	return assessment_single_key_parse_ls_(key, "COMPANY#", 8, &out->company_id);
 }
 
 /* GSI1SK: {assessmentType}#{status}#{createdDate} */
@@ -275,6 +261,17 @@ static inline int assessment_single_assessment_result_gsi1sk(char *buf, size_t s
 	return snprintf(buf, size, ASSESSMENT_SINGLE_ASSESSMENT_RESULT_GSI1SK_FMT, assessment_type, status, created_date);
 }
 
+static inline int assessment_single_key_parse_slsls_(const char *key, struct assessment_single_key_span_ *v0, const char *l1, size_t n1, struct assessment_single_key_span_ *v2, const char *l3, size_t n3, struct assessment_single_key_span_ *v4)
+{
+	const char *p = key;
+	return (assessment_single_key_text_(&p, l1, v0) != 0
+	    || assessment_single_key_literal_(&p, l1, n1) != 0
+	    || assessment_single_key_text_(&p, l3, v2) != 0
+	    || assessment_single_key_literal_(&p, l3, n3) != 0
+	    || assessment_single_key_text_(&p, "", v4) != 0
+	    || *p != '\0') ? -1 : 0;
+}
+
 struct assessment_single_assessment_result_gsi1sk_parts {
 	struct assessment_single_key_span_ assessment_type;
 	struct assessment_single_key_span_ status;
@@ -282,15 +279,7 @@ struct assessment_single_assessment_result_gsi1sk_parts {
 };
 static inline int assessment_single_assessment_result_gsi1sk_parse(const char *key, struct assessment_single_assessment_result_gsi1sk_parts *out)
 {
-	const char *p = key;
-	if (assessment_single_key_text_(&p, "#", &out->assessment_type) != 0
-	    || assessment_single_key_literal_(&p, "#", 1) != 0
-	    || assessment_single_key_text_(&p, "#", &out->status) != 0
-	    || assessment_single_key_literal_(&p, "#", 1) != 0
-	    || assessment_single_key_text_(&p, "", &out->created_date) != 0
-	    || *p != '\0')
-		return -1;
-	return 0;
+	return assessment_single_key_parse_slsls_(key, &out->assessment_type, "#", 1, &out->status, "#", 1, &out->created_date);
 }
 
 /* ---- access pattern get-user (get, table AppTable) */

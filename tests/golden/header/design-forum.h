@@ -145,19 +145,22 @@ static inline int forum_reply_id(char *buf, size_t size, const char *forum_name,
 	return snprintf(buf, size, FORUM_REPLY_ID_FMT, forum_name, subject);
 }
 
+static inline int forum_key_parse_sls_(const char *key, struct forum_key_span_ *v0, const char *l1, size_t n1, struct forum_key_span_ *v2)
+{
+	const char *p = key;
+	return (forum_key_text_(&p, l1, v0) != 0
+	    || forum_key_literal_(&p, l1, n1) != 0
+	    || forum_key_text_(&p, "", v2) != 0
+	    || *p != '\0') ? -1 : 0;
+}
+
 struct forum_reply_id_parts {
 	struct forum_key_span_ forum_name;
 	struct forum_key_span_ subject;
 };
 static inline int forum_reply_id_parse(const char *key, struct forum_reply_id_parts *out)
 {
-	const char *p = key;
-	if (forum_key_text_(&p, "#", &out->forum_name) != 0
-	    || forum_key_literal_(&p, "#", 1) != 0
-	    || forum_key_text_(&p, "", &out->subject) != 0
-	    || *p != '\0')
-		return -1;
-	return 0;
+	return forum_key_parse_sls_(key, &out->forum_name, "#", 1, &out->subject);
 }
 
 #define FORUM_REPLY_FORUM_NAME_NAME "ForumName" /* key part, not stored */

@@ -137,17 +137,20 @@ static inline int media_playlist_pk(char *buf, size_t size, const char *user_id)
 	return snprintf(buf, size, MEDIA_PLAYLIST_PK_FMT, user_id);
 }
 
+static inline int media_key_parse_ls_(const char *key, const char *l0, size_t n0, struct media_key_span_ *v1)
+{
+	const char *p = key;
+	return (media_key_literal_(&p, l0, n0) != 0
+	    || media_key_text_(&p, "", v1) != 0
+	    || *p != '\0') ? -1 : 0;
+}
+
 struct media_playlist_pk_parts {
 	struct media_key_span_ user_id;
 };
 static inline int media_playlist_pk_parse(const char *key, struct media_playlist_pk_parts *out)
 {
-	const char *p = key;
-	if (media_key_literal_(&p, "USER#", 5) != 0
-	    || media_key_text_(&p, "", &out->user_id) != 0
-	    || *p != '\0')
-		return -1;
-	return 0;
+	return media_key_parse_ls_(key, "USER#", 5, &out->user_id);
 }
 
 /* SK: PLAYLIST#{playlistId} */
@@ -164,12 +167,7 @@ struct media_playlist_sk_parts {
 };
 static inline int media_playlist_sk_parse(const char *key, struct media_playlist_sk_parts *out)
 {
-	const char *p = key;
-	if (media_key_literal_(&p, "PLAYLIST#", 9) != 0
-	    || media_key_text_(&p, "", &out->playlist_id) != 0
-	    || *p != '\0')
-		return -1;
-	return 0;
+	return media_key_parse_ls_(key, "PLAYLIST#", 9, &out->playlist_id);
 }
 
 #define MEDIA_PLAYLIST_USER_ID_NAME "userId"
@@ -193,12 +191,7 @@ struct media_song_entry_pk_parts {
 };
 static inline int media_song_entry_pk_parse(const char *key, struct media_song_entry_pk_parts *out)
 {
-	const char *p = key;
-	if (media_key_literal_(&p, "PLAYLIST#", 9) != 0
-	    || media_key_text_(&p, "", &out->playlist_id) != 0
-	    || *p != '\0')
-		return -1;
-	return 0;
+	return media_key_parse_ls_(key, "PLAYLIST#", 9, &out->playlist_id);
 }
 
 /* SK: ENTRY#{position:04}#SONG */
@@ -210,18 +203,21 @@ static inline int media_song_entry_sk(char *buf, size_t size, long long position
 	return snprintf(buf, size, MEDIA_SONG_ENTRY_SK_FMT, position);
 }
 
+static inline int media_key_parse_lnl_(const char *key, const char *l0, size_t n0, unsigned w1, long long *v1, const char *l2, size_t n2)
+{
+	const char *p = key;
+	return (media_key_literal_(&p, l0, n0) != 0
+	    || media_key_number_(&p, w1, v1) != 0
+	    || media_key_literal_(&p, l2, n2) != 0
+	    || *p != '\0') ? -1 : 0;
+}
+
 struct media_song_entry_sk_parts {
 	long long position;
 };
 static inline int media_song_entry_sk_parse(const char *key, struct media_song_entry_sk_parts *out)
 {
-	const char *p = key;
-	if (media_key_literal_(&p, "ENTRY#", 6) != 0
-	    || media_key_number_(&p, 4, &out->position) != 0
-	    || media_key_literal_(&p, "#SONG", 5) != 0
-	    || *p != '\0')
-		return -1;
-	return 0;
+	return media_key_parse_lnl_(key, "ENTRY#", 6, 4, &out->position, "#SONG", 5);
 }
 
 #define MEDIA_SONG_ENTRY_PLAYLIST_ID_NAME "playlistId"
@@ -240,20 +236,23 @@ static inline int media_song_entry_gsi1pk(char *buf, size_t size, const char *ar
 	return snprintf(buf, size, MEDIA_SONG_ENTRY_GSI1PK_FMT, artist, song_title);
 }
 
+static inline int media_key_parse_lsls_(const char *key, const char *l0, size_t n0, struct media_key_span_ *v1, const char *l2, size_t n2, struct media_key_span_ *v3)
+{
+	const char *p = key;
+	return (media_key_literal_(&p, l0, n0) != 0
+	    || media_key_text_(&p, l2, v1) != 0
+	    || media_key_literal_(&p, l2, n2) != 0
+	    || media_key_text_(&p, "", v3) != 0
+	    || *p != '\0') ? -1 : 0;
+}
+
 struct media_song_entry_gsi1pk_parts {
 	struct media_key_span_ artist;
 	struct media_key_span_ song_title;
 };
 static inline int media_song_entry_gsi1pk_parse(const char *key, struct media_song_entry_gsi1pk_parts *out)
 {
-	const char *p = key;
-	if (media_key_literal_(&p, "SONG#", 5) != 0
-	    || media_key_text_(&p, "#", &out->artist) != 0
-	    || media_key_literal_(&p, "#", 1) != 0
-	    || media_key_text_(&p, "", &out->song_title) != 0
-	    || *p != '\0')
-		return -1;
-	return 0;
+	return media_key_parse_lsls_(key, "SONG#", 5, &out->artist, "#", 1, &out->song_title);
 }
 
 /* GSI1SK: {addedAt}#{playlistId} */
@@ -264,19 +263,22 @@ static inline int media_song_entry_gsi1sk(char *buf, size_t size, const char *ad
 	return snprintf(buf, size, MEDIA_SONG_ENTRY_GSI1SK_FMT, added_at, playlist_id);
 }
 
+static inline int media_key_parse_sls_(const char *key, struct media_key_span_ *v0, const char *l1, size_t n1, struct media_key_span_ *v2)
+{
+	const char *p = key;
+	return (media_key_text_(&p, l1, v0) != 0
+	    || media_key_literal_(&p, l1, n1) != 0
+	    || media_key_text_(&p, "", v2) != 0
+	    || *p != '\0') ? -1 : 0;
+}
+
 struct media_song_entry_gsi1sk_parts {
 	struct media_key_span_ added_at;
 	struct media_key_span_ playlist_id;
 };
 static inline int media_song_entry_gsi1sk_parse(const char *key, struct media_song_entry_gsi1sk_parts *out)
 {
-	const char *p = key;
-	if (media_key_text_(&p, "#", &out->added_at) != 0
-	    || media_key_literal_(&p, "#", 1) != 0
-	    || media_key_text_(&p, "", &out->playlist_id) != 0
-	    || *p != '\0')
-		return -1;
-	return 0;
+	return media_key_parse_sls_(key, &out->added_at, "#", 1, &out->playlist_id);
 }
 
 /* ---- entity MovieEntry (table Playlists) */
@@ -295,12 +297,7 @@ struct media_movie_entry_pk_parts {
 };
 static inline int media_movie_entry_pk_parse(const char *key, struct media_movie_entry_pk_parts *out)
 {
-	const char *p = key;
-	if (media_key_literal_(&p, "PLAYLIST#", 9) != 0
-	    || media_key_text_(&p, "", &out->playlist_id) != 0
-	    || *p != '\0')
-		return -1;
-	return 0;
+	return media_key_parse_ls_(key, "PLAYLIST#", 9, &out->playlist_id);
 }
 
 /* SK: ENTRY#{position:04}#MOVIE */
@@ -317,13 +314,7 @@ struct media_movie_entry_sk_parts {
 };
 static inline int media_movie_entry_sk_parse(const char *key, struct media_movie_entry_sk_parts *out)
 {
-	const char *p = key;
-	if (media_key_literal_(&p, "ENTRY#", 6) != 0
-	    || media_key_number_(&p, 4, &out->position) != 0
-	    || media_key_literal_(&p, "#MOVIE", 6) != 0
-	    || *p != '\0')
-		return -1;
-	return 0;
+	return media_key_parse_lnl_(key, "ENTRY#", 6, 4, &out->position, "#MOVIE", 6);
 }
 
 #define MEDIA_MOVIE_ENTRY_PLAYLIST_ID_NAME "playlistId"
@@ -342,20 +333,23 @@ static inline int media_movie_entry_gsi1pk(char *buf, size_t size, long long mov
 	return snprintf(buf, size, MEDIA_MOVIE_ENTRY_GSI1PK_FMT, movie_year, movie_title);
 }
 
+static inline int media_key_parse_lnls_(const char *key, const char *l0, size_t n0, unsigned w1, long long *v1, const char *l2, size_t n2, struct media_key_span_ *v3)
+{
+	const char *p = key;
+	return (media_key_literal_(&p, l0, n0) != 0
+	    || media_key_number_(&p, w1, v1) != 0
+	    || media_key_literal_(&p, l2, n2) != 0
+	    || media_key_text_(&p, "", v3) != 0
+	    || *p != '\0') ? -1 : 0;
+}
+
 struct media_movie_entry_gsi1pk_parts {
 	long long movie_year;
 	struct media_key_span_ movie_title;
 };
 static inline int media_movie_entry_gsi1pk_parse(const char *key, struct media_movie_entry_gsi1pk_parts *out)
 {
-	const char *p = key;
-	if (media_key_literal_(&p, "MOVIE#", 6) != 0
-	    || media_key_number_(&p, 0, &out->movie_year) != 0
-	    || media_key_literal_(&p, "#", 1) != 0
-	    || media_key_text_(&p, "", &out->movie_title) != 0
-	    || *p != '\0')
-		return -1;
-	return 0;
+	return media_key_parse_lnls_(key, "MOVIE#", 6, 0, &out->movie_year, "#", 1, &out->movie_title);
 }
 
 /* GSI1SK: {addedAt}#{playlistId} */
@@ -372,13 +366,7 @@ struct media_movie_entry_gsi1sk_parts {
 };
 static inline int media_movie_entry_gsi1sk_parse(const char *key, struct media_movie_entry_gsi1sk_parts *out)
 {
-	const char *p = key;
-	if (media_key_text_(&p, "#", &out->added_at) != 0
-	    || media_key_literal_(&p, "#", 1) != 0
-	    || media_key_text_(&p, "", &out->playlist_id) != 0
-	    || *p != '\0')
-		return -1;
-	return 0;
+	return media_key_parse_sls_(key, &out->added_at, "#", 1, &out->playlist_id);
 }
 
 /* ---- access pattern get-song (get, table Music) */

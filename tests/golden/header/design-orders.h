@@ -113,17 +113,20 @@ static inline int orders_customer_pk(char *buf, size_t size, const char *custome
 	return snprintf(buf, size, ORDERS_CUSTOMER_PK_FMT, customer_id);
 }
 
+static inline int orders_key_parse_ls_(const char *key, const char *l0, size_t n0, struct orders_key_span_ *v1)
+{
+	const char *p = key;
+	return (orders_key_literal_(&p, l0, n0) != 0
+	    || orders_key_text_(&p, "", v1) != 0
+	    || *p != '\0') ? -1 : 0;
+}
+
 struct orders_customer_pk_parts {
 	struct orders_key_span_ customer_id;
 };
 static inline int orders_customer_pk_parse(const char *key, struct orders_customer_pk_parts *out)
 {
-	const char *p = key;
-	if (orders_key_literal_(&p, "CUSTOMER#", 9) != 0
-	    || orders_key_text_(&p, "", &out->customer_id) != 0
-	    || *p != '\0')
-		return -1;
-	return 0;
+	return orders_key_parse_ls_(key, "CUSTOMER#", 9, &out->customer_id);
 }
 
 /* SK: PROFILE */
@@ -151,12 +154,7 @@ struct orders_order_pk_parts {
 };
 static inline int orders_order_pk_parse(const char *key, struct orders_order_pk_parts *out)
 {
-	const char *p = key;
-	if (orders_key_literal_(&p, "CUSTOMER#", 9) != 0
-	    || orders_key_text_(&p, "", &out->customer_id) != 0
-	    || *p != '\0')
-		return -1;
-	return 0;
+	return orders_key_parse_ls_(key, "CUSTOMER#", 9, &out->customer_id);
 }
 
 /* SK: ORDER#{orderDate}#{orderId} */
@@ -168,20 +166,23 @@ static inline int orders_order_sk(char *buf, size_t size, const char *order_date
 	return snprintf(buf, size, ORDERS_ORDER_SK_FMT, order_date, order_id);
 }
 
+static inline int orders_key_parse_lsls_(const char *key, const char *l0, size_t n0, struct orders_key_span_ *v1, const char *l2, size_t n2, struct orders_key_span_ *v3)
+{
+	const char *p = key;
+	return (orders_key_literal_(&p, l0, n0) != 0
+	    || orders_key_text_(&p, l2, v1) != 0
+	    || orders_key_literal_(&p, l2, n2) != 0
+	    || orders_key_text_(&p, "", v3) != 0
+	    || *p != '\0') ? -1 : 0;
+}
+
 struct orders_order_sk_parts {
 	struct orders_key_span_ order_date;
 	struct orders_key_span_ order_id;
 };
 static inline int orders_order_sk_parse(const char *key, struct orders_order_sk_parts *out)
 {
-	const char *p = key;
-	if (orders_key_literal_(&p, "ORDER#", 6) != 0
-	    || orders_key_text_(&p, "#", &out->order_date) != 0
-	    || orders_key_literal_(&p, "#", 1) != 0
-	    || orders_key_text_(&p, "", &out->order_id) != 0
-	    || *p != '\0')
-		return -1;
-	return 0;
+	return orders_key_parse_lsls_(key, "ORDER#", 6, &out->order_date, "#", 1, &out->order_id);
 }
 
 #define ORDERS_ORDER_CUSTOMER_ID_NAME "customerId"
@@ -207,12 +208,7 @@ struct orders_order_gsi1pk_parts {
 };
 static inline int orders_order_gsi1pk_parse(const char *key, struct orders_order_gsi1pk_parts *out)
 {
-	const char *p = key;
-	if (orders_key_literal_(&p, "STATUS#", 7) != 0
-	    || orders_key_text_(&p, "", &out->order_status) != 0
-	    || *p != '\0')
-		return -1;
-	return 0;
+	return orders_key_parse_ls_(key, "STATUS#", 7, &out->order_status);
 }
 
 /* GSI1SK: {orderDate}#{orderId} */
@@ -223,19 +219,22 @@ static inline int orders_order_gsi1sk(char *buf, size_t size, const char *order_
 	return snprintf(buf, size, ORDERS_ORDER_GSI1SK_FMT, order_date, order_id);
 }
 
+static inline int orders_key_parse_sls_(const char *key, struct orders_key_span_ *v0, const char *l1, size_t n1, struct orders_key_span_ *v2)
+{
+	const char *p = key;
+	return (orders_key_text_(&p, l1, v0) != 0
+	    || orders_key_literal_(&p, l1, n1) != 0
+	    || orders_key_text_(&p, "", v2) != 0
+	    || *p != '\0') ? -1 : 0;
+}
+
 struct orders_order_gsi1sk_parts {
 	struct orders_key_span_ order_date;
 	struct orders_key_span_ order_id;
 };
 static inline int orders_order_gsi1sk_parse(const char *key, struct orders_order_gsi1sk_parts *out)
 {
-	const char *p = key;
-	if (orders_key_text_(&p, "#", &out->order_date) != 0
-	    || orders_key_literal_(&p, "#", 1) != 0
-	    || orders_key_text_(&p, "", &out->order_id) != 0
-	    || *p != '\0')
-		return -1;
-	return 0;
+	return orders_key_parse_sls_(key, &out->order_date, "#", 1, &out->order_id);
 }
 
 /* ---- entity OrderLine (table Shop) */
@@ -254,12 +253,7 @@ struct orders_order_line_pk_parts {
 };
 static inline int orders_order_line_pk_parse(const char *key, struct orders_order_line_pk_parts *out)
 {
-	const char *p = key;
-	if (orders_key_literal_(&p, "ORDER#", 6) != 0
-	    || orders_key_text_(&p, "", &out->order_id) != 0
-	    || *p != '\0')
-		return -1;
-	return 0;
+	return orders_key_parse_ls_(key, "ORDER#", 6, &out->order_id);
 }
 
 /* SK: LINE#{lineNo:03} */
@@ -271,17 +265,20 @@ static inline int orders_order_line_sk(char *buf, size_t size, long long line_no
 	return snprintf(buf, size, ORDERS_ORDER_LINE_SK_FMT, line_no);
 }
 
+static inline int orders_key_parse_ln_(const char *key, const char *l0, size_t n0, unsigned w1, long long *v1)
+{
+	const char *p = key;
+	return (orders_key_literal_(&p, l0, n0) != 0
+	    || orders_key_number_(&p, w1, v1) != 0
+	    || *p != '\0') ? -1 : 0;
+}
+
 struct orders_order_line_sk_parts {
 	long long line_no;
 };
 static inline int orders_order_line_sk_parse(const char *key, struct orders_order_line_sk_parts *out)
 {
-	const char *p = key;
-	if (orders_key_literal_(&p, "LINE#", 5) != 0
-	    || orders_key_number_(&p, 3, &out->line_no) != 0
-	    || *p != '\0')
-		return -1;
-	return 0;
+	return orders_key_parse_ln_(key, "LINE#", 5, 3, &out->line_no);
 }
 
 #define ORDERS_ORDER_LINE_ORDER_ID_NAME "orderId"
@@ -306,12 +303,7 @@ struct orders_shipment_pk_parts {
 };
 static inline int orders_shipment_pk_parse(const char *key, struct orders_shipment_pk_parts *out)
 {
-	const char *p = key;
-	if (orders_key_literal_(&p, "ORDER#", 6) != 0
-	    || orders_key_text_(&p, "", &out->order_id) != 0
-	    || *p != '\0')
-		return -1;
-	return 0;
+	return orders_key_parse_ls_(key, "ORDER#", 6, &out->order_id);
 }
 
 /* SK: SHIPMENT#{shippedAt}#{shipmentId} */
@@ -329,14 +321,7 @@ struct orders_shipment_sk_parts {
 };
 static inline int orders_shipment_sk_parse(const char *key, struct orders_shipment_sk_parts *out)
 {
-	const char *p = key;
-	if (orders_key_literal_(&p, "SHIPMENT#", 9) != 0
-	    || orders_key_text_(&p, "#", &out->shipped_at) != 0
-	    || orders_key_literal_(&p, "#", 1) != 0
-	    || orders_key_text_(&p, "", &out->shipment_id) != 0
-	    || *p != '\0')
-		return -1;
-	return 0;
+	return orders_key_parse_lsls_(key, "SHIPMENT#", 9, &out->shipped_at, "#", 1, &out->shipment_id);
 }
 
 #define ORDERS_SHIPMENT_ORDER_ID_NAME "orderId"

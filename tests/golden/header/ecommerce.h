@@ -114,17 +114,20 @@ static inline int ecommerce_user_pk(char *buf, size_t size, const char *user_id)
 	return snprintf(buf, size, ECOMMERCE_USER_PK_FMT, user_id);
 }
 
+static inline int ecommerce_key_parse_ls_(const char *key, const char *l0, size_t n0, struct ecommerce_key_span_ *v1)
+{
+	const char *p = key;
+	return (ecommerce_key_literal_(&p, l0, n0) != 0
+	    || ecommerce_key_text_(&p, "", v1) != 0
+	    || *p != '\0') ? -1 : 0;
+}
+
 struct ecommerce_user_pk_parts {
 	struct ecommerce_key_span_ user_id;
 };
 static inline int ecommerce_user_pk_parse(const char *key, struct ecommerce_user_pk_parts *out)
 {
-	const char *p = key;
-	if (ecommerce_key_literal_(&p, "USER#", 5) != 0
-	    || ecommerce_key_text_(&p, "", &out->user_id) != 0
-	    || *p != '\0')
-		return -1;
-	return 0;
+	return ecommerce_key_parse_ls_(key, "USER#", 5, &out->user_id);
 }
 
 /* SK: PROFILE */
@@ -153,12 +156,7 @@ struct ecommerce_order_pk_parts {
 };
 static inline int ecommerce_order_pk_parse(const char *key, struct ecommerce_order_pk_parts *out)
 {
-	const char *p = key;
-	if (ecommerce_key_literal_(&p, "USER#", 5) != 0
-	    || ecommerce_key_text_(&p, "", &out->user_id) != 0
-	    || *p != '\0')
-		return -1;
-	return 0;
+	return ecommerce_key_parse_ls_(key, "USER#", 5, &out->user_id);
 }
 
 /* SK: ORDER#{OrderDay}#{OrderId} */
@@ -170,20 +168,23 @@ static inline int ecommerce_order_sk(char *buf, size_t size, const char *order_d
 	return snprintf(buf, size, ECOMMERCE_ORDER_SK_FMT, order_day, order_id);
 }
 
+static inline int ecommerce_key_parse_lsls_(const char *key, const char *l0, size_t n0, struct ecommerce_key_span_ *v1, const char *l2, size_t n2, struct ecommerce_key_span_ *v3)
+{
+	const char *p = key;
+	return (ecommerce_key_literal_(&p, l0, n0) != 0
+	    || ecommerce_key_text_(&p, l2, v1) != 0
+	    || ecommerce_key_literal_(&p, l2, n2) != 0
+	    || ecommerce_key_text_(&p, "", v3) != 0
+	    || *p != '\0') ? -1 : 0;
+}
+
 struct ecommerce_order_sk_parts {
 	struct ecommerce_key_span_ order_day;
 	struct ecommerce_key_span_ order_id;
 };
 static inline int ecommerce_order_sk_parse(const char *key, struct ecommerce_order_sk_parts *out)
 {
-	const char *p = key;
-	if (ecommerce_key_literal_(&p, "ORDER#", 6) != 0
-	    || ecommerce_key_text_(&p, "#", &out->order_day) != 0
-	    || ecommerce_key_literal_(&p, "#", 1) != 0
-	    || ecommerce_key_text_(&p, "", &out->order_id) != 0
-	    || *p != '\0')
-		return -1;
-	return 0;
+	return ecommerce_key_parse_lsls_(key, "ORDER#", 6, &out->order_day, "#", 1, &out->order_id);
 }
 
 #define ECOMMERCE_ORDER_USER_ID_NAME "UserId"
@@ -205,16 +206,19 @@ static inline int ecommerce_order_gsi2pk(char *buf, size_t size, const char *sta
 	return snprintf(buf, size, ECOMMERCE_ORDER_GSI2PK_FMT, status);
 }
 
+static inline int ecommerce_key_parse_s_(const char *key, struct ecommerce_key_span_ *v0)
+{
+	const char *p = key;
+	return (ecommerce_key_text_(&p, "", v0) != 0
+	    || *p != '\0') ? -1 : 0;
+}
+
 struct ecommerce_order_gsi2pk_parts {
 	struct ecommerce_key_span_ status;
 };
 static inline int ecommerce_order_gsi2pk_parse(const char *key, struct ecommerce_order_gsi2pk_parts *out)
 {
-	const char *p = key;
-	if (ecommerce_key_text_(&p, "", &out->status) != 0
-	    || *p != '\0')
-		return -1;
-	return 0;
+	return ecommerce_key_parse_s_(key, &out->status);
 }
 
 /* GSI2SK: {OrderDate} */
@@ -230,11 +234,7 @@ struct ecommerce_order_gsi2sk_parts {
 };
 static inline int ecommerce_order_gsi2sk_parse(const char *key, struct ecommerce_order_gsi2sk_parts *out)
 {
-	const char *p = key;
-	if (ecommerce_key_text_(&p, "", &out->order_date) != 0
-	    || *p != '\0')
-		return -1;
-	return 0;
+	return ecommerce_key_parse_s_(key, &out->order_date);
 }
 
 /* ---- entity Product (table AppData) */
@@ -253,12 +253,7 @@ struct ecommerce_product_pk_parts {
 };
 static inline int ecommerce_product_pk_parse(const char *key, struct ecommerce_product_pk_parts *out)
 {
-	const char *p = key;
-	if (ecommerce_key_literal_(&p, "PRODUCT#", 8) != 0
-	    || ecommerce_key_text_(&p, "", &out->product_id) != 0
-	    || *p != '\0')
-		return -1;
-	return 0;
+	return ecommerce_key_parse_ls_(key, "PRODUCT#", 8, &out->product_id);
 }
 
 /* SK: INFO */
@@ -284,11 +279,7 @@ struct ecommerce_product_gsi1pk_parts {
 };
 static inline int ecommerce_product_gsi1pk_parse(const char *key, struct ecommerce_product_gsi1pk_parts *out)
 {
-	const char *p = key;
-	if (ecommerce_key_text_(&p, "", &out->category) != 0
-	    || *p != '\0')
-		return -1;
-	return 0;
+	return ecommerce_key_parse_s_(key, &out->category);
 }
 
 #define ECOMMERCE_PRODUCT_GSI1SK_NAME "GSI1SK"

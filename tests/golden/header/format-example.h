@@ -115,20 +115,23 @@ static inline int stamp_rally_user_pk(char *buf, size_t size, const char *event_
 	return snprintf(buf, size, STAMP_RALLY_USER_PK_FMT, event_id, line_user_id);
 }
 
+static inline int stamp_rally_key_parse_lsls_(const char *key, const char *l0, size_t n0, struct stamp_rally_key_span_ *v1, const char *l2, size_t n2, struct stamp_rally_key_span_ *v3)
+{
+	const char *p = key;
+	return (stamp_rally_key_literal_(&p, l0, n0) != 0
+	    || stamp_rally_key_text_(&p, l2, v1) != 0
+	    || stamp_rally_key_literal_(&p, l2, n2) != 0
+	    || stamp_rally_key_text_(&p, "", v3) != 0
+	    || *p != '\0') ? -1 : 0;
+}
+
 struct stamp_rally_user_pk_parts {
 	struct stamp_rally_key_span_ event_id;
 	struct stamp_rally_key_span_ line_user_id;
 };
 static inline int stamp_rally_user_pk_parse(const char *key, struct stamp_rally_user_pk_parts *out)
 {
-	const char *p = key;
-	if (stamp_rally_key_literal_(&p, "EVENT#", 6) != 0
-	    || stamp_rally_key_text_(&p, "#USER#", &out->event_id) != 0
-	    || stamp_rally_key_literal_(&p, "#USER#", 6) != 0
-	    || stamp_rally_key_text_(&p, "", &out->line_user_id) != 0
-	    || *p != '\0')
-		return -1;
-	return 0;
+	return stamp_rally_key_parse_lsls_(key, "EVENT#", 6, &out->event_id, "#USER#", 6, &out->line_user_id);
 }
 
 /* SK: PROFILE */
@@ -153,18 +156,21 @@ static inline int stamp_rally_user_gsi1pk(char *buf, size_t size, const char *ev
 	return snprintf(buf, size, STAMP_RALLY_USER_GSI1PK_FMT, event_id);
 }
 
+static inline int stamp_rally_key_parse_lsl_(const char *key, const char *l0, size_t n0, struct stamp_rally_key_span_ *v1, const char *l2, size_t n2)
+{
+	const char *p = key;
+	return (stamp_rally_key_literal_(&p, l0, n0) != 0
+	    || stamp_rally_key_text_(&p, l2, v1) != 0
+	    || stamp_rally_key_literal_(&p, l2, n2) != 0
+	    || *p != '\0') ? -1 : 0;
+}
+
 struct stamp_rally_user_gsi1pk_parts {
 	struct stamp_rally_key_span_ event_id;
 };
 static inline int stamp_rally_user_gsi1pk_parse(const char *key, struct stamp_rally_user_gsi1pk_parts *out)
 {
-	const char *p = key;
-	if (stamp_rally_key_literal_(&p, "EVENT#", 6) != 0
-	    || stamp_rally_key_text_(&p, "#USERS", &out->event_id) != 0
-	    || stamp_rally_key_literal_(&p, "#USERS", 6) != 0
-	    || *p != '\0')
-		return -1;
-	return 0;
+	return stamp_rally_key_parse_lsl_(key, "EVENT#", 6, &out->event_id, "#USERS", 6);
 }
 
 /* GSI1SK: {createdAt}#{lineUserId} */
@@ -175,19 +181,22 @@ static inline int stamp_rally_user_gsi1sk(char *buf, size_t size, const char *cr
 	return snprintf(buf, size, STAMP_RALLY_USER_GSI1SK_FMT, created_at, line_user_id);
 }
 
+static inline int stamp_rally_key_parse_sls_(const char *key, struct stamp_rally_key_span_ *v0, const char *l1, size_t n1, struct stamp_rally_key_span_ *v2)
+{
+	const char *p = key;
+	return (stamp_rally_key_text_(&p, l1, v0) != 0
+	    || stamp_rally_key_literal_(&p, l1, n1) != 0
+	    || stamp_rally_key_text_(&p, "", v2) != 0
+	    || *p != '\0') ? -1 : 0;
+}
+
 struct stamp_rally_user_gsi1sk_parts {
 	struct stamp_rally_key_span_ created_at;
 	struct stamp_rally_key_span_ line_user_id;
 };
 static inline int stamp_rally_user_gsi1sk_parse(const char *key, struct stamp_rally_user_gsi1sk_parts *out)
 {
-	const char *p = key;
-	if (stamp_rally_key_text_(&p, "#", &out->created_at) != 0
-	    || stamp_rally_key_literal_(&p, "#", 1) != 0
-	    || stamp_rally_key_text_(&p, "", &out->line_user_id) != 0
-	    || *p != '\0')
-		return -1;
-	return 0;
+	return stamp_rally_key_parse_sls_(key, &out->created_at, "#", 1, &out->line_user_id);
 }
 
 #define STAMP_RALLY_USER_NICKNAME_NAME "nickname"

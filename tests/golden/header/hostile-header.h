@@ -114,20 +114,23 @@ static inline int hostile_design_s_user_pk(char *buf, size_t size, const char *e
 	return snprintf(buf, size, HOSTILE_DESIGN_S_USER_PK_FMT, event_id, n);
 }
 
+static inline int hostile_design_s_key_parse_lsln_(const char *key, const char *l0, size_t n0, struct hostile_design_s_key_span_ *v1, const char *l2, size_t n2, unsigned w3, long long *v3)
+{
+	const char *p = key;
+	return (hostile_design_s_key_literal_(&p, l0, n0) != 0
+	    || hostile_design_s_key_text_(&p, l2, v1) != 0
+	    || hostile_design_s_key_literal_(&p, l2, n2) != 0
+	    || hostile_design_s_key_number_(&p, w3, v3) != 0
+	    || *p != '\0') ? -1 : 0;
+}
+
 struct hostile_design_s_user_pk_parts {
 	struct hostile_design_s_key_span_ event_id;
 	long long n;
 };
 static inline int hostile_design_s_user_pk_parse(const char *key, struct hostile_design_s_user_pk_parts *out)
 {
-	const char *p = key;
-	if (hostile_design_s_key_literal_(&p, "EVENT%s%n%%d#\"q\"#", 17) != 0
-	    || hostile_design_s_key_text_(&p, "#100%#", &out->event_id) != 0
-	    || hostile_design_s_key_literal_(&p, "#100%#", 6) != 0
-	    || hostile_design_s_key_number_(&p, 5, &out->n) != 0
-	    || *p != '\0')
-		return -1;
-	return 0;
+	return hostile_design_s_key_parse_lsln_(key, "EVENT%s%n%%d#\"q\"#", 17, &out->event_id, "#100%#", 6, 5, &out->n);
 }
 
 /* SK: a\b? ?=c? ?/d? ?'e* /f/ *g?h#{say "hi"} */
@@ -139,17 +142,20 @@ static inline int hostile_design_s_user_sk(char *buf, size_t size, const char *s
 	return snprintf(buf, size, HOSTILE_DESIGN_S_USER_SK_FMT, say_hi);
 }
 
+static inline int hostile_design_s_key_parse_ls_(const char *key, const char *l0, size_t n0, struct hostile_design_s_key_span_ *v1)
+{
+	const char *p = key;
+	return (hostile_design_s_key_literal_(&p, l0, n0) != 0
+	    || hostile_design_s_key_text_(&p, "", v1) != 0
+	    || *p != '\0') ? -1 : 0;
+}
+
 struct hostile_design_s_user_sk_parts {
 	struct hostile_design_s_key_span_ say_hi;
 };
 static inline int hostile_design_s_user_sk_parse(const char *key, struct hostile_design_s_user_sk_parts *out)
 {
-	const char *p = key;
-	if (hostile_design_s_key_literal_(&p, "a\\b\?\?=c\?\?/d\?\?'e*/f/*g\342\200\256h#", 26) != 0
-	    || hostile_design_s_key_text_(&p, "", &out->say_hi) != 0
-	    || *p != '\0')
-		return -1;
-	return 0;
+	return hostile_design_s_key_parse_ls_(key, "a\\b\?\?=c\?\?/d\?\?'e*/f/*g\342\200\256h#", 26, &out->say_hi);
 }
 
 /* GSI1PK: line1 line2 end #{class}{{braces}} */
@@ -161,18 +167,21 @@ static inline int hostile_design_s_user_gsi1pk(char *buf, size_t size, const cha
 	return snprintf(buf, size, HOSTILE_DESIGN_S_USER_GSI1PK_FMT, class_);
 }
 
+static inline int hostile_design_s_key_parse_lsl_(const char *key, const char *l0, size_t n0, struct hostile_design_s_key_span_ *v1, const char *l2, size_t n2)
+{
+	const char *p = key;
+	return (hostile_design_s_key_literal_(&p, l0, n0) != 0
+	    || hostile_design_s_key_text_(&p, l2, v1) != 0
+	    || hostile_design_s_key_literal_(&p, l2, n2) != 0
+	    || *p != '\0') ? -1 : 0;
+}
+
 struct hostile_design_s_user_gsi1pk_parts {
 	struct hostile_design_s_key_span_ class_;
 };
 static inline int hostile_design_s_user_gsi1pk_parse(const char *key, struct hostile_design_s_user_gsi1pk_parts *out)
 {
-	const char *p = key;
-	if (hostile_design_s_key_literal_(&p, "line1\nline2\tend\015#", 17) != 0
-	    || hostile_design_s_key_text_(&p, "{braces}", &out->class_) != 0
-	    || hostile_design_s_key_literal_(&p, "{braces}", 8) != 0
-	    || *p != '\0')
-		return -1;
-	return 0;
+	return hostile_design_s_key_parse_lsl_(key, "line1\nline2\tend\015#", 17, &out->class_, "{braces}", 8);
 }
 
 /* GSI1SK: {PK}|{buf}|{size:03}|{int} */
@@ -184,6 +193,22 @@ static inline int hostile_design_s_user_gsi1sk(char *buf, size_t size, const cha
 	return snprintf(buf, size, HOSTILE_DESIGN_S_USER_GSI1SK_FMT, event_id, n, buf_, size_, int_);
 }
 
+static inline int hostile_design_s_key_parse_lslnlslnln_(const char *key, const char *l0, size_t n0, struct hostile_design_s_key_span_ *v1, const char *l2, size_t n2, unsigned w3, long long *v3, const char *l4, size_t n4, struct hostile_design_s_key_span_ *v5, const char *l6, size_t n6, unsigned w7, long long *v7, const char *l8, size_t n8, unsigned w9, long long *v9)
+{
+	const char *p = key;
+	return (hostile_design_s_key_literal_(&p, l0, n0) != 0
+	    || hostile_design_s_key_text_(&p, l2, v1) != 0
+	    || hostile_design_s_key_literal_(&p, l2, n2) != 0
+	    || hostile_design_s_key_number_(&p, w3, v3) != 0
+	    || hostile_design_s_key_literal_(&p, l4, n4) != 0
+	    || hostile_design_s_key_text_(&p, l6, v5) != 0
+	    || hostile_design_s_key_literal_(&p, l6, n6) != 0
+	    || hostile_design_s_key_number_(&p, w7, v7) != 0
+	    || hostile_design_s_key_literal_(&p, l8, n8) != 0
+	    || hostile_design_s_key_number_(&p, w9, v9) != 0
+	    || *p != '\0') ? -1 : 0;
+}
+
 struct hostile_design_s_user_gsi1sk_parts {
 	struct hostile_design_s_key_span_ event_id;
 	long long n;
@@ -193,20 +218,7 @@ struct hostile_design_s_user_gsi1sk_parts {
 };
 static inline int hostile_design_s_user_gsi1sk_parse(const char *key, struct hostile_design_s_user_gsi1sk_parts *out)
 {
-	const char *p = key;
-	if (hostile_design_s_key_literal_(&p, "EVENT%s%n%%d#\"q\"#", 17) != 0
-	    || hostile_design_s_key_text_(&p, "#100%#", &out->event_id) != 0
-	    || hostile_design_s_key_literal_(&p, "#100%#", 6) != 0
-	    || hostile_design_s_key_number_(&p, 5, &out->n) != 0
-	    || hostile_design_s_key_literal_(&p, "|", 1) != 0
-	    || hostile_design_s_key_text_(&p, "|", &out->buf_) != 0
-	    || hostile_design_s_key_literal_(&p, "|", 1) != 0
-	    || hostile_design_s_key_number_(&p, 3, &out->size_) != 0
-	    || hostile_design_s_key_literal_(&p, "|", 1) != 0
-	    || hostile_design_s_key_number_(&p, 0, &out->int_) != 0
-	    || *p != '\0')
-		return -1;
-	return 0;
+	return hostile_design_s_key_parse_lslnlslnln_(key, "EVENT%s%n%%d#\"q\"#", 17, &out->event_id, "#100%#", 6, 5, &out->n, "|", 1, &out->buf_, "|", 1, 3, &out->size_, "|", 1, 0, &out->int_);
 }
 
 /* entityType: U"SER* /%d? ?=\ */
@@ -223,6 +235,28 @@ static inline int hostile_design_s_user_when(char *buf, size_t size, const char 
 	return snprintf(buf, size, HOSTILE_DESIGN_S_USER_WHEN_FMT, snprintf_, errno_, stdout_, linux_, new_, _1st, user_id, order);
 }
 
+static inline int hostile_design_s_key_parse_lslslslslslslsln_(const char *key, const char *l0, size_t n0, struct hostile_design_s_key_span_ *v1, const char *l2, size_t n2, struct hostile_design_s_key_span_ *v3, const char *l4, size_t n4, struct hostile_design_s_key_span_ *v5, const char *l6, size_t n6, struct hostile_design_s_key_span_ *v7, const char *l8, size_t n8, struct hostile_design_s_key_span_ *v9, const char *l10, size_t n10, struct hostile_design_s_key_span_ *v11, const char *l12, size_t n12, struct hostile_design_s_key_span_ *v13, const char *l14, size_t n14, unsigned w15, long long *v15)
+{
+	const char *p = key;
+	return (hostile_design_s_key_literal_(&p, l0, n0) != 0
+	    || hostile_design_s_key_text_(&p, l2, v1) != 0
+	    || hostile_design_s_key_literal_(&p, l2, n2) != 0
+	    || hostile_design_s_key_text_(&p, l4, v3) != 0
+	    || hostile_design_s_key_literal_(&p, l4, n4) != 0
+	    || hostile_design_s_key_text_(&p, l6, v5) != 0
+	    || hostile_design_s_key_literal_(&p, l6, n6) != 0
+	    || hostile_design_s_key_text_(&p, l8, v7) != 0
+	    || hostile_design_s_key_literal_(&p, l8, n8) != 0
+	    || hostile_design_s_key_text_(&p, l10, v9) != 0
+	    || hostile_design_s_key_literal_(&p, l10, n10) != 0
+	    || hostile_design_s_key_text_(&p, l12, v11) != 0
+	    || hostile_design_s_key_literal_(&p, l12, n12) != 0
+	    || hostile_design_s_key_text_(&p, l14, v13) != 0
+	    || hostile_design_s_key_literal_(&p, l14, n14) != 0
+	    || hostile_design_s_key_number_(&p, w15, v15) != 0
+	    || *p != '\0') ? -1 : 0;
+}
+
 struct hostile_design_s_user_when_parts {
 	struct hostile_design_s_key_span_ snprintf_;
 	struct hostile_design_s_key_span_ errno_;
@@ -235,26 +269,7 @@ struct hostile_design_s_user_when_parts {
 };
 static inline int hostile_design_s_user_when_parse(const char *key, struct hostile_design_s_user_when_parts *out)
 {
-	const char *p = key;
-	if (hostile_design_s_key_literal_(&p, "\343\203\246\343\203\274\343\202\266\343\203\274#", 13) != 0
-	    || hostile_design_s_key_text_(&p, "#", &out->snprintf_) != 0
-	    || hostile_design_s_key_literal_(&p, "#", 1) != 0
-	    || hostile_design_s_key_text_(&p, "#", &out->errno_) != 0
-	    || hostile_design_s_key_literal_(&p, "#", 1) != 0
-	    || hostile_design_s_key_text_(&p, "#", &out->stdout_) != 0
-	    || hostile_design_s_key_literal_(&p, "#", 1) != 0
-	    || hostile_design_s_key_text_(&p, "#", &out->linux_) != 0
-	    || hostile_design_s_key_literal_(&p, "#", 1) != 0
-	    || hostile_design_s_key_text_(&p, "#", &out->new_) != 0
-	    || hostile_design_s_key_literal_(&p, "#", 1) != 0
-	    || hostile_design_s_key_text_(&p, "#", &out->_1st) != 0
-	    || hostile_design_s_key_literal_(&p, "#", 1) != 0
-	    || hostile_design_s_key_text_(&p, "#", &out->user_id) != 0
-	    || hostile_design_s_key_literal_(&p, "#", 1) != 0
-	    || hostile_design_s_key_number_(&p, 2, &out->order) != 0
-	    || *p != '\0')
-		return -1;
-	return 0;
+	return hostile_design_s_key_parse_lslslslslslslsln_(key, "\343\203\246\343\203\274\343\202\266\343\203\274#", 13, &out->snprintf_, "#", 1, &out->errno_, "#", 1, &out->stdout_, "#", 1, &out->linux_, "#", 1, &out->new_, "#", 1, &out->_1st, "#", 1, &out->user_id, "#", 1, 2, &out->order);
 }
 
 #define HOSTILE_DESIGN_S_USER_EVENT_ID_NAME "eventId"
@@ -294,17 +309,20 @@ static inline int hostile_design_s_odd_name_s_pk(char *buf, size_t size, long lo
 	return snprintf(buf, size, HOSTILE_DESIGN_S_ODD_NAME_S_PK_FMT, id);
 }
 
+static inline int hostile_design_s_key_parse_ln_(const char *key, const char *l0, size_t n0, unsigned w1, long long *v1)
+{
+	const char *p = key;
+	return (hostile_design_s_key_literal_(&p, l0, n0) != 0
+	    || hostile_design_s_key_number_(&p, w1, v1) != 0
+	    || *p != '\0') ? -1 : 0;
+}
+
 struct hostile_design_s_odd_name_s_pk_parts {
 	long long id;
 };
 static inline int hostile_design_s_odd_name_s_pk_parse(const char *key, struct hostile_design_s_odd_name_s_pk_parts *out)
 {
-	const char *p = key;
-	if (hostile_design_s_key_literal_(&p, "ODD#", 4) != 0
-	    || hostile_design_s_key_number_(&p, 0, &out->id) != 0
-	    || *p != '\0')
-		return -1;
-	return 0;
+	return hostile_design_s_key_parse_ln_(key, "ODD#", 4, 0, &out->id);
 }
 
 /* SK: ? ?(? ?)? ?<? ?>? ?- */
