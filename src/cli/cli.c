@@ -56,7 +56,8 @@ enum {
 	OPT_OUTPUT = 1 << 4, OPT_LANG = 1 << 5, OPT_TEMPLATE = 1 << 6, OPT_PREFIX = 1 << 7,
 	OPT_PARAM = 1 << 8, OPT_ITEMS = 1 << 9, OPT_SHOW_SUPPRESSED = 1 << 10,
 	OPT_AGAINST = 1 << 11, OPT_ALL = 1 << 12, OPT_CHECK = 1 << 13, OPT_FROM = 1 << 14,
-	OPT_LIST_SOURCES = 1 << 15, OPT_PRICES = 1 << 16, OPT_QUIET = 1 << 17
+	OPT_LIST_SOURCES = 1 << 15, OPT_PRICES = 1 << 16, OPT_QUIET = 1 << 17,
+	OPT_COMPACT = 1 << 18
 };
 
 /* --color WHEN, in the order of its words. */
@@ -68,6 +69,7 @@ typedef enum color_when {
 
 struct opts {
 	const char *format;
+	bool compact;            /* export: JSON without layout */
 	size_t format_row;       /* its row in the command's table of formats */
 	bool format_given;
 	const char *check;          /* doc --check FILE */
@@ -259,6 +261,7 @@ static cli_step one_option(const struct command *cmd, struct opts *o, int c, cha
 	case 'A': o->all = true; return CLI_GO_ON;
 	case 'F': o->from = arg; return CLI_GO_ON;
 	case 'R': o->prices = arg; return CLI_GO_ON;
+	case 'K': o->compact = true; return CLI_GO_ON;
 	case 'h': ddbc_usage_print(stdout, cmd->usage, cmd->formats, cmd->sources); return CLI_DONE;
 	}
 	return CLI_USAGE_ERROR;
@@ -327,6 +330,7 @@ static cli_step parse_options(const struct command *cmd, int argc, char **argv, 
 		{ { "list-formats", no_argument, NULL, 'L' }, OPT_FORMAT },
 		{ { "list-sources", no_argument, NULL, 'Z' }, OPT_LIST_SOURCES },
 		{ { "prices", required_argument, NULL, 'R' }, OPT_PRICES },
+		{ { "compact", no_argument, NULL, 'K' }, OPT_COMPACT },
 	};
 	struct option longopts[sizeof(all) / sizeof(all[0]) + 2];
 	size_t n = 0;
@@ -580,7 +584,7 @@ static ddbc_emit_result emit_header(FILE *out, struct unit *u, struct opts *o)
 
 static ddbc_emit_result emit_export(FILE *out, struct unit *u, struct opts *o)
 {
-	ddbc_export_opts x = { o->params, o->nparams };
+	ddbc_export_opts x = { o->params, o->nparams, o->compact };
 	/* A value the queries export will not send is an error whatever the
 	 * rule's setting: the request cannot be written with it. */
 	o->settings.sev[DDBC_RULE_PARAM_VALUE] = DDBC_SEV_ERROR;
@@ -929,7 +933,8 @@ static const struct command commands[] = {
 	  .options = COMMON | OPT_OUTPUT | OPT_PREFIX, .min_files = 1, .max_files = 1,
 	  .run = run_header },
 	{ .name = "export", .usage = ddbc_usage_export,
-	  .options = COMMON | OPT_FORMAT | OPT_OUTPUT | OPT_PARAM, .min_files = 1, .max_files = 1,
+	  .options = COMMON | OPT_FORMAT | OPT_OUTPUT | OPT_PARAM | OPT_COMPACT, .min_files = 1,
+	  .max_files = 1,
 	  .formats = DDBC_WORDS(ddbc_export_formats), .run = run_export },
 	{ .name = "cost", .usage = ddbc_usage_cost,
 	  .options = COMMON | OPT_FORMAT | OPT_OUTPUT | OPT_PRICES, .min_files = 1, .max_files = 1,

@@ -737,6 +737,20 @@ char *ddbc_query_key_condition(const ddbc_design *g, const ddbc_pattern *p, json
 	return expr;
 }
 
+char *ddbc_query_projection(const ddbc_design *g, const ddbc_pattern *p, json_t *names)
+{
+	ddbc_diags quiet;
+	ddbc_diags_init(&quiet);
+	request r = request_new(g, p, NULL, &quiet);
+	/* The caller's names, so the projection's join the key condition's. */
+	json_decref(r.names);
+	r.names = json_incref(names);
+	char *expr = projection(&r);
+	request_release(&r);
+	ddbc_diags_release(&quiet);
+	return expr;
+}
+
 /* Parameter values become JSON strings: they must be UTF-8. */
 static bool utf8(const char *s)
 {
@@ -805,6 +819,7 @@ ddbc_emit_result ddbc_emit_queries(FILE *out, const ddbc_design *g, const ddbc_e
 		return DDBC_EMIT_FAILED;
 	ddbc_json_stream s;
 	ddbc_json_stream_init(&s, out);
+	ddbc_json_stream_layout(&s, o);
 	ddbc_json_begin(&s, NULL, '[');
 	bool failed = false;
 	for (size_t i = 0; i < g->npatterns; i++) {

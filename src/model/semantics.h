@@ -19,6 +19,9 @@ void ddbc_semantics(ddbc_design *design);
 /* The strings attribute a can hold as a key: its template expanded through
  * templated placeholders, else its type's values. Appends to out. */
 void ddbc_attr_lang(const ddbc_attr *a, ddbc_lang *out);
+/* The language semantics.c keeps for key attribute a (a->lang); the empty
+ * language, of no run, for an attribute that is no key. */
+const ddbc_lang *ddbc_attr_key_lang(const ddbc_attr *a);
 
 /* The strings a's template can give for one item, for an item that lacks
  * a key part that is not stored: a placeholder value_of has a value for
