@@ -33,6 +33,8 @@ typedef struct ddbc_json_stream {
 } ddbc_json_stream;
 
 void ddbc_json_stream_init(ddbc_json_stream *s, FILE *out);
+/* emit.h's; declared here so that a file without emit.h (diff/) sees one type. */
+struct ddbc_export_opts;
 /* The layout o asks for (--compact); o may be NULL. */
 void ddbc_json_stream_layout(ddbc_json_stream *s, const struct ddbc_export_opts *o);
 /* Opens an object ('{') or array ('[') as a member named key (NULL in an
