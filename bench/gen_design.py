@@ -1,6 +1,14 @@
 #!/usr/bin/env python3
-"""gen_design.py N [SEED [PER_TABLE]] - a large, clean ddbc design of N entities on stdout.
+"""gen_design.py N [SEED [PER_TABLE]] [OPTIONS] - a large, clean design of N entities on stdout.
 gen_design.py --attrs N [SEED] - a clean design of one entity with N attributes.
+
+Options, each to make one dimension grow for the benchmark's shapes:
+  --patterns K   K access patterns per entity (2 by default)
+  --examples K   K example items per entity (1 by default)
+  --sparse M     only every M-th entity has GSI1's key attributes: a sparse
+                 GSI, whose members are a tenth (M = 10) of the table's
+  --plain        no multi-attribute GSI and no LSI: what every export
+                 (Terraform, NoSQL Workbench) can hold
 
 The entities are spread over tables of 100 entities each. Every table has a
 primary key (PK, SK), two GSIs (one with a multi-attribute key), an LSI; every
@@ -25,21 +33,27 @@ def q(s):
     return '"' + s.replace('\\', '\\\\').replace('"', '\\"') + '"'
 
 
+OPTS = {"patterns": 2, "examples": 1, "sparse": 1, "plain": False}
+
+
+def in_gsi1(i):
+    """Whether entity i has GSI1's key attributes (--sparse)."""
+    return i % OPTS["sparse"] == 0
+
+
 def entity(out, t, i, rnd):
     name = f"Entity{i:05d}"
     tag = f"E{i:05d}"
-    uid = f"u{rnd.randrange(10**6):06d}"
-    seq = rnd.randrange(1000)
-    day = f"2026-{rnd.randrange(1, 13):02d}-{rnd.randrange(1, 29):02d}"
-    state = rnd.choice(["OPEN", "DONE", "HOLD"])
+    gsi1 = in_gsi1(i)
     out.append(f"  {name}:")
     out.append(f"    table: table-{t:03d}")
     out.append(f"    description: Generated entity {i} of table {t}.")
     out.append(f"    attributes:")
     out.append(f"      PK: {{ type: S, template: \"{tag}#{{ownerId}}\", description: Partition key }}")
     out.append(f"      SK: {{ type: S, template: \"{tag}#SEQ#{{seq:06}}\", description: Sort key }}")
-    out.append(f"      GSI1PK: {{ type: S, template: \"{tag}#STATE#{{phase}}\", description: By state }}")
-    out.append(f"      GSI1SK: {{ type: S, template: \"{{onDay}}#{{ownerId}}\", description: By day }}")
+    if gsi1:
+        out.append(f"      GSI1PK: {{ type: S, template: \"{tag}#STATE#{{phase}}\", description: By state }}")
+        out.append(f"      GSI1SK: {{ type: S, template: \"{{onDay}}#{{ownerId}}\", description: By day }}")
     out.append(f"      ownerId: {{ type: S, description: Owner, format: u + 6 digits }}")
     out.append(f"      seq: {{ type: N, description: Sequence number }}")
     out.append(f"      phase: {{ type: S, enum: [OPEN, DONE, HOLD], description: State }}")
@@ -49,10 +63,21 @@ def entity(out, t, i, rnd):
     out.append(f"      LSI1SK: {{ type: S, format: ISO 8601, description: Created }}")
     out.append(f"      payload: {{ type: M, description: Free-form payload }}")
     out.append(f"    examples:")
+    for _ in range(OPTS["examples"]):
+        example(out, i, tag, gsi1, rnd)
+    return name, tag
+
+
+def example(out, i, tag, gsi1, rnd):
+    uid = f"u{rnd.randrange(10**6):06d}"
+    seq = rnd.randrange(1000)
+    day = f"2026-{rnd.randrange(1, 13):02d}-{rnd.randrange(1, 29):02d}"
+    state = rnd.choice(["OPEN", "DONE", "HOLD"])
     out.append(f"      - PK: {q(tag + '#' + uid)}")
     out.append(f"        SK: {q(tag + '#SEQ#' + format(seq, '06d'))}")
-    out.append(f"        GSI1PK: {q(tag + '#STATE#' + state)}")
-    out.append(f"        GSI1SK: {q(day + '#' + uid)}")
+    if gsi1:
+        out.append(f"        GSI1PK: {q(tag + '#STATE#' + state)}")
+        out.append(f"        GSI1SK: {q(day + '#' + uid)}")
     out.append(f"        ownerId: {uid}")
     out.append(f"        seq: {seq}")
     out.append(f"        phase: {state}")
@@ -61,16 +86,26 @@ def entity(out, t, i, rnd):
     out.append(f"        tier: t{rnd.randrange(1, 4)}")
     out.append(f"        LSI1SK: {q(day + 'T10:00:00.000Z')}")
     out.append(f"        payload: {{ k: v{i} }}")
-    return name, tag
 
 
-def patterns(out, t, name, tag):
+def patterns(out, t, i, name, tag):
     out.append(f"  {name}-by-owner:")
     out.append(f"    description: Every {name} of an owner, in sequence order.")
     out.append(f"    table: table-{t:03d}")
     out.append(f"    operation: query")
     out.append(f"    key: {{ PK: \"{tag}#{{ownerId}}\", SK: {{ begins_with: \"{tag}#SEQ#\" }} }}")
     out.append(f"    entities: [{name}]")
+    for k in range(2, OPTS["patterns"]):
+        out.append(f"  {name}-page-{k}:")
+        out.append(f"    description: Page {k} of an owner's {name} items.")
+        out.append(f"    table: table-{t:03d}")
+        out.append(f"    operation: query")
+        out.append(f"    key: {{ PK: \"{tag}#{{ownerId}}\", SK: {{ begins_with: \"{tag}#SEQ#{k % 10}\" }} }}")
+        out.append(f"    order: desc")
+        out.append(f"    returns: [seq, phase]")
+        out.append(f"    entities: [{name}]")
+    if not in_gsi1(i) or OPTS["patterns"] < 2:
+        return
     out.append(f"  {name}-by-state:")
     out.append(f"    description: {name} items in a state, by day.")
     out.append(f"    table: table-{t:03d}")
@@ -155,9 +190,20 @@ def main():
         wide(max(int(sys.argv[2]), 8),
              random.Random(int(sys.argv[3]) if len(sys.argv) > 3 else 1))
         return
-    n = int(sys.argv[1])
-    rnd = random.Random(int(sys.argv[2]) if len(sys.argv) > 2 else 1)
-    per = int(sys.argv[3]) if len(sys.argv) > 3 else PER_TABLE
+    args, i = [], 1
+    while i < len(sys.argv):
+        a = sys.argv[i]
+        if a == "--plain":
+            OPTS["plain"] = True
+        elif a in ("--patterns", "--examples", "--sparse"):
+            OPTS[a[2:]] = max(int(sys.argv[i + 1]), 1)
+            i += 1
+        else:
+            args.append(a)
+        i += 1
+    n = int(args[0])
+    rnd = random.Random(int(args[1]) if len(args) > 1 else 1)
+    per = int(args[2]) if len(args) > 2 else PER_TABLE
     ntables = (n + per - 1) // per
     out = ["ddbc: 1", f"name: bench-{n}", "description: A generated design for the benchmark.",
            "tables:"]
@@ -172,6 +218,8 @@ def main():
         out.append(f"        partition_key: GSI1PK")
         out.append(f"        sort_key: GSI1SK")
         out.append(f"        projection: [ownerId, onDay]")
+        if OPTS["plain"]:
+            continue
         out.append(f"      GSI2:")
         out.append(f"        description: Multi-attribute key by region, tier and day.")
         out.append(f"        partition_key: [area, tier]")
@@ -188,8 +236,8 @@ def main():
         t = i // per
         names.append((t,) + entity(out, t, i, rnd))
     out.append("access_patterns:")
-    for t, name, tag in names:
-        patterns(out, t, name, tag)
+    for i, (t, name, tag) in enumerate(names):
+        patterns(out, t, i, name, tag)
     sys.stdout.write("\n".join(out) + "\n")
 
 

@@ -10,6 +10,12 @@
 # (default 3, interleaved), and prints the best CPU time of each, its
 # throughput, the ratio check-items / jansson, and peak RSS. The files are
 # kept in BENCH_DIR (default: a temporary directory, removed afterwards).
+#
+# Then the single-table shape: export lines of a generated design of
+# BENCH_ENTITIES (4000) entities in one table (bench/gen_design.py,
+# bench/gen_design_items.py), BENCH_SINGLE_MB (60) of them, where each
+# item's entity is one among thousands. The bar: at least half of jansson's
+# speed, the design's own check included.
 set -eu
 builddir=${1:-.}
 srcdir=$(cd "$(dirname "$0")/.." && pwd)
@@ -31,11 +37,22 @@ ratio() {  # MB/s of check-items / MB/s of jansson, from the two report lines
 	     END { if (j > 0) printf "ratio       check-items / jansson = %.2f\n", c / j }'
 }
 
-for shape in export scan; do
+entities=${BENCH_ENTITIES:-4000}
+single_mb=${BENCH_SINGLE_MB:-60}
+single="$dir/single-$entities.ddb.yaml"
+for shape in export scan single; do
 	file="$dir/items-$shape.json"
-	[ -s "$file" ] || python3 "$srcdir/bench/gen_items.py" --shape "$shape" --mb "$mb" "$file"
-	echo "== $shape: $file ($(wc -c < "$file") bytes)"
-	if [ "$shape" = export ]; then floor=floor-lines; else floor=floor-file; fi
+	if [ "$shape" = single ]; then
+		design=$single
+		[ -s "$design" ] || python3 "$srcdir/bench/gen_design.py" "$entities" 1 "$entities" > "$design"
+		[ -s "$file" ] || python3 "$srcdir/bench/gen_design_items.py" "$entities" "$entities" \
+			--mb "$single_mb" "$file"
+		echo "== single table of $entities entities: $file ($(wc -c < "$file") bytes)"
+	else
+		[ -s "$file" ] || python3 "$srcdir/bench/gen_items.py" --shape "$shape" --mb "$mb" "$file"
+		echo "== $shape: $file ($(wc -c < "$file") bytes)"
+	fi
+	if [ "$shape" = scan ]; then floor=floor-file; else floor=floor-lines; fi
 	: > "$dir/runs"
 	i=0
 	while [ $i -lt "$runs" ]; do   # interleaved, so both see the same machine

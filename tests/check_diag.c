@@ -473,6 +473,65 @@ static void expect_golden(ddbc_diag_format format, bool color, const char *golde
 	fixture_end(&f);
 }
 
+/* Repeated notes about one subject fold in text, past DDBC_FOLD_AT of
+ * them: the first printed, then the count and the others' lines. Notes of
+ * another subject, three of a subject, a warning about the subject and a
+ * suppressed note (shown on request) print each; JSON lists every one. */
+START_TEST(test_text_folds_repeated_notes)
+{
+	struct fixture f;
+	strbuf src = STRBUF_INIT;
+	for (int i = 1; i <= 20; i++)
+		strbuf_addf(&src, "line %d\n", i);
+	fixture_begin(&f, "designs/fold.ddb.yaml", src.buf);
+	strbuf_release(&src);
+	for (unsigned line = 2; line <= 16; line += 2)
+		ddbc_diag_add_about(&f.d, DDBC_RULE_RESERVED_WORD, at(line, 1), "Region",
+				    "'Region' at line %u", line);
+	for (unsigned line = 3; line <= 7; line += 2)
+		ddbc_diag_add_about(&f.d, DDBC_RULE_RESERVED_WORD, at(line, 1), "Comment",
+				    "'Comment' at line %u", line);
+	ddbc_diag_add_about(&f.d, DDBC_RULE_MISSING_DESCRIPTION, at(18, 1), "Region",
+			    "a warning about 'Region'");
+	ddbc_diags_suppress(&f.d, DDBC_RULE_RESERVED_WORD, 20, at(19, 3), NULL);
+	ddbc_diag_add_about(&f.d, DDBC_RULE_RESERVED_WORD, at(20, 1), "Region",
+			    "'Region' suppressed");
+	ddbc_settings cli;
+	ddbc_settings_init(&cli);
+	cli.sev[DDBC_RULE_MISSING_DESCRIPTION] = DDBC_SEV_WARNING;
+	ddbc_diags_finish(&f.d, &cli, NULL);
+	char *buf = NULL;
+	size_t len;
+	FILE *out = open_memstream(&buf, &len);
+	ddbc_print_opts opts = { DDBC_DIAG_TEXT, false, 1, DDBC_SEV_OFF };
+	opts.show_suppressed = true;
+	ddbc_diags_print(out, &f.d, &opts);
+	fclose(out);
+	ck_assert_msg(strstr(buf, "'Region' at line 2 [reserved-word]\n"), "%s", buf);
+	ck_assert_msg(strstr(buf, "designs/fold.ddb.yaml: note: 7 more notes like this one about "
+			     "'Region', at lines 4, 6, 8, 10, 12, ...; --format json lists each "
+			     "[reserved-word]\n"), "%s", buf);
+	for (unsigned line = 4; line <= 16; line += 2) {
+		char m[64];
+		snprintf(m, sizeof m, "'Region' at line %u ", line);
+		ck_assert_msg(!strstr(buf, m), "%s printed: %s", m, buf);
+	}
+	ck_assert(strstr(buf, "'Comment' at line 3 ") && strstr(buf, "'Comment' at line 5 ") &&
+		  strstr(buf, "'Comment' at line 7 ") && !strstr(buf, "about 'Comment'"));
+	ck_assert(strstr(buf, "a warning about 'Region'"));
+	ck_assert(strstr(buf, "suppressed note: 'Region' suppressed"));
+	free(buf);
+	buf = NULL;
+	out = open_memstream(&buf, &len);
+	opts.format = DDBC_DIAG_JSON;
+	ddbc_diags_print(out, &f.d, &opts);
+	fclose(out);
+	ck_assert(strstr(buf, "'Region' at line 16") && !strstr(buf, "more notes"));
+	free(buf);
+	fixture_end(&f);
+}
+END_TEST
+
 START_TEST(test_golden_text) { expect_golden(DDBC_DIAG_TEXT, false, "tests/golden/diag/text.out"); }
 END_TEST
 
@@ -1125,6 +1184,7 @@ static Suite *diag_suite(void)
 
 	tc = tcase_create("print");
 	tcase_add_test(tc, test_golden_text);
+	tcase_add_test(tc, test_text_folds_repeated_notes);
 	tcase_add_test(tc, test_golden_text_color);
 	tcase_add_test(tc, test_golden_json);
 	tcase_add_test(tc, test_golden_sarif);

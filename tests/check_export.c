@@ -579,6 +579,39 @@ END_TEST
 
 /* ---- model ------------------------------------------------------------------------- */
 
+/* --compact writes every format's document as jansson's JSON_COMPACT
+ * would: the same values, one line. */
+START_TEST(test_compact)
+{
+	static const char *const formats[] = { "create-table", "model", "queries",
+					       "cloudformation" };
+	for (size_t i = 0; i < sizeof(formats) / sizeof(formats[0]); i++) {
+		tu_proc a, b;
+		tu_run(&a, NULL, "export", "--format", formats[i], "samples/stamp-rally.ddb.yaml",
+		       NULL);
+		tu_run(&b, NULL, "export", "--compact", "--format", formats[i],
+		       "samples/stamp-rally.ddb.yaml", NULL);
+		ck_assert_int_eq(a.status, 0);
+		ck_assert_int_eq(b.status, 0);
+		json_error_t err;
+		json_t *x = json_loadb(a.out, a.out_len, 0, &err);
+		json_t *y = json_loadb(b.out, b.out_len, 0, &err);
+		ck_assert_ptr_nonnull(x);
+		ck_assert_ptr_nonnull(y);
+		ck_assert_msg(json_equal(x, y), "%s: --compact changed the values", formats[i]);
+		char *want = json_dumps(x, JSON_COMPACT | JSON_PRESERVE_ORDER |
+					       JSON_REAL_PRECISION(15) | JSON_ENCODE_ANY);
+		ck_assert_uint_eq(b.out_len, strlen(want) + 1);
+		ck_assert(!memcmp(b.out, want, strlen(want)) && b.out[b.out_len - 1] == '\n');
+		free(want);
+		json_decref(x);
+		json_decref(y);
+		tu_proc_free(&a);
+		tu_proc_free(&b);
+	}
+}
+END_TEST
+
 START_TEST(test_model_derived_facts)
 {
 	json_t *m = export_json("model", EDGE, NULL);
@@ -646,6 +679,7 @@ static Suite *export_suite(void)
 
 	TCase *m = tcase_create("model");
 	tcase_add_test(m, test_model_derived_facts);
+	tcase_add_test(m, test_compact);
 	suite_add_tcase(s, m);
 	return s;
 }

@@ -2,20 +2,22 @@
  *
  * For every sample, every test design that checks clean (tests/designs),
  * the hostile design (tests/fixtures/hostile-header.ddb.yaml) and the
- * forum's, whose keys are built from parts it does not store:
+ * forum's, whose keys are built from parts it does not store, and the
+ * format's example (tests/fixtures/format-example.ddb.yaml: every field):
  *   - the header equals its golden file (DDBC_UPDATE_GOLDEN=1 rewrites it) and
  *     is the same bytes when generated twice;
  *   - it compiles with the system compiler (cc, c++ from PATH) as -std=c99,
  *     -std=c11, -std=gnu11 and C++11 with -Wall -Wextra -pedantic -Werror and
  *     more, included twice and together with the same design's header under
  *     another prefix;
- *   - a C program written here from the header plan calls every builder (macro
- *     and inline function) with the values of each example item and checks
+ *   - a C program written here from the header plan calls every builder (an
+ *     inline function; there is no builder macro) with the values of each example item and checks
  *     that it returns exactly the example's key, parses every example key
  *     back into the item's values (a key whose values the item does not store
  *     is parsed and built again: the same key), and checks every constant key,
- *     literal prefix and name constant; for every access pattern it checks
- *     the names, the key condition and each value builder (called with the
+ *     literal prefix and name constant, every enum's values and count and every
+ *     table's TTL attribute; for every access pattern it checks the names, the
+ *     key condition, the projection, the order and each value builder (called with the
  *     parameters the queries export takes) against the queries export's
  *     request. It is compiled as C99, C11 under ASan and UBSan, C++ and C++
  *     under the sanitizers, and each is run.
@@ -109,6 +111,8 @@ static void find_designs(void)
 	designs[ndesigns++] = strdup("tests/fixtures/hostile-header.ddb.yaml");
 	/* Key parts that are not stored are still the builders' parameters. */
 	designs[ndesigns++] = strdup("tests/fixtures/stored/forum.ddb.yaml");
+	/* Every field of the format: a TTL attribute, `order`, `returns`. */
+	designs[ndesigns++] = strdup("tests/fixtures/format-example.ddb.yaml");
 }
 
 /* Warnings on top of -Wall -Wextra -pedantic -Werror: what a careful user's
@@ -439,7 +443,7 @@ static void parse_checks(program *p, const ddbc_hattr *ha, const ddbc_node *item
 	p->parses++;
 }
 
-/* Calls ha's macro and function with item's values; returns whether it could. */
+/* Calls ha's function with item's values; returns whether it could. */
 static bool call_builder(program *p, const ddbc_hattr *ha, const ddbc_node *item, size_t ex)
 {
 	const ddbc_node *want = string_value(item, ha->attr->name.s);
@@ -447,13 +451,10 @@ static bool call_builder(program *p, const ddbc_hattr *ha, const ddbc_node *item
 	bool ok = want && call_args(&args, ha->key, item);
 	if (ok) {
 		strbuf *t = &p->text;
-		const char *names[] = { ha->builder, ha->func };
-		for (size_t i = 0; i < 2; i++) {
-			strbuf_addf(t, "\tn = %s(buf, sizeof(buf)%s);\n", names[i], args.buf);
-			strbuf_addf(t, "\texpect_key(\"%s, example %zu\", buf, n, ", names[i], ex);
-			lit(t, want->u.text, want->n);
-			strbuf_addstr(t, ");\n");
-		}
+		strbuf_addf(t, "\tn = %s(buf, sizeof(buf)%s);\n", ha->func, args.buf);
+		strbuf_addf(t, "\texpect_key(\"%s, example %zu\", buf, n, ", ha->func, ex);
+		lit(t, want->u.text, want->n);
+		strbuf_addstr(t, ");\n");
 		/* Too small a buffer: cut short, and the length still returned. */
 		strbuf_addf(t, "\tn = %s(small, small_size%s);\n", ha->func, args.buf);
 		strbuf_addf(t, "\texpect_cut(\"%s, example %zu\", small, small_size, n, ",
@@ -465,8 +466,8 @@ static bool call_builder(program *p, const ddbc_hattr *ha, const ddbc_node *item
 				    ha->prefix_macro);
 		if (ha->parse_func)
 			parse_checks(p, ha, item, want, ex);
-		p->calls += 2;
-		p->checks += 3 + (ha->prefix_macro != NULL);
+		p->calls += 1;
+		p->checks += 2 + (ha->prefix_macro != NULL);
 	}
 	strbuf_release(&args);
 	return ok;
@@ -517,6 +518,25 @@ static void attr_checks(program *p, const ddbc_hattr *ha, const ddbc_entity *e)
 		strbuf_addf(&p->text, "\texpect_expr_name(\"%s\", %s);\n", ha->expr_macro,
 			    ha->expr_macro);
 		p->checks++;
+	}
+	const ddbc_attr *a = ha->attr;
+	ck_assert_int_eq(ha->enum_macro != NULL, a->nenum > 0);
+	if (ha->enum_macro) {
+		/* The list initialises an array of as many strings, each the value. */
+		strbuf_addf(&p->text, "\t{\n\t\tstatic const char *const v[] = { %s };\n"
+			    "\t\texpect_num(\"%s\", (long long)(sizeof v / sizeof v[0]), %s);\n"
+			    "\t\texpect_num(\"%s\", %s, %uLL);\n", ha->enum_macro,
+			    ha->enum_count_macro, ha->enum_count_macro, ha->enum_count_macro,
+			    ha->enum_count_macro, a->nenum);
+		p->checks += 2;
+		for (size_t i = 0; i < a->nenum; i++) {
+			strbuf_addf(&p->text, "\t\texpect_str(\"%s[%zu]\", v[%zu], ", ha->enum_macro,
+				    i, i);
+			lit(&p->text, a->enum_values[i]->u.text, a->enum_values[i]->n);
+			strbuf_addstr(&p->text, ");\n");
+			p->checks++;
+		}
+		strbuf_addstr(&p->text, "\t}\n");
 	}
 	const ddbc_hkey *k = ha->key;
 	if (!k)
@@ -732,19 +752,6 @@ static void pattern_value_checks(program *p, const ddbc_hpattern *hp, const ddbc
 	strbuf_release(&args);
 }
 
-/* Whether expression expr holds the placeholder ref as a whole word. */
-static bool names_in(const char *expr, const char *ref)
-{
-	size_t n = strlen(ref);
-	for (const char *at = expr; (at = strstr(at, ref)) != NULL; at += n) {
-		char next = at[n];
-		if (!((next >= 'a' && next <= 'z') || (next >= 'A' && next <= 'Z') ||
-		      (next >= '0' && next <= '9') || next == '_'))
-			return true;
-	}
-	return false;
-}
-
 /* Every pattern's names and values against the request the queries
  * export writes for it. */
 static void pattern_checks(program *p, ddbc_header_plan *plan, json_t *queries)
@@ -774,20 +781,25 @@ static void pattern_checks(program *p, ddbc_header_plan *plan, json_t *queries)
 				json_string_value(json_object_get(input, "KeyConditionExpression"));
 			check_str(p, hp->kce_macro, hp->kce_macro, kce, strlen(kce));
 		}
-		/* The key condition's names: the export's include the projection's. */
-		json_t *kce_names = json_object();
-		const char *nk;
-		json_t *nv;
-		json_object_foreach(names, nk, nv)
-			if (hp->kce_macro && names_in(json_string_value(json_object_get(
-				    input, "KeyConditionExpression")), nk))
-				json_object_set(kce_names, nk, nv);
-		if (json_object_size(kce_names)) {
-			char *text = json_dumps(kce_names, JSON_COMPACT | JSON_ENSURE_ASCII);
+		/* The names of the key condition and the projection: the
+		 * export's, all of them (a read has no other expression). */
+		const char *proj =
+			json_string_value(json_object_get(input, "ProjectionExpression"));
+		ck_assert_int_eq(hp->projection_macro != NULL, proj != NULL);
+		if (proj)
+			check_str(p, hp->projection_macro, hp->projection_macro, proj, strlen(proj));
+		json_t *forward = json_object_get(input, "ScanIndexForward");
+		ck_assert_int_eq(hp->order_macro != NULL, forward != NULL);
+		if (forward) {
+			strbuf_addf(&p->text, "\texpect_num(\"%s\", %s, %d);\n", hp->order_macro,
+				    hp->order_macro, json_is_true(forward));
+			p->checks++;
+		}
+		if (json_object_size(names) && hp->names_macro) {
+			char *text = json_dumps(names, JSON_COMPACT | JSON_ENSURE_ASCII);
 			check_str(p, hp->names_macro, hp->names_macro, text, strlen(text));
 			free(text);
 		}
-		json_decref(kce_names);
 		/* The export names the value placeholders in the expression's order. */
 		const char *kce = json_string_value(json_object_get(input, "KeyConditionExpression"));
 		const char *at = kce;
@@ -820,6 +832,10 @@ static void write_program(program *p, ddbc_header_plan *plan, const char *header
 			check_str(p, ht->indexes[k].macro, ht->indexes[k].macro, name,
 				  strlen(name));
 		}
+		ck_assert_int_eq(ht->ttl_macro != NULL, ht->table->ttl.s != NULL);
+		if (ht->ttl_macro)
+			check_str(p, ht->ttl_macro, ht->ttl_macro, ht->table->ttl.s,
+				  strlen(ht->table->ttl.s));
 	}
 	for (size_t i = 0; i < plan->g->nentities; i++) {
 		ddbc_hentity he;
@@ -993,8 +1009,6 @@ START_TEST(test_spec_example)
 	ck_assert_msg(p.status == 0, "status %d: %s", p.status, p.err);
 	static const char *const lines[] = {
 		"#define SR_USER_PK_FMT \"EVENT#%s#USER#%s\"\n",
-		"#define SR_USER_PK(buf, size, event_id, line_user_id) \\\n"
-		"\tsnprintf((buf), (size), SR_USER_PK_FMT, (event_id), (line_user_id))\n",
 		"#define SR_USER_SK \"PROFILE\" /* constant key */\n",
 		"#define SR_USER_STAMP_SK_PREFIX \"STAMP#\"",
 		"static inline int sr_user_pk(char *buf, size_t size, const char *event_id, "
@@ -1009,6 +1023,16 @@ START_TEST(test_spec_example)
 	};
 	for (size_t i = 0; i < sizeof(lines) / sizeof(lines[0]); i++)
 		ck_assert_msg(tu_contains(p.out, p.out_len, lines[i]), "missing:\n%s", lines[i]);
+	/* One builder per key, the function: no macro twin, and no parser
+	 * declares what it does not use. */
+	ck_assert(!tu_contains(p.out, p.out_len, "#define SR_USER_PK(buf"));
+	ck_assert(!tu_contains(p.out, p.out_len, "(void)t"));
+	static const char *const added[] = {
+		"#define SR_USERS_BY_DATE_PROJECTION_EXPRESSION \"lineUserId, createdAt\"\n",
+		"#define SR_USERS_BY_DATE_SCAN_INDEX_FORWARD 1",
+	};
+	for (size_t i = 0; i < sizeof(added) / sizeof(added[0]); i++)
+		ck_assert_msg(tu_contains(p.out, p.out_len, added[i]), "missing:\n%s", added[i]);
 	tu_proc_free(&p);
 }
 END_TEST
@@ -1939,6 +1963,40 @@ START_TEST(test_hash64)
 }
 END_TEST
 
+START_TEST(test_hashes_repeated)
+{
+	/* Hashes that differ in one byte each, with repeats, in no order:
+	 * exactly the repeated ones are found, once each, and the array ends
+	 * sorted. */
+	enum { N = 5000 };
+	uint64_t *h = malloc(N * sizeof(*h));
+	for (uint64_t i = 0; i < N; i++)
+		h[i] = ddbc_hash64(&i, sizeof(i)) ^ ((i % 7) << 56);
+	h[10] = h[4000];
+	h[11] = h[4000];
+	h[12] = 0;
+	h[13] = 0;
+	h[14] = (uint64_t)1 << 63;
+	h[4999] = (uint64_t)1 << 63;
+	ddbc_hashset twice = DDBC_HASHSET_INIT;
+	ddbc_hashes_repeated(h, N, &twice);
+	ck_assert_uint_eq(twice.n, 3);
+	ck_assert(ddbc_hashset_has(&twice, 0));
+	ck_assert(ddbc_hashset_has(&twice, (uint64_t)1 << 63));
+	for (size_t i = 1; i < N; i++)
+		ck_assert(h[i - 1] <= h[i]);
+	ddbc_hashset_release(&twice);
+	/* Nothing repeated, nothing found; one hash or none is no work. */
+	for (uint64_t i = 0; i < N; i++)
+		h[i] = i << 32;
+	ddbc_hashes_repeated(h, N, &twice);
+	ddbc_hashes_repeated(h, 1, &twice);
+	ddbc_hashes_repeated(h, 0, &twice);
+	ck_assert_uint_eq(twice.n, 0);
+	free(h);
+}
+END_TEST
+
 START_TEST(test_hashset)
 {
 	ddbc_hashset set = DDBC_HASHSET_INIT;
@@ -2031,6 +2089,7 @@ static Suite *header_suite(void)
 	tc = tcase_create("hash sets");
 	tcase_add_test(tc, test_hash64);
 	tcase_add_test(tc, test_hashset);
+	tcase_add_test(tc, test_hashes_repeated);
 	tcase_add_test(tc, test_strset);
 	suite_add_tcase(s, tc);
 

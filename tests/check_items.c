@@ -7,6 +7,7 @@
  * tests/golden/items; DDBC_UPDATE_GOLDEN=1 rewrites them.
  */
 #define _GNU_SOURCE 1
+#include "items/items_keyindex.h"
 #include "items/items_match.h"
 #include "items/items_stream.h"
 #include "items/items_value.h"
@@ -164,6 +165,69 @@ START_TEST(test_matcher_agrees_on_designs)
 	}
 	ddbc_match_scratch_release(&m);
 	ck_assert_uint_gt(checked, 1000);
+}
+END_TEST
+
+/* The key index finds every entity an item's keys can fit, in order, and
+ * few others: with literals of more lengths than it keeps shapes, with a
+ * partition key that begins with a placeholder, without a sort key. */
+START_TEST(test_keyindex_finds_every_fit)
+{
+	enum { N = 41 };
+	char lits[N][48];
+	ddbc_lang pk[N], sk[N];
+	const ddbc_lang *pks[N], *sks[N];
+	for (int i = 0; i < N; i++) {
+		ddbc_lang_init(&pk[i]);
+		ddbc_lang_init(&sk[i]);
+		/* Literals of 40 lengths ("A#", "AA#", ...), and one entity whose
+		 * key begins with a placeholder. */
+		memset(lits[i], 'A', (size_t)i + 1);
+		lits[i][i + 1] = '#';
+		lits[i][i + 2] = '\0';
+		if (i < N - 1)
+			ddbc_lang_fixed(&pk[i], lits[i], strlen(lits[i]));
+		ddbc_lang_class(&pk[i], DDBC_CLASS_NO_DELIM, 1);
+		ddbc_lang_fixed(&sk[i], i % 2 ? "ROW#" : "META", 4);
+		pks[i] = &pk[i];
+		sks[i] = &sk[i];
+	}
+	ddbc_match_scratch m = { NULL, 0 };
+	size_t *out = NULL, n = 0, cap = 0;
+	for (int with_sk = 0; with_sk < 2; with_sk++) {
+		ddbc_keyindex x;
+		const ddbc_lang *none[N] = { NULL };
+		ddbc_keyindex_build(&x, pks, with_sk ? sks : none, N);
+		for (int i = 0; i < N; i++) {
+			char key[64];
+			snprintf(key, sizeof key, "%.47sx1", lits[i]);
+			const char *skv = i % 2 ? "ROW#" : "META";
+			n = 0;
+			ddbc_keyindex_find(&x, key, strlen(key), with_sk ? skv : NULL,
+					   with_sk ? 4 : 0, &out, &n, &cap);
+			for (size_t k = 1; k < n; k++)
+				ck_assert_uint_lt(out[k - 1], out[k]);
+			for (int e = 0; e < N; e++) {
+				bool fits = ddbc_items_lang_matches(&pk[e], key, strlen(key), "#", &m) &&
+					    (!with_sk || ddbc_items_lang_matches(&sk[e], skv, 4, "#", &m));
+				bool found = false;
+				for (size_t k = 0; k < n; k++)
+					found = found || out[k] == (size_t)e;
+				if (fits)
+					ck_assert_msg(found, "entity %d not found for %s", e, key);
+			}
+			/* The literal's own entity at least; never all of them. */
+			ck_assert_uint_ge(n, 1);
+			ck_assert_uint_lt(n, N);
+		}
+		ddbc_keyindex_release(&x);
+	}
+	free(out);
+	ddbc_match_scratch_release(&m);
+	for (int i = 0; i < N; i++) {
+		ddbc_lang_release(&pk[i]);
+		ddbc_lang_release(&sk[i]);
+	}
 }
 END_TEST
 
@@ -1236,6 +1300,7 @@ static Suite *items_suite(void)
 	tcase_set_timeout(tc, 120);
 	tcase_add_test(tc, test_matcher_agrees_on_designs);
 	tcase_add_test(tc, test_matcher_agrees_on_classes);
+	tcase_add_test(tc, test_keyindex_finds_every_fit);
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("reader");

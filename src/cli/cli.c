@@ -57,7 +57,7 @@ enum {
 	OPT_PARAM = 1 << 8, OPT_ITEMS = 1 << 9, OPT_SHOW_SUPPRESSED = 1 << 10,
 	OPT_AGAINST = 1 << 11, OPT_ALL = 1 << 12, OPT_CHECK = 1 << 13, OPT_FROM = 1 << 14,
 	OPT_LIST_SOURCES = 1 << 15, OPT_PRICES = 1 << 16, OPT_QUIET = 1 << 17,
-	OPT_MODULE = 1 << 18
+	OPT_COMPACT = 1 << 18, OPT_MODULE = 1 << 19
 };
 
 /* --color WHEN, in the order of its words. */
@@ -69,6 +69,7 @@ typedef enum color_when {
 
 struct opts {
 	const char *format;
+	bool compact;            /* export: JSON without layout */
 	size_t format_row;       /* its row in the command's table of formats */
 	bool format_given;
 	const char *check;          /* doc --check FILE */
@@ -265,6 +266,7 @@ static cli_step one_option(const struct command *cmd, struct opts *o, int c, cha
 	case 'F': o->from = arg; return CLI_GO_ON;
 	case 'R': o->prices = arg; return CLI_GO_ON;
 	case 'D': o->module = arg; return CLI_GO_ON;
+	case 'K': o->compact = true; return CLI_GO_ON;
 	case 'h':
 		ddbc_usage_print(stdout, cmd->usage, cmd->formats, cmd->sources, cmd->langs);
 		return CLI_DONE;
@@ -337,6 +339,7 @@ static cli_step parse_options(const struct command *cmd, int argc, char **argv, 
 		{ { "list-sources", no_argument, NULL, 'Z' }, OPT_LIST_SOURCES },
 		{ { "prices", required_argument, NULL, 'R' }, OPT_PRICES },
 		{ { "module", required_argument, NULL, 'D' }, OPT_MODULE },
+		{ { "compact", no_argument, NULL, 'K' }, OPT_COMPACT },
 	};
 	struct option longopts[sizeof(all) / sizeof(all[0]) + 2];
 	size_t n = 0;
@@ -597,7 +600,7 @@ static ddbc_emit_result emit_keys(FILE *out, struct unit *u, struct opts *o)
 
 static ddbc_emit_result emit_export(FILE *out, struct unit *u, struct opts *o)
 {
-	ddbc_export_opts x = { o->params, o->nparams };
+	ddbc_export_opts x = { o->params, o->nparams, o->compact };
 	/* A value the queries export will not send is an error whatever the
 	 * rule's setting: the request cannot be written with it. */
 	o->settings.sev[DDBC_RULE_PARAM_VALUE] = DDBC_SEV_ERROR;
@@ -956,7 +959,8 @@ static const struct command commands[] = {
 	  .options = COMMON | OPT_OUTPUT | OPT_LANG | OPT_MODULE, .min_files = 1, .max_files = 1,
 	  .langs = DDBC_WORDS(ddbc_keys_langs), .run = run_keys },
 	{ .name = "export", .usage = ddbc_usage_export,
-	  .options = COMMON | OPT_FORMAT | OPT_OUTPUT | OPT_PARAM, .min_files = 1, .max_files = 1,
+	  .options = COMMON | OPT_FORMAT | OPT_OUTPUT | OPT_PARAM | OPT_COMPACT, .min_files = 1,
+	  .max_files = 1,
 	  .formats = DDBC_WORDS(ddbc_export_formats), .run = run_export },
 	{ .name = "cost", .usage = ddbc_usage_cost,
 	  .options = COMMON | OPT_FORMAT | OPT_OUTPUT | OPT_PRICES, .min_files = 1, .max_files = 1,

@@ -115,6 +115,7 @@ const char ddbc_usage_export[] =
 	"      --format FMT        @FORMATS@\n"
 	"      --list-formats      list the formats and what each writes\n"
 	"      --param NAME=VALUE  a value for a query parameter (repeatable)\n"
+	"      --compact           JSON on one line, without indentation\n"
 	OUTPUT_HELP COMMON_HELP;
 
 const char ddbc_usage_cost[] =

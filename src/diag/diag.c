@@ -69,6 +69,7 @@ static void free_finding(ddbc_diag *g)
 {
 	free(g->message);
 	free(g->reason);
+	free(g->subject);
 }
 
 void ddbc_diags_release(ddbc_diags *d)
@@ -137,8 +138,19 @@ void ddbc_diag_vadd(ddbc_diags *d, ddbc_rule rule, ddbc_loc loc, const char *fmt
 	g->suppressed = false;
 	g->reason = NULL;
 	g->lesser = false;
+	g->subject = NULL;
 	if (ddbc_rule_get(rule)->fixed)
 		d->fatal = true;
+}
+
+void ddbc_diag_add_about(ddbc_diags *d, ddbc_rule rule, ddbc_loc loc, const char *subject,
+			 const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	ddbc_diag_vadd(d, rule, loc, fmt, ap);
+	va_end(ap);
+	d->items[d->n - 1].subject = xstrdup(subject);
 }
 
 static int by_position(const void *pa, const void *pb)

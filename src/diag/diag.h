@@ -31,9 +31,14 @@ typedef struct ddbc_diag {
 	char *message;            /* owned by the collection */
 	size_t seq;               /* insertion order, the last sort key */
 	bool suppressed;          /* by a suppression of its source (ddbc_diags_finish) */
-	char *reason;             /* the suppression's reason, owned; NULL when none */
 	bool lesser;              /* the rule's lesser case: one severity below the
 				   * rule's (item-size's warning under its error) */
+	char *reason;             /* the suppression's reason, owned; NULL when none */
+	/* What the finding is about when a rule reports the same thing in many
+	 * places (reserved-word: the attribute name, in every entity that has
+	 * it), owned; NULL for a finding of its own. The text printer folds a
+	 * rule's many notes about one subject (see ddbc_diags_print). */
+	char *subject;
 } ddbc_diag;
 
 /* Severity settings: one entry per rule, DDBC_SEV_DEFAULT meaning "not set
@@ -96,6 +101,9 @@ void ddbc_diag_vadd(ddbc_diags *d, ddbc_rule rule, ddbc_loc loc, const char *fmt
 
 /* Marks the finding added last as its rule's lesser case (ddbc_diag.lesser). */
 void ddbc_diag_lesser(ddbc_diags *d);
+/* ddbc_diag_add for a finding about subject (copied; see ddbc_diag). */
+void ddbc_diag_add_about(ddbc_diags *d, ddbc_rule rule, ddbc_loc loc, const char *subject,
+			 const char *fmt, ...) __attribute__((format(printf, 5, 6)));
 
 /* Removes the findings of rule added at index from or later. */
 void ddbc_diags_drop(ddbc_diags *d, size_t from, ddbc_rule rule);
@@ -150,7 +158,19 @@ typedef struct ddbc_print_opts {
 	const ddbc_failure *failure;
 } ddbc_print_opts;
 
-/* Prints every finding in d to out in the chosen format. */
+/* Prints every finding in d to out in the chosen format.
+ *
+ * Repeated notes. In text, the notes a rule makes about one subject in one
+ * file (ddbc_diag_add_about), when there are more than DDBC_FOLD_AT of
+ * them, are printed as one: the first in full, with its source line, then
+ * a line that counts the others and gives their lines (the first few). A
+ * design of 10,000 entities that all have an attribute 'name' gets one
+ * reserved-word note and its count, not 10,000 notes saying the same.
+ * Only notes fold: a warning or an error may need its own fix at each
+ * place, and is printed at each. JSON, SARIF and GitHub list every
+ * finding (tools read them, not people), and every count and the exit
+ * status count each finding. */
+#define DDBC_FOLD_AT 3
 void ddbc_diags_print(FILE *out, const ddbc_diags *d, const ddbc_print_opts *opts);
 
 #endif

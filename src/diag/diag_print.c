@@ -105,10 +105,101 @@ static void print_text_one(FILE *out, const ddbc_diag *g, bool color)
 	strbuf_release(&pad);
 }
 
+/* ---- text: repeated notes folded (diag.h, Repeated notes) ----------------- */
+
+/* Lines of the folded notes the count line gives. */
+#define FOLD_LINES 5
+
+/* Whether g may fold with others: a note about a subject. A suppressed
+ * note is shown, on request, as what it is: on its own. */
+static bool foldable(const ddbc_diag *g)
+{
+	return g->subject && g->severity == DDBC_SEV_NOTE && !g->suppressed;
+}
+
+/* Of two foldable findings, which comes first among its group: the group
+ * (source, rule, subject), then the file's order. */
+static int by_group(const void *pa, const void *pb)
+{
+	const ddbc_diag *a = *(const ddbc_diag *const *)pa, *b = *(const ddbc_diag *const *)pb;
+	/* Only who is grouped with whom counts, not the groups' order: the
+	 * findings are printed in d's order. */
+	if (a->src != b->src)
+		return a->src < b->src ? -1 : 1;
+	if (a->rule != b->rule)
+		return a->rule < b->rule ? -1 : 1;
+	int r = strcmp(a->subject, b->subject);
+	if (r)
+		return r;
+	return a < b ? -1 : a > b;
+}
+
+static bool same_group(const ddbc_diag *a, const ddbc_diag *b)
+{
+	return a->src == b->src && a->rule == b->rule && !strcmp(a->subject, b->subject);
+}
+
+/* Per finding of d: 0 printed as it is; -1 folded into another; n > 0
+ * the first of a group of n + 1, printed with the count line after it.
+ * NULL when nothing folds. */
+static long *fold_groups(const ddbc_diags *d)
+{
+	const ddbc_diag **f = xmalloc((d->n ? d->n : 1) * sizeof(*f));
+	size_t nf = 0;
+	for (size_t i = 0; i < d->n; i++)
+		if (foldable(&d->items[i]))
+			f[nf++] = &d->items[i];
+	long *fold = NULL;
+	qsort(f, nf, sizeof(*f), by_group);
+	for (size_t i = 0, j; i < nf; i = j) {
+		for (j = i + 1; j < nf && same_group(f[i], f[j]); j++)
+			;
+		if (j - i <= DDBC_FOLD_AT)
+			continue;
+		if (!fold)
+			fold = xcalloc(d->n, sizeof(*fold));
+		fold[f[i] - d->items] = (long)(j - i - 1);
+		for (size_t k = i + 1; k < j; k++)
+			fold[f[k] - d->items] = -1;
+	}
+	free(f);
+	return fold;
+}
+
+/* The count line after the first of a group: how many more, and where. */
+static void print_fold(FILE *out, const ddbc_diags *d, size_t first, long more, bool color)
+{
+	const ddbc_diag *g = &d->items[first];
+	struct colors c = colors_for(g->severity, color);
+	strbuf subject = STRBUF_INIT;
+	quote_line(&subject, g->subject, strlen(g->subject));
+	fprintf(out, "%s%s:%s %snote:%s %ld more notes like this one about '%s', at lines ", c.bold,
+		g->src->name, c.reset, c.sev, c.reset, more, strbuf_str(&subject));
+	long listed = 0;
+	for (size_t i = first + 1; i < d->n && listed < more; i++) {
+		const ddbc_diag *o = &d->items[i];
+		if (o->subject && foldable(o) && same_group(g, o)) {
+			if (listed < FOLD_LINES)
+				fprintf(out, "%s%u", listed ? ", " : "", o->loc.line);
+			listed++;
+		}
+	}
+	fprintf(out, "%s; --format json lists each [%s]\n", more > FOLD_LINES ? ", ..." : "",
+		ddbc_rule_get(g->rule)->id);
+	strbuf_release(&subject);
+}
+
 static void print_text(FILE *out, const ddbc_diags *d, const ddbc_print_opts *opts)
 {
-	for (size_t i = 0; i < d->n; i++)
+	long *fold = fold_groups(d);
+	for (size_t i = 0; i < d->n; i++) {
+		if (fold && fold[i] < 0)
+			continue;
 		print_text_one(out, &d->items[i], opts->color);
+		if (fold && fold[i] > 0)
+			print_fold(out, d, i, fold[i], opts->color);
+	}
+	free(fold);
 }
 
 /* ---- json: {"diagnostics": [...], "summary": {...}} ------------------------ */

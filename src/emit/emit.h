@@ -94,6 +94,7 @@ typedef struct ddbc_param {
 typedef struct ddbc_export_opts {
 	const ddbc_param *params;    /* from --param NAME=VALUE */
 	size_t nparams;
+	bool compact;                /* --compact: no line breaks or indentation */
 } ddbc_export_opts;
 
 /* emit_json.c: the CreateTable requests. */

@@ -5,7 +5,7 @@
  * an extern "C" prologue and epilogue, the parsers' helpers, the table and
  * index name constants, then per entity, in file order, each attribute's
  * name constant and, for an attribute with a template, its format, literal
- * prefix, builder macro and static inline function (or the constant key)
+ * prefix and builder (a static inline function; or the constant key)
  * and its parser; then per access pattern its names, its key condition
  * (the queries export's own text, ddbc_query_key_condition) and a builder
  * per key condition value. Each entity is planned as it is printed and
@@ -23,6 +23,7 @@
 #include "emit/emit_json.h"
 #include "model/header_plan.h"
 #include "util/strbuf.h"
+#include "util/strset.h"
 #include "util/utf8.h"
 #include "util/xalloc.h"
 
@@ -123,9 +124,8 @@ static void banner(strbuf *sb, const ddbc_design *g, const ddbc_header_plan *pla
 	strbuf_addf(sb,
 		" * For each attribute whose template has values to fill in:\n"
 		" *   %s_<ENTITY>_<ATTRIBUTE>_FMT     the printf format of the key\n"
-		" *   %s_<ENTITY>_<ATTRIBUTE>(buf, size, ...) and\n"
 		" *   %s_<entity>_<attribute>(buf, size, ...)\n"
-		" *                        build the key with snprintf and return what\n"
+		" *                        builds the key with snprintf and returns what\n"
 		" *                        snprintf returns: the key's length, which is\n"
 		" *                        >= size when buf was too small\n"
 		" *   %s_<ENTITY>_<ATTRIBUTE>_PREFIX  the text before the first value (begins_with)\n"
@@ -133,15 +133,18 @@ static void banner(strbuf *sb, const ddbc_design *g, const ddbc_header_plan *pla
 		" * %s_<TABLE>_TABLE, %s_<TABLE>_<INDEX>_INDEX (a word the prefix or the\n"
 		" * table says already left out), %s_<ENTITY>_<ATTRIBUTE>_NAME\n"
 		" * and, for a name that is a reserved word or not a plain identifier,\n"
-		" * %s_<ENTITY>_<ATTRIBUTE>_EXPR_NAME for ExpressionAttributeNames.\n"
+		" * %s_<ENTITY>_<ATTRIBUTE>_EXPR_NAME for ExpressionAttributeNames; an enum's\n"
+		" * values %s_<ENTITY>_<ATTRIBUTE>_ENUM (initialisers) and _ENUM_COUNT; a TTL\n"
+		" * attribute's name %s_<TABLE>_TABLE_TTL_ATTRIBUTE.\n"
 		" * A key a parser reads back exactly also has\n"
 		" *   %s_<entity>_<attribute>_parse(key, &parts)  0, or -1 for another shape\n"
 		" * An access pattern X has %s_X_TABLE_NAME, %s_X_INDEX_NAME, its\n"
-		" * %s_X_KEY_CONDITION and %s_X_EXPR_NAMES_JSON, and per key condition value\n"
+		" * %s_X_KEY_CONDITION, %s_X_PROJECTION_EXPRESSION (returns),\n"
+		" * %s_X_SCAN_INDEX_FORWARD (order) and %s_X_EXPR_NAMES_JSON, and per key condition value\n"
 		" * %s_X_<ATTRIBUTE>_PLACEHOLDER, %s_X_<ATTRIBUTE>_VALUE (a constant) or\n"
 		" * %s_X_<ATTRIBUTE>_VALUE_FMT and %s_x_<attribute>_value(buf, size, ...).\n"
 		" */\n",
-		P, P, p, P, P, P, P, P, P, p, P, P, P, P, P, P, P, p);
+		P, p, P, P, P, P, P, P, P, P, p, P, P, P, P, P, P, P, P, P, p);
 }
 
 static void section(strbuf *sb, const char *what, const char *name, const char *detail)
@@ -174,6 +177,10 @@ static void table_names(strbuf *sb, const ddbc_htable *ht)
 		define_string(sb, ht->indexes[i].macro, ix->name.s, strlen(ix->name.s), false);
 		strbuf_addstr(sb, ix->kind == DDBC_INDEX_LSI ? " /* LSI */\n" : " /* GSI */\n");
 	}
+	if (ht->ttl_macro) {
+		define_string(sb, ht->ttl_macro, t->ttl.s, strlen(t->ttl.s), false);
+		strbuf_addstr(sb, " /* TimeToLiveSpecification's AttributeName */\n");
+	}
 }
 
 static void attr_names(strbuf *sb, const ddbc_hattr *ha)
@@ -188,6 +195,17 @@ static void attr_names(strbuf *sb, const ddbc_hattr *ha)
 		strbuf_addstr(sb, " /* ExpressionAttributeNames: { \"");
 		strbuf_addstr(sb, ha->expr_name);
 		strbuf_addstr(sb, "\": NAME } */\n");
+	}
+	if (ha->enum_macro) {
+		const ddbc_attr *a = ha->attr;
+		strbuf_addf(sb, "#define %s ", ha->enum_macro);
+		for (size_t i = 0; i < a->nenum; i++) {
+			const ddbc_node *v = a->enum_values[i];
+			strbuf_addstr(sb, i ? ", " : "");
+			c_literal(sb, v->u.text, v->n, false);
+		}
+		strbuf_addf(sb, " /* its values: const char *v[] = { %s } */\n", ha->enum_macro);
+		strbuf_addf(sb, "#define %s %u\n", ha->enum_count_macro, a->nenum);
 	}
 }
 
@@ -207,24 +225,6 @@ static void key_format(strbuf *sb, const ddbc_hkey *k)
 			strbuf_addstr(sb, "%lld");
 	}
 	strbuf_addch(sb, '"');
-}
-
-static void builder_macro(strbuf *sb, const ddbc_hattr *ha)
-{
-	const ddbc_hkey *k = ha->key;
-	strbuf_addf(sb, "#define %s(buf, size", ha->builder);
-	for (size_t i = 0; i < k->nparams; i++)
-		strbuf_addf(sb, ", %s", k->params[i].name);
-	strbuf_addf(sb, ") \\\n\tsnprintf((buf), (size), %s", ha->fmt_macro);
-	for (size_t i = 0; i < k->npieces; i++) {
-		const ddbc_hpiece *pc = &k->pieces[i];
-		if (pc->text)
-			continue;
-		const ddbc_hparam *pm = &k->params[pc->param];
-		/* %lld needs a long long whatever integer the caller passes. */
-		strbuf_addf(sb, pm->number ? ", (long long)(%s)" : ", (%s)", pm->name);
-	}
-	strbuf_addstr(sb, ")\n");
 }
 
 /* A :0WIDTH field holds 0 to 10^WIDTH - 1: DynamoDB compares keys as
@@ -337,57 +337,124 @@ static void parts_struct(strbuf *sb, const ddbc_hattr *ha, const char *p)
 	strbuf_addstr(sb, "};\n");
 }
 
-/* One step of a parser, for piece i: a literal matched, a value read into
- * its member, or, a second time, read and compared with the first. */
-static void parse_step(strbuf *sb, const ddbc_hkey *k, size_t i, bool *seen, const char *p)
+/* ---- parser shapes ------------------------------------------------------------
+ *
+ * Parsers of keys of one shape (the same sequence of literals, text and
+ * number values, and values used again) share one helper, written before
+ * the first parser that calls it: a design of 10,000 entities has 40,000
+ * parsers of a handful of shapes. A shape's letters name it: l a literal,
+ * s a text value, S one used before, n a number, N one used before. Each
+ * parser is then one call, its literals and its parts' members the
+ * helper's arguments. */
+
+/* What each piece of k is in the shape: shape[i] for piece i. */
+static void shape_of(const ddbc_hkey *k, char *shape)
 {
-	const ddbc_hpiece *pc = &k->pieces[i];
-	strbuf_addstr(sb, i ? "\t    || " : "\tif (");
-	if (pc->text) {
-		strbuf_addf(sb, "%s_key_literal_(&p, ", p);
-		c_literal(sb, pc->text, pc->len, false);
-		strbuf_addf(sb, ", %zu) != 0\n", pc->len);
-		return;
+	bool *seen = xcalloc(k->nparams + 1, sizeof(bool));
+	for (size_t i = 0; i < k->npieces; i++) {
+		const ddbc_hpiece *pc = &k->pieces[i];
+		if (pc->text) {
+			shape[i] = 'l';
+			continue;
+		}
+		bool number = k->params[pc->param].number, again = seen[pc->param];
+		seen[pc->param] = true;
+		shape[i] = number ? (again ? 'N' : 'n') : (again ? 'S' : 's');
 	}
-	const ddbc_hparam *pm = &k->params[pc->param];
-	bool again = seen[pc->param];
-	seen[pc->param] = true;
-	if (pm->number) {
-		strbuf_addf(sb, "%s_key_number_(&p, %u, %s%s) != 0", p, pc->width,
-			    again ? "&n" : "&out->", again ? "" : pm->name);
-		if (again)
-			strbuf_addf(sb, " || n != out->%s", pm->name);
-		strbuf_addch(sb, '\n');
-		return;
-	}
-	const ddbc_hpiece *next = i + 1 < k->npieces ? &k->pieces[i + 1] : NULL;
-	strbuf_addf(sb, "%s_key_text_(&p, ", p);
-	if (next)
-		c_literal(sb, next->text, next->len, false);
-	else
-		strbuf_addstr(sb, "\"\"");
-	strbuf_addf(sb, ", %s%s) != 0", again ? "&t" : "&out->", again ? "" : pm->name);
-	if (again)
-		strbuf_addf(sb, " || !%s_key_same_text_(t, out->%s)", p, pm->name);
-	strbuf_addch(sb, '\n');
+	shape[k->npieces] = '\0';
+	free(seen);
 }
 
-static void parser(strbuf *sb, const ddbc_hattr *ha, const char *p)
+/* The helper's parameter list for shape. */
+static void shape_params(strbuf *sb, const char *shape, const char *p)
+{
+	strbuf_addstr(sb, "const char *key");
+	for (size_t i = 0; shape[i]; i++) {
+		switch (shape[i]) {
+		case 'l': strbuf_addf(sb, ", const char *l%zu, size_t n%zu", i, i); break;
+		case 's': strbuf_addf(sb, ", struct %s_key_span_ *v%zu", p, i); break;
+		case 'S': strbuf_addf(sb, ", const struct %s_key_span_ *v%zu", p, i); break;
+		case 'n': strbuf_addf(sb, ", unsigned w%zu, long long *v%zu", i, i); break;
+		default: strbuf_addf(sb, ", unsigned w%zu, const long long *v%zu", i, i); break;
+		}
+	}
+}
+
+/* One step of the helper, for piece i: a literal matched, a value read
+ * (a text up to the literal after it, or to the end), or read again and
+ * compared with its first reading. */
+static void shape_step(strbuf *sb, const char *shape, size_t i, const char *p)
+{
+	strbuf_addstr(sb, i ? "\t    || " : "\treturn (");
+	char until[32] = "\"\"";
+	if (shape[i + 1] == 'l')
+		snprintf(until, sizeof until, "l%zu", i + 1);
+	switch (shape[i]) {
+	case 'l': strbuf_addf(sb, "%s_key_literal_(&p, l%zu, n%zu) != 0\n", p, i, i); break;
+	case 's': strbuf_addf(sb, "%s_key_text_(&p, %s, v%zu) != 0\n", p, until, i); break;
+	case 'S':
+		strbuf_addf(sb, "%s_key_text_(&p, %s, &t) != 0 || !%s_key_same_text_(t, *v%zu)\n",
+			    p, until, p, i);
+		break;
+	case 'n': strbuf_addf(sb, "%s_key_number_(&p, w%zu, v%zu) != 0\n", p, i, i); break;
+	default: strbuf_addf(sb, "%s_key_number_(&p, w%zu, &n) != 0 || n != *v%zu\n", p, i, i);
+	}
+}
+
+static void shape_helper(strbuf *sb, const char *shape, const char *p)
+{
+	strbuf_addf(sb, "static inline int %s_key_parse_%s_(", p, shape);
+	shape_params(sb, shape, p);
+	strbuf_addstr(sb, ")\n{\n\tconst char *p = key;\n");
+	/* What a value used a second time is read into, declared only for a
+	 * shape that has one. */
+	if (strchr(shape, 'S'))
+		strbuf_addf(sb, "\tstruct %s_key_span_ t;\n", p);
+	if (strchr(shape, 'N'))
+		strbuf_addstr(sb, "\tlong long n;\n");
+	for (size_t i = 0; shape[i]; i++)
+		shape_step(sb, shape, i, p);
+	strbuf_addstr(sb, "\t    || *p != '\\0') ? -1 : 0;\n}\n\n");
+}
+
+/* The parser of ha: its parts struct, its shape's helper when this is the
+ * first key of the shape (shapes holds those written), and one call. */
+static void parser(strbuf *sb, const ddbc_hattr *ha, const char *p, ddbc_strset *shapes)
 {
 	const ddbc_hkey *k = ha->key;
+	char *shape = xmalloc(k->npieces + 1);
+	shape_of(k, shape);
+	if (!ddbc_strset_get(shapes, shape, k->npieces)) {
+		ddbc_strset_put(shapes, shape, k->npieces);
+		shape_helper(sb, shape, p);
+	} else {
+		free(shape);
+		shape = NULL;
+	}
 	parts_struct(sb, ha, p);
-	strbuf_addf(sb, "static inline int %s(const char *key, struct %s *out)\n{\n",
-		    ha->parse_func, ha->parts_struct);
-	strbuf_addf(sb, "\tconst char *p = key;\n\tstruct %s_key_span_ t;\n\tlong long n;\n"
-		    "\t(void)t, (void)n;\n", p);
-	bool *seen = xcalloc(k->nparams, sizeof(bool));
-	for (size_t i = 0; i < k->npieces; i++)
-		parse_step(sb, k, i, seen, p);
-	free(seen);
-	strbuf_addstr(sb, "\t    || *p != '\\0')\n\t\treturn -1;\n\treturn 0;\n}\n");
+	strbuf_addf(sb, "static inline int %s(const char *key, struct %s *out)\n{\n"
+		    "\treturn %s_key_parse_", ha->parse_func, ha->parts_struct, p);
+	char *name = xmalloc(k->npieces + 1);
+	shape_of(k, name);
+	strbuf_addf(sb, "%s_(key", name);
+	for (size_t i = 0; i < k->npieces; i++) {
+		const ddbc_hpiece *pc = &k->pieces[i];
+		if (pc->text) {
+			strbuf_addstr(sb, ", ");
+			c_literal(sb, pc->text, pc->len, false);
+			strbuf_addf(sb, ", %zu", pc->len);
+			continue;
+		}
+		const ddbc_hparam *pm = &k->params[pc->param];
+		if (pm->number)
+			strbuf_addf(sb, ", %u", pc->width);
+		strbuf_addf(sb, ", &out->%s", pm->name);
+	}
+	strbuf_addstr(sb, ");\n}\n");
+	free(name);
 }
 
-static void key(strbuf *sb, const ddbc_hattr *ha, const char *p)
+static void key(strbuf *sb, const ddbc_hattr *ha, const char *p, ddbc_strset *shapes)
 {
 	const ddbc_hkey *k = ha->key;
 	strbuf_addstr(sb, "/* ");
@@ -412,11 +479,10 @@ static void key(strbuf *sb, const ddbc_hattr *ha, const char *p)
 		define_string(sb, ha->prefix_macro, k->prefix, k->prefix_len, false);
 		strbuf_addstr(sb, " /* literal prefix, for begins_with */\n");
 	}
-	builder_macro(sb, ha);
 	builder_function(sb, ha->func, ha->fmt_macro, ha->key);
 	if (ha->parse_func) {
 		strbuf_addch(sb, '\n');
-		parser(sb, ha, p);
+		parser(sb, ha, p, shapes);
 	}
 }
 
@@ -478,7 +544,18 @@ static void pattern(strbuf *sb, const ddbc_design *g, const ddbc_hpattern *hp)
 			refs = NULL;
 		}
 	}
-	if (names && json_object_size(names)) {
+	if (hp->projection_macro) {
+		if (!names)
+			names = json_object();
+		char *proj = ddbc_query_projection(g, p, names);
+		define_string(sb, hp->projection_macro, proj, strlen(proj), false);
+		strbuf_addch(sb, '\n');
+		free(proj);
+	}
+	if (hp->order_macro)
+		strbuf_addf(sb, "#define %s %d /* ScanIndexForward: order %s */\n", hp->order_macro,
+			    p->order > 0, p->order > 0 ? "asc" : "desc");
+	if (hp->names_macro && names && json_object_size(names)) {
 		char *text = json_dumps(names, JSON_COMPACT | JSON_ENSURE_ASCII);
 		define_string(sb, hp->names_macro, text, strlen(text), false);
 		strbuf_addstr(sb, " /* ExpressionAttributeNames */\n");
@@ -501,7 +578,8 @@ static void flush(strbuf *sb, FILE *out)
  * pieces of about this size. */
 #define FLUSH_AT (64 * 1024)
 
-static void entity(strbuf *sb, const ddbc_hentity *he, const char *p, FILE *out)
+static void entity(strbuf *sb, const ddbc_hentity *he, const char *p, ddbc_strset *shapes,
+		   FILE *out)
 {
 	const ddbc_entity *e = he->entity;
 	strbuf detail = STRBUF_INIT;
@@ -518,7 +596,7 @@ static void entity(strbuf *sb, const ddbc_hentity *he, const char *p, FILE *out)
 		if (ha->key || after_key)
 			strbuf_addch(sb, '\n');
 		if (ha->key)
-			key(sb, ha, p);
+			key(sb, ha, p, shapes);
 		else
 			attr_names(sb, ha);
 		after_key = ha->key != NULL;
@@ -546,11 +624,12 @@ static int header(FILE *out, const ddbc_design *g, ddbc_header_plan *plan)
 		flush(&sb, out);
 	}
 	int r = 0;
+	ddbc_strset shapes = DDBC_STRSET_INIT;  /* the parser shapes written */
 	for (size_t i = 0; i < g->nentities && r == 0; i++) {
 		ddbc_hentity he;
 		r = ddbc_header_plan_entity(plan, i, &he);
 		if (r == 0)
-			entity(&sb, &he, plan->prefix_lower, out);
+			entity(&sb, &he, plan->prefix_lower, &shapes, out);
 		flush(&sb, out);
 	}
 	for (size_t i = 0; i < g->npatterns && r == 0; i++) {
@@ -564,6 +643,9 @@ static int header(FILE *out, const ddbc_design *g, ddbc_header_plan *plan)
 	strbuf_addf(&sb, "\n#endif /* %s */\n", plan->guard);
 	flush(&sb, out);
 	strbuf_release(&sb);
+	for (size_t i = 0; i < shapes.cap; i++)
+		free((char *)shapes.slots[i].s);
+	ddbc_strset_release(&shapes);
 	return r;
 }
 

@@ -64,6 +64,7 @@ ddbc_emit_result ddbc_emit_cloudformation(FILE *out, const ddbc_design *g,
 	(void)o, (void)d;
 	ddbc_json_stream s;
 	ddbc_json_stream_init(&s, out);
+	ddbc_json_stream_layout(&s, o);
 	ddbc_json_begin(&s, NULL, '{');
 	ddbc_json_text(&s, "AWSTemplateFormatVersion", "2010-09-09");
 	strbuf desc = STRBUF_INIT;
@@ -196,6 +197,7 @@ ddbc_emit_result ddbc_emit_terraform(FILE *out, const ddbc_design *g,
 	json_decref(used);
 	ddbc_json_stream s;
 	ddbc_json_stream_init(&s, out);
+	ddbc_json_stream_layout(&s, o);
 	ddbc_json_begin(&s, NULL, '{');
 	ddbc_json_begin(&s, "resource", '{');
 	ddbc_json_member(&s, "aws_dynamodb_table", tables);

@@ -25,11 +25,18 @@
 /* ---- streaming ------------------------------------------------------------------------ */
 
 #define DUMP_FLAGS (JSON_INDENT(2) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(15) | JSON_ENCODE_ANY)
+#define COMPACT_FLAGS (JSON_COMPACT | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(15) | \
+		       JSON_ENCODE_ANY)
 
 void ddbc_json_stream_init(ddbc_json_stream *s, FILE *out)
 {
 	memset(s, 0, sizeof(*s));
 	s->out = out;
+}
+
+void ddbc_json_stream_layout(ddbc_json_stream *s, const ddbc_export_opts *o)
+{
+	s->compact = o && o->compact;
 }
 
 /* The text collects in s->buf and goes out 64 KiB at a time: a large
@@ -43,10 +50,17 @@ static void flush_some(ddbc_json_stream *s, bool all)
 	strbuf_reset(&s->buf);
 }
 
+/* Two spaces a level, added in one copy (a model is millions of lines,
+ * each indented). */
 static void indent(ddbc_json_stream *s, int depth)
 {
-	for (int i = 0; i < depth; i++)
-		strbuf_add(&s->buf, "  ", 2);
+	static const char spaces[] = "                                                                ";
+	size_t n = 2 * (size_t)depth;
+	while (n) {
+		size_t k = n < sizeof(spaces) - 1 ? n : sizeof(spaces) - 1;
+		strbuf_add(&s->buf, spaces, k);
+		n -= k;
+	}
 }
 
 /* Adds the text of one value, its lines moved right by the depth it is
@@ -66,16 +80,20 @@ static void add_indented(ddbc_json_stream *s, const char *text, size_t len)
  * which go faster into one buffer than through a callback each). */
 static void add_value(ddbc_json_stream *s, const json_t *v)
 {
-	size_t n = v ? json_dumpb(v, s->value, s->value_cap, DUMP_FLAGS) : 0;
+	size_t flags = s->compact ? COMPACT_FLAGS : DUMP_FLAGS;
+	size_t n = v ? json_dumpb(v, s->value, s->value_cap, flags) : 0;
 	if (n > s->value_cap) {
 		xgrow((void **)&s->value, &s->value_cap, n, 1);
-		n = json_dumpb(v, s->value, s->value_cap, DUMP_FLAGS);
+		n = json_dumpb(v, s->value, s->value_cap, flags);
 	}
 	if (n == 0 || n > s->value_cap) {
 		s->failed = true;
 		return;
 	}
-	add_indented(s, s->value, n);
+	if (s->compact)
+		strbuf_add(&s->buf, s->value, n);
+	else
+		add_indented(s, s->value, n);
 }
 
 /* A JSON string as jansson writes it (no JSON_ENSURE_ASCII, no
@@ -111,12 +129,17 @@ static void member_prefix(ddbc_json_stream *s, const char *key)
 {
 	if (s->depth == 0)
 		return;
-	strbuf_addstr(&s->buf, s->empty[s->depth - 1] ? "\n" : ",\n");
+	if (s->compact) {
+		if (!s->empty[s->depth - 1])
+			strbuf_addch(&s->buf, ',');
+	} else {
+		strbuf_addstr(&s->buf, s->empty[s->depth - 1] ? "\n" : ",\n");
+		indent(s, s->depth);
+	}
 	s->empty[s->depth - 1] = false;
-	indent(s, s->depth);
 	if (key) {
 		add_string(s, key, strlen(key));
-		strbuf_add(&s->buf, ": ", 2);
+		strbuf_add(&s->buf, ": ", s->compact ? 1 : 2);
 	}
 }
 
@@ -181,7 +204,7 @@ void ddbc_json_end(ddbc_json_stream *s, char bracket)
 		return;
 	}
 	bool empty = s->empty[--s->depth];
-	if (!empty) {
+	if (!empty && !s->compact) {
 		strbuf_addch(&s->buf, '\n');
 		indent(s, s->depth);
 	}
@@ -530,6 +553,7 @@ ddbc_emit_result ddbc_emit_create_table(FILE *out, const ddbc_design *g,
 	(void)o, (void)d;
 	ddbc_json_stream s;
 	ddbc_json_stream_init(&s, out);
+	ddbc_json_stream_layout(&s, o);
 	ddbc_json_begin(&s, NULL, '[');
 	for (size_t i = 0; i < g->ntables; i++)
 		ddbc_json_member(&s, NULL, ddbc_json_create_table(&g->tables[i]));

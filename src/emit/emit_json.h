@@ -28,9 +28,15 @@ typedef struct ddbc_json_stream {
 	int depth;               /* containers open */
 	bool empty[32];          /* per open container: no member written yet */
 	bool failed;
+	bool compact;            /* jansson's JSON_COMPACT layout: no line breaks,
+				  * no indentation, "," and ":" alone */
 } ddbc_json_stream;
 
 void ddbc_json_stream_init(ddbc_json_stream *s, FILE *out);
+/* emit.h's; declared here so that a file without emit.h (diff/) sees one type. */
+struct ddbc_export_opts;
+/* The layout o asks for (--compact); o may be NULL. */
+void ddbc_json_stream_layout(ddbc_json_stream *s, const struct ddbc_export_opts *o);
 /* Opens an object ('{') or array ('[') as a member named key (NULL in an
  * array or at the top). */
 void ddbc_json_begin(ddbc_json_stream *s, const char *key, char bracket);
@@ -89,11 +95,11 @@ json_t *ddbc_json_throughput(const ddbc_capacity *c);
  * expression's order (new references). */
 char *ddbc_query_key_condition(const ddbc_design *g, const ddbc_pattern *p, json_t **names,
 			       json_t **refs);
-
-/* The ProjectionExpression of read pattern p (from `returns`) exactly as
- * the queries export writes it, after its key condition, whose names are
- * in names: the placeholders it needs are added there (malloc'd; "" when
- * p returns everything). `ddbc keys` builds its requests with both. */
+/* The ProjectionExpression of read pattern p (its `returns`) exactly as
+ * the queries export writes it (malloc'd; "" without returns), adding the
+ * names it needs to names, after those already there, as the export adds
+ * them after the key condition's. The header and `ddbc keys` build their
+ * requests with both. */
 char *ddbc_query_projection(const ddbc_design *g, const ddbc_pattern *p, json_t *names);
 
 #endif

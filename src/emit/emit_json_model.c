@@ -202,7 +202,7 @@ static void model_attr(ddbc_json_stream *js, const ddbc_attr *a, const ddbc_tabl
 	ddbc_json_text(js, "type", ddbc_type_short(a->type));
 	opt_text(js, "description", a->description);
 	opt_text(js, "format", a->format);
-	opt_text(js, "c_name", a->c_name.s);
+	opt_text(js, "c_name", a->c_name ? a->c_name->s : NULL);
 	if (a->template.s) {
 		ddbc_json_text(js, "template", a->template.s);
 		placeholders(js, a);
@@ -343,6 +343,7 @@ ddbc_emit_result ddbc_emit_model(FILE *out, const ddbc_design *g, const ddbc_exp
 	(void)o, (void)d;
 	ddbc_json_stream s;
 	ddbc_json_stream_init(&s, out);
+	ddbc_json_stream_layout(&s, o);
 	ddbc_json_begin(&s, NULL, '{');
 	ddbc_json_int(&s, "ddbc", g->version);
 	ddbc_json_text(&s, "name", g->name.s);

@@ -742,9 +742,10 @@ char *ddbc_query_projection(const ddbc_design *g, const ddbc_pattern *p, json_t 
 	ddbc_diags quiet;
 	ddbc_diags_init(&quiet);
 	request r = request_new(g, p, NULL, &quiet);
-	json_object_update(r.names, names);
+	/* The caller's names, so the projection's join the key condition's. */
+	json_decref(r.names);
+	r.names = json_incref(names);
 	char *expr = projection(&r);
-	json_object_update(names, r.names);
 	request_release(&r);
 	ddbc_diags_release(&quiet);
 	return expr;
@@ -818,6 +819,7 @@ ddbc_emit_result ddbc_emit_queries(FILE *out, const ddbc_design *g, const ddbc_e
 		return DDBC_EMIT_FAILED;
 	ddbc_json_stream s;
 	ddbc_json_stream_init(&s, out);
+	ddbc_json_stream_layout(&s, o);
 	ddbc_json_begin(&s, NULL, '[');
 	bool failed = false;
 	for (size_t i = 0; i < g->npatterns; i++) {

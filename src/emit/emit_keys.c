@@ -444,7 +444,7 @@ static void key_data(strbuf *sb, const ddbc_attr *a, const ddbc_lang *l, unsigne
 			keys_string(sb, r->text, r->len, ts);
 			strbuf_addstr(sb, st->fixed_close);
 		} else {
-			strbuf_addf(sb, st->class_fmt, r->cls, r->min, r->max);
+			strbuf_addf(sb, st->class_fmt, r->cls, (size_t)r->min, (size_t)r->max);
 		}
 		strbuf_addstr(sb, ", ");
 	}

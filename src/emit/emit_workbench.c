@@ -158,6 +158,7 @@ ddbc_emit_result ddbc_emit_workbench(FILE *out, const ddbc_design *g,
 			return DDBC_EMIT_FAILED;
 	ddbc_json_stream s;
 	ddbc_json_stream_init(&s, out);
+	ddbc_json_stream_layout(&s, o);
 	ddbc_json_begin(&s, NULL, '{');
 	ddbc_json_text(&s, "ModelName", g->name.s);
 	/* No dates: one design always gives the same bytes. */

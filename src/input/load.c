@@ -325,7 +325,12 @@ static void read_attr(loader *L, const ddbc_pair *pair, ddbc_entity *e, ddbc_att
 		load_type(L, type, a);
 	a->description = ddbc_load_get_attr_word(L, m, "description");
 	a->format = ddbc_load_get_attr_word(L, m, "format");
-	a->c_name = ddbc_load_get_name(L, m, "c_name");
+	ddbc_name c_name = ddbc_load_get_name(L, m, "c_name");
+	if (c_name.s) {
+		ddbc_name *kept = ddbc_arena_alloc(L->arena, sizeof(*kept));
+		*kept = c_name;
+		a->c_name = kept;
+	}
 	const ddbc_node *tpl = ddbc_node_get(m, "template");
 	/* A template may be empty text only if it is quoted; plain text is
 	 * read as is, so `template: 001` is the string "001". */

@@ -102,6 +102,15 @@ static void prepare_table(ddbc_items_table *ti, const ddbc_table *t)
 	for (size_t i = 0; i < ti->nents; i++)
 		ti->by_literal[i] = &ti->ents[i];
 	qsort(ti->by_literal, ti->nents, sizeof(*ti->by_literal), by_literal);
+	const ddbc_lang **pk = xcalloc(ti->nents + 1, sizeof(*pk));
+	const ddbc_lang **sk = xcalloc(ti->nents + 1, sizeof(*sk));
+	for (size_t i = 0; i < ti->nents; i++) {
+		pk[i] = &ti->by_literal[i]->pk.lang;
+		sk[i] = ti->sk ? &ti->by_literal[i]->sk.lang : NULL;
+	}
+	ddbc_keyindex_build(&ti->index, pk, sk, ti->nents);
+	free(pk);
+	free(sk);
 }
 
 void ddbc_items_tables_prepare(ddbc_items_run *R)
@@ -122,9 +131,11 @@ void ddbc_items_tables_release(ddbc_items_run *R)
 		}
 		free(R->tables[i].ents);
 		free(R->tables[i].by_literal);
+		ddbc_keyindex_release(&R->tables[i].index);
 	}
 	free(R->tables);
 	free(R->tied);
+	free(R->cand);
 }
 
 static const ddbc_ival *item_attr(const ddbc_items_run *R, const char *name)
@@ -222,16 +233,22 @@ static bool cannot_win(const ddbc_items_run *R, const ddbc_items_entity *ei, bes
 }
 
 /* Appends the entities of table ti that fit the item and may win to
- * R->tied, trying them by literal bytes so that most need no match. */
+ * R->tied, trying them by literal bytes so that most need no match. Only
+ * the entities whose key literals the item's keys begin with are tried
+ * (items_keyindex.h): no other can fit. */
 static void add_fits(ddbc_items_run *R, const ddbc_items_table *ti, const char *delim,
 		     best *b)
 {
 	const ddbc_ival *pk = ti->pk ? item_attr(R, ti->pk) : NULL;
 	const ddbc_ival *sk = ti->sk ? item_attr(R, ti->sk) : NULL;
-	if (!pk || (ti->sk && !sk))
+	/* A key value without text fits no key (key_text). */
+	if (!pk || !pk->text || (ti->sk && (!sk || !sk->text)))
 		return;
-	for (size_t i = 0; i < ti->nents; i++) {
-		const ddbc_items_entity *ei = ti->by_literal[i];
+	R->ncand = 0;
+	ddbc_keyindex_find(&ti->index, pk->text, pk->len, sk ? sk->text : NULL, sk ? sk->len : 0,
+			   &R->cand, &R->ncand, &R->cand_cap);
+	for (size_t c = 0; c < R->ncand; c++) {
+		const ddbc_items_entity *ei = ti->by_literal[R->cand[c]];
 		if (R->ntied && ei->literal < b->literal && cannot_win(R, ei, b))
 			continue;
 		if (!entity_fits(R, pk, sk, ei, delim))

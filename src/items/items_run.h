@@ -17,6 +17,7 @@
 #define DDBC_ITEMS_RUN_H
 
 #include "items/items.h"
+#include "items/items_keyindex.h"
 #include "items/items_match.h"
 #include "items/items_stream.h"
 #include "items/items_value.h"
@@ -54,6 +55,7 @@ typedef struct ddbc_items_table {
 	ddbc_items_entity *ents;
 	size_t nents;
 	const ddbc_items_entity **by_literal; /* ents, most literal bytes first */
+	ddbc_keyindex index;     /* by_literal's positions by their keys' leading literals */
 } ddbc_items_table;
 
 /* The counts of one file's check, or of a whole run. */
@@ -127,6 +129,8 @@ typedef struct ddbc_items_run {
 	const ddbc_items_entity *ent;
 	const ddbc_items_entity **tied; /* an ambiguous item's entities */
 	size_t ntied, tied_cap;
+	size_t *cand;            /* the by_literal positions add_fits tries */
+	size_t ncand, cand_cap;
 	const ddbc_ival **slot;  /* per attribute of ent's entity: the item's value */
 	size_t slot_cap;
 	strbuf render;           /* reused for rendering templates */

@@ -266,11 +266,11 @@ static const char *entity_ident(planner *p, const ddbc_entity *e)
 static const char *attr_ident(planner *p, const ddbc_hentity *he, const ddbc_attr *a)
 {
 	ddbc_arena *arena = p->plan->scratch;
-	if (a->c_name.s) {
+	if (a->c_name) {
 		strbuf whose = STRBUF_INIT;
 		strbuf_addf(&whose, "attribute '%s' of entity '%s'", a->name.s,
 			    he->entity->name.s);
-		const char *id = c_name_ident(arena, p->d, a->c_name, strbuf_str(&whose));
+		const char *id = c_name_ident(arena, p->d, *a->c_name, strbuf_str(&whose));
 		strbuf_release(&whose);
 		return id;
 	}
@@ -305,6 +305,10 @@ static void plan_attr_names(planner *p, const ddbc_hentity *he, ddbc_hattr *ha,
 		ha->expr_name = ddbc_hplan_concat(arena, "#", safe, NULL);
 	}
 	ha->param = ddbc_hplan_param(arena, member_lower);
+	if (a->nenum) {
+		ha->enum_macro = ddbc_hplan_concat(arena, stem, "_ENUM", NULL);
+		ha->enum_count_macro = ddbc_hplan_concat(arena, stem, "_ENUM_COUNT", NULL);
+	}
 	if (!a->has_template)
 		return;
 	ha->builder = stem;
@@ -606,9 +610,13 @@ typedef struct suspect {
 
 /* One uniqueness check: a walk over identifiers that hashes them all, and,
  * when hashes met, a second walk that gathers the identifiers with those
- * hashes to compare their texts. Only 8 bytes an identifier stay. */
+ * hashes to compare their texts. Only 8 bytes an identifier stay, in an
+ * array sorted once after the walk (ddbc_hashes_repeated) and freed then:
+ * a hash set of hundreds of thousands of members cost a cache miss an
+ * identifier, and its megabytes stayed to the end. */
 typedef struct name_check {
-	ddbc_hashset seen;       /* every hash of the first walk */
+	uint64_t *seen;          /* every hash of the first walk, in walk order */
+	size_t nseen, seen_cap;
 	ddbc_hashset twice;      /* the hashes it met more than once */
 	bool second;             /* in the second walk */
 	suspect *suspects;
@@ -619,13 +627,17 @@ typedef struct name_check {
 static void check_init(name_check *c, size_t n)
 {
 	memset(c, 0, sizeof(*c));
-	ddbc_hashset_reserve(&c->seen, n);
+	/* n exactly: n is counted to hold every identifier, and doubling
+	 * would hold up to as much again for nothing. */
+	c->seen = xmalloc((n ? n : 1) * sizeof(uint64_t));
+	c->seen_cap = n ? n : 1;
 	c->texts = ddbc_arena_new();
 }
 
 static void check_release(name_check *c)
 {
-	ddbc_hashset_release(&c->seen);
+	free(c->seen);
+	c->seen = NULL;
 	ddbc_hashset_release(&c->twice);
 	free(c->suspects);
 	ddbc_arena_free(c->texts);
@@ -637,8 +649,8 @@ static void check_name(name_check *c, const char *id, owner_kind kind, const voi
 		return;
 	uint64_t h = ddbc_hash64(id, strlen(id));
 	if (!c->second) {
-		if (!ddbc_hashset_add(&c->seen, h))
-			ddbc_hashset_add(&c->twice, h);
+		xgrow((void **)&c->seen, &c->seen_cap, c->nseen + 1, sizeof(uint64_t));
+		c->seen[c->nseen++] = h;
 		return;
 	}
 	if (!ddbc_hashset_has(&c->twice, h))
@@ -711,6 +723,8 @@ static void walk_pattern_names(planner *p, name_check *c)
 		check_name(c, hp.index_macro, OWN_PATTERN, pt);
 		check_name(c, hp.kce_macro, OWN_PATTERN, pt);
 		check_name(c, hp.names_macro, OWN_PATTERN, pt);
+		check_name(c, hp.projection_macro, OWN_PATTERN, pt);
+		check_name(c, hp.order_macro, OWN_PATTERN, pt);
 		for (size_t k = 0; k < hp.nvalues; k++) {
 			check_name(c, hp.values[k].value_macro, OWN_PATTERN, pt);
 			check_name(c, hp.values[k].func, OWN_PATTERN, pt);
@@ -726,6 +740,7 @@ static void walk_table_names(planner *p, name_check *c)
 	for (size_t i = 0; i < plan->ntables; i++) {
 		const ddbc_htable *ht = &plan->tables[i];
 		check_name(c, ht->macro, OWN_TABLE, ht->table);
+		check_name(c, ht->ttl_macro, OWN_TABLE, ht->table);
 		for (size_t k = 0; k < ht->nindexes; k++)
 			check_name(c, ht->indexes[k].macro, OWN_INDEX, ht->indexes[k].index);
 	}
@@ -738,7 +753,7 @@ static void walk_entity_names(name_check *c, const ddbc_hentity *he)
 		const ddbc_hattr *ha = &he->attrs[k];
 		const char *ids[] = { ha->name_macro, ha->expr_macro, ha->builder, ha->func,
 				      ha->fmt_macro, ha->prefix_macro, ha->parse_func,
-				      ha->parts_struct };
+				      ha->parts_struct, ha->enum_macro, ha->enum_count_macro };
 		for (size_t m = 0; m < sizeof(ids) / sizeof(ids[0]); m++)
 			check_name(c, ids[m], OWN_ATTR, ha->attr);
 	}
@@ -760,11 +775,15 @@ static void walk_names_again(planner *p, name_check *c)
 	p->d = d;
 }
 
-/* After the first walk: its hashes go, and the texts of those that met are
- * compared in a second walk. */
+/* After the first walk: the hashes that met are found and the others go,
+ * and the texts of those that met are compared in a second walk. */
 static void settle(planner *p, name_check *c, void (*walk)(planner *, name_check *))
 {
-	ddbc_hashset_release(&c->seen);
+	if (c->seen) {
+		ddbc_hashes_repeated(c->seen, c->nseen, &c->twice);
+		free(c->seen);
+		c->seen = NULL;
+	}
 	if (!c->twice.n)
 		return;
 	c->second = true;
@@ -778,7 +797,7 @@ static size_t count_names(const ddbc_design *g)
 {
 	size_t n = 1;
 	for (size_t i = 0; i < g->ntables; i++)
-		n += 1 + g->tables[i].ngsi + g->tables[i].nlsi;
+		n += 2 + g->tables[i].ngsi + g->tables[i].nlsi;
 	for (size_t i = 0; i < g->nentities; i++) {
 		const ddbc_entity *e = &g->entities[i];
 		for (size_t k = 0; k < e->nattrs; k++) {
@@ -786,14 +805,15 @@ static size_t count_names(const ddbc_design *g)
 			/* NAME, EXPR_NAME (counted whether it is there or not:
 			 * asking costs a reserved-word lookup); the builder,
 			 * function, FMT, PREFIX, parser and its struct. */
-			n += 2 + (a->has_template ? 6 : 0);
+			n += 2 + (a->has_template ? 6 : 0) + (a->nenum ? 2 : 0);
 		}
 	}
-	/* TABLE_NAME, INDEX_NAME, KEY_CONDITION, EXPR_NAMES_JSON; per value
+	/* TABLE_NAME, INDEX_NAME, KEY_CONDITION, EXPR_NAMES_JSON,
+	 * PROJECTION_EXPRESSION, SCAN_INDEX_FORWARD; per value
 	 * VALUE (or FMT), its function and PLACEHOLDER. */
 	for (size_t i = 0; i < g->npatterns; i++) {
 		const ddbc_pattern *pt = &g->patterns[i];
-		n += 4;
+		n += 6;
 		for (size_t k = 0; k < pt->nconds; k++)
 			n += 3 * pt->conds[k].nvalues;
 	}
@@ -833,8 +853,11 @@ static ddbc_plan_result plan_unique(planner *p)
 		check_release(&names);
 		return DDBC_PLAN_FAILED;
 	}
-	/* The hashes of the names go before the groups' are taken. */
-	ddbc_hashset_release(&names.seen);
+	/* The names' repeated hashes are found and the others go before the
+	 * groups' are taken. */
+	ddbc_hashes_repeated(names.seen, names.nseen, &names.twice);
+	free(names.seen);
+	names.seen = NULL;
 	check_init(&groups, p->plan->ntables + g->nentities);
 	walk_groups(p, &groups);
 	settle(p, &groups, walk_groups);

@@ -46,7 +46,12 @@
  * constant, or P_X_A_VALUE_FMT and the builder p_x_a_value(buf, size,
  * params...), and in a Query P_X_A_PLACEHOLDER, its ':' name in the
  * expression. A parameter is a long long when it has a :0WIDTH or is the
- * whole value of a Number key, else a string. An access pattern whose id
+ * whole value of a Number key, else a string. A read with `returns` has
+ * P_X_PROJECTION_EXPRESSION (and its names in P_X_EXPR_NAMES_JSON), a
+ * Query with `order` P_X_SCAN_INDEX_FORWARD. An attribute with an enum
+ * has P_E_A_ENUM, its values as initialisers of a string array, and
+ * P_E_A_ENUM_COUNT; a table with a TTL attribute P_T_TABLE_TTL_ATTRIBUTE.
+ * An access pattern whose id
  * gives no identifier gets nothing (it needs none: its requests are the
  * queries export's), and is no finding.
  *
@@ -114,13 +119,20 @@ typedef struct ddbc_hattr {
 	const char *expr_name;   /* "#..." placeholder for ExpressionAttributeNames */
 	const char *param;       /* the parameter name when a builder takes it */
 	ddbc_hkey *key;          /* NULL without a template */
-	const char *builder;     /* P_E_A: the builder macro, or the constant key */
+	/* P_E_A: the constant key. A key with parameters has its builder in
+	 * func only (a function checks its arguments' types, a macro would
+	 * not); the name stays reserved, so that giving the key a parameter
+	 * or taking it away never makes a collision. */
+	const char *builder;
 	const char *func;        /* p_e_a: the inline function; NULL for a constant */
 	const char *fmt_macro;   /* P_E_A_FMT; NULL for a constant */
 	const char *prefix_macro;  /* P_E_A_PREFIX; NULL when there is no literal prefix */
 	const char *parse_func;  /* p_e_a_parse; NULL for a constant, or a key no
 				  * parser reads back exactly (see ddbc_hkey_parseable) */
 	const char *parts_struct;  /* struct p_e_a_parts, the parser's output */
+	const char *enum_macro;  /* P_E_A_ENUM: its enum values as a list of
+				  * initialisers ("a", "b"); NULL without an enum */
+	const char *enum_count_macro;  /* P_E_A_ENUM_COUNT: how many */
 } ddbc_hattr;
 
 typedef struct ddbc_hentity {
@@ -142,6 +154,8 @@ typedef struct ddbc_htable {
 	const char *full_macro;  /* P_T_TABLE with every word */
 	ddbc_hindex *indexes;    /* GSIs, then LSIs */
 	size_t nindexes;
+	const char *ttl_macro;   /* P_T_TABLE_TTL_ATTRIBUTE: its TTL attribute's name;
+				  * NULL without one */
 } ddbc_htable;
 
 /* A value of an access pattern's key condition (one of a between's two
@@ -164,7 +178,12 @@ typedef struct ddbc_hpattern {
 	const char *table_macro;    /* P_X_TABLE_NAME */
 	const char *index_macro;    /* P_X_INDEX_NAME, a read of a secondary index; else NULL */
 	const char *kce_macro;      /* P_X_KEY_CONDITION, for a Query; else NULL */
-	const char *names_macro;    /* P_X_EXPR_NAMES_JSON, for a Query */
+	const char *names_macro;    /* P_X_EXPR_NAMES_JSON, for a Query or a read
+				     * with a projection */
+	const char *projection_macro;  /* P_X_PROJECTION_EXPRESSION, a read with
+					* `returns`; else NULL */
+	const char *order_macro;    /* P_X_SCAN_INDEX_FORWARD (1 or 0), a Query
+				     * with `order`; else NULL */
 	ddbc_hvalue *values;     /* in the index's key order, lower bound first */
 	size_t nvalues;
 } ddbc_hpattern;

@@ -179,10 +179,16 @@ bool ddbc_hplan_pattern(ddbc_header_plan *plan, size_t i, ddbc_hpattern *hp, ddb
 	bool read = p->operation == DDBC_OP_QUERY || p->operation == DDBC_OP_SCAN;
 	if (read && p->index->kind != DDBC_INDEX_PRIMARY)
 		hp->index_macro = ddbc_hplan_concat(arena, X, "_INDEX_NAME", NULL);
-	if (p->operation == DDBC_OP_QUERY) {
+	if (p->operation == DDBC_OP_QUERY)
 		hp->kce_macro = ddbc_hplan_concat(arena, X, "_KEY_CONDITION", NULL);
+	/* What the queries export sends: a read's ProjectionExpression (a
+	 * get's too), a Query's ScanIndexForward. */
+	if ((read || p->operation == DDBC_OP_GET) && p->nreturns)
+		hp->projection_macro = ddbc_hplan_concat(arena, X, "_PROJECTION_EXPRESSION", NULL);
+	if (p->operation == DDBC_OP_QUERY && p->order)
+		hp->order_macro = ddbc_hplan_concat(arena, X, "_SCAN_INDEX_FORWARD", NULL);
+	if (hp->kce_macro || hp->projection_macro)
 		hp->names_macro = ddbc_hplan_concat(arena, X, "_EXPR_NAMES_JSON", NULL);
-	}
 	if (p->operation != DDBC_OP_SCAN && !plan_values(arena, hp, X, d) && findings)
 		*findings = true;
 	for (size_t v = 0; v < hp->nvalues; v++)

@@ -125,7 +125,10 @@ void ddbc_hplan_tables(ddbc_header_plan *plan)
 		plan_table(plan, &plan->tables[i], &g->tables[i]);
 	keep_short_names_unique(plan);
 	for (size_t i = 0; i < plan->ntables; i++) {
-		const ddbc_htable *ht = &plan->tables[i];
+		ddbc_htable *ht = &plan->tables[i];
+		if (ht->table->ttl.s)
+			ht->ttl_macro = ddbc_hplan_concat(plan->arena, ht->macro, "_TTL_ATTRIBUTE",
+							  NULL);
 		plan->shortened |= strcmp(ht->macro, ht->full_macro) != 0;
 		for (size_t k = 0; k < ht->nindexes; k++)
 			plan->shortened |= strcmp(ht->indexes[k].macro, ht->indexes[k].full_macro) != 0;

@@ -76,60 +76,100 @@ void ddbc_design_free(ddbc_design *design)
 	ddbc_arena_free(arena);
 }
 
-ddbc_table *ddbc_design_table(const ddbc_design *design, const char *name)
-{
-	for (size_t i = 0; i < design->ntables; i++)
-		if (!strcmp(design->tables[i].name.s, name))
-			return &design->tables[i];
-	return NULL;
-}
-
 static int by_name(const void *pa, const void *pb)
 {
 	const ddbc_entity *a = *(ddbc_entity *const *)pa, *b = *(ddbc_entity *const *)pb;
 	return strcmp(a->name.s, b->name.s);
 }
 
-/* The slot where a lookup of name starts. */
-static uint32_t home_slot(const ddbc_entity *e, const char *name)
+/* A hash table of names: open addressing over a power-of-two number of
+ * slots, each 0 (empty) or a position + 1, at most half full. The names
+ * are the ddbc_name at the start of each of n structs stride bytes apart
+ * (ddbc_attr and ddbc_table begin with theirs). */
+typedef struct name_slots {
+	uint32_t *slots;
+	uint32_t mask;
+} name_slots;
+
+static const char *name_at(const void *base, size_t stride, size_t i)
 {
-	uint64_t h = ddbc_hash64(name, strlen(name));
-	return (uint32_t)(h ^ (h >> 32)) & e->attr_mask;
+	return ((const ddbc_name *)(const void *)((const char *)base + i * stride))->s;
 }
 
-/* Every attribute has a name (the loader takes it from the key), and no
- * two have the same: the composer drops repeated keys. Names that only
- * differ after a NUL (a quoted "\0") compare equal here, as they do for
- * ddbc_entity_attr's argument: the first in file order is kept, so a
- * lookup finds it, as a scan would. The table is at most half full. */
-static void index_attrs(ddbc_arena *arena, ddbc_entity *e)
+/* The slot where a lookup of name starts. */
+static uint32_t home_slot(uint32_t mask, const char *name)
 {
-	if (e->nattrs >= UINT32_MAX / 4)
-		return;
+	uint64_t h = ddbc_hash64(name, strlen(name));
+	return (uint32_t)(h ^ (h >> 32)) & mask;
+}
+
+/* Every attribute and table has a name (the loader takes it from the
+ * key), and no two have the same: the composer drops repeated keys. Names
+ * that only differ after a NUL (a quoted "\0") compare equal here, as
+ * they do for a lookup's argument: the first in file order is kept, so a
+ * lookup finds it, as a scan would. */
+static name_slots index_names(ddbc_arena *arena, const void *base, size_t stride, size_t n)
+{
+	name_slots ns = { NULL, 0 };
+	if (n >= UINT32_MAX / 4)
+		return ns;
 	size_t cap = 8;
-	while (cap < 2 * e->nattrs)
+	while (cap < 2 * n)
 		cap *= 2;
-	e->attr_slots = ddbc_arena_array(arena, cap, sizeof(uint32_t));
-	e->attr_mask = (uint32_t)(cap - 1);
-	for (size_t i = 0; i < e->nattrs; i++) {
-		const char *name = e->attrs[i].name.s;
-		uint32_t k = home_slot(e, name);
-		while (e->attr_slots[k] && strcmp(e->attrs[e->attr_slots[k] - 1].name.s, name))
-			k = (k + 1) & e->attr_mask;
-		if (!e->attr_slots[k])
-			e->attr_slots[k] = (uint32_t)i + 1;
+	ns.slots = ddbc_arena_array(arena, cap, sizeof(uint32_t));
+	ns.mask = (uint32_t)(cap - 1);
+	for (size_t i = 0; i < n; i++) {
+		const char *name = name_at(base, stride, i);
+		uint32_t k = home_slot(ns.mask, name);
+		while (ns.slots[k] && strcmp(name_at(base, stride, ns.slots[k] - 1), name))
+			k = (k + 1) & ns.mask;
+		if (!ns.slots[k])
+			ns.slots[k] = (uint32_t)i + 1;
 	}
+	return ns;
+}
+
+/* The position of name among the n structs at base, or -1. */
+static long find_name(const name_slots *ns, const void *base, size_t stride, const char *name)
+{
+	for (uint32_t k = home_slot(ns->mask, name); ns->slots[k]; k = (k + 1) & ns->mask) {
+		const char *s = name_at(base, stride, ns->slots[k] - 1);
+		if (s[0] == name[0] && !strcmp(s, name))
+			return (long)ns->slots[k] - 1;
+	}
+	return -1;
 }
 
 void ddbc_design_index_entities(ddbc_design *design)
 {
 	size_t n = design->nentities;
-	for (size_t i = 0; i < n; i++)
-		index_attrs(design->arena, &design->entities[i]);
+	for (size_t i = 0; i < n; i++) {
+		ddbc_entity *e = &design->entities[i];
+		name_slots ns = index_names(design->arena, e->attrs, sizeof(ddbc_attr), e->nattrs);
+		e->attr_slots = ns.slots;
+		e->attr_mask = ns.mask;
+	}
+	name_slots ts = index_names(design->arena, design->tables, sizeof(ddbc_table),
+				    design->ntables);
+	design->table_slots = ts.slots;
+	design->table_mask = ts.mask;
 	design->entities_by_name = ddbc_arena_array(design->arena, n, sizeof(ddbc_entity *));
 	for (size_t i = 0; i < n; i++)
 		design->entities_by_name[i] = &design->entities[i];
 	qsort(design->entities_by_name, n, sizeof(ddbc_entity *), by_name);
+}
+
+ddbc_table *ddbc_design_table(const ddbc_design *design, const char *name)
+{
+	if (design->table_slots) {
+		name_slots ns = { design->table_slots, design->table_mask };
+		long i = find_name(&ns, design->tables, sizeof(ddbc_table), name);
+		return i < 0 ? NULL : &design->tables[i];
+	}
+	for (size_t i = 0; i < design->ntables; i++)
+		if (!strcmp(design->tables[i].name.s, name))
+			return &design->tables[i];
+	return NULL;
 }
 
 ddbc_entity *ddbc_design_entity(const ddbc_design *design, const char *name)
@@ -162,13 +202,9 @@ ddbc_attr *ddbc_entity_attr(const ddbc_entity *entity, const char *name)
 				return &entity->attrs[i];
 		return NULL;
 	}
-	for (uint32_t k = home_slot(entity, name); entity->attr_slots[k];
-	     k = (k + 1) & entity->attr_mask) {
-		ddbc_attr *a = &entity->attrs[entity->attr_slots[k] - 1];
-		if (a->name.s[0] == name[0] && !strcmp(a->name.s, name))
-			return a;
-	}
-	return NULL;
+	name_slots ns = { entity->attr_slots, entity->attr_mask };
+	long i = find_name(&ns, entity->attrs, sizeof(ddbc_attr), name);
+	return i < 0 ? NULL : &entity->attrs[i];
 }
 
 static bool names_have(const ddbc_name *names, size_t n, const char *s)

@@ -192,7 +192,8 @@ typedef struct ddbc_attr {
 	const char *description;
 	const char *format;
 	ddbc_name template;      /* s is NULL without a template */
-	ddbc_name c_name;        /* the header's name for it; s is NULL without one */
+	const ddbc_name *c_name; /* the header's name for it; NULL without one (few
+				  * attributes have one: a pointer, not 16 bytes each) */
 	ddbc_node **enum_values;
 	ddbc_node *example;
 	ddbc_index_decl *indexes; /* the readable entries, then those whose role is not */
@@ -217,8 +218,11 @@ typedef struct ddbc_attr {
 	bool is_key;             /* a key attribute of the table or one of its indexes */
 	ddbc_template tpl;       /* placeholders' ref: the ddbc_attr they name, or NULL */
 	const char *tpl_error;   /* template-syntax message, or NULL */
-	ddbc_lang lang;          /* is_key: the strings it can hold (ddbc_attr_lang), in the arena */
-	ddbc_role *roles;        /* per slot of table->indexes; NULL without a table */
+	const ddbc_lang *lang;   /* is_key: the strings it can hold (ddbc_attr_lang), in the
+				  * arena; NULL for the others */
+	uint8_t *roles;          /* per slot of table->indexes, a ddbc_role (a byte each:
+				  * an entity of 40,000 attributes has them all); NULL
+				  * without a table */
 	const struct ddbc_attr *used_by; /* the first attribute whose template names it */
 } ddbc_attr;
 
@@ -281,7 +285,7 @@ typedef struct ddbc_key_cond {
 	/* derived by semantics.c, once per condition */
 	bool on_key;             /* attr is a key attribute of the pattern's index */
 	bool has_lang;           /* eq and begins_with: lang is what the value allows */
-	ddbc_lang lang;          /* runs in the design's arena */
+	const ddbc_lang *lang;   /* in the design's arena, when has_lang; else NULL */
 	ddbc_bound bounds[2];    /* lt..between: lower and upper, when has_bound[] */
 	bool has_bound[2];
 } ddbc_key_cond;
@@ -347,6 +351,9 @@ typedef struct ddbc_design {
 	ddbc_pattern *patterns;
 	size_t npatterns;
 	ddbc_entity **entities_by_name;  /* sorted, for ddbc_design_entity; see model.c */
+	/* ddbc_design_table's hash table, as an entity's attr_slots */
+	uint32_t *table_slots;
+	uint32_t table_mask;
 	/* The root had an unknown field or an unreadable section: a whole
 	 * section may hide under a misspelt name, so no name is known absent. */
 	bool incomplete;
@@ -355,10 +362,11 @@ typedef struct ddbc_design {
 void ddbc_design_free(ddbc_design *design);
 
 /* Sorts the entities by name, so that an entity is found in logarithmic
- * time, and gives each entity a hash table of its attributes, so that an
- * attribute is found in constant time: a design can hold thousands of
- * entities, and an entity tens of thousands of attributes, each looked up
- * by every rule. Called once the entities are loaded. */
+ * time, and gives the tables and each entity's attributes a hash table, so
+ * that a table or an attribute is found in constant time: a design can
+ * hold thousands of tables and entities, and an entity tens of thousands
+ * of attributes, each looked up by every rule and for every entity and
+ * pattern. Called once the tables and entities are loaded. */
 void ddbc_design_index_entities(ddbc_design *design);
 
 /* Lookups by name; NULL when there is none. */

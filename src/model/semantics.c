@@ -262,6 +262,12 @@ void ddbc_attr_item_lang(const ddbc_attr *a, ddbc_tvalue_fn *value_of, void *ctx
 	free(known);
 }
 
+const ddbc_lang *ddbc_attr_key_lang(const ddbc_attr *a)
+{
+	static const ddbc_lang none = { NULL, 0, 0 };
+	return a->lang ? a->lang : &none;
+}
+
 /* Moves l's runs into the arena, so the model owns them and the design's
  * one free releases them; with copy_texts, the literals they point at too
  * (they were parsed into a scratch arena). */
@@ -327,16 +333,18 @@ static void derive_membership(ddbc_design *g, ddbc_entity *e)
 		e->in_index[s] = sets_all(e, t->indexes[s]);
 	for (size_t i = 0; i < e->nattrs; i++) {
 		ddbc_attr *a = &e->attrs[i];
-		a->roles = ddbc_arena_array(g->arena, t->nindexes, sizeof(ddbc_role));
+		a->roles = ddbc_arena_array(g->arena, t->nindexes, sizeof(uint8_t));
 		for (size_t s = 0; s < t->nindexes; s++) {
 			a->roles[s] = ddbc_attr_role(a, t->indexes[s]);
 			if (ddbc_attr_stored(a) && ddbc_index_has_key(t->indexes[s], a->name.s))
 				a->is_key = true;
 		}
 		if (a->is_key) {
-			ddbc_lang_init(&a->lang);
-			ddbc_attr_lang(a, &a->lang);
-			lang_to_arena(g->arena, &a->lang, false);
+			ddbc_lang *l = ddbc_arena_alloc(g->arena, sizeof(*l));
+			ddbc_lang_init(l);
+			ddbc_attr_lang(a, l);
+			lang_to_arena(g->arena, l, false);
+			a->lang = l;
 		}
 	}
 }
@@ -446,7 +454,7 @@ static bool keys_disputed(const ddbc_entity *e)
 			const ddbc_node *v = ddbc_node_get(e->examples[k], a->name.s);
 			if (!v || v->kind != DDBC_NODE_SCALAR || v->scalar != DDBC_SCALAR_STR)
 				continue;
-			if (!literals_fit(&a->lang, v->u.text, v->n))
+			if (!literals_fit(ddbc_attr_key_lang(a), v->u.text, v->n))
 				return true;
 		}
 	}
@@ -505,8 +513,11 @@ static bool bound_of(const parsing *ps, const ddbc_req_value *v, ddbc_bound *b, 
 	if (!value_template(ps, v, &t))
 		return false;
 	const char *prefix;
-	b->len = ddbc_template_prefix(&t, &prefix);
-	b->text = ddbc_arena_strndup(ps->arena, prefix, b->len);
+	size_t len = ddbc_template_prefix(&t, &prefix);
+	if (len > UINT32_MAX)
+		return false;
+	b->len = (uint32_t)len;
+	b->text = ddbc_arena_strndup(ps->arena, prefix, len);
 	b->open = !ddbc_template_is_constant(&t);
 	b->inclusive = inclusive || b->open;
 	return true;
@@ -551,12 +562,20 @@ static void derive_cond(const parsing *ps, const ddbc_pattern *p, ddbc_key_cond 
 	if (!c->attr.s || !c->nvalues)
 		return;
 	if (c->op == DDBC_COND_EQ || c->op == DDBC_COND_BEGINS_WITH) {
-		ddbc_lang_init(&c->lang);
+		ddbc_lang l;
+		ddbc_lang_init(&l);
 		c->has_lang = c->nvalues == 1 &&
-			      value_lang(ps, &values[0], cond_key_type(p, c), &c->lang);
+			      value_lang(ps, &values[0], cond_key_type(p, c), &l);
 		if (c->has_lang && c->op == DDBC_COND_BEGINS_WITH)
-			ddbc_lang_class(&c->lang, DDBC_CLASS_ANY, 0);
-		lang_to_arena(ps->arena, &c->lang, true);
+			ddbc_lang_class(&l, DDBC_CLASS_ANY, 0);
+		if (c->has_lang) {
+			ddbc_lang *kept = ddbc_arena_alloc(ps->arena, sizeof(*kept));
+			*kept = l;
+			lang_to_arena(ps->arena, kept, true);
+			c->lang = kept;
+		} else {
+			ddbc_lang_release(&l);
+		}
 		return;
 	}
 	derive_bounds(ps, c, values);
@@ -572,7 +591,7 @@ static size_t lang_prefix(const ddbc_lang *l, const char **text)
 bool ddbc_cond_matches(const ddbc_design *g, const ddbc_key_cond *c, const ddbc_attr *a)
 {
 	ddbc_lang own;
-	const ddbc_lang *la = &a->lang;
+	const ddbc_lang *la = ddbc_attr_key_lang(a);
 	if (!a->is_key) {
 		ddbc_lang_init(&own);
 		ddbc_attr_lang(a, &own);
@@ -580,7 +599,7 @@ bool ddbc_cond_matches(const ddbc_design *g, const ddbc_key_cond *c, const ddbc_
 	}
 	bool r = true;
 	if (c->has_lang)
-		r = ddbc_lang_intersects(la, &c->lang, g->key_delimiter);
+		r = ddbc_lang_intersects(la, c->lang, g->key_delimiter);
 	else if ((c->has_bound[0] || c->has_bound[1]) && a->type == DDBC_TYPE_S)
 		r = ddbc_lang_in_range(la, c->has_bound[0] ? &c->bounds[0] : NULL,
 				       c->has_bound[1] ? &c->bounds[1] : NULL, g->key_delimiter);
@@ -640,7 +659,7 @@ static void build_prefix_index(const ddbc_table *t, const ddbc_index *ix, prefix
 		if (!a)
 			continue;
 		prefixed *p = &pi->items[pi->n++];
-		p->len = lang_prefix(&a->lang, &p->text);
+		p->len = lang_prefix(ddbc_attr_key_lang(a), &p->text);
 		p->pos = i;
 	}
 	qsort(pi->items, pi->n, sizeof(prefixed), by_prefix);
@@ -721,7 +740,7 @@ static void match_pattern(ddbc_design *g, ddbc_pattern *p, prefix_index *indexes
 		if (!pi->items)
 			build_prefix_index(t, p->index, pi);
 		const char *P;
-		size_t plen = lang_prefix(&eq->lang, &P);
+		size_t plen = lang_prefix(eq->lang, &P);
 		n = candidates(pi, P, plen, pos);
 	} else {
 		for (size_t i = 0; i < t->nentities; i++)

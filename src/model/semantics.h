@@ -19,6 +19,9 @@ void ddbc_semantics(ddbc_design *design);
 /* The strings attribute a can hold as a key: its template expanded through
  * templated placeholders, else its type's values. Appends to out. */
 void ddbc_attr_lang(const ddbc_attr *a, ddbc_lang *out);
+/* The language semantics.c keeps for key attribute a (a->lang); the empty
+ * language, of no run, for an attribute that is no key. */
+const ddbc_lang *ddbc_attr_key_lang(const ddbc_attr *a);
 
 /* Whether a is a constant attribute of its entity in table t: stored, no
  * key attribute of t (the key languages weigh those already), and of one

@@ -289,24 +289,28 @@ void ddbc_lang_fixed(ddbc_lang *l, const char *text, size_t len)
 {
 	if (len == 0)
 		return;
+	if (len > UINT32_MAX)
+		xalloc_die();
 	ddbc_run *r = new_run(l);
 	r->fixed = true;
 	r->text = text;
-	r->len = len;
+	r->len = (uint32_t)len;
 }
 
 void ddbc_lang_class(ddbc_lang *l, ddbc_class cls, size_t min)
 {
+	if (min > UINT32_MAX)
+		xalloc_die();
 	ddbc_run *r = new_run(l);
 	r->cls = cls;
-	r->min = min;
+	r->min = (uint32_t)min;
 	r->max = 0;
 }
 
 void ddbc_lang_digits(ddbc_lang *l, size_t width)
 {
 	ddbc_lang_class(l, DDBC_CLASS_DIGITS, width);
-	l->runs[l->nruns - 1].max = width;
+	l->runs[l->nruns - 1].max = (uint32_t)width;
 }
 
 /* A position in a language's NFA. */

@@ -123,11 +123,14 @@ typedef enum ddbc_class {
  * DDBC_CLASS_NO_DELIM aside: it spans several bytes). */
 bool ddbc_class_has(ddbc_class cls, unsigned char ch);
 
+/* A design keeps a language per key attribute: 24 bytes a run. A run's
+ * text is a literal of a template and min a width or a count of classes,
+ * both far below 2^32 (ddbc_lang_fixed and ddbc_lang_class check). */
 typedef struct ddbc_run {
 	const char *text;        /* fixed: the string */
-	size_t len;
-	size_t min;              /* !fixed: cls repeated at least min times */
-	size_t max;              /* !fixed: and at most max times; 0 = no limit */
+	uint32_t len;
+	uint32_t min;            /* !fixed: cls repeated at least min times */
+	uint32_t max;            /* !fixed: and at most max times; 0 = no limit */
 	unsigned char cls;       /* ddbc_class */
 	bool fixed;
 } ddbc_run;
@@ -155,9 +158,11 @@ bool ddbc_lang_matches(const ddbc_lang *l, const char *s, size_t len, const char
  * bytes as DynamoDB compares S keys. A NULL bound is no bound. A bound
  * marked open (an upper bound that holds parameters, of which only the
  * literal prefix is known) also admits every string that starts with it. */
+/* Two per range condition: 16 bytes each (a bound is a key value, at most
+ * 2,048 bytes). */
 typedef struct ddbc_bound {
 	const char *text;
-	size_t len;
+	uint32_t len;
 	bool inclusive;
 	bool open;
 } ddbc_bound;

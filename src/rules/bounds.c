@@ -82,8 +82,9 @@ static bool on_sort_key(const ddbc_pattern *p, const ddbc_key_cond *c)
  * runs (a templated placeholder first expands to its own literal). */
 static void key_literal(const ddbc_attr *a, strbuf *out)
 {
-	for (size_t r = 0; r < a->lang.nruns && a->lang.runs[r].fixed; r++)
-		strbuf_add(out, a->lang.runs[r].text, a->lang.runs[r].len);
+	const ddbc_lang *l = ddbc_attr_key_lang(a);
+	for (size_t r = 0; r < l->nruns && l->runs[r].fixed; r++)
+		strbuf_add(out, l->runs[r].text, l->runs[r].len);
 }
 
 /* Appends s as a template writes it: braces doubled. */
@@ -360,7 +361,7 @@ static bool ends_with_run(const split_bound *b, const ddbc_lang *key, size_t j,
  * the bound. */
 static bool stops_short(const split_bound *b, const ddbc_attr *a, const char *delim, stop *at)
 {
-	const ddbc_lang *key = &a->lang;
+	const ddbc_lang *key = ddbc_attr_key_lang(a);
 	for (size_t j = 0; j + 1 < key->nruns; j++) {
 		const ddbc_run *r = &key->runs[j], *next = &key->runs[j + 1];
 		if (r->fixed || r->cls == DDBC_CLASS_ANY || !next->fixed)

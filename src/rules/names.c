@@ -110,11 +110,11 @@ void ddbc_check_reserved_word(const ddbc_design *g, ddbc_diags *d)
 			const ddbc_name *n = &e->attrs[k].name;
 			/* A key part that is not stored is named by no expression. */
 			if (ddbc_attr_stored(&e->attrs[k]) && ddbc_is_reserved_word(n->s))
-				ddbc_diag_add(d, DDBC_RULE_RESERVED_WORD, n->loc,
-					      "attribute '%s' of '%s' is a DynamoDB reserved word; "
-					      "expressions must name it through an "
-					      "ExpressionAttributeNames placeholder such as '#%s'",
-					      n->s, e->name.s, n->s);
+				ddbc_diag_add_about(d, DDBC_RULE_RESERVED_WORD, n->loc, n->s,
+						    "attribute '%s' of '%s' is a DynamoDB reserved "
+						    "word; expressions must name it through an "
+						    "ExpressionAttributeNames placeholder such as "
+						    "'#%s'", n->s, e->name.s, n->s);
 		}
 	}
 }

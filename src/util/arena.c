@@ -108,20 +108,30 @@ static struct block *new_block(ddbc_arena *a, size_t need)
 	return b;
 }
 
-/* The next size bytes of the head block (a new block when they do not
- * fit); zero, like all memory not handed out before. */
-static void *alloc_raw(ddbc_arena *a, size_t size)
+/* The next size bytes of the head block at a multiple of align (a new
+ * block when they do not fit); zero, like all memory not handed out
+ * before. Strings take align 1: a design has hundreds of thousands of
+ * short ones, and rounding each to 8 bytes cost 3.5 bytes a string. */
+static void *alloc_aligned(ddbc_arena *a, size_t size, size_t align)
 {
-	size_t need = (size + ALIGN - 1) & ~(size_t)(ALIGN - 1);
-	if (need < size)
+	if (size > SIZE_MAX - ALIGN)
 		xalloc_die();
 	struct block *b = a->head;
-	if (!b || b->size - b->used < need)
-		b = new_block(a, need);
-	void *p = (char *)b->data + b->used;
-	b->used += need;
-	a->total += need;
+	size_t at = b ? (b->used + align - 1) & ~(align - 1) : 0;
+	if (!b || at > b->size || b->size - at < size) {
+		/* A new block's data is aligned for anything. */
+		b = new_block(a, (size + ALIGN - 1) & ~(size_t)(ALIGN - 1));
+		at = b->used;
+	}
+	void *p = (char *)b->data + at;
+	a->total += at - b->used + size;
+	b->used = at + size;
 	return p;
+}
+
+static void *alloc_raw(ddbc_arena *a, size_t size)
+{
+	return alloc_aligned(a, size, ALIGN);
 }
 
 /* Blocks start zeroed and are never handed out twice (a cleared block is
@@ -140,7 +150,9 @@ void *ddbc_arena_array(ddbc_arena *a, size_t n, size_t size)
 
 char *ddbc_arena_strndup(ddbc_arena *a, const char *s, size_t len)
 {
-	char *p = alloc_raw(a, len + 1);
+	if (len == SIZE_MAX)
+		xalloc_die();
+	char *p = alloc_aligned(a, len + 1, 1);
 	memcpy(p, s, len);
 	p[len] = '\0';
 	return p;

@@ -4,6 +4,7 @@
 #include "util/xalloc.h"
 
 #include <errno.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -130,24 +131,45 @@ void ddbc_source_free(ddbc_source *src)
 	free(src);
 }
 
-/* Records where every line starts; lines end where libyaml's do (\n,
- * \r\n, \r, NEL, LS, PS), so positions and quoted lines agree. */
-static void index_lines(ddbc_source *src)
+/* The bytes a line break can start with: \n, \r, and the lead bytes of
+ * NEL (C2 85), LS and PS (E2 80 A8, E2 80 A9). */
+static bool may_break(unsigned char c)
 {
-	size_t cap = 0;
-	const char *p = src->text, *end = src->text + src->len;
-	xgrow((void **)&src->line_starts, &cap, 1, sizeof(size_t));
-	src->line_starts[src->nlines++] = 0;
-	while (p < end) {
-		size_t br = ddbc_break_len(p, end);
+	return c == '\n' || c == '\r' || c == 0xC2 || c == 0xE2;
+}
+
+/* Records where lines start, from src->scanned on, until line is known
+ * or the text ends; lines end where libyaml's do (\n, \r\n, \r, NEL, LS,
+ * PS), so positions and quoted lines agree. */
+static void index_lines(ddbc_source *src, unsigned line)
+{
+	if (!src->line_starts) {
+		xgrow((void **)&src->line_starts, &src->lines_cap, 64, sizeof(size_t));
+		src->line_starts[src->nlines++] = 0;
+	}
+	const unsigned char *p = (const unsigned char *)src->text + src->scanned;
+	const unsigned char *end = (const unsigned char *)src->text + src->len;
+	while (p < end && src->nlines <= line) {
+		while (p < end && !may_break(*p))
+			p++;
+		if (p == end)
+			break;
+		size_t br = ddbc_break_len((const char *)p, (const char *)end);
 		if (!br) {
 			p++;
 			continue;
 		}
 		p += br;
-		xgrow((void **)&src->line_starts, &cap, src->nlines + 1, sizeof(size_t));
-		src->line_starts[src->nlines++] = (size_t)(p - src->text);
+		xgrow((void **)&src->line_starts, &src->lines_cap, src->nlines + 1, sizeof(size_t));
+		src->line_starts[src->nlines++] = (size_t)((const char *)p - src->text);
 	}
+	src->scanned = (size_t)((const char *)p - src->text);
+}
+
+/* Whether the text has no line after the last one indexed. */
+static bool all_indexed(const ddbc_source *src)
+{
+	return src->scanned >= src->len;
 }
 
 /* The length of the line break that ends [start, end) (0 when none). */
@@ -163,8 +185,9 @@ const char *ddbc_source_line(const ddbc_source *csrc, unsigned line, size_t *len
 {
 	/* The index is a cache: building it does not change the source. */
 	ddbc_source *src = (ddbc_source *)csrc;
-	if (!src->line_starts)
-		index_lines(src);
+	/* Line + 1's start ends line: index one further. */
+	if (!src->line_starts || (src->nlines <= line && !all_indexed(src)))
+		index_lines(src, line);
 	if (line == 0 || line > src->nlines)
 		return NULL;
 	const char *start = src->text + src->line_starts[line - 1];

@@ -18,10 +18,13 @@ typedef struct ddbc_source {
 	 * unmap (text is past a byte order mark). */
 	void *base;
 	size_t mapped;
-	/* Where each line starts, built on the first ddbc_source_line call so a
-	 * run that quotes thousands of lines scans the text once. */
+	/* Where each line starts, found as far as ddbc_source_line was asked
+	 * (findings are printed in line order: the text is scanned once, and
+	 * only up to the last line quoted, so the pages of a mapped file past
+	 * it are never read back in). */
 	size_t *line_starts;
-	size_t nlines;
+	size_t nlines, lines_cap;
+	size_t scanned;          /* the text before this offset is indexed */
 } ddbc_source;
 
 /* Reads path ("-" = stdin) into a new source. Returns NULL and sets errno

@@ -145,3 +145,61 @@ void ddbc_hashset_release(ddbc_hashset *set)
 	free(set->slots);
 	*set = (ddbc_hashset)DDBC_HASHSET_INIT;
 }
+
+/* Sorts the n hashes at h in place: an MSD radix sort, a byte a level
+ * from the top, each bucket permuted in place (American flag sort), small
+ * buckets by insertion. Hashes are uniform, so two levels leave buckets of
+ * a few: linear in n, and no second array of n (at 20,000 entities, 12 MiB
+ * that the sort would need on top of the hashes). */
+static void insertion_sort(uint64_t *h, size_t n)
+{
+	for (size_t i = 1; i < n; i++) {
+		uint64_t v = h[i];
+		size_t j = i;
+		for (; j > 0 && h[j - 1] > v; j--)
+			h[j] = h[j - 1];
+		h[j] = v;
+	}
+}
+
+static void radix_sort(uint64_t *h, size_t n, int shift)
+{
+	if (n <= 32 || shift < 0) {
+		insertion_sort(h, n);
+		return;
+	}
+	size_t count[256] = { 0 }, start[256], next[256];
+	for (size_t i = 0; i < n; i++)
+		count[(h[i] >> shift) & 0xff]++;
+	for (size_t b = 0, at = 0; b < 256; b++) {
+		start[b] = next[b] = at;
+		at += count[b];
+	}
+	for (size_t b = 0; b < 256; b++) {
+		/* Swap into place until bucket b's slots hold only its own. */
+		while (next[b] < start[b] + count[b]) {
+			uint64_t v = h[next[b]];
+			size_t vb = (v >> shift) & 0xff;
+			while (vb != b) {
+				uint64_t w = h[next[vb]];
+				h[next[vb]++] = v;
+				v = w;
+				vb = (v >> shift) & 0xff;
+			}
+			h[next[b]++] = v;
+		}
+	}
+	for (size_t b = 0; b < 256; b++)
+		if (count[b] > 1)
+			radix_sort(h + start[b], count[b], shift - 8);
+}
+
+void ddbc_hashes_repeated(uint64_t *h, size_t n, ddbc_hashset *twice)
+{
+	if (n < 2)
+		return;
+	radix_sort(h, n, 56);
+	for (size_t i = 1; i < n; i++)
+		if (h[i] == h[i - 1] && (i < 2 || h[i - 2] != h[i]))
+			ddbc_hashset_add(twice, h[i]);
+}

@@ -63,4 +63,10 @@ bool ddbc_hashset_add(ddbc_hashset *set, uint64_t h);
 bool ddbc_hashset_has(const ddbc_hashset *set, uint64_t h);
 void ddbc_hashset_release(ddbc_hashset *set);
 
+/* Sorts the n hashes at h and adds to twice each that occurs more than
+ * once. For a walk that only asks which hashes met: an array filled in
+ * order and sorted once (a radix sort, linear in n) costs a fraction of a
+ * set's random probes, and goes as soon as the answer is known. */
+void ddbc_hashes_repeated(uint64_t *h, size_t n, ddbc_hashset *twice);
+
 #endif

@@ -2,9 +2,8 @@
  *
  * For each attribute whose template has values to fill in:
  *   ASSESSMENT_MULTI_<ENTITY>_<ATTRIBUTE>_FMT     the printf format of the key
- *   ASSESSMENT_MULTI_<ENTITY>_<ATTRIBUTE>(buf, size, ...) and
  *   assessment_multi_<entity>_<attribute>(buf, size, ...)
- *                        build the key with snprintf and return what
+ *                        builds the key with snprintf and returns what
  *                        snprintf returns: the key's length, which is
  *                        >= size when buf was too small
  *   ASSESSMENT_MULTI_<ENTITY>_<ATTRIBUTE>_PREFIX  the text before the first value (begins_with)
@@ -12,11 +11,14 @@
  * ASSESSMENT_MULTI_<TABLE>_TABLE, ASSESSMENT_MULTI_<TABLE>_<INDEX>_INDEX (a word the prefix or the
  * table says already left out), ASSESSMENT_MULTI_<ENTITY>_<ATTRIBUTE>_NAME
  * and, for a name that is a reserved word or not a plain identifier,
- * ASSESSMENT_MULTI_<ENTITY>_<ATTRIBUTE>_EXPR_NAME for ExpressionAttributeNames.
+ * ASSESSMENT_MULTI_<ENTITY>_<ATTRIBUTE>_EXPR_NAME for ExpressionAttributeNames; an enum's
+ * values ASSESSMENT_MULTI_<ENTITY>_<ATTRIBUTE>_ENUM (initialisers) and _ENUM_COUNT; a TTL
+ * attribute's name ASSESSMENT_MULTI_<TABLE>_TABLE_TTL_ATTRIBUTE.
  * A key a parser reads back exactly also has
  *   assessment_multi_<entity>_<attribute>_parse(key, &parts)  0, or -1 for another shape
  * An access pattern X has ASSESSMENT_MULTI_X_TABLE_NAME, ASSESSMENT_MULTI_X_INDEX_NAME, its
- * ASSESSMENT_MULTI_X_KEY_CONDITION and ASSESSMENT_MULTI_X_EXPR_NAMES_JSON, and per key condition value
+ * ASSESSMENT_MULTI_X_KEY_CONDITION, ASSESSMENT_MULTI_X_PROJECTION_EXPRESSION (returns),
+ * ASSESSMENT_MULTI_X_SCAN_INDEX_FORWARD (order) and ASSESSMENT_MULTI_X_EXPR_NAMES_JSON, and per key condition value
  * ASSESSMENT_MULTI_X_<ATTRIBUTE>_PLACEHOLDER, ASSESSMENT_MULTI_X_<ATTRIBUTE>_VALUE (a constant) or
  * ASSESSMENT_MULTI_X_<ATTRIBUTE>_VALUE_FMT and assessment_multi_x_<attribute>_value(buf, size, ...).
  */
@@ -66,6 +68,8 @@ extern "C" {
 #define ASSESSMENT_MULTI_ASSESSMENT_RESULT_ASSESSMENT_TYPE_NAME "assessmentType"
 #define ASSESSMENT_MULTI_ASSESSMENT_RESULT_STATUS_NAME "status"
 #define ASSESSMENT_MULTI_ASSESSMENT_RESULT_STATUS_EXPR_NAME "#status" /* ExpressionAttributeNames: { "#status": NAME } */
+#define ASSESSMENT_MULTI_ASSESSMENT_RESULT_STATUS_ENUM "todo", "done" /* its values: const char *v[] = { ASSESSMENT_MULTI_ASSESSMENT_RESULT_STATUS_ENUM } */
+#define ASSESSMENT_MULTI_ASSESSMENT_RESULT_STATUS_ENUM_COUNT 2
 #define ASSESSMENT_MULTI_ASSESSMENT_RESULT_CREATED_AT_NAME "createdAt"
 
 /* ---- access pattern get-user (get, table Users) */
@@ -84,6 +88,7 @@ static inline int assessment_multi_get_user_user_id_value(char *buf, size_t size
 #define ASSESSMENT_MULTI_USERS_BY_COMPANY_TABLE_NAME "Users"
 #define ASSESSMENT_MULTI_USERS_BY_COMPANY_INDEX_NAME "byCompany"
 #define ASSESSMENT_MULTI_USERS_BY_COMPANY_KEY_CONDITION "companyId = :companyId"
+#define ASSESSMENT_MULTI_USERS_BY_COMPANY_SCAN_INDEX_FORWARD 1 /* ScanIndexForward: order asc */
 
 /* companyId eq {companyId} */
 #define ASSESSMENT_MULTI_USERS_BY_COMPANY_COMPANY_ID_PLACEHOLDER ":companyId" /* in ExpressionAttributeValues */
@@ -98,6 +103,7 @@ static inline int assessment_multi_users_by_company_company_id_value(char *buf, 
 #define ASSESSMENT_MULTI_RESULTS_BY_USER_TABLE_NAME "AssessmentResults"
 #define ASSESSMENT_MULTI_RESULTS_BY_USER_INDEX_NAME "byUser"
 #define ASSESSMENT_MULTI_RESULTS_BY_USER_KEY_CONDITION "userId = :userId"
+#define ASSESSMENT_MULTI_RESULTS_BY_USER_SCAN_INDEX_FORWARD 0 /* ScanIndexForward: order desc */
 
 /* userId eq {userId} */
 #define ASSESSMENT_MULTI_RESULTS_BY_USER_USER_ID_PLACEHOLDER ":userId" /* in ExpressionAttributeValues */
@@ -112,6 +118,7 @@ static inline int assessment_multi_results_by_user_user_id_value(char *buf, size
 #define ASSESSMENT_MULTI_RESULTS_DASHBOARD_TABLE_NAME "AssessmentResults"
 #define ASSESSMENT_MULTI_RESULTS_DASHBOARD_INDEX_NAME "byCompany"
 #define ASSESSMENT_MULTI_RESULTS_DASHBOARD_KEY_CONDITION "companyId = :companyId AND assessmentType = :assessmentType AND #status = :status AND createdAt BETWEEN :createdAtLo AND :createdAtHi"
+#define ASSESSMENT_MULTI_RESULTS_DASHBOARD_PROJECTION_EXPRESSION "resultId, userId, assessmentType, #status, createdAt"
 #define ASSESSMENT_MULTI_RESULTS_DASHBOARD_EXPR_NAMES_JSON "{\"#status\":\"status\"}" /* ExpressionAttributeNames */
 
 /* companyId eq {companyId} */
@@ -151,6 +158,8 @@ static inline int assessment_multi_results_dashboard_status_value(char *buf, siz
 #define ASSESSMENT_MULTI_RESULTS_BY_COMPANY_TABLE_NAME "AssessmentResults"
 #define ASSESSMENT_MULTI_RESULTS_BY_COMPANY_INDEX_NAME "byCompany"
 #define ASSESSMENT_MULTI_RESULTS_BY_COMPANY_KEY_CONDITION "companyId = :companyId"
+#define ASSESSMENT_MULTI_RESULTS_BY_COMPANY_PROJECTION_EXPRESSION "resultId, userId, assessmentType, #status, createdAt"
+#define ASSESSMENT_MULTI_RESULTS_BY_COMPANY_EXPR_NAMES_JSON "{\"#status\":\"status\"}" /* ExpressionAttributeNames */
 
 /* companyId eq {companyId} */
 #define ASSESSMENT_MULTI_RESULTS_BY_COMPANY_COMPANY_ID_PLACEHOLDER ":companyId" /* in ExpressionAttributeValues */

@@ -2,9 +2,8 @@
  *
  * For each attribute whose template has values to fill in:
  *   ASSESSMENT_SINGLE_<ENTITY>_<ATTRIBUTE>_FMT     the printf format of the key
- *   ASSESSMENT_SINGLE_<ENTITY>_<ATTRIBUTE>(buf, size, ...) and
  *   assessment_single_<entity>_<attribute>(buf, size, ...)
- *                        build the key with snprintf and return what
+ *                        builds the key with snprintf and returns what
  *                        snprintf returns: the key's length, which is
  *                        >= size when buf was too small
  *   ASSESSMENT_SINGLE_<ENTITY>_<ATTRIBUTE>_PREFIX  the text before the first value (begins_with)
@@ -12,11 +11,14 @@
  * ASSESSMENT_SINGLE_<TABLE>_TABLE, ASSESSMENT_SINGLE_<TABLE>_<INDEX>_INDEX (a word the prefix or the
  * table says already left out), ASSESSMENT_SINGLE_<ENTITY>_<ATTRIBUTE>_NAME
  * and, for a name that is a reserved word or not a plain identifier,
- * ASSESSMENT_SINGLE_<ENTITY>_<ATTRIBUTE>_EXPR_NAME for ExpressionAttributeNames.
+ * ASSESSMENT_SINGLE_<ENTITY>_<ATTRIBUTE>_EXPR_NAME for ExpressionAttributeNames; an enum's
+ * values ASSESSMENT_SINGLE_<ENTITY>_<ATTRIBUTE>_ENUM (initialisers) and _ENUM_COUNT; a TTL
+ * attribute's name ASSESSMENT_SINGLE_<TABLE>_TABLE_TTL_ATTRIBUTE.
  * A key a parser reads back exactly also has
  *   assessment_single_<entity>_<attribute>_parse(key, &parts)  0, or -1 for another shape
  * An access pattern X has ASSESSMENT_SINGLE_X_TABLE_NAME, ASSESSMENT_SINGLE_X_INDEX_NAME, its
- * ASSESSMENT_SINGLE_X_KEY_CONDITION and ASSESSMENT_SINGLE_X_EXPR_NAMES_JSON, and per key condition value
+ * ASSESSMENT_SINGLE_X_KEY_CONDITION, ASSESSMENT_SINGLE_X_PROJECTION_EXPRESSION (returns),
+ * ASSESSMENT_SINGLE_X_SCAN_INDEX_FORWARD (order) and ASSESSMENT_SINGLE_X_EXPR_NAMES_JSON, and per key condition value
  * ASSESSMENT_SINGLE_X_<ATTRIBUTE>_PLACEHOLDER, ASSESSMENT_SINGLE_X_<ATTRIBUTE>_VALUE (a constant) or
  * ASSESSMENT_SINGLE_X_<ATTRIBUTE>_VALUE_FMT and assessment_single_x_<attribute>_value(buf, size, ...).
  */
@@ -105,11 +107,17 @@ static inline int assessment_single_key_number_(const char **p, unsigned width, 
 #define ASSESSMENT_SINGLE_COMPANY_PK_NAME "PK"
 #define ASSESSMENT_SINGLE_COMPANY_PK_FMT "COMPANY#%s"
 #define ASSESSMENT_SINGLE_COMPANY_PK_PREFIX "COMPANY#" /* literal prefix, for begins_with */
-#define ASSESSMENT_SINGLE_COMPANY_PK(buf, size, company_id) \
-	snprintf((buf), (size), ASSESSMENT_SINGLE_COMPANY_PK_FMT, (company_id))
 static inline int assessment_single_company_pk(char *buf, size_t size, const char *company_id)
 {
 	return snprintf(buf, size, ASSESSMENT_SINGLE_COMPANY_PK_FMT, company_id);
+}
+
+static inline int assessment_single_key_parse_ls_(const char *key, const char *l0, size_t n0, struct assessment_single_key_span_ *v1)
+{
+	const char *p = key;
+	return (assessment_single_key_literal_(&p, l0, n0) != 0
+	    || assessment_single_key_text_(&p, "", v1) != 0
+	    || *p != '\0') ? -1 : 0;
 }
 
 struct assessment_single_company_pk_parts {
@@ -117,15 +125,7 @@ struct assessment_single_company_pk_parts {
 };
 static inline int assessment_single_company_pk_parse(const char *key, struct assessment_single_company_pk_parts *out)
 {
-	const char *p = key;
-	struct assessment_single_key_span_ t;
-	long long n;
-	(void)t, (void)n;
-	if (assessment_single_key_literal_(&p, "COMPANY#", 8) != 0
-	    || assessment_single_key_text_(&p, "", &out->company_id) != 0
-	    || *p != '\0')
-		return -1;
-	return 0;
+	return assessment_single_key_parse_ls_(key, "COMPANY#", 8, &out->company_id);
 }
 
 /* SK: #META */
@@ -142,8 +142,6 @@ static inline int assessment_single_company_pk_parse(const char *key, struct ass
 #define ASSESSMENT_SINGLE_USER_PK_NAME "PK"
 #define ASSESSMENT_SINGLE_USER_PK_FMT "COMPANY#%s"
 #define ASSESSMENT_SINGLE_USER_PK_PREFIX "COMPANY#" /* literal prefix, for begins_with */
-#define ASSESSMENT_SINGLE_USER_PK(buf, size, company_id) \
-	snprintf((buf), (size), ASSESSMENT_SINGLE_USER_PK_FMT, (company_id))
 static inline int assessment_single_user_pk(char *buf, size_t size, const char *company_id)
 {
 	return snprintf(buf, size, ASSESSMENT_SINGLE_USER_PK_FMT, company_id);
@@ -154,23 +152,13 @@ struct assessment_single_user_pk_parts {
 };
 static inline int assessment_single_user_pk_parse(const char *key, struct assessment_single_user_pk_parts *out)
 {
-	const char *p = key;
-	struct assessment_single_key_span_ t;
-	long long n;
-	(void)t, (void)n;
-	if (assessment_single_key_literal_(&p, "COMPANY#", 8) != 0
-	    || assessment_single_key_text_(&p, "", &out->company_id) != 0
-	    || *p != '\0')
-		return -1;
-	return 0;
+	return assessment_single_key_parse_ls_(key, "COMPANY#", 8, &out->company_id);
 }
 
 /* SK: USER#{userId} */
 #define ASSESSMENT_SINGLE_USER_SK_NAME "SK"
 #define ASSESSMENT_SINGLE_USER_SK_FMT "USER#%s"
 #define ASSESSMENT_SINGLE_USER_SK_PREFIX "USER#" /* literal prefix, for begins_with */
-#define ASSESSMENT_SINGLE_USER_SK(buf, size, user_id) \
-	snprintf((buf), (size), ASSESSMENT_SINGLE_USER_SK_FMT, (user_id))
 static inline int assessment_single_user_sk(char *buf, size_t size, const char *user_id)
 {
 	return snprintf(buf, size, ASSESSMENT_SINGLE_USER_SK_FMT, user_id);
@@ -181,15 +169,7 @@ struct assessment_single_user_sk_parts {
 };
 static inline int assessment_single_user_sk_parse(const char *key, struct assessment_single_user_sk_parts *out)
 {
-	const char *p = key;
-	struct assessment_single_key_span_ t;
-	long long n;
-	(void)t, (void)n;
-	if (assessment_single_key_literal_(&p, "USER#", 5) != 0
-	    || assessment_single_key_text_(&p, "", &out->user_id) != 0
-	    || *p != '\0')
-		return -1;
-	return 0;
+	return assessment_single_key_parse_ls_(key, "USER#", 5, &out->user_id);
 }
 
 #define ASSESSMENT_SINGLE_USER_COMPANY_ID_NAME "companyId"
@@ -203,8 +183,6 @@ static inline int assessment_single_user_sk_parse(const char *key, struct assess
 #define ASSESSMENT_SINGLE_ASSESSMENT_RESULT_PK_NAME "PK"
 #define ASSESSMENT_SINGLE_ASSESSMENT_RESULT_PK_FMT "USER#%s"
 #define ASSESSMENT_SINGLE_ASSESSMENT_RESULT_PK_PREFIX "USER#" /* literal prefix, for begins_with */
-#define ASSESSMENT_SINGLE_ASSESSMENT_RESULT_PK(buf, size, user_id) \
-	snprintf((buf), (size), ASSESSMENT_SINGLE_ASSESSMENT_RESULT_PK_FMT, (user_id))
 static inline int assessment_single_assessment_result_pk(char *buf, size_t size, const char *user_id)
 {
 	return snprintf(buf, size, ASSESSMENT_SINGLE_ASSESSMENT_RESULT_PK_FMT, user_id);
@@ -215,28 +193,28 @@ struct assessment_single_assessment_result_pk_parts {
 };
 static inline int assessment_single_assessment_result_pk_parse(const char *key, struct assessment_single_assessment_result_pk_parts *out)
 {
-	const char *p = key;
-	struct assessment_single_key_span_ t;
-	long long n;
-	(void)t, (void)n;
-	if (assessment_single_key_literal_(&p, "USER#", 5) != 0
-	    || assessment_single_key_text_(&p, "", &out->user_id) != 0
-	    || *p != '\0')
-		return -1;
-	return 0;
+	return assessment_single_key_parse_ls_(key, "USER#", 5, &out->user_id);
 }
 
 /* SK: RESULT#{createdAt:010}#{resultId} */
 #define ASSESSMENT_SINGLE_ASSESSMENT_RESULT_SK_NAME "SK"
 #define ASSESSMENT_SINGLE_ASSESSMENT_RESULT_SK_FMT "RESULT#%010lld#%s"
 #define ASSESSMENT_SINGLE_ASSESSMENT_RESULT_SK_PREFIX "RESULT#" /* literal prefix, for begins_with */
-#define ASSESSMENT_SINGLE_ASSESSMENT_RESULT_SK(buf, size, created_at, result_id) \
-	snprintf((buf), (size), ASSESSMENT_SINGLE_ASSESSMENT_RESULT_SK_FMT, (long long)(created_at), (result_id))
 static inline int assessment_single_assessment_result_sk(char *buf, size_t size, long long created_at, const char *result_id)
 {
 	if (created_at < 0 || created_at > 9999999999LL)
 		return -1;
 	return snprintf(buf, size, ASSESSMENT_SINGLE_ASSESSMENT_RESULT_SK_FMT, created_at, result_id);
+}
+
+static inline int assessment_single_key_parse_lnls_(const char *key, const char *l0, size_t n0, unsigned w1, long long *v1, const char *l2, size_t n2, struct assessment_single_key_span_ *v3)
+{
+	const char *p = key;
+	return (assessment_single_key_literal_(&p, l0, n0) != 0
+	    || assessment_single_key_number_(&p, w1, v1) != 0
+	    || assessment_single_key_literal_(&p, l2, n2) != 0
+	    || assessment_single_key_text_(&p, "", v3) != 0
+	    || *p != '\0') ? -1 : 0;
 }
 
 struct assessment_single_assessment_result_sk_parts {
@@ -245,17 +223,7 @@ struct assessment_single_assessment_result_sk_parts {
 };
 static inline int assessment_single_assessment_result_sk_parse(const char *key, struct assessment_single_assessment_result_sk_parts *out)
 {
-	const char *p = key;
-	struct assessment_single_key_span_ t;
-	long long n;
-	(void)t, (void)n;
-	if (assessment_single_key_literal_(&p, "RESULT#", 7) != 0
-	    || assessment_single_key_number_(&p, 10, &out->created_at) != 0
-	    || assessment_single_key_literal_(&p, "#", 1) != 0
-	    || assessment_single_key_text_(&p, "", &out->result_id) != 0
-	    || *p != '\0')
-		return -1;
-	return 0;
+	return assessment_single_key_parse_lnls_(key, "RESULT#", 7, 10, &out->created_at, "#", 1, &out->result_id);
 }
 
 #define ASSESSMENT_SINGLE_ASSESSMENT_RESULT_USER_ID_NAME "userId"
@@ -264,6 +232,8 @@ static inline int assessment_single_assessment_result_sk_parse(const char *key, 
 #define ASSESSMENT_SINGLE_ASSESSMENT_RESULT_ASSESSMENT_TYPE_NAME "assessmentType"
 #define ASSESSMENT_SINGLE_ASSESSMENT_RESULT_STATUS_NAME "status"
 #define ASSESSMENT_SINGLE_ASSESSMENT_RESULT_STATUS_EXPR_NAME "#status" /* ExpressionAttributeNames: { "#status": NAME } */
+#define ASSESSMENT_SINGLE_ASSESSMENT_RESULT_STATUS_ENUM "todo", "done" /* its values: const char *v[] = { ASSESSMENT_SINGLE_ASSESSMENT_RESULT_STATUS_ENUM } */
+#define ASSESSMENT_SINGLE_ASSESSMENT_RESULT_STATUS_ENUM_COUNT 2
 #define ASSESSMENT_SINGLE_ASSESSMENT_RESULT_CREATED_AT_NAME "createdAt"
 #define ASSESSMENT_SINGLE_ASSESSMENT_RESULT_CREATED_DATE_NAME "createdDate"
 
@@ -271,8 +241,6 @@ static inline int assessment_single_assessment_result_sk_parse(const char *key, 
 #define ASSESSMENT_SINGLE_ASSESSMENT_RESULT_GSI1PK_NAME "GSI1PK"
 #define ASSESSMENT_SINGLE_ASSESSMENT_RESULT_GSI1PK_FMT "COMPANY#%s"
 #define ASSESSMENT_SINGLE_ASSESSMENT_RESULT_GSI1PK_PREFIX "COMPANY#" /* literal prefix, for begins_with */
-#define ASSESSMENT_SINGLE_ASSESSMENT_RESULT_GSI1PK(buf, size, company_id) \
-	snprintf((buf), (size), ASSESSMENT_SINGLE_ASSESSMENT_RESULT_GSI1PK_FMT, (company_id))
 static inline int assessment_single_assessment_result_gsi1pk(char *buf, size_t size, const char *company_id)
 {
 	return snprintf(buf, size, ASSESSMENT_SINGLE_ASSESSMENT_RESULT_GSI1PK_FMT, company_id);
@@ -283,25 +251,26 @@ struct assessment_single_assessment_result_gsi1pk_parts {
 };
 static inline int assessment_single_assessment_result_gsi1pk_parse(const char *key, struct assessment_single_assessment_result_gsi1pk_parts *out)
 {
-	const char *p = key;
-	struct assessment_single_key_span_ t;
-	long long n;
-	(void)t, (void)n;
-	if (assessment_single_key_literal_(&p, "COMPANY#", 8) != 0
-	    || assessment_single_key_text_(&p, "", &out->company_id) != 0
-	    || *p != '\0')
-		return -1;
-	return 0;
+	return assessment_single_key_parse_ls_(key, "COMPANY#", 8, &out->company_id);
 }
 
 /* GSI1SK: {assessmentType}#{status}#{createdDate} */
 #define ASSESSMENT_SINGLE_ASSESSMENT_RESULT_GSI1SK_NAME "GSI1SK"
 #define ASSESSMENT_SINGLE_ASSESSMENT_RESULT_GSI1SK_FMT "%s#%s#%s"
-#define ASSESSMENT_SINGLE_ASSESSMENT_RESULT_GSI1SK(buf, size, assessment_type, status, created_date) \
-	snprintf((buf), (size), ASSESSMENT_SINGLE_ASSESSMENT_RESULT_GSI1SK_FMT, (assessment_type), (status), (created_date))
 static inline int assessment_single_assessment_result_gsi1sk(char *buf, size_t size, const char *assessment_type, const char *status, const char *created_date)
 {
 	return snprintf(buf, size, ASSESSMENT_SINGLE_ASSESSMENT_RESULT_GSI1SK_FMT, assessment_type, status, created_date);
+}
+
+static inline int assessment_single_key_parse_slsls_(const char *key, struct assessment_single_key_span_ *v0, const char *l1, size_t n1, struct assessment_single_key_span_ *v2, const char *l3, size_t n3, struct assessment_single_key_span_ *v4)
+{
+	const char *p = key;
+	return (assessment_single_key_text_(&p, l1, v0) != 0
+	    || assessment_single_key_literal_(&p, l1, n1) != 0
+	    || assessment_single_key_text_(&p, l3, v2) != 0
+	    || assessment_single_key_literal_(&p, l3, n3) != 0
+	    || assessment_single_key_text_(&p, "", v4) != 0
+	    || *p != '\0') ? -1 : 0;
 }
 
 struct assessment_single_assessment_result_gsi1sk_parts {
@@ -311,18 +280,7 @@ struct assessment_single_assessment_result_gsi1sk_parts {
 };
 static inline int assessment_single_assessment_result_gsi1sk_parse(const char *key, struct assessment_single_assessment_result_gsi1sk_parts *out)
 {
-	const char *p = key;
-	struct assessment_single_key_span_ t;
-	long long n;
-	(void)t, (void)n;
-	if (assessment_single_key_text_(&p, "#", &out->assessment_type) != 0
-	    || assessment_single_key_literal_(&p, "#", 1) != 0
-	    || assessment_single_key_text_(&p, "#", &out->status) != 0
-	    || assessment_single_key_literal_(&p, "#", 1) != 0
-	    || assessment_single_key_text_(&p, "", &out->created_date) != 0
-	    || *p != '\0')
-		return -1;
-	return 0;
+	return assessment_single_key_parse_slsls_(key, &out->assessment_type, "#", 1, &out->status, "#", 1, &out->created_date);
 }
 
 /* ---- access pattern get-user (get, table AppTable) */
@@ -364,6 +322,7 @@ static inline int assessment_single_users_by_company_pk_value(char *buf, size_t 
 
 #define ASSESSMENT_SINGLE_RESULTS_BY_USER_TABLE_NAME "AppTable"
 #define ASSESSMENT_SINGLE_RESULTS_BY_USER_KEY_CONDITION "PK = :PK AND begins_with(SK, :SK)"
+#define ASSESSMENT_SINGLE_RESULTS_BY_USER_SCAN_INDEX_FORWARD 0 /* ScanIndexForward: order desc */
 
 /* PK eq USER#{userId} */
 #define ASSESSMENT_SINGLE_RESULTS_BY_USER_PK_PLACEHOLDER ":PK" /* in ExpressionAttributeValues */

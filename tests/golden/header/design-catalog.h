@@ -2,9 +2,8 @@
  *
  * For each attribute whose template has values to fill in:
  *   CATALOG_<ENTITY>_<ATTRIBUTE>_FMT     the printf format of the key
- *   CATALOG_<ENTITY>_<ATTRIBUTE>(buf, size, ...) and
  *   catalog_<entity>_<attribute>(buf, size, ...)
- *                        build the key with snprintf and return what
+ *                        builds the key with snprintf and returns what
  *                        snprintf returns: the key's length, which is
  *                        >= size when buf was too small
  *   CATALOG_<ENTITY>_<ATTRIBUTE>_PREFIX  the text before the first value (begins_with)
@@ -12,11 +11,14 @@
  * CATALOG_<TABLE>_TABLE, CATALOG_<TABLE>_<INDEX>_INDEX (a word the prefix or the
  * table says already left out), CATALOG_<ENTITY>_<ATTRIBUTE>_NAME
  * and, for a name that is a reserved word or not a plain identifier,
- * CATALOG_<ENTITY>_<ATTRIBUTE>_EXPR_NAME for ExpressionAttributeNames.
+ * CATALOG_<ENTITY>_<ATTRIBUTE>_EXPR_NAME for ExpressionAttributeNames; an enum's
+ * values CATALOG_<ENTITY>_<ATTRIBUTE>_ENUM (initialisers) and _ENUM_COUNT; a TTL
+ * attribute's name CATALOG_<TABLE>_TABLE_TTL_ATTRIBUTE.
  * A key a parser reads back exactly also has
  *   catalog_<entity>_<attribute>_parse(key, &parts)  0, or -1 for another shape
  * An access pattern X has CATALOG_X_TABLE_NAME, CATALOG_X_INDEX_NAME, its
- * CATALOG_X_KEY_CONDITION and CATALOG_X_EXPR_NAMES_JSON, and per key condition value
+ * CATALOG_X_KEY_CONDITION, CATALOG_X_PROJECTION_EXPRESSION (returns),
+ * CATALOG_X_SCAN_INDEX_FORWARD (order) and CATALOG_X_EXPR_NAMES_JSON, and per key condition value
  * CATALOG_X_<ATTRIBUTE>_PLACEHOLDER, CATALOG_X_<ATTRIBUTE>_VALUE (a constant) or
  * CATALOG_X_<ATTRIBUTE>_VALUE_FMT and catalog_x_<attribute>_value(buf, size, ...).
  */
@@ -45,6 +47,8 @@ extern "C" {
 #define CATALOG_BOOK_PAGE_COUNT_NAME "PageCount"
 #define CATALOG_BOOK_IN_PUBLICATION_NAME "InPublication"
 #define CATALOG_BOOK_PRODUCT_CATEGORY_NAME "ProductCategory"
+#define CATALOG_BOOK_PRODUCT_CATEGORY_ENUM "Book" /* its values: const char *v[] = { CATALOG_BOOK_PRODUCT_CATEGORY_ENUM } */
+#define CATALOG_BOOK_PRODUCT_CATEGORY_ENUM_COUNT 1
 
 /* ---- entity Bicycle (table ProductCatalog) */
 
@@ -52,10 +56,14 @@ extern "C" {
 #define CATALOG_BICYCLE_TITLE_NAME "Title"
 #define CATALOG_BICYCLE_DESCRIPTION_NAME "Description"
 #define CATALOG_BICYCLE_BICYCLE_TYPE_NAME "BicycleType"
+#define CATALOG_BICYCLE_BICYCLE_TYPE_ENUM "Road", "Mountain", "Hybrid" /* its values: const char *v[] = { CATALOG_BICYCLE_BICYCLE_TYPE_ENUM } */
+#define CATALOG_BICYCLE_BICYCLE_TYPE_ENUM_COUNT 3
 #define CATALOG_BICYCLE_BRAND_NAME "Brand"
 #define CATALOG_BICYCLE_PRICE_NAME "Price"
 #define CATALOG_BICYCLE_COLOR_NAME "Color"
 #define CATALOG_BICYCLE_PRODUCT_CATEGORY_NAME "ProductCategory"
+#define CATALOG_BICYCLE_PRODUCT_CATEGORY_ENUM "Bicycle" /* its values: const char *v[] = { CATALOG_BICYCLE_PRODUCT_CATEGORY_ENUM } */
+#define CATALOG_BICYCLE_PRODUCT_CATEGORY_ENUM_COUNT 1
 
 /* ---- access pattern get-product (get, table ProductCatalog) */
 
@@ -73,6 +81,7 @@ static inline int catalog_get_product_id_value(char *buf, size_t size, long long
 #define CATALOG_CATEGORY_BY_PRICE_TABLE_NAME "ProductCatalog"
 #define CATALOG_CATEGORY_BY_PRICE_INDEX_NAME "CategoryPriceIndex"
 #define CATALOG_CATEGORY_BY_PRICE_KEY_CONDITION "ProductCategory = :ProductCategory"
+#define CATALOG_CATEGORY_BY_PRICE_PROJECTION_EXPRESSION "Id, Title, Price"
 
 /* ProductCategory eq {category} */
 #define CATALOG_CATEGORY_BY_PRICE_PRODUCT_CATEGORY_PLACEHOLDER ":ProductCategory" /* in ExpressionAttributeValues */
@@ -87,6 +96,7 @@ static inline int catalog_category_by_price_product_category_value(char *buf, si
 #define CATALOG_CATEGORY_UNDER_PRICE_TABLE_NAME "ProductCatalog"
 #define CATALOG_CATEGORY_UNDER_PRICE_INDEX_NAME "CategoryPriceIndex"
 #define CATALOG_CATEGORY_UNDER_PRICE_KEY_CONDITION "ProductCategory = :ProductCategory AND Price < :Price"
+#define CATALOG_CATEGORY_UNDER_PRICE_PROJECTION_EXPRESSION "Id, Title, Price"
 
 /* ProductCategory eq {category} */
 #define CATALOG_CATEGORY_UNDER_PRICE_PRODUCT_CATEGORY_PLACEHOLDER ":ProductCategory" /* in ExpressionAttributeValues */

@@ -2,9 +2,8 @@
  *
  * For each attribute whose template has values to fill in:
  *   FORUM_<ENTITY>_<ATTRIBUTE>_FMT     the printf format of the key
- *   FORUM_<ENTITY>_<ATTRIBUTE>(buf, size, ...) and
  *   forum_<entity>_<attribute>(buf, size, ...)
- *                        build the key with snprintf and return what
+ *                        builds the key with snprintf and returns what
  *                        snprintf returns: the key's length, which is
  *                        >= size when buf was too small
  *   FORUM_<ENTITY>_<ATTRIBUTE>_PREFIX  the text before the first value (begins_with)
@@ -12,11 +11,14 @@
  * FORUM_<TABLE>_TABLE, FORUM_<TABLE>_<INDEX>_INDEX (a word the prefix or the
  * table says already left out), FORUM_<ENTITY>_<ATTRIBUTE>_NAME
  * and, for a name that is a reserved word or not a plain identifier,
- * FORUM_<ENTITY>_<ATTRIBUTE>_EXPR_NAME for ExpressionAttributeNames.
+ * FORUM_<ENTITY>_<ATTRIBUTE>_EXPR_NAME for ExpressionAttributeNames; an enum's
+ * values FORUM_<ENTITY>_<ATTRIBUTE>_ENUM (initialisers) and _ENUM_COUNT; a TTL
+ * attribute's name FORUM_<TABLE>_TABLE_TTL_ATTRIBUTE.
  * A key a parser reads back exactly also has
  *   forum_<entity>_<attribute>_parse(key, &parts)  0, or -1 for another shape
  * An access pattern X has FORUM_X_TABLE_NAME, FORUM_X_INDEX_NAME, its
- * FORUM_X_KEY_CONDITION and FORUM_X_EXPR_NAMES_JSON, and per key condition value
+ * FORUM_X_KEY_CONDITION, FORUM_X_PROJECTION_EXPRESSION (returns),
+ * FORUM_X_SCAN_INDEX_FORWARD (order) and FORUM_X_EXPR_NAMES_JSON, and per key condition value
  * FORUM_X_<ATTRIBUTE>_PLACEHOLDER, FORUM_X_<ATTRIBUTE>_VALUE (a constant) or
  * FORUM_X_<ATTRIBUTE>_VALUE_FMT and forum_x_<attribute>_value(buf, size, ...).
  */
@@ -128,6 +130,8 @@ static inline int forum_key_number_(const char **p, unsigned width, long long *o
 #define FORUM_THREAD_VIEWS_EXPR_NAME "#Views" /* ExpressionAttributeNames: { "#Views": NAME } */
 #define FORUM_THREAD_REPLIES_NAME "Replies"
 #define FORUM_THREAD_ANSWERED_NAME "Answered"
+#define FORUM_THREAD_ANSWERED_ENUM "0", "1" /* its values: const char *v[] = { FORUM_THREAD_ANSWERED_ENUM } */
+#define FORUM_THREAD_ANSWERED_ENUM_COUNT 2
 #define FORUM_THREAD_TAGS_NAME "Tags"
 
 /* ---- entity Reply (table Reply) */
@@ -135,11 +139,18 @@ static inline int forum_key_number_(const char **p, unsigned width, long long *o
 /* Id: {ForumName}#{Subject} */
 #define FORUM_REPLY_ID_NAME "Id"
 #define FORUM_REPLY_ID_FMT "%s#%s"
-#define FORUM_REPLY_ID(buf, size, forum_name, subject) \
-	snprintf((buf), (size), FORUM_REPLY_ID_FMT, (forum_name), (subject))
 static inline int forum_reply_id(char *buf, size_t size, const char *forum_name, const char *subject)
 {
 	return snprintf(buf, size, FORUM_REPLY_ID_FMT, forum_name, subject);
+}
+
+static inline int forum_key_parse_sls_(const char *key, struct forum_key_span_ *v0, const char *l1, size_t n1, struct forum_key_span_ *v2)
+{
+	const char *p = key;
+	return (forum_key_text_(&p, l1, v0) != 0
+	    || forum_key_literal_(&p, l1, n1) != 0
+	    || forum_key_text_(&p, "", v2) != 0
+	    || *p != '\0') ? -1 : 0;
 }
 
 struct forum_reply_id_parts {
@@ -148,16 +159,7 @@ struct forum_reply_id_parts {
 };
 static inline int forum_reply_id_parse(const char *key, struct forum_reply_id_parts *out)
 {
-	const char *p = key;
-	struct forum_key_span_ t;
-	long long n;
-	(void)t, (void)n;
-	if (forum_key_text_(&p, "#", &out->forum_name) != 0
-	    || forum_key_literal_(&p, "#", 1) != 0
-	    || forum_key_text_(&p, "", &out->subject) != 0
-	    || *p != '\0')
-		return -1;
-	return 0;
+	return forum_key_parse_sls_(key, &out->forum_name, "#", 1, &out->subject);
 }
 
 #define FORUM_REPLY_FORUM_NAME_NAME "ForumName" /* key part, not stored */
@@ -180,6 +182,8 @@ static inline int forum_get_forum_name_value(char *buf, size_t size, const char 
 /* ---- access pattern list-forums (scan, table Forum) */
 
 #define FORUM_LIST_FORUMS_TABLE_NAME "Forum"
+#define FORUM_LIST_FORUMS_PROJECTION_EXPRESSION "#Name, Category, Threads, Messages"
+#define FORUM_LIST_FORUMS_EXPR_NAMES_JSON "{\"#Name\":\"Name\"}" /* ExpressionAttributeNames */
 
 /* ---- access pattern threads-of-forum (query, table Thread) */
 
@@ -237,6 +241,7 @@ static inline int forum_get_thread_subject_value(char *buf, size_t size, const c
 
 #define FORUM_REPLIES_OF_THREAD_TABLE_NAME "Reply"
 #define FORUM_REPLIES_OF_THREAD_KEY_CONDITION "Id = :Id"
+#define FORUM_REPLIES_OF_THREAD_SCAN_INDEX_FORWARD 0 /* ScanIndexForward: order desc */
 
 /* Id eq {forumName}#{subject} */
 #define FORUM_REPLIES_OF_THREAD_ID_PLACEHOLDER ":Id" /* in ExpressionAttributeValues */
@@ -280,6 +285,7 @@ static inline int forum_replies_in_period_reply_date_time_hi_value(char *buf, si
 #define FORUM_REPLIES_BY_AUTHOR_TABLE_NAME "Reply"
 #define FORUM_REPLIES_BY_AUTHOR_INDEX_NAME "PostedBy-Index"
 #define FORUM_REPLIES_BY_AUTHOR_KEY_CONDITION "Id = :Id AND PostedBy = :PostedBy"
+#define FORUM_REPLIES_BY_AUTHOR_PROJECTION_EXPRESSION "Id, ReplyDateTime, PostedBy"
 
 /* Id eq {forumName}#{subject} */
 #define FORUM_REPLIES_BY_AUTHOR_ID_PLACEHOLDER ":Id" /* in ExpressionAttributeValues */

@@ -2,9 +2,8 @@
  *
  * For each attribute whose template has values to fill in:
  *   MEDIA_<ENTITY>_<ATTRIBUTE>_FMT     the printf format of the key
- *   MEDIA_<ENTITY>_<ATTRIBUTE>(buf, size, ...) and
  *   media_<entity>_<attribute>(buf, size, ...)
- *                        build the key with snprintf and return what
+ *                        builds the key with snprintf and returns what
  *                        snprintf returns: the key's length, which is
  *                        >= size when buf was too small
  *   MEDIA_<ENTITY>_<ATTRIBUTE>_PREFIX  the text before the first value (begins_with)
@@ -12,11 +11,14 @@
  * MEDIA_<TABLE>_TABLE, MEDIA_<TABLE>_<INDEX>_INDEX (a word the prefix or the
  * table says already left out), MEDIA_<ENTITY>_<ATTRIBUTE>_NAME
  * and, for a name that is a reserved word or not a plain identifier,
- * MEDIA_<ENTITY>_<ATTRIBUTE>_EXPR_NAME for ExpressionAttributeNames.
+ * MEDIA_<ENTITY>_<ATTRIBUTE>_EXPR_NAME for ExpressionAttributeNames; an enum's
+ * values MEDIA_<ENTITY>_<ATTRIBUTE>_ENUM (initialisers) and _ENUM_COUNT; a TTL
+ * attribute's name MEDIA_<TABLE>_TABLE_TTL_ATTRIBUTE.
  * A key a parser reads back exactly also has
  *   media_<entity>_<attribute>_parse(key, &parts)  0, or -1 for another shape
  * An access pattern X has MEDIA_X_TABLE_NAME, MEDIA_X_INDEX_NAME, its
- * MEDIA_X_KEY_CONDITION and MEDIA_X_EXPR_NAMES_JSON, and per key condition value
+ * MEDIA_X_KEY_CONDITION, MEDIA_X_PROJECTION_EXPRESSION (returns),
+ * MEDIA_X_SCAN_INDEX_FORWARD (order) and MEDIA_X_EXPR_NAMES_JSON, and per key condition value
  * MEDIA_X_<ATTRIBUTE>_PLACEHOLDER, MEDIA_X_<ATTRIBUTE>_VALUE (a constant) or
  * MEDIA_X_<ATTRIBUTE>_VALUE_FMT and media_x_<attribute>_value(buf, size, ...).
  */
@@ -129,11 +131,17 @@ static inline int media_key_number_(const char **p, unsigned width, long long *o
 #define MEDIA_PLAYLIST_PK_NAME "PK"
 #define MEDIA_PLAYLIST_PK_FMT "USER#%s"
 #define MEDIA_PLAYLIST_PK_PREFIX "USER#" /* literal prefix, for begins_with */
-#define MEDIA_PLAYLIST_PK(buf, size, user_id) \
-	snprintf((buf), (size), MEDIA_PLAYLIST_PK_FMT, (user_id))
 static inline int media_playlist_pk(char *buf, size_t size, const char *user_id)
 {
 	return snprintf(buf, size, MEDIA_PLAYLIST_PK_FMT, user_id);
+}
+
+static inline int media_key_parse_ls_(const char *key, const char *l0, size_t n0, struct media_key_span_ *v1)
+{
+	const char *p = key;
+	return (media_key_literal_(&p, l0, n0) != 0
+	    || media_key_text_(&p, "", v1) != 0
+	    || *p != '\0') ? -1 : 0;
 }
 
 struct media_playlist_pk_parts {
@@ -141,23 +149,13 @@ struct media_playlist_pk_parts {
 };
 static inline int media_playlist_pk_parse(const char *key, struct media_playlist_pk_parts *out)
 {
-	const char *p = key;
-	struct media_key_span_ t;
-	long long n;
-	(void)t, (void)n;
-	if (media_key_literal_(&p, "USER#", 5) != 0
-	    || media_key_text_(&p, "", &out->user_id) != 0
-	    || *p != '\0')
-		return -1;
-	return 0;
+	return media_key_parse_ls_(key, "USER#", 5, &out->user_id);
 }
 
 /* SK: PLAYLIST#{playlistId} */
 #define MEDIA_PLAYLIST_SK_NAME "SK"
 #define MEDIA_PLAYLIST_SK_FMT "PLAYLIST#%s"
 #define MEDIA_PLAYLIST_SK_PREFIX "PLAYLIST#" /* literal prefix, for begins_with */
-#define MEDIA_PLAYLIST_SK(buf, size, playlist_id) \
-	snprintf((buf), (size), MEDIA_PLAYLIST_SK_FMT, (playlist_id))
 static inline int media_playlist_sk(char *buf, size_t size, const char *playlist_id)
 {
 	return snprintf(buf, size, MEDIA_PLAYLIST_SK_FMT, playlist_id);
@@ -168,15 +166,7 @@ struct media_playlist_sk_parts {
 };
 static inline int media_playlist_sk_parse(const char *key, struct media_playlist_sk_parts *out)
 {
-	const char *p = key;
-	struct media_key_span_ t;
-	long long n;
-	(void)t, (void)n;
-	if (media_key_literal_(&p, "PLAYLIST#", 9) != 0
-	    || media_key_text_(&p, "", &out->playlist_id) != 0
-	    || *p != '\0')
-		return -1;
-	return 0;
+	return media_key_parse_ls_(key, "PLAYLIST#", 9, &out->playlist_id);
 }
 
 #define MEDIA_PLAYLIST_USER_ID_NAME "userId"
@@ -190,8 +180,6 @@ static inline int media_playlist_sk_parse(const char *key, struct media_playlist
 #define MEDIA_SONG_ENTRY_PK_NAME "PK"
 #define MEDIA_SONG_ENTRY_PK_FMT "PLAYLIST#%s"
 #define MEDIA_SONG_ENTRY_PK_PREFIX "PLAYLIST#" /* literal prefix, for begins_with */
-#define MEDIA_SONG_ENTRY_PK(buf, size, playlist_id) \
-	snprintf((buf), (size), MEDIA_SONG_ENTRY_PK_FMT, (playlist_id))
 static inline int media_song_entry_pk(char *buf, size_t size, const char *playlist_id)
 {
 	return snprintf(buf, size, MEDIA_SONG_ENTRY_PK_FMT, playlist_id);
@@ -202,23 +190,13 @@ struct media_song_entry_pk_parts {
 };
 static inline int media_song_entry_pk_parse(const char *key, struct media_song_entry_pk_parts *out)
 {
-	const char *p = key;
-	struct media_key_span_ t;
-	long long n;
-	(void)t, (void)n;
-	if (media_key_literal_(&p, "PLAYLIST#", 9) != 0
-	    || media_key_text_(&p, "", &out->playlist_id) != 0
-	    || *p != '\0')
-		return -1;
-	return 0;
+	return media_key_parse_ls_(key, "PLAYLIST#", 9, &out->playlist_id);
 }
 
 /* SK: ENTRY#{position:04}#SONG */
 #define MEDIA_SONG_ENTRY_SK_NAME "SK"
 #define MEDIA_SONG_ENTRY_SK_FMT "ENTRY#%04lld#SONG"
 #define MEDIA_SONG_ENTRY_SK_PREFIX "ENTRY#" /* literal prefix, for begins_with */
-#define MEDIA_SONG_ENTRY_SK(buf, size, position) \
-	snprintf((buf), (size), MEDIA_SONG_ENTRY_SK_FMT, (long long)(position))
 static inline int media_song_entry_sk(char *buf, size_t size, long long position)
 {
 	if (position < 0 || position > 9999LL)
@@ -226,21 +204,21 @@ static inline int media_song_entry_sk(char *buf, size_t size, long long position
 	return snprintf(buf, size, MEDIA_SONG_ENTRY_SK_FMT, position);
 }
 
+static inline int media_key_parse_lnl_(const char *key, const char *l0, size_t n0, unsigned w1, long long *v1, const char *l2, size_t n2)
+{
+	const char *p = key;
+	return (media_key_literal_(&p, l0, n0) != 0
+	    || media_key_number_(&p, w1, v1) != 0
+	    || media_key_literal_(&p, l2, n2) != 0
+	    || *p != '\0') ? -1 : 0;
+}
+
 struct media_song_entry_sk_parts {
 	long long position;
 };
 static inline int media_song_entry_sk_parse(const char *key, struct media_song_entry_sk_parts *out)
 {
-	const char *p = key;
-	struct media_key_span_ t;
-	long long n;
-	(void)t, (void)n;
-	if (media_key_literal_(&p, "ENTRY#", 6) != 0
-	    || media_key_number_(&p, 4, &out->position) != 0
-	    || media_key_literal_(&p, "#SONG", 5) != 0
-	    || *p != '\0')
-		return -1;
-	return 0;
+	return media_key_parse_lnl_(key, "ENTRY#", 6, 4, &out->position, "#SONG", 5);
 }
 
 #define MEDIA_SONG_ENTRY_PLAYLIST_ID_NAME "playlistId"
@@ -254,11 +232,19 @@ static inline int media_song_entry_sk_parse(const char *key, struct media_song_e
 #define MEDIA_SONG_ENTRY_GSI1PK_NAME "GSI1PK"
 #define MEDIA_SONG_ENTRY_GSI1PK_FMT "SONG#%s#%s"
 #define MEDIA_SONG_ENTRY_GSI1PK_PREFIX "SONG#" /* literal prefix, for begins_with */
-#define MEDIA_SONG_ENTRY_GSI1PK(buf, size, artist, song_title) \
-	snprintf((buf), (size), MEDIA_SONG_ENTRY_GSI1PK_FMT, (artist), (song_title))
 static inline int media_song_entry_gsi1pk(char *buf, size_t size, const char *artist, const char *song_title)
 {
 	return snprintf(buf, size, MEDIA_SONG_ENTRY_GSI1PK_FMT, artist, song_title);
+}
+
+static inline int media_key_parse_lsls_(const char *key, const char *l0, size_t n0, struct media_key_span_ *v1, const char *l2, size_t n2, struct media_key_span_ *v3)
+{
+	const char *p = key;
+	return (media_key_literal_(&p, l0, n0) != 0
+	    || media_key_text_(&p, l2, v1) != 0
+	    || media_key_literal_(&p, l2, n2) != 0
+	    || media_key_text_(&p, "", v3) != 0
+	    || *p != '\0') ? -1 : 0;
 }
 
 struct media_song_entry_gsi1pk_parts {
@@ -267,27 +253,24 @@ struct media_song_entry_gsi1pk_parts {
 };
 static inline int media_song_entry_gsi1pk_parse(const char *key, struct media_song_entry_gsi1pk_parts *out)
 {
-	const char *p = key;
-	struct media_key_span_ t;
-	long long n;
-	(void)t, (void)n;
-	if (media_key_literal_(&p, "SONG#", 5) != 0
-	    || media_key_text_(&p, "#", &out->artist) != 0
-	    || media_key_literal_(&p, "#", 1) != 0
-	    || media_key_text_(&p, "", &out->song_title) != 0
-	    || *p != '\0')
-		return -1;
-	return 0;
+	return media_key_parse_lsls_(key, "SONG#", 5, &out->artist, "#", 1, &out->song_title);
 }
 
 /* GSI1SK: {addedAt}#{playlistId} */
 #define MEDIA_SONG_ENTRY_GSI1SK_NAME "GSI1SK"
 #define MEDIA_SONG_ENTRY_GSI1SK_FMT "%s#%s"
-#define MEDIA_SONG_ENTRY_GSI1SK(buf, size, added_at, playlist_id) \
-	snprintf((buf), (size), MEDIA_SONG_ENTRY_GSI1SK_FMT, (added_at), (playlist_id))
 static inline int media_song_entry_gsi1sk(char *buf, size_t size, const char *added_at, const char *playlist_id)
 {
 	return snprintf(buf, size, MEDIA_SONG_ENTRY_GSI1SK_FMT, added_at, playlist_id);
+}
+
+static inline int media_key_parse_sls_(const char *key, struct media_key_span_ *v0, const char *l1, size_t n1, struct media_key_span_ *v2)
+{
+	const char *p = key;
+	return (media_key_text_(&p, l1, v0) != 0
+	    || media_key_literal_(&p, l1, n1) != 0
+	    || media_key_text_(&p, "", v2) != 0
+	    || *p != '\0') ? -1 : 0;
 }
 
 struct media_song_entry_gsi1sk_parts {
@@ -296,16 +279,7 @@ struct media_song_entry_gsi1sk_parts {
 };
 static inline int media_song_entry_gsi1sk_parse(const char *key, struct media_song_entry_gsi1sk_parts *out)
 {
-	const char *p = key;
-	struct media_key_span_ t;
-	long long n;
-	(void)t, (void)n;
-	if (media_key_text_(&p, "#", &out->added_at) != 0
-	    || media_key_literal_(&p, "#", 1) != 0
-	    || media_key_text_(&p, "", &out->playlist_id) != 0
-	    || *p != '\0')
-		return -1;
-	return 0;
+	return media_key_parse_sls_(key, &out->added_at, "#", 1, &out->playlist_id);
 }
 
 /* ---- entity MovieEntry (table Playlists) */
@@ -314,8 +288,6 @@ static inline int media_song_entry_gsi1sk_parse(const char *key, struct media_so
 #define MEDIA_MOVIE_ENTRY_PK_NAME "PK"
 #define MEDIA_MOVIE_ENTRY_PK_FMT "PLAYLIST#%s"
 #define MEDIA_MOVIE_ENTRY_PK_PREFIX "PLAYLIST#" /* literal prefix, for begins_with */
-#define MEDIA_MOVIE_ENTRY_PK(buf, size, playlist_id) \
-	snprintf((buf), (size), MEDIA_MOVIE_ENTRY_PK_FMT, (playlist_id))
 static inline int media_movie_entry_pk(char *buf, size_t size, const char *playlist_id)
 {
 	return snprintf(buf, size, MEDIA_MOVIE_ENTRY_PK_FMT, playlist_id);
@@ -326,23 +298,13 @@ struct media_movie_entry_pk_parts {
 };
 static inline int media_movie_entry_pk_parse(const char *key, struct media_movie_entry_pk_parts *out)
 {
-	const char *p = key;
-	struct media_key_span_ t;
-	long long n;
-	(void)t, (void)n;
-	if (media_key_literal_(&p, "PLAYLIST#", 9) != 0
-	    || media_key_text_(&p, "", &out->playlist_id) != 0
-	    || *p != '\0')
-		return -1;
-	return 0;
+	return media_key_parse_ls_(key, "PLAYLIST#", 9, &out->playlist_id);
 }
 
 /* SK: ENTRY#{position:04}#MOVIE */
 #define MEDIA_MOVIE_ENTRY_SK_NAME "SK"
 #define MEDIA_MOVIE_ENTRY_SK_FMT "ENTRY#%04lld#MOVIE"
 #define MEDIA_MOVIE_ENTRY_SK_PREFIX "ENTRY#" /* literal prefix, for begins_with */
-#define MEDIA_MOVIE_ENTRY_SK(buf, size, position) \
-	snprintf((buf), (size), MEDIA_MOVIE_ENTRY_SK_FMT, (long long)(position))
 static inline int media_movie_entry_sk(char *buf, size_t size, long long position)
 {
 	if (position < 0 || position > 9999LL)
@@ -355,16 +317,7 @@ struct media_movie_entry_sk_parts {
 };
 static inline int media_movie_entry_sk_parse(const char *key, struct media_movie_entry_sk_parts *out)
 {
-	const char *p = key;
-	struct media_key_span_ t;
-	long long n;
-	(void)t, (void)n;
-	if (media_key_literal_(&p, "ENTRY#", 6) != 0
-	    || media_key_number_(&p, 4, &out->position) != 0
-	    || media_key_literal_(&p, "#MOVIE", 6) != 0
-	    || *p != '\0')
-		return -1;
-	return 0;
+	return media_key_parse_lnl_(key, "ENTRY#", 6, 4, &out->position, "#MOVIE", 6);
 }
 
 #define MEDIA_MOVIE_ENTRY_PLAYLIST_ID_NAME "playlistId"
@@ -378,11 +331,19 @@ static inline int media_movie_entry_sk_parse(const char *key, struct media_movie
 #define MEDIA_MOVIE_ENTRY_GSI1PK_NAME "GSI1PK"
 #define MEDIA_MOVIE_ENTRY_GSI1PK_FMT "MOVIE#%lld#%s"
 #define MEDIA_MOVIE_ENTRY_GSI1PK_PREFIX "MOVIE#" /* literal prefix, for begins_with */
-#define MEDIA_MOVIE_ENTRY_GSI1PK(buf, size, movie_year, movie_title) \
-	snprintf((buf), (size), MEDIA_MOVIE_ENTRY_GSI1PK_FMT, (long long)(movie_year), (movie_title))
 static inline int media_movie_entry_gsi1pk(char *buf, size_t size, long long movie_year, const char *movie_title)
 {
 	return snprintf(buf, size, MEDIA_MOVIE_ENTRY_GSI1PK_FMT, movie_year, movie_title);
+}
+
+static inline int media_key_parse_lnls_(const char *key, const char *l0, size_t n0, unsigned w1, long long *v1, const char *l2, size_t n2, struct media_key_span_ *v3)
+{
+	const char *p = key;
+	return (media_key_literal_(&p, l0, n0) != 0
+	    || media_key_number_(&p, w1, v1) != 0
+	    || media_key_literal_(&p, l2, n2) != 0
+	    || media_key_text_(&p, "", v3) != 0
+	    || *p != '\0') ? -1 : 0;
 }
 
 struct media_movie_entry_gsi1pk_parts {
@@ -391,24 +352,12 @@ struct media_movie_entry_gsi1pk_parts {
 };
 static inline int media_movie_entry_gsi1pk_parse(const char *key, struct media_movie_entry_gsi1pk_parts *out)
 {
-	const char *p = key;
-	struct media_key_span_ t;
-	long long n;
-	(void)t, (void)n;
-	if (media_key_literal_(&p, "MOVIE#", 6) != 0
-	    || media_key_number_(&p, 0, &out->movie_year) != 0
-	    || media_key_literal_(&p, "#", 1) != 0
-	    || media_key_text_(&p, "", &out->movie_title) != 0
-	    || *p != '\0')
-		return -1;
-	return 0;
+	return media_key_parse_lnls_(key, "MOVIE#", 6, 0, &out->movie_year, "#", 1, &out->movie_title);
 }
 
 /* GSI1SK: {addedAt}#{playlistId} */
 #define MEDIA_MOVIE_ENTRY_GSI1SK_NAME "GSI1SK"
 #define MEDIA_MOVIE_ENTRY_GSI1SK_FMT "%s#%s"
-#define MEDIA_MOVIE_ENTRY_GSI1SK(buf, size, added_at, playlist_id) \
-	snprintf((buf), (size), MEDIA_MOVIE_ENTRY_GSI1SK_FMT, (added_at), (playlist_id))
 static inline int media_movie_entry_gsi1sk(char *buf, size_t size, const char *added_at, const char *playlist_id)
 {
 	return snprintf(buf, size, MEDIA_MOVIE_ENTRY_GSI1SK_FMT, added_at, playlist_id);
@@ -420,16 +369,7 @@ struct media_movie_entry_gsi1sk_parts {
 };
 static inline int media_movie_entry_gsi1sk_parse(const char *key, struct media_movie_entry_gsi1sk_parts *out)
 {
-	const char *p = key;
-	struct media_key_span_ t;
-	long long n;
-	(void)t, (void)n;
-	if (media_key_text_(&p, "#", &out->added_at) != 0
-	    || media_key_literal_(&p, "#", 1) != 0
-	    || media_key_text_(&p, "", &out->playlist_id) != 0
-	    || *p != '\0')
-		return -1;
-	return 0;
+	return media_key_parse_sls_(key, &out->added_at, "#", 1, &out->playlist_id);
 }
 
 /* ---- access pattern get-song (get, table Music) */
@@ -468,6 +408,7 @@ static inline int media_songs_of_artist_artist_value(char *buf, size_t size, con
 #define MEDIA_ALBUM_TRACKS_TABLE_NAME "Music"
 #define MEDIA_ALBUM_TRACKS_INDEX_NAME "AlbumTitle-index"
 #define MEDIA_ALBUM_TRACKS_KEY_CONDITION "AlbumTitle = :AlbumTitle"
+#define MEDIA_ALBUM_TRACKS_PROJECTION_EXPRESSION "Artist, SongTitle, Awards"
 
 /* AlbumTitle eq {albumTitle} */
 #define MEDIA_ALBUM_TRACKS_ALBUM_TITLE_PLACEHOLDER ":AlbumTitle" /* in ExpressionAttributeValues */
@@ -609,6 +550,7 @@ static inline int media_first_entries_pk_value(char *buf, size_t size, const cha
 #define MEDIA_PLAYLISTS_WITH_SONG_TABLE_NAME "Playlists"
 #define MEDIA_PLAYLISTS_WITH_SONG_INDEX_NAME "GSI1"
 #define MEDIA_PLAYLISTS_WITH_SONG_KEY_CONDITION "GSI1PK = :GSI1PK"
+#define MEDIA_PLAYLISTS_WITH_SONG_SCAN_INDEX_FORWARD 0 /* ScanIndexForward: order desc */
 
 /* GSI1PK eq SONG#{artist}#{songTitle} */
 #define MEDIA_PLAYLISTS_WITH_SONG_GSI1PK_PLACEHOLDER ":GSI1PK" /* in ExpressionAttributeValues */
@@ -623,6 +565,7 @@ static inline int media_playlists_with_song_gsi1pk_value(char *buf, size_t size,
 #define MEDIA_PLAYLISTS_WITH_MOVIE_TABLE_NAME "Playlists"
 #define MEDIA_PLAYLISTS_WITH_MOVIE_INDEX_NAME "GSI1"
 #define MEDIA_PLAYLISTS_WITH_MOVIE_KEY_CONDITION "GSI1PK = :GSI1PK"
+#define MEDIA_PLAYLISTS_WITH_MOVIE_SCAN_INDEX_FORWARD 0 /* ScanIndexForward: order desc */
 
 /* GSI1PK eq MOVIE#{year}#{title} */
 #define MEDIA_PLAYLISTS_WITH_MOVIE_GSI1PK_PLACEHOLDER ":GSI1PK" /* in ExpressionAttributeValues */

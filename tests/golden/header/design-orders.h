@@ -2,9 +2,8 @@
  *
  * For each attribute whose template has values to fill in:
  *   ORDERS_<ENTITY>_<ATTRIBUTE>_FMT     the printf format of the key
- *   ORDERS_<ENTITY>_<ATTRIBUTE>(buf, size, ...) and
  *   orders_<entity>_<attribute>(buf, size, ...)
- *                        build the key with snprintf and return what
+ *                        builds the key with snprintf and returns what
  *                        snprintf returns: the key's length, which is
  *                        >= size when buf was too small
  *   ORDERS_<ENTITY>_<ATTRIBUTE>_PREFIX  the text before the first value (begins_with)
@@ -12,11 +11,14 @@
  * ORDERS_<TABLE>_TABLE, ORDERS_<TABLE>_<INDEX>_INDEX (a word the prefix or the
  * table says already left out), ORDERS_<ENTITY>_<ATTRIBUTE>_NAME
  * and, for a name that is a reserved word or not a plain identifier,
- * ORDERS_<ENTITY>_<ATTRIBUTE>_EXPR_NAME for ExpressionAttributeNames.
+ * ORDERS_<ENTITY>_<ATTRIBUTE>_EXPR_NAME for ExpressionAttributeNames; an enum's
+ * values ORDERS_<ENTITY>_<ATTRIBUTE>_ENUM (initialisers) and _ENUM_COUNT; a TTL
+ * attribute's name ORDERS_<TABLE>_TABLE_TTL_ATTRIBUTE.
  * A key a parser reads back exactly also has
  *   orders_<entity>_<attribute>_parse(key, &parts)  0, or -1 for another shape
  * An access pattern X has ORDERS_X_TABLE_NAME, ORDERS_X_INDEX_NAME, its
- * ORDERS_X_KEY_CONDITION and ORDERS_X_EXPR_NAMES_JSON, and per key condition value
+ * ORDERS_X_KEY_CONDITION, ORDERS_X_PROJECTION_EXPRESSION (returns),
+ * ORDERS_X_SCAN_INDEX_FORWARD (order) and ORDERS_X_EXPR_NAMES_JSON, and per key condition value
  * ORDERS_X_<ATTRIBUTE>_PLACEHOLDER, ORDERS_X_<ATTRIBUTE>_VALUE (a constant) or
  * ORDERS_X_<ATTRIBUTE>_VALUE_FMT and orders_x_<attribute>_value(buf, size, ...).
  */
@@ -105,11 +107,17 @@ static inline int orders_key_number_(const char **p, unsigned width, long long *
 #define ORDERS_CUSTOMER_PK_NAME "PK"
 #define ORDERS_CUSTOMER_PK_FMT "CUSTOMER#%s"
 #define ORDERS_CUSTOMER_PK_PREFIX "CUSTOMER#" /* literal prefix, for begins_with */
-#define ORDERS_CUSTOMER_PK(buf, size, customer_id) \
-	snprintf((buf), (size), ORDERS_CUSTOMER_PK_FMT, (customer_id))
 static inline int orders_customer_pk(char *buf, size_t size, const char *customer_id)
 {
 	return snprintf(buf, size, ORDERS_CUSTOMER_PK_FMT, customer_id);
+}
+
+static inline int orders_key_parse_ls_(const char *key, const char *l0, size_t n0, struct orders_key_span_ *v1)
+{
+	const char *p = key;
+	return (orders_key_literal_(&p, l0, n0) != 0
+	    || orders_key_text_(&p, "", v1) != 0
+	    || *p != '\0') ? -1 : 0;
 }
 
 struct orders_customer_pk_parts {
@@ -117,15 +125,7 @@ struct orders_customer_pk_parts {
 };
 static inline int orders_customer_pk_parse(const char *key, struct orders_customer_pk_parts *out)
 {
-	const char *p = key;
-	struct orders_key_span_ t;
-	long long n;
-	(void)t, (void)n;
-	if (orders_key_literal_(&p, "CUSTOMER#", 9) != 0
-	    || orders_key_text_(&p, "", &out->customer_id) != 0
-	    || *p != '\0')
-		return -1;
-	return 0;
+	return orders_key_parse_ls_(key, "CUSTOMER#", 9, &out->customer_id);
 }
 
 /* SK: PROFILE */
@@ -143,8 +143,6 @@ static inline int orders_customer_pk_parse(const char *key, struct orders_custom
 #define ORDERS_ORDER_PK_NAME "PK"
 #define ORDERS_ORDER_PK_FMT "CUSTOMER#%s"
 #define ORDERS_ORDER_PK_PREFIX "CUSTOMER#" /* literal prefix, for begins_with */
-#define ORDERS_ORDER_PK(buf, size, customer_id) \
-	snprintf((buf), (size), ORDERS_ORDER_PK_FMT, (customer_id))
 static inline int orders_order_pk(char *buf, size_t size, const char *customer_id)
 {
 	return snprintf(buf, size, ORDERS_ORDER_PK_FMT, customer_id);
@@ -155,26 +153,26 @@ struct orders_order_pk_parts {
 };
 static inline int orders_order_pk_parse(const char *key, struct orders_order_pk_parts *out)
 {
-	const char *p = key;
-	struct orders_key_span_ t;
-	long long n;
-	(void)t, (void)n;
-	if (orders_key_literal_(&p, "CUSTOMER#", 9) != 0
-	    || orders_key_text_(&p, "", &out->customer_id) != 0
-	    || *p != '\0')
-		return -1;
-	return 0;
+	return orders_key_parse_ls_(key, "CUSTOMER#", 9, &out->customer_id);
 }
 
 /* SK: ORDER#{orderDate}#{orderId} */
 #define ORDERS_ORDER_SK_NAME "SK"
 #define ORDERS_ORDER_SK_FMT "ORDER#%s#%s"
 #define ORDERS_ORDER_SK_PREFIX "ORDER#" /* literal prefix, for begins_with */
-#define ORDERS_ORDER_SK(buf, size, order_date, order_id) \
-	snprintf((buf), (size), ORDERS_ORDER_SK_FMT, (order_date), (order_id))
 static inline int orders_order_sk(char *buf, size_t size, const char *order_date, const char *order_id)
 {
 	return snprintf(buf, size, ORDERS_ORDER_SK_FMT, order_date, order_id);
+}
+
+static inline int orders_key_parse_lsls_(const char *key, const char *l0, size_t n0, struct orders_key_span_ *v1, const char *l2, size_t n2, struct orders_key_span_ *v3)
+{
+	const char *p = key;
+	return (orders_key_literal_(&p, l0, n0) != 0
+	    || orders_key_text_(&p, l2, v1) != 0
+	    || orders_key_literal_(&p, l2, n2) != 0
+	    || orders_key_text_(&p, "", v3) != 0
+	    || *p != '\0') ? -1 : 0;
 }
 
 struct orders_order_sk_parts {
@@ -183,23 +181,15 @@ struct orders_order_sk_parts {
 };
 static inline int orders_order_sk_parse(const char *key, struct orders_order_sk_parts *out)
 {
-	const char *p = key;
-	struct orders_key_span_ t;
-	long long n;
-	(void)t, (void)n;
-	if (orders_key_literal_(&p, "ORDER#", 6) != 0
-	    || orders_key_text_(&p, "#", &out->order_date) != 0
-	    || orders_key_literal_(&p, "#", 1) != 0
-	    || orders_key_text_(&p, "", &out->order_id) != 0
-	    || *p != '\0')
-		return -1;
-	return 0;
+	return orders_key_parse_lsls_(key, "ORDER#", 6, &out->order_date, "#", 1, &out->order_id);
 }
 
 #define ORDERS_ORDER_CUSTOMER_ID_NAME "customerId"
 #define ORDERS_ORDER_ORDER_ID_NAME "orderId"
 #define ORDERS_ORDER_ORDER_DATE_NAME "orderDate"
 #define ORDERS_ORDER_ORDER_STATUS_NAME "orderStatus"
+#define ORDERS_ORDER_ORDER_STATUS_ENUM "PLACED", "PAID", "SHIPPED", "DELIVERED", "CANCELLED" /* its values: const char *v[] = { ORDERS_ORDER_ORDER_STATUS_ENUM } */
+#define ORDERS_ORDER_ORDER_STATUS_ENUM_COUNT 5
 #define ORDERS_ORDER_TOTAL_NAME "total"
 #define ORDERS_ORDER_TOTAL_EXPR_NAME "#total" /* ExpressionAttributeNames: { "#total": NAME } */
 
@@ -207,8 +197,6 @@ static inline int orders_order_sk_parse(const char *key, struct orders_order_sk_
 #define ORDERS_ORDER_GSI1PK_NAME "GSI1PK"
 #define ORDERS_ORDER_GSI1PK_FMT "STATUS#%s"
 #define ORDERS_ORDER_GSI1PK_PREFIX "STATUS#" /* literal prefix, for begins_with */
-#define ORDERS_ORDER_GSI1PK(buf, size, order_status) \
-	snprintf((buf), (size), ORDERS_ORDER_GSI1PK_FMT, (order_status))
 static inline int orders_order_gsi1pk(char *buf, size_t size, const char *order_status)
 {
 	return snprintf(buf, size, ORDERS_ORDER_GSI1PK_FMT, order_status);
@@ -219,25 +207,24 @@ struct orders_order_gsi1pk_parts {
 };
 static inline int orders_order_gsi1pk_parse(const char *key, struct orders_order_gsi1pk_parts *out)
 {
-	const char *p = key;
-	struct orders_key_span_ t;
-	long long n;
-	(void)t, (void)n;
-	if (orders_key_literal_(&p, "STATUS#", 7) != 0
-	    || orders_key_text_(&p, "", &out->order_status) != 0
-	    || *p != '\0')
-		return -1;
-	return 0;
+	return orders_key_parse_ls_(key, "STATUS#", 7, &out->order_status);
 }
 
 /* GSI1SK: {orderDate}#{orderId} */
 #define ORDERS_ORDER_GSI1SK_NAME "GSI1SK"
 #define ORDERS_ORDER_GSI1SK_FMT "%s#%s"
-#define ORDERS_ORDER_GSI1SK(buf, size, order_date, order_id) \
-	snprintf((buf), (size), ORDERS_ORDER_GSI1SK_FMT, (order_date), (order_id))
 static inline int orders_order_gsi1sk(char *buf, size_t size, const char *order_date, const char *order_id)
 {
 	return snprintf(buf, size, ORDERS_ORDER_GSI1SK_FMT, order_date, order_id);
+}
+
+static inline int orders_key_parse_sls_(const char *key, struct orders_key_span_ *v0, const char *l1, size_t n1, struct orders_key_span_ *v2)
+{
+	const char *p = key;
+	return (orders_key_text_(&p, l1, v0) != 0
+	    || orders_key_literal_(&p, l1, n1) != 0
+	    || orders_key_text_(&p, "", v2) != 0
+	    || *p != '\0') ? -1 : 0;
 }
 
 struct orders_order_gsi1sk_parts {
@@ -246,16 +233,7 @@ struct orders_order_gsi1sk_parts {
 };
 static inline int orders_order_gsi1sk_parse(const char *key, struct orders_order_gsi1sk_parts *out)
 {
-	const char *p = key;
-	struct orders_key_span_ t;
-	long long n;
-	(void)t, (void)n;
-	if (orders_key_text_(&p, "#", &out->order_date) != 0
-	    || orders_key_literal_(&p, "#", 1) != 0
-	    || orders_key_text_(&p, "", &out->order_id) != 0
-	    || *p != '\0')
-		return -1;
-	return 0;
+	return orders_key_parse_sls_(key, &out->order_date, "#", 1, &out->order_id);
 }
 
 /* ---- entity OrderLine (table Shop) */
@@ -264,8 +242,6 @@ static inline int orders_order_gsi1sk_parse(const char *key, struct orders_order
 #define ORDERS_ORDER_LINE_PK_NAME "PK"
 #define ORDERS_ORDER_LINE_PK_FMT "ORDER#%s"
 #define ORDERS_ORDER_LINE_PK_PREFIX "ORDER#" /* literal prefix, for begins_with */
-#define ORDERS_ORDER_LINE_PK(buf, size, order_id) \
-	snprintf((buf), (size), ORDERS_ORDER_LINE_PK_FMT, (order_id))
 static inline int orders_order_line_pk(char *buf, size_t size, const char *order_id)
 {
 	return snprintf(buf, size, ORDERS_ORDER_LINE_PK_FMT, order_id);
@@ -276,23 +252,13 @@ struct orders_order_line_pk_parts {
 };
 static inline int orders_order_line_pk_parse(const char *key, struct orders_order_line_pk_parts *out)
 {
-	const char *p = key;
-	struct orders_key_span_ t;
-	long long n;
-	(void)t, (void)n;
-	if (orders_key_literal_(&p, "ORDER#", 6) != 0
-	    || orders_key_text_(&p, "", &out->order_id) != 0
-	    || *p != '\0')
-		return -1;
-	return 0;
+	return orders_key_parse_ls_(key, "ORDER#", 6, &out->order_id);
 }
 
 /* SK: LINE#{lineNo:03} */
 #define ORDERS_ORDER_LINE_SK_NAME "SK"
 #define ORDERS_ORDER_LINE_SK_FMT "LINE#%03lld"
 #define ORDERS_ORDER_LINE_SK_PREFIX "LINE#" /* literal prefix, for begins_with */
-#define ORDERS_ORDER_LINE_SK(buf, size, line_no) \
-	snprintf((buf), (size), ORDERS_ORDER_LINE_SK_FMT, (long long)(line_no))
 static inline int orders_order_line_sk(char *buf, size_t size, long long line_no)
 {
 	if (line_no < 0 || line_no > 999LL)
@@ -300,20 +266,20 @@ static inline int orders_order_line_sk(char *buf, size_t size, long long line_no
 	return snprintf(buf, size, ORDERS_ORDER_LINE_SK_FMT, line_no);
 }
 
+static inline int orders_key_parse_ln_(const char *key, const char *l0, size_t n0, unsigned w1, long long *v1)
+{
+	const char *p = key;
+	return (orders_key_literal_(&p, l0, n0) != 0
+	    || orders_key_number_(&p, w1, v1) != 0
+	    || *p != '\0') ? -1 : 0;
+}
+
 struct orders_order_line_sk_parts {
 	long long line_no;
 };
 static inline int orders_order_line_sk_parse(const char *key, struct orders_order_line_sk_parts *out)
 {
-	const char *p = key;
-	struct orders_key_span_ t;
-	long long n;
-	(void)t, (void)n;
-	if (orders_key_literal_(&p, "LINE#", 5) != 0
-	    || orders_key_number_(&p, 3, &out->line_no) != 0
-	    || *p != '\0')
-		return -1;
-	return 0;
+	return orders_key_parse_ln_(key, "LINE#", 5, 3, &out->line_no);
 }
 
 #define ORDERS_ORDER_LINE_ORDER_ID_NAME "orderId"
@@ -328,8 +294,6 @@ static inline int orders_order_line_sk_parse(const char *key, struct orders_orde
 #define ORDERS_SHIPMENT_PK_NAME "PK"
 #define ORDERS_SHIPMENT_PK_FMT "ORDER#%s"
 #define ORDERS_SHIPMENT_PK_PREFIX "ORDER#" /* literal prefix, for begins_with */
-#define ORDERS_SHIPMENT_PK(buf, size, order_id) \
-	snprintf((buf), (size), ORDERS_SHIPMENT_PK_FMT, (order_id))
 static inline int orders_shipment_pk(char *buf, size_t size, const char *order_id)
 {
 	return snprintf(buf, size, ORDERS_SHIPMENT_PK_FMT, order_id);
@@ -340,23 +304,13 @@ struct orders_shipment_pk_parts {
 };
 static inline int orders_shipment_pk_parse(const char *key, struct orders_shipment_pk_parts *out)
 {
-	const char *p = key;
-	struct orders_key_span_ t;
-	long long n;
-	(void)t, (void)n;
-	if (orders_key_literal_(&p, "ORDER#", 6) != 0
-	    || orders_key_text_(&p, "", &out->order_id) != 0
-	    || *p != '\0')
-		return -1;
-	return 0;
+	return orders_key_parse_ls_(key, "ORDER#", 6, &out->order_id);
 }
 
 /* SK: SHIPMENT#{shippedAt}#{shipmentId} */
 #define ORDERS_SHIPMENT_SK_NAME "SK"
 #define ORDERS_SHIPMENT_SK_FMT "SHIPMENT#%s#%s"
 #define ORDERS_SHIPMENT_SK_PREFIX "SHIPMENT#" /* literal prefix, for begins_with */
-#define ORDERS_SHIPMENT_SK(buf, size, shipped_at, shipment_id) \
-	snprintf((buf), (size), ORDERS_SHIPMENT_SK_FMT, (shipped_at), (shipment_id))
 static inline int orders_shipment_sk(char *buf, size_t size, const char *shipped_at, const char *shipment_id)
 {
 	return snprintf(buf, size, ORDERS_SHIPMENT_SK_FMT, shipped_at, shipment_id);
@@ -368,17 +322,7 @@ struct orders_shipment_sk_parts {
 };
 static inline int orders_shipment_sk_parse(const char *key, struct orders_shipment_sk_parts *out)
 {
-	const char *p = key;
-	struct orders_key_span_ t;
-	long long n;
-	(void)t, (void)n;
-	if (orders_key_literal_(&p, "SHIPMENT#", 9) != 0
-	    || orders_key_text_(&p, "#", &out->shipped_at) != 0
-	    || orders_key_literal_(&p, "#", 1) != 0
-	    || orders_key_text_(&p, "", &out->shipment_id) != 0
-	    || *p != '\0')
-		return -1;
-	return 0;
+	return orders_key_parse_lsls_(key, "SHIPMENT#", 9, &out->shipped_at, "#", 1, &out->shipment_id);
 }
 
 #define ORDERS_SHIPMENT_ORDER_ID_NAME "orderId"
@@ -404,6 +348,7 @@ static inline int orders_get_customer_pk_value(char *buf, size_t size, const cha
 
 #define ORDERS_OF_CUSTOMER_TABLE_NAME "Shop"
 #define ORDERS_OF_CUSTOMER_KEY_CONDITION "PK = :PK AND begins_with(SK, :SK)"
+#define ORDERS_OF_CUSTOMER_SCAN_INDEX_FORWARD 0 /* ScanIndexForward: order desc */
 
 /* PK eq CUSTOMER#{customerId} */
 #define ORDERS_OF_CUSTOMER_PK_PLACEHOLDER ":PK" /* in ExpressionAttributeValues */
@@ -496,6 +441,7 @@ static inline int orders_since_sk_lo_value(char *buf, size_t size, const char *s
 
 #define ORDERS_BEFORE_TABLE_NAME "Shop"
 #define ORDERS_BEFORE_KEY_CONDITION "PK = :PK AND SK < :SK"
+#define ORDERS_BEFORE_SCAN_INDEX_FORWARD 0 /* ScanIndexForward: order desc */
 
 /* PK eq CUSTOMER#{customerId} */
 #define ORDERS_BEFORE_PK_PLACEHOLDER ":PK" /* in ExpressionAttributeValues */
@@ -564,6 +510,8 @@ static inline int orders_until_sk_value(char *buf, size_t size, const char *unti
 #define ORDERS_BY_STATUS_TABLE_NAME "Shop"
 #define ORDERS_BY_STATUS_INDEX_NAME "GSI1"
 #define ORDERS_BY_STATUS_KEY_CONDITION "GSI1PK = :GSI1PK"
+#define ORDERS_BY_STATUS_PROJECTION_EXPRESSION "customerId, #total"
+#define ORDERS_BY_STATUS_EXPR_NAMES_JSON "{\"#total\":\"total\"}" /* ExpressionAttributeNames */
 
 /* GSI1PK eq STATUS#{orderStatus} */
 #define ORDERS_BY_STATUS_GSI1PK_PLACEHOLDER ":GSI1PK" /* in ExpressionAttributeValues */
@@ -578,6 +526,8 @@ static inline int orders_by_status_gsi1pk_value(char *buf, size_t size, const ch
 #define ORDERS_BY_STATUS_BETWEEN_TABLE_NAME "Shop"
 #define ORDERS_BY_STATUS_BETWEEN_INDEX_NAME "GSI1"
 #define ORDERS_BY_STATUS_BETWEEN_KEY_CONDITION "GSI1PK = :GSI1PK AND GSI1SK BETWEEN :GSI1SKLo AND :GSI1SKHi"
+#define ORDERS_BY_STATUS_BETWEEN_PROJECTION_EXPRESSION "customerId, #total"
+#define ORDERS_BY_STATUS_BETWEEN_EXPR_NAMES_JSON "{\"#total\":\"total\"}" /* ExpressionAttributeNames */
 
 /* GSI1PK eq STATUS#{orderStatus} */
 #define ORDERS_BY_STATUS_BETWEEN_GSI1PK_PLACEHOLDER ":GSI1PK" /* in ExpressionAttributeValues */

@@ -2,9 +2,8 @@
  *
  * For each attribute whose template has values to fill in:
  *   TRACKER_<ENTITY>_<ATTRIBUTE>_FMT     the printf format of the key
- *   TRACKER_<ENTITY>_<ATTRIBUTE>(buf, size, ...) and
  *   tracker_<entity>_<attribute>(buf, size, ...)
- *                        build the key with snprintf and return what
+ *                        builds the key with snprintf and returns what
  *                        snprintf returns: the key's length, which is
  *                        >= size when buf was too small
  *   TRACKER_<ENTITY>_<ATTRIBUTE>_PREFIX  the text before the first value (begins_with)
@@ -12,11 +11,14 @@
  * TRACKER_<TABLE>_TABLE, TRACKER_<TABLE>_<INDEX>_INDEX (a word the prefix or the
  * table says already left out), TRACKER_<ENTITY>_<ATTRIBUTE>_NAME
  * and, for a name that is a reserved word or not a plain identifier,
- * TRACKER_<ENTITY>_<ATTRIBUTE>_EXPR_NAME for ExpressionAttributeNames.
+ * TRACKER_<ENTITY>_<ATTRIBUTE>_EXPR_NAME for ExpressionAttributeNames; an enum's
+ * values TRACKER_<ENTITY>_<ATTRIBUTE>_ENUM (initialisers) and _ENUM_COUNT; a TTL
+ * attribute's name TRACKER_<TABLE>_TABLE_TTL_ATTRIBUTE.
  * A key a parser reads back exactly also has
  *   tracker_<entity>_<attribute>_parse(key, &parts)  0, or -1 for another shape
  * An access pattern X has TRACKER_X_TABLE_NAME, TRACKER_X_INDEX_NAME, its
- * TRACKER_X_KEY_CONDITION and TRACKER_X_EXPR_NAMES_JSON, and per key condition value
+ * TRACKER_X_KEY_CONDITION, TRACKER_X_PROJECTION_EXPRESSION (returns),
+ * TRACKER_X_SCAN_INDEX_FORWARD (order) and TRACKER_X_EXPR_NAMES_JSON, and per key condition value
  * TRACKER_X_<ATTRIBUTE>_PLACEHOLDER, TRACKER_X_<ATTRIBUTE>_VALUE (a constant) or
  * TRACKER_X_<ATTRIBUTE>_VALUE_FMT and tracker_x_<attribute>_value(buf, size, ...).
  */
@@ -108,11 +110,17 @@ static inline int tracker_key_number_(const char **p, unsigned width, long long 
 #define TRACKER_TENANT_PK_NAME "PK"
 #define TRACKER_TENANT_PK_FMT "TENANT#%s"
 #define TRACKER_TENANT_PK_PREFIX "TENANT#" /* literal prefix, for begins_with */
-#define TRACKER_TENANT_PK(buf, size, tenant_id) \
-	snprintf((buf), (size), TRACKER_TENANT_PK_FMT, (tenant_id))
 static inline int tracker_tenant_pk(char *buf, size_t size, const char *tenant_id)
 {
 	return snprintf(buf, size, TRACKER_TENANT_PK_FMT, tenant_id);
+}
+
+static inline int tracker_key_parse_ls_(const char *key, const char *l0, size_t n0, struct tracker_key_span_ *v1)
+{
+	const char *p = key;
+	return (tracker_key_literal_(&p, l0, n0) != 0
+	    || tracker_key_text_(&p, "", v1) != 0
+	    || *p != '\0') ? -1 : 0;
 }
 
 struct tracker_tenant_pk_parts {
@@ -120,15 +128,7 @@ struct tracker_tenant_pk_parts {
 };
 static inline int tracker_tenant_pk_parse(const char *key, struct tracker_tenant_pk_parts *out)
 {
-	const char *p = key;
-	struct tracker_key_span_ t;
-	long long n;
-	(void)t, (void)n;
-	if (tracker_key_literal_(&p, "TENANT#", 7) != 0
-	    || tracker_key_text_(&p, "", &out->tenant_id) != 0
-	    || *p != '\0')
-		return -1;
-	return 0;
+	return tracker_key_parse_ls_(key, "TENANT#", 7, &out->tenant_id);
 }
 
 /* SK: PROFILE */
@@ -144,8 +144,6 @@ static inline int tracker_tenant_pk_parse(const char *key, struct tracker_tenant
 #define TRACKER_ISSUE_PK_NAME "PK"
 #define TRACKER_ISSUE_PK_FMT "TENANT#%s"
 #define TRACKER_ISSUE_PK_PREFIX "TENANT#" /* literal prefix, for begins_with */
-#define TRACKER_ISSUE_PK(buf, size, tenant_id) \
-	snprintf((buf), (size), TRACKER_ISSUE_PK_FMT, (tenant_id))
 static inline int tracker_issue_pk(char *buf, size_t size, const char *tenant_id)
 {
 	return snprintf(buf, size, TRACKER_ISSUE_PK_FMT, tenant_id);
@@ -156,23 +154,13 @@ struct tracker_issue_pk_parts {
 };
 static inline int tracker_issue_pk_parse(const char *key, struct tracker_issue_pk_parts *out)
 {
-	const char *p = key;
-	struct tracker_key_span_ t;
-	long long n;
-	(void)t, (void)n;
-	if (tracker_key_literal_(&p, "TENANT#", 7) != 0
-	    || tracker_key_text_(&p, "", &out->tenant_id) != 0
-	    || *p != '\0')
-		return -1;
-	return 0;
+	return tracker_key_parse_ls_(key, "TENANT#", 7, &out->tenant_id);
 }
 
 /* SK: ISSUE#{issueNumber:06} */
 #define TRACKER_ISSUE_SK_NAME "SK"
 #define TRACKER_ISSUE_SK_FMT "ISSUE#%06lld"
 #define TRACKER_ISSUE_SK_PREFIX "ISSUE#" /* literal prefix, for begins_with */
-#define TRACKER_ISSUE_SK(buf, size, issue_number) \
-	snprintf((buf), (size), TRACKER_ISSUE_SK_FMT, (long long)(issue_number))
 static inline int tracker_issue_sk(char *buf, size_t size, long long issue_number)
 {
 	if (issue_number < 0 || issue_number > 999999LL)
@@ -180,36 +168,45 @@ static inline int tracker_issue_sk(char *buf, size_t size, long long issue_numbe
 	return snprintf(buf, size, TRACKER_ISSUE_SK_FMT, issue_number);
 }
 
+static inline int tracker_key_parse_ln_(const char *key, const char *l0, size_t n0, unsigned w1, long long *v1)
+{
+	const char *p = key;
+	return (tracker_key_literal_(&p, l0, n0) != 0
+	    || tracker_key_number_(&p, w1, v1) != 0
+	    || *p != '\0') ? -1 : 0;
+}
+
 struct tracker_issue_sk_parts {
 	long long issue_number;
 };
 static inline int tracker_issue_sk_parse(const char *key, struct tracker_issue_sk_parts *out)
 {
-	const char *p = key;
-	struct tracker_key_span_ t;
-	long long n;
-	(void)t, (void)n;
-	if (tracker_key_literal_(&p, "ISSUE#", 6) != 0
-	    || tracker_key_number_(&p, 6, &out->issue_number) != 0
-	    || *p != '\0')
-		return -1;
-	return 0;
+	return tracker_key_parse_ln_(key, "ISSUE#", 6, 6, &out->issue_number);
 }
 
 #define TRACKER_ISSUE_TENANT_ID_NAME "tenantId"
 #define TRACKER_ISSUE_ISSUE_NUMBER_NAME "issueNumber"
 #define TRACKER_ISSUE_TITLE_NAME "title"
 #define TRACKER_ISSUE_STAGE_NAME "stage"
+#define TRACKER_ISSUE_STAGE_ENUM "open", "in_progress", "done" /* its values: const char *v[] = { TRACKER_ISSUE_STAGE_ENUM } */
+#define TRACKER_ISSUE_STAGE_ENUM_COUNT 3
 
 /* GSI1PK: TENANT#{tenantId}#ISSUES */
 #define TRACKER_ISSUE_GSI1PK_NAME "GSI1PK"
 #define TRACKER_ISSUE_GSI1PK_FMT "TENANT#%s#ISSUES"
 #define TRACKER_ISSUE_GSI1PK_PREFIX "TENANT#" /* literal prefix, for begins_with */
-#define TRACKER_ISSUE_GSI1PK(buf, size, tenant_id) \
-	snprintf((buf), (size), TRACKER_ISSUE_GSI1PK_FMT, (tenant_id))
 static inline int tracker_issue_gsi1pk(char *buf, size_t size, const char *tenant_id)
 {
 	return snprintf(buf, size, TRACKER_ISSUE_GSI1PK_FMT, tenant_id);
+}
+
+static inline int tracker_key_parse_lsl_(const char *key, const char *l0, size_t n0, struct tracker_key_span_ *v1, const char *l2, size_t n2)
+{
+	const char *p = key;
+	return (tracker_key_literal_(&p, l0, n0) != 0
+	    || tracker_key_text_(&p, l2, v1) != 0
+	    || tracker_key_literal_(&p, l2, n2) != 0
+	    || *p != '\0') ? -1 : 0;
 }
 
 struct tracker_issue_gsi1pk_parts {
@@ -217,28 +214,26 @@ struct tracker_issue_gsi1pk_parts {
 };
 static inline int tracker_issue_gsi1pk_parse(const char *key, struct tracker_issue_gsi1pk_parts *out)
 {
-	const char *p = key;
-	struct tracker_key_span_ t;
-	long long n;
-	(void)t, (void)n;
-	if (tracker_key_literal_(&p, "TENANT#", 7) != 0
-	    || tracker_key_text_(&p, "#ISSUES", &out->tenant_id) != 0
-	    || tracker_key_literal_(&p, "#ISSUES", 7) != 0
-	    || *p != '\0')
-		return -1;
-	return 0;
+	return tracker_key_parse_lsl_(key, "TENANT#", 7, &out->tenant_id, "#ISSUES", 7);
 }
 
 /* GSI1SK: {stage}#{issueNumber:06} */
 #define TRACKER_ISSUE_GSI1SK_NAME "GSI1SK"
 #define TRACKER_ISSUE_GSI1SK_FMT "%s#%06lld"
-#define TRACKER_ISSUE_GSI1SK(buf, size, stage, issue_number) \
-	snprintf((buf), (size), TRACKER_ISSUE_GSI1SK_FMT, (stage), (long long)(issue_number))
 static inline int tracker_issue_gsi1sk(char *buf, size_t size, const char *stage, long long issue_number)
 {
 	if (issue_number < 0 || issue_number > 999999LL)
 		return -1;
 	return snprintf(buf, size, TRACKER_ISSUE_GSI1SK_FMT, stage, issue_number);
+}
+
+static inline int tracker_key_parse_sln_(const char *key, struct tracker_key_span_ *v0, const char *l1, size_t n1, unsigned w2, long long *v2)
+{
+	const char *p = key;
+	return (tracker_key_text_(&p, l1, v0) != 0
+	    || tracker_key_literal_(&p, l1, n1) != 0
+	    || tracker_key_number_(&p, w2, v2) != 0
+	    || *p != '\0') ? -1 : 0;
 }
 
 struct tracker_issue_gsi1sk_parts {
@@ -247,16 +242,7 @@ struct tracker_issue_gsi1sk_parts {
 };
 static inline int tracker_issue_gsi1sk_parse(const char *key, struct tracker_issue_gsi1sk_parts *out)
 {
-	const char *p = key;
-	struct tracker_key_span_ t;
-	long long n;
-	(void)t, (void)n;
-	if (tracker_key_text_(&p, "#", &out->stage) != 0
-	    || tracker_key_literal_(&p, "#", 1) != 0
-	    || tracker_key_number_(&p, 6, &out->issue_number) != 0
-	    || *p != '\0')
-		return -1;
-	return 0;
+	return tracker_key_parse_sln_(key, &out->stage, "#", 1, 6, &out->issue_number);
 }
 
 #define TRACKER_ISSUE_ASSIGNEE_NAME "assignee"
@@ -266,8 +252,6 @@ static inline int tracker_issue_gsi1sk_parse(const char *key, struct tracker_iss
 #define TRACKER_ISSUE_GSI3PK_NAME "GSI3PK"
 #define TRACKER_ISSUE_GSI3PK_FMT "ASSIGNEE#%s"
 #define TRACKER_ISSUE_GSI3PK_PREFIX "ASSIGNEE#" /* literal prefix, for begins_with */
-#define TRACKER_ISSUE_GSI3PK(buf, size, assignee) \
-	snprintf((buf), (size), TRACKER_ISSUE_GSI3PK_FMT, (assignee))
 static inline int tracker_issue_gsi3pk(char *buf, size_t size, const char *assignee)
 {
 	return snprintf(buf, size, TRACKER_ISSUE_GSI3PK_FMT, assignee);
@@ -278,28 +262,30 @@ struct tracker_issue_gsi3pk_parts {
 };
 static inline int tracker_issue_gsi3pk_parse(const char *key, struct tracker_issue_gsi3pk_parts *out)
 {
-	const char *p = key;
-	struct tracker_key_span_ t;
-	long long n;
-	(void)t, (void)n;
-	if (tracker_key_literal_(&p, "ASSIGNEE#", 9) != 0
-	    || tracker_key_text_(&p, "", &out->assignee) != 0
-	    || *p != '\0')
-		return -1;
-	return 0;
+	return tracker_key_parse_ls_(key, "ASSIGNEE#", 9, &out->assignee);
 }
 
 /* GSI3SK: TENANT#{tenantId}#STAGE#{stage}#ISSUE#{issueNumber:06} */
 #define TRACKER_ISSUE_GSI3SK_NAME "GSI3SK"
 #define TRACKER_ISSUE_GSI3SK_FMT "TENANT#%s#STAGE#%s#ISSUE#%06lld"
 #define TRACKER_ISSUE_GSI3SK_PREFIX "TENANT#" /* literal prefix, for begins_with */
-#define TRACKER_ISSUE_GSI3SK(buf, size, tenant_id, stage, issue_number) \
-	snprintf((buf), (size), TRACKER_ISSUE_GSI3SK_FMT, (tenant_id), (stage), (long long)(issue_number))
 static inline int tracker_issue_gsi3sk(char *buf, size_t size, const char *tenant_id, const char *stage, long long issue_number)
 {
 	if (issue_number < 0 || issue_number > 999999LL)
 		return -1;
 	return snprintf(buf, size, TRACKER_ISSUE_GSI3SK_FMT, tenant_id, stage, issue_number);
+}
+
+static inline int tracker_key_parse_lslsln_(const char *key, const char *l0, size_t n0, struct tracker_key_span_ *v1, const char *l2, size_t n2, struct tracker_key_span_ *v3, const char *l4, size_t n4, unsigned w5, long long *v5)
+{
+	const char *p = key;
+	return (tracker_key_literal_(&p, l0, n0) != 0
+	    || tracker_key_text_(&p, l2, v1) != 0
+	    || tracker_key_literal_(&p, l2, n2) != 0
+	    || tracker_key_text_(&p, l4, v3) != 0
+	    || tracker_key_literal_(&p, l4, n4) != 0
+	    || tracker_key_number_(&p, w5, v5) != 0
+	    || *p != '\0') ? -1 : 0;
 }
 
 struct tracker_issue_gsi3sk_parts {
@@ -309,30 +295,26 @@ struct tracker_issue_gsi3sk_parts {
 };
 static inline int tracker_issue_gsi3sk_parse(const char *key, struct tracker_issue_gsi3sk_parts *out)
 {
-	const char *p = key;
-	struct tracker_key_span_ t;
-	long long n;
-	(void)t, (void)n;
-	if (tracker_key_literal_(&p, "TENANT#", 7) != 0
-	    || tracker_key_text_(&p, "#STAGE#", &out->tenant_id) != 0
-	    || tracker_key_literal_(&p, "#STAGE#", 7) != 0
-	    || tracker_key_text_(&p, "#ISSUE#", &out->stage) != 0
-	    || tracker_key_literal_(&p, "#ISSUE#", 7) != 0
-	    || tracker_key_number_(&p, 6, &out->issue_number) != 0
-	    || *p != '\0')
-		return -1;
-	return 0;
+	return tracker_key_parse_lslsln_(key, "TENANT#", 7, &out->tenant_id, "#STAGE#", 7, &out->stage, "#ISSUE#", 7, 6, &out->issue_number);
 }
 
 /* GSI4PK: TENANT#{tenantId}#LABEL#{label} */
 #define TRACKER_ISSUE_GSI4PK_NAME "GSI4PK"
 #define TRACKER_ISSUE_GSI4PK_FMT "TENANT#%s#LABEL#%s"
 #define TRACKER_ISSUE_GSI4PK_PREFIX "TENANT#" /* literal prefix, for begins_with */
-#define TRACKER_ISSUE_GSI4PK(buf, size, tenant_id, label) \
-	snprintf((buf), (size), TRACKER_ISSUE_GSI4PK_FMT, (tenant_id), (label))
 static inline int tracker_issue_gsi4pk(char *buf, size_t size, const char *tenant_id, const char *label)
 {
 	return snprintf(buf, size, TRACKER_ISSUE_GSI4PK_FMT, tenant_id, label);
+}
+
+static inline int tracker_key_parse_lsls_(const char *key, const char *l0, size_t n0, struct tracker_key_span_ *v1, const char *l2, size_t n2, struct tracker_key_span_ *v3)
+{
+	const char *p = key;
+	return (tracker_key_literal_(&p, l0, n0) != 0
+	    || tracker_key_text_(&p, l2, v1) != 0
+	    || tracker_key_literal_(&p, l2, n2) != 0
+	    || tracker_key_text_(&p, "", v3) != 0
+	    || *p != '\0') ? -1 : 0;
 }
 
 struct tracker_issue_gsi4pk_parts {
@@ -341,25 +323,13 @@ struct tracker_issue_gsi4pk_parts {
 };
 static inline int tracker_issue_gsi4pk_parse(const char *key, struct tracker_issue_gsi4pk_parts *out)
 {
-	const char *p = key;
-	struct tracker_key_span_ t;
-	long long n;
-	(void)t, (void)n;
-	if (tracker_key_literal_(&p, "TENANT#", 7) != 0
-	    || tracker_key_text_(&p, "#LABEL#", &out->tenant_id) != 0
-	    || tracker_key_literal_(&p, "#LABEL#", 7) != 0
-	    || tracker_key_text_(&p, "", &out->label) != 0
-	    || *p != '\0')
-		return -1;
-	return 0;
+	return tracker_key_parse_lsls_(key, "TENANT#", 7, &out->tenant_id, "#LABEL#", 7, &out->label);
 }
 
 /* GSI4SK: ISSUE#{issueNumber:06} */
 #define TRACKER_ISSUE_GSI4SK_NAME "GSI4SK"
 #define TRACKER_ISSUE_GSI4SK_FMT "ISSUE#%06lld"
 #define TRACKER_ISSUE_GSI4SK_PREFIX "ISSUE#" /* literal prefix, for begins_with */
-#define TRACKER_ISSUE_GSI4SK(buf, size, issue_number) \
-	snprintf((buf), (size), TRACKER_ISSUE_GSI4SK_FMT, (long long)(issue_number))
 static inline int tracker_issue_gsi4sk(char *buf, size_t size, long long issue_number)
 {
 	if (issue_number < 0 || issue_number > 999999LL)
@@ -372,15 +342,7 @@ struct tracker_issue_gsi4sk_parts {
 };
 static inline int tracker_issue_gsi4sk_parse(const char *key, struct tracker_issue_gsi4sk_parts *out)
 {
-	const char *p = key;
-	struct tracker_key_span_ t;
-	long long n;
-	(void)t, (void)n;
-	if (tracker_key_literal_(&p, "ISSUE#", 6) != 0
-	    || tracker_key_number_(&p, 6, &out->issue_number) != 0
-	    || *p != '\0')
-		return -1;
-	return 0;
+	return tracker_key_parse_ln_(key, "ISSUE#", 6, 6, &out->issue_number);
 }
 
 /* ---- entity Comment (table Tracker) */
@@ -389,8 +351,6 @@ static inline int tracker_issue_gsi4sk_parse(const char *key, struct tracker_iss
 #define TRACKER_COMMENT_PK_NAME "PK"
 #define TRACKER_COMMENT_PK_FMT "TENANT#%s"
 #define TRACKER_COMMENT_PK_PREFIX "TENANT#" /* literal prefix, for begins_with */
-#define TRACKER_COMMENT_PK(buf, size, tenant_id) \
-	snprintf((buf), (size), TRACKER_COMMENT_PK_FMT, (tenant_id))
 static inline int tracker_comment_pk(char *buf, size_t size, const char *tenant_id)
 {
 	return snprintf(buf, size, TRACKER_COMMENT_PK_FMT, tenant_id);
@@ -401,28 +361,28 @@ struct tracker_comment_pk_parts {
 };
 static inline int tracker_comment_pk_parse(const char *key, struct tracker_comment_pk_parts *out)
 {
-	const char *p = key;
-	struct tracker_key_span_ t;
-	long long n;
-	(void)t, (void)n;
-	if (tracker_key_literal_(&p, "TENANT#", 7) != 0
-	    || tracker_key_text_(&p, "", &out->tenant_id) != 0
-	    || *p != '\0')
-		return -1;
-	return 0;
+	return tracker_key_parse_ls_(key, "TENANT#", 7, &out->tenant_id);
 }
 
 /* SK: ISSUE#{issueNumber:06}#C#{postedAt} */
 #define TRACKER_COMMENT_SK_NAME "SK"
 #define TRACKER_COMMENT_SK_FMT "ISSUE#%06lld#C#%s"
 #define TRACKER_COMMENT_SK_PREFIX "ISSUE#" /* literal prefix, for begins_with */
-#define TRACKER_COMMENT_SK(buf, size, issue_number, posted_at) \
-	snprintf((buf), (size), TRACKER_COMMENT_SK_FMT, (long long)(issue_number), (posted_at))
 static inline int tracker_comment_sk(char *buf, size_t size, long long issue_number, const char *posted_at)
 {
 	if (issue_number < 0 || issue_number > 999999LL)
 		return -1;
 	return snprintf(buf, size, TRACKER_COMMENT_SK_FMT, issue_number, posted_at);
+}
+
+static inline int tracker_key_parse_lnls_(const char *key, const char *l0, size_t n0, unsigned w1, long long *v1, const char *l2, size_t n2, struct tracker_key_span_ *v3)
+{
+	const char *p = key;
+	return (tracker_key_literal_(&p, l0, n0) != 0
+	    || tracker_key_number_(&p, w1, v1) != 0
+	    || tracker_key_literal_(&p, l2, n2) != 0
+	    || tracker_key_text_(&p, "", v3) != 0
+	    || *p != '\0') ? -1 : 0;
 }
 
 struct tracker_comment_sk_parts {
@@ -431,17 +391,7 @@ struct tracker_comment_sk_parts {
 };
 static inline int tracker_comment_sk_parse(const char *key, struct tracker_comment_sk_parts *out)
 {
-	const char *p = key;
-	struct tracker_key_span_ t;
-	long long n;
-	(void)t, (void)n;
-	if (tracker_key_literal_(&p, "ISSUE#", 6) != 0
-	    || tracker_key_number_(&p, 6, &out->issue_number) != 0
-	    || tracker_key_literal_(&p, "#C#", 3) != 0
-	    || tracker_key_text_(&p, "", &out->posted_at) != 0
-	    || *p != '\0')
-		return -1;
-	return 0;
+	return tracker_key_parse_lnls_(key, "ISSUE#", 6, 6, &out->issue_number, "#C#", 3, &out->posted_at);
 }
 
 #define TRACKER_COMMENT_TENANT_ID_NAME "tenantId"
@@ -455,8 +405,6 @@ static inline int tracker_comment_sk_parse(const char *key, struct tracker_comme
 #define TRACKER_LABEL_PK_NAME "PK"
 #define TRACKER_LABEL_PK_FMT "TENANT#%s"
 #define TRACKER_LABEL_PK_PREFIX "TENANT#" /* literal prefix, for begins_with */
-#define TRACKER_LABEL_PK(buf, size, tenant_id) \
-	snprintf((buf), (size), TRACKER_LABEL_PK_FMT, (tenant_id))
 static inline int tracker_label_pk(char *buf, size_t size, const char *tenant_id)
 {
 	return snprintf(buf, size, TRACKER_LABEL_PK_FMT, tenant_id);
@@ -467,23 +415,13 @@ struct tracker_label_pk_parts {
 };
 static inline int tracker_label_pk_parse(const char *key, struct tracker_label_pk_parts *out)
 {
-	const char *p = key;
-	struct tracker_key_span_ t;
-	long long n;
-	(void)t, (void)n;
-	if (tracker_key_literal_(&p, "TENANT#", 7) != 0
-	    || tracker_key_text_(&p, "", &out->tenant_id) != 0
-	    || *p != '\0')
-		return -1;
-	return 0;
+	return tracker_key_parse_ls_(key, "TENANT#", 7, &out->tenant_id);
 }
 
 /* SK: LABEL#{label} */
 #define TRACKER_LABEL_SK_NAME "SK"
 #define TRACKER_LABEL_SK_FMT "LABEL#%s"
 #define TRACKER_LABEL_SK_PREFIX "LABEL#" /* literal prefix, for begins_with */
-#define TRACKER_LABEL_SK(buf, size, label) \
-	snprintf((buf), (size), TRACKER_LABEL_SK_FMT, (label))
 static inline int tracker_label_sk(char *buf, size_t size, const char *label)
 {
 	return snprintf(buf, size, TRACKER_LABEL_SK_FMT, label);
@@ -494,15 +432,7 @@ struct tracker_label_sk_parts {
 };
 static inline int tracker_label_sk_parse(const char *key, struct tracker_label_sk_parts *out)
 {
-	const char *p = key;
-	struct tracker_key_span_ t;
-	long long n;
-	(void)t, (void)n;
-	if (tracker_key_literal_(&p, "LABEL#", 6) != 0
-	    || tracker_key_text_(&p, "", &out->label) != 0
-	    || *p != '\0')
-		return -1;
-	return 0;
+	return tracker_key_parse_ls_(key, "LABEL#", 6, &out->label);
 }
 
 #define TRACKER_LABEL_TENANT_ID_NAME "tenantId"
@@ -513,8 +443,6 @@ static inline int tracker_label_sk_parse(const char *key, struct tracker_label_s
 #define TRACKER_LABEL_GSI4PK_NAME "GSI4PK"
 #define TRACKER_LABEL_GSI4PK_FMT "TENANT#%s#LABEL#%s"
 #define TRACKER_LABEL_GSI4PK_PREFIX "TENANT#" /* literal prefix, for begins_with */
-#define TRACKER_LABEL_GSI4PK(buf, size, tenant_id, label) \
-	snprintf((buf), (size), TRACKER_LABEL_GSI4PK_FMT, (tenant_id), (label))
 static inline int tracker_label_gsi4pk(char *buf, size_t size, const char *tenant_id, const char *label)
 {
 	return snprintf(buf, size, TRACKER_LABEL_GSI4PK_FMT, tenant_id, label);
@@ -526,17 +454,7 @@ struct tracker_label_gsi4pk_parts {
 };
 static inline int tracker_label_gsi4pk_parse(const char *key, struct tracker_label_gsi4pk_parts *out)
 {
-	const char *p = key;
-	struct tracker_key_span_ t;
-	long long n;
-	(void)t, (void)n;
-	if (tracker_key_literal_(&p, "TENANT#", 7) != 0
-	    || tracker_key_text_(&p, "#LABEL#", &out->tenant_id) != 0
-	    || tracker_key_literal_(&p, "#LABEL#", 7) != 0
-	    || tracker_key_text_(&p, "", &out->label) != 0
-	    || *p != '\0')
-		return -1;
-	return 0;
+	return tracker_key_parse_lsls_(key, "TENANT#", 7, &out->tenant_id, "#LABEL#", 7, &out->label);
 }
 
 /* GSI4SK: LABEL */
@@ -602,6 +520,7 @@ static inline int tracker_closed_issues_tenant_id_value(char *buf, size_t size, 
 /* ---- access pattern label (get, table Tracker) */
 
 #define TRACKER_LABEL_TABLE_NAME "Tracker"
+#define TRACKER_LABEL_PROJECTION_EXPRESSION "label, title"
 
 /* PK eq TENANT#{tenantId} */
 #define TRACKER_LABEL_PK_VALUE_FMT "TENANT#%s"
@@ -621,6 +540,7 @@ static inline int tracker_label_sk_value(char *buf, size_t size, const char *lab
 
 #define TRACKER_COMMENTS_TABLE_NAME "Tracker"
 #define TRACKER_COMMENTS_KEY_CONDITION "PK = :PK AND begins_with(SK, :SK)"
+#define TRACKER_COMMENTS_SCAN_INDEX_FORWARD 0 /* ScanIndexForward: order desc */
 
 /* PK eq TENANT#{tenantId} */
 #define TRACKER_COMMENTS_PK_PLACEHOLDER ":PK" /* in ExpressionAttributeValues */

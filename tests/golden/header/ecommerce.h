@@ -2,9 +2,8 @@
  *
  * For each attribute whose template has values to fill in:
  *   ECOMMERCE_<ENTITY>_<ATTRIBUTE>_FMT     the printf format of the key
- *   ECOMMERCE_<ENTITY>_<ATTRIBUTE>(buf, size, ...) and
  *   ecommerce_<entity>_<attribute>(buf, size, ...)
- *                        build the key with snprintf and return what
+ *                        builds the key with snprintf and returns what
  *                        snprintf returns: the key's length, which is
  *                        >= size when buf was too small
  *   ECOMMERCE_<ENTITY>_<ATTRIBUTE>_PREFIX  the text before the first value (begins_with)
@@ -12,11 +11,14 @@
  * ECOMMERCE_<TABLE>_TABLE, ECOMMERCE_<TABLE>_<INDEX>_INDEX (a word the prefix or the
  * table says already left out), ECOMMERCE_<ENTITY>_<ATTRIBUTE>_NAME
  * and, for a name that is a reserved word or not a plain identifier,
- * ECOMMERCE_<ENTITY>_<ATTRIBUTE>_EXPR_NAME for ExpressionAttributeNames.
+ * ECOMMERCE_<ENTITY>_<ATTRIBUTE>_EXPR_NAME for ExpressionAttributeNames; an enum's
+ * values ECOMMERCE_<ENTITY>_<ATTRIBUTE>_ENUM (initialisers) and _ENUM_COUNT; a TTL
+ * attribute's name ECOMMERCE_<TABLE>_TABLE_TTL_ATTRIBUTE.
  * A key a parser reads back exactly also has
  *   ecommerce_<entity>_<attribute>_parse(key, &parts)  0, or -1 for another shape
  * An access pattern X has ECOMMERCE_X_TABLE_NAME, ECOMMERCE_X_INDEX_NAME, its
- * ECOMMERCE_X_KEY_CONDITION and ECOMMERCE_X_EXPR_NAMES_JSON, and per key condition value
+ * ECOMMERCE_X_KEY_CONDITION, ECOMMERCE_X_PROJECTION_EXPRESSION (returns),
+ * ECOMMERCE_X_SCAN_INDEX_FORWARD (order) and ECOMMERCE_X_EXPR_NAMES_JSON, and per key condition value
  * ECOMMERCE_X_<ATTRIBUTE>_PLACEHOLDER, ECOMMERCE_X_<ATTRIBUTE>_VALUE (a constant) or
  * ECOMMERCE_X_<ATTRIBUTE>_VALUE_FMT and ecommerce_x_<attribute>_value(buf, size, ...).
  */
@@ -106,11 +108,17 @@ static inline int ecommerce_key_number_(const char **p, unsigned width, long lon
 #define ECOMMERCE_USER_PK_NAME "PK"
 #define ECOMMERCE_USER_PK_FMT "USER#%s"
 #define ECOMMERCE_USER_PK_PREFIX "USER#" /* literal prefix, for begins_with */
-#define ECOMMERCE_USER_PK(buf, size, user_id) \
-	snprintf((buf), (size), ECOMMERCE_USER_PK_FMT, (user_id))
 static inline int ecommerce_user_pk(char *buf, size_t size, const char *user_id)
 {
 	return snprintf(buf, size, ECOMMERCE_USER_PK_FMT, user_id);
+}
+
+static inline int ecommerce_key_parse_ls_(const char *key, const char *l0, size_t n0, struct ecommerce_key_span_ *v1)
+{
+	const char *p = key;
+	return (ecommerce_key_literal_(&p, l0, n0) != 0
+	    || ecommerce_key_text_(&p, "", v1) != 0
+	    || *p != '\0') ? -1 : 0;
 }
 
 struct ecommerce_user_pk_parts {
@@ -118,15 +126,7 @@ struct ecommerce_user_pk_parts {
 };
 static inline int ecommerce_user_pk_parse(const char *key, struct ecommerce_user_pk_parts *out)
 {
-	const char *p = key;
-	struct ecommerce_key_span_ t;
-	long long n;
-	(void)t, (void)n;
-	if (ecommerce_key_literal_(&p, "USER#", 5) != 0
-	    || ecommerce_key_text_(&p, "", &out->user_id) != 0
-	    || *p != '\0')
-		return -1;
-	return 0;
+	return ecommerce_key_parse_ls_(key, "USER#", 5, &out->user_id);
 }
 
 /* SK: PROFILE */
@@ -145,8 +145,6 @@ static inline int ecommerce_user_pk_parse(const char *key, struct ecommerce_user
 #define ECOMMERCE_ORDER_PK_NAME "PK"
 #define ECOMMERCE_ORDER_PK_FMT "USER#%s"
 #define ECOMMERCE_ORDER_PK_PREFIX "USER#" /* literal prefix, for begins_with */
-#define ECOMMERCE_ORDER_PK(buf, size, user_id) \
-	snprintf((buf), (size), ECOMMERCE_ORDER_PK_FMT, (user_id))
 static inline int ecommerce_order_pk(char *buf, size_t size, const char *user_id)
 {
 	return snprintf(buf, size, ECOMMERCE_ORDER_PK_FMT, user_id);
@@ -157,26 +155,26 @@ struct ecommerce_order_pk_parts {
 };
 static inline int ecommerce_order_pk_parse(const char *key, struct ecommerce_order_pk_parts *out)
 {
-	const char *p = key;
-	struct ecommerce_key_span_ t;
-	long long n;
-	(void)t, (void)n;
-	if (ecommerce_key_literal_(&p, "USER#", 5) != 0
-	    || ecommerce_key_text_(&p, "", &out->user_id) != 0
-	    || *p != '\0')
-		return -1;
-	return 0;
+	return ecommerce_key_parse_ls_(key, "USER#", 5, &out->user_id);
 }
 
 /* SK: ORDER#{OrderDay}#{OrderId} */
 #define ECOMMERCE_ORDER_SK_NAME "SK"
 #define ECOMMERCE_ORDER_SK_FMT "ORDER#%s#%s"
 #define ECOMMERCE_ORDER_SK_PREFIX "ORDER#" /* literal prefix, for begins_with */
-#define ECOMMERCE_ORDER_SK(buf, size, order_day, order_id) \
-	snprintf((buf), (size), ECOMMERCE_ORDER_SK_FMT, (order_day), (order_id))
 static inline int ecommerce_order_sk(char *buf, size_t size, const char *order_day, const char *order_id)
 {
 	return snprintf(buf, size, ECOMMERCE_ORDER_SK_FMT, order_day, order_id);
+}
+
+static inline int ecommerce_key_parse_lsls_(const char *key, const char *l0, size_t n0, struct ecommerce_key_span_ *v1, const char *l2, size_t n2, struct ecommerce_key_span_ *v3)
+{
+	const char *p = key;
+	return (ecommerce_key_literal_(&p, l0, n0) != 0
+	    || ecommerce_key_text_(&p, l2, v1) != 0
+	    || ecommerce_key_literal_(&p, l2, n2) != 0
+	    || ecommerce_key_text_(&p, "", v3) != 0
+	    || *p != '\0') ? -1 : 0;
 }
 
 struct ecommerce_order_sk_parts {
@@ -185,17 +183,7 @@ struct ecommerce_order_sk_parts {
 };
 static inline int ecommerce_order_sk_parse(const char *key, struct ecommerce_order_sk_parts *out)
 {
-	const char *p = key;
-	struct ecommerce_key_span_ t;
-	long long n;
-	(void)t, (void)n;
-	if (ecommerce_key_literal_(&p, "ORDER#", 6) != 0
-	    || ecommerce_key_text_(&p, "#", &out->order_day) != 0
-	    || ecommerce_key_literal_(&p, "#", 1) != 0
-	    || ecommerce_key_text_(&p, "", &out->order_id) != 0
-	    || *p != '\0')
-		return -1;
-	return 0;
+	return ecommerce_key_parse_lsls_(key, "ORDER#", 6, &out->order_day, "#", 1, &out->order_id);
 }
 
 #define ECOMMERCE_ORDER_USER_ID_NAME "UserId"
@@ -204,17 +192,24 @@ static inline int ecommerce_order_sk_parse(const char *key, struct ecommerce_ord
 #define ECOMMERCE_ORDER_AMOUNT_NAME "Amount"
 #define ECOMMERCE_ORDER_STATUS_NAME "Status"
 #define ECOMMERCE_ORDER_STATUS_EXPR_NAME "#Status" /* ExpressionAttributeNames: { "#Status": NAME } */
+#define ECOMMERCE_ORDER_STATUS_ENUM "pending", "shipped", "delivered" /* its values: const char *v[] = { ECOMMERCE_ORDER_STATUS_ENUM } */
+#define ECOMMERCE_ORDER_STATUS_ENUM_COUNT 3
 #define ECOMMERCE_ORDER_ORDER_DATE_NAME "OrderDate"
 #define ECOMMERCE_ORDER_USER_NAME_NAME "UserName"
 
 /* GSI2PK: {Status} */
 #define ECOMMERCE_ORDER_GSI2PK_NAME "GSI2PK"
 #define ECOMMERCE_ORDER_GSI2PK_FMT "%s"
-#define ECOMMERCE_ORDER_GSI2PK(buf, size, status) \
-	snprintf((buf), (size), ECOMMERCE_ORDER_GSI2PK_FMT, (status))
 static inline int ecommerce_order_gsi2pk(char *buf, size_t size, const char *status)
 {
 	return snprintf(buf, size, ECOMMERCE_ORDER_GSI2PK_FMT, status);
+}
+
+static inline int ecommerce_key_parse_s_(const char *key, struct ecommerce_key_span_ *v0)
+{
+	const char *p = key;
+	return (ecommerce_key_text_(&p, "", v0) != 0
+	    || *p != '\0') ? -1 : 0;
 }
 
 struct ecommerce_order_gsi2pk_parts {
@@ -222,21 +217,12 @@ struct ecommerce_order_gsi2pk_parts {
 };
 static inline int ecommerce_order_gsi2pk_parse(const char *key, struct ecommerce_order_gsi2pk_parts *out)
 {
-	const char *p = key;
-	struct ecommerce_key_span_ t;
-	long long n;
-	(void)t, (void)n;
-	if (ecommerce_key_text_(&p, "", &out->status) != 0
-	    || *p != '\0')
-		return -1;
-	return 0;
+	return ecommerce_key_parse_s_(key, &out->status);
 }
 
 /* GSI2SK: {OrderDate} */
 #define ECOMMERCE_ORDER_GSI2SK_NAME "GSI2SK"
 #define ECOMMERCE_ORDER_GSI2SK_FMT "%s"
-#define ECOMMERCE_ORDER_GSI2SK(buf, size, order_date) \
-	snprintf((buf), (size), ECOMMERCE_ORDER_GSI2SK_FMT, (order_date))
 static inline int ecommerce_order_gsi2sk(char *buf, size_t size, const char *order_date)
 {
 	return snprintf(buf, size, ECOMMERCE_ORDER_GSI2SK_FMT, order_date);
@@ -247,14 +233,7 @@ struct ecommerce_order_gsi2sk_parts {
 };
 static inline int ecommerce_order_gsi2sk_parse(const char *key, struct ecommerce_order_gsi2sk_parts *out)
 {
-	const char *p = key;
-	struct ecommerce_key_span_ t;
-	long long n;
-	(void)t, (void)n;
-	if (ecommerce_key_text_(&p, "", &out->order_date) != 0
-	    || *p != '\0')
-		return -1;
-	return 0;
+	return ecommerce_key_parse_s_(key, &out->order_date);
 }
 
 /* ---- entity Product (table AppData) */
@@ -263,8 +242,6 @@ static inline int ecommerce_order_gsi2sk_parse(const char *key, struct ecommerce
 #define ECOMMERCE_PRODUCT_PK_NAME "PK"
 #define ECOMMERCE_PRODUCT_PK_FMT "PRODUCT#%s"
 #define ECOMMERCE_PRODUCT_PK_PREFIX "PRODUCT#" /* literal prefix, for begins_with */
-#define ECOMMERCE_PRODUCT_PK(buf, size, product_id) \
-	snprintf((buf), (size), ECOMMERCE_PRODUCT_PK_FMT, (product_id))
 static inline int ecommerce_product_pk(char *buf, size_t size, const char *product_id)
 {
 	return snprintf(buf, size, ECOMMERCE_PRODUCT_PK_FMT, product_id);
@@ -275,15 +252,7 @@ struct ecommerce_product_pk_parts {
 };
 static inline int ecommerce_product_pk_parse(const char *key, struct ecommerce_product_pk_parts *out)
 {
-	const char *p = key;
-	struct ecommerce_key_span_ t;
-	long long n;
-	(void)t, (void)n;
-	if (ecommerce_key_literal_(&p, "PRODUCT#", 8) != 0
-	    || ecommerce_key_text_(&p, "", &out->product_id) != 0
-	    || *p != '\0')
-		return -1;
-	return 0;
+	return ecommerce_key_parse_ls_(key, "PRODUCT#", 8, &out->product_id);
 }
 
 /* SK: INFO */
@@ -299,8 +268,6 @@ static inline int ecommerce_product_pk_parse(const char *key, struct ecommerce_p
 /* GSI1PK: {Category} */
 #define ECOMMERCE_PRODUCT_GSI1PK_NAME "GSI1PK"
 #define ECOMMERCE_PRODUCT_GSI1PK_FMT "%s"
-#define ECOMMERCE_PRODUCT_GSI1PK(buf, size, category) \
-	snprintf((buf), (size), ECOMMERCE_PRODUCT_GSI1PK_FMT, (category))
 static inline int ecommerce_product_gsi1pk(char *buf, size_t size, const char *category)
 {
 	return snprintf(buf, size, ECOMMERCE_PRODUCT_GSI1PK_FMT, category);
@@ -311,14 +278,7 @@ struct ecommerce_product_gsi1pk_parts {
 };
 static inline int ecommerce_product_gsi1pk_parse(const char *key, struct ecommerce_product_gsi1pk_parts *out)
 {
-	const char *p = key;
-	struct ecommerce_key_span_ t;
-	long long n;
-	(void)t, (void)n;
-	if (ecommerce_key_text_(&p, "", &out->category) != 0
-	    || *p != '\0')
-		return -1;
-	return 0;
+	return ecommerce_key_parse_s_(key, &out->category);
 }
 
 #define ECOMMERCE_PRODUCT_GSI1SK_NAME "GSI1SK"
@@ -412,6 +372,7 @@ static inline int ecommerce_get_product_pk_value(char *buf, size_t size, const c
 #define ECOMMERCE_PRODUCTS_BY_CATEGORY_TABLE_NAME "AppData"
 #define ECOMMERCE_PRODUCTS_BY_CATEGORY_INDEX_NAME "GSI1"
 #define ECOMMERCE_PRODUCTS_BY_CATEGORY_KEY_CONDITION "GSI1PK = :GSI1PK"
+#define ECOMMERCE_PRODUCTS_BY_CATEGORY_SCAN_INDEX_FORWARD 1 /* ScanIndexForward: order asc */
 
 /* GSI1PK eq {Category} */
 #define ECOMMERCE_PRODUCTS_BY_CATEGORY_GSI1PK_PLACEHOLDER ":GSI1PK" /* in ExpressionAttributeValues */
@@ -426,6 +387,9 @@ static inline int ecommerce_products_by_category_gsi1pk_value(char *buf, size_t 
 #define ECOMMERCE_ORDERS_BY_STATUS_TABLE_NAME "AppData"
 #define ECOMMERCE_ORDERS_BY_STATUS_INDEX_NAME "GSI2"
 #define ECOMMERCE_ORDERS_BY_STATUS_KEY_CONDITION "GSI2PK = :GSI2PK"
+#define ECOMMERCE_ORDERS_BY_STATUS_PROJECTION_EXPRESSION "#Status, OrderDate, PK, Amount, UserName"
+#define ECOMMERCE_ORDERS_BY_STATUS_SCAN_INDEX_FORWARD 0 /* ScanIndexForward: order desc */
+#define ECOMMERCE_ORDERS_BY_STATUS_EXPR_NAMES_JSON "{\"#Status\":\"Status\"}" /* ExpressionAttributeNames */
 
 /* GSI2PK eq {Status} */
 #define ECOMMERCE_ORDERS_BY_STATUS_GSI2PK_PLACEHOLDER ":GSI2PK" /* in ExpressionAttributeValues */

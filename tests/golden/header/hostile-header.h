@@ -2,9 +2,8 @@
  *
  * For each attribute whose template has values to fill in:
  *   HOSTILE_DESIGN_S_<ENTITY>_<ATTRIBUTE>_FMT     the printf format of the key
- *   HOSTILE_DESIGN_S_<ENTITY>_<ATTRIBUTE>(buf, size, ...) and
  *   hostile_design_s_<entity>_<attribute>(buf, size, ...)
- *                        build the key with snprintf and return what
+ *                        builds the key with snprintf and returns what
  *                        snprintf returns: the key's length, which is
  *                        >= size when buf was too small
  *   HOSTILE_DESIGN_S_<ENTITY>_<ATTRIBUTE>_PREFIX  the text before the first value (begins_with)
@@ -12,11 +11,14 @@
  * HOSTILE_DESIGN_S_<TABLE>_TABLE, HOSTILE_DESIGN_S_<TABLE>_<INDEX>_INDEX (a word the prefix or the
  * table says already left out), HOSTILE_DESIGN_S_<ENTITY>_<ATTRIBUTE>_NAME
  * and, for a name that is a reserved word or not a plain identifier,
- * HOSTILE_DESIGN_S_<ENTITY>_<ATTRIBUTE>_EXPR_NAME for ExpressionAttributeNames.
+ * HOSTILE_DESIGN_S_<ENTITY>_<ATTRIBUTE>_EXPR_NAME for ExpressionAttributeNames; an enum's
+ * values HOSTILE_DESIGN_S_<ENTITY>_<ATTRIBUTE>_ENUM (initialisers) and _ENUM_COUNT; a TTL
+ * attribute's name HOSTILE_DESIGN_S_<TABLE>_TABLE_TTL_ATTRIBUTE.
  * A key a parser reads back exactly also has
  *   hostile_design_s_<entity>_<attribute>_parse(key, &parts)  0, or -1 for another shape
  * An access pattern X has HOSTILE_DESIGN_S_X_TABLE_NAME, HOSTILE_DESIGN_S_X_INDEX_NAME, its
- * HOSTILE_DESIGN_S_X_KEY_CONDITION and HOSTILE_DESIGN_S_X_EXPR_NAMES_JSON, and per key condition value
+ * HOSTILE_DESIGN_S_X_KEY_CONDITION, HOSTILE_DESIGN_S_X_PROJECTION_EXPRESSION (returns),
+ * HOSTILE_DESIGN_S_X_SCAN_INDEX_FORWARD (order) and HOSTILE_DESIGN_S_X_EXPR_NAMES_JSON, and per key condition value
  * HOSTILE_DESIGN_S_X_<ATTRIBUTE>_PLACEHOLDER, HOSTILE_DESIGN_S_X_<ATTRIBUTE>_VALUE (a constant) or
  * HOSTILE_DESIGN_S_X_<ATTRIBUTE>_VALUE_FMT and hostile_design_s_x_<attribute>_value(buf, size, ...).
  */
@@ -106,13 +108,21 @@ static inline int hostile_design_s_key_number_(const char **p, unsigned width, l
 #define HOSTILE_DESIGN_S_USER_PK_NAME "PK"
 #define HOSTILE_DESIGN_S_USER_PK_FMT "EVENT%%s%%n%%%%d#\"q\"#%s#100%%#%05lld"
 #define HOSTILE_DESIGN_S_USER_PK_PREFIX "EVENT%s%n%%d#\"q\"#" /* literal prefix, for begins_with */
-#define HOSTILE_DESIGN_S_USER_PK(buf, size, event_id, n) \
-	snprintf((buf), (size), HOSTILE_DESIGN_S_USER_PK_FMT, (event_id), (long long)(n))
 static inline int hostile_design_s_user_pk(char *buf, size_t size, const char *event_id, long long n)
 {
 	if (n < 0 || n > 99999LL)
 		return -1;
 	return snprintf(buf, size, HOSTILE_DESIGN_S_USER_PK_FMT, event_id, n);
+}
+
+static inline int hostile_design_s_key_parse_lsln_(const char *key, const char *l0, size_t n0, struct hostile_design_s_key_span_ *v1, const char *l2, size_t n2, unsigned w3, long long *v3)
+{
+	const char *p = key;
+	return (hostile_design_s_key_literal_(&p, l0, n0) != 0
+	    || hostile_design_s_key_text_(&p, l2, v1) != 0
+	    || hostile_design_s_key_literal_(&p, l2, n2) != 0
+	    || hostile_design_s_key_number_(&p, w3, v3) != 0
+	    || *p != '\0') ? -1 : 0;
 }
 
 struct hostile_design_s_user_pk_parts {
@@ -121,28 +131,24 @@ struct hostile_design_s_user_pk_parts {
 };
 static inline int hostile_design_s_user_pk_parse(const char *key, struct hostile_design_s_user_pk_parts *out)
 {
-	const char *p = key;
-	struct hostile_design_s_key_span_ t;
-	long long n;
-	(void)t, (void)n;
-	if (hostile_design_s_key_literal_(&p, "EVENT%s%n%%d#\"q\"#", 17) != 0
-	    || hostile_design_s_key_text_(&p, "#100%#", &out->event_id) != 0
-	    || hostile_design_s_key_literal_(&p, "#100%#", 6) != 0
-	    || hostile_design_s_key_number_(&p, 5, &out->n) != 0
-	    || *p != '\0')
-		return -1;
-	return 0;
+	return hostile_design_s_key_parse_lsln_(key, "EVENT%s%n%%d#\"q\"#", 17, &out->event_id, "#100%#", 6, 5, &out->n);
 }
 
 /* SK: a\b? ?=c? ?/d? ?'e* /f/ *g?h#{say "hi"} */
 #define HOSTILE_DESIGN_S_USER_SK_NAME "SK"
 #define HOSTILE_DESIGN_S_USER_SK_FMT "a\\b\?\?=c\?\?/d\?\?'e*/f/*g\342\200\256h#%s"
 #define HOSTILE_DESIGN_S_USER_SK_PREFIX "a\\b\?\?=c\?\?/d\?\?'e*/f/*g\342\200\256h#" /* literal prefix, for begins_with */
-#define HOSTILE_DESIGN_S_USER_SK(buf, size, say_hi) \
-	snprintf((buf), (size), HOSTILE_DESIGN_S_USER_SK_FMT, (say_hi))
 static inline int hostile_design_s_user_sk(char *buf, size_t size, const char *say_hi)
 {
 	return snprintf(buf, size, HOSTILE_DESIGN_S_USER_SK_FMT, say_hi);
+}
+
+static inline int hostile_design_s_key_parse_ls_(const char *key, const char *l0, size_t n0, struct hostile_design_s_key_span_ *v1)
+{
+	const char *p = key;
+	return (hostile_design_s_key_literal_(&p, l0, n0) != 0
+	    || hostile_design_s_key_text_(&p, "", v1) != 0
+	    || *p != '\0') ? -1 : 0;
 }
 
 struct hostile_design_s_user_sk_parts {
@@ -150,26 +156,25 @@ struct hostile_design_s_user_sk_parts {
 };
 static inline int hostile_design_s_user_sk_parse(const char *key, struct hostile_design_s_user_sk_parts *out)
 {
-	const char *p = key;
-	struct hostile_design_s_key_span_ t;
-	long long n;
-	(void)t, (void)n;
-	if (hostile_design_s_key_literal_(&p, "a\\b\?\?=c\?\?/d\?\?'e*/f/*g\342\200\256h#", 26) != 0
-	    || hostile_design_s_key_text_(&p, "", &out->say_hi) != 0
-	    || *p != '\0')
-		return -1;
-	return 0;
+	return hostile_design_s_key_parse_ls_(key, "a\\b\?\?=c\?\?/d\?\?'e*/f/*g\342\200\256h#", 26, &out->say_hi);
 }
 
 /* GSI1PK: line1 line2 end #{class}{{braces}} */
 #define HOSTILE_DESIGN_S_USER_GSI1PK_NAME "GSI1PK"
 #define HOSTILE_DESIGN_S_USER_GSI1PK_FMT "line1\nline2\tend\015#%s{braces}"
 #define HOSTILE_DESIGN_S_USER_GSI1PK_PREFIX "line1\nline2\tend\015#" /* literal prefix, for begins_with */
-#define HOSTILE_DESIGN_S_USER_GSI1PK(buf, size, class_) \
-	snprintf((buf), (size), HOSTILE_DESIGN_S_USER_GSI1PK_FMT, (class_))
 static inline int hostile_design_s_user_gsi1pk(char *buf, size_t size, const char *class_)
 {
 	return snprintf(buf, size, HOSTILE_DESIGN_S_USER_GSI1PK_FMT, class_);
+}
+
+static inline int hostile_design_s_key_parse_lsl_(const char *key, const char *l0, size_t n0, struct hostile_design_s_key_span_ *v1, const char *l2, size_t n2)
+{
+	const char *p = key;
+	return (hostile_design_s_key_literal_(&p, l0, n0) != 0
+	    || hostile_design_s_key_text_(&p, l2, v1) != 0
+	    || hostile_design_s_key_literal_(&p, l2, n2) != 0
+	    || *p != '\0') ? -1 : 0;
 }
 
 struct hostile_design_s_user_gsi1pk_parts {
@@ -177,24 +182,13 @@ struct hostile_design_s_user_gsi1pk_parts {
 };
 static inline int hostile_design_s_user_gsi1pk_parse(const char *key, struct hostile_design_s_user_gsi1pk_parts *out)
 {
-	const char *p = key;
-	struct hostile_design_s_key_span_ t;
-	long long n;
-	(void)t, (void)n;
-	if (hostile_design_s_key_literal_(&p, "line1\nline2\tend\015#", 17) != 0
-	    || hostile_design_s_key_text_(&p, "{braces}", &out->class_) != 0
-	    || hostile_design_s_key_literal_(&p, "{braces}", 8) != 0
-	    || *p != '\0')
-		return -1;
-	return 0;
+	return hostile_design_s_key_parse_lsl_(key, "line1\nline2\tend\015#", 17, &out->class_, "{braces}", 8);
 }
 
 /* GSI1SK: {PK}|{buf}|{size:03}|{int} */
 #define HOSTILE_DESIGN_S_USER_GSI1SK_NAME "GSI1SK"
 #define HOSTILE_DESIGN_S_USER_GSI1SK_FMT "EVENT%%s%%n%%%%d#\"q\"#%s#100%%#%05lld|%s|%03lld|%lld"
 #define HOSTILE_DESIGN_S_USER_GSI1SK_PREFIX "EVENT%s%n%%d#\"q\"#" /* literal prefix, for begins_with */
-#define HOSTILE_DESIGN_S_USER_GSI1SK(buf, size, event_id, n, buf_, size_, int_) \
-	snprintf((buf), (size), HOSTILE_DESIGN_S_USER_GSI1SK_FMT, (event_id), (long long)(n), (buf_), (long long)(size_), (long long)(int_))
 static inline int hostile_design_s_user_gsi1sk(char *buf, size_t size, const char *event_id, long long n, const char *buf_, long long size_, long long int_)
 {
 	if (n < 0 || n > 99999LL)
@@ -202,6 +196,22 @@ static inline int hostile_design_s_user_gsi1sk(char *buf, size_t size, const cha
 	if (size_ < 0 || size_ > 999LL)
 		return -1;
 	return snprintf(buf, size, HOSTILE_DESIGN_S_USER_GSI1SK_FMT, event_id, n, buf_, size_, int_);
+}
+
+static inline int hostile_design_s_key_parse_lslnlslnln_(const char *key, const char *l0, size_t n0, struct hostile_design_s_key_span_ *v1, const char *l2, size_t n2, unsigned w3, long long *v3, const char *l4, size_t n4, struct hostile_design_s_key_span_ *v5, const char *l6, size_t n6, unsigned w7, long long *v7, const char *l8, size_t n8, unsigned w9, long long *v9)
+{
+	const char *p = key;
+	return (hostile_design_s_key_literal_(&p, l0, n0) != 0
+	    || hostile_design_s_key_text_(&p, l2, v1) != 0
+	    || hostile_design_s_key_literal_(&p, l2, n2) != 0
+	    || hostile_design_s_key_number_(&p, w3, v3) != 0
+	    || hostile_design_s_key_literal_(&p, l4, n4) != 0
+	    || hostile_design_s_key_text_(&p, l6, v5) != 0
+	    || hostile_design_s_key_literal_(&p, l6, n6) != 0
+	    || hostile_design_s_key_number_(&p, w7, v7) != 0
+	    || hostile_design_s_key_literal_(&p, l8, n8) != 0
+	    || hostile_design_s_key_number_(&p, w9, v9) != 0
+	    || *p != '\0') ? -1 : 0;
 }
 
 struct hostile_design_s_user_gsi1sk_parts {
@@ -213,23 +223,7 @@ struct hostile_design_s_user_gsi1sk_parts {
 };
 static inline int hostile_design_s_user_gsi1sk_parse(const char *key, struct hostile_design_s_user_gsi1sk_parts *out)
 {
-	const char *p = key;
-	struct hostile_design_s_key_span_ t;
-	long long n;
-	(void)t, (void)n;
-	if (hostile_design_s_key_literal_(&p, "EVENT%s%n%%d#\"q\"#", 17) != 0
-	    || hostile_design_s_key_text_(&p, "#100%#", &out->event_id) != 0
-	    || hostile_design_s_key_literal_(&p, "#100%#", 6) != 0
-	    || hostile_design_s_key_number_(&p, 5, &out->n) != 0
-	    || hostile_design_s_key_literal_(&p, "|", 1) != 0
-	    || hostile_design_s_key_text_(&p, "|", &out->buf_) != 0
-	    || hostile_design_s_key_literal_(&p, "|", 1) != 0
-	    || hostile_design_s_key_number_(&p, 3, &out->size_) != 0
-	    || hostile_design_s_key_literal_(&p, "|", 1) != 0
-	    || hostile_design_s_key_number_(&p, 0, &out->int_) != 0
-	    || *p != '\0')
-		return -1;
-	return 0;
+	return hostile_design_s_key_parse_lslnlslnln_(key, "EVENT%s%n%%d#\"q\"#", 17, &out->event_id, "#100%#", 6, 5, &out->n, "|", 1, &out->buf_, "|", 1, 3, &out->size_, "|", 1, 0, &out->int_);
 }
 
 /* entityType: U"SER* /%d? ?=\ */
@@ -241,13 +235,33 @@ static inline int hostile_design_s_user_gsi1sk_parse(const char *key, struct hos
 #define HOSTILE_DESIGN_S_USER_WHEN_EXPR_NAME "#when" /* ExpressionAttributeNames: { "#when": NAME } */
 #define HOSTILE_DESIGN_S_USER_WHEN_FMT "\343\203\246\343\203\274\343\202\266\343\203\274#%s#%s#%s#%s#%s#%s#%s#%02lld"
 #define HOSTILE_DESIGN_S_USER_WHEN_PREFIX "\343\203\246\343\203\274\343\202\266\343\203\274#" /* literal prefix, for begins_with */
-#define HOSTILE_DESIGN_S_USER_WHEN(buf, size, snprintf_, errno_, stdout_, linux_, new_, _1st, user_id, order) \
-	snprintf((buf), (size), HOSTILE_DESIGN_S_USER_WHEN_FMT, (snprintf_), (errno_), (stdout_), (linux_), (new_), (_1st), (user_id), (long long)(order))
 static inline int hostile_design_s_user_when(char *buf, size_t size, const char *snprintf_, const char *errno_, const char *stdout_, const char *linux_, const char *new_, const char *_1st, const char *user_id, long long order)
 {
 	if (order < 0 || order > 99LL)
 		return -1;
 	return snprintf(buf, size, HOSTILE_DESIGN_S_USER_WHEN_FMT, snprintf_, errno_, stdout_, linux_, new_, _1st, user_id, order);
+}
+
+static inline int hostile_design_s_key_parse_lslslslslslslsln_(const char *key, const char *l0, size_t n0, struct hostile_design_s_key_span_ *v1, const char *l2, size_t n2, struct hostile_design_s_key_span_ *v3, const char *l4, size_t n4, struct hostile_design_s_key_span_ *v5, const char *l6, size_t n6, struct hostile_design_s_key_span_ *v7, const char *l8, size_t n8, struct hostile_design_s_key_span_ *v9, const char *l10, size_t n10, struct hostile_design_s_key_span_ *v11, const char *l12, size_t n12, struct hostile_design_s_key_span_ *v13, const char *l14, size_t n14, unsigned w15, long long *v15)
+{
+	const char *p = key;
+	return (hostile_design_s_key_literal_(&p, l0, n0) != 0
+	    || hostile_design_s_key_text_(&p, l2, v1) != 0
+	    || hostile_design_s_key_literal_(&p, l2, n2) != 0
+	    || hostile_design_s_key_text_(&p, l4, v3) != 0
+	    || hostile_design_s_key_literal_(&p, l4, n4) != 0
+	    || hostile_design_s_key_text_(&p, l6, v5) != 0
+	    || hostile_design_s_key_literal_(&p, l6, n6) != 0
+	    || hostile_design_s_key_text_(&p, l8, v7) != 0
+	    || hostile_design_s_key_literal_(&p, l8, n8) != 0
+	    || hostile_design_s_key_text_(&p, l10, v9) != 0
+	    || hostile_design_s_key_literal_(&p, l10, n10) != 0
+	    || hostile_design_s_key_text_(&p, l12, v11) != 0
+	    || hostile_design_s_key_literal_(&p, l12, n12) != 0
+	    || hostile_design_s_key_text_(&p, l14, v13) != 0
+	    || hostile_design_s_key_literal_(&p, l14, n14) != 0
+	    || hostile_design_s_key_number_(&p, w15, v15) != 0
+	    || *p != '\0') ? -1 : 0;
 }
 
 struct hostile_design_s_user_when_parts {
@@ -262,29 +276,7 @@ struct hostile_design_s_user_when_parts {
 };
 static inline int hostile_design_s_user_when_parse(const char *key, struct hostile_design_s_user_when_parts *out)
 {
-	const char *p = key;
-	struct hostile_design_s_key_span_ t;
-	long long n;
-	(void)t, (void)n;
-	if (hostile_design_s_key_literal_(&p, "\343\203\246\343\203\274\343\202\266\343\203\274#", 13) != 0
-	    || hostile_design_s_key_text_(&p, "#", &out->snprintf_) != 0
-	    || hostile_design_s_key_literal_(&p, "#", 1) != 0
-	    || hostile_design_s_key_text_(&p, "#", &out->errno_) != 0
-	    || hostile_design_s_key_literal_(&p, "#", 1) != 0
-	    || hostile_design_s_key_text_(&p, "#", &out->stdout_) != 0
-	    || hostile_design_s_key_literal_(&p, "#", 1) != 0
-	    || hostile_design_s_key_text_(&p, "#", &out->linux_) != 0
-	    || hostile_design_s_key_literal_(&p, "#", 1) != 0
-	    || hostile_design_s_key_text_(&p, "#", &out->new_) != 0
-	    || hostile_design_s_key_literal_(&p, "#", 1) != 0
-	    || hostile_design_s_key_text_(&p, "#", &out->_1st) != 0
-	    || hostile_design_s_key_literal_(&p, "#", 1) != 0
-	    || hostile_design_s_key_text_(&p, "#", &out->user_id) != 0
-	    || hostile_design_s_key_literal_(&p, "#", 1) != 0
-	    || hostile_design_s_key_number_(&p, 2, &out->order) != 0
-	    || *p != '\0')
-		return -1;
-	return 0;
+	return hostile_design_s_key_parse_lslslslslslslsln_(key, "\343\203\246\343\203\274\343\202\266\343\203\274#", 13, &out->snprintf_, "#", 1, &out->errno_, "#", 1, &out->stdout_, "#", 1, &out->linux_, "#", 1, &out->new_, "#", 1, &out->_1st, "#", 1, &out->user_id, "#", 1, 2, &out->order);
 }
 
 #define HOSTILE_DESIGN_S_USER_EVENT_ID_NAME "eventId"
@@ -319,11 +311,17 @@ static inline int hostile_design_s_user_when_parse(const char *key, struct hosti
 #define HOSTILE_DESIGN_S_ODD_NAME_S_PK_NAME "PK"
 #define HOSTILE_DESIGN_S_ODD_NAME_S_PK_FMT "ODD#%lld"
 #define HOSTILE_DESIGN_S_ODD_NAME_S_PK_PREFIX "ODD#" /* literal prefix, for begins_with */
-#define HOSTILE_DESIGN_S_ODD_NAME_S_PK(buf, size, id) \
-	snprintf((buf), (size), HOSTILE_DESIGN_S_ODD_NAME_S_PK_FMT, (long long)(id))
 static inline int hostile_design_s_odd_name_s_pk(char *buf, size_t size, long long id)
 {
 	return snprintf(buf, size, HOSTILE_DESIGN_S_ODD_NAME_S_PK_FMT, id);
+}
+
+static inline int hostile_design_s_key_parse_ln_(const char *key, const char *l0, size_t n0, unsigned w1, long long *v1)
+{
+	const char *p = key;
+	return (hostile_design_s_key_literal_(&p, l0, n0) != 0
+	    || hostile_design_s_key_number_(&p, w1, v1) != 0
+	    || *p != '\0') ? -1 : 0;
 }
 
 struct hostile_design_s_odd_name_s_pk_parts {
@@ -331,15 +329,7 @@ struct hostile_design_s_odd_name_s_pk_parts {
 };
 static inline int hostile_design_s_odd_name_s_pk_parse(const char *key, struct hostile_design_s_odd_name_s_pk_parts *out)
 {
-	const char *p = key;
-	struct hostile_design_s_key_span_ t;
-	long long n;
-	(void)t, (void)n;
-	if (hostile_design_s_key_literal_(&p, "ODD#", 4) != 0
-	    || hostile_design_s_key_number_(&p, 0, &out->id) != 0
-	    || *p != '\0')
-		return -1;
-	return 0;
+	return hostile_design_s_key_parse_ln_(key, "ODD#", 4, 0, &out->id);
 }
 
 /* SK: ? ?(? ?)? ?<? ?>? ?- */

@@ -2,9 +2,8 @@
  *
  * For each attribute whose template has values to fill in:
  *   LEADERBOARD_<ENTITY>_<ATTRIBUTE>_FMT     the printf format of the key
- *   LEADERBOARD_<ENTITY>_<ATTRIBUTE>(buf, size, ...) and
  *   leaderboard_<entity>_<attribute>(buf, size, ...)
- *                        build the key with snprintf and return what
+ *                        builds the key with snprintf and returns what
  *                        snprintf returns: the key's length, which is
  *                        >= size when buf was too small
  *   LEADERBOARD_<ENTITY>_<ATTRIBUTE>_PREFIX  the text before the first value (begins_with)
@@ -12,11 +11,14 @@
  * LEADERBOARD_<TABLE>_TABLE, LEADERBOARD_<TABLE>_<INDEX>_INDEX (a word the prefix or the
  * table says already left out), LEADERBOARD_<ENTITY>_<ATTRIBUTE>_NAME
  * and, for a name that is a reserved word or not a plain identifier,
- * LEADERBOARD_<ENTITY>_<ATTRIBUTE>_EXPR_NAME for ExpressionAttributeNames.
+ * LEADERBOARD_<ENTITY>_<ATTRIBUTE>_EXPR_NAME for ExpressionAttributeNames; an enum's
+ * values LEADERBOARD_<ENTITY>_<ATTRIBUTE>_ENUM (initialisers) and _ENUM_COUNT; a TTL
+ * attribute's name LEADERBOARD_<TABLE>_TABLE_TTL_ATTRIBUTE.
  * A key a parser reads back exactly also has
  *   leaderboard_<entity>_<attribute>_parse(key, &parts)  0, or -1 for another shape
  * An access pattern X has LEADERBOARD_X_TABLE_NAME, LEADERBOARD_X_INDEX_NAME, its
- * LEADERBOARD_X_KEY_CONDITION and LEADERBOARD_X_EXPR_NAMES_JSON, and per key condition value
+ * LEADERBOARD_X_KEY_CONDITION, LEADERBOARD_X_PROJECTION_EXPRESSION (returns),
+ * LEADERBOARD_X_SCAN_INDEX_FORWARD (order) and LEADERBOARD_X_EXPR_NAMES_JSON, and per key condition value
  * LEADERBOARD_X_<ATTRIBUTE>_PLACEHOLDER, LEADERBOARD_X_<ATTRIBUTE>_VALUE (a constant) or
  * LEADERBOARD_X_<ATTRIBUTE>_VALUE_FMT and leaderboard_x_<attribute>_value(buf, size, ...).
  */
@@ -45,6 +47,8 @@ extern "C" {
 #define LEADERBOARD_GAME_SCORE_LOSSES_NAME "Losses"
 #define LEADERBOARD_GAME_SCORE_REGION_NAME "Region"
 #define LEADERBOARD_GAME_SCORE_REGION_EXPR_NAME "#Region" /* ExpressionAttributeNames: { "#Region": NAME } */
+#define LEADERBOARD_GAME_SCORE_REGION_ENUM "eu", "na", "apac", "latam" /* its values: const char *v[] = { LEADERBOARD_GAME_SCORE_REGION_ENUM } */
+#define LEADERBOARD_GAME_SCORE_REGION_ENUM_COUNT 4
 #define LEADERBOARD_GAME_SCORE_SEASON_NAME "Season"
 
 /* ---- access pattern get-score (get, table GameScores) */
@@ -104,6 +108,8 @@ static inline int leaderboard_games_starting_with_game_title_value(char *buf, si
 #define LEADERBOARD_TABLE_NAME "GameScores"
 #define LEADERBOARD_INDEX_NAME "GameTitleIndex"
 #define LEADERBOARD_KEY_CONDITION "GameTitle = :GameTitle"
+#define LEADERBOARD_PROJECTION_EXPRESSION "UserId, TopScore, Wins, Losses"
+#define LEADERBOARD_SCAN_INDEX_FORWARD 0 /* ScanIndexForward: order desc */
 
 /* GameTitle eq {gameTitle} */
 #define LEADERBOARD_GAME_TITLE_PLACEHOLDER ":GameTitle" /* in ExpressionAttributeValues */
@@ -118,6 +124,7 @@ static inline int leaderboard_game_title_value(char *buf, size_t size, const cha
 #define LEADERBOARD_SCORES_ABOVE_TABLE_NAME "GameScores"
 #define LEADERBOARD_SCORES_ABOVE_INDEX_NAME "GameTitleIndex"
 #define LEADERBOARD_SCORES_ABOVE_KEY_CONDITION "GameTitle = :GameTitle AND TopScore >= :TopScore"
+#define LEADERBOARD_SCORES_ABOVE_PROJECTION_EXPRESSION "UserId, TopScore"
 
 /* GameTitle eq {gameTitle} */
 #define LEADERBOARD_SCORES_ABOVE_GAME_TITLE_PLACEHOLDER ":GameTitle" /* in ExpressionAttributeValues */
@@ -140,6 +147,7 @@ static inline int leaderboard_scores_above_top_score_value(char *buf, size_t siz
 #define LEADERBOARD_SCORES_IN_BAND_TABLE_NAME "GameScores"
 #define LEADERBOARD_SCORES_IN_BAND_INDEX_NAME "GameTitleIndex"
 #define LEADERBOARD_SCORES_IN_BAND_KEY_CONDITION "GameTitle = :GameTitle AND TopScore BETWEEN :TopScoreLo AND :TopScoreHi"
+#define LEADERBOARD_SCORES_IN_BAND_PROJECTION_EXPRESSION "UserId, TopScore"
 
 /* GameTitle eq {gameTitle} */
 #define LEADERBOARD_SCORES_IN_BAND_GAME_TITLE_PLACEHOLDER ":GameTitle" /* in ExpressionAttributeValues */
@@ -162,6 +170,8 @@ static inline int leaderboard_scores_in_band_game_title_value(char *buf, size_t 
 #define LEADERBOARD_SEASON_LEADERBOARD_TABLE_NAME "GameScores"
 #define LEADERBOARD_SEASON_LEADERBOARD_INDEX_NAME "SeasonRegionIndex"
 #define LEADERBOARD_SEASON_LEADERBOARD_KEY_CONDITION "GameTitle = :GameTitle AND #Region = :Region AND Season = :Season"
+#define LEADERBOARD_SEASON_LEADERBOARD_PROJECTION_EXPRESSION "UserId, TopScore"
+#define LEADERBOARD_SEASON_LEADERBOARD_SCAN_INDEX_FORWARD 0 /* ScanIndexForward: order desc */
 #define LEADERBOARD_SEASON_LEADERBOARD_EXPR_NAMES_JSON "{\"#Region\":\"Region\"}" /* ExpressionAttributeNames */
 
 /* GameTitle eq {gameTitle} */
@@ -193,6 +203,7 @@ static inline int leaderboard_season_leaderboard_season_value(char *buf, size_t 
 #define LEADERBOARD_SEASON_TOP_TIER_TABLE_NAME "GameScores"
 #define LEADERBOARD_SEASON_TOP_TIER_INDEX_NAME "SeasonRegionIndex"
 #define LEADERBOARD_SEASON_TOP_TIER_KEY_CONDITION "GameTitle = :GameTitle AND #Region = :Region AND Season = :Season AND TopScore > :TopScore"
+#define LEADERBOARD_SEASON_TOP_TIER_PROJECTION_EXPRESSION "UserId, TopScore"
 #define LEADERBOARD_SEASON_TOP_TIER_EXPR_NAMES_JSON "{\"#Region\":\"Region\"}" /* ExpressionAttributeNames */
 
 /* GameTitle eq {gameTitle} */

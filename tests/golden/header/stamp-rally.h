@@ -2,9 +2,8 @@
  *
  * For each attribute whose template has values to fill in:
  *   STAMP_RALLY_<ENTITY>_<ATTRIBUTE>_FMT     the printf format of the key
- *   STAMP_RALLY_<ENTITY>_<ATTRIBUTE>(buf, size, ...) and
  *   stamp_rally_<entity>_<attribute>(buf, size, ...)
- *                        build the key with snprintf and return what
+ *                        builds the key with snprintf and returns what
  *                        snprintf returns: the key's length, which is
  *                        >= size when buf was too small
  *   STAMP_RALLY_<ENTITY>_<ATTRIBUTE>_PREFIX  the text before the first value (begins_with)
@@ -12,11 +11,14 @@
  * STAMP_RALLY_<TABLE>_TABLE, STAMP_RALLY_<TABLE>_<INDEX>_INDEX (a word the prefix or the
  * table says already left out), STAMP_RALLY_<ENTITY>_<ATTRIBUTE>_NAME
  * and, for a name that is a reserved word or not a plain identifier,
- * STAMP_RALLY_<ENTITY>_<ATTRIBUTE>_EXPR_NAME for ExpressionAttributeNames.
+ * STAMP_RALLY_<ENTITY>_<ATTRIBUTE>_EXPR_NAME for ExpressionAttributeNames; an enum's
+ * values STAMP_RALLY_<ENTITY>_<ATTRIBUTE>_ENUM (initialisers) and _ENUM_COUNT; a TTL
+ * attribute's name STAMP_RALLY_<TABLE>_TABLE_TTL_ATTRIBUTE.
  * A key a parser reads back exactly also has
  *   stamp_rally_<entity>_<attribute>_parse(key, &parts)  0, or -1 for another shape
  * An access pattern X has STAMP_RALLY_X_TABLE_NAME, STAMP_RALLY_X_INDEX_NAME, its
- * STAMP_RALLY_X_KEY_CONDITION and STAMP_RALLY_X_EXPR_NAMES_JSON, and per key condition value
+ * STAMP_RALLY_X_KEY_CONDITION, STAMP_RALLY_X_PROJECTION_EXPRESSION (returns),
+ * STAMP_RALLY_X_SCAN_INDEX_FORWARD (order) and STAMP_RALLY_X_EXPR_NAMES_JSON, and per key condition value
  * STAMP_RALLY_X_<ATTRIBUTE>_PLACEHOLDER, STAMP_RALLY_X_<ATTRIBUTE>_VALUE (a constant) or
  * STAMP_RALLY_X_<ATTRIBUTE>_VALUE_FMT and stamp_rally_x_<attribute>_value(buf, size, ...).
  */
@@ -105,11 +107,19 @@ static inline int stamp_rally_key_number_(const char **p, unsigned width, long l
 #define STAMP_RALLY_USER_PK_NAME "PK"
 #define STAMP_RALLY_USER_PK_FMT "EVENT#%s#USER#%s"
 #define STAMP_RALLY_USER_PK_PREFIX "EVENT#" /* literal prefix, for begins_with */
-#define STAMP_RALLY_USER_PK(buf, size, event_id, line_user_id) \
-	snprintf((buf), (size), STAMP_RALLY_USER_PK_FMT, (event_id), (line_user_id))
 static inline int stamp_rally_user_pk(char *buf, size_t size, const char *event_id, const char *line_user_id)
 {
 	return snprintf(buf, size, STAMP_RALLY_USER_PK_FMT, event_id, line_user_id);
+}
+
+static inline int stamp_rally_key_parse_lsls_(const char *key, const char *l0, size_t n0, struct stamp_rally_key_span_ *v1, const char *l2, size_t n2, struct stamp_rally_key_span_ *v3)
+{
+	const char *p = key;
+	return (stamp_rally_key_literal_(&p, l0, n0) != 0
+	    || stamp_rally_key_text_(&p, l2, v1) != 0
+	    || stamp_rally_key_literal_(&p, l2, n2) != 0
+	    || stamp_rally_key_text_(&p, "", v3) != 0
+	    || *p != '\0') ? -1 : 0;
 }
 
 struct stamp_rally_user_pk_parts {
@@ -118,17 +128,7 @@ struct stamp_rally_user_pk_parts {
 };
 static inline int stamp_rally_user_pk_parse(const char *key, struct stamp_rally_user_pk_parts *out)
 {
-	const char *p = key;
-	struct stamp_rally_key_span_ t;
-	long long n;
-	(void)t, (void)n;
-	if (stamp_rally_key_literal_(&p, "EVENT#", 6) != 0
-	    || stamp_rally_key_text_(&p, "#USER#", &out->event_id) != 0
-	    || stamp_rally_key_literal_(&p, "#USER#", 6) != 0
-	    || stamp_rally_key_text_(&p, "", &out->line_user_id) != 0
-	    || *p != '\0')
-		return -1;
-	return 0;
+	return stamp_rally_key_parse_lsls_(key, "EVENT#", 6, &out->event_id, "#USER#", 6, &out->line_user_id);
 }
 
 /* SK: PROFILE */
@@ -148,11 +148,18 @@ static inline int stamp_rally_user_pk_parse(const char *key, struct stamp_rally_
 #define STAMP_RALLY_USER_GSI1PK_NAME "GSI1PK"
 #define STAMP_RALLY_USER_GSI1PK_FMT "EVENT#%s#USERS"
 #define STAMP_RALLY_USER_GSI1PK_PREFIX "EVENT#" /* literal prefix, for begins_with */
-#define STAMP_RALLY_USER_GSI1PK(buf, size, event_id) \
-	snprintf((buf), (size), STAMP_RALLY_USER_GSI1PK_FMT, (event_id))
 static inline int stamp_rally_user_gsi1pk(char *buf, size_t size, const char *event_id)
 {
 	return snprintf(buf, size, STAMP_RALLY_USER_GSI1PK_FMT, event_id);
+}
+
+static inline int stamp_rally_key_parse_lsl_(const char *key, const char *l0, size_t n0, struct stamp_rally_key_span_ *v1, const char *l2, size_t n2)
+{
+	const char *p = key;
+	return (stamp_rally_key_literal_(&p, l0, n0) != 0
+	    || stamp_rally_key_text_(&p, l2, v1) != 0
+	    || stamp_rally_key_literal_(&p, l2, n2) != 0
+	    || *p != '\0') ? -1 : 0;
 }
 
 struct stamp_rally_user_gsi1pk_parts {
@@ -160,26 +167,24 @@ struct stamp_rally_user_gsi1pk_parts {
 };
 static inline int stamp_rally_user_gsi1pk_parse(const char *key, struct stamp_rally_user_gsi1pk_parts *out)
 {
-	const char *p = key;
-	struct stamp_rally_key_span_ t;
-	long long n;
-	(void)t, (void)n;
-	if (stamp_rally_key_literal_(&p, "EVENT#", 6) != 0
-	    || stamp_rally_key_text_(&p, "#USERS", &out->event_id) != 0
-	    || stamp_rally_key_literal_(&p, "#USERS", 6) != 0
-	    || *p != '\0')
-		return -1;
-	return 0;
+	return stamp_rally_key_parse_lsl_(key, "EVENT#", 6, &out->event_id, "#USERS", 6);
 }
 
 /* GSI1SK: {createdAt}#{lineUserId} */
 #define STAMP_RALLY_USER_GSI1SK_NAME "GSI1SK"
 #define STAMP_RALLY_USER_GSI1SK_FMT "%s#%s"
-#define STAMP_RALLY_USER_GSI1SK(buf, size, created_at, line_user_id) \
-	snprintf((buf), (size), STAMP_RALLY_USER_GSI1SK_FMT, (created_at), (line_user_id))
 static inline int stamp_rally_user_gsi1sk(char *buf, size_t size, const char *created_at, const char *line_user_id)
 {
 	return snprintf(buf, size, STAMP_RALLY_USER_GSI1SK_FMT, created_at, line_user_id);
+}
+
+static inline int stamp_rally_key_parse_sls_(const char *key, struct stamp_rally_key_span_ *v0, const char *l1, size_t n1, struct stamp_rally_key_span_ *v2)
+{
+	const char *p = key;
+	return (stamp_rally_key_text_(&p, l1, v0) != 0
+	    || stamp_rally_key_literal_(&p, l1, n1) != 0
+	    || stamp_rally_key_text_(&p, "", v2) != 0
+	    || *p != '\0') ? -1 : 0;
 }
 
 struct stamp_rally_user_gsi1sk_parts {
@@ -188,16 +193,7 @@ struct stamp_rally_user_gsi1sk_parts {
 };
 static inline int stamp_rally_user_gsi1sk_parse(const char *key, struct stamp_rally_user_gsi1sk_parts *out)
 {
-	const char *p = key;
-	struct stamp_rally_key_span_ t;
-	long long n;
-	(void)t, (void)n;
-	if (stamp_rally_key_text_(&p, "#", &out->created_at) != 0
-	    || stamp_rally_key_literal_(&p, "#", 1) != 0
-	    || stamp_rally_key_text_(&p, "", &out->line_user_id) != 0
-	    || *p != '\0')
-		return -1;
-	return 0;
+	return stamp_rally_key_parse_sls_(key, &out->created_at, "#", 1, &out->line_user_id);
 }
 
 /* ---- entity UserStamp (table line-event) */
@@ -206,8 +202,6 @@ static inline int stamp_rally_user_gsi1sk_parse(const char *key, struct stamp_ra
 #define STAMP_RALLY_USER_STAMP_PK_NAME "PK"
 #define STAMP_RALLY_USER_STAMP_PK_FMT "EVENT#%s#USER#%s"
 #define STAMP_RALLY_USER_STAMP_PK_PREFIX "EVENT#" /* literal prefix, for begins_with */
-#define STAMP_RALLY_USER_STAMP_PK(buf, size, event_id, line_user_id) \
-	snprintf((buf), (size), STAMP_RALLY_USER_STAMP_PK_FMT, (event_id), (line_user_id))
 static inline int stamp_rally_user_stamp_pk(char *buf, size_t size, const char *event_id, const char *line_user_id)
 {
 	return snprintf(buf, size, STAMP_RALLY_USER_STAMP_PK_FMT, event_id, line_user_id);
@@ -219,28 +213,24 @@ struct stamp_rally_user_stamp_pk_parts {
 };
 static inline int stamp_rally_user_stamp_pk_parse(const char *key, struct stamp_rally_user_stamp_pk_parts *out)
 {
-	const char *p = key;
-	struct stamp_rally_key_span_ t;
-	long long n;
-	(void)t, (void)n;
-	if (stamp_rally_key_literal_(&p, "EVENT#", 6) != 0
-	    || stamp_rally_key_text_(&p, "#USER#", &out->event_id) != 0
-	    || stamp_rally_key_literal_(&p, "#USER#", 6) != 0
-	    || stamp_rally_key_text_(&p, "", &out->line_user_id) != 0
-	    || *p != '\0')
-		return -1;
-	return 0;
+	return stamp_rally_key_parse_lsls_(key, "EVENT#", 6, &out->event_id, "#USER#", 6, &out->line_user_id);
 }
 
 /* SK: STAMP#{stampId} */
 #define STAMP_RALLY_USER_STAMP_SK_NAME "SK"
 #define STAMP_RALLY_USER_STAMP_SK_FMT "STAMP#%s"
 #define STAMP_RALLY_USER_STAMP_SK_PREFIX "STAMP#" /* literal prefix, for begins_with */
-#define STAMP_RALLY_USER_STAMP_SK(buf, size, stamp_id) \
-	snprintf((buf), (size), STAMP_RALLY_USER_STAMP_SK_FMT, (stamp_id))
 static inline int stamp_rally_user_stamp_sk(char *buf, size_t size, const char *stamp_id)
 {
 	return snprintf(buf, size, STAMP_RALLY_USER_STAMP_SK_FMT, stamp_id);
+}
+
+static inline int stamp_rally_key_parse_ls_(const char *key, const char *l0, size_t n0, struct stamp_rally_key_span_ *v1)
+{
+	const char *p = key;
+	return (stamp_rally_key_literal_(&p, l0, n0) != 0
+	    || stamp_rally_key_text_(&p, "", v1) != 0
+	    || *p != '\0') ? -1 : 0;
 }
 
 struct stamp_rally_user_stamp_sk_parts {
@@ -248,15 +238,7 @@ struct stamp_rally_user_stamp_sk_parts {
 };
 static inline int stamp_rally_user_stamp_sk_parse(const char *key, struct stamp_rally_user_stamp_sk_parts *out)
 {
-	const char *p = key;
-	struct stamp_rally_key_span_ t;
-	long long n;
-	(void)t, (void)n;
-	if (stamp_rally_key_literal_(&p, "STAMP#", 6) != 0
-	    || stamp_rally_key_text_(&p, "", &out->stamp_id) != 0
-	    || *p != '\0')
-		return -1;
-	return 0;
+	return stamp_rally_key_parse_ls_(key, "STAMP#", 6, &out->stamp_id);
 }
 
 /* entityType: USER_STAMP */
@@ -276,8 +258,6 @@ static inline int stamp_rally_user_stamp_sk_parse(const char *key, struct stamp_
 #define STAMP_RALLY_STAMP_MASTER_PK_NAME "PK"
 #define STAMP_RALLY_STAMP_MASTER_PK_FMT "EVENT#%s#STAMP#%s"
 #define STAMP_RALLY_STAMP_MASTER_PK_PREFIX "EVENT#" /* literal prefix, for begins_with */
-#define STAMP_RALLY_STAMP_MASTER_PK(buf, size, event_id, stamp_id) \
-	snprintf((buf), (size), STAMP_RALLY_STAMP_MASTER_PK_FMT, (event_id), (stamp_id))
 static inline int stamp_rally_stamp_master_pk(char *buf, size_t size, const char *event_id, const char *stamp_id)
 {
 	return snprintf(buf, size, STAMP_RALLY_STAMP_MASTER_PK_FMT, event_id, stamp_id);
@@ -289,17 +269,7 @@ struct stamp_rally_stamp_master_pk_parts {
 };
 static inline int stamp_rally_stamp_master_pk_parse(const char *key, struct stamp_rally_stamp_master_pk_parts *out)
 {
-	const char *p = key;
-	struct stamp_rally_key_span_ t;
-	long long n;
-	(void)t, (void)n;
-	if (stamp_rally_key_literal_(&p, "EVENT#", 6) != 0
-	    || stamp_rally_key_text_(&p, "#STAMP#", &out->event_id) != 0
-	    || stamp_rally_key_literal_(&p, "#STAMP#", 7) != 0
-	    || stamp_rally_key_text_(&p, "", &out->stamp_id) != 0
-	    || *p != '\0')
-		return -1;
-	return 0;
+	return stamp_rally_key_parse_lsls_(key, "EVENT#", 6, &out->event_id, "#STAMP#", 7, &out->stamp_id);
 }
 
 /* SK: MASTER */
@@ -323,8 +293,6 @@ static inline int stamp_rally_stamp_master_pk_parse(const char *key, struct stam
 #define STAMP_RALLY_STAMP_MASTER_GSI1PK_NAME "GSI1PK"
 #define STAMP_RALLY_STAMP_MASTER_GSI1PK_FMT "EVENT#%s#STAMP_MASTERS"
 #define STAMP_RALLY_STAMP_MASTER_GSI1PK_PREFIX "EVENT#" /* literal prefix, for begins_with */
-#define STAMP_RALLY_STAMP_MASTER_GSI1PK(buf, size, event_id) \
-	snprintf((buf), (size), STAMP_RALLY_STAMP_MASTER_GSI1PK_FMT, (event_id))
 static inline int stamp_rally_stamp_master_gsi1pk(char *buf, size_t size, const char *event_id)
 {
 	return snprintf(buf, size, STAMP_RALLY_STAMP_MASTER_GSI1PK_FMT, event_id);
@@ -335,23 +303,12 @@ struct stamp_rally_stamp_master_gsi1pk_parts {
 };
 static inline int stamp_rally_stamp_master_gsi1pk_parse(const char *key, struct stamp_rally_stamp_master_gsi1pk_parts *out)
 {
-	const char *p = key;
-	struct stamp_rally_key_span_ t;
-	long long n;
-	(void)t, (void)n;
-	if (stamp_rally_key_literal_(&p, "EVENT#", 6) != 0
-	    || stamp_rally_key_text_(&p, "#STAMP_MASTERS", &out->event_id) != 0
-	    || stamp_rally_key_literal_(&p, "#STAMP_MASTERS", 14) != 0
-	    || *p != '\0')
-		return -1;
-	return 0;
+	return stamp_rally_key_parse_lsl_(key, "EVENT#", 6, &out->event_id, "#STAMP_MASTERS", 14);
 }
 
 /* GSI1SK: {order:03} */
 #define STAMP_RALLY_STAMP_MASTER_GSI1SK_NAME "GSI1SK"
 #define STAMP_RALLY_STAMP_MASTER_GSI1SK_FMT "%03lld"
-#define STAMP_RALLY_STAMP_MASTER_GSI1SK(buf, size, order) \
-	snprintf((buf), (size), STAMP_RALLY_STAMP_MASTER_GSI1SK_FMT, (long long)(order))
 static inline int stamp_rally_stamp_master_gsi1sk(char *buf, size_t size, long long order)
 {
 	if (order < 0 || order > 999LL)
@@ -359,19 +316,19 @@ static inline int stamp_rally_stamp_master_gsi1sk(char *buf, size_t size, long l
 	return snprintf(buf, size, STAMP_RALLY_STAMP_MASTER_GSI1SK_FMT, order);
 }
 
+static inline int stamp_rally_key_parse_n_(const char *key, unsigned w0, long long *v0)
+{
+	const char *p = key;
+	return (stamp_rally_key_number_(&p, w0, v0) != 0
+	    || *p != '\0') ? -1 : 0;
+}
+
 struct stamp_rally_stamp_master_gsi1sk_parts {
 	long long order;
 };
 static inline int stamp_rally_stamp_master_gsi1sk_parse(const char *key, struct stamp_rally_stamp_master_gsi1sk_parts *out)
 {
-	const char *p = key;
-	struct stamp_rally_key_span_ t;
-	long long n;
-	(void)t, (void)n;
-	if (stamp_rally_key_number_(&p, 3, &out->order) != 0
-	    || *p != '\0')
-		return -1;
-	return 0;
+	return stamp_rally_key_parse_n_(key, 3, &out->order);
 }
 
 /* ---- access pattern user-with-stamps (query, table line-event) */
@@ -460,6 +417,8 @@ static inline int stamp_rally_mark_flex_sent_sk_value(char *buf, size_t size, co
 #define STAMP_RALLY_USERS_BY_DATE_TABLE_NAME "line-event"
 #define STAMP_RALLY_USERS_BY_DATE_INDEX_NAME "GSI1"
 #define STAMP_RALLY_USERS_BY_DATE_KEY_CONDITION "GSI1PK = :GSI1PK"
+#define STAMP_RALLY_USERS_BY_DATE_PROJECTION_EXPRESSION "lineUserId, createdAt"
+#define STAMP_RALLY_USERS_BY_DATE_SCAN_INDEX_FORWARD 1 /* ScanIndexForward: order asc */
 
 /* GSI1PK eq EVENT#{eventId}#USERS */
 #define STAMP_RALLY_USERS_BY_DATE_GSI1PK_PLACEHOLDER ":GSI1PK" /* in ExpressionAttributeValues */
@@ -496,6 +455,7 @@ static inline int stamp_rally_users_registered_on_day_gsi1pk_value(char *buf, si
 #define STAMP_RALLY_STAMP_MASTERS_BY_ORDER_TABLE_NAME "line-event"
 #define STAMP_RALLY_STAMP_MASTERS_BY_ORDER_INDEX_NAME "GSI1"
 #define STAMP_RALLY_STAMP_MASTERS_BY_ORDER_KEY_CONDITION "GSI1PK = :GSI1PK"
+#define STAMP_RALLY_STAMP_MASTERS_BY_ORDER_SCAN_INDEX_FORWARD 1 /* ScanIndexForward: order asc */
 
 /* GSI1PK eq EVENT#{eventId}#STAMP_MASTERS */
 #define STAMP_RALLY_STAMP_MASTERS_BY_ORDER_GSI1PK_PLACEHOLDER ":GSI1PK" /* in ExpressionAttributeValues */

@@ -2,9 +2,8 @@
  *
  * For each attribute whose template has values to fill in:
  *   TODO_<ENTITY>_<ATTRIBUTE>_FMT     the printf format of the key
- *   TODO_<ENTITY>_<ATTRIBUTE>(buf, size, ...) and
  *   todo_<entity>_<attribute>(buf, size, ...)
- *                        build the key with snprintf and return what
+ *                        builds the key with snprintf and returns what
  *                        snprintf returns: the key's length, which is
  *                        >= size when buf was too small
  *   TODO_<ENTITY>_<ATTRIBUTE>_PREFIX  the text before the first value (begins_with)
@@ -12,11 +11,14 @@
  * TODO_<TABLE>_TABLE, TODO_<TABLE>_<INDEX>_INDEX (a word the prefix or the
  * table says already left out), TODO_<ENTITY>_<ATTRIBUTE>_NAME
  * and, for a name that is a reserved word or not a plain identifier,
- * TODO_<ENTITY>_<ATTRIBUTE>_EXPR_NAME for ExpressionAttributeNames.
+ * TODO_<ENTITY>_<ATTRIBUTE>_EXPR_NAME for ExpressionAttributeNames; an enum's
+ * values TODO_<ENTITY>_<ATTRIBUTE>_ENUM (initialisers) and _ENUM_COUNT; a TTL
+ * attribute's name TODO_<TABLE>_TABLE_TTL_ATTRIBUTE.
  * A key a parser reads back exactly also has
  *   todo_<entity>_<attribute>_parse(key, &parts)  0, or -1 for another shape
  * An access pattern X has TODO_X_TABLE_NAME, TODO_X_INDEX_NAME, its
- * TODO_X_KEY_CONDITION and TODO_X_EXPR_NAMES_JSON, and per key condition value
+ * TODO_X_KEY_CONDITION, TODO_X_PROJECTION_EXPRESSION (returns),
+ * TODO_X_SCAN_INDEX_FORWARD (order) and TODO_X_EXPR_NAMES_JSON, and per key condition value
  * TODO_X_<ATTRIBUTE>_PLACEHOLDER, TODO_X_<ATTRIBUTE>_VALUE (a constant) or
  * TODO_X_<ATTRIBUTE>_VALUE_FMT and todo_x_<attribute>_value(buf, size, ...).
  */
@@ -48,6 +50,8 @@ extern "C" {
 #define TODO_TODOS_BY_USER_TABLE_NAME "TodoItems"
 #define TODO_TODOS_BY_USER_INDEX_NAME "TodoItemsByUser"
 #define TODO_TODOS_BY_USER_KEY_CONDITION "#user = :user"
+#define TODO_TODOS_BY_USER_PROJECTION_EXPRESSION "PK, SK, content, #user, done"
+#define TODO_TODOS_BY_USER_SCAN_INDEX_FORWARD 1 /* ScanIndexForward: order asc */
 #define TODO_TODOS_BY_USER_EXPR_NAMES_JSON "{\"#user\":\"user\"}" /* ExpressionAttributeNames */
 
 /* user eq {user} */
