@@ -286,11 +286,6 @@ static int compare(const side *o, const side *n, const ddbc_diff_request *r)
 
 int ddbc_cli_diff(const ddbc_diff_request *r)
 {
-	if (r->output && ddbc_same_file(r->output, r->new_path)) {
-		fprintf(stderr, "ddbc: refusing to write the output over the input '%s'\n",
-			r->new_path);
-		return STATUS_USAGE;
-	}
 	side o, n;
 	int status = STATUS_USAGE;
 	rev_result ro = r->live_paths ? open_live(&o, r)

@@ -8,7 +8,9 @@
 #include "import/import.h"
 #include "import/import_int.h"
 #include "util/strbuf.h"
+#include "util/source.h"
 
+#include <errno.h>
 #include <string.h>
 
 struct run {
@@ -21,10 +23,19 @@ static json_t *load(const struct run *r, const char *file)
 {
 	if (r->from == DDBC_IMPORT_CLOUDFORMATION)
 		return ddbc_import_load_template(file);
+	FILE *f = ddbc_input_fopen(file);
+	if (!f) {
+		ddbc_import_fail(file, "cannot read: %s", strerror(errno));
+		return NULL;
+	}
 	json_error_t err;
-	json_t *root = json_load_file(file, JSON_REJECT_DUPLICATES, &err);
-	if (!root)
+	json_t *root = json_loadf(f, JSON_REJECT_DUPLICATES, &err);
+	fclose(f);
+	/* jansson gives no position (-1) for an error that has none. */
+	if (!root && err.line > 0)
 		ddbc_import_fail(file, "%d:%d: %s", err.line, err.column, err.text);
+	else if (!root)
+		ddbc_import_fail(file, "%s", err.text);
 	return root;
 }
 

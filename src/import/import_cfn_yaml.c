@@ -9,6 +9,7 @@
  */
 #include "import/import_int.h"
 #include "util/xalloc.h"
+#include "util/source.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -199,9 +200,9 @@ static json_t *document(struct reader *r)
 
 json_t *ddbc_import_load_template(const char *file)
 {
-	FILE *f = fopen(file, "rb");
+	FILE *f = ddbc_input_fopen(file);
 	if (!f) {
-		ddbc_import_fail(file, "cannot open: %s", strerror(errno));
+		ddbc_import_fail(file, "cannot read: %s", strerror(errno));
 		return NULL;
 	}
 	struct reader r = { .file = file };

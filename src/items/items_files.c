@@ -14,6 +14,7 @@
 #include "items/items_export.h"
 #include "items/items_run.h"
 #include "util/xalloc.h"
+#include "util/source.h"
 
 #include <errno.h>
 #include <pthread.h>
@@ -126,7 +127,7 @@ static void set_error(ddbc_items_error *err, ddbc_ipos pos, const char *fmt, ...
 
 static void check_part(ddbc_items_run *R, const ddbc_items_part *p, part_result *res)
 {
-	FILE *in = p->path ? fopen(p->path, "rb") : p->stream;
+	FILE *in = p->path ? ddbc_input_fopen(p->path) : p->stream;
 	ddbc_ipos start = { 1, 1 };
 	if (!in) {
 		set_error(&res->err, start, "cannot read the file: %s", strerror(errno));
