@@ -45,6 +45,12 @@ static int read_one(const struct run *r, const char *file, json_t *design)
 	if (!root)
 		return -1;
 	int rc = -1;
+	/* Types first, so no reader meets a value of the wrong type. */
+	if ((r->from == DDBC_IMPORT_MCP && ddbc_import_check_mcp(file, root) < 0) ||
+	    (r->from == DDBC_IMPORT_WORKBENCH && ddbc_import_check_workbench(file, root) < 0)) {
+		json_decref(root);
+		return -1;
+	}
 	switch (r->from) {
 	case DDBC_IMPORT_WORKBENCH: rc = ddbc_import_workbench(file, root, design); break;
 	case DDBC_IMPORT_CLOUDFORMATION:
@@ -74,6 +80,7 @@ int ddbc_import(ddbc_import_from from, char *const *files, size_t nfiles,
 	json_object_set_new(design, "entities", json_object());
 	for (size_t i = 0; i < nfiles; i++) {
 		if (read_one(&r, files[i], design) < 0) {
+			ddbc_import_comments_clear();
 			json_decref(design);
 			return -1;
 		}
@@ -84,6 +91,7 @@ int ddbc_import(ddbc_import_from from, char *const *files, size_t nfiles,
 	if (!json_object_size(json_object_get(design, "entities")))
 		json_object_del(design, "entities");
 	ddbc_import_write_yaml(out, design);
+	ddbc_import_comments_clear();
 	json_decref(design);
 	return 0;
 }
