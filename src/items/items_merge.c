@@ -82,8 +82,8 @@ static const char *bad_member(const json_t *root)
 	if (input && !json_is_object(input))
 		return "\"input\" is not an object";
 	json_object_foreach((json_t *)input, k, v)
-		if (!json_is_string(v))
-			return "a word of \"input\" is not a string";
+		if (!json_is_string(v) && !json_is_null(v))
+			return "a word of \"input\" is not a string or null";
 	return NULL;
 }
 

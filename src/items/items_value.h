@@ -51,4 +51,14 @@ const char *ddbc_ival_scalar_text(const json_t *v, char *buf, size_t size, size_
 /* Whether s is standard base64 with padding. */
 bool ddbc_is_base64(const char *s, size_t len);
 
+/* DynamoDB's limits on values (items_limits.c): whether the number text
+ * (a number by ddbc_number_text) has at most 38 significant digits and a
+ * magnitude DynamoDB holds; whether set (of type t, its elements checked)
+ * is not empty and has no element twice. When not, why (unless NULL)
+ * says so. */
+bool ddbc_items_number_ok(const char *text, size_t len, strbuf *why);
+bool ddbc_items_set_ok(const json_t *set, ddbc_type t, strbuf *why);
+/* The deepest a Map or List nests (DynamoDB: 32 levels). */
+#define DDBC_ITEMS_MAX_DEPTH 32
+
 #endif
