@@ -72,8 +72,8 @@ static json_t *name_of_file(const char *file)
 	return json_stringn(base, n ? n : strlen(base));
 }
 
-int ddbc_import(ddbc_import_from from, char *const *files, size_t nfiles,
-		const ddbc_import_param *params, size_t nparams, FILE *out)
+json_t *ddbc_import_tree(ddbc_import_from from, char *const *files, size_t nfiles,
+			 const ddbc_import_param *params, size_t nparams)
 {
 	struct run r = { from, params, nparams };
 	json_t *design = json_pack("{sisnso}", "ddbc", 1, "name", "tables", json_object());
@@ -82,7 +82,7 @@ int ddbc_import(ddbc_import_from from, char *const *files, size_t nfiles,
 		if (read_one(&r, files[i], design) < 0) {
 			ddbc_import_comments_clear();
 			json_decref(design);
-			return -1;
+			return NULL;
 		}
 	}
 	if (!json_is_string(json_object_get(design, "name")))
@@ -90,6 +90,15 @@ int ddbc_import(ddbc_import_from from, char *const *files, size_t nfiles,
 						    : json_string("imported"));
 	if (!json_object_size(json_object_get(design, "entities")))
 		json_object_del(design, "entities");
+	return design;
+}
+
+int ddbc_import(ddbc_import_from from, char *const *files, size_t nfiles,
+		const ddbc_import_param *params, size_t nparams, FILE *out)
+{
+	json_t *design = ddbc_import_tree(from, files, nfiles, params, nparams);
+	if (!design)
+		return -1;
 	ddbc_import_write_yaml(out, design);
 	ddbc_import_comments_clear();
 	json_decref(design);

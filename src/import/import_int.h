@@ -8,11 +8,19 @@
 #ifndef DDBC_IMPORT_INT_H
 #define DDBC_IMPORT_INT_H
 
+#include "import/import.h"
+
 #include <jansson.h>
 #include <stddef.h>
 #include <stdio.h>
 
 struct ddbc_import_param;
+
+/* The design the files give, as the tree import_yaml.c writes (its
+ * comments kept until ddbc_import_comments_clear); NULL after saying why.
+ * A new reference. */
+json_t *ddbc_import_tree(ddbc_import_from from, char *const *files, size_t nfiles,
+			 const struct ddbc_import_param *params, size_t nparams);
 
 /* Writes design as block YAML to out. */
 void ddbc_import_write_yaml(FILE *out, const json_t *design);
