@@ -33,7 +33,8 @@ static json_t *load(const struct run *r, const char *file)
 	fclose(f);
 	/* jansson gives no position (-1) for an error that has none. */
 	if (!root && err.line > 0)
-		ddbc_import_fail(file, "%d:%d: %s", err.line, err.column, err.text);
+		ddbc_import_fail(file, "%d:%d: %s", err.line, err.column > 0 ? err.column : 1,
+				 err.text);
 	else if (!root)
 		ddbc_import_fail(file, "%s", err.text);
 	return root;

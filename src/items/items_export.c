@@ -170,7 +170,7 @@ static int add_export(ddbc_items_plan *plan, const char *dir)
 	int rc = -1;
 	if (!summary && sf && je.line > 0)
 		fprintf(stderr, "%s:%d:%d: error: cannot read the export's summary manifest: %s\n",
-			sp.buf, je.line, je.column, je.text);
+			sp.buf, je.line, je.column > 0 ? je.column : 1, je.text);
 	else if (!summary)
 		fprintf(stderr, "%s: error: cannot read the export's summary manifest: %s\n",
 			sp.buf, je.text);

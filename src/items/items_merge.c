@@ -98,8 +98,13 @@ static json_t *read_result(const char *path)
 	json_t *root = json_loadf(f, JSON_DECODE_ANY, &je);
 	fclose(f);
 	if (!root) {
-		fprintf(stderr, "%s:%d:%d: error: cannot read the result: %s\n", path, je.line,
-			je.column, je.text);
+		/* jansson counts columns from 0 at the end of a file, and has no
+		 * position (-1) for an error without one. */
+		if (je.line > 0)
+			fprintf(stderr, "%s:%d:%d: error: cannot read the result: %s\n", path,
+				je.line, je.column > 0 ? je.column : 1, je.text);
+		else
+			fprintf(stderr, "%s: error: cannot read the result: %s\n", path, je.text);
 		return NULL;
 	}
 	const char *bad = NULL;
