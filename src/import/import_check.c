@@ -18,6 +18,7 @@
 
 typedef enum {
 	T_OBJECT, T_LIST, T_STRING, T_NAMES, T_STRINGS, T_BOOL, T_NUMBER, T_SCALAR,
+	T_UNITS,
 } want;
 
 typedef struct {
@@ -30,6 +31,7 @@ static const char *const wanted[] = {
 	[T_NAMES] = "a name or a list of names", [T_STRINGS] = "a list of strings",
 	[T_BOOL] = "true or false", [T_NUMBER] = "a number",
 	[T_SCALAR] = "a string or a number",
+	[T_UNITS] = "a whole number of capacity units",
 };
 
 static bool strings(const json_t *v)
@@ -55,6 +57,7 @@ static bool fits(const json_t *v, want t)
 	case T_BOOL: return json_is_boolean(v);
 	case T_NUMBER: return json_is_number(v);
 	case T_SCALAR: return json_is_string(v) || json_is_number(v);
+	case T_UNITS: return json_is_integer(v) && json_integer_value(v) >= 0;
 	}
 	return false;
 }
@@ -71,7 +74,8 @@ static const char *found(const json_t *v)
 	case JSON_OBJECT: return "an object";
 	case JSON_ARRAY: return "a list";
 	case JSON_STRING: return "a string";
-	case JSON_INTEGER: case JSON_REAL: return "a number";
+	case JSON_INTEGER: return "a number";
+	case JSON_REAL: return "a decimal number";
 	case JSON_TRUE: case JSON_FALSE: return "true or false";
 	case JSON_NULL: return "null";
 	}
@@ -223,6 +227,10 @@ static const shape workbench[] = {
 	{ "DataModel[].BillingMode", T_STRING },
 	{ "DataModel[].ProvisionedCapacitySettings", T_OBJECT },
 	{ "DataModel[].ProvisionedCapacitySettings.ProvisionedThroughput", T_OBJECT },
+	{ "DataModel[].ProvisionedCapacitySettings.ProvisionedThroughput.ReadCapacityUnits",
+	  T_UNITS },
+	{ "DataModel[].ProvisionedCapacitySettings.ProvisionedThroughput.WriteCapacityUnits",
+	  T_UNITS },
 	{ "DataModel[].TableFacets", T_LIST }, { "DataModel[].TableFacets[]", T_OBJECT },
 	{ "DataModel[].TableFacets[].FacetName", T_STRING },
 	{ "DataModel[].TableFacets[].KeyAttributeAlias", T_OBJECT },
