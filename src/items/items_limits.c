@@ -163,3 +163,37 @@ bool ddbc_items_set_ok(const json_t *set, ddbc_type t, strbuf *why)
 	}
 	return true;
 }
+
+/* JSON text is scanned for its numbers where jansson cannot keep them
+ * (an integer past 64 bits is decoded as a double, its digits lost). */
+long ddbc_items_bad_number_at(const char *s, size_t len, strbuf *why)
+{
+	bool in_string = false;
+	for (size_t i = 0; i < len; i++) {
+		if (in_string) {
+			if (s[i] == '\\')
+				i++;
+			else if (s[i] == '"')
+				in_string = false;
+			continue;
+		}
+		if (s[i] == '"') {
+			in_string = true;
+			continue;
+		}
+		if (s[i] != '-' && (s[i] < '0' || s[i] > '9'))
+			continue;
+		size_t start = i;
+		while (i < len && (strchr("+-.eE", s[i]) || (s[i] >= '0' && s[i] <= '9')))
+			i++;
+		if (!ddbc_items_number_ok(s + start, i - start, NULL)) {
+			size_t n = i - start;
+			strbuf_addf(why, "%.*s%s ", n > 24 ? 24 : (int)n, s + start,
+				    n > 24 ? "..." : "");
+			ddbc_items_number_ok(s + start, n, why);
+			return (long)start;
+		}
+		i--;
+	}
+	return -1;
+}

@@ -58,6 +58,9 @@ bool ddbc_is_base64(const char *s, size_t len);
  * says so. */
 bool ddbc_items_number_ok(const char *text, size_t len, strbuf *why);
 bool ddbc_items_set_ok(const json_t *set, ddbc_type t, strbuf *why);
+/* The offset of the first number in JSON text len bytes long that is past
+ * DynamoDB's limits (why says which), or -1. */
+long ddbc_items_bad_number_at(const char *text, size_t len, strbuf *why);
 /* The deepest a Map or List nests (DynamoDB: 32 levels). */
 #define DDBC_ITEMS_MAX_DEPTH 32
 
