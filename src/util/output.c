@@ -380,3 +380,11 @@ void ddbc_output_abort(ddbc_output *o)
 	}
 	release(o);
 }
+
+int ddbc_same_file(const char *a, const char *b)
+{
+	struct stat sa, sb;
+	if (stat(a, &sa) < 0 || stat(b, &sb) < 0)
+		return 0;
+	return sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
+}

@@ -58,4 +58,8 @@ int ddbc_output_site_commit(ddbc_output_site *s);
 /* Removes the temporary folder and what it holds. */
 void ddbc_output_site_abort(ddbc_output_site *s);
 
+/* Whether a and b name the same existing file. An output needs no such
+ * check: ddbc_output_open and ddbc_output_commit refuse every input. */
+int ddbc_same_file(const char *a, const char *b);
+
 #endif
