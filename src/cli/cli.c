@@ -511,10 +511,6 @@ static int open_unit(struct unit *u, struct opts *o, exit_status *status)
 	ddbc_diags_init(&u->d);
 	*status = EXIT_USAGE;
 	const char *path = o->files[0];
-	if (o->output && ddbc_same_file(o->output, path)) {
-		ddbc_error("refusing to write the output over the input '%s'", path);
-		return -1;
-	}
 	u->src = ddbc_source_read(path);
 	if (!u->src) {
 		u->why = strerror(errno);
@@ -629,23 +625,26 @@ static exit_status doc_site(struct opts *o)
 		usage_error("doc", "a directory output ('%s') needs --format html", o->output);
 		return EXIT_USAGE;
 	}
-	if (mkdir(o->output, 0777) < 0 && errno != EEXIST) {
-		ddbc_error("cannot create '%s': %s", o->output, strerror(errno));
-		return EXIT_USAGE;
-	}
 	struct unit u;
 	exit_status status;
-	if (open_unit(&u, o, &status) < 0) {
+	ddbc_output_site site;
+	if (open_unit(&u, o, &status) < 0 || ddbc_output_site_open(&site, o->output) < 0) {
 		close_unit(&u);
-		return status;
+		return status == EXIT_OK ? EXIT_USAGE : status;
 	}
+	/* The pages go into a temporary folder, moved into place whole. */
 	ddbc_doc_opts doc = { ddbc_doc_langs[o->lang_row].lang, o->template_dir };
-	ddbc_emit_result r = ddbc_emit_html_site(o->output, u.design, &doc, &u.d);
+	ddbc_emit_result r = ddbc_emit_html_site(site.tmp, u.design, &doc, &u.d);
 	ddbc_diags_finish(&u.d, &o->settings, &u.design->settings);
 	bool failed = fails(&u.d, o);
 	print_findings(&u, o);
 	close_unit(&u);
-	return emit_status(r, failed);
+	status = emit_status(r, failed);
+	if (status == EXIT_OK && ddbc_output_site_commit(&site) < 0)
+		status = EXIT_USAGE;
+	else if (status != EXIT_OK)
+		ddbc_output_site_abort(&site);
+	return status;
 }
 
 /* Whether file holds exactly the len bytes at text. */
@@ -978,6 +977,21 @@ static const struct command commands[] = {
 	{ .name = "explain", .usage = ddbc_usage_explain, .max_files = 1, .run = run_explain },
 };
 
+/* Every file the command names is an input -o must not replace
+ * (util/output.h); files found while running (a folder's) are noted where
+ * they are read. */
+static void note_inputs(const struct opts *o)
+{
+	for (size_t i = 0; i < o->nfiles; i++)
+		ddbc_output_note_input(o->files[i]);
+	if (o->check)
+		ddbc_output_note_input(o->check);
+	if (o->template_dir)
+		ddbc_output_note_input(o->template_dir);
+	if (o->prices)
+		ddbc_output_note_input(o->prices);
+}
+
 static exit_status run_command(const struct command *cmd, int argc, char **argv)
 {
 	struct opts o;
@@ -991,6 +1005,7 @@ static exit_status run_command(const struct command *cmd, int argc, char **argv)
 	switch (parse_options(cmd, argc, argv, &o)) {
 	case CLI_GO_ON:
 		param_values_needed(cmd, &o);
+		note_inputs(&o);
 		status = cmd->run(&o);
 		break;
 	case CLI_DONE: status = EXIT_OK; break;

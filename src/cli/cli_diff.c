@@ -29,16 +29,27 @@ enum { STATUS_OK = 0, STATUS_FINDINGS = 1, STATUS_USAGE = 2 };
 
 /* Runs git with argv (argv[0] is "git") in dir, its standard output into
  * out (when not NULL), its standard error thrown away. Returns git's exit
- * status, or -1 when git could not be run. */
+ * status, or -1 with errno saying why git could not be run (the child
+ * sends the errno of its failed chdir or exec back through a pipe that
+ * closes on exec, so no errno left over from elsewhere is shown). */
 static int run_git(const char *dir, char *const argv[], strbuf *out)
 {
-	int fds[2];
+	int fds[2], errs[2];
 	if (pipe(fds) < 0)
 		return -1;
-	pid_t pid = fork();
-	if (pid < 0) {
+	if (pipe(errs) < 0 || fcntl(errs[1], F_SETFD, FD_CLOEXEC) < 0) {
 		close(fds[0]);
 		close(fds[1]);
+		return -1;
+	}
+	pid_t pid = fork();
+	if (pid < 0) {
+		int e = errno;
+		close(fds[0]);
+		close(fds[1]);
+		close(errs[0]);
+		close(errs[1]);
+		errno = e;
 		return -1;
 	}
 	if (pid == 0) {
@@ -47,11 +58,23 @@ static int run_git(const char *dir, char *const argv[], strbuf *out)
 		if (null >= 0)
 			dup2(null, STDERR_FILENO);
 		close(fds[0]);
+		close(errs[0]);
 		if (chdir(dir) == 0)
 			execvp("git", argv);
+		int e = errno;
+		if (write(errs[1], &e, sizeof(e)) < 0)
+			_exit(127);
 		_exit(127);
 	}
 	close(fds[1]);
+	close(errs[1]);
+	int child_errno = 0;
+	ssize_t got;
+	while ((got = read(errs[0], &child_errno, sizeof(child_errno))) < 0 && errno == EINTR)
+		;
+	close(errs[0]);
+	if (got != (ssize_t)sizeof(child_errno))
+		child_errno = 0;
 	char buf[65536];
 	ssize_t n;
 	while ((n = read(fds[0], buf, sizeof(buf))) > 0 || (n < 0 && errno == EINTR))
@@ -62,8 +85,14 @@ static int run_git(const char *dir, char *const argv[], strbuf *out)
 	while (waitpid(pid, &status, 0) < 0)
 		if (errno != EINTR)
 			return -1;
-	if (!WIFEXITED(status) || WEXITSTATUS(status) == 127)
+	if (child_errno) {
+		errno = child_errno;
 		return -1;
+	}
+	if (!WIFEXITED(status) || WEXITSTATUS(status) == 127) {
+		errno = ENOENT;  /* git ran, but a shell or wrapper said git is not found */
+		return -1;
+	}
 	return WEXITSTATUS(status);
 }
 
@@ -106,7 +135,8 @@ static rev_result source_at_rev(const char *path, const char *rev, ddbc_source *
 	*out = NULL;
 	int rc = run_git(dir, inside, NULL);
 	if (rc < 0)
-		fprintf(stderr, "ddbc diff: cannot run git for --against: %s\n", strerror(errno));
+		fprintf(stderr, "ddbc diff: cannot run git for --against: %s%s\n", strerror(errno),
+			errno == ENOENT ? " (is git installed and on PATH?)" : "");
 	else if (rc != 0)
 		fprintf(stderr, "ddbc diff: '%s' is not in a git checkout; compare two files "
 				"instead: ddbc diff OLD NEW\n", path);
@@ -354,11 +384,6 @@ static int compare(const side *o, const side *n, const ddbc_diff_request *r)
 
 int ddbc_cli_diff(const ddbc_diff_request *r)
 {
-	if (r->output && ddbc_same_file(r->output, r->new_path)) {
-		fprintf(stderr, "ddbc: refusing to write the output over the input '%s'\n",
-			r->new_path);
-		return STATUS_USAGE;
-	}
 	side o, n;
 	int status = STATUS_USAGE;
 	rev_result ro = r->live_paths ? open_live(&o, r)

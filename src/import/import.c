@@ -8,7 +8,9 @@
 #include "import/import.h"
 #include "import/import_int.h"
 #include "util/strbuf.h"
+#include "util/source.h"
 
+#include <errno.h>
 #include <string.h>
 
 struct run {
@@ -21,10 +23,20 @@ static json_t *load(const struct run *r, const char *file)
 {
 	if (r->from == DDBC_IMPORT_CLOUDFORMATION)
 		return ddbc_import_load_template(file);
+	FILE *f = ddbc_input_fopen(file);
+	if (!f) {
+		ddbc_import_fail(file, "cannot read: %s", strerror(errno));
+		return NULL;
+	}
 	json_error_t err;
-	json_t *root = json_load_file(file, JSON_REJECT_DUPLICATES, &err);
-	if (!root)
-		ddbc_import_fail(file, "%d:%d: %s", err.line, err.column, err.text);
+	json_t *root = json_loadf(f, JSON_REJECT_DUPLICATES, &err);
+	fclose(f);
+	/* jansson gives no position (-1) for an error that has none. */
+	if (!root && err.line > 0)
+		ddbc_import_fail(file, "%d:%d: %s", err.line, err.column > 0 ? err.column : 1,
+				 err.text);
+	else if (!root)
+		ddbc_import_fail(file, "%s", err.text);
 	return root;
 }
 
@@ -34,6 +46,12 @@ static int read_one(const struct run *r, const char *file, json_t *design)
 	if (!root)
 		return -1;
 	int rc = -1;
+	/* Types first, so no reader meets a value of the wrong type. */
+	if ((r->from == DDBC_IMPORT_MCP && ddbc_import_check_mcp(file, root) < 0) ||
+	    (r->from == DDBC_IMPORT_WORKBENCH && ddbc_import_check_workbench(file, root) < 0)) {
+		json_decref(root);
+		return -1;
+	}
 	switch (r->from) {
 	case DDBC_IMPORT_WORKBENCH: rc = ddbc_import_workbench(file, root, design); break;
 	case DDBC_IMPORT_CLOUDFORMATION:
@@ -67,16 +85,17 @@ const ddbc_import_source ddbc_import_sources[] = {
 	{ .name = NULL },
 };
 
-int ddbc_import(ddbc_import_from from, char *const *files, size_t nfiles,
-		const ddbc_import_param *params, size_t nparams, FILE *out)
+json_t *ddbc_import_tree(ddbc_import_from from, char *const *files, size_t nfiles,
+			 const ddbc_import_param *params, size_t nparams)
 {
 	struct run r = { from, params, nparams };
 	json_t *design = json_pack("{sisnso}", "ddbc", 1, "name", "tables", json_object());
 	json_object_set_new(design, "entities", json_object());
 	for (size_t i = 0; i < nfiles; i++) {
 		if (read_one(&r, files[i], design) < 0) {
+			ddbc_import_comments_clear();
 			json_decref(design);
-			return -1;
+			return NULL;
 		}
 	}
 	if (!json_is_string(json_object_get(design, "name")))
@@ -84,7 +103,17 @@ int ddbc_import(ddbc_import_from from, char *const *files, size_t nfiles,
 						    : json_string("imported"));
 	if (!json_object_size(json_object_get(design, "entities")))
 		json_object_del(design, "entities");
+	return design;
+}
+
+int ddbc_import(ddbc_import_from from, char *const *files, size_t nfiles,
+		const ddbc_import_param *params, size_t nparams, FILE *out)
+{
+	json_t *design = ddbc_import_tree(from, files, nfiles, params, nparams);
+	if (!design)
+		return -1;
 	ddbc_import_write_yaml(out, design);
+	ddbc_import_comments_clear();
 	json_decref(design);
 	return 0;
 }

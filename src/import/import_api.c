@@ -6,7 +6,9 @@
  * shape into a design table.
  */
 #include "import/import_int.h"
+#include "util/strbuf.h"
 
+#include <errno.h>
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
@@ -60,23 +62,61 @@ static json_t *projection(const json_t *p)
 	return json_string("all");
 }
 
-/* The capacity of throughput pt, or NULL when it states none (on-demand
- * tables are described with 0 and 0). */
-/* An integer, or a string of digits (a template parameter's value). */
-static json_int_t int_of(const json_t *v)
+/* Capacity units: an integer, or a string of decimal digits (a template
+ * parameter's value); 0 when absent. Anything else (0x10, 5.0, 1e400, -1)
+ * is said and -1, never read as 0: that would make the table on-demand. */
+static strbuf units_why = STRBUF_INIT;  /* why units_of said -1 */
+
+static int units_of(const json_t *pt, const char *member, json_int_t *out)
 {
-	if (json_is_string(v))
-		return (json_int_t)strtoll(json_string_value(v), NULL, 10);
-	return json_integer_value(v);
+	const json_t *v = json_object_get(pt, member);
+	const char *s = json_string_value(v);
+	char *end = NULL;
+	errno = 0;
+	if (!v)
+		*out = 0;
+	else if (json_is_integer(v))
+		*out = json_integer_value(v);
+	else if (s && *s >= '0' && *s <= '9')
+		*out = (json_int_t)strtoll(s, &end, 10);
+	if (v && (json_is_integer(v) ? *out < 0
+		  : !s || !end || *end || errno == ERANGE)) {
+		strbuf_addf(&units_why, "%s ", member);
+		if (s)
+			strbuf_addf(&units_why, "'%s'", s);
+		else if (json_is_integer(v))
+			strbuf_addf(&units_why, "%lld", (long long)json_integer_value(v));
+		else if (json_is_real(v))
+			strbuf_addf(&units_why, "%.17g (written as a decimal: 5.0, 0x10 and 1e3 are "
+				    "read so)", json_real_value(v));
+		else
+			strbuf_addstr(&units_why, "(not a number)");
+		strbuf_addstr(&units_why, " is not a whole number of capacity units");
+		return -1;
+	}
+	return 0;
 }
 
-static json_t *capacity(const json_t *pt)
+/* The capacity of throughput pt into *cap, NULL when it states none
+ * (on-demand tables are described with 0 and 0); -1 when a number is not
+ * units (units_why says why). */
+static int capacity(const json_t *pt, json_t **cap)
 {
-	json_int_t r = int_of(json_object_get(pt, "ReadCapacityUnits"));
-	json_int_t w = int_of(json_object_get(pt, "WriteCapacityUnits"));
-	if (r <= 0 && w <= 0)
-		return NULL;
-	return json_pack("{sIsI}", "read", r, "write", w);
+	json_int_t r, w;
+	*cap = NULL;
+	if (units_of(pt, "ReadCapacityUnits", &r) < 0 || units_of(pt, "WriteCapacityUnits", &w) < 0)
+		return -1;
+	if (r > 0 || w > 0)
+		*cap = json_pack("{sIsI}", "read", r, "write", w);
+	return 0;
+}
+
+/* Says why units_of refused, for what (a table or an index); -1. */
+static int units_fail(const char *file, const char *what)
+{
+	int rc = ddbc_import_fail(file, "%s: %s", what, strbuf_str(&units_why));
+	strbuf_release(&units_why);
+	return rc;
 }
 
 static json_t *indexes(const char *file, const json_t *list, bool provisioned, bool local)
@@ -100,8 +140,14 @@ static json_t *indexes(const char *file, const json_t *list, bool provisioned, b
 		if (local)  /* an LSI's partition key is the table's */
 			json_object_del(ix, "partition_key");
 		json_object_set_new(ix, "projection", projection(json_object_get(x, "Projection")));
-		json_t *cap = provisioned && !local
-			? capacity(json_object_get(x, "ProvisionedThroughput")) : NULL;
+		json_t *cap = NULL;
+		if (provisioned && !local &&
+		    capacity(json_object_get(x, "ProvisionedThroughput"), &cap) < 0) {
+			units_fail(file, name);
+			json_decref(ix);
+			json_decref(out);
+			return NULL;
+		}
 		if (cap)
 			json_object_set_new(ix, "capacity", cap);
 		json_object_set_new(out, name, ix);
@@ -121,8 +167,10 @@ static bool on_demand(const json_t *t)
 	if (m)
 		return !strcmp(m, "PAY_PER_REQUEST");
 	const json_t *pt = json_object_get(t, "ProvisionedThroughput");
-	json_t *cap = pt ? capacity(pt) : NULL;
-	bool zero = pt && !cap;
+	json_t *cap = NULL;
+	/* Units that are no number are said when the capacity is read. */
+	bool zero = pt && capacity(pt, &cap) == 0 && !cap;
+	strbuf_release(&units_why);
 	json_decref(cap);
 	return zero;
 }
@@ -145,13 +193,19 @@ static int add_indexes(const char *file, const json_t *t, json_t *table, bool pr
 
 json_t *ddbc_import_api_table(const char *file, const json_t *t, json_t **attrs)
 {
+	if (ddbc_import_check_api(file, t) < 0)
+		return NULL;
 	json_t *table = json_object();
 	if (set_keys(file, "the table", table, json_object_get(t, "KeySchema")) < 0)
 		goto fail;
 	bool provisioned = !on_demand(t);
 	json_object_set_new(table, "billing", json_string(provisioned ? "provisioned" : "on_demand"));
 	if (provisioned) {
-		json_t *cap = capacity(json_object_get(t, "ProvisionedThroughput"));
+		json_t *cap = NULL;
+		if (capacity(json_object_get(t, "ProvisionedThroughput"), &cap) < 0) {
+			units_fail(file, "the table");
+			goto fail;
+		}
 		if (!cap) {
 			ddbc_import_fail(file, "a provisioned table without ProvisionedThroughput");
 			goto fail;

@@ -9,8 +9,10 @@
  */
 #include "import/import_int.h"
 #include "util/xalloc.h"
+#include "util/source.h"
 
 #include <ctype.h>
+#include <math.h>
 #include <errno.h>
 #include <stdbool.h>
 #include <stdlib.h>
@@ -59,9 +61,11 @@ static json_t *plain(const char *s)
 		return json_integer(strtoll(s, NULL, 10));
 	char *end;
 	double d = strtod(s, &end);
-	if (!*end && (isdigit((unsigned char)*s) || *s == '-' || *s == '.'))
-		return json_real(d);
-	return json_string(s);
+	/* A number past a double's range (1e400) stays its text, for the
+	 * reader to refuse by name; jansson holds no infinity. */
+	json_t *r = !*end && (isdigit((unsigned char)*s) || *s == '-' || *s == '.') && isfinite(d)
+		  ? json_real(d) : NULL;
+	return r ? r : json_string(s);
 }
 
 /* Wraps v in the long form of short tag tag ("!Ref"). */
@@ -129,6 +133,15 @@ static json_t *mapping(struct reader *r)
 			break;
 		}
 		char *key = xstrdup((const char *)ev.data.scalar.value);
+		/* A second resource of one logical id would drop the first
+		 * silently: refused, as the JSON reader refuses it. */
+		if (json_object_get(m, key)) {
+			ddbc_import_fail(r->file, "%zu:%zu: '%s' appears twice in one mapping",
+					 ev.start_mark.line + 1, ev.start_mark.column + 1, key);
+			yaml_event_delete(&ev);
+			free(key);
+			break;
+		}
 		yaml_event_delete(&ev);
 		if (next(r, &ev) < 0) {
 			free(key);
@@ -199,9 +212,9 @@ static json_t *document(struct reader *r)
 
 json_t *ddbc_import_load_template(const char *file)
 {
-	FILE *f = fopen(file, "rb");
+	FILE *f = ddbc_input_fopen(file);
 	if (!f) {
-		ddbc_import_fail(file, "cannot open: %s", strerror(errno));
+		ddbc_import_fail(file, "cannot read: %s", strerror(errno));
 		return NULL;
 	}
 	struct reader r = { .file = file };

@@ -1,18 +1,26 @@
 /* import_int.h - what the readers of import/ share
  *
  * A reader builds the design as a jansson tree shaped like the YAML it
- * becomes (tables, entities, examples); import_yaml.c writes it. A member
- * "NAME#" beside member NAME is a comment written after NAME's line: that
- * is how a guess is marked.
+ * becomes (tables, entities, examples); import_yaml.c writes it. A comment
+ * written after a member's line (how a guess is marked) is kept beside the
+ * tree (import_comment.c).
  */
 #ifndef DDBC_IMPORT_INT_H
 #define DDBC_IMPORT_INT_H
+
+#include "import/import.h"
 
 #include <jansson.h>
 #include <stddef.h>
 #include <stdio.h>
 
 struct ddbc_import_param;
+
+/* The design the files give, as the tree import_yaml.c writes (its
+ * comments kept until ddbc_import_comments_clear); NULL after saying why.
+ * A new reference. */
+json_t *ddbc_import_tree(ddbc_import_from from, char *const *files, size_t nfiles,
+			 const struct ddbc_import_param *params, size_t nparams);
 
 /* Writes design as block YAML to out. */
 void ddbc_import_write_yaml(FILE *out, const json_t *design);
@@ -45,9 +53,20 @@ const char *ddbc_import_value_type(const json_t *v);
  * integers in decimal; NULL for anything else. Malloc'd. */
 char *ddbc_import_scalar_text(const json_t *v);
 
-/* Sets member name of obj to a new string value and the comment of it. */
+/* Sets the comment written after the line of member name of obj. */
 void ddbc_import_set_comment(json_t *obj, const char *name, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
+/* The comment of member name of obj, or NULL. */
+const char *ddbc_import_comment(const json_t *obj, const char *name);
+/* Forgets every comment (the design was written, or thrown away). */
+void ddbc_import_comments_clear(void);
+
+/* Whether the values a reader uses have the types it expects (MCP
+ * schema, Workbench model, the API's table shape): 0, or -1 after saying
+ * which value is what instead (import_check.c). */
+int ddbc_import_check_mcp(const char *file, const json_t *root);
+int ddbc_import_check_workbench(const char *file, const json_t *root);
+int ddbc_import_check_api(const char *file, const json_t *table);
 
 /* The readers: each adds the tables (and entities) of the file's root to
  * design. Returns 0, or -1 after saying why. */

@@ -25,19 +25,6 @@ int ddbc_import_fail(const char *file, const char *fmt, ...)
 	return -1;
 }
 
-void ddbc_import_set_comment(json_t *obj, const char *name, const char *fmt, ...)
-{
-	strbuf key = STRBUF_INIT, text = STRBUF_INIT;
-	va_list ap;
-	va_start(ap, fmt);
-	strbuf_vaddf(&text, fmt, ap);
-	va_end(ap);
-	strbuf_addf(&key, "%s#", name);
-	json_object_set_new(obj, strbuf_str(&key), json_string(strbuf_str(&text)));
-	strbuf_release(&key);
-	strbuf_release(&text);
-}
-
 /* A DynamoDB number as a JSON number; a string when jansson cannot hold it
  * exactly (more digits than a double keeps). */
 static json_t *plain_number(const char *n)

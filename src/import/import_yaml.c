@@ -2,8 +2,9 @@
  *
  * Mappings are written in block style in their members' order, lists of
  * scalars in flow style, strings quoted whenever a plain scalar could be
- * read as something else. Double-quoted YAML is JSON's string syntax, so
- * jansson escapes them. A member "NAME#" is NAME's comment (import_int.h).
+ * read as something else, with every character YAML would not read back
+ * as it was escaped. Comments (import_comment.c) go through the same
+ * escaper, so no source text reaches the design raw.
  */
 #include "import/import_int.h"
 #include "util/xalloc.h"
@@ -30,15 +31,61 @@ static bool plain_ok(const char *s)
 	return true;
 }
 
+/* Whether the character at p (of n bytes) must be escaped: a control
+ * character, C1 (U+0085 among them), a line or paragraph separator, or a
+ * byte order mark. YAML reads U+0085, U+2028 and U+2029 as line breaks,
+ * so even inside quotes they would not come back as they were. */
+static unsigned escaped_char(const unsigned char *p, int *len)
+{
+	*len = 1;
+	if (p[0] < 0x20 || p[0] == 0x7f)
+		return p[0];
+	if (p[0] == 0xc2 && p[1] >= 0x80 && p[1] <= 0x9f) {
+		*len = 2;
+		return p[1];
+	}
+	if (p[0] == 0xe2 && p[1] == 0x80 && (p[2] == 0xa8 || p[2] == 0xa9)) {
+		*len = 3;
+		return 0x2000u | (p[2] & 0x3fu);
+	}
+	if (p[0] == 0xef && p[1] == 0xbb && p[2] == 0xbf) {
+		*len = 3;
+		return 0xfeff;
+	}
+	return 0;
+}
+
+/* Writes s with every character escaped_char names as \uXXXX (\n, \t as
+ * themselves), and quote and backslash escaped: the one escaper of the
+ * scalars (quote '"') and the comments (quote 0) the importer writes. */
+static void write_escaped(FILE *out, const char *s, char quote)
+{
+	for (const unsigned char *p = (const unsigned char *)s; *p;) {
+		int len;
+		unsigned c = escaped_char(p, &len);
+		if (c == '\n')
+			fputs("\\n", out);
+		else if (c == '\t')
+			fputs("\\t", out);
+		else if (c)
+			fprintf(out, "\\u%04X", c);
+		else if (*p == '\\' || (quote && *p == (unsigned char)quote))
+			fprintf(out, "\\%c", *p);
+		else
+			fputc(*p, out);
+		p += len;
+	}
+}
+
 static void write_string(FILE *out, const char *s)
 {
 	if (plain_ok(s)) {
 		fputs(s, out);
 		return;
 	}
-	json_t *j = json_string(s);
-	json_dumpf(j, out, JSON_ENCODE_ANY);
-	json_decref(j);
+	fputc('"', out);
+	write_escaped(out, s, '"');
+	fputc('"', out);
 }
 
 static void write_scalar(FILE *out, const json_t *v)
@@ -73,24 +120,35 @@ static void write_flow_list(FILE *out, const json_t *a)
 
 static void write_value(FILE *out, const json_t *v, int indent);
 
-static bool is_comment_key(const char *k)
-{
-	size_t n = strlen(k);
-	return n > 1 && k[n - 1] == '#';
-}
-
 /* Writes the comment of member k of obj, if it has one, and ends the line. */
 static void end_line(FILE *out, const json_t *obj, const char *k)
 {
-	size_t n = strlen(k);
-	char *ck = xmalloc(n + 2);
-	memcpy(ck, k, n);
-	memcpy(ck + n, "#", 2);
-	const json_t *c = json_object_get(obj, ck);
-	free(ck);
-	if (json_is_string(c))
-		fprintf(out, "  # %s", json_string_value(c));
+	const char *c = ddbc_import_comment(obj, k);
+	if (c) {
+		fputs("  # ", out);
+		write_escaped(out, c, 0);
+	}
 	fputc('\n', out);
+}
+
+/* Writes member k (value v) of obj; the key is indented unless inline. */
+static void write_member(FILE *out, const json_t *obj, const char *k, const json_t *v,
+			 int indent, bool inline_key)
+{
+	if (!inline_key)
+		fprintf(out, "%*s", indent, "");
+	write_string(out, k);
+	fputc(':', out);
+	bool nested = (json_is_object(v) && json_object_size(v)) ||
+		      (json_is_array(v) && !all_scalars(v));
+	if (!nested) {
+		fputc(' ', out);
+		write_value(out, v, indent);
+		end_line(out, obj, k);
+		return;
+	}
+	end_line(out, obj, k);
+	write_value(out, v, indent + 2);
 }
 
 static void write_mapping(FILE *out, const json_t *obj, int indent, bool first_inline)
@@ -99,23 +157,8 @@ static void write_mapping(FILE *out, const json_t *obj, int indent, bool first_i
 	const json_t *v;
 	bool first = true;
 	json_object_foreach((json_t *)obj, k, v) {
-		if (is_comment_key(k))
-			continue;
-		if (!(first && first_inline))
-			fprintf(out, "%*s", indent, "");
+		write_member(out, obj, k, v, indent, first && first_inline);
 		first = false;
-		write_string(out, k);
-		fputc(':', out);
-		bool nested = (json_is_object(v) && json_object_size(v)) ||
-			      (json_is_array(v) && !all_scalars(v));
-		if (!nested) {
-			fputc(' ', out);
-			write_value(out, v, indent);
-			end_line(out, obj, k);
-			continue;
-		}
-		end_line(out, obj, k);
-		write_value(out, v, indent + 2);
 	}
 }
 
@@ -153,17 +196,8 @@ void ddbc_import_write_yaml(FILE *out, const json_t *design)
 	const json_t *v;
 	/* Blank lines between the top-level sections, as hand-written designs have. */
 	json_object_foreach((json_t *)design, k, v) {
-		if (is_comment_key(k))
-			continue;
 		if (json_is_object(v) || json_is_array(v))
 			fputc('\n', out);
-		json_t *one = json_object();
-		json_object_set((json_t *)one, k, (json_t *)v);
-		char ck[64];
-		snprintf(ck, sizeof(ck), "%s#", k);
-		if (json_object_get(design, ck))
-			json_object_set(one, ck, json_object_get(design, ck));
-		write_mapping(out, one, 0, false);
-		json_decref(one);
+		write_member(out, design, k, v, 0, false);
 	}
 }

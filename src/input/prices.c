@@ -1,9 +1,12 @@
 /* prices.c - the price table (prices.h): an input of `ddbc cost` */
 #include "input/prices.h"
+#include "util/source.h"
 #include "util/xalloc.h"
 
+#include <errno.h>
 #include <jansson.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -78,8 +81,19 @@ bool ddbc_prices_load(const char *file, const char *region, ddbc_prices *out, st
 {
 	memset(out, 0, sizeof *out);
 	json_error_t je;
-	json_t *root = file ? json_load_file(file, JSON_REJECT_DUPLICATES, &je)
-			    : json_loads(builtin, 0, &je);
+	/* Read as an input (util/source.h), so -o naming the price file is refused. */
+	json_t *root;
+	if (file) {
+		FILE *f = ddbc_input_fopen(file);
+		if (!f) {
+			strbuf_addf(err, "%s: %s", file, strerror(errno));
+			return false;
+		}
+		root = json_loadf(f, JSON_REJECT_DUPLICATES, &je);
+		fclose(f);
+	} else {
+		root = json_loads(builtin, 0, &je);
+	}
 	const char *where = file ? file : "the compiled-in price table";
 	if (!root) {
 		if (je.line > 0)

@@ -45,9 +45,19 @@ static json_t *parse_item(ddbc_items_run *R, const ddbc_item_span *sp)
 	json_error_t je;
 	size_t flags = JSON_REJECT_DUPLICATES | JSON_DECODE_ANY;
 	json_t *root = json_loadb(sp->data, sp->len, flags, &je);
-	/* An integer beyond 64 bits is still a DynamoDB number. */
-	if (!root && json_error_code(&je) == json_error_numeric_overflow)
+	/* An integer beyond 64 bits is still a DynamoDB number, unless it has
+	 * more digits than DynamoDB keeps (the double it is decoded to would
+	 * hide them). */
+	if (!root && json_error_code(&je) == json_error_numeric_overflow) {
+		strbuf why = STRBUF_INIT;
+		long at = ddbc_items_bad_number_at(sp->data, sp->len, &why);
+		if (at >= 0) {
+			malformed(R, ddbc_items_offset_pos(sp, (size_t)at), "%s", strbuf_str(&why));
+			strbuf_release(&why);
+			return NULL;
+		}
 		root = json_loadb(sp->data, sp->len, flags | JSON_DECODE_INT_AS_REAL, &je);
+	}
 	if (!root && sp->cut && json_error_code(&je) == json_error_premature_end_of_input)
 		malformed(R, ddbc_items_offset_pos(sp, sp->len), "the line ends before the item "
 			  "does (cut short?)");

@@ -4,12 +4,14 @@
  * data file); the data files are streamed later, part by part.
  */
 #include "items/items_export.h"
+#include "util/source.h"
 #include "util/strbuf.h"
 #include "util/xalloc.h"
 
 #include <dirent.h>
 #include <errno.h>
 #include <jansson.h>
+#include <limits.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -111,7 +113,7 @@ static int data_path(const char *dir, const char *mpath, unsigned long line, con
 static int read_files_manifest(ddbc_items_plan *plan, const char *dir, const char *mpath,
 			       long long *sum)
 {
-	FILE *f = fopen(mpath, "r");
+	FILE *f = ddbc_input_fopen(mpath);
 	if (!f) {
 		fprintf(stderr, "%s: error: cannot read the export's file manifest: %s\n", mpath,
 			strerror(errno));
@@ -136,9 +138,12 @@ static int read_files_manifest(ddbc_items_plan *plan, const char *dir, const cha
 					"{\"dataFileS3Key\": \".../data/NAME\", \"itemCount\": N, "
 					"...}%s%s\n", mpath, line, v ? "" : ": ", v ? "" : je.text);
 			rc = -1;
+		} else if (__builtin_add_overflow(*sum, n, sum)) {
+			fprintf(stderr, "%s:%lu: error: the manifest's item counts add up to more "
+				"than %lld\n", mpath, line, LLONG_MAX);
+			rc = -1;
 		} else {
 			add_part(plan, path.buf, path.buf, n);
-			*sum += n;
 		}
 		json_decref(v);
 	}
@@ -154,13 +159,21 @@ static int add_export(ddbc_items_plan *plan, const char *dir)
 	strbuf sp = STRBUF_INIT, fp = STRBUF_INIT;
 	strbuf_addf(&sp, "%s/manifest-summary.json", dir);
 	json_error_t je;
-	json_t *summary = json_load_file(sp.buf, 0, &je);
+	FILE *sf = ddbc_input_fopen(sp.buf);
+	json_t *summary = sf ? json_loadf(sf, 0, &je) : NULL;
+	if (sf)
+		fclose(sf);
+	else
+		snprintf(je.text, sizeof(je.text), "%s", strerror(errno));
 	size_t before = plan->n;
 	long long listed = 0, total = summary ? count_of(summary, "itemCount") : -1;
 	int rc = -1;
-	if (!summary)
+	if (!summary && sf && je.line > 0)
 		fprintf(stderr, "%s:%d:%d: error: cannot read the export's summary manifest: %s\n",
-			sp.buf, je.line, je.column, je.text);
+			sp.buf, je.line, je.column > 0 ? je.column : 1, je.text);
+	else if (!summary)
+		fprintf(stderr, "%s: error: cannot read the export's summary manifest: %s\n",
+			sp.buf, je.text);
 	else if (check_format(sp.buf, summary) == 0) {
 		/* manifestFilesS3Key names the file manifest; it lies beside the summary. */
 		const char *key = json_string_value(json_object_get(summary, "manifestFilesS3Key"));

@@ -9,11 +9,15 @@
  * -j 1: the same order, the same cap, the same separators. Memory grows
  * with the number of workers (one design's key languages and one item
  * each), not with the items; spools are on disk, and a worker spools at
- * most --max-findings lines.
+ * most --max-findings lines. A worker takes a part only while fewer than
+ * two parts per worker wait to be unspooled, so the spools open at once
+ * are bounded by the workers, not by the parts (a slow first part would
+ * otherwise keep every later part's spool open: "Too many open files").
  */
 #include "items/items_export.h"
 #include "items/items_run.h"
 #include "util/xalloc.h"
+#include "util/source.h"
 
 #include <errno.h>
 #include <pthread.h>
@@ -45,6 +49,8 @@ typedef struct files_run {
 	pthread_mutex_t mu;
 	pthread_cond_t cv;
 	size_t next;             /* the next part a worker takes */
+	size_t unspooled;        /* the parts written to the output */
+	size_t window;           /* parts ahead of unspooled a worker may take */
 
 	/* the progress line (under mu) */
 	double started, shown_at;
@@ -151,7 +157,7 @@ static void set_error(ddbc_items_error *err, ddbc_ipos pos, const char *fmt, ...
 
 static void check_part(ddbc_items_run *R, const ddbc_items_part *p, part_result *res)
 {
-	FILE *in = p->path ? fopen(p->path, "rb") : p->stream;
+	FILE *in = p->path ? ddbc_input_fopen(p->path) : p->stream;
 	ddbc_ipos start = { 1, 1 };
 	if (!in) {
 		set_error(&res->err, start, "cannot read the file: %s", strerror(errno));
@@ -214,6 +220,8 @@ static void *worker(void *arg)
 	init_progress(F, &R);
 	for (;;) {
 		pthread_mutex_lock(&F->mu);
+		while (F->next < F->plan->n && F->next >= F->unspooled + F->window)
+			pthread_cond_wait(&F->cv, &F->mu);
 		size_t i = F->next++;
 		pthread_mutex_unlock(&F->mu);
 		if (i >= F->plan->n)
@@ -254,31 +262,6 @@ static void unspool(files_run *F, size_t i)
 	fclose(f);
 }
 
-static void run_parallel(files_run *F, unsigned long jobs)
-{
-	size_t n = F->plan->n;
-	if (jobs > n)
-		jobs = n;
-	pthread_t *th = xcalloc(jobs, sizeof(*th));
-	unsigned long started = 0;
-	for (; started < jobs; started++)
-		if (pthread_create(&th[started], NULL, worker, F) != 0)
-			break;
-	if (started == 0)
-		worker(F);
-	for (size_t i = 0; i < n; i++) {
-		pthread_mutex_lock(&F->mu);
-		while (!F->res[i].done)
-			pthread_cond_wait(&F->cv, &F->mu);
-		pthread_mutex_unlock(&F->mu);
-		unspool(F, i);
-		finish_part(F, i);
-	}
-	for (unsigned long j = 0; j < started; j++)
-		pthread_join(th[j], NULL);
-	free(th);
-}
-
 static void run_serial(files_run *F)
 {
 	ddbc_items_run R;
@@ -290,6 +273,40 @@ static void run_serial(files_run *F)
 		finish_part(F, i);
 	}
 	ddbc_items_run_release(&R);
+}
+
+static void run_parallel(files_run *F, unsigned long jobs)
+{
+	size_t n = F->plan->n;
+	if (jobs > n)
+		jobs = n;
+	F->window = 2 * jobs;
+	pthread_t *th = xcalloc(jobs, sizeof(*th));
+	unsigned long started = 0;
+	for (; started < jobs; started++)
+		if (pthread_create(&th[started], NULL, worker, F) != 0)
+			break;
+	if (started == 0) {
+		/* No thread: the parts are checked here, one after another. */
+		free(th);
+		run_serial(F);
+		return;
+	}
+	for (size_t i = 0; i < n; i++) {
+		pthread_mutex_lock(&F->mu);
+		while (!F->res[i].done)
+			pthread_cond_wait(&F->cv, &F->mu);
+		pthread_mutex_unlock(&F->mu);
+		unspool(F, i);
+		finish_part(F, i);
+		pthread_mutex_lock(&F->mu);
+		F->unspooled = i + 1;
+		pthread_cond_broadcast(&F->cv);
+		pthread_mutex_unlock(&F->mu);
+	}
+	for (unsigned long j = 0; j < started; j++)
+		pthread_join(th[j], NULL);
+	free(th);
 }
 
 /* ---- the command ----------------------------------------------------------------------- */

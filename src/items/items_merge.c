@@ -10,9 +10,11 @@
  * --max-findings findings when its run was capped.
  */
 #include "items/items_run.h"
+#include "util/source.h"
 
 #include "util/strbuf.h"
 
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -54,23 +56,73 @@ static const char *merge_word(const char *have, const json_t *input, const char 
 	return strcmp(have, w) ? "mixed" : have;
 }
 
+/* The member of a result that is not what check-items writes, or NULL:
+ * every value is checked before it is used. */
+static const char *bad_member(const json_t *root)
+{
+	size_t i;
+	const json_t *v;
+	json_array_foreach(json_object_get(root, "findings"), i, v)
+		if (!json_is_object(v))
+			return "\"findings\" holds something that is not a finding (an object)";
+	const json_t *files = json_object_get(root, "files");
+	if (files && !json_is_array(files))
+		return "\"files\" is not a list";
+	json_array_foreach(files, i, v)
+		if (!json_is_string(v))
+			return "\"files\" holds something that is not a file name (a string)";
+	const char *k;
+	json_object_foreach((json_t *)json_object_get(root, "summary"), k, v)
+		if (strcmp(k, "kinds") && (!json_is_integer(v) || json_integer_value(v) < 0))
+			return "a count of \"summary\" is not a whole number of at least 0";
+	const json_t *kinds = json_object_get(json_object_get(root, "summary"), "kinds");
+	if (kinds && !json_is_object(kinds))
+		return "\"summary\".\"kinds\" is not an object";
+	json_object_foreach((json_t *)kinds, k, v)
+		if (!json_is_integer(v) || json_integer_value(v) < 0)
+			return "a count of \"summary\".\"kinds\" is not a whole number of at least 0";
+	const json_t *input = json_object_get(root, "input");
+	if (input && !json_is_object(input))
+		return "\"input\" is not an object";
+	json_object_foreach((json_t *)input, k, v)
+		if (!json_is_string(v) && !json_is_null(v))
+			return "a word of \"input\" is not a string or null";
+	return NULL;
+}
+
 static json_t *read_result(const char *path)
 {
-	json_error_t je;
-	json_t *root = json_load_file(path, JSON_DECODE_ANY, &je);
-	if (!root) {
-		fprintf(stderr, "%s:%d:%d: error: cannot read the result: %s\n", path, je.line,
-			je.column, je.text);
+	FILE *f = ddbc_input_fopen(path);
+	if (!f) {
+		fprintf(stderr, "%s: error: cannot read the result: %s\n", path, strerror(errno));
 		return NULL;
 	}
+	json_error_t je;
+	json_t *root = json_loadf(f, JSON_DECODE_ANY, &je);
+	fclose(f);
+	if (!root) {
+		/* jansson counts columns from 0 at the end of a file, and has no
+		 * position (-1) for an error without one. */
+		if (je.line > 0)
+			fprintf(stderr, "%s:%d:%d: error: cannot read the result: %s\n", path,
+				je.line, je.column > 0 ? je.column : 1, je.text);
+		else
+			fprintf(stderr, "%s: error: cannot read the result: %s\n", path, je.text);
+		return NULL;
+	}
+	const char *bad = NULL;
 	if (!json_is_array(json_object_get(root, "findings")) ||
 	    !json_is_object(json_object_get(root, "summary"))) {
 		fprintf(stderr, "%s: error: not a result of check-items --format json (it has "
 			"no \"findings\" and \"summary\")\n", path);
-		json_decref(root);
-		return NULL;
+	} else if ((bad = bad_member(root))) {
+		fprintf(stderr, "%s: error: not a result of check-items --format json: %s\n", path,
+			bad);
+	} else {
+		return root;
 	}
-	return root;
+	json_decref(root);
+	return NULL;
 }
 
 /* A finding of a JSON result as text check-items writes it. */

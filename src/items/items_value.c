@@ -170,8 +170,17 @@ static bool check_set(const json_t *p, ddbc_type t, const path *where, strbuf *w
 	size_t i;
 	const json_t *x;
 	json_array_foreach((json_t *)p, i, x) {
-		if (scalar_payload_ok(x, et))
-			continue;
+		if (scalar_payload_ok(x, et)) {
+			if (et != DDBC_TYPE_N)
+				continue;
+			const char *text = json_string_value(x);
+			size_t len = json_string_length(x);
+			if (ddbc_items_number_ok(text, len, NULL))
+				continue;
+			at(why, where);
+			strbuf_addf(why, "element %zu ", i + 1);
+			return ddbc_items_number_ok(text, len, why);
+		}
 		at(why, where);
 		strbuf_addf(why, "is tagged %s, but its element %zu is %s%s; expected %s",
 			    ddbc_type_short(t), i + 1, ddbc_json_kind(x),
@@ -181,6 +190,29 @@ static bool check_set(const json_t *p, ddbc_type t, const path *where, strbuf *w
 			    payload_hint(t));
 		return false;
 	}
+	if (ddbc_items_set_ok(p, t, NULL))
+		return true;
+	at(why, where);
+	return ddbc_items_set_ok(p, t, why);
+}
+
+/* How many Maps and Lists hold the value at p, itself included. */
+static size_t depth_of(const path *p)
+{
+	size_t n = 0;
+	for (; p; p = p->up)
+		n++;
+	return n;
+}
+
+/* A Map or List deeper than DynamoDB nests. */
+static bool too_deep(const path *where, strbuf *why)
+{
+	if (depth_of(where) <= DDBC_ITEMS_MAX_DEPTH)
+		return false;
+	at(why, where);
+	strbuf_addf(why, "is nested %zu levels deep; DynamoDB nests Maps and Lists at most %d",
+		    depth_of(where), DDBC_ITEMS_MAX_DEPTH);
 	return true;
 }
 
@@ -188,6 +220,8 @@ static bool check_children(const json_t *p, ddbc_type t, const path *where, strb
 {
 	ddbc_type ct;
 	const json_t *cp;
+	if (too_deep(where, why))
+		return false;
 	if (t == DDBC_TYPE_M) {
 		const char *key;
 		const json_t *x;
@@ -232,6 +266,11 @@ static bool payload_ok(const json_t *p, ddbc_type t, const path *where, strbuf *
 			    json_string_value(p), t == DDBC_TYPE_N ? "no number" : "not base64");
 		return false;
 	}
+	if (t == DDBC_TYPE_N &&
+	    !ddbc_items_number_ok(json_string_value(p), json_string_length(p), NULL)) {
+		at(why, where);
+		return ddbc_items_number_ok(json_string_value(p), json_string_length(p), why);
+	}
 	if (t == DDBC_TYPE_SS || t == DDBC_TYPE_NS || t == DDBC_TYPE_BS)
 		return check_set(p, t, where, why);
 	if (t == DDBC_TYPE_M || t == DDBC_TYPE_L)
@@ -265,6 +304,38 @@ static bool check_typed(const json_t *v, const path *where, strbuf *why, ddbc_ty
 	return payload_ok(*payload, *type, where, why);
 }
 
+/* A plain JSON value within DynamoDB's limits: its numbers, its depth. */
+static bool check_plain(const json_t *v, const path *where, strbuf *why)
+{
+	if (json_is_number(v)) {
+		char buf[64];
+		size_t len;
+		const char *text = ddbc_ival_scalar_text(v, buf, sizeof(buf), &len);
+		if (ddbc_items_number_ok(text, len, NULL))
+			return true;
+		at(why, where);
+		return ddbc_items_number_ok(text, len, why);
+	}
+	if (!json_is_object(v) && !json_is_array(v))
+		return true;
+	if (too_deep(where, why))
+		return false;
+	const char *key;
+	const json_t *x;
+	size_t i;
+	json_object_foreach((json_t *)v, key, x) {
+		path child = { where, key, 0 };
+		if (!check_plain(x, &child, why))
+			return false;
+	}
+	json_array_foreach(v, i, x) {
+		path child = { where, NULL, i };
+		if (!check_plain(x, &child, why))
+			return false;
+	}
+	return true;
+}
+
 /* ---- one attribute ----------------------------------------------------------------------- */
 
 bool ddbc_ival_make(ddbc_ival *out, const char *name, const json_t *v, bool dynamodb,
@@ -279,8 +350,11 @@ bool ddbc_ival_make(ddbc_ival *out, const char *name, const json_t *v, bool dyna
 		if (!check_typed(v, &top, why, &out->type, &out->payload))
 			return false;
 	} else {
+		path top = { NULL, name, 0 };
 		out->type = plain_type(v);
 		out->payload = v;
+		if (!check_plain(v, &top, why))
+			return false;
 	}
 	const json_t *p = out->payload;
 	if (out->type == DDBC_TYPE_S || out->type == DDBC_TYPE_N || out->type == DDBC_TYPE_B)

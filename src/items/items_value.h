@@ -50,4 +50,17 @@ bool ddbc_ival_make(ddbc_ival *out, const char *name, const json_t *v, bool dyna
 const char *ddbc_ival_scalar_text(const json_t *v, char *buf, size_t size, size_t *len);
 
 
+/* DynamoDB's limits on values (items_limits.c): whether the number text
+ * (a number by ddbc_number_text) has at most 38 significant digits and a
+ * magnitude DynamoDB holds; whether set (of type t, its elements checked)
+ * is not empty and has no element twice. When not, why (unless NULL)
+ * says so. */
+bool ddbc_items_number_ok(const char *text, size_t len, strbuf *why);
+bool ddbc_items_set_ok(const json_t *set, ddbc_type t, strbuf *why);
+/* The offset of the first number in JSON text len bytes long that is past
+ * DynamoDB's limits (why says which), or -1. */
+long ddbc_items_bad_number_at(const char *text, size_t len, strbuf *why);
+/* The deepest a Map or List nests (DynamoDB: 32 levels). */
+#define DDBC_ITEMS_MAX_DEPTH 32
+
 #endif

@@ -1,5 +1,6 @@
 /* source.c - reading input files */
 #include "util/source.h"
+#include "util/output.h"
 #include "util/utf8.h"
 #include "util/xalloc.h"
 
@@ -85,11 +86,27 @@ void ddbc_source_evict(const ddbc_source *src, size_t upto)
 		madvise(src->base, end, MADV_DONTNEED);
 }
 
+FILE *ddbc_input_fopen(const char *path)
+{
+	FILE *f = fopen(path, "rb");
+	struct stat st;
+	if (f && fstat(fileno(f), &st) == 0 && S_ISDIR(st.st_mode)) {
+		fclose(f);
+		errno = EISDIR;
+		return NULL;
+	}
+	if (f)
+		ddbc_output_note_input_fd(fileno(f), path);
+	return f;
+}
+
 ddbc_source *ddbc_source_read(const char *path)
 {
-	if (strcmp(path, "-") == 0)
+	if (strcmp(path, "-") == 0) {
+		ddbc_output_note_input_fd(STDIN_FILENO, "-");
 		return read_stream(stdin, path);
-	FILE *f = fopen(path, "rb");
+	}
+	FILE *f = ddbc_input_fopen(path);
 	if (!f)
 		return NULL;
 	ddbc_source *src = map_file(f, path);

@@ -3,6 +3,7 @@
 #define DDBC_SOURCE_H
 
 #include <stddef.h>
+#include <stdio.h>
 
 /* A position in a source: 1-based line and column, as libyaml's marks
  * (0-based) plus one. The column counts characters, not bytes. */
@@ -30,6 +31,9 @@ typedef struct ddbc_source {
 /* Reads path ("-" = stdin) into a new source. Returns NULL and sets errno
  * when the file cannot be read. Free with ddbc_source_free. */
 ddbc_source *ddbc_source_read(const char *path);
+/* Opens path for reading, noted as an input of the run (util/output.h).
+ * Returns NULL and sets errno when it cannot be read; a folder is EISDIR. */
+FILE *ddbc_input_fopen(const char *path);
 /* A source over a copy of len bytes of text, named name. */
 ddbc_source *ddbc_source_from_memory(const char *name, const char *text, size_t len);
 void ddbc_source_free(ddbc_source *src);

@@ -1,0 +1,296 @@
+/* import_check.c - the type of every value a reader uses, checked first
+ *
+ * A source file is JSON anyone can write: a key that is a number where a
+ * name belongs, a list where an object does. Before a reader looks at a
+ * file, its values are checked against the shape the reader expects (a
+ * table of paths and types below), so a reader never meets a value of the
+ * wrong type, and the message names where the bad value is.
+ *
+ * A path is member names joined by '.'; "[]" after a name is each element
+ * of that list, "*" each member of an object. A member that is absent is
+ * no error here: the readers say what is missing.
+ */
+#include "import/import_int.h"
+#include "util/strbuf.h"
+
+#include <stdbool.h>
+#include <string.h>
+
+typedef enum {
+	T_OBJECT, T_LIST, T_STRING, T_NAMES, T_STRINGS, T_BOOL, T_NUMBER, T_SCALAR,
+	T_UNITS,
+} want;
+
+typedef struct {
+	const char *path;
+	want type;
+} shape;
+
+static const char *const wanted[] = {
+	[T_OBJECT] = "an object", [T_LIST] = "a list", [T_STRING] = "a string",
+	[T_NAMES] = "a name or a list of names", [T_STRINGS] = "a list of strings",
+	[T_BOOL] = "true or false", [T_NUMBER] = "a number",
+	[T_SCALAR] = "a string or a number",
+	[T_UNITS] = "a whole number of capacity units",
+};
+
+static bool strings(const json_t *v)
+{
+	size_t i;
+	const json_t *e;
+	if (!json_is_array(v))
+		return false;
+	json_array_foreach(v, i, e)
+		if (!json_is_string(e))
+			return false;
+	return true;
+}
+
+static bool fits(const json_t *v, want t)
+{
+	switch (t) {
+	case T_OBJECT: return json_is_object(v);
+	case T_LIST: return json_is_array(v);
+	case T_STRING: return json_is_string(v);
+	case T_NAMES: return json_is_string(v) || (strings(v) && json_array_size(v));
+	case T_STRINGS: return strings(v);
+	case T_BOOL: return json_is_boolean(v);
+	case T_NUMBER: return json_is_number(v);
+	case T_SCALAR: return json_is_string(v) || json_is_number(v);
+	case T_UNITS: return json_is_integer(v) && json_integer_value(v) >= 0;
+	}
+	return false;
+}
+
+static const char *found(const json_t *v)
+{
+	size_t i;
+	const json_t *e;
+	json_array_foreach(v, i, e)
+		if (!json_is_string(e))
+			return json_is_number(e) ? "a list holding a number"
+			       : "a list holding something other than strings";
+	switch (json_typeof(v)) {
+	case JSON_OBJECT: return "an object";
+	case JSON_ARRAY: return "a list";
+	case JSON_STRING: return "a string";
+	case JSON_INTEGER: return "a number";
+	case JSON_REAL: return "a decimal number";
+	case JSON_TRUE: case JSON_FALSE: return "true or false";
+	case JSON_NULL: return "null";
+	}
+	return "something else";
+}
+
+/* Checks every value at path (from v, at where) against t. */
+static int walk(const char *file, const json_t *v, const char *path, want t, strbuf *where)
+{
+	if (!*path) {
+		if (fits(v, t))
+			return 0;
+		return ddbc_import_fail(file, "%s is %s, expected %s", strbuf_str(where), found(v),
+					wanted[t]);
+	}
+	size_t n = strcspn(path, ".");
+	const char *rest = path[n] ? path + n + 1 : path + n;
+	size_t at = where->len, name_len = n;
+	bool each = n >= 2 && !strncmp(path + n - 2, "[]", 2);
+	if (each)
+		name_len -= 2;
+	int rc = 0;
+	if (name_len == 1 && path[0] == '*') {
+		if (!json_is_object(v))
+			return 0;
+		const char *k;
+		const json_t *e;
+		json_object_foreach((json_t *)v, k, e) {
+			strbuf_addf(where, "%s'%s'", at ? "." : "", k);
+			rc |= walk(file, e, rest, t, where);
+			where->len = at;
+			where->buf[at] = '\0';
+			if (rc)
+				return rc;
+		}
+		return 0;
+	}
+	char name[128];
+	snprintf(name, sizeof(name), "%.*s", (int)name_len, path);
+	const json_t *m = json_is_object(v) ? json_object_get(v, name) : NULL;
+	if (!m)
+		return 0;
+	strbuf_addf(where, "%s%s", at ? "." : "", name);
+	if (!each) {
+		rc = walk(file, m, rest, t, where);
+	} else if (json_is_array(m)) {
+		size_t i;
+		const json_t *e;
+		size_t mid = where->len;
+		json_array_foreach(m, i, e) {
+			strbuf_addf(where, "[%zu]", i);
+			rc = walk(file, e, rest, t, where);
+			where->len = mid;
+			where->buf[mid] = '\0';
+			if (rc)
+				break;
+		}
+	}
+	where->len = at;
+	where->buf[at] = '\0';
+	return rc;
+}
+
+static int check(const char *file, const json_t *root, const shape *s, size_t n)
+{
+	strbuf where = STRBUF_INIT;
+	int rc = 0;
+	for (size_t i = 0; i < n && rc == 0; i++) {
+		strbuf_reset(&where);
+		rc = walk(file, root, s[i].path, s[i].type, &where);
+	}
+	strbuf_release(&where);
+	return rc;
+}
+
+#define CHECK(file, root, s) check(file, root, s, sizeof(s) / sizeof(s[0]))
+
+static const shape mcp[] = {
+	{ "tables", T_LIST }, { "tables[]", T_OBJECT },
+	{ "tables[].table_config", T_OBJECT },
+	{ "tables[].table_config.table_name", T_STRING },
+	{ "tables[].table_config.partition_key", T_NAMES },
+	{ "tables[].table_config.sort_key", T_NAMES },
+	{ "tables[].gsi_list", T_LIST }, { "tables[].gsi_list[]", T_OBJECT },
+	{ "tables[].gsi_list[].name", T_STRING },
+	{ "tables[].gsi_list[].partition_key", T_NAMES },
+	{ "tables[].gsi_list[].sort_key", T_NAMES },
+	{ "tables[].gsi_list[].projection", T_STRING },
+	{ "tables[].gsi_list[].included_attributes", T_STRINGS },
+	{ "tables[].entities", T_OBJECT }, { "tables[].entities.*", T_OBJECT },
+	{ "tables[].entities.*.entity_type", T_STRING },
+	{ "tables[].entities.*.pk_template", T_NAMES },
+	{ "tables[].entities.*.sk_template", T_NAMES },
+	{ "tables[].entities.*.fields", T_LIST }, { "tables[].entities.*.fields[]", T_OBJECT },
+	{ "tables[].entities.*.fields[].name", T_STRING },
+	{ "tables[].entities.*.fields[].type", T_STRING },
+	{ "tables[].entities.*.fields[].required", T_BOOL },
+	{ "tables[].entities.*.gsi_mappings", T_LIST },
+	{ "tables[].entities.*.gsi_mappings[]", T_OBJECT },
+	{ "tables[].entities.*.gsi_mappings[].name", T_STRING },
+	{ "tables[].entities.*.gsi_mappings[].pk_template", T_NAMES },
+	{ "tables[].entities.*.gsi_mappings[].sk_template", T_NAMES },
+	{ "tables[].entities.*.access_patterns", T_LIST },
+	{ "tables[].entities.*.access_patterns[]", T_OBJECT },
+	{ "tables[].entities.*.access_patterns[].pattern_id", T_SCALAR },
+	{ "tables[].entities.*.access_patterns[].name", T_STRING },
+	{ "tables[].entities.*.access_patterns[].description", T_STRING },
+	{ "tables[].entities.*.access_patterns[].operation", T_STRING },
+	{ "tables[].entities.*.access_patterns[].index_name", T_STRING },
+	{ "tables[].entities.*.access_patterns[].consistent_read", T_BOOL },
+	{ "tables[].entities.*.access_patterns[].range_condition", T_STRING },
+	{ "tables[].entities.*.access_patterns[].return_type", T_STRING },
+	{ "tables[].entities.*.access_patterns[].parameters", T_LIST },
+	{ "tables[].entities.*.access_patterns[].parameters[]", T_OBJECT },
+	{ "tables[].entities.*.access_patterns[].parameters[].name", T_STRING },
+	{ "tables[].entities.*.access_patterns[].parameters[].type", T_STRING },
+};
+
+/* Workbench's key attributes and facets; the items (TableData) are
+ * DynamoDB JSON, which import_value.c reads checking as it goes. */
+static const shape workbench[] = {
+	{ "ModelName", T_STRING }, { "DataModel", T_LIST }, { "DataModel[]", T_OBJECT },
+	{ "DataModel[].TableName", T_STRING },
+	{ "DataModel[].KeyAttributes", T_OBJECT },
+	{ "DataModel[].KeyAttributes.PartitionKey", T_OBJECT },
+	{ "DataModel[].KeyAttributes.PartitionKey.AttributeName", T_STRING },
+	{ "DataModel[].KeyAttributes.PartitionKey.AttributeType", T_STRING },
+	{ "DataModel[].KeyAttributes.SortKey", T_OBJECT },
+	{ "DataModel[].KeyAttributes.SortKey.AttributeName", T_STRING },
+	{ "DataModel[].KeyAttributes.SortKey.AttributeType", T_STRING },
+	{ "DataModel[].NonKeyAttributes", T_LIST }, { "DataModel[].NonKeyAttributes[]", T_OBJECT },
+	{ "DataModel[].NonKeyAttributes[].AttributeName", T_STRING },
+	{ "DataModel[].NonKeyAttributes[].AttributeType", T_STRING },
+	{ "DataModel[].GlobalSecondaryIndexes", T_LIST },
+	{ "DataModel[].GlobalSecondaryIndexes[]", T_OBJECT },
+	{ "DataModel[].GlobalSecondaryIndexes[].IndexName", T_STRING },
+	{ "DataModel[].GlobalSecondaryIndexes[].KeyAttributes", T_OBJECT },
+	{ "DataModel[].GlobalSecondaryIndexes[].KeyAttributes.PartitionKey", T_OBJECT },
+	{ "DataModel[].GlobalSecondaryIndexes[].KeyAttributes.PartitionKey.AttributeName",
+	  T_STRING },
+	{ "DataModel[].GlobalSecondaryIndexes[].KeyAttributes.PartitionKey.AttributeType",
+	  T_STRING },
+	{ "DataModel[].GlobalSecondaryIndexes[].KeyAttributes.SortKey", T_OBJECT },
+	{ "DataModel[].GlobalSecondaryIndexes[].KeyAttributes.SortKey.AttributeName", T_STRING },
+	{ "DataModel[].GlobalSecondaryIndexes[].KeyAttributes.SortKey.AttributeType", T_STRING },
+	{ "DataModel[].GlobalSecondaryIndexes[].Projection", T_OBJECT },
+	{ "DataModel[].GlobalSecondaryIndexes[].Projection.ProjectionType", T_STRING },
+	{ "DataModel[].GlobalSecondaryIndexes[].Projection.NonKeyAttributes", T_STRINGS },
+	{ "DataModel[].BillingMode", T_STRING },
+	{ "DataModel[].ProvisionedCapacitySettings", T_OBJECT },
+	{ "DataModel[].ProvisionedCapacitySettings.ProvisionedThroughput", T_OBJECT },
+	{ "DataModel[].ProvisionedCapacitySettings.ProvisionedThroughput.ReadCapacityUnits",
+	  T_UNITS },
+	{ "DataModel[].ProvisionedCapacitySettings.ProvisionedThroughput.WriteCapacityUnits",
+	  T_UNITS },
+	{ "DataModel[].TableFacets", T_LIST }, { "DataModel[].TableFacets[]", T_OBJECT },
+	{ "DataModel[].TableFacets[].FacetName", T_STRING },
+	{ "DataModel[].TableFacets[].KeyAttributeAlias", T_OBJECT },
+	{ "DataModel[].TableFacets[].KeyAttributeAlias.PartitionKeyAlias", T_STRING },
+	{ "DataModel[].TableFacets[].KeyAttributeAlias.SortKeyAlias", T_STRING },
+	{ "DataModel[].TableFacets[].NonKeyAttributes", T_STRINGS },
+	{ "DataModel[].TableFacets[].TableData", T_LIST },
+	{ "DataModel[].TableFacets[].TableData[]", T_OBJECT },
+	{ "DataModel[].TableData", T_LIST }, { "DataModel[].TableData[]", T_OBJECT },
+};
+
+/* The DynamoDB API's table shape (describe-table's Table, a template's
+ * resolved Properties). */
+static const shape api[] = {
+	{ "TableName", T_STRING }, { "BillingMode", T_STRING },
+	{ "BillingModeSummary", T_OBJECT }, { "BillingModeSummary.BillingMode", T_STRING },
+	{ "KeySchema", T_LIST }, { "KeySchema[]", T_OBJECT },
+	{ "KeySchema[].AttributeName", T_STRING }, { "KeySchema[].KeyType", T_STRING },
+	{ "AttributeDefinitions", T_LIST }, { "AttributeDefinitions[]", T_OBJECT },
+	{ "AttributeDefinitions[].AttributeName", T_STRING },
+	{ "AttributeDefinitions[].AttributeType", T_STRING },
+	{ "ProvisionedThroughput", T_OBJECT },
+	{ "ProvisionedThroughput.ReadCapacityUnits", T_SCALAR },
+	{ "ProvisionedThroughput.WriteCapacityUnits", T_SCALAR },
+	{ "GlobalSecondaryIndexes", T_LIST }, { "GlobalSecondaryIndexes[]", T_OBJECT },
+	{ "GlobalSecondaryIndexes[].IndexName", T_STRING },
+	{ "GlobalSecondaryIndexes[].KeySchema", T_LIST },
+	{ "GlobalSecondaryIndexes[].KeySchema[]", T_OBJECT },
+	{ "GlobalSecondaryIndexes[].KeySchema[].AttributeName", T_STRING },
+	{ "GlobalSecondaryIndexes[].KeySchema[].KeyType", T_STRING },
+	{ "GlobalSecondaryIndexes[].Projection", T_OBJECT },
+	{ "GlobalSecondaryIndexes[].Projection.ProjectionType", T_STRING },
+	{ "GlobalSecondaryIndexes[].Projection.NonKeyAttributes", T_STRINGS },
+	{ "GlobalSecondaryIndexes[].ProvisionedThroughput", T_OBJECT },
+	{ "GlobalSecondaryIndexes[].ProvisionedThroughput.ReadCapacityUnits", T_SCALAR },
+	{ "GlobalSecondaryIndexes[].ProvisionedThroughput.WriteCapacityUnits", T_SCALAR },
+	{ "LocalSecondaryIndexes", T_LIST }, { "LocalSecondaryIndexes[]", T_OBJECT },
+	{ "LocalSecondaryIndexes[].IndexName", T_STRING },
+	{ "LocalSecondaryIndexes[].KeySchema", T_LIST },
+	{ "LocalSecondaryIndexes[].KeySchema[]", T_OBJECT },
+	{ "LocalSecondaryIndexes[].KeySchema[].AttributeName", T_STRING },
+	{ "LocalSecondaryIndexes[].KeySchema[].KeyType", T_STRING },
+	{ "LocalSecondaryIndexes[].Projection", T_OBJECT },
+	{ "LocalSecondaryIndexes[].Projection.ProjectionType", T_STRING },
+	{ "LocalSecondaryIndexes[].Projection.NonKeyAttributes", T_STRINGS },
+	{ "TimeToLiveSpecification", T_OBJECT },
+	{ "TimeToLiveSpecification.AttributeName", T_STRING },
+};
+
+int ddbc_import_check_mcp(const char *file, const json_t *root)
+{
+	return CHECK(file, root, mcp);
+}
+
+int ddbc_import_check_workbench(const char *file, const json_t *root)
+{
+	return CHECK(file, root, workbench);
+}
+
+int ddbc_import_check_api(const char *file, const json_t *table)
+{
+	return CHECK(file, table, api);
+}

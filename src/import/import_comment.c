@@ -1,0 +1,58 @@
+/* import_comment.c - the comments the importer writes after a member's line
+ *
+ * A guess is marked by a comment after the line of the member it concerns
+ * (a guessed template, a type read as a string). The comments are kept
+ * here, beside the design, keyed by the object and the member's name, so
+ * no name a source can hold (one ending in '#', say) collides with them.
+ * The objects are held until the design is written, so an address names
+ * one object for as long as its comments are kept.
+ */
+#include "import/import_int.h"
+#include "util/strbuf.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+
+static json_t *comments;  /* "ADDRESS\nNAME" -> the comment */
+static json_t *held;      /* every object that has a comment */
+
+static void key_of(strbuf *key, const json_t *obj, const char *name)
+{
+	strbuf_addf(key, "%p\n%s", (const void *)obj, name);
+}
+
+void ddbc_import_set_comment(json_t *obj, const char *name, const char *fmt, ...)
+{
+	if (!comments) {
+		comments = json_object();
+		held = json_array();
+	}
+	strbuf key = STRBUF_INIT, text = STRBUF_INIT;
+	va_list ap;
+	va_start(ap, fmt);
+	strbuf_vaddf(&text, fmt, ap);
+	va_end(ap);
+	key_of(&key, obj, name);
+	json_array_append(held, obj);
+	json_object_set_new(comments, strbuf_str(&key), json_string(strbuf_str(&text)));
+	strbuf_release(&key);
+	strbuf_release(&text);
+}
+
+const char *ddbc_import_comment(const json_t *obj, const char *name)
+{
+	if (!comments)
+		return NULL;
+	strbuf key = STRBUF_INIT;
+	key_of(&key, obj, name);
+	const char *c = json_string_value(json_object_get(comments, strbuf_str(&key)));
+	strbuf_release(&key);
+	return c;
+}
+
+void ddbc_import_comments_clear(void)
+{
+	json_decref(comments);
+	json_decref(held);
+	comments = held = NULL;
+}

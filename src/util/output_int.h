@@ -1,0 +1,30 @@
+/* output_int.h - what output.c and output_site.c share
+ *
+ * Paths to remove when a signal ends the run: a temporary file, or a
+ * temporary folder (removed after the files in it, which are noted after
+ * it). The list only grows, and a node is published whole, so the signal
+ * handler can walk it at any moment.
+ */
+#ifndef DDBC_OUTPUT_INT_H
+#define DDBC_OUTPUT_INT_H
+
+#include <stdbool.h>
+
+typedef struct ddbc_cleanup ddbc_cleanup;
+
+/* Notes path (copied) for removal on SIGTERM, SIGINT or SIGHUP. */
+ddbc_cleanup *ddbc_cleanup_add(const char *path, bool is_dir);
+/* path no longer needs removing. */
+void ddbc_cleanup_done(ddbc_cleanup *c);
+/* Every noted path under folder dir no longer needs removing, nor dir. */
+void ddbc_cleanup_done_under(const char *dir);
+
+/* path with its symlinks followed (malloc'd), or NULL with errno set. */
+char *ddbc_output_resolve(const char *path);
+/* The folder part of path ("." when it has none), malloc'd. */
+char *ddbc_output_dirname(const char *path);
+/* The temporary folder of the site being written, or NULL, and the
+ * folder it becomes (for messages). */
+extern const char *ddbc_output_site_tmp, *ddbc_output_site_dir;
+
+#endif
