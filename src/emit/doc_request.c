@@ -1,5 +1,6 @@
 /* doc_request.c - an access pattern's request and the items it returns */
 #include "emit/doc_request.h"
+#include "util/decimal.h"
 #include "diag/diag.h"
 #include "util/xalloc.h"
 
@@ -59,8 +60,7 @@ static bool compare(const ddbc_node *item, const char *name, const key_value *k,
 	if (!n || n->kind != DDBC_NODE_SCALAR || ddbc_node_is_null(n))
 		return false;
 	if (k->number) {
-		double x = strtod(n->u.text, NULL), y = strtod(k->text, NULL);
-		*cmp = (x > y) - (x < y);
+		*cmp = ddbc_decimal_cmp(n->u.text, n->n, k->text, strlen(k->text));
 		return true;
 	}
 	size_t len = strlen(k->text), m = n->n < len ? n->n : len;

@@ -1,5 +1,6 @@
 /* doc_views.c - item views of a table and of its indexes */
 #include "emit/doc_views.h"
+#include "util/decimal.h"
 #include "emit/doc_json.h"
 #include "model/semantics.h"
 #include "util/utf8.h"
@@ -64,10 +65,8 @@ static int compare_values(const ddbc_table *t, const char *name, const ddbc_node
 	if (a->kind != DDBC_NODE_SCALAR || b->kind != DDBC_NODE_SCALAR)
 		return 0;
 	if (ddbc_table_key_type(t, name) == DDBC_TYPE_N) {
-		double x = strtod(a->u.text, NULL), y = strtod(b->u.text, NULL);
-		if (x != y)
-			return x < y ? -1 : 1;
-		return 0;
+		/* Exact decimals: a double would tie 38-digit numbers. */
+		return ddbc_decimal_cmp(a->u.text, a->n, b->u.text, b->n);
 	}
 	/* DynamoDB orders strings by their UTF-8 bytes. */
 	size_t n = a->n < b->n ? a->n : b->n;

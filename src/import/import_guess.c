@@ -33,6 +33,8 @@ static json_t *split(const char *s, const char *delim)
 
 char *ddbc_import_scalar_text(const json_t *v)
 {
+	if (ddbc_import_number_text(v))
+		return xstrdup(ddbc_import_number_text(v));
 	if (json_is_string(v))
 		return xstrdup(json_string_value(v));
 	if (json_is_integer(v)) {

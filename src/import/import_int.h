@@ -26,6 +26,12 @@ int ddbc_import_fail(const char *file, const char *fmt, ...)
  * value. A new reference. */
 json_t *ddbc_import_plain_value(const json_t *av);
 
+/* A Number that no JSON integer holds exactly (141.96, 38 digits, 1e2),
+ * as its own text: an object the YAML writer writes as that text. The
+ * text of such a value, or NULL for any other value. */
+json_t *ddbc_import_number(const char *text);
+const char *ddbc_import_number_text(const json_t *v);
+
 /* An item of DynamoDB JSON as a plain object, or NULL. A new reference. */
 json_t *ddbc_import_plain_item(const json_t *item);
 

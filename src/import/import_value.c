@@ -5,6 +5,7 @@
  * sample keys: a template is recovered only where every sample agrees.
  */
 #include "import/import_int.h"
+#include "util/decimal.h"
 #include "util/strbuf.h"
 #include "util/xalloc.h"
 
@@ -38,19 +39,36 @@ void ddbc_import_set_comment(json_t *obj, const char *name, const char *fmt, ...
 	strbuf_release(&text);
 }
 
-/* A DynamoDB number as a JSON number; a string when jansson cannot hold it
- * exactly (more digits than a double keeps). */
+/* The member a number object holds its text under: no source key starts
+ * with a control character. */
+#define NUMBER_KEY "\x01N"
+
+json_t *ddbc_import_number(const char *text)
+{
+	return json_pack("{ss}", NUMBER_KEY, text);
+}
+
+const char *ddbc_import_number_text(const json_t *v)
+{
+	if (!json_is_object(v) || json_object_size(v) != 1)
+		return NULL;
+	return json_string_value(json_object_get(v, NUMBER_KEY));
+}
+
+/* A DynamoDB number: an integer when it fits one exactly, else its own
+ * text (never a double: 141.96 stays 141.96, 38 digits stay 38); NULL
+ * when n is no number. */
 static json_t *plain_number(const char *n)
 {
+	if (!ddbc_decimal_valid(n, strlen(n)))
+		return NULL;
 	char *end;
 	errno = 0;
 	long long i = strtoll(n, &end, 10);
-	if (!*end && !errno && *n)
+	if (!*end && !errno && *n && n[0] != '+' && !(n[0] == '0' && n[1]) &&
+	    !(n[0] == '-' && n[1] == '0'))
 		return json_integer(i);
-	double d = strtod(n, &end);
-	if (!*end && *n && strlen(n) <= 15)
-		return json_real(d);
-	return json_string(n);
+	return ddbc_import_number(n);
 }
 
 static json_t *plain_list(const json_t *a, bool numbers)
@@ -129,6 +147,8 @@ json_t *ddbc_import_plain_item(const json_t *item)
 
 const char *ddbc_import_value_type(const json_t *v)
 {
+	if (ddbc_import_number_text(v))
+		return "N";
 	if (json_is_string(v))
 		return "S";
 	if (json_is_number(v))

@@ -5,6 +5,7 @@
  * from the item's own values (ddbc_template_render); a placeholder value
  * holds no key delimiter. The kinds of finding are listed in items_run.h.
  */
+#include "util/decimal.h"
 #include "items/items_run.h"
 #include "model/semantics.h"
 #include "util/xalloc.h"
@@ -57,11 +58,7 @@ static void report_at(ddbc_items_run *R, ddbc_item_kind k, const char *name, con
 
 static bool same_number(const char *a, const char *b)
 {
-	char *ea, *eb;
-	double x = strtod(a, &ea), y = strtod(b, &eb);
-	if (*ea || *eb)
-		return !strcmp(a, b);
-	return !strcmp(a, b) || !(x < y || x > y);
+	return !strcmp(a, b) || ddbc_decimal_cmp(a, strlen(a), b, strlen(b)) == 0;
 }
 
 /* Whether a scalar text of type t equals enum value n. */

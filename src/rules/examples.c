@@ -15,6 +15,7 @@
  * one rendering. An example that gives the part is rendered exactly: the
  * value shows how the key is made, and costs nothing in the items.
  */
+#include "util/decimal.h"
 #include "rules/checks.h"
 #include "model/semantics.h"
 #include "util/arena.h"
@@ -145,8 +146,8 @@ static ddbc_type element_type(ddbc_type t)
 static bool same_scalar(const ddbc_node *a, const ddbc_node *b)
 {
 	if (ddbc_node_is_number(a) && ddbc_node_is_number(b)) {
-		double x = strtod(a->u.text, NULL), y = strtod(b->u.text, NULL);
-		return !strcmp(a->u.text, b->u.text) || !(x < y || x > y);
+		return !strcmp(a->u.text, b->u.text) ||
+		       ddbc_decimal_cmp(a->u.text, a->n, b->u.text, b->n) == 0;
 	}
 	if (a->scalar != b->scalar)
 		return false;

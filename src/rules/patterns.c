@@ -8,6 +8,7 @@
  * address one item of the base table by its full primary key. The entities
  * a condition can return come from semantics.c (pattern->matched).
  */
+#include "util/decimal.h"
 #include "rules/checks.h"
 #include "model/params.h"
 #include "model/semantics.h"
@@ -293,7 +294,7 @@ static bool bounds_reversed(const ddbc_key_cond *c, ddbc_type t)
 		return false;
 	if (t == DDBC_TYPE_N)
 		return ddbc_node_is_number(lo) && ddbc_node_is_number(hi) &&
-		       strtod(lo->u.text, NULL) > strtod(hi->u.text, NULL);
+		       ddbc_decimal_cmp(lo->u.text, lo->n, hi->u.text, hi->n) > 0;
 	/* S and B compare as bytes; a bound with a parameter is not known. */
 	if (t != DDBC_TYPE_S && t != DDBC_TYPE_B)
 		return false;
