@@ -2,7 +2,9 @@
  *
  * `export --format cloudformation` writes a template with one
  * AWS::DynamoDB::Table per table, and `--format terraform` Terraform JSON
- * (*.tf.json) with one aws_dynamodb_table per table. Both are made from the
+ * (*.tf.json) with one aws_dynamodb_table per table (a GSI keyed by several
+ * attributes in key_schema blocks, with the AWS provider version that reads
+ * them under terraform.required_providers). Both are made from the
  * CreateTable request that `--format create-table` writes, so the three
  * create the same tables.
  */
@@ -85,7 +87,7 @@ ddbc_emit_result ddbc_emit_cloudformation(FILE *out, const ddbc_design *g,
 /* ---- Terraform --------------------------------------------------------------------- */
 
 /* Sets hash_key and range_key of r from a KeySchema; -1 for a key of several
- * attributes, which aws_dynamodb_table's hash_key cannot hold. */
+ * attributes, which hash_key and range_key cannot hold. */
 static int tf_keys(json_t *r, const json_t *schema)
 {
 	size_t i, nh = 0, nr = 0;
@@ -99,6 +101,23 @@ static int tf_keys(json_t *r, const json_t *schema)
 	return nh > 1 || nr > 1 ? -1 : 0;
 }
 
+/* The AWS provider release whose global_secondary_index takes key_schema
+ * blocks, which multi-attribute keys need (hash_key and range_key hold
+ * one name each). */
+#define TF_KEY_SCHEMA_PROVIDER ">= 6.29.0"
+
+/* A GSI's key as key_schema blocks, in KeySchema's order. */
+static json_t *tf_key_schema(const json_t *schema)
+{
+	json_t *blocks = json_array();
+	size_t i;
+	const json_t *k;
+	json_array_foreach(schema, i, k)
+		json_array_append_new(blocks, json_pack("{s:O,s:O}", "attribute_name",
+			json_object_get(k, "AttributeName"), "key_type", json_object_get(k, "KeyType")));
+	return blocks;
+}
+
 static void tf_capacity(json_t *r, const json_t *pt)
 {
 	if (!pt)
@@ -107,12 +126,18 @@ static void tf_capacity(json_t *r, const json_t *pt)
 	json_object_set(r, "write_capacity", json_object_get(pt, "WriteCapacityUnits"));
 }
 
-/* One global_secondary_index or local_secondary_index block. */
-static json_t *tf_index(const json_t *x, bool local, int *rc)
+/* One global_secondary_index or local_secondary_index block; a GSI keyed
+ * by several attributes gets key_schema blocks and sets *key_schema. */
+static json_t *tf_index(const json_t *x, bool local, bool *key_schema)
 {
 	json_t *b = json_pack("{s:O}", "name", json_object_get(x, "IndexName"));
-	if (tf_keys(b, json_object_get(x, "KeySchema")) < 0)
-		*rc = -1;
+	const json_t *ks = json_object_get(x, "KeySchema");
+	if (tf_keys(b, ks) < 0) {
+		json_object_del(b, "hash_key");
+		json_object_del(b, "range_key");
+		json_object_set_new(b, "key_schema", tf_key_schema(ks));
+		*key_schema = true;
+	}
 	if (local)
 		json_object_del(b, "hash_key");
 	const json_t *p = json_object_get(x, "Projection");
@@ -136,13 +161,15 @@ static json_t *tf_attributes(const json_t *defs)
 	return a;
 }
 
-/* The aws_dynamodb_table of t, or NULL after saying what it cannot hold. */
-static json_t *tf_table(const ddbc_table *t)
+/* The aws_dynamodb_table of t; sets *key_schema when an index needs the
+ * provider's key_schema blocks. */
+static json_t *tf_table(const ddbc_table *t, bool *key_schema)
 {
 	json_t *req = ddbc_json_create_table(t);
 	json_t *r = json_pack("{s:s,s:O}", "name", t->name.s, "billing_mode",
 			      json_object_get(req, "BillingMode"));
-	int rc = tf_keys(r, json_object_get(req, "KeySchema"));
+	/* A table's own key is one attribute each: DynamoDB allows no more. */
+	tf_keys(r, json_object_get(req, "KeySchema"));
 	tf_capacity(r, json_object_get(req, "ProvisionedThroughput"));
 	json_object_set_new(r, "attribute", tf_attributes(json_object_get(req,
 							  "AttributeDefinitions")));
@@ -158,20 +185,13 @@ static json_t *tf_table(const ddbc_table *t)
 		size_t i;
 		const json_t *x;
 		json_array_foreach(list, i, x)
-			json_array_append_new(blocks, tf_index(x, k == 1, &rc));
+			json_array_append_new(blocks, tf_index(x, k == 1, key_schema));
 		json_object_set_new(r, lists[k][1], blocks);
 	}
 	if (t->ttl.s)
 		json_object_set_new(r, "ttl", json_pack("{s:s,s:b}", "attribute_name", t->ttl.s,
 							"enabled", 1));
 	json_decref(req);
-	if (rc < 0) {
-		fprintf(stderr, "ddbc export: table '%s' has an index keyed by several "
-			"attributes, which aws_dynamodb_table's hash_key and range_key cannot "
-			"express\n", t->name.s);
-		json_decref(r);
-		return NULL;
-	}
 	return r;
 }
 
@@ -180,13 +200,9 @@ ddbc_emit_result ddbc_emit_terraform(FILE *out, const ddbc_design *g,
 {
 	(void)o, (void)d;
 	json_t *tables = json_object(), *used = json_object();
+	bool key_schema = false;
 	for (size_t i = 0; i < g->ntables; i++) {
-		json_t *r = tf_table(&g->tables[i]);
-		if (!r) {
-			json_decref(tables);
-			json_decref(used);
-			return DDBC_EMIT_FAILED;
-		}
+		json_t *r = tf_table(&g->tables[i], &key_schema);
 		char *name = resource_name(g->tables[i].name.s, false, used);
 		json_object_set_new(tables, name, r);
 		free(name);
@@ -195,6 +211,11 @@ ddbc_emit_result ddbc_emit_terraform(FILE *out, const ddbc_design *g,
 	ddbc_json_stream s;
 	ddbc_json_stream_init(&s, out);
 	ddbc_json_begin(&s, NULL, '{');
+	/* Only a design that needs key_schema blocks pins the provider. */
+	if (key_schema)
+		ddbc_json_member(&s, "terraform", json_pack("{s:{s:{s:s,s:s}}}",
+			"required_providers", "aws", "source", "hashicorp/aws", "version",
+			TF_KEY_SCHEMA_PROVIDER));
 	ddbc_json_begin(&s, "resource", '{');
 	ddbc_json_member(&s, "aws_dynamodb_table", tables);
 	ddbc_json_end(&s, '}');

@@ -188,6 +188,31 @@ static json_t *key_entity(const char *tname, const json_t *attrs)
 	return e;
 }
 
+/* Marks each INCLUDE list of table's indexes that names attributes the
+ * source does not type: the source keeps them in the projection but says
+ * nothing of their entity, so projection-unknown-attribute would be false.
+ * The suppression says why, where the user reads the design. */
+static void mark_include_lists(json_t *table, const json_t *attrs, const char *source)
+{
+	static const char *const kinds[] = { "gsi", "lsi" };
+	for (int k = 0; k < 2; k++) {
+		const char *iname;
+		json_t *ix;
+		json_object_foreach(json_object_get(table, kinds[k]), iname, ix) {
+			const json_t *p = json_object_get(ix, "projection");
+			size_t i, untyped = 0;
+			const json_t *n;
+			json_array_foreach(p, i, n)
+				untyped += json_is_string(n) &&
+					   !json_object_get(attrs, json_string_value(n));
+			if (untyped)
+				ddbc_import_set_comment(ix, "projection", "ddbc-ignore: "
+					"projection-unknown-attribute -- %s names these "
+					"attributes, not their entities or types", source);
+		}
+	}
+}
+
 int ddbc_import_add_key_table(const char *file, json_t *design, const char *name,
 			      json_t *table, const json_t *attrs, const char *source)
 {
@@ -196,6 +221,7 @@ int ddbc_import_add_key_table(const char *file, json_t *design, const char *name
 		json_decref(table);
 		return ddbc_import_fail(file, "an entity is already named '%s'", name);
 	}
+	mark_include_lists(table, attrs, source);
 	json_object_set_new(json_object_get(design, "tables"), name, table);
 	json_object_set_new(entities, name, key_entity(name, attrs));
 	ddbc_import_set_comment(entities, name, "the table's key attributes: %s names no "
