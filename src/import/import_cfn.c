@@ -253,8 +253,7 @@ int ddbc_import_cloudformation(const char *file, const json_t *root, json_t *des
 		found++;
 		if (one_table(&c, logical, res, global, design) < 0) {
 			refused++;
-			fprintf(stderr, "ddbc import: %s: resource '%s' left out; the other tables "
-				"are imported\n", file, logical);
+			fprintf(stderr, "ddbc import: %s: resource '%s' left out\n", file, logical);
 		}
 	}
 	json_decref(resources);
@@ -266,5 +265,8 @@ int ddbc_import_cloudformation(const char *file, const json_t *root, json_t *des
 					"AWS::DynamoDB::GlobalTable resource");
 	if (refused == found)
 		return ddbc_import_fail(file, "no table resource could be imported");
+	if (refused)
+		fprintf(stderr, "ddbc import: %s: %zu table resource%s refused, the others "
+			"imported\n", file, refused, refused == 1 ? "" : "s");
 	return 0;
 }
