@@ -211,9 +211,23 @@ char *ddbc_import_guess_template(const json_t *items, const ddbc_import_guess *g
 			add_literal(&b, g->delim);
 		ok = add_part(&b, samples, parts, g, j, width, &unstored_used) == 0;
 	}
-	/* A constant needs samples of several partitions of a sort key. */
-	if (ok && !strchr(strbuf_str(&b), '{'))
-		ok = g->partition && several_partitions(samples, g->partition);
+	/* A constant needs samples of several partitions of a sort key. A
+	 * constant that is not one (c#12345 in every sample of one customer)
+	 * is a shared literal prefix over a value: the last part is the
+	 * unstored placeholder. */
+	if (ok && !strchr(strbuf_str(&b), '{') &&
+	    !(g->partition && several_partitions(samples, g->partition))) {
+		ok = g->unstored && width > 1;
+		if (ok) {
+			strbuf_reset(&b);
+			for (size_t j = 0; j + 1 < width; j++) {
+				add_literal(&b, json_string_value(json_array_get(json_array_get(parts, 0),
+										  j)));
+				add_literal(&b, g->delim);
+			}
+			strbuf_addf(&b, "{%s}", g->unstored);
+		}
+	}
 	if (ok) {
 		out = strbuf_detach(&b);
 		*nsamples = n;
@@ -245,4 +259,35 @@ void ddbc_import_add_unstored(json_t *attrs, const char *tmpl, const json_t *typ
 		free(name);
 		t += n;
 	}
+}
+
+char *ddbc_import_template_part(const char *tmpl, const char *value, const char *name,
+				const char *delim)
+{
+	json_t *tp = split(tmpl, delim), *vp = split(value, delim);
+	strbuf ph = STRBUF_INIT;
+	strbuf_addf(&ph, "{%s}", name);
+	char *out = NULL;
+	size_t i;
+	const json_t *t;
+	json_array_foreach(tp, i, t) {
+		const char *ts = json_string_value(t), *at = strstr(ts, strbuf_str(&ph));
+		const char *vs = json_string_value(json_array_get(vp, i));
+		/* The guesses put a placeholder at the end of its part, after a
+		 * literal, with "{{" for a brace: the literal's length in the value
+		 * is its length less the doubled braces. */
+		if (!at || !vs || at[ph.len] || json_array_size(tp) != json_array_size(vp))
+			continue;
+		size_t lit = 0;
+		for (const char *p = ts; p < at; p++, lit++)
+			if ((*p == '{' || *p == '}') && p[1] == *p)
+				p++;
+		if (strlen(vs) > lit)
+			out = xstrdup(vs + lit);
+		break;
+	}
+	strbuf_release(&ph);
+	json_decref(tp);
+	json_decref(vp);
+	return out;
 }

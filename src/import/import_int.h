@@ -64,6 +64,12 @@ typedef struct ddbc_import_guess {
 char *ddbc_import_guess_template(const json_t *items, const ddbc_import_guess *g,
 				 size_t *nsamples);
 
+/* The text of value that placeholder {name} of guessed template tmpl
+ * stands for (the template and value split at delim alike), or NULL.
+ * Malloc'd. */
+char *ddbc_import_template_part(const char *tmpl, const char *value, const char *name,
+				const char *delim);
+
 /* Declares each placeholder of template tmpl that names no attribute of
  * attrs as an attribute held only inside the key ({type, stored: false}),
  * typed by types (name -> type) where it names one, else S. */

@@ -257,8 +257,35 @@ static char *unstored_name(const char *entity, const json_t *attrs)
 	}
 }
 
+/* Gives every sample the value of the unstored key part name, which the
+ * guess of key k's template g found: the entity's other keys (a sort key
+ * c#12345 beside a partition key c#12345) then find the same part. The
+ * samples are the guessing copies, never the examples written. */
+static void lend_unstored(json_t *samples, const char *k, const char *g, const char *name)
+{
+	json_t *parts = json_array(), *distinct = json_object();
+	size_t i;
+	json_t *item;
+	json_array_foreach(samples, i, item) {
+		const char *v = json_string_value(json_object_get(item, k));
+		char *part = v ? ddbc_import_template_part(g, v, name, "#") : NULL;
+		json_array_append_new(parts, part ? json_string(part) : json_null());
+		if (part)
+			json_object_set_new(distinct, part, json_true());
+		free(part);
+	}
+	/* A part that is the same in every sample (one customer's items) is no
+	 * evidence that another key holding that text holds this part. */
+	if (json_object_size(distinct) > 1)
+		json_array_foreach(samples, i, item)
+			if (json_is_string(json_array_get(parts, i)))
+				json_object_set(item, name, json_array_get(parts, i));
+	json_decref(parts);
+	json_decref(distinct);
+}
+
 static void key_template(const struct wb_table *w, json_t *attrs, const char *k,
-			 bool table_key, const char *alias, const json_t *examples,
+			 bool table_key, const char *alias, json_t *examples,
 			 json_t *templated, const char *entity)
 {
 	json_t *a = json_object_get(attrs, k);
@@ -287,8 +314,10 @@ static void key_template(const struct wb_table *w, json_t *attrs, const char *k,
 				    unstored };
 	char *g = in_every(examples, k) ? ddbc_import_guess_template(examples, &guess, &n) : NULL;
 	json_decref(exclude);
-	if (g)
+	if (g && strstr(g, unstored)) {
 		ddbc_import_add_unstored(attrs, g, w->types);
+		lend_unstored(examples, k, g, unstored);
+	}
 	free(unstored);
 	/* A constant is a template only for the table's keys: an index key
 	 * that all samples share is more likely a plain attribute (a category)
@@ -312,6 +341,8 @@ static int add_entity(const struct wb_table *w, json_t *design, const char *name
 		return ddbc_import_fail(w->file, "two entities are named '%s'", name);
 	json_t *attrs = attributes(w, names, examples);
 	json_t *templated = json_array();
+	/* The guesses read (and lend unstored key parts to) a copy. */
+	json_t *guessing = json_deep_copy(examples);
 	size_t i;
 	const json_t *k;
 	json_array_foreach(w->keys, i, k) {
@@ -325,8 +356,9 @@ static int add_entity(const struct wb_table *w, json_t *design, const char *name
 			al = json_string_value(json_object_get(alias, "SortKeyAlias"));
 		else
 			tk = false;
-		key_template(w, attrs, kn, tk, al, examples, templated, name);
+		key_template(w, attrs, kn, tk, al, guessing, templated, name);
 	}
+	json_decref(guessing);
 	json_decref(templated);
 	json_t *e = json_pack("{sssO}", "table", w->name, "attributes", attrs);
 	json_decref(attrs);
