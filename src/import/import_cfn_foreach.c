@@ -154,7 +154,7 @@ static int expand_into(struct expansion *x, const json_t *members, json_t *out)
 		if (json_object_get(out, k))
 			return ddbc_import_fail(x->c->file, "Resources: two resources are named "
 						"'%s' (after Fn::ForEach)", k);
-		if (++x->copies > MAX_COPIES)
+		if (x->loops && ++x->copies > MAX_COPIES)
 			return ddbc_import_fail(x->c->file, "Resources: Fn::ForEach expands past "
 						"ddbc's bound of %u resources", MAX_COPIES);
 		json_object_set(out, k, (json_t *)v);
