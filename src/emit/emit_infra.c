@@ -106,16 +106,25 @@ static int tf_keys(json_t *r, const json_t *schema)
  * one name each). */
 #define TF_KEY_SCHEMA_PROVIDER ">= 6.29.0"
 
-/* A GSI's key as key_schema blocks, in KeySchema's order. */
-static json_t *tf_key_schema(const json_t *schema)
+/* Each object of list (KeySchema, AttributeDefinitions) as a Terraform
+ * block of two arguments: member from[i] becomes argument to[i]. */
+static json_t *tf_blocks(const json_t *list, const char *const from[2], const char *const to[2])
 {
 	json_t *blocks = json_array();
 	size_t i;
-	const json_t *k;
-	json_array_foreach(schema, i, k)
-		json_array_append_new(blocks, json_pack("{s:O,s:O}", "attribute_name",
-			json_object_get(k, "AttributeName"), "key_type", json_object_get(k, "KeyType")));
+	const json_t *x;
+	json_array_foreach(list, i, x)
+		json_array_append_new(blocks, json_pack("{s:O,s:O}", to[0],
+			json_object_get(x, from[0]), to[1], json_object_get(x, from[1])));
 	return blocks;
+}
+
+/* A GSI's key as key_schema blocks, in KeySchema's order. */
+static json_t *tf_key_schema(const json_t *schema)
+{
+	static const char *const from[2] = { "AttributeName", "KeyType" };
+	static const char *const to[2] = { "attribute_name", "key_type" };
+	return tf_blocks(schema, from, to);
 }
 
 static void tf_capacity(json_t *r, const json_t *pt)
@@ -151,14 +160,9 @@ static json_t *tf_index(const json_t *x, bool local, bool *key_schema)
 
 static json_t *tf_attributes(const json_t *defs)
 {
-	json_t *a = json_array();
-	size_t i;
-	const json_t *d;
-	json_array_foreach(defs, i, d)
-		json_array_append_new(a, json_pack("{s:O,s:O}", "name",
-						   json_object_get(d, "AttributeName"), "type",
-						   json_object_get(d, "AttributeType")));
-	return a;
+	static const char *const from[2] = { "AttributeName", "AttributeType" };
+	static const char *const to[2] = { "name", "type" };
+	return tf_blocks(defs, from, to);
 }
 
 /* The aws_dynamodb_table of t; sets *key_schema when an index needs the
