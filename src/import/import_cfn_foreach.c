@@ -126,7 +126,10 @@ static int one_loop(struct expansion *x, const char *loop, const json_t *args, j
 		return ddbc_import_fail(x->c->file, "Resources: %s%s: loops nested deeper than "
 					"%d", PREFIX, loop, MAX_LOOPS);
 	json_t *values = collection(x, loop, json_array_get(args, 1));
-	int rc = values ? 0 : -1;
+	int rc = 0;
+	if (!values)  /* only this loop's resources are lost: the others are imported */
+		fprintf(stderr, "ddbc import: %s: Resources: %s%s: its resources left out\n",
+			x->c->file, PREFIX, loop);
 	size_t i;
 	const json_t *v;
 	json_array_foreach(values, i, v) {
