@@ -242,6 +242,7 @@ int ddbc_import_cloudformation(const char *file, const json_t *root, json_t *des
 	ddbc_cfn_init(&c, file, root, params, nparams);
 	json_t *resources = ddbc_cfn_expand_foreach(&c, raw);
 	size_t found = 0, refused = 0;
+	strbuf lost = STRBUF_INIT;
 	const char *logical;
 	const json_t *res;
 	json_object_foreach(resources, logical, res) {
@@ -254,8 +255,14 @@ int ddbc_import_cloudformation(const char *file, const json_t *root, json_t *des
 		if (one_table(&c, logical, res, global, design) < 0) {
 			refused++;
 			fprintf(stderr, "ddbc import: %s: resource '%s' left out\n", file, logical);
+			strbuf_addf(&lost, "%s%s", lost.len ? ", " : "", logical);
 		}
 	}
+	/* The design says it too, where its tables are. */
+	if (lost.len && refused < found)
+		ddbc_import_set_comment(design, "tables", "left out of %s: %s (undecided before "
+					"deployment: see import's messages)", file, strbuf_str(&lost));
+	strbuf_release(&lost);
 	json_decref(resources);
 	ddbc_cfn_release(&c);
 	if (!resources)
