@@ -258,10 +258,14 @@ int ddbc_import_cloudformation(const char *file, const json_t *root, json_t *des
 			strbuf_addf(&lost, "%s%s", lost.len ? ", " : "", logical);
 		}
 	}
-	/* The design says it too, where its tables are. */
-	if (lost.len && refused < found)
+	/* The design says it too, where its tables are, naming the template
+	 * by its file name only: the design is the same wherever it was made. */
+	if (lost.len && refused < found) {
+		const char *slash = strrchr(file, '/');
 		ddbc_import_set_comment(design, "tables", "left out of %s: %s (undecided before "
-					"deployment: see import's messages)", file, strbuf_str(&lost));
+					"deployment: see import's messages)", slash ? slash + 1 : file,
+					strbuf_str(&lost));
+	}
 	strbuf_release(&lost);
 	json_decref(resources);
 	ddbc_cfn_release(&c);
