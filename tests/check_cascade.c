@@ -162,8 +162,17 @@ static void collect(words *w, const char *text, size_t len, const ddbc_node *nod
 		break;
 	case DDBC_NODE_MAP:
 		for (size_t i = 0; i < node->n; i++) {
-			scalar_word(w, text, len, node->u.pairs[i].key, true);
-			collect(w, text, len, node->u.pairs[i].value, depth + 1);
+			const ddbc_node *k = node->u.pairs[i].key, *v = node->u.pairs[i].value;
+			scalar_word(w, text, len, k, true);
+			/* An enum's values are names defined too: example items and
+			 * pattern examples use them, each a place of its own. */
+			if (strcmp(k->u.text, "enum") || v->kind != DDBC_NODE_SEQ) {
+				collect(w, text, len, v, depth + 1);
+				continue;
+			}
+			for (size_t e = 0; e < v->n; e++)
+				if (v->u.items[e]->kind == DDBC_NODE_SCALAR)
+					scalar_word(w, text, len, v->u.items[e], true);
 		}
 		break;
 	}

@@ -14,6 +14,10 @@
  * file:line:col and rule. Suppressed findings (JSON "suppressed": true) are
  * not findings here: the design says why in its own comment.
  *
+ * The marks may also stand in a side file, "LINE: RULE[@COL], ..." one
+ * line each: a sample's must (tests/samples/NAME.expect: users read the
+ * samples), any other design's may (NAME.expect beside it).
+ *
  * "# needs: FEATURE[, FEATURE...]" names what the design relies on: a rule
  * id (present when `ddbc explain` lists it), `stored-false`,
  * `suppressions` and `no-cascades` (found by linting a small design that
@@ -160,6 +164,37 @@ static void read_marks(marks *m, const char *text)
 		line += len + (line[len] == '\n');
 	}
 	ck_assert_msg(waiting == 0, "a '# expect:' comment ends the file: it marks no line");
+}
+
+/* The side file of rel's marks: tests/samples/NAME.expect for a sample
+ * (users read the samples: they carry no marks), else NAME.expect beside
+ * the design. Lines "LINE: RULE[@COL][, RULE[@COL]...]"; '#' starts a
+ * comment line. */
+static char *side_file(const char *rel)
+{
+	strbuf sb = STRBUF_INIT;
+	const char *base = strrchr(rel, '/') ? strrchr(rel, '/') + 1 : rel;
+	size_t n = strlen(base) - (strstr(base, ".ddb.yaml") ? strlen(".ddb.yaml") : 0);
+	if (!strncmp(rel, "samples/", 8))
+		strbuf_addf(&sb, "tests/samples/%.*s.expect", (int)n, base);
+	else
+		strbuf_addf(&sb, "%.*s%.*s.expect", (int)(base - rel), rel, (int)n, base);
+	return strbuf_detach(&sb);
+}
+
+static void read_side_marks(marks *m, const char *text, const char *file)
+{
+	for (const char *line = text; *line;) {
+		size_t len = strcspn(line, "\n");
+		if (*line != '#' && len) {
+			char *end;
+			unsigned long at = strtoul(line, &end, 10);
+			ck_assert_msg(at > 0 && *end == ':', "%s: expected 'LINE: RULE...', got '%.*s'",
+				      file, (int)len, line);
+			add_marks(m, end + 1, (unsigned)at);
+		}
+		line += len + (line[len] == '\n');
+	}
 }
 
 static void marks_free(marks *m)
@@ -411,8 +446,19 @@ static bool lint_design(const char *rel, marks *m)
 	char *path = tu_srcpath(rel);
 	char *text = tu_read_file(path, NULL);
 	read_marks(m, text);
+	char *side = side_file(rel);
+	ck_assert_msg(strncmp(rel, "samples/", 8) || (!strstr(text, "# expect:") && !m->n),
+		      "%s: a sample is read by users: its marks belong in %s", rel, side);
 	free(text);
 	free(path);
+	path = tu_srcpath(side);
+	if (access(path, R_OK) == 0) {
+		text = tu_read_file(path, NULL);
+		read_side_marks(m, text, side);
+		free(text);
+	}
+	free(path);
+	free(side);
 	if (!needs_met(rel, m))
 		return false;
 	tu_proc p;
@@ -628,6 +674,26 @@ START_TEST(test_marks_syntax)
 }
 END_TEST
 
+/* A side file's marks, and where a design's side file is. */
+START_TEST(test_side_marks)
+{
+	marks m;
+	read_marks(&m, "a: 1\n");
+	read_side_marks(&m, "# LINE: RULE\n3: reserved-word@7, key-overlap\n\n12: x\n", "f");
+	ck_assert_uint_eq(m.n, 3);
+	ck_assert(m.at[0].line == 3 && m.at[0].col == 7 && !strcmp(m.at[0].rule, "reserved-word"));
+	ck_assert(m.at[1].line == 3 && m.at[1].col == 0 && !strcmp(m.at[1].rule, "key-overlap"));
+	ck_assert(m.at[2].line == 12 && !strcmp(m.at[2].rule, "x"));
+	marks_free(&m);
+	char *side = side_file("samples/todo.ddb.yaml");
+	ck_assert_str_eq(side, "tests/samples/todo.expect");
+	free(side);
+	side = side_file("tests/designs/orders.ddb.yaml");
+	ck_assert_str_eq(side, "tests/designs/orders.expect");
+	free(side);
+}
+END_TEST
+
 /* Both directions fail, and say where: a missing finding, an extra one. */
 START_TEST(test_compare_both_ways)
 {
@@ -670,6 +736,7 @@ static Suite *designs_suite(void)
 	Suite *s = suite_create("designs");
 	TCase *tc = tcase_create("harness");
 	tcase_add_test(tc, test_marks_syntax);
+	tcase_add_test(tc, test_side_marks);
 	tcase_add_test(tc, test_compare_both_ways);
 	tcase_add_test(tc, test_features_found);
 	suite_add_tcase(s, tc);

@@ -203,7 +203,10 @@ START_TEST(test_page_style)
 	ck_assert_uint_gt(css_len, 1000);
 	ck_assert_msg(len == css_len && !memcmp(style, css, len),
 		      "the page's <style> is not templates/style.css");
-	ck_assert_ptr_null(strstr(style + len, "<style"));
+	/* After it only the cards' labels, ddbc's own CSS at the page's end. */
+	const char *more = strstr(style + len, "<style");
+	static const char labels[] = "<style>\n.h0>tr>td:nth-child(1){--label:";
+	ck_assert(!more || !strncmp(more, labels, sizeof(labels) - 1));
 	free(css);
 	free(path);
 	free(html);
@@ -478,7 +481,18 @@ START_TEST(test_item_views)
 		"  t0e1 --> t0i2\n```\n");
 	free(md);
 	char *html = emit(c.g, true, DDBC_LANG_EN, NULL);
-	expect_contains(html, "<g class=\"entity c1\"><title>User</title>");
+	/* The SVG: a card per index with its keys, each entity a link to its
+	 * section, and User not on Open's card. */
+	expect_contains(html, "<a href=\"#entity-user\"><g class=\"entity c1\"><title>User</title>");
+	expect_contains(html, "<text class=\"key\" x=\"16\" y=\"");
+	expect_contains(html, ">status · n</text>");
+	const char *open = strstr(html, "<title>Open</title>");
+	const char *by_n = open ? strstr(open, "<title>ByN</title>") : NULL;
+	ck_assert(open && by_n);
+	const char *user = strstr(open, "<title>User</title>");
+	ck_assert(user && user > by_n);
+	ck_assert_ptr_nonnull(strstr(open, "<title>Order</title>"));
+	ck_assert(!strstr(html, "class=\"edge\""));
 	expect_contains(html, "<tr class=\"c0 starts\">");
 	expect_contains(html, "<tr class=\"c1\">");
 	expect_contains(html, "<tr class=\"c0 hit\">");
@@ -508,7 +522,8 @@ START_TEST(test_contents_and_folds)
 END_TEST
 
 /* A table of many entities is drawn as one box that counts them, each
- * index's line labelled with how many it holds. */
+ * index's line labelled with how many it holds (in SVG: each index's card
+ * counts them). */
 START_TEST(test_diagram_many_entities)
 {
 	strbuf y = STRBUF_INIT;
@@ -524,6 +539,12 @@ START_TEST(test_diagram_many_entities)
 	expect_contains(md, "  end\n  t0e([\"41 entities\"])\n  t0e -- \"41\" --> t0i0\n"
 			    "  t0e -- \"20\" --> t0i1\n```\n");
 	free(md);
+	/* The SVG's cards count their entities instead of listing them. */
+	char *html = emit(c.g, true, DDBC_LANG_EN, NULL);
+	expect_contains(html, ">41 entities</text>");
+	expect_contains(html, ">20 entities</text>");
+	ck_assert(!strstr(html, "<g class=\"entity"));
+	free(html);
 	checked_free(&c);
 }
 END_TEST
@@ -609,10 +630,17 @@ static void expect_only_known_markup(const char *html)
 		"g", "title", "rect", "text", "path", "details", "summary" };
 	static const char *const attrs[] = { "id", "class", "href", "tabindex", "aria-hidden",
 					     "start", "align", "viewBox", "role", "aria-label", "x", "y",
-					     "width", "height", "rx", "d", "data-label" };
+					     "width", "height", "rx", "d" };
 	const char *p = strstr(html, "<main class=\"doc\">");
 	const char *end = p ? strstr(p, "</main>") : NULL;
 	ck_assert(p && end);
+	/* The cards' labels, ddbc's CSS, close the page: no '<' inside. */
+	const char *labels = strstr(p, "\n<style>\n.h0>");
+	if (labels && labels < end) {
+		const char *close = strstr(labels + 9, "</style>\n");
+		ck_assert(close && !memchr(labels + 9, '<', (size_t)(close - labels - 9)));
+		end = labels;
+	}
 	for (p = strchr(p + 1, '<'); p && p < end; p = strchr(p + 1, '<')) {
 		const char *name = p + 1 + (p[1] == '/');
 		size_t n = strspn(name, "abcdefghijklmnopqrstuvwxyz0123456789");
@@ -662,7 +690,7 @@ START_TEST(test_hostile_html)
 		ck_assert_ptr_nonnull(attrs);
 		const char *end = strstr(attrs, "</table>");
 		size_t rows = 0;
-		for (const char *tr = strstr(attrs, "<tbody>"); (tr = strstr(tr, "<tr>")) && tr < end;
+		for (const char *tr = strstr(attrs, "<tbody"); (tr = strstr(tr, "<tr>")) && tr < end;
 		     tr++) {
 			const char *tr_end = strstr(tr, "</tr>");
 			size_t cells = 0;
@@ -672,14 +700,57 @@ START_TEST(test_hostile_html)
 			rows++;
 		}
 		ck_assert_uint_eq(rows, 6);
-		expect_contains(html, lang ? "<td data-label=\"説明\">key | with a pipe  - not a list</td>"
-					   : "<td data-label=\"Description\">key | with a pipe  - not a list</td>");
+		expect_contains(html, "<td>key | with a pipe  - not a list</td>");
+		expect_contains(html, lang ? "td:nth-child(3){--label:\"説明\"}"
+					   : "td:nth-child(3){--label:\"Description\"}");
 		/* The user's heading got "contents", ddbc's the next id. */
 		expect_contains(html, "<h2 id=\"contents\" class=\"user\">");
 		expect_contains(html, lang ? "id=\"目次\" class=\"contents\""
 					   : "id=\"contents-1\" class=\"contents\"");
 		free(html);
 	}
+	checked_free(&c);
+}
+END_TEST
+
+/* A write's items are not "returned": each caption says what the pattern
+ * does to the items its key addresses. */
+START_TEST(test_write_captions)
+{
+	checked c;
+	check_file(&c, "samples/stamp-rally.ddb.yaml");
+	for (int lang = 0; lang < 2; lang++) {
+		char *md = emit(c.g, false, (ddbc_lang_id)lang, NULL);
+		const char *put = strstr(md, lang ? "置き換える例のアイテム" : "The example item it replaces");
+		const char *upd = strstr(md, lang ? "更新する例のアイテム" : "The example item it updates");
+		ck_assert_ptr_nonnull(put);
+		ck_assert_ptr_nonnull(upd);
+		/* The put's section has no "returns" caption of its own. */
+		const char *sec = strstr(md, "### ");
+		for (const char *h = sec; h && h < put; h = strstr(h + 1, "\n### "))
+			sec = h;
+		const char *ret = strstr(sec, lang ? "返す例のアイテム" : "The example items it returns");
+		ck_assert(!ret || ret > put);
+		free(md);
+	}
+	checked_free(&c);
+}
+END_TEST
+
+/* The cards' labels are written once per kind of table, as CSS: a column
+ * name cannot end the style element or the string it stands in. */
+START_TEST(test_card_labels)
+{
+	checked c;
+	check_text(&c, "ddbc: 1\nname: t\ntables:\n  tbl:\n    partition_key: 'q\"</style>\\&'\n"
+		       "entities:\n  E:\n    attributes:\n      'q\"</style>\\&': S\n"
+		       "    examples:\n      - { 'q\"</style>\\&': a }\n");
+	char *html = emit(c.g, true, DDBC_LANG_EN, NULL);
+	expect_contains(html, ">tr>td:nth-child(1){--label:\"q\\\"\\3c /style>\\\\&\"}\n");
+	/* No cell carries its label. */
+	ck_assert(!strstr(html, "data-label"));
+	ck_assert(!strstr(html, "\"q\\\"</style>"));
+	free(html);
 	checked_free(&c);
 }
 END_TEST
@@ -706,7 +777,7 @@ START_TEST(test_unclosed_blocks)
 			      md);
 		ck_assert_msg(strstr(html, "<h3 id=\"entity-e\" class=\"entity\">"),
 			      "%s hid the entity in HTML", openers[i]);
-		expect_contains(html, "<td data-label=\"Description\">a &lt;b&gt;c&lt;/b&gt;</td>");
+		expect_contains(html, "<td>a &lt;b&gt;c&lt;/b&gt;</td>");
 		ck_assert(!contains_nocase(html, "<script") && !contains_nocase(html, "<pre>\n<table"));
 		free(md);
 		free(html);
@@ -1013,9 +1084,15 @@ START_TEST(test_cli_site)
 		ck_assert_msg(html != NULL, "no %s", pages[i]);
 		expect_contains(html, "<svg class=\"diagram\"");
 		if (i == 0) {
-			/* The index links to the tables' pages, holds no table's section. */
+			/* The index links to the tables' pages and to every entity and
+			 * pattern on them, and holds no table's section. */
 			expect_contains(html, "<a href=\"table-Users.html#table-users\">");
-			ck_assert_ptr_null(strstr(html, "pattern-results-by-user"));
+			expect_contains(html, "<li><a href=\"table-AssessmentResults.html#"
+					      "pattern-results-by-user\">Pattern <code>results-by-user"
+					      "</code></a></li>");
+			expect_contains(html, "<li><a href=\"table-Users.html#entity-user\">Entity "
+					      "<code>User</code></a></li>");
+			ck_assert_ptr_null(strstr(html, "id=\"pattern-results-by-user\""));
 			ck_assert_uint_eq(count(html, "<h2 id=\"table-"), 0);
 		} else {
 			/* A table's page: that table only, and a way back. */
@@ -1184,6 +1261,8 @@ static Suite *doc_suite(void)
 	tcase_add_test(tc, test_hostile_markdown);
 	tcase_add_test(tc, test_hostile_html);
 	tcase_add_test(tc, test_unclosed_blocks);
+	tcase_add_test(tc, test_card_labels);
+	tcase_add_test(tc, test_write_captions);
 	tcase_add_test(tc, test_designs_with_errors);
 	tcase_add_test(tc, test_pathological_text);
 	tcase_add_test(tc, test_long_blocks_split);

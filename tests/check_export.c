@@ -526,7 +526,7 @@ START_TEST(test_example_value_never_exported)
 	ck_assert_int_eq(p.status, 1);
 	ck_assert_uint_eq(p.out_len, 0);
 	ck_assert_msg(tu_contains(p.err, p.err_len,
-				  PARAM_BAD ":27:42: error: access pattern 'top-scores' puts parameter "
+				  PARAM_BAD ":26:42: error: access pattern 'top-scores' puts parameter "
 				  "'min_score' in key attribute 'score' (a Number), but its value 'high' "
 				  "is not a number; pass --param min_score=VALUE [param-value]"),
 		      "%s", p.err);

@@ -1607,7 +1607,8 @@ START_TEST(test_nested_templates)
 				  "#define DEMO_A_PK_PREFIX \"IN#\""), "%s", out);
 	ck_assert_msg(tu_contains(out, len,
 				  "static inline int demo_a_pk(char *buf, size_t size, const char *x, "
-				  "long long n)\n{\n\treturn snprintf(buf, size, DEMO_A_PK_FMT, x, n, "
+				  "long long n)\n{\n\tif (n < 0 || n > 9999LL)\n\t\treturn -1;\n"
+				  "\treturn snprintf(buf, size, DEMO_A_PK_FMT, x, n, "
 				  "x, n, n);\n}\n"), "%s", out);
 	free(out);
 	unit_close(&u);
@@ -1666,12 +1667,13 @@ START_TEST(test_parsers_exact)
 		"int main(void)\n"
 		"{\n"
 		"\tpk(\"N#007#x\", 0, 7, \"x\");\n"
-		"\tpk(\"N#1234#\", 0, 1234, \"\");\n"
-		"\tpk(\"N#-01#a#b\", 0, -1, \"a#b\");\n"
-		"\tpk(\"N#-100#y\", 0, -100, \"y\");\n"
 		"\tpk(\"N#000#y\", 0, 0, \"y\");\n"
-		"\tpk(\"N#9223372036854775807#y\", 0, 9223372036854775807LL, \"y\");\n"
-		"\tpk(\"N#-9223372036854775808#y\", 0, -9223372036854775807LL - 1, \"y\");\n"
+		"\tpk(\"N#999#a#b\", 0, 999, \"a#b\");\n"
+		/* A :03 field is exactly 3 digits: the builder writes no others. */
+		"\tpk(\"N#1234#\", -1, 0, \"\");\n"
+		"\tpk(\"N#-01#a#b\", -1, 0, \"\");\n"
+		"\tpk(\"N#-100#y\", -1, 0, \"\");\n"
+		"\tpk(\"N#9223372036854775807#y\", -1, 0, \"\");\n"
 		"\tpk(\"N#9223372036854775808#y\", -1, 0, \"\");\n"
 		"\tpk(\"N#7#x\", -1, 0, \"\");\n"
 		"\tpk(\"N#0007#x\", -1, 0, \"\");\n"

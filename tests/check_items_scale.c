@@ -9,6 +9,7 @@
  * AWS's documented layouts; gzip copies are made here with zlib.
  */
 #define _GNU_SOURCE 1
+#include "items/items_run.h"
 #include "diag/item_kinds.h"
 #include "util/strbuf.h"
 #include "testutil.h"
@@ -242,7 +243,7 @@ START_TEST(test_cut_line)
 	tu_run(&p, NULL, "check-items", "tests/fixtures/items/kinds.ddb.yaml", path, (char *)NULL);
 	ck_assert_msg(p.status == 1, "exit %d: %s", p.status, p.err);
 	ck_assert(tu_contains(p.out, p.out_len, ":11:24: error: item 11: the line ends before the "
-			      "item does (cut short?)\n"));
+			      "item does (cut short?)"));
 	ck_assert_msg(tu_contains(p.out, p.out_len, "100000 items: 99999 ok, 0 failed, 0 unmatched, "
 				  "1 malformed\n"), "%s", p.out);
 	tu_proc_free(&p);
@@ -502,6 +503,24 @@ START_TEST(test_jobs_same_output)
 }
 END_TEST
 
+/* The progress line says how far and how long when the total is known. */
+START_TEST(test_progress_text)
+{
+	strbuf sb = STRBUF_INIT;
+	ddbc_items_progress_text(&sb, 1200, 5000, 1, 8, 3.0);
+	ck_assert_str_eq(sb.buf, "check-items: 1200 of 5000 items (24%), 1 of 8 files, 0:10 left");
+	strbuf_reset(&sb);
+	ddbc_items_progress_text(&sb, 1000, 1000000, 0, 1, 40.0);
+	ck_assert_str_eq(sb.buf, "check-items: 1000 of 1000000 items (0%), 0 of 1 file, "
+				 "11:06:00 left");
+	strbuf_reset(&sb);
+	/* No manifest: no total to measure against. */
+	ddbc_items_progress_text(&sb, 1, -1, 0, 1, 2.0);
+	ck_assert_str_eq(sb.buf, "check-items: 1 item, 0 of 1 file");
+	strbuf_release(&sb);
+}
+END_TEST
+
 START_TEST(test_max_findings)
 {
 	tu_proc p;
@@ -521,6 +540,20 @@ START_TEST(test_max_findings)
 	ck_assert_int_eq(json_integer_value(json_object_get(json_object_get(sum, "kinds"),
 							    "key-mismatch")), 3);
 	json_decref(root);
+	tu_proc_free(&p);
+	/* 0 writes none (as grep -m 0), and counts all. */
+	tu_run(&p, NULL, "check-items", "--max-findings", "0", STAMP, FIX "items.json",
+	       (char *)NULL);
+	ck_assert_int_eq(p.status, 1);
+	ck_assert(!tu_contains(p.out, p.out_len, ": error: "));
+	ck_assert(tu_contains(p.out, p.out_len, "; 12 not shown (--max-findings)\n"));
+	tu_proc_free(&p);
+	/* --min-severity error: the unknown-attribute notes are counted, not written. */
+	tu_run(&p, NULL, "check-items", "--min-severity", "error", STAMP, FIX "items.json",
+	       (char *)NULL);
+	ck_assert_int_eq(p.status, 1);
+	ck_assert(!tu_contains(p.out, p.out_len, ": note: "));
+	ck_assert(tu_contains(p.out, p.out_len, " unknown-attribute"));
 	tu_proc_free(&p);
 	static const char *const bad[] = { "-1", "x", "" };
 	for (size_t i = 0; i < 3; i++) {
@@ -696,8 +729,23 @@ START_TEST(test_merge)
 	tu_proc_free(&p);
 	tu_run(&p, NULL, "check-items", "--merge", FIX "items.json", (char *)NULL);
 	ck_assert_int_eq(p.status, 2);
-	ck_assert(tu_contains(p.err, p.err_len, "give --format json"));
+	ck_assert(tu_contains(p.err, p.err_len, "not a result of check-items --format json"));
 	tu_proc_free(&p);
+	/* Without --format json (SPEC 6.6's `--merge A.json B.json`) the merge
+	 * is the text one run over all the files writes. */
+	char *a = json_run_to_file(files, 2, NULL), *b = json_run_to_file(files + 2, 2, NULL);
+	const char *whole[] = { "check-items", STAMP, files[0], files[1], files[2], files[3], NULL };
+	run_argv(&p, whole);
+	tu_proc m;
+	tu_run(&m, NULL, "check-items", "--merge", a, b, (char *)NULL);
+	ck_assert_int_eq(m.status, 1);
+	ck_assert_str_eq(m.out, p.out);
+	tu_proc_free(&m);
+	tu_proc_free(&p);
+	unlink(a);
+	unlink(b);
+	free(a);
+	free(b);
 }
 END_TEST
 
@@ -794,6 +842,7 @@ static Suite *scale_suite(void)
 	tcase_set_timeout(tc, 120);
 	tcase_add_test(tc, test_jobs_same_output);
 	tcase_add_test(tc, test_max_findings);
+	tcase_add_test(tc, test_progress_text);
 	tcase_add_test(tc, test_rule_kinds);
 	tcase_add_test(tc, test_merge);
 	tcase_add_test(tc, test_kind_pages);

@@ -2,9 +2,11 @@
  *
  * For each rule id the registry holds: docs/rules/ID.md exists, and
  * tests/rules/ID/bad.yaml fires exactly one finding, of that rule, at the
- * position its first line announces ("# expect: LINE:COL"), while
- * tests/rules/ID/good.yaml gives no finding at all. A fixture may add
- * "# args: --rule RULE=SEVERITY" lines, read as the command line would.
+ * position tests/rules/ID/expect gives ("LINE:COL" on its first line that
+ * is no comment), while tests/rules/ID/good.yaml gives no finding at all.
+ * The fixtures are the pages' examples, which users copy: they hold no
+ * marks for the test (check_page_examples), and a rule that is off by
+ * default turns itself on with the design's own lint.rules.
  * A rule without its page or fixtures fails here. The change classes of
  * `ddbc diff` have pairs of designs instead, proven by check_diff.
  */
@@ -20,21 +22,20 @@
 #include <string.h>
 #include <unistd.h>
 
-static void settings_from_args(const char *text, ddbc_settings *s)
+/* The position tests/rules/ID/expect gives for bad.yaml's finding. */
+static void expected_at(const char *id, unsigned *line, unsigned *col)
 {
-	ddbc_settings_init(s);
+	char rel[256];
+	snprintf(rel, sizeof(rel), "tests/rules/%s/expect", id);
+	char *path = tu_srcpath(rel);
+	ck_assert_msg(access(path, R_OK) == 0, "rule '%s' has no %s", id, rel);
+	char *text = tu_read_file(path, NULL);
 	const char *p = text;
-	while ((p = strstr(p, "# args: --rule ")) != NULL) {
-		p += strlen("# args: --rule ");
-		char arg[256];
-		size_t n = strcspn(p, "\r\n");
-		ck_assert_uint_lt(n, sizeof(arg));
-		memcpy(arg, p, n);
-		arg[n] = '\0';
-		strbuf err = STRBUF_INIT;
-		ck_assert_msg(ddbc_settings_parse(s, arg, &err) == 0, "%s", strbuf_str(&err));
-		strbuf_release(&err);
-	}
+	while (*p == '#')
+		p += strcspn(p, "\n") + (p[strcspn(p, "\n")] == '\n');
+	ck_assert_msg(sscanf(p, "%u:%u", line, col) == 2, "%s does not say 'LINE:COL'", rel);
+	free(text);
+	free(path);
 }
 
 /* Lints the fixture as `ddbc lint` does, naming it by its path in the
@@ -48,7 +49,7 @@ static void lint_fixture(const char *rel, ddbc_diags *d, ddbc_source **src)
 	free((*src)->name);
 	(*src)->name = strdup(rel);
 	ddbc_settings cli;
-	settings_from_args((*src)->text, &cli);
+	ddbc_settings_init(&cli);
 	ddbc_diags_init(d);
 	ddbc_design_free(ddbc_check(*src, d, &cli));
 	free(path);
@@ -85,6 +86,23 @@ static void check_page_quotes(const char *id, const ddbc_diags *d)
 	free(path);
 }
 
+/* The page shows the fixture itself (unless it says it is shortened):
+ * what a user copies from it is what the tests run. */
+static void check_page_example(const char *id, const char *fixture, const char *text)
+{
+	char rel[256];
+	snprintf(rel, sizeof(rel), "docs/rules/%s.md", id);
+	char *path = tu_srcpath(rel);
+	char *page = tu_read_file(path, NULL);
+	strbuf block = STRBUF_INIT;
+	strbuf_addf(&block, "```yaml\n%s```", text);
+	ck_assert_msg(strstr(page, "(shortened") || strstr(page, block.buf),
+		      "%s does not show %s as it is", rel, fixture);
+	strbuf_release(&block);
+	free(page);
+	free(path);
+}
+
 START_TEST(test_rule_page_and_fixtures)
 {
 	const char *id = ddbc_rule_get((ddbc_rule)_i)->id;
@@ -103,14 +121,16 @@ START_TEST(test_rule_page_and_fixtures)
 	snprintf(rel, sizeof(rel), "tests/rules/%s/bad.yaml", id);
 	lint_fixture(rel, &d, &src);
 	unsigned line = 0, col = 0;
-	ck_assert_msg(sscanf(src->text, "# expect: %u:%u", &line, &col) == 2,
-		      "%s does not start with '# expect: LINE:COL'", rel);
+	expected_at(id, &line, &col);
+	ck_assert_msg(!strstr(src->text, "# expect:") && !strstr(src->text, "# args:"),
+		      "%s is a page's example: its marks belong in tests/rules/%s/expect", rel, id);
 	char *dump = tu_diags_dump(&d);
 	ck_assert_msg(d.n == 1 && d.items[0].rule == (ddbc_rule)_i &&
 		      d.items[0].loc.line == line && d.items[0].loc.column == col,
 		      "%s: expected exactly [%s] at %u:%u, got:\n%s", rel, id, line, col, dump);
 	free(dump);
 	check_page_quotes(id, &d);
+	check_page_example(id, rel, src->text);
 	ddbc_diags_release(&d);
 	ddbc_source_free(src);
 
@@ -122,6 +142,7 @@ START_TEST(test_rule_page_and_fixtures)
 	ck_assert_msg(n.errors + n.warnings + n.notes == 0, "%s: expected no finding, got:\n%s",
 		      rel, dump);
 	free(dump);
+	check_page_example(id, rel, src->text);
 	ddbc_diags_release(&d);
 	ddbc_source_free(src);
 }
@@ -544,9 +565,9 @@ START_TEST(test_key_overlap_advice)
 	char *path = tu_srcpath("tests/rules/key-overlap/bad.yaml");
 	char *templated = tu_read_file(path, NULL);
 	lint_text(templated, &d, &src);
-	tu_expect_diag(&d, DDBC_RULE_KEY_OVERLAP, 15, 3, "templates overlap; give each entity "
+	tu_expect_diag(&d, DDBC_RULE_KEY_OVERLAP, 14, 3, "templates overlap; give each entity "
 		       "a literal of its own in its key");
-	ck_assert_ptr_null(tu_find_diag(&d, DDBC_RULE_KEY_OVERLAP, 15, 3, "ddbc-ignore"));
+	ck_assert_ptr_null(tu_find_diag(&d, DDBC_RULE_KEY_OVERLAP, 14, 3, "ddbc-ignore"));
 	ddbc_diags_release(&d);
 	ddbc_source_free(src);
 	free(templated);

@@ -105,7 +105,7 @@ static void lang(ddbc_lang *l, const char *spec)
 		else if (c == '*')
 			ddbc_lang_class(l, DDBC_CLASS_ANY, 0);
 		else if (c == 'd')
-			ddbc_lang_class(l, DDBC_CLASS_DIGITS, (size_t)(*p++ - '0'));
+			ddbc_lang_digits(l, (size_t)(*p++ - '0'));
 	}
 }
 
@@ -136,8 +136,13 @@ START_TEST(test_intersects)
 		{ "PROFILE", "PROFIL%s", true },
 		{ "PROFILE", "PROFILE#%s", false },
 		{ "STAMP#%d3", "STAMP#%s", true },
-		{ "STAMP#%d3", "STAMP#12", false },      /* padding: at least 3 digits */
-		{ "STAMP#%d3", "STAMP#0012", true },
+		{ "STAMP#%d3", "STAMP#12", false },      /* padding: exactly 3 digits */
+		{ "STAMP#%d3", "STAMP#012", true },
+		{ "STAMP#%d3", "STAMP#0012", false },    /* a 4th digit would sort wrong */
+		{ "%d3", "%d4", false },
+		{ "%d3#%s", "%d3%*", true },
+		{ "%d2%d2", "%d4", true },
+		{ "%d2%d2", "%d3", false },
 		{ "N#%n", "N#abc", false },
 		{ "N#%n", "N#-1.5", true },
 		{ "%*", "anything#at#all", true },
@@ -296,6 +301,14 @@ START_TEST(test_render_problems)
 	ck_assert_ptr_eq(p.value.source, defs[0]);
 	ck_assert_str_eq(strbuf_str(&out), "A#");
 	ck_assert_int_eq(render("{x:02}", &vs, &out, &p), DDBC_RENDER_UNPADDABLE);
+	ck_assert_str_eq(ddbc_padding_problem("1.5", 3, 2), "is not a non-negative whole number");
+	/* Wider than the field: DynamoDB's string order would put it first. */
+	static const char *const wide[] = { "w=i:1234" };
+	values wv = { wide, 1 };
+	ck_assert_int_eq(render("{w:03}", &wv, &out, &p), DDBC_RENDER_UNPADDABLE);
+	ck_assert_ptr_nonnull(strstr(ddbc_padding_problem("1234", 4, 3), "more digits"));
+	ck_assert_ptr_null(ddbc_padding_problem("0999", 4, 3));
+	ck_assert_int_eq(render("{w:04}", &wv, &out, &p), DDBC_RENDER_OK);
 	ck_assert_int_eq(render("{x}#{bad}", &vs, &out, &p), DDBC_RENDER_UNUSABLE);
 	ck_assert_str_eq(p.seg->text, "bad");
 	ck_assert_int_eq(render("{gone}#{bad}", &vs, &out, &p), DDBC_RENDER_MISSING);

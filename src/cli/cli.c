@@ -56,7 +56,7 @@ enum {
 	OPT_OUTPUT = 1 << 4, OPT_LANG = 1 << 5, OPT_TEMPLATE = 1 << 6, OPT_PREFIX = 1 << 7,
 	OPT_PARAM = 1 << 8, OPT_ITEMS = 1 << 9, OPT_SHOW_SUPPRESSED = 1 << 10,
 	OPT_AGAINST = 1 << 11, OPT_ALL = 1 << 12, OPT_CHECK = 1 << 13, OPT_FROM = 1 << 14,
-	OPT_LIST_SOURCES = 1 << 15, OPT_PRICES = 1 << 16
+	OPT_LIST_SOURCES = 1 << 15, OPT_PRICES = 1 << 16, OPT_QUIET = 1 << 17
 };
 
 /* --color WHEN, in the order of its words. */
@@ -74,6 +74,7 @@ struct opts {
 	ddbc_settings settings;
 	bool werror;
 	bool show_suppressed;
+	ddbc_severity min_severity; /* --min-severity, --quiet; DEFAULT: the command's */
 	color_when color;
 	const char *output;
 	ddbc_lang_id lang;
@@ -208,6 +209,8 @@ static cli_step one_option(const struct command *cmd, struct opts *o, int c, cha
 	static const ddbc_word colors[] = { { "never", NULL }, { "always", NULL },
 					    { "auto", NULL }, { NULL, NULL } };
 	static const ddbc_word langs[] = { { "en", NULL }, { "ja", NULL }, { NULL, NULL } };
+	static const ddbc_word severities[] = { { "note", NULL }, { "warning", NULL },
+						{ "error", NULL }, { NULL, NULL } };
 	size_t w;
 	switch (c) {
 	case 'f':
@@ -230,6 +233,12 @@ static cli_step one_option(const struct command *cmd, struct opts *o, int c, cha
 				  &o->items.max_findings);
 	case 'm': o->merge = true; return CLI_GO_ON;
 	case 'W': o->werror = true; return CLI_GO_ON;
+	case 'q': o->min_severity = DDBC_SEV_WARNING; return CLI_GO_ON;
+	case 'V':
+		if (ddbc_words_parse(cmd->name, "--min-severity", arg, DDBC_WORDS(severities), &w) < 0)
+			return CLI_USAGE_ERROR;
+		o->min_severity = (ddbc_severity)(DDBC_SEV_NOTE + w);
+		return CLI_GO_ON;
 	case 'S': o->show_suppressed = true; return CLI_GO_ON;
 	case 'c':
 		if (ddbc_words_parse(cmd->name, "--color", arg, DDBC_WORDS(colors), &w) < 0)
@@ -299,6 +308,8 @@ static cli_step parse_options(const struct command *cmd, int argc, char **argv, 
 		{ { "format", required_argument, NULL, 'f' }, OPT_FORMAT },
 		{ { "rule", required_argument, NULL, 'r' }, OPT_RULE },
 		{ { "werror", no_argument, NULL, 'W' }, OPT_WERROR },
+		{ { "quiet", no_argument, NULL, 'q' }, OPT_QUIET },
+		{ { "min-severity", required_argument, NULL, 'V' }, OPT_QUIET },
 		{ { "show-suppressed", no_argument, NULL, 'S' }, OPT_SHOW_SUPPRESSED },
 		{ { "color", required_argument, NULL, 'c' }, OPT_COLOR },
 		{ { "output", required_argument, NULL, 'o' }, OPT_OUTPUT },
@@ -325,8 +336,13 @@ static cli_step parse_options(const struct command *cmd, int argc, char **argv, 
 	longopts[n++] = (struct option){ "help", no_argument, NULL, 'h' };
 	longopts[n] = (struct option){ NULL, 0, NULL, 0 };
 	/* GNU order: options may follow the files, as in `ddbc lint a.yaml --werror`. */
-	const char *shortopts = (cmd->options & OPT_ITEMS) ? "ho:j:"
-				: (cmd->options & OPT_OUTPUT) ? "ho:" : "h";
+	char shortopts[16] = "h";
+	if (cmd->options & OPT_OUTPUT)
+		strcat(shortopts, "o:");
+	if (cmd->options & OPT_ITEMS)
+		strcat(shortopts, "j:");
+	if (cmd->options & OPT_QUIET)
+		strcat(shortopts, "q");
 
 	int c;
 	opterr = 0;
@@ -371,9 +387,10 @@ static void no_design_reason(strbuf *sb, const ddbc_diags *d, const ddbc_source 
 }
 
 /* The last line of text lint on a terminal: what was found, in one line. */
-static void print_summary(FILE *out, const ddbc_diags *d, size_t nfiles)
+static void print_summary(FILE *out, const ddbc_diags *d, size_t nfiles, ddbc_severity min)
 {
 	ddbc_counts n = ddbc_diags_count(d);
+	size_t hidden = (min > DDBC_SEV_NOTE ? n.notes : 0) + (min > DDBC_SEV_WARNING ? n.warnings : 0);
 	fprintf(out, "%zu file%s: ", nfiles, nfiles == 1 ? "" : "s");
 	if (!n.errors && !n.warnings && !n.notes)
 		fputs("no findings", out);
@@ -383,12 +400,15 @@ static void print_summary(FILE *out, const ddbc_diags *d, size_t nfiles)
 			n.notes == 1 ? "" : "s");
 	if (n.suppressed)
 		fprintf(out, " (%zu suppressed)", n.suppressed);
+	if (hidden)
+		fprintf(out, "; %zu below --min-severity not shown", hidden);
 	fputc('\n', out);
 }
 
 static exit_status run_lint(struct opts *o)
 {
-	ddbc_print_opts print = { DDBC_DIAG_TEXT, false, o->nfiles, DDBC_SEV_OFF,
+	ddbc_print_opts print = { DDBC_DIAG_TEXT, false, o->nfiles,
+				  o->min_severity == DDBC_SEV_DEFAULT ? DDBC_SEV_OFF : o->min_severity,
 				  o->show_suppressed, NULL };
 	ddbc_diag_format_parse(o->format, &print.format);
 	print.color = want_color(o->color, STDOUT_FILENO);
@@ -420,10 +440,13 @@ static exit_status run_lint(struct opts *o)
 	if (failure.file)
 		print.failure = &failure;
 	ddbc_diags_print(stdout, &d, &print);
-	/* A pipe gets the findings alone, one to a line, for tools to read. */
-	if (print.format == DDBC_DIAG_TEXT && isatty(STDOUT_FILENO))
-		print_summary(stdout, &d, o->nfiles);
+	/* A pipe gets the findings alone on standard output, one to a line,
+	 * for tools to read; the summary goes to standard error then, so a
+	 * pre-commit or CI log still ends with it. */
 	fflush(stdout);
+	if (print.format == DDBC_DIAG_TEXT && !failure.file)
+		print_summary(isatty(STDOUT_FILENO) ? stdout : stderr, &d, o->nfiles,
+			      print.min_severity);
 
 	ddbc_counts n = ddbc_diags_count(&d);
 	ddbc_diags_release(&d);
@@ -451,7 +474,8 @@ static void print_findings(struct unit *u, const struct opts *o)
 	/* Notes are for `ddbc lint`; a command that writes an output reports
 	 * only what may need acting on. */
 	ddbc_print_opts print = { DDBC_DIAG_TEXT, want_color(o->color, STDERR_FILENO), 1,
-				  DDBC_SEV_WARNING, o->show_suppressed, NULL };
+				  o->min_severity == DDBC_SEV_DEFAULT ? DDBC_SEV_WARNING
+				  : o->min_severity, o->show_suppressed, NULL };
 	ddbc_diags_print(stderr, &u->d, &print);
 	fflush(stderr);
 	/* Printed once: later findings start a fresh list, which the design's
@@ -653,8 +677,11 @@ static exit_status check_doc(struct opts *o)
 	close_unit(&u);
 	status = r != DDBC_EMIT_OK ? EXIT_USAGE
 		 : file_holds(o->check, text, len) ? EXIT_OK : EXIT_FINDINGS;
+	struct stat st;
+	bool missing = status == EXIT_FINDINGS && stat(o->check, &st) < 0 && errno == ENOENT;
 	if (status == EXIT_FINDINGS)
-		ddbc_error("'%s' is stale: regenerate it with ddbc doc%s%s%s -o %s %s", o->check,
+		ddbc_error("'%s' %s: %s it with ddbc doc%s%s%s -o %s %s", o->check,
+			   missing ? "does not exist" : "is stale", missing ? "write" : "regenerate",
 			   o->format_given || strcmp(o->format, "md") ? " --format " : "",
 			   o->format_given || strcmp(o->format, "md") ? o->format : "",
 			   o->lang == DDBC_LANG_JA ? " --lang ja" : "", o->check, o->files[0]);
@@ -744,14 +771,11 @@ static exit_status run_items(struct opts *o)
 {
 	o->items.format = !strcmp(o->format, "json") ? DDBC_ITEMS_JSON : DDBC_ITEMS_TEXT;
 	o->items.progress = isatty(STDERR_FILENO);
-	if (o->merge) {
-		if (o->items.format != DDBC_ITEMS_JSON) {
-			usage_error("check-items", "%s", "--merge reads and writes --format json "
-				    "results: give --format json");
-			return EXIT_USAGE;
-		}
+	if (o->min_severity != DDBC_SEV_DEFAULT)
+		o->items.min_severity = o->min_severity;
+	/* --merge reads --format json results and writes either format. */
+	if (o->merge)
 		return items_to_output(o, NULL);
-	}
 	if (o->nfiles < 2) {
 		usage_error("check-items", "%s", "expected a design file and an items file");
 		return EXIT_USAGE;
@@ -790,6 +814,7 @@ static exit_status diff_one(struct opts *o, size_t i)
 		.format = o->format,
 		.output = o->output,
 		.werror = o->werror,
+		.min_severity = o->min_severity,
 		.color = want_color(o->color, o->output ? STDERR_FILENO : STDOUT_FILENO),
 		.settings = &o->settings,
 	};
@@ -890,7 +915,7 @@ static const ddbc_word diff_formats[] = {
 	{ "plan", "the deployment steps as JSON" }, { NULL, NULL },
 };
 
-#define COMMON (OPT_RULE | OPT_WERROR | OPT_COLOR | OPT_SHOW_SUPPRESSED)
+#define COMMON (OPT_RULE | OPT_WERROR | OPT_COLOR | OPT_SHOW_SUPPRESSED | OPT_QUIET)
 
 static const struct command commands[] = {
 	{ .name = "lint", .usage = ddbc_usage_lint, .options = COMMON | OPT_FORMAT,
@@ -927,6 +952,7 @@ static exit_status run_command(const struct command *cmd, int argc, char **argv)
 	struct opts o;
 	memset(&o, 0, sizeof(o));
 	o.color = COLOR_AUTO;
+	o.min_severity = DDBC_SEV_DEFAULT;
 	o.format = cmd->formats.rows ? ddbc_word_name(cmd->formats, 0) : "";
 	ddbc_settings_init(&o.settings);
 	ddbc_items_opts_init(&o.items);
@@ -961,6 +987,16 @@ int ddbc_cli_main(int argc, char **argv)
 	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
 		if (!strcmp(name, commands[i].name))
 			return run_command(&commands[i], argc - 1, argv + 1);
+	if (name[0] == '-') {
+		/* Before a command only --help and --version mean anything. */
+		static const char *const top[] = { "help", "version" };
+		const char *hint = ddbc_suggest(name + strspn(name, "-"), top, 2);
+		fprintf(stderr, "ddbc: unknown option '%s'", name);
+		if (hint)
+			fprintf(stderr, "; did you mean '--%s'?", hint);
+		fputs("\nTry 'ddbc --help'.\n", stderr);
+		return EXIT_USAGE;
+	}
 	const char *names[sizeof(commands) / sizeof(commands[0])];
 	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
 		names[i] = commands[i].name;

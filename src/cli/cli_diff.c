@@ -287,7 +287,9 @@ static void print_tail(FILE *out, const ddbc_diags *d, const ddbc_diff_request *
 
 static int write_findings(FILE *out, const ddbc_diags *d, const ddbc_diff_request *r)
 {
-	ddbc_print_opts print = { DDBC_DIAG_TEXT, r->color && !r->output, 2, DDBC_SEV_OFF, false, NULL };
+	ddbc_print_opts print = { DDBC_DIAG_TEXT, r->color && !r->output, 2,
+				  r->min_severity == DDBC_SEV_DEFAULT ? DDBC_SEV_OFF : r->min_severity,
+				  false, NULL };
 	ddbc_diag_format_parse(r->format, &print.format);
 	ddbc_diags_print(out, d, &print);
 	if (print.format == DDBC_DIAG_TEXT) {

@@ -38,6 +38,9 @@ const char ddbc_usage_main[] =
 	"      --rule RULE=SEV     set a rule's severity: off, note, warning or error\n" \
 	"                          (repeatable; wins over the design's lint.rules)\n"  \
 	"      --werror            treat warnings as errors\n"                          \
+	"      --min-severity SEV  print only findings of SEV (note, warning or error)\n" \
+	"                          or worse; the others still count\n"               \
+	"  -q, --quiet             print no notes: --min-severity warning\n"          \
 	"      --show-suppressed   also print the findings that ddbc-ignore comments\n" \
 	"                          suppress, marked (they never count)\n"             \
 	"  -h, --help              show this help\n"
@@ -115,7 +118,7 @@ const char ddbc_usage_cost[] =
 
 const char ddbc_usage_items[] =
 	"usage: ddbc check-items [OPTIONS] FILE ITEMS...\n"
-	"       ddbc check-items --merge --format json RESULT.json...\n"
+	"       ddbc check-items --merge RESULT.json...\n"
 	"\n"
 	"Validates items against the design. ITEMS is a JSON array, JSON lines, a\n"
 	"scan result ({\"Items\": [...]}), DynamoDB export lines ({\"Item\": {...}}), a\n"
@@ -124,16 +127,18 @@ const char ddbc_usage_items[] =
 	"standard input. Prints one line per finding, then 'N items: N ok, N failed,\n"
 	"N unmatched' and the findings by kind. The shapes, the matching of items to\n"
 	"entities and the JSON output are described in check-items.md, installed in\n"
-	DDBC_DOCDIR ".\n"
+	/* On a line of its own: an install folder may be of any length. */
+	"  " DDBC_DOCDIR "\n"
 	"\n"
 	"options:\n"
 	"      --format FMT        text (default) or json\n"
 	"      --list-formats      list the formats and what each writes\n"
 	"  -j, --jobs N            check N files at once (the output is the same)\n"
-	"      --max-findings N    write at most N findings (all are counted)\n"
+	"      --max-findings N    write at most N findings, 0: none (all are counted)\n"
 	"      --rule KIND=SEV     off, note, warning or error for a kind of item\n"
 	"                          finding (ddbc explain lists them) or a rule\n"
 	"      --merge             add up --format json results of separate runs\n"
+	"                          (text or json out)\n"
 	OUTPUT_HELP COMMON_HELP;
 
 const char ddbc_usage_diff[] =

@@ -156,6 +156,21 @@ static const char *sarif_level(ddbc_severity sev)
 	return levels[sev];
 }
 
+/* The folder of the rule pages that helpUri names: the environment's
+ * DDBC_DOCS_URL when it is an https address (a team's own published copy,
+ * without a rebuild), else the one configure was given. */
+static void docs_url(strbuf *sb)
+{
+	const char *env = getenv("DDBC_DOCS_URL");
+	if (!env || strncmp(env, "https://", 8) != 0 || !env[8]) {
+		strbuf_addstr(sb, DDBC_DOCS_URL);
+		return;
+	}
+	strbuf_addstr(sb, env);
+	if (env[strlen(env) - 1] != '/')
+		strbuf_addch(sb, '/');
+}
+
 static json_t *sarif_rules(void)
 {
 	json_t *rules = json_array();
@@ -163,7 +178,8 @@ static json_t *sarif_rules(void)
 		const ddbc_rule_info *r = ddbc_rule_get((ddbc_rule)i);
 		char *uri = NULL;
 		strbuf sb = STRBUF_INIT;
-		strbuf_addf(&sb, "%s%s.md", DDBC_DOCS_URL, r->id);
+		docs_url(&sb);
+		strbuf_addf(&sb, "%s.md", r->id);
 		uri = strbuf_detach(&sb);
 		json_array_append_new(rules, json_pack("{s:s, s:{s:s}, s:{s:s}, s:s}",
 			"id", r->id, "shortDescription", "text", r->summary,

@@ -109,15 +109,21 @@ void ddbc_diagram_mermaid(strbuf *out, const ddbc_table *tables, size_t n,
 
 /* ---- SVG ------------------------------------------------------------------------------- */
 
-/* The layout: entities on the left, each table's box of indexes on the
- * right, one row each. */
+/* The layout: one column, so that a phone shows it at full size. Per table
+ * its name, then a card per index (its own key first): the index's name
+ * and kind, its key attributes as the Mermaid chart shows them, and a chip
+ * for each entity it holds, two to a row, each a link to the entity's
+ * section. No lines: an entity of a sparse index is simply not on its
+ * card, and nothing crosses. A table of more than DDBC_DIAGRAM_ENTITIES
+ * entities gets a count on each card instead of the chips. */
 enum {
-	WIDTH = 720, ROW = 34, BOX_H = 26, HEAD = 34, GAP = 18,
-	LEFT_X = 8, LEFT_W = 240, RIGHT_X = 400, RIGHT_W = 312,
-	NAME_UNITS = 32   /* about what a box holds: one unit a Latin letter, two a CJK one */
+	WIDTH = 400, PAD = 8, TITLE_H = 30, CARD_HEAD = 44, CHIP_H = 26, CHIP_GAP = 6,
+	CARD_GAP = 10, TABLE_GAP = 18,
+	CHIP_W = (WIDTH - 4 * PAD - CHIP_GAP) / 2,
+	NAME_UNITS = 44, CHIP_UNITS = 20   /* what a line holds: a unit a Latin letter, two a CJK one */
 };
 
-/* A name cut to what its box holds, escaped; the whole name goes into a
+/* A name cut to what its line holds, escaped; the whole name goes into a
  * <title> for the reader who points at it. */
 static void svg_name(strbuf *out, const char *s, size_t units)
 {
@@ -141,97 +147,117 @@ static void svg_name(strbuf *out, const char *s, size_t units)
 	strbuf_release(&part);
 }
 
-static void svg_box(strbuf *out, const char *cls, int x, int y, int w, const char *name,
-		    const char *extra, size_t units)
+/* How many chips a card of index slot s holds. */
+static size_t chips(const ddbc_table *t, size_t s)
 {
-	strbuf_addf(out, "<g class=\"%s\"><title>", cls);
-	ddbc_doc_escape(out, name ? name : "", DDBC_ESC_HTML_LINE);
+	if (many(t))
+		return 1;
+	return s ? members(t, s) : t->nentities;
+}
+
+static int card_height(const ddbc_table *t, size_t s)
+{
+	size_t n = chips(t, s), rows = (n + 1) / 2;
+	return CARD_HEAD + (int)rows * (CHIP_H + CHIP_GAP) + (rows ? PAD - CHIP_GAP : 0) + PAD / 2;
+}
+
+static int table_height(const ddbc_table *t)
+{
+	int h = TITLE_H;
+	for (size_t s = 0; s < t->nindexes; s++)
+		h += card_height(t, s) + CARD_GAP;
+	return h;
+}
+
+/* An entity's chip; a link to its section when href is given. */
+static void svg_chip(strbuf *out, const ddbc_entity *e, size_t colour, int x, int y,
+		     const char *href)
+{
+	if (href) {
+		strbuf_addstr(out, "<a href=\"");
+		ddbc_doc_escape(out, href, DDBC_ESC_HREF);
+		strbuf_addstr(out, "\">");
+	}
+	strbuf_addf(out, "<g class=\"entity c%zu\"><title>", colour % 8);
+	ddbc_doc_escape(out, e->name.s, DDBC_ESC_HTML_LINE);
 	strbuf_addf(out, "</title><rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" rx=\"6\"></rect>"
-			 "<text x=\"%d\" y=\"%d\">", x, y, w, BOX_H, x + 8, y + 17);
-	svg_name(out, name, units);
-	if (extra)
-		ddbc_doc_escape(out, extra, DDBC_ESC_HTML_LINE);
+			 "<text x=\"%d\" y=\"%d\">", x, y, CHIP_W, CHIP_H, x + 8, y + 17);
+	svg_name(out, e->name.s, CHIP_UNITS);
+	strbuf_addstr(out, "</text></g>");
+	strbuf_addstr(out, href ? "</a>\n" : "\n");
+}
+
+/* The key line of an index: partition attributes · sort attributes. */
+static void svg_key(strbuf *out, const ddbc_index *ix)
+{
+	strbuf key = STRBUF_INIT;
+	for (size_t i = 0; i < ix->npk + ix->nsk; i++) {
+		if (i)
+			strbuf_addstr(&key, i == ix->npk ? " · " : ", ");
+		strbuf_addstr(&key, i < ix->npk ? ix->pk[i].s : ix->sk[i - ix->npk].s);
+	}
+	svg_name(out, key.buf ? key.buf : "", NAME_UNITS);
+	strbuf_release(&key);
+}
+
+static void svg_card(strbuf *out, const ddbc_table *t, size_t s, int top,
+		     const ddbc_diagram_links *links, const ddbc_doc_labels *L)
+{
+	const ddbc_index *ix = t->indexes[s];
+	int x = PAD, w = WIDTH - 2 * PAD, h = card_height(t, s);
+	strbuf_addf(out, "<g class=\"%s\"><title>", s ? "index" : "index base");
+	ddbc_doc_escape(out, ix->name.s, DDBC_ESC_HTML_LINE);
+	strbuf_addf(out, "</title><rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" rx=\"6\"></rect>"
+			 "<text x=\"%d\" y=\"%d\">", x, top, w, h, x + 8, top + 18);
+	svg_name(out, ix->name.s, NAME_UNITS - 12);
+	strbuf_addf(out, " (%s)</text><text class=\"key\" x=\"%d\" y=\"%d\">", L->kind[ix->kind],
+		    x + 8, top + 36);
+	svg_key(out, ix);
 	strbuf_addstr(out, "</text></g>\n");
-}
-
-static void svg_line(strbuf *out, int y1, int y2, const char *label)
-{
-	int x1 = LEFT_X + LEFT_W, x2 = RIGHT_X + 10;
-	strbuf_addf(out, "<path class=\"edge\" d=\"M%d %d C%d %d, %d %d, %d %d\"></path>\n", x1,
-		    y1 + BOX_H / 2, x1 + 70, y1 + BOX_H / 2, x2 - 70, y2 + BOX_H / 2, x2,
-		    y2 + BOX_H / 2);
-	if (label)
-		strbuf_addf(out, "<text class=\"count\" x=\"%d\" y=\"%d\">%s</text>\n", x2 - 44,
-			    y2 + BOX_H / 2 - 3, label);
-}
-
-static int index_y(int top, size_t s)
-{
-	return top + HEAD + (int)s * ROW;
-}
-
-static size_t entity_rows(const ddbc_table *t)
-{
-	return many(t) ? 1 : t->nentities;
-}
-
-static void svg_entities(strbuf *out, const ddbc_table *t, int top, const ddbc_doc_labels *L)
-{
+	int y = top + CARD_HEAD;
 	if (many(t)) {
+		strbuf_addf(out, "<text class=\"count\" x=\"%d\" y=\"%d\">", x + 8, y + 17);
 		strbuf count = STRBUF_INIT;
-		strbuf_addf(&count, L->n_entities, t->nentities);
-		svg_box(out, "entity c7", LEFT_X, top + HEAD, LEFT_W, count.buf, NULL, NAME_UNITS);
+		strbuf_addf(&count, L->n_entities, s ? members(t, s) : t->nentities);
+		ddbc_doc_escape(out, count.buf, DDBC_ESC_HTML_LINE);
 		strbuf_release(&count);
-		for (size_t s = 0; s < t->nindexes; s++) {
-			char label[32];
-			snprintf(label, sizeof label, "%zu", s ? members(t, s) : t->nentities);
-			svg_line(out, top + HEAD, index_y(top, s), label);
-		}
+		strbuf_addstr(out, "</text>\n");
 		return;
 	}
-	for (size_t k = 0; k < t->nentities; k++) {
-		int y = top + HEAD + (int)k * ROW;
-		char cls[32];
-		snprintf(cls, sizeof cls, "entity c%zu", k % 8);
-		svg_box(out, cls, LEFT_X, y, LEFT_W, t->entities[k]->name.s, NULL, NAME_UNITS);
-		for (size_t s = 0; s < t->nindexes; s++)
-			if (in_index(t->entities[k], s))
-				svg_line(out, y, index_y(top, s), NULL);
+	for (size_t k = 0, n = 0; k < t->nentities; k++) {
+		const ddbc_entity *e = t->entities[k];
+		if (!in_index(e, s))
+			continue;
+		int cx = 2 * PAD + (int)(n % 2) * (CHIP_W + CHIP_GAP);
+		int cy = y + (int)(n / 2) * (CHIP_H + CHIP_GAP);
+		svg_chip(out, e, k, cx, cy, links ? links->href(links->ctx, e) : NULL);
+		n++;
 	}
 }
 
-/* A table's box and its indexes; returns the height it took. */
-static int svg_table(strbuf *out, const ddbc_table *t, int top, const ddbc_doc_labels *L)
+/* A table's cards; returns the height it took. */
+static int svg_table(strbuf *out, const ddbc_table *t, int top, const ddbc_diagram_links *links,
+		     const ddbc_doc_labels *L)
 {
-	size_t rows = t->nindexes > entity_rows(t) ? t->nindexes : entity_rows(t);
-	int h = HEAD + (int)rows * ROW;
-	strbuf_addf(out, "<g class=\"table\"><rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" "
-			 "rx=\"8\"></rect><text x=\"%d\" y=\"%d\">",
-		    RIGHT_X, top, RIGHT_W, h, RIGHT_X + 10, top + 21);
+	strbuf_addf(out, "<g class=\"table\"><text x=\"%d\" y=\"%d\">", PAD, top + 20);
 	svg_name(out, L->table, NAME_UNITS);
 	strbuf_addch(out, ' ');
 	svg_name(out, t->name.s, NAME_UNITS);
 	strbuf_addstr(out, "</text></g>\n");
+	int y = top + TITLE_H;
 	for (size_t s = 0; s < t->nindexes; s++) {
-		const ddbc_index *ix = t->indexes[s];
-		strbuf extra = STRBUF_INIT;
-		strbuf_addf(&extra, " (%s)", L->kind[ix->kind]);
-		svg_box(out, s ? "index" : "index base", RIGHT_X + 10, index_y(top, s), RIGHT_W - 20,
-			ix->name.s, extra.buf, NAME_UNITS - 6);
-		strbuf_release(&extra);
+		svg_card(out, t, s, y, links, L);
+		y += card_height(t, s) + CARD_GAP;
 	}
-	svg_entities(out, t, top, L);
-	return h;
+	return y - top;
 }
 
-void ddbc_diagram_svg(strbuf *out, const ddbc_table *tables, size_t n, const ddbc_doc_labels *L)
+void ddbc_diagram_svg(strbuf *out, const ddbc_table *tables, size_t n, const ddbc_doc_labels *L,
+		      const ddbc_diagram_links *links)
 {
 	int height = 0;
-	for (size_t i = 0; i < n; i++) {
-		size_t rows = tables[i].nindexes > entity_rows(&tables[i]) ? tables[i].nindexes
-									    : entity_rows(&tables[i]);
-		height += HEAD + (int)rows * ROW + GAP;
-	}
+	for (size_t i = 0; i < n; i++)
+		height += table_height(&tables[i]) + TABLE_GAP;
 	strbuf_addf(out, "<figure class=\"diagram\"><svg class=\"diagram\" viewBox=\"0 0 %d %d\" "
 			 "role=\"img\" aria-label=\"",
 		    WIDTH, height);
@@ -239,6 +265,6 @@ void ddbc_diagram_svg(strbuf *out, const ddbc_table *tables, size_t n, const ddb
 	strbuf_addstr(out, "\">\n");
 	int top = 0;
 	for (size_t i = 0; i < n; i++)
-		top += svg_table(out, &tables[i], top, L) + GAP;
+		top += svg_table(out, &tables[i], top, links, L) + TABLE_GAP;
 	strbuf_addstr(out, "</svg></figure>\n");
 }

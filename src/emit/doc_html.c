@@ -3,9 +3,11 @@
  * The document's structure is written as HTML directly: headings with
  * their ids, a class saying what they are and a link to themselves, the
  * table of contents as <nav>, every table inside a container that scrolls
- * sideways when it is too wide. Every body cell carries its column's name
- * (data-label), so that on a phone the stylesheet can show each row as a
- * card of labelled values instead of columns too narrow to read. ddbc
+ * sideways when it is too wide. On a phone the stylesheet shows each row
+ * as a card of labelled values instead of columns too narrow to read: the
+ * labels are the column names, written once per distinct header row as
+ * CSS at the page's end (a class on the table's body, a rule per column),
+ * not on every cell, which made a third of a large page. ddbc
  * writes only its own markup; every user string is escaped, and the
  * user's Markdown (descriptions) is rendered by cmark-gfm in its safe
  * mode (doc_desc.h).
@@ -14,6 +16,9 @@
 #include "emit/doc_escape.h"
 #include "emit/doc_render.h"
 
+#include "util/xalloc.h"
+
+#include <stdlib.h>
 #include <string.h>
 
 static const char *kind_class(ddbc_doc_kind kind)
@@ -115,10 +120,30 @@ static void table(ddbc_doc_out *o, ddbc_doc_kind kind, size_t cols)
 	strbuf_reset(&o->heads);
 }
 
+/* The class of the open table's body: the header row's number among the
+ * distinct ones so far (o->heads, compared byte for byte). */
+static size_t head_class(ddbc_doc_out *o)
+{
+	for (size_t i = 0; i < o->nsigs; i++)
+		if (o->sigs[i].len == o->heads.len && !memcmp(o->sigs[i].buf, o->heads.buf,
+							      o->heads.len))
+			return i;
+	xgrow((void **)&o->sigs, &o->sigs_cap, o->nsigs + 1, sizeof(*o->sigs));
+	strbuf *sig = &o->sigs[o->nsigs];
+	*sig = (strbuf)STRBUF_INIT;
+	strbuf_add(sig, o->heads.buf, o->heads.len);
+	return o->nsigs++;
+}
+
+static void tbody(ddbc_doc_out *o)
+{
+	strbuf_addf(&o->sb, "<tbody class=\"h%zu\">\n", head_class(o));
+}
+
 static void row(ddbc_doc_out *o)
 {
 	if (o->rows == 1)
-		strbuf_addstr(&o->sb, "<tbody>\n");
+		tbody(o);
 	strbuf_addstr(&o->sb, "<tr>\n");
 	o->col = 0;
 }
@@ -129,7 +154,7 @@ enum { COLOURS = 8 };
 static void item_row(ddbc_doc_out *o, size_t colour, bool starts, bool hit)
 {
 	if (o->rows == 1)
-		strbuf_addstr(&o->sb, "<tbody>\n");
+		tbody(o);
 	strbuf_addf(&o->sb, "<tr class=\"c%zu%s%s\">\n", colour % COLOURS, starts ? " starts" : "",
 		    hit ? " hit" : "");
 	o->col = 0;
@@ -141,9 +166,10 @@ static void swatch(ddbc_doc_out *o, size_t colour)
 		    colour % COLOURS);
 }
 
-static void diagram(ddbc_doc_out *o, const ddbc_table *tables, size_t n, const ddbc_doc_labels *L)
+static void diagram(ddbc_doc_out *o, const ddbc_table *tables, size_t n, const ddbc_doc_labels *L,
+		    const ddbc_diagram_links *links)
 {
-	ddbc_diagram_svg(&o->sb, tables, n, L);
+	ddbc_diagram_svg(&o->sb, tables, n, L, links);
 }
 
 static void fold(ddbc_doc_out *o, const char *summary)
@@ -158,21 +184,10 @@ static void fold_end(ddbc_doc_out *o)
 	strbuf_addstr(&o->sb, "</details>\n");
 }
 
-/* The name of column col, as the header row wrote it (escaped). */
-static const char *head(const ddbc_doc_out *o, size_t col)
-{
-	const char *p = o->heads.buf, *end = p + o->heads.len;
-	for (; p && p < end && col; col--)
-		p += strlen(p) + 1;
-	return p && p < end ? p : "";
-}
-
 static void cell(ddbc_doc_out *o)
 {
 	if (o->rows) {
-		strbuf_addstr(&o->sb, "<td data-label=\"");
-		strbuf_addstr(&o->sb, head(o, o->col));
-		strbuf_addstr(&o->sb, "\">");
+		strbuf_addstr(&o->sb, "<td>");
 	} else {
 		strbuf_addstr(&o->sb, "<th>");
 	}
@@ -196,10 +211,25 @@ static void keep_head(ddbc_doc_out *o)
 	strbuf_addch(&o->heads, '\0');
 }
 
+/* A body cell that says only "—" (no value: not in that index, no key)
+ * is marked, so that a phone's card leaves it out instead of giving it a
+ * labelled row. */
+static void mark_none(ddbc_doc_out *o)
+{
+	static const char dash[] = "—", open[] = "<td>";
+	size_t n = sizeof(dash) - 1;
+	if (o->sb.len != o->mark + n || memcmp(o->sb.buf + o->mark, dash, n))
+		return;
+	o->sb.len = o->mark - (sizeof(open) - 1);
+	strbuf_addstr(&o->sb, "<td class=\"none\">—");
+}
+
 static void cell_end(ddbc_doc_out *o)
 {
 	if (!o->rows)
 		keep_head(o);
+	else
+		mark_none(o);
 	strbuf_addstr(&o->sb, o->rows ? "</td>\n" : "</th>\n");
 	o->in_cell = false;
 	o->col++;
@@ -275,6 +305,59 @@ static void link_end(ddbc_doc_out *o, const char *id)
 	strbuf_addstr(&o->sb, "</a>");
 }
 
+/* A column name, kept HTML-escaped (&amp; &lt; &gt; &quot;), as a CSS
+ * string: quotes and backslashes escaped, and '<' as \3c so that no name
+ * can end the <style> element. */
+static void css_label(strbuf *sb, const char *s)
+{
+	static const struct { const char *ent; char c; } ents[] = {
+		{ "&amp;", '&' }, { "&lt;", '<' }, { "&gt;", '>' }, { "&quot;", '"' },
+	};
+	strbuf_addch(sb, '"');
+	while (*s) {
+		char c = *s++;
+		for (size_t i = 0; c == '&' && i < 4; i++) {
+			size_t n = strlen(ents[i].ent);
+			if (!strncmp(s - 1, ents[i].ent, n)) {
+				c = ents[i].c;
+				s += n - 1;
+			}
+		}
+		if (c == '"' || c == '\\')
+			strbuf_addf(sb, "\\%c", c);
+		else if (c == '<' || (unsigned char)c < 0x20)
+			strbuf_addf(sb, "\\%x ", (unsigned)(unsigned char)c);
+		else
+			strbuf_addch(sb, c);
+	}
+	strbuf_addch(sb, '"');
+}
+
+/* The cards' labels: for each distinct header row, one rule per named
+ * column setting --label, which style.css shows on a phone (so the
+ * template keeps the say over when and how). */
+static void page_end(ddbc_doc_out *o)
+{
+	if (!o->nsigs)
+		return;
+	strbuf_addstr(&o->sb, "<style>\n");
+	for (size_t i = 0; i < o->nsigs; i++) {
+		const char *p = o->sigs[i].buf, *end = p + o->sigs[i].len;
+		for (size_t col = 1; p < end; col++, p += strlen(p) + 1) {
+			if (!*p)
+				continue;
+			strbuf_addf(&o->sb, ".h%zu>tr>td:nth-child(%zu){--label:", i, col);
+			css_label(&o->sb, p);
+			strbuf_addstr(&o->sb, "}\n");
+		}
+		strbuf_release(&o->sigs[i]);
+	}
+	strbuf_addstr(&o->sb, "</style>\n");
+	free(o->sigs);
+	o->sigs = NULL;
+	o->nsigs = o->sigs_cap = 0;
+}
+
 const ddbc_doc_backend ddbc_doc_html = {
 	.heading = heading, .heading_end = heading_end, .para = para, .para_end = para_end,
 	.nav = nav, .nav_end = nav_end, .item = item, .list_end = list_end, .table = table,
@@ -282,5 +365,5 @@ const ddbc_doc_backend ddbc_doc_html = {
 	.row_end = row_end, .table_end = table_end, .code_block = code_block,
 	.description = description, .span = span, .strong = strong, .link = link,
 	.link_end = link_end, .swatch = swatch, .fold = fold, .fold_end = fold_end,
-	.diagram = diagram,
+	.diagram = diagram, .page_end = page_end,
 };

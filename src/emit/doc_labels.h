@@ -35,6 +35,8 @@ typedef struct ddbc_doc_labels {
 	 * c_month with four (on demand, provisioned, region, date) */
 	const char *d_capacity, *c_reads, *c_writes, *c_items, *c_rate, *c_table, *c_unknown;
 	const char *d_one_write, *c_largest, *d_month, *c_month, *c_storage;
+	/* d_items of a write: what its key addresses among the example items */
+	const char *d_items_put, *d_items_update, *d_items_delete;
 } ddbc_doc_labels;
 
 /* The labels of lang; static, never NULL. */

@@ -131,8 +131,10 @@ static void code_block(ddbc_doc_out *o, const char *info, const char *text)
 }
 
 /* A Mermaid flowchart, which GitHub draws. */
-static void diagram(ddbc_doc_out *o, const ddbc_table *tables, size_t n, const ddbc_doc_labels *L)
+static void diagram(ddbc_doc_out *o, const ddbc_table *tables, size_t n, const ddbc_doc_labels *L,
+		    const ddbc_diagram_links *links)
 {
+	(void)links;   /* GitHub's Mermaid takes no links */
 	strbuf chart = STRBUF_INIT;
 	ddbc_diagram_mermaid(&chart, tables, n, L);
 	chart.buf[--chart.len] = '\0';   /* the fence ends the last line */
@@ -194,5 +196,5 @@ const ddbc_doc_backend ddbc_doc_markdown = {
 	.row_end = row_end, .table_end = table_end, .code_block = code_block,
 	.description = description, .span = span, .strong = strong, .link = link,
 	.link_end = link_end, .swatch = swatch, .fold = fold, .fold_end = fold_end,
-	.diagram = diagram,
+	.diagram = diagram, .page_end = NULL,
 };

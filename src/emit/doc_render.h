@@ -20,6 +20,7 @@
 #include <stdio.h>
 
 struct ddbc_doc_labels;   /* doc_labels.h */
+struct ddbc_diagram_links; /* doc_diagram.h */
 
 /* What a heading or a table is; the HTML page's classes say it. */
 typedef enum ddbc_doc_kind {
@@ -64,6 +65,11 @@ typedef struct ddbc_doc_out {
 				    * ended by a NUL, for its cells' labels */
 	size_t col;                /* HTML: the cell being written */
 	const char *link_file;     /* the next link's page; NULL: this page */
+	/* HTML: the distinct header rows so far (heads' bytes each), whose
+	 * index names the class of their tables' bodies; page_end writes the
+	 * labels of each class's cells once, as CSS. */
+	strbuf *sigs;
+	size_t nsigs, sigs_cap;
 } ddbc_doc_out;
 
 /* A format. Blocks come as begin/end pairs; inline text only inside a
@@ -100,7 +106,9 @@ typedef struct ddbc_doc_backend {
 	void (*fold_end)(ddbc_doc_out *o);
 	/* The picture of the n tables at tables (doc_diagram.h). */
 	void (*diagram)(ddbc_doc_out *o, const ddbc_table *tables, size_t n,
-			const struct ddbc_doc_labels *L);
+			const struct ddbc_doc_labels *L, const struct ddbc_diagram_links *links);
+	/* After the last block, or NULL: what the page needs once, at its end. */
+	void (*page_end)(ddbc_doc_out *o);
 } ddbc_doc_backend;
 
 extern const ddbc_doc_backend ddbc_doc_markdown;   /* doc_md.c */

@@ -124,6 +124,21 @@ static size_t keep_partitions(const ddbc_view *view, const ddbc_index *ix, size_
 
 /* ---- writing --------------------------------------------------------------------------- */
 
+/* What the items the pattern's key addresses are to it: returned by a
+ * read, replaced, updated or deleted by a write. */
+static const char *items_caption(const ddbc_doc_labels *L, ddbc_operation op)
+{
+	switch (op) {
+	case DDBC_OP_PUT: return L->d_items_put;
+	case DDBC_OP_UPDATE: return L->d_items_update;
+	case DDBC_OP_DELETE: return L->d_items_delete;
+	case DDBC_OP_GET:
+	case DDBC_OP_QUERY:
+	case DDBC_OP_SCAN: break;
+	}
+	return L->d_items;
+}
+
 static void write_returned(const ddbc_view_out *v, const ddbc_pattern *p,
 			   const ddbc_query_sent *sent)
 {
@@ -140,7 +155,8 @@ static void write_returned(const ddbc_view_out *v, const ddbc_pattern *p,
 	}
 	n = keep_partitions(view, p->index, rows, hit, n);
 	v->be->para(v->o);
-	v->be->span(v->o, n ? v->L->d_items : v->L->d_no_items, DDBC_SPAN_WORDS);
+	v->be->span(v->o, n ? items_caption(v->L, p->operation) : v->L->d_no_items,
+		    DDBC_SPAN_WORDS);
 	v->be->para_end(v->o);
 	if (n)
 		ddbc_view_write(v, view, rows, n, hit);

@@ -8,7 +8,7 @@
  * in document order, the way GitHub numbers repeated ids.
  */
 #include "emit/doc_writer.h"
-#include "model/request.h"
+#include "emit/doc_diagram.h"
 #include "emit/doc_escape.h"
 #include "emit/doc_json.h"
 #include "emit/doc_labels.h"
@@ -16,6 +16,7 @@
 #include "emit/doc_slug.h"
 #include "emit/doc_views.h"
 #include "emit/doc_capacity.h"
+#include "model/request.h"
 #include "model/semantics.h"
 #include "util/xalloc.h"
 
@@ -172,8 +173,8 @@ static void write_contents(writer *w)
 		w->be->item(w->o, 0);
 		link_to(w, t);
 		link(w, L->table, t->name.s, w->id.table[i]);
-		if (w->page && !w->page->table)
-			continue;   /* the index page lists the tables' pages */
+		/* The index page lists each table's sections too, on its page:
+		 * the way in to every entity and pattern of the site. */
 		flush(w);
 		w->be->item(w->o, 1);
 		link_to(w, t);
@@ -557,17 +558,42 @@ static void write_orphans(writer *w)
 			write_entity(w, &w->g->entities[i]);
 }
 
+/* The address of entity e's section, for the diagram's links: on this
+ * page, or on its table's page of a site. */
+typedef struct entity_links {
+	writer *w;
+	strbuf href;
+} entity_links;
+
+static const char *entity_href(void *ctx, const ddbc_entity *e)
+{
+	entity_links *el = ctx;
+	writer *w = el->w;
+	strbuf_reset(&el->href);
+	if (w->page && e->table && !on_page(w, e->table))
+		strbuf_addstr(&el->href, w->files[e->table - w->g->tables]);
+	strbuf_addf(&el->href, "#%s", w->id.entity[entity_no(w, e)]);
+	return el->href.buf;
+}
+
+static void write_diagram(writer *w, const ddbc_table *only)
+{
+	entity_links el = { w, STRBUF_INIT };
+	ddbc_diagram_links links = { entity_href, &el };
+	plain_heading(w, 2, DDBC_DOC_DIAGRAM, w->id.diagram, w->L->diagram);
+	w->be->diagram(w->o, only ? only : w->g->tables, only ? 1 : w->g->ntables, w->L, &links);
+	strbuf_release(&el.href);
+	flush(w);
+}
+
 static void write_body(writer *w, ddbc_doc_desc *desc)
 {
 	const ddbc_design *g = w->g;
 	const ddbc_table *only = w->page ? w->page->table : NULL;
 	write_title(w, only ? NULL : desc);
 	write_contents(w);
-	if (w->id.diagram) {
-		plain_heading(w, 2, DDBC_DOC_DIAGRAM, w->id.diagram, w->L->diagram);
-		w->be->diagram(w->o, only ? only : g->tables, only ? 1 : g->ntables, w->L);
-		flush(w);
-	}
+	if (w->id.diagram)
+		write_diagram(w, only);
 	for (size_t i = 0; i < g->ntables; i++)
 		if (!w->page || only == &g->tables[i])
 			write_table(w, &g->tables[i]);
@@ -600,7 +626,8 @@ void ddbc_doc_write(const ddbc_doc_backend *be, FILE *file, strbuf *whole,
 void ddbc_doc_write_page(const ddbc_doc_backend *be, FILE *file, strbuf *whole,
 			 const ddbc_design *g, ddbc_lang_id lang, const ddbc_doc_page *page)
 {
-	ddbc_doc_out o = { STRBUF_INIT, file, false, false, -1, 0, 0, 0, 0, STRBUF_INIT, 0, NULL };
+	ddbc_doc_out o = { STRBUF_INIT, file, false, false, -1, 0, 0, 0, 0, STRBUF_INIT, 0, NULL,
+			   NULL, 0, 0 };
 	writer w = { .be = be, .o = &o, .g = g, .L = ddbc_doc_labels_for(lang), .page = page,
 		     .views = ddbc_views_new(g) };
 	ddbc_slugger_init(&w.slugs);
@@ -621,6 +648,8 @@ void ddbc_doc_write_page(const ddbc_doc_backend *be, FILE *file, strbuf *whole,
 	assign_ids(&w);
 
 	write_body(&w, g->description ? &desc : NULL);
+	if (be->page_end)
+		be->page_end(&o);
 
 	if (g->description)
 		ddbc_doc_desc_release(&desc);

@@ -227,6 +227,35 @@ static void builder_macro(strbuf *sb, const ddbc_hattr *ha)
 	strbuf_addstr(sb, ")\n");
 }
 
+/* A :0WIDTH field holds 0 to 10^WIDTH - 1: DynamoDB compares keys as
+ * strings, so a number of more digits would sort before the others. The
+ * builder refuses it (-1, as snprintf's own failure) instead of writing a
+ * key that breaks the order. */
+static void width_checks(strbuf *sb, const ddbc_hkey *k)
+{
+	for (size_t p = 0; p < k->nparams; p++) {
+		/* A value used in several fields must fit the narrowest. */
+		unsigned width = 0;
+		for (size_t i = 0; i < k->npieces; i++) {
+			const ddbc_hpiece *pc = &k->pieces[i];
+			if (!pc->text && pc->param == p && pc->width && (!width || pc->width < width))
+				width = pc->width;
+		}
+		/* long long holds 18 nines; a wider field takes every long long >= 0. */
+		if (!width)
+			continue;
+		const char *name = k->params[p].name;
+		strbuf_addf(sb, "\tif (%s < 0", name);
+		if (width <= 18) {
+			strbuf_addf(sb, " || %s > ", name);
+			for (unsigned d = 0; d < width; d++)
+				strbuf_addch(sb, '9');
+			strbuf_addstr(sb, "LL");
+		}
+		strbuf_addstr(sb, ")\n\t\treturn -1;\n");
+	}
+}
+
 static void builder_function(strbuf *sb, const char *func, const char *fmt_macro,
 			     const ddbc_hkey *k)
 {
@@ -234,7 +263,9 @@ static void builder_function(strbuf *sb, const char *func, const char *fmt_macro
 	for (size_t i = 0; i < k->nparams; i++)
 		strbuf_addf(sb, k->params[i].number ? ", long long %s" : ", const char *%s",
 			    k->params[i].name);
-	strbuf_addf(sb, ")\n{\n\treturn snprintf(buf, size, %s", fmt_macro);
+	strbuf_addstr(sb, ")\n{\n");
+	width_checks(sb, k);
+	strbuf_addf(sb, "\treturn snprintf(buf, size, %s", fmt_macro);
 	for (size_t i = 0; i < k->npieces; i++)
 		if (!k->pieces[i].text)
 			strbuf_addf(sb, ", %s", k->params[k->pieces[i].param].name);
@@ -269,9 +300,9 @@ static void parse_helpers(strbuf *sb, const char *p)
 		"{\n\treturn a.len == b.len && strncmp(a.ptr, b.ptr, a.len) == 0;\n}\n\n",
 		p, p, p, p, p);
 	strbuf_addf(sb,
-		"/* A number as %%0<width>lld writes it: an optional '-', digits, at least\n"
-		" * width in all, no zero before them but those that pad it to width, no\n"
-		" * \"-0\", in range. */\n"
+		"/* A number as %%0<width>lld writes it: with a width, exactly width digits\n"
+		" * (the builder writes no others); without, an optional '-' and digits with\n"
+		" * no leading zero, no \"-0\", in range. */\n"
 		"static inline int %s_key_number_(const char **p, unsigned width, long long *out)\n"
 		"{\n"
 		"\tconst char *s = *p, *d = s + (*s == '-');\n"
@@ -284,8 +315,7 @@ static void parse_helpers(strbuf *sb, const char *p)
 		"\t\tv = v * 10 + digit;\n\t\tn++;\n\t}\n"
 		"\twhile (zeros + 1 < n && d[zeros] == '0')\n\t\tzeros++;\n"
 		"\tif (n == 0 || (*s == '-' && v == 0))\n\t\treturn -1;\n"
-		"\t/* As wide as printf pads, zeros only where it pads. */\n"
-		"\tif ((size_t)(d - s) + n < width || (zeros && (size_t)(d - s) + n > width))\n"
+		"\tif (width ? *s == '-' || n != width : zeros != 0)\n"
 		"\t\treturn -1;\n"
 		"\t*out = *s != '-' ? (long long)v : v == max ? -9223372036854775807LL - 1 :\n"
 		"\t\t\t\t\t\t      -(long long)v;\n"

@@ -537,6 +537,8 @@ static void read_pattern(loader *L, const ddbc_pair *pair, ddbc_pattern *p)
 	size_t o;
 	bool has_order = ddbc_load_get_word(L, m, "order", orders, countof(orders), &o);
 	p->order = !has_order ? 0 : o == 0 ? 1 : -1;
+	if (has_order)
+		p->order_loc = ddbc_node_get(m, "order")->loc;
 	ddbc_load_get_bool(L, m, "consistent_read", &p->consistent_read, &p->consistent_loc);
 	const ddbc_node *ret = ddbc_node_get(m, "returns");
 	if (ret && ddbc_load_expect_kind(L, ret, DDBC_NODE_SEQ, "returns"))

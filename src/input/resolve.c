@@ -132,10 +132,7 @@ static void list_entities(ddbc_design *g)
 static bool table_has_attr(const ddbc_design *g, const ddbc_table *t, const char *name)
 {
 	(void)g;
-	for (size_t i = 0; i < t->nentities; i++)
-		if (ddbc_entity_stored_attr(t->entities[i], name))
-			return true;
-	return false;
+	return ddbc_table_stores(t, name);
 }
 
 

@@ -12,6 +12,7 @@
 #include "util/xalloc.h"
 
 #include <jansson.h>
+#include <limits.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -161,6 +162,8 @@ static void check_item(ddbc_items_run *R, const ddbc_item_span *sp)
 	R->span = sp;
 	R->ent = NULL;
 	R->failed = false;
+	/* No values yet: a finding before they are typed names no key. */
+	R->nattrs = 0;
 	R->key_depth = 1;
 	json_t *root = parse_item(R, sp);
 	const json_t *item = NULL;
@@ -202,6 +205,8 @@ void ddbc_items_opts_init(ddbc_items_opts *o)
 	memset(o, 0, sizeof(*o));
 	o->format = DDBC_ITEMS_TEXT;
 	o->jobs = 1;
+	o->max_findings = ULONG_MAX;
+	o->min_severity = DDBC_SEV_NOTE;
 	for (int k = 0; k < DDBC_ITEM_KIND_COUNT; k++)
 		o->sev[k] = DDBC_SEV_DEFAULT;
 }

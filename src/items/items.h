@@ -52,7 +52,9 @@ typedef enum ddbc_items_result {
 
 typedef struct ddbc_items_opts {
 	ddbc_items_format format;
-	unsigned long max_findings;  /* findings written at most; 0: all */
+	unsigned long max_findings;  /* findings written at most (0: none, as
+				      * grep -m 0); ULONG_MAX, the default: all */
+	ddbc_severity min_severity;  /* findings below it are counted, not written */
 	unsigned long jobs;          /* files checked at once; 0 and 1: one */
 	/* per kind: DDBC_SEV_DEFAULT keeps the kind's default */
 	ddbc_severity sev[DDBC_ITEM_KIND_COUNT];

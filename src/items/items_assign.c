@@ -142,6 +142,11 @@ void ddbc_items_tables_release(ddbc_items_run *R)
 
 static const ddbc_ival *item_attr(const ddbc_items_run *R, const char *name)
 {
+	return ddbc_items_value(R, name);
+}
+
+const ddbc_ival *ddbc_items_value(const ddbc_items_run *R, const char *name)
+{
 	for (size_t i = 0; i < R->nattrs; i++)
 		if (!strcmp(R->attrs[i].name, name))
 			return &R->attrs[i];
@@ -416,6 +421,95 @@ static void add_key_value(strbuf *sb, const char *name, const ddbc_ival *v)
 		strbuf_addf(sb, "(%s)", ddbc_type_short(v->type));
 }
 
+/* ---- the near miss: a number not padded as its field is ------------------------ */
+
+typedef struct padded {
+	const char *name;
+	unsigned width;
+} padded;
+
+/* The padded placeholders of a's template into out (at most max), in the
+ * order their runs stand in the key's language (semantics.c builds it the
+ * same way, nested templates expanded in place). */
+static size_t padded_fields(const ddbc_attr *a, padded *out, size_t n, size_t max,
+			    unsigned depth)
+{
+	for (size_t k = 0; k < a->tpl.nsegs && n < max; k++) {
+		const ddbc_segment *seg = &a->tpl.segs[k];
+		const ddbc_attr *b = seg->ref;
+		if (seg->kind != DDBC_SEG_PLACEHOLDER || !b)
+			continue;
+		if (b->has_template && !b->in_cycle && depth < 16)
+			n = padded_fields(b, out, n, max, depth + 1);
+		else if (seg->width && b->type == DDBC_TYPE_N)
+			out[n++] = (padded){ b->name.s, seg->width };
+	}
+	return n;
+}
+
+/* Whether v fits k once the r-th run of exactly WIDTH digits takes any
+ * number of them. */
+static bool fits_unpadded(ddbc_items_run *R, const ddbc_ival *v, const ddbc_items_key *k,
+			  size_t r, size_t max_len)
+{
+	if (!key_text(R, v, k, max_len))
+		return false;
+	ddbc_lang l;
+	ddbc_lang_init(&l);
+	size_t seen = 0;
+	bool relaxed = false;
+	for (size_t i = 0; i < k->lang.nruns; i++) {
+		const ddbc_run *run = &k->lang.runs[i];
+		if (run->fixed) {
+			ddbc_lang_fixed(&l, run->text, run->len);
+			continue;
+		}
+		ddbc_lang_class(&l, (ddbc_class)run->cls, run->min);
+		if (run->max && seen++ == r) {
+			l.runs[l.nruns - 1].min = 1;
+			relaxed = true;
+		} else {
+			l.runs[l.nruns - 1].max = run->max;
+		}
+	}
+	bool fits = relaxed && ddbc_items_lang_matches(&l, v->text, v->len, R->g->key_delimiter,
+						       &R->scratch);
+	ddbc_lang_release(&l);
+	return fits;
+}
+
+/* Says the first entity of ti the item would be if one number of its keys
+ * were padded as the template pads it: "an 'Issue' whose 'issueNumber' is
+ * not padded to 6 digits", the commonest slip of a hand-written item. */
+static void near_miss(ddbc_items_run *R, const ddbc_items_table *ti, const ddbc_ival *pk,
+		      const ddbc_ival *sk, strbuf *why)
+{
+	for (size_t i = 0; i < ti->nents; i++) {
+		const ddbc_items_entity *ei = &ti->ents[i];
+		for (int side = 0; side < 2; side++) {
+			const ddbc_items_key *k = side ? &ei->sk : &ei->pk;
+			const ddbc_items_key *other = side ? &ei->pk : &ei->sk;
+			const ddbc_ival *v = side ? sk : pk, *ov = side ? pk : sk;
+			size_t vmax = side ? MAX_SK_BYTES : MAX_PK_BYTES;
+			if (!k->attr || !k->attr->has_template || !v ||
+			    (other->attr && !key_fits(R, ov, other, side ? MAX_PK_BYTES : MAX_SK_BYTES,
+						      R->g->key_delimiter)))
+				continue;
+			padded f[8];
+			size_t n = padded_fields(k->attr, f, 0, 8, 0);
+			for (size_t r = 0; r < n; r++) {
+				if (!fits_unpadded(R, v, k, r, vmax))
+					continue;
+				strbuf_addf(why, "; it is close to '%s', but its '%s' in '%s' is not "
+					    "the %u digit%s '%s' pads it to", ei->e->name.s, f[r].name,
+					    k->attr->name.s, f[r].width, f[r].width == 1 ? "" : "s",
+					    k->attr->template.s);
+				return;
+			}
+		}
+	}
+}
+
 /* Why the item fits no entity of table ti, whose key attributes it has. */
 static void explain_table(ddbc_items_run *R, const ddbc_items_table *ti, strbuf *why)
 {
@@ -426,7 +520,9 @@ static void explain_table(ddbc_items_run *R, const ddbc_items_table *ti, strbuf 
 	size_t npk = 0;
 	for (size_t i = 0; i < ti->nents; i++) {
 		all[i] = true;
-		pk_fits[i] = key_fits(R, pk, &ti->ents[i].pk, MAX_PK_BYTES, lenient_delim);
+		/* Only as the design reads keys: a fit that needs the delimiter
+		 * inside a value is no entity the item could be. */
+		pk_fits[i] = key_fits(R, pk, &ti->ents[i].pk, MAX_PK_BYTES, R->g->key_delimiter);
 		npk += pk_fits[i];
 	}
 	size_t typed = 0;
@@ -460,6 +556,7 @@ static void explain_table(ddbc_items_run *R, const ddbc_items_table *ti, strbuf 
 	}
 	free(pk_fits);
 	free(all);
+	near_miss(R, ti, pk, sk, why);
 }
 
 void ddbc_items_report_unmatched(ddbc_items_run *R)

@@ -169,8 +169,9 @@ static int add_export(ddbc_items_plan *plan, const char *dir)
 		rc = read_files_manifest(plan, dir, fp.buf, &listed);
 	}
 	if (rc == 0 && total >= 0 && listed != total) {
-		fprintf(stderr, "%s: error: the summary manifest counts %lld items, the file "
-			"manifest %s lists %lld\n", sp.buf, total, fp.buf, listed);
+		fprintf(stderr, "%s: error: the summary manifest counts %lld item%s, the file "
+			"manifest %s lists %lld\n", sp.buf, total, total == 1 ? "" : "s", fp.buf,
+			listed);
 		rc = -1;
 	}
 	for (size_t i = before; rc < 0 && i < plan->n; i++) {

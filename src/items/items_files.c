@@ -49,6 +49,7 @@ typedef struct files_run {
 	/* the progress line (under mu) */
 	double started, shown_at;
 	unsigned long seen;      /* items read, roughly (in steps of DDBC_ITEMS_TICK) */
+	long long total;         /* the items the manifests list; -1: unknown */
 	size_t finished;         /* parts done */
 	bool progress_shown;
 } files_run;
@@ -62,6 +63,28 @@ static double now(void)
 	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
+void ddbc_items_progress_text(strbuf *out, unsigned long seen, long long total,
+			      size_t finished, size_t nfiles, double elapsed)
+{
+	strbuf_addf(out, "check-items: %lu", seen);
+	if (total > 0) {
+		unsigned long done = seen > (unsigned long)total ? (unsigned long)total : seen;
+		strbuf_addf(out, " of %lld items (%lu%%)", total, done * 100 / (unsigned long)total);
+	} else {
+		strbuf_addf(out, " item%s", seen == 1 ? "" : "s");
+	}
+	strbuf_addf(out, ", %zu of %zu file%s", finished, nfiles, nfiles == 1 ? "" : "s");
+	/* What is left at the rate so far, once there is a rate to go by. */
+	if (total > 0 && seen > 0 && seen < (unsigned long)total && elapsed > 0) {
+		double left = elapsed * (double)((unsigned long)total - seen) / (double)seen;
+		unsigned long s = (unsigned long)(left + 0.5);
+		if (s >= 3600)
+			strbuf_addf(out, ", %lu:%02lu:%02lu left", s / 3600, s / 60 % 60, s % 60);
+		else
+			strbuf_addf(out, ", %lu:%02lu left", s / 60, s % 60);
+	}
+}
+
 /* Redraws the progress line, from the first second on, five times a
  * second at most. Called with F->mu held. */
 static void show_progress(files_run *F)
@@ -71,8 +94,10 @@ static void show_progress(files_run *F)
 		return;
 	F->shown_at = t;
 	F->progress_shown = true;
-	fprintf(stderr, "\rcheck-items: %lu items, %zu of %zu files\033[K", F->seen, F->finished,
-		F->plan->n);
+	strbuf line = STRBUF_INIT;
+	ddbc_items_progress_text(&line, F->seen, F->total, F->finished, F->plan->n, t - F->started);
+	fprintf(stderr, "\r%s\033[K", line.buf);
+	strbuf_release(&line);
 	fflush(stderr);
 }
 
@@ -138,8 +163,8 @@ static void check_part(ddbc_items_run *R, const ddbc_items_part *p, part_result 
 	res->shape = ddbc_items_shape_word(R);
 	res->json = ddbc_items_json_word(R);
 	if (!res->bad && p->expect >= 0 && (long long)R->t.items != p->expect) {
-		set_error(&res->err, start, "the export's manifest lists %lld items in this file, "
-			  "it holds %lu", p->expect, R->t.items);
+		set_error(&res->err, start, "the export's manifest lists %lld item%s in this file, "
+			  "it holds %lu", p->expect, p->expect == 1 ? "" : "s", R->t.items);
 		res->bad = true;
 	}
 	if (p->path)
@@ -288,6 +313,11 @@ static ddbc_items_result run_plan(FILE *out, const ddbc_design *g, const ddbc_it
 	pthread_mutex_init(&F.mu, NULL);
 	pthread_cond_init(&F.cv, NULL);
 	F.started = now();
+	/* An export's manifests list every file's items: then the line can
+	 * say how far the run is, and how long it has to go. */
+	F.total = plan->n ? 0 : -1;
+	for (size_t i = 0; i < plan->n && F.total >= 0; i++)
+		F.total = plan->parts[i].expect >= 0 ? F.total + plan->parts[i].expect : -1;
 	/* jansson seeds its hash function once; do it before any thread. */
 	json_object_seed(0);
 

@@ -71,6 +71,8 @@ static bool match_from(ctx *c, size_t r, size_t i)
 		     match_from(c, r + 1, i + run->len);
 	} else {
 		size_t end = span_end(c, run->cls, i);
+		if (run->max && end > i + run->max)
+			end = i + run->max;
 		for (size_t j = i + run->min; j <= end && !ok; j++)
 			ok = match_from(c, r + 1, j);
 	}

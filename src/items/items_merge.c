@@ -5,10 +5,13 @@
  * result one run over all the files would have given: counts added,
  * findings in argument order (so the order of the files) up to the cap,
  * the input's words kept when they agree and "mixed" when not, the first
- * error kept. Each result is read whole with jansson: it holds at most
+ * error kept. The merged result is JSON again (--format json) or the
+ * text one run writes. Each result is read whole with jansson: it holds at most
  * --max-findings findings when its run was capped.
  */
 #include "items/items_run.h"
+
+#include "util/strbuf.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -70,6 +73,30 @@ static json_t *read_result(const char *path)
 	return root;
 }
 
+/* A finding of a JSON result as text check-items writes it. */
+static char *finding_text(const json_t *f)
+{
+	strbuf l = STRBUF_INIT;
+	const char *ent = json_string_value(json_object_get(f, "entity"));
+	strbuf_addf(&l, "%s:%lu:%lu: %s: item %lu", json_string_value(json_object_get(f, "file")),
+		    count_of(f, "line"), count_of(f, "column"),
+		    json_string_value(json_object_get(f, "severity")), count_of(f, "item"));
+	if (ent)
+		strbuf_addf(&l, " (%s)", ent);
+	strbuf_addf(&l, ": %s", json_string_value(json_object_get(f, "message")));
+	const char *name;
+	json_t *v;
+	const char *sep = " [";
+	json_object_foreach(json_object_get(f, "key"), name, v) {
+		strbuf_addf(&l, "%s%s ", sep, name);
+		ddbc_add_quoted(&l, json_string_value(v), json_string_length(v));
+		sep = ", ";
+	}
+	if (*sep == ',')
+		strbuf_addch(&l, ']');
+	return strbuf_detach(&l);
+}
+
 /* Adds one result to the outcome and writes its findings. The words it
  * returns point into root, which the caller keeps until the end. */
 static int add_result(const json_t *root, ddbc_items_sink *sink, ddbc_items_outcome *o,
@@ -81,7 +108,8 @@ static int add_result(const json_t *root, ddbc_items_sink *sink, ddbc_items_outc
 	size_t i;
 	const json_t *f;
 	json_array_foreach(json_object_get(root, "findings"), i, f) {
-		char *line = json_dumps(f, JSON_COMPACT | JSON_PRESERVE_ORDER);
+		char *line = sink->format == DDBC_ITEMS_JSON
+			     ? json_dumps(f, JSON_COMPACT | JSON_PRESERVE_ORDER) : finding_text(f);
 		ddbc_items_sink_line(sink, line, strlen(line));
 		free(line);
 	}
@@ -126,9 +154,9 @@ ddbc_items_result ddbc_items_merge(FILE *out, const char *const *paths, size_t n
 		const char **names = calloc(nf ? nf : 1, sizeof(*names));
 		for (size_t i = 0; i < nf; i++)
 			names[i] = json_string_value(json_array_get(files, i));
-		ddbc_items_begin_output(out, DDBC_ITEMS_JSON, names, nf);
+		ddbc_items_begin_output(out, opts->format, names, nf);
 		free(names);
-		ddbc_items_sink sink = { out, DDBC_ITEMS_JSON, opts->max_findings, 0, NULL, NULL };
+		ddbc_items_sink sink = { out, opts->format, opts->max_findings, 0, NULL, NULL };
 		ddbc_items_outcome o;
 		memset(&o, 0, sizeof(o));
 		bool first = true;
@@ -140,7 +168,7 @@ ddbc_items_result ddbc_items_merge(FILE *out, const char *const *paths, size_t n
 			}
 		}
 		o.shown = sink.shown;
-		ddbc_items_end_output(out, DDBC_ITEMS_JSON, &o);
+		ddbc_items_end_output(out, opts->format, &o);
 		json_decref(o.error);
 		result = o.failed_input ? DDBC_ITEMS_UNREADABLE
 			 : o.t.errors ? DDBC_ITEMS_SOME_FAILED : DDBC_ITEMS_ALL_OK;

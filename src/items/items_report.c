@@ -71,7 +71,7 @@ void ddbc_items_begin_output(FILE *out, ddbc_items_format format, const char *co
 
 void ddbc_items_sink_line(ddbc_items_sink *s, const char *line, size_t len)
 {
-	if (s->max && s->shown >= s->max)
+	if (s->shown >= s->max)
 		return;
 	if (s->before)
 		s->before(s->before_arg);
@@ -88,6 +88,47 @@ static const char *severity_word(ddbc_severity sev)
 	return sev == DDBC_SEV_ERROR ? "error" : sev == DDBC_SEV_WARNING ? "warning" : "note";
 }
 
+/* The table whose key names the item: its entity's, else the first whose
+ * key attributes the item has. NULL when it has none's. */
+static const ddbc_items_table *key_table(const ddbc_items_run *R)
+{
+	for (size_t t = 0; t < R->ntables; t++) {
+		const ddbc_items_table *ti = &R->tables[t];
+		if (R->ent ? ti->t == R->ent->e->table
+			   : ti->pk && ddbc_items_value(R, ti->pk) && (!ti->sk || ddbc_items_value(R, ti->sk)))
+			return ti;
+	}
+	return NULL;
+}
+
+/* The item's key, so a finding names the item it is about: {"PK": ...,
+ * "SK": ...} in JSON, "[PK 'A', SK 'B']" in text; NULL / nothing when
+ * the item has no table's key. */
+static json_t *item_key(const ddbc_items_run *R, strbuf *text)
+{
+	const ddbc_items_table *ti = key_table(R);
+	const ddbc_ival *pk = ti ? ddbc_items_value(R, ti->pk) : NULL;
+	if (!pk || !pk->text)
+		return NULL;
+	const ddbc_ival *sk = ti->sk ? ddbc_items_value(R, ti->sk) : NULL;
+	json_t *key = json_object();
+	json_object_set_new(key, ti->pk, json_stringn(pk->text, pk->len));
+	if (text) {
+		strbuf_addf(text, " [%s ", ti->pk);
+		ddbc_add_quoted(text, pk->text, pk->len);
+	}
+	if (sk && sk->text) {
+		json_object_set_new(key, ti->sk, json_stringn(sk->text, sk->len));
+		if (text) {
+			strbuf_addf(text, ", %s ", ti->sk);
+			ddbc_add_quoted(text, sk->text, sk->len);
+		}
+	}
+	if (text)
+		strbuf_addch(text, ']');
+	return key;
+}
+
 /* Formats the finding into R->line: a JSON object or a text line. */
 static void format_finding(ddbc_items_run *R, ddbc_item_kind k, ddbc_severity sev,
 			   const char *attr, ddbc_ipos pos, const char *msg)
@@ -96,8 +137,10 @@ static void format_finding(ddbc_items_run *R, ddbc_item_kind k, ddbc_severity se
 	strbuf *l = &R->line;
 	strbuf_reset(l);
 	if (R->opts->format == DDBC_ITEMS_JSON) {
-		json_t *f = json_pack("{s:o, s:I, s:I, s:I, s:o, s:s, s:s, s:o, s:o}",
+		json_t *key = item_key(R, NULL);
+		json_t *f = json_pack("{s:o, s:I, s:o, s:I, s:I, s:o, s:s, s:s, s:o, s:o}",
 			"file", ddbc_items_jstr(R->name), "item", (json_int_t)R->span->index,
+			"key", key ? key : json_null(),
 			"line", (json_int_t)pos.line, "column", (json_int_t)pos.column,
 			"entity", ent ? ddbc_items_jstr(ent) : json_null(),
 			"severity", severity_word(sev), "kind", ddbc_item_kind_get(k)->id,
@@ -113,6 +156,7 @@ static void format_finding(ddbc_items_run *R, ddbc_item_kind k, ddbc_severity se
 		if (ent)
 			strbuf_addf(l, " (%s)", ent);
 		strbuf_addf(l, ": %s", msg);
+		json_decref(item_key(R, l));
 	}
 }
 
@@ -127,9 +171,11 @@ void ddbc_items_finding(ddbc_items_run *R, ddbc_item_kind k, const char *attr, d
 		R->failed = true;
 		R->t.errors++;
 	}
-	/* Past the cap nothing more of this file can be shown: count only. */
+	/* Past the cap nothing more of this file can be shown: count only;
+	 * below --min-severity a finding is counted and never written. */
 	unsigned long max = R->opts->max_findings;
-	if (max && (R->sink ? R->sink->shown >= max : R->spooled >= max))
+	if ((R->sink ? R->sink->shown >= max : R->spooled >= max) ||
+	    sev < R->opts->min_severity)
 		return;
 	strbuf msg = STRBUF_INIT;
 	va_list ap;
@@ -214,8 +260,8 @@ void ddbc_items_end_output(FILE *out, ddbc_items_format format, const ddbc_items
 	if (format != DDBC_ITEMS_JSON) {
 		if (o->failed_input)
 			return;
-		fprintf(out, "%lu items: %lu ok, %lu failed, %lu unmatched", o->t.items, o->t.ok,
-			o->t.failed, o->t.unmatched);
+		fprintf(out, "%lu item%s: %lu ok, %lu failed, %lu unmatched", o->t.items,
+			o->t.items == 1 ? "" : "s", o->t.ok, o->t.failed, o->t.unmatched);
 		if (o->t.malformed)
 			fprintf(out, ", %lu malformed", o->t.malformed);
 		fputc('\n', out);

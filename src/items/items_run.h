@@ -72,7 +72,7 @@ unsigned long ddbc_items_tally_findings(const ddbc_items_tally *t);
 typedef struct ddbc_items_sink {
 	FILE *out;
 	ddbc_items_format format;
-	unsigned long max;       /* 0: no cap */
+	unsigned long max;       /* written at most (ULONG_MAX: no cap) */
 	unsigned long shown;
 	/* called before a line is written, when set (to clear a progress
 	 * line off the terminal the output shares) */
@@ -163,6 +163,14 @@ void ddbc_items_end_output(FILE *out, ddbc_items_format format, const ddbc_items
 json_t *ddbc_items_error_json(const char *file, const ddbc_items_error *err);
 /* A JSON string of s; bytes that are not UTF-8 become '?'. */
 json_t *ddbc_items_jstr(const char *s);
+/* The progress line's text: "check-items: 1200 of 5000 items (24%), 1 of 8
+ * files, 0:12 left" when the manifests give the total (total > 0), else
+ * "check-items: 1200 items, 1 of 8 files". */
+void ddbc_items_progress_text(strbuf *out, unsigned long seen, long long total,
+			      size_t finished, size_t nfiles, double elapsed);
+
+/* The current item's attribute name, or NULL when it has none. */
+const ddbc_ival *ddbc_items_value(const ddbc_items_run *R, const char *name);
 /* Where the name of attribute key is in the current item's text; the
  * item's start when the name is not written plainly (escapes). */
 ddbc_ipos ddbc_items_attr_pos(const ddbc_items_run *R, const char *key);

@@ -200,10 +200,10 @@ ddbc_tcheck ddbc_item_check_template(const ddbc_item_view *iv, const ddbc_attr *
 	} else if (r == DDBC_RENDER_UNPADDABLE) {
 		const ddbc_attr *b = p.seg->ref;
 		iv->get(iv, b, at);
-		strbuf_addf(msg, "'%s' pads '%s' to %u digits, but ", a->name.s, b->name.s,
-			    p.seg->width);
+		strbuf_addf(msg, "'%s' pads '%s' to %u digit%s, but ", a->name.s, b->name.s,
+			    p.seg->width, p.seg->width == 1 ? "" : "s");
 		ddbc_add_quoted(msg, at->text, at->len);
-		strbuf_addstr(msg, " is not a non-negative whole number");
+		strbuf_addf(msg, " %s", ddbc_padding_problem(at->text, at->len, p.seg->width));
 		res = DDBC_TCHECK_UNPADDABLE;
 	} else if (r == DDBC_RENDER_OK &&
 		   (want.len != v->len || memcmp(strbuf_str(&want), v->text, v->len))) {

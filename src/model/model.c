@@ -194,6 +194,14 @@ ddbc_attr *ddbc_entity_stored_attr(const ddbc_entity *entity, const char *name)
 	return a && ddbc_attr_stored(a) ? a : NULL;
 }
 
+bool ddbc_table_stores(const ddbc_table *t, const char *name)
+{
+	for (size_t i = 0; i < t->nentities; i++)
+		if (ddbc_entity_stored_attr(t->entities[i], name))
+			return true;
+	return false;
+}
+
 ddbc_index *ddbc_table_index(const ddbc_table *table, const char *name)
 {
 	for (size_t i = 0; i < table->ngsi; i++)

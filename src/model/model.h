@@ -299,6 +299,7 @@ typedef struct ddbc_pattern {
 	size_t nconds;
 	ddbc_loc key_loc;
 	int order;               /* 0 unset, 1 asc, -1 desc */
+	ddbc_loc order_loc;      /* the order's value, when set */
 	bool consistent_read;
 	ddbc_loc consistent_loc;
 	ddbc_name *returns;
@@ -371,6 +372,8 @@ ddbc_attr *ddbc_entity_attr(const ddbc_entity *entity, const char *name);
 bool ddbc_attr_stored(const ddbc_attr *a);
 /* The attribute name that entity's items hold (ddbc_attr_stored), or NULL. */
 ddbc_attr *ddbc_entity_stored_attr(const ddbc_entity *entity, const char *name);
+/* Whether an entity of table t stores an attribute called name. */
+bool ddbc_table_stores(const ddbc_table *t, const char *name);
 /* Whether an entity of table t declares name with `stored: false`. */
 bool ddbc_table_declares_unstored(const ddbc_table *t, const char *name);
 /* The primary key, GSI or LSI of table called name; NULL when none. */

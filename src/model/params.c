@@ -22,6 +22,22 @@ static bool built_by_template(const ddbc_pattern *p, const char *name)
 	return false;
 }
 
+/* The attribute name of the entities p reads when each has it plain (no
+ * template) with an enum: a parameter that is its whole value must be one
+ * of the enum values (the first entity's). NULL otherwise. */
+static const ddbc_attr *enum_of(const ddbc_pattern *p, const char *name)
+{
+	const ddbc_attr *first = NULL;
+	for (size_t i = 0; i < p->nmatched; i++) {
+		const ddbc_attr *a = ddbc_entity_attr(p->matched[i], name);
+		if (!a || a->template.s || !a->nenum)
+			return NULL;
+		if (!first)
+			first = a;
+	}
+	return first;
+}
+
 /* The type the table gives c's attribute: the request's, resolved once,
  * when c is on a key attribute it sends. */
 static ddbc_type cond_type(const ddbc_pattern *p, const ddbc_key_cond *c)
@@ -50,9 +66,11 @@ static void key_uses(const ddbc_pattern *p, size_t ci, ddbc_param_use_fn *fn, vo
 			if (s->kind != DDBC_SEG_PLACEHOLDER)
 				continue;
 			ddbc_param_use use = { s->text, s->len, DDBC_PARAM_IN_KEY, n->loc, c->attr.s,
-					       type, s->width, false };
+					       type, s->width, false, NULL };
 			use.no_delim = use.type == DDBC_TYPE_S &&
 				       (!whole || built_by_template(p, c->attr.s));
+			if (whole && !s->width)
+				use.enum_attr = enum_of(p, c->attr.s);
 			fn(ctx, &use);
 		}
 	}
@@ -96,7 +114,7 @@ static void condition_uses(const ddbc_pattern *p, ddbc_param_use_fn *fn, void *c
 		ddbc_type type = named_type(p, name, len, &a);
 		if (type != DDBC_TYPE_NONE) {
 			ddbc_param_use use = { name, len, DDBC_PARAM_IN_CONDITION, p->condition_loc,
-					       a->name.s, type, 0, false };
+					       a->name.s, type, 0, false, a->nenum ? a : NULL };
 			fn(ctx, &use);
 		}
 		s += len;
@@ -125,6 +143,7 @@ static void item_use(void *ctx, const ddbc_param_use *key)
 	use.type = type;
 	use.width = 0;
 	use.no_delim = false;
+	use.enum_attr = a->nenum ? a : NULL;
 	it->fn(it->ctx, &use);
 }
 
@@ -171,22 +190,6 @@ bool ddbc_number_text(const char *s, size_t len)
 	return i == len;
 }
 
-/* The digits of a non-negative whole number as a padded placeholder
- * writes it: a '+' and leading zeros dropped. 0 when text is none. */
-static size_t whole_digits(const char *s, size_t len)
-{
-	if (len && s[0] == '+')
-		s++, len--;
-	if (!len)
-		return 0;
-	for (size_t i = 0; i < len; i++)
-		if (s[i] < '0' || s[i] > '9')
-			return 0;
-	while (len > 1 && s[0] == '0')
-		s++, len--;
-	return len;
-}
-
 static bool holds(const char *s, size_t len, const char *needle)
 {
 	size_t n = strlen(needle);
@@ -196,16 +199,48 @@ static bool holds(const char *s, size_t len, const char *needle)
 	return false;
 }
 
+static bool in_enum(const ddbc_attr *a, const char *text, size_t len)
+{
+	for (size_t i = 0; i < a->nenum; i++) {
+		const ddbc_node *e = a->enum_values[i];
+		if (e->kind == DDBC_NODE_SCALAR && strlen(e->u.text) == len &&
+		    !memcmp(e->u.text, text, len))
+			return true;
+	}
+	return false;
+}
+
+/* Whether an entity of a's table may hold text in the attribute of a's
+ * name: one that has the attribute plain without an enum, or one whose
+ * enum has it (ProductCatalog's Book and Bicycle each have their own). */
+static bool table_enum_has(const ddbc_attr *a, const char *text, size_t len)
+{
+	const ddbc_table *t = a->entity->table;
+	if (!t)
+		return in_enum(a, text, len);
+	for (size_t i = 0; i < t->nentities; i++) {
+		const ddbc_attr *b = ddbc_entity_attr(t->entities[i], a->name.s);
+		if (b && (!b->nenum || in_enum(b, text, len)))
+			return true;
+	}
+	return false;
+}
+
+static void enum_problem(const ddbc_attr *a, strbuf *why)
+{
+	strbuf_addf(why, "is not one of the enum values of '%s' (", a->name.s);
+	for (size_t i = 0; i < a->nenum && i < 10; i++)
+		strbuf_addf(why, "%s%s", i ? ", " : "", a->enum_values[i]->u.text);
+	strbuf_addstr(why, a->nenum > 10 ? ", ...)" : ")");
+}
+
 bool ddbc_param_fits(const ddbc_design *g, const ddbc_param_use *use, const char *text,
 		     size_t len, strbuf *why)
 {
 	const char *problem = NULL;
 	bool delim = false;
-	size_t digits = use->width ? whole_digits(text, len) : 0;
-	if (use->width && !digits)
-		problem = "is not a non-negative whole number, which a zero-padded placeholder needs";
-	else if (use->width && digits > use->width)
-		problem = "has more digits than the placeholder's width, so its keys sort out of order";
+	if (use->width)
+		problem = ddbc_padding_problem(text, len, use->width);
 	else if (use->type == DDBC_TYPE_N && !ddbc_number_text(text, len))
 		problem = "is not a number";
 	else if (use->type == DDBC_TYPE_BOOL && !(len == 4 && !memcmp(text, "true", 4)) &&
@@ -213,6 +248,11 @@ bool ddbc_param_fits(const ddbc_design *g, const ddbc_param_use *use, const char
 		problem = "is not true or false";
 	else if (use->no_delim && holds(text, len, g->key_delimiter))
 		delim = true;
+	if (!problem && !delim && use->enum_attr && !table_enum_has(use->enum_attr, text, len)) {
+		if (why)
+			enum_problem(use->enum_attr, why);
+		return false;
+	}
 	if (delim && why)
 		strbuf_addf(why, "holds the key delimiter '%s', which separates the parts of a "
 			    "key: the key would have a part too many", g->key_delimiter);

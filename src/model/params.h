@@ -7,7 +7,8 @@
  * an attribute value, and must be something that place can hold: a number
  * for a Number, a non-negative whole number of at most WIDTH digits for a
  * ":0WIDTH" placeholder, no key delimiter inside a part of a String key
- * (the assumption every key rule makes). The param-value rule and the
+ * (the assumption every key rule makes), one of the enum values of an
+ * attribute it stands for whole. The param-value rule and the
  * queries export ask the same questions here.
  */
 #ifndef DDBC_PARAMS_H
@@ -36,6 +37,8 @@ typedef struct ddbc_param_use {
 	ddbc_type type;          /* what the value becomes: S, N, B or BOOL */
 	unsigned width;          /* :0WIDTH, or 0 */
 	bool no_delim;           /* a part of a String key: no key delimiter */
+	const ddbc_attr *enum_attr; /* the value is this attribute's whole value,
+				  * and must be one of its enum values; or NULL */
 } ddbc_param_use;
 
 typedef void ddbc_param_use_fn(void *ctx, const ddbc_param_use *use);

@@ -163,9 +163,10 @@ static void find_cycles(ddbc_entity *e)
 
 static void class_of_type(ddbc_type t, unsigned width, ddbc_lang *out)
 {
-	if (t == DDBC_TYPE_N)
-		ddbc_lang_class(out, width ? DDBC_CLASS_DIGITS : DDBC_CLASS_NUMBER,
-				width ? width : 1);
+	if (t == DDBC_TYPE_N && width)
+		ddbc_lang_digits(out, width);
+	else if (t == DDBC_TYPE_N)
+		ddbc_lang_class(out, DDBC_CLASS_NUMBER, 1);
 	else if (t == DDBC_TYPE_S)
 		ddbc_lang_class(out, DDBC_CLASS_NO_DELIM, 1);
 	else

@@ -3,7 +3,8 @@
  * How overlap is decided. A template renders to the strings of a regular
  * language: literals are fixed strings; a placeholder stands for a value of
  * its attribute's type, a non-empty string without the key delimiter (S),
- * a decimal number (N) or a run of at least WIDTH digits (N with :0WIDTH).
+ * a decimal number (N) or a run of exactly WIDTH digits (N with :0WIDTH:
+ * DynamoDB orders keys as strings, so a wider number would sort wrong).
  * A language is kept as a list of runs (fixed strings and repeated
  * character classes), which is a small NFA whose positions are (run,
  * offset-or-count, delimiter-match-state). Two languages share a string iff
@@ -188,24 +189,39 @@ static bool whole_digits(const ddbc_tvalue *v, const char **digits, size_t *len)
 	return true;
 }
 
+const char *ddbc_padding_problem(const char *text, size_t len, unsigned width)
+{
+	ddbc_tvalue v = { DDBC_TVALUE_NUMBER, text, len, false, 0, NULL };
+	const char *digits;
+	size_t n;
+	if (!whole_digits(&v, &digits, &n))
+		return "is not a non-negative whole number";
+	if (n > width)
+		return "has more digits than the placeholder's width, and DynamoDB compares "
+		       "keys as strings: it would sort before the keys of fewer digits";
+	return NULL;
+}
+
 /* Appends number v as a key holds it; false when width asks for a padding
- * that only a non-negative whole number can have. */
+ * that only a non-negative whole number of at most width digits can have:
+ * DynamoDB orders keys as strings, so "1000000" sorts before "999999" and
+ * a :06 field holds the numbers 0 to 999999 (ddbc_padding_problem). */
 static bool render_number(strbuf *out, const ddbc_tvalue *v, unsigned width)
 {
-	if (v->is_int && (!width || v->n >= 0)) {
-		strbuf_addf(out, "%0*lld", (int)width, v->n);
-		return true;
-	}
 	const char *digits;
 	size_t len;
-	if (width && whole_digits(v, &digits, &len)) {
+	if (width) {
+		if (!whole_digits(v, &digits, &len) || len > width)
+			return false;
 		for (size_t i = len; i < width; i++)
 			strbuf_addch(out, '0');
 		strbuf_add(out, digits, len);
 		return true;
 	}
-	if (width)
-		return false;
+	if (v->is_int) {
+		strbuf_addf(out, "%lld", v->n);
+		return true;
+	}
 	size_t plus = v->len && v->text[0] == '+';
 	strbuf_add(out, v->text + plus, v->len - plus);
 	return true;
@@ -284,12 +300,20 @@ void ddbc_lang_class(ddbc_lang *l, ddbc_class cls, size_t min)
 	ddbc_run *r = new_run(l);
 	r->cls = cls;
 	r->min = min;
+	r->max = 0;
+}
+
+void ddbc_lang_digits(ddbc_lang *l, size_t width)
+{
+	ddbc_lang_class(l, DDBC_CLASS_DIGITS, width);
+	l->runs[l->nruns - 1].max = width;
 }
 
 /* A position in a language's NFA. */
 typedef struct pos {
 	uint32_t r;   /* run; nruns = the end */
-	uint32_t k;   /* fixed: next byte; class: bytes so far, capped at min */
+	uint32_t k;   /* fixed: next byte; class: bytes so far, capped at min
+		       * (at max when the run has one) */
 	uint32_t m;   /* NO_DELIM: how much of the delimiter the value ends with */
 } pos;
 
@@ -378,7 +402,9 @@ static bool step(const ddbc_lang *l, pos p, unsigned char ch, const delimiter *d
 		if (out->m == delim->len)
 			return false;
 	}
-	if (out->k < run->min)
+	if (run->max && p.k >= run->max)
+		return false;
+	if (out->k < (run->max ? run->max : run->min))
 		out->k++;
 	return true;
 }
@@ -643,6 +669,12 @@ static unsigned char common_byte(const ddbc_run *x, const ddbc_run *y, const cha
 /* Whether the first n runs of a and b line up: the same literals, and
  * classes that share a value at each place. Their concatenation is then a
  * string both start with, and (every run being non-empty) a can finish it. */
+/* Whether two class runs can take the same number of bytes. */
+static bool counts_meet(const ddbc_run *x, const ddbc_run *y)
+{
+	return (!x->max || x->max >= y->min) && (!y->max || y->max >= x->min);
+}
+
 static bool runs_line_up(const ddbc_lang *a, const ddbc_lang *b, size_t n, const char *delim)
 {
 	for (size_t i = 0; i < n; i++) {
@@ -650,7 +682,7 @@ static bool runs_line_up(const ddbc_lang *a, const ddbc_lang *b, size_t n, const
 		if (x->fixed != y->fixed)
 			return false;
 		if (x->fixed ? x->len != y->len || memcmp(x->text, y->text, x->len)
-			     : !common_byte(x, y, delim))
+			     : !common_byte(x, y, delim) || !counts_meet(x, y))
 			return false;
 	}
 	return true;
@@ -708,7 +740,7 @@ static void guided_string(const ddbc_lang *l, const char *guide, size_t glen, co
 			continue;
 		}
 		size_t n = 0;
-		for (; g < glen && ddbc_class_has(run->cls, (unsigned char)guide[g]) &&
+		for (; g < glen && (!run->max || n < run->max) && ddbc_class_has(run->cls, (unsigned char)guide[g]) &&
 		       !(run->cls == DDBC_CLASS_NO_DELIM && strchr(delim, guide[g]));
 		     g++, n++)
 			strbuf_addch(out, guide[g]);

@@ -83,7 +83,8 @@ typedef enum ddbc_render_result {
 	DDBC_RENDER_OK,          /* out holds the rendered key */
 	DDBC_RENDER_MISSING,     /* a placeholder has no value */
 	DDBC_RENDER_UNPADDABLE,  /* a number that is not a non-negative whole
-				  * number meets a :0WIDTH */
+				  * number of at most WIDTH digits meets a
+				  * :0WIDTH (ddbc_padding_problem says which) */
 	DDBC_RENDER_UNUSABLE     /* a value the callback called unusable */
 } ddbc_render_result;
 
@@ -93,6 +94,13 @@ typedef struct ddbc_render_problem {
 	const ddbc_segment *seg;
 	ddbc_tvalue value;
 } ddbc_render_problem;
+
+/* Why the number text cannot stand in a :0WIDTH placeholder, as a phrase
+ * that follows the value ("is not a non-negative whole number"), or NULL
+ * when it can. A :0WIDTH placeholder holds exactly WIDTH digits: DynamoDB
+ * compares keys as strings, so a wider number sorts before narrower ones
+ * ("1000000" < "999999"), and one meaning holds for every command. */
+const char *ddbc_padding_problem(const char *text, size_t len, unsigned width);
 
 /* Appends t rendered from the values value_of gives to out. Numbers are
  * written as DynamoDB keeps them: a whole number in decimal without a '+'
@@ -119,6 +127,7 @@ typedef struct ddbc_run {
 	const char *text;        /* fixed: the string */
 	size_t len;
 	size_t min;              /* !fixed: cls repeated at least min times */
+	size_t max;              /* !fixed: and at most max times; 0 = no limit */
 	unsigned char cls;       /* ddbc_class */
 	bool fixed;
 } ddbc_run;
@@ -132,6 +141,8 @@ void ddbc_lang_init(ddbc_lang *l);
 void ddbc_lang_release(ddbc_lang *l);
 void ddbc_lang_fixed(ddbc_lang *l, const char *text, size_t len);
 void ddbc_lang_class(ddbc_lang *l, ddbc_class cls, size_t min);
+/* Exactly width digits: a :0WIDTH placeholder's values. */
+void ddbc_lang_digits(ddbc_lang *l, size_t width);
 
 /* Whether some string belongs to both a and b, where delim is the key
  * delimiter that DDBC_CLASS_NO_DELIM values never contain. */

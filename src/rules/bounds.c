@@ -314,7 +314,7 @@ static bool split(const bound_value *v, split_bound *out)
 		if (s->kind == DDBC_SEG_LITERAL)
 			ddbc_lang_fixed(&out->head, s->text, s->len);
 		else if (s->width)
-			ddbc_lang_class(&out->head, DDBC_CLASS_DIGITS, s->width);
+			ddbc_lang_digits(&out->head, s->width);
 		else
 			ddbc_lang_class(&out->head, DDBC_CLASS_NO_DELIM, 1);
 	}
@@ -334,6 +334,8 @@ static void copy_run(ddbc_lang *out, const ddbc_run *r)
 		ddbc_lang_fixed(out, r->text, r->len);
 	else
 		ddbc_lang_class(out, (ddbc_class)r->cls, r->min);
+	if (!r->fixed)
+		out->runs[out->nruns - 1].max = r->max;
 }
 
 /* Whether the bound's last parameter can end where the key's placeholder

@@ -36,5 +36,8 @@ struct ddbc_pattern;
  * reports (rules/bounds.c): what the condition matches is then the echo
  * of that mistake, which the pattern rules do not report again. */
 bool ddbc_pattern_has_misshapen_bound(const struct ddbc_pattern *p);
+/* Whether what p matches is known (rules/patterns.c): no error left its
+ * index, its table or an entity that may be in it unread. */
+bool ddbc_pattern_matches_known(const struct ddbc_pattern *p);
 
 #endif

@@ -53,8 +53,8 @@ static void check_name(ddbc_diags *d, ddbc_rule rule, const char *what, ddbc_nam
 			      "digits, '_', '.' and '-'", what, name.s, (int)clen, c);
 	else if (n < NAME_MIN || n > NAME_MAX)
 		ddbc_diag_add(d, rule, name.loc,
-			      "%s name '%s' is %zu characters long; DynamoDB needs %d to %d",
-			      what, name.s, n, NAME_MIN, NAME_MAX);
+			      "%s name '%s' is %zu character%s long; DynamoDB needs %d to %d",
+			      what, name.s, n, n == 1 ? "" : "s", NAME_MIN, NAME_MAX);
 }
 
 void ddbc_check_table_name(const ddbc_design *g, ddbc_diags *d)

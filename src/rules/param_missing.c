@@ -118,7 +118,7 @@ static void condition_refs(walk *w)
 		if (!len || len >= 256)
 			continue;
 		ddbc_param_use use = { s + 1, len, DDBC_PARAM_IN_CONDITION, w->p->condition_loc,
-				       NULL, DDBC_TYPE_S, 0, false };
+				       NULL, DDBC_TYPE_S, 0, false, NULL };
 		char name[256];
 		memcpy(name, s + 1, len);
 		name[len] = '\0';
@@ -142,6 +142,10 @@ void ddbc_check_param_no_value(const ddbc_design *g, ddbc_diags *d)
 		 * or an entity read with an error may hold its values under the
 		 * misspelt field that error names (one mistake, one finding). */
 		if (!p->analysed || !p->table || !p->index || !p->id.s || p->incomplete)
+			continue;
+		/* The values come from the entities the pattern matches: when an
+		 * error leaves those unknown, a missing value is its echo. */
+		if (!ddbc_pattern_matches_known(p))
 			continue;
 		bool whole = true;
 		for (size_t k = 0; k < p->nmatched && whole; k++)

@@ -1,5 +1,6 @@
 /* rules/patterns.c - pattern-unservable, pattern-operator-type, pattern-consistent-gsi,
- * pattern-projection, pattern-no-match, pattern-entities, pattern-scan
+ * pattern-projection, pattern-no-match, pattern-entities, pattern-scan,
+ * pattern-value-enum, returns-unknown-attribute, order-not-query
  *
  * The access-pattern rules compare what a pattern asks of its index with
  * what DynamoDB can do there: Query needs every partition key attribute by
@@ -13,6 +14,8 @@
 #include "model/params.h"
 #include "model/semantics.h"
 #include "util/strbuf.h"
+#include "util/suggest.h"
+#include "util/xalloc.h"
 
 #include <stdarg.h>
 #include <stdlib.h>
@@ -74,7 +77,7 @@ static void add_names(strbuf *sb, const ddbc_name *names, size_t n)
  * entity's examples contradict its key templates.
  * Otherwise "matches nothing" or "does not project" may be only the echo
  * of an error reported already. */
-static bool matches_known(const ddbc_pattern *p)
+bool ddbc_pattern_matches_known(const ddbc_pattern *p)
 {
 	return p->analysed && !p->incomplete && !p->index->incomplete &&
 	       !p->index->key_unknown && !p->index->key_undefined &&
@@ -438,7 +441,7 @@ void ddbc_check_pattern_projection(const ddbc_design *g, ddbc_diags *d)
 	for (size_t i = 0; i < g->npatterns; i++) {
 		const ddbc_pattern *p = &g->patterns[i];
 		/* The base table returns every attribute. */
-		if (matches_known(p) && p->index->kind != DDBC_INDEX_PRIMARY)
+		if (ddbc_pattern_matches_known(p) && p->index->kind != DDBC_INDEX_PRIMARY)
 			check_returns(p, d);
 	}
 }
@@ -580,8 +583,8 @@ void ddbc_check_pattern_no_match(const ddbc_design *g, ddbc_diags *d)
 {
 	for (size_t i = 0; i < g->npatterns; i++) {
 		const ddbc_pattern *p = &g->patterns[i];
-		if (matches_known(p) && p->nmatched == 0 && p->nconds > 0 && !reversed_between(p) &&
-		    !empty_match_declared(g, p))
+		if (ddbc_pattern_matches_known(p) && p->nmatched == 0 && p->nconds > 0 &&
+		    !reversed_between(p) && !empty_match_declared(g, p))
 			report_no_match(g, p, d);
 	}
 }
@@ -678,7 +681,7 @@ void ddbc_check_pattern_entities(const ddbc_design *g, ddbc_diags *d)
 		const ddbc_pattern *p = &g->patterns[i];
 		/* An unservable condition returns nothing, so what it "matches"
 		 * means little: pattern-unservable says why. */
-		if (!p->has_entities || !matches_known(p) || p->entities_unresolved ||
+		if (!p->has_entities || !ddbc_pattern_matches_known(p) || p->entities_unresolved ||
 		    !servable(p))
 			continue;
 		if (p->nmatched > 0)
@@ -705,5 +708,178 @@ void ddbc_check_pattern_scan(const ddbc_design *g, ddbc_diags *d)
 			ddbc_diag_add(d, DDBC_RULE_PATTERN_SCAN, p->operation_loc,
 				      "'%s' reads every item of its table; a scan's cost grows with "
 				      "the table: key the data so that a query serves it", p->id.s);
+	}
+}
+
+/* ---- pattern-value-enum ---------------------------------------------------------- */
+
+/* The literal a key condition value stands for, into out: the value
+ * itself, or a template without placeholders ("{{" read as "{"). False
+ * when the value holds a parameter: any value may then be meant. */
+static bool literal_value(const ddbc_node *v, ddbc_arena *scratch, strbuf *out)
+{
+	if (v->kind != DDBC_NODE_SCALAR)
+		return false;
+	ddbc_template t;
+	size_t off;
+	if (v->scalar != DDBC_SCALAR_STR || !strchr(v->u.text, '{')) {
+		strbuf_addstr(out, v->u.text);
+		return true;
+	}
+	if (ddbc_template_parse(scratch, v->u.text, &t, &off))
+		return false;
+	for (size_t k = 0; k < t.nsegs; k++) {
+		if (t.segs[k].kind == DDBC_SEG_PLACEHOLDER)
+			return false;
+		strbuf_add(out, t.segs[k].text, t.segs[k].len);
+	}
+	return true;
+}
+
+/* Whether enum value e meets the literal under op: equal, or (begins_with)
+ * starting with it. Ranges are not judged: a bound need not be a value. */
+static bool enum_meets(const ddbc_node *e, ddbc_cond_op op, const strbuf *lit)
+{
+	if (op == DDBC_COND_BEGINS_WITH)
+		return !strncmp(e->u.text, lit->buf, lit->len);
+	return !strcmp(e->u.text, lit->buf);
+}
+
+/* The attribute with an enum that rules the literal out for every entity
+ * the pattern can read, or NULL when some entity may hold it (no such
+ * attribute, a template, no enum, or a value of the enum that meets it). */
+static const ddbc_attr *enum_excludes(const ddbc_pattern *p, const ddbc_key_cond *c,
+				      const strbuf *lit)
+{
+	const ddbc_attr *rules_out = NULL;
+	size_t n = p->nmatched;
+	for (size_t i = 0; i < n; i++) {
+		const ddbc_attr *a = ddbc_entity_attr(p->matched[i], c->attr.s);
+		if (!a || a->has_template || a->template.s || !a->nenum)
+			return NULL;
+		for (size_t k = 0; k < a->nenum; k++)
+			if (enum_meets(a->enum_values[k], c->op, lit))
+				return NULL;
+		rules_out = a;
+	}
+	return rules_out;
+}
+
+static void report_value_enum(const ddbc_key_cond *c, const ddbc_node *v, const ddbc_attr *a,
+			      const strbuf *lit, ddbc_diags *d)
+{
+	strbuf list = STRBUF_INIT;
+	const char **words = xmalloc(a->nenum * sizeof(*words));
+	for (size_t k = 0; k < a->nenum; k++) {
+		words[k] = a->enum_values[k]->u.text;
+		if (k < MAX_LISTED * 2)
+			strbuf_addf(&list, "%s%s", k ? ", " : "", words[k]);
+	}
+	if (a->nenum > MAX_LISTED * 2)
+		strbuf_addstr(&list, ", ...");
+	const char *hint = c->op == DDBC_COND_EQ ? ddbc_suggest(lit->buf, words, a->nenum) : NULL;
+	ddbc_diag_add(d, DDBC_RULE_PATTERN_VALUE_ENUM, v->loc,
+		      "the condition on '%s' can match no item: %s '%s' is %s of its enum "
+		      "values (%s)%s%s%s", c->attr.s,
+		      c->op == DDBC_COND_BEGINS_WITH ? "the prefix" : "the value", lit->buf,
+		      c->op == DDBC_COND_BEGINS_WITH ? "the start of none" : "none",
+		      strbuf_str(&list), hint ? "; did you mean '" : "", hint ? hint : "",
+		      hint ? "'?" : "");
+	free(words);
+	strbuf_release(&list);
+}
+
+void ddbc_check_pattern_value_enum(const ddbc_design *g, ddbc_diags *d)
+{
+	ddbc_arena *scratch = ddbc_arena_new();
+	for (size_t i = 0; i < g->npatterns; i++) {
+		const ddbc_pattern *p = &g->patterns[i];
+		if (!ddbc_pattern_matches_known(p) || !p->nmatched)
+			continue;
+		for (size_t k = 0; k < p->nconds; k++) {
+			const ddbc_key_cond *c = &p->conds[k];
+			if (!c->attr.s || !op_known(c) ||
+			    (c->op != DDBC_COND_EQ && c->op != DDBC_COND_BEGINS_WITH))
+				continue;
+			strbuf lit = STRBUF_INIT;
+			const ddbc_attr *a = literal_value(c->values[0], scratch, &lit)
+					     ? enum_excludes(p, c, &lit) : NULL;
+			if (a)
+				report_value_enum(c, c->values[0], a, &lit, d);
+			strbuf_release(&lit);
+		}
+	}
+	ddbc_arena_free(scratch);
+}
+
+/* ---- returns-unknown-attribute --------------------------------------------------- */
+
+/* Whether an entity the pattern returns has attribute name. */
+static bool returned_attr(const ddbc_pattern *p, const char *name)
+{
+	for (size_t i = 0; i < p->nmatched; i++)
+		if (ddbc_entity_attr(p->matched[i], name))
+			return true;
+	return false;
+}
+
+/* The nearest attribute name of the entities p returns, or NULL. */
+static const char *returned_hint(const ddbc_pattern *p, const char *name)
+{
+	size_t n = 0;
+	for (size_t i = 0; i < p->nmatched; i++)
+		n += p->matched[i]->nattrs;
+	const char **names = xmalloc((n ? n : 1) * sizeof(*names));
+	n = 0;
+	for (size_t i = 0; i < p->nmatched; i++)
+		for (size_t k = 0; k < p->matched[i]->nattrs; k++)
+			names[n++] = p->matched[i]->attrs[k].name.s;
+	const char *hint = ddbc_suggest(name, names, n);
+	free(names);
+	return hint;
+}
+
+void ddbc_check_returns_unknown_attribute(const ddbc_design *g, ddbc_diags *d)
+{
+	for (size_t i = 0; i < g->npatterns; i++) {
+		const ddbc_pattern *p = &g->patterns[i];
+		if (!ddbc_pattern_matches_known(p) || !p->nmatched)
+			continue;
+		for (size_t k = 0; k < p->nreturns; k++) {
+			const ddbc_name *r = &p->returns[k];
+			/* One no entity of the table has is unresolved-reference's. */
+			if (returned_attr(p, r->s) || !ddbc_table_stores(p->table, r->s))
+				continue;
+			strbuf who = STRBUF_INIT;
+			for (size_t e = 0; e < p->nmatched && e < MAX_LISTED; e++)
+				strbuf_addf(&who, "%s'%s'", e ? ", " : "", p->matched[e]->name.s);
+			if (p->nmatched > MAX_LISTED)
+				strbuf_addf(&who, " and %zu more", p->nmatched - MAX_LISTED);
+			const char *hint = returned_hint(p, r->s);
+			ddbc_diag_add(d, DDBC_RULE_RETURNS_UNKNOWN_ATTRIBUTE, r->loc,
+				      "pattern '%s' returns %s, %s '%s' (only other entities of "
+				      "table '%s' have it); %s%s%s", p->id.s, strbuf_str(&who),
+				      p->nmatched == 1 ? "which has no" : "none of which has", r->s,
+				      p->table->name.s,
+				      hint ? "did you mean '" : "remove it from 'returns'",
+				      hint ? hint : "", hint ? "'?" : "");
+			strbuf_release(&who);
+		}
+	}
+}
+
+/* ---- order-not-query ------------------------------------------------------------- */
+
+void ddbc_check_order_not_query(const ddbc_design *g, ddbc_diags *d)
+{
+	for (size_t i = 0; i < g->npatterns; i++) {
+		const ddbc_pattern *p = &g->patterns[i];
+		if (!p->order || p->operation == DDBC_OP_QUERY)
+			continue;
+		ddbc_diag_add(d, DDBC_RULE_ORDER_NOT_QUERY, p->order_loc,
+			      "'order: %s' does nothing on a %s: only a Query sorts what it "
+			      "returns (ScanIndexForward); remove it%s",
+			      p->order > 0 ? "asc" : "desc", api_name(p->operation),
+			      p->operation == DDBC_OP_SCAN ? ", or make the pattern a query" : "");
 	}
 }

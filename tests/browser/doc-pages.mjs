@@ -15,8 +15,12 @@
 //     yaml package, not by ddbc): an index holds the items that set all
 //     its key attributes, with its keys and the attributes it projects;
 //     the rows are counted in the page and in the Markdown;
-//   - at 420 px and at 1,920 px the page does not scroll sideways; both
-//     are photographed.
+//   - at 420 px and at 1,920 px the page does not scroll sideways, and no
+//     table cell is clipped: none reaches past its table's box, none holds
+//     more than it shows; both are photographed;
+//   - every entity box of the diagram is a link to that entity's section.
+// The samples are checked, and tests/designs/tracker.ddb.yaml, a design
+// with long keys and several GSIs.
 // Usage: node doc-pages.mjs DDBC SRCDIR   (env CHROMIUM: the browser;
 // DDBC_SCREENSHOT_DIR: keep the screenshots there)
 import { chromium } from 'playwright-core';
@@ -229,6 +233,50 @@ function readPage() {
 	return { entities, badLinks, scripts: document.scripts.length };
 }
 
+// Cells a reader cannot see whole: past the right edge of their table's
+// box (scrolled out of view), or holding more than they show.
+function clipped() {
+	const out = [];
+	for (const wrap of document.querySelectorAll('.table-wrap')) {
+		const box = wrap.getBoundingClientRect();
+		for (const c of wrap.querySelectorAll('td, th')) {
+			const r = c.getBoundingClientRect();
+			if (r.width === 0)
+				continue;
+			if (r.right > box.right + 1 || c.scrollWidth > c.clientWidth + 1) {
+				out.push(`${wrap.className.replace('table-wrap ', '')}: '${c.textContent.slice(0, 40)}'`);
+				break;
+			}
+		}
+	}
+	return out;
+}
+
+// Card rows of a phone's index map that say only "—" (no value), which
+// should not take a line of their own.
+function dashRows() {
+	return [...document.querySelectorAll('.table-wrap.index-map td')]
+		.filter(td => td.textContent.trim() === '—' && td.getBoundingClientRect().height > 0)
+		.length;
+}
+
+// The diagram's entity boxes that do not lead to their entity's section.
+function diagramLinks() {
+	const bad = [];
+	const boxes = [...document.querySelectorAll('svg.diagram g.entity')];
+	for (const g of boxes) {
+		const name = g.querySelector('title')?.textContent ?? '';
+		const a = g.closest('a');
+		const id = a ? decodeURIComponent((a.getAttribute('href') || '').replace(/^#/, '')) : '';
+		const target = id ? document.getElementById(id) : null;
+		const shows = target && target.matches('h3.entity') &&
+			target.querySelector('code')?.textContent === name;
+		if (!shows)
+			bad.push(name);
+	}
+	return { boxes: boxes.length, bad };
+}
+
 function overflow() {
 	const page = document.documentElement.scrollWidth - document.documentElement.clientWidth;
 	const cut = [...document.querySelectorAll('.table-wrap')]
@@ -242,13 +290,14 @@ function overflow() {
 }
 
 async function checkPage(context, design, lang, dir) {
-	const base = design.replace(/\.ddb\.yaml$/, '');
+	const base = design.replace(/^.*\//, '').replace(/\.ddb\.yaml$/, '');
 	const what = `${base} (${lang})`;
-	const md = doc(join(srcdir, 'samples', design), 'md', lang);
-	const yaml = YAML.parse(readFileSync(join(srcdir, 'samples', design), 'utf8'));
+	const path = design.includes('/') ? join(srcdir, design) : join(srcdir, 'samples', design);
+	const md = doc(path, 'md', lang);
+	const yaml = YAML.parse(readFileSync(path, 'utf8'));
 	const views = expectedViews(yaml);
 	const file = join(dir, `${base}.${lang}.html`);
-	writeFileSync(file, doc(join(srcdir, 'samples', design), 'html', lang));
+	writeFileSync(file, doc(path, 'html', lang));
 
 	const page = await context.newPage();
 	const problems = [];
@@ -281,6 +330,10 @@ async function checkPage(context, design, lang, dir) {
 	check(d && d.tables === Object.keys(yaml.tables || {}).length,
 		`${what}: the diagram has ${d?.tables} tables`);
 	check(md.includes('```mermaid\nflowchart LR\n'), `${what}: the Markdown has the Mermaid diagram`);
+	const links = await page.evaluate(diagramLinks);
+	check(links.boxes > 0, `${what}: the diagram shows entities`);
+	check(links.bad.length === 0,
+		`${what}: diagram boxes that do not link to their section: ${links.bad.join(', ')}`);
 	const mdHits = md.split('\n').filter(l => l.startsWith('| ▶ |')).length;
 	check(shown.hits === mdHits, `${what}: ${shown.hits} returned items marked, ${mdHits} in the Markdown`);
 	check(shown.hitColours <= 1, `${what}: returned items in ${shown.hitColours} colours`);
@@ -291,6 +344,14 @@ async function checkPage(context, design, lang, dir) {
 		check(o.page <= 0, `${what}: at ${width}px the page scrolls sideways by ${o.page}px`);
 		check(width === 390 || o.wide.length === 0,
 			`${what}: at ${width}px columns are off screen in ${o.wide.join(', ')}`);
+		if (width !== 390) {
+			const cut = await page.evaluate(clipped);
+			check(cut.length === 0, `${what}: at ${width}px clipped cells in ${cut.join('; ')}`);
+		}
+		if (width === 420) {
+			const dashes = await page.evaluate(dashRows);
+			check(dashes === 0, `${what}: at 420px the index map's cards show ${dashes} '—' rows`);
+		}
 		if (width === 390)
 			continue;
 		await page.screenshot({ path: join(shots || dir, `${base}.${lang}.${width}.png`),
@@ -325,6 +386,7 @@ try {
 	});
 	const designs = readdirSync(join(srcdir, 'samples')).filter(f => f.endsWith('.ddb.yaml')).sort();
 	check(designs.length > 0, 'there are samples');
+	designs.push('tests/designs/tracker.ddb.yaml');
 	for (const design of designs)
 		for (const lang of ['en', 'ja'])
 			await checkPage(context, design, lang, pages);

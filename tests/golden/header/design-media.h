@@ -66,9 +66,9 @@ static inline int media_key_same_text_(struct media_key_span_ a, struct media_ke
 	return a.len == b.len && strncmp(a.ptr, b.ptr, a.len) == 0;
 }
 
-/* A number as %0<width>lld writes it: an optional '-', digits, at least
- * width in all, no zero before them but those that pad it to width, no
- * "-0", in range. */
+/* A number as %0<width>lld writes it: with a width, exactly width digits
+ * (the builder writes no others); without, an optional '-' and digits with
+ * no leading zero, no "-0", in range. */
 static inline int media_key_number_(const char **p, unsigned width, long long *out)
 {
 	const char *s = *p, *d = s + (*s == '-');
@@ -86,8 +86,7 @@ static inline int media_key_number_(const char **p, unsigned width, long long *o
 		zeros++;
 	if (n == 0 || (*s == '-' && v == 0))
 		return -1;
-	/* As wide as printf pads, zeros only where it pads. */
-	if ((size_t)(d - s) + n < width || (zeros && (size_t)(d - s) + n > width))
+	if (width ? *s == '-' || n != width : zeros != 0)
 		return -1;
 	*out = *s != '-' ? (long long)v : v == max ? -9223372036854775807LL - 1 :
 						      -(long long)v;
@@ -222,6 +221,8 @@ static inline int media_song_entry_pk_parse(const char *key, struct media_song_e
 	snprintf((buf), (size), MEDIA_SONG_ENTRY_SK_FMT, (long long)(position))
 static inline int media_song_entry_sk(char *buf, size_t size, long long position)
 {
+	if (position < 0 || position > 9999LL)
+		return -1;
 	return snprintf(buf, size, MEDIA_SONG_ENTRY_SK_FMT, position);
 }
 
@@ -344,6 +345,8 @@ static inline int media_movie_entry_pk_parse(const char *key, struct media_movie
 	snprintf((buf), (size), MEDIA_MOVIE_ENTRY_SK_FMT, (long long)(position))
 static inline int media_movie_entry_sk(char *buf, size_t size, long long position)
 {
+	if (position < 0 || position > 9999LL)
+		return -1;
 	return snprintf(buf, size, MEDIA_MOVIE_ENTRY_SK_FMT, position);
 }
 
@@ -644,6 +647,8 @@ static inline int media_add_song_pk_value(char *buf, size_t size, const char *pl
 #define MEDIA_ADD_SONG_SK_VALUE_FMT "ENTRY#%04lld#SONG"
 static inline int media_add_song_sk_value(char *buf, size_t size, long long position)
 {
+	if (position < 0 || position > 9999LL)
+		return -1;
 	return snprintf(buf, size, MEDIA_ADD_SONG_SK_VALUE_FMT, position);
 }
 
@@ -662,6 +667,8 @@ static inline int media_remove_movie_pk_value(char *buf, size_t size, const char
 #define MEDIA_REMOVE_MOVIE_SK_VALUE_FMT "ENTRY#%04lld#MOVIE"
 static inline int media_remove_movie_sk_value(char *buf, size_t size, long long position)
 {
+	if (position < 0 || position > 9999LL)
+		return -1;
 	return snprintf(buf, size, MEDIA_REMOVE_MOVIE_SK_VALUE_FMT, position);
 }
 

@@ -66,9 +66,9 @@ static inline int orders_key_same_text_(struct orders_key_span_ a, struct orders
 	return a.len == b.len && strncmp(a.ptr, b.ptr, a.len) == 0;
 }
 
-/* A number as %0<width>lld writes it: an optional '-', digits, at least
- * width in all, no zero before them but those that pad it to width, no
- * "-0", in range. */
+/* A number as %0<width>lld writes it: with a width, exactly width digits
+ * (the builder writes no others); without, an optional '-' and digits with
+ * no leading zero, no "-0", in range. */
 static inline int orders_key_number_(const char **p, unsigned width, long long *out)
 {
 	const char *s = *p, *d = s + (*s == '-');
@@ -86,8 +86,7 @@ static inline int orders_key_number_(const char **p, unsigned width, long long *
 		zeros++;
 	if (n == 0 || (*s == '-' && v == 0))
 		return -1;
-	/* As wide as printf pads, zeros only where it pads. */
-	if ((size_t)(d - s) + n < width || (zeros && (size_t)(d - s) + n > width))
+	if (width ? *s == '-' || n != width : zeros != 0)
 		return -1;
 	*out = *s != '-' ? (long long)v : v == max ? -9223372036854775807LL - 1 :
 						      -(long long)v;
@@ -296,6 +295,8 @@ static inline int orders_order_line_pk_parse(const char *key, struct orders_orde
 	snprintf((buf), (size), ORDERS_ORDER_LINE_SK_FMT, (long long)(line_no))
 static inline int orders_order_line_sk(char *buf, size_t size, long long line_no)
 {
+	if (line_no < 0 || line_no > 999LL)
+		return -1;
 	return snprintf(buf, size, ORDERS_ORDER_LINE_SK_FMT, line_no);
 }
 

@@ -66,9 +66,9 @@ static inline int forum_key_same_text_(struct forum_key_span_ a, struct forum_ke
 	return a.len == b.len && strncmp(a.ptr, b.ptr, a.len) == 0;
 }
 
-/* A number as %0<width>lld writes it: an optional '-', digits, at least
- * width in all, no zero before them but those that pad it to width, no
- * "-0", in range. */
+/* A number as %0<width>lld writes it: with a width, exactly width digits
+ * (the builder writes no others); without, an optional '-' and digits with
+ * no leading zero, no "-0", in range. */
 static inline int forum_key_number_(const char **p, unsigned width, long long *out)
 {
 	const char *s = *p, *d = s + (*s == '-');
@@ -86,8 +86,7 @@ static inline int forum_key_number_(const char **p, unsigned width, long long *o
 		zeros++;
 	if (n == 0 || (*s == '-' && v == 0))
 		return -1;
-	/* As wide as printf pads, zeros only where it pads. */
-	if ((size_t)(d - s) + n < width || (zeros && (size_t)(d - s) + n > width))
+	if (width ? *s == '-' || n != width : zeros != 0)
 		return -1;
 	*out = *s != '-' ? (long long)v : v == max ? -9223372036854775807LL - 1 :
 						      -(long long)v;

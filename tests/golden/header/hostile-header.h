@@ -66,9 +66,9 @@ static inline int hostile_design_s_key_same_text_(struct hostile_design_s_key_sp
 	return a.len == b.len && strncmp(a.ptr, b.ptr, a.len) == 0;
 }
 
-/* A number as %0<width>lld writes it: an optional '-', digits, at least
- * width in all, no zero before them but those that pad it to width, no
- * "-0", in range. */
+/* A number as %0<width>lld writes it: with a width, exactly width digits
+ * (the builder writes no others); without, an optional '-' and digits with
+ * no leading zero, no "-0", in range. */
 static inline int hostile_design_s_key_number_(const char **p, unsigned width, long long *out)
 {
 	const char *s = *p, *d = s + (*s == '-');
@@ -86,8 +86,7 @@ static inline int hostile_design_s_key_number_(const char **p, unsigned width, l
 		zeros++;
 	if (n == 0 || (*s == '-' && v == 0))
 		return -1;
-	/* As wide as printf pads, zeros only where it pads. */
-	if ((size_t)(d - s) + n < width || (zeros && (size_t)(d - s) + n > width))
+	if (width ? *s == '-' || n != width : zeros != 0)
 		return -1;
 	*out = *s != '-' ? (long long)v : v == max ? -9223372036854775807LL - 1 :
 						      -(long long)v;
@@ -111,6 +110,8 @@ static inline int hostile_design_s_key_number_(const char **p, unsigned width, l
 	snprintf((buf), (size), HOSTILE_DESIGN_S_USER_PK_FMT, (event_id), (long long)(n))
 static inline int hostile_design_s_user_pk(char *buf, size_t size, const char *event_id, long long n)
 {
+	if (n < 0 || n > 99999LL)
+		return -1;
 	return snprintf(buf, size, HOSTILE_DESIGN_S_USER_PK_FMT, event_id, n);
 }
 
@@ -196,6 +197,10 @@ static inline int hostile_design_s_user_gsi1pk_parse(const char *key, struct hos
 	snprintf((buf), (size), HOSTILE_DESIGN_S_USER_GSI1SK_FMT, (event_id), (long long)(n), (buf_), (long long)(size_), (long long)(int_))
 static inline int hostile_design_s_user_gsi1sk(char *buf, size_t size, const char *event_id, long long n, const char *buf_, long long size_, long long int_)
 {
+	if (n < 0 || n > 99999LL)
+		return -1;
+	if (size_ < 0 || size_ > 999LL)
+		return -1;
 	return snprintf(buf, size, HOSTILE_DESIGN_S_USER_GSI1SK_FMT, event_id, n, buf_, size_, int_);
 }
 
@@ -240,6 +245,8 @@ static inline int hostile_design_s_user_gsi1sk_parse(const char *key, struct hos
 	snprintf((buf), (size), HOSTILE_DESIGN_S_USER_WHEN_FMT, (snprintf_), (errno_), (stdout_), (linux_), (new_), (_1st), (user_id), (long long)(order))
 static inline int hostile_design_s_user_when(char *buf, size_t size, const char *snprintf_, const char *errno_, const char *stdout_, const char *linux_, const char *new_, const char *_1st, const char *user_id, long long order)
 {
+	if (order < 0 || order > 99LL)
+		return -1;
 	return snprintf(buf, size, HOSTILE_DESIGN_S_USER_WHEN_FMT, snprintf_, errno_, stdout_, linux_, new_, _1st, user_id, order);
 }
 
@@ -382,6 +389,8 @@ static inline int hostile_design_s_odd_by_key_pk_value(char *buf, size_t size, c
 #define HOSTILE_DESIGN_S_USER_BY_EVENT_PK_VALUE_FMT "EVENT%%s%%n%%%%d#\"q\"#%s#100%%#%05lld"
 static inline int hostile_design_s_user_by_event_pk_value(char *buf, size_t size, const char *event_id, long long n)
 {
+	if (n < 0 || n > 99999LL)
+		return -1;
 	return snprintf(buf, size, HOSTILE_DESIGN_S_USER_BY_EVENT_PK_VALUE_FMT, event_id, n);
 }
 
