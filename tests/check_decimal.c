@@ -78,6 +78,33 @@ START_TEST(test_json_spelling)
 }
 END_TEST
 
+static void digits_are(const char *in, bool neg, size_t n, long power)
+{
+	bool gneg;
+	size_t gn;
+	long gpower;
+	ck_assert_msg(ddbc_decimal_digits(in, strlen(in), &gneg, &gn, &gpower), "%s: no number", in);
+	ck_assert_msg(gneg == neg && gn == n && gpower == power, "%s: %d %zu %ld, not %d %zu %ld",
+		      in, gneg, gn, gpower, neg, n, power);
+}
+
+START_TEST(test_significant_digits)
+{
+	digits_are("123.4", false, 4, 2);
+	digits_are("0.05", false, 1, -2);
+	digits_are("-1200", true, 2, 3);
+	digits_are("00012.500", false, 3, 1);
+	digits_are("1.5E-3", false, 2, -3);
+	digits_are("-0.000", false, 0, 0);
+	digits_are("12345678901234567890123456789012345678", false, 38, 37);
+	bool neg;
+	size_t n;
+	long power;
+	ck_assert(!ddbc_decimal_digits("1e", 2, &neg, &n, &power));
+	ck_assert(!ddbc_decimal_digits("abc", 3, &neg, &n, &power));
+}
+END_TEST
+
 static Suite *decimal_suite(void)
 {
 	Suite *s = suite_create("decimal");
@@ -85,6 +112,7 @@ static Suite *decimal_suite(void)
 	tcase_add_test(tc, test_valid);
 	tcase_add_test(tc, test_compare_exactly);
 	tcase_add_test(tc, test_json_spelling);
+	tcase_add_test(tc, test_significant_digits);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -137,6 +137,20 @@ int ddbc_decimal_cmp(const char *a, size_t alen, const char *b, size_t blen)
 	return x.sign < 0 ? -c : c;
 }
 
+bool ddbc_decimal_digits(const char *s, size_t len, bool *neg, size_t *ndigits, long *power)
+{
+	if (!ddbc_decimal_valid(s, len))
+		return false;
+	decimal d;
+	parse(s, len, &d);
+	*neg = d.sign < 0;
+	*ndigits = 0;
+	for (const char *p = d.digits; p < d.end; p++)
+		*ndigits += *p != '.';
+	*power = d.sign ? d.exp : 0;
+	return true;
+}
+
 void ddbc_decimal_json(strbuf *out, const char *s, size_t len)
 {
 	const char *p = s, *end = s + len;

@@ -22,6 +22,11 @@ bool ddbc_decimal_valid(const char *s, size_t len);
  * number, so the order stays total. */
 int ddbc_decimal_cmp(const char *a, size_t alen, const char *b, size_t blen);
 
+/* The significant digits of decimal s: whether it is negative, how many
+ * there are (none for a zero) and the power of ten of the first (123.4:
+ * 4 digits, power 2; 0.05: 1 digit, power -2). False when s is no number. */
+bool ddbc_decimal_digits(const char *s, size_t len, bool *neg, size_t *ndigits, long *power);
+
 /* Appends decimal s as JSON writes a number: no '+', a digit on each side
  * of a '.', no leading zeros; the digits and exponent kept as written
  * ("1e2" stays "1e2", "141.96" stays "141.96", ".5" becomes "0.5"). */
