@@ -171,6 +171,16 @@ START_TEST(test_key_compare)
 	ck_assert_int_gt(ddbc_key_compare(DDBC_TYPE_B, "b", 1, "aaaa", 4), 0);
 	/* UTF-8 bytes: 'é' (C3 A9) sorts after 'z'. */
 	ck_assert_int_gt(ddbc_key_compare(DDBC_TYPE_S, "\xc3\xa9", 2, "z", 1), 0);
+	/* Exact decimals: 38 digits apart in the last one (a double ties them),
+	 * and one number however it is written. */
+	static const char lo[] = "12345678901234567890123456789012345678";
+	static const char hi[] = "12345678901234567890123456789012345679";
+	ck_assert_int_lt(ddbc_key_compare(DDBC_TYPE_N, lo, 38, hi, 38), 0);
+	ck_assert_int_gt(ddbc_key_compare(DDBC_TYPE_N, hi, 38, lo, 38), 0);
+	ck_assert_int_eq(ddbc_key_compare(DDBC_TYPE_N, "1e2", 3, "100.00", 6), 0);
+	ck_assert_int_lt(ddbc_key_compare(DDBC_TYPE_N, "-0.5", 4, ".25", 3), 0);
+	ck_assert_int_gt(ddbc_key_compare(DDBC_TYPE_N, "0.1000000000000000000000000000000000001",
+					  39, "0.1", 3), 0);
 }
 END_TEST
 
@@ -187,6 +197,12 @@ START_TEST(test_key_op_holds)
 	ck_assert(!ddbc_key_op_holds(DDBC_COND_BETWEEN, DDBC_TYPE_N, "21", 2, five));
 	/* As strings, "10" sorts before "5". */
 	ck_assert(!ddbc_key_op_holds(DDBC_COND_BETWEEN, DDBC_TYPE_S, "10", 2, five));
+	/* A bound one in the 38th digit away is outside, exactly. */
+	const ddbc_key_text wide[] = { { "1", 1 }, { "1.0000000000000000000000000000000000001", 39 } };
+	ck_assert(!ddbc_key_op_holds(DDBC_COND_BETWEEN, DDBC_TYPE_N,
+				     "1.0000000000000000000000000000000000002", 39, wide));
+	ck_assert(ddbc_key_op_holds(DDBC_COND_BETWEEN, DDBC_TYPE_N,
+				    "1.0000000000000000000000000000000000001", 39, wide));
 	const ddbc_key_text order[] = { { "ORDER#", 6 } };
 	ck_assert(ddbc_key_op_holds(DDBC_COND_BEGINS_WITH, DDBC_TYPE_S, "ORDER#1", 7, order));
 	ck_assert(!ddbc_key_op_holds(DDBC_COND_BEGINS_WITH, DDBC_TYPE_S, "ORDER", 5, order));
@@ -275,6 +291,13 @@ START_TEST(test_item_delimiter_and_enum)
 	const ddbc_attr *size = ddbc_entity_attr(order(), "size");
 	ddbc_value two = { .kind = DDBC_V_NUMBER, .fits = true, .text = "2.0", .len = 3 };
 	ck_assert(ddbc_enum_has(size, DDBC_TYPE_N, &two));
+	two.text = "2e0";
+	two.len = 3;
+	ck_assert(ddbc_enum_has(size, DDBC_TYPE_N, &two));
+	/* 2 and a 38-digit neighbour of it are two numbers (a double ties them). */
+	ddbc_value near = { .kind = DDBC_V_NUMBER, .fits = true,
+			    .text = "2.000000000000000000000000000000000001", .len = 38 };
+	ck_assert(!ddbc_enum_has(size, DDBC_TYPE_N, &near));
 	strbuf_release(&msg);
 	/* A required attribute the item lacks, in the same words everywhere. */
 	msg = (strbuf)STRBUF_INIT;

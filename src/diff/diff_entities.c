@@ -91,6 +91,10 @@ static void values_text(const json_t *values, strbuf *out)
 	json_t *v;
 	json_array_foreach(values, i, v) {
 		char *text = json_dumps(v, JSON_ENCODE_ANY);
+		if (!text)
+			continue;
+		/* A number's own digits, not the mark it travels behind. */
+		text[ddbc_json_unmark(text, strlen(text))] = '\0';
 		strbuf_addf(out, "%s%s", i ? ", " : "", text);
 		free(text);
 	}

@@ -1,9 +1,12 @@
 /* doc_json.c - example items as JSON, through jansson */
 #include "emit/doc_json.h"
+#include "emit/emit_json.h"
+#include "util/decimal.h"
 
 #include <jansson.h>
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 
 static json_t *node_json(const ddbc_node *n);
 
@@ -18,13 +21,11 @@ static json_t *scalar_json(const ddbc_node *n)
 			return json_integer(i);
 		/* Too large for an integer: a real, like any JSON reader makes it. */
 		/* fall through */
-	case DDBC_SCALAR_FLOAT: {
-		char *end;
-		double d = strtod(s, &end);
-		if (end != s && !*end && isfinite(d))
-			return json_real(d);
+	case DDBC_SCALAR_FLOAT:
+		/* The number's own digits, never a double's. */
+		if (ddbc_decimal_valid(s, n->n))
+			return ddbc_json_number(s, n->n);
 		return json_stringn(s, n->n);
-	}
 	case DDBC_SCALAR_BOOL:
 		return json_boolean(ddbc_node_bool(n, &b) && b);
 	case DDBC_SCALAR_NULL:
@@ -58,16 +59,19 @@ static json_t *node_json(const ddbc_node *n)
 char *ddbc_doc_example_json(const ddbc_node *item)
 {
 	json_t *j = node_json(item);
-	char *text = json_dumps(j, JSON_INDENT(2) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(15));
+	char *text = json_dumps(j, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
 	json_decref(j);
+	if (text)
+		text[ddbc_json_unmark(text, strlen(text))] = '\0';
 	return text;
 }
 
 char *ddbc_doc_value_json(const ddbc_node *value)
 {
 	json_t *j = node_json(value);
-	char *text = json_dumps(j, JSON_COMPACT | JSON_PRESERVE_ORDER | JSON_ENCODE_ANY |
-					   JSON_REAL_PRECISION(15));
+	char *text = json_dumps(j, JSON_COMPACT | JSON_PRESERVE_ORDER | JSON_ENCODE_ANY);
 	json_decref(j);
+	if (text)
+		text[ddbc_json_unmark(text, strlen(text))] = '\0';
 	return text;
 }

@@ -2,12 +2,13 @@
  *
  * `export --format cloudformation` writes a template with one
  * AWS::DynamoDB::Table per table, and `--format terraform` Terraform JSON
- * (*.tf.json) with one aws_dynamodb_table per table. Both are made from the
+ * (*.tf.json) with one aws_dynamodb_table per table (a GSI keyed by several
+ * attributes in key_schema blocks, with the AWS provider version that reads
+ * them under terraform.required_providers). Both are made from the
  * CreateTable request that `--format create-table` writes, so the three
  * create the same tables.
  */
 #include "emit/emit.h"
-#include "util/error.h"
 #include "emit/emit_json.h"
 #include "util/strbuf.h"
 
@@ -87,7 +88,7 @@ ddbc_emit_result ddbc_emit_cloudformation(FILE *out, const ddbc_design *g,
 /* ---- Terraform --------------------------------------------------------------------- */
 
 /* Sets hash_key and range_key of r from a KeySchema; -1 for a key of several
- * attributes, which aws_dynamodb_table's hash_key cannot hold. */
+ * attributes, which hash_key and range_key cannot hold. */
 static int tf_keys(json_t *r, const json_t *schema)
 {
 	size_t i, nh = 0, nr = 0;
@@ -101,6 +102,32 @@ static int tf_keys(json_t *r, const json_t *schema)
 	return nh > 1 || nr > 1 ? -1 : 0;
 }
 
+/* The AWS provider release whose global_secondary_index takes key_schema
+ * blocks, which multi-attribute keys need (hash_key and range_key hold
+ * one name each). */
+#define TF_KEY_SCHEMA_PROVIDER ">= 6.29.0"
+
+/* Each object of list (KeySchema, AttributeDefinitions) as a Terraform
+ * block of two arguments: member from[i] becomes argument to[i]. */
+static json_t *tf_blocks(const json_t *list, const char *const from[2], const char *const to[2])
+{
+	json_t *blocks = json_array();
+	size_t i;
+	const json_t *x;
+	json_array_foreach(list, i, x)
+		json_array_append_new(blocks, json_pack("{s:O,s:O}", to[0],
+			json_object_get(x, from[0]), to[1], json_object_get(x, from[1])));
+	return blocks;
+}
+
+/* A GSI's key as key_schema blocks, in KeySchema's order. */
+static json_t *tf_key_schema(const json_t *schema)
+{
+	static const char *const from[2] = { "AttributeName", "KeyType" };
+	static const char *const to[2] = { "attribute_name", "key_type" };
+	return tf_blocks(schema, from, to);
+}
+
 static void tf_capacity(json_t *r, const json_t *pt)
 {
 	if (!pt)
@@ -109,12 +136,18 @@ static void tf_capacity(json_t *r, const json_t *pt)
 	json_object_set(r, "write_capacity", json_object_get(pt, "WriteCapacityUnits"));
 }
 
-/* One global_secondary_index or local_secondary_index block. */
-static json_t *tf_index(const json_t *x, bool local, int *rc)
+/* One global_secondary_index or local_secondary_index block; a GSI keyed
+ * by several attributes gets key_schema blocks and sets *key_schema. */
+static json_t *tf_index(const json_t *x, bool local, bool *key_schema)
 {
 	json_t *b = json_pack("{s:O}", "name", json_object_get(x, "IndexName"));
-	if (tf_keys(b, json_object_get(x, "KeySchema")) < 0)
-		*rc = -1;
+	const json_t *ks = json_object_get(x, "KeySchema");
+	if (tf_keys(b, ks) < 0) {
+		json_object_del(b, "hash_key");
+		json_object_del(b, "range_key");
+		json_object_set_new(b, "key_schema", tf_key_schema(ks));
+		*key_schema = true;
+	}
 	if (local)
 		json_object_del(b, "hash_key");
 	const json_t *p = json_object_get(x, "Projection");
@@ -128,23 +161,20 @@ static json_t *tf_index(const json_t *x, bool local, int *rc)
 
 static json_t *tf_attributes(const json_t *defs)
 {
-	json_t *a = json_array();
-	size_t i;
-	const json_t *d;
-	json_array_foreach(defs, i, d)
-		json_array_append_new(a, json_pack("{s:O,s:O}", "name",
-						   json_object_get(d, "AttributeName"), "type",
-						   json_object_get(d, "AttributeType")));
-	return a;
+	static const char *const from[2] = { "AttributeName", "AttributeType" };
+	static const char *const to[2] = { "name", "type" };
+	return tf_blocks(defs, from, to);
 }
 
-/* The aws_dynamodb_table of t, or NULL after saying what it cannot hold. */
-static json_t *tf_table(const ddbc_table *t)
+/* The aws_dynamodb_table of t; sets *key_schema when an index needs the
+ * provider's key_schema blocks. */
+static json_t *tf_table(const ddbc_table *t, bool *key_schema)
 {
 	json_t *req = ddbc_json_create_table(t);
 	json_t *r = json_pack("{s:s,s:O}", "name", t->name.s, "billing_mode",
 			      json_object_get(req, "BillingMode"));
-	int rc = tf_keys(r, json_object_get(req, "KeySchema"));
+	/* A table's own key is one attribute each: DynamoDB allows no more. */
+	tf_keys(r, json_object_get(req, "KeySchema"));
 	tf_capacity(r, json_object_get(req, "ProvisionedThroughput"));
 	json_object_set_new(r, "attribute", tf_attributes(json_object_get(req,
 							  "AttributeDefinitions")));
@@ -160,7 +190,7 @@ static json_t *tf_table(const ddbc_table *t)
 		size_t i;
 		const json_t *x;
 		json_array_foreach(list, i, x)
-			json_array_append_new(blocks, tf_index(x, k == 1, &rc));
+			json_array_append_new(blocks, tf_index(x, k == 1, key_schema));
 		json_object_set_new(r, lists[k][1], blocks);
 	}
 	if (json_object_get(req, "TableClass"))
@@ -169,12 +199,6 @@ static json_t *tf_table(const ddbc_table *t)
 		json_object_set_new(r, "ttl", json_pack("{s:s,s:b}", "attribute_name", t->ttl.s,
 							"enabled", 1));
 	json_decref(req);
-	if (rc < 0) {
-		ddbc_error("table '%s' has an index keyed by several attributes, which "
-			   "aws_dynamodb_table's hash_key and range_key cannot express", t->name.s);
-		json_decref(r);
-		return NULL;
-	}
 	return r;
 }
 
@@ -183,13 +207,9 @@ ddbc_emit_result ddbc_emit_terraform(FILE *out, const ddbc_design *g,
 {
 	(void)o, (void)d;
 	json_t *tables = json_object(), *used = json_object();
+	bool key_schema = false;
 	for (size_t i = 0; i < g->ntables; i++) {
-		json_t *r = tf_table(&g->tables[i]);
-		if (!r) {
-			json_decref(tables);
-			json_decref(used);
-			return DDBC_EMIT_FAILED;
-		}
+		json_t *r = tf_table(&g->tables[i], &key_schema);
 		char *name = resource_name(g->tables[i].name.s, false, used);
 		json_object_set_new(tables, name, r);
 		free(name);
@@ -199,6 +219,11 @@ ddbc_emit_result ddbc_emit_terraform(FILE *out, const ddbc_design *g,
 	ddbc_json_stream_init(&s, out);
 	ddbc_json_stream_layout(&s, o);
 	ddbc_json_begin(&s, NULL, '{');
+	/* Only a design that needs key_schema blocks pins the provider. */
+	if (key_schema)
+		ddbc_json_member(&s, "terraform", json_pack("{s:{s:{s:s,s:s}}}",
+			"required_providers", "aws", "source", "hashicorp/aws", "version",
+			TF_KEY_SCHEMA_PROVIDER));
 	ddbc_json_begin(&s, "resource", '{');
 	ddbc_json_member(&s, "aws_dynamodb_table", tables);
 	ddbc_json_end(&s, '}');

@@ -14,6 +14,7 @@
 #include "emit/emit_json.h"
 #include "model/reserved.h"
 #include "model/semantics.h"
+#include "util/decimal.h"
 #include "util/xalloc.h"
 
 #include <math.h>
@@ -90,6 +91,7 @@ static void add_value(ddbc_json_stream *s, const json_t *v)
 		s->failed = true;
 		return;
 	}
+	n = ddbc_json_unmark(s->value, n);
 	if (s->compact)
 		strbuf_add(&s->buf, s->value, n);
 	else
@@ -248,6 +250,50 @@ void ddbc_json_scalar_text(const ddbc_node *n, strbuf *out)
 		strbuf_add(out, n->u.text, n->n);
 }
 
+/* jansson holds a number as a double, which keeps 17 digits of the 38 a
+ * DynamoDB Number has: an exact number travels through jansson as a
+ * string behind this mark, which ddbc_json_unmark turns back into the
+ * number's own digits once jansson has written it. */
+#define NUMBER_MARK "\x01\x02"
+#define DUMPED_MARK "\"\\u0001\\u0002"
+
+json_t *ddbc_json_number(const char *text, size_t len)
+{
+	strbuf b = STRBUF_INIT;
+	strbuf_addstr(&b, NUMBER_MARK);
+	ddbc_decimal_json(&b, text, len);
+	json_t *j = json_stringn(b.buf, b.len);
+	strbuf_release(&b);
+	return j;
+}
+
+size_t ddbc_json_unmark(char *text, size_t n)
+{
+	const size_t ml = sizeof(DUMPED_MARK) - 1;
+	size_t r = 0, w = 0;
+	while (r < n) {
+		if (text[r] == '"' && n - r >= ml && !memcmp(text + r, DUMPED_MARK, ml)) {
+			/* A number's text holds no quote or backslash: copy to the quote. */
+			r += ml;
+			while (r < n && text[r] != '"')
+				text[w++] = text[r++];
+			r++;
+			continue;
+		}
+		text[w++] = text[r++];
+	}
+	return w;
+}
+
+/* A number scalar with its own digits; JSON has no infinity or NaN (nor
+ * YAML's 0x forms beyond an integer): those keep YAML's word. */
+static json_t *exact_number(const ddbc_node *n)
+{
+	if (ddbc_decimal_valid(n->u.text, n->n))
+		return ddbc_json_number(n->u.text, n->n);
+	return ddbc_json_strn(n->u.text, n->n);
+}
+
 static json_t *plain_scalar(const ddbc_node *n)
 {
 	long long i;
@@ -256,12 +302,9 @@ static json_t *plain_scalar(const ddbc_node *n)
 	case DDBC_SCALAR_INT:
 		if (ddbc_node_int(n, &i))
 			return json_integer(i);
-		return json_real(strtod(n->u.text, NULL));
-	case DDBC_SCALAR_FLOAT: {
-		double d = strtod(n->u.text, NULL);
-		/* JSON has no infinity or NaN: keep YAML's word. */
-		return isfinite(d) ? json_real(d) : ddbc_json_strn(n->u.text, n->n);
-	}
+		return exact_number(n);  /* more digits than an integer holds */
+	case DDBC_SCALAR_FLOAT:
+		return exact_number(n);
 	case DDBC_SCALAR_BOOL:
 		ddbc_node_bool(n, &b);
 		return json_boolean(b);

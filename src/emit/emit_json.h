@@ -62,6 +62,13 @@ json_t *ddbc_json_str(const char *s);
  * 0o forms converted), everything else as written. */
 void ddbc_json_scalar_text(const ddbc_node *n, strbuf *out);
 
+/* An exact decimal number (len bytes of text) as a jansson value that
+ * every writer here turns back into the same digits: a marked string.
+ * ddbc_json_unmark rewrites the marks in n bytes of jansson's output in
+ * place and returns the new length (the stream does it itself). */
+json_t *ddbc_json_number(const char *text, size_t len);
+size_t ddbc_json_unmark(char *text, size_t n);
+
 /* A YAML node as plain JSON: strings, numbers, booleans, null, arrays and
  * objects; NULL for nothing. */
 json_t *ddbc_json_plain(const ddbc_node *n);

@@ -5,9 +5,10 @@
  * templates: a facet's key aliases carry the entity's table-key templates
  * (the attribute's name when it has none), so `ddbc import --from
  * workbench` gets them back. Descriptions, formats and access patterns
- * have no place in a model and are left out. Workbench models hold one
- * attribute per key and no local secondary indexes here: a design with
- * either is refused, saying which.
+ * have no place in a model and are left out. Local secondary indexes are
+ * written as Workbench v2.0/v3.0 models hold them (LocalSecondaryIndexes,
+ * shaped as the GSIs are). Workbench models hold one attribute per key: a
+ * design with a multi-attribute key is refused, saying which index.
  */
 #include "emit/emit.h"
 #include "util/error.h"
@@ -77,13 +78,14 @@ static json_t *facet(const ddbc_table *t, const ddbc_entity *en)
 			 "DataAccess", "MySql");
 }
 
-static json_t *gsis(const ddbc_table *t)
+/* The model's list of n indexes ix (GSIs or LSIs). */
+static json_t *indexes(const ddbc_table *t, const ddbc_index *ix, size_t n)
 {
 	json_t *list = json_array();
-	for (size_t i = 0; i < t->ngsi; i++) {
-		json_t *x = ddbc_json_secondary_index(t, &t->gsi[i]);
+	for (size_t i = 0; i < n; i++) {
+		json_t *x = ddbc_json_secondary_index(t, &ix[i]);
 		json_t *g = json_pack("{s:O,s:o,s:O}", "IndexName", json_object_get(x, "IndexName"),
-				      "KeyAttributes", key_attributes(t, &t->gsi[i]),
+				      "KeyAttributes", key_attributes(t, &ix[i]),
 				      "Projection", json_object_get(x, "Projection"));
 		json_decref(x);
 		json_array_append_new(list, g);
@@ -122,7 +124,9 @@ static json_t *model_table(const ddbc_table *t)
 		json_array_append_new(facets, facet(t, t->entities[e]));
 	json_object_set_new(o, "TableFacets", facets);
 	if (t->ngsi)
-		json_object_set_new(o, "GlobalSecondaryIndexes", gsis(t));
+		json_object_set_new(o, "GlobalSecondaryIndexes", indexes(t, t->gsi, t->ngsi));
+	if (t->nlsi)
+		json_object_set_new(o, "LocalSecondaryIndexes", indexes(t, t->lsi, t->nlsi));
 	json_object_set_new(o, "TableData", table_data(t));
 	json_object_set_new(o, "DataAccess", json_pack("{s:{}}", "MySql"));
 	bool prov = t->billing == DDBC_BILLING_PROVISIONED && t->capacity.set;
@@ -138,8 +142,6 @@ static json_t *model_table(const ddbc_table *t)
 static bool fits(const ddbc_table *t)
 {
 	const char *why = NULL, *ix = NULL;
-	if (t->nlsi)
-		why = "a local secondary index", ix = t->lsi[0].name.s;
 	for (size_t i = 0; i < t->ngsi && !why; i++)
 		if (t->gsi[i].npk > 1 || t->gsi[i].nsk > 1)
 			why = "a key of several attributes", ix = t->gsi[i].name.s;

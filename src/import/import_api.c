@@ -191,6 +191,33 @@ static int add_indexes(const char *file, const json_t *t, json_t *table, bool pr
 	return 0;
 }
 
+static bool in_schema(const json_t *ks, const char *name)
+{
+	size_t i;
+	const json_t *k;
+	json_array_foreach(ks, i, k)
+		if (json_is_string(json_object_get(k, "AttributeName")) &&
+		    !strcmp(json_string_value(json_object_get(k, "AttributeName")), name))
+			return true;
+	return false;
+}
+
+/* Whether a key of the table or of one of its indexes is attribute name. */
+static bool key_used(const json_t *t, const char *name)
+{
+	if (in_schema(json_object_get(t, "KeySchema"), name))
+		return true;
+	static const char *const lists[] = { "GlobalSecondaryIndexes", "LocalSecondaryIndexes" };
+	for (int k = 0; k < 2; k++) {
+		size_t i;
+		const json_t *x;
+		json_array_foreach(json_object_get(t, lists[k]), i, x)
+			if (in_schema(json_object_get(x, "KeySchema"), name))
+				return true;
+	}
+	return false;
+}
+
 json_t *ddbc_import_api_table(const char *file, const json_t *t, json_t **attrs)
 {
 	if (ddbc_import_check_api(file, t) < 0)
@@ -222,6 +249,11 @@ json_t *ddbc_import_api_table(const char *file, const json_t *t, json_t **attrs)
 		const json_t *ty = json_object_get(d, "AttributeType");
 		if (json_is_string(n) && json_is_string(ty))
 			json_object_set(*attrs, json_string_value(n), (json_t *)ty);
+		/* CreateTable refuses a definition no key uses: say so, keep it. */
+		if (json_is_string(n) && !key_used(t, json_string_value(n)))
+			fprintf(stderr, "ddbc import: %s: AttributeDefinitions names '%s', which no "
+				"KeySchema uses: CreateTable refuses such a table\n", file,
+				json_string_value(n));
 	}
 	return table;
 fail:
@@ -242,6 +274,31 @@ static json_t *key_entity(const char *tname, const json_t *attrs)
 	return e;
 }
 
+/* Marks each INCLUDE list of table's indexes that names attributes the
+ * source does not type: the source keeps them in the projection but says
+ * nothing of their entity, so projection-unknown-attribute would be false.
+ * The suppression says why, where the user reads the design. */
+static void mark_include_lists(json_t *table, const json_t *attrs, const char *source)
+{
+	static const char *const kinds[] = { "gsi", "lsi" };
+	for (int k = 0; k < 2; k++) {
+		const char *iname;
+		json_t *ix;
+		json_object_foreach(json_object_get(table, kinds[k]), iname, ix) {
+			const json_t *p = json_object_get(ix, "projection");
+			size_t i, untyped = 0;
+			const json_t *n;
+			json_array_foreach(p, i, n)
+				untyped += json_is_string(n) &&
+					   !json_object_get(attrs, json_string_value(n));
+			if (untyped)
+				ddbc_import_set_comment(ix, "projection", "ddbc-ignore: "
+					"projection-unknown-attribute -- %s names these "
+					"attributes, not their entities or types", source);
+		}
+	}
+}
+
 int ddbc_import_add_key_table(const char *file, json_t *design, const char *name,
 			      json_t *table, const json_t *attrs, const char *source)
 {
@@ -250,6 +307,7 @@ int ddbc_import_add_key_table(const char *file, json_t *design, const char *name
 		json_decref(table);
 		return ddbc_import_fail(file, "an entity is already named '%s'", name);
 	}
+	mark_include_lists(table, attrs, source);
 	json_object_set_new(json_object_get(design, "tables"), name, table);
 	json_object_set_new(entities, name, key_entity(name, attrs));
 	ddbc_import_set_comment(entities, name, "the table's key attributes: %s names no "

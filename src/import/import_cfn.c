@@ -1,170 +1,20 @@
 /* import_cfn.c - tables from CloudFormation and SAM templates
  *
- * Every AWS::DynamoDB::Table and AWS::DynamoDB::GlobalTable resource
- * becomes a table. The properties CreateTable takes are resolved first:
- * Ref to a parameter (its --param value, else its Default), Fn::Sub and
- * Fn::Join over those. A name nothing resolves is an error that names the
- * parameter, never a name made up; only the table's own name falls back
- * to the logical id, as CloudFormation itself names a table without one.
+ * Every AWS::DynamoDB::Table and AWS::DynamoDB::GlobalTable resource (after
+ * Fn::ForEach made its copies) whose Condition holds becomes a table. Its
+ * properties are evaluated as the stack would have them (import_cfn_eval.c).
+ * A property CreateTable takes that cannot be decided refuses that resource
+ * alone, naming the function, the property and the resource; the others
+ * are imported. Only the table's own name falls back to the logical id, as
+ * CloudFormation itself names a table without one.
  */
-#include "import/import.h"
-#include "import/import_int.h"
+#include "import/import_cfn.h"
 #include "util/strbuf.h"
 #include "util/xalloc.h"
 
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
-
-struct cfn {
-	const char *file;
-	const json_t *declared;            /* the template's Parameters */
-	const ddbc_import_param *params;
-	size_t nparams;
-	strbuf why;                        /* what could not be resolved */
-};
-
-static char *resolve(struct cfn *c, const json_t *v);
-
-/* The value of parameter name, or NULL (saying why in c->why). */
-static char *ref(struct cfn *c, const char *name)
-{
-	for (size_t i = c->nparams; i-- > 0;)
-		if (!strcmp(c->params[i].name, name))
-			return xstrdup(c->params[i].value);
-	const json_t *d = json_object_get(json_object_get(c->declared, name), "Default");
-	if (d && !json_is_object(d) && !json_is_array(d))
-		return resolve(c, d);
-	strbuf_reset(&c->why);
-	if (json_object_get(c->declared, name))
-		strbuf_addf(&c->why, "parameter '%s' has no Default: give --param %s=VALUE",
-			    name, name);
-	else
-		strbuf_addf(&c->why, "'%s' is known only when the stack is deployed", name);
-	return NULL;
-}
-
-/* Fn::Sub's string with ${NAME} replaced from vars, then parameters. */
-static char *sub(struct cfn *c, const char *s, const json_t *vars)
-{
-	strbuf out = STRBUF_INIT;
-	while (*s) {
-		const char *open = strstr(s, "${");
-		const char *close = open ? strchr(open, '}') : NULL;
-		if (!open || !close) {
-			strbuf_addstr(&out, s);
-			break;
-		}
-		strbuf_add(&out, s, (size_t)(open - s));
-		char *name = xstrndup(open + 2, (size_t)(close - open - 2));
-		char *val = name[0] == '!' ? xstrdup(name)  /* ${!X} is the literal ${X} */
-			  : json_object_get(vars, name) ? resolve(c, json_object_get(vars, name))
-			  : ref(c, name);
-		if (name[0] == '!')
-			strbuf_addf(&out, "${%s}", name + 1);
-		else if (val)
-			strbuf_addstr(&out, val);
-		free(name);
-		if (!val) {
-			strbuf_release(&out);
-			return NULL;
-		}
-		free(val);
-		s = close + 1;
-	}
-	return strbuf_detach(&out);
-}
-
-static char *join(struct cfn *c, const json_t *args)
-{
-	const char *delim = json_string_value(json_array_get(args, 0));
-	const json_t *list = json_array_get(args, 1);
-	if (!delim || !json_is_array(list))
-		return NULL;
-	strbuf out = STRBUF_INIT;
-	size_t i;
-	const json_t *p;
-	json_array_foreach(list, i, p) {
-		char *s = resolve(c, p);
-		if (!s) {
-			strbuf_release(&out);
-			return NULL;
-		}
-		strbuf_addf(&out, "%s%s", i ? delim : "", s);
-		free(s);
-	}
-	return strbuf_detach(&out);
-}
-
-/* The text of scalar or intrinsic v, or NULL (saying why in c->why). */
-static char *resolve(struct cfn *c, const json_t *v)
-{
-	char *text = ddbc_import_scalar_text(v);
-	if (text)
-		return text;
-	const json_t *r = json_object_get(v, "Ref");
-	if (json_is_string(r))
-		return ref(c, json_string_value(r));
-	const json_t *s = json_object_get(v, "Fn::Sub");
-	if (json_is_string(s))
-		return sub(c, json_string_value(s), NULL);
-	if (json_is_array(s) && json_is_string(json_array_get(s, 0)))
-		return sub(c, json_string_value(json_array_get(s, 0)), json_array_get(s, 1));
-	if (json_object_get(v, "Fn::Join"))
-		return join(c, json_object_get(v, "Fn::Join"));
-	strbuf_reset(&c->why);
-	strbuf_addstr(&c->why, "a value no parameter gives (an intrinsic function of the "
-		      "deployed stack)");
-	return NULL;
-}
-
-/* v with every intrinsic replaced by its text; NULL after saying which
- * property could not be resolved. A new reference. */
-static json_t *resolve_tree(struct cfn *c, const char *res, const char *prop, const json_t *v)
-{
-	if (json_is_array(v)) {
-		json_t *out = json_array();
-		size_t i;
-		const json_t *e;
-		json_array_foreach(v, i, e) {
-			json_t *r = resolve_tree(c, res, prop, e);
-			if (!r) {
-				json_decref(out);
-				return NULL;
-			}
-			json_array_append_new(out, r);
-		}
-		return out;
-	}
-	bool intrinsic = json_is_object(v) && json_object_size(v) == 1 &&
-			 (json_object_get(v, "Ref") || !strncmp(json_object_iter_key(
-				  json_object_iter((json_t *)v)), "Fn::", 4));
-	if (json_is_object(v) && !intrinsic) {
-		json_t *out = json_object();
-		const char *k;
-		const json_t *e;
-		json_object_foreach((json_t *)v, k, e) {
-			json_t *r = resolve_tree(c, res, k, e);
-			if (!r) {
-				json_decref(out);
-				return NULL;
-			}
-			json_object_set_new(out, k, r);
-		}
-		return out;
-	}
-	if (!intrinsic)
-		return json_incref((json_t *)v);
-	char *s = resolve(c, v);
-	if (!s) {
-		ddbc_import_fail(c->file, "resource '%s': %s of %s", res, strbuf_str(&c->why),
-				 prop);
-		return NULL;
-	}
-	json_t *out = json_string(s);
-	free(s);
-	return out;
-}
 
 /* The first number of a GlobalTable's capacity settings: fixed units, or
  * the auto scaling minimum (the capacity a new table starts from). */
@@ -234,38 +84,63 @@ static json_t *global_to_api(const json_t *p)
 	return out;
 }
 
-/* What CreateTable takes of resource props, resolved (TableName aside). */
-static json_t *resolved(struct cfn *c, const char *logical, const json_t *props)
+/* The properties CreateTable takes, which must be decided. */
+static bool wanted(const char *prop)
 {
-	static const char *const wanted[] = { "AttributeDefinitions", "KeySchema",
+	static const char *const list[] = { "AttributeDefinitions", "KeySchema",
 		"GlobalSecondaryIndexes", "LocalSecondaryIndexes", "BillingMode",
-		"ProvisionedThroughput", "TimeToLiveSpecification" };
+		"ProvisionedThroughput", "TimeToLiveSpecification", "Replicas",
+		"WriteProvisionedThroughputSettings", NULL };
+	for (int i = 0; list[i]; i++)
+		if (!strcmp(prop, list[i]))
+			return true;
+	return false;
+}
+
+/* Resource res's properties as the stack has them. A property CreateTable
+ * does not take is dropped when it cannot be decided (a stream's KMS key);
+ * one it takes refuses the resource: NULL after saying which. TableName
+ * is evaluated later, by table_name. */
+static json_t *evaluated(ddbc_cfn *c, const char *logical, const json_t *props)
+{
 	json_t *out = json_object();
-	for (size_t i = 0; i < sizeof(wanted) / sizeof(wanted[0]); i++) {
-		const json_t *v = json_object_get(props, wanted[i]);
-		if (!v)
+	const char *k;
+	const json_t *v;
+	json_object_foreach((json_t *)props, k, v) {
+		if (!strcmp(k, "TableName")) {
+			json_object_set(out, k, (json_t *)v);
 			continue;
-		json_t *r = resolve_tree(c, logical, wanted[i], v);
-		if (!r) {
+		}
+		json_t *r = ddbc_cfn_eval_value(c, v);
+		if (!r && wanted(k)) {
+			ddbc_import_fail(c->file, "resource '%s': property %s: %s", logical, k,
+					 strbuf_str(&c->why));
 			json_decref(out);
 			return NULL;
 		}
-		json_object_set_new(out, wanted[i], r);
+		if (r && r != c->novalue)
+			json_object_set(out, k, r);
+		json_decref(r);
 	}
 	return out;
 }
 
-/* The table's name: TableName resolved, else the logical id (commented). */
-static char *table_name(struct cfn *c, const char *logical, const json_t *props,
+/* The table's name: TableName evaluated, else the logical id (commented). */
+static char *table_name(ddbc_cfn *c, const char *logical, const json_t *props,
 			strbuf *comment)
 {
 	const json_t *tn = json_object_get(props, "TableName");
-	char *name = tn ? resolve(c, tn) : NULL;
+	json_t *r = tn ? ddbc_cfn_eval_value(c, tn) : NULL;
+	char *name = json_is_string(r) ? xstrdup(json_string_value(r)) : NULL;
+	bool novalue = r && r == c->novalue;
+	json_decref(r);
 	if (name)
 		return name;
-	if (tn)
+	if (comment->len)
+		strbuf_addstr(comment, "; ");
+	if (tn && !novalue)
 		strbuf_addf(comment, "TableName unresolved (%s): the logical id",
-			    strbuf_str(&c->why));
+			    c->why.len ? strbuf_str(&c->why) : "not a string");
 	else
 		strbuf_addstr(comment, "no TableName: the logical id (a stack names it "
 			      "STACK-LogicalId-SUFFIX)");
@@ -290,28 +165,57 @@ static const json_t *table_or_null(const json_t *design, const char *name, int r
 	return rc == 0 ? json_object_get(json_object_get(design, "tables"), name) : NULL;
 }
 
-static int one_table(struct cfn *c, const char *logical, const json_t *res, bool global,
+/* Whether resource res is created: its Condition holds (1), does not (0),
+ * or cannot be decided (-1, said in comment: the table is imported). */
+static int created(ddbc_cfn *c, const char *logical, const json_t *res, strbuf *comment)
+{
+	const char *cond = json_string_value(json_object_get(res, "Condition"));
+	if (!cond)
+		return 1;
+	strbuf_reset(&c->why);
+	int r = ddbc_cfn_condition(c, cond);
+	if (r == 0)
+		fprintf(stderr, "ddbc import: %s: resource '%s': condition %s is false: not "
+			"created, left out\n", c->file, logical, cond);
+	else if (r < 0)
+		strbuf_addf(comment, "created only when condition %s holds (%s)", cond,
+			    strbuf_str(&c->why));
+	else
+		strbuf_addf(comment, "condition %s holds with these parameters", cond);
+	return r;
+}
+
+static int one_table(ddbc_cfn *c, const char *logical, const json_t *res, bool global,
 		     json_t *design)
 {
-	const json_t *raw = json_object_get(res, "Properties");
-	json_t *props = global ? global_to_api(raw) : json_incref((json_t *)raw);
 	strbuf comment = STRBUF_INIT;
+	if (created(c, logical, res, &comment) == 0) {
+		strbuf_release(&comment);
+		return 0;
+	}
+	json_t *props = evaluated(c, logical, json_object_get(res, "Properties"));
+	if (!props) {
+		strbuf_release(&comment);
+		return -1;
+	}
+	if (global) {
+		json_t *api = global_to_api(props);
+		json_decref(props);
+		props = api;
+	}
 	char *name = table_name(c, logical, props, &comment);
-	json_t *r = resolved(c, logical, props), *attrs = NULL;
-	json_t *table = r ? ddbc_import_api_table(c->file, r, &attrs) : NULL;
+	json_t *attrs = NULL;
+	json_t *table = ddbc_import_api_table(c->file, props, &attrs);
 	int rc = -1;
 	if (table && json_object_get(json_object_get(design, "tables"), name)) {
-		ddbc_import_fail(c->file, "two resources create table '%s'", name);
+		ddbc_import_fail(c->file, "resource '%s': two resources create table '%s'",
+				 logical, name);
 		json_decref(table);
 	} else if (table) {
-		add_ttl(r, table, attrs);
+		add_ttl(props, table, attrs);
 		rc = ddbc_import_add_key_table(c->file, design, name, table, attrs,
 					       "a template");
 	}
-	const char *cond = json_string_value(json_object_get(res, "Condition"));
-	if (cond)
-		strbuf_addf(&comment, "%screated only when condition %s holds",
-			    comment.len ? "; " : "", cond);
 	if (global)
 		strbuf_addf(&comment, "%sa global table%s", comment.len ? "; " : "",
 			    json_object_get(table_or_null(design, name, rc), "capacity")
@@ -323,7 +227,6 @@ static int one_table(struct cfn *c, const char *logical, const json_t *res, bool
 	strbuf_release(&comment);
 	free(name);
 	json_decref(attrs);
-	json_decref(r);
 	json_decref(props);
 	return rc;
 }
@@ -331,28 +234,50 @@ static int one_table(struct cfn *c, const char *logical, const json_t *res, bool
 int ddbc_import_cloudformation(const char *file, const json_t *root, json_t *design,
 			       const ddbc_import_param *params, size_t nparams)
 {
-	const json_t *resources = json_object_get(root, "Resources");
-	if (!json_is_object(resources))
+	const json_t *raw = json_object_get(root, "Resources");
+	if (!json_is_object(raw))
 		return ddbc_import_fail(file, "expected a CloudFormation template, a mapping with "
 					"Resources");
-	struct cfn c = { file, json_object_get(root, "Parameters"), params, nparams,
-			 STRBUF_INIT };
-	int rc = 0, found = 0;
+	ddbc_cfn c;
+	ddbc_cfn_init(&c, file, root, params, nparams);
+	json_t *resources = ddbc_cfn_expand_foreach(&c, raw);
+	size_t found = 0, refused = 0;
+	strbuf lost = STRBUF_INIT;
 	const char *logical;
 	const json_t *res;
-	json_object_foreach((json_t *)resources, logical, res) {
+	json_object_foreach(resources, logical, res) {
 		const char *type = json_string_value(json_object_get(res, "Type"));
 		bool table = type && !strcmp(type, "AWS::DynamoDB::Table");
 		bool global = type && !strcmp(type, "AWS::DynamoDB::GlobalTable");
 		if (!table && !global)
 			continue;
 		found++;
-		if ((rc = one_table(&c, logical, res, global, design)) < 0)
-			break;
+		if (one_table(&c, logical, res, global, design) < 0) {
+			refused++;
+			fprintf(stderr, "ddbc import: %s: resource '%s' left out\n", file, logical);
+			strbuf_addf(&lost, "%s%s", lost.len ? ", " : "", logical);
+		}
 	}
-	strbuf_release(&c.why);
-	if (rc == 0 && !found)
+	/* The design says it too, where its tables are, naming the template
+	 * by its file name only: the design is the same wherever it was made. */
+	if (lost.len && refused < found) {
+		const char *slash = strrchr(file, '/');
+		ddbc_import_set_comment(design, "tables", "left out of %s: %s (undecided before "
+					"deployment: see import's messages)", slash ? slash + 1 : file,
+					strbuf_str(&lost));
+	}
+	strbuf_release(&lost);
+	json_decref(resources);
+	ddbc_cfn_release(&c);
+	if (!resources)
+		return -1;
+	if (!found)
 		return ddbc_import_fail(file, "the template has no AWS::DynamoDB::Table or "
 					"AWS::DynamoDB::GlobalTable resource");
-	return rc;
+	if (refused == found)
+		return ddbc_import_fail(file, "no table resource could be imported");
+	if (refused)
+		fprintf(stderr, "ddbc import: %s: %zu table resource%s refused, the others "
+			"imported\n", file, refused, refused == 1 ? "" : "s");
+	return 0;
 }

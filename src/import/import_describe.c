@@ -1,6 +1,7 @@
 /* import_describe.c - tables from `aws dynamodb describe-table` output
  *
- * One file per table: {"Table": {...}}. What only a live table has (status,
+ * One file per table: {"Table": {...}}, or the {"TableDescription": {...}}
+ * that create-table, update-table and delete-table print. What only a live table has (status,
  * sizes, ARNs, timestamps) is left out. describe-table names no entities,
  * so each table gets one entity that declares its key attributes' types,
  * named after the table and marked as such.
@@ -11,10 +12,13 @@
 int ddbc_import_describe(const char *file, const json_t *root, json_t *design)
 {
 	const json_t *t = json_object_get(root, "Table");
+	if (!t)
+		t = json_object_get(root, "TableDescription");
 	const char *name = json_string_value(json_object_get(t, "TableName"));
 	if (!json_is_object(t) || !name)
 		return ddbc_import_fail(file, "expected describe-table output, {\"Table\": "
-					"{\"TableName\": ...}}");
+					"{\"TableName\": ...}} (or create-table's "
+					"{\"TableDescription\": ...})");
 	if (json_object_get(json_object_get(design, "tables"), name))
 		return ddbc_import_fail(file, "table '%s' is described twice", name);
 	json_t *attrs = NULL;

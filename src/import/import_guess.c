@@ -33,6 +33,8 @@ static json_t *split(const char *s, const char *delim)
 
 char *ddbc_import_scalar_text(const json_t *v)
 {
+	if (ddbc_import_number_text(v))
+		return xstrdup(ddbc_import_number_text(v));
 	if (json_is_string(v))
 		return xstrdup(json_string_value(v));
 	if (json_is_integer(v)) {
@@ -135,58 +137,97 @@ static int add_prefixed(strbuf *b, const json_t *samples, const json_t *parts,
  * that holds the part in every sample wins, even when the part is the same
  * in all of them ("FORUM#dynamodb" beside ForumName "dynamodb" in two
  * samples is "FORUM#{ForumName}"), except for a key of one constant part:
- * "METADATA" is a literal whatever attribute happens to hold it too. */
-static int add_part(strbuf *b, const json_t *samples, const json_t *parts, const json_t *keys,
-		    size_t j, size_t width)
+ * "METADATA" is a literal whatever attribute happens to hold it too. A part
+ * that varies with no attribute behind it, after literal parts only, is
+ * the unstored placeholder (once). */
+static int add_part(strbuf *b, const json_t *samples, const json_t *parts,
+		    const ddbc_import_guess *g, size_t j, size_t width, bool *unstored_used)
 {
 	bool constant = same_part(parts, j);
 	if (!constant || width > 1) {
 		const char *a;
 		const json_t *v;
 		json_object_foreach((json_t *)json_array_get(samples, 0), a, v) {
-			if (!in_names(keys, a) && attr_fits(samples, parts, a, j)) {
+			if (!in_names(g->keys, a) && attr_fits(samples, parts, a, j)) {
 				strbuf_addf(b, "{%s}", a);
 				return 0;
 			}
 		}
 	}
-	if (add_prefixed(b, samples, parts, keys, j) == 0)
+	if (add_prefixed(b, samples, parts, g->keys, j) == 0)
 		return 0;
-	if (!constant)
-		return -1;
+	if (!constant) {
+		bool literal_before = j > 0 && !strchr(strbuf_str(b), '{');
+		if (!g->unstored || *unstored_used || !literal_before)
+			return -1;
+		*unstored_used = true;
+		strbuf_addf(b, "{%s}", g->unstored);
+		return 0;
+	}
 	add_literal(b, json_string_value(json_array_get(json_array_get(parts, 0), j)));
 	return 0;
 }
 
-char *ddbc_import_guess_template(const json_t *items, const char *key, const json_t *keys,
-				 const char *delim, size_t *nsamples)
+/* Whether the samples come from more than one partition. */
+static bool several_partitions(const json_t *samples, const char *partition)
+{
+	char *first = NULL;
+	bool several = false;
+	size_t i;
+	const json_t *item;
+	json_array_foreach(samples, i, item) {
+		char *t = ddbc_import_scalar_text(json_object_get(item, partition));
+		if (t && !first)
+			first = t, t = NULL;
+		several = several || (t && strcmp(t, first));
+		free(t);
+	}
+	free(first);
+	return several;
+}
+
+char *ddbc_import_guess_template(const json_t *items, const ddbc_import_guess *g,
+				 size_t *nsamples)
 {
 	json_t *samples = json_array(), *parts = json_array();
 	size_t i;
 	const json_t *item;
 	json_array_foreach(items, i, item) {
-		const json_t *k = json_object_get(item, key);
+		const json_t *k = json_object_get(item, g->key);
 		if (!json_is_string(k))
 			continue;
 		json_array_append(samples, (json_t *)item);
-		json_array_append_new(parts, split(json_string_value(k), delim));
+		json_array_append_new(parts, split(json_string_value(k), g->delim));
 	}
 	char *out = NULL;
 	size_t n = json_array_size(samples);
 	size_t width = n ? json_array_size(json_array_get(parts, 0)) : 0;
-	bool ok = n > 0;
+	bool ok = n > 0, unstored_used = false;
 	for (i = 1; ok && i < n; i++)
 		ok = json_array_size(json_array_get(parts, i)) == width;
 	strbuf b = STRBUF_INIT;
 	for (size_t j = 0; ok && j < width; j++) {
 		if (j)
-			add_literal(&b, delim);
-		ok = add_part(&b, samples, parts, keys, j, width) == 0;
+			add_literal(&b, g->delim);
+		ok = add_part(&b, samples, parts, g, j, width, &unstored_used) == 0;
 	}
-	/* One sample cannot tell a constant key from a value that happens to
-	 * be there once. */
-	if (ok && n < 2 && !strchr(strbuf_str(&b), '{'))
-		ok = false;
+	/* A constant needs samples of several partitions of a sort key. A
+	 * constant that is not one (c#12345 in every sample of one customer)
+	 * is a shared literal prefix over a value: the last part is the
+	 * unstored placeholder. */
+	if (ok && !strchr(strbuf_str(&b), '{') &&
+	    !(g->partition && several_partitions(samples, g->partition))) {
+		ok = g->unstored && width > 1;
+		if (ok) {
+			strbuf_reset(&b);
+			for (size_t j = 0; j + 1 < width; j++) {
+				add_literal(&b, json_string_value(json_array_get(json_array_get(parts, 0),
+										  j)));
+				add_literal(&b, g->delim);
+			}
+			strbuf_addf(&b, "{%s}", g->unstored);
+		}
+	}
 	if (ok) {
 		out = strbuf_detach(&b);
 		*nsamples = n;
@@ -194,5 +235,59 @@ char *ddbc_import_guess_template(const json_t *items, const char *key, const jso
 	strbuf_release(&b);
 	json_decref(samples);
 	json_decref(parts);
+	return out;
+}
+
+void ddbc_import_add_unstored(json_t *attrs, const char *tmpl, const json_t *types)
+{
+	for (const char *t = tmpl; *t; t++) {
+		if (t[0] == '{' && t[1] == '{') {
+			t++;
+			continue;
+		}
+		if (t[0] != '{')
+			continue;
+		size_t n = strcspn(t + 1, ":}");
+		char *name = xstrndup(t + 1, n);
+		if (!json_object_get(attrs, name)) {
+			const char *ty = json_string_value(json_object_get(types, name));
+			json_object_set_new(attrs, name, json_pack("{sssb}", "type", ty ? ty : "S",
+								   "stored", 0));
+			ddbc_import_set_comment(attrs, name, "only inside the key: no sample "
+						"item stores it");
+		}
+		free(name);
+		t += n;
+	}
+}
+
+char *ddbc_import_template_part(const char *tmpl, const char *value, const char *name,
+				const char *delim)
+{
+	json_t *tp = split(tmpl, delim), *vp = split(value, delim);
+	strbuf ph = STRBUF_INIT;
+	strbuf_addf(&ph, "{%s}", name);
+	char *out = NULL;
+	size_t i;
+	const json_t *t;
+	json_array_foreach(tp, i, t) {
+		const char *ts = json_string_value(t), *at = strstr(ts, strbuf_str(&ph));
+		const char *vs = json_string_value(json_array_get(vp, i));
+		/* The guesses put a placeholder at the end of its part, after a
+		 * literal, with "{{" for a brace: the literal's length in the value
+		 * is its length less the doubled braces. */
+		if (!at || !vs || at[ph.len] || json_array_size(tp) != json_array_size(vp))
+			continue;
+		size_t lit = 0;
+		for (const char *p = ts; p < at; p++, lit++)
+			if ((*p == '{' || *p == '}') && p[1] == *p)
+				p++;
+		if (strlen(vs) > lit)
+			out = xstrdup(vs + lit);
+		break;
+	}
+	strbuf_release(&ph);
+	json_decref(tp);
+	json_decref(vp);
 	return out;
 }

@@ -34,18 +34,54 @@ int ddbc_import_fail(const char *file, const char *fmt, ...)
  * value. A new reference. */
 json_t *ddbc_import_plain_value(const json_t *av);
 
-/* An item of DynamoDB JSON as a plain object, or NULL. A new reference. */
-json_t *ddbc_import_plain_item(const json_t *item);
+/* A Number that no JSON integer holds exactly (141.96, 38 digits, 1e2),
+ * as its own text: an object the YAML writer writes as that text. The
+ * text of such a value, or NULL for any other value. */
+json_t *ddbc_import_number(const char *text);
+const char *ddbc_import_number_text(const json_t *v);
 
-/* Guesses the template of key attribute key from sample items (plain
- * objects): each sample key split at delim, each part either the same
- * literal in every sample or the value of one attribute (after a literal)
- * that is not among keys (an array of names: the caller's way to keep a
- * template from referring back to itself). Returns the template (malloc'd)
- * and sets *nsamples, or NULL when no sample has the key as a string, the
- * samples fit no such template, or one sample would make a constant. */
-char *ddbc_import_guess_template(const json_t *items, const char *key, const json_t *keys,
-				 const char *delim, size_t *nsamples);
+/* An item of DynamoDB JSON as a plain object, or NULL. A new reference.
+ * The _why form says in why which attribute path is wrong and how. */
+json_t *ddbc_import_plain_item(const json_t *item);
+struct strbuf;
+json_t *ddbc_import_plain_item_why(const json_t *item, struct strbuf *why);
+
+/* How a key template is guessed from sample items (plain objects). */
+typedef struct ddbc_import_guess {
+	const char *key;        /* the key attribute */
+	const json_t *keys;     /* names no placeholder may be (the caller's way
+				 * to keep a template from referring to itself) */
+	const char *delim;
+	/* The partition key whose values tell partitions apart when key is a
+	 * sort key; NULL for a partition key. A constant template needs samples
+	 * from more than one partition: one customer's items C1/A1, C1/A2 are
+	 * no evidence of a constant C1. */
+	const char *partition;
+	/* The name for a key part no attribute holds after a literal prefix
+	 * every sample shares (c#12345, c#67890 is c#{unstored}); NULL for
+	 * none. The caller declares it stored: false. */
+	const char *unstored;
+} ddbc_import_guess;
+
+/* Guesses the template of g->key from sample items: each sample key split
+ * at g->delim, each part the same literal in every sample, or the value of
+ * one attribute (after a literal) not among g->keys, or g->unstored.
+ * Returns the template (malloc'd) and sets *nsamples, or NULL when no
+ * sample has the key as a string, the samples fit no such template, or
+ * the evidence is too thin (see above). */
+char *ddbc_import_guess_template(const json_t *items, const ddbc_import_guess *g,
+				 size_t *nsamples);
+
+/* The text of value that placeholder {name} of guessed template tmpl
+ * stands for (the template and value split at delim alike), or NULL.
+ * Malloc'd. */
+char *ddbc_import_template_part(const char *tmpl, const char *value, const char *name,
+				const char *delim);
+
+/* Declares each placeholder of template tmpl that names no attribute of
+ * attrs as an attribute held only inside the key ({type, stored: false}),
+ * typed by types (name -> type) where it names one, else S. */
+void ddbc_import_add_unstored(json_t *attrs, const char *tmpl, const json_t *types);
 
 /* The attribute type letter ("S", "N", ...) of a plain JSON value. */
 const char *ddbc_import_value_type(const json_t *v);

@@ -21,7 +21,7 @@ static const char *field_type(const char *t)
 	static const char *const map[][2] = {
 		{ "string", "S" }, { "integer", "N" }, { "decimal", "N" }, { "float", "N" },
 		{ "number", "N" }, { "boolean", "BOOL" }, { "object", "M" }, { "map", "M" },
-		{ "array", "L" }, { "list", "L" }, { "binary", "B" },
+		{ "array", "L" }, { "list", "L" }, { "binary", "B" }, { "uuid", "S" },
 	};
 	for (size_t i = 0; t && i < sizeof(map) / sizeof(map[0]); i++)
 		if (!strcmp(t, map[i][0]))
@@ -193,7 +193,7 @@ static int table(const char *file, const json_t *tj, json_t *design)
 	if (json_array_size(gl))
 		json_object_set_new(t, "gsi", gsis(gl));
 	json_object_set_new(tables, name, t);
-	struct mcp_table mt = { file, name, cfg, gl, t };
+	struct mcp_table mt = { file, name, cfg, gl, t, json_object_get(tj, "entities") };
 	const char *en;
 	const json_t *e;
 	json_object_foreach(json_object_get(tj, "entities"), en, e)
@@ -208,10 +208,27 @@ int ddbc_import_mcp(const char *file, const json_t *root, json_t *design)
 	if (!json_is_array(tables))
 		return ddbc_import_fail(file, "expected the MCP server's schema, an object with "
 					"a tables list");
+	if (ddbc_import_mcp_check(file, root) < 0)
+		return -1;
 	size_t i;
 	const json_t *t;
 	json_array_foreach(tables, i, t)
 		if (table(file, t, design) < 0)
 			return -1;
+	/* A transaction spans tables: no pattern of the design holds it. */
+	json_array_foreach(json_object_get(root, "cross_table_access_patterns"), i, t) {
+		strbuf who = STRBUF_INIT;
+		size_t j;
+		const json_t *x;
+		json_array_foreach(json_object_get(t, "entities_involved"), j, x)
+			strbuf_addf(&who, "%s%s %s", j ? ", " : "",
+				    json_string_value(json_object_get(x, "action")),
+				    json_string_value(json_object_get(x, "entity")));
+		fprintf(stderr, "ddbc import: %s: pattern '%s': %s (%s) left out: a design's "
+			"patterns are one call on one table\n", file,
+			json_string_value(json_object_get(t, "name")),
+			json_string_value(json_object_get(t, "operation")), strbuf_str(&who));
+		strbuf_release(&who);
+	}
 	return 0;
 }

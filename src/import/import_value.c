@@ -5,6 +5,7 @@
  * sample keys: a template is recovered only where every sample agrees.
  */
 #include "import/import_int.h"
+#include "util/decimal.h"
 #include "util/strbuf.h"
 #include "util/xalloc.h"
 
@@ -25,97 +26,167 @@ int ddbc_import_fail(const char *file, const char *fmt, ...)
 	return -1;
 }
 
-/* A DynamoDB number as a JSON number; a string when jansson cannot hold it
- * exactly (more digits than a double keeps). */
+/* The member a number object holds its text under. A source can spell
+ * the same key ("\u0001N" in JSON), so only a valid DynamoDB number's
+ * text is one: the writer puts that text in the design as it is, and any
+ * other text goes through its escaper. */
+#define NUMBER_KEY "\x01N"
+
+json_t *ddbc_import_number(const char *text)
+{
+	return json_pack("{ss}", NUMBER_KEY, text);
+}
+
+const char *ddbc_import_number_text(const json_t *v)
+{
+	if (!json_is_object(v) || json_object_size(v) != 1)
+		return NULL;
+	const json_t *t = json_object_get(v, NUMBER_KEY);
+	const char *s = json_string_value(t);
+	return s && ddbc_decimal_valid(s, json_string_length(t)) ? s : NULL;
+}
+
+/* A DynamoDB number: an integer when it fits one exactly, else its own
+ * text (never a double: 141.96 stays 141.96, 38 digits stay 38); NULL
+ * when n is no number. */
 static json_t *plain_number(const char *n)
 {
+	if (!ddbc_decimal_valid(n, strlen(n)))
+		return NULL;
 	char *end;
 	errno = 0;
 	long long i = strtoll(n, &end, 10);
-	if (!*end && !errno && *n)
+	if (!*end && !errno && *n && n[0] != '+' && !(n[0] == '0' && n[1]) &&
+	    !(n[0] == '-' && n[1] == '0'))
 		return json_integer(i);
-	double d = strtod(n, &end);
-	if (!*end && *n && strlen(n) <= 15)
-		return json_real(d);
-	return json_string(n);
+	return ddbc_import_number(n);
 }
 
-static json_t *plain_list(const json_t *a, bool numbers)
+/* Where a value is being read, and why it was refused. */
+struct at {
+	strbuf path;   /* the attribute path: Detail.Sizes[2] */
+	strbuf *why;   /* NULL: the caller wants no reason */
+};
+
+static json_t *value_at(const json_t *av, struct at *at);
+static json_t *item_at(const json_t *item, struct at *at);
+
+static json_t *refuse(struct at *at, const char *what)
+{
+	if (at->why && !at->why->len)
+		strbuf_addf(at->why, "attribute '%s' %s", strbuf_str(&at->path), what);
+	return NULL;
+}
+
+/* The members of set or list a; kind is the member type SS/NS/BS gives,
+ * or NULL for an L of attribute values. */
+static json_t *plain_list(const json_t *a, const char *kind, struct at *at)
 {
 	json_t *out = json_array();
-	size_t i;
+	size_t i, mark = at->path.len;
 	const json_t *v;
 	json_array_foreach(a, i, v) {
-		json_t *p = numbers && json_is_string(v) ? plain_number(json_string_value(v))
-			  : numbers ? NULL
-			  : json_is_string(v) ? json_incref((json_t *)v)
-			  : ddbc_import_plain_value(v);
+		strbuf_addf(&at->path, "[%zu]", i);
+		json_t *p = !kind ? value_at(v, at)
+			  : !json_is_string(v) ? refuse(at, "is not a string")
+			  : strcmp(kind, "N") ? json_incref((json_t *)v)
+			  : plain_number(json_string_value(v));
+		if (!p && kind && !strcmp(kind, "N") && json_is_string(v))
+			refuse(at, "is no DynamoDB number");
 		if (!p) {
 			json_decref(out);
 			return NULL;
 		}
+		at->path.len = mark;
+		at->path.buf[mark] = '\0';
 		json_array_append_new(out, p);
+	}
+	return out;
+}
+
+static json_t *value_at(const json_t *av, struct at *at)
+{
+	if (!json_is_object(av) || json_object_size(av) != 1)
+		return refuse(at, "is not an object of one type ({\"S\": ...}, {\"N\": ...}, ...)");
+	const char *t = json_object_iter_key(json_object_iter((json_t *)av));
+	const json_t *v = json_object_get(av, t);
+	if (!strcmp(t, "S") || !strcmp(t, "B"))
+		return json_is_string(v) ? json_incref((json_t *)v) : refuse(at, "is not a string");
+	if (!strcmp(t, "N")) {
+		json_t *n = json_is_string(v) ? plain_number(json_string_value(v)) : NULL;
+		return n ? n : refuse(at, "is no DynamoDB number (a string of decimal digits)");
+	}
+	if (!strcmp(t, "BOOL"))
+		return json_is_boolean(v) ? json_incref((json_t *)v) : refuse(at, "is not true or false");
+	if (!strcmp(t, "NULL"))
+		return json_null();
+	if (!strcmp(t, "M"))
+		return json_is_object(v) ? item_at(v, at) : refuse(at, "is not an object (M)");
+	if (!json_is_array(v))
+		return strstr("SS NS BS L", t) && strlen(t) <= 2 ? refuse(at, "is not a list")
+		       : refuse(at, "has an unknown type");
+	if (!strcmp(t, "SS") || !strcmp(t, "BS"))
+		return plain_list(v, "S", at);
+	if (!strcmp(t, "NS"))
+		return plain_list(v, "N", at);
+	if (!strcmp(t, "L"))
+		return plain_list(v, NULL, at);
+	return refuse(at, "has an unknown type");
+}
+
+static json_t *item_at(const json_t *item, struct at *at)
+{
+	if (!json_is_object(item))
+		return refuse(at, "is not an object");
+	json_t *out = json_object();
+	size_t mark = at->path.len;
+	const char *k;
+	const json_t *v;
+	json_object_foreach((json_t *)item, k, v) {
+		strbuf_addf(&at->path, "%s%s", mark ? "." : "", k);
+		json_t *p = value_at(v, at);
+		if (!p) {
+			json_decref(out);
+			return NULL;
+		}
+		at->path.len = mark;
+		at->path.buf[mark] = '\0';
+		json_object_set_new(out, k, p);
 	}
 	return out;
 }
 
 json_t *ddbc_import_plain_value(const json_t *av)
 {
-	if (!json_is_object(av) || json_object_size(av) != 1)
-		return NULL;
-	const char *t = json_object_iter_key(json_object_iter((json_t *)av));
-	const json_t *v = json_object_get(av, t);
-	if ((!strcmp(t, "S") || !strcmp(t, "B")) && json_is_string(v))
-		return json_incref((json_t *)v);
-	if (!strcmp(t, "N") && json_is_string(v))
-		return plain_number(json_string_value(v));
-	if (!strcmp(t, "BOOL") && json_is_boolean(v))
-		return json_incref((json_t *)v);
-	if (!strcmp(t, "NULL"))
-		return json_null();
-	if (!strcmp(t, "M") && json_is_object(v))
-		return ddbc_import_plain_item(v);
-	if (json_is_array(v) && (!strcmp(t, "SS") || !strcmp(t, "BS")))
-		return plain_list(v, false);
-	if (json_is_array(v) && !strcmp(t, "NS"))
-		return plain_list(v, true);
-	if (json_is_array(v) && !strcmp(t, "L")) {
-		json_t *out = json_array();
-		size_t i;
-		const json_t *e;
-		json_array_foreach(v, i, e) {
-			json_t *p = ddbc_import_plain_value(e);
-			if (!p) {
-				json_decref(out);
-				return NULL;
-			}
-			json_array_append_new(out, p);
-		}
-		return out;
-	}
-	return NULL;
+	struct at at = { STRBUF_INIT, NULL };
+	strbuf_addstr(&at.path, "");
+	json_t *v = value_at(av, &at);
+	strbuf_release(&at.path);
+	return v;
+}
+
+json_t *ddbc_import_plain_item_why(const json_t *item, strbuf *why)
+{
+	struct at at = { STRBUF_INIT, why };
+	strbuf_addstr(&at.path, "");
+	if (why)
+		strbuf_reset(why);
+	json_t *v = json_is_object(item) ? item_at(item, &at) : NULL;
+	if (!v && why && !why->len)
+		strbuf_addstr(why, "it is not an object");
+	strbuf_release(&at.path);
+	return v;
 }
 
 json_t *ddbc_import_plain_item(const json_t *item)
 {
-	if (!json_is_object(item))
-		return NULL;
-	json_t *out = json_object();
-	const char *k;
-	const json_t *v;
-	json_object_foreach((json_t *)item, k, v) {
-		json_t *p = ddbc_import_plain_value(v);
-		if (!p) {
-			json_decref(out);
-			return NULL;
-		}
-		json_object_set_new(out, k, p);
-	}
-	return out;
+	return ddbc_import_plain_item_why(item, NULL);
 }
 
 const char *ddbc_import_value_type(const json_t *v)
 {
+	if (ddbc_import_number_text(v))
+		return "N";
 	if (json_is_string(v))
 		return "S";
 	if (json_is_number(v))

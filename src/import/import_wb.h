@@ -23,4 +23,10 @@ struct wb_table {
  * after the table when the model has no facets. Returns 0 or -1. */
 int ddbc_import_wb_entities(const struct wb_table *w, json_t *design);
 
+/* Appends the plain items of Workbench sample list data to items, leaving
+ * out (with a warning naming where, the item and the attribute path) each
+ * that is not valid DynamoDB JSON. */
+void ddbc_import_wb_items(const char *file, const char *where, const json_t *data,
+			  json_t *items);
+
 #endif

@@ -8,10 +8,20 @@
  */
 #include "import/import_int.h"
 #include "import/import_wb.h"
+#include "util/strbuf.h"
+#include "util/xalloc.h"
 
+#include <ctype.h>
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
+
+/* One facet as items are matched to it: its attribute names (a list in
+ * the model's order, and a set), its key aliases when they are templates. */
+struct facet {
+	json_t *names, *set;
+	const char *alias[2];      /* partition, sort key alias templates, or NULL */
+};
 
 /* The attribute names facet f holds: the table keys and its NonKeyAttributes. */
 static json_t *facet_names(const json_t *f, const json_t *table)
@@ -28,33 +38,146 @@ static json_t *facet_names(const json_t *f, const json_t *table)
 	return names;
 }
 
-static bool holds(const json_t *names, const char *n)
+/* Whether value v fits template t: its literals in order, each
+ * placeholder standing for at least one byte ("{{" is a literal brace). */
+static bool fits_template(const char *t, const char *v)
 {
-	size_t i;
-	const json_t *v;
-	json_array_foreach(names, i, v)
-		if (!strcmp(json_string_value(v), n))
-			return true;
-	return false;
+	while (*t) {
+		if (t[0] == '{' && t[1] != '{') {
+			const char *close = strchr(t, '}');
+			if (!close || !*v)
+				return false;
+			for (const char *p = v + 1;; p++) {
+				if (fits_template(close + 1, p))
+					return true;
+				if (!*p)
+					return false;
+			}
+		}
+		size_t step = (t[0] == '{' || t[0] == '}') && t[1] == t[0] ? 2 : 1;
+		if (*v != *t)
+			return false;
+		t += step;
+		v++;
+	}
+	return !*v;
 }
 
-/* The facet (index into facets' name lists) that item belongs to: the one
- * with fewest attributes among those naming all of the item's; -1 for none. */
-static int facet_of(const json_t *item, const json_t *lists)
+/* The length of the literal a template starts with (up to its first
+ * placeholder), in the template's bytes. */
+static size_t literal_len(const char *t)
 {
-	int best = -1;
-	size_t i;
-	const json_t *names;
-	json_array_foreach(lists, i, names) {
-		const char *k;
-		const json_t *v;
-		bool all = true;
-		json_object_foreach((json_t *)item, k, v)
-			all = all && holds(names, k);
-		if (all && (best < 0 || json_array_size(names) <
-				json_array_size(json_array_get(lists, (size_t)best))))
-			best = (int)i;
+	size_t n = 0;
+	while (t[n] && !(t[n] == '{' && t[n + 1] != '{'))
+		n += (t[n] == '{' || t[n] == '}') && t[n + 1] == t[n] ? 2 : 1;
+	return n;
+}
+
+struct facets {
+	struct facet *f;
+	size_t n;
+	const char *key[2];        /* the table's partition and sort key names */
+	json_t *by_prefix;         /* "P"/"S" + literal prefix -> [facet index, ...] */
+	json_t *plain;             /* the facets without template aliases */
+};
+
+static void index_facet(struct facets *fs, size_t i)
+{
+	const struct facet *f = &fs->f[i];
+	int k = f->alias[1] ? 1 : f->alias[0] ? 0 : -1;
+	if (k < 0) {
+		json_array_append_new(fs->plain, json_integer((json_int_t)i));
+		return;
 	}
+	/* A literal with "{{" escapes is looked up as written: it then
+	 * matches no value's bytes and the facet is tried with the plain ones. */
+	strbuf key = STRBUF_INIT;
+	strbuf_addch(&key, k ? 'S' : 'P');
+	strbuf_add(&key, f->alias[k], literal_len(f->alias[k]));
+	json_t *list = strchr(strbuf_str(&key), '{') || strchr(strbuf_str(&key), '}')
+		     ? fs->plain : json_object_get(fs->by_prefix, strbuf_str(&key));
+	if (!list) {
+		list = json_array();
+		json_object_set_new(fs->by_prefix, strbuf_str(&key), list);
+	}
+	json_array_append_new(list, json_integer((json_int_t)i));
+	strbuf_release(&key);
+}
+
+/* Adds the facets whose literal prefix the item's key k starts with. */
+static void prefixed(const struct facets *fs, const json_t *item, int k, json_t *out)
+{
+	const char *v = fs->key[k] ? json_string_value(json_object_get(item, fs->key[k])) : NULL;
+	if (!v)
+		return;
+	strbuf key = STRBUF_INIT;
+	strbuf_addch(&key, k ? 'S' : 'P');
+	strbuf_addstr(&key, v);
+	for (size_t len = strlen(v) + 1; len-- > 0;) {
+		const json_t *list = json_object_getn(fs->by_prefix, key.buf, len + 1);
+		size_t i;
+		const json_t *x;
+		json_array_foreach(list, i, x)
+			json_array_append(out, (json_t *)x);
+	}
+	strbuf_release(&key);
+}
+
+/* Whether facet f can hold item: it names every attribute of the item and
+ * its template aliases fit the item's keys. */
+static bool can_hold(const struct facets *fs, const struct facet *f, const json_t *item)
+{
+	const char *k;
+	const json_t *v;
+	json_object_foreach((json_t *)item, k, v)
+		if (!json_object_get(f->set, k))
+			return false;
+	for (int i = 0; i < 2; i++) {
+		const char *val = fs->key[i] ? json_string_value(json_object_get(item, fs->key[i]))
+					     : NULL;
+		if (f->alias[i] && (!val || !fits_template(f->alias[i], val)))
+			return false;
+	}
+	return true;
+}
+
+/* Whether facet a fits better than b: longer literal key prefixes first (a
+ * facet whose key alias the item's key spells out is its facet, whatever
+ * other facets share its attribute names), then fewer attributes. */
+static bool better(const struct facet *a, const struct facet *b)
+{
+	size_t la = 0, lb = 0;
+	for (int i = 0; i < 2; i++) {
+		la += a->alias[i] ? literal_len(a->alias[i]) + 1 : 0;
+		lb += b->alias[i] ? literal_len(b->alias[i]) + 1 : 0;
+	}
+	if (la != lb)
+		return la > lb;
+	return json_array_size(a->names) < json_array_size(b->names);
+}
+
+/* The facet item belongs to, or -1 for none. Only the facets whose key
+ * prefix the item's keys start with, and those without template aliases,
+ * are tried: an item costs its key's length, not the number of facets. */
+static int facet_of(const struct facets *fs, const json_t *item)
+{
+	json_t *cands = json_array();
+	prefixed(fs, item, 0, cands);
+	prefixed(fs, item, 1, cands);
+	size_t i;
+	const json_t *x;
+	json_array_foreach(fs->plain, i, x)
+		json_array_append(cands, (json_t *)x);
+	int best = -1;
+	json_array_foreach(cands, i, x) {
+		size_t k = (size_t)json_integer_value(x);
+		if (!can_hold(fs, &fs->f[k], item))
+			continue;
+		if (best < 0 || better(&fs->f[k], &fs->f[best]) ||
+		    (!better(&fs->f[best], &fs->f[k]) && k < (size_t)best))
+			best = (int)k;
+	}
+	json_decref(cands);
 	return best;
 }
 
@@ -118,9 +241,52 @@ static bool every_key_is(const json_t *examples, const char *k, const char *s)
 /* Sets the template of key attribute k: alias when it is one, else a
  * guess from the examples (only when every example has k, since a
  * template makes its attribute required). */
+/* The name of a key part no attribute stores: the entity's id
+ * ("customerId" for Customer), else the same with a number after it. */
+static char *unstored_name(const char *entity, const json_t *attrs)
+{
+	strbuf b = STRBUF_INIT;
+	for (int i = 1;; i++) {
+		strbuf_reset(&b);
+		strbuf_addch(&b, (char)tolower((unsigned char)entity[0]));
+		strbuf_addf(&b, "%sId", entity[0] ? entity + 1 : "");
+		if (i > 1)
+			strbuf_addf(&b, "%d", i);
+		if (!json_object_get(attrs, strbuf_str(&b)))
+			return strbuf_detach(&b);
+	}
+}
+
+/* Gives every sample the value of the unstored key part name, which the
+ * guess of key k's template g found: the entity's other keys (a sort key
+ * c#12345 beside a partition key c#12345) then find the same part. The
+ * samples are the guessing copies, never the examples written. */
+static void lend_unstored(json_t *samples, const char *k, const char *g, const char *name)
+{
+	json_t *parts = json_array(), *distinct = json_object();
+	size_t i;
+	json_t *item;
+	json_array_foreach(samples, i, item) {
+		const char *v = json_string_value(json_object_get(item, k));
+		char *part = v ? ddbc_import_template_part(g, v, name, "#") : NULL;
+		json_array_append_new(parts, part ? json_string(part) : json_null());
+		if (part)
+			json_object_set_new(distinct, part, json_true());
+		free(part);
+	}
+	/* A part that is the same in every sample (one customer's items) is no
+	 * evidence that another key holding that text holds this part. */
+	if (json_object_size(distinct) > 1)
+		json_array_foreach(samples, i, item)
+			if (json_is_string(json_array_get(parts, i)))
+				json_object_set(item, name, json_array_get(parts, i));
+	json_decref(parts);
+	json_decref(distinct);
+}
+
 static void key_template(const struct wb_table *w, json_t *attrs, const char *k,
-			 bool table_key, const char *alias, const json_t *examples,
-			 json_t *templated)
+			 bool table_key, const char *alias, json_t *examples,
+			 json_t *templated, const char *entity)
 {
 	json_t *a = json_object_get(attrs, k);
 	const char *t = json_string_value(json_object_get(a, "type"));
@@ -130,6 +296,7 @@ static void key_template(const struct wb_table *w, json_t *attrs, const char *k,
 	 * constant key: Workbench labels carry ddbc's templates so). */
 	if (alias && (strchr(alias, '{') || every_key_is(examples, k, alias))) {
 		json_object_set_new(a, "template", json_string(alias));
+		ddbc_import_add_unstored(attrs, alias, w->types);
 		if (!strchr(alias, '{'))
 			ddbc_import_set_comment(a, "template", "the facet's key alias, which "
 						"every sample key is");
@@ -141,9 +308,17 @@ static void key_template(const struct wb_table *w, json_t *attrs, const char *k,
 	 * already: no template can then refer back to itself. */
 	json_t *exclude = json_deep_copy(templated);
 	json_array_append_new(exclude, json_string(k));
-	char *g = in_every(examples, k)
-		? ddbc_import_guess_template(examples, k, exclude, "#", &n) : NULL;
+	const char *pk = json_string_value(json_object_get(w->table, "partition_key"));
+	char *unstored = unstored_name(entity, attrs);
+	ddbc_import_guess guess = { k, exclude, "#", table_key && strcmp(k, pk) ? pk : NULL,
+				    unstored };
+	char *g = in_every(examples, k) ? ddbc_import_guess_template(examples, &guess, &n) : NULL;
 	json_decref(exclude);
+	if (g && strstr(g, unstored)) {
+		ddbc_import_add_unstored(attrs, g, w->types);
+		lend_unstored(examples, k, g, unstored);
+	}
+	free(unstored);
 	/* A constant is a template only for the table's keys: an index key
 	 * that all samples share is more likely a plain attribute (a category)
 	 * than a fixed value. */
@@ -166,6 +341,8 @@ static int add_entity(const struct wb_table *w, json_t *design, const char *name
 		return ddbc_import_fail(w->file, "two entities are named '%s'", name);
 	json_t *attrs = attributes(w, names, examples);
 	json_t *templated = json_array();
+	/* The guesses read (and lend unstored key parts to) a copy. */
+	json_t *guessing = json_deep_copy(examples);
 	size_t i;
 	const json_t *k;
 	json_array_foreach(w->keys, i, k) {
@@ -179,8 +356,9 @@ static int add_entity(const struct wb_table *w, json_t *design, const char *name
 			al = json_string_value(json_object_get(alias, "SortKeyAlias"));
 		else
 			tk = false;
-		key_template(w, attrs, kn, tk, al, examples, templated);
+		key_template(w, attrs, kn, tk, al, guessing, templated, name);
 	}
+	json_decref(guessing);
 	json_decref(templated);
 	json_t *e = json_pack("{sssO}", "table", w->name, "attributes", attrs);
 	json_decref(attrs);
@@ -190,36 +368,73 @@ static int add_entity(const struct wb_table *w, json_t *design, const char *name
 	return 0;
 }
 
-static int plain_facet_items(const struct wb_table *w, const json_t *f, json_t *out)
+/* A key alias that is a template, as ddbc's export writes them. */
+static const char *template_alias(const json_t *alias, const char *member)
 {
-	size_t i;
-	const json_t *d;
-	json_array_foreach(json_object_get(f, "TableData"), i, d) {
-		json_t *p = ddbc_import_plain_item(d);
-		if (!p)
-			return ddbc_import_fail(w->file, "sample item %zu of facet '%s' is not in "
-						"DynamoDB JSON", i + 1,
-						json_string_value(json_object_get(f, "FacetName")));
-		json_array_append_new(out, p);
+	const char *a = json_string_value(json_object_get(alias, member));
+	return a && strchr(a, '{') ? a : NULL;
+}
+
+static void facets_init(struct facets *fs, const struct wb_table *w, const json_t *facets)
+{
+	fs->n = json_array_size(facets);
+	fs->f = xcalloc(fs->n ? fs->n : 1, sizeof(*fs->f));
+	fs->key[0] = json_string_value(json_object_get(w->table, "partition_key"));
+	fs->key[1] = json_string_value(json_object_get(w->table, "sort_key"));
+	fs->by_prefix = json_object();
+	fs->plain = json_array();
+	for (size_t i = 0; i < fs->n; i++) {
+		const json_t *f = json_array_get(facets, i);
+		struct facet *x = &fs->f[i];
+		x->names = facet_names(f, w->table);
+		x->set = json_object();
+		size_t j;
+		const json_t *n;
+		json_array_foreach(x->names, j, n)
+			if (json_is_string(n))
+				json_object_set_new(x->set, json_string_value(n), json_true());
+		const json_t *al = json_object_get(f, "KeyAttributeAlias");
+		x->alias[0] = template_alias(al, "PartitionKeyAlias");
+		x->alias[1] = fs->key[1] ? template_alias(al, "SortKeyAlias") : NULL;
+		index_facet(fs, i);
 	}
-	return 0;
+}
+
+static void facets_release(struct facets *fs)
+{
+	for (size_t i = 0; i < fs->n; i++) {
+		json_decref(fs->f[i].names);
+		json_decref(fs->f[i].set);
+	}
+	free(fs->f);
+	json_decref(fs->by_prefix);
+	json_decref(fs->plain);
+}
+
+/* The facet's own sample items (older models keep them per facet). */
+static json_t *facet_items(const struct wb_table *w, const json_t *f)
+{
+	json_t *mine = json_array();
+	const char *fname = json_string_value(json_object_get(f, "FacetName"));
+	strbuf where = STRBUF_INIT;
+	strbuf_addf(&where, "facet '%s' of table '%s'", fname ? fname : "", w->name);
+	ddbc_import_wb_items(w->file, strbuf_str(&where), json_object_get(f, "TableData"), mine);
+	strbuf_release(&where);
+	return mine;
 }
 
 static int facet_entities(const struct wb_table *w, const json_t *facets, json_t *design)
 {
-	json_t *lists = json_array(), *per = json_array();
+	struct facets fs;
+	facets_init(&fs, w, facets);
+	json_t *per = json_array();
 	size_t i, lost = 0;
 	const json_t *f, *item;
 	int rc = 0;
-	json_array_foreach(facets, i, f) {
-		json_array_append_new(lists, facet_names(f, w->table));
-		json_t *mine = json_array();
-		json_array_append_new(per, mine);
-		if (rc == 0)
-			rc = plain_facet_items(w, f, mine);
-	}
+	json_array_foreach(facets, i, f)
+		json_array_append_new(per, facet_items(w, f));
 	json_array_foreach(w->items, i, item) {
-		int k = facet_of(item, lists);
+		int k = facet_of(&fs, item);
 		if (k < 0)
 			lost++;
 		else
@@ -231,14 +446,14 @@ static int facet_entities(const struct wb_table *w, const json_t *facets, json_t
 			rc = ddbc_import_fail(w->file, "a facet of table '%s' has no FacetName",
 					      w->name);
 		if (rc == 0)
-			rc = add_entity(w, design, fname, json_array_get(lists, i),
+			rc = add_entity(w, design, fname, fs.f[i].names,
 					json_object_get(f, "KeyAttributeAlias"),
 					json_array_get(per, i));
 	}
 	if (rc == 0 && lost)
 		fprintf(stderr, "ddbc import: %s: %zu sample item%s of table '%s' fit no facet: "
 			"left out\n", w->file, lost, lost == 1 ? "" : "s", w->name);
-	json_decref(lists);
+	facets_release(&fs);
 	json_decref(per);
 	return rc;
 }

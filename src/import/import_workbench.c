@@ -9,6 +9,7 @@
  */
 #include "import/import_int.h"
 #include "import/import_wb.h"
+#include "util/strbuf.h"
 
 #include <stdbool.h>
 #include <string.h>
@@ -44,45 +45,67 @@ static json_t *include_list(const json_t *nk, const json_t *keys)
 	return out;
 }
 
-static int add_gsis(const char *file, const json_t *t, json_t *table, json_t *types,
-		    json_t *keys)
+/* The projection of a model index; keys are the names every index projects. */
+static json_t *index_projection(const json_t *x, const json_t *keys)
 {
-	json_t *gsi = json_object();
+	const json_t *p = json_object_get(x, "Projection");
+	const char *pt = json_string_value(json_object_get(p, "ProjectionType"));
+	json_t *proj = pt && !strcmp(pt, "KEYS_ONLY") ? json_string("keys_only")
+		     : pt && !strcmp(pt, "INCLUDE")
+		     ? include_list(json_object_get(p, "NonKeyAttributes"), keys)
+		     : json_string("all");
+	/* An INCLUDE of the keys alone projects the keys only. */
+	if (json_is_array(proj) && !json_array_size(proj)) {
+		json_decref(proj);
+		proj = json_string("keys_only");
+	}
+	return proj;
+}
+
+/* The GSIs (local false) or LSIs (local true, v2.0/v3.0 models) of model
+ * table t; an LSI's partition key is the table's, so only its sort key is
+ * written. */
+static int add_indexes(const char *file, const json_t *t, json_t *table, json_t *types,
+		       json_t *keys, bool local)
+{
+	const char *list = local ? "LocalSecondaryIndexes" : "GlobalSecondaryIndexes";
+	json_t *out = json_object();
 	size_t i;
 	const json_t *x;
-	json_array_foreach(json_object_get(t, "GlobalSecondaryIndexes"), i, x) {
+	json_array_foreach(json_object_get(t, list), i, x) {
 		const char *name = json_string_value(json_object_get(x, "IndexName"));
 		const json_t *ka = json_object_get(x, "KeyAttributes");
 		json_t *ix = json_object();
 		const char *pk = take_key(ix, "partition_key", json_object_get(ka, "PartitionKey"),
 					  types);
 		const char *sk = take_key(ix, "sort_key", json_object_get(ka, "SortKey"), types);
-		if (!name || !pk) {
+		if (!name || (!pk && !local) || (local && !sk)) {
 			json_decref(ix);
-			json_decref(gsi);
-			return ddbc_import_fail(file, "an index without IndexName or partition key");
+			json_decref(out);
+			return ddbc_import_fail(file, "%s[%zu] of table '%s': no IndexName or %s",
+						list, i, json_string_value(json_object_get(t, "TableName")),
+						local ? "sort key" : "partition key");
 		}
-		json_array_append_new(keys, json_string(pk));
+		if (local)
+			json_object_del(ix, "partition_key");
+		else
+			json_array_append_new(keys, json_string(pk));
 		if (sk)
 			json_array_append_new(keys, json_string(sk));
-		const json_t *p = json_object_get(x, "Projection");
-		const char *pt = json_string_value(json_object_get(p, "ProjectionType"));
-		json_t *proj = pt && !strcmp(pt, "KEYS_ONLY") ? json_string("keys_only")
-			     : pt && !strcmp(pt, "INCLUDE")
-			     ? include_list(json_object_get(p, "NonKeyAttributes"), keys)
-			     : json_string("all");
-		/* An INCLUDE of the keys alone projects the keys only. */
-		if (json_is_array(proj) && !json_array_size(proj)) {
-			json_decref(proj);
-			proj = json_string("keys_only");
+		json_object_set_new(ix, "projection", index_projection(x, keys));
+		if (json_object_get(out, name)) {
+			json_decref(ix);
+			json_decref(out);
+			return ddbc_import_fail(file, "table '%s' has two indexes named '%s'",
+						json_string_value(json_object_get(t, "TableName")),
+						name);
 		}
-		json_object_set_new(ix, "projection", proj);
-		json_object_set_new(gsi, name, ix);
+		json_object_set_new(out, name, ix);
 	}
-	if (json_object_size(gsi))
-		json_object_set_new(table, "gsi", gsi);
+	if (json_object_size(out))
+		json_object_set_new(table, local ? "lsi" : "gsi", out);
 	else
-		json_decref(gsi);
+		json_decref(out);
 	return 0;
 }
 
@@ -122,7 +145,8 @@ static json_t *read_table(const char *file, const json_t *t, json_t *types, json
 	if (sk)
 		json_array_append_new(keys, json_string(sk));
 	add_billing(t, table);
-	if (add_gsis(file, t, table, types, keys) < 0) {
+	if (add_indexes(file, t, table, types, keys, false) < 0 ||
+	    add_indexes(file, t, table, types, keys, true) < 0) {
 		json_decref(table);
 		return NULL;
 	}
@@ -137,18 +161,24 @@ static json_t *read_table(const char *file, const json_t *t, json_t *types, json
 	return table;
 }
 
-/* Appends the plain items of DynamoDB JSON list data to items. */
-static int plain_items(const char *file, const json_t *data, json_t *items)
+/* Appends the plain items of DynamoDB JSON list data to items; an item
+ * that is not valid DynamoDB JSON is left out with a warning naming it,
+ * the facet it would belong to (where) and the attribute path. */
+void ddbc_import_wb_items(const char *file, const char *where, const json_t *data,
+			  json_t *items)
 {
+	strbuf why = STRBUF_INIT;
 	size_t i;
 	const json_t *d;
 	json_array_foreach(data, i, d) {
-		json_t *p = ddbc_import_plain_item(d);
-		if (!p)
-			return ddbc_import_fail(file, "sample item %zu is not in DynamoDB JSON", i + 1);
-		json_array_append_new(items, p);
+		json_t *p = ddbc_import_plain_item_why(d, &why);
+		if (p)
+			json_array_append_new(items, p);
+		else
+			fprintf(stderr, "ddbc import: %s: %s, sample item %zu: %s: left out\n",
+				file, where, i + 1, strbuf_str(&why));
 	}
-	return 0;
+	strbuf_release(&why);
 }
 
 static int read_model_table(const char *file, const json_t *t, json_t *design)
@@ -162,8 +192,12 @@ static int read_model_table(const char *file, const json_t *t, json_t *design)
 	json_t *types = json_object(), *keys = json_array(), *items = json_array();
 	json_t *table = read_table(file, t, types, keys);
 	int rc = -1;
-	if (!table || plain_items(file, json_object_get(t, "TableData"), items) < 0)
+	if (!table)
 		goto out;
+	strbuf where = STRBUF_INIT;
+	strbuf_addf(&where, "table '%s'", tname);
+	ddbc_import_wb_items(file, strbuf_str(&where), json_object_get(t, "TableData"), items);
+	strbuf_release(&where);
 	json_object_set(tables, tname, table);
 	struct wb_table w = { file, tname, t, table, types, keys, items };
 	rc = ddbc_import_wb_entities(&w, design);

@@ -90,7 +90,9 @@ static void write_string(FILE *out, const char *s)
 
 static void write_scalar(FILE *out, const json_t *v)
 {
-	if (json_is_string(v))
+	if (ddbc_import_number_text(v))  /* a number's own digits */
+		fputs(ddbc_import_number_text(v), out);
+	else if (json_is_string(v))
 		write_string(out, json_string_value(v));
 	else
 		json_dumpf(v, out, JSON_ENCODE_ANY | JSON_COMPACT);
@@ -101,7 +103,7 @@ static bool all_scalars(const json_t *a)
 	size_t i;
 	const json_t *v;
 	json_array_foreach(a, i, v)
-		if (json_is_object(v) || json_is_array(v))
+		if ((json_is_object(v) && !ddbc_import_number_text(v)) || json_is_array(v))
 			return false;
 	return true;
 }
@@ -139,7 +141,8 @@ static void write_member(FILE *out, const json_t *obj, const char *k, const json
 		fprintf(out, "%*s", indent, "");
 	write_string(out, k);
 	fputc(':', out);
-	bool nested = (json_is_object(v) && json_object_size(v)) ||
+	bool nested = (json_is_object(v) && json_object_size(v) &&
+		       !ddbc_import_number_text(v)) ||
 		      (json_is_array(v) && !all_scalars(v));
 	if (!nested) {
 		fputc(' ', out);
@@ -164,7 +167,7 @@ static void write_mapping(FILE *out, const json_t *obj, int indent, bool first_i
 
 static void write_value(FILE *out, const json_t *v, int indent)
 {
-	if (json_is_object(v)) {
+	if (json_is_object(v) && !ddbc_import_number_text(v)) {
 		if (!json_object_size(v))
 			fputs("{}", out);
 		else
@@ -178,7 +181,7 @@ static void write_value(FILE *out, const json_t *v, int indent)
 		const json_t *e;
 		json_array_foreach(v, i, e) {
 			fprintf(out, "%*s- ", indent, "");
-			if (json_is_object(e) && json_object_size(e)) {
+			if (json_is_object(e) && json_object_size(e) && !ddbc_import_number_text(e)) {
 				write_mapping(out, e, indent + 2, true);
 			} else {
 				write_scalar(out, e);

@@ -1,5 +1,6 @@
 /* item_check.c - the checks an item of an entity is held to */
 #include "model/item_check.h"
+#include "model/request.h"
 #include "model/semantics.h"
 
 #include <stdlib.h>
@@ -60,20 +61,12 @@ void ddbc_type_message(const ddbc_attr *a, const char *who, const char *given, s
 
 /* ---- enums ---------------------------------------------------------------------- */
 
-/* Two numbers as DynamoDB compares them: by value; a text strtod does not
- * read whole is compared as it is. */
+/* Two numbers as DynamoDB compares them: by exact value, through the one
+ * key comparator (1, 1.0 and 1e0 are one Number; 38 digits stay 38); a
+ * text that is no number equals only itself. */
 static bool same_number(const char *a, size_t alen, const char *b)
 {
-	char buf[64];
-	if (alen >= sizeof buf)
-		return strlen(b) == alen && !memcmp(a, b, alen);
-	memcpy(buf, a, alen);
-	buf[alen] = '\0';
-	char *ea, *eb;
-	double x = strtod(buf, &ea), y = strtod(b, &eb);
-	if (*ea || *eb)
-		return !strcmp(buf, b);
-	return !strcmp(buf, b) || !(x < y || x > y);
+	return ddbc_key_compare(DDBC_TYPE_N, a, alen, b, strlen(b)) == 0;
 }
 
 bool ddbc_enum_has(const ddbc_attr *a, ddbc_type t, const ddbc_value *v)

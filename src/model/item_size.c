@@ -1,64 +1,9 @@
 /* item_size.c - DynamoDB's item size rules over example items (item_size.h) */
 #include "model/item_size.h"
 #include "model/semantics.h"
+#include "util/decimal.h"
 
 #include <string.h>
-
-/* Parses a decimal number: sign, digits with one optional point, an
- * optional exponent. Sets the count of significant digits and the power
- * of ten of the first of them (123.4: 4 digits, power 2). */
-static bool parse_number(const char *s, size_t len, bool *neg, uint64_t *digits, long long *power)
-{
-	size_t i = 0;
-	*neg = false;
-	if (i < len && (s[i] == '-' || s[i] == '+'))
-		*neg = s[i++] == '-';
-	long long seen = 0, first = -1, last = -1, point = -1;
-	bool any = false;
-	for (; i < len && ((s[i] >= '0' && s[i] <= '9') || s[i] == '.'); i++) {
-		if (s[i] == '.') {
-			if (point >= 0)
-				return false;
-			point = seen;
-			continue;
-		}
-		any = true;
-		if (s[i] != '0') {
-			if (first < 0)
-				first = seen;
-			last = seen;
-		}
-		seen++;
-	}
-	if (!any)
-		return false;
-	long long exp = 0;
-	if (i < len && (s[i] == 'e' || s[i] == 'E')) {
-		i++;
-		bool eneg = false;
-		if (i < len && (s[i] == '-' || s[i] == '+'))
-			eneg = s[i++] == '-';
-		if (i == len)
-			return false;
-		for (; i < len && s[i] >= '0' && s[i] <= '9'; i++)
-			if (exp < 100000)
-				exp = exp * 10 + (s[i] - '0');
-		if (eneg)
-			exp = -exp;
-	}
-	if (i != len)
-		return false;
-	if (point < 0)
-		point = seen;
-	if (first < 0) {         /* zero */
-		*digits = 0;
-		*power = 0;
-		return true;
-	}
-	*digits = (uint64_t)(last - first + 1);
-	*power = point - first - 1 + exp;
-	return true;
-}
 
 /* DynamoDB stores a Number as base-100 digits aligned on the decimal
  * point, one byte each, after one byte of sign and exponent; a negative
@@ -66,9 +11,9 @@ static bool parse_number(const char *s, size_t len, bool *neg, uint64_t *digits,
 uint64_t ddbc_number_size(const char *text, size_t len)
 {
 	bool neg;
-	uint64_t n;
-	long long power;
-	if (!parse_number(text, len, &neg, &n, &power))
+	size_t n;
+	long power;
+	if (!ddbc_decimal_digits(text, len, &neg, &n, &power))
 		return 0;
 	if (n == 0)
 		return 1;

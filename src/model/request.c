@@ -1,6 +1,7 @@
 /* request.c - an access pattern's request, as data */
 #include "model/request.h"
 #include "model/semantics.h"
+#include "util/decimal.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -66,10 +67,10 @@ ddbc_render_result ddbc_req_value_render(const ddbc_req_value *v, ddbc_tvalue_fn
 
 int ddbc_key_compare(ddbc_type t, const char *a, size_t alen, const char *b, size_t blen)
 {
-	if (t == DDBC_TYPE_N) {
-		double x = strtod(a, NULL), y = strtod(b, NULL);
-		return (x > y) - (x < y);
-	}
+	/* Exact decimals: a double keeps 17 of a Number's 38 digits and would
+	 * tie numbers DynamoDB orders apart. */
+	if (t == DDBC_TYPE_N)
+		return ddbc_decimal_cmp(a, alen, b, blen);
 	size_t n = alen < blen ? alen : blen;
 	int c = memcmp(a, b, n);
 	return c ? c : (alen > blen) - (alen < blen);

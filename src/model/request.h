@@ -107,7 +107,8 @@ ddbc_render_result ddbc_req_value_render(const ddbc_req_value *v, ddbc_tvalue_fn
 
 /* ---- comparing keys as DynamoDB does --------------------------------------------- */
 
-/* Compares two key values of type t: a Number by value, a String or
+/* Compares two key values of type t: a Number by its exact decimal value
+ * (util/decimal.h; 1, 1.0 and 1e0 are equal), a String or
  * Binary by its bytes (DynamoDB orders strings by their UTF-8 bytes).
  * <0, 0, >0. The one comparator of keys: the documentation's views and
  * which items a request returns both use it. */

@@ -17,6 +17,7 @@
  */
 #include "rules/checks.h"
 #include "model/item_check.h"
+#include "model/request.h"
 #include "model/semantics.h"
 #include "util/arena.h"
 #include "util/strbuf.h"
@@ -156,8 +157,7 @@ static ddbc_item_view example_view(const ctx *c, const ddbc_node *item)
 static bool same_scalar(const ddbc_node *a, const ddbc_node *b)
 {
 	if (ddbc_node_is_number(a) && ddbc_node_is_number(b)) {
-		double x = strtod(a->u.text, NULL), y = strtod(b->u.text, NULL);
-		return !strcmp(a->u.text, b->u.text) || !(x < y || x > y);
+		return ddbc_key_compare(DDBC_TYPE_N, a->u.text, a->n, b->u.text, b->n) == 0;
 	}
 	if (a->scalar != b->scalar)
 		return false;

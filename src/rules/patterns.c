@@ -287,15 +287,16 @@ static bool bounds_reversed(const ddbc_key_cond *c, ddbc_type t)
 	const ddbc_node *lo = c->values[0], *hi = c->values[1];
 	if (lo->kind != DDBC_NODE_SCALAR || hi->kind != DDBC_NODE_SCALAR)
 		return false;
-	if (t == DDBC_TYPE_N)
-		return ddbc_node_is_number(lo) && ddbc_node_is_number(hi) &&
-		       strtod(lo->u.text, NULL) > strtod(hi->u.text, NULL);
-	/* S and B compare as bytes; a bound with a parameter is not known. */
-	if (t != DDBC_TYPE_S && t != DDBC_TYPE_B)
+	/* The one key comparator: numbers by exact value, S and B as bytes. */
+	if (t == DDBC_TYPE_N) {
+		if (!ddbc_node_is_number(lo) || !ddbc_node_is_number(hi))
+			return false;
+	} else if (t != DDBC_TYPE_S && t != DDBC_TYPE_B) {
 		return false;
-	if (strpbrk(lo->u.text, "{}") || strpbrk(hi->u.text, "{}"))
-		return false;
-	return strcmp(lo->u.text, hi->u.text) > 0;
+	} else if (strpbrk(lo->u.text, "{}") || strpbrk(hi->u.text, "{}")) {
+		return false;   /* a bound with a parameter is not known */
+	}
+	return ddbc_key_compare(t, lo->u.text, lo->n, hi->u.text, hi->n) > 0;
 }
 
 static void check_between(const ddbc_pattern *p, const ddbc_key_cond *c, ddbc_diags *d)

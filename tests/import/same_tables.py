@@ -2,7 +2,7 @@
 """same_tables.py - does a design's CreateTable export create the source's tables?
 
 usage: same_tables.py FORMAT EXPORT.json SOURCE...
-FORMAT is describe-table or workbench. Both sides are reduced to what
+FORMAT is describe-table, workbench or mcp. Both sides are reduced to what
 CreateTable sets (key schemas, key attribute types, indexes with their
 projections, billing and capacity) and compared; exit 1 names the first
 difference. INCLUDE lists are compared without the table's and index's keys,
@@ -57,7 +57,7 @@ def from_request(t):
 
 
 def from_describe(doc):
-    t = doc["Table"]
+    t = doc.get("Table", doc.get("TableDescription"))
     mode = t.get("BillingModeSummary", {}).get("BillingMode")
     pt = t.get("ProvisionedThroughput", {})
     rw = (pt.get("ReadCapacityUnits", 0), pt.get("WriteCapacityUnits", 0))
@@ -84,6 +84,13 @@ def from_workbench(doc):
                                                 "Projection": g.get("Projection", {})})
             defs += [g["KeyAttributes"][k] for k in ("PartitionKey", "SortKey")
                      if k in g["KeyAttributes"]]
+        for x in m.get("LocalSecondaryIndexes", []):
+            # An LSI's partition key is the table's.
+            ka = dict(x["KeyAttributes"], PartitionKey=m["KeyAttributes"]["PartitionKey"])
+            t.setdefault("LocalSecondaryIndexes", []).append(
+                {"IndexName": x["IndexName"], "KeySchema": wb_schema(ka),
+                 "Projection": x.get("Projection", {})})
+            defs.append(x["KeyAttributes"]["SortKey"])
         t["AttributeDefinitions"] = defs
         mode = m.get("BillingMode", "PAY_PER_REQUEST")
         pt = m.get("ProvisionedCapacitySettings", {}).get("ProvisionedThroughput", {})
@@ -93,6 +100,56 @@ def from_workbench(doc):
         yield m["TableName"], table_shape(t, mode, (pt.get("ReadCapacityUnits"),
                                                     pt.get("WriteCapacityUnits")),
                                           key_types(t))
+
+
+def names(k):
+    return [k] if isinstance(k, str) else list(k or [])
+
+
+def mcp_key_type(tj, key):
+    """A key is N when, in some entity, its template is exactly one
+    integer or decimal field (or, without a template, it is such a field);
+    S otherwise (the importer's documented rule, read here on its own)."""
+    cfg = tj["table_config"]
+    for e in tj.get("entities", {}).values():
+        fields = {f["name"]: f["type"] for f in e.get("fields", [])}
+        pairs = list(zip(names(cfg["partition_key"]), names(e.get("pk_template"))))
+        pairs += list(zip(names(cfg.get("sort_key")), names(e.get("sk_template"))))
+        for m in e.get("gsi_mappings", []):
+            g = next((g for g in tj.get("gsi_list", []) if g["name"] == m.get("name")), None)
+            if g:
+                pairs += list(zip(names(g["partition_key"]), names(m.get("pk_template"))))
+                pairs += list(zip(names(g.get("sort_key")), names(m.get("sk_template"))))
+        for k, t in pairs:
+            inner = t[1:-1] if t.startswith("{") and t.endswith("}") else None
+            if k == key and inner and "{" not in inner and "}" not in inner and \
+                    fields.get(inner) in ("integer", "decimal"):
+                return "N"
+        if key in fields and fields[key] in ("integer", "decimal") and \
+                not any(k == key for k, _ in pairs):
+            return "N"
+    return "S"
+
+
+def from_mcp(doc):
+    for tj in doc["tables"]:
+        cfg = tj["table_config"]
+        ks = [{"AttributeName": cfg["partition_key"], "KeyType": "HASH"}]
+        if cfg.get("sort_key"):
+            ks.append({"AttributeName": cfg["sort_key"], "KeyType": "RANGE"})
+        t = {"KeySchema": ks, "GlobalSecondaryIndexes": []}
+        for g in tj.get("gsi_list", []):
+            gks = [{"AttributeName": n, "KeyType": "HASH"} for n in names(g["partition_key"])]
+            gks += [{"AttributeName": n, "KeyType": "RANGE"} for n in names(g.get("sort_key"))]
+            proj = {"ProjectionType": g.get("projection", "ALL")}
+            if proj["ProjectionType"] == "INCLUDE":
+                proj["NonKeyAttributes"] = g.get("included_attributes", [])
+            t["GlobalSecondaryIndexes"].append({"IndexName": g["name"], "KeySchema": gks,
+                                                "Projection": proj})
+        used = {k["AttributeName"] for x in [t] + t["GlobalSecondaryIndexes"] for k in x["KeySchema"]}
+        t["AttributeDefinitions"] = [{"AttributeName": n, "AttributeType": mcp_key_type(tj, n)}
+                                     for n in sorted(used)]
+        yield cfg["table_name"], table_shape(t, "PAY_PER_REQUEST", (None, None), key_types(t))
 
 
 def main():
@@ -106,6 +163,8 @@ def main():
         if fmt == "describe-table":
             name, shape = from_describe(doc)
             want[name] = shape
+        elif fmt == "mcp":
+            want.update(from_mcp(doc))
         else:
             want.update(from_workbench(doc))
     if got == want:

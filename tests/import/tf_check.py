@@ -20,8 +20,10 @@ import same_tables  # noqa: E402
 TABLE_ARGS = {"name", "billing_mode", "hash_key", "range_key", "read_capacity",
               "write_capacity", "attribute", "global_secondary_index",
               "local_secondary_index", "ttl"}
-GSI_ARGS = {"name", "hash_key", "range_key", "projection_type", "non_key_attributes",
-            "read_capacity", "write_capacity"}
+GSI_ARGS = {"name", "hash_key", "range_key", "key_schema", "projection_type",
+            "non_key_attributes", "read_capacity", "write_capacity"}
+# The provider release that added global_secondary_index.key_schema.
+KEY_SCHEMA_PROVIDER = ">= 6.29.0"
 LSI_ARGS = {"name", "range_key", "projection_type", "non_key_attributes"}
 
 
@@ -43,6 +45,11 @@ def check_block(where, block, allowed, required):
 
 
 def schema(block, table_hash=None):
+    if "key_schema" in block:
+        if "hash_key" in block or "range_key" in block:
+            fail(f"{block['name']}: key_schema replaces hash_key and range_key")
+        return [{"AttributeName": k["attribute_name"], "KeyType": k["key_type"]}
+                for k in block["key_schema"]]
     out = [{"AttributeName": block.get("hash_key", table_hash), "KeyType": "HASH"}]
     if "range_key" in block:
         out.append({"AttributeName": block["range_key"], "KeyType": "RANGE"})
@@ -54,6 +61,9 @@ def projection(block):
     if "non_key_attributes" in block:
         p["NonKeyAttributes"] = block["non_key_attributes"]
     return p
+
+
+uses_key_schema = [False]
 
 
 def as_request(r):
@@ -71,13 +81,16 @@ def as_request(r):
                                         "WriteCapacityUnits": r["write_capacity"]}
     keys = {r["hash_key"], r.get("range_key")}
     for g in r.get("global_secondary_index", []):
-        check_block(f"{name}.{g.get('name')}", g, GSI_ARGS, {"name", "hash_key", "projection_type"})
+        check_block(f"{name}.{g.get('name')}", g, GSI_ARGS, {"name", "projection_type"})
+        if ("hash_key" in g) == ("key_schema" in g):
+            fail(f"{name}.{g['name']}: one of hash_key and key_schema")
+        uses_key_schema[0] = uses_key_schema[0] or "key_schema" in g
         x = {"IndexName": g["name"], "KeySchema": schema(g), "Projection": projection(g)}
         if prov:
             x["ProvisionedThroughput"] = {"ReadCapacityUnits": g["read_capacity"],
                                           "WriteCapacityUnits": g["write_capacity"]}
         req.setdefault("GlobalSecondaryIndexes", []).append(x)
-        keys |= {g["hash_key"], g.get("range_key")}
+        keys |= {k["AttributeName"] for k in x["KeySchema"]}
     for l in r.get("local_secondary_index", []):
         check_block(f"{name}.{l.get('name')}", l, LSI_ARGS, {"name", "range_key", "projection_type"})
         req.setdefault("LocalSecondaryIndexes", []).append(
@@ -98,7 +111,7 @@ def as_request(r):
 def main(tf, requests):
     with open(tf) as f:
         doc = json.load(f)
-    if set(doc) != {"resource"} or set(doc["resource"]) != {"aws_dynamodb_table"}:
+    if set(doc) - {"terraform"} != {"resource"} or set(doc["resource"]) != {"aws_dynamodb_table"}:
         fail("expected {\"resource\": {\"aws_dynamodb_table\": ...}} alone")
     got = {}
     for rname, r in doc["resource"]["aws_dynamodb_table"].items():
@@ -106,6 +119,9 @@ def main(tf, requests):
             fail(f"resource name {rname!r} is no Terraform identifier")
         req = as_request(r)
         got[req["TableName"]] = same_tables.from_request(req)
+    pinned = doc.get("terraform", {}).get("required_providers", {}).get("aws", {})
+    if uses_key_schema[0] != (pinned.get("version") == KEY_SCHEMA_PROVIDER):
+        fail("key_schema blocks need required_providers aws %s, and only they" % KEY_SCHEMA_PROVIDER)
     with open(requests) as f:
         want = {t["TableName"]: same_tables.from_request(t) for t in json.load(f)}
     if got != want:

@@ -1,0 +1,138 @@
+#!/usr/bin/env python3
+"""import_bench.py - ddbc import's growth on large sources, and its bounds.
+
+For N and 2N entities, times `ddbc import` (best CPU time of the runs, user +
+system, of the child) on:
+- a NoSQL Workbench model of one table whose facets carry template key
+  aliases and whose items sit at the table (ddbc's own export: each item
+  goes to its facet by the alias its keys spell);
+- the same model with label aliases and each facet's items in the facet,
+  so every key template is guessed from samples;
+- a CloudFormation template of N tables whose names are nested Fn::Sub.
+Each must grow at most 2.2x from N to 2N (linear). Then a 1 KB template
+whose Fn::Sub nest would expand to gigabytes must be refused (the
+expansion bound) within a second.
+
+usage: import_bench.py [--ddbc PATH] [--n N] [--runs K] [--out DIR]
+"""
+import argparse
+import json
+import os
+import resource
+import subprocess
+import sys
+
+
+def cpu_of(cmd):
+    """CPU time (user + system) of one run of cmd; its exit status."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    rc = subprocess.run(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL).returncode
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime), rc
+
+
+def best(cmd, runs):
+    times, rc = [], 0
+    for _ in range(runs):
+        t, rc = cpu_of(cmd)
+        times.append(t)
+    return min(times), rc
+
+
+def workbench(n, guessed):
+    facets, items = [], []
+    for i in range(n):
+        name = f"E{i}"
+        data = [{"PK": {"S": f"{name}#{k}{i}"}, "SK": {"S": f"{name}#META#{k}"},
+                 "Id": {"S": f"{k}{i}"}, "Note": {"S": "x"}} for k in ("a", "b")]
+        f = {"FacetName": name, "NonKeyAttributes": ["Id", "Note"],
+             "KeyAttributeAlias": {"PartitionKeyAlias": "PK", "SortKeyAlias": "SK"}}
+        if guessed:
+            f["TableData"] = data
+        else:
+            f["KeyAttributeAlias"] = {"PartitionKeyAlias": f"{name}#{{Id}}",
+                                      "SortKeyAlias": f"{name}#META#{{Note}}"}
+            for d in data:
+                d["SK"] = {"S": f"{name}#META#x"}
+            items += data
+        facets.append(f)
+    return {"ModelName": "bench", "ModelMetadata": {"Version": "3.0"}, "DataModel": [{
+        "TableName": "T",
+        "KeyAttributes": {"PartitionKey": {"AttributeName": "PK", "AttributeType": "S"},
+                          "SortKey": {"AttributeName": "SK", "AttributeType": "S"}},
+        "NonKeyAttributes": [{"AttributeName": "Id", "AttributeType": "S"},
+                             {"AttributeName": "Note", "AttributeType": "S"}],
+        "TableFacets": facets, "TableData": items, "BillingMode": "PAY_PER_REQUEST"}]}
+
+
+def sub_nest(depth, leaf, width):
+    v = leaf
+    for _ in range(depth):
+        v = {"Fn::Sub": ["${a}" * width, {"a": v}]}
+    return v
+
+
+def template(n):
+    res = {}
+    for i in range(n):
+        res[f"T{i}"] = {"Type": "AWS::DynamoDB::Table", "Properties": {
+            "TableName": {"Fn::Sub": [f"t{i}-${{x}}", {"x": sub_nest(4, "p", 2)}]},
+            "BillingMode": "PAY_PER_REQUEST",
+            "AttributeDefinitions": [{"AttributeName": "id", "AttributeType": "S"}],
+            "KeySchema": [{"AttributeName": "id", "KeyType": "HASH"}]}}
+    return {"Resources": res}
+
+
+def write(out, name, doc):
+    path = os.path.join(out, name)
+    with open(path, "w") as f:
+        json.dump(doc, f)
+    return path
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--ddbc", default="./ddbc")
+    ap.add_argument("--n", type=int, default=5000)
+    ap.add_argument("--runs", type=int, default=3)
+    ap.add_argument("--out", default="bench/out")
+    a = ap.parse_args()
+    os.makedirs(a.out, exist_ok=True)
+    design = os.path.join(a.out, "import.ddb.yaml")
+    cases = [
+        ("workbench (aliases)", "workbench", lambda k: workbench(k, False)),
+        ("workbench (guessed)", "workbench", lambda k: workbench(k, True)),
+        ("cloudformation Fn::Sub", "cloudformation", template),
+    ]
+    print(f"ddbc import, {a.n} and {2 * a.n} entities (tables for CloudFormation), "
+          f"best CPU time of {a.runs} runs")
+    print(f"{'source':<26}{'N':>9}{'2N':>9}{'N->2N':>8}{'target':>8}  verdict")
+    failed = False
+    for name, fmt, gen in cases:
+        t = []
+        for k in (a.n, 2 * a.n):
+            src = write(a.out, f"import-{fmt}-{k}.json", gen(k))
+            secs, rc = best([a.ddbc, "import", "--from", fmt, src, "-o", design], a.runs)
+            if rc != 0:
+                print(f"{name}: ddbc import failed (exit {rc})")
+                return 1
+            t.append(secs)
+        growth = t[1] / t[0] if t[0] else float("inf")
+        ok = growth <= 2.2
+        failed |= not ok
+        print(f"{name:<26}{t[0]:>8.3f}s{t[1]:>8.3f}s{growth:>7.2f}x{2.2:>7.1f}x"
+              f"  {'ok' if ok else 'MISSED'}")
+    bomb = write(a.out, "import-sub-bomb.json", {"Resources": {"T": {
+        "Type": "AWS::DynamoDB::Table", "Properties": {
+            "BillingMode": "PAY_PER_REQUEST",
+            "KeySchema": [{"AttributeName": sub_nest(24, "x", 4), "KeyType": "HASH"}]}}}})
+    secs, rc = best([a.ddbc, "import", "--from", "cloudformation", bomb, "-o", design], a.runs)
+    ok = rc == 2 and secs < 1.0
+    failed |= not ok
+    print(f"{'Fn::Sub bomb (4^24 bytes)':<26}{secs:>8.3f}s{'':>9}{'':>8}{'< 1 s':>8}"
+          f"  {'ok (refused)' if ok else 'MISSED (exit %d)' % rc}")
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,52 @@
+/* import_cfn.h - the evaluator of CloudFormation's intrinsic functions
+ *
+ * import_cfn.c turns a template's table resources into tables; it asks
+ * import_cfn_eval.c for each property's value as the stack would have it,
+ * and import_cfn_foreach.c for the resources Fn::ForEach makes.
+ */
+#ifndef DDBC_IMPORT_CFN_H
+#define DDBC_IMPORT_CFN_H
+
+#include "import/import.h"
+#include "import/import_int.h"
+#include "util/strbuf.h"
+
+#include <stdbool.h>
+
+typedef struct ddbc_cfn {
+	const char *file;
+	const json_t *declared;            /* the template's Parameters */
+	const json_t *conditions;          /* its Conditions */
+	const json_t *mappings;            /* its Mappings */
+	const ddbc_import_param *params;
+	size_t nparams;
+	strbuf why;                        /* what could not be evaluated */
+	json_t *novalue;                   /* what Ref AWS::NoValue evaluates to */
+	json_t *cond_cache;                /* condition name -> 0/1 (null: being evaluated) */
+	size_t steps, bytes;               /* spent on the value being evaluated */
+	int depth;
+} ddbc_cfn;
+
+void ddbc_cfn_init(ddbc_cfn *c, const char *file, const json_t *root,
+		   const ddbc_import_param *params, size_t nparams);
+void ddbc_cfn_release(ddbc_cfn *c);
+
+/* The value of v as the stack has it: every intrinsic function evaluated,
+ * every AWS::NoValue member removed (v itself may evaluate to c->novalue).
+ * NULL when something cannot be decided before deployment, or a bound is
+ * passed; c->why says which function and why. A new reference. The _value
+ * form starts a new count against the bounds. */
+json_t *ddbc_cfn_eval(ddbc_cfn *c, const json_t *v);
+json_t *ddbc_cfn_eval_value(ddbc_cfn *c, const json_t *v);
+
+/* Condition name of the template: 1 true, 0 false, -1 undecided (why). */
+int ddbc_cfn_condition(ddbc_cfn *c, const char *name);
+
+/* The function v calls ("Ref", "Fn::Sub", ...), or NULL. */
+const char *ddbc_cfn_function(const json_t *v);
+
+/* The template's Resources with every Fn::ForEach expanded (Transform
+ * AWS::LanguageExtensions); NULL after saying why. A new reference. */
+json_t *ddbc_cfn_expand_foreach(ddbc_cfn *c, const json_t *resources);
+
+#endif

@@ -1,0 +1,127 @@
+/* check_decimal.c - DynamoDB numbers compared and written digit for digit */
+#include "util/decimal.h"
+#include "util/strbuf.h"
+
+#include <check.h>
+#include <stdlib.h>
+#include <string.h>
+
+static int cmp(const char *a, const char *b)
+{
+	int c = ddbc_decimal_cmp(a, strlen(a), b, strlen(b));
+	return (c > 0) - (c < 0);
+}
+
+START_TEST(test_valid)
+{
+	static const char *const yes[] = { "0", "-0", "+5", "141.96", ".5", "5.", "1e2", "1E+2",
+		"-2.5E-3", "12345678901234567890123456789012345678", NULL };
+	static const char *const no[] = { "", "-", ".", "1e", "1e+", "0x10", "1.2.3", "abc",
+		"1 ", "e5", NULL };
+	for (int i = 0; yes[i]; i++)
+		ck_assert_msg(ddbc_decimal_valid(yes[i], strlen(yes[i])), "%s", yes[i]);
+	for (int i = 0; no[i]; i++)
+		ck_assert_msg(!ddbc_decimal_valid(no[i], strlen(no[i])), "%s", no[i]);
+}
+END_TEST
+
+START_TEST(test_compare_exactly)
+{
+	/* 17 digits: a double already ties these. */
+	ck_assert_int_eq(cmp("241.79999999999998", "241.8"), -1);
+	ck_assert_int_eq(cmp("0.30000000000000004", "0.3"), 1);
+	/* 38 digits, last one differs. */
+	ck_assert_int_eq(cmp("12345678901234567890123456789012345678",
+			     "12345678901234567890123456789012345679"), -1);
+	ck_assert_int_eq(cmp("0.12345678901234567890123456789012345678",
+			     "0.12345678901234567890123456789012345677"), 1);
+	/* The same number in other spellings. */
+	ck_assert_int_eq(cmp("1e2", "100"), 0);
+	ck_assert_int_eq(cmp("100.000", "1E+2"), 0);
+	ck_assert_int_eq(cmp("0.001", "1e-3"), 0);
+	ck_assert_int_eq(cmp("-0", "0.0"), 0);
+	ck_assert_int_eq(cmp("007", "7"), 0);
+	/* Signs, exponents, magnitudes. */
+	ck_assert_int_eq(cmp("-5", "3"), -1);
+	ck_assert_int_eq(cmp("-5", "-3"), -1);
+	ck_assert_int_eq(cmp("9", "10"), -1);
+	ck_assert_int_eq(cmp("1e-130", "1e-129"), -1);
+	ck_assert_int_eq(cmp("9.9e125", "1e126"), -1);
+	ck_assert_int_eq(cmp("1e400", "1e399"), 1);
+	/* A text that is no number sorts after every number. */
+	ck_assert_int_eq(cmp("abc", "5"), 1);
+	ck_assert_int_eq(cmp("abc", "abd"), -1);
+}
+END_TEST
+
+static void json_is(const char *in, const char *want)
+{
+	strbuf b = STRBUF_INIT;
+	ddbc_decimal_json(&b, in, strlen(in));
+	ck_assert_msg(!strcmp(strbuf_str(&b), want), "%s: %s, not %s", in, strbuf_str(&b), want);
+	strbuf_release(&b);
+}
+
+START_TEST(test_json_spelling)
+{
+	json_is("141.96", "141.96");
+	json_is("241.79999999999998", "241.79999999999998");
+	json_is("1e2", "1e2");
+	json_is("+5", "5");
+	json_is(".5", "0.5");
+	json_is("-.5", "-0.5");
+	json_is("5.", "5");
+	json_is("5.e3", "5e3");
+	json_is("007", "7");
+	json_is("0.25", "0.25");
+	json_is("12345678901234567890123456789012345678", "12345678901234567890123456789012345678");
+}
+END_TEST
+
+static void digits_are(const char *in, bool neg, size_t n, long power)
+{
+	bool gneg;
+	size_t gn;
+	long gpower;
+	ck_assert_msg(ddbc_decimal_digits(in, strlen(in), &gneg, &gn, &gpower), "%s: no number", in);
+	ck_assert_msg(gneg == neg && gn == n && gpower == power, "%s: %d %zu %ld, not %d %zu %ld",
+		      in, gneg, gn, gpower, neg, n, power);
+}
+
+START_TEST(test_significant_digits)
+{
+	digits_are("123.4", false, 4, 2);
+	digits_are("0.05", false, 1, -2);
+	digits_are("-1200", true, 2, 3);
+	digits_are("00012.500", false, 3, 1);
+	digits_are("1.5E-3", false, 2, -3);
+	digits_are("-0.000", false, 0, 0);
+	digits_are("12345678901234567890123456789012345678", false, 38, 37);
+	bool neg;
+	size_t n;
+	long power;
+	ck_assert(!ddbc_decimal_digits("1e", 2, &neg, &n, &power));
+	ck_assert(!ddbc_decimal_digits("abc", 3, &neg, &n, &power));
+}
+END_TEST
+
+static Suite *decimal_suite(void)
+{
+	Suite *s = suite_create("decimal");
+	TCase *tc = tcase_create("decimal");
+	tcase_add_test(tc, test_valid);
+	tcase_add_test(tc, test_compare_exactly);
+	tcase_add_test(tc, test_json_spelling);
+	tcase_add_test(tc, test_significant_digits);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+int main(void)
+{
+	SRunner *sr = srunner_create(decimal_suite());
+	srunner_run_all(sr, CK_ENV);
+	int failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}
