@@ -204,6 +204,10 @@ static int one_table(ddbc_cfn *c, const char *logical, const json_t *res, bool g
 		props = api;
 	}
 	char *name = table_name(c, logical, props, &comment);
+	/* The name is decided: what remains is CreateTable's shape, whose
+	 * types ddbc_import_api_table checks (an unresolved TableName is no
+	 * string, and need not be one). */
+	json_object_del(props, "TableName");
 	json_t *attrs = NULL;
 	json_t *table = ddbc_import_api_table(c->file, props, &attrs);
 	int rc = -1;
