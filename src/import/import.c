@@ -7,6 +7,7 @@
  */
 #include "import/import.h"
 #include "import/import_int.h"
+#include "import/import_mcp.h"
 #include "util/strbuf.h"
 #include "util/source.h"
 
@@ -46,9 +47,16 @@ static int read_one(const struct run *r, const char *file, json_t *design)
 	if (!root)
 		return -1;
 	int rc = -1;
-	/* Types first, so no reader meets a value of the wrong type. */
-	if ((r->from == DDBC_IMPORT_MCP && ddbc_import_check_mcp(file, root) < 0) ||
-	    (r->from == DDBC_IMPORT_WORKBENCH && ddbc_import_check_workbench(file, root) < 0)) {
+	/* Types first, so no reader meets a value of the wrong type. A schema
+	 * of the wrong types is also put to the MCP server's validator
+	 * (import_mcp_check.c, which reads any type), so every defect is
+	 * said in one pass. */
+	if (r->from == DDBC_IMPORT_MCP && ddbc_import_check_mcp(file, root) < 0) {
+		ddbc_import_mcp_check(file, root);
+		json_decref(root);
+		return -1;
+	}
+	if (r->from == DDBC_IMPORT_WORKBENCH && ddbc_import_check_workbench(file, root) < 0) {
 		json_decref(root);
 		return -1;
 	}
