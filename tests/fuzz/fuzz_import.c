@@ -24,6 +24,13 @@ static char path[64];
  * holds an integer of 18 digits or more as a double). */
 static int same(const json_t *a, const json_t *b)
 {
+	/* A number held as its own text (141.96, 38 digits) is written as
+	 * that text: the reader gives it back as a number of that value, or
+	 * as the text itself (past a double's range). */
+	const char *text = ddbc_import_number_text(a);
+	if (text)
+		return json_is_number(b) ? strtod(text, NULL) == json_number_value(b)
+		       : json_is_string(b) && !strcmp(json_string_value(b), text);
 	if (json_is_number(a) && json_is_number(b))
 		return json_number_value(a) == json_number_value(b) ||
 		       (isnan(json_number_value(a)) && isnan(json_number_value(b)));
