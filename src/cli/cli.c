@@ -1,4 +1,4 @@
-/* cli.c - option parsing and the commands' top level
+/* cli.c - the commands' top level (their options: cli_opts.c)
  *
  * Every command checks its design first (rules/check.c) and writes nothing
  * when an error is found; outputs stream into a temporary file that is
@@ -7,6 +7,7 @@
  * that failed), 2 usage error, unreadable file, or a file that is no design.
  */
 #include "cli/cli.h"
+#include "cli/cli_opts.h"
 #include "cli/cli_cost.h"
 #include "cli/cli_diff.h"
 #include "cli/cli_explain.h"
@@ -35,353 +36,6 @@
 #include <unistd.h>
 
 #include "config.h"
-
-/* The exit statuses, as the usage text states them. */
-typedef enum exit_status {
-	EXIT_OK = 0,             /* success */
-	EXIT_FINDINGS = 1,       /* error findings, or items that failed */
-	EXIT_USAGE = 2           /* usage error, unreadable file, no design */
-} exit_status;
-
-/* Where option parsing leaves a command. */
-typedef enum cli_step {
-	CLI_GO_ON,               /* options taken: run the command */
-	CLI_DONE,                /* --help printed: nothing more to do */
-	CLI_USAGE_ERROR          /* a bad option, said on stderr */
-} cli_step;
-
-/* The options a command accepts. */
-enum {
-	OPT_FORMAT = 1 << 0, OPT_RULE = 1 << 1, OPT_WERROR = 1 << 2, OPT_COLOR = 1 << 3,
-	OPT_OUTPUT = 1 << 4, OPT_LANG = 1 << 5, OPT_TEMPLATE = 1 << 6, OPT_PREFIX = 1 << 7,
-	OPT_PARAM = 1 << 8, OPT_ITEMS = 1 << 9, OPT_SHOW_SUPPRESSED = 1 << 10,
-	OPT_AGAINST = 1 << 11, OPT_ALL = 1 << 12, OPT_CHECK = 1 << 13, OPT_FROM = 1 << 14,
-	OPT_LIST_SOURCES = 1 << 15, OPT_PRICES = 1 << 16, OPT_QUIET = 1 << 17,
-	OPT_COMPACT = 1 << 18, OPT_MODULE = 1 << 19
-};
-
-/* --color WHEN, in the order of its words. */
-typedef enum color_when {
-	COLOR_NEVER,
-	COLOR_ALWAYS,
-	COLOR_AUTO               /* on a terminal, unless NO_COLOR is set */
-} color_when;
-
-struct opts {
-	const char *format;
-	bool compact;            /* export: JSON without layout */
-	size_t format_row;       /* its row in the command's table of formats */
-	bool format_given;
-	const char *check;          /* doc --check FILE */
-	ddbc_settings settings;
-	bool werror;
-	bool show_suppressed;
-	ddbc_severity min_severity; /* --min-severity, --quiet; DEFAULT: the command's */
-	color_when color;
-	const char *output;
-	size_t lang_row;         /* --lang: its row in the command's table of languages */
-	const char *template_dir;
-	const char *prefix;
-	const char *module;         /* keys --module */
-	const char *against;
-	const char *from;        /* import --from */
-	bool all;
-	ddbc_param *params;
-	size_t nparams, params_cap;
-	char **files;
-	size_t nfiles;
-	ddbc_items_opts items;   /* check-items: -j, --max-findings, item kinds' --rule */
-	bool merge;              /* check-items --merge */
-	const char *prices;      /* cost --prices FILE */
-};
-
-struct command {
-	const char *name;
-	const char *usage;
-	unsigned options;
-	size_t min_files, max_files;
-	ddbc_words formats;      /* the --format words; the first is the default */
-	ddbc_words sources;      /* the --from words */
-	ddbc_words langs;        /* the --lang words; the first is the default */
-	exit_status (*run)(struct opts *o);
-};
-
-/* Says what is wrong with the command line and where help is. */
-static void usage_error(const char *cmd, const char *fmt, const char *arg)
-{
-	fprintf(stderr, "ddbc%s%s: ", cmd ? " " : "", cmd ? cmd : "");
-	fprintf(stderr, fmt, arg);
-	fprintf(stderr, "\nTry 'ddbc %s%s--help'.\n", cmd ? cmd : "", cmd ? " " : "");
-}
-
-/* ---- option parsing ------------------------------------------------------------ */
-
-static bool want_color(color_when color, int fd)
-{
-	if (color != COLOR_AUTO)
-		return color == COLOR_ALWAYS;
-	const char *no = getenv("NO_COLOR");
-	if (no && *no)
-		return false;
-	return isatty(fd);
-}
-
-/* Takes --param NAME=VALUE; returns 0, or -1 after saying what is wrong. */
-static int add_param(const char *cmd, struct opts *o, char *arg)
-{
-	char *eq = strchr(arg, '=');
-	if (!eq || eq == arg) {
-		usage_error(cmd, "expected --param NAME=VALUE, got '%s'", arg);
-		return -1;
-	}
-	xgrow((void **)&o->params, &o->params_cap, o->nparams + 1, sizeof(ddbc_param));
-	*eq = '\0';
-	o->params[o->nparams].name = arg;
-	o->params[o->nparams].value = eq + 1;
-	o->nparams++;
-	return 0;
-}
-
-/* Whether arg (KIND=SEV) names a kind of check-items finding. */
-static bool names_item_kind(const char *arg)
-{
-	const char *eq = strchr(arg, '=');
-	char *id = xstrndup(arg, eq ? (size_t)(eq - arg) : strlen(arg));
-	ddbc_item_kind k;
-	bool found = ddbc_item_kind_find(id, &k) == 0;
-	free(id);
-	return found;
-}
-
-/* Takes --rule KIND=SEV for a kind of check-items finding. */
-static cli_step take_item_rule(const struct command *cmd, struct opts *o, const char *arg)
-{
-	const char *eq = strchr(arg, '=');
-	char *id = xstrndup(arg, eq ? (size_t)(eq - arg) : strlen(arg));
-	ddbc_item_kind k;
-	ddbc_item_kind_find(id, &k);
-	free(id);
-	ddbc_severity sev;
-	if (!(cmd->options & OPT_ITEMS)) {
-		usage_error(cmd->name, "'%s' is a kind of check-items finding, not a rule of "
-			    "the design", arg);
-		return CLI_USAGE_ERROR;
-	}
-	if (!eq || ddbc_severity_parse(eq + 1, &sev) < 0) {
-		usage_error(cmd->name, "expected --rule KIND=off|note|warning|error, got '%s'", arg);
-		return CLI_USAGE_ERROR;
-	}
-	o->items.sev[k] = sev;
-	return CLI_GO_ON;
-}
-
-/* Takes --rule RULE=SEV (or KIND=SEV). */
-static cli_step take_rule(const struct command *cmd, struct opts *o, const char *arg)
-{
-	if (names_item_kind(arg))
-		return take_item_rule(cmd, o, arg);
-	strbuf err = STRBUF_INIT;
-	cli_step step = CLI_GO_ON;
-	if (ddbc_settings_parse(&o->settings, arg, &err) < 0) {
-		usage_error(cmd->name, "%s", strbuf_str(&err));
-		step = CLI_USAGE_ERROR;
-	}
-	strbuf_release(&err);
-	return step;
-}
-
-/* Takes a count in [min, max] into *out. */
-static cli_step parse_count(const char *cmd, const char *opt, const char *arg,
-			    unsigned long min, unsigned long max, unsigned long *out)
-{
-	char *end;
-	errno = 0;
-	unsigned long v = strtoul(arg, &end, 10);
-	if (!*arg || *end || errno || arg[0] == '-' || v < min || v > max) {
-		fprintf(stderr, "ddbc %s: %s takes a number from %lu, got '%s'\nTry 'ddbc %s "
-			"--help'.\n", cmd, opt, min, arg, cmd);
-		return CLI_USAGE_ERROR;
-	}
-	*out = v;
-	return CLI_GO_ON;
-}
-
-/* Handles one option c. */
-static cli_step one_option(const struct command *cmd, struct opts *o, int c, char *arg)
-{
-	/* In the order of color_when. */
-	static const ddbc_word colors[] = { { "never", NULL }, { "always", NULL },
-					    { "auto", NULL }, { NULL, NULL } };
-	static const ddbc_word severities[] = { { "note", NULL }, { "warning", NULL },
-						{ "error", NULL }, { NULL, NULL } };
-	size_t w;
-	switch (c) {
-	case 'f':
-		if (ddbc_words_parse(cmd->name, "format", arg, cmd->formats, &w) < 0)
-			return CLI_USAGE_ERROR;
-		o->format = ddbc_word_name(cmd->formats, w);
-		o->format_row = w;
-		o->format_given = true;
-		return CLI_GO_ON;
-	case 'L':
-		ddbc_words_list(stdout, cmd->formats);
-		return CLI_DONE;
-	case 'Z':
-		ddbc_words_list(stdout, cmd->sources);
-		return CLI_DONE;
-	case 'r': return take_rule(cmd, o, arg);
-	case 'j': return parse_count(cmd->name, "-j", arg, 1, 1024, &o->items.jobs);
-	case 'M':
-		return parse_count(cmd->name, "--max-findings", arg, 0, ULONG_MAX,
-				  &o->items.max_findings);
-	case 'm': o->merge = true; return CLI_GO_ON;
-	case 'W': o->werror = true; return CLI_GO_ON;
-	case 'q': o->min_severity = DDBC_SEV_WARNING; return CLI_GO_ON;
-	case 'V':
-		if (ddbc_words_parse(cmd->name, "--min-severity", arg, DDBC_WORDS(severities), &w) < 0)
-			return CLI_USAGE_ERROR;
-		o->min_severity = (ddbc_severity)(DDBC_SEV_NOTE + w);
-		return CLI_GO_ON;
-	case 'S': o->show_suppressed = true; return CLI_GO_ON;
-	case 'c':
-		if (ddbc_words_parse(cmd->name, "--color", arg, DDBC_WORDS(colors), &w) < 0)
-			return CLI_USAGE_ERROR;
-		o->color = (color_when)w;
-		return CLI_GO_ON;
-	case 'o': o->output = arg; return CLI_GO_ON;
-	case 'C': o->check = arg; return CLI_GO_ON;
-	case 'l':
-		if (ddbc_words_parse(cmd->name, "language", arg, cmd->langs, &w) < 0)
-			return CLI_USAGE_ERROR;
-		o->lang_row = w;
-		return CLI_GO_ON;
-	case 'Y':
-		ddbc_words_list(stdout, cmd->langs);
-		return CLI_DONE;
-	case 't': o->template_dir = arg; return CLI_GO_ON;
-	case 'p': o->prefix = arg; return CLI_GO_ON;
-	case 'P': return add_param(cmd->name, o, arg) < 0 ? CLI_USAGE_ERROR : CLI_GO_ON;
-	case 'a': o->against = arg; return CLI_GO_ON;
-	case 'A': o->all = true; return CLI_GO_ON;
-	case 'F': o->from = arg; return CLI_GO_ON;
-	case 'R': o->prices = arg; return CLI_GO_ON;
-	case 'D': o->module = arg; return CLI_GO_ON;
-	case 'K': o->compact = true; return CLI_GO_ON;
-	case 'h':
-		ddbc_usage_print(stdout, cmd->usage, cmd->formats, cmd->sources, cmd->langs);
-		return CLI_DONE;
-	}
-	return CLI_USAGE_ERROR;
-}
-
-/* Says what getopt rejected in written: an option that needs a value and
- * has none, or an unknown option (with the nearest known one). getopt sets
- * optopt to a long option's internal letter: name what was written. */
-static void option_error(const struct command *cmd, const char *shortopts,
-			 const struct option *longopts, const char *written)
-{
-	if (strncmp(written, "--", 2) != 0) {
-		const char *at = optopt ? strchr(shortopts, optopt) : NULL;
-		char flag[] = { '-', (char)optopt, 0 };
-		if (at && at[1] == ':')
-			usage_error(cmd->name, "option '%s' needs a value", flag);
-		else
-			usage_error(cmd->name, "unknown option '%s'", optopt ? flag : written);
-		return;
-	}
-	const char *name = written + 2;
-	size_t len = strcspn(name, "=");
-	char *flag = xstrndup(written, len + 2);
-	const char *names[32];
-	size_t n = 0;
-	for (const struct option *lo = longopts; lo->name && n < 32; lo++) {
-		if (!strcmp(lo->name, flag + 2)) {
-			usage_error(cmd->name, lo->has_arg == required_argument
-				    ? "option '%s' needs a value" : "option '%s' takes no value",
-				    flag);
-			free(flag);
-			return;
-		}
-		names[n++] = lo->name;
-	}
-	const char *hint = ddbc_suggest(flag + 2, names, n);
-	fprintf(stderr, "ddbc %s: unknown option '%s'", cmd->name, flag);
-	if (hint)
-		fprintf(stderr, "; did you mean '--%s'?", hint);
-	fprintf(stderr, "\nTry 'ddbc %s --help'.\n", cmd->name);
-	free(flag);
-}
-
-static cli_step parse_options(const struct command *cmd, int argc, char **argv, struct opts *o)
-{
-	static const struct { struct option opt; unsigned flag; } all[] = {
-		{ { "format", required_argument, NULL, 'f' }, OPT_FORMAT },
-		{ { "rule", required_argument, NULL, 'r' }, OPT_RULE },
-		{ { "werror", no_argument, NULL, 'W' }, OPT_WERROR },
-		{ { "quiet", no_argument, NULL, 'q' }, OPT_QUIET },
-		{ { "min-severity", required_argument, NULL, 'V' }, OPT_QUIET },
-		{ { "show-suppressed", no_argument, NULL, 'S' }, OPT_SHOW_SUPPRESSED },
-		{ { "color", required_argument, NULL, 'c' }, OPT_COLOR },
-		{ { "output", required_argument, NULL, 'o' }, OPT_OUTPUT },
-		{ { "lang", required_argument, NULL, 'l' }, OPT_LANG },
-		{ { "template", required_argument, NULL, 't' }, OPT_TEMPLATE },
-		{ { "prefix", required_argument, NULL, 'p' }, OPT_PREFIX },
-		{ { "param", required_argument, NULL, 'P' }, OPT_PARAM },
-		{ { "jobs", required_argument, NULL, 'j' }, OPT_ITEMS },
-		{ { "max-findings", required_argument, NULL, 'M' }, OPT_ITEMS },
-		{ { "merge", no_argument, NULL, 'm' }, OPT_ITEMS },
-		{ { "against", required_argument, NULL, 'a' }, OPT_AGAINST },
-		{ { "all", no_argument, NULL, 'A' }, OPT_ALL },
-		{ { "check", required_argument, NULL, 'C' }, OPT_CHECK },
-		{ { "from", required_argument, NULL, 'F' }, OPT_FROM },
-		{ { "list-formats", no_argument, NULL, 'L' }, OPT_FORMAT },
-		{ { "list-langs", no_argument, NULL, 'Y' }, OPT_LANG },
-		{ { "list-sources", no_argument, NULL, 'Z' }, OPT_LIST_SOURCES },
-		{ { "prices", required_argument, NULL, 'R' }, OPT_PRICES },
-		{ { "module", required_argument, NULL, 'D' }, OPT_MODULE },
-		{ { "compact", no_argument, NULL, 'K' }, OPT_COMPACT },
-	};
-	struct option longopts[sizeof(all) / sizeof(all[0]) + 2];
-	size_t n = 0;
-	for (size_t i = 0; i < sizeof(all) / sizeof(all[0]); i++)
-		if (cmd->options & all[i].flag)
-			longopts[n++] = all[i].opt;
-	longopts[n++] = (struct option){ "help", no_argument, NULL, 'h' };
-	longopts[n] = (struct option){ NULL, 0, NULL, 0 };
-	/* GNU order: options may follow the files, as in `ddbc lint a.yaml --werror`. */
-	char shortopts[16] = "h";
-	if (cmd->options & OPT_OUTPUT)
-		strcat(shortopts, "o:");
-	if (cmd->options & OPT_ITEMS)
-		strcat(shortopts, "j:");
-	if (cmd->options & OPT_QUIET)
-		strcat(shortopts, "q");
-
-	int c;
-	opterr = 0;
-	optind = 1;
-	while ((c = getopt_long(argc, argv, shortopts, longopts, NULL)) != -1) {
-		if (c == '?' || c == ':') {
-			option_error(cmd, shortopts, longopts, argv[optind - 1]);
-			return CLI_USAGE_ERROR;
-		}
-		cli_step step = one_option(cmd, o, c, optarg);
-		if (step != CLI_GO_ON)
-			return step;
-	}
-	o->files = argv + optind;
-	o->nfiles = (size_t)(argc - optind);
-	if (o->nfiles < cmd->min_files) {
-		usage_error(cmd->name, "%s", cmd->min_files > 1 ? "expected a design file and an "
-			    "items file" : "no design file given");
-		return CLI_USAGE_ERROR;
-	}
-	if (o->nfiles > cmd->max_files) {
-		usage_error(cmd->name, "too many files starting at '%s'", o->files[cmd->max_files]);
-		return CLI_USAGE_ERROR;
-	}
-	return CLI_GO_ON;
-}
 
 /* ---- lint -------------------------------------------------------------------------- */
 
@@ -424,7 +78,7 @@ static exit_status run_lint(struct opts *o)
 				  o->min_severity == DDBC_SEV_DEFAULT ? DDBC_SEV_OFF : o->min_severity,
 				  o->show_suppressed, NULL };
 	ddbc_diag_format_parse(o->format, &print.format);
-	print.color = want_color(o->color, STDOUT_FILENO);
+	print.color = cli_want_color(o->color, STDOUT_FILENO);
 
 	ddbc_source **sources = xcalloc(o->nfiles, sizeof(*sources));
 	ddbc_diags d;
@@ -486,7 +140,7 @@ static void print_findings(struct unit *u, const struct opts *o)
 {
 	/* Notes are for `ddbc lint`; a command that writes an output reports
 	 * only what may need acting on. */
-	ddbc_print_opts print = { DDBC_DIAG_TEXT, want_color(o->color, STDERR_FILENO), 1,
+	ddbc_print_opts print = { DDBC_DIAG_TEXT, cli_want_color(o->color, STDERR_FILENO), 1,
 				  o->min_severity == DDBC_SEV_DEFAULT ? DDBC_SEV_WARNING
 				  : o->min_severity, o->show_suppressed, NULL };
 	ddbc_diags_print(stderr, &u->d, &print);
@@ -622,7 +276,7 @@ static bool is_dir(const char *path)
 static exit_status doc_site(struct opts *o)
 {
 	if (strcmp(o->format, "html")) {
-		usage_error("doc", "a directory output ('%s') needs --format html", o->output);
+		cli_usage_error("doc", "a directory output ('%s') needs --format html", o->output);
 		return EXIT_USAGE;
 	}
 	struct unit u;
@@ -671,7 +325,7 @@ static bool file_holds(const char *file, const char *text, size_t len)
 static exit_status check_doc(struct opts *o)
 {
 	if (o->output) {
-		usage_error("doc", "%s", "--check writes nothing: leave out -o");
+		cli_usage_error("doc", "%s", "--check writes nothing: leave out -o");
 		return EXIT_USAGE;
 	}
 	if (!o->format_given && (ends_with(o->check, ".html") || ends_with(o->check, ".htm")))
@@ -724,7 +378,7 @@ static exit_status run_doc(struct opts *o)
 static exit_status run_header(struct opts *o)
 {
 	if (o->prefix && !ddbc_header_prefix_usable(o->prefix)) {
-		usage_error("header", "--prefix '%s' is not a usable C identifier; write a letter, "
+		cli_usage_error("header", "--prefix '%s' is not a usable C identifier; write a letter, "
 			    "then letters, digits and single '_' (e.g. --prefix SR)", o->prefix);
 		return EXIT_USAGE;
 	}
@@ -803,7 +457,7 @@ static exit_status run_items(struct opts *o)
 	if (o->merge)
 		return items_to_output(o, NULL);
 	if (o->nfiles < 2) {
-		usage_error("check-items", "%s", "expected a design file and an items file");
+		cli_usage_error("check-items", "%s", "expected a design file and an items file");
 		return EXIT_USAGE;
 	}
 	struct unit u;
@@ -841,7 +495,7 @@ static exit_status diff_one(struct opts *o, size_t i)
 		.output = o->output,
 		.werror = o->werror,
 		.min_severity = o->min_severity,
-		.color = want_color(o->color, o->output ? STDERR_FILENO : STDOUT_FILENO),
+		.color = cli_want_color(o->color, o->output ? STDERR_FILENO : STDOUT_FILENO),
 		.settings = &o->settings,
 	};
 	return (exit_status)ddbc_cli_diff(&r);
@@ -858,19 +512,19 @@ static exit_status run_diff(struct opts *o)
 	if (o->from && ddbc_words_parse("diff", "--from", o->from, DDBC_WORDS(live), &w) < 0)
 		return EXIT_USAGE;
 	if (o->from && (o->against || o->nfiles < 2)) {
-		usage_error("diff", "%s", "--from describe-table takes the described tables, "
+		cli_usage_error("diff", "%s", "--from describe-table takes the described tables, "
 			    "then the design: LIVE.json... NEW");
 		return EXIT_USAGE;
 	}
 	if (o->from)
 		return diff_one(o, 0);
 	if (!o->against && o->nfiles != 2) {
-		usage_error("diff", "%s", "expected two design files, OLD and NEW (or --against "
+		cli_usage_error("diff", "%s", "expected two design files, OLD and NEW (or --against "
 			    "REV FILE)");
 		return EXIT_USAGE;
 	}
 	if (o->against && o->nfiles > 1 && (one_document || o->output)) {
-		usage_error("diff", "%s", "--against with several files writes text or github "
+		cli_usage_error("diff", "%s", "--against with several files writes text or github "
 			    "to standard output only");
 		return EXIT_USAGE;
 	}
@@ -898,7 +552,7 @@ static exit_status run_import(struct opts *o)
 {
 	size_t row;
 	if (!o->from) {
-		usage_error("import", "%s", "--from SOURCE is required");
+		cli_usage_error("import", "%s", "--from SOURCE is required");
 		return EXIT_USAGE;
 	}
 	if (ddbc_words_parse("import", "source", o->from, DDBC_WORDS(ddbc_import_sources), &row) < 0)
@@ -1002,7 +656,7 @@ static exit_status run_command(const struct command *cmd, int argc, char **argv)
 	ddbc_settings_init(&o.settings);
 	ddbc_items_opts_init(&o.items);
 	exit_status status = EXIT_USAGE;
-	switch (parse_options(cmd, argc, argv, &o)) {
+	switch (cli_parse_options(cmd, argc, argv, &o)) {
 	case CLI_GO_ON:
 		param_values_needed(cmd, &o);
 		note_inputs(&o);
@@ -1018,7 +672,7 @@ static exit_status run_command(const struct command *cmd, int argc, char **argv)
 int ddbc_cli_main(int argc, char **argv)
 {
 	if (argc < 2) {
-		usage_error(NULL, "%s", "no command given");
+		cli_usage_error(NULL, "%s", "no command given");
 		return EXIT_USAGE;
 	}
 	const char *name = argv[1];
@@ -1051,6 +705,6 @@ int ddbc_cli_main(int argc, char **argv)
 		fprintf(stderr, "ddbc: unknown command '%s'; did you mean '%s'?\nTry 'ddbc "
 				"--help'.\n", name, hint);
 	else
-		usage_error(NULL, "unknown command '%s'", name);
+		cli_usage_error(NULL, "unknown command '%s'", name);
 	return EXIT_USAGE;
 }
