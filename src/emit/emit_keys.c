@@ -381,15 +381,6 @@ void keys_const_value(strbuf *sb, const ddbc_attr *a, bool ts)
 	strbuf_release(&v);
 }
 
-static size_t literal_bytes(const ddbc_lang *l)
-{
-	size_t n = 0;
-	for (size_t i = 0; i < l->nruns; i++)
-		if (l->runs[i].fixed)
-			n += l->runs[i].len;
-	return n;
-}
-
 static size_t plan_guards(keys_writer *w, keys_guard **out)
 {
 	const ddbc_design *g = w->g;
@@ -418,7 +409,7 @@ static size_t plan_guards(keys_writer *w, keys_guard **out)
 		ddbc_attr_lang(pk, &kg->pk_lang);
 		if (sk)
 			ddbc_attr_lang(sk, &kg->sk_lang);
-		kg->literal = literal_bytes(&kg->pk_lang) + literal_bytes(&kg->sk_lang);
+		kg->literal = ddbc_lang_literal_bytes(&kg->pk_lang) + ddbc_lang_literal_bytes(&kg->sk_lang);
 		kg->consts = ddbc_arena_alloc(w->arena, (e->nattrs + 1) * sizeof(*kg->consts));
 		for (size_t k = 0; k < e->nattrs; k++)
 			if (ddbc_attr_is_constant(&e->attrs[k], t))

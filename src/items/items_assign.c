@@ -39,15 +39,6 @@ static const char lenient_delim[] = "\xff";
 
 /* ---- the design ------------------------------------------------------------------ */
 
-static size_t literal_bytes(const ddbc_lang *l)
-{
-	size_t n = 0;
-	for (size_t i = 0; i < l->nruns; i++)
-		if (l->runs[i].fixed)
-			n += l->runs[i].len;
-	return n;
-}
-
 static void key_init(ddbc_items_key *k, const ddbc_attr *a)
 {
 	k->attr = a;
@@ -95,7 +86,7 @@ static void prepare_table(ddbc_items_table *ti, const ddbc_table *t)
 		ei->e = e;
 		key_init(&ei->pk, pk);
 		key_init(&ei->sk, sk);
-		ei->literal = literal_bytes(&ei->pk.lang) + literal_bytes(&ei->sk.lang);
+		ei->literal = ddbc_lang_literal_bytes(&ei->pk.lang) + ddbc_lang_literal_bytes(&ei->sk.lang);
 		find_constants(ei);
 	}
 	ti->by_literal = xcalloc(ti->nents + 1, sizeof(*ti->by_literal));

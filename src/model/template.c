@@ -692,6 +692,15 @@ static bool runs_line_up(const ddbc_lang *a, const ddbc_lang *b, size_t n, const
 	return true;
 }
 
+size_t ddbc_lang_literal_bytes(const ddbc_lang *l)
+{
+	size_t n = 0;
+	for (size_t i = 0; i < l->nruns; i++)
+		if (l->runs[i].fixed)
+			n += l->runs[i].len;
+	return n;
+}
+
 bool ddbc_lang_intersects(const ddbc_lang *a, const ddbc_lang *b, const char *delim)
 {
 	/* Most key conditions are written in the shape of the key's template

@@ -147,6 +147,10 @@ void ddbc_lang_class(ddbc_lang *l, ddbc_class cls, size_t min);
 /* Exactly width digits: a :0WIDTH placeholder's values. */
 void ddbc_lang_digits(ddbc_lang *l, size_t width);
 
+/* The bytes of its literal runs: how much of a key it fixes, the measure
+ * by which check-items and the type guards prefer one entity over another. */
+size_t ddbc_lang_literal_bytes(const ddbc_lang *l);
+
 /* Whether some string belongs to both a and b, where delim is the key
  * delimiter that DDBC_CLASS_NO_DELIM values never contain. */
 bool ddbc_lang_intersects(const ddbc_lang *a, const ddbc_lang *b, const char *delim);
