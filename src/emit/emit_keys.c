@@ -115,7 +115,8 @@ void keys_comment(strbuf *sb, const char *s)
 
 void keys_flush(keys_writer *w)
 {
-	fwrite(w->sb.buf, 1, w->sb.len, w->out);
+	if (w->sb.len)           /* an empty buffer may have none */
+		fwrite(w->sb.buf, 1, w->sb.len, w->out);
 	strbuf_reset(&w->sb);
 }
 

@@ -641,7 +641,8 @@ static void write_file(const char *dir, const char *name, const char *text, size
 	strbuf path = STRBUF_INIT;
 	strbuf_addf(&path, "%s/%s", dir, name);
 	FILE *f = fopen(path.buf, "w");
-	if (!f || fwrite(text, 1, len, f) != len || fclose(f) != 0) {
+	/* An empty part has no buffer at all: fwrite must not see NULL. */
+	if (!f || (len && fwrite(text, 1, len, f) != len) || fclose(f) != 0) {
 		perror(path.buf);
 		exit(1);
 	}
