@@ -17,6 +17,27 @@ static int has_git(char *buf, size_t len)
 	return found;
 }
 
+/* Whether dir is one of GIT_CEILING_DIRECTORIES (absolute paths, ':' apart):
+ * as git does, the search for a repository goes no higher than below
+ * them. A tarball unpacked inside a checkout (make distcheck) is then no
+ * part of that checkout. */
+static int is_ceiling(const char *dir)
+{
+	const char *list = getenv("GIT_CEILING_DIRECTORIES");
+	if (!list || !*list)
+		return 0;
+	int found = 0;
+	char *copy = xstrdup(list);
+	for (char *save = NULL, *tok = strtok_r(copy, ":", &save); tok && !found;
+	     tok = strtok_r(NULL, ":", &save)) {
+		char *real = realpath(tok, NULL);
+		found = real && !strcmp(real, dir);
+		free(real);
+	}
+	free(copy);
+	return found;
+}
+
 char *ddbc_repo_path(const char *path)
 {
 	char *abs = realpath(path, NULL);
@@ -31,6 +52,8 @@ char *ddbc_repo_path(const char *path)
 		while (len > 0 && buf[len] != '/')
 			len--;
 		buf[len] = '\0';
+		if (len > 0 && is_ceiling(buf))
+			break;
 		if (len > 0 && has_git(buf, len))
 			result = xstrdup(abs + len + 1);
 	}

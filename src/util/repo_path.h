@@ -4,7 +4,8 @@
  * a path from the root of the checkout, whatever folder the tool ran in:
  * "../x.ddb.yaml" or "/home/ci/work/x.ddb.yaml" lands nowhere. The root is
  * the nearest folder above the file that holds ".git" (a folder, or the
- * file of a worktree or submodule); no git is run.
+ * file of a worktree or submodule), below any of GIT_CEILING_DIRECTORIES
+ * as git reads it; no git is run.
  */
 #ifndef DDBC_REPO_PATH_H
 #define DDBC_REPO_PATH_H
