@@ -155,18 +155,7 @@ size_t ddbc_cost_items(ddbc_arena *arena, ddbc_views *views, const ddbc_design *
 		(*out)->item = put;
 		n = 1;
 	} else if (r == DDBC_EMIT_OK) {
-		bool scan_or_query = p->operation == DDBC_OP_QUERY || p->operation == DDBC_OP_SCAN;
-		const ddbc_view *view = ddbc_views_get(views, scan_or_query ? p->index
-									 : &p->table->primary);
-		size_t *rows, nitems;
-		const ddbc_view_item *items = ddbc_view_items(view, &nitems);
-		n = ddbc_request_rows(p, &sent, view, &rows);
-		*out = xcalloc(n + 1, sizeof **out);
-		for (size_t i = 0; i < n; i++) {
-			(*out)[i].entity = items[rows[i]].entity;
-			(*out)[i].item = items[rows[i]].item;
-		}
-		free(rows);
+		n = ddbc_request_items(p, &sent.key, views, out);
 	}
 	ddbc_query_sent_release(&sent);
 	return n;

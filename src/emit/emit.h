@@ -11,6 +11,7 @@
 
 #include "model/model.h"
 #include "model/request.h"
+#include "model/request_rows.h"
 
 #include <stdio.h>
 
@@ -115,17 +116,13 @@ ddbc_emit_result ddbc_emit_workbench(FILE *out, const ddbc_design *g,
 /* emit_json_queries.c: one request per access pattern. */
 ddbc_emit_result ddbc_emit_queries(FILE *out, const ddbc_design *g, const ddbc_export_opts *o,
 				   ddbc_diags *d);
-/* What a request sends of its key (request.h's ddbc_request.key): per key
- * attribute, partition key first, the values it gives (two for a
- * between; text NULL where it gives none) and their type. */
+/* What a request sends of its key (model/request_rows.h), and a put's
+ * Item member by member. */
 struct json_t;
 typedef void ddbc_query_item_fn(void *ctx, const char *name, const struct json_t *value);
 
 typedef struct ddbc_query_sent {
-	size_t n;
-	ddbc_key_text (*values)[2];
-	ddbc_type *types;
-	ddbc_arena *arena;       /* the texts */
+	ddbc_key_sent key;
 	/* Set by the caller (kept by ddbc_emit_query_input): called with each
 	 * member of a PutItem's Item as it is written (`ddbc cost` sizes the
 	 * item the request writes). */

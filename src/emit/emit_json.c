@@ -243,11 +243,8 @@ json_t *ddbc_json_str(const char *s)
 
 void ddbc_json_scalar_text(const ddbc_node *n, strbuf *out)
 {
-	long long v;
-	if (ddbc_node_int(n, &v))
-		strbuf_addf(out, "%lld", v);
-	else if (n && n->kind == DDBC_NODE_SCALAR)
-		strbuf_add(out, n->u.text, n->n);
+	/* The model's, so that the rules read a value as requests send it. */
+	ddbc_scalar_text(n, out);
 }
 
 /* jansson holds a number as a double, which keeps 17 digits of the 38 a

@@ -2,7 +2,10 @@
 #include "model/capacity.h"
 #include "model/item_size.h"
 
+#include "util/xalloc.h"
+
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 double ddbc_read_units(uint64_t bytes, bool consistent)
@@ -267,4 +270,38 @@ void ddbc_pattern_capacity(ddbc_arena *arena, const ddbc_pattern *p, const ddbc_
 	default:
 		writes(arena, p, items, n, out);
 	}
+}
+
+size_t ddbc_request_items(const ddbc_pattern *p, const ddbc_key_sent *sent, ddbc_views *views,
+			  ddbc_cap_item **out)
+{
+	const ddbc_view *view = ddbc_request_view(views, p);
+	size_t *rows, nitems;
+	const ddbc_view_item *items = ddbc_view_items(view, &nitems);
+	size_t n = ddbc_request_rows(p, sent, view, &rows);
+	*out = xcalloc(n + 1, sizeof **out);
+	for (size_t i = 0; i < n; i++) {
+		(*out)[i].entity = items[rows[i]].entity;
+		(*out)[i].item = items[rows[i]].item;
+	}
+	free(rows);
+	return n;
+}
+
+bool ddbc_pattern_design_capacity(ddbc_arena *arena, const ddbc_design *g, const ddbc_pattern *p,
+				  ddbc_views *views, ddbc_pattern_cap *out)
+{
+	if (!p->analysed || !p->table || !p->index || p->operation == DDBC_OP_PUT ||
+	    !ddbc_pattern_request(p))
+		return false;
+	ddbc_key_sent sent;
+	bool ok = ddbc_request_key_sent(g, p, &sent);
+	if (ok) {
+		ddbc_cap_item *items;
+		size_t n = ddbc_request_items(p, &sent, views, &items);
+		ddbc_pattern_capacity(arena, p, items, n, out);
+		free(items);
+	}
+	ddbc_key_sent_release(&sent);
+	return ok;
 }
