@@ -1,12 +1,16 @@
 /* check_cost.c - DynamoDB's item size rules at their edges, the units of
  * requests against the worked examples of DynamoDB's documentation, and
  * index writes on a key change. */
+#include "emit/doc_request.h"
 #include "model/capacity.h"
 #include "model/item_size.h"
+#include "model/request_rows.h"
 #include "rules/check.h"
 #include "testutil.h"
 
 #include <check.h>
+#include <glob.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -298,6 +302,127 @@ START_TEST(test_hot_partition_rates)
 }
 END_TEST
 
+START_TEST(test_hot_partition_reads)
+{
+	char *path = tu_srcpath("tests/fixtures/cost/hot-read.ddb.yaml");
+	char *text = tu_read_file(path, NULL);
+	/* 2,500 queries a second, each returning the three example items of
+	 * about 3 KB (9,177 bytes: 3 units, 1.5 on a GSI): 3,750 read units
+	 * a second on the one AllUsers partition, exactly. At the lower bound
+	 * of half a unit a query it would be 1,250, and no finding. */
+	check_text(text);
+	tu_expect_diag(&checked, DDBC_RULE_HOT_PARTITION, 42, 11, ": 3750 read units a second");
+	ddbc_severity sev;
+	ck_assert_uint_eq(count_rule(DDBC_RULE_HOT_PARTITION, &sev), 1);
+	check_done();
+	/* 1,500 a second: 2,250, within one partition's 3,000. */
+	char *quiet = tu_replace(text, "rate: 2500", "rate: 1500");
+	check_text(quiet);
+	ck_assert_uint_eq(count_rule(DDBC_RULE_HOT_PARTITION, &sev), 0);
+	check_done();
+	/* A request the design cannot make (a parameter without a value):
+	 * the lower bound, said as such. */
+	char *least = tu_replace(text, "key: { GSI1PK: USERS }\n    rate: 2500",
+				 "key: { GSI1PK: USERS, createdAt: { begins_with: \"{month}\" } }\n"
+				 "    rate: 7000");
+	check_text(least);
+	tu_expect_diag(&checked, DDBC_RULE_HOT_PARTITION, 42, 11,
+		       "at least 3500 read units a second");
+	check_done();
+	free(least);
+	free(quiet);
+	free(text);
+	free(path);
+}
+END_TEST
+
+/* ---- which items a request returns, in the model ------------------------------------ */
+
+static bool same_text(ddbc_key_text a, ddbc_key_text b)
+{
+	if (!a.text || !b.text)
+		return a.text == b.text;
+	return a.len == b.len && !memcmp(a.text, b.text, a.len);
+}
+
+/* For every pattern of the design at path but puts: the model makes the
+ * request from the design exactly when the queries export does, sends the
+ * same key values, and finds the same example items on the same view as
+ * the documentation does with the export's values. Returns how many
+ * patterns were compared. */
+static size_t agree_on(const char *path)
+{
+	char *text = tu_read_file(path, NULL);
+	ddbc_settings s;
+	ddbc_settings_init(&s);
+	ddbc_diags d;
+	ddbc_diags_init(&d);
+	ddbc_source *src = tu_source(text);
+	ddbc_design *g = ddbc_check(src, &d, &s);
+	size_t compared = 0;
+	ddbc_views *views = g ? ddbc_views_new(g) : NULL;
+	for (size_t i = 0; g && i < g->npatterns; i++) {
+		const ddbc_pattern *p = &g->patterns[i];
+		if (!p->analysed || !p->table || !p->index || !ddbc_pattern_request(p) ||
+		    p->operation == DDBC_OP_PUT)
+			continue;
+		char *buf = NULL;
+		size_t len = 0;
+		ddbc_query_sent es = { 0 };
+		ddbc_emit_result r = ddbc_doc_request_input(open_memstream(&buf, &len), g, p, &es);
+		ddbc_key_sent ms;
+		bool ok = ddbc_request_key_sent(g, p, &ms);
+		ck_assert_msg(ok == (r == DDBC_EMIT_OK), "%s: %s: model %d, export %d", path,
+			      p->id.s, ok, r);
+		if (ok) {
+			ck_assert_uint_eq(ms.n, es.key.n);
+			for (size_t k = 0; k < ms.n; k++) {
+				ck_assert_msg(same_text(ms.values[k][0], es.key.values[k][0]) &&
+						      same_text(ms.values[k][1], es.key.values[k][1]),
+					      "%s: %s: key value %zu differs", path, p->id.s, k);
+				ck_assert_int_eq(ms.types[k], es.key.types[k]);
+			}
+			const ddbc_view *view = ddbc_request_view(views, p);
+			size_t *a, *b;
+			size_t na = ddbc_request_rows(p, &ms, view, &a);
+			size_t nb = ddbc_request_rows(p, &es.key, view, &b);
+			ck_assert_uint_eq(na, nb);
+			ck_assert(!na || !memcmp(a, b, na * sizeof *a));
+			free(a);
+			free(b);
+			compared++;
+		}
+		ddbc_key_sent_release(&ms);
+		ddbc_query_sent_release(&es);
+		free(buf);
+	}
+	ddbc_views_free(views);
+	ddbc_design_free(g);
+	ddbc_diags_release(&d);
+	ddbc_source_free(src);
+	free(text);
+	return compared;
+}
+
+START_TEST(test_request_rows_agree)
+{
+	const char *dirs[] = { "samples/*.ddb.yaml", "tests/designs/*.ddb.yaml",
+			       "tests/fixtures/cost/*.ddb.yaml" };
+	size_t compared = 0, files = 0;
+	for (size_t k = 0; k < sizeof dirs / sizeof dirs[0]; k++) {
+		char *pattern = tu_srcpath(dirs[k]);
+		glob_t gl;
+		ck_assert_int_eq(glob(pattern, 0, NULL, &gl), 0);
+		for (size_t i = 0; i < gl.gl_pathc; i++, files++)
+			compared += agree_on(gl.gl_pathv[i]);
+		globfree(&gl);
+		free(pattern);
+	}
+	ck_assert_uint_ge(files, 10);
+	ck_assert_uint_ge(compared, 100);
+}
+END_TEST
+
 static Suite *cost_suite(void)
 {
 	Suite *s = suite_create("cost");
@@ -309,6 +434,8 @@ static Suite *cost_suite(void)
 	tcase_add_test(tc, test_index_writes);
 	tcase_add_test(tc, test_item_size_rule);
 	tcase_add_test(tc, test_hot_partition_rates);
+	tcase_add_test(tc, test_hot_partition_reads);
+	tcase_add_test(tc, test_request_rows_agree);
 	suite_add_tcase(s, tc);
 	return s;
 }
