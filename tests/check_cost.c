@@ -178,6 +178,72 @@ START_TEST(test_read_units)
 }
 END_TEST
 
+/* A design as every command has it: loaded, analysed and checked. */
+typedef struct checked_design {
+	ddbc_source *src;
+	ddbc_diags d;
+	ddbc_design *g;
+} checked_design;
+
+static void checked_load(checked_design *c, const char *text)
+{
+	ddbc_settings s;
+	ddbc_settings_init(&s);
+	ddbc_diags_init(&c->d);
+	c->src = tu_source(text);
+	c->g = ddbc_check(c->src, &c->d, &s);
+}
+
+static void checked_free(checked_design *c)
+{
+	ddbc_design_free(c->g);
+	ddbc_diags_release(&c->d);
+	ddbc_source_free(c->src);
+}
+
+/* "Local secondary indexes", Provisioned throughput considerations: items
+ * of 300 bytes, 200 of them projected, four returned by a query that needs
+ * table fetches: "200 bytes x 4 items = 800 bytes; this is then rounded up
+ * to 4 KB", "(300 bytes, rounded up to 4 KB) x 4 items = 16 KB": 20 KB. */
+static void lsi_fetch_units(const char *text, double index_units, double table_units)
+{
+	checked_design d;
+	checked_load(&d, text);
+	ck_assert_ptr_nonnull(d.g);
+	const ddbc_design *g = d.g;
+	ck_assert_uint_eq(g->npatterns, 1);
+	const ddbc_pattern *p = &g->patterns[0];
+	const ddbc_entity *e = &g->entities[0];
+	for (size_t i = 0; i < e->nexamples; i++)
+		ck_assert_uint_eq(ddbc_item_size(e, e->examples[i]), 300);
+	ddbc_arena *arena = ddbc_arena_new();
+	ddbc_views *views = ddbc_views_new(g);
+	ddbc_pattern_cap c;
+	ck_assert(ddbc_pattern_design_capacity(arena, g, p, views, &c));
+	ck_assert(c.fetches);
+	ck_assert_uint_eq(c.items, 4);
+	ck_assert_uint_eq(c.bytes, 800);
+	ck_assert(c.read[p->index->slot] == index_units);
+	ck_assert(c.read[0] == table_units);
+	ddbc_views_free(views);
+	ddbc_arena_free(arena);
+	checked_free(&d);
+}
+
+START_TEST(test_lsi_fetches)
+{
+	char *path = tu_srcpath("tests/fixtures/cost/lsi-fetch.ddb.yaml");
+	char *text = tu_read_file(path, NULL);
+	/* 4 KB and 16 KB: 1 and 4 units consistent, half of each eventually. */
+	lsi_fetch_units(text, 1, 4);
+	char *eventual = tu_replace(text, "consistent_read: true", "consistent_read: false");
+	lsi_fetch_units(eventual, 0.5, 2);
+	free(eventual);
+	free(text);
+	free(path);
+}
+END_TEST
+
 static const char index_design[] =
 	"ddbc: 1\n"
 	"name: idx\n"
@@ -353,12 +419,9 @@ static bool same_text(ddbc_key_text a, ddbc_key_text b)
 static size_t agree_on(const char *path)
 {
 	char *text = tu_read_file(path, NULL);
-	ddbc_settings s;
-	ddbc_settings_init(&s);
-	ddbc_diags d;
-	ddbc_diags_init(&d);
-	ddbc_source *src = tu_source(text);
-	ddbc_design *g = ddbc_check(src, &d, &s);
+	checked_design cd;
+	checked_load(&cd, text);
+	ddbc_design *g = cd.g;
 	size_t compared = 0;
 	ddbc_views *views = g ? ddbc_views_new(g) : NULL;
 	for (size_t i = 0; g && i < g->npatterns; i++) {
@@ -397,9 +460,7 @@ static size_t agree_on(const char *path)
 		free(buf);
 	}
 	ddbc_views_free(views);
-	ddbc_design_free(g);
-	ddbc_diags_release(&d);
-	ddbc_source_free(src);
+	checked_free(&cd);
 	free(text);
 	return compared;
 }
@@ -431,6 +492,7 @@ static Suite *cost_suite(void)
 	tcase_add_test(tc, test_item_sizes);
 	tcase_add_test(tc, test_item_limit);
 	tcase_add_test(tc, test_read_units);
+	tcase_add_test(tc, test_lsi_fetches);
 	tcase_add_test(tc, test_index_writes);
 	tcase_add_test(tc, test_item_size_rule);
 	tcase_add_test(tc, test_hot_partition_rates);
