@@ -244,6 +244,40 @@ START_TEST(test_lsi_fetches)
 }
 END_TEST
 
+/* "Queries that do not return results consume the minimum number of read
+ * capacity units for that type of read operation" (API reference, Query):
+ * a query of a partition no example item is in. */
+START_TEST(test_empty_query)
+{
+	char *path = tu_srcpath("tests/fixtures/cost/lsi-fetch.ddb.yaml");
+	char *text = tu_read_file(path, NULL);
+	const char *consistency[] = { "consistent_read: true", "consistent_read: false" };
+	const double least[] = { 1, 0.5 };
+	for (size_t k = 0; k < 2; k++) {
+		char *none = tu_replace(text, "key: { PK: \"F#1\" }", "key: { PK: \"F#9\" }");
+		char *v = tu_replace(none, "consistent_read: true", consistency[k]);
+		checked_design d;
+		checked_load(&d, v);
+		ck_assert_ptr_nonnull(d.g);
+		const ddbc_pattern *p = &d.g->patterns[0];
+		ddbc_arena *arena = ddbc_arena_new();
+		ddbc_views *views = ddbc_views_new(d.g);
+		ddbc_pattern_cap c;
+		ck_assert(ddbc_pattern_design_capacity(arena, d.g, p, views, &c));
+		ck_assert_uint_eq(c.items, 0);
+		ck_assert(c.read[p->index->slot] == least[k]);
+		ck_assert(c.read[0] == 0);   /* nothing fetched */
+		ddbc_views_free(views);
+		ddbc_arena_free(arena);
+		checked_free(&d);
+		free(v);
+		free(none);
+	}
+	free(text);
+	free(path);
+}
+END_TEST
+
 static const char index_design[] =
 	"ddbc: 1\n"
 	"name: idx\n"
@@ -493,6 +527,7 @@ static Suite *cost_suite(void)
 	tcase_add_test(tc, test_item_limit);
 	tcase_add_test(tc, test_read_units);
 	tcase_add_test(tc, test_lsi_fetches);
+	tcase_add_test(tc, test_empty_query);
 	tcase_add_test(tc, test_index_writes);
 	tcase_add_test(tc, test_item_size_rule);
 	tcase_add_test(tc, test_hot_partition_rates);

@@ -18,8 +18,8 @@ const ddbc_cost_assumption ddbc_cost_assumptions[] = {
 		       "UTF-8 bytes, Numbers by significant digits); item_bytes where an entity "
 		       "has none" },
 	{ "items_read", "a read returns the example items its request selects, as the "
-			"documentation shows them; a get that selects none still reads one 4 KB "
-			"unit" },
+			"documentation shows them; a get or query that selects none still reads "
+			"one 4 KB unit" },
 	{ "consistency", "reads are eventually consistent (half a unit per 4 KB) unless the "
 			 "pattern sets consistent_read; GSI reads always are" },
 	{ "writes", "a put writes a new item, a delete removes one, an update rewrites the item "

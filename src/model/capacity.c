@@ -196,7 +196,11 @@ static void reads(const ddbc_pattern *p, const ddbc_cap_item *items, size_t n,
 						   consistent);
 	}
 	out->bytes = sum;
-	out->read[ix->slot] = ddbc_read_units(sum, consistent);
+	/* "Queries that do not return results consume the minimum number of
+	 * read capacity units for that type of read operation" (API reference,
+	 * Query): one 4 KB read, as a get that finds nothing. */
+	bool none = p->operation == DDBC_OP_QUERY && !n;
+	out->read[ix->slot] = ddbc_read_units(none ? 1 : sum, consistent);
 	if (out->fetches)
 		out->read[0] += fetched;
 	(void)t;

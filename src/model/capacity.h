@@ -12,10 +12,12 @@
  *           an item that is not there still costs one 4 KB read
  *   query   the bytes of every item returned (an index: of its entries),
  *           summed and rounded up to 4 KB once, halved when eventually
- *           consistent (a GSI always is); an LSI query that returns
- *           attributes the LSI does not project also reads each whole item
- *           from the table, each rounded up to 4 KB
- *   scan    as a query over every item of the table (or index)
+ *           consistent (a GSI always is); one that returns nothing still
+ *           costs one 4 KB read (API reference, Query); an LSI query that
+ *           returns attributes the LSI does not project also reads each
+ *           whole item from the table, each rounded up to 4 KB
+ *   scan    as a query over every item of the table (or index); the API
+ *           reference says no minimum for a Scan: an empty one costs 0
  * Storage: each item plus 100 bytes, each index entry plus 100 bytes.
  */
 #ifndef DDBC_CAPACITY_H
