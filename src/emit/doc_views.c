@@ -1,6 +1,7 @@
 /* doc_views.c - item views of a table and of its indexes */
 #include "emit/doc_views.h"
 #include "emit/doc_json.h"
+#include "model/item_size.h"
 #include "model/semantics.h"
 #include "util/utf8.h"
 #include "util/xalloc.h"
@@ -16,24 +17,6 @@ static const ddbc_node *value_of(const ddbc_node *item, const char *name)
 {
 	const ddbc_node *v = name ? ddbc_node_get(item, name) : NULL;
 	return v && !ddbc_node_is_null(v) ? v : NULL;
-}
-
-static bool in_names(const ddbc_name *names, size_t n, const char *name)
-{
-	for (size_t i = 0; i < n; i++)
-		if (names[i].s && !strcmp(names[i].s, name))
-			return true;
-	return false;
-}
-
-bool ddbc_view_projects(const ddbc_index *ix, const char *name)
-{
-	const ddbc_index *pk = &ix->table->primary;
-	if (ix->kind == DDBC_INDEX_PRIMARY || ix->projection == DDBC_PROJ_ALL)
-		return true;
-	if (ddbc_index_has_key(ix, name) || ddbc_index_has_key(pk, name))
-		return true;
-	return ix->projection == DDBC_PROJ_INCLUDE && in_names(ix->include, ix->ninclude, name);
 }
 
 /* ---- writing --------------------------------------------------------------------------- */
@@ -107,7 +90,7 @@ static void attrs_cell(const ddbc_view_out *v, const ddbc_index *ix, const ddbc_
 	for (size_t i = 0; i < item->n; i++) {
 		const ddbc_node *k = item->u.pairs[i].key;
 		if (k->kind != DDBC_NODE_SCALAR || ddbc_index_has_key(ix, k->u.text) ||
-		    !ddbc_view_projects(ix, k->u.text))
+		    !ddbc_index_projects(ix, k->u.text))
 			continue;
 		if (!first)
 			words(v, v->L->sep);

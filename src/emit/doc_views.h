@@ -13,10 +13,6 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-/* Whether ix projects attribute name: its keys and the table's always,
- * the rest as its projection says. */
-bool ddbc_view_projects(const ddbc_index *ix, const char *name);
-
 /* What a view is written with. */
 typedef struct ddbc_view_out {
 	const ddbc_doc_backend *be;

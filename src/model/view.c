@@ -1,5 +1,6 @@
 /* view.c - item views of a table and of its indexes (view.h) */
 #include "model/view.h"
+#include "model/item_size.h"
 #include "util/xalloc.h"
 
 #include <stdlib.h>
@@ -9,19 +10,6 @@ static const ddbc_node *value_of(const ddbc_node *item, const char *name)
 {
 	const ddbc_node *v = name ? ddbc_node_get(item, name) : NULL;
 	return v && !ddbc_node_is_null(v) ? v : NULL;
-}
-
-bool ddbc_view_holds(const ddbc_index *ix, const ddbc_node *item)
-{
-	if (ix->kind == DDBC_INDEX_PRIMARY)
-		return true;
-	for (size_t i = 0; i < ix->npk; i++)
-		if (!value_of(item, ix->pk[i].s))
-			return false;
-	for (size_t i = 0; i < ix->nsk; i++)
-		if (!value_of(item, ix->sk[i].s))
-			return false;
-	return true;
 }
 
 /* ---- order ----------------------------------------------------------------------------- */
@@ -86,14 +74,14 @@ static sorted *collect(const ddbc_index *ix, const ddbc_node ***keys, size_t *n)
 	size_t nk = ix->npk + ix->nsk, len = 0;
 	for (size_t k = 0; k < t->nentities; k++)
 		for (size_t i = 0; i < t->entities[k]->nexamples; i++)
-			len += ddbc_view_holds(ix, t->entities[k]->examples[i]);
+			len += ddbc_index_holds(ix, t->entities[k]->examples[i]);
 	sorted *all = xcalloc(len + 1, sizeof *all);
 	*keys = xcalloc(len * nk + 1, sizeof **keys);
 	len = 0;
 	for (size_t k = 0; k < t->nentities; k++) {
 		const ddbc_entity *e = t->entities[k];
 		for (size_t i = 0; i < e->nexamples; i++) {
-			if (!ddbc_view_holds(ix, e->examples[i]))
+			if (!ddbc_index_holds(ix, e->examples[i]))
 				continue;
 			const ddbc_node **kv = *keys + len * nk;
 			for (size_t a = 0; a < nk; a++)

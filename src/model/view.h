@@ -3,7 +3,8 @@
  *
  * A table's view holds every example item of its entities; an index's view
  * holds the items that set every key attribute of the index (DynamoDB
- * leaves the others out of a GSI or LSI: a sparse index). Items of one
+ * leaves the others out of a GSI or LSI: a sparse index; item_size.h's
+ * ddbc_index_holds). Items of one
  * partition stand together, partitions in the order they first appear,
  * items in sort key order within. The documentation writes them; which
  * example items a request returns is found on them (request_rows.h), for
@@ -23,10 +24,6 @@ typedef struct ddbc_view_item {
 	const ddbc_node *item;   /* the example item, a mapping */
 	size_t colour;           /* the entity's position in its table */
 } ddbc_view_item;
-
-/* Whether index ix holds item: it sets every key attribute of ix (for the
- * table's own key, always). */
-bool ddbc_view_holds(const ddbc_index *ix, const ddbc_node *item);
 
 /* An index's view: the items it holds in the view's order, each with its
  * key values, sorted once per document. */
