@@ -450,9 +450,8 @@ static bool same_text(ddbc_key_text a, ddbc_key_text b)
  * same key values, and finds the same example items on the same view as
  * the documentation does with the export's values. Returns how many
  * patterns were compared. */
-static size_t agree_on(const char *path)
+static size_t agree_on_text(const char *path, const char *text, size_t *refused)
 {
-	char *text = tu_read_file(path, NULL);
 	checked_design cd;
 	checked_load(&cd, text);
 	ddbc_design *g = cd.g;
@@ -471,6 +470,7 @@ static size_t agree_on(const char *path)
 		bool ok = ddbc_request_key_sent(g, p, &ms);
 		ck_assert_msg(ok == (r == DDBC_EMIT_OK), "%s: %s: model %d, export %d", path,
 			      p->id.s, ok, r);
+		*refused += !ok;
 		if (ok) {
 			ck_assert_uint_eq(ms.n, es.key.n);
 			for (size_t k = 0; k < ms.n; k++) {
@@ -495,9 +495,46 @@ static size_t agree_on(const char *path)
 	}
 	ddbc_views_free(views);
 	checked_free(&cd);
-	free(text);
 	return compared;
 }
+
+static size_t agree_on(const char *path)
+{
+	char *text = tu_read_file(path, NULL);
+	size_t refused = 0, n = agree_on_text(path, text, &refused);
+	free(text);
+	return n;
+}
+
+/* A write's condition whose ':name' no design value gives: the export
+ * cannot write the request, and the model says so too. */
+START_TEST(test_request_condition_values)
+{
+	static const char design[] =
+		"ddbc: 1\n"
+		"name: cond\n"
+		"tables:\n"
+		"  Docs: { partition_key: id }\n"
+		"entities:\n"
+		"  Doc:\n"
+		"    attributes: { id: S, version: N }\n"
+		"    examples:\n"
+		"      - { id: d1, version: 1 }\n"
+		"access_patterns:\n"
+		"  drop:\n"
+		"    operation: delete\n"
+		"    key: { id: \"{id}\" }\n"
+		"    condition: \"revision = :expected\"\n";
+	size_t refused = 0;
+	ck_assert_uint_eq(agree_on_text("cond", design, &refused), 0);
+	ck_assert_uint_eq(refused, 1);
+	char *given = tu_replace(design, "    condition:", "    example: { expected: 3 }\n    condition:");
+	refused = 0;
+	ck_assert_uint_eq(agree_on_text("cond", given, &refused), 1);
+	ck_assert_uint_eq(refused, 0);
+	free(given);
+}
+END_TEST
 
 START_TEST(test_request_rows_agree)
 {
@@ -533,6 +570,7 @@ static Suite *cost_suite(void)
 	tcase_add_test(tc, test_hot_partition_rates);
 	tcase_add_test(tc, test_hot_partition_reads);
 	tcase_add_test(tc, test_request_rows_agree);
+	tcase_add_test(tc, test_request_condition_values);
 	suite_add_tcase(s, tc);
 	return s;
 }

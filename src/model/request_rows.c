@@ -138,6 +138,26 @@ static void sent_value(from_design *f, const ddbc_req_cond *c, size_t i, ddbc_ke
 	strbuf_release(&sb);
 }
 
+static bool word_char(char c)
+{
+	return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') ||
+	       c == '_';
+}
+
+/* Whether every ':name' of a write's condition has a value in the design,
+ * as the export needs to write it. */
+static bool condition_values(from_design *f, const char *cond)
+{
+	for (const char *s = cond ? strchr(cond, ':') : NULL; s; s = strchr(s + 1, ':')) {
+		size_t len = 0;
+		while (word_char(s[1 + len]))
+			len++;
+		if (len && !ddbc_pattern_param_node(f->p, ddbc_arena_strndup(f->arena, s + 1, len)))
+			return false;
+	}
+	return true;
+}
+
 bool ddbc_request_key_sent(const ddbc_design *g, const ddbc_pattern *p, ddbc_key_sent *sent)
 {
 	const ddbc_request *q = ddbc_pattern_request(p);
@@ -146,6 +166,7 @@ bool ddbc_request_key_sent(const ddbc_design *g, const ddbc_pattern *p, ddbc_key
 		return false;
 	from_design f = { g, p, sent->arena, false };
 	ddbc_pattern_param_uses(p, check_fit, &f);
+	f.failed |= !condition_values(&f, q->condition);
 	for (size_t k = 0; k < q->nconds; k++) {
 		const ddbc_req_cond *c = &q->conds[k];
 		if (!c->nvalues)

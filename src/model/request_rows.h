@@ -56,9 +56,10 @@ ddbc_tvalue ddbc_param_tvalue(ddbc_arena *arena, const ddbc_segment *seg, const 
 /* Fills sent (initialised here; release it in every case) with what p's
  * request sends of its key condition, values from the design alone. False
  * when the queries export would not write the request from the design
- * either: a parameter without a value, a value that does not fit where
- * the pattern puts it, a Number key given no number. A put's Item key
- * beyond its conditions is the export's (ddbc_emit_query_input). */
+ * either: a parameter without a value (in the key or a write's
+ * condition), a value that does not fit where the pattern puts it, a
+ * Number key given no number. A put's Item key beyond its conditions is
+ * the export's (ddbc_emit_query_input). */
 bool ddbc_request_key_sent(const ddbc_design *g, const ddbc_pattern *p, ddbc_key_sent *sent);
 
 /* ---- the items ---------------------------------------------------------------------- */
