@@ -403,10 +403,11 @@ START_TEST(test_against)
 }
 END_TEST
 
-/* A removed key delimiter and a removed TTL are fields with no part of
- * their own left in NEW: they point at the line now in their place (the
- * next key OLD had after them), not at the design's name or the table's,
- * and say where OLD had them; without --against, at OLD's own field. */
+/* A removed key delimiter, TTL, billing mode or sort key are fields with
+ * no part of their own left in NEW: they point at the line now in their
+ * place (the next key OLD had after them), not at the design's name or the
+ * table's, and say where OLD had them; without --against, the removals
+ * (delimiter, TTL) are at OLD's own field. */
 #define REMOVED_OLD "tests/fixtures/diff/removed-old.yaml"
 #define REMOVED_NEW "tests/fixtures/diff/removed-new.yaml"
 START_TEST(test_removed_fields)
@@ -415,8 +416,15 @@ START_TEST(test_removed_fields)
 	tu_run(&p, NULL, "diff", "--color", "never", REMOVED_OLD, REMOVED_NEW, NULL);
 	ck_assert_msg(p.status == 1, "exit %d: %s", p.status, p.err);
 	ck_assert_msg(strstr(p.out, REMOVED_OLD ":4:16: error: the key delimiter changed") &&
-		      strstr(p.out, REMOVED_OLD ":11:10: warning: TTL on 'expiresAt' is removed"),
+		      strstr(p.out, REMOVED_OLD ":11:10: warning: TTL on 'expiresAt' is removed") &&
+		      strstr(p.out, REMOVED_NEW ":10:5: warning: the billing mode of table 'shop'"),
 		      "%s", p.out);
+	tu_proc_free(&p);
+	/* A sort key dropped: where it stood, not the table's name (6:3). */
+	tu_run(&p, NULL, "diff", "--color", "never", "tests/fixtures/diff/removed-sk-old.yaml",
+	       "tests/fixtures/diff/removed-sk-new.yaml", NULL);
+	ck_assert_msg(strstr(p.out, "removed-sk-new.yaml:7:5: error: the key schema of table "
+			     "'things' changed"), "%s", p.out);
 	tu_proc_free(&p);
 	if (system("git --version >/dev/null 2>&1") != 0)
 		return;

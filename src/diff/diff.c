@@ -301,6 +301,12 @@ static void diff_ttl_billing(diff_ctx *c, const ddbc_table *t0, const ddbc_table
 	}
 	if (t0->billing != t1->billing) {
 		ddbc_loc loc = t1->billing_loc.line ? t1->billing_loc : t1->name.loc;
+		/* NEW dropped the field (the loader then gives the table's
+		 * position): the line in its place. */
+		if (loc.line == t1->name.loc.line && loc.column == t1->name.loc.column &&
+		    (t0->billing_loc.line != t0->name.loc.line ||
+		     t0->billing_loc.column != t0->name.loc.column))
+			loc = ddbc_diff_gap_loc(c, t0->billing_loc, "billing", t1->name.loc);
 		bool to_provisioned = t1->billing == DDBC_BILLING_PROVISIONED;
 		ddbc_diff_report(c, false, DDBC_RULE_BILLING_CHANGED, loc,
 				 "the billing mode of table '%s' changes from %s to %s: %s",
@@ -341,14 +347,17 @@ static void diff_lsis(diff_ctx *c, const ddbc_table *t0, const ddbc_table *t1)
 }
 
 /* Where NEW's key schema first differs from OLD's: the partition key, else
- * the sort key, else (a sort key dropped) the table's name. */
-static ddbc_loc key_change_loc(const ddbc_table *t0, const ddbc_table *t1)
+ * the sort key, else (a sort key dropped) the line in its place. */
+static ddbc_loc key_change_loc(const diff_ctx *c, const ddbc_table *t0, const ddbc_table *t1)
 {
 	ddbc_index pk0 = t0->primary, pk1 = t1->primary;
 	pk0.nsk = pk1.nsk = 0;
 	if (!ddbc_diff_keys_same(&pk0, &pk1) && t1->primary.npk)
 		return t1->primary.pk[0].loc;
-	return t1->primary.nsk ? t1->primary.sk[0].loc : t1->name.loc;
+	if (t1->primary.nsk)
+		return t1->primary.sk[0].loc;
+	return t0->primary.nsk ? ddbc_diff_gap_loc(c, t0->primary.sk[0].loc, "sort_key",
+						   t1->name.loc) : t1->name.loc;
 }
 
 static void diff_table_pair(diff_ctx *c, const ddbc_table *t0, const ddbc_table *t1)
@@ -357,7 +366,7 @@ static void diff_table_pair(diff_ctx *c, const ddbc_table *t0, const ddbc_table 
 		ddbc_diff_report(c, false, DDBC_RULE_DOC_CHANGED, t1->name.loc,
 				 "the description of table '%s' changed", t1->name.s);
 	if (!ddbc_diff_keys_same(&t0->primary, &t1->primary)) {
-		ddbc_diff_report(c, false, DDBC_RULE_TABLE_KEY_CHANGED, key_change_loc(t0, t1),
+		ddbc_diff_report(c, false, DDBC_RULE_TABLE_KEY_CHANGED, key_change_loc(c, t0, t1),
 				 "the key schema of table '%s' changed: DynamoDB cannot change a "
 				 "table's key, so this needs a new table and a copy of every item "
 				 "with new keys; keep the key and add a GSI if only a new lookup is "
