@@ -247,11 +247,16 @@ void ddbc_check_workbench_multi_key(const ddbc_design *g, ddbc_diags *d)
 			if ((!pk && ix->nsk <= 1) || ix->npk > GSI_KEY_PART_MAX ||
 			    ix->nsk > GSI_KEY_PART_MAX)
 				continue;
+			strbuf parts = STRBUF_INIT;
+			if (pk)
+				strbuf_addf(&parts, "%zu partition", ix->npk);
+			if (ix->nsk > 1)
+				strbuf_addf(&parts, "%s%zu sort", pk ? " and " : "", ix->nsk);
 			ddbc_diag_add(d, DDBC_RULE_WORKBENCH_MULTI_KEY, pk ? ix->pk[1].loc : ix->sk[1].loc,
-				      "GSI '%s' has %zu %s key attributes; a NoSQL Workbench model "
+				      "GSI '%s' has %s key attributes; a NoSQL Workbench model "
 				      "holds one attribute a key, so export --format workbench "
-				      "refuses table '%s'", ix->name.s, pk ? ix->npk : ix->nsk,
-				      pk ? "partition" : "sort", t->name.s);
+				      "refuses table '%s'", ix->name.s, strbuf_str(&parts), t->name.s);
+			strbuf_release(&parts);
 		}
 	}
 }
