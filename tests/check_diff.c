@@ -441,6 +441,16 @@ START_TEST(test_removed_fields)
 	ck_assert(strstr(p.out, "\"startLine\": 10") && !strstr(p.out, "HEAD:design.yaml\""));
 	tu_proc_free(&p);
 	remove_tree(dir);
+	/* A whole gsi: block and the access_patterns section gone: the key in
+	 * the block's place (lsi:), and the section before the last one. */
+	dir = git_checkout_of(REMOVED_NEW, "tests/fixtures/diff/removed-all-new.yaml");
+	at.cwd = dir;
+	tu_run(&p, &at, "diff", "--color", "never", "--against", "HEAD", "design.yaml", NULL);
+	ck_assert_msg(strstr(p.out, "design.yaml:10:5: warning: GSI 'GSI1' is deleted") &&
+		      strstr(p.out, "design.yaml:15:1: warning: access pattern 'customer-by-email' "
+			     "is removed"), "%s", p.out);
+	tu_proc_free(&p);
+	remove_tree(dir);
 }
 END_TEST
 

@@ -150,6 +150,18 @@ ddbc_loc ddbc_diff_gap_loc(const diff_ctx *c, ddbc_loc old_at, const char *field
 	return new_owner;
 }
 
+ddbc_loc ddbc_diff_lost_loc(const diff_ctx *c, ddbc_loc old_owner, ddbc_loc new_owner,
+			    const char *field)
+{
+	ddbc_loc at;
+	if (new_key_loc(c, new_owner, field, &at))
+		return at;
+	ddbc_loc old_at = old_owner.line ? ddbc_diff_field_loc(c->old, old_owner, field)
+					 : ddbc_diff_section_loc(c->old, field);
+	at = ddbc_diff_gap_loc(c, old_at, field, new_owner);
+	return at.line ? at : c->new->name.loc;
+}
+
 /* ---- the design's own fields ------------------------------------------------------- */
 
 static void diff_design(diff_ctx *c)
@@ -243,7 +255,7 @@ static void diff_gsis(diff_ctx *c, const ddbc_table *t0, const ddbc_table *t1)
 		if (!g1) {
 			ops++;
 			ddbc_diff_removed(c, DDBC_RULE_GSI_REMOVED, g0->name.loc,
-					  ddbc_diff_field_loc(c->new, t1->name.loc, "gsi"),
+					  ddbc_diff_lost_loc(c, t0->name.loc, t1->name.loc, "gsi"),
 					 "GSI '%s' is deleted from table '%s': queries on it fail from "
 					 "then on, and creating it again rebuilds it from every item; "
 					 "remove its callers first", g0->name.s, t0->name.s);
@@ -328,7 +340,7 @@ static void diff_lsis(diff_ctx *c, const ddbc_table *t0, const ddbc_table *t1)
 		if (!ddbc_table_index(t1, l0->name.s) || ddbc_table_index(t1, l0->name.s)->kind !=
 		    DDBC_INDEX_LSI)
 			ddbc_diff_removed(c, DDBC_RULE_LSI_CHANGED, l0->name.loc,
-					  ddbc_diff_field_loc(c->new, t1->name.loc, "lsi"),
+					  ddbc_diff_lost_loc(c, t0->name.loc, t1->name.loc, "lsi"),
 					 "LSI '%s' is removed from table '%s': an LSI can only be "
 					 "dropped with its table, so this needs a new table and a copy "
 					 "of every item", l0->name.s, t0->name.s);
@@ -389,7 +401,8 @@ static void diff_tables(diff_ctx *c)
 			diff_table_pair(c, t0, t1);
 		else
 			ddbc_diff_removed(c, DDBC_RULE_TABLE_REMOVED, t0->name.loc,
-					  ddbc_diff_section_loc(c->new, "tables"),
+					  ddbc_diff_lost_loc(c, (ddbc_loc){ 0, 0 }, (ddbc_loc){ 0, 0 },
+							     "tables"),
 					 "table '%s' is removed from the design: ddbc never deletes a "
 					 "table, and its items stay until it is deleted by hand; move "
 					 "what is still needed first", t0->name.s);

@@ -47,6 +47,13 @@ ddbc_loc ddbc_diff_section_loc(const ddbc_design *g, const char *section);
 ddbc_loc ddbc_diff_gap_loc(const diff_ctx *c, ddbc_loc old_at, const char *field,
 			   ddbc_loc new_owner);
 
+/* Where a removal inside field (a table's gsi:, lsi:; with owners of line
+ * 0 a top-level section) is shown in NEW: NEW's field, or when NEW lost
+ * the whole field, the line in its place (ddbc_diff_gap_loc), else NEW's
+ * owner (the design's name for the root). */
+ddbc_loc ddbc_diff_lost_loc(const diff_ctx *c, ddbc_loc old_owner, ddbc_loc new_owner,
+			    const char *field);
+
 /* diff_entities.c: entities, their attributes, and the access patterns. */
 void ddbc_diff_entities(diff_ctx *c);
 void ddbc_diff_patterns(diff_ctx *c);
