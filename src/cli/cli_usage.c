@@ -57,6 +57,8 @@ const char ddbc_usage_lint[] =
 	"options:\n"
 	"      --format FMT        text (default), json, sarif or github\n"
 	"      --list-formats      list the formats and what each writes\n"
+	"      --target FMT        the design goes to export --format FMT: what that\n"
+	"                          format cannot hold is an error (repeatable)\n"
 	COMMON_HELP;
 
 const char ddbc_usage_doc[] =

@@ -233,7 +233,8 @@ void ddbc_diff_entities(diff_ctx *c)
 			diff_entity_pair(c, e0, e1);
 		else
 			ddbc_diff_removed(c, DDBC_RULE_ENTITY_REMOVED, e0->name.loc,
-					  ddbc_diff_section_loc(c->new, "entities"),
+					  ddbc_diff_lost_loc(c, (ddbc_loc){ 0, 0 }, (ddbc_loc){ 0, 0 },
+							     "entities"),
 					 "entity '%s' is removed, but its stored items stay in table "
 					 "'%s', where readers of the new design meet items they "
 					 "cannot place; delete or migrate them", e0->name.s,
@@ -319,7 +320,8 @@ void ddbc_diff_patterns(diff_ctx *c)
 			diff_pattern_pair(c, p0, p1);
 		else
 			ddbc_diff_removed(c, DDBC_RULE_PATTERN_REMOVED, p0->id.loc,
-					  ddbc_diff_section_loc(c->new, "access_patterns"),
+					  ddbc_diff_lost_loc(c, (ddbc_loc){ 0, 0 }, (ddbc_loc){ 0, 0 },
+							     "access_patterns"),
 					 "access pattern '%s' is removed: deployed code may still run "
 					 "it, and the index it used may now be deleted; remove its "
 					 "callers first", p0->id.s);

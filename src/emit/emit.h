@@ -9,6 +9,7 @@
 #ifndef DDBC_EMIT_H
 #define DDBC_EMIT_H
 
+#include "diag/rules.h"
 #include "model/model.h"
 #include "model/request.h"
 #include "model/request_rows.h"
@@ -143,7 +144,9 @@ void ddbc_query_sent_release(ddbc_query_sent *sent);
 /* ---- the formats, as the command line offers them ---------------------------------- */
 
 /* One `ddbc export --format` word: its name, what it writes (for
- * --list-formats and the help), its emitter. The table (emit_formats.c)
+ * --list-formats and the help), its emitter, and the rule (when limited)
+ * that reports what a valid design may hold and the format cannot: the
+ * export raises it to an error, and `lint --target NAME` does too. The table (emit_formats.c)
  * is the one list: the help, --list-formats, the shell completion and the
  * man page are made from it. name and help come first, as in every table
  * of words the command line reads. */
@@ -153,6 +156,8 @@ typedef struct ddbc_export_format {
 	const char *name;
 	const char *help;
 	ddbc_export_fn *fn;
+	bool limited;
+	ddbc_rule limit;
 } ddbc_export_format;
 
 /* Every export format, the default first; a NULL name ends it. */
