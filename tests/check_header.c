@@ -1049,8 +1049,8 @@ START_TEST(test_default_prefix)
 }
 END_TEST
 
-/* <stdio.h> only where a builder needs snprintf, <string.h> where a parser
- * needs it. */
+/* <stdio.h> only where a builder needs snprintf, <string.h> where a builder
+ * or a parser needs it. */
 START_TEST(test_includes_only_what_it_uses)
 {
 	size_t len;
@@ -1062,10 +1062,11 @@ START_TEST(test_includes_only_what_it_uses)
 	ck_assert_msg(!tu_contains(plain, len, "#include"), "%s", plain);
 	free(plain);
 	unit_close(&u);
-	/* A pattern's value builder needs it too. */
+	/* A pattern's value builder needs it too, and a builder's check of
+	 * its text values <string.h>. */
 	char *todo = header_of("samples/todo.ddb.yaml", NULL, &len);
 	ck_assert(tu_contains(todo, len, "#include <stdio.h>"));
-	ck_assert(!tu_contains(todo, len, "#include <string.h>"));
+	ck_assert(tu_contains(todo, len, "#include <string.h>"));
 	free(todo);
 	char *sr = header_of("samples/stamp-rally.ddb.yaml", NULL, &len);
 	ck_assert(tu_contains(sr, len, "#include <stdio.h>"));
@@ -1632,6 +1633,7 @@ START_TEST(test_nested_templates)
 	ck_assert_msg(tu_contains(out, len,
 				  "static inline int demo_a_pk(char *buf, size_t size, const char *x, "
 				  "long long n)\n{\n\tif (n < 0 || n > 9999LL)\n\t\treturn -1;\n"
+				  "\tif (demo_key_bad_text_(x, \"#\", \"#\"))\n\t\treturn -1;\n"
 				  "\treturn snprintf(buf, size, DEMO_A_PK_FMT, x, n, "
 				  "x, n, n);\n}\n"), "%s", out);
 	free(out);

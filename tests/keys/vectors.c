@@ -11,9 +11,6 @@
  *   expected.txt   what every language must print for them (the drivers'
  *                  lines: "B id HEX" a built key, "P id t:HEX n:DEC" parsed
  *                  parts, "refused" for either)
- *   expected_c.txt the same without the text builds the languages refuse:
- *                  the C header's builders refuse only a number that does
- *                  not fit its :0WIDTH (-1), and take any text
  *   vectors.c      a C program printing those lines with the header
  *   registry.go    the Go driver's table of the package's functions
  * Values come from every example item (the key the item holds must be the
@@ -43,7 +40,7 @@ typedef struct gen {
 	const ddbc_design *g;
 	const char *gopkg;
 	json_t *keys;            /* vectors.json "keys" */
-	strbuf expected, expected_c, c, go_b, go_p;
+	strbuf expected, c, go_b, go_p;
 	int next_id;
 } gen;
 
@@ -77,8 +74,7 @@ static bool contains(const char *s, size_t len, const char *needle, size_t n)
 
 typedef enum built_as {
 	BUILT,
-	REFUSED_TEXT,            /* refused by every language but C */
-	REFUSED_NUMBER           /* refused by every language, C too */
+	REFUSED                  /* refused by every language's builder, C's too (-1) */
 } built_as;
 
 /* Whether number text v fits a :0WIDTH field: 0 to WIDTH digits of nines
@@ -105,13 +101,13 @@ static built_as build(const gen *G, const ddbc_hkey *k, value *vals, strbuf *key
 		const char *v = vals[pc->param].text;
 		if (k->params[pc->param].number) {
 			if (!fits_width(v, pc->width))
-				return REFUSED_NUMBER;
+				return REFUSED;
 			strbuf_addf(key, "%0*lld", (int)pc->width, strtoll(v, NULL, 10));
 			continue;
 		}
 		size_t len = strlen(v);
 		if (contains(v, len, delim, strlen(delim)))
-			return REFUSED_TEXT;
+			return REFUSED;
 		const ddbc_hpiece *next = i + 1 < k->npieces ? &k->pieces[i + 1] : NULL;
 		if (next && next->text) {
 			strbuf both = STRBUF_INIT;
@@ -120,7 +116,7 @@ static built_as build(const gen *G, const ddbc_hkey *k, value *vals, strbuf *key
 			bool early = contains(both.buf, len + next->len - 1, next->text, next->len);
 			strbuf_release(&both);
 			if (early)
-				return REFUSED_TEXT;
+				return REFUSED;
 		}
 		strbuf_addstr(key, v);
 	}
@@ -166,25 +162,16 @@ static void add_build(gen *G, const ddbc_hattr *ha, json_t *builds, value *vals)
 	json_object_set_new(b, "values", args);
 	json_array_append_new(builds, b);
 	strbuf key = STRBUF_INIT;
-	built_as as = build(G, k, vals, &key);
-	bool ok = as == BUILT;
+	bool ok = build(G, k, vals, &key) == BUILT;
 	strbuf_addf(&G->expected, "B %d ", id);
 	if (ok)
 		add_hex(&G->expected, key.buf ? key.buf : "", key.len);
 	else
 		strbuf_addstr(&G->expected, "refused");
 	strbuf_addch(&G->expected, '\n');
-	if (as != REFUSED_TEXT) {
-		strbuf_addf(&G->expected_c, "B %d ", id);
-		if (ok)
-			add_hex(&G->expected_c, key.buf ? key.buf : "", key.len);
-		else
-			strbuf_addstr(&G->expected_c, "refused");
-		strbuf_addch(&G->expected_c, '\n');
-		strbuf_addf(&G->c, "\tn = %s(buf, sizeof buf", ha->func);
-		c_call_args(&G->c, k, vals);
-		strbuf_addf(&G->c, ");\n\tbuilt(%d, buf, n);\n", id);
-	}
+	strbuf_addf(&G->c, "\tn = %s(buf, sizeof buf", ha->func);
+	c_call_args(&G->c, k, vals);
+	strbuf_addf(&G->c, ");\n\tbuilt(%d, buf, n);\n", id);
 	strbuf_release(&key);
 }
 
@@ -217,7 +204,6 @@ static void add_parse(gen *G, const ddbc_hattr *ha, json_t *parses, const char *
 		strbuf_addstr(&line, " refused");
 	strbuf_addch(&line, '\n');
 	strbuf_addstr(&G->expected, line.buf);
-	strbuf_addstr(&G->expected_c, line.buf);
 	strbuf_release(&line);
 	strbuf_addf(&G->c, "\t{\n\t\tstruct %s p;\n\t\tprintf(\"P %d\");\n\t\tif (%s(", ha->parts_struct,
 		    id, ha->parse_func);
@@ -682,7 +668,7 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	gen G = { g, argv[3], json_array(), STRBUF_INIT, STRBUF_INIT, STRBUF_INIT, STRBUF_INIT,
-		  STRBUF_INIT, 0 };
+		  0 };
 	strbuf_addstr(&G.c, c_head);
 	for (size_t i = 0; i < g->nentities; i++) {
 		ddbc_hentity he;
@@ -703,7 +689,6 @@ int main(int argc, char **argv)
 	write_file(argv[2], "vectors.json", text, strlen(text));
 	free(text);
 	write_file(argv[2], "expected.txt", G.expected.buf, G.expected.len);
-	write_file(argv[2], "expected_c.txt", G.expected_c.buf, G.expected_c.len);
 	write_file(argv[2], "vectors.c", G.c.buf, G.c.len);
 	strbuf go = STRBUF_INIT;
 	strbuf_addf(&go, "package main\n\nimport k \"ddbckeys/%s\"\n\n"
@@ -734,7 +719,6 @@ int main(int argc, char **argv)
 	strbuf_release(&go);
 	json_decref(all);
 	strbuf_release(&G.expected);
-	strbuf_release(&G.expected_c);
 	strbuf_release(&G.c);
 	strbuf_release(&G.go_b);
 	strbuf_release(&G.go_p);
