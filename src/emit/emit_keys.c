@@ -211,14 +211,22 @@ void keys_json(strbuf *sb, const json_t *v, const keys_json_style *st, const key
 	       void (*value_expr)(strbuf *sb, const keys_request *r, size_t i), int depth)
 {
 	long slot = slot_of(r, v);
-	if (slot >= 0) {
+	json_t *bin = json_is_object(v) && json_object_size(v) == 1 ? json_object_get(v, "B") : NULL;
+	if (slot >= 0 || (bin && json_is_string(bin) && st->bytes_open)) {
 		const char *type;
 		json_t *member;
 		json_object_foreach((json_t *)v, type, member) {
+			bool bytes = !strcmp(type, "B") && st->bytes_open;
 			strbuf_addstr(sb, st->obj_open);
 			keys_string(sb, type, strlen(type), st->ts);
 			strbuf_addstr(sb, ": ");
-			value_expr(sb, r, (size_t)slot);
+			strbuf_addstr(sb, bytes ? st->bytes_open : "");
+			if (slot >= 0)
+				value_expr(sb, r, (size_t)slot);
+			else
+				keys_string(sb, json_string_value(member), json_string_length(member),
+					    st->ts);
+			strbuf_addstr(sb, bytes ? st->bytes_close : "");
 			strbuf_addstr(sb, st->obj_close);
 			break;
 		}

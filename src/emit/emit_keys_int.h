@@ -152,6 +152,9 @@ typedef struct keys_json_style {
 	const char *obj_open, *obj_close, *arr_open, *arr_close;
 	const char *yes, *no, *null;
 	bool ts;                 /* keys_string's flag */
+	/* Around a Binary's base64 text ({"B": ...}) to make the bytes the
+	 * language's SDK takes; NULL: the text as it is (the API's JSON). */
+	const char *bytes_open, *bytes_close;
 } keys_json_style;
 
 /* Appends v as a literal; a value that is one of r's slots ({"S": ...})

@@ -15,6 +15,7 @@ package main
 
 import (
 	"bytes"
+	"encoding/base64"
 	"encoding/hex"
 	"encoding/json"
 	"errors"
@@ -45,6 +46,11 @@ type vectors struct {
 			ID  int
 			Key string
 		}
+	}
+	Guards []struct {
+		ID    int
+		Item  map[string]any
+		Bytes bool
 	}
 	Requests []struct {
 		Func      string
@@ -213,6 +219,30 @@ func main() {
 				}
 			}
 			lines[p.ID] = line
+		}
+	}
+	for _, g := range v.Guards {
+		item := k.Item(g.Item)
+		if g.Bytes {
+			// Binary values as the SDK holds them: []byte.
+			item = k.Item{}
+			for name, x := range g.Item {
+				m, _ := x.(map[string]any)
+				if b64, ok := m["B"].(string); ok {
+					raw, err := base64.StdEncoding.DecodeString(b64)
+					if err != nil {
+						fail(err)
+					}
+					x = map[string]any{"B": raw}
+				}
+				item[name] = x
+			}
+		}
+		name, ok := entityOf(item)
+		if !ok {
+			lines[g.ID] = fmt.Sprintf("G %d -", g.ID)
+		} else {
+			lines[g.ID] = fmt.Sprintf("G %d %s", g.ID, hex.EncodeToString([]byte(name)))
 		}
 	}
 	ids := make([]int, 0, len(lines))

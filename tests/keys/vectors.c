@@ -13,6 +13,7 @@
  *                  parts, "refused" for either)
  *   vectors.c      a C program printing those lines with the header
  *   registry.go    the Go driver's table of the package's functions
+ *   guards.jsonl   the type guards' items for check-items (vectors_guards.c)
  * Values come from every example item (the key the item holds must be the
  * one built), then edge values per parameter: the empty string, Unicode,
  * the delimiter inside a value and the literal after it (both refused),
@@ -30,6 +31,7 @@
 #include "model/header_plan.h"
 #include "model/semantics.h"
 #include "util/strbuf.h"
+#include "vectors_guards.h"
 
 #include <jansson.h>
 #include <stdio.h>
@@ -679,8 +681,13 @@ int main(int argc, char **argv)
 				key_vectors(&G, &he, &he.attrs[a]);
 	}
 	strbuf_addstr(&G.c, "\treturn 0;\n}\n");
+	guard_gen gg = { json_array(), STRBUF_INIT, 0, G.next_id };
+	guard_vectors(&gg, g);
+	write_file(argv[2], "guards.jsonl", gg.jsonl.buf, gg.jsonl.len);
+	strbuf_release(&gg.jsonl);
 	json_t *all = json_object();
 	json_object_set_new(all, "keys", G.keys);
+	json_object_set_new(all, "guards", gg.vectors);
 	json_object_set_new(all, "requests", requests(g, &plan));
 	strbuf eo = STRBUF_INIT;
 	strbuf_addf(&eo, "%s_entity_of", plan.prefix_lower);
