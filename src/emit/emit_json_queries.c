@@ -751,6 +751,26 @@ char *ddbc_query_projection(const ddbc_design *g, const ddbc_pattern *p, json_t 
 	return expr;
 }
 
+char *ddbc_query_condition(const ddbc_design *g, const ddbc_pattern *p, json_t *names)
+{
+	const ddbc_request *req = ddbc_pattern_request(p);
+	if (!req || !req->condition)
+		return strdup("");
+	ddbc_diags quiet;
+	ddbc_diags_init(&quiet);
+	request r = request_new(g, p, NULL, &quiet);
+	json_decref(r.names);
+	r.names = json_incref(names);
+	char *expr = condition_expr(&r, req->condition);
+	if (json_object_size(r.values) || r.failed) {
+		free(expr);
+		expr = NULL;
+	}
+	request_release(&r);
+	ddbc_diags_release(&quiet);
+	return expr;
+}
+
 /* Parameter values become JSON strings: they must be UTF-8. */
 static bool utf8(const char *s)
 {

@@ -247,6 +247,18 @@ static const char guard_runtime[] =
 	"\treturn at[len(s)]\n"
 	"}\n"
 	"\n"
+	"// withItem is item with the members of key over it: a PutItem's Item.\n"
+	"func withItem(item Item, key map[string]any) map[string]any {\n"
+	"\tout := make(map[string]any, len(item)+len(key))\n"
+	"\tfor name, v := range item {\n"
+	"\t\tout[name] = v\n"
+	"\t}\n"
+	"\tfor name, v := range key {\n"
+	"\t\tout[name] = v\n"
+	"\t}\n"
+	"\treturn out\n"
+	"}\n"
+	"\n"
 	"// member is a member's value; a Binary as bytes (as the SDK holds it) is\n"
 	"// read as its base64 text, as check-items reads DynamoDB JSON.\n"
 	"func member(item Item, name, typ string) (any, bool) {\n"
@@ -422,7 +434,8 @@ static void head(keys_writer *w)
 		      "// range bounds of the keys whose parts up to <part> are given;\n"
 		      "// <Prefix>_is_<entity>(item) tells items apart as `ddbc check-items` does;\n"
 		      "// <Pattern>_request(...) is the request `ddbc export --format queries`\n"
-		      "// writes.\npackage ");
+		      "// writes (a PutItem's takes the item first and writes the pattern's key\n"
+		      "// over it).\npackage ");
 	strbuf_addstr(sb, w->module);
 	strbuf_addstr(sb, "\n\nimport (\n\t\"encoding/base64\"\n\t\"fmt\"\n\t\"strconv\"\n\t\"strings\"\n)\n\n"
 		      "// keyDelimiter is the key delimiter, which no text part of a key may hold.\n"
@@ -609,7 +622,7 @@ static void value_expr(strbuf *sb, const keys_request *r, size_t i)
 }
 
 static const keys_json_style style = { "map[string]any{", "}", "[]any{", "}", "true", "false",
-				       "nil", false, NULL, NULL };
+				       "nil", false, NULL, NULL, "withItem(item__, ", ")" };
 
 static void request(keys_writer *w, const keys_request *r)
 {
@@ -628,6 +641,8 @@ static void request(keys_writer *w, const keys_request *r)
 	strbuf_addstr(sb, " is the request of the access pattern, as the DynamoDB API's JSON.\nfunc ");
 	exported(sb, r->func);
 	strbuf_addch(sb, '(');
+	strbuf_addstr(sb, r->item ? "item__ Item" : "");
+	strbuf_addstr(sb, r->item && r->nparams ? ", " : "");
 	params(sb, r->params, r->nparams);
 	strbuf_addstr(sb, ") (map[string]any, error) {\n");
 	for (size_t i = 0; i < r->hp->nvalues; i++) {

@@ -265,7 +265,8 @@ static void head(keys_writer *w)
 		      "(begins_with); <key>_prefix_to_<part> and <key>_after_<part> are the range\n"
 		      "bounds of the keys whose parts up to <part> are given;\n"
 		      "<prefix>_is_<entity>(item) tells items apart as `ddbc check-items` does;\n"
-		      "<pattern>_request(...) is the request `ddbc export --format queries` writes.\n"
+		      "<pattern>_request(...) is the request `ddbc export --format queries` writes\n"
+		      "(a PutItem's takes the item first and writes the pattern's key over it).\n"
 		      "\"\"\"\n\nimport base64\nimport dataclasses\nimport re\n"
 		      "from typing import Any, Dict, FrozenSet, List, Mapping, Optional, Sequence, "
 		      "Tuple, Union\n\n"
@@ -405,7 +406,7 @@ static void value_expr(strbuf *sb, const keys_request *r, size_t i)
 }
 
 static const keys_json_style style = { "{", "}", "[", "]", "True", "False", "None", false,
-				       "_from_base64(", ")" };
+				       "_from_base64(", ")", "{**item__, **", "}" };
 
 static void request(keys_writer *w, const keys_request *r)
 {
@@ -419,7 +420,8 @@ static void request(keys_writer *w, const keys_request *r)
 	for (size_t i = 0; i < r->hp->nvalues; i++)
 		if (r->shapes[i])
 			shape(sb, r->shapes[i], &r->hp->values[i].key);
-	strbuf_addf(sb, "\n\ndef %s(", r->func);
+	strbuf_addf(sb, "\n\ndef %s(%s", r->func, r->item ? "item__: Item" : "");
+	strbuf_addstr(sb, r->item && r->nparams ? ", " : "");
 	params(sb, r->params, r->nparams);
 	strbuf_addstr(sb, ") -> Dict[str, Any]:\n    return ");
 	keys_json(sb, r->input, &style, r, value_expr, 1);

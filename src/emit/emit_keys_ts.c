@@ -315,7 +315,8 @@ static void head(keys_writer *w)
 		      "// value (begins_with); <key>_prefix_to_<part> and <key>_after_<part> are\n"
 		      "// the range bounds of the keys whose parts up to <part> are given;\n"
 		      "// <prefix>_is_<entity>(item) tells items apart as `ddbc check-items` does;\n"
-		      "// <pattern>_request(...) is the request `ddbc export --format queries` writes.\n"
+		      "// <pattern>_request(...) is the request `ddbc export --format queries` writes\n"
+		      "// (a PutItem's takes the item first and writes the pattern's key over it).\n"
 		      "// Needs target ES2020 or later (bigint).\n\n");
 	strbuf_addstr(sb, "/** The key delimiter, which no text part of a key may hold. */\n"
 		      "const DELIMITER_: string = ");
@@ -454,7 +455,7 @@ static void value_expr(strbuf *sb, const keys_request *r, size_t i)
 }
 
 static const keys_json_style style = { "{", "}", "[", "]", "true", "false", "null", true,
-				       "fromBase64_(", ")" };
+				       "fromBase64_(", ")", "{...item__, ...", "}" };
 
 static void request(keys_writer *w, const keys_request *r)
 {
@@ -468,7 +469,11 @@ static void request(keys_writer *w, const keys_request *r)
 	for (size_t i = 0; i < r->hp->nvalues; i++)
 		if (r->shapes[i])
 			shape(sb, r->shapes[i], &r->hp->values[i].key);
-	strbuf_addf(sb, "export function %s(", r->func);
+	/* A PutItem's item, whatever its type: the SDK's Record<string,
+	 * AttributeValue> stays one. */
+	strbuf_addf(sb, "export function %s%s(%s", r->func, r->item ? "<T extends Item>" : "",
+		    r->item ? "item__: T" : "");
+	strbuf_addstr(sb, r->item && r->nparams ? ", " : "");
 	params(sb, r->params, r->nparams);
 	strbuf_addstr(sb, ") {\n    return ");
 	keys_json(sb, r->input, &style, r, value_expr, 1);

@@ -3,7 +3,7 @@
 usage: python3 driver.py MODULE_DIR MODULE vectors.json VECTORS.out REQUESTS.out
 
 Writes one line per vector, in the order of their ids (tests/keys/vectors.c
-says which), and the request of every read pattern for its example
+says which), and the request of every pattern for its example
 arguments as one JSON object { func: request }.
 """
 import base64
@@ -55,8 +55,10 @@ def main() -> None:
         f.write("".join(line + "\n" for _, line in lines))
     requests = {}
     for r in v["requests"]:
-        requests[r["func"]] = getattr(m, r["func"])(
-            *[arg(a["value"], a["number"]) for a in r["args"]])
+        args = [arg(a["value"], a["number"]) for a in r["args"]]
+        if "item" in r:
+            args.insert(0, r["item"])
+        requests[r["func"]] = getattr(m, r["func"])(*args)
     with open(req_path, "w", encoding="utf-8") as f:
         # Bytes (a Binary boto3 takes) as the export writes them: base64.
         json.dump(requests, f,

@@ -5,9 +5,9 @@
  * Reads the header's plan of DESIGN (model/header_plan.h) and writes to
  * OUTDIR what tests/keys.test runs in C, TypeScript, Python and Go:
  *   vectors.json   per key its builder, parser and parameters; values to
- *                  build keys from and keys to parse; per read pattern its
- *                  request function, arguments and the queries export's
- *                  request for them
+ *                  build keys from and keys to parse; per pattern its
+ *                  request function, arguments (a PutItem's item too) and
+ *                  the queries export's request for them
  *   expected.txt   what every language must print for them (the drivers'
  *                  lines: "B id HEX" a built key, "P id t:HEX n:DEC" parsed
  *                  parts, "refused" for either)
@@ -567,19 +567,32 @@ static json_t *export_input(const ddbc_design *g, const ddbc_pattern *p)
 	return input;
 }
 
+static const char *api_operation(ddbc_operation op)
+{
+	switch (op) {
+	case DDBC_OP_QUERY: return "Query";
+	case DDBC_OP_GET: return "GetItem";
+	case DDBC_OP_PUT: return "PutItem";
+	case DDBC_OP_UPDATE: return "UpdateItem";
+	case DDBC_OP_DELETE: return "DeleteItem";
+	default: return "Scan";
+	}
+}
+
 static json_t *requests(const ddbc_design *g, ddbc_header_plan *plan)
 {
-	json_t *out = json_array();
+	json_t *out = json_array(), *input;
 	for (size_t i = 0; i < g->npatterns; i++) {
 		ddbc_hpattern hp;
 		const ddbc_pattern *p = &g->patterns[i];
-		if (!ddbc_header_plan_pattern(plan, i, &hp) ||
-		    (p->operation != DDBC_OP_QUERY && p->operation != DDBC_OP_GET &&
-		     p->operation != DDBC_OP_SCAN))
+		if (!ddbc_header_plan_pattern(plan, i, &hp) || !(input = export_input(g, p)))
 			continue;
-		json_t *input = export_input(g, p);
-		if (!input)
+		/* A condition with ':name' values gets no function (emit_keys.c). */
+		const char *cond = json_string_value(json_object_get(input, "ConditionExpression"));
+		if (cond && strchr(cond, ':')) {
+			json_decref(input);
 			continue;
+		}
 		size_t n = strlen(hp.table_macro) - strlen("_TABLE_NAME");
 		strbuf func = STRBUF_INIT;
 		for (size_t c = 0; c < n; c++)
@@ -606,8 +619,11 @@ static json_t *requests(const ddbc_design *g, ddbc_header_plan *plan)
 		json_object_set_new(r, "pattern", json_string(p->id.s));
 		json_object_set_new(r, "func", json_string(func.buf));
 		json_object_set_new(r, "args", args);
-		json_object_set_new(r, "operation", json_string(p->operation == DDBC_OP_QUERY ? "Query"
-			: p->operation == DDBC_OP_GET ? "GetItem" : "Scan"));
+		json_object_set_new(r, "operation", json_string(api_operation(p->operation)));
+		/* A PutItem's function takes the item: the export's, whose key
+		 * it must write over it as the export did. */
+		if (p->operation == DDBC_OP_PUT)
+			json_object_set(r, "item", json_object_get(input, "Item"));
 		json_object_set_new(r, "input", input);
 		json_t *ents = json_array();
 		for (size_t m = 0; m < p->nentities; m++)
@@ -703,16 +719,20 @@ int main(int argc, char **argv)
 		    "var builders = map[string]func([]string) (string, error){\n%s}\n\n"
 		    "var parsers = map[string]func(string) ([]string, bool){\n%s}\n",
 		    G.gopkg, G.go_b.buf ? G.go_b.buf : "", G.go_p.buf ? G.go_p.buf : "");
-	strbuf_addstr(&go, "\nvar requestFuncs = map[string]func([]string) (map[string]any, error){\n");
+	strbuf_addstr(&go, "\nvar requestFuncs = map[string]func(k.Item, []string) (map[string]any, "
+		      "error){\n");
 	json_t *reqs = json_object_get(all, "requests");
 	for (size_t i = 0; i < json_array_size(reqs); i++) {
 		json_t *r = json_array_get(reqs, i);
 		const char *func = json_string_value(json_object_get(r, "func"));
 		json_t *args = json_object_get(r, "args");
-		strbuf_addf(&go, "\t\"%s\": func(a []string) (map[string]any, error) { return k.",
-			    func);
+		bool put = json_object_get(r, "item") != NULL;
+		strbuf_addf(&go, "\t\"%s\": func(%s k.Item, a []string) (map[string]any, error) "
+			    "{ return k.", func, put ? "item" : "_");
 		go_name(&go, func);
-		strbuf_addch(&go, '(');
+		strbuf_addstr(&go, put ? "(item" : "(");
+		if (put && json_array_size(args))
+			strbuf_addstr(&go, ", ");
 		for (size_t a = 0; a < json_array_size(args); a++)
 			strbuf_addf(&go, json_is_true(json_object_get(json_array_get(args, a), "number"))
 				    ? "%snum(a[%zu])" : "%sa[%zu]", a ? ", " : "", a);

@@ -8,7 +8,8 @@
 // range bounds of the keys whose parts up to <part> are given;
 // <Prefix>_is_<entity>(item) tells items apart as `ddbc check-items` does;
 // <Pattern>_request(...) is the request `ddbc export --format queries`
-// writes.
+// writes (a PutItem's takes the item first and writes the pattern's key
+// over it).
 package ecommerce
 
 import (
@@ -447,6 +448,18 @@ func matches(runs []run, s string, delim string) bool {
 		at = next
 	}
 	return at[len(s)]
+}
+
+// withItem is item with the members of key over it: a PutItem's Item.
+func withItem(item Item, key map[string]any) map[string]any {
+	out := make(map[string]any, len(item)+len(key))
+	for name, v := range item {
+		out[name] = v
+	}
+	for name, v := range key {
+		out[name] = v
+	}
+	return out
 }
 
 // member is a member's value; a Binary as bytes (as the SDK holds it) is

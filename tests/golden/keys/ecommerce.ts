@@ -6,7 +6,8 @@
 // value (begins_with); <key>_prefix_to_<part> and <key>_after_<part> are
 // the range bounds of the keys whose parts up to <part> are given;
 // <prefix>_is_<entity>(item) tells items apart as `ddbc check-items` does;
-// <pattern>_request(...) is the request `ddbc export --format queries` writes.
+// <pattern>_request(...) is the request `ddbc export --format queries` writes
+// (a PutItem's takes the item first and writes the pattern's key over it).
 // Needs target ES2020 or later (bigint).
 
 /** The key delimiter, which no text part of a key may hold. */
