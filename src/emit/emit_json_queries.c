@@ -586,7 +586,7 @@ static void put_item(request *r, ddbc_json_stream *s)
 
 /* ---- requests ------------------------------------------------------------------------- */
 
-static const char *api_name(ddbc_operation op)
+const char *ddbc_query_operation(ddbc_operation op)
 {
 	static const char *const names[] = {
 		[DDBC_OP_GET] = "GetItem", [DDBC_OP_QUERY] = "Query", [DDBC_OP_SCAN] = "Scan",
@@ -713,7 +713,7 @@ static void write_request(ddbc_json_stream *s, const ddbc_design *g, const ddbc_
 	request r = request_new(g, p, o, d);
 	ddbc_json_begin(s, NULL, '{');
 	ddbc_json_text(s, "pattern", p->id.s);
-	ddbc_json_text(s, "operation", api_name(p->operation));
+	ddbc_json_text(s, "operation", ddbc_query_operation(p->operation));
 	write_input(s, &r, "input");
 	ddbc_json_end(s, '}');
 	*failed |= r.failed;

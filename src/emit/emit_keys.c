@@ -515,19 +515,6 @@ static void guards(keys_writer *w, const keys_ops *ops)
 
 /* ---- requests -------------------------------------------------------------------- */
 
-/* The operation as the DynamoDB API names it. */
-static const char *api_operation(ddbc_operation op)
-{
-	switch (op) {
-	case DDBC_OP_QUERY: return "Query";
-	case DDBC_OP_GET: return "GetItem";
-	case DDBC_OP_PUT: return "PutItem";
-	case DDBC_OP_UPDATE: return "UpdateItem";
-	case DDBC_OP_DELETE: return "DeleteItem";
-	default: return "Scan";
-	}
-}
-
 static void add_param(keys_writer *w, keys_request *r, const ddbc_hparam *pm, size_t *cap)
 {
 	for (size_t i = 0; i < r->nparams; i++)
@@ -635,7 +622,7 @@ static bool plan_request(keys_writer *w, const ddbc_hpattern *hp, keys_request *
 	if (!req || (!req->reads && !req->writes))
 		return false;
 	r->hp = hp;
-	r->operation = api_operation(req->op);
+	r->operation = ddbc_query_operation(req->op);
 	size_t n = strlen(hp->table_macro) - strlen("_TABLE_NAME");
 	char *stem = ddbc_arena_strndup(w->arena, hp->table_macro, n);
 	r->func = keys_concat(w, keys_lower(w, stem), "_request");

@@ -18,7 +18,6 @@ import (
 	"fmt"
 	"os"
 	"sort"
-	"strconv"
 
 	k "ddbckeys/PKG"
 )
@@ -55,18 +54,6 @@ type vectors struct {
 		}
 	}
 }
-
-func num(s string) int64 {
-	v, err := strconv.ParseInt(s, 10, 64)
-	if err != nil {
-		panic(err)
-	}
-	return v
-}
-
-func t(s string) string { return "t:" + hex.EncodeToString([]byte(s)) }
-func n(v int64) string  { return "n:" + strconv.FormatInt(v, 10) }
-func fail(err error)    { fmt.Fprintln(os.Stderr, err); os.Exit(1) }
 
 func main() {
 	data, err := os.ReadFile(os.Args[1])

@@ -2,7 +2,7 @@
 //
 // usage: engine ENDPOINT vectors.json FUNC...
 //
-// registry.go (written by tests/keys/vectors.c) maps the names in
+// registry.go (written by tests/keys/vectors.c, with helpers.go) maps the names in
 // vectors.json to the package's functions. Each FUNC's request (the
 // DynamoDB API's JSON the package returns, map[string]any) becomes the
 // SDK's input (dynamodb.QueryInput, GetItemInput, ScanInput, PutItemInput,
@@ -19,13 +19,11 @@ package main
 import (
 	"context"
 	"encoding/base64"
-	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
 	"sort"
-	"strconv"
 	"strings"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
@@ -45,20 +43,6 @@ type request struct {
 		Number bool
 	}
 }
-
-func fail(err error) { fmt.Fprintln(os.Stderr, err); os.Exit(1) }
-
-// What registry.go's entries call, as in driver.go.
-func num(s string) int64 {
-	v, err := strconv.ParseInt(s, 10, 64)
-	if err != nil {
-		panic(err)
-	}
-	return v
-}
-
-func t(s string) string { return "t:" + hex.EncodeToString([]byte(s)) }
-func n(v int64) string  { return "n:" + strconv.FormatInt(v, 10) }
 
 // attr is a DynamoDB JSON value as the SDK's AttributeValue.
 func attr(v any) (types.AttributeValue, error) {

@@ -567,17 +567,6 @@ static json_t *export_input(const ddbc_design *g, const ddbc_pattern *p)
 	return input;
 }
 
-static const char *api_operation(ddbc_operation op)
-{
-	switch (op) {
-	case DDBC_OP_QUERY: return "Query";
-	case DDBC_OP_GET: return "GetItem";
-	case DDBC_OP_PUT: return "PutItem";
-	case DDBC_OP_UPDATE: return "UpdateItem";
-	case DDBC_OP_DELETE: return "DeleteItem";
-	default: return "Scan";
-	}
-}
 
 static json_t *requests(const ddbc_design *g, ddbc_header_plan *plan)
 {
@@ -619,7 +608,7 @@ static json_t *requests(const ddbc_design *g, ddbc_header_plan *plan)
 		json_object_set_new(r, "pattern", json_string(p->id.s));
 		json_object_set_new(r, "func", json_string(func.buf));
 		json_object_set_new(r, "args", args);
-		json_object_set_new(r, "operation", json_string(api_operation(p->operation)));
+		json_object_set_new(r, "operation", json_string(ddbc_query_operation(p->operation)));
 		/* A PutItem's function takes the item: the export's, whose key
 		 * it must write over it as the export did. */
 		if (p->operation == DDBC_OP_PUT)
