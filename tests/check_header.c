@@ -1736,6 +1736,63 @@ START_TEST(test_parsers_exact)
 }
 END_TEST
 
+/* A builder refuses (-1) a text value its parser would not read back: one
+ * holding the key delimiter, or in which the literal after it is found
+ * first (also across the value's end: "a#" before "##"); it builds any
+ * other, the last value included, as the TypeScript, Python and Go ones. */
+START_TEST(test_builders_refuse_text)
+{
+	unit u;
+	unit_open(&u, NULL, DESIGN_HEAD
+		  "  A:\n"
+		  "    attributes:\n"
+		  "      PK: { type: S, template: \"T#{s}||{t}|{s}\" }\n"
+		  "      s: S\n"
+		  "      t: S\n");
+	char *text;
+	size_t len;
+	ck_assert_int_eq(emit(&u, NULL, &text, &len), DDBC_EMIT_OK);
+	char *dir = make_tmpdir();
+	write_in(dir, "demo.h", text, len);
+	free(text);
+	static const char prog[] =
+		"#include \"demo.h\"\n"
+		"#include <stdio.h>\n"
+		"static int failed;\n"
+		"static void pk(const char *s, const char *t, const char *want)\n"
+		"{\n"
+		"\tchar buf[64];\n"
+		"\tint n = demo_a_pk(buf, sizeof buf, s, t);\n"
+		"\tif (want ? n < 0 || strcmp(buf, want) != 0 : n != -1) {\n"
+		"\t\tprintf(\"FAIL %s %s\\n\", s, t);\n"
+		"\t\tfailed++;\n"
+		"\t}\n"
+		"}\n"
+		"int main(void)\n"
+		"{\n"
+		"\tpk(\"a\", \"b\", \"T#a||b|a\");\n"
+		"\tpk(\"\", \"\", \"T#|||\");\n"
+		/* "a|b" + "||" meets "||" only at the value's end. */
+		"\tpk(\"a|b\", \"c\", \"T#a|b||c|a|b\");\n"
+		"\tpk(\"a#b\", \"c\", NULL);\n"
+		"\tpk(\"a\", \"c#d\", NULL);\n"
+		"\tpk(\"a|\", \"c\", NULL);\n"
+		"\tpk(\"a||b\", \"c\", NULL);\n"
+		"\tpk(\"a\", \"c|d\", NULL);\n"
+		"\tprintf(\"%d failed\\n\", failed);\n"
+		"\treturn failed != 0;\n"
+		"}\n";
+	write_in(dir, "prog.c", prog, strlen(prog));
+	const char *cc[] = { "cc", "-std=c99", "-O2", C_FLAGS, "-Wno-missing-prototypes",
+			     "prog.c", "-o", "prog", NULL };
+	const char *run[] = { "./prog", NULL };
+	expect_run(dir, cc);
+	expect_run(dir, run);
+	remove_tmpdir(dir);
+	unit_close(&u);
+}
+END_TEST
+
 /* The block after the line "```lang" in doc, up to the next "```", or NULL. */
 static char *doc_block(const char *doc, const char *lang)
 {
@@ -2070,6 +2127,7 @@ static Suite *header_suite(void)
 	tcase_add_loop_test(tc, test_builders_reproduce_examples, 0, ndesigns);
 	tcase_add_test(tc, test_all_headers_together);
 	tcase_add_test(tc, test_parsers_exact);
+	tcase_add_test(tc, test_builders_refuse_text);
 	tcase_add_test(tc, test_doc_program);
 	suite_add_tcase(s, tc);
 
