@@ -1049,8 +1049,8 @@ START_TEST(test_default_prefix)
 }
 END_TEST
 
-/* <stdio.h> only where a builder needs snprintf, <string.h> where a parser
- * needs it. */
+/* <stdio.h> only where a builder needs snprintf, <string.h> where a builder
+ * or a parser needs it. */
 START_TEST(test_includes_only_what_it_uses)
 {
 	size_t len;
@@ -1062,10 +1062,11 @@ START_TEST(test_includes_only_what_it_uses)
 	ck_assert_msg(!tu_contains(plain, len, "#include"), "%s", plain);
 	free(plain);
 	unit_close(&u);
-	/* A pattern's value builder needs it too. */
+	/* A pattern's value builder needs it too, and a builder's check of
+	 * its text values <string.h>. */
 	char *todo = header_of("samples/todo.ddb.yaml", NULL, &len);
 	ck_assert(tu_contains(todo, len, "#include <stdio.h>"));
-	ck_assert(!tu_contains(todo, len, "#include <string.h>"));
+	ck_assert(tu_contains(todo, len, "#include <string.h>"));
 	free(todo);
 	char *sr = header_of("samples/stamp-rally.ddb.yaml", NULL, &len);
 	ck_assert(tu_contains(sr, len, "#include <stdio.h>"));
@@ -1632,6 +1633,7 @@ START_TEST(test_nested_templates)
 	ck_assert_msg(tu_contains(out, len,
 				  "static inline int demo_a_pk(char *buf, size_t size, const char *x, "
 				  "long long n)\n{\n\tif (n < 0 || n > 9999LL)\n\t\treturn -1;\n"
+				  "\tif (demo_key_bad_text_(x, \"#\", \"#\"))\n\t\treturn -1;\n"
 				  "\treturn snprintf(buf, size, DEMO_A_PK_FMT, x, n, "
 				  "x, n, n);\n}\n"), "%s", out);
 	free(out);
@@ -1729,6 +1731,63 @@ START_TEST(test_parsers_exact)
 	expect_run(dir, run);
 	expect_run(dir, cxx);
 	expect_run(dir, runxx);
+	remove_tmpdir(dir);
+	unit_close(&u);
+}
+END_TEST
+
+/* A builder refuses (-1) a text value its parser would not read back: one
+ * holding the key delimiter, or in which the literal after it is found
+ * first (also across the value's end: "a#" before "##"); it builds any
+ * other, the last value included, as the TypeScript, Python and Go ones. */
+START_TEST(test_builders_refuse_text)
+{
+	unit u;
+	unit_open(&u, NULL, DESIGN_HEAD
+		  "  A:\n"
+		  "    attributes:\n"
+		  "      PK: { type: S, template: \"T#{s}||{t}|{s}\" }\n"
+		  "      s: S\n"
+		  "      t: S\n");
+	char *text;
+	size_t len;
+	ck_assert_int_eq(emit(&u, NULL, &text, &len), DDBC_EMIT_OK);
+	char *dir = make_tmpdir();
+	write_in(dir, "demo.h", text, len);
+	free(text);
+	static const char prog[] =
+		"#include \"demo.h\"\n"
+		"#include <stdio.h>\n"
+		"static int failed;\n"
+		"static void pk(const char *s, const char *t, const char *want)\n"
+		"{\n"
+		"\tchar buf[64];\n"
+		"\tint n = demo_a_pk(buf, sizeof buf, s, t);\n"
+		"\tif (want ? n < 0 || strcmp(buf, want) != 0 : n != -1) {\n"
+		"\t\tprintf(\"FAIL %s %s\\n\", s, t);\n"
+		"\t\tfailed++;\n"
+		"\t}\n"
+		"}\n"
+		"int main(void)\n"
+		"{\n"
+		"\tpk(\"a\", \"b\", \"T#a||b|a\");\n"
+		"\tpk(\"\", \"\", \"T#|||\");\n"
+		/* "a|b" + "||" meets "||" only at the value's end. */
+		"\tpk(\"a|b\", \"c\", \"T#a|b||c|a|b\");\n"
+		"\tpk(\"a#b\", \"c\", NULL);\n"
+		"\tpk(\"a\", \"c#d\", NULL);\n"
+		"\tpk(\"a|\", \"c\", NULL);\n"
+		"\tpk(\"a||b\", \"c\", NULL);\n"
+		"\tpk(\"a\", \"c|d\", NULL);\n"
+		"\tprintf(\"%d failed\\n\", failed);\n"
+		"\treturn failed != 0;\n"
+		"}\n";
+	write_in(dir, "prog.c", prog, strlen(prog));
+	const char *cc[] = { "cc", "-std=c99", "-O2", C_FLAGS, "-Wno-missing-prototypes",
+			     "prog.c", "-o", "prog", NULL };
+	const char *run[] = { "./prog", NULL };
+	expect_run(dir, cc);
+	expect_run(dir, run);
 	remove_tmpdir(dir);
 	unit_close(&u);
 }
@@ -2068,6 +2127,7 @@ static Suite *header_suite(void)
 	tcase_add_loop_test(tc, test_builders_reproduce_examples, 0, ndesigns);
 	tcase_add_test(tc, test_all_headers_together);
 	tcase_add_test(tc, test_parsers_exact);
+	tcase_add_test(tc, test_builders_refuse_text);
 	tcase_add_test(tc, test_doc_program);
 	suite_add_tcase(s, tc);
 

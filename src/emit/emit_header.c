@@ -127,7 +127,10 @@ static void banner(strbuf *sb, const ddbc_design *g, const ddbc_header_plan *pla
 		" *   %s_<entity>_<attribute>(buf, size, ...)\n"
 		" *                        builds the key with snprintf and returns what\n"
 		" *                        snprintf returns: the key's length, which is\n"
-		" *                        >= size when buf was too small\n"
+		" *                        >= size when buf was too small, or -1 for a\n"
+		" *                        value its parser would not read back (a text\n"
+		" *                        holding the key delimiter or the literal after\n"
+		" *                        it, a number wider than its :0WIDTH)\n"
 		" *   %s_<ENTITY>_<ATTRIBUTE>_PREFIX  the text before the first value (begins_with)\n"
 		" * A constant key is the string %s_<ENTITY>_<ATTRIBUTE>. Names:\n"
 		" * %s_<TABLE>_TABLE, %s_<TABLE>_<INDEX>_INDEX (a word the prefix or the\n"
@@ -256,8 +259,48 @@ static void width_checks(strbuf *sb, const ddbc_hkey *k)
 	}
 }
 
+/* A text value that holds the key delimiter, or in which the literal after
+ * it would be found first (value + literal finds the literal before the
+ * value's end), makes a key its parser does not read back: the builder
+ * refuses it (-1), as the TypeScript, Python and Go builders do. */
+/* Whether an earlier use of piece i's value has the same literal after it
+ * (a value used twice is checked once per literal that follows it). */
+static bool checked_before(const ddbc_hkey *k, size_t i)
+{
+	const ddbc_hpiece *pc = &k->pieces[i];
+	const ddbc_hpiece *next = i + 1 < k->npieces && k->pieces[i + 1].text ? pc + 1 : NULL;
+	for (size_t j = 0; j < i; j++) {
+		const ddbc_hpiece *q = &k->pieces[j];
+		const ddbc_hpiece *qn = k->pieces[j + 1].text ? q + 1 : NULL;
+		if (q->text || q->param != pc->param)
+			continue;
+		if (!next && !qn)
+			return true;
+		if (next && qn && next->len == qn->len && !memcmp(next->text, qn->text, qn->len))
+			return true;
+	}
+	return false;
+}
+
+static void text_checks(strbuf *sb, const ddbc_hkey *k, const char *delim, const char *p)
+{
+	for (size_t i = 0; i < k->npieces; i++) {
+		const ddbc_hpiece *pc = &k->pieces[i], *next = i + 1 < k->npieces ? pc + 1 : NULL;
+		if (pc->text || k->params[pc->param].number || checked_before(k, i))
+			continue;
+		strbuf_addf(sb, "\tif (%s_key_bad_text_(%s, ", p, k->params[pc->param].name);
+		c_literal(sb, delim, strlen(delim), false);
+		strbuf_addstr(sb, ", ");
+		if (next && next->text)
+			c_literal(sb, next->text, next->len, false);
+		else
+			strbuf_addstr(sb, "\"\"");
+		strbuf_addstr(sb, "))\n\t\treturn -1;\n");
+	}
+}
+
 static void builder_function(strbuf *sb, const char *func, const char *fmt_macro,
-			     const ddbc_hkey *k)
+			     const ddbc_hkey *k, const ddbc_header_plan *plan)
 {
 	strbuf_addf(sb, "static inline int %s(char *buf, size_t size", func);
 	for (size_t i = 0; i < k->nparams; i++)
@@ -265,11 +308,36 @@ static void builder_function(strbuf *sb, const char *func, const char *fmt_macro
 			    k->params[i].name);
 	strbuf_addstr(sb, ")\n{\n");
 	width_checks(sb, k);
+	text_checks(sb, k, plan->g->key_delimiter ? plan->g->key_delimiter : "",
+		    plan->prefix_lower);
 	strbuf_addf(sb, "\treturn snprintf(buf, size, %s", fmt_macro);
 	for (size_t i = 0; i < k->npieces; i++)
 		if (!k->pieces[i].text)
 			strbuf_addf(sb, ", %s", k->params[k->pieces[i].param].name);
 	strbuf_addstr(sb, ");\n}\n");
+}
+
+/* The check every builder of a text value calls, once per header: whether
+ * v holds delim (not "") or meets next (not "") before its end, next's
+ * first occurrence in v followed by next. */
+static void build_helpers(strbuf *sb, const char *p)
+{
+	strbuf_addf(sb,
+		"\n/* ---- building keys: a builder returns -1 for a value its parser would not\n"
+		" * read back (a text value holding the key delimiter or the literal after it;\n"
+		" * a number that does not fit its width). */\n\n"
+		"static inline int %s_key_bad_text_(const char *v, const char *delim, const char *next)\n"
+		"{\n"
+		"\tsize_t n = strlen(v), m = strlen(next);\n"
+		"\tif (delim[0] && strstr(v, delim))\n\t\treturn 1;\n"
+		"\tfor (size_t i = 0; m && i < n; i++) {\n"
+		"\t\tsize_t j = 0;\n"
+		"\t\twhile (j < m && (i + j < n ? v[i + j] : next[i + j - n]) == next[j])\n"
+		"\t\t\tj++;\n"
+		"\t\tif (j == m)\n\t\t\treturn 1;\n"
+		"\t}\n"
+		"\treturn 0;\n"
+		"}\n", p);
 }
 
 /* ---- parsers ------------------------------------------------------------------ */
@@ -454,8 +522,10 @@ static void parser(strbuf *sb, const ddbc_hattr *ha, const char *p, ddbc_strset 
 	free(name);
 }
 
-static void key(strbuf *sb, const ddbc_hattr *ha, const char *p, ddbc_strset *shapes)
+static void key(strbuf *sb, const ddbc_hattr *ha, const ddbc_header_plan *plan,
+		ddbc_strset *shapes)
 {
+	const char *p = plan->prefix_lower;
 	const ddbc_hkey *k = ha->key;
 	strbuf_addstr(sb, "/* ");
 	comment_str(sb, ha->attr->name.s);
@@ -479,7 +549,7 @@ static void key(strbuf *sb, const ddbc_hattr *ha, const char *p, ddbc_strset *sh
 		define_string(sb, ha->prefix_macro, k->prefix, k->prefix_len, false);
 		strbuf_addstr(sb, " /* literal prefix, for begins_with */\n");
 	}
-	builder_function(sb, ha->func, ha->fmt_macro, ha->key);
+	builder_function(sb, ha->func, ha->fmt_macro, ha->key, plan);
 	if (ha->parse_func) {
 		strbuf_addch(sb, '\n');
 		parser(sb, ha, p, shapes);
@@ -488,7 +558,8 @@ static void key(strbuf *sb, const ddbc_hattr *ha, const char *p, ddbc_strset *sh
 
 /* ---- access patterns --------------------------------------------------------- */
 
-static void pattern_value(strbuf *sb, const ddbc_hvalue *hv, json_t *refs, size_t i)
+static void pattern_value(strbuf *sb, const ddbc_hvalue *hv, json_t *refs, size_t i,
+			  const ddbc_header_plan *plan)
 {
 	const ddbc_node *n = hv->node;
 	strbuf_addstr(sb, "\n/* ");
@@ -512,13 +583,14 @@ static void pattern_value(strbuf *sb, const ddbc_hvalue *hv, json_t *refs, size_
 	strbuf_addf(sb, "#define %s ", hv->value_macro);
 	key_format(sb, k);
 	strbuf_addch(sb, '\n');
-	builder_function(sb, hv->func, hv->value_macro, k);
+	builder_function(sb, hv->func, hv->value_macro, k, plan);
 }
 
 /* A pattern's names, its key condition as the queries export writes it,
  * and a builder per value. */
-static void pattern(strbuf *sb, const ddbc_design *g, const ddbc_hpattern *hp)
+static void pattern(strbuf *sb, const ddbc_header_plan *plan, const ddbc_hpattern *hp)
 {
+	const ddbc_design *g = plan->g;
 	const ddbc_pattern *p = hp->pattern;
 	strbuf detail = STRBUF_INIT;
 	strbuf_addf(&detail, "%s, table %s", ddbc_operation_name(p->operation), p->table->name.s);
@@ -562,7 +634,7 @@ static void pattern(strbuf *sb, const ddbc_design *g, const ddbc_hpattern *hp)
 		free(text);
 	}
 	for (size_t i = 0; i < hp->nvalues; i++)
-		pattern_value(sb, &hp->values[i], refs, i);
+		pattern_value(sb, &hp->values[i], refs, i, plan);
 	json_decref(names);
 	json_decref(refs);
 }
@@ -578,8 +650,8 @@ static void flush(strbuf *sb, FILE *out)
  * pieces of about this size. */
 #define FLUSH_AT (64 * 1024)
 
-static void entity(strbuf *sb, const ddbc_hentity *he, const char *p, ddbc_strset *shapes,
-		   FILE *out)
+static void entity(strbuf *sb, const ddbc_hentity *he, const ddbc_header_plan *plan,
+		   ddbc_strset *shapes, FILE *out)
 {
 	const ddbc_entity *e = he->entity;
 	strbuf detail = STRBUF_INIT;
@@ -596,7 +668,7 @@ static void entity(strbuf *sb, const ddbc_hentity *he, const char *p, ddbc_strse
 		if (ha->key || after_key)
 			strbuf_addch(sb, '\n');
 		if (ha->key)
-			key(sb, ha, p, shapes);
+			key(sb, ha, plan, shapes);
 		else
 			attr_names(sb, ha);
 		after_key = ha->key != NULL;
@@ -614,9 +686,11 @@ static int header(FILE *out, const ddbc_design *g, ddbc_header_plan *plan)
 	strbuf_addf(&sb, "#ifndef %s\n#define %s\n", plan->guard, plan->guard);
 	if (plan->has_builders)
 		strbuf_addstr(&sb, "\n#include <stdio.h> /* snprintf, size_t */\n");
-	if (plan->has_parsers)
+	if (plan->has_builders || plan->has_parsers)
 		strbuf_addstr(&sb, "#include <string.h> /* strncmp, strstr, strlen */\n");
 	strbuf_addstr(&sb, "\n#ifdef __cplusplus\nextern \"C\" {\n#endif\n");
+	if (plan->has_builders)
+		build_helpers(&sb, plan->prefix_lower);
 	if (plan->has_parsers)
 		parse_helpers(&sb, plan->prefix_lower);
 	for (size_t i = 0; i < plan->ntables; i++) {
@@ -629,14 +703,14 @@ static int header(FILE *out, const ddbc_design *g, ddbc_header_plan *plan)
 		ddbc_hentity he;
 		r = ddbc_header_plan_entity(plan, i, &he);
 		if (r == 0)
-			entity(&sb, &he, plan->prefix_lower, &shapes, out);
+			entity(&sb, &he, plan, &shapes, out);
 		flush(&sb, out);
 	}
 	for (size_t i = 0; i < g->npatterns && r == 0; i++) {
 		ddbc_hpattern hp;
 		if (!ddbc_header_plan_pattern(plan, i, &hp))
 			continue;
-		pattern(&sb, g, &hp);
+		pattern(&sb, plan, &hp);
 		flush(&sb, out);
 	}
 	strbuf_addstr(&sb, "\n#ifdef __cplusplus\n}\n#endif\n");

@@ -108,5 +108,13 @@ char *ddbc_query_key_condition(const ddbc_design *g, const ddbc_pattern *p, json
  * them after the key condition's. The header and `ddbc keys` build their
  * requests with both. */
 char *ddbc_query_projection(const ddbc_design *g, const ddbc_pattern *p, json_t *names);
+/* The operation as the DynamoDB API (and the queries export) names it:
+ * "Query", "GetItem", "Scan", "PutItem", "UpdateItem", "DeleteItem". */
+const char *ddbc_query_operation(ddbc_operation op);
+/* The ConditionExpression of write pattern p (its `condition`) exactly as
+ * the queries export writes it (malloc'd; "" without one), adding the
+ * names it needs to names. NULL when it holds ':name' values, which come
+ * from parameters the export gives their types from example values. */
+char *ddbc_query_condition(const ddbc_design *g, const ddbc_pattern *p, json_t *names);
 
 #endif

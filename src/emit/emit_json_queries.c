@@ -554,7 +554,7 @@ static void put_item(request *r, ddbc_json_stream *s)
 
 /* ---- requests ------------------------------------------------------------------------- */
 
-static const char *api_name(ddbc_operation op)
+const char *ddbc_query_operation(ddbc_operation op)
 {
 	static const char *const names[] = {
 		[DDBC_OP_GET] = "GetItem", [DDBC_OP_QUERY] = "Query", [DDBC_OP_SCAN] = "Scan",
@@ -681,7 +681,7 @@ static void write_request(ddbc_json_stream *s, const ddbc_design *g, const ddbc_
 	request r = request_new(g, p, o, d);
 	ddbc_json_begin(s, NULL, '{');
 	ddbc_json_text(s, "pattern", p->id.s);
-	ddbc_json_text(s, "operation", api_name(p->operation));
+	ddbc_json_text(s, "operation", ddbc_query_operation(p->operation));
 	write_input(s, &r, "input");
 	ddbc_json_end(s, '}');
 	*failed |= r.failed;
@@ -714,6 +714,26 @@ char *ddbc_query_projection(const ddbc_design *g, const ddbc_pattern *p, json_t 
 	json_decref(r.names);
 	r.names = json_incref(names);
 	char *expr = projection(&r);
+	request_release(&r);
+	ddbc_diags_release(&quiet);
+	return expr;
+}
+
+char *ddbc_query_condition(const ddbc_design *g, const ddbc_pattern *p, json_t *names)
+{
+	const ddbc_request *req = ddbc_pattern_request(p);
+	if (!req || !req->condition)
+		return strdup("");
+	ddbc_diags quiet;
+	ddbc_diags_init(&quiet);
+	request r = request_new(g, p, NULL, &quiet);
+	json_decref(r.names);
+	r.names = json_incref(names);
+	char *expr = condition_expr(&r, req->condition);
+	if (json_object_size(r.values) || r.failed) {
+		free(expr);
+		expr = NULL;
+	}
 	request_release(&r);
 	ddbc_diags_release(&quiet);
 	return expr;

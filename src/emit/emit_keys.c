@@ -13,9 +13,13 @@
  * projection (ddbc_query_key_condition, ddbc_query_projection, which name
  * attributes alike), each key condition value the plan builds (ddbc_hvalue)
  * left to a builder over the function's parameters; tests/keys.test
- * compares the two. Reads only (the request's `reads`: Query, GetItem, Scan): a
- * write's Item or condition holds values a design does not say how to
- * make.
+ * compares the two. Writes too: a DeleteItem's or UpdateItem's Key and
+ * ConditionExpression (an update's UpdateExpression is the caller's, as
+ * the export leaves it), and a PutItem's Item, which is the caller's item
+ * (the function's first parameter) with the pattern's key written over
+ * it: the export's Item is an example's, which an application does not
+ * put. A write whose condition holds ':name' values gets no function
+ * (their types come from the export's example values).
  */
 #include "emit/emit_keys_int.h"
 #include "emit/emit_json.h"
@@ -207,40 +211,60 @@ static void indent(strbuf *sb, int depth)
 		strbuf_addstr(sb, "    ");
 }
 
+static void object_lit(strbuf *sb, const json_t *v, const keys_json_style *st,
+		       const keys_request *r,
+		       void (*value_expr)(strbuf *sb, const keys_request *r, size_t i), int depth)
+{
+	const char *key;
+	json_t *member;
+	strbuf_addstr(sb, st->obj_open);
+	json_object_foreach((json_t *)v, key, member) {
+		indent(sb, depth + 1);
+		keys_string(sb, key, strlen(key), st->ts);
+		strbuf_addstr(sb, ": ");
+		keys_json(sb, member, st, r, value_expr, depth + 1);
+		strbuf_addch(sb, ',');
+	}
+	if (json_object_size(v))
+		indent(sb, depth);
+	strbuf_addstr(sb, st->obj_close);
+}
+
 void keys_json(strbuf *sb, const json_t *v, const keys_json_style *st, const keys_request *r,
 	       void (*value_expr)(strbuf *sb, const keys_request *r, size_t i), int depth)
 {
+	if (r && v == r->item && st->item_open) {
+		strbuf_addstr(sb, st->item_open);
+		object_lit(sb, v, st, r, value_expr, depth);
+		strbuf_addstr(sb, st->item_close);
+		return;
+	}
 	long slot = slot_of(r, v);
-	if (slot >= 0) {
+	json_t *bin = json_is_object(v) && json_object_size(v) == 1 ? json_object_get(v, "B") : NULL;
+	if (slot >= 0 || (bin && json_is_string(bin) && st->bytes_open)) {
 		const char *type;
 		json_t *member;
 		json_object_foreach((json_t *)v, type, member) {
+			bool bytes = !strcmp(type, "B") && st->bytes_open;
 			strbuf_addstr(sb, st->obj_open);
 			keys_string(sb, type, strlen(type), st->ts);
 			strbuf_addstr(sb, ": ");
-			value_expr(sb, r, (size_t)slot);
+			strbuf_addstr(sb, bytes ? st->bytes_open : "");
+			if (slot >= 0)
+				value_expr(sb, r, (size_t)slot);
+			else
+				keys_string(sb, json_string_value(member), json_string_length(member),
+					    st->ts);
+			strbuf_addstr(sb, bytes ? st->bytes_close : "");
 			strbuf_addstr(sb, st->obj_close);
 			break;
 		}
 		return;
 	}
 	switch (json_typeof(v)) {
-	case JSON_OBJECT: {
-		const char *key;
-		json_t *member;
-		strbuf_addstr(sb, st->obj_open);
-		json_object_foreach((json_t *)v, key, member) {
-			indent(sb, depth + 1);
-			keys_string(sb, key, strlen(key), st->ts);
-			strbuf_addstr(sb, ": ");
-			keys_json(sb, member, st, r, value_expr, depth + 1);
-			strbuf_addch(sb, ',');
-		}
-		if (json_object_size(v))
-			indent(sb, depth);
-		strbuf_addstr(sb, st->obj_close);
+	case JSON_OBJECT:
+		object_lit(sb, v, st, r, value_expr, depth);
 		return;
-	}
 	case JSON_ARRAY:
 		strbuf_addstr(sb, st->arr_open);
 		for (size_t i = 0; i < json_array_size(v); i++) {
@@ -491,12 +515,6 @@ static void guards(keys_writer *w, const keys_ops *ops)
 
 /* ---- requests -------------------------------------------------------------------- */
 
-/* The operation as the DynamoDB API names it. */
-static const char *api_operation(ddbc_operation op)
-{
-	return op == DDBC_OP_QUERY ? "Query" : op == DDBC_OP_GET ? "GetItem" : "Scan";
-}
-
 static void add_param(keys_writer *w, keys_request *r, const ddbc_hparam *pm, size_t *cap)
 {
 	for (size_t i = 0; i < r->nparams; i++)
@@ -554,19 +572,27 @@ static json_t *request_input(keys_writer *w, keys_request *r, const ddbc_request
 		for (size_t i = 0; i < r->hp->nvalues && i < json_array_size(refs); i++)
 			json_object_set_new(values, json_string_value(json_array_get(refs, i)),
 					    value_json(w, r, req, i, &cap));
-	} else if (req->op == DDBC_OP_GET) {
+	} else if (req->op != DDBC_OP_SCAN) {
 		if (r->hp->nvalues != req->nconds)
 			goto unplanned;
 		json_t *key = json_object();
 		for (size_t i = 0; i < r->hp->nvalues; i++)
 			json_object_set_new(key, r->hp->values[i].cond->attr.s,
 					    value_json(w, r, req, i, &cap));
-		json_object_set_new(in, "Key", key);
+		if (req->op == DDBC_OP_PUT)
+			r->item = key;
+		json_object_set_new(in, req->op == DDBC_OP_PUT ? "Item" : "Key", key);
 	}
 	char *proj = ddbc_query_projection(w->g, p, names);
 	if (*proj)
 		json_object_set_new(in, "ProjectionExpression", ddbc_json_str(proj));
 	free(proj);
+	char *cond = ddbc_query_condition(w->g, p, names);
+	if (!cond)
+		goto unplanned;
+	if (*cond)
+		json_object_set_new(in, "ConditionExpression", ddbc_json_str(cond));
+	free(cond);
 	if (req->consistent)
 		json_object_set_new(in, "ConsistentRead", json_true());
 	if (json_object_size(names))
@@ -579,7 +605,9 @@ static json_t *request_input(keys_writer *w, keys_request *r, const ddbc_request
 	return in;
 unplanned:
 	/* A value the plan left out (its placeholders give one C name,
-	 * header-name's finding) has no builder: no function either. */
+	 * header-name's finding) has no builder, and a condition's ':name'
+	 * values no type: no function either. */
+	r->item = NULL;
 	json_decref(in);
 	json_decref(names);
 	json_decref(values);
@@ -591,10 +619,10 @@ static bool plan_request(keys_writer *w, const ddbc_hpattern *hp, keys_request *
 {
 	const ddbc_request *req = ddbc_pattern_request(hp->pattern);
 	memset(r, 0, sizeof(*r));
-	if (!req || !req->reads)
+	if (!req || (!req->reads && !req->writes))
 		return false;
 	r->hp = hp;
-	r->operation = api_operation(req->op);
+	r->operation = ddbc_query_operation(req->op);
 	size_t n = strlen(hp->table_macro) - strlen("_TABLE_NAME");
 	char *stem = ddbc_arena_strndup(w->arena, hp->table_macro, n);
 	r->func = keys_concat(w, keys_lower(w, stem), "_request");

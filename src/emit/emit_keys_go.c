@@ -247,13 +247,74 @@ static const char guard_runtime[] =
 	"\treturn at[len(s)]\n"
 	"}\n"
 	"\n"
+	"// withItem is item with the members of key over it: a PutItem's Item.\n"
+	"func withItem(item Item, key map[string]any) map[string]any {\n"
+	"\tout := make(map[string]any, len(item)+len(key))\n"
+	"\tfor name, v := range item {\n"
+	"\t\tout[name] = v\n"
+	"\t}\n"
+	"\tfor name, v := range key {\n"
+	"\t\tout[name] = v\n"
+	"\t}\n"
+	"\treturn out\n"
+	"}\n"
+	"\n"
+	"// member is a member's value; a Binary as bytes (as the SDK holds it) is\n"
+	"// read as its base64 text, as check-items reads DynamoDB JSON.\n"
 	"func member(item Item, name, typ string) (any, bool) {\n"
 	"\tv, ok := item[name].(map[string]any)\n"
 	"\tif !ok {\n"
 	"\t\treturn nil, false\n"
 	"\t}\n"
 	"\tm, ok := v[typ]\n"
+	"\tif b, isBytes := m.([]byte); isBytes && typ == \"B\" {\n"
+	"\t\treturn base64.StdEncoding.EncodeToString(b), ok\n"
+	"\t}\n"
 	"\treturn m, ok\n"
+	"}\n"
+	"\n"
+	"// decimal is a Number's exact value as text (1, 1.0 and 1e0 give one);\n"
+	"// false when s is no number.\n"
+	"func decimal(s string) (string, bool) {\n"
+	"\tneg := strings.HasPrefix(s, \"-\")\n"
+	"\tif neg || strings.HasPrefix(s, \"+\") {\n"
+	"\t\ts = s[1:]\n"
+	"\t}\n"
+	"\tmant, exp := s, \"0\"\n"
+	"\tif i := strings.IndexAny(s, \"eE\"); i >= 0 {\n"
+	"\t\tmant, exp = s[:i], s[i+1:]\n"
+	"\t}\n"
+	"\tintPart, frac, _ := strings.Cut(mant, \".\")\n"
+	"\tdigits := intPart + frac\n"
+	"\tif digits == \"\" || strings.Trim(digits, \"0123456789\") != \"\" {\n"
+	"\t\treturn \"\", false\n"
+	"\t}\n"
+	"\te, err := strconv.ParseInt(exp, 10, 64)\n"
+	"\tif err != nil {\n"
+	"\t\treturn \"\", false\n"
+	"\t}\n"
+	"\tdigits = strings.TrimLeft(digits, \"0\")\n"
+	"\tif digits == \"\" {\n"
+	"\t\treturn \"0\", true\n"
+	"\t}\n"
+	"\tstripped := strings.TrimRight(digits, \"0\")\n"
+	"\te += int64(len(digits)-len(stripped)) - int64(len(frac))\n"
+	"\tsign := \"\"\n"
+	"\tif neg {\n"
+	"\t\tsign = \"-\"\n"
+	"\t}\n"
+	"\treturn sign + stripped + \"e\" + strconv.FormatInt(e, 10), true\n"
+	"}\n"
+	"\n"
+	"// sameNumber compares two Numbers as DynamoDB does: by value; a text\n"
+	"// that is no number equals only itself.\n"
+	"func sameNumber(a, b string) bool {\n"
+	"\tx, okX := decimal(a)\n"
+	"\ty, okY := decimal(b)\n"
+	"\tif okX && okY {\n"
+	"\t\treturn x == y\n"
+	"\t}\n"
+	"\treturn a == b\n"
 	"}\n"
 	"\n"
 	"func (e *entityShape) fits(item Item, delim string) bool {\n"
@@ -282,6 +343,9 @@ static const char guard_runtime[] =
 	"\t\t\tsame = v == (c.value == \"true\")\n"
 	"\t\tcase \"NULL\":\n"
 	"\t\t\tsame = v == true\n"
+	"\t\tcase \"N\":\n"
+	"\t\t\ttext, isText := v.(string)\n"
+	"\t\t\tsame = isText && sameNumber(text, c.value)\n"
 	"\t\tdefault:\n"
 	"\t\t\tsame = v == c.value\n"
 	"\t\t}\n"
@@ -370,9 +434,10 @@ static void head(keys_writer *w)
 		      "// range bounds of the keys whose parts up to <part> are given;\n"
 		      "// <Prefix>_is_<entity>(item) tells items apart as `ddbc check-items` does;\n"
 		      "// <Pattern>_request(...) is the request `ddbc export --format queries`\n"
-		      "// writes.\npackage ");
+		      "// writes (a PutItem's takes the item first and writes the pattern's key\n"
+		      "// over it).\npackage ");
 	strbuf_addstr(sb, w->module);
-	strbuf_addstr(sb, "\n\nimport (\n\t\"fmt\"\n\t\"strings\"\n)\n\n"
+	strbuf_addstr(sb, "\n\nimport (\n\t\"encoding/base64\"\n\t\"fmt\"\n\t\"strconv\"\n\t\"strings\"\n)\n\n"
 		      "// keyDelimiter is the key delimiter, which no text part of a key may hold.\n"
 		      "const keyDelimiter = ");
 	cstr(sb, w->g->key_delimiter ? w->g->key_delimiter : "");
@@ -557,7 +622,7 @@ static void value_expr(strbuf *sb, const keys_request *r, size_t i)
 }
 
 static const keys_json_style style = { "map[string]any{", "}", "[]any{", "}", "true", "false",
-				       "nil", false };
+				       "nil", false, NULL, NULL, "withItem(item__, ", ")" };
 
 static void request(keys_writer *w, const keys_request *r)
 {
@@ -576,6 +641,8 @@ static void request(keys_writer *w, const keys_request *r)
 	strbuf_addstr(sb, " is the request of the access pattern, as the DynamoDB API's JSON.\nfunc ");
 	exported(sb, r->func);
 	strbuf_addch(sb, '(');
+	strbuf_addstr(sb, r->item ? "item__ Item" : "");
+	strbuf_addstr(sb, r->item && r->nparams ? ", " : "");
 	params(sb, r->params, r->nparams);
 	strbuf_addstr(sb, ") (map[string]any, error) {\n");
 	for (size_t i = 0; i < r->hp->nvalues; i++) {

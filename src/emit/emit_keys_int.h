@@ -66,6 +66,9 @@ typedef struct keys_request {
 	const char **shapes;     /* per value: its shape constant's name, or NULL */
 	ddbc_hparam *params;     /* the function's parameters, first use first */
 	size_t nparams;
+	/* A PutItem's Item: the pattern's key members, written over the
+	 * caller's item (the function's first parameter, item__); else NULL. */
+	const json_t *item;
 } keys_request;
 
 /* How a language writes a comment and a constant, for the parts every
@@ -152,6 +155,11 @@ typedef struct keys_json_style {
 	const char *obj_open, *obj_close, *arr_open, *arr_close;
 	const char *yes, *no, *null;
 	bool ts;                 /* keys_string's flag */
+	/* Around a Binary's base64 text ({"B": ...}) to make the bytes the
+	 * language's SDK takes; NULL: the text as it is (the API's JSON). */
+	const char *bytes_open, *bytes_close;
+	/* Around a PutItem's key members (an object) to put them over item__. */
+	const char *item_open, *item_close;
 } keys_json_style;
 
 /* Appends v as a literal; a value that is one of r's slots ({"S": ...})

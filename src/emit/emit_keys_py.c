@@ -42,6 +42,13 @@ static const char runtime[] =
 	"        raise KeyBuildError(f\"{name}: {v} does not fit {width} digits\")\n"
 	"    return str(v).rjust(width, \"0\")\n"
 	"\n\n"
+	"def _from_base64(s: str) -> bytes:\n"
+	"    \"\"\"A Binary's base64 text as the bytes boto3 takes.\"\"\"\n"
+	"    try:\n"
+	"        return base64.b64decode(s, validate=True)\n"
+	"    except ValueError:\n"
+	"        raise KeyBuildError(f\"{s!r} is not base64\") from None\n"
+	"\n\n"
 	"def _text(v: str, after: str, name: str) -> str:\n"
 	"    if not isinstance(v, str):\n"
 	"        raise KeyBuildError(f\"{name}: {v!r} is not a string\")\n"
@@ -163,8 +170,35 @@ static const char guard_runtime[] =
 	"    return len(s) in at\n"
 	"\n\n"
 	"def _member(item: Item, name: str, type_: str) -> Any:\n"
+	"    \"\"\"A member's value; a Binary as boto3 returns it (bytes) is read as its\n"
+	"    base64 text, as check-items reads DynamoDB JSON.\"\"\"\n"
 	"    v = item.get(name)\n"
-	"    return v.get(type_) if isinstance(v, Mapping) else None\n"
+	"    m = v.get(type_) if isinstance(v, Mapping) else None\n"
+	"    if type_ == \"B\" and isinstance(m, (bytes, bytearray)):\n"
+	"        return base64.b64encode(bytes(m)).decode(\"ascii\")\n"
+	"    return m\n"
+	"\n\n"
+	"_NUMBER = re.compile(r\"([+-]?)([0-9]*)(?:\\.([0-9]*))?(?:[eE]([+-]?[0-9]+))?\\Z\")\n"
+	"\n\n"
+	"def _decimal(s: str) -> Optional[str]:\n"
+	"    \"\"\"A Number's exact value as text (1, 1.0 and 1e0 give one), or None.\"\"\"\n"
+	"    m = _NUMBER.match(s)\n"
+	"    if m is None or not (m.group(2) or m.group(3)):\n"
+	"        return None\n"
+	"    frac = m.group(3) or \"\"\n"
+	"    digits = (m.group(2) + frac).lstrip(\"0\")\n"
+	"    exp = int(m.group(4) or \"0\") - len(frac)\n"
+	"    if not digits:\n"
+	"        return \"0\"\n"
+	"    stripped = digits.rstrip(\"0\")\n"
+	"    exp += len(digits) - len(stripped)\n"
+	"    return (\"-\" if m.group(1) == \"-\" else \"\") + stripped + \"e\" + str(exp)\n"
+	"\n\n"
+	"def _same_number(a: str, b: str) -> bool:\n"
+	"    \"\"\"Two Numbers as DynamoDB compares them: by value; a text that is no\n"
+	"    number equals only itself.\"\"\"\n"
+	"    x, y = _decimal(a), _decimal(b)\n"
+	"    return x == y if x is not None and y is not None else a == b\n"
 	"\n\n"
 	"def _fits(e: _Shape, item: Item, delim: str) -> bool:\n"
 	"    for name, type_, most, runs in e.keys:\n"
@@ -185,6 +219,8 @@ static const char guard_runtime[] =
 	"            same = v is (value == \"true\")\n"
 	"        elif type_ == \"NULL\":\n"
 	"            same = v is True\n"
+	"        elif type_ == \"N\":\n"
+	"            same = isinstance(v, str) and _same_number(v, value)\n"
 	"        else:\n"
 	"            same = v == value\n"
 	"        if not same:\n"
@@ -229,8 +265,9 @@ static void head(keys_writer *w)
 		      "(begins_with); <key>_prefix_to_<part> and <key>_after_<part> are the range\n"
 		      "bounds of the keys whose parts up to <part> are given;\n"
 		      "<prefix>_is_<entity>(item) tells items apart as `ddbc check-items` does;\n"
-		      "<pattern>_request(...) is the request `ddbc export --format queries` writes.\n"
-		      "\"\"\"\n\nimport dataclasses\n"
+		      "<pattern>_request(...) is the request `ddbc export --format queries` writes\n"
+		      "(a PutItem's takes the item first and writes the pattern's key over it).\n"
+		      "\"\"\"\n\nimport base64\nimport dataclasses\nimport re\n"
 		      "from typing import Any, Dict, FrozenSet, List, Mapping, Optional, Sequence, "
 		      "Tuple, Union\n\n"
 		      "# The key delimiter, which no text part of a key may hold.\n_DELIMITER = ");
@@ -368,7 +405,8 @@ static void value_expr(strbuf *sb, const keys_request *r, size_t i)
 	strbuf_addstr(sb, "))");
 }
 
-static const keys_json_style style = { "{", "}", "[", "]", "True", "False", "None", false };
+static const keys_json_style style = { "{", "}", "[", "]", "True", "False", "None", false,
+				       "_from_base64(", ")", "{**item__, **", "}" };
 
 static void request(keys_writer *w, const keys_request *r)
 {
@@ -382,7 +420,8 @@ static void request(keys_writer *w, const keys_request *r)
 	for (size_t i = 0; i < r->hp->nvalues; i++)
 		if (r->shapes[i])
 			shape(sb, r->shapes[i], &r->hp->values[i].key);
-	strbuf_addf(sb, "\n\ndef %s(", r->func);
+	strbuf_addf(sb, "\n\ndef %s(%s", r->func, r->item ? "item__: Item" : "");
+	strbuf_addstr(sb, r->item && r->nparams ? ", " : "");
 	params(sb, r->params, r->nparams);
 	strbuf_addstr(sb, ") -> Dict[str, Any]:\n    return ");
 	keys_json(sb, r->input, &style, r, value_expr, 1);

@@ -180,9 +180,64 @@ static const char guard_runtime[] =
 	"    return at.has(s.length);\n"
 	"}\n"
 	"\n"
+	"const BASE64_ = \"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/\";\n"
+	"\n"
+	"/* Bytes as DynamoDB JSON writes a Binary: base64, padded. */\n"
+	"function base64_(b: Uint8Array): string {\n"
+	"    let s = \"\";\n"
+	"    for (let i = 0; i < b.length; i += 3) {\n"
+	"        const n = (b[i] << 16) | ((i + 1 < b.length ? b[i + 1] : 0) << 8) | (i + 2 < b.length ? b[i + 2] : 0);\n"
+	"        s += BASE64_.charAt(n >> 18) + BASE64_.charAt((n >> 12) & 63) +\n"
+	"            (i + 1 < b.length ? BASE64_.charAt((n >> 6) & 63) : \"=\") +\n"
+	"            (i + 2 < b.length ? BASE64_.charAt(n & 63) : \"=\");\n"
+	"    }\n"
+	"    return s;\n"
+	"}\n"
+	"\n"
+	"/* A Binary's base64 text as the bytes the SDK takes. */\n"
+	"function fromBase64_(s: string): Uint8Array {\n"
+	"    if (!/^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/.test(s))\n"
+	"        throw new KeyBuildError(`${JSON.stringify(s)} is not base64`);\n"
+	"    const out = new Uint8Array((s.length / 4) * 3 - (s.endsWith(\"==\") ? 2 : s.endsWith(\"=\") ? 1 : 0));\n"
+	"    for (let i = 0, o = 0; i < s.length; i += 4) {\n"
+	"        let n = 0;\n"
+	"        for (let j = 0; j < 4; j++)\n"
+	"            n = (n << 6) | (s.charAt(i + j) === \"=\" ? 0 : BASE64_.indexOf(s.charAt(i + j)));\n"
+	"        for (let j = 0; j < 3 && o < out.length; j++)\n"
+	"            out[o++] = (n >> (16 - 8 * j)) & 255;\n"
+	"    }\n"
+	"    return out;\n"
+	"}\n"
+	"\n"
+	"/* A member's value; a Binary as the SDK returns it (a Uint8Array) is\n"
+	" * read as its base64 text, as check-items reads DynamoDB JSON. */\n"
 	"function member_(item: Item, name: string, type: string): unknown {\n"
 	"    const v = item[name];\n"
-	"    return typeof v === \"object\" && v !== null ? (v as Record<string, unknown>)[type] : undefined;\n"
+	"    const m = typeof v === \"object\" && v !== null ? (v as Record<string, unknown>)[type] : undefined;\n"
+	"    return type === \"B\" && m instanceof Uint8Array ? base64_(m) : m;\n"
+	"}\n"
+	"\n"
+	"/* A Number's exact value as text (1, 1.0 and 1e0 give one), or null. */\n"
+	"function decimal_(s: string): string | null {\n"
+	"    const m = /^([+-]?)([0-9]*)(?:\\.([0-9]*))?(?:[eE]([+-]?[0-9]+))?$/.exec(s);\n"
+	"    if (m === null || (m[2] ?? \"\") + (m[3] ?? \"\") === \"\")\n"
+	"        return null;\n"
+	"    let digits = ((m[2] ?? \"\") + (m[3] ?? \"\")).replace(/^0+/, \"\");\n"
+	"    let exp = BigInt(m[4] ?? \"0\") - BigInt((m[3] ?? \"\").length);\n"
+	"    if (digits === \"\")\n"
+	"        return \"0\";\n"
+	"    while (digits.endsWith(\"0\")) {\n"
+	"        digits = digits.slice(0, -1);\n"
+	"        exp += BigInt(1);\n"
+	"    }\n"
+	"    return (m[1] === \"-\" ? \"-\" : \"\") + digits + \"e\" + exp.toString();\n"
+	"}\n"
+	"\n"
+	"/* Two Numbers as DynamoDB compares them: by value; a text that is no\n"
+	" * number equals only itself. */\n"
+	"function sameNumber_(a: string, b: string): boolean {\n"
+	"    const x = decimal_(a), y = decimal_(b);\n"
+	"    return x !== null && y !== null ? x === y : a === b;\n"
 	"}\n"
 	"\n"
 	"function utf8Length_(s: string): number {\n"
@@ -209,7 +264,8 @@ static const char guard_runtime[] =
 	"        if (item[name] === undefined)\n"
 	"            continue;\n"
 	"        const v = member_(item, name, type);\n"
-	"        const same = type === \"BOOL\" ? v === (value === \"true\") : type === \"NULL\" ? v === true : v === value;\n"
+	"        const same = type === \"BOOL\" ? v === (value === \"true\") : type === \"NULL\" ? v === true :\n"
+	"            type === \"N\" ? typeof v === \"string\" && sameNumber_(v, value) : v === value;\n"
 	"        if (!same)\n"
 	"            return false;\n"
 	"        held++;\n"
@@ -259,7 +315,8 @@ static void head(keys_writer *w)
 		      "// value (begins_with); <key>_prefix_to_<part> and <key>_after_<part> are\n"
 		      "// the range bounds of the keys whose parts up to <part> are given;\n"
 		      "// <prefix>_is_<entity>(item) tells items apart as `ddbc check-items` does;\n"
-		      "// <pattern>_request(...) is the request `ddbc export --format queries` writes.\n"
+		      "// <pattern>_request(...) is the request `ddbc export --format queries` writes\n"
+		      "// (a PutItem's takes the item first and writes the pattern's key over it).\n"
 		      "// Needs target ES2020 or later (bigint).\n\n");
 	strbuf_addstr(sb, "/** The key delimiter, which no text part of a key may hold. */\n"
 		      "const DELIMITER_: string = ");
@@ -397,7 +454,8 @@ static void value_expr(strbuf *sb, const keys_request *r, size_t i)
 	strbuf_addstr(sb, "])");
 }
 
-static const keys_json_style style = { "{", "}", "[", "]", "true", "false", "null", true };
+static const keys_json_style style = { "{", "}", "[", "]", "true", "false", "null", true,
+				       "fromBase64_(", ")", "{...item__, ...", "}" };
 
 static void request(keys_writer *w, const keys_request *r)
 {
@@ -411,7 +469,11 @@ static void request(keys_writer *w, const keys_request *r)
 	for (size_t i = 0; i < r->hp->nvalues; i++)
 		if (r->shapes[i])
 			shape(sb, r->shapes[i], &r->hp->values[i].key);
-	strbuf_addf(sb, "export function %s(", r->func);
+	/* A PutItem's item, whatever its type: the SDK's Record<string,
+	 * AttributeValue> stays one. */
+	strbuf_addf(sb, "export function %s%s(%s", r->func, r->item ? "<T extends Item>" : "",
+		    r->item ? "item__: T" : "");
+	strbuf_addstr(sb, r->item && r->nparams ? ", " : "");
 	params(sb, r->params, r->nparams);
 	strbuf_addstr(sb, ") {\n    return ");
 	keys_json(sb, r->input, &style, r, value_expr, 1);

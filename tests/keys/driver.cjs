@@ -3,8 +3,9 @@
 // usage: node driver.cjs MODULE.js vectors.json VECTORS.out REQUESTS.out
 //
 // Writes one line per vector, in the order of their ids (tests/keys/vectors.c
-// says which), and the request of every read pattern for its example
-// arguments as one JSON object { func: request }.
+// says which), and the request of every pattern for its example
+// arguments as one JSON object { func: request }; "G id HEX" is the entity the
+// module's entity_of names for a guard vector ("-": none).
 'use strict';
 const fs = require('node:fs');
 const path = require('node:path');
@@ -35,8 +36,20 @@ for (const k of v.keys) {
     lines.push([p.id, `P ${p.id}${parts}`]);
   }
 }
+// A guard's item with its Binary values as the SDK returns them (Uint8Array).
+const native = (item) => Object.fromEntries(Object.entries(item).map(([k, x]) => [k,
+  x.B === undefined ? x : { B: new Uint8Array(Buffer.from(x.B, 'base64')) }]));
+for (const g of v.guards) {
+  const name = m[v.entity_of](g.bytes ? native(g.item) : g.item);
+  lines.push([g.id, `G ${g.id} ${name === null ? '-' : hex(name)}`]);
+}
 lines.sort((a, b) => a[0] - b[0]);
 fs.writeFileSync(outPath, lines.map((l) => `${l[1]}\n`).join(''));
 const requests = {};
-for (const r of v.requests) requests[r.func] = m[r.func](...r.args.map((a) => arg(a.value, a.number)));
-fs.writeFileSync(reqPath, JSON.stringify(requests));
+for (const r of v.requests) {
+  const args = r.args.map((a) => arg(a.value, a.number));
+  requests[r.func] = r.item ? m[r.func](r.item, ...args) : m[r.func](...args);
+}
+// Bytes (a Binary the SDK takes) as the export writes them: base64.
+fs.writeFileSync(reqPath, JSON.stringify(requests,
+  (k, x) => (x instanceof Uint8Array ? Buffer.from(x).toString('base64') : x)));

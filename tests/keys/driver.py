@@ -3,9 +3,10 @@
 usage: python3 driver.py MODULE_DIR MODULE vectors.json VECTORS.out REQUESTS.out
 
 Writes one line per vector, in the order of their ids (tests/keys/vectors.c
-says which), and the request of every read pattern for its example
+says which), and the request of every pattern for its example
 arguments as one JSON object { func: request }.
 """
+import base64
 import importlib
 import json
 import sys
@@ -40,15 +41,28 @@ def main() -> None:
                     else " t:" + getattr(r, q["name"]).encode().hex()
                     for q in k["params"])
             lines.append((p["id"], "P %d%s" % (p["id"], parts)))
+    for g in v["guards"]:
+        item = g["item"]
+        if g["bytes"]:
+            # Binary values as boto3 returns them: bytes.
+            item = {k: {"B": base64.b64decode(x["B"])} if "B" in x else x
+                    for k, x in item.items()}
+        name = getattr(m, v["entity_of"])(item)
+        lines.append((g["id"], "G %d %s" % (g["id"], "-" if name is None
+                                             else name.encode().hex())))
     lines.sort()
     with open(out_path, "w", encoding="utf-8") as f:
         f.write("".join(line + "\n" for _, line in lines))
     requests = {}
     for r in v["requests"]:
-        requests[r["func"]] = getattr(m, r["func"])(
-            *[arg(a["value"], a["number"]) for a in r["args"]])
+        args = [arg(a["value"], a["number"]) for a in r["args"]]
+        if "item" in r:
+            args.insert(0, r["item"])
+        requests[r["func"]] = getattr(m, r["func"])(*args)
     with open(req_path, "w", encoding="utf-8") as f:
-        json.dump(requests, f)
+        # Bytes (a Binary boto3 takes) as the export writes them: base64.
+        json.dump(requests, f,
+                  default=lambda b: base64.b64encode(b).decode("ascii"))
 
 
 main()

@@ -5,17 +5,15 @@
  * Reads the header's plan of DESIGN (model/header_plan.h) and writes to
  * OUTDIR what tests/keys.test runs in C, TypeScript, Python and Go:
  *   vectors.json   per key its builder, parser and parameters; values to
- *                  build keys from and keys to parse; per read pattern its
- *                  request function, arguments and the queries export's
- *                  request for them
+ *                  build keys from and keys to parse; per pattern its
+ *                  request function, arguments (a PutItem's item too) and
+ *                  the queries export's request for them
  *   expected.txt   what every language must print for them (the drivers'
  *                  lines: "B id HEX" a built key, "P id t:HEX n:DEC" parsed
  *                  parts, "refused" for either)
- *   expected_c.txt the same without the text builds the languages refuse:
- *                  the C header's builders refuse only a number that does
- *                  not fit its :0WIDTH (-1), and take any text
  *   vectors.c      a C program printing those lines with the header
  *   registry.go    the Go driver's table of the package's functions
+ *   guards.jsonl   the type guards' items for check-items (vectors_guards.c)
  * Values come from every example item (the key the item holds must be the
  * one built), then edge values per parameter: the empty string, Unicode,
  * the delimiter inside a value and the literal after it (both refused),
@@ -33,6 +31,7 @@
 #include "model/header_plan.h"
 #include "model/semantics.h"
 #include "util/strbuf.h"
+#include "vectors_guards.h"
 
 #include <jansson.h>
 #include <stdio.h>
@@ -43,7 +42,7 @@ typedef struct gen {
 	const ddbc_design *g;
 	const char *gopkg;
 	json_t *keys;            /* vectors.json "keys" */
-	strbuf expected, expected_c, c, go_b, go_p;
+	strbuf expected, c, go_b, go_p;
 	int next_id;
 } gen;
 
@@ -77,8 +76,7 @@ static bool contains(const char *s, size_t len, const char *needle, size_t n)
 
 typedef enum built_as {
 	BUILT,
-	REFUSED_TEXT,            /* refused by every language but C */
-	REFUSED_NUMBER           /* refused by every language, C too */
+	REFUSED                  /* refused by every language's builder, C's too (-1) */
 } built_as;
 
 /* Whether number text v fits a :0WIDTH field: 0 to WIDTH digits of nines
@@ -105,13 +103,13 @@ static built_as build(const gen *G, const ddbc_hkey *k, value *vals, strbuf *key
 		const char *v = vals[pc->param].text;
 		if (k->params[pc->param].number) {
 			if (!fits_width(v, pc->width))
-				return REFUSED_NUMBER;
+				return REFUSED;
 			strbuf_addf(key, "%0*lld", (int)pc->width, strtoll(v, NULL, 10));
 			continue;
 		}
 		size_t len = strlen(v);
 		if (contains(v, len, delim, strlen(delim)))
-			return REFUSED_TEXT;
+			return REFUSED;
 		const ddbc_hpiece *next = i + 1 < k->npieces ? &k->pieces[i + 1] : NULL;
 		if (next && next->text) {
 			strbuf both = STRBUF_INIT;
@@ -120,7 +118,7 @@ static built_as build(const gen *G, const ddbc_hkey *k, value *vals, strbuf *key
 			bool early = contains(both.buf, len + next->len - 1, next->text, next->len);
 			strbuf_release(&both);
 			if (early)
-				return REFUSED_TEXT;
+				return REFUSED;
 		}
 		strbuf_addstr(key, v);
 	}
@@ -166,25 +164,16 @@ static void add_build(gen *G, const ddbc_hattr *ha, json_t *builds, value *vals)
 	json_object_set_new(b, "values", args);
 	json_array_append_new(builds, b);
 	strbuf key = STRBUF_INIT;
-	built_as as = build(G, k, vals, &key);
-	bool ok = as == BUILT;
+	bool ok = build(G, k, vals, &key) == BUILT;
 	strbuf_addf(&G->expected, "B %d ", id);
 	if (ok)
 		add_hex(&G->expected, key.buf ? key.buf : "", key.len);
 	else
 		strbuf_addstr(&G->expected, "refused");
 	strbuf_addch(&G->expected, '\n');
-	if (as != REFUSED_TEXT) {
-		strbuf_addf(&G->expected_c, "B %d ", id);
-		if (ok)
-			add_hex(&G->expected_c, key.buf ? key.buf : "", key.len);
-		else
-			strbuf_addstr(&G->expected_c, "refused");
-		strbuf_addch(&G->expected_c, '\n');
-		strbuf_addf(&G->c, "\tn = %s(buf, sizeof buf", ha->func);
-		c_call_args(&G->c, k, vals);
-		strbuf_addf(&G->c, ");\n\tbuilt(%d, buf, n);\n", id);
-	}
+	strbuf_addf(&G->c, "\tn = %s(buf, sizeof buf", ha->func);
+	c_call_args(&G->c, k, vals);
+	strbuf_addf(&G->c, ");\n\tbuilt(%d, buf, n);\n", id);
 	strbuf_release(&key);
 }
 
@@ -217,7 +206,6 @@ static void add_parse(gen *G, const ddbc_hattr *ha, json_t *parses, const char *
 		strbuf_addstr(&line, " refused");
 	strbuf_addch(&line, '\n');
 	strbuf_addstr(&G->expected, line.buf);
-	strbuf_addstr(&G->expected_c, line.buf);
 	strbuf_release(&line);
 	strbuf_addf(&G->c, "\t{\n\t\tstruct %s p;\n\t\tprintf(\"P %d\");\n\t\tif (%s(", ha->parts_struct,
 		    id, ha->parse_func);
@@ -579,19 +567,21 @@ static json_t *export_input(const ddbc_design *g, const ddbc_pattern *p)
 	return input;
 }
 
+
 static json_t *requests(const ddbc_design *g, ddbc_header_plan *plan)
 {
-	json_t *out = json_array();
+	json_t *out = json_array(), *input;
 	for (size_t i = 0; i < g->npatterns; i++) {
 		ddbc_hpattern hp;
 		const ddbc_pattern *p = &g->patterns[i];
-		if (!ddbc_header_plan_pattern(plan, i, &hp) ||
-		    (p->operation != DDBC_OP_QUERY && p->operation != DDBC_OP_GET &&
-		     p->operation != DDBC_OP_SCAN))
+		if (!ddbc_header_plan_pattern(plan, i, &hp) || !(input = export_input(g, p)))
 			continue;
-		json_t *input = export_input(g, p);
-		if (!input)
+		/* A condition with ':name' values gets no function (emit_keys.c). */
+		const char *cond = json_string_value(json_object_get(input, "ConditionExpression"));
+		if (cond && strchr(cond, ':')) {
+			json_decref(input);
 			continue;
+		}
 		size_t n = strlen(hp.table_macro) - strlen("_TABLE_NAME");
 		strbuf func = STRBUF_INIT;
 		for (size_t c = 0; c < n; c++)
@@ -618,8 +608,11 @@ static json_t *requests(const ddbc_design *g, ddbc_header_plan *plan)
 		json_object_set_new(r, "pattern", json_string(p->id.s));
 		json_object_set_new(r, "func", json_string(func.buf));
 		json_object_set_new(r, "args", args);
-		json_object_set_new(r, "operation", json_string(p->operation == DDBC_OP_QUERY ? "Query"
-			: p->operation == DDBC_OP_GET ? "GetItem" : "Scan"));
+		json_object_set_new(r, "operation", json_string(ddbc_query_operation(p->operation)));
+		/* A PutItem's function takes the item: the export's, whose key
+		 * it must write over it as the export did. */
+		if (p->operation == DDBC_OP_PUT)
+			json_object_set(r, "item", json_object_get(input, "Item"));
 		json_object_set_new(r, "input", input);
 		json_t *ents = json_array();
 		for (size_t m = 0; m < p->nentities; m++)
@@ -682,7 +675,7 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	gen G = { g, argv[3], json_array(), STRBUF_INIT, STRBUF_INIT, STRBUF_INIT, STRBUF_INIT,
-		  STRBUF_INIT, 0 };
+		  0 };
 	strbuf_addstr(&G.c, c_head);
 	for (size_t i = 0; i < g->nentities; i++) {
 		ddbc_hentity he;
@@ -693,8 +686,13 @@ int main(int argc, char **argv)
 				key_vectors(&G, &he, &he.attrs[a]);
 	}
 	strbuf_addstr(&G.c, "\treturn 0;\n}\n");
+	guard_gen gg = { json_array(), STRBUF_INIT, 0, G.next_id };
+	guard_vectors(&gg, g);
+	write_file(argv[2], "guards.jsonl", gg.jsonl.buf, gg.jsonl.len);
+	strbuf_release(&gg.jsonl);
 	json_t *all = json_object();
 	json_object_set_new(all, "keys", G.keys);
+	json_object_set_new(all, "guards", gg.vectors);
 	json_object_set_new(all, "requests", requests(g, &plan));
 	strbuf eo = STRBUF_INIT;
 	strbuf_addf(&eo, "%s_entity_of", plan.prefix_lower);
@@ -703,7 +701,6 @@ int main(int argc, char **argv)
 	write_file(argv[2], "vectors.json", text, strlen(text));
 	free(text);
 	write_file(argv[2], "expected.txt", G.expected.buf, G.expected.len);
-	write_file(argv[2], "expected_c.txt", G.expected_c.buf, G.expected_c.len);
 	write_file(argv[2], "vectors.c", G.c.buf, G.c.len);
 	strbuf go = STRBUF_INIT;
 	strbuf_addf(&go, "package main\n\nimport k \"ddbckeys/%s\"\n\n"
@@ -711,16 +708,20 @@ int main(int argc, char **argv)
 		    "var builders = map[string]func([]string) (string, error){\n%s}\n\n"
 		    "var parsers = map[string]func(string) ([]string, bool){\n%s}\n",
 		    G.gopkg, G.go_b.buf ? G.go_b.buf : "", G.go_p.buf ? G.go_p.buf : "");
-	strbuf_addstr(&go, "\nvar requestFuncs = map[string]func([]string) (map[string]any, error){\n");
+	strbuf_addstr(&go, "\nvar requestFuncs = map[string]func(k.Item, []string) (map[string]any, "
+		      "error){\n");
 	json_t *reqs = json_object_get(all, "requests");
 	for (size_t i = 0; i < json_array_size(reqs); i++) {
 		json_t *r = json_array_get(reqs, i);
 		const char *func = json_string_value(json_object_get(r, "func"));
 		json_t *args = json_object_get(r, "args");
-		strbuf_addf(&go, "\t\"%s\": func(a []string) (map[string]any, error) { return k.",
-			    func);
+		bool put = json_object_get(r, "item") != NULL;
+		strbuf_addf(&go, "\t\"%s\": func(%s k.Item, a []string) (map[string]any, error) "
+			    "{ return k.", func, put ? "item" : "_");
 		go_name(&go, func);
-		strbuf_addch(&go, '(');
+		strbuf_addstr(&go, put ? "(item" : "(");
+		if (put && json_array_size(args))
+			strbuf_addstr(&go, ", ");
 		for (size_t a = 0; a < json_array_size(args); a++)
 			strbuf_addf(&go, json_is_true(json_object_get(json_array_get(args, a), "number"))
 				    ? "%snum(a[%zu])" : "%sa[%zu]", a ? ", " : "", a);
@@ -734,7 +735,6 @@ int main(int argc, char **argv)
 	strbuf_release(&go);
 	json_decref(all);
 	strbuf_release(&G.expected);
-	strbuf_release(&G.expected_c);
 	strbuf_release(&G.c);
 	strbuf_release(&G.go_b);
 	strbuf_release(&G.go_p);

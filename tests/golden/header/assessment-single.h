@@ -5,7 +5,10 @@
  *   assessment_single_<entity>_<attribute>(buf, size, ...)
  *                        builds the key with snprintf and returns what
  *                        snprintf returns: the key's length, which is
- *                        >= size when buf was too small
+ *                        >= size when buf was too small, or -1 for a
+ *                        value its parser would not read back (a text
+ *                        holding the key delimiter or the literal after
+ *                        it, a number wider than its :0WIDTH)
  *   ASSESSMENT_SINGLE_<ENTITY>_<ATTRIBUTE>_PREFIX  the text before the first value (begins_with)
  * A constant key is the string ASSESSMENT_SINGLE_<ENTITY>_<ATTRIBUTE>. Names:
  * ASSESSMENT_SINGLE_<TABLE>_TABLE, ASSESSMENT_SINGLE_<TABLE>_<INDEX>_INDEX (a word the prefix or the
@@ -31,6 +34,25 @@
 #ifdef __cplusplus
 extern "C" {
 #endif
+
+/* ---- building keys: a builder returns -1 for a value its parser would not
+ * read back (a text value holding the key delimiter or the literal after it;
+ * a number that does not fit its width). */
+
+static inline int assessment_single_key_bad_text_(const char *v, const char *delim, const char *next)
+{
+	size_t n = strlen(v), m = strlen(next);
+	if (delim[0] && strstr(v, delim))
+		return 1;
+	for (size_t i = 0; m && i < n; i++) {
+		size_t j = 0;
+		while (j < m && (i + j < n ? v[i + j] : next[i + j - n]) == next[j])
+			j++;
+		if (j == m)
+			return 1;
+	}
+	return 0;
+}
 
 /* ---- reading keys back: assessment_single_<entity>_<attribute>_parse(key, &parts)
  * fills the values a key was built from and returns 0, or -1 when the key has
@@ -109,6 +131,8 @@ static inline int assessment_single_key_number_(const char **p, unsigned width, 
 #define ASSESSMENT_SINGLE_COMPANY_PK_PREFIX "COMPANY#" /* literal prefix, for begins_with */
 static inline int assessment_single_company_pk(char *buf, size_t size, const char *company_id)
 {
+	if (assessment_single_key_bad_text_(company_id, "#", ""))
+		return -1;
 	return snprintf(buf, size, ASSESSMENT_SINGLE_COMPANY_PK_FMT, company_id);
 }
 
@@ -144,6 +168,8 @@ static inline int assessment_single_company_pk_parse(const char *key, struct ass
 #define ASSESSMENT_SINGLE_USER_PK_PREFIX "COMPANY#" /* literal prefix, for begins_with */
 static inline int assessment_single_user_pk(char *buf, size_t size, const char *company_id)
 {
+	if (assessment_single_key_bad_text_(company_id, "#", ""))
+		return -1;
 	return snprintf(buf, size, ASSESSMENT_SINGLE_USER_PK_FMT, company_id);
 }
 
@@ -161,6 +187,8 @@ static inline int assessment_single_user_pk_parse(const char *key, struct assess
 #define ASSESSMENT_SINGLE_USER_SK_PREFIX "USER#" /* literal prefix, for begins_with */
 static inline int assessment_single_user_sk(char *buf, size_t size, const char *user_id)
 {
+	if (assessment_single_key_bad_text_(user_id, "#", ""))
+		return -1;
 	return snprintf(buf, size, ASSESSMENT_SINGLE_USER_SK_FMT, user_id);
 }
 
@@ -185,6 +213,8 @@ static inline int assessment_single_user_sk_parse(const char *key, struct assess
 #define ASSESSMENT_SINGLE_ASSESSMENT_RESULT_PK_PREFIX "USER#" /* literal prefix, for begins_with */
 static inline int assessment_single_assessment_result_pk(char *buf, size_t size, const char *user_id)
 {
+	if (assessment_single_key_bad_text_(user_id, "#", ""))
+		return -1;
 	return snprintf(buf, size, ASSESSMENT_SINGLE_ASSESSMENT_RESULT_PK_FMT, user_id);
 }
 
@@ -203,6 +233,8 @@ static inline int assessment_single_assessment_result_pk_parse(const char *key, 
 static inline int assessment_single_assessment_result_sk(char *buf, size_t size, long long created_at, const char *result_id)
 {
 	if (created_at < 0 || created_at > 9999999999LL)
+		return -1;
+	if (assessment_single_key_bad_text_(result_id, "#", ""))
 		return -1;
 	return snprintf(buf, size, ASSESSMENT_SINGLE_ASSESSMENT_RESULT_SK_FMT, created_at, result_id);
 }
@@ -243,6 +275,8 @@ static inline int assessment_single_assessment_result_sk_parse(const char *key, 
 #define ASSESSMENT_SINGLE_ASSESSMENT_RESULT_GSI1PK_PREFIX "COMPANY#" /* literal prefix, for begins_with */
 static inline int assessment_single_assessment_result_gsi1pk(char *buf, size_t size, const char *company_id)
 {
+	if (assessment_single_key_bad_text_(company_id, "#", ""))
+		return -1;
 	return snprintf(buf, size, ASSESSMENT_SINGLE_ASSESSMENT_RESULT_GSI1PK_FMT, company_id);
 }
 
@@ -259,6 +293,12 @@ static inline int assessment_single_assessment_result_gsi1pk_parse(const char *k
 #define ASSESSMENT_SINGLE_ASSESSMENT_RESULT_GSI1SK_FMT "%s#%s#%s"
 static inline int assessment_single_assessment_result_gsi1sk(char *buf, size_t size, const char *assessment_type, const char *status, const char *created_date)
 {
+	if (assessment_single_key_bad_text_(assessment_type, "#", "#"))
+		return -1;
+	if (assessment_single_key_bad_text_(status, "#", "#"))
+		return -1;
+	if (assessment_single_key_bad_text_(created_date, "#", ""))
+		return -1;
 	return snprintf(buf, size, ASSESSMENT_SINGLE_ASSESSMENT_RESULT_GSI1SK_FMT, assessment_type, status, created_date);
 }
 
@@ -291,6 +331,8 @@ static inline int assessment_single_assessment_result_gsi1sk_parse(const char *k
 #define ASSESSMENT_SINGLE_GET_USER_PK_VALUE_FMT "COMPANY#%s"
 static inline int assessment_single_get_user_pk_value(char *buf, size_t size, const char *company_id)
 {
+	if (assessment_single_key_bad_text_(company_id, "#", ""))
+		return -1;
 	return snprintf(buf, size, ASSESSMENT_SINGLE_GET_USER_PK_VALUE_FMT, company_id);
 }
 
@@ -298,6 +340,8 @@ static inline int assessment_single_get_user_pk_value(char *buf, size_t size, co
 #define ASSESSMENT_SINGLE_GET_USER_SK_VALUE_FMT "USER#%s"
 static inline int assessment_single_get_user_sk_value(char *buf, size_t size, const char *user_id)
 {
+	if (assessment_single_key_bad_text_(user_id, "#", ""))
+		return -1;
 	return snprintf(buf, size, ASSESSMENT_SINGLE_GET_USER_SK_VALUE_FMT, user_id);
 }
 
@@ -311,6 +355,8 @@ static inline int assessment_single_get_user_sk_value(char *buf, size_t size, co
 #define ASSESSMENT_SINGLE_USERS_BY_COMPANY_PK_VALUE_FMT "COMPANY#%s"
 static inline int assessment_single_users_by_company_pk_value(char *buf, size_t size, const char *company_id)
 {
+	if (assessment_single_key_bad_text_(company_id, "#", ""))
+		return -1;
 	return snprintf(buf, size, ASSESSMENT_SINGLE_USERS_BY_COMPANY_PK_VALUE_FMT, company_id);
 }
 
@@ -329,6 +375,8 @@ static inline int assessment_single_users_by_company_pk_value(char *buf, size_t 
 #define ASSESSMENT_SINGLE_RESULTS_BY_USER_PK_VALUE_FMT "USER#%s"
 static inline int assessment_single_results_by_user_pk_value(char *buf, size_t size, const char *user_id)
 {
+	if (assessment_single_key_bad_text_(user_id, "#", ""))
+		return -1;
 	return snprintf(buf, size, ASSESSMENT_SINGLE_RESULTS_BY_USER_PK_VALUE_FMT, user_id);
 }
 
@@ -347,6 +395,8 @@ static inline int assessment_single_results_by_user_pk_value(char *buf, size_t s
 #define ASSESSMENT_SINGLE_RESULTS_DASHBOARD_GSI1PK_VALUE_FMT "COMPANY#%s"
 static inline int assessment_single_results_dashboard_gsi1pk_value(char *buf, size_t size, const char *company_id)
 {
+	if (assessment_single_key_bad_text_(company_id, "#", ""))
+		return -1;
 	return snprintf(buf, size, ASSESSMENT_SINGLE_RESULTS_DASHBOARD_GSI1PK_VALUE_FMT, company_id);
 }
 
@@ -355,6 +405,12 @@ static inline int assessment_single_results_dashboard_gsi1pk_value(char *buf, si
 #define ASSESSMENT_SINGLE_RESULTS_DASHBOARD_GSI1SK_VALUE_FMT "%s#%s#%s"
 static inline int assessment_single_results_dashboard_gsi1sk_value(char *buf, size_t size, const char *assessment_type, const char *status, const char *month)
 {
+	if (assessment_single_key_bad_text_(assessment_type, "#", "#"))
+		return -1;
+	if (assessment_single_key_bad_text_(status, "#", "#"))
+		return -1;
+	if (assessment_single_key_bad_text_(month, "#", ""))
+		return -1;
 	return snprintf(buf, size, ASSESSMENT_SINGLE_RESULTS_DASHBOARD_GSI1SK_VALUE_FMT, assessment_type, status, month);
 }
 

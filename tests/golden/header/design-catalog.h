@@ -5,7 +5,10 @@
  *   catalog_<entity>_<attribute>(buf, size, ...)
  *                        builds the key with snprintf and returns what
  *                        snprintf returns: the key's length, which is
- *                        >= size when buf was too small
+ *                        >= size when buf was too small, or -1 for a
+ *                        value its parser would not read back (a text
+ *                        holding the key delimiter or the literal after
+ *                        it, a number wider than its :0WIDTH)
  *   CATALOG_<ENTITY>_<ATTRIBUTE>_PREFIX  the text before the first value (begins_with)
  * A constant key is the string CATALOG_<ENTITY>_<ATTRIBUTE>. Names:
  * CATALOG_<TABLE>_TABLE, CATALOG_<TABLE>_<INDEX>_INDEX (a word the prefix or the
@@ -26,10 +29,30 @@
 #define CATALOG_DDBC_H
 
 #include <stdio.h> /* snprintf, size_t */
+#include <string.h> /* strncmp, strstr, strlen */
 
 #ifdef __cplusplus
 extern "C" {
 #endif
+
+/* ---- building keys: a builder returns -1 for a value its parser would not
+ * read back (a text value holding the key delimiter or the literal after it;
+ * a number that does not fit its width). */
+
+static inline int catalog_key_bad_text_(const char *v, const char *delim, const char *next)
+{
+	size_t n = strlen(v), m = strlen(next);
+	if (delim[0] && strstr(v, delim))
+		return 1;
+	for (size_t i = 0; m && i < n; i++) {
+		size_t j = 0;
+		while (j < m && (i + j < n ? v[i + j] : next[i + j - n]) == next[j])
+			j++;
+		if (j == m)
+			return 1;
+	}
+	return 0;
+}
 
 /* ---- table ProductCatalog */
 
@@ -88,6 +111,8 @@ static inline int catalog_get_product_id_value(char *buf, size_t size, long long
 #define CATALOG_CATEGORY_BY_PRICE_PRODUCT_CATEGORY_VALUE_FMT "%s"
 static inline int catalog_category_by_price_product_category_value(char *buf, size_t size, const char *category)
 {
+	if (catalog_key_bad_text_(category, "#", ""))
+		return -1;
 	return snprintf(buf, size, CATALOG_CATEGORY_BY_PRICE_PRODUCT_CATEGORY_VALUE_FMT, category);
 }
 
@@ -103,6 +128,8 @@ static inline int catalog_category_by_price_product_category_value(char *buf, si
 #define CATALOG_CATEGORY_UNDER_PRICE_PRODUCT_CATEGORY_VALUE_FMT "%s"
 static inline int catalog_category_under_price_product_category_value(char *buf, size_t size, const char *category)
 {
+	if (catalog_key_bad_text_(category, "#", ""))
+		return -1;
 	return snprintf(buf, size, CATALOG_CATEGORY_UNDER_PRICE_PRODUCT_CATEGORY_VALUE_FMT, category);
 }
 

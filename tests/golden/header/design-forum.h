@@ -5,7 +5,10 @@
  *   forum_<entity>_<attribute>(buf, size, ...)
  *                        builds the key with snprintf and returns what
  *                        snprintf returns: the key's length, which is
- *                        >= size when buf was too small
+ *                        >= size when buf was too small, or -1 for a
+ *                        value its parser would not read back (a text
+ *                        holding the key delimiter or the literal after
+ *                        it, a number wider than its :0WIDTH)
  *   FORUM_<ENTITY>_<ATTRIBUTE>_PREFIX  the text before the first value (begins_with)
  * A constant key is the string FORUM_<ENTITY>_<ATTRIBUTE>. Names:
  * FORUM_<TABLE>_TABLE, FORUM_<TABLE>_<INDEX>_INDEX (a word the prefix or the
@@ -31,6 +34,25 @@
 #ifdef __cplusplus
 extern "C" {
 #endif
+
+/* ---- building keys: a builder returns -1 for a value its parser would not
+ * read back (a text value holding the key delimiter or the literal after it;
+ * a number that does not fit its width). */
+
+static inline int forum_key_bad_text_(const char *v, const char *delim, const char *next)
+{
+	size_t n = strlen(v), m = strlen(next);
+	if (delim[0] && strstr(v, delim))
+		return 1;
+	for (size_t i = 0; m && i < n; i++) {
+		size_t j = 0;
+		while (j < m && (i + j < n ? v[i + j] : next[i + j - n]) == next[j])
+			j++;
+		if (j == m)
+			return 1;
+	}
+	return 0;
+}
 
 /* ---- reading keys back: forum_<entity>_<attribute>_parse(key, &parts)
  * fills the values a key was built from and returns 0, or -1 when the key has
@@ -141,6 +163,10 @@ static inline int forum_key_number_(const char **p, unsigned width, long long *o
 #define FORUM_REPLY_ID_FMT "%s#%s"
 static inline int forum_reply_id(char *buf, size_t size, const char *forum_name, const char *subject)
 {
+	if (forum_key_bad_text_(forum_name, "#", "#"))
+		return -1;
+	if (forum_key_bad_text_(subject, "#", ""))
+		return -1;
 	return snprintf(buf, size, FORUM_REPLY_ID_FMT, forum_name, subject);
 }
 
@@ -176,6 +202,8 @@ static inline int forum_reply_id_parse(const char *key, struct forum_reply_id_pa
 #define FORUM_GET_FORUM_NAME_VALUE_FMT "%s"
 static inline int forum_get_forum_name_value(char *buf, size_t size, const char *forum_name)
 {
+	if (forum_key_bad_text_(forum_name, "#", ""))
+		return -1;
 	return snprintf(buf, size, FORUM_GET_FORUM_NAME_VALUE_FMT, forum_name);
 }
 
@@ -195,6 +223,8 @@ static inline int forum_get_forum_name_value(char *buf, size_t size, const char 
 #define FORUM_THREADS_OF_FORUM_FORUM_NAME_VALUE_FMT "%s"
 static inline int forum_threads_of_forum_forum_name_value(char *buf, size_t size, const char *forum_name)
 {
+	if (forum_key_bad_text_(forum_name, "#", ""))
+		return -1;
 	return snprintf(buf, size, FORUM_THREADS_OF_FORUM_FORUM_NAME_VALUE_FMT, forum_name);
 }
 
@@ -208,6 +238,8 @@ static inline int forum_threads_of_forum_forum_name_value(char *buf, size_t size
 #define FORUM_THREADS_BY_SUBJECT_FORUM_NAME_VALUE_FMT "%s"
 static inline int forum_threads_by_subject_forum_name_value(char *buf, size_t size, const char *forum_name)
 {
+	if (forum_key_bad_text_(forum_name, "#", ""))
+		return -1;
 	return snprintf(buf, size, FORUM_THREADS_BY_SUBJECT_FORUM_NAME_VALUE_FMT, forum_name);
 }
 
@@ -216,6 +248,8 @@ static inline int forum_threads_by_subject_forum_name_value(char *buf, size_t si
 #define FORUM_THREADS_BY_SUBJECT_SUBJECT_VALUE_FMT "%s"
 static inline int forum_threads_by_subject_subject_value(char *buf, size_t size, const char *typed)
 {
+	if (forum_key_bad_text_(typed, "#", ""))
+		return -1;
 	return snprintf(buf, size, FORUM_THREADS_BY_SUBJECT_SUBJECT_VALUE_FMT, typed);
 }
 
@@ -227,6 +261,8 @@ static inline int forum_threads_by_subject_subject_value(char *buf, size_t size,
 #define FORUM_GET_THREAD_FORUM_NAME_VALUE_FMT "%s"
 static inline int forum_get_thread_forum_name_value(char *buf, size_t size, const char *forum_name)
 {
+	if (forum_key_bad_text_(forum_name, "#", ""))
+		return -1;
 	return snprintf(buf, size, FORUM_GET_THREAD_FORUM_NAME_VALUE_FMT, forum_name);
 }
 
@@ -234,6 +270,8 @@ static inline int forum_get_thread_forum_name_value(char *buf, size_t size, cons
 #define FORUM_GET_THREAD_SUBJECT_VALUE_FMT "%s"
 static inline int forum_get_thread_subject_value(char *buf, size_t size, const char *subject)
 {
+	if (forum_key_bad_text_(subject, "#", ""))
+		return -1;
 	return snprintf(buf, size, FORUM_GET_THREAD_SUBJECT_VALUE_FMT, subject);
 }
 
@@ -248,6 +286,10 @@ static inline int forum_get_thread_subject_value(char *buf, size_t size, const c
 #define FORUM_REPLIES_OF_THREAD_ID_VALUE_FMT "%s#%s"
 static inline int forum_replies_of_thread_id_value(char *buf, size_t size, const char *forum_name, const char *subject)
 {
+	if (forum_key_bad_text_(forum_name, "#", "#"))
+		return -1;
+	if (forum_key_bad_text_(subject, "#", ""))
+		return -1;
 	return snprintf(buf, size, FORUM_REPLIES_OF_THREAD_ID_VALUE_FMT, forum_name, subject);
 }
 
@@ -261,6 +303,10 @@ static inline int forum_replies_of_thread_id_value(char *buf, size_t size, const
 #define FORUM_REPLIES_IN_PERIOD_ID_VALUE_FMT "%s#%s"
 static inline int forum_replies_in_period_id_value(char *buf, size_t size, const char *forum_name, const char *subject)
 {
+	if (forum_key_bad_text_(forum_name, "#", "#"))
+		return -1;
+	if (forum_key_bad_text_(subject, "#", ""))
+		return -1;
 	return snprintf(buf, size, FORUM_REPLIES_IN_PERIOD_ID_VALUE_FMT, forum_name, subject);
 }
 
@@ -269,6 +315,8 @@ static inline int forum_replies_in_period_id_value(char *buf, size_t size, const
 #define FORUM_REPLIES_IN_PERIOD_REPLY_DATE_TIME_LO_VALUE_FMT "%s"
 static inline int forum_replies_in_period_reply_date_time_lo_value(char *buf, size_t size, const char *from_)
 {
+	if (forum_key_bad_text_(from_, "#", ""))
+		return -1;
 	return snprintf(buf, size, FORUM_REPLIES_IN_PERIOD_REPLY_DATE_TIME_LO_VALUE_FMT, from_);
 }
 
@@ -277,6 +325,8 @@ static inline int forum_replies_in_period_reply_date_time_lo_value(char *buf, si
 #define FORUM_REPLIES_IN_PERIOD_REPLY_DATE_TIME_HI_VALUE_FMT "%s"
 static inline int forum_replies_in_period_reply_date_time_hi_value(char *buf, size_t size, const char *to)
 {
+	if (forum_key_bad_text_(to, "#", ""))
+		return -1;
 	return snprintf(buf, size, FORUM_REPLIES_IN_PERIOD_REPLY_DATE_TIME_HI_VALUE_FMT, to);
 }
 
@@ -292,6 +342,10 @@ static inline int forum_replies_in_period_reply_date_time_hi_value(char *buf, si
 #define FORUM_REPLIES_BY_AUTHOR_ID_VALUE_FMT "%s#%s"
 static inline int forum_replies_by_author_id_value(char *buf, size_t size, const char *forum_name, const char *subject)
 {
+	if (forum_key_bad_text_(forum_name, "#", "#"))
+		return -1;
+	if (forum_key_bad_text_(subject, "#", ""))
+		return -1;
 	return snprintf(buf, size, FORUM_REPLIES_BY_AUTHOR_ID_VALUE_FMT, forum_name, subject);
 }
 
@@ -300,6 +354,8 @@ static inline int forum_replies_by_author_id_value(char *buf, size_t size, const
 #define FORUM_REPLIES_BY_AUTHOR_POSTED_BY_VALUE_FMT "%s"
 static inline int forum_replies_by_author_posted_by_value(char *buf, size_t size, const char *user)
 {
+	if (forum_key_bad_text_(user, "#", ""))
+		return -1;
 	return snprintf(buf, size, FORUM_REPLIES_BY_AUTHOR_POSTED_BY_VALUE_FMT, user);
 }
 
@@ -311,6 +367,10 @@ static inline int forum_replies_by_author_posted_by_value(char *buf, size_t size
 #define FORUM_POST_REPLY_ID_VALUE_FMT "%s#%s"
 static inline int forum_post_reply_id_value(char *buf, size_t size, const char *forum_name, const char *subject)
 {
+	if (forum_key_bad_text_(forum_name, "#", "#"))
+		return -1;
+	if (forum_key_bad_text_(subject, "#", ""))
+		return -1;
 	return snprintf(buf, size, FORUM_POST_REPLY_ID_VALUE_FMT, forum_name, subject);
 }
 
@@ -318,6 +378,8 @@ static inline int forum_post_reply_id_value(char *buf, size_t size, const char *
 #define FORUM_POST_REPLY_REPLY_DATE_TIME_VALUE_FMT "%s"
 static inline int forum_post_reply_reply_date_time_value(char *buf, size_t size, const char *now)
 {
+	if (forum_key_bad_text_(now, "#", ""))
+		return -1;
 	return snprintf(buf, size, FORUM_POST_REPLY_REPLY_DATE_TIME_VALUE_FMT, now);
 }
 
@@ -329,6 +391,8 @@ static inline int forum_post_reply_reply_date_time_value(char *buf, size_t size,
 #define FORUM_COUNT_VIEW_FORUM_NAME_VALUE_FMT "%s"
 static inline int forum_count_view_forum_name_value(char *buf, size_t size, const char *forum_name)
 {
+	if (forum_key_bad_text_(forum_name, "#", ""))
+		return -1;
 	return snprintf(buf, size, FORUM_COUNT_VIEW_FORUM_NAME_VALUE_FMT, forum_name);
 }
 
@@ -336,6 +400,8 @@ static inline int forum_count_view_forum_name_value(char *buf, size_t size, cons
 #define FORUM_COUNT_VIEW_SUBJECT_VALUE_FMT "%s"
 static inline int forum_count_view_subject_value(char *buf, size_t size, const char *subject)
 {
+	if (forum_key_bad_text_(subject, "#", ""))
+		return -1;
 	return snprintf(buf, size, FORUM_COUNT_VIEW_SUBJECT_VALUE_FMT, subject);
 }
 

@@ -5,7 +5,10 @@
  *   media_<entity>_<attribute>(buf, size, ...)
  *                        builds the key with snprintf and returns what
  *                        snprintf returns: the key's length, which is
- *                        >= size when buf was too small
+ *                        >= size when buf was too small, or -1 for a
+ *                        value its parser would not read back (a text
+ *                        holding the key delimiter or the literal after
+ *                        it, a number wider than its :0WIDTH)
  *   MEDIA_<ENTITY>_<ATTRIBUTE>_PREFIX  the text before the first value (begins_with)
  * A constant key is the string MEDIA_<ENTITY>_<ATTRIBUTE>. Names:
  * MEDIA_<TABLE>_TABLE, MEDIA_<TABLE>_<INDEX>_INDEX (a word the prefix or the
@@ -31,6 +34,25 @@
 #ifdef __cplusplus
 extern "C" {
 #endif
+
+/* ---- building keys: a builder returns -1 for a value its parser would not
+ * read back (a text value holding the key delimiter or the literal after it;
+ * a number that does not fit its width). */
+
+static inline int media_key_bad_text_(const char *v, const char *delim, const char *next)
+{
+	size_t n = strlen(v), m = strlen(next);
+	if (delim[0] && strstr(v, delim))
+		return 1;
+	for (size_t i = 0; m && i < n; i++) {
+		size_t j = 0;
+		while (j < m && (i + j < n ? v[i + j] : next[i + j - n]) == next[j])
+			j++;
+		if (j == m)
+			return 1;
+	}
+	return 0;
+}
 
 /* ---- reading keys back: media_<entity>_<attribute>_parse(key, &parts)
  * fills the values a key was built from and returns 0, or -1 when the key has
@@ -133,6 +155,8 @@ static inline int media_key_number_(const char **p, unsigned width, long long *o
 #define MEDIA_PLAYLIST_PK_PREFIX "USER#" /* literal prefix, for begins_with */
 static inline int media_playlist_pk(char *buf, size_t size, const char *user_id)
 {
+	if (media_key_bad_text_(user_id, "#", ""))
+		return -1;
 	return snprintf(buf, size, MEDIA_PLAYLIST_PK_FMT, user_id);
 }
 
@@ -158,6 +182,8 @@ static inline int media_playlist_pk_parse(const char *key, struct media_playlist
 #define MEDIA_PLAYLIST_SK_PREFIX "PLAYLIST#" /* literal prefix, for begins_with */
 static inline int media_playlist_sk(char *buf, size_t size, const char *playlist_id)
 {
+	if (media_key_bad_text_(playlist_id, "#", ""))
+		return -1;
 	return snprintf(buf, size, MEDIA_PLAYLIST_SK_FMT, playlist_id);
 }
 
@@ -182,6 +208,8 @@ static inline int media_playlist_sk_parse(const char *key, struct media_playlist
 #define MEDIA_SONG_ENTRY_PK_PREFIX "PLAYLIST#" /* literal prefix, for begins_with */
 static inline int media_song_entry_pk(char *buf, size_t size, const char *playlist_id)
 {
+	if (media_key_bad_text_(playlist_id, "#", ""))
+		return -1;
 	return snprintf(buf, size, MEDIA_SONG_ENTRY_PK_FMT, playlist_id);
 }
 
@@ -234,6 +262,10 @@ static inline int media_song_entry_sk_parse(const char *key, struct media_song_e
 #define MEDIA_SONG_ENTRY_GSI1PK_PREFIX "SONG#" /* literal prefix, for begins_with */
 static inline int media_song_entry_gsi1pk(char *buf, size_t size, const char *artist, const char *song_title)
 {
+	if (media_key_bad_text_(artist, "#", "#"))
+		return -1;
+	if (media_key_bad_text_(song_title, "#", ""))
+		return -1;
 	return snprintf(buf, size, MEDIA_SONG_ENTRY_GSI1PK_FMT, artist, song_title);
 }
 
@@ -261,6 +293,10 @@ static inline int media_song_entry_gsi1pk_parse(const char *key, struct media_so
 #define MEDIA_SONG_ENTRY_GSI1SK_FMT "%s#%s"
 static inline int media_song_entry_gsi1sk(char *buf, size_t size, const char *added_at, const char *playlist_id)
 {
+	if (media_key_bad_text_(added_at, "#", "#"))
+		return -1;
+	if (media_key_bad_text_(playlist_id, "#", ""))
+		return -1;
 	return snprintf(buf, size, MEDIA_SONG_ENTRY_GSI1SK_FMT, added_at, playlist_id);
 }
 
@@ -290,6 +326,8 @@ static inline int media_song_entry_gsi1sk_parse(const char *key, struct media_so
 #define MEDIA_MOVIE_ENTRY_PK_PREFIX "PLAYLIST#" /* literal prefix, for begins_with */
 static inline int media_movie_entry_pk(char *buf, size_t size, const char *playlist_id)
 {
+	if (media_key_bad_text_(playlist_id, "#", ""))
+		return -1;
 	return snprintf(buf, size, MEDIA_MOVIE_ENTRY_PK_FMT, playlist_id);
 }
 
@@ -333,6 +371,8 @@ static inline int media_movie_entry_sk_parse(const char *key, struct media_movie
 #define MEDIA_MOVIE_ENTRY_GSI1PK_PREFIX "MOVIE#" /* literal prefix, for begins_with */
 static inline int media_movie_entry_gsi1pk(char *buf, size_t size, long long movie_year, const char *movie_title)
 {
+	if (media_key_bad_text_(movie_title, "#", ""))
+		return -1;
 	return snprintf(buf, size, MEDIA_MOVIE_ENTRY_GSI1PK_FMT, movie_year, movie_title);
 }
 
@@ -360,6 +400,10 @@ static inline int media_movie_entry_gsi1pk_parse(const char *key, struct media_m
 #define MEDIA_MOVIE_ENTRY_GSI1SK_FMT "%s#%s"
 static inline int media_movie_entry_gsi1sk(char *buf, size_t size, const char *added_at, const char *playlist_id)
 {
+	if (media_key_bad_text_(added_at, "#", "#"))
+		return -1;
+	if (media_key_bad_text_(playlist_id, "#", ""))
+		return -1;
 	return snprintf(buf, size, MEDIA_MOVIE_ENTRY_GSI1SK_FMT, added_at, playlist_id);
 }
 
@@ -380,6 +424,8 @@ static inline int media_movie_entry_gsi1sk_parse(const char *key, struct media_m
 #define MEDIA_GET_SONG_ARTIST_VALUE_FMT "%s"
 static inline int media_get_song_artist_value(char *buf, size_t size, const char *artist)
 {
+	if (media_key_bad_text_(artist, "#", ""))
+		return -1;
 	return snprintf(buf, size, MEDIA_GET_SONG_ARTIST_VALUE_FMT, artist);
 }
 
@@ -387,6 +433,8 @@ static inline int media_get_song_artist_value(char *buf, size_t size, const char
 #define MEDIA_GET_SONG_SONG_TITLE_VALUE_FMT "%s"
 static inline int media_get_song_song_title_value(char *buf, size_t size, const char *song_title)
 {
+	if (media_key_bad_text_(song_title, "#", ""))
+		return -1;
 	return snprintf(buf, size, MEDIA_GET_SONG_SONG_TITLE_VALUE_FMT, song_title);
 }
 
@@ -400,6 +448,8 @@ static inline int media_get_song_song_title_value(char *buf, size_t size, const 
 #define MEDIA_SONGS_OF_ARTIST_ARTIST_VALUE_FMT "%s"
 static inline int media_songs_of_artist_artist_value(char *buf, size_t size, const char *artist)
 {
+	if (media_key_bad_text_(artist, "#", ""))
+		return -1;
 	return snprintf(buf, size, MEDIA_SONGS_OF_ARTIST_ARTIST_VALUE_FMT, artist);
 }
 
@@ -415,6 +465,8 @@ static inline int media_songs_of_artist_artist_value(char *buf, size_t size, con
 #define MEDIA_ALBUM_TRACKS_ALBUM_TITLE_VALUE_FMT "%s"
 static inline int media_album_tracks_album_title_value(char *buf, size_t size, const char *album_title)
 {
+	if (media_key_bad_text_(album_title, "#", ""))
+		return -1;
 	return snprintf(buf, size, MEDIA_ALBUM_TRACKS_ALBUM_TITLE_VALUE_FMT, album_title);
 }
 
@@ -426,6 +478,8 @@ static inline int media_album_tracks_album_title_value(char *buf, size_t size, c
 #define MEDIA_ADD_AWARD_ARTIST_VALUE_FMT "%s"
 static inline int media_add_award_artist_value(char *buf, size_t size, const char *artist)
 {
+	if (media_key_bad_text_(artist, "#", ""))
+		return -1;
 	return snprintf(buf, size, MEDIA_ADD_AWARD_ARTIST_VALUE_FMT, artist);
 }
 
@@ -433,6 +487,8 @@ static inline int media_add_award_artist_value(char *buf, size_t size, const cha
 #define MEDIA_ADD_AWARD_SONG_TITLE_VALUE_FMT "%s"
 static inline int media_add_award_song_title_value(char *buf, size_t size, const char *song_title)
 {
+	if (media_key_bad_text_(song_title, "#", ""))
+		return -1;
 	return snprintf(buf, size, MEDIA_ADD_AWARD_SONG_TITLE_VALUE_FMT, song_title);
 }
 
@@ -469,6 +525,8 @@ static inline int media_movies_of_year_by_letter_year_value(char *buf, size_t si
 #define MEDIA_MOVIES_OF_YEAR_BY_LETTER_TITLE_VALUE_FMT "%s"
 static inline int media_movies_of_year_by_letter_title_value(char *buf, size_t size, const char *letter)
 {
+	if (media_key_bad_text_(letter, "#", ""))
+		return -1;
 	return snprintf(buf, size, MEDIA_MOVIES_OF_YEAR_BY_LETTER_TITLE_VALUE_FMT, letter);
 }
 
@@ -487,6 +545,8 @@ static inline int media_get_movie_year_value(char *buf, size_t size, long long y
 #define MEDIA_GET_MOVIE_TITLE_VALUE_FMT "%s"
 static inline int media_get_movie_title_value(char *buf, size_t size, const char *title)
 {
+	if (media_key_bad_text_(title, "#", ""))
+		return -1;
 	return snprintf(buf, size, MEDIA_GET_MOVIE_TITLE_VALUE_FMT, title);
 }
 
@@ -500,6 +560,8 @@ static inline int media_get_movie_title_value(char *buf, size_t size, const char
 #define MEDIA_PLAYLISTS_OF_USER_PK_VALUE_FMT "USER#%s"
 static inline int media_playlists_of_user_pk_value(char *buf, size_t size, const char *user_id)
 {
+	if (media_key_bad_text_(user_id, "#", ""))
+		return -1;
 	return snprintf(buf, size, MEDIA_PLAYLISTS_OF_USER_PK_VALUE_FMT, user_id);
 }
 
@@ -517,6 +579,8 @@ static inline int media_playlists_of_user_pk_value(char *buf, size_t size, const
 #define MEDIA_ENTRIES_OF_PLAYLIST_PK_VALUE_FMT "PLAYLIST#%s"
 static inline int media_entries_of_playlist_pk_value(char *buf, size_t size, const char *playlist_id)
 {
+	if (media_key_bad_text_(playlist_id, "#", ""))
+		return -1;
 	return snprintf(buf, size, MEDIA_ENTRIES_OF_PLAYLIST_PK_VALUE_FMT, playlist_id);
 }
 
@@ -534,6 +598,8 @@ static inline int media_entries_of_playlist_pk_value(char *buf, size_t size, con
 #define MEDIA_FIRST_ENTRIES_PK_VALUE_FMT "PLAYLIST#%s"
 static inline int media_first_entries_pk_value(char *buf, size_t size, const char *playlist_id)
 {
+	if (media_key_bad_text_(playlist_id, "#", ""))
+		return -1;
 	return snprintf(buf, size, MEDIA_FIRST_ENTRIES_PK_VALUE_FMT, playlist_id);
 }
 
@@ -557,6 +623,10 @@ static inline int media_first_entries_pk_value(char *buf, size_t size, const cha
 #define MEDIA_PLAYLISTS_WITH_SONG_GSI1PK_VALUE_FMT "SONG#%s#%s"
 static inline int media_playlists_with_song_gsi1pk_value(char *buf, size_t size, const char *artist, const char *song_title)
 {
+	if (media_key_bad_text_(artist, "#", "#"))
+		return -1;
+	if (media_key_bad_text_(song_title, "#", ""))
+		return -1;
 	return snprintf(buf, size, MEDIA_PLAYLISTS_WITH_SONG_GSI1PK_VALUE_FMT, artist, song_title);
 }
 
@@ -572,6 +642,10 @@ static inline int media_playlists_with_song_gsi1pk_value(char *buf, size_t size,
 #define MEDIA_PLAYLISTS_WITH_MOVIE_GSI1PK_VALUE_FMT "MOVIE#%s#%s"
 static inline int media_playlists_with_movie_gsi1pk_value(char *buf, size_t size, const char *year, const char *title)
 {
+	if (media_key_bad_text_(year, "#", "#"))
+		return -1;
+	if (media_key_bad_text_(title, "#", ""))
+		return -1;
 	return snprintf(buf, size, MEDIA_PLAYLISTS_WITH_MOVIE_GSI1PK_VALUE_FMT, year, title);
 }
 
@@ -583,6 +657,8 @@ static inline int media_playlists_with_movie_gsi1pk_value(char *buf, size_t size
 #define MEDIA_ADD_SONG_PK_VALUE_FMT "PLAYLIST#%s"
 static inline int media_add_song_pk_value(char *buf, size_t size, const char *playlist_id)
 {
+	if (media_key_bad_text_(playlist_id, "#", ""))
+		return -1;
 	return snprintf(buf, size, MEDIA_ADD_SONG_PK_VALUE_FMT, playlist_id);
 }
 
@@ -603,6 +679,8 @@ static inline int media_add_song_sk_value(char *buf, size_t size, long long posi
 #define MEDIA_REMOVE_MOVIE_PK_VALUE_FMT "PLAYLIST#%s"
 static inline int media_remove_movie_pk_value(char *buf, size_t size, const char *playlist_id)
 {
+	if (media_key_bad_text_(playlist_id, "#", ""))
+		return -1;
 	return snprintf(buf, size, MEDIA_REMOVE_MOVIE_PK_VALUE_FMT, playlist_id);
 }
 

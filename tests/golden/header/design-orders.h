@@ -5,7 +5,10 @@
  *   orders_<entity>_<attribute>(buf, size, ...)
  *                        builds the key with snprintf and returns what
  *                        snprintf returns: the key's length, which is
- *                        >= size when buf was too small
+ *                        >= size when buf was too small, or -1 for a
+ *                        value its parser would not read back (a text
+ *                        holding the key delimiter or the literal after
+ *                        it, a number wider than its :0WIDTH)
  *   ORDERS_<ENTITY>_<ATTRIBUTE>_PREFIX  the text before the first value (begins_with)
  * A constant key is the string ORDERS_<ENTITY>_<ATTRIBUTE>. Names:
  * ORDERS_<TABLE>_TABLE, ORDERS_<TABLE>_<INDEX>_INDEX (a word the prefix or the
@@ -31,6 +34,25 @@
 #ifdef __cplusplus
 extern "C" {
 #endif
+
+/* ---- building keys: a builder returns -1 for a value its parser would not
+ * read back (a text value holding the key delimiter or the literal after it;
+ * a number that does not fit its width). */
+
+static inline int orders_key_bad_text_(const char *v, const char *delim, const char *next)
+{
+	size_t n = strlen(v), m = strlen(next);
+	if (delim[0] && strstr(v, delim))
+		return 1;
+	for (size_t i = 0; m && i < n; i++) {
+		size_t j = 0;
+		while (j < m && (i + j < n ? v[i + j] : next[i + j - n]) == next[j])
+			j++;
+		if (j == m)
+			return 1;
+	}
+	return 0;
+}
 
 /* ---- reading keys back: orders_<entity>_<attribute>_parse(key, &parts)
  * fills the values a key was built from and returns 0, or -1 when the key has
@@ -109,6 +131,8 @@ static inline int orders_key_number_(const char **p, unsigned width, long long *
 #define ORDERS_CUSTOMER_PK_PREFIX "CUSTOMER#" /* literal prefix, for begins_with */
 static inline int orders_customer_pk(char *buf, size_t size, const char *customer_id)
 {
+	if (orders_key_bad_text_(customer_id, "#", ""))
+		return -1;
 	return snprintf(buf, size, ORDERS_CUSTOMER_PK_FMT, customer_id);
 }
 
@@ -145,6 +169,8 @@ static inline int orders_customer_pk_parse(const char *key, struct orders_custom
 #define ORDERS_ORDER_PK_PREFIX "CUSTOMER#" /* literal prefix, for begins_with */
 static inline int orders_order_pk(char *buf, size_t size, const char *customer_id)
 {
+	if (orders_key_bad_text_(customer_id, "#", ""))
+		return -1;
 	return snprintf(buf, size, ORDERS_ORDER_PK_FMT, customer_id);
 }
 
@@ -162,6 +188,10 @@ static inline int orders_order_pk_parse(const char *key, struct orders_order_pk_
 #define ORDERS_ORDER_SK_PREFIX "ORDER#" /* literal prefix, for begins_with */
 static inline int orders_order_sk(char *buf, size_t size, const char *order_date, const char *order_id)
 {
+	if (orders_key_bad_text_(order_date, "#", "#"))
+		return -1;
+	if (orders_key_bad_text_(order_id, "#", ""))
+		return -1;
 	return snprintf(buf, size, ORDERS_ORDER_SK_FMT, order_date, order_id);
 }
 
@@ -199,6 +229,8 @@ static inline int orders_order_sk_parse(const char *key, struct orders_order_sk_
 #define ORDERS_ORDER_GSI1PK_PREFIX "STATUS#" /* literal prefix, for begins_with */
 static inline int orders_order_gsi1pk(char *buf, size_t size, const char *order_status)
 {
+	if (orders_key_bad_text_(order_status, "#", ""))
+		return -1;
 	return snprintf(buf, size, ORDERS_ORDER_GSI1PK_FMT, order_status);
 }
 
@@ -215,6 +247,10 @@ static inline int orders_order_gsi1pk_parse(const char *key, struct orders_order
 #define ORDERS_ORDER_GSI1SK_FMT "%s#%s"
 static inline int orders_order_gsi1sk(char *buf, size_t size, const char *order_date, const char *order_id)
 {
+	if (orders_key_bad_text_(order_date, "#", "#"))
+		return -1;
+	if (orders_key_bad_text_(order_id, "#", ""))
+		return -1;
 	return snprintf(buf, size, ORDERS_ORDER_GSI1SK_FMT, order_date, order_id);
 }
 
@@ -244,6 +280,8 @@ static inline int orders_order_gsi1sk_parse(const char *key, struct orders_order
 #define ORDERS_ORDER_LINE_PK_PREFIX "ORDER#" /* literal prefix, for begins_with */
 static inline int orders_order_line_pk(char *buf, size_t size, const char *order_id)
 {
+	if (orders_key_bad_text_(order_id, "#", ""))
+		return -1;
 	return snprintf(buf, size, ORDERS_ORDER_LINE_PK_FMT, order_id);
 }
 
@@ -296,6 +334,8 @@ static inline int orders_order_line_sk_parse(const char *key, struct orders_orde
 #define ORDERS_SHIPMENT_PK_PREFIX "ORDER#" /* literal prefix, for begins_with */
 static inline int orders_shipment_pk(char *buf, size_t size, const char *order_id)
 {
+	if (orders_key_bad_text_(order_id, "#", ""))
+		return -1;
 	return snprintf(buf, size, ORDERS_SHIPMENT_PK_FMT, order_id);
 }
 
@@ -313,6 +353,10 @@ static inline int orders_shipment_pk_parse(const char *key, struct orders_shipme
 #define ORDERS_SHIPMENT_SK_PREFIX "SHIPMENT#" /* literal prefix, for begins_with */
 static inline int orders_shipment_sk(char *buf, size_t size, const char *shipped_at, const char *shipment_id)
 {
+	if (orders_key_bad_text_(shipped_at, "#", "#"))
+		return -1;
+	if (orders_key_bad_text_(shipment_id, "#", ""))
+		return -1;
 	return snprintf(buf, size, ORDERS_SHIPMENT_SK_FMT, shipped_at, shipment_id);
 }
 
@@ -338,6 +382,8 @@ static inline int orders_shipment_sk_parse(const char *key, struct orders_shipme
 #define ORDERS_GET_CUSTOMER_PK_VALUE_FMT "CUSTOMER#%s"
 static inline int orders_get_customer_pk_value(char *buf, size_t size, const char *customer_id)
 {
+	if (orders_key_bad_text_(customer_id, "#", ""))
+		return -1;
 	return snprintf(buf, size, ORDERS_GET_CUSTOMER_PK_VALUE_FMT, customer_id);
 }
 
@@ -355,6 +401,8 @@ static inline int orders_get_customer_pk_value(char *buf, size_t size, const cha
 #define ORDERS_OF_CUSTOMER_PK_VALUE_FMT "CUSTOMER#%s"
 static inline int orders_of_customer_pk_value(char *buf, size_t size, const char *customer_id)
 {
+	if (orders_key_bad_text_(customer_id, "#", ""))
+		return -1;
 	return snprintf(buf, size, ORDERS_OF_CUSTOMER_PK_VALUE_FMT, customer_id);
 }
 
@@ -372,6 +420,8 @@ static inline int orders_of_customer_pk_value(char *buf, size_t size, const char
 #define ORDERS_IN_MONTH_PK_VALUE_FMT "CUSTOMER#%s"
 static inline int orders_in_month_pk_value(char *buf, size_t size, const char *customer_id)
 {
+	if (orders_key_bad_text_(customer_id, "#", ""))
+		return -1;
 	return snprintf(buf, size, ORDERS_IN_MONTH_PK_VALUE_FMT, customer_id);
 }
 
@@ -380,6 +430,8 @@ static inline int orders_in_month_pk_value(char *buf, size_t size, const char *c
 #define ORDERS_IN_MONTH_SK_VALUE_FMT "ORDER#%s"
 static inline int orders_in_month_sk_value(char *buf, size_t size, const char *month)
 {
+	if (orders_key_bad_text_(month, "#", ""))
+		return -1;
 	return snprintf(buf, size, ORDERS_IN_MONTH_SK_VALUE_FMT, month);
 }
 
@@ -393,6 +445,8 @@ static inline int orders_in_month_sk_value(char *buf, size_t size, const char *m
 #define ORDERS_BETWEEN_PK_VALUE_FMT "CUSTOMER#%s"
 static inline int orders_between_pk_value(char *buf, size_t size, const char *customer_id)
 {
+	if (orders_key_bad_text_(customer_id, "#", ""))
+		return -1;
 	return snprintf(buf, size, ORDERS_BETWEEN_PK_VALUE_FMT, customer_id);
 }
 
@@ -401,6 +455,8 @@ static inline int orders_between_pk_value(char *buf, size_t size, const char *cu
 #define ORDERS_BETWEEN_SK_LO_VALUE_FMT "ORDER#%s"
 static inline int orders_between_sk_lo_value(char *buf, size_t size, const char *start_date)
 {
+	if (orders_key_bad_text_(start_date, "#", ""))
+		return -1;
 	return snprintf(buf, size, ORDERS_BETWEEN_SK_LO_VALUE_FMT, start_date);
 }
 
@@ -409,6 +465,8 @@ static inline int orders_between_sk_lo_value(char *buf, size_t size, const char 
 #define ORDERS_BETWEEN_SK_HI_VALUE_FMT "ORDER#%s$"
 static inline int orders_between_sk_hi_value(char *buf, size_t size, const char *end_date)
 {
+	if (orders_key_bad_text_(end_date, "#", "$"))
+		return -1;
 	return snprintf(buf, size, ORDERS_BETWEEN_SK_HI_VALUE_FMT, end_date);
 }
 
@@ -422,6 +480,8 @@ static inline int orders_between_sk_hi_value(char *buf, size_t size, const char 
 #define ORDERS_SINCE_PK_VALUE_FMT "CUSTOMER#%s"
 static inline int orders_since_pk_value(char *buf, size_t size, const char *customer_id)
 {
+	if (orders_key_bad_text_(customer_id, "#", ""))
+		return -1;
 	return snprintf(buf, size, ORDERS_SINCE_PK_VALUE_FMT, customer_id);
 }
 
@@ -430,6 +490,8 @@ static inline int orders_since_pk_value(char *buf, size_t size, const char *cust
 #define ORDERS_SINCE_SK_LO_VALUE_FMT "ORDER#%s"
 static inline int orders_since_sk_lo_value(char *buf, size_t size, const char *since_date)
 {
+	if (orders_key_bad_text_(since_date, "#", ""))
+		return -1;
 	return snprintf(buf, size, ORDERS_SINCE_SK_LO_VALUE_FMT, since_date);
 }
 
@@ -448,6 +510,8 @@ static inline int orders_since_sk_lo_value(char *buf, size_t size, const char *s
 #define ORDERS_BEFORE_PK_VALUE_FMT "CUSTOMER#%s"
 static inline int orders_before_pk_value(char *buf, size_t size, const char *customer_id)
 {
+	if (orders_key_bad_text_(customer_id, "#", ""))
+		return -1;
 	return snprintf(buf, size, ORDERS_BEFORE_PK_VALUE_FMT, customer_id);
 }
 
@@ -456,6 +520,8 @@ static inline int orders_before_pk_value(char *buf, size_t size, const char *cus
 #define ORDERS_BEFORE_SK_VALUE_FMT "ORDER#%s"
 static inline int orders_before_sk_value(char *buf, size_t size, const char *before_date)
 {
+	if (orders_key_bad_text_(before_date, "#", ""))
+		return -1;
 	return snprintf(buf, size, ORDERS_BEFORE_SK_VALUE_FMT, before_date);
 }
 
@@ -469,6 +535,8 @@ static inline int orders_before_sk_value(char *buf, size_t size, const char *bef
 #define ORDERS_AFTER_PK_VALUE_FMT "CUSTOMER#%s"
 static inline int orders_after_pk_value(char *buf, size_t size, const char *customer_id)
 {
+	if (orders_key_bad_text_(customer_id, "#", ""))
+		return -1;
 	return snprintf(buf, size, ORDERS_AFTER_PK_VALUE_FMT, customer_id);
 }
 
@@ -477,6 +545,8 @@ static inline int orders_after_pk_value(char *buf, size_t size, const char *cust
 #define ORDERS_AFTER_SK_LO_VALUE_FMT "ORDER#%s$"
 static inline int orders_after_sk_lo_value(char *buf, size_t size, const char *after_date)
 {
+	if (orders_key_bad_text_(after_date, "#", "$"))
+		return -1;
 	return snprintf(buf, size, ORDERS_AFTER_SK_LO_VALUE_FMT, after_date);
 }
 
@@ -494,6 +564,8 @@ static inline int orders_after_sk_lo_value(char *buf, size_t size, const char *a
 #define ORDERS_UNTIL_PK_VALUE_FMT "CUSTOMER#%s"
 static inline int orders_until_pk_value(char *buf, size_t size, const char *customer_id)
 {
+	if (orders_key_bad_text_(customer_id, "#", ""))
+		return -1;
 	return snprintf(buf, size, ORDERS_UNTIL_PK_VALUE_FMT, customer_id);
 }
 
@@ -502,6 +574,8 @@ static inline int orders_until_pk_value(char *buf, size_t size, const char *cust
 #define ORDERS_UNTIL_SK_VALUE_FMT "ORDER#%s"
 static inline int orders_until_sk_value(char *buf, size_t size, const char *until_date)
 {
+	if (orders_key_bad_text_(until_date, "#", ""))
+		return -1;
 	return snprintf(buf, size, ORDERS_UNTIL_SK_VALUE_FMT, until_date);
 }
 
@@ -518,6 +592,8 @@ static inline int orders_until_sk_value(char *buf, size_t size, const char *unti
 #define ORDERS_BY_STATUS_GSI1PK_VALUE_FMT "STATUS#%s"
 static inline int orders_by_status_gsi1pk_value(char *buf, size_t size, const char *order_status)
 {
+	if (orders_key_bad_text_(order_status, "#", ""))
+		return -1;
 	return snprintf(buf, size, ORDERS_BY_STATUS_GSI1PK_VALUE_FMT, order_status);
 }
 
@@ -534,6 +610,8 @@ static inline int orders_by_status_gsi1pk_value(char *buf, size_t size, const ch
 #define ORDERS_BY_STATUS_BETWEEN_GSI1PK_VALUE_FMT "STATUS#%s"
 static inline int orders_by_status_between_gsi1pk_value(char *buf, size_t size, const char *order_status)
 {
+	if (orders_key_bad_text_(order_status, "#", ""))
+		return -1;
 	return snprintf(buf, size, ORDERS_BY_STATUS_BETWEEN_GSI1PK_VALUE_FMT, order_status);
 }
 
@@ -542,6 +620,8 @@ static inline int orders_by_status_between_gsi1pk_value(char *buf, size_t size, 
 #define ORDERS_BY_STATUS_BETWEEN_GSI1SK_LO_VALUE_FMT "%s"
 static inline int orders_by_status_between_gsi1sk_lo_value(char *buf, size_t size, const char *start_date)
 {
+	if (orders_key_bad_text_(start_date, "#", ""))
+		return -1;
 	return snprintf(buf, size, ORDERS_BY_STATUS_BETWEEN_GSI1SK_LO_VALUE_FMT, start_date);
 }
 
@@ -550,6 +630,8 @@ static inline int orders_by_status_between_gsi1sk_lo_value(char *buf, size_t siz
 #define ORDERS_BY_STATUS_BETWEEN_GSI1SK_HI_VALUE_FMT "%s$"
 static inline int orders_by_status_between_gsi1sk_hi_value(char *buf, size_t size, const char *end_date)
 {
+	if (orders_key_bad_text_(end_date, "#", "$"))
+		return -1;
 	return snprintf(buf, size, ORDERS_BY_STATUS_BETWEEN_GSI1SK_HI_VALUE_FMT, end_date);
 }
 
@@ -563,6 +645,8 @@ static inline int orders_by_status_between_gsi1sk_hi_value(char *buf, size_t siz
 #define ORDERS_LINES_OF_ORDER_PK_VALUE_FMT "ORDER#%s"
 static inline int orders_lines_of_order_pk_value(char *buf, size_t size, const char *order_id)
 {
+	if (orders_key_bad_text_(order_id, "#", ""))
+		return -1;
 	return snprintf(buf, size, ORDERS_LINES_OF_ORDER_PK_VALUE_FMT, order_id);
 }
 
@@ -580,6 +664,8 @@ static inline int orders_lines_of_order_pk_value(char *buf, size_t size, const c
 #define ORDERS_ORDER_DETAILS_PK_VALUE_FMT "ORDER#%s"
 static inline int orders_order_details_pk_value(char *buf, size_t size, const char *order_id)
 {
+	if (orders_key_bad_text_(order_id, "#", ""))
+		return -1;
 	return snprintf(buf, size, ORDERS_ORDER_DETAILS_PK_VALUE_FMT, order_id);
 }
 
@@ -591,6 +677,8 @@ static inline int orders_order_details_pk_value(char *buf, size_t size, const ch
 #define ORDERS_PLACE_ORDER_PK_VALUE_FMT "CUSTOMER#%s"
 static inline int orders_place_order_pk_value(char *buf, size_t size, const char *customer_id)
 {
+	if (orders_key_bad_text_(customer_id, "#", ""))
+		return -1;
 	return snprintf(buf, size, ORDERS_PLACE_ORDER_PK_VALUE_FMT, customer_id);
 }
 
@@ -598,6 +686,10 @@ static inline int orders_place_order_pk_value(char *buf, size_t size, const char
 #define ORDERS_PLACE_ORDER_SK_VALUE_FMT "ORDER#%s#%s"
 static inline int orders_place_order_sk_value(char *buf, size_t size, const char *order_date, const char *order_id)
 {
+	if (orders_key_bad_text_(order_date, "#", "#"))
+		return -1;
+	if (orders_key_bad_text_(order_id, "#", ""))
+		return -1;
 	return snprintf(buf, size, ORDERS_PLACE_ORDER_SK_VALUE_FMT, order_date, order_id);
 }
 
@@ -609,6 +701,8 @@ static inline int orders_place_order_sk_value(char *buf, size_t size, const char
 #define ORDERS_UPDATE_STATUS_PK_VALUE_FMT "CUSTOMER#%s"
 static inline int orders_update_status_pk_value(char *buf, size_t size, const char *customer_id)
 {
+	if (orders_key_bad_text_(customer_id, "#", ""))
+		return -1;
 	return snprintf(buf, size, ORDERS_UPDATE_STATUS_PK_VALUE_FMT, customer_id);
 }
 
@@ -616,6 +710,10 @@ static inline int orders_update_status_pk_value(char *buf, size_t size, const ch
 #define ORDERS_UPDATE_STATUS_SK_VALUE_FMT "ORDER#%s#%s"
 static inline int orders_update_status_sk_value(char *buf, size_t size, const char *order_date, const char *order_id)
 {
+	if (orders_key_bad_text_(order_date, "#", "#"))
+		return -1;
+	if (orders_key_bad_text_(order_id, "#", ""))
+		return -1;
 	return snprintf(buf, size, ORDERS_UPDATE_STATUS_SK_VALUE_FMT, order_date, order_id);
 }
 

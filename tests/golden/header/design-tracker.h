@@ -5,7 +5,10 @@
  *   tracker_<entity>_<attribute>(buf, size, ...)
  *                        builds the key with snprintf and returns what
  *                        snprintf returns: the key's length, which is
- *                        >= size when buf was too small
+ *                        >= size when buf was too small, or -1 for a
+ *                        value its parser would not read back (a text
+ *                        holding the key delimiter or the literal after
+ *                        it, a number wider than its :0WIDTH)
  *   TRACKER_<ENTITY>_<ATTRIBUTE>_PREFIX  the text before the first value (begins_with)
  * A constant key is the string TRACKER_<ENTITY>_<ATTRIBUTE>. Names:
  * TRACKER_<TABLE>_TABLE, TRACKER_<TABLE>_<INDEX>_INDEX (a word the prefix or the
@@ -31,6 +34,25 @@
 #ifdef __cplusplus
 extern "C" {
 #endif
+
+/* ---- building keys: a builder returns -1 for a value its parser would not
+ * read back (a text value holding the key delimiter or the literal after it;
+ * a number that does not fit its width). */
+
+static inline int tracker_key_bad_text_(const char *v, const char *delim, const char *next)
+{
+	size_t n = strlen(v), m = strlen(next);
+	if (delim[0] && strstr(v, delim))
+		return 1;
+	for (size_t i = 0; m && i < n; i++) {
+		size_t j = 0;
+		while (j < m && (i + j < n ? v[i + j] : next[i + j - n]) == next[j])
+			j++;
+		if (j == m)
+			return 1;
+	}
+	return 0;
+}
 
 /* ---- reading keys back: tracker_<entity>_<attribute>_parse(key, &parts)
  * fills the values a key was built from and returns 0, or -1 when the key has
@@ -112,6 +134,8 @@ static inline int tracker_key_number_(const char **p, unsigned width, long long 
 #define TRACKER_TENANT_PK_PREFIX "TENANT#" /* literal prefix, for begins_with */
 static inline int tracker_tenant_pk(char *buf, size_t size, const char *tenant_id)
 {
+	if (tracker_key_bad_text_(tenant_id, "#", ""))
+		return -1;
 	return snprintf(buf, size, TRACKER_TENANT_PK_FMT, tenant_id);
 }
 
@@ -146,6 +170,8 @@ static inline int tracker_tenant_pk_parse(const char *key, struct tracker_tenant
 #define TRACKER_ISSUE_PK_PREFIX "TENANT#" /* literal prefix, for begins_with */
 static inline int tracker_issue_pk(char *buf, size_t size, const char *tenant_id)
 {
+	if (tracker_key_bad_text_(tenant_id, "#", ""))
+		return -1;
 	return snprintf(buf, size, TRACKER_ISSUE_PK_FMT, tenant_id);
 }
 
@@ -197,6 +223,8 @@ static inline int tracker_issue_sk_parse(const char *key, struct tracker_issue_s
 #define TRACKER_ISSUE_GSI1PK_PREFIX "TENANT#" /* literal prefix, for begins_with */
 static inline int tracker_issue_gsi1pk(char *buf, size_t size, const char *tenant_id)
 {
+	if (tracker_key_bad_text_(tenant_id, "#", "#ISSUES"))
+		return -1;
 	return snprintf(buf, size, TRACKER_ISSUE_GSI1PK_FMT, tenant_id);
 }
 
@@ -223,6 +251,8 @@ static inline int tracker_issue_gsi1pk_parse(const char *key, struct tracker_iss
 static inline int tracker_issue_gsi1sk(char *buf, size_t size, const char *stage, long long issue_number)
 {
 	if (issue_number < 0 || issue_number > 999999LL)
+		return -1;
+	if (tracker_key_bad_text_(stage, "#", "#"))
 		return -1;
 	return snprintf(buf, size, TRACKER_ISSUE_GSI1SK_FMT, stage, issue_number);
 }
@@ -254,6 +284,8 @@ static inline int tracker_issue_gsi1sk_parse(const char *key, struct tracker_iss
 #define TRACKER_ISSUE_GSI3PK_PREFIX "ASSIGNEE#" /* literal prefix, for begins_with */
 static inline int tracker_issue_gsi3pk(char *buf, size_t size, const char *assignee)
 {
+	if (tracker_key_bad_text_(assignee, "#", ""))
+		return -1;
 	return snprintf(buf, size, TRACKER_ISSUE_GSI3PK_FMT, assignee);
 }
 
@@ -272,6 +304,10 @@ static inline int tracker_issue_gsi3pk_parse(const char *key, struct tracker_iss
 static inline int tracker_issue_gsi3sk(char *buf, size_t size, const char *tenant_id, const char *stage, long long issue_number)
 {
 	if (issue_number < 0 || issue_number > 999999LL)
+		return -1;
+	if (tracker_key_bad_text_(tenant_id, "#", "#STAGE#"))
+		return -1;
+	if (tracker_key_bad_text_(stage, "#", "#ISSUE#"))
 		return -1;
 	return snprintf(buf, size, TRACKER_ISSUE_GSI3SK_FMT, tenant_id, stage, issue_number);
 }
@@ -304,6 +340,10 @@ static inline int tracker_issue_gsi3sk_parse(const char *key, struct tracker_iss
 #define TRACKER_ISSUE_GSI4PK_PREFIX "TENANT#" /* literal prefix, for begins_with */
 static inline int tracker_issue_gsi4pk(char *buf, size_t size, const char *tenant_id, const char *label)
 {
+	if (tracker_key_bad_text_(tenant_id, "#", "#LABEL#"))
+		return -1;
+	if (tracker_key_bad_text_(label, "#", ""))
+		return -1;
 	return snprintf(buf, size, TRACKER_ISSUE_GSI4PK_FMT, tenant_id, label);
 }
 
@@ -353,6 +393,8 @@ static inline int tracker_issue_gsi4sk_parse(const char *key, struct tracker_iss
 #define TRACKER_COMMENT_PK_PREFIX "TENANT#" /* literal prefix, for begins_with */
 static inline int tracker_comment_pk(char *buf, size_t size, const char *tenant_id)
 {
+	if (tracker_key_bad_text_(tenant_id, "#", ""))
+		return -1;
 	return snprintf(buf, size, TRACKER_COMMENT_PK_FMT, tenant_id);
 }
 
@@ -371,6 +413,8 @@ static inline int tracker_comment_pk_parse(const char *key, struct tracker_comme
 static inline int tracker_comment_sk(char *buf, size_t size, long long issue_number, const char *posted_at)
 {
 	if (issue_number < 0 || issue_number > 999999LL)
+		return -1;
+	if (tracker_key_bad_text_(posted_at, "#", ""))
 		return -1;
 	return snprintf(buf, size, TRACKER_COMMENT_SK_FMT, issue_number, posted_at);
 }
@@ -407,6 +451,8 @@ static inline int tracker_comment_sk_parse(const char *key, struct tracker_comme
 #define TRACKER_LABEL_PK_PREFIX "TENANT#" /* literal prefix, for begins_with */
 static inline int tracker_label_pk(char *buf, size_t size, const char *tenant_id)
 {
+	if (tracker_key_bad_text_(tenant_id, "#", ""))
+		return -1;
 	return snprintf(buf, size, TRACKER_LABEL_PK_FMT, tenant_id);
 }
 
@@ -424,6 +470,8 @@ static inline int tracker_label_pk_parse(const char *key, struct tracker_label_p
 #define TRACKER_LABEL_SK_PREFIX "LABEL#" /* literal prefix, for begins_with */
 static inline int tracker_label_sk(char *buf, size_t size, const char *label)
 {
+	if (tracker_key_bad_text_(label, "#", ""))
+		return -1;
 	return snprintf(buf, size, TRACKER_LABEL_SK_FMT, label);
 }
 
@@ -445,6 +493,10 @@ static inline int tracker_label_sk_parse(const char *key, struct tracker_label_s
 #define TRACKER_LABEL_GSI4PK_PREFIX "TENANT#" /* literal prefix, for begins_with */
 static inline int tracker_label_gsi4pk(char *buf, size_t size, const char *tenant_id, const char *label)
 {
+	if (tracker_key_bad_text_(tenant_id, "#", "#LABEL#"))
+		return -1;
+	if (tracker_key_bad_text_(label, "#", ""))
+		return -1;
 	return snprintf(buf, size, TRACKER_LABEL_GSI4PK_FMT, tenant_id, label);
 }
 
@@ -469,6 +521,8 @@ static inline int tracker_label_gsi4pk_parse(const char *key, struct tracker_lab
 #define TRACKER_ISSUE_PK_VALUE_FMT "TENANT#%s"
 static inline int tracker_issue_pk_value(char *buf, size_t size, const char *tenant_id)
 {
+	if (tracker_key_bad_text_(tenant_id, "#", ""))
+		return -1;
 	return snprintf(buf, size, TRACKER_ISSUE_PK_VALUE_FMT, tenant_id);
 }
 
@@ -492,6 +546,8 @@ static inline int tracker_issue_sk_value(char *buf, size_t size, long long issue
 #define TRACKER_OPEN_ISSUES_GSI1PK_VALUE_FMT "TENANT#%s#ISSUES"
 static inline int tracker_open_issues_gsi1pk_value(char *buf, size_t size, const char *tenant_id)
 {
+	if (tracker_key_bad_text_(tenant_id, "#", "#ISSUES"))
+		return -1;
 	return snprintf(buf, size, TRACKER_OPEN_ISSUES_GSI1PK_VALUE_FMT, tenant_id);
 }
 
@@ -510,6 +566,8 @@ static inline int tracker_open_issues_gsi1pk_value(char *buf, size_t size, const
 #define TRACKER_CLOSED_ISSUES_TENANT_ID_VALUE_FMT "%s"
 static inline int tracker_closed_issues_tenant_id_value(char *buf, size_t size, const char *tenant_id)
 {
+	if (tracker_key_bad_text_(tenant_id, "#", ""))
+		return -1;
 	return snprintf(buf, size, TRACKER_CLOSED_ISSUES_TENANT_ID_VALUE_FMT, tenant_id);
 }
 
@@ -526,6 +584,8 @@ static inline int tracker_closed_issues_tenant_id_value(char *buf, size_t size, 
 #define TRACKER_LABEL_PK_VALUE_FMT "TENANT#%s"
 static inline int tracker_label_pk_value(char *buf, size_t size, const char *tenant_id)
 {
+	if (tracker_key_bad_text_(tenant_id, "#", ""))
+		return -1;
 	return snprintf(buf, size, TRACKER_LABEL_PK_VALUE_FMT, tenant_id);
 }
 
@@ -533,6 +593,8 @@ static inline int tracker_label_pk_value(char *buf, size_t size, const char *ten
 #define TRACKER_LABEL_SK_VALUE_FMT "LABEL#%s"
 static inline int tracker_label_sk_value(char *buf, size_t size, const char *label)
 {
+	if (tracker_key_bad_text_(label, "#", ""))
+		return -1;
 	return snprintf(buf, size, TRACKER_LABEL_SK_VALUE_FMT, label);
 }
 
@@ -547,6 +609,8 @@ static inline int tracker_label_sk_value(char *buf, size_t size, const char *lab
 #define TRACKER_COMMENTS_PK_VALUE_FMT "TENANT#%s"
 static inline int tracker_comments_pk_value(char *buf, size_t size, const char *tenant_id)
 {
+	if (tracker_key_bad_text_(tenant_id, "#", ""))
+		return -1;
 	return snprintf(buf, size, TRACKER_COMMENTS_PK_VALUE_FMT, tenant_id);
 }
 

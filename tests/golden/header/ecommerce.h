@@ -5,7 +5,10 @@
  *   ecommerce_<entity>_<attribute>(buf, size, ...)
  *                        builds the key with snprintf and returns what
  *                        snprintf returns: the key's length, which is
- *                        >= size when buf was too small
+ *                        >= size when buf was too small, or -1 for a
+ *                        value its parser would not read back (a text
+ *                        holding the key delimiter or the literal after
+ *                        it, a number wider than its :0WIDTH)
  *   ECOMMERCE_<ENTITY>_<ATTRIBUTE>_PREFIX  the text before the first value (begins_with)
  * A constant key is the string ECOMMERCE_<ENTITY>_<ATTRIBUTE>. Names:
  * ECOMMERCE_<TABLE>_TABLE, ECOMMERCE_<TABLE>_<INDEX>_INDEX (a word the prefix or the
@@ -31,6 +34,25 @@
 #ifdef __cplusplus
 extern "C" {
 #endif
+
+/* ---- building keys: a builder returns -1 for a value its parser would not
+ * read back (a text value holding the key delimiter or the literal after it;
+ * a number that does not fit its width). */
+
+static inline int ecommerce_key_bad_text_(const char *v, const char *delim, const char *next)
+{
+	size_t n = strlen(v), m = strlen(next);
+	if (delim[0] && strstr(v, delim))
+		return 1;
+	for (size_t i = 0; m && i < n; i++) {
+		size_t j = 0;
+		while (j < m && (i + j < n ? v[i + j] : next[i + j - n]) == next[j])
+			j++;
+		if (j == m)
+			return 1;
+	}
+	return 0;
+}
 
 /* ---- reading keys back: ecommerce_<entity>_<attribute>_parse(key, &parts)
  * fills the values a key was built from and returns 0, or -1 when the key has
@@ -110,6 +132,8 @@ static inline int ecommerce_key_number_(const char **p, unsigned width, long lon
 #define ECOMMERCE_USER_PK_PREFIX "USER#" /* literal prefix, for begins_with */
 static inline int ecommerce_user_pk(char *buf, size_t size, const char *user_id)
 {
+	if (ecommerce_key_bad_text_(user_id, "#", ""))
+		return -1;
 	return snprintf(buf, size, ECOMMERCE_USER_PK_FMT, user_id);
 }
 
@@ -147,6 +171,8 @@ static inline int ecommerce_user_pk_parse(const char *key, struct ecommerce_user
 #define ECOMMERCE_ORDER_PK_PREFIX "USER#" /* literal prefix, for begins_with */
 static inline int ecommerce_order_pk(char *buf, size_t size, const char *user_id)
 {
+	if (ecommerce_key_bad_text_(user_id, "#", ""))
+		return -1;
 	return snprintf(buf, size, ECOMMERCE_ORDER_PK_FMT, user_id);
 }
 
@@ -164,6 +190,10 @@ static inline int ecommerce_order_pk_parse(const char *key, struct ecommerce_ord
 #define ECOMMERCE_ORDER_SK_PREFIX "ORDER#" /* literal prefix, for begins_with */
 static inline int ecommerce_order_sk(char *buf, size_t size, const char *order_day, const char *order_id)
 {
+	if (ecommerce_key_bad_text_(order_day, "#", "#"))
+		return -1;
+	if (ecommerce_key_bad_text_(order_id, "#", ""))
+		return -1;
 	return snprintf(buf, size, ECOMMERCE_ORDER_SK_FMT, order_day, order_id);
 }
 
@@ -202,6 +232,8 @@ static inline int ecommerce_order_sk_parse(const char *key, struct ecommerce_ord
 #define ECOMMERCE_ORDER_GSI2PK_FMT "%s"
 static inline int ecommerce_order_gsi2pk(char *buf, size_t size, const char *status)
 {
+	if (ecommerce_key_bad_text_(status, "#", ""))
+		return -1;
 	return snprintf(buf, size, ECOMMERCE_ORDER_GSI2PK_FMT, status);
 }
 
@@ -225,6 +257,8 @@ static inline int ecommerce_order_gsi2pk_parse(const char *key, struct ecommerce
 #define ECOMMERCE_ORDER_GSI2SK_FMT "%s"
 static inline int ecommerce_order_gsi2sk(char *buf, size_t size, const char *order_date)
 {
+	if (ecommerce_key_bad_text_(order_date, "#", ""))
+		return -1;
 	return snprintf(buf, size, ECOMMERCE_ORDER_GSI2SK_FMT, order_date);
 }
 
@@ -244,6 +278,8 @@ static inline int ecommerce_order_gsi2sk_parse(const char *key, struct ecommerce
 #define ECOMMERCE_PRODUCT_PK_PREFIX "PRODUCT#" /* literal prefix, for begins_with */
 static inline int ecommerce_product_pk(char *buf, size_t size, const char *product_id)
 {
+	if (ecommerce_key_bad_text_(product_id, "#", ""))
+		return -1;
 	return snprintf(buf, size, ECOMMERCE_PRODUCT_PK_FMT, product_id);
 }
 
@@ -270,6 +306,8 @@ static inline int ecommerce_product_pk_parse(const char *key, struct ecommerce_p
 #define ECOMMERCE_PRODUCT_GSI1PK_FMT "%s"
 static inline int ecommerce_product_gsi1pk(char *buf, size_t size, const char *category)
 {
+	if (ecommerce_key_bad_text_(category, "#", ""))
+		return -1;
 	return snprintf(buf, size, ECOMMERCE_PRODUCT_GSI1PK_FMT, category);
 }
 
@@ -291,6 +329,8 @@ static inline int ecommerce_product_gsi1pk_parse(const char *key, struct ecommer
 #define ECOMMERCE_GET_USER_PK_VALUE_FMT "USER#%s"
 static inline int ecommerce_get_user_pk_value(char *buf, size_t size, const char *user_id)
 {
+	if (ecommerce_key_bad_text_(user_id, "#", ""))
+		return -1;
 	return snprintf(buf, size, ECOMMERCE_GET_USER_PK_VALUE_FMT, user_id);
 }
 
@@ -307,6 +347,8 @@ static inline int ecommerce_get_user_pk_value(char *buf, size_t size, const char
 #define ECOMMERCE_ORDERS_BY_USER_PK_VALUE_FMT "USER#%s"
 static inline int ecommerce_orders_by_user_pk_value(char *buf, size_t size, const char *user_id)
 {
+	if (ecommerce_key_bad_text_(user_id, "#", ""))
+		return -1;
 	return snprintf(buf, size, ECOMMERCE_ORDERS_BY_USER_PK_VALUE_FMT, user_id);
 }
 
@@ -324,6 +366,8 @@ static inline int ecommerce_orders_by_user_pk_value(char *buf, size_t size, cons
 #define ECOMMERCE_ORDERS_BY_USER_AND_DATE_PK_VALUE_FMT "USER#%s"
 static inline int ecommerce_orders_by_user_and_date_pk_value(char *buf, size_t size, const char *user_id)
 {
+	if (ecommerce_key_bad_text_(user_id, "#", ""))
+		return -1;
 	return snprintf(buf, size, ECOMMERCE_ORDERS_BY_USER_AND_DATE_PK_VALUE_FMT, user_id);
 }
 
@@ -332,6 +376,8 @@ static inline int ecommerce_orders_by_user_and_date_pk_value(char *buf, size_t s
 #define ECOMMERCE_ORDERS_BY_USER_AND_DATE_SK_VALUE_FMT "ORDER#%s"
 static inline int ecommerce_orders_by_user_and_date_sk_value(char *buf, size_t size, const char *order_day)
 {
+	if (ecommerce_key_bad_text_(order_day, "#", ""))
+		return -1;
 	return snprintf(buf, size, ECOMMERCE_ORDERS_BY_USER_AND_DATE_SK_VALUE_FMT, order_day);
 }
 
@@ -343,6 +389,8 @@ static inline int ecommerce_orders_by_user_and_date_sk_value(char *buf, size_t s
 #define ECOMMERCE_GET_ORDER_PK_VALUE_FMT "USER#%s"
 static inline int ecommerce_get_order_pk_value(char *buf, size_t size, const char *user_id)
 {
+	if (ecommerce_key_bad_text_(user_id, "#", ""))
+		return -1;
 	return snprintf(buf, size, ECOMMERCE_GET_ORDER_PK_VALUE_FMT, user_id);
 }
 
@@ -350,6 +398,10 @@ static inline int ecommerce_get_order_pk_value(char *buf, size_t size, const cha
 #define ECOMMERCE_GET_ORDER_SK_VALUE_FMT "ORDER#%s#%s"
 static inline int ecommerce_get_order_sk_value(char *buf, size_t size, const char *order_day, const char *order_id)
 {
+	if (ecommerce_key_bad_text_(order_day, "#", "#"))
+		return -1;
+	if (ecommerce_key_bad_text_(order_id, "#", ""))
+		return -1;
 	return snprintf(buf, size, ECOMMERCE_GET_ORDER_SK_VALUE_FMT, order_day, order_id);
 }
 
@@ -361,6 +413,8 @@ static inline int ecommerce_get_order_sk_value(char *buf, size_t size, const cha
 #define ECOMMERCE_GET_PRODUCT_PK_VALUE_FMT "PRODUCT#%s"
 static inline int ecommerce_get_product_pk_value(char *buf, size_t size, const char *product_id)
 {
+	if (ecommerce_key_bad_text_(product_id, "#", ""))
+		return -1;
 	return snprintf(buf, size, ECOMMERCE_GET_PRODUCT_PK_VALUE_FMT, product_id);
 }
 
@@ -379,6 +433,8 @@ static inline int ecommerce_get_product_pk_value(char *buf, size_t size, const c
 #define ECOMMERCE_PRODUCTS_BY_CATEGORY_GSI1PK_VALUE_FMT "%s"
 static inline int ecommerce_products_by_category_gsi1pk_value(char *buf, size_t size, const char *category)
 {
+	if (ecommerce_key_bad_text_(category, "#", ""))
+		return -1;
 	return snprintf(buf, size, ECOMMERCE_PRODUCTS_BY_CATEGORY_GSI1PK_VALUE_FMT, category);
 }
 
@@ -396,6 +452,8 @@ static inline int ecommerce_products_by_category_gsi1pk_value(char *buf, size_t 
 #define ECOMMERCE_ORDERS_BY_STATUS_GSI2PK_VALUE_FMT "%s"
 static inline int ecommerce_orders_by_status_gsi2pk_value(char *buf, size_t size, const char *status)
 {
+	if (ecommerce_key_bad_text_(status, "#", ""))
+		return -1;
 	return snprintf(buf, size, ECOMMERCE_ORDERS_BY_STATUS_GSI2PK_VALUE_FMT, status);
 }
 

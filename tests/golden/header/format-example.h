@@ -5,7 +5,10 @@
  *   stamp_rally_<entity>_<attribute>(buf, size, ...)
  *                        builds the key with snprintf and returns what
  *                        snprintf returns: the key's length, which is
- *                        >= size when buf was too small
+ *                        >= size when buf was too small, or -1 for a
+ *                        value its parser would not read back (a text
+ *                        holding the key delimiter or the literal after
+ *                        it, a number wider than its :0WIDTH)
  *   STAMP_RALLY_<ENTITY>_<ATTRIBUTE>_PREFIX  the text before the first value (begins_with)
  * A constant key is the string STAMP_RALLY_<ENTITY>_<ATTRIBUTE>. Names:
  * STAMP_RALLY_<TABLE>_TABLE, STAMP_RALLY_<TABLE>_<INDEX>_INDEX (a word the prefix or the
@@ -31,6 +34,25 @@
 #ifdef __cplusplus
 extern "C" {
 #endif
+
+/* ---- building keys: a builder returns -1 for a value its parser would not
+ * read back (a text value holding the key delimiter or the literal after it;
+ * a number that does not fit its width). */
+
+static inline int stamp_rally_key_bad_text_(const char *v, const char *delim, const char *next)
+{
+	size_t n = strlen(v), m = strlen(next);
+	if (delim[0] && strstr(v, delim))
+		return 1;
+	for (size_t i = 0; m && i < n; i++) {
+		size_t j = 0;
+		while (j < m && (i + j < n ? v[i + j] : next[i + j - n]) == next[j])
+			j++;
+		if (j == m)
+			return 1;
+	}
+	return 0;
+}
 
 /* ---- reading keys back: stamp_rally_<entity>_<attribute>_parse(key, &parts)
  * fills the values a key was built from and returns 0, or -1 when the key has
@@ -111,6 +133,10 @@ static inline int stamp_rally_key_number_(const char **p, unsigned width, long l
 #define STAMP_RALLY_USER_PK_PREFIX "EVENT#" /* literal prefix, for begins_with */
 static inline int stamp_rally_user_pk(char *buf, size_t size, const char *event_id, const char *line_user_id)
 {
+	if (stamp_rally_key_bad_text_(event_id, "#", "#USER#"))
+		return -1;
+	if (stamp_rally_key_bad_text_(line_user_id, "#", ""))
+		return -1;
 	return snprintf(buf, size, STAMP_RALLY_USER_PK_FMT, event_id, line_user_id);
 }
 
@@ -152,6 +178,8 @@ static inline int stamp_rally_user_pk_parse(const char *key, struct stamp_rally_
 #define STAMP_RALLY_USER_GSI1PK_PREFIX "EVENT#" /* literal prefix, for begins_with */
 static inline int stamp_rally_user_gsi1pk(char *buf, size_t size, const char *event_id)
 {
+	if (stamp_rally_key_bad_text_(event_id, "#", "#USERS"))
+		return -1;
 	return snprintf(buf, size, STAMP_RALLY_USER_GSI1PK_FMT, event_id);
 }
 
@@ -177,6 +205,10 @@ static inline int stamp_rally_user_gsi1pk_parse(const char *key, struct stamp_ra
 #define STAMP_RALLY_USER_GSI1SK_FMT "%s#%s"
 static inline int stamp_rally_user_gsi1sk(char *buf, size_t size, const char *created_at, const char *line_user_id)
 {
+	if (stamp_rally_key_bad_text_(created_at, "#", "#"))
+		return -1;
+	if (stamp_rally_key_bad_text_(line_user_id, "#", ""))
+		return -1;
 	return snprintf(buf, size, STAMP_RALLY_USER_GSI1SK_FMT, created_at, line_user_id);
 }
 
@@ -216,6 +248,8 @@ static inline int stamp_rally_user_gsi1sk_parse(const char *key, struct stamp_ra
 #define STAMP_RALLY_USERS_BY_DATE_GSI1PK_VALUE_FMT "EVENT#%s#USERS"
 static inline int stamp_rally_users_by_date_gsi1pk_value(char *buf, size_t size, const char *event_id)
 {
+	if (stamp_rally_key_bad_text_(event_id, "#", "#USERS"))
+		return -1;
 	return snprintf(buf, size, STAMP_RALLY_USERS_BY_DATE_GSI1PK_VALUE_FMT, event_id);
 }
 
@@ -224,6 +258,8 @@ static inline int stamp_rally_users_by_date_gsi1pk_value(char *buf, size_t size,
 #define STAMP_RALLY_USERS_BY_DATE_GSI1SK_VALUE_FMT "%s"
 static inline int stamp_rally_users_by_date_gsi1sk_value(char *buf, size_t size, const char *month)
 {
+	if (stamp_rally_key_bad_text_(month, "#", ""))
+		return -1;
 	return snprintf(buf, size, STAMP_RALLY_USERS_BY_DATE_GSI1SK_VALUE_FMT, month);
 }
 
@@ -235,6 +271,10 @@ static inline int stamp_rally_users_by_date_gsi1sk_value(char *buf, size_t size,
 #define STAMP_RALLY_REGISTER_USER_PK_VALUE_FMT "EVENT#%s#USER#%s"
 static inline int stamp_rally_register_user_pk_value(char *buf, size_t size, const char *event_id, const char *line_user_id)
 {
+	if (stamp_rally_key_bad_text_(event_id, "#", "#USER#"))
+		return -1;
+	if (stamp_rally_key_bad_text_(line_user_id, "#", ""))
+		return -1;
 	return snprintf(buf, size, STAMP_RALLY_REGISTER_USER_PK_VALUE_FMT, event_id, line_user_id);
 }
 

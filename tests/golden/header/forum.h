@@ -5,7 +5,10 @@
  *   forum_<entity>_<attribute>(buf, size, ...)
  *                        builds the key with snprintf and returns what
  *                        snprintf returns: the key's length, which is
- *                        >= size when buf was too small
+ *                        >= size when buf was too small, or -1 for a
+ *                        value its parser would not read back (a text
+ *                        holding the key delimiter or the literal after
+ *                        it, a number wider than its :0WIDTH)
  *   FORUM_<ENTITY>_<ATTRIBUTE>_PREFIX  the text before the first value (begins_with)
  * A constant key is the string FORUM_<ENTITY>_<ATTRIBUTE>. Names:
  * FORUM_<TABLE>_TABLE, FORUM_<TABLE>_<INDEX>_INDEX (a word the prefix or the
@@ -31,6 +34,25 @@
 #ifdef __cplusplus
 extern "C" {
 #endif
+
+/* ---- building keys: a builder returns -1 for a value its parser would not
+ * read back (a text value holding the key delimiter or the literal after it;
+ * a number that does not fit its width). */
+
+static inline int forum_key_bad_text_(const char *v, const char *delim, const char *next)
+{
+	size_t n = strlen(v), m = strlen(next);
+	if (delim[0] && strstr(v, delim))
+		return 1;
+	for (size_t i = 0; m && i < n; i++) {
+		size_t j = 0;
+		while (j < m && (i + j < n ? v[i + j] : next[i + j - n]) == next[j])
+			j++;
+		if (j == m)
+			return 1;
+	}
+	return 0;
+}
 
 /* ---- reading keys back: forum_<entity>_<attribute>_parse(key, &parts)
  * fills the values a key was built from and returns 0, or -1 when the key has
@@ -130,6 +152,10 @@ static inline int forum_key_number_(const char **p, unsigned width, long long *o
 #define FORUM_REPLY_ID_FMT "%s#%s"
 static inline int forum_reply_id(char *buf, size_t size, const char *forum_name, const char *subject)
 {
+	if (forum_key_bad_text_(forum_name, "#", "#"))
+		return -1;
+	if (forum_key_bad_text_(subject, "#", ""))
+		return -1;
 	return snprintf(buf, size, FORUM_REPLY_ID_FMT, forum_name, subject);
 }
 
@@ -167,6 +193,10 @@ static inline int forum_reply_id_parse(const char *key, struct forum_reply_id_pa
 #define FORUM_REPLIES_OF_THREAD_ID_VALUE_FMT "%s#%s"
 static inline int forum_replies_of_thread_id_value(char *buf, size_t size, const char *forum, const char *subject)
 {
+	if (forum_key_bad_text_(forum, "#", "#"))
+		return -1;
+	if (forum_key_bad_text_(subject, "#", ""))
+		return -1;
 	return snprintf(buf, size, FORUM_REPLIES_OF_THREAD_ID_VALUE_FMT, forum, subject);
 }
 
@@ -181,6 +211,8 @@ static inline int forum_replies_of_thread_id_value(char *buf, size_t size, const
 #define FORUM_REPLIES_BY_USER_POSTED_BY_VALUE_FMT "%s"
 static inline int forum_replies_by_user_posted_by_value(char *buf, size_t size, const char *user)
 {
+	if (forum_key_bad_text_(user, "#", ""))
+		return -1;
 	return snprintf(buf, size, FORUM_REPLIES_BY_USER_POSTED_BY_VALUE_FMT, user);
 }
 
@@ -192,6 +224,10 @@ static inline int forum_replies_by_user_posted_by_value(char *buf, size_t size, 
 #define FORUM_POST_REPLY_ID_VALUE_FMT "%s#%s"
 static inline int forum_post_reply_id_value(char *buf, size_t size, const char *forum, const char *subject)
 {
+	if (forum_key_bad_text_(forum, "#", "#"))
+		return -1;
+	if (forum_key_bad_text_(subject, "#", ""))
+		return -1;
 	return snprintf(buf, size, FORUM_POST_REPLY_ID_VALUE_FMT, forum, subject);
 }
 
@@ -199,6 +235,8 @@ static inline int forum_post_reply_id_value(char *buf, size_t size, const char *
 #define FORUM_POST_REPLY_REPLY_DATE_TIME_VALUE_FMT "%s"
 static inline int forum_post_reply_reply_date_time_value(char *buf, size_t size, const char *time)
 {
+	if (forum_key_bad_text_(time, "#", ""))
+		return -1;
 	return snprintf(buf, size, FORUM_POST_REPLY_REPLY_DATE_TIME_VALUE_FMT, time);
 }
 

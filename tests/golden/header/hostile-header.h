@@ -5,7 +5,10 @@
  *   hostile_design_s_<entity>_<attribute>(buf, size, ...)
  *                        builds the key with snprintf and returns what
  *                        snprintf returns: the key's length, which is
- *                        >= size when buf was too small
+ *                        >= size when buf was too small, or -1 for a
+ *                        value its parser would not read back (a text
+ *                        holding the key delimiter or the literal after
+ *                        it, a number wider than its :0WIDTH)
  *   HOSTILE_DESIGN_S_<ENTITY>_<ATTRIBUTE>_PREFIX  the text before the first value (begins_with)
  * A constant key is the string HOSTILE_DESIGN_S_<ENTITY>_<ATTRIBUTE>. Names:
  * HOSTILE_DESIGN_S_<TABLE>_TABLE, HOSTILE_DESIGN_S_<TABLE>_<INDEX>_INDEX (a word the prefix or the
@@ -31,6 +34,25 @@
 #ifdef __cplusplus
 extern "C" {
 #endif
+
+/* ---- building keys: a builder returns -1 for a value its parser would not
+ * read back (a text value holding the key delimiter or the literal after it;
+ * a number that does not fit its width). */
+
+static inline int hostile_design_s_key_bad_text_(const char *v, const char *delim, const char *next)
+{
+	size_t n = strlen(v), m = strlen(next);
+	if (delim[0] && strstr(v, delim))
+		return 1;
+	for (size_t i = 0; m && i < n; i++) {
+		size_t j = 0;
+		while (j < m && (i + j < n ? v[i + j] : next[i + j - n]) == next[j])
+			j++;
+		if (j == m)
+			return 1;
+	}
+	return 0;
+}
 
 /* ---- reading keys back: hostile_design_s_<entity>_<attribute>_parse(key, &parts)
  * fills the values a key was built from and returns 0, or -1 when the key has
@@ -112,6 +134,8 @@ static inline int hostile_design_s_user_pk(char *buf, size_t size, const char *e
 {
 	if (n < 0 || n > 99999LL)
 		return -1;
+	if (hostile_design_s_key_bad_text_(event_id, "#", "#100%#"))
+		return -1;
 	return snprintf(buf, size, HOSTILE_DESIGN_S_USER_PK_FMT, event_id, n);
 }
 
@@ -140,6 +164,8 @@ static inline int hostile_design_s_user_pk_parse(const char *key, struct hostile
 #define HOSTILE_DESIGN_S_USER_SK_PREFIX "a\\b\?\?=c\?\?/d\?\?'e*/f/*g\342\200\256h#" /* literal prefix, for begins_with */
 static inline int hostile_design_s_user_sk(char *buf, size_t size, const char *say_hi)
 {
+	if (hostile_design_s_key_bad_text_(say_hi, "#", ""))
+		return -1;
 	return snprintf(buf, size, HOSTILE_DESIGN_S_USER_SK_FMT, say_hi);
 }
 
@@ -165,6 +191,8 @@ static inline int hostile_design_s_user_sk_parse(const char *key, struct hostile
 #define HOSTILE_DESIGN_S_USER_GSI1PK_PREFIX "line1\nline2\tend\015#" /* literal prefix, for begins_with */
 static inline int hostile_design_s_user_gsi1pk(char *buf, size_t size, const char *class_)
 {
+	if (hostile_design_s_key_bad_text_(class_, "#", "{braces}"))
+		return -1;
 	return snprintf(buf, size, HOSTILE_DESIGN_S_USER_GSI1PK_FMT, class_);
 }
 
@@ -194,6 +222,10 @@ static inline int hostile_design_s_user_gsi1sk(char *buf, size_t size, const cha
 	if (n < 0 || n > 99999LL)
 		return -1;
 	if (size_ < 0 || size_ > 999LL)
+		return -1;
+	if (hostile_design_s_key_bad_text_(event_id, "#", "#100%#"))
+		return -1;
+	if (hostile_design_s_key_bad_text_(buf_, "#", "|"))
 		return -1;
 	return snprintf(buf, size, HOSTILE_DESIGN_S_USER_GSI1SK_FMT, event_id, n, buf_, size_, int_);
 }
@@ -238,6 +270,20 @@ static inline int hostile_design_s_user_gsi1sk_parse(const char *key, struct hos
 static inline int hostile_design_s_user_when(char *buf, size_t size, const char *snprintf_, const char *errno_, const char *stdout_, const char *linux_, const char *new_, const char *_1st, const char *user_id, long long order)
 {
 	if (order < 0 || order > 99LL)
+		return -1;
+	if (hostile_design_s_key_bad_text_(snprintf_, "#", "#"))
+		return -1;
+	if (hostile_design_s_key_bad_text_(errno_, "#", "#"))
+		return -1;
+	if (hostile_design_s_key_bad_text_(stdout_, "#", "#"))
+		return -1;
+	if (hostile_design_s_key_bad_text_(linux_, "#", "#"))
+		return -1;
+	if (hostile_design_s_key_bad_text_(new_, "#", "#"))
+		return -1;
+	if (hostile_design_s_key_bad_text_(_1st, "#", "#"))
+		return -1;
+	if (hostile_design_s_key_bad_text_(user_id, "#", "#"))
 		return -1;
 	return snprintf(buf, size, HOSTILE_DESIGN_S_USER_WHEN_FMT, snprintf_, errno_, stdout_, linux_, new_, _1st, user_id, order);
 }
@@ -346,6 +392,8 @@ static inline int hostile_design_s_odd_name_s_pk_parse(const char *key, struct h
 #define HOSTILE_DESIGN_S_GET_ODD_S_X_PK_VALUE_FMT "ODD#%s"
 static inline int hostile_design_s_get_odd_s_x_pk_value(char *buf, size_t size, const char *id)
 {
+	if (hostile_design_s_key_bad_text_(id, "#", ""))
+		return -1;
 	return snprintf(buf, size, HOSTILE_DESIGN_S_GET_ODD_S_X_PK_VALUE_FMT, id);
 }
 
@@ -362,6 +410,8 @@ static inline int hostile_design_s_get_odd_s_x_pk_value(char *buf, size_t size, 
 #define HOSTILE_DESIGN_S_ODD_BY_KEY_PK_VALUE_FMT "ODD#%s"
 static inline int hostile_design_s_odd_by_key_pk_value(char *buf, size_t size, const char *id)
 {
+	if (hostile_design_s_key_bad_text_(id, "#", ""))
+		return -1;
 	return snprintf(buf, size, HOSTILE_DESIGN_S_ODD_BY_KEY_PK_VALUE_FMT, id);
 }
 
@@ -380,6 +430,8 @@ static inline int hostile_design_s_odd_by_key_pk_value(char *buf, size_t size, c
 static inline int hostile_design_s_user_by_event_pk_value(char *buf, size_t size, const char *event_id, long long n)
 {
 	if (n < 0 || n > 99999LL)
+		return -1;
+	if (hostile_design_s_key_bad_text_(event_id, "#", "#100%#"))
 		return -1;
 	return snprintf(buf, size, HOSTILE_DESIGN_S_USER_BY_EVENT_PK_VALUE_FMT, event_id, n);
 }

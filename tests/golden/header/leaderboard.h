@@ -5,7 +5,10 @@
  *   leaderboard_<entity>_<attribute>(buf, size, ...)
  *                        builds the key with snprintf and returns what
  *                        snprintf returns: the key's length, which is
- *                        >= size when buf was too small
+ *                        >= size when buf was too small, or -1 for a
+ *                        value its parser would not read back (a text
+ *                        holding the key delimiter or the literal after
+ *                        it, a number wider than its :0WIDTH)
  *   LEADERBOARD_<ENTITY>_<ATTRIBUTE>_PREFIX  the text before the first value (begins_with)
  * A constant key is the string LEADERBOARD_<ENTITY>_<ATTRIBUTE>. Names:
  * LEADERBOARD_<TABLE>_TABLE, LEADERBOARD_<TABLE>_<INDEX>_INDEX (a word the prefix or the
@@ -26,10 +29,30 @@
 #define LEADERBOARD_DDBC_H
 
 #include <stdio.h> /* snprintf, size_t */
+#include <string.h> /* strncmp, strstr, strlen */
 
 #ifdef __cplusplus
 extern "C" {
 #endif
+
+/* ---- building keys: a builder returns -1 for a value its parser would not
+ * read back (a text value holding the key delimiter or the literal after it;
+ * a number that does not fit its width). */
+
+static inline int leaderboard_key_bad_text_(const char *v, const char *delim, const char *next)
+{
+	size_t n = strlen(v), m = strlen(next);
+	if (delim[0] && strstr(v, delim))
+		return 1;
+	for (size_t i = 0; m && i < n; i++) {
+		size_t j = 0;
+		while (j < m && (i + j < n ? v[i + j] : next[i + j - n]) == next[j])
+			j++;
+		if (j == m)
+			return 1;
+	}
+	return 0;
+}
 
 /* ---- table GameScores */
 
@@ -59,6 +82,8 @@ extern "C" {
 #define LEADERBOARD_GET_SCORE_USER_ID_VALUE_FMT "%s"
 static inline int leaderboard_get_score_user_id_value(char *buf, size_t size, const char *user_id)
 {
+	if (leaderboard_key_bad_text_(user_id, "#", ""))
+		return -1;
 	return snprintf(buf, size, LEADERBOARD_GET_SCORE_USER_ID_VALUE_FMT, user_id);
 }
 
@@ -66,6 +91,8 @@ static inline int leaderboard_get_score_user_id_value(char *buf, size_t size, co
 #define LEADERBOARD_GET_SCORE_GAME_TITLE_VALUE_FMT "%s"
 static inline int leaderboard_get_score_game_title_value(char *buf, size_t size, const char *game_title)
 {
+	if (leaderboard_key_bad_text_(game_title, "#", ""))
+		return -1;
 	return snprintf(buf, size, LEADERBOARD_GET_SCORE_GAME_TITLE_VALUE_FMT, game_title);
 }
 
@@ -79,6 +106,8 @@ static inline int leaderboard_get_score_game_title_value(char *buf, size_t size,
 #define LEADERBOARD_SCORES_OF_USER_USER_ID_VALUE_FMT "%s"
 static inline int leaderboard_scores_of_user_user_id_value(char *buf, size_t size, const char *user_id)
 {
+	if (leaderboard_key_bad_text_(user_id, "#", ""))
+		return -1;
 	return snprintf(buf, size, LEADERBOARD_SCORES_OF_USER_USER_ID_VALUE_FMT, user_id);
 }
 
@@ -92,6 +121,8 @@ static inline int leaderboard_scores_of_user_user_id_value(char *buf, size_t siz
 #define LEADERBOARD_GAMES_STARTING_WITH_USER_ID_VALUE_FMT "%s"
 static inline int leaderboard_games_starting_with_user_id_value(char *buf, size_t size, const char *user_id)
 {
+	if (leaderboard_key_bad_text_(user_id, "#", ""))
+		return -1;
 	return snprintf(buf, size, LEADERBOARD_GAMES_STARTING_WITH_USER_ID_VALUE_FMT, user_id);
 }
 
@@ -100,6 +131,8 @@ static inline int leaderboard_games_starting_with_user_id_value(char *buf, size_
 #define LEADERBOARD_GAMES_STARTING_WITH_GAME_TITLE_VALUE_FMT "%s"
 static inline int leaderboard_games_starting_with_game_title_value(char *buf, size_t size, const char *letter)
 {
+	if (leaderboard_key_bad_text_(letter, "#", ""))
+		return -1;
 	return snprintf(buf, size, LEADERBOARD_GAMES_STARTING_WITH_GAME_TITLE_VALUE_FMT, letter);
 }
 
@@ -116,6 +149,8 @@ static inline int leaderboard_games_starting_with_game_title_value(char *buf, si
 #define LEADERBOARD_GAME_TITLE_VALUE_FMT "%s"
 static inline int leaderboard_game_title_value(char *buf, size_t size, const char *game_title)
 {
+	if (leaderboard_key_bad_text_(game_title, "#", ""))
+		return -1;
 	return snprintf(buf, size, LEADERBOARD_GAME_TITLE_VALUE_FMT, game_title);
 }
 
@@ -131,6 +166,8 @@ static inline int leaderboard_game_title_value(char *buf, size_t size, const cha
 #define LEADERBOARD_SCORES_ABOVE_GAME_TITLE_VALUE_FMT "%s"
 static inline int leaderboard_scores_above_game_title_value(char *buf, size_t size, const char *game_title)
 {
+	if (leaderboard_key_bad_text_(game_title, "#", ""))
+		return -1;
 	return snprintf(buf, size, LEADERBOARD_SCORES_ABOVE_GAME_TITLE_VALUE_FMT, game_title);
 }
 
@@ -154,6 +191,8 @@ static inline int leaderboard_scores_above_top_score_value(char *buf, size_t siz
 #define LEADERBOARD_SCORES_IN_BAND_GAME_TITLE_VALUE_FMT "%s"
 static inline int leaderboard_scores_in_band_game_title_value(char *buf, size_t size, const char *game_title)
 {
+	if (leaderboard_key_bad_text_(game_title, "#", ""))
+		return -1;
 	return snprintf(buf, size, LEADERBOARD_SCORES_IN_BAND_GAME_TITLE_VALUE_FMT, game_title);
 }
 
@@ -179,6 +218,8 @@ static inline int leaderboard_scores_in_band_game_title_value(char *buf, size_t 
 #define LEADERBOARD_SEASON_LEADERBOARD_GAME_TITLE_VALUE_FMT "%s"
 static inline int leaderboard_season_leaderboard_game_title_value(char *buf, size_t size, const char *game_title)
 {
+	if (leaderboard_key_bad_text_(game_title, "#", ""))
+		return -1;
 	return snprintf(buf, size, LEADERBOARD_SEASON_LEADERBOARD_GAME_TITLE_VALUE_FMT, game_title);
 }
 
@@ -187,6 +228,8 @@ static inline int leaderboard_season_leaderboard_game_title_value(char *buf, siz
 #define LEADERBOARD_SEASON_LEADERBOARD_REGION_VALUE_FMT "%s"
 static inline int leaderboard_season_leaderboard_region_value(char *buf, size_t size, const char *region)
 {
+	if (leaderboard_key_bad_text_(region, "#", ""))
+		return -1;
 	return snprintf(buf, size, LEADERBOARD_SEASON_LEADERBOARD_REGION_VALUE_FMT, region);
 }
 
@@ -211,6 +254,8 @@ static inline int leaderboard_season_leaderboard_season_value(char *buf, size_t 
 #define LEADERBOARD_SEASON_TOP_TIER_GAME_TITLE_VALUE_FMT "%s"
 static inline int leaderboard_season_top_tier_game_title_value(char *buf, size_t size, const char *game_title)
 {
+	if (leaderboard_key_bad_text_(game_title, "#", ""))
+		return -1;
 	return snprintf(buf, size, LEADERBOARD_SEASON_TOP_TIER_GAME_TITLE_VALUE_FMT, game_title);
 }
 
@@ -219,6 +264,8 @@ static inline int leaderboard_season_top_tier_game_title_value(char *buf, size_t
 #define LEADERBOARD_SEASON_TOP_TIER_REGION_VALUE_FMT "%s"
 static inline int leaderboard_season_top_tier_region_value(char *buf, size_t size, const char *region)
 {
+	if (leaderboard_key_bad_text_(region, "#", ""))
+		return -1;
 	return snprintf(buf, size, LEADERBOARD_SEASON_TOP_TIER_REGION_VALUE_FMT, region);
 }
 
@@ -246,6 +293,8 @@ static inline int leaderboard_season_top_tier_top_score_value(char *buf, size_t 
 #define LEADERBOARD_RECORD_MATCH_USER_ID_VALUE_FMT "%s"
 static inline int leaderboard_record_match_user_id_value(char *buf, size_t size, const char *user_id)
 {
+	if (leaderboard_key_bad_text_(user_id, "#", ""))
+		return -1;
 	return snprintf(buf, size, LEADERBOARD_RECORD_MATCH_USER_ID_VALUE_FMT, user_id);
 }
 
@@ -253,6 +302,8 @@ static inline int leaderboard_record_match_user_id_value(char *buf, size_t size,
 #define LEADERBOARD_RECORD_MATCH_GAME_TITLE_VALUE_FMT "%s"
 static inline int leaderboard_record_match_game_title_value(char *buf, size_t size, const char *game_title)
 {
+	if (leaderboard_key_bad_text_(game_title, "#", ""))
+		return -1;
 	return snprintf(buf, size, LEADERBOARD_RECORD_MATCH_GAME_TITLE_VALUE_FMT, game_title);
 }
 
@@ -264,6 +315,8 @@ static inline int leaderboard_record_match_game_title_value(char *buf, size_t si
 #define LEADERBOARD_FIRST_MATCH_USER_ID_VALUE_FMT "%s"
 static inline int leaderboard_first_match_user_id_value(char *buf, size_t size, const char *user_id)
 {
+	if (leaderboard_key_bad_text_(user_id, "#", ""))
+		return -1;
 	return snprintf(buf, size, LEADERBOARD_FIRST_MATCH_USER_ID_VALUE_FMT, user_id);
 }
 
@@ -271,6 +324,8 @@ static inline int leaderboard_first_match_user_id_value(char *buf, size_t size, 
 #define LEADERBOARD_FIRST_MATCH_GAME_TITLE_VALUE_FMT "%s"
 static inline int leaderboard_first_match_game_title_value(char *buf, size_t size, const char *game_title)
 {
+	if (leaderboard_key_bad_text_(game_title, "#", ""))
+		return -1;
 	return snprintf(buf, size, LEADERBOARD_FIRST_MATCH_GAME_TITLE_VALUE_FMT, game_title);
 }
 

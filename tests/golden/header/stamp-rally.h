@@ -5,7 +5,10 @@
  *   stamp_rally_<entity>_<attribute>(buf, size, ...)
  *                        builds the key with snprintf and returns what
  *                        snprintf returns: the key's length, which is
- *                        >= size when buf was too small
+ *                        >= size when buf was too small, or -1 for a
+ *                        value its parser would not read back (a text
+ *                        holding the key delimiter or the literal after
+ *                        it, a number wider than its :0WIDTH)
  *   STAMP_RALLY_<ENTITY>_<ATTRIBUTE>_PREFIX  the text before the first value (begins_with)
  * A constant key is the string STAMP_RALLY_<ENTITY>_<ATTRIBUTE>. Names:
  * STAMP_RALLY_<TABLE>_TABLE, STAMP_RALLY_<TABLE>_<INDEX>_INDEX (a word the prefix or the
@@ -31,6 +34,25 @@
 #ifdef __cplusplus
 extern "C" {
 #endif
+
+/* ---- building keys: a builder returns -1 for a value its parser would not
+ * read back (a text value holding the key delimiter or the literal after it;
+ * a number that does not fit its width). */
+
+static inline int stamp_rally_key_bad_text_(const char *v, const char *delim, const char *next)
+{
+	size_t n = strlen(v), m = strlen(next);
+	if (delim[0] && strstr(v, delim))
+		return 1;
+	for (size_t i = 0; m && i < n; i++) {
+		size_t j = 0;
+		while (j < m && (i + j < n ? v[i + j] : next[i + j - n]) == next[j])
+			j++;
+		if (j == m)
+			return 1;
+	}
+	return 0;
+}
 
 /* ---- reading keys back: stamp_rally_<entity>_<attribute>_parse(key, &parts)
  * fills the values a key was built from and returns 0, or -1 when the key has
@@ -109,6 +131,10 @@ static inline int stamp_rally_key_number_(const char **p, unsigned width, long l
 #define STAMP_RALLY_USER_PK_PREFIX "EVENT#" /* literal prefix, for begins_with */
 static inline int stamp_rally_user_pk(char *buf, size_t size, const char *event_id, const char *line_user_id)
 {
+	if (stamp_rally_key_bad_text_(event_id, "#", "#USER#"))
+		return -1;
+	if (stamp_rally_key_bad_text_(line_user_id, "#", ""))
+		return -1;
 	return snprintf(buf, size, STAMP_RALLY_USER_PK_FMT, event_id, line_user_id);
 }
 
@@ -150,6 +176,8 @@ static inline int stamp_rally_user_pk_parse(const char *key, struct stamp_rally_
 #define STAMP_RALLY_USER_GSI1PK_PREFIX "EVENT#" /* literal prefix, for begins_with */
 static inline int stamp_rally_user_gsi1pk(char *buf, size_t size, const char *event_id)
 {
+	if (stamp_rally_key_bad_text_(event_id, "#", "#USERS"))
+		return -1;
 	return snprintf(buf, size, STAMP_RALLY_USER_GSI1PK_FMT, event_id);
 }
 
@@ -175,6 +203,10 @@ static inline int stamp_rally_user_gsi1pk_parse(const char *key, struct stamp_ra
 #define STAMP_RALLY_USER_GSI1SK_FMT "%s#%s"
 static inline int stamp_rally_user_gsi1sk(char *buf, size_t size, const char *created_at, const char *line_user_id)
 {
+	if (stamp_rally_key_bad_text_(created_at, "#", "#"))
+		return -1;
+	if (stamp_rally_key_bad_text_(line_user_id, "#", ""))
+		return -1;
 	return snprintf(buf, size, STAMP_RALLY_USER_GSI1SK_FMT, created_at, line_user_id);
 }
 
@@ -204,6 +236,10 @@ static inline int stamp_rally_user_gsi1sk_parse(const char *key, struct stamp_ra
 #define STAMP_RALLY_USER_STAMP_PK_PREFIX "EVENT#" /* literal prefix, for begins_with */
 static inline int stamp_rally_user_stamp_pk(char *buf, size_t size, const char *event_id, const char *line_user_id)
 {
+	if (stamp_rally_key_bad_text_(event_id, "#", "#USER#"))
+		return -1;
+	if (stamp_rally_key_bad_text_(line_user_id, "#", ""))
+		return -1;
 	return snprintf(buf, size, STAMP_RALLY_USER_STAMP_PK_FMT, event_id, line_user_id);
 }
 
@@ -222,6 +258,8 @@ static inline int stamp_rally_user_stamp_pk_parse(const char *key, struct stamp_
 #define STAMP_RALLY_USER_STAMP_SK_PREFIX "STAMP#" /* literal prefix, for begins_with */
 static inline int stamp_rally_user_stamp_sk(char *buf, size_t size, const char *stamp_id)
 {
+	if (stamp_rally_key_bad_text_(stamp_id, "#", ""))
+		return -1;
 	return snprintf(buf, size, STAMP_RALLY_USER_STAMP_SK_FMT, stamp_id);
 }
 
@@ -260,6 +298,10 @@ static inline int stamp_rally_user_stamp_sk_parse(const char *key, struct stamp_
 #define STAMP_RALLY_STAMP_MASTER_PK_PREFIX "EVENT#" /* literal prefix, for begins_with */
 static inline int stamp_rally_stamp_master_pk(char *buf, size_t size, const char *event_id, const char *stamp_id)
 {
+	if (stamp_rally_key_bad_text_(event_id, "#", "#STAMP#"))
+		return -1;
+	if (stamp_rally_key_bad_text_(stamp_id, "#", ""))
+		return -1;
 	return snprintf(buf, size, STAMP_RALLY_STAMP_MASTER_PK_FMT, event_id, stamp_id);
 }
 
@@ -295,6 +337,8 @@ static inline int stamp_rally_stamp_master_pk_parse(const char *key, struct stam
 #define STAMP_RALLY_STAMP_MASTER_GSI1PK_PREFIX "EVENT#" /* literal prefix, for begins_with */
 static inline int stamp_rally_stamp_master_gsi1pk(char *buf, size_t size, const char *event_id)
 {
+	if (stamp_rally_key_bad_text_(event_id, "#", "#STAMP_MASTERS"))
+		return -1;
 	return snprintf(buf, size, STAMP_RALLY_STAMP_MASTER_GSI1PK_FMT, event_id);
 }
 
@@ -341,6 +385,10 @@ static inline int stamp_rally_stamp_master_gsi1sk_parse(const char *key, struct 
 #define STAMP_RALLY_USER_WITH_STAMPS_PK_VALUE_FMT "EVENT#%s#USER#%s"
 static inline int stamp_rally_user_with_stamps_pk_value(char *buf, size_t size, const char *event_id, const char *line_user_id)
 {
+	if (stamp_rally_key_bad_text_(event_id, "#", "#USER#"))
+		return -1;
+	if (stamp_rally_key_bad_text_(line_user_id, "#", ""))
+		return -1;
 	return snprintf(buf, size, STAMP_RALLY_USER_WITH_STAMPS_PK_VALUE_FMT, event_id, line_user_id);
 }
 
@@ -352,6 +400,10 @@ static inline int stamp_rally_user_with_stamps_pk_value(char *buf, size_t size, 
 #define STAMP_RALLY_GET_USER_STAMP_PK_VALUE_FMT "EVENT#%s#USER#%s"
 static inline int stamp_rally_get_user_stamp_pk_value(char *buf, size_t size, const char *event_id, const char *line_user_id)
 {
+	if (stamp_rally_key_bad_text_(event_id, "#", "#USER#"))
+		return -1;
+	if (stamp_rally_key_bad_text_(line_user_id, "#", ""))
+		return -1;
 	return snprintf(buf, size, STAMP_RALLY_GET_USER_STAMP_PK_VALUE_FMT, event_id, line_user_id);
 }
 
@@ -359,6 +411,8 @@ static inline int stamp_rally_get_user_stamp_pk_value(char *buf, size_t size, co
 #define STAMP_RALLY_GET_USER_STAMP_SK_VALUE_FMT "STAMP#%s"
 static inline int stamp_rally_get_user_stamp_sk_value(char *buf, size_t size, const char *stamp_id)
 {
+	if (stamp_rally_key_bad_text_(stamp_id, "#", ""))
+		return -1;
 	return snprintf(buf, size, STAMP_RALLY_GET_USER_STAMP_SK_VALUE_FMT, stamp_id);
 }
 
@@ -370,6 +424,10 @@ static inline int stamp_rally_get_user_stamp_sk_value(char *buf, size_t size, co
 #define STAMP_RALLY_REGISTER_USER_PK_VALUE_FMT "EVENT#%s#USER#%s"
 static inline int stamp_rally_register_user_pk_value(char *buf, size_t size, const char *event_id, const char *line_user_id)
 {
+	if (stamp_rally_key_bad_text_(event_id, "#", "#USER#"))
+		return -1;
+	if (stamp_rally_key_bad_text_(line_user_id, "#", ""))
+		return -1;
 	return snprintf(buf, size, STAMP_RALLY_REGISTER_USER_PK_VALUE_FMT, event_id, line_user_id);
 }
 
@@ -384,6 +442,10 @@ static inline int stamp_rally_register_user_pk_value(char *buf, size_t size, con
 #define STAMP_RALLY_ACQUIRE_STAMP_PK_VALUE_FMT "EVENT#%s#USER#%s"
 static inline int stamp_rally_acquire_stamp_pk_value(char *buf, size_t size, const char *event_id, const char *line_user_id)
 {
+	if (stamp_rally_key_bad_text_(event_id, "#", "#USER#"))
+		return -1;
+	if (stamp_rally_key_bad_text_(line_user_id, "#", ""))
+		return -1;
 	return snprintf(buf, size, STAMP_RALLY_ACQUIRE_STAMP_PK_VALUE_FMT, event_id, line_user_id);
 }
 
@@ -391,6 +453,8 @@ static inline int stamp_rally_acquire_stamp_pk_value(char *buf, size_t size, con
 #define STAMP_RALLY_ACQUIRE_STAMP_SK_VALUE_FMT "STAMP#%s"
 static inline int stamp_rally_acquire_stamp_sk_value(char *buf, size_t size, const char *stamp_id)
 {
+	if (stamp_rally_key_bad_text_(stamp_id, "#", ""))
+		return -1;
 	return snprintf(buf, size, STAMP_RALLY_ACQUIRE_STAMP_SK_VALUE_FMT, stamp_id);
 }
 
@@ -402,6 +466,10 @@ static inline int stamp_rally_acquire_stamp_sk_value(char *buf, size_t size, con
 #define STAMP_RALLY_MARK_FLEX_SENT_PK_VALUE_FMT "EVENT#%s#USER#%s"
 static inline int stamp_rally_mark_flex_sent_pk_value(char *buf, size_t size, const char *event_id, const char *line_user_id)
 {
+	if (stamp_rally_key_bad_text_(event_id, "#", "#USER#"))
+		return -1;
+	if (stamp_rally_key_bad_text_(line_user_id, "#", ""))
+		return -1;
 	return snprintf(buf, size, STAMP_RALLY_MARK_FLEX_SENT_PK_VALUE_FMT, event_id, line_user_id);
 }
 
@@ -409,6 +477,8 @@ static inline int stamp_rally_mark_flex_sent_pk_value(char *buf, size_t size, co
 #define STAMP_RALLY_MARK_FLEX_SENT_SK_VALUE_FMT "STAMP#%s"
 static inline int stamp_rally_mark_flex_sent_sk_value(char *buf, size_t size, const char *stamp_id)
 {
+	if (stamp_rally_key_bad_text_(stamp_id, "#", ""))
+		return -1;
 	return snprintf(buf, size, STAMP_RALLY_MARK_FLEX_SENT_SK_VALUE_FMT, stamp_id);
 }
 
@@ -425,6 +495,8 @@ static inline int stamp_rally_mark_flex_sent_sk_value(char *buf, size_t size, co
 #define STAMP_RALLY_USERS_BY_DATE_GSI1PK_VALUE_FMT "EVENT#%s#USERS"
 static inline int stamp_rally_users_by_date_gsi1pk_value(char *buf, size_t size, const char *event_id)
 {
+	if (stamp_rally_key_bad_text_(event_id, "#", "#USERS"))
+		return -1;
 	return snprintf(buf, size, STAMP_RALLY_USERS_BY_DATE_GSI1PK_VALUE_FMT, event_id);
 }
 
@@ -439,6 +511,8 @@ static inline int stamp_rally_users_by_date_gsi1pk_value(char *buf, size_t size,
 #define STAMP_RALLY_USERS_REGISTERED_ON_DAY_GSI1PK_VALUE_FMT "EVENT#%s#USERS"
 static inline int stamp_rally_users_registered_on_day_gsi1pk_value(char *buf, size_t size, const char *event_id)
 {
+	if (stamp_rally_key_bad_text_(event_id, "#", "#USERS"))
+		return -1;
 	return snprintf(buf, size, STAMP_RALLY_USERS_REGISTERED_ON_DAY_GSI1PK_VALUE_FMT, event_id);
 }
 
@@ -462,6 +536,8 @@ static inline int stamp_rally_users_registered_on_day_gsi1pk_value(char *buf, si
 #define STAMP_RALLY_STAMP_MASTERS_BY_ORDER_GSI1PK_VALUE_FMT "EVENT#%s#STAMP_MASTERS"
 static inline int stamp_rally_stamp_masters_by_order_gsi1pk_value(char *buf, size_t size, const char *event_id)
 {
+	if (stamp_rally_key_bad_text_(event_id, "#", "#STAMP_MASTERS"))
+		return -1;
 	return snprintf(buf, size, STAMP_RALLY_STAMP_MASTERS_BY_ORDER_GSI1PK_VALUE_FMT, event_id);
 }
 
@@ -473,6 +549,10 @@ static inline int stamp_rally_stamp_masters_by_order_gsi1pk_value(char *buf, siz
 #define STAMP_RALLY_GET_STAMP_MASTER_PK_VALUE_FMT "EVENT#%s#STAMP#%s"
 static inline int stamp_rally_get_stamp_master_pk_value(char *buf, size_t size, const char *event_id, const char *stamp_id)
 {
+	if (stamp_rally_key_bad_text_(event_id, "#", "#STAMP#"))
+		return -1;
+	if (stamp_rally_key_bad_text_(stamp_id, "#", ""))
+		return -1;
 	return snprintf(buf, size, STAMP_RALLY_GET_STAMP_MASTER_PK_VALUE_FMT, event_id, stamp_id);
 }
 

@@ -8,11 +8,14 @@
 // range bounds of the keys whose parts up to <part> are given;
 // <Prefix>_is_<entity>(item) tells items apart as `ddbc check-items` does;
 // <Pattern>_request(...) is the request `ddbc export --format queries`
-// writes.
+// writes (a PutItem's takes the item first and writes the pattern's key
+// over it).
 package ecommerce
 
 import (
+	"encoding/base64"
 	"fmt"
+	"strconv"
 	"strings"
 )
 
@@ -447,13 +450,74 @@ func matches(runs []run, s string, delim string) bool {
 	return at[len(s)]
 }
 
+// withItem is item with the members of key over it: a PutItem's Item.
+func withItem(item Item, key map[string]any) map[string]any {
+	out := make(map[string]any, len(item)+len(key))
+	for name, v := range item {
+		out[name] = v
+	}
+	for name, v := range key {
+		out[name] = v
+	}
+	return out
+}
+
+// member is a member's value; a Binary as bytes (as the SDK holds it) is
+// read as its base64 text, as check-items reads DynamoDB JSON.
 func member(item Item, name, typ string) (any, bool) {
 	v, ok := item[name].(map[string]any)
 	if !ok {
 		return nil, false
 	}
 	m, ok := v[typ]
+	if b, isBytes := m.([]byte); isBytes && typ == "B" {
+		return base64.StdEncoding.EncodeToString(b), ok
+	}
 	return m, ok
+}
+
+// decimal is a Number's exact value as text (1, 1.0 and 1e0 give one);
+// false when s is no number.
+func decimal(s string) (string, bool) {
+	neg := strings.HasPrefix(s, "-")
+	if neg || strings.HasPrefix(s, "+") {
+		s = s[1:]
+	}
+	mant, exp := s, "0"
+	if i := strings.IndexAny(s, "eE"); i >= 0 {
+		mant, exp = s[:i], s[i+1:]
+	}
+	intPart, frac, _ := strings.Cut(mant, ".")
+	digits := intPart + frac
+	if digits == "" || strings.Trim(digits, "0123456789") != "" {
+		return "", false
+	}
+	e, err := strconv.ParseInt(exp, 10, 64)
+	if err != nil {
+		return "", false
+	}
+	digits = strings.TrimLeft(digits, "0")
+	if digits == "" {
+		return "0", true
+	}
+	stripped := strings.TrimRight(digits, "0")
+	e += int64(len(digits)-len(stripped)) - int64(len(frac))
+	sign := ""
+	if neg {
+		sign = "-"
+	}
+	return sign + stripped + "e" + strconv.FormatInt(e, 10), true
+}
+
+// sameNumber compares two Numbers as DynamoDB does: by value; a text
+// that is no number equals only itself.
+func sameNumber(a, b string) bool {
+	x, okX := decimal(a)
+	y, okY := decimal(b)
+	if okX && okY {
+		return x == y
+	}
+	return a == b
 }
 
 func (e *entityShape) fits(item Item, delim string) bool {
@@ -482,6 +546,9 @@ func (e *entityShape) constantsSay(item Item) bool {
 			same = v == (c.value == "true")
 		case "NULL":
 			same = v == true
+		case "N":
+			text, isText := v.(string)
+			same = isText && sameNumber(text, c.value)
 		default:
 			same = v == c.value
 		}

@@ -5,10 +5,13 @@ returns the parts or None; <key>_PREFIX is the text before the first value
 (begins_with); <key>_prefix_to_<part> and <key>_after_<part> are the range
 bounds of the keys whose parts up to <part> are given;
 <prefix>_is_<entity>(item) tells items apart as `ddbc check-items` does;
-<pattern>_request(...) is the request `ddbc export --format queries` writes.
+<pattern>_request(...) is the request `ddbc export --format queries` writes
+(a PutItem's takes the item first and writes the pattern's key over it).
 """
 
+import base64
 import dataclasses
+import re
 from typing import Any, Dict, FrozenSet, List, Mapping, Optional, Sequence, Tuple, Union
 
 # The key delimiter, which no text part of a key may hold.
@@ -35,6 +38,14 @@ def _number(v: int, width: int, name: str) -> str:
     if width > 0 and (v < 0 or len(str(v)) > width):
         raise KeyBuildError(f"{name}: {v} does not fit {width} digits")
     return str(v).rjust(width, "0")
+
+
+def _from_base64(s: str) -> bytes:
+    """A Binary's base64 text as the bytes boto3 takes."""
+    try:
+        return base64.b64decode(s, validate=True)
+    except ValueError:
+        raise KeyBuildError(f"{s!r} is not base64") from None
 
 
 def _text(v: str, after: str, name: str) -> str:
@@ -368,8 +379,38 @@ def _matches(runs: Sequence[_Run], s: str, delim: str) -> bool:
 
 
 def _member(item: Item, name: str, type_: str) -> Any:
+    """A member's value; a Binary as boto3 returns it (bytes) is read as its
+    base64 text, as check-items reads DynamoDB JSON."""
     v = item.get(name)
-    return v.get(type_) if isinstance(v, Mapping) else None
+    m = v.get(type_) if isinstance(v, Mapping) else None
+    if type_ == "B" and isinstance(m, (bytes, bytearray)):
+        return base64.b64encode(bytes(m)).decode("ascii")
+    return m
+
+
+_NUMBER = re.compile(r"([+-]?)([0-9]*)(?:\.([0-9]*))?(?:[eE]([+-]?[0-9]+))?\Z")
+
+
+def _decimal(s: str) -> Optional[str]:
+    """A Number's exact value as text (1, 1.0 and 1e0 give one), or None."""
+    m = _NUMBER.match(s)
+    if m is None or not (m.group(2) or m.group(3)):
+        return None
+    frac = m.group(3) or ""
+    digits = (m.group(2) + frac).lstrip("0")
+    exp = int(m.group(4) or "0") - len(frac)
+    if not digits:
+        return "0"
+    stripped = digits.rstrip("0")
+    exp += len(digits) - len(stripped)
+    return ("-" if m.group(1) == "-" else "") + stripped + "e" + str(exp)
+
+
+def _same_number(a: str, b: str) -> bool:
+    """Two Numbers as DynamoDB compares them: by value; a text that is no
+    number equals only itself."""
+    x, y = _decimal(a), _decimal(b)
+    return x == y if x is not None and y is not None else a == b
 
 
 def _fits(e: _Shape, item: Item, delim: str) -> bool:
@@ -392,6 +433,8 @@ def _constants_say(e: _Shape, item: Item) -> bool:
             same = v is (value == "true")
         elif type_ == "NULL":
             same = v is True
+        elif type_ == "N":
+            same = isinstance(v, str) and _same_number(v, value)
         else:
             same = v == value
         if not same:

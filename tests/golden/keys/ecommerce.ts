@@ -6,7 +6,8 @@
 // value (begins_with); <key>_prefix_to_<part> and <key>_after_<part> are
 // the range bounds of the keys whose parts up to <part> are given;
 // <prefix>_is_<entity>(item) tells items apart as `ddbc check-items` does;
-// <pattern>_request(...) is the request `ddbc export --format queries` writes.
+// <pattern>_request(...) is the request `ddbc export --format queries` writes
+// (a PutItem's takes the item first and writes the pattern's key over it).
 // Needs target ES2020 or later (bigint).
 
 /** The key delimiter, which no text part of a key may hold. */
@@ -337,9 +338,64 @@ function matches_(runs: readonly Run_[], s: string, delim: string): boolean {
     return at.has(s.length);
 }
 
+const BASE64_ = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+
+/* Bytes as DynamoDB JSON writes a Binary: base64, padded. */
+function base64_(b: Uint8Array): string {
+    let s = "";
+    for (let i = 0; i < b.length; i += 3) {
+        const n = (b[i] << 16) | ((i + 1 < b.length ? b[i + 1] : 0) << 8) | (i + 2 < b.length ? b[i + 2] : 0);
+        s += BASE64_.charAt(n >> 18) + BASE64_.charAt((n >> 12) & 63) +
+            (i + 1 < b.length ? BASE64_.charAt((n >> 6) & 63) : "=") +
+            (i + 2 < b.length ? BASE64_.charAt(n & 63) : "=");
+    }
+    return s;
+}
+
+/* A Binary's base64 text as the bytes the SDK takes. */
+function fromBase64_(s: string): Uint8Array {
+    if (!/^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/.test(s))
+        throw new KeyBuildError(`${JSON.stringify(s)} is not base64`);
+    const out = new Uint8Array((s.length / 4) * 3 - (s.endsWith("==") ? 2 : s.endsWith("=") ? 1 : 0));
+    for (let i = 0, o = 0; i < s.length; i += 4) {
+        let n = 0;
+        for (let j = 0; j < 4; j++)
+            n = (n << 6) | (s.charAt(i + j) === "=" ? 0 : BASE64_.indexOf(s.charAt(i + j)));
+        for (let j = 0; j < 3 && o < out.length; j++)
+            out[o++] = (n >> (16 - 8 * j)) & 255;
+    }
+    return out;
+}
+
+/* A member's value; a Binary as the SDK returns it (a Uint8Array) is
+ * read as its base64 text, as check-items reads DynamoDB JSON. */
 function member_(item: Item, name: string, type: string): unknown {
     const v = item[name];
-    return typeof v === "object" && v !== null ? (v as Record<string, unknown>)[type] : undefined;
+    const m = typeof v === "object" && v !== null ? (v as Record<string, unknown>)[type] : undefined;
+    return type === "B" && m instanceof Uint8Array ? base64_(m) : m;
+}
+
+/* A Number's exact value as text (1, 1.0 and 1e0 give one), or null. */
+function decimal_(s: string): string | null {
+    const m = /^([+-]?)([0-9]*)(?:\.([0-9]*))?(?:[eE]([+-]?[0-9]+))?$/.exec(s);
+    if (m === null || (m[2] ?? "") + (m[3] ?? "") === "")
+        return null;
+    let digits = ((m[2] ?? "") + (m[3] ?? "")).replace(/^0+/, "");
+    let exp = BigInt(m[4] ?? "0") - BigInt((m[3] ?? "").length);
+    if (digits === "")
+        return "0";
+    while (digits.endsWith("0")) {
+        digits = digits.slice(0, -1);
+        exp += BigInt(1);
+    }
+    return (m[1] === "-" ? "-" : "") + digits + "e" + exp.toString();
+}
+
+/* Two Numbers as DynamoDB compares them: by value; a text that is no
+ * number equals only itself. */
+function sameNumber_(a: string, b: string): boolean {
+    const x = decimal_(a), y = decimal_(b);
+    return x !== null && y !== null ? x === y : a === b;
 }
 
 function utf8Length_(s: string): number {
@@ -366,7 +422,8 @@ function constantsSay_(e: Shape_, item: Item): boolean {
         if (item[name] === undefined)
             continue;
         const v = member_(item, name, type);
-        const same = type === "BOOL" ? v === (value === "true") : type === "NULL" ? v === true : v === value;
+        const same = type === "BOOL" ? v === (value === "true") : type === "NULL" ? v === true :
+            type === "N" ? typeof v === "string" && sameNumber_(v, value) : v === value;
         if (!same)
             return false;
         held++;

@@ -1,0 +1,119 @@
+/* vectors_guards.c - conformance vectors of the type guards (<prefix>_entity_of)
+ *
+ * Every example item of every entity, as DynamoDB JSON (the attributes its
+ * entity stores), and variants of it: its Binary values as the bytes the
+ * SDKs return (Uint8Array, bytes, []byte) instead of base64 text, each
+ * Number constant written another way with the same value ("1" as "1.0"),
+ * and each with another value. Which entity each is comes from `ddbc
+ * check-items` itself: tests/keys.test runs it on guards.jsonl, where every
+ * item holds one more attribute (PROBE) that its entity does not define,
+ * so that check-items names the entity it assigned in an unknown-attribute
+ * note (every entity counts that attribute alike, so it changes no
+ * choice). A vector says which line of guards.jsonl it is; the bytes
+ * variant is the line of its item.
+ */
+#include "vectors_guards.h"
+#include "emit/emit_json.h"
+#include "model/semantics.h"
+
+#include <string.h>
+
+/* The example as DynamoDB JSON: the members its entity stores, typed as
+ * the entity says (check-items reads it so), and the probe. */
+static json_t *item_json(const ddbc_entity *e, const ddbc_node *ex)
+{
+	json_t *item = json_object();
+	for (size_t i = 0; i < ex->n; i++) {
+		const char *name = ex->u.pairs[i].key->u.text;
+		const ddbc_attr *a = ddbc_entity_attr(e, name);
+		if (a && !ddbc_attr_stored(a))
+			continue;
+		json_object_set_new(item, name,
+				    ddbc_json_attr_value(ex->u.pairs[i].value, a ? a->type : DDBC_TYPE_NONE));
+	}
+	json_t *probe = json_object();
+	json_object_set_new(probe, "S", json_string("probe"));
+	json_object_set_new(item, GUARD_PROBE, probe);
+	return item;
+}
+
+static bool holds_binary(const json_t *item)
+{
+	const char *name;
+	json_t *v;
+	json_object_foreach((json_t *)item, name, v)
+		if (json_object_get(v, "B"))
+			return true;
+	return false;
+}
+
+static void add(guard_gen *G, json_t *item, bool bytes, int line)
+{
+	json_t *v = json_object();
+	json_object_set_new(v, "id", json_integer(G->next_id++));
+	json_object_set_new(v, "item", json_incref(item));
+	json_object_set_new(v, "bytes", json_boolean(bytes));
+	json_object_set_new(v, "line", json_integer(line));
+	json_array_append_new(G->vectors, v);
+}
+
+/* Adds item as a line of guards.jsonl and its vectors; takes item. */
+static void add_item(guard_gen *G, json_t *item)
+{
+	int line = G->lines++;
+	char *text = json_dumps(item, JSON_COMPACT | JSON_ENSURE_ASCII | JSON_SORT_KEYS);
+	strbuf_addstr(&G->jsonl, text);
+	strbuf_addch(&G->jsonl, '\n');
+	free(text);
+	add(G, item, false, line);
+	if (holds_binary(item))
+		add(G, item, true, line);
+	json_decref(item);
+}
+
+/* The item with constant a's Number written as text. */
+static json_t *with_number(const json_t *item, const ddbc_attr *a, const char *text)
+{
+	json_t *copy = json_deep_copy(item), *n = json_object();
+	json_object_set_new(n, "N", json_string(text));
+	json_object_set_new(copy, a->name.s, n);
+	return copy;
+}
+
+/* Variants of item for each Number constant of e it holds as a plain
+ * integer: the same value as a decimal, and another value. */
+static void number_variants(guard_gen *G, const ddbc_entity *e, const json_t *item)
+{
+	for (size_t i = 0; i < e->nattrs; i++) {
+		const ddbc_attr *a = &e->attrs[i];
+		if (a->type != DDBC_TYPE_N || !e->table || !ddbc_attr_is_constant(a, e->table))
+			continue;
+		const char *v = json_string_value(json_object_get(json_object_get(item, a->name.s), "N"));
+		if (!v || !*v || strspn(v, "0123456789") != strlen(v))
+			continue;
+		strbuf t = STRBUF_INIT;
+		strbuf_addf(&t, "%s.0", v);
+		add_item(G, with_number(item, a, t.buf));
+		strbuf_reset(&t);
+		strbuf_addf(&t, "%s0E-1", v);
+		add_item(G, with_number(item, a, t.buf));
+		strbuf_reset(&t);
+		strbuf_addf(&t, "%s1", v);
+		add_item(G, with_number(item, a, t.buf));
+		strbuf_release(&t);
+	}
+}
+
+void guard_vectors(guard_gen *G, const ddbc_design *g)
+{
+	for (size_t i = 0; i < g->nentities; i++) {
+		const ddbc_entity *e = &g->entities[i];
+		for (size_t x = 0; x < e->nexamples; x++) {
+			if (e->examples[x]->kind != DDBC_NODE_MAP)
+				continue;
+			json_t *item = item_json(e, e->examples[x]);
+			number_variants(G, e, item);
+			add_item(G, item);
+		}
+	}
+}
