@@ -49,4 +49,13 @@ const char *ddbc_cfn_function(const json_t *v);
  * AWS::LanguageExtensions); NULL after saying why. A new reference. */
 json_t *ddbc_cfn_expand_foreach(ddbc_cfn *c, const json_t *resources);
 
+/* Whether a resource type is SAM's AWS::Serverless::SimpleTable. */
+bool ddbc_cfn_is_simple_table(const char *type);
+
+/* SimpleTable resource res of template root as SAM's transform makes it:
+ * an AWS::DynamoDB::Table resource (import_cfn_sam.c); NULL after saying
+ * why SAM would refuse it. A new reference. */
+json_t *ddbc_cfn_simple_table(const char *file, const json_t *root, const char *logical,
+			      const json_t *res);
+
 #endif
