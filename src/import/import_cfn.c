@@ -36,7 +36,7 @@ static json_t *throughput(const json_t *read, const json_t *write)
 	return pt;
 }
 
-/* The read settings of index name in the first replica. */
+/* The read settings of index name in a replica. */
 static const json_t *replica_index(const json_t *replica, const char *name)
 {
 	size_t i;
@@ -48,10 +48,25 @@ static const json_t *replica_index(const json_t *replica, const char *name)
 	return NULL;
 }
 
+/* The replica the stack's own region holds (a GlobalTable's stack is
+ * created in one of its replicas' regions: that table is the one the
+ * stack describes), else the first. */
+static const json_t *stack_replica(const json_t *replicas, const char *region)
+{
+	size_t i;
+	const json_t *r;
+	json_array_foreach(replicas, i, r) {
+		const char *at = json_string_value(json_object_get(r, "Region"));
+		if (at && region && !strcmp(at, region))
+			return r;
+	}
+	return json_array_get(replicas, 0);
+}
+
 /* A GlobalTable's properties in CreateTable's shape: write capacity is set
- * for the table, read capacity per replica (the first replica's is taken);
- * BillingMode defaults to PROVISIONED. */
-static json_t *global_to_api(const json_t *p)
+ * for the table, read capacity per replica (that of the stack's region,
+ * stack_replica); BillingMode defaults to PROVISIONED. */
+static json_t *global_to_api(const json_t *p, const char *region)
 {
 	static const char *const same[] = { "TableName", "AttributeDefinitions", "KeySchema",
 					    "LocalSecondaryIndexes", "BillingMode",
@@ -62,7 +77,7 @@ static json_t *global_to_api(const json_t *p)
 			json_object_set(out, same[i], json_object_get(p, same[i]));
 	const json_t *mode = json_object_get(p, "BillingMode");
 	bool prov = !json_is_string(mode) || !strcmp(json_string_value(mode), "PROVISIONED");
-	const json_t *replica = json_array_get(json_object_get(p, "Replicas"), 0);
+	const json_t *replica = stack_replica(json_object_get(p, "Replicas"), region);
 	const char *R = "ReadCapacityUnits", *RA = "ReadCapacityAutoScalingSettings";
 	const char *WA = "WriteCapacityAutoScalingSettings";
 	if (prov)
@@ -261,7 +276,11 @@ static int one_table(ddbc_cfn *c, const char *logical, const json_t *res, bool g
 		return -1;
 	}
 	if (global) {
-		json_t *api = global_to_api(props);
+		json_t *ref = json_pack("{s:s}", "Ref", "AWS::Region");
+		json_t *region = ddbc_cfn_eval_value(c, ref);
+		json_t *api = global_to_api(props, json_string_value(region));
+		json_decref(region);
+		json_decref(ref);
 		json_decref(props);
 		props = api;
 	}
@@ -285,8 +304,8 @@ static int one_table(ddbc_cfn *c, const char *logical, const json_t *res, bool g
 	if (global)
 		strbuf_addf(&comment, "%sa global table%s", comment.len ? "; " : "",
 			    json_object_get(table_or_null(design, name, rc), "capacity")
-			    ? " (capacity: the first replica's reads, the least writes auto "
-			      "scaling keeps)" : "");
+			    ? " (capacity: the reads of the replica in the stack's region, the "
+			      "least writes auto scaling keeps)" : "");
 	if (rc == 0 && comment.len)
 		ddbc_import_set_comment(json_object_get(design, "tables"), name, "%s",
 					strbuf_str(&comment));
