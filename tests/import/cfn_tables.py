@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """cfn_tables.py - a template's tables as a stack of their own, read without ddbc
 
-usage: cfn_tables.py TEMPLATE OUT.json
+usage: cfn_tables.py TEMPLATE OUT.json [TEMPLATE OUT.json]...
 
 Reads TEMPLATE (JSON or YAML with CloudFormation's short tags) with
 cfn-lint's decoder, applies SAM's own translator (samtranslator, as
@@ -123,4 +123,5 @@ def main(src, out):
 
 if __name__ == "__main__":
     os.environ.setdefault("AWS_DEFAULT_REGION", "us-east-1")
-    sys.exit(main(sys.argv[1], sys.argv[2]))
+    args = sys.argv[1:]
+    sys.exit(max([main(args[i], args[i + 1]) for i in range(0, len(args) - 1, 2)] or [0]))
