@@ -319,12 +319,20 @@ static int one_table(ddbc_cfn *c, const char *logical, const json_t *res, bool g
 int ddbc_import_cloudformation(const char *file, const json_t *root, json_t *design,
 			       const ddbc_import_param *params, size_t nparams)
 {
+	/* A Serverless Framework service (serverless.yml) holds the template
+	 * the framework adds to its own under `resources`. */
+	bool sls = !json_object_get(root, "Resources") && json_object_get(root, "service") &&
+		   json_object_get(root, "resources");
+	if (sls)
+		root = json_object_get(root, "resources");
 	const json_t *raw = json_object_get(root, "Resources");
 	if (!json_is_object(raw))
-		return ddbc_import_fail(file, "expected a CloudFormation template, a mapping with "
-					"Resources");
+		return ddbc_import_fail(file, sls ? "a Serverless Framework service whose resources "
+					"hold no Resources mapping" : "expected a CloudFormation "
+					"template, a mapping with Resources");
 	ddbc_cfn c;
 	ddbc_cfn_init(&c, file, root, params, nparams);
+	c.serverless = sls;
 	json_t *resources = ddbc_cfn_expand_foreach(&c, raw);
 	size_t found = 0, refused = 0;
 	strbuf lost = STRBUF_INIT;

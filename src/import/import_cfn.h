@@ -25,6 +25,7 @@ typedef struct ddbc_cfn {
 	json_t *cond_cache;                /* condition name -> 0/1 (null: being evaluated) */
 	size_t steps, bytes;               /* spent on the value being evaluated */
 	int depth;
+	bool serverless;                   /* a Serverless Framework service's resources */
 } ddbc_cfn;
 
 void ddbc_cfn_init(ddbc_cfn *c, const char *file, const json_t *root,

@@ -3,8 +3,8 @@
 
 usage: cfn_tables.py TEMPLATE OUT.json [TEMPLATE OUT.json]...
 
-Reads TEMPLATE (JSON or YAML with CloudFormation's short tags) with
-cfn-lint's decoder, applies SAM's own translator (samtranslator, as
+Reads TEMPLATE (JSON or YAML with CloudFormation's short tags; of a
+Serverless Framework service, its `resources`) with cfn-lint's decoder, applies SAM's own translator (samtranslator, as
 `sam deploy` does) when the template declares Transform:
 AWS::Serverless-2016-10-31, and writes a template that holds only the
 DynamoDB tables, with the Parameters, Mappings and Conditions they use.
@@ -88,6 +88,8 @@ def main(src, out):
     if doc is None:
         print(f"{src}: {matches}")
         return 1
+    if "Resources" not in doc and "service" in doc and "resources" in doc:
+        doc = doc["resources"]  # a Serverless Framework service's own template
     if uses_sam(doc):
         tr = Transform(src, doc, os.environ["AWS_DEFAULT_REGION"])
         errs = tr.transform_template()
