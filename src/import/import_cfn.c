@@ -1,7 +1,9 @@
 /* import_cfn.c - tables from CloudFormation and SAM templates
  *
  * Every AWS::DynamoDB::Table and AWS::DynamoDB::GlobalTable resource (after
- * Fn::ForEach made its copies) whose Condition holds becomes a table. Its
+ * Fn::ForEach made its copies), and every AWS::Serverless::SimpleTable as
+ * SAM translates it (import_cfn_sam.c), whose Condition holds becomes a
+ * table. Its
  * properties are evaluated as the stack would have them (import_cfn_eval.c).
  * A property CreateTable takes that cannot be decided refuses that resource
  * alone, naming the function, the property and the resource; the others
@@ -34,7 +36,7 @@ static json_t *throughput(const json_t *read, const json_t *write)
 	return pt;
 }
 
-/* The read settings of index name in the first replica. */
+/* The read settings of index name in a replica. */
 static const json_t *replica_index(const json_t *replica, const char *name)
 {
 	size_t i;
@@ -46,10 +48,25 @@ static const json_t *replica_index(const json_t *replica, const char *name)
 	return NULL;
 }
 
+/* The replica the stack's own region holds (a GlobalTable's stack is
+ * created in one of its replicas' regions: that table is the one the
+ * stack describes), else the first. */
+static const json_t *stack_replica(const json_t *replicas, const char *region)
+{
+	size_t i;
+	const json_t *r;
+	json_array_foreach(replicas, i, r) {
+		const char *at = json_string_value(json_object_get(r, "Region"));
+		if (at && region && !strcmp(at, region))
+			return r;
+	}
+	return json_array_get(replicas, 0);
+}
+
 /* A GlobalTable's properties in CreateTable's shape: write capacity is set
- * for the table, read capacity per replica (the first replica's is taken);
- * BillingMode defaults to PROVISIONED. */
-static json_t *global_to_api(const json_t *p)
+ * for the table, read capacity per replica (that of the stack's region,
+ * stack_replica); BillingMode defaults to PROVISIONED. */
+static json_t *global_to_api(const json_t *p, const char *region)
 {
 	static const char *const same[] = { "TableName", "AttributeDefinitions", "KeySchema",
 					    "LocalSecondaryIndexes", "BillingMode",
@@ -60,7 +77,7 @@ static json_t *global_to_api(const json_t *p)
 			json_object_set(out, same[i], json_object_get(p, same[i]));
 	const json_t *mode = json_object_get(p, "BillingMode");
 	bool prov = !json_is_string(mode) || !strcmp(json_string_value(mode), "PROVISIONED");
-	const json_t *replica = json_array_get(json_object_get(p, "Replicas"), 0);
+	const json_t *replica = stack_replica(json_object_get(p, "Replicas"), region);
 	const char *R = "ReadCapacityUnits", *RA = "ReadCapacityAutoScalingSettings";
 	const char *WA = "WriteCapacityAutoScalingSettings";
 	if (prov)
@@ -97,6 +114,65 @@ static bool wanted(const char *prop)
 	return false;
 }
 
+/* What of a replica (or of its index) CreateTable's shape takes: the
+ * rest (a Kinesis stream's ARN, tags, contributor insights) may be known
+ * only when the stack is deployed, and is dropped then. */
+static bool replica_wanted(const char *prop)
+{
+	return !strcmp(prop, "Region") || !strcmp(prop, "IndexName") ||
+	       !strcmp(prop, "ReadProvisionedThroughputSettings") ||
+	       !strcmp(prop, "GlobalSecondaryIndexes");
+}
+
+static json_t *eval_replicas(ddbc_cfn *c, const json_t *v, int level);
+
+/* Mapping v member by member, a member replica_wanted does not name
+ * dropped when undecided; v whole when it is a function. level counts
+ * replicas (1) and their indexes (2). */
+static json_t *eval_members(ddbc_cfn *c, const json_t *v, int level)
+{
+	if (!json_is_object(v) || ddbc_cfn_function(v))
+		return ddbc_cfn_eval_value(c, v);
+	json_t *out = json_object();
+	const char *k;
+	const json_t *m;
+	json_object_foreach((json_t *)v, k, m) {
+		json_t *r = level == 1 && !strcmp(k, "GlobalSecondaryIndexes")
+			    ? eval_replicas(c, m, 2) : ddbc_cfn_eval_value(c, m);
+		if (!r && replica_wanted(k)) {
+			json_decref(out);
+			return NULL;
+		}
+		if (r && r != c->novalue)
+			json_object_set(out, k, r);
+		json_decref(r);
+	}
+	strbuf_reset(&c->why);
+	return out;
+}
+
+/* A GlobalTable's Replicas (level 1) or a replica's indexes (level 2):
+ * a literal list is evaluated element by element (eval_members). */
+static json_t *eval_replicas(ddbc_cfn *c, const json_t *v, int level)
+{
+	if (!json_is_array(v))
+		return ddbc_cfn_eval_value(c, v);
+	json_t *out = json_array();
+	size_t i;
+	const json_t *x;
+	json_array_foreach(v, i, x) {
+		json_t *r = eval_members(c, x, level);
+		if (!r) {
+			json_decref(out);
+			return NULL;
+		}
+		if (r != c->novalue)
+			json_array_append(out, r);
+		json_decref(r);
+	}
+	return out;
+}
+
 /* Resource res's properties as the stack has them. A property CreateTable
  * does not take is dropped when it cannot be decided (a stream's KMS key);
  * one it takes refuses the resource: NULL after saying which. TableName
@@ -111,7 +187,8 @@ static json_t *evaluated(ddbc_cfn *c, const char *logical, const json_t *props)
 			json_object_set(out, k, (json_t *)v);
 			continue;
 		}
-		json_t *r = ddbc_cfn_eval_value(c, v);
+		json_t *r = !strcmp(k, "Replicas") ? eval_replicas(c, v, 1)
+						   : ddbc_cfn_eval_value(c, v);
 		if (!r && wanted(k)) {
 			ddbc_import_fail(c->file, "resource '%s': property %s: %s", logical, k,
 					 strbuf_str(&c->why));
@@ -199,7 +276,11 @@ static int one_table(ddbc_cfn *c, const char *logical, const json_t *res, bool g
 		return -1;
 	}
 	if (global) {
-		json_t *api = global_to_api(props);
+		json_t *ref = json_pack("{s:s}", "Ref", "AWS::Region");
+		json_t *region = ddbc_cfn_eval_value(c, ref);
+		json_t *api = global_to_api(props, json_string_value(region));
+		json_decref(region);
+		json_decref(ref);
 		json_decref(props);
 		props = api;
 	}
@@ -223,8 +304,8 @@ static int one_table(ddbc_cfn *c, const char *logical, const json_t *res, bool g
 	if (global)
 		strbuf_addf(&comment, "%sa global table%s", comment.len ? "; " : "",
 			    json_object_get(table_or_null(design, name, rc), "capacity")
-			    ? " (capacity: the first replica's reads, the least writes auto "
-			      "scaling keeps)" : "");
+			    ? " (capacity: the reads of the replica in the stack's region, the "
+			      "least writes auto scaling keeps)" : "");
 	if (rc == 0 && comment.len)
 		ddbc_import_set_comment(json_object_get(design, "tables"), name, "%s",
 					strbuf_str(&comment));
@@ -238,12 +319,20 @@ static int one_table(ddbc_cfn *c, const char *logical, const json_t *res, bool g
 int ddbc_import_cloudformation(const char *file, const json_t *root, json_t *design,
 			       const ddbc_import_param *params, size_t nparams)
 {
+	/* A Serverless Framework service (serverless.yml) holds the template
+	 * the framework adds to its own under `resources`. */
+	bool sls = !json_object_get(root, "Resources") && json_object_get(root, "service") &&
+		   json_object_get(root, "resources");
+	if (sls)
+		root = json_object_get(root, "resources");
 	const json_t *raw = json_object_get(root, "Resources");
 	if (!json_is_object(raw))
-		return ddbc_import_fail(file, "expected a CloudFormation template, a mapping with "
-					"Resources");
+		return ddbc_import_fail(file, sls ? "a Serverless Framework service whose resources "
+					"hold no Resources mapping" : "expected a CloudFormation "
+					"template, a mapping with Resources");
 	ddbc_cfn c;
 	ddbc_cfn_init(&c, file, root, params, nparams);
+	c.serverless = sls;
 	json_t *resources = ddbc_cfn_expand_foreach(&c, raw);
 	size_t found = 0, refused = 0;
 	strbuf lost = STRBUF_INIT;
@@ -253,10 +342,14 @@ int ddbc_import_cloudformation(const char *file, const json_t *root, json_t *des
 		const char *type = json_string_value(json_object_get(res, "Type"));
 		bool table = type && !strcmp(type, "AWS::DynamoDB::Table");
 		bool global = type && !strcmp(type, "AWS::DynamoDB::GlobalTable");
-		if (!table && !global)
+		bool simple = ddbc_cfn_is_simple_table(type);
+		if (!table && !global && !simple)
 			continue;
 		found++;
-		if (one_table(&c, logical, res, global, design) < 0) {
+		json_t *sam = simple ? ddbc_cfn_simple_table(file, root, logical, res) : NULL;
+		int rc = simple && !sam ? -1 : one_table(&c, logical, sam ? sam : res, global, design);
+		json_decref(sam);
+		if (rc < 0) {
 			refused++;
 			fprintf(stderr, "ddbc import: %s: resource '%s' left out\n", file, logical);
 			strbuf_addf(&lost, "%s%s", lost.len ? ", " : "", logical);
@@ -276,8 +369,9 @@ int ddbc_import_cloudformation(const char *file, const json_t *root, json_t *des
 	if (!resources)
 		return -1;
 	if (!found)
-		return ddbc_import_fail(file, "the template has no AWS::DynamoDB::Table or "
-					"AWS::DynamoDB::GlobalTable resource");
+		return ddbc_import_fail(file, "the template has no AWS::DynamoDB::Table, "
+					"AWS::DynamoDB::GlobalTable or AWS::Serverless::SimpleTable "
+					"resource");
 	if (refused == found)
 		return ddbc_import_fail(file, "no table resource could be imported");
 	if (refused)

@@ -25,6 +25,7 @@ typedef struct ddbc_cfn {
 	json_t *cond_cache;                /* condition name -> 0/1 (null: being evaluated) */
 	size_t steps, bytes;               /* spent on the value being evaluated */
 	int depth;
+	bool serverless;                   /* a Serverless Framework service's resources */
 } ddbc_cfn;
 
 void ddbc_cfn_init(ddbc_cfn *c, const char *file, const json_t *root,
@@ -48,5 +49,14 @@ const char *ddbc_cfn_function(const json_t *v);
 /* The template's Resources with every Fn::ForEach expanded (Transform
  * AWS::LanguageExtensions); NULL after saying why. A new reference. */
 json_t *ddbc_cfn_expand_foreach(ddbc_cfn *c, const json_t *resources);
+
+/* Whether a resource type is SAM's AWS::Serverless::SimpleTable. */
+bool ddbc_cfn_is_simple_table(const char *type);
+
+/* SimpleTable resource res of template root as SAM's transform makes it:
+ * an AWS::DynamoDB::Table resource (import_cfn_sam.c); NULL after saying
+ * why SAM would refuse it. A new reference. */
+json_t *ddbc_cfn_simple_table(const char *file, const json_t *root, const char *logical,
+			      const json_t *res);
 
 #endif
