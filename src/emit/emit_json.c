@@ -250,17 +250,15 @@ void ddbc_json_scalar_text(const ddbc_node *n, strbuf *out)
 		strbuf_add(out, n->u.text, n->n);
 }
 
-/* jansson holds a number as a double, which keeps 17 digits of the 38 a
- * DynamoDB Number has: an exact number travels through jansson as a
- * string behind this mark, which ddbc_json_unmark turns back into the
- * number's own digits once jansson has written it. */
-#define NUMBER_MARK "\x01\x02"
+/* An exact number travels through jansson as a string behind
+ * DDBC_NUMBER_MARK (util/decimal.h), which ddbc_json_unmark turns back
+ * into the number's own digits once jansson has written it (as this). */
 #define DUMPED_MARK "\"\\u0001\\u0002"
 
 json_t *ddbc_json_number(const char *text, size_t len)
 {
 	strbuf b = STRBUF_INIT;
-	strbuf_addstr(&b, NUMBER_MARK);
+	strbuf_addstr(&b, DDBC_NUMBER_MARK);
 	ddbc_decimal_json(&b, text, len);
 	json_t *j = json_stringn(b.buf, b.len);
 	strbuf_release(&b);

@@ -51,12 +51,20 @@ static void format_real(double d, char *buf, size_t size)
 	}
 }
 
-const char *ddbc_ival_scalar_text(const json_t *v, char *buf, size_t size, size_t *len)
+const char *ddbc_ival_scalar_text(const json_t *v, bool marked, char *buf, size_t size,
+				  size_t *len)
 {
+	const char *text = marked ? ddbc_items_marked_number(v, len) : NULL;
+	if (text)
+		return text;
 	if (json_is_string(v)) {
+		if (marked)
+			return ddbc_items_string(v, len);
 		*len = json_string_length(v);
 		return json_string_value(v);
 	}
+	/* Unmarked numbers: those of DynamoDB JSON, where a number is a string
+	 * and a bare one is refused (said in its words). */
 	if (json_is_integer(v))
 		snprintf(buf, size, "%" JSON_INTEGER_FORMAT, json_integer_value(v));
 	else if (json_is_real(v))
@@ -71,8 +79,9 @@ const char *ddbc_ival_scalar_text(const json_t *v, char *buf, size_t size, size_
 
 static ddbc_type plain_type(const json_t *v)
 {
+	size_t len;
 	switch (json_typeof(v)) {
-	case JSON_STRING: return DDBC_TYPE_S;
+	case JSON_STRING: return ddbc_items_marked_number(v, &len) ? DDBC_TYPE_N : DDBC_TYPE_S;
 	case JSON_INTEGER:
 	case JSON_REAL: return DDBC_TYPE_N;
 	case JSON_TRUE:
@@ -88,8 +97,9 @@ static ddbc_type plain_type(const json_t *v)
 
 const char *ddbc_json_kind(const json_t *v)
 {
+	size_t len;
 	switch (json_typeof(v)) {
-	case JSON_STRING: return "a string";
+	case JSON_STRING: return ddbc_items_marked_number(v, &len) ? "a number" : "a string";
 	case JSON_INTEGER:
 	case JSON_REAL: return "a number";
 	case JSON_TRUE:
@@ -307,10 +317,10 @@ static bool check_typed(const json_t *v, const path *where, strbuf *why, ddbc_ty
 /* A plain JSON value within DynamoDB's limits: its numbers, its depth. */
 static bool check_plain(const json_t *v, const path *where, strbuf *why)
 {
-	if (json_is_number(v)) {
+	size_t len;
+	if (json_is_number(v) || ddbc_items_marked_number(v, &len)) {
 		char buf[64];
-		size_t len;
-		const char *text = ddbc_ival_scalar_text(v, buf, sizeof(buf), &len);
+		const char *text = ddbc_ival_scalar_text(v, true, buf, sizeof(buf), &len);
 		if (ddbc_items_number_ok(text, len, NULL))
 			return true;
 		at(why, where);
@@ -358,7 +368,8 @@ bool ddbc_ival_make(ddbc_ival *out, const char *name, const json_t *v, bool dyna
 	}
 	const json_t *p = out->payload;
 	if (out->type == DDBC_TYPE_S || out->type == DDBC_TYPE_N || out->type == DDBC_TYPE_B)
-		out->text = ddbc_ival_scalar_text(p, out->num, sizeof(out->num), &out->len);
+		out->text = ddbc_ival_scalar_text(p, !dynamodb, out->num, sizeof(out->num),
+						  &out->len);
 	else if (out->type == DDBC_TYPE_BOOL)
 		out->boolean = json_is_true(p);
 	return true;
