@@ -27,41 +27,43 @@ static bool is_digit(char c)
 	return c >= '0' && c <= '9';
 }
 
-/* The length of the JSON number token at s[0, len), or 0 when the bytes
- * there are no number as JSON writes one (RFC 8259: -?(0|[1-9][0-9]*)
- * (.[0-9]+)?([eE][+-]?[0-9]+)?); such bytes are left for jansson to
- * refuse. */
-static size_t number_token(const char *s, size_t len)
+/* Whether c may be part of a bare token: a number, true, false, null. */
+static bool token_char(char c)
+{
+	return is_digit(c) || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '.' ||
+	       c == '+' || c == '-';
+}
+
+/* Whether the n bytes at s are one JSON number as RFC 8259 writes it:
+ * -?(0|[1-9][0-9]*)(.[0-9]+)?([eE][+-]?[0-9]+)?. Other tokens ("01",
+ * ".5", "1.") are left for jansson to refuse. */
+static bool json_number(const char *s, size_t n)
 {
 	size_t i = 0;
-	if (i < len && s[i] == '-')
+	if (i < n && s[i] == '-')
 		i++;
-	if (i >= len || !is_digit(s[i]))
-		return 0;
+	if (i >= n || !is_digit(s[i]))
+		return false;
 	if (s[i] == '0')
 		i++;
 	else
-		while (i < len && is_digit(s[i]))
+		while (i < n && is_digit(s[i]))
 			i++;
-	if (i < len && s[i] == '.') {
-		if (++i >= len || !is_digit(s[i]))
-			return 0;
-		while (i < len && is_digit(s[i]))
-			i++;
-	}
-	if (i < len && (s[i] == 'e' || s[i] == 'E')) {
-		if (++i < len && (s[i] == '+' || s[i] == '-'))
-			i++;
-		if (i >= len || !is_digit(s[i]))
-			return 0;
-		while (i < len && is_digit(s[i]))
+	if (i < n && s[i] == '.') {
+		if (++i >= n || !is_digit(s[i]))
+			return false;
+		while (i < n && is_digit(s[i]))
 			i++;
 	}
-	/* "1x" is no number followed by x: jansson refuses it whole. */
-	if (i < len && (s[i] == '.' || s[i] == 'e' || s[i] == 'E' || s[i] == '+' || s[i] == '-' ||
-			(s[i] >= 'a' && s[i] <= 'z') || (s[i] >= 'A' && s[i] <= 'Z')))
-		return 0;
-	return i;
+	if (i < n && (s[i] == 'e' || s[i] == 'E')) {
+		if (++i < n && (s[i] == '+' || s[i] == '-'))
+			i++;
+		if (i >= n || !is_digit(s[i]))
+			return false;
+		while (i < n && is_digit(s[i]))
+			i++;
+	}
+	return i == n;
 }
 
 /* The end of the string whose opening quote is at s[i] (the index of its
@@ -112,21 +114,19 @@ bool ddbc_items_mark_numbers(const char *s, size_t len, strbuf *out)
 			i = end;
 			continue;
 		}
-		if (c != '-' && !is_digit(c))
+		if (!token_char(c))
 			continue;
-		size_t n = number_token(s + i, len - i);
-		if (!n) {
-			/* Skip the rest of the bad token: its digits are no number either. */
-			while (i + 1 < len && s[i + 1] && (is_digit(s[i + 1]) || strchr("+-.eE", s[i + 1])))
-				i++;
-			continue;
+		size_t n = 1;
+		while (i + n < len && token_char(s[i + n]))
+			n++;
+		if (json_number(s + i, n)) {
+			splice(out, s, &done, i, "\"" MARK_ESCAPED, 1 + MARK_ESCAPED_LEN);
+			strbuf_add(out, s + i, n);
+			strbuf_addch(out, '"');
+			done = i + n;
+			changed = true;
 		}
-		splice(out, s, &done, i, "\"" MARK_ESCAPED, 1 + MARK_ESCAPED_LEN);
-		strbuf_add(out, s + i, n);
-		strbuf_addch(out, '"');
-		done = i + n;
 		i += n - 1;
-		changed = true;
 	}
 	if (changed)
 		strbuf_add(out, s + done, len - done);

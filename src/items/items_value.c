@@ -1,6 +1,7 @@
 /* items_value.c - an item's attributes, typed as DynamoDB types them */
 #include "items/items_value.h"
 #include "model/params.h"
+#include "util/decimal.h"
 #include "util/strbuf.h"
 
 #include <stdio.h>
@@ -185,11 +186,11 @@ static bool check_set(const json_t *p, ddbc_type t, const path *where, strbuf *w
 				continue;
 			const char *text = json_string_value(x);
 			size_t len = json_string_length(x);
-			if (ddbc_items_number_ok(text, len, NULL))
+			if (ddbc_decimal_dynamodb(text, len, NULL))
 				continue;
 			at(why, where);
 			strbuf_addf(why, "element %zu ", i + 1);
-			return ddbc_items_number_ok(text, len, why);
+			return ddbc_decimal_dynamodb(text, len, why);
 		}
 		at(why, where);
 		strbuf_addf(why, "is tagged %s, but its element %zu is %s%s; expected %s",
@@ -277,9 +278,9 @@ static bool payload_ok(const json_t *p, ddbc_type t, const path *where, strbuf *
 		return false;
 	}
 	if (t == DDBC_TYPE_N &&
-	    !ddbc_items_number_ok(json_string_value(p), json_string_length(p), NULL)) {
+	    !ddbc_decimal_dynamodb(json_string_value(p), json_string_length(p), NULL)) {
 		at(why, where);
-		return ddbc_items_number_ok(json_string_value(p), json_string_length(p), why);
+		return ddbc_decimal_dynamodb(json_string_value(p), json_string_length(p), why);
 	}
 	if (t == DDBC_TYPE_SS || t == DDBC_TYPE_NS || t == DDBC_TYPE_BS)
 		return check_set(p, t, where, why);
@@ -321,10 +322,10 @@ static bool check_plain(const json_t *v, const path *where, strbuf *why)
 	if (json_is_number(v) || ddbc_items_marked_number(v, &len)) {
 		char buf[64];
 		const char *text = ddbc_ival_scalar_text(v, true, buf, sizeof(buf), &len);
-		if (ddbc_items_number_ok(text, len, NULL))
+		if (ddbc_decimal_dynamodb(text, len, NULL))
 			return true;
 		at(why, where);
-		return ddbc_items_number_ok(text, len, why);
+		return ddbc_decimal_dynamodb(text, len, why);
 	}
 	if (!json_is_object(v) && !json_is_array(v))
 		return true;

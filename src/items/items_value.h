@@ -53,12 +53,10 @@ const char *ddbc_ival_scalar_text(const json_t *v, bool marked, char *buf, size_
 				  size_t *len);
 
 
-/* DynamoDB's limits on values (items_limits.c): whether the number text
- * (a number by ddbc_number_text) has at most 38 significant digits and a
- * magnitude DynamoDB holds; whether set (of type t, its elements checked)
+/* DynamoDB's limits on values (items_limits.c; a number's are
+ * ddbc_decimal_dynamodb's): whether set (of type t, its elements checked)
  * is not empty and has no element twice. When not, why (unless NULL)
  * says so. */
-bool ddbc_items_number_ok(const char *text, size_t len, strbuf *why);
 bool ddbc_items_set_ok(const json_t *set, ddbc_type t, strbuf *why);
 /* The offset of the first number in JSON text len bytes long that is past
  * DynamoDB's limits (why says which), or -1. */

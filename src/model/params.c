@@ -2,6 +2,7 @@
 #include "model/params.h"
 #include "model/request.h"
 #include "model/semantics.h"
+#include "util/decimal.h"
 #include "util/xalloc.h"
 
 #include <stdlib.h>
@@ -199,12 +200,17 @@ static bool holds(const char *s, size_t len, const char *needle)
 	return false;
 }
 
+/* Numbers by value (1.10 is the enum's 1.1, as DynamoDB compares them),
+ * anything else by its text. */
 static bool in_enum(const ddbc_attr *a, const char *text, size_t len)
 {
+	bool number = a->type == DDBC_TYPE_N && ddbc_decimal_valid(text, len);
 	for (size_t i = 0; i < a->nenum; i++) {
 		const ddbc_node *e = a->enum_values[i];
-		if (e->kind == DDBC_NODE_SCALAR && strlen(e->u.text) == len &&
-		    !memcmp(e->u.text, text, len))
+		if (e->kind != DDBC_NODE_SCALAR)
+			continue;
+		if (number ? !ddbc_decimal_cmp(e->u.text, e->n, text, len)
+			   : e->n == len && !memcmp(e->u.text, text, len))
 			return true;
 	}
 	return false;
@@ -239,10 +245,17 @@ bool ddbc_param_fits(const ddbc_design *g, const ddbc_param_use *use, const char
 {
 	const char *problem = NULL;
 	bool delim = false;
+	if (!use->width && use->type == DDBC_TYPE_N && ddbc_number_text(text, len) &&
+	    !ddbc_decimal_dynamodb(text, len, NULL)) {
+		if (why)
+			ddbc_decimal_dynamodb(text, len, why);
+		return false;
+	}
 	if (use->width)
 		problem = ddbc_padding_problem(text, len, use->width);
 	else if (use->type == DDBC_TYPE_N && !ddbc_number_text(text, len))
 		problem = "is not a number";
+
 	else if (use->type == DDBC_TYPE_BOOL && !(len == 4 && !memcmp(text, "true", 4)) &&
 		 !(len == 5 && !memcmp(text, "false", 5)))
 		problem = "is not true or false";
