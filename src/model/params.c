@@ -168,27 +168,7 @@ void ddbc_pattern_param_uses(const ddbc_pattern *p, ddbc_param_use_fn *fn, void 
 
 bool ddbc_number_text(const char *s, size_t len)
 {
-	size_t i = 0, digits = 0;
-	if (i < len && (s[i] == '-' || s[i] == '+'))
-		i++;
-	for (; i < len && s[i] >= '0' && s[i] <= '9'; i++)
-		digits++;
-	if (i < len && s[i] == '.')
-		for (i++; i < len && s[i] >= '0' && s[i] <= '9'; i++)
-			digits++;
-	if (!digits)
-		return false;
-	if (i < len && (s[i] == 'e' || s[i] == 'E')) {
-		i++;
-		if (i < len && (s[i] == '-' || s[i] == '+'))
-			i++;
-		size_t exp = 0;
-		for (; i < len && s[i] >= '0' && s[i] <= '9'; i++)
-			exp++;
-		if (!exp)
-			return false;
-	}
-	return i == len;
+	return ddbc_decimal_valid(s, len);
 }
 
 static bool holds(const char *s, size_t len, const char *needle)
