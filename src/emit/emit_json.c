@@ -229,18 +229,27 @@ int ddbc_json_stream_finish(ddbc_json_stream *s)
 
 /* ---- values ---------------------------------------------------------------------------- */
 
+/* len bytes of s behind the number mark (util/decimal.h): a number's
+ * digits as JSON writes them, or a string's bytes as they are. */
+static json_t *behind_mark(const char *s, size_t len, bool number)
+{
+	strbuf b = STRBUF_INIT;
+	strbuf_addstr(&b, DDBC_NUMBER_MARK);
+	if (number)
+		ddbc_decimal_json(&b, s, len);
+	else
+		strbuf_add(&b, s, len);
+	json_t *v = json_stringn_nocheck(b.buf, b.len);
+	strbuf_release(&b);
+	return v;
+}
+
 json_t *ddbc_json_strn(const char *s, size_t len)
 {
 	/* A string that starts with the number mark gets it twice, which
 	 * ddbc_json_unmark undoes: a mark once is a number, twice a string. */
-	if (len >= DDBC_NUMBER_MARK_LEN && !memcmp(s, DDBC_NUMBER_MARK, DDBC_NUMBER_MARK_LEN)) {
-		strbuf b = STRBUF_INIT;
-		strbuf_addstr(&b, DDBC_NUMBER_MARK);
-		strbuf_add(&b, s, len);
-		json_t *v = json_stringn_nocheck(b.buf, b.len);
-		strbuf_release(&b);
-		return v;
-	}
+	if (len >= DDBC_NUMBER_MARK_LEN && !memcmp(s, DDBC_NUMBER_MARK, DDBC_NUMBER_MARK_LEN))
+		return behind_mark(s, len, false);
 	json_t *v = json_stringn(s, len);
 	/* The loader and the option parser let only UTF-8 through. */
 	return v ? v : json_stringn_nocheck(s, len);
@@ -267,12 +276,7 @@ void ddbc_json_scalar_text(const ddbc_node *n, strbuf *out)
 
 json_t *ddbc_json_number(const char *text, size_t len)
 {
-	strbuf b = STRBUF_INIT;
-	strbuf_addstr(&b, DDBC_NUMBER_MARK);
-	ddbc_decimal_json(&b, text, len);
-	json_t *j = json_stringn(b.buf, b.len);
-	strbuf_release(&b);
-	return j;
+	return behind_mark(text, len, true);
 }
 
 size_t ddbc_json_unmark(char *text, size_t n)
