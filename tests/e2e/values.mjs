@@ -26,6 +26,22 @@ export function parseExact(text) {
   });
 }
 
+// A Number's value as one text, whatever its spelling: DynamoDB (and
+// dynalite) hand a Number back in their own form (6.02E+23 comes back as
+// 602000000000000000000000, 1.10 as 1.1), so items compare by value.
+export function numberKey(text) {
+  const m = /^([+-]?)(\d*)(?:\.(\d*))?(?:[eE]([+-]?\d+))?$/.exec(String(text).trim());
+  if (!m) return String(text);
+  let digits = (m[2] || '') + (m[3] || '');
+  let exp = Number(m[4] || 0) + (m[2] || '').length;  // the point's place after digits[0..]
+  const lead = digits.length - digits.replace(/^0+/, '').length;
+  digits = digits.slice(lead);
+  exp -= lead;
+  digits = digits.replace(/0+$/, '');
+  if (!digits) return '0';
+  return `${m[1] === '-' ? '-' : ''}0.${digits}e${exp}`;
+}
+
 // An example value (plain JSON) as an AttributeValue of the attribute's type.
 export function toAttr(value, type) {
   if (value instanceof Exact && !['S', 'N', 'B'].includes(type)) return { N: value.text };
