@@ -286,7 +286,7 @@ size_t ddbc_json_unmark(char *text, size_t n)
 	while (r < n) {
 		if (text[r] == '"' && n - r >= ml && !memcmp(text + r, DUMPED_MARK, ml)) {
 			/* The mark twice: a string that starts with the mark once. */
-			if (n - r - ml >= ml - 1 && !memcmp(text + r + ml, DUMPED_MARK + 1, ml - 1)) {
+			if (n - r - ml >= ml - 1 && !memcmp(text + r + ml, &DUMPED_MARK[1], ml - 1)) {
 				text[w++] = '"';
 				r += ml;
 				continue;
