@@ -105,6 +105,34 @@ START_TEST(test_significant_digits)
 }
 END_TEST
 
+/* DynamoDB's limits: 38 significant digits, magnitude 1E-130 to below
+ * 1E+126; zeros and trailing zeros are no digits. */
+START_TEST(test_dynamodb_limits)
+{
+	static const char *const yes[] = { "0", "-0.000", "12345678901234567890123456789012345678",
+		"-12345678901234567890123456789012345678", "1234567890123456789012345678901234567800",
+		"0.12345678901234567890123456789012345678", "1E-130", "-1e-130",
+		"9.9999999999999999999999999999999999999E+125", "1e125", "6.02E+23", "0e999", NULL };
+	static const char *const no[] = { "123456789012345678901234567890123456789",
+		"0.123456789012345678901234567890123456789", "1E126", "-1e126", "1e-131",
+		"0.1e-130", "10E125", "", "1e", NULL };
+	for (int i = 0; yes[i]; i++)
+		ck_assert_msg(ddbc_decimal_dynamodb(yes[i], strlen(yes[i]), NULL), "%s", yes[i]);
+	for (int i = 0; no[i]; i++)
+		ck_assert_msg(!ddbc_decimal_dynamodb(no[i], strlen(no[i]), NULL), "%s", no[i]);
+	strbuf why = STRBUF_INIT;
+	ck_assert(!ddbc_decimal_dynamodb("123456789012345678901234567890123456789", 39, &why));
+	ck_assert_str_eq(strbuf_str(&why),
+			 "is a number of 39 significant digits; DynamoDB keeps at most 38");
+	strbuf_reset(&why);
+	ck_assert(!ddbc_decimal_dynamodb("-1e-131", 7, &why));
+	ck_assert_str_eq(strbuf_str(&why), "is a number of magnitude 1E-131; DynamoDB's numbers "
+			 "lie between 1E-130 and 9.9999999999999999999999999999999999999E+125");
+	strbuf_release(&why);
+}
+END_TEST
+
+
 static Suite *decimal_suite(void)
 {
 	Suite *s = suite_create("decimal");
@@ -113,6 +141,7 @@ static Suite *decimal_suite(void)
 	tcase_add_test(tc, test_compare_exactly);
 	tcase_add_test(tc, test_json_spelling);
 	tcase_add_test(tc, test_significant_digits);
+	tcase_add_test(tc, test_dynamodb_limits);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -8,6 +8,7 @@
  * operation, reserved and non-identifier names, zero-padded parameters.
  * Whether DynamoDB accepts the requests is tests/e2e.test's job.
  */
+#include "emit/emit_json.h"
 #include "testutil.h"
 
 #include <check.h>
@@ -641,6 +642,27 @@ START_TEST(test_model_derived_facts)
 }
 END_TEST
 
+/* Exact numbers travel through jansson marked (ddbc_json_number) and come
+ * out as their digits; a design string that starts with the mark's bytes
+ * comes out as that string, whatever follows the mark. */
+START_TEST(test_number_marks)
+{
+	json_t *o = json_object();
+	json_object_set_new(o, "n", ddbc_json_number("1.10", 4));
+	json_object_set_new(o, "big", ddbc_json_number("-12345678901234567890123456789012345678e-3", 42));
+	json_object_set_new(o, "s", ddbc_json_str("\x01\x02" "abc"));
+	json_object_set_new(o, "d", ddbc_json_str("\x01\x02" "12"));
+	json_object_set_new(o, "dd", ddbc_json_str("\x01\x02\x01\x02" "7"));
+	char *text = json_dumps(o, JSON_PRESERVE_ORDER | JSON_COMPACT);
+	text[ddbc_json_unmark(text, strlen(text))] = '\0';
+	ck_assert_str_eq(text, "{\"n\":1.10,\"big\":-12345678901234567890123456789012345678e-3,"
+			 "\"s\":\"\\u0001\\u0002abc\",\"d\":\"\\u0001\\u000212\","
+			 "\"dd\":\"\\u0001\\u0002\\u0001\\u00027\"}");
+	free(text);
+	json_decref(o);
+}
+END_TEST
+
 static Suite *export_suite(void)
 {
 	Suite *s = suite_create("export");
@@ -649,6 +671,7 @@ static Suite *export_suite(void)
 	tcase_add_loop_test(golden, test_golden, 0, (int)(nsamples * NFORMATS));
 	tcase_add_test(golden, test_default_format_is_create_table);
 	tcase_add_test(golden, test_golden_escapes);
+	tcase_add_test(golden, test_number_marks);
 	suite_add_tcase(s, golden);
 
 	TCase *ct = tcase_create("create-table");

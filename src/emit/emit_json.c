@@ -229,8 +229,27 @@ int ddbc_json_stream_finish(ddbc_json_stream *s)
 
 /* ---- values ---------------------------------------------------------------------------- */
 
+/* len bytes of s behind the number mark (util/decimal.h): a number's
+ * digits as JSON writes them, or a string's bytes as they are. */
+static json_t *behind_mark(const char *s, size_t len, bool number)
+{
+	strbuf b = STRBUF_INIT;
+	strbuf_addstr(&b, DDBC_NUMBER_MARK);
+	if (number)
+		ddbc_decimal_json(&b, s, len);
+	else
+		strbuf_add(&b, s, len);
+	json_t *v = json_stringn_nocheck(b.buf, b.len);
+	strbuf_release(&b);
+	return v;
+}
+
 json_t *ddbc_json_strn(const char *s, size_t len)
 {
+	/* A string that starts with the number mark gets it twice, which
+	 * ddbc_json_unmark undoes: a mark once is a number, twice a string. */
+	if (len >= DDBC_NUMBER_MARK_LEN && !memcmp(s, DDBC_NUMBER_MARK, DDBC_NUMBER_MARK_LEN))
+		return behind_mark(s, len, false);
 	json_t *v = json_stringn(s, len);
 	/* The loader and the option parser let only UTF-8 through. */
 	return v ? v : json_stringn_nocheck(s, len);
@@ -247,21 +266,14 @@ void ddbc_json_scalar_text(const ddbc_node *n, strbuf *out)
 	ddbc_scalar_text(n, out);
 }
 
-/* jansson holds a number as a double, which keeps 17 digits of the 38 a
- * DynamoDB Number has: an exact number travels through jansson as a
- * string behind this mark, which ddbc_json_unmark turns back into the
- * number's own digits once jansson has written it. */
-#define NUMBER_MARK "\x01\x02"
+/* An exact number travels through jansson as a string behind
+ * DDBC_NUMBER_MARK (util/decimal.h), which ddbc_json_unmark turns back
+ * into the number's own digits once jansson has written it (as this). */
 #define DUMPED_MARK "\"\\u0001\\u0002"
 
 json_t *ddbc_json_number(const char *text, size_t len)
 {
-	strbuf b = STRBUF_INIT;
-	strbuf_addstr(&b, NUMBER_MARK);
-	ddbc_decimal_json(&b, text, len);
-	json_t *j = json_stringn(b.buf, b.len);
-	strbuf_release(&b);
-	return j;
+	return behind_mark(text, len, true);
 }
 
 size_t ddbc_json_unmark(char *text, size_t n)
@@ -270,12 +282,23 @@ size_t ddbc_json_unmark(char *text, size_t n)
 	size_t r = 0, w = 0;
 	while (r < n) {
 		if (text[r] == '"' && n - r >= ml && !memcmp(text + r, DUMPED_MARK, ml)) {
-			/* A number's text holds no quote or backslash: copy to the quote. */
-			r += ml;
-			while (r < n && text[r] != '"')
-				text[w++] = text[r++];
-			r++;
-			continue;
+			/* The mark twice: a string that starts with the mark once. */
+			if (n - r - ml >= ml - 1 && !memcmp(text + r + ml, &DUMPED_MARK[1], ml - 1)) {
+				text[w++] = '"';
+				r += ml;
+				continue;
+			}
+			/* A number's text holds no quote or backslash: it ends at the
+			 * quote. Anything else behind one mark (a string made without
+			 * ddbc_json_strn) stays the string it is. */
+			const char *q = memchr(text + r + ml, '"', n - r - ml);
+			size_t len = q ? (size_t)(q - (text + r + ml)) : 0;
+			if (q && ddbc_decimal_valid(text + r + ml, len)) {
+				memmove(text + w, text + r + ml, len);
+				w += len;
+				r += ml + len + 1;
+				continue;
+			}
 		}
 		text[w++] = text[r++];
 	}

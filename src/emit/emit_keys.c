@@ -25,6 +25,7 @@
 #include "emit/emit_json.h"
 #include "model/request.h"
 #include "model/semantics.h"
+#include "util/decimal.h"
 #include "util/utf8.h"
 #include "util/xalloc.h"
 
@@ -274,9 +275,22 @@ void keys_json(strbuf *sb, const json_t *v, const keys_json_style *st, const key
 		}
 		strbuf_addstr(sb, st->arr_close);
 		return;
-	case JSON_STRING:
-		keys_string(sb, json_string_value(v), json_string_length(v), st->ts);
+	case JSON_STRING: {
+		/* Unmarked as ddbc_json_unmark does: a mark once and a number is
+		 * the number's digits, a mark twice a string that starts with it. */
+		const char *s = json_string_value(v);
+		size_t n = json_string_length(v), ml = DDBC_NUMBER_MARK_LEN;
+		if (n > ml && !memcmp(s, DDBC_NUMBER_MARK, ml)) {
+			if (ddbc_decimal_valid(s + ml, n - ml)) {
+				strbuf_add(sb, s + ml, n - ml);
+				return;
+			}
+			if (n >= 2 * ml && !memcmp(s + ml, DDBC_NUMBER_MARK, ml))
+				s += ml, n -= ml;
+		}
+		keys_string(sb, s, n, st->ts);
 		return;
+	}
 	case JSON_INTEGER: strbuf_addf(sb, "%" JSON_INTEGER_FORMAT, json_integer_value(v)); return;
 	case JSON_REAL: strbuf_addf(sb, "%.17g", json_real_value(v)); return;
 	case JSON_TRUE: strbuf_addstr(sb, st->yes); return;

@@ -67,6 +67,19 @@ static json_t *projection(const json_t *p)
  * is said and -1, never read as 0: that would make the table on-demand. */
 static strbuf units_why = STRBUF_INIT;  /* why units_of said -1 */
 
+/* The text of number v when it is a whole number of digits too many for
+ * an integer here (the readers keep such a number's text), else NULL. */
+static const char *whole_text(const json_t *v)
+{
+	const char *s = ddbc_import_number_text(v);
+	if (!s)
+		return NULL;
+	for (const char *p = *s == '+' ? s + 1 : s; *p; p++)
+		if (*p < '0' || *p > '9')
+			return NULL;
+	return s;
+}
+
 static int units_of(const json_t *pt, const char *member, json_int_t *out)
 {
 	const json_t *v = json_object_get(pt, member);
@@ -86,6 +99,13 @@ static int units_of(const json_t *pt, const char *member, json_int_t *out)
 			strbuf_addf(&units_why, "'%s'", s);
 		else if (json_is_integer(v))
 			strbuf_addf(&units_why, "%lld", (long long)json_integer_value(v));
+		else if (whole_text(v)) {
+			strbuf_addf(&units_why, "%s is more capacity units than DynamoDB allows",
+				    whole_text(v));
+			return -1;
+		} else if (ddbc_import_number_text(v))
+			strbuf_addf(&units_why, "%s (written as a decimal: 5.0 and 1e3 are read so)",
+				    ddbc_import_number_text(v));
 		else if (json_is_real(v))
 			strbuf_addf(&units_why, "%.17g (written as a decimal: 5.0, 0x10 and 1e3 are "
 				    "read so)", json_real_value(v));

@@ -8,6 +8,7 @@
  * {"Fn::Name": ...}. Templates are small: the whole tree is built.
  */
 #include "import/import_int.h"
+#include "util/decimal.h"
 #include "util/xalloc.h"
 #include "util/source.h"
 
@@ -59,10 +60,15 @@ static json_t *plain(const char *s)
 		return json_null();
 	if (all_digits(s) && strlen(s) < 18)
 		return json_integer(strtoll(s, NULL, 10));
+	/* Any other decimal keeps its own digits (a double would make 0.1 of
+	 * 0.1000000000000000055511151231257827 and 38 digits of 17). */
+	if (ddbc_decimal_valid(s, strlen(s)))
+		return ddbc_import_number(s);
 	char *end;
 	double d = strtod(s, &end);
-	/* A number past a double's range (1e400) stays its text, for the
-	 * reader to refuse by name; jansson holds no infinity. */
+	/* What is left of strtod's numbers is YAML 1.1's hex (0x10), read
+	 * as CloudFormation reads it; one past a double's range stays its
+	 * text, for the reader to refuse by name (jansson holds no infinity). */
 	json_t *r = !*end && (isdigit((unsigned char)*s) || *s == '-' || *s == '.') && isfinite(d)
 		  ? json_real(d) : NULL;
 	return r ? r : json_string(s);

@@ -55,8 +55,8 @@ static bool fits(const json_t *v, want t)
 	case T_NAMES: return json_is_string(v) || (strings(v) && json_array_size(v));
 	case T_STRINGS: return strings(v);
 	case T_BOOL: return json_is_boolean(v);
-	case T_NUMBER: return json_is_number(v);
-	case T_SCALAR: return json_is_string(v) || json_is_number(v);
+	case T_NUMBER: return json_is_number(v) || ddbc_import_number_text(v);
+	case T_SCALAR: return json_is_string(v) || json_is_number(v) || ddbc_import_number_text(v);
 	case T_UNITS: return json_is_integer(v) && json_integer_value(v) >= 0;
 	}
 	return false;
@@ -68,8 +68,11 @@ static const char *found(const json_t *v)
 	const json_t *e;
 	json_array_foreach(v, i, e)
 		if (!json_is_string(e))
-			return json_is_number(e) ? "a list holding a number"
-			       : "a list holding something other than strings";
+			return json_is_number(e) || ddbc_import_number_text(e)
+				       ? "a list holding a number"
+				       : "a list holding something other than strings";
+	if (ddbc_import_number_text(v))
+		return "a decimal number";
 	switch (json_typeof(v)) {
 	case JSON_OBJECT: return "an object";
 	case JSON_ARRAY: return "a list";

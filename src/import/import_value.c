@@ -48,10 +48,10 @@ const char *ddbc_import_number_text(const json_t *v)
 
 /* A DynamoDB number: an integer when it fits one exactly, else its own
  * text (never a double: 141.96 stays 141.96, 38 digits stay 38); NULL
- * when n is no number. */
+ * when n is no number DynamoDB holds (number_refused says why). */
 static json_t *plain_number(const char *n)
 {
-	if (!ddbc_decimal_valid(n, strlen(n)))
+	if (!ddbc_decimal_dynamodb(n, strlen(n), NULL))
 		return NULL;
 	char *end;
 	errno = 0;
@@ -78,6 +78,19 @@ static json_t *refuse(struct at *at, const char *what)
 	return NULL;
 }
 
+/* Why text (NULL: no string) is no number DynamoDB holds. */
+static json_t *number_refused(struct at *at, const char *text)
+{
+	strbuf why = STRBUF_INIT;
+	if (!text || !ddbc_decimal_valid(text, strlen(text)))
+		strbuf_addstr(&why, "is no DynamoDB number (a string of decimal digits)");
+	else
+		ddbc_decimal_dynamodb(text, strlen(text), &why);
+	refuse(at, strbuf_str(&why));
+	strbuf_release(&why);
+	return NULL;
+}
+
 /* The members of set or list a; kind is the member type SS/NS/BS gives,
  * or NULL for an L of attribute values. */
 static json_t *plain_list(const json_t *a, const char *kind, struct at *at)
@@ -92,7 +105,7 @@ static json_t *plain_list(const json_t *a, const char *kind, struct at *at)
 			  : strcmp(kind, "N") ? json_incref((json_t *)v)
 			  : plain_number(json_string_value(v));
 		if (!p && kind && !strcmp(kind, "N") && json_is_string(v))
-			refuse(at, "is no DynamoDB number");
+			number_refused(at, json_string_value(v));
 		if (!p) {
 			json_decref(out);
 			return NULL;
@@ -114,7 +127,7 @@ static json_t *value_at(const json_t *av, struct at *at)
 		return json_is_string(v) ? json_incref((json_t *)v) : refuse(at, "is not a string");
 	if (!strcmp(t, "N")) {
 		json_t *n = json_is_string(v) ? plain_number(json_string_value(v)) : NULL;
-		return n ? n : refuse(at, "is no DynamoDB number (a string of decimal digits)");
+		return n ? n : number_refused(at, json_is_string(v) ? json_string_value(v) : NULL);
 	}
 	if (!strcmp(t, "BOOL"))
 		return json_is_boolean(v) ? json_incref((json_t *)v) : refuse(at, "is not true or false");

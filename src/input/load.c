@@ -18,6 +18,7 @@
 #include "input/load_cost.h"
 #include "input/load_int.h"
 #include "input/suppress.h"
+#include "util/decimal.h"
 #include "util/strbuf.h"
 #include "util/strset.h"
 #include "util/suggest.h"
@@ -212,6 +213,20 @@ static void note_untabled(entries *list, size_t i)
 	((size_t *)list->items)[list->n++] = i;
 }
 
+/* A Number attribute's (or a set of Numbers') enum value is a Number
+ * DynamoDB stores: every command takes it for one (the header's
+ * initialisers, check-items' comparisons by value). */
+static void check_number_enum(loader *L, const ddbc_attr *a, const ddbc_node *v)
+{
+	if (a->type != DDBC_TYPE_N && a->type != DDBC_TYPE_NS)
+		return;
+	strbuf why = STRBUF_INIT;
+	if (!ddbc_decimal_dynamodb(v->u.text, v->n, &why))
+		ddbc_load_schema(L, v->loc, "enum value '%s' of Number attribute '%s' %s", v->u.text,
+				 a->name.s, strbuf_str(&why));
+	strbuf_release(&why);
+}
+
 static void load_type(loader *L, const ddbc_node *v, ddbc_attr *a)
 {
 	static const char *const names[] = { "S", "N", "B", "BOOL", "NULL", "M", "L",
@@ -348,6 +363,7 @@ static void read_attr(loader *L, const ddbc_pair *pair, ddbc_entity *e, ddbc_att
 						 ddbc_node_describe(en->u.items[i]));
 				continue;
 			}
+			check_number_enum(L, a, en->u.items[i]);
 			a->enum_values[a->nenum++] = ddbc_load_keep(L, en->u.items[i]);
 		}
 		if (en->n == 0)

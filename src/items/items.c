@@ -40,7 +40,7 @@ static bool is_export_line(const json_t *v)
 	return json_object_size(v) == 1 && json_is_object(json_object_get(v, "Item"));
 }
 
-static json_t *parse_item(ddbc_items_run *R, const ddbc_item_span *sp)
+static json_t *parse_as_written(ddbc_items_run *R, const ddbc_item_span *sp)
 {
 	json_error_t je;
 	size_t flags = JSON_REJECT_DUPLICATES | JSON_DECODE_ANY;
@@ -64,6 +64,33 @@ static json_t *parse_item(ddbc_items_run *R, const ddbc_item_span *sp)
 	else if (!root)
 		malformed(R, ddbc_items_json_error_pos(sp, je.position), "%s", je.text);
 	return root;
+}
+
+/* Whether the item may be plain JSON, whose bare numbers keep their digits
+ * only when marked (items_number.c); DynamoDB JSON writes numbers as
+ * strings, and is read as it is. */
+static bool may_be_plain(const ddbc_items_run *R)
+{
+	return R->dynamodb != DDBC_FACT_YES && R->export_lines != DDBC_FACT_YES &&
+	       R->shape != DDBC_SHAPE_SCAN && R->shape != DDBC_SHAPE_BATCH;
+}
+
+/* The item's JSON; *marked when its numbers were marked. Text jansson
+ * refuses is read again as written, so the message and its position are
+ * those of the input. */
+static json_t *parse_item(ddbc_items_run *R, const ddbc_item_span *sp, bool *marked)
+{
+	*marked = false;
+	if (may_be_plain(R) && ddbc_items_mark_numbers(sp->data, sp->len, &R->marked)) {
+		json_error_t je;
+		json_t *root = json_loadb(R->marked.buf, R->marked.len,
+					  JSON_REJECT_DUPLICATES | JSON_DECODE_ANY, &je);
+		if (root) {
+			*marked = true;
+			return root;
+		}
+	}
+	return parse_as_written(R, sp);
 }
 
 /* A BatchWriteItem request's item: {"PutRequest": {"Item": {...}}}. A
@@ -175,9 +202,16 @@ static void check_item(ddbc_items_run *R, const ddbc_item_span *sp)
 	/* No values yet: a finding before they are typed names no key. */
 	R->nattrs = 0;
 	R->key_depth = 1;
-	json_t *root = parse_item(R, sp);
+	bool marked;
+	json_t *root = parse_item(R, sp, &marked);
 	const json_t *item = NULL;
 	int rc = root ? item_object(R, root, &item) : -1;
+	if (rc == 0 && marked && R->dynamodb == DDBC_FACT_YES) {
+		/* This first item made the file DynamoDB JSON: read it as written. */
+		json_decref(root);
+		root = parse_as_written(R, sp);
+		rc = root ? item_object(R, root, &item) : -1;
+	}
 	if (rc == 0 && !item) {
 		json_decref(root);
 		return;
@@ -238,6 +272,7 @@ void ddbc_items_run_release(ddbc_items_run *R)
 	ddbc_items_tables_release(R);
 	free(R->attrs);
 	free(R->slot);
+	strbuf_release(&R->marked);
 	strbuf_release(&R->render);
 	strbuf_release(&R->line);
 	ddbc_match_scratch_release(&R->scratch);

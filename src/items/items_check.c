@@ -34,14 +34,12 @@ bool ddbc_items_type_fits(const ddbc_items_run *R, const ddbc_ival *v, ddbc_type
 		return v->type == DDBC_TYPE_S && ddbc_is_base64(v->text, v->len);
 	if (v->type != DDBC_TYPE_L || (t != DDBC_TYPE_SS && t != DDBC_TYPE_NS && t != DDBC_TYPE_BS))
 		return false;
-	size_t i;
+	size_t i, len;
 	const json_t *x;
 	json_array_foreach((json_t *)v->payload, i, x) {
-		bool ok = t == DDBC_TYPE_NS ? json_is_number(x)
-					    : json_is_string(x) &&
-						  (t == DDBC_TYPE_SS ||
-						   ddbc_is_base64(json_string_value(x),
-								  json_string_length(x)));
+		const char *s = ddbc_items_string(x, &len);
+		bool ok = t == DDBC_TYPE_NS ? ddbc_items_marked_number(x, &len) != NULL
+					    : s && (t == DDBC_TYPE_SS || ddbc_is_base64(s, len));
 		if (!ok)
 			return false;
 	}
@@ -128,7 +126,8 @@ static void check_enum(ddbc_items_run *R, const ddbc_attr *a, const ddbc_ival *v
 	json_array_foreach((json_t *)v->payload, i, x) {
 		char buf[40];
 		ddbc_value val = { .kind = DDBC_V_STRING, .fits = true };
-		val.text = ddbc_ival_scalar_text(x, buf, sizeof(buf), &val.len);
+		val.text = ddbc_ival_scalar_text(x, R->dynamodb != DDBC_FACT_YES, buf, sizeof(buf),
+						 &val.len);
 		if (val.text && !ddbc_enum_has(a, et, &val))
 			report_enum(R, a, &val);
 	}

@@ -2,6 +2,7 @@
 #include "model/params.h"
 #include "model/request.h"
 #include "model/semantics.h"
+#include "util/decimal.h"
 #include "util/xalloc.h"
 
 #include <stdlib.h>
@@ -167,27 +168,7 @@ void ddbc_pattern_param_uses(const ddbc_pattern *p, ddbc_param_use_fn *fn, void 
 
 bool ddbc_number_text(const char *s, size_t len)
 {
-	size_t i = 0, digits = 0;
-	if (i < len && (s[i] == '-' || s[i] == '+'))
-		i++;
-	for (; i < len && s[i] >= '0' && s[i] <= '9'; i++)
-		digits++;
-	if (i < len && s[i] == '.')
-		for (i++; i < len && s[i] >= '0' && s[i] <= '9'; i++)
-			digits++;
-	if (!digits)
-		return false;
-	if (i < len && (s[i] == 'e' || s[i] == 'E')) {
-		i++;
-		if (i < len && (s[i] == '-' || s[i] == '+'))
-			i++;
-		size_t exp = 0;
-		for (; i < len && s[i] >= '0' && s[i] <= '9'; i++)
-			exp++;
-		if (!exp)
-			return false;
-	}
-	return i == len;
+	return ddbc_decimal_valid(s, len);
 }
 
 static bool holds(const char *s, size_t len, const char *needle)
@@ -199,12 +180,17 @@ static bool holds(const char *s, size_t len, const char *needle)
 	return false;
 }
 
+/* Numbers by value (1.10 is the enum's 1.1, as DynamoDB compares them),
+ * anything else by its text. */
 static bool in_enum(const ddbc_attr *a, const char *text, size_t len)
 {
+	bool number = a->type == DDBC_TYPE_N && ddbc_decimal_valid(text, len);
 	for (size_t i = 0; i < a->nenum; i++) {
 		const ddbc_node *e = a->enum_values[i];
-		if (e->kind == DDBC_NODE_SCALAR && strlen(e->u.text) == len &&
-		    !memcmp(e->u.text, text, len))
+		if (e->kind != DDBC_NODE_SCALAR)
+			continue;
+		if (number ? !ddbc_decimal_cmp(e->u.text, e->n, text, len)
+			   : e->n == len && !memcmp(e->u.text, text, len))
 			return true;
 	}
 	return false;
@@ -239,10 +225,17 @@ bool ddbc_param_fits(const ddbc_design *g, const ddbc_param_use *use, const char
 {
 	const char *problem = NULL;
 	bool delim = false;
+	if (!use->width && use->type == DDBC_TYPE_N && ddbc_number_text(text, len) &&
+	    !ddbc_decimal_dynamodb(text, len, NULL)) {
+		if (why)
+			ddbc_decimal_dynamodb(text, len, why);
+		return false;
+	}
 	if (use->width)
 		problem = ddbc_padding_problem(text, len, use->width);
 	else if (use->type == DDBC_TYPE_N && !ddbc_number_text(text, len))
 		problem = "is not a number";
+
 	else if (use->type == DDBC_TYPE_BOOL && !(len == 4 && !memcmp(text, "true", 4)) &&
 		 !(len == 5 && !memcmp(text, "false", 5)))
 		problem = "is not true or false";

@@ -58,7 +58,8 @@ bool ddbc_param_fits(const ddbc_design *g, const ddbc_param_use *use, const char
 void ddbc_param_place_text(const ddbc_param_use *use, strbuf *out);
 
 /* Whether text is a number as DynamoDB reads one: an optional sign,
- * digits with an optional fraction, an optional exponent. */
+ * digits with an optional fraction, an optional exponent (the one grammar
+ * of util/decimal.h, ddbc_decimal_valid). */
 bool ddbc_number_text(const char *text, size_t len);
 
 #endif

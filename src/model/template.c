@@ -331,7 +331,9 @@ bool ddbc_class_has(ddbc_class cls, unsigned char ch)
 	switch (cls) {
 	case DDBC_CLASS_ANY:
 	case DDBC_CLASS_NO_DELIM: return true;
-	case DDBC_CLASS_NUMBER: return (ch >= '0' && ch <= '9') || ch == '-' || ch == '.';
+	case DDBC_CLASS_NUMBER:
+		return (ch >= '0' && ch <= '9') || ch == '-' || ch == '.' || ch == 'e' || ch == 'E' ||
+		       ch == '+';
 	case DDBC_CLASS_DIGITS: return ch >= '0' && ch <= '9';
 	}
 	return false;

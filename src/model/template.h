@@ -115,7 +115,9 @@ ddbc_render_result ddbc_template_render(const ddbc_template *t, ddbc_tvalue_fn *
 typedef enum ddbc_class {
 	DDBC_CLASS_ANY,          /* any character */
 	DDBC_CLASS_NO_DELIM,     /* any string that does not contain the delimiter */
-	DDBC_CLASS_NUMBER,       /* a decimal number: digits, '-', '.' */
+	DDBC_CLASS_NUMBER,       /* a decimal number: digits, '-', '.', and an
+	                          * exponent's 'e', 'E', '+' (DynamoDB takes 1E5,
+	                          * and a key holds the number as written) */
 	DDBC_CLASS_DIGITS        /* a zero-padded number: digits only */
 } ddbc_class;
 

@@ -19,6 +19,7 @@
 #include "model/item_check.h"
 #include "model/request.h"
 #include "model/semantics.h"
+#include "util/decimal.h"
 #include "util/arena.h"
 #include "util/strbuf.h"
 #include "util/strset.h"
@@ -169,7 +170,7 @@ static bool same_scalar(const ddbc_node *a, const ddbc_node *b)
 }
 
 /* Checks what only a well-typed scalar can get wrong: a number DynamoDB
- * cannot hold, binary that is not base64, an empty key value. Returns
+ * cannot hold (infinity, NaN, more than 38 digits, out of range), binary that is not base64, an empty key value. Returns
  * whether v passed. */
 static bool check_scalar_value(const ctx *c, const ddbc_attr *a, const ddbc_node *v,
 			       ddbc_type t)
@@ -179,6 +180,14 @@ static bool check_scalar_value(const ctx *c, const ddbc_attr *a, const ddbc_node
 			 "DynamoDB cannot store (no infinity or NaN); write a finite number",
 			 a->name.s, ddbc_type_short(a->type), ddbc_type_long(a->type),
 			 c->e->name.s, c->who, v->u.text);
+		return false;
+	}
+	strbuf why = STRBUF_INIT;
+	if (t == DDBC_TYPE_N && !ddbc_decimal_dynamodb(v->u.text, v->n, &why)) {
+		mismatch(c, v->loc, "'%s' is %s (%s) in '%s', but %s gives '%s', which %s",
+			 a->name.s, ddbc_type_short(a->type),
+			 ddbc_type_long(a->type), c->e->name.s, c->who, v->u.text, strbuf_str(&why));
+		strbuf_release(&why);
 		return false;
 	}
 	if (t == DDBC_TYPE_B && !ddbc_is_base64(v->u.text, v->n)) {

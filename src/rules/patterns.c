@@ -13,6 +13,7 @@
 #include "model/request.h"
 #include "model/params.h"
 #include "model/semantics.h"
+#include "util/decimal.h"
 #include "util/strbuf.h"
 #include "util/suggest.h"
 #include "util/xalloc.h"
@@ -316,24 +317,32 @@ static void check_between(const ddbc_pattern *p, const ddbc_key_cond *c, ddbc_di
 
 /* Reports the constants among c's values that are no number, on a Number
  * key: DynamoDB rejects the request ("abc" is no N value), and the
- * queries export refuses to write it. A value with a parameter is
- * param-value's to judge, with the parameter's example; an equality
+ * queries export refuses to write it; so does a number past DynamoDB's
+ * limits (39 digits, 1E126), in any condition. A value with a parameter
+ * is param-value's to judge, with the parameter's example; an equality
  * that no number fits matches no entity, which pattern-no-match says,
  * and begins_with on a Number is reported below. */
 static void check_number_values(const ddbc_pattern *p, const ddbc_key_cond *c, ddbc_diags *d)
 {
-	if (c->op == DDBC_COND_EQ || c->op == DDBC_COND_BEGINS_WITH ||
-	    ddbc_table_key_type(p->table, c->attr.s) != DDBC_TYPE_N)
+	if (c->op == DDBC_COND_BEGINS_WITH || ddbc_table_key_type(p->table, c->attr.s) != DDBC_TYPE_N)
 		return;
 	for (size_t k = 0; k < c->nvalues; k++) {
 		const ddbc_node *v = c->values[k];
-		if (!v || v->kind != DDBC_NODE_SCALAR || ddbc_node_is_null(v) ||
-		    strpbrk(v->u.text, "{}") || ddbc_number_text(v->u.text, v->n))
+		if (!v || v->kind != DDBC_NODE_SCALAR || ddbc_node_is_null(v) || strpbrk(v->u.text, "{}"))
 			continue;
-		ddbc_diag_add(d, DDBC_RULE_PATTERN_OPERATOR_TYPE, v->loc,
-			      "'%s' compares '%s', a Number, with '%s', which is no number; write "
-			      "a number, or a parameter such as '{%s}'", ddbc_cond_op_name(c->op), c->attr.s,
-			      v->u.text, c->attr.s);
+		strbuf why = STRBUF_INIT;
+		if (!ddbc_number_text(v->u.text, v->n)) {
+			if (c->op != DDBC_COND_EQ)
+				ddbc_diag_add(d, DDBC_RULE_PATTERN_OPERATOR_TYPE, v->loc,
+					      "'%s' compares '%s', a Number, with '%s', which is no "
+					      "number; write a number, or a parameter such as '{%s}'",
+					      ddbc_cond_op_name(c->op), c->attr.s, v->u.text, c->attr.s);
+		} else if (!ddbc_decimal_dynamodb(v->u.text, v->n, &why)) {
+			ddbc_diag_add(d, DDBC_RULE_PATTERN_OPERATOR_TYPE, v->loc,
+				      "'%s' compares '%s', a Number, with '%s', which %s",
+				      ddbc_cond_op_name(c->op), c->attr.s, v->u.text, strbuf_str(&why));
+		}
+		strbuf_release(&why);
 	}
 }
 

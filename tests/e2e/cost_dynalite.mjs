@@ -32,7 +32,7 @@
 import { readFileSync } from 'node:fs';
 import dynalite from 'dynalite';
 import engine from 'dynalite/db/index.js';
-import { toAttr, fromCliJson, localTables } from './values.mjs';
+import { toAttr, fromCliJson, localTables, parseExact } from './values.mjs';
 import {
   DynamoDBClient, CreateTableCommand, PutItemCommand, GetItemCommand, QueryCommand,
   ScanCommand, UpdateItemCommand, DeleteItemCommand, DescribeTableCommand,
@@ -144,6 +144,8 @@ async function runDesign(client, yaml, prefix, tableNo) {
   const name = yaml.replace(/^.*\//, '');
   const read = (s) => JSON.parse(readFileSync(`${prefix}.${s}.json`, 'utf8'));
   const model = read('model'), queries = read('queries'), cost = read('cost');
+  // The example items with their Numbers as written (parseExact).
+  const exact = parseExact(readFileSync(`${prefix}.model.json`, 'utf8'));
   // dynalite counts a String by its UTF-16 units, DynamoDB by its UTF-8
   // bytes: only ASCII example items compare (check_cost tests UTF-8).
   const text = JSON.stringify(model.entities.map((e) => e.examples));
@@ -155,7 +157,7 @@ async function runDesign(client, yaml, prefix, tableNo) {
   const tables = local.requests.map((r) => ({ ...r, TableName: rename(r.TableName) }));
   for (const req of tables) await client.send(new CreateTableCommand(req));
   for (const t of model.tables) {
-    for (const Item of exampleItems(model, t.name))
+    for (const Item of exampleItems(exact, t.name))
       await client.send(new PutItemCommand({ TableName: rename(t.name), Item }));
   }
   const byId = new Map(cost.patterns.map((p) => [p.pattern, p]));
@@ -174,7 +176,7 @@ async function runDesign(client, yaml, prefix, tableNo) {
     const req = tables.find((r) => r.TableName === input.TableName);
     try {
       if (!isRead)
-        for (const Item of exampleItems(model, q.input.TableName))
+        for (const Item of exampleItems(exact, q.input.TableName))
           await client.send(new PutItemCommand({ TableName: input.TableName, Item }));
       if (q.operation === 'PutItem') {
         // ddbc counts a put as writing a new item: the key is free first.
