@@ -277,53 +277,55 @@ const char *ddbc_cond_op_name(ddbc_cond_op op);
  * (the pattern-operator-type rule checks that it is two values). */
 typedef struct ddbc_key_cond {
 	ddbc_name attr;
-	ddbc_cond_op op;
 	ddbc_loc op_loc;
 	ddbc_node **values;
-	size_t nvalues;
+	uint32_t nvalues;
+	ddbc_cond_op op;
 
 	/* derived by semantics.c, once per condition */
 	bool on_key;             /* attr is a key attribute of the pattern's index */
 	bool has_lang;           /* eq and begins_with: lang is what the value allows */
+	bool has_bound[2];
 	const ddbc_lang *lang;   /* in the design's arena, when has_lang; else NULL */
 	ddbc_bound bounds[2];    /* lt..between: lower and upper, when has_bound[] */
-	bool has_bound[2];
 } ddbc_key_cond;
 
 typedef struct ddbc_pattern {
+	/* Tens of thousands in a large design: the fields are ordered so
+	 * that the struct has no holes, with 32-bit counts. */
 	ddbc_name id;
 	const char *description;
 	ddbc_name table_ref;
 	ddbc_table *table;
 	ddbc_name index_ref;     /* s is NULL for the base table */
 	ddbc_index *index;       /* resolved: &table->primary, a GSI or an LSI */
-	ddbc_operation operation;
 	ddbc_loc operation_loc;
 	ddbc_key_cond *conds;
-	size_t nconds;
 	ddbc_loc key_loc;
-	int order;               /* 0 unset, 1 asc, -1 desc */
 	ddbc_loc order_loc;      /* the order's value, when set */
-	bool consistent_read;
 	ddbc_loc consistent_loc;
 	ddbc_name *returns;
-	size_t nreturns;
-	bool has_entities;
 	ddbc_name *entities;
-	size_t nentities;
 	ddbc_loc entities_loc;
 	ddbc_node *example;      /* a mapping of parameter values, or NULL */
 	const char *condition;
 	ddbc_loc condition_loc;
 	ddbc_figure rate;        /* `rate:` requests per second */
+	uint32_t nconds;
+	uint32_t nreturns;
+	uint32_t nentities;
+	ddbc_operation operation;
+	int8_t order;            /* 0 unset, 1 asc, -1 desc */
+	bool consistent_read;
+	bool has_entities;
 	/* Its definition had an error, or its table or index did not resolve. */
 	bool incomplete;
 	bool entities_unresolved; /* a name of `entities:` is no entity */
 
 	/* derived by semantics.c */
 	bool analysed;           /* table and index resolved: matched is meaningful */
+	uint32_t nmatched;
 	ddbc_entity **matched;   /* entities the key condition can return, file order */
-	size_t nmatched;
 	struct ddbc_request *request; /* what it asks DynamoDB for (request.h), once */
 } ddbc_pattern;
 

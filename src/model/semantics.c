@@ -331,9 +331,12 @@ static void derive_membership(ddbc_design *g, ddbc_entity *e)
 	e->in_index = ddbc_arena_array(g->arena, t->nindexes, sizeof(bool));
 	for (size_t s = 0; s < t->nindexes; s++)
 		e->in_index[s] = sets_all(e, t->indexes[s]);
+	/* One array of roles for the entity, each attribute's row in it: an
+	 * arena array of its own would round each row of a few bytes up to 8. */
+	uint8_t *rows = ddbc_arena_array(g->arena, e->nattrs, t->nindexes);
 	for (size_t i = 0; i < e->nattrs; i++) {
 		ddbc_attr *a = &e->attrs[i];
-		a->roles = ddbc_arena_array(g->arena, t->nindexes, sizeof(uint8_t));
+		a->roles = rows + i * t->nindexes;
 		for (size_t s = 0; s < t->nindexes; s++) {
 			a->roles[s] = ddbc_attr_role(a, t->indexes[s]);
 			if (ddbc_attr_stored(a) && ddbc_index_has_key(t->indexes[s], a->name.s))

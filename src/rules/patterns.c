@@ -304,7 +304,7 @@ static void check_between(const ddbc_pattern *p, const ddbc_key_cond *c, ddbc_di
 	if (c->nvalues != 2) {
 		ddbc_diag_add(d, DDBC_RULE_PATTERN_OPERATOR_TYPE, c->op_loc,
 			      "'between' on '%s' takes a list of two values [low, high], not %zu "
-			      "value%s", c->attr.s, c->nvalues, c->nvalues == 1 ? "" : "s");
+			      "value%s", c->attr.s, (size_t)c->nvalues, c->nvalues == 1 ? "" : "s");
 		return;
 	}
 	if (bounds_reversed(c, ddbc_table_key_type(p->table, c->attr.s)))
@@ -854,7 +854,7 @@ void ddbc_check_returns_unknown_attribute(const ddbc_design *g, ddbc_diags *d)
 			for (size_t e = 0; e < p->nmatched && e < MAX_LISTED; e++)
 				strbuf_addf(&who, "%s'%s'", e ? ", " : "", p->matched[e]->name.s);
 			if (p->nmatched > MAX_LISTED)
-				strbuf_addf(&who, " and %zu more", p->nmatched - MAX_LISTED);
+				strbuf_addf(&who, " and %zu more", (size_t)(p->nmatched - MAX_LISTED));
 			const char *hint = returned_hint(p, r->s);
 			ddbc_diag_add(d, DDBC_RULE_RETURNS_UNKNOWN_ATTRIBUTE, r->loc,
 				      "pattern '%s' returns %s, %s '%s' (only other entities of "
