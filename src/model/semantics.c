@@ -218,7 +218,7 @@ bool ddbc_attr_is_constant(const ddbc_attr *a, const ddbc_table *t)
 static bool render_one(const ddbc_segment *seg, ddbc_tvalue_fn *value_of, void *ctx,
 		       strbuf *texts)
 {
-	ddbc_template one = { NULL, (ddbc_segment *)seg, 1 };
+	ddbc_template one = { (ddbc_segment *)seg, 1 };
 	strbuf part = STRBUF_INIT;
 	ddbc_render_problem p;
 	bool ok = ddbc_template_render(&one, value_of, ctx, &part, &p) == DDBC_RENDER_OK;
@@ -325,6 +325,19 @@ static bool sets_all(const ddbc_entity *e, const ddbc_index *ix)
 	return true;
 }
 
+/* The language of a key attribute without a template (ddbc_attr_lang):
+ * one of two, shared by every such attribute of the design rather than
+ * copied into the arena for each. */
+static const ddbc_lang *plain_key_lang(ddbc_type t)
+{
+	static ddbc_run runs[2] = {
+		{ .cls = DDBC_CLASS_NUMBER, .min = 1 },
+		{ .cls = DDBC_CLASS_ANY, .min = 1 },
+	};
+	static const ddbc_lang langs[2] = { { &runs[0], 1, 0 }, { &runs[1], 1, 0 } };
+	return &langs[t == DDBC_TYPE_N ? 0 : 1];
+}
+
 static void derive_membership(ddbc_design *g, ddbc_entity *e)
 {
 	ddbc_table *t = e->table;
@@ -342,7 +355,9 @@ static void derive_membership(ddbc_design *g, ddbc_entity *e)
 			if (ddbc_attr_stored(a) && ddbc_index_has_key(t->indexes[s], a->name.s))
 				a->is_key = true;
 		}
-		if (a->is_key) {
+		if (a->is_key && (!a->has_template || a->in_cycle)) {
+			a->lang = plain_key_lang(a->type);
+		} else if (a->is_key) {
 			ddbc_lang *l = ddbc_arena_alloc(g->arena, sizeof(*l));
 			ddbc_lang_init(l);
 			ddbc_attr_lang(a, l);

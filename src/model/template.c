@@ -88,7 +88,6 @@ const char *ddbc_template_parse(ddbc_arena *arena, const char *text, ddbc_templa
 				size_t *err_offset)
 {
 	memset(t, 0, sizeof(*t));
-	t->text = text;
 	size_t cap = 0, n = strlen(text), lit_start = 0;
 	if (n > DDBC_TEMPLATE_MAX) {
 		*err_offset = 0;

@@ -40,8 +40,11 @@ typedef struct ddbc_segment {
 	unsigned kind : 1;       /* ddbc_seg_kind */
 } ddbc_segment;
 
+/* The text as written is the caller's (an attribute's template, a
+ * condition value's scalar): a design has a template per key attribute
+ * and per condition value, and a copy of the pointer in each was 8 bytes
+ * of every one of them. */
 typedef struct ddbc_template {
-	const char *text;        /* as written */
 	ddbc_segment *segs;
 	size_t nsegs;
 } ddbc_template;
