@@ -140,8 +140,8 @@ static void enum_step(entity_work *w, const ddbc_attr *a0, const ddbc_attr *a1,
 		return;
 	const ddbc_entity *e = a1->entity;
 	json_t *f = facts_attr(e, a1), *values = json_array();
-	for (uint32_t i = 0; i < a1->nenum; i++)
-		json_array_append_new(values, ddbc_json_plain(a1->enum_values[i]));
+	for (uint32_t i = 0; i < a1->more->nenum; i++)
+		json_array_append_new(values, ddbc_json_plain(a1->more->enum_values[i]));
 	if (!unlimited)
 		json_object_set_new(f, "removed_values", gone);
 	else

@@ -376,7 +376,7 @@ void keys_const_value(strbuf *sb, const ddbc_attr *a, bool ts)
 		for (size_t i = 0; i < a->tpl.nsegs; i++)
 			strbuf_add(&v, a->tpl.segs[i].text, a->tpl.segs[i].len);
 	} else {
-		ddbc_json_scalar_text(a->enum_values[0], &v);
+		ddbc_json_scalar_text(a->more->enum_values[0], &v);
 	}
 	keys_string(sb, v.buf ? v.buf : "", v.len, ts);
 	strbuf_release(&v);

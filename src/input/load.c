@@ -237,17 +237,18 @@ static void load_type(loader *L, const ddbc_node *v, ddbc_attr *a)
 static void load_index_decls(loader *L, const ddbc_node *v, ddbc_attr *a)
 {
 	static const char *const roles[] = { "partition_key", "sort_key", "projected" };
+	ddbc_attr_more *more = ddbc_attr_more_of(L->arena, a);
 	a->has_indexes = true;
-	a->indexes_loc = v->loc;
+	more->indexes_loc = v->loc;
 	if (!ddbc_load_expect_kind(L, v, DDBC_NODE_MAP, "indexes"))
 		return;
 	a->indexes_is_map = true;
-	a->indexes = ddbc_arena_array(L->arena, v->n, sizeof(ddbc_index_decl));
-	a->ndeclared = v->n;
+	more->indexes = ddbc_arena_array(L->arena, v->n, sizeof(ddbc_index_decl));
+	more->ndeclared = (uint32_t)v->n;
 	size_t unreadable = v->n;
 	for (size_t i = 0; i < v->n; i++) {
 		const ddbc_pair *p = &v->u.pairs[i];
-		ddbc_index_decl *decl = &a->indexes[a->nindexes];
+		ddbc_index_decl *decl = &more->indexes[more->nindexes];
 		decl->index = ddbc_load_word_of(L, p->key);
 		decl->role_loc = p->value->loc;
 		int r = -1;
@@ -266,11 +267,11 @@ static void load_index_decls(loader *L, const ddbc_node *v, ddbc_attr *a)
 					 hint ? hint : "", hint ? "'?)" : "");
 			ddbc_index_decl bad = *decl;
 			memset(decl, 0, sizeof(*decl));
-			a->indexes[--unreadable] = bad;
+			more->indexes[--unreadable] = bad;
 			continue;
 		}
 		decl->role = (ddbc_role)(r + DDBC_ROLE_PARTITION_KEY);
-		a->nindexes++;
+		more->nindexes++;
 	}
 }
 
@@ -305,6 +306,7 @@ static void read_attr(loader *L, const ddbc_pair *pair, ddbc_entity *e, ddbc_att
 					      "required", "stored", "enum", "example", "indexes",
 					      "c_name" };
 	a->name = ddbc_load_word_of(L, pair->key);
+	a->more = &ddbc_attr_more_none;
 	a->entity = e;
 	a->type_loc = a->name.loc;
 	const ddbc_node *m = pair->value;
@@ -329,7 +331,7 @@ static void read_attr(loader *L, const ddbc_pair *pair, ddbc_entity *e, ddbc_att
 	if (c_name.s) {
 		ddbc_name *kept = ddbc_arena_alloc(L->arena, sizeof(*kept));
 		*kept = c_name;
-		a->c_name = kept;
+		ddbc_attr_more_of(L->arena, a)->c_name = kept;
 	}
 	const ddbc_node *tpl = ddbc_node_get(m, "template");
 	/* A template may be empty text only if it is quoted; plain text is
@@ -339,8 +341,9 @@ static void read_attr(loader *L, const ddbc_pair *pair, ddbc_entity *e, ddbc_att
 	ddbc_load_get_bool(L, m, "required", &a->required, NULL);
 	const ddbc_node *en = ddbc_node_get(m, "enum");
 	if (en && ddbc_load_expect_kind(L, en, DDBC_NODE_SEQ, "enum")) {
-		a->enum_loc = en->loc;
-		a->enum_values = ddbc_arena_array(L->arena, en->n, sizeof(ddbc_node *));
+		ddbc_attr_more *more = ddbc_attr_more_of(L->arena, a);
+		more->enum_loc = en->loc;
+		more->enum_values = ddbc_arena_array(L->arena, en->n, sizeof(ddbc_node *));
 		for (size_t i = 0; i < en->n; i++) {
 			if (en->u.items[i]->kind != DDBC_NODE_SCALAR) {
 				ddbc_load_schema(L, en->u.items[i]->loc,
@@ -348,7 +351,7 @@ static void read_attr(loader *L, const ddbc_pair *pair, ddbc_entity *e, ddbc_att
 						 ddbc_node_describe(en->u.items[i]));
 				continue;
 			}
-			a->enum_values[a->nenum++] = ddbc_load_keep(L, en->u.items[i]);
+			more->enum_values[more->nenum++] = ddbc_load_keep(L, en->u.items[i]);
 		}
 		if (en->n == 0)
 			ddbc_load_schema(L, en->loc, "'enum' must list at least one value");

@@ -185,25 +185,36 @@ typedef struct ddbc_index_decl {
 
 typedef struct ddbc_entity ddbc_entity;
 
-/* A large design has a hundred thousand attributes: the fields are
- * ordered so that the struct has no holes. */
-typedef struct ddbc_attr {
-	ddbc_name name;
-	const char *description;
-	const char *format;
-	ddbc_name template;      /* s is NULL without a template */
-	const ddbc_name *c_name; /* the header's name for it; NULL without one (few
-				  * attributes have one: a pointer, not 16 bytes each) */
+/* What few attributes have: a C name, an enum, a list of `indexes:`, a
+ * template that does not parse. An attribute without any points at
+ * ddbc_attr_more_none, so readers need no test: `a->more->nenum`. */
+typedef struct ddbc_attr_more {
+	const ddbc_name *c_name; /* the header's name for it; NULL without one */
 	ddbc_node **enum_values;
-	ddbc_node *example;
 	ddbc_index_decl *indexes; /* the readable entries, then those whose role is not */
-	ddbc_entity *entity;
-	ddbc_loc type_loc;
+	const char *tpl_error;   /* semantics.c: template-syntax message, or NULL */
 	ddbc_loc enum_loc;
 	ddbc_loc indexes_loc;
 	uint32_t nenum;
 	uint32_t nindexes;       /* readable entries */
 	uint32_t ndeclared;      /* all entries */
+} ddbc_attr_more;
+
+extern const ddbc_attr_more ddbc_attr_more_none;
+
+/* A large design has a hundred thousand attributes: the fields are
+ * ordered so that the struct has no holes, and what few attributes have
+ * is behind one pointer (ddbc_attr_more). */
+typedef struct ddbc_attr {
+	ddbc_name name;
+	const char *description;
+	const char *format;
+	ddbc_name template;      /* s is NULL without a template */
+	const ddbc_attr_more *more; /* never NULL (ddbc_attr_more_none); the loader and
+				  * semantics.c write it through ddbc_attr_more_of */
+	ddbc_node *example;
+	ddbc_entity *entity;
+	ddbc_loc type_loc;
 	ddbc_type type;
 	bool required;           /* as written; key attributes are required anyway */
 	bool incomplete;         /* its definition had an error */
@@ -217,7 +228,6 @@ typedef struct ddbc_attr {
 	bool in_cycle;           /* its template refers back to itself */
 	bool is_key;             /* a key attribute of the table or one of its indexes */
 	ddbc_template tpl;       /* placeholders' ref: the ddbc_attr they name, or NULL */
-	const char *tpl_error;   /* template-syntax message, or NULL */
 	const ddbc_lang *lang;   /* is_key: the strings it can hold (ddbc_attr_lang), in the
 				  * arena; NULL for the others */
 	uint8_t *roles;          /* per slot of table->indexes, a ddbc_role (a byte each:
@@ -225,6 +235,9 @@ typedef struct ddbc_attr {
 				  * without a table */
 	const struct ddbc_attr *used_by; /* the first attribute whose template names it */
 } ddbc_attr;
+
+/* a's own ddbc_attr_more, made in arena on the first call, to write into. */
+ddbc_attr_more *ddbc_attr_more_of(ddbc_arena *arena, ddbc_attr *a);
 
 struct ddbc_entity {
 	ddbc_name name;

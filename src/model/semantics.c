@@ -106,9 +106,11 @@ static void parse_templates(ddbc_design *g, ddbc_entity *e)
 		if (!a->template.s)
 			continue;
 		size_t off = 0;
-		a->tpl_error = ddbc_template_parse(g->arena, a->template.s, &a->tpl, &off);
-		if (a->tpl_error)
+		const char *err = ddbc_template_parse(g->arena, a->template.s, &a->tpl, &off);
+		if (err) {
+			ddbc_attr_more_of(g->arena, a)->tpl_error = err;
 			continue;
+		}
 		a->has_template = true;
 		for (size_t k = 0; k < a->tpl.nsegs; k++) {
 			ddbc_segment *seg = &a->tpl.segs[k];
@@ -208,7 +210,7 @@ bool ddbc_attr_is_constant(const ddbc_attr *a, const ddbc_table *t)
 		return false;
 	if (a->has_template && a->type == DDBC_TYPE_S)
 		return ddbc_template_is_constant(&a->tpl);
-	return !a->template.s && a->nenum == 1 &&
+	return !a->template.s && a->more->nenum == 1 &&
 	       (a->type == DDBC_TYPE_S || a->type == DDBC_TYPE_N || a->type == DDBC_TYPE_B ||
 		a->type == DDBC_TYPE_BOOL || a->type == DDBC_TYPE_NULL);
 }

@@ -294,7 +294,7 @@ static void report_enum(const ctx *c, const ddbc_attr *a, const ddbc_node *v)
 /* A scalar, or each element of a set, must be one of the enum's values. */
 static void check_enum(const ctx *c, const ddbc_attr *a, const ddbc_node *v)
 {
-	if (!a->nenum)
+	if (!a->more->nenum)
 		return;
 	if (v->kind == DDBC_NODE_SCALAR) {
 		if (!in_enum(a, a->type, v))
@@ -379,7 +379,7 @@ static bool renders_bad_value(const ddbc_attr *a, const ddbc_node *item)
 		const ddbc_attr *b = a->tpl.segs[k].ref;
 		const ddbc_node *v = b ? ddbc_node_get(item, b->name.s) : NULL;
 		if (v && b->type != DDBC_TYPE_NONE &&
-		    (!scalar_fits(v, b->type) || (b->nenum && !in_enum(b, b->type, v))))
+		    (!scalar_fits(v, b->type) || (b->more->nenum && !in_enum(b, b->type, v))))
 			return true;
 	}
 	return false;
