@@ -673,8 +673,8 @@ static const ddbc_node *pattern_param(const ddbc_pattern *pt, const char *name)
 	}
 	for (size_t i = 0; i < pt->nmatched; i++) {
 		const ddbc_attr *a = ddbc_entity_attr(pt->matched[i], name);
-		if (a && usable_value(a->example))
-			return a->example;
+		if (a && usable_value(a->more->example))
+			return a->more->example;
 	}
 	return NULL;
 }

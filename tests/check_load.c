@@ -286,8 +286,8 @@ START_TEST(test_entity_fields)
 	ddbc_attr *uid = attr(u, "userId");
 	ck_assert_int_eq(uid->type, DDBC_TYPE_S);
 	ck_assert(uid->required);
-	ck_assert_ptr_nonnull(uid->example);
-	ck_assert_str_eq(uid->example->u.text, "u-001");
+	ck_assert_ptr_nonnull(uid->more->example);
+	ck_assert_str_eq(uid->more->example->u.text, "u-001");
 	ck_assert_str_eq(uid->format, "UUIDv4");
 	ck_assert_str_eq(uid->description, "The user");
 	ck_assert_ptr_null(uid->template.s);
@@ -313,7 +313,7 @@ START_TEST(test_entity_fields)
 	ck_assert_uint_eq(score->more->nenum, 3);
 	ck_assert_int_eq(score->more->enum_values[2]->scalar, DDBC_SCALAR_INT);
 	ck_assert_str_eq(score->more->enum_values[2]->u.text, "3");
-	ck_assert_int_eq(score->example->scalar, DDBC_SCALAR_INT);
+	ck_assert_int_eq(score->more->example->scalar, DDBC_SCALAR_INT);
 	ck_assert(!score->required);
 
 	/* The shorthand: a type only, its position the type's. */
@@ -323,7 +323,7 @@ START_TEST(test_entity_fields)
 	ck_assert_ptr_null(nick->description);
 	ck_assert_ptr_null(nick->format);
 	ck_assert_ptr_null(nick->template.s);
-	ck_assert_ptr_null(nick->example);
+	ck_assert_ptr_null(nick->more->example);
 	ck_assert_uint_eq(nick->more->nenum, 0);
 	ck_assert(!nick->has_indexes);
 

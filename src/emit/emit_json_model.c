@@ -217,8 +217,8 @@ static void model_attr(ddbc_json_stream *js, const ddbc_attr *a, const ddbc_tabl
 			ddbc_json_member(js, NULL, ddbc_json_plain(a->more->enum_values[i]));
 		ddbc_json_end(js, ']');
 	}
-	if (a->example)
-		ddbc_json_member(js, "example", ddbc_json_plain(a->example));
+	if (a->more->example)
+		ddbc_json_member(js, "example", ddbc_json_plain(a->more->example));
 	if (a->has_indexes)
 		declared_roles(js, a);
 	if (t)

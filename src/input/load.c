@@ -221,7 +221,10 @@ static void load_type(loader *L, const ddbc_node *v, ddbc_attr *a)
 	a->type_loc = v->loc;
 	if (!ddbc_load_expect_kind(L, v, DDBC_NODE_SCALAR, "type"))
 		return;
-	if (ddbc_type_parse(v->u.text, &a->type) == 0)
+	ddbc_type t = a->type;   /* a bit-field: no address */
+	int bad = ddbc_type_parse(v->u.text, &t);
+	a->type = t;
+	if (bad == 0)
 		return;
 	const char *hint = ddbc_suggest(v->u.text, names, countof(names));
 	if (hint)
@@ -338,7 +341,9 @@ static void read_attr(loader *L, const ddbc_pair *pair, ddbc_entity *e, ddbc_att
 	 * read as is, so `template: 001` is the string "001". */
 	if (tpl && ddbc_load_expect_kind(L, tpl, DDBC_NODE_SCALAR, "template"))
 		a->template = ddbc_load_name_of(L, tpl);
-	ddbc_load_get_bool(L, m, "required", &a->required, NULL);
+	bool required = a->required; /* a bit-field: no address */
+	ddbc_load_get_bool(L, m, "required", &required, NULL);
+	a->required = required;
 	const ddbc_node *en = ddbc_node_get(m, "enum");
 	if (en && ddbc_load_expect_kind(L, en, DDBC_NODE_SEQ, "enum")) {
 		ddbc_attr_more *more = ddbc_attr_more_of(L->arena, a);
@@ -356,7 +361,9 @@ static void read_attr(loader *L, const ddbc_pair *pair, ddbc_entity *e, ddbc_att
 		if (en->n == 0)
 			ddbc_load_schema(L, en->loc, "'enum' must list at least one value");
 	}
-	a->example = ddbc_load_keep(L, ddbc_node_get(m, "example"));
+	const ddbc_node *example = ddbc_node_get(m, "example");
+	if (example)
+		ddbc_attr_more_of(L->arena, a)->example = ddbc_load_keep(L, example);
 	const ddbc_node *ix = ddbc_node_get(m, "indexes");
 	if (ix)
 		load_index_decls(L, ix, a);

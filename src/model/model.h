@@ -185,14 +185,16 @@ typedef struct ddbc_index_decl {
 
 typedef struct ddbc_entity ddbc_entity;
 
-/* What few attributes have: a C name, an enum, a list of `indexes:`, a
- * template that does not parse. An attribute without any points at
- * ddbc_attr_more_none, so readers need no test: `a->more->nenum`. */
+/* What few attributes have: a C name, an enum, a list of `indexes:`, an
+ * example of its own, a template that does not parse. An attribute
+ * without any points at ddbc_attr_more_none, so readers need no test:
+ * `a->more->nenum`. */
 typedef struct ddbc_attr_more {
 	const ddbc_name *c_name; /* the header's name for it; NULL without one */
 	ddbc_node **enum_values;
 	ddbc_index_decl *indexes; /* the readable entries, then those whose role is not */
 	const char *tpl_error;   /* semantics.c: template-syntax message, or NULL */
+	ddbc_node *example;      /* the attribute's own `example:` */
 	ddbc_loc enum_loc;
 	ddbc_loc indexes_loc;
 	uint32_t nenum;
@@ -212,21 +214,21 @@ typedef struct ddbc_attr {
 	ddbc_name template;      /* s is NULL without a template */
 	const ddbc_attr_more *more; /* never NULL (ddbc_attr_more_none); the loader and
 				  * semantics.c write it through ddbc_attr_more_of */
-	ddbc_node *example;
 	ddbc_entity *entity;
 	ddbc_loc type_loc;
-	ddbc_type type;
-	bool required;           /* as written; key attributes are required anyway */
-	bool incomplete;         /* its definition had an error */
-	bool has_indexes;
-	bool indexes_is_map;     /* `indexes:` was a mapping */
-	bool not_stored;         /* `stored: false`: a part of key templates that
+	/* A byte for the type and one for the flags: 120 bytes in all. */
+	ddbc_type type : 8;
+	bool required : 1;       /* as written; key attributes are required anyway */
+	bool incomplete : 1;     /* its definition had an error */
+	bool has_indexes : 1;
+	bool indexes_is_map : 1; /* `indexes:` was a mapping */
+	bool not_stored : 1;     /* `stored: false`: a part of key templates that
 				  * items never hold; never required, in no index */
 
 	/* derived by semantics.c */
-	bool has_template;       /* template parsed without error */
-	bool in_cycle;           /* its template refers back to itself */
-	bool is_key;             /* a key attribute of the table or one of its indexes */
+	bool has_template : 1;   /* template parsed without error */
+	bool in_cycle : 1;       /* its template refers back to itself */
+	bool is_key : 1;         /* a key attribute of the table or one of its indexes */
 	ddbc_template tpl;       /* placeholders' ref: the ddbc_attr they name, or NULL */
 	const ddbc_lang *lang;   /* is_key: the strings it can hold (ddbc_attr_lang), in the
 				  * arena; NULL for the others */

@@ -468,8 +468,8 @@ static void check_entity(const ddbc_design *g, ddbc_diags *d, ddbc_arena *arena,
 	bool *template_told = e->nexamples ? xcalloc(e->nattrs + 1, sizeof(bool)) : NULL;
 	ctx own = { d, g->key_delimiter, e, "its example", false, &told, arena, template_told };
 	for (size_t i = 0; i < e->nattrs; i++)
-		if (e->attrs[i].example)
-			check_value(&own, &e->attrs[i], e->attrs[i].example);
+		if (e->attrs[i].more->example)
+			check_value(&own, &e->attrs[i], e->attrs[i].more->example);
 	ctx items = own;
 	items.who = "the example item";
 	for (size_t i = 0; i < e->nexamples; i++)
