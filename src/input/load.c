@@ -409,13 +409,23 @@ static void on_attr(loader *L, const ddbc_pair *pair)
 	load_attr(L, pair, NULL, a);
 }
 
-/* Gives e the attributes streamed in, the array cut to their number. */
+/* Gives e the attributes streamed in. A large array becomes e's as it is,
+ * cut to their number (realloc gives the rest of its pages back); a small
+ * one is copied into the arena and the array kept for the next entity: cut
+ * in place, each would leave a hole in the heap behind it that stays
+ * resident (some 500 bytes an entity). */
+#define TAKEN_WHOLE (256 * 1024)
 static void take_streamed_attrs(loader *L, ddbc_entity *e)
 {
-	e->attrs = L->nattrs
-		? ddbc_arena_resize(L->arena, L->attrs, L->nattrs, sizeof(ddbc_attr))
-		: ddbc_arena_array(L->arena, 0, sizeof(ddbc_attr));
 	e->nattrs = L->nattrs;
+	if (L->nattrs * sizeof(ddbc_attr) < TAKEN_WHOLE) {
+		e->attrs = ddbc_arena_array(L->arena, L->nattrs, sizeof(ddbc_attr));
+		if (L->nattrs)
+			memcpy(e->attrs, L->attrs, L->nattrs * sizeof(ddbc_attr));
+		L->nattrs = 0;
+		return;
+	}
+	e->attrs = ddbc_arena_resize(L->arena, L->attrs, L->nattrs, sizeof(ddbc_attr));
 	L->attrs = NULL;
 	L->nattrs = L->attrs_cap = 0;
 }
