@@ -419,11 +419,12 @@ static size_t plan_guards(keys_writer *w, keys_guard **out)
 		const char *stem = keys_concat(w, w->plan->prefix_lower, "_is_");
 		kg->func = keys_concat(w, stem, keys_lower(w, ident));
 		keys_name(w, kg->func);
-		ddbc_lang_init(&kg->pk_lang);
+		/* The languages semantics.c gave the key attributes, shared (a
+		 * copy for each of the design's entities was megabytes). */
 		ddbc_lang_init(&kg->sk_lang);
-		ddbc_attr_lang(pk, &kg->pk_lang);
+		kg->pk_lang = *ddbc_attr_key_lang(pk);
 		if (sk)
-			ddbc_attr_lang(sk, &kg->sk_lang);
+			kg->sk_lang = *ddbc_attr_key_lang(sk);
 		kg->literal = ddbc_lang_literal_bytes(&kg->pk_lang) + ddbc_lang_literal_bytes(&kg->sk_lang);
 		kg->consts = ddbc_arena_alloc(w->arena, (e->nattrs + 1) * sizeof(*kg->consts));
 		for (size_t k = 0; k < e->nattrs; k++)
@@ -497,10 +498,6 @@ static void guards(keys_writer *w, const keys_ops *ops)
 	keys_name(w, entity_of);
 	if (!w->failed)
 		ops->guards(w, gs, n, entity_of);
-	for (size_t i = 0; i < n; i++) {
-		ddbc_lang_release(&gs[i].pk_lang);
-		ddbc_lang_release(&gs[i].sk_lang);
-	}
 }
 
 /* ---- requests -------------------------------------------------------------------- */

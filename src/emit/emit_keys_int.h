@@ -136,7 +136,7 @@ struct keys_guard {
 	const ddbc_entity *e;
 	const char *func;        /* <prefix>_is_<entity> */
 	const ddbc_attr *pk, *sk;  /* the table's key attributes in e; sk may be NULL */
-	ddbc_lang pk_lang, sk_lang;
+	ddbc_lang pk_lang, sk_lang; /* the key attributes' own (ddbc_attr_key_lang), not owned */
 	size_t literal;          /* literal bytes of both languages */
 	const ddbc_attr **consts;  /* constant attributes (items_assign.c) */
 	size_t nconsts;
