@@ -633,8 +633,11 @@ static void entities(keys_writer *w, const keys_ops *ops)
 			break;
 		}
 		section(&w->sb, ops->syntax, "entity", he.entity->name.s);
-		for (size_t k = 0; k < he.nattrs && !w->failed; k++)
+		/* A part per attribute: an entity may have 40,000. */
+		for (size_t k = 0; k < he.nattrs && !w->failed; k++) {
 			attr_part(w, ops, &he.attrs[k]);
+			end_part(w);
+		}
 		end_part(w);
 	}
 }
