@@ -520,19 +520,19 @@ static void attr_checks(program *p, const ddbc_hattr *ha, const ddbc_entity *e)
 		p->checks++;
 	}
 	const ddbc_attr *a = ha->attr;
-	ck_assert_int_eq(ha->enum_macro != NULL, a->nenum > 0);
+	ck_assert_int_eq(ha->enum_macro != NULL, a->more->nenum > 0);
 	if (ha->enum_macro) {
 		/* The list initialises an array of as many strings, each the value. */
 		strbuf_addf(&p->text, "\t{\n\t\tstatic const char *const v[] = { %s };\n"
 			    "\t\texpect_num(\"%s\", (long long)(sizeof v / sizeof v[0]), %s);\n"
 			    "\t\texpect_num(\"%s\", %s, %uLL);\n", ha->enum_macro,
 			    ha->enum_count_macro, ha->enum_count_macro, ha->enum_count_macro,
-			    ha->enum_count_macro, a->nenum);
+			    ha->enum_count_macro, a->more->nenum);
 		p->checks += 2;
-		for (size_t i = 0; i < a->nenum; i++) {
+		for (size_t i = 0; i < a->more->nenum; i++) {
 			strbuf_addf(&p->text, "\t\texpect_str(\"%s[%zu]\", v[%zu], ", ha->enum_macro,
 				    i, i);
-			lit(&p->text, a->enum_values[i]->u.text, a->enum_values[i]->n);
+			lit(&p->text, a->more->enum_values[i]->u.text, a->more->enum_values[i]->n);
 			strbuf_addstr(&p->text, ");\n");
 			p->checks++;
 		}
@@ -673,8 +673,8 @@ static const ddbc_node *pattern_param(const ddbc_pattern *pt, const char *name)
 	}
 	for (size_t i = 0; i < pt->nmatched; i++) {
 		const ddbc_attr *a = ddbc_entity_attr(pt->matched[i], name);
-		if (a && usable_value(a->example))
-			return a->example;
+		if (a && usable_value(a->more->example))
+			return a->more->example;
 	}
 	return NULL;
 }

@@ -106,7 +106,7 @@ static void diff_enum(diff_ctx *c, const ddbc_attr *a0, const ddbc_attr *a1)
 	json_t *gone = ddbc_diff_enum_removed(a0, a1, &unlimited);
 	if (!gone)
 		return;
-	ddbc_loc loc = a1->enum_loc.line ? a1->enum_loc : a1->name.loc;
+	ddbc_loc loc = a1->more->enum_loc.line ? a1->more->enum_loc : a1->name.loc;
 	strbuf sb = STRBUF_INIT;
 	values_text(gone, &sb);
 	if (unlimited)
@@ -345,9 +345,9 @@ static bool enum_has(const ddbc_attr *a, const ddbc_node *v)
 	strbuf want = STRBUF_INIT, got = STRBUF_INIT;
 	ddbc_json_scalar_text(v, &want);
 	bool found = false;
-	for (uint32_t k = 0; k < a->nenum && !found; k++) {
+	for (uint32_t k = 0; k < a->more->nenum && !found; k++) {
 		strbuf_reset(&got);
-		ddbc_json_scalar_text(a->enum_values[k], &got);
+		ddbc_json_scalar_text(a->more->enum_values[k], &got);
 		found = !strcmp(strbuf_str(&want), strbuf_str(&got));
 	}
 	strbuf_release(&want);
@@ -358,16 +358,16 @@ static bool enum_has(const ddbc_attr *a, const ddbc_node *v)
 json_t *ddbc_diff_enum_removed(const ddbc_attr *a0, const ddbc_attr *a1, bool *unlimited)
 {
 	*unlimited = false;
-	if (!a1->nenum)
+	if (!a1->more->nenum)
 		return NULL;
-	if (!a0->nenum) {
+	if (!a0->more->nenum) {
 		*unlimited = true;
 		return json_array();
 	}
 	json_t *gone = json_array();
-	for (uint32_t i = 0; i < a0->nenum; i++)
-		if (!enum_has(a1, a0->enum_values[i]))
-			json_array_append_new(gone, ddbc_json_plain(a0->enum_values[i]));
+	for (uint32_t i = 0; i < a0->more->nenum; i++)
+		if (!enum_has(a1, a0->more->enum_values[i]))
+			json_array_append_new(gone, ddbc_json_plain(a0->more->enum_values[i]));
 	if (json_array_size(gone))
 		return gone;
 	json_decref(gone);

@@ -449,12 +449,12 @@ static void format_cell(writer *w, const ddbc_attr *a)
 		text(w, a->format);
 		sep = "; ";
 	}
-	if (a->nenum) {
+	if (a->more->nenum) {
 		words(w, sep);
-		for (size_t i = 0; i < a->nenum; i++) {
+		for (size_t i = 0; i < a->more->nenum; i++) {
 			if (i)
 				text(w, " | ");   /* shown as a '|', escaped in a cell */
-			scalar_code(w, a->enum_values[i]);
+			scalar_code(w, a->more->enum_values[i]);
 		}
 	}
 	cell_end(w);

@@ -202,13 +202,13 @@ static void attr_names(strbuf *sb, const ddbc_hattr *ha)
 	if (ha->enum_macro) {
 		const ddbc_attr *a = ha->attr;
 		strbuf_addf(sb, "#define %s ", ha->enum_macro);
-		for (size_t i = 0; i < a->nenum; i++) {
-			const ddbc_node *v = a->enum_values[i];
+		for (size_t i = 0; i < a->more->nenum; i++) {
+			const ddbc_node *v = a->more->enum_values[i];
 			strbuf_addstr(sb, i ? ", " : "");
 			c_literal(sb, v->u.text, v->n, false);
 		}
 		strbuf_addf(sb, " /* its values: const char *v[] = { %s } */\n", ha->enum_macro);
-		strbuf_addf(sb, "#define %s %u\n", ha->enum_count_macro, a->nenum);
+		strbuf_addf(sb, "#define %s %u\n", ha->enum_count_macro, a->more->nenum);
 	}
 }
 

@@ -186,10 +186,10 @@ static void roles(ddbc_json_stream *js, const ddbc_attr *a, const ddbc_table *t)
 static void declared_roles(ddbc_json_stream *js, const ddbc_attr *a)
 {
 	ddbc_json_begin(js, "declared_roles", '[');
-	for (size_t i = 0; i < a->nindexes; i++) {
+	for (size_t i = 0; i < a->more->nindexes; i++) {
 		ddbc_json_begin(js, NULL, '{');
-		ddbc_json_text(js, "index", a->indexes[i].index.s);
-		ddbc_json_text(js, "role", ddbc_role_name(a->indexes[i].role));
+		ddbc_json_text(js, "index", a->more->indexes[i].index.s);
+		ddbc_json_text(js, "role", ddbc_role_name(a->more->indexes[i].role));
 		ddbc_json_end(js, '}');
 	}
 	ddbc_json_end(js, ']');
@@ -202,7 +202,7 @@ static void model_attr(ddbc_json_stream *js, const ddbc_attr *a, const ddbc_tabl
 	ddbc_json_text(js, "type", ddbc_type_short(a->type));
 	opt_text(js, "description", a->description);
 	opt_text(js, "format", a->format);
-	opt_text(js, "c_name", a->c_name ? a->c_name->s : NULL);
+	opt_text(js, "c_name", a->more->c_name ? a->more->c_name->s : NULL);
 	if (a->template.s) {
 		ddbc_json_text(js, "template", a->template.s);
 		placeholders(js, a);
@@ -211,14 +211,14 @@ static void model_attr(ddbc_json_stream *js, const ddbc_attr *a, const ddbc_tabl
 	if (!ddbc_attr_stored(a))
 		ddbc_json_bool(js, "stored", false);
 	ddbc_json_bool(js, "key", a->is_key);
-	if (a->nenum) {
+	if (a->more->nenum) {
 		ddbc_json_begin(js, "enum", '[');
-		for (size_t i = 0; i < a->nenum; i++)
-			ddbc_json_member(js, NULL, ddbc_json_plain(a->enum_values[i]));
+		for (size_t i = 0; i < a->more->nenum; i++)
+			ddbc_json_member(js, NULL, ddbc_json_plain(a->more->enum_values[i]));
 		ddbc_json_end(js, ']');
 	}
-	if (a->example)
-		ddbc_json_member(js, "example", ddbc_json_plain(a->example));
+	if (a->more->example)
+		ddbc_json_member(js, "example", ddbc_json_plain(a->more->example));
 	if (a->has_indexes)
 		declared_roles(js, a);
 	if (t)

@@ -37,13 +37,18 @@
 bool keys_name(keys_writer *w, const char *name)
 {
 	size_t len = strlen(name);
+	if (!w->exact) {
+		xgrow((void **)&w->hashes, &w->hashes_cap, w->nhashes + 1, sizeof(uint64_t));
+		w->hashes[w->nhashes++] = ddbc_hash64(name, len);
+		return true;
+	}
 	if (ddbc_strset_get(&w->names, name, len)) {
 		fprintf(stderr, "ddbc keys: the module would have two things named '%s'; give an "
 			"entity a c_name, or rename the attribute or access pattern\n", name);
 		w->failed = true;
 		return false;
 	}
-	ddbc_strset_put(&w->names, ddbc_arena_strdup(w->arena, name), len);
+	ddbc_strset_put(&w->names, ddbc_arena_strdup(w->names_arena, name), len);
 	return true;
 }
 
@@ -120,9 +125,18 @@ void keys_comment(strbuf *sb, const char *s)
 
 void keys_flush(keys_writer *w)
 {
-	if (w->sb.len)           /* an empty buffer may have none */
+	/* An empty buffer may have none; the exact pass writes nothing. */
+	if (w->sb.len && w->out)
 		fwrite(w->sb.buf, 1, w->sb.len, w->out);
 	strbuf_reset(&w->sb);
+}
+
+/* The end of a part (an entity, the guards, a request): what the part
+ * named was written and, in the exact pass, kept in names_arena. */
+static void end_part(keys_writer *w)
+{
+	keys_flush(w);
+	ddbc_arena_clear(w->arena);
 }
 
 const char *keys_source_name(const ddbc_design *g)
@@ -414,7 +428,7 @@ void keys_const_value(strbuf *sb, const ddbc_attr *a, bool ts)
 		for (size_t i = 0; i < a->tpl.nsegs; i++)
 			strbuf_add(&v, a->tpl.segs[i].text, a->tpl.segs[i].len);
 	} else {
-		ddbc_json_scalar_text(a->enum_values[0], &v);
+		ddbc_json_scalar_text(a->more->enum_values[0], &v);
 	}
 	keys_string(sb, v.buf ? v.buf : "", v.len, ts);
 	strbuf_release(&v);
@@ -443,11 +457,12 @@ static size_t plan_guards(keys_writer *w, keys_guard **out)
 		const char *stem = keys_concat(w, w->plan->prefix_lower, "_is_");
 		kg->func = keys_concat(w, stem, keys_lower(w, ident));
 		keys_name(w, kg->func);
-		ddbc_lang_init(&kg->pk_lang);
+		/* The languages semantics.c gave the key attributes, shared (a
+		 * copy for each of the design's entities was megabytes). */
 		ddbc_lang_init(&kg->sk_lang);
-		ddbc_attr_lang(pk, &kg->pk_lang);
+		kg->pk_lang = *ddbc_attr_key_lang(pk);
 		if (sk)
-			ddbc_attr_lang(sk, &kg->sk_lang);
+			kg->sk_lang = *ddbc_attr_key_lang(sk);
 		kg->literal = ddbc_lang_literal_bytes(&kg->pk_lang) + ddbc_lang_literal_bytes(&kg->sk_lang);
 		kg->consts = ddbc_arena_alloc(w->arena, (e->nattrs + 1) * sizeof(*kg->consts));
 		for (size_t k = 0; k < e->nattrs; k++)
@@ -521,10 +536,6 @@ static void guards(keys_writer *w, const keys_ops *ops)
 	keys_name(w, entity_of);
 	if (!w->failed)
 		ops->guards(w, gs, n, entity_of);
-	for (size_t i = 0; i < n; i++) {
-		ddbc_lang_release(&gs[i].pk_lang);
-		ddbc_lang_release(&gs[i].sk_lang);
-	}
 }
 
 /* ---- requests -------------------------------------------------------------------- */
@@ -664,9 +675,12 @@ static void entities(keys_writer *w, const keys_ops *ops)
 			break;
 		}
 		section(&w->sb, ops->syntax, "entity", he.entity->name.s);
-		for (size_t k = 0; k < he.nattrs && !w->failed; k++)
+		/* A part per attribute: an entity may have 40,000. */
+		for (size_t k = 0; k < he.nattrs && !w->failed; k++) {
 			attr_part(w, ops, &he.attrs[k]);
-		keys_flush(w);
+			end_part(w);
+		}
+		end_part(w);
 	}
 }
 
@@ -685,7 +699,7 @@ static void requests(keys_writer *w, const keys_ops *ops)
 			ops->request(w, &r);
 		json_decref(r.input);
 		free(r.params);
-		keys_flush(w);
+		end_part(w);
 	}
 }
 
@@ -703,7 +717,7 @@ static void module(keys_writer *w, const keys_ops *ops)
 	entities(w, ops);
 	if (!w->failed)
 		guards(w, ops);
-	keys_flush(w);
+	end_part(w);
 	requests(w, ops);
 	if (!w->failed)
 		ops->tail(w);
@@ -730,6 +744,38 @@ static bool module_name_ok(const char *s)
 	return true;
 }
 
+/* Whether two of the names the module was written with have one hash:
+ * a clash, or (one time in billions) two names whose hashes meet. */
+static bool names_met(keys_writer *w)
+{
+	ddbc_hashset twice = DDBC_HASHSET_INIT;
+	ddbc_hashes_repeated(w->hashes, w->nhashes, &twice);
+	bool met = twice.n > 0;
+	ddbc_hashset_release(&twice);
+	return met;
+}
+
+/* Goes through the module again writing nothing, every name kept: whether
+ * no two are equal (else the first clash is reported by name). */
+static bool exact_pass(const keys_writer *first, const keys_ops *ops)
+{
+	keys_writer w = *first;
+	w.out = NULL;
+	w.sb = (strbuf)STRBUF_INIT;
+	w.arena = ddbc_arena_new();
+	w.names_arena = ddbc_arena_new();
+	w.names = (ddbc_strset)DDBC_STRSET_INIT;
+	w.exact = true;
+	w.hashes = NULL;
+	w.nhashes = w.hashes_cap = 0;
+	module(&w, ops);
+	strbuf_release(&w.sb);
+	ddbc_strset_release(&w.names);
+	ddbc_arena_free(w.arena);
+	ddbc_arena_free(w.names_arena);
+	return !w.failed;
+}
+
 ddbc_emit_result ddbc_emit_keys(FILE *out, const ddbc_design *g, const ddbc_keys_opts *o,
 				ddbc_diags *d)
 {
@@ -738,7 +784,7 @@ ddbc_emit_result ddbc_emit_keys(FILE *out, const ddbc_design *g, const ddbc_keys
 	switch (ddbc_header_plan_build(&plan, g, NULL, d)) {
 	case DDBC_PLAN_OK: {
 		keys_writer w = { out, STRBUF_INIT, g, &plan, NULL, ddbc_arena_new(),
-				  DDBC_STRSET_INIT, false };
+				  DDBC_STRSET_INIT, false, false, NULL, 0, 0, NULL };
 		w.module = o && o->module ? o->module : plan.prefix_lower;
 		if (!module_name_ok(w.module)) {
 			fprintf(stderr, "ddbc keys: '%s' cannot name the module: give --module a name "
@@ -751,9 +797,11 @@ ddbc_emit_result ddbc_emit_keys(FILE *out, const ddbc_design *g, const ddbc_keys
 				      : o->lang == DDBC_KEYS_PYTHON ? &ddbc_keys_py_ops
 								    : &ddbc_keys_go_ops;
 		module(&w, ops);
+		if (!w.failed && names_met(&w))
+			w.failed = !exact_pass(&w, ops);
 		r = w.failed ? DDBC_EMIT_FAILED : DDBC_EMIT_OK;
 		strbuf_release(&w.sb);
-		ddbc_strset_release(&w.names);
+		free(w.hashes);
 		ddbc_arena_free(w.arena);
 		break;
 	}

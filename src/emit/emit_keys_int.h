@@ -99,14 +99,23 @@ struct keys_writer {
 	const ddbc_design *g;
 	ddbc_header_plan *plan;
 	const char *module;      /* --module, else the prefix in lower case */
-	ddbc_arena *arena;       /* the names below */
-	ddbc_strset names;       /* every module-level name, to find a clash */
+	ddbc_arena *arena;       /* the part being written's names; cleared after it */
+	ddbc_strset names;       /* exact: every module-level name, to find a clash */
 	bool failed;
+	/* Names are checked in two passes (ddbc_emit_keys): the module is
+	 * written keeping only each name's 64-bit hash, 8 bytes a name, and
+	 * only when two hashes meet is it gone through again, exact, with
+	 * every name kept (in names_arena) and a clash reported by name. */
+	bool exact;
+	uint64_t *hashes;
+	size_t nhashes, hashes_cap;
+	ddbc_arena *names_arena;
 };
 
 extern const keys_ops ddbc_keys_ts_ops, ddbc_keys_py_ops, ddbc_keys_go_ops;
 
-/* Registers name; false (after a message) when the module has it already. */
+/* Registers name; false (after a message) when the module has it already
+ * (in the exact pass; the first one only notes its hash). */
 bool keys_name(keys_writer *w, const char *name);
 const char *keys_concat(keys_writer *w, const char *a, const char *b);
 const char *keys_lower(keys_writer *w, const char *s);
@@ -130,7 +139,7 @@ struct keys_guard {
 	const ddbc_entity *e;
 	const char *func;        /* <prefix>_is_<entity> */
 	const ddbc_attr *pk, *sk;  /* the table's key attributes in e; sk may be NULL */
-	ddbc_lang pk_lang, sk_lang;
+	ddbc_lang pk_lang, sk_lang; /* the key attributes' own (ddbc_attr_key_lang), not owned */
 	size_t literal;          /* literal bytes of both languages */
 	const ddbc_attr **consts;  /* constant attributes (items_assign.c) */
 	size_t nconsts;

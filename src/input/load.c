@@ -236,7 +236,10 @@ static void load_type(loader *L, const ddbc_node *v, ddbc_attr *a)
 	a->type_loc = v->loc;
 	if (!ddbc_load_expect_kind(L, v, DDBC_NODE_SCALAR, "type"))
 		return;
-	if (ddbc_type_parse(v->u.text, &a->type) == 0)
+	ddbc_type t = a->type;   /* a bit-field: no address */
+	int bad = ddbc_type_parse(v->u.text, &t);
+	a->type = t;
+	if (bad == 0)
 		return;
 	const char *hint = ddbc_suggest(v->u.text, names, countof(names));
 	if (hint)
@@ -252,17 +255,18 @@ static void load_type(loader *L, const ddbc_node *v, ddbc_attr *a)
 static void load_index_decls(loader *L, const ddbc_node *v, ddbc_attr *a)
 {
 	static const char *const roles[] = { "partition_key", "sort_key", "projected" };
+	ddbc_attr_more *more = ddbc_attr_more_of(L->arena, a);
 	a->has_indexes = true;
-	a->indexes_loc = v->loc;
+	more->indexes_loc = v->loc;
 	if (!ddbc_load_expect_kind(L, v, DDBC_NODE_MAP, "indexes"))
 		return;
 	a->indexes_is_map = true;
-	a->indexes = ddbc_arena_array(L->arena, v->n, sizeof(ddbc_index_decl));
-	a->ndeclared = v->n;
+	more->indexes = ddbc_arena_array(L->arena, v->n, sizeof(ddbc_index_decl));
+	more->ndeclared = (uint32_t)v->n;
 	size_t unreadable = v->n;
 	for (size_t i = 0; i < v->n; i++) {
 		const ddbc_pair *p = &v->u.pairs[i];
-		ddbc_index_decl *decl = &a->indexes[a->nindexes];
+		ddbc_index_decl *decl = &more->indexes[more->nindexes];
 		decl->index = ddbc_load_word_of(L, p->key);
 		decl->role_loc = p->value->loc;
 		int r = -1;
@@ -281,11 +285,11 @@ static void load_index_decls(loader *L, const ddbc_node *v, ddbc_attr *a)
 					 hint ? hint : "", hint ? "'?)" : "");
 			ddbc_index_decl bad = *decl;
 			memset(decl, 0, sizeof(*decl));
-			a->indexes[--unreadable] = bad;
+			more->indexes[--unreadable] = bad;
 			continue;
 		}
 		decl->role = (ddbc_role)(r + DDBC_ROLE_PARTITION_KEY);
-		a->nindexes++;
+		more->nindexes++;
 	}
 }
 
@@ -320,6 +324,7 @@ static void read_attr(loader *L, const ddbc_pair *pair, ddbc_entity *e, ddbc_att
 					      "required", "stored", "enum", "example", "indexes",
 					      "c_name" };
 	a->name = ddbc_load_word_of(L, pair->key);
+	a->more = &ddbc_attr_more_none;
 	a->entity = e;
 	a->type_loc = a->name.loc;
 	const ddbc_node *m = pair->value;
@@ -344,18 +349,21 @@ static void read_attr(loader *L, const ddbc_pair *pair, ddbc_entity *e, ddbc_att
 	if (c_name.s) {
 		ddbc_name *kept = ddbc_arena_alloc(L->arena, sizeof(*kept));
 		*kept = c_name;
-		a->c_name = kept;
+		ddbc_attr_more_of(L->arena, a)->c_name = kept;
 	}
 	const ddbc_node *tpl = ddbc_node_get(m, "template");
 	/* A template may be empty text only if it is quoted; plain text is
 	 * read as is, so `template: 001` is the string "001". */
 	if (tpl && ddbc_load_expect_kind(L, tpl, DDBC_NODE_SCALAR, "template"))
 		a->template = ddbc_load_name_of(L, tpl);
-	ddbc_load_get_bool(L, m, "required", &a->required, NULL);
+	bool required = a->required; /* a bit-field: no address */
+	ddbc_load_get_bool(L, m, "required", &required, NULL);
+	a->required = required;
 	const ddbc_node *en = ddbc_node_get(m, "enum");
 	if (en && ddbc_load_expect_kind(L, en, DDBC_NODE_SEQ, "enum")) {
-		a->enum_loc = en->loc;
-		a->enum_values = ddbc_arena_array(L->arena, en->n, sizeof(ddbc_node *));
+		ddbc_attr_more *more = ddbc_attr_more_of(L->arena, a);
+		more->enum_loc = en->loc;
+		more->enum_values = ddbc_arena_array(L->arena, en->n, sizeof(ddbc_node *));
 		for (size_t i = 0; i < en->n; i++) {
 			if (en->u.items[i]->kind != DDBC_NODE_SCALAR) {
 				ddbc_load_schema(L, en->u.items[i]->loc,
@@ -364,12 +372,14 @@ static void read_attr(loader *L, const ddbc_pair *pair, ddbc_entity *e, ddbc_att
 				continue;
 			}
 			check_number_enum(L, a, en->u.items[i]);
-			a->enum_values[a->nenum++] = ddbc_load_keep(L, en->u.items[i]);
+			more->enum_values[more->nenum++] = ddbc_load_keep(L, en->u.items[i]);
 		}
 		if (en->n == 0)
 			ddbc_load_schema(L, en->loc, "'enum' must list at least one value");
 	}
-	a->example = ddbc_load_keep(L, ddbc_node_get(m, "example"));
+	const ddbc_node *example = ddbc_node_get(m, "example");
+	if (example)
+		ddbc_attr_more_of(L->arena, a)->example = ddbc_load_keep(L, example);
 	const ddbc_node *ix = ddbc_node_get(m, "indexes");
 	if (ix)
 		load_index_decls(L, ix, a);
@@ -415,13 +425,23 @@ static void on_attr(loader *L, const ddbc_pair *pair)
 	load_attr(L, pair, NULL, a);
 }
 
-/* Gives e the attributes streamed in, the array cut to their number. */
+/* Gives e the attributes streamed in. A large array becomes e's as it is,
+ * cut to their number (realloc gives the rest of its pages back); a small
+ * one is copied into the arena and the array kept for the next entity: cut
+ * in place, each would leave a hole in the heap behind it that stays
+ * resident (some 500 bytes an entity). */
+#define TAKEN_WHOLE (256 * 1024)
 static void take_streamed_attrs(loader *L, ddbc_entity *e)
 {
-	e->attrs = L->nattrs
-		? ddbc_arena_resize(L->arena, L->attrs, L->nattrs, sizeof(ddbc_attr))
-		: ddbc_arena_array(L->arena, 0, sizeof(ddbc_attr));
 	e->nattrs = L->nattrs;
+	if (L->nattrs * sizeof(ddbc_attr) < TAKEN_WHOLE) {
+		e->attrs = ddbc_arena_array(L->arena, L->nattrs, sizeof(ddbc_attr));
+		if (L->nattrs)
+			memcpy(e->attrs, L->attrs, L->nattrs * sizeof(ddbc_attr));
+		L->nattrs = 0;
+		return;
+	}
+	e->attrs = ddbc_arena_resize(L->arena, L->attrs, L->nattrs, sizeof(ddbc_attr));
 	L->attrs = NULL;
 	L->nattrs = L->attrs_cap = 0;
 }

@@ -345,7 +345,7 @@ static void add_constants(strbuf *sb, const ddbc_items_entity *ei)
 		if (a->has_template)
 			strbuf_addf(sb, "'%s'", a->template.s);
 		else
-			strbuf_addf(sb, "'%s'", a->enum_values[0]->u.text);
+			strbuf_addf(sb, "'%s'", a->more->enum_values[0]->u.text);
 	}
 	if (ei->nconsts > MAX_LISTED)
 		strbuf_addstr(sb, ", ...");

@@ -111,7 +111,7 @@ static ddbc_type element_type(ddbc_type t)
 
 static void check_enum(ddbc_items_run *R, const ddbc_attr *a, const ddbc_ival *v)
 {
-	if (!a->nenum)
+	if (!a->more->nenum)
 		return;
 	ddbc_type et = element_type(a->type);
 	if (et == DDBC_TYPE_NONE) {

@@ -266,11 +266,11 @@ static const char *entity_ident(planner *p, const ddbc_entity *e)
 static const char *attr_ident(planner *p, const ddbc_hentity *he, const ddbc_attr *a)
 {
 	ddbc_arena *arena = p->plan->scratch;
-	if (a->c_name) {
+	if (a->more->c_name) {
 		strbuf whose = STRBUF_INIT;
 		strbuf_addf(&whose, "attribute '%s' of entity '%s'", a->name.s,
 			    he->entity->name.s);
-		const char *id = c_name_ident(arena, p->d, *a->c_name, strbuf_str(&whose));
+		const char *id = c_name_ident(arena, p->d, *a->more->c_name, strbuf_str(&whose));
 		strbuf_release(&whose);
 		return id;
 	}
@@ -305,7 +305,7 @@ static void plan_attr_names(planner *p, const ddbc_hentity *he, ddbc_hattr *ha,
 		ha->expr_name = ddbc_hplan_concat(arena, "#", safe, NULL);
 	}
 	ha->param = ddbc_hplan_param(arena, member_lower);
-	if (a->nenum) {
+	if (a->more->nenum) {
 		ha->enum_macro = ddbc_hplan_concat(arena, stem, "_ENUM", NULL);
 		ha->enum_count_macro = ddbc_hplan_concat(arena, stem, "_ENUM_COUNT", NULL);
 	}
@@ -805,7 +805,7 @@ static size_t count_names(const ddbc_design *g)
 			/* NAME, EXPR_NAME (counted whether it is there or not:
 			 * asking costs a reserved-word lookup); the builder,
 			 * function, FMT, PREFIX, parser and its struct. */
-			n += 2 + (a->has_template ? 6 : 0) + (a->nenum ? 2 : 0);
+			n += 2 + (a->has_template ? 6 : 0) + (a->more->nenum ? 2 : 0);
 		}
 	}
 	/* TABLE_NAME, INDEX_NAME, KEY_CONDITION, EXPR_NAMES_JSON,

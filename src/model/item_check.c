@@ -71,8 +71,8 @@ static bool same_number(const char *a, size_t alen, const char *b)
 
 bool ddbc_enum_has(const ddbc_attr *a, ddbc_type t, const ddbc_value *v)
 {
-	for (size_t i = 0; i < a->nenum; i++) {
-		const ddbc_node *n = a->enum_values[i];
+	for (size_t i = 0; i < a->more->nenum; i++) {
+		const ddbc_node *n = a->more->enum_values[i];
 		if (n->kind != DDBC_NODE_SCALAR)
 			continue;
 		bool b;
@@ -104,9 +104,9 @@ void ddbc_enum_message(const ddbc_attr *a, const ddbc_value *v, strbuf *msg)
 	strbuf_addf(msg, "'%s' is ", a->name.s);
 	value_text(v, msg);
 	strbuf_addstr(msg, ", which is not one of its enum values (");
-	for (size_t i = 0; i < a->nenum && i < MAX_LISTED; i++)
-		strbuf_addf(msg, "%s%s", i ? ", " : "", a->enum_values[i]->u.text);
-	strbuf_addstr(msg, a->nenum > MAX_LISTED ? ", ...)" : ")");
+	for (size_t i = 0; i < a->more->nenum && i < MAX_LISTED; i++)
+		strbuf_addf(msg, "%s%s", i ? ", " : "", a->more->enum_values[i]->u.text);
+	strbuf_addstr(msg, a->more->nenum > MAX_LISTED ? ", ...)" : ")");
 }
 
 /* ---- required attributes ------------------------------------------------------------ */

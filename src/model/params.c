@@ -31,7 +31,7 @@ static const ddbc_attr *enum_of(const ddbc_pattern *p, const char *name)
 	const ddbc_attr *first = NULL;
 	for (size_t i = 0; i < p->nmatched; i++) {
 		const ddbc_attr *a = ddbc_entity_attr(p->matched[i], name);
-		if (!a || a->template.s || !a->nenum)
+		if (!a || a->template.s || !a->more->nenum)
 			return NULL;
 		if (!first)
 			first = a;
@@ -115,7 +115,7 @@ static void condition_uses(const ddbc_pattern *p, ddbc_param_use_fn *fn, void *c
 		ddbc_type type = named_type(p, name, len, &a);
 		if (type != DDBC_TYPE_NONE) {
 			ddbc_param_use use = { name, len, DDBC_PARAM_IN_CONDITION, p->condition_loc,
-					       a->name.s, type, 0, false, a->nenum ? a : NULL };
+					       a->name.s, type, 0, false, a->more->nenum ? a : NULL };
 			fn(ctx, &use);
 		}
 		s += len;
@@ -144,7 +144,7 @@ static void item_use(void *ctx, const ddbc_param_use *key)
 	use.type = type;
 	use.width = 0;
 	use.no_delim = false;
-	use.enum_attr = a->nenum ? a : NULL;
+	use.enum_attr = a->more->nenum ? a : NULL;
 	it->fn(it->ctx, &use);
 }
 
@@ -185,8 +185,8 @@ static bool holds(const char *s, size_t len, const char *needle)
 static bool in_enum(const ddbc_attr *a, const char *text, size_t len)
 {
 	bool number = a->type == DDBC_TYPE_N && ddbc_decimal_valid(text, len);
-	for (size_t i = 0; i < a->nenum; i++) {
-		const ddbc_node *e = a->enum_values[i];
+	for (size_t i = 0; i < a->more->nenum; i++) {
+		const ddbc_node *e = a->more->enum_values[i];
 		if (e->kind != DDBC_NODE_SCALAR)
 			continue;
 		if (number ? !ddbc_decimal_cmp(e->u.text, e->n, text, len)
@@ -206,7 +206,7 @@ static bool table_enum_has(const ddbc_attr *a, const char *text, size_t len)
 		return in_enum(a, text, len);
 	for (size_t i = 0; i < t->nentities; i++) {
 		const ddbc_attr *b = ddbc_entity_attr(t->entities[i], a->name.s);
-		if (b && (!b->nenum || in_enum(b, text, len)))
+		if (b && (!b->more->nenum || in_enum(b, text, len)))
 			return true;
 	}
 	return false;
@@ -215,9 +215,9 @@ static bool table_enum_has(const ddbc_attr *a, const char *text, size_t len)
 static void enum_problem(const ddbc_attr *a, strbuf *why)
 {
 	strbuf_addf(why, "is not one of the enum values of '%s' (", a->name.s);
-	for (size_t i = 0; i < a->nenum && i < 10; i++)
-		strbuf_addf(why, "%s%s", i ? ", " : "", a->enum_values[i]->u.text);
-	strbuf_addstr(why, a->nenum > 10 ? ", ...)" : ")");
+	for (size_t i = 0; i < a->more->nenum && i < 10; i++)
+		strbuf_addf(why, "%s%s", i ? ", " : "", a->more->enum_values[i]->u.text);
+	strbuf_addstr(why, a->more->nenum > 10 ? ", ...)" : ")");
 }
 
 bool ddbc_param_fits(const ddbc_design *g, const ddbc_param_use *use, const char *text,

@@ -59,8 +59,8 @@ const ddbc_node *ddbc_pattern_param_node(const ddbc_pattern *p, const char *name
 	}
 	for (size_t i = 0; i < p->nmatched; i++) {
 		const ddbc_attr *a = ddbc_entity_attr(p->matched[i], name);
-		if (a && usable(a->example))
-			return a->example;
+		if (a && usable(a->more->example))
+			return a->more->example;
 	}
 	return NULL;
 }

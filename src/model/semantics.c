@@ -106,9 +106,11 @@ static void parse_templates(ddbc_design *g, ddbc_entity *e)
 		if (!a->template.s)
 			continue;
 		size_t off = 0;
-		a->tpl_error = ddbc_template_parse(g->arena, a->template.s, &a->tpl, &off);
-		if (a->tpl_error)
+		const char *err = ddbc_template_parse(g->arena, a->template.s, &a->tpl, &off);
+		if (err) {
+			ddbc_attr_more_of(g->arena, a)->tpl_error = err;
 			continue;
+		}
 		a->has_template = true;
 		for (size_t k = 0; k < a->tpl.nsegs; k++) {
 			ddbc_segment *seg = &a->tpl.segs[k];
@@ -208,7 +210,7 @@ bool ddbc_attr_is_constant(const ddbc_attr *a, const ddbc_table *t)
 		return false;
 	if (a->has_template && a->type == DDBC_TYPE_S)
 		return ddbc_template_is_constant(&a->tpl);
-	return !a->template.s && a->nenum == 1 &&
+	return !a->template.s && a->more->nenum == 1 &&
 	       (a->type == DDBC_TYPE_S || a->type == DDBC_TYPE_N || a->type == DDBC_TYPE_B ||
 		a->type == DDBC_TYPE_BOOL || a->type == DDBC_TYPE_NULL);
 }
@@ -218,7 +220,7 @@ bool ddbc_attr_is_constant(const ddbc_attr *a, const ddbc_table *t)
 static bool render_one(const ddbc_segment *seg, ddbc_tvalue_fn *value_of, void *ctx,
 		       strbuf *texts)
 {
-	ddbc_template one = { NULL, (ddbc_segment *)seg, 1 };
+	ddbc_template one = { (ddbc_segment *)seg, 1 };
 	strbuf part = STRBUF_INIT;
 	ddbc_render_problem p;
 	bool ok = ddbc_template_render(&one, value_of, ctx, &part, &p) == DDBC_RENDER_OK;
@@ -325,21 +327,39 @@ static bool sets_all(const ddbc_entity *e, const ddbc_index *ix)
 	return true;
 }
 
+/* The language of a key attribute without a template (ddbc_attr_lang):
+ * one of two, shared by every such attribute of the design rather than
+ * copied into the arena for each. */
+static const ddbc_lang *plain_key_lang(ddbc_type t)
+{
+	static ddbc_run runs[2] = {
+		{ .cls = DDBC_CLASS_NUMBER, .min = 1 },
+		{ .cls = DDBC_CLASS_ANY, .min = 1 },
+	};
+	static const ddbc_lang langs[2] = { { &runs[0], 1, 0 }, { &runs[1], 1, 0 } };
+	return &langs[t == DDBC_TYPE_N ? 0 : 1];
+}
+
 static void derive_membership(ddbc_design *g, ddbc_entity *e)
 {
 	ddbc_table *t = e->table;
 	e->in_index = ddbc_arena_array(g->arena, t->nindexes, sizeof(bool));
 	for (size_t s = 0; s < t->nindexes; s++)
 		e->in_index[s] = sets_all(e, t->indexes[s]);
+	/* One array of roles for the entity, each attribute's row in it: an
+	 * arena array of its own would round each row of a few bytes up to 8. */
+	uint8_t *rows = ddbc_arena_array(g->arena, e->nattrs, t->nindexes);
 	for (size_t i = 0; i < e->nattrs; i++) {
 		ddbc_attr *a = &e->attrs[i];
-		a->roles = ddbc_arena_array(g->arena, t->nindexes, sizeof(uint8_t));
+		a->roles = rows + i * t->nindexes;
 		for (size_t s = 0; s < t->nindexes; s++) {
 			a->roles[s] = ddbc_attr_role(a, t->indexes[s]);
 			if (ddbc_attr_stored(a) && ddbc_index_has_key(t->indexes[s], a->name.s))
 				a->is_key = true;
 		}
-		if (a->is_key) {
+		if (a->is_key && (!a->has_template || a->in_cycle)) {
+			a->lang = plain_key_lang(a->type);
+		} else if (a->is_key) {
 			ddbc_lang *l = ddbc_arena_alloc(g->arena, sizeof(*l));
 			ddbc_lang_init(l);
 			ddbc_attr_lang(a, l);

@@ -88,11 +88,10 @@ const char *ddbc_template_parse(ddbc_arena *arena, const char *text, ddbc_templa
 				size_t *err_offset)
 {
 	memset(t, 0, sizeof(*t));
-	t->text = text;
 	size_t cap = 0, n = strlen(text), lit_start = 0;
-	if (n > UINT32_MAX) {
+	if (n > DDBC_TEMPLATE_MAX) {
 		*err_offset = 0;
-		return "template longer than 4 GiB";
+		return "template longer than 32 MiB";
 	}
 	strbuf lit = STRBUF_INIT;
 	const char *err = NULL;

@@ -303,7 +303,7 @@ static void report_enum(const ctx *c, const ddbc_attr *a, const ddbc_node *v)
 /* A scalar, or each element of a set, must be one of the enum's values. */
 static void check_enum(const ctx *c, const ddbc_attr *a, const ddbc_node *v)
 {
-	if (!a->nenum)
+	if (!a->more->nenum)
 		return;
 	if (v->kind == DDBC_NODE_SCALAR) {
 		if (!in_enum(a, a->type, v))
@@ -388,7 +388,7 @@ static bool renders_bad_value(const ddbc_attr *a, const ddbc_node *item)
 		const ddbc_attr *b = a->tpl.segs[k].ref;
 		const ddbc_node *v = b ? ddbc_node_get(item, b->name.s) : NULL;
 		if (v && b->type != DDBC_TYPE_NONE &&
-		    (!scalar_fits(v, b->type) || (b->nenum && !in_enum(b, b->type, v))))
+		    (!scalar_fits(v, b->type) || (b->more->nenum && !in_enum(b, b->type, v))))
 			return true;
 	}
 	return false;
@@ -477,8 +477,8 @@ static void check_entity(const ddbc_design *g, ddbc_diags *d, ddbc_arena *arena,
 	bool *template_told = e->nexamples ? xcalloc(e->nattrs + 1, sizeof(bool)) : NULL;
 	ctx own = { d, g->key_delimiter, e, "its example", false, &told, arena, template_told };
 	for (size_t i = 0; i < e->nattrs; i++)
-		if (e->attrs[i].example)
-			check_value(&own, &e->attrs[i], e->attrs[i].example);
+		if (e->attrs[i].more->example)
+			check_value(&own, &e->attrs[i], e->attrs[i].more->example);
 	ctx items = own;
 	items.who = "the example item";
 	for (size_t i = 0; i < e->nexamples; i++)

@@ -277,8 +277,8 @@ static size_t value_count(const ddbc_attr *a, unsigned depth)
 		return 2;
 	if (a->type == DDBC_TYPE_NULL)
 		return 1;
-	if (a->nenum > 0)
-		return a->nenum <= HOT_MAX_VALUES ? a->nenum : 0;
+	if (a->more->nenum > 0)
+		return a->more->nenum <= HOT_MAX_VALUES ? a->more->nenum : 0;
 	if (!a->has_template || a->in_cycle || depth > 16)
 		return 0;
 	size_t n = 1;
@@ -299,7 +299,7 @@ static const char *few_values_reason(const ddbc_attr *a)
 		return "it is BOOL";
 	if (a->type == DDBC_TYPE_NULL)
 		return "it is NULL";
-	if (a->nenum > 0)
+	if (a->more->nenum > 0)
 		return "its enum";
 	return "its template draws only on BOOL and enum attributes";
 }

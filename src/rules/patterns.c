@@ -305,7 +305,7 @@ static void check_between(const ddbc_pattern *p, const ddbc_key_cond *c, ddbc_di
 	if (c->nvalues != 2) {
 		ddbc_diag_add(d, DDBC_RULE_PATTERN_OPERATOR_TYPE, c->op_loc,
 			      "'between' on '%s' takes a list of two values [low, high], not %zu "
-			      "value%s", c->attr.s, c->nvalues, c->nvalues == 1 ? "" : "s");
+			      "value%s", c->attr.s, (size_t)c->nvalues, c->nvalues == 1 ? "" : "s");
 		return;
 	}
 	if (bounds_reversed(c, ddbc_table_key_type(p->table, c->attr.s)))
@@ -764,10 +764,10 @@ static const ddbc_attr *enum_excludes(const ddbc_pattern *p, const ddbc_key_cond
 	size_t n = p->nmatched;
 	for (size_t i = 0; i < n; i++) {
 		const ddbc_attr *a = ddbc_entity_attr(p->matched[i], c->attr.s);
-		if (!a || a->has_template || a->template.s || !a->nenum)
+		if (!a || a->has_template || a->template.s || !a->more->nenum)
 			return NULL;
-		for (size_t k = 0; k < a->nenum; k++)
-			if (enum_meets(a->enum_values[k], c->op, lit))
+		for (size_t k = 0; k < a->more->nenum; k++)
+			if (enum_meets(a->more->enum_values[k], c->op, lit))
 				return NULL;
 		rules_out = a;
 	}
@@ -778,15 +778,15 @@ static void report_value_enum(const ddbc_key_cond *c, const ddbc_node *v, const 
 			      const strbuf *lit, ddbc_diags *d)
 {
 	strbuf list = STRBUF_INIT;
-	const char **words = xmalloc(a->nenum * sizeof(*words));
-	for (size_t k = 0; k < a->nenum; k++) {
-		words[k] = a->enum_values[k]->u.text;
+	const char **words = xmalloc(a->more->nenum * sizeof(*words));
+	for (size_t k = 0; k < a->more->nenum; k++) {
+		words[k] = a->more->enum_values[k]->u.text;
 		if (k < MAX_LISTED * 2)
 			strbuf_addf(&list, "%s%s", k ? ", " : "", words[k]);
 	}
-	if (a->nenum > MAX_LISTED * 2)
+	if (a->more->nenum > MAX_LISTED * 2)
 		strbuf_addstr(&list, ", ...");
-	const char *hint = c->op == DDBC_COND_EQ ? ddbc_suggest(lit->buf, words, a->nenum) : NULL;
+	const char *hint = c->op == DDBC_COND_EQ ? ddbc_suggest(lit->buf, words, a->more->nenum) : NULL;
 	ddbc_diag_add(d, DDBC_RULE_PATTERN_VALUE_ENUM, v->loc,
 		      "the condition on '%s' can match no item: %s '%s' is %s of its enum "
 		      "values (%s)%s%s%s", c->attr.s,
@@ -863,7 +863,7 @@ void ddbc_check_returns_unknown_attribute(const ddbc_design *g, ddbc_diags *d)
 			for (size_t e = 0; e < p->nmatched && e < MAX_LISTED; e++)
 				strbuf_addf(&who, "%s'%s'", e ? ", " : "", p->matched[e]->name.s);
 			if (p->nmatched > MAX_LISTED)
-				strbuf_addf(&who, " and %zu more", p->nmatched - MAX_LISTED);
+				strbuf_addf(&who, " and %zu more", (size_t)(p->nmatched - MAX_LISTED));
 			const char *hint = returned_hint(p, r->s);
 			ddbc_diag_add(d, DDBC_RULE_RETURNS_UNKNOWN_ATTRIBUTE, r->loc,
 				      "pattern '%s' returns %s, %s '%s' (only other entities of "

@@ -543,8 +543,8 @@ static const ddbc_node *param_node(const ddbc_pattern *p, const char *name)
 	}
 	for (size_t i = 0; i < p->nmatched; i++) {
 		const ddbc_attr *a = ddbc_entity_attr(p->matched[i], name);
-		if (a && a->example && a->example->kind == DDBC_NODE_SCALAR)
-			return a->example;
+		if (a && a->more->example && a->more->example->kind == DDBC_NODE_SCALAR)
+			return a->more->example;
 	}
 	return NULL;
 }
