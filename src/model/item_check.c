@@ -37,6 +37,13 @@ static bool is_base64_char(char ch)
 	       ch == '+' || ch == '/';
 }
 
+uint64_t ddbc_base64_bytes(const char *s, size_t len)
+{
+	while (len > 0 && (s[len - 1] == '=' || s[len - 1] == '\n' || s[len - 1] == ' '))
+		len--;
+	return (uint64_t)len * 3 / 4;
+}
+
 bool ddbc_is_base64(const char *s, size_t len)
 {
 	if (len % 4)

@@ -4,7 +4,8 @@
  * entity stores), and variants of it: its Binary values as the bytes the
  * SDKs return (Uint8Array, bytes, []byte) instead of base64 text, each
  * Number constant written another way with the same value ("1" as "1.0"),
- * and each with another value. Which entity each is comes from `ddbc
+ * and each with another value, and Binary keys at DynamoDB's byte limit
+ * and one byte over it. Which entity each is comes from `ddbc
  * check-items` itself: tests/keys.test runs it on guards.jsonl, where every
  * item holds one more attribute (PROBE) that its entity does not define,
  * so that check-items names the entity it assigned in an unknown-attribute
@@ -15,6 +16,7 @@
 #include "vectors_guards.h"
 #include "emit/emit_json.h"
 #include "model/semantics.h"
+#include "util/xalloc.h"
 
 #include <string.h>
 
@@ -104,6 +106,46 @@ static void number_variants(guard_gen *G, const ddbc_entity *e, const json_t *it
 	}
 }
 
+/* Standard base64 of n bytes (all 0xAB): long key values. */
+static char *base64_of(size_t n)
+{
+	static const char abc[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+	char *out = xmalloc((n + 2) / 3 * 4 + 1), *o = out;
+	for (size_t i = 0; i < n; i += 3) {
+		unsigned v = 0xABu << 16 | (i + 1 < n ? 0xABu << 8 : 0) | (i + 2 < n ? 0xABu : 0);
+		*o++ = abc[v >> 18 & 63];
+		*o++ = abc[v >> 12 & 63];
+		*o++ = i + 1 < n ? abc[v >> 6 & 63] : '=';
+		*o++ = i + 2 < n ? abc[v & 63] : '=';
+	}
+	*o = '\0';
+	return out;
+}
+
+/* Variants of item for each Binary primary-key attribute of e: a value of
+ * DynamoDB's most bytes for that key (2048 for a partition key, 1024 for a
+ * sort key), counted decoded, and one byte more. Its base64 text is longer
+ * than the limit either way, so a guard counting the text refuses both. */
+static void binary_variants(guard_gen *G, const ddbc_entity *e, const json_t *item)
+{
+	const ddbc_index *pk = e->table ? &e->table->primary : NULL;
+	for (size_t k = 0; pk && k < 2; k++) {
+		const ddbc_name *key = k ? (pk->nsk ? pk->sk : NULL) : pk->pk;
+		const ddbc_attr *a = key ? ddbc_entity_attr(e, key->s) : NULL;
+		if (!a || a->type != DDBC_TYPE_B || a->has_template)
+			continue;
+		size_t most = k ? 1024 : 2048;
+		for (size_t n = most; n <= most + 1; n++) {
+			char *text = base64_of(n);
+			json_t *copy = json_deep_copy(item), *b = json_object();
+			json_object_set_new(b, "B", json_string(text));
+			json_object_set_new(copy, a->name.s, b);
+			add_item(G, copy);
+			free(text);
+		}
+	}
+}
+
 void guard_vectors(guard_gen *G, const ddbc_design *g)
 {
 	for (size_t i = 0; i < g->nentities; i++) {
@@ -113,6 +155,7 @@ void guard_vectors(guard_gen *G, const ddbc_design *g)
 				continue;
 			json_t *item = item_json(e, e->examples[x]);
 			number_variants(G, e, item);
+			binary_variants(G, e, item);
 			add_item(G, item);
 		}
 	}

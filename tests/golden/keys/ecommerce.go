@@ -520,11 +520,24 @@ func sameNumber(a, b string) bool {
 	return a == b
 }
 
+// keyBytes is a key value's bytes as DynamoDB limits them: Binary is
+// counted decoded, not as its base64 text.
+func keyBytes(s, typ string) int {
+	if typ != "B" {
+		return len(s)
+	}
+	n := len(s)
+	for n > 0 && s[n-1] == '=' {
+		n--
+	}
+	return n * 3 / 4
+}
+
 func (e *entityShape) fits(item Item, delim string) bool {
 	for _, k := range e.keys {
 		v, _ := member(item, k.name, k.typ)
 		s, ok := v.(string)
-		if !ok || len(s) > k.max || !matches(k.runs, s, delim) {
+		if !ok || keyBytes(s, k.typ) > k.max || !matches(k.runs, s, delim) {
 			return false
 		}
 	}

@@ -413,10 +413,16 @@ def _same_number(a: str, b: str) -> bool:
     return x == y if x is not None and y is not None else a == b
 
 
+def _key_bytes(v: str, type_: str) -> int:
+    """A key value's bytes as DynamoDB limits them: Binary is counted
+    decoded, not as its base64 text."""
+    return len(v.rstrip("=")) * 3 // 4 if type_ == "B" else len(v.encode("utf-8"))
+
+
 def _fits(e: _Shape, item: Item, delim: str) -> bool:
     for name, type_, most, runs in e.keys:
         v = _member(item, name, type_)
-        if not isinstance(v, str) or len(v.encode("utf-8")) > most or not _matches(runs, v, delim):
+        if not isinstance(v, str) or _key_bytes(v, type_) > most or not _matches(runs, v, delim):
             return False
     return True
 

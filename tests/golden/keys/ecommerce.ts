@@ -407,10 +407,16 @@ function utf8Length_(s: string): number {
     return n;
 }
 
+/* A key value's bytes as DynamoDB limits them: Binary is counted
+ * decoded, not as its base64 text. */
+function keyBytes_(v: string, type: string): number {
+    return type === "B" ? Math.floor((v.replace(/=+$/, "").length * 3) / 4) : utf8Length_(v);
+}
+
 function fits_(e: Shape_, item: Item, delim: string): boolean {
     return e.keys.every(([name, type, max, runs]) => {
         const v = member_(item, name, type);
-        return typeof v === "string" && utf8Length_(v) <= max && matches_(runs, v, delim);
+        return typeof v === "string" && keyBytes_(v, type) <= max && matches_(runs, v, delim);
     });
 }
 
