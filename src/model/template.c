@@ -35,9 +35,21 @@
 /* Segments gather on the heap while parsing; the arena gets exactly as
  * many as there are (see ddbc_template_parse): a large design has tens of
  * thousands of templates. */
+/* The segments gather in a stack array of this many before a heap one:
+ * most templates have a handful. */
+#define SEGS_ON_STACK 16
+
 static void add_seg(ddbc_template *t, size_t *cap, ddbc_segment seg)
 {
-	xgrow((void **)&t->segs, cap, t->nsegs + 1, sizeof(*t->segs));
+	if (t->nsegs == *cap) {
+		ddbc_segment *old = t->segs;
+		bool on_stack = *cap == SEGS_ON_STACK;
+		if (on_stack)
+			t->segs = NULL;
+		xgrow((void **)&t->segs, cap, t->nsegs + 1, sizeof(*t->segs));
+		if (on_stack)
+			memcpy(t->segs, old, t->nsegs * sizeof(*t->segs));
+	}
 	t->segs[t->nsegs++] = seg;
 }
 
@@ -87,10 +99,16 @@ static const char *parse_placeholder(ddbc_arena *arena, const char *in, size_t l
 const char *ddbc_template_parse(ddbc_arena *arena, const char *text, ddbc_template *t,
 				size_t *err_offset)
 {
-	memset(t, 0, sizeof(*t));
-	t->text = text;
-	size_t cap = 0, n = strlen(text), lit_start = 0;
+	/* Built in w, whose segments start on the stack, then copied out. */
+	ddbc_template w;
+	memset(&w, 0, sizeof(w));
+	w.text = text;
+	ddbc_segment stack[SEGS_ON_STACK];
+	w.segs = stack;
+	size_t cap = SEGS_ON_STACK, n = strlen(text), lit_start = 0;
 	if (n > UINT32_MAX) {
+		memset(t, 0, sizeof(*t));
+		t->text = text;
 		*err_offset = 0;
 		return "template longer than 4 GiB";
 	}
@@ -127,24 +145,25 @@ const char *ddbc_template_parse(ddbc_arena *arena, const char *text, ddbc_templa
 			*err_offset = i;
 			break;
 		}
-		flush_literal(arena, t, &cap, &lit, lit_start);
+		flush_literal(arena, &w, &cap, &lit, lit_start);
 		ddbc_segment seg = { .kind = DDBC_SEG_PLACEHOLDER, .offset = (uint32_t)i };
 		err = parse_placeholder(arena, text + i + 1, (size_t)(close - text - i - 1), &seg);
 		if (err) {
 			*err_offset = i;
 			break;
 		}
-		add_seg(t, &cap, seg);
+		add_seg(&w, &cap, seg);
 		i = (size_t)(close - text) + 1;
 	}
 	if (!err)
-		flush_literal(arena, t, &cap, &lit, lit_start);
+		flush_literal(arena, &w, &cap, &lit, lit_start);
 	strbuf_release(&lit);
-	ddbc_segment *segs = ddbc_arena_array(arena, t->nsegs, sizeof(*segs));
-	if (t->nsegs)
-		memcpy(segs, t->segs, t->nsegs * sizeof(*segs));
-	free(t->segs);
-	t->segs = segs;
+	*t = w;
+	t->segs = ddbc_arena_array(arena, w.nsegs, sizeof(*t->segs));
+	if (w.nsegs)
+		memcpy(t->segs, w.segs, w.nsegs * sizeof(*t->segs));
+	if (w.segs != stack)
+		free(w.segs);
 	return err;
 }
 
