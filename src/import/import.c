@@ -84,7 +84,7 @@ static json_t *name_of_file(const char *file)
 const ddbc_import_source ddbc_import_sources[] = {
 	{ .name = "workbench", .help = "a NoSQL Workbench data model",
 	  .from = DDBC_IMPORT_WORKBENCH },
-	{ .name = "cloudformation", .help = "a CloudFormation or SAM template (YAML or JSON)",
+	{ .name = "cloudformation", .help = "a CloudFormation, SAM or CDK template, or serverless.yml",
 	  .from = DDBC_IMPORT_CLOUDFORMATION },
 	{ .name = "describe-table", .help = "aws dynamodb describe-table output, a file per table",
 	  .from = DDBC_IMPORT_DESCRIBE_TABLE },

@@ -1,4 +1,4 @@
-/* import_cfn.c - tables from CloudFormation and SAM templates
+/* import_cfn.c - tables from CloudFormation, SAM and Serverless templates
  *
  * Every AWS::DynamoDB::Table and AWS::DynamoDB::GlobalTable resource (after
  * Fn::ForEach made its copies), and every AWS::Serverless::SimpleTable as
