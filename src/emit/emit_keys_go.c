@@ -628,9 +628,26 @@ static void guards(keys_writer *w, const keys_guard *gs, size_t n, const char *e
 	}
 }
 
+/* The request function's parameters: a condition's BOOL value is a
+ * bool. */
+static void request_params(strbuf *sb, const keys_request *r)
+{
+	for (size_t i = 0; i < r->nparams; i++)
+		strbuf_addf(sb, "%s%s %s", i ? ", " : "", r->params[i].name,
+			    r->flag && r->flag[i] ? "bool" : r->params[i].number ? "int64" : "string");
+}
+
 static void value_expr(strbuf *sb, const keys_request *r, size_t i)
 {
-	(void)r;
+	if (keys_cond_slot(r, i)) {
+		size_t k = i - r->hp->nvalues;
+		const char *name = r->params[r->cond_param[k]].name;
+		if (r->cond_type[k] == DDBC_TYPE_N)
+			strbuf_addf(sb, "strconv.FormatInt(%s, 10)", name);
+		else
+			strbuf_addstr(sb, name);
+		return;
+	}
 	strbuf_addf(sb, "v%zu__", i);
 }
 
@@ -656,7 +673,7 @@ static void request(keys_writer *w, const keys_request *r)
 	strbuf_addch(sb, '(');
 	strbuf_addstr(sb, r->item ? "item__ Item" : "");
 	strbuf_addstr(sb, r->item && r->nparams ? ", " : "");
-	params(sb, r->params, r->nparams);
+	request_params(sb, r);
 	strbuf_addstr(sb, ") (map[string]any, error) {\n");
 	for (size_t i = 0; i < r->hp->nvalues; i++) {
 		if (!r->shapes[i])

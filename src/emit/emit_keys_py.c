@@ -402,8 +402,26 @@ static void guards(keys_writer *w, const keys_guard *gs, size_t n, const char *e
 	}
 }
 
+/* The request function's parameters: a condition's BOOL value is a
+ * bool. */
+static void request_params(strbuf *sb, const keys_request *r)
+{
+	for (size_t i = 0; i < r->nparams; i++)
+		strbuf_addf(sb, "%s%s: %s", i ? ", " : "", r->params[i].name,
+			    r->flag && r->flag[i] ? "bool" : r->params[i].number ? "int" : "str");
+}
+
 static void value_expr(strbuf *sb, const keys_request *r, size_t i)
 {
+	if (keys_cond_slot(r, i)) {
+		size_t k = i - r->hp->nvalues;
+		const char *name = r->params[r->cond_param[k]].name;
+		if (r->cond_type[k] == DDBC_TYPE_N)
+			strbuf_addf(sb, "_number(%s, 0, \"%s\")", name, name);
+		else
+			strbuf_addstr(sb, name);
+		return;
+	}
 	const ddbc_hkey *k = &r->hp->values[i].key;
 	strbuf_addf(sb, "_build(%s, (", r->shapes[i]);
 	args(sb, k->params, k->nparams);
@@ -427,7 +445,7 @@ static void request(keys_writer *w, const keys_request *r)
 			shape(sb, r->shapes[i], &r->hp->values[i].key);
 	strbuf_addf(sb, "\n\ndef %s(%s", r->func, r->item ? "item__: Item" : "");
 	strbuf_addstr(sb, r->item && r->nparams ? ", " : "");
-	params(sb, r->params, r->nparams);
+	request_params(sb, r);
 	strbuf_addstr(sb, ") -> Dict[str, Any]:\n    return ");
 	keys_json(sb, r->input, &style, r, value_expr, 1);
 	strbuf_addch(sb, '\n');

@@ -452,8 +452,27 @@ static void guards(keys_writer *w, const keys_guard *gs, size_t n, const char *e
 	}
 }
 
+/* The request function's parameters: a condition's BOOL value is a
+ * boolean. */
+static void request_params(strbuf *sb, const keys_request *r)
+{
+	for (size_t i = 0; i < r->nparams; i++)
+		strbuf_addf(sb, "%s%s: %s", i ? ", " : "", r->params[i].name,
+			    r->flag && r->flag[i] ? "boolean"
+			    : r->params[i].number ? "number | bigint" : "string");
+}
+
 static void value_expr(strbuf *sb, const keys_request *r, size_t i)
 {
+	if (keys_cond_slot(r, i)) {
+		size_t k = i - r->hp->nvalues;
+		const char *name = r->params[r->cond_param[k]].name;
+		if (r->cond_type[k] == DDBC_TYPE_N)
+			strbuf_addf(sb, "number_(%s, 0, \"%s\")", name, name);
+		else
+			strbuf_addstr(sb, name);
+		return;
+	}
 	const ddbc_hkey *k = &r->hp->values[i].key;
 	strbuf_addf(sb, "build_(%s, [", r->shapes[i]);
 	args(sb, k->params, k->nparams);
@@ -480,7 +499,7 @@ static void request(keys_writer *w, const keys_request *r)
 	strbuf_addf(sb, "export function %s%s(%s", r->func, r->item ? "<T extends Item>" : "",
 		    r->item ? "item__: T" : "");
 	strbuf_addstr(sb, r->item && r->nparams ? ", " : "");
-	params(sb, r->params, r->nparams);
+	request_params(sb, r);
 	strbuf_addstr(sb, ") {\n    return ");
 	keys_json(sb, r->input, &style, r, value_expr, 1);
 	strbuf_addstr(sb, ";\n}\n");
