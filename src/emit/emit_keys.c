@@ -18,8 +18,10 @@
  * the export leaves it), and a PutItem's Item, which is the caller's item
  * (the function's first parameter) with the pattern's key written over
  * it: the export's Item is an example's, which an application does not
- * put. A write whose condition holds ':name' values gets no function
- * (their types come from the export's example values).
+ * put. A write's condition's ':name' values are parameters too, typed as
+ * the attribute of that name (ddbc_pattern_named_attr, the type the
+ * export and param-value give them); one no attribute is named gets no
+ * function, since the export types it from its example value.
  */
 #include "emit/emit_keys_int.h"
 #include "emit/emit_json.h"
@@ -575,6 +577,14 @@ static json_t *value_json(keys_writer *w, keys_request *r, const ddbc_request *r
 	return v;
 }
 
+void keys_request_params(strbuf *sb, const keys_request *r, const char *sep,
+			 const char *const types[3])
+{
+	for (size_t i = 0; i < r->nparams; i++)
+		strbuf_addf(sb, "%s%s%s%s", i ? ", " : "", r->params[i].name, sep,
+			    types[r->flag && r->flag[i] ? 2 : r->params[i].number ? 1 : 0]);
+}
+
 /* The parameter of a condition's ':name' value: a parameter of the key
  * of that source (one value, as the export gives it) when it has the
  * type's kind, else a new one named as the plan names parameters; -1
@@ -697,7 +707,7 @@ static json_t *request_input(keys_writer *w, keys_request *r, const ddbc_request
 unplanned:
 	/* A value the plan left out (its placeholders give one C name,
 	 * header-name's finding) has no builder, and a condition's ':name'
-	 * values no type: no function either. */
+	 * that no attribute is named no type: no function either. */
 	r->item = NULL;
 	json_decref(in);
 	json_decref(names);

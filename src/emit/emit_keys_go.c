@@ -628,15 +628,6 @@ static void guards(keys_writer *w, const keys_guard *gs, size_t n, const char *e
 	}
 }
 
-/* The request function's parameters: a condition's BOOL value is a
- * bool. */
-static void request_params(strbuf *sb, const keys_request *r)
-{
-	for (size_t i = 0; i < r->nparams; i++)
-		strbuf_addf(sb, "%s%s %s", i ? ", " : "", r->params[i].name,
-			    r->flag && r->flag[i] ? "bool" : r->params[i].number ? "int64" : "string");
-}
-
 static void value_expr(strbuf *sb, const keys_request *r, size_t i)
 {
 	if (keys_cond_slot(r, i)) {
@@ -673,7 +664,7 @@ static void request(keys_writer *w, const keys_request *r)
 	strbuf_addch(sb, '(');
 	strbuf_addstr(sb, r->item ? "item__ Item" : "");
 	strbuf_addstr(sb, r->item && r->nparams ? ", " : "");
-	request_params(sb, r);
+	keys_request_params(sb, r, " ", (const char *const[3]){ "string", "int64", "bool" });
 	strbuf_addstr(sb, ") (map[string]any, error) {\n");
 	for (size_t i = 0; i < r->hp->nvalues; i++) {
 		if (!r->shapes[i])

@@ -191,6 +191,11 @@ static inline bool keys_cond_slot(const keys_request *r, size_t i)
 void keys_json(strbuf *sb, const json_t *v, const keys_json_style *st, const keys_request *r,
 	       void (*value_expr)(strbuf *sb, const keys_request *r, size_t i), int depth);
 
+/* Appends r's parameters as "name<sep>type, ...", type the language's
+ * for a string, a number and a boolean (a condition's BOOL value). */
+void keys_request_params(strbuf *sb, const keys_request *r, const char *sep,
+			 const char *const types[3]);
+
 /* The type letter of a DynamoDB type as JSON names it ("S", "N", "B",
  * "BOOL", "NULL"), or NULL. */
 const char *keys_type_name(ddbc_type t);

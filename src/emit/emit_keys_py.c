@@ -402,15 +402,6 @@ static void guards(keys_writer *w, const keys_guard *gs, size_t n, const char *e
 	}
 }
 
-/* The request function's parameters: a condition's BOOL value is a
- * bool. */
-static void request_params(strbuf *sb, const keys_request *r)
-{
-	for (size_t i = 0; i < r->nparams; i++)
-		strbuf_addf(sb, "%s%s: %s", i ? ", " : "", r->params[i].name,
-			    r->flag && r->flag[i] ? "bool" : r->params[i].number ? "int" : "str");
-}
-
 static void value_expr(strbuf *sb, const keys_request *r, size_t i)
 {
 	if (keys_cond_slot(r, i)) {
@@ -445,7 +436,7 @@ static void request(keys_writer *w, const keys_request *r)
 			shape(sb, r->shapes[i], &r->hp->values[i].key);
 	strbuf_addf(sb, "\n\ndef %s(%s", r->func, r->item ? "item__: Item" : "");
 	strbuf_addstr(sb, r->item && r->nparams ? ", " : "");
-	request_params(sb, r);
+	keys_request_params(sb, r, ": ", (const char *const[3]){ "str", "int", "bool" });
 	strbuf_addstr(sb, ") -> Dict[str, Any]:\n    return ");
 	keys_json(sb, r->input, &style, r, value_expr, 1);
 	strbuf_addch(sb, '\n');

@@ -452,16 +452,6 @@ static void guards(keys_writer *w, const keys_guard *gs, size_t n, const char *e
 	}
 }
 
-/* The request function's parameters: a condition's BOOL value is a
- * boolean. */
-static void request_params(strbuf *sb, const keys_request *r)
-{
-	for (size_t i = 0; i < r->nparams; i++)
-		strbuf_addf(sb, "%s%s: %s", i ? ", " : "", r->params[i].name,
-			    r->flag && r->flag[i] ? "boolean"
-			    : r->params[i].number ? "number | bigint" : "string");
-}
-
 static void value_expr(strbuf *sb, const keys_request *r, size_t i)
 {
 	if (keys_cond_slot(r, i)) {
@@ -499,7 +489,7 @@ static void request(keys_writer *w, const keys_request *r)
 	strbuf_addf(sb, "export function %s%s(%s", r->func, r->item ? "<T extends Item>" : "",
 		    r->item ? "item__: T" : "");
 	strbuf_addstr(sb, r->item && r->nparams ? ", " : "");
-	request_params(sb, r);
+	keys_request_params(sb, r, ": ", (const char *const[3]){ "string", "number | bigint", "boolean" });
 	strbuf_addstr(sb, ") {\n    return ");
 	keys_json(sb, r->input, &style, r, value_expr, 1);
 	strbuf_addstr(sb, ";\n}\n");
