@@ -630,13 +630,11 @@ static void guards(keys_writer *w, const keys_guard *gs, size_t n, const char *e
 
 static void value_expr(strbuf *sb, const keys_request *r, size_t i)
 {
-	if (keys_cond_slot(r, i)) {
-		size_t k = i - r->hp->nvalues;
-		const char *name = r->params[r->cond_param[k]].name;
-		if (r->cond_type[k] == DDBC_TYPE_N)
-			strbuf_addf(sb, "strconv.FormatInt(%s, 10)", name);
-		else
-			strbuf_addstr(sb, name);
+	bool number;
+	const char *name = keys_cond_value(r, i, &number);
+	if (name) {
+		/* An N value in decimal, any other as it is. */
+		strbuf_addf(sb, number ? "strconv.FormatInt(%s, 10)" : "%s", name);
 		return;
 	}
 	strbuf_addf(sb, "v%zu__", i);

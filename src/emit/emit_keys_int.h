@@ -183,10 +183,15 @@ typedef struct keys_json_style {
 /* Appends v as a literal; a value that is one of r's slots ({"S": ...})
  * gets its builder's result instead: value_expr(sb, r, i) appends it. */
 /* A slot i at or past hp->nvalues is a condition's ':name' value: the
- * parameter cond_param[i - nvalues], as its type wants it. */
-static inline bool keys_cond_slot(const keys_request *r, size_t i)
+ * name of its parameter (*number: an N value, which the language writes
+ * in decimal; any other is the parameter as it is); NULL for a key
+ * value's slot. */
+static inline const char *keys_cond_value(const keys_request *r, size_t i, bool *number)
 {
-	return i >= r->hp->nvalues;
+	if (i < r->hp->nvalues)
+		return NULL;
+	*number = r->cond_type[i - r->hp->nvalues] == DDBC_TYPE_N;
+	return r->params[r->cond_param[i - r->hp->nvalues]].name;
 }
 void keys_json(strbuf *sb, const json_t *v, const keys_json_style *st, const keys_request *r,
 	       void (*value_expr)(strbuf *sb, const keys_request *r, size_t i), int depth);

@@ -404,13 +404,11 @@ static void guards(keys_writer *w, const keys_guard *gs, size_t n, const char *e
 
 static void value_expr(strbuf *sb, const keys_request *r, size_t i)
 {
-	if (keys_cond_slot(r, i)) {
-		size_t k = i - r->hp->nvalues;
-		const char *name = r->params[r->cond_param[k]].name;
-		if (r->cond_type[k] == DDBC_TYPE_N)
-			strbuf_addf(sb, "_number(%s, 0, \"%s\")", name, name);
-		else
-			strbuf_addstr(sb, name);
+	bool number;
+	const char *name = keys_cond_value(r, i, &number);
+	if (name) {
+		/* An N value in decimal, any other as it is. */
+		strbuf_addf(sb, number ? "_number(%s, 0, \"%s\")" : "%s%.0s", name, name);
 		return;
 	}
 	const ddbc_hkey *k = &r->hp->values[i].key;
