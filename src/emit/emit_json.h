@@ -113,8 +113,11 @@ char *ddbc_query_projection(const ddbc_design *g, const ddbc_pattern *p, json_t 
 const char *ddbc_query_operation(ddbc_operation op);
 /* The ConditionExpression of write pattern p (its `condition`) exactly as
  * the queries export writes it (malloc'd; "" without one), adding the
- * names it needs to names. NULL when it holds ':name' values, which come
- * from parameters the export gives their types from example values. */
-char *ddbc_query_condition(const ddbc_design *g, const ddbc_pattern *p, json_t *names);
+ * names it needs to names and each ':name' value to values (placeholder
+ * -> DynamoDB JSON, in the condition's order, with the export's values
+ * and types: ddbc_pattern_named_attr's, else the example's). NULL when a
+ * ':name' has no value. */
+char *ddbc_query_condition(const ddbc_design *g, const ddbc_pattern *p, json_t *names,
+			   json_t *values);
 
 #endif

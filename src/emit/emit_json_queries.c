@@ -125,12 +125,9 @@ static void report_missing(request *r, const char *name, ddbc_loc loc)
  * attribute of the name, else what the YAML value is, else S. */
 static ddbc_type value_type(const request *r, const char *name, const ddbc_node *node)
 {
-	for (size_t i = 0; i < r->p->nmatched; i++) {
-		const ddbc_attr *a = ddbc_entity_attr(r->p->matched[i], name);
-		if (a && (a->type == DDBC_TYPE_S || a->type == DDBC_TYPE_N ||
-			  a->type == DDBC_TYPE_B || a->type == DDBC_TYPE_BOOL))
-			return a->type;
-	}
+	const ddbc_attr *a = ddbc_pattern_named_attr(r->p, name, strlen(name));
+	if (a)
+		return a->type;
 	if (node && (node->scalar == DDBC_SCALAR_INT || node->scalar == DDBC_SCALAR_FLOAT))
 		return DDBC_TYPE_N;
 	if (node && node->scalar == DDBC_SCALAR_BOOL)
@@ -719,7 +716,8 @@ char *ddbc_query_projection(const ddbc_design *g, const ddbc_pattern *p, json_t 
 	return expr;
 }
 
-char *ddbc_query_condition(const ddbc_design *g, const ddbc_pattern *p, json_t *names)
+char *ddbc_query_condition(const ddbc_design *g, const ddbc_pattern *p, json_t *names,
+			   json_t *values)
 {
 	const ddbc_request *req = ddbc_pattern_request(p);
 	if (!req || !req->condition)
@@ -729,8 +727,10 @@ char *ddbc_query_condition(const ddbc_design *g, const ddbc_pattern *p, json_t *
 	request r = request_new(g, p, NULL, &quiet);
 	json_decref(r.names);
 	r.names = json_incref(names);
+	json_decref(r.values);
+	r.values = json_incref(values);
 	char *expr = condition_expr(&r, req->condition);
-	if (json_object_size(r.values) || r.failed) {
+	if (r.failed) {
 		free(expr);
 		expr = NULL;
 	}

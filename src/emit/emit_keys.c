@@ -18,11 +18,14 @@
  * the export leaves it), and a PutItem's Item, which is the caller's item
  * (the function's first parameter) with the pattern's key written over
  * it: the export's Item is an example's, which an application does not
- * put. A write whose condition holds ':name' values gets no function
- * (their types come from the export's example values).
+ * put. A write's condition's ':name' values are parameters too, typed as
+ * the attribute of that name (ddbc_pattern_named_attr, the type the
+ * export and param-value give them); one no attribute is named gets no
+ * function, since the export types it from its example value.
  */
 #include "emit/emit_keys_int.h"
 #include "emit/emit_json.h"
+#include "model/params.h"
 #include "model/request.h"
 #include "model/semantics.h"
 #include "util/decimal.h"
@@ -213,7 +216,7 @@ static void attr(keys_writer *w, const keys_syntax *sx, const ddbc_hattr *ha)
 
 static long slot_of(const keys_request *r, const json_t *v)
 {
-	for (size_t i = 0; r && i < r->hp->nvalues; i++)
+	for (size_t i = 0; r && i < r->hp->nvalues + r->ncond; i++)
 		if (r->slots[i] == v)
 			return (long)i;
 	return -1;
@@ -574,6 +577,74 @@ static json_t *value_json(keys_writer *w, keys_request *r, const ddbc_request *r
 	return v;
 }
 
+void keys_request_params(strbuf *sb, const keys_request *r, const char *sep,
+			 const char *const types[3])
+{
+	for (size_t i = 0; i < r->nparams; i++)
+		strbuf_addf(sb, "%s%s%s%s", i ? ", " : "", r->params[i].name, sep,
+			    types[r->flag && r->flag[i] ? 2 : r->params[i].number ? 1 : 0]);
+}
+
+/* The parameter of a condition's ':name' value: a parameter of the key
+ * of that source (one value, as the export gives it) when it has the
+ * type's kind, else a new one named as the plan names parameters; -1
+ * when neither can be (a C name another source has, another kind). */
+static long cond_param(keys_writer *w, keys_request *r, const char *source, ddbc_type t,
+		       size_t *cap)
+{
+	bool number = t == DDBC_TYPE_N, flag = t == DDBC_TYPE_BOOL;
+	const char *name = ddbc_header_param_name(w->arena, source);
+	for (size_t i = 0; i < r->nparams; i++) {
+		if (strcmp(r->params[i].name, name))
+			continue;
+		bool same = !strcmp(r->params[i].source, source) && r->params[i].number == number &&
+			    (r->flag ? r->flag[i] : false) == flag;
+		return same ? (long)i : -1;
+	}
+	ddbc_hparam pm = { NULL, name, source, number };
+	add_param(w, r, &pm, cap);
+	bool *flags = ddbc_arena_alloc(w->arena, r->nparams * sizeof(bool));
+	for (size_t i = 0; i + 1 < r->nparams; i++)
+		flags[i] = r->flag ? r->flag[i] : false;
+	flags[r->nparams - 1] = flag;
+	r->flag = flags;
+	return (long)(r->nparams - 1);
+}
+
+/* Gives each ':name' of a write's condition (cvalues, the export's, with
+ * example values) a typed parameter and its slot, and adds them to
+ * values. False when one has no type from the design (the export types
+ * it from its example value), or no parameter. */
+static bool condition_params(keys_writer *w, keys_request *r, json_t *cvalues, json_t *values,
+			     size_t *cap)
+{
+	const ddbc_pattern *p = r->hp->pattern;
+	size_t n = json_object_size(cvalues), k = 0;
+	if (!n)
+		return true;
+	r->cond_param = ddbc_arena_alloc(w->arena, n * sizeof(size_t));
+	r->cond_type = ddbc_arena_alloc(w->arena, n * sizeof(ddbc_type));
+	const json_t **slots = ddbc_arena_alloc(w->arena, (r->hp->nvalues + n) * sizeof(*slots));
+	memcpy(slots, r->slots, r->hp->nvalues * sizeof(*slots));
+	r->slots = slots;
+	const char *ref;
+	json_t *v;
+	json_object_foreach(cvalues, ref, v) {
+		const ddbc_attr *a = ddbc_pattern_named_attr(p, ref + 1, strlen(ref + 1));
+		if (!a)
+			return false;
+		long pi = cond_param(w, r, ref + 1, a->type, cap);
+		if (pi < 0)
+			return false;
+		r->cond_param[k] = (size_t)pi;
+		r->cond_type[k] = a->type;
+		r->slots[r->hp->nvalues + k] = v;
+		r->ncond = ++k;
+		json_object_set(values, ref, v);
+	}
+	return true;
+}
+
 /* The request's input, member by member as the queries export writes it
  * (emit_json_queries.c, fill_input): names and values last. */
 static json_t *request_input(keys_writer *w, keys_request *r, const ddbc_request *req)
@@ -612,9 +683,14 @@ static json_t *request_input(keys_writer *w, keys_request *r, const ddbc_request
 	if (*proj)
 		json_object_set_new(in, "ProjectionExpression", ddbc_json_str(proj));
 	free(proj);
-	char *cond = ddbc_query_condition(w->g, p, names);
-	if (!cond)
+	json_t *cvalues = json_object();
+	char *cond = ddbc_query_condition(w->g, p, names, cvalues);
+	if (!cond || !condition_params(w, r, cvalues, values, &cap)) {
+		free(cond);
+		json_decref(cvalues);
 		goto unplanned;
+	}
+	json_decref(cvalues);
 	if (*cond)
 		json_object_set_new(in, "ConditionExpression", ddbc_json_str(cond));
 	free(cond);
@@ -631,7 +707,7 @@ static json_t *request_input(keys_writer *w, keys_request *r, const ddbc_request
 unplanned:
 	/* A value the plan left out (its placeholders give one C name,
 	 * header-name's finding) has no builder, and a condition's ':name'
-	 * values no type: no function either. */
+	 * that no attribute is named no type: no function either. */
 	r->item = NULL;
 	json_decref(in);
 	json_decref(names);

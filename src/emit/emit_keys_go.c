@@ -630,7 +630,13 @@ static void guards(keys_writer *w, const keys_guard *gs, size_t n, const char *e
 
 static void value_expr(strbuf *sb, const keys_request *r, size_t i)
 {
-	(void)r;
+	bool number;
+	const char *name = keys_cond_value(r, i, &number);
+	if (name) {
+		/* An N value in decimal, any other as it is. */
+		strbuf_addf(sb, number ? "strconv.FormatInt(%s, 10)" : "%s", name);
+		return;
+	}
 	strbuf_addf(sb, "v%zu__", i);
 }
 
@@ -656,7 +662,7 @@ static void request(keys_writer *w, const keys_request *r)
 	strbuf_addch(sb, '(');
 	strbuf_addstr(sb, r->item ? "item__ Item" : "");
 	strbuf_addstr(sb, r->item && r->nparams ? ", " : "");
-	params(sb, r->params, r->nparams);
+	keys_request_params(sb, r, " ", (const char *const[3]){ "string", "int64", "bool" });
 	strbuf_addstr(sb, ") (map[string]any, error) {\n");
 	for (size_t i = 0; i < r->hp->nvalues; i++) {
 		if (!r->shapes[i])

@@ -62,10 +62,19 @@ typedef struct keys_request {
 	const char *op_const;    /* <PREFIX>_<PATTERN>_OPERATION */
 	const char *operation;   /* "Query", "GetItem", "Scan" */
 	json_t *input;           /* the export's input object */
-	const json_t **slots;    /* per value of hp: the string in input it replaces, or NULL */
-	const char **shapes;     /* per value: its shape constant's name, or NULL */
+	const json_t **slots;    /* per value of hp, then per ':name' of a write's
+				  * condition: the value in input it replaces, or NULL */
+	const char **shapes;     /* per value of hp: its shape constant's name, or NULL */
 	ddbc_hparam *params;     /* the function's parameters, first use first */
 	size_t nparams;
+	/* Per parameter: whether it is a condition's BOOL value (a boolean);
+	 * NULL when none is. */
+	bool *flag;
+	/* Per ':name' of the condition (slot hp->nvalues + i): the parameter
+	 * whose value it is, and its type (S, N, B or BOOL, the design's). */
+	size_t *cond_param;
+	ddbc_type *cond_type;
+	size_t ncond;
 	/* A PutItem's Item: the pattern's key members, written over the
 	 * caller's item (the function's first parameter, item__); else NULL. */
 	const json_t *item;
@@ -173,8 +182,24 @@ typedef struct keys_json_style {
 
 /* Appends v as a literal; a value that is one of r's slots ({"S": ...})
  * gets its builder's result instead: value_expr(sb, r, i) appends it. */
+/* A slot i at or past hp->nvalues is a condition's ':name' value: the
+ * name of its parameter (*number: an N value, which the language writes
+ * in decimal; any other is the parameter as it is); NULL for a key
+ * value's slot. */
+static inline const char *keys_cond_value(const keys_request *r, size_t i, bool *number)
+{
+	if (i < r->hp->nvalues)
+		return NULL;
+	*number = r->cond_type[i - r->hp->nvalues] == DDBC_TYPE_N;
+	return r->params[r->cond_param[i - r->hp->nvalues]].name;
+}
 void keys_json(strbuf *sb, const json_t *v, const keys_json_style *st, const keys_request *r,
 	       void (*value_expr)(strbuf *sb, const keys_request *r, size_t i), int depth);
+
+/* Appends r's parameters as "name<sep>type, ...", type the language's
+ * for a string, a number and a boolean (a condition's BOOL value). */
+void keys_request_params(strbuf *sb, const keys_request *r, const char *sep,
+			 const char *const types[3]);
 
 /* The type letter of a DynamoDB type as JSON names it ("S", "N", "B",
  * "BOOL", "NULL"), or NULL. */

@@ -404,6 +404,13 @@ static void guards(keys_writer *w, const keys_guard *gs, size_t n, const char *e
 
 static void value_expr(strbuf *sb, const keys_request *r, size_t i)
 {
+	bool number;
+	const char *name = keys_cond_value(r, i, &number);
+	if (name) {
+		/* An N value in decimal, any other as it is. */
+		strbuf_addf(sb, number ? "_number(%s, 0, \"%s\")" : "%s%.0s", name, name);
+		return;
+	}
 	const ddbc_hkey *k = &r->hp->values[i].key;
 	strbuf_addf(sb, "_build(%s, (", r->shapes[i]);
 	args(sb, k->params, k->nparams);
@@ -427,7 +434,7 @@ static void request(keys_writer *w, const keys_request *r)
 			shape(sb, r->shapes[i], &r->hp->values[i].key);
 	strbuf_addf(sb, "\n\ndef %s(%s", r->func, r->item ? "item__: Item" : "");
 	strbuf_addstr(sb, r->item && r->nparams ? ", " : "");
-	params(sb, r->params, r->nparams);
+	keys_request_params(sb, r, ": ", (const char *const[3]){ "str", "int", "bool" });
 	strbuf_addstr(sb, ") -> Dict[str, Any]:\n    return ");
 	keys_json(sb, r->input, &style, r, value_expr, 1);
 	strbuf_addch(sb, '\n');

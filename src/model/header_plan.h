@@ -251,4 +251,9 @@ void ddbc_header_plan_free(ddbc_header_plan *plan);
  * between them, and no literal after a number may start with a digit. */
 bool ddbc_hkey_parseable(const ddbc_hkey *k);
 
+/* The parameter name the plan gives a pattern parameter named source:
+ * its identifier in lower case, with a trailing '_' where a language
+ * reserves it (as every builder's parameters); in arena. */
+const char *ddbc_header_param_name(ddbc_arena *arena, const char *source);
+
 #endif

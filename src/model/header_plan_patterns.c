@@ -27,14 +27,19 @@ static void add_piece(value_builder *vb, ddbc_hpiece pc)
 	k->pieces[k->npieces++] = pc;
 }
 
+const char *ddbc_header_param_name(ddbc_arena *arena, const char *source)
+{
+	const char *lower = ddbc_hplan_ident(arena, source, false);
+	return ddbc_hplan_param(arena, lower ? lower : "_");
+}
+
 /* The parameter of placeholder seg, added at its first use; (size_t)-1
  * when another placeholder name gives the same C name. */
 static size_t add_param(value_builder *vb, const ddbc_segment *seg, bool number)
 {
 	ddbc_hkey *k = vb->key;
 	const char *source = ddbc_arena_strndup(vb->arena, seg->text, seg->len);
-	const char *lower = ddbc_hplan_ident(vb->arena, source, false);
-	const char *name = ddbc_hplan_param(vb->arena, lower ? lower : "_");
+	const char *name = ddbc_header_param_name(vb->arena, source);
 	for (size_t i = 0; i < k->nparams; i++) {
 		if (!strcmp(k->params[i].source, source))
 			return i;

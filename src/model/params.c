@@ -77,21 +77,26 @@ static void key_uses(const ddbc_pattern *p, size_t ci, ddbc_param_use_fn *fn, vo
 	}
 }
 
-/* The type a value named name takes in the pattern's condition or item:
- * that of a matched entity's attribute of that name (the first that has a
- * scalar type), else none to check. */
-static ddbc_type named_type(const ddbc_pattern *p, const char *name, size_t len,
-			    const ddbc_attr **attr)
+const ddbc_attr *ddbc_pattern_named_attr(const ddbc_pattern *p, const char *name, size_t len)
 {
-	*attr = NULL;
+	const ddbc_attr *found = NULL;
 	char *key = xstrndup(name, len);
-	for (size_t i = 0; i < p->nmatched && !*attr; i++) {
+	for (size_t i = 0; i < p->nmatched && !found; i++) {
 		const ddbc_attr *a = ddbc_entity_attr(p->matched[i], key);
 		if (a && (a->type == DDBC_TYPE_S || a->type == DDBC_TYPE_N ||
 			  a->type == DDBC_TYPE_B || a->type == DDBC_TYPE_BOOL))
-			*attr = a;
+			found = a;
 	}
 	free(key);
+	return found;
+}
+
+/* The type a value named name takes in the pattern's condition or item
+ * (ddbc_pattern_named_attr's), else none to check. */
+static ddbc_type named_type(const ddbc_pattern *p, const char *name, size_t len,
+			    const ddbc_attr **attr)
+{
+	*attr = ddbc_pattern_named_attr(p, name, len);
 	return *attr ? (*attr)->type : DDBC_TYPE_NONE;
 }
 

@@ -15,7 +15,8 @@ const m = require(path.resolve(modPath));
 const v = JSON.parse(fs.readFileSync(vecPath, 'utf8'));
 const hex = (s) => Buffer.from(s, 'utf8').toString('hex');
 const lines = [];
-const arg = (value, number) => (number ? BigInt(value) : value);
+// A condition's BOOL value comes as "true" or "false".
+const arg = (value, number, bool) => (number ? BigInt(value) : bool ? value === 'true' : value);
 
 for (const k of v.keys) {
   for (const b of k.build) {
@@ -47,7 +48,7 @@ lines.sort((a, b) => a[0] - b[0]);
 fs.writeFileSync(outPath, lines.map((l) => `${l[1]}\n`).join(''));
 const requests = {};
 for (const r of v.requests) {
-  const args = r.args.map((a) => arg(a.value, a.number));
+  const args = r.args.map((a) => arg(a.value, a.number, a.bool));
   requests[r.func] = r.item ? m[r.func](r.item, ...args) : m[r.func](...args);
 }
 // Bytes (a Binary the SDK takes) as the export writes them: base64.

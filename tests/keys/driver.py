@@ -20,8 +20,9 @@ def main() -> None:
         v = json.load(f)
     lines = []
 
-    def arg(value, number):
-        return int(value) if number else value
+    def arg(value, number, flag=False):
+        # A condition's BOOL value comes as "true" or "false".
+        return int(value) if number else (value == "true") if flag else value
 
     for k in v["keys"]:
         for b in k["build"]:
@@ -55,7 +56,7 @@ def main() -> None:
         f.write("".join(line + "\n" for _, line in lines))
     requests = {}
     for r in v["requests"]:
-        args = [arg(a["value"], a["number"]) for a in r["args"]]
+        args = [arg(a["value"], a["number"], a.get("bool", False)) for a in r["args"]]
         if "item" in r:
             args.insert(0, r["item"])
         requests[r["func"]] = getattr(m, r["func"])(*args)

@@ -136,10 +136,14 @@ function touched(req) {
     ExpressionAttributeValues: { ...(req.ExpressionAttributeValues || {}), ':ddbcTouched': { N: '1' } } };
 }
 
+// A request function's argument: a Number as a bigint, a condition's BOOL
+// ("true" or "false") as a boolean, else the text.
+const arg = (a) => (a.number ? BigInt(a.value) : a.bool ? a.value === 'true' : a.value);
+
 // Sends a write and reads its key back: what the guard finds there ("" after
 // a DeleteItem), or throws why not.
 async function write(client, m, entityOf, r, keys) {
-  const args = r.args.map((a) => (a.number ? BigInt(a.value) : a.value));
+  const args = r.args.map(arg);
   const req = r.operation === 'PutItem'
     ? m[r.func](Object.fromEntries(Object.entries(r.item).map(([k, x]) => [k, native(x)])), ...args)
     : m[r.func](...args);
@@ -189,7 +193,7 @@ async function runTs(client, dir, v, runnable, strict, keys, found) {
   for (const r of runnable.filter((x) => !WRITES.has(x.operation))) {
     const what = `TypeScript ${r.func} returns ${JSON.stringify(r.entities)}`;
     try {
-      const req = m[r.func](...r.args.map((a) => (a.number ? BigInt(a.value) : a.value)));
+      const req = m[r.func](...r.args.map(arg));
       const items = await readAll(client, r.operation, whole(req));
       const got = new Set(items.map((item) => m[v.entity_of](item) ?? 'an item no guard names'));
       const problems = entitiesProblems(got, r.entities, strict);

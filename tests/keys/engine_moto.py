@@ -110,11 +110,19 @@ def native(value):
     return value
 
 
+def arg(a):
+    """A request function's argument: a Number as int, a condition's BOOL
+    ("true" or "false") as bool, else the text."""
+    if a["number"]:
+        return int(a["value"])
+    return a["value"] == "true" if a.get("bool") else a["value"]
+
+
 def write(client, m, entity_of, r, keys):
     """Sends the write the module returns, then reads its key back: after a
     PutItem or UpdateItem an item the module's guard names as one of the
     pattern's entities, after a DeleteItem none."""
-    args = [int(a["value"]) if a["number"] else a["value"] for a in r["args"]]
+    args = [arg(a) for a in r["args"]]
     if r["operation"] == "PutItem":
         args.insert(0, {k: native(x) for k, x in r["item"].items()})
     request = getattr(m, r["func"])(*args)
@@ -173,7 +181,7 @@ def run_design(client, d):
             if r["operation"] in WRITES:
                 continue
             what = f"Python {r['func']} returns {json.dumps(r['entities'])}"
-            args = [int(a["value"]) if a["number"] else a["value"] for a in r["args"]]
+            args = [arg(a) for a in r["args"]]
             request = getattr(m, r["func"])(*args)
             items = read_all(client, r["operation"], whole(request))
             got = {getattr(m, v["entity_of"])(item) or NO_GUARD for item in items}

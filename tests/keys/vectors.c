@@ -29,6 +29,7 @@
 #include "input/load.h"
 #include "rules/check.h"
 #include "model/header_plan.h"
+#include "model/params.h"
 #include "model/semantics.h"
 #include "util/strbuf.h"
 #include "vectors_guards.h"
@@ -567,6 +568,46 @@ static json_t *export_input(const ddbc_design *g, const ddbc_pattern *p)
 	return input;
 }
 
+/* Whether every ':name' value of a write's condition (the export's
+ * ExpressionAttributeValues) has its type from an attribute. */
+static bool typed_condition(const ddbc_pattern *p, const json_t *cvals)
+{
+	const char *ref;
+	json_t *v;
+	json_object_foreach((json_t *)cvals, ref, v)
+		if (!ddbc_pattern_named_attr(p, ref + 1, strlen(ref + 1)))
+			return false;
+	return true;
+}
+
+/* The arguments a write's ':name' values add, after the key's: the
+ * export's value for each whose parameter the key does not take. */
+static void condition_args(const ddbc_pattern *p, const json_t *cvals, json_t *args, json_t *seen)
+{
+	ddbc_arena *arena = ddbc_arena_new();
+	const char *ref;
+	json_t *v;
+	json_object_foreach((json_t *)cvals, ref, v) {
+		const char *name = ddbc_header_param_name(arena, ref + 1);
+		if (json_object_get(seen, name))
+			continue;
+		json_object_set_new(seen, name, json_true());
+		const ddbc_attr *a = ddbc_pattern_named_attr(p, ref + 1, strlen(ref + 1));
+		const char *type;
+		json_t *x;
+		json_object_foreach(v, type, x) {
+			json_t *arg = json_object();
+			json_object_set_new(arg, "value", json_is_boolean(x)
+					    ? json_string(json_is_true(x) ? "true" : "false")
+					    : json_incref(x));
+			json_object_set_new(arg, "number", json_boolean(a->type == DDBC_TYPE_N));
+			json_object_set_new(arg, "bool", json_boolean(a->type == DDBC_TYPE_BOOL));
+			json_array_append_new(args, arg);
+			break;
+		}
+	}
+	ddbc_arena_free(arena);
+}
 
 static json_t *requests(const ddbc_design *g, ddbc_header_plan *plan)
 {
@@ -576,9 +617,13 @@ static json_t *requests(const ddbc_design *g, ddbc_header_plan *plan)
 		const ddbc_pattern *p = &g->patterns[i];
 		if (!ddbc_header_plan_pattern(plan, i, &hp) || !(input = export_input(g, p)))
 			continue;
-		/* A condition with ':name' values gets no function (emit_keys.c). */
-		const char *cond = json_string_value(json_object_get(input, "ConditionExpression"));
-		if (cond && strchr(cond, ':')) {
+		/* A write's ':name' values are parameters typed from the design
+		 * (ddbc_pattern_named_attr); one only its example types gets no
+		 * function (emit_keys.c). */
+		json_t *cvals = p->operation == DDBC_OP_PUT || p->operation == DDBC_OP_UPDATE ||
+				p->operation == DDBC_OP_DELETE
+				? json_object_get(input, "ExpressionAttributeValues") : NULL;
+		if (!typed_condition(p, cvals)) {
 			json_decref(input);
 			continue;
 		}
@@ -604,6 +649,7 @@ static json_t *requests(const ddbc_design *g, ddbc_header_plan *plan)
 				free(text);
 			}
 		}
+		condition_args(p, cvals, args, seen);
 		json_t *r = json_object();
 		json_object_set_new(r, "pattern", json_string(p->id.s));
 		json_object_set_new(r, "func", json_string(func.buf));
@@ -724,7 +770,9 @@ int main(int argc, char **argv)
 			strbuf_addstr(&go, ", ");
 		for (size_t a = 0; a < json_array_size(args); a++)
 			strbuf_addf(&go, json_is_true(json_object_get(json_array_get(args, a), "number"))
-				    ? "%snum(a[%zu])" : "%sa[%zu]", a ? ", " : "", a);
+				    ? "%snum(a[%zu])"
+				    : json_is_true(json_object_get(json_array_get(args, a), "bool"))
+				    ? "%sa[%zu] == \"true\"" : "%sa[%zu]", a ? ", " : "", a);
 		strbuf_addstr(&go, ") },\n");
 	}
 	strbuf_addstr(&go, "}\n\nvar entityOf = k.");
