@@ -297,11 +297,11 @@ static void load_index_decls(loader *L, const ddbc_node *v, ddbc_attr *a)
  * from values the application knows but does not store). Such a part
  * cannot be required of items, nor be in an index: saying so as well is
  * a contradiction the user must resolve. */
-static void load_stored(loader *L, const ddbc_node *m, ddbc_attr *a)
+static void load_stored(loader *L, const ddbc_node *v, ddbc_attr *a)
 {
 	bool stored = true;
 	ddbc_loc loc;
-	if (!ddbc_load_get_bool(L, m, "stored", &stored, &loc) || stored)
+	if (!ddbc_load_bool_of(L, v, "stored", &stored, &loc) || stored)
 		return;
 	/* After the contradiction is reported the attribute is read as
 	 * stored, so that no finding follows from the half that is ignored. */
@@ -323,6 +323,10 @@ static void read_attr(loader *L, const ddbc_pair *pair, ddbc_entity *e, ddbc_att
 	static const char *const fields[] = { "type", "description", "format", "template",
 					      "required", "stored", "enum", "example", "indexes",
 					      "c_name" };
+	enum { TYPE, DESCRIPTION, FORMAT, TEMPLATE, REQUIRED, STORED, ENUM, EXAMPLE, INDEXES,
+	       C_NAME, NFIELDS };
+	_Static_assert(NFIELDS == countof(fields), "a name for each field");
+	const ddbc_node *f[NFIELDS];
 	a->name = ddbc_load_word_of(L, pair->key);
 	a->more = &ddbc_attr_more_none;
 	a->entity = e;
@@ -339,27 +343,29 @@ static void read_attr(loader *L, const ddbc_pair *pair, ddbc_entity *e, ddbc_att
 				 ddbc_node_describe(m));
 		return;
 	}
-	ddbc_load_check_known(L, m, "an attribute", fields, countof(fields));
-	const ddbc_node *type = ddbc_load_require(L, m, "type", "an attribute");
+	/* One pass over the mapping finds every field: an attribute is the
+	 * most frequent mapping of a design. */
+	ddbc_load_fields(L, m, "an attribute", fields, NFIELDS, f);
+	const ddbc_node *type = ddbc_load_require_value(L, m, f[TYPE], "type", "an attribute");
 	if (type)
 		load_type(L, type, a);
-	a->description = ddbc_load_get_attr_word(L, m, "description");
-	a->format = ddbc_load_get_attr_word(L, m, "format");
-	ddbc_name c_name = ddbc_load_get_name(L, m, "c_name");
+	a->description = ddbc_load_attr_word_of(L, f[DESCRIPTION], "description");
+	a->format = ddbc_load_attr_word_of(L, f[FORMAT], "format");
+	ddbc_name c_name = ddbc_load_name_field(L, m, f[C_NAME], "c_name");
 	if (c_name.s) {
 		ddbc_name *kept = ddbc_arena_alloc(L->arena, sizeof(*kept));
 		*kept = c_name;
 		ddbc_attr_more_of(L->arena, a)->c_name = kept;
 	}
-	const ddbc_node *tpl = ddbc_node_get(m, "template");
+	const ddbc_node *tpl = f[TEMPLATE];
 	/* A template may be empty text only if it is quoted; plain text is
 	 * read as is, so `template: 001` is the string "001". */
 	if (tpl && ddbc_load_expect_kind(L, tpl, DDBC_NODE_SCALAR, "template"))
 		a->template = ddbc_load_name_of(L, tpl);
 	bool required = a->required; /* a bit-field: no address */
-	ddbc_load_get_bool(L, m, "required", &required, NULL);
+	ddbc_load_bool_of(L, f[REQUIRED], "required", &required, NULL);
 	a->required = required;
-	const ddbc_node *en = ddbc_node_get(m, "enum");
+	const ddbc_node *en = f[ENUM];
 	if (en && ddbc_load_expect_kind(L, en, DDBC_NODE_SEQ, "enum")) {
 		ddbc_attr_more *more = ddbc_attr_more_of(L->arena, a);
 		more->enum_loc = en->loc;
@@ -377,13 +383,13 @@ static void read_attr(loader *L, const ddbc_pair *pair, ddbc_entity *e, ddbc_att
 		if (en->n == 0)
 			ddbc_load_schema(L, en->loc, "'enum' must list at least one value");
 	}
-	const ddbc_node *example = ddbc_node_get(m, "example");
+	const ddbc_node *example = f[EXAMPLE];
 	if (example)
 		ddbc_attr_more_of(L->arena, a)->example = ddbc_load_keep(L, example);
-	const ddbc_node *ix = ddbc_node_get(m, "indexes");
+	const ddbc_node *ix = f[INDEXES];
 	if (ix)
 		load_index_decls(L, ix, a);
-	load_stored(L, m, a);
+	load_stored(L, f[STORED], a);
 }
 
 static void load_attr(loader *L, const ddbc_pair *pair, ddbc_entity *e, ddbc_attr *a)
@@ -453,18 +459,22 @@ static const ddbc_node *read_entity(loader *L, const ddbc_pair *pair, ddbc_entit
 {
 	static const char *const fields[] = { "table", "description", "c_name", "attributes",
 					      "examples", "count", "item_bytes" };
+	enum { TABLE, DESCRIPTION, C_NAME, ATTRIBUTES, NFIELDS = 7 };
+	_Static_assert(NFIELDS == countof(fields), "a name for each field");
+	const ddbc_node *f[NFIELDS];
 	e->name = ddbc_load_name_of(L, pair->key);
 	const ddbc_node *m = pair->value;
 	if (!ddbc_load_expect_kind(L, m, DDBC_NODE_MAP, e->name.s))
 		return NULL;
-	ddbc_load_check_known(L, m, "an entity", fields, countof(fields));
-	e->table_ref = ddbc_load_get_name(L, m, "table");
-	if (!ddbc_node_get(m, "table") && !ddbc_load_suggested(L, m, "table"))
+	ddbc_load_fields(L, m, "an entity", fields, NFIELDS, f);
+	e->table_ref = ddbc_load_name_field(L, m, f[TABLE], "table");
+	if (!f[TABLE] && !ddbc_load_suggested(L, m, "table"))
 		note_untabled(&L->untabled_entities, L->entities.n - 1);
-	e->description = ddbc_load_get_text(L, m, "description");
-	e->c_name = ddbc_load_get_name(L, m, "c_name");
+	e->description = ddbc_load_name_field(L, m, f[DESCRIPTION], "description").s;
+	e->c_name = ddbc_load_name_field(L, m, f[C_NAME], "c_name");
 	ddbc_load_entity_figures(L->arena, L->d, m, e);
-	const ddbc_node *attrs = ddbc_load_require(L, m, "attributes", "an entity");
+	const ddbc_node *attrs = ddbc_load_require_value(L, m, f[ATTRIBUTES], "attributes",
+							 "an entity");
 	if (nested)
 		take_streamed_attrs(L, e);
 	else if (attrs && ddbc_load_expect_kind(L, attrs, DDBC_NODE_MAP, "attributes")) {
@@ -547,22 +557,28 @@ static void read_pattern(loader *L, const ddbc_pair *pair, ddbc_pattern *p)
 					      "entities", "example", "condition", "rate" };
 	static const char *const ops[] = { "get", "query", "scan", "put", "update", "delete" };
 	static const char *const orders[] = { "asc", "desc" };
+	enum { DESCRIPTION, TABLE, INDEX, OPERATION, KEY, ORDER, CONSISTENT_READ, RETURNS,
+	       ENTITIES, EXAMPLE, CONDITION, RATE, NFIELDS };
+	_Static_assert(NFIELDS == countof(fields), "a name for each field");
+	const ddbc_node *f[NFIELDS];
 	p->id = ddbc_load_name_of(L, pair->key);
 	const ddbc_node *m = pair->value;
 	if (!ddbc_load_expect_kind(L, m, DDBC_NODE_MAP, p->id.s))
 		return;
-	ddbc_load_check_known(L, m, "an access pattern", fields, countof(fields));
-	p->description = ddbc_load_get_text(L, m, "description");
-	p->table_ref = ddbc_load_get_name(L, m, "table");
-	if (!ddbc_node_get(m, "table") && !ddbc_load_suggested(L, m, "table"))
+	/* One pass over the mapping finds every field. */
+	ddbc_load_fields(L, m, "an access pattern", fields, NFIELDS, f);
+	p->description = ddbc_load_name_field(L, m, f[DESCRIPTION], "description").s;
+	p->table_ref = ddbc_load_name_field(L, m, f[TABLE], "table");
+	if (!f[TABLE] && !ddbc_load_suggested(L, m, "table"))
 		note_untabled(&L->untabled_patterns, L->patterns.n - 1);
-	p->index_ref = ddbc_load_get_name(L, m, "index");
-	const ddbc_node *op = ddbc_load_require(L, m, "operation", "an access pattern");
+	p->index_ref = ddbc_load_name_field(L, m, f[INDEX], "index");
+	const ddbc_node *op = ddbc_load_require_value(L, m, f[OPERATION], "operation",
+						      "an access pattern");
 	p->operation_loc = op ? op->loc : p->id.loc;
 	size_t w;
-	bool has_op = ddbc_load_get_word(L, m, "operation", ops, countof(ops), &w);
+	bool has_op = ddbc_load_word_in(L, f[OPERATION], "operation", ops, countof(ops), &w);
 	p->operation = has_op ? (ddbc_operation)w : DDBC_OP_QUERY;
-	const ddbc_node *key = ddbc_node_get(m, "key");
+	const ddbc_node *key = f[KEY];
 	p->key_loc = key ? key->loc : p->id.loc;
 	if (key && ddbc_load_expect_kind(L, key, DDBC_NODE_MAP, "key")) {
 		p->conds = ddbc_arena_array(L->arena, key->n, sizeof(ddbc_key_cond));
@@ -576,25 +592,26 @@ static void read_pattern(loader *L, const ddbc_pair *pair, ddbc_pattern *p)
 				 "needs a key condition)", p->id.s, ops[w]);
 	}
 	size_t o;
-	bool has_order = ddbc_load_get_word(L, m, "order", orders, countof(orders), &o);
+	bool has_order = ddbc_load_word_in(L, f[ORDER], "order", orders, countof(orders), &o);
 	p->order = !has_order ? 0 : o == 0 ? 1 : -1;
 	if (has_order)
-		p->order_loc = ddbc_node_get(m, "order")->loc;
-	ddbc_load_get_bool(L, m, "consistent_read", &p->consistent_read, &p->consistent_loc);
-	const ddbc_node *ret = ddbc_node_get(m, "returns");
+		p->order_loc = f[ORDER]->loc;
+	ddbc_load_bool_of(L, f[CONSISTENT_READ], "consistent_read", &p->consistent_read,
+			  &p->consistent_loc);
+	const ddbc_node *ret = f[RETURNS];
 	if (ret && ddbc_load_expect_kind(L, ret, DDBC_NODE_SEQ, "returns"))
 		p->nreturns = ddbc_load_get_names(L, ret, "returns", &p->returns);
-	const ddbc_node *ents = ddbc_node_get(m, "entities");
+	const ddbc_node *ents = f[ENTITIES];
 	if (ents && ddbc_load_expect_kind(L, ents, DDBC_NODE_SEQ, "entities")) {
 		p->has_entities = true;
 		p->entities_loc = ents->loc;
 		p->nentities = ddbc_load_get_names(L, ents, "entities", &p->entities);
 	}
-	ddbc_node *ex = ddbc_node_get(m, "example");
+	const ddbc_node *ex = f[EXAMPLE];
 	if (ex && ddbc_load_expect_kind(L, ex, DDBC_NODE_MAP, "example"))
 		p->example = ddbc_load_keep(L, ex);
-	p->condition = ddbc_load_get_text(L, m, "condition");
-	const ddbc_node *cond = ddbc_node_get(m, "condition");
+	p->condition = ddbc_load_name_field(L, m, f[CONDITION], "condition").s;
+	const ddbc_node *cond = f[CONDITION];
 	p->condition_loc = cond ? cond->loc : p->id.loc;
 	ddbc_load_rate(L->arena, L->d, m, &p->rate);
 }

@@ -272,6 +272,7 @@ void ddbc_items_run_release(ddbc_items_run *R)
 	ddbc_items_tables_release(R);
 	free(R->attrs);
 	free(R->slot);
+	free(R->found);
 	strbuf_release(&R->marked);
 	strbuf_release(&R->render);
 	strbuf_release(&R->line);

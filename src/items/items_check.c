@@ -197,15 +197,17 @@ static void check_attributes(ddbc_items_run *R)
 	const ddbc_entity *e = R->ent->e;
 	xgrow((void **)&R->slot, &R->slot_cap, e->nattrs + 1, sizeof(*R->slot));
 	memset(R->slot, 0, (e->nattrs + 1) * sizeof(*R->slot));
+	/* Each name is looked up once: the checks below read what was found. */
+	xgrow((void **)&R->found, &R->found_cap, R->nattrs + 1, sizeof(*R->found));
 	for (size_t i = 0; i < R->nattrs; i++) {
 		const ddbc_ival *v = &R->attrs[i];
-		const ddbc_attr *a = ddbc_entity_attr(e, v->name);
+		const ddbc_attr *a = R->found[i] = ddbc_entity_attr(e, v->name);
 		if (a)
 			R->slot[a - e->attrs] = v;
 	}
 	for (size_t i = 0; i < R->nattrs; i++) {
 		const ddbc_ival *v = &R->attrs[i];
-		const ddbc_attr *a = ddbc_entity_attr(e, v->name);
+		const ddbc_attr *a = R->found[i];
 		if (a && !ddbc_attr_stored(a))
 			report_unknown(R, v->name, a);
 		if (a)
