@@ -316,6 +316,93 @@ static int one_table(ddbc_cfn *c, const char *logical, const json_t *res, bool g
 	return rc;
 }
 
+static bool table_type(const char *type)
+{
+	return type && (!strcmp(type, "AWS::DynamoDB::Table") ||
+			!strcmp(type, "AWS::DynamoDB::GlobalTable") ||
+			ddbc_cfn_is_simple_table(type));
+}
+
+/* The template under a Serverless Framework service's `resources`, its
+ * variables resolved as the framework resolves them before CloudFormation
+ * sees it (import_sls.c). A resource whose variables cannot be resolved
+ * is left out, a table said on stderr and counted in *found, *refused and
+ * lost; NULL (said) when the Parameters, Conditions or Mappings cannot be
+ * resolved. A new reference. */
+static json_t *sls_template(const char *file, ddbc_sls *v, const json_t *tpl, size_t *found,
+			    size_t *refused, strbuf *lost)
+{
+	json_t *out = json_object();
+	const char *k;
+	const json_t *e;
+	json_object_foreach((json_t *)tpl, k, e) {
+		if (!strcmp(k, "Resources"))
+			continue;
+		json_t *r = ddbc_sls_resolve(v, e);
+		if (!r) {
+			ddbc_import_fail(file, "resources.%s: %s", k, strbuf_str(&v->why));
+			json_decref(out);
+			return NULL;
+		}
+		json_object_set_new(out, k, r);
+	}
+	json_t *resources = json_object();
+	json_object_foreach(json_object_get(tpl, "Resources"), k, e) {
+		json_t *r = ddbc_sls_resolve(v, e);
+		if (r) {
+			json_object_set_new(resources, k, r);
+			continue;
+		}
+		if (!table_type(json_string_value(json_object_get(e, "Type"))) &&
+		    strncmp(k, "Fn::ForEach::", 13))
+			continue;  /* no table: what it needs is no matter */
+		(*found)++;
+		(*refused)++;
+		fprintf(stderr, "ddbc import: %s: resource '%s': %s\n"
+			"ddbc import: %s: resource '%s' left out\n", file, k, strbuf_str(&v->why),
+			file, k);
+		strbuf_addf(lost, "%s%s", lost->len ? ", " : "", k);
+	}
+	json_object_set_new(out, "Resources", resources);
+	return out;
+}
+
+/* A service's stack is deployed in its region and named by it (provider
+ * .stackName, else SERVICE-STAGE): the pseudo parameters take those
+ * values unless --param gives them. params extended in *out (malloc'd
+ * names and values in *own, freed by the caller). */
+static size_t sls_pseudo(ddbc_sls *v, const ddbc_import_param *params, size_t nparams,
+			 ddbc_import_param **out, json_t **own)
+{
+	static const char *const pseudo[][2] = {
+		{ "AWS::Region", "${aws:region}" },
+		{ "AWS::StackName", "${self:provider.stackName, self:service}" },
+	};
+	*out = xcalloc(nparams + 2, sizeof(**out));
+	memcpy(*out, params, nparams * sizeof(*params));
+	*own = json_array();
+	size_t n = nparams;
+	for (size_t i = 0; i < 2; i++) {
+		bool have = false;
+		for (size_t j = 0; j < nparams; j++)
+			have |= !strcmp(params[j].name, pseudo[i][0]);
+		json_t *expr = json_string(pseudo[i][1]);
+		json_t *r = have ? NULL : ddbc_sls_resolve(v, expr);
+		json_decref(expr);
+		char *st = r && i == 1 && !json_object_get(json_object_get(v->service, "provider"),
+							     "stackName") ? ddbc_sls_stage(v) : NULL;
+		if (json_is_string(r)) {
+			json_t *text = st ? json_sprintf("%s-%s", json_string_value(r), st)
+					  : json_incref(r);
+			json_array_append_new(*own, text);
+			(*out)[n++] = (ddbc_import_param){ pseudo[i][0], json_string_value(text) };
+		}
+		free(st);
+		json_decref(r);
+	}
+	return n;
+}
+
 int ddbc_import_cloudformation(const char *file, const json_t *root, json_t *design,
 			       const ddbc_import_param *params, size_t nparams)
 {
@@ -323,28 +410,47 @@ int ddbc_import_cloudformation(const char *file, const json_t *root, json_t *des
 	 * the framework adds to its own under `resources`. */
 	bool sls = !json_object_get(root, "Resources") && json_object_get(root, "service") &&
 		   json_object_get(root, "resources");
-	if (sls)
-		root = json_object_get(root, "resources");
-	const json_t *raw = json_object_get(root, "Resources");
-	if (!json_is_object(raw))
-		return ddbc_import_fail(file, sls ? "a Serverless Framework service whose resources "
-					"hold no Resources mapping" : "expected a CloudFormation "
-					"template, a mapping with Resources");
-	ddbc_cfn c;
-	ddbc_cfn_init(&c, file, root, params, nparams);
-	c.serverless = sls;
-	json_t *resources = ddbc_cfn_expand_foreach(&c, raw);
+	if (sls && !json_is_object(json_object_get(json_object_get(root, "resources"),
+						   "Resources")))
+		return ddbc_import_fail(file, "a Serverless Framework service whose resources "
+					"hold no Resources mapping");
+	if (!sls && !json_is_object(json_object_get(root, "Resources")))
+		return ddbc_import_fail(file, "expected a CloudFormation template, a mapping "
+					"with Resources");
 	size_t found = 0, refused = 0;
 	strbuf lost = STRBUF_INIT;
+	json_t *own = NULL;  /* a service's template, its variables resolved */
+	char *stage = NULL;
+	ddbc_import_param *sls_params = NULL;
+	json_t *pseudo = NULL;  /* the texts sls_params points at */
+	if (sls) {
+		ddbc_sls vars;
+		ddbc_sls_init(&vars, root, params, nparams);
+		own = sls_template(file, &vars, json_object_get(root, "resources"), &found,
+				   &refused, &lost);
+		if (vars.resolved)
+			stage = ddbc_sls_stage(&vars);
+		if (own)
+			nparams = sls_pseudo(&vars, params, nparams, &sls_params, &pseudo);
+		ddbc_sls_release(&vars);
+		if (!own) {
+			strbuf_release(&lost);
+			return -1;
+		}
+		root = own;
+		params = sls_params;
+	}
+	ddbc_cfn c;
+	ddbc_cfn_init(&c, file, root, params, nparams);
+	json_t *resources = ddbc_cfn_expand_foreach(&c, json_object_get(root, "Resources"));
 	const char *logical;
 	const json_t *res;
 	json_object_foreach(resources, logical, res) {
 		const char *type = json_string_value(json_object_get(res, "Type"));
-		bool table = type && !strcmp(type, "AWS::DynamoDB::Table");
-		bool global = type && !strcmp(type, "AWS::DynamoDB::GlobalTable");
-		bool simple = ddbc_cfn_is_simple_table(type);
-		if (!table && !global && !simple)
+		if (!table_type(type))
 			continue;
+		bool global = !strcmp(type, "AWS::DynamoDB::GlobalTable");
+		bool simple = ddbc_cfn_is_simple_table(type);
 		found++;
 		json_t *sam = simple ? ddbc_cfn_simple_table(file, root, logical, res) : NULL;
 		int rc = simple && !sam ? -1 : one_table(&c, logical, sam ? sam : res, global, design);
@@ -357,15 +463,25 @@ int ddbc_import_cloudformation(const char *file, const json_t *root, json_t *des
 	}
 	/* The design says it too, where its tables are, naming the template
 	 * by its file name only: the design is the same wherever it was made. */
-	if (lost.len && refused < found) {
-		const char *slash = strrchr(file, '/');
-		ddbc_import_set_comment(design, "tables", "left out of %s: %s (undecided before "
-					"deployment: see import's messages)", slash ? slash + 1 : file,
-					strbuf_str(&lost));
-	}
+	const char *slash = strrchr(file, '/');
+	strbuf note = STRBUF_INIT;
+	if (stage)
+		strbuf_addf(&note, "Serverless Framework variables resolved for stage '%s' "
+			    "(--param opt:stage=NAME for another)", stage);
+	if (lost.len && refused < found)
+		strbuf_addf(&note, "%sleft out of %s: %s (undecided before deployment: see "
+			    "import's messages)", note.len ? "; " : "", slash ? slash + 1 : file,
+			    strbuf_str(&lost));
+	if (note.len && refused < found)
+		ddbc_import_set_comment(design, "tables", "%s", strbuf_str(&note));
+	strbuf_release(&note);
 	strbuf_release(&lost);
+	free(stage);
 	json_decref(resources);
 	ddbc_cfn_release(&c);
+	json_decref(own);
+	json_decref(pseudo);
+	free(sls_params);
 	if (!resources)
 		return -1;
 	if (!found)

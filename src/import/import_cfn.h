@@ -2,7 +2,9 @@
  *
  * import_cfn.c turns a template's table resources into tables; it asks
  * import_cfn_eval.c for each property's value as the stack would have it,
- * and import_cfn_foreach.c for the resources Fn::ForEach makes.
+ * and import_cfn_foreach.c for the resources Fn::ForEach makes. A
+ * Serverless Framework service's variables are resolved before any of it
+ * (import_sls.c), as the framework resolves them.
  */
 #ifndef DDBC_IMPORT_CFN_H
 #define DDBC_IMPORT_CFN_H
@@ -25,7 +27,6 @@ typedef struct ddbc_cfn {
 	json_t *cond_cache;                /* condition name -> 0/1 (null: being evaluated) */
 	size_t steps, bytes;               /* spent on the value being evaluated */
 	int depth;
-	bool serverless;                   /* a Serverless Framework service's resources */
 } ddbc_cfn;
 
 void ddbc_cfn_init(ddbc_cfn *c, const char *file, const json_t *root,
@@ -58,5 +59,29 @@ bool ddbc_cfn_is_simple_table(const char *type);
  * why SAM would refuse it. A new reference. */
 json_t *ddbc_cfn_simple_table(const char *file, const json_t *root, const char *logical,
 			      const json_t *res);
+
+/* The Serverless Framework's variables of one service (serverless.yml). */
+typedef struct ddbc_sls {
+	const json_t *service;             /* the whole service, for self: */
+	const ddbc_import_param *params;   /* --param SOURCE:ADDRESS=VALUE */
+	size_t nparams;
+	strbuf why;                        /* what could not be resolved */
+	size_t steps;
+	int depth;
+	bool resolved;                     /* some variable was resolved */
+} ddbc_sls;
+
+void ddbc_sls_init(ddbc_sls *s, const json_t *service, const ddbc_import_param *params,
+		   size_t nparams);
+void ddbc_sls_release(ddbc_sls *s);
+
+/* v with every ${...} variable in its values resolved as `serverless`
+ * resolves them; NULL when one cannot be (s->why says which and why). A
+ * new reference. */
+json_t *ddbc_sls_resolve(ddbc_sls *s, const json_t *v);
+
+/* The stage the service deploys to (--param opt:stage, provider.stage,
+ * else dev); NULL when it cannot be resolved. Malloc'd. */
+char *ddbc_sls_stage(ddbc_sls *s);
 
 #endif

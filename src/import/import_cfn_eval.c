@@ -453,12 +453,6 @@ json_t *ddbc_cfn_eval(ddbc_cfn *c, const json_t *v)
 		}
 		return out;
 	}
-	/* The Serverless Framework resolves its ${...} variables before
-	 * CloudFormation sees the template (Fn::Sub reads its own). */
-	if (c->serverless && json_is_string(v) && strstr(json_string_value(v), "${"))
-		return fail(c, "'%s' holds a Serverless Framework variable, which `serverless` "
-			    "resolves before CloudFormation sees the template: give the value "
-			    "itself", json_string_value(v));
 	return json_incref((json_t *)v);
 }
 
