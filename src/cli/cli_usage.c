@@ -198,7 +198,8 @@ const char ddbc_usage_import[] =
 	"options:\n"
 	"      --from SOURCE       @SOURCES@\n"
 	"      --list-sources      list the sources and what each reads\n"
-	"      --param NAME=VALUE  a template parameter's value (repeatable)\n"
+	"      --param NAME=VALUE  a template parameter's value, or a Serverless\n"
+	"                          Framework variable's (opt:stage=prod; repeatable)\n"
 	OUTPUT_HELP
 	"  -h, --help              show this help\n";
 
