@@ -241,8 +241,36 @@ static bool every_key_is(const json_t *examples, const char *k, const char *s)
 /* Sets the template of key attribute k: alias when it is one, else a
  * guess from the examples (only when every example has k, since a
  * template makes its attribute required). */
+/* Whether names a and b differ only in case and in what is no letter or
+ * digit (vehicleId, vehicle_id, VEHICLE-ID): the names generated code
+ * makes of them (VEHICLE_ID in the header) would be one. */
+static bool same_letters(const char *a, const char *b)
+{
+	for (;; a++, b++) {
+		while (*a && !isalnum((unsigned char)*a))
+			a++;
+		while (*b && !isalnum((unsigned char)*b))
+			b++;
+		if (tolower((unsigned char)*a) != tolower((unsigned char)*b))
+			return false;
+		if (!*a)
+			return true;
+	}
+}
+
+static bool name_taken(const json_t *attrs, const char *name)
+{
+	const char *k;
+	const json_t *v;
+	json_object_foreach((json_t *)attrs, k, v)
+		if (same_letters(k, name))
+			return true;
+	return false;
+}
+
 /* The name of a key part no attribute stores: the entity's id
- * ("customerId" for Customer), else the same with a number after it. */
+ * ("customerId" for Customer), else the same with a number after it; no
+ * attribute's name that differs from it only in case or separators. */
 static char *unstored_name(const char *entity, const json_t *attrs)
 {
 	strbuf b = STRBUF_INIT;
@@ -252,7 +280,7 @@ static char *unstored_name(const char *entity, const json_t *attrs)
 		strbuf_addf(&b, "%sId", entity[0] ? entity + 1 : "");
 		if (i > 1)
 			strbuf_addf(&b, "%d", i);
-		if (!json_object_get(attrs, strbuf_str(&b)))
+		if (!name_taken(attrs, strbuf_str(&b)))
 			return strbuf_detach(&b);
 	}
 }
