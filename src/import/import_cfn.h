@@ -60,6 +60,10 @@ bool ddbc_cfn_is_simple_table(const char *type);
 json_t *ddbc_cfn_simple_table(const char *file, const json_t *root, const char *logical,
 			      const json_t *res);
 
+/* Writes the reason into why unless one is there (the first stays);
+ * returns NULL, for `return fail(...)`. */
+json_t *ddbc_cfn_why(strbuf *why, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
 /* The Serverless Framework's variables of one service (serverless.yml). */
 typedef struct ddbc_sls {
 	const json_t *service;             /* the whole service, for self: */

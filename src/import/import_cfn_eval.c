@@ -46,18 +46,19 @@ void ddbc_cfn_release(ddbc_cfn *c)
 	json_decref(c->cond_cache);
 }
 
-/* Says why in c->why (the first reason stays); returns NULL. */
-static json_t *fail(ddbc_cfn *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static json_t *fail(ddbc_cfn *c, const char *fmt, ...)
+json_t *ddbc_cfn_why(strbuf *why, const char *fmt, ...)
 {
-	if (c->why.len)
+	if (why->len)
 		return NULL;
 	va_list ap;
 	va_start(ap, fmt);
-	strbuf_vaddf(&c->why, fmt, ap);
+	strbuf_vaddf(why, fmt, ap);
 	va_end(ap);
 	return NULL;
 }
+
+/* Says why in c->why (the first reason stays); returns NULL. */
+#define fail(c, ...) ddbc_cfn_why(&(c)->why, __VA_ARGS__)
 
 /* Counts one function and n bytes made; false (saying why) past a bound. */
 static bool spend(ddbc_cfn *c, const char *fn, size_t n)

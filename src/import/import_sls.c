@@ -25,7 +25,6 @@
 #include "util/xalloc.h"
 
 #include <ctype.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -48,17 +47,7 @@ void ddbc_sls_release(ddbc_sls *s)
 }
 
 /* Says why (the first reason stays); returns NULL. */
-static json_t *fail(ddbc_sls *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static json_t *fail(ddbc_sls *s, const char *fmt, ...)
-{
-	if (s->why.len)
-		return NULL;
-	va_list ap;
-	va_start(ap, fmt);
-	strbuf_vaddf(&s->why, fmt, ap);
-	va_end(ap);
-	return NULL;
-}
+#define fail(s, ...) ddbc_cfn_why(&(s)->why, __VA_ARGS__)
 
 /* The --param value given for SOURCE:ADDRESS, or NULL. */
 static const char *given(const ddbc_sls *s, const char *type, const char *address)
