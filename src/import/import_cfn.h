@@ -70,7 +70,7 @@ typedef struct ddbc_sls {
 	const ddbc_import_param *params;   /* --param SOURCE:ADDRESS=VALUE */
 	size_t nparams;
 	strbuf why;                        /* what could not be resolved */
-	size_t steps;
+	size_t steps, total;               /* variables resolved: this value, all */
 	int depth;
 	bool resolved;                     /* some variable was resolved */
 } ddbc_sls;

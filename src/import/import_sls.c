@@ -29,7 +29,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define MAX_STEPS 100000u  /* variables and values resolved per resource */
+#define MAX_STEPS 100000u  /* variables resolved per resource */
+#define MAX_TOTAL 1000000u /* variables resolved per service */
 #define MAX_DEPTH 32       /* variables resolved inside the values of others */
 
 void ddbc_sls_init(ddbc_sls *s, const json_t *service, const ddbc_import_param *params,
@@ -345,9 +346,10 @@ static int variable(ddbc_sls *s, parser *p, json_t **out)
 	if ((p->str[j] != ':' && p->str[j] != '(') ||
 	    (p->str[j] == ':' && p->str[j + 1 + strspn(p->str + j + 1, " ")] == ':'))
 		return 0;
-	if (++s->steps > MAX_STEPS || s->depth > MAX_DEPTH) {
-		fail(s, "'%s': variables nested past ddbc's bound (%u variables, %d levels), "
-		     "or a property whose value needs itself", p->str, MAX_STEPS, MAX_DEPTH);
+	if (++s->steps > MAX_STEPS || ++s->total > MAX_TOTAL || s->depth > MAX_DEPTH) {
+		fail(s, "'%s': variables nested past ddbc's bound (%u variables, %u in the "
+		     "service, %d levels), or a property whose value needs itself", p->str,
+		     MAX_STEPS, MAX_TOTAL, MAX_DEPTH);
 		return -1;
 	}
 	char *type = xstrndup(p->str + start + 2, j - start - 2);
