@@ -157,12 +157,65 @@ static json_t *source(ddbc_sls *s, const char *type, const char *address, const 
 		    type, address);
 }
 
+/* Number text t as JavaScript's String(Number(t)) writes it, which is
+ * what the framework (a YAML number is a JavaScript number there) puts
+ * into a string: the shortest digits that read back as the same double,
+ * in plain notation for exponents -7 < e < 21 (1.50 is 1.5, 1e3 is 1000,
+ * 6.02E+23 is 6.02e+23). */
+static void append_js_number(strbuf *out, const char *t)
+{
+	double d = strtod(t, NULL);
+	char buf[40];
+	int p = 1;
+	for (; p < 17; p++) {
+		snprintf(buf, sizeof(buf), "%.*e", p - 1, d);
+		if (strtod(buf, NULL) == d)
+			break;
+	}
+	snprintf(buf, sizeof(buf), "%.*e", p - 1, d);
+	char *e = strchr(buf, 'e');
+	if (!e) {  /* inf or nan: no JSON number is either */
+		strbuf_addstr(out, buf);
+		return;
+	}
+	int exp = atoi(e + 1);
+	*e = '\0';
+	char digits[24];
+	size_t n = 0;
+	bool neg = buf[0] == '-';
+	for (const char *c = buf; *c; c++)
+		if (isdigit((unsigned char)*c))
+			digits[n++] = *c;
+	while (n > 1 && digits[n - 1] == '0')
+		n--;
+	digits[n] = '\0';
+	if (neg && d != 0)  /* String(-0) is "0" */
+		strbuf_addch(out, '-');
+	if (exp >= 21 || exp <= -7) {
+		strbuf_addch(out, digits[0]);
+		if (n > 1)
+			strbuf_addf(out, ".%s", digits + 1);
+		strbuf_addf(out, "e%c%d", exp < 0 ? '-' : '+', abs(exp));
+	} else if (exp < 0) {
+		strbuf_addstr(out, "0.");
+		for (int i = -1; i > exp; i--)
+			strbuf_addch(out, '0');
+		strbuf_addstr(out, digits);
+	} else if ((size_t)exp + 1 >= n) {
+		strbuf_addstr(out, digits);
+		for (size_t i = n; i < (size_t)exp + 1; i++)
+			strbuf_addch(out, '0');
+	} else {
+		strbuf_addf(out, "%.*s.%s", exp + 1, digits, digits + exp + 1);
+	}
+}
+
 /* The text a variable's value gives inside a longer string. */
 static bool append_text(ddbc_sls *s, strbuf *out, const json_t *v, const char *var)
 {
 	const char *num = ddbc_import_number_text(v);
 	if (num) {
-		strbuf_addstr(out, num);
+		append_js_number(out, num);
 	} else if (json_is_string(v)) {
 		strbuf_addstr(out, json_string_value(v));
 	} else if (json_is_boolean(v)) {
@@ -170,7 +223,7 @@ static bool append_text(ddbc_sls *s, strbuf *out, const json_t *v, const char *v
 	} else {
 		char *t = ddbc_import_scalar_text(v);  /* integers */
 		if (t)
-			strbuf_addstr(out, t);
+			append_js_number(out, t);
 		else
 			fail(s, "'%s' is part of a string, but its value is no string", var);
 		free(t);
