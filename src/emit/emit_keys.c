@@ -624,6 +624,7 @@ static bool condition_params(keys_writer *w, keys_request *r, json_t *cvalues, j
 		return true;
 	r->cond_param = ddbc_arena_alloc(w->arena, n * sizeof(size_t));
 	r->cond_type = ddbc_arena_alloc(w->arena, n * sizeof(ddbc_type));
+	r->cond_width = ddbc_arena_alloc(w->arena, n * sizeof(unsigned));
 	const json_t **slots = ddbc_arena_alloc(w->arena, (r->hp->nvalues + n) * sizeof(*slots));
 	memcpy(slots, r->slots, r->hp->nvalues * sizeof(*slots));
 	r->slots = slots;
@@ -638,6 +639,9 @@ static bool condition_params(keys_writer *w, keys_request *r, json_t *cvalues, j
 			return false;
 		r->cond_param[k] = (size_t)pi;
 		r->cond_type[k] = a->type;
+		const ddbc_segment *pad = a->type == DDBC_TYPE_N ?
+			ddbc_request_padded(ddbc_pattern_request(p), ref + 1) : NULL;
+		r->cond_width[k] = pad ? pad->width : 0;
 		r->slots[r->hp->nvalues + k] = v;
 		r->ncond = ++k;
 		json_object_set(values, ref, v);

@@ -631,10 +631,14 @@ static void guards(keys_writer *w, const keys_guard *gs, size_t n, const char *e
 static void value_expr(strbuf *sb, const keys_request *r, size_t i)
 {
 	bool number;
-	const char *name = keys_cond_value(r, i, &number);
+	unsigned width;
+	const char *name = keys_cond_value(r, i, &number, &width);
 	if (name) {
 		/* An N value in decimal, any other as it is. */
-		strbuf_addf(sb, number ? "strconv.FormatInt(%s, 10)" : "%s", name);
+		if (number && width)
+			strbuf_addf(sb, "formatNumber(%s, %u)", name, width);
+		else
+			strbuf_addf(sb, number ? "strconv.FormatInt(%s, 10)" : "%s", name);
 		return;
 	}
 	strbuf_addf(sb, "v%zu__", i);

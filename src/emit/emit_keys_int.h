@@ -74,6 +74,9 @@ typedef struct keys_request {
 	 * whose value it is, and its type (S, N, B or BOOL, the design's). */
 	size_t *cond_param;
 	ddbc_type *cond_type;
+	/* Per ':name': the width a key of the request pads its parameter to
+	 * (ddbc_request_padded), sent so as the export sends it; else 0. */
+	unsigned *cond_width;
 	size_t ncond;
 	/* A PutItem's Item: the pattern's key members, written over the
 	 * caller's item (the function's first parameter, item__); else NULL. */
@@ -184,13 +187,15 @@ typedef struct keys_json_style {
  * gets its builder's result instead: value_expr(sb, r, i) appends it. */
 /* A slot i at or past hp->nvalues is a condition's ':name' value: the
  * name of its parameter (*number: an N value, which the language writes
- * in decimal; any other is the parameter as it is); NULL for a key
- * value's slot. */
-static inline const char *keys_cond_value(const keys_request *r, size_t i, bool *number)
+ * in decimal, zero-padded to *width digits when a key pads it; any other
+ * is the parameter as it is); NULL for a key value's slot. */
+static inline const char *keys_cond_value(const keys_request *r, size_t i, bool *number,
+					  unsigned *width)
 {
 	if (i < r->hp->nvalues)
 		return NULL;
 	*number = r->cond_type[i - r->hp->nvalues] == DDBC_TYPE_N;
+	*width = r->cond_width[i - r->hp->nvalues];
 	return r->params[r->cond_param[i - r->hp->nvalues]].name;
 }
 void keys_json(strbuf *sb, const json_t *v, const keys_json_style *st, const keys_request *r,

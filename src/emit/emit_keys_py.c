@@ -405,10 +405,14 @@ static void guards(keys_writer *w, const keys_guard *gs, size_t n, const char *e
 static void value_expr(strbuf *sb, const keys_request *r, size_t i)
 {
 	bool number;
-	const char *name = keys_cond_value(r, i, &number);
+	unsigned width;
+	const char *name = keys_cond_value(r, i, &number, &width);
 	if (name) {
 		/* An N value in decimal, any other as it is. */
-		strbuf_addf(sb, number ? "_number(%s, 0, \"%s\")" : "%s%.0s", name, name);
+		if (number)
+			strbuf_addf(sb, "_number(%s, %u, \"%s\")", name, width, name);
+		else
+			strbuf_addstr(sb, name);
 		return;
 	}
 	const ddbc_hkey *k = &r->hp->values[i].key;
