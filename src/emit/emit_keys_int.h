@@ -103,6 +103,8 @@ typedef struct keys_ops {
 		       const char *entity_of);
 	void (*request)(keys_writer *w, const keys_request *r);
 	void (*tail)(keys_writer *w);
+	/* The type of an S attribute's enum values (ha->enum_macro). */
+	void (*enum_type)(keys_writer *w, const ddbc_hattr *ha);
 } keys_ops;
 
 struct keys_writer {
@@ -205,6 +207,18 @@ void keys_json(strbuf *sb, const json_t *v, const keys_json_style *st, const key
  * for a string, a number and a boolean (a condition's BOOL value). */
 void keys_request_params(strbuf *sb, const keys_request *r, const char *sep,
 			 const char *const types[3]);
+
+/* The enum type of r's parameter named name (ddbc_hparam.enum_type), or
+ * NULL. */
+const char *keys_param_enum(const keys_request *r, const char *name);
+
+/* The name of enum value i of ha's attribute as a constant: <ENUM>_<VALUE>
+ * when every value gives a distinct identifier, else <ENUM>_<i>; in w's
+ * arena, registered. */
+const char *keys_enum_const(keys_writer *w, const ddbc_hattr *ha, size_t i);
+
+/* Appends enum value i of ha's attribute as a string literal. */
+void keys_enum_value(strbuf *sb, const ddbc_hattr *ha, size_t i, bool ts);
 
 /* The type letter of a DynamoDB type as JSON names it ("S", "N", "B",
  * "BOOL", "NULL"), or NULL. */
