@@ -84,18 +84,6 @@ static void add_item(guard_gen *G, json_t *item)
 	json_decref(item);
 }
 
-static const char *keys_type_letter(ddbc_type t)
-{
-	switch (t) {
-	case DDBC_TYPE_S: return "S";
-	case DDBC_TYPE_N: return "N";
-	case DDBC_TYPE_B: return "B";
-	case DDBC_TYPE_BOOL: return "BOOL";
-	case DDBC_TYPE_NULL: return "NULL";
-	default: return "";
-	}
-}
-
 /* The item with constant a's Number written as text. */
 static json_t *with_number(const json_t *item, const ddbc_attr *a, const char *text)
 {
@@ -152,7 +140,7 @@ static json_t *typed(const char *type, json_t *value)
  * Null, which has one value, and for a Number (number_variants). */
 static json_t *other_value(const ddbc_attr *a, const json_t *v)
 {
-	const char *text = json_string_value(json_object_get(v, keys_type_letter(a->type)));
+	const char *text = json_string_value(json_object_get(v, ddbc_type_short(a->type)));
 	switch (a->type) {
 	case DDBC_TYPE_S: {
 		strbuf t = STRBUF_INIT;
