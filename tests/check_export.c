@@ -302,6 +302,27 @@ START_TEST(test_zero_padded_parameter)
 }
 END_TEST
 
+/* A condition's ':rev' of a parameter the key pads ({rev:04}) is sent as
+ * the key writes it, however it is given: the key modules send the same. */
+START_TEST(test_condition_of_padded_parameter)
+{
+	static const char *const file = "tests/fixtures/keys/conditions.ddb.yaml";
+	static const char *const args[] = { "--param", "rev=7", NULL };
+	json_t *q = export_json("queries", file, NULL);
+	json_t *in = input_of(q, "bump-rev");
+	expect_json(json_object_get(json_object_get(in, "Key"), "SK"), "{\"S\":\"REV#d1#0002\"}");
+	expect_json(json_object_get(in, "ExpressionAttributeValues"), "{\":rev\":{\"N\":\"0002\"}}");
+	json_decref(q);
+	q = export_json("queries", file, args);
+	expect_json(json_object_get(input_of(q, "bump-rev"), "ExpressionAttributeValues"),
+		    "{\":rev\":{\"N\":\"0007\"}}");
+	/* A Number no key pads is sent as given. */
+	expect_json(json_object_get(input_of(q, "drop-doc"), "ExpressionAttributeValues"),
+		    "{\":version\":{\"N\":\"3\"}}");
+	json_decref(q);
+}
+END_TEST
+
 START_TEST(test_get_scan_update_delete)
 {
 	json_t *q = export_json("queries", EDGE, NULL);
@@ -686,6 +707,7 @@ static Suite *export_suite(void)
 	tcase_add_test(q, test_query_operators_and_names);
 	tcase_add_test(q, test_multi_attribute_query);
 	tcase_add_test(q, test_zero_padded_parameter);
+	tcase_add_test(q, test_condition_of_padded_parameter);
 	tcase_add_test(q, test_get_scan_update_delete);
 	tcase_add_test(q, test_put_item_and_condition);
 	tcase_add_test(q, test_put_leaves_out_unstored_parts);

@@ -1391,6 +1391,47 @@ END_TEST
 
 /* Words the identifier says already are dropped from table and index
  * names; a shortening that would make two names one is not made. */
+/* The key modules' enum type of an attribute is the name the plan gives
+ * its values (P_E_A_ENUM), from any entity: the entity's part shortened,
+ * a c_name, and only for a String. */
+START_TEST(test_enum_type_is_the_plans_name)
+{
+	unit u;
+	int r = header_findings("ddbc: 1\nname: game\ntables:\n  Tab: { partition_key: PK }\n"
+				"entities:\n"
+				"  GameItem: { table: Tab, attributes: { PK: { type: S, template: "
+				"\"G#{id}\" }, id: S, state: { type: S, enum: [a, b] }, rank: { type: N, "
+				"enum: [1] } } }\n"
+				"  Other: { table: Tab, attributes: { PK: { type: S, template: "
+				"\"O#{id}\" }, id: S, mode: { type: S, c_name: playMode, enum: [x] } } }\n",
+				NULL, &u);
+	ck_assert_int_eq(r, DDBC_EMIT_OK);
+	ddbc_header_plan plan;
+	ck_assert_int_eq(ddbc_header_plan_build(&plan, u.design, NULL, &u.d), DDBC_PLAN_OK);
+	ddbc_arena *arena = ddbc_arena_new();
+	for (size_t i = 0; i < u.design->nentities; i++) {
+		ddbc_hentity he;
+		ck_assert_int_eq(ddbc_header_plan_entity(&plan, i, &he), 0);
+		for (size_t k = 0; k < he.nattrs; k++) {
+			const ddbc_attr *a = he.attrs[k].attr;
+			const char *t = ddbc_header_enum_type(&plan, arena, a);
+			if (a->type == DDBC_TYPE_S && a->more->nenum)
+				ck_assert_str_eq(t, he.attrs[k].enum_macro);
+			else
+				ck_assert_ptr_null(t);
+		}
+	}
+	const ddbc_entity *other = &u.design->entities[1];
+	ck_assert_str_eq(ddbc_header_enum_type(&plan, arena, &other->attrs[2]),
+			 "GAME_OTHER_PLAY_MODE_ENUM");
+	ck_assert_str_eq(ddbc_header_enum_type(&plan, arena, &u.design->entities[0].attrs[2]),
+			 "GAME_ITEM_STATE_ENUM");
+	ddbc_arena_free(arena);
+	ddbc_header_plan_free(&plan);
+	unit_close(&u);
+}
+END_TEST
+
 START_TEST(test_names_without_stutter)
 {
 	unit u;
@@ -2139,6 +2180,7 @@ static Suite *header_suite(void)
 	tcase_add_test(tc, test_hash_collision_is_no_collision);
 	tcase_add_test(tc, test_table_collision);
 	tcase_add_test(tc, test_names_without_stutter);
+	tcase_add_test(tc, test_enum_type_is_the_plans_name);
 	tcase_add_test(tc, test_pattern_collision);
 	tcase_add_test(tc, test_names_without_identifier);
 	tcase_add_test(tc, test_prefix);

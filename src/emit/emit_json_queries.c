@@ -135,6 +135,8 @@ static ddbc_type value_type(const request *r, const char *name, const ddbc_node 
 	return DDBC_TYPE_S;
 }
 
+static void padded_value(request *r, const char *name, strbuf *val);
+
 /* Gives the condition's value placeholder ref (":name") the parameter
  * name's value, typed. */
 static void condition_value(request *r, const char *ref)
@@ -150,6 +152,8 @@ static void condition_value(request *r, const char *ref)
 		return;
 	}
 	ddbc_type t = value_type(r, name, node);
+	if (t == DDBC_TYPE_N)
+		padded_value(r, name, &val);
 	json_t *v;
 	if (t == DDBC_TYPE_BOOL) {
 		v = json_object();
@@ -185,6 +189,26 @@ static ddbc_tvalue param_of(void *ctx, const ddbc_segment *seg)
 	ddbc_tvalue v = text_value(c->r, seg, &val);
 	strbuf_release(&val);
 	return v;
+}
+
+/* A Number parameter that a key of the request pads ({seq:04}) is sent
+ * in a condition as that key writes it ("0003"), whether its value was
+ * given as 3 or "0003": one parameter, one text (the key modules send
+ * the same). A value the placeholder cannot take is left as it is. */
+static void padded_value(request *r, const char *name, strbuf *val)
+{
+	const ddbc_segment *seg = ddbc_request_padded(r->req, name);
+	if (!seg)
+		return;
+	ddbc_template one = { (ddbc_segment *)seg, 1 };
+	cond_render cr = { r, r->p->condition_loc };
+	strbuf out = STRBUF_INIT;
+	ddbc_render_problem problem;
+	if (ddbc_template_render(&one, param_of, &cr, &out, &problem) == DDBC_RENDER_OK) {
+		strbuf_reset(val);
+		strbuf_add(val, out.buf, out.len);
+	}
+	strbuf_release(&out);
 }
 
 /* Records that the request sends text for value i of key attribute pos. */

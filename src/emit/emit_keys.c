@@ -25,6 +25,7 @@
  */
 #include "emit/emit_keys_int.h"
 #include "emit/emit_json.h"
+#include "model/header_plan_int.h"
 #include "model/params.h"
 #include "model/request.h"
 #include "model/semantics.h"
@@ -391,6 +392,10 @@ static void attr_part(keys_writer *w, const keys_ops *ops, const ddbc_hattr *ha)
 	if (ha->expr_macro)
 		keys_name(w, ha->expr_macro);
 	attr(w, ops->syntax, ha);
+	if (ha->enum_macro && ha->attr->type == DDBC_TYPE_S) {
+		keys_name(w, ha->enum_macro);
+		ops->enum_type(w, ha);
+	}
 	if (!ha->key)
 		return;
 	keys_key kk = { ha, NULL, NULL, 0 };
@@ -548,9 +553,58 @@ static void add_param(keys_writer *w, keys_request *r, const ddbc_hparam *pm, si
 	for (size_t i = 0; i < r->nparams; i++)
 		if (!strcmp(r->params[i].name, pm->name))
 			return;
-	(void)w;
 	xgrow((void **)&r->params, cap, r->nparams + 1, sizeof(ddbc_hparam));
-	r->params[r->nparams++] = *pm;
+	ddbc_hparam *q = &r->params[r->nparams++];
+	*q = *pm;
+	/* A pattern's parameter is typed by the attribute it names, as lint
+	 * and the export type it. */
+	if (!q->attr && !q->number && !q->enum_type)
+		q->enum_type = ddbc_header_enum_type(
+			w->plan, w->arena,
+			ddbc_pattern_named_attr(r->hp->pattern, q->source, strlen(q->source)));
+}
+
+const char *keys_param_enum(const keys_request *r, const char *name)
+{
+	for (size_t i = 0; i < r->nparams; i++)
+		if (!strcmp(r->params[i].name, name))
+			return r->params[i].enum_type;
+	return NULL;
+}
+
+void keys_enum_value(strbuf *sb, const ddbc_hattr *ha, size_t i, bool ts)
+{
+	strbuf v = STRBUF_INIT;
+	ddbc_json_scalar_text(ha->attr->more->enum_values[i], &v);
+	keys_string(sb, v.buf ? v.buf : "", v.len, ts);
+	strbuf_release(&v);
+}
+
+const char *keys_enum_const(keys_writer *w, const ddbc_hattr *ha, size_t i)
+{
+	const ddbc_attr *a = ha->attr;
+	const char *base = keys_concat(w, ha->enum_macro, "_");
+	const char **ids = ddbc_arena_alloc(w->arena, a->more->nenum * sizeof(*ids));
+	bool named = true;
+	for (size_t k = 0; named && k < a->more->nenum; k++) {
+		strbuf v = STRBUF_INIT;
+		ddbc_json_scalar_text(a->more->enum_values[k], &v);
+		ids[k] = ddbc_hplan_ident(w->arena, v.buf ? v.buf : "", true);
+		strbuf_release(&v);
+		named = ids[k] != NULL;
+		for (size_t j = 0; named && j < k; j++)
+			named = strcmp(ids[j], ids[k]) != 0;
+	}
+	const char *name;
+	if (named) {
+		name = keys_concat(w, base, ids[i]);
+	} else {
+		char n[24];
+		snprintf(n, sizeof n, "%zu", i);
+		name = keys_concat(w, base, n);
+	}
+	keys_name(w, name);
+	return name;
 }
 
 /* The DynamoDB JSON of value i of hp: {"S": text}; a constant's text, or
@@ -582,6 +636,7 @@ void keys_request_params(strbuf *sb, const keys_request *r, const char *sep,
 {
 	for (size_t i = 0; i < r->nparams; i++)
 		strbuf_addf(sb, "%s%s%s%s", i ? ", " : "", r->params[i].name, sep,
+			    r->params[i].enum_type ? r->params[i].enum_type :
 			    types[r->flag && r->flag[i] ? 2 : r->params[i].number ? 1 : 0]);
 }
 
@@ -601,7 +656,10 @@ static long cond_param(keys_writer *w, keys_request *r, const char *source, ddbc
 			    (r->flag ? r->flag[i] : false) == flag;
 		return same ? (long)i : -1;
 	}
-	ddbc_hparam pm = { NULL, name, source, number };
+	ddbc_hparam pm = { NULL, name, source, number, NULL };
+	if (t == DDBC_TYPE_S)
+		pm.enum_type = ddbc_header_enum_type(
+			w->plan, w->arena, ddbc_pattern_named_attr(r->hp->pattern, source, strlen(source)));
 	add_param(w, r, &pm, cap);
 	bool *flags = ddbc_arena_alloc(w->arena, r->nparams * sizeof(bool));
 	for (size_t i = 0; i + 1 < r->nparams; i++)
@@ -624,6 +682,7 @@ static bool condition_params(keys_writer *w, keys_request *r, json_t *cvalues, j
 		return true;
 	r->cond_param = ddbc_arena_alloc(w->arena, n * sizeof(size_t));
 	r->cond_type = ddbc_arena_alloc(w->arena, n * sizeof(ddbc_type));
+	r->cond_width = ddbc_arena_alloc(w->arena, n * sizeof(unsigned));
 	const json_t **slots = ddbc_arena_alloc(w->arena, (r->hp->nvalues + n) * sizeof(*slots));
 	memcpy(slots, r->slots, r->hp->nvalues * sizeof(*slots));
 	r->slots = slots;
@@ -638,6 +697,9 @@ static bool condition_params(keys_writer *w, keys_request *r, json_t *cvalues, j
 			return false;
 		r->cond_param[k] = (size_t)pi;
 		r->cond_type[k] = a->type;
+		const ddbc_segment *pad = a->type == DDBC_TYPE_N ?
+			ddbc_request_padded(ddbc_pattern_request(p), ref + 1) : NULL;
+		r->cond_width[k] = pad ? pad->width : 0;
 		r->slots[r->hp->nvalues + k] = v;
 		r->ncond = ++k;
 		json_object_set(values, ref, v);

@@ -483,16 +483,40 @@ static void shape(strbuf *sb, const char *name, const ddbc_hkey *k)
 static void params(strbuf *sb, const ddbc_hparam *ps, size_t n)
 {
 	for (size_t i = 0; i < n; i++)
-		strbuf_addf(sb, "%s%s %s", i ? ", " : "", ps[i].name, ps[i].number ? "int64" : "string");
+		strbuf_addf(sb, "%s%s %s", i ? ", " : "", ps[i].name,
+			    ps[i].number ? "int64" : ps[i].enum_type ? ps[i].enum_type : "string");
+}
+
+/* The key parts of ps; r (a request) types a pattern's parameters. */
+static void parts_of(strbuf *sb, const ddbc_hparam *ps, size_t n, const keys_request *r)
+{
+	strbuf_addstr(sb, "[]keyPart{");
+	for (size_t i = 0; i < n; i++) {
+		const char *et = r ? keys_param_enum(r, ps[i].name) : ps[i].enum_type;
+		strbuf_addf(sb, ps[i].number ? "%s{num: %s}" : et ? "%s{text: string(%s)}" :
+			    "%s{text: %s}", i ? ", " : "", ps[i].name);
+	}
+	strbuf_addch(sb, '}');
 }
 
 static void parts(strbuf *sb, const ddbc_hparam *ps, size_t n)
 {
-	strbuf_addstr(sb, "[]keyPart{");
-	for (size_t i = 0; i < n; i++)
-		strbuf_addf(sb, ps[i].number ? "%s{num: %s}" : "%s{text: %s}", i ? ", " : "",
-			    ps[i].name);
-	strbuf_addch(sb, '}');
+	parts_of(sb, ps, n, NULL);
+}
+
+/* A named string type and a constant per value. */
+static void enum_type(keys_writer *w, const ddbc_hattr *ha)
+{
+	strbuf *sb = &w->sb;
+	strbuf_addf(sb, "\n// %s is the values of ", ha->enum_macro);
+	keys_comment(sb, ha->attr->name.s);
+	strbuf_addf(sb, " (enum).\ntype %s string\n\nconst (\n", ha->enum_macro);
+	for (size_t i = 0; i < ha->attr->more->nenum; i++) {
+		strbuf_addf(sb, "\t%s %s = ", keys_enum_const(w, ha, i), ha->enum_macro);
+		keys_enum_value(sb, ha, i, false);
+		strbuf_addch(sb, '\n');
+	}
+	strbuf_addstr(sb, ")\n");
 }
 
 static void func_head(strbuf *sb, const char *func, const ddbc_hparam *ps, size_t n)
@@ -631,10 +655,15 @@ static void guards(keys_writer *w, const keys_guard *gs, size_t n, const char *e
 static void value_expr(strbuf *sb, const keys_request *r, size_t i)
 {
 	bool number;
-	const char *name = keys_cond_value(r, i, &number);
+	unsigned width;
+	const char *name = keys_cond_value(r, i, &number, &width);
 	if (name) {
 		/* An N value in decimal, any other as it is. */
-		strbuf_addf(sb, number ? "strconv.FormatInt(%s, 10)" : "%s", name);
+		if (number && width)
+			strbuf_addf(sb, "formatNumber(%s, %u)", name, width);
+		else
+			strbuf_addf(sb, number ? "strconv.FormatInt(%s, 10)" :
+				    keys_param_enum(r, name) ? "string(%s)" : "%s", name);
 		return;
 	}
 	strbuf_addf(sb, "v%zu__", i);
@@ -669,7 +698,7 @@ static void request(keys_writer *w, const keys_request *r)
 			continue;
 		const ddbc_hkey *k = &r->hp->values[i].key;
 		strbuf_addf(sb, "\tv%zu__, err__ := buildKey(%s, ", i, r->shapes[i]);
-		parts(sb, k->params, k->nparams);
+		parts_of(sb, k->params, k->nparams, r);
 		strbuf_addstr(sb, ")\n\tif err__ != nil {\n\t\treturn nil, err__\n\t}\n");
 	}
 	strbuf_addstr(sb, "\treturn ");
@@ -684,4 +713,4 @@ static void tail(keys_writer *w)
 
 static const keys_syntax syntax = { "//", "const ", "", " //", "\n", false };
 
-const keys_ops ddbc_keys_go_ops = { &syntax, head, key, guards, request, tail };
+const keys_ops ddbc_keys_go_ops = { &syntax, head, key, guards, request, tail, enum_type };

@@ -74,6 +74,9 @@ typedef struct keys_request {
 	 * whose value it is, and its type (S, N, B or BOOL, the design's). */
 	size_t *cond_param;
 	ddbc_type *cond_type;
+	/* Per ':name': the width a key of the request pads its parameter to
+	 * (ddbc_request_padded), sent so as the export sends it; else 0. */
+	unsigned *cond_width;
 	size_t ncond;
 	/* A PutItem's Item: the pattern's key members, written over the
 	 * caller's item (the function's first parameter, item__); else NULL. */
@@ -100,6 +103,8 @@ typedef struct keys_ops {
 		       const char *entity_of);
 	void (*request)(keys_writer *w, const keys_request *r);
 	void (*tail)(keys_writer *w);
+	/* The type of an S attribute's enum values (ha->enum_macro). */
+	void (*enum_type)(keys_writer *w, const ddbc_hattr *ha);
 } keys_ops;
 
 struct keys_writer {
@@ -184,13 +189,15 @@ typedef struct keys_json_style {
  * gets its builder's result instead: value_expr(sb, r, i) appends it. */
 /* A slot i at or past hp->nvalues is a condition's ':name' value: the
  * name of its parameter (*number: an N value, which the language writes
- * in decimal; any other is the parameter as it is); NULL for a key
- * value's slot. */
-static inline const char *keys_cond_value(const keys_request *r, size_t i, bool *number)
+ * in decimal, zero-padded to *width digits when a key pads it; any other
+ * is the parameter as it is); NULL for a key value's slot. */
+static inline const char *keys_cond_value(const keys_request *r, size_t i, bool *number,
+					  unsigned *width)
 {
 	if (i < r->hp->nvalues)
 		return NULL;
 	*number = r->cond_type[i - r->hp->nvalues] == DDBC_TYPE_N;
+	*width = r->cond_width[i - r->hp->nvalues];
 	return r->params[r->cond_param[i - r->hp->nvalues]].name;
 }
 void keys_json(strbuf *sb, const json_t *v, const keys_json_style *st, const keys_request *r,
@@ -200,6 +207,18 @@ void keys_json(strbuf *sb, const json_t *v, const keys_json_style *st, const key
  * for a string, a number and a boolean (a condition's BOOL value). */
 void keys_request_params(strbuf *sb, const keys_request *r, const char *sep,
 			 const char *const types[3]);
+
+/* The enum type of r's parameter named name (ddbc_hparam.enum_type), or
+ * NULL. */
+const char *keys_param_enum(const keys_request *r, const char *name);
+
+/* The name of enum value i of ha's attribute as a constant: <ENUM>_<VALUE>
+ * when every value gives a distinct identifier, else <ENUM>_<i>; in w's
+ * arena, registered. */
+const char *keys_enum_const(keys_writer *w, const ddbc_hattr *ha, size_t i);
+
+/* Appends enum value i of ha's attribute as a string literal. */
+void keys_enum_value(strbuf *sb, const ddbc_hattr *ha, size_t i, bool ts);
 
 /* The type letter of a DynamoDB type as JSON names it ("S", "N", "B",
  * "BOOL", "NULL"), or NULL. */

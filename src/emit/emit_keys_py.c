@@ -273,7 +273,7 @@ static void head(keys_writer *w)
 		      "<pattern>_request(...) is the request `ddbc export --format queries` writes\n"
 		      "(a PutItem's takes the item first and writes the pattern's key over it).\n"
 		      "\"\"\"\n\nimport base64\nimport dataclasses\nimport re\n"
-		      "from typing import Any, Dict, FrozenSet, List, Mapping, Optional, Sequence, "
+		      "from typing import Any, Dict, FrozenSet, List, Literal, Mapping, Optional, Sequence, "
 		      "Tuple, Union\n\n"
 		      "# The key delimiter, which no text part of a key may hold.\n_DELIMITER = ");
 	cstr(sb, w->g->key_delimiter ? w->g->key_delimiter : "");
@@ -303,7 +303,20 @@ static void shape(strbuf *sb, const char *name, const ddbc_hkey *k)
 static void params(strbuf *sb, const ddbc_hparam *ps, size_t n)
 {
 	for (size_t i = 0; i < n; i++)
-		strbuf_addf(sb, "%s%s: %s", i ? ", " : "", ps[i].name, ps[i].number ? "int" : "str");
+		strbuf_addf(sb, "%s%s: %s", i ? ", " : "", ps[i].name,
+			    ps[i].number ? "int" : ps[i].enum_type ? ps[i].enum_type : "str");
+}
+
+/* The values as a Literal type (typing.get_args gives them back). */
+static void enum_type(keys_writer *w, const ddbc_hattr *ha)
+{
+	strbuf *sb = &w->sb;
+	strbuf_addf(sb, "%s = Literal[", ha->enum_macro);
+	for (size_t i = 0; i < ha->attr->more->nenum; i++) {
+		strbuf_addstr(sb, i ? ", " : "");
+		keys_enum_value(sb, ha, i, false);
+	}
+	strbuf_addstr(sb, "]  # enum\n");
 }
 
 static void args(strbuf *sb, const ddbc_hparam *ps, size_t n)
@@ -405,10 +418,14 @@ static void guards(keys_writer *w, const keys_guard *gs, size_t n, const char *e
 static void value_expr(strbuf *sb, const keys_request *r, size_t i)
 {
 	bool number;
-	const char *name = keys_cond_value(r, i, &number);
+	unsigned width;
+	const char *name = keys_cond_value(r, i, &number, &width);
 	if (name) {
 		/* An N value in decimal, any other as it is. */
-		strbuf_addf(sb, number ? "_number(%s, 0, \"%s\")" : "%s%.0s", name, name);
+		if (number)
+			strbuf_addf(sb, "_number(%s, %u, \"%s\")", name, width, name);
+		else
+			strbuf_addstr(sb, name);
 		return;
 	}
 	const ddbc_hkey *k = &r->hp->values[i].key;
@@ -447,4 +464,4 @@ static void tail(keys_writer *w)
 
 static const keys_syntax syntax = { "#", "", "", "  #", "\n\n", false };
 
-const keys_ops ddbc_keys_py_ops = { &syntax, head, key, guards, request, tail };
+const keys_ops ddbc_keys_py_ops = { &syntax, head, key, guards, request, tail, enum_type };

@@ -354,7 +354,21 @@ static void params(strbuf *sb, const ddbc_hparam *ps, size_t n)
 {
 	for (size_t i = 0; i < n; i++)
 		strbuf_addf(sb, "%s%s: %s", i ? ", " : "", ps[i].name,
-			    ps[i].number ? "number | bigint" : "string");
+			    ps[i].number ? "number | bigint" :
+			    ps[i].enum_type ? ps[i].enum_type : "string");
+}
+
+/* The values as a constant and their union as a type of the same name. */
+static void enum_type(keys_writer *w, const ddbc_hattr *ha)
+{
+	strbuf *sb = &w->sb;
+	strbuf_addf(sb, "export const %s = [", ha->enum_macro);
+	for (size_t i = 0; i < ha->attr->more->nenum; i++) {
+		strbuf_addstr(sb, i ? ", " : "");
+		keys_enum_value(sb, ha, i, true);
+	}
+	strbuf_addf(sb, "] as const; // enum\nexport type %s = (typeof %s)[number];\n",
+		    ha->enum_macro, ha->enum_macro);
 }
 
 static void args(strbuf *sb, const ddbc_hparam *ps, size_t n)
@@ -455,10 +469,14 @@ static void guards(keys_writer *w, const keys_guard *gs, size_t n, const char *e
 static void value_expr(strbuf *sb, const keys_request *r, size_t i)
 {
 	bool number;
-	const char *name = keys_cond_value(r, i, &number);
+	unsigned width;
+	const char *name = keys_cond_value(r, i, &number, &width);
 	if (name) {
 		/* An N value in decimal, any other as it is. */
-		strbuf_addf(sb, number ? "number_(%s, 0, \"%s\")" : "%s%.0s", name, name);
+		if (number)
+			strbuf_addf(sb, "number_(%s, %u, \"%s\")", name, width, name);
+		else
+			strbuf_addstr(sb, name);
 		return;
 	}
 	const ddbc_hkey *k = &r->hp->values[i].key;
@@ -500,4 +518,4 @@ static void tail(keys_writer *w)
 
 static const keys_syntax syntax = { "//", "export const ", ";", " //", "\n", true };
 
-const keys_ops ddbc_keys_ts_ops = { &syntax, head, key, guards, request, tail };
+const keys_ops ddbc_keys_ts_ops = { &syntax, head, key, guards, request, tail, enum_type };

@@ -135,6 +135,29 @@ static const char *attr_ident(planner *p, const ddbc_hentity *he, const ddbc_att
 	return id;
 }
 
+const char *ddbc_header_enum_type(const ddbc_header_plan *plan, ddbc_arena *arena,
+				  const ddbc_attr *a)
+{
+	if (!a || a->type != DDBC_TYPE_S || !a->more->nenum)
+		return NULL;
+	const ddbc_design *g = plan->g;
+	for (size_t i = 0; i < g->nentities; i++) {
+		const ddbc_entity *e = &g->entities[i];
+		if (a < e->attrs || a >= e->attrs + e->nattrs)
+			continue;
+		const char *ident = plan->entity_idents[i];
+		const char *member = a->more->c_name ?
+			c_name_ident(arena, NULL, *a->more->c_name, NULL) :
+			ddbc_hplan_ident(arena, a->name.s, true);
+		if (!ident || !member)
+			return NULL;
+		/* As plan_attr_names writes enum_macro. */
+		return ddbc_hplan_concat(arena, plan->prefix, "_", ident, *ident ? "_" : "",
+					 member, "_ENUM", NULL);
+	}
+	return NULL;
+}
+
 static void plan_attr_names(planner *p, const ddbc_hentity *he, ddbc_hattr *ha,
 			    const ddbc_attr *a)
 {
@@ -201,6 +224,7 @@ static size_t add_param(key_builder *kb, const ddbc_hentity *he, const ddbc_attr
 	pm->name = hb->param;
 	pm->source = b->name.s;
 	pm->number = b->type == DDBC_TYPE_N;
+	pm->enum_type = b->type == DDBC_TYPE_S ? hb->enum_macro : NULL;
 	return k->nparams++;
 }
 

@@ -89,6 +89,9 @@ typedef struct ddbc_hparam {
 	const char *name;        /* the C parameter name, lower case */
 	const char *source;      /* the attribute's or the pattern parameter's name */
 	bool number;             /* N: long long; else const char * */
+	/* The key modules' type of an S attribute with an enum (its
+	 * P_E_A_ENUM, ddbc_header_enum_type); NULL: any text. */
+	const char *enum_type;
 } ddbc_hparam;
 
 /* A piece of an expanded template: a literal, or a parameter. */
@@ -250,6 +253,13 @@ void ddbc_header_plan_free(ddbc_header_plan *plan);
  * where its digits end. So no value may follow another without a literal
  * between them, and no literal after a number may start with a digit. */
 bool ddbc_hkey_parseable(const ddbc_hkey *k);
+
+/* The name the plan gives the values of attribute a (P_E_A_ENUM, of the
+ * entity that has a), which the key modules make a type of: NULL unless
+ * a is a String with an enum (a Number's values are the number type's,
+ * which the builders take as any number). In arena. */
+const char *ddbc_header_enum_type(const ddbc_header_plan *plan, ddbc_arena *arena,
+				  const ddbc_attr *a);
 
 /* The parameter name the plan gives a pattern parameter named source:
  * its identifier in lower case, with a trailing '_' where a language

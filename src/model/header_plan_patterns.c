@@ -47,7 +47,7 @@ static size_t add_param(value_builder *vb, const ddbc_segment *seg, bool number)
 			return (size_t)-1;
 	}
 	xgrow((void **)&k->params, &vb->params_cap, k->nparams + 1, sizeof(ddbc_hparam));
-	k->params[k->nparams] = (ddbc_hparam){ NULL, name, source, number };
+	k->params[k->nparams] = (ddbc_hparam){ NULL, name, source, number, NULL };
 	return k->nparams++;
 }
 

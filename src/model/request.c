@@ -54,6 +54,24 @@ const ddbc_req_cond *ddbc_request_cond(const ddbc_request *r, const char *attr)
 	return NULL;
 }
 
+const ddbc_segment *ddbc_request_padded(const ddbc_request *r, const char *name)
+{
+	size_t len = strlen(name);
+	for (size_t i = 0; i < r->nconds; i++) {
+		const ddbc_req_cond *c = &r->conds[i];
+		for (size_t j = 0; j < c->nvalues; j++) {
+			const ddbc_template *t = &c->values[j].tpl;
+			for (size_t k = 0; c->values[j].is_template && k < t->nsegs; k++) {
+				const ddbc_segment *s = &t->segs[k];
+				if (s->kind == DDBC_SEG_PLACEHOLDER && s->width && s->len == len &&
+				    !memcmp(s->text, name, len))
+					return s;
+			}
+		}
+	}
+	return NULL;
+}
+
 ddbc_render_result ddbc_req_value_render(const ddbc_req_value *v, ddbc_tvalue_fn *param_of,
 					 void *ctx, strbuf *out, ddbc_render_problem *problem)
 {

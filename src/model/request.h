@@ -102,6 +102,11 @@ const ddbc_request *ddbc_pattern_request(const ddbc_pattern *p);
 /* The request's condition on key attribute attr; NULL when none. */
 const ddbc_req_cond *ddbc_request_cond(const ddbc_request *r, const char *attr);
 
+/* The first placeholder of the request's key values that names parameter
+ * name and pads it (:0WIDTH), in key order; NULL when none does. A
+ * condition's ':name' of that parameter is sent as that key writes it. */
+const ddbc_segment *ddbc_request_padded(const ddbc_request *r, const char *name);
+
 /* Appends value v rendered to out: a template with each placeholder's
  * value from param_of (ddbc_template_render's rules), a constant as its
  * text. */

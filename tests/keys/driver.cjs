@@ -37,9 +37,15 @@ for (const k of v.keys) {
     lines.push([p.id, `P ${p.id}${parts}`]);
   }
 }
-// A guard's item with its Binary values as the SDK returns them (Uint8Array).
+// A guard's item with its Binary values, at any depth, as the SDK returns
+// them (Uint8Array).
+const bytes = (b) => new Uint8Array(Buffer.from(b, 'base64'));
+const nativeValue = (x) => (x.B !== undefined ? { B: bytes(x.B) }
+  : x.BS !== undefined ? { BS: x.BS.map(bytes) }
+    : x.L !== undefined ? { L: x.L.map(nativeValue) }
+      : x.M !== undefined ? { M: native(x.M) } : x);
 const native = (item) => Object.fromEntries(Object.entries(item).map(([k, x]) => [k,
-  x.B === undefined ? x : { B: new Uint8Array(Buffer.from(x.B, 'base64')) }]));
+  nativeValue(x)]));
 for (const g of v.guards) {
   const name = m[v.entity_of](g.bytes ? native(g.item) : g.item);
   lines.push([g.id, `G ${g.id} ${name === null ? '-' : hex(name)}`]);

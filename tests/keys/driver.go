@@ -55,6 +55,46 @@ type vectors struct {
 	}
 }
 
+func bytesOf(b64 any) []byte {
+	text, _ := b64.(string)
+	raw, err := base64.StdEncoding.DecodeString(text)
+	if err != nil {
+		fail(err)
+	}
+	return raw
+}
+
+// native is a DynamoDB JSON value with its Binary values as []byte.
+func native(x any) any {
+	m, _ := x.(map[string]any)
+	switch {
+	case m["B"] != nil:
+		return map[string]any{"B": bytesOf(m["B"])}
+	case m["BS"] != nil:
+		set, _ := m["BS"].([]any)
+		out := make([]any, len(set))
+		for i, b := range set {
+			out[i] = bytesOf(b)
+		}
+		return map[string]any{"BS": out}
+	case m["L"] != nil:
+		list, _ := m["L"].([]any)
+		out := make([]any, len(list))
+		for i, y := range list {
+			out[i] = native(y)
+		}
+		return map[string]any{"L": out}
+	case m["M"] != nil:
+		inner, _ := m["M"].(map[string]any)
+		out := map[string]any{}
+		for name, y := range inner {
+			out[name] = native(y)
+		}
+		return map[string]any{"M": out}
+	}
+	return x
+}
+
 func main() {
 	data, err := os.ReadFile(os.Args[1])
 	if err != nil {
@@ -95,18 +135,10 @@ func main() {
 	for _, g := range v.Guards {
 		item := k.Item(g.Item)
 		if g.Bytes {
-			// Binary values as the SDK holds them: []byte.
+			// Binary values, at any depth, as the SDK holds them: []byte.
 			item = k.Item{}
 			for name, x := range g.Item {
-				m, _ := x.(map[string]any)
-				if b64, ok := m["B"].(string); ok {
-					raw, err := base64.StdEncoding.DecodeString(b64)
-					if err != nil {
-						fail(err)
-					}
-					x = map[string]any{"B": raw}
-				}
-				item[name] = x
+				item[name] = native(x)
 			}
 		}
 		name, ok := entityOf(item)

@@ -12,6 +12,19 @@ import json
 import sys
 
 
+def native(x):
+    """A DynamoDB JSON value with its Binary values as bytes."""
+    if "B" in x:
+        return {"B": base64.b64decode(x["B"])}
+    if "BS" in x:
+        return {"BS": [base64.b64decode(b) for b in x["BS"]]}
+    if "L" in x:
+        return {"L": [native(y) for y in x["L"]]}
+    if "M" in x:
+        return {"M": {k: native(y) for k, y in x["M"].items()}}
+    return x
+
+
 def main() -> None:
     mod_dir, mod_name, vec_path, out_path, req_path = sys.argv[1:]
     sys.path.insert(0, mod_dir)
@@ -45,9 +58,8 @@ def main() -> None:
     for g in v["guards"]:
         item = g["item"]
         if g["bytes"]:
-            # Binary values as boto3 returns them: bytes.
-            item = {k: {"B": base64.b64decode(x["B"])} if "B" in x else x
-                    for k, x in item.items()}
+            # Binary values, at any depth, as boto3 returns them: bytes.
+            item = {k: native(x) for k, x in item.items()}
         name = getattr(m, v["entity_of"])(item)
         lines.append((g["id"], "G %d %s" % (g["id"], "-" if name is None
                                              else name.encode().hex())))

@@ -451,9 +451,13 @@ static void go_entry(gen *G, const ddbc_hattr *ha)
 	strbuf_addf(&G->go_b, "\t\"%s\": func(a []string) (string, error) { return k.", ha->func);
 	go_name(&G->go_b, ha->func);
 	strbuf_addch(&G->go_b, '(');
-	for (size_t i = 0; i < k->nparams; i++)
-		strbuf_addf(&G->go_b, k->params[i].number ? "%snum(a[%zu])" : "%sa[%zu]",
-			    i ? ", " : "", i);
+	for (size_t i = 0; i < k->nparams; i++) {
+		strbuf_addstr(&G->go_b, i ? ", " : "");
+		if (k->params[i].enum_type)  /* any text, as the other languages take it */
+			strbuf_addf(&G->go_b, "k.%s(a[%zu])", k->params[i].enum_type, i);
+		else
+			strbuf_addf(&G->go_b, k->params[i].number ? "num(a[%zu])" : "a[%zu]", i);
+	}
 	strbuf_addstr(&G->go_b, ") },\n");
 	if (!ha->parse_func)
 		return;
@@ -580,9 +584,19 @@ static bool typed_condition(const ddbc_pattern *p, const json_t *cvals)
 	return true;
 }
 
+/* An argument of an S attribute with an enum names its Go type: the Go
+ * driver converts the text to it (ddbc_header_enum_type). */
+static void enum_arg(ddbc_header_plan *plan, ddbc_arena *arena, const ddbc_attr *a, json_t *arg)
+{
+	const char *t = ddbc_header_enum_type(plan, arena, a);
+	if (t)
+		json_object_set_new(arg, "enum", json_string(t));
+}
+
 /* The arguments a write's ':name' values add, after the key's: the
  * export's value for each whose parameter the key does not take. */
-static void condition_args(const ddbc_pattern *p, const json_t *cvals, json_t *args, json_t *seen)
+static void condition_args(ddbc_header_plan *plan, const ddbc_pattern *p, const json_t *cvals,
+			   json_t *args, json_t *seen)
 {
 	ddbc_arena *arena = ddbc_arena_new();
 	const char *ref;
@@ -602,6 +616,7 @@ static void condition_args(const ddbc_pattern *p, const json_t *cvals, json_t *a
 					    : json_incref(x));
 			json_object_set_new(arg, "number", json_boolean(a->type == DDBC_TYPE_N));
 			json_object_set_new(arg, "bool", json_boolean(a->type == DDBC_TYPE_BOOL));
+			enum_arg(plan, arena, a, arg);
 			json_array_append_new(args, arg);
 			break;
 		}
@@ -612,6 +627,7 @@ static void condition_args(const ddbc_pattern *p, const json_t *cvals, json_t *a
 static json_t *requests(const ddbc_design *g, ddbc_header_plan *plan)
 {
 	json_t *out = json_array(), *input;
+	ddbc_arena *names = ddbc_arena_new();
 	for (size_t i = 0; i < g->npatterns; i++) {
 		ddbc_hpattern hp;
 		const ddbc_pattern *p = &g->patterns[i];
@@ -645,11 +661,14 @@ static json_t *requests(const ddbc_design *g, ddbc_header_plan *plan)
 				json_t *arg = json_object();
 				json_object_set_new(arg, "value", json_string(text));
 				json_object_set_new(arg, "number", json_boolean(k->params[a].number));
+				if (!k->params[a].number)
+					enum_arg(plan, names, ddbc_pattern_named_attr(
+						 p, k->params[a].source, strlen(k->params[a].source)), arg);
 				json_array_append_new(args, arg);
 				free(text);
 			}
 		}
-		condition_args(p, cvals, args, seen);
+		condition_args(plan, p, cvals, args, seen);
 		json_t *r = json_object();
 		json_object_set_new(r, "pattern", json_string(p->id.s));
 		json_object_set_new(r, "func", json_string(func.buf));
@@ -670,6 +689,7 @@ static json_t *requests(const ddbc_design *g, ddbc_header_plan *plan)
 		json_decref(seen);
 		strbuf_release(&func);
 	}
+	ddbc_arena_free(names);
 	return out;
 }
 
@@ -768,11 +788,17 @@ int main(int argc, char **argv)
 		strbuf_addstr(&go, put ? "(item" : "(");
 		if (put && json_array_size(args))
 			strbuf_addstr(&go, ", ");
-		for (size_t a = 0; a < json_array_size(args); a++)
-			strbuf_addf(&go, json_is_true(json_object_get(json_array_get(args, a), "number"))
-				    ? "%snum(a[%zu])"
-				    : json_is_true(json_object_get(json_array_get(args, a), "bool"))
-				    ? "%sa[%zu] == \"true\"" : "%sa[%zu]", a ? ", " : "", a);
+		for (size_t a = 0; a < json_array_size(args); a++) {
+			json_t *arg = json_array_get(args, a);
+			const char *et = json_string_value(json_object_get(arg, "enum"));
+			strbuf_addstr(&go, a ? ", " : "");
+			if (et)
+				strbuf_addf(&go, "k.%s(a[%zu])", et, a);
+			else
+				strbuf_addf(&go, json_is_true(json_object_get(arg, "number")) ? "num(a[%zu])"
+					    : json_is_true(json_object_get(arg, "bool"))
+					    ? "a[%zu] == \"true\"" : "a[%zu]", a);
+		}
 		strbuf_addstr(&go, ") },\n");
 	}
 	strbuf_addstr(&go, "}\n\nvar entityOf = k.");

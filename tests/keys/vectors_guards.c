@@ -1,11 +1,13 @@
 /* vectors_guards.c - conformance vectors of the type guards (<prefix>_entity_of)
  *
  * Every example item of every entity, as DynamoDB JSON (the attributes its
- * entity stores), and variants of it: its Binary values as the bytes the
- * SDKs return (Uint8Array, bytes, []byte) instead of base64 text, each
- * Number constant written another way with the same value ("1" as "1.0"),
- * and each with another value, and Binary keys at DynamoDB's byte limit
- * and one byte over it. Which entity each is comes from `ddbc
+ * entity stores), and variants of it: its Binary values, at any depth, as
+ * the bytes the SDKs return (Uint8Array, bytes, []byte) instead of base64
+ * text, each Number constant written another way with the same value ("1"
+ * as "1.0"), and each with another value; each constant of any type left
+ * out, with another value, of another type, and nested one level down (in
+ * a list, in a map); and Binary keys at DynamoDB's byte limit and one byte
+ * over it. Which entity each is comes from `ddbc
  * check-items` itself: tests/keys.test runs it on guards.jsonl, where every
  * item holds one more attribute (PROBE) that its entity does not define,
  * so that check-items names the entity it assigned in an unknown-attribute
@@ -39,12 +41,21 @@ static json_t *item_json(const ddbc_entity *e, const ddbc_node *ex)
 	return item;
 }
 
-static bool holds_binary(const json_t *item)
+/* Whether value v (DynamoDB JSON) holds a Binary at any depth: in a map,
+ * a list or a set, the SDKs return each as bytes. */
+static bool holds_binary(const json_t *v)
 {
+	if (json_object_get(v, "B") || json_object_get(v, "BS"))
+		return true;
+	const json_t *inner = json_object_get(v, "M");
 	const char *name;
-	json_t *v;
-	json_object_foreach((json_t *)item, name, v)
-		if (json_object_get(v, "B"))
+	json_t *x;
+	size_t i;
+	json_object_foreach((json_t *)(inner ? inner : v), name, x)
+		if (json_is_object(x) && holds_binary(x))
+			return true;
+	json_array_foreach(json_object_get(v, "L"), i, x)
+		if (holds_binary(x))
 			return true;
 	return false;
 }
@@ -106,6 +117,74 @@ static void number_variants(guard_gen *G, const ddbc_entity *e, const json_t *it
 	}
 }
 
+/* The item with member name set to value (taken), or left out (NULL). */
+static json_t *with_member(const json_t *item, const char *name, json_t *value)
+{
+	json_t *copy = json_deep_copy(item);
+	if (value)
+		json_object_set_new(copy, name, value);
+	else
+		json_object_del(copy, name);
+	return copy;
+}
+
+/* {type: value} */
+static json_t *typed(const char *type, json_t *value)
+{
+	json_t *v = json_object();
+	json_object_set_new(v, type, value);
+	return v;
+}
+
+/* Another value of constant a's type than v (DynamoDB JSON); NULL for a
+ * Null, which has one value, and for a Number (number_variants). */
+static json_t *other_value(const ddbc_attr *a, const json_t *v)
+{
+	const char *text = json_string_value(json_object_get(v, ddbc_type_short(a->type)));
+	switch (a->type) {
+	case DDBC_TYPE_S: {
+		strbuf t = STRBUF_INIT;
+		strbuf_addf(&t, "%sx", text ? text : "");
+		json_t *o = typed("S", json_string(t.buf));
+		strbuf_release(&t);
+		return o;
+	}
+	case DDBC_TYPE_B:
+		return typed("B", json_string(text && !strcmp(text, "AAAA") ? "AQID" : "AAAA"));
+	case DDBC_TYPE_BOOL:
+		return typed("BOOL", json_boolean(!json_is_true(json_object_get(v, "BOOL"))));
+	default:
+		return NULL;
+	}
+}
+
+/* Variants of item for each constant attribute of e, of every type the
+ * guards compare (S, N, B, BOOL, NULL): left out; another value of its
+ * type; another type; and its value one level down, in a list and in a
+ * map under its own name, which is no longer the constant (the guards,
+ * like check-items, read the top-level member). */
+static void constant_variants(guard_gen *G, const ddbc_entity *e, const json_t *item)
+{
+	for (size_t i = 0; e->table && i < e->nattrs; i++) {
+		const ddbc_attr *a = &e->attrs[i];
+		const json_t *v = json_object_get(item, a->name.s);
+		if (!v || !ddbc_attr_is_constant(a, e->table))
+			continue;
+		add_item(G, with_member(item, a->name.s, NULL));
+		json_t *other = other_value(a, v);
+		if (other)
+			add_item(G, with_member(item, a->name.s, other));
+		add_item(G, with_member(item, a->name.s, a->type == DDBC_TYPE_S
+					? typed("N", json_string("1")) : typed("S", json_string("1"))));
+		json_t *list = json_array();
+		json_array_append_new(list, json_deep_copy(v));
+		add_item(G, with_member(item, a->name.s, typed("L", list)));
+		json_t *map = json_object();
+		json_object_set_new(map, a->name.s, json_deep_copy(v));
+		add_item(G, with_member(item, a->name.s, typed("M", map)));
+	}
+}
+
 /* Standard base64 of n bytes (all 0xAB): long key values. */
 static char *base64_of(size_t n)
 {
@@ -155,6 +234,7 @@ void guard_vectors(guard_gen *G, const ddbc_design *g)
 				continue;
 			json_t *item = item_json(e, e->examples[x]);
 			number_variants(G, e, item);
+			constant_variants(G, e, item);
 			binary_variants(G, e, item);
 			add_item(G, item);
 		}

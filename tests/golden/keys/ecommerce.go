@@ -273,6 +273,15 @@ const ECOMMERCE_ORDER_ORDER_DAY_NAME = "OrderDay"
 const ECOMMERCE_ORDER_AMOUNT_NAME = "Amount"
 const ECOMMERCE_ORDER_STATUS_NAME = "Status"
 const ECOMMERCE_ORDER_STATUS_EXPR_NAME = "#Status" // ExpressionAttributeNames placeholder
+
+// ECOMMERCE_ORDER_STATUS_ENUM is the values of Status (enum).
+type ECOMMERCE_ORDER_STATUS_ENUM string
+
+const (
+	ECOMMERCE_ORDER_STATUS_ENUM_PENDING ECOMMERCE_ORDER_STATUS_ENUM = "pending"
+	ECOMMERCE_ORDER_STATUS_ENUM_SHIPPED ECOMMERCE_ORDER_STATUS_ENUM = "shipped"
+	ECOMMERCE_ORDER_STATUS_ENUM_DELIVERED ECOMMERCE_ORDER_STATUS_ENUM = "delivered"
+)
 const ECOMMERCE_ORDER_ORDER_DATE_NAME = "OrderDate"
 const ECOMMERCE_ORDER_USER_NAME_NAME = "UserName"
 
@@ -281,8 +290,8 @@ const ECOMMERCE_ORDER_GSI2PK_NAME = "GSI2PK"
 var ECOMMERCE_ORDER_GSI2PK_FMT_ = []piece{{isParam: true, param: 0, width: 0, num: false, name: "Status"}}
 
 // Ecommerce_order_gsi2pk builds the key.
-func Ecommerce_order_gsi2pk(status string) (string, error) {
-	return buildKey(ECOMMERCE_ORDER_GSI2PK_FMT_, []keyPart{{text: status}})
+func Ecommerce_order_gsi2pk(status ECOMMERCE_ORDER_STATUS_ENUM) (string, error) {
+	return buildKey(ECOMMERCE_ORDER_GSI2PK_FMT_, []keyPart{{text: string(status)}})
 }
 
 // Ecommerce_order_gsi2pk_parts holds the parts of a key.
@@ -826,8 +835,8 @@ const ECOMMERCE_ORDERS_BY_STATUS_OPERATION = "Query"
 var ECOMMERCE_ORDERS_BY_STATUS_GSI2PK_VALUE_FMT_ = []piece{{isParam: true, param: 0, width: 0, num: false, name: "Status"}}
 
 // Ecommerce_orders_by_status_request is the request of the access pattern, as the DynamoDB API's JSON.
-func Ecommerce_orders_by_status_request(status string) (map[string]any, error) {
-	v0__, err__ := buildKey(ECOMMERCE_ORDERS_BY_STATUS_GSI2PK_VALUE_FMT_, []keyPart{{text: status}})
+func Ecommerce_orders_by_status_request(status ECOMMERCE_ORDER_STATUS_ENUM) (map[string]any, error) {
+	v0__, err__ := buildKey(ECOMMERCE_ORDERS_BY_STATUS_GSI2PK_VALUE_FMT_, []keyPart{{text: string(status)}})
 	if err__ != nil {
 		return nil, err__
 	}

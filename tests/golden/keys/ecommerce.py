@@ -12,7 +12,7 @@ bounds of the keys whose parts up to <part> are given;
 import base64
 import dataclasses
 import re
-from typing import Any, Dict, FrozenSet, List, Mapping, Optional, Sequence, Tuple, Union
+from typing import Any, Dict, FrozenSet, List, Literal, Mapping, Optional, Sequence, Tuple, Union
 
 # The key delimiter, which no text part of a key may hold.
 _DELIMITER = "#"
@@ -230,6 +230,7 @@ ECOMMERCE_ORDER_ORDER_DAY_NAME = "OrderDay"
 ECOMMERCE_ORDER_AMOUNT_NAME = "Amount"
 ECOMMERCE_ORDER_STATUS_NAME = "Status"
 ECOMMERCE_ORDER_STATUS_EXPR_NAME = "#Status"  # ExpressionAttributeNames placeholder
+ECOMMERCE_ORDER_STATUS_ENUM = Literal["pending", "shipped", "delivered"]  # enum
 ECOMMERCE_ORDER_ORDER_DATE_NAME = "OrderDate"
 ECOMMERCE_ORDER_USER_NAME_NAME = "UserName"
 
@@ -238,7 +239,7 @@ ECOMMERCE_ORDER_GSI2PK_NAME = "GSI2PK"
 ECOMMERCE_ORDER_GSI2PK_FMT_: Tuple[_Piece, ...] = ((0, 0, False, "Status"), )
 
 
-def ecommerce_order_gsi2pk(status: str) -> str:
+def ecommerce_order_gsi2pk(status: ECOMMERCE_ORDER_STATUS_ENUM) -> str:
     return _build(ECOMMERCE_ORDER_GSI2PK_FMT_, (status,))
 
 
@@ -629,7 +630,7 @@ ECOMMERCE_ORDERS_BY_STATUS_OPERATION = "Query"
 ECOMMERCE_ORDERS_BY_STATUS_GSI2PK_VALUE_FMT_: Tuple[_Piece, ...] = ((0, 0, False, "Status"), )
 
 
-def ecommerce_orders_by_status_request(status: str) -> Dict[str, Any]:
+def ecommerce_orders_by_status_request(status: ECOMMERCE_ORDER_STATUS_ENUM) -> Dict[str, Any]:
     return {
         "TableName": "AppData",
         "IndexName": "GSI2",

@@ -208,13 +208,15 @@ export const ECOMMERCE_ORDER_ORDER_DAY_NAME = "OrderDay";
 export const ECOMMERCE_ORDER_AMOUNT_NAME = "Amount";
 export const ECOMMERCE_ORDER_STATUS_NAME = "Status";
 export const ECOMMERCE_ORDER_STATUS_EXPR_NAME = "#Status"; // ExpressionAttributeNames placeholder
+export const ECOMMERCE_ORDER_STATUS_ENUM = ["pending", "shipped", "delivered"] as const; // enum
+export type ECOMMERCE_ORDER_STATUS_ENUM = (typeof ECOMMERCE_ORDER_STATUS_ENUM)[number];
 export const ECOMMERCE_ORDER_ORDER_DATE_NAME = "OrderDate";
 export const ECOMMERCE_ORDER_USER_NAME_NAME = "UserName";
 
 // GSI2PK: {Status}
 export const ECOMMERCE_ORDER_GSI2PK_NAME = "GSI2PK";
 const ECOMMERCE_ORDER_GSI2PK_FMT_: readonly Piece_[] = [[0, 0, false, "Status"]];
-export function ecommerce_order_gsi2pk(status: string): string {
+export function ecommerce_order_gsi2pk(status: ECOMMERCE_ORDER_STATUS_ENUM): string {
     return build_(ECOMMERCE_ORDER_GSI2PK_FMT_, [status]);
 }
 export interface ecommerce_order_gsi2pk_parts {
@@ -602,7 +604,7 @@ export function ecommerce_products_by_category_request(category: string) {
 
 export const ECOMMERCE_ORDERS_BY_STATUS_OPERATION = "Query";
 const ECOMMERCE_ORDERS_BY_STATUS_GSI2PK_VALUE_FMT_: readonly Piece_[] = [[0, 0, false, "Status"]];
-export function ecommerce_orders_by_status_request(status: string) {
+export function ecommerce_orders_by_status_request(status: ECOMMERCE_ORDER_STATUS_ENUM) {
     return {
         "TableName": "AppData",
         "IndexName": "GSI2",
