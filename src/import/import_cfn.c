@@ -42,7 +42,7 @@ static const json_t *replica_index(const json_t *replica, const char *name)
 	size_t i;
 	const json_t *x;
 	json_array_foreach(json_object_get(replica, "GlobalSecondaryIndexes"), i, x)
-		if (json_is_string(json_object_get(x, "IndexName")) &&
+		if (ddbc_import_is_string(json_object_get(x, "IndexName")) &&
 		    !strcmp(json_string_value(json_object_get(x, "IndexName")), name))
 			return json_object_get(x, "ReadProvisionedThroughputSettings");
 	return NULL;
@@ -76,7 +76,7 @@ static json_t *global_to_api(const json_t *p, const char *region)
 		if (json_object_get(p, same[i]))
 			json_object_set(out, same[i], json_object_get(p, same[i]));
 	const json_t *mode = json_object_get(p, "BillingMode");
-	bool prov = !json_is_string(mode) || !strcmp(json_string_value(mode), "PROVISIONED");
+	bool prov = !ddbc_import_is_string(mode) || !strcmp(json_string_value(mode), "PROVISIONED");
 	const json_t *replica = stack_replica(json_object_get(p, "Replicas"), region);
 	const char *R = "ReadCapacityUnits", *RA = "ReadCapacityAutoScalingSettings";
 	const char *WA = "WriteCapacityAutoScalingSettings";
@@ -208,7 +208,7 @@ static char *table_name(ddbc_cfn *c, const char *logical, const json_t *props,
 {
 	const json_t *tn = json_object_get(props, "TableName");
 	json_t *r = tn ? ddbc_cfn_eval_value(c, tn) : NULL;
-	char *name = json_is_string(r) ? xstrdup(json_string_value(r)) : NULL;
+	char *name = ddbc_import_is_string(r) ? xstrdup(json_string_value(r)) : NULL;
 	bool novalue = r && r == c->novalue;
 	json_decref(r);
 	if (name)
@@ -229,7 +229,7 @@ static void add_ttl(const json_t *r, json_t *table, json_t *attrs)
 	const json_t *ttl = json_object_get(r, "TimeToLiveSpecification");
 	const json_t *on = json_object_get(ttl, "Enabled");
 	const char *a = json_string_value(json_object_get(ttl, "AttributeName"));
-	if (!a || !(json_is_true(on) || (json_is_string(on) &&
+	if (!a || !(json_is_true(on) || (ddbc_import_is_string(on) &&
 					 !strcmp(json_string_value(on), "true"))))
 		return;
 	json_object_set_new(table, "ttl", json_string(a));

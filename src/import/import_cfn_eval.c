@@ -131,7 +131,7 @@ static json_t *ref(ddbc_cfn *c, const char *name)
 	if (v)
 		return typed(decl, v);
 	const json_t *d = json_object_get(decl, "Default");
-	if (json_is_string(d))
+	if (ddbc_import_is_string(d))
 		return typed(decl, json_string_value(d));
 	if (d && !json_is_object(d) && !json_is_array(d))
 		return json_deep_copy(d);
@@ -149,7 +149,7 @@ static char *text_of(const json_t *v)
 	const char *num = ddbc_import_number_text(v);
 	if (num)
 		return xstrdup(num);
-	if (json_is_string(v))
+	if (ddbc_import_is_string(v))
 		return xstrdup(json_string_value(v));
 	if (json_is_boolean(v))
 		return xstrdup(json_is_true(v) ? "true" : "false");
@@ -298,7 +298,7 @@ static int truth(ddbc_cfn *c, const json_t *v)
 {
 	if (json_is_boolean(v))
 		return json_is_true(v);
-	if (json_is_string(v) && (!strcmp(json_string_value(v), "true") ||
+	if (ddbc_import_is_string(v) && (!strcmp(json_string_value(v), "true") ||
 				  !strcmp(json_string_value(v), "false")))
 		return !strcmp(json_string_value(v), "true");
 	const char *fn = json_is_object(v) && json_object_size(v) == 1
@@ -308,7 +308,7 @@ static int truth(ddbc_cfn *c, const json_t *v)
 		fail(c, "%s: not a condition function", "Conditions");
 		return -1;
 	}
-	if (!strcmp(fn, "Condition") && json_is_string(args))
+	if (!strcmp(fn, "Condition") && ddbc_import_is_string(args))
 		return ddbc_cfn_condition(c, json_string_value(args));
 	if (!strcmp(fn, "Fn::Equals") && json_array_size(args) == 2) {
 		char *a = eval_text(c, json_array_get(args, 0), "Fn::Equals");
@@ -384,11 +384,11 @@ const char *ddbc_cfn_function(const json_t *v)
 static json_t *call(ddbc_cfn *c, const char *fn, const json_t *args)
 {
 	if (!strcmp(fn, "Ref"))
-		return json_is_string(args) ? ref(c, json_string_value(args))
+		return ddbc_import_is_string(args) ? ref(c, json_string_value(args))
 					    : fail(c, "%s: expected a name", fn);
-	if (!strcmp(fn, "Fn::Sub") && json_is_string(args))
+	if (!strcmp(fn, "Fn::Sub") && ddbc_import_is_string(args))
 		return sub(c, json_string_value(args), NULL);
-	if (!strcmp(fn, "Fn::Sub") && json_is_string(json_array_get(args, 0)))
+	if (!strcmp(fn, "Fn::Sub") && ddbc_import_is_string(json_array_get(args, 0)))
 		return sub(c, json_string_value(json_array_get(args, 0)), json_array_get(args, 1));
 	if (!strcmp(fn, "Fn::Join"))
 		return join(c, args);
@@ -455,7 +455,7 @@ json_t *ddbc_cfn_eval(ddbc_cfn *c, const json_t *v)
 	}
 	/* The Serverless Framework resolves its ${...} variables before
 	 * CloudFormation sees the template (Fn::Sub reads its own). */
-	if (c->serverless && json_is_string(v) && strstr(json_string_value(v), "${"))
+	if (c->serverless && ddbc_import_is_string(v) && strstr(json_string_value(v), "${"))
 		return fail(c, "'%s' holds a Serverless Framework variable, which `serverless` "
 			    "resolves before CloudFormation sees the template: give the value "
 			    "itself", json_string_value(v));

@@ -35,7 +35,7 @@ char *ddbc_import_scalar_text(const json_t *v)
 {
 	if (ddbc_import_number_text(v))
 		return xstrdup(ddbc_import_number_text(v));
-	if (json_is_string(v))
+	if (ddbc_import_is_string(v))
 		return xstrdup(json_string_value(v));
 	if (json_is_integer(v)) {
 		strbuf b = STRBUF_INIT;
@@ -50,7 +50,7 @@ static bool in_names(const json_t *names, const char *name)
 	size_t i;
 	const json_t *v;
 	json_array_foreach(names, i, v)
-		if (json_is_string(v) && !strcmp(json_string_value(v), name))
+		if (ddbc_import_is_string(v) && !strcmp(json_string_value(v), name))
 			return true;
 	return false;
 }
@@ -194,7 +194,7 @@ char *ddbc_import_guess_template(const json_t *items, const ddbc_import_guess *g
 	const json_t *item;
 	json_array_foreach(items, i, item) {
 		const json_t *k = json_object_get(item, g->key);
-		if (!json_is_string(k))
+		if (!ddbc_import_is_string(k))
 			continue;
 		json_array_append(samples, (json_t *)item);
 		json_array_append_new(parts, split(json_string_value(k), g->delim));

@@ -92,7 +92,7 @@ static int fields(const char *file, const char *ename, const json_t *list, json_
 /* The key names of k (a name, or a list of names for a multi-attribute key). */
 static json_t *key_list(const json_t *k)
 {
-	if (json_is_string(k))
+	if (ddbc_import_is_string(k))
 		return json_pack("[O]", k);
 	return json_is_array(k) ? json_incref((json_t *)k) : json_array();
 }

@@ -64,13 +64,13 @@ static void key(struct check *k, const char *path, const json_t *v, bool require
 {
 	if (!v && !required)
 		return;
-	bool ok = json_is_string(v) && *json_string_value(v);
+	bool ok = ddbc_import_is_string(v) && *json_string_value(v);
 	if (json_is_array(v)) {
 		size_t i;
 		const json_t *n;
 		ok = json_array_size(v) >= 1 && json_array_size(v) <= 4;
 		json_array_foreach(v, i, n)
-			ok = ok && json_is_string(n) && *json_string_value(n);
+			ok = ok && ddbc_import_is_string(n) && *json_string_value(n);
 	}
 	if (!ok)
 		defect(k, "%s: expected an attribute name or a list of 1 to 4 names", path);
@@ -81,7 +81,7 @@ static const json_t *named(const json_t *list, const char *name)
 	size_t i;
 	const json_t *x;
 	json_array_foreach(list, i, x)
-		if (name && json_is_string(json_object_get(x, "name")) &&
+		if (name && ddbc_import_is_string(json_object_get(x, "name")) &&
 		    !strcmp(json_string_value(json_object_get(x, "name")), name))
 			return x;
 	return NULL;
@@ -174,7 +174,7 @@ static void filter(struct check *k, const char *pp, const json_t *fe, const json
 			defect(k, "%s: operator '%s' is no comparison", ps, o);
 		else if (fn && !one_of(fn, functions))
 			defect(k, "%s: function '%s' is no filter function", ps, fn);
-		bool one = json_is_string(json_object_get(c, "param"));
+		bool one = ddbc_import_is_string(json_object_get(c, "param"));
 		bool exists = fn && strstr(fn, "attribute_");
 		if (o && !strcmp(o, "between") && !(one && json_object_get(c, "param2")))
 			defect(k, "%s: between needs param and param2", ps);
@@ -193,7 +193,7 @@ static json_t *key_names(const json_t *cfg, const json_t *gl)
 	const json_t *srcs[] = { json_object_get(cfg, "partition_key"),
 				 json_object_get(cfg, "sort_key") };
 	for (int i = 0; i < 2; i++)
-		if (json_is_string(srcs[i]))
+		if (ddbc_import_is_string(srcs[i]))
 			json_object_set_new(out, json_string_value(srcs[i]), json_true());
 	(void)gl;
 	return out;
@@ -215,7 +215,7 @@ static void pattern(struct check *k, const char *ep, size_t i, const json_t *ap,
 	} else {
 		defect(k, "%s: no integer pattern_id", ps);
 	}
-	if (!json_is_string(json_object_get(ap, "name")))
+	if (!ddbc_import_is_string(json_object_get(ap, "name")))
 		defect(k, "%s: no name", ps);
 	const char *op = json_string_value(json_object_get(ap, "operation"));
 	if (!one_of(op, operations))
@@ -247,12 +247,12 @@ static void entity(struct check *k, const char *tp, const char *en, const json_t
 	const json_t *f;
 	json_array_foreach(json_object_get(e, "fields"), i, f) {
 		const char *t = json_string_value(json_object_get(f, "type"));
-		if (!json_is_string(json_object_get(f, "name")))
+		if (!ddbc_import_is_string(json_object_get(f, "name")))
 			defect(k, "%s.fields[%zu]: no name", ps, i);
 		if (!one_of(t, field_types))
 			defect(k, "%s.fields[%zu]: type '%s' is no field type", ps, i, t ? t : "");
 	}
-	if (!json_is_string(json_object_get(e, "pk_template")))
+	if (!ddbc_import_is_string(json_object_get(e, "pk_template")))
 		defect(k, "%s: no pk_template", ps);
 	json_array_foreach(json_object_get(e, "gsi_mappings"), i, f) {
 		const char *n = json_string_value(json_object_get(f, "name"));
@@ -292,7 +292,7 @@ static void cross(struct check *k, const json_t *root)
 			size_t n;
 			const json_t *tt;
 			json_array_foreach(json_object_get(root, "tables"), n, tt)
-				if (t && json_is_string(json_object_get(json_object_get(tt, "table_config"),
+				if (t && ddbc_import_is_string(json_object_get(json_object_get(tt, "table_config"),
 									 "table_name")) &&
 				    !strcmp(t, json_string_value(json_object_get(json_object_get(
 						    tt, "table_config"), "table_name"))))

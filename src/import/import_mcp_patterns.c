@@ -42,7 +42,7 @@ static const char *range_op(const char *rc)
 /* The key names of k (a name, or a list of names for a multi-attribute key). */
 static json_t *key_list(const json_t *k)
 {
-	if (json_is_string(k))
+	if (ddbc_import_is_string(k))
 		return json_pack("[O]", k);
 	return json_is_array(k) ? json_incref((json_t *)k) : json_array();
 }
@@ -50,7 +50,7 @@ static json_t *key_list(const json_t *k)
 /* The template of key name k: the given one, else the field itself. */
 static json_t *key_value(const char *k, const json_t *tmpl)
 {
-	if (json_is_string(tmpl))
+	if (ddbc_import_is_string(tmpl))
 		return json_incref((json_t *)tmpl);
 	strbuf b = STRBUF_INIT;
 	strbuf_addf(&b, "{%s}", k);
@@ -62,14 +62,14 @@ static json_t *key_value(const char *k, const json_t *tmpl)
 /* Adds conditions for key k (a name or a list) with templates tmpl. */
 static void add_key(json_t *key, const json_t *k, const json_t *tmpl)
 {
-	if (json_is_string(k)) {
+	if (ddbc_import_is_string(k)) {
 		json_object_set_new(key, json_string_value(k), key_value(json_string_value(k), tmpl));
 		return;
 	}
 	size_t i;
 	const json_t *n;
 	json_array_foreach(k, i, n)
-		if (json_is_string(n))
+		if (ddbc_import_is_string(n))
 			json_object_set_new(key, json_string_value(n),
 					    key_value(json_string_value(n),
 						      json_array_get(tmpl, i)));
@@ -78,7 +78,7 @@ static void add_key(json_t *key, const json_t *k, const json_t *tmpl)
 /* Whether placeholder ph appears in any condition of key (or value v). */
 static bool used(const json_t *v, const char *ph)
 {
-	if (json_is_string(v))
+	if (ddbc_import_is_string(v))
 		return strstr(json_string_value(v), ph) != NULL;
 	size_t i;
 	const json_t *e;
@@ -265,12 +265,12 @@ static const json_t *find_gsi(const struct mcp_table *t, const json_t *e, const 
 	size_t i;
 	const json_t *g = NULL, *x;
 	json_array_foreach(t->gsi_list, i, x)
-		if (json_is_string(json_object_get(x, "name")) &&
+		if (ddbc_import_is_string(json_object_get(x, "name")) &&
 		    !strcmp(json_string_value(json_object_get(x, "name")), index))
 			g = x;
 	*mapping = NULL;
 	json_array_foreach(json_object_get(e, "gsi_mappings"), i, x)
-		if (json_is_string(json_object_get(x, "name")) &&
+		if (ddbc_import_is_string(json_object_get(x, "name")) &&
 		    !strcmp(json_string_value(json_object_get(x, "name")), index))
 			*mapping = x;
 	return g;
@@ -341,7 +341,7 @@ static const json_t *pk_template_of(const json_t *e, const char *index)
 	size_t i;
 	const json_t *m;
 	json_array_foreach(json_object_get(e, "gsi_mappings"), i, m)
-		if (json_is_string(json_object_get(m, "name")) &&
+		if (ddbc_import_is_string(json_object_get(m, "name")) &&
 		    !strcmp(json_string_value(json_object_get(m, "name")), index))
 			return json_object_get(m, "pk_template");
 	return NULL;
@@ -411,10 +411,10 @@ static int one_pattern(const struct mcp_table *t, const char *ename, const json_
 	if (json_object_get(patterns, id))
 		return ddbc_import_fail(t->file, "two access patterns are named '%s'", id);
 	json_t *p = json_object();
-	if (json_is_string(json_object_get(ap, "description")))
+	if (ddbc_import_is_string(json_object_get(ap, "description")))
 		json_object_set(p, "description", json_object_get(ap, "description"));
 	json_object_set_new(p, "table", json_string(t->name));
-	if (json_is_string(json_object_get(ap, "index_name")))
+	if (ddbc_import_is_string(json_object_get(ap, "index_name")))
 		json_object_set(p, "index", json_object_get(ap, "index_name"));
 	json_object_set_new(p, "operation", json_string(op));
 	if (strcmp(op, "scan")) {

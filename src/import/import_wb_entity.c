@@ -33,7 +33,7 @@ static json_t *facet_names(const json_t *f, const json_t *table)
 	size_t i;
 	const json_t *n;
 	json_array_foreach(json_object_get(f, "NonKeyAttributes"), i, n)
-		if (json_is_string(n))
+		if (ddbc_import_is_string(n))
 			json_array_append(names, (json_t *)n);
 	return names;
 }
@@ -221,7 +221,7 @@ static bool in_every(const json_t *examples, const char *k)
 	size_t i;
 	const json_t *e;
 	json_array_foreach(examples, i, e)
-		if (!json_is_string(json_object_get(e, k)))
+		if (!ddbc_import_is_string(json_object_get(e, k)))
 			return false;
 	return json_array_size(examples) > 0;
 }
@@ -232,7 +232,7 @@ static bool every_key_is(const json_t *examples, const char *k, const char *s)
 	size_t i;
 	const json_t *e;
 	json_array_foreach(examples, i, e)
-		if (!json_is_string(json_object_get(e, k)) ||
+		if (!ddbc_import_is_string(json_object_get(e, k)) ||
 		    strcmp(json_string_value(json_object_get(e, k)), s))
 			return false;
 	return json_array_size(examples) > 0;
@@ -278,7 +278,7 @@ static void lend_unstored(json_t *samples, const char *k, const char *g, const c
 	 * evidence that another key holding that text holds this part. */
 	if (json_object_size(distinct) > 1)
 		json_array_foreach(samples, i, item)
-			if (json_is_string(json_array_get(parts, i)))
+			if (ddbc_import_is_string(json_array_get(parts, i)))
 				json_object_set(item, name, json_array_get(parts, i));
 	json_decref(parts);
 	json_decref(distinct);
@@ -391,7 +391,7 @@ static void facets_init(struct facets *fs, const struct wb_table *w, const json_
 		size_t j;
 		const json_t *n;
 		json_array_foreach(x->names, j, n)
-			if (json_is_string(n))
+			if (ddbc_import_is_string(n))
 				json_object_set_new(x->set, json_string_value(n), json_true());
 		const json_t *al = json_object_get(f, "KeyAttributeAlias");
 		x->alias[0] = template_alias(al, "PartitionKeyAlias");

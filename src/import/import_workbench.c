@@ -23,7 +23,7 @@ static const char *take_key(json_t *obj, const char *member, const json_t *a, js
 	if (!n)
 		return NULL;
 	json_object_set_new(obj, member, json_string(n));
-	if (json_is_string(t))
+	if (ddbc_import_is_string(t))
 		json_object_set(types, n, (json_t *)t);
 	return n;
 }
@@ -39,7 +39,7 @@ static json_t *include_list(const json_t *nk, const json_t *keys)
 		bool key = false;
 		json_array_foreach(keys, j, k)
 			key = key || json_equal((json_t *)v, (json_t *)k);
-		if (!key && json_is_string(v))
+		if (!key && ddbc_import_is_string(v))
 			json_array_append(out, (json_t *)v);
 	}
 	return out;
@@ -155,7 +155,7 @@ static json_t *read_table(const char *file, const json_t *t, json_t *types, json
 	json_array_foreach(json_object_get(t, "NonKeyAttributes"), i, a) {
 		const char *n = json_string_value(json_object_get(a, "AttributeName"));
 		const json_t *ty = json_object_get(a, "AttributeType");
-		if (n && json_is_string(ty))
+		if (n && ddbc_import_is_string(ty))
 			json_object_set(types, n, (json_t *)ty);
 	}
 	return table;
@@ -216,7 +216,7 @@ int ddbc_import_workbench(const char *file, const json_t *root, json_t *design)
 		return ddbc_import_fail(file, "expected a NoSQL Workbench data model, an object "
 					"with a DataModel list");
 	const char *name = json_string_value(json_object_get(root, "ModelName"));
-	if (name && !json_is_string(json_object_get(design, "name")))
+	if (name && !ddbc_import_is_string(json_object_get(design, "name")))
 		json_object_set_new(design, "name", json_string(name));
 	size_t i;
 	const json_t *t;
