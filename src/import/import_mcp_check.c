@@ -12,9 +12,11 @@
 #include "import/import_int.h"
 #include "import/import_mcp.h"
 #include "util/strbuf.h"
+#include "util/xalloc.h"
 
 #include <stdarg.h>
 #include <stdbool.h>
+#include <stdlib.h>
 #include <string.h>
 
 struct check {
@@ -199,19 +201,33 @@ static json_t *key_names(const json_t *cfg, const json_t *gl)
 	return out;
 }
 
+/* The text of pattern_id id when it is an integer as the validator
+ * (Python) reads one, of any number of digits (its JSON text is kept:
+ * util/json_number.h); NULL for anything else (1.0 is a float there).
+ * Malloc'd. */
+static char *id_text(const json_t *id)
+{
+	const char *n = ddbc_import_number_text(id);
+	if (!n)
+		return json_is_integer(id) ? ddbc_import_scalar_text(id) : NULL;
+	const char *p = *n == '-' ? n + 1 : n;
+	if (!*p || p[strspn(p, "0123456789")])
+		return NULL;
+	return xstrdup(strcmp(n, "-0") ? n : "0");
+}
+
 static void pattern(struct check *k, const char *ep, size_t i, const json_t *ap,
 		    const json_t *e, const json_t *entities, const json_t *gl, const json_t *keys)
 {
 	strbuf p = STRBUF_INIT;
 	strbuf_addf(&p, "%s.access_patterns[%zu]", ep, i);
 	const char *ps = strbuf_str(&p);
-	const json_t *id = json_object_get(ap, "pattern_id");
-	if (json_is_integer(id)) {
-		char buf[32];
-		snprintf(buf, sizeof(buf), "%lld", (long long)json_integer_value(id));
-		if (json_object_get(k->pattern_ids, buf))
-			defect(k, "%s: pattern_id %s is used twice", ps, buf);
-		json_object_set_new(k->pattern_ids, buf, json_true());
+	char *id = id_text(json_object_get(ap, "pattern_id"));
+	if (id) {
+		if (json_object_get(k->pattern_ids, id))
+			defect(k, "%s: pattern_id %s is used twice", ps, id);
+		json_object_set_new(k->pattern_ids, id, json_true());
+		free(id);
 	} else {
 		defect(k, "%s: no integer pattern_id", ps);
 	}
@@ -308,13 +324,12 @@ static void cross(struct check *k, const json_t *root)
 				       ps, j, act ? act : "", op);
 		}
 		json_t *ids = k->pattern_ids;
-		const json_t *id = json_object_get(ap, "pattern_id");
-		char buf[32];
-		snprintf(buf, sizeof(buf), "%lld", (long long)json_integer_value(id));
-		if (json_is_integer(id) && json_object_get(ids, buf))
-			defect(k, "%s: pattern_id %s is used twice", ps, buf);
-		if (json_is_integer(id))
-			json_object_set_new(ids, buf, json_true());
+		char *id = id_text(json_object_get(ap, "pattern_id"));
+		if (id && json_object_get(ids, id))
+			defect(k, "%s: pattern_id %s is used twice", ps, id);
+		if (id)
+			json_object_set_new(ids, id, json_true());
+		free(id);
 		parameters(k, ps, json_object_get(ap, "parameters"), k->entity_names);
 		strbuf_release(&p);
 	}
