@@ -63,10 +63,39 @@ static const json_t *stack_replica(const json_t *replicas, const char *region)
 	return json_array_get(replicas, 0);
 }
 
+/* Appends to said what auto scaling settings s (CapacityAutoScalingSettings)
+ * of what ("writes", "reads of GSI 'byUser'") hold, which a design has no
+ * place for: a design holds the capacity a new table has, the minimum.
+ * SeedCapacity counts only when an existing table's billing mode turns
+ * PROVISIONED (CloudFormation's GlobalTable reference), never on create. */
+static void say_scaling(strbuf *said, const char *what, const char *index, const json_t *s)
+{
+	if (!json_is_object(s))
+		return;
+	static const char *const parts[][2] = {
+		{ "MinCapacity", " from %s" }, { "MaxCapacity", " to %s" }, { NULL, " at %s%%" },
+		{ "SeedCapacity", ", seed %s" },
+	};
+	strbuf_addf(said, "%s%s", said->len ? "; " : "", what);
+	if (index)
+		strbuf_addf(said, " of GSI '%s'", index);
+	strbuf_addstr(said, " auto scaled");
+	for (size_t i = 0; i < sizeof(parts) / sizeof(parts[0]); i++) {
+		const json_t *v = parts[i][0] ? json_object_get(s, parts[i][0])
+			: json_object_get(json_object_get(s, "TargetTrackingScalingPolicyConfiguration"),
+					  "TargetValue");
+		char *t = v ? ddbc_import_scalar_text(v) : NULL;
+		if (t)
+			strbuf_addf(said, parts[i][1], t);
+		free(t);
+	}
+}
+
 /* A GlobalTable's properties in CreateTable's shape: write capacity is set
  * for the table, read capacity per replica (that of the stack's region,
- * stack_replica); BillingMode defaults to PROVISIONED. */
-static json_t *global_to_api(const json_t *p, const char *region)
+ * stack_replica); BillingMode defaults to PROVISIONED. What auto scaling
+ * holds beyond its minimum is said in scaled. */
+static json_t *global_to_api(const json_t *p, const char *region, strbuf *scaled)
 {
 	static const char *const same[] = { "TableName", "AttributeDefinitions", "KeySchema",
 					    "LocalSecondaryIndexes", "BillingMode",
@@ -80,21 +109,28 @@ static json_t *global_to_api(const json_t *p, const char *region)
 	const json_t *replica = stack_replica(json_object_get(p, "Replicas"), region);
 	const char *R = "ReadCapacityUnits", *RA = "ReadCapacityAutoScalingSettings";
 	const char *WA = "WriteCapacityAutoScalingSettings";
-	if (prov)
-		json_object_set_new(out, "ProvisionedThroughput", throughput(
-			units(json_object_get(replica, "ReadProvisionedThroughputSettings"), R, RA),
-			units(json_object_get(p, "WriteProvisionedThroughputSettings"), "", WA)));
+	const json_t *rs = json_object_get(replica, "ReadProvisionedThroughputSettings");
+	const json_t *ws = json_object_get(p, "WriteProvisionedThroughputSettings");
+	if (prov) {
+		json_object_set_new(out, "ProvisionedThroughput",
+				    throughput(units(rs, R, RA), units(ws, "", WA)));
+		say_scaling(scaled, "reads", NULL, json_object_get(rs, RA));
+		say_scaling(scaled, "writes", NULL, json_object_get(ws, WA));
+	}
 	json_t *gsis = json_array();
 	size_t i;
 	const json_t *g;
 	json_array_foreach(json_object_get(p, "GlobalSecondaryIndexes"), i, g) {
 		json_t *x = json_deep_copy(g);
 		const char *name = json_string_value(json_object_get(g, "IndexName"));
-		if (prov && name)
-			json_object_set_new(x, "ProvisionedThroughput", throughput(
-				units(replica_index(replica, name), R, RA),
-				units(json_object_get(g, "WriteProvisionedThroughputSettings"),
-				      "", WA)));
+		const json_t *grs = name ? replica_index(replica, name) : NULL;
+		const json_t *gws = json_object_get(g, "WriteProvisionedThroughputSettings");
+		if (prov && name) {
+			json_object_set_new(x, "ProvisionedThroughput",
+					    throughput(units(grs, R, RA), units(gws, "", WA)));
+			say_scaling(scaled, "reads", name, json_object_get(grs, RA));
+			say_scaling(scaled, "writes", name, json_object_get(gws, WA));
+		}
 		json_array_append_new(gsis, x);
 	}
 	json_object_set_new(out, "GlobalSecondaryIndexes", gsis);
@@ -265,7 +301,7 @@ static int created(ddbc_cfn *c, const char *logical, const json_t *res, strbuf *
 static int one_table(ddbc_cfn *c, const char *logical, const json_t *res, bool global,
 		     json_t *design)
 {
-	strbuf comment = STRBUF_INIT;
+	strbuf comment = STRBUF_INIT, scaled = STRBUF_INIT;
 	if (created(c, logical, res, &comment) == 0) {
 		strbuf_release(&comment);
 		return 0;
@@ -278,7 +314,7 @@ static int one_table(ddbc_cfn *c, const char *logical, const json_t *res, bool g
 	if (global) {
 		json_t *ref = json_pack("{s:s}", "Ref", "AWS::Region");
 		json_t *region = ddbc_cfn_eval_value(c, ref);
-		json_t *api = global_to_api(props, json_string_value(region));
+		json_t *api = global_to_api(props, json_string_value(region), &scaled);
 		json_decref(region);
 		json_decref(ref);
 		json_decref(props);
@@ -306,10 +342,17 @@ static int one_table(ddbc_cfn *c, const char *logical, const json_t *res, bool g
 			    json_object_get(table_or_null(design, name, rc), "capacity")
 			    ? " (capacity: the reads of the replica in the stack's region, the "
 			      "least writes auto scaling keeps)" : "");
+	/* Nothing dropped silently: the design holds fixed capacity only. */
+	if (rc == 0 && scaled.len) {
+		fprintf(stderr, "ddbc import: %s: table '%s': auto scaling is not kept, its "
+			"minimum is the capacity: %s\n", c->file, name, strbuf_str(&scaled));
+		strbuf_addf(&comment, "; auto scaling not kept: %s", strbuf_str(&scaled));
+	}
 	if (rc == 0 && comment.len)
 		ddbc_import_set_comment(json_object_get(design, "tables"), name, "%s",
 					strbuf_str(&comment));
 	strbuf_release(&comment);
+	strbuf_release(&scaled);
 	free(name);
 	json_decref(attrs);
 	json_decref(props);
