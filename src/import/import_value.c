@@ -32,14 +32,20 @@ int ddbc_import_fail(const char *file, const char *fmt, ...)
  * DDBC_NUMBER_MARK and the number's text. A source string that begins
  * with the mark has it twice (ddbc_import_str), so only the mark once
  * followed by a decimal is a number. */
-json_t *ddbc_import_number(const char *text)
+/* s behind one more mark, as a JSON string. */
+static json_t *behind_mark(const char *s)
 {
 	strbuf b = STRBUF_INIT;
 	strbuf_addstr(&b, DDBC_NUMBER_MARK);
-	strbuf_addstr(&b, text);
-	json_t *v = json_stringn_nocheck(b.buf, b.len);
+	strbuf_addstr(&b, s);
+	json_t *v = json_stringn(b.buf, b.len);
 	strbuf_release(&b);
 	return v;
+}
+
+json_t *ddbc_import_number(const char *text)
+{
+	return behind_mark(text);
 }
 
 const char *ddbc_import_number_text(const json_t *v)
@@ -67,12 +73,7 @@ json_t *ddbc_import_str(const char *s)
 {
 	if (strncmp(s, DDBC_NUMBER_MARK, DDBC_NUMBER_MARK_LEN))
 		return json_string(s);
-	strbuf b = STRBUF_INIT;
-	strbuf_addstr(&b, DDBC_NUMBER_MARK);
-	strbuf_addstr(&b, s);
-	json_t *v = json_stringn(b.buf, b.len);
-	strbuf_release(&b);
-	return v;
+	return behind_mark(s);
 }
 
 /* A DynamoDB number: an integer when it fits one exactly, else its own
