@@ -28,11 +28,11 @@ static bool has_sam(const json_t *root)
 {
 	const json_t *t = json_object_get(root, "Transform");
 	if (ddbc_import_is_string(t))
-		return !strcmp(json_string_value(t), "AWS::Serverless-2016-10-31");
+		return !strcmp(ddbc_import_string_value(t), "AWS::Serverless-2016-10-31");
 	size_t i;
 	const json_t *x;
 	json_array_foreach(t, i, x)
-		if (ddbc_import_is_string(x) && !strcmp(json_string_value(x), "AWS::Serverless-2016-10-31"))
+		if (ddbc_import_is_string(x) && !strcmp(ddbc_import_string_value(x), "AWS::Serverless-2016-10-31"))
 			return true;
 	return false;
 }
@@ -75,12 +75,12 @@ static bool primary_key(const char *file, const char *logical, const json_t *pk,
 					 "is evaluated)", logical, SIMPLE);
 			return false;
 		}
-		name = json_string_value(n);
-		type = key_type(json_string_value(t));
+		name = ddbc_import_string_value(n);
+		type = key_type(ddbc_import_string_value(t));
 		if (!type) {
 			ddbc_import_fail(file, "resource '%s': property PrimaryKey.Type: '%s' is none "
 					 "of String, Number, Binary (SAM refuses it)", logical,
-					 json_string_value(t));
+					 ddbc_import_string_value(t));
 			return false;
 		}
 	}

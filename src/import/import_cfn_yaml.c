@@ -83,7 +83,7 @@ static json_t *long_form(const char *tag, json_t *v)
 	char key[64];
 	snprintf(key, sizeof(key), "Fn::%s", name);
 	if (!strcmp(name, "GetAtt") && ddbc_import_is_string(v)) {
-		const char *s = json_string_value(v), *dot = strchr(s, '.');
+		const char *s = ddbc_import_string_value(v), *dot = strchr(s, '.');
 		json_t *parts = dot ? json_pack("[s#s]", s, (int)(dot - s), dot + 1)
 				    : json_pack("[O]", v);
 		json_decref(v);
@@ -140,7 +140,7 @@ static json_t *mapping(struct reader *r)
 		}
 		/* Names read as the JSON sources read them (import_int.h). */
 		json_t *k = ddbc_import_str((const char *)ev.data.scalar.value);
-		char *key = xstrdup(k ? json_string_value(k) : "");
+		char *key = xstrdup(k ? ddbc_import_string_value(k) : "");
 		json_decref(k);
 		/* A second resource of one logical id would drop the first
 		 * silently: refused, as the JSON reader refuses it. */

@@ -14,7 +14,7 @@ int ddbc_import_describe(const char *file, const json_t *root, json_t *design)
 	const json_t *t = json_object_get(root, "Table");
 	if (!t)
 		t = json_object_get(root, "TableDescription");
-	const char *name = json_string_value(json_object_get(t, "TableName"));
+	const char *name = ddbc_import_string_value(json_object_get(t, "TableName"));
 	if (!json_is_object(t) || !name)
 		return ddbc_import_fail(file, "expected describe-table output, {\"Table\": "
 					"{\"TableName\": ...}} (or create-table's "

@@ -45,10 +45,13 @@ const char *ddbc_import_number_text(const json_t *v);
 /* A string read from a source: one that begins with the mark holds it
  * twice, so that it is never taken for a number. ddbc_import_str makes
  * one of text s; ddbc_import_is_string says whether v is a string (not a
- * number), ddbc_import_string_text gives its text as the source wrote it
- * (NULL for anything else). */
+ * number); ddbc_import_string_value is json_string_value for strings
+ * alone (NULL for a number too: the tree's own spelling, to look names
+ * up with), ddbc_import_string_text the text as the source wrote it
+ * (for messages and outputs). */
 json_t *ddbc_import_str(const char *s);
 bool ddbc_import_is_string(const json_t *v);
+const char *ddbc_import_string_value(const json_t *v);
 const char *ddbc_import_string_text(const json_t *v);
 
 /* An item of DynamoDB JSON as a plain object, or NULL. A new reference.

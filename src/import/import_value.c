@@ -60,6 +60,11 @@ bool ddbc_import_is_string(const json_t *v)
 	return json_is_string(v) && !ddbc_import_number_text(v);
 }
 
+const char *ddbc_import_string_value(const json_t *v)
+{
+	return ddbc_import_is_string(v) ? json_string_value(v) : NULL;
+}
+
 const char *ddbc_import_string_text(const json_t *v)
 {
 	if (!ddbc_import_is_string(v))
