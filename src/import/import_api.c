@@ -182,8 +182,8 @@ static bool on_demand(const json_t *t)
 {
 	const char *m = ddbc_import_string_value(json_object_get(t, "BillingMode"));
 	if (!m)
-		m = ddbc_import_string_value(json_object_get(json_object_get(t, "BillingModeSummary"),
-						      "BillingMode"));
+		m = ddbc_import_string_value(
+			json_object_get(json_object_get(t, "BillingModeSummary"), "BillingMode"));
 	if (m)
 		return !strcmp(m, "PAY_PER_REQUEST");
 	const json_t *pt = json_object_get(t, "ProvisionedThroughput");

@@ -136,7 +136,8 @@ static json_t *global_to_api(const json_t *p, const char *region, strbuf *scaled
 		if (json_object_get(p, same[i]))
 			json_object_set(out, same[i], json_object_get(p, same[i]));
 	const json_t *mode = json_object_get(p, "BillingMode");
-	bool prov = !ddbc_import_is_string(mode) || !strcmp(ddbc_import_string_value(mode), "PROVISIONED");
+	bool prov = !ddbc_import_is_string(mode) ||
+		    !strcmp(ddbc_import_string_value(mode), "PROVISIONED");
 	const json_t *replica = stack_replica(json_object_get(p, "Replicas"), region);
 	const char *R = "ReadCapacityUnits", *RA = "ReadCapacityAutoScalingSettings";
 	const char *WA = "WriteCapacityAutoScalingSettings";

@@ -389,7 +389,8 @@ static json_t *call(ddbc_cfn *c, const char *fn, const json_t *args)
 	if (!strcmp(fn, "Fn::Sub") && ddbc_import_is_string(args))
 		return sub(c, ddbc_import_string_value(args), NULL);
 	if (!strcmp(fn, "Fn::Sub") && ddbc_import_is_string(json_array_get(args, 0)))
-		return sub(c, ddbc_import_string_value(json_array_get(args, 0)), json_array_get(args, 1));
+		return sub(c, ddbc_import_string_value(json_array_get(args, 0)),
+			   json_array_get(args, 1));
 	if (!strcmp(fn, "Fn::Join"))
 		return join(c, args);
 	if (!strcmp(fn, "Fn::If"))

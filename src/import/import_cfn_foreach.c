@@ -46,7 +46,8 @@ static json_t *substitute(const json_t *v, const char *id, const char *val)
 {
 	const char *fn = ddbc_cfn_function(v);
 	const json_t *args = fn ? json_object_get(v, fn) : NULL;
-	if (fn && !strcmp(fn, "Ref") && ddbc_import_is_string(args) && !strcmp(ddbc_import_string_value(args), id))
+	if (fn && !strcmp(fn, "Ref") && ddbc_import_is_string(args) &&
+	    !strcmp(ddbc_import_string_value(args), id))
 		return json_string(val);
 	if (fn && !strcmp(fn, "Fn::Sub")) {
 		json_t *out = json_is_array(args) ? substitute(args, id, val) : NULL;

@@ -32,7 +32,8 @@ static bool has_sam(const json_t *root)
 	size_t i;
 	const json_t *x;
 	json_array_foreach(t, i, x)
-		if (ddbc_import_is_string(x) && !strcmp(ddbc_import_string_value(x), "AWS::Serverless-2016-10-31"))
+		if (ddbc_import_is_string(x) &&
+		    !strcmp(ddbc_import_string_value(x), "AWS::Serverless-2016-10-31"))
 			return true;
 	return false;
 }

@@ -45,6 +45,12 @@ char *ddbc_import_scalar_text(const json_t *v)
 	return NULL;
 }
 
+/* Part j of sample i's split key (parts: one list of parts a sample). */
+static const char *part_at(const json_t *parts, size_t i, size_t j)
+{
+	return ddbc_import_string_value(json_array_get(json_array_get(parts, i), j));
+}
+
 static bool in_names(const json_t *names, const char *name)
 {
 	size_t i;
@@ -62,7 +68,7 @@ static bool attr_fits(const json_t *samples, const json_t *parts, const char *a,
 	const json_t *item;
 	json_array_foreach(samples, i, item) {
 		char *t = ddbc_import_scalar_text(json_object_get(item, a));
-		const char *p = ddbc_import_string_value(json_array_get(json_array_get(parts, i), j));
+		const char *p = part_at(parts, i, j);
 		bool ok = t && *t && !strcmp(t, p);
 		free(t);
 		if (!ok)
@@ -73,9 +79,9 @@ static bool attr_fits(const json_t *samples, const json_t *parts, const char *a,
 
 static bool same_part(const json_t *parts, size_t j)
 {
-	const char *first = ddbc_import_string_value(json_array_get(json_array_get(parts, 0), j));
+	const char *first = part_at(parts, 0, j);
 	for (size_t i = 1; i < json_array_size(parts); i++)
-		if (strcmp(first, ddbc_import_string_value(json_array_get(json_array_get(parts, i), j))))
+		if (strcmp(first, part_at(parts, i, j)))
 			return false;
 	return true;
 }
@@ -99,7 +105,7 @@ static size_t prefix_len(const json_t *samples, const json_t *parts, const char 
 	const json_t *item;
 	json_array_foreach(samples, i, item) {
 		char *t = ddbc_import_scalar_text(json_object_get(item, a));
-		const char *p = ddbc_import_string_value(json_array_get(json_array_get(parts, i), j));
+		const char *p = part_at(parts, i, j);
 		size_t tl = t ? strlen(t) : 0, pl = strlen(p);
 		bool ok = tl > 1 && pl > tl && !strcmp(p + pl - tl, t) &&
 			  (!first || (pl - tl == len && !strncmp(p, first, len)));
@@ -123,7 +129,7 @@ static int add_prefixed(strbuf *b, const json_t *samples, const json_t *parts,
 		if (!len)
 			continue;
 		/* prefix_len found part j of every sample to be a string. */
-		const char *part = ddbc_import_string_value(json_array_get(json_array_get(parts, 0), j));
+		const char *part = part_at(parts, 0, j);
 		char *lit = xstrndup(part, len);
 		add_literal(b, lit);
 		free(lit);
@@ -164,7 +170,7 @@ static int add_part(strbuf *b, const json_t *samples, const json_t *parts,
 		strbuf_addf(b, "{%s}", g->unstored);
 		return 0;
 	}
-	add_literal(b, ddbc_import_string_value(json_array_get(json_array_get(parts, 0), j)));
+	add_literal(b, part_at(parts, 0, j));
 	return 0;
 }
 
@@ -221,8 +227,7 @@ char *ddbc_import_guess_template(const json_t *items, const ddbc_import_guess *g
 		if (ok) {
 			strbuf_reset(&b);
 			for (size_t j = 0; j + 1 < width; j++) {
-				add_literal(&b, ddbc_import_string_value(json_array_get(json_array_get(parts, 0),
-										  j)));
+				add_literal(&b, part_at(parts, 0, j));
 				add_literal(&b, g->delim);
 			}
 			strbuf_addf(&b, "{%s}", g->unstored);

@@ -105,7 +105,8 @@ static void index_keys(json_t *attrs, const json_t *k, const json_t *tmpl)
 	size_t i;
 	const json_t *n;
 	json_array_foreach(names, i, n)
-		key_attr(attrs, ddbc_import_string_value(n), ddbc_import_string_value(json_array_get(ts, i)));
+		key_attr(attrs, ddbc_import_string_value(n),
+			 ddbc_import_string_value(json_array_get(ts, i)));
 	json_decref(names);
 	json_decref(ts);
 }
@@ -162,8 +163,8 @@ static int entity(const struct mcp_table *t, const char *ename, const json_t *e,
 	size_t i;
 	const json_t *g;
 	json_array_foreach(t->gsi_list, i, g) {
-		const json_t *m = mapping_of(e, ddbc_import_string_value(json_object_get(g, "name")) ?
-					     ddbc_import_string_value(json_object_get(g, "name")) : "");
+		const char *gn = ddbc_import_string_value(json_object_get(g, "name"));
+		const json_t *m = mapping_of(e, gn ? gn : "");
 		if (!m)
 			continue;  /* the entity is not in this index */
 		index_keys(attrs, json_object_get(g, "partition_key"), json_object_get(m, "pk_template"));

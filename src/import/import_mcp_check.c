@@ -307,12 +307,12 @@ static void cross(struct check *k, const json_t *root)
 			const json_t *tj = NULL;
 			size_t n;
 			const json_t *tt;
-			json_array_foreach(json_object_get(root, "tables"), n, tt)
-				if (t && ddbc_import_is_string(json_object_get(json_object_get(tt, "table_config"),
-									 "table_name")) &&
-				    !strcmp(t, ddbc_import_string_value(json_object_get(json_object_get(
-						    tt, "table_config"), "table_name"))))
+			json_array_foreach(json_object_get(root, "tables"), n, tt) {
+				const char *tn = ddbc_import_string_value(json_object_get(
+					json_object_get(tt, "table_config"), "table_name"));
+				if (t && tn && !strcmp(t, tn))
 					tj = tt;
+			}
 			if (!tj)
 				defect(k, "%s.entities_involved[%zu]: '%s' is no table", ps, j, t ? t : "");
 			else if (!en || !json_object_get(json_object_get(tj, "entities"), en))

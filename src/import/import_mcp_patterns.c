@@ -63,7 +63,8 @@ static json_t *key_value(const char *k, const json_t *tmpl)
 static void add_key(json_t *key, const json_t *k, const json_t *tmpl)
 {
 	if (ddbc_import_is_string(k)) {
-		json_object_set_new(key, ddbc_import_string_value(k), key_value(ddbc_import_string_value(k), tmpl));
+		const char *name = ddbc_import_string_value(k);
+		json_object_set_new(key, name, key_value(name, tmpl));
 		return;
 	}
 	size_t i;

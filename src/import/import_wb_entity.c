@@ -200,9 +200,10 @@ static json_t *attributes(const struct wb_table *w, const json_t *names,
 	size_t i;
 	const json_t *n, *e;
 	json_array_foreach(names, i, n) {
-		const char *t = type_of(w, ddbc_import_string_value(n), examples);
+		const char *name = ddbc_import_string_value(n);
+		const char *t = type_of(w, name, examples);
 		if (t)
-			json_object_set_new(attrs, ddbc_import_string_value(n), json_pack("{ss}", "type", t));
+			json_object_set_new(attrs, name, json_pack("{ss}", "type", t));
 	}
 	json_array_foreach(examples, i, e) {
 		const char *k;

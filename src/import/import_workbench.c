@@ -83,7 +83,8 @@ static int add_indexes(const char *file, const json_t *t, json_t *table, json_t 
 			json_decref(ix);
 			json_decref(out);
 			return ddbc_import_fail(file, "%s[%zu] of table '%s': no IndexName or %s",
-						list, i, ddbc_import_string_value(json_object_get(t, "TableName")),
+						list, i,
+						ddbc_import_string_text(json_object_get(t, "TableName")),
 						local ? "sort key" : "partition key");
 		}
 		if (local)
