@@ -324,48 +324,6 @@ static void free_result(read_result *r)
 	free(r->message);
 }
 
-/* The number pre-pass: every number token of plain JSON becomes a marked
- * string holding its text as written; strings that begin with the mark are
- * marked again and read back as the strings they were; member names, and
- * digits inside strings, stay as they are. */
-START_TEST(test_numbers_marked)
-{
-	static const char text[] =
-		"{\"a\": 12345678901234567890123456789012345678, \"b\": [-141.96, 6.02E+23, 0],"
-		" \"c\": \"9\", \"12\": {\"d\": -0.5e-3}, \"e\": \"\\u0001\\u0002x\","
-		" \"\\u0001\\u0002\": \"\\u0001\\u0002\", \"f\": true}";
-	strbuf out = STRBUF_INIT;
-	ck_assert(ddbc_items_mark_numbers(text, sizeof(text) - 1, &out));
-	json_error_t je;
-	json_t *v = json_loadb(out.buf, out.len, JSON_REJECT_DUPLICATES, &je);
-	ck_assert_msg(v != NULL, "%s: %s", strbuf_str(&out), je.text);
-	size_t len;
-	const char *n = ddbc_items_marked_number(json_object_get(v, "a"), &len);
-	ck_assert(n && len == 38 && !memcmp(n, "12345678901234567890123456789012345678", 38));
-	static const char *const b[] = { "-141.96", "6.02E+23", "0" };
-	for (size_t i = 0; i < 3; i++) {
-		n = ddbc_items_marked_number(json_array_get(json_object_get(v, "b"), i), &len);
-		ck_assert(n && len == strlen(b[i]) && !memcmp(n, b[i], len));
-	}
-	n = ddbc_items_marked_number(json_object_get(json_object_get(v, "12"), "d"), &len);
-	ck_assert(n && len == 7 && !memcmp(n, "-0.5e-3", 7));
-	const json_t *c = json_object_get(v, "c"), *e = json_object_get(v, "e");
-	ck_assert(!ddbc_items_marked_number(c, &len) && !ddbc_items_marked_number(e, &len));
-	n = ddbc_items_string(e, &len);
-	ck_assert(n && len == 3 && !memcmp(n, "\x01\x02x", 3));
-	n = ddbc_items_string(json_object_get(v, "\x01\x02"), &len);
-	ck_assert(n && len == 2 && !memcmp(n, "\x01\x02", 2));
-	ck_assert(!ddbc_items_string(json_object_get(v, "a"), &len));
-	ck_assert(json_is_true(json_object_get(v, "f")));
-	json_decref(v);
-	/* Nothing to mark: the text is read as it is. */
-	ck_assert(!ddbc_items_mark_numbers("{\"a\": \"1\"}", 10, &out));
-	/* A number JSON does not write stays for jansson to refuse. */
-	ck_assert(!ddbc_items_mark_numbers("[01, 1., .5, 1e, -]", 19, &out));
-	strbuf_release(&out);
-}
-END_TEST
-
 START_TEST(test_reader_array)
 {
 	read_result r;
@@ -1343,7 +1301,6 @@ static Suite *items_suite(void)
 	tcase_add_test(tc, test_matcher_agrees_on_designs);
 	tcase_add_test(tc, test_matcher_agrees_on_classes);
 	tcase_add_test(tc, test_keyindex_finds_every_fit);
-	tcase_add_test(tc, test_numbers_marked);
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("reader");

@@ -13,6 +13,7 @@
 #include "emit/emit_json.h"
 #include "model/semantics.h"
 
+#include "util/decimal.h"
 #include "util/xalloc.h"
 
 #include <stdlib.h>
@@ -119,12 +120,17 @@ static void key_attributes(ddbc_json_stream *js, const ddbc_table *t)
 }
 
 /* A capacity figure of the design (rate, count, item_bytes) when written:
- * an integer as one, else the number. */
+ * as the design writes it when that is a decimal (a count of 17 digits
+ * stays 17 digits; these are estimates, not DynamoDB Numbers, but the
+ * export repeats what it was given), else an integer as one, else the
+ * number. */
 static void figure(ddbc_json_stream *js, const char *key, const ddbc_figure *f)
 {
 	if (!f->set)
 		return;
-	if (f->value == (double)(long long)f->value && f->value < 9e15)
+	if (f->text && ddbc_decimal_valid(f->text, strlen(f->text)))
+		ddbc_json_member(js, key, ddbc_json_number(f->text, strlen(f->text)));
+	else if (f->value == (double)(long long)f->value && f->value < 9e15)
 		ddbc_json_int(js, key, (long long)f->value);
 	else
 		ddbc_json_member(js, key, json_real(f->value));

@@ -8,6 +8,7 @@
 #include "import/import.h"
 #include "import/import_int.h"
 #include "import/import_mcp.h"
+#include "util/json_number.h"
 #include "util/strbuf.h"
 #include "util/source.h"
 
@@ -20,25 +21,49 @@ struct run {
 	size_t nparams;
 };
 
+/* Says why jansson refused the text, at its line and column. */
+static void parse_fail(const char *file, const json_error_t *err)
+{
+	/* jansson gives no position (-1) for an error that has none. */
+	if (err->line > 0)
+		ddbc_import_fail(file, "%d:%d: %s", err->line, err->column > 0 ? err->column : 1,
+				 err->text);
+	else
+		ddbc_import_fail(file, "%s", err->text);
+}
+
+/* A JSON source, its numbers read as written (util/json_number.h: a
+ * capacity of 5.0 stays 5.0, 17 digits stay 17). Integers jansson holds
+ * exactly stay integers; names and values that begin with the mark get it
+ * twice, so both read alike. Text jansson refuses is read again as
+ * written, so the message and its position are those of the file. */
+static json_t *load_json(const char *file)
+{
+	ddbc_source *src = ddbc_source_read(file);
+	if (!src) {
+		ddbc_import_fail(file, "cannot read: %s", strerror(errno));
+		return NULL;
+	}
+	strbuf marked = STRBUF_INIT;
+	json_error_t err;
+	json_t *root = NULL;
+	if (ddbc_json_mark_numbers_how(src->text, src->len, &marked,
+				       DDBC_JSON_MARK_NAMES | DDBC_JSON_KEEP_INTEGERS))
+		root = json_loadb(marked.buf, marked.len, JSON_REJECT_DUPLICATES, &err);
+	strbuf_release(&marked);
+	if (!root)
+		root = json_loadb(src->text, src->len, JSON_REJECT_DUPLICATES, &err);
+	ddbc_source_free(src);
+	if (!root)
+		parse_fail(file, &err);
+	return root;
+}
+
 static json_t *load(const struct run *r, const char *file)
 {
 	if (r->from == DDBC_IMPORT_CLOUDFORMATION)
 		return ddbc_import_load_template(file);
-	FILE *f = ddbc_input_fopen(file);
-	if (!f) {
-		ddbc_import_fail(file, "cannot read: %s", strerror(errno));
-		return NULL;
-	}
-	json_error_t err;
-	json_t *root = json_loadf(f, JSON_REJECT_DUPLICATES, &err);
-	fclose(f);
-	/* jansson gives no position (-1) for an error that has none. */
-	if (!root && err.line > 0)
-		ddbc_import_fail(file, "%d:%d: %s", err.line, err.column > 0 ? err.column : 1,
-				 err.text);
-	else if (!root)
-		ddbc_import_fail(file, "%s", err.text);
-	return root;
+	return load_json(file);
 }
 
 static int read_one(const struct run *r, const char *file, json_t *design)
@@ -106,7 +131,7 @@ json_t *ddbc_import_tree(ddbc_import_from from, char *const *files, size_t nfile
 			return NULL;
 		}
 	}
-	if (!json_is_string(json_object_get(design, "name")))
+	if (!ddbc_import_is_string(json_object_get(design, "name")))
 		json_object_set_new(design, "name", nfiles ? name_of_file(files[0])
 						    : json_string("imported"));
 	if (!json_object_size(json_object_get(design, "entities")))

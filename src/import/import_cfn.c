@@ -42,8 +42,8 @@ static const json_t *replica_index(const json_t *replica, const char *name)
 	size_t i;
 	const json_t *x;
 	json_array_foreach(json_object_get(replica, "GlobalSecondaryIndexes"), i, x)
-		if (json_is_string(json_object_get(x, "IndexName")) &&
-		    !strcmp(json_string_value(json_object_get(x, "IndexName")), name))
+		if (ddbc_import_is_string(json_object_get(x, "IndexName")) &&
+		    !strcmp(ddbc_import_string_value(json_object_get(x, "IndexName")), name))
 			return json_object_get(x, "ReadProvisionedThroughputSettings");
 	return NULL;
 }
@@ -56,17 +56,77 @@ static const json_t *stack_replica(const json_t *replicas, const char *region)
 	size_t i;
 	const json_t *r;
 	json_array_foreach(replicas, i, r) {
-		const char *at = json_string_value(json_object_get(r, "Region"));
+		const char *at = ddbc_import_string_value(json_object_get(r, "Region"));
 		if (at && region && !strcmp(at, region))
 			return r;
 	}
 	return json_array_get(replicas, 0);
 }
 
+/* Appends to said what auto scaling settings s (CapacityAutoScalingSettings)
+ * of what ("writes", "reads of GSI 'byUser'") hold, which a design has no
+ * place for: a design holds the capacity a new table has, the minimum.
+ * SeedCapacity counts only when an existing table's billing mode turns
+ * PROVISIONED (CloudFormation's GlobalTable reference), never on create. */
+static void say_scaling(strbuf *said, const char *what, const char *index, const json_t *s)
+{
+	if (!json_is_object(s))
+		return;
+	static const char *const parts[][2] = {
+		{ "MinCapacity", " from %s" }, { "MaxCapacity", " to %s" }, { NULL, " at %s%%" },
+		{ "SeedCapacity", ", seed %s" },
+	};
+	strbuf_addf(said, "%s%s", said->len ? "; " : "", what);
+	if (index)
+		strbuf_addf(said, " of GSI '%s'", index);
+	strbuf_addstr(said, " auto scaled");
+	for (size_t i = 0; i < sizeof(parts) / sizeof(parts[0]); i++) {
+		const json_t *v = parts[i][0] ? json_object_get(s, parts[i][0])
+			: json_object_get(json_object_get(s, "TargetTrackingScalingPolicyConfiguration"),
+					  "TargetValue");
+		char *t = v ? ddbc_import_scalar_text(v) : NULL;
+		if (t)
+			strbuf_addf(said, parts[i][1], t);
+		free(t);
+	}
+}
+
+/* Appends to said the read settings of replica r's table and indexes, a
+ * replica other than the stack's own, whose reads the design cannot hold. */
+static void say_replica(strbuf *said, const json_t *r)
+{
+	const char *RA = "ReadCapacityAutoScalingSettings";
+	const char *at = ddbc_import_string_text(json_object_get(r, "Region"));
+	strbuf what = STRBUF_INIT;
+	strbuf_addf(&what, "reads in %s", at ? at : "another region");
+	const json_t *rs = json_object_get(r, "ReadProvisionedThroughputSettings");
+	char *units = ddbc_import_scalar_text(json_object_get(rs, "ReadCapacityUnits"));
+	if (units)
+		strbuf_addf(said, "%s%s %s", said->len ? "; " : "", strbuf_str(&what), units);
+	free(units);
+	say_scaling(said, strbuf_str(&what), NULL, json_object_get(rs, RA));
+	size_t i;
+	const json_t *x;
+	json_array_foreach(json_object_get(r, "GlobalSecondaryIndexes"), i, x) {
+		const char *ix = ddbc_import_string_text(json_object_get(x, "IndexName"));
+		const json_t *xs = json_object_get(x, "ReadProvisionedThroughputSettings");
+		units = ddbc_import_scalar_text(json_object_get(xs, "ReadCapacityUnits"));
+		if (units && ix)
+			strbuf_addf(said, "%s%s of GSI '%s' %s", said->len ? "; " : "",
+				    strbuf_str(&what), ix, units);
+		free(units);
+		if (ix)
+			say_scaling(said, strbuf_str(&what), ix, json_object_get(xs, RA));
+	}
+	strbuf_release(&what);
+}
+
 /* A GlobalTable's properties in CreateTable's shape: write capacity is set
  * for the table, read capacity per replica (that of the stack's region,
- * stack_replica); BillingMode defaults to PROVISIONED. */
-static json_t *global_to_api(const json_t *p, const char *region)
+ * stack_replica); BillingMode defaults to PROVISIONED. What auto scaling
+ * holds beyond its minimum, and the other replicas' reads, are said in
+ * scaled. */
+static json_t *global_to_api(const json_t *p, const char *region, strbuf *scaled)
 {
 	static const char *const same[] = { "TableName", "AttributeDefinitions", "KeySchema",
 					    "LocalSecondaryIndexes", "BillingMode",
@@ -76,27 +136,39 @@ static json_t *global_to_api(const json_t *p, const char *region)
 		if (json_object_get(p, same[i]))
 			json_object_set(out, same[i], json_object_get(p, same[i]));
 	const json_t *mode = json_object_get(p, "BillingMode");
-	bool prov = !json_is_string(mode) || !strcmp(json_string_value(mode), "PROVISIONED");
+	bool prov = !ddbc_import_is_string(mode) ||
+		    !strcmp(ddbc_import_string_value(mode), "PROVISIONED");
 	const json_t *replica = stack_replica(json_object_get(p, "Replicas"), region);
 	const char *R = "ReadCapacityUnits", *RA = "ReadCapacityAutoScalingSettings";
 	const char *WA = "WriteCapacityAutoScalingSettings";
-	if (prov)
-		json_object_set_new(out, "ProvisionedThroughput", throughput(
-			units(json_object_get(replica, "ReadProvisionedThroughputSettings"), R, RA),
-			units(json_object_get(p, "WriteProvisionedThroughputSettings"), "", WA)));
+	const json_t *rs = json_object_get(replica, "ReadProvisionedThroughputSettings");
+	const json_t *ws = json_object_get(p, "WriteProvisionedThroughputSettings");
+	if (prov) {
+		json_object_set_new(out, "ProvisionedThroughput",
+				    throughput(units(rs, R, RA), units(ws, "", WA)));
+		say_scaling(scaled, "reads", NULL, json_object_get(rs, RA));
+		say_scaling(scaled, "writes", NULL, json_object_get(ws, WA));
+	}
 	json_t *gsis = json_array();
 	size_t i;
 	const json_t *g;
 	json_array_foreach(json_object_get(p, "GlobalSecondaryIndexes"), i, g) {
 		json_t *x = json_deep_copy(g);
-		const char *name = json_string_value(json_object_get(g, "IndexName"));
-		if (prov && name)
-			json_object_set_new(x, "ProvisionedThroughput", throughput(
-				units(replica_index(replica, name), R, RA),
-				units(json_object_get(g, "WriteProvisionedThroughputSettings"),
-				      "", WA)));
+		const char *name = ddbc_import_string_value(json_object_get(g, "IndexName"));
+		const json_t *grs = name ? replica_index(replica, name) : NULL;
+		const json_t *gws = json_object_get(g, "WriteProvisionedThroughputSettings");
+		if (prov && name) {
+			json_object_set_new(x, "ProvisionedThroughput",
+					    throughput(units(grs, R, RA), units(gws, "", WA)));
+			say_scaling(scaled, "reads", name, json_object_get(grs, RA));
+			say_scaling(scaled, "writes", name, json_object_get(gws, WA));
+		}
 		json_array_append_new(gsis, x);
 	}
+	const json_t *r;
+	json_array_foreach(json_object_get(p, "Replicas"), i, r)
+		if (prov && r != replica)
+			say_replica(scaled, r);
 	json_object_set_new(out, "GlobalSecondaryIndexes", gsis);
 	return out;
 }
@@ -208,7 +280,7 @@ static char *table_name(ddbc_cfn *c, const char *logical, const json_t *props,
 {
 	const json_t *tn = json_object_get(props, "TableName");
 	json_t *r = tn ? ddbc_cfn_eval_value(c, tn) : NULL;
-	char *name = json_is_string(r) ? xstrdup(json_string_value(r)) : NULL;
+	char *name = ddbc_import_is_string(r) ? xstrdup(ddbc_import_string_value(r)) : NULL;
 	bool novalue = r && r == c->novalue;
 	json_decref(r);
 	if (name)
@@ -228,9 +300,9 @@ static void add_ttl(const json_t *r, json_t *table, json_t *attrs)
 {
 	const json_t *ttl = json_object_get(r, "TimeToLiveSpecification");
 	const json_t *on = json_object_get(ttl, "Enabled");
-	const char *a = json_string_value(json_object_get(ttl, "AttributeName"));
-	if (!a || !(json_is_true(on) || (json_is_string(on) &&
-					 !strcmp(json_string_value(on), "true"))))
+	const char *a = ddbc_import_string_value(json_object_get(ttl, "AttributeName"));
+	if (!a || !(json_is_true(on) || (ddbc_import_is_string(on) &&
+					 !strcmp(ddbc_import_string_value(on), "true"))))
 		return;
 	json_object_set_new(table, "ttl", json_string(a));
 	if (!json_object_get(attrs, a))  /* DynamoDB expires items only by a Number */
@@ -246,7 +318,7 @@ static const json_t *table_or_null(const json_t *design, const char *name, int r
  * or cannot be decided (-1, said in comment: the table is imported). */
 static int created(ddbc_cfn *c, const char *logical, const json_t *res, strbuf *comment)
 {
-	const char *cond = json_string_value(json_object_get(res, "Condition"));
+	const char *cond = ddbc_import_string_value(json_object_get(res, "Condition"));
 	if (!cond)
 		return 1;
 	strbuf_reset(&c->why);
@@ -265,7 +337,7 @@ static int created(ddbc_cfn *c, const char *logical, const json_t *res, strbuf *
 static int one_table(ddbc_cfn *c, const char *logical, const json_t *res, bool global,
 		     json_t *design)
 {
-	strbuf comment = STRBUF_INIT;
+	strbuf comment = STRBUF_INIT, scaled = STRBUF_INIT;
 	if (created(c, logical, res, &comment) == 0) {
 		strbuf_release(&comment);
 		return 0;
@@ -278,7 +350,7 @@ static int one_table(ddbc_cfn *c, const char *logical, const json_t *res, bool g
 	if (global) {
 		json_t *ref = json_pack("{s:s}", "Ref", "AWS::Region");
 		json_t *region = ddbc_cfn_eval_value(c, ref);
-		json_t *api = global_to_api(props, json_string_value(region));
+		json_t *api = global_to_api(props, ddbc_import_string_value(region), &scaled);
 		json_decref(region);
 		json_decref(ref);
 		json_decref(props);
@@ -306,10 +378,18 @@ static int one_table(ddbc_cfn *c, const char *logical, const json_t *res, bool g
 			    json_object_get(table_or_null(design, name, rc), "capacity")
 			    ? " (capacity: the reads of the replica in the stack's region, the "
 			      "least writes auto scaling keeps)" : "");
+	/* Nothing dropped silently: the design holds fixed capacity only. */
+	if (rc == 0 && scaled.len) {
+		fprintf(stderr, "ddbc import: %s: table '%s': not kept, a design holds one fixed "
+			"capacity (the stack region's replica's, auto scaling's minimum): %s\n",
+			c->file, name, strbuf_str(&scaled));
+		strbuf_addf(&comment, "; not kept: %s", strbuf_str(&scaled));
+	}
 	if (rc == 0 && comment.len)
 		ddbc_import_set_comment(json_object_get(design, "tables"), name, "%s",
 					strbuf_str(&comment));
 	strbuf_release(&comment);
+	strbuf_release(&scaled);
 	free(name);
 	json_decref(attrs);
 	json_decref(props);
@@ -353,7 +433,7 @@ static json_t *sls_template(const char *file, ddbc_sls *v, const json_t *tpl, si
 			json_object_set_new(resources, k, r);
 			continue;
 		}
-		if (!table_type(json_string_value(json_object_get(e, "Type"))) &&
+		if (!table_type(ddbc_import_string_value(json_object_get(e, "Type"))) &&
 		    strncmp(k, "Fn::ForEach::", 13))
 			continue;  /* no table: what it needs is no matter */
 		(*found)++;
@@ -446,7 +526,7 @@ int ddbc_import_cloudformation(const char *file, const json_t *root, json_t *des
 	const char *logical;
 	const json_t *res;
 	json_object_foreach(resources, logical, res) {
-		const char *type = json_string_value(json_object_get(res, "Type"));
+		const char *type = ddbc_import_string_value(json_object_get(res, "Type"));
 		if (!table_type(type))
 			continue;
 		bool global = !strcmp(type, "AWS::DynamoDB::GlobalTable");

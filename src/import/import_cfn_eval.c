@@ -86,7 +86,7 @@ static const char *given(const ddbc_cfn *c, const char *name)
 /* A CommaDelimitedList's value as a list; any other as a string. */
 static json_t *typed(const json_t *decl, const char *s)
 {
-	const char *type = json_string_value(json_object_get(decl, "Type"));
+	const char *type = ddbc_import_string_value(json_object_get(decl, "Type"));
 	if (!type || (strcmp(type, "CommaDelimitedList") && strncmp(type, "List<", 5)))
 		return json_string(s);
 	json_t *list = json_array();
@@ -132,8 +132,8 @@ static json_t *ref(ddbc_cfn *c, const char *name)
 	if (v)
 		return typed(decl, v);
 	const json_t *d = json_object_get(decl, "Default");
-	if (json_is_string(d))
-		return typed(decl, json_string_value(d));
+	if (ddbc_import_is_string(d))
+		return typed(decl, ddbc_import_string_value(d));
 	if (d && !json_is_object(d) && !json_is_array(d))
 		return json_deep_copy(d);
 	if (decl)
@@ -150,8 +150,8 @@ static char *text_of(const json_t *v)
 	const char *num = ddbc_import_number_text(v);
 	if (num)
 		return xstrdup(num);
-	if (json_is_string(v))
-		return xstrdup(json_string_value(v));
+	if (ddbc_import_is_string(v))
+		return xstrdup(ddbc_import_string_value(v));
 	if (json_is_boolean(v))
 		return xstrdup(json_is_true(v) ? "true" : "false");
 	return ddbc_import_scalar_text(v);  /* integers; NULL otherwise */
@@ -214,7 +214,7 @@ static json_t *sub(ddbc_cfn *c, const char *s, const json_t *vars)
 
 static json_t *join(ddbc_cfn *c, const json_t *args)
 {
-	const char *delim = json_string_value(json_array_get(args, 0));
+	const char *delim = ddbc_import_string_value(json_array_get(args, 0));
 	json_t *list = delim ? ddbc_cfn_eval(c, json_array_get(args, 1)) : NULL;
 	if (!list || !json_is_array(list)) {
 		json_decref(list);
@@ -256,7 +256,7 @@ static json_t *select_(ddbc_cfn *c, const json_t *args)
 
 static json_t *split(ddbc_cfn *c, const json_t *args)
 {
-	const char *delim = json_string_value(json_array_get(args, 0));
+	const char *delim = ddbc_import_string_value(json_array_get(args, 0));
 	char *s = delim && *delim ? eval_text(c, json_array_get(args, 1), "Fn::Split") : NULL;
 	if (!s)
 		return fail(c, "%s: expected [DELIMITER, STRING]", "Fn::Split");
@@ -299,9 +299,9 @@ static int truth(ddbc_cfn *c, const json_t *v)
 {
 	if (json_is_boolean(v))
 		return json_is_true(v);
-	if (json_is_string(v) && (!strcmp(json_string_value(v), "true") ||
-				  !strcmp(json_string_value(v), "false")))
-		return !strcmp(json_string_value(v), "true");
+	if (ddbc_import_is_string(v) && (!strcmp(ddbc_import_string_value(v), "true") ||
+				  !strcmp(ddbc_import_string_value(v), "false")))
+		return !strcmp(ddbc_import_string_value(v), "true");
 	const char *fn = json_is_object(v) && json_object_size(v) == 1
 		? json_object_iter_key(json_object_iter((json_t *)v)) : NULL;
 	const json_t *args = fn ? json_object_get(v, fn) : NULL;
@@ -309,8 +309,8 @@ static int truth(ddbc_cfn *c, const json_t *v)
 		fail(c, "%s: not a condition function", "Conditions");
 		return -1;
 	}
-	if (!strcmp(fn, "Condition") && json_is_string(args))
-		return ddbc_cfn_condition(c, json_string_value(args));
+	if (!strcmp(fn, "Condition") && ddbc_import_is_string(args))
+		return ddbc_cfn_condition(c, ddbc_import_string_value(args));
 	if (!strcmp(fn, "Fn::Equals") && json_array_size(args) == 2) {
 		char *a = eval_text(c, json_array_get(args, 0), "Fn::Equals");
 		char *b = a ? eval_text(c, json_array_get(args, 1), "Fn::Equals") : NULL;
@@ -364,7 +364,7 @@ int ddbc_cfn_condition(ddbc_cfn *c, const char *name)
 
 static json_t *if_(ddbc_cfn *c, const json_t *args)
 {
-	const char *cond = json_string_value(json_array_get(args, 0));
+	const char *cond = ddbc_import_string_value(json_array_get(args, 0));
 	if (!cond || json_array_size(args) != 3)
 		return fail(c, "%s: expected [CONDITION, VALUE_IF_TRUE, VALUE_IF_FALSE]", "Fn::If");
 	int r = ddbc_cfn_condition(c, cond);
@@ -385,12 +385,13 @@ const char *ddbc_cfn_function(const json_t *v)
 static json_t *call(ddbc_cfn *c, const char *fn, const json_t *args)
 {
 	if (!strcmp(fn, "Ref"))
-		return json_is_string(args) ? ref(c, json_string_value(args))
+		return ddbc_import_is_string(args) ? ref(c, ddbc_import_string_value(args))
 					    : fail(c, "%s: expected a name", fn);
-	if (!strcmp(fn, "Fn::Sub") && json_is_string(args))
-		return sub(c, json_string_value(args), NULL);
-	if (!strcmp(fn, "Fn::Sub") && json_is_string(json_array_get(args, 0)))
-		return sub(c, json_string_value(json_array_get(args, 0)), json_array_get(args, 1));
+	if (!strcmp(fn, "Fn::Sub") && ddbc_import_is_string(args))
+		return sub(c, ddbc_import_string_value(args), NULL);
+	if (!strcmp(fn, "Fn::Sub") && ddbc_import_is_string(json_array_get(args, 0)))
+		return sub(c, ddbc_import_string_value(json_array_get(args, 0)),
+			   json_array_get(args, 1));
 	if (!strcmp(fn, "Fn::Join"))
 		return join(c, args);
 	if (!strcmp(fn, "Fn::If"))

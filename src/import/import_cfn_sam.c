@@ -27,12 +27,13 @@ bool ddbc_cfn_is_simple_table(const char *type)
 static bool has_sam(const json_t *root)
 {
 	const json_t *t = json_object_get(root, "Transform");
-	if (json_is_string(t))
-		return !strcmp(json_string_value(t), "AWS::Serverless-2016-10-31");
+	if (ddbc_import_is_string(t))
+		return !strcmp(ddbc_import_string_value(t), "AWS::Serverless-2016-10-31");
 	size_t i;
 	const json_t *x;
 	json_array_foreach(t, i, x)
-		if (json_is_string(x) && !strcmp(json_string_value(x), "AWS::Serverless-2016-10-31"))
+		if (ddbc_import_is_string(x) &&
+		    !strcmp(ddbc_import_string_value(x), "AWS::Serverless-2016-10-31"))
 			return true;
 	return false;
 }
@@ -68,19 +69,19 @@ static bool primary_key(const char *file, const char *logical, const json_t *pk,
 		const json_t *v;
 		bool strings = json_is_object(pk);
 		json_object_foreach((json_t *)pk, k, v)
-			strings = strings && json_is_string(v);
+			strings = strings && ddbc_import_is_string(v);
 		if (!strings || !n || !t) {
 			ddbc_import_fail(file, "resource '%s': property PrimaryKey: %s needs Name and "
 					 "Type, both plain strings (SAM reads them before any function "
 					 "is evaluated)", logical, SIMPLE);
 			return false;
 		}
-		name = json_string_value(n);
-		type = key_type(json_string_value(t));
+		name = ddbc_import_string_value(n);
+		type = key_type(ddbc_import_string_value(t));
 		if (!type) {
 			ddbc_import_fail(file, "resource '%s': property PrimaryKey.Type: '%s' is none "
 					 "of String, Number, Binary (SAM refuses it)", logical,
-					 json_string_value(t));
+					 ddbc_import_string_value(t));
 			return false;
 		}
 	}

@@ -11,6 +11,7 @@
 #include "import/import.h"
 
 #include <jansson.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
 
@@ -35,10 +36,23 @@ int ddbc_import_fail(const char *file, const char *fmt, ...)
 json_t *ddbc_import_plain_value(const json_t *av);
 
 /* A Number that no JSON integer holds exactly (141.96, 38 digits, 1e2),
- * as its own text: an object the YAML writer writes as that text. The
- * text of such a value, or NULL for any other value. */
+ * as its own text: a string behind DDBC_NUMBER_MARK (util/decimal.h), as
+ * the JSON sources' pre-pass makes it (util/json_number.h), which the
+ * YAML writer writes as that text. The text of such a value, or NULL for
+ * any other value. */
 json_t *ddbc_import_number(const char *text);
 const char *ddbc_import_number_text(const json_t *v);
+/* A string read from a source: one that begins with the mark holds it
+ * twice, so that it is never taken for a number. ddbc_import_str makes
+ * one of text s; ddbc_import_is_string says whether v is a string (not a
+ * number); ddbc_import_string_value is json_string_value for strings
+ * alone (NULL for a number too: the tree's own spelling, to look names
+ * up with), ddbc_import_string_text the text as the source wrote it
+ * (for messages and outputs). */
+json_t *ddbc_import_str(const char *s);
+bool ddbc_import_is_string(const json_t *v);
+const char *ddbc_import_string_value(const json_t *v);
+const char *ddbc_import_string_text(const json_t *v);
 
 /* An item of DynamoDB JSON as a plain object, or NULL. A new reference.
  * The _why form says in why which attribute path is wrong and how. */

@@ -91,7 +91,10 @@ static char *property_text(ddbc_sls *s, const char *path, const char *def)
 	json_t *v = property(s, path);
 	if (!v)
 		return NULL;
-	char *t = json_is_string(v) ? xstrdup(json_string_value(v)) : xstrdup(def);
+	const char *text = ddbc_import_number_text(v);
+	if (!text)
+		text = ddbc_import_string_text(v);
+	char *t = xstrdup(text ? text : def);
 	json_decref(v);
 	return t;
 }
@@ -494,7 +497,9 @@ static json_t *resolve(ddbc_sls *s, const json_t *v)
 			    "whose value needs itself", MAX_DEPTH);
 	s->depth++;
 	json_t *r = NULL;
-	if (json_is_string(v)) {
+	if (ddbc_import_number_text(v)) {  /* a Number's text holds no variable */
+		r = json_incref((json_t *)v);
+	} else if (json_is_string(v)) {
 		r = resolve_string(s, json_string_value(v));
 	} else if (json_is_array(v)) {
 		r = json_array();

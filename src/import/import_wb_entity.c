@@ -33,7 +33,7 @@ static json_t *facet_names(const json_t *f, const json_t *table)
 	size_t i;
 	const json_t *n;
 	json_array_foreach(json_object_get(f, "NonKeyAttributes"), i, n)
-		if (json_is_string(n))
+		if (ddbc_import_is_string(n))
 			json_array_append(names, (json_t *)n);
 	return names;
 }
@@ -107,7 +107,7 @@ static void index_facet(struct facets *fs, size_t i)
 /* Adds the facets whose literal prefix the item's key k starts with. */
 static void prefixed(const struct facets *fs, const json_t *item, int k, json_t *out)
 {
-	const char *v = fs->key[k] ? json_string_value(json_object_get(item, fs->key[k])) : NULL;
+	const char *v = fs->key[k] ? ddbc_import_string_value(json_object_get(item, fs->key[k])) : NULL;
 	if (!v)
 		return;
 	strbuf key = STRBUF_INIT;
@@ -133,7 +133,7 @@ static bool can_hold(const struct facets *fs, const struct facet *f, const json_
 		if (!json_object_get(f->set, k))
 			return false;
 	for (int i = 0; i < 2; i++) {
-		const char *val = fs->key[i] ? json_string_value(json_object_get(item, fs->key[i]))
+		const char *val = fs->key[i] ? ddbc_import_string_value(json_object_get(item, fs->key[i]))
 					     : NULL;
 		if (f->alias[i] && (!val || !fits_template(f->alias[i], val)))
 			return false;
@@ -184,7 +184,7 @@ static int facet_of(const struct facets *fs, const json_t *item)
 /* The type of attribute n: the model's, else its first sample value's. */
 static const char *type_of(const struct wb_table *w, const char *n, const json_t *examples)
 {
-	const char *t = json_string_value(json_object_get(w->types, n));
+	const char *t = ddbc_import_string_value(json_object_get(w->types, n));
 	size_t i;
 	const json_t *e;
 	json_array_foreach(examples, i, e)
@@ -200,9 +200,10 @@ static json_t *attributes(const struct wb_table *w, const json_t *names,
 	size_t i;
 	const json_t *n, *e;
 	json_array_foreach(names, i, n) {
-		const char *t = type_of(w, json_string_value(n), examples);
+		const char *name = ddbc_import_string_value(n);
+		const char *t = type_of(w, name, examples);
 		if (t)
-			json_object_set_new(attrs, json_string_value(n), json_pack("{ss}", "type", t));
+			json_object_set_new(attrs, name, json_pack("{ss}", "type", t));
 	}
 	json_array_foreach(examples, i, e) {
 		const char *k;
@@ -221,7 +222,7 @@ static bool in_every(const json_t *examples, const char *k)
 	size_t i;
 	const json_t *e;
 	json_array_foreach(examples, i, e)
-		if (!json_is_string(json_object_get(e, k)))
+		if (!ddbc_import_is_string(json_object_get(e, k)))
 			return false;
 	return json_array_size(examples) > 0;
 }
@@ -232,8 +233,8 @@ static bool every_key_is(const json_t *examples, const char *k, const char *s)
 	size_t i;
 	const json_t *e;
 	json_array_foreach(examples, i, e)
-		if (!json_is_string(json_object_get(e, k)) ||
-		    strcmp(json_string_value(json_object_get(e, k)), s))
+		if (!ddbc_import_is_string(json_object_get(e, k)) ||
+		    strcmp(ddbc_import_string_value(json_object_get(e, k)), s))
 			return false;
 	return json_array_size(examples) > 0;
 }
@@ -295,7 +296,7 @@ static void lend_unstored(json_t *samples, const char *k, const char *g, const c
 	size_t i;
 	json_t *item;
 	json_array_foreach(samples, i, item) {
-		const char *v = json_string_value(json_object_get(item, k));
+		const char *v = ddbc_import_string_value(json_object_get(item, k));
 		char *part = v ? ddbc_import_template_part(g, v, name, "#") : NULL;
 		json_array_append_new(parts, part ? json_string(part) : json_null());
 		if (part)
@@ -306,7 +307,7 @@ static void lend_unstored(json_t *samples, const char *k, const char *g, const c
 	 * evidence that another key holding that text holds this part. */
 	if (json_object_size(distinct) > 1)
 		json_array_foreach(samples, i, item)
-			if (json_is_string(json_array_get(parts, i)))
+			if (ddbc_import_is_string(json_array_get(parts, i)))
 				json_object_set(item, name, json_array_get(parts, i));
 	json_decref(parts);
 	json_decref(distinct);
@@ -317,7 +318,7 @@ static void key_template(const struct wb_table *w, json_t *attrs, const char *k,
 			 json_t *templated, const char *entity)
 {
 	json_t *a = json_object_get(attrs, k);
-	const char *t = json_string_value(json_object_get(a, "type"));
+	const char *t = ddbc_import_string_value(json_object_get(a, "type"));
 	if (!a || !t || strcmp(t, "S"))
 		return;
 	/* An alias that is a template, or the very key of every sample (a
@@ -336,7 +337,7 @@ static void key_template(const struct wb_table *w, json_t *attrs, const char *k,
 	 * already: no template can then refer back to itself. */
 	json_t *exclude = json_deep_copy(templated);
 	json_array_append_new(exclude, json_string(k));
-	const char *pk = json_string_value(json_object_get(w->table, "partition_key"));
+	const char *pk = ddbc_import_string_value(json_object_get(w->table, "partition_key"));
 	char *unstored = unstored_name(entity, attrs);
 	ddbc_import_guess guess = { k, exclude, "#", table_key && strcmp(k, pk) ? pk : NULL,
 				    unstored };
@@ -374,14 +375,14 @@ static int add_entity(const struct wb_table *w, json_t *design, const char *name
 	size_t i;
 	const json_t *k;
 	json_array_foreach(w->keys, i, k) {
-		const char *kn = json_string_value(k);
+		const char *kn = ddbc_import_string_value(k);
 		const char *al = NULL;
 		bool tk = true;
-		if (!strcmp(kn, json_string_value(json_object_get(w->table, "partition_key"))))
-			al = json_string_value(json_object_get(alias, "PartitionKeyAlias"));
+		if (!strcmp(kn, ddbc_import_string_value(json_object_get(w->table, "partition_key"))))
+			al = ddbc_import_string_value(json_object_get(alias, "PartitionKeyAlias"));
 		else if (json_object_get(w->table, "sort_key") &&
-			 !strcmp(kn, json_string_value(json_object_get(w->table, "sort_key"))))
-			al = json_string_value(json_object_get(alias, "SortKeyAlias"));
+			 !strcmp(kn, ddbc_import_string_value(json_object_get(w->table, "sort_key"))))
+			al = ddbc_import_string_value(json_object_get(alias, "SortKeyAlias"));
 		else
 			tk = false;
 		key_template(w, attrs, kn, tk, al, guessing, templated, name);
@@ -399,7 +400,7 @@ static int add_entity(const struct wb_table *w, json_t *design, const char *name
 /* A key alias that is a template, as ddbc's export writes them. */
 static const char *template_alias(const json_t *alias, const char *member)
 {
-	const char *a = json_string_value(json_object_get(alias, member));
+	const char *a = ddbc_import_string_value(json_object_get(alias, member));
 	return a && strchr(a, '{') ? a : NULL;
 }
 
@@ -407,8 +408,8 @@ static void facets_init(struct facets *fs, const struct wb_table *w, const json_
 {
 	fs->n = json_array_size(facets);
 	fs->f = xcalloc(fs->n ? fs->n : 1, sizeof(*fs->f));
-	fs->key[0] = json_string_value(json_object_get(w->table, "partition_key"));
-	fs->key[1] = json_string_value(json_object_get(w->table, "sort_key"));
+	fs->key[0] = ddbc_import_string_value(json_object_get(w->table, "partition_key"));
+	fs->key[1] = ddbc_import_string_value(json_object_get(w->table, "sort_key"));
 	fs->by_prefix = json_object();
 	fs->plain = json_array();
 	for (size_t i = 0; i < fs->n; i++) {
@@ -419,8 +420,8 @@ static void facets_init(struct facets *fs, const struct wb_table *w, const json_
 		size_t j;
 		const json_t *n;
 		json_array_foreach(x->names, j, n)
-			if (json_is_string(n))
-				json_object_set_new(x->set, json_string_value(n), json_true());
+			if (ddbc_import_is_string(n))
+				json_object_set_new(x->set, ddbc_import_string_value(n), json_true());
 		const json_t *al = json_object_get(f, "KeyAttributeAlias");
 		x->alias[0] = template_alias(al, "PartitionKeyAlias");
 		x->alias[1] = fs->key[1] ? template_alias(al, "SortKeyAlias") : NULL;
@@ -443,7 +444,7 @@ static void facets_release(struct facets *fs)
 static json_t *facet_items(const struct wb_table *w, const json_t *f)
 {
 	json_t *mine = json_array();
-	const char *fname = json_string_value(json_object_get(f, "FacetName"));
+	const char *fname = ddbc_import_string_value(json_object_get(f, "FacetName"));
 	strbuf where = STRBUF_INIT;
 	strbuf_addf(&where, "facet '%s' of table '%s'", fname ? fname : "", w->name);
 	ddbc_import_wb_items(w->file, strbuf_str(&where), json_object_get(f, "TableData"), mine);
@@ -469,7 +470,7 @@ static int facet_entities(const struct wb_table *w, const json_t *facets, json_t
 			json_array_append(json_array_get(per, (size_t)k), (json_t *)item);
 	}
 	json_array_foreach(facets, i, f) {
-		const char *fname = json_string_value(json_object_get(f, "FacetName"));
+		const char *fname = ddbc_import_string_value(json_object_get(f, "FacetName"));
 		if (rc == 0 && !fname)
 			rc = ddbc_import_fail(w->file, "a facet of table '%s' has no FacetName",
 					      w->name);

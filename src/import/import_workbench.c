@@ -18,12 +18,12 @@
  * the name, or NULL when a has none. Adds the type to types. */
 static const char *take_key(json_t *obj, const char *member, const json_t *a, json_t *types)
 {
-	const char *n = json_string_value(json_object_get(a, "AttributeName"));
+	const char *n = ddbc_import_string_value(json_object_get(a, "AttributeName"));
 	const json_t *t = json_object_get(a, "AttributeType");
 	if (!n)
 		return NULL;
 	json_object_set_new(obj, member, json_string(n));
-	if (json_is_string(t))
+	if (ddbc_import_is_string(t))
 		json_object_set(types, n, (json_t *)t);
 	return n;
 }
@@ -39,7 +39,7 @@ static json_t *include_list(const json_t *nk, const json_t *keys)
 		bool key = false;
 		json_array_foreach(keys, j, k)
 			key = key || json_equal((json_t *)v, (json_t *)k);
-		if (!key && json_is_string(v))
+		if (!key && ddbc_import_is_string(v))
 			json_array_append(out, (json_t *)v);
 	}
 	return out;
@@ -49,7 +49,7 @@ static json_t *include_list(const json_t *nk, const json_t *keys)
 static json_t *index_projection(const json_t *x, const json_t *keys)
 {
 	const json_t *p = json_object_get(x, "Projection");
-	const char *pt = json_string_value(json_object_get(p, "ProjectionType"));
+	const char *pt = ddbc_import_string_value(json_object_get(p, "ProjectionType"));
 	json_t *proj = pt && !strcmp(pt, "KEYS_ONLY") ? json_string("keys_only")
 		     : pt && !strcmp(pt, "INCLUDE")
 		     ? include_list(json_object_get(p, "NonKeyAttributes"), keys)
@@ -73,7 +73,7 @@ static int add_indexes(const char *file, const json_t *t, json_t *table, json_t 
 	size_t i;
 	const json_t *x;
 	json_array_foreach(json_object_get(t, list), i, x) {
-		const char *name = json_string_value(json_object_get(x, "IndexName"));
+		const char *name = ddbc_import_string_value(json_object_get(x, "IndexName"));
 		const json_t *ka = json_object_get(x, "KeyAttributes");
 		json_t *ix = json_object();
 		const char *pk = take_key(ix, "partition_key", json_object_get(ka, "PartitionKey"),
@@ -83,7 +83,8 @@ static int add_indexes(const char *file, const json_t *t, json_t *table, json_t 
 			json_decref(ix);
 			json_decref(out);
 			return ddbc_import_fail(file, "%s[%zu] of table '%s': no IndexName or %s",
-						list, i, json_string_value(json_object_get(t, "TableName")),
+						list, i,
+						ddbc_import_string_text(json_object_get(t, "TableName")),
 						local ? "sort key" : "partition key");
 		}
 		if (local)
@@ -97,7 +98,7 @@ static int add_indexes(const char *file, const json_t *t, json_t *table, json_t 
 			json_decref(ix);
 			json_decref(out);
 			return ddbc_import_fail(file, "table '%s' has two indexes named '%s'",
-						json_string_value(json_object_get(t, "TableName")),
+						ddbc_import_string_value(json_object_get(t, "TableName")),
 						name);
 		}
 		json_object_set_new(out, name, ix);
@@ -111,7 +112,7 @@ static int add_indexes(const char *file, const json_t *t, json_t *table, json_t 
 
 static void add_billing(const json_t *t, json_t *table)
 {
-	const char *m = json_string_value(json_object_get(t, "BillingMode"));
+	const char *m = ddbc_import_string_value(json_object_get(t, "BillingMode"));
 	if (!m)  /* v1.0 models say nothing of billing */
 		return;
 	if (strcmp(m, "PROVISIONED")) {
@@ -138,7 +139,7 @@ static json_t *read_table(const char *file, const json_t *t, json_t *types, json
 	if (!pk) {
 		json_decref(table);
 		ddbc_import_fail(file, "table '%s' has no partition key",
-				 json_string_value(json_object_get(t, "TableName")));
+				 ddbc_import_string_value(json_object_get(t, "TableName")));
 		return NULL;
 	}
 	json_array_append_new(keys, json_string(pk));
@@ -153,9 +154,9 @@ static json_t *read_table(const char *file, const json_t *t, json_t *types, json
 	size_t i;
 	const json_t *a;
 	json_array_foreach(json_object_get(t, "NonKeyAttributes"), i, a) {
-		const char *n = json_string_value(json_object_get(a, "AttributeName"));
+		const char *n = ddbc_import_string_value(json_object_get(a, "AttributeName"));
 		const json_t *ty = json_object_get(a, "AttributeType");
-		if (n && json_is_string(ty))
+		if (n && ddbc_import_is_string(ty))
 			json_object_set(types, n, (json_t *)ty);
 	}
 	return table;
@@ -183,7 +184,7 @@ void ddbc_import_wb_items(const char *file, const char *where, const json_t *dat
 
 static int read_model_table(const char *file, const json_t *t, json_t *design)
 {
-	const char *tname = json_string_value(json_object_get(t, "TableName"));
+	const char *tname = ddbc_import_string_value(json_object_get(t, "TableName"));
 	if (!tname)
 		return ddbc_import_fail(file, "a table of DataModel has no TableName");
 	json_t *tables = json_object_get(design, "tables");
@@ -215,8 +216,8 @@ int ddbc_import_workbench(const char *file, const json_t *root, json_t *design)
 	if (!json_is_array(dm))
 		return ddbc_import_fail(file, "expected a NoSQL Workbench data model, an object "
 					"with a DataModel list");
-	const char *name = json_string_value(json_object_get(root, "ModelName"));
-	if (name && !json_is_string(json_object_get(design, "name")))
+	const char *name = ddbc_import_string_value(json_object_get(root, "ModelName"));
+	if (name && !ddbc_import_is_string(json_object_get(design, "name")))
 		json_object_set_new(design, "name", json_string(name));
 	size_t i;
 	const json_t *t;

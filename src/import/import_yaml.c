@@ -7,6 +7,7 @@
  * escaper, so no source text reaches the design raw.
  */
 #include "import/import_int.h"
+#include "util/decimal.h"
 #include "util/xalloc.h"
 
 #include <ctype.h>
@@ -79,6 +80,10 @@ static void write_escaped(FILE *out, const char *s, char quote)
 
 static void write_string(FILE *out, const char *s)
 {
+	/* A source string that begins with the number mark holds it twice
+	 * (import_int.h): written as the source wrote it. */
+	if (!strncmp(s, DDBC_NUMBER_MARK DDBC_NUMBER_MARK, 2 * DDBC_NUMBER_MARK_LEN))
+		s += DDBC_NUMBER_MARK_LEN;
 	if (plain_ok(s)) {
 		fputs(s, out);
 		return;

@@ -67,7 +67,7 @@ static json_t *parse_as_written(ddbc_items_run *R, const ddbc_item_span *sp)
 }
 
 /* Whether the item may be plain JSON, whose bare numbers keep their digits
- * only when marked (items_number.c); DynamoDB JSON writes numbers as
+ * only when marked (util/json_number.c); DynamoDB JSON writes numbers as
  * strings, and is read as it is. */
 static bool may_be_plain(const ddbc_items_run *R)
 {
@@ -81,7 +81,7 @@ static bool may_be_plain(const ddbc_items_run *R)
 static json_t *parse_item(ddbc_items_run *R, const ddbc_item_span *sp, bool *marked)
 {
 	*marked = false;
-	if (may_be_plain(R) && ddbc_items_mark_numbers(sp->data, sp->len, &R->marked)) {
+	if (may_be_plain(R) && ddbc_json_mark_numbers(sp->data, sp->len, &R->marked)) {
 		json_error_t je;
 		json_t *root = json_loadb(R->marked.buf, R->marked.len,
 					  JSON_REJECT_DUPLICATES | JSON_DECODE_ANY, &je);

@@ -37,8 +37,8 @@ bool ddbc_items_type_fits(const ddbc_items_run *R, const ddbc_ival *v, ddbc_type
 	size_t i, len;
 	const json_t *x;
 	json_array_foreach((json_t *)v->payload, i, x) {
-		const char *s = ddbc_items_string(x, &len);
-		bool ok = t == DDBC_TYPE_NS ? ddbc_items_marked_number(x, &len) != NULL
+		const char *s = ddbc_json_marked_string(x, &len);
+		bool ok = t == DDBC_TYPE_NS ? ddbc_json_marked_number(x, &len) != NULL
 					    : s && (t == DDBC_TYPE_SS || ddbc_is_base64(s, len));
 		if (!ok)
 			return false;

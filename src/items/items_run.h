@@ -135,7 +135,7 @@ typedef struct ddbc_items_run {
 	size_t slot_cap;
 	const ddbc_attr **found; /* per value of the item: its attribute, or NULL */
 	size_t found_cap;
-	strbuf marked;           /* reused for a plain item's marked text (items_number.c) */
+	strbuf marked;           /* reused for a plain item's marked text (util/json_number.c) */
 	strbuf render;           /* reused for rendering templates */
 	strbuf line;             /* reused for a finding's line */
 	bool failed;

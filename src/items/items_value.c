@@ -55,12 +55,12 @@ static void format_real(double d, char *buf, size_t size)
 const char *ddbc_ival_scalar_text(const json_t *v, bool marked, char *buf, size_t size,
 				  size_t *len)
 {
-	const char *text = marked ? ddbc_items_marked_number(v, len) : NULL;
+	const char *text = marked ? ddbc_json_marked_number(v, len) : NULL;
 	if (text)
 		return text;
 	if (json_is_string(v)) {
 		if (marked)
-			return ddbc_items_string(v, len);
+			return ddbc_json_marked_string(v, len);
 		*len = json_string_length(v);
 		return json_string_value(v);
 	}
@@ -82,7 +82,7 @@ static ddbc_type plain_type(const json_t *v)
 {
 	size_t len;
 	switch (json_typeof(v)) {
-	case JSON_STRING: return ddbc_items_marked_number(v, &len) ? DDBC_TYPE_N : DDBC_TYPE_S;
+	case JSON_STRING: return ddbc_json_marked_number(v, &len) ? DDBC_TYPE_N : DDBC_TYPE_S;
 	case JSON_INTEGER:
 	case JSON_REAL: return DDBC_TYPE_N;
 	case JSON_TRUE:
@@ -100,7 +100,7 @@ const char *ddbc_json_kind(const json_t *v)
 {
 	size_t len;
 	switch (json_typeof(v)) {
-	case JSON_STRING: return ddbc_items_marked_number(v, &len) ? "a number" : "a string";
+	case JSON_STRING: return ddbc_json_marked_number(v, &len) ? "a number" : "a string";
 	case JSON_INTEGER:
 	case JSON_REAL: return "a number";
 	case JSON_TRUE:
@@ -319,7 +319,7 @@ static bool check_typed(const json_t *v, const path *where, strbuf *why, ddbc_ty
 static bool check_plain(const json_t *v, const path *where, strbuf *why)
 {
 	size_t len;
-	if (json_is_number(v) || ddbc_items_marked_number(v, &len)) {
+	if (json_is_number(v) || ddbc_json_marked_number(v, &len)) {
 		char buf[64];
 		const char *text = ddbc_ival_scalar_text(v, true, buf, sizeof(buf), &len);
 		if (ddbc_decimal_dynamodb(text, len, NULL))

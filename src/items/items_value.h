@@ -16,6 +16,7 @@
 
 #include "model/item_check.h"
 #include "model/model.h"
+#include "util/json_number.h"
 
 #include <jansson.h>
 #include <stdbool.h>
@@ -46,7 +47,7 @@ bool ddbc_ival_make(ddbc_ival *out, const char *name, const json_t *v, bool dyna
 		    strbuf *why);
 
 /* The text of a scalar element of a set or list: a string's, or a
- * number's; marked: v was read from marked plain JSON (items_number.c),
+ * number's; marked: v was read from marked plain JSON (util/json_number.h),
  * where a number is its own text; else a bare number is formatted into
  * buf (of size at least 40). NULL for other kinds. */
 const char *ddbc_ival_scalar_text(const json_t *v, bool marked, char *buf, size_t size,
@@ -61,18 +62,6 @@ bool ddbc_items_set_ok(const json_t *set, ddbc_type t, strbuf *why);
 /* The offset of the first number in JSON text len bytes long that is past
  * DynamoDB's limits (why says which), or -1. */
 long ddbc_items_bad_number_at(const char *text, size_t len, strbuf *why);
-/* Plain JSON items keep their numbers' digits (items_number.c): copies
- * the len bytes of JSON text s into out with every number token made a
- * marked string (and every string value that begins with the mark marked
- * again); false, out empty, when nothing needed it. */
-bool ddbc_items_mark_numbers(const char *s, size_t len, strbuf *out);
-/* The text of a number read from marked JSON (len bytes), or NULL when v
- * is no such number. */
-const char *ddbc_items_marked_number(const json_t *v, size_t *len);
-/* The text of string v as the item holds it (a doubled mark undone), or
- * NULL when v is no string (a marked number is none). */
-const char *ddbc_items_string(const json_t *v, size_t *len);
-
 /* The deepest a Map or List nests (DynamoDB: 32 levels). */
 #define DDBC_ITEMS_MAX_DEPTH 32
 

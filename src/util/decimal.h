@@ -42,8 +42,9 @@ void ddbc_decimal_json(struct strbuf *out, const char *s, size_t len);
 /* jansson holds a number as a double, which keeps 17 of the 38 digits a
  * DynamoDB Number has, and has no raw-number mode: an exact number
  * travels through it as a JSON string that starts with these two bytes
- * and holds the number's own text. The writers (emit_json.h) and the
- * readers of plain items (items_number.c) use the one mark. */
+ * and holds the number's own text. The writers (emit_json.h), the
+ * readers of plain items and of import's JSON sources (json_number.h) use
+ * the one mark. */
 #define DDBC_NUMBER_MARK "\x01\x02"
 #define DDBC_NUMBER_MARK_LEN 2
 

@@ -1,17 +1,17 @@
-/* items_number.c - plain JSON items whose numbers keep their digits
+/* json_number.c - JSON text whose numbers keep their digits
  *
- * A plain JSON item writes its numbers bare ({"price": 141.96}), and
- * jansson reads a bare number into a double: 17 digits of the 38 a
- * DynamoDB Number holds, and 141.96 read back as 141.96000000000001. So
- * before jansson reads a plain item, each number token is rewritten into
- * a string that holds DDBC_NUMBER_MARK (util/decimal.h) and the token as
- * written, and the item's readers (items_value.c) take such a string for
- * the number. A string value of the item that itself begins with the
- * mark gets it twice, so that no string is ever taken for a number: a
- * value with the mark once is a number, with it twice a string. Member
- * names are never numbers and stay as they are.
+ * JSON writes numbers bare ({"price": 141.96}), and jansson reads a bare
+ * number into a double: 17 digits of the 38 a DynamoDB Number holds, and
+ * 141.96 read back as 141.96000000000001. So before jansson reads the
+ * text, each number token is rewritten into a string that holds
+ * DDBC_NUMBER_MARK (util/decimal.h) and the token as written, and the
+ * readers take such a string for the number. A string value that itself
+ * begins with the mark gets it twice, so that no string is ever taken for
+ * a number: a value with the mark once is a number, with it twice a
+ * string. Plain items (items/) and the JSON sources of import/ read
+ * their text through here.
  */
-#include "items/items_value.h"
+#include "util/json_number.h"
 #include "util/decimal.h"
 #include "util/strbuf.h"
 
@@ -97,7 +97,20 @@ static void splice(strbuf *out, const char *s, size_t *done, size_t upto, const 
 	*done = upto;
 }
 
-bool ddbc_items_mark_numbers(const char *s, size_t len, strbuf *out)
+/* Whether the n bytes of JSON number s are an integer jansson holds
+ * exactly: at most 18 digits (below 2^63), and not -0. */
+static bool exact_integer(const char *s, size_t n)
+{
+	size_t i = s[0] == '-';
+	if (n - i > 18 || (i && s[i] == '0'))
+		return false;
+	for (; i < n; i++)
+		if (!is_digit(s[i]))
+			return false;
+	return true;
+}
+
+bool ddbc_json_mark_numbers_how(const char *s, size_t len, strbuf *out, unsigned how)
 {
 	size_t done = 0;
 	bool changed = false;
@@ -107,7 +120,8 @@ bool ddbc_items_mark_numbers(const char *s, size_t len, strbuf *out)
 		if (c == '"') {
 			size_t end = string_end(s, len, i);
 			if (end < len && end - i - 1 >= MARK_ESCAPED_LEN &&
-			    !memcmp(s + i + 1, MARK_ESCAPED, MARK_ESCAPED_LEN) && !is_name(s, len, end)) {
+			    !memcmp(s + i + 1, MARK_ESCAPED, MARK_ESCAPED_LEN) &&
+			    ((how & DDBC_JSON_MARK_NAMES) || !is_name(s, len, end))) {
 				splice(out, s, &done, i + 1, MARK_ESCAPED, MARK_ESCAPED_LEN);
 				changed = true;
 			}
@@ -119,7 +133,8 @@ bool ddbc_items_mark_numbers(const char *s, size_t len, strbuf *out)
 		size_t n = 1;
 		while (i + n < len && token_char(s[i + n]))
 			n++;
-		if (json_number(s + i, n)) {
+		if (json_number(s + i, n) &&
+		    !((how & DDBC_JSON_KEEP_INTEGERS) && exact_integer(s + i, n))) {
 			splice(out, s, &done, i, "\"" MARK_ESCAPED, 1 + MARK_ESCAPED_LEN);
 			strbuf_add(out, s + i, n);
 			strbuf_addch(out, '"');
@@ -133,7 +148,12 @@ bool ddbc_items_mark_numbers(const char *s, size_t len, strbuf *out)
 	return changed;
 }
 
-const char *ddbc_items_marked_number(const json_t *v, size_t *len)
+bool ddbc_json_mark_numbers(const char *s, size_t len, strbuf *out)
+{
+	return ddbc_json_mark_numbers_how(s, len, out, 0);
+}
+
+const char *ddbc_json_marked_number(const json_t *v, size_t *len)
 {
 	if (!json_is_string(v) || json_string_length(v) <= DDBC_NUMBER_MARK_LEN)
 		return NULL;
@@ -145,7 +165,7 @@ const char *ddbc_items_marked_number(const json_t *v, size_t *len)
 	return s + DDBC_NUMBER_MARK_LEN;
 }
 
-const char *ddbc_items_string(const json_t *v, size_t *len)
+const char *ddbc_json_marked_string(const json_t *v, size_t *len)
 {
 	if (!json_is_string(v))
 		return NULL;
