@@ -359,6 +359,14 @@ static void edge_values(gen *G, const ddbc_hattr *ha, json_t *builds, json_t *pa
 		if (k->params[i].number) {
 			for (size_t f = 0; f < sizeof(number_edges) / sizeof(number_edges[0]); f++)
 				vary(G, ha, builds, parses, base, i, number_edges[f]);
+			/* An exponent of more digits than a language reads at once. */
+			strbuf x = STRBUF_INIT;
+			strbuf_addstr(&x, "1e-");
+			for (int z = 0; z < 5000; z++)
+				strbuf_addch(&x, '0');
+			strbuf_addch(&x, '5');
+			vary(G, ha, builds, parses, base, i, x.buf);
+			strbuf_release(&x);
 			unsigned w = pc ? pc->width : 0;
 			if (w) {
 				strbuf t = STRBUF_INIT;
