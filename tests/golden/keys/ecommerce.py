@@ -46,9 +46,10 @@ def _number_problem(s: str) -> str:
     n = len(digits.rstrip("0"))
     if n > 38:
         return f"is a number of {n} significant digits; DynamoDB keeps at most 38"
-    e = (m.group(4) or "0").lstrip("+")
+    e = m.group(4) or "0"
     # Python refuses int() of very long texts: far beyond any range anyway.
-    exp = int(e) if len(e.lstrip("-0")) < 16 else (-1 if e.startswith("-") else 1) * 10**16
+    ed = e.lstrip("+-").lstrip("0") or "0"
+    exp = (-1 if e.startswith("-") else 1) * (int(ed) if len(ed) < 16 else 10**16)
     power = exp + len(whole) - first - 1
     if power > 125 or power < -130:
         return "is out of DynamoDB's range, 1E-130 to 9.99...E+125"
