@@ -126,13 +126,17 @@ static const char runtime[] =
 	"// numberKey gives the text a Number part is written as, or why not: with\n"
 	"// a width, a non-negative whole number zero-padded to exactly width\n"
 	"// digits; without, as given less a leading '+', a whole number without\n"
-	"// leading zeros or \"-0\" (so one whole number has one key).\n"
+	"// leading zeros or \"-0\" (so one whole number has one key); width -1, a\n"
+	"// condition's value, any Number as given, as the queries export sends it.\n"
 	"func numberKey(s string, width int) (string, string) {\n"
 	"\tsign, whole, dot, _, _, _ := splitDecimal(s)\n"
 	"\tif why := numberProblem(s); why != \"\" {\n"
 	"\t\treturn \"\", why\n"
 	"\t}\n"
 	"\tplain := !dot && !strings.ContainsAny(s, \"eE\")\n"
+	"\tif width < 0 {\n"
+	"\t\treturn s, \"\"\n"
+	"\t}\n"
 	"\tif width > 0 {\n"
 	"\t\tif !plain || sign == \"-\" {\n"
 	"\t\t\treturn \"\", \"is not a non-negative whole number\"\n"
@@ -784,7 +788,7 @@ static void request(keys_writer *w, const keys_request *r)
 		const char *name = keys_cond_value(r, i, &number);
 		if (!number || !r->slots[i])
 			continue;
-		strbuf_addf(sb, "\tn%zu__, err%zu__ := formatNumber(%s, 0, ", i, i, name);
+		strbuf_addf(sb, "\tn%zu__, err%zu__ := formatNumber(%s, -1, ", i, i, name);
 		cstr(sb, r->params[r->cond_param[i - r->hp->nvalues]].source);
 		strbuf_addf(sb, ")\n\tif err%zu__ != nil {\n\t\treturn nil, err%zu__\n\t}\n", i, i);
 	}

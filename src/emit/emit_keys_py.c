@@ -63,13 +63,16 @@ static const char runtime[] =
 	"    \"\"\"The text a Number part is written as, or why not: with a width, a\n"
 	"    non-negative whole number zero-padded to exactly width digits; without,\n"
 	"    as given less a leading '+', a whole number without leading zeros or\n"
-	"    \"-0\" (so one whole number has one key).\"\"\"\n"
+	"    \"-0\" (so one whole number has one key); width -1, a condition's\n"
+	"    value, any Number as given, as the queries export sends it.\"\"\"\n"
 	"    m = _DECIMAL.match(s)\n"
 	"    why = _number_problem(s)\n"
 	"    if m is None or why:\n"
 	"        return \"\", why\n"
 	"    sign, whole = m.group(1), m.group(2) or \"\"\n"
 	"    plain = m.group(3) is None and m.group(4) is None\n"
+	"    if width < 0:\n"
+	"        return s, \"\"\n"
 	"    if width > 0:\n"
 	"        if not plain or sign == \"-\":\n"
 	"            return \"\", \"is not a non-negative whole number\"\n"
@@ -456,7 +459,7 @@ static void value_expr(strbuf *sb, const keys_request *r, size_t i)
 	const char *name = keys_cond_value(r, i, &number);
 	if (name) {
 		/* An N value in decimal, any other as it is. */
-		strbuf_addf(sb, number ? "_number(%s, 0, \"%s\")" : "%s%.0s", name, name);
+		strbuf_addf(sb, number ? "_number(%s, -1, \"%s\")" : "%s%.0s", name, name);
 		return;
 	}
 	const ddbc_hkey *k = &r->hp->values[i].key;

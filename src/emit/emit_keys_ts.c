@@ -59,7 +59,8 @@ static const char runtime[] =
 	"/* The text a Number part is written as, or why not: with a width, a\n"
 	" * non-negative whole number zero-padded to exactly width digits; without,\n"
 	" * as given less a leading '+', a whole number without leading zeros or\n"
-	" * \"-0\" (so one whole number has one key). */\n"
+	" * \"-0\" (so one whole number has one key); width -1, a condition's value,\n"
+	" * any Number as given, as the queries export sends it. */\n"
 	"function numberKey_(s: string, width: number): [string, string] {\n"
 	"    const m = DECIMAL_.exec(s);\n"
 	"    const why = numberProblem_(s);\n"
@@ -67,6 +68,8 @@ static const char runtime[] =
 	"        return [\"\", why];\n"
 	"    const sign = m[1] ?? \"\", whole = m[2] ?? \"\";\n"
 	"    const plain = m[3] === undefined && m[4] === undefined;\n"
+	"    if (width < 0)\n"
+	"        return [s, \"\"];\n"
 	"    if (width > 0) {\n"
 	"        if (!plain || sign === \"-\")\n"
 	"            return [\"\", \"is not a non-negative whole number\"];\n"
@@ -495,7 +498,7 @@ static void value_expr(strbuf *sb, const keys_request *r, size_t i)
 	const char *name = keys_cond_value(r, i, &number);
 	if (name) {
 		/* An N value in decimal, any other as it is. */
-		strbuf_addf(sb, number ? "number_(%s, 0, \"%s\")" : "%s%.0s", name, name);
+		strbuf_addf(sb, number ? "number_(%s, -1, \"%s\")" : "%s%.0s", name, name);
 		return;
 	}
 	const ddbc_hkey *k = &r->hp->values[i].key;

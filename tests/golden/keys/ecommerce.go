@@ -107,13 +107,17 @@ func numberProblem(s string) string {
 // numberKey gives the text a Number part is written as, or why not: with
 // a width, a non-negative whole number zero-padded to exactly width
 // digits; without, as given less a leading '+', a whole number without
-// leading zeros or "-0" (so one whole number has one key).
+// leading zeros or "-0" (so one whole number has one key); width -1, a
+// condition's value, any Number as given, as the queries export sends it.
 func numberKey(s string, width int) (string, string) {
 	sign, whole, dot, _, _, _ := splitDecimal(s)
 	if why := numberProblem(s); why != "" {
 		return "", why
 	}
 	plain := !dot && !strings.ContainsAny(s, "eE")
+	if width < 0 {
+		return s, ""
+	}
 	if width > 0 {
 		if !plain || sign == "-" {
 			return "", "is not a non-negative whole number"

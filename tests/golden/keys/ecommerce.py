@@ -60,13 +60,16 @@ def _number_key(s: str, width: int) -> Tuple[str, str]:
     """The text a Number part is written as, or why not: with a width, a
     non-negative whole number zero-padded to exactly width digits; without,
     as given less a leading '+', a whole number without leading zeros or
-    "-0" (so one whole number has one key)."""
+    "-0" (so one whole number has one key); width -1, a condition's
+    value, any Number as given, as the queries export sends it."""
     m = _DECIMAL.match(s)
     why = _number_problem(s)
     if m is None or why:
         return "", why
     sign, whole = m.group(1), m.group(2) or ""
     plain = m.group(3) is None and m.group(4) is None
+    if width < 0:
+        return s, ""
     if width > 0:
         if not plain or sign == "-":
             return "", "is not a non-negative whole number"

@@ -48,7 +48,8 @@ function numberProblem_(s: string): string {
 /* The text a Number part is written as, or why not: with a width, a
  * non-negative whole number zero-padded to exactly width digits; without,
  * as given less a leading '+', a whole number without leading zeros or
- * "-0" (so one whole number has one key). */
+ * "-0" (so one whole number has one key); width -1, a condition's value,
+ * any Number as given, as the queries export sends it. */
 function numberKey_(s: string, width: number): [string, string] {
     const m = DECIMAL_.exec(s);
     const why = numberProblem_(s);
@@ -56,6 +57,8 @@ function numberKey_(s: string, width: number): [string, string] {
         return ["", why];
     const sign = m[1] ?? "", whole = m[2] ?? "";
     const plain = m[3] === undefined && m[4] === undefined;
+    if (width < 0)
+        return [s, ""];
     if (width > 0) {
         if (!plain || sign === "-")
             return ["", "is not a non-negative whole number"];
