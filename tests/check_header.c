@@ -35,6 +35,7 @@
 #include "emit/emit.h"
 #include "emit/emit_json.h"      /* ddbc_json_scalar_text */
 #include "model/header_plan.h"
+#include "util/decimal.h"
 #include "util/strbuf.h"
 #include "util/strset.h"
 #include "testutil.h"
@@ -344,6 +345,32 @@ static const ddbc_node *string_value(const ddbc_node *item, const char *name)
 	return v;
 }
 
+/* A Number value of item: its scalar's decimal text, or NULL. */
+static const ddbc_node *number_value(const ddbc_node *item, const char *name)
+{
+	const ddbc_node *v = ddbc_node_get(item, name);
+	if (!v || v->kind != DDBC_NODE_SCALAR || !ddbc_decimal_valid(v->u.text, v->n))
+		return NULL;
+	return v;
+}
+
+/* A Number part as a parser reads it back: less a leading '+', and a whole
+ * number (a width's digits) without its leading zeros. */
+static void number_part(strbuf *sb, const char *s, size_t n)
+{
+	if (n && s[0] == '+')
+		s++, n--;
+	size_t sign = n && s[0] == '-';
+	bool whole = n > sign;
+	for (size_t i = sign; i < n; i++)
+		whole &= s[i] >= '0' && s[i] <= '9';
+	strbuf_add(sb, s, sign);
+	s += sign, n -= sign;
+	while (whole && n > 1 && s[0] == '0')
+		s++, n--;
+	strbuf_add(sb, s, n);
+}
+
 /* The arguments of a builder call from item, after "buf, size"; false when
  * the item lacks a value or has one the parameter type cannot take. */
 static bool call_args(strbuf *args, const ddbc_hkey *k, const ddbc_node *item)
@@ -352,14 +379,11 @@ static bool call_args(strbuf *args, const ddbc_hkey *k, const ddbc_node *item)
 		const ddbc_hparam *pm = &k->params[i];
 		strbuf_addstr(args, ", ");
 		if (pm->number) {
-			long long n;
-			const ddbc_node *v = ddbc_node_get(item, pm->attr->name.s);
-			if (!v || !ddbc_node_int(v, &n))
+			/* A Number is its decimal text, as the item holds it. */
+			const ddbc_node *v = number_value(item, pm->attr->name.s);
+			if (!v)
 				return false;
-			if (n == -9223372036854775807LL - 1)
-				strbuf_addstr(args, "(-9223372036854775807LL - 1)");
-			else
-				strbuf_addf(args, "%lldLL", n);
+			lit(args, v->u.text, v->n);
 			continue;
 		}
 		const ddbc_node *v = string_value(item, pm->attr->name.s);
@@ -409,14 +433,15 @@ static void parse_checks(program *p, const ddbc_hattr *ha, const ddbc_node *item
 	for (size_t i = 0; i < k->nparams; i++) {
 		const ddbc_hparam *pm = &k->params[i];
 		if (pm->number) {
-			long long n;
-			ck_assert(ddbc_node_int(ddbc_node_get(item, pm->attr->name.s), &n));
-			strbuf_addf(t, "\t\texpect_num(\"%s.%s\", parts.%s, ", ha->parse_func,
-				    pm->name, pm->name);
-			if (n == -9223372036854775807LL - 1)
-				strbuf_addstr(t, "(-9223372036854775807LL - 1));\n");
-			else
-				strbuf_addf(t, "%lldLL);\n", n);
+			const ddbc_node *v = number_value(item, pm->attr->name.s);
+			ck_assert(v != NULL);
+			strbuf part = STRBUF_INIT;
+			number_part(&part, v->u.text, v->n);
+			strbuf_addf(t, "\t\texpect_span(\"%s.%s\", parts.%s.ptr, parts.%s.len, ",
+				    ha->parse_func, pm->name, pm->name, pm->name);
+			lit(t, part.buf, part.len);
+			strbuf_addstr(t, ");\n");
+			strbuf_release(&part);
 		} else {
 			const ddbc_node *v = string_value(item, pm->attr->name.s);
 			strbuf_addf(t, "\t\texpect_span(\"%s.%s\", parts.%s.ptr, parts.%s.len, ",
@@ -707,13 +732,7 @@ static bool value_args(strbuf *args, const ddbc_hpattern *hp, const ddbc_hvalue 
 		if (!v)
 			return false;
 		strbuf_addstr(args, ", ");
-		if (pm->number) {
-			long long n;
-			if (!ddbc_node_int(v, &n))
-				return false;
-			strbuf_addf(args, "%lldLL", n);
-			continue;
-		}
+		/* A Number is its decimal text too. */
 		strbuf text = STRBUF_INIT;
 		ddbc_json_scalar_text(v, &text);
 		lit(args, text.buf ? text.buf : "", text.len);
@@ -1013,8 +1032,10 @@ START_TEST(test_spec_example)
 		"#define SR_USER_STAMP_SK_PREFIX \"STAMP#\"",
 		"static inline int sr_user_pk(char *buf, size_t size, const char *event_id, "
 		"const char *line_user_id)\n",
-		"#define SR_STAMP_MASTER_GSI1SK_FMT \"%03lld\"\n",
-		"static inline int sr_stamp_master_gsi1sk(char *buf, size_t size, long long order)\n",
+		"#define SR_STAMP_MASTER_GSI1SK_FMT \"%s\"\n",
+		"static inline int sr_stamp_master_gsi1sk(char *buf, size_t size, const char *order)\n"
+		"{\n\tchar pad0__[4];\n\tconst char *t0__ = sr_key_number_text_(order, strlen(order), 3, "
+		"pad0__);\n\tif (!t0__)\n\t\treturn -1;\n",
 		"#define SR_STAMP_MASTER_ORDER_EXPR_NAME \"#order\"",
 		"#define SR_LINE_EVENT_TABLE \"line-event\"\n",
 		"#define SR_LINE_EVENT_GSI1_INDEX \"GSI1\"",
@@ -1669,23 +1690,27 @@ START_TEST(test_nested_templates)
 	size_t len;
 	ck_assert_int_eq(emit(&u, NULL, &out, &len), DDBC_EMIT_OK);
 	ck_assert_msg(tu_contains(out, len,
-				  "#define DEMO_A_PK_FMT \"IN#%s#%04lld|IN#%s#%04lld|%04lld\"\n"
+				  "#define DEMO_A_PK_FMT \"IN#%s#%s|IN#%s#%s|%s\"\n"
 				  "#define DEMO_A_PK_PREFIX \"IN#\""), "%s", out);
+	/* One check and text per Number and width, however often it is used. */
 	ck_assert_msg(tu_contains(out, len,
 				  "static inline int demo_a_pk(char *buf, size_t size, const char *x, "
-				  "long long n)\n{\n\tif (n < 0 || n > 9999LL)\n\t\treturn -1;\n"
+				  "const char *n)\n{\n\tchar pad3__[5];\n"
+				  "\tconst char *t3__ = demo_key_number_text_(n, strlen(n), 4, pad3__);\n"
+				  "\tif (!t3__)\n\t\treturn -1;\n"
 				  "\tif (demo_key_bad_text_(x, \"#\", \"#\"))\n\t\treturn -1;\n"
-				  "\treturn snprintf(buf, size, DEMO_A_PK_FMT, x, n, "
-				  "x, n, n);\n}\n"), "%s", out);
+				  "\treturn snprintf(buf, size, DEMO_A_PK_FMT, x, t3__, "
+				  "x, t3__, t3__);\n}\n"), "%s", out);
 	free(out);
 	unit_close(&u);
 }
 END_TEST
 
-/* A parser takes exactly the keys its builder makes: numbers as printf
- * writes them (width, sign, range), a value used twice the same twice, a
- * literal where it belongs; and no parser where values meet without a
- * literal between them. */
+/* A parser takes exactly the keys its builder makes: Numbers as the
+ * builders write them (width, sign, zeros, DynamoDB's digits and range,
+ * fractions and exponents), a value used twice the same twice, a literal
+ * where it belongs; and no parser where values meet without a literal
+ * between them, or where a literal after a Number would continue it. */
 START_TEST(test_parsers_exact)
 {
 	unit u;
@@ -1696,6 +1721,10 @@ START_TEST(test_parsers_exact)
 		  "      twice: { type: S, template: \"{s}|{s}|{m}\" }\n"
 		  "      adjacent: { type: S, template: \"X#{s}{m}\" }\n"
 		  "      digit: { type: S, template: \"{m}5\" }\n"
+		  "      dec: { type: S, template: \"D#{m}#{s}\" }\n"
+		  "      exp: { type: S, template: \"E#{m}e\" }\n"
+		  "      dot: { type: S, template: \"P#{m}.x\" }\n"
+		  "      wide: { type: S, template: \"W#{n:03}.x\" }\n"
 		  "      s: S\n"
 		  "      n: N\n"
 		  "      m: N\n");
@@ -1706,6 +1735,10 @@ START_TEST(test_parsers_exact)
 	ck_assert(tu_contains(text, len, "demo_a_twice_parse("));
 	ck_assert(!tu_contains(text, len, "demo_a_adjacent_parse"));
 	ck_assert(!tu_contains(text, len, "demo_a_digit_parse"));
+	ck_assert(tu_contains(text, len, "demo_a_dec_parse("));
+	ck_assert(!tu_contains(text, len, "demo_a_exp_parse"));
+	ck_assert(!tu_contains(text, len, "demo_a_dot_parse"));
+	ck_assert(tu_contains(text, len, "demo_a_wide_parse("));
 	char *dir = make_tmpdir();
 	write_in(dir, "demo.h", text, len);
 	free(text);
@@ -1713,13 +1746,34 @@ START_TEST(test_parsers_exact)
 		"#include \"demo.h\"\n"
 		"#include <stdio.h>\n"
 		"static int failed;\n"
-		"static void pk(const char *key, int want, long long n, const char *s)\n"
+		"static int same(struct demo_key_span_ v, const char *s)\n"
+		"{\n"
+		"\treturn v.len == strlen(s) && strncmp(v.ptr, s, v.len) == 0;\n"
+		"}\n"
+		"static void pk(const char *key, int want, const char *n, const char *s)\n"
 		"{\n"
 		"\tstruct demo_a_pk_parts parts;\n"
 		"\tint r = demo_a_pk_parse(key, &parts);\n"
-		"\tif (r != want || (r == 0 && (parts.n != n || parts.s.len != strlen(s) ||\n"
-		"\t    strncmp(parts.s.ptr, s, parts.s.len) != 0))) {\n"
+		"\tif (r != want || (r == 0 && (!same(parts.n, n) || !same(parts.s, s)))) {\n"
 		"\t\tprintf(\"FAIL pk %s\\n\", key);\n"
+		"\t\tfailed++;\n"
+		"\t}\n"
+		"}\n"
+		"static void dec(const char *key, int want, const char *m)\n"
+		"{\n"
+		"\tstruct demo_a_dec_parts parts;\n"
+		"\tint r = demo_a_dec_parse(key, &parts);\n"
+		"\tif (r != want || (r == 0 && !same(parts.m, m))) {\n"
+		"\t\tprintf(\"FAIL dec %s\\n\", key);\n"
+		"\t\tfailed++;\n"
+		"\t}\n"
+		"}\n"
+		"static void build(const char *m, int want, const char *key)\n"
+		"{\n"
+		"\tchar buf[256];\n"
+		"\tint r = demo_a_dec(buf, sizeof buf, m, \"x\");\n"
+		"\tif ((r < 0) != (want < 0) || (r >= 0 && strcmp(buf, key) != 0)) {\n"
+		"\t\tprintf(\"FAIL build %s\\n\", m);\n"
 		"\t\tfailed++;\n"
 		"\t}\n"
 		"}\n"
@@ -1733,24 +1787,51 @@ START_TEST(test_parsers_exact)
 		"}\n"
 		"int main(void)\n"
 		"{\n"
-		"\tpk(\"N#007#x\", 0, 7, \"x\");\n"
-		"\tpk(\"N#000#y\", 0, 0, \"y\");\n"
-		"\tpk(\"N#999#a#b\", 0, 999, \"a#b\");\n"
+		"\tpk(\"N#007#x\", 0, \"7\", \"x\");\n"
+		"\tpk(\"N#000#y\", 0, \"0\", \"y\");\n"
+		"\tpk(\"N#999#a#b\", 0, \"999\", \"a#b\");\n"
 		/* A :03 field is exactly 3 digits: the builder writes no others. */
-		"\tpk(\"N#1234#\", -1, 0, \"\");\n"
-		"\tpk(\"N#-01#a#b\", -1, 0, \"\");\n"
-		"\tpk(\"N#-100#y\", -1, 0, \"\");\n"
-		"\tpk(\"N#9223372036854775807#y\", -1, 0, \"\");\n"
-		"\tpk(\"N#9223372036854775808#y\", -1, 0, \"\");\n"
-		"\tpk(\"N#7#x\", -1, 0, \"\");\n"
-		"\tpk(\"N#0007#x\", -1, 0, \"\");\n"
-		"\tpk(\"N#-001#x\", -1, 0, \"\");\n"
-		"\tpk(\"N#-00#x\", -1, 0, \"\");\n"
-		"\tpk(\"N#+07#x\", -1, 0, \"\");\n"
-		"\tpk(\"N#007x\", -1, 0, \"\");\n"
-		"\tpk(\"M#007#x\", -1, 0, \"\");\n"
-		"\tpk(\"N#\", -1, 0, \"\");\n"
-		"\tpk(\"\", -1, 0, \"\");\n"
+		"\tpk(\"N#1234#\", -1, \"\", \"\");\n"
+		"\tpk(\"N#-01#a#b\", -1, \"\", \"\");\n"
+		"\tpk(\"N#-100#y\", -1, \"\", \"\");\n"
+		"\tpk(\"N#9223372036854775807#y\", -1, \"\", \"\");\n"
+		"\tpk(\"N#9223372036854775808#y\", -1, \"\", \"\");\n"
+		"\tpk(\"N#7#x\", -1, \"\", \"\");\n"
+		"\tpk(\"N#0007#x\", -1, \"\", \"\");\n"
+		"\tpk(\"N#-001#x\", -1, \"\", \"\");\n"
+		"\tpk(\"N#-00#x\", -1, \"\", \"\");\n"
+		"\tpk(\"N#+07#x\", -1, \"\", \"\");\n"
+		"\tpk(\"N#007x\", -1, \"\", \"\");\n"
+		"\tpk(\"M#007#x\", -1, \"\", \"\");\n"
+		"\tpk(\"N#\", -1, \"\", \"\");\n"
+		"\tpk(\"\", -1, \"\", \"\");\n"
+		"\tdec(\"D#9.99#x\", 0, \"9.99\");\n"
+		"\tdec(\"D#-0.5#x\", 0, \"-0.5\");\n"
+		"\tdec(\"D#6.02E+23#x\", 0, \"6.02E+23\");\n"
+		"\tdec(\"D#1e-7#x\", 0, \"1e-7\");\n"
+		"\tdec(\"D#12345678901234567890123456789012345678#x\", 0, "
+		"\"12345678901234567890123456789012345678\");\n"
+		"\tdec(\"D#123456789012345678901234567890123456789#x\", -1, \"\");\n"
+		"\tdec(\"D#9.9999999999999999999999999999999999999E+125#x\", 0, "
+		"\"9.9999999999999999999999999999999999999E+125\");\n"
+		"\tdec(\"D#1E+126#x\", -1, \"\");\n"
+		"\tdec(\"D#1E-130#x\", 0, \"1E-130\");\n"
+		"\tdec(\"D#1E-131#x\", -1, \"\");\n"
+		"\tdec(\"D#007#x\", -1, \"\");\n"
+		"\tdec(\"D#+5#x\", -1, \"\");\n"
+		"\tdec(\"D#-0#x\", -1, \"\");\n"
+		"\tdec(\"D#1e#x\", -1, \"\");\n"
+		"\tdec(\"D#.#x\", -1, \"\");\n"
+		"\tbuild(\"9.99\", 0, \"D#9.99#x\");\n"
+		"\tbuild(\"+5\", 0, \"D#5#x\");\n"
+		"\tbuild(\"1.50\", 0, \"D#1.50#x\");\n"
+		"\tbuild(\"6.02E+23\", 0, \"D#6.02E+23#x\");\n"
+		"\tbuild(\"007\", -1, \"\");\n"
+		"\tbuild(\"-0\", -1, \"\");\n"
+		"\tbuild(\"1E+126\", -1, \"\");\n"
+		"\tbuild(\"123456789012345678901234567890123456789\", -1, \"\");\n"
+		"\tbuild(\"abc\", -1, \"\");\n"
+		"\tbuild(\"\", -1, \"\");\n"
 		"\ttwice(\"a|a|0\", 0);\n"
 		"\ttwice(\"|||12\", -1);\n"
 		"\ttwice(\"||12\", 0);\n"

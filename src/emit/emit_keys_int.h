@@ -11,9 +11,11 @@
  * a builder and a parser that read a key's shape (its literals and
  * parameters, the plan's pieces, as data), and a matcher of key languages
  * (ddbc_attr_lang's runs) for the type guards. Builders and parsers
- * follow the C header's rules exactly (see emit_header.c): numbers written
- * as printf's %0<width>lld writes them and read back as its parsers read
- * them; a text value ends where the literal after it first occurs. A
+ * follow the C header's rules exactly (see emit_header.c): a Number is
+ * exact decimal text, checked against DynamoDB's digits and range,
+ * zero-padded to its :0WIDTH or written as given less a leading '+', and
+ * read back as the header's parsers read it; a text value ends where the
+ * literal after it first occurs. A
  * builder also refuses a text value that holds the key delimiter, or that
  * its parser would not read back (it holds the literal after it).
  */

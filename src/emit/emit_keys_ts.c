@@ -4,8 +4,8 @@
  * begins_with prefix per key, range-bound helpers, type guards over items
  * in DynamoDB JSON (what @aws-sdk/client-dynamodb returns), and a request
  * per read pattern that QueryCommand, GetItemCommand or ScanCommand take
- * as it is. Numbers are bigint when read back, so that every 64-bit value
- * the C header reads is read alike; builders take a number or a bigint.
+ * as it is. A Number is exact decimal text (38 digits, exponents) when
+ * read back; builders take that text, a bigint or a finite number.
  * It compiles under `tsc --strict` with target ES2020 or later (bigint).
  */
 #include "emit/emit_keys_int.h"
@@ -32,21 +32,69 @@ static const char runtime[] =
 	"\n"
 	"/* A key's shape: literals, and [parameter, width, is a number, name]. */\n"
 	"type Piece_ = string | readonly [number, number, boolean, string];\n"
-	"type Part_ = string | bigint;\n"
-	"const MIN_ = BigInt(\"-9223372036854775808\");\n"
-	"const MAX_ = BigInt(\"9223372036854775807\");\n"
+	"type Part_ = string;\n"
+	"/* A Number: an optional sign, digits with at most one '.', an exponent. */\n"
+	"const DECIMAL_ = /^([+-]?)([0-9]*)(?:\\.([0-9]*))?(?:[eE]([+-]?[0-9]+))?$/;\n"
 	"\n"
-	"function number_(v: number | bigint, width: number, name: string): string {\n"
-	"    if (typeof v === \"number\" && !Number.isInteger(v))\n"
-	"        throw new KeyBuildError(`${name}: ${v} is not a whole number`);\n"
-	"    const b = typeof v === \"bigint\" ? v : BigInt(v);\n"
-	"    if (b < MIN_ || b > MAX_)\n"
-	"        throw new KeyBuildError(`${name}: ${b} is out of the 64-bit range`);\n"
-	"    const sign = b < BigInt(0) ? \"-\" : \"\";\n"
-	"    const digits = (b < BigInt(0) ? -b : b).toString();\n"
-	"    if (width > 0 && (sign !== \"\" || digits.length > width))\n"
-	"        throw new KeyBuildError(`${name}: ${b} does not fit ${width} digits`);\n"
-	"    return sign + digits.padStart(width, \"0\");\n"
+	"/* Why decimal text s is no number DynamoDB holds (38 significant digits,\n"
+	" * zero or 1E-130 to 9.99...E+125), or \"\" when it is one. */\n"
+	"function numberProblem_(s: string): string {\n"
+	"    const m = DECIMAL_.exec(s);\n"
+	"    const whole = m === null ? \"\" : m[2] ?? \"\", frac = m === null ? \"\" : m[3] ?? \"\";\n"
+	"    if (m === null || whole + frac === \"\")\n"
+	"        return \"is no decimal number\";\n"
+	"    const all = whole + frac;\n"
+	"    const first = all.search(/[1-9]/);\n"
+	"    if (first < 0)\n"
+	"        return \"\";\n"
+	"    const digits = all.slice(first).replace(/0+$/, \"\").length;\n"
+	"    if (digits > 38)\n"
+	"        return `is a number of ${digits} significant digits; DynamoDB keeps at most 38`;\n"
+	"    const power = BigInt(m[4] ?? \"0\") + BigInt(whole.length - first - 1);\n"
+	"    if (power > BigInt(125) || power < BigInt(-130))\n"
+	"        return \"is out of DynamoDB's range, 1E-130 to 9.99...E+125\";\n"
+	"    return \"\";\n"
+	"}\n"
+	"\n"
+	"/* The text a Number part is written as, or why not: with a width, a\n"
+	" * non-negative whole number zero-padded to exactly width digits; without,\n"
+	" * as given less a leading '+', a whole number without leading zeros or\n"
+	" * \"-0\" (so one whole number has one key); width -1, a condition's value,\n"
+	" * any Number as given, as the queries export sends it. */\n"
+	"function numberKey_(s: string, width: number): [string, string] {\n"
+	"    const m = DECIMAL_.exec(s);\n"
+	"    const why = numberProblem_(s);\n"
+	"    if (m === null || why !== \"\")\n"
+	"        return [\"\", why];\n"
+	"    const sign = m[1] ?? \"\", whole = m[2] ?? \"\";\n"
+	"    const plain = m[3] === undefined && m[4] === undefined;\n"
+	"    if (width < 0)\n"
+	"        return [s, \"\"];\n"
+	"    if (width > 0) {\n"
+	"        if (!plain || sign === \"-\")\n"
+	"            return [\"\", \"is not a non-negative whole number\"];\n"
+	"        const digits = whole.replace(/^0+(?=[0-9])/, \"\");\n"
+	"        if (digits.length > width)\n"
+	"            return [\"\", `does not fit ${width} digits`];\n"
+	"        return [digits.padStart(width, \"0\"), \"\"];\n"
+	"    }\n"
+	"    if (plain && whole.length > 1 && whole.startsWith(\"0\"))\n"
+	"        return [\"\", \"has a leading zero\"];\n"
+	"    if (plain && sign === \"-\" && /^0+$/.test(whole))\n"
+	"        return [\"\", \"is -0\"];\n"
+	"    return [sign === \"+\" ? s.slice(1) : s, \"\"];\n"
+	"}\n"
+	"\n"
+	"/* A Number given as decimal text (exact), a bigint or a finite number\n"
+	" * (as JavaScript writes it: 9.99, 1e+21). */\n"
+	"function number_(v: string | number | bigint, width: number, name: string): string {\n"
+	"    if (typeof v === \"number\" && !Number.isFinite(v))\n"
+	"        throw new KeyBuildError(`${name}: ${v} is not a finite number`);\n"
+	"    const s = typeof v === \"string\" ? v : v.toString();\n"
+	"    const [text, why] = numberKey_(s, width);\n"
+	"    if (why !== \"\")\n"
+	"        throw new KeyBuildError(`${name}: ${JSON.stringify(s)} ${why}`);\n"
+	"    return text;\n"
 	"}\n"
 	"\n"
 	"function text_(v: string, next: string, name: string): string {\n"
@@ -68,32 +116,25 @@ static const char runtime[] =
 	"        const v = values[pc[0]];\n"
 	"        const next = shape[i + 1];\n"
 	"        if (pc[2])\n"
-	"            key += number_(v as number | bigint, pc[1], pc[3]);\n"
+	"            key += number_(v, pc[1], pc[3]);\n"
 	"        else\n"
 	"            key += text_(v as string, typeof next === \"string\" ? next : \"\", pc[3]);\n"
 	"    }\n"
 	"    return key;\n"
 	"}\n"
 	"\n"
-	"/* A number as the builder writes it: with a width, exactly width digits;\n"
-	" * without, an optional '-' and digits with no leading zero, no \"-0\", in\n"
-	" * range. */\n"
-	"function readNumber_(key: string, p: number, width: number): [bigint, number] | null {\n"
-	"    const neg = key.charAt(p) === \"-\";\n"
-	"    const d = p + (neg ? 1 : 0);\n"
-	"    let n = 0;\n"
-	"    while (d + n < key.length && key.charAt(d + n) >= \"0\" && key.charAt(d + n) <= \"9\")\n"
-	"        n++;\n"
-	"    if (n === 0)\n"
-	"        return null;\n"
-	"    const v = BigInt(key.slice(d, d + n));\n"
-	"    let zeros = 0;\n"
-	"    while (zeros + 1 < n && key.charAt(d + zeros) === \"0\")\n"
-	"        zeros++;\n"
-	"    if (v > (neg ? -MIN_ : MAX_) || (neg && v === BigInt(0)) ||\n"
-	"        (width > 0 ? neg || n !== width : zeros > 0))\n"
-	"        return null;\n"
-	"    return [neg ? -v : v, d + n];\n"
+	"/* A Number as the builder writes it, from p: with a width, exactly width\n"
+	" * digits, read without its leading zeros; without, the longest decimal\n"
+	" * there, which the builder would write as it is. [text, end] or null. */\n"
+	"function readNumber_(key: string, p: number, width: number): [string, number] | null {\n"
+	"    const re = width > 0 ? /[0-9]*/y : /-?[0-9]*(?:\\.[0-9]*)?(?:[eE][+-]?[0-9]+)?/y;\n"
+	"    re.lastIndex = p;\n"
+	"    const m = re.exec(key);\n"
+	"    const s = m === null ? \"\" : m[0];\n"
+	"    if (width > 0)\n"
+	"        return s.length === width ? [s.replace(/^0+(?=[0-9])/, \"\"), p + width] : null;\n"
+	"    const [text, why] = numberKey_(s, 0);\n"
+	"    return why === \"\" && text === s ? [s, p + s.length] : null;\n"
 	"}\n"
 	"\n"
 	"/* The parts of key, or null: a text part ends where the literal after it\n"
@@ -148,7 +189,7 @@ static const char guard_runtime[] =
 	"function takes_(cls: number, s: string, i: number, j: number, delim: string): boolean {\n"
 	"    const c = s.charAt(j);\n"
 	"    if (cls === 2)\n"
-	"        return (c >= \"0\" && c <= \"9\") || c === \"-\" || c === \".\";\n"
+	"        return (c >= \"0\" && c <= \"9\") || \"-.eE+\".includes(c);\n"
 	"    if (cls === 3)\n"
 	"        return c >= \"0\" && c <= \"9\";\n"
 	"    const end = j + 1;\n"
@@ -354,7 +395,7 @@ static void params(strbuf *sb, const ddbc_hparam *ps, size_t n)
 {
 	for (size_t i = 0; i < n; i++)
 		strbuf_addf(sb, "%s%s: %s", i ? ", " : "", ps[i].name,
-			    ps[i].number ? "number | bigint" :
+			    ps[i].number ? "string | number | bigint" :
 			    ps[i].enum_type ? ps[i].enum_type : "string");
 }
 
@@ -408,16 +449,15 @@ static void parser(strbuf *sb, const keys_key *kk)
 	const ddbc_hattr *ha = kk->ha;
 	const ddbc_hkey *k = ha->key;
 	strbuf_addf(sb, "export interface %s {\n", ha->parts_struct);
+	/* A Number part is its decimal text, exact. */
 	for (size_t i = 0; i < k->nparams; i++)
-		strbuf_addf(sb, "    readonly %s: %s;\n", k->params[i].name,
-			    k->params[i].number ? "bigint" : "string");
+		strbuf_addf(sb, "    readonly %s: string;\n", k->params[i].name);
 	strbuf_addf(sb, "}\nexport function %s(key: string): %s | null {\n"
 		    "    const v = parse_(key, %s, %zu);\n"
 		    "    if (v === null)\n        return null;\n    return { ",
 		    ha->parse_func, ha->parts_struct, kk->shape, k->nparams);
 	for (size_t i = 0; i < k->nparams; i++)
-		strbuf_addf(sb, "%s%s: v[%zu] as %s", i ? ", " : "", k->params[i].name, i,
-			    k->params[i].number ? "bigint" : "string");
+		strbuf_addf(sb, "%s%s: v[%zu]", i ? ", " : "", k->params[i].name, i);
 	strbuf_addstr(sb, " };\n}\n");
 }
 
@@ -473,8 +513,11 @@ static void value_expr(strbuf *sb, const keys_request *r, size_t i)
 	const char *name = keys_cond_value(r, i, &number, &width);
 	if (name) {
 		/* An N value in decimal, any other as it is. */
+		/* An N value as its text (a key's width where a key pads it), any
+		 * other as it is. */
 		if (number)
-			strbuf_addf(sb, "number_(%s, %u, \"%s\")", name, width, name);
+			strbuf_addf(sb, "number_(%s, %d, \"%s\")", name, width ? (int)width : -1,
+				    name);
 		else
 			strbuf_addstr(sb, name);
 		return;
@@ -505,7 +548,7 @@ static void request(keys_writer *w, const keys_request *r)
 	strbuf_addf(sb, "export function %s%s(%s", r->func, r->item ? "<T extends Item>" : "",
 		    r->item ? "item__: T" : "");
 	strbuf_addstr(sb, r->item && r->nparams ? ", " : "");
-	keys_request_params(sb, r, ": ", (const char *const[3]){ "string", "number | bigint", "boolean" });
+	keys_request_params(sb, r, ": ", (const char *const[3]){ "string", "string | number | bigint", "boolean" });
 	strbuf_addstr(sb, ") {\n    return ");
 	keys_json(sb, r->input, &style, r, value_expr, 1);
 	strbuf_addstr(sb, ";\n}\n");

@@ -302,6 +302,15 @@ static int plan_key(planner *p, const ddbc_hentity *he, ddbc_hattr *ha)
 	return 0;
 }
 
+/* Whether a Number written before literal lit would run on into it: a
+ * padded one is digits only, any other a decimal, which a '.', an 'e' or
+ * an 'E' would continue (a '-' or '+' only after the 'e'). */
+static bool number_runs_on(const char *lit, unsigned width)
+{
+	char c = lit[0];
+	return (c >= '0' && c <= '9') || (!width && (c == '.' || c == 'e' || c == 'E'));
+}
+
 bool ddbc_hkey_parseable(const ddbc_hkey *k)
 {
 	for (size_t i = 0; i + 1 < k->npieces; i++) {
@@ -310,7 +319,7 @@ bool ddbc_hkey_parseable(const ddbc_hkey *k)
 			continue;
 		if (!next->text)
 			return false;
-		if (k->params[pc->param].number && next->text[0] >= '0' && next->text[0] <= '9')
+		if (k->params[pc->param].number && number_runs_on(next->text, pc->width))
 			return false;
 	}
 	return true;
@@ -721,6 +730,7 @@ typedef struct key_shape {
 	bool lead;               /* literal text comes before the first parameter */
 	bool parseable;          /* ddbc_hkey_parseable of the pieces */
 	int after;               /* the last piece is a parameter: 1 text, 2 number */
+	unsigned width;          /* that number's :0WIDTH */
 } key_shape;
 
 /* expand() without its pieces. -1 on a placeholder that names no attribute. */
@@ -734,7 +744,7 @@ static int shape_of(key_shape *ks, const ddbc_attr *a, unsigned depth)
 			if (!seg->len)
 				continue;
 			ks->lead |= !ks->params;
-			if (ks->after == 2 && seg->text[0] >= '0' && seg->text[0] <= '9')
+			if (ks->after == 2 && number_runs_on(seg->text, ks->width))
 				ks->parseable = false;
 			ks->after = 0;
 			continue;
@@ -750,6 +760,7 @@ static int shape_of(key_shape *ks, const ddbc_attr *a, unsigned depth)
 			ks->parseable = false;
 		ks->params = true;
 		ks->after = b->type == DDBC_TYPE_N ? 2 : 1;
+		ks->width = seg->width;
 	}
 	return 0;
 }
@@ -779,7 +790,7 @@ static int hash_attr(planner *p, name_check *c, const ddbc_attr *a, const char *
 	if (!a->has_template)
 		return 0;
 	seen_hash(c, stem);
-	key_shape ks = { false, false, true, 0 };
+	key_shape ks = { false, false, true, 0, 0 };
 	if (shape_of(&ks, a, 0) != 0)
 		return -1;
 	if (!ks.params)

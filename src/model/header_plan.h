@@ -45,8 +45,9 @@
  * attribute A (A_LO and A_HI for a between's bounds) gets P_X_A_VALUE, a
  * constant, or P_X_A_VALUE_FMT and the builder p_x_a_value(buf, size,
  * params...), and in a Query P_X_A_PLACEHOLDER, its ':' name in the
- * expression. A parameter is a long long when it has a :0WIDTH or is the
- * whole value of a Number key, else a string. A read with `returns` has
+ * expression. A parameter is a Number (exact decimal text, see
+ * emit_header.c) when it has a :0WIDTH or is the whole value of a Number
+ * key, else a string. A read with `returns` has
  * P_X_PROJECTION_EXPRESSION (and its names in P_X_EXPR_NAMES_JSON), a
  * Query with `order` P_X_SCAN_INDEX_FORWARD. An attribute with an enum
  * has P_E_A_ENUM, its values as initialisers of a string array, and
@@ -88,7 +89,7 @@ typedef struct ddbc_hparam {
 	const ddbc_attr *attr;
 	const char *name;        /* the C parameter name, lower case */
 	const char *source;      /* the attribute's or the pattern parameter's name */
-	bool number;             /* N: long long; else const char * */
+	bool number;             /* N: a Number, decimal text; else a string */
 	/* The key modules' type of an S attribute with an enum (its
 	 * P_E_A_ENUM, ddbc_header_enum_type); NULL: any text. */
 	const char *enum_type;
@@ -250,8 +251,10 @@ void ddbc_header_plan_free(ddbc_header_plan *plan);
 /* Whether a parser reads k back exactly, each value where the builder
  * wrote it: a text value ends where the next literal first occurs (values
  * never hold the literal after them) or at the end of the key, a number
- * where its digits end. So no value may follow another without a literal
- * between them, and no literal after a number may start with a digit. */
+ * where its digits (a padded one) or its decimal end. So no value may
+ * follow another without a literal between them, and no literal after a
+ * number may start with a digit, nor after an unpadded one with '.', 'e'
+ * or 'E'. */
 bool ddbc_hkey_parseable(const ddbc_hkey *k);
 
 /* The name the plan gives the values of attribute a (P_E_A_ENUM, of the

@@ -15,20 +15,34 @@ const m = require(path.resolve(modPath));
 const v = JSON.parse(fs.readFileSync(vecPath, 'utf8'));
 const hex = (s) => Buffer.from(s, 'utf8').toString('hex');
 const lines = [];
-// A condition's BOOL value comes as "true" or "false".
-const arg = (value, number, bool) => (number ? BigInt(value) : bool ? value === 'true' : value);
+// A condition's BOOL value comes as "true" or "false"; a Number as its
+// decimal text, which the module takes as it is.
+const arg = (value, number, bool) => (bool ? value === 'true' : value);
+const build = (k, args) => {
+  try {
+    return hex(m[k.builder](...args));
+  } catch (e) {
+    if (!(e instanceof m.KeyBuildError)) throw e;
+    return 'refused';
+  }
+};
+// A whole Number's other spellings: a bigint, and a number where it is
+// exact; each must build what its text builds.
+const whole = /^(0|-?[1-9][0-9]*)$/;
+const natives = (x) => (whole.test(x) ? [BigInt(x)].concat(Number.isSafeInteger(Number(x)) ? [Number(x)] : []) : []);
 
 for (const k of v.keys) {
   for (const b of k.build) {
     const args = b.values.map((x, i) => arg(x, k.params[i].number));
-    let line;
-    try {
-      line = `B ${b.id} ${hex(m[k.builder](...args))}`;
-    } catch (e) {
-      if (!(e instanceof m.KeyBuildError)) throw e;
-      line = `B ${b.id} refused`;
-    }
-    lines.push([b.id, line]);
+    const key = build(k, args);
+    k.params.forEach((q, i) => {
+      if (!q.number) return;
+      for (const n of natives(args[i])) {
+        const got = build(k, args.map((a, j) => (j === i ? n : a)));
+        if (got !== key) lines.push([b.id, `B ${b.id} ${typeof n} ${n} builds ${got}, its text ${key}`]);
+      }
+    });
+    lines.push([b.id, `B ${b.id} ${key}`]);
   }
   for (const p of k.parse) {
     const r = m[k.parser](p.key);

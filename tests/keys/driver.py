@@ -7,8 +7,10 @@ says which), and the request of every pattern for its example
 arguments as one JSON object { func: request }.
 """
 import base64
+import decimal
 import importlib
 import json
+import re
 import sys
 
 
@@ -34,24 +36,47 @@ def main() -> None:
     lines = []
 
     def arg(value, number, flag=False):
-        # A condition's BOOL value comes as "true" or "false".
-        return int(value) if number else (value == "true") if flag else value
+        # A condition's BOOL value comes as "true" or "false"; a Number as
+        # its decimal text, which the module takes as it is.
+        return (value == "true") if flag else value
+
+    def build(k, args):
+        try:
+            return getattr(m, k["builder"])(*args).encode().hex()
+        except m.KeyBuildError:
+            return "refused"
+
+    def natives(x):
+        """A Number's other spellings: an int for a whole one, a Decimal
+        where it writes the same text; each must build what its text does."""
+        out = []
+        if re.fullmatch(r"0|-?[1-9][0-9]*", x):
+            out.append(int(x))
+        try:
+            if str(decimal.Decimal(x)) == x:
+                out.append(decimal.Decimal(x))
+        except decimal.InvalidOperation:
+            pass
+        return out
 
     for k in v["keys"]:
         for b in k["build"]:
             args = [arg(x, k["params"][i]["number"]) for i, x in enumerate(b["values"])]
-            try:
-                line = "B %d %s" % (b["id"], getattr(m, k["builder"])(*args).encode().hex())
-            except m.KeyBuildError:
-                line = "B %d refused" % b["id"]
-            lines.append((b["id"], line))
+            key = build(k, args)
+            for i, q in enumerate(k["params"]):
+                for n in natives(args[i]) if q["number"] else []:
+                    got = build(k, args[:i] + [n] + args[i + 1:])
+                    if got != key:
+                        lines.append((b["id"], "B %d %r builds %s, its text %s"
+                                      % (b["id"], n, got, key)))
+            lines.append((b["id"], "B %d %s" % (b["id"], key)))
         for p in k["parse"]:
             r = getattr(m, k["parser"])(p["key"])
             if r is None:
                 parts = " refused"
             else:
                 parts = "".join(
-                    " n:%d" % getattr(r, q["name"]) if q["number"]
+                    " n:" + getattr(r, q["name"]) if q["number"]
                     else " t:" + getattr(r, q["name"]).encode().hex()
                     for q in k["params"])
             lines.append((p["id"], "P %d%s" % (p["id"], parts)))

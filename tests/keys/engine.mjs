@@ -138,9 +138,10 @@ function touched(req) {
     ExpressionAttributeValues: { ...(req.ExpressionAttributeValues || {}), ':ddbcTouched': { N: '1' } } };
 }
 
-// A request function's argument: a Number as a bigint, a condition's BOOL
-// ("true" or "false") as a boolean, else the text.
-const arg = (a) => (a.number ? BigInt(a.value) : a.bool ? a.value === 'true' : a.value);
+// A request function's argument: a Number as its decimal text (exact: a
+// bigint or a number would lose 9.99's or a 38-digit number's digits), a
+// condition's BOOL ("true" or "false") as a boolean, else the text.
+const arg = (a) => (a.bool ? a.value === 'true' : a.value);
 
 // Sends a write and reads its key back: what the guard finds there ("" after
 // a DeleteItem), or throws why not.

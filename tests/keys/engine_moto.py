@@ -19,6 +19,7 @@ DeleteItem). DIR/py.entities gets what was found, as engine.mjs writes
 it. Prints a line per check; exits 1 when one failed.
 """
 import base64
+import decimal
 import glob
 import importlib
 import json
@@ -111,10 +112,12 @@ def native(value):
 
 
 def arg(a):
-    """A request function's argument: a Number as int, a condition's BOOL
-    ("true" or "false") as bool, else the text."""
+    """A request function's argument: a Number as the decimal.Decimal
+    boto3's users hold (its text when Decimal would spell it otherwise), a
+    condition's BOOL ("true" or "false") as bool, else the text."""
     if a["number"]:
-        return int(a["value"])
+        d = decimal.Decimal(a["value"])
+        return d if str(d) == a["value"] else a["value"]
     return a["value"] == "true" if a.get("bool") else a["value"]
 
 

@@ -8,20 +8,14 @@ import (
 	"encoding/hex"
 	"fmt"
 	"os"
-	"strconv"
 )
 
-// num is a vector's number argument as the package takes it.
-func num(s string) int64 {
-	v, err := strconv.ParseInt(s, 10, 64)
-	if err != nil {
-		panic(err)
-	}
-	return v
-}
+// num is a vector's Number argument as the package takes it: its decimal
+// text, exactly.
+func num(s string) string { return s }
 
 // t and n are a parsed part as the expected lines write it.
 func t(s string) string { return "t:" + hex.EncodeToString([]byte(s)) }
-func n(v int64) string  { return "n:" + strconv.FormatInt(v, 10) }
+func n(v string) string { return "n:" + v }
 
 func fail(err error) { fmt.Fprintln(os.Stderr, err); os.Exit(1) }

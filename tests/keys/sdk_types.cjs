@@ -23,7 +23,8 @@ const lines = [
   'export const commands = [',
 ];
 for (const r of v.requests) {
-  const args = r.args.map((a) => (a.number ? `${BigInt(a.value)}n` : a.bool ? a.value : JSON.stringify(a.value)));
+  // A Number as its decimal text (the exact type every module takes).
+  const args = r.args.map((a) => (a.bool ? a.value : JSON.stringify(a.value)));
   // A PutItem's item as the SDK holds one (a Binary as bytes).
   if (r.item) {
     args.unshift(`{${Object.entries(r.item).map(([k, x]) => `${JSON.stringify(k)}: ${x.B === undefined

@@ -17,12 +17,21 @@
  * Values come from every example item (the key the item holds must be the
  * one built), then edge values per parameter: the empty string, Unicode,
  * the delimiter inside a value and the literal after it (both refused),
- * numbers at their width, above it, negative and at the 64-bit ends. Keys
- * to parse are every built one, one whose last text value holds the
- * delimiter (read back whole, as the C parser does), and mutations no
- * parser may accept: another first literal, a number out of shape ("-0",
- * a zero before a full width, too short for its width, out of range, no
- * digits), text after the end.
+ * Numbers (decimal text) at their width and above it, negative, beyond 64
+ * bits, with fractions and exponents, of 38 significant digits and 39, at
+ * DynamoDB's range ends and past them, not numbers at all. Keys to parse
+ * are every built one, one whose last text value holds the delimiter (read
+ * back whole, as the C parser does), and mutations no parser may accept:
+ * another first literal, a number out of shape ("-0", a leading zero or
+ * '+', a zero before a full width, too short for its width, out of
+ * DynamoDB's range or digits, no digits), text after the end.
+ *
+ * What a Number builds is decided here from the project's own checks
+ * (ddbc_decimal_dynamodb, ddbc_padding_problem), not from the modules: a
+ * value of a :0WIDTH field is a non-negative whole number of at most WIDTH
+ * digits, written zero-padded; any other a number DynamoDB holds, written
+ * as given less a leading '+', except a whole number with a leading zero
+ * or "-0" (refused: one whole number, one key).
  */
 #include "emit/emit.h"
 #include "emit/emit_json.h"
@@ -31,6 +40,8 @@
 #include "model/header_plan.h"
 #include "model/params.h"
 #include "model/semantics.h"
+#include "model/template.h"
+#include "util/decimal.h"
 #include "util/strbuf.h"
 #include "vectors_guards.h"
 
@@ -80,11 +91,52 @@ typedef enum built_as {
 	REFUSED                  /* refused by every language's builder, C's too (-1) */
 } built_as;
 
-/* Whether number text v fits a :0WIDTH field: 0 to WIDTH digits of nines
- * (DynamoDB compares keys as strings, so a wider one would sort wrong). */
-static bool fits_width(const char *v, unsigned width)
+/* Whether v is a whole number in plain decimal: a sign, digits only. */
+static bool plain_whole(const char *v)
 {
-	return !width || (v[0] != '-' && strlen(v) <= width);
+	const char *d = v + (*v == '+' || *v == '-');
+	return *d && strspn(d, "0123456789") == strlen(d);
+}
+
+/* A Number part's text as parsed back (and as written, unpadded): a
+ * whole number without '+' or leading zeros, any other less a '+'. */
+static void number_part(strbuf *out, const char *v)
+{
+	if (!plain_whole(v)) {
+		strbuf_addstr(out, v + (*v == '+'));
+		return;
+	}
+	if (*v == '-')
+		strbuf_addch(out, '-');
+	const char *d = v + (*v == '+' || *v == '-');
+	while (d[0] == '0' && d[1])
+		d++;
+	strbuf_addstr(out, d);
+}
+
+/* Appends Number v as a :0WIDTH field (width) or a free one (0) holds
+ * it; false when a builder refuses it. */
+static bool number_field(strbuf *key, const char *v, unsigned width)
+{
+	size_t len = strlen(v);
+	if (!ddbc_decimal_valid(v, len) || !ddbc_decimal_dynamodb(v, len, NULL))
+		return false;
+	strbuf part = STRBUF_INIT;
+	number_part(&part, v);
+	bool ok = true;
+	if (width) {
+		ok = !ddbc_padding_problem(v, len, width);
+		for (size_t i = part.len; ok && i < width; i++)
+			strbuf_addch(key, '0');
+	} else if (plain_whole(v)) {
+		/* "007" and "-0" would be a second key of 7 and of 0. */
+		const char *d = v + (*v == '+' || *v == '-');
+		ok = !(d[0] == '0' && d[1]) && !(*v == '-' && !strcmp(part.buf, "-0"));
+	}
+	if (ok)
+		strbuf_addstr(key, part.buf);
+	strbuf_release(&part);
+	return ok;
 }
 
 /* The key the values build, or why a builder refuses them: a number that
@@ -103,9 +155,8 @@ static built_as build(const gen *G, const ddbc_hkey *k, value *vals, strbuf *key
 		}
 		const char *v = vals[pc->param].text;
 		if (k->params[pc->param].number) {
-			if (!fits_width(v, pc->width))
+			if (!number_field(key, v, pc->width))
 				return REFUSED;
-			strbuf_addf(key, "%0*lld", (int)pc->width, strtoll(v, NULL, 10));
 			continue;
 		}
 		size_t len = strlen(v);
@@ -132,7 +183,8 @@ static void parts_line(strbuf *sb, const ddbc_hkey *k, value *vals)
 {
 	for (size_t i = 0; i < k->nparams; i++) {
 		if (k->params[i].number) {
-			strbuf_addf(sb, " n:%s", vals[i].text);
+			strbuf_addstr(sb, " n:");
+			number_part(sb, vals[i].text);
 		} else {
 			strbuf_addstr(sb, " t:");
 			add_hex(sb, vals[i].text, strlen(vals[i].text));
@@ -144,12 +196,7 @@ static void c_call_args(strbuf *sb, const ddbc_hkey *k, value *vals)
 {
 	for (size_t i = 0; i < k->nparams; i++) {
 		strbuf_addstr(sb, ", ");
-		if (k->params[i].number && !strcmp(vals[i].text, "-9223372036854775808"))
-			strbuf_addstr(sb, "(-9223372036854775807LL - 1)");
-		else if (k->params[i].number)
-			strbuf_addf(sb, "%sLL", vals[i].text);
-		else
-			c_lit(sb, vals[i].text, strlen(vals[i].text));
+		c_lit(sb, vals[i].text, strlen(vals[i].text));
 	}
 }
 
@@ -182,11 +229,8 @@ static void c_parts(strbuf *sb, const ddbc_hattr *ha)
 {
 	const ddbc_hkey *k = ha->key;
 	for (size_t i = 0; i < k->nparams; i++) {
-		if (k->params[i].number)
-			strbuf_addf(sb, "\t\tprintf(\" n:%%lld\", p.%s);\n", k->params[i].name);
-		else
-			strbuf_addf(sb, "\t\tspan(p.%s.ptr, p.%s.len);\n", k->params[i].name,
-				    k->params[i].name);
+		strbuf_addf(sb, "\t\t%s(p.%s.ptr, p.%s.len);\n", k->params[i].number ? "num" : "span",
+			    k->params[i].name, k->params[i].name);
 	}
 }
 
@@ -233,12 +277,8 @@ static bool item_values(const ddbc_hkey *k, const ddbc_node *item, value *vals)
 		if (!v || v->kind != DDBC_NODE_SCALAR || ddbc_node_is_null(v))
 			return false;
 		vals[i].text = scalar_text(v);
-		char *end;
-		if (k->params[i].number) {
-			strtoll(vals[i].text, &end, 10);
-			if (*end || !*vals[i].text)
-				return false;
-		}
+		if (k->params[i].number && !ddbc_decimal_valid(vals[i].text, strlen(vals[i].text)))
+			return false;
 	}
 	return true;
 }
@@ -291,6 +331,23 @@ static const ddbc_hpiece *piece_of(const ddbc_hkey *k, size_t param, size_t *at)
 	return NULL;
 }
 
+/* Numbers every Number parameter is tried with: whole and 64-bit ends and
+ * beyond, fractions, exponents, 38 significant digits and 39, DynamoDB's
+ * range ends and past them, signs and zeros a key would hold twice, and
+ * texts that are no number. */
+static const char *const number_edges[] = {
+	"0", "7", "-5", "+5", "007", "-0", "0.0", "-0.0",
+	"9223372036854775807", "-9223372036854775808", "9223372036854775808",
+	"-99999999999999999999999", "9.99", "-0.5", ".5", "5.", "1.50", "6.02E+23", "1e5",
+	"-1.5e-7", "12345678901234567890123456789012345678",
+	"-1234567890123456789.0123456789012345678", "123456789012345678901234567890123456789",
+	"1.23456789012345678901234567890123456789", "10000000000000000000000000000000000000000",
+	"1E-130", "1E-131", "9.9999999999999999999999999999999999999E+125", "1E+126",
+	"0.00000000000000000000000000000000000000000000000000000000000000000000000000000000001",
+	"1e999999999999999999999", "0e999999999999999999999", "", "-", ".", "e5", "1e", "1e+",
+	"1.2.3", "1,5", "abc", " 1", "0x10", "Infinity", "NaN",
+};
+
 static void edge_values(gen *G, const ddbc_hattr *ha, json_t *builds, json_t *parses,
 			const value *base)
 {
@@ -300,20 +357,33 @@ static void edge_values(gen *G, const ddbc_hattr *ha, json_t *builds, json_t *pa
 		size_t at;
 		const ddbc_hpiece *pc = piece_of(k, i, &at);
 		if (k->params[i].number) {
-			char buf[64];
+			for (size_t f = 0; f < sizeof(number_edges) / sizeof(number_edges[0]); f++)
+				vary(G, ha, builds, parses, base, i, number_edges[f]);
+			/* An exponent of more digits than a language reads at once. */
+			strbuf x = STRBUF_INIT;
+			strbuf_addstr(&x, "1e-");
+			for (int z = 0; z < 5000; z++)
+				strbuf_addch(&x, '0');
+			strbuf_addch(&x, '5');
+			vary(G, ha, builds, parses, base, i, x.buf);
+			strbuf_release(&x);
 			unsigned w = pc ? pc->width : 0;
-			static const char *const fixed[] = { "0", "7", "-5", "9223372036854775807",
-							     "-9223372036854775808" };
-			for (size_t f = 0; f < sizeof(fixed) / sizeof(fixed[0]); f++)
-				vary(G, ha, builds, parses, base, i, fixed[f]);
-			if (w && w < 19) {
-				long long p = 1;
+			if (w) {
+				strbuf t = STRBUF_INIT;
+				for (unsigned d = 0; d < w; d++)  /* at its width: all nines */
+					strbuf_addch(&t, '9');
+				vary(G, ha, builds, parses, base, i, t.buf);
+				strbuf_reset(&t);
+				strbuf_addstr(&t, "+000");  /* a sign and zeros before it */
 				for (unsigned d = 0; d < w; d++)
-					p *= 10;
-				snprintf(buf, sizeof buf, "%lld", p - 1);  /* at its width */
-				vary(G, ha, builds, parses, base, i, buf);
-				snprintf(buf, sizeof buf, "%lld", p + 3);  /* above it */
-				vary(G, ha, builds, parses, base, i, buf);
+					strbuf_addch(&t, '9');
+				vary(G, ha, builds, parses, base, i, t.buf);
+				strbuf_reset(&t);
+				strbuf_addch(&t, '1');  /* above it */
+				for (unsigned d = 0; d < w; d++)
+					strbuf_addch(&t, '0');
+				vary(G, ha, builds, parses, base, i, t.buf);
+				strbuf_release(&t);
 			}
 			continue;
 		}
@@ -347,8 +417,7 @@ static void number_mutation(gen *G, const ddbc_hattr *ha, json_t *parses, const 
 		else if (i == at)
 			strbuf_addstr(&key, text);
 		else if (k->params[pc->param].number)
-			strbuf_addf(&key, "%0*lld", (int)pc->width,
-				    strtoll(base[pc->param].text, NULL, 10));
+			number_field(&key, base[pc->param].text, pc->width);
 		else
 			strbuf_addstr(&key, base[pc->param].text);
 	}
@@ -387,10 +456,10 @@ static void invalid_keys(gen *G, const ddbc_hattr *ha, json_t *parses, const val
 		const ddbc_hpiece *pc = &k->pieces[i];
 		if (pc->text || !k->params[pc->param].number)
 			continue;
-		number_mutation(G, ha, parses, base, i, "-0");
-		number_mutation(G, ha, parses, base, i, "");
-		number_mutation(G, ha, parses, base, i, "9223372036854775808");
-		number_mutation(G, ha, parses, base, i, "-9223372036854775809");
+		static const char *const bad[] = { "-0", "", "+5", "1E+126", "1E-131", "-", ".",
+			"123456789012345678901234567890123456789" };
+		for (size_t b = 0; b < sizeof(bad) / sizeof(bad[0]); b++)
+			number_mutation(G, ha, parses, base, i, bad[b]);
 		strbuf z = STRBUF_INIT;
 		strbuf_addch(&z, '0');
 		for (unsigned d = 0; d < (pc->width ? pc->width : 1); d++)
@@ -716,8 +785,9 @@ static const char c_head[] =
 	"\tprintf(\"B %d \", id);\n\tif (n < 0)\n\t\tprintf(\"refused\");\n\telse\n"
 	"\t\thex(buf, (size_t)n);\n\tputchar('\\n');\n}\n\n"
 	"static void span(const char *p, size_t n)\n{\n\tprintf(\" t:\");\n\thex(p, n);\n}\n\n"
+	"static void num(const char *p, size_t n)\n{\n\tprintf(\" n:%.*s\", (int)n, p);\n}\n\n"
 	"int main(void)\n{\n\tchar buf[8192];\n\tint n;\n\t(void)buf, (void)n, (void)span, "
-	"(void)built;\n";
+	"(void)num, (void)built;\n";
 
 int main(int argc, char **argv)
 {

@@ -6,8 +6,11 @@
  * text, each Number constant written another way with the same value ("1"
  * as "1.0"), and each with another value; each constant of any type left
  * out, with another value, of another type, and nested one level down (in
- * a list, in a map); and Binary keys at DynamoDB's byte limit and one byte
- * over it. Which entity each is comes from `ddbc
+ * a list, in a map); Binary keys at DynamoDB's byte limit and one byte
+ * over it; and each key value that holds a Number with that Number written
+ * as a fraction, an exponent, a negative or with zeros before it (a
+ * :0WIDTH field holds none of those but the zeros, an unpadded one all but
+ * those, as check-items decides). Which entity each is comes from `ddbc
  * check-items` itself: tests/keys.test runs it on guards.jsonl, where every
  * item holds one more attribute (PROBE) that its entity does not define,
  * so that check-items names the entity it assigned in an unknown-attribute
@@ -225,6 +228,48 @@ static void binary_variants(guard_gen *G, const ddbc_entity *e, const json_t *it
 	}
 }
 
+/* Whether key's template holds a Number placeholder. */
+static bool holds_number(const ddbc_attr *key)
+{
+	for (size_t i = 0; key->has_template && i < key->tpl.nsegs; i++) {
+		const ddbc_segment *seg = &key->tpl.segs[i];
+		const ddbc_attr *b = seg->ref;
+		if (seg->kind != DDBC_SEG_LITERAL && b && b->type == DDBC_TYPE_N)
+			return true;
+	}
+	return false;
+}
+
+/* Variants of item for each S key of e whose template holds a Number: the
+ * key's first run of digits written other ways. */
+static void key_number_variants(guard_gen *G, const ddbc_entity *e, const json_t *item)
+{
+	static const char *const others[] = { "12.5", "1E3", "-4", "6.02E+23", "0012" };
+	const ddbc_index *pk = e->table ? &e->table->primary : NULL;
+	for (size_t k = 0; pk && k < 2; k++) {
+		const ddbc_name *key = k ? (pk->nsk ? pk->sk : NULL) : pk->pk;
+		const ddbc_attr *a = key ? ddbc_entity_attr(e, key->s) : NULL;
+		if (!a || a->type != DDBC_TYPE_S || !holds_number(a))
+			continue;
+		const char *v = json_string_value(json_object_get(json_object_get(item, a->name.s), "S"));
+		size_t at = v ? strcspn(v, "0123456789") : 0;
+		if (!v || !v[at])
+			continue;
+		size_t run = strspn(v + at, "0123456789");
+		for (size_t o = 0; o < sizeof(others) / sizeof(others[0]); o++) {
+			strbuf t = STRBUF_INIT;
+			strbuf_add(&t, v, at);
+			strbuf_addstr(&t, others[o]);
+			strbuf_addstr(&t, v + at + run);
+			json_t *copy = json_deep_copy(item), *sv = json_object();
+			json_object_set_new(sv, "S", json_string(t.buf));
+			json_object_set_new(copy, a->name.s, sv);
+			add_item(G, copy);
+			strbuf_release(&t);
+		}
+	}
+}
+
 void guard_vectors(guard_gen *G, const ddbc_design *g)
 {
 	for (size_t i = 0; i < g->nentities; i++) {
@@ -236,6 +281,7 @@ void guard_vectors(guard_gen *G, const ddbc_design *g)
 			number_variants(G, e, item);
 			constant_variants(G, e, item);
 			binary_variants(G, e, item);
+			key_number_variants(G, e, item);
 			add_item(G, item);
 		}
 	}

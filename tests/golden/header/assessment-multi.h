@@ -8,7 +8,8 @@
  *                        >= size when buf was too small, or -1 for a
  *                        value its parser would not read back (a text
  *                        holding the key delimiter or the literal after
- *                        it, a number wider than its :0WIDTH)
+ *                        it, a Number that is no DynamoDB number or
+ *                        does not fit its :0WIDTH)
  *   ASSESSMENT_MULTI_<ENTITY>_<ATTRIBUTE>_PREFIX  the text before the first value (begins_with)
  * A constant key is the string ASSESSMENT_MULTI_<ENTITY>_<ATTRIBUTE>. Names:
  * ASSESSMENT_MULTI_<TABLE>_TABLE, ASSESSMENT_MULTI_<TABLE>_<INDEX>_INDEX (a word the prefix or the
@@ -37,7 +38,9 @@ extern "C" {
 
 /* ---- building keys: a builder returns -1 for a value its parser would not
  * read back (a text value holding the key delimiter or the literal after it;
- * a number that does not fit its width). */
+ * a Number that is no DynamoDB number or does not fit its width). A Number
+ * is its decimal text ("9.99", "6.02E+23", 38 digits), a parsed one a span
+ * of the key. */
 
 static inline int assessment_multi_key_bad_text_(const char *v, const char *delim, const char *next)
 {

@@ -8,7 +8,8 @@
  *                        >= size when buf was too small, or -1 for a
  *                        value its parser would not read back (a text
  *                        holding the key delimiter or the literal after
- *                        it, a number wider than its :0WIDTH)
+ *                        it, a Number that is no DynamoDB number or
+ *                        does not fit its :0WIDTH)
  *   ORDERS_<ENTITY>_<ATTRIBUTE>_PREFIX  the text before the first value (begins_with)
  * A constant key is the string ORDERS_<ENTITY>_<ATTRIBUTE>. Names:
  * ORDERS_<TABLE>_TABLE, ORDERS_<TABLE>_<INDEX>_INDEX (a word the prefix or the
@@ -37,7 +38,9 @@ extern "C" {
 
 /* ---- building keys: a builder returns -1 for a value its parser would not
  * read back (a text value holding the key delimiter or the literal after it;
- * a number that does not fit its width). */
+ * a Number that is no DynamoDB number or does not fit its width). A Number
+ * is its decimal text ("9.99", "6.02E+23", 38 digits), a parsed one a span
+ * of the key. */
 
 static inline int orders_key_bad_text_(const char *v, const char *delim, const char *next)
 {
@@ -90,33 +93,6 @@ static inline int orders_key_same_text_(struct orders_key_span_ a, struct orders
 	return a.len == b.len && strncmp(a.ptr, b.ptr, a.len) == 0;
 }
 
-/* A number as %0<width>lld writes it: with a width, exactly width digits
- * (the builder writes no others); without, an optional '-' and digits with
- * no leading zero, no "-0", in range. */
-static inline int orders_key_number_(const char **p, unsigned width, long long *out)
-{
-	const char *s = *p, *d = s + (*s == '-');
-	unsigned long long v = 0, max = *s == '-' ? 9223372036854775808ULL :
-						   9223372036854775807ULL;
-	size_t n = 0, zeros = 0;
-	while (d[n] >= '0' && d[n] <= '9') {
-		unsigned digit = (unsigned)(d[n] - '0');
-		if (v > (max - digit) / 10)
-			return -1;
-		v = v * 10 + digit;
-		n++;
-	}
-	while (zeros + 1 < n && d[zeros] == '0')
-		zeros++;
-	if (n == 0 || (*s == '-' && v == 0))
-		return -1;
-	if (width ? *s == '-' || n != width : zeros != 0)
-		return -1;
-	*out = *s != '-' ? (long long)v : v == max ? -9223372036854775807LL - 1 :
-						      -(long long)v;
-	*p = d + n;
-	return 0;
-}
 
 /* ---- table Shop */
 
@@ -295,16 +271,114 @@ static inline int orders_order_line_pk_parse(const char *key, struct orders_orde
 
 /* SK: LINE#{lineNo:03} */
 #define ORDERS_ORDER_LINE_SK_NAME "SK"
-#define ORDERS_ORDER_LINE_SK_FMT "LINE#%03lld"
+#define ORDERS_ORDER_LINE_SK_FMT "LINE#%s"
 #define ORDERS_ORDER_LINE_SK_PREFIX "LINE#" /* literal prefix, for begins_with */
-static inline int orders_order_line_sk(char *buf, size_t size, long long line_no)
+
+/* A Number is decimal text: an optional sign, digits with at most one '.',
+ * an optional exponent; DynamoDB holds 38 significant digits, zero or
+ * 1E-130 to 9.99...E+125. A part is written as the len bytes of v are,
+ * less a leading '+' (a whole number without leading zeros or "-0", so one
+ * whole number has one key), or with a width as a non-negative whole
+ * number zero-padded to exactly width digits, into pad (width + 1 bytes).
+ * Returns that text, or NULL for a value none of these. */
+static inline const char *orders_key_number_text_(const char *v, size_t len, unsigned width,
+					      char *pad)
 {
-	if (line_no < 0 || line_no > 999LL)
-		return -1;
-	return snprintf(buf, size, ORDERS_ORDER_LINE_SK_FMT, line_no);
+	const char *end = v + len, *s = v + (len && (*v == '+' || *v == '-')), *e = s;
+	size_t lead = 0, sig = 0, zeros = 0, whole;
+	long exp = 0, at = 0;
+	for (; e < end && ((*e >= '0' && *e <= '9') || (*e == '.' && !at)); e++) {
+		if (*e == '.') {
+			at = e - s + 1;
+			continue;
+		}
+		if (*e != '0') {
+			sig += zeros + 1;
+			zeros = 0;
+		} else {
+			zeros += sig != 0;
+			lead += sig == 0;
+		}
+	}
+	whole = at ? (size_t)at - 1 : (size_t)(e - s);
+	if (e - s == (at != 0))
+		return NULL;
+	int plain = !at && e == end;
+	if (e < end && (*e == 'e' || *e == 'E')) {
+		int neg = ++e < end && *e == '-';
+		e += e < end && (*e == '+' || *e == '-');
+		if (e == end)
+			return NULL;
+		for (; e < end && *e >= '0' && *e <= '9'; e++)
+			if (exp < 100000000L)
+				exp = exp * 10 + (*e - '0');
+		exp = neg ? -exp : exp;
+	}
+	if (e != end || sig > 38 ||
+	    (sig && (exp + (long)whole - (long)lead - 1 > 125 ||
+		     exp + (long)whole - (long)lead - 1 < -130)))
+		return NULL;
+	if (width) {
+		if (!plain || *v == '-')
+			return NULL;
+		while (whole > 1 && *s == '0')
+			s++, whole--;
+		if (whole > width)
+			return NULL;
+		memset(pad, '0', width - whole);
+		memcpy(pad + width - whole, s, whole);
+		pad[width] = '\0';
+		return pad;
+	}
+	if (plain && (whole > 1 ? *s == '0' : *v == '-' && !sig))
+		return NULL;
+	return v + (*v == '+');
 }
 
-static inline int orders_key_parse_ln_(const char *key, const char *l0, size_t n0, unsigned w1, long long *v1)
+static inline int orders_order_line_sk(char *buf, size_t size, const char *line_no)
+{
+	char pad1__[4];
+	const char *t1__ = orders_key_number_text_(line_no, strlen(line_no), 3, pad1__);
+	if (!t1__)
+		return -1;
+	return snprintf(buf, size, ORDERS_ORDER_LINE_SK_FMT, t1__);
+}
+
+/* A Number as the builders write it (orders_key_number_text_): with a width,
+ * exactly width digits, read without their leading zeros; without, the
+ * longest decimal there, which a builder writes as it is. */
+static inline int orders_key_number_(const char **p, unsigned width, struct orders_key_span_ *out)
+{
+	static const char digits[] = "0123456789";
+	const char *s = *p, *e = s + (*s == '-');
+	size_t n;
+	if (width) {
+		n = strspn(s, digits);
+		if (n != width)
+			return -1;
+		*p += width;
+		while (n > 1 && *s == '0')
+			s++, n--;
+	} else {
+		e += strspn(e, digits);
+		if (*e == '.')
+			e += 1 + strspn(e + 1, digits);
+		if (*e == 'e' || *e == 'E') {
+			const char *x = e + 1 + (e[1] == '+' || e[1] == '-');
+			if (strspn(x, digits))
+				e = x + strspn(x, digits);
+		}
+		n = (size_t)(e - s);
+		if (orders_key_number_text_(s, n, 0, NULL) != s)
+			return -1;
+		*p = e;
+	}
+	out->ptr = s;
+	out->len = n;
+	return 0;
+}
+
+static inline int orders_key_parse_ln_(const char *key, const char *l0, size_t n0, unsigned w1, struct orders_key_span_ *v1)
 {
 	const char *p = key;
 	return (orders_key_literal_(&p, l0, n0) != 0
@@ -313,7 +387,7 @@ static inline int orders_key_parse_ln_(const char *key, const char *l0, size_t n
 }
 
 struct orders_order_line_sk_parts {
-	long long line_no;
+	struct orders_key_span_ line_no;
 };
 static inline int orders_order_line_sk_parse(const char *key, struct orders_order_line_sk_parts *out)
 {

@@ -8,7 +8,8 @@
  *                        >= size when buf was too small, or -1 for a
  *                        value its parser would not read back (a text
  *                        holding the key delimiter or the literal after
- *                        it, a number wider than its :0WIDTH)
+ *                        it, a Number that is no DynamoDB number or
+ *                        does not fit its :0WIDTH)
  *   ECOMMERCE_<ENTITY>_<ATTRIBUTE>_PREFIX  the text before the first value (begins_with)
  * A constant key is the string ECOMMERCE_<ENTITY>_<ATTRIBUTE>. Names:
  * ECOMMERCE_<TABLE>_TABLE, ECOMMERCE_<TABLE>_<INDEX>_INDEX (a word the prefix or the
@@ -37,7 +38,9 @@ extern "C" {
 
 /* ---- building keys: a builder returns -1 for a value its parser would not
  * read back (a text value holding the key delimiter or the literal after it;
- * a number that does not fit its width). */
+ * a Number that is no DynamoDB number or does not fit its width). A Number
+ * is its decimal text ("9.99", "6.02E+23", 38 digits), a parsed one a span
+ * of the key. */
 
 static inline int ecommerce_key_bad_text_(const char *v, const char *delim, const char *next)
 {
@@ -90,33 +93,6 @@ static inline int ecommerce_key_same_text_(struct ecommerce_key_span_ a, struct 
 	return a.len == b.len && strncmp(a.ptr, b.ptr, a.len) == 0;
 }
 
-/* A number as %0<width>lld writes it: with a width, exactly width digits
- * (the builder writes no others); without, an optional '-' and digits with
- * no leading zero, no "-0", in range. */
-static inline int ecommerce_key_number_(const char **p, unsigned width, long long *out)
-{
-	const char *s = *p, *d = s + (*s == '-');
-	unsigned long long v = 0, max = *s == '-' ? 9223372036854775808ULL :
-						   9223372036854775807ULL;
-	size_t n = 0, zeros = 0;
-	while (d[n] >= '0' && d[n] <= '9') {
-		unsigned digit = (unsigned)(d[n] - '0');
-		if (v > (max - digit) / 10)
-			return -1;
-		v = v * 10 + digit;
-		n++;
-	}
-	while (zeros + 1 < n && d[zeros] == '0')
-		zeros++;
-	if (n == 0 || (*s == '-' && v == 0))
-		return -1;
-	if (width ? *s == '-' || n != width : zeros != 0)
-		return -1;
-	*out = *s != '-' ? (long long)v : v == max ? -9223372036854775807LL - 1 :
-						      -(long long)v;
-	*p = d + n;
-	return 0;
-}
 
 /* ---- table AppData */
 

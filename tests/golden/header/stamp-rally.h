@@ -8,7 +8,8 @@
  *                        >= size when buf was too small, or -1 for a
  *                        value its parser would not read back (a text
  *                        holding the key delimiter or the literal after
- *                        it, a number wider than its :0WIDTH)
+ *                        it, a Number that is no DynamoDB number or
+ *                        does not fit its :0WIDTH)
  *   STAMP_RALLY_<ENTITY>_<ATTRIBUTE>_PREFIX  the text before the first value (begins_with)
  * A constant key is the string STAMP_RALLY_<ENTITY>_<ATTRIBUTE>. Names:
  * STAMP_RALLY_<TABLE>_TABLE, STAMP_RALLY_<TABLE>_<INDEX>_INDEX (a word the prefix or the
@@ -37,7 +38,9 @@ extern "C" {
 
 /* ---- building keys: a builder returns -1 for a value its parser would not
  * read back (a text value holding the key delimiter or the literal after it;
- * a number that does not fit its width). */
+ * a Number that is no DynamoDB number or does not fit its width). A Number
+ * is its decimal text ("9.99", "6.02E+23", 38 digits), a parsed one a span
+ * of the key. */
 
 static inline int stamp_rally_key_bad_text_(const char *v, const char *delim, const char *next)
 {
@@ -90,33 +93,6 @@ static inline int stamp_rally_key_same_text_(struct stamp_rally_key_span_ a, str
 	return a.len == b.len && strncmp(a.ptr, b.ptr, a.len) == 0;
 }
 
-/* A number as %0<width>lld writes it: with a width, exactly width digits
- * (the builder writes no others); without, an optional '-' and digits with
- * no leading zero, no "-0", in range. */
-static inline int stamp_rally_key_number_(const char **p, unsigned width, long long *out)
-{
-	const char *s = *p, *d = s + (*s == '-');
-	unsigned long long v = 0, max = *s == '-' ? 9223372036854775808ULL :
-						   9223372036854775807ULL;
-	size_t n = 0, zeros = 0;
-	while (d[n] >= '0' && d[n] <= '9') {
-		unsigned digit = (unsigned)(d[n] - '0');
-		if (v > (max - digit) / 10)
-			return -1;
-		v = v * 10 + digit;
-		n++;
-	}
-	while (zeros + 1 < n && d[zeros] == '0')
-		zeros++;
-	if (n == 0 || (*s == '-' && v == 0))
-		return -1;
-	if (width ? *s == '-' || n != width : zeros != 0)
-		return -1;
-	*out = *s != '-' ? (long long)v : v == max ? -9223372036854775807LL - 1 :
-						      -(long long)v;
-	*p = d + n;
-	return 0;
-}
 
 /* ---- table line-event */
 
@@ -352,15 +328,113 @@ static inline int stamp_rally_stamp_master_gsi1pk_parse(const char *key, struct 
 
 /* GSI1SK: {order:03} */
 #define STAMP_RALLY_STAMP_MASTER_GSI1SK_NAME "GSI1SK"
-#define STAMP_RALLY_STAMP_MASTER_GSI1SK_FMT "%03lld"
-static inline int stamp_rally_stamp_master_gsi1sk(char *buf, size_t size, long long order)
+#define STAMP_RALLY_STAMP_MASTER_GSI1SK_FMT "%s"
+
+/* A Number is decimal text: an optional sign, digits with at most one '.',
+ * an optional exponent; DynamoDB holds 38 significant digits, zero or
+ * 1E-130 to 9.99...E+125. A part is written as the len bytes of v are,
+ * less a leading '+' (a whole number without leading zeros or "-0", so one
+ * whole number has one key), or with a width as a non-negative whole
+ * number zero-padded to exactly width digits, into pad (width + 1 bytes).
+ * Returns that text, or NULL for a value none of these. */
+static inline const char *stamp_rally_key_number_text_(const char *v, size_t len, unsigned width,
+					      char *pad)
 {
-	if (order < 0 || order > 999LL)
-		return -1;
-	return snprintf(buf, size, STAMP_RALLY_STAMP_MASTER_GSI1SK_FMT, order);
+	const char *end = v + len, *s = v + (len && (*v == '+' || *v == '-')), *e = s;
+	size_t lead = 0, sig = 0, zeros = 0, whole;
+	long exp = 0, at = 0;
+	for (; e < end && ((*e >= '0' && *e <= '9') || (*e == '.' && !at)); e++) {
+		if (*e == '.') {
+			at = e - s + 1;
+			continue;
+		}
+		if (*e != '0') {
+			sig += zeros + 1;
+			zeros = 0;
+		} else {
+			zeros += sig != 0;
+			lead += sig == 0;
+		}
+	}
+	whole = at ? (size_t)at - 1 : (size_t)(e - s);
+	if (e - s == (at != 0))
+		return NULL;
+	int plain = !at && e == end;
+	if (e < end && (*e == 'e' || *e == 'E')) {
+		int neg = ++e < end && *e == '-';
+		e += e < end && (*e == '+' || *e == '-');
+		if (e == end)
+			return NULL;
+		for (; e < end && *e >= '0' && *e <= '9'; e++)
+			if (exp < 100000000L)
+				exp = exp * 10 + (*e - '0');
+		exp = neg ? -exp : exp;
+	}
+	if (e != end || sig > 38 ||
+	    (sig && (exp + (long)whole - (long)lead - 1 > 125 ||
+		     exp + (long)whole - (long)lead - 1 < -130)))
+		return NULL;
+	if (width) {
+		if (!plain || *v == '-')
+			return NULL;
+		while (whole > 1 && *s == '0')
+			s++, whole--;
+		if (whole > width)
+			return NULL;
+		memset(pad, '0', width - whole);
+		memcpy(pad + width - whole, s, whole);
+		pad[width] = '\0';
+		return pad;
+	}
+	if (plain && (whole > 1 ? *s == '0' : *v == '-' && !sig))
+		return NULL;
+	return v + (*v == '+');
 }
 
-static inline int stamp_rally_key_parse_n_(const char *key, unsigned w0, long long *v0)
+static inline int stamp_rally_stamp_master_gsi1sk(char *buf, size_t size, const char *order)
+{
+	char pad0__[4];
+	const char *t0__ = stamp_rally_key_number_text_(order, strlen(order), 3, pad0__);
+	if (!t0__)
+		return -1;
+	return snprintf(buf, size, STAMP_RALLY_STAMP_MASTER_GSI1SK_FMT, t0__);
+}
+
+/* A Number as the builders write it (stamp_rally_key_number_text_): with a width,
+ * exactly width digits, read without their leading zeros; without, the
+ * longest decimal there, which a builder writes as it is. */
+static inline int stamp_rally_key_number_(const char **p, unsigned width, struct stamp_rally_key_span_ *out)
+{
+	static const char digits[] = "0123456789";
+	const char *s = *p, *e = s + (*s == '-');
+	size_t n;
+	if (width) {
+		n = strspn(s, digits);
+		if (n != width)
+			return -1;
+		*p += width;
+		while (n > 1 && *s == '0')
+			s++, n--;
+	} else {
+		e += strspn(e, digits);
+		if (*e == '.')
+			e += 1 + strspn(e + 1, digits);
+		if (*e == 'e' || *e == 'E') {
+			const char *x = e + 1 + (e[1] == '+' || e[1] == '-');
+			if (strspn(x, digits))
+				e = x + strspn(x, digits);
+		}
+		n = (size_t)(e - s);
+		if (stamp_rally_key_number_text_(s, n, 0, NULL) != s)
+			return -1;
+		*p = e;
+	}
+	out->ptr = s;
+	out->len = n;
+	return 0;
+}
+
+static inline int stamp_rally_key_parse_n_(const char *key, unsigned w0, struct stamp_rally_key_span_ *v0)
 {
 	const char *p = key;
 	return (stamp_rally_key_number_(&p, w0, v0) != 0
@@ -368,7 +442,7 @@ static inline int stamp_rally_key_parse_n_(const char *key, unsigned w0, long lo
 }
 
 struct stamp_rally_stamp_master_gsi1sk_parts {
-	long long order;
+	struct stamp_rally_key_span_ order;
 };
 static inline int stamp_rally_stamp_master_gsi1sk_parse(const char *key, struct stamp_rally_stamp_master_gsi1sk_parts *out)
 {

@@ -42,15 +42,111 @@ type piece struct {
 	name    string
 }
 
-// keyPart is a parameter's value: a text or a number (camelCase, which no
-// parameter is, so that none hides it).
+// keyPart is a parameter's value: a text or a Number's decimal text
+// (camelCase, which no parameter is, so that none hides it).
 type keyPart struct {
 	text string
-	num  int64
+	num  string
 }
 
-func formatNumber(v int64, width int) string {
-	return fmt.Sprintf("%0*d", width, v)
+// splitDecimal cuts decimal text into sign, whole digits, '.' and
+// fraction, exponent ("" without); false when s is no decimal number (an
+// optional sign, digits with at most one '.', an exponent).
+func splitDecimal(s string) (sign, whole string, dot bool, frac, exp string, ok bool) {
+	if s != "" && (s[0] == '+' || s[0] == '-') {
+		sign, s = s[:1], s[1:]
+	}
+	mant := s
+	if i := strings.IndexAny(s, "eE"); i >= 0 {
+		mant, exp = s[:i], s[i+1:]
+		digits := exp
+		if digits != "" && (digits[0] == '+' || digits[0] == '-') {
+			digits = digits[1:]
+		}
+		if digits == "" || strings.Trim(digits, "0123456789") != "" {
+			return "", "", false, "", "", false
+		}
+	}
+	whole, frac, dot = strings.Cut(mant, ".")
+	if whole+frac == "" || strings.Trim(whole+frac, "0123456789") != "" {
+		return "", "", false, "", "", false
+	}
+	return sign, whole, dot, frac, exp, true
+}
+
+// numberProblem says why decimal text s is no number DynamoDB holds (38
+// significant digits, zero or 1E-130 to 9.99...E+125), or "" when it is one.
+func numberProblem(s string) string {
+	_, whole, _, frac, exp, ok := splitDecimal(s)
+	if !ok {
+		return "is no decimal number"
+	}
+	digits := strings.TrimLeft(whole+frac, "0")
+	if digits == "" {
+		return ""
+	}
+	first := len(whole+frac) - len(digits)
+	if n := len(strings.TrimRight(digits, "0")); n > 38 {
+		return fmt.Sprintf("is a number of %d significant digits; DynamoDB keeps at most 38", n)
+	}
+	e, err := strconv.ParseInt(exp, 10, 64)
+	if exp == "" {
+		e = 0
+	} else if err != nil { // beyond 64 bits: far beyond any range
+		e = 1 << 40
+		if exp[0] == '-' {
+			e = -e
+		}
+	}
+	if power := e + int64(len(whole)-first-1); power > 125 || power < -130 {
+		return "is out of DynamoDB's range, 1E-130 to 9.99...E+125"
+	}
+	return ""
+}
+
+// numberKey gives the text a Number part is written as, or why not: with
+// a width, a non-negative whole number zero-padded to exactly width
+// digits; without, as given less a leading '+', a whole number without
+// leading zeros or "-0" (so one whole number has one key); width -1, a
+// condition's value, any Number as given, as the queries export sends it.
+func numberKey(s string, width int) (string, string) {
+	sign, whole, dot, _, _, _ := splitDecimal(s)
+	if why := numberProblem(s); why != "" {
+		return "", why
+	}
+	plain := !dot && !strings.ContainsAny(s, "eE")
+	if width < 0 {
+		return s, ""
+	}
+	if width > 0 {
+		if !plain || sign == "-" {
+			return "", "is not a non-negative whole number"
+		}
+		digits := strings.TrimLeft(whole, "0")
+		if digits == "" {
+			digits = "0"
+		}
+		if len(digits) > width {
+			return "", fmt.Sprintf("does not fit %d digits", width)
+		}
+		return strings.Repeat("0", width-len(digits)) + digits, ""
+	}
+	if plain && len(whole) > 1 && whole[0] == '0' {
+		return "", "has a leading zero"
+	}
+	if plain && sign == "-" && strings.Trim(whole, "0") == "" {
+		return "", "is -0"
+	}
+	return strings.TrimPrefix(s, "+"), ""
+}
+
+// formatNumber writes a Number part (see numberKey) of the parameter name.
+func formatNumber(v string, width int, name string) (string, error) {
+	text, why := numberKey(v, width)
+	if why != "" {
+		return "", &KeyBuildError{name, fmt.Sprintf("%q %s", v, why)}
+	}
+	return text, nil
 }
 
 func buildKey(shape []piece, values []keyPart) (string, error) {
@@ -62,10 +158,11 @@ func buildKey(shape []piece, values []keyPart) (string, error) {
 		}
 		v := values[pc.param]
 		if pc.num {
-			if pc.width > 0 && (v.num < 0 || len(fmt.Sprint(v.num)) > pc.width) {
-				return "", &KeyBuildError{pc.name, fmt.Sprintf("%d does not fit %d digits", v.num, pc.width)}
+			text, err := formatNumber(v.num, pc.width, pc.name)
+			if err != nil {
+				return "", err
 			}
-			key.WriteString(formatNumber(v.num, pc.width))
+			key.WriteString(text)
 			continue
 		}
 		next := ""
@@ -83,41 +180,50 @@ func buildKey(shape []piece, values []keyPart) (string, error) {
 	return key.String(), nil
 }
 
-// readNumber reads a number as buildKey writes it: with a width, exactly
-// width digits; without, an optional '-' and digits with no leading zero,
-// no "-0", in range.
-func readNumber(key string, p, width int) (int64, int, bool) {
-	neg := p < len(key) && key[p] == '-'
-	d := p
-	var max uint64 = 9223372036854775807
-	if neg {
-		d++
-		max++
-	}
-	var v uint64
-	n := 0
-	for d+n < len(key) && key[d+n] >= '0' && key[d+n] <= '9' {
-		digit := uint64(key[d+n] - '0')
-		if v > (max-digit)/10 {
-			return 0, 0, false
+// readNumber reads a Number as buildKey writes it, from p: with a width,
+// exactly width digits, read without their leading zeros; without, the
+// longest decimal there, which buildKey would write as it is.
+func readNumber(key string, p, width int) (string, int, bool) {
+	isDigit := func(i int) bool { return i < len(key) && key[i] >= '0' && key[i] <= '9' }
+	digits := func(i int) int {
+		for isDigit(i) {
+			i++
 		}
-		v = v*10 + digit
-		n++
+		return i
 	}
-	zeros := 0
-	for zeros+1 < n && key[d+zeros] == '0' {
-		zeros++
+	if width > 0 {
+		end := digits(p)
+		if end-p != width {
+			return "", 0, false
+		}
+		v := strings.TrimLeft(key[p:end], "0")
+		if v == "" {
+			v = "0"
+		}
+		return v, end, true
 	}
-	if n == 0 || (neg && v == 0) {
-		return 0, 0, false
+	end := p
+	if end < len(key) && key[end] == '-' {
+		end++
 	}
-	if (width > 0 && (neg || n != width)) || (width == 0 && zeros > 0) {
-		return 0, 0, false
+	end = digits(end)
+	if end < len(key) && key[end] == '.' {
+		end = digits(end + 1)
 	}
-	if neg {
-		return int64(-v), d + n, true
+	if end < len(key) && (key[end] == 'e' || key[end] == 'E') {
+		e := end + 1
+		if e < len(key) && (key[e] == '+' || key[e] == '-') {
+			e++
+		}
+		if isDigit(e) {
+			end = digits(e)
+		}
 	}
-	return int64(v), d + n, true
+	s := key[p:end]
+	if text, why := numberKey(s, 0); why != "" || text != s {
+		return "", 0, false
+	}
+	return s, end, true
 }
 
 // parseKey reads the parts of key: a text part ends where the literal after
@@ -423,7 +529,7 @@ func takes(class int, s string, i, j int, delim string) bool {
 	c := s[j]
 	switch class {
 	case 2:
-		return (c >= '0' && c <= '9') || c == '-' || c == '.'
+		return (c >= '0' && c <= '9') || strings.IndexByte("-.eE+", c) >= 0
 	case 3:
 		return c >= '0' && c <= '9'
 	}

@@ -11,6 +11,7 @@ bounds of the keys whose parts up to <part> are given;
 
 import base64
 import dataclasses
+import decimal
 import re
 from typing import Any, Dict, FrozenSet, List, Literal, Mapping, Optional, Sequence, Tuple, Union
 
@@ -24,20 +25,75 @@ class KeyBuildError(ValueError):
 
 # A key's shape: literals, and (parameter, width, is a number, name).
 _Piece = Union[str, Tuple[int, int, bool, str]]
-_Part = Union[str, int]
-_MIN = -(2**63)
-_MAX = 2**63 - 1
+_Part = str
+# A Number's value: exact decimal text, an int or a decimal.Decimal.
+Number = Union[str, int, decimal.Decimal]
 Item = Mapping[str, Any]
+_DECIMAL = re.compile(r"([+-]?)([0-9]*)(?:\.([0-9]*))?(?:[eE]([+-]?[0-9]+))?\Z")
 
 
-def _number(v: int, width: int, name: str) -> str:
-    if isinstance(v, bool) or not isinstance(v, int):
-        raise KeyBuildError(f"{name}: {v!r} is not a whole number")
-    if v < _MIN or v > _MAX:
-        raise KeyBuildError(f"{name}: {v} is out of the 64-bit range")
-    if width > 0 and (v < 0 or len(str(v)) > width):
-        raise KeyBuildError(f"{name}: {v} does not fit {width} digits")
-    return str(v).rjust(width, "0")
+def _number_problem(s: str) -> str:
+    """Why decimal text s is no number DynamoDB holds (38 significant
+    digits, zero or 1E-130 to 9.99...E+125), or "" when it is one."""
+    m = _DECIMAL.match(s)
+    if m is None or (m.group(2) or "") + (m.group(3) or "") == "":
+        return "is no decimal number"
+    whole = m.group(2) or ""
+    digits = (whole + (m.group(3) or "")).lstrip("0")
+    if digits == "":
+        return ""
+    first = len(whole + (m.group(3) or "")) - len(digits)
+    n = len(digits.rstrip("0"))
+    if n > 38:
+        return f"is a number of {n} significant digits; DynamoDB keeps at most 38"
+    e = m.group(4) or "0"
+    # Python refuses int() of very long texts: far beyond any range anyway.
+    ed = e.lstrip("+-").lstrip("0") or "0"
+    exp = (-1 if e.startswith("-") else 1) * (int(ed) if len(ed) < 16 else 10**16)
+    power = exp + len(whole) - first - 1
+    if power > 125 or power < -130:
+        return "is out of DynamoDB's range, 1E-130 to 9.99...E+125"
+    return ""
+
+
+def _number_key(s: str, width: int) -> Tuple[str, str]:
+    """The text a Number part is written as, or why not: with a width, a
+    non-negative whole number zero-padded to exactly width digits; without,
+    as given less a leading '+', a whole number without leading zeros or
+    "-0" (so one whole number has one key); width -1, a condition's
+    value, any Number as given, as the queries export sends it."""
+    m = _DECIMAL.match(s)
+    why = _number_problem(s)
+    if m is None or why:
+        return "", why
+    sign, whole = m.group(1), m.group(2) or ""
+    plain = m.group(3) is None and m.group(4) is None
+    if width < 0:
+        return s, ""
+    if width > 0:
+        if not plain or sign == "-":
+            return "", "is not a non-negative whole number"
+        digits = whole.lstrip("0") or "0"
+        if len(digits) > width:
+            return "", f"does not fit {width} digits"
+        return digits.rjust(width, "0"), ""
+    if plain and len(whole) > 1 and whole.startswith("0"):
+        return "", "has a leading zero"
+    if plain and sign == "-" and whole.strip("0") == "":
+        return "", "is -0"
+    return (s[1:] if sign == "+" else s), ""
+
+
+def _number(v: Number, width: int, name: str) -> str:
+    """A Number given as decimal text, an int or a decimal.Decimal (a float
+    is refused, as boto3 refuses it: it is not the decimal it looks like)."""
+    if isinstance(v, bool) or not isinstance(v, (str, int, decimal.Decimal)):
+        raise KeyBuildError(f"{name}: {v!r} is not a str, int or decimal.Decimal")
+    s = v if isinstance(v, str) else str(v)
+    text, why = _number_key(s, width)
+    if why:
+        raise KeyBuildError(f"{name}: {s!r} {why}")
+    return text
 
 
 def _from_base64(s: str) -> bytes:
@@ -58,7 +114,7 @@ def _text(v: str, after: str, name: str) -> str:
     return v
 
 
-def _build(shape: Sequence[_Piece], values: Sequence[_Part]) -> str:
+def _build(shape: Sequence[_Piece], values: Sequence[Number]) -> str:
     key = []
     for i, pc in enumerate(shape):
         if isinstance(pc, str):
@@ -67,31 +123,26 @@ def _build(shape: Sequence[_Piece], values: Sequence[_Part]) -> str:
         v = values[pc[0]]
         after = shape[i + 1] if i + 1 < len(shape) else ""
         if pc[2]:
-            key.append(_number(v, pc[1], pc[3]))  # type: ignore[arg-type]
+            key.append(_number(v, pc[1], pc[3]))
         else:
             key.append(_text(v, after if isinstance(after, str) else "", pc[3]))  # type: ignore[arg-type]
     return "".join(key)
 
 
-def _read_number(key: str, p: int, width: int) -> Optional[Tuple[int, int]]:
-    """A number as the builder writes it: with a width, exactly width digits;
-    without, an optional '-' and digits with no leading zero, no "-0", in
-    range."""
-    neg = key.startswith("-", p)
-    d = p + (1 if neg else 0)
-    n = 0
-    while d + n < len(key) and "0" <= key[d + n] <= "9":
-        n += 1
-    if n == 0:
-        return None
-    v = int(key[d:d + n])
-    zeros = 0
-    while zeros + 1 < n and key[d + zeros] == "0":
-        zeros += 1
-    if v > (-_MIN if neg else _MAX) or (neg and v == 0) or (
-            (neg or n != width) if width > 0 else zeros > 0):
-        return None
-    return (-v if neg else v), d + n
+_READ_DIGITS = re.compile(r"[0-9]*")
+_READ_NUMBER = re.compile(r"-?[0-9]*(?:\.[0-9]*)?(?:[eE][+-]?[0-9]+)?")
+
+
+def _read_number(key: str, p: int, width: int) -> Optional[Tuple[str, int]]:
+    """A Number as the builder writes it, from p: with a width, exactly
+    width digits, read without its leading zeros; without, the longest
+    decimal there, which the builder would write as it is."""
+    m = (_READ_DIGITS if width > 0 else _READ_NUMBER).match(key, p)
+    s = m.group(0) if m else ""
+    if width > 0:
+        return ((s.lstrip("0") or "0"), p + width) if len(s) == width else None
+    text, why = _number_key(s, 0)
+    return (s, p + len(s)) if not why and text == s else None
 
 
 def _parse(key: str, shape: Sequence[_Piece], n: int) -> Optional[List[_Part]]:
@@ -156,7 +207,7 @@ def ecommerce_user_pk_parse(key: str) -> Optional[ecommerce_user_pk_parts]:
     v = _parse(key, ECOMMERCE_USER_PK_FMT_, 1)
     if v is None:
         return None
-    return ecommerce_user_pk_parts(v[0])  # type: ignore[arg-type]
+    return ecommerce_user_pk_parts(v[0])
 
 # SK: PROFILE
 ECOMMERCE_USER_SK_NAME = "SK"
@@ -190,7 +241,7 @@ def ecommerce_order_pk_parse(key: str) -> Optional[ecommerce_order_pk_parts]:
     v = _parse(key, ECOMMERCE_ORDER_PK_FMT_, 1)
     if v is None:
         return None
-    return ecommerce_order_pk_parts(v[0])  # type: ignore[arg-type]
+    return ecommerce_order_pk_parts(v[0])
 
 # SK: ORDER#{OrderDay}#{OrderId}
 ECOMMERCE_ORDER_SK_NAME = "SK"
@@ -212,7 +263,7 @@ def ecommerce_order_sk_parse(key: str) -> Optional[ecommerce_order_sk_parts]:
     v = _parse(key, ECOMMERCE_ORDER_SK_FMT_, 2)
     if v is None:
         return None
-    return ecommerce_order_sk_parts(v[0], v[1])  # type: ignore[arg-type]
+    return ecommerce_order_sk_parts(v[0], v[1])
 
 
 def ecommerce_order_sk_prefix_to_order_day(order_day: str) -> str:
@@ -252,7 +303,7 @@ def ecommerce_order_gsi2pk_parse(key: str) -> Optional[ecommerce_order_gsi2pk_pa
     v = _parse(key, ECOMMERCE_ORDER_GSI2PK_FMT_, 1)
     if v is None:
         return None
-    return ecommerce_order_gsi2pk_parts(v[0])  # type: ignore[arg-type]
+    return ecommerce_order_gsi2pk_parts(v[0])
 
 # GSI2SK: {OrderDate}
 ECOMMERCE_ORDER_GSI2SK_NAME = "GSI2SK"
@@ -272,7 +323,7 @@ def ecommerce_order_gsi2sk_parse(key: str) -> Optional[ecommerce_order_gsi2sk_pa
     v = _parse(key, ECOMMERCE_ORDER_GSI2SK_FMT_, 1)
     if v is None:
         return None
-    return ecommerce_order_gsi2sk_parts(v[0])  # type: ignore[arg-type]
+    return ecommerce_order_gsi2sk_parts(v[0])
 
 
 # ---- entity Product
@@ -297,7 +348,7 @@ def ecommerce_product_pk_parse(key: str) -> Optional[ecommerce_product_pk_parts]
     v = _parse(key, ECOMMERCE_PRODUCT_PK_FMT_, 1)
     if v is None:
         return None
-    return ecommerce_product_pk_parts(v[0])  # type: ignore[arg-type]
+    return ecommerce_product_pk_parts(v[0])
 
 # SK: INFO
 ECOMMERCE_PRODUCT_SK_NAME = "SK"
@@ -326,7 +377,7 @@ def ecommerce_product_gsi1pk_parse(key: str) -> Optional[ecommerce_product_gsi1p
     v = _parse(key, ECOMMERCE_PRODUCT_GSI1PK_FMT_, 1)
     if v is None:
         return None
-    return ecommerce_product_gsi1pk_parts(v[0])  # type: ignore[arg-type]
+    return ecommerce_product_gsi1pk_parts(v[0])
 ECOMMERCE_PRODUCT_GSI1SK_NAME = "GSI1SK"
 
 
@@ -350,7 +401,7 @@ class _Shape:
 def _takes(cls: int, s: str, i: int, j: int, delim: str) -> bool:
     c = s[j]
     if cls == 2:
-        return "0" <= c <= "9" or c in "-."
+        return "0" <= c <= "9" or c in "-.eE+"
     if cls == 3:
         return "0" <= c <= "9"
     end = j + 1

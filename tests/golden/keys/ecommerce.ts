@@ -21,21 +21,69 @@ export type Item = Readonly<Record<string, unknown>>;
 
 /* A key's shape: literals, and [parameter, width, is a number, name]. */
 type Piece_ = string | readonly [number, number, boolean, string];
-type Part_ = string | bigint;
-const MIN_ = BigInt("-9223372036854775808");
-const MAX_ = BigInt("9223372036854775807");
+type Part_ = string;
+/* A Number: an optional sign, digits with at most one '.', an exponent. */
+const DECIMAL_ = /^([+-]?)([0-9]*)(?:\.([0-9]*))?(?:[eE]([+-]?[0-9]+))?$/;
 
-function number_(v: number | bigint, width: number, name: string): string {
-    if (typeof v === "number" && !Number.isInteger(v))
-        throw new KeyBuildError(`${name}: ${v} is not a whole number`);
-    const b = typeof v === "bigint" ? v : BigInt(v);
-    if (b < MIN_ || b > MAX_)
-        throw new KeyBuildError(`${name}: ${b} is out of the 64-bit range`);
-    const sign = b < BigInt(0) ? "-" : "";
-    const digits = (b < BigInt(0) ? -b : b).toString();
-    if (width > 0 && (sign !== "" || digits.length > width))
-        throw new KeyBuildError(`${name}: ${b} does not fit ${width} digits`);
-    return sign + digits.padStart(width, "0");
+/* Why decimal text s is no number DynamoDB holds (38 significant digits,
+ * zero or 1E-130 to 9.99...E+125), or "" when it is one. */
+function numberProblem_(s: string): string {
+    const m = DECIMAL_.exec(s);
+    const whole = m === null ? "" : m[2] ?? "", frac = m === null ? "" : m[3] ?? "";
+    if (m === null || whole + frac === "")
+        return "is no decimal number";
+    const all = whole + frac;
+    const first = all.search(/[1-9]/);
+    if (first < 0)
+        return "";
+    const digits = all.slice(first).replace(/0+$/, "").length;
+    if (digits > 38)
+        return `is a number of ${digits} significant digits; DynamoDB keeps at most 38`;
+    const power = BigInt(m[4] ?? "0") + BigInt(whole.length - first - 1);
+    if (power > BigInt(125) || power < BigInt(-130))
+        return "is out of DynamoDB's range, 1E-130 to 9.99...E+125";
+    return "";
+}
+
+/* The text a Number part is written as, or why not: with a width, a
+ * non-negative whole number zero-padded to exactly width digits; without,
+ * as given less a leading '+', a whole number without leading zeros or
+ * "-0" (so one whole number has one key); width -1, a condition's value,
+ * any Number as given, as the queries export sends it. */
+function numberKey_(s: string, width: number): [string, string] {
+    const m = DECIMAL_.exec(s);
+    const why = numberProblem_(s);
+    if (m === null || why !== "")
+        return ["", why];
+    const sign = m[1] ?? "", whole = m[2] ?? "";
+    const plain = m[3] === undefined && m[4] === undefined;
+    if (width < 0)
+        return [s, ""];
+    if (width > 0) {
+        if (!plain || sign === "-")
+            return ["", "is not a non-negative whole number"];
+        const digits = whole.replace(/^0+(?=[0-9])/, "");
+        if (digits.length > width)
+            return ["", `does not fit ${width} digits`];
+        return [digits.padStart(width, "0"), ""];
+    }
+    if (plain && whole.length > 1 && whole.startsWith("0"))
+        return ["", "has a leading zero"];
+    if (plain && sign === "-" && /^0+$/.test(whole))
+        return ["", "is -0"];
+    return [sign === "+" ? s.slice(1) : s, ""];
+}
+
+/* A Number given as decimal text (exact), a bigint or a finite number
+ * (as JavaScript writes it: 9.99, 1e+21). */
+function number_(v: string | number | bigint, width: number, name: string): string {
+    if (typeof v === "number" && !Number.isFinite(v))
+        throw new KeyBuildError(`${name}: ${v} is not a finite number`);
+    const s = typeof v === "string" ? v : v.toString();
+    const [text, why] = numberKey_(s, width);
+    if (why !== "")
+        throw new KeyBuildError(`${name}: ${JSON.stringify(s)} ${why}`);
+    return text;
 }
 
 function text_(v: string, next: string, name: string): string {
@@ -57,32 +105,25 @@ function build_(shape: readonly Piece_[], values: readonly (string | number | bi
         const v = values[pc[0]];
         const next = shape[i + 1];
         if (pc[2])
-            key += number_(v as number | bigint, pc[1], pc[3]);
+            key += number_(v, pc[1], pc[3]);
         else
             key += text_(v as string, typeof next === "string" ? next : "", pc[3]);
     }
     return key;
 }
 
-/* A number as the builder writes it: with a width, exactly width digits;
- * without, an optional '-' and digits with no leading zero, no "-0", in
- * range. */
-function readNumber_(key: string, p: number, width: number): [bigint, number] | null {
-    const neg = key.charAt(p) === "-";
-    const d = p + (neg ? 1 : 0);
-    let n = 0;
-    while (d + n < key.length && key.charAt(d + n) >= "0" && key.charAt(d + n) <= "9")
-        n++;
-    if (n === 0)
-        return null;
-    const v = BigInt(key.slice(d, d + n));
-    let zeros = 0;
-    while (zeros + 1 < n && key.charAt(d + zeros) === "0")
-        zeros++;
-    if (v > (neg ? -MIN_ : MAX_) || (neg && v === BigInt(0)) ||
-        (width > 0 ? neg || n !== width : zeros > 0))
-        return null;
-    return [neg ? -v : v, d + n];
+/* A Number as the builder writes it, from p: with a width, exactly width
+ * digits, read without its leading zeros; without, the longest decimal
+ * there, which the builder would write as it is. [text, end] or null. */
+function readNumber_(key: string, p: number, width: number): [string, number] | null {
+    const re = width > 0 ? /[0-9]*/y : /-?[0-9]*(?:\.[0-9]*)?(?:[eE][+-]?[0-9]+)?/y;
+    re.lastIndex = p;
+    const m = re.exec(key);
+    const s = m === null ? "" : m[0];
+    if (width > 0)
+        return s.length === width ? [s.replace(/^0+(?=[0-9])/, ""), p + width] : null;
+    const [text, why] = numberKey_(s, 0);
+    return why === "" && text === s ? [s, p + s.length] : null;
 }
 
 /* The parts of key, or null: a text part ends where the literal after it
@@ -143,7 +184,7 @@ export function ecommerce_user_pk_parse(key: string): ecommerce_user_pk_parts | 
     const v = parse_(key, ECOMMERCE_USER_PK_FMT_, 1);
     if (v === null)
         return null;
-    return { user_id: v[0] as string };
+    return { user_id: v[0] };
 }
 
 // SK: PROFILE
@@ -172,7 +213,7 @@ export function ecommerce_order_pk_parse(key: string): ecommerce_order_pk_parts 
     const v = parse_(key, ECOMMERCE_ORDER_PK_FMT_, 1);
     if (v === null)
         return null;
-    return { user_id: v[0] as string };
+    return { user_id: v[0] };
 }
 
 // SK: ORDER#{OrderDay}#{OrderId}
@@ -190,7 +231,7 @@ export function ecommerce_order_sk_parse(key: string): ecommerce_order_sk_parts 
     const v = parse_(key, ECOMMERCE_ORDER_SK_FMT_, 2);
     if (v === null)
         return null;
-    return { order_day: v[0] as string, order_id: v[1] as string };
+    return { order_day: v[0], order_id: v[1] };
 }
 /** begins_with prefix of the keys with these parts. */
 export function ecommerce_order_sk_prefix_to_order_day(order_day: string): string {
@@ -226,7 +267,7 @@ export function ecommerce_order_gsi2pk_parse(key: string): ecommerce_order_gsi2p
     const v = parse_(key, ECOMMERCE_ORDER_GSI2PK_FMT_, 1);
     if (v === null)
         return null;
-    return { status: v[0] as string };
+    return { status: v[0] };
 }
 
 // GSI2SK: {OrderDate}
@@ -242,7 +283,7 @@ export function ecommerce_order_gsi2sk_parse(key: string): ecommerce_order_gsi2s
     const v = parse_(key, ECOMMERCE_ORDER_GSI2SK_FMT_, 1);
     if (v === null)
         return null;
-    return { order_date: v[0] as string };
+    return { order_date: v[0] };
 }
 
 // ---- entity Product
@@ -262,7 +303,7 @@ export function ecommerce_product_pk_parse(key: string): ecommerce_product_pk_pa
     const v = parse_(key, ECOMMERCE_PRODUCT_PK_FMT_, 1);
     if (v === null)
         return null;
-    return { product_id: v[0] as string };
+    return { product_id: v[0] };
 }
 
 // SK: INFO
@@ -287,7 +328,7 @@ export function ecommerce_product_gsi1pk_parse(key: string): ecommerce_product_g
     const v = parse_(key, ECOMMERCE_PRODUCT_GSI1PK_FMT_, 1);
     if (v === null)
         return null;
-    return { category: v[0] as string };
+    return { category: v[0] };
 }
 export const ECOMMERCE_PRODUCT_GSI1SK_NAME = "GSI1SK";
 
@@ -308,7 +349,7 @@ interface Shape_ {
 function takes_(cls: number, s: string, i: number, j: number, delim: string): boolean {
     const c = s.charAt(j);
     if (cls === 2)
-        return (c >= "0" && c <= "9") || c === "-" || c === ".";
+        return (c >= "0" && c <= "9") || "-.eE+".includes(c);
     if (cls === 3)
         return c >= "0" && c <= "9";
     const end = j + 1;
