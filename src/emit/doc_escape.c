@@ -26,6 +26,17 @@ static size_t run_len(const char *s, const unsigned char stop[256])
 	return (size_t)(p - (const unsigned char *)s);
 }
 
+/* Copies the run at s (run_len) and returns the byte that ended it, or
+ * NULL at the end of s (or when s is NULL). */
+static const char *copy_run(strbuf *sb, const char *s, const unsigned char stop[256])
+{
+	if (!s)
+		return NULL;
+	size_t n = run_len(s, stop);
+	strbuf_add(sb, s, n);
+	return s[n] ? s + n : NULL;
+}
+
 /* Plain text: every character that could start Markdown is escaped, and
  * line breaks become spaces. */
 static void put_text(strbuf *sb, const char *s)
@@ -34,17 +45,11 @@ static void put_text(strbuf *sb, const char *s)
 		[0] = 1, ['\n'] = 1, ['\r'] = 1, ['\\'] = 1, ['`'] = 1, ['*'] = 1, ['_'] = 1,
 		['['] = 1, [']'] = 1, ['<'] = 1, ['&'] = 1, ['~'] = 1, ['#'] = 1, ['|'] = 1, ['$'] = 1,
 	};
-	while (s && *s) {
-		size_t n = run_len(s, stop);
-		strbuf_add(sb, s, n);
-		s += n;
-		if (!*s)
-			break;
+	for (; (s = copy_run(sb, s, stop)) != NULL; s++) {
 		if (is_break(*s))
 			strbuf_addch(sb, ' ');
 		else
 			strbuf_addch(sb, '\\'), strbuf_addch(sb, *s);
-		s++;
 	}
 }
 
@@ -93,17 +98,11 @@ static void put_code(strbuf *sb, const char *s, bool cell)
 	put_backticks(sb, longest + 1);
 	if (pad)
 		strbuf_addch(sb, ' ');
-	for (const char *p = s; *p;) {
-		size_t n = run_len(p, cell ? stop_cell : stop);
-		strbuf_add(sb, p, n);
-		p += n;
-		if (!*p)
-			break;
+	for (const char *p = s; (p = copy_run(sb, p, cell ? stop_cell : stop)) != NULL; p++) {
 		if (is_break(*p))
 			strbuf_addch(sb, ' ');
 		else
 			strbuf_addstr(sb, "\\|");
-		p++;
 	}
 	if (pad)
 		strbuf_addch(sb, ' ');
@@ -267,13 +266,8 @@ static void put_html(strbuf *sb, const char *s, bool one_line)
 	static const unsigned char stop[256] = {
 		[0] = 1, ['&'] = 1, ['<'] = 1, ['>'] = 1, ['"'] = 1, ['\n'] = 1, ['\r'] = 1,
 	};
-	while (s && *s) {
-		size_t n = run_len(s, stop);
-		strbuf_add(sb, s, n);
-		s += n;
-		if (!*s)
-			break;
-		switch (*s++) {
+	for (; (s = copy_run(sb, s, stop)) != NULL; s++) {
+		switch (*s) {
 		case '&': strbuf_addstr(sb, "&amp;"); break;
 		case '<': strbuf_addstr(sb, "&lt;"); break;
 		case '>': strbuf_addstr(sb, "&gt;"); break;
