@@ -143,9 +143,15 @@ size_t ddbc_cost_items(ddbc_arena *arena, ddbc_views *views, const ddbc_design *
 		sent.item_member = on_item_member;
 		sent.item_ctx = &members;
 	}
-	/* The request is needed for what it sends of its key, and a put's
-	 * for its Item: the text itself is not. */
-	ddbc_emit_result r = ddbc_doc_request_input(discard(), g, p, &sent);
+	/* A put's request is needed for its Item (the text itself is not);
+	 * the others' only for what they send of their key, which the model
+	 * gives without writing the request (and refuses where the export
+	 * would). */
+	ddbc_emit_result r;
+	if (put_op)
+		r = ddbc_doc_request_input(discard(), g, p, &sent);
+	else
+		r = ddbc_request_key_sent(g, p, &sent.key) ? DDBC_EMIT_OK : DDBC_EMIT_FINDINGS;
 	ddbc_node *put = r == DDBC_EMIT_OK && put_op ? put_item(&members) : NULL;
 	free(members.pairs);
 	if (put) {

@@ -116,7 +116,7 @@ void ddbc_doc_pattern_capacity(writer *w, const ddbc_pattern *p)
 	figure_text(L, cp->c.known ? (double)cp->c.bytes : DDBC_UNKNOWN, b, sizeof b);
 	ddbc_doc_wordsf(w, L->c_items, a, b);
 	if (cp->priced && c->priced) {
-		figure_text(L, p->rate.value, r, sizeof r);
+		figure_text(L, p->rate->value, r, sizeof r);
 		usd_text(L, cp->on_demand, a, sizeof a);
 		usd_text(L, cp->provisioned, b, sizeof b);
 		ddbc_doc_wordsf(w, L->c_rate, r, a, b);

@@ -40,21 +40,29 @@ static void cell_end(const ddbc_view_out *v)
  * line; cut after VALUE_CHARS characters unless whole (a key's value). */
 static void put_value(const ddbc_view_out *v, const ddbc_node *n, bool whole)
 {
-	char *text = n->kind == DDBC_NODE_SCALAR ? xstrdup(n->u.text) : ddbc_doc_value_json(n);
+	/* A scalar is written from the tree as it is unless it is cut. */
+	char *json = n->kind == DDBC_NODE_SCALAR ? NULL : ddbc_doc_value_json(n);
+	const char *text = n->kind == DDBC_NODE_SCALAR ? n->u.text : json;
 	if (!text)
 		return;
-	const unsigned char *p = (const unsigned char *)text, *end = p + strlen(text);
-	unsigned cp;
-	size_t chars = 0, len;
-	for (; p < end && (whole || chars < VALUE_CHARS); p += len, chars++)
-		if (!(len = ddbc_utf8_decode(p, end, &cp)))
-			len = 1;
-	bool cut = p < end;
-	text[p - (const unsigned char *)text] = '\0';
-	v->be->span(v->o, text, DDBC_SPAN_CODE);
-	if (cut)
+	const unsigned char *p = (const unsigned char *)text, *end = p;
+	if (!whole) {
+		end += strlen(text);
+		unsigned cp;
+		size_t chars = 0, len;
+		for (; p < end && chars < VALUE_CHARS; p += len, chars++)
+			if (!(len = ddbc_utf8_decode(p, end, &cp)))
+				len = 1;
+	}
+	if (p < end) {
+		char *head = xstrndup(text, (size_t)(p - (const unsigned char *)text));
+		v->be->span(v->o, head, DDBC_SPAN_CODE);
 		words(v, "…");
-	free(text);
+		free(head);
+	} else {
+		v->be->span(v->o, text, DDBC_SPAN_CODE);
+	}
+	free(json);
 }
 
 static void key_cells(const ddbc_view_out *v, const ddbc_name *names, size_t n,

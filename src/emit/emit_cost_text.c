@@ -93,7 +93,7 @@ static void text_entities(FILE *out, const ddbc_cost *c, bool md)
 		fprintf(out, md ? ", %zu | " : " mean, %zu examples; write units ", cap->examples);
 		put_slots(out, e->table, cap->size_known ? cap->write : NULL);
 		fputs(md ? " | " : "; count ", out);
-		put_num(out, e->count.set ? e->count.value : DDBC_UNKNOWN, "");
+		put_num(out, e->count->set ? e->count->value : DDBC_UNKNOWN, "");
 		fputs(md ? " | " : "; storage bytes ", out);
 		put_slots(out, e->table, cap->size_known ? cap->storage : NULL);
 		fputs(md ? " |\n" : "\n", out);
@@ -141,7 +141,7 @@ static void text_patterns(FILE *out, const ddbc_cost *c, bool md)
 		if (md || !read)
 			put_slots(out, t, cp->c.known || read ? cp->c.write : NULL);
 		fputs(md ? " | " : "; rate ", out);
-		put_num(out, p->rate.set ? p->rate.value : DDBC_UNKNOWN,
+		put_num(out, p->rate->set ? p->rate->value : DDBC_UNKNOWN,
 			md ? " | " : "/s: on-demand ");
 		put_usd(out, cp->priced ? cp->on_demand : DDBC_UNKNOWN);
 		fputs(md ? " | " : ", provisioned ", out);
@@ -181,7 +181,7 @@ static void names_list(FILE *out, const ddbc_cost *c, bool patterns)
 	size_t n = 0;
 	for (size_t i = 0; i < (patterns ? g->npatterns : g->nentities); i++) {
 		bool listed = patterns ? c->patterns[i].p && !c->patterns[i].priced
-				       : c->entities[i].e && !g->entities[i].count.set;
+				       : c->entities[i].e && !g->entities[i].count->set;
 		if (listed)
 			fprintf(out, "%s%s", n++ ? ", " : "",
 				patterns ? g->patterns[i].id.s : g->entities[i].name.s);

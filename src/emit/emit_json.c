@@ -25,6 +25,7 @@
 
 /* ---- streaming ------------------------------------------------------------------------ */
 
+#define VALUE_ROOM 4096
 #define DUMP_FLAGS (JSON_INDENT(2) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(15) | JSON_ENCODE_ANY)
 #define COMPACT_FLAGS (JSON_COMPACT | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(15) | \
 		       JSON_ENCODE_ANY)
@@ -82,6 +83,11 @@ static void add_indented(ddbc_json_stream *s, const char *text, size_t len)
 static void add_value(ddbc_json_stream *s, const json_t *v)
 {
 	size_t flags = s->compact ? COMPACT_FLAGS : DUMP_FLAGS;
+	/* A value that does not fit is written twice: a new stream starts
+	 * with room for what most values take (the documentation opens one
+	 * for each access pattern's request). */
+	if (s->value_cap < VALUE_ROOM)
+		xgrow((void **)&s->value, &s->value_cap, VALUE_ROOM, 1);
 	size_t n = v ? json_dumpb(v, s->value, s->value_cap, flags) : 0;
 	if (n > s->value_cap) {
 		xgrow((void **)&s->value, &s->value_cap, n, 1);

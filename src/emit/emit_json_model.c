@@ -249,8 +249,8 @@ static void model_entity(ddbc_json_stream *js, const ddbc_entity *e)
 	ddbc_json_text(js, "table", e->table ? e->table->name.s : NULL);
 	opt_text(js, "description", e->description);
 	opt_text(js, "c_name", e->c_name.s);
-	figure(js, "count", &e->count);
-	figure(js, "item_bytes", &e->item_bytes);
+	figure(js, "count", e->count);
+	figure(js, "item_bytes", e->item_bytes);
 	ddbc_json_begin(js, "attributes", '[');
 	for (size_t i = 0; i < e->nattrs; i++)
 		model_attr(js, &e->attrs[i], e->table);
@@ -326,7 +326,7 @@ static void model_pattern(ddbc_json_stream *js, const ddbc_pattern *p)
 	if (p->example)
 		ddbc_json_member(js, "example", ddbc_json_plain(p->example));
 	opt_text(js, "condition", p->condition);
-	figure(js, "rate", &p->rate);
+	figure(js, "rate", p->rate);
 	ddbc_json_end(js, '}');
 }
 

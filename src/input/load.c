@@ -493,6 +493,7 @@ static const ddbc_node *read_entity(loader *L, const ddbc_pair *pair, ddbc_entit
 static void load_entity(loader *L, const ddbc_pair *pair, ddbc_entity *e, bool nested)
 {
 	size_t before = L->d->n;
+	e->count = e->item_bytes = &ddbc_figure_none;
 	const ddbc_node *m = read_entity(L, pair, e, nested);
 	e->incomplete = L->d->n > before;
 	const ddbc_node *ex = m ? ddbc_node_get(m, "examples") : NULL;
@@ -613,12 +614,13 @@ static void read_pattern(loader *L, const ddbc_pair *pair, ddbc_pattern *p)
 	p->condition = ddbc_load_name_field(L, m, f[CONDITION], "condition").s;
 	const ddbc_node *cond = f[CONDITION];
 	p->condition_loc = cond ? cond->loc : p->id.loc;
-	ddbc_load_rate(L->arena, L->d, m, &p->rate);
+	ddbc_load_rate(L->arena, L->d, m, p);
 }
 
 static void load_pattern(loader *L, const ddbc_pair *pair, ddbc_pattern *p)
 {
 	size_t before = L->d->n;
+	p->rate = &ddbc_figure_none;
 	read_pattern(L, pair, p);
 	p->incomplete = L->d->n > before;
 }

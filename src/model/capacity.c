@@ -101,16 +101,16 @@ static void from_item_bytes(const ddbc_entity *e, ddbc_entity_cap *out)
 {
 	const ddbc_table *t = e->table;
 	out->size_known = true;
-	out->max_bytes = (uint64_t)e->item_bytes.value;
-	out->mean_bytes = e->item_bytes.value;
+	out->max_bytes = (uint64_t)e->item_bytes->value;
+	out->mean_bytes = e->item_bytes->value;
 	for (size_t s = 0; s < t->nindexes; s++) {
 		const ddbc_index *ix = t->indexes[s];
 		bool member = s == 0 || (e->in_index && e->in_index[s]);
 		bool whole = s == 0 || ix->projection == DDBC_PROJ_ALL;
 		out->write[s] = !member ? 0 : whole ? ddbc_write_units(out->max_bytes) : DDBC_UNKNOWN;
-		out->storage[s] = !e->count.set || (member && !whole) ? DDBC_UNKNOWN
+		out->storage[s] = !e->count->set || (member && !whole) ? DDBC_UNKNOWN
 				  : !member ? 0
-				  : e->count.value * (out->mean_bytes + DDBC_STORAGE_OVERHEAD);
+				  : e->count->value * (out->mean_bytes + DDBC_STORAGE_OVERHEAD);
 	}
 }
 
@@ -124,7 +124,7 @@ void ddbc_entity_capacity(ddbc_arena *arena, const ddbc_entity *e, ddbc_entity_c
 	out->write = slots(arena, t, DDBC_UNKNOWN);
 	out->storage = slots(arena, t, DDBC_UNKNOWN);
 	if (!e->nexamples) {
-		if (e->item_bytes.set)
+		if (e->item_bytes->set)
 			from_item_bytes(e, out);
 		return;
 	}
@@ -153,8 +153,8 @@ void ddbc_entity_capacity(ddbc_arena *arena, const ddbc_entity *e, ddbc_entity_c
 	out->mean_bytes = total / (double)e->nexamples;
 	/* The examples stand for the count's items in their proportions. */
 	for (size_t s = 0; s < t->nindexes; s++)
-		out->storage[s] = e->count.set ? out->storage[s] / (double)e->nexamples *
-							 e->count.value
+		out->storage[s] = e->count->set ? out->storage[s] / (double)e->nexamples *
+							 e->count->value
 					       : DDBC_UNKNOWN;
 }
 

@@ -195,6 +195,7 @@ ddbc_entity *ddbc_design_entity(const ddbc_design *design, const char *name)
 }
 
 const ddbc_attr_more ddbc_attr_more_none;
+const ddbc_figure ddbc_figure_none;
 
 ddbc_attr_more *ddbc_attr_more_of(ddbc_arena *arena, ddbc_attr *a)
 {

@@ -114,13 +114,17 @@ typedef struct ddbc_index {
 } ddbc_index;
 
 /* A figure of the design's capacity fields (rate, count, item_bytes):
- * set only when written and valid; text is the number as written. */
+ * set only when written and valid; text is the number as written. Few
+ * designs write them, so patterns and entities hold a pointer: to the
+ * figure read, in the arena, or to ddbc_figure_none (set false). */
 typedef struct ddbc_figure {
 	bool set;
 	double value;
 	const char *text;
 	ddbc_loc loc;
 } ddbc_figure;
+
+extern const ddbc_figure ddbc_figure_none;
 
 typedef enum ddbc_table_class {
 	DDBC_CLASS_STANDARD,
@@ -255,8 +259,8 @@ struct ddbc_entity {
 	uint32_t attr_mask;      /* the number of slots - 1 */
 	ddbc_node **examples;    /* each a mapping (checked by the loader) */
 	size_t nexamples;
-	ddbc_figure count;       /* `count:` items stored */
-	ddbc_figure item_bytes;  /* `item_bytes:` a typical item's size */
+	const ddbc_figure *count;      /* `count:` items stored; never NULL */
+	const ddbc_figure *item_bytes; /* `item_bytes:` a typical item's size; never NULL */
 	bool incomplete;         /* its own fields had an error: it may have more attributes */
 	bool lacks_key;          /* resolve.c: it lacks a key attribute of its table */
 
@@ -325,7 +329,7 @@ typedef struct ddbc_pattern {
 	ddbc_node *example;      /* a mapping of parameter values, or NULL */
 	const char *condition;
 	ddbc_loc condition_loc;
-	ddbc_figure rate;        /* `rate:` requests per second */
+	const ddbc_figure *rate; /* `rate:` requests per second; never NULL */
 	uint32_t nconds;
 	uint32_t nreturns;
 	uint32_t nentities;

@@ -45,9 +45,9 @@ void ddbc_check_item_size(const ddbc_design *g, ddbc_diags *d)
 			snprintf(what, sizeof what, "example item %zu of '%s'", k + 1, e->name.s);
 			size_finding(d, e->examples[k]->loc, what, ddbc_item_size(e, e->examples[k]));
 		}
-		if (e->item_bytes.set) {
+		if (e->item_bytes->set) {
 			snprintf(what, sizeof what, "the item_bytes of '%s'", e->name.s);
-			size_finding(d, e->item_bytes.loc, what, (uint64_t)e->item_bytes.value);
+			size_finding(d, e->item_bytes->loc, what, (uint64_t)e->item_bytes->value);
 		}
 	}
 }
@@ -102,15 +102,15 @@ static void amplification(ddbc_diags *d, ddbc_arena *arena, const ddbc_pattern *
 			strbuf_addf(&why, "projecting keys only would save %g unit%s a write (%s), "
 					  "%g a second at this rate; an INCLUDE list of what the "
 					  "readers return saves part of it", saved,
-				    saved == 1 ? "" : "s", strbuf_str(&save), saved * p->rate.value);
+				    saved == 1 ? "" : "s", strbuf_str(&save), saved * p->rate->value);
 		else
 			strbuf_addstr(&why, "each index projects keys only already: a sparse "
 					    "index (a key attribute that only the items it serves "
 					    "set) writes less");
-		ddbc_diag_add(d, DDBC_RULE_INDEX_WRITE_AMPLIFICATION, p->rate.loc,
+		ddbc_diag_add(d, DDBC_RULE_INDEX_WRITE_AMPLIFICATION, p->rate->loc,
 			      "'%s' writes '%s' at %s a second: each write costs %g units on its "
 			      "indexes (%s) against %g on table '%s'; %s", p->id.s, e->name.s,
-			      p->rate.text, sum, strbuf_str(&parts), c.write[0], t->name.s,
+			      p->rate->text, sum, strbuf_str(&parts), c.write[0], t->name.s,
 			      strbuf_str(&why));
 		strbuf_release(&why);
 	}
@@ -123,7 +123,7 @@ void ddbc_check_index_write_amplification(const ddbc_design *g, ddbc_diags *d)
 	ddbc_arena *arena = ddbc_arena_new();
 	for (size_t i = 0; i < g->npatterns; i++) {
 		const ddbc_pattern *p = &g->patterns[i];
-		if (!p->analysed || !p->rate.set || !writes(p) || !p->table || p->table->incomplete)
+		if (!p->analysed || !p->rate->set || !writes(p) || !p->table || p->table->incomplete)
 			continue;
 		for (size_t k = 0; k < p->nmatched; k++)
 			amplification(d, arena, p, p->matched[k]);
@@ -195,7 +195,7 @@ static void add_pattern(hot_run *run, const ddbc_pattern *p, const ddbc_entity *
 	if (!writes(p)) {
 		/* An LSI's partitions are the table's. */
 		size_t s = p->index->kind == DDBC_INDEX_LSI ? 0 : p->index->slot;
-		add(&h[s], p, p->rate.value * read, false);
+		add(&h[s], p, p->rate->value * read, false);
 		h[s].read_least |= least;
 		return;
 	}
@@ -204,7 +204,7 @@ static void add_pattern(hot_run *run, const ddbc_pattern *p, const ddbc_entity *
 	for (size_t s = 0; c.size_known && s < t->nindexes; s++) {
 		size_t to = t->indexes[s]->kind == DDBC_INDEX_LSI ? 0 : s;
 		if (c.write[s] > 0)
-			add(&h[to], p, p->rate.value * c.write[s], true);
+			add(&h[to], p, p->rate->value * c.write[s], true);
 	}
 }
 
@@ -225,7 +225,7 @@ static void hot_findings(ddbc_diags *d, const ddbc_entity *e, const hot *h,
 		if (r <= PARTITION_READS && w <= PARTITION_WRITES)
 			continue;
 		bool wr = w / PARTITION_WRITES >= r / PARTITION_READS;
-		ddbc_diag_add(d, DDBC_RULE_HOT_PARTITION, h[s].top->rate.loc,
+		ddbc_diag_add(d, DDBC_RULE_HOT_PARTITION, h[s].top->rate->loc,
 			      "partition key '%s' of %s '%s' puts the requests on '%s' into %s%zu "
 			      "partition%s (%s): %s%.0f %s units a second each, over the %.0f one "
 			      "partition serves; patterns such as '%s' are throttled whatever the "
@@ -247,7 +247,7 @@ void ddbc_hot_partition_rates(const ddbc_design *g, ddbc_diags *d, ddbc_hot_valu
 	hot_run run = { g, NULL, NULL };
 	for (size_t i = 0; i < g->npatterns; i++) {
 		const ddbc_pattern *p = &g->patterns[i];
-		if (!p->analysed || !p->rate.set || !p->table || p->table->incomplete ||
+		if (!p->analysed || !p->rate->set || !p->table || p->table->incomplete ||
 		    !p->table->nindexes)
 			continue;
 		if (!sums) {
