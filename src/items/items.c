@@ -8,6 +8,7 @@
  * object, invalid DynamoDB JSON) is a malformed-item finding and the
  * file goes on; only a broken stream (items_stream.h) stops it.
  */
+#include "items/items_jparse.h"
 #include "items/items_run.h"
 #include "util/xalloc.h"
 
@@ -40,14 +41,17 @@ static bool is_export_line(const json_t *v)
 	return json_object_size(v) == 1 && json_is_object(json_object_get(v, "Item"));
 }
 
-/* jansson's parse of an item, its tree in the run's region
- * (items_jalloc.h): dropped with the item by done_with, never walked to be
- * freed. */
+/* An item's tree, its memory in the run's region (items_jalloc.h):
+ * dropped with the item by done_with, never walked to be freed. The text
+ * goes to jansson when the quick reader (items_jparse.h) leaves it, so
+ * what jansson refuses it refuses with jansson's message. */
 static json_t *load(ddbc_items_run *R, const char *s, size_t len, size_t flags,
 		    json_error_t *je)
 {
 	ddbc_jalloc_begin(&R->jalloc);
-	json_t *root = json_loadb(s, len, flags, je);
+	json_t *root = ddbc_items_jparse(s, len);
+	if (!root)
+		root = json_loadb(s, len, flags, je);
 	ddbc_jalloc_end();
 	return root;
 }
