@@ -155,50 +155,60 @@ static bool literal(jp *J, const char *word, size_t n)
 
 static json_t *value(jp *J);
 
+/* Past an opening bracket: whether close follows at once (then consumed). */
+static bool opens_empty(jp *J, char close)
+{
+	J->p++;
+	skip_ws(J);
+	if (J->p < J->end && *J->p == close) {
+		J->p++;
+		return true;
+	}
+	return false;
+}
+
+/* After a member or element: 1 past a ',' (another follows), 0 past close
+ * (the last), -1 at anything else. */
+static int after_item(jp *J, char close)
+{
+	skip_ws(J);
+	if (J->p == J->end || (*J->p != ',' && *J->p != close))
+		return -1;
+	return *J->p++ == ',';
+}
+
 static json_t *object(jp *J)
 {
 	json_t *obj = json_object();
-	J->p++;
-	skip_ws(J);
-	if (J->p < J->end && *J->p == '}') {
-		J->p++;
+	if (opens_empty(J, '}'))
 		return obj;
-	}
-	for (;;) {
+	int more;
+	do {
 		const char *k;
 		size_t klen;
 		char kbuf[256];
+		skip_ws(J);
 		if (J->p == J->end || *J->p != '"' || !string(J, &k, &klen))
-			goto refused;
+			break;
 		if (k == J->esc.buf) {
 			/* the value may need the buffer: the key is kept here */
 			if (klen > sizeof(kbuf) || memchr(k, '\0', klen))
-				goto refused;
+				break;
 			memcpy(kbuf, k, klen);
 			k = kbuf;
 		}
 		if (json_object_getn(obj, k, klen))
-			goto refused;
+			break;
 		skip_ws(J);
 		if (J->p == J->end || *J->p != ':')
-			goto refused;
+			break;
 		J->p++;
 		json_t *v = value(J);
 		if (!v || json_object_setn_new_nocheck(obj, k, klen, v) < 0)
-			goto refused;
-		skip_ws(J);
-		if (J->p < J->end && *J->p == ',') {
-			J->p++;
-			skip_ws(J);
-			continue;
-		}
-		if (J->p < J->end && *J->p == '}') {
-			J->p++;
+			break;
+		if ((more = after_item(J, '}')) == 0)
 			return obj;
-		}
-		goto refused;
-	}
-refused:
+	} while (more > 0);
 	json_decref(obj);
 	return NULL;
 }
@@ -206,27 +216,16 @@ refused:
 static json_t *array(jp *J)
 {
 	json_t *arr = json_array();
-	J->p++;
-	skip_ws(J);
-	if (J->p < J->end && *J->p == ']') {
-		J->p++;
+	if (opens_empty(J, ']'))
 		return arr;
-	}
-	for (;;) {
+	int more;
+	do {
 		json_t *v = value(J);
 		if (!v || json_array_append_new(arr, v) < 0)
 			break;
-		skip_ws(J);
-		if (J->p < J->end && *J->p == ',') {
-			J->p++;
-			continue;
-		}
-		if (J->p < J->end && *J->p == ']') {
-			J->p++;
+		if ((more = after_item(J, ']')) == 0)
 			return arr;
-		}
-		break;
-	}
+	} while (more > 0);
 	json_decref(arr);
 	return NULL;
 }
