@@ -1,7 +1,7 @@
 /* items.c - check-items: real items against the design
  *
- * The items are streamed (items_stream.h): one item's JSON at a time goes
- * through jansson, is typed (items_value.h), assigned to an entity
+ * The items are streamed (items_stream.h): one item's JSON at a time is
+ * read into a jansson tree (items_jparse.h, else jansson), is typed (items_value.h), assigned to an entity
  * (items_assign.c) and checked (items_check.c), and its findings are
  * written at once (items_report.c), so memory does not grow with the
  * number of items. An item that cannot be read as one (not JSON, not an
