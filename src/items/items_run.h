@@ -17,6 +17,7 @@
 #define DDBC_ITEMS_RUN_H
 
 #include "items/items.h"
+#include "items/items_jalloc.h"
 #include "items/items_keyindex.h"
 #include "items/items_match.h"
 #include "items/items_stream.h"
@@ -135,6 +136,7 @@ typedef struct ddbc_items_run {
 	size_t slot_cap;
 	const ddbc_attr **found; /* per value of the item: its attribute, or NULL */
 	size_t found_cap;
+	ddbc_jalloc jalloc;      /* where the current item's JSON tree is */
 	strbuf marked;           /* reused for a plain item's marked text (util/json_number.c) */
 	strbuf render;           /* reused for rendering templates */
 	strbuf line;             /* reused for a finding's line */
