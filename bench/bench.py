@@ -447,13 +447,13 @@ def main():
     ap.add_argument("--cmark-floor", default=None)
     ap.add_argument("--items-bench", default=None)
     ap.add_argument("--n", type=int, default=10000)
-    ap.add_argument("--instr-n", type=int, default=2000)
+    ap.add_argument("--instr-n", type=int, default=1000)
     # 2A attributes make one example item: at 40,000 it is over DynamoDB's 400 KB
     # (item-size, an error), and every command refuses the design.
     ap.add_argument("--attrs", type=int, default=10000)
     ap.add_argument("--runs", type=int, default=3)
     ap.add_argument("--out", default="bench/out")
-    ap.add_argument("--shapes", type=int, default=1000)
+    ap.add_argument("--shapes", type=int, default=500)
     ap.add_argument("--items-entities", type=int, default=4000)
     ap.add_argument("--items-mb", type=int, default=16)
     ap.add_argument("--no-valgrind", dest="valgrind", action="store_false")

@@ -8,6 +8,7 @@
 #include "import/import.h"
 #include "import/import_int.h"
 #include "import/import_mcp.h"
+#include "import/import_wb.h"
 #include "util/strbuf.h"
 #include "util/source.h"
 
@@ -24,6 +25,8 @@ static json_t *load(const struct run *r, const char *file)
 {
 	if (r->from == DDBC_IMPORT_CLOUDFORMATION)
 		return ddbc_import_load_template(file);
+	if (r->from == DDBC_IMPORT_WORKBENCH)   /* its sample items one at a time */
+		return ddbc_import_wb_load(file);
 	FILE *f = ddbc_input_fopen(file);
 	if (!f) {
 		ddbc_import_fail(file, "cannot read: %s", strerror(errno));
@@ -41,7 +44,7 @@ static json_t *load(const struct run *r, const char *file)
 	return root;
 }
 
-static int read_one(const struct run *r, const char *file, json_t *design)
+static int read_loaded(const struct run *r, const char *file, json_t *design)
 {
 	json_t *root = load(r, file);
 	if (!root)
@@ -69,6 +72,13 @@ static int read_one(const struct run *r, const char *file, json_t *design)
 	case DDBC_IMPORT_MCP: rc = ddbc_import_mcp(file, root, design); break;
 	}
 	json_decref(root);
+	return rc;
+}
+
+static int read_one(const struct run *r, const char *file, json_t *design)
+{
+	int rc = read_loaded(r, file, design);
+	ddbc_import_wb_prepared_clear();   /* the items a Workbench model's reader kept */
 	return rc;
 }
 

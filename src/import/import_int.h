@@ -96,6 +96,17 @@ void ddbc_import_set_comment(json_t *obj, const char *name, const char *fmt, ...
 const char *ddbc_import_comment(const json_t *obj, const char *name);
 /* Forgets every comment (the design was written, or thrown away). */
 void ddbc_import_comments_clear(void);
+/* How many comments are kept; forget drops those set since mark. */
+size_t ddbc_import_comments_mark(void);
+void ddbc_import_comments_forget(size_t mark);
+/* A string that stands in the design for a member written already: the
+ * YAML writer writes its text as it is (kept until comments_clear). text
+ * is the stand-in's text, or NULL for any other value. */
+void ddbc_import_set_written(json_t *stand_in);
+const char *ddbc_import_written(const json_t *v);
+/* The YAML text of member k of obj at indent, as the writer writes it
+ * within the design (its comments too): a new string. */
+json_t *ddbc_import_yaml_member(const json_t *obj, const char *k, int indent);
 
 /* Whether the values a reader uses have the types it expects (MCP
  * schema, Workbench model, the API's table shape): 0, or -1 after saying
