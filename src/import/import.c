@@ -13,12 +13,14 @@
 #include "util/source.h"
 
 #include <errno.h>
+#include <stdbool.h>
 #include <string.h>
 
 struct run {
 	ddbc_import_from from;
 	const ddbc_import_param *params;
 	size_t nparams;
+	bool settle;   /* the design is only for writing (ddbc_import) */
 };
 
 static json_t *load(const struct run *r, const char *file)
@@ -64,7 +66,10 @@ static int read_loaded(const struct run *r, const char *file, json_t *design)
 		return -1;
 	}
 	switch (r->from) {
-	case DDBC_IMPORT_WORKBENCH: rc = ddbc_import_workbench(file, root, design); break;
+	case DDBC_IMPORT_WORKBENCH:
+		rc = r->settle ? ddbc_import_workbench_settled(file, root, design)
+			       : ddbc_import_workbench(file, root, design);
+		break;
 	case DDBC_IMPORT_CLOUDFORMATION:
 		rc = ddbc_import_cloudformation(file, root, design, r->params, r->nparams);
 		break;
@@ -103,14 +108,12 @@ const ddbc_import_source ddbc_import_sources[] = {
 	{ .name = NULL },
 };
 
-json_t *ddbc_import_tree(ddbc_import_from from, char *const *files, size_t nfiles,
-			 const ddbc_import_param *params, size_t nparams)
+static json_t *import_tree(const struct run *r, char *const *files, size_t nfiles)
 {
-	struct run r = { from, params, nparams };
 	json_t *design = json_pack("{sisnso}", "ddbc", 1, "name", "tables", json_object());
 	json_object_set_new(design, "entities", json_object());
 	for (size_t i = 0; i < nfiles; i++) {
-		if (read_one(&r, files[i], design) < 0) {
+		if (read_one(r, files[i], design) < 0) {
 			ddbc_import_comments_clear();
 			json_decref(design);
 			return NULL;
@@ -124,10 +127,18 @@ json_t *ddbc_import_tree(ddbc_import_from from, char *const *files, size_t nfile
 	return design;
 }
 
+json_t *ddbc_import_tree(ddbc_import_from from, char *const *files, size_t nfiles,
+			 const ddbc_import_param *params, size_t nparams)
+{
+	struct run r = { from, params, nparams, false };
+	return import_tree(&r, files, nfiles);
+}
+
 int ddbc_import(ddbc_import_from from, char *const *files, size_t nfiles,
 		const ddbc_import_param *params, size_t nparams, FILE *out)
 {
-	json_t *design = ddbc_import_tree(from, files, nfiles, params, nparams);
+	struct run r = { from, params, nparams, true };
+	json_t *design = import_tree(&r, files, nfiles);
 	if (!design)
 		return -1;
 	ddbc_import_write_yaml(out, design);

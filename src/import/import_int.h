@@ -118,6 +118,9 @@ int ddbc_import_check_api(const char *file, const json_t *table);
 /* The readers: each adds the tables (and entities) of the file's root to
  * design. Returns 0, or -1 after saying why. */
 int ddbc_import_workbench(const char *file, const json_t *root, json_t *design);
+/* The same, each table's entities written to text as soon as they are
+ * complete (ddbc_import_wb_settle): the design is then only for writing. */
+int ddbc_import_workbench_settled(const char *file, const json_t *root, json_t *design);
 int ddbc_import_describe(const char *file, const json_t *root, json_t *design);
 int ddbc_import_mcp(const char *file, const json_t *root, json_t *design);
 

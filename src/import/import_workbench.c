@@ -223,7 +223,7 @@ out:
 	return rc;
 }
 
-int ddbc_import_workbench(const char *file, const json_t *root, json_t *design)
+static int read_model(const char *file, const json_t *root, json_t *design, bool settle)
 {
 	const json_t *dm = json_object_get(root, "DataModel");
 	if (!json_is_array(dm))
@@ -241,9 +241,20 @@ int ddbc_import_workbench(const char *file, const json_t *root, json_t *design)
 		rc = read_model_table(file, t, design);
 		if (rc < 0)
 			break;
-		/* Each table's entities are complete: their text is smaller. */
-		ddbc_import_wb_settle(design, &last, mark);
+		/* The table's entities are complete: their text is smaller. */
+		if (settle)
+			ddbc_import_wb_settle(design, &last, mark);
 	}
 	free(last);
 	return rc;
+}
+
+int ddbc_import_workbench(const char *file, const json_t *root, json_t *design)
+{
+	return read_model(file, root, design, false);
+}
+
+int ddbc_import_workbench_settled(const char *file, const json_t *root, json_t *design)
+{
+	return read_model(file, root, design, true);
 }
