@@ -23,12 +23,8 @@ struct run {
 	bool settle;   /* the design is only for writing (ddbc_import) */
 };
 
-static json_t *load(const struct run *r, const char *file)
+json_t *ddbc_import_load_json(const char *file)
 {
-	if (r->from == DDBC_IMPORT_CLOUDFORMATION)
-		return ddbc_import_load_template(file);
-	if (r->from == DDBC_IMPORT_WORKBENCH)   /* its sample items one at a time */
-		return ddbc_import_wb_load(file);
 	FILE *f = ddbc_input_fopen(file);
 	if (!f) {
 		ddbc_import_fail(file, "cannot read: %s", strerror(errno));
@@ -44,6 +40,15 @@ static json_t *load(const struct run *r, const char *file)
 	else if (!root)
 		ddbc_import_fail(file, "%s", err.text);
 	return root;
+}
+
+static json_t *load(const struct run *r, const char *file)
+{
+	if (r->from == DDBC_IMPORT_CLOUDFORMATION)
+		return ddbc_import_load_template(file);
+	if (r->from == DDBC_IMPORT_WORKBENCH)   /* its sample items one at a time */
+		return ddbc_import_wb_load(file);
+	return ddbc_import_load_json(file);
 }
 
 static int read_loaded(const struct run *r, const char *file, json_t *design)

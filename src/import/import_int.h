@@ -25,6 +25,10 @@ json_t *ddbc_import_tree(ddbc_import_from from, char *const *files, size_t nfile
 /* Writes design as block YAML to out. */
 void ddbc_import_write_yaml(FILE *out, const json_t *design);
 
+/* The JSON value of file, read whole; NULL after saying why (with the
+ * error's line and column). A new reference. */
+json_t *ddbc_import_load_json(const char *file);
+
 /* Says "ddbc import: FILE: MESSAGE" on stderr; returns -1. */
 int ddbc_import_fail(const char *file, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));

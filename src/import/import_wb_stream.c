@@ -193,43 +193,34 @@ static bool member(struct scan *sc, const char **k, size_t *kl)
 	return true;
 }
 
-/* Walks the members of the object at i; a TableData list is read as items
- * (table, facet), a TableFacets list (facets true) walked for its own. */
-static void object(struct scan *sc, int table, int facet, bool facets)
+/* What the object being walked is: the model, a table of DataModel, a facet. */
+enum level { MODEL, TABLE, FACET };
+
+static void walk(struct scan *sc, enum level level, int table, int facet);
+
+/* Walks each object of the list at i at level (DataModel's tables, a
+ * table's facets). */
+static void list(struct scan *sc, enum level level, int table)
 {
-	if (!at(sc, '{')) {
-		skip(sc);
-		return;
-	}
 	sc->i++;
 	size_t from = (size_t)-1;
-	while (more(sc, '}', &from)) {
-		const char *k = NULL;
-		size_t kl = 0;
-		if (!member(sc, &k, &kl))
-			return;
-		if (key_is(k, kl, "TableData") && at(sc, '['))
-			items(sc, table, facet);
-		else if (facets && key_is(k, kl, "TableFacets") && at(sc, '[')) {
+	for (int j = 0; more(sc, ']', &from); j++) {
+		if (j && at(sc, ','))
 			sc->i++;
-			size_t at_j = (size_t)-1;
-			for (int j = 0; more(sc, ']', &at_j); j++) {
-				if (j && at(sc, ','))
-					sc->i++;
-				object(sc, table, j, false);
-			}
-			sc->i++;
-		} else
-			skip(sc);
+		walk(sc, level, level == TABLE ? j : table, level == FACET ? j : -1);
 	}
 	sc->i++;
 }
 
-/* Finds and reads every TableData list of the model's text. */
-static void scan_model(struct scan *sc)
+/* Walks the members of the object at i: the model's DataModel list, a
+ * table's TableFacets, and the TableData lists of tables and facets. */
+static void walk(struct scan *sc, enum level level, int table, int facet)
 {
 	if (!at(sc, '{')) {
-		sc->bad = true;
+		if (level == MODEL)
+			sc->bad = true;
+		else
+			skip(sc);
 		return;
 	}
 	sc->i++;
@@ -239,18 +230,16 @@ static void scan_model(struct scan *sc)
 		size_t kl = 0;
 		if (!member(sc, &k, &kl))
 			return;
-		if (key_is(k, kl, "DataModel") && at(sc, '[')) {
-			sc->i++;
-			size_t at_t = (size_t)-1;
-			for (int t = 0; more(sc, ']', &at_t); t++) {
-				if (t && at(sc, ','))
-					sc->i++;
-				object(sc, t, -1, true);
-			}
-			sc->i++;
-		} else
+		if (level == MODEL && key_is(k, kl, "DataModel") && at(sc, '['))
+			list(sc, TABLE, -1);
+		else if (level == TABLE && key_is(k, kl, "TableFacets") && at(sc, '['))
+			list(sc, FACET, table);
+		else if (level != MODEL && key_is(k, kl, "TableData") && at(sc, '['))
+			items(sc, table, facet);
+		else
 			skip(sc);
 	}
+	sc->i++;
 }
 
 /* Blanks the regions' text: a space for each character (UTF-8 sequences
@@ -303,25 +292,6 @@ static bool register_regions(json_t *root, struct scan *sc)
 	return ok;
 }
 
-static json_t *load_whole(const char *file)
-{
-	FILE *f = ddbc_input_fopen(file);
-	if (!f) {
-		ddbc_import_fail(file, "cannot read: %s", strerror(errno));
-		return NULL;
-	}
-	json_error_t err;
-	json_t *root = json_loadf(f, JSON_REJECT_DUPLICATES, &err);
-	fclose(f);
-	/* jansson gives no position (-1) for an error that has none. */
-	if (!root && err.line > 0)
-		ddbc_import_fail(file, "%d:%d: %s", err.line, err.column > 0 ? err.column : 1,
-				 err.text);
-	else if (!root)
-		ddbc_import_fail(file, "%s", err.text);
-	return root;
-}
-
 static char *slurp(const char *file, size_t *len)
 {
 	FILE *f = ddbc_input_fopen(file);
@@ -347,9 +317,9 @@ json_t *ddbc_import_wb_load(const char *file)
 	size_t len = 0;
 	char *text = slurp(file, &len);
 	if (!text)
-		return load_whole(file);
+		return ddbc_import_load_json(file);
 	struct scan sc = { text, len, 0, NULL, 0, 0, false };
-	scan_model(&sc);
+	walk(&sc, MODEL, -1, -1);
 	json_t *root = NULL;
 	if (!sc.bad && sc.nr) {
 		json_error_t err;
@@ -366,7 +336,7 @@ json_t *ddbc_import_wb_load(const char *file)
 	for (size_t k = 0; k < sc.nr; k++)
 		json_decref(sc.r[k].items);
 	free(sc.r);
-	return root ? root : load_whole(file);
+	return root ? root : ddbc_import_load_json(file);
 }
 
 json_t *ddbc_import_wb_take(const json_t *data)
