@@ -27,7 +27,8 @@ Floors and bars (SPEC section 5):
   exports of designs every format holds, --plain): jansson's parse of the
   file (bench/items_bench floor-file), bar 4x (SPEC sets none for import);
 - diff (plain, and --all, which reports every reworded description) of the
-  design against a changed copy: lint of both designs, bar 2x;
+  design against a changed copy: lint of both designs, bar 2x; its memory
+  budget counts both files;
 - check-items on export lines of a 4,000-entity single-table design
   (bench/gen_design_items.py): jansson's json_loadb of each line (bench/
   items_bench floor-lines); the bar is half of jansson's speed (2x).
@@ -193,8 +194,10 @@ def mib(kib):
     return kib / 1024
 
 
-def budget(path):
-    return 4 * os.path.getsize(path) / 2**20 + 16
+def budget(paths):
+    """4 x the inputs (a path, or the list of them) + 16 MiB."""
+    paths = paths if isinstance(paths, list) else [paths]
+    return 4 * sum(os.path.getsize(p) for p in paths) / 2**20 + 16
 
 
 class Row:
@@ -356,7 +359,7 @@ def diff_rows(sizes, isizes):
             old, new = main_design(k), changed_design(k)
             # diff exits 1 when a change is an error; none of these is.
             return ([A.ddbc, "diff"] + extra + [old, new],
-                    [[A.ddbc, "lint", old], [A.ddbc, "lint", new]], new, (0, 1))
+                    [[A.ddbc, "lint", old], [A.ddbc, "lint", new]], [old, new], (0, 1))
         rows.append(Row(name, case, sizes, isizes))
     return rows
 
