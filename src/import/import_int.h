@@ -26,6 +26,16 @@ json_t *ddbc_import_tree(ddbc_import_from from, char *const *files, size_t nfile
 /* Writes design as block YAML to out. */
 void ddbc_import_write_yaml(FILE *out, const json_t *design);
 
+/* The JSON value of file, read whole, its numbers as written
+ * (util/json_number.h); NULL after saying why (with the error's line and
+ * column). A new reference. ddbc_import_parse_json reads len bytes of
+ * text already read from file; ddbc_import_mark_numbers is the pre-pass
+ * both use (false, out empty, when nothing needed marking). */
+json_t *ddbc_import_load_json(const char *file);
+json_t *ddbc_import_parse_json(const char *file, const char *text, size_t len);
+struct strbuf;
+bool ddbc_import_mark_numbers(const char *text, size_t len, struct strbuf *out);
+
 /* Says "ddbc import: FILE: MESSAGE" on stderr; returns -1. */
 int ddbc_import_fail(const char *file, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
@@ -110,6 +120,17 @@ void ddbc_import_set_comment(json_t *obj, const char *name, const char *fmt, ...
 const char *ddbc_import_comment(const json_t *obj, const char *name);
 /* Forgets every comment (the design was written, or thrown away). */
 void ddbc_import_comments_clear(void);
+/* How many comments are kept; forget drops those set since mark. */
+size_t ddbc_import_comments_mark(void);
+void ddbc_import_comments_forget(size_t mark);
+/* A string that stands in the design for a member written already: the
+ * YAML writer writes its text as it is (kept until comments_clear). text
+ * is the stand-in's text, or NULL for any other value. */
+void ddbc_import_set_written(json_t *stand_in);
+const char *ddbc_import_written(const json_t *v);
+/* The YAML text of member k of obj at indent, as the writer writes it
+ * within the design (its comments too): a new string. */
+json_t *ddbc_import_yaml_member(const json_t *obj, const char *k, int indent);
 
 /* Whether the values a reader uses have the types it expects (MCP
  * schema, Workbench model, the API's table shape): 0, or -1 after saying
@@ -121,6 +142,9 @@ int ddbc_import_check_api(const char *file, const json_t *table);
 /* The readers: each adds the tables (and entities) of the file's root to
  * design. Returns 0, or -1 after saying why. */
 int ddbc_import_workbench(const char *file, const json_t *root, json_t *design);
+/* The same, each table's entities written to text as soon as they are
+ * complete (ddbc_import_wb_settle): the design is then only for writing. */
+int ddbc_import_workbench_settled(const char *file, const json_t *root, json_t *design);
 int ddbc_import_describe(const char *file, const json_t *root, json_t *design);
 int ddbc_import_mcp(const char *file, const json_t *root, json_t *design);
 

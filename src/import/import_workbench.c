@@ -12,6 +12,7 @@
 #include "util/strbuf.h"
 
 #include <stdbool.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* Sets obj[member] to attribute a's name ({"AttributeName": ...}); returns
@@ -164,13 +165,25 @@ static json_t *read_table(const char *file, const json_t *t, json_t *types, json
 
 /* Appends the plain items of DynamoDB JSON list data to items; an item
  * that is not valid DynamoDB JSON is left out with a warning naming it,
- * the facet it would belong to (where) and the attribute path. */
-void ddbc_import_wb_items(const char *file, const char *where, const json_t *data,
-			  json_t *items)
+ * the facet it would belong to (where) and the attribute path. Each
+ * source item is dropped from data once read (nothing reads it again):
+ * the items are most of a model, and without this the model's tree and
+ * the design's would both be held whole at the peak. */
+void ddbc_import_wb_items(const char *file, const char *where, json_t *data, json_t *items)
 {
-	strbuf why = STRBUF_INIT;
+	json_t *pre = ddbc_import_wb_take(data);
 	size_t i;
 	const json_t *d;
+	json_array_foreach(pre, i, d) {   /* read already: a plain item's text, or why not */
+		if (json_is_string(d))
+			json_array_append_new(items, json_loadb(json_string_value(d),
+								json_string_length(d), 0, NULL));
+		else
+			fprintf(stderr, "ddbc import: %s: %s, sample item %zu: %s: left out\n",
+				file, where, i + 1, json_string_value(json_object_get(d, "why")));
+	}
+	json_decref(pre);
+	strbuf why = STRBUF_INIT;
 	json_array_foreach(data, i, d) {
 		json_t *p = ddbc_import_plain_item_why(d, &why);
 		if (p)
@@ -178,6 +191,7 @@ void ddbc_import_wb_items(const char *file, const char *where, const json_t *dat
 		else
 			fprintf(stderr, "ddbc import: %s: %s, sample item %zu: %s: left out\n",
 				file, where, i + 1, strbuf_str(&why));
+		json_array_set_new(data, i, json_null());
 	}
 	strbuf_release(&why);
 }
@@ -210,7 +224,7 @@ out:
 	return rc;
 }
 
-int ddbc_import_workbench(const char *file, const json_t *root, json_t *design)
+static int read_model(const char *file, const json_t *root, json_t *design, bool settle)
 {
 	const json_t *dm = json_object_get(root, "DataModel");
 	if (!json_is_array(dm))
@@ -221,8 +235,27 @@ int ddbc_import_workbench(const char *file, const json_t *root, json_t *design)
 		json_object_set_new(design, "name", json_string(name));
 	size_t i;
 	const json_t *t;
-	json_array_foreach(dm, i, t)
-		if (read_model_table(file, t, design) < 0)
-			return -1;
-	return 0;
+	char *last = NULL;
+	int rc = 0;
+	json_array_foreach(dm, i, t) {
+		size_t mark = ddbc_import_comments_mark();
+		rc = read_model_table(file, t, design);
+		if (rc < 0)
+			break;
+		/* The table's entities are complete: their text is smaller. */
+		if (settle)
+			ddbc_import_wb_settle(design, &last, mark);
+	}
+	free(last);
+	return rc;
+}
+
+int ddbc_import_workbench(const char *file, const json_t *root, json_t *design)
+{
+	return read_model(file, root, design, false);
+}
+
+int ddbc_import_workbench_settled(const char *file, const json_t *root, json_t *design)
+{
+	return read_model(file, root, design, true);
 }

@@ -142,6 +142,10 @@ static void end_line(FILE *out, const json_t *obj, const char *k)
 static void write_member(FILE *out, const json_t *obj, const char *k, const json_t *v,
 			 int indent, bool inline_key)
 {
+	if (ddbc_import_written(v)) {   /* the member's whole text, made before */
+		fputs(ddbc_import_written(v), out);
+		return;
+	}
 	if (!inline_key)
 		fprintf(out, "%*s", indent, "");
 	write_string(out, k);
@@ -196,6 +200,20 @@ static void write_value(FILE *out, const json_t *v, int indent)
 	} else {
 		write_scalar(out, v);
 	}
+}
+
+json_t *ddbc_import_yaml_member(const json_t *obj, const char *k, int indent)
+{
+	char *text = NULL;
+	size_t len = 0;
+	FILE *mem = open_memstream(&text, &len);
+	if (!mem)
+		return NULL;
+	write_member(mem, obj, k, json_object_get(obj, k), indent, false);
+	fclose(mem);
+	json_t *s = json_stringn_nocheck(text, len);
+	free(text);
+	return s;
 }
 
 void ddbc_import_write_yaml(FILE *out, const json_t *design)
