@@ -63,6 +63,28 @@ static json_t *index_projection(const json_t *x, const json_t *keys)
 	return proj;
 }
 
+/* An index's key attribute (which "PartitionKey" or "SortKey"): as
+ * Workbench writes a GSI's, under KeyAttributes, or as CreateTable and
+ * describe-table write one, a KeySchema element of KeyType HASH or RANGE
+ * (its type is then the table's, from its attributes). No public model
+ * holding an LSI has shown which of the two Workbench writes for LSIs, so
+ * both are read. NULL when the index has neither. */
+static const json_t *index_key(const json_t *x, const char *which)
+{
+	const json_t *ka = json_object_get(x, "KeyAttributes");
+	if (ka)
+		return json_object_get(ka, which);
+	const char *type = strcmp(which, "PartitionKey") ? "RANGE" : "HASH";
+	size_t i;
+	const json_t *e;
+	json_array_foreach(json_object_get(x, "KeySchema"), i, e) {
+		const char *kt = ddbc_import_string_value(json_object_get(e, "KeyType"));
+		if (kt && !strcmp(kt, type))
+			return e;
+	}
+	return NULL;
+}
+
 /* The GSIs (local false) or LSIs (local true, v2.0/v3.0 models) of model
  * table t; an LSI's partition key is the table's, so only its sort key is
  * written. */
@@ -75,18 +97,18 @@ static int add_indexes(const char *file, const json_t *t, json_t *table, json_t 
 	const json_t *x;
 	json_array_foreach(json_object_get(t, list), i, x) {
 		const char *name = ddbc_import_string_value(json_object_get(x, "IndexName"));
-		const json_t *ka = json_object_get(x, "KeyAttributes");
 		json_t *ix = json_object();
-		const char *pk = take_key(ix, "partition_key", json_object_get(ka, "PartitionKey"),
-					  types);
-		const char *sk = take_key(ix, "sort_key", json_object_get(ka, "SortKey"), types);
+		const char *pk = take_key(ix, "partition_key", index_key(x, "PartitionKey"), types);
+		const char *sk = take_key(ix, "sort_key", index_key(x, "SortKey"), types);
 		if (!name || (!pk && !local) || (local && !sk)) {
 			json_decref(ix);
 			json_decref(out);
-			return ddbc_import_fail(file, "%s[%zu] of table '%s': no IndexName or %s",
-						list, i,
+			return ddbc_import_fail(file, "%s[%zu] of table '%s': no IndexName or %s "
+						"(KeyAttributes.%s, or KeySchema's %s)", list, i,
 						ddbc_import_string_text(json_object_get(t, "TableName")),
-						local ? "sort key" : "partition key");
+						local ? "sort key" : "partition key",
+						local ? "SortKey" : "PartitionKey",
+						local ? "RANGE" : "HASH");
 		}
 		if (local)
 			json_object_del(ix, "partition_key");
