@@ -398,9 +398,12 @@ static bool renders_bad_value(const ddbc_attr *a, const ddbc_node *item)
 /* Returns whether it reported a's value in item. */
 static bool check_template(const ctx *c, const ddbc_attr *a, const ddbc_node *item)
 {
+	/* Only a template's value is looked up: most attributes have none. */
+	if (!a->has_template || a->in_cycle)
+		return false;
 	const ddbc_node *v = ddbc_node_get(item, a->name.s);
 	/* An empty key value was reported as such; one finding is enough. */
-	if (!v || !is_str(v) || !a->has_template || a->in_cycle || (a->is_key && !v->n))
+	if (!v || !is_str(v) || (a->is_key && !v->n))
 		return false;
 	size_t slot = (size_t)(a - c->e->attrs);
 	if (c->template_told[slot] || renders_bad_value(a, item))
