@@ -64,6 +64,9 @@ static ddbc_plan_result plan_prefix(planner *p, const char *given)
 	const char *upper = ddbc_hplan_upper(plan->arena, prefix);
 	plan->prefix = upper;
 	plan->prefix_lower = ddbc_hplan_lower(plan->arena, upper);
+	plan->prefix_hash = ddbc_hplan_hash(DDBC_HASH64_START, upper, strlen(upper), false);
+	plan->prefix_lower_hash = ddbc_hplan_hash(DDBC_HASH64_START, plan->prefix_lower,
+						  strlen(plan->prefix_lower), false);
 	plan->guard = ddbc_hplan_concat(plan->arena, upper, "_DDBC_H", NULL);
 	return DDBC_PLAN_OK;
 }
@@ -828,9 +831,7 @@ static int hash_entity(planner *p, name_check *c, size_t i)
 			p->findings = true;
 	size_t n = strlen(he.ident);
 	const char *sep = n ? "_" : "";
-	uint64_t up = ddbc_hplan_hash(DDBC_HASH64_START, plan->prefix, strlen(plan->prefix), false);
-	uint64_t low = ddbc_hplan_hash(DDBC_HASH64_START, plan->prefix_lower,
-				       strlen(plan->prefix_lower), false);
+	uint64_t up = plan->prefix_hash, low = plan->prefix_lower_hash;
 	up = ddbc_hplan_hash(ddbc_hplan_hash(up, "_", 1, false), he.ident, n, false);
 	low = ddbc_hplan_hash(ddbc_hplan_hash(low, "_", 1, false), he.ident, n, true);
 	up = ddbc_hplan_hash(up, sep, strlen(sep), false);

@@ -82,6 +82,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 /* A parameter of a builder: one attribute that a placeholder of the
  * (expanded) template names. */
@@ -199,6 +200,8 @@ typedef struct ddbc_header_plan {
 	const ddbc_design *g;
 	const char *prefix;      /* upper case */
 	const char *prefix_lower;
+	uint64_t prefix_hash;    /* ddbc_hplan_hash of prefix and of prefix_lower: the */
+	uint64_t prefix_lower_hash;  /* start of every name the name check hashes */
 	const char *guard;
 	ddbc_htable *tables;
 	size_t ntables;

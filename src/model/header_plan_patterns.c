@@ -233,6 +233,14 @@ static int value_constant(ddbc_arena *arena, const ddbc_req_value *rv, ddbc_type
 	return plan_value_key(arena, rv, key_type, &k) != 0 ? -1 : k.constant;
 }
 
+/* h followed by "_", A and bound, lower-cased when lower. */
+static uint64_t hash_mid(uint64_t h, const char *A, const char *bound, bool lower)
+{
+	h = ddbc_hplan_hash(h, "_", 1, lower);
+	h = ddbc_hplan_hash(h, A, strlen(A), lower);
+	return ddbc_hplan_hash(h, bound, strlen(bound), lower);
+}
+
 /* plan_value's names, hashed from their parts: x and lx hash the
  * pattern's X and its lower case. */
 static bool hash_value(ddbc_header_plan *plan, const pattern_hasher *ph, const ddbc_pattern *p,
@@ -251,19 +259,20 @@ static bool hash_value(ddbc_header_plan *plan, const pattern_hasher *ph, const d
 	}
 	const char *A = ddbc_hplan_ident(arena, c->attr.s, true);
 	const char *bound = c->op != DDBC_COND_BETWEEN ? "" : i ? "_HI" : "_LO";
-	const char *mid = ddbc_hplan_concat(arena, "_", A ? A : "_", bound, NULL);
-	size_t n = strlen(mid);
-	uint64_t stem = ddbc_hplan_hash(ddbc_hplan_hash(x, mid, n, false), "_VALUE", 6, false);
+	/* The hash runs byte by byte: "_", A and bound hashed in turn are
+	 * their concatenation hashed, without writing it. */
+	uint64_t mid = hash_mid(x, A ? A : "_", bound, false);
+	uint64_t stem = ddbc_hplan_hash(mid, "_VALUE", 6, false);
 	if (constant) {
 		ph->seen(ph->ctx, stem);
 	} else {
 		seen_suffix(ph, stem, "_FMT");
-		ph->seen(ph->ctx, ddbc_hplan_hash(ddbc_hplan_hash(lx, mid, n, true), "_value", 6,
-						  false));
+		ph->seen(ph->ctx, ddbc_hplan_hash(hash_mid(lx, A ? A : "_", bound, true), "_value",
+						  6, false));
 		plan->has_builders = true;
 	}
 	if (p->operation == DDBC_OP_QUERY)
-		seen_suffix(ph, ddbc_hplan_hash(x, mid, n, false), "_PLACEHOLDER");
+		seen_suffix(ph, mid, "_PLACEHOLDER");
 	return true;
 }
 
@@ -280,9 +289,7 @@ bool ddbc_hplan_pattern_hashes(ddbc_header_plan *plan, size_t i, ddbc_hseen_fn *
 	const char *part = ddbc_hplan_short(plan, id);
 	const char *sep = *part ? "_" : "";
 	size_t n = strlen(part);
-	uint64_t x = ddbc_hplan_hash(DDBC_HASH64_START, plan->prefix, strlen(plan->prefix), false);
-	uint64_t lx = ddbc_hplan_hash(DDBC_HASH64_START, plan->prefix_lower,
-				      strlen(plan->prefix_lower), false);
+	uint64_t x = plan->prefix_hash, lx = plan->prefix_lower_hash;
 	x = ddbc_hplan_hash(ddbc_hplan_hash(x, sep, strlen(sep), false), part, n, false);
 	lx = ddbc_hplan_hash(ddbc_hplan_hash(lx, sep, strlen(sep), false), part, n, true);
 	seen_suffix(&ph, x, "_TABLE_NAME");

@@ -292,19 +292,14 @@ static void lang_to_arena(ddbc_arena *arena, ddbc_lang *l, bool copy_texts)
 /* ---- roles and membership ---------------------------------------------------- */
 
 
-ddbc_role ddbc_attr_role(const ddbc_attr *a, const ddbc_index *ix)
+/* The role in ix of stored attribute a of a member of ix, when it is no
+ * key attribute of ix; in_primary: it is one of the table's. */
+static ddbc_role non_key_role(const ddbc_attr *a, const ddbc_index *ix, bool in_primary)
 {
-	const ddbc_entity *e = a->entity;
-	if (!ddbc_attr_stored(a) || !e->in_index || !e->in_index[ix->slot])
-		return DDBC_ROLE_NONE;
-	if (in_names(ix->pk, ix->npk, a->name.s))
-		return DDBC_ROLE_PARTITION_KEY;
-	if (in_names(ix->sk, ix->nsk, a->name.s))
-		return DDBC_ROLE_SORT_KEY;
 	if (ix->kind == DDBC_INDEX_PRIMARY)
 		return DDBC_ROLE_PROJECTED;
 	/* The table's key attributes are projected into every index. */
-	if (ddbc_index_has_key(&ix->table->primary, a->name.s))
+	if (in_primary)
 		return DDBC_ROLE_PROJECTED;
 	switch (ix->projection) {
 	case DDBC_PROJ_ALL: return DDBC_ROLE_PROJECTED;
@@ -313,6 +308,27 @@ ddbc_role ddbc_attr_role(const ddbc_attr *a, const ddbc_index *ix)
 		return included(ix, a->name.s) ? DDBC_ROLE_PROJECTED : DDBC_ROLE_NONE;
 	}
 	return DDBC_ROLE_NONE;
+}
+
+/* Which key of ix the name is (DDBC_ROLE_NONE when neither). */
+static ddbc_role key_role(const ddbc_index *ix, const char *name)
+{
+	if (in_names(ix->pk, ix->npk, name))
+		return DDBC_ROLE_PARTITION_KEY;
+	if (in_names(ix->sk, ix->nsk, name))
+		return DDBC_ROLE_SORT_KEY;
+	return DDBC_ROLE_NONE;
+}
+
+ddbc_role ddbc_attr_role(const ddbc_attr *a, const ddbc_index *ix)
+{
+	const ddbc_entity *e = a->entity;
+	if (!ddbc_attr_stored(a) || !e->in_index || !e->in_index[ix->slot])
+		return DDBC_ROLE_NONE;
+	ddbc_role key = key_role(ix, a->name.s);
+	if (key != DDBC_ROLE_NONE)
+		return key;
+	return non_key_role(a, ix, ddbc_index_has_key(&ix->table->primary, a->name.s));
 }
 
 static bool sets_all(const ddbc_entity *e, const ddbc_index *ix)
@@ -341,6 +357,26 @@ static const ddbc_lang *plain_key_lang(ddbc_type t)
 	return &langs[t == DDBC_TYPE_N ? 0 : 1];
 }
 
+/* ddbc_attr_role for stored attribute a in every index of t, and is_key,
+ * each index's key names looked up once for both (indexes[0] is the
+ * primary key, whose answer says whether a is one of the table's). */
+static void derive_roles(ddbc_attr *a, const ddbc_entity *e, const ddbc_table *t)
+{
+	bool in_primary = false;
+	for (size_t s = 0; s < t->nindexes; s++) {
+		const ddbc_index *ix = t->indexes[s];
+		ddbc_role key = key_role(ix, a->name.s);
+		if (s == 0)
+			in_primary = key != DDBC_ROLE_NONE;
+		if (key != DDBC_ROLE_NONE)
+			a->is_key = true;
+		if (!e->in_index[s])
+			a->roles[s] = DDBC_ROLE_NONE;
+		else
+			a->roles[s] = key != DDBC_ROLE_NONE ? key : non_key_role(a, ix, in_primary);
+	}
+}
+
 static void derive_membership(ddbc_design *g, ddbc_entity *e)
 {
 	ddbc_table *t = e->table;
@@ -353,11 +389,10 @@ static void derive_membership(ddbc_design *g, ddbc_entity *e)
 	for (size_t i = 0; i < e->nattrs; i++) {
 		ddbc_attr *a = &e->attrs[i];
 		a->roles = rows + i * t->nindexes;
-		for (size_t s = 0; s < t->nindexes; s++) {
-			a->roles[s] = ddbc_attr_role(a, t->indexes[s]);
-			if (ddbc_attr_stored(a) && ddbc_index_has_key(t->indexes[s], a->name.s))
-				a->is_key = true;
-		}
+		/* An attribute not stored has no role (the arena's rows are
+		 * zero: DDBC_ROLE_NONE) and is no key. */
+		if (ddbc_attr_stored(a))
+			derive_roles(a, e, t);
 		if (a->is_key && (!a->has_template || a->in_cycle)) {
 			a->lang = plain_key_lang(a->type);
 		} else if (a->is_key) {

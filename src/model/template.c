@@ -52,15 +52,20 @@ static void add_seg(ddbc_template *t, size_t *cap, ddbc_segment seg)
 	t->segs[t->nsegs++] = seg;
 }
 
+/* The pending literal is either lit (it had an escaped brace) or the
+ * *span bytes of the template at direct, copied from there at once. */
 static void flush_literal(ddbc_arena *arena, ddbc_template *t, size_t *cap, strbuf *lit,
-			  size_t offset)
+			  const char *direct, size_t *span, size_t offset)
 {
-	if (!lit->len)
+	const char *from = lit->len ? lit->buf : direct;
+	size_t len = lit->len ? lit->len : *span;
+	if (!len)
 		return;
-	ddbc_segment seg = { .kind = DDBC_SEG_LITERAL, .len = lit->len, .offset = (uint32_t)offset,
-			     .text = ddbc_arena_strndup(arena, lit->buf, lit->len) };
+	ddbc_segment seg = { .kind = DDBC_SEG_LITERAL, .len = len, .offset = (uint32_t)offset,
+			     .text = ddbc_arena_strndup(arena, from, len) };
 	add_seg(t, cap, seg);
 	strbuf_reset(lit);
+	*span = 0;
 }
 
 /* Parses the inside of "{...}" (without braces) into seg. */
@@ -109,13 +114,18 @@ const char *ddbc_template_parse(ddbc_arena *arena, const char *text, ddbc_templa
 		*err_offset = 0;
 		return "template longer than 32 MiB";
 	}
+	/* A literal without escaped braces is copied straight from text (span
+	 * bytes at lit_start); only one with them is built in lit. */
 	strbuf lit = STRBUF_INIT;
+	size_t span = 0;
 	const char *err = NULL;
 	for (size_t i = 0; i < n && !err;) {
 		char c = text[i];
 		if ((c == '{' || c == '}') && i + 1 < n && text[i + 1] == c) {
-			if (!lit.len)
+			if (!lit.len && !span)
 				lit_start = i;
+			strbuf_add(&lit, text + lit_start, span);
+			span = 0;
 			strbuf_addch(&lit, c);
 			i += 2;
 			continue;
@@ -129,9 +139,12 @@ const char *ddbc_template_parse(ddbc_arena *arena, const char *text, ddbc_templa
 			/* A run of plain characters at once: every key and
 			 * key condition value is parsed on every command. */
 			size_t run = strcspn(text + i, "{}");
-			if (!lit.len)
+			if (!lit.len && !span)
 				lit_start = i;
-			strbuf_add(&lit, text + i, run);
+			if (lit.len)
+				strbuf_add(&lit, text + i, run);
+			else
+				span += run;
 			i += run;
 			continue;
 		}
@@ -142,7 +155,7 @@ const char *ddbc_template_parse(ddbc_arena *arena, const char *text, ddbc_templa
 			*err_offset = i;
 			break;
 		}
-		flush_literal(arena, &w, &cap, &lit, lit_start);
+		flush_literal(arena, &w, &cap, &lit, text + lit_start, &span, lit_start);
 		ddbc_segment seg = { .kind = DDBC_SEG_PLACEHOLDER, .offset = (uint32_t)i };
 		err = parse_placeholder(arena, text + i + 1, (size_t)(close - text - i - 1), &seg);
 		if (err) {
@@ -153,7 +166,7 @@ const char *ddbc_template_parse(ddbc_arena *arena, const char *text, ddbc_templa
 		i = (size_t)(close - text) + 1;
 	}
 	if (!err)
-		flush_literal(arena, &w, &cap, &lit, lit_start);
+		flush_literal(arena, &w, &cap, &lit, text + lit_start, &span, lit_start);
 	strbuf_release(&lit);
 	*t = w;
 	t->segs = ddbc_arena_array(arena, w.nsegs, sizeof(*t->segs));

@@ -355,8 +355,9 @@ static bool unknown_placeholder(const ddbc_entity *e, const char *name)
 	return false;
 }
 
-/* Returns whether every attribute of the item is one the entity defines. */
-static bool check_defined(const ctx *c, const ddbc_node *item)
+/* Returns whether every attribute of the item is one the entity defines;
+ * attrs[i] is the entity's attribute of the item's pair i (NULL if none). */
+static bool check_defined(const ctx *c, const ddbc_node *item, const ddbc_attr *const *attrs)
 {
 	bool all = true;
 	/* An entity read with an error, or lacking a key of its table, may
@@ -364,7 +365,7 @@ static bool check_defined(const ctx *c, const ddbc_node *item)
 	bool whole = !c->e->incomplete && !c->e->lacks_key;
 	for (size_t i = 0; i < item->n; i++) {
 		const ddbc_pair *p = &item->u.pairs[i];
-		const ddbc_attr *a = ddbc_entity_attr(c->e, p->key->u.text);
+		const ddbc_attr *a = attrs[i];
 		if (!a)
 			all = false;
 		if (!a && whole && !unknown_placeholder(c->e, p->key->u.text))
@@ -397,9 +398,12 @@ static bool renders_bad_value(const ddbc_attr *a, const ddbc_node *item)
 /* Returns whether it reported a's value in item. */
 static bool check_template(const ctx *c, const ddbc_attr *a, const ddbc_node *item)
 {
+	/* Only a template's value is looked up: most attributes have none. */
+	if (!a->has_template || a->in_cycle)
+		return false;
 	const ddbc_node *v = ddbc_node_get(item, a->name.s);
 	/* An empty key value was reported as such; one finding is enough. */
-	if (!v || !is_str(v) || !a->has_template || a->in_cycle || (a->is_key && !v->n))
+	if (!v || !is_str(v) || (a->is_key && !v->n))
 		return false;
 	size_t slot = (size_t)(a - c->e->attrs);
 	if (c->template_told[slot] || renders_bad_value(a, item))
@@ -436,12 +440,13 @@ static bool check_template(const ctx *c, const ddbc_attr *a, const ddbc_node *it
 
 /* key-overlap and pattern matching assume placeholder values never hold
  * the key delimiter; an example that breaks that makes their answers wrong. */
-static void check_delimiters(const ctx *c, const ddbc_node *item)
+static void check_delimiters(const ctx *c, const ddbc_node *item,
+			     const ddbc_attr *const *attrs)
 {
 	ddbc_item_view iv = example_view(c, item);
 	for (size_t i = 0; i < item->n; i++) {
 		const ddbc_node *v = item->u.pairs[i].value;
-		const ddbc_attr *b = ddbc_entity_attr(c->e, item->u.pairs[i].key->u.text);
+		const ddbc_attr *b = attrs[i];
 		ddbc_value val;
 		strbuf msg = STRBUF_INIT;
 		if (b)
@@ -459,10 +464,17 @@ static void check_delimiters(const ctx *c, const ddbc_node *item)
  * one under that name: what it lacks follows from that finding. */
 static void check_item(const ctx *c, const ddbc_node *item)
 {
-	bool defined = check_defined(c, item);
+	/* Each pair's attribute looked up once, for both of its checks. */
+	const ddbc_attr *on_stack[32];
+	const ddbc_attr **attrs = item->n <= 32 ? on_stack : xmalloc(item->n * sizeof(*attrs));
+	for (size_t i = 0; i < item->n; i++)
+		attrs[i] = ddbc_entity_attr(c->e, item->u.pairs[i].key->u.text);
+	bool defined = check_defined(c, item, attrs);
 	if (defined && !c->e->incomplete)
 		check_required(c, item);
-	check_delimiters(c, item);
+	check_delimiters(c, item, attrs);
+	if (attrs != on_stack)
+		free(attrs);
 	ctx own = *c;
 	own.lacks_ok = !defined;
 	bool told = false;

@@ -725,7 +725,8 @@ void ddbc_check_pattern_scan(const ddbc_design *g, ddbc_diags *d)
 /* The literal a key condition value stands for, into out: the value
  * itself, or a template without placeholders ("{{" read as "{"). False
  * when the value holds a parameter: any value may then be meant. */
-static bool literal_value(const ddbc_node *v, ddbc_arena *scratch, strbuf *out)
+static bool literal_value(const ddbc_node *v, const ddbc_req_value *rv, ddbc_arena *scratch,
+			  strbuf *out)
 {
 	if (v->kind != DDBC_NODE_SCALAR)
 		return false;
@@ -735,8 +736,15 @@ static bool literal_value(const ddbc_node *v, ddbc_arena *scratch, strbuf *out)
 		strbuf_addstr(out, v->u.text);
 		return true;
 	}
-	if (ddbc_template_parse(scratch, v->u.text, &t, &off))
+	/* The request parsed the value already (a string that fails to
+	 * parse is no template there); a pattern without one parses it. */
+	if (rv && rv->node == v) {
+		if (!rv->is_template)
+			return false;
+		t = rv->tpl;
+	} else if (ddbc_template_parse(scratch, v->u.text, &t, &off)) {
 		return false;
+	}
 	for (size_t k = 0; k < t.nsegs; k++) {
 		if (t.segs[k].kind == DDBC_SEG_PLACEHOLDER)
 			return false;
@@ -810,8 +818,11 @@ void ddbc_check_pattern_value_enum(const ddbc_design *g, ddbc_diags *d)
 			if (!c->attr.s || !op_known(c) ||
 			    (c->op != DDBC_COND_EQ && c->op != DDBC_COND_BEGINS_WITH))
 				continue;
+			const ddbc_request *r = p->request;
+			const ddbc_req_value *rv = r && r->cond_values && c->nvalues
+						   ? &r->cond_values[k][0] : NULL;
 			strbuf lit = STRBUF_INIT;
-			const ddbc_attr *a = literal_value(c->values[0], scratch, &lit)
+			const ddbc_attr *a = literal_value(c->values[0], rv, scratch, &lit)
 					     ? enum_excludes(p, c, &lit) : NULL;
 			if (a)
 				report_value_enum(c, c->values[0], a, &lit, d);
