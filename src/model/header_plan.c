@@ -184,6 +184,13 @@ static void plan_attr_names(planner *p, const ddbc_hentity *he, ddbc_hattr *ha,
 		ha->enum_macro = ddbc_hplan_concat(arena, stem, "_ENUM", NULL);
 		ha->enum_count_macro = ddbc_hplan_concat(arena, stem, "_ENUM_COUNT", NULL);
 	}
+	if (a->more->nenum && a->type == DDBC_TYPE_S) {
+		const char **parts = ddbc_hplan_enum_parts(arena, a);
+		ha->enum_consts = ddbc_arena_array(arena, a->more->nenum, sizeof(*ha->enum_consts));
+		for (size_t i = 0; i < a->more->nenum; i++)
+			ha->enum_consts[i] = ddbc_hplan_concat(arena, ha->enum_macro, "_", parts[i],
+							       NULL);
+	}
 	if (!a->has_template)
 		return;
 	ha->builder = stem;
@@ -657,6 +664,8 @@ static void walk_entity_names(name_check *c, const ddbc_hentity *he)
 				      ha->parts_struct, ha->enum_macro, ha->enum_count_macro };
 		for (size_t m = 0; m < sizeof(ids) / sizeof(ids[0]); m++)
 			check_name(c, ids[m], OWN_ATTR, ha->attr);
+		for (size_t m = 0; ha->enum_consts && m < ha->attr->more->nenum; m++)
+			check_name(c, ha->enum_consts[m], OWN_ATTR, ha->attr);
 	}
 }
 
@@ -706,7 +715,7 @@ static size_t count_names(const ddbc_design *g)
 			/* NAME, EXPR_NAME (counted whether it is there or not:
 			 * asking costs a reserved-word lookup); the builder,
 			 * function, FMT, PREFIX, parser and its struct. */
-			n += 2 + (a->has_template ? 6 : 0) + (a->more->nenum ? 2 : 0);
+			n += 2 + (a->has_template ? 6 : 0) + (a->more->nenum ? 2 + a->more->nenum : 0);
 		}
 	}
 	/* TABLE_NAME, INDEX_NAME, KEY_CONDITION, EXPR_NAMES_JSON,
@@ -786,6 +795,13 @@ static int hash_attr(planner *p, name_check *c, const ddbc_attr *a, const char *
 	if (a->more->nenum) {
 		seen_suffix(c, stem, "_ENUM");
 		seen_suffix(c, stem, "_ENUM_COUNT");
+	}
+	if (a->more->nenum && a->type == DDBC_TYPE_S) {
+		/* The Go module's constant per value: P_E_A_ENUM_<value>. */
+		uint64_t base = ddbc_hplan_hash(stem, "_ENUM_", 6, false);
+		const char **parts = ddbc_hplan_enum_parts(p->plan->scratch, a);
+		for (size_t i = 0; i < a->more->nenum; i++)
+			seen_suffix(c, base, parts[i]);
 	}
 	if (!a->has_template)
 		return 0;

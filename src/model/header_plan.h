@@ -137,6 +137,8 @@ typedef struct ddbc_hattr {
 	const char *enum_macro;  /* P_E_A_ENUM: its enum values as a list of
 				  * initialisers ("a", "b"); NULL without an enum */
 	const char *enum_count_macro;  /* P_E_A_ENUM_COUNT: how many */
+	const char **enum_consts;  /* P_E_A_ENUM_OPEN..., one per value of a String
+				    * enum, as the Go module names them; else NULL */
 } ddbc_hattr;
 
 typedef struct ddbc_hentity {
