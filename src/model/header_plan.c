@@ -274,6 +274,34 @@ void *ddbc_hplan_to_arena(ddbc_arena *arena, void *p, size_t n, size_t size)
 }
 
 /* Plans ha's key; -1 when its template names no attribute. */
+static bool names_it(const ddbc_name *names, size_t n, const char *name)
+{
+	for (size_t i = 0; i < n; i++)
+		if (names[i].s && !strcmp(names[i].s, name))
+			return true;
+	return false;
+}
+
+/* The smallest of DynamoDB's key value limits (partition key 2048 bytes,
+ * sort key 1024) over the keys of the entity's table and indexes that a
+ * names; 0 when a keys none of them. */
+static size_t key_limit(const ddbc_entity *e, const ddbc_attr *a)
+{
+	const ddbc_table *t = e->table;
+	if (!t)
+		return 0;
+	size_t max = 0;
+	for (size_t i = 0; i < 1 + t->ngsi + t->nlsi; i++) {
+		const ddbc_index *x = i == 0 ? &t->primary : i <= t->ngsi ? &t->gsi[i - 1] :
+			&t->lsi[i - 1 - t->ngsi];
+		if (names_it(x->sk, x->nsk, a->name.s))
+			return 1024;
+		if (names_it(x->pk, x->npk, a->name.s))
+			max = 2048;
+	}
+	return max;
+}
+
 static int plan_key(planner *p, const ddbc_hentity *he, ddbc_hattr *ha)
 {
 	ddbc_arena *arena = p->plan->scratch;
@@ -287,6 +315,7 @@ static int plan_key(planner *p, const ddbc_hentity *he, ddbc_hattr *ha)
 	if (r != 0)
 		return -1;
 	k->constant = k->nparams == 0;
+	k->max_bytes = key_limit(he->entity, ha->attr);
 	k->prefix = "";
 	if (k->npieces && k->pieces[0].text) {
 		k->prefix = k->pieces[0].text;

@@ -114,6 +114,10 @@ typedef struct ddbc_hkey {
 	size_t nparams;
 	const char *prefix;      /* the literal text before the first parameter */
 	size_t prefix_len;
+	/* DynamoDB's most UTF-8 bytes of the key's value: 1024 when it is a
+	 * sort key of its table or an index, else 2048 when it is a partition
+	 * key; 0 when it keys nothing. Builders refuse a longer key. */
+	size_t max_bytes;
 } ddbc_hkey;
 
 typedef struct ddbc_hattr {
