@@ -1699,8 +1699,8 @@ START_TEST(test_nested_templates)
 				  "\tconst char *t3__ = demo_key_number_text_(n, strlen(n), 4, pad3__);\n"
 				  "\tif (!t3__)\n\t\treturn -1;\n"
 				  "\tif (demo_key_bad_text_(x, \"#\", \"#\"))\n\t\treturn -1;\n"
-				  "\treturn snprintf(buf, size, DEMO_A_PK_FMT, x, t3__, "
-				  "x, t3__, t3__);\n}\n"), "%s", out);
+				  "\treturn demo_key_fit_(snprintf(buf, size, DEMO_A_PK_FMT, x, t3__, "
+				  "x, t3__, t3__), 2048);\n}\n"), "%s", out);
 	free(out);
 	unit_close(&u);
 }

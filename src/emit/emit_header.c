@@ -328,6 +328,11 @@ static void builder_function(strbuf *sb, const char *func, const char *fmt_macro
 		numbers |= k->params[i].number;
 	if (numbers && first_use(shapes, "#n"))
 		number_helper(sb, plan->prefix_lower);
+	if (k->max_bytes && first_use(shapes, "#f"))
+		strbuf_addf(sb,
+			"/* A key longer than DynamoDB takes (n bytes, max at most) is refused. */\n"
+			"static inline int %s_key_fit_(int n, int max)\n"
+			"{\n\treturn n > max ? -1 : n;\n}\n\n", plan->prefix_lower);
 	/* A Number is its decimal text: 38 digits and exponents, exactly. */
 	strbuf_addf(sb, "static inline int %s(char *buf, size_t size", func);
 	for (size_t i = 0; i < k->nparams; i++)
@@ -336,7 +341,11 @@ static void builder_function(strbuf *sb, const char *func, const char *fmt_macro
 	number_texts(sb, k, plan->prefix_lower);
 	text_checks(sb, k, plan->g->key_delimiter ? plan->g->key_delimiter : "",
 		    plan->prefix_lower);
-	strbuf_addf(sb, "\treturn snprintf(buf, size, %s", fmt_macro);
+	if (k->max_bytes)
+		strbuf_addf(sb, "\treturn %s_key_fit_(snprintf(buf, size, %s", plan->prefix_lower,
+			    fmt_macro);
+	else
+		strbuf_addf(sb, "\treturn snprintf(buf, size, %s", fmt_macro);
 	for (size_t i = 0; i < k->npieces; i++) {
 		const ddbc_hpiece *pc = &k->pieces[i];
 		if (pc->text)
@@ -346,6 +355,8 @@ static void builder_function(strbuf *sb, const char *func, const char *fmt_macro
 		else
 			strbuf_addf(sb, ", %s", k->params[pc->param].name);
 	}
+	if (k->max_bytes)
+		strbuf_addf(sb, "), %zu", k->max_bytes);
 	strbuf_addstr(sb, ");\n}\n");
 }
 

@@ -582,27 +582,8 @@ void keys_enum_value(strbuf *sb, const ddbc_hattr *ha, size_t i, bool ts)
 
 const char *keys_enum_const(keys_writer *w, const ddbc_hattr *ha, size_t i)
 {
-	const ddbc_attr *a = ha->attr;
-	const char *base = keys_concat(w, ha->enum_macro, "_");
-	const char **ids = ddbc_arena_alloc(w->arena, a->more->nenum * sizeof(*ids));
-	bool named = true;
-	for (size_t k = 0; named && k < a->more->nenum; k++) {
-		strbuf v = STRBUF_INIT;
-		ddbc_json_scalar_text(a->more->enum_values[k], &v);
-		ids[k] = ddbc_hplan_ident(w->arena, v.buf ? v.buf : "", true);
-		strbuf_release(&v);
-		named = ids[k] != NULL;
-		for (size_t j = 0; named && j < k; j++)
-			named = strcmp(ids[j], ids[k]) != 0;
-	}
-	const char *name;
-	if (named) {
-		name = keys_concat(w, base, ids[i]);
-	} else {
-		char n[24];
-		snprintf(n, sizeof n, "%zu", i);
-		name = keys_concat(w, base, n);
-	}
+	/* The plan's, which header-name checks against every other name. */
+	const char *name = ha->enum_consts[i];
 	keys_name(w, name);
 	return name;
 }

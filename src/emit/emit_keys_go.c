@@ -168,6 +168,14 @@ static const char runtime[] =
 	"\treturn text, nil\n"
 	"}\n"
 	"\n"
+	"// fitKey refuses a key of more bytes than DynamoDB takes (limit).\n"
+	"func fitKey(key string, err error, limit int) (string, error) {\n"
+	"\tif err == nil && len(key) > limit {\n"
+	"\t\treturn \"\", &KeyBuildError{\"key\", fmt.Sprintf(\"%d bytes, over DynamoDB's %d\", len(key), limit)}\n"
+	"\t}\n"
+	"\treturn key, err\n"
+	"}\n"
+	"\n"
 	"func buildKey(shape []piece, values []keyPart) (string, error) {\n"
 	"\tvar key strings.Builder\n"
 	"\tfor i, pc := range shape {\n"
@@ -708,9 +716,13 @@ static void key(keys_writer *w, const keys_key *kk)
 	exported(sb, ha->func);
 	strbuf_addstr(sb, " builds the key.\n");
 	func_head(sb, ha->func, k->params, k->nparams);
-	strbuf_addf(sb, "\treturn buildKey(%s, ", kk->shape);
+	strbuf_addf(sb, k->max_bytes ? "\tk__, err__ := buildKey(%s, " : "\treturn buildKey(%s, ",
+		    kk->shape);
 	parts(sb, k->params, k->nparams);
-	strbuf_addstr(sb, ")\n}\n");
+	if (k->max_bytes)
+		strbuf_addf(sb, ")\n\treturn fitKey(k__, err__, %zu)\n}\n", k->max_bytes);
+	else
+		strbuf_addstr(sb, ")\n}\n");
 	if (ha->parse_func)
 		parser(sb, kk);
 	for (size_t i = 0; i < kk->ncuts; i++) {

@@ -114,6 +114,13 @@ static const char runtime[] =
 	"        raise KeyBuildError(f\"{name}: {v!r} holds {after!r}\")\n"
 	"    return v\n"
 	"\n\n"
+	"def _fit(key: str, max_bytes: int) -> str:\n"
+	"    # A key of more UTF-8 bytes than DynamoDB takes is refused.\n"
+	"    n = len(key.encode(\"utf-8\", \"surrogatepass\"))\n"
+	"    if n > max_bytes:\n"
+	"        raise KeyBuildError(f\"key: {n} bytes, over DynamoDB's {max_bytes}\")\n"
+	"    return key\n"
+	"\n\n"
 	"def _build(shape: Sequence[_Piece], values: Sequence[Number]) -> str:\n"
 	"    key = []\n"
 	"    for i, pc in enumerate(shape):\n"
@@ -427,9 +434,13 @@ static void key(keys_writer *w, const keys_key *kk)
 	shape(sb, kk->shape, k);
 	strbuf_addf(sb, "\n\ndef %s(", ha->func);
 	params(sb, k->params, k->nparams);
-	strbuf_addf(sb, ") -> str:\n    return _build(%s, (", kk->shape);
+	strbuf_addf(sb, ") -> str:\n    return %s_build(%s, (", k->max_bytes ? "_fit(" : "",
+		    kk->shape);
 	args(sb, k->params, k->nparams);
-	strbuf_addstr(sb, "))\n");
+	if (k->max_bytes)
+		strbuf_addf(sb, ")), %zu)\n", k->max_bytes);
+	else
+		strbuf_addstr(sb, "))\n");
 	if (ha->parse_func)
 		parser(sb, kk);
 	for (size_t i = 0; i < kk->ncuts; i++) {

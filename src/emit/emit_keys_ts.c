@@ -105,6 +105,21 @@ static const char runtime[] =
 	"    return v;\n"
 	"}\n"
 	"\n"
+	"/* A key of more UTF-8 bytes than DynamoDB takes (max) is refused. */\n"
+	"function fit_(key: string, max: number): string {\n"
+	"    let n = 0;\n"
+	"    for (let i = 0; i < key.length; i++) {\n"
+	"        const c = key.charCodeAt(i);\n"
+	"        const pair = c >= 0xd800 && c < 0xdc00 && i + 1 < key.length &&\n"
+	"            key.charCodeAt(i + 1) >= 0xdc00 && key.charCodeAt(i + 1) < 0xe000;\n"
+	"        n += c < 0x80 ? 1 : c < 0x800 ? 2 : pair ? 4 : 3;\n"
+	"        i += pair ? 1 : 0;\n"
+	"    }\n"
+	"    if (n > max)\n"
+	"        throw new KeyBuildError(`key: ${n} bytes, over DynamoDB's ${max}`);\n"
+	"    return key;\n"
+	"}\n"
+	"\n"
 	"function build_(shape: readonly Piece_[], values: readonly (string | number | bigint)[]): string {\n"
 	"    let key = \"\";\n"
 	"    for (let i = 0; i < shape.length; i++) {\n"
@@ -469,9 +484,13 @@ static void key(keys_writer *w, const keys_key *kk)
 	shape(sb, kk->shape, k);
 	strbuf_addf(sb, "export function %s(", ha->func);
 	params(sb, k->params, k->nparams);
-	strbuf_addf(sb, "): string {\n    return build_(%s, [", kk->shape);
+	strbuf_addf(sb, "): string {\n    return %sbuild_(%s, [", k->max_bytes ? "fit_(" : "",
+		    kk->shape);
 	args(sb, k->params, k->nparams);
-	strbuf_addstr(sb, "]);\n}\n");
+	if (k->max_bytes)
+		strbuf_addf(sb, "]), %zu);\n}\n", k->max_bytes);
+	else
+		strbuf_addstr(sb, "]);\n}\n");
 	if (ha->parse_func)
 		parser(sb, kk);
 	for (size_t i = 0; i < kk->ncuts; i++)

@@ -187,6 +187,13 @@ static void plan_attr_names(planner *p, const ddbc_hentity *he, ddbc_hattr *ha,
 		ha->enum_macro = ddbc_hplan_concat(arena, stem, "_ENUM", NULL);
 		ha->enum_count_macro = ddbc_hplan_concat(arena, stem, "_ENUM_COUNT", NULL);
 	}
+	if (a->more->nenum && a->type == DDBC_TYPE_S) {
+		const char **parts = ddbc_hplan_enum_parts(arena, a);
+		ha->enum_consts = ddbc_arena_array(arena, a->more->nenum, sizeof(*ha->enum_consts));
+		for (size_t i = 0; i < a->more->nenum; i++)
+			ha->enum_consts[i] = ddbc_hplan_concat(arena, ha->enum_macro, "_", parts[i],
+							       NULL);
+	}
 	if (!a->has_template)
 		return;
 	ha->builder = stem;
@@ -270,6 +277,34 @@ void *ddbc_hplan_to_arena(ddbc_arena *arena, void *p, size_t n, size_t size)
 }
 
 /* Plans ha's key; -1 when its template names no attribute. */
+static bool names_it(const ddbc_name *names, size_t n, const char *name)
+{
+	for (size_t i = 0; i < n; i++)
+		if (names[i].s && !strcmp(names[i].s, name))
+			return true;
+	return false;
+}
+
+/* The smallest of DynamoDB's key value limits (partition key 2048 bytes,
+ * sort key 1024) over the keys of the entity's table and indexes that a
+ * names; 0 when a keys none of them. */
+static size_t key_limit(const ddbc_entity *e, const ddbc_attr *a)
+{
+	const ddbc_table *t = e->table;
+	if (!t)
+		return 0;
+	size_t max = 0;
+	for (size_t i = 0; i < 1 + t->ngsi + t->nlsi; i++) {
+		const ddbc_index *x = i == 0 ? &t->primary : i <= t->ngsi ? &t->gsi[i - 1] :
+			&t->lsi[i - 1 - t->ngsi];
+		if (names_it(x->sk, x->nsk, a->name.s))
+			return 1024;
+		if (names_it(x->pk, x->npk, a->name.s))
+			max = 2048;
+	}
+	return max;
+}
+
 static int plan_key(planner *p, const ddbc_hentity *he, ddbc_hattr *ha)
 {
 	ddbc_arena *arena = p->plan->scratch;
@@ -283,6 +318,7 @@ static int plan_key(planner *p, const ddbc_hentity *he, ddbc_hattr *ha)
 	if (r != 0)
 		return -1;
 	k->constant = k->nparams == 0;
+	k->max_bytes = key_limit(he->entity, ha->attr);
 	k->prefix = "";
 	if (k->npieces && k->pieces[0].text) {
 		k->prefix = k->pieces[0].text;
@@ -660,6 +696,8 @@ static void walk_entity_names(name_check *c, const ddbc_hentity *he)
 				      ha->parts_struct, ha->enum_macro, ha->enum_count_macro };
 		for (size_t m = 0; m < sizeof(ids) / sizeof(ids[0]); m++)
 			check_name(c, ids[m], OWN_ATTR, ha->attr);
+		for (size_t m = 0; ha->enum_consts && m < ha->attr->more->nenum; m++)
+			check_name(c, ha->enum_consts[m], OWN_ATTR, ha->attr);
 	}
 }
 
@@ -709,7 +747,7 @@ static size_t count_names(const ddbc_design *g)
 			/* NAME, EXPR_NAME (counted whether it is there or not:
 			 * asking costs a reserved-word lookup); the builder,
 			 * function, FMT, PREFIX, parser and its struct. */
-			n += 2 + (a->has_template ? 6 : 0) + (a->more->nenum ? 2 : 0);
+			n += 2 + (a->has_template ? 6 : 0) + (a->more->nenum ? 2 + a->more->nenum : 0);
 		}
 	}
 	/* TABLE_NAME, INDEX_NAME, KEY_CONDITION, EXPR_NAMES_JSON,
@@ -789,6 +827,13 @@ static int hash_attr(planner *p, name_check *c, const ddbc_attr *a, const char *
 	if (a->more->nenum) {
 		seen_suffix(c, stem, "_ENUM");
 		seen_suffix(c, stem, "_ENUM_COUNT");
+	}
+	if (a->more->nenum && a->type == DDBC_TYPE_S) {
+		/* The Go module's constant per value: P_E_A_ENUM_<value>. */
+		uint64_t base = ddbc_hplan_hash(stem, "_ENUM_", 6, false);
+		const char **parts = ddbc_hplan_enum_parts(p->plan->scratch, a);
+		for (size_t i = 0; i < a->more->nenum; i++)
+			seen_suffix(c, base, parts[i]);
 	}
 	if (!a->has_template)
 		return 0;

@@ -115,6 +115,10 @@ typedef struct ddbc_hkey {
 	size_t nparams;
 	const char *prefix;      /* the literal text before the first parameter */
 	size_t prefix_len;
+	/* DynamoDB's most UTF-8 bytes of the key's value: 1024 when it is a
+	 * sort key of its table or an index, else 2048 when it is a partition
+	 * key; 0 when it keys nothing. Builders refuse a longer key. */
+	size_t max_bytes;
 } ddbc_hkey;
 
 typedef struct ddbc_hattr {
@@ -138,6 +142,8 @@ typedef struct ddbc_hattr {
 	const char *enum_macro;  /* P_E_A_ENUM: its enum values as a list of
 				  * initialisers ("a", "b"); NULL without an enum */
 	const char *enum_count_macro;  /* P_E_A_ENUM_COUNT: how many */
+	const char **enum_consts;  /* P_E_A_ENUM_OPEN..., one per value of a String
+				    * enum, as the Go module names them; else NULL */
 } ddbc_hattr;
 
 typedef struct ddbc_hentity {

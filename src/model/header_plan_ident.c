@@ -5,9 +5,11 @@
  * out: a design has hundreds of thousands of them.
  */
 #include "model/header_plan_int.h"
+#include "model/request_rows.h"
 #include "util/strset.h"
 
 #include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -183,4 +185,34 @@ bool ddbc_header_prefix_usable(const char *s)
 	size_t n = strlen(s);
 	return n && !is_digit(s[0]) && s[0] != '_' && ddbc_hplan_is_c_identifier(s) && s[n - 1] != '_' &&
 	       !strstr(s, "__");
+}
+
+/* ---- enum values --------------------------------------------------------------- */
+
+/* The parts after P_E_A_ENUM_ of the constants a module names a String
+ * enum's values by (Go: SHOP_ORDER_STATUS_ENUM_OPEN): each value's
+ * identifier part, or every value's index when a value gives none or two
+ * give one, so that no two constants meet. In arena, one per value. */
+const char **ddbc_hplan_enum_parts(ddbc_arena *arena, const ddbc_attr *a)
+{
+	size_t n = a->more->nenum;
+	const char **ids = ddbc_arena_array(arena, n ? n : 1, sizeof(*ids));
+	bool named = true;
+	ddbc_strset seen = DDBC_STRSET_INIT;
+	for (size_t k = 0; named && k < n; k++) {
+		strbuf v = STRBUF_INIT;
+		ddbc_scalar_text(a->more->enum_values[k], &v);
+		ids[k] = ddbc_hplan_ident(arena, v.buf ? v.buf : "", true);
+		strbuf_release(&v);
+		named = ids[k] && !ddbc_strset_get(&seen, ids[k], strlen(ids[k]));
+		if (named)
+			ddbc_strset_put(&seen, ids[k], strlen(ids[k]));
+	}
+	ddbc_strset_release(&seen);
+	for (size_t k = 0; !named && k < n; k++) {
+		char num[24];
+		snprintf(num, sizeof num, "%zu", k);
+		ids[k] = ddbc_arena_strdup(arena, num);
+	}
+	return ids;
 }

@@ -13,6 +13,9 @@
 /* The identifier part of name, upper or lower case; NULL when it has no
  * ASCII letter or digit. */
 const char *ddbc_hplan_ident(ddbc_arena *arena, const char *name, bool upper);
+/* The parts after P_E_A_ENUM_ of the constants naming a String enum's
+ * values, one per value (header_plan_ident.c). */
+const char **ddbc_hplan_enum_parts(ddbc_arena *arena, const ddbc_attr *a);
 /* The strings up to the NULL one, joined. */
 __attribute__((sentinel)) const char *ddbc_hplan_concat(ddbc_arena *arena, const char *s, ...);
 const char *ddbc_hplan_lower(ddbc_arena *arena, const char *s);

@@ -174,6 +174,9 @@ static built_as build(const gen *G, const ddbc_hkey *k, value *vals, strbuf *key
 		}
 		strbuf_addstr(key, v);
 	}
+	/* DynamoDB's most bytes of a partition or sort key value. */
+	if (k->max_bytes && key->len > k->max_bytes)
+		return REFUSED;
 	return BUILT;
 }
 
@@ -348,6 +351,64 @@ static const char *const number_edges[] = {
 	"1.2.3", "1,5", "abc", " 1", "0x10", "Infinity", "NaN",
 };
 
+/* The length of the key base builds with parameter i set to text; 0 when
+ * a builder refuses it. */
+static size_t built_len(gen *G, const ddbc_hkey *k, const value *base, size_t i, const char *text)
+{
+	value *vals = calloc(k->nparams + 1, sizeof(value));
+	copy_values(vals, base, k->nparams);
+	free(vals[i].text);
+	vals[i].text = strdup(text);
+	strbuf key = STRBUF_INIT;
+	size_t n = build(G, k, vals, &key) == BUILT ? key.len : 0;
+	strbuf_release(&key);
+	free_values(vals, k->nparams);
+	free(vals);
+	return n;
+}
+
+/* Keys of DynamoDB's most bytes and of one byte more, from parameter i:
+ * a text of ASCII filler ending in a two-byte character (bytes, not
+ * characters, are counted), or a free Number "1e-00...05" (its exponent's
+ * zeros fill the key). */
+static void limit_values(gen *G, const ddbc_hattr *ha, json_t *builds, json_t *parses,
+			 const value *base, size_t i, const ddbc_hpiece *pc)
+{
+	const ddbc_hkey *k = ha->key;
+	bool number = k->params[i].number;
+	if (!k->max_bytes || (number && pc && pc->width))
+		return;
+	const char *stub = number ? "1e-5" : "\xc3\xa9";
+	size_t len = built_len(G, k, base, i, stub);
+	if (!len || len >= k->max_bytes)
+		return;
+	/* A filler byte in no literal and not the delimiter, so that the value
+	 * never meets them. */
+	const char *delim = G->g->key_delimiter ? G->g->key_delimiter : "";
+	char fill = 'a';
+	for (bool met = true; met && fill < 'z'; fill += met) {
+		met = strchr(delim, fill) != NULL;
+		for (size_t p = 0; !met && p < k->npieces; p++)
+			met = k->pieces[p].text && memchr(k->pieces[p].text, fill, k->pieces[p].len);
+	}
+	for (size_t extra = 0; extra < 2; extra++) {
+		strbuf t = STRBUF_INIT;
+		size_t room = k->max_bytes - len + extra;
+		if (number) {
+			strbuf_addstr(&t, "1e-");
+			for (size_t z = 0; z < room; z++)
+				strbuf_addch(&t, '0');
+			strbuf_addch(&t, '5');
+		} else {
+			for (size_t z = 0; z < room; z++)
+				strbuf_addch(&t, fill);
+			strbuf_addstr(&t, stub);
+		}
+		vary(G, ha, builds, parses, base, i, t.buf);
+		strbuf_release(&t);
+	}
+}
+
 static void edge_values(gen *G, const ddbc_hattr *ha, json_t *builds, json_t *parses,
 			const value *base)
 {
@@ -356,6 +417,7 @@ static void edge_values(gen *G, const ddbc_hattr *ha, json_t *builds, json_t *pa
 	for (size_t i = 0; i < k->nparams; i++) {
 		size_t at;
 		const ddbc_hpiece *pc = piece_of(k, i, &at);
+		limit_values(G, ha, builds, parses, base, i, pc);
 		if (k->params[i].number) {
 			for (size_t f = 0; f < sizeof(number_edges) / sizeof(number_edges[0]); f++)
 				vary(G, ha, builds, parses, base, i, number_edges[f]);

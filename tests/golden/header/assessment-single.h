@@ -105,11 +105,17 @@ static inline int assessment_single_key_same_text_(struct assessment_single_key_
 #define ASSESSMENT_SINGLE_COMPANY_PK_NAME "PK"
 #define ASSESSMENT_SINGLE_COMPANY_PK_FMT "COMPANY#%s"
 #define ASSESSMENT_SINGLE_COMPANY_PK_PREFIX "COMPANY#" /* literal prefix, for begins_with */
+/* A key longer than DynamoDB takes (n bytes, max at most) is refused. */
+static inline int assessment_single_key_fit_(int n, int max)
+{
+	return n > max ? -1 : n;
+}
+
 static inline int assessment_single_company_pk(char *buf, size_t size, const char *company_id)
 {
 	if (assessment_single_key_bad_text_(company_id, "#", ""))
 		return -1;
-	return snprintf(buf, size, ASSESSMENT_SINGLE_COMPANY_PK_FMT, company_id);
+	return assessment_single_key_fit_(snprintf(buf, size, ASSESSMENT_SINGLE_COMPANY_PK_FMT, company_id), 2048);
 }
 
 static inline int assessment_single_key_parse_ls_(const char *key, const char *l0, size_t n0, struct assessment_single_key_span_ *v1)
@@ -146,7 +152,7 @@ static inline int assessment_single_user_pk(char *buf, size_t size, const char *
 {
 	if (assessment_single_key_bad_text_(company_id, "#", ""))
 		return -1;
-	return snprintf(buf, size, ASSESSMENT_SINGLE_USER_PK_FMT, company_id);
+	return assessment_single_key_fit_(snprintf(buf, size, ASSESSMENT_SINGLE_USER_PK_FMT, company_id), 2048);
 }
 
 struct assessment_single_user_pk_parts {
@@ -165,7 +171,7 @@ static inline int assessment_single_user_sk(char *buf, size_t size, const char *
 {
 	if (assessment_single_key_bad_text_(user_id, "#", ""))
 		return -1;
-	return snprintf(buf, size, ASSESSMENT_SINGLE_USER_SK_FMT, user_id);
+	return assessment_single_key_fit_(snprintf(buf, size, ASSESSMENT_SINGLE_USER_SK_FMT, user_id), 1024);
 }
 
 struct assessment_single_user_sk_parts {
@@ -191,7 +197,7 @@ static inline int assessment_single_assessment_result_pk(char *buf, size_t size,
 {
 	if (assessment_single_key_bad_text_(user_id, "#", ""))
 		return -1;
-	return snprintf(buf, size, ASSESSMENT_SINGLE_ASSESSMENT_RESULT_PK_FMT, user_id);
+	return assessment_single_key_fit_(snprintf(buf, size, ASSESSMENT_SINGLE_ASSESSMENT_RESULT_PK_FMT, user_id), 2048);
 }
 
 struct assessment_single_assessment_result_pk_parts {
@@ -276,7 +282,7 @@ static inline int assessment_single_assessment_result_sk(char *buf, size_t size,
 		return -1;
 	if (assessment_single_key_bad_text_(result_id, "#", ""))
 		return -1;
-	return snprintf(buf, size, ASSESSMENT_SINGLE_ASSESSMENT_RESULT_SK_FMT, t1__, result_id);
+	return assessment_single_key_fit_(snprintf(buf, size, ASSESSMENT_SINGLE_ASSESSMENT_RESULT_SK_FMT, t1__, result_id), 1024);
 }
 
 /* A Number as the builders write it (assessment_single_key_number_text_): with a width,
@@ -351,7 +357,7 @@ static inline int assessment_single_assessment_result_gsi1pk(char *buf, size_t s
 {
 	if (assessment_single_key_bad_text_(company_id, "#", ""))
 		return -1;
-	return snprintf(buf, size, ASSESSMENT_SINGLE_ASSESSMENT_RESULT_GSI1PK_FMT, company_id);
+	return assessment_single_key_fit_(snprintf(buf, size, ASSESSMENT_SINGLE_ASSESSMENT_RESULT_GSI1PK_FMT, company_id), 2048);
 }
 
 struct assessment_single_assessment_result_gsi1pk_parts {
@@ -373,7 +379,7 @@ static inline int assessment_single_assessment_result_gsi1sk(char *buf, size_t s
 		return -1;
 	if (assessment_single_key_bad_text_(created_date, "#", ""))
 		return -1;
-	return snprintf(buf, size, ASSESSMENT_SINGLE_ASSESSMENT_RESULT_GSI1SK_FMT, assessment_type, status, created_date);
+	return assessment_single_key_fit_(snprintf(buf, size, ASSESSMENT_SINGLE_ASSESSMENT_RESULT_GSI1SK_FMT, assessment_type, status, created_date), 1024);
 }
 
 static inline int assessment_single_key_parse_slsls_(const char *key, struct assessment_single_key_span_ *v0, const char *l1, size_t n1, struct assessment_single_key_span_ *v2, const char *l3, size_t n3, struct assessment_single_key_span_ *v4)

@@ -129,11 +129,17 @@ static inline int media_key_same_text_(struct media_key_span_ a, struct media_ke
 #define MEDIA_PLAYLIST_PK_NAME "PK"
 #define MEDIA_PLAYLIST_PK_FMT "USER#%s"
 #define MEDIA_PLAYLIST_PK_PREFIX "USER#" /* literal prefix, for begins_with */
+/* A key longer than DynamoDB takes (n bytes, max at most) is refused. */
+static inline int media_key_fit_(int n, int max)
+{
+	return n > max ? -1 : n;
+}
+
 static inline int media_playlist_pk(char *buf, size_t size, const char *user_id)
 {
 	if (media_key_bad_text_(user_id, "#", ""))
 		return -1;
-	return snprintf(buf, size, MEDIA_PLAYLIST_PK_FMT, user_id);
+	return media_key_fit_(snprintf(buf, size, MEDIA_PLAYLIST_PK_FMT, user_id), 2048);
 }
 
 static inline int media_key_parse_ls_(const char *key, const char *l0, size_t n0, struct media_key_span_ *v1)
@@ -160,7 +166,7 @@ static inline int media_playlist_sk(char *buf, size_t size, const char *playlist
 {
 	if (media_key_bad_text_(playlist_id, "#", ""))
 		return -1;
-	return snprintf(buf, size, MEDIA_PLAYLIST_SK_FMT, playlist_id);
+	return media_key_fit_(snprintf(buf, size, MEDIA_PLAYLIST_SK_FMT, playlist_id), 1024);
 }
 
 struct media_playlist_sk_parts {
@@ -186,7 +192,7 @@ static inline int media_song_entry_pk(char *buf, size_t size, const char *playli
 {
 	if (media_key_bad_text_(playlist_id, "#", ""))
 		return -1;
-	return snprintf(buf, size, MEDIA_SONG_ENTRY_PK_FMT, playlist_id);
+	return media_key_fit_(snprintf(buf, size, MEDIA_SONG_ENTRY_PK_FMT, playlist_id), 2048);
 }
 
 struct media_song_entry_pk_parts {
@@ -269,7 +275,7 @@ static inline int media_song_entry_sk(char *buf, size_t size, const char *positi
 	const char *t1__ = media_key_number_text_(position, strlen(position), 4, pad1__);
 	if (!t1__)
 		return -1;
-	return snprintf(buf, size, MEDIA_SONG_ENTRY_SK_FMT, t1__);
+	return media_key_fit_(snprintf(buf, size, MEDIA_SONG_ENTRY_SK_FMT, t1__), 1024);
 }
 
 /* A Number as the builders write it (media_key_number_text_): with a width,
@@ -340,7 +346,7 @@ static inline int media_song_entry_gsi1pk(char *buf, size_t size, const char *ar
 		return -1;
 	if (media_key_bad_text_(song_title, "#", ""))
 		return -1;
-	return snprintf(buf, size, MEDIA_SONG_ENTRY_GSI1PK_FMT, artist, song_title);
+	return media_key_fit_(snprintf(buf, size, MEDIA_SONG_ENTRY_GSI1PK_FMT, artist, song_title), 2048);
 }
 
 static inline int media_key_parse_lsls_(const char *key, const char *l0, size_t n0, struct media_key_span_ *v1, const char *l2, size_t n2, struct media_key_span_ *v3)
@@ -371,7 +377,7 @@ static inline int media_song_entry_gsi1sk(char *buf, size_t size, const char *ad
 		return -1;
 	if (media_key_bad_text_(playlist_id, "#", ""))
 		return -1;
-	return snprintf(buf, size, MEDIA_SONG_ENTRY_GSI1SK_FMT, added_at, playlist_id);
+	return media_key_fit_(snprintf(buf, size, MEDIA_SONG_ENTRY_GSI1SK_FMT, added_at, playlist_id), 1024);
 }
 
 static inline int media_key_parse_sls_(const char *key, struct media_key_span_ *v0, const char *l1, size_t n1, struct media_key_span_ *v2)
@@ -402,7 +408,7 @@ static inline int media_movie_entry_pk(char *buf, size_t size, const char *playl
 {
 	if (media_key_bad_text_(playlist_id, "#", ""))
 		return -1;
-	return snprintf(buf, size, MEDIA_MOVIE_ENTRY_PK_FMT, playlist_id);
+	return media_key_fit_(snprintf(buf, size, MEDIA_MOVIE_ENTRY_PK_FMT, playlist_id), 2048);
 }
 
 struct media_movie_entry_pk_parts {
@@ -423,7 +429,7 @@ static inline int media_movie_entry_sk(char *buf, size_t size, const char *posit
 	const char *t1__ = media_key_number_text_(position, strlen(position), 4, pad1__);
 	if (!t1__)
 		return -1;
-	return snprintf(buf, size, MEDIA_MOVIE_ENTRY_SK_FMT, t1__);
+	return media_key_fit_(snprintf(buf, size, MEDIA_MOVIE_ENTRY_SK_FMT, t1__), 1024);
 }
 
 struct media_movie_entry_sk_parts {
@@ -452,7 +458,7 @@ static inline int media_movie_entry_gsi1pk(char *buf, size_t size, const char *m
 		return -1;
 	if (media_key_bad_text_(movie_title, "#", ""))
 		return -1;
-	return snprintf(buf, size, MEDIA_MOVIE_ENTRY_GSI1PK_FMT, t1__, movie_title);
+	return media_key_fit_(snprintf(buf, size, MEDIA_MOVIE_ENTRY_GSI1PK_FMT, t1__, movie_title), 2048);
 }
 
 static inline int media_key_parse_lnls_(const char *key, const char *l0, size_t n0, unsigned w1, struct media_key_span_ *v1, const char *l2, size_t n2, struct media_key_span_ *v3)
@@ -483,7 +489,7 @@ static inline int media_movie_entry_gsi1sk(char *buf, size_t size, const char *a
 		return -1;
 	if (media_key_bad_text_(playlist_id, "#", ""))
 		return -1;
-	return snprintf(buf, size, MEDIA_MOVIE_ENTRY_GSI1SK_FMT, added_at, playlist_id);
+	return media_key_fit_(snprintf(buf, size, MEDIA_MOVIE_ENTRY_GSI1SK_FMT, added_at, playlist_id), 1024);
 }
 
 struct media_movie_entry_gsi1sk_parts {

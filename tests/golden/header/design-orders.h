@@ -105,11 +105,17 @@ static inline int orders_key_same_text_(struct orders_key_span_ a, struct orders
 #define ORDERS_CUSTOMER_PK_NAME "PK"
 #define ORDERS_CUSTOMER_PK_FMT "CUSTOMER#%s"
 #define ORDERS_CUSTOMER_PK_PREFIX "CUSTOMER#" /* literal prefix, for begins_with */
+/* A key longer than DynamoDB takes (n bytes, max at most) is refused. */
+static inline int orders_key_fit_(int n, int max)
+{
+	return n > max ? -1 : n;
+}
+
 static inline int orders_customer_pk(char *buf, size_t size, const char *customer_id)
 {
 	if (orders_key_bad_text_(customer_id, "#", ""))
 		return -1;
-	return snprintf(buf, size, ORDERS_CUSTOMER_PK_FMT, customer_id);
+	return orders_key_fit_(snprintf(buf, size, ORDERS_CUSTOMER_PK_FMT, customer_id), 2048);
 }
 
 static inline int orders_key_parse_ls_(const char *key, const char *l0, size_t n0, struct orders_key_span_ *v1)
@@ -147,7 +153,7 @@ static inline int orders_order_pk(char *buf, size_t size, const char *customer_i
 {
 	if (orders_key_bad_text_(customer_id, "#", ""))
 		return -1;
-	return snprintf(buf, size, ORDERS_ORDER_PK_FMT, customer_id);
+	return orders_key_fit_(snprintf(buf, size, ORDERS_ORDER_PK_FMT, customer_id), 2048);
 }
 
 struct orders_order_pk_parts {
@@ -168,7 +174,7 @@ static inline int orders_order_sk(char *buf, size_t size, const char *order_date
 		return -1;
 	if (orders_key_bad_text_(order_id, "#", ""))
 		return -1;
-	return snprintf(buf, size, ORDERS_ORDER_SK_FMT, order_date, order_id);
+	return orders_key_fit_(snprintf(buf, size, ORDERS_ORDER_SK_FMT, order_date, order_id), 1024);
 }
 
 static inline int orders_key_parse_lsls_(const char *key, const char *l0, size_t n0, struct orders_key_span_ *v1, const char *l2, size_t n2, struct orders_key_span_ *v3)
@@ -207,7 +213,7 @@ static inline int orders_order_gsi1pk(char *buf, size_t size, const char *order_
 {
 	if (orders_key_bad_text_(order_status, "#", ""))
 		return -1;
-	return snprintf(buf, size, ORDERS_ORDER_GSI1PK_FMT, order_status);
+	return orders_key_fit_(snprintf(buf, size, ORDERS_ORDER_GSI1PK_FMT, order_status), 2048);
 }
 
 struct orders_order_gsi1pk_parts {
@@ -227,7 +233,7 @@ static inline int orders_order_gsi1sk(char *buf, size_t size, const char *order_
 		return -1;
 	if (orders_key_bad_text_(order_id, "#", ""))
 		return -1;
-	return snprintf(buf, size, ORDERS_ORDER_GSI1SK_FMT, order_date, order_id);
+	return orders_key_fit_(snprintf(buf, size, ORDERS_ORDER_GSI1SK_FMT, order_date, order_id), 1024);
 }
 
 static inline int orders_key_parse_sls_(const char *key, struct orders_key_span_ *v0, const char *l1, size_t n1, struct orders_key_span_ *v2)
@@ -258,7 +264,7 @@ static inline int orders_order_line_pk(char *buf, size_t size, const char *order
 {
 	if (orders_key_bad_text_(order_id, "#", ""))
 		return -1;
-	return snprintf(buf, size, ORDERS_ORDER_LINE_PK_FMT, order_id);
+	return orders_key_fit_(snprintf(buf, size, ORDERS_ORDER_LINE_PK_FMT, order_id), 2048);
 }
 
 struct orders_order_line_pk_parts {
@@ -341,7 +347,7 @@ static inline int orders_order_line_sk(char *buf, size_t size, const char *line_
 	const char *t1__ = orders_key_number_text_(line_no, strlen(line_no), 3, pad1__);
 	if (!t1__)
 		return -1;
-	return snprintf(buf, size, ORDERS_ORDER_LINE_SK_FMT, t1__);
+	return orders_key_fit_(snprintf(buf, size, ORDERS_ORDER_LINE_SK_FMT, t1__), 1024);
 }
 
 /* A Number as the builders write it (orders_key_number_text_): with a width,
@@ -410,7 +416,7 @@ static inline int orders_shipment_pk(char *buf, size_t size, const char *order_i
 {
 	if (orders_key_bad_text_(order_id, "#", ""))
 		return -1;
-	return snprintf(buf, size, ORDERS_SHIPMENT_PK_FMT, order_id);
+	return orders_key_fit_(snprintf(buf, size, ORDERS_SHIPMENT_PK_FMT, order_id), 2048);
 }
 
 struct orders_shipment_pk_parts {
@@ -431,7 +437,7 @@ static inline int orders_shipment_sk(char *buf, size_t size, const char *shipped
 		return -1;
 	if (orders_key_bad_text_(shipment_id, "#", ""))
 		return -1;
-	return snprintf(buf, size, ORDERS_SHIPMENT_SK_FMT, shipped_at, shipment_id);
+	return orders_key_fit_(snprintf(buf, size, ORDERS_SHIPMENT_SK_FMT, shipped_at, shipment_id), 1024);
 }
 
 struct orders_shipment_sk_parts {

@@ -108,11 +108,17 @@ static inline int tracker_key_same_text_(struct tracker_key_span_ a, struct trac
 #define TRACKER_TENANT_PK_NAME "PK"
 #define TRACKER_TENANT_PK_FMT "TENANT#%s"
 #define TRACKER_TENANT_PK_PREFIX "TENANT#" /* literal prefix, for begins_with */
+/* A key longer than DynamoDB takes (n bytes, max at most) is refused. */
+static inline int tracker_key_fit_(int n, int max)
+{
+	return n > max ? -1 : n;
+}
+
 static inline int tracker_tenant_pk(char *buf, size_t size, const char *tenant_id)
 {
 	if (tracker_key_bad_text_(tenant_id, "#", ""))
 		return -1;
-	return snprintf(buf, size, TRACKER_TENANT_PK_FMT, tenant_id);
+	return tracker_key_fit_(snprintf(buf, size, TRACKER_TENANT_PK_FMT, tenant_id), 2048);
 }
 
 static inline int tracker_key_parse_ls_(const char *key, const char *l0, size_t n0, struct tracker_key_span_ *v1)
@@ -148,7 +154,7 @@ static inline int tracker_issue_pk(char *buf, size_t size, const char *tenant_id
 {
 	if (tracker_key_bad_text_(tenant_id, "#", ""))
 		return -1;
-	return snprintf(buf, size, TRACKER_ISSUE_PK_FMT, tenant_id);
+	return tracker_key_fit_(snprintf(buf, size, TRACKER_ISSUE_PK_FMT, tenant_id), 2048);
 }
 
 struct tracker_issue_pk_parts {
@@ -231,7 +237,7 @@ static inline int tracker_issue_sk(char *buf, size_t size, const char *issue_num
 	const char *t1__ = tracker_key_number_text_(issue_number, strlen(issue_number), 6, pad1__);
 	if (!t1__)
 		return -1;
-	return snprintf(buf, size, TRACKER_ISSUE_SK_FMT, t1__);
+	return tracker_key_fit_(snprintf(buf, size, TRACKER_ISSUE_SK_FMT, t1__), 1024);
 }
 
 /* A Number as the builders write it (tracker_key_number_text_): with a width,
@@ -299,7 +305,7 @@ static inline int tracker_issue_gsi1pk(char *buf, size_t size, const char *tenan
 {
 	if (tracker_key_bad_text_(tenant_id, "#", "#ISSUES"))
 		return -1;
-	return snprintf(buf, size, TRACKER_ISSUE_GSI1PK_FMT, tenant_id);
+	return tracker_key_fit_(snprintf(buf, size, TRACKER_ISSUE_GSI1PK_FMT, tenant_id), 2048);
 }
 
 static inline int tracker_key_parse_lsl_(const char *key, const char *l0, size_t n0, struct tracker_key_span_ *v1, const char *l2, size_t n2)
@@ -330,7 +336,7 @@ static inline int tracker_issue_gsi1sk(char *buf, size_t size, const char *stage
 		return -1;
 	if (tracker_key_bad_text_(stage, "#", "#"))
 		return -1;
-	return snprintf(buf, size, TRACKER_ISSUE_GSI1SK_FMT, stage, t2__);
+	return tracker_key_fit_(snprintf(buf, size, TRACKER_ISSUE_GSI1SK_FMT, stage, t2__), 1024);
 }
 
 static inline int tracker_key_parse_sln_(const char *key, struct tracker_key_span_ *v0, const char *l1, size_t n1, unsigned w2, struct tracker_key_span_ *v2)
@@ -362,7 +368,7 @@ static inline int tracker_issue_gsi3pk(char *buf, size_t size, const char *assig
 {
 	if (tracker_key_bad_text_(assignee, "#", ""))
 		return -1;
-	return snprintf(buf, size, TRACKER_ISSUE_GSI3PK_FMT, assignee);
+	return tracker_key_fit_(snprintf(buf, size, TRACKER_ISSUE_GSI3PK_FMT, assignee), 2048);
 }
 
 struct tracker_issue_gsi3pk_parts {
@@ -387,7 +393,7 @@ static inline int tracker_issue_gsi3sk(char *buf, size_t size, const char *tenan
 		return -1;
 	if (tracker_key_bad_text_(stage, "#", "#ISSUE#"))
 		return -1;
-	return snprintf(buf, size, TRACKER_ISSUE_GSI3SK_FMT, tenant_id, stage, t5__);
+	return tracker_key_fit_(snprintf(buf, size, TRACKER_ISSUE_GSI3SK_FMT, tenant_id, stage, t5__), 1024);
 }
 
 static inline int tracker_key_parse_lslsln_(const char *key, const char *l0, size_t n0, struct tracker_key_span_ *v1, const char *l2, size_t n2, struct tracker_key_span_ *v3, const char *l4, size_t n4, unsigned w5, struct tracker_key_span_ *v5)
@@ -422,7 +428,7 @@ static inline int tracker_issue_gsi4pk(char *buf, size_t size, const char *tenan
 		return -1;
 	if (tracker_key_bad_text_(label, "#", ""))
 		return -1;
-	return snprintf(buf, size, TRACKER_ISSUE_GSI4PK_FMT, tenant_id, label);
+	return tracker_key_fit_(snprintf(buf, size, TRACKER_ISSUE_GSI4PK_FMT, tenant_id, label), 2048);
 }
 
 static inline int tracker_key_parse_lsls_(const char *key, const char *l0, size_t n0, struct tracker_key_span_ *v1, const char *l2, size_t n2, struct tracker_key_span_ *v3)
@@ -454,7 +460,7 @@ static inline int tracker_issue_gsi4sk(char *buf, size_t size, const char *issue
 	const char *t1__ = tracker_key_number_text_(issue_number, strlen(issue_number), 6, pad1__);
 	if (!t1__)
 		return -1;
-	return snprintf(buf, size, TRACKER_ISSUE_GSI4SK_FMT, t1__);
+	return tracker_key_fit_(snprintf(buf, size, TRACKER_ISSUE_GSI4SK_FMT, t1__), 1024);
 }
 
 struct tracker_issue_gsi4sk_parts {
@@ -475,7 +481,7 @@ static inline int tracker_comment_pk(char *buf, size_t size, const char *tenant_
 {
 	if (tracker_key_bad_text_(tenant_id, "#", ""))
 		return -1;
-	return snprintf(buf, size, TRACKER_COMMENT_PK_FMT, tenant_id);
+	return tracker_key_fit_(snprintf(buf, size, TRACKER_COMMENT_PK_FMT, tenant_id), 2048);
 }
 
 struct tracker_comment_pk_parts {
@@ -498,7 +504,7 @@ static inline int tracker_comment_sk(char *buf, size_t size, const char *issue_n
 		return -1;
 	if (tracker_key_bad_text_(posted_at, "#", ""))
 		return -1;
-	return snprintf(buf, size, TRACKER_COMMENT_SK_FMT, t1__, posted_at);
+	return tracker_key_fit_(snprintf(buf, size, TRACKER_COMMENT_SK_FMT, t1__, posted_at), 1024);
 }
 
 static inline int tracker_key_parse_lnls_(const char *key, const char *l0, size_t n0, unsigned w1, struct tracker_key_span_ *v1, const char *l2, size_t n2, struct tracker_key_span_ *v3)
@@ -535,7 +541,7 @@ static inline int tracker_label_pk(char *buf, size_t size, const char *tenant_id
 {
 	if (tracker_key_bad_text_(tenant_id, "#", ""))
 		return -1;
-	return snprintf(buf, size, TRACKER_LABEL_PK_FMT, tenant_id);
+	return tracker_key_fit_(snprintf(buf, size, TRACKER_LABEL_PK_FMT, tenant_id), 2048);
 }
 
 struct tracker_label_pk_parts {
@@ -554,7 +560,7 @@ static inline int tracker_label_sk(char *buf, size_t size, const char *label)
 {
 	if (tracker_key_bad_text_(label, "#", ""))
 		return -1;
-	return snprintf(buf, size, TRACKER_LABEL_SK_FMT, label);
+	return tracker_key_fit_(snprintf(buf, size, TRACKER_LABEL_SK_FMT, label), 1024);
 }
 
 struct tracker_label_sk_parts {
@@ -579,7 +585,7 @@ static inline int tracker_label_gsi4pk(char *buf, size_t size, const char *tenan
 		return -1;
 	if (tracker_key_bad_text_(label, "#", ""))
 		return -1;
-	return snprintf(buf, size, TRACKER_LABEL_GSI4PK_FMT, tenant_id, label);
+	return tracker_key_fit_(snprintf(buf, size, TRACKER_LABEL_GSI4PK_FMT, tenant_id, label), 2048);
 }
 
 struct tracker_label_gsi4pk_parts {

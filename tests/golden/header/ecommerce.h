@@ -106,11 +106,17 @@ static inline int ecommerce_key_same_text_(struct ecommerce_key_span_ a, struct 
 #define ECOMMERCE_USER_PK_NAME "PK"
 #define ECOMMERCE_USER_PK_FMT "USER#%s"
 #define ECOMMERCE_USER_PK_PREFIX "USER#" /* literal prefix, for begins_with */
+/* A key longer than DynamoDB takes (n bytes, max at most) is refused. */
+static inline int ecommerce_key_fit_(int n, int max)
+{
+	return n > max ? -1 : n;
+}
+
 static inline int ecommerce_user_pk(char *buf, size_t size, const char *user_id)
 {
 	if (ecommerce_key_bad_text_(user_id, "#", ""))
 		return -1;
-	return snprintf(buf, size, ECOMMERCE_USER_PK_FMT, user_id);
+	return ecommerce_key_fit_(snprintf(buf, size, ECOMMERCE_USER_PK_FMT, user_id), 2048);
 }
 
 static inline int ecommerce_key_parse_ls_(const char *key, const char *l0, size_t n0, struct ecommerce_key_span_ *v1)
@@ -149,7 +155,7 @@ static inline int ecommerce_order_pk(char *buf, size_t size, const char *user_id
 {
 	if (ecommerce_key_bad_text_(user_id, "#", ""))
 		return -1;
-	return snprintf(buf, size, ECOMMERCE_ORDER_PK_FMT, user_id);
+	return ecommerce_key_fit_(snprintf(buf, size, ECOMMERCE_ORDER_PK_FMT, user_id), 2048);
 }
 
 struct ecommerce_order_pk_parts {
@@ -170,7 +176,7 @@ static inline int ecommerce_order_sk(char *buf, size_t size, const char *order_d
 		return -1;
 	if (ecommerce_key_bad_text_(order_id, "#", ""))
 		return -1;
-	return snprintf(buf, size, ECOMMERCE_ORDER_SK_FMT, order_day, order_id);
+	return ecommerce_key_fit_(snprintf(buf, size, ECOMMERCE_ORDER_SK_FMT, order_day, order_id), 1024);
 }
 
 static inline int ecommerce_key_parse_lsls_(const char *key, const char *l0, size_t n0, struct ecommerce_key_span_ *v1, const char *l2, size_t n2, struct ecommerce_key_span_ *v3)
@@ -210,7 +216,7 @@ static inline int ecommerce_order_gsi2pk(char *buf, size_t size, const char *sta
 {
 	if (ecommerce_key_bad_text_(status, "#", ""))
 		return -1;
-	return snprintf(buf, size, ECOMMERCE_ORDER_GSI2PK_FMT, status);
+	return ecommerce_key_fit_(snprintf(buf, size, ECOMMERCE_ORDER_GSI2PK_FMT, status), 2048);
 }
 
 static inline int ecommerce_key_parse_s_(const char *key, struct ecommerce_key_span_ *v0)
@@ -235,7 +241,7 @@ static inline int ecommerce_order_gsi2sk(char *buf, size_t size, const char *ord
 {
 	if (ecommerce_key_bad_text_(order_date, "#", ""))
 		return -1;
-	return snprintf(buf, size, ECOMMERCE_ORDER_GSI2SK_FMT, order_date);
+	return ecommerce_key_fit_(snprintf(buf, size, ECOMMERCE_ORDER_GSI2SK_FMT, order_date), 1024);
 }
 
 struct ecommerce_order_gsi2sk_parts {
@@ -256,7 +262,7 @@ static inline int ecommerce_product_pk(char *buf, size_t size, const char *produ
 {
 	if (ecommerce_key_bad_text_(product_id, "#", ""))
 		return -1;
-	return snprintf(buf, size, ECOMMERCE_PRODUCT_PK_FMT, product_id);
+	return ecommerce_key_fit_(snprintf(buf, size, ECOMMERCE_PRODUCT_PK_FMT, product_id), 2048);
 }
 
 struct ecommerce_product_pk_parts {
@@ -284,7 +290,7 @@ static inline int ecommerce_product_gsi1pk(char *buf, size_t size, const char *c
 {
 	if (ecommerce_key_bad_text_(category, "#", ""))
 		return -1;
-	return snprintf(buf, size, ECOMMERCE_PRODUCT_GSI1PK_FMT, category);
+	return ecommerce_key_fit_(snprintf(buf, size, ECOMMERCE_PRODUCT_GSI1PK_FMT, category), 2048);
 }
 
 struct ecommerce_product_gsi1pk_parts {

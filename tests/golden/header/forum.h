@@ -126,13 +126,19 @@ static inline int forum_key_same_text_(struct forum_key_span_ a, struct forum_ke
 /* Id: {ForumName}#{Subject} */
 #define FORUM_REPLY_ID_NAME "Id"
 #define FORUM_REPLY_ID_FMT "%s#%s"
+/* A key longer than DynamoDB takes (n bytes, max at most) is refused. */
+static inline int forum_key_fit_(int n, int max)
+{
+	return n > max ? -1 : n;
+}
+
 static inline int forum_reply_id(char *buf, size_t size, const char *forum_name, const char *subject)
 {
 	if (forum_key_bad_text_(forum_name, "#", "#"))
 		return -1;
 	if (forum_key_bad_text_(subject, "#", ""))
 		return -1;
-	return snprintf(buf, size, FORUM_REPLY_ID_FMT, forum_name, subject);
+	return forum_key_fit_(snprintf(buf, size, FORUM_REPLY_ID_FMT, forum_name, subject), 2048);
 }
 
 static inline int forum_key_parse_sls_(const char *key, struct forum_key_span_ *v0, const char *l1, size_t n1, struct forum_key_span_ *v2)

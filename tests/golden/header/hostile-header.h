@@ -168,6 +168,12 @@ static inline const char *hostile_design_s_key_number_text_(const char *v, size_
 	return v + (*v == '+');
 }
 
+/* A key longer than DynamoDB takes (n bytes, max at most) is refused. */
+static inline int hostile_design_s_key_fit_(int n, int max)
+{
+	return n > max ? -1 : n;
+}
+
 static inline int hostile_design_s_user_pk(char *buf, size_t size, const char *event_id, const char *n)
 {
 	char pad3__[6];
@@ -176,7 +182,7 @@ static inline int hostile_design_s_user_pk(char *buf, size_t size, const char *e
 		return -1;
 	if (hostile_design_s_key_bad_text_(event_id, "#", "#100%#"))
 		return -1;
-	return snprintf(buf, size, HOSTILE_DESIGN_S_USER_PK_FMT, event_id, t3__);
+	return hostile_design_s_key_fit_(snprintf(buf, size, HOSTILE_DESIGN_S_USER_PK_FMT, event_id, t3__), 2048);
 }
 
 /* A Number as the builders write it (hostile_design_s_key_number_text_): with a width,
@@ -240,7 +246,7 @@ static inline int hostile_design_s_user_sk(char *buf, size_t size, const char *s
 {
 	if (hostile_design_s_key_bad_text_(say_hi, "#", ""))
 		return -1;
-	return snprintf(buf, size, HOSTILE_DESIGN_S_USER_SK_FMT, say_hi);
+	return hostile_design_s_key_fit_(snprintf(buf, size, HOSTILE_DESIGN_S_USER_SK_FMT, say_hi), 1024);
 }
 
 static inline int hostile_design_s_key_parse_ls_(const char *key, const char *l0, size_t n0, struct hostile_design_s_key_span_ *v1)
@@ -267,7 +273,7 @@ static inline int hostile_design_s_user_gsi1pk(char *buf, size_t size, const cha
 {
 	if (hostile_design_s_key_bad_text_(class_, "#", "{braces}"))
 		return -1;
-	return snprintf(buf, size, HOSTILE_DESIGN_S_USER_GSI1PK_FMT, class_);
+	return hostile_design_s_key_fit_(snprintf(buf, size, HOSTILE_DESIGN_S_USER_GSI1PK_FMT, class_), 2048);
 }
 
 static inline int hostile_design_s_key_parse_lsl_(const char *key, const char *l0, size_t n0, struct hostile_design_s_key_span_ *v1, const char *l2, size_t n2)
@@ -308,7 +314,7 @@ static inline int hostile_design_s_user_gsi1sk(char *buf, size_t size, const cha
 		return -1;
 	if (hostile_design_s_key_bad_text_(buf_, "#", "|"))
 		return -1;
-	return snprintf(buf, size, HOSTILE_DESIGN_S_USER_GSI1SK_FMT, event_id, t3__, buf_, t7__, t9__);
+	return hostile_design_s_key_fit_(snprintf(buf, size, HOSTILE_DESIGN_S_USER_GSI1SK_FMT, event_id, t3__, buf_, t7__, t9__), 1024);
 }
 
 static inline int hostile_design_s_key_parse_lslnlslnln_(const char *key, const char *l0, size_t n0, struct hostile_design_s_key_span_ *v1, const char *l2, size_t n2, unsigned w3, struct hostile_design_s_key_span_ *v3, const char *l4, size_t n4, struct hostile_design_s_key_span_ *v5, const char *l6, size_t n6, unsigned w7, struct hostile_design_s_key_span_ *v7, const char *l8, size_t n8, unsigned w9, struct hostile_design_s_key_span_ *v9)
@@ -368,7 +374,7 @@ static inline int hostile_design_s_user_when(char *buf, size_t size, const char 
 		return -1;
 	if (hostile_design_s_key_bad_text_(user_id, "#", "#"))
 		return -1;
-	return snprintf(buf, size, HOSTILE_DESIGN_S_USER_WHEN_FMT, snprintf_, errno_, stdout_, linux_, new_, _1st, user_id, t15__);
+	return hostile_design_s_key_fit_(snprintf(buf, size, HOSTILE_DESIGN_S_USER_WHEN_FMT, snprintf_, errno_, stdout_, linux_, new_, _1st, user_id, t15__), 1024);
 }
 
 static inline int hostile_design_s_key_parse_lslslslslslslsln_(const char *key, const char *l0, size_t n0, struct hostile_design_s_key_span_ *v1, const char *l2, size_t n2, struct hostile_design_s_key_span_ *v3, const char *l4, size_t n4, struct hostile_design_s_key_span_ *v5, const char *l6, size_t n6, struct hostile_design_s_key_span_ *v7, const char *l8, size_t n8, struct hostile_design_s_key_span_ *v9, const char *l10, size_t n10, struct hostile_design_s_key_span_ *v11, const char *l12, size_t n12, struct hostile_design_s_key_span_ *v13, const char *l14, size_t n14, unsigned w15, struct hostile_design_s_key_span_ *v15)
@@ -445,7 +451,7 @@ static inline int hostile_design_s_odd_name_s_pk(char *buf, size_t size, const c
 	const char *t1__ = hostile_design_s_key_number_text_(id, strlen(id), 0, NULL);
 	if (!t1__)
 		return -1;
-	return snprintf(buf, size, HOSTILE_DESIGN_S_ODD_NAME_S_PK_FMT, t1__);
+	return hostile_design_s_key_fit_(snprintf(buf, size, HOSTILE_DESIGN_S_ODD_NAME_S_PK_FMT, t1__), 2048);
 }
 
 static inline int hostile_design_s_key_parse_ln_(const char *key, const char *l0, size_t n0, unsigned w1, struct hostile_design_s_key_span_ *v1)

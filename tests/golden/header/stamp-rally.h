@@ -105,13 +105,19 @@ static inline int stamp_rally_key_same_text_(struct stamp_rally_key_span_ a, str
 #define STAMP_RALLY_USER_PK_NAME "PK"
 #define STAMP_RALLY_USER_PK_FMT "EVENT#%s#USER#%s"
 #define STAMP_RALLY_USER_PK_PREFIX "EVENT#" /* literal prefix, for begins_with */
+/* A key longer than DynamoDB takes (n bytes, max at most) is refused. */
+static inline int stamp_rally_key_fit_(int n, int max)
+{
+	return n > max ? -1 : n;
+}
+
 static inline int stamp_rally_user_pk(char *buf, size_t size, const char *event_id, const char *line_user_id)
 {
 	if (stamp_rally_key_bad_text_(event_id, "#", "#USER#"))
 		return -1;
 	if (stamp_rally_key_bad_text_(line_user_id, "#", ""))
 		return -1;
-	return snprintf(buf, size, STAMP_RALLY_USER_PK_FMT, event_id, line_user_id);
+	return stamp_rally_key_fit_(snprintf(buf, size, STAMP_RALLY_USER_PK_FMT, event_id, line_user_id), 2048);
 }
 
 static inline int stamp_rally_key_parse_lsls_(const char *key, const char *l0, size_t n0, struct stamp_rally_key_span_ *v1, const char *l2, size_t n2, struct stamp_rally_key_span_ *v3)
@@ -154,7 +160,7 @@ static inline int stamp_rally_user_gsi1pk(char *buf, size_t size, const char *ev
 {
 	if (stamp_rally_key_bad_text_(event_id, "#", "#USERS"))
 		return -1;
-	return snprintf(buf, size, STAMP_RALLY_USER_GSI1PK_FMT, event_id);
+	return stamp_rally_key_fit_(snprintf(buf, size, STAMP_RALLY_USER_GSI1PK_FMT, event_id), 2048);
 }
 
 static inline int stamp_rally_key_parse_lsl_(const char *key, const char *l0, size_t n0, struct stamp_rally_key_span_ *v1, const char *l2, size_t n2)
@@ -183,7 +189,7 @@ static inline int stamp_rally_user_gsi1sk(char *buf, size_t size, const char *cr
 		return -1;
 	if (stamp_rally_key_bad_text_(line_user_id, "#", ""))
 		return -1;
-	return snprintf(buf, size, STAMP_RALLY_USER_GSI1SK_FMT, created_at, line_user_id);
+	return stamp_rally_key_fit_(snprintf(buf, size, STAMP_RALLY_USER_GSI1SK_FMT, created_at, line_user_id), 1024);
 }
 
 static inline int stamp_rally_key_parse_sls_(const char *key, struct stamp_rally_key_span_ *v0, const char *l1, size_t n1, struct stamp_rally_key_span_ *v2)
@@ -216,7 +222,7 @@ static inline int stamp_rally_user_stamp_pk(char *buf, size_t size, const char *
 		return -1;
 	if (stamp_rally_key_bad_text_(line_user_id, "#", ""))
 		return -1;
-	return snprintf(buf, size, STAMP_RALLY_USER_STAMP_PK_FMT, event_id, line_user_id);
+	return stamp_rally_key_fit_(snprintf(buf, size, STAMP_RALLY_USER_STAMP_PK_FMT, event_id, line_user_id), 2048);
 }
 
 struct stamp_rally_user_stamp_pk_parts {
@@ -236,7 +242,7 @@ static inline int stamp_rally_user_stamp_sk(char *buf, size_t size, const char *
 {
 	if (stamp_rally_key_bad_text_(stamp_id, "#", ""))
 		return -1;
-	return snprintf(buf, size, STAMP_RALLY_USER_STAMP_SK_FMT, stamp_id);
+	return stamp_rally_key_fit_(snprintf(buf, size, STAMP_RALLY_USER_STAMP_SK_FMT, stamp_id), 1024);
 }
 
 static inline int stamp_rally_key_parse_ls_(const char *key, const char *l0, size_t n0, struct stamp_rally_key_span_ *v1)
@@ -278,7 +284,7 @@ static inline int stamp_rally_stamp_master_pk(char *buf, size_t size, const char
 		return -1;
 	if (stamp_rally_key_bad_text_(stamp_id, "#", ""))
 		return -1;
-	return snprintf(buf, size, STAMP_RALLY_STAMP_MASTER_PK_FMT, event_id, stamp_id);
+	return stamp_rally_key_fit_(snprintf(buf, size, STAMP_RALLY_STAMP_MASTER_PK_FMT, event_id, stamp_id), 2048);
 }
 
 struct stamp_rally_stamp_master_pk_parts {
@@ -315,7 +321,7 @@ static inline int stamp_rally_stamp_master_gsi1pk(char *buf, size_t size, const 
 {
 	if (stamp_rally_key_bad_text_(event_id, "#", "#STAMP_MASTERS"))
 		return -1;
-	return snprintf(buf, size, STAMP_RALLY_STAMP_MASTER_GSI1PK_FMT, event_id);
+	return stamp_rally_key_fit_(snprintf(buf, size, STAMP_RALLY_STAMP_MASTER_GSI1PK_FMT, event_id), 2048);
 }
 
 struct stamp_rally_stamp_master_gsi1pk_parts {
@@ -397,7 +403,7 @@ static inline int stamp_rally_stamp_master_gsi1sk(char *buf, size_t size, const 
 	const char *t0__ = stamp_rally_key_number_text_(order, strlen(order), 3, pad0__);
 	if (!t0__)
 		return -1;
-	return snprintf(buf, size, STAMP_RALLY_STAMP_MASTER_GSI1SK_FMT, t0__);
+	return stamp_rally_key_fit_(snprintf(buf, size, STAMP_RALLY_STAMP_MASTER_GSI1SK_FMT, t0__), 1024);
 }
 
 /* A Number as the builders write it (stamp_rally_key_number_text_): with a width,

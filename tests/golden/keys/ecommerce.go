@@ -149,6 +149,14 @@ func formatNumber(v string, width int, name string) (string, error) {
 	return text, nil
 }
 
+// fitKey refuses a key of more bytes than DynamoDB takes (limit).
+func fitKey(key string, err error, limit int) (string, error) {
+	if err == nil && len(key) > limit {
+		return "", &KeyBuildError{"key", fmt.Sprintf("%d bytes, over DynamoDB's %d", len(key), limit)}
+	}
+	return key, err
+}
+
 func buildKey(shape []piece, values []keyPart) (string, error) {
 	var key strings.Builder
 	for i, pc := range shape {
@@ -282,7 +290,8 @@ var ECOMMERCE_USER_PK_FMT_ = []piece{{lit: "USER#"}, {isParam: true, param: 0, w
 
 // Ecommerce_user_pk builds the key.
 func Ecommerce_user_pk(user_id string) (string, error) {
-	return buildKey(ECOMMERCE_USER_PK_FMT_, []keyPart{{text: user_id}})
+	k__, err__ := buildKey(ECOMMERCE_USER_PK_FMT_, []keyPart{{text: user_id}})
+	return fitKey(k__, err__, 2048)
 }
 
 // Ecommerce_user_pk_parts holds the parts of a key.
@@ -318,7 +327,8 @@ var ECOMMERCE_ORDER_PK_FMT_ = []piece{{lit: "USER#"}, {isParam: true, param: 0, 
 
 // Ecommerce_order_pk builds the key.
 func Ecommerce_order_pk(user_id string) (string, error) {
-	return buildKey(ECOMMERCE_ORDER_PK_FMT_, []keyPart{{text: user_id}})
+	k__, err__ := buildKey(ECOMMERCE_ORDER_PK_FMT_, []keyPart{{text: user_id}})
+	return fitKey(k__, err__, 2048)
 }
 
 // Ecommerce_order_pk_parts holds the parts of a key.
@@ -342,7 +352,8 @@ var ECOMMERCE_ORDER_SK_FMT_ = []piece{{lit: "ORDER#"}, {isParam: true, param: 0,
 
 // Ecommerce_order_sk builds the key.
 func Ecommerce_order_sk(order_day string, order_id string) (string, error) {
-	return buildKey(ECOMMERCE_ORDER_SK_FMT_, []keyPart{{text: order_day}, {text: order_id}})
+	k__, err__ := buildKey(ECOMMERCE_ORDER_SK_FMT_, []keyPart{{text: order_day}, {text: order_id}})
+	return fitKey(k__, err__, 1024)
 }
 
 // Ecommerce_order_sk_parts holds the parts of a key.
@@ -397,7 +408,8 @@ var ECOMMERCE_ORDER_GSI2PK_FMT_ = []piece{{isParam: true, param: 0, width: 0, nu
 
 // Ecommerce_order_gsi2pk builds the key.
 func Ecommerce_order_gsi2pk(status ECOMMERCE_ORDER_STATUS_ENUM) (string, error) {
-	return buildKey(ECOMMERCE_ORDER_GSI2PK_FMT_, []keyPart{{text: string(status)}})
+	k__, err__ := buildKey(ECOMMERCE_ORDER_GSI2PK_FMT_, []keyPart{{text: string(status)}})
+	return fitKey(k__, err__, 2048)
 }
 
 // Ecommerce_order_gsi2pk_parts holds the parts of a key.
@@ -420,7 +432,8 @@ var ECOMMERCE_ORDER_GSI2SK_FMT_ = []piece{{isParam: true, param: 0, width: 0, nu
 
 // Ecommerce_order_gsi2sk builds the key.
 func Ecommerce_order_gsi2sk(order_date string) (string, error) {
-	return buildKey(ECOMMERCE_ORDER_GSI2SK_FMT_, []keyPart{{text: order_date}})
+	k__, err__ := buildKey(ECOMMERCE_ORDER_GSI2SK_FMT_, []keyPart{{text: order_date}})
+	return fitKey(k__, err__, 1024)
 }
 
 // Ecommerce_order_gsi2sk_parts holds the parts of a key.
@@ -447,7 +460,8 @@ var ECOMMERCE_PRODUCT_PK_FMT_ = []piece{{lit: "PRODUCT#"}, {isParam: true, param
 
 // Ecommerce_product_pk builds the key.
 func Ecommerce_product_pk(product_id string) (string, error) {
-	return buildKey(ECOMMERCE_PRODUCT_PK_FMT_, []keyPart{{text: product_id}})
+	k__, err__ := buildKey(ECOMMERCE_PRODUCT_PK_FMT_, []keyPart{{text: product_id}})
+	return fitKey(k__, err__, 2048)
 }
 
 // Ecommerce_product_pk_parts holds the parts of a key.
@@ -479,7 +493,8 @@ var ECOMMERCE_PRODUCT_GSI1PK_FMT_ = []piece{{isParam: true, param: 0, width: 0, 
 
 // Ecommerce_product_gsi1pk builds the key.
 func Ecommerce_product_gsi1pk(category string) (string, error) {
-	return buildKey(ECOMMERCE_PRODUCT_GSI1PK_FMT_, []keyPart{{text: category}})
+	k__, err__ := buildKey(ECOMMERCE_PRODUCT_GSI1PK_FMT_, []keyPart{{text: category}})
+	return fitKey(k__, err__, 2048)
 }
 
 // Ecommerce_product_gsi1pk_parts holds the parts of a key.

@@ -114,6 +114,14 @@ def _text(v: str, after: str, name: str) -> str:
     return v
 
 
+def _fit(key: str, max_bytes: int) -> str:
+    # A key of more UTF-8 bytes than DynamoDB takes is refused.
+    n = len(key.encode("utf-8", "surrogatepass"))
+    if n > max_bytes:
+        raise KeyBuildError(f"key: {n} bytes, over DynamoDB's {max_bytes}")
+    return key
+
+
 def _build(shape: Sequence[_Piece], values: Sequence[Number]) -> str:
     key = []
     for i, pc in enumerate(shape):
@@ -195,7 +203,7 @@ ECOMMERCE_USER_PK_FMT_: Tuple[_Piece, ...] = ("USER#", (0, 0, False, "UserId"))
 
 
 def ecommerce_user_pk(user_id: str) -> str:
-    return _build(ECOMMERCE_USER_PK_FMT_, (user_id,))
+    return _fit(_build(ECOMMERCE_USER_PK_FMT_, (user_id,)), 2048)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -229,7 +237,7 @@ ECOMMERCE_ORDER_PK_FMT_: Tuple[_Piece, ...] = ("USER#", (0, 0, False, "UserId"))
 
 
 def ecommerce_order_pk(user_id: str) -> str:
-    return _build(ECOMMERCE_ORDER_PK_FMT_, (user_id,))
+    return _fit(_build(ECOMMERCE_ORDER_PK_FMT_, (user_id,)), 2048)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -250,7 +258,7 @@ ECOMMERCE_ORDER_SK_FMT_: Tuple[_Piece, ...] = ("ORDER#", (0, 0, False, "OrderDay
 
 
 def ecommerce_order_sk(order_day: str, order_id: str) -> str:
-    return _build(ECOMMERCE_ORDER_SK_FMT_, (order_day, order_id))
+    return _fit(_build(ECOMMERCE_ORDER_SK_FMT_, (order_day, order_id)), 1024)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -291,7 +299,7 @@ ECOMMERCE_ORDER_GSI2PK_FMT_: Tuple[_Piece, ...] = ((0, 0, False, "Status"), )
 
 
 def ecommerce_order_gsi2pk(status: ECOMMERCE_ORDER_STATUS_ENUM) -> str:
-    return _build(ECOMMERCE_ORDER_GSI2PK_FMT_, (status,))
+    return _fit(_build(ECOMMERCE_ORDER_GSI2PK_FMT_, (status,)), 2048)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -311,7 +319,7 @@ ECOMMERCE_ORDER_GSI2SK_FMT_: Tuple[_Piece, ...] = ((0, 0, False, "OrderDate"), )
 
 
 def ecommerce_order_gsi2sk(order_date: str) -> str:
-    return _build(ECOMMERCE_ORDER_GSI2SK_FMT_, (order_date,))
+    return _fit(_build(ECOMMERCE_ORDER_GSI2SK_FMT_, (order_date,)), 1024)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -336,7 +344,7 @@ ECOMMERCE_PRODUCT_PK_FMT_: Tuple[_Piece, ...] = ("PRODUCT#", (0, 0, False, "Prod
 
 
 def ecommerce_product_pk(product_id: str) -> str:
-    return _build(ECOMMERCE_PRODUCT_PK_FMT_, (product_id,))
+    return _fit(_build(ECOMMERCE_PRODUCT_PK_FMT_, (product_id,)), 2048)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -365,7 +373,7 @@ ECOMMERCE_PRODUCT_GSI1PK_FMT_: Tuple[_Piece, ...] = ((0, 0, False, "Category"), 
 
 
 def ecommerce_product_gsi1pk(category: str) -> str:
-    return _build(ECOMMERCE_PRODUCT_GSI1PK_FMT_, (category,))
+    return _fit(_build(ECOMMERCE_PRODUCT_GSI1PK_FMT_, (category,)), 2048)
 
 
 @dataclasses.dataclass(frozen=True)

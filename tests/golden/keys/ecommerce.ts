@@ -94,6 +94,21 @@ function text_(v: string, next: string, name: string): string {
     return v;
 }
 
+/* A key of more UTF-8 bytes than DynamoDB takes (max) is refused. */
+function fit_(key: string, max: number): string {
+    let n = 0;
+    for (let i = 0; i < key.length; i++) {
+        const c = key.charCodeAt(i);
+        const pair = c >= 0xd800 && c < 0xdc00 && i + 1 < key.length &&
+            key.charCodeAt(i + 1) >= 0xdc00 && key.charCodeAt(i + 1) < 0xe000;
+        n += c < 0x80 ? 1 : c < 0x800 ? 2 : pair ? 4 : 3;
+        i += pair ? 1 : 0;
+    }
+    if (n > max)
+        throw new KeyBuildError(`key: ${n} bytes, over DynamoDB's ${max}`);
+    return key;
+}
+
 function build_(shape: readonly Piece_[], values: readonly (string | number | bigint)[]): string {
     let key = "";
     for (let i = 0; i < shape.length; i++) {
@@ -175,7 +190,7 @@ export const ECOMMERCE_USER_PK_NAME = "PK";
 export const ECOMMERCE_USER_PK_PREFIX = "USER#"; // begins_with prefix
 const ECOMMERCE_USER_PK_FMT_: readonly Piece_[] = ["USER#", [0, 0, false, "UserId"]];
 export function ecommerce_user_pk(user_id: string): string {
-    return build_(ECOMMERCE_USER_PK_FMT_, [user_id]);
+    return fit_(build_(ECOMMERCE_USER_PK_FMT_, [user_id]), 2048);
 }
 export interface ecommerce_user_pk_parts {
     readonly user_id: string;
@@ -204,7 +219,7 @@ export const ECOMMERCE_ORDER_PK_NAME = "PK";
 export const ECOMMERCE_ORDER_PK_PREFIX = "USER#"; // begins_with prefix
 const ECOMMERCE_ORDER_PK_FMT_: readonly Piece_[] = ["USER#", [0, 0, false, "UserId"]];
 export function ecommerce_order_pk(user_id: string): string {
-    return build_(ECOMMERCE_ORDER_PK_FMT_, [user_id]);
+    return fit_(build_(ECOMMERCE_ORDER_PK_FMT_, [user_id]), 2048);
 }
 export interface ecommerce_order_pk_parts {
     readonly user_id: string;
@@ -221,7 +236,7 @@ export const ECOMMERCE_ORDER_SK_NAME = "SK";
 export const ECOMMERCE_ORDER_SK_PREFIX = "ORDER#"; // begins_with prefix
 const ECOMMERCE_ORDER_SK_FMT_: readonly Piece_[] = ["ORDER#", [0, 0, false, "OrderDay"], "#", [1, 0, false, "OrderId"]];
 export function ecommerce_order_sk(order_day: string, order_id: string): string {
-    return build_(ECOMMERCE_ORDER_SK_FMT_, [order_day, order_id]);
+    return fit_(build_(ECOMMERCE_ORDER_SK_FMT_, [order_day, order_id]), 1024);
 }
 export interface ecommerce_order_sk_parts {
     readonly order_day: string;
@@ -258,7 +273,7 @@ export const ECOMMERCE_ORDER_USER_NAME_NAME = "UserName";
 export const ECOMMERCE_ORDER_GSI2PK_NAME = "GSI2PK";
 const ECOMMERCE_ORDER_GSI2PK_FMT_: readonly Piece_[] = [[0, 0, false, "Status"]];
 export function ecommerce_order_gsi2pk(status: ECOMMERCE_ORDER_STATUS_ENUM): string {
-    return build_(ECOMMERCE_ORDER_GSI2PK_FMT_, [status]);
+    return fit_(build_(ECOMMERCE_ORDER_GSI2PK_FMT_, [status]), 2048);
 }
 export interface ecommerce_order_gsi2pk_parts {
     readonly status: string;
@@ -274,7 +289,7 @@ export function ecommerce_order_gsi2pk_parse(key: string): ecommerce_order_gsi2p
 export const ECOMMERCE_ORDER_GSI2SK_NAME = "GSI2SK";
 const ECOMMERCE_ORDER_GSI2SK_FMT_: readonly Piece_[] = [[0, 0, false, "OrderDate"]];
 export function ecommerce_order_gsi2sk(order_date: string): string {
-    return build_(ECOMMERCE_ORDER_GSI2SK_FMT_, [order_date]);
+    return fit_(build_(ECOMMERCE_ORDER_GSI2SK_FMT_, [order_date]), 1024);
 }
 export interface ecommerce_order_gsi2sk_parts {
     readonly order_date: string;
@@ -294,7 +309,7 @@ export const ECOMMERCE_PRODUCT_PK_NAME = "PK";
 export const ECOMMERCE_PRODUCT_PK_PREFIX = "PRODUCT#"; // begins_with prefix
 const ECOMMERCE_PRODUCT_PK_FMT_: readonly Piece_[] = ["PRODUCT#", [0, 0, false, "ProductId"]];
 export function ecommerce_product_pk(product_id: string): string {
-    return build_(ECOMMERCE_PRODUCT_PK_FMT_, [product_id]);
+    return fit_(build_(ECOMMERCE_PRODUCT_PK_FMT_, [product_id]), 2048);
 }
 export interface ecommerce_product_pk_parts {
     readonly product_id: string;
@@ -319,7 +334,7 @@ export const ECOMMERCE_PRODUCT_PRICE_NAME = "Price";
 export const ECOMMERCE_PRODUCT_GSI1PK_NAME = "GSI1PK";
 const ECOMMERCE_PRODUCT_GSI1PK_FMT_: readonly Piece_[] = [[0, 0, false, "Category"]];
 export function ecommerce_product_gsi1pk(category: string): string {
-    return build_(ECOMMERCE_PRODUCT_GSI1PK_FMT_, [category]);
+    return fit_(build_(ECOMMERCE_PRODUCT_GSI1PK_FMT_, [category]), 2048);
 }
 export interface ecommerce_product_gsi1pk_parts {
     readonly category: string;
