@@ -637,7 +637,9 @@ static long cond_param(keys_writer *w, keys_request *r, const char *source, ddbc
 			    (r->flag ? r->flag[i] : false) == flag;
 		return same ? (long)i : -1;
 	}
-	ddbc_hparam pm = { NULL, name, source, number, NULL };
+	/* source is a member name of the export's values, freed with them:
+	 * the parameter keeps its own copy. */
+	ddbc_hparam pm = { NULL, name, ddbc_arena_strdup(w->arena, source), number, NULL };
 	if (t == DDBC_TYPE_S)
 		pm.enum_type = ddbc_header_enum_type(
 			w->plan, w->arena, ddbc_pattern_named_attr(r->hp->pattern, source, strlen(source)));
