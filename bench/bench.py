@@ -332,9 +332,12 @@ def exported(k, source):
     """ddbc's export of a plain k-entity design in source's format: the import's input.
     A Workbench model of tables of 100 entities (its items are most of it); a
     CloudFormation template of k tables, an entity each (it holds no items)."""
-    path = os.path.join(A.out, f"plain-{k}.{source}.json")
+    # Named after the design it is made of, so an output folder of another
+    # input (the 50-table template this bench once made) is never reused.
+    stem = f"plain-{k}" if source == "workbench" else f"plain-tables-{k}"
+    path = os.path.join(A.out, f"{stem}.{source}.json")
     design = (plain_design(k) if source == "workbench"
-              else gen(f"plain-tables-{k}.ddb.yaml", [str(k), "1", "1", "--plain"]))
+              else gen(f"{stem}.ddb.yaml", [str(k), "1", "1", "--plain"]))
     if not os.path.exists(path):
         subprocess.run([A.ddbc, "export", "--format", source, "-o", path, design],
                        env=ENV, check=True)
