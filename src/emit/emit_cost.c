@@ -295,7 +295,7 @@ static void json_entity(ddbc_json_stream *js, const ddbc_cost_entity *ce)
 	put_figure(js, "mean", c->size_known ? round(c->mean_bytes * 10) / 10 : DDBC_UNKNOWN);
 	ddbc_json_int(js, "examples", (long long)c->examples);
 	ddbc_json_end(js, '}');
-	put_figure(js, "count", e->count->set ? e->count->value : DDBC_UNKNOWN);
+	ddbc_json_figure(js, "count", e->count);
 	put_slots(js, "write_units", e->table, c->size_known ? c->write : NULL);
 	put_slots(js, "storage_bytes", e->table, c->size_known ? c->storage : NULL);
 	ddbc_json_end(js, '}');
@@ -318,7 +318,7 @@ static void json_pattern(ddbc_json_stream *js, const ddbc_cost_pattern *cp)
 	ddbc_json_bool(js, "fetches_from_table", c->fetches);
 	put_slots(js, "read_units", t, c->read);
 	put_slots(js, "write_units", t, c->known || read ? c->write : NULL);
-	put_figure(js, "rate", p->rate->set ? p->rate->value : DDBC_UNKNOWN);
+	ddbc_json_figure(js, "rate", p->rate);
 	if (cp->priced) {
 		ddbc_json_begin(js, "monthly_usd", '{');
 		put_usd(js, "on_demand", cp->on_demand);

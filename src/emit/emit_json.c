@@ -282,6 +282,29 @@ json_t *ddbc_json_number(const char *text, size_t len)
 	return behind_mark(text, len, true);
 }
 
+void ddbc_figure_text(strbuf *out, const ddbc_figure *f)
+{
+	size_t n = f->text ? strlen(f->text) : 0;
+	if (n && ddbc_decimal_valid(f->text, n))
+		ddbc_decimal_json(out, f->text, n);
+	else if (f->value == floor(f->value) && f->value < 9e18)
+		strbuf_addf(out, "%lld", (long long)f->value);
+	else
+		strbuf_addf(out, "%.17g", f->value);
+}
+
+void ddbc_json_figure(ddbc_json_stream *s, const char *key, const ddbc_figure *f)
+{
+	if (!f->set) {
+		ddbc_json_text(s, key, NULL);
+		return;
+	}
+	strbuf b = STRBUF_INIT;
+	ddbc_figure_text(&b, f);
+	ddbc_json_member(s, key, ddbc_json_number(b.buf, b.len));
+	strbuf_release(&b);
+}
+
 size_t ddbc_json_unmark(char *text, size_t n)
 {
 	const size_t ml = sizeof(DUMPED_MARK) - 1;

@@ -69,6 +69,14 @@ void ddbc_json_scalar_text(const ddbc_node *n, strbuf *out);
 json_t *ddbc_json_number(const char *text, size_t len);
 size_t ddbc_json_unmark(char *text, size_t n);
 
+/* A capacity figure (rate, count, item_bytes) as the design wrote it
+ * (ddbc_figure_text's digits), or null when it is not set. */
+void ddbc_json_figure(ddbc_json_stream *s, const char *key, const ddbc_figure *f);
+/* Appends figure f (set) as the design wrote it, in JSON's form of the
+ * decimal ("+5" as 5, ".5" as 0.5, 1e3 and 0.25 as they are); a YAML
+ * integer of another base (0x1F) as its value in decimal. */
+void ddbc_figure_text(strbuf *out, const ddbc_figure *f);
+
 /* A YAML node as plain JSON: strings, numbers, booleans, null, arrays and
  * objects; NULL for nothing. */
 json_t *ddbc_json_plain(const ddbc_node *n);

@@ -126,14 +126,8 @@ static void key_attributes(ddbc_json_stream *js, const ddbc_table *t)
  * number. */
 static void figure(ddbc_json_stream *js, const char *key, const ddbc_figure *f)
 {
-	if (!f->set)
-		return;
-	if (f->text && ddbc_decimal_valid(f->text, strlen(f->text)))
-		ddbc_json_member(js, key, ddbc_json_number(f->text, strlen(f->text)));
-	else if (f->value == (double)(long long)f->value && f->value < 9e15)
-		ddbc_json_int(js, key, (long long)f->value);
-	else
-		ddbc_json_member(js, key, json_real(f->value));
+	if (f->set)
+		ddbc_json_figure(js, key, f);
 }
 
 static void model_table(ddbc_json_stream *js, const ddbc_table *t)

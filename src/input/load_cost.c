@@ -1,5 +1,6 @@
 /* load_cost.c - reading the capacity fields (load_cost.h) */
 #include "input/load_cost.h"
+#include "model/request_rows.h"
 #include "util/suggest.h"
 
 #include <math.h>
@@ -17,7 +18,15 @@ static const ddbc_figure *load_figure(ddbc_arena *arena, ddbc_diags *d, const dd
 		return &ddbc_figure_none;
 	bool number = v->kind == DDBC_NODE_SCALAR &&
 		      (v->scalar == DDBC_SCALAR_INT || (!whole && v->scalar == DDBC_SCALAR_FLOAT));
-	double x = number ? strtod(v->u.text, NULL) : 0;
+	/* strtod reads 0x1F but not YAML's 0o17: the value of the scalar's
+	 * decimal text, as the rules read it. */
+	double x = 0;
+	if (number) {
+		strbuf dec = STRBUF_INIT;
+		ddbc_scalar_text(v, &dec);
+		x = strtod(strbuf_str(&dec), NULL);
+		strbuf_release(&dec);
+	}
 	if (!number || !isfinite(x) || x < min || x > max) {
 		ddbc_diag_add(d, DDBC_RULE_SCHEMA, v->loc, "'%s' must be %s, not %s%s%s%s", key,
 			      what, ddbc_node_describe(v),
