@@ -508,12 +508,14 @@ static json_t *key_schema(const ddbc_index *ix)
 	return a;
 }
 
-static bool defined(const json_t *defs, const char *name)
+/* Whether defs defines name, compared as written (a name that begins with
+ * the number mark is held behind a second one). */
+static bool defined(const json_t *defs, const json_t *name)
 {
 	size_t i;
 	json_t *d;
 	json_array_foreach(defs, i, d)
-		if (!strcmp(json_string_value(json_object_get(d, "AttributeName")), name))
+		if (json_equal(json_object_get(d, "AttributeName"), name))
 			return true;
 	return false;
 }
@@ -522,10 +524,13 @@ static void define_keys(json_t *defs, const ddbc_table *t, const ddbc_index *ix)
 {
 	for (size_t i = 0; i < ix->npk + ix->nsk; i++) {
 		const char *name = ddbc_index_key(ix, i);
-		if (defined(defs, name))
+		json_t *written = ddbc_json_str(name);
+		if (defined(defs, written)) {
+			json_decref(written);
 			continue;
+		}
 		json_t *d = json_object();
-		json_object_set_new(d, "AttributeName", ddbc_json_str(name));
+		json_object_set_new(d, "AttributeName", written);
 		json_object_set_new(d, "AttributeType",
 				    json_string(ddbc_type_short(ddbc_json_key_type(t, name))));
 		json_array_append_new(defs, d);

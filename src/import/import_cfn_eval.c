@@ -88,11 +88,13 @@ static json_t *typed(const json_t *decl, const char *s)
 {
 	const char *type = ddbc_import_string_value(json_object_get(decl, "Type"));
 	if (!type || (strcmp(type, "CommaDelimitedList") && strncmp(type, "List<", 5)))
-		return json_string(s);
+		return ddbc_import_str(s);
 	json_t *list = json_array();
 	for (;;) {
 		size_t n = strcspn(s, ",");
-		json_array_append_new(list, json_stringn(s, n));
+		char *part = xstrndup(s, n);
+		json_array_append_new(list, ddbc_import_str(part));
+		free(part);
 		if (!s[n])
 			return list;
 		s += n + 1;
@@ -133,7 +135,7 @@ static json_t *ref(ddbc_cfn *c, const char *name)
 		return typed(decl, v);
 	const json_t *d = json_object_get(decl, "Default");
 	if (ddbc_import_is_string(d))
-		return typed(decl, ddbc_import_string_value(d));
+		return typed(decl, ddbc_import_string_text(d));
 	if (d && !json_is_object(d) && !json_is_array(d))
 		return json_deep_copy(d);
 	if (decl)
@@ -143,15 +145,17 @@ static json_t *ref(ddbc_cfn *c, const char *name)
 		    "deployed", name);
 }
 
-/* The text of a scalar value: strings as they are, numbers and booleans as
- * JSON writes them; NULL for lists and objects. Malloc'd. */
+/* The text of a scalar value: strings as the source wrote them (a leading
+ * number mark once, not doubled: the text goes into the middle of others),
+ * numbers and booleans as JSON writes them; NULL for lists and objects.
+ * Malloc'd; a string made of it goes through ddbc_import_str. */
 static char *text_of(const json_t *v)
 {
 	const char *num = ddbc_import_number_text(v);
 	if (num)
 		return xstrdup(num);
 	if (ddbc_import_is_string(v))
-		return xstrdup(ddbc_import_string_value(v));
+		return xstrdup(ddbc_import_string_text(v));
 	if (json_is_boolean(v))
 		return xstrdup(json_is_true(v) ? "true" : "false");
 	return ddbc_import_scalar_text(v);  /* integers; NULL otherwise */
@@ -207,14 +211,14 @@ static json_t *sub(ddbc_cfn *c, const char *s, const json_t *vars)
 		}
 		s = close + 1;
 	}
-	json_t *j = json_string(strbuf_str(&out));
+	json_t *j = ddbc_import_str(strbuf_str(&out));
 	strbuf_release(&out);
 	return j;
 }
 
 static json_t *join(ddbc_cfn *c, const json_t *args)
 {
-	const char *delim = ddbc_import_string_value(json_array_get(args, 0));
+	const char *delim = ddbc_import_string_text(json_array_get(args, 0));
 	json_t *list = delim ? ddbc_cfn_eval(c, json_array_get(args, 1)) : NULL;
 	if (!list || !json_is_array(list)) {
 		json_decref(list);
@@ -234,7 +238,7 @@ static json_t *join(ddbc_cfn *c, const json_t *args)
 			break;
 	}
 	json_decref(list);
-	json_t *j = ok ? json_string(strbuf_str(&out)) : fail(c, "%s: a value that is no string",
+	json_t *j = ok ? ddbc_import_str(strbuf_str(&out)) : fail(c, "%s: a value that is no string",
 							       "Fn::Join");
 	strbuf_release(&out);
 	return j;
@@ -256,7 +260,7 @@ static json_t *select_(ddbc_cfn *c, const json_t *args)
 
 static json_t *split(ddbc_cfn *c, const json_t *args)
 {
-	const char *delim = ddbc_import_string_value(json_array_get(args, 0));
+	const char *delim = ddbc_import_string_text(json_array_get(args, 0));
 	char *s = delim && *delim ? eval_text(c, json_array_get(args, 1), "Fn::Split") : NULL;
 	if (!s)
 		return fail(c, "%s: expected [DELIMITER, STRING]", "Fn::Split");
@@ -264,7 +268,9 @@ static json_t *split(ddbc_cfn *c, const json_t *args)
 	const char *p = s;
 	for (;;) {
 		const char *d = strstr(p, delim);
-		json_array_append_new(list, d ? json_stringn(p, (size_t)(d - p)) : json_string(p));
+		char *part = d ? xstrndup(p, (size_t)(d - p)) : xstrdup(p);
+		json_array_append_new(list, ddbc_import_str(part));
+		free(part);
 		if (!d)
 			break;
 		p = d + strlen(delim);
@@ -280,7 +286,10 @@ static json_t *find_in_map(ddbc_cfn *c, const json_t *args)
 		char *k = eval_text(c, json_array_get(args, i), "Fn::FindInMap");
 		if (!k)
 			return NULL;
-		v = json_object_get(v, k);
+		/* Keys are in the tree's spelling (a leading mark doubled). */
+		json_t *key = ddbc_import_str(k);
+		v = json_object_get(v, json_string_value(key));
+		json_decref(key);
 		if (!v) {
 			json_t *r = fail(c, "Fn::FindInMap: Mappings has no '%s'", k);
 			free(k);
@@ -388,9 +397,9 @@ static json_t *call(ddbc_cfn *c, const char *fn, const json_t *args)
 		return ddbc_import_is_string(args) ? ref(c, ddbc_import_string_value(args))
 					    : fail(c, "%s: expected a name", fn);
 	if (!strcmp(fn, "Fn::Sub") && ddbc_import_is_string(args))
-		return sub(c, ddbc_import_string_value(args), NULL);
+		return sub(c, ddbc_import_string_text(args), NULL);
 	if (!strcmp(fn, "Fn::Sub") && ddbc_import_is_string(json_array_get(args, 0)))
-		return sub(c, ddbc_import_string_value(json_array_get(args, 0)),
+		return sub(c, ddbc_import_string_text(json_array_get(args, 0)),
 			   json_array_get(args, 1));
 	if (!strcmp(fn, "Fn::Join"))
 		return join(c, args);
