@@ -69,6 +69,11 @@ const char *ddbc_import_string_text(const json_t *v);
 json_t *ddbc_import_plain_item(const json_t *item);
 struct strbuf;
 json_t *ddbc_import_plain_item_why(const json_t *item, struct strbuf *why);
+/* What a malformed sample item still shows: {"ok": {NAME: plain value} of
+ * each top-level attribute that is valid DynamoDB JSON, "bad": {NAME: true}
+ * of each that is not}; NULL when item is no object or nothing in it is
+ * valid. A new reference. */
+json_t *ddbc_import_plain_part(const json_t *item);
 
 /* How a key template is guessed from sample items (plain objects). */
 typedef struct ddbc_import_guess {

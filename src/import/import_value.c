@@ -228,6 +228,25 @@ json_t *ddbc_import_plain_item_why(const json_t *item, strbuf *why)
 	return v;
 }
 
+json_t *ddbc_import_plain_part(const json_t *item)
+{
+	if (!json_is_object(item))
+		return NULL;
+	json_t *ok = json_object(), *bad = json_object();
+	const char *k;
+	const json_t *v;
+	json_object_foreach((json_t *)item, k, v) {
+		json_t *p = ddbc_import_plain_value(v);
+		json_object_set_new(p ? ok : bad, k, p ? p : json_true());
+	}
+	if (!json_object_size(ok)) {
+		json_decref(ok);
+		json_decref(bad);
+		return NULL;
+	}
+	return json_pack("{soso}", "ok", ok, "bad", bad);
+}
+
 json_t *ddbc_import_plain_item(const json_t *item)
 {
 	return ddbc_import_plain_item_why(item, NULL);

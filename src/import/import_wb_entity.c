@@ -362,8 +362,29 @@ static void key_template(const struct wb_table *w, json_t *attrs, const char *k,
 	free(g);
 }
 
+/* The samples key k's template is guessed from: the examples' guessing
+ * copies and what each malformed item still shows (shown, beside its
+ * evidence entry), unless k itself is what is wrong in it. The well-formed
+ * keys of a malformed item are facts of the source: the model's author
+ * wrote them, so they are evidence of the key's shape, though the item is
+ * no example. References: lend_unstored's additions reach every key. */
+static json_t *key_samples(const json_t *guessing, const json_t *shown, const json_t *evidence,
+			   const char *k)
+{
+	json_t *s = json_array();
+	size_t i;
+	json_t *x;
+	json_array_foreach(guessing, i, x)
+		json_array_append(s, x);
+	json_array_foreach(shown, i, x)
+		if (!json_object_get(json_object_get(json_array_get(evidence, i), "bad"), k))
+			json_array_append(s, x);
+	return s;
+}
+
 static int add_entity(const struct wb_table *w, json_t *design, const char *name,
-		      const json_t *names, const json_t *alias, json_t *examples)
+		      const json_t *names, const json_t *alias, json_t *examples,
+		      const json_t *evidence)
 {
 	json_t *entities = json_object_get(design, "entities");
 	if (json_object_get(entities, name))
@@ -371,9 +392,11 @@ static int add_entity(const struct wb_table *w, json_t *design, const char *name
 	json_t *attrs = attributes(w, names, examples);
 	json_t *templated = json_array();
 	/* The guesses read (and lend unstored key parts to) a copy. */
-	json_t *guessing = json_deep_copy(examples);
+	json_t *guessing = json_deep_copy(examples), *shown = json_array();
 	size_t i;
 	const json_t *k;
+	json_array_foreach(evidence, i, k)
+		json_array_append_new(shown, json_deep_copy(json_object_get(k, "ok")));
 	json_array_foreach(w->keys, i, k) {
 		const char *kn = ddbc_import_string_value(k);
 		const char *al = NULL;
@@ -385,9 +408,12 @@ static int add_entity(const struct wb_table *w, json_t *design, const char *name
 			al = ddbc_import_string_value(json_object_get(alias, "SortKeyAlias"));
 		else
 			tk = false;
-		key_template(w, attrs, kn, tk, al, guessing, templated, name);
+		json_t *samples = key_samples(guessing, shown, evidence, kn);
+		key_template(w, attrs, kn, tk, al, samples, templated, name);
+		json_decref(samples);
 	}
 	json_decref(guessing);
+	json_decref(shown);
 	json_decref(templated);
 	json_t *e = json_pack("{sssO}", "table", w->name, "attributes", attrs);
 	json_decref(attrs);
@@ -440,14 +466,16 @@ static void facets_release(struct facets *fs)
 	json_decref(fs->plain);
 }
 
-/* The facet's own sample items (older models keep them per facet). */
-static json_t *facet_items(const struct wb_table *w, const json_t *f)
+/* The facet's own sample items (older models keep them per facet); what
+ * its malformed ones still show goes to evidence. */
+static json_t *facet_items(const struct wb_table *w, const json_t *f, json_t *evidence)
 {
 	json_t *mine = json_array();
 	const char *fname = ddbc_import_string_value(json_object_get(f, "FacetName"));
 	strbuf where = STRBUF_INIT;
 	strbuf_addf(&where, "facet '%s' of table '%s'", fname ? fname : "", w->name);
-	ddbc_import_wb_items(w->file, strbuf_str(&where), json_object_get(f, "TableData"), mine);
+	ddbc_import_wb_items(w->file, strbuf_str(&where), json_object_get(f, "TableData"), mine,
+			     evidence);
 	strbuf_release(&where);
 	return mine;
 }
@@ -456,18 +484,31 @@ static int facet_entities(const struct wb_table *w, const json_t *facets, json_t
 {
 	struct facets fs;
 	facets_init(&fs, w, facets);
-	json_t *per = json_array();
+	json_t *per = json_array(), *per_ev = json_array();
 	size_t i, lost = 0;
 	const json_t *f, *item;
 	int rc = 0;
-	json_array_foreach(facets, i, f)
-		json_array_append_new(per, facet_items(w, f));
+	json_array_foreach(facets, i, f) {
+		json_t *ev = json_array();
+		json_array_append_new(per, facet_items(w, f, ev));
+		json_array_append_new(per_ev, ev);
+	}
 	json_array_foreach(w->items, i, item) {
 		int k = facet_of(&fs, item);
 		if (k < 0)
 			lost++;
 		else
 			json_array_append(json_array_get(per, (size_t)k), (json_t *)item);
+	}
+	/* A malformed item's facet, from the names and keys it shows (one that
+	 * fits none was said left out already). */
+	json_array_foreach(w->evidence, i, item) {
+		json_t *view = json_deep_copy(json_object_get(item, "ok"));
+		json_object_update(view, json_object_get(item, "bad"));
+		int k = facet_of(&fs, view);
+		json_decref(view);
+		if (k >= 0)
+			json_array_append(json_array_get(per_ev, (size_t)k), (json_t *)item);
 	}
 	json_array_foreach(facets, i, f) {
 		const char *fname = ddbc_import_string_value(json_object_get(f, "FacetName"));
@@ -477,13 +518,14 @@ static int facet_entities(const struct wb_table *w, const json_t *facets, json_t
 		if (rc == 0)
 			rc = add_entity(w, design, fname, fs.f[i].names,
 					json_object_get(f, "KeyAttributeAlias"),
-					json_array_get(per, i));
+					json_array_get(per, i), json_array_get(per_ev, i));
 	}
 	if (rc == 0 && lost)
 		fprintf(stderr, "ddbc import: %s: %zu sample item%s of table '%s' fit no facet: "
 			"left out\n", w->file, lost, lost == 1 ? "" : "s", w->name);
 	facets_release(&fs);
 	json_decref(per);
+	json_decref(per_ev);
 	return rc;
 }
 
@@ -499,7 +541,7 @@ int ddbc_import_wb_entities(const struct wb_table *w, json_t *design)
 	json_object_foreach((json_t *)w->types, k, v)
 		json_array_append_new(names, json_string(k));
 	json_t *examples = json_deep_copy(w->items);
-	int rc = add_entity(w, design, w->name, names, NULL, examples);
+	int rc = add_entity(w, design, w->name, names, NULL, examples, w->evidence);
 	if (rc == 0)
 		ddbc_import_set_comment(json_object_get(design, "entities"), w->name,
 					"one entity: the model has no facets");

@@ -159,9 +159,12 @@ static void items(struct scan *sc, int table, int facet)
 		}
 		sc->i += (size_t)err.position;
 		json_t *p = ddbc_import_plain_item_why(d, &why);
+		/* A malformed item: why, and what it still shows (import_wb.h). */
+		json_t *part = p ? NULL : ddbc_import_plain_part(d);
 		json_decref(d);
-		json_array_append_new(r->items, p ? compact(p) : json_pack("{ss}", "why",
-									 strbuf_str(&why)));
+		json_array_append_new(r->items, p ? compact(p) : json_pack("{ssso*}", "why",
+									 strbuf_str(&why),
+									 "part", part));
 	}
 	strbuf_release(&why);
 	sc->bad = sc->bad || !at(sc, ']');

@@ -191,28 +191,35 @@ static json_t *read_table(const char *file, const json_t *t, json_t *types, json
  * source item is dropped from data once read (nothing reads it again):
  * the items are most of a model, and without this the model's tree and
  * the design's would both be held whole at the peak. */
-void ddbc_import_wb_items(const char *file, const char *where, json_t *data, json_t *items)
+void ddbc_import_wb_items(const char *file, const char *where, json_t *data, json_t *items,
+			  json_t *evidence)
 {
 	json_t *pre = ddbc_import_wb_take(data);
 	size_t i;
 	const json_t *d;
 	json_array_foreach(pre, i, d) {   /* read already: a plain item's text, or why not */
-		if (json_is_string(d))
+		if (json_is_string(d)) {
 			json_array_append_new(items, json_loadb(json_string_value(d),
 								json_string_length(d), 0, NULL));
-		else
-			fprintf(stderr, "ddbc import: %s: %s, sample item %zu: %s: left out\n",
-				file, where, i + 1, json_string_value(json_object_get(d, "why")));
+			continue;
+		}
+		fprintf(stderr, "ddbc import: %s: %s, sample item %zu: %s: left out\n",
+			file, where, i + 1, json_string_value(json_object_get(d, "why")));
+		if (json_object_get(d, "part"))
+			json_array_append(evidence, json_object_get(d, "part"));
 	}
 	json_decref(pre);
 	strbuf why = STRBUF_INIT;
 	json_array_foreach(data, i, d) {
 		json_t *p = ddbc_import_plain_item_why(d, &why);
+		json_t *part = p ? NULL : ddbc_import_plain_part(d);
 		if (p)
 			json_array_append_new(items, p);
 		else
 			fprintf(stderr, "ddbc import: %s: %s, sample item %zu: %s: left out\n",
 				file, where, i + 1, strbuf_str(&why));
+		if (part)
+			json_array_append_new(evidence, part);
 		json_array_set_new(data, i, json_null());
 	}
 	strbuf_release(&why);
@@ -227,22 +234,25 @@ static int read_model_table(const char *file, const json_t *t, json_t *design)
 	if (json_object_get(tables, tname))
 		return ddbc_import_fail(file, "table '%s' appears twice", tname);
 	json_t *types = json_object(), *keys = json_array(), *items = json_array();
+	json_t *evidence = json_array();
 	json_t *table = read_table(file, t, types, keys);
 	int rc = -1;
 	if (!table)
 		goto out;
 	strbuf where = STRBUF_INIT;
 	strbuf_addf(&where, "table '%s'", tname);
-	ddbc_import_wb_items(file, strbuf_str(&where), json_object_get(t, "TableData"), items);
+	ddbc_import_wb_items(file, strbuf_str(&where), json_object_get(t, "TableData"), items,
+			     evidence);
 	strbuf_release(&where);
 	json_object_set(tables, tname, table);
-	struct wb_table w = { file, tname, t, table, types, keys, items };
+	struct wb_table w = { file, tname, t, table, types, keys, items, evidence };
 	rc = ddbc_import_wb_entities(&w, design);
 out:
 	json_decref(table);
 	json_decref(types);
 	json_decref(keys);
 	json_decref(items);
+	json_decref(evidence);
 	return rc;
 }
 
