@@ -116,7 +116,7 @@ static json_t *pseudo(ddbc_cfn *c, const char *name)
 		if (!v)
 			v = defaults[i][1];
 		if (v)
-			return json_string(v);
+			return ddbc_import_str(v);
 		return fail(c, "pseudo parameter '%s' is known only when the stack is deployed: "
 			    "give --param %s=VALUE", name, name);
 	}
