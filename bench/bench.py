@@ -1,55 +1,61 @@
 #!/usr/bin/env python3
-"""bench.py - ddbc's speed and memory against the libyaml floor.
+"""bench.py - every ddbc command's speed and memory against its floor.
 
-For designs of N and 2N entities (bench/gen_design.py), runs the libyaml-only
-floor (bench/yaml_floor) and each ddbc command, keeps the best CPU time
-(user + system) of several runs and the peak resident memory, and reports:
-each command's time as a ratio to the floor, the growth from N to 2N, and
-peak memory against the budget of 4 x the file size + 16 MiB. CPU time, not
-wall time, so other work on the machine does not skew the figures.
+Each row of the report is one command on one kind of input, measured two
+ways against the floor (the least any reader of that input must do):
+- CPU time (user + system of the child; best of --runs, each run of the
+  command right after a run of the floor, so both see the same machine) on
+  inputs of N and 2N entities;
+- instructions executed (valgrind cachegrind, which load does not move) on
+  inputs of M and 2M entities (--instr-n; smaller than N, as valgrind is
+  some 16 times slower). The growth per doubling is taken from these too.
+and peak resident memory (GNU time's %M) on both CPU sizes, against the
+budget of 4 x the input file + 16 MiB.
 
-The targets are the product's: lint within 2x the floor, doc --format html
-within 8x, every other command (cost too) within 4x.
+The verdict of a row is taken from the figures a shared machine cannot
+flip: the instruction ratio within the bar, the instruction growth per
+doubling at most x2.2, peak memory within budget at both sizes. CPU figures
+are printed beside them and marked * where they miss the bar; without
+valgrind, CPU figures decide.
 
-Then the same for one entity of A and 2A attributes (gen_design.py --attrs):
-time must grow linearly in the attributes of one entity too.
+Floors and bars (SPEC section 5):
+- design commands (lint 2x, doc --format html 8x, every other 4x: doc,
+  header, every export, cost, keys): a bare libyaml event scan of the
+  design (bench/yaml_floor);
+- import of a NoSQL Workbench model (tables of 100 entities) and of a
+  CloudFormation template of as many tables as entities (made by ddbc's own
+  exports of designs every format holds, --plain): jansson's parse of the
+  file (bench/items_bench floor-file), bar 4x (SPEC sets none for import);
+- diff (plain, and --all, which reports every reworded description) of the
+  design against a changed copy: lint of both designs, bar 2x; its memory
+  budget counts both files;
+- check-items on export lines of a 4,000-entity single-table design
+  (bench/gen_design_items.py): jansson's json_loadb of each line (bench/
+  items_bench floor-lines); the bar is half of jansson's speed (2x).
 
-Then `ddbc diff` of the N-entity design against a changed copy (other
-example values, every entity's description reworded): plain, and with --all,
-which reports every reworded description. Each must take at most 2x the time
-of linting both designs.
-
-With --cmark-floor (bench/cmark_floor), it also times cmark-gfm parsing and
-rendering the N-entity design's Markdown documentation: what the HTML page
-would cost if it were made from the Markdown (it is not; ddbc writes the
-page's structure directly and gives cmark-gfm only the user's Markdown).
-
-Then the interop commands on a design every format can hold (gen_design.py
---plain: no multi-attribute key, no LSI): export terraform, workbench and
-cloudformation, and the import of the Workbench model and the CloudFormation
-template so made, against jansson's parse of that JSON (bench/items_bench
-floor-file, with --items-bench).
-
-Then the shapes (--shapes): the growth from k to 2k of what each dimension
-makes grow, the commands that read it, one run each (--shape-runs): entities
-in one table (the single-table design), tables (an entity each), access
-patterns per entity, example items per entity, and the members of a sparse
-GSI (one entity in ten has its keys). Time must grow linearly (x2.2 at most).
+Then growth per doubling by instructions, from k to 2k, in each dimension a
+design can grow in (--shapes k): entities spread over tables (the rows
+above), attributes of one entity (gen_design.py --attrs), entities in one
+table, tables of one entity, access patterns and example items per entity,
+and the members of a sparse GSI (one entity in ten has its keys).
 
 Commands the binary does not have (cost, keys) are skipped, and said so.
-With --callgrind, the N-entity design's commands also run under callgrind:
-the ratio of instructions to the floor's, steadier than CPU time on a shared
-machine (and some 50 times slower to measure).
 
 usage: bench.py [--ddbc PATH] [--floor PATH] [--cmark-floor PATH] [--items-bench PATH]
-                [--n N] [--attrs A] [--runs K] [--shapes K] [--shape-runs K]
-                [--callgrind] [--timeout S] [--out DIR]
+                [--n N] [--instr-n M] [--attrs A] [--runs K] [--shapes K]
+                [--no-valgrind] [--timeout S] [--out DIR] [--only PART,...]
+
+--only runs some parts of the report: design (the N-entity design's
+commands), wide (one entity's attributes), interop (terraform and workbench
+exports, the imports), diff, items (check-items), shapes, cmark.
 """
 import argparse
 import os
+import re
 import subprocess
 import sys
 import tempfile
+import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 
@@ -67,30 +73,32 @@ COMMANDS = [
     ("keys python", ["keys", "--lang", "python"]),
     ("keys go", ["keys", "--lang", "go"]),
 ]
-# What a design every format holds is exported to; the imports read them back.
+# The exports only a design every format holds can take; the imports read
+# back what the second and ddbc's CloudFormation export wrote.
 INTEROP = [
     ("export terraform", ["export", "--format", "terraform"]),
     ("export workbench", ["export", "--format", "workbench"]),
 ]
 IMPORTS = [("import workbench", "workbench"), ("import cloudformation", "cloudformation")]
-# The commands each shape is timed with.
-SHAPE_COMMANDS = ["lint", "doc md", "doc html", "header", "export queries", "export model"]
-TARGETS = {"lint": 2.0, "doc html": 8.0}
+# The commands each shape is measured with.
+SHAPE_COMMANDS = ["lint", "doc md", "doc html", "header", "export queries", "export model",
+                  "cost"]
+TARGETS = {"lint": 2.0, "doc html": 8.0, "diff": 2.0, "diff --all": 2.0, "check-items": 2.0}
 DEFAULT_TARGET = 4.0
-
+GROWTH = 2.2
 
 # A child's peak resident memory (ru_maxrss) counts the memory of the process
 # it was forked from, before its exec: this script's, some 14 MiB, which hid
 # the fixed overhead of small designs. GNU time, a small process, forks the
 # command and reports the command's own peak.
 GNU_TIME = "/usr/bin/time"
-
-
 TIMEOUT = 300
+A = None     # the parsed arguments
+ENV = None   # the commands' environment
 
 
-def run(argv, env=None):
-    """CPU seconds and peak RSS (KiB) of one run; its exit status (124: timed out)."""
+def run(argv, ok_codes=(0,)):
+    """CPU seconds and peak RSS (KiB) of one run of argv."""
     peak_file = None
     argv = ["timeout", str(TIMEOUT)] + argv
     if os.access(GNU_TIME, os.X_OK):
@@ -98,9 +106,9 @@ def run(argv, env=None):
         os.close(fd)
         argv = [GNU_TIME, "-f", "%M", "-o", peak_file] + argv
     with open(os.devnull, "wb") as null:
-        p = subprocess.Popen(argv, stdout=null, stderr=subprocess.PIPE, env=env)
-        _, status, ru = os.wait4(p.pid, 0)
+        p = subprocess.Popen(argv, stdout=null, stderr=subprocess.PIPE, env=ENV)
         err = p.stderr.read().decode(errors="replace")
+        _, status, ru = os.wait4(p.pid, 0)
         p.stderr.close()
     code = os.waitstatus_to_exitcode(status)
     peak = ru.ru_maxrss
@@ -109,280 +117,439 @@ def run(argv, env=None):
             lines = f.read().split()
         os.unlink(peak_file)
         peak = int(lines[-1]) if lines and lines[-1].isdigit() else peak
-    return ru.ru_utime + ru.ru_stime, peak, code, err
+    if code == 124:
+        return float("inf"), peak
+    if code not in ok_codes:
+        sys.exit(f"{' '.join(argv)} exited {code}:\n{err}")
+    return ru.ru_utime + ru.ru_stime, peak
 
 
-def best(argv, runs, env=None):
-    times, rss = [], 0
-    for _ in range(runs):
-        t, m, code, err = run(argv, env)
-        if code == 124:
-            return float("inf"), m
-        if code != 0:
-            sys.exit(f"{' '.join(argv)} exited {code}:\n{err}")
-        times.append(t)
+def best_pair(floor, argv, ok_codes=(0,)):
+    """Best CPU time of floor and of argv, run in turn --runs times; argv's peak RSS.
+    floor is a list of command lines (their times add up) or a function of
+    nothing that gives seconds (jansson's own report)."""
+    ft, ct, rss = [], [], 0
+    for _ in range(A.runs):
+        ft.append(floor() if callable(floor) else sum(run(f)[0] for f in floor))
+        t, m = run(argv, ok_codes)
+        ct.append(t)
         rss = max(rss, m)
-    return min(times), rss
+    return min(ft), min(ct), rss
 
 
-def design(out, name, gen_args):
-    """The generated design called name in out, made once."""
-    path = os.path.join(out, name)
+_INSTR = {}
+
+
+def instructions(argv):
+    """Instructions argv executes (valgrind cachegrind's I refs), or None."""
+    key = tuple(argv)
+    if key in _INSTR:
+        return _INSTR[key]
+    log = os.path.join(A.out, "cachegrind.log")
+    out = os.path.join(A.out, "cachegrind.out")
+    subprocess.run(["timeout", str(TIMEOUT * 30), "valgrind", "--tool=cachegrind",
+                    "--cache-sim=no", f"--cachegrind-out-file={out}", f"--log-file={log}"]
+                   + argv, env=ENV, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    n = None
+    if os.path.exists(log):
+        with open(log) as f:
+            m = re.search(r"I\s+refs:\s+([\d,]+)", f.read())
+        n = int(m.group(1).replace(",", "")) if m else None
+        os.unlink(log)
+    if os.path.exists(out):
+        os.unlink(out)
+    _INSTR[key] = n
+    return n
+
+
+def sum_instructions(argvs):
+    counts = [instructions(a) for a in argvs]
+    return None if None in counts else sum(counts)
+
+
+def gen(name, args, script="gen_design.py"):
+    """The generated file called name in --out, made once."""
+    path = os.path.join(A.out, name)
     if not os.path.exists(path):
-        with open(path, "w") as f:
-            subprocess.run([sys.executable, os.path.join(HERE, "gen_design.py")] + gen_args,
-                           stdout=f, check=True)
+        with open(path + ".tmp", "w") as f:
+            subprocess.run([sys.executable, os.path.join(HERE, script)] + args, stdout=f,
+                           check=True)
+        os.rename(path + ".tmp", path)
     return path
 
 
 _HAS = {}
 
 
-def has_command(a, env, command):
+def has_command(command):
     """Whether the binary has command (`ddbc COMMAND --help` succeeds)."""
     if command not in _HAS:
-        p = subprocess.run([a.ddbc, command, "--help"], env=env, stdout=subprocess.DEVNULL,
+        p = subprocess.run([A.ddbc, command, "--help"], env=ENV, stdout=subprocess.DEVNULL,
                            stderr=subprocess.DEVNULL)
         _HAS[command] = p.returncode == 0
     return _HAS[command]
 
 
-def commands(a, env, table):
-    """The commands of table that the binary has."""
-    return [(name, args) for name, args in table if has_command(a, env, args[0])]
+def mib(kib):
+    return kib / 1024
 
 
-def skipped(a, env, table):
-    return [name for name, args in table if not has_command(a, env, args[0])]
+def budget(paths):
+    """4 x the inputs (a path, or the list of them) + 16 MiB."""
+    paths = paths if isinstance(paths, list) else [paths]
+    return 4 * sum(os.path.getsize(p) for p in paths) / 2**20 + 16
 
 
-def measure(a, env, paths, table=None):
-    """Best time and peak memory of the floor and every command on each design."""
-    results = {}
-    for n, path in paths.items():
-        results[(n, "floor")] = best([a.floor, path], a.runs)
-        for name, args in commands(a, env, table or COMMANDS):
-            results[(n, name)] = best([a.ddbc] + args + [path], a.runs, env)
-    return results
+class Row:
+    """One command on inputs of two CPU sizes and two instruction sizes.
+    case(k) gives (command line, floor command lines, input file, ok exit codes)."""
+
+    def __init__(self, name, case, cpu_sizes, instr_sizes, target=None):
+        self.name, self.case = name, case
+        self.cpu_sizes, self.instr_sizes = cpu_sizes, instr_sizes
+        self.target = target or TARGETS.get(name, DEFAULT_TARGET)
+
+    def measure(self):
+        self.cpu, self.peak, self.budget = [], [], []
+        for k in self.cpu_sizes:
+            argv, floor, path, codes = self.case(k)
+            f, t, rss = best_pair(floor, argv, codes)
+            self.cpu.append((t, f))
+            self.peak.append(mib(rss))
+            self.budget.append(budget(path))
+        self.instr = []
+        if A.valgrind:
+            for k in self.instr_sizes:
+                argv, floor, _, _ = self.case(k)
+                fl = (floor.instructions() if hasattr(floor, "instructions")
+                      else sum_instructions(floor))
+                self.instr.append((instructions(argv), fl))
+        return self
+
+    def verdict(self):
+        """The row's cells and whether it meets every bar."""
+        (t, f), (t2, _) = self.cpu
+        cpu_ratio = t / f if f else float("inf")
+        cpu_growth = t2 / t if t else float("inf")
+        mem_ok = all(p <= b for p, b in zip(self.peak, self.budget))
+        cells = [f"{t:.3f}s", mark(cpu_ratio, self.target, not self.instr),
+                 mark(cpu_growth, GROWTH, not self.instr)]
+        if self.instr:
+            (i, fi), (i2, _) = self.instr
+            if i is None or fi is None or i2 is None:
+                ok, cells = False, cells + ["-", "-", "-"]
+            else:
+                ratio, growth = i / fi, i2 / i
+                ok = ratio <= self.target and growth <= GROWTH
+                cells += [f"{i / 1e9:.3f}G", f"{ratio:.2f}x", f"x{growth:.2f}"]
+        else:
+            ok = cpu_ratio <= self.target and cpu_growth <= GROWTH
+        cells += [f"{self.target:.1f}x"]
+        for p, b in zip(self.peak, self.budget):
+            cells += [f"{p:.1f}", f"{b:.1f}"]
+        ok = ok and mem_ok
+        return cells + ["ok" if ok else "MISSED"], ok
 
 
-def callgrind(argv, env, out):
-    """Instructions executed by argv (callgrind's total), or None."""
-    cg = os.path.join(out, "callgrind.out")
-    p = subprocess.run(["valgrind", "--tool=callgrind", f"--callgrind-out-file={cg}"] + argv,
-                       env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
-    if os.path.exists(cg):
-        os.unlink(cg)
-    for line in p.stderr.splitlines():
-        if "Collected :" in line:
-            return int(line.split(":")[-1])
-    return None
+def mark(value, bar, decides):
+    """A CPU cell: the figure, * when over its bar (! when it decides the verdict)."""
+    over = value > bar
+    return f"{value:.2f}x" + (("!" if decides else "*") if over else "")
 
 
-def report_instructions(a, env, path):
-    """Each command's instructions against the floor's (--callgrind)."""
-    floor = callgrind([a.floor, path], env, a.out)
-    if not floor:
-        print("callgrind: not available; no instruction counts")
-        return False
-    print(f"instructions (callgrind) on {os.path.basename(path)}: libyaml floor "
-          f"{floor / 1e9:.3f} G")
-    print(f"{'command':<22}{'instr.':>10}{'x floor':>9}{'target':>8}  verdict")
+HEAD = ["command", "CPU", "x floor", "growth", "instr.", "x floor", "growth", "bar",
+        "peak", "budget", "peak 2x", "budget", "verdict"]
+WIDTH = [24, 9, 9, 8, 9, 8, 8, 6, 8, 8, 8, 8, 0]
+
+
+def line(cells):
+    out = ""
+    for c, w in zip(cells, WIDTH):
+        out += f"{c:<{w}}" if w == WIDTH[0] else (f"{c:>{w}}" if w else f"  {c}")
+    return out
+
+
+def print_rows(title, rows):
+    print(title)
+    print(line(HEAD))
     failed = False
-    for name, args in commands(a, env, COMMANDS):
-        n = callgrind([a.ddbc] + args + [path], env, a.out)
-        target = TARGETS.get(name, DEFAULT_TARGET)
-        ok = n is not None and n / floor <= target
+    for r in rows:
+        cells, ok = r.measure().verdict()
+        if not A.valgrind:
+            cells = cells[:3] + ["-", "-", "-"] + cells[3:]
+        print(line([r.name] + cells), flush=True)
         failed |= not ok
-        print(f"{name:<22}{(n or 0) / 1e9:>9.3f}G{(n or 0) / floor:>8.2f}x{target:>7.1f}x"
-              f"  {'ok' if ok else 'MISSED'}")
     return failed
 
 
-def report(a, what, paths, results, table=None):
-    """Prints the table for designs of n and 2n; returns whether a bar was missed."""
-    n, n2 = sorted(paths)
-    sizes = {k: os.path.getsize(p) for k, p in paths.items()}
-    floor = results[(n, "floor")][0]
-    print(f"design: {n} {what}, {sizes[n] / 2**20:.1f} MiB; {n2} {what}, "
-          f"{sizes[n2] / 2**20:.1f} MiB; best CPU time of {a.runs} runs")
-    print(f"libyaml floor: {floor:.3f} s ({n}), {results[(n2, 'floor')][0]:.3f} s ({n2})")
-    print()
-    print(f"{'command':<22}{'time':>9}{'x floor':>9}{'target':>8}{'N->2N':>8}"
-          f"{'peak N':>9}{'budget':>8}{'peak 2N':>9}{'budget':>8}  verdict")
-    failed = False
-    # The memory bar holds at every size: both designs are checked.
-    budget = {k: (4 * sizes[k] + 16 * 2**20) / 2**20 for k in (n, n2)}
-    for name, _ in [c for c in (table or COMMANDS) if (n, c[0]) in results]:
-        t, rss = results[(n, name)]
-        t2, rss2 = results[(n2, name)]
-        ratio = t / floor if floor else float("inf")
-        growth = t2 / t if t else float("inf")
-        target = TARGETS.get(name, DEFAULT_TARGET)
-        mib, mib2 = rss / 1024, rss2 / 1024
-        ok = (ratio <= target and growth <= 2.2 and mib <= budget[n]
-              and mib2 <= budget[n2])
-        failed |= not ok
-        print(f"{name:<22}{t:>8.3f}s{ratio:>8.2f}x{target:>7.1f}x{growth:>7.2f}x"
-              f"{mib:>9.1f}{budget[n]:>8.1f}{mib2:>9.1f}{budget[n2]:>8.1f}"
-              f"  {'ok' if ok else 'MISSED'}")
-    return failed
+def design_rows(table, path_of, sizes, isizes):
+    """Rows of the design commands of table (those the binary has)."""
+    rows = []
+    for name, args in table:
+        if not has_command(args[0]):
+            continue
+        def case(k, args=args):
+            p = path_of(k)
+            return [A.ddbc] + args + [p], [[A.floor, p]], p, (0,)
+        rows.append(Row(name, case, sizes, isizes))
+    return rows
 
 
-def bench_diff(a, env, old):
-    """Times diff against lint of both designs; returns whether a bar was missed."""
-    new = os.path.join(a.out, f"design-{a.n}-changed.ddb.yaml")
-    if not os.path.exists(new):
-        text = subprocess.run([sys.executable, os.path.join(HERE, "gen_design.py"), str(a.n),
-                               "2"], capture_output=True, text=True, check=True).stdout
-        with open(new, "w") as f:
-            f.write(text.replace("description: Generated entity", "description: An entity"))
-    lint = best([a.ddbc, "lint", old], a.runs, env)[0] + best([a.ddbc, "lint", new], a.runs,
-                                                                env)[0]
-    print(f"diff of two {a.n}-entity designs; lint of both: {lint:.3f} s")
-    print(f"{'command':<22}{'time':>9}{'x lint':>9}{'target':>8}{'peak':>9}  verdict")
-    failed = False
-    for name, extra in (("diff", []), ("diff --all", ["--all"])):
-        # diff exits 1 when a change is an error; none of these is.
-        t, rss = best([a.ddbc, "diff"] + extra + [old, new], a.runs, env)
-        ok = t <= 2.0 * lint
-        failed |= not ok
-        print(f"{name:<22}{t:>8.3f}s{t / lint:>8.2f}x{2.0:>7.1f}x{rss / 1024:>9.1f}"
-              f"  {'ok' if ok else 'MISSED'}")
-    return failed
+class Jansson:
+    """jansson's parse of a file as a floor: its own CPU report, and its instructions."""
 
+    def __init__(self, mode, path):
+        self.mode, self.path = mode, path
 
-def bench_interop(a, env):
-    """Exports of a design every format holds, and the imports of what they wrote."""
-    n = a.n // 2
-    paths = {k: design(a.out, f"plain-{k}.ddb.yaml", [str(k), "1", "100", "--plain"])
-             for k in (n, 2 * n)}
-    failed = report(a, "entities (no multi-attribute key, no LSI)", paths,
-                    measure(a, env, paths, INTEROP), INTEROP)
-    if not a.items_bench:
-        return failed
-    print()
-    print(f"{'import':<22}{'time':>9}{'x json':>9}{'N->2N':>8}{'peak N':>9}{'peak 2N':>9}"
-          "  (against jansson's parse of the file; SPEC sets no bar)")
-    for name, source in IMPORTS:
-        row = []
-        for k, path in paths.items():
-            src = os.path.join(a.out, f"plain-{k}.{source}.json")
-            if not os.path.exists(src):
-                subprocess.run([a.ddbc, "export", "--format", source, "-o", src, path],
-                               env=env, check=True)
-            floor = jansson_floor(a, src)
-            t, rss = best([a.ddbc, "import", "--from", source, src], a.runs, env)
-            row.append((t, rss, floor))
-        (t, rss, floor), (t2, rss2, _) = row
-        print(f"{name:<22}{t:>8.3f}s{t / floor if floor else 0:>8.2f}x{t2 / t:>7.2f}x"
-              f"{rss / 1024:>9.1f}{rss2 / 1024:>9.1f}")
-    return failed
-
-
-def jansson_floor(a, path):
-    """CPU seconds of jansson's json_loadf of path (bench/items_bench floor-file)."""
-    times = []
-    for _ in range(a.runs):
-        out = subprocess.run([a.items_bench, "floor-file", path], capture_output=True,
+    def __call__(self):
+        out = subprocess.run([A.items_bench, self.mode, self.path], capture_output=True,
                              text=True, check=True).stdout.split()
-        times.append(float(out[out.index("cpu") + 1]))
-    return min(times)
+        return float(out[out.index("cpu") + 1])
+
+    def instructions(self):
+        return instructions([A.items_bench, self.mode, self.path])
 
 
-# Each shape: its name, and the generator's arguments for size k.
+def main_design(k):
+    return gen(f"design-{k}.ddb.yaml", [str(k)])
+
+
+def plain_design(k):
+    return gen(f"plain-{k}.ddb.yaml", [str(k), "1", "100", "--plain"])
+
+
+def changed_design(k):
+    path = os.path.join(A.out, f"design-{k}-changed.ddb.yaml")
+    if not os.path.exists(path):
+        text = subprocess.run([sys.executable, os.path.join(HERE, "gen_design.py"), str(k),
+                               "2"], capture_output=True, text=True, check=True).stdout
+        with open(path, "w") as f:
+            f.write(text.replace("description: Generated entity", "description: An entity"))
+    return path
+
+
+def exported(k, source):
+    """ddbc's export of a plain k-entity design in source's format: the import's input.
+    A Workbench model of tables of 100 entities (its items are most of it); a
+    CloudFormation template of k tables, an entity each (it holds no items)."""
+    # Named after the design it is made of, so an output folder of another
+    # input (the 50-table template this bench once made) is never reused.
+    stem = f"plain-{k}" if source == "workbench" else f"plain-tables-{k}"
+    path = os.path.join(A.out, f"{stem}.{source}.json")
+    design = (plain_design(k) if source == "workbench"
+              else gen(f"{stem}.ddb.yaml", [str(k), "1", "1", "--plain"]))
+    if not os.path.exists(path):
+        subprocess.run([A.ddbc, "export", "--format", source, "-o", path, design],
+                       env=ENV, check=True)
+    return path
+
+
+def import_rows(sizes, isizes):
+    rows = []
+    for name, source in IMPORTS:
+        def case(k, source=source):
+            p = exported(k, source)
+            return ([A.ddbc, "import", "--from", source, p], Jansson("floor-file", p), p,
+                    (0,))
+        rows.append(Row(name, case, sizes, isizes))
+    return rows
+
+
+def diff_rows(sizes, isizes):
+    rows = []
+    for name, extra in (("diff", []), ("diff --all", ["--all"])):
+        def case(k, extra=extra):
+            old, new = main_design(k), changed_design(k)
+            # diff exits 1 when a change is an error; none of these is.
+            return ([A.ddbc, "diff"] + extra + [old, new],
+                    [[A.ddbc, "lint", old], [A.ddbc, "lint", new]], [old, new], (0, 1))
+        rows.append(Row(name, case, sizes, isizes))
+    return rows
+
+
+def items_row(entities, mbs):
+    """check-items on export lines of a single-table design of entities entities."""
+    design = gen(f"single-{entities}.ddb.yaml", [str(entities), "1", str(entities)])
+
+    def case(mb):
+        items = os.path.join(A.out, f"single-{entities}-{mb}mb.json")
+        if not os.path.exists(items):
+            subprocess.run([sys.executable, os.path.join(HERE, "gen_design_items.py"),
+                            str(entities), str(entities), "--mb", str(mb), items], check=True)
+        return ([A.ddbc, "check-items", design, items], Jansson("floor-lines", items), design,
+                (0,))
+    # Instructions on the same sizes: on a few MB the design's own check, a
+    # fixed cost, would hide what each item costs.
+    return Row("check-items", case, mbs, mbs)
+
+
+PARTS = ["design", "wide", "interop", "diff", "items", "shapes", "cmark"]
+
+# Each shape: its name, the generator's arguments for size k, and its size
+# for --shapes K (a fraction of K).
 SHAPES = [
-    ("entities in one table", lambda k: [str(k), "1", str(k)]),
-    ("tables (an entity each)", lambda k: [str(k), "1", "1"]),
-    ("patterns per entity (100 entities)", lambda k: ["100", "1", "100", "--patterns", str(k)]),
+    ("entities in one table", lambda k: [str(k), "1", str(k)], 1),
+    ("tables (an entity each)", lambda k: [str(k), "1", "1"], 1),
+    ("patterns per entity (100 entities)",
+     lambda k: ["100", "1", "100", "--patterns", str(k)], 0.02),
     ("example items per entity (100 entities)",
-     lambda k: ["100", "1", "100", "--examples", str(k)]),
+     lambda k: ["100", "1", "100", "--examples", str(k)], 0.02),
     ("members of a sparse GSI (1 entity in 10, one table)",
-     lambda k: [str(10 * k), "1", str(10 * k), "--sparse", "10"]),
+     lambda k: [str(10 * k), "1", str(10 * k), "--sparse", "10"], 0.1),
 ]
-SHAPE_SIZES = {0: 1, 1: 1, 2: 0.02, 3: 0.02, 4: 0.1}
 
 
-def bench_shapes(a, env):
-    """Growth from k to 2k in each shape; returns whether a bar was missed."""
-    table = [c for c in COMMANDS if c[0] in SHAPE_COMMANDS]
-    print(f"growth per doubling, best of {a.shape_runs} run(s); bar: x2.2")
-    print(f"{'shape':<52}{'size k':>8}{'floor':>8}  " +
-          "".join(f"{name:>15}" for name, _ in table))
+def shape_path(gen_args):
+    return gen("shape-" + "-".join(gen_args).replace("--", "") + ".ddb.yaml", gen_args)
+
+
+def bench_shapes():
+    """Growth from k to 2k in each shape, by instructions; whether a bar was missed."""
+    table = [c for c in COMMANDS if c[0] in SHAPE_COMMANDS and has_command(c[1][0])]
+    how = "instructions (cachegrind)" if A.valgrind else f"best CPU time of {A.runs}"
+    print(f"growth per doubling from k to 2k, by {how}; bar: x{GROWTH}")
+    print(f"{'shape':<52}{'k':>6}{'floor':>8}" + "".join(f"{n:>12}" for n, _ in table)
+          + "  verdict")
     failed = False
-    for i, (what, gen) in enumerate(SHAPES):
-        k = max(int(a.shapes * SHAPE_SIZES[i]), 2)
-        paths = {}
-        for m in (k, 2 * k):
-            tag = "-".join(gen(m)).replace("--", "")
-            paths[m] = design(a.out, f"shape-{tag}.ddb.yaml", gen(m))
-        cells = []
-        floor = [best([a.floor, paths[m]], a.shape_runs)[0] for m in (k, 2 * k)]
-        for name, args in table:
-            t = [best([a.ddbc] + args + [paths[m]], a.shape_runs, env)[0] for m in (k, 2 * k)]
-            growth = t[1] / t[0] if t[0] else float("inf")
-            ok = growth <= 2.2
-            failed |= not ok
-            cells.append(f"{t[1]:.2f}s x{growth:.2f}{'' if ok else '!'}")
-        print(f"{what:<52}{k:>8}{floor[1]:>7.2f}s  " + "".join(f"{c:>15}" for c in cells))
-    print("(each cell: the time at 2k and its growth from k; ! marks a growth over x2.2)")
+    for what, gen_args, scale in SHAPES:
+        k = max(int(A.shapes * scale), 2)
+        paths = [shape_path(gen_args(m)) for m in (k, 2 * k)]
+        if A.valgrind:
+            measure = instructions
+        else:
+            def measure(argv):
+                return min(run(argv)[0] for _ in range(A.runs))
+        f = [measure([A.floor, p]) for p in paths]
+        cells, ok = [], True
+        for _, args in table:
+            v = [measure([A.ddbc] + args + [p]) for p in paths]
+            if None in v or not v[0]:
+                cells.append("-")
+                ok = False
+                continue
+            g = v[1] / v[0]
+            ok &= g <= GROWTH
+            cells.append(f"x{g:.2f}{'' if g <= GROWTH else '!'}")
+        failed |= not ok
+        print(f"{what:<52}{k:>6}{'x%.2f' % (f[1] / f[0]) if f[0] else '-':>8}"
+              + "".join(f"{c:>12}" for c in cells) + f"  {'ok' if ok else 'MISSED'}",
+              flush=True)
+    print("(! marks a growth over the bar)")
     return failed
+
+
+def bench_cmark(n, html_row):
+    md = os.path.join(A.out, f"design-{n}.md")
+    subprocess.run([A.ddbc, "doc", "-o", md, main_design(n)], env=ENV, check=True)
+    t = min(run([A.cmark_floor, md])[0] for _ in range(A.runs))
+    floor = min(run([A.floor, main_design(n)])[0] for _ in range(A.runs))
+    print(f"cmark-gfm alone on the {os.path.getsize(md) / 2**20:.1f} MiB of Markdown "
+          f"(bench/cmark_floor): {t:.3f} s = {t / floor:.2f}x the libyaml floor;")
+    if html_row:
+        (h, f), _ = html_row.cpu
+        print(f"doc html, which does not parse that Markdown, is {h / f:.2f}x the floor")
+
+
+def sizes_line(what, sizes, path_of, isizes):
+    mb = ", ".join(f"{k} {os.path.getsize(path_of(k)) / 2**20:.1f} MiB" for k in sizes)
+    s = f"{what}: CPU on {mb} (best of {A.runs})"
+    if A.valgrind:
+        s += f"; instructions on {isizes[0]} and {isizes[1]}"
+    return s
 
 
 def main():
+    global TIMEOUT, A, ENV
     ap = argparse.ArgumentParser()
     ap.add_argument("--ddbc", default="./ddbc")
     ap.add_argument("--floor", default="bench/yaml_floor")
     ap.add_argument("--cmark-floor", default=None)
+    ap.add_argument("--items-bench", default=None)
     ap.add_argument("--n", type=int, default=10000)
-    ap.add_argument("--attrs", type=int, default=20000)
+    ap.add_argument("--instr-n", type=int, default=1000)
+    # 2A attributes make one example item: at 40,000 it is over DynamoDB's 400 KB
+    # (item-size, an error), and every command refuses the design.
+    ap.add_argument("--attrs", type=int, default=10000)
     ap.add_argument("--runs", type=int, default=3)
     ap.add_argument("--out", default="bench/out")
-    ap.add_argument("--items-bench", default=None)
-    ap.add_argument("--shapes", type=int, default=2000)
-    ap.add_argument("--shape-runs", type=int, default=1)
-    ap.add_argument("--callgrind", action="store_true")
+    ap.add_argument("--shapes", type=int, default=500)
+    ap.add_argument("--items-entities", type=int, default=4000)
+    ap.add_argument("--items-mb", type=int, default=16)
+    ap.add_argument("--no-valgrind", dest="valgrind", action="store_false")
     ap.add_argument("--timeout", type=int, default=300)
-    a = ap.parse_args()
-    global TIMEOUT
-    TIMEOUT = a.timeout
-    os.makedirs(a.out, exist_ok=True)
-    env = dict(os.environ)
-    env.setdefault("DDBC_TEMPLATE_DIR", os.path.join(HERE, "..", "templates"))
+    ap.add_argument("--only", default=",".join(PARTS),
+                    help="the parts to run, comma-separated: " + ", ".join(PARTS))
+    A = ap.parse_args()
+    only = set(A.only.split(","))
+    if only - set(PARTS):
+        sys.exit(f"bench.py: no part {', '.join(sorted(only - set(PARTS)))}")
+    TIMEOUT = A.timeout
+    start = time.monotonic()
+    os.makedirs(A.out, exist_ok=True)
+    ENV = dict(os.environ)
+    ENV.setdefault("DDBC_TEMPLATE_DIR", os.path.join(HERE, "..", "templates"))
+    if A.valgrind and subprocess.run(["valgrind", "--version"], capture_output=True).returncode:
+        A.valgrind = False
+    if not A.valgrind:
+        print("no valgrind: the CPU figures decide (marked ! where they miss)")
+    n, m = A.n, A.instr_n
+    sizes, isizes = (n, 2 * n), (m, 2 * m)
+    print("Bars: lint 2x, doc html 8x, every other command 4x its floor; growth per "
+          f"doubling x{GROWTH};")
+    print("peak RSS within 4 x the input + 16 MiB. CPU figures marked * miss their bar "
+          "but do not decide:")
+    print("instructions do (CPU time moves with the machine's load; instruction counts do "
+          "not).")
+    print()
 
-    n = a.n
-    paths = {k: design(a.out, f"design-{k}.ddb.yaml", [str(k)]) for k in (n, 2 * n)}
-    results = measure(a, env, paths)
-    failed = report(a, "entities", paths, results)
-    gone = skipped(a, env, COMMANDS)
-    if gone:
-        print(f"skipped, not commands of this binary: {', '.join(gone)}")
-    if a.callgrind:
+    failed = False
+    design = design_rows(COMMANDS, main_design, sizes, isizes)
+    if "design" in only:
+        failed |= print_rows(sizes_line("entities over tables of 100 (libyaml floor)", sizes,
+                                        main_design, isizes), design)
+        gone = [name for name, args in COMMANDS if not has_command(args[0])]
+        if gone:
+            print(f"skipped, not commands of this binary: {', '.join(gone)}")
         print()
-        failed |= report_instructions(a, env, paths[n])
-    wide = {k: design(a.out, f"wide-{k}.ddb.yaml", ["--attrs", str(k)])
-            for k in (a.attrs, 2 * a.attrs)}
-    print()
-    failed |= report(a, "attributes of one entity", wide, measure(a, env, wide))
-    print()
-    failed |= bench_diff(a, env, paths[n])
-    print()
-    failed |= bench_interop(a, env)
-    if a.shapes:
+    if "wide" in only:
+        wide = lambda k: gen(f"wide-{k}.ddb.yaml", ["--attrs", str(k)])
+        asizes = (A.attrs, 2 * A.attrs)
+        failed |= print_rows(sizes_line("attributes of one entity (libyaml floor)", asizes,
+                                        wide, asizes),
+                             design_rows(COMMANDS, wide, asizes, asizes))
         print()
-        failed |= bench_shapes(a, env)
-    if a.cmark_floor:
-        md = os.path.join(a.out, f"design-{n}.md")
-        subprocess.run([a.ddbc, "doc", "-o", md, paths[n]],
-                       env=env, check=True)
-        t, rss = best([a.cmark_floor, md], a.runs)
-        html, floor = results[(n, "doc html")][0], results[(n, "floor")][0]
+    if "interop" in only:
+        psizes, pisizes = (n // 2, n), (m // 2, m)
+        rows = design_rows(INTEROP, plain_design, psizes, pisizes)
+        title = sizes_line("a design every format holds (libyaml floor)", psizes,
+                           plain_design, pisizes)
+        if A.items_bench:
+            rows += import_rows(psizes, pisizes)
+            title += (";\nimports of its Workbench model and of the CloudFormation template "
+                      "of as many tables (jansson floor)")
+        failed |= print_rows(title, rows)
         print()
-        print(f"cmark-gfm alone on the {os.path.getsize(md) / 2**20:.1f} MiB of Markdown "
-              f"(bench/cmark_floor): {t:.3f} s = {t / floor:.2f}x the libyaml floor, "
-              f"peak {rss / 1024:.1f} MiB;")
-        print(f"doc html, which does not parse that Markdown, is {html / floor:.2f}x the "
-              f"libyaml floor")
+    if "diff" in only:
+        failed |= print_rows(sizes_line("diff against a changed copy (floor: lint of both)",
+                                        sizes, main_design, isizes), diff_rows(sizes, isizes))
+    if A.items_bench and "items" in only:
+        print()
+        mbs = (A.items_mb, 2 * A.items_mb)
+        failed |= print_rows(
+            f"check-items: export lines of a {A.items_entities}-entity single-table design, "
+            f"{mbs[0]} and {mbs[1]} MB\n(floor: jansson's json_loadb of each line; bar 2x = half "
+            "jansson's speed; budget: 4 x the design + 16 MiB)",
+            [items_row(A.items_entities, mbs)])
+    if A.shapes and "shapes" in only:
+        print()
+        failed |= bench_shapes()
+    if A.cmark_floor and "cmark" in only:
+        print()
+        bench_cmark(n, next((r for r in design if r.name == "doc html" and hasattr(r, "cpu")),
+                            None))
+    print()
+    print(f"bench.py: {'a bar was MISSED' if failed else 'every bar met'} "
+          f"({time.monotonic() - start:.0f} s)")
     return 1 if failed else 0
 
 

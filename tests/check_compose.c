@@ -663,6 +663,11 @@ START_TEST(test_control_character)
 		{ "k: a\x7f\n", 1, 5 },                 /* DEL */
 		{ "k: \xC2\x9B" "31m\n", 1, 4 },        /* a C1 control (CSI) */
 		{ "日本: \x01\n", 1, 5 },
+		/* Beside line feeds in the same eight bytes (the check reads
+		 * line feeds eight bytes at a time): VT is 0x0A | 0x01. */
+		{ "a:\n\x0b\n", 2, 1 },
+		{ "a: 1\n\n\n\x1f\n", 4, 1 },
+		{ "ab: cd\n\x7f", 2, 1 },
 	};
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
 		struct composed c;

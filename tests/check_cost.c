@@ -1,12 +1,16 @@
 /* check_cost.c - DynamoDB's item size rules at their edges, the units of
  * requests against the worked examples of DynamoDB's documentation, and
  * index writes on a key change. */
+#include "emit/doc_request.h"
 #include "model/capacity.h"
 #include "model/item_size.h"
+#include "model/request_rows.h"
 #include "rules/check.h"
 #include "testutil.h"
 
 #include <check.h>
+#include <glob.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -174,6 +178,106 @@ START_TEST(test_read_units)
 }
 END_TEST
 
+/* A design as every command has it: loaded, analysed and checked. */
+typedef struct checked_design {
+	ddbc_source *src;
+	ddbc_diags d;
+	ddbc_design *g;
+} checked_design;
+
+static void checked_load(checked_design *c, const char *text)
+{
+	ddbc_settings s;
+	ddbc_settings_init(&s);
+	ddbc_diags_init(&c->d);
+	c->src = tu_source(text);
+	c->g = ddbc_check(c->src, &c->d, &s);
+}
+
+static void checked_free(checked_design *c)
+{
+	ddbc_design_free(c->g);
+	ddbc_diags_release(&c->d);
+	ddbc_source_free(c->src);
+}
+
+/* "Local secondary indexes", Provisioned throughput considerations: items
+ * of 300 bytes, 200 of them projected, four returned by a query that needs
+ * table fetches: "200 bytes x 4 items = 800 bytes; this is then rounded up
+ * to 4 KB", "(300 bytes, rounded up to 4 KB) x 4 items = 16 KB": 20 KB. */
+static void lsi_fetch_units(const char *text, double index_units, double table_units)
+{
+	checked_design d;
+	checked_load(&d, text);
+	ck_assert_ptr_nonnull(d.g);
+	const ddbc_design *g = d.g;
+	ck_assert_uint_eq(g->npatterns, 1);
+	const ddbc_pattern *p = &g->patterns[0];
+	const ddbc_entity *e = &g->entities[0];
+	for (size_t i = 0; i < e->nexamples; i++)
+		ck_assert_uint_eq(ddbc_item_size(e, e->examples[i]), 300);
+	ddbc_arena *arena = ddbc_arena_new();
+	ddbc_views *views = ddbc_views_new(g);
+	ddbc_pattern_cap c;
+	ck_assert(ddbc_pattern_design_capacity(arena, g, p, views, &c));
+	ck_assert(c.fetches);
+	ck_assert_uint_eq(c.items, 4);
+	ck_assert_uint_eq(c.bytes, 800);
+	ck_assert(c.read[p->index->slot] == index_units);
+	ck_assert(c.read[0] == table_units);
+	ddbc_views_free(views);
+	ddbc_arena_free(arena);
+	checked_free(&d);
+}
+
+START_TEST(test_lsi_fetches)
+{
+	char *path = tu_srcpath("tests/fixtures/cost/lsi-fetch.ddb.yaml");
+	char *text = tu_read_file(path, NULL);
+	/* 4 KB and 16 KB: 1 and 4 units consistent, half of each eventually. */
+	lsi_fetch_units(text, 1, 4);
+	char *eventual = tu_replace(text, "consistent_read: true", "consistent_read: false");
+	lsi_fetch_units(eventual, 0.5, 2);
+	free(eventual);
+	free(text);
+	free(path);
+}
+END_TEST
+
+/* "Queries that do not return results consume the minimum number of read
+ * capacity units for that type of read operation" (API reference, Query):
+ * a query of a partition no example item is in. */
+START_TEST(test_empty_query)
+{
+	char *path = tu_srcpath("tests/fixtures/cost/lsi-fetch.ddb.yaml");
+	char *text = tu_read_file(path, NULL);
+	const char *consistency[] = { "consistent_read: true", "consistent_read: false" };
+	const double least[] = { 1, 0.5 };
+	for (size_t k = 0; k < 2; k++) {
+		char *none = tu_replace(text, "key: { PK: \"F#1\" }", "key: { PK: \"F#9\" }");
+		char *v = tu_replace(none, "consistent_read: true", consistency[k]);
+		checked_design d;
+		checked_load(&d, v);
+		ck_assert_ptr_nonnull(d.g);
+		const ddbc_pattern *p = &d.g->patterns[0];
+		ddbc_arena *arena = ddbc_arena_new();
+		ddbc_views *views = ddbc_views_new(d.g);
+		ddbc_pattern_cap c;
+		ck_assert(ddbc_pattern_design_capacity(arena, d.g, p, views, &c));
+		ck_assert_uint_eq(c.items, 0);
+		ck_assert(c.read[p->index->slot] == least[k]);
+		ck_assert(c.read[0] == 0);   /* nothing fetched */
+		ddbc_views_free(views);
+		ddbc_arena_free(arena);
+		checked_free(&d);
+		free(v);
+		free(none);
+	}
+	free(text);
+	free(path);
+}
+END_TEST
+
 static const char index_design[] =
 	"ddbc: 1\n"
 	"name: idx\n"
@@ -298,6 +402,159 @@ START_TEST(test_hot_partition_rates)
 }
 END_TEST
 
+START_TEST(test_hot_partition_reads)
+{
+	char *path = tu_srcpath("tests/fixtures/cost/hot-read.ddb.yaml");
+	char *text = tu_read_file(path, NULL);
+	/* 2,500 queries a second, each returning the three example items of
+	 * about 3 KB (9,177 bytes: 3 units, 1.5 on a GSI): 3,750 read units
+	 * a second on the one AllUsers partition, exactly. At the lower bound
+	 * of half a unit a query it would be 1,250, and no finding. */
+	check_text(text);
+	tu_expect_diag(&checked, DDBC_RULE_HOT_PARTITION, 42, 11, ": 3750 read units a second");
+	ddbc_severity sev;
+	ck_assert_uint_eq(count_rule(DDBC_RULE_HOT_PARTITION, &sev), 1);
+	check_done();
+	/* 1,500 a second: 2,250, within one partition's 3,000. */
+	char *quiet = tu_replace(text, "rate: 2500", "rate: 1500");
+	check_text(quiet);
+	ck_assert_uint_eq(count_rule(DDBC_RULE_HOT_PARTITION, &sev), 0);
+	check_done();
+	/* A request the design cannot make (a parameter without a value):
+	 * the lower bound, said as such. */
+	char *least = tu_replace(text, "key: { GSI1PK: USERS }\n    rate: 2500",
+				 "key: { GSI1PK: USERS, createdAt: { begins_with: \"{month}\" } }\n"
+				 "    rate: 7000");
+	check_text(least);
+	tu_expect_diag(&checked, DDBC_RULE_HOT_PARTITION, 42, 11,
+		       "at least 3500 read units a second");
+	check_done();
+	free(least);
+	free(quiet);
+	free(text);
+	free(path);
+}
+END_TEST
+
+/* ---- which items a request returns, in the model ------------------------------------ */
+
+static bool same_text(ddbc_key_text a, ddbc_key_text b)
+{
+	if (!a.text || !b.text)
+		return a.text == b.text;
+	return a.len == b.len && !memcmp(a.text, b.text, a.len);
+}
+
+/* For every pattern of the design at path but puts: the model makes the
+ * request from the design exactly when the queries export does, sends the
+ * same key values, and finds the same example items on the same view as
+ * the documentation does with the export's values. Returns how many
+ * patterns were compared. */
+static size_t agree_on_text(const char *path, const char *text, size_t *refused)
+{
+	checked_design cd;
+	checked_load(&cd, text);
+	ddbc_design *g = cd.g;
+	size_t compared = 0;
+	ddbc_views *views = g ? ddbc_views_new(g) : NULL;
+	for (size_t i = 0; g && i < g->npatterns; i++) {
+		const ddbc_pattern *p = &g->patterns[i];
+		if (!p->analysed || !p->table || !p->index || !ddbc_pattern_request(p) ||
+		    p->operation == DDBC_OP_PUT)
+			continue;
+		char *buf = NULL;
+		size_t len = 0;
+		ddbc_query_sent es = { 0 };
+		ddbc_emit_result r = ddbc_doc_request_input(open_memstream(&buf, &len), g, p, &es);
+		ddbc_key_sent ms;
+		bool ok = ddbc_request_key_sent(g, p, &ms);
+		ck_assert_msg(ok == (r == DDBC_EMIT_OK), "%s: %s: model %d, export %d", path,
+			      p->id.s, ok, r);
+		*refused += !ok;
+		if (ok) {
+			ck_assert_uint_eq(ms.n, es.key.n);
+			for (size_t k = 0; k < ms.n; k++) {
+				ck_assert_msg(same_text(ms.values[k][0], es.key.values[k][0]) &&
+						      same_text(ms.values[k][1], es.key.values[k][1]),
+					      "%s: %s: key value %zu differs", path, p->id.s, k);
+				ck_assert_int_eq(ms.types[k], es.key.types[k]);
+			}
+			const ddbc_view *view = ddbc_request_view(views, p);
+			size_t *a, *b;
+			size_t na = ddbc_request_rows(p, &ms, view, &a);
+			size_t nb = ddbc_request_rows(p, &es.key, view, &b);
+			ck_assert_uint_eq(na, nb);
+			ck_assert(!na || !memcmp(a, b, na * sizeof *a));
+			free(a);
+			free(b);
+			compared++;
+		}
+		ddbc_key_sent_release(&ms);
+		ddbc_query_sent_release(&es);
+		free(buf);
+	}
+	ddbc_views_free(views);
+	checked_free(&cd);
+	return compared;
+}
+
+static size_t agree_on(const char *path)
+{
+	char *text = tu_read_file(path, NULL);
+	size_t refused = 0, n = agree_on_text(path, text, &refused);
+	free(text);
+	return n;
+}
+
+/* A write's condition whose ':name' no design value gives: the export
+ * cannot write the request, and the model says so too. */
+START_TEST(test_request_condition_values)
+{
+	static const char design[] =
+		"ddbc: 1\n"
+		"name: cond\n"
+		"tables:\n"
+		"  Docs: { partition_key: id }\n"
+		"entities:\n"
+		"  Doc:\n"
+		"    attributes: { id: S, version: N }\n"
+		"    examples:\n"
+		"      - { id: d1, version: 1 }\n"
+		"access_patterns:\n"
+		"  drop:\n"
+		"    operation: delete\n"
+		"    key: { id: \"{id}\" }\n"
+		"    condition: \"revision = :expected\"\n";
+	size_t refused = 0;
+	ck_assert_uint_eq(agree_on_text("cond", design, &refused), 0);
+	ck_assert_uint_eq(refused, 1);
+	char *given = tu_replace(design, "    condition:", "    example: { expected: 3 }\n    condition:");
+	refused = 0;
+	ck_assert_uint_eq(agree_on_text("cond", given, &refused), 1);
+	ck_assert_uint_eq(refused, 0);
+	free(given);
+}
+END_TEST
+
+START_TEST(test_request_rows_agree)
+{
+	const char *dirs[] = { "samples/*.ddb.yaml", "tests/designs/*.ddb.yaml",
+			       "tests/fixtures/cost/*.ddb.yaml" };
+	size_t compared = 0, files = 0;
+	for (size_t k = 0; k < sizeof dirs / sizeof dirs[0]; k++) {
+		char *pattern = tu_srcpath(dirs[k]);
+		glob_t gl;
+		ck_assert_int_eq(glob(pattern, 0, NULL, &gl), 0);
+		for (size_t i = 0; i < gl.gl_pathc; i++, files++)
+			compared += agree_on(gl.gl_pathv[i]);
+		globfree(&gl);
+		free(pattern);
+	}
+	ck_assert_uint_ge(files, 10);
+	ck_assert_uint_ge(compared, 100);
+}
+END_TEST
+
 static Suite *cost_suite(void)
 {
 	Suite *s = suite_create("cost");
@@ -306,9 +563,14 @@ static Suite *cost_suite(void)
 	tcase_add_test(tc, test_item_sizes);
 	tcase_add_test(tc, test_item_limit);
 	tcase_add_test(tc, test_read_units);
+	tcase_add_test(tc, test_lsi_fetches);
+	tcase_add_test(tc, test_empty_query);
 	tcase_add_test(tc, test_index_writes);
 	tcase_add_test(tc, test_item_size_rule);
 	tcase_add_test(tc, test_hot_partition_rates);
+	tcase_add_test(tc, test_hot_partition_reads);
+	tcase_add_test(tc, test_request_rows_agree);
+	tcase_add_test(tc, test_request_condition_values);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -1,5 +1,6 @@
 /* check_decimal.c - DynamoDB numbers compared and written digit for digit */
 #include "util/decimal.h"
+#include "util/json_number.h"
 #include "util/strbuf.h"
 
 #include <check.h>
@@ -105,6 +106,108 @@ START_TEST(test_significant_digits)
 }
 END_TEST
 
+/* DynamoDB's limits: 38 significant digits, magnitude 1E-130 to below
+ * 1E+126; zeros and trailing zeros are no digits. */
+START_TEST(test_dynamodb_limits)
+{
+	static const char *const yes[] = { "0", "-0.000", "12345678901234567890123456789012345678",
+		"-12345678901234567890123456789012345678", "1234567890123456789012345678901234567800",
+		"0.12345678901234567890123456789012345678", "1E-130", "-1e-130",
+		"9.9999999999999999999999999999999999999E+125", "1e125", "6.02E+23", "0e999", NULL };
+	static const char *const no[] = { "123456789012345678901234567890123456789",
+		"0.123456789012345678901234567890123456789", "1E126", "-1e126", "1e-131",
+		"0.1e-130", "10E125", "", "1e", NULL };
+	for (int i = 0; yes[i]; i++)
+		ck_assert_msg(ddbc_decimal_dynamodb(yes[i], strlen(yes[i]), NULL), "%s", yes[i]);
+	for (int i = 0; no[i]; i++)
+		ck_assert_msg(!ddbc_decimal_dynamodb(no[i], strlen(no[i]), NULL), "%s", no[i]);
+	strbuf why = STRBUF_INIT;
+	ck_assert(!ddbc_decimal_dynamodb("123456789012345678901234567890123456789", 39, &why));
+	ck_assert_str_eq(strbuf_str(&why),
+			 "is a number of 39 significant digits; DynamoDB keeps at most 38");
+	strbuf_reset(&why);
+	ck_assert(!ddbc_decimal_dynamodb("-1e-131", 7, &why));
+	ck_assert_str_eq(strbuf_str(&why), "is a number of magnitude 1E-131; DynamoDB's numbers "
+			 "lie between 1E-130 and 9.9999999999999999999999999999999999999E+125");
+	strbuf_release(&why);
+}
+END_TEST
+
+/* The number pre-pass: every number token of plain JSON becomes a marked
+ * string holding its text as written; strings that begin with the mark are
+ * marked again and read back as the strings they were; member names, and
+ * digits inside strings, stay as they are. */
+START_TEST(test_numbers_marked)
+{
+	static const char text[] =
+		"{\"a\": 12345678901234567890123456789012345678, \"b\": [-141.96, 6.02E+23, 0],"
+		" \"c\": \"9\", \"12\": {\"d\": -0.5e-3}, \"e\": \"\\u0001\\u0002x\","
+		" \"\\u0001\\u0002\": \"\\u0001\\u0002\", \"f\": true}";
+	strbuf out = STRBUF_INIT;
+	ck_assert(ddbc_json_mark_numbers(text, sizeof(text) - 1, &out));
+	json_error_t je;
+	json_t *v = json_loadb(out.buf, out.len, JSON_REJECT_DUPLICATES, &je);
+	ck_assert_msg(v != NULL, "%s: %s", strbuf_str(&out), je.text);
+	size_t len;
+	const char *n = ddbc_json_marked_number(json_object_get(v, "a"), &len);
+	ck_assert(n && len == 38 && !memcmp(n, "12345678901234567890123456789012345678", 38));
+	static const char *const b[] = { "-141.96", "6.02E+23", "0" };
+	for (size_t i = 0; i < 3; i++) {
+		n = ddbc_json_marked_number(json_array_get(json_object_get(v, "b"), i), &len);
+		ck_assert(n && len == strlen(b[i]) && !memcmp(n, b[i], len));
+	}
+	n = ddbc_json_marked_number(json_object_get(json_object_get(v, "12"), "d"), &len);
+	ck_assert(n && len == 7 && !memcmp(n, "-0.5e-3", 7));
+	const json_t *c = json_object_get(v, "c"), *e = json_object_get(v, "e");
+	ck_assert(!ddbc_json_marked_number(c, &len) && !ddbc_json_marked_number(e, &len));
+	n = ddbc_json_marked_string(e, &len);
+	ck_assert(n && len == 3 && !memcmp(n, "\x01\x02x", 3));
+	n = ddbc_json_marked_string(json_object_get(v, "\x01\x02"), &len);
+	ck_assert(n && len == 2 && !memcmp(n, "\x01\x02", 2));
+	ck_assert(!ddbc_json_marked_string(json_object_get(v, "a"), &len));
+	ck_assert(json_is_true(json_object_get(v, "f")));
+	json_decref(v);
+	/* Nothing to mark: the text is read as it is. */
+	ck_assert(!ddbc_json_mark_numbers("{\"a\": \"1\"}", 10, &out));
+	/* A number JSON does not write stays for jansson to refuse. */
+	ck_assert(!ddbc_json_mark_numbers("[01, 1., .5, 1e, -]", 19, &out));
+	strbuf_release(&out);
+}
+END_TEST
+
+/* What import asks besides: member names that begin with the mark get it
+ * twice too, and integers jansson holds exactly stay bare. */
+START_TEST(test_numbers_marked_how)
+{
+	static const char text[] =
+		"{\"a\": 5, \"b\": 5.0, \"c\": 123456789012345678, \"d\": 1234567890123456789,"
+		" \"e\": -0, \"f\": -17, \"\\u0001\\u0002n\": \"\\u0001\\u0002v\"}";
+	strbuf out = STRBUF_INIT;
+	ck_assert(ddbc_json_mark_numbers_how(text, sizeof(text) - 1, &out,
+					     DDBC_JSON_MARK_NAMES | DDBC_JSON_KEEP_INTEGERS));
+	json_error_t je;
+	json_t *v = json_loadb(out.buf, out.len, JSON_REJECT_DUPLICATES, &je);
+	ck_assert_msg(v != NULL, "%s: %s", strbuf_str(&out), je.text);
+	ck_assert_int_eq(json_integer_value(json_object_get(v, "a")), 5);
+	ck_assert_int_eq(json_integer_value(json_object_get(v, "c")), 123456789012345678LL);
+	ck_assert_int_eq(json_integer_value(json_object_get(v, "f")), -17);
+	static const char *const marked[][2] = { { "b", "5.0" }, { "d", "1234567890123456789" },
+						  { "e", "-0" } };
+	size_t len;
+	for (size_t i = 0; i < 3; i++) {
+		const char *n = ddbc_json_marked_number(json_object_get(v, marked[i][0]), &len);
+		ck_assert_msg(n && len == strlen(marked[i][1]) && !memcmp(n, marked[i][1], len),
+			      "%s", marked[i][0]);
+	}
+	const json_t *nv = json_object_get(v, "\x01\x02\x01\x02n");
+	ck_assert(nv != NULL);
+	const char *s = ddbc_json_marked_string(nv, &len);
+	ck_assert(s && len == 3 && !memcmp(s, "\x01\x02v", 3));
+	json_decref(v);
+	strbuf_release(&out);
+}
+END_TEST
+
 static Suite *decimal_suite(void)
 {
 	Suite *s = suite_create("decimal");
@@ -113,6 +216,9 @@ static Suite *decimal_suite(void)
 	tcase_add_test(tc, test_compare_exactly);
 	tcase_add_test(tc, test_json_spelling);
 	tcase_add_test(tc, test_significant_digits);
+	tcase_add_test(tc, test_dynamodb_limits);
+	tcase_add_test(tc, test_numbers_marked);
+	tcase_add_test(tc, test_numbers_marked_how);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -317,12 +317,13 @@ START_TEST(test_bad_inputs)
 }
 END_TEST
 
-/* A scratch git checkout with design.yaml committed as OLD, then NEW on disk. */
-static char *git_checkout(void)
+/* A scratch git checkout with design.yaml committed as old_rel, then
+ * new_rel on disk. */
+static char *git_checkout_of(const char *old_rel, const char *new_rel)
 {
 	char tmpl[] = "/tmp/ddbc-diff-XXXXXX";
 	char *dir = strdup(mkdtemp(tmpl));
-	char *old_path = tu_srcpath(OLD), *new_path = tu_srcpath(NEW);
+	char *old_path = tu_srcpath(old_rel), *new_path = tu_srcpath(new_rel);
 	char *old = tu_read_file(old_path, NULL), *new = tu_read_file(new_path, NULL);
 	free(old_path);
 	free(new_path);
@@ -341,6 +342,17 @@ static char *git_checkout(void)
 	free(old);
 	free(new);
 	return dir;
+}
+
+static char *git_checkout(void) { return git_checkout_of(OLD, NEW); }
+
+static void remove_tree(char *dir)
+{
+	strbuf cmd = STRBUF_INIT;
+	strbuf_addf(&cmd, "rm -rf '%s'", dir);
+	ck_assert_int_eq(system(strbuf_str(&cmd)), 0);
+	strbuf_release(&cmd);
+	free(dir);
 }
 
 START_TEST(test_against)
@@ -387,11 +399,58 @@ START_TEST(test_against)
 	ck_assert_int_eq(p.status, 2);
 	ck_assert(strstr(p.err, "is not in a git checkout"));
 	tu_proc_free(&p);
-	strbuf cmd = STRBUF_INIT;
-	strbuf_addf(&cmd, "rm -rf '%s'", dir);
-	ck_assert_int_eq(system(strbuf_str(&cmd)), 0);
-	strbuf_release(&cmd);
-	free(dir);
+	remove_tree(dir);
+}
+END_TEST
+
+/* A removed key delimiter, TTL, billing mode or sort key are fields with
+ * no part of their own left in NEW: they point at the line now in their
+ * place (the next key OLD had after them), not at the design's name or the
+ * table's, and say where OLD had them; without --against, the removals
+ * (delimiter, TTL) are at OLD's own field. */
+#define REMOVED_OLD "tests/fixtures/diff/removed-old.yaml"
+#define REMOVED_NEW "tests/fixtures/diff/removed-new.yaml"
+START_TEST(test_removed_fields)
+{
+	tu_proc p;
+	tu_run(&p, NULL, "diff", "--color", "never", REMOVED_OLD, REMOVED_NEW, NULL);
+	ck_assert_msg(p.status == 1, "exit %d: %s", p.status, p.err);
+	ck_assert_msg(strstr(p.out, REMOVED_OLD ":4:16: error: the key delimiter changed") &&
+		      strstr(p.out, REMOVED_OLD ":11:10: warning: TTL on 'expiresAt' is removed") &&
+		      strstr(p.out, REMOVED_NEW ":10:5: warning: the billing mode of table 'shop'"),
+		      "%s", p.out);
+	tu_proc_free(&p);
+	/* A sort key dropped: where it stood, not the table's name (6:3). */
+	tu_run(&p, NULL, "diff", "--color", "never", "tests/fixtures/diff/removed-sk-old.yaml",
+	       "tests/fixtures/diff/removed-sk-new.yaml", NULL);
+	ck_assert_msg(strstr(p.out, "removed-sk-new.yaml:7:5: error: the key schema of table "
+			     "'things' changed"), "%s", p.out);
+	tu_proc_free(&p);
+	if (system("git --version >/dev/null 2>&1") != 0)
+		return;
+	char *dir = git_checkout_of(REMOVED_OLD, REMOVED_NEW);
+	tu_run_opts at = { .cwd = dir };
+	tu_run(&p, &at, "diff", "--color", "never", "--against", "HEAD", "design.yaml", NULL);
+	ck_assert_msg(p.status == 1, "exit %d: %s", p.status, p.err);
+	ck_assert_msg(strstr(p.out, "design.yaml:4:1: error: the key delimiter changed") &&
+		      strstr(p.out, "(it was at HEAD:design.yaml:4:16) [key-delimiter-changed]") &&
+		      strstr(p.out, "design.yaml:10:5: warning: TTL on 'expiresAt' is removed") &&
+		      strstr(p.out, "(it was at HEAD:design.yaml:11:10) [ttl-changed]"), "%s", p.out);
+	tu_proc_free(&p);
+	tu_run(&p, &at, "diff", "--format", "sarif", "--against", "HEAD", "design.yaml", NULL);
+	ck_assert(strstr(p.out, "\"startLine\": 10") && !strstr(p.out, "HEAD:design.yaml\""));
+	tu_proc_free(&p);
+	remove_tree(dir);
+	/* A whole gsi: block and the access_patterns section gone: the key in
+	 * the block's place (lsi:), and the section before the last one. */
+	dir = git_checkout_of(REMOVED_NEW, "tests/fixtures/diff/removed-all-new.yaml");
+	at.cwd = dir;
+	tu_run(&p, &at, "diff", "--color", "never", "--against", "HEAD", "design.yaml", NULL);
+	ck_assert_msg(strstr(p.out, "design.yaml:10:5: warning: GSI 'GSI1' is deleted") &&
+		      strstr(p.out, "design.yaml:15:1: warning: access pattern 'customer-by-email' "
+			     "is removed"), "%s", p.out);
+	tu_proc_free(&p);
+	remove_tree(dir);
 }
 END_TEST
 
@@ -405,6 +464,7 @@ static Suite *diff_suite(void)
 	tcase_add_test(tc, test_bad_inputs);
 	tcase_add_test(tc, test_summary);
 	tcase_add_test(tc, test_against);
+	tcase_add_test(tc, test_removed_fields);
 	suite_add_tcase(s, tc);
 	return s;
 }

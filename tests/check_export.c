@@ -8,6 +8,7 @@
  * operation, reserved and non-identifier names, zero-padded parameters.
  * Whether DynamoDB accepts the requests is tests/e2e.test's job.
  */
+#include "emit/emit_json.h"
 #include "testutil.h"
 
 #include <check.h>
@@ -297,6 +298,27 @@ START_TEST(test_zero_padded_parameter)
 	expect_json(json_object_get(json_object_get(input_of(q, "orders-before"),
 						     "ExpressionAttributeValues"), ":SK"),
 		    "{\"S\":\"ORDER#00050\"}");
+	json_decref(q);
+}
+END_TEST
+
+/* A condition's ':rev' of a parameter the key pads ({rev:04}) is sent as
+ * the key writes it, however it is given: the key modules send the same. */
+START_TEST(test_condition_of_padded_parameter)
+{
+	static const char *const file = "tests/fixtures/keys/conditions.ddb.yaml";
+	static const char *const args[] = { "--param", "rev=7", NULL };
+	json_t *q = export_json("queries", file, NULL);
+	json_t *in = input_of(q, "bump-rev");
+	expect_json(json_object_get(json_object_get(in, "Key"), "SK"), "{\"S\":\"REV#d1#0002\"}");
+	expect_json(json_object_get(in, "ExpressionAttributeValues"), "{\":rev\":{\"N\":\"0002\"}}");
+	json_decref(q);
+	q = export_json("queries", file, args);
+	expect_json(json_object_get(input_of(q, "bump-rev"), "ExpressionAttributeValues"),
+		    "{\":rev\":{\"N\":\"0007\"}}");
+	/* A Number no key pads is sent as given. */
+	expect_json(json_object_get(input_of(q, "drop-doc"), "ExpressionAttributeValues"),
+		    "{\":version\":{\"N\":\"3\"}}");
 	json_decref(q);
 }
 END_TEST
@@ -641,6 +663,27 @@ START_TEST(test_model_derived_facts)
 }
 END_TEST
 
+/* Exact numbers travel through jansson marked (ddbc_json_number) and come
+ * out as their digits; a design string that starts with the mark's bytes
+ * comes out as that string, whatever follows the mark. */
+START_TEST(test_number_marks)
+{
+	json_t *o = json_object();
+	json_object_set_new(o, "n", ddbc_json_number("1.10", 4));
+	json_object_set_new(o, "big", ddbc_json_number("-12345678901234567890123456789012345678e-3", 42));
+	json_object_set_new(o, "s", ddbc_json_str("\x01\x02" "abc"));
+	json_object_set_new(o, "d", ddbc_json_str("\x01\x02" "12"));
+	json_object_set_new(o, "dd", ddbc_json_str("\x01\x02\x01\x02" "7"));
+	char *text = json_dumps(o, JSON_PRESERVE_ORDER | JSON_COMPACT);
+	text[ddbc_json_unmark(text, strlen(text))] = '\0';
+	ck_assert_str_eq(text, "{\"n\":1.10,\"big\":-12345678901234567890123456789012345678e-3,"
+			 "\"s\":\"\\u0001\\u0002abc\",\"d\":\"\\u0001\\u000212\","
+			 "\"dd\":\"\\u0001\\u0002\\u0001\\u00027\"}");
+	free(text);
+	json_decref(o);
+}
+END_TEST
+
 static Suite *export_suite(void)
 {
 	Suite *s = suite_create("export");
@@ -649,6 +692,7 @@ static Suite *export_suite(void)
 	tcase_add_loop_test(golden, test_golden, 0, (int)(nsamples * NFORMATS));
 	tcase_add_test(golden, test_default_format_is_create_table);
 	tcase_add_test(golden, test_golden_escapes);
+	tcase_add_test(golden, test_number_marks);
 	suite_add_tcase(s, golden);
 
 	TCase *ct = tcase_create("create-table");
@@ -663,6 +707,7 @@ static Suite *export_suite(void)
 	tcase_add_test(q, test_query_operators_and_names);
 	tcase_add_test(q, test_multi_attribute_query);
 	tcase_add_test(q, test_zero_padded_parameter);
+	tcase_add_test(q, test_condition_of_padded_parameter);
 	tcase_add_test(q, test_get_scan_update_delete);
 	tcase_add_test(q, test_put_item_and_condition);
 	tcase_add_test(q, test_put_leaves_out_unstored_parts);

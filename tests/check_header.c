@@ -35,6 +35,7 @@
 #include "emit/emit.h"
 #include "emit/emit_json.h"      /* ddbc_json_scalar_text */
 #include "model/header_plan.h"
+#include "util/decimal.h"
 #include "util/strbuf.h"
 #include "util/strset.h"
 #include "testutil.h"
@@ -344,6 +345,32 @@ static const ddbc_node *string_value(const ddbc_node *item, const char *name)
 	return v;
 }
 
+/* A Number value of item: its scalar's decimal text, or NULL. */
+static const ddbc_node *number_value(const ddbc_node *item, const char *name)
+{
+	const ddbc_node *v = ddbc_node_get(item, name);
+	if (!v || v->kind != DDBC_NODE_SCALAR || !ddbc_decimal_valid(v->u.text, v->n))
+		return NULL;
+	return v;
+}
+
+/* A Number part as a parser reads it back: less a leading '+', and a whole
+ * number (a width's digits) without its leading zeros. */
+static void number_part(strbuf *sb, const char *s, size_t n)
+{
+	if (n && s[0] == '+')
+		s++, n--;
+	size_t sign = n && s[0] == '-';
+	bool whole = n > sign;
+	for (size_t i = sign; i < n; i++)
+		whole &= s[i] >= '0' && s[i] <= '9';
+	strbuf_add(sb, s, sign);
+	s += sign, n -= sign;
+	while (whole && n > 1 && s[0] == '0')
+		s++, n--;
+	strbuf_add(sb, s, n);
+}
+
 /* The arguments of a builder call from item, after "buf, size"; false when
  * the item lacks a value or has one the parameter type cannot take. */
 static bool call_args(strbuf *args, const ddbc_hkey *k, const ddbc_node *item)
@@ -352,14 +379,11 @@ static bool call_args(strbuf *args, const ddbc_hkey *k, const ddbc_node *item)
 		const ddbc_hparam *pm = &k->params[i];
 		strbuf_addstr(args, ", ");
 		if (pm->number) {
-			long long n;
-			const ddbc_node *v = ddbc_node_get(item, pm->attr->name.s);
-			if (!v || !ddbc_node_int(v, &n))
+			/* A Number is its decimal text, as the item holds it. */
+			const ddbc_node *v = number_value(item, pm->attr->name.s);
+			if (!v)
 				return false;
-			if (n == -9223372036854775807LL - 1)
-				strbuf_addstr(args, "(-9223372036854775807LL - 1)");
-			else
-				strbuf_addf(args, "%lldLL", n);
+			lit(args, v->u.text, v->n);
 			continue;
 		}
 		const ddbc_node *v = string_value(item, pm->attr->name.s);
@@ -409,14 +433,15 @@ static void parse_checks(program *p, const ddbc_hattr *ha, const ddbc_node *item
 	for (size_t i = 0; i < k->nparams; i++) {
 		const ddbc_hparam *pm = &k->params[i];
 		if (pm->number) {
-			long long n;
-			ck_assert(ddbc_node_int(ddbc_node_get(item, pm->attr->name.s), &n));
-			strbuf_addf(t, "\t\texpect_num(\"%s.%s\", parts.%s, ", ha->parse_func,
-				    pm->name, pm->name);
-			if (n == -9223372036854775807LL - 1)
-				strbuf_addstr(t, "(-9223372036854775807LL - 1));\n");
-			else
-				strbuf_addf(t, "%lldLL);\n", n);
+			const ddbc_node *v = number_value(item, pm->attr->name.s);
+			ck_assert(v != NULL);
+			strbuf part = STRBUF_INIT;
+			number_part(&part, v->u.text, v->n);
+			strbuf_addf(t, "\t\texpect_span(\"%s.%s\", parts.%s.ptr, parts.%s.len, ",
+				    ha->parse_func, pm->name, pm->name, pm->name);
+			lit(t, part.buf, part.len);
+			strbuf_addstr(t, ");\n");
+			strbuf_release(&part);
 		} else {
 			const ddbc_node *v = string_value(item, pm->attr->name.s);
 			strbuf_addf(t, "\t\texpect_span(\"%s.%s\", parts.%s.ptr, parts.%s.len, ",
@@ -520,19 +545,19 @@ static void attr_checks(program *p, const ddbc_hattr *ha, const ddbc_entity *e)
 		p->checks++;
 	}
 	const ddbc_attr *a = ha->attr;
-	ck_assert_int_eq(ha->enum_macro != NULL, a->nenum > 0);
+	ck_assert_int_eq(ha->enum_macro != NULL, a->more->nenum > 0);
 	if (ha->enum_macro) {
 		/* The list initialises an array of as many strings, each the value. */
 		strbuf_addf(&p->text, "\t{\n\t\tstatic const char *const v[] = { %s };\n"
 			    "\t\texpect_num(\"%s\", (long long)(sizeof v / sizeof v[0]), %s);\n"
 			    "\t\texpect_num(\"%s\", %s, %uLL);\n", ha->enum_macro,
 			    ha->enum_count_macro, ha->enum_count_macro, ha->enum_count_macro,
-			    ha->enum_count_macro, a->nenum);
+			    ha->enum_count_macro, a->more->nenum);
 		p->checks += 2;
-		for (size_t i = 0; i < a->nenum; i++) {
+		for (size_t i = 0; i < a->more->nenum; i++) {
 			strbuf_addf(&p->text, "\t\texpect_str(\"%s[%zu]\", v[%zu], ", ha->enum_macro,
 				    i, i);
-			lit(&p->text, a->enum_values[i]->u.text, a->enum_values[i]->n);
+			lit(&p->text, a->more->enum_values[i]->u.text, a->more->enum_values[i]->n);
 			strbuf_addstr(&p->text, ");\n");
 			p->checks++;
 		}
@@ -673,8 +698,8 @@ static const ddbc_node *pattern_param(const ddbc_pattern *pt, const char *name)
 	}
 	for (size_t i = 0; i < pt->nmatched; i++) {
 		const ddbc_attr *a = ddbc_entity_attr(pt->matched[i], name);
-		if (a && usable_value(a->example))
-			return a->example;
+		if (a && usable_value(a->more->example))
+			return a->more->example;
 	}
 	return NULL;
 }
@@ -707,13 +732,7 @@ static bool value_args(strbuf *args, const ddbc_hpattern *hp, const ddbc_hvalue 
 		if (!v)
 			return false;
 		strbuf_addstr(args, ", ");
-		if (pm->number) {
-			long long n;
-			if (!ddbc_node_int(v, &n))
-				return false;
-			strbuf_addf(args, "%lldLL", n);
-			continue;
-		}
+		/* A Number is its decimal text too. */
 		strbuf text = STRBUF_INIT;
 		ddbc_json_scalar_text(v, &text);
 		lit(args, text.buf ? text.buf : "", text.len);
@@ -1013,8 +1032,10 @@ START_TEST(test_spec_example)
 		"#define SR_USER_STAMP_SK_PREFIX \"STAMP#\"",
 		"static inline int sr_user_pk(char *buf, size_t size, const char *event_id, "
 		"const char *line_user_id)\n",
-		"#define SR_STAMP_MASTER_GSI1SK_FMT \"%03lld\"\n",
-		"static inline int sr_stamp_master_gsi1sk(char *buf, size_t size, long long order)\n",
+		"#define SR_STAMP_MASTER_GSI1SK_FMT \"%s\"\n",
+		"static inline int sr_stamp_master_gsi1sk(char *buf, size_t size, const char *order)\n"
+		"{\n\tchar pad0__[4];\n\tconst char *t0__ = sr_key_number_text_(order, strlen(order), 3, "
+		"pad0__);\n\tif (!t0__)\n\t\treturn -1;\n",
 		"#define SR_STAMP_MASTER_ORDER_EXPR_NAME \"#order\"",
 		"#define SR_LINE_EVENT_TABLE \"line-event\"\n",
 		"#define SR_LINE_EVENT_GSI1_INDEX \"GSI1\"",
@@ -1049,8 +1070,8 @@ START_TEST(test_default_prefix)
 }
 END_TEST
 
-/* <stdio.h> only where a builder needs snprintf, <string.h> where a parser
- * needs it. */
+/* <stdio.h> only where a builder needs snprintf, <string.h> where a builder
+ * or a parser needs it. */
 START_TEST(test_includes_only_what_it_uses)
 {
 	size_t len;
@@ -1062,10 +1083,11 @@ START_TEST(test_includes_only_what_it_uses)
 	ck_assert_msg(!tu_contains(plain, len, "#include"), "%s", plain);
 	free(plain);
 	unit_close(&u);
-	/* A pattern's value builder needs it too. */
+	/* A pattern's value builder needs it too, and a builder's check of
+	 * its text values <string.h>. */
 	char *todo = header_of("samples/todo.ddb.yaml", NULL, &len);
 	ck_assert(tu_contains(todo, len, "#include <stdio.h>"));
-	ck_assert(!tu_contains(todo, len, "#include <string.h>"));
+	ck_assert(tu_contains(todo, len, "#include <string.h>"));
 	free(todo);
 	char *sr = header_of("samples/stamp-rally.ddb.yaml", NULL, &len);
 	ck_assert(tu_contains(sr, len, "#include <stdio.h>"));
@@ -1390,6 +1412,47 @@ END_TEST
 
 /* Words the identifier says already are dropped from table and index
  * names; a shortening that would make two names one is not made. */
+/* The key modules' enum type of an attribute is the name the plan gives
+ * its values (P_E_A_ENUM), from any entity: the entity's part shortened,
+ * a c_name, and only for a String. */
+START_TEST(test_enum_type_is_the_plans_name)
+{
+	unit u;
+	int r = header_findings("ddbc: 1\nname: game\ntables:\n  Tab: { partition_key: PK }\n"
+				"entities:\n"
+				"  GameItem: { table: Tab, attributes: { PK: { type: S, template: "
+				"\"G#{id}\" }, id: S, state: { type: S, enum: [a, b] }, rank: { type: N, "
+				"enum: [1] } } }\n"
+				"  Other: { table: Tab, attributes: { PK: { type: S, template: "
+				"\"O#{id}\" }, id: S, mode: { type: S, c_name: playMode, enum: [x] } } }\n",
+				NULL, &u);
+	ck_assert_int_eq(r, DDBC_EMIT_OK);
+	ddbc_header_plan plan;
+	ck_assert_int_eq(ddbc_header_plan_build(&plan, u.design, NULL, &u.d), DDBC_PLAN_OK);
+	ddbc_arena *arena = ddbc_arena_new();
+	for (size_t i = 0; i < u.design->nentities; i++) {
+		ddbc_hentity he;
+		ck_assert_int_eq(ddbc_header_plan_entity(&plan, i, &he), 0);
+		for (size_t k = 0; k < he.nattrs; k++) {
+			const ddbc_attr *a = he.attrs[k].attr;
+			const char *t = ddbc_header_enum_type(&plan, arena, a);
+			if (a->type == DDBC_TYPE_S && a->more->nenum)
+				ck_assert_str_eq(t, he.attrs[k].enum_macro);
+			else
+				ck_assert_ptr_null(t);
+		}
+	}
+	const ddbc_entity *other = &u.design->entities[1];
+	ck_assert_str_eq(ddbc_header_enum_type(&plan, arena, &other->attrs[2]),
+			 "GAME_OTHER_PLAY_MODE_ENUM");
+	ck_assert_str_eq(ddbc_header_enum_type(&plan, arena, &u.design->entities[0].attrs[2]),
+			 "GAME_ITEM_STATE_ENUM");
+	ddbc_arena_free(arena);
+	ddbc_header_plan_free(&plan);
+	unit_close(&u);
+}
+END_TEST
+
 START_TEST(test_names_without_stutter)
 {
 	unit u;
@@ -1627,22 +1690,27 @@ START_TEST(test_nested_templates)
 	size_t len;
 	ck_assert_int_eq(emit(&u, NULL, &out, &len), DDBC_EMIT_OK);
 	ck_assert_msg(tu_contains(out, len,
-				  "#define DEMO_A_PK_FMT \"IN#%s#%04lld|IN#%s#%04lld|%04lld\"\n"
+				  "#define DEMO_A_PK_FMT \"IN#%s#%s|IN#%s#%s|%s\"\n"
 				  "#define DEMO_A_PK_PREFIX \"IN#\""), "%s", out);
+	/* One check and text per Number and width, however often it is used. */
 	ck_assert_msg(tu_contains(out, len,
 				  "static inline int demo_a_pk(char *buf, size_t size, const char *x, "
-				  "long long n)\n{\n\tif (n < 0 || n > 9999LL)\n\t\treturn -1;\n"
-				  "\treturn snprintf(buf, size, DEMO_A_PK_FMT, x, n, "
-				  "x, n, n);\n}\n"), "%s", out);
+				  "const char *n)\n{\n\tchar pad3__[5];\n"
+				  "\tconst char *t3__ = demo_key_number_text_(n, strlen(n), 4, pad3__);\n"
+				  "\tif (!t3__)\n\t\treturn -1;\n"
+				  "\tif (demo_key_bad_text_(x, \"#\", \"#\"))\n\t\treturn -1;\n"
+				  "\treturn demo_key_fit_(snprintf(buf, size, DEMO_A_PK_FMT, x, t3__, "
+				  "x, t3__, t3__), 2048);\n}\n"), "%s", out);
 	free(out);
 	unit_close(&u);
 }
 END_TEST
 
-/* A parser takes exactly the keys its builder makes: numbers as printf
- * writes them (width, sign, range), a value used twice the same twice, a
- * literal where it belongs; and no parser where values meet without a
- * literal between them. */
+/* A parser takes exactly the keys its builder makes: Numbers as the
+ * builders write them (width, sign, zeros, DynamoDB's digits and range,
+ * fractions and exponents), a value used twice the same twice, a literal
+ * where it belongs; and no parser where values meet without a literal
+ * between them, or where a literal after a Number would continue it. */
 START_TEST(test_parsers_exact)
 {
 	unit u;
@@ -1653,6 +1721,10 @@ START_TEST(test_parsers_exact)
 		  "      twice: { type: S, template: \"{s}|{s}|{m}\" }\n"
 		  "      adjacent: { type: S, template: \"X#{s}{m}\" }\n"
 		  "      digit: { type: S, template: \"{m}5\" }\n"
+		  "      dec: { type: S, template: \"D#{m}#{s}\" }\n"
+		  "      exp: { type: S, template: \"E#{m}e\" }\n"
+		  "      dot: { type: S, template: \"P#{m}.x\" }\n"
+		  "      wide: { type: S, template: \"W#{n:03}.x\" }\n"
 		  "      s: S\n"
 		  "      n: N\n"
 		  "      m: N\n");
@@ -1663,6 +1735,10 @@ START_TEST(test_parsers_exact)
 	ck_assert(tu_contains(text, len, "demo_a_twice_parse("));
 	ck_assert(!tu_contains(text, len, "demo_a_adjacent_parse"));
 	ck_assert(!tu_contains(text, len, "demo_a_digit_parse"));
+	ck_assert(tu_contains(text, len, "demo_a_dec_parse("));
+	ck_assert(!tu_contains(text, len, "demo_a_exp_parse"));
+	ck_assert(!tu_contains(text, len, "demo_a_dot_parse"));
+	ck_assert(tu_contains(text, len, "demo_a_wide_parse("));
 	char *dir = make_tmpdir();
 	write_in(dir, "demo.h", text, len);
 	free(text);
@@ -1670,13 +1746,34 @@ START_TEST(test_parsers_exact)
 		"#include \"demo.h\"\n"
 		"#include <stdio.h>\n"
 		"static int failed;\n"
-		"static void pk(const char *key, int want, long long n, const char *s)\n"
+		"static int same(struct demo_key_span_ v, const char *s)\n"
+		"{\n"
+		"\treturn v.len == strlen(s) && strncmp(v.ptr, s, v.len) == 0;\n"
+		"}\n"
+		"static void pk(const char *key, int want, const char *n, const char *s)\n"
 		"{\n"
 		"\tstruct demo_a_pk_parts parts;\n"
 		"\tint r = demo_a_pk_parse(key, &parts);\n"
-		"\tif (r != want || (r == 0 && (parts.n != n || parts.s.len != strlen(s) ||\n"
-		"\t    strncmp(parts.s.ptr, s, parts.s.len) != 0))) {\n"
+		"\tif (r != want || (r == 0 && (!same(parts.n, n) || !same(parts.s, s)))) {\n"
 		"\t\tprintf(\"FAIL pk %s\\n\", key);\n"
+		"\t\tfailed++;\n"
+		"\t}\n"
+		"}\n"
+		"static void dec(const char *key, int want, const char *m)\n"
+		"{\n"
+		"\tstruct demo_a_dec_parts parts;\n"
+		"\tint r = demo_a_dec_parse(key, &parts);\n"
+		"\tif (r != want || (r == 0 && !same(parts.m, m))) {\n"
+		"\t\tprintf(\"FAIL dec %s\\n\", key);\n"
+		"\t\tfailed++;\n"
+		"\t}\n"
+		"}\n"
+		"static void build(const char *m, int want, const char *key)\n"
+		"{\n"
+		"\tchar buf[256];\n"
+		"\tint r = demo_a_dec(buf, sizeof buf, m, \"x\");\n"
+		"\tif ((r < 0) != (want < 0) || (r >= 0 && strcmp(buf, key) != 0)) {\n"
+		"\t\tprintf(\"FAIL build %s\\n\", m);\n"
 		"\t\tfailed++;\n"
 		"\t}\n"
 		"}\n"
@@ -1690,24 +1787,51 @@ START_TEST(test_parsers_exact)
 		"}\n"
 		"int main(void)\n"
 		"{\n"
-		"\tpk(\"N#007#x\", 0, 7, \"x\");\n"
-		"\tpk(\"N#000#y\", 0, 0, \"y\");\n"
-		"\tpk(\"N#999#a#b\", 0, 999, \"a#b\");\n"
+		"\tpk(\"N#007#x\", 0, \"7\", \"x\");\n"
+		"\tpk(\"N#000#y\", 0, \"0\", \"y\");\n"
+		"\tpk(\"N#999#a#b\", 0, \"999\", \"a#b\");\n"
 		/* A :03 field is exactly 3 digits: the builder writes no others. */
-		"\tpk(\"N#1234#\", -1, 0, \"\");\n"
-		"\tpk(\"N#-01#a#b\", -1, 0, \"\");\n"
-		"\tpk(\"N#-100#y\", -1, 0, \"\");\n"
-		"\tpk(\"N#9223372036854775807#y\", -1, 0, \"\");\n"
-		"\tpk(\"N#9223372036854775808#y\", -1, 0, \"\");\n"
-		"\tpk(\"N#7#x\", -1, 0, \"\");\n"
-		"\tpk(\"N#0007#x\", -1, 0, \"\");\n"
-		"\tpk(\"N#-001#x\", -1, 0, \"\");\n"
-		"\tpk(\"N#-00#x\", -1, 0, \"\");\n"
-		"\tpk(\"N#+07#x\", -1, 0, \"\");\n"
-		"\tpk(\"N#007x\", -1, 0, \"\");\n"
-		"\tpk(\"M#007#x\", -1, 0, \"\");\n"
-		"\tpk(\"N#\", -1, 0, \"\");\n"
-		"\tpk(\"\", -1, 0, \"\");\n"
+		"\tpk(\"N#1234#\", -1, \"\", \"\");\n"
+		"\tpk(\"N#-01#a#b\", -1, \"\", \"\");\n"
+		"\tpk(\"N#-100#y\", -1, \"\", \"\");\n"
+		"\tpk(\"N#9223372036854775807#y\", -1, \"\", \"\");\n"
+		"\tpk(\"N#9223372036854775808#y\", -1, \"\", \"\");\n"
+		"\tpk(\"N#7#x\", -1, \"\", \"\");\n"
+		"\tpk(\"N#0007#x\", -1, \"\", \"\");\n"
+		"\tpk(\"N#-001#x\", -1, \"\", \"\");\n"
+		"\tpk(\"N#-00#x\", -1, \"\", \"\");\n"
+		"\tpk(\"N#+07#x\", -1, \"\", \"\");\n"
+		"\tpk(\"N#007x\", -1, \"\", \"\");\n"
+		"\tpk(\"M#007#x\", -1, \"\", \"\");\n"
+		"\tpk(\"N#\", -1, \"\", \"\");\n"
+		"\tpk(\"\", -1, \"\", \"\");\n"
+		"\tdec(\"D#9.99#x\", 0, \"9.99\");\n"
+		"\tdec(\"D#-0.5#x\", 0, \"-0.5\");\n"
+		"\tdec(\"D#6.02E+23#x\", 0, \"6.02E+23\");\n"
+		"\tdec(\"D#1e-7#x\", 0, \"1e-7\");\n"
+		"\tdec(\"D#12345678901234567890123456789012345678#x\", 0, "
+		"\"12345678901234567890123456789012345678\");\n"
+		"\tdec(\"D#123456789012345678901234567890123456789#x\", -1, \"\");\n"
+		"\tdec(\"D#9.9999999999999999999999999999999999999E+125#x\", 0, "
+		"\"9.9999999999999999999999999999999999999E+125\");\n"
+		"\tdec(\"D#1E+126#x\", -1, \"\");\n"
+		"\tdec(\"D#1E-130#x\", 0, \"1E-130\");\n"
+		"\tdec(\"D#1E-131#x\", -1, \"\");\n"
+		"\tdec(\"D#007#x\", -1, \"\");\n"
+		"\tdec(\"D#+5#x\", -1, \"\");\n"
+		"\tdec(\"D#-0#x\", -1, \"\");\n"
+		"\tdec(\"D#1e#x\", -1, \"\");\n"
+		"\tdec(\"D#.#x\", -1, \"\");\n"
+		"\tbuild(\"9.99\", 0, \"D#9.99#x\");\n"
+		"\tbuild(\"+5\", 0, \"D#5#x\");\n"
+		"\tbuild(\"1.50\", 0, \"D#1.50#x\");\n"
+		"\tbuild(\"6.02E+23\", 0, \"D#6.02E+23#x\");\n"
+		"\tbuild(\"007\", -1, \"\");\n"
+		"\tbuild(\"-0\", -1, \"\");\n"
+		"\tbuild(\"1E+126\", -1, \"\");\n"
+		"\tbuild(\"123456789012345678901234567890123456789\", -1, \"\");\n"
+		"\tbuild(\"abc\", -1, \"\");\n"
+		"\tbuild(\"\", -1, \"\");\n"
 		"\ttwice(\"a|a|0\", 0);\n"
 		"\ttwice(\"|||12\", -1);\n"
 		"\ttwice(\"||12\", 0);\n"
@@ -1729,6 +1853,63 @@ START_TEST(test_parsers_exact)
 	expect_run(dir, run);
 	expect_run(dir, cxx);
 	expect_run(dir, runxx);
+	remove_tmpdir(dir);
+	unit_close(&u);
+}
+END_TEST
+
+/* A builder refuses (-1) a text value its parser would not read back: one
+ * holding the key delimiter, or in which the literal after it is found
+ * first (also across the value's end: "a#" before "##"); it builds any
+ * other, the last value included, as the TypeScript, Python and Go ones. */
+START_TEST(test_builders_refuse_text)
+{
+	unit u;
+	unit_open(&u, NULL, DESIGN_HEAD
+		  "  A:\n"
+		  "    attributes:\n"
+		  "      PK: { type: S, template: \"T#{s}||{t}|{s}\" }\n"
+		  "      s: S\n"
+		  "      t: S\n");
+	char *text;
+	size_t len;
+	ck_assert_int_eq(emit(&u, NULL, &text, &len), DDBC_EMIT_OK);
+	char *dir = make_tmpdir();
+	write_in(dir, "demo.h", text, len);
+	free(text);
+	static const char prog[] =
+		"#include \"demo.h\"\n"
+		"#include <stdio.h>\n"
+		"static int failed;\n"
+		"static void pk(const char *s, const char *t, const char *want)\n"
+		"{\n"
+		"\tchar buf[64];\n"
+		"\tint n = demo_a_pk(buf, sizeof buf, s, t);\n"
+		"\tif (want ? n < 0 || strcmp(buf, want) != 0 : n != -1) {\n"
+		"\t\tprintf(\"FAIL %s %s\\n\", s, t);\n"
+		"\t\tfailed++;\n"
+		"\t}\n"
+		"}\n"
+		"int main(void)\n"
+		"{\n"
+		"\tpk(\"a\", \"b\", \"T#a||b|a\");\n"
+		"\tpk(\"\", \"\", \"T#|||\");\n"
+		/* "a|b" + "||" meets "||" only at the value's end. */
+		"\tpk(\"a|b\", \"c\", \"T#a|b||c|a|b\");\n"
+		"\tpk(\"a#b\", \"c\", NULL);\n"
+		"\tpk(\"a\", \"c#d\", NULL);\n"
+		"\tpk(\"a|\", \"c\", NULL);\n"
+		"\tpk(\"a||b\", \"c\", NULL);\n"
+		"\tpk(\"a\", \"c|d\", NULL);\n"
+		"\tprintf(\"%d failed\\n\", failed);\n"
+		"\treturn failed != 0;\n"
+		"}\n";
+	write_in(dir, "prog.c", prog, strlen(prog));
+	const char *cc[] = { "cc", "-std=c99", "-O2", C_FLAGS, "-Wno-missing-prototypes",
+			     "prog.c", "-o", "prog", NULL };
+	const char *run[] = { "./prog", NULL };
+	expect_run(dir, cc);
+	expect_run(dir, run);
 	remove_tmpdir(dir);
 	unit_close(&u);
 }
@@ -2068,6 +2249,7 @@ static Suite *header_suite(void)
 	tcase_add_loop_test(tc, test_builders_reproduce_examples, 0, ndesigns);
 	tcase_add_test(tc, test_all_headers_together);
 	tcase_add_test(tc, test_parsers_exact);
+	tcase_add_test(tc, test_builders_refuse_text);
 	tcase_add_test(tc, test_doc_program);
 	suite_add_tcase(s, tc);
 
@@ -2079,6 +2261,7 @@ static Suite *header_suite(void)
 	tcase_add_test(tc, test_hash_collision_is_no_collision);
 	tcase_add_test(tc, test_table_collision);
 	tcase_add_test(tc, test_names_without_stutter);
+	tcase_add_test(tc, test_enum_type_is_the_plans_name);
 	tcase_add_test(tc, test_pattern_collision);
 	tcase_add_test(tc, test_names_without_identifier);
 	tcase_add_test(tc, test_prefix);

@@ -271,13 +271,13 @@ START_TEST(test_entity_fields)
 	expect_name(pk->template, "USER|{userId}", 54, 19);
 	ck_assert_str_eq(pk->description, "Partition key");
 	ck_assert(pk->has_indexes);
-	expect_loc(pk->indexes_loc, 56, 18);
-	ck_assert_uint_eq(pk->nindexes, 2);
-	expect_name(pk->indexes[0].index, "LSI1", 56, 20);
-	ck_assert_int_eq(pk->indexes[0].role, DDBC_ROLE_PARTITION_KEY);
-	expect_loc(pk->indexes[0].role_loc, 56, 26);
-	expect_name(pk->indexes[1].index, "GSI1", 56, 41);
-	ck_assert_int_eq(pk->indexes[1].role, DDBC_ROLE_PROJECTED);
+	expect_loc(pk->more->indexes_loc, 56, 18);
+	ck_assert_uint_eq(pk->more->nindexes, 2);
+	expect_name(pk->more->indexes[0].index, "LSI1", 56, 20);
+	ck_assert_int_eq(pk->more->indexes[0].role, DDBC_ROLE_PARTITION_KEY);
+	expect_loc(pk->more->indexes[0].role_loc, 56, 26);
+	expect_name(pk->more->indexes[1].index, "GSI1", 56, 41);
+	ck_assert_int_eq(pk->more->indexes[1].role, DDBC_ROLE_PROJECTED);
 
 	ddbc_attr *sk = attr(u, "SK");
 	ck_assert_str_eq(sk->template.s, "PROFILE");
@@ -286,8 +286,8 @@ START_TEST(test_entity_fields)
 	ddbc_attr *uid = attr(u, "userId");
 	ck_assert_int_eq(uid->type, DDBC_TYPE_S);
 	ck_assert(uid->required);
-	ck_assert_ptr_nonnull(uid->example);
-	ck_assert_str_eq(uid->example->u.text, "u-001");
+	ck_assert_ptr_nonnull(uid->more->example);
+	ck_assert_str_eq(uid->more->example->u.text, "u-001");
 	ck_assert_str_eq(uid->format, "UUIDv4");
 	ck_assert_str_eq(uid->description, "The user");
 	ck_assert_ptr_null(uid->template.s);
@@ -295,25 +295,25 @@ START_TEST(test_entity_fields)
 	ck_assert_str_eq(attr(u, "GSI1SK")->template.s, "{createdAt:010}|{userId}");
 
 	ddbc_attr *kind = attr(u, "kind");
-	ck_assert_uint_eq(kind->nenum, 2);
-	ck_assert_str_eq(kind->enum_values[0]->u.text, "admin");
-	ck_assert_str_eq(kind->enum_values[1]->u.text, "member");
-	expect_loc(kind->enum_loc, 63, 30);
+	ck_assert_uint_eq(kind->more->nenum, 2);
+	ck_assert_str_eq(kind->more->enum_values[0]->u.text, "admin");
+	ck_assert_str_eq(kind->more->enum_values[1]->u.text, "member");
+	expect_loc(kind->more->enum_loc, 63, 30);
 	ck_assert(!kind->required);
 
 	ddbc_attr *created = attr(u, "createdAt");
 	ck_assert_int_eq(created->type, DDBC_TYPE_N);
 	ck_assert_str_eq(created->format, "epoch seconds");
-	ck_assert_uint_eq(created->nindexes, 2);
-	ck_assert_int_eq(created->indexes[0].role, DDBC_ROLE_SORT_KEY);
-	ck_assert_str_eq(created->indexes[1].index.s, "ByTenant");
-	ck_assert_int_eq(created->indexes[1].role, DDBC_ROLE_SORT_KEY);
+	ck_assert_uint_eq(created->more->nindexes, 2);
+	ck_assert_int_eq(created->more->indexes[0].role, DDBC_ROLE_SORT_KEY);
+	ck_assert_str_eq(created->more->indexes[1].index.s, "ByTenant");
+	ck_assert_int_eq(created->more->indexes[1].role, DDBC_ROLE_SORT_KEY);
 
 	ddbc_attr *score = attr(u, "score");
-	ck_assert_uint_eq(score->nenum, 3);
-	ck_assert_int_eq(score->enum_values[2]->scalar, DDBC_SCALAR_INT);
-	ck_assert_str_eq(score->enum_values[2]->u.text, "3");
-	ck_assert_int_eq(score->example->scalar, DDBC_SCALAR_INT);
+	ck_assert_uint_eq(score->more->nenum, 3);
+	ck_assert_int_eq(score->more->enum_values[2]->scalar, DDBC_SCALAR_INT);
+	ck_assert_str_eq(score->more->enum_values[2]->u.text, "3");
+	ck_assert_int_eq(score->more->example->scalar, DDBC_SCALAR_INT);
 	ck_assert(!score->required);
 
 	/* The shorthand: a type only, its position the type's. */
@@ -323,8 +323,8 @@ START_TEST(test_entity_fields)
 	ck_assert_ptr_null(nick->description);
 	ck_assert_ptr_null(nick->format);
 	ck_assert_ptr_null(nick->template.s);
-	ck_assert_ptr_null(nick->example);
-	ck_assert_uint_eq(nick->nenum, 0);
+	ck_assert_ptr_null(nick->more->example);
+	ck_assert_uint_eq(nick->more->nenum, 0);
 	ck_assert(!nick->has_indexes);
 
 	/* Examples are whole items, kept as YAML mappings. */

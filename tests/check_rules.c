@@ -167,18 +167,11 @@ START_TEST(test_samples_clean)
 }
 END_TEST
 
-/* Designs with key parts that are not stored (tests/fixtures/stored/):
- * each gives exactly the one finding its first line announces
- * ("# expect: RULE LINE:COL"), so a contradiction is reported once, by the
- * rule that fits it, and nothing follows from it; or none at all
- * ("# expect: nothing"). */
-START_TEST(test_not_stored_designs)
+/* Lints the fixture rel, which announces its one finding on its first
+ * line ("# expect: RULE LINE:COL") or that it has none ("# expect:
+ * nothing"), and checks that it is so. */
+static void expect_as_announced(const char *rel)
 {
-	static const char *const files[] = { "forum", "table-key", "gsi-key", "projection",
-					     "example-shape", "example-given", "example-partial",
-					     "reserved-part", "returns", "generic-key" };
-	char rel[256];
-	snprintf(rel, sizeof(rel), "tests/fixtures/stored/%s.ddb.yaml", files[_i]);
 	ddbc_diags d;
 	ddbc_source *src;
 	lint_fixture(rel, &d, &src);
@@ -202,6 +195,30 @@ START_TEST(test_not_stored_designs)
 	free(dump);
 	ddbc_diags_release(&d);
 	ddbc_source_free(src);
+}
+
+/* Designs with key parts that are not stored (tests/fixtures/stored/):
+ * each gives exactly the one finding its first line announces
+ * ("# expect: RULE LINE:COL"), so a contradiction is reported once, by the
+ * rule that fits it, and nothing follows from it; or none at all
+ * ("# expect: nothing"). */
+START_TEST(test_not_stored_designs)
+{
+	static const char *const files[] = { "forum", "table-key", "gsi-key", "projection",
+					     "example-shape", "example-given", "example-partial",
+					     "reserved-part", "returns", "generic-key" };
+	char rel[256];
+	snprintf(rel, sizeof(rel), "tests/fixtures/stored/%s.ddb.yaml", files[_i]);
+	expect_as_announced(rel);
+}
+END_TEST
+
+/* header-name knows the names every language's module gives: the Go
+ * module's constant per String enum value meets a constant key's name. */
+START_TEST(test_header_name_enum_constants)
+{
+	expect_as_announced("tests/rules/header-name/enum-bad.yaml");
+	expect_as_announced("tests/rules/header-name/enum-good.yaml");
 }
 END_TEST
 
@@ -741,6 +758,7 @@ static Suite *rules_suite(void)
 	tcase_add_loop_test(tc, test_samples_clean, 0, 5);
 	tcase_add_test(tc, test_many_rules_one_run);
 	tcase_add_loop_test(tc, test_not_stored_designs, 0, 10);
+	tcase_add_test(tc, test_header_name_enum_constants);
 	tcase_add_test(tc, test_format_example);
 	tcase_add_test(tc, test_schemas_name_every_rule);
 	tcase_add_test(tc, test_unreadable_role_declares);

@@ -190,6 +190,57 @@ START_TEST(test_matches)
 }
 END_TEST
 
+/* ddbc_lang_matches steps the language's positions over the string; the
+ * product search with the string as a fixed language (what
+ * ddbc_lang_intersects runs) must agree on every pair, including a
+ * language of more runs than the stepping follows. */
+START_TEST(test_matches_agrees_with_search)
+{
+	static const char *const specs[] = {
+		"EVENT#%s#USER#%s", "%s", "%*", "%s%s", "A%*B", "%d3", "%d3%s", "%n", "%n#%d2",
+		"%s::%s", "X%*%s#%d2", "",
+	};
+	static const char *const texts[] = {
+		"", "A", "AB", "AxyB", "EVENT#e1#USER#U1", "EVENT#e1#USER#", "123", "12", "1234",
+		"123abc", "-1.5", "7#05", "a::b", "a:b::c", "a::b::c", "Xq#01", "X#01", "#", "##",
+	};
+	static const char *const delims[] = { "#", "::" };
+	for (size_t d = 0; d < 2; d++) {
+		for (size_t i = 0; i < sizeof(specs) / sizeof(specs[0]); i++) {
+			ddbc_lang l;
+			lang(&l, specs[i]);
+			for (size_t k = 0; k < sizeof(texts) / sizeof(texts[0]); k++) {
+				ddbc_lang f;
+				ddbc_lang_init(&f);
+				ddbc_lang_fixed(&f, texts[k], strlen(texts[k]));
+				bool want = ddbc_lang_intersects(&l, &f, delims[d]);
+				ck_assert_msg(ddbc_lang_matches(&l, texts[k], strlen(texts[k]),
+								delims[d]) == want,
+					      "'%s' against '%s' (delimiter '%s')", texts[k], specs[i],
+					      delims[d]);
+				ddbc_lang_release(&f);
+			}
+			ddbc_lang_release(&l);
+		}
+	}
+	/* 80 runs: more than the stepping takes. */
+	ddbc_lang l;
+	ddbc_lang_init(&l);
+	for (int i = 0; i < 40; i++) {
+		ddbc_lang_fixed(&l, "a", 1);
+		ddbc_lang_class(&l, DDBC_CLASS_ANY, 0);
+	}
+	char text[81];
+	for (int i = 0; i < 80; i++)
+		text[i] = 'a';
+	text[80] = 0;
+	ck_assert(ddbc_lang_matches(&l, text, 40, "#"));
+	ck_assert(ddbc_lang_matches(&l, text, 80, "#"));
+	ck_assert(!ddbc_lang_matches(&l, text, 39, "#"));
+	ddbc_lang_release(&l);
+}
+END_TEST
+
 static bool in_range(const char *spec, const char *lo, const char *hi, bool open)
 {
 	ddbc_lang l;
@@ -331,6 +382,7 @@ static Suite *template_suite(void)
 	tcase_add_test(tc, test_intersects);
 	tcase_add_test(tc, test_multibyte_delimiter);
 	tcase_add_test(tc, test_matches);
+	tcase_add_test(tc, test_matches_agrees_with_search);
 	tcase_add_test(tc, test_range);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("render");

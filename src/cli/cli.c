@@ -404,6 +404,28 @@ static void param_values_needed(const struct command *cmd, struct opts *o)
 	if (!needs && o->settings.sev[DDBC_RULE_PARAM_NO_VALUE] == DDBC_SEV_DEFAULT)
 		o->settings.sev[DDBC_RULE_PARAM_NO_VALUE] = DDBC_SEV_OFF;
 }
+/* What an export format cannot hold is its limit rule's finding: an error
+ * for that export whatever the rule's setting (the model cannot be
+ * written), and for lint when --target names the format (unless --rule
+ * set it), so that a design meant for it fails lint as the export would.
+ * The other commands never go to that format: the rule is off there, even
+ * when the design's lint.rules raised it. */
+static void format_limits(const struct command *cmd, struct opts *o)
+{
+	bool lint = !strcmp(cmd->name, "lint"), export = !strcmp(cmd->name, "export");
+	for (size_t w = 0; ddbc_export_formats[w].name; w++) {
+		const ddbc_export_format *f = &ddbc_export_formats[w];
+		if (!f->limited)
+			continue;
+		ddbc_severity *sev = &o->settings.sev[f->limit];
+		if (export && w == o->format_row)
+			*sev = DDBC_SEV_ERROR;
+		else if (lint && (o->targets >> w & 1) && *sev == DDBC_SEV_DEFAULT)
+			*sev = DDBC_SEV_ERROR;
+		else if (!lint && *sev == DDBC_SEV_DEFAULT)
+			*sev = DDBC_SEV_OFF;     /* another format's limit, even if the design raised it */
+	}
+}
 /* keys plans the header's names, as header does. */
 static exit_status run_keys(struct opts *o)
 {
@@ -598,7 +620,7 @@ static const ddbc_word diff_formats[] = {
 #define COMMON (OPT_RULE | OPT_WERROR | OPT_COLOR | OPT_SHOW_SUPPRESSED | OPT_QUIET)
 
 static const struct command commands[] = {
-	{ .name = "lint", .usage = ddbc_usage_lint, .options = COMMON | OPT_FORMAT,
+	{ .name = "lint", .usage = ddbc_usage_lint, .options = COMMON | OPT_FORMAT | OPT_TARGET,
 	  .min_files = 1, .max_files = (size_t)-1, .formats = DDBC_WORDS(lint_formats),
 	  .run = run_lint },
 	{ .name = "doc", .usage = ddbc_usage_doc,
@@ -659,6 +681,7 @@ static exit_status run_command(const struct command *cmd, int argc, char **argv)
 	switch (cli_parse_options(cmd, argc, argv, &o)) {
 	case CLI_GO_ON:
 		param_values_needed(cmd, &o);
+		format_limits(cmd, &o);
 		note_inputs(&o);
 		status = cmd->run(&o);
 		break;

@@ -180,6 +180,11 @@ static cli_step one_option(const struct command *cmd, struct opts *o, int c, cha
 	case 'R': o->prices = arg; return CLI_GO_ON;
 	case 'D': o->module = arg; return CLI_GO_ON;
 	case 'K': o->compact = true; return CLI_GO_ON;
+	case 'T':
+		if (ddbc_words_parse(cmd->name, "target", arg, DDBC_WORDS(ddbc_export_formats), &w) < 0)
+			return CLI_USAGE_ERROR;
+		o->targets |= 1UL << w;
+		return CLI_GO_ON;
 	case 'h':
 		ddbc_usage_print(stdout, cmd->usage, cmd->formats, cmd->sources, cmd->langs);
 		return CLI_DONE;
@@ -253,6 +258,7 @@ cli_step cli_parse_options(const struct command *cmd, int argc, char **argv, str
 		{ { "prices", required_argument, NULL, 'R' }, OPT_PRICES },
 		{ { "module", required_argument, NULL, 'D' }, OPT_MODULE },
 		{ { "compact", no_argument, NULL, 'K' }, OPT_COMPACT },
+		{ { "target", required_argument, NULL, 'T' }, OPT_TARGET },
 	};
 	struct option longopts[sizeof(all) / sizeof(all[0]) + 2];
 	size_t n = 0;

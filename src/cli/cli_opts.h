@@ -35,7 +35,7 @@ enum {
 	OPT_PARAM = 1 << 8, OPT_ITEMS = 1 << 9, OPT_SHOW_SUPPRESSED = 1 << 10,
 	OPT_AGAINST = 1 << 11, OPT_ALL = 1 << 12, OPT_CHECK = 1 << 13, OPT_FROM = 1 << 14,
 	OPT_LIST_SOURCES = 1 << 15, OPT_PRICES = 1 << 16, OPT_QUIET = 1 << 17,
-	OPT_COMPACT = 1 << 18, OPT_MODULE = 1 << 19
+	OPT_COMPACT = 1 << 18, OPT_MODULE = 1 << 19, OPT_TARGET = 1 << 20
 };
 
 /* --color WHEN, in the order of its words. */
@@ -71,6 +71,7 @@ struct opts {
 	ddbc_items_opts items;   /* check-items: -j, --max-findings, item kinds' --rule */
 	bool merge;              /* check-items --merge */
 	const char *prices;      /* cost --prices FILE */
+	unsigned long targets;   /* lint --target: a bit per row of ddbc_export_formats */
 };
 
 struct command {

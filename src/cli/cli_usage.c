@@ -57,6 +57,8 @@ const char ddbc_usage_lint[] =
 	"options:\n"
 	"      --format FMT        text (default), json, sarif or github\n"
 	"      --list-formats      list the formats and what each writes\n"
+	"      --target FMT        the design goes to export --format FMT: what that\n"
+	"                          format cannot hold is an error (repeatable)\n"
 	COMMON_HELP;
 
 const char ddbc_usage_doc[] =
@@ -95,8 +97,10 @@ const char ddbc_usage_keys[] =
 	"\n"
 	"Writes a TypeScript, Python or Go module with the C header's names: per key\n"
 	"a builder, a parser, its begins_with prefix and range-bound helpers; type\n"
-	"guards that tell items apart as check-items does; and per read access\n"
-	"pattern a function returning the request export --format queries writes.\n"
+	"guards that tell items apart as check-items does; and per access pattern,\n"
+	"read or write, a function returning the request export --format queries\n"
+	"writes. Numbers are exact decimals, an enum's values a type, and a key over\n"
+	"DynamoDB's length limits is refused.\n"
 	"\n"
 	"options:\n"
 	"      --lang LANG         @LANGS@\n"
@@ -186,16 +190,18 @@ const char ddbc_usage_import[] =
 	"usage: ddbc import --from SOURCE [OPTIONS] FILE...\n"
 	"\n"
 	"Writes a design from other descriptions of the tables: a NoSQL Workbench\n"
-	"data model (workbench), a CloudFormation or SAM template in YAML or JSON\n"
-	"(cloudformation), the output of 'aws dynamodb describe-table', one file per\n"
-	"table (describe-table), or the schema.json of the DynamoDB MCP server (mcp).\n"
+	"data model (workbench), a CloudFormation, SAM or CDK-synthesized template or\n"
+	"a Serverless Framework service in YAML or JSON (cloudformation), the output\n"
+	"of 'aws dynamodb describe-table', one file per table (describe-table), or\n"
+	"the schema.json of the DynamoDB MCP server (mcp).\n"
 	"Key templates that only sample items show are recovered where every sample\n"
 	"agrees and marked by a comment.\n"
 	"\n"
 	"options:\n"
 	"      --from SOURCE       @SOURCES@\n"
 	"      --list-sources      list the sources and what each reads\n"
-	"      --param NAME=VALUE  a template parameter's value (repeatable)\n"
+	"      --param NAME=VALUE  a template parameter's value, or a Serverless\n"
+	"                          Framework variable's (opt:stage=prod; repeatable)\n"
 	OUTPUT_HELP
 	"  -h, --help              show this help\n";
 

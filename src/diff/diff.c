@@ -73,20 +73,114 @@ ddbc_loc ddbc_diff_field_loc(const ddbc_design *g, ddbc_loc owner, const char *f
 	return owner;
 }
 
+/* Where key name of NEW's mapping at owner (line 0: the root) is, into
+ * *at; false when NEW has no such key there. */
+static bool new_key_loc(const diff_ctx *c, ddbc_loc owner, const char *name, ddbc_loc *at)
+{
+	if (owner.line == 0) {
+		const ddbc_node *root = c->new->root;
+		for (uint32_t i = 0; root && root->kind == DDBC_NODE_MAP && i < root->n; i++) {
+			const ddbc_node *k = root->u.pairs[i].key;
+			if (k->kind == DDBC_NODE_SCALAR && !strcmp(k->u.text, name)) {
+				*at = k->loc;
+				return true;
+			}
+		}
+		return false;
+	}
+	*at = ddbc_diff_field_loc(c->new, owner, name);
+	return at->line != owner.line || at->column != owner.column;
+}
+
+/* The indentation of line in src when it holds YAML (not blank, not only
+ * a comment), else -1; *text and *len the line. */
+static int yaml_indent(const ddbc_source *src, unsigned line, const char **text, size_t *len)
+{
+	*text = ddbc_source_line(src, line, len);
+	if (!*text)
+		return -2;
+	size_t lead = 0;
+	while (lead < *len && (*text)[lead] == ' ')
+		lead++;
+	return lead == *len || (*text)[lead] == '#' ? -1 : (int)lead;
+}
+
+/* Whether the sibling key on line (at indent) of OLD is one NEW's block
+ * still has; *at its position in NEW. */
+static bool sibling_kept(const diff_ctx *c, const char *text, size_t len, size_t indent,
+			 ddbc_loc owner, ddbc_loc *at)
+{
+	size_t end = indent;
+	while (end < len && text[end] != ':' && text[end] != ' ')
+		end++;
+	if (end == indent || end >= len || text[end] != ':' || end - indent >= 128)
+		return false;
+	char name[128];
+	memcpy(name, text + indent, end - indent);
+	name[end - indent] = '\0';
+	return new_key_loc(c, owner, name, at);
+}
+
+ddbc_loc ddbc_diff_gap_loc(const diff_ctx *c, ddbc_loc old_at, const char *field,
+			   ddbc_loc new_owner)
+{
+	const ddbc_source *src = c->old->src;
+	const char *text;
+	size_t len, flen = strlen(field);
+	int indent = yaml_indent(src, old_at.line, &text, &len);
+	/* A flow mapping ({ ttl: x }) has no lines of its own to follow. */
+	if (indent < 0 || len - (size_t)indent <= flen ||
+	    memcmp(text + indent, field, flen) || text[indent + flen] != ':')
+		return new_owner;
+	ddbc_loc at;
+	for (unsigned line = old_at.line + 1;; line++) {
+		int lead = yaml_indent(src, line, &text, &len);
+		if (lead == -2 || (lead >= 0 && lead < indent))
+			break;
+		if (lead == indent && sibling_kept(c, text, len, (size_t)lead, new_owner, &at))
+			return at;
+	}
+	for (unsigned line = old_at.line; line-- > 1;) {
+		int lead = yaml_indent(src, line, &text, &len);
+		if (lead >= 0 && lead < indent)
+			break;
+		if (lead == indent && sibling_kept(c, text, len, (size_t)lead, new_owner, &at))
+			return at;
+	}
+	return new_owner;
+}
+
+ddbc_loc ddbc_diff_lost_loc(const diff_ctx *c, ddbc_loc old_owner, ddbc_loc new_owner,
+			    const char *field)
+{
+	ddbc_loc at;
+	if (new_key_loc(c, new_owner, field, &at))
+		return at;
+	ddbc_loc old_at = old_owner.line ? ddbc_diff_field_loc(c->old, old_owner, field)
+					 : ddbc_diff_section_loc(c->old, field);
+	at = ddbc_diff_gap_loc(c, old_at, field, new_owner);
+	return at.line ? at : c->new->name.loc;
+}
+
 /* ---- the design's own fields ------------------------------------------------------- */
 
 static void diff_design(diff_ctx *c)
 {
 	const char *d0 = ddbc_diff_delimiter(c->old), *d1 = ddbc_diff_delimiter(c->new);
 	if (strcmp(d0, d1)) {
-		bool in_old = !c->new->key_delimiter && !c->removed_in_new;
-		ddbc_diff_report(c, in_old, DDBC_RULE_KEY_DELIMITER_CHANGED,
-				 in_old ? c->old->key_delimiter_loc : c->new->key_delimiter ?
-				 c->new->key_delimiter_loc : c->new->name.loc,
-				 "the key delimiter changed from '%s' to '%s': stored keys are "
-				 "joined with '%s', and key conditions and check-items now split "
-				 "them at '%s'; rewrite the stored keys or keep '%s'", d0, d1, d0, d1,
-				 d0);
+		const char *fmt = "the key delimiter changed from '%s' to '%s': stored keys are "
+				  "joined with '%s', and key conditions and check-items now split "
+				  "them at '%s'; rewrite the stored keys or keep '%s'";
+		/* NEW without the field (back to '#', positioned at the root by
+		 * the loader) lost it: where OLD set it, or the line in its place. */
+		ddbc_loc root = { 0, 0 }, gap;
+		if (!new_key_loc(c, root, "key_delimiter", &gap)) {
+			gap = ddbc_diff_gap_loc(c, c->old->key_delimiter_loc, "key_delimiter", root);
+			ddbc_diff_removed(c, DDBC_RULE_KEY_DELIMITER_CHANGED, c->old->key_delimiter_loc,
+					  gap.line ? gap : c->new->name.loc, fmt, d0, d1, d0, d1, d0);
+		} else
+			ddbc_diff_report(c, false, DDBC_RULE_KEY_DELIMITER_CHANGED,
+					 c->new->key_delimiter_loc, fmt, d0, d1, d0, d1, d0);
 	}
 	if (c->all && !ddbc_diff_str_same(c->old->description, c->new->description))
 		ddbc_diff_report(c, false, DDBC_RULE_DOC_CHANGED, c->new->name.loc,
@@ -161,7 +255,7 @@ static void diff_gsis(diff_ctx *c, const ddbc_table *t0, const ddbc_table *t1)
 		if (!g1) {
 			ops++;
 			ddbc_diff_removed(c, DDBC_RULE_GSI_REMOVED, g0->name.loc,
-					  ddbc_diff_field_loc(c->new, t1->name.loc, "gsi"),
+					  ddbc_diff_lost_loc(c, t0->name.loc, t1->name.loc, "gsi"),
 					 "GSI '%s' is deleted from table '%s': queries on it fail from "
 					 "then on, and creating it again rebuilds it from every item; "
 					 "remove its callers first", g0->name.s, t0->name.s);
@@ -199,7 +293,8 @@ static void diff_ttl_billing(diff_ctx *c, const ddbc_table *t0, const ddbc_table
 {
 	if (!ddbc_diff_str_same(t0->ttl.s, t1->ttl.s)) {
 		if (!t1->ttl.s)
-			ddbc_diff_removed(c, DDBC_RULE_TTL_CHANGED, t0->ttl.loc, t1->name.loc,
+			ddbc_diff_removed(c, DDBC_RULE_TTL_CHANGED, t0->ttl.loc,
+					  ddbc_diff_gap_loc(c, t0->ttl.loc, "ttl", t1->name.loc),
 					 "TTL on '%s' is removed from table '%s': expired items are "
 					 "kept from then on; disable it with UpdateTimeToLive",
 					 t0->ttl.s, t0->name.s);
@@ -218,6 +313,12 @@ static void diff_ttl_billing(diff_ctx *c, const ddbc_table *t0, const ddbc_table
 	}
 	if (t0->billing != t1->billing) {
 		ddbc_loc loc = t1->billing_loc.line ? t1->billing_loc : t1->name.loc;
+		/* NEW dropped the field (the loader then gives the table's
+		 * position): the line in its place. */
+		if (loc.line == t1->name.loc.line && loc.column == t1->name.loc.column &&
+		    (t0->billing_loc.line != t0->name.loc.line ||
+		     t0->billing_loc.column != t0->name.loc.column))
+			loc = ddbc_diff_gap_loc(c, t0->billing_loc, "billing", t1->name.loc);
 		bool to_provisioned = t1->billing == DDBC_BILLING_PROVISIONED;
 		ddbc_diff_report(c, false, DDBC_RULE_BILLING_CHANGED, loc,
 				 "the billing mode of table '%s' changes from %s to %s: %s",
@@ -239,7 +340,7 @@ static void diff_lsis(diff_ctx *c, const ddbc_table *t0, const ddbc_table *t1)
 		if (!ddbc_table_index(t1, l0->name.s) || ddbc_table_index(t1, l0->name.s)->kind !=
 		    DDBC_INDEX_LSI)
 			ddbc_diff_removed(c, DDBC_RULE_LSI_CHANGED, l0->name.loc,
-					  ddbc_diff_field_loc(c->new, t1->name.loc, "lsi"),
+					  ddbc_diff_lost_loc(c, t0->name.loc, t1->name.loc, "lsi"),
 					 "LSI '%s' is removed from table '%s': an LSI can only be "
 					 "dropped with its table, so this needs a new table and a copy "
 					 "of every item", l0->name.s, t0->name.s);
@@ -258,14 +359,17 @@ static void diff_lsis(diff_ctx *c, const ddbc_table *t0, const ddbc_table *t1)
 }
 
 /* Where NEW's key schema first differs from OLD's: the partition key, else
- * the sort key, else (a sort key dropped) the table's name. */
-static ddbc_loc key_change_loc(const ddbc_table *t0, const ddbc_table *t1)
+ * the sort key, else (a sort key dropped) the line in its place. */
+static ddbc_loc key_change_loc(const diff_ctx *c, const ddbc_table *t0, const ddbc_table *t1)
 {
 	ddbc_index pk0 = t0->primary, pk1 = t1->primary;
 	pk0.nsk = pk1.nsk = 0;
 	if (!ddbc_diff_keys_same(&pk0, &pk1) && t1->primary.npk)
 		return t1->primary.pk[0].loc;
-	return t1->primary.nsk ? t1->primary.sk[0].loc : t1->name.loc;
+	if (t1->primary.nsk)
+		return t1->primary.sk[0].loc;
+	return t0->primary.nsk ? ddbc_diff_gap_loc(c, t0->primary.sk[0].loc, "sort_key",
+						   t1->name.loc) : t1->name.loc;
 }
 
 static void diff_table_pair(diff_ctx *c, const ddbc_table *t0, const ddbc_table *t1)
@@ -274,7 +378,7 @@ static void diff_table_pair(diff_ctx *c, const ddbc_table *t0, const ddbc_table 
 		ddbc_diff_report(c, false, DDBC_RULE_DOC_CHANGED, t1->name.loc,
 				 "the description of table '%s' changed", t1->name.s);
 	if (!ddbc_diff_keys_same(&t0->primary, &t1->primary)) {
-		ddbc_diff_report(c, false, DDBC_RULE_TABLE_KEY_CHANGED, key_change_loc(t0, t1),
+		ddbc_diff_report(c, false, DDBC_RULE_TABLE_KEY_CHANGED, key_change_loc(c, t0, t1),
 				 "the key schema of table '%s' changed: DynamoDB cannot change a "
 				 "table's key, so this needs a new table and a copy of every item "
 				 "with new keys; keep the key and add a GSI if only a new lookup is "
@@ -297,7 +401,8 @@ static void diff_tables(diff_ctx *c)
 			diff_table_pair(c, t0, t1);
 		else
 			ddbc_diff_removed(c, DDBC_RULE_TABLE_REMOVED, t0->name.loc,
-					  ddbc_diff_section_loc(c->new, "tables"),
+					  ddbc_diff_lost_loc(c, (ddbc_loc){ 0, 0 }, (ddbc_loc){ 0, 0 },
+							     "tables"),
 					 "table '%s' is removed from the design: ddbc never deletes a "
 					 "table, and its items stay until it is deleted by hand; move "
 					 "what is still needed first", t0->name.s);

@@ -106,7 +106,7 @@ static void diff_enum(diff_ctx *c, const ddbc_attr *a0, const ddbc_attr *a1)
 	json_t *gone = ddbc_diff_enum_removed(a0, a1, &unlimited);
 	if (!gone)
 		return;
-	ddbc_loc loc = a1->enum_loc.line ? a1->enum_loc : a1->name.loc;
+	ddbc_loc loc = a1->more->enum_loc.line ? a1->more->enum_loc : a1->name.loc;
 	strbuf sb = STRBUF_INIT;
 	values_text(gone, &sb);
 	if (unlimited)
@@ -233,7 +233,8 @@ void ddbc_diff_entities(diff_ctx *c)
 			diff_entity_pair(c, e0, e1);
 		else
 			ddbc_diff_removed(c, DDBC_RULE_ENTITY_REMOVED, e0->name.loc,
-					  ddbc_diff_section_loc(c->new, "entities"),
+					  ddbc_diff_lost_loc(c, (ddbc_loc){ 0, 0 }, (ddbc_loc){ 0, 0 },
+							     "entities"),
 					 "entity '%s' is removed, but its stored items stay in table "
 					 "'%s', where readers of the new design meet items they "
 					 "cannot place; delete or migrate them", e0->name.s,
@@ -319,7 +320,8 @@ void ddbc_diff_patterns(diff_ctx *c)
 			diff_pattern_pair(c, p0, p1);
 		else
 			ddbc_diff_removed(c, DDBC_RULE_PATTERN_REMOVED, p0->id.loc,
-					  ddbc_diff_section_loc(c->new, "access_patterns"),
+					  ddbc_diff_lost_loc(c, (ddbc_loc){ 0, 0 }, (ddbc_loc){ 0, 0 },
+							     "access_patterns"),
 					 "access pattern '%s' is removed: deployed code may still run "
 					 "it, and the index it used may now be deleted; remove its "
 					 "callers first", p0->id.s);
@@ -343,9 +345,9 @@ static bool enum_has(const ddbc_attr *a, const ddbc_node *v)
 	strbuf want = STRBUF_INIT, got = STRBUF_INIT;
 	ddbc_json_scalar_text(v, &want);
 	bool found = false;
-	for (uint32_t k = 0; k < a->nenum && !found; k++) {
+	for (uint32_t k = 0; k < a->more->nenum && !found; k++) {
 		strbuf_reset(&got);
-		ddbc_json_scalar_text(a->enum_values[k], &got);
+		ddbc_json_scalar_text(a->more->enum_values[k], &got);
 		found = !strcmp(strbuf_str(&want), strbuf_str(&got));
 	}
 	strbuf_release(&want);
@@ -356,16 +358,16 @@ static bool enum_has(const ddbc_attr *a, const ddbc_node *v)
 json_t *ddbc_diff_enum_removed(const ddbc_attr *a0, const ddbc_attr *a1, bool *unlimited)
 {
 	*unlimited = false;
-	if (!a1->nenum)
+	if (!a1->more->nenum)
 		return NULL;
-	if (!a0->nenum) {
+	if (!a0->more->nenum) {
 		*unlimited = true;
 		return json_array();
 	}
 	json_t *gone = json_array();
-	for (uint32_t i = 0; i < a0->nenum; i++)
-		if (!enum_has(a1, a0->enum_values[i]))
-			json_array_append_new(gone, ddbc_json_plain(a0->enum_values[i]));
+	for (uint32_t i = 0; i < a0->more->nenum; i++)
+		if (!enum_has(a1, a0->more->enum_values[i]))
+			json_array_append_new(gone, ddbc_json_plain(a0->more->enum_values[i]));
 	if (json_array_size(gone))
 		return gone;
 	json_decref(gone);

@@ -37,6 +37,23 @@ ddbc_loc ddbc_diff_field_loc(const ddbc_design *g, ddbc_loc owner, const char *f
  * starts: its key, else the file's start. */
 ddbc_loc ddbc_diff_section_loc(const ddbc_design *g, const char *section);
 
+/* Where NEW has room for the key `field` that OLD wrote at old_at (its
+ * line) and NEW lost: a removed scalar field (a table's ttl, the design's
+ * key_delimiter) has no part of its own in NEW to point at, so this is the
+ * line that now takes its place: the first sibling key after it in OLD's
+ * block that NEW's block still has, else the nearest one before it, else
+ * new_owner. new_owner is the key of NEW's mapping that lost it (a table's
+ * name), or line 0 for the root. */
+ddbc_loc ddbc_diff_gap_loc(const diff_ctx *c, ddbc_loc old_at, const char *field,
+			   ddbc_loc new_owner);
+
+/* Where a removal inside field (a table's gsi:, lsi:; with owners of line
+ * 0 a top-level section) is shown in NEW: NEW's field, or when NEW lost
+ * the whole field, the line in its place (ddbc_diff_gap_loc), else NEW's
+ * owner (the design's name for the root). */
+ddbc_loc ddbc_diff_lost_loc(const diff_ctx *c, ddbc_loc old_owner, ddbc_loc new_owner,
+			    const char *field);
+
 /* diff_entities.c: entities, their attributes, and the access patterns. */
 void ddbc_diff_entities(diff_ctx *c);
 void ddbc_diff_patterns(diff_ctx *c);

@@ -102,8 +102,8 @@ static void type_step(entity_work *w, const ddbc_attr *a0, const ddbc_attr *a1,
  * example, else the first example item's. */
 static const ddbc_node *example_value(const ddbc_attr *a)
 {
-	if (a->example)
-		return a->example;
+	if (a->more->example)
+		return a->more->example;
 	for (size_t i = 0; i < a->entity->nexamples; i++) {
 		const ddbc_node *v = ddbc_node_get(a->entity->examples[i], a->name.s);
 		if (v)
@@ -140,8 +140,8 @@ static void enum_step(entity_work *w, const ddbc_attr *a0, const ddbc_attr *a1,
 		return;
 	const ddbc_entity *e = a1->entity;
 	json_t *f = facts_attr(e, a1), *values = json_array();
-	for (uint32_t i = 0; i < a1->nenum; i++)
-		json_array_append_new(values, ddbc_json_plain(a1->enum_values[i]));
+	for (uint32_t i = 0; i < a1->more->nenum; i++)
+		json_array_append_new(values, ddbc_json_plain(a1->more->enum_values[i]));
 	if (!unlimited)
 		json_object_set_new(f, "removed_values", gone);
 	else

@@ -143,9 +143,15 @@ size_t ddbc_cost_items(ddbc_arena *arena, ddbc_views *views, const ddbc_design *
 		sent.item_member = on_item_member;
 		sent.item_ctx = &members;
 	}
-	/* The request is needed for what it sends of its key, and a put's
-	 * for its Item: the text itself is not. */
-	ddbc_emit_result r = ddbc_doc_request_input(discard(), g, p, &sent);
+	/* A put's request is needed for its Item (the text itself is not);
+	 * the others' only for what they send of their key, which the model
+	 * gives without writing the request (and refuses where the export
+	 * would). */
+	ddbc_emit_result r;
+	if (put_op)
+		r = ddbc_doc_request_input(discard(), g, p, &sent);
+	else
+		r = ddbc_request_key_sent(g, p, &sent.key) ? DDBC_EMIT_OK : DDBC_EMIT_FINDINGS;
 	ddbc_node *put = r == DDBC_EMIT_OK && put_op ? put_item(&members) : NULL;
 	free(members.pairs);
 	if (put) {
@@ -155,18 +161,7 @@ size_t ddbc_cost_items(ddbc_arena *arena, ddbc_views *views, const ddbc_design *
 		(*out)->item = put;
 		n = 1;
 	} else if (r == DDBC_EMIT_OK) {
-		bool scan_or_query = p->operation == DDBC_OP_QUERY || p->operation == DDBC_OP_SCAN;
-		const ddbc_view *view = ddbc_views_get(views, scan_or_query ? p->index
-									 : &p->table->primary);
-		size_t *rows, nitems;
-		const ddbc_view_item *items = ddbc_view_items(view, &nitems);
-		n = ddbc_request_rows(p, &sent, view, &rows);
-		*out = xcalloc(n + 1, sizeof **out);
-		for (size_t i = 0; i < n; i++) {
-			(*out)[i].entity = items[rows[i]].entity;
-			(*out)[i].item = items[rows[i]].item;
-		}
-		free(rows);
+		n = ddbc_request_items(p, &sent.key, views, out);
 	}
 	ddbc_query_sent_release(&sent);
 	return n;

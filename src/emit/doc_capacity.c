@@ -9,6 +9,7 @@
  */
 #include "emit/doc_capacity.h"
 #include "emit/emit_cost.h"
+#include "emit/emit_json.h"
 #include "util/xalloc.h"
 
 #include <math.h>
@@ -111,15 +112,17 @@ void ddbc_doc_pattern_capacity(writer *w, const ddbc_pattern *p)
 	labelled_item(w, L->d_capacity);
 	words(w, read ? L->c_reads : L->c_writes);
 	put_slots(w, p->table, read ? cp->c.read : cp->c.known ? cp->c.write : NULL);
-	char a[64], b[64], r[64];
+	char a[64], b[64];
 	figure_text(L, cp->c.known ? (double)cp->c.items : DDBC_UNKNOWN, a, sizeof a);
 	figure_text(L, cp->c.known ? (double)cp->c.bytes : DDBC_UNKNOWN, b, sizeof b);
 	ddbc_doc_wordsf(w, L->c_items, a, b);
 	if (cp->priced && c->priced) {
-		figure_text(L, p->rate.value, r, sizeof r);
+		strbuf rt = STRBUF_INIT;
+		ddbc_figure_text(&rt, p->rate);
 		usd_text(L, cp->on_demand, a, sizeof a);
 		usd_text(L, cp->provisioned, b, sizeof b);
-		ddbc_doc_wordsf(w, L->c_rate, r, a, b);
+		ddbc_doc_wordsf(w, L->c_rate, strbuf_str(&rt), a, b);
+		strbuf_release(&rt);
 	}
 }
 

@@ -16,17 +16,40 @@ static bool is_break(char c)
 	return c == '\n' || c == '\r';
 }
 
+/* The length of the run at s of bytes that stop does not mark (it marks
+ * NUL): the escapers copy such a run in one go, not byte by byte. */
+static size_t run_len(const char *s, const unsigned char stop[256])
+{
+	const unsigned char *p = (const unsigned char *)s;
+	while (!stop[*p])
+		p++;
+	return (size_t)(p - (const unsigned char *)s);
+}
+
+/* Copies the run at s (run_len) and returns the byte that ended it, or
+ * NULL at the end of s (or when s is NULL). */
+static const char *copy_run(strbuf *sb, const char *s, const unsigned char stop[256])
+{
+	if (!s)
+		return NULL;
+	size_t n = run_len(s, stop);
+	strbuf_add(sb, s, n);
+	return s[n] ? s + n : NULL;
+}
+
 /* Plain text: every character that could start Markdown is escaped, and
  * line breaks become spaces. */
 static void put_text(strbuf *sb, const char *s)
 {
-	for (; s && *s; s++) {
+	static const unsigned char stop[256] = {
+		[0] = 1, ['\n'] = 1, ['\r'] = 1, ['\\'] = 1, ['`'] = 1, ['*'] = 1, ['_'] = 1,
+		['['] = 1, [']'] = 1, ['<'] = 1, ['&'] = 1, ['~'] = 1, ['#'] = 1, ['|'] = 1, ['$'] = 1,
+	};
+	for (; (s = copy_run(sb, s, stop)) != NULL; s++) {
 		if (is_break(*s))
 			strbuf_addch(sb, ' ');
-		else if (strchr("\\`*_[]<&~#|$", *s))
-			strbuf_addch(sb, '\\'), strbuf_addch(sb, *s);
 		else
-			strbuf_addch(sb, *s);
+			strbuf_addch(sb, '\\'), strbuf_addch(sb, *s);
 	}
 }
 
@@ -50,6 +73,14 @@ size_t ddbc_doc_longest_backticks(const char *s)
 	return longest;
 }
 
+static void put_backticks(strbuf *sb, size_t n)
+{
+	static const char ticks[] = "````````````````";
+	for (; n > sizeof(ticks) - 1; n -= sizeof(ticks) - 1)
+		strbuf_add(sb, ticks, sizeof(ticks) - 1);
+	strbuf_add(sb, ticks, n);
+}
+
 /* A code span showing s exactly: fenced by more backticks than s holds in a
  * row, padded when a backtick or a space at both ends would be eaten. */
 static void put_code(strbuf *sb, const char *s, bool cell)
@@ -62,22 +93,20 @@ static void put_code(strbuf *sb, const char *s, bool cell)
 	bool pad = s[0] == '`' || s[len - 1] == '`' ||
 		   (!all_space && (s[0] == ' ' || is_break(s[0])) &&
 		    (s[len - 1] == ' ' || is_break(s[len - 1])));
-	for (size_t i = 0; i <= longest; i++)
-		strbuf_addch(sb, '`');
+	static const unsigned char stop[256] = { [0] = 1, ['\n'] = 1, ['\r'] = 1 };
+	static const unsigned char stop_cell[256] = { [0] = 1, ['\n'] = 1, ['\r'] = 1, ['|'] = 1 };
+	put_backticks(sb, longest + 1);
 	if (pad)
 		strbuf_addch(sb, ' ');
-	for (const char *p = s; *p; p++) {
+	for (const char *p = s; (p = copy_run(sb, p, cell ? stop_cell : stop)) != NULL; p++) {
 		if (is_break(*p))
 			strbuf_addch(sb, ' ');
-		else if (*p == '|' && cell)
-			strbuf_addstr(sb, "\\|");
 		else
-			strbuf_addch(sb, *p);
+			strbuf_addstr(sb, "\\|");
 	}
 	if (pad)
 		strbuf_addch(sb, ' ');
-	for (size_t i = 0; i <= longest; i++)
-		strbuf_addch(sb, '`');
+	put_backticks(sb, longest + 1);
 }
 
 bool ddbc_doc_safe_url(const char *url, size_t len)
@@ -215,8 +244,14 @@ static void put_inline(strbuf *sb, const char *s, bool cell, bool para)
 			strbuf_addstr(sb, "]\\(");
 			i += 2;
 		} else {
-			strbuf_addch(sb, c);
-			i++;
+			/* c and the bytes after it up to the next that may need
+			 * more than a copy. */
+			static const unsigned char stop[256] = {
+				[0] = 1, ['\\'] = 1, ['`'] = 1, ['<'] = 1, ['|'] = 1, [']'] = 1,
+			};
+			n = 1 + run_len(t + i + 1, stop);
+			strbuf_add(sb, t + i, n);
+			i += n;
 		}
 	}
 	free(t);
@@ -228,15 +263,17 @@ static void put_inline(strbuf *sb, const char *s, bool cell, bool para)
  * the same as text cmark renders. */
 static void put_html(strbuf *sb, const char *s, bool one_line)
 {
-	for (; s && *s; s++) {
+	static const unsigned char stop[256] = {
+		[0] = 1, ['&'] = 1, ['<'] = 1, ['>'] = 1, ['"'] = 1, ['\n'] = 1, ['\r'] = 1,
+	};
+	for (; (s = copy_run(sb, s, stop)) != NULL; s++) {
 		switch (*s) {
 		case '&': strbuf_addstr(sb, "&amp;"); break;
 		case '<': strbuf_addstr(sb, "&lt;"); break;
 		case '>': strbuf_addstr(sb, "&gt;"); break;
 		case '"': strbuf_addstr(sb, "&quot;"); break;
-		case '\n':
-		case '\r': strbuf_addch(sb, one_line ? ' ' : *s); break;
-		default: strbuf_addch(sb, *s);
+		case '\n': strbuf_addch(sb, one_line ? ' ' : '\n'); break;
+		case '\r': strbuf_addch(sb, one_line ? ' ' : '\r'); break;
 		}
 	}
 }

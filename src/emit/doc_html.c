@@ -16,6 +16,7 @@
 #include "emit/doc_escape.h"
 #include "emit/doc_render.h"
 
+#include "util/strset.h"
 #include "util/xalloc.h"
 
 #include <stdlib.h>
@@ -122,17 +123,50 @@ static void table(ddbc_doc_out *o, ddbc_doc_kind kind, size_t cols)
 
 /* The class of the open table's body: the header row's number among the
  * distinct ones so far (o->heads, compared byte for byte). */
+/* The slot of sigs' hash table where the len bytes at s, of hash h, are
+ * or would go: linear probing over a power-of-two table. */
+static size_t *sig_slot(ddbc_doc_out *o, const char *s, size_t len, uint64_t h)
+{
+	size_t mask = o->sig_slots_cap - 1;
+	for (size_t i = (size_t)h & mask;; i = (i + 1) & mask) {
+		size_t *slot = &o->sig_slots[i];
+		if (!*slot)
+			return slot;
+		const strbuf *sig = &o->sigs[*slot - 1];
+		if (sig->len == len && !memcmp(sig->buf, s, len))
+			return slot;
+	}
+}
+
+/* Doubles the hash table of sigs, placing every sig again. */
+static void sig_rehash(ddbc_doc_out *o)
+{
+	free(o->sig_slots);
+	o->sig_slots_cap = o->sig_slots_cap ? o->sig_slots_cap * 2 : 64;
+	o->sig_slots = xcalloc(o->sig_slots_cap, sizeof(*o->sig_slots));
+	for (size_t i = 0; i < o->nsigs; i++) {
+		const strbuf *sig = &o->sigs[i];
+		*sig_slot(o, sig->buf, sig->len, ddbc_hash64(sig->buf, sig->len)) = i + 1;
+	}
+}
+
+/* The class of the open table's body: the index of its header row among
+ * the distinct ones so far, found by hash so that a page of thousands of
+ * tables does not compare each with all before it. */
 static size_t head_class(ddbc_doc_out *o)
 {
-	for (size_t i = 0; i < o->nsigs; i++)
-		if (o->sigs[i].len == o->heads.len && !memcmp(o->sigs[i].buf, o->heads.buf,
-							      o->heads.len))
-			return i;
+	if (2 * (o->nsigs + 1) > o->sig_slots_cap)
+		sig_rehash(o);
+	uint64_t h = ddbc_hash64(o->heads.buf, o->heads.len);
+	size_t *slot = sig_slot(o, o->heads.buf, o->heads.len, h);
+	if (*slot)
+		return *slot - 1;
 	xgrow((void **)&o->sigs, &o->sigs_cap, o->nsigs + 1, sizeof(*o->sigs));
 	strbuf *sig = &o->sigs[o->nsigs];
 	*sig = (strbuf)STRBUF_INIT;
 	strbuf_add(sig, o->heads.buf, o->heads.len);
-	return o->nsigs++;
+	*slot = ++o->nsigs;
+	return o->nsigs - 1;
 }
 
 static void tbody(ddbc_doc_out *o)
@@ -356,6 +390,9 @@ static void page_end(ddbc_doc_out *o)
 	free(o->sigs);
 	o->sigs = NULL;
 	o->nsigs = o->sigs_cap = 0;
+	free(o->sig_slots);
+	o->sig_slots = NULL;
+	o->sig_slots_cap = 0;
 }
 
 const ddbc_doc_backend ddbc_doc_html = {

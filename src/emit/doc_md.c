@@ -124,7 +124,10 @@ static void code_block(ddbc_doc_out *o, const char *info, const char *text)
 	size_t fence = (longest > 2 ? longest : 2) + 1;
 	for (size_t i = 0; i < fence; i++)
 		strbuf_addch(&o->sb, '`');
-	strbuf_addf(&o->sb, "%s\n%s\n", info, text);
+	strbuf_addstr(&o->sb, info);
+	strbuf_addch(&o->sb, '\n');
+	strbuf_addstr(&o->sb, text);
+	strbuf_addch(&o->sb, '\n');
 	for (size_t i = 0; i < fence; i++)
 		strbuf_addch(&o->sb, '`');
 	strbuf_addstr(&o->sb, "\n\n");
@@ -173,7 +176,9 @@ static void span(ddbc_doc_out *o, const char *s, ddbc_doc_span how)
 
 static void strong(ddbc_doc_out *o, const char *words)
 {
-	strbuf_addf(&o->sb, "**%s**", words);
+	strbuf_add(&o->sb, "**", 2);
+	strbuf_addstr(&o->sb, words);
+	strbuf_add(&o->sb, "**", 2);
 	o->para_start = false;
 }
 
@@ -185,7 +190,13 @@ static void link(ddbc_doc_out *o, const char *id)
 
 static void link_end(ddbc_doc_out *o, const char *id)
 {
-	strbuf_addf(&o->sb, "](%s#%s)", o->link_file ? o->link_file : "", id);
+	/* Pieces, not a format: a page has a link for every entity name. */
+	strbuf_add(&o->sb, "](", 2);
+	if (o->link_file)
+		strbuf_addstr(&o->sb, o->link_file);
+	strbuf_addch(&o->sb, '#');
+	strbuf_addstr(&o->sb, id);
+	strbuf_addch(&o->sb, ')');
 }
 
 /* Markdown has no navigation element: nav does nothing, at either end. */

@@ -70,6 +70,8 @@ typedef struct ddbc_doc_out {
 	 * labels of each class's cells once, as CSS. */
 	strbuf *sigs;
 	size_t nsigs, sigs_cap;
+	size_t *sig_slots;         /* HTML: sigs by hash, index + 1 (0: empty) */
+	size_t sig_slots_cap;      /* a power of two, at least twice nsigs */
 } ddbc_doc_out;
 
 /* A format. Blocks come as begin/end pairs; inline text only inside a

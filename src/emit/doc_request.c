@@ -2,93 +2,14 @@
 #include "emit/doc_request.h"
 #include "diag/diag.h"
 #include "emit/emit.h"
-#include "model/request.h"
+#include "model/request_rows.h"
 #include "util/xalloc.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-/* ---- which items it returns ------------------------------------------------------------ */
-
-/* Item i's value of key attribute pos of the request's key: from the view
- * when the view's index is that key, else looked up by name. */
-static const ddbc_node *key_of(const ddbc_view *view, const ddbc_index *ix, size_t i,
-			       const ddbc_index *key, size_t pos)
-{
-	if (key == ix)
-		return ddbc_view_key(view, i, pos);
-	size_t n;
-	const ddbc_view_item *items = ddbc_view_items(view, &n);
-	const char *name = ddbc_index_key(key, pos);
-	const ddbc_node *v = name ? ddbc_node_get(items[i].item, name) : NULL;
-	return v && !ddbc_node_is_null(v) ? v : NULL;
-}
-
-/* Whether the item's value v satisfies "v op sent" of the key attribute. */
-static bool holds(const ddbc_node *v, ddbc_cond_op op, const ddbc_key_text *sent, ddbc_type t)
-{
-	if (!v || v->kind != DDBC_NODE_SCALAR || !sent[0].text ||
-	    (op == DDBC_COND_BETWEEN && !sent[1].text))
-		return false;
-	return ddbc_key_op_holds(op, t, v->u.text, v->n, sent);
-}
-
-/* Whether the request returns (or writes) item i of the view. */
-static bool returns(const ddbc_request *q, const ddbc_query_sent *sent, const ddbc_view *view,
-		    const ddbc_index *ix, size_t i)
-{
-	if (q->op == DDBC_OP_SCAN)
-		return true;
-	if (q->op == DDBC_OP_QUERY) {
-		for (size_t k = 0; k < q->nconds; k++) {
-			const ddbc_req_cond *c = &q->conds[k];
-			/* A between without two values sends no condition. */
-			if (c->op == DDBC_COND_BETWEEN && c->nvalues != 2)
-				continue;
-			if (!holds(key_of(view, ix, i, q->key, c->key_pos), c->op,
-				   sent->values[c->key_pos], sent->types[c->key_pos]))
-				return false;
-		}
-		return true;
-	}
-	/* GetItem, PutItem, UpdateItem, DeleteItem: the whole key, equal. */
-	for (size_t k = 0; k < sent->n; k++)
-		if (!holds(key_of(view, ix, i, q->key, k), DDBC_COND_EQ, sent->values[k],
-			   sent->types[k]))
-			return false;
-	return true;
-}
-
-/* Where in the view the items the request may return are: the one
- * partition its partition key values name, found by lookup, when it sends
- * each of them by equality, compared as the view orders them; else every
- * item. */
-static void candidates(const ddbc_request *q, const ddbc_query_sent *sent, const ddbc_view *view,
-		       const ddbc_index *ix, size_t *from, size_t *to)
-{
-	size_t n;
-	ddbc_view_items(view, &n);
-	*from = 0;
-	*to = n;
-	if (q->op == DDBC_OP_SCAN || q->key != ix || !ix->npk || sent->n < ix->npk)
-		return;
-	ddbc_key_text *pk = xcalloc(ix->npk, sizeof *pk);
-	bool pinned = true;
-	for (size_t k = 0; k < ix->npk && pinned; k++) {
-		const ddbc_req_cond *c = ddbc_request_cond(q, ddbc_index_key(ix, k));
-		bool number = ddbc_index_key_type(ix, k) == DDBC_TYPE_N;
-		pinned = sent->values[k][0].text && (sent->types[k] == DDBC_TYPE_N) == number &&
-			 (q->op != DDBC_OP_QUERY || (c && c->op == DDBC_COND_EQ));
-		pk[k] = sent->values[k][0];
-	}
-	size_t lo, hi;
-	if (pinned && ddbc_view_partition(view, pk, &lo, &hi)) {
-		*from = lo;
-		*to = hi;
-	}
-	free(pk);
-}
+/* ---- which partitions to show --------------------------------------------------------- */
 
 /* Whether items a and b of the view hold the same partition key, byte for byte. */
 static bool same_partition(const ddbc_view *view, const ddbc_index *ix, size_t a, size_t b)
@@ -145,13 +66,13 @@ static void write_returned(const ddbc_view_out *v, const ddbc_pattern *p,
 	const ddbc_request *q = ddbc_pattern_request(p);
 	const ddbc_view *view = ddbc_views_get(v->views, p->index);
 	size_t from, to;
-	candidates(q, sent, view, p->index, &from, &to);
+	ddbc_request_candidates(q, &sent->key, view, &from, &to);
 	size_t n = to - from;
 	size_t *rows = xcalloc(n + 1, sizeof *rows);
 	bool *hit = xcalloc(n + 1, sizeof *hit);
 	for (size_t i = 0; i < n; i++) {
 		rows[i] = from + i;
-		hit[i] = returns(q, sent, view, p->index, from + i);
+		hit[i] = ddbc_request_returns(q, &sent->key, view, from + i);
 	}
 	n = keep_partitions(view, p->index, rows, hit, n);
 	v->be->para(v->o);
@@ -205,20 +126,4 @@ ddbc_emit_result ddbc_doc_request_input(FILE *f, const ddbc_design *g, const ddb
 	ddbc_diags_release(&d);
 	fclose(f);
 	return r;
-}
-
-size_t ddbc_request_rows(const ddbc_pattern *p, const ddbc_query_sent *sent,
-			 const ddbc_view *view, size_t **rows)
-{
-	const ddbc_request *q = ddbc_pattern_request(p);
-	size_t from = 0, to = 0, n = 0;
-	if (q)
-		candidates(q, sent, view, q->op == DDBC_OP_QUERY || q->op == DDBC_OP_SCAN
-					  ? p->index : &p->table->primary, &from, &to);
-	*rows = xcalloc(to - from + 1, sizeof **rows);
-	for (size_t i = from; q && i < to; i++)
-		if (returns(q, sent, view, q->op == DDBC_OP_QUERY || q->op == DDBC_OP_SCAN
-					       ? p->index : &p->table->primary, i))
-			(*rows)[n++] = i;
-	return n;
 }

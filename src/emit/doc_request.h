@@ -2,10 +2,9 @@
  *
  * The request is the one `ddbc export --format queries` writes for the
  * pattern (emit.h's ddbc_emit_query_input), so the documentation never
- * builds a request of its own. Which example items it returns is decided
- * from the model's request (model/request.h) and the values the export
- * says it sends, with the model's one key comparator, on the index's view
- * (sorted once per document; the pattern's partition found by lookup).
+ * builds a request of its own. Which example items it returns is the
+ * model's evaluation (model/request_rows.h) of the values the export says
+ * it sends, on the index's view (sorted once per document).
  */
 #ifndef DDBC_DOC_REQUEST_H
 #define DDBC_DOC_REQUEST_H
@@ -22,11 +21,5 @@ void ddbc_doc_pattern_request(const ddbc_view_out *v, const ddbc_design *g,
  * lint before the document reported what stops a request. */
 ddbc_emit_result ddbc_doc_request_input(FILE *f, const ddbc_design *g, const ddbc_pattern *p,
 					ddbc_query_sent *sent);
-
-/* The rows of view (the index's view for a Query or Scan, the table's
- * for the others) that p's request returns or names, given what it sends
- * of its key (ddbc_emit_query_input); the caller frees *rows. */
-size_t ddbc_request_rows(const ddbc_pattern *p, const ddbc_query_sent *sent,
-			 const ddbc_view *view, size_t **rows);
 
 #endif

@@ -1,7 +1,7 @@
 /* doc_views.c - item views of a table and of its indexes */
 #include "emit/doc_views.h"
 #include "emit/doc_json.h"
-#include "model/request.h"
+#include "model/item_size.h"
 #include "model/semantics.h"
 #include "util/utf8.h"
 #include "util/xalloc.h"
@@ -17,294 +17,6 @@ static const ddbc_node *value_of(const ddbc_node *item, const char *name)
 {
 	const ddbc_node *v = name ? ddbc_node_get(item, name) : NULL;
 	return v && !ddbc_node_is_null(v) ? v : NULL;
-}
-
-bool ddbc_view_holds(const ddbc_index *ix, const ddbc_node *item)
-{
-	if (ix->kind == DDBC_INDEX_PRIMARY)
-		return true;
-	for (size_t i = 0; i < ix->npk; i++)
-		if (!value_of(item, ix->pk[i].s))
-			return false;
-	for (size_t i = 0; i < ix->nsk; i++)
-		if (!value_of(item, ix->sk[i].s))
-			return false;
-	return true;
-}
-
-static bool in_names(const ddbc_name *names, size_t n, const char *name)
-{
-	for (size_t i = 0; i < n; i++)
-		if (names[i].s && !strcmp(names[i].s, name))
-			return true;
-	return false;
-}
-
-bool ddbc_view_projects(const ddbc_index *ix, const char *name)
-{
-	const ddbc_index *pk = &ix->table->primary;
-	if (ix->kind == DDBC_INDEX_PRIMARY || ix->projection == DDBC_PROJ_ALL)
-		return true;
-	if (ddbc_index_has_key(ix, name) || ddbc_index_has_key(pk, name))
-		return true;
-	return ix->projection == DDBC_PROJ_INCLUDE && in_names(ix->include, ix->ninclude, name);
-}
-
-/* ---- order ----------------------------------------------------------------------------- */
-
-/* Items being sorted, each with its key values looked up once. */
-typedef struct sorted {
-	ddbc_view_item item;
-	const ddbc_node **keys;  /* per key attribute of the index: value_of */
-	size_t seq;              /* position in the table's items */
-	size_t group;            /* seq of its partition's first item */
-	const ddbc_index *ix;
-} sorted;
-
-/* Two key values as DynamoDB orders them (by the attribute's type,
- * resolved once); a value that is no scalar orders with anything. */
-static int compare_values(ddbc_type t, const ddbc_node *a, const ddbc_node *b)
-{
-	if (a->kind != DDBC_NODE_SCALAR || b->kind != DDBC_NODE_SCALAR)
-		return 0;
-	return ddbc_key_compare(t == DDBC_TYPE_N ? DDBC_TYPE_N : DDBC_TYPE_S, a->u.text, a->n,
-				b->u.text, b->n);
-}
-
-/* Compares key attributes from .. to (pk then sk positions) of two items. */
-static int compare_key(const ddbc_index *ix, size_t from, size_t to, const ddbc_node *const *a,
-		       const ddbc_node *const *b)
-{
-	for (size_t i = from; i < to; i++) {
-		const ddbc_node *x = a[i], *y = b[i];
-		if (!x || !y) {
-			if (x != y)
-				return x ? 1 : -1;
-			continue;
-		}
-		int c = compare_values(ddbc_index_key_type(ix, i), x, y);
-		if (c)
-			return c;
-	}
-	return 0;
-}
-
-static int by_partition(const void *pa, const void *pb)
-{
-	const sorted *a = pa, *b = pb;
-	int c = compare_key(a->ix, 0, a->ix->npk, a->keys, b->keys);
-	return c ? c : (a->seq > b->seq) - (a->seq < b->seq);
-}
-
-static int by_group_then_sort_key(const void *pa, const void *pb)
-{
-	const sorted *a = pa, *b = pb;
-	if (a->group != b->group)
-		return a->group < b->group ? -1 : 1;
-	const ddbc_index *ix = a->ix;
-	int c = compare_key(ix, ix->npk, ix->npk + ix->nsk, a->keys, b->keys);
-	return c ? c : (a->seq > b->seq) - (a->seq < b->seq);
-}
-
-static sorted *collect(const ddbc_index *ix, const ddbc_node ***keys, size_t *n)
-{
-	const ddbc_table *t = ix->table;
-	size_t nk = ix->npk + ix->nsk, len = 0;
-	for (size_t k = 0; k < t->nentities; k++)
-		for (size_t i = 0; i < t->entities[k]->nexamples; i++)
-			len += ddbc_view_holds(ix, t->entities[k]->examples[i]);
-	sorted *all = xcalloc(len + 1, sizeof *all);
-	*keys = xcalloc(len * nk + 1, sizeof **keys);
-	len = 0;
-	for (size_t k = 0; k < t->nentities; k++) {
-		const ddbc_entity *e = t->entities[k];
-		for (size_t i = 0; i < e->nexamples; i++) {
-			if (!ddbc_view_holds(ix, e->examples[i]))
-				continue;
-			const ddbc_node **kv = *keys + len * nk;
-			for (size_t a = 0; a < nk; a++)
-				kv[a] = value_of(e->examples[i], ddbc_index_key(ix, a));
-			all[len] = (sorted){ { e, e->examples[i], k }, kv, len, len, ix };
-			len++;
-		}
-	}
-	*n = len;
-	return all;
-}
-
-/* An index's view, sorted once: its items, their key values, and its
- * partitions (runs of items with equal partition keys), with an order of
- * the partitions by key for lookups. */
-struct ddbc_view {
-	const ddbc_index *ix;
-	ddbc_view_item *items;
-	size_t n;
-	const ddbc_node **keys;  /* n rows of npk + nsk values (NULL: none) */
-	size_t *parts;           /* the first item of each partition, then n */
-	size_t nparts;
-	size_t *by_key;          /* the partitions ordered by partition key */
-	bool scalar_keys;        /* every key value is a scalar: lookups are sound */
-};
-
-/* A partition being ordered by its partition key, for ddbc_view_partition. */
-typedef struct part_ref {
-	size_t part;
-	const ddbc_node *const *keys;    /* its first item's */
-	const ddbc_index *ix;
-} part_ref;
-
-static int partition_order(const void *pa, const void *pb)
-{
-	const part_ref *a = pa, *b = pb;
-	int c = compare_key(a->ix, 0, a->ix->npk, a->keys, b->keys);
-	return c ? c : (a->part > b->part) - (a->part < b->part);
-}
-
-static void index_partitions(ddbc_view *v)
-{
-	size_t nk = v->ix->npk + v->ix->nsk;
-	v->parts = xcalloc(v->n + 1, sizeof *v->parts);
-	for (size_t i = 0; i < v->n; i++)
-		if (i == 0 || compare_key(v->ix, 0, v->ix->npk, v->keys + (i - 1) * nk,
-					  v->keys + i * nk))
-			v->parts[v->nparts++] = i;
-	v->parts[v->nparts] = v->n;
-	part_ref *refs = xcalloc(v->nparts + 1, sizeof *refs);
-	for (size_t i = 0; i < v->nparts; i++)
-		refs[i] = (part_ref){ i, v->keys + v->parts[i] * nk, v->ix };
-	qsort(refs, v->nparts, sizeof *refs, partition_order);
-	v->by_key = xcalloc(v->nparts + 1, sizeof *v->by_key);
-	for (size_t i = 0; i < v->nparts; i++)
-		v->by_key[i] = refs[i].part;
-	free(refs);
-	v->scalar_keys = true;
-	for (size_t i = 0; i < v->n * nk; i++)
-		v->scalar_keys &= !v->keys[i] || v->keys[i]->kind == DDBC_NODE_SCALAR;
-}
-
-static ddbc_view *build_view(const ddbc_index *ix)
-{
-	ddbc_view *v = xcalloc(1, sizeof *v);
-	v->ix = ix;
-	size_t len, nk = ix->npk + ix->nsk;
-	const ddbc_node **store;
-	sorted *all = collect(ix, &store, &len);
-	/* Partitions in the order they first appear: sort by partition key,
-	 * give each item its partition's first position, then sort by that
-	 * and the sort key. */
-	if (len)
-		qsort(all, len, sizeof *all, by_partition);
-	for (size_t i = 1; i < len; i++)
-		if (!compare_key(ix, 0, ix->npk, all[i - 1].keys, all[i].keys))
-			all[i].group = all[i - 1].group;
-	if (len)
-		qsort(all, len, sizeof *all, by_group_then_sort_key);
-	v->items = xcalloc(len + 1, sizeof *v->items);
-	v->keys = xcalloc(len * nk + 1, sizeof *v->keys);
-	for (size_t i = 0; i < len; i++) {
-		v->items[i] = all[i].item;
-		memcpy(v->keys + i * nk, all[i].keys, nk * sizeof *v->keys);
-	}
-	v->n = len;
-	free(all);
-	free(store);
-	index_partitions(v);
-	return v;
-}
-
-static void free_view(ddbc_view *v)
-{
-	if (!v)
-		return;
-	free(v->items);
-	free(v->keys);
-	free(v->parts);
-	free(v->by_key);
-	free(v);
-}
-
-struct ddbc_views {
-	const ddbc_design *g;
-	ddbc_view ***byslot;     /* per table, per slot of its indexes */
-};
-
-ddbc_views *ddbc_views_new(const ddbc_design *g)
-{
-	ddbc_views *vs = xcalloc(1, sizeof *vs);
-	vs->g = g;
-	vs->byslot = xcalloc(g->ntables + 1, sizeof *vs->byslot);
-	for (size_t i = 0; i < g->ntables; i++)
-		vs->byslot[i] = xcalloc(g->tables[i].nindexes + 1, sizeof **vs->byslot);
-	return vs;
-}
-
-void ddbc_views_free(ddbc_views *vs)
-{
-	if (!vs)
-		return;
-	for (size_t i = 0; i < vs->g->ntables; i++) {
-		for (size_t s = 0; s < vs->g->tables[i].nindexes; s++)
-			free_view(vs->byslot[i][s]);
-		free(vs->byslot[i]);
-	}
-	free(vs->byslot);
-	free(vs);
-}
-
-const ddbc_view *ddbc_views_get(ddbc_views *vs, const ddbc_index *ix)
-{
-	ddbc_view **slot = &vs->byslot[ix->table - vs->g->tables][ix->slot];
-	if (!*slot)
-		*slot = build_view(ix);
-	return *slot;
-}
-
-const ddbc_view_item *ddbc_view_items(const ddbc_view *v, size_t *n)
-{
-	*n = v->n;
-	return v->items;
-}
-
-const ddbc_node *ddbc_view_key(const ddbc_view *v, size_t item, size_t k)
-{
-	return v->keys[item * (v->ix->npk + v->ix->nsk) + k];
-}
-
-/* The partition key values pk (one per partition key attribute) against
- * partition part's. */
-static int partition_against(const ddbc_view *v, size_t part, const ddbc_key_text *pk)
-{
-	size_t first = v->parts[part];
-	for (size_t i = 0; i < v->ix->npk; i++) {
-		const ddbc_node *x = ddbc_view_key(v, first, i);
-		if (!x)
-			return -1;
-		ddbc_type t = ddbc_index_key_type(v->ix, i) == DDBC_TYPE_N ? DDBC_TYPE_N : DDBC_TYPE_S;
-		int c = ddbc_key_compare(t, x->u.text, x->n, pk[i].text, pk[i].len);
-		if (c)
-			return c;
-	}
-	return 0;
-}
-
-bool ddbc_view_partition(const ddbc_view *v, const ddbc_key_text *pk, size_t *from, size_t *to)
-{
-	if (!v->scalar_keys || !v->ix->npk)
-		return false;
-	*from = *to = 0;
-	size_t lo = 0, hi = v->nparts;
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		if (partition_against(v, v->by_key[mid], pk) < 0)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	if (lo < v->nparts && !partition_against(v, v->by_key[lo], pk)) {
-		*from = v->parts[v->by_key[lo]];
-		*to = v->parts[v->by_key[lo] + 1];
-	}
-	return true;
 }
 
 /* ---- writing --------------------------------------------------------------------------- */
@@ -328,21 +40,29 @@ static void cell_end(const ddbc_view_out *v)
  * line; cut after VALUE_CHARS characters unless whole (a key's value). */
 static void put_value(const ddbc_view_out *v, const ddbc_node *n, bool whole)
 {
-	char *text = n->kind == DDBC_NODE_SCALAR ? xstrdup(n->u.text) : ddbc_doc_value_json(n);
+	/* A scalar is written from the tree as it is unless it is cut. */
+	char *json = n->kind == DDBC_NODE_SCALAR ? NULL : ddbc_doc_value_json(n);
+	const char *text = n->kind == DDBC_NODE_SCALAR ? n->u.text : json;
 	if (!text)
 		return;
-	const unsigned char *p = (const unsigned char *)text, *end = p + strlen(text);
-	unsigned cp;
-	size_t chars = 0, len;
-	for (; p < end && (whole || chars < VALUE_CHARS); p += len, chars++)
-		if (!(len = ddbc_utf8_decode(p, end, &cp)))
-			len = 1;
-	bool cut = p < end;
-	text[p - (const unsigned char *)text] = '\0';
-	v->be->span(v->o, text, DDBC_SPAN_CODE);
-	if (cut)
+	const unsigned char *p = (const unsigned char *)text, *end = p;
+	if (!whole) {
+		end += strlen(text);
+		unsigned cp;
+		size_t chars = 0, len;
+		for (; p < end && chars < VALUE_CHARS; p += len, chars++)
+			if (!(len = ddbc_utf8_decode(p, end, &cp)))
+				len = 1;
+	}
+	if (p < end) {
+		char *head = xstrndup(text, (size_t)(p - (const unsigned char *)text));
+		v->be->span(v->o, head, DDBC_SPAN_CODE);
 		words(v, "…");
-	free(text);
+		free(head);
+	} else {
+		v->be->span(v->o, text, DDBC_SPAN_CODE);
+	}
+	free(json);
 }
 
 static void key_cells(const ddbc_view_out *v, const ddbc_name *names, size_t n,
@@ -378,7 +98,7 @@ static void attrs_cell(const ddbc_view_out *v, const ddbc_index *ix, const ddbc_
 	for (size_t i = 0; i < item->n; i++) {
 		const ddbc_node *k = item->u.pairs[i].key;
 		if (k->kind != DDBC_NODE_SCALAR || ddbc_index_has_key(ix, k->u.text) ||
-		    !ddbc_view_projects(ix, k->u.text))
+		    !ddbc_index_projects(ix, k->u.text))
 			continue;
 		if (!first)
 			words(v, v->L->sep);
@@ -439,15 +159,15 @@ static void item_row(const ddbc_view_out *v, const ddbc_index *ix, const ddbc_vi
 void ddbc_view_write(const ddbc_view_out *v, const ddbc_view *view, const size_t *rows,
 		     size_t n, const bool *hit)
 {
-	const ddbc_index *ix = view->ix;
-	size_t nk = ix->npk + ix->nsk;
+	const ddbc_index *ix = ddbc_view_index(view);
+	size_t count;
+	const ddbc_view_item *items = ddbc_view_items(view, &count);
 	header(v, ix, hit != NULL);
 	for (size_t i = 0; i < n; i++) {
 		size_t r = rows ? rows[i] : i;
 		bool starts = i == 0 ||
-			      compare_key(ix, 0, ix->npk, view->keys + (rows ? rows[i - 1] : i - 1) * nk,
-					  view->keys + r * nk) != 0;
-		item_row(v, ix, &view->items[r], starts, hit ? hit[i] : -1);
+			      !ddbc_view_same_partition(view, rows ? rows[i - 1] : i - 1, r);
+		item_row(v, ix, &items[r], starts, hit ? hit[i] : -1);
 	}
 	v->be->table_end(v->o);
 	ddbc_doc_flush(v->o);

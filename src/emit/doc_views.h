@@ -1,59 +1,17 @@
-/* doc_views.h - item views: a table's example items as DynamoDB lays them
- * out, and the same items as each of its indexes holds them
- *
- * A table's view holds every example item of its entities; an index's view
- * holds the items that set every key attribute of the index (DynamoDB
- * leaves the others out of a GSI or LSI: a sparse index), its keys first,
- * then only the attributes it projects. Items of one partition stand
- * together, partitions in the order they first appear, items in sort key
- * order within.
+/* doc_views.h - item views written into the documentation: a table's
+ * example items as DynamoDB lays them out, and the same items as each of
+ * its indexes holds them (the views themselves: model/view.h), its keys
+ * first, then only the attributes it projects.
  */
 #ifndef DDBC_DOC_VIEWS_H
 #define DDBC_DOC_VIEWS_H
 
 #include "emit/doc_labels.h"
 #include "emit/doc_write.h"
-#include "model/request.h"
+#include "model/view.h"
 
 #include <stdbool.h>
 #include <stddef.h>
-
-/* One example item in a view. */
-typedef struct ddbc_view_item {
-	const ddbc_entity *entity;
-	const ddbc_node *item;   /* the example item, a mapping */
-	size_t colour;           /* the entity's position in its table */
-} ddbc_view_item;
-
-/* Whether index ix holds item: it sets every key attribute of ix (for the
- * table's own key, always). */
-bool ddbc_view_holds(const ddbc_index *ix, const ddbc_node *item);
-
-/* Whether ix projects attribute name: its keys and the table's always,
- * the rest as its projection says. */
-bool ddbc_view_projects(const ddbc_index *ix, const char *name);
-
-/* An index's view: the items it holds in the view's order, each with its
- * key values, sorted once per document. */
-typedef struct ddbc_view ddbc_view;
-
-/* Every index's view of a design, each built when first asked for. */
-typedef struct ddbc_views ddbc_views;
-ddbc_views *ddbc_views_new(const ddbc_design *g);
-void ddbc_views_free(ddbc_views *vs);
-const ddbc_view *ddbc_views_get(ddbc_views *vs, const ddbc_index *ix);
-
-/* The view's items; *n receives how many. Owned by the view. */
-const ddbc_view_item *ddbc_view_items(const ddbc_view *v, size_t *n);
-/* Item i's value of key attribute k of the view's index (pk then sk), or
- * NULL when it has none. */
-const ddbc_node *ddbc_view_key(const ddbc_view *v, size_t i, size_t k);
-/* The items [*from, *to) of the one partition whose partition key values
- * are pk (per partition key attribute, compared as the view orders them:
- * a Number by value, else by bytes), found by lookup; an empty range when
- * none. False when the view cannot be searched so (a key value that is no
- * scalar): then the caller tries every item. */
-bool ddbc_view_partition(const ddbc_view *v, const ddbc_key_text *pk, size_t *from, size_t *to);
 
 /* What a view is written with. */
 typedef struct ddbc_view_out {

@@ -449,12 +449,12 @@ static void format_cell(writer *w, const ddbc_attr *a)
 		text(w, a->format);
 		sep = "; ";
 	}
-	if (a->nenum) {
+	if (a->more->nenum) {
 		words(w, sep);
-		for (size_t i = 0; i < a->nenum; i++) {
+		for (size_t i = 0; i < a->more->nenum; i++) {
 			if (i)
 				text(w, " | ");   /* shown as a '|', escaped in a cell */
-			scalar_code(w, a->enum_values[i]);
+			scalar_code(w, a->more->enum_values[i]);
 		}
 	}
 	cell_end(w);
@@ -626,8 +626,7 @@ void ddbc_doc_write(const ddbc_doc_backend *be, FILE *file, strbuf *whole,
 void ddbc_doc_write_page(const ddbc_doc_backend *be, FILE *file, strbuf *whole,
 			 const ddbc_design *g, ddbc_lang_id lang, const ddbc_doc_page *page)
 {
-	ddbc_doc_out o = { STRBUF_INIT, file, false, false, -1, 0, 0, 0, 0, STRBUF_INIT, 0, NULL,
-			   NULL, 0, 0 };
+	ddbc_doc_out o = { .sb = STRBUF_INIT, .file = file, .depth = -1, .heads = STRBUF_INIT };
 	writer w = { .be = be, .o = &o, .g = g, .L = ddbc_doc_labels_for(lang), .page = page,
 		     .views = ddbc_views_new(g) };
 	ddbc_slugger_init(&w.slugs);

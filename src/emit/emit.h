@@ -9,8 +9,10 @@
 #ifndef DDBC_EMIT_H
 #define DDBC_EMIT_H
 
+#include "diag/rules.h"
 #include "model/model.h"
 #include "model/request.h"
+#include "model/request_rows.h"
 
 #include <stdio.h>
 
@@ -115,17 +117,13 @@ ddbc_emit_result ddbc_emit_workbench(FILE *out, const ddbc_design *g,
 /* emit_json_queries.c: one request per access pattern. */
 ddbc_emit_result ddbc_emit_queries(FILE *out, const ddbc_design *g, const ddbc_export_opts *o,
 				   ddbc_diags *d);
-/* What a request sends of its key (request.h's ddbc_request.key): per key
- * attribute, partition key first, the values it gives (two for a
- * between; text NULL where it gives none) and their type. */
+/* What a request sends of its key (model/request_rows.h), and a put's
+ * Item member by member. */
 struct json_t;
 typedef void ddbc_query_item_fn(void *ctx, const char *name, const struct json_t *value);
 
 typedef struct ddbc_query_sent {
-	size_t n;
-	ddbc_key_text (*values)[2];
-	ddbc_type *types;
-	ddbc_arena *arena;       /* the texts */
+	ddbc_key_sent key;
 	/* Set by the caller (kept by ddbc_emit_query_input): called with each
 	 * member of a PutItem's Item as it is written (`ddbc cost` sizes the
 	 * item the request writes). */
@@ -146,7 +144,9 @@ void ddbc_query_sent_release(ddbc_query_sent *sent);
 /* ---- the formats, as the command line offers them ---------------------------------- */
 
 /* One `ddbc export --format` word: its name, what it writes (for
- * --list-formats and the help), its emitter. The table (emit_formats.c)
+ * --list-formats and the help), its emitter, and the rule (when limited)
+ * that reports what a valid design may hold and the format cannot: the
+ * export raises it to an error, and `lint --target NAME` does too. The table (emit_formats.c)
  * is the one list: the help, --list-formats, the shell completion and the
  * man page are made from it. name and help come first, as in every table
  * of words the command line reads. */
@@ -156,6 +156,8 @@ typedef struct ddbc_export_format {
 	const char *name;
 	const char *help;
 	ddbc_export_fn *fn;
+	bool limited;
+	ddbc_rule limit;
 } ddbc_export_format;
 
 /* Every export format, the default first; a NULL name ends it. */

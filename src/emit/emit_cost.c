@@ -18,8 +18,8 @@ const ddbc_cost_assumption ddbc_cost_assumptions[] = {
 		       "UTF-8 bytes, Numbers by significant digits); item_bytes where an entity "
 		       "has none" },
 	{ "items_read", "a read returns the example items its request selects, as the "
-			"documentation shows them; a get that selects none still reads one 4 KB "
-			"unit" },
+			"documentation shows them; a get or query that selects none still reads "
+			"one 4 KB unit" },
 	{ "consistency", "reads are eventually consistent (half a unit per 4 KB) unless the "
 			 "pattern sets consistent_read; GSI reads always are" },
 	{ "writes", "a put writes a new item, a delete removes one, an update rewrites the item "
@@ -57,7 +57,7 @@ static void price_pattern(ddbc_cost_pattern *cp, const ddbc_prices *pr, double *
 	const ddbc_pattern *p = cp->p;
 	const ddbc_table *t = p->table;
 	const ddbc_class_prices *price = &pr->cls[t->table_class];
-	double rate = p->rate.value, r = 0, w = 0, prov = 0;
+	double rate = p->rate->value, r = 0, w = 0, prov = 0;
 	for (size_t s = 0; s < t->nindexes; s++) {
 		/* An LSI's units are the table's capacity. */
 		size_t slot = t->indexes[s]->kind == DDBC_INDEX_LSI ? 0 : s;
@@ -79,7 +79,7 @@ static void price_pattern(ddbc_cost_pattern *cp, const ddbc_prices *pr, double *
 static bool priced(const ddbc_cost_pattern *cp)
 {
 	const ddbc_pattern *p = cp->p;
-	if (!p->rate.set || !cp->c.known)
+	if (!p->rate->set || !cp->c.known)
 		return false;
 	for (size_t s = 0; s < p->table->nindexes; s++)
 		if (cp->c.read[s] < 0 || cp->c.write[s] < 0)
@@ -277,7 +277,7 @@ static void json_assumptions(ddbc_json_stream *js, const ddbc_cost *c)
 	ddbc_json_end(js, ']');
 	ddbc_json_begin(js, "entities_without_count", '[');
 	for (size_t i = 0; i < g->nentities; i++)
-		if (c->entities[i].e && !g->entities[i].count.set)
+		if (c->entities[i].e && !g->entities[i].count->set)
 			ddbc_json_text(js, NULL, g->entities[i].name.s);
 	ddbc_json_end(js, ']');
 	ddbc_json_end(js, '}');
@@ -295,7 +295,7 @@ static void json_entity(ddbc_json_stream *js, const ddbc_cost_entity *ce)
 	put_figure(js, "mean", c->size_known ? round(c->mean_bytes * 10) / 10 : DDBC_UNKNOWN);
 	ddbc_json_int(js, "examples", (long long)c->examples);
 	ddbc_json_end(js, '}');
-	put_figure(js, "count", e->count.set ? e->count.value : DDBC_UNKNOWN);
+	ddbc_json_figure(js, "count", e->count);
 	put_slots(js, "write_units", e->table, c->size_known ? c->write : NULL);
 	put_slots(js, "storage_bytes", e->table, c->size_known ? c->storage : NULL);
 	ddbc_json_end(js, '}');
@@ -318,7 +318,7 @@ static void json_pattern(ddbc_json_stream *js, const ddbc_cost_pattern *cp)
 	ddbc_json_bool(js, "fetches_from_table", c->fetches);
 	put_slots(js, "read_units", t, c->read);
 	put_slots(js, "write_units", t, c->known || read ? c->write : NULL);
-	put_figure(js, "rate", p->rate.set ? p->rate.value : DDBC_UNKNOWN);
+	ddbc_json_figure(js, "rate", p->rate);
 	if (cp->priced) {
 		ddbc_json_begin(js, "monthly_usd", '{');
 		put_usd(js, "on_demand", cp->on_demand);

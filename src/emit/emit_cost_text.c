@@ -5,6 +5,7 @@
  */
 #include "emit/emit_cost.h"
 #include "emit/doc_escape.h"
+#include "emit/emit_json.h"
 #include "util/strbuf.h"
 
 #include <math.h>
@@ -20,6 +21,19 @@ static void put_num(FILE *out, double v, const char *unit)
 		fprintf(out, "%lld%s", (long long)v, unit);
 	else
 		fprintf(out, "%g%s", v, unit);
+}
+
+/* A figure of the design as it wrote it (a rate of 0.1234567 is not 0.123457). */
+static void put_written(FILE *out, const ddbc_figure *f, const char *unit)
+{
+	if (!f->set) {
+		put_num(out, DDBC_UNKNOWN, unit);
+		return;
+	}
+	strbuf b = STRBUF_INIT;
+	ddbc_figure_text(&b, f);
+	fprintf(out, "%s%s", strbuf_str(&b), unit);
+	strbuf_release(&b);
 }
 
 static void put_usd(FILE *out, double v)
@@ -93,7 +107,7 @@ static void text_entities(FILE *out, const ddbc_cost *c, bool md)
 		fprintf(out, md ? ", %zu | " : " mean, %zu examples; write units ", cap->examples);
 		put_slots(out, e->table, cap->size_known ? cap->write : NULL);
 		fputs(md ? " | " : "; count ", out);
-		put_num(out, e->count.set ? e->count.value : DDBC_UNKNOWN, "");
+		put_written(out, e->count, "");
 		fputs(md ? " | " : "; storage bytes ", out);
 		put_slots(out, e->table, cap->size_known ? cap->storage : NULL);
 		fputs(md ? " |\n" : "\n", out);
@@ -141,8 +155,7 @@ static void text_patterns(FILE *out, const ddbc_cost *c, bool md)
 		if (md || !read)
 			put_slots(out, t, cp->c.known || read ? cp->c.write : NULL);
 		fputs(md ? " | " : "; rate ", out);
-		put_num(out, p->rate.set ? p->rate.value : DDBC_UNKNOWN,
-			md ? " | " : "/s: on-demand ");
+		put_written(out, p->rate, md ? " | " : "/s: on-demand ");
 		put_usd(out, cp->priced ? cp->on_demand : DDBC_UNKNOWN);
 		fputs(md ? " | " : ", provisioned ", out);
 		put_usd(out, cp->priced ? cp->provisioned : DDBC_UNKNOWN);
@@ -181,7 +194,7 @@ static void names_list(FILE *out, const ddbc_cost *c, bool patterns)
 	size_t n = 0;
 	for (size_t i = 0; i < (patterns ? g->npatterns : g->nentities); i++) {
 		bool listed = patterns ? c->patterns[i].p && !c->patterns[i].priced
-				       : c->entities[i].e && !g->entities[i].count.set;
+				       : c->entities[i].e && !g->entities[i].count->set;
 		if (listed)
 			fprintf(out, "%s%s", n++ ? ", " : "",
 				patterns ? g->patterns[i].id.s : g->entities[i].name.s);

@@ -21,7 +21,7 @@ const ddbc_export_format ddbc_export_formats[] = {
 	{ .name = "terraform", .help = "Terraform JSON (*.tf.json), one aws_dynamodb_table per table",
 	  .fn = ddbc_emit_terraform },
 	{ .name = "workbench", .help = "a NoSQL Workbench data model, one facet per entity",
-	  .fn = ddbc_emit_workbench },
+	  .fn = ddbc_emit_workbench, .limited = true, .limit = DDBC_RULE_WORKBENCH_MULTI_KEY },
 	{ .name = NULL },
 };
 

@@ -8,7 +8,10 @@
  * prefix and builder (a static inline function; or the constant key)
  * and its parser; then per access pattern its names, its key condition
  * (the queries export's own text, ddbc_query_key_condition) and a builder
- * per key condition value. Each entity is planned as it is printed and
+ * per key condition value. A Number value is its decimal text, checked and
+ * spelt by one helper (<p>_key_number_text_) written before the first
+ * builder that takes one, read back by one (<p>_key_number_) before the
+ * first parser that reads one. Each entity is planned as it is printed and
  * written out before the next, so neither the plan nor the text of a large
  * design is ever whole in memory. Nothing depends on the time or the
  * directory, so the same design gives the same bytes.
@@ -127,7 +130,11 @@ static void banner(strbuf *sb, const ddbc_design *g, const ddbc_header_plan *pla
 		" *   %s_<entity>_<attribute>(buf, size, ...)\n"
 		" *                        builds the key with snprintf and returns what\n"
 		" *                        snprintf returns: the key's length, which is\n"
-		" *                        >= size when buf was too small\n"
+		" *                        >= size when buf was too small, or -1 for a\n"
+		" *                        value its parser would not read back (a text\n"
+		" *                        holding the key delimiter or the literal after\n"
+		" *                        it, a Number that is no DynamoDB number or\n"
+		" *                        does not fit its :0WIDTH)\n"
 		" *   %s_<ENTITY>_<ATTRIBUTE>_PREFIX  the text before the first value (begins_with)\n"
 		" * A constant key is the string %s_<ENTITY>_<ATTRIBUTE>. Names:\n"
 		" * %s_<TABLE>_TABLE, %s_<TABLE>_<INDEX>_INDEX (a word the prefix or the\n"
@@ -199,17 +206,18 @@ static void attr_names(strbuf *sb, const ddbc_hattr *ha)
 	if (ha->enum_macro) {
 		const ddbc_attr *a = ha->attr;
 		strbuf_addf(sb, "#define %s ", ha->enum_macro);
-		for (size_t i = 0; i < a->nenum; i++) {
-			const ddbc_node *v = a->enum_values[i];
+		for (size_t i = 0; i < a->more->nenum; i++) {
+			const ddbc_node *v = a->more->enum_values[i];
 			strbuf_addstr(sb, i ? ", " : "");
 			c_literal(sb, v->u.text, v->n, false);
 		}
 		strbuf_addf(sb, " /* its values: const char *v[] = { %s } */\n", ha->enum_macro);
-		strbuf_addf(sb, "#define %s %u\n", ha->enum_count_macro, a->nenum);
+		strbuf_addf(sb, "#define %s %u\n", ha->enum_count_macro, a->more->nenum);
 	}
 }
 
-/* The key's format: literals with '%' doubled, %s and %lld / %0Nlld. */
+/* The key's format: literals with '%' doubled, %s for every value (a
+ * Number's as <p>_key_number_text_ writes it). */
 static void key_format(strbuf *sb, const ddbc_hkey *k)
 {
 	strbuf_addch(sb, '"');
@@ -217,59 +225,233 @@ static void key_format(strbuf *sb, const ddbc_hkey *k)
 		const ddbc_hpiece *pc = &k->pieces[i];
 		if (pc->text)
 			c_escape(sb, pc->text, pc->len, true);
-		else if (!k->params[pc->param].number)
-			strbuf_addstr(sb, "%s");
-		else if (pc->width)
-			strbuf_addf(sb, "%%0%ulld", pc->width);
 		else
-			strbuf_addstr(sb, "%lld");
+			strbuf_addstr(sb, "%s");
 	}
 	strbuf_addch(sb, '"');
 }
 
-/* A :0WIDTH field holds 0 to 10^WIDTH - 1: DynamoDB compares keys as
- * strings, so a number of more digits would sort before the others. The
- * builder refuses it (-1, as snprintf's own failure) instead of writing a
- * key that breaks the order. */
-static void width_checks(strbuf *sb, const ddbc_hkey *k)
+/* Each Number value is checked and written as its text first
+ * (<p>_key_number_text_): a :0WIDTH field holds 0 to 10^WIDTH - 1, as
+ * DynamoDB compares keys as strings and a number of more digits would sort
+ * before the others; any other a number DynamoDB holds. The builder
+ * refuses any other (-1, as snprintf's own failure). */
+/* The first piece that writes piece i's Number at its width: one text
+ * serves every use of a value in one field width. */
+static size_t number_piece(const ddbc_hkey *k, size_t i)
 {
-	for (size_t p = 0; p < k->nparams; p++) {
-		/* A value used in several fields must fit the narrowest. */
-		unsigned width = 0;
-		for (size_t i = 0; i < k->npieces; i++) {
-			const ddbc_hpiece *pc = &k->pieces[i];
-			if (!pc->text && pc->param == p && pc->width && (!width || pc->width < width))
-				width = pc->width;
-		}
-		/* long long holds 18 nines; a wider field takes every long long >= 0. */
-		if (!width)
+	const ddbc_hpiece *pc = &k->pieces[i];
+	for (size_t j = 0; j < i; j++)
+		if (!k->pieces[j].text && k->pieces[j].param == pc->param &&
+		    k->pieces[j].width == pc->width)
+			return j;
+	return i;
+}
+
+static void number_texts(strbuf *sb, const ddbc_hkey *k, const char *p)
+{
+	for (size_t i = 0; i < k->npieces; i++) {
+		const ddbc_hpiece *pc = &k->pieces[i];
+		if (pc->text || !k->params[pc->param].number || number_piece(k, i) != i)
 			continue;
-		const char *name = k->params[p].name;
-		strbuf_addf(sb, "\tif (%s < 0", name);
-		if (width <= 18) {
-			strbuf_addf(sb, " || %s > ", name);
-			for (unsigned d = 0; d < width; d++)
-				strbuf_addch(sb, '9');
-			strbuf_addstr(sb, "LL");
-		}
-		strbuf_addstr(sb, ")\n\t\treturn -1;\n");
+		const char *name = k->params[pc->param].name;
+		if (pc->width)
+			strbuf_addf(sb, "\tchar pad%zu__[%u];\n", i, pc->width + 1);
+		strbuf_addf(sb, "\tconst char *t%zu__ = %s_key_number_text_(%s, strlen(%s), %u, ", i,
+			    p, name, name, pc->width);
+		if (pc->width)
+			strbuf_addf(sb, "pad%zu__);\n", i);
+		else
+			strbuf_addstr(sb, "NULL);\n");
+		strbuf_addf(sb, "\tif (!t%zu__)\n\t\treturn -1;\n", i);
 	}
 }
 
-static void builder_function(strbuf *sb, const char *func, const char *fmt_macro,
-			     const ddbc_hkey *k)
+/* A text value that holds the key delimiter, or in which the literal after
+ * it would be found first (value + literal finds the literal before the
+ * value's end), makes a key its parser does not read back: the builder
+ * refuses it (-1), as the TypeScript, Python and Go builders do. */
+/* Whether an earlier use of piece i's value has the same literal after it
+ * (a value used twice is checked once per literal that follows it). */
+static bool checked_before(const ddbc_hkey *k, size_t i)
 {
+	const ddbc_hpiece *pc = &k->pieces[i];
+	const ddbc_hpiece *next = i + 1 < k->npieces && k->pieces[i + 1].text ? pc + 1 : NULL;
+	for (size_t j = 0; j < i; j++) {
+		const ddbc_hpiece *q = &k->pieces[j];
+		const ddbc_hpiece *qn = k->pieces[j + 1].text ? q + 1 : NULL;
+		if (q->text || q->param != pc->param)
+			continue;
+		if (!next && !qn)
+			return true;
+		if (next && qn && next->len == qn->len && !memcmp(next->text, qn->text, qn->len))
+			return true;
+	}
+	return false;
+}
+
+static void text_checks(strbuf *sb, const ddbc_hkey *k, const char *delim, const char *p)
+{
+	for (size_t i = 0; i < k->npieces; i++) {
+		const ddbc_hpiece *pc = &k->pieces[i], *next = i + 1 < k->npieces ? pc + 1 : NULL;
+		if (pc->text || k->params[pc->param].number || checked_before(k, i))
+			continue;
+		strbuf_addf(sb, "\tif (%s_key_bad_text_(%s, ", p, k->params[pc->param].name);
+		c_literal(sb, delim, strlen(delim), false);
+		strbuf_addstr(sb, ", ");
+		if (next && next->text)
+			c_literal(sb, next->text, next->len, false);
+		else
+			strbuf_addstr(sb, "\"\"");
+		strbuf_addstr(sb, "))\n\t\treturn -1;\n");
+	}
+}
+
+static void number_helper(strbuf *sb, const char *p);
+
+/* Writes a header's helper the first time a key needs it: shapes holds
+ * those written ("#" + a letter, which no parser shape is). */
+static bool first_use(ddbc_strset *shapes, const char *what)
+{
+	if (ddbc_strset_get(shapes, what, strlen(what)))
+		return false;
+	ddbc_strset_put(shapes, xstrdup(what), strlen(what));
+	return true;
+}
+
+static void builder_function(strbuf *sb, const char *func, const char *fmt_macro,
+			     const ddbc_hkey *k, const ddbc_header_plan *plan,
+			     ddbc_strset *shapes)
+{
+	bool numbers = false;
+	for (size_t i = 0; i < k->nparams; i++)
+		numbers |= k->params[i].number;
+	if (numbers && first_use(shapes, "#n"))
+		number_helper(sb, plan->prefix_lower);
+	if (k->max_bytes && first_use(shapes, "#f"))
+		strbuf_addf(sb,
+			"/* A key longer than DynamoDB takes (n bytes, max at most) is refused. */\n"
+			"static inline int %s_key_fit_(int n, int max)\n"
+			"{\n\treturn n > max ? -1 : n;\n}\n\n", plan->prefix_lower);
+	/* A Number is its decimal text: 38 digits and exponents, exactly. */
 	strbuf_addf(sb, "static inline int %s(char *buf, size_t size", func);
 	for (size_t i = 0; i < k->nparams; i++)
-		strbuf_addf(sb, k->params[i].number ? ", long long %s" : ", const char *%s",
-			    k->params[i].name);
+		strbuf_addf(sb, ", const char *%s", k->params[i].name);
 	strbuf_addstr(sb, ")\n{\n");
-	width_checks(sb, k);
-	strbuf_addf(sb, "\treturn snprintf(buf, size, %s", fmt_macro);
-	for (size_t i = 0; i < k->npieces; i++)
-		if (!k->pieces[i].text)
-			strbuf_addf(sb, ", %s", k->params[k->pieces[i].param].name);
+	number_texts(sb, k, plan->prefix_lower);
+	text_checks(sb, k, plan->g->key_delimiter ? plan->g->key_delimiter : "",
+		    plan->prefix_lower);
+	if (k->max_bytes)
+		strbuf_addf(sb, "\treturn %s_key_fit_(snprintf(buf, size, %s", plan->prefix_lower,
+			    fmt_macro);
+	else
+		strbuf_addf(sb, "\treturn snprintf(buf, size, %s", fmt_macro);
+	for (size_t i = 0; i < k->npieces; i++) {
+		const ddbc_hpiece *pc = &k->pieces[i];
+		if (pc->text)
+			continue;
+		if (k->params[pc->param].number)
+			strbuf_addf(sb, ", t%zu__", number_piece(k, i));
+		else
+			strbuf_addf(sb, ", %s", k->params[pc->param].name);
+	}
+	if (k->max_bytes)
+		strbuf_addf(sb, "), %zu", k->max_bytes);
 	strbuf_addstr(sb, ");\n}\n");
+}
+
+/* The check every builder of a text value calls, once per header: whether
+ * v holds delim (not "") or meets next (not "") before its end, next's
+ * first occurrence in v followed by next. */
+static void build_helpers(strbuf *sb, const char *p)
+{
+	strbuf_addf(sb,
+		"\n/* ---- building keys: a builder returns -1 for a value its parser would not\n"
+		" * read back (a text value holding the key delimiter or the literal after it;\n"
+		" * a Number that is no DynamoDB number or does not fit its width). A Number\n"
+		" * is its decimal text (\"9.99\", \"6.02E+23\", 38 digits), a parsed one a span\n"
+		" * of the key. */\n\n"
+		"static inline int %s_key_bad_text_(const char *v, const char *delim, const char *next)\n"
+		"{\n"
+		"\tsize_t n = strlen(v), m = strlen(next);\n"
+		"\tif (delim[0] && strstr(v, delim))\n\t\treturn 1;\n"
+		"\tfor (size_t i = 0; m && i < n; i++) {\n"
+		"\t\tsize_t j = 0;\n"
+		"\t\twhile (j < m && (i + j < n ? v[i + j] : next[i + j - n]) == next[j])\n"
+		"\t\t\tj++;\n"
+		"\t\tif (j == m)\n\t\t\treturn 1;\n"
+		"\t}\n"
+		"\treturn 0;\n"
+		"}\n", p);
+}
+
+/* The check and spelling of a Number value, once per header, before the
+ * first builder that takes one. */
+static void number_helper(strbuf *sb, const char *p)
+{
+	strbuf_addf(sb,
+		"\n"
+		"/* A Number is decimal text: an optional sign, digits with at most one '.',\n"
+		" * an optional exponent; DynamoDB holds 38 significant digits, zero or\n"
+		" * 1E-130 to 9.99...E+125. A part is written as the len bytes of v are,\n"
+		" * less a leading '+' (a whole number without leading zeros or \"-0\", so one\n"
+		" * whole number has one key), or with a width as a non-negative whole\n"
+		" * number zero-padded to exactly width digits, into pad (width + 1 bytes).\n"
+		" * Returns that text, or NULL for a value none of these. */\n"
+		"static inline const char *%s_key_number_text_(const char *v, size_t len, unsigned width,\n"
+		"\t\t\t\t\t      char *pad)\n"
+		"{\n"
+		"\tconst char *end = v + len, *s = v + (len && (*v == '+' || *v == '-')), *e = s;\n"
+		"\tsize_t lead = 0, sig = 0, zeros = 0, whole;\n"
+		"\tlong exp = 0, at = 0;\n"
+		"\tfor (; e < end && ((*e >= '0' && *e <= '9') || (*e == '.' && !at)); e++) {\n"
+		"\t\tif (*e == '.') {\n"
+		"\t\t\tat = e - s + 1;\n"
+		"\t\t\tcontinue;\n"
+		"\t\t}\n"
+		"\t\tif (*e != '0') {\n"
+		"\t\t\tsig += zeros + 1;\n"
+		"\t\t\tzeros = 0;\n"
+		"\t\t} else {\n"
+		"\t\t\tzeros += sig != 0;\n"
+		"\t\t\tlead += sig == 0;\n"
+		"\t\t}\n"
+		"\t}\n"
+		"\twhole = at ? (size_t)at - 1 : (size_t)(e - s);\n"
+		"\tif (e - s == (at != 0))\n"
+		"\t\treturn NULL;\n"
+		"\tint plain = !at && e == end;\n"
+		"\tif (e < end && (*e == 'e' || *e == 'E')) {\n"
+		"\t\tint neg = ++e < end && *e == '-';\n"
+		"\t\te += e < end && (*e == '+' || *e == '-');\n"
+		"\t\tif (e == end)\n"
+		"\t\t\treturn NULL;\n"
+		"\t\tfor (; e < end && *e >= '0' && *e <= '9'; e++)\n"
+		"\t\t\tif (exp < 100000000L)\n"
+		"\t\t\t\texp = exp * 10 + (*e - '0');\n"
+		"\t\texp = neg ? -exp : exp;\n"
+		"\t}\n"
+		"\tif (e != end || sig > 38 ||\n"
+		"\t    (sig && (exp + (long)whole - (long)lead - 1 > 125 ||\n"
+		"\t\t     exp + (long)whole - (long)lead - 1 < -130)))\n"
+		"\t\treturn NULL;\n"
+		"\tif (width) {\n"
+		"\t\tif (!plain || *v == '-')\n"
+		"\t\t\treturn NULL;\n"
+		"\t\twhile (whole > 1 && *s == '0')\n"
+		"\t\t\ts++, whole--;\n"
+		"\t\tif (whole > width)\n"
+		"\t\t\treturn NULL;\n"
+		"\t\tmemset(pad, '0', width - whole);\n"
+		"\t\tmemcpy(pad + width - whole, s, whole);\n"
+		"\t\tpad[width] = '\\0';\n"
+		"\t\treturn pad;\n"
+		"\t}\n"
+		"\tif (plain && (whole > 1 ? *s == '0' : *v == '-' && !sig))\n"
+		"\t\treturn NULL;\n"
+		"\treturn v + (*v == '+');\n"
+		"}\n\n"
+		, p);
 }
 
 /* ---- parsers ------------------------------------------------------------------ */
@@ -299,41 +481,56 @@ static void parse_helpers(strbuf *sb, const char *p)
 		"static inline int %s_key_same_text_(struct %s_key_span_ a, struct %s_key_span_ b)\n"
 		"{\n\treturn a.len == b.len && strncmp(a.ptr, b.ptr, a.len) == 0;\n}\n\n",
 		p, p, p, p, p);
-	strbuf_addf(sb,
-		"/* A number as %%0<width>lld writes it: with a width, exactly width digits\n"
-		" * (the builder writes no others); without, an optional '-' and digits with\n"
-		" * no leading zero, no \"-0\", in range. */\n"
-		"static inline int %s_key_number_(const char **p, unsigned width, long long *out)\n"
-		"{\n"
-		"\tconst char *s = *p, *d = s + (*s == '-');\n"
-		"\tunsigned long long v = 0, max = *s == '-' ? 9223372036854775808ULL :\n"
-		"\t\t\t\t\t\t   9223372036854775807ULL;\n"
-		"\tsize_t n = 0, zeros = 0;\n"
-		"\twhile (d[n] >= '0' && d[n] <= '9') {\n"
-		"\t\tunsigned digit = (unsigned)(d[n] - '0');\n"
-		"\t\tif (v > (max - digit) / 10)\n\t\t\treturn -1;\n"
-		"\t\tv = v * 10 + digit;\n\t\tn++;\n\t}\n"
-		"\twhile (zeros + 1 < n && d[zeros] == '0')\n\t\tzeros++;\n"
-		"\tif (n == 0 || (*s == '-' && v == 0))\n\t\treturn -1;\n"
-		"\tif (width ? *s == '-' || n != width : zeros != 0)\n"
-		"\t\treturn -1;\n"
-		"\t*out = *s != '-' ? (long long)v : v == max ? -9223372036854775807LL - 1 :\n"
-		"\t\t\t\t\t\t      -(long long)v;\n"
-		"\t*p = d + n;\n\treturn 0;\n"
-		"}\n", p);
 }
 
-/* The parts struct: a long long per number, a text span per string. */
+/* The reader of a Number value, once per header, before the first parser
+ * that reads one. */
+static void number_reader(strbuf *sb, const char *p)
+{
+	strbuf_addf(sb,
+		"/* A Number as the builders write it (%s_key_number_text_): with a width,\n"
+		" * exactly width digits, read without their leading zeros; without, the\n"
+		" * longest decimal there, which a builder writes as it is. */\n"
+		"static inline int %s_key_number_(const char **p, unsigned width, struct %s_key_span_ *out)\n"
+		"{\n"
+		"\tstatic const char digits[] = \"0123456789\";\n"
+		"\tconst char *s = *p, *e = s + (*s == '-');\n"
+		"\tsize_t n;\n"
+		"\tif (width) {\n"
+		"\t\tn = strspn(s, digits);\n"
+		"\t\tif (n != width)\n"
+		"\t\t\treturn -1;\n"
+		"\t\t*p += width;\n"
+		"\t\twhile (n > 1 && *s == '0')\n"
+		"\t\t\ts++, n--;\n"
+		"\t} else {\n"
+		"\t\te += strspn(e, digits);\n"
+		"\t\tif (*e == '.')\n"
+		"\t\t\te += 1 + strspn(e + 1, digits);\n"
+		"\t\tif (*e == 'e' || *e == 'E') {\n"
+		"\t\t\tconst char *x = e + 1 + (e[1] == '+' || e[1] == '-');\n"
+		"\t\t\tif (strspn(x, digits))\n"
+		"\t\t\t\te = x + strspn(x, digits);\n"
+		"\t\t}\n"
+		"\t\tn = (size_t)(e - s);\n"
+		"\t\tif (%s_key_number_text_(s, n, 0, NULL) != s)\n"
+		"\t\t\treturn -1;\n"
+		"\t\t*p = e;\n"
+		"\t}\n"
+		"\tout->ptr = s;\n"
+		"\tout->len = n;\n"
+		"\treturn 0;\n"
+		"}\n\n"
+		, p, p, p, p);
+}
+
+/* The parts struct: a span per value, a Number's decimal text or a text. */
 static void parts_struct(strbuf *sb, const ddbc_hattr *ha, const char *p)
 {
 	const ddbc_hkey *k = ha->key;
 	strbuf_addf(sb, "struct %s {\n", ha->parts_struct);
-	for (size_t i = 0; i < k->nparams; i++) {
-		if (k->params[i].number)
-			strbuf_addf(sb, "\tlong long %s;\n", k->params[i].name);
-		else
-			strbuf_addf(sb, "\tstruct %s_key_span_ %s;\n", p, k->params[i].name);
-	}
+	for (size_t i = 0; i < k->nparams; i++)
+		strbuf_addf(sb, "\tstruct %s_key_span_ %s;\n", p, k->params[i].name);
 	strbuf_addstr(sb, "};\n");
 }
 
@@ -374,8 +571,10 @@ static void shape_params(strbuf *sb, const char *shape, const char *p)
 		case 'l': strbuf_addf(sb, ", const char *l%zu, size_t n%zu", i, i); break;
 		case 's': strbuf_addf(sb, ", struct %s_key_span_ *v%zu", p, i); break;
 		case 'S': strbuf_addf(sb, ", const struct %s_key_span_ *v%zu", p, i); break;
-		case 'n': strbuf_addf(sb, ", unsigned w%zu, long long *v%zu", i, i); break;
-		default: strbuf_addf(sb, ", unsigned w%zu, const long long *v%zu", i, i); break;
+		case 'n': strbuf_addf(sb, ", unsigned w%zu, struct %s_key_span_ *v%zu", i, p, i); break;
+		default:
+			strbuf_addf(sb, ", unsigned w%zu, const struct %s_key_span_ *v%zu", i, p, i);
+			break;
 		}
 	}
 }
@@ -397,7 +596,9 @@ static void shape_step(strbuf *sb, const char *shape, size_t i, const char *p)
 			    p, until, p, i);
 		break;
 	case 'n': strbuf_addf(sb, "%s_key_number_(&p, w%zu, v%zu) != 0\n", p, i, i); break;
-	default: strbuf_addf(sb, "%s_key_number_(&p, w%zu, &n) != 0 || n != *v%zu\n", p, i, i);
+	default:
+		strbuf_addf(sb, "%s_key_number_(&p, w%zu, &t) != 0 || !%s_key_same_text_(t, *v%zu)\n",
+			    p, i, p, i);
 	}
 }
 
@@ -408,10 +609,8 @@ static void shape_helper(strbuf *sb, const char *shape, const char *p)
 	strbuf_addstr(sb, ")\n{\n\tconst char *p = key;\n");
 	/* What a value used a second time is read into, declared only for a
 	 * shape that has one. */
-	if (strchr(shape, 'S'))
+	if (strchr(shape, 'S') || strchr(shape, 'N'))
 		strbuf_addf(sb, "\tstruct %s_key_span_ t;\n", p);
-	if (strchr(shape, 'N'))
-		strbuf_addstr(sb, "\tlong long n;\n");
 	for (size_t i = 0; shape[i]; i++)
 		shape_step(sb, shape, i, p);
 	strbuf_addstr(sb, "\t    || *p != '\\0') ? -1 : 0;\n}\n\n");
@@ -424,6 +623,8 @@ static void parser(strbuf *sb, const ddbc_hattr *ha, const char *p, ddbc_strset 
 	const ddbc_hkey *k = ha->key;
 	char *shape = xmalloc(k->npieces + 1);
 	shape_of(k, shape);
+	if ((strchr(shape, 'n') || strchr(shape, 'N')) && first_use(shapes, "#r"))
+		number_reader(sb, p);
 	if (!ddbc_strset_get(shapes, shape, k->npieces)) {
 		ddbc_strset_put(shapes, shape, k->npieces);
 		shape_helper(sb, shape, p);
@@ -454,8 +655,10 @@ static void parser(strbuf *sb, const ddbc_hattr *ha, const char *p, ddbc_strset 
 	free(name);
 }
 
-static void key(strbuf *sb, const ddbc_hattr *ha, const char *p, ddbc_strset *shapes)
+static void key(strbuf *sb, const ddbc_hattr *ha, const ddbc_header_plan *plan,
+		ddbc_strset *shapes)
 {
+	const char *p = plan->prefix_lower;
 	const ddbc_hkey *k = ha->key;
 	strbuf_addstr(sb, "/* ");
 	comment_str(sb, ha->attr->name.s);
@@ -479,7 +682,7 @@ static void key(strbuf *sb, const ddbc_hattr *ha, const char *p, ddbc_strset *sh
 		define_string(sb, ha->prefix_macro, k->prefix, k->prefix_len, false);
 		strbuf_addstr(sb, " /* literal prefix, for begins_with */\n");
 	}
-	builder_function(sb, ha->func, ha->fmt_macro, ha->key);
+	builder_function(sb, ha->func, ha->fmt_macro, ha->key, plan, shapes);
 	if (ha->parse_func) {
 		strbuf_addch(sb, '\n');
 		parser(sb, ha, p, shapes);
@@ -488,7 +691,8 @@ static void key(strbuf *sb, const ddbc_hattr *ha, const char *p, ddbc_strset *sh
 
 /* ---- access patterns --------------------------------------------------------- */
 
-static void pattern_value(strbuf *sb, const ddbc_hvalue *hv, json_t *refs, size_t i)
+static void pattern_value(strbuf *sb, const ddbc_hvalue *hv, json_t *refs, size_t i,
+			  const ddbc_header_plan *plan, ddbc_strset *shapes)
 {
 	const ddbc_node *n = hv->node;
 	strbuf_addstr(sb, "\n/* ");
@@ -512,13 +716,15 @@ static void pattern_value(strbuf *sb, const ddbc_hvalue *hv, json_t *refs, size_
 	strbuf_addf(sb, "#define %s ", hv->value_macro);
 	key_format(sb, k);
 	strbuf_addch(sb, '\n');
-	builder_function(sb, hv->func, hv->value_macro, k);
+	builder_function(sb, hv->func, hv->value_macro, k, plan, shapes);
 }
 
 /* A pattern's names, its key condition as the queries export writes it,
  * and a builder per value. */
-static void pattern(strbuf *sb, const ddbc_design *g, const ddbc_hpattern *hp)
+static void pattern(strbuf *sb, const ddbc_header_plan *plan, const ddbc_hpattern *hp,
+		    ddbc_strset *shapes)
 {
+	const ddbc_design *g = plan->g;
 	const ddbc_pattern *p = hp->pattern;
 	strbuf detail = STRBUF_INIT;
 	strbuf_addf(&detail, "%s, table %s", ddbc_operation_name(p->operation), p->table->name.s);
@@ -562,7 +768,7 @@ static void pattern(strbuf *sb, const ddbc_design *g, const ddbc_hpattern *hp)
 		free(text);
 	}
 	for (size_t i = 0; i < hp->nvalues; i++)
-		pattern_value(sb, &hp->values[i], refs, i);
+		pattern_value(sb, &hp->values[i], refs, i, plan, shapes);
 	json_decref(names);
 	json_decref(refs);
 }
@@ -578,8 +784,8 @@ static void flush(strbuf *sb, FILE *out)
  * pieces of about this size. */
 #define FLUSH_AT (64 * 1024)
 
-static void entity(strbuf *sb, const ddbc_hentity *he, const char *p, ddbc_strset *shapes,
-		   FILE *out)
+static void entity(strbuf *sb, const ddbc_hentity *he, const ddbc_header_plan *plan,
+		   ddbc_strset *shapes, FILE *out)
 {
 	const ddbc_entity *e = he->entity;
 	strbuf detail = STRBUF_INIT;
@@ -596,7 +802,7 @@ static void entity(strbuf *sb, const ddbc_hentity *he, const char *p, ddbc_strse
 		if (ha->key || after_key)
 			strbuf_addch(sb, '\n');
 		if (ha->key)
-			key(sb, ha, p, shapes);
+			key(sb, ha, plan, shapes);
 		else
 			attr_names(sb, ha);
 		after_key = ha->key != NULL;
@@ -614,9 +820,11 @@ static int header(FILE *out, const ddbc_design *g, ddbc_header_plan *plan)
 	strbuf_addf(&sb, "#ifndef %s\n#define %s\n", plan->guard, plan->guard);
 	if (plan->has_builders)
 		strbuf_addstr(&sb, "\n#include <stdio.h> /* snprintf, size_t */\n");
-	if (plan->has_parsers)
+	if (plan->has_builders || plan->has_parsers)
 		strbuf_addstr(&sb, "#include <string.h> /* strncmp, strstr, strlen */\n");
 	strbuf_addstr(&sb, "\n#ifdef __cplusplus\nextern \"C\" {\n#endif\n");
+	if (plan->has_builders)
+		build_helpers(&sb, plan->prefix_lower);
 	if (plan->has_parsers)
 		parse_helpers(&sb, plan->prefix_lower);
 	for (size_t i = 0; i < plan->ntables; i++) {
@@ -629,14 +837,14 @@ static int header(FILE *out, const ddbc_design *g, ddbc_header_plan *plan)
 		ddbc_hentity he;
 		r = ddbc_header_plan_entity(plan, i, &he);
 		if (r == 0)
-			entity(&sb, &he, plan->prefix_lower, &shapes, out);
+			entity(&sb, &he, plan, &shapes, out);
 		flush(&sb, out);
 	}
 	for (size_t i = 0; i < g->npatterns && r == 0; i++) {
 		ddbc_hpattern hp;
 		if (!ddbc_header_plan_pattern(plan, i, &hp))
 			continue;
-		pattern(&sb, g, &hp);
+		pattern(&sb, plan, &hp, &shapes);
 		flush(&sb, out);
 	}
 	strbuf_addstr(&sb, "\n#ifdef __cplusplus\n}\n#endif\n");

@@ -25,6 +25,7 @@
 
 /* ---- streaming ------------------------------------------------------------------------ */
 
+#define VALUE_ROOM 4096
 #define DUMP_FLAGS (JSON_INDENT(2) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(15) | JSON_ENCODE_ANY)
 #define COMPACT_FLAGS (JSON_COMPACT | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(15) | \
 		       JSON_ENCODE_ANY)
@@ -82,6 +83,11 @@ static void add_indented(ddbc_json_stream *s, const char *text, size_t len)
 static void add_value(ddbc_json_stream *s, const json_t *v)
 {
 	size_t flags = s->compact ? COMPACT_FLAGS : DUMP_FLAGS;
+	/* A value that does not fit is written twice: a new stream starts
+	 * with room for what most values take (the documentation opens one
+	 * for each access pattern's request). */
+	if (s->value_cap < VALUE_ROOM)
+		xgrow((void **)&s->value, &s->value_cap, VALUE_ROOM, 1);
 	size_t n = v ? json_dumpb(v, s->value, s->value_cap, flags) : 0;
 	if (n > s->value_cap) {
 		xgrow((void **)&s->value, &s->value_cap, n, 1);
@@ -229,8 +235,27 @@ int ddbc_json_stream_finish(ddbc_json_stream *s)
 
 /* ---- values ---------------------------------------------------------------------------- */
 
+/* len bytes of s behind the number mark (util/decimal.h): a number's
+ * digits as JSON writes them, or a string's bytes as they are. */
+static json_t *behind_mark(const char *s, size_t len, bool number)
+{
+	strbuf b = STRBUF_INIT;
+	strbuf_addstr(&b, DDBC_NUMBER_MARK);
+	if (number)
+		ddbc_decimal_json(&b, s, len);
+	else
+		strbuf_add(&b, s, len);
+	json_t *v = json_stringn_nocheck(b.buf, b.len);
+	strbuf_release(&b);
+	return v;
+}
+
 json_t *ddbc_json_strn(const char *s, size_t len)
 {
+	/* A string that starts with the number mark gets it twice, which
+	 * ddbc_json_unmark undoes: a mark once is a number, twice a string. */
+	if (len >= DDBC_NUMBER_MARK_LEN && !memcmp(s, DDBC_NUMBER_MARK, DDBC_NUMBER_MARK_LEN))
+		return behind_mark(s, len, false);
 	json_t *v = json_stringn(s, len);
 	/* The loader and the option parser let only UTF-8 through. */
 	return v ? v : json_stringn_nocheck(s, len);
@@ -243,28 +268,41 @@ json_t *ddbc_json_str(const char *s)
 
 void ddbc_json_scalar_text(const ddbc_node *n, strbuf *out)
 {
-	long long v;
-	if (ddbc_node_int(n, &v))
-		strbuf_addf(out, "%lld", v);
-	else if (n && n->kind == DDBC_NODE_SCALAR)
-		strbuf_add(out, n->u.text, n->n);
+	/* The model's, so that the rules read a value as requests send it. */
+	ddbc_scalar_text(n, out);
 }
 
-/* jansson holds a number as a double, which keeps 17 digits of the 38 a
- * DynamoDB Number has: an exact number travels through jansson as a
- * string behind this mark, which ddbc_json_unmark turns back into the
- * number's own digits once jansson has written it. */
-#define NUMBER_MARK "\x01\x02"
+/* An exact number travels through jansson as a string behind
+ * DDBC_NUMBER_MARK (util/decimal.h), which ddbc_json_unmark turns back
+ * into the number's own digits once jansson has written it (as this). */
 #define DUMPED_MARK "\"\\u0001\\u0002"
 
 json_t *ddbc_json_number(const char *text, size_t len)
 {
+	return behind_mark(text, len, true);
+}
+
+void ddbc_figure_text(strbuf *out, const ddbc_figure *f)
+{
+	size_t n = f->text ? strlen(f->text) : 0;
+	if (n && ddbc_decimal_valid(f->text, n))
+		ddbc_decimal_json(out, f->text, n);
+	else if (f->value == floor(f->value) && f->value < 9e18)
+		strbuf_addf(out, "%lld", (long long)f->value);
+	else
+		strbuf_addf(out, "%.17g", f->value);
+}
+
+void ddbc_json_figure(ddbc_json_stream *s, const char *key, const ddbc_figure *f)
+{
+	if (!f->set) {
+		ddbc_json_text(s, key, NULL);
+		return;
+	}
 	strbuf b = STRBUF_INIT;
-	strbuf_addstr(&b, NUMBER_MARK);
-	ddbc_decimal_json(&b, text, len);
-	json_t *j = json_stringn(b.buf, b.len);
+	ddbc_figure_text(&b, f);
+	ddbc_json_member(s, key, ddbc_json_number(b.buf, b.len));
 	strbuf_release(&b);
-	return j;
 }
 
 size_t ddbc_json_unmark(char *text, size_t n)
@@ -273,12 +311,23 @@ size_t ddbc_json_unmark(char *text, size_t n)
 	size_t r = 0, w = 0;
 	while (r < n) {
 		if (text[r] == '"' && n - r >= ml && !memcmp(text + r, DUMPED_MARK, ml)) {
-			/* A number's text holds no quote or backslash: copy to the quote. */
-			r += ml;
-			while (r < n && text[r] != '"')
-				text[w++] = text[r++];
-			r++;
-			continue;
+			/* The mark twice: a string that starts with the mark once. */
+			if (n - r - ml >= ml - 1 && !memcmp(text + r + ml, &DUMPED_MARK[1], ml - 1)) {
+				text[w++] = '"';
+				r += ml;
+				continue;
+			}
+			/* A number's text holds no quote or backslash: it ends at the
+			 * quote. Anything else behind one mark (a string made without
+			 * ddbc_json_strn) stays the string it is. */
+			const char *q = memchr(text + r + ml, '"', n - r - ml);
+			size_t len = q ? (size_t)(q - (text + r + ml)) : 0;
+			if (q && ddbc_decimal_valid(text + r + ml, len)) {
+				memmove(text + w, text + r + ml, len);
+				w += len;
+				r += ml + len + 1;
+				continue;
+			}
 		}
 		text[w++] = text[r++];
 	}
@@ -459,12 +508,14 @@ static json_t *key_schema(const ddbc_index *ix)
 	return a;
 }
 
-static bool defined(const json_t *defs, const char *name)
+/* Whether defs defines name, compared as written (a name that begins with
+ * the number mark is held behind a second one). */
+static bool defined(const json_t *defs, const json_t *name)
 {
 	size_t i;
 	json_t *d;
 	json_array_foreach(defs, i, d)
-		if (!strcmp(json_string_value(json_object_get(d, "AttributeName")), name))
+		if (json_equal(json_object_get(d, "AttributeName"), name))
 			return true;
 	return false;
 }
@@ -473,10 +524,13 @@ static void define_keys(json_t *defs, const ddbc_table *t, const ddbc_index *ix)
 {
 	for (size_t i = 0; i < ix->npk + ix->nsk; i++) {
 		const char *name = ddbc_index_key(ix, i);
-		if (defined(defs, name))
+		json_t *written = ddbc_json_str(name);
+		if (defined(defs, written)) {
+			json_decref(written);
 			continue;
+		}
 		json_t *d = json_object();
-		json_object_set_new(d, "AttributeName", ddbc_json_str(name));
+		json_object_set_new(d, "AttributeName", written);
 		json_object_set_new(d, "AttributeType",
 				    json_string(ddbc_type_short(ddbc_json_key_type(t, name))));
 		json_array_append_new(defs, d);

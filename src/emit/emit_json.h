@@ -69,6 +69,14 @@ void ddbc_json_scalar_text(const ddbc_node *n, strbuf *out);
 json_t *ddbc_json_number(const char *text, size_t len);
 size_t ddbc_json_unmark(char *text, size_t n);
 
+/* A capacity figure (rate, count, item_bytes) as the design wrote it
+ * (ddbc_figure_text's digits), or null when it is not set. */
+void ddbc_json_figure(ddbc_json_stream *s, const char *key, const ddbc_figure *f);
+/* Appends figure f (set) as the design wrote it, in JSON's form of the
+ * decimal ("+5" as 5, ".5" as 0.5, 1e3 and 0.25 as they are); a YAML
+ * integer of another base (0x1F) as its value in decimal. */
+void ddbc_figure_text(strbuf *out, const ddbc_figure *f);
+
 /* A YAML node as plain JSON: strings, numbers, booleans, null, arrays and
  * objects; NULL for nothing. */
 json_t *ddbc_json_plain(const ddbc_node *n);
@@ -108,5 +116,16 @@ char *ddbc_query_key_condition(const ddbc_design *g, const ddbc_pattern *p, json
  * them after the key condition's. The header and `ddbc keys` build their
  * requests with both. */
 char *ddbc_query_projection(const ddbc_design *g, const ddbc_pattern *p, json_t *names);
+/* The operation as the DynamoDB API (and the queries export) names it:
+ * "Query", "GetItem", "Scan", "PutItem", "UpdateItem", "DeleteItem". */
+const char *ddbc_query_operation(ddbc_operation op);
+/* The ConditionExpression of write pattern p (its `condition`) exactly as
+ * the queries export writes it (malloc'd; "" without one), adding the
+ * names it needs to names and each ':name' value to values (placeholder
+ * -> DynamoDB JSON, in the condition's order, with the export's values
+ * and types: ddbc_pattern_named_attr's, else the example's). NULL when a
+ * ':name' has no value. */
+char *ddbc_query_condition(const ddbc_design *g, const ddbc_pattern *p, json_t *names,
+			   json_t *values);
 
 #endif

@@ -13,6 +13,7 @@
 #include "emit/emit_json.h"
 #include "model/semantics.h"
 
+#include "util/decimal.h"
 #include "util/xalloc.h"
 
 #include <stdlib.h>
@@ -119,15 +120,14 @@ static void key_attributes(ddbc_json_stream *js, const ddbc_table *t)
 }
 
 /* A capacity figure of the design (rate, count, item_bytes) when written:
- * an integer as one, else the number. */
+ * as the design writes it when that is a decimal (a count of 17 digits
+ * stays 17 digits; these are estimates, not DynamoDB Numbers, but the
+ * export repeats what it was given), else an integer as one, else the
+ * number. */
 static void figure(ddbc_json_stream *js, const char *key, const ddbc_figure *f)
 {
-	if (!f->set)
-		return;
-	if (f->value == (double)(long long)f->value && f->value < 9e15)
-		ddbc_json_int(js, key, (long long)f->value);
-	else
-		ddbc_json_member(js, key, json_real(f->value));
+	if (f->set)
+		ddbc_json_figure(js, key, f);
 }
 
 static void model_table(ddbc_json_stream *js, const ddbc_table *t)
@@ -186,10 +186,10 @@ static void roles(ddbc_json_stream *js, const ddbc_attr *a, const ddbc_table *t)
 static void declared_roles(ddbc_json_stream *js, const ddbc_attr *a)
 {
 	ddbc_json_begin(js, "declared_roles", '[');
-	for (size_t i = 0; i < a->nindexes; i++) {
+	for (size_t i = 0; i < a->more->nindexes; i++) {
 		ddbc_json_begin(js, NULL, '{');
-		ddbc_json_text(js, "index", a->indexes[i].index.s);
-		ddbc_json_text(js, "role", ddbc_role_name(a->indexes[i].role));
+		ddbc_json_text(js, "index", a->more->indexes[i].index.s);
+		ddbc_json_text(js, "role", ddbc_role_name(a->more->indexes[i].role));
 		ddbc_json_end(js, '}');
 	}
 	ddbc_json_end(js, ']');
@@ -202,7 +202,7 @@ static void model_attr(ddbc_json_stream *js, const ddbc_attr *a, const ddbc_tabl
 	ddbc_json_text(js, "type", ddbc_type_short(a->type));
 	opt_text(js, "description", a->description);
 	opt_text(js, "format", a->format);
-	opt_text(js, "c_name", a->c_name ? a->c_name->s : NULL);
+	opt_text(js, "c_name", a->more->c_name ? a->more->c_name->s : NULL);
 	if (a->template.s) {
 		ddbc_json_text(js, "template", a->template.s);
 		placeholders(js, a);
@@ -211,14 +211,14 @@ static void model_attr(ddbc_json_stream *js, const ddbc_attr *a, const ddbc_tabl
 	if (!ddbc_attr_stored(a))
 		ddbc_json_bool(js, "stored", false);
 	ddbc_json_bool(js, "key", a->is_key);
-	if (a->nenum) {
+	if (a->more->nenum) {
 		ddbc_json_begin(js, "enum", '[');
-		for (size_t i = 0; i < a->nenum; i++)
-			ddbc_json_member(js, NULL, ddbc_json_plain(a->enum_values[i]));
+		for (size_t i = 0; i < a->more->nenum; i++)
+			ddbc_json_member(js, NULL, ddbc_json_plain(a->more->enum_values[i]));
 		ddbc_json_end(js, ']');
 	}
-	if (a->example)
-		ddbc_json_member(js, "example", ddbc_json_plain(a->example));
+	if (a->more->example)
+		ddbc_json_member(js, "example", ddbc_json_plain(a->more->example));
 	if (a->has_indexes)
 		declared_roles(js, a);
 	if (t)
@@ -243,8 +243,8 @@ static void model_entity(ddbc_json_stream *js, const ddbc_entity *e)
 	ddbc_json_text(js, "table", e->table ? e->table->name.s : NULL);
 	opt_text(js, "description", e->description);
 	opt_text(js, "c_name", e->c_name.s);
-	figure(js, "count", &e->count);
-	figure(js, "item_bytes", &e->item_bytes);
+	figure(js, "count", e->count);
+	figure(js, "item_bytes", e->item_bytes);
 	ddbc_json_begin(js, "attributes", '[');
 	for (size_t i = 0; i < e->nattrs; i++)
 		model_attr(js, &e->attrs[i], e->table);
@@ -320,7 +320,7 @@ static void model_pattern(ddbc_json_stream *js, const ddbc_pattern *p)
 	if (p->example)
 		ddbc_json_member(js, "example", ddbc_json_plain(p->example));
 	opt_text(js, "condition", p->condition);
-	figure(js, "rate", &p->rate);
+	figure(js, "rate", p->rate);
 	ddbc_json_end(js, '}');
 }
 

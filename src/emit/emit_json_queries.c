@@ -87,28 +87,6 @@ static const char *cli_value(const ddbc_export_opts *o, const char *name, size_t
 	return NULL;
 }
 
-/* The first example item of a matched entity with attribute name that
- * gives it a value, else such an attribute's own example. */
-static const ddbc_node *entity_value(const ddbc_pattern *p, const char *name)
-{
-	for (size_t i = 0; i < p->nmatched; i++) {
-		const ddbc_entity *e = p->matched[i];
-		if (!ddbc_entity_attr(e, name))
-			continue;
-		for (size_t k = 0; k < e->nexamples; k++) {
-			const ddbc_node *v = ddbc_node_get(e->examples[k], name);
-			if (usable(v))
-				return v;
-		}
-	}
-	for (size_t i = 0; i < p->nmatched; i++) {
-		const ddbc_attr *a = ddbc_entity_attr(p->matched[i], name);
-		if (a && usable(a->example))
-			return a->example;
-	}
-	return NULL;
-}
-
 /* Appends parameter name's value to out; false when it has none. *node
  * (when not NULL) receives the YAML value it came from, NULL for --param. */
 static bool param_value(const request *r, const char *name, strbuf *out, const ddbc_node **node)
@@ -122,12 +100,11 @@ static bool param_value(const request *r, const char *name, strbuf *out, const d
 			return true;
 		}
 	}
-	const ddbc_node *v = r->p->example ? ddbc_node_get(r->p->example, name) : NULL;
-	if (!usable(v))
-		v = entity_value(r->p, name);
-	if (!usable(v))
+	/* Then the design's own values, as the rules take them. */
+	const ddbc_node *v = ddbc_pattern_param_node(r->p, name);
+	if (!v)
 		return false;
-	ddbc_json_scalar_text(v, out);
+	ddbc_scalar_text(v, out);
 	if (node)
 		*node = v;
 	return true;
@@ -148,18 +125,17 @@ static void report_missing(request *r, const char *name, ddbc_loc loc)
  * attribute of the name, else what the YAML value is, else S. */
 static ddbc_type value_type(const request *r, const char *name, const ddbc_node *node)
 {
-	for (size_t i = 0; i < r->p->nmatched; i++) {
-		const ddbc_attr *a = ddbc_entity_attr(r->p->matched[i], name);
-		if (a && (a->type == DDBC_TYPE_S || a->type == DDBC_TYPE_N ||
-			  a->type == DDBC_TYPE_B || a->type == DDBC_TYPE_BOOL))
-			return a->type;
-	}
+	const ddbc_attr *a = ddbc_pattern_named_attr(r->p, name, strlen(name));
+	if (a)
+		return a->type;
 	if (node && (node->scalar == DDBC_SCALAR_INT || node->scalar == DDBC_SCALAR_FLOAT))
 		return DDBC_TYPE_N;
 	if (node && node->scalar == DDBC_SCALAR_BOOL)
 		return DDBC_TYPE_BOOL;
 	return DDBC_TYPE_S;
 }
+
+static void padded_value(request *r, const char *name, strbuf *val);
 
 /* Gives the condition's value placeholder ref (":name") the parameter
  * name's value, typed. */
@@ -176,6 +152,8 @@ static void condition_value(request *r, const char *ref)
 		return;
 	}
 	ddbc_type t = value_type(r, name, node);
+	if (t == DDBC_TYPE_N)
+		padded_value(r, name, &val);
 	json_t *v;
 	if (t == DDBC_TYPE_BOOL) {
 		v = json_object();
@@ -187,19 +165,11 @@ static void condition_value(request *r, const char *ref)
 	strbuf_release(&val);
 }
 
-/* A parameter's or an example's text as a placeholder's value: a run of
- * digits meeting a :0WIDTH is a number the renderer pads, anything else is
- * written as it is. The text is copied into the request's arena, so it
- * outlives the scratch buffer it came from. */
+/* A parameter's or an example's text as a placeholder's value
+ * (ddbc_param_tvalue), in the request's arena. */
 static ddbc_tvalue text_value(request *r, const ddbc_segment *seg, const strbuf *text)
 {
-	bool digits = seg->width && text->len;
-	for (size_t i = 0; i < text->len && digits; i++)
-		digits = text->buf[i] >= '0' && text->buf[i] <= '9';
-	ddbc_tvalue v = { digits ? DDBC_TVALUE_NUMBER : DDBC_TVALUE_TEXT,
-			  ddbc_arena_strndup(r->arena, text->len ? text->buf : "", text->len),
-			  text->len, false, 0, NULL };
-	return v;
+	return ddbc_param_tvalue(r->arena, seg, text->len ? text->buf : "", text->len);
 }
 
 /* A condition value being rendered: every parameter without a value is
@@ -221,13 +191,31 @@ static ddbc_tvalue param_of(void *ctx, const ddbc_segment *seg)
 	return v;
 }
 
+/* A Number parameter that a key of the request pads ({seq:04}) is sent
+ * in a condition as that key writes it ("0003"), whether its value was
+ * given as 3 or "0003": one parameter, one text (the key modules send
+ * the same). A value the placeholder cannot take is left as it is. */
+static void padded_value(request *r, const char *name, strbuf *val)
+{
+	const ddbc_segment *seg = ddbc_request_padded(r->req, name);
+	if (!seg)
+		return;
+	ddbc_template one = { (ddbc_segment *)seg, 1 };
+	cond_render cr = { r, r->p->condition_loc };
+	strbuf out = STRBUF_INIT;
+	ddbc_render_problem problem;
+	if (ddbc_template_render(&one, param_of, &cr, &out, &problem) == DDBC_RENDER_OK) {
+		strbuf_reset(val);
+		strbuf_add(val, out.buf, out.len);
+	}
+	strbuf_release(&out);
+}
+
 /* Records that the request sends text for value i of key attribute pos. */
 static void sent_value(request *r, size_t pos, size_t i, const char *text, size_t len)
 {
-	if (!r->sent || i > 1 || pos >= r->sent->n)
-		return;
-	r->sent->values[pos][i] = (ddbc_key_text){ ddbc_arena_strndup(r->sent->arena, text, len),
-						   len };
+	if (r->sent)
+		ddbc_key_sent_set(&r->sent->key, pos, i, text, len);
 }
 
 /* A condition value as a DynamoDB value of its key attribute's type: its
@@ -508,15 +496,16 @@ static json_t *built_key(request *r, const ddbc_entity *e, const ddbc_node *ex,
 static void item_put(request *r, ddbc_json_stream *s, const char *name, json_t *v)
 {
 	const ddbc_index *key = r->req->key;
-	for (size_t i = 0; r->sent && key && v && i < r->sent->n; i++) {
+	for (size_t i = 0; r->sent && key && v && i < r->sent->key.n; i++) {
 		const char *type;
 		json_t *text;
-		if (strcmp(ddbc_index_key(key, i), name) || r->sent->values[i][0].text)
+		if (strcmp(ddbc_index_key(key, i), name) || r->sent->key.values[i][0].text)
 			continue;
 		json_object_foreach(v, type, text) {
 			if (json_is_string(text)) {
 				sent_value(r, i, 0, json_string_value(text), json_string_length(text));
-				r->sent->types[i] = !strcmp(type, "N") ? DDBC_TYPE_N : DDBC_TYPE_S;
+				r->sent->key.types[i] = !strcmp(type, "N") ? DDBC_TYPE_N
+									    : DDBC_TYPE_S;
 			}
 			break;
 		}
@@ -586,7 +575,7 @@ static void put_item(request *r, ddbc_json_stream *s)
 
 /* ---- requests ------------------------------------------------------------------------- */
 
-static const char *api_name(ddbc_operation op)
+const char *ddbc_query_operation(ddbc_operation op)
 {
 	static const char *const names[] = {
 		[DDBC_OP_GET] = "GetItem", [DDBC_OP_QUERY] = "Query", [DDBC_OP_SCAN] = "Scan",
@@ -713,7 +702,7 @@ static void write_request(ddbc_json_stream *s, const ddbc_design *g, const ddbc_
 	request r = request_new(g, p, o, d);
 	ddbc_json_begin(s, NULL, '{');
 	ddbc_json_text(s, "pattern", p->id.s);
-	ddbc_json_text(s, "operation", api_name(p->operation));
+	ddbc_json_text(s, "operation", ddbc_query_operation(p->operation));
 	write_input(s, &r, "input");
 	ddbc_json_end(s, '}');
 	*failed |= r.failed;
@@ -746,6 +735,29 @@ char *ddbc_query_projection(const ddbc_design *g, const ddbc_pattern *p, json_t 
 	json_decref(r.names);
 	r.names = json_incref(names);
 	char *expr = projection(&r);
+	request_release(&r);
+	ddbc_diags_release(&quiet);
+	return expr;
+}
+
+char *ddbc_query_condition(const ddbc_design *g, const ddbc_pattern *p, json_t *names,
+			   json_t *values)
+{
+	const ddbc_request *req = ddbc_pattern_request(p);
+	if (!req || !req->condition)
+		return strdup("");
+	ddbc_diags quiet;
+	ddbc_diags_init(&quiet);
+	request r = request_new(g, p, NULL, &quiet);
+	json_decref(r.names);
+	r.names = json_incref(names);
+	json_decref(r.values);
+	r.values = json_incref(values);
+	char *expr = condition_expr(&r, req->condition);
+	if (r.failed) {
+		free(expr);
+		expr = NULL;
+	}
 	request_release(&r);
 	ddbc_diags_release(&quiet);
 	return expr;
@@ -845,15 +857,7 @@ ddbc_emit_result ddbc_emit_query_input(FILE *out, const ddbc_design *g, const dd
 	if (!p->table || !p->index || !ddbc_pattern_request(p))
 		return DDBC_EMIT_FAILED;
 	request r = request_new(g, p, NULL, d);
-	const ddbc_index *key = r.req->key;
-	sent->n = key ? key->npk + key->nsk : 0;
-	sent->values = xcalloc(sent->n + 1, sizeof(*sent->values));
-	sent->types = xcalloc(sent->n + 1, sizeof(*sent->types));
-	for (size_t i = 0; i < sent->n; i++) {
-		ddbc_type t = ddbc_index_key_type(key, i);
-		sent->types[i] = t == DDBC_TYPE_NONE ? DDBC_TYPE_S : t;
-	}
-	sent->arena = ddbc_arena_new();
+	ddbc_key_sent_init(&sent->key, r.req);
 	r.sent = sent;
 	ddbc_json_stream s;
 	ddbc_json_stream_init(&s, out);
@@ -866,8 +870,6 @@ ddbc_emit_result ddbc_emit_query_input(FILE *out, const ddbc_design *g, const dd
 
 void ddbc_query_sent_release(ddbc_query_sent *sent)
 {
-	free(sent->values);
-	free(sent->types);
-	ddbc_arena_free(sent->arena);
+	ddbc_key_sent_release(&sent->key);
 	memset(sent, 0, sizeof(*sent));
 }

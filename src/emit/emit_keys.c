@@ -13,14 +13,23 @@
  * projection (ddbc_query_key_condition, ddbc_query_projection, which name
  * attributes alike), each key condition value the plan builds (ddbc_hvalue)
  * left to a builder over the function's parameters; tests/keys.test
- * compares the two. Reads only (the request's `reads`: Query, GetItem, Scan): a
- * write's Item or condition holds values a design does not say how to
- * make.
+ * compares the two. Writes too: a DeleteItem's or UpdateItem's Key and
+ * ConditionExpression (an update's UpdateExpression is the caller's, as
+ * the export leaves it), and a PutItem's Item, which is the caller's item
+ * (the function's first parameter) with the pattern's key written over
+ * it: the export's Item is an example's, which an application does not
+ * put. A write's condition's ':name' values are parameters too, typed as
+ * the attribute of that name (ddbc_pattern_named_attr, the type the
+ * export and param-value give them); one no attribute is named gets no
+ * function, since the export types it from its example value.
  */
 #include "emit/emit_keys_int.h"
 #include "emit/emit_json.h"
+#include "model/header_plan_int.h"
+#include "model/params.h"
 #include "model/request.h"
 #include "model/semantics.h"
+#include "util/decimal.h"
 #include "util/utf8.h"
 #include "util/xalloc.h"
 
@@ -32,13 +41,18 @@
 bool keys_name(keys_writer *w, const char *name)
 {
 	size_t len = strlen(name);
+	if (!w->exact) {
+		xgrow((void **)&w->hashes, &w->hashes_cap, w->nhashes + 1, sizeof(uint64_t));
+		w->hashes[w->nhashes++] = ddbc_hash64(name, len);
+		return true;
+	}
 	if (ddbc_strset_get(&w->names, name, len)) {
 		fprintf(stderr, "ddbc keys: the module would have two things named '%s'; give an "
 			"entity a c_name, or rename the attribute or access pattern\n", name);
 		w->failed = true;
 		return false;
 	}
-	ddbc_strset_put(&w->names, ddbc_arena_strdup(w->arena, name), len);
+	ddbc_strset_put(&w->names, ddbc_arena_strdup(w->names_arena, name), len);
 	return true;
 }
 
@@ -115,9 +129,18 @@ void keys_comment(strbuf *sb, const char *s)
 
 void keys_flush(keys_writer *w)
 {
-	if (w->sb.len)           /* an empty buffer may have none */
+	/* An empty buffer may have none; the exact pass writes nothing. */
+	if (w->sb.len && w->out)
 		fwrite(w->sb.buf, 1, w->sb.len, w->out);
 	strbuf_reset(&w->sb);
+}
+
+/* The end of a part (an entity, the guards, a request): what the part
+ * named was written and, in the exact pass, kept in names_arena. */
+static void end_part(keys_writer *w)
+{
+	keys_flush(w);
+	ddbc_arena_clear(w->arena);
 }
 
 const char *keys_source_name(const ddbc_design *g)
@@ -194,7 +217,7 @@ static void attr(keys_writer *w, const keys_syntax *sx, const ddbc_hattr *ha)
 
 static long slot_of(const keys_request *r, const json_t *v)
 {
-	for (size_t i = 0; r && i < r->hp->nvalues; i++)
+	for (size_t i = 0; r && i < r->hp->nvalues + r->ncond; i++)
 		if (r->slots[i] == v)
 			return (long)i;
 	return -1;
@@ -207,40 +230,60 @@ static void indent(strbuf *sb, int depth)
 		strbuf_addstr(sb, "    ");
 }
 
+static void object_lit(strbuf *sb, const json_t *v, const keys_json_style *st,
+		       const keys_request *r,
+		       void (*value_expr)(strbuf *sb, const keys_request *r, size_t i), int depth)
+{
+	const char *key;
+	json_t *member;
+	strbuf_addstr(sb, st->obj_open);
+	json_object_foreach((json_t *)v, key, member) {
+		indent(sb, depth + 1);
+		keys_string(sb, key, strlen(key), st->ts);
+		strbuf_addstr(sb, ": ");
+		keys_json(sb, member, st, r, value_expr, depth + 1);
+		strbuf_addch(sb, ',');
+	}
+	if (json_object_size(v))
+		indent(sb, depth);
+	strbuf_addstr(sb, st->obj_close);
+}
+
 void keys_json(strbuf *sb, const json_t *v, const keys_json_style *st, const keys_request *r,
 	       void (*value_expr)(strbuf *sb, const keys_request *r, size_t i), int depth)
 {
+	if (r && v == r->item && st->item_open) {
+		strbuf_addstr(sb, st->item_open);
+		object_lit(sb, v, st, r, value_expr, depth);
+		strbuf_addstr(sb, st->item_close);
+		return;
+	}
 	long slot = slot_of(r, v);
-	if (slot >= 0) {
+	json_t *bin = json_is_object(v) && json_object_size(v) == 1 ? json_object_get(v, "B") : NULL;
+	if (slot >= 0 || (bin && json_is_string(bin) && st->bytes_open)) {
 		const char *type;
 		json_t *member;
 		json_object_foreach((json_t *)v, type, member) {
+			bool bytes = !strcmp(type, "B") && st->bytes_open;
 			strbuf_addstr(sb, st->obj_open);
 			keys_string(sb, type, strlen(type), st->ts);
 			strbuf_addstr(sb, ": ");
-			value_expr(sb, r, (size_t)slot);
+			strbuf_addstr(sb, bytes ? st->bytes_open : "");
+			if (slot >= 0)
+				value_expr(sb, r, (size_t)slot);
+			else
+				keys_string(sb, json_string_value(member), json_string_length(member),
+					    st->ts);
+			strbuf_addstr(sb, bytes ? st->bytes_close : "");
 			strbuf_addstr(sb, st->obj_close);
 			break;
 		}
 		return;
 	}
 	switch (json_typeof(v)) {
-	case JSON_OBJECT: {
-		const char *key;
-		json_t *member;
-		strbuf_addstr(sb, st->obj_open);
-		json_object_foreach((json_t *)v, key, member) {
-			indent(sb, depth + 1);
-			keys_string(sb, key, strlen(key), st->ts);
-			strbuf_addstr(sb, ": ");
-			keys_json(sb, member, st, r, value_expr, depth + 1);
-			strbuf_addch(sb, ',');
-		}
-		if (json_object_size(v))
-			indent(sb, depth);
-		strbuf_addstr(sb, st->obj_close);
+	case JSON_OBJECT:
+		object_lit(sb, v, st, r, value_expr, depth);
 		return;
-	}
 	case JSON_ARRAY:
 		strbuf_addstr(sb, st->arr_open);
 		for (size_t i = 0; i < json_array_size(v); i++) {
@@ -250,9 +293,22 @@ void keys_json(strbuf *sb, const json_t *v, const keys_json_style *st, const key
 		}
 		strbuf_addstr(sb, st->arr_close);
 		return;
-	case JSON_STRING:
-		keys_string(sb, json_string_value(v), json_string_length(v), st->ts);
+	case JSON_STRING: {
+		/* Unmarked as ddbc_json_unmark does: a mark once and a number is
+		 * the number's digits, a mark twice a string that starts with it. */
+		const char *s = json_string_value(v);
+		size_t n = json_string_length(v), ml = DDBC_NUMBER_MARK_LEN;
+		if (n > ml && !memcmp(s, DDBC_NUMBER_MARK, ml)) {
+			if (ddbc_decimal_valid(s + ml, n - ml)) {
+				strbuf_add(sb, s + ml, n - ml);
+				return;
+			}
+			if (n >= 2 * ml && !memcmp(s + ml, DDBC_NUMBER_MARK, ml))
+				s += ml, n -= ml;
+		}
+		keys_string(sb, s, n, st->ts);
 		return;
+	}
 	case JSON_INTEGER: strbuf_addf(sb, "%" JSON_INTEGER_FORMAT, json_integer_value(v)); return;
 	case JSON_REAL: strbuf_addf(sb, "%.17g", json_real_value(v)); return;
 	case JSON_TRUE: strbuf_addstr(sb, st->yes); return;
@@ -336,6 +392,10 @@ static void attr_part(keys_writer *w, const keys_ops *ops, const ddbc_hattr *ha)
 	if (ha->expr_macro)
 		keys_name(w, ha->expr_macro);
 	attr(w, ops->syntax, ha);
+	if (ha->enum_macro && ha->attr->type == DDBC_TYPE_S) {
+		keys_name(w, ha->enum_macro);
+		ops->enum_type(w, ha);
+	}
 	if (!ha->key)
 		return;
 	keys_key kk = { ha, NULL, NULL, 0 };
@@ -376,7 +436,7 @@ void keys_const_value(strbuf *sb, const ddbc_attr *a, bool ts)
 		for (size_t i = 0; i < a->tpl.nsegs; i++)
 			strbuf_add(&v, a->tpl.segs[i].text, a->tpl.segs[i].len);
 	} else {
-		ddbc_json_scalar_text(a->enum_values[0], &v);
+		ddbc_json_scalar_text(a->more->enum_values[0], &v);
 	}
 	keys_string(sb, v.buf ? v.buf : "", v.len, ts);
 	strbuf_release(&v);
@@ -405,11 +465,12 @@ static size_t plan_guards(keys_writer *w, keys_guard **out)
 		const char *stem = keys_concat(w, w->plan->prefix_lower, "_is_");
 		kg->func = keys_concat(w, stem, keys_lower(w, ident));
 		keys_name(w, kg->func);
-		ddbc_lang_init(&kg->pk_lang);
+		/* The languages semantics.c gave the key attributes, shared (a
+		 * copy for each of the design's entities was megabytes). */
 		ddbc_lang_init(&kg->sk_lang);
-		ddbc_attr_lang(pk, &kg->pk_lang);
+		kg->pk_lang = *ddbc_attr_key_lang(pk);
 		if (sk)
-			ddbc_attr_lang(sk, &kg->sk_lang);
+			kg->sk_lang = *ddbc_attr_key_lang(sk);
 		kg->literal = ddbc_lang_literal_bytes(&kg->pk_lang) + ddbc_lang_literal_bytes(&kg->sk_lang);
 		kg->consts = ddbc_arena_alloc(w->arena, (e->nattrs + 1) * sizeof(*kg->consts));
 		for (size_t k = 0; k < e->nattrs; k++)
@@ -483,28 +544,48 @@ static void guards(keys_writer *w, const keys_ops *ops)
 	keys_name(w, entity_of);
 	if (!w->failed)
 		ops->guards(w, gs, n, entity_of);
-	for (size_t i = 0; i < n; i++) {
-		ddbc_lang_release(&gs[i].pk_lang);
-		ddbc_lang_release(&gs[i].sk_lang);
-	}
 }
 
 /* ---- requests -------------------------------------------------------------------- */
-
-/* The operation as the DynamoDB API names it. */
-static const char *api_operation(ddbc_operation op)
-{
-	return op == DDBC_OP_QUERY ? "Query" : op == DDBC_OP_GET ? "GetItem" : "Scan";
-}
 
 static void add_param(keys_writer *w, keys_request *r, const ddbc_hparam *pm, size_t *cap)
 {
 	for (size_t i = 0; i < r->nparams; i++)
 		if (!strcmp(r->params[i].name, pm->name))
 			return;
-	(void)w;
 	xgrow((void **)&r->params, cap, r->nparams + 1, sizeof(ddbc_hparam));
-	r->params[r->nparams++] = *pm;
+	ddbc_hparam *q = &r->params[r->nparams++];
+	*q = *pm;
+	/* A pattern's parameter is typed by the attribute it names, as lint
+	 * and the export type it. */
+	if (!q->attr && !q->number && !q->enum_type)
+		q->enum_type = ddbc_header_enum_type(
+			w->plan, w->arena,
+			ddbc_pattern_named_attr(r->hp->pattern, q->source, strlen(q->source)));
+}
+
+const char *keys_param_enum(const keys_request *r, const char *name)
+{
+	for (size_t i = 0; i < r->nparams; i++)
+		if (!strcmp(r->params[i].name, name))
+			return r->params[i].enum_type;
+	return NULL;
+}
+
+void keys_enum_value(strbuf *sb, const ddbc_hattr *ha, size_t i, bool ts)
+{
+	strbuf v = STRBUF_INIT;
+	ddbc_json_scalar_text(ha->attr->more->enum_values[i], &v);
+	keys_string(sb, v.buf ? v.buf : "", v.len, ts);
+	strbuf_release(&v);
+}
+
+const char *keys_enum_const(keys_writer *w, const ddbc_hattr *ha, size_t i)
+{
+	/* The plan's, which header-name checks against every other name. */
+	const char *name = ha->enum_consts[i];
+	keys_name(w, name);
+	return name;
 }
 
 /* The DynamoDB JSON of value i of hp: {"S": text}; a constant's text, or
@@ -531,6 +612,84 @@ static json_t *value_json(keys_writer *w, keys_request *r, const ddbc_request *r
 	return v;
 }
 
+void keys_request_params(strbuf *sb, const keys_request *r, const char *sep,
+			 const char *const types[3])
+{
+	for (size_t i = 0; i < r->nparams; i++)
+		strbuf_addf(sb, "%s%s%s%s", i ? ", " : "", r->params[i].name, sep,
+			    r->params[i].enum_type ? r->params[i].enum_type :
+			    types[r->flag && r->flag[i] ? 2 : r->params[i].number ? 1 : 0]);
+}
+
+/* The parameter of a condition's ':name' value: a parameter of the key
+ * of that source (one value, as the export gives it) when it has the
+ * type's kind, else a new one named as the plan names parameters; -1
+ * when neither can be (a C name another source has, another kind). */
+static long cond_param(keys_writer *w, keys_request *r, const char *source, ddbc_type t,
+		       size_t *cap)
+{
+	bool number = t == DDBC_TYPE_N, flag = t == DDBC_TYPE_BOOL;
+	const char *name = ddbc_header_param_name(w->arena, source);
+	for (size_t i = 0; i < r->nparams; i++) {
+		if (strcmp(r->params[i].name, name))
+			continue;
+		bool same = !strcmp(r->params[i].source, source) && r->params[i].number == number &&
+			    (r->flag ? r->flag[i] : false) == flag;
+		return same ? (long)i : -1;
+	}
+	/* source is a member name of the export's values, freed with them:
+	 * the parameter keeps its own copy. */
+	ddbc_hparam pm = { NULL, name, ddbc_arena_strdup(w->arena, source), number, NULL };
+	if (t == DDBC_TYPE_S)
+		pm.enum_type = ddbc_header_enum_type(
+			w->plan, w->arena, ddbc_pattern_named_attr(r->hp->pattern, source, strlen(source)));
+	add_param(w, r, &pm, cap);
+	bool *flags = ddbc_arena_alloc(w->arena, r->nparams * sizeof(bool));
+	for (size_t i = 0; i + 1 < r->nparams; i++)
+		flags[i] = r->flag ? r->flag[i] : false;
+	flags[r->nparams - 1] = flag;
+	r->flag = flags;
+	return (long)(r->nparams - 1);
+}
+
+/* Gives each ':name' of a write's condition (cvalues, the export's, with
+ * example values) a typed parameter and its slot, and adds them to
+ * values. False when one has no type from the design (the export types
+ * it from its example value), or no parameter. */
+static bool condition_params(keys_writer *w, keys_request *r, json_t *cvalues, json_t *values,
+			     size_t *cap)
+{
+	const ddbc_pattern *p = r->hp->pattern;
+	size_t n = json_object_size(cvalues), k = 0;
+	if (!n)
+		return true;
+	r->cond_param = ddbc_arena_alloc(w->arena, n * sizeof(size_t));
+	r->cond_type = ddbc_arena_alloc(w->arena, n * sizeof(ddbc_type));
+	r->cond_width = ddbc_arena_alloc(w->arena, n * sizeof(unsigned));
+	const json_t **slots = ddbc_arena_alloc(w->arena, (r->hp->nvalues + n) * sizeof(*slots));
+	memcpy(slots, r->slots, r->hp->nvalues * sizeof(*slots));
+	r->slots = slots;
+	const char *ref;
+	json_t *v;
+	json_object_foreach(cvalues, ref, v) {
+		const ddbc_attr *a = ddbc_pattern_named_attr(p, ref + 1, strlen(ref + 1));
+		if (!a)
+			return false;
+		long pi = cond_param(w, r, ref + 1, a->type, cap);
+		if (pi < 0)
+			return false;
+		r->cond_param[k] = (size_t)pi;
+		r->cond_type[k] = a->type;
+		const ddbc_segment *pad = a->type == DDBC_TYPE_N ?
+			ddbc_request_padded(ddbc_pattern_request(p), ref + 1) : NULL;
+		r->cond_width[k] = pad ? pad->width : 0;
+		r->slots[r->hp->nvalues + k] = v;
+		r->ncond = ++k;
+		json_object_set(values, ref, v);
+	}
+	return true;
+}
+
 /* The request's input, member by member as the queries export writes it
  * (emit_json_queries.c, fill_input): names and values last. */
 static json_t *request_input(keys_writer *w, keys_request *r, const ddbc_request *req)
@@ -554,19 +713,32 @@ static json_t *request_input(keys_writer *w, keys_request *r, const ddbc_request
 		for (size_t i = 0; i < r->hp->nvalues && i < json_array_size(refs); i++)
 			json_object_set_new(values, json_string_value(json_array_get(refs, i)),
 					    value_json(w, r, req, i, &cap));
-	} else if (req->op == DDBC_OP_GET) {
+	} else if (req->op != DDBC_OP_SCAN) {
 		if (r->hp->nvalues != req->nconds)
 			goto unplanned;
 		json_t *key = json_object();
 		for (size_t i = 0; i < r->hp->nvalues; i++)
 			json_object_set_new(key, r->hp->values[i].cond->attr.s,
 					    value_json(w, r, req, i, &cap));
-		json_object_set_new(in, "Key", key);
+		if (req->op == DDBC_OP_PUT)
+			r->item = key;
+		json_object_set_new(in, req->op == DDBC_OP_PUT ? "Item" : "Key", key);
 	}
 	char *proj = ddbc_query_projection(w->g, p, names);
 	if (*proj)
 		json_object_set_new(in, "ProjectionExpression", ddbc_json_str(proj));
 	free(proj);
+	json_t *cvalues = json_object();
+	char *cond = ddbc_query_condition(w->g, p, names, cvalues);
+	if (!cond || !condition_params(w, r, cvalues, values, &cap)) {
+		free(cond);
+		json_decref(cvalues);
+		goto unplanned;
+	}
+	json_decref(cvalues);
+	if (*cond)
+		json_object_set_new(in, "ConditionExpression", ddbc_json_str(cond));
+	free(cond);
 	if (req->consistent)
 		json_object_set_new(in, "ConsistentRead", json_true());
 	if (json_object_size(names))
@@ -579,7 +751,9 @@ static json_t *request_input(keys_writer *w, keys_request *r, const ddbc_request
 	return in;
 unplanned:
 	/* A value the plan left out (its placeholders give one C name,
-	 * header-name's finding) has no builder: no function either. */
+	 * header-name's finding) has no builder, and a condition's ':name'
+	 * that no attribute is named no type: no function either. */
+	r->item = NULL;
 	json_decref(in);
 	json_decref(names);
 	json_decref(values);
@@ -591,10 +765,10 @@ static bool plan_request(keys_writer *w, const ddbc_hpattern *hp, keys_request *
 {
 	const ddbc_request *req = ddbc_pattern_request(hp->pattern);
 	memset(r, 0, sizeof(*r));
-	if (!req || !req->reads)
+	if (!req || (!req->reads && !req->writes))
 		return false;
 	r->hp = hp;
-	r->operation = api_operation(req->op);
+	r->operation = ddbc_query_operation(req->op);
 	size_t n = strlen(hp->table_macro) - strlen("_TABLE_NAME");
 	char *stem = ddbc_arena_strndup(w->arena, hp->table_macro, n);
 	r->func = keys_concat(w, keys_lower(w, stem), "_request");
@@ -622,9 +796,12 @@ static void entities(keys_writer *w, const keys_ops *ops)
 			break;
 		}
 		section(&w->sb, ops->syntax, "entity", he.entity->name.s);
-		for (size_t k = 0; k < he.nattrs && !w->failed; k++)
+		/* A part per attribute: an entity may have 40,000. */
+		for (size_t k = 0; k < he.nattrs && !w->failed; k++) {
 			attr_part(w, ops, &he.attrs[k]);
-		keys_flush(w);
+			end_part(w);
+		}
+		end_part(w);
 	}
 }
 
@@ -643,7 +820,7 @@ static void requests(keys_writer *w, const keys_ops *ops)
 			ops->request(w, &r);
 		json_decref(r.input);
 		free(r.params);
-		keys_flush(w);
+		end_part(w);
 	}
 }
 
@@ -661,7 +838,7 @@ static void module(keys_writer *w, const keys_ops *ops)
 	entities(w, ops);
 	if (!w->failed)
 		guards(w, ops);
-	keys_flush(w);
+	end_part(w);
 	requests(w, ops);
 	if (!w->failed)
 		ops->tail(w);
@@ -688,6 +865,38 @@ static bool module_name_ok(const char *s)
 	return true;
 }
 
+/* Whether two of the names the module was written with have one hash:
+ * a clash, or (one time in billions) two names whose hashes meet. */
+static bool names_met(keys_writer *w)
+{
+	ddbc_hashset twice = DDBC_HASHSET_INIT;
+	ddbc_hashes_repeated(w->hashes, w->nhashes, &twice);
+	bool met = twice.n > 0;
+	ddbc_hashset_release(&twice);
+	return met;
+}
+
+/* Goes through the module again writing nothing, every name kept: whether
+ * no two are equal (else the first clash is reported by name). */
+static bool exact_pass(const keys_writer *first, const keys_ops *ops)
+{
+	keys_writer w = *first;
+	w.out = NULL;
+	w.sb = (strbuf)STRBUF_INIT;
+	w.arena = ddbc_arena_new();
+	w.names_arena = ddbc_arena_new();
+	w.names = (ddbc_strset)DDBC_STRSET_INIT;
+	w.exact = true;
+	w.hashes = NULL;
+	w.nhashes = w.hashes_cap = 0;
+	module(&w, ops);
+	strbuf_release(&w.sb);
+	ddbc_strset_release(&w.names);
+	ddbc_arena_free(w.arena);
+	ddbc_arena_free(w.names_arena);
+	return !w.failed;
+}
+
 ddbc_emit_result ddbc_emit_keys(FILE *out, const ddbc_design *g, const ddbc_keys_opts *o,
 				ddbc_diags *d)
 {
@@ -696,7 +905,7 @@ ddbc_emit_result ddbc_emit_keys(FILE *out, const ddbc_design *g, const ddbc_keys
 	switch (ddbc_header_plan_build(&plan, g, NULL, d)) {
 	case DDBC_PLAN_OK: {
 		keys_writer w = { out, STRBUF_INIT, g, &plan, NULL, ddbc_arena_new(),
-				  DDBC_STRSET_INIT, false };
+				  DDBC_STRSET_INIT, false, false, NULL, 0, 0, NULL };
 		w.module = o && o->module ? o->module : plan.prefix_lower;
 		if (!module_name_ok(w.module)) {
 			fprintf(stderr, "ddbc keys: '%s' cannot name the module: give --module a name "
@@ -709,9 +918,11 @@ ddbc_emit_result ddbc_emit_keys(FILE *out, const ddbc_design *g, const ddbc_keys
 				      : o->lang == DDBC_KEYS_PYTHON ? &ddbc_keys_py_ops
 								    : &ddbc_keys_go_ops;
 		module(&w, ops);
+		if (!w.failed && names_met(&w))
+			w.failed = !exact_pass(&w, ops);
 		r = w.failed ? DDBC_EMIT_FAILED : DDBC_EMIT_OK;
 		strbuf_release(&w.sb);
-		ddbc_strset_release(&w.names);
+		free(w.hashes);
 		ddbc_arena_free(w.arena);
 		break;
 	}

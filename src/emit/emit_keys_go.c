@@ -61,15 +61,119 @@ static const char runtime[] =
 	"\tname    string\n"
 	"}\n"
 	"\n"
-	"// keyPart is a parameter's value: a text or a number (camelCase, which no\n"
-	"// parameter is, so that none hides it).\n"
+	"// keyPart is a parameter's value: a text or a Number's decimal text\n"
+	"// (camelCase, which no parameter is, so that none hides it).\n"
 	"type keyPart struct {\n"
 	"\ttext string\n"
-	"\tnum  int64\n"
+	"\tnum  string\n"
 	"}\n"
 	"\n"
-	"func formatNumber(v int64, width int) string {\n"
-	"\treturn fmt.Sprintf(\"%0*d\", width, v)\n"
+	"// splitDecimal cuts decimal text into sign, whole digits, '.' and\n"
+	"// fraction, exponent (\"\" without); false when s is no decimal number (an\n"
+	"// optional sign, digits with at most one '.', an exponent).\n"
+	"func splitDecimal(s string) (sign, whole string, dot bool, frac, exp string, ok bool) {\n"
+	"\tif s != \"\" && (s[0] == '+' || s[0] == '-') {\n"
+	"\t\tsign, s = s[:1], s[1:]\n"
+	"\t}\n"
+	"\tmant := s\n"
+	"\tif i := strings.IndexAny(s, \"eE\"); i >= 0 {\n"
+	"\t\tmant, exp = s[:i], s[i+1:]\n"
+	"\t\tdigits := exp\n"
+	"\t\tif digits != \"\" && (digits[0] == '+' || digits[0] == '-') {\n"
+	"\t\t\tdigits = digits[1:]\n"
+	"\t\t}\n"
+	"\t\tif digits == \"\" || strings.Trim(digits, \"0123456789\") != \"\" {\n"
+	"\t\t\treturn \"\", \"\", false, \"\", \"\", false\n"
+	"\t\t}\n"
+	"\t}\n"
+	"\twhole, frac, dot = strings.Cut(mant, \".\")\n"
+	"\tif whole+frac == \"\" || strings.Trim(whole+frac, \"0123456789\") != \"\" {\n"
+	"\t\treturn \"\", \"\", false, \"\", \"\", false\n"
+	"\t}\n"
+	"\treturn sign, whole, dot, frac, exp, true\n"
+	"}\n"
+	"\n"
+	"// numberProblem says why decimal text s is no number DynamoDB holds (38\n"
+	"// significant digits, zero or 1E-130 to 9.99...E+125), or \"\" when it is one.\n"
+	"func numberProblem(s string) string {\n"
+	"\t_, whole, _, frac, exp, ok := splitDecimal(s)\n"
+	"\tif !ok {\n"
+	"\t\treturn \"is no decimal number\"\n"
+	"\t}\n"
+	"\tdigits := strings.TrimLeft(whole+frac, \"0\")\n"
+	"\tif digits == \"\" {\n"
+	"\t\treturn \"\"\n"
+	"\t}\n"
+	"\tfirst := len(whole+frac) - len(digits)\n"
+	"\tif n := len(strings.TrimRight(digits, \"0\")); n > 38 {\n"
+	"\t\treturn fmt.Sprintf(\"is a number of %d significant digits; DynamoDB keeps at most 38\", n)\n"
+	"\t}\n"
+	"\te, err := strconv.ParseInt(exp, 10, 64)\n"
+	"\tif exp == \"\" {\n"
+	"\t\te = 0\n"
+	"\t} else if err != nil { // beyond 64 bits: far beyond any range\n"
+	"\t\te = 1 << 40\n"
+	"\t\tif exp[0] == '-' {\n"
+	"\t\t\te = -e\n"
+	"\t\t}\n"
+	"\t}\n"
+	"\tif power := e + int64(len(whole)-first-1); power > 125 || power < -130 {\n"
+	"\t\treturn \"is out of DynamoDB's range, 1E-130 to 9.99...E+125\"\n"
+	"\t}\n"
+	"\treturn \"\"\n"
+	"}\n"
+	"\n"
+	"// numberKey gives the text a Number part is written as, or why not: with\n"
+	"// a width, a non-negative whole number zero-padded to exactly width\n"
+	"// digits; without, as given less a leading '+', a whole number without\n"
+	"// leading zeros or \"-0\" (so one whole number has one key); width -1, a\n"
+	"// condition's value, any Number as given, as the queries export sends it.\n"
+	"func numberKey(s string, width int) (string, string) {\n"
+	"\tsign, whole, dot, _, _, _ := splitDecimal(s)\n"
+	"\tif why := numberProblem(s); why != \"\" {\n"
+	"\t\treturn \"\", why\n"
+	"\t}\n"
+	"\tplain := !dot && !strings.ContainsAny(s, \"eE\")\n"
+	"\tif width < 0 {\n"
+	"\t\treturn s, \"\"\n"
+	"\t}\n"
+	"\tif width > 0 {\n"
+	"\t\tif !plain || sign == \"-\" {\n"
+	"\t\t\treturn \"\", \"is not a non-negative whole number\"\n"
+	"\t\t}\n"
+	"\t\tdigits := strings.TrimLeft(whole, \"0\")\n"
+	"\t\tif digits == \"\" {\n"
+	"\t\t\tdigits = \"0\"\n"
+	"\t\t}\n"
+	"\t\tif len(digits) > width {\n"
+	"\t\t\treturn \"\", fmt.Sprintf(\"does not fit %d digits\", width)\n"
+	"\t\t}\n"
+	"\t\treturn strings.Repeat(\"0\", width-len(digits)) + digits, \"\"\n"
+	"\t}\n"
+	"\tif plain && len(whole) > 1 && whole[0] == '0' {\n"
+	"\t\treturn \"\", \"has a leading zero\"\n"
+	"\t}\n"
+	"\tif plain && sign == \"-\" && strings.Trim(whole, \"0\") == \"\" {\n"
+	"\t\treturn \"\", \"is -0\"\n"
+	"\t}\n"
+	"\treturn strings.TrimPrefix(s, \"+\"), \"\"\n"
+	"}\n"
+	"\n"
+	"// formatNumber writes a Number part (see numberKey) of the parameter name.\n"
+	"func formatNumber(v string, width int, name string) (string, error) {\n"
+	"\ttext, why := numberKey(v, width)\n"
+	"\tif why != \"\" {\n"
+	"\t\treturn \"\", &KeyBuildError{name, fmt.Sprintf(\"%q %s\", v, why)}\n"
+	"\t}\n"
+	"\treturn text, nil\n"
+	"}\n"
+	"\n"
+	"// fitKey refuses a key of more bytes than DynamoDB takes (limit).\n"
+	"func fitKey(key string, err error, limit int) (string, error) {\n"
+	"\tif err == nil && len(key) > limit {\n"
+	"\t\treturn \"\", &KeyBuildError{\"key\", fmt.Sprintf(\"%d bytes, over DynamoDB's %d\", len(key), limit)}\n"
+	"\t}\n"
+	"\treturn key, err\n"
 	"}\n"
 	"\n"
 	"func buildKey(shape []piece, values []keyPart) (string, error) {\n"
@@ -81,10 +185,11 @@ static const char runtime[] =
 	"\t\t}\n"
 	"\t\tv := values[pc.param]\n"
 	"\t\tif pc.num {\n"
-	"\t\t\tif pc.width > 0 && (v.num < 0 || len(fmt.Sprint(v.num)) > pc.width) {\n"
-	"\t\t\t\treturn \"\", &KeyBuildError{pc.name, fmt.Sprintf(\"%d does not fit %d digits\", v.num, pc.width)}\n"
+	"\t\t\ttext, err := formatNumber(v.num, pc.width, pc.name)\n"
+	"\t\t\tif err != nil {\n"
+	"\t\t\t\treturn \"\", err\n"
 	"\t\t\t}\n"
-	"\t\t\tkey.WriteString(formatNumber(v.num, pc.width))\n"
+	"\t\t\tkey.WriteString(text)\n"
 	"\t\t\tcontinue\n"
 	"\t\t}\n"
 	"\t\tnext := \"\"\n"
@@ -102,41 +207,50 @@ static const char runtime[] =
 	"\treturn key.String(), nil\n"
 	"}\n"
 	"\n"
-	"// readNumber reads a number as buildKey writes it: with a width, exactly\n"
-	"// width digits; without, an optional '-' and digits with no leading zero,\n"
-	"// no \"-0\", in range.\n"
-	"func readNumber(key string, p, width int) (int64, int, bool) {\n"
-	"\tneg := p < len(key) && key[p] == '-'\n"
-	"\td := p\n"
-	"\tvar max uint64 = 9223372036854775807\n"
-	"\tif neg {\n"
-	"\t\td++\n"
-	"\t\tmax++\n"
-	"\t}\n"
-	"\tvar v uint64\n"
-	"\tn := 0\n"
-	"\tfor d+n < len(key) && key[d+n] >= '0' && key[d+n] <= '9' {\n"
-	"\t\tdigit := uint64(key[d+n] - '0')\n"
-	"\t\tif v > (max-digit)/10 {\n"
-	"\t\t\treturn 0, 0, false\n"
+	"// readNumber reads a Number as buildKey writes it, from p: with a width,\n"
+	"// exactly width digits, read without their leading zeros; without, the\n"
+	"// longest decimal there, which buildKey would write as it is.\n"
+	"func readNumber(key string, p, width int) (string, int, bool) {\n"
+	"\tisDigit := func(i int) bool { return i < len(key) && key[i] >= '0' && key[i] <= '9' }\n"
+	"\tdigits := func(i int) int {\n"
+	"\t\tfor isDigit(i) {\n"
+	"\t\t\ti++\n"
 	"\t\t}\n"
-	"\t\tv = v*10 + digit\n"
-	"\t\tn++\n"
+	"\t\treturn i\n"
 	"\t}\n"
-	"\tzeros := 0\n"
-	"\tfor zeros+1 < n && key[d+zeros] == '0' {\n"
-	"\t\tzeros++\n"
+	"\tif width > 0 {\n"
+	"\t\tend := digits(p)\n"
+	"\t\tif end-p != width {\n"
+	"\t\t\treturn \"\", 0, false\n"
+	"\t\t}\n"
+	"\t\tv := strings.TrimLeft(key[p:end], \"0\")\n"
+	"\t\tif v == \"\" {\n"
+	"\t\t\tv = \"0\"\n"
+	"\t\t}\n"
+	"\t\treturn v, end, true\n"
 	"\t}\n"
-	"\tif n == 0 || (neg && v == 0) {\n"
-	"\t\treturn 0, 0, false\n"
+	"\tend := p\n"
+	"\tif end < len(key) && key[end] == '-' {\n"
+	"\t\tend++\n"
 	"\t}\n"
-	"\tif (width > 0 && (neg || n != width)) || (width == 0 && zeros > 0) {\n"
-	"\t\treturn 0, 0, false\n"
+	"\tend = digits(end)\n"
+	"\tif end < len(key) && key[end] == '.' {\n"
+	"\t\tend = digits(end + 1)\n"
 	"\t}\n"
-	"\tif neg {\n"
-	"\t\treturn int64(-v), d + n, true\n"
+	"\tif end < len(key) && (key[end] == 'e' || key[end] == 'E') {\n"
+	"\t\te := end + 1\n"
+	"\t\tif e < len(key) && (key[e] == '+' || key[e] == '-') {\n"
+	"\t\t\te++\n"
+	"\t\t}\n"
+	"\t\tif isDigit(e) {\n"
+	"\t\t\tend = digits(e)\n"
+	"\t\t}\n"
 	"\t}\n"
-	"\treturn int64(v), d + n, true\n"
+	"\ts := key[p:end]\n"
+	"\tif text, why := numberKey(s, 0); why != \"\" || text != s {\n"
+	"\t\treturn \"\", 0, false\n"
+	"\t}\n"
+	"\treturn s, end, true\n"
 	"}\n"
 	"\n"
 	"// parseKey reads the parts of key: a text part ends where the literal after\n"
@@ -211,7 +325,7 @@ static const char guard_runtime[] =
 	"\tc := s[j]\n"
 	"\tswitch class {\n"
 	"\tcase 2:\n"
-	"\t\treturn (c >= '0' && c <= '9') || c == '-' || c == '.'\n"
+	"\t\treturn (c >= '0' && c <= '9') || strings.IndexByte(\"-.eE+\", c) >= 0\n"
 	"\tcase 3:\n"
 	"\t\treturn c >= '0' && c <= '9'\n"
 	"\t}\n"
@@ -247,20 +361,94 @@ static const char guard_runtime[] =
 	"\treturn at[len(s)]\n"
 	"}\n"
 	"\n"
+	"// withItem is item with the members of key over it: a PutItem's Item.\n"
+	"func withItem(item Item, key map[string]any) map[string]any {\n"
+	"\tout := make(map[string]any, len(item)+len(key))\n"
+	"\tfor name, v := range item {\n"
+	"\t\tout[name] = v\n"
+	"\t}\n"
+	"\tfor name, v := range key {\n"
+	"\t\tout[name] = v\n"
+	"\t}\n"
+	"\treturn out\n"
+	"}\n"
+	"\n"
+	"// member is a member's value; a Binary as bytes (as the SDK holds it) is\n"
+	"// read as its base64 text, as check-items reads DynamoDB JSON.\n"
 	"func member(item Item, name, typ string) (any, bool) {\n"
 	"\tv, ok := item[name].(map[string]any)\n"
 	"\tif !ok {\n"
 	"\t\treturn nil, false\n"
 	"\t}\n"
 	"\tm, ok := v[typ]\n"
+	"\tif b, isBytes := m.([]byte); isBytes && typ == \"B\" {\n"
+	"\t\treturn base64.StdEncoding.EncodeToString(b), ok\n"
+	"\t}\n"
 	"\treturn m, ok\n"
+	"}\n"
+	"\n"
+	"// decimal is a Number's exact value as text (1, 1.0 and 1e0 give one);\n"
+	"// false when s is no number.\n"
+	"func decimal(s string) (string, bool) {\n"
+	"\tneg := strings.HasPrefix(s, \"-\")\n"
+	"\tif neg || strings.HasPrefix(s, \"+\") {\n"
+	"\t\ts = s[1:]\n"
+	"\t}\n"
+	"\tmant, exp := s, \"0\"\n"
+	"\tif i := strings.IndexAny(s, \"eE\"); i >= 0 {\n"
+	"\t\tmant, exp = s[:i], s[i+1:]\n"
+	"\t}\n"
+	"\tintPart, frac, _ := strings.Cut(mant, \".\")\n"
+	"\tdigits := intPart + frac\n"
+	"\tif digits == \"\" || strings.Trim(digits, \"0123456789\") != \"\" {\n"
+	"\t\treturn \"\", false\n"
+	"\t}\n"
+	"\te, err := strconv.ParseInt(exp, 10, 64)\n"
+	"\tif err != nil {\n"
+	"\t\treturn \"\", false\n"
+	"\t}\n"
+	"\tdigits = strings.TrimLeft(digits, \"0\")\n"
+	"\tif digits == \"\" {\n"
+	"\t\treturn \"0\", true\n"
+	"\t}\n"
+	"\tstripped := strings.TrimRight(digits, \"0\")\n"
+	"\te += int64(len(digits)-len(stripped)) - int64(len(frac))\n"
+	"\tsign := \"\"\n"
+	"\tif neg {\n"
+	"\t\tsign = \"-\"\n"
+	"\t}\n"
+	"\treturn sign + stripped + \"e\" + strconv.FormatInt(e, 10), true\n"
+	"}\n"
+	"\n"
+	"// sameNumber compares two Numbers as DynamoDB does: by value; a text\n"
+	"// that is no number equals only itself.\n"
+	"func sameNumber(a, b string) bool {\n"
+	"\tx, okX := decimal(a)\n"
+	"\ty, okY := decimal(b)\n"
+	"\tif okX && okY {\n"
+	"\t\treturn x == y\n"
+	"\t}\n"
+	"\treturn a == b\n"
+	"}\n"
+	"\n"
+	"// keyBytes is a key value's bytes as DynamoDB limits them: Binary is\n"
+	"// counted decoded, not as its base64 text.\n"
+	"func keyBytes(s, typ string) int {\n"
+	"\tif typ != \"B\" {\n"
+	"\t\treturn len(s)\n"
+	"\t}\n"
+	"\tn := len(s)\n"
+	"\tfor n > 0 && s[n-1] == '=' {\n"
+	"\t\tn--\n"
+	"\t}\n"
+	"\treturn n * 3 / 4\n"
 	"}\n"
 	"\n"
 	"func (e *entityShape) fits(item Item, delim string) bool {\n"
 	"\tfor _, k := range e.keys {\n"
 	"\t\tv, _ := member(item, k.name, k.typ)\n"
 	"\t\ts, ok := v.(string)\n"
-	"\t\tif !ok || len(s) > k.max || !matches(k.runs, s, delim) {\n"
+	"\t\tif !ok || keyBytes(s, k.typ) > k.max || !matches(k.runs, s, delim) {\n"
 	"\t\t\treturn false\n"
 	"\t\t}\n"
 	"\t}\n"
@@ -282,6 +470,9 @@ static const char guard_runtime[] =
 	"\t\t\tsame = v == (c.value == \"true\")\n"
 	"\t\tcase \"NULL\":\n"
 	"\t\t\tsame = v == true\n"
+	"\t\tcase \"N\":\n"
+	"\t\t\ttext, isText := v.(string)\n"
+	"\t\t\tsame = isText && sameNumber(text, c.value)\n"
 	"\t\tdefault:\n"
 	"\t\t\tsame = v == c.value\n"
 	"\t\t}\n"
@@ -370,9 +561,10 @@ static void head(keys_writer *w)
 		      "// range bounds of the keys whose parts up to <part> are given;\n"
 		      "// <Prefix>_is_<entity>(item) tells items apart as `ddbc check-items` does;\n"
 		      "// <Pattern>_request(...) is the request `ddbc export --format queries`\n"
-		      "// writes.\npackage ");
+		      "// writes (a PutItem's takes the item first and writes the pattern's key\n"
+		      "// over it).\npackage ");
 	strbuf_addstr(sb, w->module);
-	strbuf_addstr(sb, "\n\nimport (\n\t\"fmt\"\n\t\"strings\"\n)\n\n"
+	strbuf_addstr(sb, "\n\nimport (\n\t\"encoding/base64\"\n\t\"fmt\"\n\t\"strconv\"\n\t\"strings\"\n)\n\n"
 		      "// keyDelimiter is the key delimiter, which no text part of a key may hold.\n"
 		      "const keyDelimiter = ");
 	cstr(sb, w->g->key_delimiter ? w->g->key_delimiter : "");
@@ -404,17 +596,42 @@ static void shape(strbuf *sb, const char *name, const ddbc_hkey *k)
 
 static void params(strbuf *sb, const ddbc_hparam *ps, size_t n)
 {
+	/* A Number is its exact decimal text, as the SDK's AttributeValueMemberN. */
 	for (size_t i = 0; i < n; i++)
-		strbuf_addf(sb, "%s%s %s", i ? ", " : "", ps[i].name, ps[i].number ? "int64" : "string");
+		strbuf_addf(sb, "%s%s %s", i ? ", " : "", ps[i].name,
+			    !ps[i].number && ps[i].enum_type ? ps[i].enum_type : "string");
+}
+
+/* The key parts of ps; r (a request) types a pattern's parameters. */
+static void parts_of(strbuf *sb, const ddbc_hparam *ps, size_t n, const keys_request *r)
+{
+	strbuf_addstr(sb, "[]keyPart{");
+	for (size_t i = 0; i < n; i++) {
+		const char *et = r ? keys_param_enum(r, ps[i].name) : ps[i].enum_type;
+		strbuf_addf(sb, ps[i].number ? "%s{num: %s}" : et ? "%s{text: string(%s)}" :
+			    "%s{text: %s}", i ? ", " : "", ps[i].name);
+	}
+	strbuf_addch(sb, '}');
 }
 
 static void parts(strbuf *sb, const ddbc_hparam *ps, size_t n)
 {
-	strbuf_addstr(sb, "[]keyPart{");
-	for (size_t i = 0; i < n; i++)
-		strbuf_addf(sb, ps[i].number ? "%s{num: %s}" : "%s{text: %s}", i ? ", " : "",
-			    ps[i].name);
-	strbuf_addch(sb, '}');
+	parts_of(sb, ps, n, NULL);
+}
+
+/* A named string type and a constant per value. */
+static void enum_type(keys_writer *w, const ddbc_hattr *ha)
+{
+	strbuf *sb = &w->sb;
+	strbuf_addf(sb, "\n// %s is the values of ", ha->enum_macro);
+	keys_comment(sb, ha->attr->name.s);
+	strbuf_addf(sb, " (enum).\ntype %s string\n\nconst (\n", ha->enum_macro);
+	for (size_t i = 0; i < ha->attr->more->nenum; i++) {
+		strbuf_addf(sb, "\t%s %s = ", keys_enum_const(w, ha, i), ha->enum_macro);
+		keys_enum_value(sb, ha, i, false);
+		strbuf_addch(sb, '\n');
+	}
+	strbuf_addstr(sb, ")\n");
 }
 
 static void func_head(strbuf *sb, const char *func, const ddbc_hparam *ps, size_t n)
@@ -467,7 +684,7 @@ static void parser(strbuf *sb, const keys_key *kk)
 	for (size_t i = 0; i < k->nparams; i++) {
 		strbuf_addch(sb, '\t');
 		exported(sb, k->params[i].name);
-		strbuf_addstr(sb, k->params[i].number ? " int64\n" : " string\n");
+		strbuf_addstr(sb, " string\n");  /* a Number's exact text */
 	}
 	strbuf_addstr(sb, "}\n\n// ");
 	exported(sb, ha->parse_func);
@@ -499,9 +716,13 @@ static void key(keys_writer *w, const keys_key *kk)
 	exported(sb, ha->func);
 	strbuf_addstr(sb, " builds the key.\n");
 	func_head(sb, ha->func, k->params, k->nparams);
-	strbuf_addf(sb, "\treturn buildKey(%s, ", kk->shape);
+	strbuf_addf(sb, k->max_bytes ? "\tk__, err__ := buildKey(%s, " : "\treturn buildKey(%s, ",
+		    kk->shape);
 	parts(sb, k->params, k->nparams);
-	strbuf_addstr(sb, ")\n}\n");
+	if (k->max_bytes)
+		strbuf_addf(sb, ")\n\treturn fitKey(k__, err__, %zu)\n}\n", k->max_bytes);
+	else
+		strbuf_addstr(sb, ")\n}\n");
 	if (ha->parse_func)
 		parser(sb, kk);
 	for (size_t i = 0; i < kk->ncuts; i++) {
@@ -552,12 +773,22 @@ static void guards(keys_writer *w, const keys_guard *gs, size_t n, const char *e
 
 static void value_expr(strbuf *sb, const keys_request *r, size_t i)
 {
-	(void)r;
+	bool number;
+	unsigned width;
+	const char *name = keys_cond_value(r, i, &number, &width);
+	if (name) {
+		/* An N value as checked before (request()), any other as it is. */
+		if (number)
+			strbuf_addf(sb, "n%zu__", i);
+		else
+			strbuf_addf(sb, keys_param_enum(r, name) ? "string(%s)" : "%s", name);
+		return;
+	}
 	strbuf_addf(sb, "v%zu__", i);
 }
 
 static const keys_json_style style = { "map[string]any{", "}", "[]any{", "}", "true", "false",
-				       "nil", false };
+				       "nil", false, NULL, NULL, "withItem(item__, ", ")" };
 
 static void request(keys_writer *w, const keys_request *r)
 {
@@ -576,15 +807,29 @@ static void request(keys_writer *w, const keys_request *r)
 	strbuf_addstr(sb, " is the request of the access pattern, as the DynamoDB API's JSON.\nfunc ");
 	exported(sb, r->func);
 	strbuf_addch(sb, '(');
-	params(sb, r->params, r->nparams);
+	strbuf_addstr(sb, r->item ? "item__ Item" : "");
+	strbuf_addstr(sb, r->item && r->nparams ? ", " : "");
+	keys_request_params(sb, r, " ", (const char *const[3]){ "string", "string", "bool" });
 	strbuf_addstr(sb, ") (map[string]any, error) {\n");
 	for (size_t i = 0; i < r->hp->nvalues; i++) {
 		if (!r->shapes[i])
 			continue;
 		const ddbc_hkey *k = &r->hp->values[i].key;
 		strbuf_addf(sb, "\tv%zu__, err__ := buildKey(%s, ", i, r->shapes[i]);
-		parts(sb, k->params, k->nparams);
+		parts_of(sb, k->params, k->nparams, r);
 		strbuf_addstr(sb, ")\n\tif err__ != nil {\n\t\treturn nil, err__\n\t}\n");
+	}
+	/* A condition's N values checked as a key's Numbers are. */
+	for (size_t i = r->hp->nvalues; i < r->hp->nvalues + r->ncond; i++) {
+		bool number = false;
+		unsigned width = 0;  /* a key's, where a key pads the parameter */
+		const char *name = keys_cond_value(r, i, &number, &width);
+		if (!number || !r->slots[i])
+			continue;
+		strbuf_addf(sb, "\tn%zu__, err%zu__ := formatNumber(%s, %d, ", i, i, name,
+			    width ? (int)width : -1);
+		cstr(sb, r->params[r->cond_param[i - r->hp->nvalues]].source);
+		strbuf_addf(sb, ")\n\tif err%zu__ != nil {\n\t\treturn nil, err%zu__\n\t}\n", i, i);
 	}
 	strbuf_addstr(sb, "\treturn ");
 	keys_json(sb, r->input, &style, r, value_expr, 1);
@@ -598,4 +843,4 @@ static void tail(keys_writer *w)
 
 static const keys_syntax syntax = { "//", "const ", "", " //", "\n", false };
 
-const keys_ops ddbc_keys_go_ops = { &syntax, head, key, guards, request, tail };
+const keys_ops ddbc_keys_go_ops = { &syntax, head, key, guards, request, tail, enum_type };

@@ -11,9 +11,11 @@
  * a builder and a parser that read a key's shape (its literals and
  * parameters, the plan's pieces, as data), and a matcher of key languages
  * (ddbc_attr_lang's runs) for the type guards. Builders and parsers
- * follow the C header's rules exactly (see emit_header.c): numbers written
- * as printf's %0<width>lld writes them and read back as its parsers read
- * them; a text value ends where the literal after it first occurs. A
+ * follow the C header's rules exactly (see emit_header.c): a Number is
+ * exact decimal text, checked against DynamoDB's digits and range,
+ * zero-padded to its :0WIDTH or written as given less a leading '+', and
+ * read back as the header's parsers read it; a text value ends where the
+ * literal after it first occurs. A
  * builder also refuses a text value that holds the key delimiter, or that
  * its parser would not read back (it holds the literal after it).
  */
@@ -62,10 +64,25 @@ typedef struct keys_request {
 	const char *op_const;    /* <PREFIX>_<PATTERN>_OPERATION */
 	const char *operation;   /* "Query", "GetItem", "Scan" */
 	json_t *input;           /* the export's input object */
-	const json_t **slots;    /* per value of hp: the string in input it replaces, or NULL */
-	const char **shapes;     /* per value: its shape constant's name, or NULL */
+	const json_t **slots;    /* per value of hp, then per ':name' of a write's
+				  * condition: the value in input it replaces, or NULL */
+	const char **shapes;     /* per value of hp: its shape constant's name, or NULL */
 	ddbc_hparam *params;     /* the function's parameters, first use first */
 	size_t nparams;
+	/* Per parameter: whether it is a condition's BOOL value (a boolean);
+	 * NULL when none is. */
+	bool *flag;
+	/* Per ':name' of the condition (slot hp->nvalues + i): the parameter
+	 * whose value it is, and its type (S, N, B or BOOL, the design's). */
+	size_t *cond_param;
+	ddbc_type *cond_type;
+	/* Per ':name': the width a key of the request pads its parameter to
+	 * (ddbc_request_padded), sent so as the export sends it; else 0. */
+	unsigned *cond_width;
+	size_t ncond;
+	/* A PutItem's Item: the pattern's key members, written over the
+	 * caller's item (the function's first parameter, item__); else NULL. */
+	const json_t *item;
 } keys_request;
 
 /* How a language writes a comment and a constant, for the parts every
@@ -88,6 +105,8 @@ typedef struct keys_ops {
 		       const char *entity_of);
 	void (*request)(keys_writer *w, const keys_request *r);
 	void (*tail)(keys_writer *w);
+	/* The type of an S attribute's enum values (ha->enum_macro). */
+	void (*enum_type)(keys_writer *w, const ddbc_hattr *ha);
 } keys_ops;
 
 struct keys_writer {
@@ -96,14 +115,23 @@ struct keys_writer {
 	const ddbc_design *g;
 	ddbc_header_plan *plan;
 	const char *module;      /* --module, else the prefix in lower case */
-	ddbc_arena *arena;       /* the names below */
-	ddbc_strset names;       /* every module-level name, to find a clash */
+	ddbc_arena *arena;       /* the part being written's names; cleared after it */
+	ddbc_strset names;       /* exact: every module-level name, to find a clash */
 	bool failed;
+	/* Names are checked in two passes (ddbc_emit_keys): the module is
+	 * written keeping only each name's 64-bit hash, 8 bytes a name, and
+	 * only when two hashes meet is it gone through again, exact, with
+	 * every name kept (in names_arena) and a clash reported by name. */
+	bool exact;
+	uint64_t *hashes;
+	size_t nhashes, hashes_cap;
+	ddbc_arena *names_arena;
 };
 
 extern const keys_ops ddbc_keys_ts_ops, ddbc_keys_py_ops, ddbc_keys_go_ops;
 
-/* Registers name; false (after a message) when the module has it already. */
+/* Registers name; false (after a message) when the module has it already
+ * (in the exact pass; the first one only notes its hash). */
 bool keys_name(keys_writer *w, const char *name);
 const char *keys_concat(keys_writer *w, const char *a, const char *b);
 const char *keys_lower(keys_writer *w, const char *s);
@@ -127,7 +155,7 @@ struct keys_guard {
 	const ddbc_entity *e;
 	const char *func;        /* <prefix>_is_<entity> */
 	const ddbc_attr *pk, *sk;  /* the table's key attributes in e; sk may be NULL */
-	ddbc_lang pk_lang, sk_lang;
+	ddbc_lang pk_lang, sk_lang; /* the key attributes' own (ddbc_attr_key_lang), not owned */
 	size_t literal;          /* literal bytes of both languages */
 	const ddbc_attr **consts;  /* constant attributes (items_assign.c) */
 	size_t nconsts;
@@ -152,12 +180,47 @@ typedef struct keys_json_style {
 	const char *obj_open, *obj_close, *arr_open, *arr_close;
 	const char *yes, *no, *null;
 	bool ts;                 /* keys_string's flag */
+	/* Around a Binary's base64 text ({"B": ...}) to make the bytes the
+	 * language's SDK takes; NULL: the text as it is (the API's JSON). */
+	const char *bytes_open, *bytes_close;
+	/* Around a PutItem's key members (an object) to put them over item__. */
+	const char *item_open, *item_close;
 } keys_json_style;
 
 /* Appends v as a literal; a value that is one of r's slots ({"S": ...})
  * gets its builder's result instead: value_expr(sb, r, i) appends it. */
+/* A slot i at or past hp->nvalues is a condition's ':name' value: the
+ * name of its parameter (*number: an N value, which the language writes
+ * in decimal, zero-padded to *width digits when a key pads it; any other
+ * is the parameter as it is); NULL for a key value's slot. */
+static inline const char *keys_cond_value(const keys_request *r, size_t i, bool *number,
+					  unsigned *width)
+{
+	if (i < r->hp->nvalues)
+		return NULL;
+	*number = r->cond_type[i - r->hp->nvalues] == DDBC_TYPE_N;
+	*width = r->cond_width[i - r->hp->nvalues];
+	return r->params[r->cond_param[i - r->hp->nvalues]].name;
+}
 void keys_json(strbuf *sb, const json_t *v, const keys_json_style *st, const keys_request *r,
 	       void (*value_expr)(strbuf *sb, const keys_request *r, size_t i), int depth);
+
+/* Appends r's parameters as "name<sep>type, ...", type the language's
+ * for a string, a number and a boolean (a condition's BOOL value). */
+void keys_request_params(strbuf *sb, const keys_request *r, const char *sep,
+			 const char *const types[3]);
+
+/* The enum type of r's parameter named name (ddbc_hparam.enum_type), or
+ * NULL. */
+const char *keys_param_enum(const keys_request *r, const char *name);
+
+/* The name of enum value i of ha's attribute as a constant: <ENUM>_<VALUE>
+ * when every value gives a distinct identifier, else <ENUM>_<i>; in w's
+ * arena, registered. */
+const char *keys_enum_const(keys_writer *w, const ddbc_hattr *ha, size_t i);
+
+/* Appends enum value i of ha's attribute as a string literal. */
+void keys_enum_value(strbuf *sb, const ddbc_hattr *ha, size_t i, bool ts);
 
 /* The type letter of a DynamoDB type as JSON names it ("S", "N", "B",
  * "BOOL", "NULL"), or NULL. */

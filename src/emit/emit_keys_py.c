@@ -28,19 +28,82 @@ static const char runtime[] =
 	"\n\n"
 	"# A key's shape: literals, and (parameter, width, is a number, name).\n"
 	"_Piece = Union[str, Tuple[int, int, bool, str]]\n"
-	"_Part = Union[str, int]\n"
-	"_MIN = -(2**63)\n"
-	"_MAX = 2**63 - 1\n"
+	"_Part = str\n"
+	"# A Number's value: exact decimal text, an int or a decimal.Decimal.\n"
+	"Number = Union[str, int, decimal.Decimal]\n"
 	"Item = Mapping[str, Any]\n"
+	"_DECIMAL = re.compile(r\"([+-]?)([0-9]*)(?:\\.([0-9]*))?(?:[eE]([+-]?[0-9]+))?\\Z\")\n"
+	"\n"
+	"\n"
+	"def _number_problem(s: str) -> str:\n"
+	"    \"\"\"Why decimal text s is no number DynamoDB holds (38 significant\n"
+	"    digits, zero or 1E-130 to 9.99...E+125), or \"\" when it is one.\"\"\"\n"
+	"    m = _DECIMAL.match(s)\n"
+	"    if m is None or (m.group(2) or \"\") + (m.group(3) or \"\") == \"\":\n"
+	"        return \"is no decimal number\"\n"
+	"    whole = m.group(2) or \"\"\n"
+	"    digits = (whole + (m.group(3) or \"\")).lstrip(\"0\")\n"
+	"    if digits == \"\":\n"
+	"        return \"\"\n"
+	"    first = len(whole + (m.group(3) or \"\")) - len(digits)\n"
+	"    n = len(digits.rstrip(\"0\"))\n"
+	"    if n > 38:\n"
+	"        return f\"is a number of {n} significant digits; DynamoDB keeps at most 38\"\n"
+	"    e = m.group(4) or \"0\"\n"
+	"    # Python refuses int() of very long texts: far beyond any range anyway.\n"
+	"    ed = e.lstrip(\"+-\").lstrip(\"0\") or \"0\"\n"
+	"    exp = (-1 if e.startswith(\"-\") else 1) * (int(ed) if len(ed) < 16 else 10**16)\n"
+	"    power = exp + len(whole) - first - 1\n"
+	"    if power > 125 or power < -130:\n"
+	"        return \"is out of DynamoDB's range, 1E-130 to 9.99...E+125\"\n"
+	"    return \"\"\n"
+	"\n"
+	"\n"
+	"def _number_key(s: str, width: int) -> Tuple[str, str]:\n"
+	"    \"\"\"The text a Number part is written as, or why not: with a width, a\n"
+	"    non-negative whole number zero-padded to exactly width digits; without,\n"
+	"    as given less a leading '+', a whole number without leading zeros or\n"
+	"    \"-0\" (so one whole number has one key); width -1, a condition's\n"
+	"    value, any Number as given, as the queries export sends it.\"\"\"\n"
+	"    m = _DECIMAL.match(s)\n"
+	"    why = _number_problem(s)\n"
+	"    if m is None or why:\n"
+	"        return \"\", why\n"
+	"    sign, whole = m.group(1), m.group(2) or \"\"\n"
+	"    plain = m.group(3) is None and m.group(4) is None\n"
+	"    if width < 0:\n"
+	"        return s, \"\"\n"
+	"    if width > 0:\n"
+	"        if not plain or sign == \"-\":\n"
+	"            return \"\", \"is not a non-negative whole number\"\n"
+	"        digits = whole.lstrip(\"0\") or \"0\"\n"
+	"        if len(digits) > width:\n"
+	"            return \"\", f\"does not fit {width} digits\"\n"
+	"        return digits.rjust(width, \"0\"), \"\"\n"
+	"    if plain and len(whole) > 1 and whole.startswith(\"0\"):\n"
+	"        return \"\", \"has a leading zero\"\n"
+	"    if plain and sign == \"-\" and whole.strip(\"0\") == \"\":\n"
+	"        return \"\", \"is -0\"\n"
+	"    return (s[1:] if sign == \"+\" else s), \"\"\n"
+	"\n"
+	"\n"
+	"def _number(v: Number, width: int, name: str) -> str:\n"
+	"    \"\"\"A Number given as decimal text, an int or a decimal.Decimal (a float\n"
+	"    is refused, as boto3 refuses it: it is not the decimal it looks like).\"\"\"\n"
+	"    if isinstance(v, bool) or not isinstance(v, (str, int, decimal.Decimal)):\n"
+	"        raise KeyBuildError(f\"{name}: {v!r} is not a str, int or decimal.Decimal\")\n"
+	"    s = v if isinstance(v, str) else str(v)\n"
+	"    text, why = _number_key(s, width)\n"
+	"    if why:\n"
+	"        raise KeyBuildError(f\"{name}: {s!r} {why}\")\n"
+	"    return text\n"
 	"\n\n"
-	"def _number(v: int, width: int, name: str) -> str:\n"
-	"    if isinstance(v, bool) or not isinstance(v, int):\n"
-	"        raise KeyBuildError(f\"{name}: {v!r} is not a whole number\")\n"
-	"    if v < _MIN or v > _MAX:\n"
-	"        raise KeyBuildError(f\"{name}: {v} is out of the 64-bit range\")\n"
-	"    if width > 0 and (v < 0 or len(str(v)) > width):\n"
-	"        raise KeyBuildError(f\"{name}: {v} does not fit {width} digits\")\n"
-	"    return str(v).rjust(width, \"0\")\n"
+	"def _from_base64(s: str) -> bytes:\n"
+	"    \"\"\"A Binary's base64 text as the bytes boto3 takes.\"\"\"\n"
+	"    try:\n"
+	"        return base64.b64decode(s, validate=True)\n"
+	"    except ValueError:\n"
+	"        raise KeyBuildError(f\"{s!r} is not base64\") from None\n"
 	"\n\n"
 	"def _text(v: str, after: str, name: str) -> str:\n"
 	"    if not isinstance(v, str):\n"
@@ -51,7 +114,14 @@ static const char runtime[] =
 	"        raise KeyBuildError(f\"{name}: {v!r} holds {after!r}\")\n"
 	"    return v\n"
 	"\n\n"
-	"def _build(shape: Sequence[_Piece], values: Sequence[_Part]) -> str:\n"
+	"def _fit(key: str, max_bytes: int) -> str:\n"
+	"    # A key of more UTF-8 bytes than DynamoDB takes is refused.\n"
+	"    n = len(key.encode(\"utf-8\", \"surrogatepass\"))\n"
+	"    if n > max_bytes:\n"
+	"        raise KeyBuildError(f\"key: {n} bytes, over DynamoDB's {max_bytes}\")\n"
+	"    return key\n"
+	"\n\n"
+	"def _build(shape: Sequence[_Piece], values: Sequence[Number]) -> str:\n"
 	"    key = []\n"
 	"    for i, pc in enumerate(shape):\n"
 	"        if isinstance(pc, str):\n"
@@ -60,30 +130,25 @@ static const char runtime[] =
 	"        v = values[pc[0]]\n"
 	"        after = shape[i + 1] if i + 1 < len(shape) else \"\"\n"
 	"        if pc[2]:\n"
-	"            key.append(_number(v, pc[1], pc[3]))  # type: ignore[arg-type]\n"
+	"            key.append(_number(v, pc[1], pc[3]))\n"
 	"        else:\n"
 	"            key.append(_text(v, after if isinstance(after, str) else \"\", pc[3]))  # type: ignore[arg-type]\n"
 	"    return \"\".join(key)\n"
 	"\n\n"
-	"def _read_number(key: str, p: int, width: int) -> Optional[Tuple[int, int]]:\n"
-	"    \"\"\"A number as the builder writes it: with a width, exactly width digits;\n"
-	"    without, an optional '-' and digits with no leading zero, no \"-0\", in\n"
-	"    range.\"\"\"\n"
-	"    neg = key.startswith(\"-\", p)\n"
-	"    d = p + (1 if neg else 0)\n"
-	"    n = 0\n"
-	"    while d + n < len(key) and \"0\" <= key[d + n] <= \"9\":\n"
-	"        n += 1\n"
-	"    if n == 0:\n"
-	"        return None\n"
-	"    v = int(key[d:d + n])\n"
-	"    zeros = 0\n"
-	"    while zeros + 1 < n and key[d + zeros] == \"0\":\n"
-	"        zeros += 1\n"
-	"    if v > (-_MIN if neg else _MAX) or (neg and v == 0) or (\n"
-	"            (neg or n != width) if width > 0 else zeros > 0):\n"
-	"        return None\n"
-	"    return (-v if neg else v), d + n\n"
+	"_READ_DIGITS = re.compile(r\"[0-9]*\")\n"
+	"_READ_NUMBER = re.compile(r\"-?[0-9]*(?:\\.[0-9]*)?(?:[eE][+-]?[0-9]+)?\")\n"
+	"\n"
+	"\n"
+	"def _read_number(key: str, p: int, width: int) -> Optional[Tuple[str, int]]:\n"
+	"    \"\"\"A Number as the builder writes it, from p: with a width, exactly\n"
+	"    width digits, read without its leading zeros; without, the longest\n"
+	"    decimal there, which the builder would write as it is.\"\"\"\n"
+	"    m = (_READ_DIGITS if width > 0 else _READ_NUMBER).match(key, p)\n"
+	"    s = m.group(0) if m else \"\"\n"
+	"    if width > 0:\n"
+	"        return ((s.lstrip(\"0\") or \"0\"), p + width) if len(s) == width else None\n"
+	"    text, why = _number_key(s, 0)\n"
+	"    return (s, p + len(s)) if not why and text == s else None\n"
 	"\n\n"
 	"def _parse(key: str, shape: Sequence[_Piece], n: int) -> Optional[List[_Part]]:\n"
 	"    \"\"\"The parts of key, or None: a text part ends where the literal after it\n"
@@ -135,7 +200,7 @@ static const char guard_runtime[] =
 	"def _takes(cls: int, s: str, i: int, j: int, delim: str) -> bool:\n"
 	"    c = s[j]\n"
 	"    if cls == 2:\n"
-	"        return \"0\" <= c <= \"9\" or c in \"-.\"\n"
+	"        return \"0\" <= c <= \"9\" or c in \"-.eE+\"\n"
 	"    if cls == 3:\n"
 	"        return \"0\" <= c <= \"9\"\n"
 	"    end = j + 1\n"
@@ -163,13 +228,45 @@ static const char guard_runtime[] =
 	"    return len(s) in at\n"
 	"\n\n"
 	"def _member(item: Item, name: str, type_: str) -> Any:\n"
+	"    \"\"\"A member's value; a Binary as boto3 returns it (bytes) is read as its\n"
+	"    base64 text, as check-items reads DynamoDB JSON.\"\"\"\n"
 	"    v = item.get(name)\n"
-	"    return v.get(type_) if isinstance(v, Mapping) else None\n"
+	"    m = v.get(type_) if isinstance(v, Mapping) else None\n"
+	"    if type_ == \"B\" and isinstance(m, (bytes, bytearray)):\n"
+	"        return base64.b64encode(bytes(m)).decode(\"ascii\")\n"
+	"    return m\n"
+	"\n\n"
+	"_NUMBER = re.compile(r\"([+-]?)([0-9]*)(?:\\.([0-9]*))?(?:[eE]([+-]?[0-9]+))?\\Z\")\n"
+	"\n\n"
+	"def _decimal(s: str) -> Optional[str]:\n"
+	"    \"\"\"A Number's exact value as text (1, 1.0 and 1e0 give one), or None.\"\"\"\n"
+	"    m = _NUMBER.match(s)\n"
+	"    if m is None or not (m.group(2) or m.group(3)):\n"
+	"        return None\n"
+	"    frac = m.group(3) or \"\"\n"
+	"    digits = (m.group(2) + frac).lstrip(\"0\")\n"
+	"    exp = int(m.group(4) or \"0\") - len(frac)\n"
+	"    if not digits:\n"
+	"        return \"0\"\n"
+	"    stripped = digits.rstrip(\"0\")\n"
+	"    exp += len(digits) - len(stripped)\n"
+	"    return (\"-\" if m.group(1) == \"-\" else \"\") + stripped + \"e\" + str(exp)\n"
+	"\n\n"
+	"def _same_number(a: str, b: str) -> bool:\n"
+	"    \"\"\"Two Numbers as DynamoDB compares them: by value; a text that is no\n"
+	"    number equals only itself.\"\"\"\n"
+	"    x, y = _decimal(a), _decimal(b)\n"
+	"    return x == y if x is not None and y is not None else a == b\n"
+	"\n\n"
+	"def _key_bytes(v: str, type_: str) -> int:\n"
+	"    \"\"\"A key value's bytes as DynamoDB limits them: Binary is counted\n"
+	"    decoded, not as its base64 text.\"\"\"\n"
+	"    return len(v.rstrip(\"=\")) * 3 // 4 if type_ == \"B\" else len(v.encode(\"utf-8\"))\n"
 	"\n\n"
 	"def _fits(e: _Shape, item: Item, delim: str) -> bool:\n"
 	"    for name, type_, most, runs in e.keys:\n"
 	"        v = _member(item, name, type_)\n"
-	"        if not isinstance(v, str) or len(v.encode(\"utf-8\")) > most or not _matches(runs, v, delim):\n"
+	"        if not isinstance(v, str) or _key_bytes(v, type_) > most or not _matches(runs, v, delim):\n"
 	"            return False\n"
 	"    return True\n"
 	"\n\n"
@@ -185,6 +282,8 @@ static const char guard_runtime[] =
 	"            same = v is (value == \"true\")\n"
 	"        elif type_ == \"NULL\":\n"
 	"            same = v is True\n"
+	"        elif type_ == \"N\":\n"
+	"            same = isinstance(v, str) and _same_number(v, value)\n"
 	"        else:\n"
 	"            same = v == value\n"
 	"        if not same:\n"
@@ -229,9 +328,10 @@ static void head(keys_writer *w)
 		      "(begins_with); <key>_prefix_to_<part> and <key>_after_<part> are the range\n"
 		      "bounds of the keys whose parts up to <part> are given;\n"
 		      "<prefix>_is_<entity>(item) tells items apart as `ddbc check-items` does;\n"
-		      "<pattern>_request(...) is the request `ddbc export --format queries` writes.\n"
-		      "\"\"\"\n\nimport dataclasses\n"
-		      "from typing import Any, Dict, FrozenSet, List, Mapping, Optional, Sequence, "
+		      "<pattern>_request(...) is the request `ddbc export --format queries` writes\n"
+		      "(a PutItem's takes the item first and writes the pattern's key over it).\n"
+		      "\"\"\"\n\nimport base64\nimport dataclasses\nimport decimal\nimport re\n"
+		      "from typing import Any, Dict, FrozenSet, List, Literal, Mapping, Optional, Sequence, "
 		      "Tuple, Union\n\n"
 		      "# The key delimiter, which no text part of a key may hold.\n_DELIMITER = ");
 	cstr(sb, w->g->key_delimiter ? w->g->key_delimiter : "");
@@ -261,7 +361,20 @@ static void shape(strbuf *sb, const char *name, const ddbc_hkey *k)
 static void params(strbuf *sb, const ddbc_hparam *ps, size_t n)
 {
 	for (size_t i = 0; i < n; i++)
-		strbuf_addf(sb, "%s%s: %s", i ? ", " : "", ps[i].name, ps[i].number ? "int" : "str");
+		strbuf_addf(sb, "%s%s: %s", i ? ", " : "", ps[i].name,
+			    ps[i].number ? "Number" : ps[i].enum_type ? ps[i].enum_type : "str");
+}
+
+/* The values as a Literal type (typing.get_args gives them back). */
+static void enum_type(keys_writer *w, const ddbc_hattr *ha)
+{
+	strbuf *sb = &w->sb;
+	strbuf_addf(sb, "%s = Literal[", ha->enum_macro);
+	for (size_t i = 0; i < ha->attr->more->nenum; i++) {
+		strbuf_addstr(sb, i ? ", " : "");
+		keys_enum_value(sb, ha, i, false);
+	}
+	strbuf_addstr(sb, "]  # enum\n");
 }
 
 static void args(strbuf *sb, const ddbc_hparam *ps, size_t n)
@@ -303,14 +416,14 @@ static void parser(strbuf *sb, const keys_key *kk)
 	const ddbc_hkey *k = ha->key;
 	strbuf_addf(sb, "\n\n@dataclasses.dataclass(frozen=True)\nclass %s:\n", ha->parts_struct);
 	for (size_t i = 0; i < k->nparams; i++)
-		strbuf_addf(sb, "    %s: %s\n", k->params[i].name, k->params[i].number ? "int" : "str");
+		strbuf_addf(sb, "    %s: str\n", k->params[i].name);  /* a Number's exact text */
 	strbuf_addf(sb, "\n\ndef %s(key: str) -> Optional[%s]:\n"
 		    "    v = _parse(key, %s, %zu)\n"
 		    "    if v is None:\n        return None\n    return %s(",
 		    ha->parse_func, ha->parts_struct, kk->shape, k->nparams, ha->parts_struct);
 	for (size_t i = 0; i < k->nparams; i++)
 		strbuf_addf(sb, "%sv[%zu]", i ? ", " : "", i);
-	strbuf_addstr(sb, ")  # type: ignore[arg-type]\n");
+	strbuf_addstr(sb, ")\n");
 }
 
 static void key(keys_writer *w, const keys_key *kk)
@@ -321,9 +434,13 @@ static void key(keys_writer *w, const keys_key *kk)
 	shape(sb, kk->shape, k);
 	strbuf_addf(sb, "\n\ndef %s(", ha->func);
 	params(sb, k->params, k->nparams);
-	strbuf_addf(sb, ") -> str:\n    return _build(%s, (", kk->shape);
+	strbuf_addf(sb, ") -> str:\n    return %s_build(%s, (", k->max_bytes ? "_fit(" : "",
+		    kk->shape);
 	args(sb, k->params, k->nparams);
-	strbuf_addstr(sb, "))\n");
+	if (k->max_bytes)
+		strbuf_addf(sb, ")), %zu)\n", k->max_bytes);
+	else
+		strbuf_addstr(sb, "))\n");
 	if (ha->parse_func)
 		parser(sb, kk);
 	for (size_t i = 0; i < kk->ncuts; i++) {
@@ -362,13 +479,28 @@ static void guards(keys_writer *w, const keys_guard *gs, size_t n, const char *e
 
 static void value_expr(strbuf *sb, const keys_request *r, size_t i)
 {
+	bool number;
+	unsigned width;
+	const char *name = keys_cond_value(r, i, &number, &width);
+	if (name) {
+		/* An N value in decimal, any other as it is. */
+		/* An N value as its text (a key's width where a key pads it), any
+		 * other as it is. */
+		if (number)
+			strbuf_addf(sb, "_number(%s, %d, \"%s\")", name, width ? (int)width : -1,
+				    name);
+		else
+			strbuf_addstr(sb, name);
+		return;
+	}
 	const ddbc_hkey *k = &r->hp->values[i].key;
 	strbuf_addf(sb, "_build(%s, (", r->shapes[i]);
 	args(sb, k->params, k->nparams);
 	strbuf_addstr(sb, "))");
 }
 
-static const keys_json_style style = { "{", "}", "[", "]", "True", "False", "None", false };
+static const keys_json_style style = { "{", "}", "[", "]", "True", "False", "None", false,
+				       "_from_base64(", ")", "{**item__, **", "}" };
 
 static void request(keys_writer *w, const keys_request *r)
 {
@@ -382,8 +514,9 @@ static void request(keys_writer *w, const keys_request *r)
 	for (size_t i = 0; i < r->hp->nvalues; i++)
 		if (r->shapes[i])
 			shape(sb, r->shapes[i], &r->hp->values[i].key);
-	strbuf_addf(sb, "\n\ndef %s(", r->func);
-	params(sb, r->params, r->nparams);
+	strbuf_addf(sb, "\n\ndef %s(%s", r->func, r->item ? "item__: Item" : "");
+	strbuf_addstr(sb, r->item && r->nparams ? ", " : "");
+	keys_request_params(sb, r, ": ", (const char *const[3]){ "str", "Number", "bool" });
 	strbuf_addstr(sb, ") -> Dict[str, Any]:\n    return ");
 	keys_json(sb, r->input, &style, r, value_expr, 1);
 	strbuf_addch(sb, '\n');
@@ -396,4 +529,4 @@ static void tail(keys_writer *w)
 
 static const keys_syntax syntax = { "#", "", "", "  #", "\n\n", false };
 
-const keys_ops ddbc_keys_py_ops = { &syntax, head, key, guards, request, tail };
+const keys_ops ddbc_keys_py_ops = { &syntax, head, key, guards, request, tail, enum_type };

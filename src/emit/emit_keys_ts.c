@@ -4,8 +4,8 @@
  * begins_with prefix per key, range-bound helpers, type guards over items
  * in DynamoDB JSON (what @aws-sdk/client-dynamodb returns), and a request
  * per read pattern that QueryCommand, GetItemCommand or ScanCommand take
- * as it is. Numbers are bigint when read back, so that every 64-bit value
- * the C header reads is read alike; builders take a number or a bigint.
+ * as it is. A Number is exact decimal text (38 digits, exponents) when
+ * read back; builders take that text, a bigint or a finite number.
  * It compiles under `tsc --strict` with target ES2020 or later (bigint).
  */
 #include "emit/emit_keys_int.h"
@@ -32,21 +32,69 @@ static const char runtime[] =
 	"\n"
 	"/* A key's shape: literals, and [parameter, width, is a number, name]. */\n"
 	"type Piece_ = string | readonly [number, number, boolean, string];\n"
-	"type Part_ = string | bigint;\n"
-	"const MIN_ = BigInt(\"-9223372036854775808\");\n"
-	"const MAX_ = BigInt(\"9223372036854775807\");\n"
+	"type Part_ = string;\n"
+	"/* A Number: an optional sign, digits with at most one '.', an exponent. */\n"
+	"const DECIMAL_ = /^([+-]?)([0-9]*)(?:\\.([0-9]*))?(?:[eE]([+-]?[0-9]+))?$/;\n"
 	"\n"
-	"function number_(v: number | bigint, width: number, name: string): string {\n"
-	"    if (typeof v === \"number\" && !Number.isInteger(v))\n"
-	"        throw new KeyBuildError(`${name}: ${v} is not a whole number`);\n"
-	"    const b = typeof v === \"bigint\" ? v : BigInt(v);\n"
-	"    if (b < MIN_ || b > MAX_)\n"
-	"        throw new KeyBuildError(`${name}: ${b} is out of the 64-bit range`);\n"
-	"    const sign = b < BigInt(0) ? \"-\" : \"\";\n"
-	"    const digits = (b < BigInt(0) ? -b : b).toString();\n"
-	"    if (width > 0 && (sign !== \"\" || digits.length > width))\n"
-	"        throw new KeyBuildError(`${name}: ${b} does not fit ${width} digits`);\n"
-	"    return sign + digits.padStart(width, \"0\");\n"
+	"/* Why decimal text s is no number DynamoDB holds (38 significant digits,\n"
+	" * zero or 1E-130 to 9.99...E+125), or \"\" when it is one. */\n"
+	"function numberProblem_(s: string): string {\n"
+	"    const m = DECIMAL_.exec(s);\n"
+	"    const whole = m === null ? \"\" : m[2] ?? \"\", frac = m === null ? \"\" : m[3] ?? \"\";\n"
+	"    if (m === null || whole + frac === \"\")\n"
+	"        return \"is no decimal number\";\n"
+	"    const all = whole + frac;\n"
+	"    const first = all.search(/[1-9]/);\n"
+	"    if (first < 0)\n"
+	"        return \"\";\n"
+	"    const digits = all.slice(first).replace(/0+$/, \"\").length;\n"
+	"    if (digits > 38)\n"
+	"        return `is a number of ${digits} significant digits; DynamoDB keeps at most 38`;\n"
+	"    const power = BigInt(m[4] ?? \"0\") + BigInt(whole.length - first - 1);\n"
+	"    if (power > BigInt(125) || power < BigInt(-130))\n"
+	"        return \"is out of DynamoDB's range, 1E-130 to 9.99...E+125\";\n"
+	"    return \"\";\n"
+	"}\n"
+	"\n"
+	"/* The text a Number part is written as, or why not: with a width, a\n"
+	" * non-negative whole number zero-padded to exactly width digits; without,\n"
+	" * as given less a leading '+', a whole number without leading zeros or\n"
+	" * \"-0\" (so one whole number has one key); width -1, a condition's value,\n"
+	" * any Number as given, as the queries export sends it. */\n"
+	"function numberKey_(s: string, width: number): [string, string] {\n"
+	"    const m = DECIMAL_.exec(s);\n"
+	"    const why = numberProblem_(s);\n"
+	"    if (m === null || why !== \"\")\n"
+	"        return [\"\", why];\n"
+	"    const sign = m[1] ?? \"\", whole = m[2] ?? \"\";\n"
+	"    const plain = m[3] === undefined && m[4] === undefined;\n"
+	"    if (width < 0)\n"
+	"        return [s, \"\"];\n"
+	"    if (width > 0) {\n"
+	"        if (!plain || sign === \"-\")\n"
+	"            return [\"\", \"is not a non-negative whole number\"];\n"
+	"        const digits = whole.replace(/^0+(?=[0-9])/, \"\");\n"
+	"        if (digits.length > width)\n"
+	"            return [\"\", `does not fit ${width} digits`];\n"
+	"        return [digits.padStart(width, \"0\"), \"\"];\n"
+	"    }\n"
+	"    if (plain && whole.length > 1 && whole.startsWith(\"0\"))\n"
+	"        return [\"\", \"has a leading zero\"];\n"
+	"    if (plain && sign === \"-\" && /^0+$/.test(whole))\n"
+	"        return [\"\", \"is -0\"];\n"
+	"    return [sign === \"+\" ? s.slice(1) : s, \"\"];\n"
+	"}\n"
+	"\n"
+	"/* A Number given as decimal text (exact), a bigint or a finite number\n"
+	" * (as JavaScript writes it: 9.99, 1e+21). */\n"
+	"function number_(v: string | number | bigint, width: number, name: string): string {\n"
+	"    if (typeof v === \"number\" && !Number.isFinite(v))\n"
+	"        throw new KeyBuildError(`${name}: ${v} is not a finite number`);\n"
+	"    const s = typeof v === \"string\" ? v : v.toString();\n"
+	"    const [text, why] = numberKey_(s, width);\n"
+	"    if (why !== \"\")\n"
+	"        throw new KeyBuildError(`${name}: ${JSON.stringify(s)} ${why}`);\n"
+	"    return text;\n"
 	"}\n"
 	"\n"
 	"function text_(v: string, next: string, name: string): string {\n"
@@ -55,6 +103,21 @@ static const char runtime[] =
 	"    if (next !== \"\" && (v + next).indexOf(next) !== v.length)\n"
 	"        throw new KeyBuildError(`${name}: ${JSON.stringify(v)} holds ${JSON.stringify(next)}`);\n"
 	"    return v;\n"
+	"}\n"
+	"\n"
+	"/* A key of more UTF-8 bytes than DynamoDB takes (max) is refused. */\n"
+	"function fit_(key: string, max: number): string {\n"
+	"    let n = 0;\n"
+	"    for (let i = 0; i < key.length; i++) {\n"
+	"        const c = key.charCodeAt(i);\n"
+	"        const pair = c >= 0xd800 && c < 0xdc00 && i + 1 < key.length &&\n"
+	"            key.charCodeAt(i + 1) >= 0xdc00 && key.charCodeAt(i + 1) < 0xe000;\n"
+	"        n += c < 0x80 ? 1 : c < 0x800 ? 2 : pair ? 4 : 3;\n"
+	"        i += pair ? 1 : 0;\n"
+	"    }\n"
+	"    if (n > max)\n"
+	"        throw new KeyBuildError(`key: ${n} bytes, over DynamoDB's ${max}`);\n"
+	"    return key;\n"
 	"}\n"
 	"\n"
 	"function build_(shape: readonly Piece_[], values: readonly (string | number | bigint)[]): string {\n"
@@ -68,32 +131,25 @@ static const char runtime[] =
 	"        const v = values[pc[0]];\n"
 	"        const next = shape[i + 1];\n"
 	"        if (pc[2])\n"
-	"            key += number_(v as number | bigint, pc[1], pc[3]);\n"
+	"            key += number_(v, pc[1], pc[3]);\n"
 	"        else\n"
 	"            key += text_(v as string, typeof next === \"string\" ? next : \"\", pc[3]);\n"
 	"    }\n"
 	"    return key;\n"
 	"}\n"
 	"\n"
-	"/* A number as the builder writes it: with a width, exactly width digits;\n"
-	" * without, an optional '-' and digits with no leading zero, no \"-0\", in\n"
-	" * range. */\n"
-	"function readNumber_(key: string, p: number, width: number): [bigint, number] | null {\n"
-	"    const neg = key.charAt(p) === \"-\";\n"
-	"    const d = p + (neg ? 1 : 0);\n"
-	"    let n = 0;\n"
-	"    while (d + n < key.length && key.charAt(d + n) >= \"0\" && key.charAt(d + n) <= \"9\")\n"
-	"        n++;\n"
-	"    if (n === 0)\n"
-	"        return null;\n"
-	"    const v = BigInt(key.slice(d, d + n));\n"
-	"    let zeros = 0;\n"
-	"    while (zeros + 1 < n && key.charAt(d + zeros) === \"0\")\n"
-	"        zeros++;\n"
-	"    if (v > (neg ? -MIN_ : MAX_) || (neg && v === BigInt(0)) ||\n"
-	"        (width > 0 ? neg || n !== width : zeros > 0))\n"
-	"        return null;\n"
-	"    return [neg ? -v : v, d + n];\n"
+	"/* A Number as the builder writes it, from p: with a width, exactly width\n"
+	" * digits, read without its leading zeros; without, the longest decimal\n"
+	" * there, which the builder would write as it is. [text, end] or null. */\n"
+	"function readNumber_(key: string, p: number, width: number): [string, number] | null {\n"
+	"    const re = width > 0 ? /[0-9]*/y : /-?[0-9]*(?:\\.[0-9]*)?(?:[eE][+-]?[0-9]+)?/y;\n"
+	"    re.lastIndex = p;\n"
+	"    const m = re.exec(key);\n"
+	"    const s = m === null ? \"\" : m[0];\n"
+	"    if (width > 0)\n"
+	"        return s.length === width ? [s.replace(/^0+(?=[0-9])/, \"\"), p + width] : null;\n"
+	"    const [text, why] = numberKey_(s, 0);\n"
+	"    return why === \"\" && text === s ? [s, p + s.length] : null;\n"
 	"}\n"
 	"\n"
 	"/* The parts of key, or null: a text part ends where the literal after it\n"
@@ -148,7 +204,7 @@ static const char guard_runtime[] =
 	"function takes_(cls: number, s: string, i: number, j: number, delim: string): boolean {\n"
 	"    const c = s.charAt(j);\n"
 	"    if (cls === 2)\n"
-	"        return (c >= \"0\" && c <= \"9\") || c === \"-\" || c === \".\";\n"
+	"        return (c >= \"0\" && c <= \"9\") || \"-.eE+\".includes(c);\n"
 	"    if (cls === 3)\n"
 	"        return c >= \"0\" && c <= \"9\";\n"
 	"    const end = j + 1;\n"
@@ -180,9 +236,64 @@ static const char guard_runtime[] =
 	"    return at.has(s.length);\n"
 	"}\n"
 	"\n"
+	"const BASE64_ = \"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/\";\n"
+	"\n"
+	"/* Bytes as DynamoDB JSON writes a Binary: base64, padded. */\n"
+	"function base64_(b: Uint8Array): string {\n"
+	"    let s = \"\";\n"
+	"    for (let i = 0; i < b.length; i += 3) {\n"
+	"        const n = (b[i] << 16) | ((i + 1 < b.length ? b[i + 1] : 0) << 8) | (i + 2 < b.length ? b[i + 2] : 0);\n"
+	"        s += BASE64_.charAt(n >> 18) + BASE64_.charAt((n >> 12) & 63) +\n"
+	"            (i + 1 < b.length ? BASE64_.charAt((n >> 6) & 63) : \"=\") +\n"
+	"            (i + 2 < b.length ? BASE64_.charAt(n & 63) : \"=\");\n"
+	"    }\n"
+	"    return s;\n"
+	"}\n"
+	"\n"
+	"/* A Binary's base64 text as the bytes the SDK takes. */\n"
+	"function fromBase64_(s: string): Uint8Array {\n"
+	"    if (!/^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/.test(s))\n"
+	"        throw new KeyBuildError(`${JSON.stringify(s)} is not base64`);\n"
+	"    const out = new Uint8Array((s.length / 4) * 3 - (s.endsWith(\"==\") ? 2 : s.endsWith(\"=\") ? 1 : 0));\n"
+	"    for (let i = 0, o = 0; i < s.length; i += 4) {\n"
+	"        let n = 0;\n"
+	"        for (let j = 0; j < 4; j++)\n"
+	"            n = (n << 6) | (s.charAt(i + j) === \"=\" ? 0 : BASE64_.indexOf(s.charAt(i + j)));\n"
+	"        for (let j = 0; j < 3 && o < out.length; j++)\n"
+	"            out[o++] = (n >> (16 - 8 * j)) & 255;\n"
+	"    }\n"
+	"    return out;\n"
+	"}\n"
+	"\n"
+	"/* A member's value; a Binary as the SDK returns it (a Uint8Array) is\n"
+	" * read as its base64 text, as check-items reads DynamoDB JSON. */\n"
 	"function member_(item: Item, name: string, type: string): unknown {\n"
 	"    const v = item[name];\n"
-	"    return typeof v === \"object\" && v !== null ? (v as Record<string, unknown>)[type] : undefined;\n"
+	"    const m = typeof v === \"object\" && v !== null ? (v as Record<string, unknown>)[type] : undefined;\n"
+	"    return type === \"B\" && m instanceof Uint8Array ? base64_(m) : m;\n"
+	"}\n"
+	"\n"
+	"/* A Number's exact value as text (1, 1.0 and 1e0 give one), or null. */\n"
+	"function decimal_(s: string): string | null {\n"
+	"    const m = /^([+-]?)([0-9]*)(?:\\.([0-9]*))?(?:[eE]([+-]?[0-9]+))?$/.exec(s);\n"
+	"    if (m === null || (m[2] ?? \"\") + (m[3] ?? \"\") === \"\")\n"
+	"        return null;\n"
+	"    let digits = ((m[2] ?? \"\") + (m[3] ?? \"\")).replace(/^0+/, \"\");\n"
+	"    let exp = BigInt(m[4] ?? \"0\") - BigInt((m[3] ?? \"\").length);\n"
+	"    if (digits === \"\")\n"
+	"        return \"0\";\n"
+	"    while (digits.endsWith(\"0\")) {\n"
+	"        digits = digits.slice(0, -1);\n"
+	"        exp += BigInt(1);\n"
+	"    }\n"
+	"    return (m[1] === \"-\" ? \"-\" : \"\") + digits + \"e\" + exp.toString();\n"
+	"}\n"
+	"\n"
+	"/* Two Numbers as DynamoDB compares them: by value; a text that is no\n"
+	" * number equals only itself. */\n"
+	"function sameNumber_(a: string, b: string): boolean {\n"
+	"    const x = decimal_(a), y = decimal_(b);\n"
+	"    return x !== null && y !== null ? x === y : a === b;\n"
 	"}\n"
 	"\n"
 	"function utf8Length_(s: string): number {\n"
@@ -194,10 +305,16 @@ static const char guard_runtime[] =
 	"    return n;\n"
 	"}\n"
 	"\n"
+	"/* A key value's bytes as DynamoDB limits them: Binary is counted\n"
+	" * decoded, not as its base64 text. */\n"
+	"function keyBytes_(v: string, type: string): number {\n"
+	"    return type === \"B\" ? Math.floor((v.replace(/=+$/, \"\").length * 3) / 4) : utf8Length_(v);\n"
+	"}\n"
+	"\n"
 	"function fits_(e: Shape_, item: Item, delim: string): boolean {\n"
 	"    return e.keys.every(([name, type, max, runs]) => {\n"
 	"        const v = member_(item, name, type);\n"
-	"        return typeof v === \"string\" && utf8Length_(v) <= max && matches_(runs, v, delim);\n"
+	"        return typeof v === \"string\" && keyBytes_(v, type) <= max && matches_(runs, v, delim);\n"
 	"    });\n"
 	"}\n"
 	"\n"
@@ -209,7 +326,8 @@ static const char guard_runtime[] =
 	"        if (item[name] === undefined)\n"
 	"            continue;\n"
 	"        const v = member_(item, name, type);\n"
-	"        const same = type === \"BOOL\" ? v === (value === \"true\") : type === \"NULL\" ? v === true : v === value;\n"
+	"        const same = type === \"BOOL\" ? v === (value === \"true\") : type === \"NULL\" ? v === true :\n"
+	"            type === \"N\" ? typeof v === \"string\" && sameNumber_(v, value) : v === value;\n"
 	"        if (!same)\n"
 	"            return false;\n"
 	"        held++;\n"
@@ -259,7 +377,8 @@ static void head(keys_writer *w)
 		      "// value (begins_with); <key>_prefix_to_<part> and <key>_after_<part> are\n"
 		      "// the range bounds of the keys whose parts up to <part> are given;\n"
 		      "// <prefix>_is_<entity>(item) tells items apart as `ddbc check-items` does;\n"
-		      "// <pattern>_request(...) is the request `ddbc export --format queries` writes.\n"
+		      "// <pattern>_request(...) is the request `ddbc export --format queries` writes\n"
+		      "// (a PutItem's takes the item first and writes the pattern's key over it).\n"
 		      "// Needs target ES2020 or later (bigint).\n\n");
 	strbuf_addstr(sb, "/** The key delimiter, which no text part of a key may hold. */\n"
 		      "const DELIMITER_: string = ");
@@ -291,7 +410,21 @@ static void params(strbuf *sb, const ddbc_hparam *ps, size_t n)
 {
 	for (size_t i = 0; i < n; i++)
 		strbuf_addf(sb, "%s%s: %s", i ? ", " : "", ps[i].name,
-			    ps[i].number ? "number | bigint" : "string");
+			    ps[i].number ? "string | number | bigint" :
+			    ps[i].enum_type ? ps[i].enum_type : "string");
+}
+
+/* The values as a constant and their union as a type of the same name. */
+static void enum_type(keys_writer *w, const ddbc_hattr *ha)
+{
+	strbuf *sb = &w->sb;
+	strbuf_addf(sb, "export const %s = [", ha->enum_macro);
+	for (size_t i = 0; i < ha->attr->more->nenum; i++) {
+		strbuf_addstr(sb, i ? ", " : "");
+		keys_enum_value(sb, ha, i, true);
+	}
+	strbuf_addf(sb, "] as const; // enum\nexport type %s = (typeof %s)[number];\n",
+		    ha->enum_macro, ha->enum_macro);
 }
 
 static void args(strbuf *sb, const ddbc_hparam *ps, size_t n)
@@ -331,16 +464,15 @@ static void parser(strbuf *sb, const keys_key *kk)
 	const ddbc_hattr *ha = kk->ha;
 	const ddbc_hkey *k = ha->key;
 	strbuf_addf(sb, "export interface %s {\n", ha->parts_struct);
+	/* A Number part is its decimal text, exact. */
 	for (size_t i = 0; i < k->nparams; i++)
-		strbuf_addf(sb, "    readonly %s: %s;\n", k->params[i].name,
-			    k->params[i].number ? "bigint" : "string");
+		strbuf_addf(sb, "    readonly %s: string;\n", k->params[i].name);
 	strbuf_addf(sb, "}\nexport function %s(key: string): %s | null {\n"
 		    "    const v = parse_(key, %s, %zu);\n"
 		    "    if (v === null)\n        return null;\n    return { ",
 		    ha->parse_func, ha->parts_struct, kk->shape, k->nparams);
 	for (size_t i = 0; i < k->nparams; i++)
-		strbuf_addf(sb, "%s%s: v[%zu] as %s", i ? ", " : "", k->params[i].name, i,
-			    k->params[i].number ? "bigint" : "string");
+		strbuf_addf(sb, "%s%s: v[%zu]", i ? ", " : "", k->params[i].name, i);
 	strbuf_addstr(sb, " };\n}\n");
 }
 
@@ -352,9 +484,13 @@ static void key(keys_writer *w, const keys_key *kk)
 	shape(sb, kk->shape, k);
 	strbuf_addf(sb, "export function %s(", ha->func);
 	params(sb, k->params, k->nparams);
-	strbuf_addf(sb, "): string {\n    return build_(%s, [", kk->shape);
+	strbuf_addf(sb, "): string {\n    return %sbuild_(%s, [", k->max_bytes ? "fit_(" : "",
+		    kk->shape);
 	args(sb, k->params, k->nparams);
-	strbuf_addstr(sb, "]);\n}\n");
+	if (k->max_bytes)
+		strbuf_addf(sb, "]), %zu);\n}\n", k->max_bytes);
+	else
+		strbuf_addstr(sb, "]);\n}\n");
 	if (ha->parse_func)
 		parser(sb, kk);
 	for (size_t i = 0; i < kk->ncuts; i++)
@@ -391,13 +527,28 @@ static void guards(keys_writer *w, const keys_guard *gs, size_t n, const char *e
 
 static void value_expr(strbuf *sb, const keys_request *r, size_t i)
 {
+	bool number;
+	unsigned width;
+	const char *name = keys_cond_value(r, i, &number, &width);
+	if (name) {
+		/* An N value in decimal, any other as it is. */
+		/* An N value as its text (a key's width where a key pads it), any
+		 * other as it is. */
+		if (number)
+			strbuf_addf(sb, "number_(%s, %d, \"%s\")", name, width ? (int)width : -1,
+				    name);
+		else
+			strbuf_addstr(sb, name);
+		return;
+	}
 	const ddbc_hkey *k = &r->hp->values[i].key;
 	strbuf_addf(sb, "build_(%s, [", r->shapes[i]);
 	args(sb, k->params, k->nparams);
 	strbuf_addstr(sb, "])");
 }
 
-static const keys_json_style style = { "{", "}", "[", "]", "true", "false", "null", true };
+static const keys_json_style style = { "{", "}", "[", "]", "true", "false", "null", true,
+				       "fromBase64_(", ")", "{...item__, ...", "}" };
 
 static void request(keys_writer *w, const keys_request *r)
 {
@@ -411,8 +562,12 @@ static void request(keys_writer *w, const keys_request *r)
 	for (size_t i = 0; i < r->hp->nvalues; i++)
 		if (r->shapes[i])
 			shape(sb, r->shapes[i], &r->hp->values[i].key);
-	strbuf_addf(sb, "export function %s(", r->func);
-	params(sb, r->params, r->nparams);
+	/* A PutItem's item, whatever its type: the SDK's Record<string,
+	 * AttributeValue> stays one. */
+	strbuf_addf(sb, "export function %s%s(%s", r->func, r->item ? "<T extends Item>" : "",
+		    r->item ? "item__: T" : "");
+	strbuf_addstr(sb, r->item && r->nparams ? ", " : "");
+	keys_request_params(sb, r, ": ", (const char *const[3]){ "string", "string | number | bigint", "boolean" });
 	strbuf_addstr(sb, ") {\n    return ");
 	keys_json(sb, r->input, &style, r, value_expr, 1);
 	strbuf_addstr(sb, ";\n}\n");
@@ -425,4 +580,4 @@ static void tail(keys_writer *w)
 
 static const keys_syntax syntax = { "//", "export const ", ";", " //", "\n", true };
 
-const keys_ops ddbc_keys_ts_ops = { &syntax, head, key, guards, request, tail };
+const keys_ops ddbc_keys_ts_ops = { &syntax, head, key, guards, request, tail, enum_type };

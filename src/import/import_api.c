@@ -22,8 +22,8 @@ static json_t *key_names(const json_t *ks, const char *kt)
 	const json_t *e;
 	json_array_foreach(ks, i, e) {
 		const json_t *n = json_object_get(e, "AttributeName");
-		const char *t = json_string_value(json_object_get(e, "KeyType"));
-		if (json_is_string(n) && t && !strcmp(t, kt))
+		const char *t = ddbc_import_string_value(json_object_get(e, "KeyType"));
+		if (ddbc_import_is_string(n) && t && !strcmp(t, kt))
 			json_array_append(names, (json_t *)n);
 	}
 	json_t *out = NULL;
@@ -52,7 +52,7 @@ static int set_keys(const char *file, const char *what, json_t *obj, const json_
 
 static json_t *projection(const json_t *p)
 {
-	const char *t = json_string_value(json_object_get(p, "ProjectionType"));
+	const char *t = ddbc_import_string_value(json_object_get(p, "ProjectionType"));
 	if (t && !strcmp(t, "KEYS_ONLY"))
 		return json_string("keys_only");
 	if (t && !strcmp(t, "INCLUDE")) {
@@ -67,10 +67,23 @@ static json_t *projection(const json_t *p)
  * is said and -1, never read as 0: that would make the table on-demand. */
 static strbuf units_why = STRBUF_INIT;  /* why units_of said -1 */
 
+/* The text of number v when it is a whole number of digits too many for
+ * an integer here (the readers keep such a number's text), else NULL. */
+static const char *whole_text(const json_t *v)
+{
+	const char *s = ddbc_import_number_text(v);
+	if (!s)
+		return NULL;
+	for (const char *p = *s == '+' ? s + 1 : s; *p; p++)
+		if (*p < '0' || *p > '9')
+			return NULL;
+	return s;
+}
+
 static int units_of(const json_t *pt, const char *member, json_int_t *out)
 {
 	const json_t *v = json_object_get(pt, member);
-	const char *s = json_string_value(v);
+	const char *s = ddbc_import_string_text(v);  /* a number's text is not one */
 	char *end = NULL;
 	errno = 0;
 	if (!v)
@@ -86,6 +99,13 @@ static int units_of(const json_t *pt, const char *member, json_int_t *out)
 			strbuf_addf(&units_why, "'%s'", s);
 		else if (json_is_integer(v))
 			strbuf_addf(&units_why, "%lld", (long long)json_integer_value(v));
+		else if (whole_text(v)) {
+			strbuf_addf(&units_why, "%s is more capacity units than DynamoDB allows",
+				    whole_text(v));
+			return -1;
+		} else if (ddbc_import_number_text(v))
+			strbuf_addf(&units_why, "%s (written as a decimal: 5.0 and 1e3 are read so)",
+				    ddbc_import_number_text(v));
 		else if (json_is_real(v))
 			strbuf_addf(&units_why, "%.17g (written as a decimal: 5.0, 0x10 and 1e3 are "
 				    "read so)", json_real_value(v));
@@ -125,7 +145,7 @@ static json_t *indexes(const char *file, const json_t *list, bool provisioned, b
 	size_t i;
 	const json_t *x;
 	json_array_foreach(list, i, x) {
-		const char *name = json_string_value(json_object_get(x, "IndexName"));
+		const char *name = ddbc_import_string_value(json_object_get(x, "IndexName"));
 		if (!name) {
 			json_decref(out);
 			ddbc_import_fail(file, "an index has no IndexName");
@@ -160,10 +180,10 @@ static json_t *indexes(const char *file, const json_t *list, bool provisioned, b
  * throughput of 0/0, which only on-demand tables show. */
 static bool on_demand(const json_t *t)
 {
-	const char *m = json_string_value(json_object_get(t, "BillingMode"));
+	const char *m = ddbc_import_string_value(json_object_get(t, "BillingMode"));
 	if (!m)
-		m = json_string_value(json_object_get(json_object_get(t, "BillingModeSummary"),
-						      "BillingMode"));
+		m = ddbc_import_string_value(
+			json_object_get(json_object_get(t, "BillingModeSummary"), "BillingMode"));
 	if (m)
 		return !strcmp(m, "PAY_PER_REQUEST");
 	const json_t *pt = json_object_get(t, "ProvisionedThroughput");
@@ -196,8 +216,8 @@ static bool in_schema(const json_t *ks, const char *name)
 	size_t i;
 	const json_t *k;
 	json_array_foreach(ks, i, k)
-		if (json_is_string(json_object_get(k, "AttributeName")) &&
-		    !strcmp(json_string_value(json_object_get(k, "AttributeName")), name))
+		if (ddbc_import_is_string(json_object_get(k, "AttributeName")) &&
+		    !strcmp(ddbc_import_string_value(json_object_get(k, "AttributeName")), name))
 			return true;
 	return false;
 }
@@ -247,13 +267,13 @@ json_t *ddbc_import_api_table(const char *file, const json_t *t, json_t **attrs)
 	json_array_foreach(json_object_get(t, "AttributeDefinitions"), i, d) {
 		const json_t *n = json_object_get(d, "AttributeName");
 		const json_t *ty = json_object_get(d, "AttributeType");
-		if (json_is_string(n) && json_is_string(ty))
-			json_object_set(*attrs, json_string_value(n), (json_t *)ty);
+		if (ddbc_import_is_string(n) && ddbc_import_is_string(ty))
+			json_object_set(*attrs, ddbc_import_string_value(n), (json_t *)ty);
 		/* CreateTable refuses a definition no key uses: say so, keep it. */
-		if (json_is_string(n) && !key_used(t, json_string_value(n)))
+		if (ddbc_import_is_string(n) && !key_used(t, ddbc_import_string_value(n)))
 			fprintf(stderr, "ddbc import: %s: AttributeDefinitions names '%s', which no "
 				"KeySchema uses: CreateTable refuses such a table\n", file,
-				json_string_value(n));
+				ddbc_import_string_value(n));
 	}
 	return table;
 fail:
@@ -289,8 +309,8 @@ static void mark_include_lists(json_t *table, const json_t *attrs, const char *s
 			size_t i, untyped = 0;
 			const json_t *n;
 			json_array_foreach(p, i, n)
-				untyped += json_is_string(n) &&
-					   !json_object_get(attrs, json_string_value(n));
+				untyped += ddbc_import_is_string(n) &&
+					   !json_object_get(attrs, ddbc_import_string_value(n));
 			if (untyped)
 				ddbc_import_set_comment(ix, "projection", "ddbc-ignore: "
 					"projection-unknown-attribute -- %s names these "

@@ -1,7 +1,9 @@
-/* import_cfn.c - tables from CloudFormation and SAM templates
+/* import_cfn.c - tables from CloudFormation, SAM and Serverless templates
  *
  * Every AWS::DynamoDB::Table and AWS::DynamoDB::GlobalTable resource (after
- * Fn::ForEach made its copies) whose Condition holds becomes a table. Its
+ * Fn::ForEach made its copies), and every AWS::Serverless::SimpleTable as
+ * SAM translates it (import_cfn_sam.c), whose Condition holds becomes a
+ * table. Its
  * properties are evaluated as the stack would have them (import_cfn_eval.c).
  * A property CreateTable takes that cannot be decided refuses that resource
  * alone, naming the function, the property and the resource; the others
@@ -34,22 +36,97 @@ static json_t *throughput(const json_t *read, const json_t *write)
 	return pt;
 }
 
-/* The read settings of index name in the first replica. */
+/* The read settings of index name in a replica. */
 static const json_t *replica_index(const json_t *replica, const char *name)
 {
 	size_t i;
 	const json_t *x;
 	json_array_foreach(json_object_get(replica, "GlobalSecondaryIndexes"), i, x)
-		if (json_is_string(json_object_get(x, "IndexName")) &&
-		    !strcmp(json_string_value(json_object_get(x, "IndexName")), name))
+		if (ddbc_import_is_string(json_object_get(x, "IndexName")) &&
+		    !strcmp(ddbc_import_string_value(json_object_get(x, "IndexName")), name))
 			return json_object_get(x, "ReadProvisionedThroughputSettings");
 	return NULL;
 }
 
+/* The replica the stack's own region holds (a GlobalTable's stack is
+ * created in one of its replicas' regions: that table is the one the
+ * stack describes), else the first. */
+static const json_t *stack_replica(const json_t *replicas, const char *region)
+{
+	size_t i;
+	const json_t *r;
+	json_array_foreach(replicas, i, r) {
+		const char *at = ddbc_import_string_value(json_object_get(r, "Region"));
+		if (at && region && !strcmp(at, region))
+			return r;
+	}
+	return json_array_get(replicas, 0);
+}
+
+/* Appends to said what auto scaling settings s (CapacityAutoScalingSettings)
+ * of what ("writes", "reads of GSI 'byUser'") hold, which a design has no
+ * place for: a design holds the capacity a new table has, the minimum.
+ * SeedCapacity counts only when an existing table's billing mode turns
+ * PROVISIONED (CloudFormation's GlobalTable reference), never on create. */
+static void say_scaling(strbuf *said, const char *what, const char *index, const json_t *s)
+{
+	if (!json_is_object(s))
+		return;
+	static const char *const parts[][2] = {
+		{ "MinCapacity", " from %s" }, { "MaxCapacity", " to %s" }, { NULL, " at %s%%" },
+		{ "SeedCapacity", ", seed %s" },
+	};
+	strbuf_addf(said, "%s%s", said->len ? "; " : "", what);
+	if (index)
+		strbuf_addf(said, " of GSI '%s'", index);
+	strbuf_addstr(said, " auto scaled");
+	for (size_t i = 0; i < sizeof(parts) / sizeof(parts[0]); i++) {
+		const json_t *v = parts[i][0] ? json_object_get(s, parts[i][0])
+			: json_object_get(json_object_get(s, "TargetTrackingScalingPolicyConfiguration"),
+					  "TargetValue");
+		char *t = v ? ddbc_import_scalar_text(v) : NULL;
+		if (t)
+			strbuf_addf(said, parts[i][1], t);
+		free(t);
+	}
+}
+
+/* Appends to said the read settings of replica r's table and indexes, a
+ * replica other than the stack's own, whose reads the design cannot hold. */
+static void say_replica(strbuf *said, const json_t *r)
+{
+	const char *RA = "ReadCapacityAutoScalingSettings";
+	const char *at = ddbc_import_string_text(json_object_get(r, "Region"));
+	strbuf what = STRBUF_INIT;
+	strbuf_addf(&what, "reads in %s", at ? at : "another region");
+	const json_t *rs = json_object_get(r, "ReadProvisionedThroughputSettings");
+	char *units = ddbc_import_scalar_text(json_object_get(rs, "ReadCapacityUnits"));
+	if (units)
+		strbuf_addf(said, "%s%s %s", said->len ? "; " : "", strbuf_str(&what), units);
+	free(units);
+	say_scaling(said, strbuf_str(&what), NULL, json_object_get(rs, RA));
+	size_t i;
+	const json_t *x;
+	json_array_foreach(json_object_get(r, "GlobalSecondaryIndexes"), i, x) {
+		const char *ix = ddbc_import_string_text(json_object_get(x, "IndexName"));
+		const json_t *xs = json_object_get(x, "ReadProvisionedThroughputSettings");
+		units = ddbc_import_scalar_text(json_object_get(xs, "ReadCapacityUnits"));
+		if (units && ix)
+			strbuf_addf(said, "%s%s of GSI '%s' %s", said->len ? "; " : "",
+				    strbuf_str(&what), ix, units);
+		free(units);
+		if (ix)
+			say_scaling(said, strbuf_str(&what), ix, json_object_get(xs, RA));
+	}
+	strbuf_release(&what);
+}
+
 /* A GlobalTable's properties in CreateTable's shape: write capacity is set
- * for the table, read capacity per replica (the first replica's is taken);
- * BillingMode defaults to PROVISIONED. */
-static json_t *global_to_api(const json_t *p)
+ * for the table, read capacity per replica (that of the stack's region,
+ * stack_replica); BillingMode defaults to PROVISIONED. What auto scaling
+ * holds beyond its minimum, and the other replicas' reads, are said in
+ * scaled. */
+static json_t *global_to_api(const json_t *p, const char *region, strbuf *scaled)
 {
 	static const char *const same[] = { "TableName", "AttributeDefinitions", "KeySchema",
 					    "LocalSecondaryIndexes", "BillingMode",
@@ -59,27 +136,39 @@ static json_t *global_to_api(const json_t *p)
 		if (json_object_get(p, same[i]))
 			json_object_set(out, same[i], json_object_get(p, same[i]));
 	const json_t *mode = json_object_get(p, "BillingMode");
-	bool prov = !json_is_string(mode) || !strcmp(json_string_value(mode), "PROVISIONED");
-	const json_t *replica = json_array_get(json_object_get(p, "Replicas"), 0);
+	bool prov = !ddbc_import_is_string(mode) ||
+		    !strcmp(ddbc_import_string_value(mode), "PROVISIONED");
+	const json_t *replica = stack_replica(json_object_get(p, "Replicas"), region);
 	const char *R = "ReadCapacityUnits", *RA = "ReadCapacityAutoScalingSettings";
 	const char *WA = "WriteCapacityAutoScalingSettings";
-	if (prov)
-		json_object_set_new(out, "ProvisionedThroughput", throughput(
-			units(json_object_get(replica, "ReadProvisionedThroughputSettings"), R, RA),
-			units(json_object_get(p, "WriteProvisionedThroughputSettings"), "", WA)));
+	const json_t *rs = json_object_get(replica, "ReadProvisionedThroughputSettings");
+	const json_t *ws = json_object_get(p, "WriteProvisionedThroughputSettings");
+	if (prov) {
+		json_object_set_new(out, "ProvisionedThroughput",
+				    throughput(units(rs, R, RA), units(ws, "", WA)));
+		say_scaling(scaled, "reads", NULL, json_object_get(rs, RA));
+		say_scaling(scaled, "writes", NULL, json_object_get(ws, WA));
+	}
 	json_t *gsis = json_array();
 	size_t i;
 	const json_t *g;
 	json_array_foreach(json_object_get(p, "GlobalSecondaryIndexes"), i, g) {
 		json_t *x = json_deep_copy(g);
-		const char *name = json_string_value(json_object_get(g, "IndexName"));
-		if (prov && name)
-			json_object_set_new(x, "ProvisionedThroughput", throughput(
-				units(replica_index(replica, name), R, RA),
-				units(json_object_get(g, "WriteProvisionedThroughputSettings"),
-				      "", WA)));
+		const char *name = ddbc_import_string_value(json_object_get(g, "IndexName"));
+		const json_t *grs = name ? replica_index(replica, name) : NULL;
+		const json_t *gws = json_object_get(g, "WriteProvisionedThroughputSettings");
+		if (prov && name) {
+			json_object_set_new(x, "ProvisionedThroughput",
+					    throughput(units(grs, R, RA), units(gws, "", WA)));
+			say_scaling(scaled, "reads", name, json_object_get(grs, RA));
+			say_scaling(scaled, "writes", name, json_object_get(gws, WA));
+		}
 		json_array_append_new(gsis, x);
 	}
+	const json_t *r;
+	json_array_foreach(json_object_get(p, "Replicas"), i, r)
+		if (prov && r != replica)
+			say_replica(scaled, r);
 	json_object_set_new(out, "GlobalSecondaryIndexes", gsis);
 	return out;
 }
@@ -97,6 +186,65 @@ static bool wanted(const char *prop)
 	return false;
 }
 
+/* What of a replica (or of its index) CreateTable's shape takes: the
+ * rest (a Kinesis stream's ARN, tags, contributor insights) may be known
+ * only when the stack is deployed, and is dropped then. */
+static bool replica_wanted(const char *prop)
+{
+	return !strcmp(prop, "Region") || !strcmp(prop, "IndexName") ||
+	       !strcmp(prop, "ReadProvisionedThroughputSettings") ||
+	       !strcmp(prop, "GlobalSecondaryIndexes");
+}
+
+static json_t *eval_replicas(ddbc_cfn *c, const json_t *v, int level);
+
+/* Mapping v member by member, a member replica_wanted does not name
+ * dropped when undecided; v whole when it is a function. level counts
+ * replicas (1) and their indexes (2). */
+static json_t *eval_members(ddbc_cfn *c, const json_t *v, int level)
+{
+	if (!json_is_object(v) || ddbc_cfn_function(v))
+		return ddbc_cfn_eval_value(c, v);
+	json_t *out = json_object();
+	const char *k;
+	const json_t *m;
+	json_object_foreach((json_t *)v, k, m) {
+		json_t *r = level == 1 && !strcmp(k, "GlobalSecondaryIndexes")
+			    ? eval_replicas(c, m, 2) : ddbc_cfn_eval_value(c, m);
+		if (!r && replica_wanted(k)) {
+			json_decref(out);
+			return NULL;
+		}
+		if (r && r != c->novalue)
+			json_object_set(out, k, r);
+		json_decref(r);
+	}
+	strbuf_reset(&c->why);
+	return out;
+}
+
+/* A GlobalTable's Replicas (level 1) or a replica's indexes (level 2):
+ * a literal list is evaluated element by element (eval_members). */
+static json_t *eval_replicas(ddbc_cfn *c, const json_t *v, int level)
+{
+	if (!json_is_array(v))
+		return ddbc_cfn_eval_value(c, v);
+	json_t *out = json_array();
+	size_t i;
+	const json_t *x;
+	json_array_foreach(v, i, x) {
+		json_t *r = eval_members(c, x, level);
+		if (!r) {
+			json_decref(out);
+			return NULL;
+		}
+		if (r != c->novalue)
+			json_array_append(out, r);
+		json_decref(r);
+	}
+	return out;
+}
+
 /* Resource res's properties as the stack has them. A property CreateTable
  * does not take is dropped when it cannot be decided (a stream's KMS key);
  * one it takes refuses the resource: NULL after saying which. TableName
@@ -111,7 +259,8 @@ static json_t *evaluated(ddbc_cfn *c, const char *logical, const json_t *props)
 			json_object_set(out, k, (json_t *)v);
 			continue;
 		}
-		json_t *r = ddbc_cfn_eval_value(c, v);
+		json_t *r = !strcmp(k, "Replicas") ? eval_replicas(c, v, 1)
+						   : ddbc_cfn_eval_value(c, v);
 		if (!r && wanted(k)) {
 			ddbc_import_fail(c->file, "resource '%s': property %s: %s", logical, k,
 					 strbuf_str(&c->why));
@@ -131,7 +280,7 @@ static char *table_name(ddbc_cfn *c, const char *logical, const json_t *props,
 {
 	const json_t *tn = json_object_get(props, "TableName");
 	json_t *r = tn ? ddbc_cfn_eval_value(c, tn) : NULL;
-	char *name = json_is_string(r) ? xstrdup(json_string_value(r)) : NULL;
+	char *name = ddbc_import_is_string(r) ? xstrdup(ddbc_import_string_value(r)) : NULL;
 	bool novalue = r && r == c->novalue;
 	json_decref(r);
 	if (name)
@@ -151,9 +300,9 @@ static void add_ttl(const json_t *r, json_t *table, json_t *attrs)
 {
 	const json_t *ttl = json_object_get(r, "TimeToLiveSpecification");
 	const json_t *on = json_object_get(ttl, "Enabled");
-	const char *a = json_string_value(json_object_get(ttl, "AttributeName"));
-	if (!a || !(json_is_true(on) || (json_is_string(on) &&
-					 !strcmp(json_string_value(on), "true"))))
+	const char *a = ddbc_import_string_value(json_object_get(ttl, "AttributeName"));
+	if (!a || !(json_is_true(on) || (ddbc_import_is_string(on) &&
+					 !strcmp(ddbc_import_string_value(on), "true"))))
 		return;
 	json_object_set_new(table, "ttl", json_string(a));
 	if (!json_object_get(attrs, a))  /* DynamoDB expires items only by a Number */
@@ -169,7 +318,7 @@ static const json_t *table_or_null(const json_t *design, const char *name, int r
  * or cannot be decided (-1, said in comment: the table is imported). */
 static int created(ddbc_cfn *c, const char *logical, const json_t *res, strbuf *comment)
 {
-	const char *cond = json_string_value(json_object_get(res, "Condition"));
+	const char *cond = ddbc_import_string_value(json_object_get(res, "Condition"));
 	if (!cond)
 		return 1;
 	strbuf_reset(&c->why);
@@ -188,7 +337,7 @@ static int created(ddbc_cfn *c, const char *logical, const json_t *res, strbuf *
 static int one_table(ddbc_cfn *c, const char *logical, const json_t *res, bool global,
 		     json_t *design)
 {
-	strbuf comment = STRBUF_INIT;
+	strbuf comment = STRBUF_INIT, scaled = STRBUF_INIT;
 	if (created(c, logical, res, &comment) == 0) {
 		strbuf_release(&comment);
 		return 0;
@@ -199,7 +348,11 @@ static int one_table(ddbc_cfn *c, const char *logical, const json_t *res, bool g
 		return -1;
 	}
 	if (global) {
-		json_t *api = global_to_api(props);
+		json_t *ref = json_pack("{s:s}", "Ref", "AWS::Region");
+		json_t *region = ddbc_cfn_eval_value(c, ref);
+		json_t *api = global_to_api(props, ddbc_import_string_value(region), &scaled);
+		json_decref(region);
+		json_decref(ref);
 		json_decref(props);
 		props = api;
 	}
@@ -223,40 +376,166 @@ static int one_table(ddbc_cfn *c, const char *logical, const json_t *res, bool g
 	if (global)
 		strbuf_addf(&comment, "%sa global table%s", comment.len ? "; " : "",
 			    json_object_get(table_or_null(design, name, rc), "capacity")
-			    ? " (capacity: the first replica's reads, the least writes auto "
-			      "scaling keeps)" : "");
+			    ? " (capacity: the reads of the replica in the stack's region, the "
+			      "least writes auto scaling keeps)" : "");
+	/* Nothing dropped silently: the design holds fixed capacity only. */
+	if (rc == 0 && scaled.len) {
+		fprintf(stderr, "ddbc import: %s: table '%s': not kept, a design holds one fixed "
+			"capacity (the stack region's replica's, auto scaling's minimum): %s\n",
+			c->file, name, strbuf_str(&scaled));
+		strbuf_addf(&comment, "; not kept: %s", strbuf_str(&scaled));
+	}
 	if (rc == 0 && comment.len)
 		ddbc_import_set_comment(json_object_get(design, "tables"), name, "%s",
 					strbuf_str(&comment));
 	strbuf_release(&comment);
+	strbuf_release(&scaled);
 	free(name);
 	json_decref(attrs);
 	json_decref(props);
 	return rc;
 }
 
+static bool table_type(const char *type)
+{
+	return type && (!strcmp(type, "AWS::DynamoDB::Table") ||
+			!strcmp(type, "AWS::DynamoDB::GlobalTable") ||
+			ddbc_cfn_is_simple_table(type));
+}
+
+/* The template under a Serverless Framework service's `resources`, its
+ * variables resolved as the framework resolves them before CloudFormation
+ * sees it (import_sls.c). A resource whose variables cannot be resolved
+ * is left out, a table said on stderr and counted in *found, *refused and
+ * lost; NULL (said) when the Parameters, Conditions or Mappings cannot be
+ * resolved. A new reference. */
+static json_t *sls_template(const char *file, ddbc_sls *v, const json_t *tpl, size_t *found,
+			    size_t *refused, strbuf *lost)
+{
+	json_t *out = json_object();
+	const char *k;
+	const json_t *e;
+	json_object_foreach((json_t *)tpl, k, e) {
+		if (!strcmp(k, "Resources"))
+			continue;
+		json_t *r = ddbc_sls_resolve(v, e);
+		if (!r) {
+			ddbc_import_fail(file, "resources.%s: %s", k, strbuf_str(&v->why));
+			json_decref(out);
+			return NULL;
+		}
+		json_object_set_new(out, k, r);
+	}
+	json_t *resources = json_object();
+	json_object_foreach(json_object_get(tpl, "Resources"), k, e) {
+		json_t *r = ddbc_sls_resolve(v, e);
+		if (r) {
+			json_object_set_new(resources, k, r);
+			continue;
+		}
+		if (!table_type(ddbc_import_string_value(json_object_get(e, "Type"))) &&
+		    strncmp(k, "Fn::ForEach::", 13))
+			continue;  /* no table: what it needs is no matter */
+		(*found)++;
+		(*refused)++;
+		fprintf(stderr, "ddbc import: %s: resource '%s': %s\n"
+			"ddbc import: %s: resource '%s' left out\n", file, k, strbuf_str(&v->why),
+			file, k);
+		strbuf_addf(lost, "%s%s", lost->len ? ", " : "", k);
+	}
+	json_object_set_new(out, "Resources", resources);
+	return out;
+}
+
+/* A service's stack is deployed in its region and named by it (provider
+ * .stackName, else SERVICE-STAGE): the pseudo parameters take those
+ * values unless --param gives them. params extended in *out (malloc'd
+ * names and values in *own, freed by the caller). */
+static size_t sls_pseudo(ddbc_sls *v, const ddbc_import_param *params, size_t nparams,
+			 ddbc_import_param **out, json_t **own)
+{
+	static const char *const pseudo[][2] = {
+		{ "AWS::Region", "${aws:region}" },
+		{ "AWS::StackName", "${self:provider.stackName, self:service}" },
+	};
+	*out = xcalloc(nparams + 2, sizeof(**out));
+	memcpy(*out, params, nparams * sizeof(*params));
+	*own = json_array();
+	size_t n = nparams;
+	for (size_t i = 0; i < 2; i++) {
+		bool have = false;
+		for (size_t j = 0; j < nparams; j++)
+			have |= !strcmp(params[j].name, pseudo[i][0]);
+		json_t *expr = json_string(pseudo[i][1]);
+		json_t *r = have ? NULL : ddbc_sls_resolve(v, expr);
+		json_decref(expr);
+		char *st = r && i == 1 && !json_object_get(json_object_get(v->service, "provider"),
+							     "stackName") ? ddbc_sls_stage(v) : NULL;
+		if (json_is_string(r)) {
+			json_t *text = st ? json_sprintf("%s-%s", json_string_value(r), st)
+					  : json_incref(r);
+			json_array_append_new(*own, text);
+			(*out)[n++] = (ddbc_import_param){ pseudo[i][0], json_string_value(text) };
+		}
+		free(st);
+		json_decref(r);
+	}
+	return n;
+}
+
 int ddbc_import_cloudformation(const char *file, const json_t *root, json_t *design,
 			       const ddbc_import_param *params, size_t nparams)
 {
-	const json_t *raw = json_object_get(root, "Resources");
-	if (!json_is_object(raw))
-		return ddbc_import_fail(file, "expected a CloudFormation template, a mapping with "
-					"Resources");
-	ddbc_cfn c;
-	ddbc_cfn_init(&c, file, root, params, nparams);
-	json_t *resources = ddbc_cfn_expand_foreach(&c, raw);
+	/* A Serverless Framework service (serverless.yml) holds the template
+	 * the framework adds to its own under `resources`. */
+	bool sls = !json_object_get(root, "Resources") && json_object_get(root, "service") &&
+		   json_object_get(root, "resources");
+	if (sls && !json_is_object(json_object_get(json_object_get(root, "resources"),
+						   "Resources")))
+		return ddbc_import_fail(file, "a Serverless Framework service whose resources "
+					"hold no Resources mapping");
+	if (!sls && !json_is_object(json_object_get(root, "Resources")))
+		return ddbc_import_fail(file, "expected a CloudFormation template, a mapping "
+					"with Resources");
 	size_t found = 0, refused = 0;
 	strbuf lost = STRBUF_INIT;
+	json_t *own = NULL;  /* a service's template, its variables resolved */
+	char *stage = NULL;
+	ddbc_import_param *sls_params = NULL;
+	json_t *pseudo = NULL;  /* the texts sls_params points at */
+	if (sls) {
+		ddbc_sls vars;
+		ddbc_sls_init(&vars, root, params, nparams);
+		own = sls_template(file, &vars, json_object_get(root, "resources"), &found,
+				   &refused, &lost);
+		if (vars.resolved)
+			stage = ddbc_sls_stage(&vars);
+		if (own)
+			nparams = sls_pseudo(&vars, params, nparams, &sls_params, &pseudo);
+		ddbc_sls_release(&vars);
+		if (!own) {
+			strbuf_release(&lost);
+			return -1;
+		}
+		root = own;
+		params = sls_params;
+	}
+	ddbc_cfn c;
+	ddbc_cfn_init(&c, file, root, params, nparams);
+	json_t *resources = ddbc_cfn_expand_foreach(&c, json_object_get(root, "Resources"));
 	const char *logical;
 	const json_t *res;
 	json_object_foreach(resources, logical, res) {
-		const char *type = json_string_value(json_object_get(res, "Type"));
-		bool table = type && !strcmp(type, "AWS::DynamoDB::Table");
-		bool global = type && !strcmp(type, "AWS::DynamoDB::GlobalTable");
-		if (!table && !global)
+		const char *type = ddbc_import_string_value(json_object_get(res, "Type"));
+		if (!table_type(type))
 			continue;
+		bool global = !strcmp(type, "AWS::DynamoDB::GlobalTable");
+		bool simple = ddbc_cfn_is_simple_table(type);
 		found++;
-		if (one_table(&c, logical, res, global, design) < 0) {
+		json_t *sam = simple ? ddbc_cfn_simple_table(file, root, logical, res) : NULL;
+		int rc = simple && !sam ? -1 : one_table(&c, logical, sam ? sam : res, global, design);
+		json_decref(sam);
+		if (rc < 0) {
 			refused++;
 			fprintf(stderr, "ddbc import: %s: resource '%s' left out\n", file, logical);
 			strbuf_addf(&lost, "%s%s", lost.len ? ", " : "", logical);
@@ -264,20 +543,31 @@ int ddbc_import_cloudformation(const char *file, const json_t *root, json_t *des
 	}
 	/* The design says it too, where its tables are, naming the template
 	 * by its file name only: the design is the same wherever it was made. */
-	if (lost.len && refused < found) {
-		const char *slash = strrchr(file, '/');
-		ddbc_import_set_comment(design, "tables", "left out of %s: %s (undecided before "
-					"deployment: see import's messages)", slash ? slash + 1 : file,
-					strbuf_str(&lost));
-	}
+	const char *slash = strrchr(file, '/');
+	strbuf note = STRBUF_INIT;
+	if (stage)
+		strbuf_addf(&note, "Serverless Framework variables resolved for stage '%s' "
+			    "(--param opt:stage=NAME for another)", stage);
+	if (lost.len && refused < found)
+		strbuf_addf(&note, "%sleft out of %s: %s (undecided before deployment: see "
+			    "import's messages)", note.len ? "; " : "", slash ? slash + 1 : file,
+			    strbuf_str(&lost));
+	if (note.len && refused < found)
+		ddbc_import_set_comment(design, "tables", "%s", strbuf_str(&note));
+	strbuf_release(&note);
 	strbuf_release(&lost);
+	free(stage);
 	json_decref(resources);
 	ddbc_cfn_release(&c);
+	json_decref(own);
+	json_decref(pseudo);
+	free(sls_params);
 	if (!resources)
 		return -1;
 	if (!found)
-		return ddbc_import_fail(file, "the template has no AWS::DynamoDB::Table or "
-					"AWS::DynamoDB::GlobalTable resource");
+		return ddbc_import_fail(file, "the template has no AWS::DynamoDB::Table, "
+					"AWS::DynamoDB::GlobalTable or AWS::Serverless::SimpleTable "
+					"resource");
 	if (refused == found)
 		return ddbc_import_fail(file, "no table resource could be imported");
 	if (refused)

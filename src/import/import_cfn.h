@@ -2,7 +2,9 @@
  *
  * import_cfn.c turns a template's table resources into tables; it asks
  * import_cfn_eval.c for each property's value as the stack would have it,
- * and import_cfn_foreach.c for the resources Fn::ForEach makes.
+ * and import_cfn_foreach.c for the resources Fn::ForEach makes. A
+ * Serverless Framework service's variables are resolved before any of it
+ * (import_sls.c), as the framework resolves them.
  */
 #ifndef DDBC_IMPORT_CFN_H
 #define DDBC_IMPORT_CFN_H
@@ -48,5 +50,42 @@ const char *ddbc_cfn_function(const json_t *v);
 /* The template's Resources with every Fn::ForEach expanded (Transform
  * AWS::LanguageExtensions); NULL after saying why. A new reference. */
 json_t *ddbc_cfn_expand_foreach(ddbc_cfn *c, const json_t *resources);
+
+/* Whether a resource type is SAM's AWS::Serverless::SimpleTable. */
+bool ddbc_cfn_is_simple_table(const char *type);
+
+/* SimpleTable resource res of template root as SAM's transform makes it:
+ * an AWS::DynamoDB::Table resource (import_cfn_sam.c); NULL after saying
+ * why SAM would refuse it. A new reference. */
+json_t *ddbc_cfn_simple_table(const char *file, const json_t *root, const char *logical,
+			      const json_t *res);
+
+/* Writes the reason into why unless one is there (the first stays);
+ * returns NULL, for `return fail(...)`. */
+json_t *ddbc_cfn_why(strbuf *why, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* The Serverless Framework's variables of one service (serverless.yml). */
+typedef struct ddbc_sls {
+	const json_t *service;             /* the whole service, for self: */
+	const ddbc_import_param *params;   /* --param SOURCE:ADDRESS=VALUE */
+	size_t nparams;
+	strbuf why;                        /* what could not be resolved */
+	size_t steps, total;               /* variables resolved: this value, all */
+	int depth;
+	bool resolved;                     /* some variable was resolved */
+} ddbc_sls;
+
+void ddbc_sls_init(ddbc_sls *s, const json_t *service, const ddbc_import_param *params,
+		   size_t nparams);
+void ddbc_sls_release(ddbc_sls *s);
+
+/* v with every ${...} variable in its values resolved as `serverless`
+ * resolves them; NULL when one cannot be (s->why says which and why). A
+ * new reference. */
+json_t *ddbc_sls_resolve(ddbc_sls *s, const json_t *v);
+
+/* The stage the service deploys to (--param opt:stage, provider.stage,
+ * else dev); NULL when it cannot be resolved. Malloc'd. */
+char *ddbc_sls_stage(ddbc_sls *s);
 
 #endif

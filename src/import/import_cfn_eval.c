@@ -46,18 +46,19 @@ void ddbc_cfn_release(ddbc_cfn *c)
 	json_decref(c->cond_cache);
 }
 
-/* Says why in c->why (the first reason stays); returns NULL. */
-static json_t *fail(ddbc_cfn *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static json_t *fail(ddbc_cfn *c, const char *fmt, ...)
+json_t *ddbc_cfn_why(strbuf *why, const char *fmt, ...)
 {
-	if (c->why.len)
+	if (why->len)
 		return NULL;
 	va_list ap;
 	va_start(ap, fmt);
-	strbuf_vaddf(&c->why, fmt, ap);
+	strbuf_vaddf(why, fmt, ap);
 	va_end(ap);
 	return NULL;
 }
+
+/* Says why in c->why (the first reason stays); returns NULL. */
+#define fail(c, ...) ddbc_cfn_why(&(c)->why, __VA_ARGS__)
 
 /* Counts one function and n bytes made; false (saying why) past a bound. */
 static bool spend(ddbc_cfn *c, const char *fn, size_t n)
@@ -85,13 +86,15 @@ static const char *given(const ddbc_cfn *c, const char *name)
 /* A CommaDelimitedList's value as a list; any other as a string. */
 static json_t *typed(const json_t *decl, const char *s)
 {
-	const char *type = json_string_value(json_object_get(decl, "Type"));
+	const char *type = ddbc_import_string_value(json_object_get(decl, "Type"));
 	if (!type || (strcmp(type, "CommaDelimitedList") && strncmp(type, "List<", 5)))
-		return json_string(s);
+		return ddbc_import_str(s);
 	json_t *list = json_array();
 	for (;;) {
 		size_t n = strcspn(s, ",");
-		json_array_append_new(list, json_stringn(s, n));
+		char *part = xstrndup(s, n);
+		json_array_append_new(list, ddbc_import_str(part));
+		free(part);
 		if (!s[n])
 			return list;
 		s += n + 1;
@@ -113,7 +116,7 @@ static json_t *pseudo(ddbc_cfn *c, const char *name)
 		if (!v)
 			v = defaults[i][1];
 		if (v)
-			return json_string(v);
+			return ddbc_import_str(v);
 		return fail(c, "pseudo parameter '%s' is known only when the stack is deployed: "
 			    "give --param %s=VALUE", name, name);
 	}
@@ -131,8 +134,8 @@ static json_t *ref(ddbc_cfn *c, const char *name)
 	if (v)
 		return typed(decl, v);
 	const json_t *d = json_object_get(decl, "Default");
-	if (json_is_string(d))
-		return typed(decl, json_string_value(d));
+	if (ddbc_import_is_string(d))
+		return typed(decl, ddbc_import_string_text(d));
 	if (d && !json_is_object(d) && !json_is_array(d))
 		return json_deep_copy(d);
 	if (decl)
@@ -142,15 +145,17 @@ static json_t *ref(ddbc_cfn *c, const char *name)
 		    "deployed", name);
 }
 
-/* The text of a scalar value: strings as they are, numbers and booleans as
- * JSON writes them; NULL for lists and objects. Malloc'd. */
+/* The text of a scalar value: strings as the source wrote them (a leading
+ * number mark once, not doubled: the text goes into the middle of others),
+ * numbers and booleans as JSON writes them; NULL for lists and objects.
+ * Malloc'd; a string made of it goes through ddbc_import_str. */
 static char *text_of(const json_t *v)
 {
 	const char *num = ddbc_import_number_text(v);
 	if (num)
 		return xstrdup(num);
-	if (json_is_string(v))
-		return xstrdup(json_string_value(v));
+	if (ddbc_import_is_string(v))
+		return xstrdup(ddbc_import_string_text(v));
 	if (json_is_boolean(v))
 		return xstrdup(json_is_true(v) ? "true" : "false");
 	return ddbc_import_scalar_text(v);  /* integers; NULL otherwise */
@@ -206,14 +211,14 @@ static json_t *sub(ddbc_cfn *c, const char *s, const json_t *vars)
 		}
 		s = close + 1;
 	}
-	json_t *j = json_string(strbuf_str(&out));
+	json_t *j = ddbc_import_str(strbuf_str(&out));
 	strbuf_release(&out);
 	return j;
 }
 
 static json_t *join(ddbc_cfn *c, const json_t *args)
 {
-	const char *delim = json_string_value(json_array_get(args, 0));
+	const char *delim = ddbc_import_string_text(json_array_get(args, 0));
 	json_t *list = delim ? ddbc_cfn_eval(c, json_array_get(args, 1)) : NULL;
 	if (!list || !json_is_array(list)) {
 		json_decref(list);
@@ -233,7 +238,7 @@ static json_t *join(ddbc_cfn *c, const json_t *args)
 			break;
 	}
 	json_decref(list);
-	json_t *j = ok ? json_string(strbuf_str(&out)) : fail(c, "%s: a value that is no string",
+	json_t *j = ok ? ddbc_import_str(strbuf_str(&out)) : fail(c, "%s: a value that is no string",
 							       "Fn::Join");
 	strbuf_release(&out);
 	return j;
@@ -255,7 +260,7 @@ static json_t *select_(ddbc_cfn *c, const json_t *args)
 
 static json_t *split(ddbc_cfn *c, const json_t *args)
 {
-	const char *delim = json_string_value(json_array_get(args, 0));
+	const char *delim = ddbc_import_string_text(json_array_get(args, 0));
 	char *s = delim && *delim ? eval_text(c, json_array_get(args, 1), "Fn::Split") : NULL;
 	if (!s)
 		return fail(c, "%s: expected [DELIMITER, STRING]", "Fn::Split");
@@ -263,7 +268,9 @@ static json_t *split(ddbc_cfn *c, const json_t *args)
 	const char *p = s;
 	for (;;) {
 		const char *d = strstr(p, delim);
-		json_array_append_new(list, d ? json_stringn(p, (size_t)(d - p)) : json_string(p));
+		char *part = d ? xstrndup(p, (size_t)(d - p)) : xstrdup(p);
+		json_array_append_new(list, ddbc_import_str(part));
+		free(part);
 		if (!d)
 			break;
 		p = d + strlen(delim);
@@ -279,7 +286,10 @@ static json_t *find_in_map(ddbc_cfn *c, const json_t *args)
 		char *k = eval_text(c, json_array_get(args, i), "Fn::FindInMap");
 		if (!k)
 			return NULL;
-		v = json_object_get(v, k);
+		/* Keys are in the tree's spelling (a leading mark doubled). */
+		json_t *key = ddbc_import_str(k);
+		v = json_object_get(v, json_string_value(key));
+		json_decref(key);
 		if (!v) {
 			json_t *r = fail(c, "Fn::FindInMap: Mappings has no '%s'", k);
 			free(k);
@@ -298,9 +308,9 @@ static int truth(ddbc_cfn *c, const json_t *v)
 {
 	if (json_is_boolean(v))
 		return json_is_true(v);
-	if (json_is_string(v) && (!strcmp(json_string_value(v), "true") ||
-				  !strcmp(json_string_value(v), "false")))
-		return !strcmp(json_string_value(v), "true");
+	if (ddbc_import_is_string(v) && (!strcmp(ddbc_import_string_value(v), "true") ||
+				  !strcmp(ddbc_import_string_value(v), "false")))
+		return !strcmp(ddbc_import_string_value(v), "true");
 	const char *fn = json_is_object(v) && json_object_size(v) == 1
 		? json_object_iter_key(json_object_iter((json_t *)v)) : NULL;
 	const json_t *args = fn ? json_object_get(v, fn) : NULL;
@@ -308,8 +318,8 @@ static int truth(ddbc_cfn *c, const json_t *v)
 		fail(c, "%s: not a condition function", "Conditions");
 		return -1;
 	}
-	if (!strcmp(fn, "Condition") && json_is_string(args))
-		return ddbc_cfn_condition(c, json_string_value(args));
+	if (!strcmp(fn, "Condition") && ddbc_import_is_string(args))
+		return ddbc_cfn_condition(c, ddbc_import_string_value(args));
 	if (!strcmp(fn, "Fn::Equals") && json_array_size(args) == 2) {
 		char *a = eval_text(c, json_array_get(args, 0), "Fn::Equals");
 		char *b = a ? eval_text(c, json_array_get(args, 1), "Fn::Equals") : NULL;
@@ -363,7 +373,7 @@ int ddbc_cfn_condition(ddbc_cfn *c, const char *name)
 
 static json_t *if_(ddbc_cfn *c, const json_t *args)
 {
-	const char *cond = json_string_value(json_array_get(args, 0));
+	const char *cond = ddbc_import_string_value(json_array_get(args, 0));
 	if (!cond || json_array_size(args) != 3)
 		return fail(c, "%s: expected [CONDITION, VALUE_IF_TRUE, VALUE_IF_FALSE]", "Fn::If");
 	int r = ddbc_cfn_condition(c, cond);
@@ -384,12 +394,13 @@ const char *ddbc_cfn_function(const json_t *v)
 static json_t *call(ddbc_cfn *c, const char *fn, const json_t *args)
 {
 	if (!strcmp(fn, "Ref"))
-		return json_is_string(args) ? ref(c, json_string_value(args))
+		return ddbc_import_is_string(args) ? ref(c, ddbc_import_string_value(args))
 					    : fail(c, "%s: expected a name", fn);
-	if (!strcmp(fn, "Fn::Sub") && json_is_string(args))
-		return sub(c, json_string_value(args), NULL);
-	if (!strcmp(fn, "Fn::Sub") && json_is_string(json_array_get(args, 0)))
-		return sub(c, json_string_value(json_array_get(args, 0)), json_array_get(args, 1));
+	if (!strcmp(fn, "Fn::Sub") && ddbc_import_is_string(args))
+		return sub(c, ddbc_import_string_text(args), NULL);
+	if (!strcmp(fn, "Fn::Sub") && ddbc_import_is_string(json_array_get(args, 0)))
+		return sub(c, ddbc_import_string_text(json_array_get(args, 0)),
+			   json_array_get(args, 1));
 	if (!strcmp(fn, "Fn::Join"))
 		return join(c, args);
 	if (!strcmp(fn, "Fn::If"))

@@ -46,12 +46,13 @@ static json_t *substitute(const json_t *v, const char *id, const char *val)
 {
 	const char *fn = ddbc_cfn_function(v);
 	const json_t *args = fn ? json_object_get(v, fn) : NULL;
-	if (fn && !strcmp(fn, "Ref") && json_is_string(args) && !strcmp(json_string_value(args), id))
+	if (fn && !strcmp(fn, "Ref") && ddbc_import_is_string(args) &&
+	    !strcmp(ddbc_import_string_value(args), id))
 		return json_string(val);
 	if (fn && !strcmp(fn, "Fn::Sub")) {
 		json_t *out = json_is_array(args) ? substitute(args, id, val) : NULL;
-		const char *s = json_is_string(args) ? json_string_value(args)
-			      : json_string_value(json_array_get(args, 0));
+		const char *s = ddbc_import_is_string(args) ? ddbc_import_string_value(args)
+			      : ddbc_import_string_value(json_array_get(args, 0));
 		char *r = s ? replace(s, id, val, false) : NULL;
 		if (r && out)
 			json_array_set_new(out, 0, json_string(r));
@@ -117,7 +118,7 @@ static json_t *collection(struct expansion *x, const char *loop, const json_t *c
 
 static int one_loop(struct expansion *x, const char *loop, const json_t *args, json_t *out)
 {
-	const char *id = json_string_value(json_array_get(args, 0));
+	const char *id = ddbc_import_string_value(json_array_get(args, 0));
 	const json_t *body = json_array_get(args, 2);
 	if (json_array_size(args) != 3 || !id || !json_is_object(body))
 		return ddbc_import_fail(x->c->file, "Resources: %s%s: expected [IDENTIFIER, "
@@ -133,7 +134,7 @@ static int one_loop(struct expansion *x, const char *loop, const json_t *args, j
 	size_t i;
 	const json_t *v;
 	json_array_foreach(values, i, v) {
-		json_t *copy = substitute(body, id, json_string_value(v));
+		json_t *copy = substitute(body, id, ddbc_import_string_value(v));
 		rc = expand_into(x, copy, out);
 		json_decref(copy);
 		if (rc < 0)

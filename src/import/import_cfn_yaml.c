@@ -8,6 +8,7 @@
  * {"Fn::Name": ...}. Templates are small: the whole tree is built.
  */
 #include "import/import_int.h"
+#include "util/decimal.h"
 #include "util/xalloc.h"
 #include "util/source.h"
 
@@ -59,13 +60,18 @@ static json_t *plain(const char *s)
 		return json_null();
 	if (all_digits(s) && strlen(s) < 18)
 		return json_integer(strtoll(s, NULL, 10));
+	/* Any other decimal keeps its own digits (a double would make 0.1 of
+	 * 0.1000000000000000055511151231257827 and 38 digits of 17). */
+	if (ddbc_decimal_valid(s, strlen(s)))
+		return ddbc_import_number(s);
 	char *end;
 	double d = strtod(s, &end);
-	/* A number past a double's range (1e400) stays its text, for the
-	 * reader to refuse by name; jansson holds no infinity. */
+	/* What is left of strtod's numbers is YAML 1.1's hex (0x10), read
+	 * as CloudFormation reads it; one past a double's range stays its
+	 * text, for the reader to refuse by name (jansson holds no infinity). */
 	json_t *r = !*end && (isdigit((unsigned char)*s) || *s == '-' || *s == '.') && isfinite(d)
 		  ? json_real(d) : NULL;
-	return r ? r : json_string(s);
+	return r ? r : ddbc_import_str(s);
 }
 
 /* Wraps v in the long form of short tag tag ("!Ref"). */
@@ -76,8 +82,8 @@ static json_t *long_form(const char *tag, json_t *v)
 		return json_pack("{so}", name, v);
 	char key[64];
 	snprintf(key, sizeof(key), "Fn::%s", name);
-	if (!strcmp(name, "GetAtt") && json_is_string(v)) {
-		const char *s = json_string_value(v), *dot = strchr(s, '.');
+	if (!strcmp(name, "GetAtt") && ddbc_import_is_string(v)) {
+		const char *s = ddbc_import_string_value(v), *dot = strchr(s, '.');
 		json_t *parts = dot ? json_pack("[s#s]", s, (int)(dot - s), dot + 1)
 				    : json_pack("[O]", v);
 		json_decref(v);
@@ -132,7 +138,10 @@ static json_t *mapping(struct reader *r)
 			yaml_event_delete(&ev);
 			break;
 		}
-		char *key = xstrdup((const char *)ev.data.scalar.value);
+		/* Names read as the JSON sources read them (import_int.h). */
+		json_t *k = ddbc_import_str((const char *)ev.data.scalar.value);
+		char *key = xstrdup(k ? ddbc_import_string_value(k) : "");
+		json_decref(k);
 		/* A second resource of one logical id would drop the first
 		 * silently: refused, as the JSON reader refuses it. */
 		if (json_object_get(m, key)) {
@@ -170,7 +179,7 @@ static json_t *node(struct reader *r, yaml_event_t *ev)
 	case YAML_SCALAR_EVENT: {
 		const char *s = (const char *)ev->data.scalar.value;
 		v = ev->data.scalar.style == YAML_PLAIN_SCALAR_STYLE && !ev->data.scalar.tag
-			? plain(s) : json_string(s);
+			? plain(s) : ddbc_import_str(s);
 		v = tagged(ev->data.scalar.tag, v);
 		break;
 	}

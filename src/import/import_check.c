@@ -41,7 +41,7 @@ static bool strings(const json_t *v)
 	if (!json_is_array(v))
 		return false;
 	json_array_foreach(v, i, e)
-		if (!json_is_string(e))
+		if (!ddbc_import_is_string(e))
 			return false;
 	return true;
 }
@@ -51,12 +51,12 @@ static bool fits(const json_t *v, want t)
 	switch (t) {
 	case T_OBJECT: return json_is_object(v);
 	case T_LIST: return json_is_array(v);
-	case T_STRING: return json_is_string(v);
-	case T_NAMES: return json_is_string(v) || (strings(v) && json_array_size(v));
+	case T_STRING: return ddbc_import_is_string(v);
+	case T_NAMES: return ddbc_import_is_string(v) || (strings(v) && json_array_size(v));
 	case T_STRINGS: return strings(v);
 	case T_BOOL: return json_is_boolean(v);
-	case T_NUMBER: return json_is_number(v);
-	case T_SCALAR: return json_is_string(v) || json_is_number(v);
+	case T_NUMBER: return json_is_number(v) || ddbc_import_number_text(v);
+	case T_SCALAR: return json_is_string(v) || json_is_number(v) || ddbc_import_number_text(v);
 	case T_UNITS: return json_is_integer(v) && json_integer_value(v) >= 0;
 	}
 	return false;
@@ -67,9 +67,12 @@ static const char *found(const json_t *v)
 	size_t i;
 	const json_t *e;
 	json_array_foreach(v, i, e)
-		if (!json_is_string(e))
-			return json_is_number(e) ? "a list holding a number"
-			       : "a list holding something other than strings";
+		if (!ddbc_import_is_string(e))
+			return json_is_number(e) || ddbc_import_number_text(e)
+				       ? "a list holding a number"
+				       : "a list holding something other than strings";
+	if (ddbc_import_number_text(v))
+		return "a decimal number";
 	switch (json_typeof(v)) {
 	case JSON_OBJECT: return "an object";
 	case JSON_ARRAY: return "a list";
@@ -88,6 +91,10 @@ static int walk(const char *file, const json_t *v, const char *path, want t, str
 	if (!*path) {
 		if (fits(v, t))
 			return 0;
+		if (ddbc_import_number_text(v))  /* as written: 5.0, 1e3, 21 digits */
+			return ddbc_import_fail(file, "%s is the number %s, expected %s",
+						strbuf_str(where), ddbc_import_number_text(v),
+						wanted[t]);
 		return ddbc_import_fail(file, "%s is %s, expected %s", strbuf_str(where), found(v),
 					wanted[t]);
 	}

@@ -15,6 +15,8 @@
 
 static json_t *comments;  /* "ADDRESS\nNAME" -> the comment */
 static json_t *held;      /* every object that has a comment */
+static json_t *keys;      /* the key of each of held's comments, in its order */
+static json_t *written;   /* "ADDRESS" -> a stand-in (held by this) */
 
 static void key_of(strbuf *key, const json_t *obj, const char *name)
 {
@@ -26,6 +28,7 @@ void ddbc_import_set_comment(json_t *obj, const char *name, const char *fmt, ...
 	if (!comments) {
 		comments = json_object();
 		held = json_array();
+		keys = json_array();
 	}
 	strbuf key = STRBUF_INIT, text = STRBUF_INIT;
 	va_list ap;
@@ -34,6 +37,7 @@ void ddbc_import_set_comment(json_t *obj, const char *name, const char *fmt, ...
 	va_end(ap);
 	key_of(&key, obj, name);
 	json_array_append(held, obj);
+	json_array_append_new(keys, json_string(strbuf_str(&key)));
 	json_object_set_new(comments, strbuf_str(&key), json_string(strbuf_str(&text)));
 	strbuf_release(&key);
 	strbuf_release(&text);
@@ -50,9 +54,46 @@ const char *ddbc_import_comment(const json_t *obj, const char *name)
 	return c;
 }
 
+size_t ddbc_import_comments_mark(void)
+{
+	return json_array_size(held);
+}
+
+void ddbc_import_comments_forget(size_t mark)
+{
+	for (size_t i = json_array_size(held); i > mark; i--) {
+		json_object_del(comments, json_string_value(json_array_get(keys, i - 1)));
+		json_array_remove(keys, i - 1);
+		json_array_remove(held, i - 1);
+	}
+}
+
+void ddbc_import_set_written(json_t *stand_in)
+{
+	if (!written)
+		written = json_object();
+	strbuf key = STRBUF_INIT;
+	strbuf_addf(&key, "%p", (const void *)stand_in);
+	json_object_set(written, strbuf_str(&key), stand_in);
+	strbuf_release(&key);
+}
+
+const char *ddbc_import_written(const json_t *v)
+{
+	if (!written || !json_is_string(v))
+		return NULL;
+	strbuf key = STRBUF_INIT;
+	strbuf_addf(&key, "%p", (const void *)v);
+	const char *t = json_object_get(written, strbuf_str(&key)) ? json_string_value(v) : NULL;
+	strbuf_release(&key);
+	return t;
+}
+
 void ddbc_import_comments_clear(void)
 {
 	json_decref(comments);
 	json_decref(held);
-	comments = held = NULL;
+	json_decref(keys);
+	json_decref(written);
+	comments = held = keys = written = NULL;
 }

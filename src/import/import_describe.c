@@ -14,7 +14,7 @@ int ddbc_import_describe(const char *file, const json_t *root, json_t *design)
 	const json_t *t = json_object_get(root, "Table");
 	if (!t)
 		t = json_object_get(root, "TableDescription");
-	const char *name = json_string_value(json_object_get(t, "TableName"));
+	const char *name = ddbc_import_string_value(json_object_get(t, "TableName"));
 	if (!json_is_object(t) || !name)
 		return ddbc_import_fail(file, "expected describe-table output, {\"Table\": "
 					"{\"TableName\": ...}} (or create-table's "
@@ -25,7 +25,7 @@ int ddbc_import_describe(const char *file, const json_t *root, json_t *design)
 	json_t *table = ddbc_import_api_table(file, t, &attrs);
 	if (!table)
 		return -1;
-	if (!json_is_string(json_object_get(design, "name")))
+	if (!ddbc_import_is_string(json_object_get(design, "name")))
 		json_object_set_new(design, "name", json_string(name));
 	int rc = ddbc_import_add_key_table(file, design, name, table, attrs, "describe-table");
 	json_decref(attrs);

@@ -35,8 +35,8 @@ char *ddbc_import_scalar_text(const json_t *v)
 {
 	if (ddbc_import_number_text(v))
 		return xstrdup(ddbc_import_number_text(v));
-	if (json_is_string(v))
-		return xstrdup(json_string_value(v));
+	if (ddbc_import_is_string(v))
+		return xstrdup(ddbc_import_string_value(v));
 	if (json_is_integer(v)) {
 		strbuf b = STRBUF_INIT;
 		strbuf_addf(&b, "%lld", (long long)json_integer_value(v));
@@ -45,12 +45,18 @@ char *ddbc_import_scalar_text(const json_t *v)
 	return NULL;
 }
 
+/* Part j of sample i's split key (parts: one list of parts a sample). */
+static const char *part_at(const json_t *parts, size_t i, size_t j)
+{
+	return ddbc_import_string_value(json_array_get(json_array_get(parts, i), j));
+}
+
 static bool in_names(const json_t *names, const char *name)
 {
 	size_t i;
 	const json_t *v;
 	json_array_foreach(names, i, v)
-		if (json_is_string(v) && !strcmp(json_string_value(v), name))
+		if (ddbc_import_is_string(v) && !strcmp(ddbc_import_string_value(v), name))
 			return true;
 	return false;
 }
@@ -62,7 +68,7 @@ static bool attr_fits(const json_t *samples, const json_t *parts, const char *a,
 	const json_t *item;
 	json_array_foreach(samples, i, item) {
 		char *t = ddbc_import_scalar_text(json_object_get(item, a));
-		const char *p = json_string_value(json_array_get(json_array_get(parts, i), j));
+		const char *p = part_at(parts, i, j);
 		bool ok = t && *t && !strcmp(t, p);
 		free(t);
 		if (!ok)
@@ -73,9 +79,9 @@ static bool attr_fits(const json_t *samples, const json_t *parts, const char *a,
 
 static bool same_part(const json_t *parts, size_t j)
 {
-	const char *first = json_string_value(json_array_get(json_array_get(parts, 0), j));
+	const char *first = part_at(parts, 0, j);
 	for (size_t i = 1; i < json_array_size(parts); i++)
-		if (strcmp(first, json_string_value(json_array_get(json_array_get(parts, i), j))))
+		if (strcmp(first, part_at(parts, i, j)))
 			return false;
 	return true;
 }
@@ -99,7 +105,7 @@ static size_t prefix_len(const json_t *samples, const json_t *parts, const char 
 	const json_t *item;
 	json_array_foreach(samples, i, item) {
 		char *t = ddbc_import_scalar_text(json_object_get(item, a));
-		const char *p = json_string_value(json_array_get(json_array_get(parts, i), j));
+		const char *p = part_at(parts, i, j);
 		size_t tl = t ? strlen(t) : 0, pl = strlen(p);
 		bool ok = tl > 1 && pl > tl && !strcmp(p + pl - tl, t) &&
 			  (!first || (pl - tl == len && !strncmp(p, first, len)));
@@ -123,7 +129,7 @@ static int add_prefixed(strbuf *b, const json_t *samples, const json_t *parts,
 		if (!len)
 			continue;
 		/* prefix_len found part j of every sample to be a string. */
-		const char *part = json_string_value(json_array_get(json_array_get(parts, 0), j));
+		const char *part = part_at(parts, 0, j);
 		char *lit = xstrndup(part, len);
 		add_literal(b, lit);
 		free(lit);
@@ -164,7 +170,7 @@ static int add_part(strbuf *b, const json_t *samples, const json_t *parts,
 		strbuf_addf(b, "{%s}", g->unstored);
 		return 0;
 	}
-	add_literal(b, json_string_value(json_array_get(json_array_get(parts, 0), j)));
+	add_literal(b, part_at(parts, 0, j));
 	return 0;
 }
 
@@ -194,10 +200,10 @@ char *ddbc_import_guess_template(const json_t *items, const ddbc_import_guess *g
 	const json_t *item;
 	json_array_foreach(items, i, item) {
 		const json_t *k = json_object_get(item, g->key);
-		if (!json_is_string(k))
+		if (!ddbc_import_is_string(k))
 			continue;
 		json_array_append(samples, (json_t *)item);
-		json_array_append_new(parts, split(json_string_value(k), g->delim));
+		json_array_append_new(parts, split(ddbc_import_string_value(k), g->delim));
 	}
 	char *out = NULL;
 	size_t n = json_array_size(samples);
@@ -221,8 +227,7 @@ char *ddbc_import_guess_template(const json_t *items, const ddbc_import_guess *g
 		if (ok) {
 			strbuf_reset(&b);
 			for (size_t j = 0; j + 1 < width; j++) {
-				add_literal(&b, json_string_value(json_array_get(json_array_get(parts, 0),
-										  j)));
+				add_literal(&b, part_at(parts, 0, j));
 				add_literal(&b, g->delim);
 			}
 			strbuf_addf(&b, "{%s}", g->unstored);
@@ -250,7 +255,7 @@ void ddbc_import_add_unstored(json_t *attrs, const char *tmpl, const json_t *typ
 		size_t n = strcspn(t + 1, ":}");
 		char *name = xstrndup(t + 1, n);
 		if (!json_object_get(attrs, name)) {
-			const char *ty = json_string_value(json_object_get(types, name));
+			const char *ty = ddbc_import_string_value(json_object_get(types, name));
 			json_object_set_new(attrs, name, json_pack("{sssb}", "type", ty ? ty : "S",
 								   "stored", 0));
 			ddbc_import_set_comment(attrs, name, "only inside the key: no sample "
@@ -271,8 +276,8 @@ char *ddbc_import_template_part(const char *tmpl, const char *value, const char 
 	size_t i;
 	const json_t *t;
 	json_array_foreach(tp, i, t) {
-		const char *ts = json_string_value(t), *at = strstr(ts, strbuf_str(&ph));
-		const char *vs = json_string_value(json_array_get(vp, i));
+		const char *ts = ddbc_import_string_value(t), *at = strstr(ts, strbuf_str(&ph));
+		const char *vs = ddbc_import_string_value(json_array_get(vp, i));
 		/* The guesses put a placeholder at the end of its part, after a
 		 * literal, with "{{" for a brace: the literal's length in the value
 		 * is its length less the doubled braces. */

@@ -11,6 +11,7 @@
 #include "import/import.h"
 
 #include <jansson.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
 
@@ -25,6 +26,16 @@ json_t *ddbc_import_tree(ddbc_import_from from, char *const *files, size_t nfile
 /* Writes design as block YAML to out. */
 void ddbc_import_write_yaml(FILE *out, const json_t *design);
 
+/* The JSON value of file, read whole, its numbers as written
+ * (util/json_number.h); NULL after saying why (with the error's line and
+ * column). A new reference. ddbc_import_parse_json reads len bytes of
+ * text already read from file; ddbc_import_mark_numbers is the pre-pass
+ * both use (false, out empty, when nothing needed marking). */
+json_t *ddbc_import_load_json(const char *file);
+json_t *ddbc_import_parse_json(const char *file, const char *text, size_t len);
+struct strbuf;
+bool ddbc_import_mark_numbers(const char *text, size_t len, struct strbuf *out);
+
 /* Says "ddbc import: FILE: MESSAGE" on stderr; returns -1. */
 int ddbc_import_fail(const char *file, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
@@ -35,16 +46,34 @@ int ddbc_import_fail(const char *file, const char *fmt, ...)
 json_t *ddbc_import_plain_value(const json_t *av);
 
 /* A Number that no JSON integer holds exactly (141.96, 38 digits, 1e2),
- * as its own text: an object the YAML writer writes as that text. The
- * text of such a value, or NULL for any other value. */
+ * as its own text: a string behind DDBC_NUMBER_MARK (util/decimal.h), as
+ * the JSON sources' pre-pass makes it (util/json_number.h), which the
+ * YAML writer writes as that text. The text of such a value, or NULL for
+ * any other value. */
 json_t *ddbc_import_number(const char *text);
 const char *ddbc_import_number_text(const json_t *v);
+/* A string read from a source: one that begins with the mark holds it
+ * twice, so that it is never taken for a number. ddbc_import_str makes
+ * one of text s; ddbc_import_is_string says whether v is a string (not a
+ * number); ddbc_import_string_value is json_string_value for strings
+ * alone (NULL for a number too: the tree's own spelling, to look names
+ * up with), ddbc_import_string_text the text as the source wrote it
+ * (for messages and outputs). */
+json_t *ddbc_import_str(const char *s);
+bool ddbc_import_is_string(const json_t *v);
+const char *ddbc_import_string_value(const json_t *v);
+const char *ddbc_import_string_text(const json_t *v);
 
 /* An item of DynamoDB JSON as a plain object, or NULL. A new reference.
  * The _why form says in why which attribute path is wrong and how. */
 json_t *ddbc_import_plain_item(const json_t *item);
 struct strbuf;
 json_t *ddbc_import_plain_item_why(const json_t *item, struct strbuf *why);
+/* What a malformed sample item still shows: {"ok": {NAME: plain value} of
+ * each top-level attribute that is valid DynamoDB JSON, "bad": {NAME: true}
+ * of each that is not}; NULL when item is no object or nothing in it is
+ * valid. A new reference. */
+json_t *ddbc_import_plain_part(const json_t *item);
 
 /* How a key template is guessed from sample items (plain objects). */
 typedef struct ddbc_import_guess {
@@ -96,6 +125,17 @@ void ddbc_import_set_comment(json_t *obj, const char *name, const char *fmt, ...
 const char *ddbc_import_comment(const json_t *obj, const char *name);
 /* Forgets every comment (the design was written, or thrown away). */
 void ddbc_import_comments_clear(void);
+/* How many comments are kept; forget drops those set since mark. */
+size_t ddbc_import_comments_mark(void);
+void ddbc_import_comments_forget(size_t mark);
+/* A string that stands in the design for a member written already: the
+ * YAML writer writes its text as it is (kept until comments_clear). text
+ * is the stand-in's text, or NULL for any other value. */
+void ddbc_import_set_written(json_t *stand_in);
+const char *ddbc_import_written(const json_t *v);
+/* The YAML text of member k of obj at indent, as the writer writes it
+ * within the design (its comments too): a new string. */
+json_t *ddbc_import_yaml_member(const json_t *obj, const char *k, int indent);
 
 /* Whether the values a reader uses have the types it expects (MCP
  * schema, Workbench model, the API's table shape): 0, or -1 after saying
@@ -107,6 +147,9 @@ int ddbc_import_check_api(const char *file, const json_t *table);
 /* The readers: each adds the tables (and entities) of the file's root to
  * design. Returns 0, or -1 after saying why. */
 int ddbc_import_workbench(const char *file, const json_t *root, json_t *design);
+/* The same, each table's entities written to text as soon as they are
+ * complete (ddbc_import_wb_settle): the design is then only for writing. */
+int ddbc_import_workbench_settled(const char *file, const json_t *root, json_t *design);
 int ddbc_import_describe(const char *file, const json_t *root, json_t *design);
 int ddbc_import_mcp(const char *file, const json_t *root, json_t *design);
 

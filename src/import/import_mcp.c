@@ -47,7 +47,7 @@ static void key_attr(json_t *attrs, const char *key, const char *tmpl)
 		return;  /* no template: the key is the field of its name */
 	strbuf f = STRBUF_INIT;
 	const json_t *field = sole_field(attrs, tmpl, &f);
-	const char *ft = json_string_value(json_object_get(field, "type"));
+	const char *ft = ddbc_import_string_value(json_object_get(field, "type"));
 	if (field && !strcmp(strbuf_str(&f), key)) {
 		strbuf_release(&f);  /* the key is the field itself */
 		return;
@@ -73,8 +73,8 @@ static int fields(const char *file, const char *ename, const json_t *list, json_
 	size_t i;
 	const json_t *f;
 	json_array_foreach(list, i, f) {
-		const char *n = json_string_value(json_object_get(f, "name"));
-		const char *st = json_string_value(json_object_get(f, "type"));
+		const char *n = ddbc_import_string_value(json_object_get(f, "name"));
+		const char *st = ddbc_import_string_value(json_object_get(f, "type"));
 		const char *t = field_type(st);
 		if (!n)
 			return ddbc_import_fail(file, "field %zu of entity '%s' has no name", i + 1,
@@ -92,7 +92,7 @@ static int fields(const char *file, const char *ename, const json_t *list, json_
 /* The key names of k (a name, or a list of names for a multi-attribute key). */
 static json_t *key_list(const json_t *k)
 {
-	if (json_is_string(k))
+	if (ddbc_import_is_string(k))
 		return json_pack("[O]", k);
 	return json_is_array(k) ? json_incref((json_t *)k) : json_array();
 }
@@ -105,7 +105,8 @@ static void index_keys(json_t *attrs, const json_t *k, const json_t *tmpl)
 	size_t i;
 	const json_t *n;
 	json_array_foreach(names, i, n)
-		key_attr(attrs, json_string_value(n), json_string_value(json_array_get(ts, i)));
+		key_attr(attrs, ddbc_import_string_value(n),
+			 ddbc_import_string_value(json_array_get(ts, i)));
 	json_decref(names);
 	json_decref(ts);
 }
@@ -117,8 +118,8 @@ static json_t *gsis(const json_t *list)
 	size_t i;
 	const json_t *g;
 	json_array_foreach(list, i, g) {
-		const char *name = json_string_value(json_object_get(g, "name"));
-		const char *proj = json_string_value(json_object_get(g, "projection"));
+		const char *name = ddbc_import_string_value(json_object_get(g, "name"));
+		const char *proj = ddbc_import_string_value(json_object_get(g, "projection"));
 		if (!name)
 			continue;
 		json_t *x = json_object();
@@ -139,8 +140,8 @@ static const json_t *mapping_of(const json_t *entity, const char *index)
 	size_t i;
 	const json_t *m;
 	json_array_foreach(json_object_get(entity, "gsi_mappings"), i, m)
-		if (!strcmp(json_string_value(json_object_get(m, "name")) ?
-			    json_string_value(json_object_get(m, "name")) : "", index))
+		if (!strcmp(ddbc_import_string_value(json_object_get(m, "name")) ?
+			    ddbc_import_string_value(json_object_get(m, "name")) : "", index))
 			return m;
 	return NULL;
 }
@@ -162,8 +163,8 @@ static int entity(const struct mcp_table *t, const char *ename, const json_t *e,
 	size_t i;
 	const json_t *g;
 	json_array_foreach(t->gsi_list, i, g) {
-		const json_t *m = mapping_of(e, json_string_value(json_object_get(g, "name")) ?
-					     json_string_value(json_object_get(g, "name")) : "");
+		const char *gn = ddbc_import_string_value(json_object_get(g, "name"));
+		const json_t *m = mapping_of(e, gn ? gn : "");
 		if (!m)
 			continue;  /* the entity is not in this index */
 		index_keys(attrs, json_object_get(g, "partition_key"), json_object_get(m, "pk_template"));
@@ -178,7 +179,7 @@ static int entity(const struct mcp_table *t, const char *ename, const json_t *e,
 static int table(const char *file, const json_t *tj, json_t *design)
 {
 	const json_t *cfg = json_object_get(tj, "table_config");
-	const char *name = json_string_value(json_object_get(cfg, "table_name"));
+	const char *name = ddbc_import_string_value(json_object_get(cfg, "table_name"));
 	if (!name || !json_object_get(cfg, "partition_key"))
 		return ddbc_import_fail(file, "a table without table_config's table_name and "
 					"partition_key");
@@ -222,12 +223,12 @@ int ddbc_import_mcp(const char *file, const json_t *root, json_t *design)
 		const json_t *x;
 		json_array_foreach(json_object_get(t, "entities_involved"), j, x)
 			strbuf_addf(&who, "%s%s %s", j ? ", " : "",
-				    json_string_value(json_object_get(x, "action")),
-				    json_string_value(json_object_get(x, "entity")));
+				    ddbc_import_string_value(json_object_get(x, "action")),
+				    ddbc_import_string_value(json_object_get(x, "entity")));
 		fprintf(stderr, "ddbc import: %s: pattern '%s': %s (%s) left out: a design's "
 			"patterns are one call on one table\n", file,
-			json_string_value(json_object_get(t, "name")),
-			json_string_value(json_object_get(t, "operation")), strbuf_str(&who));
+			ddbc_import_string_value(json_object_get(t, "name")),
+			ddbc_import_string_value(json_object_get(t, "operation")), strbuf_str(&who));
 		strbuf_release(&who);
 	}
 	return 0;

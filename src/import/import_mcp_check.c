@@ -12,9 +12,11 @@
 #include "import/import_int.h"
 #include "import/import_mcp.h"
 #include "util/strbuf.h"
+#include "util/xalloc.h"
 
 #include <stdarg.h>
 #include <stdbool.h>
+#include <stdlib.h>
 #include <string.h>
 
 struct check {
@@ -64,13 +66,13 @@ static void key(struct check *k, const char *path, const json_t *v, bool require
 {
 	if (!v && !required)
 		return;
-	bool ok = json_is_string(v) && *json_string_value(v);
+	bool ok = ddbc_import_is_string(v) && *ddbc_import_string_value(v);
 	if (json_is_array(v)) {
 		size_t i;
 		const json_t *n;
 		ok = json_array_size(v) >= 1 && json_array_size(v) <= 4;
 		json_array_foreach(v, i, n)
-			ok = ok && json_is_string(n) && *json_string_value(n);
+			ok = ok && ddbc_import_is_string(n) && *ddbc_import_string_value(n);
 	}
 	if (!ok)
 		defect(k, "%s: expected an attribute name or a list of 1 to 4 names", path);
@@ -81,8 +83,8 @@ static const json_t *named(const json_t *list, const char *name)
 	size_t i;
 	const json_t *x;
 	json_array_foreach(list, i, x)
-		if (name && json_is_string(json_object_get(x, "name")) &&
-		    !strcmp(json_string_value(json_object_get(x, "name")), name))
+		if (name && ddbc_import_is_string(json_object_get(x, "name")) &&
+		    !strcmp(ddbc_import_string_value(json_object_get(x, "name")), name))
 			return x;
 	return NULL;
 }
@@ -92,7 +94,7 @@ static void gsis(struct check *k, const char *tp, const json_t *list)
 	size_t i;
 	const json_t *g;
 	json_array_foreach(list, i, g) {
-		const char *name = json_string_value(json_object_get(g, "name"));
+		const char *name = ddbc_import_string_value(json_object_get(g, "name"));
 		strbuf p = STRBUF_INIT;
 		strbuf_addf(&p, "%s.gsi_list[%zu]", tp, i);
 		if (!name)
@@ -101,7 +103,7 @@ static void gsis(struct check *k, const char *tp, const json_t *list)
 			defect(k, "%s: a second index named '%s'", strbuf_str(&p), name);
 		key(k, strbuf_str(&p), json_object_get(g, "partition_key"), true);
 		key(k, strbuf_str(&p), json_object_get(g, "sort_key"), false);
-		const char *proj = json_string_value(json_object_get(g, "projection"));
+		const char *proj = ddbc_import_string_value(json_object_get(g, "projection"));
 		if (json_object_get(g, "projection") && !one_of(proj, projections))
 			defect(k, "%s: projection '%s' is none of ALL, KEYS_ONLY, INCLUDE",
 			       strbuf_str(&p), proj ? proj : "");
@@ -124,8 +126,8 @@ static void parameters(struct check *k, const char *pp, const json_t *list,
 	size_t i;
 	const json_t *p;
 	json_array_foreach(list, i, p) {
-		const char *n = json_string_value(json_object_get(p, "name"));
-		const char *t = json_string_value(json_object_get(p, "type"));
+		const char *n = ddbc_import_string_value(json_object_get(p, "name"));
+		const char *t = ddbc_import_string_value(json_object_get(p, "type"));
 		if (!n)
 			defect(k, "%s.parameters[%zu]: no name", pp, i);
 		else if (named(list, n) != p)
@@ -133,7 +135,7 @@ static void parameters(struct check *k, const char *pp, const json_t *list,
 		if (!one_of(t, param_types))
 			defect(k, "%s.parameters[%zu]: type '%s' is no parameter type", pp, i,
 			       t ? t : "");
-		const char *et = json_string_value(json_object_get(p, "entity_type"));
+		const char *et = ddbc_import_string_value(json_object_get(p, "entity_type"));
 		if (t && !strcmp(t, "entity") && (!et || !json_object_get(entities, et)))
 			defect(k, "%s.parameters[%zu]: entity_type '%s' is no entity of this table or "
 			       "one before it", pp, i, et ? et : "");
@@ -148,7 +150,7 @@ static void filter(struct check *k, const char *pp, const json_t *fe, const json
 		defect(k, "%s.filter_expression: only Query and Scan take a filter", pp);
 	if (!json_array_size(conds))
 		defect(k, "%s.filter_expression: no conditions", pp);
-	const char *lo = json_string_value(json_object_get(fe, "logical_operator"));
+	const char *lo = ddbc_import_string_value(json_object_get(fe, "logical_operator"));
 	if (json_object_get(fe, "logical_operator") && !one_of(lo, (const char *const[]){ "AND",
 							      "OR", NULL }))
 		defect(k, "%s.filter_expression: logical_operator '%s' is neither AND nor OR", pp,
@@ -156,9 +158,9 @@ static void filter(struct check *k, const char *pp, const json_t *fe, const json
 	size_t i;
 	const json_t *c;
 	json_array_foreach(conds, i, c) {
-		const char *f = json_string_value(json_object_get(c, "field"));
-		const char *o = json_string_value(json_object_get(c, "operator"));
-		const char *fn = json_string_value(json_object_get(c, "function"));
+		const char *f = ddbc_import_string_value(json_object_get(c, "field"));
+		const char *o = ddbc_import_string_value(json_object_get(c, "operator"));
+		const char *fn = ddbc_import_string_value(json_object_get(c, "function"));
 		strbuf p = STRBUF_INIT;
 		strbuf_addf(&p, "%s.filter_expression.conditions[%zu]", pp, i);
 		const char *ps = strbuf_str(&p);
@@ -174,7 +176,7 @@ static void filter(struct check *k, const char *pp, const json_t *fe, const json
 			defect(k, "%s: operator '%s' is no comparison", ps, o);
 		else if (fn && !one_of(fn, functions))
 			defect(k, "%s: function '%s' is no filter function", ps, fn);
-		bool one = json_is_string(json_object_get(c, "param"));
+		bool one = ddbc_import_is_string(json_object_get(c, "param"));
 		bool exists = fn && strstr(fn, "attribute_");
 		if (o && !strcmp(o, "between") && !(one && json_object_get(c, "param2")))
 			defect(k, "%s: between needs param and param2", ps);
@@ -193,10 +195,25 @@ static json_t *key_names(const json_t *cfg, const json_t *gl)
 	const json_t *srcs[] = { json_object_get(cfg, "partition_key"),
 				 json_object_get(cfg, "sort_key") };
 	for (int i = 0; i < 2; i++)
-		if (json_is_string(srcs[i]))
-			json_object_set_new(out, json_string_value(srcs[i]), json_true());
+		if (ddbc_import_is_string(srcs[i]))
+			json_object_set_new(out, ddbc_import_string_value(srcs[i]), json_true());
 	(void)gl;
 	return out;
+}
+
+/* The text of pattern_id id when it is an integer as the validator
+ * (Python) reads one, of any number of digits (its JSON text is kept:
+ * util/json_number.h); NULL for anything else (1.0 is a float there).
+ * Malloc'd. */
+static char *id_text(const json_t *id)
+{
+	const char *n = ddbc_import_number_text(id);
+	if (!n)
+		return json_is_integer(id) ? ddbc_import_scalar_text(id) : NULL;
+	const char *p = *n == '-' ? n + 1 : n;
+	if (!*p || p[strspn(p, "0123456789")])
+		return NULL;
+	return xstrdup(strcmp(n, "-0") ? n : "0");
 }
 
 static void pattern(struct check *k, const char *ep, size_t i, const json_t *ap,
@@ -205,29 +222,28 @@ static void pattern(struct check *k, const char *ep, size_t i, const json_t *ap,
 	strbuf p = STRBUF_INIT;
 	strbuf_addf(&p, "%s.access_patterns[%zu]", ep, i);
 	const char *ps = strbuf_str(&p);
-	const json_t *id = json_object_get(ap, "pattern_id");
-	if (json_is_integer(id)) {
-		char buf[32];
-		snprintf(buf, sizeof(buf), "%lld", (long long)json_integer_value(id));
-		if (json_object_get(k->pattern_ids, buf))
-			defect(k, "%s: pattern_id %s is used twice", ps, buf);
-		json_object_set_new(k->pattern_ids, buf, json_true());
+	char *id = id_text(json_object_get(ap, "pattern_id"));
+	if (id) {
+		if (json_object_get(k->pattern_ids, id))
+			defect(k, "%s: pattern_id %s is used twice", ps, id);
+		json_object_set_new(k->pattern_ids, id, json_true());
+		free(id);
 	} else {
 		defect(k, "%s: no integer pattern_id", ps);
 	}
-	if (!json_is_string(json_object_get(ap, "name")))
+	if (!ddbc_import_is_string(json_object_get(ap, "name")))
 		defect(k, "%s: no name", ps);
-	const char *op = json_string_value(json_object_get(ap, "operation"));
+	const char *op = ddbc_import_string_value(json_object_get(ap, "operation"));
 	if (!one_of(op, operations))
 		defect(k, "%s: operation '%s' is no DynamoDB operation the server generates", ps,
 		       op ? op : "");
-	const char *rt = json_string_value(json_object_get(ap, "return_type"));
+	const char *rt = ddbc_import_string_value(json_object_get(ap, "return_type"));
 	if (!one_of(rt, return_types))
 		defect(k, "%s: return_type '%s' is none the server knows", ps, rt ? rt : "");
-	const char *ix = json_string_value(json_object_get(ap, "index_name"));
+	const char *ix = ddbc_import_string_value(json_object_get(ap, "index_name"));
 	if (json_object_get(ap, "index_name") && !named(gl, ix))
 		defect(k, "%s: index_name '%s' is no index of the table", ps, ix ? ix : "");
-	const char *rc = json_string_value(json_object_get(ap, "range_condition"));
+	const char *rc = ddbc_import_string_value(json_object_get(ap, "range_condition"));
 	if (json_object_get(ap, "range_condition") && !one_of(rc, ranges))
 		defect(k, "%s: range_condition '%s' is none of begins_with, between, >, <, >=, <=",
 		       ps, rc ? rc : "");
@@ -246,16 +262,16 @@ static void entity(struct check *k, const char *tp, const char *en, const json_t
 	size_t i;
 	const json_t *f;
 	json_array_foreach(json_object_get(e, "fields"), i, f) {
-		const char *t = json_string_value(json_object_get(f, "type"));
-		if (!json_is_string(json_object_get(f, "name")))
+		const char *t = ddbc_import_string_value(json_object_get(f, "type"));
+		if (!ddbc_import_is_string(json_object_get(f, "name")))
 			defect(k, "%s.fields[%zu]: no name", ps, i);
 		if (!one_of(t, field_types))
 			defect(k, "%s.fields[%zu]: type '%s' is no field type", ps, i, t ? t : "");
 	}
-	if (!json_is_string(json_object_get(e, "pk_template")))
+	if (!ddbc_import_is_string(json_object_get(e, "pk_template")))
 		defect(k, "%s: no pk_template", ps);
 	json_array_foreach(json_object_get(e, "gsi_mappings"), i, f) {
-		const char *n = json_string_value(json_object_get(f, "name"));
+		const char *n = ddbc_import_string_value(json_object_get(f, "name"));
 		if (!named(gl, n))
 			defect(k, "%s.gsi_mappings[%zu]: '%s' is no index of the table", ps, i,
 			       n ? n : "");
@@ -275,28 +291,28 @@ static void cross(struct check *k, const json_t *root)
 		strbuf p = STRBUF_INIT;
 		strbuf_addf(&p, "cross_table_access_patterns[%zu]", i);
 		const char *ps = strbuf_str(&p);
-		const char *op = json_string_value(json_object_get(ap, "operation"));
+		const char *op = ddbc_import_string_value(json_object_get(ap, "operation"));
 		bool write = op && !strcmp(op, "TransactWrite"), get = op && !strcmp(op, "TransactGet");
 		if (!write && !get)
 			defect(k, "%s: operation '%s' is neither TransactWrite nor TransactGet", ps,
 			       op ? op : "");
-		const char *rt = json_string_value(json_object_get(ap, "return_type"));
+		const char *rt = ddbc_import_string_value(json_object_get(ap, "return_type"));
 		if (!one_of(rt, (const char *const[]){ "boolean", "object", "array", NULL }))
 			defect(k, "%s: return_type '%s' is none of boolean, object, array", ps,
 			       rt ? rt : "");
 		json_array_foreach(json_object_get(ap, "entities_involved"), j, x) {
-			const char *t = json_string_value(json_object_get(x, "table"));
-			const char *en = json_string_value(json_object_get(x, "entity"));
-			const char *act = json_string_value(json_object_get(x, "action"));
+			const char *t = ddbc_import_string_value(json_object_get(x, "table"));
+			const char *en = ddbc_import_string_value(json_object_get(x, "entity"));
+			const char *act = ddbc_import_string_value(json_object_get(x, "action"));
 			const json_t *tj = NULL;
 			size_t n;
 			const json_t *tt;
-			json_array_foreach(json_object_get(root, "tables"), n, tt)
-				if (t && json_is_string(json_object_get(json_object_get(tt, "table_config"),
-									 "table_name")) &&
-				    !strcmp(t, json_string_value(json_object_get(json_object_get(
-						    tt, "table_config"), "table_name"))))
+			json_array_foreach(json_object_get(root, "tables"), n, tt) {
+				const char *tn = ddbc_import_string_value(json_object_get(
+					json_object_get(tt, "table_config"), "table_name"));
+				if (t && tn && !strcmp(t, tn))
 					tj = tt;
+			}
 			if (!tj)
 				defect(k, "%s.entities_involved[%zu]: '%s' is no table", ps, j, t ? t : "");
 			else if (!en || !json_object_get(json_object_get(tj, "entities"), en))
@@ -308,13 +324,12 @@ static void cross(struct check *k, const json_t *root)
 				       ps, j, act ? act : "", op);
 		}
 		json_t *ids = k->pattern_ids;
-		const json_t *id = json_object_get(ap, "pattern_id");
-		char buf[32];
-		snprintf(buf, sizeof(buf), "%lld", (long long)json_integer_value(id));
-		if (json_is_integer(id) && json_object_get(ids, buf))
-			defect(k, "%s: pattern_id %s is used twice", ps, buf);
-		if (json_is_integer(id))
-			json_object_set_new(ids, buf, json_true());
+		char *id = id_text(json_object_get(ap, "pattern_id"));
+		if (id && json_object_get(ids, id))
+			defect(k, "%s: pattern_id %s is used twice", ps, id);
+		if (id)
+			json_object_set_new(ids, id, json_true());
+		free(id);
 		parameters(k, ps, json_object_get(ap, "parameters"), k->entity_names);
 		strbuf_release(&p);
 	}
@@ -330,7 +345,7 @@ int ddbc_import_mcp_check(const char *file, const json_t *root)
 		strbuf p = STRBUF_INIT;
 		strbuf_addf(&p, "tables[%zu]", i);
 		const json_t *cfg = json_object_get(t, "table_config");
-		const char *name = json_string_value(json_object_get(cfg, "table_name"));
+		const char *name = ddbc_import_string_value(json_object_get(cfg, "table_name"));
 		if (!name)
 			defect(&k, "%s.table_config: no table_name", strbuf_str(&p));
 		else if (json_object_get(tnames, name))

@@ -42,7 +42,7 @@ static const char *range_op(const char *rc)
 /* The key names of k (a name, or a list of names for a multi-attribute key). */
 static json_t *key_list(const json_t *k)
 {
-	if (json_is_string(k))
+	if (ddbc_import_is_string(k))
 		return json_pack("[O]", k);
 	return json_is_array(k) ? json_incref((json_t *)k) : json_array();
 }
@@ -50,7 +50,7 @@ static json_t *key_list(const json_t *k)
 /* The template of key name k: the given one, else the field itself. */
 static json_t *key_value(const char *k, const json_t *tmpl)
 {
-	if (json_is_string(tmpl))
+	if (ddbc_import_is_string(tmpl))
 		return json_incref((json_t *)tmpl);
 	strbuf b = STRBUF_INIT;
 	strbuf_addf(&b, "{%s}", k);
@@ -62,24 +62,25 @@ static json_t *key_value(const char *k, const json_t *tmpl)
 /* Adds conditions for key k (a name or a list) with templates tmpl. */
 static void add_key(json_t *key, const json_t *k, const json_t *tmpl)
 {
-	if (json_is_string(k)) {
-		json_object_set_new(key, json_string_value(k), key_value(json_string_value(k), tmpl));
+	if (ddbc_import_is_string(k)) {
+		const char *name = ddbc_import_string_value(k);
+		json_object_set_new(key, name, key_value(name, tmpl));
 		return;
 	}
 	size_t i;
 	const json_t *n;
 	json_array_foreach(k, i, n)
-		if (json_is_string(n))
-			json_object_set_new(key, json_string_value(n),
-					    key_value(json_string_value(n),
+		if (ddbc_import_is_string(n))
+			json_object_set_new(key, ddbc_import_string_value(n),
+					    key_value(ddbc_import_string_value(n),
 						      json_array_get(tmpl, i)));
 }
 
 /* Whether placeholder ph appears in any condition of key (or value v). */
 static bool used(const json_t *v, const char *ph)
 {
-	if (json_is_string(v))
-		return strstr(json_string_value(v), ph) != NULL;
+	if (ddbc_import_is_string(v))
+		return strstr(ddbc_import_string_value(v), ph) != NULL;
 	size_t i;
 	const json_t *e;
 	json_array_foreach(v, i, e)
@@ -98,7 +99,7 @@ static bool left_has(const json_t *left, const char *name)
 	size_t i;
 	const json_t *v;
 	json_array_foreach(left, i, v)
-		if (!strcmp(json_string_value(v), name))
+		if (!strcmp(ddbc_import_string_value(v), name))
 			return true;
 	return false;
 }
@@ -108,7 +109,7 @@ static void take(json_t *left, const char *name)
 	size_t i;
 	const json_t *v;
 	json_array_foreach(left, i, v)
-		if (!strcmp(json_string_value(v), name)) {
+		if (!strcmp(ddbc_import_string_value(v), name)) {
 			json_array_remove(left, i);
 			return;
 		}
@@ -122,7 +123,7 @@ static bool covered(const char *t, json_t *left)
 	for (const char *p = t ? strchr(t, '{') : NULL; p && all; p = strchr(p + 1, '{')) {
 		size_t n = strcspn(p + 1, ":}");
 		json_t *name = json_stringn(p + 1, n);
-		all = left_has(left, json_string_value(name));
+		all = left_has(left, ddbc_import_string_value(name));
 		json_array_append_new(names, name);
 	}
 	all = all && json_array_size(names) > 0;
@@ -130,7 +131,7 @@ static bool covered(const char *t, json_t *left)
 	const json_t *v;
 	if (all)
 		json_array_foreach(names, i, v)
-			take(left, json_string_value(v));
+			take(left, ddbc_import_string_value(v));
 	json_decref(names);
 	return all;
 }
@@ -168,21 +169,21 @@ static int add_range(json_t *key, const json_t *sk, const char *rc, json_t *left
 	size_t n = json_array_size(names), need = op && !strcmp(op, "between") ? 2 : 1, i;
 	int r = -1;
 	for (i = 0; op && i + 1 < n; i++) {
-		const char *t = json_string_value(json_array_get(ts, i));
+		const char *t = ddbc_import_string_value(json_array_get(ts, i));
 		json_t *trial = json_deep_copy(left);
 		bool cov = covered(t, trial) && json_array_size(trial) >= need;
 		json_decref(trial);
 		if (!cov)
 			break;
 		covered(t, left);
-		json_object_set(key, json_string_value(json_array_get(names, i)),
+		json_object_set(key, ddbc_import_string_value(json_array_get(names, i)),
 				json_array_get(ts, i));
 	}
-	const char *name = json_string_value(json_array_get(names, i));
-	const char *t = json_string_value(json_array_get(ts, i));
+	const char *name = ddbc_import_string_value(json_array_get(names, i));
+	const char *t = ddbc_import_string_value(json_array_get(ts, i));
 	if (op && name && json_array_size(left) >= need) {
-		json_t *b0 = bound(t, json_string_value(json_array_get(left, 0)));
-		json_t *v = need == 2 ? json_pack("[oo]", b0, bound(t, json_string_value(
+		json_t *b0 = bound(t, ddbc_import_string_value(json_array_get(left, 0)));
+		json_t *v = need == 2 ? json_pack("[oo]", b0, bound(t, ddbc_import_string_value(
 						  json_array_get(left, 1)))) : b0;
 		json_t *cond = json_pack("{so}", op, v);
 		if (literal_prefix(t) && t[literal_prefix(t)] == '{')
@@ -235,14 +236,14 @@ static void add_collection(json_t *key, const json_t *sk, const json_t *sk_tmpl,
 {
 	json_t *names = key_list(sk), *ts = key_list(sk_tmpl);
 	size_t n = json_array_size(names), i;
-	for (i = 0; i + 1 < n && covered(json_string_value(json_array_get(ts, i)), left); i++)
-		json_object_set(key, json_string_value(json_array_get(names, i)),
+	for (i = 0; i + 1 < n && covered(ddbc_import_string_value(json_array_get(ts, i)), left); i++)
+		json_object_set(key, ddbc_import_string_value(json_array_get(names, i)),
 				json_array_get(ts, i));
-	const char *t = json_string_value(json_array_get(ts, i));
+	const char *t = ddbc_import_string_value(json_array_get(ts, i));
 	char *prefix = t ? fixed_prefix(t, left) : NULL;
 	bool whole = prefix && !strcmp(prefix, t);
 	if (prefix && *prefix && i < n) {
-		const char *name = json_string_value(json_array_get(names, i));
+		const char *name = ddbc_import_string_value(json_array_get(names, i));
 		if (whole && strchr(t, '{')) {
 			json_object_set_new(key, name, json_string(prefix));
 		} else {
@@ -265,13 +266,13 @@ static const json_t *find_gsi(const struct mcp_table *t, const json_t *e, const 
 	size_t i;
 	const json_t *g = NULL, *x;
 	json_array_foreach(t->gsi_list, i, x)
-		if (json_is_string(json_object_get(x, "name")) &&
-		    !strcmp(json_string_value(json_object_get(x, "name")), index))
+		if (ddbc_import_is_string(json_object_get(x, "name")) &&
+		    !strcmp(ddbc_import_string_value(json_object_get(x, "name")), index))
 			g = x;
 	*mapping = NULL;
 	json_array_foreach(json_object_get(e, "gsi_mappings"), i, x)
-		if (json_is_string(json_object_get(x, "name")) &&
-		    !strcmp(json_string_value(json_object_get(x, "name")), index))
+		if (ddbc_import_is_string(json_object_get(x, "name")) &&
+		    !strcmp(ddbc_import_string_value(json_object_get(x, "name")), index))
 			*mapping = x;
 	return g;
 }
@@ -283,10 +284,10 @@ static json_t *params_left(const json_t *ap, const json_t *key)
 	size_t i;
 	const json_t *p;
 	json_array_foreach(json_object_get(ap, "parameters"), i, p) {
-		const char *n = json_string_value(json_object_get(p, "name"));
+		const char *n = ddbc_import_string_value(json_object_get(p, "name"));
 		strbuf ph = STRBUF_INIT;
 		strbuf_addf(&ph, "{%s}", n ? n : "");
-		const char *type = json_string_value(json_object_get(p, "type"));
+		const char *type = ddbc_import_string_value(json_object_get(p, "type"));
 		if (n && !used(key, strbuf_str(&ph)) && !(type && !strcmp(type, "entity")))
 			json_array_append_new(left, json_string(n));
 		strbuf_release(&ph);
@@ -299,7 +300,7 @@ static json_t *params_left(const json_t *ap, const json_t *key)
 static json_t *key_of(const struct mcp_table *t, const json_t *e, const json_t *ap,
 		      const char *op, const char *id, const char *ename, json_t **left)
 {
-	const char *index = json_string_value(json_object_get(ap, "index_name"));
+	const char *index = ddbc_import_string_value(json_object_get(ap, "index_name"));
 	const json_t *keys = t->config, *tmpls = e;
 	if (index) {
 		keys = find_gsi(t, e, index, &tmpls);
@@ -314,8 +315,8 @@ static json_t *key_of(const struct mcp_table *t, const json_t *e, const json_t *
 	const json_t *sk = json_object_get(keys, "sort_key");
 	add_key(key, pk, json_object_get(tmpls, "pk_template"));
 	*left = params_left(ap, key);
-	const char *rc = json_string_value(json_object_get(ap, "range_condition"));
-	const char *rt = json_string_value(json_object_get(ap, "return_type"));
+	const char *rc = ddbc_import_string_value(json_object_get(ap, "range_condition"));
+	const char *rt = ddbc_import_string_value(json_object_get(ap, "return_type"));
 	const json_t *skt = json_object_get(tmpls, "sk_template");
 	if (strcmp(op, "query") && sk) {
 		add_key(key, sk, skt);
@@ -341,8 +342,8 @@ static const json_t *pk_template_of(const json_t *e, const char *index)
 	size_t i;
 	const json_t *m;
 	json_array_foreach(json_object_get(e, "gsi_mappings"), i, m)
-		if (json_is_string(json_object_get(m, "name")) &&
-		    !strcmp(json_string_value(json_object_get(m, "name")), index))
+		if (ddbc_import_is_string(json_object_get(m, "name")) &&
+		    !strcmp(ddbc_import_string_value(json_object_get(m, "name")), index))
 			return json_object_get(m, "pk_template");
 	return NULL;
 }
@@ -351,7 +352,7 @@ static const json_t *pk_template_of(const json_t *e, const char *index)
  * partition key template in the pattern's index is the pattern entity's. */
 static json_t *mixed_entities(const struct mcp_table *t, const json_t *e, const json_t *ap)
 {
-	const char *index = json_string_value(json_object_get(ap, "index_name"));
+	const char *index = ddbc_import_string_value(json_object_get(ap, "index_name"));
 	const json_t *mine = pk_template_of(e, index);
 	json_t *out = json_array();
 	const char *name;
@@ -384,7 +385,7 @@ static void keep_params(json_t *p, const json_t *left)
 	size_t i;
 	const json_t *v;
 	json_array_foreach(left, i, v)
-		strbuf_addf(&b, "%s%s", i ? ", " : "", json_string_value(v));
+		strbuf_addf(&b, "%s%s", i ? ", " : "", ddbc_import_string_value(v));
 	ddbc_import_set_comment(p, "key", "parameter%s %s: in no key condition (a filter or "
 				"a value the call writes)", json_array_size(left) == 1 ? "" : "s",
 				strbuf_str(&b));
@@ -394,8 +395,8 @@ static void keep_params(json_t *p, const json_t *left)
 static int one_pattern(const struct mcp_table *t, const char *ename, const json_t *e,
 		       const json_t *ap, json_t *patterns)
 {
-	const char *id = json_string_value(json_object_get(ap, "name"));
-	const char *opname = json_string_value(json_object_get(ap, "operation"));
+	const char *id = ddbc_import_string_value(json_object_get(ap, "name"));
+	const char *opname = ddbc_import_string_value(json_object_get(ap, "operation"));
 	const char *op = operation(opname);
 	if (!id)
 		return ddbc_import_fail(t->file, "an access pattern of '%s' has no name", ename);
@@ -411,10 +412,10 @@ static int one_pattern(const struct mcp_table *t, const char *ename, const json_
 	if (json_object_get(patterns, id))
 		return ddbc_import_fail(t->file, "two access patterns are named '%s'", id);
 	json_t *p = json_object();
-	if (json_is_string(json_object_get(ap, "description")))
+	if (ddbc_import_is_string(json_object_get(ap, "description")))
 		json_object_set(p, "description", json_object_get(ap, "description"));
 	json_object_set_new(p, "table", json_string(t->name));
-	if (json_is_string(json_object_get(ap, "index_name")))
+	if (ddbc_import_is_string(json_object_get(ap, "index_name")))
 		json_object_set(p, "index", json_object_get(ap, "index_name"));
 	json_object_set_new(p, "operation", json_string(op));
 	if (strcmp(op, "scan")) {
@@ -430,7 +431,7 @@ static int one_pattern(const struct mcp_table *t, const char *ename, const json_
 	}
 	if (json_is_true(json_object_get(ap, "consistent_read")))
 		json_object_set_new(p, "consistent_read", json_true());
-	const char *rt = json_string_value(json_object_get(ap, "return_type"));
+	const char *rt = ddbc_import_string_value(json_object_get(ap, "return_type"));
 	bool every = !strcmp(op, "scan") && json_object_size(t->entities) > 1;
 	json_object_set_new(p, "entities", rt && !strcmp(rt, "mixed_data")
 			    ? mixed_entities(t, e, ap) : every ? all_entities(t)

@@ -6,6 +6,7 @@
  */
 #include "import/import_int.h"
 #include "util/decimal.h"
+#include "util/json_number.h"
 #include "util/strbuf.h"
 #include "util/xalloc.h"
 
@@ -26,32 +27,66 @@ int ddbc_import_fail(const char *file, const char *fmt, ...)
 	return -1;
 }
 
-/* The member a number object holds its text under. A source can spell
- * the same key ("\u0001N" in JSON), so only a valid DynamoDB number's
- * text is one: the writer puts that text in the design as it is, and any
- * other text goes through its escaper. */
-#define NUMBER_KEY "\x01N"
+/* A number travels through the tree as JSON sources read through the
+ * pre-pass give it (util/json_number.h): a string that holds
+ * DDBC_NUMBER_MARK and the number's text. A source string that begins
+ * with the mark has it twice (ddbc_import_str), so only the mark once
+ * followed by a decimal is a number. */
+/* s behind one more mark, as a JSON string. */
+static json_t *behind_mark(const char *s)
+{
+	strbuf b = STRBUF_INIT;
+	strbuf_addstr(&b, DDBC_NUMBER_MARK);
+	strbuf_addstr(&b, s);
+	json_t *v = json_stringn(b.buf, b.len);
+	strbuf_release(&b);
+	return v;
+}
 
 json_t *ddbc_import_number(const char *text)
 {
-	return json_pack("{ss}", NUMBER_KEY, text);
+	return behind_mark(text);
 }
 
 const char *ddbc_import_number_text(const json_t *v)
 {
-	if (!json_is_object(v) || json_object_size(v) != 1)
+	size_t len;
+	const char *s = ddbc_json_marked_number(v, &len);
+	return s && ddbc_decimal_valid(s, len) ? s : NULL;
+}
+
+bool ddbc_import_is_string(const json_t *v)
+{
+	return json_is_string(v) && !ddbc_import_number_text(v);
+}
+
+const char *ddbc_import_string_value(const json_t *v)
+{
+	return ddbc_import_is_string(v) ? json_string_value(v) : NULL;
+}
+
+const char *ddbc_import_string_text(const json_t *v)
+{
+	if (!ddbc_import_is_string(v))
 		return NULL;
-	const json_t *t = json_object_get(v, NUMBER_KEY);
-	const char *s = json_string_value(t);
-	return s && ddbc_decimal_valid(s, json_string_length(t)) ? s : NULL;
+	size_t len;
+	const char *s = ddbc_json_marked_string(v, &len);
+	return s ? s : json_string_value(v);
+}
+
+json_t *ddbc_import_str(const char *s)
+{
+	if (strncmp(s, DDBC_NUMBER_MARK, DDBC_NUMBER_MARK_LEN))
+		return json_string(s);
+	return behind_mark(s);
 }
 
 /* A DynamoDB number: an integer when it fits one exactly, else its own
  * text (never a double: 141.96 stays 141.96, 38 digits stay 38); NULL
- * when n is no number. */
+ * when n is no number DynamoDB holds (number_refused says why). */
 static json_t *plain_number(const char *n)
 {
-	if (!ddbc_decimal_valid(n, strlen(n)))
+	if (!ddbc_decimal_dynamodb(n, strlen(n), NULL))
 		return NULL;
 	char *end;
 	errno = 0;
@@ -78,6 +113,19 @@ static json_t *refuse(struct at *at, const char *what)
 	return NULL;
 }
 
+/* Why text (NULL: no string) is no number DynamoDB holds. */
+static json_t *number_refused(struct at *at, const char *text)
+{
+	strbuf why = STRBUF_INIT;
+	if (!text || !ddbc_decimal_valid(text, strlen(text)))
+		strbuf_addstr(&why, "is no DynamoDB number (a string of decimal digits)");
+	else
+		ddbc_decimal_dynamodb(text, strlen(text), &why);
+	refuse(at, strbuf_str(&why));
+	strbuf_release(&why);
+	return NULL;
+}
+
 /* The members of set or list a; kind is the member type SS/NS/BS gives,
  * or NULL for an L of attribute values. */
 static json_t *plain_list(const json_t *a, const char *kind, struct at *at)
@@ -88,11 +136,11 @@ static json_t *plain_list(const json_t *a, const char *kind, struct at *at)
 	json_array_foreach(a, i, v) {
 		strbuf_addf(&at->path, "[%zu]", i);
 		json_t *p = !kind ? value_at(v, at)
-			  : !json_is_string(v) ? refuse(at, "is not a string")
+			  : !ddbc_import_is_string(v) ? refuse(at, "is not a string")
 			  : strcmp(kind, "N") ? json_incref((json_t *)v)
-			  : plain_number(json_string_value(v));
-		if (!p && kind && !strcmp(kind, "N") && json_is_string(v))
-			refuse(at, "is no DynamoDB number");
+			  : plain_number(ddbc_import_string_text(v));
+		if (!p && kind && !strcmp(kind, "N") && ddbc_import_is_string(v))
+			number_refused(at, ddbc_import_string_text(v));
 		if (!p) {
 			json_decref(out);
 			return NULL;
@@ -111,10 +159,12 @@ static json_t *value_at(const json_t *av, struct at *at)
 	const char *t = json_object_iter_key(json_object_iter((json_t *)av));
 	const json_t *v = json_object_get(av, t);
 	if (!strcmp(t, "S") || !strcmp(t, "B"))
-		return json_is_string(v) ? json_incref((json_t *)v) : refuse(at, "is not a string");
+		return ddbc_import_is_string(v) ? json_incref((json_t *)v)
+						: refuse(at, "is not a string");
 	if (!strcmp(t, "N")) {
-		json_t *n = json_is_string(v) ? plain_number(json_string_value(v)) : NULL;
-		return n ? n : refuse(at, "is no DynamoDB number (a string of decimal digits)");
+		const char *text = ddbc_import_string_text(v);
+		json_t *n = text ? plain_number(text) : NULL;
+		return n ? n : number_refused(at, text);
 	}
 	if (!strcmp(t, "BOOL"))
 		return json_is_boolean(v) ? json_incref((json_t *)v) : refuse(at, "is not true or false");
@@ -176,6 +226,25 @@ json_t *ddbc_import_plain_item_why(const json_t *item, strbuf *why)
 		strbuf_addstr(why, "it is not an object");
 	strbuf_release(&at.path);
 	return v;
+}
+
+json_t *ddbc_import_plain_part(const json_t *item)
+{
+	if (!json_is_object(item))
+		return NULL;
+	json_t *ok = json_object(), *bad = json_object();
+	const char *k;
+	const json_t *v;
+	json_object_foreach((json_t *)item, k, v) {
+		json_t *p = ddbc_import_plain_value(v);
+		json_object_set_new(p ? ok : bad, k, p ? p : json_true());
+	}
+	if (!json_object_size(ok)) {
+		json_decref(ok);
+		json_decref(bad);
+		return NULL;
+	}
+	return json_pack("{soso}", "ok", ok, "bad", bad);
 }
 
 json_t *ddbc_import_plain_item(const json_t *item)

@@ -17,6 +17,9 @@ struct wb_table {
 	const json_t *types;   /* attribute name -> type, from the model */
 	const json_t *keys;    /* the names of every key attribute */
 	const json_t *items;   /* the table-level sample items, plain */
+	const json_t *evidence; /* what its malformed items still show
+				 * (ddbc_import_plain_part): evidence of key
+				 * templates, never examples */
 };
 
 /* Adds the entities of table w to design: one per facet, or one named
@@ -25,8 +28,27 @@ int ddbc_import_wb_entities(const struct wb_table *w, json_t *design);
 
 /* Appends the plain items of Workbench sample list data to items, leaving
  * out (with a warning naming where, the item and the attribute path) each
- * that is not valid DynamoDB JSON. */
-void ddbc_import_wb_items(const char *file, const char *where, const json_t *data,
-			  json_t *items);
+ * that is not valid DynamoDB JSON; what such an item still shows goes to
+ * evidence (ddbc_import_plain_part). Each item read is dropped from data. */
+void ddbc_import_wb_items(const char *file, const char *where, json_t *data, json_t *items,
+			  json_t *evidence);
+
+/* Reads a model, parsing each sample item of its TableData lists alone
+ * into its plain item (import_wb_stream.c): the skeleton's lists are then
+ * empty, their items kept for ddbc_import_wb_items. NULL after saying why.
+ * A new reference; ddbc_import_wb_prepared_clear drops what it kept. */
+json_t *ddbc_import_wb_load(const char *file);
+/* The items read of skeleton list data (a plain item's compact JSON text,
+ * or {"why": why that item is left out}, for each), or NULL; taken: a new reference,
+ * which the reader no longer holds. */
+json_t *ddbc_import_wb_take(const json_t *data);
+void ddbc_import_wb_prepared_clear(void);
+
+/* Writes the entities of design not yet written (from the one after last,
+ * NULL: from the first) as their YAML text, which then stands in the
+ * design for their trees; last becomes the last entity's name. The
+ * comments set since mark (ddbc_import_comments_mark), which were on those
+ * entities, are dropped. */
+void ddbc_import_wb_settle(json_t *design, char **last, size_t mark);
 
 #endif

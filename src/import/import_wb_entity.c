@@ -33,7 +33,7 @@ static json_t *facet_names(const json_t *f, const json_t *table)
 	size_t i;
 	const json_t *n;
 	json_array_foreach(json_object_get(f, "NonKeyAttributes"), i, n)
-		if (json_is_string(n))
+		if (ddbc_import_is_string(n))
 			json_array_append(names, (json_t *)n);
 	return names;
 }
@@ -107,7 +107,7 @@ static void index_facet(struct facets *fs, size_t i)
 /* Adds the facets whose literal prefix the item's key k starts with. */
 static void prefixed(const struct facets *fs, const json_t *item, int k, json_t *out)
 {
-	const char *v = fs->key[k] ? json_string_value(json_object_get(item, fs->key[k])) : NULL;
+	const char *v = fs->key[k] ? ddbc_import_string_value(json_object_get(item, fs->key[k])) : NULL;
 	if (!v)
 		return;
 	strbuf key = STRBUF_INIT;
@@ -133,7 +133,7 @@ static bool can_hold(const struct facets *fs, const struct facet *f, const json_
 		if (!json_object_get(f->set, k))
 			return false;
 	for (int i = 0; i < 2; i++) {
-		const char *val = fs->key[i] ? json_string_value(json_object_get(item, fs->key[i]))
+		const char *val = fs->key[i] ? ddbc_import_string_value(json_object_get(item, fs->key[i]))
 					     : NULL;
 		if (f->alias[i] && (!val || !fits_template(f->alias[i], val)))
 			return false;
@@ -184,7 +184,7 @@ static int facet_of(const struct facets *fs, const json_t *item)
 /* The type of attribute n: the model's, else its first sample value's. */
 static const char *type_of(const struct wb_table *w, const char *n, const json_t *examples)
 {
-	const char *t = json_string_value(json_object_get(w->types, n));
+	const char *t = ddbc_import_string_value(json_object_get(w->types, n));
 	size_t i;
 	const json_t *e;
 	json_array_foreach(examples, i, e)
@@ -200,9 +200,10 @@ static json_t *attributes(const struct wb_table *w, const json_t *names,
 	size_t i;
 	const json_t *n, *e;
 	json_array_foreach(names, i, n) {
-		const char *t = type_of(w, json_string_value(n), examples);
+		const char *name = ddbc_import_string_value(n);
+		const char *t = type_of(w, name, examples);
 		if (t)
-			json_object_set_new(attrs, json_string_value(n), json_pack("{ss}", "type", t));
+			json_object_set_new(attrs, name, json_pack("{ss}", "type", t));
 	}
 	json_array_foreach(examples, i, e) {
 		const char *k;
@@ -221,7 +222,7 @@ static bool in_every(const json_t *examples, const char *k)
 	size_t i;
 	const json_t *e;
 	json_array_foreach(examples, i, e)
-		if (!json_is_string(json_object_get(e, k)))
+		if (!ddbc_import_is_string(json_object_get(e, k)))
 			return false;
 	return json_array_size(examples) > 0;
 }
@@ -232,8 +233,8 @@ static bool every_key_is(const json_t *examples, const char *k, const char *s)
 	size_t i;
 	const json_t *e;
 	json_array_foreach(examples, i, e)
-		if (!json_is_string(json_object_get(e, k)) ||
-		    strcmp(json_string_value(json_object_get(e, k)), s))
+		if (!ddbc_import_is_string(json_object_get(e, k)) ||
+		    strcmp(ddbc_import_string_value(json_object_get(e, k)), s))
 			return false;
 	return json_array_size(examples) > 0;
 }
@@ -241,8 +242,36 @@ static bool every_key_is(const json_t *examples, const char *k, const char *s)
 /* Sets the template of key attribute k: alias when it is one, else a
  * guess from the examples (only when every example has k, since a
  * template makes its attribute required). */
+/* Whether names a and b differ only in case and in what is no letter or
+ * digit (vehicleId, vehicle_id, VEHICLE-ID): the names generated code
+ * makes of them (VEHICLE_ID in the header) would be one. */
+static bool same_letters(const char *a, const char *b)
+{
+	for (;; a++, b++) {
+		while (*a && !isalnum((unsigned char)*a))
+			a++;
+		while (*b && !isalnum((unsigned char)*b))
+			b++;
+		if (tolower((unsigned char)*a) != tolower((unsigned char)*b))
+			return false;
+		if (!*a)
+			return true;
+	}
+}
+
+static bool name_taken(const json_t *attrs, const char *name)
+{
+	const char *k;
+	const json_t *v;
+	json_object_foreach((json_t *)attrs, k, v)
+		if (same_letters(k, name))
+			return true;
+	return false;
+}
+
 /* The name of a key part no attribute stores: the entity's id
- * ("customerId" for Customer), else the same with a number after it. */
+ * ("customerId" for Customer), else the same with a number after it; no
+ * attribute's name that differs from it only in case or separators. */
 static char *unstored_name(const char *entity, const json_t *attrs)
 {
 	strbuf b = STRBUF_INIT;
@@ -252,7 +281,7 @@ static char *unstored_name(const char *entity, const json_t *attrs)
 		strbuf_addf(&b, "%sId", entity[0] ? entity + 1 : "");
 		if (i > 1)
 			strbuf_addf(&b, "%d", i);
-		if (!json_object_get(attrs, strbuf_str(&b)))
+		if (!name_taken(attrs, strbuf_str(&b)))
 			return strbuf_detach(&b);
 	}
 }
@@ -267,7 +296,7 @@ static void lend_unstored(json_t *samples, const char *k, const char *g, const c
 	size_t i;
 	json_t *item;
 	json_array_foreach(samples, i, item) {
-		const char *v = json_string_value(json_object_get(item, k));
+		const char *v = ddbc_import_string_value(json_object_get(item, k));
 		char *part = v ? ddbc_import_template_part(g, v, name, "#") : NULL;
 		json_array_append_new(parts, part ? json_string(part) : json_null());
 		if (part)
@@ -278,7 +307,7 @@ static void lend_unstored(json_t *samples, const char *k, const char *g, const c
 	 * evidence that another key holding that text holds this part. */
 	if (json_object_size(distinct) > 1)
 		json_array_foreach(samples, i, item)
-			if (json_is_string(json_array_get(parts, i)))
+			if (ddbc_import_is_string(json_array_get(parts, i)))
 				json_object_set(item, name, json_array_get(parts, i));
 	json_decref(parts);
 	json_decref(distinct);
@@ -289,7 +318,7 @@ static void key_template(const struct wb_table *w, json_t *attrs, const char *k,
 			 json_t *templated, const char *entity)
 {
 	json_t *a = json_object_get(attrs, k);
-	const char *t = json_string_value(json_object_get(a, "type"));
+	const char *t = ddbc_import_string_value(json_object_get(a, "type"));
 	if (!a || !t || strcmp(t, "S"))
 		return;
 	/* An alias that is a template, or the very key of every sample (a
@@ -308,7 +337,7 @@ static void key_template(const struct wb_table *w, json_t *attrs, const char *k,
 	 * already: no template can then refer back to itself. */
 	json_t *exclude = json_deep_copy(templated);
 	json_array_append_new(exclude, json_string(k));
-	const char *pk = json_string_value(json_object_get(w->table, "partition_key"));
+	const char *pk = ddbc_import_string_value(json_object_get(w->table, "partition_key"));
 	char *unstored = unstored_name(entity, attrs);
 	ddbc_import_guess guess = { k, exclude, "#", table_key && strcmp(k, pk) ? pk : NULL,
 				    unstored };
@@ -333,8 +362,29 @@ static void key_template(const struct wb_table *w, json_t *attrs, const char *k,
 	free(g);
 }
 
+/* The samples key k's template is guessed from: the examples' guessing
+ * copies and what each malformed item still shows (shown, beside its
+ * evidence entry), unless k itself is what is wrong in it. The well-formed
+ * keys of a malformed item are facts of the source: the model's author
+ * wrote them, so they are evidence of the key's shape, though the item is
+ * no example. References: lend_unstored's additions reach every key. */
+static json_t *key_samples(const json_t *guessing, const json_t *shown, const json_t *evidence,
+			   const char *k)
+{
+	json_t *s = json_array();
+	size_t i;
+	json_t *x;
+	json_array_foreach(guessing, i, x)
+		json_array_append(s, x);
+	json_array_foreach(shown, i, x)
+		if (!json_object_get(json_object_get(json_array_get(evidence, i), "bad"), k))
+			json_array_append(s, x);
+	return s;
+}
+
 static int add_entity(const struct wb_table *w, json_t *design, const char *name,
-		      const json_t *names, const json_t *alias, json_t *examples)
+		      const json_t *names, const json_t *alias, json_t *examples,
+		      const json_t *evidence)
 {
 	json_t *entities = json_object_get(design, "entities");
 	if (json_object_get(entities, name))
@@ -342,23 +392,28 @@ static int add_entity(const struct wb_table *w, json_t *design, const char *name
 	json_t *attrs = attributes(w, names, examples);
 	json_t *templated = json_array();
 	/* The guesses read (and lend unstored key parts to) a copy. */
-	json_t *guessing = json_deep_copy(examples);
+	json_t *guessing = json_deep_copy(examples), *shown = json_array();
 	size_t i;
 	const json_t *k;
+	json_array_foreach(evidence, i, k)
+		json_array_append_new(shown, json_deep_copy(json_object_get(k, "ok")));
 	json_array_foreach(w->keys, i, k) {
-		const char *kn = json_string_value(k);
+		const char *kn = ddbc_import_string_value(k);
 		const char *al = NULL;
 		bool tk = true;
-		if (!strcmp(kn, json_string_value(json_object_get(w->table, "partition_key"))))
-			al = json_string_value(json_object_get(alias, "PartitionKeyAlias"));
+		if (!strcmp(kn, ddbc_import_string_value(json_object_get(w->table, "partition_key"))))
+			al = ddbc_import_string_value(json_object_get(alias, "PartitionKeyAlias"));
 		else if (json_object_get(w->table, "sort_key") &&
-			 !strcmp(kn, json_string_value(json_object_get(w->table, "sort_key"))))
-			al = json_string_value(json_object_get(alias, "SortKeyAlias"));
+			 !strcmp(kn, ddbc_import_string_value(json_object_get(w->table, "sort_key"))))
+			al = ddbc_import_string_value(json_object_get(alias, "SortKeyAlias"));
 		else
 			tk = false;
-		key_template(w, attrs, kn, tk, al, guessing, templated, name);
+		json_t *samples = key_samples(guessing, shown, evidence, kn);
+		key_template(w, attrs, kn, tk, al, samples, templated, name);
+		json_decref(samples);
 	}
 	json_decref(guessing);
+	json_decref(shown);
 	json_decref(templated);
 	json_t *e = json_pack("{sssO}", "table", w->name, "attributes", attrs);
 	json_decref(attrs);
@@ -371,7 +426,7 @@ static int add_entity(const struct wb_table *w, json_t *design, const char *name
 /* A key alias that is a template, as ddbc's export writes them. */
 static const char *template_alias(const json_t *alias, const char *member)
 {
-	const char *a = json_string_value(json_object_get(alias, member));
+	const char *a = ddbc_import_string_value(json_object_get(alias, member));
 	return a && strchr(a, '{') ? a : NULL;
 }
 
@@ -379,8 +434,8 @@ static void facets_init(struct facets *fs, const struct wb_table *w, const json_
 {
 	fs->n = json_array_size(facets);
 	fs->f = xcalloc(fs->n ? fs->n : 1, sizeof(*fs->f));
-	fs->key[0] = json_string_value(json_object_get(w->table, "partition_key"));
-	fs->key[1] = json_string_value(json_object_get(w->table, "sort_key"));
+	fs->key[0] = ddbc_import_string_value(json_object_get(w->table, "partition_key"));
+	fs->key[1] = ddbc_import_string_value(json_object_get(w->table, "sort_key"));
 	fs->by_prefix = json_object();
 	fs->plain = json_array();
 	for (size_t i = 0; i < fs->n; i++) {
@@ -391,8 +446,8 @@ static void facets_init(struct facets *fs, const struct wb_table *w, const json_
 		size_t j;
 		const json_t *n;
 		json_array_foreach(x->names, j, n)
-			if (json_is_string(n))
-				json_object_set_new(x->set, json_string_value(n), json_true());
+			if (ddbc_import_is_string(n))
+				json_object_set_new(x->set, ddbc_import_string_value(n), json_true());
 		const json_t *al = json_object_get(f, "KeyAttributeAlias");
 		x->alias[0] = template_alias(al, "PartitionKeyAlias");
 		x->alias[1] = fs->key[1] ? template_alias(al, "SortKeyAlias") : NULL;
@@ -411,14 +466,16 @@ static void facets_release(struct facets *fs)
 	json_decref(fs->plain);
 }
 
-/* The facet's own sample items (older models keep them per facet). */
-static json_t *facet_items(const struct wb_table *w, const json_t *f)
+/* The facet's own sample items (older models keep them per facet); what
+ * its malformed ones still show goes to evidence. */
+static json_t *facet_items(const struct wb_table *w, const json_t *f, json_t *evidence)
 {
 	json_t *mine = json_array();
-	const char *fname = json_string_value(json_object_get(f, "FacetName"));
+	const char *fname = ddbc_import_string_value(json_object_get(f, "FacetName"));
 	strbuf where = STRBUF_INIT;
 	strbuf_addf(&where, "facet '%s' of table '%s'", fname ? fname : "", w->name);
-	ddbc_import_wb_items(w->file, strbuf_str(&where), json_object_get(f, "TableData"), mine);
+	ddbc_import_wb_items(w->file, strbuf_str(&where), json_object_get(f, "TableData"), mine,
+			     evidence);
 	strbuf_release(&where);
 	return mine;
 }
@@ -427,12 +484,15 @@ static int facet_entities(const struct wb_table *w, const json_t *facets, json_t
 {
 	struct facets fs;
 	facets_init(&fs, w, facets);
-	json_t *per = json_array();
+	json_t *per = json_array(), *per_ev = json_array();
 	size_t i, lost = 0;
 	const json_t *f, *item;
 	int rc = 0;
-	json_array_foreach(facets, i, f)
-		json_array_append_new(per, facet_items(w, f));
+	json_array_foreach(facets, i, f) {
+		json_t *ev = json_array();
+		json_array_append_new(per, facet_items(w, f, ev));
+		json_array_append_new(per_ev, ev);
+	}
 	json_array_foreach(w->items, i, item) {
 		int k = facet_of(&fs, item);
 		if (k < 0)
@@ -440,21 +500,32 @@ static int facet_entities(const struct wb_table *w, const json_t *facets, json_t
 		else
 			json_array_append(json_array_get(per, (size_t)k), (json_t *)item);
 	}
+	/* A malformed item's facet, from the names and keys it shows (one that
+	 * fits none was said left out already). */
+	json_array_foreach(w->evidence, i, item) {
+		json_t *view = json_deep_copy(json_object_get(item, "ok"));
+		json_object_update(view, json_object_get(item, "bad"));
+		int k = facet_of(&fs, view);
+		json_decref(view);
+		if (k >= 0)
+			json_array_append(json_array_get(per_ev, (size_t)k), (json_t *)item);
+	}
 	json_array_foreach(facets, i, f) {
-		const char *fname = json_string_value(json_object_get(f, "FacetName"));
+		const char *fname = ddbc_import_string_value(json_object_get(f, "FacetName"));
 		if (rc == 0 && !fname)
 			rc = ddbc_import_fail(w->file, "a facet of table '%s' has no FacetName",
 					      w->name);
 		if (rc == 0)
 			rc = add_entity(w, design, fname, fs.f[i].names,
 					json_object_get(f, "KeyAttributeAlias"),
-					json_array_get(per, i));
+					json_array_get(per, i), json_array_get(per_ev, i));
 	}
 	if (rc == 0 && lost)
 		fprintf(stderr, "ddbc import: %s: %zu sample item%s of table '%s' fit no facet: "
 			"left out\n", w->file, lost, lost == 1 ? "" : "s", w->name);
 	facets_release(&fs);
 	json_decref(per);
+	json_decref(per_ev);
 	return rc;
 }
 
@@ -470,7 +541,7 @@ int ddbc_import_wb_entities(const struct wb_table *w, json_t *design)
 	json_object_foreach((json_t *)w->types, k, v)
 		json_array_append_new(names, json_string(k));
 	json_t *examples = json_deep_copy(w->items);
-	int rc = add_entity(w, design, w->name, names, NULL, examples);
+	int rc = add_entity(w, design, w->name, names, NULL, examples, w->evidence);
 	if (rc == 0)
 		ddbc_import_set_comment(json_object_get(design, "entities"), w->name,
 					"one entity: the model has no facets");

@@ -12,18 +12,19 @@
 #include "util/strbuf.h"
 
 #include <stdbool.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* Sets obj[member] to attribute a's name ({"AttributeName": ...}); returns
  * the name, or NULL when a has none. Adds the type to types. */
 static const char *take_key(json_t *obj, const char *member, const json_t *a, json_t *types)
 {
-	const char *n = json_string_value(json_object_get(a, "AttributeName"));
+	const char *n = ddbc_import_string_value(json_object_get(a, "AttributeName"));
 	const json_t *t = json_object_get(a, "AttributeType");
 	if (!n)
 		return NULL;
 	json_object_set_new(obj, member, json_string(n));
-	if (json_is_string(t))
+	if (ddbc_import_is_string(t))
 		json_object_set(types, n, (json_t *)t);
 	return n;
 }
@@ -39,7 +40,7 @@ static json_t *include_list(const json_t *nk, const json_t *keys)
 		bool key = false;
 		json_array_foreach(keys, j, k)
 			key = key || json_equal((json_t *)v, (json_t *)k);
-		if (!key && json_is_string(v))
+		if (!key && ddbc_import_is_string(v))
 			json_array_append(out, (json_t *)v);
 	}
 	return out;
@@ -49,7 +50,7 @@ static json_t *include_list(const json_t *nk, const json_t *keys)
 static json_t *index_projection(const json_t *x, const json_t *keys)
 {
 	const json_t *p = json_object_get(x, "Projection");
-	const char *pt = json_string_value(json_object_get(p, "ProjectionType"));
+	const char *pt = ddbc_import_string_value(json_object_get(p, "ProjectionType"));
 	json_t *proj = pt && !strcmp(pt, "KEYS_ONLY") ? json_string("keys_only")
 		     : pt && !strcmp(pt, "INCLUDE")
 		     ? include_list(json_object_get(p, "NonKeyAttributes"), keys)
@@ -60,6 +61,28 @@ static json_t *index_projection(const json_t *x, const json_t *keys)
 		proj = json_string("keys_only");
 	}
 	return proj;
+}
+
+/* An index's key attribute (which "PartitionKey" or "SortKey"): as
+ * Workbench writes a GSI's, under KeyAttributes, or as CreateTable and
+ * describe-table write one, a KeySchema element of KeyType HASH or RANGE
+ * (its type is then the table's, from its attributes). No public model
+ * holding an LSI has shown which of the two Workbench writes for LSIs, so
+ * both are read. NULL when the index has neither. */
+static const json_t *index_key(const json_t *x, const char *which)
+{
+	const json_t *ka = json_object_get(x, "KeyAttributes");
+	if (ka)
+		return json_object_get(ka, which);
+	const char *type = strcmp(which, "PartitionKey") ? "RANGE" : "HASH";
+	size_t i;
+	const json_t *e;
+	json_array_foreach(json_object_get(x, "KeySchema"), i, e) {
+		const char *kt = ddbc_import_string_value(json_object_get(e, "KeyType"));
+		if (kt && !strcmp(kt, type))
+			return e;
+	}
+	return NULL;
 }
 
 /* The GSIs (local false) or LSIs (local true, v2.0/v3.0 models) of model
@@ -73,18 +96,19 @@ static int add_indexes(const char *file, const json_t *t, json_t *table, json_t 
 	size_t i;
 	const json_t *x;
 	json_array_foreach(json_object_get(t, list), i, x) {
-		const char *name = json_string_value(json_object_get(x, "IndexName"));
-		const json_t *ka = json_object_get(x, "KeyAttributes");
+		const char *name = ddbc_import_string_value(json_object_get(x, "IndexName"));
 		json_t *ix = json_object();
-		const char *pk = take_key(ix, "partition_key", json_object_get(ka, "PartitionKey"),
-					  types);
-		const char *sk = take_key(ix, "sort_key", json_object_get(ka, "SortKey"), types);
+		const char *pk = take_key(ix, "partition_key", index_key(x, "PartitionKey"), types);
+		const char *sk = take_key(ix, "sort_key", index_key(x, "SortKey"), types);
 		if (!name || (!pk && !local) || (local && !sk)) {
 			json_decref(ix);
 			json_decref(out);
-			return ddbc_import_fail(file, "%s[%zu] of table '%s': no IndexName or %s",
-						list, i, json_string_value(json_object_get(t, "TableName")),
-						local ? "sort key" : "partition key");
+			return ddbc_import_fail(file, "%s[%zu] of table '%s': no IndexName or %s "
+						"(KeyAttributes.%s, or KeySchema's %s)", list, i,
+						ddbc_import_string_text(json_object_get(t, "TableName")),
+						local ? "sort key" : "partition key",
+						local ? "SortKey" : "PartitionKey",
+						local ? "RANGE" : "HASH");
 		}
 		if (local)
 			json_object_del(ix, "partition_key");
@@ -97,7 +121,7 @@ static int add_indexes(const char *file, const json_t *t, json_t *table, json_t 
 			json_decref(ix);
 			json_decref(out);
 			return ddbc_import_fail(file, "table '%s' has two indexes named '%s'",
-						json_string_value(json_object_get(t, "TableName")),
+						ddbc_import_string_value(json_object_get(t, "TableName")),
 						name);
 		}
 		json_object_set_new(out, name, ix);
@@ -111,7 +135,7 @@ static int add_indexes(const char *file, const json_t *t, json_t *table, json_t 
 
 static void add_billing(const json_t *t, json_t *table)
 {
-	const char *m = json_string_value(json_object_get(t, "BillingMode"));
+	const char *m = ddbc_import_string_value(json_object_get(t, "BillingMode"));
 	if (!m)  /* v1.0 models say nothing of billing */
 		return;
 	if (strcmp(m, "PROVISIONED")) {
@@ -138,7 +162,7 @@ static json_t *read_table(const char *file, const json_t *t, json_t *types, json
 	if (!pk) {
 		json_decref(table);
 		ddbc_import_fail(file, "table '%s' has no partition key",
-				 json_string_value(json_object_get(t, "TableName")));
+				 ddbc_import_string_value(json_object_get(t, "TableName")));
 		return NULL;
 	}
 	json_array_append_new(keys, json_string(pk));
@@ -153,9 +177,9 @@ static json_t *read_table(const char *file, const json_t *t, json_t *types, json
 	size_t i;
 	const json_t *a;
 	json_array_foreach(json_object_get(t, "NonKeyAttributes"), i, a) {
-		const char *n = json_string_value(json_object_get(a, "AttributeName"));
+		const char *n = ddbc_import_string_value(json_object_get(a, "AttributeName"));
 		const json_t *ty = json_object_get(a, "AttributeType");
-		if (n && json_is_string(ty))
+		if (n && ddbc_import_is_string(ty))
 			json_object_set(types, n, (json_t *)ty);
 	}
 	return table;
@@ -163,65 +187,107 @@ static json_t *read_table(const char *file, const json_t *t, json_t *types, json
 
 /* Appends the plain items of DynamoDB JSON list data to items; an item
  * that is not valid DynamoDB JSON is left out with a warning naming it,
- * the facet it would belong to (where) and the attribute path. */
-void ddbc_import_wb_items(const char *file, const char *where, const json_t *data,
-			  json_t *items)
+ * the facet it would belong to (where) and the attribute path. Each
+ * source item is dropped from data once read (nothing reads it again):
+ * the items are most of a model, and without this the model's tree and
+ * the design's would both be held whole at the peak. */
+void ddbc_import_wb_items(const char *file, const char *where, json_t *data, json_t *items,
+			  json_t *evidence)
 {
-	strbuf why = STRBUF_INIT;
+	json_t *pre = ddbc_import_wb_take(data);
 	size_t i;
 	const json_t *d;
+	json_array_foreach(pre, i, d) {   /* read already: a plain item's text, or why not */
+		if (json_is_string(d)) {
+			json_array_append_new(items, json_loadb(json_string_value(d),
+								json_string_length(d), 0, NULL));
+			continue;
+		}
+		fprintf(stderr, "ddbc import: %s: %s, sample item %zu: %s: left out\n",
+			file, where, i + 1, json_string_value(json_object_get(d, "why")));
+		if (json_object_get(d, "part"))
+			json_array_append(evidence, json_object_get(d, "part"));
+	}
+	json_decref(pre);
+	strbuf why = STRBUF_INIT;
 	json_array_foreach(data, i, d) {
 		json_t *p = ddbc_import_plain_item_why(d, &why);
+		json_t *part = p ? NULL : ddbc_import_plain_part(d);
 		if (p)
 			json_array_append_new(items, p);
 		else
 			fprintf(stderr, "ddbc import: %s: %s, sample item %zu: %s: left out\n",
 				file, where, i + 1, strbuf_str(&why));
+		if (part)
+			json_array_append_new(evidence, part);
+		json_array_set_new(data, i, json_null());
 	}
 	strbuf_release(&why);
 }
 
 static int read_model_table(const char *file, const json_t *t, json_t *design)
 {
-	const char *tname = json_string_value(json_object_get(t, "TableName"));
+	const char *tname = ddbc_import_string_value(json_object_get(t, "TableName"));
 	if (!tname)
 		return ddbc_import_fail(file, "a table of DataModel has no TableName");
 	json_t *tables = json_object_get(design, "tables");
 	if (json_object_get(tables, tname))
 		return ddbc_import_fail(file, "table '%s' appears twice", tname);
 	json_t *types = json_object(), *keys = json_array(), *items = json_array();
+	json_t *evidence = json_array();
 	json_t *table = read_table(file, t, types, keys);
 	int rc = -1;
 	if (!table)
 		goto out;
 	strbuf where = STRBUF_INIT;
 	strbuf_addf(&where, "table '%s'", tname);
-	ddbc_import_wb_items(file, strbuf_str(&where), json_object_get(t, "TableData"), items);
+	ddbc_import_wb_items(file, strbuf_str(&where), json_object_get(t, "TableData"), items,
+			     evidence);
 	strbuf_release(&where);
 	json_object_set(tables, tname, table);
-	struct wb_table w = { file, tname, t, table, types, keys, items };
+	struct wb_table w = { file, tname, t, table, types, keys, items, evidence };
 	rc = ddbc_import_wb_entities(&w, design);
 out:
 	json_decref(table);
 	json_decref(types);
 	json_decref(keys);
 	json_decref(items);
+	json_decref(evidence);
 	return rc;
 }
 
-int ddbc_import_workbench(const char *file, const json_t *root, json_t *design)
+static int read_model(const char *file, const json_t *root, json_t *design, bool settle)
 {
 	const json_t *dm = json_object_get(root, "DataModel");
 	if (!json_is_array(dm))
 		return ddbc_import_fail(file, "expected a NoSQL Workbench data model, an object "
 					"with a DataModel list");
-	const char *name = json_string_value(json_object_get(root, "ModelName"));
-	if (name && !json_is_string(json_object_get(design, "name")))
+	const char *name = ddbc_import_string_value(json_object_get(root, "ModelName"));
+	if (name && !ddbc_import_is_string(json_object_get(design, "name")))
 		json_object_set_new(design, "name", json_string(name));
 	size_t i;
 	const json_t *t;
-	json_array_foreach(dm, i, t)
-		if (read_model_table(file, t, design) < 0)
-			return -1;
-	return 0;
+	char *last = NULL;
+	int rc = 0;
+	json_array_foreach(dm, i, t) {
+		size_t mark = ddbc_import_comments_mark();
+		rc = read_model_table(file, t, design);
+		if (rc < 0)
+			break;
+		/* The table's entities are complete: their text is smaller. */
+		if (settle)
+			ddbc_import_wb_settle(design, &last, mark);
+	}
+	free(last);
+	return rc;
+}
+
+int ddbc_import_workbench(const char *file, const json_t *root, json_t *design)
+{
+	return read_model(file, root, design, false);
+}
+
+int ddbc_import_workbench_settled(const char *file, const json_t *root, json_t *design)
+{
+	return read_model(file, root, design, true);
 }

@@ -7,6 +7,7 @@
  * escaper, so no source text reaches the design raw.
  */
 #include "import/import_int.h"
+#include "util/decimal.h"
 #include "util/xalloc.h"
 
 #include <ctype.h>
@@ -79,6 +80,10 @@ static void write_escaped(FILE *out, const char *s, char quote)
 
 static void write_string(FILE *out, const char *s)
 {
+	/* A source string that begins with the number mark holds it twice
+	 * (import_int.h): written as the source wrote it. */
+	if (!strncmp(s, DDBC_NUMBER_MARK DDBC_NUMBER_MARK, 2 * DDBC_NUMBER_MARK_LEN))
+		s += DDBC_NUMBER_MARK_LEN;
 	if (plain_ok(s)) {
 		fputs(s, out);
 		return;
@@ -137,6 +142,10 @@ static void end_line(FILE *out, const json_t *obj, const char *k)
 static void write_member(FILE *out, const json_t *obj, const char *k, const json_t *v,
 			 int indent, bool inline_key)
 {
+	if (ddbc_import_written(v)) {   /* the member's whole text, made before */
+		fputs(ddbc_import_written(v), out);
+		return;
+	}
 	if (!inline_key)
 		fprintf(out, "%*s", indent, "");
 	write_string(out, k);
@@ -191,6 +200,20 @@ static void write_value(FILE *out, const json_t *v, int indent)
 	} else {
 		write_scalar(out, v);
 	}
+}
+
+json_t *ddbc_import_yaml_member(const json_t *obj, const char *k, int indent)
+{
+	char *text = NULL;
+	size_t len = 0;
+	FILE *mem = open_memstream(&text, &len);
+	if (!mem)
+		return NULL;
+	write_member(mem, obj, k, json_object_get(obj, k), indent, false);
+	fclose(mem);
+	json_t *s = json_stringn_nocheck(text, len);
+	free(text);
+	return s;
 }
 
 void ddbc_import_write_yaml(FILE *out, const json_t *design)

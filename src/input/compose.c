@@ -55,6 +55,10 @@ struct composer {
 	bool member_pinned;
 	bool nested_streamed;   /* the current entry's nested mapping was streamed */
 	size_t read, evicted;   /* how much of the text libyaml has, and we gave back */
+	/* The keys of the kept values (example items): every item of an
+	 * entity repeats the same attribute names, so each is stored once
+	 * (kept_text). */
+	ddbc_strset kept_keys;
 };
 
 static ddbc_loc loc_of(yaml_mark_t m)
@@ -203,6 +207,25 @@ static void pin(struct composer *c, const ddbc_arena *arena)
 		c->member_pinned = true;
 }
 
+/* A mapping key inside a kept value (ddbc_yaml_sink's kept): its text is
+ * shared with every equal key kept before it. Nothing writes a scalar's
+ * text, so the nodes may share it. */
+#define KEPT_KEY_MAX 64
+static char *kept_text(struct composer *c, ddbc_arena *arena, const char *text, size_t len)
+{
+	const struct frame *f = c->depth ? &c->stack[c->depth - 1] : NULL;
+	if (arena != c->arena || c->depth < 3 || !c->stack[1].section || !c->stack[2].keeping ||
+	    f->node->kind != DDBC_NODE_MAP || f->n % 2 != 0 || len > KEPT_KEY_MAX ||
+	    memchr(text, '\0', len))
+		return ddbc_arena_strndup(arena, text, len);
+	const char *same = ddbc_strset_get(&c->kept_keys, text, len);
+	if (same)
+		return (char *)same;
+	char *copy = ddbc_arena_strndup(arena, text, len);
+	ddbc_strset_put(&c->kept_keys, copy, len);
+	return copy;
+}
+
 static ddbc_node *new_scalar(struct composer *c, const yaml_event_t *ev)
 {
 	ddbc_arena *arena = node_arena(c);
@@ -210,8 +233,8 @@ static ddbc_node *new_scalar(struct composer *c, const yaml_event_t *ev)
 	node->kind = DDBC_NODE_SCALAR;
 	node->loc = loc_of(ev->start_mark);
 	node->n = ev->data.scalar.length;
-	node->u.text = ddbc_arena_strndup(arena, (const char *)ev->data.scalar.value,
-					  ev->data.scalar.length);
+	node->u.text = kept_text(c, arena, (const char *)ev->data.scalar.value,
+				 ev->data.scalar.length);
 	node->weight = 1;
 	const char *tag = (const char *)ev->data.scalar.tag;
 	if (tag && strcmp(tag, "!") != 0)
@@ -734,6 +757,7 @@ static void release(struct composer *c)
 {
 	for (size_t i = 0; i < c->depth; i++)
 		ddbc_strset_release(&c->stack[i].seen);
+	ddbc_strset_release(&c->kept_keys);
 	free(c->kids);
 	free(c->stack);
 	for (size_t i = 0; i < c->nanchors; i++)

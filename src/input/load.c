@@ -18,6 +18,7 @@
 #include "input/load_cost.h"
 #include "input/load_int.h"
 #include "input/suppress.h"
+#include "util/decimal.h"
 #include "util/strbuf.h"
 #include "util/strset.h"
 #include "util/suggest.h"
@@ -212,6 +213,20 @@ static void note_untabled(entries *list, size_t i)
 	((size_t *)list->items)[list->n++] = i;
 }
 
+/* A Number attribute's (or a set of Numbers') enum value is a Number
+ * DynamoDB stores: every command takes it for one (the header's
+ * initialisers, check-items' comparisons by value). */
+static void check_number_enum(loader *L, const ddbc_attr *a, const ddbc_node *v)
+{
+	if (a->type != DDBC_TYPE_N && a->type != DDBC_TYPE_NS)
+		return;
+	strbuf why = STRBUF_INIT;
+	if (!ddbc_decimal_dynamodb(v->u.text, v->n, &why))
+		ddbc_load_schema(L, v->loc, "enum value '%s' of Number attribute '%s' %s", v->u.text,
+				 a->name.s, strbuf_str(&why));
+	strbuf_release(&why);
+}
+
 static void load_type(loader *L, const ddbc_node *v, ddbc_attr *a)
 {
 	static const char *const names[] = { "S", "N", "B", "BOOL", "NULL", "M", "L",
@@ -221,7 +236,10 @@ static void load_type(loader *L, const ddbc_node *v, ddbc_attr *a)
 	a->type_loc = v->loc;
 	if (!ddbc_load_expect_kind(L, v, DDBC_NODE_SCALAR, "type"))
 		return;
-	if (ddbc_type_parse(v->u.text, &a->type) == 0)
+	ddbc_type t = a->type;   /* a bit-field: no address */
+	int bad = ddbc_type_parse(v->u.text, &t);
+	a->type = t;
+	if (bad == 0)
 		return;
 	const char *hint = ddbc_suggest(v->u.text, names, countof(names));
 	if (hint)
@@ -237,17 +255,18 @@ static void load_type(loader *L, const ddbc_node *v, ddbc_attr *a)
 static void load_index_decls(loader *L, const ddbc_node *v, ddbc_attr *a)
 {
 	static const char *const roles[] = { "partition_key", "sort_key", "projected" };
+	ddbc_attr_more *more = ddbc_attr_more_of(L->arena, a);
 	a->has_indexes = true;
-	a->indexes_loc = v->loc;
+	more->indexes_loc = v->loc;
 	if (!ddbc_load_expect_kind(L, v, DDBC_NODE_MAP, "indexes"))
 		return;
 	a->indexes_is_map = true;
-	a->indexes = ddbc_arena_array(L->arena, v->n, sizeof(ddbc_index_decl));
-	a->ndeclared = v->n;
+	more->indexes = ddbc_arena_array(L->arena, v->n, sizeof(ddbc_index_decl));
+	more->ndeclared = (uint32_t)v->n;
 	size_t unreadable = v->n;
 	for (size_t i = 0; i < v->n; i++) {
 		const ddbc_pair *p = &v->u.pairs[i];
-		ddbc_index_decl *decl = &a->indexes[a->nindexes];
+		ddbc_index_decl *decl = &more->indexes[more->nindexes];
 		decl->index = ddbc_load_word_of(L, p->key);
 		decl->role_loc = p->value->loc;
 		int r = -1;
@@ -266,11 +285,11 @@ static void load_index_decls(loader *L, const ddbc_node *v, ddbc_attr *a)
 					 hint ? hint : "", hint ? "'?)" : "");
 			ddbc_index_decl bad = *decl;
 			memset(decl, 0, sizeof(*decl));
-			a->indexes[--unreadable] = bad;
+			more->indexes[--unreadable] = bad;
 			continue;
 		}
 		decl->role = (ddbc_role)(r + DDBC_ROLE_PARTITION_KEY);
-		a->nindexes++;
+		more->nindexes++;
 	}
 }
 
@@ -278,11 +297,11 @@ static void load_index_decls(loader *L, const ddbc_node *v, ddbc_attr *a)
  * from values the application knows but does not store). Such a part
  * cannot be required of items, nor be in an index: saying so as well is
  * a contradiction the user must resolve. */
-static void load_stored(loader *L, const ddbc_node *m, ddbc_attr *a)
+static void load_stored(loader *L, const ddbc_node *v, ddbc_attr *a)
 {
 	bool stored = true;
 	ddbc_loc loc;
-	if (!ddbc_load_get_bool(L, m, "stored", &stored, &loc) || stored)
+	if (!ddbc_load_bool_of(L, v, "stored", &stored, &loc) || stored)
 		return;
 	/* After the contradiction is reported the attribute is read as
 	 * stored, so that no finding follows from the half that is ignored. */
@@ -304,7 +323,12 @@ static void read_attr(loader *L, const ddbc_pair *pair, ddbc_entity *e, ddbc_att
 	static const char *const fields[] = { "type", "description", "format", "template",
 					      "required", "stored", "enum", "example", "indexes",
 					      "c_name" };
+	enum { TYPE, DESCRIPTION, FORMAT, TEMPLATE, REQUIRED, STORED, ENUM, EXAMPLE, INDEXES,
+	       C_NAME, NFIELDS };
+	_Static_assert(NFIELDS == countof(fields), "a name for each field");
+	const ddbc_node *f[NFIELDS];
 	a->name = ddbc_load_word_of(L, pair->key);
+	a->more = &ddbc_attr_more_none;
 	a->entity = e;
 	a->type_loc = a->name.loc;
 	const ddbc_node *m = pair->value;
@@ -319,28 +343,33 @@ static void read_attr(loader *L, const ddbc_pair *pair, ddbc_entity *e, ddbc_att
 				 ddbc_node_describe(m));
 		return;
 	}
-	ddbc_load_check_known(L, m, "an attribute", fields, countof(fields));
-	const ddbc_node *type = ddbc_load_require(L, m, "type", "an attribute");
+	/* One pass over the mapping finds every field: an attribute is the
+	 * most frequent mapping of a design. */
+	ddbc_load_fields(L, m, "an attribute", fields, NFIELDS, f);
+	const ddbc_node *type = ddbc_load_require_value(L, m, f[TYPE], "type", "an attribute");
 	if (type)
 		load_type(L, type, a);
-	a->description = ddbc_load_get_attr_word(L, m, "description");
-	a->format = ddbc_load_get_attr_word(L, m, "format");
-	ddbc_name c_name = ddbc_load_get_name(L, m, "c_name");
+	a->description = ddbc_load_attr_word_of(L, f[DESCRIPTION], "description");
+	a->format = ddbc_load_attr_word_of(L, f[FORMAT], "format");
+	ddbc_name c_name = ddbc_load_name_field(L, m, f[C_NAME], "c_name");
 	if (c_name.s) {
 		ddbc_name *kept = ddbc_arena_alloc(L->arena, sizeof(*kept));
 		*kept = c_name;
-		a->c_name = kept;
+		ddbc_attr_more_of(L->arena, a)->c_name = kept;
 	}
-	const ddbc_node *tpl = ddbc_node_get(m, "template");
+	const ddbc_node *tpl = f[TEMPLATE];
 	/* A template may be empty text only if it is quoted; plain text is
 	 * read as is, so `template: 001` is the string "001". */
 	if (tpl && ddbc_load_expect_kind(L, tpl, DDBC_NODE_SCALAR, "template"))
 		a->template = ddbc_load_name_of(L, tpl);
-	ddbc_load_get_bool(L, m, "required", &a->required, NULL);
-	const ddbc_node *en = ddbc_node_get(m, "enum");
+	bool required = a->required; /* a bit-field: no address */
+	ddbc_load_bool_of(L, f[REQUIRED], "required", &required, NULL);
+	a->required = required;
+	const ddbc_node *en = f[ENUM];
 	if (en && ddbc_load_expect_kind(L, en, DDBC_NODE_SEQ, "enum")) {
-		a->enum_loc = en->loc;
-		a->enum_values = ddbc_arena_array(L->arena, en->n, sizeof(ddbc_node *));
+		ddbc_attr_more *more = ddbc_attr_more_of(L->arena, a);
+		more->enum_loc = en->loc;
+		more->enum_values = ddbc_arena_array(L->arena, en->n, sizeof(ddbc_node *));
 		for (size_t i = 0; i < en->n; i++) {
 			if (en->u.items[i]->kind != DDBC_NODE_SCALAR) {
 				ddbc_load_schema(L, en->u.items[i]->loc,
@@ -348,16 +377,19 @@ static void read_attr(loader *L, const ddbc_pair *pair, ddbc_entity *e, ddbc_att
 						 ddbc_node_describe(en->u.items[i]));
 				continue;
 			}
-			a->enum_values[a->nenum++] = ddbc_load_keep(L, en->u.items[i]);
+			check_number_enum(L, a, en->u.items[i]);
+			more->enum_values[more->nenum++] = ddbc_load_keep(L, en->u.items[i]);
 		}
 		if (en->n == 0)
 			ddbc_load_schema(L, en->loc, "'enum' must list at least one value");
 	}
-	a->example = ddbc_load_keep(L, ddbc_node_get(m, "example"));
-	const ddbc_node *ix = ddbc_node_get(m, "indexes");
+	const ddbc_node *example = f[EXAMPLE];
+	if (example)
+		ddbc_attr_more_of(L->arena, a)->example = ddbc_load_keep(L, example);
+	const ddbc_node *ix = f[INDEXES];
 	if (ix)
 		load_index_decls(L, ix, a);
-	load_stored(L, m, a);
+	load_stored(L, f[STORED], a);
 }
 
 static void load_attr(loader *L, const ddbc_pair *pair, ddbc_entity *e, ddbc_attr *a)
@@ -399,13 +431,23 @@ static void on_attr(loader *L, const ddbc_pair *pair)
 	load_attr(L, pair, NULL, a);
 }
 
-/* Gives e the attributes streamed in, the array cut to their number. */
+/* Gives e the attributes streamed in. A large array becomes e's as it is,
+ * cut to their number (realloc gives the rest of its pages back); a small
+ * one is copied into the arena and the array kept for the next entity: cut
+ * in place, each would leave a hole in the heap behind it that stays
+ * resident (some 500 bytes an entity). */
+#define TAKEN_WHOLE (256 * 1024)
 static void take_streamed_attrs(loader *L, ddbc_entity *e)
 {
-	e->attrs = L->nattrs
-		? ddbc_arena_resize(L->arena, L->attrs, L->nattrs, sizeof(ddbc_attr))
-		: ddbc_arena_array(L->arena, 0, sizeof(ddbc_attr));
 	e->nattrs = L->nattrs;
+	if (L->nattrs * sizeof(ddbc_attr) < TAKEN_WHOLE) {
+		e->attrs = ddbc_arena_array(L->arena, L->nattrs, sizeof(ddbc_attr));
+		if (L->nattrs)
+			memcpy(e->attrs, L->attrs, L->nattrs * sizeof(ddbc_attr));
+		L->nattrs = 0;
+		return;
+	}
+	e->attrs = ddbc_arena_resize(L->arena, L->attrs, L->nattrs, sizeof(ddbc_attr));
 	L->attrs = NULL;
 	L->nattrs = L->attrs_cap = 0;
 }
@@ -417,18 +459,22 @@ static const ddbc_node *read_entity(loader *L, const ddbc_pair *pair, ddbc_entit
 {
 	static const char *const fields[] = { "table", "description", "c_name", "attributes",
 					      "examples", "count", "item_bytes" };
+	enum { TABLE, DESCRIPTION, C_NAME, ATTRIBUTES, NFIELDS = 7 };
+	_Static_assert(NFIELDS == countof(fields), "a name for each field");
+	const ddbc_node *f[NFIELDS];
 	e->name = ddbc_load_name_of(L, pair->key);
 	const ddbc_node *m = pair->value;
 	if (!ddbc_load_expect_kind(L, m, DDBC_NODE_MAP, e->name.s))
 		return NULL;
-	ddbc_load_check_known(L, m, "an entity", fields, countof(fields));
-	e->table_ref = ddbc_load_get_name(L, m, "table");
-	if (!ddbc_node_get(m, "table") && !ddbc_load_suggested(L, m, "table"))
+	ddbc_load_fields(L, m, "an entity", fields, NFIELDS, f);
+	e->table_ref = ddbc_load_name_field(L, m, f[TABLE], "table");
+	if (!f[TABLE] && !ddbc_load_suggested(L, m, "table"))
 		note_untabled(&L->untabled_entities, L->entities.n - 1);
-	e->description = ddbc_load_get_text(L, m, "description");
-	e->c_name = ddbc_load_get_name(L, m, "c_name");
+	e->description = ddbc_load_name_field(L, m, f[DESCRIPTION], "description").s;
+	e->c_name = ddbc_load_name_field(L, m, f[C_NAME], "c_name");
 	ddbc_load_entity_figures(L->arena, L->d, m, e);
-	const ddbc_node *attrs = ddbc_load_require(L, m, "attributes", "an entity");
+	const ddbc_node *attrs = ddbc_load_require_value(L, m, f[ATTRIBUTES], "attributes",
+							 "an entity");
 	if (nested)
 		take_streamed_attrs(L, e);
 	else if (attrs && ddbc_load_expect_kind(L, attrs, DDBC_NODE_MAP, "attributes")) {
@@ -447,6 +493,7 @@ static const ddbc_node *read_entity(loader *L, const ddbc_pair *pair, ddbc_entit
 static void load_entity(loader *L, const ddbc_pair *pair, ddbc_entity *e, bool nested)
 {
 	size_t before = L->d->n;
+	e->count = e->item_bytes = &ddbc_figure_none;
 	const ddbc_node *m = read_entity(L, pair, e, nested);
 	e->incomplete = L->d->n > before;
 	const ddbc_node *ex = m ? ddbc_node_get(m, "examples") : NULL;
@@ -511,22 +558,28 @@ static void read_pattern(loader *L, const ddbc_pair *pair, ddbc_pattern *p)
 					      "entities", "example", "condition", "rate" };
 	static const char *const ops[] = { "get", "query", "scan", "put", "update", "delete" };
 	static const char *const orders[] = { "asc", "desc" };
+	enum { DESCRIPTION, TABLE, INDEX, OPERATION, KEY, ORDER, CONSISTENT_READ, RETURNS,
+	       ENTITIES, EXAMPLE, CONDITION, RATE, NFIELDS };
+	_Static_assert(NFIELDS == countof(fields), "a name for each field");
+	const ddbc_node *f[NFIELDS];
 	p->id = ddbc_load_name_of(L, pair->key);
 	const ddbc_node *m = pair->value;
 	if (!ddbc_load_expect_kind(L, m, DDBC_NODE_MAP, p->id.s))
 		return;
-	ddbc_load_check_known(L, m, "an access pattern", fields, countof(fields));
-	p->description = ddbc_load_get_text(L, m, "description");
-	p->table_ref = ddbc_load_get_name(L, m, "table");
-	if (!ddbc_node_get(m, "table") && !ddbc_load_suggested(L, m, "table"))
+	/* One pass over the mapping finds every field. */
+	ddbc_load_fields(L, m, "an access pattern", fields, NFIELDS, f);
+	p->description = ddbc_load_name_field(L, m, f[DESCRIPTION], "description").s;
+	p->table_ref = ddbc_load_name_field(L, m, f[TABLE], "table");
+	if (!f[TABLE] && !ddbc_load_suggested(L, m, "table"))
 		note_untabled(&L->untabled_patterns, L->patterns.n - 1);
-	p->index_ref = ddbc_load_get_name(L, m, "index");
-	const ddbc_node *op = ddbc_load_require(L, m, "operation", "an access pattern");
+	p->index_ref = ddbc_load_name_field(L, m, f[INDEX], "index");
+	const ddbc_node *op = ddbc_load_require_value(L, m, f[OPERATION], "operation",
+						      "an access pattern");
 	p->operation_loc = op ? op->loc : p->id.loc;
 	size_t w;
-	bool has_op = ddbc_load_get_word(L, m, "operation", ops, countof(ops), &w);
+	bool has_op = ddbc_load_word_in(L, f[OPERATION], "operation", ops, countof(ops), &w);
 	p->operation = has_op ? (ddbc_operation)w : DDBC_OP_QUERY;
-	const ddbc_node *key = ddbc_node_get(m, "key");
+	const ddbc_node *key = f[KEY];
 	p->key_loc = key ? key->loc : p->id.loc;
 	if (key && ddbc_load_expect_kind(L, key, DDBC_NODE_MAP, "key")) {
 		p->conds = ddbc_arena_array(L->arena, key->n, sizeof(ddbc_key_cond));
@@ -540,32 +593,34 @@ static void read_pattern(loader *L, const ddbc_pair *pair, ddbc_pattern *p)
 				 "needs a key condition)", p->id.s, ops[w]);
 	}
 	size_t o;
-	bool has_order = ddbc_load_get_word(L, m, "order", orders, countof(orders), &o);
+	bool has_order = ddbc_load_word_in(L, f[ORDER], "order", orders, countof(orders), &o);
 	p->order = !has_order ? 0 : o == 0 ? 1 : -1;
 	if (has_order)
-		p->order_loc = ddbc_node_get(m, "order")->loc;
-	ddbc_load_get_bool(L, m, "consistent_read", &p->consistent_read, &p->consistent_loc);
-	const ddbc_node *ret = ddbc_node_get(m, "returns");
+		p->order_loc = f[ORDER]->loc;
+	ddbc_load_bool_of(L, f[CONSISTENT_READ], "consistent_read", &p->consistent_read,
+			  &p->consistent_loc);
+	const ddbc_node *ret = f[RETURNS];
 	if (ret && ddbc_load_expect_kind(L, ret, DDBC_NODE_SEQ, "returns"))
 		p->nreturns = ddbc_load_get_names(L, ret, "returns", &p->returns);
-	const ddbc_node *ents = ddbc_node_get(m, "entities");
+	const ddbc_node *ents = f[ENTITIES];
 	if (ents && ddbc_load_expect_kind(L, ents, DDBC_NODE_SEQ, "entities")) {
 		p->has_entities = true;
 		p->entities_loc = ents->loc;
 		p->nentities = ddbc_load_get_names(L, ents, "entities", &p->entities);
 	}
-	ddbc_node *ex = ddbc_node_get(m, "example");
+	const ddbc_node *ex = f[EXAMPLE];
 	if (ex && ddbc_load_expect_kind(L, ex, DDBC_NODE_MAP, "example"))
 		p->example = ddbc_load_keep(L, ex);
-	p->condition = ddbc_load_get_text(L, m, "condition");
-	const ddbc_node *cond = ddbc_node_get(m, "condition");
+	p->condition = ddbc_load_name_field(L, m, f[CONDITION], "condition").s;
+	const ddbc_node *cond = f[CONDITION];
 	p->condition_loc = cond ? cond->loc : p->id.loc;
-	ddbc_load_rate(L->arena, L->d, m, &p->rate);
+	ddbc_load_rate(L->arena, L->d, m, p);
 }
 
 static void load_pattern(loader *L, const ddbc_pair *pair, ddbc_pattern *p)
 {
 	size_t before = L->d->n;
+	p->rate = &ddbc_figure_none;
 	read_pattern(L, pair, p);
 	p->incomplete = L->d->n > before;
 }

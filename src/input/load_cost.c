@@ -1,5 +1,6 @@
 /* load_cost.c - reading the capacity fields (load_cost.h) */
 #include "input/load_cost.h"
+#include "model/request_rows.h"
 #include "util/suggest.h"
 
 #include <math.h>
@@ -7,44 +8,55 @@
 #include <string.h>
 
 /* A scalar that YAML reads as a number, at least 0 and at most max (whole:
- * an integer). */
-static void load_figure(ddbc_arena *arena, ddbc_diags *d, const ddbc_node *map, const char *key,
-			bool whole, double min, double max, const char *what, ddbc_figure *out)
+ * an integer), in arena; else ddbc_figure_none. */
+static const ddbc_figure *load_figure(ddbc_arena *arena, ddbc_diags *d, const ddbc_node *map,
+				      const char *key, bool whole, double min, double max,
+				      const char *what)
 {
 	const ddbc_node *v = ddbc_node_get(map, key);
 	if (!v)
-		return;
+		return &ddbc_figure_none;
 	bool number = v->kind == DDBC_NODE_SCALAR &&
 		      (v->scalar == DDBC_SCALAR_INT || (!whole && v->scalar == DDBC_SCALAR_FLOAT));
-	double x = number ? strtod(v->u.text, NULL) : 0;
+	/* strtod reads 0x1F but not YAML's 0o17: the value of the scalar's
+	 * decimal text, as the rules read it. */
+	double x = 0;
+	if (number) {
+		strbuf dec = STRBUF_INIT;
+		ddbc_scalar_text(v, &dec);
+		x = strtod(strbuf_str(&dec), NULL);
+		strbuf_release(&dec);
+	}
 	if (!number || !isfinite(x) || x < min || x > max) {
 		ddbc_diag_add(d, DDBC_RULE_SCHEMA, v->loc, "'%s' must be %s, not %s%s%s%s", key,
 			      what, ddbc_node_describe(v),
 			      v->kind == DDBC_NODE_SCALAR ? " '" : "",
 			      v->kind == DDBC_NODE_SCALAR ? v->u.text : "",
 			      v->kind == DDBC_NODE_SCALAR ? "'" : "");
-		return;
+		return &ddbc_figure_none;
 	}
+	ddbc_figure *out = ddbc_arena_alloc(arena, sizeof(*out));
 	out->set = true;
 	out->value = x;
 	out->text = ddbc_arena_strndup(arena, v->u.text, v->n);
 	out->loc = v->loc;
+	return out;
 }
 
-void ddbc_load_rate(ddbc_arena *arena, ddbc_diags *d, const ddbc_node *map, ddbc_figure *out)
+void ddbc_load_rate(ddbc_arena *arena, ddbc_diags *d, const ddbc_node *map, ddbc_pattern *p)
 {
-	load_figure(arena, d, map, "rate", false, 0, 1e15,
-		    "a number of requests per second, at least 0", out);
+	p->rate = load_figure(arena, d, map, "rate", false, 0, 1e15,
+			      "a number of requests per second, at least 0");
 }
 
 void ddbc_load_entity_figures(ddbc_arena *arena, ddbc_diags *d, const ddbc_node *map,
 			      ddbc_entity *e)
 {
-	load_figure(arena, d, map, "count", true, 0, 1e18,
-		    "a whole number of items, at least 0", &e->count);
-	load_figure(arena, d, map, "item_bytes", true, 1, 409600,
-		    "a whole number of bytes from 1 to 409600 (DynamoDB's 400 KB item limit)",
-		    &e->item_bytes);
+	e->count = load_figure(arena, d, map, "count", true, 0, 1e18,
+			       "a whole number of items, at least 0");
+	e->item_bytes = load_figure(arena, d, map, "item_bytes", true, 1, 409600,
+				    "a whole number of bytes from 1 to 409600 "
+				    "(DynamoDB's 400 KB item limit)");
 }
 
 void ddbc_load_table_class(ddbc_diags *d, const ddbc_node *map, ddbc_table *t)

@@ -9,8 +9,10 @@
 #include "model/model.h"
 
 /* `rate:` requests per second: a number of at least 0. */
-void ddbc_load_rate(ddbc_arena *arena, ddbc_diags *d, const ddbc_node *map, ddbc_figure *out);
-/* `count:` a whole number of at least 0; `item_bytes:` 1 to 409,600. */
+void ddbc_load_rate(ddbc_arena *arena, ddbc_diags *d, const ddbc_node *map, ddbc_pattern *p);
+/* `count:` a whole number of at least 0; `item_bytes:` 1 to 409,600.
+ * Each sets its pointer, to ddbc_figure_none when the field is absent or
+ * unreadable. */
 void ddbc_load_entity_figures(ddbc_arena *arena, ddbc_diags *d, const ddbc_node *map,
 			      ddbc_entity *e);
 void ddbc_load_table_class(ddbc_diags *d, const ddbc_node *map, ddbc_table *t);

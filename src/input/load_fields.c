@@ -24,16 +24,29 @@ void ddbc_load_schema(loader *L, ddbc_loc loc, const char *fmt, ...)
 size_t ddbc_load_check_known(loader *L, const ddbc_node *map, const char *what,
 			     const char *const *known, size_t n)
 {
+	return ddbc_load_fields(L, map, what, known, n, NULL);
+}
+
+size_t ddbc_load_fields(loader *L, const ddbc_node *map, const char *what,
+			const char *const *known, size_t n, const ddbc_node **at)
+{
 	size_t unknown = 0;
 	L->hinted = map;
 	L->nhints = 0;
+	for (size_t k = 0; at && k < n; k++)
+		at[k] = NULL;
 	for (size_t i = 0; i < map->n; i++) {
 		const ddbc_node *key = map->u.pairs[i].key;
-		bool found = false;
-		for (size_t k = 0; k < n && !found; k++)
-			found = !strcmp(key->u.text, known[k]);
-		if (found)
+		size_t k = 0;
+		/* The first byte rules out most names without a call. */
+		while (k < n && (key->u.text[0] != known[k][0] || strcmp(key->u.text, known[k])))
+			k++;
+		if (k < n) {
+			/* The first of repeated keys, as ddbc_node_get finds. */
+			if (at && !at[k])
+				at[k] = map->u.pairs[i].value;
 			continue;
+		}
 		unknown++;
 		const char *hint = ddbc_suggest(key->u.text, known, n);
 		if (hint && L->nhints < countof(L->hints))
@@ -63,7 +76,12 @@ bool ddbc_load_suggested(const loader *L, const ddbc_node *map, const char *key)
 const ddbc_node *ddbc_load_require(loader *L, const ddbc_node *map, const char *key,
 				   const char *what)
 {
-	const ddbc_node *v = ddbc_node_get(map, key);
+	return ddbc_load_require_value(L, map, ddbc_node_get(map, key), key, what);
+}
+
+const ddbc_node *ddbc_load_require_value(loader *L, const ddbc_node *map, const ddbc_node *v,
+					 const char *key, const char *what)
+{
 	if (!v && !ddbc_load_suggested(L, map, key))
 		ddbc_load_schema(L, map->loc, "missing required field '%s' in %s", key, what);
 	return v;
@@ -115,7 +133,11 @@ ddbc_name ddbc_load_word_of(loader *L, const ddbc_node *node)
 
 const char *ddbc_load_get_attr_word(loader *L, const ddbc_node *map, const char *key)
 {
-	const ddbc_node *v = ddbc_node_get(map, key);
+	return ddbc_load_attr_word_of(L, ddbc_node_get(map, key), key);
+}
+
+const char *ddbc_load_attr_word_of(loader *L, const ddbc_node *v, const char *key)
+{
 	return v && ddbc_load_text_node(L, v, key) ? ddbc_load_word_of(L, v).s : NULL;
 }
 
@@ -126,8 +148,13 @@ ddbc_node *ddbc_load_keep(loader *L, const ddbc_node *node)
 
 ddbc_name ddbc_load_get_name(loader *L, const ddbc_node *map, const char *key)
 {
+	return ddbc_load_name_field(L, map, ddbc_node_get(map, key), key);
+}
+
+ddbc_name ddbc_load_name_field(loader *L, const ddbc_node *map, const ddbc_node *v,
+			       const char *key)
+{
 	ddbc_name n = { NULL, map->loc };
-	const ddbc_node *v = ddbc_node_get(map, key);
 	if (v && ddbc_load_text_node(L, v, key))
 		n = ddbc_load_name_of(L, v);
 	return n;
@@ -141,7 +168,11 @@ const char *ddbc_load_get_text(loader *L, const ddbc_node *map, const char *key)
 bool ddbc_load_get_bool(loader *L, const ddbc_node *map, const char *key, bool *out,
 			ddbc_loc *loc)
 {
-	const ddbc_node *v = ddbc_node_get(map, key);
+	return ddbc_load_bool_of(L, ddbc_node_get(map, key), key, out, loc);
+}
+
+bool ddbc_load_bool_of(loader *L, const ddbc_node *v, const char *key, bool *out, ddbc_loc *loc)
+{
 	if (!v)
 		return false;
 	if (loc)
@@ -158,7 +189,12 @@ bool ddbc_load_get_bool(loader *L, const ddbc_node *map, const char *key, bool *
 bool ddbc_load_get_word(loader *L, const ddbc_node *map, const char *key,
 			const char *const *words, size_t n, size_t *index)
 {
-	const ddbc_node *v = ddbc_node_get(map, key);
+	return ddbc_load_word_in(L, ddbc_node_get(map, key), key, words, n, index);
+}
+
+bool ddbc_load_word_in(loader *L, const ddbc_node *v, const char *key,
+		       const char *const *words, size_t n, size_t *index)
+{
 	if (!v || !ddbc_load_expect_kind(L, v, DDBC_NODE_SCALAR, key))
 		return false;
 	for (size_t i = 0; i < n; i++) {

@@ -49,12 +49,20 @@ void ddbc_load_schema(loader *L, ddbc_loc loc, const char *fmt, ...)
  * returns how many there are. */
 size_t ddbc_load_check_known(loader *L, const ddbc_node *map, const char *what,
 			     const char *const *known, size_t n);
+/* check_known, which also sets at[k] to the value of known[k] (its first
+ * occurrence; NULL if absent): a mapping of many known fields read in
+ * one pass instead of one lookup per field. at may be NULL. */
+size_t ddbc_load_fields(loader *L, const ddbc_node *map, const char *what,
+			const char *const *known, size_t n, const ddbc_node **at);
 /* Whether check_known told of map that an unknown field may be key. */
 bool ddbc_load_suggested(const loader *L, const ddbc_node *map, const char *key);
 /* The value of a required field; reports it missing, unless an unknown
  * field of map is its misspelling, already reported with its fix. */
 const ddbc_node *ddbc_load_require(loader *L, const ddbc_node *map, const char *key,
 				   const char *what);
+/* require, for the value v of map's key already looked up (NULL: absent). */
+const ddbc_node *ddbc_load_require_value(loader *L, const ddbc_node *map, const ddbc_node *v,
+					 const char *key, const char *what);
 bool ddbc_load_expect_kind(loader *L, const ddbc_node *node, ddbc_node_kind kind,
 			   const char *field);
 /* A name or other plain text: any non-null scalar. */
@@ -66,15 +74,23 @@ ddbc_name ddbc_load_name_of(loader *L, const ddbc_node *node);
 /* name_of for the words of an attribute: one copy of each in the arena. */
 ddbc_name ddbc_load_word_of(loader *L, const ddbc_node *node);
 const char *ddbc_load_get_attr_word(loader *L, const ddbc_node *map, const char *key);
+/* The _of and _field forms take the value v of key, already looked up
+ * (ddbc_load_fields), instead of finding it in the map. */
+const char *ddbc_load_attr_word_of(loader *L, const ddbc_node *v, const char *key);
 ddbc_node *ddbc_load_keep(loader *L, const ddbc_node *node);
 ddbc_name ddbc_load_get_name(loader *L, const ddbc_node *map, const char *key);
+ddbc_name ddbc_load_name_field(loader *L, const ddbc_node *map, const ddbc_node *v,
+			       const char *key);
 const char *ddbc_load_get_text(loader *L, const ddbc_node *map, const char *key);
 bool ddbc_load_get_bool(loader *L, const ddbc_node *map, const char *key, bool *out,
 			ddbc_loc *loc);
+bool ddbc_load_bool_of(loader *L, const ddbc_node *v, const char *key, bool *out, ddbc_loc *loc);
 /* Whether map's key holds one of words, *index then saying which. A
  * value that is no such word is reported; an absent key is not. */
 bool ddbc_load_get_word(loader *L, const ddbc_node *map, const char *key,
 			const char *const *words, size_t n, size_t *index);
+bool ddbc_load_word_in(loader *L, const ddbc_node *v, const char *key,
+		       const char *const *words, size_t n, size_t *index);
 /* A list of names: each a non-empty scalar. */
 size_t ddbc_load_get_names(loader *L, const ddbc_node *seq, const char *field, ddbc_name **out);
 /* A name, or (when many is set) a list of names. */

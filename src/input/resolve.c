@@ -83,12 +83,12 @@ static bool resolve_entity(ddbc_design *g, ddbc_entity *e, ddbc_diags *d)
 	e->lacks_key = !e->table->primary.incomplete && lacks_key(e);
 	for (size_t i = 0; i < e->nattrs; i++) {
 		ddbc_attr *a = &e->attrs[i];
-		for (size_t k = 0; k < a->nindexes; k++) {
-			if (ddbc_table_index(e->table, a->indexes[k].index.s))
+		for (size_t k = 0; k < a->more->nindexes; k++) {
+			if (ddbc_table_index(e->table, a->more->indexes[k].index.s))
 				continue;
 			/* A table read with an error may hide the index. */
 			if (!e->table->indexes_incomplete)
-				unresolved_index(d, e->table, a->indexes[k].index);
+				unresolved_index(d, e->table, a->more->indexes[k].index);
 			a->incomplete = true;
 		}
 	}

@@ -1,13 +1,14 @@
 /* items.c - check-items: real items against the design
  *
- * The items are streamed (items_stream.h): one item's JSON at a time goes
- * through jansson, is typed (items_value.h), assigned to an entity
+ * The items are streamed (items_stream.h): one item's JSON at a time is
+ * read into a jansson tree (items_jparse.h, else jansson), is typed (items_value.h), assigned to an entity
  * (items_assign.c) and checked (items_check.c), and its findings are
  * written at once (items_report.c), so memory does not grow with the
  * number of items. An item that cannot be read as one (not JSON, not an
  * object, invalid DynamoDB JSON) is a malformed-item finding and the
  * file goes on; only a broken stream (items_stream.h) stops it.
  */
+#include "items/items_jparse.h"
 #include "items/items_run.h"
 #include "util/xalloc.h"
 
@@ -40,11 +41,31 @@ static bool is_export_line(const json_t *v)
 	return json_object_size(v) == 1 && json_is_object(json_object_get(v, "Item"));
 }
 
-static json_t *parse_item(ddbc_items_run *R, const ddbc_item_span *sp)
+/* An item's tree, its memory in the run's region (items_jalloc.h):
+ * dropped with the item by done_with, never walked to be freed. The text
+ * goes to jansson when the quick reader (items_jparse.h) leaves it, so
+ * what jansson refuses it refuses with jansson's message. */
+static json_t *load(ddbc_items_run *R, const char *s, size_t len, size_t flags,
+		    json_error_t *je)
+{
+	ddbc_jalloc_begin(&R->jalloc);
+	json_t *root = ddbc_items_jparse(s, len);
+	if (!root)
+		root = json_loadb(s, len, flags, je);
+	ddbc_jalloc_end();
+	return root;
+}
+
+static void done_with(ddbc_items_run *R)
+{
+	ddbc_jalloc_clear(&R->jalloc);
+}
+
+static json_t *parse_as_written(ddbc_items_run *R, const ddbc_item_span *sp)
 {
 	json_error_t je;
 	size_t flags = JSON_REJECT_DUPLICATES | JSON_DECODE_ANY;
-	json_t *root = json_loadb(sp->data, sp->len, flags, &je);
+	json_t *root = load(R, sp->data, sp->len, flags, &je);
 	/* An integer beyond 64 bits is still a DynamoDB number, unless it has
 	 * more digits than DynamoDB keeps (the double it is decoded to would
 	 * hide them). */
@@ -56,7 +77,7 @@ static json_t *parse_item(ddbc_items_run *R, const ddbc_item_span *sp)
 			strbuf_release(&why);
 			return NULL;
 		}
-		root = json_loadb(sp->data, sp->len, flags | JSON_DECODE_INT_AS_REAL, &je);
+		root = load(R, sp->data, sp->len, flags | JSON_DECODE_INT_AS_REAL, &je);
 	}
 	if (!root && sp->cut && json_error_code(&je) == json_error_premature_end_of_input)
 		malformed(R, ddbc_items_offset_pos(sp, sp->len), "the line ends before the item "
@@ -64,6 +85,33 @@ static json_t *parse_item(ddbc_items_run *R, const ddbc_item_span *sp)
 	else if (!root)
 		malformed(R, ddbc_items_json_error_pos(sp, je.position), "%s", je.text);
 	return root;
+}
+
+/* Whether the item may be plain JSON, whose bare numbers keep their digits
+ * only when marked (util/json_number.c); DynamoDB JSON writes numbers as
+ * strings, and is read as it is. */
+static bool may_be_plain(const ddbc_items_run *R)
+{
+	return R->dynamodb != DDBC_FACT_YES && R->export_lines != DDBC_FACT_YES &&
+	       R->shape != DDBC_SHAPE_SCAN && R->shape != DDBC_SHAPE_BATCH;
+}
+
+/* The item's JSON; *marked when its numbers were marked. Text jansson
+ * refuses is read again as written, so the message and its position are
+ * those of the input. */
+static json_t *parse_item(ddbc_items_run *R, const ddbc_item_span *sp, bool *marked)
+{
+	*marked = false;
+	if (may_be_plain(R) && ddbc_json_mark_numbers(sp->data, sp->len, &R->marked)) {
+		json_error_t je;
+		json_t *root = load(R, R->marked.buf, R->marked.len,
+				    JSON_REJECT_DUPLICATES | JSON_DECODE_ANY, &je);
+		if (root) {
+			*marked = true;
+			return root;
+		}
+	}
+	return parse_as_written(R, sp);
 }
 
 /* A BatchWriteItem request's item: {"PutRequest": {"Item": {...}}}. A
@@ -175,17 +223,24 @@ static void check_item(ddbc_items_run *R, const ddbc_item_span *sp)
 	/* No values yet: a finding before they are typed names no key. */
 	R->nattrs = 0;
 	R->key_depth = 1;
-	json_t *root = parse_item(R, sp);
+	bool marked;
+	json_t *root = parse_item(R, sp, &marked);
 	const json_t *item = NULL;
 	int rc = root ? item_object(R, root, &item) : -1;
+	if (rc == 0 && marked && R->dynamodb == DDBC_FACT_YES) {
+		/* This first item made the file DynamoDB JSON: read it as written
+		 * (the marked tree stays in the region until the item is done). */
+		root = parse_as_written(R, sp);
+		rc = root ? item_object(R, root, &item) : -1;
+	}
 	if (rc == 0 && !item) {
-		json_decref(root);
+		done_with(R);
 		return;
 	}
 	R->t.items++;
 	if (rc < 0 || type_values(R, item) < 0) {
 		R->t.malformed++;
-		json_decref(root);
+		done_with(R);
 		return;
 	}
 	switch (assign(R)) {
@@ -205,7 +260,7 @@ static void check_item(ddbc_items_run *R, const ddbc_item_span *sp)
 			R->t.ok++;
 		break;
 	}
-	json_decref(root);
+	done_with(R);
 }
 
 /* ---- a worker and a file ---------------------------------------------------------- */
@@ -231,13 +286,17 @@ void ddbc_items_run_init(ddbc_items_run *R, const ddbc_design *g, const ddbc_ite
 				    ? ddbc_item_kind_get((ddbc_item_kind)k)->default_severity
 				    : o->sev[k];
 	ddbc_items_tables_prepare(R);
+	ddbc_jalloc_install();
 }
 
 void ddbc_items_run_release(ddbc_items_run *R)
 {
 	ddbc_items_tables_release(R);
+	ddbc_jalloc_release(&R->jalloc);
 	free(R->attrs);
 	free(R->slot);
+	free(R->found);
+	strbuf_release(&R->marked);
 	strbuf_release(&R->render);
 	strbuf_release(&R->line);
 	ddbc_match_scratch_release(&R->scratch);

@@ -146,10 +146,17 @@ const ddbc_ival *ddbc_items_value(const ddbc_items_run *R, const char *name)
 
 /* The text of key value v when it can be a value of key k: of k's type, no
  * longer than DynamoDB allows. */
+/* A key value's length as DynamoDB limits it: a Binary value's decoded
+ * bytes, not its base64 text. */
+static uint64_t key_bytes(const ddbc_ival *v)
+{
+	return v->type == DDBC_TYPE_B ? ddbc_base64_bytes(v->text, v->len) : v->len;
+}
+
 static bool key_text(const ddbc_items_run *R, const ddbc_ival *v, const ddbc_items_key *k,
 		     size_t max)
 {
-	return v && v->text && ddbc_items_type_fits(R, v, k->attr->type) && v->len <= max;
+	return v && v->text && ddbc_items_type_fits(R, v, k->attr->type) && key_bytes(v) <= max;
 }
 
 static bool key_fits(ddbc_items_run *R, const ddbc_ival *v, const ddbc_items_key *k, size_t max,
@@ -345,7 +352,7 @@ static void add_constants(strbuf *sb, const ddbc_items_entity *ei)
 		if (a->has_template)
 			strbuf_addf(sb, "'%s'", a->template.s);
 		else
-			strbuf_addf(sb, "'%s'", a->enum_values[0]->u.text);
+			strbuf_addf(sb, "'%s'", a->more->enum_values[0]->u.text);
 	}
 	if (ei->nconsts > MAX_LISTED)
 		strbuf_addstr(sb, ", ...");
@@ -526,7 +533,7 @@ static void explain_table(ddbc_items_run *R, const ddbc_items_table *ti, strbuf 
 	strbuf_addf(why, "of table '%s': ", ti->t->name.s);
 	if (ti->nents == 0) {
 		strbuf_addstr(why, "the table has no entity");
-	} else if (!typed && pk->text && pk->len > MAX_PK_BYTES) {
+	} else if (!typed && pk->text && key_bytes(pk) > MAX_PK_BYTES) {
 		strbuf_addf(why, "its '%s' is longer than %d bytes, DynamoDB's limit for a partition "
 			    "key", ti->pk, MAX_PK_BYTES);
 	} else if (!typed) {

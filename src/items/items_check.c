@@ -34,14 +34,12 @@ bool ddbc_items_type_fits(const ddbc_items_run *R, const ddbc_ival *v, ddbc_type
 		return v->type == DDBC_TYPE_S && ddbc_is_base64(v->text, v->len);
 	if (v->type != DDBC_TYPE_L || (t != DDBC_TYPE_SS && t != DDBC_TYPE_NS && t != DDBC_TYPE_BS))
 		return false;
-	size_t i;
+	size_t i, len;
 	const json_t *x;
 	json_array_foreach((json_t *)v->payload, i, x) {
-		bool ok = t == DDBC_TYPE_NS ? json_is_number(x)
-					    : json_is_string(x) &&
-						  (t == DDBC_TYPE_SS ||
-						   ddbc_is_base64(json_string_value(x),
-								  json_string_length(x)));
+		const char *s = ddbc_json_marked_string(x, &len);
+		bool ok = t == DDBC_TYPE_NS ? ddbc_json_marked_number(x, &len) != NULL
+					    : s && (t == DDBC_TYPE_SS || ddbc_is_base64(s, len));
 		if (!ok)
 			return false;
 	}
@@ -113,7 +111,7 @@ static ddbc_type element_type(ddbc_type t)
 
 static void check_enum(ddbc_items_run *R, const ddbc_attr *a, const ddbc_ival *v)
 {
-	if (!a->nenum)
+	if (!a->more->nenum)
 		return;
 	ddbc_type et = element_type(a->type);
 	if (et == DDBC_TYPE_NONE) {
@@ -128,7 +126,8 @@ static void check_enum(ddbc_items_run *R, const ddbc_attr *a, const ddbc_ival *v
 	json_array_foreach((json_t *)v->payload, i, x) {
 		char buf[40];
 		ddbc_value val = { .kind = DDBC_V_STRING, .fits = true };
-		val.text = ddbc_ival_scalar_text(x, buf, sizeof(buf), &val.len);
+		val.text = ddbc_ival_scalar_text(x, R->dynamodb != DDBC_FACT_YES, buf, sizeof(buf),
+						 &val.len);
 		if (val.text && !ddbc_enum_has(a, et, &val))
 			report_enum(R, a, &val);
 	}
@@ -198,15 +197,17 @@ static void check_attributes(ddbc_items_run *R)
 	const ddbc_entity *e = R->ent->e;
 	xgrow((void **)&R->slot, &R->slot_cap, e->nattrs + 1, sizeof(*R->slot));
 	memset(R->slot, 0, (e->nattrs + 1) * sizeof(*R->slot));
+	/* Each name is looked up once: the checks below read what was found. */
+	xgrow((void **)&R->found, &R->found_cap, R->nattrs + 1, sizeof(*R->found));
 	for (size_t i = 0; i < R->nattrs; i++) {
 		const ddbc_ival *v = &R->attrs[i];
-		const ddbc_attr *a = ddbc_entity_attr(e, v->name);
+		const ddbc_attr *a = R->found[i] = ddbc_entity_attr(e, v->name);
 		if (a)
 			R->slot[a - e->attrs] = v;
 	}
 	for (size_t i = 0; i < R->nattrs; i++) {
 		const ddbc_ival *v = &R->attrs[i];
-		const ddbc_attr *a = ddbc_entity_attr(e, v->name);
+		const ddbc_attr *a = R->found[i];
 		if (a && !ddbc_attr_stored(a))
 			report_unknown(R, v->name, a);
 		if (a)

@@ -17,6 +17,7 @@
 #define DDBC_ITEMS_RUN_H
 
 #include "items/items.h"
+#include "items/items_jalloc.h"
 #include "items/items_keyindex.h"
 #include "items/items_match.h"
 #include "items/items_stream.h"
@@ -133,6 +134,10 @@ typedef struct ddbc_items_run {
 	size_t ncand, cand_cap;
 	const ddbc_ival **slot;  /* per attribute of ent's entity: the item's value */
 	size_t slot_cap;
+	const ddbc_attr **found; /* per value of the item: its attribute, or NULL */
+	size_t found_cap;
+	ddbc_jalloc jalloc;      /* where the current item's JSON tree is */
+	strbuf marked;           /* reused for a plain item's marked text (util/json_number.c) */
 	strbuf render;           /* reused for rendering templates */
 	strbuf line;             /* reused for a finding's line */
 	bool failed;

@@ -3,9 +3,9 @@
  * jansson parses whole documents only, and a table export can be larger
  * than memory. The reader reads its input in fixed-size chunks and finds
  * the byte span of one item at a time, tracking strings, escapes, nesting
- * and positions; each span then goes to jansson (json_loadb). Memory is
- * bounded by the chunk size plus the largest single item, never by the
- * number of items.
+ * and positions; each span is then parsed into a jansson tree (items.c).
+ * Memory is bounded by the chunk size plus the largest single item, never
+ * by the number of items.
  *
  * The shape of the input is decided by its first value:
  *   '['  a JSON array of items                       DDBC_SHAPE_ARRAY

@@ -1,6 +1,7 @@
 /* items_value.c - an item's attributes, typed as DynamoDB types them */
 #include "items/items_value.h"
 #include "model/params.h"
+#include "util/decimal.h"
 #include "util/strbuf.h"
 
 #include <stdio.h>
@@ -51,12 +52,20 @@ static void format_real(double d, char *buf, size_t size)
 	}
 }
 
-const char *ddbc_ival_scalar_text(const json_t *v, char *buf, size_t size, size_t *len)
+const char *ddbc_ival_scalar_text(const json_t *v, bool marked, char *buf, size_t size,
+				  size_t *len)
 {
+	const char *text = marked ? ddbc_json_marked_number(v, len) : NULL;
+	if (text)
+		return text;
 	if (json_is_string(v)) {
+		if (marked)
+			return ddbc_json_marked_string(v, len);
 		*len = json_string_length(v);
 		return json_string_value(v);
 	}
+	/* Unmarked numbers: those of DynamoDB JSON, where a number is a string
+	 * and a bare one is refused (said in its words). */
 	if (json_is_integer(v))
 		snprintf(buf, size, "%" JSON_INTEGER_FORMAT, json_integer_value(v));
 	else if (json_is_real(v))
@@ -71,8 +80,9 @@ const char *ddbc_ival_scalar_text(const json_t *v, char *buf, size_t size, size_
 
 static ddbc_type plain_type(const json_t *v)
 {
+	size_t len;
 	switch (json_typeof(v)) {
-	case JSON_STRING: return DDBC_TYPE_S;
+	case JSON_STRING: return ddbc_json_marked_number(v, &len) ? DDBC_TYPE_N : DDBC_TYPE_S;
 	case JSON_INTEGER:
 	case JSON_REAL: return DDBC_TYPE_N;
 	case JSON_TRUE:
@@ -88,8 +98,9 @@ static ddbc_type plain_type(const json_t *v)
 
 const char *ddbc_json_kind(const json_t *v)
 {
+	size_t len;
 	switch (json_typeof(v)) {
-	case JSON_STRING: return "a string";
+	case JSON_STRING: return ddbc_json_marked_number(v, &len) ? "a number" : "a string";
 	case JSON_INTEGER:
 	case JSON_REAL: return "a number";
 	case JSON_TRUE:
@@ -175,11 +186,11 @@ static bool check_set(const json_t *p, ddbc_type t, const path *where, strbuf *w
 				continue;
 			const char *text = json_string_value(x);
 			size_t len = json_string_length(x);
-			if (ddbc_items_number_ok(text, len, NULL))
+			if (ddbc_decimal_dynamodb(text, len, NULL))
 				continue;
 			at(why, where);
 			strbuf_addf(why, "element %zu ", i + 1);
-			return ddbc_items_number_ok(text, len, why);
+			return ddbc_decimal_dynamodb(text, len, why);
 		}
 		at(why, where);
 		strbuf_addf(why, "is tagged %s, but its element %zu is %s%s; expected %s",
@@ -267,9 +278,9 @@ static bool payload_ok(const json_t *p, ddbc_type t, const path *where, strbuf *
 		return false;
 	}
 	if (t == DDBC_TYPE_N &&
-	    !ddbc_items_number_ok(json_string_value(p), json_string_length(p), NULL)) {
+	    !ddbc_decimal_dynamodb(json_string_value(p), json_string_length(p), NULL)) {
 		at(why, where);
-		return ddbc_items_number_ok(json_string_value(p), json_string_length(p), why);
+		return ddbc_decimal_dynamodb(json_string_value(p), json_string_length(p), why);
 	}
 	if (t == DDBC_TYPE_SS || t == DDBC_TYPE_NS || t == DDBC_TYPE_BS)
 		return check_set(p, t, where, why);
@@ -307,14 +318,14 @@ static bool check_typed(const json_t *v, const path *where, strbuf *why, ddbc_ty
 /* A plain JSON value within DynamoDB's limits: its numbers, its depth. */
 static bool check_plain(const json_t *v, const path *where, strbuf *why)
 {
-	if (json_is_number(v)) {
+	size_t len;
+	if (json_is_number(v) || ddbc_json_marked_number(v, &len)) {
 		char buf[64];
-		size_t len;
-		const char *text = ddbc_ival_scalar_text(v, buf, sizeof(buf), &len);
-		if (ddbc_items_number_ok(text, len, NULL))
+		const char *text = ddbc_ival_scalar_text(v, true, buf, sizeof(buf), &len);
+		if (ddbc_decimal_dynamodb(text, len, NULL))
 			return true;
 		at(why, where);
-		return ddbc_items_number_ok(text, len, why);
+		return ddbc_decimal_dynamodb(text, len, why);
 	}
 	if (!json_is_object(v) && !json_is_array(v))
 		return true;
@@ -358,7 +369,8 @@ bool ddbc_ival_make(ddbc_ival *out, const char *name, const json_t *v, bool dyna
 	}
 	const json_t *p = out->payload;
 	if (out->type == DDBC_TYPE_S || out->type == DDBC_TYPE_N || out->type == DDBC_TYPE_B)
-		out->text = ddbc_ival_scalar_text(p, out->num, sizeof(out->num), &out->len);
+		out->text = ddbc_ival_scalar_text(p, !dynamodb, out->num, sizeof(out->num),
+						  &out->len);
 	else if (out->type == DDBC_TYPE_BOOL)
 		out->boolean = json_is_true(p);
 	return true;

@@ -16,6 +16,7 @@
 
 #include "model/item_check.h"
 #include "model/model.h"
+#include "util/json_number.h"
 
 #include <jansson.h>
 #include <stdbool.h>
@@ -25,8 +26,8 @@ typedef struct ddbc_ival {
 	const char *name;        /* the attribute name (the item's key) */
 	ddbc_type type;          /* as the input types it */
 	const json_t *payload;   /* the plain value, or the tag's payload */
-	const char *text;        /* S, N, B: the value as text (N as written in
-	                          * DynamoDB JSON, else formatted); else NULL */
+	const char *text;        /* S, N, B: the value as text (N as written);
+	                          * else NULL */
 	size_t len;
 	bool boolean;            /* BOOL */
 	char num[40];            /* where a plain number's text is formatted */
@@ -45,17 +46,18 @@ const char *ddbc_json_kind(const json_t *v);
 bool ddbc_ival_make(ddbc_ival *out, const char *name, const json_t *v, bool dynamodb,
 		    strbuf *why);
 
-/* The text of a scalar element of a set or list: a string's, or a plain
- * number formatted into buf (of size at least 40). NULL for other kinds. */
-const char *ddbc_ival_scalar_text(const json_t *v, char *buf, size_t size, size_t *len);
+/* The text of a scalar element of a set or list: a string's, or a
+ * number's; marked: v was read from marked plain JSON (util/json_number.h),
+ * where a number is its own text; else a bare number is formatted into
+ * buf (of size at least 40). NULL for other kinds. */
+const char *ddbc_ival_scalar_text(const json_t *v, bool marked, char *buf, size_t size,
+				  size_t *len);
 
 
-/* DynamoDB's limits on values (items_limits.c): whether the number text
- * (a number by ddbc_number_text) has at most 38 significant digits and a
- * magnitude DynamoDB holds; whether set (of type t, its elements checked)
+/* DynamoDB's limits on values (items_limits.c; a number's are
+ * ddbc_decimal_dynamodb's): whether set (of type t, its elements checked)
  * is not empty and has no element twice. When not, why (unless NULL)
  * says so. */
-bool ddbc_items_number_ok(const char *text, size_t len, strbuf *why);
 bool ddbc_items_set_ok(const json_t *set, ddbc_type t, strbuf *why);
 /* The offset of the first number in JSON text len bytes long that is past
  * DynamoDB's limits (why says which), or -1. */

@@ -2,7 +2,10 @@
 #include "model/capacity.h"
 #include "model/item_size.h"
 
+#include "util/xalloc.h"
+
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 double ddbc_read_units(uint64_t bytes, bool consistent)
@@ -98,16 +101,16 @@ static void from_item_bytes(const ddbc_entity *e, ddbc_entity_cap *out)
 {
 	const ddbc_table *t = e->table;
 	out->size_known = true;
-	out->max_bytes = (uint64_t)e->item_bytes.value;
-	out->mean_bytes = e->item_bytes.value;
+	out->max_bytes = (uint64_t)e->item_bytes->value;
+	out->mean_bytes = e->item_bytes->value;
 	for (size_t s = 0; s < t->nindexes; s++) {
 		const ddbc_index *ix = t->indexes[s];
 		bool member = s == 0 || (e->in_index && e->in_index[s]);
 		bool whole = s == 0 || ix->projection == DDBC_PROJ_ALL;
 		out->write[s] = !member ? 0 : whole ? ddbc_write_units(out->max_bytes) : DDBC_UNKNOWN;
-		out->storage[s] = !e->count.set || (member && !whole) ? DDBC_UNKNOWN
+		out->storage[s] = !e->count->set || (member && !whole) ? DDBC_UNKNOWN
 				  : !member ? 0
-				  : e->count.value * (out->mean_bytes + DDBC_STORAGE_OVERHEAD);
+				  : e->count->value * (out->mean_bytes + DDBC_STORAGE_OVERHEAD);
 	}
 }
 
@@ -121,7 +124,7 @@ void ddbc_entity_capacity(ddbc_arena *arena, const ddbc_entity *e, ddbc_entity_c
 	out->write = slots(arena, t, DDBC_UNKNOWN);
 	out->storage = slots(arena, t, DDBC_UNKNOWN);
 	if (!e->nexamples) {
-		if (e->item_bytes.set)
+		if (e->item_bytes->set)
 			from_item_bytes(e, out);
 		return;
 	}
@@ -150,8 +153,8 @@ void ddbc_entity_capacity(ddbc_arena *arena, const ddbc_entity *e, ddbc_entity_c
 	out->mean_bytes = total / (double)e->nexamples;
 	/* The examples stand for the count's items in their proportions. */
 	for (size_t s = 0; s < t->nindexes; s++)
-		out->storage[s] = e->count.set ? out->storage[s] / (double)e->nexamples *
-							 e->count.value
+		out->storage[s] = e->count->set ? out->storage[s] / (double)e->nexamples *
+							 e->count->value
 					       : DDBC_UNKNOWN;
 }
 
@@ -193,7 +196,11 @@ static void reads(const ddbc_pattern *p, const ddbc_cap_item *items, size_t n,
 						   consistent);
 	}
 	out->bytes = sum;
-	out->read[ix->slot] = ddbc_read_units(sum, consistent);
+	/* "Queries that do not return results consume the minimum number of
+	 * read capacity units for that type of read operation" (API reference,
+	 * Query): one 4 KB read, as a get that finds nothing. */
+	bool none = p->operation == DDBC_OP_QUERY && !n;
+	out->read[ix->slot] = ddbc_read_units(none ? 1 : sum, consistent);
 	if (out->fetches)
 		out->read[0] += fetched;
 	(void)t;
@@ -267,4 +274,38 @@ void ddbc_pattern_capacity(ddbc_arena *arena, const ddbc_pattern *p, const ddbc_
 	default:
 		writes(arena, p, items, n, out);
 	}
+}
+
+size_t ddbc_request_items(const ddbc_pattern *p, const ddbc_key_sent *sent, ddbc_views *views,
+			  ddbc_cap_item **out)
+{
+	const ddbc_view *view = ddbc_request_view(views, p);
+	size_t *rows, nitems;
+	const ddbc_view_item *items = ddbc_view_items(view, &nitems);
+	size_t n = ddbc_request_rows(p, sent, view, &rows);
+	*out = xcalloc(n + 1, sizeof **out);
+	for (size_t i = 0; i < n; i++) {
+		(*out)[i].entity = items[rows[i]].entity;
+		(*out)[i].item = items[rows[i]].item;
+	}
+	free(rows);
+	return n;
+}
+
+bool ddbc_pattern_design_capacity(ddbc_arena *arena, const ddbc_design *g, const ddbc_pattern *p,
+				  ddbc_views *views, ddbc_pattern_cap *out)
+{
+	if (!p->analysed || !p->table || !p->index || p->operation == DDBC_OP_PUT ||
+	    !ddbc_pattern_request(p))
+		return false;
+	ddbc_key_sent sent;
+	bool ok = ddbc_request_key_sent(g, p, &sent);
+	if (ok) {
+		ddbc_cap_item *items;
+		size_t n = ddbc_request_items(p, &sent, views, &items);
+		ddbc_pattern_capacity(arena, p, items, n, out);
+		free(items);
+	}
+	ddbc_key_sent_release(&sent);
+	return ok;
 }

@@ -12,16 +12,19 @@
  *           an item that is not there still costs one 4 KB read
  *   query   the bytes of every item returned (an index: of its entries),
  *           summed and rounded up to 4 KB once, halved when eventually
- *           consistent (a GSI always is); an LSI query that returns
- *           attributes the LSI does not project also reads each whole item
- *           from the table, each rounded up to 4 KB
- *   scan    as a query over every item of the table (or index)
+ *           consistent (a GSI always is); one that returns nothing still
+ *           costs one 4 KB read (API reference, Query); an LSI query that
+ *           returns attributes the LSI does not project also reads each
+ *           whole item from the table, each rounded up to 4 KB
+ *   scan    as a query over every item of the table (or index); the API
+ *           reference says no minimum for a Scan: an empty one costs 0
  * Storage: each item plus 100 bytes, each index entry plus 100 bytes.
  */
 #ifndef DDBC_CAPACITY_H
 #define DDBC_CAPACITY_H
 
 #include "model/model.h"
+#include "model/request_rows.h"
 
 #include <stdbool.h>
 #include <stdint.h>
@@ -77,6 +80,19 @@ typedef struct ddbc_pattern_cap {
  * entity stands for it, else that entity's item_bytes. */
 void ddbc_pattern_capacity(ddbc_arena *arena, const ddbc_pattern *p, const ddbc_cap_item *items,
 			   size_t n, ddbc_pattern_cap *out);
+
+/* The example items p's request returns or names (request_rows.h), given
+ * what it sends of its key, with their entities; the caller frees *out. */
+size_t ddbc_request_items(const ddbc_pattern *p, const ddbc_key_sent *sent, ddbc_views *views,
+			  ddbc_cap_item **out);
+
+/* The units of a read, delete or update of p over the example items its
+ * request returns or names, the request made from the design alone
+ * (ddbc_request_key_sent): what the documentation and `ddbc cost` count.
+ * False, *out untouched, when the design cannot make the request, or p
+ * is a put (the items it writes are the export's). */
+bool ddbc_pattern_design_capacity(ddbc_arena *arena, const ddbc_design *g, const ddbc_pattern *p,
+				  ddbc_views *views, ddbc_pattern_cap *out);
 
 /* Whether an LSI query of p returns an attribute that ix does not project. */
 bool ddbc_pattern_fetches(const ddbc_pattern *p);

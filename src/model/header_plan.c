@@ -27,153 +27,7 @@ typedef struct planner {
 	ddbc_strset reported;    /* owner pairs reported as colliding (owner_pair) */
 } planner;
 
-/* ---- identifiers ------------------------------------------------------------ */
-
-static bool is_alnum(char c)
-{
-	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9');
-}
-
-static bool is_lower(char c) { return c >= 'a' && c <= 'z'; }
-static bool is_upper(char c) { return c >= 'A' && c <= 'Z'; }
-static bool is_digit(char c) { return c >= '0' && c <= '9'; }
-
-static char to_case(char c, bool upper)
-{
-	if (upper && is_lower(c))
-		return (char)(c - 'a' + 'A');
-	if (!upper && is_upper(c))
-		return (char)(c - 'A' + 'a');
-	return c;
-}
-
-/* The identifier part of name (see header_plan.h), or NULL when the name
- * has no ASCII letter or digit. Written straight into the arena: every
- * name of the design comes through here, on every command. */
-const char *ddbc_hplan_ident(ddbc_arena *arena, const char *name, bool upper)
-{
-	size_t len = strlen(name);
-	/* Each character gives itself, after at most one '_'. */
-	char *r = ddbc_arena_alloc(arena, 2 * len + 1), *end = r;
-	bool gap = false;
-	for (size_t i = 0; i < len; i++) {
-		char c = name[i];
-		if (!is_alnum(c)) {
-			gap = true;
-			continue;
-		}
-		if (end > r && (gap || (is_upper(c) && is_lower(name[i - 1]))))
-			*end++ = '_';
-		gap = false;
-		*end++ = to_case(c, upper);
-	}
-	*end = '\0';
-	return end > r ? r : NULL;
-}
-
-/* The most strings a call joins (join_macro's eight, with room). */
-#define CONCAT_MAX 12
-
-/* The strings up to the NULL one, joined, in arena: made for each of the
- * header's names, often enough that printf's parsing of a format, or
- * measuring each string twice, shows. */
-const char *ddbc_hplan_concat(ddbc_arena *arena, const char *s, ...)
-{
-	const char *parts[CONCAT_MAX];
-	size_t lens[CONCAT_MAX], n = 0, len = 0;
-	va_list ap;
-	va_start(ap, s);
-	for (const char *t = s; t; t = va_arg(ap, const char *)) {
-		if (n == CONCAT_MAX)
-			abort();
-		parts[n] = t;
-		lens[n] = strlen(t);
-		len += lens[n++];
-	}
-	va_end(ap);
-	char *r = ddbc_arena_alloc(arena, len + 1), *end = r;
-	for (size_t i = 0; i < n; i++) {
-		memcpy(end, parts[i], lens[i]);
-		end += lens[i];
-	}
-	*end = '\0';
-	return r;
-}
-
-const char *ddbc_hplan_lower(ddbc_arena *arena, const char *s)
-{
-	char *r = ddbc_arena_strdup(arena, s);
-	for (char *p = r; *p; p++)
-		*p = to_case(*p, false);
-	return r;
-}
-
-/* A C identifier: a letter or '_', then letters, digits and '_'. */
-static bool is_c_identifier(const char *s)
-{
-	if (!*s || is_digit(*s))
-		return false;
-	for (; *s; s++)
-		if (!is_alnum(*s) && *s != '_')
-			return false;
-	return true;
-}
-
-/* Words a parameter may not be: C and C++ keywords (C++ alternative
- * tokens included), lower-case macros of the C library and of GNU
- * compilers, the builders' own names, and what `ddbc keys` modules
- * cannot take as a parameter: TypeScript and JavaScript reserved words,
- * Python keywords (and the builtins str and int, which the parameters'
- * annotations name), Go keywords and predeclared identifiers (and the
- * packages fmt and strings, which Go builders call). One list, so that a
- * parameter has the same name in every language. Sorted for bsearch. */
-static const char *const param_words[] = {
-	"alignas", "alignof", "and", "and_eq", "any", "append", "arguments", "as", "asm", "assert",
-	"async", "auto", "await", "bitand", "bitor", "bool", "break", "buf", "byte", "cap", "case",
-	"catch", "chan", "char", "char16_t", "char32_t", "char8_t", "class", "clear", "close",
-	"co_await", "co_return", "co_yield", "compl", "complex", "complex128", "complex64", "concept",
-	"const", "const_cast", "consteval", "constexpr", "constinit", "continue", "copy", "debugger",
-	"decltype", "def", "default", "defer", "del", "delete", "do", "double", "dynamic_cast",
-	"elif", "else", "enum", "errno", "error", "eval", "except", "explicit", "export", "extends",
-	"extern", "fallthrough", "false", "finally", "float", "float32", "float64", "fmt", "for",
-	"friend", "from", "func", "function", "global", "go", "goto", "i386", "if", "imag",
-	"imaginary", "implements", "import", "in", "inline", "instanceof", "int", "int16", "int32",
-	"int64", "int8", "interface", "iota", "is", "lambda", "len", "let", "linux", "long", "make",
-	"map", "max", "min", "mutable", "namespace", "new", "nil", "noexcept", "nonlocal", "noreturn",
-	"not", "not_eq", "null", "nullptr", "offsetof", "operator", "or", "or_eq", "package", "panic",
-	"pass", "print", "println", "private", "protected", "public", "raise", "range", "real",
-	"recover", "register", "reinterpret_cast", "requires", "restrict", "return", "rune", "select",
-	"short", "signed", "size", "size_t", "sizeof", "snprintf", "static", "static_assert",
-	"static_cast", "stderr", "stdin", "stdout", "str", "string", "strings", "struct", "super",
-	"switch", "template", "this", "thread_local", "throw", "true", "try", "type", "typedef",
-	"typeid", "typename", "typeof", "typeof_unqual", "uint", "uint16", "uint32", "uint64",
-	"uint8", "uintptr", "undefined", "union", "unix", "unsigned", "using", "va_arg", "var",
-	"virtual", "void", "volatile", "wchar_t", "while", "with", "xor", "xor_eq", "yield",
-};
-
-static int compare_word(const void *key, const void *elem)
-{
-	return strcmp(key, *(const char *const *)elem);
-}
-
-const char *ddbc_hplan_param(ddbc_arena *arena, const char *member_lower)
-{
-	if (is_digit(member_lower[0]))
-		return ddbc_hplan_concat(arena, "_", member_lower, NULL);
-	if (bsearch(member_lower, param_words, sizeof(param_words) / sizeof(param_words[0]),
-		    sizeof(param_words[0]), compare_word))
-		return ddbc_hplan_concat(arena, member_lower, "_", NULL);
-	return member_lower;
-}
-
 /* ---- the prefix ---------------------------------------------------------------- */
-
-bool ddbc_header_prefix_usable(const char *s)
-{
-	size_t n = strlen(s);
-	return n && !is_digit(s[0]) && s[0] != '_' && is_c_identifier(s) && s[n - 1] != '_' &&
-	       !strstr(s, "__");
-}
 
 /* The prefix the design's name gives; NULL (reported, unless the name is
  * missing, which is a schema finding) when it gives none. */
@@ -181,7 +35,7 @@ static const char *name_prefix(planner *p)
 {
 	const char *name = p->g->name.s;
 	const char *prefix = name ? ddbc_hplan_ident(p->plan->arena, name, true) : NULL;
-	if (prefix && !is_digit(prefix[0]))
+	if (prefix && !(prefix[0] >= '0' && prefix[0] <= '9'))
 		return prefix;
 	if (name)
 		ddbc_diag_add(p->d, DDBC_RULE_HEADER_NAME, p->g->name.loc,
@@ -207,11 +61,12 @@ static ddbc_plan_result plan_prefix(planner *p, const char *given)
 			return DDBC_PLAN_FINDINGS;
 		prefix = "DDBC";
 	}
-	char *upper = ddbc_arena_strdup(plan->arena, prefix);
-	for (char *c = upper; *c; c++)
-		*c = to_case(*c, true);
+	const char *upper = ddbc_hplan_upper(plan->arena, prefix);
 	plan->prefix = upper;
 	plan->prefix_lower = ddbc_hplan_lower(plan->arena, upper);
+	plan->prefix_hash = ddbc_hplan_hash(DDBC_HASH64_START, upper, strlen(upper), false);
+	plan->prefix_lower_hash = ddbc_hplan_hash(DDBC_HASH64_START, plan->prefix_lower,
+						  strlen(plan->prefix_lower), false);
 	plan->guard = ddbc_hplan_concat(plan->arena, upper, "_DDBC_H", NULL);
 	return DDBC_PLAN_OK;
 }
@@ -223,7 +78,7 @@ static ddbc_plan_result plan_prefix(planner *p, const char *given)
 static const char *c_name_ident(ddbc_arena *arena, ddbc_diags *d, ddbc_name c,
 				const char *whose)
 {
-	if (!is_c_identifier(c.s)) {
+	if (!ddbc_hplan_is_c_identifier(c.s)) {
 		if (d)
 			ddbc_diag_add(d, DDBC_RULE_HEADER_NAME, c.loc,
 				      "c_name '%s' of %s is not a C identifier; write ASCII "
@@ -266,11 +121,11 @@ static const char *entity_ident(planner *p, const ddbc_entity *e)
 static const char *attr_ident(planner *p, const ddbc_hentity *he, const ddbc_attr *a)
 {
 	ddbc_arena *arena = p->plan->scratch;
-	if (a->c_name) {
+	if (a->more->c_name) {
 		strbuf whose = STRBUF_INIT;
 		strbuf_addf(&whose, "attribute '%s' of entity '%s'", a->name.s,
 			    he->entity->name.s);
-		const char *id = c_name_ident(arena, p->d, *a->c_name, strbuf_str(&whose));
+		const char *id = c_name_ident(arena, p->d, *a->more->c_name, strbuf_str(&whose));
 		strbuf_release(&whose);
 		return id;
 	}
@@ -281,6 +136,29 @@ static const char *attr_ident(planner *p, const ddbc_hentity *he, const ddbc_att
 			      "keeps only ASCII letters and digits of names; set c_name, e.g. "
 			      "'c_name: displayName'", a->name.s, he->entity->name.s);
 	return id;
+}
+
+const char *ddbc_header_enum_type(const ddbc_header_plan *plan, ddbc_arena *arena,
+				  const ddbc_attr *a)
+{
+	if (!a || a->type != DDBC_TYPE_S || !a->more->nenum)
+		return NULL;
+	const ddbc_design *g = plan->g;
+	for (size_t i = 0; i < g->nentities; i++) {
+		const ddbc_entity *e = &g->entities[i];
+		if (a < e->attrs || a >= e->attrs + e->nattrs)
+			continue;
+		const char *ident = plan->entity_idents[i];
+		const char *member = a->more->c_name ?
+			c_name_ident(arena, NULL, *a->more->c_name, NULL) :
+			ddbc_hplan_ident(arena, a->name.s, true);
+		if (!ident || !member)
+			return NULL;
+		/* As plan_attr_names writes enum_macro. */
+		return ddbc_hplan_concat(arena, plan->prefix, "_", ident, *ident ? "_" : "",
+					 member, "_ENUM", NULL);
+	}
+	return NULL;
 }
 
 static void plan_attr_names(planner *p, const ddbc_hentity *he, ddbc_hattr *ha,
@@ -305,9 +183,16 @@ static void plan_attr_names(planner *p, const ddbc_hentity *he, ddbc_hattr *ha,
 		ha->expr_name = ddbc_hplan_concat(arena, "#", safe, NULL);
 	}
 	ha->param = ddbc_hplan_param(arena, member_lower);
-	if (a->nenum) {
+	if (a->more->nenum) {
 		ha->enum_macro = ddbc_hplan_concat(arena, stem, "_ENUM", NULL);
 		ha->enum_count_macro = ddbc_hplan_concat(arena, stem, "_ENUM_COUNT", NULL);
+	}
+	if (a->more->nenum && a->type == DDBC_TYPE_S) {
+		const char **parts = ddbc_hplan_enum_parts(arena, a);
+		ha->enum_consts = ddbc_arena_array(arena, a->more->nenum, sizeof(*ha->enum_consts));
+		for (size_t i = 0; i < a->more->nenum; i++)
+			ha->enum_consts[i] = ddbc_hplan_concat(arena, ha->enum_macro, "_", parts[i],
+							       NULL);
 	}
 	if (!a->has_template)
 		return;
@@ -349,6 +234,7 @@ static size_t add_param(key_builder *kb, const ddbc_hentity *he, const ddbc_attr
 	pm->name = hb->param;
 	pm->source = b->name.s;
 	pm->number = b->type == DDBC_TYPE_N;
+	pm->enum_type = b->type == DDBC_TYPE_S ? hb->enum_macro : NULL;
 	return k->nparams++;
 }
 
@@ -391,6 +277,34 @@ void *ddbc_hplan_to_arena(ddbc_arena *arena, void *p, size_t n, size_t size)
 }
 
 /* Plans ha's key; -1 when its template names no attribute. */
+static bool names_it(const ddbc_name *names, size_t n, const char *name)
+{
+	for (size_t i = 0; i < n; i++)
+		if (names[i].s && !strcmp(names[i].s, name))
+			return true;
+	return false;
+}
+
+/* The smallest of DynamoDB's key value limits (partition key 2048 bytes,
+ * sort key 1024) over the keys of the entity's table and indexes that a
+ * names; 0 when a keys none of them. */
+static size_t key_limit(const ddbc_entity *e, const ddbc_attr *a)
+{
+	const ddbc_table *t = e->table;
+	if (!t)
+		return 0;
+	size_t max = 0;
+	for (size_t i = 0; i < 1 + t->ngsi + t->nlsi; i++) {
+		const ddbc_index *x = i == 0 ? &t->primary : i <= t->ngsi ? &t->gsi[i - 1] :
+			&t->lsi[i - 1 - t->ngsi];
+		if (names_it(x->sk, x->nsk, a->name.s))
+			return 1024;
+		if (names_it(x->pk, x->npk, a->name.s))
+			max = 2048;
+	}
+	return max;
+}
+
 static int plan_key(planner *p, const ddbc_hentity *he, ddbc_hattr *ha)
 {
 	ddbc_arena *arena = p->plan->scratch;
@@ -404,6 +318,7 @@ static int plan_key(planner *p, const ddbc_hentity *he, ddbc_hattr *ha)
 	if (r != 0)
 		return -1;
 	k->constant = k->nparams == 0;
+	k->max_bytes = key_limit(he->entity, ha->attr);
 	k->prefix = "";
 	if (k->npieces && k->pieces[0].text) {
 		k->prefix = k->pieces[0].text;
@@ -426,6 +341,15 @@ static int plan_key(planner *p, const ddbc_hentity *he, ddbc_hattr *ha)
 	return 0;
 }
 
+/* Whether a Number written before literal lit would run on into it: a
+ * padded one is digits only, any other a decimal, which a '.', an 'e' or
+ * an 'E' would continue (a '-' or '+' only after the 'e'). */
+static bool number_runs_on(const char *lit, unsigned width)
+{
+	char c = lit[0];
+	return (c >= '0' && c <= '9') || (!width && (c == '.' || c == 'e' || c == 'E'));
+}
+
 bool ddbc_hkey_parseable(const ddbc_hkey *k)
 {
 	for (size_t i = 0; i + 1 < k->npieces; i++) {
@@ -434,7 +358,7 @@ bool ddbc_hkey_parseable(const ddbc_hkey *k)
 			continue;
 		if (!next->text)
 			return false;
-		if (k->params[pc->param].number && next->text[0] >= '0' && next->text[0] <= '9')
+		if (k->params[pc->param].number && number_runs_on(next->text, pc->width))
 			return false;
 	}
 	return true;
@@ -643,14 +567,20 @@ static void check_release(name_check *c)
 	ddbc_arena_free(c->texts);
 }
 
+/* Keeps the hash of an identifier met in the first walk. */
+static void seen_hash(name_check *c, uint64_t h)
+{
+	xgrow((void **)&c->seen, &c->seen_cap, c->nseen + 1, sizeof(uint64_t));
+	c->seen[c->nseen++] = h;
+}
+
 static void check_name(name_check *c, const char *id, owner_kind kind, const void *owner)
 {
 	if (!id)
 		return;
 	uint64_t h = ddbc_hash64(id, strlen(id));
 	if (!c->second) {
-		xgrow((void **)&c->seen, &c->seen_cap, c->nseen + 1, sizeof(uint64_t));
-		c->seen[c->nseen++] = h;
+		seen_hash(c, h);
 		return;
 	}
 	if (!ddbc_hashset_has(&c->twice, h))
@@ -712,10 +642,20 @@ static void walk_groups(planner *p, name_check *c)
 
 /* Each access pattern planned, in turn, into the plan's pattern scratch;
  * its findings are added when p->d is given (the first walk). */
+static void seen_fn(void *ctx, uint64_t h)
+{
+	seen_hash(ctx, h);
+}
+
 static void walk_pattern_names(planner *p, name_check *c)
 {
 	for (size_t i = 0; i < p->g->npatterns; i++) {
 		ddbc_hpattern hp;
+		/* The first walk only hashes. */
+		if (!c->second) {
+			ddbc_hplan_pattern_hashes(p->plan, i, seen_fn, c, p->d, &p->findings);
+			continue;
+		}
 		if (!ddbc_hplan_pattern(p->plan, i, &hp, p->d, &p->findings))
 			continue;
 		const ddbc_pattern *pt = hp.pattern;
@@ -756,6 +696,8 @@ static void walk_entity_names(name_check *c, const ddbc_hentity *he)
 				      ha->parts_struct, ha->enum_macro, ha->enum_count_macro };
 		for (size_t m = 0; m < sizeof(ids) / sizeof(ids[0]); m++)
 			check_name(c, ids[m], OWN_ATTR, ha->attr);
+		for (size_t m = 0; ha->enum_consts && m < ha->attr->more->nenum; m++)
+			check_name(c, ha->enum_consts[m], OWN_ATTR, ha->attr);
 	}
 }
 
@@ -805,7 +747,7 @@ static size_t count_names(const ddbc_design *g)
 			/* NAME, EXPR_NAME (counted whether it is there or not:
 			 * asking costs a reserved-word lookup); the builder,
 			 * function, FMT, PREFIX, parser and its struct. */
-			n += 2 + (a->has_template ? 6 : 0) + (a->nenum ? 2 : 0);
+			n += 2 + (a->has_template ? 6 : 0) + (a->more->nenum ? 2 + a->more->nenum : 0);
 		}
 	}
 	/* TABLE_NAME, INDEX_NAME, KEY_CONDITION, EXPR_NAMES_JSON,
@@ -818,6 +760,132 @@ static size_t count_names(const ddbc_design *g)
 			n += 3 * pt->conds[k].nvalues;
 	}
 	return n;
+}
+
+/* ---- the first walk over an entity's names ------------------------------------- */
+
+/* What plan_key's pieces would be like, which is all the names depend on:
+ * the first walk never builds a key. */
+typedef struct key_shape {
+	bool params;             /* a placeholder is left: the key is no constant */
+	bool lead;               /* literal text comes before the first parameter */
+	bool parseable;          /* ddbc_hkey_parseable of the pieces */
+	int after;               /* the last piece is a parameter: 1 text, 2 number */
+	unsigned width;          /* that number's :0WIDTH */
+} key_shape;
+
+/* expand() without its pieces. -1 on a placeholder that names no attribute. */
+static int shape_of(key_shape *ks, const ddbc_attr *a, unsigned depth)
+{
+	for (size_t i = 0; i < a->tpl.nsegs; i++) {
+		const ddbc_segment *seg = &a->tpl.segs[i];
+		const ddbc_attr *b = seg->ref;
+		if (seg->kind == DDBC_SEG_LITERAL) {
+			/* Literal segments in a row make one piece. */
+			if (!seg->len)
+				continue;
+			ks->lead |= !ks->params;
+			if (ks->after == 2 && number_runs_on(seg->text, ks->width))
+				ks->parseable = false;
+			ks->after = 0;
+			continue;
+		}
+		if (!b)
+			return -1;
+		if (b->has_template && !b->in_cycle && depth < MAX_DEPTH) {
+			if (shape_of(ks, b, depth + 1) != 0)
+				return -1;
+			continue;
+		}
+		if (ks->after)
+			ks->parseable = false;
+		ks->params = true;
+		ks->after = b->type == DDBC_TYPE_N ? 2 : 1;
+		ks->width = seg->width;
+	}
+	return 0;
+}
+
+/* The hash of the identifier stem + suffix, kept by the first walk. */
+static void seen_suffix(name_check *c, uint64_t stem, const char *suffix)
+{
+	seen_hash(c, ddbc_hplan_hash(stem, suffix, strlen(suffix), false));
+}
+
+/* The identifiers plan_attr_names and plan_key give attribute k of an
+ * entity whose identifiers start with the bytes hashed in up (and, lower
+ * case, in low), hashed from their parts: what walk_entity_names would
+ * hash of the planned entity. member is the attribute's part. */
+static int hash_attr(planner *p, name_check *c, const ddbc_attr *a, const char *member,
+		     uint64_t up, uint64_t low)
+{
+	size_t n = strlen(member);
+	uint64_t stem = ddbc_hplan_hash(up, member, n, false);
+	seen_suffix(c, stem, "_NAME");
+	if (ddbc_name_needs_placeholder(a->name.s))
+		seen_suffix(c, stem, "_EXPR_NAME");
+	if (a->more->nenum) {
+		seen_suffix(c, stem, "_ENUM");
+		seen_suffix(c, stem, "_ENUM_COUNT");
+	}
+	if (a->more->nenum && a->type == DDBC_TYPE_S) {
+		/* The Go module's constant per value: P_E_A_ENUM_<value>. */
+		uint64_t base = ddbc_hplan_hash(stem, "_ENUM_", 6, false);
+		const char **parts = ddbc_hplan_enum_parts(p->plan->scratch, a);
+		for (size_t i = 0; i < a->more->nenum; i++)
+			seen_suffix(c, base, parts[i]);
+	}
+	if (!a->has_template)
+		return 0;
+	seen_hash(c, stem);
+	key_shape ks = { false, false, true, 0, 0 };
+	if (shape_of(&ks, a, 0) != 0)
+		return -1;
+	if (!ks.params)
+		return 0;
+	p->plan->has_builders = true;
+	uint64_t func = ddbc_hplan_hash(low, member, n, true);
+	seen_hash(c, func);
+	seen_suffix(c, stem, "_FMT");
+	if (ks.lead)
+		seen_suffix(c, stem, "_PREFIX");
+	if (ks.parseable) {
+		p->plan->has_parsers = true;
+		seen_suffix(c, func, "_parse");
+		seen_suffix(c, func, "_parts");
+	}
+	return 0;
+}
+
+/* plan_entity and walk_entity_names in one, for the first walk: entity
+ * i's findings are added and its identifiers hashed, none of them written
+ * out. -1 when a template names no attribute (unless lenient). */
+static int hash_entity(planner *p, name_check *c, size_t i)
+{
+	ddbc_header_plan *plan = p->plan;
+	const ddbc_entity *e = &p->g->entities[i];
+	ddbc_hentity he = { e, plan->entity_idents[i], NULL, 0 };
+	if (!he.ident)
+		return 0;
+	ddbc_arena_clear(plan->scratch);
+	const char **members = ddbc_arena_array(plan->scratch, e->nattrs, sizeof(*members));
+	/* Every attribute's name findings come before any key is looked at,
+	 * as in plan_entity. */
+	for (size_t k = 0; k < e->nattrs; k++)
+		if (!(members[k] = attr_ident(p, &he, &e->attrs[k])))
+			p->findings = true;
+	size_t n = strlen(he.ident);
+	const char *sep = n ? "_" : "";
+	uint64_t up = plan->prefix_hash, low = plan->prefix_lower_hash;
+	up = ddbc_hplan_hash(ddbc_hplan_hash(up, "_", 1, false), he.ident, n, false);
+	low = ddbc_hplan_hash(ddbc_hplan_hash(low, "_", 1, false), he.ident, n, true);
+	up = ddbc_hplan_hash(up, sep, strlen(sep), false);
+	low = ddbc_hplan_hash(low, sep, strlen(sep), false);
+	for (size_t k = 0; k < e->nattrs; k++)
+		if (members[k] && hash_attr(p, c, &e->attrs[k], members[k], up, low) != 0 &&
+		    !p->lenient)
+			return -1;
+	return 0;
 }
 
 /* ---- the plan ------------------------------------------------------------------------ */
@@ -833,12 +901,10 @@ static int plan_entities(planner *p, name_check *c)
 		plan->entity_idents[i] = entity_ident(p, e);
 		if (!plan->entity_idents[i])
 			p->findings = true;
-		ddbc_hentity he;
-		if (plan_entity(p, i, &he) != 0) {
+		if (hash_entity(p, c, i) != 0) {
 			no_attribute(e);
 			return -1;
 		}
-		walk_entity_names(c, &he);
 	}
 	return 0;
 }

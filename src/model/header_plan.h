@@ -45,8 +45,9 @@
  * attribute A (A_LO and A_HI for a between's bounds) gets P_X_A_VALUE, a
  * constant, or P_X_A_VALUE_FMT and the builder p_x_a_value(buf, size,
  * params...), and in a Query P_X_A_PLACEHOLDER, its ':' name in the
- * expression. A parameter is a long long when it has a :0WIDTH or is the
- * whole value of a Number key, else a string. A read with `returns` has
+ * expression. A parameter is a Number (exact decimal text, see
+ * emit_header.c) when it has a :0WIDTH or is the whole value of a Number
+ * key, else a string. A read with `returns` has
  * P_X_PROJECTION_EXPRESSION (and its names in P_X_EXPR_NAMES_JSON), a
  * Query with `order` P_X_SCAN_INDEX_FORWARD. An attribute with an enum
  * has P_E_A_ENUM, its values as initialisers of a string array, and
@@ -81,6 +82,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 /* A parameter of a builder: one attribute that a placeholder of the
  * (expanded) template names. */
@@ -88,7 +90,10 @@ typedef struct ddbc_hparam {
 	const ddbc_attr *attr;
 	const char *name;        /* the C parameter name, lower case */
 	const char *source;      /* the attribute's or the pattern parameter's name */
-	bool number;             /* N: long long; else const char * */
+	bool number;             /* N: a Number, decimal text; else a string */
+	/* The key modules' type of an S attribute with an enum (its
+	 * P_E_A_ENUM, ddbc_header_enum_type); NULL: any text. */
+	const char *enum_type;
 } ddbc_hparam;
 
 /* A piece of an expanded template: a literal, or a parameter. */
@@ -110,6 +115,10 @@ typedef struct ddbc_hkey {
 	size_t nparams;
 	const char *prefix;      /* the literal text before the first parameter */
 	size_t prefix_len;
+	/* DynamoDB's most UTF-8 bytes of the key's value: 1024 when it is a
+	 * sort key of its table or an index, else 2048 when it is a partition
+	 * key; 0 when it keys nothing. Builders refuse a longer key. */
+	size_t max_bytes;
 } ddbc_hkey;
 
 typedef struct ddbc_hattr {
@@ -133,6 +142,8 @@ typedef struct ddbc_hattr {
 	const char *enum_macro;  /* P_E_A_ENUM: its enum values as a list of
 				  * initialisers ("a", "b"); NULL without an enum */
 	const char *enum_count_macro;  /* P_E_A_ENUM_COUNT: how many */
+	const char **enum_consts;  /* P_E_A_ENUM_OPEN..., one per value of a String
+				    * enum, as the Go module names them; else NULL */
 } ddbc_hattr;
 
 typedef struct ddbc_hentity {
@@ -195,6 +206,8 @@ typedef struct ddbc_header_plan {
 	const ddbc_design *g;
 	const char *prefix;      /* upper case */
 	const char *prefix_lower;
+	uint64_t prefix_hash;    /* ddbc_hplan_hash of prefix and of prefix_lower: the */
+	uint64_t prefix_lower_hash;  /* start of every name the name check hashes */
 	const char *guard;
 	ddbc_htable *tables;
 	size_t ntables;
@@ -247,8 +260,22 @@ void ddbc_header_plan_free(ddbc_header_plan *plan);
 /* Whether a parser reads k back exactly, each value where the builder
  * wrote it: a text value ends where the next literal first occurs (values
  * never hold the literal after them) or at the end of the key, a number
- * where its digits end. So no value may follow another without a literal
- * between them, and no literal after a number may start with a digit. */
+ * where its digits (a padded one) or its decimal end. So no value may
+ * follow another without a literal between them, and no literal after a
+ * number may start with a digit, nor after an unpadded one with '.', 'e'
+ * or 'E'. */
 bool ddbc_hkey_parseable(const ddbc_hkey *k);
+
+/* The name the plan gives the values of attribute a (P_E_A_ENUM, of the
+ * entity that has a), which the key modules make a type of: NULL unless
+ * a is a String with an enum (a Number's values are the number type's,
+ * which the builders take as any number). In arena. */
+const char *ddbc_header_enum_type(const ddbc_header_plan *plan, ddbc_arena *arena,
+				  const ddbc_attr *a);
+
+/* The parameter name the plan gives a pattern parameter named source:
+ * its identifier in lower case, with a trailing '_' where a language
+ * reserves it (as every builder's parameters); in arena. */
+const char *ddbc_header_param_name(ddbc_arena *arena, const char *source);
 
 #endif

@@ -8,12 +8,23 @@
 
 #include "model/header_plan.h"
 
+#include <stdint.h>
+
 /* The identifier part of name, upper or lower case; NULL when it has no
  * ASCII letter or digit. */
 const char *ddbc_hplan_ident(ddbc_arena *arena, const char *name, bool upper);
+/* The parts after P_E_A_ENUM_ of the constants naming a String enum's
+ * values, one per value (header_plan_ident.c). */
+const char **ddbc_hplan_enum_parts(ddbc_arena *arena, const ddbc_attr *a);
 /* The strings up to the NULL one, joined. */
 __attribute__((sentinel)) const char *ddbc_hplan_concat(ddbc_arena *arena, const char *s, ...);
 const char *ddbc_hplan_lower(ddbc_arena *arena, const char *s);
+const char *ddbc_hplan_upper(ddbc_arena *arena, const char *s);
+/* A C identifier: a letter or '_', then letters, digits and '_'. */
+bool ddbc_hplan_is_c_identifier(const char *s);
+/* ddbc_hash64_more over the n bytes at s, lower-cased when lower: the
+ * hash of an identifier taken from its parts (the uniqueness check's). */
+uint64_t ddbc_hplan_hash(uint64_t h, const char *s, size_t n, bool lower);
 /* A C parameter name for a lower-case identifier part: '_' after a word C
  * or C++ reserves, before a leading digit. */
 const char *ddbc_hplan_param(ddbc_arena *arena, const char *member_lower);
@@ -36,5 +47,13 @@ void ddbc_hplan_tables(ddbc_header_plan *plan);
  * *findings (when not NULL). */
 bool ddbc_hplan_pattern(ddbc_header_plan *plan, size_t i, ddbc_hpattern *hp, ddbc_diags *d,
 			bool *findings);
+
+/* Takes the hash of an identifier (the uniqueness check's first walk). */
+typedef void ddbc_hseen_fn(void *ctx, uint64_t hash);
+/* ddbc_hplan_pattern's findings and the hashes of the names it would give
+ * access pattern i, each given to seen; none of the names is written out.
+ * Returns false when the pattern gets no names. */
+bool ddbc_hplan_pattern_hashes(ddbc_header_plan *plan, size_t i, ddbc_hseen_fn *seen,
+			       void *ctx, ddbc_diags *d, bool *findings);
 
 #endif

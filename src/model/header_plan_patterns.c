@@ -8,6 +8,7 @@
 #include "model/header_plan_int.h"
 #include "model/request.h"
 #include "model/semantics.h"
+#include "util/strset.h"
 #include "util/xalloc.h"
 
 #include <stdlib.h>
@@ -26,14 +27,19 @@ static void add_piece(value_builder *vb, ddbc_hpiece pc)
 	k->pieces[k->npieces++] = pc;
 }
 
+const char *ddbc_header_param_name(ddbc_arena *arena, const char *source)
+{
+	const char *lower = ddbc_hplan_ident(arena, source, false);
+	return ddbc_hplan_param(arena, lower ? lower : "_");
+}
+
 /* The parameter of placeholder seg, added at its first use; (size_t)-1
  * when another placeholder name gives the same C name. */
 static size_t add_param(value_builder *vb, const ddbc_segment *seg, bool number)
 {
 	ddbc_hkey *k = vb->key;
 	const char *source = ddbc_arena_strndup(vb->arena, seg->text, seg->len);
-	const char *lower = ddbc_hplan_ident(vb->arena, source, false);
-	const char *name = ddbc_hplan_param(vb->arena, lower ? lower : "_");
+	const char *name = ddbc_header_param_name(vb->arena, source);
 	for (size_t i = 0; i < k->nparams; i++) {
 		if (!strcmp(k->params[i].source, source))
 			return i;
@@ -41,7 +47,7 @@ static size_t add_param(value_builder *vb, const ddbc_segment *seg, bool number)
 			return (size_t)-1;
 	}
 	xgrow((void **)&k->params, &vb->params_cap, k->nparams + 1, sizeof(ddbc_hparam));
-	k->params[k->nparams] = (ddbc_hparam){ NULL, name, source, number };
+	k->params[k->nparams] = (ddbc_hparam){ NULL, name, source, number, NULL };
 	return k->nparams++;
 }
 
@@ -199,4 +205,118 @@ bool ddbc_hplan_pattern(ddbc_header_plan *plan, size_t i, ddbc_hpattern *hp, ddb
 bool ddbc_header_plan_pattern(ddbc_header_plan *plan, size_t i, ddbc_hpattern *hp)
 {
 	return ddbc_hplan_pattern(plan, i, hp, NULL, NULL);
+}
+
+/* ---- the first walk's hashes -------------------------------------------------- */
+
+typedef struct pattern_hasher {
+	ddbc_hseen_fn *seen;
+	void *ctx;
+} pattern_hasher;
+
+static void seen_suffix(const pattern_hasher *ph, uint64_t stem, const char *suffix)
+{
+	ph->seen(ph->ctx, ddbc_hplan_hash(stem, suffix, strlen(suffix), false));
+}
+
+/* Whether value rv is a constant (plan_value_key's k->constant), or -1
+ * when two of its placeholders give one C name: only a value with two
+ * placeholders or more is planned to find out. */
+static int value_constant(ddbc_arena *arena, const ddbc_req_value *rv, ddbc_type key_type)
+{
+	size_t n = 0;
+	for (size_t i = 0; rv->is_template && i < rv->tpl.nsegs; i++)
+		n += rv->tpl.segs[i].kind != DDBC_SEG_LITERAL;
+	if (n < 2)
+		return n == 0;
+	ddbc_hkey k;
+	return plan_value_key(arena, rv, key_type, &k) != 0 ? -1 : k.constant;
+}
+
+/* h followed by "_", A and bound, lower-cased when lower. */
+static uint64_t hash_mid(uint64_t h, const char *A, const char *bound, bool lower)
+{
+	h = ddbc_hplan_hash(h, "_", 1, lower);
+	h = ddbc_hplan_hash(h, A, strlen(A), lower);
+	return ddbc_hplan_hash(h, bound, strlen(bound), lower);
+}
+
+/* plan_value's names, hashed from their parts: x and lx hash the
+ * pattern's X and its lower case. */
+static bool hash_value(ddbc_header_plan *plan, const pattern_hasher *ph, const ddbc_pattern *p,
+		       const ddbc_key_cond *c, size_t i, uint64_t x, uint64_t lx, ddbc_diags *d)
+{
+	ddbc_arena *arena = plan->pattern_scratch;
+	const ddbc_req_value *rv = &p->request->cond_values[c - p->conds][i];
+	int constant = value_constant(arena, rv, key_type(p, c->attr.s));
+	if (constant < 0) {
+		if (d)
+			ddbc_diag_add(d, DDBC_RULE_HEADER_NAME, c->values[i]->loc,
+				      "two parameters of access pattern '%s' give one C name in "
+				      "'%s'; the header's builder cannot take both: rename one",
+				      p->id.s, c->values[i]->u.text);
+		return false;
+	}
+	const char *A = ddbc_hplan_ident(arena, c->attr.s, true);
+	const char *bound = c->op != DDBC_COND_BETWEEN ? "" : i ? "_HI" : "_LO";
+	/* The hash runs byte by byte: "_", A and bound hashed in turn are
+	 * their concatenation hashed, without writing it. */
+	uint64_t mid = hash_mid(x, A ? A : "_", bound, false);
+	uint64_t stem = ddbc_hplan_hash(mid, "_VALUE", 6, false);
+	if (constant) {
+		ph->seen(ph->ctx, stem);
+	} else {
+		seen_suffix(ph, stem, "_FMT");
+		ph->seen(ph->ctx, ddbc_hplan_hash(hash_mid(lx, A ? A : "_", bound, true), "_value",
+						  6, false));
+		plan->has_builders = true;
+	}
+	if (p->operation == DDBC_OP_QUERY)
+		seen_suffix(ph, mid, "_PLACEHOLDER");
+	return true;
+}
+
+bool ddbc_hplan_pattern_hashes(ddbc_header_plan *plan, size_t i, ddbc_hseen_fn *seen,
+			       void *ctx, ddbc_diags *d, bool *findings)
+{
+	ddbc_arena *arena = plan->pattern_scratch;
+	ddbc_arena_clear(arena);
+	const ddbc_pattern *p = &plan->g->patterns[i];
+	const char *id = p->id.s ? ddbc_hplan_ident(arena, p->id.s, true) : NULL;
+	if (!id || p->incomplete || !p->analysed || !p->table || !p->index)
+		return false;
+	pattern_hasher ph = { seen, ctx };
+	const char *part = ddbc_hplan_short(plan, id);
+	const char *sep = *part ? "_" : "";
+	size_t n = strlen(part);
+	uint64_t x = plan->prefix_hash, lx = plan->prefix_lower_hash;
+	x = ddbc_hplan_hash(ddbc_hplan_hash(x, sep, strlen(sep), false), part, n, false);
+	lx = ddbc_hplan_hash(ddbc_hplan_hash(lx, sep, strlen(sep), false), part, n, true);
+	seen_suffix(&ph, x, "_TABLE_NAME");
+	bool read = p->operation == DDBC_OP_QUERY || p->operation == DDBC_OP_SCAN;
+	if (read && p->index->kind != DDBC_INDEX_PRIMARY)
+		seen_suffix(&ph, x, "_INDEX_NAME");
+	bool kce = p->operation == DDBC_OP_QUERY;
+	bool projection = (read || p->operation == DDBC_OP_GET) && p->nreturns;
+	if (kce)
+		seen_suffix(&ph, x, "_KEY_CONDITION");
+	if (projection)
+		seen_suffix(&ph, x, "_PROJECTION_EXPRESSION");
+	if (p->operation == DDBC_OP_QUERY && p->order)
+		seen_suffix(&ph, x, "_SCAN_INDEX_FORWARD");
+	if (kce || projection)
+		seen_suffix(&ph, x, "_EXPR_NAMES_JSON");
+	if (p->operation == DDBC_OP_SCAN)
+		return true;
+	/* plan_values' walk. */
+	const ddbc_index *ix = p->index;
+	bool ok = true;
+	for (size_t k = 0; k < ix->npk + ix->nsk; k++) {
+		const ddbc_key_cond *c = ddbc_pattern_cond(p, ddbc_index_key(ix, k));
+		for (size_t v = 0; c && v < c->nvalues && (c->op == DDBC_COND_BETWEEN || v == 0); v++)
+			ok &= hash_value(plan, &ph, p, c, v, x, lx, d);
+	}
+	if (!ok && findings)
+		*findings = true;
+	return true;
 }

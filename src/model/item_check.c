@@ -37,6 +37,13 @@ static bool is_base64_char(char ch)
 	       ch == '+' || ch == '/';
 }
 
+uint64_t ddbc_base64_bytes(const char *s, size_t len)
+{
+	while (len > 0 && (s[len - 1] == '=' || s[len - 1] == '\n' || s[len - 1] == ' '))
+		len--;
+	return (uint64_t)len * 3 / 4;
+}
+
 bool ddbc_is_base64(const char *s, size_t len)
 {
 	if (len % 4)
@@ -71,8 +78,8 @@ static bool same_number(const char *a, size_t alen, const char *b)
 
 bool ddbc_enum_has(const ddbc_attr *a, ddbc_type t, const ddbc_value *v)
 {
-	for (size_t i = 0; i < a->nenum; i++) {
-		const ddbc_node *n = a->enum_values[i];
+	for (size_t i = 0; i < a->more->nenum; i++) {
+		const ddbc_node *n = a->more->enum_values[i];
 		if (n->kind != DDBC_NODE_SCALAR)
 			continue;
 		bool b;
@@ -104,9 +111,9 @@ void ddbc_enum_message(const ddbc_attr *a, const ddbc_value *v, strbuf *msg)
 	strbuf_addf(msg, "'%s' is ", a->name.s);
 	value_text(v, msg);
 	strbuf_addstr(msg, ", which is not one of its enum values (");
-	for (size_t i = 0; i < a->nenum && i < MAX_LISTED; i++)
-		strbuf_addf(msg, "%s%s", i ? ", " : "", a->enum_values[i]->u.text);
-	strbuf_addstr(msg, a->nenum > MAX_LISTED ? ", ...)" : ")");
+	for (size_t i = 0; i < a->more->nenum && i < MAX_LISTED; i++)
+		strbuf_addf(msg, "%s%s", i ? ", " : "", a->more->enum_values[i]->u.text);
+	strbuf_addstr(msg, a->more->nenum > MAX_LISTED ? ", ...)" : ")");
 }
 
 /* ---- required attributes ------------------------------------------------------------ */

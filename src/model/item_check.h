@@ -67,6 +67,10 @@ void ddbc_add_quoted(strbuf *sb, const char *s, size_t len);
  * binary values. */
 bool ddbc_is_base64(const char *s, size_t len);
 
+/* The bytes base64 text decodes to: what DynamoDB counts of a Binary
+ * value, in its size and in its key-length limits. */
+uint64_t ddbc_base64_bytes(const char *s, size_t len);
+
 /* ---- types ---------------------------------------------------------------------- */
 
 /* "'A' is N (Number), but WHO gives GIVEN": a value of another type than

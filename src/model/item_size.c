@@ -1,5 +1,6 @@
 /* item_size.c - DynamoDB's item size rules over example items (item_size.h) */
 #include "model/item_size.h"
+#include "model/item_check.h"
 #include "model/semantics.h"
 #include "util/decimal.h"
 
@@ -19,14 +20,6 @@ uint64_t ddbc_number_size(const char *text, size_t len)
 		return 1;
 	bool aligned = n % 2 != 0 || power % 2 != 0;
 	return 1 + (n + 1) / 2 + (aligned ? 0 : 1) + (neg ? 1 : 0);
-}
-
-/* The bytes base64 text decodes to. */
-static uint64_t base64_size(const char *s, size_t len)
-{
-	while (len > 0 && (s[len - 1] == '=' || s[len - 1] == '\n' || s[len - 1] == ' '))
-		len--;
-	return (uint64_t)len * 3 / 4;
 }
 
 static ddbc_type shape_type(const ddbc_node *v)
@@ -65,7 +58,7 @@ uint64_t ddbc_value_size(const ddbc_node *v, ddbc_type t)
 	switch (t) {
 	case DDBC_TYPE_S: return v->n;
 	case DDBC_TYPE_N: return ddbc_number_size(v->u.text, v->n);
-	case DDBC_TYPE_B: return base64_size(v->u.text, v->n);
+	case DDBC_TYPE_B: return ddbc_base64_bytes(v->u.text, v->n);
 	case DDBC_TYPE_SS: return set_size(v, DDBC_TYPE_S);
 	case DDBC_TYPE_NS: return set_size(v, DDBC_TYPE_N);
 	case DDBC_TYPE_BS: return set_size(v, DDBC_TYPE_B);

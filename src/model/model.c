@@ -194,6 +194,18 @@ ddbc_entity *ddbc_design_entity(const ddbc_design *design, const char *name)
 	return NULL;
 }
 
+const ddbc_attr_more ddbc_attr_more_none;
+const ddbc_figure ddbc_figure_none;
+
+ddbc_attr_more *ddbc_attr_more_of(ddbc_arena *arena, ddbc_attr *a)
+{
+	if (a->more && a->more != &ddbc_attr_more_none)
+		return (ddbc_attr_more *)a->more;
+	ddbc_attr_more *m = ddbc_arena_alloc(arena, sizeof(*m));
+	a->more = m;
+	return m;
+}
+
 ddbc_attr *ddbc_entity_attr(const ddbc_entity *entity, const char *name)
 {
 	if (!entity->attr_slots) {

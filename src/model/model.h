@@ -114,13 +114,17 @@ typedef struct ddbc_index {
 } ddbc_index;
 
 /* A figure of the design's capacity fields (rate, count, item_bytes):
- * set only when written and valid; text is the number as written. */
+ * set only when written and valid; text is the number as written. Few
+ * designs write them, so patterns and entities hold a pointer: to the
+ * figure read, in the arena, or to ddbc_figure_none (set false). */
 typedef struct ddbc_figure {
 	bool set;
 	double value;
 	const char *text;
 	ddbc_loc loc;
 } ddbc_figure;
+
+extern const ddbc_figure ddbc_figure_none;
 
 typedef enum ddbc_table_class {
 	DDBC_CLASS_STANDARD,
@@ -185,39 +189,51 @@ typedef struct ddbc_index_decl {
 
 typedef struct ddbc_entity ddbc_entity;
 
-/* A large design has a hundred thousand attributes: the fields are
- * ordered so that the struct has no holes. */
-typedef struct ddbc_attr {
-	ddbc_name name;
-	const char *description;
-	const char *format;
-	ddbc_name template;      /* s is NULL without a template */
-	const ddbc_name *c_name; /* the header's name for it; NULL without one (few
-				  * attributes have one: a pointer, not 16 bytes each) */
+/* What few attributes have: a C name, an enum, a list of `indexes:`, an
+ * example of its own, a template that does not parse. An attribute
+ * without any points at ddbc_attr_more_none, so readers need no test:
+ * `a->more->nenum`. */
+typedef struct ddbc_attr_more {
+	const ddbc_name *c_name; /* the header's name for it; NULL without one */
 	ddbc_node **enum_values;
-	ddbc_node *example;
 	ddbc_index_decl *indexes; /* the readable entries, then those whose role is not */
-	ddbc_entity *entity;
-	ddbc_loc type_loc;
+	const char *tpl_error;   /* semantics.c: template-syntax message, or NULL */
+	ddbc_node *example;      /* the attribute's own `example:` */
 	ddbc_loc enum_loc;
 	ddbc_loc indexes_loc;
 	uint32_t nenum;
 	uint32_t nindexes;       /* readable entries */
 	uint32_t ndeclared;      /* all entries */
-	ddbc_type type;
-	bool required;           /* as written; key attributes are required anyway */
-	bool incomplete;         /* its definition had an error */
-	bool has_indexes;
-	bool indexes_is_map;     /* `indexes:` was a mapping */
-	bool not_stored;         /* `stored: false`: a part of key templates that
+} ddbc_attr_more;
+
+extern const ddbc_attr_more ddbc_attr_more_none;
+
+/* A large design has a hundred thousand attributes: the fields are
+ * ordered so that the struct has no holes, and what few attributes have
+ * is behind one pointer (ddbc_attr_more). */
+typedef struct ddbc_attr {
+	ddbc_name name;
+	const char *description;
+	const char *format;
+	ddbc_name template;      /* s is NULL without a template */
+	const ddbc_attr_more *more; /* never NULL (ddbc_attr_more_none); the loader and
+				  * semantics.c write it through ddbc_attr_more_of */
+	ddbc_entity *entity;
+	ddbc_loc type_loc;
+	/* A byte for the type and one for the flags: 120 bytes in all. */
+	ddbc_type type : 8;
+	bool required : 1;       /* as written; key attributes are required anyway */
+	bool incomplete : 1;     /* its definition had an error */
+	bool has_indexes : 1;
+	bool indexes_is_map : 1; /* `indexes:` was a mapping */
+	bool not_stored : 1;     /* `stored: false`: a part of key templates that
 				  * items never hold; never required, in no index */
 
 	/* derived by semantics.c */
-	bool has_template;       /* template parsed without error */
-	bool in_cycle;           /* its template refers back to itself */
-	bool is_key;             /* a key attribute of the table or one of its indexes */
+	bool has_template : 1;   /* template parsed without error */
+	bool in_cycle : 1;       /* its template refers back to itself */
+	bool is_key : 1;         /* a key attribute of the table or one of its indexes */
 	ddbc_template tpl;       /* placeholders' ref: the ddbc_attr they name, or NULL */
-	const char *tpl_error;   /* template-syntax message, or NULL */
 	const ddbc_lang *lang;   /* is_key: the strings it can hold (ddbc_attr_lang), in the
 				  * arena; NULL for the others */
 	uint8_t *roles;          /* per slot of table->indexes, a ddbc_role (a byte each:
@@ -225,6 +241,9 @@ typedef struct ddbc_attr {
 				  * without a table */
 	const struct ddbc_attr *used_by; /* the first attribute whose template names it */
 } ddbc_attr;
+
+/* a's own ddbc_attr_more, made in arena on the first call, to write into. */
+ddbc_attr_more *ddbc_attr_more_of(ddbc_arena *arena, ddbc_attr *a);
 
 struct ddbc_entity {
 	ddbc_name name;
@@ -240,8 +259,8 @@ struct ddbc_entity {
 	uint32_t attr_mask;      /* the number of slots - 1 */
 	ddbc_node **examples;    /* each a mapping (checked by the loader) */
 	size_t nexamples;
-	ddbc_figure count;       /* `count:` items stored */
-	ddbc_figure item_bytes;  /* `item_bytes:` a typical item's size */
+	const ddbc_figure *count;      /* `count:` items stored; never NULL */
+	const ddbc_figure *item_bytes; /* `item_bytes:` a typical item's size; never NULL */
 	bool incomplete;         /* its own fields had an error: it may have more attributes */
 	bool lacks_key;          /* resolve.c: it lacks a key attribute of its table */
 
@@ -277,53 +296,55 @@ const char *ddbc_cond_op_name(ddbc_cond_op op);
  * (the pattern-operator-type rule checks that it is two values). */
 typedef struct ddbc_key_cond {
 	ddbc_name attr;
-	ddbc_cond_op op;
 	ddbc_loc op_loc;
 	ddbc_node **values;
-	size_t nvalues;
+	uint32_t nvalues;
+	ddbc_cond_op op;
 
 	/* derived by semantics.c, once per condition */
 	bool on_key;             /* attr is a key attribute of the pattern's index */
 	bool has_lang;           /* eq and begins_with: lang is what the value allows */
+	bool has_bound[2];
 	const ddbc_lang *lang;   /* in the design's arena, when has_lang; else NULL */
 	ddbc_bound bounds[2];    /* lt..between: lower and upper, when has_bound[] */
-	bool has_bound[2];
 } ddbc_key_cond;
 
 typedef struct ddbc_pattern {
+	/* Tens of thousands in a large design: the fields are ordered so
+	 * that the struct has no holes, with 32-bit counts. */
 	ddbc_name id;
 	const char *description;
 	ddbc_name table_ref;
 	ddbc_table *table;
 	ddbc_name index_ref;     /* s is NULL for the base table */
 	ddbc_index *index;       /* resolved: &table->primary, a GSI or an LSI */
-	ddbc_operation operation;
 	ddbc_loc operation_loc;
 	ddbc_key_cond *conds;
-	size_t nconds;
 	ddbc_loc key_loc;
-	int order;               /* 0 unset, 1 asc, -1 desc */
 	ddbc_loc order_loc;      /* the order's value, when set */
-	bool consistent_read;
 	ddbc_loc consistent_loc;
 	ddbc_name *returns;
-	size_t nreturns;
-	bool has_entities;
 	ddbc_name *entities;
-	size_t nentities;
 	ddbc_loc entities_loc;
 	ddbc_node *example;      /* a mapping of parameter values, or NULL */
 	const char *condition;
 	ddbc_loc condition_loc;
-	ddbc_figure rate;        /* `rate:` requests per second */
+	const ddbc_figure *rate; /* `rate:` requests per second; never NULL */
+	uint32_t nconds;
+	uint32_t nreturns;
+	uint32_t nentities;
+	ddbc_operation operation;
+	int8_t order;            /* 0 unset, 1 asc, -1 desc */
+	bool consistent_read;
+	bool has_entities;
 	/* Its definition had an error, or its table or index did not resolve. */
 	bool incomplete;
 	bool entities_unresolved; /* a name of `entities:` is no entity */
 
 	/* derived by semantics.c */
 	bool analysed;           /* table and index resolved: matched is meaningful */
+	uint32_t nmatched;
 	ddbc_entity **matched;   /* entities the key condition can return, file order */
-	size_t nmatched;
 	struct ddbc_request *request; /* what it asks DynamoDB for (request.h), once */
 } ddbc_pattern;
 

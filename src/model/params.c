@@ -2,6 +2,7 @@
 #include "model/params.h"
 #include "model/request.h"
 #include "model/semantics.h"
+#include "util/decimal.h"
 #include "util/xalloc.h"
 
 #include <stdlib.h>
@@ -30,7 +31,7 @@ static const ddbc_attr *enum_of(const ddbc_pattern *p, const char *name)
 	const ddbc_attr *first = NULL;
 	for (size_t i = 0; i < p->nmatched; i++) {
 		const ddbc_attr *a = ddbc_entity_attr(p->matched[i], name);
-		if (!a || a->template.s || !a->nenum)
+		if (!a || a->template.s || !a->more->nenum)
 			return NULL;
 		if (!first)
 			first = a;
@@ -76,21 +77,26 @@ static void key_uses(const ddbc_pattern *p, size_t ci, ddbc_param_use_fn *fn, vo
 	}
 }
 
-/* The type a value named name takes in the pattern's condition or item:
- * that of a matched entity's attribute of that name (the first that has a
- * scalar type), else none to check. */
-static ddbc_type named_type(const ddbc_pattern *p, const char *name, size_t len,
-			    const ddbc_attr **attr)
+const ddbc_attr *ddbc_pattern_named_attr(const ddbc_pattern *p, const char *name, size_t len)
 {
-	*attr = NULL;
+	const ddbc_attr *found = NULL;
 	char *key = xstrndup(name, len);
-	for (size_t i = 0; i < p->nmatched && !*attr; i++) {
+	for (size_t i = 0; i < p->nmatched && !found; i++) {
 		const ddbc_attr *a = ddbc_entity_attr(p->matched[i], key);
 		if (a && (a->type == DDBC_TYPE_S || a->type == DDBC_TYPE_N ||
 			  a->type == DDBC_TYPE_B || a->type == DDBC_TYPE_BOOL))
-			*attr = a;
+			found = a;
 	}
 	free(key);
+	return found;
+}
+
+/* The type a value named name takes in the pattern's condition or item
+ * (ddbc_pattern_named_attr's), else none to check. */
+static ddbc_type named_type(const ddbc_pattern *p, const char *name, size_t len,
+			    const ddbc_attr **attr)
+{
+	*attr = ddbc_pattern_named_attr(p, name, len);
 	return *attr ? (*attr)->type : DDBC_TYPE_NONE;
 }
 
@@ -114,7 +120,7 @@ static void condition_uses(const ddbc_pattern *p, ddbc_param_use_fn *fn, void *c
 		ddbc_type type = named_type(p, name, len, &a);
 		if (type != DDBC_TYPE_NONE) {
 			ddbc_param_use use = { name, len, DDBC_PARAM_IN_CONDITION, p->condition_loc,
-					       a->name.s, type, 0, false, a->nenum ? a : NULL };
+					       a->name.s, type, 0, false, a->more->nenum ? a : NULL };
 			fn(ctx, &use);
 		}
 		s += len;
@@ -143,7 +149,7 @@ static void item_use(void *ctx, const ddbc_param_use *key)
 	use.type = type;
 	use.width = 0;
 	use.no_delim = false;
-	use.enum_attr = a->nenum ? a : NULL;
+	use.enum_attr = a->more->nenum ? a : NULL;
 	it->fn(it->ctx, &use);
 }
 
@@ -167,27 +173,7 @@ void ddbc_pattern_param_uses(const ddbc_pattern *p, ddbc_param_use_fn *fn, void 
 
 bool ddbc_number_text(const char *s, size_t len)
 {
-	size_t i = 0, digits = 0;
-	if (i < len && (s[i] == '-' || s[i] == '+'))
-		i++;
-	for (; i < len && s[i] >= '0' && s[i] <= '9'; i++)
-		digits++;
-	if (i < len && s[i] == '.')
-		for (i++; i < len && s[i] >= '0' && s[i] <= '9'; i++)
-			digits++;
-	if (!digits)
-		return false;
-	if (i < len && (s[i] == 'e' || s[i] == 'E')) {
-		i++;
-		if (i < len && (s[i] == '-' || s[i] == '+'))
-			i++;
-		size_t exp = 0;
-		for (; i < len && s[i] >= '0' && s[i] <= '9'; i++)
-			exp++;
-		if (!exp)
-			return false;
-	}
-	return i == len;
+	return ddbc_decimal_valid(s, len);
 }
 
 static bool holds(const char *s, size_t len, const char *needle)
@@ -199,12 +185,17 @@ static bool holds(const char *s, size_t len, const char *needle)
 	return false;
 }
 
+/* Numbers by value (1.10 is the enum's 1.1, as DynamoDB compares them),
+ * anything else by its text. */
 static bool in_enum(const ddbc_attr *a, const char *text, size_t len)
 {
-	for (size_t i = 0; i < a->nenum; i++) {
-		const ddbc_node *e = a->enum_values[i];
-		if (e->kind == DDBC_NODE_SCALAR && strlen(e->u.text) == len &&
-		    !memcmp(e->u.text, text, len))
+	bool number = a->type == DDBC_TYPE_N && ddbc_decimal_valid(text, len);
+	for (size_t i = 0; i < a->more->nenum; i++) {
+		const ddbc_node *e = a->more->enum_values[i];
+		if (e->kind != DDBC_NODE_SCALAR)
+			continue;
+		if (number ? !ddbc_decimal_cmp(e->u.text, e->n, text, len)
+			   : e->n == len && !memcmp(e->u.text, text, len))
 			return true;
 	}
 	return false;
@@ -220,7 +211,7 @@ static bool table_enum_has(const ddbc_attr *a, const char *text, size_t len)
 		return in_enum(a, text, len);
 	for (size_t i = 0; i < t->nentities; i++) {
 		const ddbc_attr *b = ddbc_entity_attr(t->entities[i], a->name.s);
-		if (b && (!b->nenum || in_enum(b, text, len)))
+		if (b && (!b->more->nenum || in_enum(b, text, len)))
 			return true;
 	}
 	return false;
@@ -229,9 +220,9 @@ static bool table_enum_has(const ddbc_attr *a, const char *text, size_t len)
 static void enum_problem(const ddbc_attr *a, strbuf *why)
 {
 	strbuf_addf(why, "is not one of the enum values of '%s' (", a->name.s);
-	for (size_t i = 0; i < a->nenum && i < 10; i++)
-		strbuf_addf(why, "%s%s", i ? ", " : "", a->enum_values[i]->u.text);
-	strbuf_addstr(why, a->nenum > 10 ? ", ...)" : ")");
+	for (size_t i = 0; i < a->more->nenum && i < 10; i++)
+		strbuf_addf(why, "%s%s", i ? ", " : "", a->more->enum_values[i]->u.text);
+	strbuf_addstr(why, a->more->nenum > 10 ? ", ...)" : ")");
 }
 
 bool ddbc_param_fits(const ddbc_design *g, const ddbc_param_use *use, const char *text,
@@ -239,10 +230,17 @@ bool ddbc_param_fits(const ddbc_design *g, const ddbc_param_use *use, const char
 {
 	const char *problem = NULL;
 	bool delim = false;
+	if (!use->width && use->type == DDBC_TYPE_N && ddbc_number_text(text, len) &&
+	    !ddbc_decimal_dynamodb(text, len, NULL)) {
+		if (why)
+			ddbc_decimal_dynamodb(text, len, why);
+		return false;
+	}
 	if (use->width)
 		problem = ddbc_padding_problem(text, len, use->width);
 	else if (use->type == DDBC_TYPE_N && !ddbc_number_text(text, len))
 		problem = "is not a number";
+
 	else if (use->type == DDBC_TYPE_BOOL && !(len == 4 && !memcmp(text, "true", 4)) &&
 		 !(len == 5 && !memcmp(text, "false", 5)))
 		problem = "is not true or false";

@@ -48,6 +48,13 @@ typedef void ddbc_param_use_fn(void *ctx, const ddbc_param_use *use);
  * model (semantics.h); a pattern without a table has none. */
 void ddbc_pattern_param_uses(const ddbc_pattern *p, ddbc_param_use_fn *fn, void *ctx);
 
+/* The attribute a value named name (len bytes: a ':name' of the
+ * condition, a parameter a put writes into its item) stands for: a
+ * matched entity's attribute of that name, the first with a scalar type
+ * (S, N, B, BOOL); NULL when none has one. The one answer the param-value
+ * rule, the queries export and `ddbc keys` give a condition value's type. */
+const ddbc_attr *ddbc_pattern_named_attr(const ddbc_pattern *p, const char *name, size_t len);
+
 /* Whether the value text (len bytes) can stand at use; when it cannot,
  * appends why to why ("is not a number"), when why is not NULL. */
 bool ddbc_param_fits(const ddbc_design *g, const ddbc_param_use *use, const char *text,
@@ -58,7 +65,8 @@ bool ddbc_param_fits(const ddbc_design *g, const ddbc_param_use *use, const char
 void ddbc_param_place_text(const ddbc_param_use *use, strbuf *out);
 
 /* Whether text is a number as DynamoDB reads one: an optional sign,
- * digits with an optional fraction, an optional exponent. */
+ * digits with an optional fraction, an optional exponent (the one grammar
+ * of util/decimal.h, ddbc_decimal_valid). */
 bool ddbc_number_text(const char *text, size_t len);
 
 #endif

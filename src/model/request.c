@@ -54,6 +54,24 @@ const ddbc_req_cond *ddbc_request_cond(const ddbc_request *r, const char *attr)
 	return NULL;
 }
 
+const ddbc_segment *ddbc_request_padded(const ddbc_request *r, const char *name)
+{
+	size_t len = strlen(name);
+	for (size_t i = 0; i < r->nconds; i++) {
+		const ddbc_req_cond *c = &r->conds[i];
+		for (size_t j = 0; j < c->nvalues; j++) {
+			const ddbc_template *t = &c->values[j].tpl;
+			for (size_t k = 0; c->values[j].is_template && k < t->nsegs; k++) {
+				const ddbc_segment *s = &t->segs[k];
+				if (s->kind == DDBC_SEG_PLACEHOLDER && s->width && s->len == len &&
+				    !memcmp(s->text, name, len))
+					return s;
+			}
+		}
+	}
+	return NULL;
+}
+
 ddbc_render_result ddbc_req_value_render(const ddbc_req_value *v, ddbc_tvalue_fn *param_of,
 					 void *ctx, strbuf *out, ddbc_render_problem *problem)
 {
@@ -112,7 +130,7 @@ static void parse_value(ddbc_design *g, const ddbc_node *n, ddbc_req_value *v)
 	long long i;
 	if (ddbc_node_int(n, &i)) {
 		v->text = ddbc_arena_printf(g->arena, "%lld", i);
-		v->len = strlen(v->text);
+		v->len = (uint32_t)strlen(v->text);
 	} else if (n->kind == DDBC_NODE_SCALAR) {
 		v->text = n->u.text;
 		v->len = n->n;
@@ -154,10 +172,10 @@ static void build_cond(const ddbc_key_cond *c, ddbc_req_value *values, const ddb
 	ddbc_type t = ddbc_index_key_type(key, pos);
 	rc->cond = c;
 	rc->attr = c->attr.s;
-	rc->key_pos = pos;
+	rc->key_pos = (uint32_t)pos;
 	rc->op = c->op;
 	rc->type = t == DDBC_TYPE_NONE ? DDBC_TYPE_S : t;
-	rc->nvalues = c->nvalues;
+	rc->nvalues = (uint32_t)c->nvalues;
 	rc->values = values;
 }
 
@@ -180,13 +198,13 @@ void ddbc_request_build(ddbc_design *g, ddbc_pattern *p)
 						 : &p->table->primary;
 	if (r->reads) {
 		r->returns = p->returns;
-		r->nreturns = p->nreturns;
+		r->nreturns = (uint32_t)p->nreturns;
 		r->consistent = p->consistent_read;
 	} else {
 		r->condition = p->condition;
 	}
 	if (p->operation == DDBC_OP_QUERY)
-		r->order = p->order;
+		r->order = (int8_t)p->order;
 	ddbc_req_value **values = parse_conds(g, p, r);
 	r->cond_values = values;
 	size_t n = r->key ? r->key->npk + r->key->nsk : 0, nconds = 0;

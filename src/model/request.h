@@ -21,6 +21,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 /* Attribute i of ix's key, partition key attributes first, then sort key
  * attributes (i < ix->npk + ix->nsk). */
@@ -41,47 +42,41 @@ const ddbc_key_cond *ddbc_pattern_cond(const ddbc_pattern *p, const char *attr);
 const ddbc_key_cond *ddbc_pattern_cond_written(const ddbc_pattern *p, const char *attr);
 
 /* One value of a key condition, parsed once. */
+/* The request structs are ordered so that they have no holes, with
+ * 32-bit counts: a design has tens of thousands of patterns. */
 typedef struct ddbc_req_value {
 	const ddbc_node *node;   /* as written: a scalar */
-	bool is_template;        /* a string that parses as a template: tpl holds it,
-				  * its placeholders name parameters (ref NULL) */
 	ddbc_template tpl;
 	const char *text;        /* !is_template: the text DynamoDB gets (a YAML
 				  * integer in decimal, anything else as written) */
-	size_t len;
+	uint32_t len;
+	bool is_template;        /* a string that parses as a template: tpl holds it,
+				  * its placeholders name parameters (ref NULL) */
 } ddbc_req_value;
 
 /* A key condition of the request. */
 typedef struct ddbc_req_cond {
 	const ddbc_key_cond *cond;   /* as written */
 	const char *attr;
-	size_t key_pos;          /* attr's position in the key of request->key */
+	ddbc_req_value *values;  /* as many as written (between: 2 when well formed) */
+	uint32_t nvalues;
+	uint32_t key_pos;        /* attr's position in the key of request->key */
 	ddbc_cond_op op;
 	ddbc_type type;          /* S, N or B: the key type the table gives attr,
 				  * S when no entity defines it */
-	ddbc_req_value *values;  /* as many as written (between: 2 when well formed) */
-	size_t nvalues;
 } ddbc_req_cond;
 
 typedef struct ddbc_request {
 	const ddbc_pattern *pattern;
-	ddbc_operation op;
 	const ddbc_table *table;
 	const ddbc_index *index;     /* the index it reads: the pattern's index */
-	bool index_named;            /* a Query or Scan of a GSI or LSI: IndexName */
 	/* The key whose attributes the conditions give: the index for a
 	 * Query, the table's primary key for GetItem, PutItem, UpdateItem and
 	 * DeleteItem, NULL for a Scan (which sends no key). */
 	const ddbc_index *key;
 	ddbc_req_cond *conds;        /* one per attribute of key with a condition that
 				      * has values (ddbc_pattern_cond), in key order */
-	size_t nconds;
-	bool reads;                  /* Query, Scan, GetItem: returns items */
-	bool writes;                 /* PutItem, UpdateItem, DeleteItem */
 	const ddbc_name *returns;    /* a read's ProjectionExpression, in order */
-	size_t nreturns;
-	int order;                   /* a Query's ScanIndexForward: 0 unset, 1, -1 */
-	bool consistent;             /* a read's ConsistentRead */
 	const char *condition;       /* a write's ConditionExpression, as written */
 	/* Per condition of the pattern (p->conds' order, on a key attribute of
 	 * key or not), its values parsed: what conds[].values point into. */
@@ -89,7 +84,15 @@ typedef struct ddbc_request {
 	/* The placeholders of every condition value of the pattern (on a key
 	 * attribute of key or not), in the pattern's order: its parameters. */
 	const ddbc_segment **params;
-	size_t nparams;
+	uint32_t nconds;
+	uint32_t nreturns;
+	uint32_t nparams;
+	ddbc_operation op;
+	int8_t order;                /* a Query's ScanIndexForward: 0 unset, 1, -1 */
+	bool index_named;            /* a Query or Scan of a GSI or LSI: IndexName */
+	bool reads;                  /* Query, Scan, GetItem: returns items */
+	bool writes;                 /* PutItem, UpdateItem, DeleteItem */
+	bool consistent;             /* a read's ConsistentRead */
 } ddbc_request;
 
 /* The request of an analysed pattern (semantics.c built it); NULL for a
@@ -98,6 +101,11 @@ const ddbc_request *ddbc_pattern_request(const ddbc_pattern *p);
 
 /* The request's condition on key attribute attr; NULL when none. */
 const ddbc_req_cond *ddbc_request_cond(const ddbc_request *r, const char *attr);
+
+/* The first placeholder of the request's key values that names parameter
+ * name and pads it (:0WIDTH), in key order; NULL when none does. A
+ * condition's ':name' of that parameter is sent as that key writes it. */
+const ddbc_segment *ddbc_request_padded(const ddbc_request *r, const char *name);
 
 /* Appends value v rendered to out: a template with each placeholder's
  * value from param_of (ddbc_template_render's rules), a constant as its

@@ -4,11 +4,11 @@
  * the list and run the script instead of editing this file.
  */
 #include "model/reserved.h"
+#include "util/strset.h"
 
-#include <stdlib.h>
 #include <string.h>
 
-/* Upper case, sorted in the C locale: searched with bsearch and strcmp. */
+/* Upper case, sorted in the C locale (see ddbc_is_reserved_word's table). */
 static const char *const words[] = {
 	"ABORT",
 	"ABSOLUTE",
@@ -588,9 +588,30 @@ static const char *const words[] = {
 /* No reserved word is longer than this; longer names are never reserved. */
 #define MAX_WORD 32
 
-static int compare(const void *key, const void *elem)
+#define NWORDS (sizeof(words) / sizeof(words[0]))
+/* A hash table of the words: each slot 0 or a word's index + 1, at most a
+ * third full. Every attribute name of a design is looked up (the
+ * reserved-word rule, the header's names), and a binary search of strcmp
+ * calls showed in lint. */
+#define NSLOTS 2048
+_Static_assert(NWORDS * 3 <= NSLOTS, "the reserved words' table is too small");
+static unsigned short slots[NSLOTS];
+static bool slots_built;
+
+static size_t slot_of(const char *word, size_t len)
 {
-	return strcmp(key, *(const char *const *)elem);
+	return (size_t)(ddbc_hash64(word, len) & (NSLOTS - 1));
+}
+
+static void build_slots(void)
+{
+	for (size_t i = 0; i < NWORDS; i++) {
+		size_t k = slot_of(words[i], strlen(words[i]));
+		while (slots[k])
+			k = (k + 1) & (NSLOTS - 1);
+		slots[k] = (unsigned short)(i + 1);
+	}
+	slots_built = true;
 }
 
 bool ddbc_is_reserved_word(const char *name)
@@ -605,6 +626,10 @@ bool ddbc_is_reserved_word(const char *name)
 		char c = name[i];
 		upper[i] = c >= 'a' && c <= 'z' ? (char)(c - 'a' + 'A') : c;
 	}
-	return bsearch(upper, words, sizeof(words) / sizeof(words[0]), sizeof(words[0]),
-		       compare) != NULL;
+	if (!slots_built)
+		build_slots();
+	for (size_t k = slot_of(upper, n); slots[k]; k = (k + 1) & (NSLOTS - 1))
+		if (!strcmp(words[slots[k] - 1], upper))
+			return true;
+	return false;
 }

@@ -8,10 +8,17 @@
 
 /* ---- tables and indexes ----------------------------------------------------- */
 
+/* Whether two names are equal; the first byte rules out most pairs without
+ * a call: every attribute is asked about every index's key names. */
+static bool same_name(const char *a, const char *b)
+{
+	return a[0] == b[0] && !strcmp(a, b);
+}
+
 static bool in_names(const ddbc_name *names, size_t n, const char *s)
 {
 	for (size_t i = 0; i < n; i++)
-		if (!strcmp(names[i].s, s))
+		if (same_name(names[i].s, s))
 			return true;
 	return false;
 }
@@ -57,13 +64,7 @@ static void list_indexes(ddbc_arena *arena, ddbc_table *t)
 
 bool ddbc_index_has_key(const ddbc_index *ix, const char *name)
 {
-	for (size_t i = 0; i < ix->npk; i++)
-		if (!strcmp(ix->pk[i].s, name))
-			return true;
-	for (size_t i = 0; i < ix->nsk; i++)
-		if (!strcmp(ix->sk[i].s, name))
-			return true;
-	return false;
+	return in_names(ix->pk, ix->npk, name) || in_names(ix->sk, ix->nsk, name);
 }
 
 bool ddbc_attr_required(const ddbc_attr *a, strbuf *why)
@@ -106,9 +107,11 @@ static void parse_templates(ddbc_design *g, ddbc_entity *e)
 		if (!a->template.s)
 			continue;
 		size_t off = 0;
-		a->tpl_error = ddbc_template_parse(g->arena, a->template.s, &a->tpl, &off);
-		if (a->tpl_error)
+		const char *err = ddbc_template_parse(g->arena, a->template.s, &a->tpl, &off);
+		if (err) {
+			ddbc_attr_more_of(g->arena, a)->tpl_error = err;
 			continue;
+		}
 		a->has_template = true;
 		for (size_t k = 0; k < a->tpl.nsegs; k++) {
 			ddbc_segment *seg = &a->tpl.segs[k];
@@ -208,7 +211,7 @@ bool ddbc_attr_is_constant(const ddbc_attr *a, const ddbc_table *t)
 		return false;
 	if (a->has_template && a->type == DDBC_TYPE_S)
 		return ddbc_template_is_constant(&a->tpl);
-	return !a->template.s && a->nenum == 1 &&
+	return !a->template.s && a->more->nenum == 1 &&
 	       (a->type == DDBC_TYPE_S || a->type == DDBC_TYPE_N || a->type == DDBC_TYPE_B ||
 		a->type == DDBC_TYPE_BOOL || a->type == DDBC_TYPE_NULL);
 }
@@ -218,7 +221,7 @@ bool ddbc_attr_is_constant(const ddbc_attr *a, const ddbc_table *t)
 static bool render_one(const ddbc_segment *seg, ddbc_tvalue_fn *value_of, void *ctx,
 		       strbuf *texts)
 {
-	ddbc_template one = { NULL, (ddbc_segment *)seg, 1 };
+	ddbc_template one = { (ddbc_segment *)seg, 1 };
 	strbuf part = STRBUF_INIT;
 	ddbc_render_problem p;
 	bool ok = ddbc_template_render(&one, value_of, ctx, &part, &p) == DDBC_RENDER_OK;
@@ -289,19 +292,14 @@ static void lang_to_arena(ddbc_arena *arena, ddbc_lang *l, bool copy_texts)
 /* ---- roles and membership ---------------------------------------------------- */
 
 
-ddbc_role ddbc_attr_role(const ddbc_attr *a, const ddbc_index *ix)
+/* The role in ix of stored attribute a of a member of ix, when it is no
+ * key attribute of ix; in_primary: it is one of the table's. */
+static ddbc_role non_key_role(const ddbc_attr *a, const ddbc_index *ix, bool in_primary)
 {
-	const ddbc_entity *e = a->entity;
-	if (!ddbc_attr_stored(a) || !e->in_index || !e->in_index[ix->slot])
-		return DDBC_ROLE_NONE;
-	if (in_names(ix->pk, ix->npk, a->name.s))
-		return DDBC_ROLE_PARTITION_KEY;
-	if (in_names(ix->sk, ix->nsk, a->name.s))
-		return DDBC_ROLE_SORT_KEY;
 	if (ix->kind == DDBC_INDEX_PRIMARY)
 		return DDBC_ROLE_PROJECTED;
 	/* The table's key attributes are projected into every index. */
-	if (ddbc_index_has_key(&ix->table->primary, a->name.s))
+	if (in_primary)
 		return DDBC_ROLE_PROJECTED;
 	switch (ix->projection) {
 	case DDBC_PROJ_ALL: return DDBC_ROLE_PROJECTED;
@@ -310,6 +308,27 @@ ddbc_role ddbc_attr_role(const ddbc_attr *a, const ddbc_index *ix)
 		return included(ix, a->name.s) ? DDBC_ROLE_PROJECTED : DDBC_ROLE_NONE;
 	}
 	return DDBC_ROLE_NONE;
+}
+
+/* Which key of ix the name is (DDBC_ROLE_NONE when neither). */
+static ddbc_role key_role(const ddbc_index *ix, const char *name)
+{
+	if (in_names(ix->pk, ix->npk, name))
+		return DDBC_ROLE_PARTITION_KEY;
+	if (in_names(ix->sk, ix->nsk, name))
+		return DDBC_ROLE_SORT_KEY;
+	return DDBC_ROLE_NONE;
+}
+
+ddbc_role ddbc_attr_role(const ddbc_attr *a, const ddbc_index *ix)
+{
+	const ddbc_entity *e = a->entity;
+	if (!ddbc_attr_stored(a) || !e->in_index || !e->in_index[ix->slot])
+		return DDBC_ROLE_NONE;
+	ddbc_role key = key_role(ix, a->name.s);
+	if (key != DDBC_ROLE_NONE)
+		return key;
+	return non_key_role(a, ix, ddbc_index_has_key(&ix->table->primary, a->name.s));
 }
 
 static bool sets_all(const ddbc_entity *e, const ddbc_index *ix)
@@ -325,21 +344,58 @@ static bool sets_all(const ddbc_entity *e, const ddbc_index *ix)
 	return true;
 }
 
+/* The language of a key attribute without a template (ddbc_attr_lang):
+ * one of two, shared by every such attribute of the design rather than
+ * copied into the arena for each. */
+static const ddbc_lang *plain_key_lang(ddbc_type t)
+{
+	static ddbc_run runs[2] = {
+		{ .cls = DDBC_CLASS_NUMBER, .min = 1 },
+		{ .cls = DDBC_CLASS_ANY, .min = 1 },
+	};
+	static const ddbc_lang langs[2] = { { &runs[0], 1, 0 }, { &runs[1], 1, 0 } };
+	return &langs[t == DDBC_TYPE_N ? 0 : 1];
+}
+
+/* ddbc_attr_role for stored attribute a in every index of t, and is_key,
+ * each index's key names looked up once for both (indexes[0] is the
+ * primary key, whose answer says whether a is one of the table's). */
+static void derive_roles(ddbc_attr *a, const ddbc_entity *e, const ddbc_table *t)
+{
+	bool in_primary = false;
+	for (size_t s = 0; s < t->nindexes; s++) {
+		const ddbc_index *ix = t->indexes[s];
+		ddbc_role key = key_role(ix, a->name.s);
+		if (s == 0)
+			in_primary = key != DDBC_ROLE_NONE;
+		if (key != DDBC_ROLE_NONE)
+			a->is_key = true;
+		if (!e->in_index[s])
+			a->roles[s] = DDBC_ROLE_NONE;
+		else
+			a->roles[s] = key != DDBC_ROLE_NONE ? key : non_key_role(a, ix, in_primary);
+	}
+}
+
 static void derive_membership(ddbc_design *g, ddbc_entity *e)
 {
 	ddbc_table *t = e->table;
 	e->in_index = ddbc_arena_array(g->arena, t->nindexes, sizeof(bool));
 	for (size_t s = 0; s < t->nindexes; s++)
 		e->in_index[s] = sets_all(e, t->indexes[s]);
+	/* One array of roles for the entity, each attribute's row in it: an
+	 * arena array of its own would round each row of a few bytes up to 8. */
+	uint8_t *rows = ddbc_arena_array(g->arena, e->nattrs, t->nindexes);
 	for (size_t i = 0; i < e->nattrs; i++) {
 		ddbc_attr *a = &e->attrs[i];
-		a->roles = ddbc_arena_array(g->arena, t->nindexes, sizeof(uint8_t));
-		for (size_t s = 0; s < t->nindexes; s++) {
-			a->roles[s] = ddbc_attr_role(a, t->indexes[s]);
-			if (ddbc_attr_stored(a) && ddbc_index_has_key(t->indexes[s], a->name.s))
-				a->is_key = true;
-		}
-		if (a->is_key) {
+		a->roles = rows + i * t->nindexes;
+		/* An attribute not stored has no role (the arena's rows are
+		 * zero: DDBC_ROLE_NONE) and is no key. */
+		if (ddbc_attr_stored(a))
+			derive_roles(a, e, t);
+		if (a->is_key && (!a->has_template || a->in_cycle)) {
+			a->lang = plain_key_lang(a->type);
+		} else if (a->is_key) {
 			ddbc_lang *l = ddbc_arena_alloc(g->arena, sizeof(*l));
 			ddbc_lang_init(l);
 			ddbc_attr_lang(a, l);

@@ -32,24 +32,40 @@
 
 #define MAX_WIDTH 38  /* DynamoDB numbers have up to 38 digits of precision */
 
-/* Segments gather on the heap while parsing; the arena gets exactly as
- * many as there are (see ddbc_template_parse): a large design has tens of
+/* The segments gather in a stack array of this many before a heap one
+ * (most templates have a handful); the arena gets exactly as many as
+ * there are (see ddbc_template_parse): a large design has tens of
  * thousands of templates. */
+#define SEGS_ON_STACK 16
+
 static void add_seg(ddbc_template *t, size_t *cap, ddbc_segment seg)
 {
-	xgrow((void **)&t->segs, cap, t->nsegs + 1, sizeof(*t->segs));
+	if (t->nsegs == *cap) {
+		ddbc_segment *old = t->segs;
+		bool on_stack = *cap == SEGS_ON_STACK;
+		if (on_stack)
+			t->segs = NULL;
+		xgrow((void **)&t->segs, cap, t->nsegs + 1, sizeof(*t->segs));
+		if (on_stack)
+			memcpy(t->segs, old, t->nsegs * sizeof(*t->segs));
+	}
 	t->segs[t->nsegs++] = seg;
 }
 
+/* The pending literal is either lit (it had an escaped brace) or the
+ * *span bytes of the template at direct, copied from there at once. */
 static void flush_literal(ddbc_arena *arena, ddbc_template *t, size_t *cap, strbuf *lit,
-			  size_t offset)
+			  const char *direct, size_t *span, size_t offset)
 {
-	if (!lit->len)
+	const char *from = lit->len ? lit->buf : direct;
+	size_t len = lit->len ? lit->len : *span;
+	if (!len)
 		return;
-	ddbc_segment seg = { .kind = DDBC_SEG_LITERAL, .len = lit->len, .offset = (uint32_t)offset,
-			     .text = ddbc_arena_strndup(arena, lit->buf, lit->len) };
+	ddbc_segment seg = { .kind = DDBC_SEG_LITERAL, .len = len, .offset = (uint32_t)offset,
+			     .text = ddbc_arena_strndup(arena, from, len) };
 	add_seg(t, cap, seg);
 	strbuf_reset(lit);
+	*span = 0;
 }
 
 /* Parses the inside of "{...}" (without braces) into seg. */
@@ -87,20 +103,29 @@ static const char *parse_placeholder(ddbc_arena *arena, const char *in, size_t l
 const char *ddbc_template_parse(ddbc_arena *arena, const char *text, ddbc_template *t,
 				size_t *err_offset)
 {
-	memset(t, 0, sizeof(*t));
-	t->text = text;
-	size_t cap = 0, n = strlen(text), lit_start = 0;
-	if (n > UINT32_MAX) {
+	/* Built in w, whose segments start on the stack, then copied out. */
+	ddbc_template w;
+	memset(&w, 0, sizeof(w));
+	ddbc_segment stack[SEGS_ON_STACK];
+	w.segs = stack;
+	size_t cap = SEGS_ON_STACK, n = strlen(text), lit_start = 0;
+	if (n > DDBC_TEMPLATE_MAX) {
+		memset(t, 0, sizeof(*t));
 		*err_offset = 0;
-		return "template longer than 4 GiB";
+		return "template longer than 32 MiB";
 	}
+	/* A literal without escaped braces is copied straight from text (span
+	 * bytes at lit_start); only one with them is built in lit. */
 	strbuf lit = STRBUF_INIT;
+	size_t span = 0;
 	const char *err = NULL;
 	for (size_t i = 0; i < n && !err;) {
 		char c = text[i];
 		if ((c == '{' || c == '}') && i + 1 < n && text[i + 1] == c) {
-			if (!lit.len)
+			if (!lit.len && !span)
 				lit_start = i;
+			strbuf_add(&lit, text + lit_start, span);
+			span = 0;
 			strbuf_addch(&lit, c);
 			i += 2;
 			continue;
@@ -114,9 +139,12 @@ const char *ddbc_template_parse(ddbc_arena *arena, const char *text, ddbc_templa
 			/* A run of plain characters at once: every key and
 			 * key condition value is parsed on every command. */
 			size_t run = strcspn(text + i, "{}");
-			if (!lit.len)
+			if (!lit.len && !span)
 				lit_start = i;
-			strbuf_add(&lit, text + i, run);
+			if (lit.len)
+				strbuf_add(&lit, text + i, run);
+			else
+				span += run;
 			i += run;
 			continue;
 		}
@@ -127,24 +155,25 @@ const char *ddbc_template_parse(ddbc_arena *arena, const char *text, ddbc_templa
 			*err_offset = i;
 			break;
 		}
-		flush_literal(arena, t, &cap, &lit, lit_start);
+		flush_literal(arena, &w, &cap, &lit, text + lit_start, &span, lit_start);
 		ddbc_segment seg = { .kind = DDBC_SEG_PLACEHOLDER, .offset = (uint32_t)i };
 		err = parse_placeholder(arena, text + i + 1, (size_t)(close - text - i - 1), &seg);
 		if (err) {
 			*err_offset = i;
 			break;
 		}
-		add_seg(t, &cap, seg);
+		add_seg(&w, &cap, seg);
 		i = (size_t)(close - text) + 1;
 	}
 	if (!err)
-		flush_literal(arena, t, &cap, &lit, lit_start);
+		flush_literal(arena, &w, &cap, &lit, text + lit_start, &span, lit_start);
 	strbuf_release(&lit);
-	ddbc_segment *segs = ddbc_arena_array(arena, t->nsegs, sizeof(*segs));
-	if (t->nsegs)
-		memcpy(segs, t->segs, t->nsegs * sizeof(*segs));
-	free(t->segs);
-	t->segs = segs;
+	*t = w;
+	t->segs = ddbc_arena_array(arena, w.nsegs, sizeof(*t->segs));
+	if (w.nsegs)
+		memcpy(t->segs, w.segs, w.nsegs * sizeof(*t->segs));
+	if (w.segs != stack)
+		free(w.segs);
 	return err;
 }
 
@@ -331,7 +360,9 @@ bool ddbc_class_has(ddbc_class cls, unsigned char ch)
 	switch (cls) {
 	case DDBC_CLASS_ANY:
 	case DDBC_CLASS_NO_DELIM: return true;
-	case DDBC_CLASS_NUMBER: return (ch >= '0' && ch <= '9') || ch == '-' || ch == '.';
+	case DDBC_CLASS_NUMBER:
+		return (ch >= '0' && ch <= '9') || ch == '-' || ch == '.' || ch == 'e' || ch == 'E' ||
+		       ch == '+';
 	case DDBC_CLASS_DIGITS: return ch >= '0' && ch <= '9';
 	}
 	return false;
@@ -716,8 +747,63 @@ bool ddbc_lang_intersects(const ddbc_lang *a, const ddbc_lang *b, const char *de
 	return search(a, b, NULL, delim);
 }
 
+/* The most positions ddbc_lang_matches follows at once, and the most runs
+ * it takes; beyond, it leaves the string to the search. */
+#define MATCH_MAX 64
+
+/* Adds p to the n positions of set unless it is there; false when the set
+ * is full. */
+static bool add_pos(pos *set, size_t *n, pos p)
+{
+	for (size_t i = 0; i < *n; i++)
+		if (set[i].r == p.r && set[i].k == p.k && set[i].m == p.m)
+			return true;
+	if (*n == MATCH_MAX)
+		return false;
+	set[(*n)++] = p;
+	return true;
+}
+
+/* Whether l holds s, by stepping the set of l's positions over s's bytes:
+ * 1 or 0, or -1 when the set outgrew MATCH_MAX. The search with a fixed
+ * side does the same, through its queue and hash set, at ten times the
+ * cost; every example value and item key is matched so. */
+static int match_positions(const ddbc_lang *l, const char *s, size_t len, const char *delim)
+{
+	if (l->nruns + 1 > MATCH_MAX)
+		return -1;
+	delimiter dl = { delim, strlen(delim) };
+	pos cur[MATCH_MAX], next[MATCH_MAX], cl[MATCH_MAX];
+	size_t n = 1;
+	cur[0] = (pos){ 0, 0, 0 };
+	for (size_t i = 0;; i++) {
+		size_t m = 0;
+		for (size_t j = 0; j < n; j++) {
+			size_t nc = closure(l, cur[j], cl);
+			for (size_t c = 0; c < nc; c++) {
+				if (i == len) {
+					if (accepting(l, cl[c]))
+						return 1;
+					continue;
+				}
+				pos nx;
+				if (step(l, cl[c], (unsigned char)s[i], &dl, &nx) &&
+				    !add_pos(next, &m, nx))
+					return -1;
+			}
+		}
+		if (i == len || !m)
+			return 0;
+		memcpy(cur, next, m * sizeof(pos));
+		n = m;
+	}
+}
+
 bool ddbc_lang_matches(const ddbc_lang *l, const char *s, size_t len, const char *delim)
 {
+	int quick = match_positions(l, s, len, delim);
+	if (quick >= 0)
+		return quick == 1;
 	ddbc_lang fixed;
 	ddbc_lang_init(&fixed);
 	ddbc_lang_fixed(&fixed, s, len);

@@ -27,17 +27,24 @@ typedef enum ddbc_seg_kind {
 	DDBC_SEG_PLACEHOLDER
 } ddbc_seg_kind;
 
+/* A design has hundreds of thousands of segments: 24 bytes each, the
+ * length, width and kind in one word (a template is at most
+ * DDBC_TEMPLATE_MAX bytes, ddbc_template_parse says so). */
+#define DDBC_TEMPLATE_MAX ((1u << 25) - 1)
 typedef struct ddbc_segment {
 	const char *text;        /* the literal (braces unescaped) or the NAME */
-	size_t len;
 	void *ref;               /* what NAME resolves to (an attribute), set by the caller */
 	uint32_t offset;         /* byte offset of the segment in the template text */
-	unsigned char width;     /* :0WIDTH (at most 38), or 0 */
-	unsigned char kind;      /* ddbc_seg_kind */
+	unsigned len : 25;       /* bytes of text */
+	unsigned width : 6;      /* :0WIDTH (at most 38), or 0 */
+	unsigned kind : 1;       /* ddbc_seg_kind */
 } ddbc_segment;
 
+/* The text as written is the caller's (an attribute's template, a
+ * condition value's scalar): a design has a template per key attribute
+ * and per condition value, and a copy of the pointer in each was 8 bytes
+ * of every one of them. */
 typedef struct ddbc_template {
-	const char *text;        /* as written */
 	ddbc_segment *segs;
 	size_t nsegs;
 } ddbc_template;
@@ -115,7 +122,9 @@ ddbc_render_result ddbc_template_render(const ddbc_template *t, ddbc_tvalue_fn *
 typedef enum ddbc_class {
 	DDBC_CLASS_ANY,          /* any character */
 	DDBC_CLASS_NO_DELIM,     /* any string that does not contain the delimiter */
-	DDBC_CLASS_NUMBER,       /* a decimal number: digits, '-', '.' */
+	DDBC_CLASS_NUMBER,       /* a decimal number: digits, '-', '.', and an
+	                          * exponent's 'e', 'E', '+' (DynamoDB takes 1E5,
+	                          * and a key holds the number as written) */
 	DDBC_CLASS_DIGITS        /* a zero-padded number: digits only */
 } ddbc_class;
 

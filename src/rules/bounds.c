@@ -28,6 +28,7 @@
 /* A condition value read as a template over the pattern's parameters. */
 typedef struct bound_value {
 	const ddbc_node *node;
+	const char *text;        /* the template as written: node's */
 	ddbc_template tpl;
 	const char *prefix;      /* the literal before the first parameter */
 	size_t prefix_len;
@@ -51,6 +52,7 @@ static bool read_value(ddbc_arena *arena, const ddbc_pattern *p, const ddbc_key_
 	else if (v->scalar == DDBC_SCALAR_STR || ddbc_template_parse(arena, v->u.text, &out->tpl, &off))
 		return false;
 	out->node = v;
+	out->text = v->u.text;
 	out->prefix_len = ddbc_template_prefix(&out->tpl, &out->prefix);
 	out->has_params = !ddbc_template_is_constant(&out->tpl);
 	return true;
@@ -422,7 +424,7 @@ static size_t fix_point(const bound_value *v, const stop *at, size_t *next)
 	const ddbc_template *t = &v->tpl;
 	if (at->partial < at->next->len) {
 		*next = at->partial;
-		return strlen(t->text);
+		return strlen(v->text);
 	}
 	*next = 0;
 	return t->segs[t->nsegs - 1].offset;
@@ -444,7 +446,7 @@ static bool fixed_bound(const bound_value *v, const stop *at, strbuf *after, str
 	bool ok = clen && next_char(text, len, &succ);
 	if (ok) {
 		strbuf_add(after, text, clen);
-		strbuf_add(out, v->tpl.text, keep);
+		strbuf_add(out, v->text, keep);
 		add_escaped(out, succ.buf, succ.len);
 	}
 	strbuf_release(&succ);

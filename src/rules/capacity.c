@@ -45,9 +45,9 @@ void ddbc_check_item_size(const ddbc_design *g, ddbc_diags *d)
 			snprintf(what, sizeof what, "example item %zu of '%s'", k + 1, e->name.s);
 			size_finding(d, e->examples[k]->loc, what, ddbc_item_size(e, e->examples[k]));
 		}
-		if (e->item_bytes.set) {
+		if (e->item_bytes->set) {
 			snprintf(what, sizeof what, "the item_bytes of '%s'", e->name.s);
-			size_finding(d, e->item_bytes.loc, what, (uint64_t)e->item_bytes.value);
+			size_finding(d, e->item_bytes->loc, what, (uint64_t)e->item_bytes->value);
 		}
 	}
 }
@@ -102,15 +102,15 @@ static void amplification(ddbc_diags *d, ddbc_arena *arena, const ddbc_pattern *
 			strbuf_addf(&why, "projecting keys only would save %g unit%s a write (%s), "
 					  "%g a second at this rate; an INCLUDE list of what the "
 					  "readers return saves part of it", saved,
-				    saved == 1 ? "" : "s", strbuf_str(&save), saved * p->rate.value);
+				    saved == 1 ? "" : "s", strbuf_str(&save), saved * p->rate->value);
 		else
 			strbuf_addstr(&why, "each index projects keys only already: a sparse "
 					    "index (a key attribute that only the items it serves "
 					    "set) writes less");
-		ddbc_diag_add(d, DDBC_RULE_INDEX_WRITE_AMPLIFICATION, p->rate.loc,
+		ddbc_diag_add(d, DDBC_RULE_INDEX_WRITE_AMPLIFICATION, p->rate->loc,
 			      "'%s' writes '%s' at %s a second: each write costs %g units on its "
 			      "indexes (%s) against %g on table '%s'; %s", p->id.s, e->name.s,
-			      p->rate.text, sum, strbuf_str(&parts), c.write[0], t->name.s,
+			      p->rate->text, sum, strbuf_str(&parts), c.write[0], t->name.s,
 			      strbuf_str(&why));
 		strbuf_release(&why);
 	}
@@ -123,7 +123,7 @@ void ddbc_check_index_write_amplification(const ddbc_design *g, ddbc_diags *d)
 	ddbc_arena *arena = ddbc_arena_new();
 	for (size_t i = 0; i < g->npatterns; i++) {
 		const ddbc_pattern *p = &g->patterns[i];
-		if (!p->analysed || !p->rate.set || !writes(p) || !p->table || p->table->incomplete)
+		if (!p->analysed || !p->rate->set || !writes(p) || !p->table || p->table->incomplete)
 			continue;
 		for (size_t k = 0; k < p->nmatched; k++)
 			amplification(d, arena, p, p->matched[k]);
@@ -141,6 +141,7 @@ void ddbc_check_index_write_amplification(const ddbc_design *g, ddbc_diags *d)
  * values confines an entity's requests to. */
 typedef struct hot {
 	double read, write;
+	bool read_least;             /* some read's units are a lower bound */
 	const ddbc_pattern *top;     /* the pattern adding the most */
 	double top_units;
 } hot;
@@ -157,31 +158,53 @@ static void add(hot *h, const ddbc_pattern *p, double units, bool write)
 	}
 }
 
-/* The read units of one request of p at the least: a read costs at least
- * one 4 KB read (half eventually consistent), and the example items say
- * no more without the request's evaluation. */
-static double least_read(const ddbc_pattern *p)
+/* What the rates part of hot-partition works with: the design, the index
+ * views its reads are evaluated on (built when first needed). */
+typedef struct hot_run {
+	const ddbc_design *g;
+	ddbc_arena *arena;
+	ddbc_views *views;
+} hot_run;
+
+/* The read units of one request of p on the partitions it reads: those of
+ * the example items its request returns (request_rows.h), as `ddbc cost`
+ * counts them, a GSI's on the GSI, the rest (an LSI's and its table
+ * fetches too) on the table. When the design cannot make the request, at
+ * least one 4 KB read (half eventually consistent): *least says so. */
+static double read_units(hot_run *run, const ddbc_pattern *p, bool *least)
 {
-	return p->consistent_read && p->index->kind != DDBC_INDEX_GSI ? 1 : 0.5;
+	if (!run->views)
+		run->views = ddbc_views_new(run->g);
+	ddbc_pattern_cap c;
+	*least = !ddbc_pattern_design_capacity(run->arena, run->g, p, run->views, &c) || !c.known;
+	if (*least)
+		return p->consistent_read && p->index->kind != DDBC_INDEX_GSI ? 1 : 0.5;
+	double units = 0;
+	for (size_t s = 0; s < p->table->nindexes; s++)
+		units += c.read[s];
+	return units;
 }
 
 /* Adds p's units a second to the hot sums h of entity e (per slot of its
- * table's indexes). */
-static void add_pattern(ddbc_arena *arena, const ddbc_pattern *p, const ddbc_entity *e, hot *h)
+ * table's indexes); a read's units of one request are read (least: a
+ * lower bound). */
+static void add_pattern(hot_run *run, const ddbc_pattern *p, const ddbc_entity *e, hot *h,
+			double read, bool least)
 {
 	const ddbc_table *t = e->table;
 	if (!writes(p)) {
 		/* An LSI's partitions are the table's. */
 		size_t s = p->index->kind == DDBC_INDEX_LSI ? 0 : p->index->slot;
-		add(&h[s], p, p->rate.value * least_read(p), false);
+		add(&h[s], p, p->rate->value * read, false);
+		h[s].read_least |= least;
 		return;
 	}
 	ddbc_entity_cap c;
-	ddbc_entity_capacity(arena, e, &c);
+	ddbc_entity_capacity(run->arena, e, &c);
 	for (size_t s = 0; c.size_known && s < t->nindexes; s++) {
 		size_t to = t->indexes[s]->kind == DDBC_INDEX_LSI ? 0 : s;
 		if (c.write[s] > 0)
-			add(&h[to], p, p->rate.value * c.write[s], true);
+			add(&h[to], p, p->rate->value * c.write[s], true);
 	}
 }
 
@@ -202,7 +225,7 @@ static void hot_findings(ddbc_diags *d, const ddbc_entity *e, const hot *h,
 		if (r <= PARTITION_READS && w <= PARTITION_WRITES)
 			continue;
 		bool wr = w / PARTITION_WRITES >= r / PARTITION_READS;
-		ddbc_diag_add(d, DDBC_RULE_HOT_PARTITION, h[s].top->rate.loc,
+		ddbc_diag_add(d, DDBC_RULE_HOT_PARTITION, h[s].top->rate->loc,
 			      "partition key '%s' of %s '%s' puts the requests on '%s' into %s%zu "
 			      "partition%s (%s): %s%.0f %s units a second each, over the %.0f one "
 			      "partition serves; patterns such as '%s' are throttled whatever the "
@@ -210,7 +233,8 @@ static void hot_findings(ddbc_diags *d, const ddbc_entity *e, const hot *h,
 			      "'#{shard}')",
 			      ix->pk[0].s, ix->kind == DDBC_INDEX_GSI ? "GSI" : "table", ix->name.s,
 			      e->name.s, n == 1 ? "" : "at most ", n, n == 1 ? "" : "s", why,
-			      wr ? "" : "at least ", wr ? w : r, wr ? "write" : "read",
+			      wr || !h[s].read_least ? "" : "at least ", wr ? w : r,
+			      wr ? "write" : "read",
 			      wr ? PARTITION_WRITES : PARTITION_READS, h[s].top->id.s);
 	}
 }
@@ -220,32 +244,35 @@ void ddbc_hot_partition_rates(const ddbc_design *g, ddbc_diags *d, ddbc_hot_valu
 	/* Sums per entity that a rated pattern reaches: one pass over the
 	 * patterns, whatever the number of entities. */
 	hot **sums = NULL;
-	ddbc_arena *arena = NULL;
+	hot_run run = { g, NULL, NULL };
 	for (size_t i = 0; i < g->npatterns; i++) {
 		const ddbc_pattern *p = &g->patterns[i];
-		if (!p->analysed || !p->rate.set || !p->table || p->table->incomplete ||
+		if (!p->analysed || !p->rate->set || !p->table || p->table->incomplete ||
 		    !p->table->nindexes)
 			continue;
 		if (!sums) {
-			arena = ddbc_arena_new();
-			sums = ddbc_arena_array(arena, g->nentities + 1, sizeof(hot *));
+			run.arena = ddbc_arena_new();
+			sums = ddbc_arena_array(run.arena, g->nentities + 1, sizeof(hot *));
 			memset(sums, 0, (g->nentities + 1) * sizeof(hot *));
 		}
+		/* A read's units once per pattern, whatever it matches. */
+		bool least = false;
+		double read = writes(p) ? 0 : read_units(&run, p, &least);
 		for (size_t k = 0; k < p->nmatched; k++) {
 			const ddbc_entity *e = p->matched[k];
 			size_t no = (size_t)(e - g->entities);
 			if (e->table != p->table)
 				continue;
 			if (!sums[no]) {
-				sums[no] = ddbc_arena_array(arena, e->table->nindexes, sizeof(hot));
+				sums[no] = ddbc_arena_array(run.arena, e->table->nindexes, sizeof(hot));
 				memset(sums[no], 0, e->table->nindexes * sizeof(hot));
 			}
-			add_pattern(arena, p, e, sums[no]);
+			add_pattern(&run, p, e, sums[no], read, least);
 		}
 	}
 	for (size_t i = 0; sums && i < g->nentities; i++)
 		if (sums[i])
 			hot_findings(d, &g->entities[i], sums[i], values);
-	if (arena)
-		ddbc_arena_free(arena);
+	ddbc_views_free(run.views);
+	ddbc_arena_free(run.arena);
 }

@@ -3,6 +3,7 @@
 #include "input/load.h"
 #include "model/semantics.h"
 #include "rules/checks.h"
+#include "util/xalloc.h"
 
 /* Each rule's check function, in the catalogue's order; NULL for the rules
  * the loader or `ddbc diff` reports. */
@@ -43,8 +44,12 @@ ddbc_design *ddbc_check(const ddbc_source *src, ddbc_diags *d, const ddbc_settin
 {
 	ddbc_diags_begin(d, src);
 	ddbc_design *design = ddbc_load(src, d);
+	/* The composer's scratch is gone, and the semantics pass's
+	 * temporaries after it: their pages need not stay resident. */
+	xalloc_release_free();
 	if (design) {
 		ddbc_semantics(design);
+		xalloc_release_free();
 		rules_run(design, d, cli);
 	}
 	ddbc_diags_finish(d, cli, design ? &design->settings : NULL);

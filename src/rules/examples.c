@@ -19,6 +19,7 @@
 #include "model/item_check.h"
 #include "model/request.h"
 #include "model/semantics.h"
+#include "util/decimal.h"
 #include "util/arena.h"
 #include "util/strbuf.h"
 #include "util/strset.h"
@@ -169,7 +170,7 @@ static bool same_scalar(const ddbc_node *a, const ddbc_node *b)
 }
 
 /* Checks what only a well-typed scalar can get wrong: a number DynamoDB
- * cannot hold, binary that is not base64, an empty key value. Returns
+ * cannot hold (infinity, NaN, more than 38 digits, out of range), binary that is not base64, an empty key value. Returns
  * whether v passed. */
 static bool check_scalar_value(const ctx *c, const ddbc_attr *a, const ddbc_node *v,
 			       ddbc_type t)
@@ -179,6 +180,14 @@ static bool check_scalar_value(const ctx *c, const ddbc_attr *a, const ddbc_node
 			 "DynamoDB cannot store (no infinity or NaN); write a finite number",
 			 a->name.s, ddbc_type_short(a->type), ddbc_type_long(a->type),
 			 c->e->name.s, c->who, v->u.text);
+		return false;
+	}
+	strbuf why = STRBUF_INIT;
+	if (t == DDBC_TYPE_N && !ddbc_decimal_dynamodb(v->u.text, v->n, &why)) {
+		mismatch(c, v->loc, "'%s' is %s (%s) in '%s', but %s gives '%s', which %s",
+			 a->name.s, ddbc_type_short(a->type),
+			 ddbc_type_long(a->type), c->e->name.s, c->who, v->u.text, strbuf_str(&why));
+		strbuf_release(&why);
 		return false;
 	}
 	if (t == DDBC_TYPE_B && !ddbc_is_base64(v->u.text, v->n)) {
@@ -294,7 +303,7 @@ static void report_enum(const ctx *c, const ddbc_attr *a, const ddbc_node *v)
 /* A scalar, or each element of a set, must be one of the enum's values. */
 static void check_enum(const ctx *c, const ddbc_attr *a, const ddbc_node *v)
 {
-	if (!a->nenum)
+	if (!a->more->nenum)
 		return;
 	if (v->kind == DDBC_NODE_SCALAR) {
 		if (!in_enum(a, a->type, v))
@@ -346,8 +355,9 @@ static bool unknown_placeholder(const ddbc_entity *e, const char *name)
 	return false;
 }
 
-/* Returns whether every attribute of the item is one the entity defines. */
-static bool check_defined(const ctx *c, const ddbc_node *item)
+/* Returns whether every attribute of the item is one the entity defines;
+ * attrs[i] is the entity's attribute of the item's pair i (NULL if none). */
+static bool check_defined(const ctx *c, const ddbc_node *item, const ddbc_attr *const *attrs)
 {
 	bool all = true;
 	/* An entity read with an error, or lacking a key of its table, may
@@ -355,7 +365,7 @@ static bool check_defined(const ctx *c, const ddbc_node *item)
 	bool whole = !c->e->incomplete && !c->e->lacks_key;
 	for (size_t i = 0; i < item->n; i++) {
 		const ddbc_pair *p = &item->u.pairs[i];
-		const ddbc_attr *a = ddbc_entity_attr(c->e, p->key->u.text);
+		const ddbc_attr *a = attrs[i];
 		if (!a)
 			all = false;
 		if (!a && whole && !unknown_placeholder(c->e, p->key->u.text))
@@ -379,7 +389,7 @@ static bool renders_bad_value(const ddbc_attr *a, const ddbc_node *item)
 		const ddbc_attr *b = a->tpl.segs[k].ref;
 		const ddbc_node *v = b ? ddbc_node_get(item, b->name.s) : NULL;
 		if (v && b->type != DDBC_TYPE_NONE &&
-		    (!scalar_fits(v, b->type) || (b->nenum && !in_enum(b, b->type, v))))
+		    (!scalar_fits(v, b->type) || (b->more->nenum && !in_enum(b, b->type, v))))
 			return true;
 	}
 	return false;
@@ -388,9 +398,12 @@ static bool renders_bad_value(const ddbc_attr *a, const ddbc_node *item)
 /* Returns whether it reported a's value in item. */
 static bool check_template(const ctx *c, const ddbc_attr *a, const ddbc_node *item)
 {
+	/* Only a template's value is looked up: most attributes have none. */
+	if (!a->has_template || a->in_cycle)
+		return false;
 	const ddbc_node *v = ddbc_node_get(item, a->name.s);
 	/* An empty key value was reported as such; one finding is enough. */
-	if (!v || !is_str(v) || !a->has_template || a->in_cycle || (a->is_key && !v->n))
+	if (!v || !is_str(v) || (a->is_key && !v->n))
 		return false;
 	size_t slot = (size_t)(a - c->e->attrs);
 	if (c->template_told[slot] || renders_bad_value(a, item))
@@ -427,12 +440,13 @@ static bool check_template(const ctx *c, const ddbc_attr *a, const ddbc_node *it
 
 /* key-overlap and pattern matching assume placeholder values never hold
  * the key delimiter; an example that breaks that makes their answers wrong. */
-static void check_delimiters(const ctx *c, const ddbc_node *item)
+static void check_delimiters(const ctx *c, const ddbc_node *item,
+			     const ddbc_attr *const *attrs)
 {
 	ddbc_item_view iv = example_view(c, item);
 	for (size_t i = 0; i < item->n; i++) {
 		const ddbc_node *v = item->u.pairs[i].value;
-		const ddbc_attr *b = ddbc_entity_attr(c->e, item->u.pairs[i].key->u.text);
+		const ddbc_attr *b = attrs[i];
 		ddbc_value val;
 		strbuf msg = STRBUF_INIT;
 		if (b)
@@ -450,10 +464,17 @@ static void check_delimiters(const ctx *c, const ddbc_node *item)
  * one under that name: what it lacks follows from that finding. */
 static void check_item(const ctx *c, const ddbc_node *item)
 {
-	bool defined = check_defined(c, item);
+	/* Each pair's attribute looked up once, for both of its checks. */
+	const ddbc_attr *on_stack[32];
+	const ddbc_attr **attrs = item->n <= 32 ? on_stack : xmalloc(item->n * sizeof(*attrs));
+	for (size_t i = 0; i < item->n; i++)
+		attrs[i] = ddbc_entity_attr(c->e, item->u.pairs[i].key->u.text);
+	bool defined = check_defined(c, item, attrs);
 	if (defined && !c->e->incomplete)
 		check_required(c, item);
-	check_delimiters(c, item);
+	check_delimiters(c, item, attrs);
+	if (attrs != on_stack)
+		free(attrs);
 	ctx own = *c;
 	own.lacks_ok = !defined;
 	bool told = false;
@@ -468,8 +489,8 @@ static void check_entity(const ddbc_design *g, ddbc_diags *d, ddbc_arena *arena,
 	bool *template_told = e->nexamples ? xcalloc(e->nattrs + 1, sizeof(bool)) : NULL;
 	ctx own = { d, g->key_delimiter, e, "its example", false, &told, arena, template_told };
 	for (size_t i = 0; i < e->nattrs; i++)
-		if (e->attrs[i].example)
-			check_value(&own, &e->attrs[i], e->attrs[i].example);
+		if (e->attrs[i].more->example)
+			check_value(&own, &e->attrs[i], e->attrs[i].more->example);
 	ctx items = own;
 	items.who = "the example item";
 	for (size_t i = 0; i < e->nexamples; i++)

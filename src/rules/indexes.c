@@ -329,8 +329,8 @@ static const char *derived_phrase(const ddbc_attr *a, const ddbc_index *ix, strb
 /* Every index the attribute declares must derive the declared role. */
 static void declared_roles(ddbc_diags *d, const ddbc_attr *a)
 {
-	for (size_t k = 0; k < a->nindexes; k++) {
-		const ddbc_index_decl *decl = &a->indexes[k];
+	for (size_t k = 0; k < a->more->nindexes; k++) {
+		const ddbc_index_decl *decl = &a->more->indexes[k];
 		/* A name that is no index of the table is an unresolved-reference. */
 		const ddbc_index *ix = ddbc_table_index(a->entity->table, decl->index.s);
 		if (!ix || !key_readable(ix) || ix->key_unknown || ix->incomplete ||
@@ -352,8 +352,8 @@ static bool declares(const ddbc_attr *a, const ddbc_index *ix)
 {
 	if (!a->indexes_is_map)
 		return true;
-	for (size_t k = 0; k < a->ndeclared; k++)
-		if (!strcmp(a->indexes[k].index.s, ix->name.s))
+	for (size_t k = 0; k < a->more->ndeclared; k++)
+		if (!strcmp(a->more->indexes[k].index.s, ix->name.s))
 			return true;
 	return false;
 }
@@ -370,7 +370,7 @@ static void undeclared_roles(ddbc_diags *d, const ddbc_attr *a)
 		    ix->include_undefined || declares(a, ix))
 			continue;
 		strbuf derived = STRBUF_INIT;
-		ddbc_diag_add(d, DDBC_RULE_INCLUSION_MISMATCH, a->indexes_loc,
+		ddbc_diag_add(d, DDBC_RULE_INCLUSION_MISMATCH, a->more->indexes_loc,
 			      "%s '%s' %s but the attribute does not declare it; add "
 			      "'%s: %s' to its indexes", kind_name(ix->kind), ix->name.s,
 			      derived_phrase(a, ix, &derived), ix->name.s, ddbc_role_name(role));

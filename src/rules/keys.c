@@ -1,4 +1,5 @@
-/* rules/keys.c - key-attribute-type, key-type-conflict, entity-missing-key, gsi-key-arity, hot-partition, ttl-type, billing */
+/* rules/keys.c - key-attribute-type, key-type-conflict, entity-missing-key, gsi-key-arity,
+ * workbench-multi-key, hot-partition, ttl-type, billing */
 #include "rules/checks.h"
 #include "rules/check_capacity.h"
 #include "model/request.h"
@@ -226,6 +227,40 @@ void ddbc_check_gsi_key_arity(const ddbc_design *g, ddbc_diags *d)
 	}
 }
 
+/* ---- workbench-multi-key ------------------------------------------------------------ */
+
+/* A NoSQL Workbench model (its KeyAttributes) has one PartitionKey and one
+ * SortKey object per index, each naming one attribute: a multi-attribute
+ * GSI key has no place in it, and `export --format workbench` refuses the
+ * table. Only a design meant for Workbench must avoid one, so this is a
+ * note unless the design says it goes there (lint --target workbench, or
+ * the rule set to error); the export itself raises it to an error. It is
+ * reported at the first attribute the model has no room for. */
+void ddbc_check_workbench_multi_key(const ddbc_design *g, ddbc_diags *d)
+{
+	for (size_t i = 0; i < g->ntables; i++) {
+		const ddbc_table *t = &g->tables[i];
+		for (size_t k = 0; k < t->ngsi; k++) {
+			const ddbc_index *ix = &t->gsi[k];
+			bool pk = ix->npk > 1;
+			/* Over DynamoDB's own limit, gsi-key-arity's error says it all. */
+			if ((!pk && ix->nsk <= 1) || ix->npk > GSI_KEY_PART_MAX ||
+			    ix->nsk > GSI_KEY_PART_MAX)
+				continue;
+			strbuf parts = STRBUF_INIT;
+			if (pk)
+				strbuf_addf(&parts, "%zu partition", ix->npk);
+			if (ix->nsk > 1)
+				strbuf_addf(&parts, "%s%zu sort", pk ? " and " : "", ix->nsk);
+			ddbc_diag_add(d, DDBC_RULE_WORKBENCH_MULTI_KEY, pk ? ix->pk[1].loc : ix->sk[1].loc,
+				      "GSI '%s' has %s key attributes; a NoSQL Workbench model "
+				      "holds one attribute a key, so export --format workbench "
+				      "refuses table '%s'", ix->name.s, strbuf_str(&parts), t->name.s);
+			strbuf_release(&parts);
+		}
+	}
+}
+
 /* ---- hot-partition ---------------------------------------------------------------- */
 
 /* Up to this many distinct values, a partition key concentrates a table's
@@ -242,8 +277,8 @@ static size_t value_count(const ddbc_attr *a, unsigned depth)
 		return 2;
 	if (a->type == DDBC_TYPE_NULL)
 		return 1;
-	if (a->nenum > 0)
-		return a->nenum <= HOT_MAX_VALUES ? a->nenum : 0;
+	if (a->more->nenum > 0)
+		return a->more->nenum <= HOT_MAX_VALUES ? a->more->nenum : 0;
 	if (!a->has_template || a->in_cycle || depth > 16)
 		return 0;
 	size_t n = 1;
@@ -264,7 +299,7 @@ static const char *few_values_reason(const ddbc_attr *a)
 		return "it is BOOL";
 	if (a->type == DDBC_TYPE_NULL)
 		return "it is NULL";
-	if (a->nenum > 0)
+	if (a->more->nenum > 0)
 		return "its enum";
 	return "its template draws only on BOOL and enum attributes";
 }

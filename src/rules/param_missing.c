@@ -37,9 +37,9 @@ static const ddbc_node *entity_value(const ddbc_pattern *p, const char *name,
 	}
 	for (size_t i = 0; i < p->nmatched; i++) {
 		const ddbc_attr *a = ddbc_entity_attr(p->matched[i], name);
-		if (a && usable(a->example)) {
+		if (a && usable(a->more->example)) {
 			*from = p->matched[i];
-			return a->example;
+			return a->more->example;
 		}
 	}
 	return NULL;

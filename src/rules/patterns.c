@@ -13,6 +13,7 @@
 #include "model/request.h"
 #include "model/params.h"
 #include "model/semantics.h"
+#include "util/decimal.h"
 #include "util/strbuf.h"
 #include "util/suggest.h"
 #include "util/xalloc.h"
@@ -304,7 +305,7 @@ static void check_between(const ddbc_pattern *p, const ddbc_key_cond *c, ddbc_di
 	if (c->nvalues != 2) {
 		ddbc_diag_add(d, DDBC_RULE_PATTERN_OPERATOR_TYPE, c->op_loc,
 			      "'between' on '%s' takes a list of two values [low, high], not %zu "
-			      "value%s", c->attr.s, c->nvalues, c->nvalues == 1 ? "" : "s");
+			      "value%s", c->attr.s, (size_t)c->nvalues, c->nvalues == 1 ? "" : "s");
 		return;
 	}
 	if (bounds_reversed(c, ddbc_table_key_type(p->table, c->attr.s)))
@@ -316,24 +317,32 @@ static void check_between(const ddbc_pattern *p, const ddbc_key_cond *c, ddbc_di
 
 /* Reports the constants among c's values that are no number, on a Number
  * key: DynamoDB rejects the request ("abc" is no N value), and the
- * queries export refuses to write it. A value with a parameter is
- * param-value's to judge, with the parameter's example; an equality
+ * queries export refuses to write it; so does a number past DynamoDB's
+ * limits (39 digits, 1E126), in any condition. A value with a parameter
+ * is param-value's to judge, with the parameter's example; an equality
  * that no number fits matches no entity, which pattern-no-match says,
  * and begins_with on a Number is reported below. */
 static void check_number_values(const ddbc_pattern *p, const ddbc_key_cond *c, ddbc_diags *d)
 {
-	if (c->op == DDBC_COND_EQ || c->op == DDBC_COND_BEGINS_WITH ||
-	    ddbc_table_key_type(p->table, c->attr.s) != DDBC_TYPE_N)
+	if (c->op == DDBC_COND_BEGINS_WITH || ddbc_table_key_type(p->table, c->attr.s) != DDBC_TYPE_N)
 		return;
 	for (size_t k = 0; k < c->nvalues; k++) {
 		const ddbc_node *v = c->values[k];
-		if (!v || v->kind != DDBC_NODE_SCALAR || ddbc_node_is_null(v) ||
-		    strpbrk(v->u.text, "{}") || ddbc_number_text(v->u.text, v->n))
+		if (!v || v->kind != DDBC_NODE_SCALAR || ddbc_node_is_null(v) || strpbrk(v->u.text, "{}"))
 			continue;
-		ddbc_diag_add(d, DDBC_RULE_PATTERN_OPERATOR_TYPE, v->loc,
-			      "'%s' compares '%s', a Number, with '%s', which is no number; write "
-			      "a number, or a parameter such as '{%s}'", ddbc_cond_op_name(c->op), c->attr.s,
-			      v->u.text, c->attr.s);
+		strbuf why = STRBUF_INIT;
+		if (!ddbc_number_text(v->u.text, v->n)) {
+			if (c->op != DDBC_COND_EQ)
+				ddbc_diag_add(d, DDBC_RULE_PATTERN_OPERATOR_TYPE, v->loc,
+					      "'%s' compares '%s', a Number, with '%s', which is no "
+					      "number; write a number, or a parameter such as '{%s}'",
+					      ddbc_cond_op_name(c->op), c->attr.s, v->u.text, c->attr.s);
+		} else if (!ddbc_decimal_dynamodb(v->u.text, v->n, &why)) {
+			ddbc_diag_add(d, DDBC_RULE_PATTERN_OPERATOR_TYPE, v->loc,
+				      "'%s' compares '%s', a Number, with '%s', which %s",
+				      ddbc_cond_op_name(c->op), c->attr.s, v->u.text, strbuf_str(&why));
+		}
+		strbuf_release(&why);
 	}
 }
 
@@ -716,7 +725,8 @@ void ddbc_check_pattern_scan(const ddbc_design *g, ddbc_diags *d)
 /* The literal a key condition value stands for, into out: the value
  * itself, or a template without placeholders ("{{" read as "{"). False
  * when the value holds a parameter: any value may then be meant. */
-static bool literal_value(const ddbc_node *v, ddbc_arena *scratch, strbuf *out)
+static bool literal_value(const ddbc_node *v, const ddbc_req_value *rv, ddbc_arena *scratch,
+			  strbuf *out)
 {
 	if (v->kind != DDBC_NODE_SCALAR)
 		return false;
@@ -726,8 +736,15 @@ static bool literal_value(const ddbc_node *v, ddbc_arena *scratch, strbuf *out)
 		strbuf_addstr(out, v->u.text);
 		return true;
 	}
-	if (ddbc_template_parse(scratch, v->u.text, &t, &off))
+	/* The request parsed the value already (a string that fails to
+	 * parse is no template there); a pattern without one parses it. */
+	if (rv && rv->node == v) {
+		if (!rv->is_template)
+			return false;
+		t = rv->tpl;
+	} else if (ddbc_template_parse(scratch, v->u.text, &t, &off)) {
 		return false;
+	}
 	for (size_t k = 0; k < t.nsegs; k++) {
 		if (t.segs[k].kind == DDBC_SEG_PLACEHOLDER)
 			return false;
@@ -755,10 +772,10 @@ static const ddbc_attr *enum_excludes(const ddbc_pattern *p, const ddbc_key_cond
 	size_t n = p->nmatched;
 	for (size_t i = 0; i < n; i++) {
 		const ddbc_attr *a = ddbc_entity_attr(p->matched[i], c->attr.s);
-		if (!a || a->has_template || a->template.s || !a->nenum)
+		if (!a || a->has_template || a->template.s || !a->more->nenum)
 			return NULL;
-		for (size_t k = 0; k < a->nenum; k++)
-			if (enum_meets(a->enum_values[k], c->op, lit))
+		for (size_t k = 0; k < a->more->nenum; k++)
+			if (enum_meets(a->more->enum_values[k], c->op, lit))
 				return NULL;
 		rules_out = a;
 	}
@@ -769,15 +786,15 @@ static void report_value_enum(const ddbc_key_cond *c, const ddbc_node *v, const 
 			      const strbuf *lit, ddbc_diags *d)
 {
 	strbuf list = STRBUF_INIT;
-	const char **words = xmalloc(a->nenum * sizeof(*words));
-	for (size_t k = 0; k < a->nenum; k++) {
-		words[k] = a->enum_values[k]->u.text;
+	const char **words = xmalloc(a->more->nenum * sizeof(*words));
+	for (size_t k = 0; k < a->more->nenum; k++) {
+		words[k] = a->more->enum_values[k]->u.text;
 		if (k < MAX_LISTED * 2)
 			strbuf_addf(&list, "%s%s", k ? ", " : "", words[k]);
 	}
-	if (a->nenum > MAX_LISTED * 2)
+	if (a->more->nenum > MAX_LISTED * 2)
 		strbuf_addstr(&list, ", ...");
-	const char *hint = c->op == DDBC_COND_EQ ? ddbc_suggest(lit->buf, words, a->nenum) : NULL;
+	const char *hint = c->op == DDBC_COND_EQ ? ddbc_suggest(lit->buf, words, a->more->nenum) : NULL;
 	ddbc_diag_add(d, DDBC_RULE_PATTERN_VALUE_ENUM, v->loc,
 		      "the condition on '%s' can match no item: %s '%s' is %s of its enum "
 		      "values (%s)%s%s%s", c->attr.s,
@@ -801,8 +818,11 @@ void ddbc_check_pattern_value_enum(const ddbc_design *g, ddbc_diags *d)
 			if (!c->attr.s || !op_known(c) ||
 			    (c->op != DDBC_COND_EQ && c->op != DDBC_COND_BEGINS_WITH))
 				continue;
+			const ddbc_request *r = p->request;
+			const ddbc_req_value *rv = r && r->cond_values && c->nvalues
+						   ? &r->cond_values[k][0] : NULL;
 			strbuf lit = STRBUF_INIT;
-			const ddbc_attr *a = literal_value(c->values[0], scratch, &lit)
+			const ddbc_attr *a = literal_value(c->values[0], rv, scratch, &lit)
 					     ? enum_excludes(p, c, &lit) : NULL;
 			if (a)
 				report_value_enum(c, c->values[0], a, &lit, d);
@@ -854,7 +874,7 @@ void ddbc_check_returns_unknown_attribute(const ddbc_design *g, ddbc_diags *d)
 			for (size_t e = 0; e < p->nmatched && e < MAX_LISTED; e++)
 				strbuf_addf(&who, "%s'%s'", e ? ", " : "", p->matched[e]->name.s);
 			if (p->nmatched > MAX_LISTED)
-				strbuf_addf(&who, " and %zu more", p->nmatched - MAX_LISTED);
+				strbuf_addf(&who, " and %zu more", (size_t)(p->nmatched - MAX_LISTED));
 			const char *hint = returned_hint(p, r->s);
 			ddbc_diag_add(d, DDBC_RULE_RETURNS_UNKNOWN_ATTRIBUTE, r->loc,
 				      "pattern '%s' returns %s, %s '%s' (only other entities of "

@@ -39,10 +39,10 @@ static bool has_unknown(const ddbc_attr *a)
 
 static void syntax(const ddbc_entity *e, const ddbc_attr *a, ddbc_diags *d)
 {
-	if (a->tpl_error)
+	if (a->more->tpl_error)
 		ddbc_diag_add(d, DDBC_RULE_TEMPLATE_SYNTAX, a->template.loc,
 			      "bad template '%s' for '%s' in '%s': %s", a->template.s, a->name.s,
-			      e->name.s, a->tpl_error);
+			      e->name.s, a->more->tpl_error);
 }
 
 void ddbc_check_template_syntax(const ddbc_design *g, ddbc_diags *d)

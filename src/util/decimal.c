@@ -151,6 +151,32 @@ bool ddbc_decimal_digits(const char *s, size_t len, bool *neg, size_t *ndigits, 
 	return true;
 }
 
+bool ddbc_decimal_dynamodb(const char *s, size_t len, strbuf *why)
+{
+	bool neg;
+	size_t n;
+	long power;
+	if (!ddbc_decimal_digits(s, len, &neg, &n, &power)) {
+		if (why)
+			strbuf_addstr(why, "is no decimal number");
+		return false;
+	}
+	if (n > 38) {
+		if (why)
+			strbuf_addf(why, "is a number of %zu significant digits; DynamoDB keeps at "
+				    "most 38", n);
+		return false;
+	}
+	if (n && (power > 125 || power < -130)) {
+		if (why)
+			strbuf_addf(why, "is a number of magnitude 1E%ld; DynamoDB's numbers lie "
+				    "between 1E-130 and 9.9999999999999999999999999999999999999E+125",
+				    power);
+		return false;
+	}
+	return true;
+}
+
 void ddbc_decimal_json(strbuf *out, const char *s, size_t len)
 {
 	const char *p = s, *end = s + len;

@@ -27,9 +27,25 @@ int ddbc_decimal_cmp(const char *a, size_t alen, const char *b, size_t blen);
  * 4 digits, power 2; 0.05: 1 digit, power -2). False when s is no number. */
 bool ddbc_decimal_digits(const char *s, size_t len, bool *neg, size_t *ndigits, long *power);
 
+/* Whether decimal s is a number DynamoDB holds (Developer Guide,
+ * "Supported data types"): at most 38 significant digits, and zero or of
+ * a magnitude between 1E-130 and 9.9999999999999999999999999999999999999E+125.
+ * When not, why (unless NULL) receives the reason, as words that follow a
+ * name: "is a number of 39 significant digits; DynamoDB keeps at most 38". */
+bool ddbc_decimal_dynamodb(const char *s, size_t len, struct strbuf *why);
+
 /* Appends decimal s as JSON writes a number: no '+', a digit on each side
  * of a '.', no leading zeros; the digits and exponent kept as written
  * ("1e2" stays "1e2", "141.96" stays "141.96", ".5" becomes "0.5"). */
 void ddbc_decimal_json(struct strbuf *out, const char *s, size_t len);
+
+/* jansson holds a number as a double, which keeps 17 of the 38 digits a
+ * DynamoDB Number has, and has no raw-number mode: an exact number
+ * travels through it as a JSON string that starts with these two bytes
+ * and holds the number's own text. The writers (emit_json.h), the
+ * readers of plain items and of import's JSON sources (json_number.h) use
+ * the one mark. */
+#define DDBC_NUMBER_MARK "\x01\x02"
+#define DDBC_NUMBER_MARK_LEN 2
 
 #endif

@@ -7,13 +7,17 @@
 
 #define MIN_SLOTS 64
 
-uint64_t ddbc_hash64(const void *s, size_t len)
+uint64_t ddbc_hash64_more(uint64_t h, const void *s, size_t len)
 {
 	const unsigned char *p = s;
-	uint64_t h = 14695981039346656037u;
 	for (size_t i = 0; i < len; i++)
 		h = (h ^ p[i]) * 1099511628211u;
 	return h;
+}
+
+uint64_t ddbc_hash64(const void *s, size_t len)
+{
+	return ddbc_hash64_more(DDBC_HASH64_START, s, len);
 }
 
 /* The number of slots for n members: a power of two, at most 3/4 full (at

@@ -23,6 +23,10 @@
 
 /* The 64-bit FNV-1a hash of the len bytes at s. */
 uint64_t ddbc_hash64(const void *s, size_t len);
+/* The hash h of some bytes, continued over the len bytes at s: the hash of
+ * a joined string, taken part by part without joining them. */
+#define DDBC_HASH64_START 14695981039346656037u
+uint64_t ddbc_hash64_more(uint64_t h, const void *s, size_t len);
 
 /* ---- a set of byte strings ---------------------------------------------------- */
 

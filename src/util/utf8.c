@@ -69,11 +69,16 @@ const char *ddbc_utf8_check(const char *text, size_t len, ddbc_loc *where)
 	const unsigned char *p = (const unsigned char *)text, *end = p + len;
 	const uint64_t ones = 0x0101010101010101u, highs = 0x8080808080808080u;
 	while (p < end) {
-		/* Eight bytes at a time while they are all printable ASCII: none
-		 * has its high bit set, is below 0x20, or is 0x7F. */
+		/* Eight bytes at a time while they are all printable ASCII or
+		 * line feeds: none has its high bit set, is below 0x20, or is
+		 * 0x7F, once each line feed is read as '*' (0x0A | 0x20; a
+		 * design has one every few dozen bytes). */
 		uint64_t w;
 		if (end - p >= 8) {
 			memcpy(&w, p, 8);
+			uint64_t lf = w ^ (0x0A * ones);
+			uint64_t lf_bytes = ~(((lf & ~highs) + ~highs) | lf) & highs;
+			w |= lf_bytes >> 2;
 			uint64_t del = w ^ (0x7F * ones);
 			if (!((w | ((w - 0x20 * ones) & ~w) | ((del - ones) & ~del)) & highs)) {
 				p += 8;

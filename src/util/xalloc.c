@@ -5,6 +5,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#ifdef __GLIBC__
+#include <malloc.h>
+#endif
 
 void xalloc_die(void)
 {
@@ -63,4 +66,12 @@ char *xstrndup(const char *s, size_t n)
 	memcpy(p, s, n);
 	p[n] = '\0';
 	return p;
+}
+
+void xalloc_release_free(void)
+{
+#ifdef __GLIBC__
+	/* glibc also releases the free pages inside the heap, not only its top. */
+	malloc_trim(0);
+#endif
 }

@@ -16,5 +16,10 @@ void *xrealloc(void *p, size_t size);
 void xgrow(void **p, size_t *cap, size_t need, size_t size);
 char *xstrdup(const char *s);
 char *xstrndup(const char *s, size_t n);
+/* Gives the pages of freed memory back to the system (where the C library
+ * can): a phase that has freed much of what it used (the composer's
+ * scratch, the semantics pass's temporaries) leaves holes in the heap that
+ * would otherwise stay resident to the end of the run. */
+void xalloc_release_free(void);
 
 #endif

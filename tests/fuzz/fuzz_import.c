@@ -10,6 +10,7 @@
  */
 #include "import/import_int.h"
 #include "rules/check.h"
+#include "util/decimal.h"
 
 #include <math.h>
 #include <stdint.h>
@@ -21,13 +22,15 @@
 static char path[64];
 
 /* Whether a and b are the same tree, numbers by value (the YAML reader
- * holds an integer of 18 digits or more as a double). */
+ * holds a decimal, and an integer of 18 digits or more, as its text). */
 static int same(const json_t *a, const json_t *b)
 {
 	/* A number held as its own text (141.96, 38 digits) is written as
-	 * that text: the reader gives it back as a number of that value, or
-	 * as the text itself (past a double's range). */
-	const char *text = ddbc_import_number_text(a);
+	 * that text: the reader gives it back as that text, or as an integer
+	 * of that value (+5). */
+	const char *text = ddbc_import_number_text(a), *back = ddbc_import_number_text(b);
+	if (text && back)
+		return !ddbc_decimal_cmp(text, strlen(text), back, strlen(back));
 	if (text)
 		return json_is_number(b) ? strtod(text, NULL) == json_number_value(b)
 		       : json_is_string(b) && !strcmp(json_string_value(b), text);

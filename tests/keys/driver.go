@@ -1,30 +1,23 @@
 // driver.go - the conformance vectors run with a Go package
 //
 // usage: driver vectors.json VECTORS.out REQUESTS.out
-//        driver engine ENDPOINT vectors.json FUNC...
 //
 // registry.go (written by tests/keys/vectors.c) maps the names in
 // vectors.json to the package's functions. Writes one line per vector, in
-// the order of their ids, and the request of every read pattern for its
-// example arguments as one JSON object { func: request }. In engine mode it
-// sends the requests of the FUNCs (without ProjectionExpression) to the DynamoDB JSON
-// API at ENDPOINT with net/http and prints, per request function, the
-// entities the package's own type guard finds in what comes back:
-// "FUNC<TAB>ENTITY,ENTITY".
+// the order of their ids, and the request of every pattern for its
+// example arguments as one JSON object { func: request }; "G id HEX" is the
+// entity the package's entityOf names for a guard vector ("-": none).
+// tests/keys/engine.go sends the requests to an engine with aws-sdk-go-v2.
 package main
 
 import (
-	"bytes"
+	"encoding/base64"
 	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
-	"net/http"
 	"os"
 	"sort"
-	"strconv"
-	"strings"
 
 	k "ddbckeys/PKG"
 )
@@ -46,9 +39,15 @@ type vectors struct {
 			Key string
 		}
 	}
+	Guards []struct {
+		ID    int
+		Item  map[string]any
+		Bytes bool
+	}
 	Requests []struct {
 		Func      string
 		Operation string
+		Item      map[string]any
 		Args      []struct {
 			Value  string
 			Number bool
@@ -56,129 +55,47 @@ type vectors struct {
 	}
 }
 
-func num(s string) int64 {
-	v, err := strconv.ParseInt(s, 10, 64)
-	if err != nil {
-		panic(err)
-	}
-	return v
-}
-
-func t(s string) string  { return "t:" + hex.EncodeToString([]byte(s)) }
-func n(v int64) string   { return "n:" + strconv.FormatInt(v, 10) }
-func fail(err error)     { fmt.Fprintln(os.Stderr, err); os.Exit(1) }
-
-// call sends one request of the DynamoDB JSON protocol.
-func call(endpoint, operation string, input map[string]any) (map[string]any, error) {
-	body, err := json.Marshal(input)
-	if err != nil {
-		return nil, err
-	}
-	req, err := http.NewRequest("POST", endpoint, bytes.NewReader(body))
-	if err != nil {
-		return nil, err
-	}
-	req.Header.Set("Content-Type", "application/x-amz-json-1.0")
-	req.Header.Set("X-Amz-Target", "DynamoDB_20120810."+operation)
-	req.Header.Set("Authorization", "AWS4-HMAC-SHA256 Credential=ddbc/20260101/us-east-1/dynamodb/aws4_request, SignedHeaders=host, Signature=0")
-	req.Header.Set("X-Amz-Date", "20260101T000000Z")
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		return nil, err
-	}
-	defer resp.Body.Close()
-	text, err := io.ReadAll(resp.Body)
-	if err != nil {
-		return nil, err
-	}
-	if resp.StatusCode != 200 {
-		return nil, fmt.Errorf("%s: %s", resp.Status, text)
-	}
-	var out map[string]any
-	return out, json.Unmarshal(text, &out)
-}
-
-func engine(endpoint, path string, funcs []string) {
-	run := map[string]bool{}
-	for _, f := range funcs {
-		run[f] = true
-	}
-	data, err := os.ReadFile(path)
+func bytesOf(b64 any) []byte {
+	text, _ := b64.(string)
+	raw, err := base64.StdEncoding.DecodeString(text)
 	if err != nil {
 		fail(err)
 	}
-	var v vectors
-	if err := json.Unmarshal(data, &v); err != nil {
-		fail(err)
+	return raw
+}
+
+// native is a DynamoDB JSON value with its Binary values as []byte.
+func native(x any) any {
+	m, _ := x.(map[string]any)
+	switch {
+	case m["B"] != nil:
+		return map[string]any{"B": bytesOf(m["B"])}
+	case m["BS"] != nil:
+		set, _ := m["BS"].([]any)
+		out := make([]any, len(set))
+		for i, b := range set {
+			out[i] = bytesOf(b)
+		}
+		return map[string]any{"BS": out}
+	case m["L"] != nil:
+		list, _ := m["L"].([]any)
+		out := make([]any, len(list))
+		for i, y := range list {
+			out[i] = native(y)
+		}
+		return map[string]any{"L": out}
+	case m["M"] != nil:
+		inner, _ := m["M"].(map[string]any)
+		out := map[string]any{}
+		for name, y := range inner {
+			out[name] = native(y)
+		}
+		return map[string]any{"M": out}
 	}
-	for _, r := range v.Requests {
-		if !run[r.Func] {
-			continue
-		}
-		args := make([]string, len(r.Args))
-		for i, a := range r.Args {
-			args[i] = a.Value
-		}
-		input, err := requestFuncs[r.Func](args)
-		if err != nil {
-			fail(err)
-		}
-		if _, ok := input["ProjectionExpression"]; ok {
-			delete(input, "ProjectionExpression")
-			if names, ok := input["ExpressionAttributeNames"].(map[string]any); ok {
-				kce, _ := input["KeyConditionExpression"].(string)
-				for ref := range names {
-					if !strings.Contains(kce, ref) {
-						delete(names, ref)
-					}
-				}
-				if len(names) == 0 {
-					delete(input, "ExpressionAttributeNames")
-				}
-			}
-		}
-		operation := r.Operation
-		found := map[string]bool{}
-		for {
-			out, err := call(endpoint, operation, input)
-			if err != nil {
-				fail(fmt.Errorf("%s: %w", r.Func, err))
-			}
-			var items []any
-			if item, ok := out["Item"]; ok {
-				items = append(items, item)
-			}
-			if page, ok := out["Items"].([]any); ok {
-				items = append(items, page...)
-			}
-			for _, item := range items {
-				m, _ := item.(map[string]any)
-				name, ok := entityOf(m)
-				if !ok {
-					name = "an item no guard names"
-				}
-				found[name] = true
-			}
-			last, ok := out["LastEvaluatedKey"]
-			if !ok {
-				break
-			}
-			input["ExclusiveStartKey"] = last
-		}
-		names := make([]string, 0, len(found))
-		for name := range found {
-			names = append(names, name)
-		}
-		sort.Strings(names)
-		fmt.Printf("%s\t%s\n", r.Func, strings.Join(names, ","))
-	}
+	return x
 }
 
 func main() {
-	if len(os.Args) >= 4 && os.Args[1] == "engine" {
-		engine(os.Args[2], os.Args[3], os.Args[4:])
-		return
-	}
 	data, err := os.ReadFile(os.Args[1])
 	if err != nil {
 		fail(err)
@@ -215,6 +132,22 @@ func main() {
 			lines[p.ID] = line
 		}
 	}
+	for _, g := range v.Guards {
+		item := k.Item(g.Item)
+		if g.Bytes {
+			// Binary values, at any depth, as the SDK holds them: []byte.
+			item = k.Item{}
+			for name, x := range g.Item {
+				item[name] = native(x)
+			}
+		}
+		name, ok := entityOf(item)
+		if !ok {
+			lines[g.ID] = fmt.Sprintf("G %d -", g.ID)
+		} else {
+			lines[g.ID] = fmt.Sprintf("G %d %s", g.ID, hex.EncodeToString([]byte(name)))
+		}
+	}
 	ids := make([]int, 0, len(lines))
 	for id := range lines {
 		ids = append(ids, id)
@@ -234,7 +167,7 @@ func main() {
 		for i, a := range r.Args {
 			args[i] = a.Value
 		}
-		req, err := requestFuncs[r.Func](args)
+		req, err := requestFuncs[r.Func](r.Item, args)
 		if err != nil {
 			fail(err)
 		}

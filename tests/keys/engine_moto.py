@@ -3,7 +3,7 @@
 usage: python3 engine_moto.py DIR...
 
 Each DIR holds what tests/keys.test made for one design: vectors.json (per
-read pattern its request function, example arguments and entities),
+pattern its request function, example arguments and entities),
 model.json and tables.json (the model and CreateTable exports) and the
 module keys_N.py. moto's server runs in this process on 127.0.0.1 (a free
 port) and stops at the end. The tables are created and every example item
@@ -12,10 +12,14 @@ put; every request the module returns goes to boto3's client as it is
 apart by the module's own <prefix>_entity_of, must be exactly the
 pattern's entities (for a sample; in other designs some of them, as in
 engine.mjs), and the request as returned (ProjectionExpression included)
-as many items. DIR/py.entities gets what was found, as engine.mjs writes
+as many items. Then every write the module returns (PutItem with the
+export's item, UpdateItem, DeleteItem) is sent and its key read back: the
+guard must name one of the pattern's entities there (none after a
+DeleteItem). DIR/py.entities gets what was found, as engine.mjs writes
 it. Prints a line per check; exits 1 when one failed.
 """
 import base64
+import decimal
 import glob
 import importlib
 import json
@@ -90,6 +94,70 @@ def read_all(client, operation, request):
             return items
 
 
+WRITES = ("PutItem", "UpdateItem", "DeleteItem")
+REFUSED = " (its condition refused the write)"
+
+
+def native(value):
+    """A DynamoDB JSON value as boto3 takes it: a Binary as bytes."""
+    if "B" in value:
+        return {"B": base64.b64decode(value["B"])}
+    if "BS" in value:
+        return {"BS": [base64.b64decode(b) for b in value["BS"]]}
+    if "M" in value:
+        return {"M": {k: native(x) for k, x in value["M"].items()}}
+    if "L" in value:
+        return {"L": [native(x) for x in value["L"]]}
+    return value
+
+
+def arg(a):
+    """A request function's argument: a Number as the decimal.Decimal
+    boto3's users hold (its text when Decimal would spell it otherwise), a
+    condition's BOOL ("true" or "false") as bool, else the text."""
+    if a["number"]:
+        d = decimal.Decimal(a["value"])
+        return d if str(d) == a["value"] else a["value"]
+    return a["value"] == "true" if a.get("bool") else a["value"]
+
+
+def write(client, m, entity_of, r, keys):
+    """Sends the write the module returns, then reads its key back: after a
+    PutItem or UpdateItem an item the module's guard names as one of the
+    pattern's entities, after a DeleteItem none."""
+    args = [arg(a) for a in r["args"]]
+    if r["operation"] == "PutItem":
+        args.insert(0, {k: native(x) for k, x in r["item"].items()})
+    request = getattr(m, r["func"])(*args)
+    send = {"PutItem": client.put_item, "UpdateItem": client.update_item,
+            "DeleteItem": client.delete_item}[r["operation"]]
+    sending = dict(request)
+    if r["operation"] == "UpdateItem":
+        # The UpdateExpression is the caller's (the export leaves it out):
+        # one that changes no attribute of the design, as engine.mjs sends.
+        sending["UpdateExpression"] = "SET ddbcTouched = :ddbcTouched"
+        sending["ExpressionAttributeValues"] = dict(
+            request.get("ExpressionAttributeValues", {}), **{":ddbcTouched": {"N": "1"}})
+    refused = False
+    try:
+        send(**sending)
+    except client.exceptions.ConditionalCheckFailedException:
+        # An example item holds the key the condition wants free: the
+        # engine answered, and the item there must still be the pattern's.
+        refused = True
+    sent = request.get("Item") or request["Key"]
+    key = {k: sent[k] for k in keys[request["TableName"]]}
+    item = client.get_item(TableName=request["TableName"], Key=key,
+                           ConsistentRead=True).get("Item")
+    if r["operation"] == "DeleteItem" and not refused:
+        return (["the item is still there"] if item else []), ""
+    if not item:
+        return ["no item at its key"], ""
+    entity = getattr(m, entity_of)(item) or NO_GUARD
+    problems = [] if entity in r["entities"] else ["%s is not the pattern's" % entity]
+    return problems, entity + (REFUSED if refused else "")
+
+
 def run_design(client, d):
     with open(os.path.join(d, "vectors.json"), encoding="utf-8") as f:
         v = json.load(f)
@@ -111,9 +179,12 @@ def run_design(client, d):
             for ex in e["examples"]:
                 item = {k: to_attr(x, types.get(k)) for k, x in ex.items()}
                 client.put_item(TableName=e["table"], Item=item)
+        keys = {t["TableName"]: [k["AttributeName"] for k in t["KeySchema"]] for t in tables}
         for r in v["requests"]:
+            if r["operation"] in WRITES:
+                continue
             what = f"Python {r['func']} returns {json.dumps(r['entities'])}"
-            args = [int(a["value"]) if a["number"] else a["value"] for a in r["args"]]
+            args = [arg(a) for a in r["args"]]
             request = getattr(m, r["func"])(*args)
             items = read_all(client, r["operation"], whole(request))
             got = {getattr(m, v["entity_of"])(item) or NO_GUARD for item in items}
@@ -134,6 +205,17 @@ def run_design(client, d):
                 print(f"FAIL - {what}: {'; '.join(problems)}")
             else:
                 print(f"ok - {what}")
+        # Writes after every read, in the design's order.
+        for r in v["requests"]:
+            if r["operation"] in WRITES:
+                problems, entity = write(client, m, v["entity_of"], r, keys)
+                found.append("%s\t%s\n" % (r["func"], entity))
+                what = f"Python {r['func']} ({r['operation']}) leaves {entity or 'no item'}"
+                if problems:
+                    failed += 1
+                    print(f"FAIL - {what}: {'; '.join(problems)}")
+                else:
+                    print(f"ok - {what}")
     finally:
         for t in tables:
             client.delete_table(TableName=t["TableName"])

@@ -2,7 +2,7 @@
 
 usage: python3 same_requests.py vectors.json LANG=REQUESTS.json...
 
-vectors.json holds, per read pattern, the export's request for the example
+vectors.json holds, per pattern, the export's request for the example
 arguments; each REQUESTS.json what one language's request function returned
 for them. Any difference is printed; exits 1 when there is one.
 """

@@ -5,34 +5,45 @@
  * Reads the header's plan of DESIGN (model/header_plan.h) and writes to
  * OUTDIR what tests/keys.test runs in C, TypeScript, Python and Go:
  *   vectors.json   per key its builder, parser and parameters; values to
- *                  build keys from and keys to parse; per read pattern its
- *                  request function, arguments and the queries export's
- *                  request for them
+ *                  build keys from and keys to parse; per pattern its
+ *                  request function, arguments (a PutItem's item too) and
+ *                  the queries export's request for them
  *   expected.txt   what every language must print for them (the drivers'
  *                  lines: "B id HEX" a built key, "P id t:HEX n:DEC" parsed
  *                  parts, "refused" for either)
- *   expected_c.txt the same without the text builds the languages refuse:
- *                  the C header's builders refuse only a number that does
- *                  not fit its :0WIDTH (-1), and take any text
  *   vectors.c      a C program printing those lines with the header
  *   registry.go    the Go driver's table of the package's functions
+ *   guards.jsonl   the type guards' items for check-items (vectors_guards.c)
  * Values come from every example item (the key the item holds must be the
  * one built), then edge values per parameter: the empty string, Unicode,
  * the delimiter inside a value and the literal after it (both refused),
- * numbers at their width, above it, negative and at the 64-bit ends. Keys
- * to parse are every built one, one whose last text value holds the
- * delimiter (read back whole, as the C parser does), and mutations no
- * parser may accept: another first literal, a number out of shape ("-0",
- * a zero before a full width, too short for its width, out of range, no
- * digits), text after the end.
+ * Numbers (decimal text) at their width and above it, negative, beyond 64
+ * bits, with fractions and exponents, of 38 significant digits and 39, at
+ * DynamoDB's range ends and past them, not numbers at all. Keys to parse
+ * are every built one, one whose last text value holds the delimiter (read
+ * back whole, as the C parser does), and mutations no parser may accept:
+ * another first literal, a number out of shape ("-0", a leading zero or
+ * '+', a zero before a full width, too short for its width, out of
+ * DynamoDB's range or digits, no digits), text after the end.
+ *
+ * What a Number builds is decided here from the project's own checks
+ * (ddbc_decimal_dynamodb, ddbc_padding_problem), not from the modules: a
+ * value of a :0WIDTH field is a non-negative whole number of at most WIDTH
+ * digits, written zero-padded; any other a number DynamoDB holds, written
+ * as given less a leading '+', except a whole number with a leading zero
+ * or "-0" (refused: one whole number, one key).
  */
 #include "emit/emit.h"
 #include "emit/emit_json.h"
 #include "input/load.h"
 #include "rules/check.h"
 #include "model/header_plan.h"
+#include "model/params.h"
 #include "model/semantics.h"
+#include "model/template.h"
+#include "util/decimal.h"
 #include "util/strbuf.h"
+#include "vectors_guards.h"
 
 #include <jansson.h>
 #include <stdio.h>
@@ -43,7 +54,7 @@ typedef struct gen {
 	const ddbc_design *g;
 	const char *gopkg;
 	json_t *keys;            /* vectors.json "keys" */
-	strbuf expected, expected_c, c, go_b, go_p;
+	strbuf expected, c, go_b, go_p;
 	int next_id;
 } gen;
 
@@ -77,15 +88,55 @@ static bool contains(const char *s, size_t len, const char *needle, size_t n)
 
 typedef enum built_as {
 	BUILT,
-	REFUSED_TEXT,            /* refused by every language but C */
-	REFUSED_NUMBER           /* refused by every language, C too */
+	REFUSED                  /* refused by every language's builder, C's too (-1) */
 } built_as;
 
-/* Whether number text v fits a :0WIDTH field: 0 to WIDTH digits of nines
- * (DynamoDB compares keys as strings, so a wider one would sort wrong). */
-static bool fits_width(const char *v, unsigned width)
+/* Whether v is a whole number in plain decimal: a sign, digits only. */
+static bool plain_whole(const char *v)
 {
-	return !width || (v[0] != '-' && strlen(v) <= width);
+	const char *d = v + (*v == '+' || *v == '-');
+	return *d && strspn(d, "0123456789") == strlen(d);
+}
+
+/* A Number part's text as parsed back (and as written, unpadded): a
+ * whole number without '+' or leading zeros, any other less a '+'. */
+static void number_part(strbuf *out, const char *v)
+{
+	if (!plain_whole(v)) {
+		strbuf_addstr(out, v + (*v == '+'));
+		return;
+	}
+	if (*v == '-')
+		strbuf_addch(out, '-');
+	const char *d = v + (*v == '+' || *v == '-');
+	while (d[0] == '0' && d[1])
+		d++;
+	strbuf_addstr(out, d);
+}
+
+/* Appends Number v as a :0WIDTH field (width) or a free one (0) holds
+ * it; false when a builder refuses it. */
+static bool number_field(strbuf *key, const char *v, unsigned width)
+{
+	size_t len = strlen(v);
+	if (!ddbc_decimal_valid(v, len) || !ddbc_decimal_dynamodb(v, len, NULL))
+		return false;
+	strbuf part = STRBUF_INIT;
+	number_part(&part, v);
+	bool ok = true;
+	if (width) {
+		ok = !ddbc_padding_problem(v, len, width);
+		for (size_t i = part.len; ok && i < width; i++)
+			strbuf_addch(key, '0');
+	} else if (plain_whole(v)) {
+		/* "007" and "-0" would be a second key of 7 and of 0. */
+		const char *d = v + (*v == '+' || *v == '-');
+		ok = !(d[0] == '0' && d[1]) && !(*v == '-' && !strcmp(part.buf, "-0"));
+	}
+	if (ok)
+		strbuf_addstr(key, part.buf);
+	strbuf_release(&part);
+	return ok;
 }
 
 /* The key the values build, or why a builder refuses them: a number that
@@ -104,14 +155,13 @@ static built_as build(const gen *G, const ddbc_hkey *k, value *vals, strbuf *key
 		}
 		const char *v = vals[pc->param].text;
 		if (k->params[pc->param].number) {
-			if (!fits_width(v, pc->width))
-				return REFUSED_NUMBER;
-			strbuf_addf(key, "%0*lld", (int)pc->width, strtoll(v, NULL, 10));
+			if (!number_field(key, v, pc->width))
+				return REFUSED;
 			continue;
 		}
 		size_t len = strlen(v);
 		if (contains(v, len, delim, strlen(delim)))
-			return REFUSED_TEXT;
+			return REFUSED;
 		const ddbc_hpiece *next = i + 1 < k->npieces ? &k->pieces[i + 1] : NULL;
 		if (next && next->text) {
 			strbuf both = STRBUF_INIT;
@@ -120,10 +170,13 @@ static built_as build(const gen *G, const ddbc_hkey *k, value *vals, strbuf *key
 			bool early = contains(both.buf, len + next->len - 1, next->text, next->len);
 			strbuf_release(&both);
 			if (early)
-				return REFUSED_TEXT;
+				return REFUSED;
 		}
 		strbuf_addstr(key, v);
 	}
+	/* DynamoDB's most bytes of a partition or sort key value. */
+	if (k->max_bytes && key->len > k->max_bytes)
+		return REFUSED;
 	return BUILT;
 }
 
@@ -133,7 +186,8 @@ static void parts_line(strbuf *sb, const ddbc_hkey *k, value *vals)
 {
 	for (size_t i = 0; i < k->nparams; i++) {
 		if (k->params[i].number) {
-			strbuf_addf(sb, " n:%s", vals[i].text);
+			strbuf_addstr(sb, " n:");
+			number_part(sb, vals[i].text);
 		} else {
 			strbuf_addstr(sb, " t:");
 			add_hex(sb, vals[i].text, strlen(vals[i].text));
@@ -145,12 +199,7 @@ static void c_call_args(strbuf *sb, const ddbc_hkey *k, value *vals)
 {
 	for (size_t i = 0; i < k->nparams; i++) {
 		strbuf_addstr(sb, ", ");
-		if (k->params[i].number && !strcmp(vals[i].text, "-9223372036854775808"))
-			strbuf_addstr(sb, "(-9223372036854775807LL - 1)");
-		else if (k->params[i].number)
-			strbuf_addf(sb, "%sLL", vals[i].text);
-		else
-			c_lit(sb, vals[i].text, strlen(vals[i].text));
+		c_lit(sb, vals[i].text, strlen(vals[i].text));
 	}
 }
 
@@ -166,25 +215,16 @@ static void add_build(gen *G, const ddbc_hattr *ha, json_t *builds, value *vals)
 	json_object_set_new(b, "values", args);
 	json_array_append_new(builds, b);
 	strbuf key = STRBUF_INIT;
-	built_as as = build(G, k, vals, &key);
-	bool ok = as == BUILT;
+	bool ok = build(G, k, vals, &key) == BUILT;
 	strbuf_addf(&G->expected, "B %d ", id);
 	if (ok)
 		add_hex(&G->expected, key.buf ? key.buf : "", key.len);
 	else
 		strbuf_addstr(&G->expected, "refused");
 	strbuf_addch(&G->expected, '\n');
-	if (as != REFUSED_TEXT) {
-		strbuf_addf(&G->expected_c, "B %d ", id);
-		if (ok)
-			add_hex(&G->expected_c, key.buf ? key.buf : "", key.len);
-		else
-			strbuf_addstr(&G->expected_c, "refused");
-		strbuf_addch(&G->expected_c, '\n');
-		strbuf_addf(&G->c, "\tn = %s(buf, sizeof buf", ha->func);
-		c_call_args(&G->c, k, vals);
-		strbuf_addf(&G->c, ");\n\tbuilt(%d, buf, n);\n", id);
-	}
+	strbuf_addf(&G->c, "\tn = %s(buf, sizeof buf", ha->func);
+	c_call_args(&G->c, k, vals);
+	strbuf_addf(&G->c, ");\n\tbuilt(%d, buf, n);\n", id);
 	strbuf_release(&key);
 }
 
@@ -192,11 +232,8 @@ static void c_parts(strbuf *sb, const ddbc_hattr *ha)
 {
 	const ddbc_hkey *k = ha->key;
 	for (size_t i = 0; i < k->nparams; i++) {
-		if (k->params[i].number)
-			strbuf_addf(sb, "\t\tprintf(\" n:%%lld\", p.%s);\n", k->params[i].name);
-		else
-			strbuf_addf(sb, "\t\tspan(p.%s.ptr, p.%s.len);\n", k->params[i].name,
-				    k->params[i].name);
+		strbuf_addf(sb, "\t\t%s(p.%s.ptr, p.%s.len);\n", k->params[i].number ? "num" : "span",
+			    k->params[i].name, k->params[i].name);
 	}
 }
 
@@ -217,7 +254,6 @@ static void add_parse(gen *G, const ddbc_hattr *ha, json_t *parses, const char *
 		strbuf_addstr(&line, " refused");
 	strbuf_addch(&line, '\n');
 	strbuf_addstr(&G->expected, line.buf);
-	strbuf_addstr(&G->expected_c, line.buf);
 	strbuf_release(&line);
 	strbuf_addf(&G->c, "\t{\n\t\tstruct %s p;\n\t\tprintf(\"P %d\");\n\t\tif (%s(", ha->parts_struct,
 		    id, ha->parse_func);
@@ -244,12 +280,8 @@ static bool item_values(const ddbc_hkey *k, const ddbc_node *item, value *vals)
 		if (!v || v->kind != DDBC_NODE_SCALAR || ddbc_node_is_null(v))
 			return false;
 		vals[i].text = scalar_text(v);
-		char *end;
-		if (k->params[i].number) {
-			strtoll(vals[i].text, &end, 10);
-			if (*end || !*vals[i].text)
-				return false;
-		}
+		if (k->params[i].number && !ddbc_decimal_valid(vals[i].text, strlen(vals[i].text)))
+			return false;
 	}
 	return true;
 }
@@ -302,6 +334,81 @@ static const ddbc_hpiece *piece_of(const ddbc_hkey *k, size_t param, size_t *at)
 	return NULL;
 }
 
+/* Numbers every Number parameter is tried with: whole and 64-bit ends and
+ * beyond, fractions, exponents, 38 significant digits and 39, DynamoDB's
+ * range ends and past them, signs and zeros a key would hold twice, and
+ * texts that are no number. */
+static const char *const number_edges[] = {
+	"0", "7", "-5", "+5", "007", "-0", "0.0", "-0.0",
+	"9223372036854775807", "-9223372036854775808", "9223372036854775808",
+	"-99999999999999999999999", "9.99", "-0.5", ".5", "5.", "1.50", "6.02E+23", "1e5",
+	"-1.5e-7", "12345678901234567890123456789012345678",
+	"-1234567890123456789.0123456789012345678", "123456789012345678901234567890123456789",
+	"1.23456789012345678901234567890123456789", "10000000000000000000000000000000000000000",
+	"1E-130", "1E-131", "9.9999999999999999999999999999999999999E+125", "1E+126",
+	"0.00000000000000000000000000000000000000000000000000000000000000000000000000000000001",
+	"1e999999999999999999999", "0e999999999999999999999", "", "-", ".", "e5", "1e", "1e+",
+	"1.2.3", "1,5", "abc", " 1", "0x10", "Infinity", "NaN",
+};
+
+/* The length of the key base builds with parameter i set to text; 0 when
+ * a builder refuses it. */
+static size_t built_len(gen *G, const ddbc_hkey *k, const value *base, size_t i, const char *text)
+{
+	value *vals = calloc(k->nparams + 1, sizeof(value));
+	copy_values(vals, base, k->nparams);
+	free(vals[i].text);
+	vals[i].text = strdup(text);
+	strbuf key = STRBUF_INIT;
+	size_t n = build(G, k, vals, &key) == BUILT ? key.len : 0;
+	strbuf_release(&key);
+	free_values(vals, k->nparams);
+	free(vals);
+	return n;
+}
+
+/* Keys of DynamoDB's most bytes and of one byte more, from parameter i:
+ * a text of ASCII filler ending in a two-byte character (bytes, not
+ * characters, are counted), or a free Number "1e-00...05" (its exponent's
+ * zeros fill the key). */
+static void limit_values(gen *G, const ddbc_hattr *ha, json_t *builds, json_t *parses,
+			 const value *base, size_t i, const ddbc_hpiece *pc)
+{
+	const ddbc_hkey *k = ha->key;
+	bool number = k->params[i].number;
+	if (!k->max_bytes || (number && pc && pc->width))
+		return;
+	const char *stub = number ? "1e-5" : "\xc3\xa9";
+	size_t len = built_len(G, k, base, i, stub);
+	if (!len || len >= k->max_bytes)
+		return;
+	/* A filler byte in no literal and not the delimiter, so that the value
+	 * never meets them. */
+	const char *delim = G->g->key_delimiter ? G->g->key_delimiter : "";
+	char fill = 'a';
+	for (bool met = true; met && fill < 'z'; fill += met) {
+		met = strchr(delim, fill) != NULL;
+		for (size_t p = 0; !met && p < k->npieces; p++)
+			met = k->pieces[p].text && memchr(k->pieces[p].text, fill, k->pieces[p].len);
+	}
+	for (size_t extra = 0; extra < 2; extra++) {
+		strbuf t = STRBUF_INIT;
+		size_t room = k->max_bytes - len + extra;
+		if (number) {
+			strbuf_addstr(&t, "1e-");
+			for (size_t z = 0; z < room; z++)
+				strbuf_addch(&t, '0');
+			strbuf_addch(&t, '5');
+		} else {
+			for (size_t z = 0; z < room; z++)
+				strbuf_addch(&t, fill);
+			strbuf_addstr(&t, stub);
+		}
+		vary(G, ha, builds, parses, base, i, t.buf);
+		strbuf_release(&t);
+	}
+}
+
 static void edge_values(gen *G, const ddbc_hattr *ha, json_t *builds, json_t *parses,
 			const value *base)
 {
@@ -310,21 +417,35 @@ static void edge_values(gen *G, const ddbc_hattr *ha, json_t *builds, json_t *pa
 	for (size_t i = 0; i < k->nparams; i++) {
 		size_t at;
 		const ddbc_hpiece *pc = piece_of(k, i, &at);
+		limit_values(G, ha, builds, parses, base, i, pc);
 		if (k->params[i].number) {
-			char buf[64];
+			for (size_t f = 0; f < sizeof(number_edges) / sizeof(number_edges[0]); f++)
+				vary(G, ha, builds, parses, base, i, number_edges[f]);
+			/* An exponent of more digits than a language reads at once. */
+			strbuf x = STRBUF_INIT;
+			strbuf_addstr(&x, "1e-");
+			for (int z = 0; z < 5000; z++)
+				strbuf_addch(&x, '0');
+			strbuf_addch(&x, '5');
+			vary(G, ha, builds, parses, base, i, x.buf);
+			strbuf_release(&x);
 			unsigned w = pc ? pc->width : 0;
-			static const char *const fixed[] = { "0", "7", "-5", "9223372036854775807",
-							     "-9223372036854775808" };
-			for (size_t f = 0; f < sizeof(fixed) / sizeof(fixed[0]); f++)
-				vary(G, ha, builds, parses, base, i, fixed[f]);
-			if (w && w < 19) {
-				long long p = 1;
+			if (w) {
+				strbuf t = STRBUF_INIT;
+				for (unsigned d = 0; d < w; d++)  /* at its width: all nines */
+					strbuf_addch(&t, '9');
+				vary(G, ha, builds, parses, base, i, t.buf);
+				strbuf_reset(&t);
+				strbuf_addstr(&t, "+000");  /* a sign and zeros before it */
 				for (unsigned d = 0; d < w; d++)
-					p *= 10;
-				snprintf(buf, sizeof buf, "%lld", p - 1);  /* at its width */
-				vary(G, ha, builds, parses, base, i, buf);
-				snprintf(buf, sizeof buf, "%lld", p + 3);  /* above it */
-				vary(G, ha, builds, parses, base, i, buf);
+					strbuf_addch(&t, '9');
+				vary(G, ha, builds, parses, base, i, t.buf);
+				strbuf_reset(&t);
+				strbuf_addch(&t, '1');  /* above it */
+				for (unsigned d = 0; d < w; d++)
+					strbuf_addch(&t, '0');
+				vary(G, ha, builds, parses, base, i, t.buf);
+				strbuf_release(&t);
 			}
 			continue;
 		}
@@ -358,8 +479,7 @@ static void number_mutation(gen *G, const ddbc_hattr *ha, json_t *parses, const 
 		else if (i == at)
 			strbuf_addstr(&key, text);
 		else if (k->params[pc->param].number)
-			strbuf_addf(&key, "%0*lld", (int)pc->width,
-				    strtoll(base[pc->param].text, NULL, 10));
+			number_field(&key, base[pc->param].text, pc->width);
 		else
 			strbuf_addstr(&key, base[pc->param].text);
 	}
@@ -398,10 +518,10 @@ static void invalid_keys(gen *G, const ddbc_hattr *ha, json_t *parses, const val
 		const ddbc_hpiece *pc = &k->pieces[i];
 		if (pc->text || !k->params[pc->param].number)
 			continue;
-		number_mutation(G, ha, parses, base, i, "-0");
-		number_mutation(G, ha, parses, base, i, "");
-		number_mutation(G, ha, parses, base, i, "9223372036854775808");
-		number_mutation(G, ha, parses, base, i, "-9223372036854775809");
+		static const char *const bad[] = { "-0", "", "+5", "1E+126", "1E-131", "-", ".",
+			"123456789012345678901234567890123456789" };
+		for (size_t b = 0; b < sizeof(bad) / sizeof(bad[0]); b++)
+			number_mutation(G, ha, parses, base, i, bad[b]);
 		strbuf z = STRBUF_INIT;
 		strbuf_addch(&z, '0');
 		for (unsigned d = 0; d < (pc->width ? pc->width : 1); d++)
@@ -462,9 +582,13 @@ static void go_entry(gen *G, const ddbc_hattr *ha)
 	strbuf_addf(&G->go_b, "\t\"%s\": func(a []string) (string, error) { return k.", ha->func);
 	go_name(&G->go_b, ha->func);
 	strbuf_addch(&G->go_b, '(');
-	for (size_t i = 0; i < k->nparams; i++)
-		strbuf_addf(&G->go_b, k->params[i].number ? "%snum(a[%zu])" : "%sa[%zu]",
-			    i ? ", " : "", i);
+	for (size_t i = 0; i < k->nparams; i++) {
+		strbuf_addstr(&G->go_b, i ? ", " : "");
+		if (k->params[i].enum_type)  /* any text, as the other languages take it */
+			strbuf_addf(&G->go_b, "k.%s(a[%zu])", k->params[i].enum_type, i);
+		else
+			strbuf_addf(&G->go_b, k->params[i].number ? "num(a[%zu])" : "a[%zu]", i);
+	}
 	strbuf_addstr(&G->go_b, ") },\n");
 	if (!ha->parse_func)
 		return;
@@ -555,8 +679,8 @@ static const ddbc_node *param_node(const ddbc_pattern *p, const char *name)
 	}
 	for (size_t i = 0; i < p->nmatched; i++) {
 		const ddbc_attr *a = ddbc_entity_attr(p->matched[i], name);
-		if (a && a->example && a->example->kind == DDBC_NODE_SCALAR)
-			return a->example;
+		if (a && a->more->example && a->more->example->kind == DDBC_NODE_SCALAR)
+			return a->more->example;
 	}
 	return NULL;
 }
@@ -579,19 +703,77 @@ static json_t *export_input(const ddbc_design *g, const ddbc_pattern *p)
 	return input;
 }
 
+/* Whether every ':name' value of a write's condition (the export's
+ * ExpressionAttributeValues) has its type from an attribute. */
+static bool typed_condition(const ddbc_pattern *p, const json_t *cvals)
+{
+	const char *ref;
+	json_t *v;
+	json_object_foreach((json_t *)cvals, ref, v)
+		if (!ddbc_pattern_named_attr(p, ref + 1, strlen(ref + 1)))
+			return false;
+	return true;
+}
+
+/* An argument of an S attribute with an enum names its Go type: the Go
+ * driver converts the text to it (ddbc_header_enum_type). */
+static void enum_arg(ddbc_header_plan *plan, ddbc_arena *arena, const ddbc_attr *a, json_t *arg)
+{
+	const char *t = ddbc_header_enum_type(plan, arena, a);
+	if (t)
+		json_object_set_new(arg, "enum", json_string(t));
+}
+
+/* The arguments a write's ':name' values add, after the key's: the
+ * export's value for each whose parameter the key does not take. */
+static void condition_args(ddbc_header_plan *plan, const ddbc_pattern *p, const json_t *cvals,
+			   json_t *args, json_t *seen)
+{
+	ddbc_arena *arena = ddbc_arena_new();
+	const char *ref;
+	json_t *v;
+	json_object_foreach((json_t *)cvals, ref, v) {
+		const char *name = ddbc_header_param_name(arena, ref + 1);
+		if (json_object_get(seen, name))
+			continue;
+		json_object_set_new(seen, name, json_true());
+		const ddbc_attr *a = ddbc_pattern_named_attr(p, ref + 1, strlen(ref + 1));
+		const char *type;
+		json_t *x;
+		json_object_foreach(v, type, x) {
+			json_t *arg = json_object();
+			json_object_set_new(arg, "value", json_is_boolean(x)
+					    ? json_string(json_is_true(x) ? "true" : "false")
+					    : json_incref(x));
+			json_object_set_new(arg, "number", json_boolean(a->type == DDBC_TYPE_N));
+			json_object_set_new(arg, "bool", json_boolean(a->type == DDBC_TYPE_BOOL));
+			enum_arg(plan, arena, a, arg);
+			json_array_append_new(args, arg);
+			break;
+		}
+	}
+	ddbc_arena_free(arena);
+}
+
 static json_t *requests(const ddbc_design *g, ddbc_header_plan *plan)
 {
-	json_t *out = json_array();
+	json_t *out = json_array(), *input;
+	ddbc_arena *names = ddbc_arena_new();
 	for (size_t i = 0; i < g->npatterns; i++) {
 		ddbc_hpattern hp;
 		const ddbc_pattern *p = &g->patterns[i];
-		if (!ddbc_header_plan_pattern(plan, i, &hp) ||
-		    (p->operation != DDBC_OP_QUERY && p->operation != DDBC_OP_GET &&
-		     p->operation != DDBC_OP_SCAN))
+		if (!ddbc_header_plan_pattern(plan, i, &hp) || !(input = export_input(g, p)))
 			continue;
-		json_t *input = export_input(g, p);
-		if (!input)
+		/* A write's ':name' values are parameters typed from the design
+		 * (ddbc_pattern_named_attr); one only its example types gets no
+		 * function (emit_keys.c). */
+		json_t *cvals = p->operation == DDBC_OP_PUT || p->operation == DDBC_OP_UPDATE ||
+				p->operation == DDBC_OP_DELETE
+				? json_object_get(input, "ExpressionAttributeValues") : NULL;
+		if (!typed_condition(p, cvals)) {
+			json_decref(input);
 			continue;
+		}
 		size_t n = strlen(hp.table_macro) - strlen("_TABLE_NAME");
 		strbuf func = STRBUF_INIT;
 		for (size_t c = 0; c < n; c++)
@@ -610,16 +792,23 @@ static json_t *requests(const ddbc_design *g, ddbc_header_plan *plan)
 				json_t *arg = json_object();
 				json_object_set_new(arg, "value", json_string(text));
 				json_object_set_new(arg, "number", json_boolean(k->params[a].number));
+				if (!k->params[a].number)
+					enum_arg(plan, names, ddbc_pattern_named_attr(
+						 p, k->params[a].source, strlen(k->params[a].source)), arg);
 				json_array_append_new(args, arg);
 				free(text);
 			}
 		}
+		condition_args(plan, p, cvals, args, seen);
 		json_t *r = json_object();
 		json_object_set_new(r, "pattern", json_string(p->id.s));
 		json_object_set_new(r, "func", json_string(func.buf));
 		json_object_set_new(r, "args", args);
-		json_object_set_new(r, "operation", json_string(p->operation == DDBC_OP_QUERY ? "Query"
-			: p->operation == DDBC_OP_GET ? "GetItem" : "Scan"));
+		json_object_set_new(r, "operation", json_string(ddbc_query_operation(p->operation)));
+		/* A PutItem's function takes the item: the export's, whose key
+		 * it must write over it as the export did. */
+		if (p->operation == DDBC_OP_PUT)
+			json_object_set(r, "item", json_object_get(input, "Item"));
 		json_object_set_new(r, "input", input);
 		json_t *ents = json_array();
 		for (size_t m = 0; m < p->nentities; m++)
@@ -631,6 +820,7 @@ static json_t *requests(const ddbc_design *g, ddbc_header_plan *plan)
 		json_decref(seen);
 		strbuf_release(&func);
 	}
+	ddbc_arena_free(names);
 	return out;
 }
 
@@ -657,8 +847,9 @@ static const char c_head[] =
 	"\tprintf(\"B %d \", id);\n\tif (n < 0)\n\t\tprintf(\"refused\");\n\telse\n"
 	"\t\thex(buf, (size_t)n);\n\tputchar('\\n');\n}\n\n"
 	"static void span(const char *p, size_t n)\n{\n\tprintf(\" t:\");\n\thex(p, n);\n}\n\n"
+	"static void num(const char *p, size_t n)\n{\n\tprintf(\" n:%.*s\", (int)n, p);\n}\n\n"
 	"int main(void)\n{\n\tchar buf[8192];\n\tint n;\n\t(void)buf, (void)n, (void)span, "
-	"(void)built;\n";
+	"(void)num, (void)built;\n";
 
 int main(int argc, char **argv)
 {
@@ -682,7 +873,7 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	gen G = { g, argv[3], json_array(), STRBUF_INIT, STRBUF_INIT, STRBUF_INIT, STRBUF_INIT,
-		  STRBUF_INIT, 0 };
+		  0 };
 	strbuf_addstr(&G.c, c_head);
 	for (size_t i = 0; i < g->nentities; i++) {
 		ddbc_hentity he;
@@ -693,8 +884,13 @@ int main(int argc, char **argv)
 				key_vectors(&G, &he, &he.attrs[a]);
 	}
 	strbuf_addstr(&G.c, "\treturn 0;\n}\n");
+	guard_gen gg = { json_array(), STRBUF_INIT, 0, G.next_id };
+	guard_vectors(&gg, g);
+	write_file(argv[2], "guards.jsonl", gg.jsonl.buf, gg.jsonl.len);
+	strbuf_release(&gg.jsonl);
 	json_t *all = json_object();
 	json_object_set_new(all, "keys", G.keys);
+	json_object_set_new(all, "guards", gg.vectors);
 	json_object_set_new(all, "requests", requests(g, &plan));
 	strbuf eo = STRBUF_INIT;
 	strbuf_addf(&eo, "%s_entity_of", plan.prefix_lower);
@@ -703,7 +899,6 @@ int main(int argc, char **argv)
 	write_file(argv[2], "vectors.json", text, strlen(text));
 	free(text);
 	write_file(argv[2], "expected.txt", G.expected.buf, G.expected.len);
-	write_file(argv[2], "expected_c.txt", G.expected_c.buf, G.expected_c.len);
 	write_file(argv[2], "vectors.c", G.c.buf, G.c.len);
 	strbuf go = STRBUF_INIT;
 	strbuf_addf(&go, "package main\n\nimport k \"ddbckeys/%s\"\n\n"
@@ -711,19 +906,31 @@ int main(int argc, char **argv)
 		    "var builders = map[string]func([]string) (string, error){\n%s}\n\n"
 		    "var parsers = map[string]func(string) ([]string, bool){\n%s}\n",
 		    G.gopkg, G.go_b.buf ? G.go_b.buf : "", G.go_p.buf ? G.go_p.buf : "");
-	strbuf_addstr(&go, "\nvar requestFuncs = map[string]func([]string) (map[string]any, error){\n");
+	strbuf_addstr(&go, "\nvar requestFuncs = map[string]func(k.Item, []string) (map[string]any, "
+		      "error){\n");
 	json_t *reqs = json_object_get(all, "requests");
 	for (size_t i = 0; i < json_array_size(reqs); i++) {
 		json_t *r = json_array_get(reqs, i);
 		const char *func = json_string_value(json_object_get(r, "func"));
 		json_t *args = json_object_get(r, "args");
-		strbuf_addf(&go, "\t\"%s\": func(a []string) (map[string]any, error) { return k.",
-			    func);
+		bool put = json_object_get(r, "item") != NULL;
+		strbuf_addf(&go, "\t\"%s\": func(%s k.Item, a []string) (map[string]any, error) "
+			    "{ return k.", func, put ? "item" : "_");
 		go_name(&go, func);
-		strbuf_addch(&go, '(');
-		for (size_t a = 0; a < json_array_size(args); a++)
-			strbuf_addf(&go, json_is_true(json_object_get(json_array_get(args, a), "number"))
-				    ? "%snum(a[%zu])" : "%sa[%zu]", a ? ", " : "", a);
+		strbuf_addstr(&go, put ? "(item" : "(");
+		if (put && json_array_size(args))
+			strbuf_addstr(&go, ", ");
+		for (size_t a = 0; a < json_array_size(args); a++) {
+			json_t *arg = json_array_get(args, a);
+			const char *et = json_string_value(json_object_get(arg, "enum"));
+			strbuf_addstr(&go, a ? ", " : "");
+			if (et)
+				strbuf_addf(&go, "k.%s(a[%zu])", et, a);
+			else
+				strbuf_addf(&go, json_is_true(json_object_get(arg, "number")) ? "num(a[%zu])"
+					    : json_is_true(json_object_get(arg, "bool"))
+					    ? "a[%zu] == \"true\"" : "a[%zu]", a);
+		}
 		strbuf_addstr(&go, ") },\n");
 	}
 	strbuf_addstr(&go, "}\n\nvar entityOf = k.");
@@ -734,7 +941,6 @@ int main(int argc, char **argv)
 	strbuf_release(&go);
 	json_decref(all);
 	strbuf_release(&G.expected);
-	strbuf_release(&G.expected_c);
 	strbuf_release(&G.c);
 	strbuf_release(&G.go_b);
 	strbuf_release(&G.go_p);

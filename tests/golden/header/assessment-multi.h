@@ -5,7 +5,11 @@
  *   assessment_multi_<entity>_<attribute>(buf, size, ...)
  *                        builds the key with snprintf and returns what
  *                        snprintf returns: the key's length, which is
- *                        >= size when buf was too small
+ *                        >= size when buf was too small, or -1 for a
+ *                        value its parser would not read back (a text
+ *                        holding the key delimiter or the literal after
+ *                        it, a Number that is no DynamoDB number or
+ *                        does not fit its :0WIDTH)
  *   ASSESSMENT_MULTI_<ENTITY>_<ATTRIBUTE>_PREFIX  the text before the first value (begins_with)
  * A constant key is the string ASSESSMENT_MULTI_<ENTITY>_<ATTRIBUTE>. Names:
  * ASSESSMENT_MULTI_<TABLE>_TABLE, ASSESSMENT_MULTI_<TABLE>_<INDEX>_INDEX (a word the prefix or the
@@ -26,10 +30,32 @@
 #define ASSESSMENT_MULTI_DDBC_H
 
 #include <stdio.h> /* snprintf, size_t */
+#include <string.h> /* strncmp, strstr, strlen */
 
 #ifdef __cplusplus
 extern "C" {
 #endif
+
+/* ---- building keys: a builder returns -1 for a value its parser would not
+ * read back (a text value holding the key delimiter or the literal after it;
+ * a Number that is no DynamoDB number or does not fit its width). A Number
+ * is its decimal text ("9.99", "6.02E+23", 38 digits), a parsed one a span
+ * of the key. */
+
+static inline int assessment_multi_key_bad_text_(const char *v, const char *delim, const char *next)
+{
+	size_t n = strlen(v), m = strlen(next);
+	if (delim[0] && strstr(v, delim))
+		return 1;
+	for (size_t i = 0; m && i < n; i++) {
+		size_t j = 0;
+		while (j < m && (i + j < n ? v[i + j] : next[i + j - n]) == next[j])
+			j++;
+		if (j == m)
+			return 1;
+	}
+	return 0;
+}
 
 /* ---- table Companies */
 
@@ -80,6 +106,8 @@ extern "C" {
 #define ASSESSMENT_MULTI_GET_USER_USER_ID_VALUE_FMT "%s"
 static inline int assessment_multi_get_user_user_id_value(char *buf, size_t size, const char *user_id)
 {
+	if (assessment_multi_key_bad_text_(user_id, "#", ""))
+		return -1;
 	return snprintf(buf, size, ASSESSMENT_MULTI_GET_USER_USER_ID_VALUE_FMT, user_id);
 }
 
@@ -95,6 +123,8 @@ static inline int assessment_multi_get_user_user_id_value(char *buf, size_t size
 #define ASSESSMENT_MULTI_USERS_BY_COMPANY_COMPANY_ID_VALUE_FMT "%s"
 static inline int assessment_multi_users_by_company_company_id_value(char *buf, size_t size, const char *company_id)
 {
+	if (assessment_multi_key_bad_text_(company_id, "#", ""))
+		return -1;
 	return snprintf(buf, size, ASSESSMENT_MULTI_USERS_BY_COMPANY_COMPANY_ID_VALUE_FMT, company_id);
 }
 
@@ -110,6 +140,8 @@ static inline int assessment_multi_users_by_company_company_id_value(char *buf, 
 #define ASSESSMENT_MULTI_RESULTS_BY_USER_USER_ID_VALUE_FMT "%s"
 static inline int assessment_multi_results_by_user_user_id_value(char *buf, size_t size, const char *user_id)
 {
+	if (assessment_multi_key_bad_text_(user_id, "#", ""))
+		return -1;
 	return snprintf(buf, size, ASSESSMENT_MULTI_RESULTS_BY_USER_USER_ID_VALUE_FMT, user_id);
 }
 
@@ -126,6 +158,8 @@ static inline int assessment_multi_results_by_user_user_id_value(char *buf, size
 #define ASSESSMENT_MULTI_RESULTS_DASHBOARD_COMPANY_ID_VALUE_FMT "%s"
 static inline int assessment_multi_results_dashboard_company_id_value(char *buf, size_t size, const char *company_id)
 {
+	if (assessment_multi_key_bad_text_(company_id, "#", ""))
+		return -1;
 	return snprintf(buf, size, ASSESSMENT_MULTI_RESULTS_DASHBOARD_COMPANY_ID_VALUE_FMT, company_id);
 }
 
@@ -134,6 +168,8 @@ static inline int assessment_multi_results_dashboard_company_id_value(char *buf,
 #define ASSESSMENT_MULTI_RESULTS_DASHBOARD_ASSESSMENT_TYPE_VALUE_FMT "%s"
 static inline int assessment_multi_results_dashboard_assessment_type_value(char *buf, size_t size, const char *assessment_type)
 {
+	if (assessment_multi_key_bad_text_(assessment_type, "#", ""))
+		return -1;
 	return snprintf(buf, size, ASSESSMENT_MULTI_RESULTS_DASHBOARD_ASSESSMENT_TYPE_VALUE_FMT, assessment_type);
 }
 
@@ -142,6 +178,8 @@ static inline int assessment_multi_results_dashboard_assessment_type_value(char 
 #define ASSESSMENT_MULTI_RESULTS_DASHBOARD_STATUS_VALUE_FMT "%s"
 static inline int assessment_multi_results_dashboard_status_value(char *buf, size_t size, const char *status)
 {
+	if (assessment_multi_key_bad_text_(status, "#", ""))
+		return -1;
 	return snprintf(buf, size, ASSESSMENT_MULTI_RESULTS_DASHBOARD_STATUS_VALUE_FMT, status);
 }
 
@@ -166,6 +204,8 @@ static inline int assessment_multi_results_dashboard_status_value(char *buf, siz
 #define ASSESSMENT_MULTI_RESULTS_BY_COMPANY_COMPANY_ID_VALUE_FMT "%s"
 static inline int assessment_multi_results_by_company_company_id_value(char *buf, size_t size, const char *company_id)
 {
+	if (assessment_multi_key_bad_text_(company_id, "#", ""))
+		return -1;
 	return snprintf(buf, size, ASSESSMENT_MULTI_RESULTS_BY_COMPANY_COMPANY_ID_VALUE_FMT, company_id);
 }
 

@@ -5,7 +5,11 @@
  *   assessment_single_<entity>_<attribute>(buf, size, ...)
  *                        builds the key with snprintf and returns what
  *                        snprintf returns: the key's length, which is
- *                        >= size when buf was too small
+ *                        >= size when buf was too small, or -1 for a
+ *                        value its parser would not read back (a text
+ *                        holding the key delimiter or the literal after
+ *                        it, a Number that is no DynamoDB number or
+ *                        does not fit its :0WIDTH)
  *   ASSESSMENT_SINGLE_<ENTITY>_<ATTRIBUTE>_PREFIX  the text before the first value (begins_with)
  * A constant key is the string ASSESSMENT_SINGLE_<ENTITY>_<ATTRIBUTE>. Names:
  * ASSESSMENT_SINGLE_<TABLE>_TABLE, ASSESSMENT_SINGLE_<TABLE>_<INDEX>_INDEX (a word the prefix or the
@@ -31,6 +35,27 @@
 #ifdef __cplusplus
 extern "C" {
 #endif
+
+/* ---- building keys: a builder returns -1 for a value its parser would not
+ * read back (a text value holding the key delimiter or the literal after it;
+ * a Number that is no DynamoDB number or does not fit its width). A Number
+ * is its decimal text ("9.99", "6.02E+23", 38 digits), a parsed one a span
+ * of the key. */
+
+static inline int assessment_single_key_bad_text_(const char *v, const char *delim, const char *next)
+{
+	size_t n = strlen(v), m = strlen(next);
+	if (delim[0] && strstr(v, delim))
+		return 1;
+	for (size_t i = 0; m && i < n; i++) {
+		size_t j = 0;
+		while (j < m && (i + j < n ? v[i + j] : next[i + j - n]) == next[j])
+			j++;
+		if (j == m)
+			return 1;
+	}
+	return 0;
+}
 
 /* ---- reading keys back: assessment_single_<entity>_<attribute>_parse(key, &parts)
  * fills the values a key was built from and returns 0, or -1 when the key has
@@ -68,33 +93,6 @@ static inline int assessment_single_key_same_text_(struct assessment_single_key_
 	return a.len == b.len && strncmp(a.ptr, b.ptr, a.len) == 0;
 }
 
-/* A number as %0<width>lld writes it: with a width, exactly width digits
- * (the builder writes no others); without, an optional '-' and digits with
- * no leading zero, no "-0", in range. */
-static inline int assessment_single_key_number_(const char **p, unsigned width, long long *out)
-{
-	const char *s = *p, *d = s + (*s == '-');
-	unsigned long long v = 0, max = *s == '-' ? 9223372036854775808ULL :
-						   9223372036854775807ULL;
-	size_t n = 0, zeros = 0;
-	while (d[n] >= '0' && d[n] <= '9') {
-		unsigned digit = (unsigned)(d[n] - '0');
-		if (v > (max - digit) / 10)
-			return -1;
-		v = v * 10 + digit;
-		n++;
-	}
-	while (zeros + 1 < n && d[zeros] == '0')
-		zeros++;
-	if (n == 0 || (*s == '-' && v == 0))
-		return -1;
-	if (width ? *s == '-' || n != width : zeros != 0)
-		return -1;
-	*out = *s != '-' ? (long long)v : v == max ? -9223372036854775807LL - 1 :
-						      -(long long)v;
-	*p = d + n;
-	return 0;
-}
 
 /* ---- table AppTable */
 
@@ -107,9 +105,17 @@ static inline int assessment_single_key_number_(const char **p, unsigned width, 
 #define ASSESSMENT_SINGLE_COMPANY_PK_NAME "PK"
 #define ASSESSMENT_SINGLE_COMPANY_PK_FMT "COMPANY#%s"
 #define ASSESSMENT_SINGLE_COMPANY_PK_PREFIX "COMPANY#" /* literal prefix, for begins_with */
+/* A key longer than DynamoDB takes (n bytes, max at most) is refused. */
+static inline int assessment_single_key_fit_(int n, int max)
+{
+	return n > max ? -1 : n;
+}
+
 static inline int assessment_single_company_pk(char *buf, size_t size, const char *company_id)
 {
-	return snprintf(buf, size, ASSESSMENT_SINGLE_COMPANY_PK_FMT, company_id);
+	if (assessment_single_key_bad_text_(company_id, "#", ""))
+		return -1;
+	return assessment_single_key_fit_(snprintf(buf, size, ASSESSMENT_SINGLE_COMPANY_PK_FMT, company_id), 2048);
 }
 
 static inline int assessment_single_key_parse_ls_(const char *key, const char *l0, size_t n0, struct assessment_single_key_span_ *v1)
@@ -144,7 +150,9 @@ static inline int assessment_single_company_pk_parse(const char *key, struct ass
 #define ASSESSMENT_SINGLE_USER_PK_PREFIX "COMPANY#" /* literal prefix, for begins_with */
 static inline int assessment_single_user_pk(char *buf, size_t size, const char *company_id)
 {
-	return snprintf(buf, size, ASSESSMENT_SINGLE_USER_PK_FMT, company_id);
+	if (assessment_single_key_bad_text_(company_id, "#", ""))
+		return -1;
+	return assessment_single_key_fit_(snprintf(buf, size, ASSESSMENT_SINGLE_USER_PK_FMT, company_id), 2048);
 }
 
 struct assessment_single_user_pk_parts {
@@ -161,7 +169,9 @@ static inline int assessment_single_user_pk_parse(const char *key, struct assess
 #define ASSESSMENT_SINGLE_USER_SK_PREFIX "USER#" /* literal prefix, for begins_with */
 static inline int assessment_single_user_sk(char *buf, size_t size, const char *user_id)
 {
-	return snprintf(buf, size, ASSESSMENT_SINGLE_USER_SK_FMT, user_id);
+	if (assessment_single_key_bad_text_(user_id, "#", ""))
+		return -1;
+	return assessment_single_key_fit_(snprintf(buf, size, ASSESSMENT_SINGLE_USER_SK_FMT, user_id), 1024);
 }
 
 struct assessment_single_user_sk_parts {
@@ -185,7 +195,9 @@ static inline int assessment_single_user_sk_parse(const char *key, struct assess
 #define ASSESSMENT_SINGLE_ASSESSMENT_RESULT_PK_PREFIX "USER#" /* literal prefix, for begins_with */
 static inline int assessment_single_assessment_result_pk(char *buf, size_t size, const char *user_id)
 {
-	return snprintf(buf, size, ASSESSMENT_SINGLE_ASSESSMENT_RESULT_PK_FMT, user_id);
+	if (assessment_single_key_bad_text_(user_id, "#", ""))
+		return -1;
+	return assessment_single_key_fit_(snprintf(buf, size, ASSESSMENT_SINGLE_ASSESSMENT_RESULT_PK_FMT, user_id), 2048);
 }
 
 struct assessment_single_assessment_result_pk_parts {
@@ -198,16 +210,116 @@ static inline int assessment_single_assessment_result_pk_parse(const char *key, 
 
 /* SK: RESULT#{createdAt:010}#{resultId} */
 #define ASSESSMENT_SINGLE_ASSESSMENT_RESULT_SK_NAME "SK"
-#define ASSESSMENT_SINGLE_ASSESSMENT_RESULT_SK_FMT "RESULT#%010lld#%s"
+#define ASSESSMENT_SINGLE_ASSESSMENT_RESULT_SK_FMT "RESULT#%s#%s"
 #define ASSESSMENT_SINGLE_ASSESSMENT_RESULT_SK_PREFIX "RESULT#" /* literal prefix, for begins_with */
-static inline int assessment_single_assessment_result_sk(char *buf, size_t size, long long created_at, const char *result_id)
+
+/* A Number is decimal text: an optional sign, digits with at most one '.',
+ * an optional exponent; DynamoDB holds 38 significant digits, zero or
+ * 1E-130 to 9.99...E+125. A part is written as the len bytes of v are,
+ * less a leading '+' (a whole number without leading zeros or "-0", so one
+ * whole number has one key), or with a width as a non-negative whole
+ * number zero-padded to exactly width digits, into pad (width + 1 bytes).
+ * Returns that text, or NULL for a value none of these. */
+static inline const char *assessment_single_key_number_text_(const char *v, size_t len, unsigned width,
+					      char *pad)
 {
-	if (created_at < 0 || created_at > 9999999999LL)
-		return -1;
-	return snprintf(buf, size, ASSESSMENT_SINGLE_ASSESSMENT_RESULT_SK_FMT, created_at, result_id);
+	const char *end = v + len, *s = v + (len && (*v == '+' || *v == '-')), *e = s;
+	size_t lead = 0, sig = 0, zeros = 0, whole;
+	long exp = 0, at = 0;
+	for (; e < end && ((*e >= '0' && *e <= '9') || (*e == '.' && !at)); e++) {
+		if (*e == '.') {
+			at = e - s + 1;
+			continue;
+		}
+		if (*e != '0') {
+			sig += zeros + 1;
+			zeros = 0;
+		} else {
+			zeros += sig != 0;
+			lead += sig == 0;
+		}
+	}
+	whole = at ? (size_t)at - 1 : (size_t)(e - s);
+	if (e - s == (at != 0))
+		return NULL;
+	int plain = !at && e == end;
+	if (e < end && (*e == 'e' || *e == 'E')) {
+		int neg = ++e < end && *e == '-';
+		e += e < end && (*e == '+' || *e == '-');
+		if (e == end)
+			return NULL;
+		for (; e < end && *e >= '0' && *e <= '9'; e++)
+			if (exp < 100000000L)
+				exp = exp * 10 + (*e - '0');
+		exp = neg ? -exp : exp;
+	}
+	if (e != end || sig > 38 ||
+	    (sig && (exp + (long)whole - (long)lead - 1 > 125 ||
+		     exp + (long)whole - (long)lead - 1 < -130)))
+		return NULL;
+	if (width) {
+		if (!plain || *v == '-')
+			return NULL;
+		while (whole > 1 && *s == '0')
+			s++, whole--;
+		if (whole > width)
+			return NULL;
+		memset(pad, '0', width - whole);
+		memcpy(pad + width - whole, s, whole);
+		pad[width] = '\0';
+		return pad;
+	}
+	if (plain && (whole > 1 ? *s == '0' : *v == '-' && !sig))
+		return NULL;
+	return v + (*v == '+');
 }
 
-static inline int assessment_single_key_parse_lnls_(const char *key, const char *l0, size_t n0, unsigned w1, long long *v1, const char *l2, size_t n2, struct assessment_single_key_span_ *v3)
+static inline int assessment_single_assessment_result_sk(char *buf, size_t size, const char *created_at, const char *result_id)
+{
+	char pad1__[11];
+	const char *t1__ = assessment_single_key_number_text_(created_at, strlen(created_at), 10, pad1__);
+	if (!t1__)
+		return -1;
+	if (assessment_single_key_bad_text_(result_id, "#", ""))
+		return -1;
+	return assessment_single_key_fit_(snprintf(buf, size, ASSESSMENT_SINGLE_ASSESSMENT_RESULT_SK_FMT, t1__, result_id), 1024);
+}
+
+/* A Number as the builders write it (assessment_single_key_number_text_): with a width,
+ * exactly width digits, read without their leading zeros; without, the
+ * longest decimal there, which a builder writes as it is. */
+static inline int assessment_single_key_number_(const char **p, unsigned width, struct assessment_single_key_span_ *out)
+{
+	static const char digits[] = "0123456789";
+	const char *s = *p, *e = s + (*s == '-');
+	size_t n;
+	if (width) {
+		n = strspn(s, digits);
+		if (n != width)
+			return -1;
+		*p += width;
+		while (n > 1 && *s == '0')
+			s++, n--;
+	} else {
+		e += strspn(e, digits);
+		if (*e == '.')
+			e += 1 + strspn(e + 1, digits);
+		if (*e == 'e' || *e == 'E') {
+			const char *x = e + 1 + (e[1] == '+' || e[1] == '-');
+			if (strspn(x, digits))
+				e = x + strspn(x, digits);
+		}
+		n = (size_t)(e - s);
+		if (assessment_single_key_number_text_(s, n, 0, NULL) != s)
+			return -1;
+		*p = e;
+	}
+	out->ptr = s;
+	out->len = n;
+	return 0;
+}
+
+static inline int assessment_single_key_parse_lnls_(const char *key, const char *l0, size_t n0, unsigned w1, struct assessment_single_key_span_ *v1, const char *l2, size_t n2, struct assessment_single_key_span_ *v3)
 {
 	const char *p = key;
 	return (assessment_single_key_literal_(&p, l0, n0) != 0
@@ -218,7 +330,7 @@ static inline int assessment_single_key_parse_lnls_(const char *key, const char 
 }
 
 struct assessment_single_assessment_result_sk_parts {
-	long long created_at;
+	struct assessment_single_key_span_ created_at;
 	struct assessment_single_key_span_ result_id;
 };
 static inline int assessment_single_assessment_result_sk_parse(const char *key, struct assessment_single_assessment_result_sk_parts *out)
@@ -243,7 +355,9 @@ static inline int assessment_single_assessment_result_sk_parse(const char *key, 
 #define ASSESSMENT_SINGLE_ASSESSMENT_RESULT_GSI1PK_PREFIX "COMPANY#" /* literal prefix, for begins_with */
 static inline int assessment_single_assessment_result_gsi1pk(char *buf, size_t size, const char *company_id)
 {
-	return snprintf(buf, size, ASSESSMENT_SINGLE_ASSESSMENT_RESULT_GSI1PK_FMT, company_id);
+	if (assessment_single_key_bad_text_(company_id, "#", ""))
+		return -1;
+	return assessment_single_key_fit_(snprintf(buf, size, ASSESSMENT_SINGLE_ASSESSMENT_RESULT_GSI1PK_FMT, company_id), 2048);
 }
 
 struct assessment_single_assessment_result_gsi1pk_parts {
@@ -259,7 +373,13 @@ static inline int assessment_single_assessment_result_gsi1pk_parse(const char *k
 #define ASSESSMENT_SINGLE_ASSESSMENT_RESULT_GSI1SK_FMT "%s#%s#%s"
 static inline int assessment_single_assessment_result_gsi1sk(char *buf, size_t size, const char *assessment_type, const char *status, const char *created_date)
 {
-	return snprintf(buf, size, ASSESSMENT_SINGLE_ASSESSMENT_RESULT_GSI1SK_FMT, assessment_type, status, created_date);
+	if (assessment_single_key_bad_text_(assessment_type, "#", "#"))
+		return -1;
+	if (assessment_single_key_bad_text_(status, "#", "#"))
+		return -1;
+	if (assessment_single_key_bad_text_(created_date, "#", ""))
+		return -1;
+	return assessment_single_key_fit_(snprintf(buf, size, ASSESSMENT_SINGLE_ASSESSMENT_RESULT_GSI1SK_FMT, assessment_type, status, created_date), 1024);
 }
 
 static inline int assessment_single_key_parse_slsls_(const char *key, struct assessment_single_key_span_ *v0, const char *l1, size_t n1, struct assessment_single_key_span_ *v2, const char *l3, size_t n3, struct assessment_single_key_span_ *v4)
@@ -291,6 +411,8 @@ static inline int assessment_single_assessment_result_gsi1sk_parse(const char *k
 #define ASSESSMENT_SINGLE_GET_USER_PK_VALUE_FMT "COMPANY#%s"
 static inline int assessment_single_get_user_pk_value(char *buf, size_t size, const char *company_id)
 {
+	if (assessment_single_key_bad_text_(company_id, "#", ""))
+		return -1;
 	return snprintf(buf, size, ASSESSMENT_SINGLE_GET_USER_PK_VALUE_FMT, company_id);
 }
 
@@ -298,6 +420,8 @@ static inline int assessment_single_get_user_pk_value(char *buf, size_t size, co
 #define ASSESSMENT_SINGLE_GET_USER_SK_VALUE_FMT "USER#%s"
 static inline int assessment_single_get_user_sk_value(char *buf, size_t size, const char *user_id)
 {
+	if (assessment_single_key_bad_text_(user_id, "#", ""))
+		return -1;
 	return snprintf(buf, size, ASSESSMENT_SINGLE_GET_USER_SK_VALUE_FMT, user_id);
 }
 
@@ -311,6 +435,8 @@ static inline int assessment_single_get_user_sk_value(char *buf, size_t size, co
 #define ASSESSMENT_SINGLE_USERS_BY_COMPANY_PK_VALUE_FMT "COMPANY#%s"
 static inline int assessment_single_users_by_company_pk_value(char *buf, size_t size, const char *company_id)
 {
+	if (assessment_single_key_bad_text_(company_id, "#", ""))
+		return -1;
 	return snprintf(buf, size, ASSESSMENT_SINGLE_USERS_BY_COMPANY_PK_VALUE_FMT, company_id);
 }
 
@@ -329,6 +455,8 @@ static inline int assessment_single_users_by_company_pk_value(char *buf, size_t 
 #define ASSESSMENT_SINGLE_RESULTS_BY_USER_PK_VALUE_FMT "USER#%s"
 static inline int assessment_single_results_by_user_pk_value(char *buf, size_t size, const char *user_id)
 {
+	if (assessment_single_key_bad_text_(user_id, "#", ""))
+		return -1;
 	return snprintf(buf, size, ASSESSMENT_SINGLE_RESULTS_BY_USER_PK_VALUE_FMT, user_id);
 }
 
@@ -347,6 +475,8 @@ static inline int assessment_single_results_by_user_pk_value(char *buf, size_t s
 #define ASSESSMENT_SINGLE_RESULTS_DASHBOARD_GSI1PK_VALUE_FMT "COMPANY#%s"
 static inline int assessment_single_results_dashboard_gsi1pk_value(char *buf, size_t size, const char *company_id)
 {
+	if (assessment_single_key_bad_text_(company_id, "#", ""))
+		return -1;
 	return snprintf(buf, size, ASSESSMENT_SINGLE_RESULTS_DASHBOARD_GSI1PK_VALUE_FMT, company_id);
 }
 
@@ -355,6 +485,12 @@ static inline int assessment_single_results_dashboard_gsi1pk_value(char *buf, si
 #define ASSESSMENT_SINGLE_RESULTS_DASHBOARD_GSI1SK_VALUE_FMT "%s#%s#%s"
 static inline int assessment_single_results_dashboard_gsi1sk_value(char *buf, size_t size, const char *assessment_type, const char *status, const char *month)
 {
+	if (assessment_single_key_bad_text_(assessment_type, "#", "#"))
+		return -1;
+	if (assessment_single_key_bad_text_(status, "#", "#"))
+		return -1;
+	if (assessment_single_key_bad_text_(month, "#", ""))
+		return -1;
 	return snprintf(buf, size, ASSESSMENT_SINGLE_RESULTS_DASHBOARD_GSI1SK_VALUE_FMT, assessment_type, status, month);
 }
 

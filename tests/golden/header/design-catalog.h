@@ -5,7 +5,11 @@
  *   catalog_<entity>_<attribute>(buf, size, ...)
  *                        builds the key with snprintf and returns what
  *                        snprintf returns: the key's length, which is
- *                        >= size when buf was too small
+ *                        >= size when buf was too small, or -1 for a
+ *                        value its parser would not read back (a text
+ *                        holding the key delimiter or the literal after
+ *                        it, a Number that is no DynamoDB number or
+ *                        does not fit its :0WIDTH)
  *   CATALOG_<ENTITY>_<ATTRIBUTE>_PREFIX  the text before the first value (begins_with)
  * A constant key is the string CATALOG_<ENTITY>_<ATTRIBUTE>. Names:
  * CATALOG_<TABLE>_TABLE, CATALOG_<TABLE>_<INDEX>_INDEX (a word the prefix or the
@@ -26,10 +30,32 @@
 #define CATALOG_DDBC_H
 
 #include <stdio.h> /* snprintf, size_t */
+#include <string.h> /* strncmp, strstr, strlen */
 
 #ifdef __cplusplus
 extern "C" {
 #endif
+
+/* ---- building keys: a builder returns -1 for a value its parser would not
+ * read back (a text value holding the key delimiter or the literal after it;
+ * a Number that is no DynamoDB number or does not fit its width). A Number
+ * is its decimal text ("9.99", "6.02E+23", 38 digits), a parsed one a span
+ * of the key. */
+
+static inline int catalog_key_bad_text_(const char *v, const char *delim, const char *next)
+{
+	size_t n = strlen(v), m = strlen(next);
+	if (delim[0] && strstr(v, delim))
+		return 1;
+	for (size_t i = 0; m && i < n; i++) {
+		size_t j = 0;
+		while (j < m && (i + j < n ? v[i + j] : next[i + j - n]) == next[j])
+			j++;
+		if (j == m)
+			return 1;
+	}
+	return 0;
+}
 
 /* ---- table ProductCatalog */
 
@@ -70,10 +96,75 @@ extern "C" {
 #define CATALOG_GET_PRODUCT_TABLE_NAME "ProductCatalog"
 
 /* Id eq {id} */
-#define CATALOG_GET_PRODUCT_ID_VALUE_FMT "%lld"
-static inline int catalog_get_product_id_value(char *buf, size_t size, long long id)
+#define CATALOG_GET_PRODUCT_ID_VALUE_FMT "%s"
+
+/* A Number is decimal text: an optional sign, digits with at most one '.',
+ * an optional exponent; DynamoDB holds 38 significant digits, zero or
+ * 1E-130 to 9.99...E+125. A part is written as the len bytes of v are,
+ * less a leading '+' (a whole number without leading zeros or "-0", so one
+ * whole number has one key), or with a width as a non-negative whole
+ * number zero-padded to exactly width digits, into pad (width + 1 bytes).
+ * Returns that text, or NULL for a value none of these. */
+static inline const char *catalog_key_number_text_(const char *v, size_t len, unsigned width,
+					      char *pad)
 {
-	return snprintf(buf, size, CATALOG_GET_PRODUCT_ID_VALUE_FMT, id);
+	const char *end = v + len, *s = v + (len && (*v == '+' || *v == '-')), *e = s;
+	size_t lead = 0, sig = 0, zeros = 0, whole;
+	long exp = 0, at = 0;
+	for (; e < end && ((*e >= '0' && *e <= '9') || (*e == '.' && !at)); e++) {
+		if (*e == '.') {
+			at = e - s + 1;
+			continue;
+		}
+		if (*e != '0') {
+			sig += zeros + 1;
+			zeros = 0;
+		} else {
+			zeros += sig != 0;
+			lead += sig == 0;
+		}
+	}
+	whole = at ? (size_t)at - 1 : (size_t)(e - s);
+	if (e - s == (at != 0))
+		return NULL;
+	int plain = !at && e == end;
+	if (e < end && (*e == 'e' || *e == 'E')) {
+		int neg = ++e < end && *e == '-';
+		e += e < end && (*e == '+' || *e == '-');
+		if (e == end)
+			return NULL;
+		for (; e < end && *e >= '0' && *e <= '9'; e++)
+			if (exp < 100000000L)
+				exp = exp * 10 + (*e - '0');
+		exp = neg ? -exp : exp;
+	}
+	if (e != end || sig > 38 ||
+	    (sig && (exp + (long)whole - (long)lead - 1 > 125 ||
+		     exp + (long)whole - (long)lead - 1 < -130)))
+		return NULL;
+	if (width) {
+		if (!plain || *v == '-')
+			return NULL;
+		while (whole > 1 && *s == '0')
+			s++, whole--;
+		if (whole > width)
+			return NULL;
+		memset(pad, '0', width - whole);
+		memcpy(pad + width - whole, s, whole);
+		pad[width] = '\0';
+		return pad;
+	}
+	if (plain && (whole > 1 ? *s == '0' : *v == '-' && !sig))
+		return NULL;
+	return v + (*v == '+');
+}
+
+static inline int catalog_get_product_id_value(char *buf, size_t size, const char *id)
+{
+	const char *t0__ = catalog_key_number_text_(id, strlen(id), 0, NULL);
+	if (!t0__)
+		return -1;
+	return snprintf(buf, size, CATALOG_GET_PRODUCT_ID_VALUE_FMT, t0__);
 }
 
 /* ---- access pattern category-by-price (query, table ProductCatalog, index CategoryPriceIndex) */
@@ -88,6 +179,8 @@ static inline int catalog_get_product_id_value(char *buf, size_t size, long long
 #define CATALOG_CATEGORY_BY_PRICE_PRODUCT_CATEGORY_VALUE_FMT "%s"
 static inline int catalog_category_by_price_product_category_value(char *buf, size_t size, const char *category)
 {
+	if (catalog_key_bad_text_(category, "#", ""))
+		return -1;
 	return snprintf(buf, size, CATALOG_CATEGORY_BY_PRICE_PRODUCT_CATEGORY_VALUE_FMT, category);
 }
 
@@ -103,6 +196,8 @@ static inline int catalog_category_by_price_product_category_value(char *buf, si
 #define CATALOG_CATEGORY_UNDER_PRICE_PRODUCT_CATEGORY_VALUE_FMT "%s"
 static inline int catalog_category_under_price_product_category_value(char *buf, size_t size, const char *category)
 {
+	if (catalog_key_bad_text_(category, "#", ""))
+		return -1;
 	return snprintf(buf, size, CATALOG_CATEGORY_UNDER_PRICE_PRODUCT_CATEGORY_VALUE_FMT, category);
 }
 
@@ -115,10 +210,13 @@ static inline int catalog_category_under_price_product_category_value(char *buf,
 #define CATALOG_ADD_PRODUCT_TABLE_NAME "ProductCatalog"
 
 /* Id eq {id} */
-#define CATALOG_ADD_PRODUCT_ID_VALUE_FMT "%lld"
-static inline int catalog_add_product_id_value(char *buf, size_t size, long long id)
+#define CATALOG_ADD_PRODUCT_ID_VALUE_FMT "%s"
+static inline int catalog_add_product_id_value(char *buf, size_t size, const char *id)
 {
-	return snprintf(buf, size, CATALOG_ADD_PRODUCT_ID_VALUE_FMT, id);
+	const char *t0__ = catalog_key_number_text_(id, strlen(id), 0, NULL);
+	if (!t0__)
+		return -1;
+	return snprintf(buf, size, CATALOG_ADD_PRODUCT_ID_VALUE_FMT, t0__);
 }
 
 /* ---- access pattern reprice (update, table ProductCatalog) */
@@ -126,10 +224,13 @@ static inline int catalog_add_product_id_value(char *buf, size_t size, long long
 #define CATALOG_REPRICE_TABLE_NAME "ProductCatalog"
 
 /* Id eq {id} */
-#define CATALOG_REPRICE_ID_VALUE_FMT "%lld"
-static inline int catalog_reprice_id_value(char *buf, size_t size, long long id)
+#define CATALOG_REPRICE_ID_VALUE_FMT "%s"
+static inline int catalog_reprice_id_value(char *buf, size_t size, const char *id)
 {
-	return snprintf(buf, size, CATALOG_REPRICE_ID_VALUE_FMT, id);
+	const char *t0__ = catalog_key_number_text_(id, strlen(id), 0, NULL);
+	if (!t0__)
+		return -1;
+	return snprintf(buf, size, CATALOG_REPRICE_ID_VALUE_FMT, t0__);
 }
 
 #ifdef __cplusplus

@@ -5,7 +5,11 @@
  *   media_<entity>_<attribute>(buf, size, ...)
  *                        builds the key with snprintf and returns what
  *                        snprintf returns: the key's length, which is
- *                        >= size when buf was too small
+ *                        >= size when buf was too small, or -1 for a
+ *                        value its parser would not read back (a text
+ *                        holding the key delimiter or the literal after
+ *                        it, a Number that is no DynamoDB number or
+ *                        does not fit its :0WIDTH)
  *   MEDIA_<ENTITY>_<ATTRIBUTE>_PREFIX  the text before the first value (begins_with)
  * A constant key is the string MEDIA_<ENTITY>_<ATTRIBUTE>. Names:
  * MEDIA_<TABLE>_TABLE, MEDIA_<TABLE>_<INDEX>_INDEX (a word the prefix or the
@@ -31,6 +35,27 @@
 #ifdef __cplusplus
 extern "C" {
 #endif
+
+/* ---- building keys: a builder returns -1 for a value its parser would not
+ * read back (a text value holding the key delimiter or the literal after it;
+ * a Number that is no DynamoDB number or does not fit its width). A Number
+ * is its decimal text ("9.99", "6.02E+23", 38 digits), a parsed one a span
+ * of the key. */
+
+static inline int media_key_bad_text_(const char *v, const char *delim, const char *next)
+{
+	size_t n = strlen(v), m = strlen(next);
+	if (delim[0] && strstr(v, delim))
+		return 1;
+	for (size_t i = 0; m && i < n; i++) {
+		size_t j = 0;
+		while (j < m && (i + j < n ? v[i + j] : next[i + j - n]) == next[j])
+			j++;
+		if (j == m)
+			return 1;
+	}
+	return 0;
+}
 
 /* ---- reading keys back: media_<entity>_<attribute>_parse(key, &parts)
  * fills the values a key was built from and returns 0, or -1 when the key has
@@ -68,33 +93,6 @@ static inline int media_key_same_text_(struct media_key_span_ a, struct media_ke
 	return a.len == b.len && strncmp(a.ptr, b.ptr, a.len) == 0;
 }
 
-/* A number as %0<width>lld writes it: with a width, exactly width digits
- * (the builder writes no others); without, an optional '-' and digits with
- * no leading zero, no "-0", in range. */
-static inline int media_key_number_(const char **p, unsigned width, long long *out)
-{
-	const char *s = *p, *d = s + (*s == '-');
-	unsigned long long v = 0, max = *s == '-' ? 9223372036854775808ULL :
-						   9223372036854775807ULL;
-	size_t n = 0, zeros = 0;
-	while (d[n] >= '0' && d[n] <= '9') {
-		unsigned digit = (unsigned)(d[n] - '0');
-		if (v > (max - digit) / 10)
-			return -1;
-		v = v * 10 + digit;
-		n++;
-	}
-	while (zeros + 1 < n && d[zeros] == '0')
-		zeros++;
-	if (n == 0 || (*s == '-' && v == 0))
-		return -1;
-	if (width ? *s == '-' || n != width : zeros != 0)
-		return -1;
-	*out = *s != '-' ? (long long)v : v == max ? -9223372036854775807LL - 1 :
-						      -(long long)v;
-	*p = d + n;
-	return 0;
-}
 
 /* ---- table Music */
 
@@ -131,9 +129,17 @@ static inline int media_key_number_(const char **p, unsigned width, long long *o
 #define MEDIA_PLAYLIST_PK_NAME "PK"
 #define MEDIA_PLAYLIST_PK_FMT "USER#%s"
 #define MEDIA_PLAYLIST_PK_PREFIX "USER#" /* literal prefix, for begins_with */
+/* A key longer than DynamoDB takes (n bytes, max at most) is refused. */
+static inline int media_key_fit_(int n, int max)
+{
+	return n > max ? -1 : n;
+}
+
 static inline int media_playlist_pk(char *buf, size_t size, const char *user_id)
 {
-	return snprintf(buf, size, MEDIA_PLAYLIST_PK_FMT, user_id);
+	if (media_key_bad_text_(user_id, "#", ""))
+		return -1;
+	return media_key_fit_(snprintf(buf, size, MEDIA_PLAYLIST_PK_FMT, user_id), 2048);
 }
 
 static inline int media_key_parse_ls_(const char *key, const char *l0, size_t n0, struct media_key_span_ *v1)
@@ -158,7 +164,9 @@ static inline int media_playlist_pk_parse(const char *key, struct media_playlist
 #define MEDIA_PLAYLIST_SK_PREFIX "PLAYLIST#" /* literal prefix, for begins_with */
 static inline int media_playlist_sk(char *buf, size_t size, const char *playlist_id)
 {
-	return snprintf(buf, size, MEDIA_PLAYLIST_SK_FMT, playlist_id);
+	if (media_key_bad_text_(playlist_id, "#", ""))
+		return -1;
+	return media_key_fit_(snprintf(buf, size, MEDIA_PLAYLIST_SK_FMT, playlist_id), 1024);
 }
 
 struct media_playlist_sk_parts {
@@ -182,7 +190,9 @@ static inline int media_playlist_sk_parse(const char *key, struct media_playlist
 #define MEDIA_SONG_ENTRY_PK_PREFIX "PLAYLIST#" /* literal prefix, for begins_with */
 static inline int media_song_entry_pk(char *buf, size_t size, const char *playlist_id)
 {
-	return snprintf(buf, size, MEDIA_SONG_ENTRY_PK_FMT, playlist_id);
+	if (media_key_bad_text_(playlist_id, "#", ""))
+		return -1;
+	return media_key_fit_(snprintf(buf, size, MEDIA_SONG_ENTRY_PK_FMT, playlist_id), 2048);
 }
 
 struct media_song_entry_pk_parts {
@@ -195,16 +205,114 @@ static inline int media_song_entry_pk_parse(const char *key, struct media_song_e
 
 /* SK: ENTRY#{position:04}#SONG */
 #define MEDIA_SONG_ENTRY_SK_NAME "SK"
-#define MEDIA_SONG_ENTRY_SK_FMT "ENTRY#%04lld#SONG"
+#define MEDIA_SONG_ENTRY_SK_FMT "ENTRY#%s#SONG"
 #define MEDIA_SONG_ENTRY_SK_PREFIX "ENTRY#" /* literal prefix, for begins_with */
-static inline int media_song_entry_sk(char *buf, size_t size, long long position)
+
+/* A Number is decimal text: an optional sign, digits with at most one '.',
+ * an optional exponent; DynamoDB holds 38 significant digits, zero or
+ * 1E-130 to 9.99...E+125. A part is written as the len bytes of v are,
+ * less a leading '+' (a whole number without leading zeros or "-0", so one
+ * whole number has one key), or with a width as a non-negative whole
+ * number zero-padded to exactly width digits, into pad (width + 1 bytes).
+ * Returns that text, or NULL for a value none of these. */
+static inline const char *media_key_number_text_(const char *v, size_t len, unsigned width,
+					      char *pad)
 {
-	if (position < 0 || position > 9999LL)
-		return -1;
-	return snprintf(buf, size, MEDIA_SONG_ENTRY_SK_FMT, position);
+	const char *end = v + len, *s = v + (len && (*v == '+' || *v == '-')), *e = s;
+	size_t lead = 0, sig = 0, zeros = 0, whole;
+	long exp = 0, at = 0;
+	for (; e < end && ((*e >= '0' && *e <= '9') || (*e == '.' && !at)); e++) {
+		if (*e == '.') {
+			at = e - s + 1;
+			continue;
+		}
+		if (*e != '0') {
+			sig += zeros + 1;
+			zeros = 0;
+		} else {
+			zeros += sig != 0;
+			lead += sig == 0;
+		}
+	}
+	whole = at ? (size_t)at - 1 : (size_t)(e - s);
+	if (e - s == (at != 0))
+		return NULL;
+	int plain = !at && e == end;
+	if (e < end && (*e == 'e' || *e == 'E')) {
+		int neg = ++e < end && *e == '-';
+		e += e < end && (*e == '+' || *e == '-');
+		if (e == end)
+			return NULL;
+		for (; e < end && *e >= '0' && *e <= '9'; e++)
+			if (exp < 100000000L)
+				exp = exp * 10 + (*e - '0');
+		exp = neg ? -exp : exp;
+	}
+	if (e != end || sig > 38 ||
+	    (sig && (exp + (long)whole - (long)lead - 1 > 125 ||
+		     exp + (long)whole - (long)lead - 1 < -130)))
+		return NULL;
+	if (width) {
+		if (!plain || *v == '-')
+			return NULL;
+		while (whole > 1 && *s == '0')
+			s++, whole--;
+		if (whole > width)
+			return NULL;
+		memset(pad, '0', width - whole);
+		memcpy(pad + width - whole, s, whole);
+		pad[width] = '\0';
+		return pad;
+	}
+	if (plain && (whole > 1 ? *s == '0' : *v == '-' && !sig))
+		return NULL;
+	return v + (*v == '+');
 }
 
-static inline int media_key_parse_lnl_(const char *key, const char *l0, size_t n0, unsigned w1, long long *v1, const char *l2, size_t n2)
+static inline int media_song_entry_sk(char *buf, size_t size, const char *position)
+{
+	char pad1__[5];
+	const char *t1__ = media_key_number_text_(position, strlen(position), 4, pad1__);
+	if (!t1__)
+		return -1;
+	return media_key_fit_(snprintf(buf, size, MEDIA_SONG_ENTRY_SK_FMT, t1__), 1024);
+}
+
+/* A Number as the builders write it (media_key_number_text_): with a width,
+ * exactly width digits, read without their leading zeros; without, the
+ * longest decimal there, which a builder writes as it is. */
+static inline int media_key_number_(const char **p, unsigned width, struct media_key_span_ *out)
+{
+	static const char digits[] = "0123456789";
+	const char *s = *p, *e = s + (*s == '-');
+	size_t n;
+	if (width) {
+		n = strspn(s, digits);
+		if (n != width)
+			return -1;
+		*p += width;
+		while (n > 1 && *s == '0')
+			s++, n--;
+	} else {
+		e += strspn(e, digits);
+		if (*e == '.')
+			e += 1 + strspn(e + 1, digits);
+		if (*e == 'e' || *e == 'E') {
+			const char *x = e + 1 + (e[1] == '+' || e[1] == '-');
+			if (strspn(x, digits))
+				e = x + strspn(x, digits);
+		}
+		n = (size_t)(e - s);
+		if (media_key_number_text_(s, n, 0, NULL) != s)
+			return -1;
+		*p = e;
+	}
+	out->ptr = s;
+	out->len = n;
+	return 0;
+}
+
+static inline int media_key_parse_lnl_(const char *key, const char *l0, size_t n0, unsigned w1, struct media_key_span_ *v1, const char *l2, size_t n2)
 {
 	const char *p = key;
 	return (media_key_literal_(&p, l0, n0) != 0
@@ -214,7 +322,7 @@ static inline int media_key_parse_lnl_(const char *key, const char *l0, size_t n
 }
 
 struct media_song_entry_sk_parts {
-	long long position;
+	struct media_key_span_ position;
 };
 static inline int media_song_entry_sk_parse(const char *key, struct media_song_entry_sk_parts *out)
 {
@@ -234,7 +342,11 @@ static inline int media_song_entry_sk_parse(const char *key, struct media_song_e
 #define MEDIA_SONG_ENTRY_GSI1PK_PREFIX "SONG#" /* literal prefix, for begins_with */
 static inline int media_song_entry_gsi1pk(char *buf, size_t size, const char *artist, const char *song_title)
 {
-	return snprintf(buf, size, MEDIA_SONG_ENTRY_GSI1PK_FMT, artist, song_title);
+	if (media_key_bad_text_(artist, "#", "#"))
+		return -1;
+	if (media_key_bad_text_(song_title, "#", ""))
+		return -1;
+	return media_key_fit_(snprintf(buf, size, MEDIA_SONG_ENTRY_GSI1PK_FMT, artist, song_title), 2048);
 }
 
 static inline int media_key_parse_lsls_(const char *key, const char *l0, size_t n0, struct media_key_span_ *v1, const char *l2, size_t n2, struct media_key_span_ *v3)
@@ -261,7 +373,11 @@ static inline int media_song_entry_gsi1pk_parse(const char *key, struct media_so
 #define MEDIA_SONG_ENTRY_GSI1SK_FMT "%s#%s"
 static inline int media_song_entry_gsi1sk(char *buf, size_t size, const char *added_at, const char *playlist_id)
 {
-	return snprintf(buf, size, MEDIA_SONG_ENTRY_GSI1SK_FMT, added_at, playlist_id);
+	if (media_key_bad_text_(added_at, "#", "#"))
+		return -1;
+	if (media_key_bad_text_(playlist_id, "#", ""))
+		return -1;
+	return media_key_fit_(snprintf(buf, size, MEDIA_SONG_ENTRY_GSI1SK_FMT, added_at, playlist_id), 1024);
 }
 
 static inline int media_key_parse_sls_(const char *key, struct media_key_span_ *v0, const char *l1, size_t n1, struct media_key_span_ *v2)
@@ -290,7 +406,9 @@ static inline int media_song_entry_gsi1sk_parse(const char *key, struct media_so
 #define MEDIA_MOVIE_ENTRY_PK_PREFIX "PLAYLIST#" /* literal prefix, for begins_with */
 static inline int media_movie_entry_pk(char *buf, size_t size, const char *playlist_id)
 {
-	return snprintf(buf, size, MEDIA_MOVIE_ENTRY_PK_FMT, playlist_id);
+	if (media_key_bad_text_(playlist_id, "#", ""))
+		return -1;
+	return media_key_fit_(snprintf(buf, size, MEDIA_MOVIE_ENTRY_PK_FMT, playlist_id), 2048);
 }
 
 struct media_movie_entry_pk_parts {
@@ -303,17 +421,19 @@ static inline int media_movie_entry_pk_parse(const char *key, struct media_movie
 
 /* SK: ENTRY#{position:04}#MOVIE */
 #define MEDIA_MOVIE_ENTRY_SK_NAME "SK"
-#define MEDIA_MOVIE_ENTRY_SK_FMT "ENTRY#%04lld#MOVIE"
+#define MEDIA_MOVIE_ENTRY_SK_FMT "ENTRY#%s#MOVIE"
 #define MEDIA_MOVIE_ENTRY_SK_PREFIX "ENTRY#" /* literal prefix, for begins_with */
-static inline int media_movie_entry_sk(char *buf, size_t size, long long position)
+static inline int media_movie_entry_sk(char *buf, size_t size, const char *position)
 {
-	if (position < 0 || position > 9999LL)
+	char pad1__[5];
+	const char *t1__ = media_key_number_text_(position, strlen(position), 4, pad1__);
+	if (!t1__)
 		return -1;
-	return snprintf(buf, size, MEDIA_MOVIE_ENTRY_SK_FMT, position);
+	return media_key_fit_(snprintf(buf, size, MEDIA_MOVIE_ENTRY_SK_FMT, t1__), 1024);
 }
 
 struct media_movie_entry_sk_parts {
-	long long position;
+	struct media_key_span_ position;
 };
 static inline int media_movie_entry_sk_parse(const char *key, struct media_movie_entry_sk_parts *out)
 {
@@ -329,14 +449,19 @@ static inline int media_movie_entry_sk_parse(const char *key, struct media_movie
 
 /* GSI1PK: MOVIE#{movieYear}#{movieTitle} */
 #define MEDIA_MOVIE_ENTRY_GSI1PK_NAME "GSI1PK"
-#define MEDIA_MOVIE_ENTRY_GSI1PK_FMT "MOVIE#%lld#%s"
+#define MEDIA_MOVIE_ENTRY_GSI1PK_FMT "MOVIE#%s#%s"
 #define MEDIA_MOVIE_ENTRY_GSI1PK_PREFIX "MOVIE#" /* literal prefix, for begins_with */
-static inline int media_movie_entry_gsi1pk(char *buf, size_t size, long long movie_year, const char *movie_title)
+static inline int media_movie_entry_gsi1pk(char *buf, size_t size, const char *movie_year, const char *movie_title)
 {
-	return snprintf(buf, size, MEDIA_MOVIE_ENTRY_GSI1PK_FMT, movie_year, movie_title);
+	const char *t1__ = media_key_number_text_(movie_year, strlen(movie_year), 0, NULL);
+	if (!t1__)
+		return -1;
+	if (media_key_bad_text_(movie_title, "#", ""))
+		return -1;
+	return media_key_fit_(snprintf(buf, size, MEDIA_MOVIE_ENTRY_GSI1PK_FMT, t1__, movie_title), 2048);
 }
 
-static inline int media_key_parse_lnls_(const char *key, const char *l0, size_t n0, unsigned w1, long long *v1, const char *l2, size_t n2, struct media_key_span_ *v3)
+static inline int media_key_parse_lnls_(const char *key, const char *l0, size_t n0, unsigned w1, struct media_key_span_ *v1, const char *l2, size_t n2, struct media_key_span_ *v3)
 {
 	const char *p = key;
 	return (media_key_literal_(&p, l0, n0) != 0
@@ -347,7 +472,7 @@ static inline int media_key_parse_lnls_(const char *key, const char *l0, size_t 
 }
 
 struct media_movie_entry_gsi1pk_parts {
-	long long movie_year;
+	struct media_key_span_ movie_year;
 	struct media_key_span_ movie_title;
 };
 static inline int media_movie_entry_gsi1pk_parse(const char *key, struct media_movie_entry_gsi1pk_parts *out)
@@ -360,7 +485,11 @@ static inline int media_movie_entry_gsi1pk_parse(const char *key, struct media_m
 #define MEDIA_MOVIE_ENTRY_GSI1SK_FMT "%s#%s"
 static inline int media_movie_entry_gsi1sk(char *buf, size_t size, const char *added_at, const char *playlist_id)
 {
-	return snprintf(buf, size, MEDIA_MOVIE_ENTRY_GSI1SK_FMT, added_at, playlist_id);
+	if (media_key_bad_text_(added_at, "#", "#"))
+		return -1;
+	if (media_key_bad_text_(playlist_id, "#", ""))
+		return -1;
+	return media_key_fit_(snprintf(buf, size, MEDIA_MOVIE_ENTRY_GSI1SK_FMT, added_at, playlist_id), 1024);
 }
 
 struct media_movie_entry_gsi1sk_parts {
@@ -380,6 +509,8 @@ static inline int media_movie_entry_gsi1sk_parse(const char *key, struct media_m
 #define MEDIA_GET_SONG_ARTIST_VALUE_FMT "%s"
 static inline int media_get_song_artist_value(char *buf, size_t size, const char *artist)
 {
+	if (media_key_bad_text_(artist, "#", ""))
+		return -1;
 	return snprintf(buf, size, MEDIA_GET_SONG_ARTIST_VALUE_FMT, artist);
 }
 
@@ -387,6 +518,8 @@ static inline int media_get_song_artist_value(char *buf, size_t size, const char
 #define MEDIA_GET_SONG_SONG_TITLE_VALUE_FMT "%s"
 static inline int media_get_song_song_title_value(char *buf, size_t size, const char *song_title)
 {
+	if (media_key_bad_text_(song_title, "#", ""))
+		return -1;
 	return snprintf(buf, size, MEDIA_GET_SONG_SONG_TITLE_VALUE_FMT, song_title);
 }
 
@@ -400,6 +533,8 @@ static inline int media_get_song_song_title_value(char *buf, size_t size, const 
 #define MEDIA_SONGS_OF_ARTIST_ARTIST_VALUE_FMT "%s"
 static inline int media_songs_of_artist_artist_value(char *buf, size_t size, const char *artist)
 {
+	if (media_key_bad_text_(artist, "#", ""))
+		return -1;
 	return snprintf(buf, size, MEDIA_SONGS_OF_ARTIST_ARTIST_VALUE_FMT, artist);
 }
 
@@ -415,6 +550,8 @@ static inline int media_songs_of_artist_artist_value(char *buf, size_t size, con
 #define MEDIA_ALBUM_TRACKS_ALBUM_TITLE_VALUE_FMT "%s"
 static inline int media_album_tracks_album_title_value(char *buf, size_t size, const char *album_title)
 {
+	if (media_key_bad_text_(album_title, "#", ""))
+		return -1;
 	return snprintf(buf, size, MEDIA_ALBUM_TRACKS_ALBUM_TITLE_VALUE_FMT, album_title);
 }
 
@@ -426,6 +563,8 @@ static inline int media_album_tracks_album_title_value(char *buf, size_t size, c
 #define MEDIA_ADD_AWARD_ARTIST_VALUE_FMT "%s"
 static inline int media_add_award_artist_value(char *buf, size_t size, const char *artist)
 {
+	if (media_key_bad_text_(artist, "#", ""))
+		return -1;
 	return snprintf(buf, size, MEDIA_ADD_AWARD_ARTIST_VALUE_FMT, artist);
 }
 
@@ -433,6 +572,8 @@ static inline int media_add_award_artist_value(char *buf, size_t size, const cha
 #define MEDIA_ADD_AWARD_SONG_TITLE_VALUE_FMT "%s"
 static inline int media_add_award_song_title_value(char *buf, size_t size, const char *song_title)
 {
+	if (media_key_bad_text_(song_title, "#", ""))
+		return -1;
 	return snprintf(buf, size, MEDIA_ADD_AWARD_SONG_TITLE_VALUE_FMT, song_title);
 }
 
@@ -444,10 +585,13 @@ static inline int media_add_award_song_title_value(char *buf, size_t size, const
 
 /* year eq {year} */
 #define MEDIA_MOVIES_OF_YEAR_YEAR_PLACEHOLDER ":year" /* in ExpressionAttributeValues */
-#define MEDIA_MOVIES_OF_YEAR_YEAR_VALUE_FMT "%lld"
-static inline int media_movies_of_year_year_value(char *buf, size_t size, long long year)
+#define MEDIA_MOVIES_OF_YEAR_YEAR_VALUE_FMT "%s"
+static inline int media_movies_of_year_year_value(char *buf, size_t size, const char *year)
 {
-	return snprintf(buf, size, MEDIA_MOVIES_OF_YEAR_YEAR_VALUE_FMT, year);
+	const char *t0__ = media_key_number_text_(year, strlen(year), 0, NULL);
+	if (!t0__)
+		return -1;
+	return snprintf(buf, size, MEDIA_MOVIES_OF_YEAR_YEAR_VALUE_FMT, t0__);
 }
 
 /* ---- access pattern movies-of-year-by-letter (query, table Movies) */
@@ -458,10 +602,13 @@ static inline int media_movies_of_year_year_value(char *buf, size_t size, long l
 
 /* year eq {year} */
 #define MEDIA_MOVIES_OF_YEAR_BY_LETTER_YEAR_PLACEHOLDER ":year" /* in ExpressionAttributeValues */
-#define MEDIA_MOVIES_OF_YEAR_BY_LETTER_YEAR_VALUE_FMT "%lld"
-static inline int media_movies_of_year_by_letter_year_value(char *buf, size_t size, long long year)
+#define MEDIA_MOVIES_OF_YEAR_BY_LETTER_YEAR_VALUE_FMT "%s"
+static inline int media_movies_of_year_by_letter_year_value(char *buf, size_t size, const char *year)
 {
-	return snprintf(buf, size, MEDIA_MOVIES_OF_YEAR_BY_LETTER_YEAR_VALUE_FMT, year);
+	const char *t0__ = media_key_number_text_(year, strlen(year), 0, NULL);
+	if (!t0__)
+		return -1;
+	return snprintf(buf, size, MEDIA_MOVIES_OF_YEAR_BY_LETTER_YEAR_VALUE_FMT, t0__);
 }
 
 /* title begins_with {letter} */
@@ -469,6 +616,8 @@ static inline int media_movies_of_year_by_letter_year_value(char *buf, size_t si
 #define MEDIA_MOVIES_OF_YEAR_BY_LETTER_TITLE_VALUE_FMT "%s"
 static inline int media_movies_of_year_by_letter_title_value(char *buf, size_t size, const char *letter)
 {
+	if (media_key_bad_text_(letter, "#", ""))
+		return -1;
 	return snprintf(buf, size, MEDIA_MOVIES_OF_YEAR_BY_LETTER_TITLE_VALUE_FMT, letter);
 }
 
@@ -477,16 +626,21 @@ static inline int media_movies_of_year_by_letter_title_value(char *buf, size_t s
 #define MEDIA_GET_MOVIE_TABLE_NAME "Movies"
 
 /* year eq {year} */
-#define MEDIA_GET_MOVIE_YEAR_VALUE_FMT "%lld"
-static inline int media_get_movie_year_value(char *buf, size_t size, long long year)
+#define MEDIA_GET_MOVIE_YEAR_VALUE_FMT "%s"
+static inline int media_get_movie_year_value(char *buf, size_t size, const char *year)
 {
-	return snprintf(buf, size, MEDIA_GET_MOVIE_YEAR_VALUE_FMT, year);
+	const char *t0__ = media_key_number_text_(year, strlen(year), 0, NULL);
+	if (!t0__)
+		return -1;
+	return snprintf(buf, size, MEDIA_GET_MOVIE_YEAR_VALUE_FMT, t0__);
 }
 
 /* title eq {title} */
 #define MEDIA_GET_MOVIE_TITLE_VALUE_FMT "%s"
 static inline int media_get_movie_title_value(char *buf, size_t size, const char *title)
 {
+	if (media_key_bad_text_(title, "#", ""))
+		return -1;
 	return snprintf(buf, size, MEDIA_GET_MOVIE_TITLE_VALUE_FMT, title);
 }
 
@@ -500,6 +654,8 @@ static inline int media_get_movie_title_value(char *buf, size_t size, const char
 #define MEDIA_PLAYLISTS_OF_USER_PK_VALUE_FMT "USER#%s"
 static inline int media_playlists_of_user_pk_value(char *buf, size_t size, const char *user_id)
 {
+	if (media_key_bad_text_(user_id, "#", ""))
+		return -1;
 	return snprintf(buf, size, MEDIA_PLAYLISTS_OF_USER_PK_VALUE_FMT, user_id);
 }
 
@@ -517,6 +673,8 @@ static inline int media_playlists_of_user_pk_value(char *buf, size_t size, const
 #define MEDIA_ENTRIES_OF_PLAYLIST_PK_VALUE_FMT "PLAYLIST#%s"
 static inline int media_entries_of_playlist_pk_value(char *buf, size_t size, const char *playlist_id)
 {
+	if (media_key_bad_text_(playlist_id, "#", ""))
+		return -1;
 	return snprintf(buf, size, MEDIA_ENTRIES_OF_PLAYLIST_PK_VALUE_FMT, playlist_id);
 }
 
@@ -534,6 +692,8 @@ static inline int media_entries_of_playlist_pk_value(char *buf, size_t size, con
 #define MEDIA_FIRST_ENTRIES_PK_VALUE_FMT "PLAYLIST#%s"
 static inline int media_first_entries_pk_value(char *buf, size_t size, const char *playlist_id)
 {
+	if (media_key_bad_text_(playlist_id, "#", ""))
+		return -1;
 	return snprintf(buf, size, MEDIA_FIRST_ENTRIES_PK_VALUE_FMT, playlist_id);
 }
 
@@ -557,6 +717,10 @@ static inline int media_first_entries_pk_value(char *buf, size_t size, const cha
 #define MEDIA_PLAYLISTS_WITH_SONG_GSI1PK_VALUE_FMT "SONG#%s#%s"
 static inline int media_playlists_with_song_gsi1pk_value(char *buf, size_t size, const char *artist, const char *song_title)
 {
+	if (media_key_bad_text_(artist, "#", "#"))
+		return -1;
+	if (media_key_bad_text_(song_title, "#", ""))
+		return -1;
 	return snprintf(buf, size, MEDIA_PLAYLISTS_WITH_SONG_GSI1PK_VALUE_FMT, artist, song_title);
 }
 
@@ -572,6 +736,10 @@ static inline int media_playlists_with_song_gsi1pk_value(char *buf, size_t size,
 #define MEDIA_PLAYLISTS_WITH_MOVIE_GSI1PK_VALUE_FMT "MOVIE#%s#%s"
 static inline int media_playlists_with_movie_gsi1pk_value(char *buf, size_t size, const char *year, const char *title)
 {
+	if (media_key_bad_text_(year, "#", "#"))
+		return -1;
+	if (media_key_bad_text_(title, "#", ""))
+		return -1;
 	return snprintf(buf, size, MEDIA_PLAYLISTS_WITH_MOVIE_GSI1PK_VALUE_FMT, year, title);
 }
 
@@ -583,16 +751,20 @@ static inline int media_playlists_with_movie_gsi1pk_value(char *buf, size_t size
 #define MEDIA_ADD_SONG_PK_VALUE_FMT "PLAYLIST#%s"
 static inline int media_add_song_pk_value(char *buf, size_t size, const char *playlist_id)
 {
+	if (media_key_bad_text_(playlist_id, "#", ""))
+		return -1;
 	return snprintf(buf, size, MEDIA_ADD_SONG_PK_VALUE_FMT, playlist_id);
 }
 
 /* SK eq ENTRY#{position:04}#SONG */
-#define MEDIA_ADD_SONG_SK_VALUE_FMT "ENTRY#%04lld#SONG"
-static inline int media_add_song_sk_value(char *buf, size_t size, long long position)
+#define MEDIA_ADD_SONG_SK_VALUE_FMT "ENTRY#%s#SONG"
+static inline int media_add_song_sk_value(char *buf, size_t size, const char *position)
 {
-	if (position < 0 || position > 9999LL)
+	char pad1__[5];
+	const char *t1__ = media_key_number_text_(position, strlen(position), 4, pad1__);
+	if (!t1__)
 		return -1;
-	return snprintf(buf, size, MEDIA_ADD_SONG_SK_VALUE_FMT, position);
+	return snprintf(buf, size, MEDIA_ADD_SONG_SK_VALUE_FMT, t1__);
 }
 
 /* ---- access pattern remove-movie (delete, table Playlists) */
@@ -603,16 +775,20 @@ static inline int media_add_song_sk_value(char *buf, size_t size, long long posi
 #define MEDIA_REMOVE_MOVIE_PK_VALUE_FMT "PLAYLIST#%s"
 static inline int media_remove_movie_pk_value(char *buf, size_t size, const char *playlist_id)
 {
+	if (media_key_bad_text_(playlist_id, "#", ""))
+		return -1;
 	return snprintf(buf, size, MEDIA_REMOVE_MOVIE_PK_VALUE_FMT, playlist_id);
 }
 
 /* SK eq ENTRY#{position:04}#MOVIE */
-#define MEDIA_REMOVE_MOVIE_SK_VALUE_FMT "ENTRY#%04lld#MOVIE"
-static inline int media_remove_movie_sk_value(char *buf, size_t size, long long position)
+#define MEDIA_REMOVE_MOVIE_SK_VALUE_FMT "ENTRY#%s#MOVIE"
+static inline int media_remove_movie_sk_value(char *buf, size_t size, const char *position)
 {
-	if (position < 0 || position > 9999LL)
+	char pad1__[5];
+	const char *t1__ = media_key_number_text_(position, strlen(position), 4, pad1__);
+	if (!t1__)
 		return -1;
-	return snprintf(buf, size, MEDIA_REMOVE_MOVIE_SK_VALUE_FMT, position);
+	return snprintf(buf, size, MEDIA_REMOVE_MOVIE_SK_VALUE_FMT, t1__);
 }
 
 #ifdef __cplusplus

@@ -5,7 +5,11 @@
  *   orders_<entity>_<attribute>(buf, size, ...)
  *                        builds the key with snprintf and returns what
  *                        snprintf returns: the key's length, which is
- *                        >= size when buf was too small
+ *                        >= size when buf was too small, or -1 for a
+ *                        value its parser would not read back (a text
+ *                        holding the key delimiter or the literal after
+ *                        it, a Number that is no DynamoDB number or
+ *                        does not fit its :0WIDTH)
  *   ORDERS_<ENTITY>_<ATTRIBUTE>_PREFIX  the text before the first value (begins_with)
  * A constant key is the string ORDERS_<ENTITY>_<ATTRIBUTE>. Names:
  * ORDERS_<TABLE>_TABLE, ORDERS_<TABLE>_<INDEX>_INDEX (a word the prefix or the
@@ -31,6 +35,27 @@
 #ifdef __cplusplus
 extern "C" {
 #endif
+
+/* ---- building keys: a builder returns -1 for a value its parser would not
+ * read back (a text value holding the key delimiter or the literal after it;
+ * a Number that is no DynamoDB number or does not fit its width). A Number
+ * is its decimal text ("9.99", "6.02E+23", 38 digits), a parsed one a span
+ * of the key. */
+
+static inline int orders_key_bad_text_(const char *v, const char *delim, const char *next)
+{
+	size_t n = strlen(v), m = strlen(next);
+	if (delim[0] && strstr(v, delim))
+		return 1;
+	for (size_t i = 0; m && i < n; i++) {
+		size_t j = 0;
+		while (j < m && (i + j < n ? v[i + j] : next[i + j - n]) == next[j])
+			j++;
+		if (j == m)
+			return 1;
+	}
+	return 0;
+}
 
 /* ---- reading keys back: orders_<entity>_<attribute>_parse(key, &parts)
  * fills the values a key was built from and returns 0, or -1 when the key has
@@ -68,33 +93,6 @@ static inline int orders_key_same_text_(struct orders_key_span_ a, struct orders
 	return a.len == b.len && strncmp(a.ptr, b.ptr, a.len) == 0;
 }
 
-/* A number as %0<width>lld writes it: with a width, exactly width digits
- * (the builder writes no others); without, an optional '-' and digits with
- * no leading zero, no "-0", in range. */
-static inline int orders_key_number_(const char **p, unsigned width, long long *out)
-{
-	const char *s = *p, *d = s + (*s == '-');
-	unsigned long long v = 0, max = *s == '-' ? 9223372036854775808ULL :
-						   9223372036854775807ULL;
-	size_t n = 0, zeros = 0;
-	while (d[n] >= '0' && d[n] <= '9') {
-		unsigned digit = (unsigned)(d[n] - '0');
-		if (v > (max - digit) / 10)
-			return -1;
-		v = v * 10 + digit;
-		n++;
-	}
-	while (zeros + 1 < n && d[zeros] == '0')
-		zeros++;
-	if (n == 0 || (*s == '-' && v == 0))
-		return -1;
-	if (width ? *s == '-' || n != width : zeros != 0)
-		return -1;
-	*out = *s != '-' ? (long long)v : v == max ? -9223372036854775807LL - 1 :
-						      -(long long)v;
-	*p = d + n;
-	return 0;
-}
 
 /* ---- table Shop */
 
@@ -107,9 +105,17 @@ static inline int orders_key_number_(const char **p, unsigned width, long long *
 #define ORDERS_CUSTOMER_PK_NAME "PK"
 #define ORDERS_CUSTOMER_PK_FMT "CUSTOMER#%s"
 #define ORDERS_CUSTOMER_PK_PREFIX "CUSTOMER#" /* literal prefix, for begins_with */
+/* A key longer than DynamoDB takes (n bytes, max at most) is refused. */
+static inline int orders_key_fit_(int n, int max)
+{
+	return n > max ? -1 : n;
+}
+
 static inline int orders_customer_pk(char *buf, size_t size, const char *customer_id)
 {
-	return snprintf(buf, size, ORDERS_CUSTOMER_PK_FMT, customer_id);
+	if (orders_key_bad_text_(customer_id, "#", ""))
+		return -1;
+	return orders_key_fit_(snprintf(buf, size, ORDERS_CUSTOMER_PK_FMT, customer_id), 2048);
 }
 
 static inline int orders_key_parse_ls_(const char *key, const char *l0, size_t n0, struct orders_key_span_ *v1)
@@ -145,7 +151,9 @@ static inline int orders_customer_pk_parse(const char *key, struct orders_custom
 #define ORDERS_ORDER_PK_PREFIX "CUSTOMER#" /* literal prefix, for begins_with */
 static inline int orders_order_pk(char *buf, size_t size, const char *customer_id)
 {
-	return snprintf(buf, size, ORDERS_ORDER_PK_FMT, customer_id);
+	if (orders_key_bad_text_(customer_id, "#", ""))
+		return -1;
+	return orders_key_fit_(snprintf(buf, size, ORDERS_ORDER_PK_FMT, customer_id), 2048);
 }
 
 struct orders_order_pk_parts {
@@ -162,7 +170,11 @@ static inline int orders_order_pk_parse(const char *key, struct orders_order_pk_
 #define ORDERS_ORDER_SK_PREFIX "ORDER#" /* literal prefix, for begins_with */
 static inline int orders_order_sk(char *buf, size_t size, const char *order_date, const char *order_id)
 {
-	return snprintf(buf, size, ORDERS_ORDER_SK_FMT, order_date, order_id);
+	if (orders_key_bad_text_(order_date, "#", "#"))
+		return -1;
+	if (orders_key_bad_text_(order_id, "#", ""))
+		return -1;
+	return orders_key_fit_(snprintf(buf, size, ORDERS_ORDER_SK_FMT, order_date, order_id), 1024);
 }
 
 static inline int orders_key_parse_lsls_(const char *key, const char *l0, size_t n0, struct orders_key_span_ *v1, const char *l2, size_t n2, struct orders_key_span_ *v3)
@@ -199,7 +211,9 @@ static inline int orders_order_sk_parse(const char *key, struct orders_order_sk_
 #define ORDERS_ORDER_GSI1PK_PREFIX "STATUS#" /* literal prefix, for begins_with */
 static inline int orders_order_gsi1pk(char *buf, size_t size, const char *order_status)
 {
-	return snprintf(buf, size, ORDERS_ORDER_GSI1PK_FMT, order_status);
+	if (orders_key_bad_text_(order_status, "#", ""))
+		return -1;
+	return orders_key_fit_(snprintf(buf, size, ORDERS_ORDER_GSI1PK_FMT, order_status), 2048);
 }
 
 struct orders_order_gsi1pk_parts {
@@ -215,7 +229,11 @@ static inline int orders_order_gsi1pk_parse(const char *key, struct orders_order
 #define ORDERS_ORDER_GSI1SK_FMT "%s#%s"
 static inline int orders_order_gsi1sk(char *buf, size_t size, const char *order_date, const char *order_id)
 {
-	return snprintf(buf, size, ORDERS_ORDER_GSI1SK_FMT, order_date, order_id);
+	if (orders_key_bad_text_(order_date, "#", "#"))
+		return -1;
+	if (orders_key_bad_text_(order_id, "#", ""))
+		return -1;
+	return orders_key_fit_(snprintf(buf, size, ORDERS_ORDER_GSI1SK_FMT, order_date, order_id), 1024);
 }
 
 static inline int orders_key_parse_sls_(const char *key, struct orders_key_span_ *v0, const char *l1, size_t n1, struct orders_key_span_ *v2)
@@ -244,7 +262,9 @@ static inline int orders_order_gsi1sk_parse(const char *key, struct orders_order
 #define ORDERS_ORDER_LINE_PK_PREFIX "ORDER#" /* literal prefix, for begins_with */
 static inline int orders_order_line_pk(char *buf, size_t size, const char *order_id)
 {
-	return snprintf(buf, size, ORDERS_ORDER_LINE_PK_FMT, order_id);
+	if (orders_key_bad_text_(order_id, "#", ""))
+		return -1;
+	return orders_key_fit_(snprintf(buf, size, ORDERS_ORDER_LINE_PK_FMT, order_id), 2048);
 }
 
 struct orders_order_line_pk_parts {
@@ -257,16 +277,114 @@ static inline int orders_order_line_pk_parse(const char *key, struct orders_orde
 
 /* SK: LINE#{lineNo:03} */
 #define ORDERS_ORDER_LINE_SK_NAME "SK"
-#define ORDERS_ORDER_LINE_SK_FMT "LINE#%03lld"
+#define ORDERS_ORDER_LINE_SK_FMT "LINE#%s"
 #define ORDERS_ORDER_LINE_SK_PREFIX "LINE#" /* literal prefix, for begins_with */
-static inline int orders_order_line_sk(char *buf, size_t size, long long line_no)
+
+/* A Number is decimal text: an optional sign, digits with at most one '.',
+ * an optional exponent; DynamoDB holds 38 significant digits, zero or
+ * 1E-130 to 9.99...E+125. A part is written as the len bytes of v are,
+ * less a leading '+' (a whole number without leading zeros or "-0", so one
+ * whole number has one key), or with a width as a non-negative whole
+ * number zero-padded to exactly width digits, into pad (width + 1 bytes).
+ * Returns that text, or NULL for a value none of these. */
+static inline const char *orders_key_number_text_(const char *v, size_t len, unsigned width,
+					      char *pad)
 {
-	if (line_no < 0 || line_no > 999LL)
-		return -1;
-	return snprintf(buf, size, ORDERS_ORDER_LINE_SK_FMT, line_no);
+	const char *end = v + len, *s = v + (len && (*v == '+' || *v == '-')), *e = s;
+	size_t lead = 0, sig = 0, zeros = 0, whole;
+	long exp = 0, at = 0;
+	for (; e < end && ((*e >= '0' && *e <= '9') || (*e == '.' && !at)); e++) {
+		if (*e == '.') {
+			at = e - s + 1;
+			continue;
+		}
+		if (*e != '0') {
+			sig += zeros + 1;
+			zeros = 0;
+		} else {
+			zeros += sig != 0;
+			lead += sig == 0;
+		}
+	}
+	whole = at ? (size_t)at - 1 : (size_t)(e - s);
+	if (e - s == (at != 0))
+		return NULL;
+	int plain = !at && e == end;
+	if (e < end && (*e == 'e' || *e == 'E')) {
+		int neg = ++e < end && *e == '-';
+		e += e < end && (*e == '+' || *e == '-');
+		if (e == end)
+			return NULL;
+		for (; e < end && *e >= '0' && *e <= '9'; e++)
+			if (exp < 100000000L)
+				exp = exp * 10 + (*e - '0');
+		exp = neg ? -exp : exp;
+	}
+	if (e != end || sig > 38 ||
+	    (sig && (exp + (long)whole - (long)lead - 1 > 125 ||
+		     exp + (long)whole - (long)lead - 1 < -130)))
+		return NULL;
+	if (width) {
+		if (!plain || *v == '-')
+			return NULL;
+		while (whole > 1 && *s == '0')
+			s++, whole--;
+		if (whole > width)
+			return NULL;
+		memset(pad, '0', width - whole);
+		memcpy(pad + width - whole, s, whole);
+		pad[width] = '\0';
+		return pad;
+	}
+	if (plain && (whole > 1 ? *s == '0' : *v == '-' && !sig))
+		return NULL;
+	return v + (*v == '+');
 }
 
-static inline int orders_key_parse_ln_(const char *key, const char *l0, size_t n0, unsigned w1, long long *v1)
+static inline int orders_order_line_sk(char *buf, size_t size, const char *line_no)
+{
+	char pad1__[4];
+	const char *t1__ = orders_key_number_text_(line_no, strlen(line_no), 3, pad1__);
+	if (!t1__)
+		return -1;
+	return orders_key_fit_(snprintf(buf, size, ORDERS_ORDER_LINE_SK_FMT, t1__), 1024);
+}
+
+/* A Number as the builders write it (orders_key_number_text_): with a width,
+ * exactly width digits, read without their leading zeros; without, the
+ * longest decimal there, which a builder writes as it is. */
+static inline int orders_key_number_(const char **p, unsigned width, struct orders_key_span_ *out)
+{
+	static const char digits[] = "0123456789";
+	const char *s = *p, *e = s + (*s == '-');
+	size_t n;
+	if (width) {
+		n = strspn(s, digits);
+		if (n != width)
+			return -1;
+		*p += width;
+		while (n > 1 && *s == '0')
+			s++, n--;
+	} else {
+		e += strspn(e, digits);
+		if (*e == '.')
+			e += 1 + strspn(e + 1, digits);
+		if (*e == 'e' || *e == 'E') {
+			const char *x = e + 1 + (e[1] == '+' || e[1] == '-');
+			if (strspn(x, digits))
+				e = x + strspn(x, digits);
+		}
+		n = (size_t)(e - s);
+		if (orders_key_number_text_(s, n, 0, NULL) != s)
+			return -1;
+		*p = e;
+	}
+	out->ptr = s;
+	out->len = n;
+	return 0;
+}
+
+static inline int orders_key_parse_ln_(const char *key, const char *l0, size_t n0, unsigned w1, struct orders_key_span_ *v1)
 {
 	const char *p = key;
 	return (orders_key_literal_(&p, l0, n0) != 0
@@ -275,7 +393,7 @@ static inline int orders_key_parse_ln_(const char *key, const char *l0, size_t n
 }
 
 struct orders_order_line_sk_parts {
-	long long line_no;
+	struct orders_key_span_ line_no;
 };
 static inline int orders_order_line_sk_parse(const char *key, struct orders_order_line_sk_parts *out)
 {
@@ -296,7 +414,9 @@ static inline int orders_order_line_sk_parse(const char *key, struct orders_orde
 #define ORDERS_SHIPMENT_PK_PREFIX "ORDER#" /* literal prefix, for begins_with */
 static inline int orders_shipment_pk(char *buf, size_t size, const char *order_id)
 {
-	return snprintf(buf, size, ORDERS_SHIPMENT_PK_FMT, order_id);
+	if (orders_key_bad_text_(order_id, "#", ""))
+		return -1;
+	return orders_key_fit_(snprintf(buf, size, ORDERS_SHIPMENT_PK_FMT, order_id), 2048);
 }
 
 struct orders_shipment_pk_parts {
@@ -313,7 +433,11 @@ static inline int orders_shipment_pk_parse(const char *key, struct orders_shipme
 #define ORDERS_SHIPMENT_SK_PREFIX "SHIPMENT#" /* literal prefix, for begins_with */
 static inline int orders_shipment_sk(char *buf, size_t size, const char *shipped_at, const char *shipment_id)
 {
-	return snprintf(buf, size, ORDERS_SHIPMENT_SK_FMT, shipped_at, shipment_id);
+	if (orders_key_bad_text_(shipped_at, "#", "#"))
+		return -1;
+	if (orders_key_bad_text_(shipment_id, "#", ""))
+		return -1;
+	return orders_key_fit_(snprintf(buf, size, ORDERS_SHIPMENT_SK_FMT, shipped_at, shipment_id), 1024);
 }
 
 struct orders_shipment_sk_parts {
@@ -338,6 +462,8 @@ static inline int orders_shipment_sk_parse(const char *key, struct orders_shipme
 #define ORDERS_GET_CUSTOMER_PK_VALUE_FMT "CUSTOMER#%s"
 static inline int orders_get_customer_pk_value(char *buf, size_t size, const char *customer_id)
 {
+	if (orders_key_bad_text_(customer_id, "#", ""))
+		return -1;
 	return snprintf(buf, size, ORDERS_GET_CUSTOMER_PK_VALUE_FMT, customer_id);
 }
 
@@ -355,6 +481,8 @@ static inline int orders_get_customer_pk_value(char *buf, size_t size, const cha
 #define ORDERS_OF_CUSTOMER_PK_VALUE_FMT "CUSTOMER#%s"
 static inline int orders_of_customer_pk_value(char *buf, size_t size, const char *customer_id)
 {
+	if (orders_key_bad_text_(customer_id, "#", ""))
+		return -1;
 	return snprintf(buf, size, ORDERS_OF_CUSTOMER_PK_VALUE_FMT, customer_id);
 }
 
@@ -372,6 +500,8 @@ static inline int orders_of_customer_pk_value(char *buf, size_t size, const char
 #define ORDERS_IN_MONTH_PK_VALUE_FMT "CUSTOMER#%s"
 static inline int orders_in_month_pk_value(char *buf, size_t size, const char *customer_id)
 {
+	if (orders_key_bad_text_(customer_id, "#", ""))
+		return -1;
 	return snprintf(buf, size, ORDERS_IN_MONTH_PK_VALUE_FMT, customer_id);
 }
 
@@ -380,6 +510,8 @@ static inline int orders_in_month_pk_value(char *buf, size_t size, const char *c
 #define ORDERS_IN_MONTH_SK_VALUE_FMT "ORDER#%s"
 static inline int orders_in_month_sk_value(char *buf, size_t size, const char *month)
 {
+	if (orders_key_bad_text_(month, "#", ""))
+		return -1;
 	return snprintf(buf, size, ORDERS_IN_MONTH_SK_VALUE_FMT, month);
 }
 
@@ -393,6 +525,8 @@ static inline int orders_in_month_sk_value(char *buf, size_t size, const char *m
 #define ORDERS_BETWEEN_PK_VALUE_FMT "CUSTOMER#%s"
 static inline int orders_between_pk_value(char *buf, size_t size, const char *customer_id)
 {
+	if (orders_key_bad_text_(customer_id, "#", ""))
+		return -1;
 	return snprintf(buf, size, ORDERS_BETWEEN_PK_VALUE_FMT, customer_id);
 }
 
@@ -401,6 +535,8 @@ static inline int orders_between_pk_value(char *buf, size_t size, const char *cu
 #define ORDERS_BETWEEN_SK_LO_VALUE_FMT "ORDER#%s"
 static inline int orders_between_sk_lo_value(char *buf, size_t size, const char *start_date)
 {
+	if (orders_key_bad_text_(start_date, "#", ""))
+		return -1;
 	return snprintf(buf, size, ORDERS_BETWEEN_SK_LO_VALUE_FMT, start_date);
 }
 
@@ -409,6 +545,8 @@ static inline int orders_between_sk_lo_value(char *buf, size_t size, const char 
 #define ORDERS_BETWEEN_SK_HI_VALUE_FMT "ORDER#%s$"
 static inline int orders_between_sk_hi_value(char *buf, size_t size, const char *end_date)
 {
+	if (orders_key_bad_text_(end_date, "#", "$"))
+		return -1;
 	return snprintf(buf, size, ORDERS_BETWEEN_SK_HI_VALUE_FMT, end_date);
 }
 
@@ -422,6 +560,8 @@ static inline int orders_between_sk_hi_value(char *buf, size_t size, const char 
 #define ORDERS_SINCE_PK_VALUE_FMT "CUSTOMER#%s"
 static inline int orders_since_pk_value(char *buf, size_t size, const char *customer_id)
 {
+	if (orders_key_bad_text_(customer_id, "#", ""))
+		return -1;
 	return snprintf(buf, size, ORDERS_SINCE_PK_VALUE_FMT, customer_id);
 }
 
@@ -430,6 +570,8 @@ static inline int orders_since_pk_value(char *buf, size_t size, const char *cust
 #define ORDERS_SINCE_SK_LO_VALUE_FMT "ORDER#%s"
 static inline int orders_since_sk_lo_value(char *buf, size_t size, const char *since_date)
 {
+	if (orders_key_bad_text_(since_date, "#", ""))
+		return -1;
 	return snprintf(buf, size, ORDERS_SINCE_SK_LO_VALUE_FMT, since_date);
 }
 
@@ -448,6 +590,8 @@ static inline int orders_since_sk_lo_value(char *buf, size_t size, const char *s
 #define ORDERS_BEFORE_PK_VALUE_FMT "CUSTOMER#%s"
 static inline int orders_before_pk_value(char *buf, size_t size, const char *customer_id)
 {
+	if (orders_key_bad_text_(customer_id, "#", ""))
+		return -1;
 	return snprintf(buf, size, ORDERS_BEFORE_PK_VALUE_FMT, customer_id);
 }
 
@@ -456,6 +600,8 @@ static inline int orders_before_pk_value(char *buf, size_t size, const char *cus
 #define ORDERS_BEFORE_SK_VALUE_FMT "ORDER#%s"
 static inline int orders_before_sk_value(char *buf, size_t size, const char *before_date)
 {
+	if (orders_key_bad_text_(before_date, "#", ""))
+		return -1;
 	return snprintf(buf, size, ORDERS_BEFORE_SK_VALUE_FMT, before_date);
 }
 
@@ -469,6 +615,8 @@ static inline int orders_before_sk_value(char *buf, size_t size, const char *bef
 #define ORDERS_AFTER_PK_VALUE_FMT "CUSTOMER#%s"
 static inline int orders_after_pk_value(char *buf, size_t size, const char *customer_id)
 {
+	if (orders_key_bad_text_(customer_id, "#", ""))
+		return -1;
 	return snprintf(buf, size, ORDERS_AFTER_PK_VALUE_FMT, customer_id);
 }
 
@@ -477,6 +625,8 @@ static inline int orders_after_pk_value(char *buf, size_t size, const char *cust
 #define ORDERS_AFTER_SK_LO_VALUE_FMT "ORDER#%s$"
 static inline int orders_after_sk_lo_value(char *buf, size_t size, const char *after_date)
 {
+	if (orders_key_bad_text_(after_date, "#", "$"))
+		return -1;
 	return snprintf(buf, size, ORDERS_AFTER_SK_LO_VALUE_FMT, after_date);
 }
 
@@ -494,6 +644,8 @@ static inline int orders_after_sk_lo_value(char *buf, size_t size, const char *a
 #define ORDERS_UNTIL_PK_VALUE_FMT "CUSTOMER#%s"
 static inline int orders_until_pk_value(char *buf, size_t size, const char *customer_id)
 {
+	if (orders_key_bad_text_(customer_id, "#", ""))
+		return -1;
 	return snprintf(buf, size, ORDERS_UNTIL_PK_VALUE_FMT, customer_id);
 }
 
@@ -502,6 +654,8 @@ static inline int orders_until_pk_value(char *buf, size_t size, const char *cust
 #define ORDERS_UNTIL_SK_VALUE_FMT "ORDER#%s"
 static inline int orders_until_sk_value(char *buf, size_t size, const char *until_date)
 {
+	if (orders_key_bad_text_(until_date, "#", ""))
+		return -1;
 	return snprintf(buf, size, ORDERS_UNTIL_SK_VALUE_FMT, until_date);
 }
 
@@ -518,6 +672,8 @@ static inline int orders_until_sk_value(char *buf, size_t size, const char *unti
 #define ORDERS_BY_STATUS_GSI1PK_VALUE_FMT "STATUS#%s"
 static inline int orders_by_status_gsi1pk_value(char *buf, size_t size, const char *order_status)
 {
+	if (orders_key_bad_text_(order_status, "#", ""))
+		return -1;
 	return snprintf(buf, size, ORDERS_BY_STATUS_GSI1PK_VALUE_FMT, order_status);
 }
 
@@ -534,6 +690,8 @@ static inline int orders_by_status_gsi1pk_value(char *buf, size_t size, const ch
 #define ORDERS_BY_STATUS_BETWEEN_GSI1PK_VALUE_FMT "STATUS#%s"
 static inline int orders_by_status_between_gsi1pk_value(char *buf, size_t size, const char *order_status)
 {
+	if (orders_key_bad_text_(order_status, "#", ""))
+		return -1;
 	return snprintf(buf, size, ORDERS_BY_STATUS_BETWEEN_GSI1PK_VALUE_FMT, order_status);
 }
 
@@ -542,6 +700,8 @@ static inline int orders_by_status_between_gsi1pk_value(char *buf, size_t size, 
 #define ORDERS_BY_STATUS_BETWEEN_GSI1SK_LO_VALUE_FMT "%s"
 static inline int orders_by_status_between_gsi1sk_lo_value(char *buf, size_t size, const char *start_date)
 {
+	if (orders_key_bad_text_(start_date, "#", ""))
+		return -1;
 	return snprintf(buf, size, ORDERS_BY_STATUS_BETWEEN_GSI1SK_LO_VALUE_FMT, start_date);
 }
 
@@ -550,6 +710,8 @@ static inline int orders_by_status_between_gsi1sk_lo_value(char *buf, size_t siz
 #define ORDERS_BY_STATUS_BETWEEN_GSI1SK_HI_VALUE_FMT "%s$"
 static inline int orders_by_status_between_gsi1sk_hi_value(char *buf, size_t size, const char *end_date)
 {
+	if (orders_key_bad_text_(end_date, "#", "$"))
+		return -1;
 	return snprintf(buf, size, ORDERS_BY_STATUS_BETWEEN_GSI1SK_HI_VALUE_FMT, end_date);
 }
 
@@ -563,6 +725,8 @@ static inline int orders_by_status_between_gsi1sk_hi_value(char *buf, size_t siz
 #define ORDERS_LINES_OF_ORDER_PK_VALUE_FMT "ORDER#%s"
 static inline int orders_lines_of_order_pk_value(char *buf, size_t size, const char *order_id)
 {
+	if (orders_key_bad_text_(order_id, "#", ""))
+		return -1;
 	return snprintf(buf, size, ORDERS_LINES_OF_ORDER_PK_VALUE_FMT, order_id);
 }
 
@@ -580,6 +744,8 @@ static inline int orders_lines_of_order_pk_value(char *buf, size_t size, const c
 #define ORDERS_ORDER_DETAILS_PK_VALUE_FMT "ORDER#%s"
 static inline int orders_order_details_pk_value(char *buf, size_t size, const char *order_id)
 {
+	if (orders_key_bad_text_(order_id, "#", ""))
+		return -1;
 	return snprintf(buf, size, ORDERS_ORDER_DETAILS_PK_VALUE_FMT, order_id);
 }
 
@@ -591,6 +757,8 @@ static inline int orders_order_details_pk_value(char *buf, size_t size, const ch
 #define ORDERS_PLACE_ORDER_PK_VALUE_FMT "CUSTOMER#%s"
 static inline int orders_place_order_pk_value(char *buf, size_t size, const char *customer_id)
 {
+	if (orders_key_bad_text_(customer_id, "#", ""))
+		return -1;
 	return snprintf(buf, size, ORDERS_PLACE_ORDER_PK_VALUE_FMT, customer_id);
 }
 
@@ -598,6 +766,10 @@ static inline int orders_place_order_pk_value(char *buf, size_t size, const char
 #define ORDERS_PLACE_ORDER_SK_VALUE_FMT "ORDER#%s#%s"
 static inline int orders_place_order_sk_value(char *buf, size_t size, const char *order_date, const char *order_id)
 {
+	if (orders_key_bad_text_(order_date, "#", "#"))
+		return -1;
+	if (orders_key_bad_text_(order_id, "#", ""))
+		return -1;
 	return snprintf(buf, size, ORDERS_PLACE_ORDER_SK_VALUE_FMT, order_date, order_id);
 }
 
@@ -609,6 +781,8 @@ static inline int orders_place_order_sk_value(char *buf, size_t size, const char
 #define ORDERS_UPDATE_STATUS_PK_VALUE_FMT "CUSTOMER#%s"
 static inline int orders_update_status_pk_value(char *buf, size_t size, const char *customer_id)
 {
+	if (orders_key_bad_text_(customer_id, "#", ""))
+		return -1;
 	return snprintf(buf, size, ORDERS_UPDATE_STATUS_PK_VALUE_FMT, customer_id);
 }
 
@@ -616,6 +790,10 @@ static inline int orders_update_status_pk_value(char *buf, size_t size, const ch
 #define ORDERS_UPDATE_STATUS_SK_VALUE_FMT "ORDER#%s#%s"
 static inline int orders_update_status_sk_value(char *buf, size_t size, const char *order_date, const char *order_id)
 {
+	if (orders_key_bad_text_(order_date, "#", "#"))
+		return -1;
+	if (orders_key_bad_text_(order_id, "#", ""))
+		return -1;
 	return snprintf(buf, size, ORDERS_UPDATE_STATUS_SK_VALUE_FMT, order_date, order_id);
 }
 

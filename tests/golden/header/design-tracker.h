@@ -5,7 +5,11 @@
  *   tracker_<entity>_<attribute>(buf, size, ...)
  *                        builds the key with snprintf and returns what
  *                        snprintf returns: the key's length, which is
- *                        >= size when buf was too small
+ *                        >= size when buf was too small, or -1 for a
+ *                        value its parser would not read back (a text
+ *                        holding the key delimiter or the literal after
+ *                        it, a Number that is no DynamoDB number or
+ *                        does not fit its :0WIDTH)
  *   TRACKER_<ENTITY>_<ATTRIBUTE>_PREFIX  the text before the first value (begins_with)
  * A constant key is the string TRACKER_<ENTITY>_<ATTRIBUTE>. Names:
  * TRACKER_<TABLE>_TABLE, TRACKER_<TABLE>_<INDEX>_INDEX (a word the prefix or the
@@ -31,6 +35,27 @@
 #ifdef __cplusplus
 extern "C" {
 #endif
+
+/* ---- building keys: a builder returns -1 for a value its parser would not
+ * read back (a text value holding the key delimiter or the literal after it;
+ * a Number that is no DynamoDB number or does not fit its width). A Number
+ * is its decimal text ("9.99", "6.02E+23", 38 digits), a parsed one a span
+ * of the key. */
+
+static inline int tracker_key_bad_text_(const char *v, const char *delim, const char *next)
+{
+	size_t n = strlen(v), m = strlen(next);
+	if (delim[0] && strstr(v, delim))
+		return 1;
+	for (size_t i = 0; m && i < n; i++) {
+		size_t j = 0;
+		while (j < m && (i + j < n ? v[i + j] : next[i + j - n]) == next[j])
+			j++;
+		if (j == m)
+			return 1;
+	}
+	return 0;
+}
 
 /* ---- reading keys back: tracker_<entity>_<attribute>_parse(key, &parts)
  * fills the values a key was built from and returns 0, or -1 when the key has
@@ -68,33 +93,6 @@ static inline int tracker_key_same_text_(struct tracker_key_span_ a, struct trac
 	return a.len == b.len && strncmp(a.ptr, b.ptr, a.len) == 0;
 }
 
-/* A number as %0<width>lld writes it: with a width, exactly width digits
- * (the builder writes no others); without, an optional '-' and digits with
- * no leading zero, no "-0", in range. */
-static inline int tracker_key_number_(const char **p, unsigned width, long long *out)
-{
-	const char *s = *p, *d = s + (*s == '-');
-	unsigned long long v = 0, max = *s == '-' ? 9223372036854775808ULL :
-						   9223372036854775807ULL;
-	size_t n = 0, zeros = 0;
-	while (d[n] >= '0' && d[n] <= '9') {
-		unsigned digit = (unsigned)(d[n] - '0');
-		if (v > (max - digit) / 10)
-			return -1;
-		v = v * 10 + digit;
-		n++;
-	}
-	while (zeros + 1 < n && d[zeros] == '0')
-		zeros++;
-	if (n == 0 || (*s == '-' && v == 0))
-		return -1;
-	if (width ? *s == '-' || n != width : zeros != 0)
-		return -1;
-	*out = *s != '-' ? (long long)v : v == max ? -9223372036854775807LL - 1 :
-						      -(long long)v;
-	*p = d + n;
-	return 0;
-}
 
 /* ---- table Tracker */
 
@@ -110,9 +108,17 @@ static inline int tracker_key_number_(const char **p, unsigned width, long long 
 #define TRACKER_TENANT_PK_NAME "PK"
 #define TRACKER_TENANT_PK_FMT "TENANT#%s"
 #define TRACKER_TENANT_PK_PREFIX "TENANT#" /* literal prefix, for begins_with */
+/* A key longer than DynamoDB takes (n bytes, max at most) is refused. */
+static inline int tracker_key_fit_(int n, int max)
+{
+	return n > max ? -1 : n;
+}
+
 static inline int tracker_tenant_pk(char *buf, size_t size, const char *tenant_id)
 {
-	return snprintf(buf, size, TRACKER_TENANT_PK_FMT, tenant_id);
+	if (tracker_key_bad_text_(tenant_id, "#", ""))
+		return -1;
+	return tracker_key_fit_(snprintf(buf, size, TRACKER_TENANT_PK_FMT, tenant_id), 2048);
 }
 
 static inline int tracker_key_parse_ls_(const char *key, const char *l0, size_t n0, struct tracker_key_span_ *v1)
@@ -146,7 +152,9 @@ static inline int tracker_tenant_pk_parse(const char *key, struct tracker_tenant
 #define TRACKER_ISSUE_PK_PREFIX "TENANT#" /* literal prefix, for begins_with */
 static inline int tracker_issue_pk(char *buf, size_t size, const char *tenant_id)
 {
-	return snprintf(buf, size, TRACKER_ISSUE_PK_FMT, tenant_id);
+	if (tracker_key_bad_text_(tenant_id, "#", ""))
+		return -1;
+	return tracker_key_fit_(snprintf(buf, size, TRACKER_ISSUE_PK_FMT, tenant_id), 2048);
 }
 
 struct tracker_issue_pk_parts {
@@ -159,16 +167,114 @@ static inline int tracker_issue_pk_parse(const char *key, struct tracker_issue_p
 
 /* SK: ISSUE#{issueNumber:06} */
 #define TRACKER_ISSUE_SK_NAME "SK"
-#define TRACKER_ISSUE_SK_FMT "ISSUE#%06lld"
+#define TRACKER_ISSUE_SK_FMT "ISSUE#%s"
 #define TRACKER_ISSUE_SK_PREFIX "ISSUE#" /* literal prefix, for begins_with */
-static inline int tracker_issue_sk(char *buf, size_t size, long long issue_number)
+
+/* A Number is decimal text: an optional sign, digits with at most one '.',
+ * an optional exponent; DynamoDB holds 38 significant digits, zero or
+ * 1E-130 to 9.99...E+125. A part is written as the len bytes of v are,
+ * less a leading '+' (a whole number without leading zeros or "-0", so one
+ * whole number has one key), or with a width as a non-negative whole
+ * number zero-padded to exactly width digits, into pad (width + 1 bytes).
+ * Returns that text, or NULL for a value none of these. */
+static inline const char *tracker_key_number_text_(const char *v, size_t len, unsigned width,
+					      char *pad)
 {
-	if (issue_number < 0 || issue_number > 999999LL)
-		return -1;
-	return snprintf(buf, size, TRACKER_ISSUE_SK_FMT, issue_number);
+	const char *end = v + len, *s = v + (len && (*v == '+' || *v == '-')), *e = s;
+	size_t lead = 0, sig = 0, zeros = 0, whole;
+	long exp = 0, at = 0;
+	for (; e < end && ((*e >= '0' && *e <= '9') || (*e == '.' && !at)); e++) {
+		if (*e == '.') {
+			at = e - s + 1;
+			continue;
+		}
+		if (*e != '0') {
+			sig += zeros + 1;
+			zeros = 0;
+		} else {
+			zeros += sig != 0;
+			lead += sig == 0;
+		}
+	}
+	whole = at ? (size_t)at - 1 : (size_t)(e - s);
+	if (e - s == (at != 0))
+		return NULL;
+	int plain = !at && e == end;
+	if (e < end && (*e == 'e' || *e == 'E')) {
+		int neg = ++e < end && *e == '-';
+		e += e < end && (*e == '+' || *e == '-');
+		if (e == end)
+			return NULL;
+		for (; e < end && *e >= '0' && *e <= '9'; e++)
+			if (exp < 100000000L)
+				exp = exp * 10 + (*e - '0');
+		exp = neg ? -exp : exp;
+	}
+	if (e != end || sig > 38 ||
+	    (sig && (exp + (long)whole - (long)lead - 1 > 125 ||
+		     exp + (long)whole - (long)lead - 1 < -130)))
+		return NULL;
+	if (width) {
+		if (!plain || *v == '-')
+			return NULL;
+		while (whole > 1 && *s == '0')
+			s++, whole--;
+		if (whole > width)
+			return NULL;
+		memset(pad, '0', width - whole);
+		memcpy(pad + width - whole, s, whole);
+		pad[width] = '\0';
+		return pad;
+	}
+	if (plain && (whole > 1 ? *s == '0' : *v == '-' && !sig))
+		return NULL;
+	return v + (*v == '+');
 }
 
-static inline int tracker_key_parse_ln_(const char *key, const char *l0, size_t n0, unsigned w1, long long *v1)
+static inline int tracker_issue_sk(char *buf, size_t size, const char *issue_number)
+{
+	char pad1__[7];
+	const char *t1__ = tracker_key_number_text_(issue_number, strlen(issue_number), 6, pad1__);
+	if (!t1__)
+		return -1;
+	return tracker_key_fit_(snprintf(buf, size, TRACKER_ISSUE_SK_FMT, t1__), 1024);
+}
+
+/* A Number as the builders write it (tracker_key_number_text_): with a width,
+ * exactly width digits, read without their leading zeros; without, the
+ * longest decimal there, which a builder writes as it is. */
+static inline int tracker_key_number_(const char **p, unsigned width, struct tracker_key_span_ *out)
+{
+	static const char digits[] = "0123456789";
+	const char *s = *p, *e = s + (*s == '-');
+	size_t n;
+	if (width) {
+		n = strspn(s, digits);
+		if (n != width)
+			return -1;
+		*p += width;
+		while (n > 1 && *s == '0')
+			s++, n--;
+	} else {
+		e += strspn(e, digits);
+		if (*e == '.')
+			e += 1 + strspn(e + 1, digits);
+		if (*e == 'e' || *e == 'E') {
+			const char *x = e + 1 + (e[1] == '+' || e[1] == '-');
+			if (strspn(x, digits))
+				e = x + strspn(x, digits);
+		}
+		n = (size_t)(e - s);
+		if (tracker_key_number_text_(s, n, 0, NULL) != s)
+			return -1;
+		*p = e;
+	}
+	out->ptr = s;
+	out->len = n;
+	return 0;
+}
+
+static inline int tracker_key_parse_ln_(const char *key, const char *l0, size_t n0, unsigned w1, struct tracker_key_span_ *v1)
 {
 	const char *p = key;
 	return (tracker_key_literal_(&p, l0, n0) != 0
@@ -177,7 +283,7 @@ static inline int tracker_key_parse_ln_(const char *key, const char *l0, size_t 
 }
 
 struct tracker_issue_sk_parts {
-	long long issue_number;
+	struct tracker_key_span_ issue_number;
 };
 static inline int tracker_issue_sk_parse(const char *key, struct tracker_issue_sk_parts *out)
 {
@@ -197,7 +303,9 @@ static inline int tracker_issue_sk_parse(const char *key, struct tracker_issue_s
 #define TRACKER_ISSUE_GSI1PK_PREFIX "TENANT#" /* literal prefix, for begins_with */
 static inline int tracker_issue_gsi1pk(char *buf, size_t size, const char *tenant_id)
 {
-	return snprintf(buf, size, TRACKER_ISSUE_GSI1PK_FMT, tenant_id);
+	if (tracker_key_bad_text_(tenant_id, "#", "#ISSUES"))
+		return -1;
+	return tracker_key_fit_(snprintf(buf, size, TRACKER_ISSUE_GSI1PK_FMT, tenant_id), 2048);
 }
 
 static inline int tracker_key_parse_lsl_(const char *key, const char *l0, size_t n0, struct tracker_key_span_ *v1, const char *l2, size_t n2)
@@ -219,15 +327,19 @@ static inline int tracker_issue_gsi1pk_parse(const char *key, struct tracker_iss
 
 /* GSI1SK: {stage}#{issueNumber:06} */
 #define TRACKER_ISSUE_GSI1SK_NAME "GSI1SK"
-#define TRACKER_ISSUE_GSI1SK_FMT "%s#%06lld"
-static inline int tracker_issue_gsi1sk(char *buf, size_t size, const char *stage, long long issue_number)
+#define TRACKER_ISSUE_GSI1SK_FMT "%s#%s"
+static inline int tracker_issue_gsi1sk(char *buf, size_t size, const char *stage, const char *issue_number)
 {
-	if (issue_number < 0 || issue_number > 999999LL)
+	char pad2__[7];
+	const char *t2__ = tracker_key_number_text_(issue_number, strlen(issue_number), 6, pad2__);
+	if (!t2__)
 		return -1;
-	return snprintf(buf, size, TRACKER_ISSUE_GSI1SK_FMT, stage, issue_number);
+	if (tracker_key_bad_text_(stage, "#", "#"))
+		return -1;
+	return tracker_key_fit_(snprintf(buf, size, TRACKER_ISSUE_GSI1SK_FMT, stage, t2__), 1024);
 }
 
-static inline int tracker_key_parse_sln_(const char *key, struct tracker_key_span_ *v0, const char *l1, size_t n1, unsigned w2, long long *v2)
+static inline int tracker_key_parse_sln_(const char *key, struct tracker_key_span_ *v0, const char *l1, size_t n1, unsigned w2, struct tracker_key_span_ *v2)
 {
 	const char *p = key;
 	return (tracker_key_text_(&p, l1, v0) != 0
@@ -238,7 +350,7 @@ static inline int tracker_key_parse_sln_(const char *key, struct tracker_key_spa
 
 struct tracker_issue_gsi1sk_parts {
 	struct tracker_key_span_ stage;
-	long long issue_number;
+	struct tracker_key_span_ issue_number;
 };
 static inline int tracker_issue_gsi1sk_parse(const char *key, struct tracker_issue_gsi1sk_parts *out)
 {
@@ -254,7 +366,9 @@ static inline int tracker_issue_gsi1sk_parse(const char *key, struct tracker_iss
 #define TRACKER_ISSUE_GSI3PK_PREFIX "ASSIGNEE#" /* literal prefix, for begins_with */
 static inline int tracker_issue_gsi3pk(char *buf, size_t size, const char *assignee)
 {
-	return snprintf(buf, size, TRACKER_ISSUE_GSI3PK_FMT, assignee);
+	if (tracker_key_bad_text_(assignee, "#", ""))
+		return -1;
+	return tracker_key_fit_(snprintf(buf, size, TRACKER_ISSUE_GSI3PK_FMT, assignee), 2048);
 }
 
 struct tracker_issue_gsi3pk_parts {
@@ -267,16 +381,22 @@ static inline int tracker_issue_gsi3pk_parse(const char *key, struct tracker_iss
 
 /* GSI3SK: TENANT#{tenantId}#STAGE#{stage}#ISSUE#{issueNumber:06} */
 #define TRACKER_ISSUE_GSI3SK_NAME "GSI3SK"
-#define TRACKER_ISSUE_GSI3SK_FMT "TENANT#%s#STAGE#%s#ISSUE#%06lld"
+#define TRACKER_ISSUE_GSI3SK_FMT "TENANT#%s#STAGE#%s#ISSUE#%s"
 #define TRACKER_ISSUE_GSI3SK_PREFIX "TENANT#" /* literal prefix, for begins_with */
-static inline int tracker_issue_gsi3sk(char *buf, size_t size, const char *tenant_id, const char *stage, long long issue_number)
+static inline int tracker_issue_gsi3sk(char *buf, size_t size, const char *tenant_id, const char *stage, const char *issue_number)
 {
-	if (issue_number < 0 || issue_number > 999999LL)
+	char pad5__[7];
+	const char *t5__ = tracker_key_number_text_(issue_number, strlen(issue_number), 6, pad5__);
+	if (!t5__)
 		return -1;
-	return snprintf(buf, size, TRACKER_ISSUE_GSI3SK_FMT, tenant_id, stage, issue_number);
+	if (tracker_key_bad_text_(tenant_id, "#", "#STAGE#"))
+		return -1;
+	if (tracker_key_bad_text_(stage, "#", "#ISSUE#"))
+		return -1;
+	return tracker_key_fit_(snprintf(buf, size, TRACKER_ISSUE_GSI3SK_FMT, tenant_id, stage, t5__), 1024);
 }
 
-static inline int tracker_key_parse_lslsln_(const char *key, const char *l0, size_t n0, struct tracker_key_span_ *v1, const char *l2, size_t n2, struct tracker_key_span_ *v3, const char *l4, size_t n4, unsigned w5, long long *v5)
+static inline int tracker_key_parse_lslsln_(const char *key, const char *l0, size_t n0, struct tracker_key_span_ *v1, const char *l2, size_t n2, struct tracker_key_span_ *v3, const char *l4, size_t n4, unsigned w5, struct tracker_key_span_ *v5)
 {
 	const char *p = key;
 	return (tracker_key_literal_(&p, l0, n0) != 0
@@ -291,7 +411,7 @@ static inline int tracker_key_parse_lslsln_(const char *key, const char *l0, siz
 struct tracker_issue_gsi3sk_parts {
 	struct tracker_key_span_ tenant_id;
 	struct tracker_key_span_ stage;
-	long long issue_number;
+	struct tracker_key_span_ issue_number;
 };
 static inline int tracker_issue_gsi3sk_parse(const char *key, struct tracker_issue_gsi3sk_parts *out)
 {
@@ -304,7 +424,11 @@ static inline int tracker_issue_gsi3sk_parse(const char *key, struct tracker_iss
 #define TRACKER_ISSUE_GSI4PK_PREFIX "TENANT#" /* literal prefix, for begins_with */
 static inline int tracker_issue_gsi4pk(char *buf, size_t size, const char *tenant_id, const char *label)
 {
-	return snprintf(buf, size, TRACKER_ISSUE_GSI4PK_FMT, tenant_id, label);
+	if (tracker_key_bad_text_(tenant_id, "#", "#LABEL#"))
+		return -1;
+	if (tracker_key_bad_text_(label, "#", ""))
+		return -1;
+	return tracker_key_fit_(snprintf(buf, size, TRACKER_ISSUE_GSI4PK_FMT, tenant_id, label), 2048);
 }
 
 static inline int tracker_key_parse_lsls_(const char *key, const char *l0, size_t n0, struct tracker_key_span_ *v1, const char *l2, size_t n2, struct tracker_key_span_ *v3)
@@ -328,17 +452,19 @@ static inline int tracker_issue_gsi4pk_parse(const char *key, struct tracker_iss
 
 /* GSI4SK: ISSUE#{issueNumber:06} */
 #define TRACKER_ISSUE_GSI4SK_NAME "GSI4SK"
-#define TRACKER_ISSUE_GSI4SK_FMT "ISSUE#%06lld"
+#define TRACKER_ISSUE_GSI4SK_FMT "ISSUE#%s"
 #define TRACKER_ISSUE_GSI4SK_PREFIX "ISSUE#" /* literal prefix, for begins_with */
-static inline int tracker_issue_gsi4sk(char *buf, size_t size, long long issue_number)
+static inline int tracker_issue_gsi4sk(char *buf, size_t size, const char *issue_number)
 {
-	if (issue_number < 0 || issue_number > 999999LL)
+	char pad1__[7];
+	const char *t1__ = tracker_key_number_text_(issue_number, strlen(issue_number), 6, pad1__);
+	if (!t1__)
 		return -1;
-	return snprintf(buf, size, TRACKER_ISSUE_GSI4SK_FMT, issue_number);
+	return tracker_key_fit_(snprintf(buf, size, TRACKER_ISSUE_GSI4SK_FMT, t1__), 1024);
 }
 
 struct tracker_issue_gsi4sk_parts {
-	long long issue_number;
+	struct tracker_key_span_ issue_number;
 };
 static inline int tracker_issue_gsi4sk_parse(const char *key, struct tracker_issue_gsi4sk_parts *out)
 {
@@ -353,7 +479,9 @@ static inline int tracker_issue_gsi4sk_parse(const char *key, struct tracker_iss
 #define TRACKER_COMMENT_PK_PREFIX "TENANT#" /* literal prefix, for begins_with */
 static inline int tracker_comment_pk(char *buf, size_t size, const char *tenant_id)
 {
-	return snprintf(buf, size, TRACKER_COMMENT_PK_FMT, tenant_id);
+	if (tracker_key_bad_text_(tenant_id, "#", ""))
+		return -1;
+	return tracker_key_fit_(snprintf(buf, size, TRACKER_COMMENT_PK_FMT, tenant_id), 2048);
 }
 
 struct tracker_comment_pk_parts {
@@ -366,16 +494,20 @@ static inline int tracker_comment_pk_parse(const char *key, struct tracker_comme
 
 /* SK: ISSUE#{issueNumber:06}#C#{postedAt} */
 #define TRACKER_COMMENT_SK_NAME "SK"
-#define TRACKER_COMMENT_SK_FMT "ISSUE#%06lld#C#%s"
+#define TRACKER_COMMENT_SK_FMT "ISSUE#%s#C#%s"
 #define TRACKER_COMMENT_SK_PREFIX "ISSUE#" /* literal prefix, for begins_with */
-static inline int tracker_comment_sk(char *buf, size_t size, long long issue_number, const char *posted_at)
+static inline int tracker_comment_sk(char *buf, size_t size, const char *issue_number, const char *posted_at)
 {
-	if (issue_number < 0 || issue_number > 999999LL)
+	char pad1__[7];
+	const char *t1__ = tracker_key_number_text_(issue_number, strlen(issue_number), 6, pad1__);
+	if (!t1__)
 		return -1;
-	return snprintf(buf, size, TRACKER_COMMENT_SK_FMT, issue_number, posted_at);
+	if (tracker_key_bad_text_(posted_at, "#", ""))
+		return -1;
+	return tracker_key_fit_(snprintf(buf, size, TRACKER_COMMENT_SK_FMT, t1__, posted_at), 1024);
 }
 
-static inline int tracker_key_parse_lnls_(const char *key, const char *l0, size_t n0, unsigned w1, long long *v1, const char *l2, size_t n2, struct tracker_key_span_ *v3)
+static inline int tracker_key_parse_lnls_(const char *key, const char *l0, size_t n0, unsigned w1, struct tracker_key_span_ *v1, const char *l2, size_t n2, struct tracker_key_span_ *v3)
 {
 	const char *p = key;
 	return (tracker_key_literal_(&p, l0, n0) != 0
@@ -386,7 +518,7 @@ static inline int tracker_key_parse_lnls_(const char *key, const char *l0, size_
 }
 
 struct tracker_comment_sk_parts {
-	long long issue_number;
+	struct tracker_key_span_ issue_number;
 	struct tracker_key_span_ posted_at;
 };
 static inline int tracker_comment_sk_parse(const char *key, struct tracker_comment_sk_parts *out)
@@ -407,7 +539,9 @@ static inline int tracker_comment_sk_parse(const char *key, struct tracker_comme
 #define TRACKER_LABEL_PK_PREFIX "TENANT#" /* literal prefix, for begins_with */
 static inline int tracker_label_pk(char *buf, size_t size, const char *tenant_id)
 {
-	return snprintf(buf, size, TRACKER_LABEL_PK_FMT, tenant_id);
+	if (tracker_key_bad_text_(tenant_id, "#", ""))
+		return -1;
+	return tracker_key_fit_(snprintf(buf, size, TRACKER_LABEL_PK_FMT, tenant_id), 2048);
 }
 
 struct tracker_label_pk_parts {
@@ -424,7 +558,9 @@ static inline int tracker_label_pk_parse(const char *key, struct tracker_label_p
 #define TRACKER_LABEL_SK_PREFIX "LABEL#" /* literal prefix, for begins_with */
 static inline int tracker_label_sk(char *buf, size_t size, const char *label)
 {
-	return snprintf(buf, size, TRACKER_LABEL_SK_FMT, label);
+	if (tracker_key_bad_text_(label, "#", ""))
+		return -1;
+	return tracker_key_fit_(snprintf(buf, size, TRACKER_LABEL_SK_FMT, label), 1024);
 }
 
 struct tracker_label_sk_parts {
@@ -445,7 +581,11 @@ static inline int tracker_label_sk_parse(const char *key, struct tracker_label_s
 #define TRACKER_LABEL_GSI4PK_PREFIX "TENANT#" /* literal prefix, for begins_with */
 static inline int tracker_label_gsi4pk(char *buf, size_t size, const char *tenant_id, const char *label)
 {
-	return snprintf(buf, size, TRACKER_LABEL_GSI4PK_FMT, tenant_id, label);
+	if (tracker_key_bad_text_(tenant_id, "#", "#LABEL#"))
+		return -1;
+	if (tracker_key_bad_text_(label, "#", ""))
+		return -1;
+	return tracker_key_fit_(snprintf(buf, size, TRACKER_LABEL_GSI4PK_FMT, tenant_id, label), 2048);
 }
 
 struct tracker_label_gsi4pk_parts {
@@ -469,16 +609,20 @@ static inline int tracker_label_gsi4pk_parse(const char *key, struct tracker_lab
 #define TRACKER_ISSUE_PK_VALUE_FMT "TENANT#%s"
 static inline int tracker_issue_pk_value(char *buf, size_t size, const char *tenant_id)
 {
+	if (tracker_key_bad_text_(tenant_id, "#", ""))
+		return -1;
 	return snprintf(buf, size, TRACKER_ISSUE_PK_VALUE_FMT, tenant_id);
 }
 
 /* SK eq ISSUE#{issueNumber:06} */
-#define TRACKER_ISSUE_SK_VALUE_FMT "ISSUE#%06lld"
-static inline int tracker_issue_sk_value(char *buf, size_t size, long long issue_number)
+#define TRACKER_ISSUE_SK_VALUE_FMT "ISSUE#%s"
+static inline int tracker_issue_sk_value(char *buf, size_t size, const char *issue_number)
 {
-	if (issue_number < 0 || issue_number > 999999LL)
+	char pad1__[7];
+	const char *t1__ = tracker_key_number_text_(issue_number, strlen(issue_number), 6, pad1__);
+	if (!t1__)
 		return -1;
-	return snprintf(buf, size, TRACKER_ISSUE_SK_VALUE_FMT, issue_number);
+	return snprintf(buf, size, TRACKER_ISSUE_SK_VALUE_FMT, t1__);
 }
 
 /* ---- access pattern open-issues (query, table Tracker, index GSI1) */
@@ -492,6 +636,8 @@ static inline int tracker_issue_sk_value(char *buf, size_t size, long long issue
 #define TRACKER_OPEN_ISSUES_GSI1PK_VALUE_FMT "TENANT#%s#ISSUES"
 static inline int tracker_open_issues_gsi1pk_value(char *buf, size_t size, const char *tenant_id)
 {
+	if (tracker_key_bad_text_(tenant_id, "#", "#ISSUES"))
+		return -1;
 	return snprintf(buf, size, TRACKER_OPEN_ISSUES_GSI1PK_VALUE_FMT, tenant_id);
 }
 
@@ -510,6 +656,8 @@ static inline int tracker_open_issues_gsi1pk_value(char *buf, size_t size, const
 #define TRACKER_CLOSED_ISSUES_TENANT_ID_VALUE_FMT "%s"
 static inline int tracker_closed_issues_tenant_id_value(char *buf, size_t size, const char *tenant_id)
 {
+	if (tracker_key_bad_text_(tenant_id, "#", ""))
+		return -1;
 	return snprintf(buf, size, TRACKER_CLOSED_ISSUES_TENANT_ID_VALUE_FMT, tenant_id);
 }
 
@@ -526,6 +674,8 @@ static inline int tracker_closed_issues_tenant_id_value(char *buf, size_t size, 
 #define TRACKER_LABEL_PK_VALUE_FMT "TENANT#%s"
 static inline int tracker_label_pk_value(char *buf, size_t size, const char *tenant_id)
 {
+	if (tracker_key_bad_text_(tenant_id, "#", ""))
+		return -1;
 	return snprintf(buf, size, TRACKER_LABEL_PK_VALUE_FMT, tenant_id);
 }
 
@@ -533,6 +683,8 @@ static inline int tracker_label_pk_value(char *buf, size_t size, const char *ten
 #define TRACKER_LABEL_SK_VALUE_FMT "LABEL#%s"
 static inline int tracker_label_sk_value(char *buf, size_t size, const char *label)
 {
+	if (tracker_key_bad_text_(label, "#", ""))
+		return -1;
 	return snprintf(buf, size, TRACKER_LABEL_SK_VALUE_FMT, label);
 }
 
@@ -547,17 +699,21 @@ static inline int tracker_label_sk_value(char *buf, size_t size, const char *lab
 #define TRACKER_COMMENTS_PK_VALUE_FMT "TENANT#%s"
 static inline int tracker_comments_pk_value(char *buf, size_t size, const char *tenant_id)
 {
+	if (tracker_key_bad_text_(tenant_id, "#", ""))
+		return -1;
 	return snprintf(buf, size, TRACKER_COMMENTS_PK_VALUE_FMT, tenant_id);
 }
 
 /* SK begins_with ISSUE#{issueNumber:06}#C# */
 #define TRACKER_COMMENTS_SK_PLACEHOLDER ":SK" /* in ExpressionAttributeValues */
-#define TRACKER_COMMENTS_SK_VALUE_FMT "ISSUE#%06lld#C#"
-static inline int tracker_comments_sk_value(char *buf, size_t size, long long issue_number)
+#define TRACKER_COMMENTS_SK_VALUE_FMT "ISSUE#%s#C#"
+static inline int tracker_comments_sk_value(char *buf, size_t size, const char *issue_number)
 {
-	if (issue_number < 0 || issue_number > 999999LL)
+	char pad1__[7];
+	const char *t1__ = tracker_key_number_text_(issue_number, strlen(issue_number), 6, pad1__);
+	if (!t1__)
 		return -1;
-	return snprintf(buf, size, TRACKER_COMMENTS_SK_VALUE_FMT, issue_number);
+	return snprintf(buf, size, TRACKER_COMMENTS_SK_VALUE_FMT, t1__);
 }
 
 #ifdef __cplusplus

@@ -5,7 +5,11 @@
  *   ecommerce_<entity>_<attribute>(buf, size, ...)
  *                        builds the key with snprintf and returns what
  *                        snprintf returns: the key's length, which is
- *                        >= size when buf was too small
+ *                        >= size when buf was too small, or -1 for a
+ *                        value its parser would not read back (a text
+ *                        holding the key delimiter or the literal after
+ *                        it, a Number that is no DynamoDB number or
+ *                        does not fit its :0WIDTH)
  *   ECOMMERCE_<ENTITY>_<ATTRIBUTE>_PREFIX  the text before the first value (begins_with)
  * A constant key is the string ECOMMERCE_<ENTITY>_<ATTRIBUTE>. Names:
  * ECOMMERCE_<TABLE>_TABLE, ECOMMERCE_<TABLE>_<INDEX>_INDEX (a word the prefix or the
@@ -31,6 +35,27 @@
 #ifdef __cplusplus
 extern "C" {
 #endif
+
+/* ---- building keys: a builder returns -1 for a value its parser would not
+ * read back (a text value holding the key delimiter or the literal after it;
+ * a Number that is no DynamoDB number or does not fit its width). A Number
+ * is its decimal text ("9.99", "6.02E+23", 38 digits), a parsed one a span
+ * of the key. */
+
+static inline int ecommerce_key_bad_text_(const char *v, const char *delim, const char *next)
+{
+	size_t n = strlen(v), m = strlen(next);
+	if (delim[0] && strstr(v, delim))
+		return 1;
+	for (size_t i = 0; m && i < n; i++) {
+		size_t j = 0;
+		while (j < m && (i + j < n ? v[i + j] : next[i + j - n]) == next[j])
+			j++;
+		if (j == m)
+			return 1;
+	}
+	return 0;
+}
 
 /* ---- reading keys back: ecommerce_<entity>_<attribute>_parse(key, &parts)
  * fills the values a key was built from and returns 0, or -1 when the key has
@@ -68,33 +93,6 @@ static inline int ecommerce_key_same_text_(struct ecommerce_key_span_ a, struct 
 	return a.len == b.len && strncmp(a.ptr, b.ptr, a.len) == 0;
 }
 
-/* A number as %0<width>lld writes it: with a width, exactly width digits
- * (the builder writes no others); without, an optional '-' and digits with
- * no leading zero, no "-0", in range. */
-static inline int ecommerce_key_number_(const char **p, unsigned width, long long *out)
-{
-	const char *s = *p, *d = s + (*s == '-');
-	unsigned long long v = 0, max = *s == '-' ? 9223372036854775808ULL :
-						   9223372036854775807ULL;
-	size_t n = 0, zeros = 0;
-	while (d[n] >= '0' && d[n] <= '9') {
-		unsigned digit = (unsigned)(d[n] - '0');
-		if (v > (max - digit) / 10)
-			return -1;
-		v = v * 10 + digit;
-		n++;
-	}
-	while (zeros + 1 < n && d[zeros] == '0')
-		zeros++;
-	if (n == 0 || (*s == '-' && v == 0))
-		return -1;
-	if (width ? *s == '-' || n != width : zeros != 0)
-		return -1;
-	*out = *s != '-' ? (long long)v : v == max ? -9223372036854775807LL - 1 :
-						      -(long long)v;
-	*p = d + n;
-	return 0;
-}
 
 /* ---- table AppData */
 
@@ -108,9 +106,17 @@ static inline int ecommerce_key_number_(const char **p, unsigned width, long lon
 #define ECOMMERCE_USER_PK_NAME "PK"
 #define ECOMMERCE_USER_PK_FMT "USER#%s"
 #define ECOMMERCE_USER_PK_PREFIX "USER#" /* literal prefix, for begins_with */
+/* A key longer than DynamoDB takes (n bytes, max at most) is refused. */
+static inline int ecommerce_key_fit_(int n, int max)
+{
+	return n > max ? -1 : n;
+}
+
 static inline int ecommerce_user_pk(char *buf, size_t size, const char *user_id)
 {
-	return snprintf(buf, size, ECOMMERCE_USER_PK_FMT, user_id);
+	if (ecommerce_key_bad_text_(user_id, "#", ""))
+		return -1;
+	return ecommerce_key_fit_(snprintf(buf, size, ECOMMERCE_USER_PK_FMT, user_id), 2048);
 }
 
 static inline int ecommerce_key_parse_ls_(const char *key, const char *l0, size_t n0, struct ecommerce_key_span_ *v1)
@@ -147,7 +153,9 @@ static inline int ecommerce_user_pk_parse(const char *key, struct ecommerce_user
 #define ECOMMERCE_ORDER_PK_PREFIX "USER#" /* literal prefix, for begins_with */
 static inline int ecommerce_order_pk(char *buf, size_t size, const char *user_id)
 {
-	return snprintf(buf, size, ECOMMERCE_ORDER_PK_FMT, user_id);
+	if (ecommerce_key_bad_text_(user_id, "#", ""))
+		return -1;
+	return ecommerce_key_fit_(snprintf(buf, size, ECOMMERCE_ORDER_PK_FMT, user_id), 2048);
 }
 
 struct ecommerce_order_pk_parts {
@@ -164,7 +172,11 @@ static inline int ecommerce_order_pk_parse(const char *key, struct ecommerce_ord
 #define ECOMMERCE_ORDER_SK_PREFIX "ORDER#" /* literal prefix, for begins_with */
 static inline int ecommerce_order_sk(char *buf, size_t size, const char *order_day, const char *order_id)
 {
-	return snprintf(buf, size, ECOMMERCE_ORDER_SK_FMT, order_day, order_id);
+	if (ecommerce_key_bad_text_(order_day, "#", "#"))
+		return -1;
+	if (ecommerce_key_bad_text_(order_id, "#", ""))
+		return -1;
+	return ecommerce_key_fit_(snprintf(buf, size, ECOMMERCE_ORDER_SK_FMT, order_day, order_id), 1024);
 }
 
 static inline int ecommerce_key_parse_lsls_(const char *key, const char *l0, size_t n0, struct ecommerce_key_span_ *v1, const char *l2, size_t n2, struct ecommerce_key_span_ *v3)
@@ -202,7 +214,9 @@ static inline int ecommerce_order_sk_parse(const char *key, struct ecommerce_ord
 #define ECOMMERCE_ORDER_GSI2PK_FMT "%s"
 static inline int ecommerce_order_gsi2pk(char *buf, size_t size, const char *status)
 {
-	return snprintf(buf, size, ECOMMERCE_ORDER_GSI2PK_FMT, status);
+	if (ecommerce_key_bad_text_(status, "#", ""))
+		return -1;
+	return ecommerce_key_fit_(snprintf(buf, size, ECOMMERCE_ORDER_GSI2PK_FMT, status), 2048);
 }
 
 static inline int ecommerce_key_parse_s_(const char *key, struct ecommerce_key_span_ *v0)
@@ -225,7 +239,9 @@ static inline int ecommerce_order_gsi2pk_parse(const char *key, struct ecommerce
 #define ECOMMERCE_ORDER_GSI2SK_FMT "%s"
 static inline int ecommerce_order_gsi2sk(char *buf, size_t size, const char *order_date)
 {
-	return snprintf(buf, size, ECOMMERCE_ORDER_GSI2SK_FMT, order_date);
+	if (ecommerce_key_bad_text_(order_date, "#", ""))
+		return -1;
+	return ecommerce_key_fit_(snprintf(buf, size, ECOMMERCE_ORDER_GSI2SK_FMT, order_date), 1024);
 }
 
 struct ecommerce_order_gsi2sk_parts {
@@ -244,7 +260,9 @@ static inline int ecommerce_order_gsi2sk_parse(const char *key, struct ecommerce
 #define ECOMMERCE_PRODUCT_PK_PREFIX "PRODUCT#" /* literal prefix, for begins_with */
 static inline int ecommerce_product_pk(char *buf, size_t size, const char *product_id)
 {
-	return snprintf(buf, size, ECOMMERCE_PRODUCT_PK_FMT, product_id);
+	if (ecommerce_key_bad_text_(product_id, "#", ""))
+		return -1;
+	return ecommerce_key_fit_(snprintf(buf, size, ECOMMERCE_PRODUCT_PK_FMT, product_id), 2048);
 }
 
 struct ecommerce_product_pk_parts {
@@ -270,7 +288,9 @@ static inline int ecommerce_product_pk_parse(const char *key, struct ecommerce_p
 #define ECOMMERCE_PRODUCT_GSI1PK_FMT "%s"
 static inline int ecommerce_product_gsi1pk(char *buf, size_t size, const char *category)
 {
-	return snprintf(buf, size, ECOMMERCE_PRODUCT_GSI1PK_FMT, category);
+	if (ecommerce_key_bad_text_(category, "#", ""))
+		return -1;
+	return ecommerce_key_fit_(snprintf(buf, size, ECOMMERCE_PRODUCT_GSI1PK_FMT, category), 2048);
 }
 
 struct ecommerce_product_gsi1pk_parts {
@@ -291,6 +311,8 @@ static inline int ecommerce_product_gsi1pk_parse(const char *key, struct ecommer
 #define ECOMMERCE_GET_USER_PK_VALUE_FMT "USER#%s"
 static inline int ecommerce_get_user_pk_value(char *buf, size_t size, const char *user_id)
 {
+	if (ecommerce_key_bad_text_(user_id, "#", ""))
+		return -1;
 	return snprintf(buf, size, ECOMMERCE_GET_USER_PK_VALUE_FMT, user_id);
 }
 
@@ -307,6 +329,8 @@ static inline int ecommerce_get_user_pk_value(char *buf, size_t size, const char
 #define ECOMMERCE_ORDERS_BY_USER_PK_VALUE_FMT "USER#%s"
 static inline int ecommerce_orders_by_user_pk_value(char *buf, size_t size, const char *user_id)
 {
+	if (ecommerce_key_bad_text_(user_id, "#", ""))
+		return -1;
 	return snprintf(buf, size, ECOMMERCE_ORDERS_BY_USER_PK_VALUE_FMT, user_id);
 }
 
@@ -324,6 +348,8 @@ static inline int ecommerce_orders_by_user_pk_value(char *buf, size_t size, cons
 #define ECOMMERCE_ORDERS_BY_USER_AND_DATE_PK_VALUE_FMT "USER#%s"
 static inline int ecommerce_orders_by_user_and_date_pk_value(char *buf, size_t size, const char *user_id)
 {
+	if (ecommerce_key_bad_text_(user_id, "#", ""))
+		return -1;
 	return snprintf(buf, size, ECOMMERCE_ORDERS_BY_USER_AND_DATE_PK_VALUE_FMT, user_id);
 }
 
@@ -332,6 +358,8 @@ static inline int ecommerce_orders_by_user_and_date_pk_value(char *buf, size_t s
 #define ECOMMERCE_ORDERS_BY_USER_AND_DATE_SK_VALUE_FMT "ORDER#%s"
 static inline int ecommerce_orders_by_user_and_date_sk_value(char *buf, size_t size, const char *order_day)
 {
+	if (ecommerce_key_bad_text_(order_day, "#", ""))
+		return -1;
 	return snprintf(buf, size, ECOMMERCE_ORDERS_BY_USER_AND_DATE_SK_VALUE_FMT, order_day);
 }
 
@@ -343,6 +371,8 @@ static inline int ecommerce_orders_by_user_and_date_sk_value(char *buf, size_t s
 #define ECOMMERCE_GET_ORDER_PK_VALUE_FMT "USER#%s"
 static inline int ecommerce_get_order_pk_value(char *buf, size_t size, const char *user_id)
 {
+	if (ecommerce_key_bad_text_(user_id, "#", ""))
+		return -1;
 	return snprintf(buf, size, ECOMMERCE_GET_ORDER_PK_VALUE_FMT, user_id);
 }
 
@@ -350,6 +380,10 @@ static inline int ecommerce_get_order_pk_value(char *buf, size_t size, const cha
 #define ECOMMERCE_GET_ORDER_SK_VALUE_FMT "ORDER#%s#%s"
 static inline int ecommerce_get_order_sk_value(char *buf, size_t size, const char *order_day, const char *order_id)
 {
+	if (ecommerce_key_bad_text_(order_day, "#", "#"))
+		return -1;
+	if (ecommerce_key_bad_text_(order_id, "#", ""))
+		return -1;
 	return snprintf(buf, size, ECOMMERCE_GET_ORDER_SK_VALUE_FMT, order_day, order_id);
 }
 
@@ -361,6 +395,8 @@ static inline int ecommerce_get_order_sk_value(char *buf, size_t size, const cha
 #define ECOMMERCE_GET_PRODUCT_PK_VALUE_FMT "PRODUCT#%s"
 static inline int ecommerce_get_product_pk_value(char *buf, size_t size, const char *product_id)
 {
+	if (ecommerce_key_bad_text_(product_id, "#", ""))
+		return -1;
 	return snprintf(buf, size, ECOMMERCE_GET_PRODUCT_PK_VALUE_FMT, product_id);
 }
 
@@ -379,6 +415,8 @@ static inline int ecommerce_get_product_pk_value(char *buf, size_t size, const c
 #define ECOMMERCE_PRODUCTS_BY_CATEGORY_GSI1PK_VALUE_FMT "%s"
 static inline int ecommerce_products_by_category_gsi1pk_value(char *buf, size_t size, const char *category)
 {
+	if (ecommerce_key_bad_text_(category, "#", ""))
+		return -1;
 	return snprintf(buf, size, ECOMMERCE_PRODUCTS_BY_CATEGORY_GSI1PK_VALUE_FMT, category);
 }
 
@@ -396,6 +434,8 @@ static inline int ecommerce_products_by_category_gsi1pk_value(char *buf, size_t 
 #define ECOMMERCE_ORDERS_BY_STATUS_GSI2PK_VALUE_FMT "%s"
 static inline int ecommerce_orders_by_status_gsi2pk_value(char *buf, size_t size, const char *status)
 {
+	if (ecommerce_key_bad_text_(status, "#", ""))
+		return -1;
 	return snprintf(buf, size, ECOMMERCE_ORDERS_BY_STATUS_GSI2PK_VALUE_FMT, status);
 }
 

@@ -5,7 +5,11 @@
  *   stamp_rally_<entity>_<attribute>(buf, size, ...)
  *                        builds the key with snprintf and returns what
  *                        snprintf returns: the key's length, which is
- *                        >= size when buf was too small
+ *                        >= size when buf was too small, or -1 for a
+ *                        value its parser would not read back (a text
+ *                        holding the key delimiter or the literal after
+ *                        it, a Number that is no DynamoDB number or
+ *                        does not fit its :0WIDTH)
  *   STAMP_RALLY_<ENTITY>_<ATTRIBUTE>_PREFIX  the text before the first value (begins_with)
  * A constant key is the string STAMP_RALLY_<ENTITY>_<ATTRIBUTE>. Names:
  * STAMP_RALLY_<TABLE>_TABLE, STAMP_RALLY_<TABLE>_<INDEX>_INDEX (a word the prefix or the
@@ -31,6 +35,27 @@
 #ifdef __cplusplus
 extern "C" {
 #endif
+
+/* ---- building keys: a builder returns -1 for a value its parser would not
+ * read back (a text value holding the key delimiter or the literal after it;
+ * a Number that is no DynamoDB number or does not fit its width). A Number
+ * is its decimal text ("9.99", "6.02E+23", 38 digits), a parsed one a span
+ * of the key. */
+
+static inline int stamp_rally_key_bad_text_(const char *v, const char *delim, const char *next)
+{
+	size_t n = strlen(v), m = strlen(next);
+	if (delim[0] && strstr(v, delim))
+		return 1;
+	for (size_t i = 0; m && i < n; i++) {
+		size_t j = 0;
+		while (j < m && (i + j < n ? v[i + j] : next[i + j - n]) == next[j])
+			j++;
+		if (j == m)
+			return 1;
+	}
+	return 0;
+}
 
 /* ---- reading keys back: stamp_rally_<entity>_<attribute>_parse(key, &parts)
  * fills the values a key was built from and returns 0, or -1 when the key has
@@ -68,33 +93,6 @@ static inline int stamp_rally_key_same_text_(struct stamp_rally_key_span_ a, str
 	return a.len == b.len && strncmp(a.ptr, b.ptr, a.len) == 0;
 }
 
-/* A number as %0<width>lld writes it: with a width, exactly width digits
- * (the builder writes no others); without, an optional '-' and digits with
- * no leading zero, no "-0", in range. */
-static inline int stamp_rally_key_number_(const char **p, unsigned width, long long *out)
-{
-	const char *s = *p, *d = s + (*s == '-');
-	unsigned long long v = 0, max = *s == '-' ? 9223372036854775808ULL :
-						   9223372036854775807ULL;
-	size_t n = 0, zeros = 0;
-	while (d[n] >= '0' && d[n] <= '9') {
-		unsigned digit = (unsigned)(d[n] - '0');
-		if (v > (max - digit) / 10)
-			return -1;
-		v = v * 10 + digit;
-		n++;
-	}
-	while (zeros + 1 < n && d[zeros] == '0')
-		zeros++;
-	if (n == 0 || (*s == '-' && v == 0))
-		return -1;
-	if (width ? *s == '-' || n != width : zeros != 0)
-		return -1;
-	*out = *s != '-' ? (long long)v : v == max ? -9223372036854775807LL - 1 :
-						      -(long long)v;
-	*p = d + n;
-	return 0;
-}
 
 /* ---- table line-event */
 
@@ -109,9 +107,19 @@ static inline int stamp_rally_key_number_(const char **p, unsigned width, long l
 #define STAMP_RALLY_USER_PK_NAME "PK"
 #define STAMP_RALLY_USER_PK_FMT "EVENT#%s#USER#%s"
 #define STAMP_RALLY_USER_PK_PREFIX "EVENT#" /* literal prefix, for begins_with */
+/* A key longer than DynamoDB takes (n bytes, max at most) is refused. */
+static inline int stamp_rally_key_fit_(int n, int max)
+{
+	return n > max ? -1 : n;
+}
+
 static inline int stamp_rally_user_pk(char *buf, size_t size, const char *event_id, const char *line_user_id)
 {
-	return snprintf(buf, size, STAMP_RALLY_USER_PK_FMT, event_id, line_user_id);
+	if (stamp_rally_key_bad_text_(event_id, "#", "#USER#"))
+		return -1;
+	if (stamp_rally_key_bad_text_(line_user_id, "#", ""))
+		return -1;
+	return stamp_rally_key_fit_(snprintf(buf, size, STAMP_RALLY_USER_PK_FMT, event_id, line_user_id), 2048);
 }
 
 static inline int stamp_rally_key_parse_lsls_(const char *key, const char *l0, size_t n0, struct stamp_rally_key_span_ *v1, const char *l2, size_t n2, struct stamp_rally_key_span_ *v3)
@@ -152,7 +160,9 @@ static inline int stamp_rally_user_pk_parse(const char *key, struct stamp_rally_
 #define STAMP_RALLY_USER_GSI1PK_PREFIX "EVENT#" /* literal prefix, for begins_with */
 static inline int stamp_rally_user_gsi1pk(char *buf, size_t size, const char *event_id)
 {
-	return snprintf(buf, size, STAMP_RALLY_USER_GSI1PK_FMT, event_id);
+	if (stamp_rally_key_bad_text_(event_id, "#", "#USERS"))
+		return -1;
+	return stamp_rally_key_fit_(snprintf(buf, size, STAMP_RALLY_USER_GSI1PK_FMT, event_id), 2048);
 }
 
 static inline int stamp_rally_key_parse_lsl_(const char *key, const char *l0, size_t n0, struct stamp_rally_key_span_ *v1, const char *l2, size_t n2)
@@ -177,7 +187,11 @@ static inline int stamp_rally_user_gsi1pk_parse(const char *key, struct stamp_ra
 #define STAMP_RALLY_USER_GSI1SK_FMT "%s#%s"
 static inline int stamp_rally_user_gsi1sk(char *buf, size_t size, const char *created_at, const char *line_user_id)
 {
-	return snprintf(buf, size, STAMP_RALLY_USER_GSI1SK_FMT, created_at, line_user_id);
+	if (stamp_rally_key_bad_text_(created_at, "#", "#"))
+		return -1;
+	if (stamp_rally_key_bad_text_(line_user_id, "#", ""))
+		return -1;
+	return stamp_rally_key_fit_(snprintf(buf, size, STAMP_RALLY_USER_GSI1SK_FMT, created_at, line_user_id), 1024);
 }
 
 static inline int stamp_rally_key_parse_sls_(const char *key, struct stamp_rally_key_span_ *v0, const char *l1, size_t n1, struct stamp_rally_key_span_ *v2)
@@ -216,6 +230,8 @@ static inline int stamp_rally_user_gsi1sk_parse(const char *key, struct stamp_ra
 #define STAMP_RALLY_USERS_BY_DATE_GSI1PK_VALUE_FMT "EVENT#%s#USERS"
 static inline int stamp_rally_users_by_date_gsi1pk_value(char *buf, size_t size, const char *event_id)
 {
+	if (stamp_rally_key_bad_text_(event_id, "#", "#USERS"))
+		return -1;
 	return snprintf(buf, size, STAMP_RALLY_USERS_BY_DATE_GSI1PK_VALUE_FMT, event_id);
 }
 
@@ -224,6 +240,8 @@ static inline int stamp_rally_users_by_date_gsi1pk_value(char *buf, size_t size,
 #define STAMP_RALLY_USERS_BY_DATE_GSI1SK_VALUE_FMT "%s"
 static inline int stamp_rally_users_by_date_gsi1sk_value(char *buf, size_t size, const char *month)
 {
+	if (stamp_rally_key_bad_text_(month, "#", ""))
+		return -1;
 	return snprintf(buf, size, STAMP_RALLY_USERS_BY_DATE_GSI1SK_VALUE_FMT, month);
 }
 
@@ -235,6 +253,10 @@ static inline int stamp_rally_users_by_date_gsi1sk_value(char *buf, size_t size,
 #define STAMP_RALLY_REGISTER_USER_PK_VALUE_FMT "EVENT#%s#USER#%s"
 static inline int stamp_rally_register_user_pk_value(char *buf, size_t size, const char *event_id, const char *line_user_id)
 {
+	if (stamp_rally_key_bad_text_(event_id, "#", "#USER#"))
+		return -1;
+	if (stamp_rally_key_bad_text_(line_user_id, "#", ""))
+		return -1;
 	return snprintf(buf, size, STAMP_RALLY_REGISTER_USER_PK_VALUE_FMT, event_id, line_user_id);
 }
 

@@ -5,7 +5,11 @@
  *   forum_<entity>_<attribute>(buf, size, ...)
  *                        builds the key with snprintf and returns what
  *                        snprintf returns: the key's length, which is
- *                        >= size when buf was too small
+ *                        >= size when buf was too small, or -1 for a
+ *                        value its parser would not read back (a text
+ *                        holding the key delimiter or the literal after
+ *                        it, a Number that is no DynamoDB number or
+ *                        does not fit its :0WIDTH)
  *   FORUM_<ENTITY>_<ATTRIBUTE>_PREFIX  the text before the first value (begins_with)
  * A constant key is the string FORUM_<ENTITY>_<ATTRIBUTE>. Names:
  * FORUM_<TABLE>_TABLE, FORUM_<TABLE>_<INDEX>_INDEX (a word the prefix or the
@@ -31,6 +35,27 @@
 #ifdef __cplusplus
 extern "C" {
 #endif
+
+/* ---- building keys: a builder returns -1 for a value its parser would not
+ * read back (a text value holding the key delimiter or the literal after it;
+ * a Number that is no DynamoDB number or does not fit its width). A Number
+ * is its decimal text ("9.99", "6.02E+23", 38 digits), a parsed one a span
+ * of the key. */
+
+static inline int forum_key_bad_text_(const char *v, const char *delim, const char *next)
+{
+	size_t n = strlen(v), m = strlen(next);
+	if (delim[0] && strstr(v, delim))
+		return 1;
+	for (size_t i = 0; m && i < n; i++) {
+		size_t j = 0;
+		while (j < m && (i + j < n ? v[i + j] : next[i + j - n]) == next[j])
+			j++;
+		if (j == m)
+			return 1;
+	}
+	return 0;
+}
 
 /* ---- reading keys back: forum_<entity>_<attribute>_parse(key, &parts)
  * fills the values a key was built from and returns 0, or -1 when the key has
@@ -68,33 +93,6 @@ static inline int forum_key_same_text_(struct forum_key_span_ a, struct forum_ke
 	return a.len == b.len && strncmp(a.ptr, b.ptr, a.len) == 0;
 }
 
-/* A number as %0<width>lld writes it: with a width, exactly width digits
- * (the builder writes no others); without, an optional '-' and digits with
- * no leading zero, no "-0", in range. */
-static inline int forum_key_number_(const char **p, unsigned width, long long *out)
-{
-	const char *s = *p, *d = s + (*s == '-');
-	unsigned long long v = 0, max = *s == '-' ? 9223372036854775808ULL :
-						   9223372036854775807ULL;
-	size_t n = 0, zeros = 0;
-	while (d[n] >= '0' && d[n] <= '9') {
-		unsigned digit = (unsigned)(d[n] - '0');
-		if (v > (max - digit) / 10)
-			return -1;
-		v = v * 10 + digit;
-		n++;
-	}
-	while (zeros + 1 < n && d[zeros] == '0')
-		zeros++;
-	if (n == 0 || (*s == '-' && v == 0))
-		return -1;
-	if (width ? *s == '-' || n != width : zeros != 0)
-		return -1;
-	*out = *s != '-' ? (long long)v : v == max ? -9223372036854775807LL - 1 :
-						      -(long long)v;
-	*p = d + n;
-	return 0;
-}
 
 /* ---- table Forum */
 
@@ -128,9 +126,19 @@ static inline int forum_key_number_(const char **p, unsigned width, long long *o
 /* Id: {ForumName}#{Subject} */
 #define FORUM_REPLY_ID_NAME "Id"
 #define FORUM_REPLY_ID_FMT "%s#%s"
+/* A key longer than DynamoDB takes (n bytes, max at most) is refused. */
+static inline int forum_key_fit_(int n, int max)
+{
+	return n > max ? -1 : n;
+}
+
 static inline int forum_reply_id(char *buf, size_t size, const char *forum_name, const char *subject)
 {
-	return snprintf(buf, size, FORUM_REPLY_ID_FMT, forum_name, subject);
+	if (forum_key_bad_text_(forum_name, "#", "#"))
+		return -1;
+	if (forum_key_bad_text_(subject, "#", ""))
+		return -1;
+	return forum_key_fit_(snprintf(buf, size, FORUM_REPLY_ID_FMT, forum_name, subject), 2048);
 }
 
 static inline int forum_key_parse_sls_(const char *key, struct forum_key_span_ *v0, const char *l1, size_t n1, struct forum_key_span_ *v2)
@@ -167,6 +175,10 @@ static inline int forum_reply_id_parse(const char *key, struct forum_reply_id_pa
 #define FORUM_REPLIES_OF_THREAD_ID_VALUE_FMT "%s#%s"
 static inline int forum_replies_of_thread_id_value(char *buf, size_t size, const char *forum, const char *subject)
 {
+	if (forum_key_bad_text_(forum, "#", "#"))
+		return -1;
+	if (forum_key_bad_text_(subject, "#", ""))
+		return -1;
 	return snprintf(buf, size, FORUM_REPLIES_OF_THREAD_ID_VALUE_FMT, forum, subject);
 }
 
@@ -181,6 +193,8 @@ static inline int forum_replies_of_thread_id_value(char *buf, size_t size, const
 #define FORUM_REPLIES_BY_USER_POSTED_BY_VALUE_FMT "%s"
 static inline int forum_replies_by_user_posted_by_value(char *buf, size_t size, const char *user)
 {
+	if (forum_key_bad_text_(user, "#", ""))
+		return -1;
 	return snprintf(buf, size, FORUM_REPLIES_BY_USER_POSTED_BY_VALUE_FMT, user);
 }
 
@@ -192,6 +206,10 @@ static inline int forum_replies_by_user_posted_by_value(char *buf, size_t size, 
 #define FORUM_POST_REPLY_ID_VALUE_FMT "%s#%s"
 static inline int forum_post_reply_id_value(char *buf, size_t size, const char *forum, const char *subject)
 {
+	if (forum_key_bad_text_(forum, "#", "#"))
+		return -1;
+	if (forum_key_bad_text_(subject, "#", ""))
+		return -1;
 	return snprintf(buf, size, FORUM_POST_REPLY_ID_VALUE_FMT, forum, subject);
 }
 
@@ -199,6 +217,8 @@ static inline int forum_post_reply_id_value(char *buf, size_t size, const char *
 #define FORUM_POST_REPLY_REPLY_DATE_TIME_VALUE_FMT "%s"
 static inline int forum_post_reply_reply_date_time_value(char *buf, size_t size, const char *time)
 {
+	if (forum_key_bad_text_(time, "#", ""))
+		return -1;
 	return snprintf(buf, size, FORUM_POST_REPLY_REPLY_DATE_TIME_VALUE_FMT, time);
 }
 

@@ -5,7 +5,11 @@
  *   hostile_design_s_<entity>_<attribute>(buf, size, ...)
  *                        builds the key with snprintf and returns what
  *                        snprintf returns: the key's length, which is
- *                        >= size when buf was too small
+ *                        >= size when buf was too small, or -1 for a
+ *                        value its parser would not read back (a text
+ *                        holding the key delimiter or the literal after
+ *                        it, a Number that is no DynamoDB number or
+ *                        does not fit its :0WIDTH)
  *   HOSTILE_DESIGN_S_<ENTITY>_<ATTRIBUTE>_PREFIX  the text before the first value (begins_with)
  * A constant key is the string HOSTILE_DESIGN_S_<ENTITY>_<ATTRIBUTE>. Names:
  * HOSTILE_DESIGN_S_<TABLE>_TABLE, HOSTILE_DESIGN_S_<TABLE>_<INDEX>_INDEX (a word the prefix or the
@@ -31,6 +35,27 @@
 #ifdef __cplusplus
 extern "C" {
 #endif
+
+/* ---- building keys: a builder returns -1 for a value its parser would not
+ * read back (a text value holding the key delimiter or the literal after it;
+ * a Number that is no DynamoDB number or does not fit its width). A Number
+ * is its decimal text ("9.99", "6.02E+23", 38 digits), a parsed one a span
+ * of the key. */
+
+static inline int hostile_design_s_key_bad_text_(const char *v, const char *delim, const char *next)
+{
+	size_t n = strlen(v), m = strlen(next);
+	if (delim[0] && strstr(v, delim))
+		return 1;
+	for (size_t i = 0; m && i < n; i++) {
+		size_t j = 0;
+		while (j < m && (i + j < n ? v[i + j] : next[i + j - n]) == next[j])
+			j++;
+		if (j == m)
+			return 1;
+	}
+	return 0;
+}
 
 /* ---- reading keys back: hostile_design_s_<entity>_<attribute>_parse(key, &parts)
  * fills the values a key was built from and returns 0, or -1 when the key has
@@ -68,33 +93,6 @@ static inline int hostile_design_s_key_same_text_(struct hostile_design_s_key_sp
 	return a.len == b.len && strncmp(a.ptr, b.ptr, a.len) == 0;
 }
 
-/* A number as %0<width>lld writes it: with a width, exactly width digits
- * (the builder writes no others); without, an optional '-' and digits with
- * no leading zero, no "-0", in range. */
-static inline int hostile_design_s_key_number_(const char **p, unsigned width, long long *out)
-{
-	const char *s = *p, *d = s + (*s == '-');
-	unsigned long long v = 0, max = *s == '-' ? 9223372036854775808ULL :
-						   9223372036854775807ULL;
-	size_t n = 0, zeros = 0;
-	while (d[n] >= '0' && d[n] <= '9') {
-		unsigned digit = (unsigned)(d[n] - '0');
-		if (v > (max - digit) / 10)
-			return -1;
-		v = v * 10 + digit;
-		n++;
-	}
-	while (zeros + 1 < n && d[zeros] == '0')
-		zeros++;
-	if (n == 0 || (*s == '-' && v == 0))
-		return -1;
-	if (width ? *s == '-' || n != width : zeros != 0)
-		return -1;
-	*out = *s != '-' ? (long long)v : v == max ? -9223372036854775807LL - 1 :
-						      -(long long)v;
-	*p = d + n;
-	return 0;
-}
 
 /* ---- table hostile.table-1 */
 
@@ -106,16 +104,122 @@ static inline int hostile_design_s_key_number_(const char **p, unsigned width, l
 
 /* PK: EVENT%s%n%%d#"q"#{eventId}#100%#{n:05} */
 #define HOSTILE_DESIGN_S_USER_PK_NAME "PK"
-#define HOSTILE_DESIGN_S_USER_PK_FMT "EVENT%%s%%n%%%%d#\"q\"#%s#100%%#%05lld"
+#define HOSTILE_DESIGN_S_USER_PK_FMT "EVENT%%s%%n%%%%d#\"q\"#%s#100%%#%s"
 #define HOSTILE_DESIGN_S_USER_PK_PREFIX "EVENT%s%n%%d#\"q\"#" /* literal prefix, for begins_with */
-static inline int hostile_design_s_user_pk(char *buf, size_t size, const char *event_id, long long n)
+
+/* A Number is decimal text: an optional sign, digits with at most one '.',
+ * an optional exponent; DynamoDB holds 38 significant digits, zero or
+ * 1E-130 to 9.99...E+125. A part is written as the len bytes of v are,
+ * less a leading '+' (a whole number without leading zeros or "-0", so one
+ * whole number has one key), or with a width as a non-negative whole
+ * number zero-padded to exactly width digits, into pad (width + 1 bytes).
+ * Returns that text, or NULL for a value none of these. */
+static inline const char *hostile_design_s_key_number_text_(const char *v, size_t len, unsigned width,
+					      char *pad)
 {
-	if (n < 0 || n > 99999LL)
-		return -1;
-	return snprintf(buf, size, HOSTILE_DESIGN_S_USER_PK_FMT, event_id, n);
+	const char *end = v + len, *s = v + (len && (*v == '+' || *v == '-')), *e = s;
+	size_t lead = 0, sig = 0, zeros = 0, whole;
+	long exp = 0, at = 0;
+	for (; e < end && ((*e >= '0' && *e <= '9') || (*e == '.' && !at)); e++) {
+		if (*e == '.') {
+			at = e - s + 1;
+			continue;
+		}
+		if (*e != '0') {
+			sig += zeros + 1;
+			zeros = 0;
+		} else {
+			zeros += sig != 0;
+			lead += sig == 0;
+		}
+	}
+	whole = at ? (size_t)at - 1 : (size_t)(e - s);
+	if (e - s == (at != 0))
+		return NULL;
+	int plain = !at && e == end;
+	if (e < end && (*e == 'e' || *e == 'E')) {
+		int neg = ++e < end && *e == '-';
+		e += e < end && (*e == '+' || *e == '-');
+		if (e == end)
+			return NULL;
+		for (; e < end && *e >= '0' && *e <= '9'; e++)
+			if (exp < 100000000L)
+				exp = exp * 10 + (*e - '0');
+		exp = neg ? -exp : exp;
+	}
+	if (e != end || sig > 38 ||
+	    (sig && (exp + (long)whole - (long)lead - 1 > 125 ||
+		     exp + (long)whole - (long)lead - 1 < -130)))
+		return NULL;
+	if (width) {
+		if (!plain || *v == '-')
+			return NULL;
+		while (whole > 1 && *s == '0')
+			s++, whole--;
+		if (whole > width)
+			return NULL;
+		memset(pad, '0', width - whole);
+		memcpy(pad + width - whole, s, whole);
+		pad[width] = '\0';
+		return pad;
+	}
+	if (plain && (whole > 1 ? *s == '0' : *v == '-' && !sig))
+		return NULL;
+	return v + (*v == '+');
 }
 
-static inline int hostile_design_s_key_parse_lsln_(const char *key, const char *l0, size_t n0, struct hostile_design_s_key_span_ *v1, const char *l2, size_t n2, unsigned w3, long long *v3)
+/* A key longer than DynamoDB takes (n bytes, max at most) is refused. */
+static inline int hostile_design_s_key_fit_(int n, int max)
+{
+	return n > max ? -1 : n;
+}
+
+static inline int hostile_design_s_user_pk(char *buf, size_t size, const char *event_id, const char *n)
+{
+	char pad3__[6];
+	const char *t3__ = hostile_design_s_key_number_text_(n, strlen(n), 5, pad3__);
+	if (!t3__)
+		return -1;
+	if (hostile_design_s_key_bad_text_(event_id, "#", "#100%#"))
+		return -1;
+	return hostile_design_s_key_fit_(snprintf(buf, size, HOSTILE_DESIGN_S_USER_PK_FMT, event_id, t3__), 2048);
+}
+
+/* A Number as the builders write it (hostile_design_s_key_number_text_): with a width,
+ * exactly width digits, read without their leading zeros; without, the
+ * longest decimal there, which a builder writes as it is. */
+static inline int hostile_design_s_key_number_(const char **p, unsigned width, struct hostile_design_s_key_span_ *out)
+{
+	static const char digits[] = "0123456789";
+	const char *s = *p, *e = s + (*s == '-');
+	size_t n;
+	if (width) {
+		n = strspn(s, digits);
+		if (n != width)
+			return -1;
+		*p += width;
+		while (n > 1 && *s == '0')
+			s++, n--;
+	} else {
+		e += strspn(e, digits);
+		if (*e == '.')
+			e += 1 + strspn(e + 1, digits);
+		if (*e == 'e' || *e == 'E') {
+			const char *x = e + 1 + (e[1] == '+' || e[1] == '-');
+			if (strspn(x, digits))
+				e = x + strspn(x, digits);
+		}
+		n = (size_t)(e - s);
+		if (hostile_design_s_key_number_text_(s, n, 0, NULL) != s)
+			return -1;
+		*p = e;
+	}
+	out->ptr = s;
+	out->len = n;
+	return 0;
+}
+
+static inline int hostile_design_s_key_parse_lsln_(const char *key, const char *l0, size_t n0, struct hostile_design_s_key_span_ *v1, const char *l2, size_t n2, unsigned w3, struct hostile_design_s_key_span_ *v3)
 {
 	const char *p = key;
 	return (hostile_design_s_key_literal_(&p, l0, n0) != 0
@@ -127,7 +231,7 @@ static inline int hostile_design_s_key_parse_lsln_(const char *key, const char *
 
 struct hostile_design_s_user_pk_parts {
 	struct hostile_design_s_key_span_ event_id;
-	long long n;
+	struct hostile_design_s_key_span_ n;
 };
 static inline int hostile_design_s_user_pk_parse(const char *key, struct hostile_design_s_user_pk_parts *out)
 {
@@ -140,7 +244,9 @@ static inline int hostile_design_s_user_pk_parse(const char *key, struct hostile
 #define HOSTILE_DESIGN_S_USER_SK_PREFIX "a\\b\?\?=c\?\?/d\?\?'e*/f/*g\342\200\256h#" /* literal prefix, for begins_with */
 static inline int hostile_design_s_user_sk(char *buf, size_t size, const char *say_hi)
 {
-	return snprintf(buf, size, HOSTILE_DESIGN_S_USER_SK_FMT, say_hi);
+	if (hostile_design_s_key_bad_text_(say_hi, "#", ""))
+		return -1;
+	return hostile_design_s_key_fit_(snprintf(buf, size, HOSTILE_DESIGN_S_USER_SK_FMT, say_hi), 1024);
 }
 
 static inline int hostile_design_s_key_parse_ls_(const char *key, const char *l0, size_t n0, struct hostile_design_s_key_span_ *v1)
@@ -165,7 +271,9 @@ static inline int hostile_design_s_user_sk_parse(const char *key, struct hostile
 #define HOSTILE_DESIGN_S_USER_GSI1PK_PREFIX "line1\nline2\tend\015#" /* literal prefix, for begins_with */
 static inline int hostile_design_s_user_gsi1pk(char *buf, size_t size, const char *class_)
 {
-	return snprintf(buf, size, HOSTILE_DESIGN_S_USER_GSI1PK_FMT, class_);
+	if (hostile_design_s_key_bad_text_(class_, "#", "{braces}"))
+		return -1;
+	return hostile_design_s_key_fit_(snprintf(buf, size, HOSTILE_DESIGN_S_USER_GSI1PK_FMT, class_), 2048);
 }
 
 static inline int hostile_design_s_key_parse_lsl_(const char *key, const char *l0, size_t n0, struct hostile_design_s_key_span_ *v1, const char *l2, size_t n2)
@@ -187,18 +295,29 @@ static inline int hostile_design_s_user_gsi1pk_parse(const char *key, struct hos
 
 /* GSI1SK: {PK}|{buf}|{size:03}|{int} */
 #define HOSTILE_DESIGN_S_USER_GSI1SK_NAME "GSI1SK"
-#define HOSTILE_DESIGN_S_USER_GSI1SK_FMT "EVENT%%s%%n%%%%d#\"q\"#%s#100%%#%05lld|%s|%03lld|%lld"
+#define HOSTILE_DESIGN_S_USER_GSI1SK_FMT "EVENT%%s%%n%%%%d#\"q\"#%s#100%%#%s|%s|%s|%s"
 #define HOSTILE_DESIGN_S_USER_GSI1SK_PREFIX "EVENT%s%n%%d#\"q\"#" /* literal prefix, for begins_with */
-static inline int hostile_design_s_user_gsi1sk(char *buf, size_t size, const char *event_id, long long n, const char *buf_, long long size_, long long int_)
+static inline int hostile_design_s_user_gsi1sk(char *buf, size_t size, const char *event_id, const char *n, const char *buf_, const char *size_, const char *int_)
 {
-	if (n < 0 || n > 99999LL)
+	char pad3__[6];
+	const char *t3__ = hostile_design_s_key_number_text_(n, strlen(n), 5, pad3__);
+	if (!t3__)
 		return -1;
-	if (size_ < 0 || size_ > 999LL)
+	char pad7__[4];
+	const char *t7__ = hostile_design_s_key_number_text_(size_, strlen(size_), 3, pad7__);
+	if (!t7__)
 		return -1;
-	return snprintf(buf, size, HOSTILE_DESIGN_S_USER_GSI1SK_FMT, event_id, n, buf_, size_, int_);
+	const char *t9__ = hostile_design_s_key_number_text_(int_, strlen(int_), 0, NULL);
+	if (!t9__)
+		return -1;
+	if (hostile_design_s_key_bad_text_(event_id, "#", "#100%#"))
+		return -1;
+	if (hostile_design_s_key_bad_text_(buf_, "#", "|"))
+		return -1;
+	return hostile_design_s_key_fit_(snprintf(buf, size, HOSTILE_DESIGN_S_USER_GSI1SK_FMT, event_id, t3__, buf_, t7__, t9__), 1024);
 }
 
-static inline int hostile_design_s_key_parse_lslnlslnln_(const char *key, const char *l0, size_t n0, struct hostile_design_s_key_span_ *v1, const char *l2, size_t n2, unsigned w3, long long *v3, const char *l4, size_t n4, struct hostile_design_s_key_span_ *v5, const char *l6, size_t n6, unsigned w7, long long *v7, const char *l8, size_t n8, unsigned w9, long long *v9)
+static inline int hostile_design_s_key_parse_lslnlslnln_(const char *key, const char *l0, size_t n0, struct hostile_design_s_key_span_ *v1, const char *l2, size_t n2, unsigned w3, struct hostile_design_s_key_span_ *v3, const char *l4, size_t n4, struct hostile_design_s_key_span_ *v5, const char *l6, size_t n6, unsigned w7, struct hostile_design_s_key_span_ *v7, const char *l8, size_t n8, unsigned w9, struct hostile_design_s_key_span_ *v9)
 {
 	const char *p = key;
 	return (hostile_design_s_key_literal_(&p, l0, n0) != 0
@@ -216,10 +335,10 @@ static inline int hostile_design_s_key_parse_lslnlslnln_(const char *key, const 
 
 struct hostile_design_s_user_gsi1sk_parts {
 	struct hostile_design_s_key_span_ event_id;
-	long long n;
+	struct hostile_design_s_key_span_ n;
 	struct hostile_design_s_key_span_ buf_;
-	long long size_;
-	long long int_;
+	struct hostile_design_s_key_span_ size_;
+	struct hostile_design_s_key_span_ int_;
 };
 static inline int hostile_design_s_user_gsi1sk_parse(const char *key, struct hostile_design_s_user_gsi1sk_parts *out)
 {
@@ -233,16 +352,32 @@ static inline int hostile_design_s_user_gsi1sk_parse(const char *key, struct hos
 /* when: ユーザー#{snprintf}#{errno}#{stdout}#{linux}#{new}#{1st}#{user-id}#{order:02} */
 #define HOSTILE_DESIGN_S_USER_WHEN_NAME "when"
 #define HOSTILE_DESIGN_S_USER_WHEN_EXPR_NAME "#when" /* ExpressionAttributeNames: { "#when": NAME } */
-#define HOSTILE_DESIGN_S_USER_WHEN_FMT "\343\203\246\343\203\274\343\202\266\343\203\274#%s#%s#%s#%s#%s#%s#%s#%02lld"
+#define HOSTILE_DESIGN_S_USER_WHEN_FMT "\343\203\246\343\203\274\343\202\266\343\203\274#%s#%s#%s#%s#%s#%s#%s#%s"
 #define HOSTILE_DESIGN_S_USER_WHEN_PREFIX "\343\203\246\343\203\274\343\202\266\343\203\274#" /* literal prefix, for begins_with */
-static inline int hostile_design_s_user_when(char *buf, size_t size, const char *snprintf_, const char *errno_, const char *stdout_, const char *linux_, const char *new_, const char *_1st, const char *user_id, long long order)
+static inline int hostile_design_s_user_when(char *buf, size_t size, const char *snprintf_, const char *errno_, const char *stdout_, const char *linux_, const char *new_, const char *_1st, const char *user_id, const char *order)
 {
-	if (order < 0 || order > 99LL)
+	char pad15__[3];
+	const char *t15__ = hostile_design_s_key_number_text_(order, strlen(order), 2, pad15__);
+	if (!t15__)
 		return -1;
-	return snprintf(buf, size, HOSTILE_DESIGN_S_USER_WHEN_FMT, snprintf_, errno_, stdout_, linux_, new_, _1st, user_id, order);
+	if (hostile_design_s_key_bad_text_(snprintf_, "#", "#"))
+		return -1;
+	if (hostile_design_s_key_bad_text_(errno_, "#", "#"))
+		return -1;
+	if (hostile_design_s_key_bad_text_(stdout_, "#", "#"))
+		return -1;
+	if (hostile_design_s_key_bad_text_(linux_, "#", "#"))
+		return -1;
+	if (hostile_design_s_key_bad_text_(new_, "#", "#"))
+		return -1;
+	if (hostile_design_s_key_bad_text_(_1st, "#", "#"))
+		return -1;
+	if (hostile_design_s_key_bad_text_(user_id, "#", "#"))
+		return -1;
+	return hostile_design_s_key_fit_(snprintf(buf, size, HOSTILE_DESIGN_S_USER_WHEN_FMT, snprintf_, errno_, stdout_, linux_, new_, _1st, user_id, t15__), 1024);
 }
 
-static inline int hostile_design_s_key_parse_lslslslslslslsln_(const char *key, const char *l0, size_t n0, struct hostile_design_s_key_span_ *v1, const char *l2, size_t n2, struct hostile_design_s_key_span_ *v3, const char *l4, size_t n4, struct hostile_design_s_key_span_ *v5, const char *l6, size_t n6, struct hostile_design_s_key_span_ *v7, const char *l8, size_t n8, struct hostile_design_s_key_span_ *v9, const char *l10, size_t n10, struct hostile_design_s_key_span_ *v11, const char *l12, size_t n12, struct hostile_design_s_key_span_ *v13, const char *l14, size_t n14, unsigned w15, long long *v15)
+static inline int hostile_design_s_key_parse_lslslslslslslsln_(const char *key, const char *l0, size_t n0, struct hostile_design_s_key_span_ *v1, const char *l2, size_t n2, struct hostile_design_s_key_span_ *v3, const char *l4, size_t n4, struct hostile_design_s_key_span_ *v5, const char *l6, size_t n6, struct hostile_design_s_key_span_ *v7, const char *l8, size_t n8, struct hostile_design_s_key_span_ *v9, const char *l10, size_t n10, struct hostile_design_s_key_span_ *v11, const char *l12, size_t n12, struct hostile_design_s_key_span_ *v13, const char *l14, size_t n14, unsigned w15, struct hostile_design_s_key_span_ *v15)
 {
 	const char *p = key;
 	return (hostile_design_s_key_literal_(&p, l0, n0) != 0
@@ -272,7 +407,7 @@ struct hostile_design_s_user_when_parts {
 	struct hostile_design_s_key_span_ new_;
 	struct hostile_design_s_key_span_ _1st;
 	struct hostile_design_s_key_span_ user_id;
-	long long order;
+	struct hostile_design_s_key_span_ order;
 };
 static inline int hostile_design_s_user_when_parse(const char *key, struct hostile_design_s_user_when_parts *out)
 {
@@ -309,14 +444,17 @@ static inline int hostile_design_s_user_when_parse(const char *key, struct hosti
 
 /* PK: ODD#{id} */
 #define HOSTILE_DESIGN_S_ODD_NAME_S_PK_NAME "PK"
-#define HOSTILE_DESIGN_S_ODD_NAME_S_PK_FMT "ODD#%lld"
+#define HOSTILE_DESIGN_S_ODD_NAME_S_PK_FMT "ODD#%s"
 #define HOSTILE_DESIGN_S_ODD_NAME_S_PK_PREFIX "ODD#" /* literal prefix, for begins_with */
-static inline int hostile_design_s_odd_name_s_pk(char *buf, size_t size, long long id)
+static inline int hostile_design_s_odd_name_s_pk(char *buf, size_t size, const char *id)
 {
-	return snprintf(buf, size, HOSTILE_DESIGN_S_ODD_NAME_S_PK_FMT, id);
+	const char *t1__ = hostile_design_s_key_number_text_(id, strlen(id), 0, NULL);
+	if (!t1__)
+		return -1;
+	return hostile_design_s_key_fit_(snprintf(buf, size, HOSTILE_DESIGN_S_ODD_NAME_S_PK_FMT, t1__), 2048);
 }
 
-static inline int hostile_design_s_key_parse_ln_(const char *key, const char *l0, size_t n0, unsigned w1, long long *v1)
+static inline int hostile_design_s_key_parse_ln_(const char *key, const char *l0, size_t n0, unsigned w1, struct hostile_design_s_key_span_ *v1)
 {
 	const char *p = key;
 	return (hostile_design_s_key_literal_(&p, l0, n0) != 0
@@ -325,7 +463,7 @@ static inline int hostile_design_s_key_parse_ln_(const char *key, const char *l0
 }
 
 struct hostile_design_s_odd_name_s_pk_parts {
-	long long id;
+	struct hostile_design_s_key_span_ id;
 };
 static inline int hostile_design_s_odd_name_s_pk_parse(const char *key, struct hostile_design_s_odd_name_s_pk_parts *out)
 {
@@ -346,6 +484,8 @@ static inline int hostile_design_s_odd_name_s_pk_parse(const char *key, struct h
 #define HOSTILE_DESIGN_S_GET_ODD_S_X_PK_VALUE_FMT "ODD#%s"
 static inline int hostile_design_s_get_odd_s_x_pk_value(char *buf, size_t size, const char *id)
 {
+	if (hostile_design_s_key_bad_text_(id, "#", ""))
+		return -1;
 	return snprintf(buf, size, HOSTILE_DESIGN_S_GET_ODD_S_X_PK_VALUE_FMT, id);
 }
 
@@ -362,6 +502,8 @@ static inline int hostile_design_s_get_odd_s_x_pk_value(char *buf, size_t size, 
 #define HOSTILE_DESIGN_S_ODD_BY_KEY_PK_VALUE_FMT "ODD#%s"
 static inline int hostile_design_s_odd_by_key_pk_value(char *buf, size_t size, const char *id)
 {
+	if (hostile_design_s_key_bad_text_(id, "#", ""))
+		return -1;
 	return snprintf(buf, size, HOSTILE_DESIGN_S_ODD_BY_KEY_PK_VALUE_FMT, id);
 }
 
@@ -376,12 +518,16 @@ static inline int hostile_design_s_odd_by_key_pk_value(char *buf, size_t size, c
 
 /* PK eq EVENT%s%n%%d#"q"#{eventId}#100%#{n:05} */
 #define HOSTILE_DESIGN_S_USER_BY_EVENT_PK_PLACEHOLDER ":PK" /* in ExpressionAttributeValues */
-#define HOSTILE_DESIGN_S_USER_BY_EVENT_PK_VALUE_FMT "EVENT%%s%%n%%%%d#\"q\"#%s#100%%#%05lld"
-static inline int hostile_design_s_user_by_event_pk_value(char *buf, size_t size, const char *event_id, long long n)
+#define HOSTILE_DESIGN_S_USER_BY_EVENT_PK_VALUE_FMT "EVENT%%s%%n%%%%d#\"q\"#%s#100%%#%s"
+static inline int hostile_design_s_user_by_event_pk_value(char *buf, size_t size, const char *event_id, const char *n)
 {
-	if (n < 0 || n > 99999LL)
+	char pad3__[6];
+	const char *t3__ = hostile_design_s_key_number_text_(n, strlen(n), 5, pad3__);
+	if (!t3__)
 		return -1;
-	return snprintf(buf, size, HOSTILE_DESIGN_S_USER_BY_EVENT_PK_VALUE_FMT, event_id, n);
+	if (hostile_design_s_key_bad_text_(event_id, "#", "#100%#"))
+		return -1;
+	return snprintf(buf, size, HOSTILE_DESIGN_S_USER_BY_EVENT_PK_VALUE_FMT, event_id, t3__);
 }
 
 #ifdef __cplusplus

@@ -5,7 +5,11 @@
  *   leaderboard_<entity>_<attribute>(buf, size, ...)
  *                        builds the key with snprintf and returns what
  *                        snprintf returns: the key's length, which is
- *                        >= size when buf was too small
+ *                        >= size when buf was too small, or -1 for a
+ *                        value its parser would not read back (a text
+ *                        holding the key delimiter or the literal after
+ *                        it, a Number that is no DynamoDB number or
+ *                        does not fit its :0WIDTH)
  *   LEADERBOARD_<ENTITY>_<ATTRIBUTE>_PREFIX  the text before the first value (begins_with)
  * A constant key is the string LEADERBOARD_<ENTITY>_<ATTRIBUTE>. Names:
  * LEADERBOARD_<TABLE>_TABLE, LEADERBOARD_<TABLE>_<INDEX>_INDEX (a word the prefix or the
@@ -26,10 +30,32 @@
 #define LEADERBOARD_DDBC_H
 
 #include <stdio.h> /* snprintf, size_t */
+#include <string.h> /* strncmp, strstr, strlen */
 
 #ifdef __cplusplus
 extern "C" {
 #endif
+
+/* ---- building keys: a builder returns -1 for a value its parser would not
+ * read back (a text value holding the key delimiter or the literal after it;
+ * a Number that is no DynamoDB number or does not fit its width). A Number
+ * is its decimal text ("9.99", "6.02E+23", 38 digits), a parsed one a span
+ * of the key. */
+
+static inline int leaderboard_key_bad_text_(const char *v, const char *delim, const char *next)
+{
+	size_t n = strlen(v), m = strlen(next);
+	if (delim[0] && strstr(v, delim))
+		return 1;
+	for (size_t i = 0; m && i < n; i++) {
+		size_t j = 0;
+		while (j < m && (i + j < n ? v[i + j] : next[i + j - n]) == next[j])
+			j++;
+		if (j == m)
+			return 1;
+	}
+	return 0;
+}
 
 /* ---- table GameScores */
 
@@ -59,6 +85,8 @@ extern "C" {
 #define LEADERBOARD_GET_SCORE_USER_ID_VALUE_FMT "%s"
 static inline int leaderboard_get_score_user_id_value(char *buf, size_t size, const char *user_id)
 {
+	if (leaderboard_key_bad_text_(user_id, "#", ""))
+		return -1;
 	return snprintf(buf, size, LEADERBOARD_GET_SCORE_USER_ID_VALUE_FMT, user_id);
 }
 
@@ -66,6 +94,8 @@ static inline int leaderboard_get_score_user_id_value(char *buf, size_t size, co
 #define LEADERBOARD_GET_SCORE_GAME_TITLE_VALUE_FMT "%s"
 static inline int leaderboard_get_score_game_title_value(char *buf, size_t size, const char *game_title)
 {
+	if (leaderboard_key_bad_text_(game_title, "#", ""))
+		return -1;
 	return snprintf(buf, size, LEADERBOARD_GET_SCORE_GAME_TITLE_VALUE_FMT, game_title);
 }
 
@@ -79,6 +109,8 @@ static inline int leaderboard_get_score_game_title_value(char *buf, size_t size,
 #define LEADERBOARD_SCORES_OF_USER_USER_ID_VALUE_FMT "%s"
 static inline int leaderboard_scores_of_user_user_id_value(char *buf, size_t size, const char *user_id)
 {
+	if (leaderboard_key_bad_text_(user_id, "#", ""))
+		return -1;
 	return snprintf(buf, size, LEADERBOARD_SCORES_OF_USER_USER_ID_VALUE_FMT, user_id);
 }
 
@@ -92,6 +124,8 @@ static inline int leaderboard_scores_of_user_user_id_value(char *buf, size_t siz
 #define LEADERBOARD_GAMES_STARTING_WITH_USER_ID_VALUE_FMT "%s"
 static inline int leaderboard_games_starting_with_user_id_value(char *buf, size_t size, const char *user_id)
 {
+	if (leaderboard_key_bad_text_(user_id, "#", ""))
+		return -1;
 	return snprintf(buf, size, LEADERBOARD_GAMES_STARTING_WITH_USER_ID_VALUE_FMT, user_id);
 }
 
@@ -100,6 +134,8 @@ static inline int leaderboard_games_starting_with_user_id_value(char *buf, size_
 #define LEADERBOARD_GAMES_STARTING_WITH_GAME_TITLE_VALUE_FMT "%s"
 static inline int leaderboard_games_starting_with_game_title_value(char *buf, size_t size, const char *letter)
 {
+	if (leaderboard_key_bad_text_(letter, "#", ""))
+		return -1;
 	return snprintf(buf, size, LEADERBOARD_GAMES_STARTING_WITH_GAME_TITLE_VALUE_FMT, letter);
 }
 
@@ -116,6 +152,8 @@ static inline int leaderboard_games_starting_with_game_title_value(char *buf, si
 #define LEADERBOARD_GAME_TITLE_VALUE_FMT "%s"
 static inline int leaderboard_game_title_value(char *buf, size_t size, const char *game_title)
 {
+	if (leaderboard_key_bad_text_(game_title, "#", ""))
+		return -1;
 	return snprintf(buf, size, LEADERBOARD_GAME_TITLE_VALUE_FMT, game_title);
 }
 
@@ -131,15 +169,82 @@ static inline int leaderboard_game_title_value(char *buf, size_t size, const cha
 #define LEADERBOARD_SCORES_ABOVE_GAME_TITLE_VALUE_FMT "%s"
 static inline int leaderboard_scores_above_game_title_value(char *buf, size_t size, const char *game_title)
 {
+	if (leaderboard_key_bad_text_(game_title, "#", ""))
+		return -1;
 	return snprintf(buf, size, LEADERBOARD_SCORES_ABOVE_GAME_TITLE_VALUE_FMT, game_title);
 }
 
 /* TopScore ge {minScore} */
 #define LEADERBOARD_SCORES_ABOVE_TOP_SCORE_PLACEHOLDER ":TopScore" /* in ExpressionAttributeValues */
-#define LEADERBOARD_SCORES_ABOVE_TOP_SCORE_VALUE_FMT "%lld"
-static inline int leaderboard_scores_above_top_score_value(char *buf, size_t size, long long min_score)
+#define LEADERBOARD_SCORES_ABOVE_TOP_SCORE_VALUE_FMT "%s"
+
+/* A Number is decimal text: an optional sign, digits with at most one '.',
+ * an optional exponent; DynamoDB holds 38 significant digits, zero or
+ * 1E-130 to 9.99...E+125. A part is written as the len bytes of v are,
+ * less a leading '+' (a whole number without leading zeros or "-0", so one
+ * whole number has one key), or with a width as a non-negative whole
+ * number zero-padded to exactly width digits, into pad (width + 1 bytes).
+ * Returns that text, or NULL for a value none of these. */
+static inline const char *leaderboard_key_number_text_(const char *v, size_t len, unsigned width,
+					      char *pad)
 {
-	return snprintf(buf, size, LEADERBOARD_SCORES_ABOVE_TOP_SCORE_VALUE_FMT, min_score);
+	const char *end = v + len, *s = v + (len && (*v == '+' || *v == '-')), *e = s;
+	size_t lead = 0, sig = 0, zeros = 0, whole;
+	long exp = 0, at = 0;
+	for (; e < end && ((*e >= '0' && *e <= '9') || (*e == '.' && !at)); e++) {
+		if (*e == '.') {
+			at = e - s + 1;
+			continue;
+		}
+		if (*e != '0') {
+			sig += zeros + 1;
+			zeros = 0;
+		} else {
+			zeros += sig != 0;
+			lead += sig == 0;
+		}
+	}
+	whole = at ? (size_t)at - 1 : (size_t)(e - s);
+	if (e - s == (at != 0))
+		return NULL;
+	int plain = !at && e == end;
+	if (e < end && (*e == 'e' || *e == 'E')) {
+		int neg = ++e < end && *e == '-';
+		e += e < end && (*e == '+' || *e == '-');
+		if (e == end)
+			return NULL;
+		for (; e < end && *e >= '0' && *e <= '9'; e++)
+			if (exp < 100000000L)
+				exp = exp * 10 + (*e - '0');
+		exp = neg ? -exp : exp;
+	}
+	if (e != end || sig > 38 ||
+	    (sig && (exp + (long)whole - (long)lead - 1 > 125 ||
+		     exp + (long)whole - (long)lead - 1 < -130)))
+		return NULL;
+	if (width) {
+		if (!plain || *v == '-')
+			return NULL;
+		while (whole > 1 && *s == '0')
+			s++, whole--;
+		if (whole > width)
+			return NULL;
+		memset(pad, '0', width - whole);
+		memcpy(pad + width - whole, s, whole);
+		pad[width] = '\0';
+		return pad;
+	}
+	if (plain && (whole > 1 ? *s == '0' : *v == '-' && !sig))
+		return NULL;
+	return v + (*v == '+');
+}
+
+static inline int leaderboard_scores_above_top_score_value(char *buf, size_t size, const char *min_score)
+{
+	const char *t0__ = leaderboard_key_number_text_(min_score, strlen(min_score), 0, NULL);
+	if (!t0__)
+		return -1;
+	return snprintf(buf, size, LEADERBOARD_SCORES_ABOVE_TOP_SCORE_VALUE_FMT, t0__);
 }
 
 /* ---- access pattern scores-in-band (query, table GameScores, index GameTitleIndex) */
@@ -154,6 +259,8 @@ static inline int leaderboard_scores_above_top_score_value(char *buf, size_t siz
 #define LEADERBOARD_SCORES_IN_BAND_GAME_TITLE_VALUE_FMT "%s"
 static inline int leaderboard_scores_in_band_game_title_value(char *buf, size_t size, const char *game_title)
 {
+	if (leaderboard_key_bad_text_(game_title, "#", ""))
+		return -1;
 	return snprintf(buf, size, LEADERBOARD_SCORES_IN_BAND_GAME_TITLE_VALUE_FMT, game_title);
 }
 
@@ -179,6 +286,8 @@ static inline int leaderboard_scores_in_band_game_title_value(char *buf, size_t 
 #define LEADERBOARD_SEASON_LEADERBOARD_GAME_TITLE_VALUE_FMT "%s"
 static inline int leaderboard_season_leaderboard_game_title_value(char *buf, size_t size, const char *game_title)
 {
+	if (leaderboard_key_bad_text_(game_title, "#", ""))
+		return -1;
 	return snprintf(buf, size, LEADERBOARD_SEASON_LEADERBOARD_GAME_TITLE_VALUE_FMT, game_title);
 }
 
@@ -187,15 +296,20 @@ static inline int leaderboard_season_leaderboard_game_title_value(char *buf, siz
 #define LEADERBOARD_SEASON_LEADERBOARD_REGION_VALUE_FMT "%s"
 static inline int leaderboard_season_leaderboard_region_value(char *buf, size_t size, const char *region)
 {
+	if (leaderboard_key_bad_text_(region, "#", ""))
+		return -1;
 	return snprintf(buf, size, LEADERBOARD_SEASON_LEADERBOARD_REGION_VALUE_FMT, region);
 }
 
 /* Season eq {season} */
 #define LEADERBOARD_SEASON_LEADERBOARD_SEASON_PLACEHOLDER ":Season" /* in ExpressionAttributeValues */
-#define LEADERBOARD_SEASON_LEADERBOARD_SEASON_VALUE_FMT "%lld"
-static inline int leaderboard_season_leaderboard_season_value(char *buf, size_t size, long long season)
+#define LEADERBOARD_SEASON_LEADERBOARD_SEASON_VALUE_FMT "%s"
+static inline int leaderboard_season_leaderboard_season_value(char *buf, size_t size, const char *season)
 {
-	return snprintf(buf, size, LEADERBOARD_SEASON_LEADERBOARD_SEASON_VALUE_FMT, season);
+	const char *t0__ = leaderboard_key_number_text_(season, strlen(season), 0, NULL);
+	if (!t0__)
+		return -1;
+	return snprintf(buf, size, LEADERBOARD_SEASON_LEADERBOARD_SEASON_VALUE_FMT, t0__);
 }
 
 /* ---- access pattern season-top-tier (query, table GameScores, index SeasonRegionIndex) */
@@ -211,6 +325,8 @@ static inline int leaderboard_season_leaderboard_season_value(char *buf, size_t 
 #define LEADERBOARD_SEASON_TOP_TIER_GAME_TITLE_VALUE_FMT "%s"
 static inline int leaderboard_season_top_tier_game_title_value(char *buf, size_t size, const char *game_title)
 {
+	if (leaderboard_key_bad_text_(game_title, "#", ""))
+		return -1;
 	return snprintf(buf, size, LEADERBOARD_SEASON_TOP_TIER_GAME_TITLE_VALUE_FMT, game_title);
 }
 
@@ -219,23 +335,31 @@ static inline int leaderboard_season_top_tier_game_title_value(char *buf, size_t
 #define LEADERBOARD_SEASON_TOP_TIER_REGION_VALUE_FMT "%s"
 static inline int leaderboard_season_top_tier_region_value(char *buf, size_t size, const char *region)
 {
+	if (leaderboard_key_bad_text_(region, "#", ""))
+		return -1;
 	return snprintf(buf, size, LEADERBOARD_SEASON_TOP_TIER_REGION_VALUE_FMT, region);
 }
 
 /* Season eq {season} */
 #define LEADERBOARD_SEASON_TOP_TIER_SEASON_PLACEHOLDER ":Season" /* in ExpressionAttributeValues */
-#define LEADERBOARD_SEASON_TOP_TIER_SEASON_VALUE_FMT "%lld"
-static inline int leaderboard_season_top_tier_season_value(char *buf, size_t size, long long season)
+#define LEADERBOARD_SEASON_TOP_TIER_SEASON_VALUE_FMT "%s"
+static inline int leaderboard_season_top_tier_season_value(char *buf, size_t size, const char *season)
 {
-	return snprintf(buf, size, LEADERBOARD_SEASON_TOP_TIER_SEASON_VALUE_FMT, season);
+	const char *t0__ = leaderboard_key_number_text_(season, strlen(season), 0, NULL);
+	if (!t0__)
+		return -1;
+	return snprintf(buf, size, LEADERBOARD_SEASON_TOP_TIER_SEASON_VALUE_FMT, t0__);
 }
 
 /* TopScore gt {threshold} */
 #define LEADERBOARD_SEASON_TOP_TIER_TOP_SCORE_PLACEHOLDER ":TopScore" /* in ExpressionAttributeValues */
-#define LEADERBOARD_SEASON_TOP_TIER_TOP_SCORE_VALUE_FMT "%lld"
-static inline int leaderboard_season_top_tier_top_score_value(char *buf, size_t size, long long threshold)
+#define LEADERBOARD_SEASON_TOP_TIER_TOP_SCORE_VALUE_FMT "%s"
+static inline int leaderboard_season_top_tier_top_score_value(char *buf, size_t size, const char *threshold)
 {
-	return snprintf(buf, size, LEADERBOARD_SEASON_TOP_TIER_TOP_SCORE_VALUE_FMT, threshold);
+	const char *t0__ = leaderboard_key_number_text_(threshold, strlen(threshold), 0, NULL);
+	if (!t0__)
+		return -1;
+	return snprintf(buf, size, LEADERBOARD_SEASON_TOP_TIER_TOP_SCORE_VALUE_FMT, t0__);
 }
 
 /* ---- access pattern record-match (update, table GameScores) */
@@ -246,6 +370,8 @@ static inline int leaderboard_season_top_tier_top_score_value(char *buf, size_t 
 #define LEADERBOARD_RECORD_MATCH_USER_ID_VALUE_FMT "%s"
 static inline int leaderboard_record_match_user_id_value(char *buf, size_t size, const char *user_id)
 {
+	if (leaderboard_key_bad_text_(user_id, "#", ""))
+		return -1;
 	return snprintf(buf, size, LEADERBOARD_RECORD_MATCH_USER_ID_VALUE_FMT, user_id);
 }
 
@@ -253,6 +379,8 @@ static inline int leaderboard_record_match_user_id_value(char *buf, size_t size,
 #define LEADERBOARD_RECORD_MATCH_GAME_TITLE_VALUE_FMT "%s"
 static inline int leaderboard_record_match_game_title_value(char *buf, size_t size, const char *game_title)
 {
+	if (leaderboard_key_bad_text_(game_title, "#", ""))
+		return -1;
 	return snprintf(buf, size, LEADERBOARD_RECORD_MATCH_GAME_TITLE_VALUE_FMT, game_title);
 }
 
@@ -264,6 +392,8 @@ static inline int leaderboard_record_match_game_title_value(char *buf, size_t si
 #define LEADERBOARD_FIRST_MATCH_USER_ID_VALUE_FMT "%s"
 static inline int leaderboard_first_match_user_id_value(char *buf, size_t size, const char *user_id)
 {
+	if (leaderboard_key_bad_text_(user_id, "#", ""))
+		return -1;
 	return snprintf(buf, size, LEADERBOARD_FIRST_MATCH_USER_ID_VALUE_FMT, user_id);
 }
 
@@ -271,6 +401,8 @@ static inline int leaderboard_first_match_user_id_value(char *buf, size_t size, 
 #define LEADERBOARD_FIRST_MATCH_GAME_TITLE_VALUE_FMT "%s"
 static inline int leaderboard_first_match_game_title_value(char *buf, size_t size, const char *game_title)
 {
+	if (leaderboard_key_bad_text_(game_title, "#", ""))
+		return -1;
 	return snprintf(buf, size, LEADERBOARD_FIRST_MATCH_GAME_TITLE_VALUE_FMT, game_title);
 }
 

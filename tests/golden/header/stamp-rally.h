@@ -5,7 +5,11 @@
  *   stamp_rally_<entity>_<attribute>(buf, size, ...)
  *                        builds the key with snprintf and returns what
  *                        snprintf returns: the key's length, which is
- *                        >= size when buf was too small
+ *                        >= size when buf was too small, or -1 for a
+ *                        value its parser would not read back (a text
+ *                        holding the key delimiter or the literal after
+ *                        it, a Number that is no DynamoDB number or
+ *                        does not fit its :0WIDTH)
  *   STAMP_RALLY_<ENTITY>_<ATTRIBUTE>_PREFIX  the text before the first value (begins_with)
  * A constant key is the string STAMP_RALLY_<ENTITY>_<ATTRIBUTE>. Names:
  * STAMP_RALLY_<TABLE>_TABLE, STAMP_RALLY_<TABLE>_<INDEX>_INDEX (a word the prefix or the
@@ -31,6 +35,27 @@
 #ifdef __cplusplus
 extern "C" {
 #endif
+
+/* ---- building keys: a builder returns -1 for a value its parser would not
+ * read back (a text value holding the key delimiter or the literal after it;
+ * a Number that is no DynamoDB number or does not fit its width). A Number
+ * is its decimal text ("9.99", "6.02E+23", 38 digits), a parsed one a span
+ * of the key. */
+
+static inline int stamp_rally_key_bad_text_(const char *v, const char *delim, const char *next)
+{
+	size_t n = strlen(v), m = strlen(next);
+	if (delim[0] && strstr(v, delim))
+		return 1;
+	for (size_t i = 0; m && i < n; i++) {
+		size_t j = 0;
+		while (j < m && (i + j < n ? v[i + j] : next[i + j - n]) == next[j])
+			j++;
+		if (j == m)
+			return 1;
+	}
+	return 0;
+}
 
 /* ---- reading keys back: stamp_rally_<entity>_<attribute>_parse(key, &parts)
  * fills the values a key was built from and returns 0, or -1 when the key has
@@ -68,33 +93,6 @@ static inline int stamp_rally_key_same_text_(struct stamp_rally_key_span_ a, str
 	return a.len == b.len && strncmp(a.ptr, b.ptr, a.len) == 0;
 }
 
-/* A number as %0<width>lld writes it: with a width, exactly width digits
- * (the builder writes no others); without, an optional '-' and digits with
- * no leading zero, no "-0", in range. */
-static inline int stamp_rally_key_number_(const char **p, unsigned width, long long *out)
-{
-	const char *s = *p, *d = s + (*s == '-');
-	unsigned long long v = 0, max = *s == '-' ? 9223372036854775808ULL :
-						   9223372036854775807ULL;
-	size_t n = 0, zeros = 0;
-	while (d[n] >= '0' && d[n] <= '9') {
-		unsigned digit = (unsigned)(d[n] - '0');
-		if (v > (max - digit) / 10)
-			return -1;
-		v = v * 10 + digit;
-		n++;
-	}
-	while (zeros + 1 < n && d[zeros] == '0')
-		zeros++;
-	if (n == 0 || (*s == '-' && v == 0))
-		return -1;
-	if (width ? *s == '-' || n != width : zeros != 0)
-		return -1;
-	*out = *s != '-' ? (long long)v : v == max ? -9223372036854775807LL - 1 :
-						      -(long long)v;
-	*p = d + n;
-	return 0;
-}
 
 /* ---- table line-event */
 
@@ -107,9 +105,19 @@ static inline int stamp_rally_key_number_(const char **p, unsigned width, long l
 #define STAMP_RALLY_USER_PK_NAME "PK"
 #define STAMP_RALLY_USER_PK_FMT "EVENT#%s#USER#%s"
 #define STAMP_RALLY_USER_PK_PREFIX "EVENT#" /* literal prefix, for begins_with */
+/* A key longer than DynamoDB takes (n bytes, max at most) is refused. */
+static inline int stamp_rally_key_fit_(int n, int max)
+{
+	return n > max ? -1 : n;
+}
+
 static inline int stamp_rally_user_pk(char *buf, size_t size, const char *event_id, const char *line_user_id)
 {
-	return snprintf(buf, size, STAMP_RALLY_USER_PK_FMT, event_id, line_user_id);
+	if (stamp_rally_key_bad_text_(event_id, "#", "#USER#"))
+		return -1;
+	if (stamp_rally_key_bad_text_(line_user_id, "#", ""))
+		return -1;
+	return stamp_rally_key_fit_(snprintf(buf, size, STAMP_RALLY_USER_PK_FMT, event_id, line_user_id), 2048);
 }
 
 static inline int stamp_rally_key_parse_lsls_(const char *key, const char *l0, size_t n0, struct stamp_rally_key_span_ *v1, const char *l2, size_t n2, struct stamp_rally_key_span_ *v3)
@@ -150,7 +158,9 @@ static inline int stamp_rally_user_pk_parse(const char *key, struct stamp_rally_
 #define STAMP_RALLY_USER_GSI1PK_PREFIX "EVENT#" /* literal prefix, for begins_with */
 static inline int stamp_rally_user_gsi1pk(char *buf, size_t size, const char *event_id)
 {
-	return snprintf(buf, size, STAMP_RALLY_USER_GSI1PK_FMT, event_id);
+	if (stamp_rally_key_bad_text_(event_id, "#", "#USERS"))
+		return -1;
+	return stamp_rally_key_fit_(snprintf(buf, size, STAMP_RALLY_USER_GSI1PK_FMT, event_id), 2048);
 }
 
 static inline int stamp_rally_key_parse_lsl_(const char *key, const char *l0, size_t n0, struct stamp_rally_key_span_ *v1, const char *l2, size_t n2)
@@ -175,7 +185,11 @@ static inline int stamp_rally_user_gsi1pk_parse(const char *key, struct stamp_ra
 #define STAMP_RALLY_USER_GSI1SK_FMT "%s#%s"
 static inline int stamp_rally_user_gsi1sk(char *buf, size_t size, const char *created_at, const char *line_user_id)
 {
-	return snprintf(buf, size, STAMP_RALLY_USER_GSI1SK_FMT, created_at, line_user_id);
+	if (stamp_rally_key_bad_text_(created_at, "#", "#"))
+		return -1;
+	if (stamp_rally_key_bad_text_(line_user_id, "#", ""))
+		return -1;
+	return stamp_rally_key_fit_(snprintf(buf, size, STAMP_RALLY_USER_GSI1SK_FMT, created_at, line_user_id), 1024);
 }
 
 static inline int stamp_rally_key_parse_sls_(const char *key, struct stamp_rally_key_span_ *v0, const char *l1, size_t n1, struct stamp_rally_key_span_ *v2)
@@ -204,7 +218,11 @@ static inline int stamp_rally_user_gsi1sk_parse(const char *key, struct stamp_ra
 #define STAMP_RALLY_USER_STAMP_PK_PREFIX "EVENT#" /* literal prefix, for begins_with */
 static inline int stamp_rally_user_stamp_pk(char *buf, size_t size, const char *event_id, const char *line_user_id)
 {
-	return snprintf(buf, size, STAMP_RALLY_USER_STAMP_PK_FMT, event_id, line_user_id);
+	if (stamp_rally_key_bad_text_(event_id, "#", "#USER#"))
+		return -1;
+	if (stamp_rally_key_bad_text_(line_user_id, "#", ""))
+		return -1;
+	return stamp_rally_key_fit_(snprintf(buf, size, STAMP_RALLY_USER_STAMP_PK_FMT, event_id, line_user_id), 2048);
 }
 
 struct stamp_rally_user_stamp_pk_parts {
@@ -222,7 +240,9 @@ static inline int stamp_rally_user_stamp_pk_parse(const char *key, struct stamp_
 #define STAMP_RALLY_USER_STAMP_SK_PREFIX "STAMP#" /* literal prefix, for begins_with */
 static inline int stamp_rally_user_stamp_sk(char *buf, size_t size, const char *stamp_id)
 {
-	return snprintf(buf, size, STAMP_RALLY_USER_STAMP_SK_FMT, stamp_id);
+	if (stamp_rally_key_bad_text_(stamp_id, "#", ""))
+		return -1;
+	return stamp_rally_key_fit_(snprintf(buf, size, STAMP_RALLY_USER_STAMP_SK_FMT, stamp_id), 1024);
 }
 
 static inline int stamp_rally_key_parse_ls_(const char *key, const char *l0, size_t n0, struct stamp_rally_key_span_ *v1)
@@ -260,7 +280,11 @@ static inline int stamp_rally_user_stamp_sk_parse(const char *key, struct stamp_
 #define STAMP_RALLY_STAMP_MASTER_PK_PREFIX "EVENT#" /* literal prefix, for begins_with */
 static inline int stamp_rally_stamp_master_pk(char *buf, size_t size, const char *event_id, const char *stamp_id)
 {
-	return snprintf(buf, size, STAMP_RALLY_STAMP_MASTER_PK_FMT, event_id, stamp_id);
+	if (stamp_rally_key_bad_text_(event_id, "#", "#STAMP#"))
+		return -1;
+	if (stamp_rally_key_bad_text_(stamp_id, "#", ""))
+		return -1;
+	return stamp_rally_key_fit_(snprintf(buf, size, STAMP_RALLY_STAMP_MASTER_PK_FMT, event_id, stamp_id), 2048);
 }
 
 struct stamp_rally_stamp_master_pk_parts {
@@ -295,7 +319,9 @@ static inline int stamp_rally_stamp_master_pk_parse(const char *key, struct stam
 #define STAMP_RALLY_STAMP_MASTER_GSI1PK_PREFIX "EVENT#" /* literal prefix, for begins_with */
 static inline int stamp_rally_stamp_master_gsi1pk(char *buf, size_t size, const char *event_id)
 {
-	return snprintf(buf, size, STAMP_RALLY_STAMP_MASTER_GSI1PK_FMT, event_id);
+	if (stamp_rally_key_bad_text_(event_id, "#", "#STAMP_MASTERS"))
+		return -1;
+	return stamp_rally_key_fit_(snprintf(buf, size, STAMP_RALLY_STAMP_MASTER_GSI1PK_FMT, event_id), 2048);
 }
 
 struct stamp_rally_stamp_master_gsi1pk_parts {
@@ -308,15 +334,113 @@ static inline int stamp_rally_stamp_master_gsi1pk_parse(const char *key, struct 
 
 /* GSI1SK: {order:03} */
 #define STAMP_RALLY_STAMP_MASTER_GSI1SK_NAME "GSI1SK"
-#define STAMP_RALLY_STAMP_MASTER_GSI1SK_FMT "%03lld"
-static inline int stamp_rally_stamp_master_gsi1sk(char *buf, size_t size, long long order)
+#define STAMP_RALLY_STAMP_MASTER_GSI1SK_FMT "%s"
+
+/* A Number is decimal text: an optional sign, digits with at most one '.',
+ * an optional exponent; DynamoDB holds 38 significant digits, zero or
+ * 1E-130 to 9.99...E+125. A part is written as the len bytes of v are,
+ * less a leading '+' (a whole number without leading zeros or "-0", so one
+ * whole number has one key), or with a width as a non-negative whole
+ * number zero-padded to exactly width digits, into pad (width + 1 bytes).
+ * Returns that text, or NULL for a value none of these. */
+static inline const char *stamp_rally_key_number_text_(const char *v, size_t len, unsigned width,
+					      char *pad)
 {
-	if (order < 0 || order > 999LL)
-		return -1;
-	return snprintf(buf, size, STAMP_RALLY_STAMP_MASTER_GSI1SK_FMT, order);
+	const char *end = v + len, *s = v + (len && (*v == '+' || *v == '-')), *e = s;
+	size_t lead = 0, sig = 0, zeros = 0, whole;
+	long exp = 0, at = 0;
+	for (; e < end && ((*e >= '0' && *e <= '9') || (*e == '.' && !at)); e++) {
+		if (*e == '.') {
+			at = e - s + 1;
+			continue;
+		}
+		if (*e != '0') {
+			sig += zeros + 1;
+			zeros = 0;
+		} else {
+			zeros += sig != 0;
+			lead += sig == 0;
+		}
+	}
+	whole = at ? (size_t)at - 1 : (size_t)(e - s);
+	if (e - s == (at != 0))
+		return NULL;
+	int plain = !at && e == end;
+	if (e < end && (*e == 'e' || *e == 'E')) {
+		int neg = ++e < end && *e == '-';
+		e += e < end && (*e == '+' || *e == '-');
+		if (e == end)
+			return NULL;
+		for (; e < end && *e >= '0' && *e <= '9'; e++)
+			if (exp < 100000000L)
+				exp = exp * 10 + (*e - '0');
+		exp = neg ? -exp : exp;
+	}
+	if (e != end || sig > 38 ||
+	    (sig && (exp + (long)whole - (long)lead - 1 > 125 ||
+		     exp + (long)whole - (long)lead - 1 < -130)))
+		return NULL;
+	if (width) {
+		if (!plain || *v == '-')
+			return NULL;
+		while (whole > 1 && *s == '0')
+			s++, whole--;
+		if (whole > width)
+			return NULL;
+		memset(pad, '0', width - whole);
+		memcpy(pad + width - whole, s, whole);
+		pad[width] = '\0';
+		return pad;
+	}
+	if (plain && (whole > 1 ? *s == '0' : *v == '-' && !sig))
+		return NULL;
+	return v + (*v == '+');
 }
 
-static inline int stamp_rally_key_parse_n_(const char *key, unsigned w0, long long *v0)
+static inline int stamp_rally_stamp_master_gsi1sk(char *buf, size_t size, const char *order)
+{
+	char pad0__[4];
+	const char *t0__ = stamp_rally_key_number_text_(order, strlen(order), 3, pad0__);
+	if (!t0__)
+		return -1;
+	return stamp_rally_key_fit_(snprintf(buf, size, STAMP_RALLY_STAMP_MASTER_GSI1SK_FMT, t0__), 1024);
+}
+
+/* A Number as the builders write it (stamp_rally_key_number_text_): with a width,
+ * exactly width digits, read without their leading zeros; without, the
+ * longest decimal there, which a builder writes as it is. */
+static inline int stamp_rally_key_number_(const char **p, unsigned width, struct stamp_rally_key_span_ *out)
+{
+	static const char digits[] = "0123456789";
+	const char *s = *p, *e = s + (*s == '-');
+	size_t n;
+	if (width) {
+		n = strspn(s, digits);
+		if (n != width)
+			return -1;
+		*p += width;
+		while (n > 1 && *s == '0')
+			s++, n--;
+	} else {
+		e += strspn(e, digits);
+		if (*e == '.')
+			e += 1 + strspn(e + 1, digits);
+		if (*e == 'e' || *e == 'E') {
+			const char *x = e + 1 + (e[1] == '+' || e[1] == '-');
+			if (strspn(x, digits))
+				e = x + strspn(x, digits);
+		}
+		n = (size_t)(e - s);
+		if (stamp_rally_key_number_text_(s, n, 0, NULL) != s)
+			return -1;
+		*p = e;
+	}
+	out->ptr = s;
+	out->len = n;
+	return 0;
+}
+
+static inline int stamp_rally_key_parse_n_(const char *key, unsigned w0, struct stamp_rally_key_span_ *v0)
 {
 	const char *p = key;
 	return (stamp_rally_key_number_(&p, w0, v0) != 0
@@ -324,7 +448,7 @@ static inline int stamp_rally_key_parse_n_(const char *key, unsigned w0, long lo
 }
 
 struct stamp_rally_stamp_master_gsi1sk_parts {
-	long long order;
+	struct stamp_rally_key_span_ order;
 };
 static inline int stamp_rally_stamp_master_gsi1sk_parse(const char *key, struct stamp_rally_stamp_master_gsi1sk_parts *out)
 {
@@ -341,6 +465,10 @@ static inline int stamp_rally_stamp_master_gsi1sk_parse(const char *key, struct 
 #define STAMP_RALLY_USER_WITH_STAMPS_PK_VALUE_FMT "EVENT#%s#USER#%s"
 static inline int stamp_rally_user_with_stamps_pk_value(char *buf, size_t size, const char *event_id, const char *line_user_id)
 {
+	if (stamp_rally_key_bad_text_(event_id, "#", "#USER#"))
+		return -1;
+	if (stamp_rally_key_bad_text_(line_user_id, "#", ""))
+		return -1;
 	return snprintf(buf, size, STAMP_RALLY_USER_WITH_STAMPS_PK_VALUE_FMT, event_id, line_user_id);
 }
 
@@ -352,6 +480,10 @@ static inline int stamp_rally_user_with_stamps_pk_value(char *buf, size_t size, 
 #define STAMP_RALLY_GET_USER_STAMP_PK_VALUE_FMT "EVENT#%s#USER#%s"
 static inline int stamp_rally_get_user_stamp_pk_value(char *buf, size_t size, const char *event_id, const char *line_user_id)
 {
+	if (stamp_rally_key_bad_text_(event_id, "#", "#USER#"))
+		return -1;
+	if (stamp_rally_key_bad_text_(line_user_id, "#", ""))
+		return -1;
 	return snprintf(buf, size, STAMP_RALLY_GET_USER_STAMP_PK_VALUE_FMT, event_id, line_user_id);
 }
 
@@ -359,6 +491,8 @@ static inline int stamp_rally_get_user_stamp_pk_value(char *buf, size_t size, co
 #define STAMP_RALLY_GET_USER_STAMP_SK_VALUE_FMT "STAMP#%s"
 static inline int stamp_rally_get_user_stamp_sk_value(char *buf, size_t size, const char *stamp_id)
 {
+	if (stamp_rally_key_bad_text_(stamp_id, "#", ""))
+		return -1;
 	return snprintf(buf, size, STAMP_RALLY_GET_USER_STAMP_SK_VALUE_FMT, stamp_id);
 }
 
@@ -370,6 +504,10 @@ static inline int stamp_rally_get_user_stamp_sk_value(char *buf, size_t size, co
 #define STAMP_RALLY_REGISTER_USER_PK_VALUE_FMT "EVENT#%s#USER#%s"
 static inline int stamp_rally_register_user_pk_value(char *buf, size_t size, const char *event_id, const char *line_user_id)
 {
+	if (stamp_rally_key_bad_text_(event_id, "#", "#USER#"))
+		return -1;
+	if (stamp_rally_key_bad_text_(line_user_id, "#", ""))
+		return -1;
 	return snprintf(buf, size, STAMP_RALLY_REGISTER_USER_PK_VALUE_FMT, event_id, line_user_id);
 }
 
@@ -384,6 +522,10 @@ static inline int stamp_rally_register_user_pk_value(char *buf, size_t size, con
 #define STAMP_RALLY_ACQUIRE_STAMP_PK_VALUE_FMT "EVENT#%s#USER#%s"
 static inline int stamp_rally_acquire_stamp_pk_value(char *buf, size_t size, const char *event_id, const char *line_user_id)
 {
+	if (stamp_rally_key_bad_text_(event_id, "#", "#USER#"))
+		return -1;
+	if (stamp_rally_key_bad_text_(line_user_id, "#", ""))
+		return -1;
 	return snprintf(buf, size, STAMP_RALLY_ACQUIRE_STAMP_PK_VALUE_FMT, event_id, line_user_id);
 }
 
@@ -391,6 +533,8 @@ static inline int stamp_rally_acquire_stamp_pk_value(char *buf, size_t size, con
 #define STAMP_RALLY_ACQUIRE_STAMP_SK_VALUE_FMT "STAMP#%s"
 static inline int stamp_rally_acquire_stamp_sk_value(char *buf, size_t size, const char *stamp_id)
 {
+	if (stamp_rally_key_bad_text_(stamp_id, "#", ""))
+		return -1;
 	return snprintf(buf, size, STAMP_RALLY_ACQUIRE_STAMP_SK_VALUE_FMT, stamp_id);
 }
 
@@ -402,6 +546,10 @@ static inline int stamp_rally_acquire_stamp_sk_value(char *buf, size_t size, con
 #define STAMP_RALLY_MARK_FLEX_SENT_PK_VALUE_FMT "EVENT#%s#USER#%s"
 static inline int stamp_rally_mark_flex_sent_pk_value(char *buf, size_t size, const char *event_id, const char *line_user_id)
 {
+	if (stamp_rally_key_bad_text_(event_id, "#", "#USER#"))
+		return -1;
+	if (stamp_rally_key_bad_text_(line_user_id, "#", ""))
+		return -1;
 	return snprintf(buf, size, STAMP_RALLY_MARK_FLEX_SENT_PK_VALUE_FMT, event_id, line_user_id);
 }
 
@@ -409,6 +557,8 @@ static inline int stamp_rally_mark_flex_sent_pk_value(char *buf, size_t size, co
 #define STAMP_RALLY_MARK_FLEX_SENT_SK_VALUE_FMT "STAMP#%s"
 static inline int stamp_rally_mark_flex_sent_sk_value(char *buf, size_t size, const char *stamp_id)
 {
+	if (stamp_rally_key_bad_text_(stamp_id, "#", ""))
+		return -1;
 	return snprintf(buf, size, STAMP_RALLY_MARK_FLEX_SENT_SK_VALUE_FMT, stamp_id);
 }
 
@@ -425,6 +575,8 @@ static inline int stamp_rally_mark_flex_sent_sk_value(char *buf, size_t size, co
 #define STAMP_RALLY_USERS_BY_DATE_GSI1PK_VALUE_FMT "EVENT#%s#USERS"
 static inline int stamp_rally_users_by_date_gsi1pk_value(char *buf, size_t size, const char *event_id)
 {
+	if (stamp_rally_key_bad_text_(event_id, "#", "#USERS"))
+		return -1;
 	return snprintf(buf, size, STAMP_RALLY_USERS_BY_DATE_GSI1PK_VALUE_FMT, event_id);
 }
 
@@ -439,6 +591,8 @@ static inline int stamp_rally_users_by_date_gsi1pk_value(char *buf, size_t size,
 #define STAMP_RALLY_USERS_REGISTERED_ON_DAY_GSI1PK_VALUE_FMT "EVENT#%s#USERS"
 static inline int stamp_rally_users_registered_on_day_gsi1pk_value(char *buf, size_t size, const char *event_id)
 {
+	if (stamp_rally_key_bad_text_(event_id, "#", "#USERS"))
+		return -1;
 	return snprintf(buf, size, STAMP_RALLY_USERS_REGISTERED_ON_DAY_GSI1PK_VALUE_FMT, event_id);
 }
 
@@ -462,6 +616,8 @@ static inline int stamp_rally_users_registered_on_day_gsi1pk_value(char *buf, si
 #define STAMP_RALLY_STAMP_MASTERS_BY_ORDER_GSI1PK_VALUE_FMT "EVENT#%s#STAMP_MASTERS"
 static inline int stamp_rally_stamp_masters_by_order_gsi1pk_value(char *buf, size_t size, const char *event_id)
 {
+	if (stamp_rally_key_bad_text_(event_id, "#", "#STAMP_MASTERS"))
+		return -1;
 	return snprintf(buf, size, STAMP_RALLY_STAMP_MASTERS_BY_ORDER_GSI1PK_VALUE_FMT, event_id);
 }
 
@@ -473,6 +629,10 @@ static inline int stamp_rally_stamp_masters_by_order_gsi1pk_value(char *buf, siz
 #define STAMP_RALLY_GET_STAMP_MASTER_PK_VALUE_FMT "EVENT#%s#STAMP#%s"
 static inline int stamp_rally_get_stamp_master_pk_value(char *buf, size_t size, const char *event_id, const char *stamp_id)
 {
+	if (stamp_rally_key_bad_text_(event_id, "#", "#STAMP#"))
+		return -1;
+	if (stamp_rally_key_bad_text_(stamp_id, "#", ""))
+		return -1;
 	return snprintf(buf, size, STAMP_RALLY_GET_STAMP_MASTER_PK_VALUE_FMT, event_id, stamp_id);
 }
 

@@ -5,7 +5,11 @@
  *   todo_<entity>_<attribute>(buf, size, ...)
  *                        builds the key with snprintf and returns what
  *                        snprintf returns: the key's length, which is
- *                        >= size when buf was too small
+ *                        >= size when buf was too small, or -1 for a
+ *                        value its parser would not read back (a text
+ *                        holding the key delimiter or the literal after
+ *                        it, a Number that is no DynamoDB number or
+ *                        does not fit its :0WIDTH)
  *   TODO_<ENTITY>_<ATTRIBUTE>_PREFIX  the text before the first value (begins_with)
  * A constant key is the string TODO_<ENTITY>_<ATTRIBUTE>. Names:
  * TODO_<TABLE>_TABLE, TODO_<TABLE>_<INDEX>_INDEX (a word the prefix or the
@@ -26,10 +30,32 @@
 #define TODO_DDBC_H
 
 #include <stdio.h> /* snprintf, size_t */
+#include <string.h> /* strncmp, strstr, strlen */
 
 #ifdef __cplusplus
 extern "C" {
 #endif
+
+/* ---- building keys: a builder returns -1 for a value its parser would not
+ * read back (a text value holding the key delimiter or the literal after it;
+ * a Number that is no DynamoDB number or does not fit its width). A Number
+ * is its decimal text ("9.99", "6.02E+23", 38 digits), a parsed one a span
+ * of the key. */
+
+static inline int todo_key_bad_text_(const char *v, const char *delim, const char *next)
+{
+	size_t n = strlen(v), m = strlen(next);
+	if (delim[0] && strstr(v, delim))
+		return 1;
+	for (size_t i = 0; m && i < n; i++) {
+		size_t j = 0;
+		while (j < m && (i + j < n ? v[i + j] : next[i + j - n]) == next[j])
+			j++;
+		if (j == m)
+			return 1;
+	}
+	return 0;
+}
 
 /* ---- table TodoItems */
 
@@ -59,6 +85,8 @@ extern "C" {
 #define TODO_TODOS_BY_USER_USER_VALUE_FMT "%s"
 static inline int todo_todos_by_user_user_value(char *buf, size_t size, const char *user)
 {
+	if (todo_key_bad_text_(user, "#", ""))
+		return -1;
 	return snprintf(buf, size, TODO_TODOS_BY_USER_USER_VALUE_FMT, user);
 }
 

@@ -8,11 +8,14 @@
 // range bounds of the keys whose parts up to <part> are given;
 // <Prefix>_is_<entity>(item) tells items apart as `ddbc check-items` does;
 // <Pattern>_request(...) is the request `ddbc export --format queries`
-// writes.
+// writes (a PutItem's takes the item first and writes the pattern's key
+// over it).
 package ecommerce
 
 import (
+	"encoding/base64"
 	"fmt"
+	"strconv"
 	"strings"
 )
 
@@ -39,15 +42,119 @@ type piece struct {
 	name    string
 }
 
-// keyPart is a parameter's value: a text or a number (camelCase, which no
-// parameter is, so that none hides it).
+// keyPart is a parameter's value: a text or a Number's decimal text
+// (camelCase, which no parameter is, so that none hides it).
 type keyPart struct {
 	text string
-	num  int64
+	num  string
 }
 
-func formatNumber(v int64, width int) string {
-	return fmt.Sprintf("%0*d", width, v)
+// splitDecimal cuts decimal text into sign, whole digits, '.' and
+// fraction, exponent ("" without); false when s is no decimal number (an
+// optional sign, digits with at most one '.', an exponent).
+func splitDecimal(s string) (sign, whole string, dot bool, frac, exp string, ok bool) {
+	if s != "" && (s[0] == '+' || s[0] == '-') {
+		sign, s = s[:1], s[1:]
+	}
+	mant := s
+	if i := strings.IndexAny(s, "eE"); i >= 0 {
+		mant, exp = s[:i], s[i+1:]
+		digits := exp
+		if digits != "" && (digits[0] == '+' || digits[0] == '-') {
+			digits = digits[1:]
+		}
+		if digits == "" || strings.Trim(digits, "0123456789") != "" {
+			return "", "", false, "", "", false
+		}
+	}
+	whole, frac, dot = strings.Cut(mant, ".")
+	if whole+frac == "" || strings.Trim(whole+frac, "0123456789") != "" {
+		return "", "", false, "", "", false
+	}
+	return sign, whole, dot, frac, exp, true
+}
+
+// numberProblem says why decimal text s is no number DynamoDB holds (38
+// significant digits, zero or 1E-130 to 9.99...E+125), or "" when it is one.
+func numberProblem(s string) string {
+	_, whole, _, frac, exp, ok := splitDecimal(s)
+	if !ok {
+		return "is no decimal number"
+	}
+	digits := strings.TrimLeft(whole+frac, "0")
+	if digits == "" {
+		return ""
+	}
+	first := len(whole+frac) - len(digits)
+	if n := len(strings.TrimRight(digits, "0")); n > 38 {
+		return fmt.Sprintf("is a number of %d significant digits; DynamoDB keeps at most 38", n)
+	}
+	e, err := strconv.ParseInt(exp, 10, 64)
+	if exp == "" {
+		e = 0
+	} else if err != nil { // beyond 64 bits: far beyond any range
+		e = 1 << 40
+		if exp[0] == '-' {
+			e = -e
+		}
+	}
+	if power := e + int64(len(whole)-first-1); power > 125 || power < -130 {
+		return "is out of DynamoDB's range, 1E-130 to 9.99...E+125"
+	}
+	return ""
+}
+
+// numberKey gives the text a Number part is written as, or why not: with
+// a width, a non-negative whole number zero-padded to exactly width
+// digits; without, as given less a leading '+', a whole number without
+// leading zeros or "-0" (so one whole number has one key); width -1, a
+// condition's value, any Number as given, as the queries export sends it.
+func numberKey(s string, width int) (string, string) {
+	sign, whole, dot, _, _, _ := splitDecimal(s)
+	if why := numberProblem(s); why != "" {
+		return "", why
+	}
+	plain := !dot && !strings.ContainsAny(s, "eE")
+	if width < 0 {
+		return s, ""
+	}
+	if width > 0 {
+		if !plain || sign == "-" {
+			return "", "is not a non-negative whole number"
+		}
+		digits := strings.TrimLeft(whole, "0")
+		if digits == "" {
+			digits = "0"
+		}
+		if len(digits) > width {
+			return "", fmt.Sprintf("does not fit %d digits", width)
+		}
+		return strings.Repeat("0", width-len(digits)) + digits, ""
+	}
+	if plain && len(whole) > 1 && whole[0] == '0' {
+		return "", "has a leading zero"
+	}
+	if plain && sign == "-" && strings.Trim(whole, "0") == "" {
+		return "", "is -0"
+	}
+	return strings.TrimPrefix(s, "+"), ""
+}
+
+// formatNumber writes a Number part (see numberKey) of the parameter name.
+func formatNumber(v string, width int, name string) (string, error) {
+	text, why := numberKey(v, width)
+	if why != "" {
+		return "", &KeyBuildError{name, fmt.Sprintf("%q %s", v, why)}
+	}
+	return text, nil
+}
+
+// fitKey refuses a key of more bytes than DynamoDB takes (limit).
+func fitKey(key string, err error, limit int) (string, error) {
+	if err == nil && len(key) > limit {
+		return "", &KeyBuildError{"key", fmt.Sprintf("%d bytes, over DynamoDB's %d", len(key), limit)}
+	}
+	return key, err
 }
 
 func buildKey(shape []piece, values []keyPart) (string, error) {
@@ -59,10 +166,11 @@ func buildKey(shape []piece, values []keyPart) (string, error) {
 		}
 		v := values[pc.param]
 		if pc.num {
-			if pc.width > 0 && (v.num < 0 || len(fmt.Sprint(v.num)) > pc.width) {
-				return "", &KeyBuildError{pc.name, fmt.Sprintf("%d does not fit %d digits", v.num, pc.width)}
+			text, err := formatNumber(v.num, pc.width, pc.name)
+			if err != nil {
+				return "", err
 			}
-			key.WriteString(formatNumber(v.num, pc.width))
+			key.WriteString(text)
 			continue
 		}
 		next := ""
@@ -80,41 +188,50 @@ func buildKey(shape []piece, values []keyPart) (string, error) {
 	return key.String(), nil
 }
 
-// readNumber reads a number as buildKey writes it: with a width, exactly
-// width digits; without, an optional '-' and digits with no leading zero,
-// no "-0", in range.
-func readNumber(key string, p, width int) (int64, int, bool) {
-	neg := p < len(key) && key[p] == '-'
-	d := p
-	var max uint64 = 9223372036854775807
-	if neg {
-		d++
-		max++
-	}
-	var v uint64
-	n := 0
-	for d+n < len(key) && key[d+n] >= '0' && key[d+n] <= '9' {
-		digit := uint64(key[d+n] - '0')
-		if v > (max-digit)/10 {
-			return 0, 0, false
+// readNumber reads a Number as buildKey writes it, from p: with a width,
+// exactly width digits, read without their leading zeros; without, the
+// longest decimal there, which buildKey would write as it is.
+func readNumber(key string, p, width int) (string, int, bool) {
+	isDigit := func(i int) bool { return i < len(key) && key[i] >= '0' && key[i] <= '9' }
+	digits := func(i int) int {
+		for isDigit(i) {
+			i++
 		}
-		v = v*10 + digit
-		n++
+		return i
 	}
-	zeros := 0
-	for zeros+1 < n && key[d+zeros] == '0' {
-		zeros++
+	if width > 0 {
+		end := digits(p)
+		if end-p != width {
+			return "", 0, false
+		}
+		v := strings.TrimLeft(key[p:end], "0")
+		if v == "" {
+			v = "0"
+		}
+		return v, end, true
 	}
-	if n == 0 || (neg && v == 0) {
-		return 0, 0, false
+	end := p
+	if end < len(key) && key[end] == '-' {
+		end++
 	}
-	if (width > 0 && (neg || n != width)) || (width == 0 && zeros > 0) {
-		return 0, 0, false
+	end = digits(end)
+	if end < len(key) && key[end] == '.' {
+		end = digits(end + 1)
 	}
-	if neg {
-		return int64(-v), d + n, true
+	if end < len(key) && (key[end] == 'e' || key[end] == 'E') {
+		e := end + 1
+		if e < len(key) && (key[e] == '+' || key[e] == '-') {
+			e++
+		}
+		if isDigit(e) {
+			end = digits(e)
+		}
 	}
-	return int64(v), d + n, true
+	s := key[p:end]
+	if text, why := numberKey(s, 0); why != "" || text != s {
+		return "", 0, false
+	}
+	return s, end, true
 }
 
 // parseKey reads the parts of key: a text part ends where the literal after
@@ -173,7 +290,8 @@ var ECOMMERCE_USER_PK_FMT_ = []piece{{lit: "USER#"}, {isParam: true, param: 0, w
 
 // Ecommerce_user_pk builds the key.
 func Ecommerce_user_pk(user_id string) (string, error) {
-	return buildKey(ECOMMERCE_USER_PK_FMT_, []keyPart{{text: user_id}})
+	k__, err__ := buildKey(ECOMMERCE_USER_PK_FMT_, []keyPart{{text: user_id}})
+	return fitKey(k__, err__, 2048)
 }
 
 // Ecommerce_user_pk_parts holds the parts of a key.
@@ -209,7 +327,8 @@ var ECOMMERCE_ORDER_PK_FMT_ = []piece{{lit: "USER#"}, {isParam: true, param: 0, 
 
 // Ecommerce_order_pk builds the key.
 func Ecommerce_order_pk(user_id string) (string, error) {
-	return buildKey(ECOMMERCE_ORDER_PK_FMT_, []keyPart{{text: user_id}})
+	k__, err__ := buildKey(ECOMMERCE_ORDER_PK_FMT_, []keyPart{{text: user_id}})
+	return fitKey(k__, err__, 2048)
 }
 
 // Ecommerce_order_pk_parts holds the parts of a key.
@@ -233,7 +352,8 @@ var ECOMMERCE_ORDER_SK_FMT_ = []piece{{lit: "ORDER#"}, {isParam: true, param: 0,
 
 // Ecommerce_order_sk builds the key.
 func Ecommerce_order_sk(order_day string, order_id string) (string, error) {
-	return buildKey(ECOMMERCE_ORDER_SK_FMT_, []keyPart{{text: order_day}, {text: order_id}})
+	k__, err__ := buildKey(ECOMMERCE_ORDER_SK_FMT_, []keyPart{{text: order_day}, {text: order_id}})
+	return fitKey(k__, err__, 1024)
 }
 
 // Ecommerce_order_sk_parts holds the parts of a key.
@@ -270,6 +390,15 @@ const ECOMMERCE_ORDER_ORDER_DAY_NAME = "OrderDay"
 const ECOMMERCE_ORDER_AMOUNT_NAME = "Amount"
 const ECOMMERCE_ORDER_STATUS_NAME = "Status"
 const ECOMMERCE_ORDER_STATUS_EXPR_NAME = "#Status" // ExpressionAttributeNames placeholder
+
+// ECOMMERCE_ORDER_STATUS_ENUM is the values of Status (enum).
+type ECOMMERCE_ORDER_STATUS_ENUM string
+
+const (
+	ECOMMERCE_ORDER_STATUS_ENUM_PENDING ECOMMERCE_ORDER_STATUS_ENUM = "pending"
+	ECOMMERCE_ORDER_STATUS_ENUM_SHIPPED ECOMMERCE_ORDER_STATUS_ENUM = "shipped"
+	ECOMMERCE_ORDER_STATUS_ENUM_DELIVERED ECOMMERCE_ORDER_STATUS_ENUM = "delivered"
+)
 const ECOMMERCE_ORDER_ORDER_DATE_NAME = "OrderDate"
 const ECOMMERCE_ORDER_USER_NAME_NAME = "UserName"
 
@@ -278,8 +407,9 @@ const ECOMMERCE_ORDER_GSI2PK_NAME = "GSI2PK"
 var ECOMMERCE_ORDER_GSI2PK_FMT_ = []piece{{isParam: true, param: 0, width: 0, num: false, name: "Status"}}
 
 // Ecommerce_order_gsi2pk builds the key.
-func Ecommerce_order_gsi2pk(status string) (string, error) {
-	return buildKey(ECOMMERCE_ORDER_GSI2PK_FMT_, []keyPart{{text: status}})
+func Ecommerce_order_gsi2pk(status ECOMMERCE_ORDER_STATUS_ENUM) (string, error) {
+	k__, err__ := buildKey(ECOMMERCE_ORDER_GSI2PK_FMT_, []keyPart{{text: string(status)}})
+	return fitKey(k__, err__, 2048)
 }
 
 // Ecommerce_order_gsi2pk_parts holds the parts of a key.
@@ -302,7 +432,8 @@ var ECOMMERCE_ORDER_GSI2SK_FMT_ = []piece{{isParam: true, param: 0, width: 0, nu
 
 // Ecommerce_order_gsi2sk builds the key.
 func Ecommerce_order_gsi2sk(order_date string) (string, error) {
-	return buildKey(ECOMMERCE_ORDER_GSI2SK_FMT_, []keyPart{{text: order_date}})
+	k__, err__ := buildKey(ECOMMERCE_ORDER_GSI2SK_FMT_, []keyPart{{text: order_date}})
+	return fitKey(k__, err__, 1024)
 }
 
 // Ecommerce_order_gsi2sk_parts holds the parts of a key.
@@ -329,7 +460,8 @@ var ECOMMERCE_PRODUCT_PK_FMT_ = []piece{{lit: "PRODUCT#"}, {isParam: true, param
 
 // Ecommerce_product_pk builds the key.
 func Ecommerce_product_pk(product_id string) (string, error) {
-	return buildKey(ECOMMERCE_PRODUCT_PK_FMT_, []keyPart{{text: product_id}})
+	k__, err__ := buildKey(ECOMMERCE_PRODUCT_PK_FMT_, []keyPart{{text: product_id}})
+	return fitKey(k__, err__, 2048)
 }
 
 // Ecommerce_product_pk_parts holds the parts of a key.
@@ -361,7 +493,8 @@ var ECOMMERCE_PRODUCT_GSI1PK_FMT_ = []piece{{isParam: true, param: 0, width: 0, 
 
 // Ecommerce_product_gsi1pk builds the key.
 func Ecommerce_product_gsi1pk(category string) (string, error) {
-	return buildKey(ECOMMERCE_PRODUCT_GSI1PK_FMT_, []keyPart{{text: category}})
+	k__, err__ := buildKey(ECOMMERCE_PRODUCT_GSI1PK_FMT_, []keyPart{{text: category}})
+	return fitKey(k__, err__, 2048)
 }
 
 // Ecommerce_product_gsi1pk_parts holds the parts of a key.
@@ -411,7 +544,7 @@ func takes(class int, s string, i, j int, delim string) bool {
 	c := s[j]
 	switch class {
 	case 2:
-		return (c >= '0' && c <= '9') || c == '-' || c == '.'
+		return (c >= '0' && c <= '9') || strings.IndexByte("-.eE+", c) >= 0
 	case 3:
 		return c >= '0' && c <= '9'
 	}
@@ -447,20 +580,94 @@ func matches(runs []run, s string, delim string) bool {
 	return at[len(s)]
 }
 
+// withItem is item with the members of key over it: a PutItem's Item.
+func withItem(item Item, key map[string]any) map[string]any {
+	out := make(map[string]any, len(item)+len(key))
+	for name, v := range item {
+		out[name] = v
+	}
+	for name, v := range key {
+		out[name] = v
+	}
+	return out
+}
+
+// member is a member's value; a Binary as bytes (as the SDK holds it) is
+// read as its base64 text, as check-items reads DynamoDB JSON.
 func member(item Item, name, typ string) (any, bool) {
 	v, ok := item[name].(map[string]any)
 	if !ok {
 		return nil, false
 	}
 	m, ok := v[typ]
+	if b, isBytes := m.([]byte); isBytes && typ == "B" {
+		return base64.StdEncoding.EncodeToString(b), ok
+	}
 	return m, ok
+}
+
+// decimal is a Number's exact value as text (1, 1.0 and 1e0 give one);
+// false when s is no number.
+func decimal(s string) (string, bool) {
+	neg := strings.HasPrefix(s, "-")
+	if neg || strings.HasPrefix(s, "+") {
+		s = s[1:]
+	}
+	mant, exp := s, "0"
+	if i := strings.IndexAny(s, "eE"); i >= 0 {
+		mant, exp = s[:i], s[i+1:]
+	}
+	intPart, frac, _ := strings.Cut(mant, ".")
+	digits := intPart + frac
+	if digits == "" || strings.Trim(digits, "0123456789") != "" {
+		return "", false
+	}
+	e, err := strconv.ParseInt(exp, 10, 64)
+	if err != nil {
+		return "", false
+	}
+	digits = strings.TrimLeft(digits, "0")
+	if digits == "" {
+		return "0", true
+	}
+	stripped := strings.TrimRight(digits, "0")
+	e += int64(len(digits)-len(stripped)) - int64(len(frac))
+	sign := ""
+	if neg {
+		sign = "-"
+	}
+	return sign + stripped + "e" + strconv.FormatInt(e, 10), true
+}
+
+// sameNumber compares two Numbers as DynamoDB does: by value; a text
+// that is no number equals only itself.
+func sameNumber(a, b string) bool {
+	x, okX := decimal(a)
+	y, okY := decimal(b)
+	if okX && okY {
+		return x == y
+	}
+	return a == b
+}
+
+// keyBytes is a key value's bytes as DynamoDB limits them: Binary is
+// counted decoded, not as its base64 text.
+func keyBytes(s, typ string) int {
+	if typ != "B" {
+		return len(s)
+	}
+	n := len(s)
+	for n > 0 && s[n-1] == '=' {
+		n--
+	}
+	return n * 3 / 4
 }
 
 func (e *entityShape) fits(item Item, delim string) bool {
 	for _, k := range e.keys {
 		v, _ := member(item, k.name, k.typ)
 		s, ok := v.(string)
-		if !ok || len(s) > k.max || !matches(k.runs, s, delim) {
+		if !ok || keyBytes(s, k.typ) > k.max || !matches(k.runs, s, delim) {
 			return false
 		}
 	}
@@ -482,6 +689,9 @@ func (e *entityShape) constantsSay(item Item) bool {
 			same = v == (c.value == "true")
 		case "NULL":
 			same = v == true
+		case "N":
+			text, isText := v.(string)
+			same = isText && sameNumber(text, c.value)
 		default:
 			same = v == c.value
 		}
@@ -746,8 +956,8 @@ const ECOMMERCE_ORDERS_BY_STATUS_OPERATION = "Query"
 var ECOMMERCE_ORDERS_BY_STATUS_GSI2PK_VALUE_FMT_ = []piece{{isParam: true, param: 0, width: 0, num: false, name: "Status"}}
 
 // Ecommerce_orders_by_status_request is the request of the access pattern, as the DynamoDB API's JSON.
-func Ecommerce_orders_by_status_request(status string) (map[string]any, error) {
-	v0__, err__ := buildKey(ECOMMERCE_ORDERS_BY_STATUS_GSI2PK_VALUE_FMT_, []keyPart{{text: status}})
+func Ecommerce_orders_by_status_request(status ECOMMERCE_ORDER_STATUS_ENUM) (map[string]any, error) {
+	v0__, err__ := buildKey(ECOMMERCE_ORDERS_BY_STATUS_GSI2PK_VALUE_FMT_, []keyPart{{text: string(status)}})
 	if err__ != nil {
 		return nil, err__
 	}

@@ -5,11 +5,15 @@ returns the parts or None; <key>_PREFIX is the text before the first value
 (begins_with); <key>_prefix_to_<part> and <key>_after_<part> are the range
 bounds of the keys whose parts up to <part> are given;
 <prefix>_is_<entity>(item) tells items apart as `ddbc check-items` does;
-<pattern>_request(...) is the request `ddbc export --format queries` writes.
+<pattern>_request(...) is the request `ddbc export --format queries` writes
+(a PutItem's takes the item first and writes the pattern's key over it).
 """
 
+import base64
 import dataclasses
-from typing import Any, Dict, FrozenSet, List, Mapping, Optional, Sequence, Tuple, Union
+import decimal
+import re
+from typing import Any, Dict, FrozenSet, List, Literal, Mapping, Optional, Sequence, Tuple, Union
 
 # The key delimiter, which no text part of a key may hold.
 _DELIMITER = "#"
@@ -21,20 +25,83 @@ class KeyBuildError(ValueError):
 
 # A key's shape: literals, and (parameter, width, is a number, name).
 _Piece = Union[str, Tuple[int, int, bool, str]]
-_Part = Union[str, int]
-_MIN = -(2**63)
-_MAX = 2**63 - 1
+_Part = str
+# A Number's value: exact decimal text, an int or a decimal.Decimal.
+Number = Union[str, int, decimal.Decimal]
 Item = Mapping[str, Any]
+_DECIMAL = re.compile(r"([+-]?)([0-9]*)(?:\.([0-9]*))?(?:[eE]([+-]?[0-9]+))?\Z")
 
 
-def _number(v: int, width: int, name: str) -> str:
-    if isinstance(v, bool) or not isinstance(v, int):
-        raise KeyBuildError(f"{name}: {v!r} is not a whole number")
-    if v < _MIN or v > _MAX:
-        raise KeyBuildError(f"{name}: {v} is out of the 64-bit range")
-    if width > 0 and (v < 0 or len(str(v)) > width):
-        raise KeyBuildError(f"{name}: {v} does not fit {width} digits")
-    return str(v).rjust(width, "0")
+def _number_problem(s: str) -> str:
+    """Why decimal text s is no number DynamoDB holds (38 significant
+    digits, zero or 1E-130 to 9.99...E+125), or "" when it is one."""
+    m = _DECIMAL.match(s)
+    if m is None or (m.group(2) or "") + (m.group(3) or "") == "":
+        return "is no decimal number"
+    whole = m.group(2) or ""
+    digits = (whole + (m.group(3) or "")).lstrip("0")
+    if digits == "":
+        return ""
+    first = len(whole + (m.group(3) or "")) - len(digits)
+    n = len(digits.rstrip("0"))
+    if n > 38:
+        return f"is a number of {n} significant digits; DynamoDB keeps at most 38"
+    e = m.group(4) or "0"
+    # Python refuses int() of very long texts: far beyond any range anyway.
+    ed = e.lstrip("+-").lstrip("0") or "0"
+    exp = (-1 if e.startswith("-") else 1) * (int(ed) if len(ed) < 16 else 10**16)
+    power = exp + len(whole) - first - 1
+    if power > 125 or power < -130:
+        return "is out of DynamoDB's range, 1E-130 to 9.99...E+125"
+    return ""
+
+
+def _number_key(s: str, width: int) -> Tuple[str, str]:
+    """The text a Number part is written as, or why not: with a width, a
+    non-negative whole number zero-padded to exactly width digits; without,
+    as given less a leading '+', a whole number without leading zeros or
+    "-0" (so one whole number has one key); width -1, a condition's
+    value, any Number as given, as the queries export sends it."""
+    m = _DECIMAL.match(s)
+    why = _number_problem(s)
+    if m is None or why:
+        return "", why
+    sign, whole = m.group(1), m.group(2) or ""
+    plain = m.group(3) is None and m.group(4) is None
+    if width < 0:
+        return s, ""
+    if width > 0:
+        if not plain or sign == "-":
+            return "", "is not a non-negative whole number"
+        digits = whole.lstrip("0") or "0"
+        if len(digits) > width:
+            return "", f"does not fit {width} digits"
+        return digits.rjust(width, "0"), ""
+    if plain and len(whole) > 1 and whole.startswith("0"):
+        return "", "has a leading zero"
+    if plain and sign == "-" and whole.strip("0") == "":
+        return "", "is -0"
+    return (s[1:] if sign == "+" else s), ""
+
+
+def _number(v: Number, width: int, name: str) -> str:
+    """A Number given as decimal text, an int or a decimal.Decimal (a float
+    is refused, as boto3 refuses it: it is not the decimal it looks like)."""
+    if isinstance(v, bool) or not isinstance(v, (str, int, decimal.Decimal)):
+        raise KeyBuildError(f"{name}: {v!r} is not a str, int or decimal.Decimal")
+    s = v if isinstance(v, str) else str(v)
+    text, why = _number_key(s, width)
+    if why:
+        raise KeyBuildError(f"{name}: {s!r} {why}")
+    return text
+
+
+def _from_base64(s: str) -> bytes:
+    """A Binary's base64 text as the bytes boto3 takes."""
+    try:
+        return base64.b64decode(s, validate=True)
+    except ValueError:
+        raise KeyBuildError(f"{s!r} is not base64") from None
 
 
 def _text(v: str, after: str, name: str) -> str:
@@ -47,7 +114,15 @@ def _text(v: str, after: str, name: str) -> str:
     return v
 
 
-def _build(shape: Sequence[_Piece], values: Sequence[_Part]) -> str:
+def _fit(key: str, max_bytes: int) -> str:
+    # A key of more UTF-8 bytes than DynamoDB takes is refused.
+    n = len(key.encode("utf-8", "surrogatepass"))
+    if n > max_bytes:
+        raise KeyBuildError(f"key: {n} bytes, over DynamoDB's {max_bytes}")
+    return key
+
+
+def _build(shape: Sequence[_Piece], values: Sequence[Number]) -> str:
     key = []
     for i, pc in enumerate(shape):
         if isinstance(pc, str):
@@ -56,31 +131,26 @@ def _build(shape: Sequence[_Piece], values: Sequence[_Part]) -> str:
         v = values[pc[0]]
         after = shape[i + 1] if i + 1 < len(shape) else ""
         if pc[2]:
-            key.append(_number(v, pc[1], pc[3]))  # type: ignore[arg-type]
+            key.append(_number(v, pc[1], pc[3]))
         else:
             key.append(_text(v, after if isinstance(after, str) else "", pc[3]))  # type: ignore[arg-type]
     return "".join(key)
 
 
-def _read_number(key: str, p: int, width: int) -> Optional[Tuple[int, int]]:
-    """A number as the builder writes it: with a width, exactly width digits;
-    without, an optional '-' and digits with no leading zero, no "-0", in
-    range."""
-    neg = key.startswith("-", p)
-    d = p + (1 if neg else 0)
-    n = 0
-    while d + n < len(key) and "0" <= key[d + n] <= "9":
-        n += 1
-    if n == 0:
-        return None
-    v = int(key[d:d + n])
-    zeros = 0
-    while zeros + 1 < n and key[d + zeros] == "0":
-        zeros += 1
-    if v > (-_MIN if neg else _MAX) or (neg and v == 0) or (
-            (neg or n != width) if width > 0 else zeros > 0):
-        return None
-    return (-v if neg else v), d + n
+_READ_DIGITS = re.compile(r"[0-9]*")
+_READ_NUMBER = re.compile(r"-?[0-9]*(?:\.[0-9]*)?(?:[eE][+-]?[0-9]+)?")
+
+
+def _read_number(key: str, p: int, width: int) -> Optional[Tuple[str, int]]:
+    """A Number as the builder writes it, from p: with a width, exactly
+    width digits, read without its leading zeros; without, the longest
+    decimal there, which the builder would write as it is."""
+    m = (_READ_DIGITS if width > 0 else _READ_NUMBER).match(key, p)
+    s = m.group(0) if m else ""
+    if width > 0:
+        return ((s.lstrip("0") or "0"), p + width) if len(s) == width else None
+    text, why = _number_key(s, 0)
+    return (s, p + len(s)) if not why and text == s else None
 
 
 def _parse(key: str, shape: Sequence[_Piece], n: int) -> Optional[List[_Part]]:
@@ -133,7 +203,7 @@ ECOMMERCE_USER_PK_FMT_: Tuple[_Piece, ...] = ("USER#", (0, 0, False, "UserId"))
 
 
 def ecommerce_user_pk(user_id: str) -> str:
-    return _build(ECOMMERCE_USER_PK_FMT_, (user_id,))
+    return _fit(_build(ECOMMERCE_USER_PK_FMT_, (user_id,)), 2048)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -145,7 +215,7 @@ def ecommerce_user_pk_parse(key: str) -> Optional[ecommerce_user_pk_parts]:
     v = _parse(key, ECOMMERCE_USER_PK_FMT_, 1)
     if v is None:
         return None
-    return ecommerce_user_pk_parts(v[0])  # type: ignore[arg-type]
+    return ecommerce_user_pk_parts(v[0])
 
 # SK: PROFILE
 ECOMMERCE_USER_SK_NAME = "SK"
@@ -167,7 +237,7 @@ ECOMMERCE_ORDER_PK_FMT_: Tuple[_Piece, ...] = ("USER#", (0, 0, False, "UserId"))
 
 
 def ecommerce_order_pk(user_id: str) -> str:
-    return _build(ECOMMERCE_ORDER_PK_FMT_, (user_id,))
+    return _fit(_build(ECOMMERCE_ORDER_PK_FMT_, (user_id,)), 2048)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -179,7 +249,7 @@ def ecommerce_order_pk_parse(key: str) -> Optional[ecommerce_order_pk_parts]:
     v = _parse(key, ECOMMERCE_ORDER_PK_FMT_, 1)
     if v is None:
         return None
-    return ecommerce_order_pk_parts(v[0])  # type: ignore[arg-type]
+    return ecommerce_order_pk_parts(v[0])
 
 # SK: ORDER#{OrderDay}#{OrderId}
 ECOMMERCE_ORDER_SK_NAME = "SK"
@@ -188,7 +258,7 @@ ECOMMERCE_ORDER_SK_FMT_: Tuple[_Piece, ...] = ("ORDER#", (0, 0, False, "OrderDay
 
 
 def ecommerce_order_sk(order_day: str, order_id: str) -> str:
-    return _build(ECOMMERCE_ORDER_SK_FMT_, (order_day, order_id))
+    return _fit(_build(ECOMMERCE_ORDER_SK_FMT_, (order_day, order_id)), 1024)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -201,7 +271,7 @@ def ecommerce_order_sk_parse(key: str) -> Optional[ecommerce_order_sk_parts]:
     v = _parse(key, ECOMMERCE_ORDER_SK_FMT_, 2)
     if v is None:
         return None
-    return ecommerce_order_sk_parts(v[0], v[1])  # type: ignore[arg-type]
+    return ecommerce_order_sk_parts(v[0], v[1])
 
 
 def ecommerce_order_sk_prefix_to_order_day(order_day: str) -> str:
@@ -219,6 +289,7 @@ ECOMMERCE_ORDER_ORDER_DAY_NAME = "OrderDay"
 ECOMMERCE_ORDER_AMOUNT_NAME = "Amount"
 ECOMMERCE_ORDER_STATUS_NAME = "Status"
 ECOMMERCE_ORDER_STATUS_EXPR_NAME = "#Status"  # ExpressionAttributeNames placeholder
+ECOMMERCE_ORDER_STATUS_ENUM = Literal["pending", "shipped", "delivered"]  # enum
 ECOMMERCE_ORDER_ORDER_DATE_NAME = "OrderDate"
 ECOMMERCE_ORDER_USER_NAME_NAME = "UserName"
 
@@ -227,8 +298,8 @@ ECOMMERCE_ORDER_GSI2PK_NAME = "GSI2PK"
 ECOMMERCE_ORDER_GSI2PK_FMT_: Tuple[_Piece, ...] = ((0, 0, False, "Status"), )
 
 
-def ecommerce_order_gsi2pk(status: str) -> str:
-    return _build(ECOMMERCE_ORDER_GSI2PK_FMT_, (status,))
+def ecommerce_order_gsi2pk(status: ECOMMERCE_ORDER_STATUS_ENUM) -> str:
+    return _fit(_build(ECOMMERCE_ORDER_GSI2PK_FMT_, (status,)), 2048)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -240,7 +311,7 @@ def ecommerce_order_gsi2pk_parse(key: str) -> Optional[ecommerce_order_gsi2pk_pa
     v = _parse(key, ECOMMERCE_ORDER_GSI2PK_FMT_, 1)
     if v is None:
         return None
-    return ecommerce_order_gsi2pk_parts(v[0])  # type: ignore[arg-type]
+    return ecommerce_order_gsi2pk_parts(v[0])
 
 # GSI2SK: {OrderDate}
 ECOMMERCE_ORDER_GSI2SK_NAME = "GSI2SK"
@@ -248,7 +319,7 @@ ECOMMERCE_ORDER_GSI2SK_FMT_: Tuple[_Piece, ...] = ((0, 0, False, "OrderDate"), )
 
 
 def ecommerce_order_gsi2sk(order_date: str) -> str:
-    return _build(ECOMMERCE_ORDER_GSI2SK_FMT_, (order_date,))
+    return _fit(_build(ECOMMERCE_ORDER_GSI2SK_FMT_, (order_date,)), 1024)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -260,7 +331,7 @@ def ecommerce_order_gsi2sk_parse(key: str) -> Optional[ecommerce_order_gsi2sk_pa
     v = _parse(key, ECOMMERCE_ORDER_GSI2SK_FMT_, 1)
     if v is None:
         return None
-    return ecommerce_order_gsi2sk_parts(v[0])  # type: ignore[arg-type]
+    return ecommerce_order_gsi2sk_parts(v[0])
 
 
 # ---- entity Product
@@ -273,7 +344,7 @@ ECOMMERCE_PRODUCT_PK_FMT_: Tuple[_Piece, ...] = ("PRODUCT#", (0, 0, False, "Prod
 
 
 def ecommerce_product_pk(product_id: str) -> str:
-    return _build(ECOMMERCE_PRODUCT_PK_FMT_, (product_id,))
+    return _fit(_build(ECOMMERCE_PRODUCT_PK_FMT_, (product_id,)), 2048)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -285,7 +356,7 @@ def ecommerce_product_pk_parse(key: str) -> Optional[ecommerce_product_pk_parts]
     v = _parse(key, ECOMMERCE_PRODUCT_PK_FMT_, 1)
     if v is None:
         return None
-    return ecommerce_product_pk_parts(v[0])  # type: ignore[arg-type]
+    return ecommerce_product_pk_parts(v[0])
 
 # SK: INFO
 ECOMMERCE_PRODUCT_SK_NAME = "SK"
@@ -302,7 +373,7 @@ ECOMMERCE_PRODUCT_GSI1PK_FMT_: Tuple[_Piece, ...] = ((0, 0, False, "Category"), 
 
 
 def ecommerce_product_gsi1pk(category: str) -> str:
-    return _build(ECOMMERCE_PRODUCT_GSI1PK_FMT_, (category,))
+    return _fit(_build(ECOMMERCE_PRODUCT_GSI1PK_FMT_, (category,)), 2048)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -314,7 +385,7 @@ def ecommerce_product_gsi1pk_parse(key: str) -> Optional[ecommerce_product_gsi1p
     v = _parse(key, ECOMMERCE_PRODUCT_GSI1PK_FMT_, 1)
     if v is None:
         return None
-    return ecommerce_product_gsi1pk_parts(v[0])  # type: ignore[arg-type]
+    return ecommerce_product_gsi1pk_parts(v[0])
 ECOMMERCE_PRODUCT_GSI1SK_NAME = "GSI1SK"
 
 
@@ -338,7 +409,7 @@ class _Shape:
 def _takes(cls: int, s: str, i: int, j: int, delim: str) -> bool:
     c = s[j]
     if cls == 2:
-        return "0" <= c <= "9" or c in "-."
+        return "0" <= c <= "9" or c in "-.eE+"
     if cls == 3:
         return "0" <= c <= "9"
     end = j + 1
@@ -368,14 +439,50 @@ def _matches(runs: Sequence[_Run], s: str, delim: str) -> bool:
 
 
 def _member(item: Item, name: str, type_: str) -> Any:
+    """A member's value; a Binary as boto3 returns it (bytes) is read as its
+    base64 text, as check-items reads DynamoDB JSON."""
     v = item.get(name)
-    return v.get(type_) if isinstance(v, Mapping) else None
+    m = v.get(type_) if isinstance(v, Mapping) else None
+    if type_ == "B" and isinstance(m, (bytes, bytearray)):
+        return base64.b64encode(bytes(m)).decode("ascii")
+    return m
+
+
+_NUMBER = re.compile(r"([+-]?)([0-9]*)(?:\.([0-9]*))?(?:[eE]([+-]?[0-9]+))?\Z")
+
+
+def _decimal(s: str) -> Optional[str]:
+    """A Number's exact value as text (1, 1.0 and 1e0 give one), or None."""
+    m = _NUMBER.match(s)
+    if m is None or not (m.group(2) or m.group(3)):
+        return None
+    frac = m.group(3) or ""
+    digits = (m.group(2) + frac).lstrip("0")
+    exp = int(m.group(4) or "0") - len(frac)
+    if not digits:
+        return "0"
+    stripped = digits.rstrip("0")
+    exp += len(digits) - len(stripped)
+    return ("-" if m.group(1) == "-" else "") + stripped + "e" + str(exp)
+
+
+def _same_number(a: str, b: str) -> bool:
+    """Two Numbers as DynamoDB compares them: by value; a text that is no
+    number equals only itself."""
+    x, y = _decimal(a), _decimal(b)
+    return x == y if x is not None and y is not None else a == b
+
+
+def _key_bytes(v: str, type_: str) -> int:
+    """A key value's bytes as DynamoDB limits them: Binary is counted
+    decoded, not as its base64 text."""
+    return len(v.rstrip("=")) * 3 // 4 if type_ == "B" else len(v.encode("utf-8"))
 
 
 def _fits(e: _Shape, item: Item, delim: str) -> bool:
     for name, type_, most, runs in e.keys:
         v = _member(item, name, type_)
-        if not isinstance(v, str) or len(v.encode("utf-8")) > most or not _matches(runs, v, delim):
+        if not isinstance(v, str) or _key_bytes(v, type_) > most or not _matches(runs, v, delim):
             return False
     return True
 
@@ -392,6 +499,8 @@ def _constants_say(e: _Shape, item: Item) -> bool:
             same = v is (value == "true")
         elif type_ == "NULL":
             same = v is True
+        elif type_ == "N":
+            same = isinstance(v, str) and _same_number(v, value)
         else:
             same = v == value
         if not same:
@@ -580,7 +689,7 @@ ECOMMERCE_ORDERS_BY_STATUS_OPERATION = "Query"
 ECOMMERCE_ORDERS_BY_STATUS_GSI2PK_VALUE_FMT_: Tuple[_Piece, ...] = ((0, 0, False, "Status"), )
 
 
-def ecommerce_orders_by_status_request(status: str) -> Dict[str, Any]:
+def ecommerce_orders_by_status_request(status: ECOMMERCE_ORDER_STATUS_ENUM) -> Dict[str, Any]:
     return {
         "TableName": "AppData",
         "IndexName": "GSI2",

@@ -6,7 +6,8 @@
 // value (begins_with); <key>_prefix_to_<part> and <key>_after_<part> are
 // the range bounds of the keys whose parts up to <part> are given;
 // <prefix>_is_<entity>(item) tells items apart as `ddbc check-items` does;
-// <pattern>_request(...) is the request `ddbc export --format queries` writes.
+// <pattern>_request(...) is the request `ddbc export --format queries` writes
+// (a PutItem's takes the item first and writes the pattern's key over it).
 // Needs target ES2020 or later (bigint).
 
 /** The key delimiter, which no text part of a key may hold. */
@@ -20,21 +21,69 @@ export type Item = Readonly<Record<string, unknown>>;
 
 /* A key's shape: literals, and [parameter, width, is a number, name]. */
 type Piece_ = string | readonly [number, number, boolean, string];
-type Part_ = string | bigint;
-const MIN_ = BigInt("-9223372036854775808");
-const MAX_ = BigInt("9223372036854775807");
+type Part_ = string;
+/* A Number: an optional sign, digits with at most one '.', an exponent. */
+const DECIMAL_ = /^([+-]?)([0-9]*)(?:\.([0-9]*))?(?:[eE]([+-]?[0-9]+))?$/;
 
-function number_(v: number | bigint, width: number, name: string): string {
-    if (typeof v === "number" && !Number.isInteger(v))
-        throw new KeyBuildError(`${name}: ${v} is not a whole number`);
-    const b = typeof v === "bigint" ? v : BigInt(v);
-    if (b < MIN_ || b > MAX_)
-        throw new KeyBuildError(`${name}: ${b} is out of the 64-bit range`);
-    const sign = b < BigInt(0) ? "-" : "";
-    const digits = (b < BigInt(0) ? -b : b).toString();
-    if (width > 0 && (sign !== "" || digits.length > width))
-        throw new KeyBuildError(`${name}: ${b} does not fit ${width} digits`);
-    return sign + digits.padStart(width, "0");
+/* Why decimal text s is no number DynamoDB holds (38 significant digits,
+ * zero or 1E-130 to 9.99...E+125), or "" when it is one. */
+function numberProblem_(s: string): string {
+    const m = DECIMAL_.exec(s);
+    const whole = m === null ? "" : m[2] ?? "", frac = m === null ? "" : m[3] ?? "";
+    if (m === null || whole + frac === "")
+        return "is no decimal number";
+    const all = whole + frac;
+    const first = all.search(/[1-9]/);
+    if (first < 0)
+        return "";
+    const digits = all.slice(first).replace(/0+$/, "").length;
+    if (digits > 38)
+        return `is a number of ${digits} significant digits; DynamoDB keeps at most 38`;
+    const power = BigInt(m[4] ?? "0") + BigInt(whole.length - first - 1);
+    if (power > BigInt(125) || power < BigInt(-130))
+        return "is out of DynamoDB's range, 1E-130 to 9.99...E+125";
+    return "";
+}
+
+/* The text a Number part is written as, or why not: with a width, a
+ * non-negative whole number zero-padded to exactly width digits; without,
+ * as given less a leading '+', a whole number without leading zeros or
+ * "-0" (so one whole number has one key); width -1, a condition's value,
+ * any Number as given, as the queries export sends it. */
+function numberKey_(s: string, width: number): [string, string] {
+    const m = DECIMAL_.exec(s);
+    const why = numberProblem_(s);
+    if (m === null || why !== "")
+        return ["", why];
+    const sign = m[1] ?? "", whole = m[2] ?? "";
+    const plain = m[3] === undefined && m[4] === undefined;
+    if (width < 0)
+        return [s, ""];
+    if (width > 0) {
+        if (!plain || sign === "-")
+            return ["", "is not a non-negative whole number"];
+        const digits = whole.replace(/^0+(?=[0-9])/, "");
+        if (digits.length > width)
+            return ["", `does not fit ${width} digits`];
+        return [digits.padStart(width, "0"), ""];
+    }
+    if (plain && whole.length > 1 && whole.startsWith("0"))
+        return ["", "has a leading zero"];
+    if (plain && sign === "-" && /^0+$/.test(whole))
+        return ["", "is -0"];
+    return [sign === "+" ? s.slice(1) : s, ""];
+}
+
+/* A Number given as decimal text (exact), a bigint or a finite number
+ * (as JavaScript writes it: 9.99, 1e+21). */
+function number_(v: string | number | bigint, width: number, name: string): string {
+    if (typeof v === "number" && !Number.isFinite(v))
+        throw new KeyBuildError(`${name}: ${v} is not a finite number`);
+    const s = typeof v === "string" ? v : v.toString();
+    const [text, why] = numberKey_(s, width);
+    if (why !== "")
+        throw new KeyBuildError(`${name}: ${JSON.stringify(s)} ${why}`);
+    return text;
 }
 
 function text_(v: string, next: string, name: string): string {
@@ -43,6 +92,21 @@ function text_(v: string, next: string, name: string): string {
     if (next !== "" && (v + next).indexOf(next) !== v.length)
         throw new KeyBuildError(`${name}: ${JSON.stringify(v)} holds ${JSON.stringify(next)}`);
     return v;
+}
+
+/* A key of more UTF-8 bytes than DynamoDB takes (max) is refused. */
+function fit_(key: string, max: number): string {
+    let n = 0;
+    for (let i = 0; i < key.length; i++) {
+        const c = key.charCodeAt(i);
+        const pair = c >= 0xd800 && c < 0xdc00 && i + 1 < key.length &&
+            key.charCodeAt(i + 1) >= 0xdc00 && key.charCodeAt(i + 1) < 0xe000;
+        n += c < 0x80 ? 1 : c < 0x800 ? 2 : pair ? 4 : 3;
+        i += pair ? 1 : 0;
+    }
+    if (n > max)
+        throw new KeyBuildError(`key: ${n} bytes, over DynamoDB's ${max}`);
+    return key;
 }
 
 function build_(shape: readonly Piece_[], values: readonly (string | number | bigint)[]): string {
@@ -56,32 +120,25 @@ function build_(shape: readonly Piece_[], values: readonly (string | number | bi
         const v = values[pc[0]];
         const next = shape[i + 1];
         if (pc[2])
-            key += number_(v as number | bigint, pc[1], pc[3]);
+            key += number_(v, pc[1], pc[3]);
         else
             key += text_(v as string, typeof next === "string" ? next : "", pc[3]);
     }
     return key;
 }
 
-/* A number as the builder writes it: with a width, exactly width digits;
- * without, an optional '-' and digits with no leading zero, no "-0", in
- * range. */
-function readNumber_(key: string, p: number, width: number): [bigint, number] | null {
-    const neg = key.charAt(p) === "-";
-    const d = p + (neg ? 1 : 0);
-    let n = 0;
-    while (d + n < key.length && key.charAt(d + n) >= "0" && key.charAt(d + n) <= "9")
-        n++;
-    if (n === 0)
-        return null;
-    const v = BigInt(key.slice(d, d + n));
-    let zeros = 0;
-    while (zeros + 1 < n && key.charAt(d + zeros) === "0")
-        zeros++;
-    if (v > (neg ? -MIN_ : MAX_) || (neg && v === BigInt(0)) ||
-        (width > 0 ? neg || n !== width : zeros > 0))
-        return null;
-    return [neg ? -v : v, d + n];
+/* A Number as the builder writes it, from p: with a width, exactly width
+ * digits, read without its leading zeros; without, the longest decimal
+ * there, which the builder would write as it is. [text, end] or null. */
+function readNumber_(key: string, p: number, width: number): [string, number] | null {
+    const re = width > 0 ? /[0-9]*/y : /-?[0-9]*(?:\.[0-9]*)?(?:[eE][+-]?[0-9]+)?/y;
+    re.lastIndex = p;
+    const m = re.exec(key);
+    const s = m === null ? "" : m[0];
+    if (width > 0)
+        return s.length === width ? [s.replace(/^0+(?=[0-9])/, ""), p + width] : null;
+    const [text, why] = numberKey_(s, 0);
+    return why === "" && text === s ? [s, p + s.length] : null;
 }
 
 /* The parts of key, or null: a text part ends where the literal after it
@@ -133,7 +190,7 @@ export const ECOMMERCE_USER_PK_NAME = "PK";
 export const ECOMMERCE_USER_PK_PREFIX = "USER#"; // begins_with prefix
 const ECOMMERCE_USER_PK_FMT_: readonly Piece_[] = ["USER#", [0, 0, false, "UserId"]];
 export function ecommerce_user_pk(user_id: string): string {
-    return build_(ECOMMERCE_USER_PK_FMT_, [user_id]);
+    return fit_(build_(ECOMMERCE_USER_PK_FMT_, [user_id]), 2048);
 }
 export interface ecommerce_user_pk_parts {
     readonly user_id: string;
@@ -142,7 +199,7 @@ export function ecommerce_user_pk_parse(key: string): ecommerce_user_pk_parts | 
     const v = parse_(key, ECOMMERCE_USER_PK_FMT_, 1);
     if (v === null)
         return null;
-    return { user_id: v[0] as string };
+    return { user_id: v[0] };
 }
 
 // SK: PROFILE
@@ -162,7 +219,7 @@ export const ECOMMERCE_ORDER_PK_NAME = "PK";
 export const ECOMMERCE_ORDER_PK_PREFIX = "USER#"; // begins_with prefix
 const ECOMMERCE_ORDER_PK_FMT_: readonly Piece_[] = ["USER#", [0, 0, false, "UserId"]];
 export function ecommerce_order_pk(user_id: string): string {
-    return build_(ECOMMERCE_ORDER_PK_FMT_, [user_id]);
+    return fit_(build_(ECOMMERCE_ORDER_PK_FMT_, [user_id]), 2048);
 }
 export interface ecommerce_order_pk_parts {
     readonly user_id: string;
@@ -171,7 +228,7 @@ export function ecommerce_order_pk_parse(key: string): ecommerce_order_pk_parts 
     const v = parse_(key, ECOMMERCE_ORDER_PK_FMT_, 1);
     if (v === null)
         return null;
-    return { user_id: v[0] as string };
+    return { user_id: v[0] };
 }
 
 // SK: ORDER#{OrderDay}#{OrderId}
@@ -179,7 +236,7 @@ export const ECOMMERCE_ORDER_SK_NAME = "SK";
 export const ECOMMERCE_ORDER_SK_PREFIX = "ORDER#"; // begins_with prefix
 const ECOMMERCE_ORDER_SK_FMT_: readonly Piece_[] = ["ORDER#", [0, 0, false, "OrderDay"], "#", [1, 0, false, "OrderId"]];
 export function ecommerce_order_sk(order_day: string, order_id: string): string {
-    return build_(ECOMMERCE_ORDER_SK_FMT_, [order_day, order_id]);
+    return fit_(build_(ECOMMERCE_ORDER_SK_FMT_, [order_day, order_id]), 1024);
 }
 export interface ecommerce_order_sk_parts {
     readonly order_day: string;
@@ -189,7 +246,7 @@ export function ecommerce_order_sk_parse(key: string): ecommerce_order_sk_parts 
     const v = parse_(key, ECOMMERCE_ORDER_SK_FMT_, 2);
     if (v === null)
         return null;
-    return { order_day: v[0] as string, order_id: v[1] as string };
+    return { order_day: v[0], order_id: v[1] };
 }
 /** begins_with prefix of the keys with these parts. */
 export function ecommerce_order_sk_prefix_to_order_day(order_day: string): string {
@@ -207,14 +264,16 @@ export const ECOMMERCE_ORDER_ORDER_DAY_NAME = "OrderDay";
 export const ECOMMERCE_ORDER_AMOUNT_NAME = "Amount";
 export const ECOMMERCE_ORDER_STATUS_NAME = "Status";
 export const ECOMMERCE_ORDER_STATUS_EXPR_NAME = "#Status"; // ExpressionAttributeNames placeholder
+export const ECOMMERCE_ORDER_STATUS_ENUM = ["pending", "shipped", "delivered"] as const; // enum
+export type ECOMMERCE_ORDER_STATUS_ENUM = (typeof ECOMMERCE_ORDER_STATUS_ENUM)[number];
 export const ECOMMERCE_ORDER_ORDER_DATE_NAME = "OrderDate";
 export const ECOMMERCE_ORDER_USER_NAME_NAME = "UserName";
 
 // GSI2PK: {Status}
 export const ECOMMERCE_ORDER_GSI2PK_NAME = "GSI2PK";
 const ECOMMERCE_ORDER_GSI2PK_FMT_: readonly Piece_[] = [[0, 0, false, "Status"]];
-export function ecommerce_order_gsi2pk(status: string): string {
-    return build_(ECOMMERCE_ORDER_GSI2PK_FMT_, [status]);
+export function ecommerce_order_gsi2pk(status: ECOMMERCE_ORDER_STATUS_ENUM): string {
+    return fit_(build_(ECOMMERCE_ORDER_GSI2PK_FMT_, [status]), 2048);
 }
 export interface ecommerce_order_gsi2pk_parts {
     readonly status: string;
@@ -223,14 +282,14 @@ export function ecommerce_order_gsi2pk_parse(key: string): ecommerce_order_gsi2p
     const v = parse_(key, ECOMMERCE_ORDER_GSI2PK_FMT_, 1);
     if (v === null)
         return null;
-    return { status: v[0] as string };
+    return { status: v[0] };
 }
 
 // GSI2SK: {OrderDate}
 export const ECOMMERCE_ORDER_GSI2SK_NAME = "GSI2SK";
 const ECOMMERCE_ORDER_GSI2SK_FMT_: readonly Piece_[] = [[0, 0, false, "OrderDate"]];
 export function ecommerce_order_gsi2sk(order_date: string): string {
-    return build_(ECOMMERCE_ORDER_GSI2SK_FMT_, [order_date]);
+    return fit_(build_(ECOMMERCE_ORDER_GSI2SK_FMT_, [order_date]), 1024);
 }
 export interface ecommerce_order_gsi2sk_parts {
     readonly order_date: string;
@@ -239,7 +298,7 @@ export function ecommerce_order_gsi2sk_parse(key: string): ecommerce_order_gsi2s
     const v = parse_(key, ECOMMERCE_ORDER_GSI2SK_FMT_, 1);
     if (v === null)
         return null;
-    return { order_date: v[0] as string };
+    return { order_date: v[0] };
 }
 
 // ---- entity Product
@@ -250,7 +309,7 @@ export const ECOMMERCE_PRODUCT_PK_NAME = "PK";
 export const ECOMMERCE_PRODUCT_PK_PREFIX = "PRODUCT#"; // begins_with prefix
 const ECOMMERCE_PRODUCT_PK_FMT_: readonly Piece_[] = ["PRODUCT#", [0, 0, false, "ProductId"]];
 export function ecommerce_product_pk(product_id: string): string {
-    return build_(ECOMMERCE_PRODUCT_PK_FMT_, [product_id]);
+    return fit_(build_(ECOMMERCE_PRODUCT_PK_FMT_, [product_id]), 2048);
 }
 export interface ecommerce_product_pk_parts {
     readonly product_id: string;
@@ -259,7 +318,7 @@ export function ecommerce_product_pk_parse(key: string): ecommerce_product_pk_pa
     const v = parse_(key, ECOMMERCE_PRODUCT_PK_FMT_, 1);
     if (v === null)
         return null;
-    return { product_id: v[0] as string };
+    return { product_id: v[0] };
 }
 
 // SK: INFO
@@ -275,7 +334,7 @@ export const ECOMMERCE_PRODUCT_PRICE_NAME = "Price";
 export const ECOMMERCE_PRODUCT_GSI1PK_NAME = "GSI1PK";
 const ECOMMERCE_PRODUCT_GSI1PK_FMT_: readonly Piece_[] = [[0, 0, false, "Category"]];
 export function ecommerce_product_gsi1pk(category: string): string {
-    return build_(ECOMMERCE_PRODUCT_GSI1PK_FMT_, [category]);
+    return fit_(build_(ECOMMERCE_PRODUCT_GSI1PK_FMT_, [category]), 2048);
 }
 export interface ecommerce_product_gsi1pk_parts {
     readonly category: string;
@@ -284,7 +343,7 @@ export function ecommerce_product_gsi1pk_parse(key: string): ecommerce_product_g
     const v = parse_(key, ECOMMERCE_PRODUCT_GSI1PK_FMT_, 1);
     if (v === null)
         return null;
-    return { category: v[0] as string };
+    return { category: v[0] };
 }
 export const ECOMMERCE_PRODUCT_GSI1SK_NAME = "GSI1SK";
 
@@ -305,7 +364,7 @@ interface Shape_ {
 function takes_(cls: number, s: string, i: number, j: number, delim: string): boolean {
     const c = s.charAt(j);
     if (cls === 2)
-        return (c >= "0" && c <= "9") || c === "-" || c === ".";
+        return (c >= "0" && c <= "9") || "-.eE+".includes(c);
     if (cls === 3)
         return c >= "0" && c <= "9";
     const end = j + 1;
@@ -337,9 +396,64 @@ function matches_(runs: readonly Run_[], s: string, delim: string): boolean {
     return at.has(s.length);
 }
 
+const BASE64_ = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+
+/* Bytes as DynamoDB JSON writes a Binary: base64, padded. */
+function base64_(b: Uint8Array): string {
+    let s = "";
+    for (let i = 0; i < b.length; i += 3) {
+        const n = (b[i] << 16) | ((i + 1 < b.length ? b[i + 1] : 0) << 8) | (i + 2 < b.length ? b[i + 2] : 0);
+        s += BASE64_.charAt(n >> 18) + BASE64_.charAt((n >> 12) & 63) +
+            (i + 1 < b.length ? BASE64_.charAt((n >> 6) & 63) : "=") +
+            (i + 2 < b.length ? BASE64_.charAt(n & 63) : "=");
+    }
+    return s;
+}
+
+/* A Binary's base64 text as the bytes the SDK takes. */
+function fromBase64_(s: string): Uint8Array {
+    if (!/^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/.test(s))
+        throw new KeyBuildError(`${JSON.stringify(s)} is not base64`);
+    const out = new Uint8Array((s.length / 4) * 3 - (s.endsWith("==") ? 2 : s.endsWith("=") ? 1 : 0));
+    for (let i = 0, o = 0; i < s.length; i += 4) {
+        let n = 0;
+        for (let j = 0; j < 4; j++)
+            n = (n << 6) | (s.charAt(i + j) === "=" ? 0 : BASE64_.indexOf(s.charAt(i + j)));
+        for (let j = 0; j < 3 && o < out.length; j++)
+            out[o++] = (n >> (16 - 8 * j)) & 255;
+    }
+    return out;
+}
+
+/* A member's value; a Binary as the SDK returns it (a Uint8Array) is
+ * read as its base64 text, as check-items reads DynamoDB JSON. */
 function member_(item: Item, name: string, type: string): unknown {
     const v = item[name];
-    return typeof v === "object" && v !== null ? (v as Record<string, unknown>)[type] : undefined;
+    const m = typeof v === "object" && v !== null ? (v as Record<string, unknown>)[type] : undefined;
+    return type === "B" && m instanceof Uint8Array ? base64_(m) : m;
+}
+
+/* A Number's exact value as text (1, 1.0 and 1e0 give one), or null. */
+function decimal_(s: string): string | null {
+    const m = /^([+-]?)([0-9]*)(?:\.([0-9]*))?(?:[eE]([+-]?[0-9]+))?$/.exec(s);
+    if (m === null || (m[2] ?? "") + (m[3] ?? "") === "")
+        return null;
+    let digits = ((m[2] ?? "") + (m[3] ?? "")).replace(/^0+/, "");
+    let exp = BigInt(m[4] ?? "0") - BigInt((m[3] ?? "").length);
+    if (digits === "")
+        return "0";
+    while (digits.endsWith("0")) {
+        digits = digits.slice(0, -1);
+        exp += BigInt(1);
+    }
+    return (m[1] === "-" ? "-" : "") + digits + "e" + exp.toString();
+}
+
+/* Two Numbers as DynamoDB compares them: by value; a text that is no
+ * number equals only itself. */
+function sameNumber_(a: string, b: string): boolean {
+    const x = decimal_(a), y = decimal_(b);
+    return x !== null && y !== null ? x === y : a === b;
 }
 
 function utf8Length_(s: string): number {
@@ -351,10 +465,16 @@ function utf8Length_(s: string): number {
     return n;
 }
 
+/* A key value's bytes as DynamoDB limits them: Binary is counted
+ * decoded, not as its base64 text. */
+function keyBytes_(v: string, type: string): number {
+    return type === "B" ? Math.floor((v.replace(/=+$/, "").length * 3) / 4) : utf8Length_(v);
+}
+
 function fits_(e: Shape_, item: Item, delim: string): boolean {
     return e.keys.every(([name, type, max, runs]) => {
         const v = member_(item, name, type);
-        return typeof v === "string" && utf8Length_(v) <= max && matches_(runs, v, delim);
+        return typeof v === "string" && keyBytes_(v, type) <= max && matches_(runs, v, delim);
     });
 }
 
@@ -366,7 +486,8 @@ function constantsSay_(e: Shape_, item: Item): boolean {
         if (item[name] === undefined)
             continue;
         const v = member_(item, name, type);
-        const same = type === "BOOL" ? v === (value === "true") : type === "NULL" ? v === true : v === value;
+        const same = type === "BOOL" ? v === (value === "true") : type === "NULL" ? v === true :
+            type === "N" ? typeof v === "string" && sameNumber_(v, value) : v === value;
         if (!same)
             return false;
         held++;
@@ -539,7 +660,7 @@ export function ecommerce_products_by_category_request(category: string) {
 
 export const ECOMMERCE_ORDERS_BY_STATUS_OPERATION = "Query";
 const ECOMMERCE_ORDERS_BY_STATUS_GSI2PK_VALUE_FMT_: readonly Piece_[] = [[0, 0, false, "Status"]];
-export function ecommerce_orders_by_status_request(status: string) {
+export function ecommerce_orders_by_status_request(status: ECOMMERCE_ORDER_STATUS_ENUM) {
     return {
         "TableName": "AppData",
         "IndexName": "GSI2",

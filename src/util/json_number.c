@@ -1,0 +1,184 @@
+/* json_number.c - JSON text whose numbers keep their digits
+ *
+ * JSON writes numbers bare ({"price": 141.96}), and jansson reads a bare
+ * number into a double: 17 digits of the 38 a DynamoDB Number holds, and
+ * 141.96 read back as 141.96000000000001. So before jansson reads the
+ * text, each number token is rewritten into a string that holds
+ * DDBC_NUMBER_MARK (util/decimal.h) and the token as written, and the
+ * readers take such a string for the number. A string value that itself
+ * begins with the mark gets it twice, so that no string is ever taken for
+ * a number: a value with the mark once is a number, with it twice a
+ * string. Plain items (items/) and the JSON sources of import/ read
+ * their text through here.
+ */
+#include "util/json_number.h"
+#include "util/decimal.h"
+#include "util/strbuf.h"
+
+#include <string.h>
+
+/* The mark as a JSON string spells it (the bytes are control characters,
+ * which JSON writes only escaped, and "0001" has no hex letters to vary). */
+#define MARK_ESCAPED "\\u0001\\u0002"
+#define MARK_ESCAPED_LEN (sizeof(MARK_ESCAPED) - 1)
+
+static bool is_digit(char c)
+{
+	return c >= '0' && c <= '9';
+}
+
+/* Whether c may be part of a bare token: a number, true, false, null. */
+static bool token_char(char c)
+{
+	return is_digit(c) || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '.' ||
+	       c == '+' || c == '-';
+}
+
+/* Whether the n bytes at s are one JSON number as RFC 8259 writes it:
+ * -?(0|[1-9][0-9]*)(.[0-9]+)?([eE][+-]?[0-9]+)?. Other tokens ("01",
+ * ".5", "1.") are left for jansson to refuse. */
+static bool json_number(const char *s, size_t n)
+{
+	size_t i = 0;
+	if (i < n && s[i] == '-')
+		i++;
+	if (i >= n || !is_digit(s[i]))
+		return false;
+	if (s[i] == '0')
+		i++;
+	else
+		while (i < n && is_digit(s[i]))
+			i++;
+	if (i < n && s[i] == '.') {
+		if (++i >= n || !is_digit(s[i]))
+			return false;
+		while (i < n && is_digit(s[i]))
+			i++;
+	}
+	if (i < n && (s[i] == 'e' || s[i] == 'E')) {
+		if (++i < n && (s[i] == '+' || s[i] == '-'))
+			i++;
+		if (i >= n || !is_digit(s[i]))
+			return false;
+		while (i < n && is_digit(s[i]))
+			i++;
+	}
+	return i == n;
+}
+
+/* The end of the string whose opening quote is at s[i] (the index of its
+ * closing quote), or len when the text ends inside it. */
+static size_t string_end(const char *s, size_t len, size_t i)
+{
+	for (i++; i < len; i++) {
+		if (s[i] == '\\')
+			i++;
+		else if (s[i] == '"')
+			return i;
+	}
+	return len;
+}
+
+/* Whether the string ending at s[end] is a member name: a ':' follows it. */
+static bool is_name(const char *s, size_t len, size_t end)
+{
+	size_t i = end + 1;
+	while (i < len && (s[i] == ' ' || s[i] == '\t' || s[i] == '\n' || s[i] == '\r'))
+		i++;
+	return i < len && s[i] == ':';
+}
+
+/* Copies text[*done, upto) to out, then add; the first change starts out. */
+static void splice(strbuf *out, const char *s, size_t *done, size_t upto, const char *add,
+		   size_t addlen)
+{
+	strbuf_add(out, s + *done, upto - *done);
+	strbuf_add(out, add, addlen);
+	*done = upto;
+}
+
+/* Whether the n bytes of JSON number s are an integer jansson holds
+ * exactly: at most 18 digits (below 2^63), and not -0. */
+static bool exact_integer(const char *s, size_t n)
+{
+	size_t i = s[0] == '-';
+	if (n - i > 18 || (i && s[i] == '0'))
+		return false;
+	for (; i < n; i++)
+		if (!is_digit(s[i]))
+			return false;
+	return true;
+}
+
+bool ddbc_json_mark_numbers_how(const char *s, size_t len, strbuf *out, unsigned how)
+{
+	size_t done = 0;
+	bool changed = false;
+	strbuf_reset(out);
+	for (size_t i = 0; i < len; i++) {
+		char c = s[i];
+		if (c == '"') {
+			size_t end = string_end(s, len, i);
+			if (end < len && end - i - 1 >= MARK_ESCAPED_LEN &&
+			    !memcmp(s + i + 1, MARK_ESCAPED, MARK_ESCAPED_LEN) &&
+			    ((how & DDBC_JSON_MARK_NAMES) || !is_name(s, len, end))) {
+				splice(out, s, &done, i + 1, MARK_ESCAPED, MARK_ESCAPED_LEN);
+				changed = true;
+			}
+			i = end;
+			continue;
+		}
+		if (!token_char(c))
+			continue;
+		size_t n = 1;
+		while (i + n < len && token_char(s[i + n]))
+			n++;
+		if (json_number(s + i, n) &&
+		    !((how & DDBC_JSON_KEEP_INTEGERS) && exact_integer(s + i, n))) {
+			splice(out, s, &done, i, "\"" MARK_ESCAPED, 1 + MARK_ESCAPED_LEN);
+			strbuf_add(out, s + i, n);
+			strbuf_addch(out, '"');
+			done = i + n;
+			changed = true;
+		}
+		i += n - 1;
+	}
+	if (changed)
+		strbuf_add(out, s + done, len - done);
+	return changed;
+}
+
+bool ddbc_json_mark_numbers(const char *s, size_t len, strbuf *out)
+{
+	return ddbc_json_mark_numbers_how(s, len, out, 0);
+}
+
+const char *ddbc_json_marked_number(const json_t *v, size_t *len)
+{
+	if (!json_is_string(v) || json_string_length(v) <= DDBC_NUMBER_MARK_LEN)
+		return NULL;
+	const char *s = json_string_value(v);
+	if (memcmp(s, DDBC_NUMBER_MARK, DDBC_NUMBER_MARK_LEN) ||
+	    !memcmp(s + DDBC_NUMBER_MARK_LEN, DDBC_NUMBER_MARK, DDBC_NUMBER_MARK_LEN))
+		return NULL;
+	*len = json_string_length(v) - DDBC_NUMBER_MARK_LEN;
+	return s + DDBC_NUMBER_MARK_LEN;
+}
+
+const char *ddbc_json_marked_string(const json_t *v, size_t *len)
+{
+	if (!json_is_string(v))
+		return NULL;
+	const char *s = json_string_value(v);
+	size_t n = json_string_length(v);
+	if (n < DDBC_NUMBER_MARK_LEN || memcmp(s, DDBC_NUMBER_MARK, DDBC_NUMBER_MARK_LEN)) {
+		*len = n;
+		return s;
+	}
+	/* Marked once: a number; twice: a string that began with the mark. */
+	if (n < 2 * DDBC_NUMBER_MARK_LEN ||
+	    memcmp(s + DDBC_NUMBER_MARK_LEN, DDBC_NUMBER_MARK, DDBC_NUMBER_MARK_LEN))
+		return NULL;
+	*len = n - DDBC_NUMBER_MARK_LEN;
+	return s + DDBC_NUMBER_MARK_LEN;
+}
