@@ -77,23 +77,41 @@ static json_t *resolve(ddbc_sls *s, const json_t *v);
  * there is none (the next source is tried). */
 static json_t *property(ddbc_sls *s, const char *path, bool raw)
 {
-	const json_t *at = s->service;
+	json_t *at = json_incref((json_t *)s->service);
 	char *copy = xstrdup(path);
 	for (char *part = copy, *next; at && *path; part = next + 1) {
+		/* A variable on the way stands for its value (custom:
+		 * ${file(config.json)} and then ${self:custom.name}). */
+		if (json_is_string(at) && !ddbc_import_number_text(at) &&
+		    strstr(json_string_value(at), "${")) {
+			json_t *v = resolve(s, at);
+			json_decref(at);
+			if (!(at = v))
+				break;
+		}
 		next = strchr(part, '.');
 		if (next)
 			*next = '\0';
 		char *end;
 		unsigned long k = strtoul(part, &end, 10);
-		at = json_is_array(at) && *part && !*end ? json_array_get(at, k)
-						       : json_object_get(at, part);
+		json_t *in = json_is_array(at) && *part && !*end ? json_array_get(at, k)
+			   : json_is_object(at) ? json_object_get(at, part) : NULL;
+		json_incref(in);
+		json_decref(at);
+		at = in;
 		if (!next)
 			break;
 	}
 	free(copy);
-	if (!at || json_is_null(at))
+	if (!at && s->why.len)
+		return NULL;
+	if (!at || json_is_null(at)) {
+		json_decref(at);
 		return json_null();
-	return raw ? json_incref((json_t *)at) : resolve(s, at);
+	}
+	json_t *r = raw ? json_incref(at) : resolve(s, at);
+	json_decref(at);
+	return r;
 }
 
 /* A resolved property's string, or def; NULL after saying why. */
@@ -794,6 +812,54 @@ static json_t *at_where(ddbc_sls *s, const char *where)
 	return NULL;
 }
 
+static bool is_mapping(const json_t *v)
+{
+	return json_is_object(v) && !ddbc_import_number_text(v);
+}
+
+/* A fragment of resources with the variables standing for it, for its
+ * members (Resources, Outputs, ...) and for theirs (each resource)
+ * replaced by their values, as the framework has them before it merges
+ * fragments. A member's member that cannot be had stays as it is (a
+ * resource is then refused alone, by ddbc_sls_resolve). NULL after
+ * saying why. A new reference. */
+static json_t *fragment(ddbc_sls *s, const json_t *v, const char *where)
+{
+	json_t *f = expand(s, v);
+	if (!f)
+		return at_where(s, where);
+	if (!is_mapping(f))
+		return f;
+	json_t *out = json_object();
+	const char *k;
+	json_t *e;
+	json_object_foreach(f, k, e) {
+		json_t *m = expand(s, e);
+		if (!m) {
+			json_decref(out);
+			json_decref(f);
+			char at[256];
+			snprintf(at, sizeof(at), "%s.%s", where, k);
+			return at_where(s, at);
+		}
+		if (is_mapping(m)) {
+			json_t *each = json_object();
+			const char *k2;
+			json_t *e2;
+			json_object_foreach(m, k2, e2) {
+				json_t *x = expand(s, e2);
+				strbuf_reset(&s->why);
+				json_object_set_new(each, k2, x ? x : json_incref(e2));
+			}
+			json_decref(m);
+			m = each;
+		}
+		json_object_set_new(out, k, m);
+	}
+	json_decref(f);
+	return out;
+}
+
 /* A list of fragments merged in order; NULL after saying why. */
 static json_t *merge_fragments(ddbc_sls *s, const json_t *list)
 {
@@ -801,20 +867,21 @@ static json_t *merge_fragments(ddbc_sls *s, const json_t *list)
 	for (size_t i = 0; i < json_array_size(list); i++) {
 		char where[64];
 		snprintf(where, sizeof(where), "resources[%zu]", i);
-		json_t *f = expand(s, json_array_get(list, i));
-		bool empty = f && (json_is_null(f) || json_is_false(f) ||
-				   (json_is_integer(f) && !json_integer_value(f)) ||
-				   (json_is_string(f) && !*json_string_value(f)));
-		if (f && !empty && (!json_is_object(f) || ddbc_import_number_text(f))) {
-			/* The framework: "Non-object value specified in resources array". */
-			fail(s, "%s, which the framework refuses", json_is_array(f) ? "a list"
-				 : json_is_string(f) ? "a string that is no mapping" : "no mapping");
-			json_decref(f);
-			f = NULL;
-		}
+		json_t *f = fragment(s, json_array_get(list, i), where);
 		if (!f) {
 			json_decref(merged);
-			return at_where(s, where);
+			return NULL;
+		}
+		bool empty = json_is_null(f) || json_is_false(f) ||
+			     (json_is_integer(f) && !json_integer_value(f)) ||
+			     (json_is_string(f) && !*json_string_value(f));
+		if (!empty && !is_mapping(f)) {
+			/* The framework: "Non-object value specified in resources array". */
+			fail(s, "%s: %s, which the framework refuses", where,
+			     json_is_array(f) ? "a list" : "no mapping");
+			json_decref(f);
+			json_decref(merged);
+			return NULL;
 		}
 		if (!empty)  /* the framework skips a fragment that is falsy */
 			merged = ddbc_sls_merge(merged, f);
@@ -828,38 +895,13 @@ json_t *ddbc_sls_resources(ddbc_sls *s)
 	strbuf_reset(&s->why);
 	s->steps = 0;
 	s->depth = 0;
-	json_t *res = expand(s, json_object_get(s->service, "resources"));
-	if (!res)
+	const json_t *res = json_object_get(s->service, "resources");
+	if (json_is_array(res))
+		return merge_fragments(s, res);
+	json_t *list = expand(s, res);  /* resources: ${file(...)} may be a list */
+	if (!list)
 		return at_where(s, "resources");
-	if (json_is_array(res)) {
-		json_t *merged = merge_fragments(s, res);
-		json_decref(res);
-		res = merged;
-	}
-	if (!res || !json_is_object(res) || ddbc_import_number_text(res))
-		return res;
-	if (!json_object_get(res, "Resources"))
-		return res;
-	json_t *out = json_copy(res);  /* the service's own tree stays as it is */
-	json_decref(res);
-	json_t *resources = expand(s, json_object_get(out, "Resources"));
-	if (!resources) {
-		json_decref(out);
-		return at_where(s, "resources.Resources");
-	}
-	if (json_is_object(resources) && !ddbc_import_number_text(resources)) {
-		json_t *each = json_object();
-		const char *k;
-		json_t *e;
-		json_object_foreach(resources, k, e) {
-			json_t *x = expand(s, e);
-			/* One that cannot be had is refused alone, by ddbc_sls_resolve. */
-			strbuf_reset(&s->why);
-			json_object_set_new(each, k, x ? x : json_incref(e));
-		}
-		json_decref(resources);
-		resources = each;
-	}
-	json_object_set_new(out, "Resources", resources);
-	return out;
+	json_t *r = json_is_array(list) ? merge_fragments(s, list) : fragment(s, list, "resources");
+	json_decref(list);
+	return r;
 }

@@ -77,11 +77,14 @@ const json_t *ddbc_sls_file(ddbc_sls *s, const char *var, const char *written)
 {
 	static const char *const code[] = { "js", "cjs", "mjs", "ts", "mts", "cts", NULL };
 	if (is_ext(extension(written), code))
-		return fail(s, "'%s' runs %s, which ddbc does not: give --param '%s=VALUE'", var,
-			    written, var + 2);
+		return fail(s, "'%s' runs %s, which ddbc does not: give --param '%.*s=VALUE'",
+			    var, written, (int)strlen(var) - 3, var + 2);
 	strbuf path = STRBUF_INIT;
-	if (written[0] != '/' && s->dir && *s->dir)
+	if (written[0] != '/' && s->dir && *s->dir) {
 		strbuf_addf(&path, "%s/", s->dir);
+		while (!strncmp(written, "./", 2))
+			written += 2;
+	}
 	strbuf_addstr(&path, written);
 	if (!s->files)
 		s->files = json_object();
