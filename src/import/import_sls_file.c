@@ -91,9 +91,9 @@ const json_t *ddbc_sls_file(ddbc_sls *s, const char *var, const char *written)
 	json_t *cached = json_object_get(s->files, strbuf_str(&path));
 	if (cached) {
 		strbuf_release(&path);
-		/* [content], or [] when it could not be read (said before). */
-		return json_array_size(cached) ? json_array_get(cached, 0)
-					       : fail(s, "'%s': %s cannot be read", var, written);
+		/* [content], or the reason it could not be read. */
+		return json_is_array(cached) ? json_array_get(cached, 0)
+					     : fail(s, "%s", json_string_value(cached));
 	}
 	struct stat st;
 	json_t *v;
@@ -105,7 +105,8 @@ const json_t *ddbc_sls_file(ddbc_sls *s, const char *var, const char *written)
 		v = json_null();  /* an empty YAML or JSON document is no value */
 	else
 		v = read_content(s, var, strbuf_str(&path));
-	json_object_set_new(s->files, strbuf_str(&path), v ? json_pack("[o]", v) : json_array());
+	json_object_set_new(s->files, strbuf_str(&path),
+			    v ? json_pack("[o]", v) : json_stringn_nocheck(s->why.buf, s->why.len));
 	strbuf_release(&path);
 	return v;
 }
