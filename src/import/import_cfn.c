@@ -433,7 +433,8 @@ static json_t *sls_template(const char *file, ddbc_sls *v, const json_t *tpl, si
 			json_object_set_new(resources, k, r);
 			continue;
 		}
-		if (!table_type(ddbc_import_string_value(json_object_get(e, "Type"))) &&
+		if (json_is_object(e) &&  /* a variable for a resource may be a table */
+		    !table_type(ddbc_import_string_value(json_object_get(e, "Type"))) &&
 		    strncmp(k, "Fn::ForEach::", 13))
 			continue;  /* no table: what it needs is no matter */
 		(*found)++;
@@ -490,10 +491,6 @@ int ddbc_import_cloudformation(const char *file, const json_t *root, json_t *des
 	 * the framework adds to its own under `resources`. */
 	bool sls = !json_object_get(root, "Resources") && json_object_get(root, "service") &&
 		   json_object_get(root, "resources");
-	if (sls && !json_is_object(json_object_get(json_object_get(root, "resources"),
-						   "Resources")))
-		return ddbc_import_fail(file, "a Serverless Framework service whose resources "
-					"hold no Resources mapping");
 	if (!sls && !json_is_object(json_object_get(root, "Resources")))
 		return ddbc_import_fail(file, "expected a CloudFormation template, a mapping "
 					"with Resources");
@@ -505,9 +502,17 @@ int ddbc_import_cloudformation(const char *file, const json_t *root, json_t *des
 	json_t *pseudo = NULL;  /* the texts sls_params points at */
 	if (sls) {
 		ddbc_sls vars;
-		ddbc_sls_init(&vars, root, params, nparams);
-		own = sls_template(file, &vars, json_object_get(root, "resources"), &found,
-				   &refused, &lost);
+		ddbc_sls_init(&vars, file, root, params, nparams);
+		/* resources as the framework merges them (a list, file(...)) */
+		json_t *tpl = ddbc_sls_resources(&vars);
+		if (!tpl)
+			ddbc_import_fail(file, "%s", strbuf_str(&vars.why));
+		else if (!json_is_object(json_object_get(tpl, "Resources")))
+			ddbc_import_fail(file, "a Serverless Framework service whose resources "
+					 "hold no Resources mapping");
+		else
+			own = sls_template(file, &vars, tpl, &found, &refused, &lost);
+		json_decref(tpl);
 		if (vars.resolved)
 			stage = ddbc_sls_stage(&vars);
 		if (own)

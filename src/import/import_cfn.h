@@ -67,6 +67,9 @@ json_t *ddbc_cfn_why(strbuf *why, const char *fmt, ...) __attribute__((format(pr
 /* The Serverless Framework's variables of one service (serverless.yml). */
 typedef struct ddbc_sls {
 	const json_t *service;             /* the whole service, for self: */
+	char *dir;                         /* its folder, where file(...) paths start */
+	json_t *files;                     /* what file(...) read, by path */
+	json_t *active;                    /* the file(...) values being resolved */
 	const ddbc_import_param *params;   /* --param SOURCE:ADDRESS=VALUE */
 	size_t nparams;
 	strbuf why;                        /* what could not be resolved */
@@ -75,14 +78,22 @@ typedef struct ddbc_sls {
 	bool resolved;                     /* some variable was resolved */
 } ddbc_sls;
 
-void ddbc_sls_init(ddbc_sls *s, const json_t *service, const ddbc_import_param *params,
-		   size_t nparams);
+void ddbc_sls_init(ddbc_sls *s, const char *file, const json_t *service,
+		   const ddbc_import_param *params, size_t nparams);
 void ddbc_sls_release(ddbc_sls *s);
 
 /* v with every ${...} variable in its values resolved as `serverless`
  * resolves them; NULL when one cannot be (s->why says which and why). A
  * new reference. */
 json_t *ddbc_sls_resolve(ddbc_sls *s, const json_t *v);
+
+/* The service's `resources`: a list of fragments merged as the framework
+ * merges them, a variable standing for a fragment, the Resources mapping
+ * or one resource replaced by its value (the variables inside each
+ * resource are left for ddbc_sls_resolve, so one that cannot be resolved
+ * refuses that resource alone). NULL when they cannot be had (s->why
+ * says why). A new reference. */
+json_t *ddbc_sls_resources(ddbc_sls *s);
 
 /* The stage the service deploys to (--param opt:stage, provider.stage,
  * else dev); NULL when it cannot be resolved. Malloc'd. */
