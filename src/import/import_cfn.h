@@ -51,6 +51,15 @@ const char *ddbc_cfn_function(const json_t *v);
  * AWS::LanguageExtensions); NULL after saying why. A new reference. */
 json_t *ddbc_cfn_expand_foreach(ddbc_cfn *c, const json_t *resources);
 
+/* Value v packed into a string of bytes (not text), and the tree that
+ * string holds (import_cfn_keep.c): the same tree, kept in a fraction of
+ * its memory. New references. */
+json_t *ddbc_cfn_pack(const json_t *v);
+json_t *ddbc_cfn_unpack(const json_t *packed);
+
+/* Whether a resource type makes a table (DynamoDB's two, SAM's one). */
+bool ddbc_cfn_table_type(const char *type);
+
 /* Whether a resource type is SAM's AWS::Serverless::SimpleTable. */
 bool ddbc_cfn_is_simple_table(const char *type);
 
