@@ -3,7 +3,8 @@
  * Workbench models, describe-table output and the MCP server's schema are
  * JSON, read with jansson after the number pre-pass (a Workbench model's
  * sample items one at a time, import_wb_stream.c); templates are YAML or
- * JSON, read by import_cfn_yaml.c. The design is assembled in full
+ * JSON, read by import_cfn_yaml.c a resource at a time, each table written
+ * to text once made (import_cfn.c). The design is assembled in full
  * before a byte is written, so a bad file leaves nothing behind.
  */
 #include "import/import.h"

@@ -9,6 +9,11 @@
  * alone, naming the function, the property and the resource; the others
  * are imported. Only the table's own name falls back to the logical id, as
  * CloudFormation itself names a table without one.
+ *
+ * A streamed template (import_cfn_yaml.c) holds each table resource
+ * packed: it is unpacked when its turn comes and freed once its table is
+ * made, and the table and its entity are then written to text (settled),
+ * so neither the template nor the design is held whole as a tree.
  */
 #include "import/import_cfn.h"
 #include "util/strbuf.h"
