@@ -561,7 +561,8 @@ int ddbc_import_cloudformation(const char *file, const json_t *root, json_t *sta
 	}
 	ddbc_cfn c;
 	ddbc_cfn_init(&c, file, root, params, nparams);
-	json_t *resources = ddbc_cfn_expand_foreach(&c, json_object_get(root, "Resources"));
+	json_t *resources = ddbc_cfn_expand_foreach(&c, json_object_get(root, "Resources"),
+						    stash);
 	const char *logical;
 	const json_t *res;
 	json_object_foreach(resources, logical, res) {

@@ -157,3 +157,12 @@ json_t *ddbc_cfn_unpack(const json_t *packed)
 	struct cursor c = { p, p + json_string_length(packed) };
 	return c.p < c.end ? unpack(&c) : NULL;
 }
+
+json_t *ddbc_cfn_keep(json_t *stash, const char *logical, const json_t *res)
+{
+	if (!ddbc_cfn_table_type(ddbc_import_string_value(json_object_get(res, "Type"))))
+		return json_null();
+	json_t *packed = ddbc_cfn_pack(res);
+	json_object_set(stash, logical, packed);
+	return packed;
+}

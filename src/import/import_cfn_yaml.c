@@ -142,15 +142,9 @@ static json_t *kept(struct reader *r, const char *logical, json_t *res)
 {
 	if (!strncmp(logical, "Fn::ForEach::", 13))
 		return res;
-	if (!ddbc_cfn_table_type(ddbc_import_string_value(json_object_get(res, "Type")))) {
-		json_decref(res);
-		return json_null();
-	}
-	json_t *s = ddbc_cfn_pack(res);
+	json_t *k = ddbc_cfn_keep(r->stash, logical, res);
 	json_decref(res);
-	if (s)
-		json_object_set(r->stash, logical, s);
-	return s;
+	return k;
 }
 
 static json_t *mapping(struct reader *r, enum level level)
