@@ -3,7 +3,8 @@
  * Workbench models, describe-table output and the MCP server's schema are
  * JSON, read with jansson after the number pre-pass (a Workbench model's
  * sample items one at a time, import_wb_stream.c); templates are YAML or
- * JSON, read by import_cfn_yaml.c. The design is assembled in full
+ * JSON, read by import_cfn_yaml.c a resource at a time, each table written
+ * to text once made (import_cfn.c). The design is assembled in full
  * before a byte is written, so a bad file leaves nothing behind.
  */
 #include "import/import.h"
@@ -23,6 +24,7 @@ struct run {
 	const ddbc_import_param *params;
 	size_t nparams;
 	bool settle;   /* the design is only for writing (ddbc_import) */
+	bool whole;    /* a template read whole (the streamed reader's oracle) */
 };
 
 /* Says why jansson refused the text, at its line and column. */
@@ -74,10 +76,11 @@ json_t *ddbc_import_load_json(const char *file)
 	return root;
 }
 
-static json_t *load(const struct run *r, const char *file)
+static json_t *load(const struct run *r, const char *file, json_t **stash)
 {
-	if (r->from == DDBC_IMPORT_CLOUDFORMATION)
-		return ddbc_import_load_template(file);
+	if (r->from == DDBC_IMPORT_CLOUDFORMATION)   /* its resources one at a time */
+		return r->whole ? ddbc_import_load_template(file)
+				: ddbc_import_stream_template(file, stash);
 	if (r->from == DDBC_IMPORT_WORKBENCH)   /* its sample items one at a time */
 		return ddbc_import_wb_load(file);
 	return ddbc_import_load_json(file);
@@ -85,7 +88,8 @@ static json_t *load(const struct run *r, const char *file)
 
 static int read_loaded(const struct run *r, const char *file, json_t *design)
 {
-	json_t *root = load(r, file);
+	json_t *stash = NULL;
+	json_t *root = load(r, file, &stash);
 	if (!root)
 		return -1;
 	int rc = -1;
@@ -108,12 +112,14 @@ static int read_loaded(const struct run *r, const char *file, json_t *design)
 			       : ddbc_import_workbench(file, root, design);
 		break;
 	case DDBC_IMPORT_CLOUDFORMATION:
-		rc = ddbc_import_cloudformation(file, root, design, r->params, r->nparams);
+		rc = ddbc_import_cloudformation(file, root, stash, design, r->params, r->nparams,
+						r->settle);
 		break;
 	case DDBC_IMPORT_DESCRIBE_TABLE: rc = ddbc_import_describe(file, root, design); break;
 	case DDBC_IMPORT_MCP: rc = ddbc_import_mcp(file, root, design); break;
 	}
 	json_decref(root);
+	json_decref(stash);
 	return rc;
 }
 
@@ -167,14 +173,14 @@ static json_t *import_tree(const struct run *r, char *const *files, size_t nfile
 json_t *ddbc_import_tree(ddbc_import_from from, char *const *files, size_t nfiles,
 			 const ddbc_import_param *params, size_t nparams)
 {
-	struct run r = { from, params, nparams, false };
+	struct run r = { from, params, nparams, false, false };
 	return import_tree(&r, files, nfiles);
 }
 
-int ddbc_import(ddbc_import_from from, char *const *files, size_t nfiles,
-		const ddbc_import_param *params, size_t nparams, FILE *out)
+int ddbc_import_how(ddbc_import_from from, char *const *files, size_t nfiles,
+		    const ddbc_import_param *params, size_t nparams, FILE *out, bool whole)
 {
-	struct run r = { from, params, nparams, true };
+	struct run r = { from, params, nparams, !whole, whole };
 	json_t *design = import_tree(&r, files, nfiles);
 	if (!design)
 		return -1;
@@ -182,4 +188,10 @@ int ddbc_import(ddbc_import_from from, char *const *files, size_t nfiles,
 	ddbc_import_comments_clear();
 	json_decref(design);
 	return 0;
+}
+
+int ddbc_import(ddbc_import_from from, char *const *files, size_t nfiles,
+		const ddbc_import_param *params, size_t nparams, FILE *out)
+{
+	return ddbc_import_how(from, files, nfiles, params, nparams, out, false);
 }

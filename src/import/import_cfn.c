@@ -9,6 +9,11 @@
  * alone, naming the function, the property and the resource; the others
  * are imported. Only the table's own name falls back to the logical id, as
  * CloudFormation itself names a table without one.
+ *
+ * A streamed template (import_cfn_yaml.c) holds each table resource
+ * packed: it is unpacked when its turn comes and freed once its table is
+ * made, and the table and its entity are then written to text (settled),
+ * so neither the template nor the design is held whole as a tree.
  */
 #include "import/import_cfn.h"
 #include "util/strbuf.h"
@@ -334,10 +339,22 @@ static int created(ddbc_cfn *c, const char *logical, const json_t *res, strbuf *
 	return r;
 }
 
+/* Member name of obj written to text (at the design's indent for a
+ * table or an entity): the text is a fraction of the tree's size. */
+static void settle(json_t *obj, const char *name)
+{
+	json_t *text = ddbc_import_yaml_member(obj, name, 2);
+	if (!text)
+		return;
+	ddbc_import_set_written(text);
+	json_object_set_new(obj, name, text);
+}
+
 static int one_table(ddbc_cfn *c, const char *logical, const json_t *res, bool global,
-		     json_t *design)
+		     json_t *design, bool settled)
 {
 	strbuf comment = STRBUF_INIT, scaled = STRBUF_INIT;
+	size_t mark = ddbc_import_comments_mark();
 	if (created(c, logical, res, &comment) == 0) {
 		strbuf_release(&comment);
 		return 0;
@@ -388,6 +405,13 @@ static int one_table(ddbc_cfn *c, const char *logical, const json_t *res, bool g
 	if (rc == 0 && comment.len)
 		ddbc_import_set_comment(json_object_get(design, "tables"), name, "%s",
 					strbuf_str(&comment));
+	/* The table and its entity are complete: nothing reads them again
+	 * but the writer (the comments set since mark are theirs). */
+	if (rc == 0 && settled) {
+		settle(json_object_get(design, "tables"), name);
+		settle(json_object_get(design, "entities"), name);
+		ddbc_import_comments_forget(mark);
+	}
 	strbuf_release(&comment);
 	strbuf_release(&scaled);
 	free(name);
@@ -396,7 +420,7 @@ static int one_table(ddbc_cfn *c, const char *logical, const json_t *res, bool g
 	return rc;
 }
 
-static bool table_type(const char *type)
+bool ddbc_cfn_table_type(const char *type)
 {
 	return type && (!strcmp(type, "AWS::DynamoDB::Table") ||
 			!strcmp(type, "AWS::DynamoDB::GlobalTable") ||
@@ -434,7 +458,7 @@ static json_t *sls_template(const char *file, ddbc_sls *v, const json_t *tpl, si
 			continue;
 		}
 		if (json_is_object(e) &&  /* a variable for a resource may be a table */
-		    !table_type(ddbc_import_string_value(json_object_get(e, "Type"))) &&
+		    !ddbc_cfn_table_type(ddbc_import_string_value(json_object_get(e, "Type"))) &&
 		    strncmp(k, "Fn::ForEach::", 13))
 			continue;  /* no table: what it needs is no matter */
 		(*found)++;
@@ -484,8 +508,23 @@ static size_t sls_pseudo(ddbc_sls *v, const ddbc_import_param *params, size_t np
 	return n;
 }
 
-int ddbc_import_cloudformation(const char *file, const json_t *root, json_t *design,
-			       const ddbc_import_param *params, size_t nparams)
+/* When resource res of logical id logical is what stash kept of a table
+ * resource (import_cfn_yaml.c): its tree, what was kept freed; else NULL. */
+static json_t *unstashed(json_t *stash, const char *logical,
+			 const json_t *res)
+{
+	json_t *text = json_object_get(stash, logical);
+	if (!text || text != res)   /* one of Fn::ForEach's copies, or read whole */
+		return NULL;
+	json_t *tree = ddbc_cfn_unpack(text);
+	/* Resources and the expansion hold this string too: emptied in place. */
+	json_string_set(text, "");
+	return tree;
+}
+
+int ddbc_import_cloudformation(const char *file, const json_t *root, json_t *stash,
+			       json_t *design, const ddbc_import_param *params, size_t nparams,
+			       bool settled)
 {
 	/* A Serverless Framework service (serverless.yml) holds the template
 	 * the framework adds to its own under `resources`. */
@@ -527,19 +566,27 @@ int ddbc_import_cloudformation(const char *file, const json_t *root, json_t *des
 	}
 	ddbc_cfn c;
 	ddbc_cfn_init(&c, file, root, params, nparams);
-	json_t *resources = ddbc_cfn_expand_foreach(&c, json_object_get(root, "Resources"));
+	json_t *resources = ddbc_cfn_expand_foreach(&c, json_object_get(root, "Resources"),
+						    stash);
 	const char *logical;
 	const json_t *res;
 	json_object_foreach(resources, logical, res) {
+		json_t *tree = unstashed(stash, logical, res);
+		if (tree)
+			res = tree;
 		const char *type = ddbc_import_string_value(json_object_get(res, "Type"));
-		if (!table_type(type))
+		if (!ddbc_cfn_table_type(type)) {
+			json_decref(tree);
 			continue;
+		}
 		bool global = !strcmp(type, "AWS::DynamoDB::GlobalTable");
 		bool simple = ddbc_cfn_is_simple_table(type);
 		found++;
 		json_t *sam = simple ? ddbc_cfn_simple_table(file, root, logical, res) : NULL;
-		int rc = simple && !sam ? -1 : one_table(&c, logical, sam ? sam : res, global, design);
+		int rc = simple && !sam ? -1 : one_table(&c, logical, sam ? sam : res, global, design,
+							 settled);
 		json_decref(sam);
+		json_decref(tree);
 		if (rc < 0) {
 			refused++;
 			fprintf(stderr, "ddbc import: %s: resource '%s' left out\n", file, logical);

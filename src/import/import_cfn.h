@@ -48,8 +48,23 @@ int ddbc_cfn_condition(ddbc_cfn *c, const char *name);
 const char *ddbc_cfn_function(const json_t *v);
 
 /* The template's Resources with every Fn::ForEach expanded (Transform
- * AWS::LanguageExtensions); NULL after saying why. A new reference. */
-json_t *ddbc_cfn_expand_foreach(ddbc_cfn *c, const json_t *resources);
+ * AWS::LanguageExtensions); NULL after saying why. A new reference. With
+ * a stash (a streamed template, import_cfn_yaml.c) each copy is kept as
+ * the other resources are: a table packed, in stash too; any other null. */
+json_t *ddbc_cfn_expand_foreach(ddbc_cfn *c, const json_t *resources, json_t *stash);
+
+/* Value v packed into a string of bytes (not text), and the tree that
+ * string holds (import_cfn_keep.c): the same tree, kept in a fraction of
+ * its memory. New references. */
+json_t *ddbc_cfn_pack(const json_t *v);
+json_t *ddbc_cfn_unpack(const json_t *packed);
+/* What a streamed template keeps of resource res of logical id logical:
+ * a table resource packed, and in stash under logical; null for any
+ * other. A new reference. */
+json_t *ddbc_cfn_keep(json_t *stash, const char *logical, const json_t *res);
+
+/* Whether a resource type makes a table (DynamoDB's two, SAM's one). */
+bool ddbc_cfn_table_type(const char *type);
 
 /* Whether a resource type is SAM's AWS::Serverless::SimpleTable. */
 bool ddbc_cfn_is_simple_table(const char *type);

@@ -85,6 +85,7 @@ struct expansion {
 	ddbc_cfn *c;
 	size_t copies;
 	int loops;
+	json_t *stash;   /* a streamed template's packed tables (import_cfn_yaml.c) */
 };
 
 static int expand_into(struct expansion *x, const json_t *members, json_t *out);
@@ -161,14 +162,17 @@ static int expand_into(struct expansion *x, const json_t *members, json_t *out)
 		if (x->loops && ++x->copies > MAX_COPIES)
 			return ddbc_import_fail(x->c->file, "Resources: Fn::ForEach expands past "
 						"ddbc's bound of %u resources", MAX_COPIES);
-		json_object_set(out, k, (json_t *)v);
+		if (x->loops && x->stash)
+			json_object_set_new(out, k, ddbc_cfn_keep(x->stash, k, v));
+		else
+			json_object_set(out, k, (json_t *)v);
 	}
 	return 0;
 }
 
-json_t *ddbc_cfn_expand_foreach(ddbc_cfn *c, const json_t *resources)
+json_t *ddbc_cfn_expand_foreach(ddbc_cfn *c, const json_t *resources, json_t *stash)
 {
-	struct expansion x = { c, 0, 0 };
+	struct expansion x = { c, 0, 0, stash };
 	json_t *out = json_object();
 	if (expand_into(&x, resources, out) < 0) {
 		json_decref(out);

@@ -5,8 +5,19 @@
  * tags, so this one turns each tag into the long form CloudFormation
  * defines for it: !Ref X is {"Ref": X}, !GetAtt A.B is {"Fn::GetAtt":
  * [A, B]}, !Condition X is {"Condition": X}, any other !Name is
- * {"Fn::Name": ...}. Templates are small: the whole tree is built.
+ * {"Fn::Name": ...}.
+ *
+ * jansson's tree of a template is some six times its text, and a design
+ * of thousands of tables is built beside it. So a template is read
+ * streamed: its Resources are read one at a time, each whole (every error
+ * the whole reading gives, at its place), and a table resource is kept
+ * packed (import_cfn_keep.c) until import_cfn.c turns it into a table; any
+ * other resource is kept as null, its logical id alone (Fn::ForEach
+ * checks its copies' ids against the others'), an Fn::ForEach as its
+ * tree. What a resource may refer to (Parameters, Mappings, Conditions,
+ * Transform, Globals) is read whole wherever it stands in the file.
  */
+#include "import/import_cfn.h"
 #include "import/import_int.h"
 #include "util/decimal.h"
 #include "util/xalloc.h"
@@ -24,9 +35,14 @@ struct reader {
 	yaml_parser_t p;
 	const char *file;
 	int depth;
+	json_t *stash;   /* logical id -> a table resource's text; NULL: read whole */
 };
 
-static json_t *node(struct reader *r, yaml_event_t *ev);
+/* How a mapping is read: the template itself (whose Resources may be
+ * streamed), its Resources (streamed), or any other. */
+enum level { TOP, RESOURCES, OTHER };
+
+static json_t *node(struct reader *r, yaml_event_t *ev, enum level level);
 
 static int next(struct reader *r, yaml_event_t *ev)
 {
@@ -111,7 +127,7 @@ static json_t *sequence(struct reader *r)
 			yaml_event_delete(&ev);
 			return a;
 		}
-		json_t *v = node(r, &ev);
+		json_t *v = node(r, &ev, OTHER);
 		yaml_event_delete(&ev);
 		if (!v)
 			break;
@@ -121,7 +137,17 @@ static json_t *sequence(struct reader *r)
 	return NULL;
 }
 
-static json_t *mapping(struct reader *r)
+/* What Resources keeps of resource res (taken) of logical id logical. */
+static json_t *kept(struct reader *r, const char *logical, json_t *res)
+{
+	if (!strncmp(logical, "Fn::ForEach::", 13))
+		return res;
+	json_t *k = ddbc_cfn_keep(r->stash, logical, res);
+	json_decref(res);
+	return k;
+}
+
+static json_t *mapping(struct reader *r, enum level level)
 {
 	json_t *m = json_object();
 	for (;;) {
@@ -156,8 +182,11 @@ static json_t *mapping(struct reader *r)
 			free(key);
 			break;
 		}
-		json_t *v = node(r, &ev);
+		bool streamed = level == TOP && r->stash && !strcmp(key, "Resources");
+		json_t *v = node(r, &ev, streamed ? RESOURCES : OTHER);
 		yaml_event_delete(&ev);
+		if (v && level == RESOURCES)
+			v = kept(r, key, v);
 		if (v)
 			json_object_set_new(m, key, v);
 		free(key);
@@ -168,7 +197,7 @@ static json_t *mapping(struct reader *r)
 	return NULL;
 }
 
-static json_t *node(struct reader *r, yaml_event_t *ev)
+static json_t *node(struct reader *r, yaml_event_t *ev, enum level level)
 {
 	if (++r->depth > 256) {
 		ddbc_import_fail(r->file, "nested too deeply");
@@ -187,7 +216,9 @@ static json_t *node(struct reader *r, yaml_event_t *ev)
 		v = tagged(ev->data.sequence_start.tag, sequence(r));
 		break;
 	case YAML_MAPPING_START_EVENT:
-		v = tagged(ev->data.mapping_start.tag, mapping(r));
+		/* A tagged mapping is a function's argument: read whole. */
+		v = tagged(ev->data.mapping_start.tag,
+			   mapping(r, ev->data.mapping_start.tag ? OTHER : level));
 		break;
 	default:
 		ddbc_import_fail(r->file, "%zu:%zu: aliases are not read in templates",
@@ -213,24 +244,40 @@ static json_t *document(struct reader *r)
 		if (t == YAML_STREAM_END_EVENT)
 			ddbc_import_fail(r->file, "the file is empty");
 		else
-			v = node(r, &ev);
+			v = node(r, &ev, TOP);
 		yaml_event_delete(&ev);
 		return v;
 	}
 }
 
-json_t *ddbc_import_load_template(const char *file)
+static json_t *load(const char *file, json_t *stash)
 {
 	FILE *f = ddbc_input_fopen(file);
 	if (!f) {
 		ddbc_import_fail(file, "cannot read: %s", strerror(errno));
 		return NULL;
 	}
-	struct reader r = { .file = file };
+	struct reader r = { .file = file, .stash = stash };
 	yaml_parser_initialize(&r.p);
 	yaml_parser_set_input_file(&r.p, f);
 	json_t *root = document(&r);
 	yaml_parser_delete(&r.p);
 	fclose(f);
+	return root;
+}
+
+json_t *ddbc_import_load_template(const char *file)
+{
+	return load(file, NULL);
+}
+
+json_t *ddbc_import_stream_template(const char *file, json_t **stash)
+{
+	*stash = json_object();
+	json_t *root = load(file, *stash);
+	if (!root) {
+		json_decref(*stash);
+		*stash = NULL;
+	}
 	return root;
 }

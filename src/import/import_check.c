@@ -85,76 +85,97 @@ static const char *found(const json_t *v)
 	return "something else";
 }
 
-/* Checks every value at path (from v, at where) against t. */
-static int walk(const char *file, const json_t *v, const char *path, want t, strbuf *where)
+/* Where a value is: the member or element of the value one step up.
+ * Kept on the stack as walk descends and written out only for a
+ * message, so a value that fits costs no text. */
+struct step {
+	const struct step *up;
+	const char *name;    /* a member's name (quoted when any), or NULL */
+	size_t len;
+	bool quoted;         /* a member of an object of any names ("*") */
+	size_t index;        /* an element's index, when name is NULL */
+};
+
+static void where(strbuf *b, const struct step *s)
 {
-	if (!*path) {
-		if (fits(v, t))
-			return 0;
-		if (ddbc_import_number_text(v))  /* as written: 5.0, 1e3, 21 digits */
-			return ddbc_import_fail(file, "%s is the number %s, expected %s",
-						strbuf_str(where), ddbc_import_number_text(v),
-						wanted[t]);
-		return ddbc_import_fail(file, "%s is %s, expected %s", strbuf_str(where), found(v),
-					wanted[t]);
+	if (!s)
+		return;
+	where(b, s->up);
+	if (!s->name) {
+		strbuf_addf(b, "[%zu]", s->index);
+		return;
 	}
+	if (b->len)
+		strbuf_addch(b, '.');
+	if (s->quoted)
+		strbuf_addch(b, '\'');
+	strbuf_add(b, s->name, s->len);
+	if (s->quoted)
+		strbuf_addch(b, '\'');
+}
+
+static int misfit(const char *file, const json_t *v, want t, const struct step *at)
+{
+	strbuf b = STRBUF_INIT;
+	where(&b, at);
+	int rc;
+	if (ddbc_import_number_text(v))  /* as written: 5.0, 1e3, 21 digits */
+		rc = ddbc_import_fail(file, "%s is the number %s, expected %s", strbuf_str(&b),
+				      ddbc_import_number_text(v), wanted[t]);
+	else
+		rc = ddbc_import_fail(file, "%s is %s, expected %s", strbuf_str(&b), found(v),
+				      wanted[t]);
+	strbuf_release(&b);
+	return rc;
+}
+
+/* Checks every value at path (from v, which is at) against t. */
+static int walk(const char *file, const json_t *v, const char *path, want t,
+		const struct step *at)
+{
+	if (!*path)
+		return fits(v, t) ? 0 : misfit(file, v, t, at);
 	size_t n = strcspn(path, ".");
 	const char *rest = path[n] ? path + n + 1 : path + n;
-	size_t at = where->len, name_len = n;
+	size_t name_len = n;
 	bool each = n >= 2 && !strncmp(path + n - 2, "[]", 2);
 	if (each)
 		name_len -= 2;
-	int rc = 0;
 	if (name_len == 1 && path[0] == '*') {
 		if (!json_is_object(v))
 			return 0;
 		const char *k;
 		const json_t *e;
 		json_object_foreach((json_t *)v, k, e) {
-			strbuf_addf(where, "%s'%s'", at ? "." : "", k);
-			rc |= walk(file, e, rest, t, where);
-			where->len = at;
-			where->buf[at] = '\0';
-			if (rc)
-				return rc;
+			struct step s = { at, k, strlen(k), true, 0 };
+			if (walk(file, e, rest, t, &s))
+				return -1;
 		}
 		return 0;
 	}
-	char name[128];
-	snprintf(name, sizeof(name), "%.*s", (int)name_len, path);
-	const json_t *m = json_is_object(v) ? json_object_get(v, name) : NULL;
+	const json_t *m = json_is_object(v) ? json_object_getn(v, path, name_len) : NULL;
 	if (!m)
 		return 0;
-	strbuf_addf(where, "%s%s", at ? "." : "", name);
-	if (!each) {
-		rc = walk(file, m, rest, t, where);
-	} else if (json_is_array(m)) {
-		size_t i;
-		const json_t *e;
-		size_t mid = where->len;
-		json_array_foreach(m, i, e) {
-			strbuf_addf(where, "[%zu]", i);
-			rc = walk(file, e, rest, t, where);
-			where->len = mid;
-			where->buf[mid] = '\0';
-			if (rc)
-				break;
-		}
+	struct step s = { at, path, name_len, false, 0 };
+	if (!each)
+		return walk(file, m, rest, t, &s);
+	if (!json_is_array(m))
+		return 0;
+	size_t i;
+	const json_t *e;
+	json_array_foreach(m, i, e) {
+		struct step el = { &s, NULL, 0, false, i };
+		if (walk(file, e, rest, t, &el))
+			return -1;
 	}
-	where->len = at;
-	where->buf[at] = '\0';
-	return rc;
+	return 0;
 }
 
 static int check(const char *file, const json_t *root, const shape *s, size_t n)
 {
-	strbuf where = STRBUF_INIT;
 	int rc = 0;
-	for (size_t i = 0; i < n && rc == 0; i++) {
-		strbuf_reset(&where);
-		rc = walk(file, root, s[i].path, s[i].type, &where);
-	}
-	strbuf_release(&where);
+	for (size_t i = 0; i < n && rc == 0; i++)
+		rc = walk(file, root, s[i].path, s[i].type, NULL);
 	return rc;
 }
 

@@ -23,6 +23,12 @@ struct ddbc_import_param;
 json_t *ddbc_import_tree(ddbc_import_from from, char *const *files, size_t nfiles,
 			 const struct ddbc_import_param *params, size_t nparams);
 
+/* ddbc_import, a template read whole and the design kept a tree when
+ * whole: what the streamed reading must equal (tests/import_whole.c). */
+int ddbc_import_how(ddbc_import_from from, char *const *files, size_t nfiles,
+		    const struct ddbc_import_param *params, size_t nparams, FILE *out,
+		    bool whole);
+
 /* Writes design as block YAML to out. */
 void ddbc_import_write_yaml(FILE *out, const json_t *design);
 
@@ -168,9 +174,17 @@ int ddbc_import_add_key_table(const char *file, json_t *design, const char *name
 /* A CloudFormation template (YAML with short tags, or JSON) as a tree in
  * the long form; NULL after saying why. A new reference. */
 json_t *ddbc_import_load_template(const char *file);
+/* The same, its Resources streamed (import_cfn_yaml.c): each table
+ * resource kept as text, in *stash (logical id -> the same string as
+ * Resources holds, a new reference) too; any other resource as null. */
+json_t *ddbc_import_stream_template(const char *file, json_t **stash);
 
-/* The reader of templates: params are --param NAME=VALUE. */
-int ddbc_import_cloudformation(const char *file, const json_t *root, json_t *design,
-			       const struct ddbc_import_param *params, size_t nparams);
+/* The reader of templates: params are --param NAME=VALUE; stash is what
+ * ddbc_import_stream_template kept (NULL for a template read whole).
+ * settle: each table and its entity written to text once complete (the
+ * design is then only for writing). */
+int ddbc_import_cloudformation(const char *file, const json_t *root, json_t *stash,
+			       json_t *design, const struct ddbc_import_param *params,
+			       size_t nparams, bool settle);
 
 #endif
