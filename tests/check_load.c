@@ -1128,6 +1128,69 @@ START_TEST(test_source_line_breaks)
 }
 END_TEST
 
+/* The resident kilobytes of the mapping that holds p (/proc/self/smaps),
+ * or -1 when that cannot be told. */
+static long mapping_rss_kib(const void *p)
+{
+	FILE *f = fopen("/proc/self/smaps", "r");
+	if (!f)
+		return -1;
+	char line[512];
+	bool inside = false;
+	long rss = -1;
+	while (fgets(line, sizeof line, f)) {
+		unsigned long lo, hi;
+		if (sscanf(line, "%lx-%lx ", &lo, &hi) == 2) {
+			inside = (unsigned long)p >= lo && (unsigned long)p < hi;
+			continue;
+		}
+		if (inside && sscanf(line, "Rss: %ld kB", &rss) == 1)
+			break;
+	}
+	fclose(f);
+	return rss;
+}
+
+START_TEST(test_source_lines_evicted)
+{
+	/* Quoting every line of a mapped file in order (a diff that reports
+	 * every reworded description) gives its pages back behind the scan:
+	 * 6 MiB of lines leave at most a few MiB resident, and a line quoted
+	 * again after its page went is read back whole. */
+	enum { LINES = 600000 };  /* "line 0000000\n": 13 bytes each */
+	const char *path = "check_load.evict.yaml";
+	FILE *f = fopen(path, "wb");
+	ck_assert_ptr_nonnull(f);
+	for (unsigned i = 0; i < LINES; i++)
+		fprintf(f, "line %07u\n", i);
+	fputs("end", f);
+	fclose(f);
+	ddbc_source *src = ddbc_source_read(path);
+	ck_assert_ptr_nonnull(src);
+	ck_assert(src->mapped);
+	char want[16];
+	size_t len;
+	for (unsigned i = 0; i < LINES; i++) {
+		const char *line = ddbc_source_line(src, i + 1, &len);
+		snprintf(want, sizeof want, "line %07u", i);
+		ck_assert_msg(line && len == 12 && !memcmp(line, want, 12), "line %u", i + 1);
+	}
+	long rss = mapping_rss_kib(src->text);
+	if (rss >= 0)
+		ck_assert_msg(rss <= 3 * 1024, "%ld KiB of the 7.4 MiB file resident", rss);
+	const unsigned again[] = { 1, LINES / 2, LINES };
+	for (size_t k = 0; k < sizeof(again) / sizeof(again[0]); k++) {
+		const char *line = ddbc_source_line(src, again[k], &len);
+		snprintf(want, sizeof want, "line %07u", again[k] - 1);
+		ck_assert_msg(line && len == 12 && !memcmp(line, want, 12), "line %u", again[k]);
+	}
+	const char *last = ddbc_source_line(src, LINES + 1, &len);
+	ck_assert(last && len == 3 && !memcmp(last, "end", 3));
+	ddbc_source_free(src);
+	remove(path);
+}
+END_TEST
+
 START_TEST(test_wide_entity_lookups)
 {
 	/* Attributes are found by name however many there are and in
@@ -1362,6 +1425,7 @@ static Suite *load_suite(void)
 	tcase_add_test(tc, test_sections_in_any_order);
 	tcase_add_test(tc, test_source_mapped_and_read);
 	tcase_add_test(tc, test_source_line_breaks);
+	tcase_add_test(tc, test_source_lines_evicted);
 	tcase_add_test(tc, test_syntax_error_hides_schema_findings);
 	tcase_add_test(tc, test_streamed_attributes);
 	tcase_add_test(tc, test_syntax_error_in_attributes);
