@@ -1191,6 +1191,40 @@ START_TEST(test_source_lines_evicted)
 }
 END_TEST
 
+START_TEST(test_arena_large)
+{
+	/* A large arena's memory is zeroed as a small one's, whether its
+	 * blocks came from calloc or straight from the system, again after a
+	 * clear, beside arrays resized in it; then all of it is given back. */
+	ddbc_arena *a = ddbc_arena_new();
+	for (int round = 0; round < 2; round++) {
+		unsigned char *big = NULL;
+		for (size_t i = 0; i < 200000; i++) {
+			size_t size = 8 + i % 120;
+			unsigned char *p = ddbc_arena_alloc(a, size);
+			unsigned char any = 0;
+			for (size_t k = 0; k < size; k++)
+				any |= p[k];
+			if (any)
+				ck_abort_msg("allocation %zu of round %d is not zeroed", i, round);
+			memset(p, 0xA5, size);
+			if (i % 50000 == 0) {
+				big = ddbc_arena_resize(a, big, i + 1, 1);
+				memset(big, 0x5A, i + 1);
+			}
+			if (i % 70000 == 1) {
+				unsigned char *huge = ddbc_arena_alloc(a, 300000);
+				ck_assert(huge[0] == 0 && huge[299999] == 0);
+				memset(huge, 1, 300000);
+			}
+		}
+		ck_assert_int_eq(big[0], 0x5A);
+		ddbc_arena_clear(a);
+	}
+	ddbc_arena_free(a);
+}
+END_TEST
+
 START_TEST(test_wide_entity_lookups)
 {
 	/* Attributes are found by name however many there are and in
@@ -1426,6 +1460,7 @@ static Suite *load_suite(void)
 	tcase_add_test(tc, test_source_mapped_and_read);
 	tcase_add_test(tc, test_source_line_breaks);
 	tcase_add_test(tc, test_source_lines_evicted);
+	tcase_add_test(tc, test_arena_large);
 	tcase_add_test(tc, test_syntax_error_hides_schema_findings);
 	tcase_add_test(tc, test_streamed_attributes);
 	tcase_add_test(tc, test_syntax_error_in_attributes);
