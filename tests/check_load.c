@@ -1128,6 +1128,108 @@ START_TEST(test_source_line_breaks)
 }
 END_TEST
 
+/* The resident kilobytes of the mapping that holds p (/proc/self/smaps),
+ * or -1 when that cannot be told. */
+static long mapping_rss_kib(const void *p)
+{
+	FILE *f = fopen("/proc/self/smaps", "r");
+	if (!f)
+		return -1;
+	char line[512];
+	bool inside = false;
+	long rss = -1;
+	while (fgets(line, sizeof line, f)) {
+		unsigned long lo, hi;
+		if (sscanf(line, "%lx-%lx ", &lo, &hi) == 2) {
+			inside = (unsigned long)p >= lo && (unsigned long)p < hi;
+			continue;
+		}
+		if (inside && sscanf(line, "Rss: %ld kB", &rss) == 1)
+			break;
+	}
+	fclose(f);
+	return rss;
+}
+
+START_TEST(test_source_lines_evicted)
+{
+	/* Quoting every line of a mapped file in order (a diff that reports
+	 * every reworded description) gives its pages back behind the scan:
+	 * 7.3 MiB of lines leave at most a few MiB resident, and a line quoted
+	 * again after its page went is read back whole. */
+	enum { LINES = 120000, WIDTH = 64 };  /* "line 0000000 ...\n" */
+	const char *path = "check_load.evict.yaml";
+	strbuf text = STRBUF_INIT;
+	for (unsigned i = 0; i < LINES; i++)
+		strbuf_addf(&text, "line %07u %*s\n", i, WIDTH - 14, "");
+	strbuf_addstr(&text, "end");
+	FILE *f = fopen(path, "wb");
+	ck_assert_ptr_nonnull(f);
+	ck_assert_uint_eq(fwrite(text.buf, 1, text.len, f), text.len);
+	fclose(f);
+	strbuf_release(&text);
+	ddbc_source *src = ddbc_source_read(path);
+	ck_assert_ptr_nonnull(src);
+	ck_assert(src->mapped);
+	char want[16];
+	size_t len;
+	for (unsigned i = 0; i < LINES; i++) {
+		const char *line = ddbc_source_line(src, i + 1, &len);
+		snprintf(want, sizeof want, "line %07u", i);
+		ck_assert_msg(line && len == WIDTH - 1 && !memcmp(line, want, 12), "line %u",
+			      i + 1);
+	}
+	long rss = mapping_rss_kib(src->text);
+	if (rss >= 0)
+		ck_assert_msg(rss <= 3 * 1024, "%ld KiB of the 7.3 MiB file resident", rss);
+	const unsigned again[] = { 1, LINES / 2, LINES };
+	for (size_t k = 0; k < sizeof(again) / sizeof(again[0]); k++) {
+		const char *line = ddbc_source_line(src, again[k], &len);
+		snprintf(want, sizeof want, "line %07u", again[k] - 1);
+		ck_assert_msg(line && len == WIDTH - 1 && !memcmp(line, want, 12), "line %u",
+			      again[k]);
+	}
+	const char *last = ddbc_source_line(src, LINES + 1, &len);
+	ck_assert(last && len == 3 && !memcmp(last, "end", 3));
+	ddbc_source_free(src);
+	remove(path);
+}
+END_TEST
+
+START_TEST(test_arena_large)
+{
+	/* A large arena's memory is zeroed as a small one's, whether its
+	 * blocks came from calloc or straight from the system, again after a
+	 * clear, beside arrays resized in it; then all of it is given back. */
+	ddbc_arena *a = ddbc_arena_new();
+	for (int round = 0; round < 2; round++) {
+		unsigned char *big = NULL;
+		for (size_t i = 0; i < 200000; i++) {
+			size_t size = 8 + i % 120;
+			unsigned char *p = ddbc_arena_alloc(a, size);
+			unsigned char any = 0;
+			for (size_t k = 0; k < size; k++)
+				any |= p[k];
+			if (any)
+				ck_abort_msg("allocation %zu of round %d is not zeroed", i, round);
+			memset(p, 0xA5, size);
+			if (i % 50000 == 0) {
+				big = ddbc_arena_resize(a, big, i + 1, 1);
+				memset(big, 0x5A, i + 1);
+			}
+			if (i % 70000 == 1) {
+				unsigned char *huge = ddbc_arena_alloc(a, 300000);
+				ck_assert(huge[0] == 0 && huge[299999] == 0);
+				memset(huge, 1, 300000);
+			}
+		}
+		ck_assert_int_eq(big[0], 0x5A);
+		ddbc_arena_clear(a);
+	}
+	ddbc_arena_free(a);
+}
+END_TEST
+
 START_TEST(test_wide_entity_lookups)
 {
 	/* Attributes are found by name however many there are and in
@@ -1362,6 +1464,8 @@ static Suite *load_suite(void)
 	tcase_add_test(tc, test_sections_in_any_order);
 	tcase_add_test(tc, test_source_mapped_and_read);
 	tcase_add_test(tc, test_source_line_breaks);
+	tcase_add_test(tc, test_source_lines_evicted);
+	tcase_add_test(tc, test_arena_large);
 	tcase_add_test(tc, test_syntax_error_hides_schema_findings);
 	tcase_add_test(tc, test_streamed_attributes);
 	tcase_add_test(tc, test_syntax_error_in_attributes);

@@ -42,6 +42,11 @@ struct composer {
 	 * array for all, so a collection costs no allocation of its own. */
 	ddbc_node **kids;
 	size_t nkids, kids_cap;
+	/* finish_map's pairs before duplicates and merges are settled: one
+	 * array for every mapping, not an allocation each (a design has
+	 * tens of thousands of mappings). */
+	ddbc_pair *pairs;
+	size_t pairs_cap;
 	struct anchor *anchors;
 	size_t nanchors, anchors_cap;
 	size_t aliased;         /* nodes that aliases expand to, so far */
@@ -561,8 +566,9 @@ static void finish_map(struct composer *c, struct frame *f)
 {
 	/* kids is NULL until some collection has a child. */
 	ddbc_node **items = f->n ? c->kids + f->base : NULL;
-	size_t cap = f->n / 2 + 1, n = 0, explicit_n;
-	ddbc_pair *pairs = xmalloc(cap * sizeof(ddbc_pair));
+	size_t n = 0, explicit_n;
+	xgrow((void **)&c->pairs, &c->pairs_cap, f->n / 2 + 1, sizeof(ddbc_pair));
+	ddbc_pair *pairs = c->pairs;
 	ddbc_node **merges = NULL;
 	size_t nmerges = 0, merges_cap = 0;
 	for (size_t i = 0; i + 1 < f->n; i += 2) {
@@ -578,7 +584,8 @@ static void finish_map(struct composer *c, struct frame *f)
 	size_t dropped = mark_duplicates(c, pairs, n, true);
 	explicit_n = n;
 	for (size_t i = 0; i < nmerges; i++)
-		collect_merge(c, merges[i], &pairs, &n, &cap);
+		collect_merge(c, merges[i], &c->pairs, &n, &c->pairs_cap);
+	pairs = c->pairs;
 	free(merges);
 	/* Merged keys that an explicit key (or an earlier merge) already set
 	 * are dropped silently: that is what merging means. */
@@ -604,7 +611,6 @@ static void finish_map(struct composer *c, struct frame *f)
 	}
 	node->weight = w;
 	ddbc_node_index_pairs(node);
-	free(pairs);
 }
 
 static void finish_seq(struct composer *c, struct frame *f)
@@ -759,6 +765,7 @@ static void release(struct composer *c)
 		ddbc_strset_release(&c->stack[i].seen);
 	ddbc_strset_release(&c->kept_keys);
 	free(c->kids);
+	free(c->pairs);
 	free(c->stack);
 	for (size_t i = 0; i < c->nanchors; i++)
 		free(c->anchors[i].name);

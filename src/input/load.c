@@ -715,7 +715,12 @@ static const char *const section_names[] = { "tables", "entities", "access_patte
 
 static void *next_entry(entries *list, size_t size)
 {
-	xgrow(&list->items, &list->cap, list->n + 1, size);
+	if (list->n == list->cap) {
+		if (!list->arena)
+			list->arena = ddbc_arena_new();
+		list->cap = list->cap ? 2 * list->cap : 16;
+		list->items = ddbc_arena_resize(list->arena, list->items, list->cap, size);
+	}
 	void *item = (char *)list->items + list->n++ * size;
 	memset(item, 0, size);
 	return item;
@@ -748,14 +753,17 @@ static void on_entry(void *ctx, size_t section, const ddbc_pair *entry, bool nes
 	}
 }
 
-/* Moves a section's entries into the design's arena. */
+/* Gives a section's entries to the design's arena where they are, cut to
+ * their number: a 20,000-entity design's entities and patterns were
+ * 11 MiB copied once more. */
 static void *settle(loader *L, entries *list, size_t size, size_t *n)
 {
-	void *items = ddbc_arena_array(L->arena, list->n, size);
-	if (list->n)
-		memcpy(items, list->items, list->n * size);
 	*n = list->n;
-	free(list->items);
+	if (!list->arena)
+		return ddbc_arena_array(L->arena, 0, size);
+	void *items = ddbc_arena_resize(list->arena, list->items, list->n, size);
+	ddbc_arena_adopt(L->arena, list->arena);
+	list->arena = NULL;
 	list->items = NULL;
 	return items;
 }
@@ -839,9 +847,9 @@ static void load_root(loader *L, const ddbc_node *root)
 static void release_entries(loader *L)
 {
 	ddbc_strset_release(&L->attr_words);
-	free(L->tables.items);
-	free(L->entities.items);
-	free(L->patterns.items);
+	ddbc_arena_free(L->tables.arena);
+	ddbc_arena_free(L->entities.arena);
+	ddbc_arena_free(L->patterns.arena);
 	free(L->untabled_entities.items);
 	free(L->untabled_patterns.items);
 }

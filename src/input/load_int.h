@@ -16,6 +16,10 @@
 typedef struct entries {
 	void *items;
 	size_t n, cap;
+	/* A section's array grows in an arena of its own (ddbc_arena_resize
+	 * in place, no copy), which the design's adopts once it is settled;
+	 * NULL for the lists of positions. */
+	ddbc_arena *arena;
 } entries;
 
 typedef struct loader {

@@ -7,8 +7,15 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 #define BLOCK_SIZE (64 * 1024)
+/* An arena past BIG_FROM (a large design's) takes its ordinary blocks of
+ * BIG_BLOCK bytes straight from the system: they come zeroed, where
+ * calloc zeroed each 64 KiB block again, a pass over all of a design's
+ * memory (a 10,000-entity design's 60 MiB) before it is used. */
+#define BIG_BLOCK (1024 * 1024)
+#define BIG_FROM (4 * 1024 * 1024)
 /* Every struct of the model needs at most pointer alignment; 8 rather than
  * max_align_t's 16 keeps the many short strings small. */
 #define ALIGN 8
@@ -16,6 +23,7 @@
 struct block {
 	struct block *next;
 	size_t size, used;
+	size_t mapped;       /* bytes mapped for it, or 0 when malloc'd */
 	max_align_t data[];
 };
 
@@ -37,9 +45,25 @@ static void free_blocks(struct block *b)
 {
 	while (b) {
 		struct block *next = b->next;
-		free(b);
+		if (b->mapped)
+			munmap(b, b->mapped);
+		else
+			free(b);
 		b = next;
 	}
+}
+
+/* A BIG_BLOCK of fresh zero pages, or NULL when the system has none to
+ * map (calloc is tried then). */
+static struct block *map_block(void)
+{
+	void *p = mmap(NULL, BIG_BLOCK, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (p == MAP_FAILED)
+		return NULL;
+	struct block *b = p;
+	b->mapped = BIG_BLOCK;
+	b->size = BIG_BLOCK - sizeof(*b);
+	return b;
 }
 
 void ddbc_arena_free(ddbc_arena *a)
@@ -91,10 +115,15 @@ static struct block *new_block(ddbc_arena *a, size_t need)
 	size_t size = grown < 1024 ? 1024 : grown < BLOCK_SIZE ? grown : BLOCK_SIZE;
 	if (need > size)
 		size = need;
-	/* calloc: memory fresh from the system is zero already, and calloc
-	 * knows when it is. */
-	struct block *b = xcalloc(1, sizeof(*b) + size);
-	b->size = size;
+	struct block *b = NULL;
+	if (a->total >= BIG_FROM && need <= BLOCK_SIZE / 4)
+		b = map_block();
+	if (!b) {
+		/* calloc: memory fresh from the system is zero already, and
+		 * calloc knows when it is. */
+		b = xcalloc(1, sizeof(*b) + size);
+		b->size = size;
+	}
 	b->used = 0;
 	/* A big allocation gets a block of its own behind the head, so the
 	 * head's free space is not wasted. */
@@ -192,6 +221,7 @@ void *ddbc_arena_resize(ddbc_arena *a, void *p, size_t n, size_t size)
 	}
 	/* realloc moves a large block by remapping its pages, not copying. */
 	b = xrealloc(b, sizeof(*b) + n * size);
+	b->mapped = 0;
 	b->size = b->used = n * size;
 	b->next = a->arrays;
 	a->arrays = b;

@@ -155,15 +155,48 @@ static bool may_break(unsigned char c)
 	return c == '\n' || c == '\r' || c == 0xC2 || c == 0xE2;
 }
 
+/* Line starts are offsets into the text: 32 bits each when every offset
+ * fits, else 64. */
+static bool narrow_starts(const ddbc_source *src)
+{
+	return src->len <= UINT32_MAX;
+}
+
+static size_t line_start(const ddbc_source *src, size_t i)
+{
+	return narrow_starts(src) ? ((const uint32_t *)src->line_starts)[i]
+				  : ((const size_t *)src->line_starts)[i];
+}
+
+static void add_line_start(ddbc_source *src, size_t at)
+{
+	size_t width = narrow_starts(src) ? sizeof(uint32_t) : sizeof(size_t);
+	xgrow(&src->line_starts, &src->lines_cap, src->nlines + 1, width);
+	if (narrow_starts(src))
+		((uint32_t *)src->line_starts)[src->nlines++] = (uint32_t)at;
+	else
+		((size_t *)src->line_starts)[src->nlines++] = at;
+}
+
+/* How far behind the scan its pages are given back, and how much it
+ * moves on before giving more (as the composer's EVICT_STEP). */
+#define SCAN_EVICT_STEP ((size_t)1 << 20)
+
+static void evict_behind(ddbc_source *src, size_t front)
+{
+	if (!src->mapped || front < src->scan_evicted + 2 * SCAN_EVICT_STEP)
+		return;
+	src->scan_evicted = front - SCAN_EVICT_STEP;
+	ddbc_source_evict(src, src->scan_evicted);
+}
+
 /* Records where lines start, from src->scanned on, until line is known
  * or the text ends; lines end where libyaml's do (\n, \r\n, \r, NEL, LS,
  * PS), so positions and quoted lines agree. */
 static void index_lines(ddbc_source *src, unsigned line)
 {
-	if (!src->line_starts) {
-		xgrow((void **)&src->line_starts, &src->lines_cap, 64, sizeof(size_t));
-		src->line_starts[src->nlines++] = 0;
-	}
+	if (!src->line_starts)
+		add_line_start(src, 0);
 	const unsigned char *p = (const unsigned char *)src->text + src->scanned;
 	const unsigned char *end = (const unsigned char *)src->text + src->len;
 	while (p < end && src->nlines <= line) {
@@ -177,8 +210,8 @@ static void index_lines(ddbc_source *src, unsigned line)
 			continue;
 		}
 		p += br;
-		xgrow((void **)&src->line_starts, &src->lines_cap, src->nlines + 1, sizeof(size_t));
-		src->line_starts[src->nlines++] = (size_t)((const char *)p - src->text);
+		add_line_start(src, (size_t)((const char *)p - src->text));
+		evict_behind(src, (size_t)((const char *)p - src->text));
 	}
 	src->scanned = (size_t)((const char *)p - src->text);
 }
@@ -207,15 +240,15 @@ const char *ddbc_source_line(const ddbc_source *csrc, unsigned line, size_t *len
 		index_lines(src, line);
 	if (line == 0 || line > src->nlines)
 		return NULL;
-	const char *start = src->text + src->line_starts[line - 1];
+	const char *start = src->text + line_start(src, line - 1);
 	if (line == src->nlines) {
 		/* The last line has no break: it ends with the text. */
-		*len = src->len - src->line_starts[line - 1];
+		*len = src->len - line_start(src, line - 1);
 		return start;
 	}
 	/* Every other line ends with the break that starts the next one: found
 	 * from its end, so that quoting a long line many times stays linear. */
-	const char *end = src->text + src->line_starts[line];
+	const char *end = src->text + line_start(src, line);
 	*len = (size_t)(end - start) - break_before(start, end);
 	return start;
 }
