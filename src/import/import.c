@@ -130,9 +130,12 @@ static int read_one(const struct run *r, const char *file, json_t *design)
 	return rc;
 }
 
-/* A template names no design: its file name does ("stack.yaml" is stack). */
+/* A template names no design: its file name does ("stack.yaml" is stack);
+ * standard input has none, so the design is named for what it came from. */
 static json_t *name_of_file(const char *file)
 {
+	if (strcmp(file, "-") == 0)
+		return json_string("template");
 	const char *base = strrchr(file, '/');
 	base = base ? base + 1 : file;
 	size_t n = strcspn(base, ".");

@@ -21,6 +21,7 @@
 #include "import/import_int.h"
 #include "util/decimal.h"
 #include "util/xalloc.h"
+#include "util/output.h"
 #include "util/source.h"
 
 #include <ctype.h>
@@ -28,6 +29,7 @@
 #include <errno.h>
 #include <stdbool.h>
 #include <stdlib.h>
+#include <unistd.h>
 #include <string.h>
 #include <yaml.h>
 
@@ -252,7 +254,10 @@ static json_t *document(struct reader *r)
 
 static json_t *load(const char *file, json_t *stash)
 {
-	FILE *f = ddbc_input_fopen(file);
+	bool in = strcmp(file, "-") == 0;  /* standard input, as every import reads it */
+	if (in)
+		ddbc_output_note_input_fd(STDIN_FILENO, "-");
+	FILE *f = in ? stdin : ddbc_input_fopen(file);
 	if (!f) {
 		ddbc_import_fail(file, "cannot read: %s", strerror(errno));
 		return NULL;
@@ -262,7 +267,8 @@ static json_t *load(const char *file, json_t *stash)
 	yaml_parser_set_input_file(&r.p, f);
 	json_t *root = document(&r);
 	yaml_parser_delete(&r.p);
-	fclose(f);
+	if (!in)
+		fclose(f);
 	return root;
 }
 
