@@ -111,7 +111,9 @@ static int walk(const char *file, const json_t *v, const char *path, want t, str
 		const char *k;
 		const json_t *e;
 		json_object_foreach((json_t *)v, k, e) {
-			strbuf_addf(where, "%s'%s'", at ? "." : "", k);
+			strbuf_addstr(where, at ? ".'" : "'");   /* every member: no printf */
+			strbuf_addstr(where, k);
+			strbuf_addch(where, '\'');
 			rc |= walk(file, e, rest, t, where);
 			where->len = at;
 			where->buf[at] = '\0';
@@ -125,7 +127,9 @@ static int walk(const char *file, const json_t *v, const char *path, want t, str
 	const json_t *m = json_is_object(v) ? json_object_get(v, name) : NULL;
 	if (!m)
 		return 0;
-	strbuf_addf(where, "%s%s", at ? "." : "", name);
+	if (at)
+		strbuf_addch(where, '.');
+	strbuf_addstr(where, name);
 	if (!each) {
 		rc = walk(file, m, rest, t, where);
 	} else if (json_is_array(m)) {

@@ -11,6 +11,7 @@
 #include "util/strbuf.h"
 
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 
 static json_t *comments;  /* "ADDRESS\nNAME" -> the comment */
@@ -18,9 +19,23 @@ static json_t *held;      /* every object that has a comment */
 static json_t *keys;      /* the key of each of held's comments, in its order */
 static json_t *written;   /* "ADDRESS" -> a stand-in (held by this) */
 
+/* An object's address as the hex digits of a key. Asked for every member
+ * the design's writer writes (does it have a comment, a text made
+ * before?), so written without printf. */
+static void address_key(strbuf *key, const void *obj)
+{
+	char hex[2 * sizeof(uintptr_t)];
+	uintptr_t a = (uintptr_t)obj;
+	for (size_t i = sizeof(hex); i-- > 0; a >>= 4)
+		hex[i] = "0123456789abcdef"[a & 0xf];
+	strbuf_add(key, hex, sizeof(hex));
+}
+
 static void key_of(strbuf *key, const json_t *obj, const char *name)
 {
-	strbuf_addf(key, "%p\n%s", (const void *)obj, name);
+	address_key(key, obj);
+	strbuf_addch(key, '\n');
+	strbuf_addstr(key, name);
 }
 
 void ddbc_import_set_comment(json_t *obj, const char *name, const char *fmt, ...)
@@ -73,7 +88,7 @@ void ddbc_import_set_written(json_t *stand_in)
 	if (!written)
 		written = json_object();
 	strbuf key = STRBUF_INIT;
-	strbuf_addf(&key, "%p", (const void *)stand_in);
+	address_key(&key, stand_in);
 	json_object_set(written, strbuf_str(&key), stand_in);
 	strbuf_release(&key);
 }
@@ -83,7 +98,7 @@ const char *ddbc_import_written(const json_t *v)
 	if (!written || !json_is_string(v))
 		return NULL;
 	strbuf key = STRBUF_INIT;
-	strbuf_addf(&key, "%p", (const void *)v);
+	address_key(&key, v);
 	const char *t = json_object_get(written, strbuf_str(&key)) ? json_string_value(v) : NULL;
 	strbuf_release(&key);
 	return t;
