@@ -27,7 +27,8 @@ static bool plain_ok(const char *s)
 	for (; *p; p++)
 		if (!isalnum((unsigned char)*p) && !strchr("_-.", *p))
 			return false;
-	if (p - s > 5)   /* longer than any of the words */
+	/* Longer than any of the words, or beginning as none does. */
+	if (p - s > 5 || !strchr("tfnyoTFNYO", s[0]))
 		return true;
 	for (int i = 0; words[i]; i++)
 		if (!strcasecmp(s, words[i]))
