@@ -269,7 +269,12 @@ def line(cells):
     return out
 
 
-def print_rows(title, rows):
+# Every row of every part, for the one table printed at the end: (part,
+# what, x floor, growth, bar, peak at 2N / budget, verdict).
+SUMMARY = []
+
+
+def print_rows(title, rows, part):
     print(title)
     print(line(HEAD))
     failed = False
@@ -278,8 +283,27 @@ def print_rows(title, rows):
         if not A.valgrind:
             cells = cells[:3] + ["-", "-", "-"] + cells[3:]
         print(line([r.name] + cells), flush=True)
+        # By instructions where counted, else by CPU time.
+        ratio, growth = (cells[4], cells[5]) if A.valgrind else (cells[1], cells[2])
+        SUMMARY.append((part, r.name, ratio, growth, cells[6], f"{cells[9]} / {cells[10]}",
+                        cells[11]))
         failed |= not ok
     return failed
+
+
+def print_summary():
+    """The one table of every row measured, each part's in its order."""
+    head = ("part", "command or shape", "x floor", "growth", "bar", "peak 2N / budget MiB",
+            "verdict")
+    width = (9, max(len(r[1]) for r in SUMMARY + [head]) + 2, 9, 8, 6, 22, 0)
+    def cells(c):
+        return "".join(f"{v:<{w}}" if i < 2 else (f"{v:>{w}}" if w else f"  {v}")
+                       for i, (v, w) in enumerate(zip(c, width)))
+    print("every row (x floor and growth by instructions where counted, else CPU; a shape's "
+          "growth is its worst command's)")
+    print(cells(head))
+    for row in SUMMARY:
+        print(cells(row))
 
 
 def design_rows(table, path_of, sizes, isizes):
@@ -408,8 +432,10 @@ def bench_shapes():
     table = [c for c in COMMANDS if c[0] in SHAPE_COMMANDS and has_command(c[1][0])]
     how = "instructions (cachegrind)" if A.valgrind else f"best CPU time of {A.runs}"
     print(f"growth per doubling from k to 2k, by {how}; bar: x{GROWTH}")
-    print(f"{'shape':<52}{'k':>6}{'floor':>8}" + "".join(f"{n:>12}" for n, _ in table)
-          + "  verdict")
+    # Each command's column wide enough for its name and a space.
+    widths = [max(12, len(n) + 2) for n, _ in table]
+    print(f"{'shape':<52}{'k':>6}{'floor':>8}"
+          + "".join(f"{n:>{w}}" for (n, _), w in zip(table, widths)) + "  verdict")
     failed = False
     for what, gen_args, scale in SHAPES:
         k = max(int(A.shapes * scale), 2)
@@ -420,7 +446,7 @@ def bench_shapes():
             def measure(argv):
                 return min(run(argv)[0] for _ in range(A.runs))
         f = [measure([A.floor, p]) for p in paths]
-        cells, ok = [], True
+        cells, ok, worst = [], True, 0.0
         for _, args in table:
             v = [measure([A.ddbc] + args + [p]) for p in paths]
             if None in v or not v[0]:
@@ -428,12 +454,15 @@ def bench_shapes():
                 ok = False
                 continue
             g = v[1] / v[0]
+            worst = max(worst, g)
             ok &= g <= GROWTH
             cells.append(f"x{g:.2f}{'' if g <= GROWTH else '!'}")
         failed |= not ok
         print(f"{what:<52}{k:>6}{'x%.2f' % (f[1] / f[0]) if f[0] else '-':>8}"
-              + "".join(f"{c:>12}" for c in cells) + f"  {'ok' if ok else 'MISSED'}",
-              flush=True)
+              + "".join(f"{c:>{w}}" for c, w in zip(cells, widths))
+              + f"  {'ok' if ok else 'MISSED'}", flush=True)
+        SUMMARY.append(("shapes", f"{what}, {k} -> {2 * k}", "-",
+                        f"x{worst:.2f}", f"x{GROWTH}", "-", "ok" if ok else "MISSED"))
     print("(! marks a growth over the bar)")
     return failed
 
@@ -445,6 +474,8 @@ def bench_cmark(n, html_row):
     floor = min(run([A.floor, main_design(n)])[0] for _ in range(A.runs))
     print(f"cmark-gfm alone on the {os.path.getsize(md) / 2**20:.1f} MiB of Markdown "
           f"(bench/cmark_floor): {t:.3f} s = {t / floor:.2f}x the libyaml floor;")
+    SUMMARY.append(("cmark", "cmark-gfm alone on doc's Markdown (CPU; no bar)",
+                    f"{t / floor:.2f}x", "-", "-", "-", "-"))
     if html_row:
         (h, f), _ = html_row.cpu
         print(f"doc html, which does not parse that Markdown, is {h / f:.2f}x the floor")
@@ -506,7 +537,7 @@ def main():
     design = design_rows(COMMANDS, main_design, sizes, isizes)
     if "design" in only:
         failed |= print_rows(sizes_line("entities over tables of 100 (libyaml floor)", sizes,
-                                        main_design, isizes), design)
+                                        main_design, isizes), design, "design")
         gone = [name for name, args in COMMANDS if not has_command(args[0])]
         if gone:
             print(f"skipped, not commands of this binary: {', '.join(gone)}")
@@ -516,7 +547,7 @@ def main():
         asizes = (A.attrs, 2 * A.attrs)
         failed |= print_rows(sizes_line("attributes of one entity (libyaml floor)", asizes,
                                         wide, asizes),
-                             design_rows(COMMANDS, wide, asizes, asizes))
+                             design_rows(COMMANDS, wide, asizes, asizes), "wide")
         print()
     if "interop" in only:
         psizes, pisizes = (n // 2, n), (m // 2, m)
@@ -527,11 +558,12 @@ def main():
             rows += import_rows(psizes, pisizes)
             title += (";\nimports of its Workbench model and of the CloudFormation template "
                       "of as many tables (jansson floor)")
-        failed |= print_rows(title, rows)
+        failed |= print_rows(title, rows, "interop")
         print()
     if "diff" in only:
         failed |= print_rows(sizes_line("diff against a changed copy (floor: lint of both)",
-                                        sizes, main_design, isizes), diff_rows(sizes, isizes))
+                                        sizes, main_design, isizes), diff_rows(sizes, isizes),
+                             "diff")
     if A.items_bench and "items" in only:
         print()
         mbs = (A.items_mb, 2 * A.items_mb)
@@ -539,7 +571,7 @@ def main():
             f"check-items: export lines of a {A.items_entities}-entity single-table design, "
             f"{mbs[0]} and {mbs[1]} MB\n(floor: jansson's json_loadb of each line; bar 2x = half "
             "jansson's speed; budget: 4 x the design + 16 MiB)",
-            [items_row(A.items_entities, mbs)])
+            [items_row(A.items_entities, mbs)], "items")
     if A.shapes and "shapes" in only:
         print()
         failed |= bench_shapes()
@@ -547,6 +579,8 @@ def main():
         print()
         bench_cmark(n, next((r for r in design if r.name == "doc html" and hasattr(r, "cpu")),
                             None))
+    print()
+    print_summary()
     print()
     print(f"bench.py: {'a bar was MISSED' if failed else 'every bar met'} "
           f"({time.monotonic() - start:.0f} s)")

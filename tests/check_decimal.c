@@ -208,6 +208,37 @@ START_TEST(test_numbers_marked_how)
 }
 END_TEST
 
+/* The scan's edges, each text with what it must become: numbers glued to
+ * brackets and commas, quotes and backslashes escaped inside strings (no
+ * number is seen there), tokens that only begin like numbers, a text that
+ * ends inside a string or on a backslash. */
+START_TEST(test_numbers_scan_edges)
+{
+	static const char *const cases[][2] = {
+		{ "[1,\"x\",2]", "[\"\\u0001\\u00021\",\"x\",\"\\u0001\\u00022\"]" },
+		{ "{\"a\\\"1\": 2}", "{\"a\\\"1\": \"\\u0001\\u00022\"}" },
+		{ "[\"\\\\\", 3]", "[\"\\\\\", \"\\u0001\\u00023\"]" },
+		{ "[\"\\\\\\u0001\\u0002\", 4]", "[\"\\\\\\u0001\\u0002\", \"\\u0001\\u00024\"]" },
+		{ "[1abc, true1, -x, 5]", "[1abc, true1, -x, \"\\u0001\\u00025\"]" },
+		{ "{\"n\":\t-1.5e+3\n}", "{\"n\":\t\"\\u0001\\u0002-1.5e+3\"\n}" },
+		{ "[6, \"open 7", "[\"\\u0001\\u00026\", \"open 7" },
+		{ "[8, \"\\", "[\"\\u0001\\u00028\", \"\\" },
+		{ "[\"\\u0001\\u0002\"]", "[\"\\u0001\\u0002\\u0001\\u0002\"]" },
+	};
+	strbuf out = STRBUF_INIT;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		ck_assert_msg(ddbc_json_mark_numbers(cases[i][0], strlen(cases[i][0]), &out), "%s",
+			      cases[i][0]);
+		ck_assert_str_eq(strbuf_str(&out), cases[i][1]);
+	}
+	/* Inside strings nothing is a number, escaped quotes or not. */
+	static const char *const none[] = { "[\"1\", \"a\\\"2\\\"\"]", "\"\\\\\\\"3\"", "[true, null]" };
+	for (size_t i = 0; i < sizeof(none) / sizeof(none[0]); i++)
+		ck_assert_msg(!ddbc_json_mark_numbers(none[i], strlen(none[i]), &out), "%s", none[i]);
+	strbuf_release(&out);
+}
+END_TEST
+
 static Suite *decimal_suite(void)
 {
 	Suite *s = suite_create("decimal");
@@ -219,6 +250,7 @@ static Suite *decimal_suite(void)
 	tcase_add_test(tc, test_dynamodb_limits);
 	tcase_add_test(tc, test_numbers_marked);
 	tcase_add_test(tc, test_numbers_marked_how);
+	tcase_add_test(tc, test_numbers_scan_edges);
 	suite_add_tcase(s, tc);
 	return s;
 }

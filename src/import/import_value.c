@@ -193,7 +193,9 @@ static json_t *item_at(const json_t *item, struct at *at)
 	const char *k;
 	const json_t *v;
 	json_object_foreach((json_t *)item, k, v) {
-		strbuf_addf(&at->path, "%s%s", mark ? "." : "", k);
+		if (mark)   /* every member of every sample: no printf */
+			strbuf_addch(&at->path, '.');
+		strbuf_addstr(&at->path, k);
 		json_t *p = value_at(v, at);
 		if (!p) {
 			json_decref(out);

@@ -23,9 +23,13 @@ static bool plain_ok(const char *s)
 					     "~", NULL };
 	if (!isalpha((unsigned char)s[0]) && s[0] != '_')
 		return false;
-	for (const char *p = s; *p; p++)
+	const char *p = s;
+	for (; *p; p++)
 		if (!isalnum((unsigned char)*p) && !strchr("_-.", *p))
 			return false;
+	/* Longer than any of the words, or beginning as none does. */
+	if (p - s > 5 || !strchr("tfnyoTFNYO", s[0]))
+		return true;
 	for (int i = 0; words[i]; i++)
 		if (!strcasecmp(s, words[i]))
 			return false;
@@ -61,21 +65,39 @@ static unsigned escaped_char(const unsigned char *p, int *len)
  * scalars (quote '"') and the comments (quote 0) the importer writes. */
 static void write_escaped(FILE *out, const char *s, char quote)
 {
-	for (const unsigned char *p = (const unsigned char *)s; *p;) {
+	const unsigned char *run = (const unsigned char *)s;   /* bytes kept as they are */
+	for (const unsigned char *p = run; *p;) {
 		int len;
 		unsigned c = escaped_char(p, &len);
+		bool slash = !c && (*p == '\\' || (quote && *p == (unsigned char)quote));
+		if (!c && !slash) {
+			p += len;
+			continue;
+		}
+		fwrite(run, 1, (size_t)(p - run), out);
 		if (c == '\n')
 			fputs("\\n", out);
 		else if (c == '\t')
 			fputs("\\t", out);
 		else if (c)
 			fprintf(out, "\\u%04X", c);
-		else if (*p == '\\' || (quote && *p == (unsigned char)quote))
-			fprintf(out, "\\%c", *p);
-		else
+		else {
+			fputc('\\', out);
 			fputc(*p, out);
+		}
 		p += len;
+		run = p;
 	}
+	fwrite(run, 1, strlen((const char *)run), out);
+}
+
+/* indent spaces, without printf: every line the writer writes starts so. */
+static void write_indent(FILE *out, int indent)
+{
+	static const char spaces[] = "                                ";
+	for (; indent > 0; indent -= (int)sizeof(spaces) - 1)
+		fwrite(spaces, 1, indent < (int)sizeof(spaces) - 1 ? (size_t)indent
+								    : sizeof(spaces) - 1, out);
 }
 
 static void write_string(FILE *out, const char *s)
@@ -142,12 +164,13 @@ static void end_line(FILE *out, const json_t *obj, const char *k)
 static void write_member(FILE *out, const json_t *obj, const char *k, const json_t *v,
 			 int indent, bool inline_key)
 {
-	if (ddbc_import_written(v)) {   /* the member's whole text, made before */
-		fputs(ddbc_import_written(v), out);
+	const char *made = ddbc_import_written(v);
+	if (made) {   /* the member's whole text, made before */
+		fputs(made, out);
 		return;
 	}
 	if (!inline_key)
-		fprintf(out, "%*s", indent, "");
+		write_indent(out, indent);
 	write_string(out, k);
 	fputc(':', out);
 	bool nested = (json_is_object(v) && json_object_size(v) &&
@@ -189,7 +212,8 @@ static void write_value(FILE *out, const json_t *v, int indent)
 		size_t i;
 		const json_t *e;
 		json_array_foreach(v, i, e) {
-			fprintf(out, "%*s- ", indent, "");
+			write_indent(out, indent);
+			fputs("- ", out);
 			if (json_is_object(e) && json_object_size(e) && !ddbc_import_number_text(e)) {
 				write_mapping(out, e, indent + 2, true);
 			} else {

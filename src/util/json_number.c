@@ -27,12 +27,17 @@ static bool is_digit(char c)
 	return c >= '0' && c <= '9';
 }
 
-/* Whether c may be part of a bare token: a number, true, false, null. */
-static bool token_char(char c)
-{
-	return is_digit(c) || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '.' ||
-	       c == '+' || c == '-';
-}
+/* The scan's byte classes: the bytes of a bare token (a number, true,
+ * false, null: digits, letters, '.', '+', '-'), a string's quote, and
+ * inside a string the bytes it stops at. Every other byte costs one
+ * look-up: the scan passes over every byte of the text, and a model's
+ * text is mostly indentation, names and short strings. */
+enum { TOKEN = 1, QUOTE = 2, IN_STOP = 4 };
+static const unsigned char byte_class[256] = {
+	['0' ... '9'] = TOKEN, ['a' ... 'z'] = TOKEN, ['A' ... 'Z'] = TOKEN,
+	['.'] = TOKEN, ['+'] = TOKEN, ['-'] = TOKEN,
+	['"'] = QUOTE | IN_STOP, ['\\'] = IN_STOP,
+};
 
 /* Whether the n bytes at s are one JSON number as RFC 8259 writes it:
  * -?(0|[1-9][0-9]*)(.[0-9]+)?([eE][+-]?[0-9]+)?. Other tokens ("01",
@@ -71,12 +76,13 @@ static bool json_number(const char *s, size_t n)
 static size_t string_end(const char *s, size_t len, size_t i)
 {
 	for (i++; i < len; i++) {
-		if (s[i] == '\\')
+		while (i < len && !(byte_class[(unsigned char)s[i]] & IN_STOP))
 			i++;
-		else if (s[i] == '"')
-			return i;
+		if (i >= len || s[i] == '"')
+			break;
+		i++;   /* the byte a backslash escapes */
 	}
-	return len;
+	return i < len ? i : len;
 }
 
 /* Whether the string ending at s[end] is a member name: a ':' follows it. */
@@ -116,8 +122,11 @@ bool ddbc_json_mark_numbers_how(const char *s, size_t len, strbuf *out, unsigned
 	bool changed = false;
 	strbuf_reset(out);
 	for (size_t i = 0; i < len; i++) {
-		char c = s[i];
-		if (c == '"') {
+		while (i < len && !(byte_class[(unsigned char)s[i]] & (TOKEN | QUOTE)))
+			i++;
+		if (i >= len)
+			break;
+		if (s[i] == '"') {
 			size_t end = string_end(s, len, i);
 			if (end < len && end - i - 1 >= MARK_ESCAPED_LEN &&
 			    !memcmp(s + i + 1, MARK_ESCAPED, MARK_ESCAPED_LEN) &&
@@ -128,12 +137,11 @@ bool ddbc_json_mark_numbers_how(const char *s, size_t len, strbuf *out, unsigned
 			i = end;
 			continue;
 		}
-		if (!token_char(c))
-			continue;
 		size_t n = 1;
-		while (i + n < len && token_char(s[i + n]))
+		while (i + n < len && (byte_class[(unsigned char)s[i + n]] & TOKEN))
 			n++;
-		if (json_number(s + i, n) &&
+		/* Only a token that begins as a number can be one (true, null: no). */
+		if ((s[i] == '-' || is_digit(s[i])) && json_number(s + i, n) &&
 		    !((how & DDBC_JSON_KEEP_INTEGERS) && exact_integer(s + i, n))) {
 			splice(out, s, &done, i, "\"" MARK_ESCAPED, 1 + MARK_ESCAPED_LEN);
 			strbuf_add(out, s + i, n);
@@ -155,10 +163,13 @@ bool ddbc_json_mark_numbers(const char *s, size_t len, strbuf *out)
 
 const char *ddbc_json_marked_number(const json_t *v, size_t *len)
 {
-	if (!json_is_string(v) || json_string_length(v) <= DDBC_NUMBER_MARK_LEN)
-		return NULL;
+	/* Asked of every value the readers and writers meet: one call, and
+	 * two bytes looked at, for a value that is no marked number (s is
+	 * NUL-terminated, so s[1] is there when s[0] is the mark's). */
 	const char *s = json_string_value(v);
-	if (memcmp(s, DDBC_NUMBER_MARK, DDBC_NUMBER_MARK_LEN) ||
+	if (!s || s[0] != DDBC_NUMBER_MARK[0] || s[1] != DDBC_NUMBER_MARK[1])
+		return NULL;
+	if (json_string_length(v) <= DDBC_NUMBER_MARK_LEN ||
 	    !memcmp(s + DDBC_NUMBER_MARK_LEN, DDBC_NUMBER_MARK, DDBC_NUMBER_MARK_LEN))
 		return NULL;
 	*len = json_string_length(v) - DDBC_NUMBER_MARK_LEN;
