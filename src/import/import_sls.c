@@ -82,8 +82,7 @@ static json_t *property(ddbc_sls *s, const char *path, bool raw)
 	for (char *part = copy, *next; at && *path; part = next + 1) {
 		/* A variable on the way stands for its value (custom:
 		 * ${file(config.json)} and then ${self:custom.name}). */
-		if (json_is_string(at) && !ddbc_import_number_text(at) &&
-		    strstr(json_string_value(at), "${")) {
+		if (ddbc_import_is_string(at) && strstr(json_string_value(at), "${")) {
 			json_t *v = resolve(s, at);
 			json_decref(at);
 			if (!(at = v))
@@ -727,7 +726,7 @@ static json_t *resolve(ddbc_sls *s, const json_t *v)
 			}
 			json_array_append_new(r, x);
 		}
-	} else if (json_is_object(v) && !ddbc_import_number_text(v)) {
+	} else if (json_is_object(v)) {
 		r = json_object();
 		const char *k;
 		const json_t *e;
@@ -771,7 +770,7 @@ static json_t *expand(ddbc_sls *s, const json_t *v)
 {
 	json_t *r = json_incref((json_t *)v);
 	json_t *seen = json_array();
-	while (json_is_string(r) && !ddbc_import_number_text(r) &&
+	while (ddbc_import_is_string(r) &&
 	       !strncmp(json_string_value(r), "${", 2)) {
 		const char *str = json_string_value(r);
 		size_t i;
@@ -812,11 +811,6 @@ static json_t *at_where(ddbc_sls *s, const char *where)
 	return NULL;
 }
 
-static bool is_mapping(const json_t *v)
-{
-	return json_is_object(v) && !ddbc_import_number_text(v);
-}
-
 /* A fragment of resources with the variables standing for it, for its
  * members (Resources, Outputs, ...) and for theirs (each resource)
  * replaced by their values, as the framework has them before it merges
@@ -828,7 +822,7 @@ static json_t *fragment(ddbc_sls *s, const json_t *v, const char *where)
 	json_t *f = expand(s, v);
 	if (!f)
 		return at_where(s, where);
-	if (!is_mapping(f))
+	if (!json_is_object(f))
 		return f;
 	json_t *out = json_object();
 	const char *k;
@@ -842,7 +836,7 @@ static json_t *fragment(ddbc_sls *s, const json_t *v, const char *where)
 			snprintf(at, sizeof(at), "%s.%s", where, k);
 			return at_where(s, at);
 		}
-		if (is_mapping(m)) {
+		if (json_is_object(m)) {
 			json_t *each = json_object();
 			const char *k2;
 			json_t *e2;
@@ -875,7 +869,7 @@ static json_t *merge_fragments(ddbc_sls *s, const json_t *list)
 		bool empty = json_is_null(f) || json_is_false(f) ||
 			     (json_is_integer(f) && !json_integer_value(f)) ||
 			     (json_is_string(f) && !*json_string_value(f));
-		if (!empty && !is_mapping(f)) {
+		if (!empty && !json_is_object(f)) {
 			/* The framework: "Non-object value specified in resources array". */
 			fail(s, "%s: %s, which the framework refuses", where,
 			     json_is_array(f) ? "a list" : "no mapping");

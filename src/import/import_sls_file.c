@@ -123,7 +123,7 @@ static const json_t *step(const json_t *v, const char *part, size_t n)
 		}
 		return n ? json_array_get(v, k) : NULL;
 	}
-	if (!json_is_object(v) || ddbc_import_number_text(v))
+	if (!json_is_object(v))
 		return NULL;
 	char *key = xstrndup(part, n);
 	const json_t *r = json_object_get(v, key);
@@ -152,12 +152,6 @@ const json_t *ddbc_sls_at(const json_t *v, const char *address)
 	return v && !json_is_null(v) ? v : NULL;
 }
 
-/* Whether v is a mapping (a Number's marked text is not one). */
-static bool mapping(const json_t *v)
-{
-	return json_is_object(v) && !ddbc_import_number_text(v);
-}
-
 json_t *ddbc_sls_merge(json_t *into, const json_t *from)
 {
 	if (json_is_array(from)) {
@@ -175,8 +169,8 @@ json_t *ddbc_sls_merge(json_t *into, const json_t *from)
 		}
 		return r;
 	}
-	if (mapping(from)) {
-		json_t *r = mapping(into) ? into : json_object();
+	if (json_is_object(from)) {
+		json_t *r = json_is_object(into) ? into : json_object();
 		if (r != into)
 			json_decref(into);
 		const char *k;
