@@ -195,7 +195,7 @@ const char ddbc_usage_import[] =
 	"of 'aws dynamodb describe-table', one file per table (describe-table), or\n"
 	"the schema.json of the DynamoDB MCP server (mcp).\n"
 	"Key templates that only sample items show are recovered where every sample\n"
-	"agrees and marked by a comment.\n"
+	"agrees and marked by a comment. A FILE of - is read from standard input.\n"
 	"\n"
 	"options:\n"
 	"      --from SOURCE       @SOURCES@\n"
