@@ -16,10 +16,14 @@ struct wb_table {
 	const json_t *table;   /* the design's table */
 	const json_t *types;   /* attribute name -> type, from the model */
 	const json_t *keys;    /* the names of every key attribute */
-	const json_t *items;   /* the table-level sample items, plain */
+	json_t *items;         /* the table-level sample items, plain (emptied
+				 * once each is given to its facet) */
 	const json_t *evidence; /* what its malformed items still show
 				 * (ddbc_import_plain_part): evidence of key
 				 * templates, never examples */
+	char **settled;        /* the name of the last entity written to text
+				 * (ddbc_import_wb_settle), each facet's as soon
+				 * as it is made; NULL: the entities stay trees */
 };
 
 /* Adds the entities of table w to design: one per facet, or one named

@@ -480,6 +480,24 @@ static json_t *facet_items(const struct wb_table *w, const json_t *f, json_t *ev
 	return mine;
 }
 
+/* Writes facet i's entity to text as soon as it is made and frees what
+ * only it used: its trees, its items, its facet's names and the facet in
+ * the model. A model of one table of many facets is then never held
+ * whole beside its design: before, every entity's tree and every item
+ * stayed to the table's end (75 MiB at 10,000 facets), and the import's
+ * CPU time grew faster than its instructions as that working set grew. */
+static void settle_facet(const struct wb_table *w, json_t *design, struct facets *fs, size_t i,
+			 json_t *per, size_t mark)
+{
+	ddbc_import_wb_settle(design, w->settled, mark);
+	json_array_set_new(per, i, json_null());
+	json_decref(fs->f[i].names);
+	json_decref(fs->f[i].set);
+	fs->f[i].names = fs->f[i].set = NULL;
+	fs->f[i].alias[0] = fs->f[i].alias[1] = NULL;
+	json_array_set_new(json_object_get(w->model, "TableFacets"), i, json_null());
+}
+
 static int facet_entities(const struct wb_table *w, const json_t *facets, json_t *design)
 {
 	struct facets fs;
@@ -500,6 +518,8 @@ static int facet_entities(const struct wb_table *w, const json_t *facets, json_t
 		else
 			json_array_append(json_array_get(per, (size_t)k), (json_t *)item);
 	}
+	/* Each item is its facet's now: it is freed with its entity. */
+	json_array_clear(w->items);
 	/* A malformed item's facet, from the names and keys it shows (one that
 	 * fits none was said left out already). */
 	json_array_foreach(w->evidence, i, item) {
@@ -515,10 +535,13 @@ static int facet_entities(const struct wb_table *w, const json_t *facets, json_t
 		if (rc == 0 && !fname)
 			rc = ddbc_import_fail(w->file, "a facet of table '%s' has no FacetName",
 					      w->name);
+		size_t mark = ddbc_import_comments_mark();
 		if (rc == 0)
 			rc = add_entity(w, design, fname, fs.f[i].names,
 					json_object_get(f, "KeyAttributeAlias"),
 					json_array_get(per, i), json_array_get(per_ev, i));
+		if (rc == 0 && w->settled)
+			settle_facet(w, design, &fs, i, per, mark);
 	}
 	if (rc == 0 && lost)
 		fprintf(stderr, "ddbc import: %s: %zu sample item%s of table '%s' fit no facet: "

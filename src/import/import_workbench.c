@@ -225,7 +225,8 @@ void ddbc_import_wb_items(const char *file, const char *where, json_t *data, jso
 	strbuf_release(&why);
 }
 
-static int read_model_table(const char *file, const json_t *t, json_t *design)
+/* settled: as in struct wb_table. */
+static int read_model_table(const char *file, const json_t *t, json_t *design, char **settled)
 {
 	const char *tname = ddbc_import_string_value(json_object_get(t, "TableName"));
 	if (!tname)
@@ -245,7 +246,7 @@ static int read_model_table(const char *file, const json_t *t, json_t *design)
 			     evidence);
 	strbuf_release(&where);
 	json_object_set(tables, tname, table);
-	struct wb_table w = { file, tname, t, table, types, keys, items, evidence };
+	struct wb_table w = { file, tname, t, table, types, keys, items, evidence, settled };
 	rc = ddbc_import_wb_entities(&w, design);
 out:
 	json_decref(table);
@@ -271,7 +272,7 @@ static int read_model(const char *file, const json_t *root, json_t *design, bool
 	int rc = 0;
 	json_array_foreach(dm, i, t) {
 		size_t mark = ddbc_import_comments_mark();
-		rc = read_model_table(file, t, design);
+		rc = read_model_table(file, t, design, settle ? &last : NULL);
 		if (rc < 0)
 			break;
 		/* The table's entities are complete: their text is smaller. */
