@@ -512,7 +512,9 @@ static int facet_entities(const struct wb_table *w, const json_t *facets, json_t
 		json_array_append_new(per_ev, ev);
 	}
 	json_array_foreach(w->items, i, item) {
-		int k = facet_of(&fs, item);
+		json_t *tree = ddbc_import_wb_item_tree(item);
+		int k = tree ? facet_of(&fs, tree) : -1;
+		json_decref(tree);
 		if (k < 0)
 			lost++;
 		else
@@ -536,10 +538,12 @@ static int facet_entities(const struct wb_table *w, const json_t *facets, json_t
 			rc = ddbc_import_fail(w->file, "a facet of table '%s' has no FacetName",
 					      w->name);
 		size_t mark = ddbc_import_comments_mark();
+		json_t *examples = rc ? NULL : ddbc_import_wb_item_trees(json_array_get(per, i), false);
 		if (rc == 0)
 			rc = add_entity(w, design, fname, fs.f[i].names,
-					json_object_get(f, "KeyAttributeAlias"),
-					json_array_get(per, i), json_array_get(per_ev, i));
+					json_object_get(f, "KeyAttributeAlias"), examples,
+					json_array_get(per_ev, i));
+		json_decref(examples);
 		if (rc == 0 && w->settled)
 			settle_facet(w, design, &fs, i, per, mark);
 	}
@@ -563,7 +567,7 @@ int ddbc_import_wb_entities(const struct wb_table *w, json_t *design)
 	const json_t *v;
 	json_object_foreach((json_t *)w->types, k, v)
 		json_array_append_new(names, json_string(k));
-	json_t *examples = json_deep_copy(w->items);
+	json_t *examples = ddbc_import_wb_item_trees(w->items, true);
 	int rc = add_entity(w, design, w->name, names, NULL, examples, w->evidence);
 	if (rc == 0)
 		ddbc_import_set_comment(json_object_get(design, "entities"), w->name,
