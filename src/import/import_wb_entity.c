@@ -17,9 +17,13 @@
 #include <string.h>
 
 /* One facet as items are matched to it: its attribute names (a list in
- * the model's order, and a set), its key aliases when they are templates. */
+ * the model's order, and sorted, borrowed from it, for lookups: a jansson
+ * object per facet was most of the memory of a model of many facets), its
+ * key aliases when they are templates. */
 struct facet {
-	json_t *names, *set;
+	json_t *names;
+	const char **sorted;
+	size_t nsorted;
 	const char *alias[2];      /* partition, sort key alias templates, or NULL */
 };
 
@@ -123,6 +127,11 @@ static void prefixed(const struct facets *fs, const json_t *item, int k, json_t 
 	strbuf_release(&key);
 }
 
+static int by_name(const void *a, const void *b)
+{
+	return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
 /* Whether facet f can hold item: it names every attribute of the item and
  * its template aliases fit the item's keys. */
 static bool can_hold(const struct facets *fs, const struct facet *f, const json_t *item)
@@ -130,7 +139,7 @@ static bool can_hold(const struct facets *fs, const struct facet *f, const json_
 	const char *k;
 	const json_t *v;
 	json_object_foreach((json_t *)item, k, v)
-		if (!json_object_get(f->set, k))
+		if (!bsearch(&k, f->sorted, f->nsorted, sizeof(*f->sorted), by_name))
 			return false;
 	for (int i = 0; i < 2; i++) {
 		const char *val = fs->key[i] ? ddbc_import_string_value(json_object_get(item, fs->key[i]))
@@ -442,12 +451,13 @@ static void facets_init(struct facets *fs, const struct wb_table *w, const json_
 		const json_t *f = json_array_get(facets, i);
 		struct facet *x = &fs->f[i];
 		x->names = facet_names(f, w->table);
-		x->set = json_object();
+		x->sorted = xcalloc(json_array_size(x->names) + 1, sizeof(*x->sorted));
 		size_t j;
 		const json_t *n;
 		json_array_foreach(x->names, j, n)
 			if (ddbc_import_is_string(n))
-				json_object_set_new(x->set, ddbc_import_string_value(n), json_true());
+				x->sorted[x->nsorted++] = ddbc_import_string_value(n);
+		qsort(x->sorted, x->nsorted, sizeof(*x->sorted), by_name);
 		const json_t *al = json_object_get(f, "KeyAttributeAlias");
 		x->alias[0] = template_alias(al, "PartitionKeyAlias");
 		x->alias[1] = fs->key[1] ? template_alias(al, "SortKeyAlias") : NULL;
@@ -459,7 +469,7 @@ static void facets_release(struct facets *fs)
 {
 	for (size_t i = 0; i < fs->n; i++) {
 		json_decref(fs->f[i].names);
-		json_decref(fs->f[i].set);
+		free(fs->f[i].sorted);
 	}
 	free(fs->f);
 	json_decref(fs->by_prefix);
@@ -492,8 +502,10 @@ static void settle_facet(const struct wb_table *w, json_t *design, struct facets
 	ddbc_import_wb_settle(design, w->settled, mark);
 	json_array_set_new(per, i, json_null());
 	json_decref(fs->f[i].names);
-	json_decref(fs->f[i].set);
-	fs->f[i].names = fs->f[i].set = NULL;
+	free(fs->f[i].sorted);
+	fs->f[i].names = NULL;
+	fs->f[i].sorted = NULL;
+	fs->f[i].nsorted = 0;
 	fs->f[i].alias[0] = fs->f[i].alias[1] = NULL;
 	json_array_set_new(json_object_get(w->model, "TableFacets"), i, json_null());
 }
