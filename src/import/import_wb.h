@@ -7,6 +7,7 @@
 #define DDBC_IMPORT_WB_H
 
 #include <jansson.h>
+#include <stdbool.h>
 
 /* One table of a model, as read (all borrowed). */
 struct wb_table {
@@ -16,10 +17,14 @@ struct wb_table {
 	const json_t *table;   /* the design's table */
 	const json_t *types;   /* attribute name -> type, from the model */
 	const json_t *keys;    /* the names of every key attribute */
-	const json_t *items;   /* the table-level sample items, plain */
+	json_t *items;         /* the table-level sample items, plain (emptied
+				 * once each is given to its facet) */
 	const json_t *evidence; /* what its malformed items still show
 				 * (ddbc_import_plain_part): evidence of key
 				 * templates, never examples */
+	char **settled;        /* the name of the last entity written to text
+				 * (ddbc_import_wb_settle), each facet's as soon
+				 * as it is made; NULL: the entities stay trees */
 };
 
 /* Adds the entities of table w to design: one per facet, or one named
@@ -29,9 +34,17 @@ int ddbc_import_wb_entities(const struct wb_table *w, json_t *design);
 /* Appends the plain items of Workbench sample list data to items, leaving
  * out (with a warning naming where, the item and the attribute path) each
  * that is not valid DynamoDB JSON; what such an item still shows goes to
- * evidence (ddbc_import_plain_part). Each item read is dropped from data. */
+ * evidence (ddbc_import_plain_part). Each item read is dropped from data.
+ * An item the streamed reader read (most are) is appended as its compact
+ * JSON text, a string, and parsed only when it is used: a tree is some
+ * five times its text, and a table's items wait for their facets. */
 void ddbc_import_wb_items(const char *file, const char *where, json_t *data, json_t *items,
 			  json_t *evidence);
+/* The tree of an item of such a list: a new reference. */
+json_t *ddbc_import_wb_item_tree(const json_t *item);
+/* The trees of such a list's items, in a new array; copy: the items kept
+ * as trees are deep copied (else shared). */
+json_t *ddbc_import_wb_item_trees(const json_t *items, bool copy);
 
 /* Reads a model, parsing each sample item of its TableData lists alone
  * into its plain item (import_wb_stream.c): the skeleton's lists are then

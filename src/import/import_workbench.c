@@ -199,8 +199,7 @@ void ddbc_import_wb_items(const char *file, const char *where, json_t *data, jso
 	const json_t *d;
 	json_array_foreach(pre, i, d) {   /* read already: a plain item's text, or why not */
 		if (json_is_string(d)) {
-			json_array_append_new(items, json_loadb(json_string_value(d),
-								json_string_length(d), 0, NULL));
+			json_array_append(items, (json_t *)d);   /* parsed when used */
 			continue;
 		}
 		fprintf(stderr, "ddbc import: %s: %s, sample item %zu: %s: left out\n",
@@ -225,7 +224,30 @@ void ddbc_import_wb_items(const char *file, const char *where, json_t *data, jso
 	strbuf_release(&why);
 }
 
-static int read_model_table(const char *file, const json_t *t, json_t *design)
+/* settled: as in struct wb_table. */
+json_t *ddbc_import_wb_item_trees(const json_t *items, bool copy)
+{
+	json_t *trees = json_array();
+	size_t i;
+	const json_t *d;
+	json_array_foreach(items, i, d) {
+		if (json_is_string(d))
+			json_array_append_new(trees, json_loadb(json_string_value(d),
+								json_string_length(d), 0, NULL));
+		else
+			json_array_append_new(trees, copy ? json_deep_copy(d) : json_incref((json_t *)d));
+	}
+	return trees;
+}
+
+json_t *ddbc_import_wb_item_tree(const json_t *item)
+{
+	return json_is_string(item) ? json_loadb(json_string_value(item),
+						  json_string_length(item), 0, NULL)
+				    : json_incref((json_t *)item);
+}
+
+static int read_model_table(const char *file, const json_t *t, json_t *design, char **settled)
 {
 	const char *tname = ddbc_import_string_value(json_object_get(t, "TableName"));
 	if (!tname)
@@ -245,7 +267,7 @@ static int read_model_table(const char *file, const json_t *t, json_t *design)
 			     evidence);
 	strbuf_release(&where);
 	json_object_set(tables, tname, table);
-	struct wb_table w = { file, tname, t, table, types, keys, items, evidence };
+	struct wb_table w = { file, tname, t, table, types, keys, items, evidence, settled };
 	rc = ddbc_import_wb_entities(&w, design);
 out:
 	json_decref(table);
@@ -271,7 +293,7 @@ static int read_model(const char *file, const json_t *root, json_t *design, bool
 	int rc = 0;
 	json_array_foreach(dm, i, t) {
 		size_t mark = ddbc_import_comments_mark();
-		rc = read_model_table(file, t, design);
+		rc = read_model_table(file, t, design, settle ? &last : NULL);
 		if (rc < 0)
 			break;
 		/* The table's entities are complete: their text is smaller. */

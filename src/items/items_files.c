@@ -20,6 +20,7 @@
 #include "util/source.h"
 
 #include <errno.h>
+#include <malloc.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
@@ -275,12 +276,31 @@ static void run_serial(files_run *F)
 	ddbc_items_run_release(&R);
 }
 
+/* Each worker allocates from a malloc arena of its own, and per item it
+ * builds and frees many small strings (key templates rendered into a
+ * growing buffer). glibc keeps such freed chunks in "fast bins",
+ * uncoalesced and reused only for a request of the same size, and in a
+ * worker's arena they pile up between consolidations: each arena's
+ * resident pages grew with the length of the run (2 workers: 5.2 MiB at
+ * 48k items, 11.7 MiB at 240k, 19 MiB at 480k), while the memory in use
+ * stayed under 1 MiB. With fast bins off every free coalesces at once and
+ * each arena stays at the few hundred KiB the worker uses, at no
+ * measurable cost in CPU. One arena for all (M_ARENA_MAX 1) does not
+ * help: the same chunks then pile up in the shared arena. */
+static void small_chunks_coalesce(void)
+{
+#ifdef M_MXFAST
+	mallopt(M_MXFAST, 0);
+#endif
+}
+
 static void run_parallel(files_run *F, unsigned long jobs)
 {
 	size_t n = F->plan->n;
 	if (jobs > n)
 		jobs = n;
 	F->window = 2 * jobs;
+	small_chunks_coalesce();
 	pthread_t *th = xcalloc(jobs, sizeof(*th));
 	unsigned long started = 0;
 	for (; started < jobs; started++)
