@@ -8,8 +8,10 @@ ways against the floor (the least any reader of that input must do):
   N, the command on N and the command on 2N back to back, so a load that
   comes and goes weighs on all three alike; the ratio to the floor and the
   growth are the medians of the rounds' own ratios, printed with their
-  spread (+- half the range). bench/stability.py measured how many rounds
-  make them stable: see RUNS;
+  spread (+- half their 90% confidence interval). A row whose bar lies
+  inside that interval gets more rounds, up to --most-runs (its verdict
+  says so if even they do not decide). bench/stability.py measured how
+  many rounds make the figures stable: see RUNS;
 - instructions executed (valgrind cachegrind, which load does not move) on
   inputs of M and 2M entities (--instr-n; smaller than N, as valgrind is
   some 16 times slower), counted --jobs at a time before a part's CPU
@@ -48,7 +50,8 @@ and the members of a sparse GSI (one entity in ten has its keys).
 Commands the binary does not have (cost, keys) are skipped, and said so.
 
 usage: bench.py [--ddbc PATH] [--floor PATH] [--cmark-floor PATH] [--items-bench PATH]
-                [--n N] [--instr-n M] [--attrs A] [--runs K] [--jobs J] [--shapes K]
+                [--n N] [--instr-n M] [--attrs A] [--runs K] [--most-runs K]
+                [--jobs J] [--shapes K]
                 [--no-valgrind] [--timeout S] [--out DIR] [--only PART,...]
 
 --only runs some parts of the report: design (the N-entity design's
@@ -95,7 +98,11 @@ SHAPE_COMMANDS = ["lint", "doc md", "doc html", "header", "export queries", "exp
 TARGETS = {"lint": 2.0, "doc html": 8.0, "diff": 2.0, "diff --all": 2.0, "check-items": 2.0}
 DEFAULT_TARGET = 4.0
 GROWTH = 2.2
-RUNS = 5   # interleaved rounds; bench/stability.py measures how many are needed
+# Interleaved rounds of each row, and the most a row may take while a bar
+# lies inside the interval of one of its CPU figures (bench/rounds.py); how
+# many a figure needs to hold still is what bench/stability.py measures.
+RUNS = 5
+MOST_RUNS = 15
 
 TIMEOUT = 300
 A = None     # the parsed arguments
@@ -233,7 +240,8 @@ class Row:
         (bench/rounds.py); instructions on the instruction sizes."""
         (argv, floor, path, codes), (argv2, _, path2, _) = map(self.case, self.cpu_sizes)
         self.rounds = rounds.interleave(runner(floor), lambda: run(argv, codes),
-                                        lambda: run(argv2, codes), A.runs)
+                                        lambda: run(argv2, codes), A.runs, self.unsure,
+                                        A.most_runs)
         self.peak = [mib(p) for p in self.rounds.peak]
         self.budget = [budget(path), budget(path2)]
         self.instr = []
@@ -242,6 +250,11 @@ class Row:
                 argv, floor, _, _ = self.case(k)
                 self.instr.append((instructions(argv), sum_instructions(floor_argvs(floor))))
         return self
+
+    def unsure(self, r):
+        """Whether a bar lies inside the interval of a CPU figure of r."""
+        return "unsure" in (rounds.decide(r.ratios(), self.target),
+                            rounds.decide(r.growths(), GROWTH))
 
     def instr_argvs(self):
         """Every command line whose instructions the row counts."""
@@ -271,13 +284,18 @@ class Row:
         for p, b in zip(self.peak, self.budget):
             cells += [f"{p:.1f}", f"{b:.1f}"]
         ok = ok and all(p <= b for p, b in zip(self.peak, self.budget))
-        return cells + ["ok" if ok else "MISSED"], ok
+        verdict = "ok" if ok else "MISSED"
+        if self.unsure(r):
+            verdict += f" (CPU undecided in {len(r.small)} rounds)"
+        return cells + [verdict], ok
 
 
 def mark(values, bar):
-    """A CPU cell: the median of the rounds' ratios and their spread, ! when
-    the median is over its bar."""
+    """A CPU cell: the median of the rounds' ratios and its spread; ! when the
+    median is over its bar, ? when the bar lies inside its interval."""
     cell = rounds.figure(values)
+    if rounds.decide(values, bar) == "unsure":
+        return cell + "?"
     return cell + ("!" if rounds.median(values) > bar else "")
 
 
@@ -340,7 +358,8 @@ def print_summary():
     def cells(c):
         return "".join(f"{v:<{w}}" if i < 2 else (f"{v:>{w}}" if w else f"  {v}")
                        for i, (v, w) in enumerate(zip(c, width)))
-    print("every row: CPU figures are medians of interleaved rounds (+- half their range);")
+    print("every row: CPU figures are medians of interleaved rounds (+- half the median's "
+          "90% interval);")
     print("a row meets its bars when every figure named under 'decided by' is within them and")
     print("its peak is within budget; a shape's growth is its worst command's")
     print(cells(head))
@@ -552,7 +571,7 @@ def bench_cmark(n, html_row):
 
 def sizes_line(what, sizes, path_of, isizes):
     mb = ", ".join(f"{k} {os.path.getsize(path_of(k)) / 2**20:.1f} MiB" for k in sizes)
-    s = f"{what}: CPU on {mb} ({A.runs} interleaved rounds)"
+    s = f"{what}: CPU on {mb} ({A.runs} to {A.most_runs} interleaved rounds)"
     if A.valgrind:
         s += f"; instructions on {isizes[0]} and {isizes[1]}"
     return s
@@ -571,6 +590,7 @@ def main():
     # (item-size, an error), and every command refuses the design.
     ap.add_argument("--attrs", type=int, default=10000)
     ap.add_argument("--runs", type=int, default=RUNS)
+    ap.add_argument("--most-runs", type=int, default=MOST_RUNS)
     ap.add_argument("--jobs", type=int, default=2)
     ap.add_argument("--out", default="bench/out")
     ap.add_argument("--shapes", type=int, default=500)
@@ -598,12 +618,13 @@ def main():
     print("Bars: lint 2x, doc html 8x, every other command 4x its floor; growth per "
           f"doubling x{GROWTH};")
     print("peak RSS within 4 x the input + 16 MiB. CPU figures are the median of "
-          f"{A.runs} rounds, each")
-    print("running the floor on N, the command on N and on 2N back to back, +- half the "
-          "range of")
-    print("the rounds' ratios; ! marks a median over its bar. Both the CPU medians and the "
-          "instruction")
-    print("figures (which load does not move) must be within a bar.")
+          f"{A.runs} (up to {A.most_runs}) rounds,")
+    print("each running the floor on N, the command on N and on 2N back to back, +- half "
+          "the median's")
+    print("90% confidence interval; ! marks a median over its bar, ? a bar inside the "
+          "interval. Both")
+    print("the CPU medians and the instruction figures (which load does not move) must be "
+          "within a bar.")
     print()
 
     failed = False

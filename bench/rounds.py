@@ -13,10 +13,16 @@ rounds, with their spread:
   command(2N) / command(N); both are taken inside the round;
 - the median of the rounds' ratios is the figure: one round that a
   neighbour hit moves the median by one place, not the figure itself;
-- the spread is half the range of the rounds' ratios, relative to the
-  median (+-4%: the rounds' ratios span 8% of the figure).
+- the spread is the median's 90% confidence interval, distribution-free
+  (order statistics: with 5 or 7 rounds their whole range, with 9 all but
+  the extremes), printed as +- half its width relative to the median;
+- a figure is decided when that interval lies on one side of its bar;
+  while a figure is not, the caller may run more rounds (interleave's
+  unsure and most), so rounds are spent where the load blurs a figure near
+  its bar and nowhere else.
 Peak memory is the largest of the rounds' (GNU time's %M), at each size.
 """
+import math
 import os
 import subprocess
 import sys
@@ -65,12 +71,39 @@ def median(values):
     return v[n // 2] if n % 2 else (v[n // 2 - 1] + v[n // 2]) / 2
 
 
+# The confidence of the interval a figure is given with.
+LEVEL = 0.9
+
+
+def interval(values, level=LEVEL):
+    """The distribution-free confidence interval of the median: the order
+    statistics x(k+1)..x(n-k) cover it with chance 1 - 2 P(B <= k), B the
+    number of values under the median (binomial n, 1/2); the narrowest that
+    reaches level, or the whole range when n is too small to."""
+    v = sorted(values)
+    n, best, below = len(v), 0, 0.0
+    for k in range(n // 2):
+        below += math.comb(n, k) / 2 ** n
+        if 1 - 2 * below < level:
+            break
+        best = k
+    return v[best], v[n - 1 - best]
+
+
 def spread(values):
-    """Half the range of values, as a fraction of their median."""
+    """Half the width of the median's interval, as a fraction of the median."""
     m = median(values)
     if not values or not m or m == float("inf"):
         return float("nan")
-    return (max(values) - min(values)) / 2 / m
+    lo, hi = interval(values)
+    return (hi - lo) / 2 / m
+
+
+def decide(values, bar):
+    """'ok' when the median's interval lies within bar, 'over' when above it,
+    'unsure' when bar lies inside it."""
+    lo, hi = interval(values)
+    return "ok" if hi <= bar else ("over" if lo > bar else "unsure")
 
 
 def ratio(a, b):
@@ -98,14 +131,19 @@ class Rounds:
         return median(self.small)
 
 
-def interleave(floor, small, large, runs):
+def interleave(floor, small, large, runs, unsure=None, most=0):
     """runs rounds of floor, small and large (each a function of nothing that
     runs once and gives (CPU seconds, peak KiB); the floor's peak is not
-    kept), in alternating order. One that is None is not run (its times are 0)."""
+    kept), in alternating order. One that is None is not run (its times are 0).
+    Then, while unsure(rounds) holds (a bar inside a figure's interval), a
+    round more, up to most rounds: a quiet machine decides in runs rounds, a busy
+    one spends more only on the figures near their bar."""
     r = Rounds()
-    for i in range(runs):
+    i = 0
+    while i < runs or (unsure and i < most and unsure(r)):
+        i += 1
         order = [("floor", floor), ("small", small), ("large", large)]
-        if i % 2:
+        if i % 2 == 0:
             order.reverse()
         got = {}
         for what, f in order:
