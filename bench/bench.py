@@ -9,9 +9,9 @@ ways against the floor (the least any reader of that input must do):
   comes and goes weighs on all three alike; the ratio to the floor and the
   growth are the medians of the rounds' own ratios, printed with their
   spread (+- half their 90% confidence interval). A row whose bar lies
-  inside that interval gets more rounds, up to --most-runs (its verdict
-  says so if even they do not decide). bench/stability.py measured how
-  many rounds make the figures stable: see RUNS;
+  inside that interval gets more rounds, up to --most-runs (by default none;
+  its verdict says when the rounds did not decide). bench/stability.py
+  measured how many rounds make the figures stable: see RUNS;
 - instructions executed (valgrind cachegrind, which load does not move) on
   inputs of M and 2M entities (--instr-n; smaller than N, as valgrind is
   some 16 times slower), counted --jobs at a time before a part's CPU
@@ -103,11 +103,13 @@ GROWTH = 2.2
 # many a figure needs to hold still, bench/stability.py measured under a load
 # of 3 to 6 on two cores (lint, 2,000 -> 4,000 entities, 45 rounds cut into
 # windows): the growth of windows of 5 rounds lay within +-8% of each other,
-# of 7 within +-3.8%, of 9 within +-2.4% (best of 3 the old way: +-44%). On a
-# quiet machine 5 decide; more are spent only where the load blurs a figure
-# near its bar, and at most 9, so a busy machine does not double the bench.
+# of 7 within +-3.8%, of 9 within +-2.4% (best of 3 the old way: +-44%).
+# Five keep make bench within its old time (their cost is paid by counting
+# instructions two at a time); more rounds are opt-in (--most-runs 9): under
+# a load of 10 they went to 11 of 29 rows and still left the figures
+# undecided, while the bench ran past the old one's time.
 RUNS = 5
-MOST_RUNS = 9
+MOST_RUNS = 5
 
 TIMEOUT = 300
 A = None     # the parsed arguments
