@@ -3,20 +3,28 @@
 
 Each row of the report is one command on one kind of input, measured two
 ways against the floor (the least any reader of that input must do):
-- CPU time (user + system of the child; best of --runs, each run of the
-  command right after a run of the floor, so both see the same machine) on
-  inputs of N and 2N entities;
+- CPU time (user + system of the child) on inputs of N and 2N entities, in
+  --runs interleaved rounds (bench/rounds.py): each round runs the floor on
+  N, the command on N and the command on 2N back to back, so a load that
+  comes and goes weighs on all three alike; the ratio to the floor and the
+  growth are the medians of the rounds' own ratios, printed with their
+  spread (+- half their 90% confidence interval). A row whose bar lies
+  inside that interval gets more rounds, up to --most-runs (by default none;
+  its verdict says when the rounds did not decide). bench/stability.py
+  measured how many rounds make the figures stable: see RUNS;
 - instructions executed (valgrind cachegrind, which load does not move) on
   inputs of M and 2M entities (--instr-n; smaller than N, as valgrind is
-  some 16 times slower). The growth per doubling is taken from these too.
-and peak resident memory (GNU time's %M) on both CPU sizes, against the
-budget of 4 x the input file + 16 MiB.
+  some 16 times slower), counted --jobs at a time before a part's CPU
+  rounds start (a count does not move with load; a CPU time would).
+and peak resident memory (GNU time's %M, the largest of the rounds) at both
+CPU sizes, against the budget of 4 x the input file + 16 MiB.
 
-The verdict of a row is taken from the figures a shared machine cannot
-flip: the instruction ratio within the bar, the instruction growth per
-doubling at most x2.2, peak memory within budget at both sizes. CPU figures
-are printed beside them and marked * where they miss the bar; without
-valgrind, CPU figures decide.
+A row meets its bars when the CPU medians (SPEC section 5 speaks of time),
+and where counted the instruction figures too, are within them and its peak
+memory is within budget at both sizes; the final table says which figures
+decided. The shapes part decides by instructions alone (its inputs are
+small, and a time of milliseconds is mostly noise), or without valgrind by
+CPU medians.
 
 Floors and bars (SPEC section 5):
 - design commands (lint 2x, doc --format html 8x, every other 4x: doc,
@@ -42,7 +50,8 @@ and the members of a sparse GSI (one entity in ten has its keys).
 Commands the binary does not have (cost, keys) are skipped, and said so.
 
 usage: bench.py [--ddbc PATH] [--floor PATH] [--cmark-floor PATH] [--items-bench PATH]
-                [--n N] [--instr-n M] [--attrs A] [--runs K] [--shapes K]
+                [--n N] [--instr-n M] [--attrs A] [--runs K] [--most-runs K]
+                [--jobs J] [--shapes K]
                 [--no-valgrind] [--timeout S] [--out DIR] [--only PART,...]
 
 --only runs some parts of the report: design (the N-entity design's
@@ -50,6 +59,7 @@ commands), wide (one entity's attributes), interop (terraform and workbench
 exports, the imports), diff, items (check-items), shapes, cmark.
 """
 import argparse
+import concurrent.futures
 import os
 import re
 import subprocess
@@ -58,6 +68,8 @@ import tempfile
 import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+import rounds  # noqa: E402
 
 COMMANDS = [
     ("lint", ["lint"]),
@@ -86,12 +98,19 @@ SHAPE_COMMANDS = ["lint", "doc md", "doc html", "header", "export queries", "exp
 TARGETS = {"lint": 2.0, "doc html": 8.0, "diff": 2.0, "diff --all": 2.0, "check-items": 2.0}
 DEFAULT_TARGET = 4.0
 GROWTH = 2.2
+# Interleaved rounds of each row, and the most a row may take while a bar
+# lies inside the interval of one of its CPU figures (bench/rounds.py). How
+# many a figure needs to hold still, bench/stability.py measured under a load
+# of 3 to 6 on two cores (lint, 2,000 -> 4,000 entities, 45 rounds cut into
+# windows): the growth of windows of 5 rounds lay within +-8% of each other,
+# of 7 within +-3.8%, of 9 within +-2.4% (best of 3 the old way: +-44%).
+# Five keep make bench within its old time (their cost is paid by counting
+# instructions two at a time); more rounds are opt-in (--most-runs 9): under
+# a load of 10 they went to 11 of 29 rows and still left the figures
+# undecided, while the bench ran past the old one's time.
+RUNS = 5
+MOST_RUNS = 5
 
-# A child's peak resident memory (ru_maxrss) counts the memory of the process
-# it was forked from, before its exec: this script's, some 14 MiB, which hid
-# the fixed overhead of small designs. GNU time, a small process, forks the
-# command and reports the command's own peak.
-GNU_TIME = "/usr/bin/time"
 TIMEOUT = 300
 A = None     # the parsed arguments
 ENV = None   # the commands' environment
@@ -99,67 +118,74 @@ ENV = None   # the commands' environment
 
 def run(argv, ok_codes=(0,)):
     """CPU seconds and peak RSS (KiB) of one run of argv."""
-    peak_file = None
-    argv = ["timeout", str(TIMEOUT)] + argv
-    if os.access(GNU_TIME, os.X_OK):
-        fd, peak_file = tempfile.mkstemp(prefix="bench-peak-")
-        os.close(fd)
-        argv = [GNU_TIME, "-f", "%M", "-o", peak_file] + argv
-    with open(os.devnull, "wb") as null:
-        p = subprocess.Popen(argv, stdout=null, stderr=subprocess.PIPE, env=ENV)
-        err = p.stderr.read().decode(errors="replace")
-        _, status, ru = os.wait4(p.pid, 0)
-        p.stderr.close()
-    code = os.waitstatus_to_exitcode(status)
-    peak = ru.ru_maxrss
-    if peak_file:
-        with open(peak_file) as f:
-            lines = f.read().split()
-        os.unlink(peak_file)
-        peak = int(lines[-1]) if lines and lines[-1].isdigit() else peak
-    if code == 124:
-        return float("inf"), peak
-    if code not in ok_codes:
-        sys.exit(f"{' '.join(argv)} exited {code}:\n{err}")
-    return ru.ru_utime + ru.ru_stime, peak
+    return rounds.run(argv, ENV, TIMEOUT, ok_codes)
 
 
-def best_pair(floor, argv, ok_codes=(0,)):
-    """Best CPU time of floor and of argv, run in turn --runs times; argv's peak RSS.
-    floor is a list of command lines (their times add up) or a function of
-    nothing that gives seconds (jansson's own report)."""
-    ft, ct, rss = [], [], 0
-    for _ in range(A.runs):
-        ft.append(floor() if callable(floor) else sum(run(f)[0] for f in floor))
-        t, m = run(argv, ok_codes)
-        ct.append(t)
-        rss = max(rss, m)
-    return min(ft), min(ct), rss
+def runner(floor):
+    """floor (a list of command lines, whose times add up, or a function of
+    nothing that gives seconds: jansson's own report) as one run of
+    rounds.interleave."""
+    if callable(floor):
+        return lambda: (floor(), 0)
+    return lambda: (sum(run(f)[0] for f in floor), 0)
 
 
 _INSTR = {}
 
 
 def instructions(argv):
-    """Instructions argv executes (valgrind cachegrind's I refs), or None."""
+    """Instructions argv executes (valgrind cachegrind's I refs), or None;
+    counted once."""
     key = tuple(argv)
-    if key in _INSTR:
-        return _INSTR[key]
-    log = os.path.join(A.out, "cachegrind.log")
-    out = os.path.join(A.out, "cachegrind.out")
-    subprocess.run(["timeout", str(TIMEOUT * 30), "valgrind", "--tool=cachegrind",
-                    "--cache-sim=no", f"--cachegrind-out-file={out}", f"--log-file={log}"]
-                   + argv, env=ENV, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    n = None
-    if os.path.exists(log):
+    if key not in _INSTR:
+        _INSTR[key] = count_instructions(argv)
+    return _INSTR[key]
+
+
+# Valgrind's cost: counts made, the seconds they took one by one, and the
+# wall seconds of the prefetches that made them --jobs at a time.
+VALGRIND = {"counts": 0, "seconds": 0.0, "wall": 0.0}
+
+
+def count_instructions(argv):
+    began = time.monotonic()
+    try:
+        return valgrind_count(argv)
+    finally:
+        VALGRIND["counts"] += 1
+        VALGRIND["seconds"] += time.monotonic() - began
+
+
+def valgrind_count(argv):
+    with tempfile.TemporaryDirectory(prefix="cachegrind-", dir=A.out) as d:
+        log = os.path.join(d, "log")
+        subprocess.run(["timeout", str(TIMEOUT * 30), "valgrind", "--tool=cachegrind",
+                        "--cache-sim=no", f"--cachegrind-out-file={os.path.join(d, 'out')}",
+                        f"--log-file={log}"] + list(argv), env=ENV,
+                       stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        if not os.path.exists(log):
+            return None
         with open(log) as f:
             m = re.search(r"I\s+refs:\s+([\d,]+)", f.read())
-        n = int(m.group(1).replace(",", "")) if m else None
-        os.unlink(log)
-    if os.path.exists(out):
-        os.unlink(out)
-    _INSTR[key] = n
-    return n
+        return int(m.group(1).replace(",", "")) if m else None
+
+
+def prefetch(argvs):
+    """Counts the instructions of argvs, --jobs at a time, before any CPU
+    round of the part runs: a count does not move with the load, so valgrind
+    runs may share the machine with each other (this halves the bench's
+    longest phase on two cores), never with a timed run."""
+    began = time.monotonic()
+    todo = list(dict.fromkeys(tuple(a) for a in argvs if tuple(a) not in _INSTR))
+    with concurrent.futures.ThreadPoolExecutor(max(A.jobs, 1)) as pool:
+        for key, n in zip(todo, pool.map(count_instructions, todo)):
+            _INSTR[key] = n
+    VALGRIND["wall"] += time.monotonic() - began
+
+
+def floor_argvs(floor):
+    """The command lines of a floor: a list of them, or jansson's."""
+    return floor.argvs() if hasattr(floor, "argvs") else floor
 
 
 def sum_instructions(argvs):
@@ -167,10 +193,17 @@ def sum_instructions(argvs):
     return None if None in counts else sum(counts)
 
 
+def fresh(path, *makers):
+    """path exists and is newer than each of makers (generators, the binary)."""
+    return os.path.exists(path) and all(os.path.getmtime(path) > os.path.getmtime(m)
+                                        for m in makers)
+
+
 def gen(name, args, script="gen_design.py"):
-    """The generated file called name in --out, made once."""
+    """The generated file called name in --out, made once (again when the
+    generator is newer). bench/items.sh names the same inputs alike."""
     path = os.path.join(A.out, name)
-    if not os.path.exists(path):
+    if not fresh(path, os.path.join(HERE, script)):
         with open(path + ".tmp", "w") as f:
             subprocess.run([sys.executable, os.path.join(HERE, script)] + args, stdout=f,
                            check=True)
@@ -210,56 +243,72 @@ class Row:
         self.target = target or TARGETS.get(name, DEFAULT_TARGET)
 
     def measure(self):
-        self.cpu, self.peak, self.budget = [], [], []
-        for k in self.cpu_sizes:
-            argv, floor, path, codes = self.case(k)
-            f, t, rss = best_pair(floor, argv, codes)
-            self.cpu.append((t, f))
-            self.peak.append(mib(rss))
-            self.budget.append(budget(path))
+        """Interleaved rounds of the floor on N, the command on N and on 2N
+        (bench/rounds.py); instructions on the instruction sizes."""
+        (argv, floor, path, codes), (argv2, _, path2, _) = map(self.case, self.cpu_sizes)
+        self.rounds = rounds.interleave(runner(floor), lambda: run(argv, codes),
+                                        lambda: run(argv2, codes), A.runs, self.unsure,
+                                        A.most_runs)
+        self.peak = [mib(p) for p in self.rounds.peak]
+        self.budget = [budget(path), budget(path2)]
         self.instr = []
         if A.valgrind:
             for k in self.instr_sizes:
                 argv, floor, _, _ = self.case(k)
-                fl = (floor.instructions() if hasattr(floor, "instructions")
-                      else sum_instructions(floor))
-                self.instr.append((instructions(argv), fl))
+                self.instr.append((instructions(argv), sum_instructions(floor_argvs(floor))))
         return self
 
+    def unsure(self, r):
+        """Whether a bar lies inside the interval of a CPU figure of r."""
+        return "unsure" in (rounds.decide(r.ratios(), self.target),
+                            rounds.decide(r.growths(), GROWTH))
+
+    def instr_argvs(self):
+        """Every command line whose instructions the row counts."""
+        out = []
+        for k in self.instr_sizes:
+            argv, floor, _, _ = self.case(k)
+            out += [argv] + floor_argvs(floor)
+        return out
+
     def verdict(self):
-        """The row's cells and whether it meets every bar."""
-        (t, f), (t2, _) = self.cpu
-        cpu_ratio = t / f if f else float("inf")
-        cpu_growth = t2 / t if t else float("inf")
-        mem_ok = all(p <= b for p, b in zip(self.peak, self.budget))
-        cells = [f"{t:.3f}s", mark(cpu_ratio, self.target, not self.instr),
-                 mark(cpu_growth, GROWTH, not self.instr)]
+        """The row's cells and whether it meets every bar: the CPU medians
+        and, where counted, the instruction figures must each be within it."""
+        r = self.rounds
+        cpu_ratio, cpu_growth = rounds.median(r.ratios()), rounds.median(r.growths())
+        ok = cpu_ratio <= self.target and cpu_growth <= GROWTH
+        cells = [f"{r.cpu():.3f}s", mark(r.ratios(), self.target),
+                 mark(r.growths(), GROWTH)]
         if self.instr:
             (i, fi), (i2, _) = self.instr
             if i is None or fi is None or i2 is None:
                 ok, cells = False, cells + ["-", "-", "-"]
             else:
                 ratio, growth = i / fi, i2 / i
-                ok = ratio <= self.target and growth <= GROWTH
+                ok = ok and ratio <= self.target and growth <= GROWTH
                 cells += [f"{i / 1e9:.3f}G", f"{ratio:.2f}x", f"x{growth:.2f}"]
-        else:
-            ok = cpu_ratio <= self.target and cpu_growth <= GROWTH
         cells += [f"{self.target:.1f}x"]
         for p, b in zip(self.peak, self.budget):
             cells += [f"{p:.1f}", f"{b:.1f}"]
-        ok = ok and mem_ok
-        return cells + ["ok" if ok else "MISSED"], ok
+        ok = ok and all(p <= b for p, b in zip(self.peak, self.budget))
+        verdict = "ok" if ok else "MISSED"
+        if self.unsure(r):
+            verdict += f" (CPU undecided in {len(r.small)} rounds)"
+        return cells + [verdict], ok
 
 
-def mark(value, bar, decides):
-    """A CPU cell: the figure, * when over its bar (! when it decides the verdict)."""
-    over = value > bar
-    return f"{value:.2f}x" + (("!" if decides else "*") if over else "")
+def mark(values, bar):
+    """A CPU cell: the median of the rounds' ratios and its spread; ! when the
+    median is over its bar, ? when the bar lies inside its interval."""
+    cell = rounds.figure(values)
+    if rounds.decide(values, bar) == "unsure":
+        return cell + "?"
+    return cell + ("!" if rounds.median(values) > bar else "")
 
 
 HEAD = ["command", "CPU", "x floor", "growth", "instr.", "x floor", "growth", "bar",
         "peak", "budget", "peak 2x", "budget", "verdict"]
-WIDTH = [24, 9, 9, 8, 9, 8, 8, 6, 8, 8, 8, 8, 0]
+WIDTH = [24, 9, 12, 12, 9, 8, 8, 6, 8, 8, 8, 8, 0]
 
 
 def line(cells):
@@ -270,12 +319,30 @@ def line(cells):
 
 
 # Every row of every part, for the one table printed at the end: (part,
-# what, x floor, growth, bar, peak at 2N / budget, verdict).
+# what, CPU x floor, instructions x floor, CPU growth, instructions growth,
+# bar, peak at 2N / budget, the figures that decide, verdict).
 SUMMARY = []
+# Each part's wall seconds, to see where the bench's time goes.
+SECONDS = []
 
 
-def print_rows(title, rows, part):
+def deciders():
+    """The figures that decide a row's time bars."""
+    return "CPU + instr." if A.valgrind else "CPU"
+
+
+def print_rows(title, rows, part, floor_paths=None):
+    """Measures and prints rows; with floor_paths (the inputs of N and 2N),
+    the libyaml floor's own growth first, for comparison."""
+    began = time.monotonic()
     print(title)
+    if A.valgrind:
+        prefetch([a for r in rows for a in r.instr_argvs()])
+    if floor_paths:
+        r = rounds.interleave(None, lambda: run([A.floor, floor_paths[0]]),
+                              lambda: run([A.floor, floor_paths[1]]), A.runs)
+        print(f"the floor itself: {r.cpu():.3f}s, growth "
+              f"{rounds.figure(r.growths(), prefix='x', suffix='')}")
     print(line(HEAD))
     failed = False
     for r in rows:
@@ -283,27 +350,32 @@ def print_rows(title, rows, part):
         if not A.valgrind:
             cells = cells[:3] + ["-", "-", "-"] + cells[3:]
         print(line([r.name] + cells), flush=True)
-        # By instructions where counted, else by CPU time.
-        ratio, growth = (cells[4], cells[5]) if A.valgrind else (cells[1], cells[2])
-        SUMMARY.append((part, r.name, ratio, growth, cells[6], f"{cells[9]} / {cells[10]}",
-                        cells[11]))
+        SUMMARY.append((part, r.name, cells[1], cells[4], cells[2], cells[5], cells[6],
+                        f"{cells[9]} / {cells[10]}", deciders(), cells[11]))
         failed |= not ok
+    SECONDS.append((part, time.monotonic() - began))
     return failed
 
 
 def print_summary():
     """The one table of every row measured, each part's in its order."""
-    head = ("part", "command or shape", "x floor", "growth", "bar", "peak 2N / budget MiB",
-            "verdict")
-    width = (9, max(len(r[1]) for r in SUMMARY + [head]) + 2, 9, 8, 6, 22, 0)
+    head = ("part", "command or shape", "CPU x floor", "instr.", "CPU growth", "instr.",
+            "bar", "peak 2N / budget MiB", "decided by", "verdict")
+    width = (9, max(len(r[1]) for r in SUMMARY + [head]) + 2, 13, 8, 13, 8, 6, 22, 14, 0)
     def cells(c):
         return "".join(f"{v:<{w}}" if i < 2 else (f"{v:>{w}}" if w else f"  {v}")
                        for i, (v, w) in enumerate(zip(c, width)))
-    print("every row (x floor and growth by instructions where counted, else CPU; a shape's "
-          "growth is its worst command's)")
+    print("every row: CPU figures are medians of interleaved rounds (+- half the median's "
+          "90% interval);")
+    print("a row meets its bars when every figure named under 'decided by' is within them and")
+    print("its peak is within budget; a shape's growth is its worst command's")
     print(cells(head))
     for row in SUMMARY:
         print(cells(row))
+    print("seconds by part: " + ", ".join(f"{p} {t:.0f}" for p, t in SECONDS))
+    if VALGRIND["counts"]:
+        print(f"valgrind: {VALGRIND['counts']} counts of {VALGRIND['seconds']:.0f} s one by "
+              f"one, made in {VALGRIND['wall']:.0f} s ({A.jobs} at a time)")
 
 
 def design_rows(table, path_of, sizes, isizes):
@@ -330,8 +402,8 @@ class Jansson:
                              text=True, check=True).stdout.split()
         return float(out[out.index("cpu") + 1])
 
-    def instructions(self):
-        return instructions([A.items_bench, self.mode, self.path])
+    def argvs(self):
+        return [[A.items_bench, self.mode, self.path]]
 
 
 def main_design(k):
@@ -344,11 +416,12 @@ def plain_design(k):
 
 def changed_design(k):
     path = os.path.join(A.out, f"design-{k}-changed.ddb.yaml")
-    if not os.path.exists(path):
+    if not fresh(path, os.path.join(HERE, "gen_design.py")):
         text = subprocess.run([sys.executable, os.path.join(HERE, "gen_design.py"), str(k),
                                "2"], capture_output=True, text=True, check=True).stdout
-        with open(path, "w") as f:
+        with open(path + ".tmp", "w") as f:
             f.write(text.replace("description: Generated entity", "description: An entity"))
+        os.rename(path + ".tmp", path)
     return path
 
 
@@ -362,7 +435,7 @@ def exported(k, source):
     path = os.path.join(A.out, f"{stem}.{source}.json")
     design = (plain_design(k) if source == "workbench"
               else gen(f"{stem}.ddb.yaml", [str(k), "1", "1", "--plain"]))
-    if not os.path.exists(path):
+    if not fresh(path, design, A.ddbc):
         subprocess.run([A.ddbc, "export", "--format", source, "-o", path, design],
                        env=ENV, check=True)
     return path
@@ -397,9 +470,11 @@ def items_row(entities, mbs):
 
     def case(mb):
         items = os.path.join(A.out, f"single-{entities}-{mb}mb.json")
-        if not os.path.exists(items):
+        if not fresh(items, os.path.join(HERE, "gen_design_items.py")):
             subprocess.run([sys.executable, os.path.join(HERE, "gen_design_items.py"),
-                            str(entities), str(entities), "--mb", str(mb), items], check=True)
+                            str(entities), str(entities), "--mb", str(mb), items + ".tmp"],
+                           check=True)
+            os.rename(items + ".tmp", items)
         return ([A.ddbc, "check-items", design, items], Jansson("floor-lines", items), design,
                 (0,))
     # Instructions on the same sizes: on a few MB the design's own check, a
@@ -427,63 +502,83 @@ def shape_path(gen_args):
     return gen("shape-" + "-".join(gen_args).replace("--", "") + ".ddb.yaml", gen_args)
 
 
+def shape_growth(argv, paths):
+    """argv's growth from the first of paths to the second (by instructions,
+    else the median of interleaved rounds' CPU growth), or None."""
+    if A.valgrind:
+        v = [instructions(argv + [p]) for p in paths]
+        return None if None in v or not v[0] else v[1] / v[0]
+    r = rounds.interleave(None, lambda: run(argv + [paths[0]]),
+                          lambda: run(argv + [paths[1]]), A.runs)
+    return rounds.median(r.growths())
+
+
 def bench_shapes():
     """Growth from k to 2k in each shape, by instructions; whether a bar was missed."""
+    began = time.monotonic()
     table = [c for c in COMMANDS if c[0] in SHAPE_COMMANDS and has_command(c[1][0])]
-    how = "instructions (cachegrind)" if A.valgrind else f"best CPU time of {A.runs}"
+    how = ("instructions (cachegrind)" if A.valgrind
+           else f"the median of {A.runs} interleaved rounds' CPU growth")
     print(f"growth per doubling from k to 2k, by {how}; bar: x{GROWTH}")
     # Each command's column wide enough for its name and a space.
     widths = [max(12, len(n) + 2) for n, _ in table]
     print(f"{'shape':<52}{'k':>6}{'floor':>8}"
           + "".join(f"{n:>{w}}" for (n, _), w in zip(table, widths)) + "  verdict")
     failed = False
+    sized = []
     for what, gen_args, scale in SHAPES:
         k = max(int(A.shapes * scale), 2)
-        paths = [shape_path(gen_args(m)) for m in (k, 2 * k)]
-        if A.valgrind:
-            measure = instructions
-        else:
-            def measure(argv):
-                return min(run(argv)[0] for _ in range(A.runs))
-        f = [measure([A.floor, p]) for p in paths]
+        sized.append((what, k, [shape_path(gen_args(m)) for m in (k, 2 * k)]))
+    if A.valgrind:
+        prefetch([[A.floor, p] for _, _, paths in sized for p in paths]
+                 + [[A.ddbc] + args + [p] for _, _, paths in sized for p in paths
+                    for _, args in table])
+    for what, k, paths in sized:
+        f = shape_growth([A.floor], paths)
         cells, ok, worst = [], True, 0.0
         for _, args in table:
-            v = [measure([A.ddbc] + args + [p]) for p in paths]
-            if None in v or not v[0]:
+            g = shape_growth([A.ddbc] + args, paths)
+            if g is None:
                 cells.append("-")
                 ok = False
                 continue
-            g = v[1] / v[0]
             worst = max(worst, g)
             ok &= g <= GROWTH
             cells.append(f"x{g:.2f}{'' if g <= GROWTH else '!'}")
         failed |= not ok
-        print(f"{what:<52}{k:>6}{'x%.2f' % (f[1] / f[0]) if f[0] else '-':>8}"
+        print(f"{what:<52}{k:>6}{'x%.2f' % f if f else '-':>8}"
               + "".join(f"{c:>{w}}" for c, w in zip(cells, widths))
               + f"  {'ok' if ok else 'MISSED'}", flush=True)
-        SUMMARY.append(("shapes", f"{what}, {k} -> {2 * k}", "-",
-                        f"x{worst:.2f}", f"x{GROWTH}", "-", "ok" if ok else "MISSED"))
+        grown = f"x{worst:.2f}"
+        SUMMARY.append(("shapes", f"{what}, {k} -> {2 * k}", "-", "-",
+                        "-" if A.valgrind else grown, grown if A.valgrind else "-",
+                        f"x{GROWTH}", "-", "instr." if A.valgrind else "CPU",
+                        "ok" if ok else "MISSED"))
     print("(! marks a growth over the bar)")
+    SECONDS.append(("shapes", time.monotonic() - began))
     return failed
 
 
 def bench_cmark(n, html_row):
+    began = time.monotonic()
     md = os.path.join(A.out, f"design-{n}.md")
     subprocess.run([A.ddbc, "doc", "-o", md, main_design(n)], env=ENV, check=True)
-    t = min(run([A.cmark_floor, md])[0] for _ in range(A.runs))
-    floor = min(run([A.floor, main_design(n)])[0] for _ in range(A.runs))
+    r = rounds.interleave(lambda: run([A.floor, main_design(n)]),
+                          lambda: run([A.cmark_floor, md]), None, A.runs)
+    ratio = rounds.figure(r.ratios())
     print(f"cmark-gfm alone on the {os.path.getsize(md) / 2**20:.1f} MiB of Markdown "
-          f"(bench/cmark_floor): {t:.3f} s = {t / floor:.2f}x the libyaml floor;")
-    SUMMARY.append(("cmark", "cmark-gfm alone on doc's Markdown (CPU; no bar)",
-                    f"{t / floor:.2f}x", "-", "-", "-", "-"))
+          f"(bench/cmark_floor): {r.cpu():.3f} s = {ratio} the libyaml floor;")
+    SUMMARY.append(("cmark", "cmark-gfm alone on doc's Markdown (no bar)", ratio, "-", "-",
+                    "-", "-", "-", "-", "-"))
     if html_row:
-        (h, f), _ = html_row.cpu
-        print(f"doc html, which does not parse that Markdown, is {h / f:.2f}x the floor")
+        print("doc html, which does not parse that Markdown, is "
+              f"{rounds.figure(html_row.rounds.ratios())} the floor")
+    SECONDS.append(("cmark", time.monotonic() - began))
 
 
 def sizes_line(what, sizes, path_of, isizes):
     mb = ", ".join(f"{k} {os.path.getsize(path_of(k)) / 2**20:.1f} MiB" for k in sizes)
-    s = f"{what}: CPU on {mb} (best of {A.runs})"
+    s = f"{what}: CPU on {mb} ({A.runs} to {A.most_runs} interleaved rounds)"
     if A.valgrind:
         s += f"; instructions on {isizes[0]} and {isizes[1]}"
     return s
@@ -501,7 +596,9 @@ def main():
     # 2A attributes make one example item: at 40,000 it is over DynamoDB's 400 KB
     # (item-size, an error), and every command refuses the design.
     ap.add_argument("--attrs", type=int, default=10000)
-    ap.add_argument("--runs", type=int, default=3)
+    ap.add_argument("--runs", type=int, default=RUNS)
+    ap.add_argument("--most-runs", type=int, default=MOST_RUNS)
+    ap.add_argument("--jobs", type=int, default=2)
     ap.add_argument("--out", default="bench/out")
     ap.add_argument("--shapes", type=int, default=500)
     ap.add_argument("--items-entities", type=int, default=4000)
@@ -522,22 +619,27 @@ def main():
     if A.valgrind and subprocess.run(["valgrind", "--version"], capture_output=True).returncode:
         A.valgrind = False
     if not A.valgrind:
-        print("no valgrind: the CPU figures decide (marked ! where they miss)")
+        print("no valgrind: the CPU figures alone decide")
     n, m = A.n, A.instr_n
     sizes, isizes = (n, 2 * n), (m, 2 * m)
     print("Bars: lint 2x, doc html 8x, every other command 4x its floor; growth per "
           f"doubling x{GROWTH};")
-    print("peak RSS within 4 x the input + 16 MiB. CPU figures marked * miss their bar "
-          "but do not decide:")
-    print("instructions do (CPU time moves with the machine's load; instruction counts do "
-          "not).")
+    print("peak RSS within 4 x the input + 16 MiB. CPU figures are the median of "
+          f"{A.runs} (up to {A.most_runs}) rounds,")
+    print("each running the floor on N, the command on N and on 2N back to back, +- half "
+          "the median's")
+    print("90% confidence interval; ! marks a median over its bar, ? a bar inside the "
+          "interval. Both")
+    print("the CPU medians and the instruction figures (which load does not move) must be "
+          "within a bar.")
     print()
 
     failed = False
     design = design_rows(COMMANDS, main_design, sizes, isizes)
     if "design" in only:
         failed |= print_rows(sizes_line("entities over tables of 100 (libyaml floor)", sizes,
-                                        main_design, isizes), design, "design")
+                                        main_design, isizes), design, "design",
+                             [main_design(k) for k in sizes])
         gone = [name for name, args in COMMANDS if not has_command(args[0])]
         if gone:
             print(f"skipped, not commands of this binary: {', '.join(gone)}")
@@ -547,7 +649,8 @@ def main():
         asizes = (A.attrs, 2 * A.attrs)
         failed |= print_rows(sizes_line("attributes of one entity (libyaml floor)", asizes,
                                         wide, asizes),
-                             design_rows(COMMANDS, wide, asizes, asizes), "wide")
+                             design_rows(COMMANDS, wide, asizes, asizes), "wide",
+                             [wide(k) for k in asizes])
         print()
     if "interop" in only:
         psizes, pisizes = (n // 2, n), (m // 2, m)
@@ -577,7 +680,7 @@ def main():
         failed |= bench_shapes()
     if A.cmark_floor and "cmark" in only:
         print()
-        bench_cmark(n, next((r for r in design if r.name == "doc html" and hasattr(r, "cpu")),
+        bench_cmark(n, next((r for r in design if r.name == "doc html" and hasattr(r, "rounds")),
                             None))
     print()
     print_summary()

@@ -13,7 +13,8 @@
 # uncompressed JSON on CPU time (per core) and the peak resident set of the
 # process (threads share it; the floor's is its largest process). The
 # speed-up of -j 2 is its wall time against -j 1's; on a shared machine the
-# wall times measure the neighbours too.
+# wall times measure the neighbours too. The files are kept in BENCH_DIR as
+# bench/items.sh keeps them (the export lines are the same file).
 set -eu
 builddir=${1:-.}
 srcdir=$(cd "$(dirname "$0")/.." && pwd)
@@ -30,11 +31,16 @@ keep=${BENCH_DIR:-}
 dir=${BENCH_DIR:-$(mktemp -d)}
 mkdir -p "$dir"
 [ -n "$keep" ] || trap 'rm -rf "$dir"' EXIT
+. "$srcdir/bench/cache.sh"
 
-lines="$dir/export-lines.json"
-folder="$dir/export"
-[ -s "$lines" ] || python3 "$srcdir/bench/gen_items.py" --shape export --mb "$mb" "$lines"
-[ -d "$folder" ] || python3 "$srcdir/bench/gen_export.py" --files "$files" "$lines" "$folder"
+lines="$dir/items-export-${mb}mb.json"
+folder="$dir/export-${mb}mb-${files}files"
+made "$lines" "$srcdir/bench/gen_items.py" -- python3 "$srcdir/bench/gen_items.py" \
+	--shape export --mb "$mb" "$lines.tmp"
+# The folder is made of the lines: remade when they are newer too.
+fresh "$folder" "$lines" || rm -rf "$folder"
+made "$folder" "$srcdir/bench/gen_export.py" -- python3 "$srcdir/bench/gen_export.py" \
+	--files "$files" "$lines" "$folder.tmp"
 bytes=$(wc -c < "$lines")
 gz=$(cat "$folder"/AWSDynamoDB/*/data/*.json.gz | wc -c)
 echo "== export folder: $files gzip files, $gz bytes ($bytes bytes of JSON)"

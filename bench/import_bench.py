@@ -1,17 +1,18 @@
 #!/usr/bin/env python3
 """import_bench.py - ddbc import's growth on large sources, and its bounds.
 
-For N and 2N entities, times `ddbc import` (best CPU time of the runs, user +
-system, of the child) on:
+For N and 2N entities, times `ddbc import` (CPU time, user + system, of the
+child, in --runs interleaved rounds of N then 2N: bench/rounds.py; the
+growth is the median of the rounds' own growths, with its spread) on:
 - a NoSQL Workbench model of one table whose facets carry template key
   aliases and whose items sit at the table (ddbc's own export: each item
   goes to its facet by the alias its keys spell);
 - the same model with label aliases and each facet's items in the facet,
   so every key template is guessed from samples;
 - a CloudFormation template of N tables whose names are nested Fn::Sub.
-Each must grow at most 2.2x from N to 2N (linear); with valgrind, the growth
-by instructions from M to 2M (--instr-n, 1000) decides, since CPU time on a
-shared machine moves with its load (a CPU growth over 2.2x is marked *).
+Each must grow at most 2.2x from N to 2N (linear) by that CPU median, and
+with valgrind by instructions from M to 2M (--instr-n, 1000) too (a figure
+over 2.2x is marked !).
 Then a 1 KB template whose Fn::Sub nest would expand to gigabytes must be
 refused (the expansion bound) within a second.
 
@@ -25,6 +26,9 @@ import re
 import resource
 import subprocess
 import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import rounds  # noqa: E402
 
 
 def cpu_of(cmd):
@@ -61,6 +65,15 @@ def best(cmd, runs):
         t, rc = cpu_of(cmd)
         times.append(t)
     return min(times), rc
+
+
+def growth_rounds(cmds, runs):
+    """Interleaved rounds of cmds[0] (N) and cmds[1] (2N); None when one fails."""
+    for cmd in cmds:
+        if cpu_of(cmd)[1] != 0:
+            return None
+    return rounds.interleave(None, lambda: rounds.run(cmds[0]), lambda: rounds.run(cmds[1]),
+                             runs)
 
 
 def workbench(n, guessed):
@@ -118,7 +131,7 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--ddbc", default="./ddbc")
     ap.add_argument("--n", type=int, default=5000)
-    ap.add_argument("--runs", type=int, default=3)
+    ap.add_argument("--runs", type=int, default=5)
     ap.add_argument("--out", default="bench/out")
     # Growth by instructions (which load does not move) on M and 2M, when
     # valgrind is there: it decides; the CPU growth is printed beside it.
@@ -134,39 +147,38 @@ def main():
     ]
     if a.valgrind and instructions(["true"], a.out) is None:
         a.valgrind = False
-    how = (f"; instructions on {a.instr_n} and {2 * a.instr_n} decide (CPU growth over "
-           "the target marked *)" if a.valgrind else "")
+    how = (f"; and instructions on {a.instr_n} and {2 * a.instr_n}; both decide"
+           if a.valgrind else "")
     print(f"ddbc import, {a.n} and {2 * a.n} entities (tables for CloudFormation), "
-          f"best CPU time of {a.runs} runs{how}")
-    print(f"{'source':<26}{'N':>9}{'2N':>9}{'N->2N':>8}{'instr.':>9}{'growth':>8}"
+          f"median CPU time of {a.runs} interleaved rounds{how}")
+    print(f"{'source':<26}{'N':>9}{'2N':>9}{'N->2N':>12}{'instr.':>9}{'growth':>8}"
           f"{'target':>8}  verdict")
     failed = False
     for name, fmt, gen in cases:
-        t, count = [], []
         stem = f"import-{name.split()[0].replace(':', '')}-{'-'.join(name.split()[1:])}"
         stem = re.sub(r"[^a-z0-9-]", "", stem.lower())
+        cmds = {}
         for k in (a.n, 2 * a.n) + ((a.instr_n, 2 * a.instr_n) if a.valgrind else ()):
             src = write(a.out, f"{stem}-{k}.json", gen(k))
-            cmd = [a.ddbc, "import", "--from", fmt, src, "-o", design]
-            if len(t) < 2:
-                secs, rc = best(cmd, a.runs)
-                if rc != 0:
-                    print(f"{name}: ddbc import failed (exit {rc})")
-                    return 1
-                t.append(secs)
-            else:
-                count.append(instructions(cmd, a.out))
-        growth = t[1] / t[0] if t[0] else float("inf")
+            cmds[k] = [a.ddbc, "import", "--from", fmt, src, "-o", design]
+        r = growth_rounds([cmds[a.n], cmds[2 * a.n]], a.runs)
+        if r is None:
+            print(f"{name}: ddbc import failed")
+            return 1
+        growth = rounds.median(r.growths())
+        ok = growth <= 2.2
+        cells = f"{rounds.figure(r.growths()) + ('!' if growth > 2.2 else ' '):>12}"
+        count = [instructions(cmds[k], a.out) for k in (a.instr_n, 2 * a.instr_n)
+                 if a.valgrind]
         if count and None not in count and count[0]:
             igrowth = count[1] / count[0]
-            ok = igrowth <= 2.2
-            cells = (f"{growth:>7.2f}x{'*' if growth > 2.2 else ' '}"
-                     f"{count[0] / 1e9:>8.3f}G{igrowth:>7.2f}x")
+            ok = ok and igrowth <= 2.2
+            cells += (f"{count[0] / 1e9:>8.3f}G{igrowth:>7.2f}x"
+                      f"{'!' if igrowth > 2.2 else ' '}")
         else:
-            ok = growth <= 2.2
-            cells = f"{growth:>7.2f}x {'-':>9}{'-':>8}"
+            cells += f"{'-':>9}{'-':>8} "
         failed |= not ok
-        print(f"{name:<26}{t[0]:>8.3f}s{t[1]:>8.3f}s{cells}{2.2:>7.1f}x"
+        print(f"{name:<26}{r.cpu():>8.3f}s{rounds.median(r.large):>8.3f}s{cells}{2.2:>7.1f}x"
               f"  {'ok' if ok else 'MISSED'}")
     bomb = write(a.out, "import-sub-bomb.json", {"Resources": {"T": {
         "Type": "AWS::DynamoDB::Table", "Properties": {

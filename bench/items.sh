@@ -9,7 +9,10 @@
 # the whole file for the scan) and `ddbc check-items`, BENCH_RUNS times each
 # (default 3, interleaved), and prints the best CPU time of each, its
 # throughput, the ratio check-items / jansson, and peak RSS. The files are
-# kept in BENCH_DIR (default: a temporary directory, removed afterwards).
+# kept in BENCH_DIR (default: a temporary directory, removed afterwards;
+# `make bench` keeps them in bench/out, named by the generator's arguments,
+# where bench/export.sh and bench/bench.py find the same inputs; see
+# bench/cache.sh).
 #
 # Then the single-table shape: export lines of a generated design of
 # BENCH_ENTITIES (4000) entities in one table (bench/gen_design.py,
@@ -31,6 +34,7 @@ keep=${BENCH_DIR:-}
 dir=${BENCH_DIR:-$(mktemp -d)}
 mkdir -p "$dir"
 [ -n "$keep" ] || trap 'rm -rf "$dir"' EXIT
+. "$srcdir/bench/cache.sh"
 
 ratio() {  # MB/s of check-items / MB/s of jansson, from the two report lines
 	awk '/^jansson/ { j = $12 } /^check-items/ { c = $12 }
@@ -39,17 +43,22 @@ ratio() {  # MB/s of check-items / MB/s of jansson, from the two report lines
 
 entities=${BENCH_ENTITIES:-4000}
 single_mb=${BENCH_SINGLE_MB:-60}
+# The names bench/bench.py gives the same generator arguments.
 single="$dir/single-$entities.ddb.yaml"
 for shape in export scan single; do
-	file="$dir/items-$shape.json"
 	if [ "$shape" = single ]; then
 		design=$single
-		[ -s "$design" ] || python3 "$srcdir/bench/gen_design.py" "$entities" 1 "$entities" > "$design"
-		[ -s "$file" ] || python3 "$srcdir/bench/gen_design_items.py" "$entities" "$entities" \
-			--mb "$single_mb" "$file"
+		file="$dir/single-$entities-${single_mb}mb.json"
+		made "$design" "$srcdir/bench/gen_design.py" -- sh -c 'python3 "$1" "$2" 1 "$2" > "$3"' \
+			- "$srcdir/bench/gen_design.py" "$entities" "$design.tmp"
+		made "$file" "$srcdir/bench/gen_design_items.py" -- python3 \
+			"$srcdir/bench/gen_design_items.py" "$entities" "$entities" --mb "$single_mb" \
+			"$file.tmp"
 		echo "== single table of $entities entities: $file ($(wc -c < "$file") bytes)"
 	else
-		[ -s "$file" ] || python3 "$srcdir/bench/gen_items.py" --shape "$shape" --mb "$mb" "$file"
+		file="$dir/items-$shape-${mb}mb.json"
+		made "$file" "$srcdir/bench/gen_items.py" -- python3 "$srcdir/bench/gen_items.py" \
+			--shape "$shape" --mb "$mb" "$file.tmp"
 		echo "== $shape: $file ($(wc -c < "$file") bytes)"
 	fi
 	if [ "$shape" = scan ]; then floor=floor-file; else floor=floor-lines; fi
