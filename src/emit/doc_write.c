@@ -72,6 +72,31 @@ static void table_ids(writer *w)
 	}
 }
 
+/* The group of pattern p in ids.by_table: its table's, or the last. */
+static size_t group_of(const writer *w, const ddbc_pattern *p)
+{
+	return p->table ? table_no(w, p->table) : w->g->ntables;
+}
+
+/* ids.by_table: a counting sort of the patterns by table, stable. */
+static void group_patterns(writer *w)
+{
+	const ddbc_design *g = w->g;
+	ids *id = &w->id;
+	size_t *at = xcalloc(g->ntables + 2, sizeof(size_t));
+	for (size_t i = 0; i < g->npatterns; i++)
+		at[group_of(w, &g->patterns[i]) + 1]++;
+	for (size_t k = 0; k <= g->ntables; k++)
+		at[k + 1] += at[k];
+	size_t *next = xmalloc((g->ntables + 1) * sizeof(size_t));
+	memcpy(next, at, (g->ntables + 1) * sizeof(size_t));
+	id->by_table = xmalloc((g->npatterns + 1) * sizeof(size_t));
+	for (size_t i = 0; i < g->npatterns; i++)
+		id->by_table[next[group_of(w, &g->patterns[i])]++] = i;
+	free(next);
+	id->by_table_at = at;
+}
+
 static void assign_ids(writer *w)
 {
 	const ddbc_design *g = w->g;
@@ -98,6 +123,7 @@ static void assign_ids(writer *w)
 		for (size_t i = 0; i < g->npatterns; i++)
 			id->pattern[i] = named_id(w, w->L->pattern, g->patterns[i].id.s);
 	}
+	group_patterns(w);
 }
 
 static void free_ids(ids *id, size_t ntables)
@@ -111,6 +137,8 @@ static void free_ids(ids *id, size_t ntables)
 	free(id->map);
 	free(id->entity);
 	free(id->pattern);
+	free(id->by_table);
+	free(id->by_table_at);
 }
 
 /* ---- title and contents ---------------------------------------------------------------- */
@@ -148,9 +176,9 @@ static void toc_section(writer *w, const char *label, const char *id)
 /* The access patterns of table t (NULL: of no table), under it. */
 static void toc_patterns(writer *w, const ddbc_table *t)
 {
-	for (size_t i = 0; i < w->g->npatterns; i++) {
-		if (w->g->patterns[i].table != t)
-			continue;
+	size_t group = t ? table_no(w, t) : w->g->ntables;
+	for (size_t k = w->id.by_table_at[group]; k < w->id.by_table_at[group + 1]; k++) {
+		size_t i = w->id.by_table[k];
 		flush(w);
 		w->be->item(w->o, 1);
 		link_to(w, t);

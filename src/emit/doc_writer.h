@@ -22,6 +22,12 @@ typedef struct ids {
 	const char **views, ***view;            /* per table; per table and index */
 	const char **entity;                    /* per entity */
 	const char **pattern;                   /* per pattern */
+	/* The patterns' positions grouped by table, in file order within
+	 * each: table i's are [by_table_at[i], by_table_at[i + 1]), those of
+	 * no table the group after the last table's. The contents list each
+	 * table's patterns from it: a scan of every pattern per table grew
+	 * with tables x patterns. */
+	size_t *by_table, *by_table_at;
 } ids;
 
 typedef struct ddbc_doc_cost ddbc_doc_cost;
