@@ -1,0 +1,371 @@
+/* pval.c - packing YAML values into byte runs and reading them (pval.h) */
+#include "model/pval.h"
+#include "util/xalloc.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- varints ------------------------------------------------------------------------ */
+
+static size_t varint_len(uint64_t x)
+{
+	size_t n = 1;
+	while (x >= 0x80)
+		x >>= 7, n++;
+	return n;
+}
+
+static uint8_t *put_varint(uint8_t *p, uint64_t x)
+{
+	while (x >= 0x80) {
+		*p++ = (uint8_t)(x | 0x80);
+		x >>= 7;
+	}
+	*p++ = (uint8_t)x;
+	return p;
+}
+
+static const uint8_t *get_varint(const uint8_t *p, uint64_t *x)
+{
+	uint64_t v = 0;
+	for (unsigned shift = 0;; shift += 7) {
+		uint8_t b = *p++;
+		v |= (uint64_t)(b & 0x7f) << shift;
+		if (!(b & 0x80))
+			break;
+	}
+	*x = v;
+	return p;
+}
+
+/* ---- the header ---------------------------------------------------------------------- */
+
+#define TAG(kind, scalar, plain) ((uint8_t)((kind) | (scalar) << 2 | (plain) << 5))
+#define BYTES(v) ((const uint8_t *)(v))
+
+/* A value's header decoded: where its text or body starts, how big. */
+typedef struct header {
+	ddbc_loc loc;
+	uint32_t n;
+	uint64_t body;          /* containers: bytes of the body */
+	const uint8_t *data;    /* the text or the body */
+} header;
+
+static header read_header(const ddbc_pval *v)
+{
+	header h;
+	uint64_t x;
+	const uint8_t *p = get_varint(BYTES(v) + 1, &x);
+	h.loc.line = (unsigned)x;
+	p = get_varint(p, &x);
+	h.loc.column = (unsigned)x;
+	p = get_varint(p, &x);
+	h.n = (uint32_t)x;
+	h.body = 0;
+	if ((BYTES(v)[0] & 3) != DDBC_NODE_SCALAR)
+		p = get_varint(p, &h.body);
+	h.data = p;
+	return h;
+}
+
+/* ---- packing --------------------------------------------------------------------------- */
+
+static bool indexed(const ddbc_node *node)
+{
+	return node->kind == DDBC_NODE_MAP && node->n > DDBC_NODE_INDEX_MIN;
+}
+
+static size_t packed_size(const ddbc_node *node);
+
+static size_t body_size(const ddbc_node *node)
+{
+	size_t sum = 0;
+	for (size_t i = 0; i < node->n; i++)
+		if (node->kind == DDBC_NODE_SEQ)
+			sum += packed_size(node->u.items[i]);
+		else
+			sum += packed_size(node->u.pairs[i].key) + packed_size(node->u.pairs[i].value);
+	return sum + (indexed(node) ? node->n * sizeof(uint32_t) : 0);
+}
+
+static size_t packed_size(const ddbc_node *node)
+{
+	size_t head = 1 + varint_len(node->loc.line) + varint_len(node->loc.column) +
+		      varint_len(node->n);
+	if (node->kind == DDBC_NODE_SCALAR)
+		return head + node->n + 1;
+	size_t body = body_size(node);
+	return head + varint_len(body) + body;
+}
+
+/* The keys of a mapping in strcmp order, ties in file order (node.c's
+ * by_key), as offsets from the body's start. */
+typedef struct keyed {
+	const char *key;
+	uint32_t pos, offset;
+} keyed;
+
+static int by_key(const void *pa, const void *pb)
+{
+	const keyed *a = pa, *b = pb;
+	int r = strcmp(a->key, b->key);
+	return r ? r : (a->pos > b->pos) - (a->pos < b->pos);
+}
+
+static uint8_t *pack(uint8_t *p, const ddbc_node *node)
+{
+	*p++ = TAG(node->kind, node->kind == DDBC_NODE_SCALAR ? node->scalar : 0,
+		   node->kind == DDBC_NODE_SCALAR ? node->plain : 0);
+	p = put_varint(p, node->loc.line);
+	p = put_varint(p, node->loc.column);
+	p = put_varint(p, node->n);
+	if (node->kind == DDBC_NODE_SCALAR) {
+		memcpy(p, node->u.text, node->n);
+		p[node->n] = '\0';
+		return p + node->n + 1;
+	}
+	p = put_varint(p, body_size(node));
+	uint8_t *body = p;
+	if (node->kind == DDBC_NODE_SEQ) {
+		for (size_t i = 0; i < node->n; i++)
+			p = pack(p, node->u.items[i]);
+		return p;
+	}
+	keyed *keys = indexed(node) ? xmalloc(node->n * sizeof(*keys)) : NULL;
+	for (size_t i = 0; i < node->n; i++) {
+		if (keys)
+			keys[i] = (keyed){ node->u.pairs[i].key->u.text, (uint32_t)i,
+					   (uint32_t)(p - body) };
+		p = pack(p, node->u.pairs[i].key);
+		p = pack(p, node->u.pairs[i].value);
+	}
+	if (keys) {
+		qsort(keys, node->n, sizeof(*keys), by_key);
+		for (size_t i = 0; i < node->n; i++, p += sizeof(uint32_t))
+			memcpy(p, &keys[i].offset, sizeof(uint32_t));
+		free(keys);
+	}
+	return p;
+}
+
+const ddbc_pval *ddbc_pval_pack(ddbc_arena *arena, const ddbc_node *node)
+{
+	if (!node)
+		return NULL;
+	size_t size = packed_size(node);
+	if (size > UINT32_MAX)  /* key offsets are 4 bytes; weights keep items far below */
+		xalloc_die();
+	uint8_t *bytes = ddbc_arena_alloc(arena, size);
+	pack(bytes, node);
+	return (const ddbc_pval *)bytes;
+}
+
+/* ---- readers ------------------------------------------------------------------------------ */
+
+ddbc_node_kind ddbc_pval_kind(const ddbc_pval *v)
+{
+	return (ddbc_node_kind)(BYTES(v)[0] & 3);
+}
+
+ddbc_scalar_kind ddbc_pval_scalar(const ddbc_pval *v)
+{
+	return (ddbc_scalar_kind)(BYTES(v)[0] >> 2 & 7);
+}
+
+bool ddbc_pval_plain(const ddbc_pval *v)
+{
+	return BYTES(v)[0] >> 5 & 1;
+}
+
+uint32_t ddbc_pval_n(const ddbc_pval *v)
+{
+	return read_header(v).n;
+}
+
+ddbc_loc ddbc_pval_loc(const ddbc_pval *v)
+{
+	return read_header(v).loc;
+}
+
+const char *ddbc_pval_text(const ddbc_pval *v)
+{
+	return ddbc_pval_kind(v) == DDBC_NODE_SCALAR ? (const char *)read_header(v).data : NULL;
+}
+
+const char *ddbc_pval_str(const ddbc_pval *v, uint32_t *len)
+{
+	header h = read_header(v);
+	*len = h.n;
+	return ddbc_pval_kind(v) == DDBC_NODE_SCALAR ? (const char *)h.data : NULL;
+}
+
+static const uint8_t *end_of(const ddbc_pval *v, const header *h)
+{
+	return h->data + (ddbc_pval_kind(v) == DDBC_NODE_SCALAR ? h->n + 1 : h->body);
+}
+
+size_t ddbc_pval_bytes(const ddbc_pval *v)
+{
+	header h = read_header(v);
+	return (size_t)(end_of(v, &h) - BYTES(v));
+}
+
+const ddbc_pval *ddbc_pval_next(const ddbc_pval *v)
+{
+	header h = read_header(v);
+	return (const ddbc_pval *)end_of(v, &h);
+}
+
+const ddbc_pval *ddbc_pval_first(const ddbc_pval *v)
+{
+	if (ddbc_pval_kind(v) == DDBC_NODE_SCALAR)
+		return NULL;
+	header h = read_header(v);
+	return h.n ? (const ddbc_pval *)h.data : NULL;
+}
+
+ddbc_pval_iter ddbc_pval_members(const ddbc_pval *v)
+{
+	ddbc_pval_iter it = { NULL, 0 };
+	if (v && ddbc_pval_kind(v) != DDBC_NODE_SCALAR) {
+		it.at = ddbc_pval_first(v);
+		it.left = it.at ? ddbc_pval_n(v) : 0;
+	}
+	return it;
+}
+
+bool ddbc_pval_item(ddbc_pval_iter *it, const ddbc_pval **item)
+{
+	if (!it->left)
+		return false;
+	*item = it->at;
+	if (--it->left)
+		it->at = ddbc_pval_next(it->at);
+	return true;
+}
+
+bool ddbc_pval_pair(ddbc_pval_iter *it, const ddbc_pval **key, const ddbc_pval **value)
+{
+	if (!it->left)
+		return false;
+	*key = it->at;
+	*value = ddbc_pval_next(it->at);
+	if (--it->left)
+		it->at = ddbc_pval_next(*value);
+	return true;
+}
+
+const ddbc_pval *ddbc_pval_get(const ddbc_pval *map, const char *key)
+{
+	if (!map || ddbc_pval_kind(map) != DDBC_NODE_MAP)
+		return NULL;
+	header h = read_header(map);
+	if (h.n <= DDBC_NODE_INDEX_MIN) {
+		const ddbc_pval *k = h.n ? (const ddbc_pval *)h.data : NULL;
+		for (uint32_t i = 0; i < h.n; i++) {
+			const ddbc_pval *v = ddbc_pval_next(k);
+			const char *t = ddbc_pval_text(k);
+			if (t[0] == key[0] && !strcmp(t, key))
+				return v;
+			k = ddbc_pval_next(v);
+		}
+		return NULL;
+	}
+	/* The first position whose key is not below key. */
+	const uint8_t *index = h.data + h.body - (size_t)h.n * sizeof(uint32_t);
+	size_t lo = 0, hi = h.n;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		uint32_t off;
+		memcpy(&off, index + mid * sizeof(uint32_t), sizeof(off));
+		if (strcmp(ddbc_pval_text((const ddbc_pval *)(h.data + off)), key) < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo == h.n)
+		return NULL;
+	uint32_t off;
+	memcpy(&off, index + lo * sizeof(uint32_t), sizeof(off));
+	const ddbc_pval *k = (const ddbc_pval *)(h.data + off);
+	return strcmp(ddbc_pval_text(k), key) ? NULL : ddbc_pval_next(k);
+}
+
+bool ddbc_pval_same_text(const ddbc_pval *a, const ddbc_pval *b)
+{
+	uint32_t na = 0, nb = 0;
+	const char *ta = a ? ddbc_pval_str(a, &na) : NULL, *tb = b ? ddbc_pval_str(b, &nb) : NULL;
+	return ta && tb && na == nb && !memcmp(ta, tb, na);
+}
+
+bool ddbc_pval_bool(const ddbc_pval *v, bool *out)
+{
+	if (!v || ddbc_pval_kind(v) != DDBC_NODE_SCALAR || ddbc_pval_scalar(v) != DDBC_SCALAR_BOOL)
+		return false;
+	const char *t = ddbc_pval_text(v);
+	*out = t[0] == 't' || t[0] == 'T';
+	return true;
+}
+
+bool ddbc_pval_int(const ddbc_pval *v, long long *out)
+{
+	if (!v || ddbc_pval_kind(v) != DDBC_NODE_SCALAR || ddbc_pval_scalar(v) != DDBC_SCALAR_INT)
+		return false;
+	return ddbc_int_text(ddbc_pval_text(v), out);
+}
+
+bool ddbc_pval_is_null(const ddbc_pval *v)
+{
+	return v && ddbc_pval_kind(v) == DDBC_NODE_SCALAR && ddbc_pval_scalar(v) == DDBC_SCALAR_NULL;
+}
+
+bool ddbc_pval_is_number(const ddbc_pval *v)
+{
+	return v && ddbc_pval_kind(v) == DDBC_NODE_SCALAR &&
+	       (ddbc_pval_scalar(v) == DDBC_SCALAR_INT || ddbc_pval_scalar(v) == DDBC_SCALAR_FLOAT);
+}
+
+const char *ddbc_pval_describe(const ddbc_pval *v)
+{
+	if (!v)
+		return "nothing";
+	return ddbc_kind_describe(ddbc_pval_kind(v), ddbc_pval_scalar(v));
+}
+
+ddbc_node *ddbc_pval_unpack(ddbc_arena *arena, const ddbc_pval *v)
+{
+	ddbc_node *node = ddbc_arena_alloc(arena, sizeof(*node));
+	memset(node, 0, sizeof(*node));
+	header h = read_header(v);
+	node->kind = ddbc_pval_kind(v);
+	node->n = h.n;
+	node->loc = h.loc;
+	node->weight = 1;
+	if (node->kind == DDBC_NODE_SCALAR) {
+		node->scalar = ddbc_pval_scalar(v);
+		node->plain = ddbc_pval_plain(v);
+		node->u.text = ddbc_arena_strndup(arena, (const char *)h.data, h.n);
+		return node;
+	}
+	ddbc_pval_iter it = ddbc_pval_members(v);
+	if (node->kind == DDBC_NODE_SEQ) {
+		node->u.items = ddbc_arena_array(arena, h.n, sizeof(ddbc_node *));
+		const ddbc_pval *item;
+		for (size_t i = 0; ddbc_pval_item(&it, &item); i++)
+			node->u.items[i] = ddbc_pval_unpack(arena, item);
+	} else {
+		node->u.pairs = ddbc_arena_alloc(arena, ddbc_node_pairs_size(h.n));
+		const ddbc_pval *key, *value;
+		for (size_t i = 0; ddbc_pval_pair(&it, &key, &value); i++) {
+			node->u.pairs[i].key = ddbc_pval_unpack(arena, key);
+			node->u.pairs[i].value = ddbc_pval_unpack(arena, value);
+		}
+		ddbc_node_index_pairs(node);
+	}
+	uint64_t weight = 1;
+	for (size_t i = 0; i < h.n; i++)
+		weight += node->kind == DDBC_NODE_SEQ ? node->u.items[i]->weight
+			: (uint64_t)node->u.pairs[i].key->weight + node->u.pairs[i].value->weight;
+	node->weight = weight < DDBC_NODE_WEIGHT_MAX ? (unsigned)weight : DDBC_NODE_WEIGHT_MAX;
+	return node;
+}
