@@ -12,9 +12,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const ddbc_node *node_get(const ddbc_node *map, const char *key)
+static const ddbc_pval *node_get(const ddbc_pval *map, const char *key)
 {
-	const ddbc_node *v = ddbc_node_get(map, key);
+	const ddbc_pval *v = ddbc_pval_get(map, key);
 	ck_assert_msg(v != NULL, "no key '%s'", key);
 	return v;
 }
@@ -287,7 +287,7 @@ START_TEST(test_entity_fields)
 	ck_assert_int_eq(uid->type, DDBC_TYPE_S);
 	ck_assert(uid->required);
 	ck_assert_ptr_nonnull(uid->more->example);
-	ck_assert_str_eq(uid->more->example->u.text, "u-001");
+	ck_assert_str_eq(ddbc_pval_text(uid->more->example), "u-001");
 	ck_assert_str_eq(uid->format, "UUIDv4");
 	ck_assert_str_eq(uid->description, "The user");
 	ck_assert_ptr_null(uid->template.s);
@@ -313,7 +313,7 @@ START_TEST(test_entity_fields)
 	ck_assert_uint_eq(score->more->nenum, 3);
 	ck_assert_int_eq(score->more->enum_values[2]->scalar, DDBC_SCALAR_INT);
 	ck_assert_str_eq(score->more->enum_values[2]->u.text, "3");
-	ck_assert_int_eq(score->more->example->scalar, DDBC_SCALAR_INT);
+	ck_assert_int_eq(ddbc_pval_scalar(score->more->example), DDBC_SCALAR_INT);
 	ck_assert(!score->required);
 
 	/* The shorthand: a type only, its position the type's. */
@@ -329,12 +329,12 @@ START_TEST(test_entity_fields)
 
 	/* Examples are whole items, kept as YAML mappings. */
 	ck_assert_uint_eq(u->nexamples, 1);
-	const ddbc_node *ex = u->examples[0];
-	ck_assert_int_eq(ex->kind, DDBC_NODE_MAP);
-	ck_assert_uint_eq(ex->n, 5);
-	ck_assert_str_eq(node_get(ex, "PK")->u.text, "USER|u-001");
-	ck_assert_int_eq(node_get(ex, "createdAt")->scalar, DDBC_SCALAR_INT);
-	expect_loc(ex->loc, 70, 9);
+	const ddbc_pval *ex = u->examples[0];
+	ck_assert_int_eq(ddbc_pval_kind(ex), DDBC_NODE_MAP);
+	ck_assert_uint_eq(ddbc_pval_n(ex), 5);
+	ck_assert_str_eq(ddbc_pval_text(node_get(ex, "PK")), "USER|u-001");
+	ck_assert_int_eq(ddbc_pval_scalar(node_get(ex, "createdAt")), DDBC_SCALAR_INT);
+	expect_loc(ddbc_pval_loc(ex), 70, 9);
 
 	ddbc_entity *a = entity(g, "AuditEntry");
 	ck_assert_ptr_null(a->description);
@@ -446,7 +446,7 @@ START_TEST(test_patterns)
 	expect_name(p->entities[0], "User", 108, 16);
 	expect_loc(p->entities_loc, 108, 15);
 	ck_assert_ptr_nonnull(p->example);
-	ck_assert_str_eq(node_get(p->example, "userId")->u.text, "u-001");
+	ck_assert_str_eq(ddbc_pval_text(node_get(p->example, "userId")), "u-001");
 	ck_assert_int_eq(p->order, 0);
 	ck_assert_ptr_null(p->condition);
 
@@ -1036,9 +1036,9 @@ START_TEST(test_example_items_kept)
 	for (size_t i = 0; i < 4; i++) {
 		const ddbc_entity *e = entity(t.design, names[i]);
 		ck_assert_uint_eq(e->nexamples, 1);
-		const ddbc_node *pk = node_get(e->examples[0], "PK");
-		ck_assert_str_eq(pk->u.text, pks[i]);
-		ck_assert_uint_eq(pk->loc.line, lines[i]);
+		const ddbc_pval *pk = node_get(e->examples[0], "PK");
+		ck_assert_str_eq(ddbc_pval_text(pk), pks[i]);
+		ck_assert_uint_eq(ddbc_pval_loc(pk).line, lines[i]);
 	}
 	tu_design_free(&t);
 }
