@@ -35,6 +35,7 @@
 #include "emit/emit.h"
 #include "emit/emit_json.h"      /* ddbc_json_scalar_text */
 #include "model/header_plan.h"
+#include "model/request_rows.h"    /* ddbc_pval_scalar_text */
 #include "util/decimal.h"
 #include "util/strbuf.h"
 #include "util/strset.h"
@@ -734,7 +735,7 @@ static bool value_args(strbuf *args, const ddbc_hpattern *hp, const ddbc_hvalue 
 		strbuf_addstr(args, ", ");
 		/* A Number is its decimal text too. */
 		strbuf text = STRBUF_INIT;
-		ddbc_json_scalar_text(v, &text);
+		ddbc_pval_scalar_text(v, &text);
 		lit(args, text.buf ? text.buf : "", text.len);
 		strbuf_release(&text);
 	}

@@ -1021,8 +1021,8 @@ END_TEST
 
 START_TEST(test_example_items_kept)
 {
-	/* Example items are kept as the composer made them: whether written
-	 * in the entity, merged into it, or shared through an alias. */
+	/* Example items are kept whole: whether written in the entity, merged
+	 * into it, or shared through an alias. */
 	tu_design t;
 	tu_load_text(&t, "ddbc: 1\nname: d\ntables:\n  t1: {partition_key: PK}\n"
 			 "entities:\n"
@@ -1040,6 +1040,90 @@ START_TEST(test_example_items_kept)
 		ck_assert_str_eq(ddbc_pval_text(pk), pks[i]);
 		ck_assert_uint_eq(ddbc_pval_loc(pk).line, lines[i]);
 	}
+	tu_design_free(&t);
+}
+END_TEST
+
+START_TEST(test_example_items_packed)
+{
+	/* A packed item gives back every fact of its tree: kinds, scalar
+	 * kinds, plainness, texts with NULs, positions past one and two
+	 * varint bytes, nested members in order, and lookups in a mapping
+	 * small (a scan) and wide (the key index; a NUL-differing duplicate
+	 * finds the first). */
+	enum { WIDE = 40 };
+	strbuf text = STRBUF_INIT;
+	strbuf_addstr(&text, "ddbc: 1\nname: p\ntables:\n  t1: {partition_key: PK}\n"
+			     "entities:\n  E:\n    attributes: {PK: S}\n    examples:\n");
+	for (int i = 0; i < 20000; i++)
+		strbuf_addstr(&text, "#\n");
+	strbuf_addstr(&text, "      - PK: \"a\\0b\"\n        n: 0x1F\n        f: 1.5\n"
+			     "        b: true\n        z: ~\n        q: \"12\"\n"
+			     "        l: [1, [x], {k: v}]\n        m: {}\n        s: []\n"
+			     "      -");
+	for (int i = WIDE - 1; i >= 0; i--)
+		strbuf_addf(&text, " k%02d: %d\n       ", i, i);
+	strbuf_addstr(&text, " \"k07\\0\": dup\n");
+	tu_design t;
+	tu_load_text(&t, strbuf_str(&text));
+	strbuf_release(&text);
+	const ddbc_entity *e = entity(t.design, "E");
+	ck_assert_uint_eq(e->nexamples, 2);
+	const ddbc_pval *it = e->examples[0];
+	ck_assert_int_eq(ddbc_pval_kind(it), DDBC_NODE_MAP);
+	ck_assert_uint_eq(ddbc_pval_n(it), 9);
+	expect_loc(ddbc_pval_loc(it), 20009, 9);
+	const ddbc_pval *pk = node_get(it, "PK");
+	ck_assert_uint_eq(ddbc_pval_n(pk), 3);
+	ck_assert_int_eq(memcmp(ddbc_pval_text(pk), "a\0b", 4), 0);
+	ck_assert(!ddbc_pval_plain(pk));
+	expect_loc(ddbc_pval_loc(pk), 20009, 13);
+	long long n;
+	ck_assert(ddbc_pval_int(node_get(it, "n"), &n));
+	ck_assert_int_eq(n, 31);
+	ck_assert(ddbc_pval_plain(node_get(it, "n")));
+	ck_assert(ddbc_pval_is_number(node_get(it, "f")));
+	bool b = false;
+	ck_assert(ddbc_pval_bool(node_get(it, "b"), &b) && b);
+	ck_assert(ddbc_pval_is_null(node_get(it, "z")));
+	ck_assert_int_eq(ddbc_pval_scalar(node_get(it, "q")), DDBC_SCALAR_STR);
+	ck_assert_str_eq(ddbc_pval_describe(node_get(it, "q")), "a string");
+	const ddbc_pval *l = node_get(it, "l");
+	ck_assert_uint_eq(ddbc_pval_n(l), 3);
+	ddbc_pval_iter li = ddbc_pval_members(l);
+	const ddbc_pval *x, *key, *v;
+	ck_assert(ddbc_pval_item(&li, &x) && !strcmp(ddbc_pval_text(x), "1"));
+	ck_assert(ddbc_pval_item(&li, &x) && ddbc_pval_kind(x) == DDBC_NODE_SEQ);
+	ck_assert_str_eq(ddbc_pval_text(ddbc_pval_first(x)), "x");
+	ck_assert(ddbc_pval_item(&li, &x) && !strcmp(ddbc_pval_text(node_get(x, "k")), "v"));
+	ck_assert(!ddbc_pval_item(&li, &x));
+	ck_assert_ptr_null(ddbc_pval_first(node_get(it, "m")));
+	ck_assert_uint_eq(ddbc_pval_n(node_get(it, "s")), 0);
+	ck_assert_ptr_null(ddbc_pval_get(it, "absent"));
+	ck_assert_ptr_null(ddbc_pval_get(pk, "PK"));
+	/* The wide item: its pairs in file order, found by the key index. */
+	const ddbc_pval *w = e->examples[1];
+	ck_assert_uint_eq(ddbc_pval_n(w), WIDE + 1);
+	ddbc_pval_iter wi = ddbc_pval_members(w);
+	for (int i = WIDE - 1; i >= 0; i--) {
+		char name[8];
+		snprintf(name, sizeof name, "k%02d", i);
+		ck_assert(ddbc_pval_pair(&wi, &key, &v));
+		ck_assert_str_eq(ddbc_pval_text(key), name);
+		ck_assert_ptr_eq(ddbc_pval_get(w, name), v);
+		ck_assert_uint_eq(ddbc_pval_loc(key).line, 20018 + (unsigned)(WIDE - 1 - i));
+	}
+	ck_assert_str_eq(ddbc_pval_text(node_get(w, "k07")), "7");
+	ck_assert_ptr_null(ddbc_pval_get(w, "k40"));
+	ck_assert_ptr_null(ddbc_pval_get(w, "a"));
+	/* Unpacked, it is the tree again. */
+	ddbc_arena *arena = ddbc_arena_new();
+	ddbc_node *tree = ddbc_pval_unpack(arena, it);
+	ck_assert_uint_eq(tree->n, 9);
+	ck_assert_str_eq(ddbc_node_get(ddbc_node_get(tree, "l")->u.items[2], "k")->u.text, "v");
+	ck_assert_uint_eq(ddbc_node_get(tree, "PK")->loc.column, 13);
+	ck_assert_uint_eq(ddbc_pval_bytes(ddbc_pval_pack(arena, tree)), ddbc_pval_bytes(it));
+	ddbc_arena_free(arena);
 	tu_design_free(&t);
 }
 END_TEST
@@ -1470,6 +1554,7 @@ static Suite *load_suite(void)
 	tcase_add_test(tc, test_streamed_attributes);
 	tcase_add_test(tc, test_syntax_error_in_attributes);
 	tcase_add_test(tc, test_example_items_kept);
+	tcase_add_test(tc, test_example_items_packed);
 	tcase_add_test(tc, test_every_error_in_one_run);
 	tcase_add_test(tc, test_wide_entity_lookups);
 	tcase_add_test(tc, test_nul_names_find_the_first);

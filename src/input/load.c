@@ -861,7 +861,7 @@ ddbc_design *ddbc_load(const ddbc_source *src, ddbc_diags *d)
 	ddbc_settings_init(&g->settings);
 	loader L = { .design = g, .arena = arena, .d = d };
 	ddbc_yaml_sink sink = { section_names, countof(section_names), on_entry, &L,
-				nested_names, on_member, NULL, ddbc_comments_new(src) };
+				nested_names, on_member, ddbc_comments_new(src) };
 	size_t before = d->n;
 	ddbc_node *root = ddbc_yaml_load_streamed(arena, src, d, &sink);
 	if (root && root->kind == DDBC_NODE_MAP && sink.comments)
