@@ -25,8 +25,13 @@ static uint8_t *put_varint(uint8_t *p, uint64_t x)
 	return p;
 }
 
-static const uint8_t *get_varint(const uint8_t *p, uint64_t *x)
+/* Most varints of an item are one byte: that path is inline. */
+static inline const uint8_t *get_varint(const uint8_t *p, uint64_t *x)
 {
+	if (!(*p & 0x80)) {
+		*x = *p;
+		return p + 1;
+	}
 	uint64_t v = 0;
 	for (unsigned shift = 0;; shift += 7) {
 		uint8_t b = *p++;
@@ -38,34 +43,71 @@ static const uint8_t *get_varint(const uint8_t *p, uint64_t *x)
 	return p;
 }
 
+static inline const uint8_t *skip_varint(const uint8_t *p)
+{
+	while (*p++ & 0x80)
+		;
+	return p;
+}
+
 /* ---- the header ---------------------------------------------------------------------- */
 
 #define TAG(kind, scalar, plain) ((uint8_t)((kind) | (scalar) << 2 | (plain) << 5))
+
+/* The line is 1 to 4 bytes, little-endian, their number less one in the
+ * tag's top bits, so that stepping over a position is an addition and one
+ * (mostly one-byte) varint for the column. */
+static size_t line_len(unsigned line)
+{
+	return line < 1u << 8 ? 1 : line < 1u << 16 ? 2 : line < 1u << 24 ? 3 : 4;
+}
+
+static inline const uint8_t *skip_loc(uint8_t tag, const uint8_t *p)
+{
+	return skip_varint(p + (tag >> 6) + 1);
+}
 #define BYTES(v) ((const uint8_t *)(v))
 
-/* A value's header decoded: where its text or body starts, how big. */
+/* The header's order (tag, n, body size, line, column) puts what a walk
+ * needs first: stepping over a value or reaching a scalar's text reads
+ * its sizes and skips its position. */
 typedef struct header {
-	ddbc_loc loc;
 	uint32_t n;
 	uint64_t body;          /* containers: bytes of the body */
+	const uint8_t *loc;     /* the line and column varints */
 	const uint8_t *data;    /* the text or the body */
 } header;
 
-static header read_header(const ddbc_pval *v)
+static inline header read_header(const ddbc_pval *v)
 {
 	header h;
 	uint64_t x;
 	const uint8_t *p = get_varint(BYTES(v) + 1, &x);
-	h.loc.line = (unsigned)x;
-	p = get_varint(p, &x);
-	h.loc.column = (unsigned)x;
-	p = get_varint(p, &x);
 	h.n = (uint32_t)x;
 	h.body = 0;
 	if ((BYTES(v)[0] & 3) != DDBC_NODE_SCALAR)
 		p = get_varint(p, &h.body);
-	h.data = p;
+	h.loc = p;
+	h.data = skip_loc(BYTES(v)[0], p);
 	return h;
+}
+
+/* Where the value after v starts. */
+static inline const uint8_t *end_of(const ddbc_pval *v, const header *h)
+{
+	return h->data + ((BYTES(v)[0] & 3) == DDBC_NODE_SCALAR ? h->n + 1 : h->body);
+}
+
+/* The value after the one at p: its sizes read, its position skipped. */
+static inline const uint8_t *skip_value(const uint8_t *p)
+{
+	uint8_t tag = *p;
+	uint64_t n, body;
+	p = get_varint(p + 1, &n);
+	if ((tag & 3) == DDBC_NODE_SCALAR)
+		return skip_loc(tag, p) + n + 1;
+	p = get_varint(p, &body);
+	return skip_loc(tag, p) + body;
 }
 
 /* ---- packing --------------------------------------------------------------------------- */
@@ -90,7 +132,7 @@ static size_t body_size(const ddbc_node *node)
 
 static size_t packed_size(const ddbc_node *node)
 {
-	size_t head = 1 + varint_len(node->loc.line) + varint_len(node->loc.column) +
+	size_t head = 1 + line_len(node->loc.line) + varint_len(node->loc.column) +
 		      varint_len(node->n);
 	if (node->kind == DDBC_NODE_SCALAR)
 		return head + node->n + 1;
@@ -114,17 +156,20 @@ static int by_key(const void *pa, const void *pb)
 
 static uint8_t *pack(uint8_t *p, const ddbc_node *node)
 {
-	*p++ = TAG(node->kind, node->kind == DDBC_NODE_SCALAR ? node->scalar : 0,
-		   node->kind == DDBC_NODE_SCALAR ? node->plain : 0);
-	p = put_varint(p, node->loc.line);
-	p = put_varint(p, node->loc.column);
+	size_t ll = line_len(node->loc.line);
+	*p++ = (uint8_t)(TAG(node->kind, node->kind == DDBC_NODE_SCALAR ? node->scalar : 0,
+			     node->kind == DDBC_NODE_SCALAR ? node->plain : 0) | (ll - 1) << 6);
 	p = put_varint(p, node->n);
+	if (node->kind != DDBC_NODE_SCALAR)
+		p = put_varint(p, body_size(node));
+	for (size_t i = 0; i < ll; i++)
+		*p++ = (uint8_t)(node->loc.line >> (8 * i));
+	p = put_varint(p, node->loc.column);
 	if (node->kind == DDBC_NODE_SCALAR) {
 		memcpy(p, node->u.text, node->n);
 		p[node->n] = '\0';
 		return p + node->n + 1;
 	}
-	p = put_varint(p, body_size(node));
 	uint8_t *body = p;
 	if (node->kind == DDBC_NODE_SEQ) {
 		for (size_t i = 0; i < node->n; i++)
@@ -184,7 +229,14 @@ uint32_t ddbc_pval_n(const ddbc_pval *v)
 
 ddbc_loc ddbc_pval_loc(const ddbc_pval *v)
 {
-	return read_header(v).loc;
+	uint64_t line, column;
+	const uint8_t *p = read_header(v).loc;
+	size_t ll = (size_t)(BYTES(v)[0] >> 6) + 1;
+	line = 0;
+	for (size_t i = 0; i < ll; i++)
+		line |= (uint64_t)p[i] << (8 * i);
+	get_varint(p + ll, &column);
+	return (ddbc_loc){ (unsigned)line, (unsigned)column };
 }
 
 const char *ddbc_pval_text(const ddbc_pval *v)
@@ -199,11 +251,6 @@ const char *ddbc_pval_str(const ddbc_pval *v, uint32_t *len)
 	return ddbc_pval_kind(v) == DDBC_NODE_SCALAR ? (const char *)h.data : NULL;
 }
 
-static const uint8_t *end_of(const ddbc_pval *v, const header *h)
-{
-	return h->data + (ddbc_pval_kind(v) == DDBC_NODE_SCALAR ? h->n + 1 : h->body);
-}
-
 size_t ddbc_pval_bytes(const ddbc_pval *v)
 {
 	header h = read_header(v);
@@ -212,8 +259,7 @@ size_t ddbc_pval_bytes(const ddbc_pval *v)
 
 const ddbc_pval *ddbc_pval_next(const ddbc_pval *v)
 {
-	header h = read_header(v);
-	return (const ddbc_pval *)end_of(v, &h);
+	return (const ddbc_pval *)skip_value(BYTES(v));
 }
 
 const ddbc_pval *ddbc_pval_first(const ddbc_pval *v)
@@ -228,19 +274,22 @@ ddbc_pval_iter ddbc_pval_members(const ddbc_pval *v)
 {
 	ddbc_pval_iter it = { NULL, 0 };
 	if (v && ddbc_pval_kind(v) != DDBC_NODE_SCALAR) {
-		it.at = ddbc_pval_first(v);
-		it.left = it.at ? ddbc_pval_n(v) : 0;
+		header h = read_header(v);
+		it.at = (const ddbc_pval *)h.data;
+		it.left = h.n;
 	}
 	return it;
 }
 
+/* Stepping past the last member points right behind its container: still
+ * inside (or one past) the item's bytes, never read. */
 bool ddbc_pval_item(ddbc_pval_iter *it, const ddbc_pval **item)
 {
 	if (!it->left)
 		return false;
 	*item = it->at;
-	if (--it->left)
-		it->at = ddbc_pval_next(it->at);
+	it->at = (const ddbc_pval *)skip_value(BYTES(it->at));
+	it->left--;
 	return true;
 }
 
@@ -249,9 +298,9 @@ bool ddbc_pval_pair(ddbc_pval_iter *it, const ddbc_pval **key, const ddbc_pval *
 	if (!it->left)
 		return false;
 	*key = it->at;
-	*value = ddbc_pval_next(it->at);
-	if (--it->left)
-		it->at = ddbc_pval_next(*value);
+	*value = (const ddbc_pval *)skip_value(BYTES(it->at));
+	it->at = (const ddbc_pval *)skip_value(BYTES(*value));
+	it->left--;
 	return true;
 }
 
@@ -261,13 +310,15 @@ const ddbc_pval *ddbc_pval_get(const ddbc_pval *map, const char *key)
 		return NULL;
 	header h = read_header(map);
 	if (h.n <= DDBC_NODE_INDEX_MIN) {
-		const ddbc_pval *k = h.n ? (const ddbc_pval *)h.data : NULL;
+		/* A key is a scalar: tag, length, position, text. */
+		const uint8_t *p = h.data;
 		for (uint32_t i = 0; i < h.n; i++) {
-			const ddbc_pval *v = ddbc_pval_next(k);
-			const char *t = ddbc_pval_text(k);
-			if (t[0] == key[0] && !strcmp(t, key))
-				return v;
-			k = ddbc_pval_next(v);
+			uint64_t len;
+			const uint8_t *text = skip_loc(*p, get_varint(p + 1, &len));
+			const uint8_t *v = text + len + 1;
+			if (text[0] == (uint8_t)key[0] && !strcmp((const char *)text, key))
+				return (const ddbc_pval *)v;
+			p = skip_value(v);
 		}
 		return NULL;
 	}
@@ -339,7 +390,7 @@ ddbc_node *ddbc_pval_unpack(ddbc_arena *arena, const ddbc_pval *v)
 	header h = read_header(v);
 	node->kind = ddbc_pval_kind(v);
 	node->n = h.n;
-	node->loc = h.loc;
+	node->loc = ddbc_pval_loc(v);
 	node->weight = 1;
 	if (node->kind == DDBC_NODE_SCALAR) {
 		node->scalar = ddbc_pval_scalar(v);

@@ -5,16 +5,20 @@
  * (28 nodes, their pairs, their texts). Packed, a value is a byte run
  * in the design's arena, its members inline:
  *
- *   tag      1 byte: kind (2 bits), scalar kind (3), plain (1)
- *   line     varint (LEB128), the node's line
+ *   tag      1 byte: kind (2 bits), scalar kind (3), plain (1), and the
+ *            line's bytes less one (2)
+ *   n        varint (LEB128): bytes of text, items or pairs
+ *   body     seq/map: varint, the bytes of the body
+ *   line     1 to 4 bytes, little-endian
  *   column   varint
- *   n        varint: bytes of text, items or pairs
  *   scalar:  n bytes of text and a NUL
- *   seq/map: varint size of the body, then the body: the items (a mapping:
- *            key, value, key, value ...), and for a mapping of more than
- *            DDBC_NODE_INDEX_MIN pairs, n 4-byte offsets of its keys from
- *            the body's start in strcmp order of the keys, so a lookup in a
- *            wide item is a binary search, as ddbc_node_get's.
+ *   seq/map: the body: the items (a mapping: key, value, key, value ...),
+ *            and for a mapping of more than DDBC_NODE_INDEX_MIN pairs, n
+ *            4-byte offsets of its keys from the body's start in strcmp
+ *            order of the keys, so a lookup in a wide item is a binary
+ *            search, as ddbc_node_get's.
+ * Sizes come first and the position has its length in the tag, so that
+ * stepping over a value reads two varints and adds.
  *
  * A value is named by a pointer to its tag: a `const ddbc_pval *` is all
  * a reader keeps (a view of a table keeps millions). The readers below
