@@ -130,14 +130,19 @@ static size_t body_size(const ddbc_node *node)
 	return sum + (indexed(node) ? node->n * sizeof(uint32_t) : 0);
 }
 
-static size_t packed_size(const ddbc_node *node)
+/* The bytes of node packed, given its body's (containers). */
+static size_t size_with(const ddbc_node *node, size_t body)
 {
 	size_t head = 1 + line_len(node->loc.line) + varint_len(node->loc.column) +
 		      varint_len(node->n);
 	if (node->kind == DDBC_NODE_SCALAR)
 		return head + node->n + 1;
-	size_t body = body_size(node);
 	return head + varint_len(body) + body;
+}
+
+static size_t packed_size(const ddbc_node *node)
+{
+	return size_with(node, node->kind == DDBC_NODE_SCALAR ? 0 : body_size(node));
 }
 
 /* The keys of a mapping in strcmp order, ties in file order (node.c's
@@ -154,14 +159,15 @@ static int by_key(const void *pa, const void *pb)
 	return r ? r : (a->pos > b->pos) - (a->pos < b->pos);
 }
 
-static uint8_t *pack(uint8_t *p, const ddbc_node *node)
+/* known: a container's body size when measured already, else SIZE_MAX. */
+static uint8_t *pack(uint8_t *p, const ddbc_node *node, size_t known)
 {
 	size_t ll = line_len(node->loc.line);
 	*p++ = (uint8_t)(TAG(node->kind, node->kind == DDBC_NODE_SCALAR ? node->scalar : 0,
 			     node->kind == DDBC_NODE_SCALAR ? node->plain : 0) | (ll - 1) << 6);
 	p = put_varint(p, node->n);
 	if (node->kind != DDBC_NODE_SCALAR)
-		p = put_varint(p, body_size(node));
+		p = put_varint(p, known != SIZE_MAX ? known : body_size(node));
 	for (size_t i = 0; i < ll; i++)
 		*p++ = (uint8_t)(node->loc.line >> (8 * i));
 	p = put_varint(p, node->loc.column);
@@ -173,7 +179,7 @@ static uint8_t *pack(uint8_t *p, const ddbc_node *node)
 	uint8_t *body = p;
 	if (node->kind == DDBC_NODE_SEQ) {
 		for (size_t i = 0; i < node->n; i++)
-			p = pack(p, node->u.items[i]);
+			p = pack(p, node->u.items[i], SIZE_MAX);
 		return p;
 	}
 	keyed *keys = indexed(node) ? xmalloc(node->n * sizeof(*keys)) : NULL;
@@ -181,8 +187,8 @@ static uint8_t *pack(uint8_t *p, const ddbc_node *node)
 		if (keys)
 			keys[i] = (keyed){ node->u.pairs[i].key->u.text, (uint32_t)i,
 					   (uint32_t)(p - body) };
-		p = pack(p, node->u.pairs[i].key);
-		p = pack(p, node->u.pairs[i].value);
+		p = pack(p, node->u.pairs[i].key, SIZE_MAX);
+		p = pack(p, node->u.pairs[i].value, SIZE_MAX);
 	}
 	if (keys) {
 		qsort(keys, node->n, sizeof(*keys), by_key);
@@ -197,11 +203,13 @@ const ddbc_pval *ddbc_pval_pack(ddbc_arena *arena, const ddbc_node *node)
 {
 	if (!node)
 		return NULL;
-	size_t size = packed_size(node);
+	/* The item's body is measured once, for its allocation and its header. */
+	size_t body = node->kind == DDBC_NODE_SCALAR ? SIZE_MAX : body_size(node);
+	size_t size = size_with(node, body == SIZE_MAX ? 0 : body);
 	if (size > UINT32_MAX)  /* key offsets are 4 bytes; weights keep items far below */
 		xalloc_die();
 	uint8_t *bytes = ddbc_arena_alloc(arena, size);
-	pack(bytes, node);
+	pack(bytes, node, body);
 	return (const ddbc_pval *)bytes;
 }
 

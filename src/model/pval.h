@@ -79,8 +79,9 @@ bool ddbc_pval_is_null(const ddbc_pval *v);
 bool ddbc_pval_is_number(const ddbc_pval *v);
 const char *ddbc_pval_describe(const ddbc_pval *v);
 
-/* The value as a node tree in arena, for the few readers that take any
- * YAML value (none on a design-sized path). */
+/* The value as a node tree in arena again: what it was packed from, but
+ * that an alias's copies are no longer shared (tests/check_load.c reads
+ * items back through it). */
 ddbc_node *ddbc_pval_unpack(ddbc_arena *arena, const ddbc_pval *v);
 
 #endif
