@@ -944,7 +944,6 @@ END_TEST
  * taken during the call (the entry's nodes are gone after it). */
 struct seen {
 	bool nested;            /* stream the entities' `attrs` too */
-	const ddbc_node *kept;  /* the last entity's `keep`, kept without a copy */
 	ddbc_arena *arena;
 	char log[1024];
 };
@@ -972,8 +971,6 @@ static void on_entry(void *ctx, size_t section, const ddbc_pair *entry, bool nes
 	size_t len = strlen(seen->log);
 	snprintf(seen->log + len, sizeof(seen->log) - len, "%s%zu:%s%s=", len ? " " : "", section,
 		 entry->key->u.text, nested ? "*" : "");
-	if (section == 1 && ddbc_node_get(entry->value, "keep"))
-		seen->kept = ddbc_node_get(entry->value, "keep");
 	/* A copy outlives the entry. */
 	ddbc_node *copy = ddbc_node_copy(seen->arena, entry->value);
 	summarize(copy, seen->log, sizeof(seen->log));
@@ -993,7 +990,6 @@ static void on_member(void *ctx, size_t section, const ddbc_pair *member)
 static const char *const streamed[] = { "tables", "entities" };
 /* In the tests of nested streaming, an entity's `attrs`. */
 static const char *const nested_keys[] = { NULL, "attrs" };
-static const char *const kept_keys[] = { NULL, "keep" };
 
 static void compose_streamed(struct composed *c, struct seen *seen, const char *text)
 {
@@ -1007,7 +1003,6 @@ static void compose_streamed(struct composed *c, struct seen *seen, const char *
 	if (seen->nested) {
 		sink.nested = nested_keys;
 		sink.member = on_member;
-		sink.kept = kept_keys;
 	}
 	c->root = ddbc_yaml_load_streamed(c->arena, c->src, &c->d, &sink);
 }
@@ -1196,25 +1191,6 @@ START_TEST(test_nested_merges)
 }
 END_TEST
 
-START_TEST(test_kept_value_lasts)
-{
-	/* The value under an entry's kept key outlives the entry's memory. */
-	struct composed c;
-	struct seen seen = { 0 };
-	compose_nested(&c, &seen, "entities:\n"
-				  "  A: {keep: [{v: 1}], other: {w: 2}}\n"
-				  "  B: {x: 1}\n"
-				  "  C: {y: [2, 3]}\n");
-	expect_clean(&c);
-	ck_assert_ptr_nonnull(seen.kept);
-	ck_assert_uint_eq(seen.kept->kind, DDBC_NODE_SEQ);
-	ck_assert_str_eq(get(seen.kept->u.items[0], "v")->u.text, "1");
-	ck_assert_uint_eq(seen.kept->loc.line, 2);
-	ck_assert_uint_eq(seen.kept->loc.column, 13);
-	release(&c);
-}
-END_TEST
-
 START_TEST(test_nested_syntax_error)
 {
 	struct composed c;
@@ -1369,7 +1345,6 @@ static Suite *compose_suite(void)
 	tcase_add_test(tc, test_nested_anchors);
 	tcase_add_test(tc, test_nested_merges);
 	tcase_add_test(tc, test_nested_syntax_error);
-	tcase_add_test(tc, test_kept_value_lasts);
 	tcase_add_test(tc, test_node_copy);
 	tcase_add_loop_test(tc, test_lookup_by_key, 0, 8);
 	tcase_add_test(tc, test_lookup_with_merge_and_repeats);

@@ -305,7 +305,7 @@ START_TEST(test_index_writes)
 	ck_assert_ptr_nonnull(t.design);
 	const ddbc_entity *e = &t.design->entities[0];
 	const ddbc_index *gsi = &t.design->tables[0].gsi[0];
-	const ddbc_node *const *x = (const ddbc_node *const *)e->examples;
+	const ddbc_pval *const *x = e->examples;
 	/* A new item the index holds: one write of its entry. */
 	ck_assert(ddbc_index_write_units(gsi, e, NULL, x[0], false) == 1);
 	/* "If an update to the table changes the value of an indexed key

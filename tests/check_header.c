@@ -35,6 +35,7 @@
 #include "emit/emit.h"
 #include "emit/emit_json.h"      /* ddbc_json_scalar_text */
 #include "model/header_plan.h"
+#include "model/request_rows.h"    /* ddbc_pval_scalar_text */
 #include "util/decimal.h"
 #include "util/strbuf.h"
 #include "util/strset.h"
@@ -336,20 +337,20 @@ typedef struct program {
 	strbuf uncalled;         /* builders no example could call */
 } program;
 
-static const ddbc_node *string_value(const ddbc_node *item, const char *name)
+static const ddbc_pval *string_value(const ddbc_pval *item, const char *name)
 {
-	const ddbc_node *v = ddbc_node_get(item, name);
-	if (!v || v->kind != DDBC_NODE_SCALAR || v->scalar != DDBC_SCALAR_STR ||
-	    memchr(v->u.text, '\0', v->n))
+	const ddbc_pval *v = ddbc_pval_get(item, name);
+	if (!v || ddbc_pval_kind(v) != DDBC_NODE_SCALAR || ddbc_pval_scalar(v) != DDBC_SCALAR_STR ||
+	    memchr(ddbc_pval_text(v), '\0', ddbc_pval_n(v)))
 		return NULL;
 	return v;
 }
 
 /* A Number value of item: its scalar's decimal text, or NULL. */
-static const ddbc_node *number_value(const ddbc_node *item, const char *name)
+static const ddbc_pval *number_value(const ddbc_pval *item, const char *name)
 {
-	const ddbc_node *v = ddbc_node_get(item, name);
-	if (!v || v->kind != DDBC_NODE_SCALAR || !ddbc_decimal_valid(v->u.text, v->n))
+	const ddbc_pval *v = ddbc_pval_get(item, name);
+	if (!v || ddbc_pval_kind(v) != DDBC_NODE_SCALAR || !ddbc_decimal_valid(ddbc_pval_text(v), ddbc_pval_n(v)))
 		return NULL;
 	return v;
 }
@@ -373,23 +374,23 @@ static void number_part(strbuf *sb, const char *s, size_t n)
 
 /* The arguments of a builder call from item, after "buf, size"; false when
  * the item lacks a value or has one the parameter type cannot take. */
-static bool call_args(strbuf *args, const ddbc_hkey *k, const ddbc_node *item)
+static bool call_args(strbuf *args, const ddbc_hkey *k, const ddbc_pval *item)
 {
 	for (size_t i = 0; i < k->nparams; i++) {
 		const ddbc_hparam *pm = &k->params[i];
 		strbuf_addstr(args, ", ");
 		if (pm->number) {
 			/* A Number is its decimal text, as the item holds it. */
-			const ddbc_node *v = number_value(item, pm->attr->name.s);
+			const ddbc_pval *v = number_value(item, pm->attr->name.s);
 			if (!v)
 				return false;
-			lit(args, v->u.text, v->n);
+			lit(args, ddbc_pval_text(v), ddbc_pval_n(v));
 			continue;
 		}
-		const ddbc_node *v = string_value(item, pm->attr->name.s);
+		const ddbc_pval *v = string_value(item, pm->attr->name.s);
 		if (!v)
 			return false;
-		lit(args, v->u.text, v->n);
+		lit(args, ddbc_pval_text(v), ddbc_pval_n(v));
 	}
 	return true;
 }
@@ -405,12 +406,12 @@ static void check_str(program *p, const char *what, const char *expr, const char
 
 /* Wraps text in a string literal with one byte before and after, given
  * as a C character ('\0' for none). */
-static void lit_around(strbuf *sb, char before, const ddbc_node *key, char after)
+static void lit_around(strbuf *sb, char before, const ddbc_pval *key, char after)
 {
 	strbuf k = STRBUF_INIT;
 	if (before)
 		strbuf_addch(&k, before);
-	strbuf_add(&k, key->u.text, key->n);
+	strbuf_add(&k, ddbc_pval_text(key), ddbc_pval_n(key));
 	if (after)
 		strbuf_addch(&k, after);
 	lit(sb, k.buf, k.len);
@@ -420,33 +421,33 @@ static void lit_around(strbuf *sb, char before, const ddbc_node *key, char after
 /* The example key parsed back gives the item's values, exactly: with the
  * builder's check, build -> parse -> build gives the key again. A key with
  * a byte more before or after a literal end is another shape. */
-static void parse_checks(program *p, const ddbc_hattr *ha, const ddbc_node *item,
-			 const ddbc_node *want, size_t ex)
+static void parse_checks(program *p, const ddbc_hattr *ha, const ddbc_pval *item,
+			 const ddbc_pval *want, size_t ex)
 {
 	strbuf *t = &p->text;
 	const ddbc_hkey *k = ha->key;
 	strbuf_addf(t, "\t{\n\t\tstruct %s parts;\n\t\tmemset(&parts, 0, sizeof parts);\n"
 		    "\t\texpect_parsed(\"%s, example %zu\", %s(", ha->parts_struct, ha->parse_func,
 		    ex, ha->parse_func);
-	lit(t, want->u.text, want->n);
+	lit(t, ddbc_pval_text(want), ddbc_pval_n(want));
 	strbuf_addstr(t, ", &parts), 0);\n");
 	for (size_t i = 0; i < k->nparams; i++) {
 		const ddbc_hparam *pm = &k->params[i];
 		if (pm->number) {
-			const ddbc_node *v = number_value(item, pm->attr->name.s);
+			const ddbc_pval *v = number_value(item, pm->attr->name.s);
 			ck_assert(v != NULL);
 			strbuf part = STRBUF_INIT;
-			number_part(&part, v->u.text, v->n);
+			number_part(&part, ddbc_pval_text(v), ddbc_pval_n(v));
 			strbuf_addf(t, "\t\texpect_span(\"%s.%s\", parts.%s.ptr, parts.%s.len, ",
 				    ha->parse_func, pm->name, pm->name, pm->name);
 			lit(t, part.buf, part.len);
 			strbuf_addstr(t, ");\n");
 			strbuf_release(&part);
 		} else {
-			const ddbc_node *v = string_value(item, pm->attr->name.s);
+			const ddbc_pval *v = string_value(item, pm->attr->name.s);
 			strbuf_addf(t, "\t\texpect_span(\"%s.%s\", parts.%s.ptr, parts.%s.len, ",
 				    ha->parse_func, pm->name, pm->name, pm->name);
-			lit(t, v->u.text, v->n);
+			lit(t, ddbc_pval_text(v), ddbc_pval_n(v));
 			strbuf_addstr(t, ");\n");
 		}
 		p->checks++;
@@ -469,22 +470,22 @@ static void parse_checks(program *p, const ddbc_hattr *ha, const ddbc_node *item
 }
 
 /* Calls ha's function with item's values; returns whether it could. */
-static bool call_builder(program *p, const ddbc_hattr *ha, const ddbc_node *item, size_t ex)
+static bool call_builder(program *p, const ddbc_hattr *ha, const ddbc_pval *item, size_t ex)
 {
-	const ddbc_node *want = string_value(item, ha->attr->name.s);
+	const ddbc_pval *want = string_value(item, ha->attr->name.s);
 	strbuf args = STRBUF_INIT;
 	bool ok = want && call_args(&args, ha->key, item);
 	if (ok) {
 		strbuf *t = &p->text;
 		strbuf_addf(t, "\tn = %s(buf, sizeof(buf)%s);\n", ha->func, args.buf);
 		strbuf_addf(t, "\texpect_key(\"%s, example %zu\", buf, n, ", ha->func, ex);
-		lit(t, want->u.text, want->n);
+		lit(t, ddbc_pval_text(want), ddbc_pval_n(want));
 		strbuf_addstr(t, ");\n");
 		/* Too small a buffer: cut short, and the length still returned. */
 		strbuf_addf(t, "\tn = %s(small, small_size%s);\n", ha->func, args.buf);
 		strbuf_addf(t, "\texpect_cut(\"%s, example %zu\", small, small_size, n, ",
 			    ha->func, ex);
-		lit(t, want->u.text, want->n);
+		lit(t, ddbc_pval_text(want), ddbc_pval_n(want));
 		strbuf_addstr(t, ");\n");
 		if (ha->prefix_macro)
 			strbuf_addf(t, "\texpect_prefix(\"%s\", %s, buf);\n", ha->prefix_macro,
@@ -500,9 +501,9 @@ static bool call_builder(program *p, const ddbc_hattr *ha, const ddbc_node *item
 
 /* The example's key parsed, then built again from its parts: the same
  * key. Text parts are copied out to be NUL-terminated. */
-static bool round_trip(program *p, const ddbc_hattr *ha, const ddbc_node *item, size_t ex)
+static bool round_trip(program *p, const ddbc_hattr *ha, const ddbc_pval *item, size_t ex)
 {
-	const ddbc_node *want = string_value(item, ha->attr->name.s);
+	const ddbc_pval *want = string_value(item, ha->attr->name.s);
 	if (!want || !ha->parse_func)
 		return false;
 	const ddbc_hkey *k = ha->key;
@@ -511,7 +512,7 @@ static bool round_trip(program *p, const ddbc_hattr *ha, const ddbc_node *item, 
 		    "\t\tmemset(&parts, 0, sizeof parts);\n\t\tmemset(text, 0, sizeof text);\n"
 		    "\t\texpect_parsed(\"%s, example %zu\", %s(", ha->parts_struct,
 		    k->nparams, ha->parse_func, ex, ha->parse_func);
-	lit(t, want->u.text, want->n);
+	lit(t, ddbc_pval_text(want), ddbc_pval_n(want));
 	strbuf_addstr(t, ", &parts), 0);\n");
 	strbuf args = STRBUF_INIT;
 	for (size_t i = 0; i < k->nparams; i++) {
@@ -526,7 +527,7 @@ static bool round_trip(program *p, const ddbc_hattr *ha, const ddbc_node *item, 
 	}
 	strbuf_addf(t, "\t\tn = %s(buf, sizeof(buf)%s);\n", ha->func, args.buf);
 	strbuf_addf(t, "\t\texpect_key(\"%s, example %zu read back\", buf, n, ", ha->func, ex);
-	lit(t, want->u.text, want->n);
+	lit(t, ddbc_pval_text(want), ddbc_pval_n(want));
 	strbuf_addstr(t, ");\n\t}\n");
 	strbuf_release(&args);
 	p->checks += 2;
@@ -573,9 +574,9 @@ static void attr_checks(program *p, const ddbc_hattr *ha, const ddbc_entity *e)
 		check_str(p, ha->builder, ha->builder, whole.buf ? whole.buf : "", whole.len);
 		strbuf_release(&whole);
 		for (size_t x = 0; x < e->nexamples; x++) {
-			const ddbc_node *v = string_value(e->examples[x], name);
+			const ddbc_pval *v = string_value(e->examples[x], name);
 			if (v)
-				check_str(p, ha->builder, ha->builder, v->u.text, v->n);
+				check_str(p, ha->builder, ha->builder, ddbc_pval_text(v), ddbc_pval_n(v));
 		}
 		return;
 	}
@@ -675,17 +676,17 @@ static const char program_head[] =
 
 /* ---- access patterns against the queries export ---------------------------------- */
 
-static bool usable_value(const ddbc_node *v)
+static bool usable_value(const ddbc_pval *v)
 {
-	return v && v->kind == DDBC_NODE_SCALAR && !ddbc_node_is_null(v);
+	return v && ddbc_pval_kind(v) == DDBC_NODE_SCALAR && !ddbc_pval_is_null(v);
 }
 
 /* A parameter's value where the queries export takes it without --param:
  * the pattern's example, a matched entity's first example item holding
  * it, that attribute's own example. */
-static const ddbc_node *pattern_param(const ddbc_pattern *pt, const char *name)
+static const ddbc_pval *pattern_param(const ddbc_pattern *pt, const char *name)
 {
-	const ddbc_node *v = pt->example ? ddbc_node_get(pt->example, name) : NULL;
+	const ddbc_pval *v = pt->example ? ddbc_pval_get(pt->example, name) : NULL;
 	if (usable_value(v))
 		return v;
 	for (size_t i = 0; i < pt->nmatched; i++) {
@@ -693,7 +694,7 @@ static const ddbc_node *pattern_param(const ddbc_pattern *pt, const char *name)
 		if (!ddbc_entity_attr(e, name))
 			continue;
 		for (size_t k = 0; k < e->nexamples; k++)
-			if (usable_value(v = ddbc_node_get(e->examples[k], name)))
+			if (usable_value(v = ddbc_pval_get(e->examples[k], name)))
 				return v;
 	}
 	for (size_t i = 0; i < pt->nmatched; i++) {
@@ -728,13 +729,13 @@ static bool value_args(strbuf *args, const ddbc_hpattern *hp, const ddbc_hvalue 
 {
 	for (size_t i = 0; i < hv->key.nparams; i++) {
 		const ddbc_hparam *pm = &hv->key.params[i];
-		const ddbc_node *v = pattern_param(hp->pattern, pm->source);
+		const ddbc_pval *v = pattern_param(hp->pattern, pm->source);
 		if (!v)
 			return false;
 		strbuf_addstr(args, ", ");
 		/* A Number is its decimal text too. */
 		strbuf text = STRBUF_INIT;
-		ddbc_json_scalar_text(v, &text);
+		ddbc_pval_scalar_text(v, &text);
 		lit(args, text.buf ? text.buf : "", text.len);
 		strbuf_release(&text);
 	}

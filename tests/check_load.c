@@ -12,9 +12,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const ddbc_node *node_get(const ddbc_node *map, const char *key)
+static const ddbc_pval *node_get(const ddbc_pval *map, const char *key)
 {
-	const ddbc_node *v = ddbc_node_get(map, key);
+	const ddbc_pval *v = ddbc_pval_get(map, key);
 	ck_assert_msg(v != NULL, "no key '%s'", key);
 	return v;
 }
@@ -287,7 +287,7 @@ START_TEST(test_entity_fields)
 	ck_assert_int_eq(uid->type, DDBC_TYPE_S);
 	ck_assert(uid->required);
 	ck_assert_ptr_nonnull(uid->more->example);
-	ck_assert_str_eq(uid->more->example->u.text, "u-001");
+	ck_assert_str_eq(ddbc_pval_text(uid->more->example), "u-001");
 	ck_assert_str_eq(uid->format, "UUIDv4");
 	ck_assert_str_eq(uid->description, "The user");
 	ck_assert_ptr_null(uid->template.s);
@@ -313,7 +313,7 @@ START_TEST(test_entity_fields)
 	ck_assert_uint_eq(score->more->nenum, 3);
 	ck_assert_int_eq(score->more->enum_values[2]->scalar, DDBC_SCALAR_INT);
 	ck_assert_str_eq(score->more->enum_values[2]->u.text, "3");
-	ck_assert_int_eq(score->more->example->scalar, DDBC_SCALAR_INT);
+	ck_assert_int_eq(ddbc_pval_scalar(score->more->example), DDBC_SCALAR_INT);
 	ck_assert(!score->required);
 
 	/* The shorthand: a type only, its position the type's. */
@@ -329,12 +329,12 @@ START_TEST(test_entity_fields)
 
 	/* Examples are whole items, kept as YAML mappings. */
 	ck_assert_uint_eq(u->nexamples, 1);
-	const ddbc_node *ex = u->examples[0];
-	ck_assert_int_eq(ex->kind, DDBC_NODE_MAP);
-	ck_assert_uint_eq(ex->n, 5);
-	ck_assert_str_eq(node_get(ex, "PK")->u.text, "USER|u-001");
-	ck_assert_int_eq(node_get(ex, "createdAt")->scalar, DDBC_SCALAR_INT);
-	expect_loc(ex->loc, 70, 9);
+	const ddbc_pval *ex = u->examples[0];
+	ck_assert_int_eq(ddbc_pval_kind(ex), DDBC_NODE_MAP);
+	ck_assert_uint_eq(ddbc_pval_n(ex), 5);
+	ck_assert_str_eq(ddbc_pval_text(node_get(ex, "PK")), "USER|u-001");
+	ck_assert_int_eq(ddbc_pval_scalar(node_get(ex, "createdAt")), DDBC_SCALAR_INT);
+	expect_loc(ddbc_pval_loc(ex), 70, 9);
 
 	ddbc_entity *a = entity(g, "AuditEntry");
 	ck_assert_ptr_null(a->description);
@@ -446,7 +446,7 @@ START_TEST(test_patterns)
 	expect_name(p->entities[0], "User", 108, 16);
 	expect_loc(p->entities_loc, 108, 15);
 	ck_assert_ptr_nonnull(p->example);
-	ck_assert_str_eq(node_get(p->example, "userId")->u.text, "u-001");
+	ck_assert_str_eq(ddbc_pval_text(node_get(p->example, "userId")), "u-001");
 	ck_assert_int_eq(p->order, 0);
 	ck_assert_ptr_null(p->condition);
 
@@ -1021,8 +1021,8 @@ END_TEST
 
 START_TEST(test_example_items_kept)
 {
-	/* Example items are kept as the composer made them: whether written
-	 * in the entity, merged into it, or shared through an alias. */
+	/* Example items are kept whole: whether written in the entity, merged
+	 * into it, or shared through an alias. */
 	tu_design t;
 	tu_load_text(&t, "ddbc: 1\nname: d\ntables:\n  t1: {partition_key: PK}\n"
 			 "entities:\n"
@@ -1036,10 +1036,94 @@ START_TEST(test_example_items_kept)
 	for (size_t i = 0; i < 4; i++) {
 		const ddbc_entity *e = entity(t.design, names[i]);
 		ck_assert_uint_eq(e->nexamples, 1);
-		const ddbc_node *pk = node_get(e->examples[0], "PK");
-		ck_assert_str_eq(pk->u.text, pks[i]);
-		ck_assert_uint_eq(pk->loc.line, lines[i]);
+		const ddbc_pval *pk = node_get(e->examples[0], "PK");
+		ck_assert_str_eq(ddbc_pval_text(pk), pks[i]);
+		ck_assert_uint_eq(ddbc_pval_loc(pk).line, lines[i]);
 	}
+	tu_design_free(&t);
+}
+END_TEST
+
+START_TEST(test_example_items_packed)
+{
+	/* A packed item gives back every fact of its tree: kinds, scalar
+	 * kinds, plainness, texts with NULs, positions past one and two
+	 * varint bytes, nested members in order, and lookups in a mapping
+	 * small (a scan) and wide (the key index; a NUL-differing duplicate
+	 * finds the first). */
+	enum { WIDE = 40 };
+	strbuf text = STRBUF_INIT;
+	strbuf_addstr(&text, "ddbc: 1\nname: p\ntables:\n  t1: {partition_key: PK}\n"
+			     "entities:\n  E:\n    attributes: {PK: S}\n    examples:\n");
+	for (int i = 0; i < 20000; i++)
+		strbuf_addstr(&text, "#\n");
+	strbuf_addstr(&text, "      - PK: \"a\\0b\"\n        n: 0x1F\n        f: 1.5\n"
+			     "        b: true\n        z: ~\n        q: \"12\"\n"
+			     "        l: [1, [x], {k: v}]\n        m: {}\n        s: []\n"
+			     "      -");
+	for (int i = WIDE - 1; i >= 0; i--)
+		strbuf_addf(&text, " k%02d: %d\n       ", i, i);
+	strbuf_addstr(&text, " \"k07\\0\": dup\n");
+	tu_design t;
+	tu_load_text(&t, strbuf_str(&text));
+	strbuf_release(&text);
+	const ddbc_entity *e = entity(t.design, "E");
+	ck_assert_uint_eq(e->nexamples, 2);
+	const ddbc_pval *it = e->examples[0];
+	ck_assert_int_eq(ddbc_pval_kind(it), DDBC_NODE_MAP);
+	ck_assert_uint_eq(ddbc_pval_n(it), 9);
+	expect_loc(ddbc_pval_loc(it), 20009, 9);
+	const ddbc_pval *pk = node_get(it, "PK");
+	ck_assert_uint_eq(ddbc_pval_n(pk), 3);
+	ck_assert_int_eq(memcmp(ddbc_pval_text(pk), "a\0b", 4), 0);
+	ck_assert(!ddbc_pval_plain(pk));
+	expect_loc(ddbc_pval_loc(pk), 20009, 13);
+	long long n;
+	ck_assert(ddbc_pval_int(node_get(it, "n"), &n));
+	ck_assert_int_eq(n, 31);
+	ck_assert(ddbc_pval_plain(node_get(it, "n")));
+	ck_assert(ddbc_pval_is_number(node_get(it, "f")));
+	bool b = false;
+	ck_assert(ddbc_pval_bool(node_get(it, "b"), &b) && b);
+	ck_assert(ddbc_pval_is_null(node_get(it, "z")));
+	ck_assert_int_eq(ddbc_pval_scalar(node_get(it, "q")), DDBC_SCALAR_STR);
+	ck_assert_str_eq(ddbc_pval_describe(node_get(it, "q")), "a string");
+	const ddbc_pval *l = node_get(it, "l");
+	ck_assert_uint_eq(ddbc_pval_n(l), 3);
+	ddbc_pval_iter li = ddbc_pval_members(l);
+	const ddbc_pval *x, *key, *v;
+	ck_assert(ddbc_pval_item(&li, &x) && !strcmp(ddbc_pval_text(x), "1"));
+	ck_assert(ddbc_pval_item(&li, &x) && ddbc_pval_kind(x) == DDBC_NODE_SEQ);
+	ck_assert_str_eq(ddbc_pval_text(ddbc_pval_first(x)), "x");
+	ck_assert(ddbc_pval_item(&li, &x) && !strcmp(ddbc_pval_text(node_get(x, "k")), "v"));
+	ck_assert(!ddbc_pval_item(&li, &x));
+	ck_assert_ptr_null(ddbc_pval_first(node_get(it, "m")));
+	ck_assert_uint_eq(ddbc_pval_n(node_get(it, "s")), 0);
+	ck_assert_ptr_null(ddbc_pval_get(it, "absent"));
+	ck_assert_ptr_null(ddbc_pval_get(pk, "PK"));
+	/* The wide item: its pairs in file order, found by the key index. */
+	const ddbc_pval *w = e->examples[1];
+	ck_assert_uint_eq(ddbc_pval_n(w), WIDE + 1);
+	ddbc_pval_iter wi = ddbc_pval_members(w);
+	for (int i = WIDE - 1; i >= 0; i--) {
+		char name[8];
+		snprintf(name, sizeof name, "k%02d", i);
+		ck_assert(ddbc_pval_pair(&wi, &key, &v));
+		ck_assert_str_eq(ddbc_pval_text(key), name);
+		ck_assert_ptr_eq(ddbc_pval_get(w, name), v);
+		ck_assert_uint_eq(ddbc_pval_loc(key).line, 20018 + (unsigned)(WIDE - 1 - i));
+	}
+	ck_assert_str_eq(ddbc_pval_text(node_get(w, "k07")), "7");
+	ck_assert_ptr_null(ddbc_pval_get(w, "k40"));
+	ck_assert_ptr_null(ddbc_pval_get(w, "a"));
+	/* Unpacked, it is the tree again. */
+	ddbc_arena *arena = ddbc_arena_new();
+	ddbc_node *tree = ddbc_pval_unpack(arena, it);
+	ck_assert_uint_eq(tree->n, 9);
+	ck_assert_str_eq(ddbc_node_get(ddbc_node_get(tree, "l")->u.items[2], "k")->u.text, "v");
+	ck_assert_uint_eq(ddbc_node_get(tree, "PK")->loc.column, 13);
+	ck_assert_uint_eq(ddbc_pval_bytes(ddbc_pval_pack(arena, tree)), ddbc_pval_bytes(it));
+	ddbc_arena_free(arena);
 	tu_design_free(&t);
 }
 END_TEST
@@ -1470,6 +1554,7 @@ static Suite *load_suite(void)
 	tcase_add_test(tc, test_streamed_attributes);
 	tcase_add_test(tc, test_syntax_error_in_attributes);
 	tcase_add_test(tc, test_example_items_kept);
+	tcase_add_test(tc, test_example_items_packed);
 	tcase_add_test(tc, test_every_error_in_one_run);
 	tcase_add_test(tc, test_wide_entity_lookups);
 	tcase_add_test(tc, test_nul_names_find_the_first);

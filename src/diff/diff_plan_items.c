@@ -100,12 +100,12 @@ static void type_step(entity_work *w, const ddbc_attr *a0, const ddbc_attr *a1,
 
 /* A value to backfill with where no template gives one: the attribute's
  * example, else the first example item's. */
-static const ddbc_node *example_value(const ddbc_attr *a)
+static const ddbc_pval *example_value(const ddbc_attr *a)
 {
 	if (a->more->example)
 		return a->more->example;
 	for (size_t i = 0; i < a->entity->nexamples; i++) {
-		const ddbc_node *v = ddbc_node_get(a->entity->examples[i], a->name.s);
+		const ddbc_pval *v = ddbc_pval_get(a->entity->examples[i], a->name.s);
 		if (v)
 			return v;
 	}

@@ -158,7 +158,7 @@ size_t ddbc_cost_items(ddbc_arena *arena, ddbc_views *views, const ddbc_design *
 		/* A put writes its request's Item, whatever the examples hold. */
 		*out = xcalloc(1, sizeof **out);
 		(*out)->entity = put_entity(p);
-		(*out)->item = put;
+		(*out)->item = ddbc_pval_pack(arena, put);
 		n = 1;
 	} else if (r == DDBC_EMIT_OK) {
 		n = ddbc_request_items(p, &sent.key, views, out);

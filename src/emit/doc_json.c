@@ -8,55 +8,55 @@
 #include <stdlib.h>
 #include <string.h>
 
-static json_t *node_json(const ddbc_node *n);
+static json_t *node_json(const ddbc_pval *n);
 
-static json_t *scalar_json(const ddbc_node *n)
+static json_t *scalar_json(const ddbc_pval *n)
 {
 	long long i;
 	bool b;
-	const char *s = n->u.text;
-	switch (n->scalar) {
+	const char *s = ddbc_pval_text(n);
+	switch (ddbc_pval_scalar(n)) {
 	case DDBC_SCALAR_INT:
-		if (ddbc_node_int(n, &i))
+		if (ddbc_pval_int(n, &i))
 			return json_integer(i);
 		/* Too large for an integer: a real, like any JSON reader makes it. */
 		/* fall through */
 	case DDBC_SCALAR_FLOAT:
 		/* The number's own digits, never a double's. */
-		if (ddbc_decimal_valid(s, n->n))
-			return ddbc_json_number(s, n->n);
-		return json_stringn(s, n->n);
+		if (ddbc_decimal_valid(s, ddbc_pval_n(n)))
+			return ddbc_json_number(s, ddbc_pval_n(n));
+		return json_stringn(s, ddbc_pval_n(n));
 	case DDBC_SCALAR_BOOL:
-		return json_boolean(ddbc_node_bool(n, &b) && b);
+		return json_boolean(ddbc_pval_bool(n, &b) && b);
 	case DDBC_SCALAR_NULL:
 		return json_null();
 	case DDBC_SCALAR_STR:
 		break;
 	}
-	json_t *j = json_stringn(s, n->n);
+	json_t *j = json_stringn(s, ddbc_pval_n(n));
 	return j ? j : json_string("");
 }
 
-static json_t *node_json(const ddbc_node *n)
+static json_t *node_json(const ddbc_pval *n)
 {
-	if (n->kind == DDBC_NODE_SCALAR)
+	if (ddbc_pval_kind(n) == DDBC_NODE_SCALAR)
 		return scalar_json(n);
-	if (n->kind == DDBC_NODE_SEQ) {
+	ddbc_pval_iter it = ddbc_pval_members(n);
+	const ddbc_pval *k, *v;
+	if (ddbc_pval_kind(n) == DDBC_NODE_SEQ) {
 		json_t *a = json_array();
-		for (size_t i = 0; i < n->n; i++)
-			json_array_append_new(a, node_json(n->u.items[i]));
+		while (ddbc_pval_item(&it, &v))
+			json_array_append_new(a, node_json(v));
 		return a;
 	}
 	json_t *o = json_object();
-	for (size_t i = 0; i < n->n; i++) {
-		const ddbc_node *k = n->u.pairs[i].key;
-		if (k->kind == DDBC_NODE_SCALAR)
-			json_object_setn_new(o, k->u.text, k->n, node_json(n->u.pairs[i].value));
-	}
+	while (ddbc_pval_pair(&it, &k, &v))
+		if (ddbc_pval_kind(k) == DDBC_NODE_SCALAR)
+			json_object_setn_new(o, ddbc_pval_text(k), ddbc_pval_n(k), node_json(v));
 	return o;
 }
 
-char *ddbc_doc_example_json(const ddbc_node *item)
+char *ddbc_doc_example_json(const ddbc_pval *item)
 {
 	json_t *j = node_json(item);
 	char *text = json_dumps(j, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
@@ -66,7 +66,7 @@ char *ddbc_doc_example_json(const ddbc_node *item)
 	return text;
 }
 
-char *ddbc_doc_value_json(const ddbc_node *value)
+char *ddbc_doc_value_json(const ddbc_pval *value)
 {
 	json_t *j = node_json(value);
 	char *text = json_dumps(j, JSON_COMPACT | JSON_PRESERVE_ORDER | JSON_ENCODE_ANY);

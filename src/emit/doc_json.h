@@ -7,14 +7,14 @@
 #ifndef DDBC_DOC_JSON_H
 #define DDBC_DOC_JSON_H
 
-#include "model/node.h"
+#include "model/pval.h"
 
 /* The item as indented JSON text, or NULL when jansson cannot write it.
  * The caller frees it. */
-char *ddbc_doc_example_json(const ddbc_node *item);
+char *ddbc_doc_example_json(const ddbc_pval *item);
 
 /* A value as JSON on one line, or NULL when jansson cannot write it. The
  * caller frees it. */
-char *ddbc_doc_value_json(const ddbc_node *value);
+char *ddbc_doc_value_json(const ddbc_pval *value);
 
 #endif

@@ -149,16 +149,18 @@ static void pattern_extras(writer *w, const ddbc_pattern *p)
 
 static void pattern_params(writer *w, const ddbc_pattern *p)
 {
-	const ddbc_node *ex = p->example;
-	if (!ex || ex->kind != DDBC_NODE_MAP || !ex->n)
+	const ddbc_pval *ex = p->example;
+	if (!ex || ddbc_pval_kind(ex) != DDBC_NODE_MAP || !ddbc_pval_n(ex))
 		return;
 	labelled_item(w, w->L->d_params);
-	for (size_t i = 0; i < ex->n; i++) {
+	ddbc_pval_iter it = ddbc_pval_members(ex);
+	const ddbc_pval *key, *value;
+	for (size_t i = 0; ddbc_pval_pair(&it, &key, &value); i++) {
 		if (i)
 			words(w, ", ");
-		scalar_code(w, ex->u.pairs[i].key);
+		pval_code(w, key);
 		words(w, " = ");
-		scalar_code(w, ex->u.pairs[i].value);
+		pval_code(w, value);
 	}
 }
 

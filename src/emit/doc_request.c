@@ -15,9 +15,7 @@
 static bool same_partition(const ddbc_view *view, const ddbc_index *ix, size_t a, size_t b)
 {
 	for (size_t i = 0; i < ix->npk; i++) {
-		const ddbc_node *x = ddbc_view_key(view, a, i), *y = ddbc_view_key(view, b, i);
-		if (!x || !y || x->kind != DDBC_NODE_SCALAR || y->kind != DDBC_NODE_SCALAR ||
-		    x->n != y->n || memcmp(x->u.text, y->u.text, x->n))
+		if (!ddbc_pval_same_text(ddbc_view_key(view, a, i), ddbc_view_key(view, b, i)))
 			return false;
 	}
 	return true;

@@ -13,10 +13,10 @@
  * item stands in its entity's section. */
 enum { VALUE_CHARS = 48 };
 
-static const ddbc_node *value_of(const ddbc_node *item, const char *name)
+static const ddbc_pval *value_of(const ddbc_pval *item, const char *name)
 {
-	const ddbc_node *v = name ? ddbc_node_get(item, name) : NULL;
-	return v && !ddbc_node_is_null(v) ? v : NULL;
+	const ddbc_pval *v = name ? ddbc_pval_get(item, name) : NULL;
+	return v && !ddbc_pval_is_null(v) ? v : NULL;
 }
 
 /* ---- writing --------------------------------------------------------------------------- */
@@ -38,11 +38,12 @@ static void cell_end(const ddbc_view_out *v)
 
 /* The value as text: a scalar as written, anything else as JSON on one
  * line; cut after VALUE_CHARS characters unless whole (a key's value). */
-static void put_value(const ddbc_view_out *v, const ddbc_node *n, bool whole)
+static void put_value(const ddbc_view_out *v, const ddbc_pval *n, bool whole)
 {
 	/* A scalar is written from the tree as it is unless it is cut. */
-	char *json = n->kind == DDBC_NODE_SCALAR ? NULL : ddbc_doc_value_json(n);
-	const char *text = n->kind == DDBC_NODE_SCALAR ? n->u.text : json;
+	bool scalar = ddbc_pval_kind(n) == DDBC_NODE_SCALAR;
+	char *json = scalar ? NULL : ddbc_doc_value_json(n);
+	const char *text = scalar ? ddbc_pval_text(n) : json;
 	if (!text)
 		return;
 	const unsigned char *p = (const unsigned char *)text, *end = p;
@@ -66,11 +67,11 @@ static void put_value(const ddbc_view_out *v, const ddbc_node *n, bool whole)
 }
 
 static void key_cells(const ddbc_view_out *v, const ddbc_name *names, size_t n,
-		      const ddbc_node *item)
+		      const ddbc_pval *item)
 {
 	for (size_t i = 0; i < n; i++) {
 		cell(v);
-		const ddbc_node *val = value_of(item, names[i].s);
+		const ddbc_pval *val = value_of(item, names[i].s);
 		if (val)
 			put_value(v, val, true);
 		cell_end(v);
@@ -91,21 +92,22 @@ static void entity_cell(const ddbc_view_out *v, const ddbc_view_item *it)
 }
 
 /* "name: value, name: value": what ix projects beyond its own keys. */
-static void attrs_cell(const ddbc_view_out *v, const ddbc_index *ix, const ddbc_node *item)
+static void attrs_cell(const ddbc_view_out *v, const ddbc_index *ix, const ddbc_pval *item)
 {
 	cell(v);
 	bool first = true;
-	for (size_t i = 0; i < item->n; i++) {
-		const ddbc_node *k = item->u.pairs[i].key;
-		if (k->kind != DDBC_NODE_SCALAR || ddbc_index_has_key(ix, k->u.text) ||
-		    !ddbc_index_projects(ix, k->u.text))
+	ddbc_pval_iter it = ddbc_pval_members(item);
+	const ddbc_pval *k, *value;
+	while (ddbc_pval_pair(&it, &k, &value)) {
+		const char *name = ddbc_pval_text(k);
+		if (!name || ddbc_index_has_key(ix, name) || !ddbc_index_projects(ix, name))
 			continue;
 		if (!first)
 			words(v, v->L->sep);
 		first = false;
-		v->be->span(v->o, k->u.text, DDBC_SPAN_TEXT);
+		v->be->span(v->o, name, DDBC_SPAN_TEXT);
 		words(v, ": ");
-		put_value(v, item->u.pairs[i].value, false);
+		put_value(v, value, false);
 	}
 	cell_end(v);
 }

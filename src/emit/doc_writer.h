@@ -93,6 +93,12 @@ static inline void scalar_code(writer *w, const ddbc_node *v)
 		code(w, v->u.text);
 }
 
+static inline void pval_code(writer *w, const ddbc_pval *v)
+{
+	if (v && ddbc_pval_kind(v) == DDBC_NODE_SCALAR)
+		code(w, ddbc_pval_text(v));
+}
+
 static inline void cell(writer *w)
 {
 	w->be->cell(w->o);

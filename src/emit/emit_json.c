@@ -336,33 +336,32 @@ size_t ddbc_json_unmark(char *text, size_t n)
 
 /* A number scalar with its own digits; JSON has no infinity or NaN (nor
  * YAML's 0x forms beyond an integer): those keep YAML's word. */
-static json_t *exact_number(const ddbc_node *n)
+static json_t *exact_number(const char *text, size_t len)
 {
-	if (ddbc_decimal_valid(n->u.text, n->n))
-		return ddbc_json_number(n->u.text, n->n);
-	return ddbc_json_strn(n->u.text, n->n);
+	if (ddbc_decimal_valid(text, len))
+		return ddbc_json_number(text, len);
+	return ddbc_json_strn(text, len);
 }
 
-static json_t *plain_scalar(const ddbc_node *n)
+/* A scalar of kind k and text, of a node or a packed value. */
+static json_t *plain_scalar(ddbc_scalar_kind k, const char *text, size_t len)
 {
 	long long i;
-	bool b;
-	switch (n->scalar) {
+	switch (k) {
 	case DDBC_SCALAR_INT:
-		if (ddbc_node_int(n, &i))
+		if (ddbc_int_text(text, &i))
 			return json_integer(i);
-		return exact_number(n);  /* more digits than an integer holds */
+		return exact_number(text, len);  /* more digits than an integer holds */
 	case DDBC_SCALAR_FLOAT:
-		return exact_number(n);
+		return exact_number(text, len);
 	case DDBC_SCALAR_BOOL:
-		ddbc_node_bool(n, &b);
-		return json_boolean(b);
+		return json_boolean(text[0] == 't' || text[0] == 'T');
 	case DDBC_SCALAR_NULL:
 		return json_null();
 	case DDBC_SCALAR_STR:
 		break;
 	}
-	return ddbc_json_strn(n->u.text, n->n);
+	return ddbc_json_strn(text, len);
 }
 
 json_t *ddbc_json_plain(const ddbc_node *n)
@@ -370,7 +369,7 @@ json_t *ddbc_json_plain(const ddbc_node *n)
 	if (!n)
 		return NULL;
 	if (n->kind == DDBC_NODE_SCALAR)
-		return plain_scalar(n);
+		return plain_scalar(n->scalar, n->u.text, n->n);
 	if (n->kind == DDBC_NODE_SEQ) {
 		json_t *a = json_array();
 		for (size_t i = 0; i < n->n; i++)
@@ -384,6 +383,28 @@ json_t *ddbc_json_plain(const ddbc_node *n)
 	return o;
 }
 
+json_t *ddbc_json_pval(const ddbc_pval *v)
+{
+	if (!v)
+		return NULL;
+	uint32_t len;
+	const char *text = ddbc_pval_str(v, &len);
+	if (text)
+		return plain_scalar(ddbc_pval_scalar(v), text, len);
+	ddbc_pval_iter it = ddbc_pval_members(v);
+	const ddbc_pval *key, *x;
+	if (ddbc_pval_kind(v) == DDBC_NODE_SEQ) {
+		json_t *a = json_array();
+		while (ddbc_pval_item(&it, &x))
+			json_array_append_new(a, ddbc_json_pval(x));
+		return a;
+	}
+	json_t *o = json_object();
+	while (ddbc_pval_pair(&it, &key, &x))
+		json_object_set_new(o, ddbc_pval_text(key), ddbc_json_pval(x));
+	return o;
+}
+
 static json_t *typed(const char *type, json_t *v)
 {
 	json_t *o = json_object();
@@ -391,49 +412,53 @@ static json_t *typed(const char *type, json_t *v)
 	return o;
 }
 
-static json_t *scalar_as(const char *type, const ddbc_node *n)
+static json_t *scalar_as(const char *type, const ddbc_pval *n)
 {
 	strbuf sb = STRBUF_INIT;
-	ddbc_json_scalar_text(n, &sb);
+	ddbc_pval_scalar_text(n, &sb);
 	json_t *v = typed(type, ddbc_json_strn(strbuf_str(&sb), sb.len));
 	strbuf_release(&sb);
 	return v;
 }
 
-static json_t *inferred(const ddbc_node *n)
+static json_t *inferred(const ddbc_pval *n)
 {
 	return ddbc_json_attr_value(n, DDBC_TYPE_NONE);
 }
 
-static json_t *set_of(const char *type, const ddbc_node *n)
+static json_t *set_of(const char *type, const ddbc_pval *n)
 {
 	json_t *a = json_array();
-	for (size_t i = 0; i < n->n; i++) {
+	ddbc_pval_iter it = ddbc_pval_members(n);
+	const ddbc_pval *x;
+	while (ddbc_pval_item(&it, &x)) {
 		strbuf sb = STRBUF_INIT;
-		ddbc_json_scalar_text(n->u.items[i], &sb);
+		ddbc_pval_scalar_text(x, &sb);
 		json_array_append_new(a, ddbc_json_strn(strbuf_str(&sb), sb.len));
 		strbuf_release(&sb);
 	}
 	return typed(type, a);
 }
 
-static bool all_scalars(const ddbc_node *n)
+static bool all_scalars(const ddbc_pval *n)
 {
-	for (size_t i = 0; i < n->n; i++)
-		if (n->u.items[i]->kind != DDBC_NODE_SCALAR)
+	ddbc_pval_iter it = ddbc_pval_members(n);
+	const ddbc_pval *x;
+	while (ddbc_pval_item(&it, &x))
+		if (ddbc_pval_kind(x) != DDBC_NODE_SCALAR)
 			return false;
 	return true;
 }
 
-static json_t *inferred_scalar(const ddbc_node *n)
+static json_t *inferred_scalar(const ddbc_pval *n)
 {
 	bool b;
-	switch (n->scalar) {
+	switch (ddbc_pval_scalar(n)) {
 	case DDBC_SCALAR_INT:
 	case DDBC_SCALAR_FLOAT:
 		return scalar_as("N", n);
 	case DDBC_SCALAR_BOOL:
-		ddbc_node_bool(n, &b);
+		ddbc_pval_bool(n, &b);
 		return typed("BOOL", json_boolean(b));
 	case DDBC_SCALAR_NULL:
 		return typed("NULL", json_true());
@@ -443,16 +468,16 @@ static json_t *inferred_scalar(const ddbc_node *n)
 	return scalar_as("S", n);
 }
 
-json_t *ddbc_json_attr_value(const ddbc_node *n, ddbc_type t)
+json_t *ddbc_json_attr_value(const ddbc_pval *n, ddbc_type t)
 {
-	bool scalar = n->kind == DDBC_NODE_SCALAR, seq = n->kind == DDBC_NODE_SEQ;
+	bool scalar = ddbc_pval_kind(n) == DDBC_NODE_SCALAR, seq = ddbc_pval_kind(n) == DDBC_NODE_SEQ;
 	bool b;
 	switch (t) {
 	case DDBC_TYPE_S: if (scalar) return scalar_as("S", n); break;
 	case DDBC_TYPE_N: if (scalar) return scalar_as("N", n); break;
 	case DDBC_TYPE_B: if (scalar) return scalar_as("B", n); break;
 	case DDBC_TYPE_BOOL:
-		if (ddbc_node_bool(n, &b))
+		if (ddbc_pval_bool(n, &b))
 			return typed("BOOL", json_boolean(b));
 		break;
 	case DDBC_TYPE_NULL: return typed("NULL", json_true());
@@ -463,15 +488,17 @@ json_t *ddbc_json_attr_value(const ddbc_node *n, ddbc_type t)
 	}
 	if (scalar)
 		return inferred_scalar(n);
+	ddbc_pval_iter it = ddbc_pval_members(n);
+	const ddbc_pval *key, *x;
 	if (seq) {
 		json_t *a = json_array();
-		for (size_t i = 0; i < n->n; i++)
-			json_array_append_new(a, inferred(n->u.items[i]));
+		while (ddbc_pval_item(&it, &x))
+			json_array_append_new(a, inferred(x));
 		return typed("L", a);
 	}
 	json_t *m = json_object();
-	for (size_t i = 0; i < n->n; i++)
-		json_object_set_new(m, n->u.pairs[i].key->u.text, inferred(n->u.pairs[i].value));
+	while (ddbc_pval_pair(&it, &key, &x))
+		json_object_set_new(m, ddbc_pval_text(key), inferred(x));
 	return typed("M", m);
 }
 

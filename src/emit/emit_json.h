@@ -80,11 +80,12 @@ void ddbc_figure_text(strbuf *out, const ddbc_figure *f);
 /* A YAML node as plain JSON: strings, numbers, booleans, null, arrays and
  * objects; NULL for nothing. */
 json_t *ddbc_json_plain(const ddbc_node *n);
+json_t *ddbc_json_pval(const ddbc_pval *v);
 
 /* A value as DynamoDB JSON of type t; DDBC_TYPE_NONE infers the type from
  * the node (string S, number N, boolean BOOL, null NULL, sequence L,
  * mapping M), as do the members of M and L. */
-json_t *ddbc_json_attr_value(const ddbc_node *n, ddbc_type t);
+json_t *ddbc_json_attr_value(const ddbc_pval *n, ddbc_type t);
 
 /* A string as a DynamoDB key value of type t (S, N or B). */
 json_t *ddbc_json_key_value(const char *s, size_t len, ddbc_type t);

@@ -218,7 +218,7 @@ static void model_attr(ddbc_json_stream *js, const ddbc_attr *a, const ddbc_tabl
 		ddbc_json_end(js, ']');
 	}
 	if (a->more->example)
-		ddbc_json_member(js, "example", ddbc_json_plain(a->more->example));
+		ddbc_json_member(js, "example", ddbc_json_pval(a->more->example));
 	if (a->has_indexes)
 		declared_roles(js, a);
 	if (t)
@@ -252,7 +252,7 @@ static void model_entity(ddbc_json_stream *js, const ddbc_entity *e)
 	membership(js, e);
 	ddbc_json_begin(js, "examples", '[');
 	for (size_t i = 0; i < e->nexamples; i++)
-		ddbc_json_member(js, NULL, ddbc_json_plain(e->examples[i]));
+		ddbc_json_member(js, NULL, ddbc_json_pval(e->examples[i]));
 	ddbc_json_end(js, ']');
 	ddbc_json_end(js, '}');
 }
@@ -318,7 +318,7 @@ static void model_pattern(ddbc_json_stream *js, const ddbc_pattern *p)
 		ddbc_json_text(js, NULL, p->matched[i]->name.s);
 	ddbc_json_end(js, ']');
 	if (p->example)
-		ddbc_json_member(js, "example", ddbc_json_plain(p->example));
+		ddbc_json_member(js, "example", ddbc_json_pval(p->example));
 	opt_text(js, "condition", p->condition);
 	figure(js, "rate", p->rate);
 	ddbc_json_end(js, '}');

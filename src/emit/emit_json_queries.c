@@ -72,9 +72,9 @@ static bool is_alnum(char c)
 
 /* ---- parameter values ---------------------------------------------------------------- */
 
-static bool usable(const ddbc_node *v)
+static bool usable(const ddbc_pval *v)
 {
-	return v && v->kind == DDBC_NODE_SCALAR && !ddbc_node_is_null(v);
+	return v && ddbc_pval_kind(v) == DDBC_NODE_SCALAR && !ddbc_pval_is_null(v);
 }
 
 /* The value the command line gives parameter name (the last --param of
@@ -89,7 +89,7 @@ static const char *cli_value(const ddbc_export_opts *o, const char *name, size_t
 
 /* Appends parameter name's value to out; false when it has none. *node
  * (when not NULL) receives the YAML value it came from, NULL for --param. */
-static bool param_value(const request *r, const char *name, strbuf *out, const ddbc_node **node)
+static bool param_value(const request *r, const char *name, strbuf *out, const ddbc_pval **node)
 {
 	if (node)
 		*node = NULL;
@@ -101,10 +101,10 @@ static bool param_value(const request *r, const char *name, strbuf *out, const d
 		}
 	}
 	/* Then the design's own values, as the rules take them. */
-	const ddbc_node *v = ddbc_pattern_param_node(r->p, name);
+	const ddbc_pval *v = ddbc_pattern_param_node(r->p, name);
 	if (!v)
 		return false;
-	ddbc_scalar_text(v, out);
+	ddbc_pval_scalar_text(v, out);
 	if (node)
 		*node = v;
 	return true;
@@ -123,14 +123,15 @@ static void report_missing(request *r, const char *name, ddbc_loc loc)
 
 /* The type of a condition's ':name' value: that of a matched entity's
  * attribute of the name, else what the YAML value is, else S. */
-static ddbc_type value_type(const request *r, const char *name, const ddbc_node *node)
+static ddbc_type value_type(const request *r, const char *name, const ddbc_pval *node)
 {
 	const ddbc_attr *a = ddbc_pattern_named_attr(r->p, name, strlen(name));
 	if (a)
 		return a->type;
-	if (node && (node->scalar == DDBC_SCALAR_INT || node->scalar == DDBC_SCALAR_FLOAT))
+	if (node && (ddbc_pval_scalar(node) == DDBC_SCALAR_INT ||
+		     ddbc_pval_scalar(node) == DDBC_SCALAR_FLOAT))
 		return DDBC_TYPE_N;
-	if (node && node->scalar == DDBC_SCALAR_BOOL)
+	if (node && ddbc_pval_scalar(node) == DDBC_SCALAR_BOOL)
 		return DDBC_TYPE_BOOL;
 	return DDBC_TYPE_S;
 }
@@ -145,7 +146,7 @@ static void condition_value(request *r, const char *ref)
 		return;
 	const char *name = ref + 1;
 	strbuf val = STRBUF_INIT;
-	const ddbc_node *node;
+	const ddbc_pval *node;
 	if (!param_value(r, name, &val, &node)) {
 		report_missing(r, name, r->p->condition_loc);
 		strbuf_release(&val);
@@ -384,7 +385,7 @@ static json_t *key_map(request *r)
  * condition, or a value its example or the command line gives. */
 static bool is_param(request *r, const char *name)
 {
-	if ((r->p->example && usable(ddbc_node_get(r->p->example, name))) ||
+	if ((r->p->example && usable(ddbc_pval_get(r->p->example, name))) ||
 	    (r->o && cli_value(r->o, name, strlen(name))))
 		return true;
 	size_t len = strlen(name);
@@ -394,7 +395,7 @@ static bool is_param(request *r, const char *name)
 	return false;
 }
 
-static bool item_text(request *r, const ddbc_entity *e, const ddbc_node *ex, const char *name,
+static bool item_text(request *r, const ddbc_entity *e, const ddbc_pval *ex, const char *name,
 		      strbuf *out, unsigned depth);
 
 /* An item being put, rendered from its own values: a placeholder's value
@@ -402,7 +403,7 @@ static bool item_text(request *r, const ddbc_entity *e, const ddbc_node *ex, con
 typedef struct item_render {
 	request *r;
 	const ddbc_entity *e;
-	const ddbc_node *ex;
+	const ddbc_pval *ex;
 	unsigned depth;
 } item_render;
 
@@ -421,7 +422,7 @@ static ddbc_tvalue item_value_of(void *ctx, const ddbc_segment *seg)
 /* The text of attribute name in the item being put: its template rendered
  * from the item's other values, the pattern's parameter of that name, or the
  * example's value. False when some part is unknown. */
-static bool item_text(request *r, const ddbc_entity *e, const ddbc_node *ex, const char *name,
+static bool item_text(request *r, const ddbc_entity *e, const ddbc_pval *ex, const char *name,
 		      strbuf *out, unsigned depth)
 {
 	const ddbc_attr *a = ddbc_entity_attr(e, name);
@@ -440,10 +441,10 @@ static bool item_text(request *r, const ddbc_entity *e, const ddbc_node *ex, con
 		if (ok)
 			return true;
 	}
-	const ddbc_node *v = ex ? ddbc_node_get(ex, name) : NULL;
+	const ddbc_pval *v = ex ? ddbc_pval_get(ex, name) : NULL;
 	if (!usable(v))
 		return false;
-	ddbc_json_scalar_text(v, out);
+	ddbc_pval_scalar_text(v, out);
 	return true;
 }
 
@@ -451,8 +452,8 @@ static bool item_text(request *r, const ddbc_entity *e, const ddbc_node *ex, con
  * pattern's key value (kept in key), else a scalar S or N attribute that the
  * parameters change (a parameter itself or a template built from them),
  * rendered, else the example's value as it is. */
-static json_t *item_member(request *r, const ddbc_entity *e, const ddbc_node *ex,
-			   const char *name, const ddbc_node *v, json_t *key)
+static json_t *item_member(request *r, const ddbc_entity *e, const ddbc_pval *ex,
+			   const char *name, const ddbc_pval *v, json_t *key)
 {
 	json_t *k = json_object_get(key, name);
 	if (k)
@@ -474,7 +475,7 @@ static json_t *item_member(request *r, const ddbc_entity *e, const ddbc_node *ex
 /* The value the put item gives key attribute a that its example lacks:
  * the pattern's key value, else its template (or the parameter of its
  * name) rendered; NULL when some part is unknown. */
-static json_t *built_key(request *r, const ddbc_entity *e, const ddbc_node *ex,
+static json_t *built_key(request *r, const ddbc_entity *e, const ddbc_pval *ex,
 			 const ddbc_attr *a, json_t *key)
 {
 	json_t *k = json_object_get(key, a->name.s);
@@ -522,7 +523,7 @@ static void item_put(request *r, ddbc_json_stream *s, const char *name, json_t *
  * placeholder no parameter or example value gives) is left out, as a
  * request must hold values, not templates: the item then stays out of
  * that index, as a real item without the value would. */
-static void put_keys(request *r, ddbc_json_stream *s, const ddbc_entity *e, const ddbc_node *ex,
+static void put_keys(request *r, ddbc_json_stream *s, const ddbc_entity *e, const ddbc_pval *ex,
 		     json_t *key)
 {
 	const ddbc_table *t = r->p->table;
@@ -532,7 +533,7 @@ static void put_keys(request *r, ddbc_json_stream *s, const ddbc_entity *e, cons
 		for (size_t k = 0; k < ix->npk + ix->nsk; k++) {
 			const char *name = ddbc_index_key(ix, k);
 			const ddbc_attr *a = ddbc_entity_attr(e, name);
-			if (!a || (ex && ddbc_node_get(ex, name)) || json_object_get(written, name))
+			if (!a || (ex && ddbc_pval_get(ex, name)) || json_object_get(written, name))
 				continue;
 			json_object_set_new(written, name, json_true());
 			json_t *v = built_key(r, e, ex, a, key);
@@ -556,17 +557,19 @@ static void put_keys(request *r, ddbc_json_stream *s, const ddbc_entity *e, cons
 static void put_item(request *r, ddbc_json_stream *s)
 {
 	const ddbc_entity *e = r->p->nmatched ? r->p->matched[0] : NULL;
-	const ddbc_node *ex = e && e->nexamples ? e->examples[0] : NULL;
+	const ddbc_pval *ex = e && e->nexamples ? e->examples[0] : NULL;
 	/* The key is the pattern's, whatever the example holds. */
 	json_t *key = key_map(r);
 	ddbc_json_begin(s, "Item", '{');
-	for (size_t i = 0; ex && i < ex->n; i++) {
-		const char *name = ex->u.pairs[i].key->u.text;
+	ddbc_pval_iter it = ex ? ddbc_pval_members(ex) : (ddbc_pval_iter){ NULL, 0 };
+	const ddbc_pval *k, *v;
+	while (ddbc_pval_pair(&it, &k, &v)) {
+		const char *name = ddbc_pval_text(k);
 		/* An example may show a key part that items do not store. */
 		const ddbc_attr *a = ddbc_entity_attr(e, name);
 		if (a && !ddbc_attr_stored(a))
 			continue;
-		item_put(r, s, name, item_member(r, e, ex, name, ex->u.pairs[i].value, key));
+		item_put(r, s, name, item_member(r, e, ex, name, v, key));
 	}
 	put_keys(r, s, e, ex, key);
 	ddbc_json_end(s, '}');
@@ -646,12 +649,12 @@ static void check_use(void *ctx, const ddbc_param_use *use)
 	request *r = ctx;
 	char *name = ddbc_arena_strndup(r->arena, use->name, use->len);
 	strbuf val = STRBUF_INIT, why = STRBUF_INIT, where = STRBUF_INIT;
-	const ddbc_node *node;
+	const ddbc_pval *node;
 	if (!json_object_get(r->checked, name) && param_value(r, name, &val, &node) && node &&
 	    !ddbc_param_fits(r->g, use, strbuf_str(&val), val.len, &why)) {
 		json_object_set_new(r->checked, name, json_true());
 		ddbc_param_place_text(use, &where);
-		ddbc_diag_add(r->d, DDBC_RULE_PARAM_VALUE, node->loc,
+		ddbc_diag_add(r->d, DDBC_RULE_PARAM_VALUE, ddbc_pval_loc(node),
 			      "access pattern '%s' puts parameter '%s' in %s, but its value '%s' %s; "
 			      "pass --param %s=VALUE", r->p->id.s, name, where.buf, strbuf_str(&val),
 			      why.buf, name);

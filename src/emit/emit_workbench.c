@@ -100,13 +100,14 @@ static json_t *table_data(const ddbc_table *t)
 	for (size_t e = 0; e < t->nentities; e++) {
 		const ddbc_entity *en = t->entities[e];
 		for (size_t x = 0; x < en->nexamples; x++) {
-			const ddbc_node *m = en->examples[x];
 			json_t *item = json_object();
-			for (uint32_t i = 0; i < m->n; i++) {
-				const char *k = m->u.pairs[i].key->u.text;
+			ddbc_pval_iter it = ddbc_pval_members(en->examples[x]);
+			const ddbc_pval *key, *v;
+			while (ddbc_pval_pair(&it, &key, &v)) {
+				const char *k = ddbc_pval_text(key);
 				const ddbc_attr *a = ddbc_entity_attr(en, k);
-				json_object_set_new(item, k, ddbc_json_attr_value(m->u.pairs[i].value,
-						    a ? a->type : DDBC_TYPE_NONE));
+				json_object_set_new(item, k, ddbc_json_attr_value(v, a ? a->type
+										  : DDBC_TYPE_NONE));
 			}
 			json_array_append_new(items, item);
 		}

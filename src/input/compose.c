@@ -21,7 +21,6 @@ struct frame {
 	size_t section;         /* a streamed section, or a nested mapping
 				   streamed in its entries: the sink's index + 1 */
 	bool nested;            /* the nested mapping of a section's entry */
-	bool keeping;           /* an entry: the value being read is the sink's kept one */
 	ddbc_strset seen;       /* a streamed section's keys (their nodes outlive it) */
 };
 
@@ -60,10 +59,6 @@ struct composer {
 	bool member_pinned;
 	bool nested_streamed;   /* the current entry's nested mapping was streamed */
 	size_t read, evicted;   /* how much of the text libyaml has, and we gave back */
-	/* The keys of the kept values (example items): every item of an
-	 * entity repeats the same attribute names, so each is stored once
-	 * (kept_text). */
-	ddbc_strset kept_keys;
 };
 
 static ddbc_loc loc_of(yaml_mark_t m)
@@ -195,40 +190,18 @@ static ddbc_arena *node_arena(const struct composer *c)
 		return c->arena;
 	if (c->depth >= 4 && c->stack[3].nested && (c->depth > 4 || c->stack[3].n % 2 == 1))
 		return c->member_scratch;
-	if (c->depth >= 3 && c->stack[2].keeping)
-		return c->arena;
 	return c->scratch;
 }
 
 /* Keeps the scratch memory of the entry or member being read for as long
  * as the tree: it holds a node used later. An inline merge source is one:
- * its mapping gets the source's pairs, and the sink may keep their values
- * (ddbc_yaml_sink's kept) without a copy. */
+ * its mapping gets the source's pairs. */
 static void pin(struct composer *c, const ddbc_arena *arena)
 {
 	if (arena == c->scratch)
 		c->scratch_pinned = true;
 	if (arena == c->member_scratch)
 		c->member_pinned = true;
-}
-
-/* A mapping key inside a kept value (ddbc_yaml_sink's kept): its text is
- * shared with every equal key kept before it. Nothing writes a scalar's
- * text, so the nodes may share it. */
-#define KEPT_KEY_MAX 64
-static char *kept_text(struct composer *c, ddbc_arena *arena, const char *text, size_t len)
-{
-	const struct frame *f = c->depth ? &c->stack[c->depth - 1] : NULL;
-	if (arena != c->arena || c->depth < 3 || !c->stack[1].section || !c->stack[2].keeping ||
-	    f->node->kind != DDBC_NODE_MAP || f->n % 2 != 0 || len > KEPT_KEY_MAX ||
-	    memchr(text, '\0', len))
-		return ddbc_arena_strndup(arena, text, len);
-	const char *same = ddbc_strset_get(&c->kept_keys, text, len);
-	if (same)
-		return (char *)same;
-	char *copy = ddbc_arena_strndup(arena, text, len);
-	ddbc_strset_put(&c->kept_keys, copy, len);
-	return copy;
 }
 
 static ddbc_node *new_scalar(struct composer *c, const yaml_event_t *ev)
@@ -238,8 +211,8 @@ static ddbc_node *new_scalar(struct composer *c, const yaml_event_t *ev)
 	node->kind = DDBC_NODE_SCALAR;
 	node->loc = loc_of(ev->start_mark);
 	node->n = ev->data.scalar.length;
-	node->u.text = kept_text(c, arena, (const char *)ev->data.scalar.value,
-				 ev->data.scalar.length);
+	node->u.text = ddbc_arena_strndup(arena, (const char *)ev->data.scalar.value,
+					  ev->data.scalar.length);
 	node->weight = 1;
 	const char *tag = (const char *)ev->data.scalar.tag;
 	if (tag && strcmp(tag, "!") != 0)
@@ -419,14 +392,6 @@ static ddbc_node *stub_of(struct composer *c, const struct frame *f, const ddbc_
 	return stub;
 }
 
-/* Whether key, in an entry of a streamed section, is the one whose value
- * the sink keeps (see ddbc_yaml_sink). */
-static bool is_kept_key(const struct composer *c, const ddbc_node *key)
-{
-	const char *name = c->sink->kept ? c->sink->kept[c->stack[1].section - 1] : NULL;
-	return name && !strcmp(key->u.text, name);
-}
-
 /* Adds child to the open collection; where is the event that brought it,
  * which for an alias is not the shared node's own position. */
 static void append(struct composer *c, ddbc_node *child, ddbc_loc where)
@@ -459,8 +424,6 @@ static void append(struct composer *c, ddbc_node *child, ddbc_loc where)
 			c->nested_streamed = false;
 		}
 	}
-	if (c->depth == 3 && c->stack[1].section && f->node->kind == DDBC_NODE_MAP)
-		f->keeping = f->n % 2 == 0 && is_kept_key(c, child);
 	xgrow((void **)&c->kids, &c->kids_cap, c->nkids + 1, sizeof(ddbc_node *));
 	c->kids[c->nkids++] = child;
 	f->n++;
@@ -763,7 +726,6 @@ static void release(struct composer *c)
 {
 	for (size_t i = 0; i < c->depth; i++)
 		ddbc_strset_release(&c->stack[i].seen);
-	ddbc_strset_release(&c->kept_keys);
 	free(c->kids);
 	free(c->pairs);
 	free(c->stack);

@@ -51,10 +51,6 @@ typedef struct ddbc_yaml_sink {
 	void *ctx;
 	const char *const *nested;    /* per section, a key or NULL; may be NULL */
 	void (*member)(void *ctx, size_t section, const ddbc_pair *member);
-	/* Per section, a key or NULL (may be NULL): the value under it in an
-	 * entry's mapping is composed to last as long as the tree, so the sink
-	 * may keep its nodes without a copy (an entity's example items). */
-	const char *const *kept;
 	/* Where every event also goes, to find the comments (suppress.h);
 	 * may be NULL. */
 	struct ddbc_comments *comments;

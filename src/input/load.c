@@ -4,8 +4,8 @@
  * tables, entities and access_patterns arrive one at a time while the file
  * is parsed (ddbc_yaml_sink), an entity's attributes one at a time before
  * the entity, and whatever the model keeps of them (names, texts, example
- * values) is copied, since their nodes are reused; only an entity's example
- * items are composed to last and kept as they are.
+ * values) is copied, since their nodes are reused; an entity's example
+ * items are packed (model/pval.h).
  *
  * Each kind of mapping (root, table, index, entity, attribute, pattern) has
  * its list of known fields. A reader is lenient in one way only: it reports
@@ -385,7 +385,7 @@ static void read_attr(loader *L, const ddbc_pair *pair, ddbc_entity *e, ddbc_att
 	}
 	const ddbc_node *example = f[EXAMPLE];
 	if (example)
-		ddbc_attr_more_of(L->arena, a)->example = ddbc_load_keep(L, example);
+		ddbc_attr_more_of(L->arena, a)->example = ddbc_pval_pack(L->arena, example);
 	const ddbc_node *ix = f[INDEXES];
 	if (ix)
 		load_index_decls(L, ix, a);
@@ -403,7 +403,7 @@ static void load_examples(loader *L, const ddbc_node *v, ddbc_entity *e)
 {
 	if (!ddbc_load_expect_kind(L, v, DDBC_NODE_SEQ, "examples"))
 		return;
-	e->examples = ddbc_arena_array(L->arena, v->n, sizeof(ddbc_node *));
+	e->examples = ddbc_arena_array(L->arena, v->n, sizeof(*e->examples));
 	for (size_t i = 0; i < v->n; i++) {
 		ddbc_node *item = v->u.items[i];
 		if (item->kind != DDBC_NODE_MAP) {
@@ -412,8 +412,8 @@ static void load_examples(loader *L, const ddbc_node *v, ddbc_entity *e)
 					 ddbc_node_describe(item));
 			continue;
 		}
-		/* The composer made these to last (ddbc_yaml_sink's kept). */
-		e->examples[e->nexamples++] = item;
+		/* Packed: the tree goes with the entry's scratch. */
+		e->examples[e->nexamples++] = ddbc_pval_pack(L->arena, item);
 	}
 }
 
@@ -610,7 +610,7 @@ static void read_pattern(loader *L, const ddbc_pair *pair, ddbc_pattern *p)
 	}
 	const ddbc_node *ex = f[EXAMPLE];
 	if (ex && ddbc_load_expect_kind(L, ex, DDBC_NODE_MAP, "example"))
-		p->example = ddbc_load_keep(L, ex);
+		p->example = ddbc_pval_pack(L->arena, ex);
 	p->condition = ddbc_load_name_field(L, m, f[CONDITION], "condition").s;
 	const ddbc_node *cond = f[CONDITION];
 	p->condition_loc = cond ? cond->loc : p->id.loc;
@@ -726,10 +726,8 @@ static void *next_entry(entries *list, size_t size)
 	return item;
 }
 
-/* Inside each entity, its attributes are streamed too, and its example
- * items are composed to last: a wide entity's are megabytes. */
+/* Inside each entity, its attributes are streamed too. */
 static const char *const nested_names[] = { NULL, "attributes", NULL };
-static const char *const kept_names[] = { NULL, "examples", NULL };
 
 static void on_member(void *ctx, size_t section, const ddbc_pair *member)
 {
@@ -863,7 +861,7 @@ ddbc_design *ddbc_load(const ddbc_source *src, ddbc_diags *d)
 	ddbc_settings_init(&g->settings);
 	loader L = { .design = g, .arena = arena, .d = d };
 	ddbc_yaml_sink sink = { section_names, countof(section_names), on_entry, &L,
-				nested_names, on_member, kept_names, ddbc_comments_new(src) };
+				nested_names, on_member, ddbc_comments_new(src) };
 	size_t before = d->n;
 	ddbc_node *root = ddbc_yaml_load_streamed(arena, src, d, &sink);
 	if (root && root->kind == DDBC_NODE_MAP && sink.comments)

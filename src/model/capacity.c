@@ -21,46 +21,48 @@ double ddbc_write_units(uint64_t bytes)
 }
 
 /* Whether before's and after's values of ix's key attributes differ. */
-static bool key_changed(const ddbc_index *ix, const ddbc_node *before, const ddbc_node *after)
+static bool key_changed(const ddbc_index *ix, const ddbc_pval *before, const ddbc_pval *after)
 {
 	for (size_t i = 0; i < ix->npk + ix->nsk; i++) {
 		const ddbc_name *k = i < ix->npk ? &ix->pk[i] : &ix->sk[i - ix->npk];
-		const ddbc_node *a = ddbc_node_get(before, k->s), *b = ddbc_node_get(after, k->s);
-		if (!a || !b || a->kind != DDBC_NODE_SCALAR || b->kind != DDBC_NODE_SCALAR ||
-		    a->n != b->n || memcmp(a->u.text, b->u.text, a->n))
+		if (!ddbc_pval_same_text(ddbc_pval_get(before, k->s), ddbc_pval_get(after, k->s)))
 			return true;
 	}
 	return false;
 }
 
-static bool same_value(const ddbc_node *a, const ddbc_node *b)
+static bool same_value(const ddbc_pval *a, const ddbc_pval *b)
 {
-	if (!a || !b || a->kind != b->kind || a->n != b->n)
+	if (!a || !b || ddbc_pval_kind(a) != ddbc_pval_kind(b) || ddbc_pval_n(a) != ddbc_pval_n(b))
 		return false;
-	if (a->kind == DDBC_NODE_SCALAR)
-		return !memcmp(a->u.text, b->u.text, a->n);
-	for (size_t i = 0; i < a->n; i++) {
-		if (a->kind == DDBC_NODE_SEQ ? !same_value(a->u.items[i], b->u.items[i])
-					     : strcmp(a->u.pairs[i].key->u.text,
-						      b->u.pairs[i].key->u.text) ||
-						   !same_value(a->u.pairs[i].value,
-							       b->u.pairs[i].value))
-			return false;
+	if (ddbc_pval_kind(a) == DDBC_NODE_SCALAR)
+		return ddbc_pval_same_text(a, b);
+	ddbc_pval_iter ia = ddbc_pval_members(a), ib = ddbc_pval_members(b);
+	const ddbc_pval *ka, *va, *kb, *vb;
+	if (ddbc_pval_kind(a) == DDBC_NODE_SEQ) {
+		while (ddbc_pval_item(&ia, &va) && ddbc_pval_item(&ib, &vb))
+			if (!same_value(va, vb))
+				return false;
+		return true;
 	}
+	while (ddbc_pval_pair(&ia, &ka, &va) && ddbc_pval_pair(&ib, &kb, &vb))
+		if (strcmp(ddbc_pval_text(ka), ddbc_pval_text(kb)) || !same_value(va, vb))
+			return false;
 	return true;
 }
 
 /* Whether an attribute that ix projects differs between the two items. */
-static bool projected_changed(const ddbc_index *ix, const ddbc_node *before,
-			      const ddbc_node *after)
+static bool projected_changed(const ddbc_index *ix, const ddbc_pval *before,
+			      const ddbc_pval *after)
 {
-	const ddbc_node *pair[2] = { before, after };
+	const ddbc_pval *pair[2] = { before, after };
 	for (int k = 0; k < 2; k++) {
-		const ddbc_node *m = pair[k], *other = pair[1 - k];
-		for (size_t i = 0; i < m->n; i++) {
-			const char *name = m->u.pairs[i].key->u.text;
-			if (ddbc_index_projects(ix, name) &&
-			    !same_value(m->u.pairs[i].value, ddbc_node_get(other, name)))
+		const ddbc_pval *m = pair[k], *other = pair[1 - k];
+		ddbc_pval_iter it = ddbc_pval_members(m);
+		const ddbc_pval *key, *v;
+		while (ddbc_pval_pair(&it, &key, &v)) {
+			const char *name = ddbc_pval_text(key);
+			if (ddbc_index_projects(ix, name) && !same_value(v, ddbc_pval_get(other, name)))
 				return true;
 		}
 	}
@@ -68,7 +70,7 @@ static bool projected_changed(const ddbc_index *ix, const ddbc_node *before,
 }
 
 double ddbc_index_write_units(const ddbc_index *ix, const ddbc_entity *e,
-			      const ddbc_node *before, const ddbc_node *after, bool changed)
+			      const ddbc_pval *before, const ddbc_pval *after, bool changed)
 {
 	bool was = before && ddbc_index_holds(ix, before);
 	bool is = after && ddbc_index_holds(ix, after);
@@ -135,7 +137,7 @@ void ddbc_entity_capacity(ddbc_arena *arena, const ddbc_entity *e, ddbc_entity_c
 		out->storage[s] = 0;
 	}
 	for (size_t i = 0; i < e->nexamples; i++) {
-		const ddbc_node *item = e->examples[i];
+		const ddbc_pval *item = e->examples[i];
 		uint64_t bytes = ddbc_item_size(e, item);
 		total += (double)bytes;
 		if (bytes > out->max_bytes)

@@ -36,7 +36,7 @@
 /* An example item and the entity it belongs to. */
 typedef struct ddbc_cap_item {
 	const ddbc_entity *entity;
-	const ddbc_node *item;
+	const ddbc_pval *item;
 } ddbc_cap_item;
 
 /* Units of one write on index ix: the item's entry before (NULL: not
@@ -44,7 +44,7 @@ typedef struct ddbc_cap_item {
  * entry's attributes even where before and after are the same item (an
  * update whose new values the design does not give). */
 double ddbc_index_write_units(const ddbc_index *ix, const ddbc_entity *e,
-			      const ddbc_node *before, const ddbc_node *after, bool changed);
+			      const ddbc_pval *before, const ddbc_pval *after, bool changed);
 
 /* Read units of bytes read in one request: 4 KB rounding once. */
 double ddbc_read_units(uint64_t bytes, bool consistent);

@@ -22,13 +22,13 @@ uint64_t ddbc_number_size(const char *text, size_t len)
 	return 1 + (n + 1) / 2 + (aligned ? 0 : 1) + (neg ? 1 : 0);
 }
 
-static ddbc_type shape_type(const ddbc_node *v)
+static ddbc_type shape_type(const ddbc_pval *v)
 {
-	if (v->kind == DDBC_NODE_SEQ)
+	if (ddbc_pval_kind(v) == DDBC_NODE_SEQ)
 		return DDBC_TYPE_L;
-	if (v->kind == DDBC_NODE_MAP)
+	if (ddbc_pval_kind(v) == DDBC_NODE_MAP)
 		return DDBC_TYPE_M;
-	switch ((ddbc_scalar_kind)v->scalar) {
+	switch (ddbc_pval_scalar(v)) {
 	case DDBC_SCALAR_INT:
 	case DDBC_SCALAR_FLOAT: return DDBC_TYPE_N;
 	case DDBC_SCALAR_BOOL: return DDBC_TYPE_BOOL;
@@ -37,39 +37,42 @@ static ddbc_type shape_type(const ddbc_node *v)
 	}
 }
 
-static uint64_t set_size(const ddbc_node *v, ddbc_type element)
+static uint64_t set_size(const ddbc_pval *v, ddbc_type element)
 {
 	uint64_t sum = 0;
-	for (size_t i = 0; i < v->n; i++)
-		sum += ddbc_value_size(v->u.items[i], element);
+	ddbc_pval_iter it = ddbc_pval_members(v);
+	const ddbc_pval *x;
+	while (ddbc_pval_item(&it, &x))
+		sum += ddbc_value_size(x, element);
 	return sum;
 }
 
-uint64_t ddbc_value_size(const ddbc_node *v, ddbc_type t)
+uint64_t ddbc_value_size(const ddbc_pval *v, ddbc_type t)
 {
 	/* A value whose shape is not its declared type (example-mismatch tells)
 	 * counts as what it is. */
 	ddbc_node_kind want = t == DDBC_TYPE_M ? DDBC_NODE_MAP
 			      : t == DDBC_TYPE_L || t == DDBC_TYPE_SS || t == DDBC_TYPE_NS ||
 					t == DDBC_TYPE_BS ? DDBC_NODE_SEQ : DDBC_NODE_SCALAR;
-	if (t == DDBC_TYPE_NONE || v->kind != want)
+	if (t == DDBC_TYPE_NONE || ddbc_pval_kind(v) != want)
 		t = shape_type(v);
 	uint64_t sum = 3;
+	ddbc_pval_iter it = ddbc_pval_members(v);
+	const ddbc_pval *key, *x;
 	switch (t) {
-	case DDBC_TYPE_S: return v->n;
-	case DDBC_TYPE_N: return ddbc_number_size(v->u.text, v->n);
-	case DDBC_TYPE_B: return ddbc_base64_bytes(v->u.text, v->n);
+	case DDBC_TYPE_S: return ddbc_pval_n(v);
+	case DDBC_TYPE_N: return ddbc_number_size(ddbc_pval_text(v), ddbc_pval_n(v));
+	case DDBC_TYPE_B: return ddbc_base64_bytes(ddbc_pval_text(v), ddbc_pval_n(v));
 	case DDBC_TYPE_SS: return set_size(v, DDBC_TYPE_S);
 	case DDBC_TYPE_NS: return set_size(v, DDBC_TYPE_N);
 	case DDBC_TYPE_BS: return set_size(v, DDBC_TYPE_B);
 	case DDBC_TYPE_L:
-		for (size_t i = 0; i < v->n; i++)
-			sum += 1 + ddbc_value_size(v->u.items[i], DDBC_TYPE_NONE);
+		while (ddbc_pval_item(&it, &x))
+			sum += 1 + ddbc_value_size(x, DDBC_TYPE_NONE);
 		return sum;
 	case DDBC_TYPE_M:
-		for (size_t i = 0; i < v->n; i++)
-			sum += 1 + v->u.pairs[i].key->n +
-			       ddbc_value_size(v->u.pairs[i].value, DDBC_TYPE_NONE);
+		while (ddbc_pval_pair(&it, &key, &x))
+			sum += 1 + ddbc_pval_n(key) + ddbc_value_size(x, DDBC_TYPE_NONE);
 		return sum;
 	default: return 1;    /* BOOL, NULL */
 	}
@@ -84,17 +87,27 @@ static ddbc_type declared(const ddbc_entity *e, const char *name, bool *stored)
 	return a ? a->type : DDBC_TYPE_NONE;
 }
 
-uint64_t ddbc_item_size(const ddbc_entity *e, const ddbc_node *item)
+/* The bytes of item's attributes that keep(ix, name) keeps (NULL: all). */
+static uint64_t sum_attrs(const ddbc_index *ix, const ddbc_entity *e, const ddbc_pval *item,
+			  bool (*keep)(const ddbc_index *ix, const char *name))
 {
 	uint64_t sum = 0;
-	for (size_t i = 0; item->kind == DDBC_NODE_MAP && i < item->n; i++) {
-		const ddbc_pair *p = &item->u.pairs[i];
+	ddbc_pval_iter it = ddbc_pval_kind(item) == DDBC_NODE_MAP ? ddbc_pval_members(item)
+								 : (ddbc_pval_iter){ NULL, 0 };
+	const ddbc_pval *key, *v;
+	while (ddbc_pval_pair(&it, &key, &v)) {
+		const char *name = ddbc_pval_text(key);
 		bool stored;
-		ddbc_type t = declared(e, p->key->u.text, &stored);
-		if (stored)
-			sum += p->key->n + ddbc_value_size(p->value, t);
+		ddbc_type t = declared(e, name, &stored);
+		if (stored && (!keep || keep(ix, name)))
+			sum += ddbc_pval_n(key) + ddbc_value_size(v, t);
 	}
 	return sum;
+}
+
+uint64_t ddbc_item_size(const ddbc_entity *e, const ddbc_pval *item)
+{
+	return sum_attrs(NULL, e, item, NULL);
 }
 
 static bool in_names(const ddbc_name *names, size_t n, const char *name)
@@ -105,14 +118,14 @@ static bool in_names(const ddbc_name *names, size_t n, const char *name)
 	return false;
 }
 
-bool ddbc_index_holds(const ddbc_index *ix, const ddbc_node *item)
+bool ddbc_index_holds(const ddbc_index *ix, const ddbc_pval *item)
 {
 	if (ix->kind == DDBC_INDEX_PRIMARY)
 		return true;
 	for (size_t i = 0; i < ix->npk + ix->nsk; i++) {
 		const ddbc_name *k = i < ix->npk ? &ix->pk[i] : &ix->sk[i - ix->npk];
-		const ddbc_node *v = k->s ? ddbc_node_get(item, k->s) : NULL;
-		if (!v || ddbc_node_is_null(v))
+		const ddbc_pval *v = k->s ? ddbc_pval_get(item, k->s) : NULL;
+		if (!v || ddbc_pval_is_null(v))
 			return false;
 	}
 	return true;
@@ -127,30 +140,17 @@ bool ddbc_index_projects(const ddbc_index *ix, const char *name)
 	return ix->projection == DDBC_PROJ_INCLUDE && in_names(ix->include, ix->ninclude, name);
 }
 
-uint64_t ddbc_entry_size(const ddbc_index *ix, const ddbc_entity *e, const ddbc_node *item)
+uint64_t ddbc_entry_size(const ddbc_index *ix, const ddbc_entity *e, const ddbc_pval *item)
 {
-	uint64_t sum = 0;
-	for (size_t i = 0; item->kind == DDBC_NODE_MAP && i < item->n; i++) {
-		const ddbc_pair *p = &item->u.pairs[i];
-		bool stored;
-		ddbc_type t = declared(e, p->key->u.text, &stored);
-		if (stored && ddbc_index_projects(ix, p->key->u.text))
-			sum += p->key->n + ddbc_value_size(p->value, t);
-	}
-	return sum;
+	return sum_attrs(ix, e, item, ddbc_index_projects);
 }
 
-uint64_t ddbc_keys_entry_size(const ddbc_index *ix, const ddbc_entity *e, const ddbc_node *item)
+static bool is_key_of(const ddbc_index *ix, const char *name)
 {
-	uint64_t sum = 0;
-	for (size_t i = 0; item->kind == DDBC_NODE_MAP && i < item->n; i++) {
-		const ddbc_pair *p = &item->u.pairs[i];
-		const char *name = p->key->u.text;
-		bool stored;
-		ddbc_type t = declared(e, name, &stored);
-		if (stored && (ddbc_index_has_key(ix, name) ||
-			       ddbc_index_has_key(&ix->table->primary, name)))
-			sum += p->key->n + ddbc_value_size(p->value, t);
-	}
-	return sum;
+	return ddbc_index_has_key(ix, name) || ddbc_index_has_key(&ix->table->primary, name);
+}
+
+uint64_t ddbc_keys_entry_size(const ddbc_index *ix, const ddbc_entity *e, const ddbc_pval *item)
+{
+	return sum_attrs(ix, e, item, is_key_of);
 }

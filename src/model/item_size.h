@@ -34,25 +34,25 @@
 uint64_t ddbc_number_size(const char *text, size_t len);
 
 /* The bytes of value v as a value of type t (DDBC_TYPE_NONE: by its shape). */
-uint64_t ddbc_value_size(const ddbc_node *v, ddbc_type t);
+uint64_t ddbc_value_size(const ddbc_pval *v, ddbc_type t);
 
 /* The bytes of example item (a mapping) of entity e (NULL: every
  * attribute typed by its shape). */
-uint64_t ddbc_item_size(const ddbc_entity *e, const ddbc_node *item);
+uint64_t ddbc_item_size(const ddbc_entity *e, const ddbc_pval *item);
 
 /* Whether index ix holds item: it sets every key attribute of ix (the
  * table's own key: always). */
-bool ddbc_index_holds(const ddbc_index *ix, const ddbc_node *item);
+bool ddbc_index_holds(const ddbc_index *ix, const ddbc_pval *item);
 
 /* Whether ix projects the attribute called name: the table's and its own
  * key attributes always, the rest as its projection says. */
 bool ddbc_index_projects(const ddbc_index *ix, const char *name);
 
 /* The bytes of item's entry in ix: the attributes ix projects. */
-uint64_t ddbc_entry_size(const ddbc_index *ix, const ddbc_entity *e, const ddbc_node *item);
+uint64_t ddbc_entry_size(const ddbc_index *ix, const ddbc_entity *e, const ddbc_pval *item);
 
 /* The bytes of item's entry in ix were ix to project keys only: the
  * table's and ix's key attributes. */
-uint64_t ddbc_keys_entry_size(const ddbc_index *ix, const ddbc_entity *e, const ddbc_node *item);
+uint64_t ddbc_keys_entry_size(const ddbc_index *ix, const ddbc_entity *e, const ddbc_pval *item);
 
 #endif

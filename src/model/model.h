@@ -21,6 +21,7 @@
 #include "util/arena.h"
 #include "diag/diag.h"
 #include "model/node.h"
+#include "model/pval.h"
 #include "model/template.h"
 
 #include <stdbool.h>
@@ -198,7 +199,7 @@ typedef struct ddbc_attr_more {
 	ddbc_node **enum_values;
 	ddbc_index_decl *indexes; /* the readable entries, then those whose role is not */
 	const char *tpl_error;   /* semantics.c: template-syntax message, or NULL */
-	ddbc_node *example;      /* the attribute's own `example:` */
+	const ddbc_pval *example; /* the attribute's own `example:`, packed */
 	ddbc_loc enum_loc;
 	ddbc_loc indexes_loc;
 	uint32_t nenum;
@@ -257,7 +258,7 @@ struct ddbc_entity {
 	 * number of slots, each 0 (empty) or an attribute's position + 1. */
 	uint32_t *attr_slots;
 	uint32_t attr_mask;      /* the number of slots - 1 */
-	ddbc_node **examples;    /* each a mapping (checked by the loader) */
+	const ddbc_pval **examples; /* each a mapping (checked by the loader), packed */
 	size_t nexamples;
 	const ddbc_figure *count;      /* `count:` items stored; never NULL */
 	const ddbc_figure *item_bytes; /* `item_bytes:` a typical item's size; never NULL */
@@ -326,7 +327,7 @@ typedef struct ddbc_pattern {
 	ddbc_name *returns;
 	ddbc_name *entities;
 	ddbc_loc entities_loc;
-	ddbc_node *example;      /* a mapping of parameter values, or NULL */
+	const ddbc_pval *example; /* a mapping of parameter values, packed, or NULL */
 	const char *condition;
 	ddbc_loc condition_loc;
 	const ddbc_figure *rate; /* `rate:` requests per second; never NULL */

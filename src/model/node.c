@@ -112,7 +112,11 @@ bool ddbc_node_int(const ddbc_node *node, long long *out)
 {
 	if (!node || node->kind != DDBC_NODE_SCALAR || node->scalar != DDBC_SCALAR_INT)
 		return false;
-	const char *s = node->u.text;
+	return ddbc_int_text(node->u.text, out);
+}
+
+bool ddbc_int_text(const char *s, long long *out)
+{
 	int base = 10;
 	if (!strncmp(s, "0x", 2))
 		s += 2, base = 16;
@@ -140,14 +144,17 @@ bool ddbc_node_is_number(const ddbc_node *node)
 
 const char *ddbc_node_describe(const ddbc_node *node)
 {
-	if (!node)
-		return "nothing";
-	switch (node->kind) {
+	return node ? ddbc_kind_describe(node->kind, node->scalar) : "nothing";
+}
+
+const char *ddbc_kind_describe(ddbc_node_kind kind, ddbc_scalar_kind scalar)
+{
+	switch (kind) {
 	case DDBC_NODE_SEQ: return "a sequence";
 	case DDBC_NODE_MAP: return "a mapping";
 	case DDBC_NODE_SCALAR: break;
 	}
-	switch (node->scalar) {
+	switch (scalar) {
 	case DDBC_SCALAR_INT:
 	case DDBC_SCALAR_FLOAT: return "a number";
 	case DDBC_SCALAR_BOOL: return "a boolean";

@@ -78,7 +78,11 @@ bool ddbc_node_int(const ddbc_node *node, long long *out);
 bool ddbc_node_is_null(const ddbc_node *node);
 bool ddbc_node_is_number(const ddbc_node *node);
 
+/* An integer scalar's text (decimal, 0x or 0o) in long long's range. */
+bool ddbc_int_text(const char *text, long long *out);
+
 /* "a mapping", "a sequence", "a string", "a number", ... for messages. */
 const char *ddbc_node_describe(const ddbc_node *node);
+const char *ddbc_kind_describe(ddbc_node_kind kind, ddbc_scalar_kind scalar);
 
 #endif

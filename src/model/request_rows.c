@@ -37,14 +37,14 @@ void ddbc_key_sent_release(ddbc_key_sent *sent)
 	memset(sent, 0, sizeof *sent);
 }
 
-static bool usable(const ddbc_node *v)
+static bool usable(const ddbc_pval *v)
 {
-	return v && v->kind == DDBC_NODE_SCALAR && !ddbc_node_is_null(v);
+	return v && ddbc_pval_kind(v) == DDBC_NODE_SCALAR && !ddbc_pval_is_null(v);
 }
 
-const ddbc_node *ddbc_pattern_param_node(const ddbc_pattern *p, const char *name)
+const ddbc_pval *ddbc_pattern_param_node(const ddbc_pattern *p, const char *name)
 {
-	const ddbc_node *v = p->example ? ddbc_node_get(p->example, name) : NULL;
+	const ddbc_pval *v = p->example ? ddbc_pval_get(p->example, name) : NULL;
 	if (usable(v))
 		return v;
 	for (size_t i = 0; i < p->nmatched; i++) {
@@ -52,7 +52,7 @@ const ddbc_node *ddbc_pattern_param_node(const ddbc_pattern *p, const char *name
 		if (!ddbc_entity_attr(e, name))
 			continue;
 		for (size_t k = 0; k < e->nexamples; k++) {
-			v = ddbc_node_get(e->examples[k], name);
+			v = ddbc_pval_get(e->examples[k], name);
 			if (usable(v))
 				return v;
 		}
@@ -72,6 +72,17 @@ void ddbc_scalar_text(const ddbc_node *n, strbuf *out)
 		strbuf_addf(out, "%lld", v);
 	else if (n && n->kind == DDBC_NODE_SCALAR)
 		strbuf_add(out, n->u.text, n->n);
+}
+
+void ddbc_pval_scalar_text(const ddbc_pval *n, strbuf *out)
+{
+	long long v;
+	uint32_t len;
+	const char *text = n ? ddbc_pval_str(n, &len) : NULL;
+	if (ddbc_pval_int(n, &v))
+		strbuf_addf(out, "%lld", v);
+	else if (text)
+		strbuf_add(out, text, len);
 }
 
 ddbc_tvalue ddbc_param_tvalue(ddbc_arena *arena, const ddbc_segment *seg, const char *text,
@@ -97,10 +108,10 @@ static ddbc_tvalue design_param(void *ctx, const ddbc_segment *seg)
 {
 	from_design *f = ctx;
 	char *name = ddbc_arena_strndup(f->arena, seg->text, seg->len);
-	const ddbc_node *v = ddbc_pattern_param_node(f->p, name);
+	const ddbc_pval *v = ddbc_pattern_param_node(f->p, name);
 	strbuf text = STRBUF_INIT;
 	if (v)
-		ddbc_scalar_text(v, &text);
+		ddbc_pval_scalar_text(v, &text);
 	else
 		f->failed = true;
 	ddbc_tvalue t = ddbc_param_tvalue(f->arena, seg, text.len ? text.buf : "", text.len);
@@ -114,11 +125,11 @@ static void check_fit(void *ctx, const ddbc_param_use *use)
 {
 	from_design *f = ctx;
 	char *name = ddbc_arena_strndup(f->arena, use->name, use->len);
-	const ddbc_node *v = ddbc_pattern_param_node(f->p, name);
+	const ddbc_pval *v = ddbc_pattern_param_node(f->p, name);
 	if (!v)
 		return;
 	strbuf text = STRBUF_INIT;
-	ddbc_scalar_text(v, &text);
+	ddbc_pval_scalar_text(v, &text);
 	if (!ddbc_param_fits(f->g, use, text.len ? text.buf : "", text.len, NULL))
 		f->failed = true;
 	strbuf_release(&text);
@@ -183,24 +194,25 @@ bool ddbc_request_key_sent(const ddbc_design *g, const ddbc_pattern *p, ddbc_key
 
 /* Item i's value of key attribute pos of the request's key: from the view
  * when the view's index is that key, else looked up by name. */
-static const ddbc_node *key_of(const ddbc_view *view, size_t i, const ddbc_index *key, size_t pos)
+static const ddbc_pval *key_of(const ddbc_view *view, size_t i, const ddbc_index *key, size_t pos)
 {
 	if (key == ddbc_view_index(view))
 		return ddbc_view_key(view, i, pos);
 	size_t n;
 	const ddbc_view_item *items = ddbc_view_items(view, &n);
 	const char *name = ddbc_index_key(key, pos);
-	const ddbc_node *v = name ? ddbc_node_get(items[i].item, name) : NULL;
-	return v && !ddbc_node_is_null(v) ? v : NULL;
+	const ddbc_pval *v = name ? ddbc_pval_get(items[i].item, name) : NULL;
+	return v && !ddbc_pval_is_null(v) ? v : NULL;
 }
 
 /* Whether the item's value v satisfies "v op sent" of the key attribute. */
-static bool holds(const ddbc_node *v, ddbc_cond_op op, const ddbc_key_text *sent, ddbc_type t)
+static bool holds(const ddbc_pval *v, ddbc_cond_op op, const ddbc_key_text *sent, ddbc_type t)
 {
-	if (!v || v->kind != DDBC_NODE_SCALAR || !sent[0].text ||
-	    (op == DDBC_COND_BETWEEN && !sent[1].text))
+	uint32_t len;
+	const char *text = v ? ddbc_pval_str(v, &len) : NULL;
+	if (!text || !sent[0].text || (op == DDBC_COND_BETWEEN && !sent[1].text))
 		return false;
-	return ddbc_key_op_holds(op, t, v->u.text, v->n, sent);
+	return ddbc_key_op_holds(op, t, text, len, sent);
 }
 
 bool ddbc_request_returns(const ddbc_request *q, const ddbc_key_sent *sent, const ddbc_view *view,

@@ -41,11 +41,12 @@ void ddbc_key_sent_release(ddbc_key_sent *sent);
  * example, else the first example item of a matched entity with an
  * attribute of that name that gives it, else such an attribute's own
  * example; NULL when none (the queries export's order after --param). */
-const ddbc_node *ddbc_pattern_param_node(const ddbc_pattern *p, const char *name);
+const ddbc_pval *ddbc_pattern_param_node(const ddbc_pattern *p, const char *name);
 
 /* Appends a scalar's text as a request sends it: a YAML integer in
  * decimal, anything else as written. */
 void ddbc_scalar_text(const ddbc_node *n, strbuf *out);
+void ddbc_pval_scalar_text(const ddbc_pval *n, strbuf *out);
 
 /* A parameter's text as placeholder seg's value: a run of digits meeting
  * a :0WIDTH is a number the renderer pads, anything else is text. The

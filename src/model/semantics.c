@@ -507,10 +507,13 @@ static bool keys_disputed(const ddbc_entity *e)
 		if (!a->is_key || !a->has_template || a->in_cycle)
 			continue;
 		for (size_t k = 0; k < e->nexamples; k++) {
-			const ddbc_node *v = ddbc_node_get(e->examples[k], a->name.s);
-			if (!v || v->kind != DDBC_NODE_SCALAR || v->scalar != DDBC_SCALAR_STR)
+			const ddbc_pval *v = ddbc_pval_get(e->examples[k], a->name.s);
+			if (!v || ddbc_pval_kind(v) != DDBC_NODE_SCALAR ||
+			    ddbc_pval_scalar(v) != DDBC_SCALAR_STR)
 				continue;
-			if (!literals_fit(ddbc_attr_key_lang(a), v->u.text, v->n))
+			uint32_t len;
+			const char *text = ddbc_pval_str(v, &len);
+			if (!literals_fit(ddbc_attr_key_lang(a), text, len))
 				return true;
 		}
 	}

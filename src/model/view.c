@@ -6,10 +6,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const ddbc_node *value_of(const ddbc_node *item, const char *name)
+static const ddbc_pval *value_of(const ddbc_pval *item, const char *name)
 {
-	const ddbc_node *v = name ? ddbc_node_get(item, name) : NULL;
-	return v && !ddbc_node_is_null(v) ? v : NULL;
+	const ddbc_pval *v = name ? ddbc_pval_get(item, name) : NULL;
+	return v && !ddbc_pval_is_null(v) ? v : NULL;
 }
 
 /* ---- order ----------------------------------------------------------------------------- */
@@ -17,7 +17,7 @@ static const ddbc_node *value_of(const ddbc_node *item, const char *name)
 /* Items being sorted, each with its key values looked up once. */
 typedef struct sorted {
 	ddbc_view_item item;
-	const ddbc_node **keys;  /* per key attribute of the index: value_of */
+	const ddbc_pval **keys;  /* per key attribute of the index: value_of */
 	size_t seq;              /* position in the table's items */
 	size_t group;            /* seq of its partition's first item */
 	const ddbc_index *ix;
@@ -25,20 +25,21 @@ typedef struct sorted {
 
 /* Two key values as DynamoDB orders them (by the attribute's type,
  * resolved once); a value that is no scalar orders with anything. */
-static int compare_values(ddbc_type t, const ddbc_node *a, const ddbc_node *b)
+static int compare_values(ddbc_type t, const ddbc_pval *a, const ddbc_pval *b)
 {
-	if (a->kind != DDBC_NODE_SCALAR || b->kind != DDBC_NODE_SCALAR)
+	uint32_t na, nb;
+	const char *ta = ddbc_pval_str(a, &na), *tb = ddbc_pval_str(b, &nb);
+	if (!ta || !tb)
 		return 0;
-	return ddbc_key_compare(t == DDBC_TYPE_N ? DDBC_TYPE_N : DDBC_TYPE_S, a->u.text, a->n,
-				b->u.text, b->n);
+	return ddbc_key_compare(t == DDBC_TYPE_N ? DDBC_TYPE_N : DDBC_TYPE_S, ta, na, tb, nb);
 }
 
 /* Compares key attributes from .. to (pk then sk positions) of two items. */
-static int compare_key(const ddbc_index *ix, size_t from, size_t to, const ddbc_node *const *a,
-		       const ddbc_node *const *b)
+static int compare_key(const ddbc_index *ix, size_t from, size_t to, const ddbc_pval *const *a,
+		       const ddbc_pval *const *b)
 {
 	for (size_t i = from; i < to; i++) {
-		const ddbc_node *x = a[i], *y = b[i];
+		const ddbc_pval *x = a[i], *y = b[i];
 		if (!x || !y) {
 			if (x != y)
 				return x ? 1 : -1;
@@ -68,7 +69,7 @@ static int by_group_then_sort_key(const void *pa, const void *pb)
 	return c ? c : (a->seq > b->seq) - (a->seq < b->seq);
 }
 
-static sorted *collect(const ddbc_index *ix, const ddbc_node ***keys, size_t *n)
+static sorted *collect(const ddbc_index *ix, const ddbc_pval ***keys, size_t *n)
 {
 	const ddbc_table *t = ix->table;
 	size_t nk = ix->npk + ix->nsk, len = 0;
@@ -83,7 +84,7 @@ static sorted *collect(const ddbc_index *ix, const ddbc_node ***keys, size_t *n)
 		for (size_t i = 0; i < e->nexamples; i++) {
 			if (!ddbc_index_holds(ix, e->examples[i]))
 				continue;
-			const ddbc_node **kv = *keys + len * nk;
+			const ddbc_pval **kv = *keys + len * nk;
 			for (size_t a = 0; a < nk; a++)
 				kv[a] = value_of(e->examples[i], ddbc_index_key(ix, a));
 			all[len] = (sorted){ { e, e->examples[i], k }, kv, len, len, ix };
@@ -101,7 +102,7 @@ struct ddbc_view {
 	const ddbc_index *ix;
 	ddbc_view_item *items;
 	size_t n;
-	const ddbc_node **keys;  /* n rows of npk + nsk values (NULL: none) */
+	const ddbc_pval **keys;  /* n rows of npk + nsk values (NULL: none) */
 	size_t *parts;           /* the first item of each partition, then n */
 	size_t nparts;
 	size_t *by_key;          /* the partitions ordered by partition key */
@@ -111,7 +112,7 @@ struct ddbc_view {
 /* A partition being ordered by its partition key, for ddbc_view_partition. */
 typedef struct part_ref {
 	size_t part;
-	const ddbc_node *const *keys;    /* its first item's */
+	const ddbc_pval *const *keys;    /* its first item's */
 	const ddbc_index *ix;
 } part_ref;
 
@@ -141,7 +142,7 @@ static void index_partitions(ddbc_view *v)
 	free(refs);
 	v->scalar_keys = true;
 	for (size_t i = 0; i < v->n * nk; i++)
-		v->scalar_keys &= !v->keys[i] || v->keys[i]->kind == DDBC_NODE_SCALAR;
+		v->scalar_keys &= !v->keys[i] || ddbc_pval_kind(v->keys[i]) == DDBC_NODE_SCALAR;
 }
 
 static ddbc_view *build_view(const ddbc_index *ix)
@@ -149,7 +150,7 @@ static ddbc_view *build_view(const ddbc_index *ix)
 	ddbc_view *v = xcalloc(1, sizeof *v);
 	v->ix = ix;
 	size_t len, nk = ix->npk + ix->nsk;
-	const ddbc_node **store;
+	const ddbc_pval **store;
 	sorted *all = collect(ix, &store, &len);
 	/* Partitions in the order they first appear: sort by partition key,
 	 * give each item its partition's first position, then sort by that
@@ -227,7 +228,7 @@ const ddbc_view_item *ddbc_view_items(const ddbc_view *v, size_t *n)
 	return v->items;
 }
 
-const ddbc_node *ddbc_view_key(const ddbc_view *v, size_t item, size_t k)
+const ddbc_pval *ddbc_view_key(const ddbc_view *v, size_t item, size_t k)
 {
 	return v->keys[item * (v->ix->npk + v->ix->nsk) + k];
 }
@@ -238,11 +239,13 @@ static int partition_against(const ddbc_view *v, size_t part, const ddbc_key_tex
 {
 	size_t first = v->parts[part];
 	for (size_t i = 0; i < v->ix->npk; i++) {
-		const ddbc_node *x = ddbc_view_key(v, first, i);
+		const ddbc_pval *x = ddbc_view_key(v, first, i);
 		if (!x)
 			return -1;
 		ddbc_type t = ddbc_index_key_type(v->ix, i) == DDBC_TYPE_N ? DDBC_TYPE_N : DDBC_TYPE_S;
-		int c = ddbc_key_compare(t, x->u.text, x->n, pk[i].text, pk[i].len);
+		uint32_t len;
+		const char *text = ddbc_pval_str(x, &len);
+		int c = ddbc_key_compare(t, text, len, pk[i].text, pk[i].len);
 		if (c)
 			return c;
 	}

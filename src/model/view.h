@@ -21,7 +21,7 @@
 /* One example item in a view. */
 typedef struct ddbc_view_item {
 	const ddbc_entity *entity;
-	const ddbc_node *item;   /* the example item, a mapping */
+	const ddbc_pval *item;   /* the example item, a mapping */
 	size_t colour;           /* the entity's position in its table */
 } ddbc_view_item;
 
@@ -39,7 +39,7 @@ const ddbc_view *ddbc_views_get(ddbc_views *vs, const ddbc_index *ix);
 const ddbc_view_item *ddbc_view_items(const ddbc_view *v, size_t *n);
 /* Item i's value of key attribute k of the view's index (pk then sk), or
  * NULL when it has none. */
-const ddbc_node *ddbc_view_key(const ddbc_view *v, size_t i, size_t k);
+const ddbc_pval *ddbc_view_key(const ddbc_view *v, size_t i, size_t k);
 /* The items [*from, *to) of the one partition whose partition key values
  * are pk (per partition key attribute, compared as the view orders them:
  * a Number by value, else by bytes), found by lookup; an empty range when

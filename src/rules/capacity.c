@@ -43,7 +43,8 @@ void ddbc_check_item_size(const ddbc_design *g, ddbc_diags *d)
 		const ddbc_entity *e = &g->entities[i];
 		for (size_t k = 0; k < e->nexamples; k++) {
 			snprintf(what, sizeof what, "example item %zu of '%s'", k + 1, e->name.s);
-			size_finding(d, e->examples[k]->loc, what, ddbc_item_size(e, e->examples[k]));
+			size_finding(d, ddbc_pval_loc(e->examples[k]), what,
+				     ddbc_item_size(e, e->examples[k]));
 		}
 		if (e->item_bytes->set) {
 			snprintf(what, sizeof what, "the item_bytes of '%s'", e->name.s);

@@ -59,17 +59,17 @@ static void mismatch(const ctx *c, ddbc_loc loc, const char *fmt, ...)
 
 /* ---- types ---------------------------------------------------------------------- */
 
-static bool is_str(const ddbc_node *v)
+static bool is_str(const ddbc_pval *v)
 {
-	return v->kind == DDBC_NODE_SCALAR && v->scalar == DDBC_SCALAR_STR;
+	return ddbc_pval_kind(v) == DDBC_NODE_SCALAR && ddbc_pval_scalar(v) == DDBC_SCALAR_STR;
 }
 
 /* YAML has .inf and .nan; DynamoDB numbers are finite decimals. */
-static bool is_finite_number(const ddbc_node *v)
+static bool is_finite_number(const ddbc_pval *v)
 {
-	if (!ddbc_node_is_number(v))
+	if (!ddbc_pval_is_number(v))
 		return false;
-	const char *s = v->u.text;
+	const char *s = ddbc_pval_text(v);
 	if (*s == '+' || *s == '-')
 		s++;
 	return *s != '.' || (s[1] >= '0' && s[1] <= '9');
@@ -94,16 +94,16 @@ static const char *type_hint(ddbc_type t)
 }
 
 /* Whether scalar v is a value of scalar type t (S, N, B, BOOL, NULL). */
-static bool scalar_fits(const ddbc_node *v, ddbc_type t)
+static bool scalar_fits(const ddbc_pval *v, ddbc_type t)
 {
-	if (v->kind != DDBC_NODE_SCALAR)
+	if (ddbc_pval_kind(v) != DDBC_NODE_SCALAR)
 		return false;
 	switch (t) {
-	case DDBC_TYPE_S: return v->scalar == DDBC_SCALAR_STR;
-	case DDBC_TYPE_N: return ddbc_node_is_number(v);
-	case DDBC_TYPE_B: return v->scalar == DDBC_SCALAR_STR;
-	case DDBC_TYPE_BOOL: return v->scalar == DDBC_SCALAR_BOOL;
-	case DDBC_TYPE_NULL: return v->scalar == DDBC_SCALAR_NULL;
+	case DDBC_TYPE_S: return ddbc_pval_scalar(v) == DDBC_SCALAR_STR;
+	case DDBC_TYPE_N: return ddbc_pval_is_number(v);
+	case DDBC_TYPE_B: return ddbc_pval_scalar(v) == DDBC_SCALAR_STR;
+	case DDBC_TYPE_BOOL: return ddbc_pval_scalar(v) == DDBC_SCALAR_BOOL;
+	case DDBC_TYPE_NULL: return ddbc_pval_scalar(v) == DDBC_SCALAR_NULL;
 	default: return false;
 	}
 }
@@ -122,83 +122,85 @@ static ddbc_type element_type(ddbc_type t)
 /* ---- the view of an example item ------------------------------------------------- */
 
 /* YAML value n of attribute a, for the checks of model/item_check.h. */
-static void yaml_value(const ddbc_node *n, const ddbc_attr *a, ddbc_value *out)
+static void yaml_value(const ddbc_pval *n, const ddbc_attr *a, ddbc_value *out)
 {
 	memset(out, 0, sizeof(*out));
 	if (!n)
 		return;
 	out->source = n;
-	if (n->kind != DDBC_NODE_SCALAR) {
+	if (ddbc_pval_kind(n) != DDBC_NODE_SCALAR) {
 		out->kind = DDBC_V_OTHER;
 		return;
 	}
-	out->kind = ddbc_node_is_number(n)	   ? DDBC_V_NUMBER
-		    : n->scalar == DDBC_SCALAR_BOOL ? DDBC_V_BOOL
-		    : n->scalar == DDBC_SCALAR_NULL ? DDBC_V_NULL
+	out->kind = ddbc_pval_is_number(n)	   ? DDBC_V_NUMBER
+		    : ddbc_pval_scalar(n) == DDBC_SCALAR_BOOL ? DDBC_V_BOOL
+		    : ddbc_pval_scalar(n) == DDBC_SCALAR_NULL ? DDBC_V_NULL
 						    : DDBC_V_STRING;
 	out->fits = scalar_fits(n, a->type);
-	out->text = n->u.text;
-	out->len = n->n;
-	ddbc_node_bool(n, &out->boolean);
-	out->is_int = ddbc_node_int(n, &out->n);
+	out->text = ddbc_pval_text(n);
+	out->len = ddbc_pval_n(n);
+	ddbc_pval_bool(n, &out->boolean);
+	out->is_int = ddbc_pval_int(n, &out->n);
 }
 
 static void example_get(const ddbc_item_view *iv, const ddbc_attr *a, ddbc_value *out)
 {
-	yaml_value(ddbc_node_get(iv->item, a->name.s), a, out);
+	yaml_value(ddbc_pval_get(iv->item, a->name.s), a, out);
 }
 
-static ddbc_item_view example_view(const ctx *c, const ddbc_node *item)
+static ddbc_item_view example_view(const ctx *c, const ddbc_pval *item)
 {
 	return (ddbc_item_view){ c->e, example_get, item, c->delim };
 }
 
 /* Whether two scalars are the same value: numbers by value (1 and 1.0
  * are one DynamoDB number), the rest by kind and text. */
-static bool same_scalar(const ddbc_node *a, const ddbc_node *b)
+static bool same_scalar(const ddbc_pval *a, const ddbc_pval *b)
 {
-	if (ddbc_node_is_number(a) && ddbc_node_is_number(b)) {
-		return ddbc_key_compare(DDBC_TYPE_N, a->u.text, a->n, b->u.text, b->n) == 0;
+	if (ddbc_pval_is_number(a) && ddbc_pval_is_number(b)) {
+		return ddbc_key_compare(DDBC_TYPE_N, ddbc_pval_text(a), ddbc_pval_n(a),
+					ddbc_pval_text(b), ddbc_pval_n(b)) == 0;
 	}
-	if (a->scalar != b->scalar)
+	if (ddbc_pval_scalar(a) != ddbc_pval_scalar(b))
 		return false;
 	bool x, y;
-	if (ddbc_node_bool(a, &x) && ddbc_node_bool(b, &y))
+	if (ddbc_pval_bool(a, &x) && ddbc_pval_bool(b, &y))
 		return x == y;
-	return a->scalar == DDBC_SCALAR_NULL ||
-	       (a->n == b->n && !memcmp(a->u.text, b->u.text, a->n));
+	return ddbc_pval_scalar(a) == DDBC_SCALAR_NULL ||
+	       (ddbc_pval_n(a) == ddbc_pval_n(b) &&
+		!memcmp(ddbc_pval_text(a), ddbc_pval_text(b), ddbc_pval_n(a)));
 }
 
 /* Checks what only a well-typed scalar can get wrong: a number DynamoDB
  * cannot hold (infinity, NaN, more than 38 digits, out of range), binary that is not base64, an empty key value. Returns
  * whether v passed. */
-static bool check_scalar_value(const ctx *c, const ddbc_attr *a, const ddbc_node *v,
+static bool check_scalar_value(const ctx *c, const ddbc_attr *a, const ddbc_pval *v,
 			       ddbc_type t)
 {
 	if (t == DDBC_TYPE_N && !is_finite_number(v)) {
-		mismatch(c, v->loc, "'%s' is %s (%s) in '%s', but %s gives '%s', which "
+		mismatch(c, ddbc_pval_loc(v), "'%s' is %s (%s) in '%s', but %s gives '%s', which "
 			 "DynamoDB cannot store (no infinity or NaN); write a finite number",
 			 a->name.s, ddbc_type_short(a->type), ddbc_type_long(a->type),
-			 c->e->name.s, c->who, v->u.text);
+			 c->e->name.s, c->who, ddbc_pval_text(v));
 		return false;
 	}
 	strbuf why = STRBUF_INIT;
-	if (t == DDBC_TYPE_N && !ddbc_decimal_dynamodb(v->u.text, v->n, &why)) {
-		mismatch(c, v->loc, "'%s' is %s (%s) in '%s', but %s gives '%s', which %s",
+	if (t == DDBC_TYPE_N && !ddbc_decimal_dynamodb(ddbc_pval_text(v), ddbc_pval_n(v), &why)) {
+		mismatch(c, ddbc_pval_loc(v), "'%s' is %s (%s) in '%s', but %s gives '%s', which %s",
 			 a->name.s, ddbc_type_short(a->type),
-			 ddbc_type_long(a->type), c->e->name.s, c->who, v->u.text, strbuf_str(&why));
+			 ddbc_type_long(a->type), c->e->name.s, c->who, ddbc_pval_text(v), strbuf_str(&why));
 		strbuf_release(&why);
 		return false;
 	}
-	if (t == DDBC_TYPE_B && !ddbc_is_base64(v->u.text, v->n)) {
-		mismatch(c, v->loc, "'%s' is %s (%s) in '%s', but %s gives '%s', which is not "
+	if (t == DDBC_TYPE_B && !ddbc_is_base64(ddbc_pval_text(v), ddbc_pval_n(v))) {
+		mismatch(c, ddbc_pval_loc(v), "'%s' is %s (%s) in '%s', but %s gives '%s', which is not "
 			 "base64; write the bytes base64-encoded", a->name.s,
 			 ddbc_type_short(a->type), ddbc_type_long(a->type), c->e->name.s, c->who,
-			 v->u.text);
+			 ddbc_pval_text(v));
 		return false;
 	}
-	if (a->is_key && v->n == 0 && (t == DDBC_TYPE_S || t == DDBC_TYPE_B)) {
-		mismatch(c, v->loc, "'%s' is a key attribute, but %s gives it an empty value; "
+	if (a->is_key && ddbc_pval_n(v) == 0 && (t == DDBC_TYPE_S || t == DDBC_TYPE_B)) {
+		mismatch(c, ddbc_pval_loc(v), "'%s' is a key attribute, but %s gives it an empty value; "
 			 "DynamoDB rejects empty key values", a->name.s, c->who);
 		return false;
 	}
@@ -206,15 +208,16 @@ static bool check_scalar_value(const ctx *c, const ddbc_attr *a, const ddbc_node
 }
 
 /* Each element of a set: of the element type, and no value twice. */
-static bool check_set(const ctx *c, const ddbc_attr *a, const ddbc_node *v, ddbc_type et)
+static bool check_set(const ctx *c, const ddbc_attr *a, const ddbc_pval *v, ddbc_type et)
 {
 	bool ok = true;
-	for (size_t i = 0; i < v->n; i++) {
-		const ddbc_node *x = v->u.items[i];
+	ddbc_pval_iter it = ddbc_pval_members(v);
+	const ddbc_pval *x;
+	for (size_t i = 0; ddbc_pval_item(&it, &x); i++) {
 		if (!scalar_fits(x, et)) {
-			mismatch(c, x->loc, "'%s' is %s (%s) in '%s', but element %zu of %s is %s; "
-				 "%s", a->name.s, ddbc_type_short(a->type), ddbc_type_long(a->type),
-				 c->e->name.s, i + 1, c->who, ddbc_node_describe(x),
+			mismatch(c, ddbc_pval_loc(x), "'%s' is %s (%s) in '%s', but element %zu of %s "
+				 "is %s; %s", a->name.s, ddbc_type_short(a->type), ddbc_type_long(a->type),
+				 c->e->name.s, i + 1, c->who, ddbc_pval_describe(x),
 				 type_hint(a->type));
 			ok = false;
 			continue;
@@ -223,11 +226,13 @@ static bool check_set(const ctx *c, const ddbc_attr *a, const ddbc_node *v, ddbc
 			ok = false;
 			continue;
 		}
-		for (size_t k = 0; k < i; k++) {
-			if (!same_scalar(x, v->u.items[k]))
+		const ddbc_pval *y = ddbc_pval_first(v);
+		for (size_t k = 0; k < i; k++, y = ddbc_pval_next(y)) {
+			if (!same_scalar(x, y))
 				continue;
-			mismatch(c, x->loc, "'%s' holds '%s' twice in %s; a DynamoDB set holds "
-				 "each value once: remove one", a->name.s, x->u.text, c->who);
+			mismatch(c, ddbc_pval_loc(x), "'%s' holds '%s' twice in %s; a DynamoDB set "
+				 "holds each value once: remove one", a->name.s, ddbc_pval_text(x),
+				 c->who);
 			ok = false;
 			break;
 		}
@@ -236,29 +241,29 @@ static bool check_set(const ctx *c, const ddbc_attr *a, const ddbc_node *v, ddbc
 }
 
 /* Whether v is a value of a's type; reports why not. */
-static bool check_type(const ctx *c, const ddbc_attr *a, const ddbc_node *v)
+static bool check_type(const ctx *c, const ddbc_attr *a, const ddbc_pval *v)
 {
 	ddbc_type t = a->type, et = element_type(t);
-	bool kind_ok = et != DDBC_TYPE_NONE    ? v->kind == DDBC_NODE_SEQ
-		       : t == DDBC_TYPE_M      ? v->kind == DDBC_NODE_MAP
-		       : t == DDBC_TYPE_L      ? v->kind == DDBC_NODE_SEQ
+	bool kind_ok = et != DDBC_TYPE_NONE    ? ddbc_pval_kind(v) == DDBC_NODE_SEQ
+		       : t == DDBC_TYPE_M      ? ddbc_pval_kind(v) == DDBC_NODE_MAP
+		       : t == DDBC_TYPE_L      ? ddbc_pval_kind(v) == DDBC_NODE_SEQ
 					       : scalar_fits(v, t);
 	if (!kind_ok) {
 		strbuf msg = STRBUF_INIT;
-		ddbc_type_message(a, c->who, ddbc_node_describe(v), &msg);
-		mismatch(c, v->loc, "%s; %s", strbuf_str(&msg), type_hint(t));
+		ddbc_type_message(a, c->who, ddbc_pval_describe(v), &msg);
+		mismatch(c, ddbc_pval_loc(v), "%s; %s", strbuf_str(&msg), type_hint(t));
 		strbuf_release(&msg);
 		return false;
 	}
-	if (et != DDBC_TYPE_NONE && v->n == 0) {
-		mismatch(c, v->loc, "'%s' is %s (%s) in '%s', but %s gives an empty sequence; "
+	if (et != DDBC_TYPE_NONE && ddbc_pval_n(v) == 0) {
+		mismatch(c, ddbc_pval_loc(v), "'%s' is %s (%s) in '%s', but %s gives an empty sequence; "
 			 "DynamoDB has no empty sets: leave the attribute out", a->name.s,
 			 ddbc_type_short(t), ddbc_type_long(t), c->e->name.s, c->who);
 		return false;
 	}
 	if (et != DDBC_TYPE_NONE)
 		return check_set(c, a, v, et);
-	if (v->kind == DDBC_NODE_SCALAR)
+	if (ddbc_pval_kind(v) == DDBC_NODE_SCALAR)
 		return check_scalar_value(c, a, v, t);
 	return true;
 }
@@ -267,7 +272,7 @@ static bool check_type(const ctx *c, const ddbc_attr *a, const ddbc_node *v)
 
 /* Whether YAML value v of type t (a's, or its sets' elements') is one of
  * a's enum values. */
-static bool in_enum(const ddbc_attr *a, ddbc_type t, const ddbc_node *v)
+static bool in_enum(const ddbc_attr *a, ddbc_type t, const ddbc_pval *v)
 {
 	ddbc_value val;
 	yaml_value(v, a, &val);
@@ -275,12 +280,12 @@ static bool in_enum(const ddbc_attr *a, ddbc_type t, const ddbc_node *v)
 }
 
 /* Whether the enum finding for a's value v was made already; notes it. */
-static bool enum_told(const ctx *c, const ddbc_attr *a, const ddbc_node *v)
+static bool enum_told(const ctx *c, const ddbc_attr *a, const ddbc_pval *v)
 {
 	strbuf key = STRBUF_INIT;
 	strbuf_addstr(&key, a->name.s);
 	strbuf_add(&key, "", 1);
-	strbuf_add(&key, v->u.text, v->n);
+	strbuf_add(&key, ddbc_pval_text(v), ddbc_pval_n(v));
 	bool told = ddbc_strset_get(c->told, key.buf, key.len) != NULL;
 	if (!told)
 		ddbc_strset_put(c->told, ddbc_arena_strndup(c->arena, key.buf, key.len), key.len);
@@ -288,7 +293,7 @@ static bool enum_told(const ctx *c, const ddbc_attr *a, const ddbc_node *v)
 	return told;
 }
 
-static void report_enum(const ctx *c, const ddbc_attr *a, const ddbc_node *v)
+static void report_enum(const ctx *c, const ddbc_attr *a, const ddbc_pval *v)
 {
 	if (enum_told(c, a, v))
 		return;
@@ -296,28 +301,30 @@ static void report_enum(const ctx *c, const ddbc_attr *a, const ddbc_node *v)
 	yaml_value(v, a, &val);
 	strbuf msg = STRBUF_INIT;
 	ddbc_enum_message(a, &val, &msg);
-	mismatch(c, v->loc, "%s; use one of them or add it to 'enum'", strbuf_str(&msg));
+	mismatch(c, ddbc_pval_loc(v), "%s; use one of them or add it to 'enum'", strbuf_str(&msg));
 	strbuf_release(&msg);
 }
 
 /* A scalar, or each element of a set, must be one of the enum's values. */
-static void check_enum(const ctx *c, const ddbc_attr *a, const ddbc_node *v)
+static void check_enum(const ctx *c, const ddbc_attr *a, const ddbc_pval *v)
 {
 	if (!a->more->nenum)
 		return;
-	if (v->kind == DDBC_NODE_SCALAR) {
+	if (ddbc_pval_kind(v) == DDBC_NODE_SCALAR) {
 		if (!in_enum(a, a->type, v))
 			report_enum(c, a, v);
 		return;
 	}
-	if (v->kind != DDBC_NODE_SEQ || element_type(a->type) == DDBC_TYPE_NONE)
+	if (ddbc_pval_kind(v) != DDBC_NODE_SEQ || element_type(a->type) == DDBC_TYPE_NONE)
 		return;
-	for (size_t i = 0; i < v->n; i++)
-		if (!in_enum(a, element_type(a->type), v->u.items[i]))
-			report_enum(c, a, v->u.items[i]);
+	ddbc_pval_iter it = ddbc_pval_members(v);
+	const ddbc_pval *x;
+	while (ddbc_pval_item(&it, &x))
+		if (!in_enum(a, element_type(a->type), x))
+			report_enum(c, a, x);
 }
 
-static void check_value(const ctx *c, const ddbc_attr *a, const ddbc_node *v)
+static void check_value(const ctx *c, const ddbc_attr *a, const ddbc_pval *v)
 {
 	if (a->type == DDBC_TYPE_NONE)
 		return;
@@ -329,14 +336,14 @@ static void check_value(const ctx *c, const ddbc_attr *a, const ddbc_node *v)
 
 
 
-static void check_required(const ctx *c, const ddbc_node *item)
+static void check_required(const ctx *c, const ddbc_pval *item)
 {
 	ddbc_item_view iv = example_view(c, item);
 	for (size_t i = 0; i < c->e->nattrs; i++) {
 		const ddbc_attr *a = &c->e->attrs[i];
 		strbuf msg = STRBUF_INIT;
 		if (!a->incomplete && ddbc_item_lacks(&iv, a, &msg))
-			mismatch(c, item->loc, "%s; add it", strbuf_str(&msg));
+			mismatch(c, ddbc_pval_loc(item), "%s; add it", strbuf_str(&msg));
 		strbuf_release(&msg);
 	}
 }
@@ -357,23 +364,24 @@ static bool unknown_placeholder(const ddbc_entity *e, const char *name)
 
 /* Returns whether every attribute of the item is one the entity defines;
  * attrs[i] is the entity's attribute of the item's pair i (NULL if none). */
-static bool check_defined(const ctx *c, const ddbc_node *item, const ddbc_attr *const *attrs)
+static bool check_defined(const ctx *c, const ddbc_pval *item, const ddbc_attr *const *attrs)
 {
 	bool all = true;
 	/* An entity read with an error, or lacking a key of its table, may
 	 * define the attribute under another name: its error says so. */
 	bool whole = !c->e->incomplete && !c->e->lacks_key;
-	for (size_t i = 0; i < item->n; i++) {
-		const ddbc_pair *p = &item->u.pairs[i];
+	ddbc_pval_iter it = ddbc_pval_members(item);
+	const ddbc_pval *key, *value;
+	for (size_t i = 0; ddbc_pval_pair(&it, &key, &value); i++) {
 		const ddbc_attr *a = attrs[i];
 		if (!a)
 			all = false;
-		if (!a && whole && !unknown_placeholder(c->e, p->key->u.text))
-			mismatch(c, p->key->loc, "the example item has '%s', which entity '%s' does "
-				 "not define; add it to the entity's attributes or remove it from "
-				 "the item", p->key->u.text, c->e->name.s);
+		if (!a && whole && !unknown_placeholder(c->e, ddbc_pval_text(key)))
+			mismatch(c, ddbc_pval_loc(key), "the example item has '%s', which entity '%s' "
+				 "does not define; add it to the entity's attributes or remove it "
+				 "from the item", ddbc_pval_text(key), c->e->name.s);
 		else if (a)
-			check_value(c, a, p->value);
+			check_value(c, a, value);
 	}
 	return all;
 }
@@ -383,11 +391,11 @@ static bool check_defined(const ctx *c, const ddbc_node *item, const ddbc_attr *
 /* Whether a placeholder of a takes from the item a value that its own
  * attribute rejects (reported as such): the template then renders from a
  * value known to be wrong. */
-static bool renders_bad_value(const ddbc_attr *a, const ddbc_node *item)
+static bool renders_bad_value(const ddbc_attr *a, const ddbc_pval *item)
 {
 	for (size_t k = 0; k < a->tpl.nsegs; k++) {
 		const ddbc_attr *b = a->tpl.segs[k].ref;
-		const ddbc_node *v = b ? ddbc_node_get(item, b->name.s) : NULL;
+		const ddbc_pval *v = b ? ddbc_pval_get(item, b->name.s) : NULL;
 		if (v && b->type != DDBC_TYPE_NONE &&
 		    (!scalar_fits(v, b->type) || (b->more->nenum && !in_enum(b, b->type, v))))
 			return true;
@@ -396,14 +404,14 @@ static bool renders_bad_value(const ddbc_attr *a, const ddbc_node *item)
 }
 
 /* Returns whether it reported a's value in item. */
-static bool check_template(const ctx *c, const ddbc_attr *a, const ddbc_node *item)
+static bool check_template(const ctx *c, const ddbc_attr *a, const ddbc_pval *item)
 {
 	/* Only a template's value is looked up: most attributes have none. */
 	if (!a->has_template || a->in_cycle)
 		return false;
-	const ddbc_node *v = ddbc_node_get(item, a->name.s);
+	const ddbc_pval *v = ddbc_pval_get(item, a->name.s);
 	/* An empty key value was reported as such; one finding is enough. */
-	if (!v || !is_str(v) || (a->is_key && !v->n))
+	if (!v || !is_str(v) || (a->is_key && !ddbc_pval_n(v)))
 		return false;
 	size_t slot = (size_t)(a - c->e->attrs);
 	if (c->template_told[slot] || renders_bad_value(a, item))
@@ -422,15 +430,16 @@ static bool check_template(const ctx *c, const ddbc_attr *a, const ddbc_node *it
 		 * such; a part read with an error (a misspelt `stored: false`)
 		 * may be absent for that reason. */
 		if (!ddbc_attr_required(gone, NULL) && !c->lacks_ok && !gone->incomplete)
-			mismatch(c, v->loc, "%s; add it", strbuf_str(&msg));
+			mismatch(c, ddbc_pval_loc(v), "%s; add it", strbuf_str(&msg));
 		break;
 	case DDBC_TCHECK_UNPADDABLE:
-		mismatch(c, ((const ddbc_node *)at.source)->loc, "%s; give a value the template "
+		mismatch(c, ddbc_pval_loc(at.source), "%s; give a value the template "
 			 "can pad", strbuf_str(&msg));
 		break;
 	case DDBC_TCHECK_SHAPE:
 	case DDBC_TCHECK_MISMATCH:
-		mismatch(c, v->loc, "%s; make the value and the template agree", strbuf_str(&msg));
+		mismatch(c, ddbc_pval_loc(v), "%s; make the value and the template agree",
+			 strbuf_str(&msg));
 		break;
 	}
 	strbuf_release(&msg);
@@ -440,19 +449,20 @@ static bool check_template(const ctx *c, const ddbc_attr *a, const ddbc_node *it
 
 /* key-overlap and pattern matching assume placeholder values never hold
  * the key delimiter; an example that breaks that makes their answers wrong. */
-static void check_delimiters(const ctx *c, const ddbc_node *item,
+static void check_delimiters(const ctx *c, const ddbc_pval *item,
 			     const ddbc_attr *const *attrs)
 {
 	ddbc_item_view iv = example_view(c, item);
-	for (size_t i = 0; i < item->n; i++) {
-		const ddbc_node *v = item->u.pairs[i].value;
+	ddbc_pval_iter it = ddbc_pval_members(item);
+	const ddbc_pval *key, *v;
+	for (size_t i = 0; ddbc_pval_pair(&it, &key, &v); i++) {
 		const ddbc_attr *b = attrs[i];
 		ddbc_value val;
 		strbuf msg = STRBUF_INIT;
 		if (b)
 			yaml_value(v, b, &val);
 		if (b && ddbc_item_delimiter(&iv, b, &val, &msg))
-			mismatch(c, v->loc, "%s: change the value or key_delimiter",
+			mismatch(c, ddbc_pval_loc(v), "%s: change the value or key_delimiter",
 				 strbuf_str(&msg));
 		strbuf_release(&msg);
 	}
@@ -462,13 +472,16 @@ static void check_delimiters(const ctx *c, const ddbc_node *item,
 
 /* An item with an attribute the entity does not define may hold a lacking
  * one under that name: what it lacks follows from that finding. */
-static void check_item(const ctx *c, const ddbc_node *item)
+static void check_item(const ctx *c, const ddbc_pval *item)
 {
 	/* Each pair's attribute looked up once, for both of its checks. */
 	const ddbc_attr *on_stack[32];
-	const ddbc_attr **attrs = item->n <= 32 ? on_stack : xmalloc(item->n * sizeof(*attrs));
-	for (size_t i = 0; i < item->n; i++)
-		attrs[i] = ddbc_entity_attr(c->e, item->u.pairs[i].key->u.text);
+	size_t n = ddbc_pval_n(item);
+	const ddbc_attr **attrs = n <= 32 ? on_stack : xmalloc(n * sizeof(*attrs));
+	ddbc_pval_iter it = ddbc_pval_members(item);
+	const ddbc_pval *key, *value;
+	for (size_t i = 0; ddbc_pval_pair(&it, &key, &value); i++)
+		attrs[i] = ddbc_entity_attr(c->e, ddbc_pval_text(key));
 	bool defined = check_defined(c, item, attrs);
 	if (defined && !c->e->incomplete)
 		check_required(c, item);

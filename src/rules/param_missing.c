@@ -15,20 +15,20 @@
 #include <stdio.h>
 #include <string.h>
 
-static bool usable(const ddbc_node *v)
+static bool usable(const ddbc_pval *v)
 {
-	return v && v->kind == DDBC_NODE_SCALAR && !ddbc_node_is_null(v);
+	return v && ddbc_pval_kind(v) == DDBC_NODE_SCALAR && !ddbc_pval_is_null(v);
 }
 
 /* The value an entity lends parameter name (as the export takes it), and
  * the entity in *from; NULL when none does. */
-static const ddbc_node *entity_value(const ddbc_pattern *p, const char *name,
+static const ddbc_pval *entity_value(const ddbc_pattern *p, const char *name,
 				     const ddbc_entity **from)
 {
 	for (size_t i = 0; i < p->nmatched; i++) {
 		const ddbc_entity *e = p->matched[i];
 		for (size_t k = 0; ddbc_entity_attr(e, name) && k < e->nexamples; k++) {
-			const ddbc_node *v = ddbc_node_get(e->examples[k], name);
+			const ddbc_pval *v = ddbc_pval_get(e->examples[k], name);
 			if (usable(v)) {
 				*from = e;
 				return v;
@@ -71,11 +71,11 @@ static void check_use(void *ctx, const ddbc_param_use *use)
 		return;
 	memcpy(name, use->name, use->len);
 	name[use->len] = '\0';
-	const ddbc_node *own = w->p->example ? ddbc_node_get(w->p->example, name) : NULL;
+	const ddbc_pval *own = w->p->example ? ddbc_pval_get(w->p->example, name) : NULL;
 	if (usable(own))
 		return;              /* param-value checks the pattern's own values */
 	const ddbc_entity *from = NULL;
-	const ddbc_node *v = entity_value(w->p, name, &from);
+	const ddbc_pval *v = entity_value(w->p, name, &from);
 	strbuf text = STRBUF_INIT, why = STRBUF_INIT, where = STRBUF_INIT;
 	if (!v) {
 		if (!reported(w, name))
@@ -87,10 +87,10 @@ static void check_use(void *ctx, const ddbc_param_use *use)
 				      name, w->p->id.s, name, name);
 	} else {
 		long long n;
-		if (v->scalar == DDBC_SCALAR_INT && ddbc_node_int(v, &n))
+		if (ddbc_pval_scalar(v) == DDBC_SCALAR_INT && ddbc_pval_int(v, &n))
 			strbuf_addf(&text, "%lld", n);
 		else
-			strbuf_addstr(&text, v->u.text);
+			strbuf_addstr(&text, ddbc_pval_text(v));
 		if (!ddbc_param_fits(w->g, use, strbuf_str(&text), text.len, &why) &&
 		    !reported(w, name)) {
 			ddbc_param_place_text(use, &where);
@@ -98,7 +98,7 @@ static void check_use(void *ctx, const ddbc_param_use *use)
 				      "parameter '%s' of access pattern '%s' takes the value '%s' from "
 				      "an example of '%s' (line %u), which %s; the pattern puts it in "
 				      "%s: give the pattern an example value that fits", name,
-				      w->p->id.s, strbuf_str(&text), from->name.s, v->loc.line,
+				      w->p->id.s, strbuf_str(&text), from->name.s, ddbc_pval_loc(v).line,
 				      why.buf, where.buf);
 		}
 	}
@@ -122,7 +122,7 @@ static void condition_refs(walk *w)
 		char name[256];
 		memcpy(name, s + 1, len);
 		name[len] = '\0';
-		const ddbc_node *own = w->p->example ? ddbc_node_get(w->p->example, name) : NULL;
+		const ddbc_pval *own = w->p->example ? ddbc_pval_get(w->p->example, name) : NULL;
 		const ddbc_entity *from;
 		if (!usable(own) && !entity_value(w->p, name, &from) && !reported(w, name))
 			ddbc_diag_add(w->d, DDBC_RULE_PARAM_NO_VALUE, use.loc,

@@ -265,19 +265,19 @@ static void add_parse(gen *G, const ddbc_hattr *ha, json_t *parses, const char *
 
 /* ---- vectors of one key ------------------------------------------------------------- */
 
-static char *scalar_text(const ddbc_node *v)
+static char *scalar_text(const ddbc_pval *v)
 {
 	strbuf sb = STRBUF_INIT;
-	ddbc_json_scalar_text(v, &sb);
+	ddbc_pval_scalar_text(v, &sb);
 	return strbuf_detach(&sb);
 }
 
 /* The values of item for k's parameters; false when it lacks one. */
-static bool item_values(const ddbc_hkey *k, const ddbc_node *item, value *vals)
+static bool item_values(const ddbc_hkey *k, const ddbc_pval *item, value *vals)
 {
 	for (size_t i = 0; i < k->nparams; i++) {
-		const ddbc_node *v = ddbc_node_get(item, k->params[i].source);
-		if (!v || v->kind != DDBC_NODE_SCALAR || ddbc_node_is_null(v))
+		const ddbc_pval *v = ddbc_pval_get(item, k->params[i].source);
+		if (!v || ddbc_pval_kind(v) != DDBC_NODE_SCALAR || ddbc_pval_is_null(v))
 			return false;
 		vals[i].text = scalar_text(v);
 		if (k->params[i].number && !ddbc_decimal_valid(vals[i].text, strlen(vals[i].text)))
@@ -625,11 +625,11 @@ static void key_vectors(gen *G, const ddbc_hentity *he, const ddbc_hattr *ha)
 		value *vals = calloc(k->nparams + 1, sizeof(value));
 		if (item_values(k, e->examples[x], vals)) {
 			strbuf key = STRBUF_INIT;
-			const ddbc_node *held = ddbc_node_get(e->examples[x], ha->attr->name.s);
-			if (held && held->kind == DDBC_NODE_SCALAR && build(G, k, vals, &key) == BUILT &&
-			    (held->n != key.len || memcmp(held->u.text, key.buf, key.len))) {
+			const ddbc_pval *held = ddbc_pval_get(e->examples[x], ha->attr->name.s);
+			if (held && ddbc_pval_kind(held) == DDBC_NODE_SCALAR && build(G, k, vals, &key) == BUILT &&
+			    (ddbc_pval_n(held) != key.len || memcmp(ddbc_pval_text(held), key.buf, key.len))) {
 				fprintf(stderr, "example %zu of %s holds %s '%s', built '%s'\n", x + 1,
-					e->name.s, ha->attr->name.s, held->u.text, key.buf);
+					e->name.s, ha->attr->name.s, ddbc_pval_text(held), key.buf);
 				exit(1);
 			}
 			strbuf_release(&key);
@@ -662,24 +662,24 @@ static void key_vectors(gen *G, const ddbc_hentity *he, const ddbc_hattr *ha)
 /* A pattern parameter's value as the queries export finds it: the
  * pattern's example, else a matched entity's first example item holding
  * it, else that attribute's own example. */
-static const ddbc_node *param_node(const ddbc_pattern *p, const char *name)
+static const ddbc_pval *param_node(const ddbc_pattern *p, const char *name)
 {
-	const ddbc_node *v = p->example ? ddbc_node_get(p->example, name) : NULL;
-	if (v && v->kind == DDBC_NODE_SCALAR && !ddbc_node_is_null(v))
+	const ddbc_pval *v = p->example ? ddbc_pval_get(p->example, name) : NULL;
+	if (v && ddbc_pval_kind(v) == DDBC_NODE_SCALAR && !ddbc_pval_is_null(v))
 		return v;
 	for (size_t i = 0; i < p->nmatched; i++) {
 		const ddbc_entity *e = p->matched[i];
 		if (!ddbc_entity_attr(e, name))
 			continue;
 		for (size_t k = 0; k < e->nexamples; k++) {
-			v = ddbc_node_get(e->examples[k], name);
-			if (v && v->kind == DDBC_NODE_SCALAR && !ddbc_node_is_null(v))
+			v = ddbc_pval_get(e->examples[k], name);
+			if (v && ddbc_pval_kind(v) == DDBC_NODE_SCALAR && !ddbc_pval_is_null(v))
 				return v;
 		}
 	}
 	for (size_t i = 0; i < p->nmatched; i++) {
 		const ddbc_attr *a = ddbc_entity_attr(p->matched[i], name);
-		if (a && a->more->example && a->more->example->kind == DDBC_NODE_SCALAR)
+		if (a && a->more->example && ddbc_pval_kind(a->more->example) == DDBC_NODE_SCALAR)
 			return a->more->example;
 	}
 	return NULL;
@@ -787,7 +787,7 @@ static json_t *requests(const ddbc_design *g, ddbc_header_plan *plan)
 				if (json_object_get(seen, k->params[a].name))
 					continue;
 				json_object_set_new(seen, k->params[a].name, json_true());
-				const ddbc_node *node = param_node(p, k->params[a].source);
+				const ddbc_pval *node = param_node(p, k->params[a].source);
 				char *text = node ? scalar_text(node) : strdup("");
 				json_t *arg = json_object();
 				json_object_set_new(arg, "value", json_string(text));

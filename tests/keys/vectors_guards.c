@@ -27,16 +27,17 @@
 
 /* The example as DynamoDB JSON: the members its entity stores, typed as
  * the entity says (check-items reads it so), and the probe. */
-static json_t *item_json(const ddbc_entity *e, const ddbc_node *ex)
+static json_t *item_json(const ddbc_entity *e, const ddbc_pval *ex)
 {
 	json_t *item = json_object();
-	for (size_t i = 0; i < ex->n; i++) {
-		const char *name = ex->u.pairs[i].key->u.text;
+	ddbc_pval_iter it = ddbc_pval_members(ex);
+	const ddbc_pval *key, *v;
+	while (ddbc_pval_pair(&it, &key, &v)) {
+		const char *name = ddbc_pval_text(key);
 		const ddbc_attr *a = ddbc_entity_attr(e, name);
 		if (a && !ddbc_attr_stored(a))
 			continue;
-		json_object_set_new(item, name,
-				    ddbc_json_attr_value(ex->u.pairs[i].value, a ? a->type : DDBC_TYPE_NONE));
+		json_object_set_new(item, name, ddbc_json_attr_value(v, a ? a->type : DDBC_TYPE_NONE));
 	}
 	json_t *probe = json_object();
 	json_object_set_new(probe, "S", json_string("probe"));
@@ -275,7 +276,7 @@ void guard_vectors(guard_gen *G, const ddbc_design *g)
 	for (size_t i = 0; i < g->nentities; i++) {
 		const ddbc_entity *e = &g->entities[i];
 		for (size_t x = 0; x < e->nexamples; x++) {
-			if (e->examples[x]->kind != DDBC_NODE_MAP)
+			if (ddbc_pval_kind(e->examples[x]) != DDBC_NODE_MAP)
 				continue;
 			json_t *item = item_json(e, e->examples[x]);
 			number_variants(G, e, item);
