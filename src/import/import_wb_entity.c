@@ -26,8 +26,9 @@ struct facet {
 	size_t nsorted;
 	const char *alias[2];      /* partition, sort key alias templates, or NULL */
 	char *name;                /* its FacetName, or NULL */
-	json_t *aliases;           /* its KeyAttributeAlias (the facet's tree is
-				    * not kept: a facet is read again from text) */
+	char *aliases[2];          /* its KeyAttributeAlias's partition and sort
+				    * key aliases, or NULL (the facet's tree
+				    * is not kept: ~1 KB a facet) */
 };
 
 /* The attribute names facet f holds: the table keys and its NonKeyAttributes. */
@@ -395,7 +396,7 @@ static json_t *key_samples(const json_t *guessing, const json_t *shown, const js
 }
 
 static int add_entity(const struct wb_table *w, json_t *design, const char *name,
-		      const json_t *names, const json_t *alias, json_t *examples,
+		      const json_t *names, char *const alias[2], json_t *examples,
 		      const json_t *evidence)
 {
 	json_t *entities = json_object_get(design, "entities");
@@ -414,10 +415,10 @@ static int add_entity(const struct wb_table *w, json_t *design, const char *name
 		const char *al = NULL;
 		bool tk = true;
 		if (!strcmp(kn, ddbc_import_string_value(json_object_get(w->table, "partition_key"))))
-			al = ddbc_import_string_value(json_object_get(alias, "PartitionKeyAlias"));
+			al = alias ? alias[0] : NULL;
 		else if (json_object_get(w->table, "sort_key") &&
 			 !strcmp(kn, ddbc_import_string_value(json_object_get(w->table, "sort_key"))))
-			al = ddbc_import_string_value(json_object_get(alias, "SortKeyAlias"));
+			al = alias ? alias[1] : NULL;
 		else
 			tk = false;
 		json_t *samples = key_samples(guessing, shown, evidence, kn);
@@ -436,10 +437,37 @@ static int add_entity(const struct wb_table *w, json_t *design, const char *name
 }
 
 /* A key alias that is a template, as ddbc's export writes them. */
-static const char *template_alias(const json_t *alias, const char *member)
+static const char *template_alias(const char *a)
 {
-	const char *a = ddbc_import_string_value(json_object_get(alias, member));
 	return a && strchr(a, '{') ? a : NULL;
+}
+
+static char *alias_of(const json_t *f, const char *member)
+{
+	const char *a = ddbc_import_string_value(json_object_get(json_object_get(f,
+								"KeyAttributeAlias"), member));
+	return a ? xstrdup(a) : NULL;
+}
+
+/* per's element i, an array made when first needed: most facets' lists
+ * of own items and of malformed ones' evidence stay empty. */
+static json_t *slot(json_t *per, size_t i)
+{
+	json_t *a = json_array_get(per, i);
+	if (!json_is_array(a)) {
+		a = json_array();
+		json_array_set_new(per, i, a);
+	}
+	return a;
+}
+
+/* l, or null in its place when it is empty. Takes l. */
+static json_t *or_null(json_t *l)
+{
+	if (json_array_size(l))
+		return l;
+	json_decref(l);
+	return json_null();
 }
 
 static json_t *facet_items(const struct wb_table *w, const json_t *f, json_t *evidence);
@@ -460,11 +488,12 @@ static void facets_init(struct facets *fs, const struct wb_table *w, const json_
 		json_t *f = ddbc_import_wb_facet(json_array_get(facets, i));
 		struct facet *x = &fs->f[i];
 		json_t *ev = json_array();
-		json_array_append_new(per, facet_items(w, f, ev));
-		json_array_append_new(per_ev, ev);
+		json_array_append_new(per, or_null(facet_items(w, f, ev)));
+		json_array_append_new(per_ev, or_null(ev));
 		const char *fname = ddbc_import_string_value(json_object_get(f, "FacetName"));
 		x->name = fname ? xstrdup(fname) : NULL;
-		x->aliases = json_incref(json_object_get(f, "KeyAttributeAlias"));
+		x->aliases[0] = alias_of(f, "PartitionKeyAlias");
+		x->aliases[1] = alias_of(f, "SortKeyAlias");
 		x->names = facet_names(f, w->table);
 		x->sorted = xcalloc(json_array_size(x->names) + 1, sizeof(*x->sorted));
 		size_t j;
@@ -473,8 +502,8 @@ static void facets_init(struct facets *fs, const struct wb_table *w, const json_
 			if (ddbc_import_is_string(n))
 				x->sorted[x->nsorted++] = ddbc_import_string_value(n);
 		qsort(x->sorted, x->nsorted, sizeof(*x->sorted), by_name);
-		x->alias[0] = template_alias(x->aliases, "PartitionKeyAlias");
-		x->alias[1] = fs->key[1] ? template_alias(x->aliases, "SortKeyAlias") : NULL;
+		x->alias[0] = template_alias(x->aliases[0]);
+		x->alias[1] = fs->key[1] ? template_alias(x->aliases[1]) : NULL;
 		index_facet(fs, i);
 		json_decref(f);
 	}
@@ -486,7 +515,8 @@ static void facet_release(struct facet *f)
 	json_decref(f->names);
 	free(f->sorted);
 	free(f->name);
-	json_decref(f->aliases);
+	free(f->aliases[0]);
+	free(f->aliases[1]);
 	*f = (struct facet){ 0 };
 }
 
@@ -543,7 +573,7 @@ static int facet_entities(const struct wb_table *w, json_t *facets, json_t *desi
 		if (k < 0)
 			lost++;
 		else
-			json_array_append(json_array_get(per, (size_t)k), (json_t *)item);
+			json_array_append(slot(per, (size_t)k), (json_t *)item);
 	}
 	/* Each item is its facet's now: it is freed with its entity. */
 	json_array_clear(w->items);
@@ -555,7 +585,7 @@ static int facet_entities(const struct wb_table *w, json_t *facets, json_t *desi
 		int k = facet_of(&fs, view);
 		json_decref(view);
 		if (k >= 0)
-			json_array_append(json_array_get(per_ev, (size_t)k), (json_t *)item);
+			json_array_append(slot(per_ev, (size_t)k), (json_t *)item);
 	}
 	for (i = 0; i < fs.n; i++) {
 		const char *fname = fs.f[i].name;

@@ -249,8 +249,8 @@ static json_t *facet_entry(struct scan *sc, size_t start, size_t end, size_t fir
 		json_decref(f);
 		return NULL;
 	}
-	json_t *items = sc->nr > first ? json_incref(sc->r[first].items) : json_null();
-	return json_pack("[o,o]", compact(f), items);
+	json_t *c = compact(f);
+	return sc->nr > first ? json_pack("[o,O]", c, sc->r[first].items) : c;
 }
 
 /* Walks the table's TableFacets list at i. A facet's tree is some four
@@ -429,9 +429,10 @@ json_t *ddbc_import_wb_take(const json_t *data)
 
 json_t *ddbc_import_wb_facet(const json_t *f)
 {
-	if (!json_is_array(f))
+	if (json_is_object(f))
 		return json_incref((json_t *)f);
-	const json_t *text = json_array_get(f, 0), *items = json_array_get(f, 1);
+	const json_t *text = json_is_array(f) ? json_array_get(f, 0) : f;
+	const json_t *items = json_array_get(f, 1);
 	json_t *tree = json_loadb(json_string_value(text), json_string_length(text), 0, NULL);
 	json_t *data = json_object_get(tree, "TableData");
 	if (json_is_array(items) && json_is_array(data)) {
