@@ -148,6 +148,9 @@ json_t *ddbc_import_yaml_member(const json_t *obj, const char *k, int indent);
  * which value is what instead (import_check.c). */
 int ddbc_import_check_mcp(const char *file, const json_t *root);
 int ddbc_import_check_workbench(const char *file, const json_t *root);
+/* Whether a Workbench facet alone fits the checks made of every facet:
+ * nothing is said (the model's check says it, at its place). */
+bool ddbc_import_wb_facet_fits(const json_t *facet);
 int ddbc_import_check_api(const char *file, const json_t *table);
 
 /* The readers: each adds the tables (and entities) of the file's root to

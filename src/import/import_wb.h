@@ -56,6 +56,11 @@ json_t *ddbc_import_wb_load(const char *file);
  * which the reader no longer holds. */
 json_t *ddbc_import_wb_take(const json_t *data);
 void ddbc_import_wb_prepared_clear(void);
+/* The tree of a facet of a table's TableFacets: a new reference. The
+ * reader keeps a facet as its compact JSON text, or [that text, the items
+ * of its TableData] (ddbc_import_wb_take of the model's empty list gives
+ * them), parsed here, its items then kept for its TableData. */
+json_t *ddbc_import_wb_facet(const json_t *f);
 
 /* Writes the entities of design not yet written (from the one after last,
  * NULL: from the first) as their YAML text, which then stands in the

@@ -25,6 +25,10 @@ struct facet {
 	const char **sorted;
 	size_t nsorted;
 	const char *alias[2];      /* partition, sort key alias templates, or NULL */
+	char *name;                /* its FacetName, or NULL */
+	char *aliases[2];          /* its KeyAttributeAlias's partition and sort
+				    * key aliases, or NULL (the facet's tree
+				    * is not kept: ~1 KB a facet) */
 };
 
 /* The attribute names facet f holds: the table keys and its NonKeyAttributes. */
@@ -392,7 +396,7 @@ static json_t *key_samples(const json_t *guessing, const json_t *shown, const js
 }
 
 static int add_entity(const struct wb_table *w, json_t *design, const char *name,
-		      const json_t *names, const json_t *alias, json_t *examples,
+		      const json_t *names, char *const alias[2], json_t *examples,
 		      const json_t *evidence)
 {
 	json_t *entities = json_object_get(design, "entities");
@@ -411,10 +415,10 @@ static int add_entity(const struct wb_table *w, json_t *design, const char *name
 		const char *al = NULL;
 		bool tk = true;
 		if (!strcmp(kn, ddbc_import_string_value(json_object_get(w->table, "partition_key"))))
-			al = ddbc_import_string_value(json_object_get(alias, "PartitionKeyAlias"));
+			al = alias ? alias[0] : NULL;
 		else if (json_object_get(w->table, "sort_key") &&
 			 !strcmp(kn, ddbc_import_string_value(json_object_get(w->table, "sort_key"))))
-			al = ddbc_import_string_value(json_object_get(alias, "SortKeyAlias"));
+			al = alias ? alias[1] : NULL;
 		else
 			tk = false;
 		json_t *samples = key_samples(guessing, shown, evidence, kn);
@@ -433,13 +437,46 @@ static int add_entity(const struct wb_table *w, json_t *design, const char *name
 }
 
 /* A key alias that is a template, as ddbc's export writes them. */
-static const char *template_alias(const json_t *alias, const char *member)
+static const char *template_alias(const char *a)
 {
-	const char *a = ddbc_import_string_value(json_object_get(alias, member));
 	return a && strchr(a, '{') ? a : NULL;
 }
 
-static void facets_init(struct facets *fs, const struct wb_table *w, const json_t *facets)
+static char *alias_of(const json_t *f, const char *member)
+{
+	const char *a = ddbc_import_string_value(json_object_get(json_object_get(f,
+								"KeyAttributeAlias"), member));
+	return a ? xstrdup(a) : NULL;
+}
+
+/* per's element i, an array made when first needed: most facets' lists
+ * of own items and of malformed ones' evidence stay empty. */
+static json_t *slot(json_t *per, size_t i)
+{
+	json_t *a = json_array_get(per, i);
+	if (!json_is_array(a)) {
+		a = json_array();
+		json_array_set_new(per, i, a);
+	}
+	return a;
+}
+
+/* l, or null in its place when it is empty. Takes l. */
+static json_t *or_null(json_t *l)
+{
+	if (json_array_size(l))
+		return l;
+	json_decref(l);
+	return json_null();
+}
+
+static json_t *facet_items(const struct wb_table *w, const json_t *f, json_t *evidence);
+
+/* Reads each facet of the table (per: its own items, per_ev: what its
+ * malformed ones show), keeping only what matching items and making its
+ * entity use. */
+static void facets_init(struct facets *fs, const struct wb_table *w, const json_t *facets,
+			json_t *per, json_t *per_ev)
 {
 	fs->n = json_array_size(facets);
 	fs->f = xcalloc(fs->n ? fs->n : 1, sizeof(*fs->f));
@@ -448,8 +485,15 @@ static void facets_init(struct facets *fs, const struct wb_table *w, const json_
 	fs->by_prefix = json_object();
 	fs->plain = json_array();
 	for (size_t i = 0; i < fs->n; i++) {
-		const json_t *f = json_array_get(facets, i);
+		json_t *f = ddbc_import_wb_facet(json_array_get(facets, i));
 		struct facet *x = &fs->f[i];
+		json_t *ev = json_array();
+		json_array_append_new(per, or_null(facet_items(w, f, ev)));
+		json_array_append_new(per_ev, or_null(ev));
+		const char *fname = ddbc_import_string_value(json_object_get(f, "FacetName"));
+		x->name = fname ? xstrdup(fname) : NULL;
+		x->aliases[0] = alias_of(f, "PartitionKeyAlias");
+		x->aliases[1] = alias_of(f, "SortKeyAlias");
 		x->names = facet_names(f, w->table);
 		x->sorted = xcalloc(json_array_size(x->names) + 1, sizeof(*x->sorted));
 		size_t j;
@@ -458,19 +502,28 @@ static void facets_init(struct facets *fs, const struct wb_table *w, const json_
 			if (ddbc_import_is_string(n))
 				x->sorted[x->nsorted++] = ddbc_import_string_value(n);
 		qsort(x->sorted, x->nsorted, sizeof(*x->sorted), by_name);
-		const json_t *al = json_object_get(f, "KeyAttributeAlias");
-		x->alias[0] = template_alias(al, "PartitionKeyAlias");
-		x->alias[1] = fs->key[1] ? template_alias(al, "SortKeyAlias") : NULL;
+		x->alias[0] = template_alias(x->aliases[0]);
+		x->alias[1] = fs->key[1] ? template_alias(x->aliases[1]) : NULL;
 		index_facet(fs, i);
+		json_decref(f);
 	}
+}
+
+/* Frees what facet f kept. */
+static void facet_release(struct facet *f)
+{
+	json_decref(f->names);
+	free(f->sorted);
+	free(f->name);
+	free(f->aliases[0]);
+	free(f->aliases[1]);
+	*f = (struct facet){ 0 };
 }
 
 static void facets_release(struct facets *fs)
 {
-	for (size_t i = 0; i < fs->n; i++) {
-		json_decref(fs->f[i].names);
-		free(fs->f[i].sorted);
-	}
+	for (size_t i = 0; i < fs->n; i++)
+		facet_release(&fs->f[i]);
 	free(fs->f);
 	json_decref(fs->by_prefix);
 	json_decref(fs->plain);
@@ -496,33 +549,23 @@ static json_t *facet_items(const struct wb_table *w, const json_t *f, json_t *ev
  * whole beside its design: before, every entity's tree and every item
  * stayed to the table's end (75 MiB at 10,000 facets), and the import's
  * CPU time grew faster than its instructions as that working set grew. */
-static void settle_facet(const struct wb_table *w, json_t *design, struct facets *fs, size_t i,
-			 json_t *per, size_t mark)
+static void settle_facet(const struct wb_table *w, json_t *design, struct facets *fs,
+			 json_t *facets, size_t i, json_t *per, size_t mark)
 {
 	ddbc_import_wb_settle(design, w->settled, mark);
 	json_array_set_new(per, i, json_null());
-	json_decref(fs->f[i].names);
-	free(fs->f[i].sorted);
-	fs->f[i].names = NULL;
-	fs->f[i].sorted = NULL;
-	fs->f[i].nsorted = 0;
-	fs->f[i].alias[0] = fs->f[i].alias[1] = NULL;
-	json_array_set_new(json_object_get(w->model, "TableFacets"), i, json_null());
+	facet_release(&fs->f[i]);
+	json_array_set_new(facets, i, json_null());
 }
 
-static int facet_entities(const struct wb_table *w, const json_t *facets, json_t *design)
+static int facet_entities(const struct wb_table *w, json_t *facets, json_t *design)
 {
 	struct facets fs;
-	facets_init(&fs, w, facets);
 	json_t *per = json_array(), *per_ev = json_array();
+	facets_init(&fs, w, facets, per, per_ev);
 	size_t i, lost = 0;
-	const json_t *f, *item;
+	const json_t *item;
 	int rc = 0;
-	json_array_foreach(facets, i, f) {
-		json_t *ev = json_array();
-		json_array_append_new(per, facet_items(w, f, ev));
-		json_array_append_new(per_ev, ev);
-	}
 	json_array_foreach(w->items, i, item) {
 		json_t *tree = ddbc_import_wb_item_tree(item);
 		int k = tree ? facet_of(&fs, tree) : -1;
@@ -530,7 +573,7 @@ static int facet_entities(const struct wb_table *w, const json_t *facets, json_t
 		if (k < 0)
 			lost++;
 		else
-			json_array_append(json_array_get(per, (size_t)k), (json_t *)item);
+			json_array_append(slot(per, (size_t)k), (json_t *)item);
 	}
 	/* Each item is its facet's now: it is freed with its entity. */
 	json_array_clear(w->items);
@@ -542,22 +585,21 @@ static int facet_entities(const struct wb_table *w, const json_t *facets, json_t
 		int k = facet_of(&fs, view);
 		json_decref(view);
 		if (k >= 0)
-			json_array_append(json_array_get(per_ev, (size_t)k), (json_t *)item);
+			json_array_append(slot(per_ev, (size_t)k), (json_t *)item);
 	}
-	json_array_foreach(facets, i, f) {
-		const char *fname = ddbc_import_string_value(json_object_get(f, "FacetName"));
+	for (i = 0; i < fs.n; i++) {
+		const char *fname = fs.f[i].name;
 		if (rc == 0 && !fname)
 			rc = ddbc_import_fail(w->file, "a facet of table '%s' has no FacetName",
 					      w->name);
 		size_t mark = ddbc_import_comments_mark();
 		json_t *examples = rc ? NULL : ddbc_import_wb_item_trees(json_array_get(per, i), false);
 		if (rc == 0)
-			rc = add_entity(w, design, fname, fs.f[i].names,
-					json_object_get(f, "KeyAttributeAlias"), examples,
+			rc = add_entity(w, design, fname, fs.f[i].names, fs.f[i].aliases, examples,
 					json_array_get(per_ev, i));
 		json_decref(examples);
 		if (rc == 0 && w->settled)
-			settle_facet(w, design, &fs, i, per, mark);
+			settle_facet(w, design, &fs, facets, i, per, mark);
 	}
 	if (rc == 0 && lost)
 		fprintf(stderr, "ddbc import: %s: %zu sample item%s of table '%s' fit no facet: "
@@ -570,9 +612,15 @@ static int facet_entities(const struct wb_table *w, const json_t *facets, json_t
 
 int ddbc_import_wb_entities(const struct wb_table *w, json_t *design)
 {
-	const json_t *facets = json_object_get(w->model, "TableFacets");
-	if (json_array_size(facets))
-		return facet_entities(w, facets, design);
+	/* The facets the reader kept as text, else the model's own. */
+	const json_t *listed = json_object_get(w->model, "TableFacets");
+	json_t *facets = ddbc_import_wb_take(listed);
+	if (!facets)
+		facets = json_incref((json_t *)listed);
+	int rc = json_array_size(facets) ? facet_entities(w, facets, design) : 1;
+	json_decref(facets);
+	if (rc != 1)
+		return rc;
 	/* No facets: one entity holds the table's attributes and items. */
 	json_t *names = json_array();
 	const char *k;
@@ -580,7 +628,7 @@ int ddbc_import_wb_entities(const struct wb_table *w, json_t *design)
 	json_object_foreach((json_t *)w->types, k, v)
 		json_array_append_new(names, json_string(k));
 	json_t *examples = ddbc_import_wb_item_trees(w->items, true);
-	int rc = add_entity(w, design, w->name, names, NULL, examples, w->evidence);
+	rc = add_entity(w, design, w->name, names, NULL, examples, w->evidence);
 	if (rc == 0)
 		ddbc_import_set_comment(json_object_get(design, "entities"), w->name,
 					"one entity: the model has no facets");

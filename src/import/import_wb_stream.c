@@ -32,8 +32,13 @@
 struct region {
 	size_t start, end;   /* the list's text, between its brackets */
 	json_t *items;
-	int table, facet;    /* DataModel[table], its TableFacets[facet] or -1 */
+	int table, facet;    /* DataModel[table], its TableFacets[facet] or -1;
+			      * FACETS: the list is the table's TableFacets,
+			      * items its facets read (struct facet_entry) */
 };
+
+/* A region's facet value: its TableFacets list read a facet at a time. */
+#define FACETS (-2)
 
 struct scan {
 	char *s;
@@ -129,13 +134,18 @@ static json_t *compact(json_t *p)
 	return s;
 }
 
-/* Parses the items of the list whose '[' is at i into a new region. */
-static void items(struct scan *sc, int table, int facet)
+static void grow(struct scan *sc)
 {
 	if (sc->nr == sc->cap) {
 		sc->cap = sc->cap ? 2 * sc->cap : 16;
 		sc->r = xrealloc(sc->r, sc->cap * sizeof(*sc->r));
 	}
+}
+
+/* Parses the items of the list whose '[' is at i into a new region. */
+static void items(struct scan *sc, int table, int facet)
+{
+	grow(sc);
 	struct region *r = &sc->r[sc->nr++];
 	*r = (struct region){ ++sc->i, 0, json_array(), table, facet };
 	strbuf why = STRBUF_INIT;
@@ -200,6 +210,7 @@ static bool member(struct scan *sc, const char **k, size_t *kl)
 enum level { MODEL, TABLE, FACET };
 
 static void walk(struct scan *sc, enum level level, int table, int facet);
+static void facet_list(struct scan *sc, int table);
 
 /* Walks each object of the list at i at level (DataModel's tables, a
  * table's facets). */
@@ -212,6 +223,67 @@ static void list(struct scan *sc, enum level level, int table)
 			sc->i++;
 		walk(sc, level, level == TABLE ? j : table, level == FACET ? j : -1);
 	}
+	sc->i++;
+}
+
+/* Facet j of a table, as its text s[start, end) without the items of its
+ * TableData (regions from first on, read already), parsed alone: the
+ * entry [compact text, items or null] of a FACETS region (import_wb.h),
+ * or NULL when it is not an object of the model's shape (the facets then
+ * stay in the skeleton, checked and read as they are). */
+static json_t *facet_entry(struct scan *sc, size_t start, size_t end, size_t first)
+{
+	if (sc->s[start] != '{' || sc->nr - first > 1)
+		return NULL;
+	strbuf text = STRBUF_INIT;
+	size_t from = start;
+	for (size_t k = first; k < sc->nr; k++) {
+		strbuf_add(&text, sc->s + from, sc->r[k].start - from);
+		from = sc->r[k].end;
+	}
+	strbuf_add(&text, sc->s + from, end - from);
+	json_error_t err;
+	json_t *f = json_loadb(text.buf, text.len, JSON_REJECT_DUPLICATES, &err);
+	strbuf_release(&text);
+	if (!f || !ddbc_import_wb_facet_fits(f)) {
+		json_decref(f);
+		return NULL;
+	}
+	json_t *c = compact(f);
+	return sc->nr > first ? json_pack("[o,O]", c, sc->r[first].items) : c;
+}
+
+/* Walks the table's TableFacets list at i. A facet's tree is some four
+ * times its text and every facet waits for the table's items: so each is
+ * read alone and kept as its compact text, the list's text blanked as an
+ * item list's is. */
+static void facet_list(struct scan *sc, int table)
+{
+	size_t open = sc->i++, first = sc->nr, from = (size_t)-1;
+	json_t *entries = json_array();
+	for (int j = 0; more(sc, ']', &from); j++) {
+		if (j && at(sc, ','))
+			sc->i++;
+		ws(sc);
+		size_t start = sc->i, mark = sc->nr;
+		walk(sc, FACET, table, j);
+		json_t *e = entries && !sc->bad ? facet_entry(sc, start, sc->i, mark) : NULL;
+		if (!e) {
+			json_decref(entries);
+			entries = NULL;
+		} else {
+			json_array_append_new(entries, e);
+		}
+	}
+	if (!sc->bad && entries && at(sc, ']')) {
+		for (size_t k = first; k < sc->nr; k++)   /* the entries hold them now */
+			json_decref(sc->r[k].items);
+		sc->nr = first;
+		grow(sc);
+		sc->r[sc->nr++] = (struct region){ open + 1, sc->i, entries, table, FACETS };
+		entries = NULL;
+	}
+	json_decref(entries);
 	sc->i++;
 }
 
@@ -236,7 +308,7 @@ static void walk(struct scan *sc, enum level level, int table, int facet)
 		if (level == MODEL && key_is(k, kl, "DataModel") && at(sc, '['))
 			list(sc, TABLE, -1);
 		else if (level == TABLE && key_is(k, kl, "TableFacets") && at(sc, '['))
-			list(sc, FACET, table);
+			facet_list(sc, table);
 		else if (level != MODEL && key_is(k, kl, "TableData") && at(sc, '['))
 			items(sc, table, facet);
 		else
@@ -268,7 +340,7 @@ static json_t *region_array(json_t *root, const struct region *r)
 	json_t *t = json_array_get(json_object_get(root, "DataModel"), (size_t)r->table);
 	if (r->facet >= 0)
 		t = json_array_get(json_object_get(t, "TableFacets"), (size_t)r->facet);
-	json_t *a = json_object_get(t, "TableData");
+	json_t *a = json_object_get(t, r->facet == FACETS ? "TableFacets" : "TableData");
 	return json_is_array(a) && !json_array_size(a) ? a : NULL;
 }
 
@@ -353,6 +425,23 @@ json_t *ddbc_import_wb_take(const json_t *data)
 	json_object_del(prepared, strbuf_str(&b));
 	strbuf_release(&b);
 	return items;
+}
+
+json_t *ddbc_import_wb_facet(const json_t *f)
+{
+	if (json_is_object(f))
+		return json_incref((json_t *)f);
+	const json_t *text = json_is_array(f) ? json_array_get(f, 0) : f;
+	const json_t *items = json_array_get(f, 1);
+	json_t *tree = json_loadb(json_string_value(text), json_string_length(text), 0, NULL);
+	json_t *data = json_object_get(tree, "TableData");
+	if (json_is_array(items) && json_is_array(data)) {
+		strbuf b = STRBUF_INIT;
+		address(&b, data);
+		json_object_set(prepared, strbuf_str(&b), (json_t *)items);
+		strbuf_release(&b);
+	}
+	return tree;
 }
 
 void ddbc_import_wb_prepared_clear(void)
