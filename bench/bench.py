@@ -9,7 +9,7 @@ ways against the floor (the least any reader of that input must do):
   comes and goes weighs on all three alike; the ratio to the floor and the
   growth are the medians of the rounds' own ratios, printed with their
   spread (+- half their 90% confidence interval). A row whose bar lies
-  inside that interval gets more rounds, up to --most-runs (by default none;
+  inside that interval gets more rounds, up to --most-runs (9 by default;
   its verdict says when the rounds did not decide). bench/stability.py
   measured how many rounds make the figures stable: see RUNS;
 - instructions executed (valgrind cachegrind, which load does not move) on
@@ -105,11 +105,13 @@ GROWTH = 2.2
 # windows): the growth of windows of 5 rounds lay within +-8% of each other,
 # of 7 within +-3.8%, of 9 within +-2.4% (best of 3 the old way: +-44%).
 # Five keep make bench within its old time (their cost is paid by counting
-# instructions two at a time); more rounds are opt-in (--most-runs 9): under
-# a load of 10 they went to 11 of 29 rows and still left the figures
-# undecided, while the bench ran past the old one's time.
+# instructions two at a time). A row whose bar lies inside an interval gets
+# up to nine: on an idle machine five left five rows of 29 undecided, and
+# read as missed (keys go growth x2.31 +-15%), where nine decided every one
+# (x2.17) in 783 s for the design, wide and interop parts. Under a load of
+# 10 nine still leave rows undecided; --most-runs 5 then keeps the time.
 RUNS = 5
-MOST_RUNS = 5
+MOST_RUNS = 9
 
 TIMEOUT = 300
 A = None     # the parsed arguments
