@@ -297,21 +297,23 @@ START_TEST(test_pages)
 	} cases[] = {
 		/* The examples: 2 of 1,000 bytes, one page, 0.5 units. */
 		{ "", 986, 2, 2, 1, 2000, 0.5 },
-		/* items: wins over the examples. 10,000 entries of 1,000 bytes: 1,048
-		 * a page (1 MB), 10 requests; 9 full pages of 256 units (128
-		 * eventually consistent) and one of 568 entries, 139 (69.5). */
-		{ "    items: 10000\n", 986, 2, 10000, 10, 1e7, 9 * 128 + 69.5 },
+		/* items: wins over the examples. 10,000 entries of 1,000 bytes: a page
+		 * ends with the entry that reaches 1 MB, the 1,049th (1,049,000 bytes,
+		 * 257 units, 128.5 eventually consistent); 9 full pages and one of
+		 * 559 entries, 137 units (68.5): 10 requests. */
+		{ "    items: 10000\n", 986, 2, 10000, 10, 1e7, 9 * 128.5 + 68.5 },
 		/* limit: pages of 100 entries, 100,000 bytes, 25 units consistent. */
 		{ "    items: 10000\n    limit: 100\n    consistent_read: true\n", 986, 2, 10000,
 		  100, 1e7, 100 * 25 },
 		/* limit: alone: a full page of it; 25,000 bytes, 7 units, 3.5. */
 		{ "    limit: 25\n", 986, 2, 25, 1, 25000, 3.5 },
-		/* A limit over what fits in 1 MB: the 1 MB page still holds. */
+		/* A limit over what 1 MB holds: the 1 MB page still ends a request. */
 		{ "    items: 3000\n    limit: 2000\n    consistent_read: true\n", 986, 2, 3000, 3,
-		  3e6, 256 + 256 + ceil((3000 - 2 * 1048) * 1000 / 4096.0) },
-		/* Example items over 1 MB together: 4 of 300,014 bytes; three in the
-		 * first page (900,042 bytes, 220 units), the fourth alone (74). */
-		{ "    consistent_read: true\n", 300000, 4, 4, 2, 4 * 300014.0, 220 + 74 },
+		  3e6, 257 + 257 + ceil((3000 - 2 * 1049) * 1000 / 4096.0) },
+		/* Example items over 1 MB together: 5 of 300,014 bytes; the fourth
+		 * brings the first page over 1 MB (1,200,056 bytes, 293 units), the
+		 * fifth is alone (74). */
+		{ "    consistent_read: true\n", 300000, 5, 5, 2, 5 * 300014.0, 293 + 74 },
 	};
 	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
 		char *text = pages_design(cases[i].extra, cases[i].body, cases[i].examples);
@@ -324,8 +326,9 @@ START_TEST(test_pages)
 			      "case %zu: %zu items in %zu requests, %g bytes, %g units; want %zu in "
 			      "%zu, %g, %g", i, c.items, c.requests, c.bytes, c.read[0],
 			      cases[i].items, cases[i].requests, cases[i].bytes, cases[i].units);
-		/* No request reads more than a page: 256 units consistent. */
-		ck_assert(c.read[0] <= 256.0 * (double)c.requests);
+		/* No request reads more than a page: 1 MB and one item, at most
+		 * 400 KB, rounded up to 4 KB: 356 units consistent. */
+		ck_assert(c.read[0] <= 356.0 * (double)c.requests);
 		ddbc_arena_free(arena);
 		free(text);
 	}

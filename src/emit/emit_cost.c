@@ -22,9 +22,10 @@ const ddbc_cost_assumption ddbc_cost_assumptions[] = {
 			"else the example items its request selects, as the documentation shows "
 			"them), of the mean size of the examples; a get or query that selects none "
 			"still reads one 4 KB unit" },
-	{ "pages", "a query or scan reads in pages of at most its limit: and 1 MB (256 units "
-		   "strongly consistent, 128 eventually), each rounded up to 4 KB; one use of a "
-		   "pattern makes a request per page, and its rate: counts uses" },
+	{ "pages", "a query or scan reads in pages of at most its limit: and 1 MB (about 256 "
+		   "units strongly consistent, 128 eventually: a page ends with the item that "
+		   "reaches 1 MB), each rounded up to 4 KB; one use of a pattern makes a request "
+		   "per page, and its rate: counts uses" },
 	{ "consistency", "reads are eventually consistent (half a unit per 4 KB) unless the "
 			 "pattern sets consistent_read; GSI reads always are" },
 	{ "writes", "a put writes a new item, a delete removes one, an update rewrites the item "

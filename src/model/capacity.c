@@ -173,9 +173,11 @@ bool ddbc_pattern_fetches(const ddbc_pattern *p)
 }
 
 /* A read's pages: items taken in order into a page until it holds
- * `limit` items or the next would take it over 1 MB (a page holds at
- * least one item: none is over 400 KB); each page is rounded up to 4 KB on
- * its own. */
+ * `limit` items or 1 MB; the item that brings it to 1 MB is the page's
+ * last (DynamoDB stops reading once it has read 1 MB: a page of 1,042-byte
+ * items is 1,007 items, 257 units, measured as 128.5 eventually
+ * consistent; dynalite stops likewise). Each page is rounded up to 4 KB
+ * on its own. */
 typedef struct pager {
 	double limit;            /* items a page; 0: no Limit */
 	bool consistent;
@@ -193,7 +195,7 @@ static void page_close(pager *pg)
 
 static void page_add(pager *pg, double bytes)
 {
-	if (pg->n && ((pg->limit && pg->n >= pg->limit) || pg->bytes + bytes > DDBC_PAGE_BYTES))
+	if (pg->n && ((pg->limit && pg->n >= pg->limit) || pg->bytes >= DDBC_PAGE_BYTES))
 		page_close(pg);
 	pg->n++;
 	pg->bytes += bytes;
@@ -203,7 +205,7 @@ static void page_add(pager *pg, double bytes)
  * millions. */
 static void page_uniform(pager *pg, double n, double size)
 {
-	double fit = size > 0 ? floor(DDBC_PAGE_BYTES / size) : n;
+	double fit = size > 0 ? ceil(DDBC_PAGE_BYTES / size) : n;
 	double k = fmax(1, pg->limit && pg->limit < fit ? pg->limit : fit);
 	double full = floor(n / k), rest = n - full * k;
 	pg->pages += (size_t)full;

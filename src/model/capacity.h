@@ -65,9 +65,10 @@ typedef struct ddbc_entity_cap {
  * stored. The arrays live in arena. */
 void ddbc_entity_capacity(ddbc_arena *arena, const ddbc_entity *e, ddbc_entity_cap *out);
 
-/* DynamoDB's page: a Query or Scan reads at most 1 MB a request (API
- * reference, Query and Scan: "a maximum of 1 MB of data"), so a request
- * never reads more than 256 units strongly consistent, 128 eventually. */
+/* DynamoDB's page: a Query or Scan reads up to 1 MB a request (API
+ * reference, Query and Scan: "a maximum of 1 MB of data"), about 256 units
+ * strongly consistent, 128 eventually: the page ends with the item that
+ * brings it to 1 MB, so it may hold that item's bytes more (capacity.c). */
 #define DDBC_PAGE_BYTES 1048576u
 
 typedef struct ddbc_pattern_cap {
@@ -88,7 +89,8 @@ typedef struct ddbc_pattern_cap {
  * returns (none: of every example of the entities it matches that the
  * index holds; none either: their item_bytes where the entry is the whole
  * item; else unknown). The items are read in pages of at most `limit`
- * items and 1 MB, each page rounded up to 4 KB on its own.
+ * items and 1 MB (the item that reaches 1 MB ends a page), each page
+ * rounded up to 4 KB on its own.
  * When a write names no example item, the first example of its first
  * entity stands for it, else that entity's item_bytes. */
 void ddbc_pattern_capacity(ddbc_arena *arena, const ddbc_pattern *p, const ddbc_cap_item *items,
