@@ -166,6 +166,7 @@ static void put_items(FILE *out, const ddbc_cost_pattern *cp, bool md)
 		fputs(md ? "unknown | unknown" : "items unknown", out);
 		return;
 	}
+	/* A use's items are known, their size is not: its requests neither. */
 	fprintf(out, "%zu%s", c->items, md ? "" : c->items == 1 ? " item" : " items");
 	if (!md && c->known && c->requests > 1)
 		fprintf(out, " in %zu requests", c->requests);
@@ -212,7 +213,10 @@ static void text_patterns(FILE *out, const ddbc_cost *c, bool md)
 		}
 		put_items(out, cp, md);
 		fputs(md ? " | " : ", ", out);
-		put_size(out, cp->c.known ? cp->c.bytes : DDBC_UNKNOWN);
+		if (md || cp->c.known)
+			put_size(out, cp->c.known ? cp->c.bytes : DDBC_UNKNOWN);
+		else
+			fputs("size unknown (add examples or item_bytes:)", out);
 		fputs(md ? " | " : read ? "; read units " : "; write units ", out);
 		if (md || read)
 			put_slots(out, t, cp->c.read);
