@@ -335,6 +335,38 @@ START_TEST(test_pages)
 }
 END_TEST
 
+/* A Limit without items: one use reads its first page: the first `limit`
+ * items, the last when the query reads backwards; with items: all. */
+static void limit_rows(const char *extra, const char *first, size_t want)
+{
+	char *text = pages_design(extra, 10, 5);
+	checked_design d;
+	checked_load(&d, text);
+	ck_assert_ptr_nonnull(d.g);
+	const ddbc_pattern *p = &d.g->patterns[0];
+	ddbc_views *views = ddbc_views_new(d.g);
+	ddbc_key_sent sent;
+	ck_assert(ddbc_request_key_sent(d.g, p, &sent));
+	ddbc_cap_item *items;
+	size_t n = ddbc_request_items(p, &sent, views, &items);
+	ck_assert_uint_eq(n, want);
+	ck_assert_str_eq(ddbc_pval_text(ddbc_pval_get(items[0].item, "SK")), first);
+	free(items);
+	ddbc_key_sent_release(&sent);
+	ddbc_views_free(views);
+	checked_free(&d);
+	free(text);
+}
+
+START_TEST(test_limit_rows)
+{
+	limit_rows("    limit: 2\n", "P#1", 2);
+	limit_rows("    limit: 2\n    order: desc\n", "P#4", 2);
+	limit_rows("    limit: 2\n    items: 5\n", "P#1", 5);
+	limit_rows("", "P#1", 5);
+}
+END_TEST
+
 /* items: on a query that selects no example: the examples the index holds
  * give the size; with none and no item_bytes, the units are unknown. */
 START_TEST(test_pages_sizes)
@@ -678,6 +710,7 @@ static Suite *cost_suite(void)
 	tcase_add_test(tc, test_empty_query);
 	tcase_add_test(tc, test_pages);
 	tcase_add_test(tc, test_pages_sizes);
+	tcase_add_test(tc, test_limit_rows);
 	tcase_add_test(tc, test_index_writes);
 	tcase_add_test(tc, test_item_size_rule);
 	tcase_add_test(tc, test_hot_partition_rates);
