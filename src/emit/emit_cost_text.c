@@ -130,15 +130,15 @@ static void text_entities(FILE *out, const ddbc_cost *c, bool md)
 		name(out, e->name.s, md);
 		fputs(md ? " | " : " (", out);
 		name(out, e->table->name.s, md);
-		fputs(md ? " | " : "): item size ", out);
+		fputs(md ? " | " : "): ", out);
 		if (cap->size_known) {
+			fputs(md ? "" : "largest item ", out);
 			put_size(out, (double)cap->max_bytes);
-			fputs(md ? ", " : " largest, ", out);
+			fputs(md ? ", " : ", mean ", out);
 			put_size(out, cap->mean_bytes);
-			fputs(md ? "" : " mean", out);
 		} else {
 			fputs(md ? "unknown (add examples or item_bytes)"
-				 : "unknown (add examples or item_bytes:)", out);
+				 : "item size unknown (add examples or item_bytes:)", out);
 		}
 		fprintf(out, md ? " | %zu | " : ", %zu example%s; write units ", cap->examples,
 			cap->examples == 1 ? "" : "s");
