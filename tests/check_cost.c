@@ -2,6 +2,7 @@
  * requests against the worked examples of DynamoDB's documentation, and
  * index writes on a key change. */
 #include "emit/doc_request.h"
+#include "emit/emit_cost.h"
 #include "model/capacity.h"
 #include "model/item_size.h"
 #include "model/request_rows.h"
@@ -367,6 +368,26 @@ START_TEST(test_limit_rows)
 }
 END_TEST
 
+/* Sizes for a reader: bytes under 1 KiB, then binary units, one decimal
+ * (the issue's storage of 9,339,892,000 bytes is 8.7 GiB). */
+START_TEST(test_size_text)
+{
+	static const struct {
+		double bytes;
+		const char *text;
+	} cases[] = {
+		{ 0, "0 bytes" }, { 740, "740 bytes" }, { 1023, "1023 bytes" },
+		{ 1024, "1.0 KiB" }, { 6071, "5.9 KiB" }, { 1048575, "1.0 MiB" },
+		{ 9339892000.0, "8.7 GiB" }, { 5e15, "4.4 PiB" },
+	};
+	char buf[64];
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		ddbc_cost_size_text(buf, sizeof buf, cases[i].bytes, "bytes");
+		ck_assert_str_eq(buf, cases[i].text);
+	}
+}
+END_TEST
+
 /* items: on a query that selects no example: the examples the index holds
  * give the size; with none and no item_bytes, the units are unknown. */
 START_TEST(test_pages_sizes)
@@ -711,6 +732,7 @@ static Suite *cost_suite(void)
 	tcase_add_test(tc, test_pages);
 	tcase_add_test(tc, test_pages_sizes);
 	tcase_add_test(tc, test_limit_rows);
+	tcase_add_test(tc, test_size_text);
 	tcase_add_test(tc, test_index_writes);
 	tcase_add_test(tc, test_item_size_rule);
 	tcase_add_test(tc, test_hot_partition_rates);
