@@ -2,13 +2,16 @@
  * requests against the worked examples of DynamoDB's documentation, and
  * index writes on a key change. */
 #include "emit/doc_request.h"
+#include "emit/emit_cost.h"
 #include "model/capacity.h"
 #include "model/item_size.h"
 #include "model/request_rows.h"
 #include "rules/check.h"
 #include "testutil.h"
+#include "util/strbuf.h"
 
 #include <check.h>
+#include <math.h>
 #include <glob.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -241,6 +244,167 @@ START_TEST(test_lsi_fetches)
 	free(eventual);
 	free(text);
 	free(path);
+}
+END_TEST
+
+/* ---- items:, limit: and the 1 MB page ----------------------------------------------------- */
+
+/* Items of exactly 1,000 bytes (PK 2+3, SK 2+3, body 4+986), and a
+ * pattern whose lines are extra (items:, limit:, consistent_read:). */
+static char *pages_design(const char *extra, size_t body, size_t nexamples)
+{
+	strbuf b = STRBUF_INIT;
+	strbuf_addstr(&b, "ddbc: 1\nname: pages\ntables:\n  Feed:\n    partition_key: PK\n"
+			  "    sort_key: SK\nentities:\n  Post:\n    attributes:\n"
+			  "      PK: { type: S, template: \"F#{f}\" }\n"
+			  "      SK: { type: S, template: \"P#{p}\" }\n"
+			  "      f: { type: S, stored: false }\n"
+			  "      p: { type: S, stored: false }\n"
+			  "      body: S\n");
+	strbuf_addstr(&b, nexamples ? "    examples:\n" : "");
+	for (size_t i = 0; i < nexamples; i++) {
+		strbuf_addf(&b, "      - { PK: \"F#1\", SK: \"P#%zu\", body: \"", i + 1);
+		for (size_t k = 0; k < body; k++)
+			strbuf_addch(&b, 'x');
+		strbuf_addstr(&b, "\" }\n");
+	}
+	strbuf_addf(&b, "access_patterns:\n  feed:\n    operation: query\n"
+			"    key: { PK: \"F#{f}\" }\n    example: { f: \"1\" }\n%s", extra);
+	return strbuf_detach(&b);
+}
+
+/* The capacity of the design's one pattern. */
+static void pattern_units(const char *text, ddbc_pattern_cap *out, ddbc_arena *arena)
+{
+	checked_design d;
+	checked_load(&d, text);
+	ck_assert_ptr_nonnull(d.g);
+	ck_assert_msg(d.d.n == 0 || d.d.items[0].severity != DDBC_SEV_ERROR, "%s",
+		      d.d.n ? d.d.items[0].message : "");
+	ddbc_views *views = ddbc_views_new(d.g);
+	ck_assert(ddbc_pattern_design_capacity(arena, d.g, &d.g->patterns[0], views, out));
+	/* The arrays live in arena; the design may go. */
+	ddbc_views_free(views);
+	checked_free(&d);
+}
+
+START_TEST(test_pages)
+{
+	static const struct {
+		const char *extra;
+		size_t body, examples;
+		size_t items, requests;
+		double bytes, units;
+	} cases[] = {
+		/* The examples: 2 of 1,000 bytes, one page, 0.5 units. */
+		{ "", 986, 2, 2, 1, 2000, 0.5 },
+		/* items: wins over the examples. 10,000 entries of 1,000 bytes: a page
+		 * ends with the entry that reaches 1 MB, the 1,049th (1,049,000 bytes,
+		 * 257 units, 128.5 eventually consistent); 9 full pages and one of
+		 * 559 entries, 137 units (68.5): 10 requests. */
+		{ "    items: 10000\n", 986, 2, 10000, 10, 1e7, 9 * 128.5 + 68.5 },
+		/* limit: pages of 100 entries, 100,000 bytes, 25 units consistent. */
+		{ "    items: 10000\n    limit: 100\n    consistent_read: true\n", 986, 2, 10000,
+		  100, 1e7, 100 * 25 },
+		/* limit: alone: a full page of it; 25,000 bytes, 7 units, 3.5. */
+		{ "    limit: 25\n", 986, 2, 25, 1, 25000, 3.5 },
+		/* A limit over what 1 MB holds: the 1 MB page still ends a request. */
+		{ "    items: 3000\n    limit: 2000\n    consistent_read: true\n", 986, 2, 3000, 3,
+		  3e6, 257 + 257 + ceil((3000 - 2 * 1049) * 1000 / 4096.0) },
+		/* Example items over 1 MB together: 5 of 300,014 bytes; the fourth
+		 * brings the first page over 1 MB (1,200,056 bytes, 293 units), the
+		 * fifth is alone (74). */
+		{ "    consistent_read: true\n", 300000, 5, 5, 2, 5 * 300014.0, 293 + 74 },
+	};
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		char *text = pages_design(cases[i].extra, cases[i].body, cases[i].examples);
+		ddbc_arena *arena = ddbc_arena_new();
+		ddbc_pattern_cap c;
+		pattern_units(text, &c, arena);
+		ck_assert_msg(c.known, "case %zu", i);
+		ck_assert_msg(c.items == cases[i].items && c.requests == cases[i].requests &&
+				      c.bytes == cases[i].bytes && c.read[0] == cases[i].units,
+			      "case %zu: %zu items in %zu requests, %g bytes, %g units; want %zu in "
+			      "%zu, %g, %g", i, c.items, c.requests, c.bytes, c.read[0],
+			      cases[i].items, cases[i].requests, cases[i].bytes, cases[i].units);
+		/* No request reads more than a page: 1 MB and one item, at most
+		 * 400 KB, rounded up to 4 KB: 356 units consistent. */
+		ck_assert(c.read[0] <= 356.0 * (double)c.requests);
+		ddbc_arena_free(arena);
+		free(text);
+	}
+}
+END_TEST
+
+/* A Limit without items: one use reads its first page: the first `limit`
+ * items, the last when the query reads backwards; with items: all. */
+static void limit_rows(const char *extra, const char *first, size_t want)
+{
+	char *text = pages_design(extra, 10, 5);
+	checked_design d;
+	checked_load(&d, text);
+	ck_assert_ptr_nonnull(d.g);
+	const ddbc_pattern *p = &d.g->patterns[0];
+	ddbc_views *views = ddbc_views_new(d.g);
+	ddbc_key_sent sent;
+	ck_assert(ddbc_request_key_sent(d.g, p, &sent));
+	ddbc_cap_item *items;
+	size_t n = ddbc_request_items(p, &sent, views, &items);
+	ck_assert_uint_eq(n, want);
+	ck_assert_str_eq(ddbc_pval_text(ddbc_pval_get(items[0].item, "SK")), first);
+	free(items);
+	ddbc_key_sent_release(&sent);
+	ddbc_views_free(views);
+	checked_free(&d);
+	free(text);
+}
+
+START_TEST(test_limit_rows)
+{
+	limit_rows("    limit: 2\n", "P#1", 2);
+	limit_rows("    limit: 2\n    order: desc\n", "P#4", 2);
+	limit_rows("    limit: 2\n    items: 5\n", "P#1", 5);
+	limit_rows("", "P#1", 5);
+}
+END_TEST
+
+/* Sizes for a reader: bytes under 1 KiB, then binary units, one decimal
+ * (the issue's storage of 9,339,892,000 bytes is 8.7 GiB). */
+START_TEST(test_size_text)
+{
+	static const struct {
+		double bytes;
+		const char *text;
+	} cases[] = {
+		{ 0, "0 bytes" }, { 740, "740 bytes" }, { 1023, "1023 bytes" },
+		{ 1024, "1.0 KiB" }, { 6071, "5.9 KiB" }, { 1048575, "1.0 MiB" },
+		{ 9339892000.0, "8.7 GiB" }, { 5e15, "4.4 PiB" },
+	};
+	char buf[64];
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		ddbc_cost_size_text(buf, sizeof buf, cases[i].bytes, "bytes");
+		ck_assert_str_eq(buf, cases[i].text);
+	}
+}
+END_TEST
+
+/* items: on a query that selects no example: the examples the index holds
+ * give the size; with none and no item_bytes, the units are unknown. */
+START_TEST(test_pages_sizes)
+{
+	char *text = pages_design("    items: 8\n", 986, 2);
+	char *other = tu_replace(text, "example: { f: \"1\" }", "example: { f: \"9\" }");
+	ddbc_arena *arena = ddbc_arena_new();
+	ddbc_pattern_cap c;
+	pattern_units(other, &c, arena);
+	ck_assert(c.known && c.items == 8 && c.bytes == 8000 && c.read[0] == 1);
+	char *none = pages_design("    items: 8\n", 986, 0);
+	pattern_units(none, &c, arena);
+	ck_assert(!c.known && c.declared && c.items == 8 && c.read[0] < 0);
+	ddbc_arena_free(arena);
+	free(none);
+	free(other);
+	free(text);
 }
 END_TEST
 
@@ -565,6 +729,10 @@ static Suite *cost_suite(void)
 	tcase_add_test(tc, test_read_units);
 	tcase_add_test(tc, test_lsi_fetches);
 	tcase_add_test(tc, test_empty_query);
+	tcase_add_test(tc, test_pages);
+	tcase_add_test(tc, test_pages_sizes);
+	tcase_add_test(tc, test_limit_rows);
+	tcase_add_test(tc, test_size_text);
 	tcase_add_test(tc, test_index_writes);
 	tcase_add_test(tc, test_item_size_rule);
 	tcase_add_test(tc, test_hot_partition_rates);

@@ -222,6 +222,26 @@ START_TEST(test_header_name_enum_constants)
 }
 END_TEST
 
+/* index-write-amplification fires only where a narrower projection that
+ * still serves the index's readers writes fewer units: not for readers that
+ * need every attribute, not for entries already one unit; an INCLUDE of
+ * what the readers return is named. */
+START_TEST(test_write_amplification_honest)
+{
+	expect_as_announced("tests/rules/index-write-amplification/readers-need-all.yaml");
+	expect_as_announced("tests/rules/index-write-amplification/small-items.yaml");
+	expect_as_announced("tests/rules/index-write-amplification/include-bad.yaml");
+	ddbc_diags d;
+	ddbc_source *src;
+	lint_fixture("tests/rules/index-write-amplification/include-bad.yaml", &d, &src);
+	ck_assert_int_eq(d.n, 1);
+	ck_assert_msg(strstr(d.items[0].message, "ByVenue 1 with INCLUDE [city]") &&
+		      !strstr(d.items[0].message, "ByCity 1 with"), "%s", d.items[0].message);
+	ddbc_diags_release(&d);
+	ddbc_source_free(src);
+}
+END_TEST
+
 /* A design that breaks many rules reports all of them in one run. */
 START_TEST(test_many_rules_one_run)
 {
@@ -828,6 +848,7 @@ static Suite *rules_suite(void)
 	tcase_add_test(tc, test_many_rules_one_run);
 	tcase_add_loop_test(tc, test_not_stored_designs, 0, 10);
 	tcase_add_test(tc, test_header_name_enum_constants);
+	tcase_add_test(tc, test_write_amplification_honest);
 	tcase_add_test(tc, test_format_example);
 	tcase_add_test(tc, test_schemas_name_every_rule);
 	tcase_add_test(tc, test_unreadable_role_declares);

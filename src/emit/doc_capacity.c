@@ -60,6 +60,14 @@ static void figure_text(const ddbc_doc_labels *L, double v, char *buf, size_t si
 		snprintf(buf, size, "%g", v);
 }
 
+static void size_text(const ddbc_doc_labels *L, double v, char *buf, size_t size)
+{
+	if (v < 0)
+		snprintf(buf, size, "%s", L->c_unknown);
+	else
+		ddbc_cost_size_text(buf, size, round(v), L->c_bytes);
+}
+
 static void usd_text(const ddbc_doc_labels *L, double v, char *buf, size_t size)
 {
 	if (v < 0)
@@ -110,11 +118,17 @@ void ddbc_doc_pattern_capacity(writer *w, const ddbc_pattern *p)
 	const ddbc_doc_labels *L = w->L;
 	bool read = p->operation <= DDBC_OP_SCAN;
 	labelled_item(w, L->d_capacity);
-	words(w, read ? L->c_reads : L->c_writes);
-	put_slots(w, p->table, read ? cp->c.read : cp->c.known ? cp->c.write : NULL);
 	char a[64], b[64];
-	figure_text(L, cp->c.known ? (double)cp->c.items : DDBC_UNKNOWN, a, sizeof a);
-	figure_text(L, cp->c.known ? (double)cp->c.bytes : DDBC_UNKNOWN, b, sizeof b);
+	if (read && cp->c.known && cp->c.requests > 1) {
+		figure_text(L, (double)cp->c.requests, a, sizeof a);
+		ddbc_doc_wordsf(w, L->c_reads_pages, a);
+	} else {
+		words(w, read ? L->c_reads : L->c_writes);
+	}
+	put_slots(w, p->table, read ? cp->c.read : cp->c.known ? cp->c.write : NULL);
+	figure_text(L, cp->c.known || cp->c.declared ? (double)cp->c.items : DDBC_UNKNOWN, a,
+		    sizeof a);
+	size_text(L, cp->c.known ? cp->c.bytes : DDBC_UNKNOWN, b, sizeof b);
 	ddbc_doc_wordsf(w, L->c_items, a, b);
 	if (cp->priced && c->priced) {
 		strbuf rt = STRBUF_INIT;
@@ -138,7 +152,7 @@ void ddbc_doc_entity_capacity(writer *w, const ddbc_entity *e)
 	words(w, ": ");
 	put_slots(w, e->table, ce->c.write);
 	char b[64];
-	figure_text(L, (double)ce->c.max_bytes, b, sizeof b);
+	size_text(L, (double)ce->c.max_bytes, b, sizeof b);
 	ddbc_doc_wordsf(w, L->c_largest, b);
 	w->be->para_end(w->o);
 	flush(w);
@@ -168,7 +182,7 @@ void ddbc_doc_table_capacity(writer *w, const ddbc_table *t)
 	words(w, ": ");
 	ddbc_doc_wordsf(w, L->c_month, a, b, c->prices.region, c->prices.date);
 	if (ct->storage >= 0 && t->nentities) {
-		figure_text(L, round(ct->storage), a, sizeof a);
+		size_text(L, ct->storage, a, sizeof a);
 		ddbc_doc_wordsf(w, L->c_storage, a);
 	}
 	w->be->para_end(w->o);

@@ -74,15 +74,17 @@ static const ddbc_doc_labels labels_en = {
 	.d_capacity = "Capacity",
 	.c_reads = "read units per request: ",
 	.c_writes = "write units per request: ",
-	.c_items = " (items: %s, bytes: %s)",
+	.c_reads_pages = "read units of one use, in %s requests (pages): ",
+	.c_items = " (items: %s, size: %s)",
+	.c_bytes = "bytes",
 	.c_rate = "; at %s a second, a month: on demand %s, provisioned %s",
 	.c_table = "table",
 	.c_unknown = "unknown",
 	.d_one_write = "Write units of one put",
-	.c_largest = " (the largest example item: %s bytes)",
+	.c_largest = " (the largest example item: %s)",
 	.d_month = "A month",
 	.c_month = "on demand %s, provisioned %s, for the patterns with a rate (%s prices of %s)",
-	.c_storage = "; storage %s bytes",
+	.c_storage = "; storage %s",
 };
 
 static const ddbc_doc_labels labels_ja = {
@@ -158,15 +160,17 @@ static const ddbc_doc_labels labels_ja = {
 	.d_capacity = "キャパシティ",
 	.c_reads = "1リクエストの読み込みユニット: ",
 	.c_writes = "1リクエストの書き込みユニット: ",
-	.c_items = "（アイテム %s、%s バイト）",
+	.c_reads_pages = "1回の利用の読み込みユニット（%s リクエスト、ページ）: ",
+	.c_items = "（アイテム %s、%s）",
+	.c_bytes = "バイト",
 	.c_rate = "; 毎秒 %s で1か月: オンデマンド %s、プロビジョンド %s",
 	.c_table = "テーブル",
 	.c_unknown = "不明",
 	.d_one_write = "1回の書き込みのユニット",
-	.c_largest = "（最大の例のアイテム: %s バイト）",
+	.c_largest = "（最大の例のアイテム: %s）",
 	.d_month = "1か月",
 	.c_month = "オンデマンド %s、プロビジョンド %s（rate のあるパターン、%s の %s 時点の価格）",
-	.c_storage = "; ストレージ %s バイト",
+	.c_storage = "; ストレージ %s",
 };
 
 const ddbc_doc_labels *ddbc_doc_labels_for(ddbc_lang_id lang)

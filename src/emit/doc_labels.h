@@ -30,10 +30,13 @@ typedef struct ddbc_doc_labels {
 	/* n_entities: printf with one %zu; example_n: with two (number, lines) */
 	const char *diagram, *n_entities, *example_n;
 	const char *d_request, *d_no_request, *d_items, *d_no_items, *d_required;
-	/* capacity (doc_capacity.c): c_items printf with two %s (items, bytes),
-	 * c_rate with three (rate, on demand, provisioned), c_largest with one,
-	 * c_month with four (on demand, provisioned, region, date) */
-	const char *d_capacity, *c_reads, *c_writes, *c_items, *c_rate, *c_table, *c_unknown;
+	/* capacity (doc_capacity.c): c_items printf with two %s (items, size),
+	 * c_reads_pages with one (requests), c_rate with three (rate, on
+	 * demand, provisioned), c_largest with one (size), c_month with four
+	 * (on demand, provisioned, region, date), c_storage with one (size);
+	 * c_bytes is the word of a size under 1 KiB ("740 bytes") */
+	const char *d_capacity, *c_reads, *c_reads_pages, *c_writes, *c_items, *c_rate, *c_table;
+	const char *c_unknown, *c_bytes;
 	const char *d_one_write, *c_largest, *d_month, *c_month, *c_storage;
 	/* d_items of a write: what its key addresses among the example items */
 	const char *d_items_put, *d_items_update, *d_items_delete;

@@ -58,6 +58,19 @@ static const char *items_caption(const ddbc_doc_labels *L, ddbc_operation op)
 	return L->d_items;
 }
 
+/* A Limit ends the first page: without `items:` (a use that reads on),
+ * the marks past its first `limit` hits (from the end when the query reads
+ * backwards) go, as ddbc_request_rows drops those rows. */
+static void limit_hits(const ddbc_pattern *p, const ddbc_request *q, bool *hit, size_t n)
+{
+	size_t seen = 0;
+	for (size_t k = 0; q->limit && !p->items->set && k < n; k++) {
+		size_t i = q->order < 0 ? n - 1 - k : k;
+		if (hit[i] && ++seen > q->limit)
+			hit[i] = false;
+	}
+}
+
 static void write_returned(const ddbc_view_out *v, const ddbc_pattern *p,
 			   const ddbc_query_sent *sent)
 {
@@ -72,6 +85,7 @@ static void write_returned(const ddbc_view_out *v, const ddbc_pattern *p,
 		rows[i] = from + i;
 		hit[i] = ddbc_request_returns(q, &sent->key, view, from + i);
 	}
+	limit_hits(p, q, hit, n);
 	n = keep_partitions(view, p->index, rows, hit, n);
 	v->be->para(v->o);
 	v->be->span(v->o, n ? items_caption(v->L, p->operation) : v->L->d_no_items,

@@ -10,6 +10,7 @@
 #include "emit/emit_json.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -17,9 +18,14 @@ const ddbc_cost_assumption ddbc_cost_assumptions[] = {
 	{ "item_size", "DynamoDB's rules over each entity's example items (names and Strings in "
 		       "UTF-8 bytes, Numbers by significant digits); item_bytes where an entity "
 		       "has none" },
-	{ "items_read", "a read returns the example items its request selects, as the "
-			"documentation shows them; a get or query that selects none still reads "
-			"one 4 KB unit" },
+	{ "items_read", "a query or scan returns its items: (else a full page of its limit:, "
+			"else the example items its request selects, as the documentation shows "
+			"them), of the mean size of the examples; a get or query that selects none "
+			"still reads one 4 KB unit" },
+	{ "pages", "a query or scan reads in pages of at most its limit: and 1 MB (about 256 "
+		   "units strongly consistent, 128 eventually: a page ends with the item that "
+		   "reaches 1 MB), each rounded up to 4 KB; one use of a pattern makes a request "
+		   "per page, and its rate: counts uses" },
 	{ "consistency", "reads are eventually consistent (half a unit per 4 KB) unless the "
 			 "pattern sets consistent_read; GSI reads always are" },
 	{ "writes", "a put writes a new item, a delete removes one, an update rewrites the item "
@@ -34,6 +40,23 @@ const ddbc_cost_assumption ddbc_cost_assumptions[] = {
 };
 const size_t ddbc_cost_nassumptions = sizeof ddbc_cost_assumptions /
 				      sizeof ddbc_cost_assumptions[0];
+
+void ddbc_cost_size_text(char *buf, size_t size, double bytes, const char *word)
+{
+	static const char *const units[] = { "KiB", "MiB", "GiB", "TiB", "PiB", "EiB" };
+	if (bytes < 1024) {
+		snprintf(buf, size, "%.0f %s", bytes, word);
+		return;
+	}
+	size_t u = 0;
+	double v = bytes / 1024;
+	/* 1023.95 KiB would print as 1024.0 KiB: the next unit then. */
+	while (v >= 1023.95 && u + 1 < sizeof units / sizeof units[0]) {
+		v /= 1024;
+		u++;
+	}
+	snprintf(buf, size, "%.1f %s", v, units[u]);
+}
 
 double ddbc_cost_total(const ddbc_cost_mode *m)
 {
@@ -312,8 +335,14 @@ static void json_pattern(ddbc_json_stream *js, const ddbc_cost_pattern *cp)
 	ddbc_json_text(js, "operation", api_name(p->operation));
 	ddbc_json_text(js, "table", t->name.s);
 	ddbc_json_text(js, "index", p->index->kind == DDBC_INDEX_PRIMARY ? NULL : p->index->name.s);
-	put_figure(js, "items", c->known ? (double)c->items : DDBC_UNKNOWN);
-	put_figure(js, "bytes", c->known ? (double)c->bytes : DDBC_UNKNOWN);
+	put_figure(js, "items", c->known || c->declared ? (double)c->items : DDBC_UNKNOWN);
+	ddbc_json_text(js, "items_from", !read ? NULL
+					 : p->items->set ? "items"
+					 : p->limit->set ? "limit"
+							 : "examples");
+	ddbc_json_figure(js, "limit", p->limit);
+	put_figure(js, "requests", c->known ? (double)c->requests : DDBC_UNKNOWN);
+	put_figure(js, "bytes", c->known ? round(c->bytes) : DDBC_UNKNOWN);
 	ddbc_json_bool(js, "consistent", read && p->consistent_read);
 	ddbc_json_bool(js, "fetches_from_table", c->fetches);
 	put_slots(js, "read_units", t, c->read);

@@ -77,6 +77,11 @@ typedef struct ddbc_cost_assumption {
 extern const ddbc_cost_assumption ddbc_cost_assumptions[];
 extern const size_t ddbc_cost_nassumptions;
 
+/* A size for a reader: "740 bytes" (word: the word for bytes, "bytes"
+ * in English), "3.2 KiB", "8.7 GiB" (binary units, one decimal). The JSON
+ * report keeps bytes. */
+void ddbc_cost_size_text(char *buf, size_t size, double bytes, const char *word);
+
 /* Writes the report of c in format fmt. */
 ddbc_emit_result ddbc_emit_cost_json(FILE *out, const ddbc_cost *c);
 ddbc_emit_result ddbc_emit_cost_text(FILE *out, const ddbc_cost *c, bool markdown);

@@ -44,6 +44,18 @@ static void put_usd(FILE *out, double v)
 		fprintf(out, "$%.2f", round(v * 10000) / 10000);
 }
 
+/* A size for a reader ("8.7 GiB"), or "unknown". */
+static void put_size(FILE *out, double bytes)
+{
+	char buf[64];
+	if (bytes < 0) {
+		fputs("unknown", out);
+		return;
+	}
+	ddbc_cost_size_text(buf, sizeof buf, round(bytes), "bytes");
+	fputs(buf, out);
+}
+
 /* "1 table, 0.5 GSI1" over the slots of t (v NULL: unknown). */
 static void put_slots(FILE *out, const ddbc_table *t, const double *v)
 {
@@ -52,6 +64,16 @@ static void put_slots(FILE *out, const ddbc_table *t, const double *v)
 		fputs(", ", out);
 		put_num(out, v ? v[s] : DDBC_UNKNOWN, "");
 		fprintf(out, " %s", t->indexes[s]->name.s);
+	}
+}
+
+/* "1.2 MiB table, 300.0 KiB GSI1" over the slots of t (v NULL: unknown). */
+static void put_size_slots(FILE *out, const ddbc_table *t, const double *v)
+{
+	for (size_t s = 0; s < t->nindexes; s++) {
+		fputs(s ? ", " : "", out);
+		put_size(out, v ? v[s] : DDBC_UNKNOWN);
+		fprintf(out, " %s", s ? t->indexes[s]->name.s : "table");
 	}
 }
 
@@ -72,13 +94,22 @@ static void name(FILE *out, const char *s, bool md)
 		fputs(s, out);
 }
 
+/* "$3.45 (reads $1.00, writes $2.00, storage $0.45)"; a part the design
+ * does not give says why: reads and writes without a priced pattern are
+ * "not priced" (no rate), storage without every count "unknown". */
 static void put_mode(FILE *out, const ddbc_cost_mode *m)
 {
 	put_usd(out, ddbc_cost_total(m));
 	fputs(" (reads ", out);
-	put_usd(out, m->any ? m->read : DDBC_UNKNOWN);
+	if (m->any)
+		put_usd(out, m->read);
+	else
+		fputs("not priced", out);
 	fputs(", writes ", out);
-	put_usd(out, m->any ? m->write : DDBC_UNKNOWN);
+	if (m->any)
+		put_usd(out, m->write);
+	else
+		fputs("not priced", out);
 	fputs(", storage ", out);
 	put_usd(out, m->storage_known ? m->storage : DDBC_UNKNOWN);
 	fputs(")", out);
@@ -86,8 +117,8 @@ static void put_mode(FILE *out, const ddbc_cost_mode *m)
 
 static void text_entities(FILE *out, const ddbc_cost *c, bool md)
 {
-	fputs(md ? "\n## Entities\n\n| Entity | Table | Item bytes (max, mean, examples) | "
-		   "Units of one put | Count | Storage bytes |\n|---|---|---|---|---|---|\n"
+	fputs(md ? "\n## Entities\n\n| Entity | Table | Item size (largest, mean) | Examples | "
+		   "Units of one put | Count | Storage |\n|---|---|---|---|---|---|---|\n"
 		 : "\nentities (units of one put of the largest item):\n", out);
 	for (size_t i = 0; i < c->g->nentities; i++) {
 		const ddbc_cost_entity *ce = &c->entities[i];
@@ -99,18 +130,53 @@ static void text_entities(FILE *out, const ddbc_cost *c, bool md)
 		name(out, e->name.s, md);
 		fputs(md ? " | " : " (", out);
 		name(out, e->table->name.s, md);
-		fputs(md ? " | " : "): item bytes ", out);
-		put_num(out, cap->size_known ? (double)cap->max_bytes : DDBC_UNKNOWN,
-			md ? ", " : " max, ");
-		put_num(out, cap->size_known ? round(cap->mean_bytes * 10) / 10 : DDBC_UNKNOWN,
-			"");
-		fprintf(out, md ? ", %zu | " : " mean, %zu examples; write units ", cap->examples);
+		fputs(md ? " | " : "): ", out);
+		if (cap->size_known) {
+			fputs(md ? "" : "largest item ", out);
+			put_size(out, (double)cap->max_bytes);
+			fputs(md ? ", " : ", mean ", out);
+			put_size(out, cap->mean_bytes);
+		} else {
+			fputs(md ? "unknown (add examples or item_bytes)"
+				 : "item size unknown (add examples or item_bytes:)", out);
+		}
+		fprintf(out, md ? " | %zu | " : ", %zu example%s; write units ", cap->examples,
+			cap->examples == 1 ? "" : "s");
 		put_slots(out, e->table, cap->size_known ? cap->write : NULL);
 		fputs(md ? " | " : "; count ", out);
-		put_written(out, e->count, "");
-		fputs(md ? " | " : "; storage bytes ", out);
-		put_slots(out, e->table, cap->size_known ? cap->storage : NULL);
+		if (e->count->set)
+			put_written(out, e->count, "");
+		else
+			fputs("not given", out);
+		fputs(md ? " | " : "; storage ", out);
+		if (!e->count->set || !cap->size_known)
+			fputs("unknown", out);
+		else
+			put_size_slots(out, e->table, cap->storage);
 		fputs(md ? " |\n" : "\n", out);
+	}
+}
+
+/* "100 items in 4 requests (limit 25)", "1 item", "unknown items". */
+static void put_items(FILE *out, const ddbc_cost_pattern *cp, bool md)
+{
+	const ddbc_pattern_cap *c = &cp->c;
+	const ddbc_pattern *p = cp->p;
+	if (!c->known && !c->declared) {
+		fputs(md ? "unknown | unknown" : "items unknown", out);
+		return;
+	}
+	/* A use's items are known, their size is not: its requests neither. */
+	fprintf(out, "%zu%s", c->items, md ? "" : c->items == 1 ? " item" : " items");
+	if (!md && c->known && c->requests > 1)
+		fprintf(out, " in %zu requests", c->requests);
+	if (p->limit->set) {
+		fputs(" (limit ", out);
+		put_written(out, p->limit, ")");
+	}
+	if (md) {
+		fputs(" | ", out);
+		put_num(out, c->known ? (double)c->requests : DDBC_UNKNOWN, "");
 	}
 }
 
@@ -123,10 +189,10 @@ static const char *api_name(ddbc_operation op)
 
 static void text_patterns(FILE *out, const ddbc_cost *c, bool md)
 {
-	fputs(md ? "\n## Access patterns\n\n| Pattern | Operation | Index | Items | Bytes | "
-		   "Read units | Write units | Rate (/s) | On-demand a month | Provisioned a "
-		   "month |\n|---|---|---|---|---|---|---|---|---|---|\n"
-		 : "\naccess patterns (units per request):\n", out);
+	fputs(md ? "\n## Access patterns\n\n| Pattern | Operation | Index | Items | Requests | "
+		   "Size | Read units | Write units | Rate (/s) | On-demand a month | "
+		   "Provisioned a month |\n|---|---|---|---|---|---|---|---|---|---|---|\n"
+		 : "\naccess patterns (units of one use, over every request it makes):\n", out);
 	for (size_t i = 0; i < c->g->npatterns; i++) {
 		const ddbc_cost_pattern *cp = &c->patterns[i];
 		if (!cp->p)
@@ -145,27 +211,48 @@ static void text_patterns(FILE *out, const ddbc_cost *c, bool md)
 			fprintf(out, "  %s: %s %s%s%s, ", p->id.s, api_name(p->operation), t->name.s,
 				named ? "." : "", named ? p->index->name.s : "");
 		}
-		put_num(out, cp->c.known ? (double)cp->c.items : DDBC_UNKNOWN, md ? " | " : " items, ");
-		put_num(out, cp->c.known ? (double)cp->c.bytes : DDBC_UNKNOWN,
-			md ? " | " : read ? " bytes; read units " : " bytes; write units ");
+		put_items(out, cp, md);
+		fputs(md ? " | " : ", ", out);
+		if (md || cp->c.known)
+			put_size(out, cp->c.known ? cp->c.bytes : DDBC_UNKNOWN);
+		else
+			fputs("size unknown (add examples or item_bytes:)", out);
+		fputs(md ? " | " : read ? "; read units " : "; write units ", out);
 		if (md || read)
 			put_slots(out, t, cp->c.read);
 		if (md)
 			fputs(" | ", out);
 		if (md || !read)
 			put_slots(out, t, cp->c.known || read ? cp->c.write : NULL);
-		fputs(md ? " | " : "; rate ", out);
-		put_written(out, p->rate, md ? " | " : "/s: on-demand ");
+		if (md) {
+			fputs(" | ", out);
+			if (p->rate->set)
+				put_written(out, p->rate, "");
+			else
+				fputs("not given", out);
+			fputs(" | ", out);
+			put_usd(out, cp->priced ? cp->on_demand : DDBC_UNKNOWN);
+			fputs(" | ", out);
+			put_usd(out, cp->priced ? cp->provisioned : DDBC_UNKNOWN);
+			fputs(" |\n", out);
+			continue;
+		}
+		if (!p->rate->set) {
+			fputs("; rate not given (add rate: to price it)\n", out);
+			continue;
+		}
+		fputs("; at ", out);
+		put_written(out, p->rate, " a second: on-demand ");
 		put_usd(out, cp->priced ? cp->on_demand : DDBC_UNKNOWN);
-		fputs(md ? " | " : ", provisioned ", out);
+		fputs(", provisioned ", out);
 		put_usd(out, cp->priced ? cp->provisioned : DDBC_UNKNOWN);
-		fputs(md ? " |\n" : " a month\n", out);
+		fputs(" a month\n", out);
 	}
 }
 
 static void text_tables(FILE *out, const ddbc_cost *c, bool md)
 {
-	fputs(md ? "\n## Tables, a month\n\n| Table | Class | Storage bytes | On-demand | "
+	fputs(md ? "\n## Tables, a month\n\n| Table | Class | Storage | On-demand | "
 		   "Provisioned |\n|---|---|---|---|---|\n"
 		 : "\ntables, a month:\n", out);
 	for (size_t i = 0; i < c->g->ntables; i++) {
@@ -179,8 +266,8 @@ static void text_tables(FILE *out, const ddbc_cost *c, bool md)
 		} else {
 			fprintf(out, "  %s (%s): storage ", t->name.s, cls);
 		}
-		put_num(out, ct->storage >= 0 && t->nentities ? round(ct->storage) : DDBC_UNKNOWN,
-			md ? " | " : " bytes; on-demand ");
+		put_size(out, ct->storage >= 0 && t->nentities ? ct->storage : DDBC_UNKNOWN);
+		fputs(md ? " | " : "; on-demand ", out);
 		put_mode(out, &ct->on_demand);
 		fputs(md ? " | " : "; provisioned ", out);
 		put_mode(out, &ct->provisioned);
@@ -219,10 +306,11 @@ ddbc_emit_result ddbc_emit_cost_text(FILE *out, const ddbc_cost *c, bool md)
 	fprintf(out, "%sa month is 2592000 s (30 days); a GB is 2^30 bytes\n", md ? "- " : "");
 	for (size_t i = 0; i < ddbc_cost_nassumptions; i++)
 		fprintf(out, "%s%s\n", md ? "- " : "", ddbc_cost_assumptions[i].text);
-	fputs(md ? "- patterns without a rate (not priced): " : "patterns without a rate: ", out);
+	fputs(md ? "- patterns without a rate (not priced; add `rate:`): "
+		 : "patterns without a rate (not priced; add rate:): ", out);
 	names_list(out, c, true);
-	fputs(md ? "\n- entities without a count (storage unknown): "
-		 : "\nentities without a count: ", out);
+	fputs(md ? "\n- entities without a count (storage unknown; add `count:`): "
+		 : "\nentities without a count (storage unknown; add count:): ", out);
 	names_list(out, c, false);
 	fputs("\n", out);
 	text_entities(out, c, md);

@@ -321,6 +321,8 @@ static void model_pattern(ddbc_json_stream *js, const ddbc_pattern *p)
 		ddbc_json_member(js, "example", ddbc_json_pval(p->example));
 	opt_text(js, "condition", p->condition);
 	figure(js, "rate", p->rate);
+	figure(js, "items", p->items);
+	figure(js, "limit", p->limit);
 	ddbc_json_end(js, '}');
 }
 

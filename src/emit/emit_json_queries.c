@@ -635,6 +635,8 @@ static void fill_input(request *r, ddbc_json_stream *s)
 		set_expression(s, "ProjectionExpression", projection(r));
 	if (q->condition)
 		set_expression(s, "ConditionExpression", condition_expr(r, q->condition));
+	if (q->limit)
+		ddbc_json_int(s, "Limit", q->limit);
 	if (q->consistent)
 		ddbc_json_bool(s, "ConsistentRead", true);
 }

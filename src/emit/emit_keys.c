@@ -739,6 +739,8 @@ static json_t *request_input(keys_writer *w, keys_request *r, const ddbc_request
 	if (*cond)
 		json_object_set_new(in, "ConditionExpression", ddbc_json_str(cond));
 	free(cond);
+	if (req->limit)
+		json_object_set_new(in, "Limit", json_integer(req->limit));
 	if (req->consistent)
 		json_object_set_new(in, "ConsistentRead", json_true());
 	if (json_object_size(names))

@@ -555,11 +555,12 @@ static void read_pattern(loader *L, const ddbc_pair *pair, ddbc_pattern *p)
 {
 	static const char *const fields[] = { "description", "table", "index", "operation",
 					      "key", "order", "consistent_read", "returns",
-					      "entities", "example", "condition", "rate" };
+					      "entities", "example", "condition", "rate", "items",
+					      "limit" };
 	static const char *const ops[] = { "get", "query", "scan", "put", "update", "delete" };
 	static const char *const orders[] = { "asc", "desc" };
 	enum { DESCRIPTION, TABLE, INDEX, OPERATION, KEY, ORDER, CONSISTENT_READ, RETURNS,
-	       ENTITIES, EXAMPLE, CONDITION, RATE, NFIELDS };
+	       ENTITIES, EXAMPLE, CONDITION, RATE, ITEMS, LIMIT, NFIELDS };
 	_Static_assert(NFIELDS == countof(fields), "a name for each field");
 	const ddbc_node *f[NFIELDS];
 	p->id = ddbc_load_name_of(L, pair->key);
@@ -615,12 +616,13 @@ static void read_pattern(loader *L, const ddbc_pair *pair, ddbc_pattern *p)
 	const ddbc_node *cond = f[CONDITION];
 	p->condition_loc = cond ? cond->loc : p->id.loc;
 	ddbc_load_rate(L->arena, L->d, m, p);
+	ddbc_load_page_figures(L->arena, L->d, m, p);
 }
 
 static void load_pattern(loader *L, const ddbc_pair *pair, ddbc_pattern *p)
 {
 	size_t before = L->d->n;
-	p->rate = &ddbc_figure_none;
+	p->rate = p->items = p->limit = &ddbc_figure_none;
 	read_pattern(L, pair, p);
 	p->incomplete = L->d->n > before;
 }

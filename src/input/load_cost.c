@@ -49,6 +49,35 @@ void ddbc_load_rate(ddbc_arena *arena, ddbc_diags *d, const ddbc_node *map, ddbc
 			      "a number of requests per second, at least 0");
 }
 
+/* DynamoDB's Limit is a positive 32-bit integer (API reference, Query). */
+#define LIMIT_MAX 2147483647.0
+
+/* A figure that only a query or a scan reads: on another operation it
+ * would be ignored, so it is a finding at its value instead. */
+static const ddbc_figure *page_figure(ddbc_diags *d, const ddbc_pattern *p,
+				      const ddbc_figure *f, const char *key, const char *what)
+{
+	if (!f->set || p->operation == DDBC_OP_QUERY || p->operation == DDBC_OP_SCAN)
+		return f;
+	ddbc_diag_add(d, DDBC_RULE_SCHEMA, f->loc,
+		      "'%s' is %s, but '%s' is a %s, which %s; remove it", key, what, p->id.s,
+		      ddbc_operation_name(p->operation),
+		      p->operation == DDBC_OP_GET ? "reads one item" : "writes one item");
+	return &ddbc_figure_none;
+}
+
+void ddbc_load_page_figures(ddbc_arena *arena, ddbc_diags *d, const ddbc_node *map,
+			    ddbc_pattern *p)
+{
+	p->items = page_figure(d, p, load_figure(arena, d, map, "items", true, 0, 1e15,
+						  "a whole number of items, at least 0"),
+			       "items", "the number of items a query or scan returns");
+	p->limit = page_figure(d, p, load_figure(arena, d, map, "limit", true, 1, LIMIT_MAX,
+						  "a whole number of items from 1 to 2147483647 "
+						  "(DynamoDB's Limit)"),
+			       "limit", "the page size of a query or scan");
+}
+
 void ddbc_load_entity_figures(ddbc_arena *arena, ddbc_diags *d, const ddbc_node *map,
 			      ddbc_entity *e)
 {

@@ -10,6 +10,11 @@
 
 /* `rate:` requests per second: a number of at least 0. */
 void ddbc_load_rate(ddbc_arena *arena, ddbc_diags *d, const ddbc_node *map, ddbc_pattern *p);
+/* A query's or scan's `items:` (a whole number of at least 0) and
+ * `limit:` (1 to 2147483647, DynamoDB's Limit); on another operation each
+ * is a finding at its value. p->operation must be read already. */
+void ddbc_load_page_figures(ddbc_arena *arena, ddbc_diags *d, const ddbc_node *map,
+			    ddbc_pattern *p);
 /* `count:` a whole number of at least 0; `item_bytes:` 1 to 409,600.
  * Each sets its pointer, to ddbc_figure_none when the field is absent or
  * unreadable. */

@@ -172,40 +172,151 @@ bool ddbc_pattern_fetches(const ddbc_pattern *p)
 	return false;
 }
 
+/* A read's pages: items taken in order into a page until it holds
+ * `limit` items or 1 MB; the item that brings it to 1 MB is the page's
+ * last (DynamoDB stops reading once it has read 1 MB: a page of 1,042-byte
+ * items is 1,007 items, 257 units, measured as 128.5 eventually
+ * consistent; dynalite stops likewise). Each page is rounded up to 4 KB
+ * on its own. */
+typedef struct pager {
+	double limit;            /* items a page; 0: no Limit */
+	bool consistent;
+	size_t pages;
+	double units;            /* of the closed pages */
+	double n, bytes;         /* in the open page */
+} pager;
+
+static void page_close(pager *pg)
+{
+	pg->units += ddbc_read_units((uint64_t)ceil(pg->bytes), pg->consistent);
+	pg->pages++;
+	pg->n = pg->bytes = 0;
+}
+
+static void page_add(pager *pg, double bytes)
+{
+	if (pg->n && ((pg->limit && pg->n >= pg->limit) || pg->bytes >= DDBC_PAGE_BYTES))
+		page_close(pg);
+	pg->n++;
+	pg->bytes += bytes;
+}
+
+/* n entries of size bytes each, in pages: closed form, for `items:` of
+ * millions. */
+static void page_uniform(pager *pg, double n, double size)
+{
+	double fit = size > 0 ? ceil(DDBC_PAGE_BYTES / size) : n;
+	double k = fmax(1, pg->limit && pg->limit < fit ? pg->limit : fit);
+	double full = floor(n / k), rest = n - full * k;
+	pg->pages += (size_t)full;
+	pg->units += full * ddbc_read_units((uint64_t)ceil(k * size), pg->consistent);
+	pg->n = rest;
+	pg->bytes = rest * size;
+}
+
+/* The mean entry bytes (and table units of fetching the whole item) of
+ * what a read with `items:` or `limit:` returns: the example items its
+ * request selects; else every example of the entities it can return that
+ * the index holds; else their item_bytes where the entry is the whole
+ * item. False when none tells. */
+static bool mean_entry(const ddbc_pattern *p, const ddbc_cap_item *items, size_t n,
+		       bool consistent, double *entry, double *fetch)
+{
+	const ddbc_index *ix = p->index;
+	double sum = 0, units = 0, count = 0;
+	for (size_t i = 0; i < n; i++, count++) {
+		sum += (double)ddbc_entry_size(ix, items[i].entity, items[i].item);
+		units += ddbc_read_units(ddbc_item_size(items[i].entity, items[i].item), consistent);
+	}
+	for (size_t k = 0; !n && k < p->nmatched; k++) {
+		const ddbc_entity *e = p->matched[k];
+		for (size_t i = 0; i < e->nexamples; i++) {
+			if (!ddbc_index_holds(ix, e->examples[i]))
+				continue;
+			sum += (double)ddbc_entry_size(ix, e, e->examples[i]);
+			units += ddbc_read_units(ddbc_item_size(e, e->examples[i]), consistent);
+			count++;
+		}
+	}
+	bool whole = ix->kind == DDBC_INDEX_PRIMARY || ix->projection == DDBC_PROJ_ALL;
+	for (size_t k = 0; !count && whole && k < p->nmatched; k++) {
+		const ddbc_figure *b = p->matched[k]->item_bytes;
+		if (p->matched[k]->nexamples || !b->set)
+			continue;
+		sum += b->value;
+		units += ddbc_read_units((uint64_t)b->value, consistent);
+		count++;
+	}
+	if (!count)
+		return false;
+	*entry = sum / count;
+	*fetch = units / count;
+	return true;
+}
+
+/* A query or scan: the items it returns, in pages. */
+static void read_pages(const ddbc_pattern *p, const ddbc_cap_item *items, size_t n,
+		       bool consistent, ddbc_pattern_cap *out)
+{
+	const ddbc_index *ix = p->index;
+	pager pg = { p->limit->set ? p->limit->value : 0, consistent, 0, 0, 0, 0 };
+	double fetched = 0, sum = 0;
+	out->fetches = ddbc_pattern_fetches(p);
+	out->declared = p->items->set || p->limit->set;
+	if (out->declared) {
+		double many = p->items->set ? p->items->value : p->limit->value, entry, fetch;
+		if (!mean_entry(p, items, n, consistent, &entry, &fetch)) {
+			out->known = false;
+			out->items = (size_t)many;
+			out->read[ix->slot] = DDBC_UNKNOWN;
+			if (out->fetches)
+				out->read[0] = DDBC_UNKNOWN;
+			return;
+		}
+		out->items = (size_t)many;
+		page_uniform(&pg, many, entry);
+		sum = many * entry;
+		fetched = many * fetch;
+	} else {
+		for (size_t i = 0; i < n; i++) {
+			double bytes = (double)ddbc_entry_size(ix, items[i].entity, items[i].item);
+			page_add(&pg, bytes);
+			sum += bytes;
+			if (out->fetches)
+				fetched += ddbc_read_units(ddbc_item_size(items[i].entity,
+									  items[i].item),
+							   consistent);
+		}
+	}
+	if (pg.n || !pg.pages)
+		page_close(&pg);
+	out->bytes = sum;
+	out->requests = pg.pages;
+	/* "Queries that do not return results consume the minimum number of
+	 * read capacity units for that type of read operation" (API reference,
+	 * Query): one 4 KB read, as a get that finds nothing. */
+	bool none = p->operation == DDBC_OP_QUERY && !out->items;
+	out->read[ix->slot] = none ? ddbc_read_units(1, consistent) : pg.units;
+	if (out->fetches)
+		out->read[0] += fetched;
+}
+
 static void reads(const ddbc_pattern *p, const ddbc_cap_item *items, size_t n,
 		  ddbc_pattern_cap *out)
 {
-	const ddbc_index *ix = p->index;
-	const ddbc_table *t = p->table;
-	bool gsi = ix->kind == DDBC_INDEX_GSI;
+	bool gsi = p->index->kind == DDBC_INDEX_GSI;
 	bool consistent = p->consistent_read && !gsi;
 	out->items = n;
 	out->known = true;
+	out->requests = 1;
 	if (p->operation == DDBC_OP_GET) {
 		uint64_t bytes = n ? ddbc_item_size(items[0].entity, items[0].item) : 0;
-		out->bytes = bytes;
+		out->bytes = (double)bytes;
 		/* A get that finds nothing still reads: one 4 KB unit. */
 		out->read[0] = ddbc_read_units(bytes ? bytes : 1, consistent);
 		return;
 	}
-	uint64_t sum = 0;
-	double fetched = 0;
-	out->fetches = ddbc_pattern_fetches(p);
-	for (size_t i = 0; i < n; i++) {
-		sum += ddbc_entry_size(ix, items[i].entity, items[i].item);
-		if (out->fetches)
-			fetched += ddbc_read_units(ddbc_item_size(items[i].entity, items[i].item),
-						   consistent);
-	}
-	out->bytes = sum;
-	/* "Queries that do not return results consume the minimum number of
-	 * read capacity units for that type of read operation" (API reference,
-	 * Query): one 4 KB read, as a get that finds nothing. */
-	bool none = p->operation == DDBC_OP_QUERY && !n;
-	out->read[ix->slot] = ddbc_read_units(none ? 1 : sum, consistent);
-	if (out->fetches)
-		out->read[0] += fetched;
-	(void)t;
+	read_pages(p, items, n, consistent, out);
 }
 
 /* The item a write stands for when the request names no example item. */
@@ -237,7 +348,8 @@ static void writes(ddbc_arena *arena, const ddbc_pattern *p, const ddbc_cap_item
 				continue;
 			out->known = true;
 			out->items = 1;
-			out->bytes = ec.max_bytes;
+			out->requests = 1;
+			out->bytes = (double)ec.max_bytes;
 			memcpy(out->write, ec.write, t->nindexes * sizeof(double));
 			return;
 		}
@@ -247,7 +359,8 @@ static void writes(ddbc_arena *arena, const ddbc_pattern *p, const ddbc_cap_item
 	}
 	out->known = true;
 	out->items = 1;
-	out->bytes = ddbc_item_size(it->entity, it->item);
+	out->requests = 1;
+	out->bytes = (double)ddbc_item_size(it->entity, it->item);
 	bool del = p->operation == DDBC_OP_DELETE, upd = p->operation == DDBC_OP_UPDATE;
 	for (size_t s = 0; s < t->nindexes; s++) {
 		const ddbc_index *ix = t->indexes[s];

@@ -65,17 +65,32 @@ typedef struct ddbc_entity_cap {
  * stored. The arrays live in arena. */
 void ddbc_entity_capacity(ddbc_arena *arena, const ddbc_entity *e, ddbc_entity_cap *out);
 
+/* DynamoDB's page: a Query or Scan reads up to 1 MB a request (API
+ * reference, Query and Scan: "a maximum of 1 MB of data"), about 256 units
+ * strongly consistent, 128 eventually: the page ends with the item that
+ * brings it to 1 MB, so it may hold that item's bytes more (capacity.c). */
+#define DDBC_PAGE_BYTES 1048576u
+
 typedef struct ddbc_pattern_cap {
 	bool known;              /* the items it reads or writes are known */
 	bool fetches;            /* an LSI query that reads the table too */
-	size_t items;            /* items returned or written */
-	uint64_t bytes;          /* bytes read (index: of the entries) or written */
-	double *read;            /* per slot; all 0 for a write */
+	bool declared;           /* a read's items come from `items:` or `limit:` */
+	size_t items;            /* items returned (over every page) or written */
+	size_t requests;         /* requests one use takes: a read's pages, else 1 */
+	double bytes;            /* bytes read (index: of the entries) or written */
+	double *read;            /* per slot, summed over the pages; 0 for a write */
 	double *write;           /* per slot; all 0 for a read */
 } ddbc_pattern_cap;
 
 /* The units of p's request over items: the example items it returns (a
  * read), or the one it writes (put, update, delete: items[0], or none).
+ * A query's or scan's `items:` (else `limit:`, a full page) wins over the
+ * examples: that many entries of the mean size of the example items it
+ * returns (none: of every example of the entities it matches that the
+ * index holds; none either: their item_bytes where the entry is the whole
+ * item; else unknown). The items are read in pages of at most `limit`
+ * items and 1 MB (the item that reaches 1 MB ends a page), each page
+ * rounded up to 4 KB on its own.
  * When a write names no example item, the first example of its first
  * entity stands for it, else that entity's item_bytes. */
 void ddbc_pattern_capacity(ddbc_arena *arena, const ddbc_pattern *p, const ddbc_cap_item *items,

@@ -87,9 +87,24 @@ static ddbc_type declared(const ddbc_entity *e, const char *name, bool *stored)
 	return a ? a->type : DDBC_TYPE_NONE;
 }
 
-/* The bytes of item's attributes that keep(ix, name) keeps (NULL: all). */
+/* A projection as a test of attribute names: ix's own, or keys plus a
+ * list (names, n) that ix might project instead. */
+typedef struct keeper {
+	bool (*keep)(const ddbc_index *ix, const char *name);
+	const ddbc_name *names;
+	size_t n;
+} keeper;
+
+static bool in_names(const ddbc_name *names, size_t n, const char *name);
+
+static bool keeps(const keeper *k, const ddbc_index *ix, const char *name)
+{
+	return !k || k->keep(ix, name) || in_names(k->names, k->n, name);
+}
+
+/* The bytes of item's attributes that k keeps (NULL: all). */
 static uint64_t sum_attrs(const ddbc_index *ix, const ddbc_entity *e, const ddbc_pval *item,
-			  bool (*keep)(const ddbc_index *ix, const char *name))
+			  const keeper *k)
 {
 	uint64_t sum = 0;
 	ddbc_pval_iter it = ddbc_pval_kind(item) == DDBC_NODE_MAP ? ddbc_pval_members(item)
@@ -99,7 +114,7 @@ static uint64_t sum_attrs(const ddbc_index *ix, const ddbc_entity *e, const ddbc
 		const char *name = ddbc_pval_text(key);
 		bool stored;
 		ddbc_type t = declared(e, name, &stored);
-		if (stored && (!keep || keep(ix, name)))
+		if (stored && keeps(k, ix, name))
 			sum += ddbc_pval_n(key) + ddbc_value_size(v, t);
 	}
 	return sum;
@@ -142,7 +157,8 @@ bool ddbc_index_projects(const ddbc_index *ix, const char *name)
 
 uint64_t ddbc_entry_size(const ddbc_index *ix, const ddbc_entity *e, const ddbc_pval *item)
 {
-	return sum_attrs(ix, e, item, ddbc_index_projects);
+	keeper k = { ddbc_index_projects, NULL, 0 };
+	return sum_attrs(ix, e, item, &k);
 }
 
 static bool is_key_of(const ddbc_index *ix, const char *name)
@@ -152,5 +168,13 @@ static bool is_key_of(const ddbc_index *ix, const char *name)
 
 uint64_t ddbc_keys_entry_size(const ddbc_index *ix, const ddbc_entity *e, const ddbc_pval *item)
 {
-	return sum_attrs(ix, e, item, is_key_of);
+	keeper k = { is_key_of, NULL, 0 };
+	return sum_attrs(ix, e, item, &k);
+}
+
+uint64_t ddbc_include_entry_size(const ddbc_index *ix, const ddbc_entity *e,
+				 const ddbc_pval *item, const ddbc_name *names, size_t n)
+{
+	keeper k = { is_key_of, names, n };
+	return sum_attrs(ix, e, item, &k);
 }

@@ -55,4 +55,9 @@ uint64_t ddbc_entry_size(const ddbc_index *ix, const ddbc_entity *e, const ddbc_
  * table's and ix's key attributes. */
 uint64_t ddbc_keys_entry_size(const ddbc_index *ix, const ddbc_entity *e, const ddbc_pval *item);
 
+/* The bytes of item's entry in ix were ix to project the keys and the
+ * attributes names (n of them): an INCLUDE list. */
+uint64_t ddbc_include_entry_size(const ddbc_index *ix, const ddbc_entity *e,
+				 const ddbc_pval *item, const ddbc_name *names, size_t n);
+
 #endif

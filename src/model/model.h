@@ -331,6 +331,11 @@ typedef struct ddbc_pattern {
 	const char *condition;
 	ddbc_loc condition_loc;
 	const ddbc_figure *rate; /* `rate:` requests per second; never NULL */
+	/* A query's or scan's `items:` (the items one use returns, over as
+	 * many pages as it takes) and `limit:` (its page size, the request's
+	 * Limit); never NULL */
+	const ddbc_figure *items;
+	const ddbc_figure *limit;
 	uint32_t nconds;
 	uint32_t nreturns;
 	uint32_t nentities;

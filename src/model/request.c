@@ -205,6 +205,9 @@ void ddbc_request_build(ddbc_design *g, ddbc_pattern *p)
 	}
 	if (p->operation == DDBC_OP_QUERY)
 		r->order = (int8_t)p->order;
+	/* load_cost.c keeps a limit only on a query or scan. */
+	if (p->limit->set)
+		r->limit = (uint32_t)p->limit->value;
 	ddbc_req_value **values = parse_conds(g, p, r);
 	r->cond_values = values;
 	size_t n = r->key ? r->key->npk + r->key->nsk : 0, nconds = 0;

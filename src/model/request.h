@@ -87,6 +87,7 @@ typedef struct ddbc_request {
 	uint32_t nconds;
 	uint32_t nreturns;
 	uint32_t nparams;
+	uint32_t limit;              /* a Query's or Scan's Limit (`limit:`); 0 unset */
 	ddbc_operation op;
 	int8_t order;                /* a Query's ScanIndexForward: 0 unset, 1, -1 */
 	bool index_named;            /* a Query or Scan of a GSI or LSI: IndexName */

@@ -284,5 +284,13 @@ size_t ddbc_request_rows(const ddbc_pattern *p, const ddbc_key_sent *sent,
 	for (size_t i = from; q && i < to; i++)
 		if (ddbc_request_returns(q, sent, view, i))
 			(*rows)[n++] = i;
+	/* A Limit ends the first page after that many items: the first of
+	 * the view's order, or the last when the query reads it backwards. A
+	 * use with items: reads on, page after page. */
+	if (q && q->limit && !p->items->set && n > q->limit) {
+		if (q->order < 0)
+			memmove(*rows, *rows + (n - q->limit), q->limit * sizeof **rows);
+		n = q->limit;
+	}
 	return n;
 }

@@ -79,7 +79,9 @@ bool ddbc_request_returns(const ddbc_request *q, const ddbc_key_sent *sent, cons
 			  size_t i);
 
 /* The rows of view (ddbc_request_view's) that p's request returns or
- * names, in the view's order; the caller frees *rows. */
+ * names, in the view's order: with a Limit and no `items:` (one use reads
+ * one page), those of its first page (the last `limit` rows when the query
+ * reads backwards); the caller frees *rows. */
 size_t ddbc_request_rows(const ddbc_pattern *p, const ddbc_key_sent *sent,
 			 const ddbc_view *view, size_t **rows);
 

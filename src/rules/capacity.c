@@ -6,10 +6,13 @@
 #include "model/capacity.h"
 #include "model/item_size.h"
 #include "model/model.h"
+#include "model/semantics.h"
 #include "util/strbuf.h"
+#include "util/xalloc.h"
 
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* ---- item-size ----------------------------------------------------------------------- */
@@ -55,16 +58,101 @@ void ddbc_check_item_size(const ddbc_design *g, ddbc_diags *d)
 
 /* ---- index-write-amplification ------------------------------------------------------- */
 
+/* What the patterns reading one index need of its entries: all that it
+ * projects (a reader without `returns` gets every projected attribute),
+ * or the attributes their `returns` name. */
+typedef struct need {
+	bool all;
+	size_t readers;
+	ddbc_name *names;        /* xrealloc'd; may repeat a name */
+	size_t n, cap;
+} need;
+
+typedef struct amp_run {
+	const ddbc_design *g;
+	ddbc_diags *d;
+	ddbc_arena *arena;
+	need **needs;            /* per table, per slot */
+} amp_run;
+
+static void add_need(need *nd, const ddbc_pattern *p)
+{
+	nd->readers++;
+	if (!p->nreturns)
+		nd->all = true;
+	for (size_t i = 0; !nd->all && i < p->nreturns; i++) {
+		if (!p->returns[i].s)
+			continue;
+		if (nd->n == nd->cap) {
+			nd->cap = nd->cap ? nd->cap * 2 : 8;
+			nd->names = xrealloc(nd->names, nd->cap * sizeof *nd->names);
+		}
+		nd->names[nd->n++] = p->returns[i];
+	}
+}
+
+/* One pass over the patterns: what each index's readers need. */
+static void collect_needs(amp_run *run)
+{
+	const ddbc_design *g = run->g;
+	run->needs = xcalloc(g->ntables + 1, sizeof *run->needs);
+	for (size_t i = 0; i < g->ntables; i++)
+		run->needs[i] = xcalloc(g->tables[i].nindexes + 1, sizeof(need));
+	for (size_t i = 0; i < g->npatterns; i++) {
+		const ddbc_pattern *p = &g->patterns[i];
+		if (!p->analysed || !p->table || !p->index || p->operation > DDBC_OP_SCAN)
+			continue;
+		add_need(&run->needs[p->table - g->tables][p->index->slot], p);
+	}
+}
+
+static void free_needs(amp_run *run)
+{
+	for (size_t i = 0; run->needs && i < run->g->ntables; i++) {
+		for (size_t s = 0; s < run->g->tables[i].nindexes; s++)
+			free(run->needs[i][s].names);
+		free(run->needs[i]);
+	}
+	free(run->needs);
+}
+
+static bool is_key(const ddbc_index *ix, const char *name)
+{
+	return ddbc_index_has_key(ix, name) || ddbc_index_has_key(&ix->table->primary, name);
+}
+
 /* The most write units a put of one of e's examples would cost on ix if
- * it projected keys only. */
-static double keys_only_units(const ddbc_index *ix, const ddbc_entity *e)
+ * it projected only what nd needs (the keys and nd's names). */
+static double narrow_units(const ddbc_index *ix, const ddbc_entity *e, const need *nd)
 {
 	double most = 0;
 	for (size_t k = 0; k < e->nexamples; k++)
 		if (ddbc_index_holds(ix, e->examples[k]))
-			most = fmax(most, ddbc_write_units(ddbc_keys_entry_size(ix, e,
-											  e->examples[k])));
+			most = fmax(most, ddbc_write_units(ddbc_include_entry_size(
+						  ix, e, e->examples[k], nd->names, nd->n)));
 	return most;
+}
+
+/* "keys only (no pattern reads it)", "INCLUDE [title, total]": the
+ * narrowest projection that serves nd. */
+static void describe_narrow(strbuf *out, const ddbc_index *ix, const need *nd)
+{
+	size_t listed = 0;
+	for (size_t i = 0; i < nd->n; i++) {
+		const char *name = nd->names[i].s;
+		bool seen = is_key(ix, name);
+		for (size_t j = 0; !seen && j < i; j++)
+			seen = !strcmp(nd->names[j].s, name);
+		if (seen)
+			continue;
+		strbuf_addstr(out, listed++ ? ", " : "INCLUDE [");
+		strbuf_addstr(out, name);
+	}
+	if (listed)
+		strbuf_addstr(out, "]");
+	else
+		strbuf_addstr(out, nd->readers ? "keys only (its readers return only keys)"
+					      : "keys only (no pattern reads it)");
 }
 
 static bool writes(const ddbc_pattern *p)
@@ -73,14 +161,17 @@ static bool writes(const ddbc_pattern *p)
 	       p->operation == DDBC_OP_DELETE;
 }
 
-static void amplification(ddbc_diags *d, ddbc_arena *arena, const ddbc_pattern *p,
-			  const ddbc_entity *e)
+/* A finding when e's index writes cost more than its table writes and
+ * some index projects more than the patterns reading it return: only
+ * there does projecting less save a unit. */
+static void amplification(amp_run *run, const ddbc_pattern *p, const ddbc_entity *e)
 {
 	const ddbc_table *t = e->table;
 	ddbc_entity_cap c;
-	ddbc_entity_capacity(arena, e, &c);
+	ddbc_entity_capacity(run->arena, e, &c);
 	if (!c.size_known || c.write[0] < 0)
 		return;
+	const need *needs = run->needs[t - run->g->tables];
 	double sum = 0, saved = 0;
 	strbuf parts = STRBUF_INIT, save = STRBUF_INIT;
 	for (size_t s = 1; s < t->nindexes; s++) {
@@ -89,47 +180,44 @@ static void amplification(ddbc_diags *d, ddbc_arena *arena, const ddbc_pattern *
 			continue;
 		sum += c.write[s];
 		strbuf_addf(&parts, "%s%s %g", parts.len ? ", " : "", ix->name.s, c.write[s]);
-		double keys = ix->projection == DDBC_PROJ_KEYS_ONLY ? c.write[s]
-							   : keys_only_units(ix, e);
-		if (keys < c.write[s]) {
-			saved += c.write[s] - keys;
-			strbuf_addf(&save, "%s%s %g", save.len ? ", " : "", ix->name.s,
-				    c.write[s] - keys);
-		}
+		if (needs[s].all)
+			continue;
+		double less = c.write[s] - narrow_units(ix, e, &needs[s]);
+		if (less <= 0)
+			continue;
+		saved += less;
+		strbuf_addf(&save, "%s%s %g with ", save.len ? "; " : "", ix->name.s, less);
+		describe_narrow(&save, ix, &needs[s]);
 	}
-	if (sum > c.write[0]) {
-		strbuf why = STRBUF_INIT;
-		if (saved > 0)
-			strbuf_addf(&why, "projecting keys only would save %g unit%s a write (%s), "
-					  "%g a second at this rate; an INCLUDE list of what the "
-					  "readers return saves part of it", saved,
-				    saved == 1 ? "" : "s", strbuf_str(&save), saved * p->rate->value);
-		else
-			strbuf_addstr(&why, "each index projects keys only already: a sparse "
-					    "index (a key attribute that only the items it serves "
-					    "set) writes less");
-		ddbc_diag_add(d, DDBC_RULE_INDEX_WRITE_AMPLIFICATION, p->rate->loc,
+	if (sum > c.write[0] && saved > 0)
+		ddbc_diag_add(run->d, DDBC_RULE_INDEX_WRITE_AMPLIFICATION, p->rate->loc,
 			      "'%s' writes '%s' at %s a second: each write costs %g units on its "
-			      "indexes (%s) against %g on table '%s'; %s", p->id.s, e->name.s,
-			      p->rate->text, sum, strbuf_str(&parts), c.write[0], t->name.s,
-			      strbuf_str(&why));
-		strbuf_release(&why);
-	}
+			      "indexes (%s) against %g on table '%s'; projecting only what the "
+			      "patterns reading each index return would save %g unit%s a write, "
+			      "%g a second: %s", p->id.s, e->name.s, p->rate->text, sum,
+			      strbuf_str(&parts), c.write[0], t->name.s, saved,
+			      saved == 1 ? "" : "s", saved * p->rate->value, strbuf_str(&save));
 	strbuf_release(&parts);
 	strbuf_release(&save);
 }
 
 void ddbc_check_index_write_amplification(const ddbc_design *g, ddbc_diags *d)
 {
-	ddbc_arena *arena = ddbc_arena_new();
+	amp_run run = { g, d, NULL, NULL };
 	for (size_t i = 0; i < g->npatterns; i++) {
 		const ddbc_pattern *p = &g->patterns[i];
 		if (!p->analysed || !p->rate->set || !writes(p) || !p->table || p->table->incomplete)
 			continue;
+		if (!run.arena) {
+			run.arena = ddbc_arena_new();
+			collect_needs(&run);
+		}
 		for (size_t k = 0; k < p->nmatched; k++)
-			amplification(d, arena, p, p->matched[k]);
+			if (p->matched[k]->table == p->table)
+				amplification(&run, p, p->matched[k]);
 	}
-	ddbc_arena_free(arena);
+	free_needs(&run);
+	ddbc_arena_free(run.arena);
 }
 
 /* ---- hot-partition with rates -------------------------------------------------------- */

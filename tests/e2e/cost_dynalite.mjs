@@ -132,6 +132,23 @@ function compareIndexWrites(what, ours, before, after, key, update, missing, tab
   else if (checked) say('passed', label, '');
 }
 
+// The pages of one use of a query or scan, from its first response: the
+// units summed, the requests made, the items returned.
+async function usePages(client, operation, input, first, index, want) {
+  const units = { table: 0, index: 0 };
+  let page = first, requests = 0, count = 0;
+  for (;;) {
+    const u = consumed(page, index);
+    units.table += u.table;
+    units.index += u.index;
+    requests++;
+    count += page.Count;
+    if (!page.LastEvaluatedKey || count >= want) break;
+    page = await client.send(new COMMANDS[operation]({ ...input, ExclusiveStartKey: page.LastEvaluatedKey }));
+  }
+  return { units, requests, count };
+}
+
 function compare(what, ours, theirs, skipIndex, skipTable) {
   const problems = [];
   if (!skipTable && ours.table !== theirs.table) problems.push(`table ${ours.table}, dynalite ${theirs.table}`);
@@ -196,6 +213,25 @@ async function runDesign(client, yaml, prefix, tableNo) {
         compareIndexWrites(what, units.indexes, before, after, key, q.operation === 'UpdateItem', missing, q.input.TableName);
       }
       let theirs = consumed(out, index);
+      if (['Query', 'Scan'].includes(q.operation) && (input.Limit || c.requests > 1)) {
+        // One use of a paged read: its pages, with the request's Limit,
+        // until the items the pattern says it returns or the last page.
+        const paged = await usePages(client, q.operation, input, out, index, c.items);
+        if (paged.count > c.items) {
+          say('failed', `${what} (pages)`, `${c.items} items, dynalite returned ${paged.count} (no Limit sent?)`);
+          continue;
+        }
+        if (paged.count < c.items) {
+          say('skipped', `${what} (pages)`, `it returns ${c.items} items (items:), the engine holds ${paged.count} of them`);
+          continue;
+        }
+        if (paged.requests !== c.requests) {
+          say('failed', `${what} (pages)`, `${c.requests} requests, dynalite ${paged.requests}`);
+          continue;
+        }
+        say('passed', `${what} (requests: ${paged.requests}, Limit ${input.Limit ?? 'none'})`, '');
+        theirs = paged.units;
+      }
       if (q.operation === 'Query' && out.Count === 0 && c.items === 0) {
         // dynalite charges a query that returns nothing 0 units; DynamoDB's
         // API reference: "Queries that do not return results consume the
