@@ -250,6 +250,28 @@ static inline int helpdesk_escalated_tickets_esc_queue_value(char *buf, size_t s
 	return snprintf(buf, size, HELPDESK_ESCALATED_TICKETS_ESC_QUEUE_VALUE_FMT, tenant_id);
 }
 
+/* ---- access pattern open-ticket (put, table Helpdesk) */
+
+#define HELPDESK_OPEN_TICKET_TABLE_NAME "Helpdesk"
+
+/* PK eq TENANT#{tenantId} */
+#define HELPDESK_OPEN_TICKET_PK_VALUE_FMT "TENANT#%s"
+static inline int helpdesk_open_ticket_pk_value(char *buf, size_t size, const char *tenant_id)
+{
+	if (helpdesk_key_bad_text_(tenant_id, "#", ""))
+		return -1;
+	return snprintf(buf, size, HELPDESK_OPEN_TICKET_PK_VALUE_FMT, tenant_id);
+}
+
+/* SK eq TICKET#{ticketId} */
+#define HELPDESK_OPEN_TICKET_SK_VALUE_FMT "TICKET#%s"
+static inline int helpdesk_open_ticket_sk_value(char *buf, size_t size, const char *ticket_id)
+{
+	if (helpdesk_key_bad_text_(ticket_id, "#", ""))
+		return -1;
+	return snprintf(buf, size, HELPDESK_OPEN_TICKET_SK_VALUE_FMT, ticket_id);
+}
+
 #ifdef __cplusplus
 }
 #endif
