@@ -1,5 +1,6 @@
 /* semantics.c - deriving what the rules and the outputs read */
 #include "model/semantics.h"
+#include "model/item_size.h"
 #include "model/request.h"
 #include "util/xalloc.h"
 
@@ -402,13 +403,9 @@ static uint32_t optional_keys(const ddbc_entity *e, const ddbc_index *ix, const 
 
 bool ddbc_example_in_index(const ddbc_entity *e, const ddbc_index *ix, const ddbc_pval *item)
 {
-	if (!e->in_index || !e->in_index[ix->slot])
-		return false;
-	const ddbc_membership *m = ddbc_entity_membership(e, ix);
-	for (uint32_t i = 0; i < m->nby; i++)
-		if (!ddbc_pval_get(item, m->by[i]->name.s))
-			return false;
-	return true;
+	/* DynamoDB's rule: an item is in an index when it has every key
+	 * attribute of it, the optional ones above all. */
+	return e->in_index && e->in_index[ix->slot] && ddbc_index_holds(ix, item);
 }
 
 /* The share of e's items in the index m is about: the product of the

@@ -61,7 +61,8 @@ bool ddbc_attr_optional(const ddbc_attr *a);
 const ddbc_membership *ddbc_entity_membership(const ddbc_entity *e, const ddbc_index *ix);
 
 /* Whether example item (a packed mapping of e) is in ix: e is in ix and
- * the item has every optional key attribute of ix. */
+ * the item has every key attribute of ix (the optional ones of a sparse
+ * index among them), as the item views show it. */
 bool ddbc_example_in_index(const ddbc_entity *e, const ddbc_index *ix, const ddbc_pval *item);
 
 /* Whether every item of a's entity must hold a: it is a key attribute of
