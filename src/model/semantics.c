@@ -452,7 +452,11 @@ static void derive_sparse(ddbc_design *g, ddbc_entity *e)
 {
 	ddbc_table *t = e->table;
 	ddbc_membership *ms = NULL;
-	for (size_t s = 0; s < t->nindexes; s++) {
+	/* Most entities have no optional attribute at all: nothing to look up. */
+	bool any = false;
+	for (size_t i = 0; i < e->nattrs && !any; i++)
+		any = ddbc_attr_optional(&e->attrs[i]);
+	for (size_t s = 0; any && s < t->nindexes; s++) {
 		const ddbc_index *ix = t->indexes[s];
 		if (!e->in_index[s])
 			continue;
