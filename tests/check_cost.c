@@ -372,6 +372,7 @@ static const char sparse_design[] =
 	"  Tickets:\n    partition_key: PK\n    sort_key: SK\n"
 	"    gsi:\n      Queue: { partition_key: q, sort_key: atTime }\n"
 	"      All: { partition_key: tenant, sort_key: SK }\n"
+	"    lsi:\n      ByQ: { sort_key: q }\n"
 	"entities:\n"
 	"  A:\n    count: 1000\n    item_bytes: 1500\n    attributes:\n"
 	"      PK: { type: S, template: \"A#{tenant}\" }\n"
@@ -413,6 +414,11 @@ START_TEST(test_sparse_membership)
 	ck_assert_str_eq(m->by[1]->name.s, "atTime");
 	ck_assert_int_eq(m->source, DDBC_SHARE_PRESENT);
 	ck_assert_double_eq_tol(m->share, 0.1, 1e-12);
+	/* A sparse LSI: its partition key is the table's, never optional. */
+	const ddbc_membership *lm = ddbc_entity_membership(a, tb->indexes[3]);
+	ck_assert_uint_eq(lm->nby, 1);
+	ck_assert_str_eq(lm->by[0]->name.s, "q");
+	ck_assert_double_eq_tol(lm->share, 0.5, 1e-12);
 	/* All keys no optional attribute: every item. */
 	ck_assert_uint_eq(ddbc_entity_membership(a, all)->nby, 0);
 	ck_assert_int_eq(ddbc_entity_membership(a, all)->source, DDBC_SHARE_ALL);
