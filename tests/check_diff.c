@@ -207,6 +207,30 @@ START_TEST(test_format_golden)
 }
 END_TEST
 
+/* Making a templated GSI key optional is required-removed, which says that
+ * items without it leave the index; making it required again is
+ * attribute-required (stored items may lack it). */
+START_TEST(test_sparse_key)
+{
+	const char *dense = "tests/fixtures/sparse/helpdesk-dense.ddb.yaml";
+	const char *sparse = "tests/designs/helpdesk-sparse.ddb.yaml";
+	tu_proc p;
+	tu_run(&p, NULL, "diff", dense, sparse, NULL);
+	ck_assert_int_eq(p.status, 0);
+	ck_assert_msg(strstr(p.out, ":36:7: warning: 'Ticket.escQueue' is no longer required: items "
+			     "written without it leave index 'EscalationQueue'"), "%s", p.out);
+	ck_assert(strstr(p.out, "[required-removed]"));
+	ck_assert(!strstr(p.out, "[attribute-required]"));
+	tu_proc_free(&p);
+	tu_run(&p, NULL, "diff", sparse, dense, NULL);
+	ck_assert_int_eq(p.status, 0);
+	ck_assert_msg(strstr(p.out, "'Ticket.escQueue' became required"), "%s", p.out);
+	ck_assert(strstr(p.out, "[attribute-required]"));
+	ck_assert(!strstr(p.out, "[required-removed]"));
+	tu_proc_free(&p);
+}
+END_TEST
+
 START_TEST(test_statuses)
 {
 	tu_proc p;
@@ -460,6 +484,7 @@ static Suite *diff_suite(void)
 	TCase *tc = tcase_create("classes");
 	tcase_add_loop_test(tc, test_change_class, 0, DDBC_RULE_COUNT);
 	tcase_add_loop_test(tc, test_format_golden, 0, 5);
+	tcase_add_test(tc, test_sparse_key);
 	tcase_add_test(tc, test_statuses);
 	tcase_add_test(tc, test_bad_inputs);
 	tcase_add_test(tc, test_summary);

@@ -535,6 +535,10 @@ static void put_keys(request *r, ddbc_json_stream *s, const ddbc_entity *e, cons
 			const ddbc_attr *a = ddbc_entity_attr(e, name);
 			if (!a || (ex && ddbc_pval_get(ex, name)) || json_object_get(written, name))
 				continue;
+			/* An optional key the example lacks is one the item does
+			 * not carry: it stays out of that index (a sparse index). */
+			if (ex && i > 0 && ddbc_attr_optional(a))
+				continue;
 			json_object_set_new(written, name, json_true());
 			json_t *v = built_key(r, e, ex, a, key);
 			if (v)

@@ -318,13 +318,48 @@ static void load_stored(loader *L, const ddbc_node *v, ddbc_attr *a)
 		a->not_stored = true;
 }
 
+/* `required:`; `required: false` is kept with its position: on a templated
+ * attribute it makes the attribute optional (an item that has it matches
+ * the template; one without it is in no index it keys), and where it
+ * cannot hold (a table key) a rule points at it. */
+static void load_required(loader *L, const ddbc_node *v, ddbc_attr *a)
+{
+	bool required = a->required; /* a bit-field: no address */
+	ddbc_loc loc;
+	if (!ddbc_load_bool_of(L, v, "required", &required, &loc))
+		return;
+	a->required = required;
+	if (!required)
+		ddbc_attr_more_of(L->arena, a)->optional_loc = loc;
+}
+
+/* `present:` the share of the entity's items that have the attribute,
+ * which cost reads for the indexes it keys: only an attribute that items
+ * may lack can have one. */
+static void load_present(loader *L, const ddbc_node *v, ddbc_attr *a)
+{
+	if (!v)
+		return;
+	const ddbc_figure *f = ddbc_load_present(L->arena, L->d, v);
+	if (!f->set)
+		return;
+	if (a->required || (a->template.s && !a->more->optional_loc.line)) {
+		ddbc_load_schema(L, f->loc,
+				 "'present' is for an attribute that items may lack, but '%s' is "
+				 "required (%s); remove 'present' or write 'required: false'",
+				 a->name.s, a->required ? "required: true" : "it has a template");
+		return;
+	}
+	ddbc_attr_more_of(L->arena, a)->present = *f;
+}
+
 static void read_attr(loader *L, const ddbc_pair *pair, ddbc_entity *e, ddbc_attr *a)
 {
 	static const char *const fields[] = { "type", "description", "format", "template",
 					      "required", "stored", "enum", "example", "indexes",
-					      "c_name" };
+					      "c_name", "present" };
 	enum { TYPE, DESCRIPTION, FORMAT, TEMPLATE, REQUIRED, STORED, ENUM, EXAMPLE, INDEXES,
-	       C_NAME, NFIELDS };
+	       C_NAME, PRESENT, NFIELDS };
 	_Static_assert(NFIELDS == countof(fields), "a name for each field");
 	const ddbc_node *f[NFIELDS];
 	a->name = ddbc_load_word_of(L, pair->key);
@@ -362,9 +397,7 @@ static void read_attr(loader *L, const ddbc_pair *pair, ddbc_entity *e, ddbc_att
 	 * read as is, so `template: 001` is the string "001". */
 	if (tpl && ddbc_load_expect_kind(L, tpl, DDBC_NODE_SCALAR, "template"))
 		a->template = ddbc_load_name_of(L, tpl);
-	bool required = a->required; /* a bit-field: no address */
-	ddbc_load_bool_of(L, f[REQUIRED], "required", &required, NULL);
-	a->required = required;
+	load_required(L, f[REQUIRED], a);
 	const ddbc_node *en = f[ENUM];
 	if (en && ddbc_load_expect_kind(L, en, DDBC_NODE_SEQ, "enum")) {
 		ddbc_attr_more *more = ddbc_attr_more_of(L->arena, a);
@@ -390,6 +423,7 @@ static void read_attr(loader *L, const ddbc_pair *pair, ddbc_entity *e, ddbc_att
 	if (ix)
 		load_index_decls(L, ix, a);
 	load_stored(L, f[STORED], a);
+	load_present(L, f[PRESENT], a);
 }
 
 static void load_attr(loader *L, const ddbc_pair *pair, ddbc_entity *e, ddbc_attr *a)
