@@ -81,7 +81,7 @@ static void diff_pair(pair *p, const char *id, const char *kind)
 			all = args_of(p->src[k]->text, &cli);
 	}
 	ddbc_diags_init(&p->d);
-	ddbc_diff(p->design[0], p->design[1], &p->d, all);
+	ddbc_diff(p->design[0], p->design[1], NULL, &p->d, all);
 	ddbc_diags_finish(&p->d, &cli, &p->design[1]->settings);
 	ddbc_diff_sort(&p->d);
 }
