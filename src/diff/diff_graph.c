@@ -1,8 +1,8 @@
 /* diff_graph.c - the plan's steps, ordered by what each needs
  *
  * Kahn's algorithm over the steps, always taking the earliest-added step
- * whose needs are done: the steps' order is the one they were added in
- * wherever their needs allow it. The builder (diff_plan.c) only adds
+ * whose needs are done, an early one before the others: the steps' order
+ * is the one they were added in wherever their needs allow it. The builder (diff_plan.c) only adds
  * needs that point from a later stage to an earlier one of the same table
  * or entity, so the graph has no cycle; should one appear, the steps left
  * are written in the order they were added, after the rest.
@@ -28,7 +28,7 @@ size_t plan_add(plan_graph *g, json_t *body, const char *makes_fmt, ...)
 	va_start(ap, makes_fmt);
 	strbuf_vaddf(&sb, makes_fmt, ap);
 	va_end(ap);
-	g->v[g->n] = (plan_step){ body, strbuf_detach(&sb), NULL, 0, 0, false, PLAN_NONE };
+	g->v[g->n] = (plan_step){ body, strbuf_detach(&sb), NULL, 0, 0, false, false, PLAN_NONE };
 	return g->n++;
 }
 
@@ -57,18 +57,23 @@ static size_t *topological(const plan_graph *g)
 	 * than a heap and takes no time. */
 	for (bool progress = true; progress && k < g->n;) {
 		progress = false;
+		size_t pick = SIZE_MAX;
 		for (size_t i = 0; i < g->n; i++) {
-			if (done[i])
+			if (done[i] || (pick != SIZE_MAX && !g->v[i].early))
 				continue;
 			bool ready = true;
 			for (size_t j = 0; j < g->v[i].nneeds && ready; j++)
 				ready = done[g->v[i].needs[j]];
 			if (!ready)
 				continue;
-			done[i] = true;
-			order[k++] = i;
+			pick = i;
+			if (g->v[i].early)
+				break;
+		}
+		if (pick != SIZE_MAX) {
+			done[pick] = true;
+			order[k++] = pick;
 			progress = true;
-			break;
 		}
 	}
 	for (size_t i = 0; i < g->n; i++)

@@ -3,8 +3,10 @@
  * A step is an API call or a manual step; it names the steps that must be
  * done before it (needs) and says what it makes true (makes). The plan is
  * written in a topological order of that graph, ties broken by the order
- * in which the steps were added, so the same designs always give the same
- * plan, and each step's needs are done before it whatever the kind.
+ * in which the steps were added (an early step first: the deployments
+ * that stop code using what goes come before the rest), so the same
+ * designs always give the same plan, and each step's needs are done
+ * before it whatever the kind.
  */
 #ifndef DDBC_DIFF_GRAPH_H
 #define DDBC_DIFF_GRAPH_H
@@ -26,6 +28,7 @@ typedef struct plan_step {
 	size_t *needs;           /* steps, by the number plan_add gave them */
 	size_t nneeds, cap;
 	bool migrate;            /* an item step `ddbc migrate --step N` carries out */
+	bool early;              /* taken before the other steps ready with it */
 	size_t refers;           /* the step "@STEP@" in its manual text names, or PLAN_NONE */
 } plan_step;
 

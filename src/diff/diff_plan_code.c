@@ -349,6 +349,8 @@ void plan_code_steps(plan *p)
 	for (size_t i = 0; i < ds.n; i++) {
 		deploy *d = &ds.v[i];
 		size_t s = deploy_step(p, d);
+		/* The code stops using what goes before anything else. */
+		p->g.v[s].early = d->kind != DEPLOY_RUN;
 		if (d->kind == DEPLOY_STOP || d->kind == DEPLOY_SWITCH)
 			plan_need(&p->g, d->key, s);
 		else if (d->kind == DEPLOY_RUN)
