@@ -65,6 +65,7 @@ typedef struct plan_table {
 	size_t *gsi_deleted;     /* per t0->gsi: the step deleting it, or PLAN_NONE */
 	size_t *gsi_created;     /* per t1->gsi: the step creating it, or PLAN_NONE */
 	size_t last_update;      /* the last UpdateTable on it: the next waits for it */
+	size_t ttl_backfill;     /* the copy of a renamed TTL attribute, or PLAN_NONE */
 } plan_table;
 
 typedef struct plan {

@@ -284,6 +284,7 @@ static void ttl_steps(plan *p, plan_table *pt, size_t off)
 		plan_need(&p->g, backfill, off);
 		/* The new attribute's value is the item's own: migrate copies it. */
 		p->g.v[backfill].migrate = true;
+		pt->ttl_backfill = backfill;
 		strbuf_reset(&makes);
 		strbuf_addf(&makes, "DynamoDB accepts another UpdateTimeToLive on table '%s'",
 			    t1->name.s);
@@ -391,7 +392,7 @@ ddbc_emit_result ddbc_diff_plan_for(FILE *out, const ddbc_design *old, const ddb
 	for (size_t i = 0; i < new->ntables; i++) {
 		const ddbc_table *t1 = &new->tables[i];
 		p.tables[i] = (plan_table){ ddbc_design_table(old, t1->name.s), t1, PLAN_NONE,
-					    NULL, NULL, PLAN_NONE };
+					    NULL, NULL, PLAN_NONE, PLAN_NONE };
 		table_plan(&p, &p.tables[i]);
 	}
 	for (size_t i = 0; i < old->ntables; i++)

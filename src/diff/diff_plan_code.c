@@ -406,6 +406,7 @@ size_t plan_stop_reading(plan *p, const ddbc_entity *e0, const ddbc_attr *a0)
 			       " (access patterns ", strbuf_str(&list),
 			       list.len ? ")" : "", a0 ? "its stored values are removed"
 			       : "they are deleted");
+	p->g.v[s].early = true;
 	/* A pattern stopped here is stopped before its place goes too. */
 	for (size_t i = 0; i < p->old->npatterns; i++) {
 		const char *id = p->old->patterns[i].id.s;

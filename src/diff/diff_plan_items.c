@@ -340,7 +340,11 @@ static void entity_steps(plan *p, const ddbc_entity *e0, const ddbc_entity *e1)
 		else if (a0->name.s && ddbc_diff_removed_use(p->old, a0, e1->table)) {
 			strbuf makes = STRBUF_INIT;
 			strbuf_addf(&makes, "no '%s' item holds '%s'", e0->name.s, a0->name.s);
-			place(&w, plan_stop_reading(p, e0, a0), NULL);
+			size_t stop = plan_stop_reading(p, e0, a0);
+			place(&w, stop, NULL);
+			/* A renamed TTL attribute's copy may remove the old one. */
+			if (w.pt && w.pt->t0 && ddbc_diff_str_same(w.pt->t0->ttl.s, a0->name.s))
+				plan_need(&p->g, w.pt->ttl_backfill, stop);
 			place(&w, plan_manual(p, "remove-attribute", facts_attr(e0, a0),
 					      strbuf_str(&makes), "remove '%s' from every stored "
 					      "'%s' item: NEW no longer has it", a0->name.s,
