@@ -119,8 +119,8 @@ static void close_window(entity_work *w, const ddbc_entity *e)
 		  "stored item has its new key now" },
 		{ "write-new-shape-only", "the deployed code writes the '%s' items under their new "
 		  "keys only", "deploy the code that writes the '%s' items under their new keys "
-		  "only, then run the command of step @STEP@ once more: it moves the copies written under the old "
-		  "keys since, and leaves migrated items alone" },
+		  "only, then run the command of step @STEP@ once more: it moves the copies "
+		  "written under the old keys since, and leaves migrated items alone" },
 	};
 	const char *table = ddbc_diff_entity_table(e);
 	for (size_t i = 0; i < 2; i++) {
