@@ -27,7 +27,7 @@ static const char *table_of(const ddbc_pattern *p)
 	return p->table ? p->table->name.s : p->table_ref.s;
 }
 
-/* The OLD table named like t0's entry in p->old->tables, its number. */
+/* The number of OLD's table named name in p->old->tables, or SIZE_MAX. */
 static size_t old_table_number(const plan *p, const char *name)
 {
 	for (size_t i = 0; name && i < p->old->ntables; i++)
@@ -39,9 +39,9 @@ static size_t old_table_number(const plan *p, const char *name)
 /* The step after which OLD's place (table t, GSI index, NULL: the table)
  * is gone (the table deleted or replaced, the GSI deleted), or PLAN_NONE;
  * what names the place, then after a tab what becomes of it. */
-static size_t gone_step(const plan *p, const char *t, const char *index, strbuf *what)
+static size_t gone_step(plan *p, const char *t, const char *index, strbuf *what)
 {
-	const plan_table *pt = plan_table_named((plan *)p, t);
+	const plan_table *pt = plan_table_named(p, t);
 	if (!pt) {
 		size_t i = old_table_number(p, t);
 		strbuf_addf(what, "table '%s'\tit is deleted next", t ? t : "?");
@@ -69,10 +69,10 @@ static size_t gone_step(const plan *p, const char *t, const char *index, strbuf 
 /* The step that makes NEW's pattern p1's place (its table created or
  * replaced, its GSI created), or PLAN_NONE when the place is there
  * already; *what names the place. */
-static size_t made_step(const plan *p, const ddbc_pattern *p1, strbuf *what)
+static size_t made_step(plan *p, const ddbc_pattern *p1, strbuf *what)
 {
 	const char *t = table_of(p1);
-	const plan_table *pt = plan_table_named((plan *)p, t);
+	const plan_table *pt = plan_table_named(p, t);
 	if (!pt)
 		return PLAN_NONE;
 	if (!pt->t0 || ddbc_diff_table_replaced(pt->t0, pt->t1)) {
@@ -110,13 +110,16 @@ typedef enum deploy_kind {
 	DEPLOY_SWITCH,           /* before step key: runs them in their new place */
 	DEPLOY_RUN,              /* after step key: runs them in the place it made */
 	DEPLOY_DROPPED,          /* patterns NEW no longer has, whose place stays */
-	DEPLOY_MOVED             /* patterns moved between places that both stay */
+	DEPLOY_MOVED             /* a pattern moved between places that both stay */
 } deploy_kind;
 
 typedef struct deploy {
 	deploy_kind kind;
-	size_t key;              /* the step it stands before or after */
-	char *what;              /* what that step does to the place */
+	size_t key;              /* the step it stands before or after (MOVED: the
+				  * pattern's number, one deployment each) */
+	/* STOP, SWITCH: the place gone, a tab, what becomes of it; RUN: the
+	 * place made; MOVED: "on NEW's place, no longer on OLD's". */
+	char *what;
 	json_t *names;           /* the patterns' ids */
 	strbuf list;             /* the same, quoted, for the text */
 	strbuf reads;            /* RUN: what each reads from the table now */
@@ -264,7 +267,7 @@ static void gone_places(plan *p, deploys *ds)
 }
 
 /* The step after which p0's place is gone (its table, else its GSI). */
-static size_t pattern_gone(const plan *p, const ddbc_pattern *p0, strbuf *what)
+static size_t pattern_gone(plan *p, const ddbc_pattern *p0, strbuf *what)
 {
 	size_t gone = gone_step(p, table_of(p0), NULL, what);
 	if (gone == PLAN_NONE && p0->index_ref.s) {
