@@ -516,6 +516,7 @@ static exit_status diff_one(struct opts *o, size_t i)
 		.format = o->format,
 		.output = o->output,
 		.werror = o->werror,
+		.show_suppressed = o->show_suppressed,
 		.min_severity = o->min_severity,
 		.color = cli_want_color(o->color, o->output ? STDERR_FILENO : STDOUT_FILENO),
 		.settings = &o->settings,

@@ -17,6 +17,7 @@ typedef struct ddbc_diff_request {
 	const char *format;          /* text, json, sarif, github or plan */
 	const char *output;          /* -o, or NULL */
 	bool werror, color;
+	bool show_suppressed;        /* text also prints the acknowledged changes */
 	ddbc_severity min_severity;  /* the changes printed; DEFAULT: all */
 	const ddbc_settings *settings;
 } ddbc_diff_request;

@@ -177,6 +177,8 @@ const char ddbc_usage_diff[] =
 	"deployed tables as 'aws dynamodb describe-table' gave them: only what\n"
 	"they hold (keys, indexes, billing) is compared.\n"
 	"Both designs are checked first; an error in NEW stops the diff.\n"
+	"A change made on purpose is acknowledged in NEW by a comment on the line\n"
+	"it points at: # ddbc-ignore: RULE -- reason (it then does not count).\n"
 	"\n"
 	"options:\n"
 	"      --against REV       compare FILE with FILE at git revision REV\n"

@@ -92,6 +92,18 @@ void ddbc_diags_clear(ddbc_diags *d);
 void ddbc_diags_suppress(ddbc_diags *d, ddbc_rule rule, unsigned line, ddbc_loc at,
 			 const char *reason);
 
+/* The suppression of the current source that names rule on line, or
+ * NULL. Once d was finished (ddbc_diags_finish), as a checked design's
+ * findings are: `ddbc diff` reads NEW's suppressions this way to let them
+ * acknowledge its changes. */
+const ddbc_suppression *ddbc_diags_suppression(const ddbc_diags *d, ddbc_rule rule,
+					       unsigned line);
+
+/* Marks the finding added last as suppressed, with reason (copied; may
+ * be NULL), for a suppression found by the caller (ddbc_diags_suppression
+ * on another collection). */
+void ddbc_diag_suppress_last(ddbc_diags *d, const char *reason);
+
 /* Adds a finding about the current source at loc. */
 void ddbc_diag_add(ddbc_diags *d, ddbc_rule rule, ddbc_loc loc, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
@@ -114,7 +126,9 @@ void ddbc_diags_drop(ddbc_diags *d, size_t from, ddbc_rule rule);
  * rule are marked suppressed; the rest are sorted by line and column. The
  * first call after ddbc_diags_begin also reports each suppression that
  * suppressed nothing (unused-suppression), unless its rule is off: a rule
- * that did not run cannot say whether the suppression is needed. */
+ * that did not run cannot say whether the suppression is needed; nor is a
+ * suppression of a diff rule (kind DIFF) judged here: it acknowledges a
+ * change that only `ddbc diff` sees. */
 void ddbc_diags_finish(ddbc_diags *d, const ddbc_settings *cli, const ddbc_settings *design);
 
 /* Findings by severity; suppressed ones count only as suppressed. */
