@@ -2350,6 +2350,9 @@ static Suite *header_suite(void)
 {
 	Suite *s = suite_create("header");
 	TCase *tc = tcase_create("golden");
+	/* Every case has its own timeout: Check's default (4 s) fails on a
+	 * loaded machine (make -j16); these take a second or less alone. */
+	tcase_set_timeout(tc, 60);
 	tcase_add_loop_test(tc, test_golden, 0, ndesigns);
 	tcase_add_test(tc, test_default_prefix);
 	tcase_add_test(tc, test_includes_only_what_it_uses);
@@ -2368,6 +2371,7 @@ static Suite *header_suite(void)
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("names");
+	tcase_set_timeout(tc, 60);
 	tcase_add_test(tc, test_attribute_collision);
 	tcase_add_test(tc, test_entity_collision);
 	tcase_add_test(tc, test_cross_collisions);
@@ -2384,6 +2388,7 @@ static Suite *header_suite(void)
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("hash sets");
+	tcase_set_timeout(tc, 120);
 	tcase_add_test(tc, test_hash64);
 	tcase_add_test(tc, test_hashset);
 	tcase_add_test(tc, test_hashes_repeated);
