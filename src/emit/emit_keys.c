@@ -875,9 +875,9 @@ static bool word_in(const char *s, const char *const *words, size_t n)
  * says the name). Go writes it as the package clause: no keyword, not
  * the blank identifier, not "main" (a command, which `go build` wants a
  * main function of), not "init" (Go refuses to import a package as
- * init). Python names the module so in its docstring, and
- * the file is imported by that name: no keyword, and none of the modules
- * it imports itself (a typing.py would import itself). */
+ * init). Python names the module so in its docstring, and the file is
+ * imported by that name: no keyword, and none of the modules it imports
+ * itself (a typing.py would import itself). */
 const char *ddbc_keys_module_problem(ddbc_keys_lang lang, const char *s)
 {
 	static const char *const go_words[] = { "break", "case", "chan", "const", "continue",
