@@ -17,8 +17,9 @@
  *                        it, a Number that is no DynamoDB number or
  *                        does not fit its :0WIDTH); a Number is its
  *                        decimal text (const char *)
- *   ASSESSMENT_MULTI_<ENTITY>_<ATTRIBUTE>(buf, size, ...)  the builder as a macro: the
- *                        function called with the same arguments
+ *   ASSESSMENT_MULTI_<ENTITY>_<ATTRIBUTE>(buf, size, ...)
+ *                        the builder as a macro: the function called
+ *                        with the same arguments
  *   ASSESSMENT_MULTI_<ENTITY>_<ATTRIBUTE>_PREFIX  the text before the first value (begins_with)
  * A constant key is the string ASSESSMENT_MULTI_<ENTITY>_<ATTRIBUTE>. Names:
  * ASSESSMENT_MULTI_<TABLE>_TABLE, ASSESSMENT_MULTI_<TABLE>_<INDEX>_INDEX (a word the prefix or the

@@ -17,8 +17,9 @@
  *                        it, a Number that is no DynamoDB number or
  *                        does not fit its :0WIDTH); a Number is its
  *                        decimal text (const char *)
- *   MEDIA_<ENTITY>_<ATTRIBUTE>(buf, size, ...)  the builder as a macro: the
- *                        function called with the same arguments
+ *   MEDIA_<ENTITY>_<ATTRIBUTE>(buf, size, ...)
+ *                        the builder as a macro: the function called
+ *                        with the same arguments
  *   MEDIA_<ENTITY>_<ATTRIBUTE>_PREFIX  the text before the first value (begins_with)
  * A constant key is the string MEDIA_<ENTITY>_<ATTRIBUTE>. Names:
  * MEDIA_<TABLE>_TABLE, MEDIA_<TABLE>_<INDEX>_INDEX (a word the prefix or the

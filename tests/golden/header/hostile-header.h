@@ -17,8 +17,9 @@
  *                        it, a Number that is no DynamoDB number or
  *                        does not fit its :0WIDTH); a Number is its
  *                        decimal text (const char *)
- *   HOSTILE_DESIGN_S_<ENTITY>_<ATTRIBUTE>(buf, size, ...)  the builder as a macro: the
- *                        function called with the same arguments
+ *   HOSTILE_DESIGN_S_<ENTITY>_<ATTRIBUTE>(buf, size, ...)
+ *                        the builder as a macro: the function called
+ *                        with the same arguments
  *   HOSTILE_DESIGN_S_<ENTITY>_<ATTRIBUTE>_PREFIX  the text before the first value (begins_with)
  * A constant key is the string HOSTILE_DESIGN_S_<ENTITY>_<ATTRIBUTE>. Names:
  * HOSTILE_DESIGN_S_<TABLE>_TABLE, HOSTILE_DESIGN_S_<TABLE>_<INDEX>_INDEX (a word the prefix or the

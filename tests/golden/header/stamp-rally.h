@@ -17,8 +17,9 @@
  *                        it, a Number that is no DynamoDB number or
  *                        does not fit its :0WIDTH); a Number is its
  *                        decimal text (const char *)
- *   STAMP_RALLY_<ENTITY>_<ATTRIBUTE>(buf, size, ...)  the builder as a macro: the
- *                        function called with the same arguments
+ *   STAMP_RALLY_<ENTITY>_<ATTRIBUTE>(buf, size, ...)
+ *                        the builder as a macro: the function called
+ *                        with the same arguments
  *   STAMP_RALLY_<ENTITY>_<ATTRIBUTE>_PREFIX  the text before the first value (begins_with)
  * A constant key is the string STAMP_RALLY_<ENTITY>_<ATTRIBUTE>. Names:
  * STAMP_RALLY_<TABLE>_TABLE, STAMP_RALLY_<TABLE>_<INDEX>_INDEX (a word the prefix or the

@@ -17,8 +17,9 @@
  *                        it, a Number that is no DynamoDB number or
  *                        does not fit its :0WIDTH); a Number is its
  *                        decimal text (const char *)
- *   TODO_<ENTITY>_<ATTRIBUTE>(buf, size, ...)  the builder as a macro: the
- *                        function called with the same arguments
+ *   TODO_<ENTITY>_<ATTRIBUTE>(buf, size, ...)
+ *                        the builder as a macro: the function called
+ *                        with the same arguments
  *   TODO_<ENTITY>_<ATTRIBUTE>_PREFIX  the text before the first value (begins_with)
  * A constant key is the string TODO_<ENTITY>_<ATTRIBUTE>. Names:
  * TODO_<TABLE>_TABLE, TODO_<TABLE>_<INDEX>_INDEX (a word the prefix or the
