@@ -812,6 +812,9 @@ static Suite *cost_suite(void)
 {
 	Suite *s = suite_create("cost");
 	TCase *tc = tcase_create("sizes");
+	/* Every case has its own timeout: Check's default (4 s) fails on a
+	 * loaded machine (make -j16); these take a second or less alone. */
+	tcase_set_timeout(tc, 60);
 	tcase_add_test(tc, test_number_sizes);
 	tcase_add_test(tc, test_item_sizes);
 	tcase_add_test(tc, test_item_limit);

@@ -429,6 +429,15 @@ static void format_limits(const struct command *cmd, struct opts *o)
 /* keys plans the header's names, as header does. */
 static exit_status run_keys(struct opts *o)
 {
+	const char *problem = o->module ?
+		ddbc_keys_module_problem(ddbc_keys_langs[o->lang_row].lang, o->module) : NULL;
+	if (problem) {
+		strbuf msg = STRBUF_INIT;
+		strbuf_addf(&msg, "--module '%s' cannot name the module: %s", o->module, problem);
+		cli_usage_error("keys", "%s", strbuf_str(&msg));
+		strbuf_release(&msg);
+		return EXIT_USAGE;
+	}
 	o->settings.sev[DDBC_RULE_HEADER_NAME] = DDBC_SEV_OFF;
 	return compile(o, emit_keys);
 }

@@ -105,7 +105,8 @@ const char ddbc_usage_keys[] =
 	"options:\n"
 	"      --lang LANG         @LANGS@\n"
 	"      --list-langs        list the languages and what each writes\n"
-	"      --module NAME       the Go package name (default: from the design name)\n"
+	"      --module NAME       the module's name, the Go package (default: from the\n"
+	"                          design name)\n"
 	OUTPUT_HELP COMMON_HELP;
 
 const char ddbc_usage_export[] =
