@@ -153,6 +153,9 @@ void ddbc_items_run_release(ddbc_items_run *R);
  * Returns 0, or -1 when the input is bad (err says why and where). */
 int ddbc_items_check_stream(ddbc_items_run *R, FILE *in, const char *name,
 			    ddbc_items_error *err);
+/* Reads, assigns and checks the item of sp, counting it in R->t as ok,
+ * failed, unmatched or malformed (nothing for a request without an item). */
+void ddbc_items_check_span(ddbc_items_run *R, const ddbc_item_span *sp);
 /* The words of the file just checked (items.h "input"), or NULL. */
 const char *ddbc_items_shape_word(const ddbc_items_run *R);
 const char *ddbc_items_json_word(const ddbc_items_run *R);
