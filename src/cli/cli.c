@@ -11,6 +11,7 @@
 #include "cli/cli_cost.h"
 #include "cli/cli_diff.h"
 #include "cli/cli_explain.h"
+#include "cli/cli_live.h"
 #include "cli/cli_usage.h"
 #include "cli/cli_words.h"
 #include "model/header_plan.h"
@@ -256,6 +257,31 @@ static ddbc_emit_result emit_export(FILE *out, struct unit *u, struct opts *o)
 	o->settings.sev[DDBC_RULE_PARAM_VALUE] = DDBC_SEV_ERROR;
 	o->settings.sev[DDBC_RULE_PATTERN_OPERATOR_TYPE] = DDBC_SEV_ERROR;
 	return ddbc_export_formats[o->format_row].fn(out, u->design, &x, &u->d);
+}
+
+static ddbc_emit_result emit_sample(FILE *out, struct unit *u, struct opts *o)
+{
+	return ddbc_cli_sample(out, u->design, o);
+}
+
+static exit_status run_sample(struct opts *o)
+{
+	return compile(o, emit_sample);
+}
+
+/* verify writes its report whatever it finds: its findings are the
+ * engine's answers, not the design's. */
+static exit_status run_verify(struct opts *o)
+{
+	struct unit u;
+	exit_status status;
+	if (open_unit(&u, o, &status) < 0) {
+		close_unit(&u);
+		return status;
+	}
+	status = ddbc_cli_verify(u.design, o->files[0], o);
+	close_unit(&u);
+	return status;
 }
 
 /* ---- doc: a site, and --check ----------------------------------------------------- */
@@ -650,6 +676,12 @@ static const struct command commands[] = {
 	{ .name = "import", .usage = ddbc_usage_import,
 	  .options = OPT_FROM | OPT_LIST_SOURCES | OPT_OUTPUT | OPT_PARAM, .min_files = 1,
 	  .max_files = (size_t)-1, .sources = DDBC_WORDS(ddbc_import_sources), .run = run_import },
+	{ .name = "sample", .usage = ddbc_usage_sample,
+	  .options = COMMON | OPT_FORMAT | OPT_OUTPUT | OPT_SAMPLE, .min_files = 1, .max_files = 1,
+	  .formats = DDBC_WORDS(ddbc_sample_formats), .run = run_sample },
+	{ .name = "verify", .usage = ddbc_usage_verify,
+	  .options = COMMON | OPT_FORMAT | OPT_OUTPUT | OPT_SAMPLE | OPT_VERIFY, .min_files = 1,
+	  .max_files = 1, .formats = DDBC_WORDS(ddbc_verify_formats), .run = run_verify },
 	{ .name = "explain", .usage = ddbc_usage_explain, .max_files = 1, .run = run_explain },
 };
 

@@ -21,6 +21,8 @@ const char ddbc_usage_main[] =
 	"  cost         the capacity units and monthly cost of every access pattern\n"
 	"  check-items  validate items (a scan or an export) against the design\n"
 	"  diff         what a change of a design does to deployed tables and items\n"
+	"  sample       write made-up items of every entity, which check-items passes\n"
+	"  verify       prove the access patterns on a running DynamoDB or emulator\n"
 	"  import       write a design from a Workbench model, a CloudFormation\n"
 	"               template, described tables or an MCP server schema\n"
 	"  explain      list the rules, or show one rule's page\n"
@@ -160,6 +162,45 @@ const char ddbc_usage_items[] =
 	"                          finding (ddbc explain lists them) or a rule\n"
 	"      --merge             add up --format json results of separate runs\n"
 	"                          (text or json out)\n"
+	OUTPUT_HELP COMMON_HELP;
+
+const char ddbc_usage_sample[] =
+	"usage: ddbc sample [OPTIONS] FILE\n"
+	"\n"
+	"Writes made-up items of every entity of the design: keys rendered from\n"
+	"their templates, values of each attribute's type, enum and format (ULID,\n"
+	"UUID, ISO 8601, epoch seconds, email), optional attributes in some items\n"
+	"only, the entities' count: figures scaled down to --count. Every item\n"
+	"passes check-items; the same seed gives the same items.\n"
+	"\n"
+	"options:\n"
+	"      --count N           items in all (default 100)\n"
+	"      --seed S            the random seed (default 0)\n"
+	"      --format FMT        @FORMATS@\n"
+	"      --list-formats      list the formats and what each writes\n"
+	OUTPUT_HELP COMMON_HELP;
+
+const char ddbc_usage_verify[] =
+	"usage: ddbc verify [OPTIONS] --endpoint URL FILE\n"
+	"\n"
+	"Writes items to the design's tables on a running engine and sends every\n"
+	"access pattern's request with values from them: a query must return\n"
+	"exactly the items the design says, of the entities the pattern names, a\n"
+	"get its item, a conditional put must fail the second time; with\n"
+	"--capacity the consumed capacity must equal ddbc cost's units. Reports\n"
+	"each pattern; exit status 1 on any difference.\n"
+	"\n"
+	"options:\n"
+	"      --endpoint URL      the engine (http only on this machine)\n"
+	"      --create            create the tables first, and wait for them\n"
+	"      --items FILE        write these items (DynamoDB JSON lines) instead of\n"
+	"                          sample items\n"
+	"      --count N           sample items to write (default 100)\n"
+	"      --seed S            the sample's random seed (default 0)\n"
+	"      --capacity          compare ConsumedCapacity with ddbc cost's units\n"
+	"      --yes               write to an endpoint that is not on this machine\n"
+	"      --format FMT        @FORMATS@\n"
+	"      --list-formats      list the formats and what each writes\n"
 	OUTPUT_HELP COMMON_HELP;
 
 const char ddbc_usage_diff[] =
