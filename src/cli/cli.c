@@ -591,8 +591,44 @@ static exit_status diff_one(struct opts *o, size_t i)
 	return (exit_status)ddbc_cli_diff(&r);
 }
 
+/* diff --live DESIGN: OLD is the tables deployed at the endpoint. */
+static exit_status diff_live(struct opts *o)
+{
+	if (o->from || o->against || o->nfiles != 1) {
+		cli_usage_error("diff", "%s", o->nfiles != 1 ? "--live takes the design only: "
+				"ddbc diff --live [--table NAME]... NEW"
+				: "--live compares with the deployed tables, not with --from or --against");
+		return EXIT_USAGE;
+	}
+	ddbc_dynamo *c = cli_dynamo_open(o);
+	if (!c)
+		return EXIT_USAGE;
+	ddbc_diff_request r = {
+		.new_path = o->files[0],
+		.live = c,
+		.tables = o->tables,
+		.ntables = o->ntables,
+		.all = o->all,
+		.format = o->format,
+		.output = o->output,
+		.werror = o->werror,
+		.min_severity = o->min_severity,
+		.color = cli_want_color(o->color, o->output ? STDERR_FILENO : STDOUT_FILENO),
+		.settings = &o->settings,
+	};
+	exit_status status = (exit_status)ddbc_cli_diff(&r);
+	ddbc_dynamo_close(c);
+	return status;
+}
+
 static exit_status run_diff(struct opts *o)
 {
+	if (o->live)
+		return diff_live(o);
+	if (o->ntables) {
+		cli_usage_error("diff", "%s", "--table names deployed tables: it goes with --live");
+		return EXIT_USAGE;
+	}
 	/* Several files against a revision (as a pre-commit hook passes them)
 	 * make several reports: text and annotations only. */
 	bool one_document = strcmp(o->format, "text") && strcmp(o->format, "github");

@@ -29,6 +29,47 @@ static json_t *describe(ddbc_dynamo *c, const char *op, const char *table, bool 
 	return resp;
 }
 
+static bool names_key(const json_t *schema, const char *attr)
+{
+	size_t i;
+	const json_t *k;
+	json_array_foreach(schema, i, k) {
+		const char *name = json_string_value(json_object_get(k, "AttributeName"));
+		if (name && strcmp(name, attr) == 0)
+			return true;
+	}
+	return false;
+}
+
+static bool key_of_any(const json_t *t, const char *attr)
+{
+	if (names_key(json_object_get(t, "KeySchema"), attr))
+		return true;
+	static const char *const lists[] = { "GlobalSecondaryIndexes", "LocalSecondaryIndexes" };
+	for (size_t l = 0; l < 2; l++) {
+		size_t i;
+		const json_t *ix;
+		json_array_foreach(json_object_get(t, lists[l]), i, ix)
+			if (names_key(json_object_get(ix, "KeySchema"), attr))
+				return true;
+	}
+	return false;
+}
+
+/* An engine may keep a deleted index's key attributes in the table's
+ * AttributeDefinitions (moto does); they define no key, and the import
+ * would warn that CreateTable refuses them, of a table no one creates. */
+static void drop_unused_definitions(json_t *t)
+{
+	json_t *defs = json_object_get(t, "AttributeDefinitions");
+	for (size_t i = json_array_size(defs); i-- > 0;) {
+		const char *name = json_string_value(
+			json_object_get(json_array_get(defs, i), "AttributeName"));
+		if (name && !key_of_any(t, name))
+			json_array_remove(defs, i);
+	}
+}
+
 static char *write_file(const char *dir, const char *table, json_t *doc, strbuf *err)
 {
 	strbuf path = STRBUF_INIT;
@@ -56,6 +97,7 @@ static int describe_one(ddbc_dynamo *c, const char *table, const char *dir, char
 	json_t *ttl = describe(c, "DescribeTimeToLive", table, &missing, err);
 	int r = -1;
 	if (ttl) {
+		drop_unused_definitions(json_object_get(doc, "Table"));
 		json_object_set(doc, "TimeToLiveDescription",
 				json_object_get(ttl, "TimeToLiveDescription"));
 		*path = write_file(dir, table, doc, err);
