@@ -1,10 +1,13 @@
 /* dynamo.c - one DynamoDB call: JSON 1.0 over HTTP, signed by libcurl
  *
- * Each call takes its own curl easy handle, so calls on one client run
- * from several threads at once; the handles share one connection cache
- * (a curl share handle, locked per kind of data) so that page after page
- * reuses the same connections. libcurl's CURLOPT_AWS_SIGV4 signs every
- * request: ddbc never computes a signature itself.
+ * Each thread that calls has a curl easy handle of its own (a thread-
+ * specific value of the client), reset before each call, so calls on one
+ * client run from several threads at once, and page after page of one
+ * thread reuses its connection. Connections are not shared between
+ * threads: libcurl does not support a connection cache shared by
+ * concurrent threads (CURLSHOPT_SHARE, CURL_LOCK_DATA_CONNECT).
+ * libcurl's CURLOPT_AWS_SIGV4 signs every request: ddbc never computes a
+ * signature itself.
  */
 #include "config.h"
 
@@ -33,8 +36,8 @@ struct ddbc_dynamo {
 	int max_attempts;
 	long timeout_ms;
 	char *sigv4;
-	CURLSH *share;
-	pthread_mutex_t share_locks[CURL_LOCK_DATA_LAST];
+	pthread_key_t handle;    /* the calling thread's CURL * */
+	bool handle_made;
 	pthread_mutex_t creds_lock;
 	atomic_uint calls;
 };
@@ -52,30 +55,25 @@ static void curl_init(void)
 	curl_init_code = curl_global_init(CURL_GLOBAL_DEFAULT);
 }
 
-static void share_lock(CURL *h, curl_lock_data d, curl_lock_access a, void *u)
+/* A thread's handle goes when the thread ends (its connections with it). */
+static void handle_free(void *h)
 {
-	(void)h;
-	(void)a;
-	pthread_mutex_lock(&((ddbc_dynamo *)u)->share_locks[d]);
+	curl_easy_cleanup(h);
 }
 
-static void share_unlock(CURL *h, curl_lock_data d, void *u)
+/* The calling thread's handle (reset after each call); NULL when out of
+ * memory. */
+static CURL *handle_get(ddbc_dynamo *c)
 {
-	(void)h;
-	pthread_mutex_unlock(&((ddbc_dynamo *)u)->share_locks[d]);
-}
-
-static void share_init(ddbc_dynamo *c)
-{
-	for (int i = 0; i < CURL_LOCK_DATA_LAST; i++)
-		pthread_mutex_init(&c->share_locks[i], NULL);
-	c->share = curl_share_init();
-	curl_share_setopt(c->share, CURLSHOPT_LOCKFUNC, share_lock);
-	curl_share_setopt(c->share, CURLSHOPT_UNLOCKFUNC, share_unlock);
-	curl_share_setopt(c->share, CURLSHOPT_USERDATA, c);
-	curl_share_setopt(c->share, CURLSHOPT_SHARE, CURL_LOCK_DATA_CONNECT);
-	curl_share_setopt(c->share, CURLSHOPT_SHARE, CURL_LOCK_DATA_DNS);
-	curl_share_setopt(c->share, CURLSHOPT_SHARE, CURL_LOCK_DATA_SSL_SESSION);
+	CURL *h = pthread_getspecific(c->handle);
+	if (h)
+		return h;
+	h = curl_easy_init();
+	if (h && pthread_setspecific(c->handle, h) != 0) {
+		curl_easy_cleanup(h);
+		h = NULL;
+	}
+	return h;
 }
 
 ddbc_dynamo *ddbc_dynamo_open(const ddbc_dynamo_opts *o, char **err)
@@ -95,7 +93,12 @@ ddbc_dynamo *ddbc_dynamo_open(const ddbc_dynamo_opts *o, char **err)
 	c->timeout_ms = o->timeout_ms > 0 ? o->timeout_ms : DEFAULT_TIMEOUT_MS;
 	c->sigv4 = aws_errf("aws:amz:%s:dynamodb", c->s.region);
 	pthread_mutex_init(&c->creds_lock, NULL);
-	share_init(c);
+	if (pthread_key_create(&c->handle, handle_free) != 0) {
+		*err = aws_errf("cannot make a thread key for the client");
+		ddbc_dynamo_close(c);
+		return NULL;
+	}
+	c->handle_made = true;
 	return c;
 }
 
@@ -103,9 +106,13 @@ void ddbc_dynamo_close(ddbc_dynamo *c)
 {
 	if (!c)
 		return;
-	curl_share_cleanup(c->share);
-	for (int i = 0; i < CURL_LOCK_DATA_LAST; i++)
-		pthread_mutex_destroy(&c->share_locks[i]);
+	/* This thread's handle; other threads' went when they ended. */
+	if (c->handle_made) {
+		CURL *h = pthread_getspecific(c->handle);
+		curl_easy_cleanup(h);
+		pthread_setspecific(c->handle, NULL);
+		pthread_key_delete(c->handle);
+	}
 	pthread_mutex_destroy(&c->creds_lock);
 	aws_setup_release(&c->s);
 	free(c->sigv4);
@@ -222,7 +229,6 @@ static void set_options(ddbc_dynamo *c, CURL *h, const char *body, const call_cr
 			strbuf *answer, char *errbuf)
 {
 	curl_easy_setopt(h, CURLOPT_URL, c->s.endpoint);
-	curl_easy_setopt(h, CURLOPT_SHARE, c->share);
 	curl_easy_setopt(h, CURLOPT_NOSIGNAL, 1L);
 	curl_easy_setopt(h, CURLOPT_PROTOCOLS_STR, "http,https");
 	curl_easy_setopt(h, CURLOPT_POSTFIELDS, body);
@@ -283,7 +289,12 @@ static int attempt(ddbc_dynamo *c, const char *op, const char *body, json_t **re
 	call_creds cc = { 0 };
 	if (creds_take(c, &cc, e) < 0)
 		return -1;
-	CURL *h = curl_easy_init();
+	CURL *h = handle_get(c);
+	if (!h) {
+		creds_drop(&cc);
+		error_set(e, "", 0, true, "cannot start a request: out of memory");
+		return -1;
+	}
 	struct curl_slist *hdr = headers(op, &cc);
 	strbuf answer = STRBUF_INIT;
 	char errbuf[CURL_ERROR_SIZE] = "";
@@ -299,7 +310,9 @@ static int attempt(ddbc_dynamo *c, const char *op, const char *body, json_t **re
 		scrub(e->message, cc.secret);
 		scrub(e->message, cc.token);
 	}
-	curl_easy_cleanup(h);
+	/* The handle keeps its connection, not pointers to what goes now
+	 * (the headers, the body, the error buffer) nor the secret. */
+	curl_easy_reset(h);
 	curl_slist_free_all(hdr);
 	strbuf_release(&answer);
 	creds_drop(&cc);

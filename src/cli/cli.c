@@ -802,6 +802,7 @@ static exit_status run_command(const struct command *cmd, int argc, char **argv)
 	case CLI_USAGE_ERROR: break;
 	}
 	free(o.params);
+	free(o.tables);
 	return status;
 }
 

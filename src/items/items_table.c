@@ -166,6 +166,9 @@ static ddbc_items_result run_segments(FILE *out, const ddbc_design *g, table_sca
 		plan.parts[i].failed = segment_failed;
 		plan.parts[i].failed_arg = &T->segs[i];
 	}
+	/* jansson's process-wide settings, before the Scan's threads use it. */
+	json_object_seed(0);
+	ddbc_jalloc_install();
 	pthread_t th;
 	if (pthread_create(&th, NULL, scan_main, T) != 0) {
 		ddbc_error("cannot start the Scan of table '%s'", T->table);

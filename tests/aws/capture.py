@@ -18,7 +18,8 @@ token with them): ddbc must not print them.
 import json
 import os
 import sys
-from http.server import BaseHTTPRequestHandler, HTTPServer
+import threading
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 args = sys.argv[1:]
 portfile, log = args[0], args[1]
@@ -32,6 +33,7 @@ if "--answer" in opts:
     with open(opts["--answer"], "rb") as f:
         answer = f.read()
 count = 0
+lock = threading.Lock()
 
 
 class Handler(BaseHTTPRequestHandler):
@@ -44,6 +46,13 @@ class Handler(BaseHTTPRequestHandler):
         global count
         n = int(self.headers.get("Content-Length", "0"))
         body = self.rfile.read(n).decode("utf-8", "replace")
+        # One request at a time, as the counts and the log are shared by
+        # the connections of a parallel Scan.
+        with lock:
+            self.answer(body)
+
+    def answer(self, body):
+        global count
         with open(log, "a") as f:
             f.write(json.dumps({"method": "POST", "path": self.path,
                                 "headers": dict(self.headers.items()),
@@ -73,7 +82,8 @@ class Handler(BaseHTTPRequestHandler):
             os._exit(0)
 
 
-server = HTTPServer(("127.0.0.1", 0), Handler)
+server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+server.daemon_threads = True
 with open(portfile + ".tmp", "w") as f:
     f.write(str(server.server_address[1]))
 os.rename(portfile + ".tmp", portfile)
