@@ -33,6 +33,7 @@ typedef struct ddbc_items_part {
 typedef struct ddbc_items_plan {
 	ddbc_items_part *parts;
 	size_t n, cap;
+	const char *noun;        /* what the progress line calls a part; NULL: "file" */
 } ddbc_items_plan;
 
 /* Adds an open stream, named name, as a part of plan. */

@@ -189,6 +189,9 @@ json_t *ddbc_items_jstr(const char *s);
  * "check-items: 1200 items, 1 of 8 files". */
 void ddbc_items_progress_text(strbuf *out, unsigned long seen, long long total,
 			      size_t finished, size_t nfiles, double elapsed);
+/* The same, the parts called noun ("segment": "1 of 4 segments"). */
+void ddbc_items_progress_parts(strbuf *out, unsigned long seen, long long total,
+			       size_t finished, size_t nparts, const char *noun, double elapsed);
 
 /* The current item's attribute name, or NULL when it has none. */
 const ddbc_ival *ddbc_items_value(const ddbc_items_run *R, const char *name);

@@ -160,7 +160,7 @@ static int table_exists(ddbc_dynamo *c, const char *table)
 static ddbc_items_result run_segments(FILE *out, const ddbc_design *g, table_scan *T,
 				      const ddbc_items_opts *o)
 {
-	ddbc_items_plan plan = { NULL, 0, 0 };
+	ddbc_items_plan plan = { .noun = "segment" };
 	for (int i = 0; i < T->n; i++) {
 		ddbc_items_plan_add_stream(&plan, T->segs[i].r, T->segs[i].name);
 		plan.parts[i].failed = segment_failed;
