@@ -142,18 +142,47 @@ static void close_segment(segment *s)
 	free(s->why);
 }
 
-/* The table must exist before any output starts: one clear error, not
- * one per segment. */
-static int table_exists(ddbc_dynamo *c, const char *table)
+/* Why the table cannot be read (it does not exist, the credentials are
+ * refused, the engine does not answer), or NULL: asked before the Scan,
+ * for one clear error rather than one per segment. */
+static char *table_unreadable(ddbc_dynamo *c, const char *table)
 {
 	json_t *req = json_pack("{s:s}", "TableName", table), *resp = NULL;
 	ddbc_dynamo_error e;
-	int r = ddbc_dynamo_call(c, "DescribeTable", req, &resp, &e);
-	if (r < 0)
-		ddbc_error("cannot read table '%s' at %s: %s%s%s", table, ddbc_dynamo_endpoint(c),
-			   e.type, *e.type ? ": " : "", e.message);
+	char *why = NULL;
+	if (ddbc_dynamo_call(c, "DescribeTable", req, &resp, &e) < 0) {
+		strbuf sb = STRBUF_INIT;
+		strbuf_addf(&sb, "cannot read table '%s' at %s: %s%s%s", table,
+			    ddbc_dynamo_endpoint(c), e.type, *e.type ? ": " : "", e.message);
+		why = strbuf_detach(&sb);
+	}
 	json_decref(req);
 	json_decref(resp);
+	return why;
+}
+
+static const char *say_why(void *arg)
+{
+	return arg;
+}
+
+/* A table that cannot be read is reported as an unreadable file is: on
+ * stderr, in the JSON result's "error", exit status 2. */
+static ddbc_items_result run_unreadable(FILE *out, const ddbc_design *g, const char *table,
+					char *why, const ddbc_items_opts *o)
+{
+	FILE *empty = tmpfile();
+	if (!empty) {
+		ddbc_error("%s", why);
+		return DDBC_ITEMS_UNREADABLE;
+	}
+	ddbc_items_plan plan = { NULL, 0, 0, NULL };
+	ddbc_items_plan_add_stream(&plan, empty, table);
+	plan.parts[0].failed = say_why;
+	plan.parts[0].failed_arg = why;
+	ddbc_items_result r = ddbc_items_run_plan(out, g, &plan, &table, 1, o);
+	ddbc_items_plan_release(&plan);
+	fclose(empty);
 	return r;
 }
 
@@ -190,8 +219,12 @@ static ddbc_items_result run_segments(FILE *out, const ddbc_design *g, table_sca
 ddbc_items_result ddbc_check_items_table(FILE *out, const ddbc_design *g, ddbc_dynamo *c,
 					 const char *table, const ddbc_items_opts *o)
 {
-	if (table_exists(c, table) < 0)
-		return DDBC_ITEMS_UNREADABLE;
+	char *why = table_unreadable(c, table);
+	if (why) {
+		ddbc_items_result r = run_unreadable(out, g, table, why, o);
+		free(why);
+		return r;
+	}
 	table_scan T = { .c = c, .table = table };
 	T.n = o->jobs > 1 ? (int)o->jobs : 1;
 	T.segs = xcalloc((size_t)T.n, sizeof(*T.segs));
