@@ -398,14 +398,28 @@ static int compare(const side *o, const side *n, const ddbc_diff_request *r)
 
 /* ---- --live ----------------------------------------------------------------------------- */
 
-/* The tables to describe: --table's, else every table of the design. */
-static const char **live_tables(const ddbc_diff_request *r, const ddbc_design *g, size_t *n)
+/* The tables to describe: --table's, else every table of the design.
+ * --table NAME=DEPLOYED reads the design's NAME from the table DEPLOYED;
+ * names[] and deployed[] are the caller's (*text holds their strings). */
+static void live_tables(const ddbc_diff_request *r, const ddbc_design *g, char ***names,
+			char ***deployed, size_t *n)
 {
 	*n = r->ntables ? r->ntables : g->ntables;
-	const char **names = xcalloc(*n + 1, sizeof(*names));
-	for (size_t i = 0; i < *n; i++)
-		names[i] = r->ntables ? r->tables[i] : g->tables[i].name.s;
-	return names;
+	*names = xcalloc(*n + 1, sizeof(**names));
+	*deployed = xcalloc(*n + 1, sizeof(**deployed));
+	for (size_t i = 0; i < *n; i++) {
+		const char *arg = r->ntables ? r->tables[i] : g->tables[i].name.s;
+		const char *eq = strchr(arg, '=');
+		(*names)[i] = eq ? xstrndup(arg, (size_t)(eq - arg)) : xstrdup(arg);
+		(*deployed)[i] = xstrdup(eq ? eq + 1 : arg);
+	}
+}
+
+static void free_list(char **list)
+{
+	for (size_t i = 0; list && list[i]; i++)
+		free(list[i]);
+	free(list);
 }
 
 static void remove_described(char *dir, char **paths, size_t n)
@@ -430,10 +444,20 @@ static int compare_live(const side *n, const ddbc_diff_request *r)
 		return STATUS_USAGE;
 	}
 	size_t ntables, nlive = 0;
-	const char **tables = live_tables(r, n->design, &ntables);
+	char **tables, **deployed;
+	live_tables(r, n->design, &tables, &deployed, &ntables);
 	char **paths = NULL;
 	int status = STATUS_USAGE;
-	if (ddbc_live_describe(r->live, tables, ntables, dir.buf, &paths, &nlive, &err) < 0) {
+	const char *unknown = NULL;
+	for (size_t i = 0; i < ntables && !unknown; i++)
+		if (!ddbc_design_table(n->design, tables[i]))
+			unknown = tables[i];
+	if (unknown) {
+		fprintf(stderr, "ddbc diff: --table '%s': '%s' has no such table; name a table "
+			"of the design (NAME, or NAME=DEPLOYED when deployed under another name)\n",
+			unknown, r->new_path);
+	} else if (ddbc_live_describe(r->live, (const char *const *)tables, (const char *const *)deployed,
+			       ntables, dir.buf, &paths, &nlive, &err) < 0) {
 		fprintf(stderr, "ddbc diff: %s\n", strbuf_str(&err));
 	} else {
 		ddbc_diff_request lr = *r;
@@ -448,7 +472,8 @@ static int compare_live(const side *n, const ddbc_diff_request *r)
 		close_side(&o);
 	}
 	remove_described(dir.buf, paths, nlive);
-	free(tables);
+	free_list(tables);
+	free_list(deployed);
 	strbuf_release(&dir);
 	strbuf_release(&err);
 	return status;

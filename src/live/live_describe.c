@@ -83,21 +83,24 @@ static char *write_file(const char *dir, const char *table, json_t *doc, strbuf 
 }
 
 /* One table: 1 written to *path, 0 not deployed, -1 failed. */
-static int describe_one(ddbc_dynamo *c, const char *table, const char *dir, char **path,
-			strbuf *err)
+static int describe_one(ddbc_dynamo *c, const char *table, const char *deployed,
+			const char *dir, char **path, strbuf *err)
 {
 	bool missing = false;
-	json_t *doc = describe(c, "DescribeTable", table, &missing, err);
+	json_t *doc = describe(c, "DescribeTable", deployed, &missing, err);
 	if (!doc) {
 		if (missing)
-			fprintf(stderr, "ddbc diff: table '%s' is not deployed at %s\n", table,
+			fprintf(stderr, "ddbc diff: table '%s' is not deployed at %s\n", deployed,
 				ddbc_dynamo_endpoint(c));
 		return missing ? 0 : -1;
 	}
-	json_t *ttl = describe(c, "DescribeTimeToLive", table, &missing, err);
+	json_t *ttl = describe(c, "DescribeTimeToLive", deployed, &missing, err);
 	int r = -1;
 	if (ttl) {
-		drop_unused_definitions(json_object_get(doc, "Table"));
+		json_t *t = json_object_get(doc, "Table");
+		drop_unused_definitions(t);
+		/* compared as the design's table */
+		json_object_set_new(t, "TableName", json_string(table));
 		json_object_set(doc, "TimeToLiveDescription",
 				json_object_get(ttl, "TimeToLiveDescription"));
 		*path = write_file(dir, table, doc, err);
@@ -111,14 +114,14 @@ static int describe_one(ddbc_dynamo *c, const char *table, const char *dir, char
 	return r;
 }
 
-int ddbc_live_describe(ddbc_dynamo *c, const char *const *tables, size_t n, const char *dir,
-		       char ***paths, size_t *npaths, strbuf *err)
+int ddbc_live_describe(ddbc_dynamo *c, const char *const *tables, const char *const *deployed,
+		       size_t n, const char *dir, char ***paths, size_t *npaths, strbuf *err)
 {
 	*paths = xcalloc(n + 1, sizeof(char *));
 	*npaths = 0;
 	for (size_t i = 0; i < n; i++) {
 		char *path = NULL;
-		int r = describe_one(c, tables[i], dir, &path, err);
+		int r = describe_one(c, tables[i], deployed ? deployed[i] : tables[i], dir, &path, err);
 		if (r < 0)
 			return -1;
 		if (r > 0)

@@ -14,11 +14,13 @@
 
 #include <stddef.h>
 
-/* Describes the n tables into dir. *paths (the caller's, each freed and
- * the list) gets a file per table that exists; a table that does not is
- * said on stderr as not deployed (the diff then reports it added).
- * Returns 0, or -1 with err saying which table could not be read. */
-int ddbc_live_describe(ddbc_dynamo *c, const char *const *tables, size_t n, const char *dir,
-		       char ***paths, size_t *npaths, strbuf *err);
+/* Describes the n tables into dir: design table tables[i], deployed as
+ * deployed[i] (a stage's "prod-Orders" for "Orders"), is written under
+ * its design name. *paths (the caller's, each freed and the list) gets a
+ * file per table that exists; a table that does not is said on stderr as
+ * not deployed (the diff then reports it added). Returns 0, or -1 with
+ * err saying which table could not be read. */
+int ddbc_live_describe(ddbc_dynamo *c, const char *const *tables, const char *const *deployed,
+		       size_t n, const char *dir, char ***paths, size_t *npaths, strbuf *err);
 
 #endif
