@@ -1,6 +1,8 @@
 /* cli_live.c - `ddbc sample` and `ddbc verify` (cli_live.h) */
 #include "cli/cli_live.h"
 #include "live/sample.h"
+#include "live/verify.h"
+#include "util/output.h"
 #include "util/error.h"
 #include "util/strbuf.h"
 
@@ -46,7 +48,27 @@ const ddbc_word ddbc_verify_formats[] = {
 
 exit_status ddbc_cli_verify(const ddbc_design *g, const char *file, const struct opts *o)
 {
-	(void)g; (void)file; (void)o;
-	ddbc_error("verify: not built yet");
-	return EXIT_USAGE;
+	if (o->items_file && (o->count_given || o->seed)) {
+		cli_usage_error("verify", "%s", "--items writes the file's items: leave out --count "
+				"and --seed");
+		return EXIT_USAGE;
+	}
+	ddbc_verify_opts vo = {
+		.endpoint = o->endpoint, .create = o->create, .capacity = o->capacity,
+		.yes = o->yes, .items_file = o->items_file,
+		.count = o->count_given ? o->count : DEFAULT_COUNT, .seed = o->seed,
+		.format = !strcmp(o->format, "json") ? DDBC_VERIFY_JSON
+			  : !strcmp(o->format, "sarif") ? DDBC_VERIFY_SARIF : DDBC_VERIFY_TEXT,
+	};
+	ddbc_output out;
+	if (ddbc_output_open(&out, o->output) < 0)
+		return EXIT_USAGE;
+	ddbc_verify_result r = ddbc_verify(out.f, g, file, &vo);
+	if (r == DDBC_VERIFY_FAILED) {
+		ddbc_output_abort(&out);
+		return EXIT_USAGE;
+	}
+	if (ddbc_output_commit(&out) < 0)
+		return EXIT_USAGE;
+	return r == DDBC_VERIFY_DIFFERS ? EXIT_FINDINGS : EXIT_OK;
 }
