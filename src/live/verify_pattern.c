@@ -206,7 +206,24 @@ static bool expected_attr(const pcheck *c, const char *name)
 	return ix->kind == DDBC_INDEX_PRIMARY || ddbc_index_projects(ix, name);
 }
 
-static void compare_attrs(pcheck *c, json_t *request, const vitem *w, const json_t *got)
+/* Notes key under what[attr] ("lacks", "other", "extra"), so that a
+ * request reports each attribute once, with how many items and which. */
+static void note_attr(json_t *acc, const char *what, const char *attr, const char *key)
+{
+	json_t *kind = json_object_get(acc, what);
+	if (!kind) {
+		kind = json_object();
+		json_object_set_new(acc, what, kind);
+	}
+	json_t *keys = json_object_get(kind, attr);
+	if (!keys) {
+		keys = json_array();
+		json_object_set_new(kind, attr, keys);
+	}
+	json_array_append_new(keys, json_string(key));
+}
+
+static void compare_attrs(pcheck *c, json_t *acc, const vitem *w, const json_t *got)
 {
 	const char *name;
 	json_t *v;
@@ -215,21 +232,41 @@ static void compare_attrs(pcheck *c, json_t *request, const vitem *w, const json
 			continue;
 		json_t *r = json_object_get(got, name);
 		if (!r)
-			differ(c, request, json_pack("{s:s, s:s}", "item", w->key, "attribute", name),
-			       "the item %s comes back without '%s'%s", w->key, name,
-			       c->q->index->kind == DDBC_INDEX_PRIMARY ? ""
-			       : "; does the index project it?");
+			note_attr(acc, "lacks", name, w->key);
 		else if (!same_value(v, r))
-			differ(c, request, json_pack("{s:s, s:s}", "item", w->key, "attribute", name),
-			       "the item %s comes back with another '%s' than was written", w->key,
-			       name);
+			note_attr(acc, "other", name, w->key);
 	}
-	json_object_foreach((json_t *)got, name, v) {
+	json_object_foreach((json_t *)got, name, v)
 		if (json_object_get(w->item, name) && !expected_attr(c, name))
-			differ(c, request, json_pack("{s:s, s:s}", "item", w->key, "attribute", name),
-			       "the item %s comes back with '%s', which %s", w->key, name,
-			       c->q->nreturns ? "the pattern does not return"
-					      : "the design's index does not project");
+			note_attr(acc, "extra", name, w->key);
+}
+
+/* One difference per attribute that came back otherwise than written. */
+static void report_attrs(pcheck *c, json_t *request, json_t *acc)
+{
+	static const struct { const char *what, *says; } kinds[] = {
+		{ "lacks", "come back without '%s'%s: %s" },
+		{ "other", "come back with another '%s' than was written%s: %s" },
+		{ "extra", "come back with '%s', which %s: %s" },
+	};
+	for (size_t k = 0; k < 3; k++) {
+		const char *attr;
+		json_t *keys;
+		json_object_foreach(json_object_get(acc, kinds[k].what), attr, keys) {
+			strbuf list = STRBUF_INIT, msg = STRBUF_INIT;
+			list_keys(&list, keys);
+			const char *why = k == 2 ? (c->q->nreturns ? "the pattern does not return"
+						    : "the design's index does not project")
+				  : k == 0 && c->q->index->kind != DDBC_INDEX_PRIMARY
+				  ? " (does the index project it?)" : "";
+			strbuf_addf(&msg, "%zu item%s ", json_array_size(keys),
+				    json_array_size(keys) == 1 ? "" : "s");
+			strbuf_addf(&msg, kinds[k].says, attr, why, strbuf_str(&list));
+			differ(c, request, json_pack("{s:s, s:O}", "attribute", attr, "items", keys),
+			       "%s", strbuf_str(&msg));
+			strbuf_release(&list);
+			strbuf_release(&msg);
+		}
 	}
 }
 
@@ -332,7 +369,7 @@ static void compare_read(pcheck *c, json_t *request, const ddbc_key_sent *sent, 
 			 const json_t *consumed, size_t pages)
 {
 	json_t *want = expected_keys(c, sent), *missing = json_array(), *extra = json_array();
-	json_t *seen = json_object();
+	json_t *seen = json_object(), *acc = json_object();
 	size_t i;
 	json_t *item;
 	json_array_foreach(got, i, item) {
@@ -347,7 +384,7 @@ static void compare_read(pcheck *c, json_t *request, const ddbc_key_sent *sent, 
 			json_array_append_new(extra, json_string(key));
 		if (w) {
 			compare_entities(c, request, w);
-			compare_attrs(c, request, w, item);
+			compare_attrs(c, acc, w, item);
 		}
 		free(key);
 	}
@@ -371,6 +408,8 @@ static void compare_read(pcheck *c, json_t *request, const ddbc_key_sent *sent, 
 		       json_array_size(extra) == 1 ? "" : "s", strbuf_str(&sb));
 	}
 	strbuf_release(&sb);
+	report_attrs(c, request, acc);
+	json_decref(acc);
 	/* The units of one page: several pages round each on its own. */
 	if (c->V->o->capacity && pages == 1) {
 		size_t n = json_object_size(want), k = 0;

@@ -109,10 +109,11 @@ int verify_create_tables(verify_run *V)
 		ddbc_dynamo_error e;
 		const char *name = json_string_value(json_object_get(req, "TableName"));
 		if (ddbc_dynamo_call(V->client, "CreateTable", req, &resp, &e) < 0) {
-			strbuf_addf(&V->error, "table '%s' cannot be created (leave out --create when "
-				    "it exists)", name);
-			strbuf_addstr(&V->error, "; ");
-			verify_call_error(V, "CreateTable", &e);
+			if (!strcmp(e.type, "ResourceInUseException"))
+				strbuf_addf(&V->error, "table '%s' exists already; leave out --create "
+					    "to write to it", name);
+			else
+				verify_call_error(V, "CreateTable", &e);
 			rc = -1;
 			break;
 		}
