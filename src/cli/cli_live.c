@@ -1,5 +1,6 @@
 /* cli_live.c - `ddbc sample` and `ddbc verify` (cli_live.h) */
 #include "cli/cli_live.h"
+#include "cli/cli_aws.h"
 #include "live/sample.h"
 #include "live/verify.h"
 #include "util/output.h"
@@ -54,16 +55,20 @@ exit_status ddbc_cli_verify(const ddbc_design *g, const char *file, const struct
 		return EXIT_USAGE;
 	}
 	ddbc_verify_opts vo = {
-		.endpoint = o->endpoint, .create = o->create, .capacity = o->capacity,
+		.create = o->create, .capacity = o->capacity,
 		.yes = o->yes, .items_file = o->items_file,
 		.count = o->count_given ? o->count : DEFAULT_COUNT, .seed = o->seed,
 		.format = !strcmp(o->format, "json") ? DDBC_VERIFY_JSON
 			  : !strcmp(o->format, "sarif") ? DDBC_VERIFY_SARIF : DDBC_VERIFY_TEXT,
 	};
+	ddbc_dynamo *c = cli_dynamo_open(o);
 	ddbc_output out;
-	if (ddbc_output_open(&out, o->output) < 0)
+	if (!c || ddbc_output_open(&out, o->output) < 0) {
+		ddbc_dynamo_close(c);
 		return EXIT_USAGE;
-	ddbc_verify_result r = ddbc_verify(out.f, g, file, &vo);
+	}
+	ddbc_verify_result r = ddbc_verify(out.f, c, g, file, &vo);
+	ddbc_dynamo_close(c);
 	if (r == DDBC_VERIFY_FAILED) {
 		ddbc_output_abort(&out);
 		return EXIT_USAGE;

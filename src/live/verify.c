@@ -13,16 +13,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-static int open_client(verify_run *V)
+static int check_endpoint(verify_run *V)
 {
-	ddbc_dynamo_opts co = { .endpoint = V->o->endpoint };
-	char *err = NULL;
-	V->client = ddbc_dynamo_open(&co, &err);
-	if (!V->client) {
-		strbuf_addstr(&V->error, err ? err : "cannot open the DynamoDB client");
-		free(err);
-		return -1;
-	}
 	if (!ddbc_dynamo_is_loopback(V->client) && !V->o->yes) {
 		strbuf_addf(&V->error, "refusing to write to '%s', which is not on this machine; "
 			    "verify creates tables and writes items: give --yes to do it there",
@@ -79,15 +71,15 @@ static bool differs(const verify_run *V)
 	return false;
 }
 
-ddbc_verify_result ddbc_verify(FILE *out, const ddbc_design *g, const char *file,
+ddbc_verify_result ddbc_verify(FILE *out, ddbc_dynamo *c, const ddbc_design *g, const char *file,
 			       const ddbc_verify_opts *o)
 {
-	verify_run V = { .g = g, .file = file, .o = o, .report = json_array(),
+	verify_run V = { .g = g, .file = file, .o = o, .client = c, .report = json_array(),
 			 .puts = json_array() };
 	V.arena = ddbc_arena_new();
 	V.checker = ddbc_item_checker_new(g);
 	ddbc_verify_result r = DDBC_VERIFY_FAILED;
-	if (open_client(&V) == 0 && verify_items_load(&V) == 0 &&
+	if (check_endpoint(&V) == 0 && verify_items_load(&V) == 0 &&
 	    (!o->create || verify_create_tables(&V) == 0) && verify_write_items(&V) == 0) {
 		run_patterns(&V);
 		if (!V.transport_failed && verify_delete_items(&V) == 0)
@@ -99,7 +91,6 @@ ddbc_verify_result ddbc_verify(FILE *out, const ddbc_design *g, const char *file
 		r = DDBC_VERIFY_FAILED;
 	verify_items_release(&V);
 	ddbc_item_checker_free(V.checker);
-	ddbc_dynamo_close(V.client);
 	ddbc_arena_free(V.arena);
 	json_decref(V.report);
 	json_decref(V.puts);

@@ -23,6 +23,7 @@
 #ifndef DDBC_LIVE_VERIFY_H
 #define DDBC_LIVE_VERIFY_H
 
+#include "aws/dynamo.h"
 #include "model/model.h"
 
 #include <stdbool.h>
@@ -36,7 +37,6 @@ typedef enum ddbc_verify_format {
 } ddbc_verify_format;
 
 typedef struct ddbc_verify_opts {
-	const char *endpoint;    /* NULL: as the AWS CLI finds it */
 	bool create;             /* create the tables first */
 	bool capacity;           /* compare ConsumedCapacity with the cost model */
 	bool yes;                /* write to an endpoint not on this machine */
@@ -52,9 +52,10 @@ typedef enum ddbc_verify_result {
 	DDBC_VERIFY_FAILED       /* it could not run: said on stderr, nothing on out */
 } ddbc_verify_result;
 
-/* Verifies design g (read from file) on the engine o names, writing the
- * report to out. */
-ddbc_verify_result ddbc_verify(FILE *out, const ddbc_design *g, const char *file,
+/* Verifies design g (read from file) on the engine of client c, writing
+ * the report to out. It refuses, before anything is sent, an engine that
+ * is not on this machine unless o->yes. */
+ddbc_verify_result ddbc_verify(FILE *out, ddbc_dynamo *c, const ddbc_design *g, const char *file,
 			       const ddbc_verify_opts *o);
 
 #endif
