@@ -8,6 +8,7 @@
 #include "util/strbuf.h"
 
 #include <string.h>
+#include <unistd.h>
 
 /* Items in all when --count is not given. */
 #define DEFAULT_COUNT 100
@@ -60,6 +61,7 @@ exit_status ddbc_cli_verify(const ddbc_design *g, const char *file, const struct
 		.count = o->count_given ? o->count : DEFAULT_COUNT, .seed = o->seed,
 		.format = !strcmp(o->format, "json") ? DDBC_VERIFY_JSON
 			  : !strcmp(o->format, "sarif") ? DDBC_VERIFY_SARIF : DDBC_VERIFY_TEXT,
+		.progress = isatty(STDERR_FILENO),
 	};
 	ddbc_dynamo *c = cli_dynamo_open(o);
 	ddbc_output out;

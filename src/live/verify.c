@@ -51,6 +51,9 @@ static void run_patterns(verify_run *V)
 {
 	for (int writes = 0; writes < 2; writes++) {
 		for (size_t i = 0; i < V->g->npatterns && !V->transport_failed; i++) {
+			if (V->o->progress)
+				fprintf(stderr, "\rverify: pattern %zu of %zu\033[K",
+					i + 1, V->g->npatterns);
 			size_t before = json_array_size(V->report);
 			verify_pattern(V, &V->g->patterns[i], writes);
 			if (json_array_size(V->report) > before)
@@ -58,6 +61,8 @@ static void run_patterns(verify_run *V)
 						    json_integer((json_int_t)i));
 		}
 	}
+	if (V->o->progress)
+		fputs("\r\033[K", stderr);
 	sort_report(V);
 }
 

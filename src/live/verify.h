@@ -44,6 +44,7 @@ typedef struct ddbc_verify_opts {
 	unsigned long count;     /* sample items */
 	uint64_t seed;
 	ddbc_verify_format format;
+	bool progress;           /* a progress line on stderr (a terminal's) */
 } ddbc_verify_opts;
 
 typedef enum ddbc_verify_result {

@@ -68,12 +68,12 @@ static int print_text(FILE *out, const verify_run *V)
 			note ? "; " : "", note ? json_string_value(note) : "");
 	}
 	json_t *s = summary(V);
-	fprintf(out, "%zu items written to %s; %d patterns: %d ok, %d differ, %d skipped\n", V->n,
-		ddbc_dynamo_endpoint(V->client),
-		(int)json_integer_value(json_object_get(s, "patterns")),
-		(int)json_integer_value(json_object_get(s, "ok")),
-		(int)json_integer_value(json_object_get(s, "differs")),
-		(int)json_integer_value(json_object_get(s, "skipped")));
+	int patterns = (int)json_integer_value(json_object_get(s, "patterns"));
+	int differ = (int)json_integer_value(json_object_get(s, "differs"));
+	fprintf(out, "%zu item%s written to %s; %d pattern%s: %d ok, %d differ%s, %d skipped\n",
+		V->n, V->n == 1 ? "" : "s", ddbc_dynamo_endpoint(V->client), patterns,
+		patterns == 1 ? "" : "s", (int)json_integer_value(json_object_get(s, "ok")), differ,
+		differ == 1 ? "s" : "", (int)json_integer_value(json_object_get(s, "skipped")));
 	json_decref(s);
 	return ferror(out) ? -1 : 0;
 }

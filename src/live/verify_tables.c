@@ -146,6 +146,15 @@ static int write_batch(verify_run *V, json_t *request_items)
 		int rc = ddbc_dynamo_call(V->client, "BatchWriteItem", req, &resp, &e);
 		json_decref(req);
 		json_decref(pending);
+		if (rc < 0 && !strcmp(e.type, "ResourceNotFoundException")) {
+			const char *t;
+			json_t *reqs;
+			json_object_foreach(request_items, t, reqs)
+				break;
+			strbuf_addf(&V->error, "table '%s' is not there; give --create to create "
+				    "the design's tables", t);
+			return -1;
+		}
 		if (rc < 0) {
 			verify_call_error(V, "BatchWriteItem", &e);
 			return -1;
@@ -174,7 +183,11 @@ int verify_write_items(verify_run *V)
 		json_decref(request_items);
 		if (rc < 0)
 			return -1;
+		if (V->o->progress)
+			fprintf(stderr, "\rverify: %zu of %zu items written", i, V->n);
 	}
+	if (V->o->progress)
+		fputs("\r\033[K", stderr);
 	return 0;
 }
 
