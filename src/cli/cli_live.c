@@ -72,7 +72,12 @@ exit_status ddbc_cli_verify(const ddbc_design *g, const char *file, const struct
 	ddbc_verify_result r = ddbc_verify(out.f, c, g, file, &vo);
 	ddbc_dynamo_close(c);
 	if (r == DDBC_VERIFY_FAILED) {
-		ddbc_output_abort(&out);
+		/* JSON and SARIF still say why on standard output; a named output
+		 * is not written. */
+		if (!o->output && vo.format != DDBC_VERIFY_TEXT)
+			ddbc_output_commit(&out);
+		else
+			ddbc_output_abort(&out);
 		return EXIT_USAGE;
 	}
 	if (ddbc_output_commit(&out) < 0)

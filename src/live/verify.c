@@ -90,8 +90,10 @@ ddbc_verify_result ddbc_verify(FILE *out, ddbc_dynamo *c, const ddbc_design *g, 
 		if (!V.transport_failed && verify_delete_items(&V) == 0)
 			r = differs(&V) ? DDBC_VERIFY_DIFFERS : DDBC_VERIFY_OK;
 	}
-	if (r == DDBC_VERIFY_FAILED)
+	if (r == DDBC_VERIFY_FAILED) {
 		ddbc_error("verify: %s", strbuf_str(&V.error));
+		verify_print_failure(out, &V);
+	}
 	else if (verify_print(out, &V) < 0)
 		r = DDBC_VERIFY_FAILED;
 	verify_items_release(&V);

@@ -83,5 +83,7 @@ void verify_pattern(verify_run *V, const ddbc_pattern *p, bool writes);
 
 /* The report in o->format; 0, or -1 on a write error. */
 int verify_print(FILE *out, const verify_run *V);
+/* Why the run stopped (V->error), in JSON or SARIF; nothing for text. */
+int verify_print_failure(FILE *out, const verify_run *V);
 
 #endif

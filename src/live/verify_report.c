@@ -10,6 +10,8 @@
  *        "differences"}}
  * sarif  2.1.0, a result per difference (rule "verify-pattern") at the
  *        pattern's id, as lint's SARIF places findings
+ * A run that cannot finish says why in the format asked for: an "error"
+ * member in JSON, an unsuccessful invocation in SARIF (text: stderr only).
  */
 #include "live/verify_int.h"
 
@@ -139,4 +141,20 @@ int verify_print(FILE *out, const verify_run *V)
 	case DDBC_VERIFY_TEXT: break;
 	}
 	return print_text(out, V);
+}
+
+int verify_print_failure(FILE *out, const verify_run *V)
+{
+	const char *why = strbuf_str(&V->error);
+	if (V->o->format == DDBC_VERIFY_JSON)
+		return dump(out, json_pack("{s:s, s:s}", "design", V->file, "error", why));
+	if (V->o->format != DDBC_VERIFY_SARIF)
+		return 0;
+	return dump(out, json_pack("{s:s, s:s, s:[{s:{s:{s:s, s:s}}, s:[{s:b, s:[{s:s, s:{s:s}}]}], "
+				   "s:[]}]}",
+				   "$schema", "https://json.schemastore.org/sarif-2.1.0.json",
+				   "version", "2.1.0", "runs", "tool", "driver", "name", "ddbc",
+				   "version", PACKAGE_VERSION, "invocations", "executionSuccessful", 0,
+				   "toolExecutionNotifications", "level", "error", "message", "text",
+				   why, "results"));
 }
