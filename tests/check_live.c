@@ -63,6 +63,10 @@ static const char runs[] =
 	"      id2: { type: S, format: ULID }\n"
 	"      note: { type: S }\n"
 	"      email: { type: S }\n"
+	"      d2: { type: S, format: yyyy-mm-dd (UTC) }\n"
+	"      t2: { type: S, format: \"ISO 8601 (UTC, ミリ秒)\" }\n"
+	"      e2: { type: N, format: エポック秒 }\n"
+	"      t3: { type: S, format: ISO 8601 (UTC) }\n"
 	"  Host:\n"
 	"    table: Runs\n"
 	"    count: 1000\n"
@@ -107,9 +111,43 @@ START_TEST(test_formats)
 	ck_assert_int_eq(ddbc_vformat_of(attr(c.g, "Run", "started")), DDBC_VF_DATETIME);
 	ck_assert_int_eq(ddbc_vformat_of(attr(c.g, "Run", "id2")), DDBC_VF_ULID);
 	ck_assert_int_eq(ddbc_vformat_of(attr(c.g, "Run", "note")), DDBC_VF_NONE);
+	ck_assert_int_eq(ddbc_vformat_of(attr(c.g, "Run", "d2")), DDBC_VF_DATE);
+	ck_assert_int_eq(ddbc_vformat_of(attr(c.g, "Run", "t2")), DDBC_VF_DATETIME_MS);
+	ck_assert_int_eq(ddbc_vformat_of(attr(c.g, "Run", "e2")), DDBC_VF_EPOCH);
+	ck_assert_int_eq(ddbc_vformat_of(attr(c.g, "Run", "t3")), DDBC_VF_DATETIME);
 	/* no format, but the name says it */
 	ck_assert_int_eq(ddbc_vformat_of(attr(c.g, "Run", "email")), DDBC_VF_EMAIL);
 	checked_free(&c);
+}
+END_TEST
+
+START_TEST(test_format_patterns)
+{
+	static const struct { const char *format, *prefix, *alphabet; unsigned count; } ok[] = {
+		{ "U + 3 桁", "U", "0123456789", 3 },
+		{ "C + 6 digits", "C", "0123456789", 6 },
+		{ "P + 32 hex digits", "P", "0123456789abcdef", 32 },
+		{ "3 桁の連番 (001, 002, …)", "", "0123456789", 3 },
+		{ "\"#rrggbb\"", "#", "0123456789abcdef", 6 },
+		{ "ORD + 3 桁", "ORD", "0123456789", 3 },
+	};
+	strbuf prefix = STRBUF_INIT;
+	unsigned count;
+	const char *alphabet;
+	for (size_t i = 0; i < sizeof ok / sizeof ok[0]; i++) {
+		ck_assert_msg(ddbc_format_pattern(ok[i].format, &prefix, &count, &alphabet), "%s",
+			      ok[i].format);
+		ck_assert_str_eq(strbuf_str(&prefix), ok[i].prefix);
+		ck_assert_str_eq(alphabet, ok[i].alphabet);
+		ck_assert_uint_eq(count, ok[i].count);
+	}
+	static const char *const no[] = { "whole dollars", "cents", "W x H x D (inches)",
+					  "year × 10 + quarter (20261 = first quarter of 2026)",
+					  "decimal digits", NULL };
+	for (size_t i = 0; no[i]; i++)
+		ck_assert_msg(!ddbc_format_pattern(no[i], &prefix, &count, &alphabet), "%s", no[i]);
+	ck_assert(!ddbc_format_pattern(NULL, &prefix, &count, &alphabet));
+	strbuf_release(&prefix);
 }
 END_TEST
 
@@ -255,6 +293,7 @@ static Suite *live_suite(void)
 	tcase_set_timeout(tc, 120);
 	tcase_add_test(tc, test_rng);
 	tcase_add_test(tc, test_formats);
+	tcase_add_test(tc, test_format_patterns);
 	tcase_add_test(tc, test_items_pass);
 	tcase_add_test(tc, test_deterministic);
 	tcase_add_test(tc, test_constant_keys);
