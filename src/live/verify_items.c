@@ -257,7 +257,8 @@ static int file_line(verify_run *V, json_t *v, unsigned long line)
 
 static int load_file(verify_run *V)
 {
-	FILE *f = fopen(V->o->items_file, "r");
+	bool is_stdin = !strcmp(V->o->items_file, "-");
+	FILE *f = is_stdin ? stdin : fopen(V->o->items_file, "r");
 	if (!f) {
 		strbuf_addf(&V->error, "cannot read '%s': %s", V->o->items_file, strerror(errno));
 		return -1;
@@ -282,7 +283,8 @@ static int load_file(verify_run *V)
 		json_decref(v);
 	}
 	free(line);
-	fclose(f);
+	if (!is_stdin)
+		fclose(f);
 	if (rc == 0 && !V->n) {
 		strbuf_addf(&V->error, "'%s' holds no item", V->o->items_file);
 		rc = -1;
