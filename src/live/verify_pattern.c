@@ -21,6 +21,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 /* Parameter values a read pattern is tried with. */
 #define VALUES_PER_PATTERN 3
@@ -28,6 +29,9 @@
 #define KEYS_LISTED 3
 /* Differences a pattern reports at most. */
 #define MAX_DIFFS 12
+/* The longest pause before a GSI read that misses items is sent again
+ * (pauses of 0.2, 0.4, ... s: about 12 s in all). */
+#define GSI_WAIT_MS 6400L
 
 typedef struct pcheck {
 	verify_run *V;
@@ -527,6 +531,51 @@ static void call_failed(pcheck *c, json_t *req, const ddbc_dynamo_error *e)
 	       e->type, *e->type ? ": " : "", e->message);
 }
 
+/* Sends a read, every page of it, into pg; 0, or -1 with *e. */
+static int fetch(pcheck *c, json_t *req, pages *pg, ddbc_dynamo_error *e)
+{
+	json_array_clear(pg->items);
+	json_decref(pg->consumed);
+	pg->consumed = NULL;
+	pg->n = 0;
+	if (c->q->op != DDBC_OP_GET)
+		return ddbc_dynamo_pages(c->V->client, op_name(c->q->op), req, on_page, pg, e);
+	json_t *resp = NULL;
+	int rc = ddbc_dynamo_call(c->V->client, "GetItem", req, &resp, e);
+	if (rc == 0) {
+		json_t *item = json_object_get(resp, "Item");
+		if (item)
+			json_array_append(pg->items, item);
+		pg->consumed = json_incref(json_object_get(resp, "ConsumedCapacity"));
+		pg->n = 1;
+	}
+	json_decref(resp);
+	return rc;
+}
+
+/* Whether got lacks an item the written items say the read returns. */
+static bool misses(pcheck *c, const ddbc_key_sent *sent, const json_t *got)
+{
+	json_t *want = expected_keys(c, sent);
+	size_t i;
+	json_t *item;
+	json_array_foreach(got, i, item) {
+		char *key = verify_item_key(c->q->table, item);
+		if (key)
+			json_object_del(want, key);
+		free(key);
+	}
+	bool missing = json_object_size(want) > 0;
+	json_decref(want);
+	return missing;
+}
+
+static void pause_ms(long ms)
+{
+	struct timespec ts = { ms / 1000, (ms % 1000) * 1000000L };
+	nanosleep(&ts, NULL);
+}
+
 static void send_read(pcheck *c, const json_t *values)
 {
 	ddbc_query_sent sent;
@@ -540,20 +589,15 @@ static void send_read(pcheck *c, const json_t *values)
 	c->requests++;
 	pages pg = { json_array(), NULL, 0 };
 	ddbc_dynamo_error e;
-	int rc;
-	if (c->q->op == DDBC_OP_GET) {
-		json_t *resp = NULL;
-		rc = ddbc_dynamo_call(c->V->client, "GetItem", req, &resp, &e);
-		if (rc == 0) {
-			json_t *item = json_object_get(resp, "Item");
-			if (item)
-				json_array_append(pg.items, item);
-			pg.consumed = json_incref(json_object_get(resp, "ConsumedCapacity"));
-			pg.n = 1;
-		}
-		json_decref(resp);
-	} else {
-		rc = ddbc_dynamo_pages(c->V->client, op_name(c->q->op), req, on_page, &pg, &e);
+	int rc = fetch(c, req, &pg, &e);
+	/* A GSI is updated after the write that feeds it ("eventually
+	 * consistent"): a read of one that misses items is sent again, after
+	 * a growing pause, before the difference is the design's. */
+	bool gsi = c->q->index->kind == DDBC_INDEX_GSI;
+	for (long wait = 200; rc == 0 && gsi && wait <= GSI_WAIT_MS && misses(c, &sent.key, pg.items);
+	     wait *= 2) {
+		pause_ms(wait);
+		rc = fetch(c, req, &pg, &e);
 	}
 	if (rc < 0)
 		call_failed(c, req, &e);
