@@ -285,6 +285,44 @@ START_TEST(test_item_pval_size)
 }
 END_TEST
 
+/* Items returned by an engine are told by their table key; a Number key
+ * by its value (1.50 written, 1.5 given back). */
+START_TEST(test_item_keys)
+{
+	checked c;
+	check_text(&c, "ddbc: 1\nname: nums\ntables:\n  Scores:\n    partition_key: game\n"
+		       "    sort_key: score\nentities:\n  Score:\n    table: Scores\n"
+		       "    attributes: { game: S, score: N }\n");
+	const ddbc_table *t = ddbc_design_table(c.g, "Scores");
+	static const char *const same[][2] = {
+		{ "1.50", "1.5" }, { "15e-1", "1.5" }, { "100", "1e2" }, { "-0.050", "-5e-2" },
+		{ "0", "-0.0" },
+	};
+	for (size_t i = 0; i < sizeof same / sizeof same[0]; i++) {
+		json_t *a = json_pack("{s:{s:s}, s:{s:s}}", "game", "S", "g", "score", "N", same[i][0]);
+		json_t *b = json_pack("{s:{s:s}, s:{s:s}}", "game", "S", "g", "score", "N", same[i][1]);
+		char *ka = verify_item_key(t, a), *kb = verify_item_key(t, b);
+		ck_assert_str_eq(ka, kb);
+		free(ka);
+		free(kb);
+		json_decref(a);
+		json_decref(b);
+	}
+	json_t *a = json_pack("{s:{s:s}, s:{s:s}}", "game", "S", "g", "score", "N", "1.5");
+	json_t *b = json_pack("{s:{s:s}, s:{s:s}}", "game", "S", "g", "score", "N", "15");
+	json_t *lacks = json_pack("{s:{s:s}}", "game", "S", "g");
+	char *ka = verify_item_key(t, a), *kb = verify_item_key(t, b);
+	ck_assert_str_ne(ka, kb);
+	ck_assert_ptr_null(verify_item_key(t, lacks));
+	free(ka);
+	free(kb);
+	json_decref(a);
+	json_decref(b);
+	json_decref(lacks);
+	checked_free(&c);
+}
+END_TEST
+
 static Suite *live_suite(void)
 {
 	Suite *s = suite_create("live");
@@ -298,6 +336,7 @@ static Suite *live_suite(void)
 	tcase_add_test(tc, test_deterministic);
 	tcase_add_test(tc, test_constant_keys);
 	tcase_add_test(tc, test_item_pval_size);
+	tcase_add_test(tc, test_item_keys);
 	suite_add_tcase(s, tc);
 	return s;
 }

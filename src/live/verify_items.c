@@ -11,6 +11,7 @@
 #include "live/verify_int.h"
 #include "model/node.h"
 #include "model/pval.h"
+#include "util/decimal.h"
 #include "util/xalloc.h"
 
 #include <errno.h>
@@ -29,6 +30,34 @@ const char *verify_scalar_text(const json_t *typed)
 	return NULL;
 }
 
+/* A Number key by its value: the engine gives back 1.5 for a 1.50 written
+ * ("N" followed by the sign, the significant digits and the power of the
+ * first, so that 1.50, 1.5 and 15e-1 are one key). */
+static json_t *key_value(json_t *v)
+{
+	const char *n = json_string_value(json_object_get(v, "N"));
+	bool neg;
+	size_t nd;
+	long power;
+	if (!n || !ddbc_decimal_digits(n, strlen(n), &neg, &nd, &power))
+		return json_incref(v);
+	strbuf sb = STRBUF_INIT;
+	strbuf_addstr(&sb, neg && nd ? "-" : "");
+	size_t taken = 0;
+	bool started = false;
+	for (const char *p = n; *p && *p != 'e' && *p != 'E' && taken < nd; p++) {
+		if (*p < '0' || *p > '9' || (!started && *p == '0'))
+			continue;
+		started = true;
+		strbuf_addch(&sb, *p);
+		taken++;
+	}
+	strbuf_addf(&sb, "e%ld", nd ? power : 0L);
+	json_t *out = json_pack("{s:s}", "N", strbuf_str(&sb));
+	strbuf_release(&sb);
+	return out;
+}
+
 char *verify_item_key(const ddbc_table *t, const json_t *item)
 {
 	const ddbc_index *ix = &t->primary;
@@ -40,7 +69,7 @@ char *verify_item_key(const ddbc_table *t, const json_t *item)
 			json_decref(key);
 			return NULL;
 		}
-		json_array_append(key, v);
+		json_array_append_new(key, key_value(v));
 	}
 	char *s = json_dumps(key, JSON_COMPACT | JSON_SORT_KEYS);
 	json_decref(key);
