@@ -16,6 +16,7 @@
 #include "model/item_size.h"
 #include "model/request.h"
 #include "model/semantics.h"
+#include "util/decimal.h"
 #include "util/xalloc.h"
 
 #include <math.h>
@@ -146,33 +147,57 @@ static void list_keys(strbuf *sb, json_t *keys)
 
 /* ---- values compared ------------------------------------------------------------------ */
 
-static int by_text(const void *a, const void *b)
+/* Whether two Number texts are one value (1.50 and 1.5 are). */
+static bool same_number(const json_t *a, const json_t *b)
 {
-	return strcmp(*(const char *const *)a, *(const char *const *)b);
+	const char *x = json_string_value(a), *y = json_string_value(b);
+	return x && y && !ddbc_decimal_cmp(x, strlen(x), y, strlen(y));
 }
 
-/* Whether two sets (arrays of strings) hold the same elements. */
-static bool same_set(const json_t *a, const json_t *b)
+/* Whether two sets (arrays of texts) hold the same elements, in any order;
+ * numbers by value. */
+static bool same_set(const json_t *a, const json_t *b, bool numbers)
 {
 	size_t n = json_array_size(a);
 	if (n != json_array_size(b))
 		return false;
-	const char **x = xcalloc(n + 1, sizeof(char *)), **y = xcalloc(n + 1, sizeof(char *));
 	for (size_t i = 0; i < n; i++) {
-		x[i] = json_string_value(json_array_get(a, i)) ?: "";
-		y[i] = json_string_value(json_array_get(b, i)) ?: "";
+		bool found = false;
+		for (size_t k = 0; k < n && !found; k++)
+			found = numbers ? same_number(json_array_get(a, i), json_array_get(b, k))
+					: json_equal(json_array_get(a, i), json_array_get(b, k));
+		if (!found)
+			return false;
 	}
-	qsort(x, n, sizeof(char *), by_text);
-	qsort(y, n, sizeof(char *), by_text);
-	bool same = true;
-	for (size_t i = 0; i < n && same; i++)
-		same = !strcmp(x[i], y[i]);
-	free(x);
-	free(y);
-	return same;
+	return true;
 }
 
-/* Whether typed values a and b are one value (a set in any order). */
+static bool same_value(const json_t *a, const json_t *b);
+
+static bool same_map(const json_t *a, const json_t *b)
+{
+	if (json_object_size(a) != json_object_size(b))
+		return false;
+	const char *k;
+	json_t *v;
+	json_object_foreach((json_t *)a, k, v)
+		if (!json_object_get(b, k) || !same_value(v, json_object_get(b, k)))
+			return false;
+	return true;
+}
+
+static bool same_list(const json_t *a, const json_t *b)
+{
+	if (json_array_size(a) != json_array_size(b))
+		return false;
+	for (size_t i = 0; i < json_array_size(a); i++)
+		if (!same_value(json_array_get(a, i), json_array_get(b, i)))
+			return false;
+	return true;
+}
+
+/* Whether typed values a and b are one DynamoDB value: a Number by its
+ * value, a set in any order, a Map or List member by member. */
 static bool same_value(const json_t *a, const json_t *b)
 {
 	const char *tag;
@@ -181,8 +206,14 @@ static bool same_value(const json_t *a, const json_t *b)
 		json_t *vb = json_object_get(b, tag);
 		if (!vb || json_object_size(b) != 1)
 			return false;
+		if (!strcmp(tag, "N"))
+			return same_number(va, vb);
 		if (!strcmp(tag, "SS") || !strcmp(tag, "NS") || !strcmp(tag, "BS"))
-			return same_set(va, vb);
+			return same_set(va, vb, tag[0] == 'N');
+		if (!strcmp(tag, "M"))
+			return same_map(va, vb);
+		if (!strcmp(tag, "L"))
+			return same_list(va, vb);
 		return json_equal(va, vb);
 	}
 	return json_object_size(b) == 0;
