@@ -305,17 +305,33 @@ static void report_attrs(pcheck *c, json_t *request, json_t *acc)
 	}
 }
 
-/* Entities of returned items that the pattern does not name. */
-static void compare_entities(pcheck *c, json_t *request, const vitem *w)
+/* Notes a returned item of an entity the pattern does not name (under
+ * "" for an item of no entity). */
+static void note_entity(pcheck *c, json_t *acc, const vitem *w)
 {
-	if (!w->entity)
-		differ(c, request, json_pack("{s:s}", "item", w->key),
-		       "returns %s, an item of no entity of the design", w->key);
-	else if (!names_entity(c->p, w->entity))
-		differ(c, request, json_pack("{s:s, s:s}", "item", w->key, "entity",
-					     w->entity->name.s),
-		       "returns %s, an item of entity '%s', which the pattern does not name",
-		       w->key, w->entity->name.s);
+	if (!w->entity || !names_entity(c->p, w->entity))
+		note_attr(acc, "entity", w->entity ? w->entity->name.s : "", w->key);
+}
+
+/* One difference per entity returned that the pattern does not name. */
+static void report_entities(pcheck *c, json_t *request, json_t *acc)
+{
+	const char *name;
+	json_t *keys;
+	json_object_foreach(json_object_get(acc, "entity"), name, keys) {
+		strbuf list = STRBUF_INIT;
+		list_keys(&list, keys);
+		size_t n = json_array_size(keys);
+		if (!*name)
+			differ(c, request, json_pack("{s:n, s:O}", "entity", "items", keys),
+			       "returns %zu item%s of no entity of the design: %s", n,
+			       n == 1 ? "" : "s", strbuf_str(&list));
+		else
+			differ(c, request, json_pack("{s:s, s:O}", "entity", name, "items", keys),
+			       "returns %zu item%s of entity '%s', which the pattern does not name: "
+			       "%s", n, n == 1 ? "" : "s", name, strbuf_str(&list));
+		strbuf_release(&list);
+	}
 }
 
 /* The units of one component of a ConsumedCapacity ({"CapacityUnits": N}),
@@ -399,11 +415,52 @@ static json_t *expected_keys(pcheck *c, const ddbc_key_sent *sent)
 	return keys;
 }
 
+/* The items missing from what came back, and those it should not hold. */
+static void report_keys(pcheck *c, json_t *request, json_t *want, json_t *seen, json_t *extra)
+{
+	json_t *missing = json_array(), *at;
+	const char *key;
+	json_object_foreach(want, key, at)
+		if (!json_object_get(seen, key))
+			json_array_append_new(missing, json_string(key));
+	strbuf sb = STRBUF_INIT;
+	size_t n = json_array_size(missing);
+	if (n) {
+		list_keys(&sb, missing);
+		differ(c, request, json_pack("{s:O}", "missing", missing),
+		       "does not return %zu item%s it should: %s", n, n == 1 ? "" : "s",
+		       strbuf_str(&sb));
+	}
+	strbuf_reset(&sb);
+	if ((n = json_array_size(extra))) {
+		list_keys(&sb, extra);
+		differ(c, request, json_pack("{s:O}", "unexpected", extra),
+		       "returns %zu item%s it should not: %s", n, n == 1 ? "" : "s", strbuf_str(&sb));
+	}
+	strbuf_release(&sb);
+	json_decref(missing);
+}
+
+/* The units of the items a read should return, against the engine's. */
+static void read_capacity(pcheck *c, json_t *request, json_t *want, const json_t *consumed)
+{
+	size_t n = json_object_size(want), k = 0;
+	ddbc_cap_item *items = xcalloc(n + 1, sizeof(*items));
+	const char *key;
+	json_t *at;
+	json_object_foreach(want, key, at) {
+		const vitem *w = &c->V->items[json_integer_value(at)];
+		items[k++] = (ddbc_cap_item){ w->entity, w->pval };
+	}
+	compare_capacity(c, request, items, n, consumed, true);
+	free(items);
+}
+
 /* What came back, against what the written items say it should be. */
 static void compare_read(pcheck *c, json_t *request, const ddbc_key_sent *sent, json_t *got,
 			 const json_t *consumed, size_t pages)
 {
-	json_t *want = expected_keys(c, sent), *missing = json_array(), *extra = json_array();
+	json_t *want = expected_keys(c, sent), *extra = json_array();
 	json_t *seen = json_object(), *acc = json_object();
 	size_t i;
 	json_t *item;
@@ -418,47 +475,20 @@ static void compare_read(pcheck *c, json_t *request, const ddbc_key_sent *sent, 
 		if (!json_object_get(want, key))
 			json_array_append_new(extra, json_string(key));
 		if (w) {
-			compare_entities(c, request, w);
+			note_entity(c, acc, w);
 			compare_attrs(c, acc, w, item);
 		}
 		free(key);
 	}
-	const char *key;
-	json_t *at;
-	json_object_foreach(want, key, at)
-		if (!json_object_get(seen, key))
-			json_array_append_new(missing, json_string(key));
-	strbuf sb = STRBUF_INIT;
-	if (json_array_size(missing)) {
-		list_keys(&sb, missing);
-		differ(c, request, json_pack("{s:O}", "missing", missing),
-		       "does not return %zu item%s it should: %s", json_array_size(missing),
-		       json_array_size(missing) == 1 ? "" : "s", strbuf_str(&sb));
-	}
-	strbuf_reset(&sb);
-	if (json_array_size(extra)) {
-		list_keys(&sb, extra);
-		differ(c, request, json_pack("{s:O}", "unexpected", extra),
-		       "returns %zu item%s it should not: %s", json_array_size(extra),
-		       json_array_size(extra) == 1 ? "" : "s", strbuf_str(&sb));
-	}
-	strbuf_release(&sb);
+	report_keys(c, request, want, seen, extra);
+	report_entities(c, request, acc);
 	report_attrs(c, request, acc);
-	json_decref(acc);
 	/* The units of one page: several pages round each on its own. */
-	if (c->V->o->capacity && pages == 1) {
-		size_t n = json_object_size(want), k = 0;
-		ddbc_cap_item *items = xcalloc(n + 1, sizeof(*items));
-		json_object_foreach(want, key, at) {
-			const vitem *w = &c->V->items[json_integer_value(at)];
-			items[k++] = (ddbc_cap_item){ w->entity, w->pval };
-		}
-		compare_capacity(c, request, items, n, consumed, true);
-		free(items);
-	}
+	if (c->V->o->capacity && pages == 1)
+		read_capacity(c, request, want, consumed);
 	c->returned += json_array_size(got);
+	json_decref(acc);
 	json_decref(want);
-	json_decref(missing);
 	json_decref(extra);
 	json_decref(seen);
 }
