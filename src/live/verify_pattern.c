@@ -258,6 +258,22 @@ static void note_attr(json_t *acc, const char *what, const char *attr, const cha
 	json_array_append_new(keys, json_string(key));
 }
 
+/* A value that came back otherwise than written; the first of each
+ * attribute is kept, to show what came back. */
+static void note_other(json_t *acc, const char *attr, const char *key, const json_t *written,
+		       const json_t *returned)
+{
+	note_attr(acc, "other", attr, key);
+	json_t *values = json_object_get(acc, "values");
+	if (!values) {
+		values = json_object();
+		json_object_set_new(acc, "values", values);
+	}
+	if (!json_object_get(values, attr))
+		json_object_set_new(values, attr, json_pack("{s:O, s:O}", "written", written,
+							    "returned", returned));
+}
+
 static void compare_attrs(pcheck *c, json_t *acc, const vitem *w, const json_t *got)
 {
 	const char *name;
@@ -269,7 +285,7 @@ static void compare_attrs(pcheck *c, json_t *acc, const vitem *w, const json_t *
 		if (!r)
 			note_attr(acc, "lacks", name, w->key);
 		else if (!same_value(v, r))
-			note_attr(acc, "other", name, w->key);
+			note_other(acc, name, w->key, v, r);
 	}
 	json_object_foreach((json_t *)got, name, v)
 		if (json_object_get(w->item, name) && !expected_attr(c, name))
@@ -297,8 +313,17 @@ static void report_attrs(pcheck *c, json_t *request, json_t *acc)
 			strbuf_addf(&msg, "%zu item%s ", json_array_size(keys),
 				    json_array_size(keys) == 1 ? "" : "s");
 			strbuf_addf(&msg, kinds[k].says, attr, why, strbuf_str(&list));
-			differ(c, request, json_pack("{s:s, s:O}", "attribute", attr, "items", keys),
-			       "%s", strbuf_str(&msg));
+			json_t *detail = json_pack("{s:s, s:O}", "attribute", attr, "items", keys);
+			json_t *vals = json_object_get(json_object_get(acc, "values"), attr);
+			if (k == 1 && vals) {
+				char *wr = json_dumps(json_object_get(vals, "written"), JSON_COMPACT);
+				char *re = json_dumps(json_object_get(vals, "returned"), JSON_COMPACT);
+				strbuf_addf(&msg, " (the first written %s, returned %s)", wr, re);
+				json_object_update(detail, vals);
+				free(wr);
+				free(re);
+			}
+			differ(c, request, detail, "%s", strbuf_str(&msg));
 			strbuf_release(&list);
 			strbuf_release(&msg);
 		}
