@@ -350,6 +350,10 @@ int ddbc_dynamo_call(ddbc_dynamo *c, const char *op, json_t *req, json_t **resp,
 		return -1;
 	}
 	char *body = json_dumps(req, JSON_COMPACT);
+	if (!body) {
+		error_set(e, "", 0, false, "the request of %s is no JSON object", op);
+		return -1;
+	}
 	unsigned seed = (unsigned)time(NULL) ^ (unsigned)(uintptr_t)&seed ^
 			atomic_fetch_add(&c->calls, 1) * 2654435761u;
 	int n = 0, r = -1;

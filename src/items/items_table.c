@@ -115,6 +115,7 @@ static const char *segment_failed(void *arg)
 static int open_segment(segment *s, const char *table, int i, int n)
 {
 	int fds[2];
+	pthread_mutex_init(&s->mu, NULL);
 	if (pipe(fds) < 0)
 		return -1;
 	/* Not inherited by a credential_process the client may run. */
@@ -122,7 +123,6 @@ static int open_segment(segment *s, const char *table, int i, int n)
 	fcntl(fds[1], F_SETFD, FD_CLOEXEC);
 	s->r = fdopen(fds[0], "r");
 	s->w = fdopen(fds[1], "w");
-	pthread_mutex_init(&s->mu, NULL);
 	strbuf name = STRBUF_INIT;
 	strbuf_addstr(&name, table);
 	if (n > 1)
@@ -232,6 +232,8 @@ ddbc_items_result ddbc_check_items_table(FILE *out, const ddbc_design *g, ddbc_d
 	int opened = 0;
 	while (opened < T.n && open_segment(&T.segs[opened], table, opened, T.n) == 0)
 		opened++;
+	/* A segment that failed to open still has its lock to destroy. */
+	int made = opened < T.n ? opened + 1 : T.n;
 	/* A reader gone must fail a write, not kill the run. */
 	struct sigaction ign = { .sa_handler = SIG_IGN }, old;
 	sigaction(SIGPIPE, &ign, &old);
@@ -240,7 +242,7 @@ ddbc_items_result ddbc_check_items_table(FILE *out, const ddbc_design *g, ddbc_d
 	else
 		ddbc_error("cannot make a pipe for the Scan of table '%s'", table);
 	sigaction(SIGPIPE, &old, NULL);
-	for (int i = 0; i < T.n; i++)
+	for (int i = 0; i < made; i++)
 		close_segment(&T.segs[i]);
 	free(T.segs);
 	return r;
