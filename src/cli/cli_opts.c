@@ -185,6 +185,24 @@ static cli_step one_option(const struct command *cmd, struct opts *o, int c, cha
 			return CLI_USAGE_ERROR;
 		o->targets |= 1UL << w;
 		return CLI_GO_ON;
+	case 'n':
+		o->count_given = true;
+		return parse_count(cmd->name, "--count", arg, 1, 10000000, &o->count);
+	case 's': return parse_count(cmd->name, "--seed", arg, 0, ULONG_MAX, &o->seed);
+	case 'E': o->endpoint = arg; return CLI_GO_ON;
+	case 'G': o->region = arg; return CLI_GO_ON;
+	case 'B': o->profile = arg; return CLI_GO_ON;
+	case 'N':
+		return parse_count(cmd->name, "--max-attempts", arg, 1, 100, &o->max_attempts);
+	case 'b':
+		xgrow((void **)&o->tables, &o->tables_cap, o->ntables + 1, sizeof(*o->tables));
+		o->tables[o->ntables++] = arg;
+		return CLI_GO_ON;
+	case 'v': o->live = true; return CLI_GO_ON;
+	case 'I': o->items_file = arg; return CLI_GO_ON;
+	case 'X': o->create = true; return CLI_GO_ON;
+	case 'U': o->capacity = true; return CLI_GO_ON;
+	case 'y': o->yes = true; return CLI_GO_ON;
 	case 'h':
 		ddbc_usage_print(stdout, cmd->usage, cmd->formats, cmd->sources, cmd->langs);
 		return CLI_DONE;
@@ -259,6 +277,18 @@ cli_step cli_parse_options(const struct command *cmd, int argc, char **argv, str
 		{ { "module", required_argument, NULL, 'D' }, OPT_MODULE },
 		{ { "compact", no_argument, NULL, 'K' }, OPT_COMPACT },
 		{ { "target", required_argument, NULL, 'T' }, OPT_TARGET },
+		{ { "count", required_argument, NULL, 'n' }, OPT_SAMPLE },
+		{ { "seed", required_argument, NULL, 's' }, OPT_SAMPLE },
+		{ { "endpoint", required_argument, NULL, 'E' }, OPT_AWS },
+		{ { "region", required_argument, NULL, 'G' }, OPT_AWS },
+		{ { "profile", required_argument, NULL, 'B' }, OPT_AWS },
+		{ { "max-attempts", required_argument, NULL, 'N' }, OPT_AWS },
+		{ { "table", required_argument, NULL, 'b' }, OPT_TABLE },
+		{ { "live", no_argument, NULL, 'v' }, OPT_LIVE },
+		{ { "items", required_argument, NULL, 'I' }, OPT_VERIFY },
+		{ { "create", no_argument, NULL, 'X' }, OPT_VERIFY },
+		{ { "capacity", no_argument, NULL, 'U' }, OPT_VERIFY },
+		{ { "yes", no_argument, NULL, 'y' }, OPT_VERIFY },
 	};
 	struct option longopts[sizeof(all) / sizeof(all[0]) + 2];
 	size_t n = 0;

@@ -19,6 +19,8 @@ extern const char ddbc_usage_keys[];
 extern const char ddbc_usage_export[];
 extern const char ddbc_usage_cost[];
 extern const char ddbc_usage_items[];
+extern const char ddbc_usage_sample[];
+extern const char ddbc_usage_verify[];
 extern const char ddbc_usage_diff[];
 extern const char ddbc_usage_import[];
 extern const char ddbc_usage_explain[];
