@@ -523,7 +523,7 @@ static int compare_live(const side *n, const ddbc_diff_request *r)
 		lr.live_ttl = true;
 		side o;
 		if (open_live(&o, &lr) == REV_OK)
-			status = compare(&o, n, &lr);
+			status = compare(&o, n, &lr, false);
 		else
 			print_errors(&o, &lr);
 		close_side(&o);
