@@ -354,6 +354,7 @@ static Suite *aws_suite(void)
 {
 	Suite *s = suite_create("aws");
 	TCase *tc = tcase_create("aws");
+	tcase_set_timeout(tc, 60);
 	tcase_add_checked_fixture(tc, setup, teardown);
 	tcase_add_test(tc, test_endpoint_accepted);
 	tcase_add_test(tc, test_endpoint_refused);
