@@ -10,6 +10,7 @@
 #include "cli/cli_opts.h"
 #include "cli/cli_cost.h"
 #include "cli/cli_diff.h"
+#include "cli/cli_migrate.h"
 #include "cli/cli_explain.h"
 #include "cli/cli_live.h"
 #include "cli/cli_usage.h"
@@ -682,6 +683,9 @@ static const struct command commands[] = {
 	{ .name = "verify", .usage = ddbc_usage_verify,
 	  .options = COMMON | OPT_FORMAT | OPT_OUTPUT | OPT_SAMPLE | OPT_VERIFY, .min_files = 1,
 	  .max_files = 1, .formats = DDBC_WORDS(ddbc_verify_formats), .run = run_verify },
+	{ .name = "migrate", .usage = ddbc_usage_migrate,
+	  .options = COMMON | OPT_OUTPUT | OPT_AGAINST | OPT_MIGRATE, .min_files = 1,
+	  .max_files = 2, .run = ddbc_cli_migrate },
 	{ .name = "explain", .usage = ddbc_usage_explain, .max_files = 1, .run = run_explain },
 };
 

@@ -36,7 +36,7 @@ enum {
 	OPT_AGAINST = 1 << 11, OPT_ALL = 1 << 12, OPT_CHECK = 1 << 13, OPT_FROM = 1 << 14,
 	OPT_LIST_SOURCES = 1 << 15, OPT_PRICES = 1 << 16, OPT_QUIET = 1 << 17,
 	OPT_COMPACT = 1 << 18, OPT_MODULE = 1 << 19, OPT_TARGET = 1 << 20,
-	OPT_SAMPLE = 1 << 21, OPT_VERIFY = 1 << 22
+	OPT_SAMPLE = 1 << 21, OPT_VERIFY = 1 << 22, OPT_MIGRATE = 1 << 23
 };
 
 /* --color WHEN, in the order of its words. */
@@ -81,6 +81,16 @@ struct opts {
 	bool create;             /* verify --create */
 	bool capacity;           /* verify --capacity */
 	bool yes;                /* verify --yes: write to an endpoint not on this machine */
+	/* migrate (--endpoint, --items, --yes and -j too) */
+	const char *table;       /* --table NAME */
+	unsigned long step;      /* --step N; 0: every item step */
+	bool apply, dry_run;     /* --apply, --dry-run */
+	const char *checkpoint;  /* --checkpoint FILE */
+	const char *max_units;   /* --max-units N */
+	unsigned long segment, segments; /* --segment I --segments N */
+	bool segment_given;
+	const char *region, *profile; /* --region, --profile */
+	unsigned long max_attempts;   /* --max-attempts N */
 };
 
 struct command {
