@@ -259,21 +259,46 @@ def concurrent(exe, engine, old, new, count, tmp, table, attr, template):
          f"({races.group(1) if races else 0} writes raced and were redone; then {s2})")
 
 
+def dask(exe, engine, old, new, count, tmp, script):
+    """The recipe of docs/scale.md: 4 segments as tasks of a LocalCluster of
+    2 workers (Debian's python3-distributed for /usr/bin/python3)."""
+    load(engine, exe, old, count, tmp)
+    r = subprocess.run(["/usr/bin/python3", os.path.abspath(script), "--workers", "2",
+                        "--segments", "4", "--", "--table", "shop", "--apply", "--endpoint",
+                        engine.endpoint, os.path.abspath(old), os.path.abspath(new)],
+                       capture_output=True, text=True, cwd=tmp,
+                       env=dict(os.environ, DDBC=os.path.abspath(exe)))
+    spread = engine.state()
+    last = (r.stdout.strip().splitlines() or [""])[-1]
+    load(engine, exe, old, count, tmp)
+    migrate(exe, engine, old, new, "--table", "shop", "--apply")
+    note(r.returncode == 0 and engine.state() == spread,
+         f"the Dask recipe on 2 workers ends as one run: {last} {r.stderr[-300:]}")
+
+
 def main(argv):
     exe, endpoint = argv[1], argv[2]
     args = argv[3:]
-    count, races = 1000, None
+    count, races, dask_script = 1000, None, None
     pairs = []
     while args:
         a = args.pop(0)
         if a == "--count":
             count = int(args.pop(0))
+        elif a == "--dask":
+            dask_script = args.pop(0)
         elif a == "--races":
             races = args.pop(0).split("=", 1)
         else:
             pairs.append(a.split("=", 1))
     engine = Engine(endpoint)
     with tempfile.TemporaryDirectory() as tmp:
+        if dask_script:
+            try:
+                dask(exe, engine, *pairs[0], count, tmp, dask_script)
+            except Exception as e:
+                note(False, f"dask: {e}")
+            pairs = []
         for old, new in pairs:
             try:
                 pair(exe, engine, old, new, count, tmp)
