@@ -8,6 +8,7 @@
  */
 #include "cli/cli.h"
 #include "cli/cli_opts.h"
+#include "cli/cli_aws.h"
 #include "cli/cli_cost.h"
 #include "cli/cli_diff.h"
 #include "cli/cli_migrate.h"
@@ -472,12 +473,24 @@ static exit_status items_status(ddbc_items_result r)
 	return EXIT_USAGE;
 }
 
-/* Writes the check (or the merge) to standard output, or through -o's
- * temporary file, which unreadable input throws away. */
-static exit_status items_to_output(struct opts *o, const ddbc_design *g)
+/* The check of the items of o's ITEMS, its --table (read through c) or
+ * the merge of its results. */
+static ddbc_items_result items_run(FILE *f, struct opts *o, const ddbc_design *g,
+				   ddbc_dynamo *c)
 {
 	const char *const *paths = (const char *const *)o->files + (o->merge ? 0 : 1);
 	size_t n = o->nfiles - (o->merge ? 0 : 1);
+	if (o->merge)
+		return ddbc_items_merge(f, paths, n, &o->items);
+	if (c)
+		return ddbc_check_items_table(f, g, c, o->tables[0], &o->items);
+	return ddbc_check_items(f, g, paths, n, &o->items);
+}
+
+/* Writes the check (or the merge) to standard output, or through -o's
+ * temporary file, which unreadable input throws away. */
+static exit_status items_to_output(struct opts *o, const ddbc_design *g, ddbc_dynamo *c)
+{
 	ddbc_output out;
 	FILE *f = stdout;
 	if (o->output) {
@@ -485,14 +498,37 @@ static exit_status items_to_output(struct opts *o, const ddbc_design *g)
 			return EXIT_USAGE;
 		f = out.f;
 	}
-	exit_status status = items_status(o->merge ? ddbc_items_merge(f, paths, n, &o->items)
-					   : ddbc_check_items(f, g, paths, n, &o->items));
+	exit_status status = items_status(items_run(f, o, g, c));
 	if (o->output) {
 		if (status == EXIT_USAGE)
 			ddbc_output_abort(&out);
 		else if (ddbc_output_commit(&out) < 0)
 			status = EXIT_USAGE;
 	}
+	return status;
+}
+
+/* check-items DESIGN --table NAME: the stored items, by parallel Scan. */
+static exit_status run_items_table(struct opts *o)
+{
+	if (o->ntables > 1 || o->nfiles > 1) {
+		cli_usage_error("check-items", "%s", o->ntables > 1
+				? "one --table at a time (run check-items once per table)"
+				: "--table reads the items from the table: give the design file only");
+		return EXIT_USAGE;
+	}
+	struct unit u;
+	exit_status status;
+	if (open_unit(&u, o, &status) < 0) {
+		if (o->items.format == DDBC_ITEMS_JSON && !o->output && u.why)
+			ddbc_items_print_failure(stdout, o->tables, 1, o->files[0], u.why);
+		close_unit(&u);
+		return status;
+	}
+	ddbc_dynamo *c = cli_dynamo_open(o);
+	status = c ? items_to_output(o, u.design, c) : EXIT_USAGE;
+	ddbc_dynamo_close(c);
+	close_unit(&u);
 	return status;
 }
 
@@ -503,8 +539,14 @@ static exit_status run_items(struct opts *o)
 	if (o->min_severity != DDBC_SEV_DEFAULT)
 		o->items.min_severity = o->min_severity;
 	/* --merge reads --format json results and writes either format. */
+	if (o->merge && o->ntables) {
+		cli_usage_error("check-items", "%s", "--merge adds up results; --table checks a table");
+		return EXIT_USAGE;
+	}
 	if (o->merge)
-		return items_to_output(o, NULL);
+		return items_to_output(o, NULL, NULL);
+	if (o->ntables)
+		return run_items_table(o);
 	if (o->nfiles < 2) {
 		cli_usage_error("check-items", "%s", "expected a design file and an items file");
 		return EXIT_USAGE;
@@ -523,7 +565,7 @@ static exit_status run_items(struct opts *o)
 		close_unit(&u);
 		return status;
 	}
-	status = items_to_output(o, u.design);
+	status = items_to_output(o, u.design, NULL);
 	close_unit(&u);
 	return status;
 }
@@ -550,8 +592,44 @@ static exit_status diff_one(struct opts *o, size_t i)
 	return (exit_status)ddbc_cli_diff(&r);
 }
 
+/* diff --live DESIGN: OLD is the tables deployed at the endpoint. */
+static exit_status diff_live(struct opts *o)
+{
+	if (o->from || o->against || o->nfiles != 1) {
+		cli_usage_error("diff", "%s", o->nfiles != 1 ? "--live takes the design only: "
+				"ddbc diff --live [--table NAME]... NEW"
+				: "--live compares with the deployed tables, not with --from or --against");
+		return EXIT_USAGE;
+	}
+	ddbc_dynamo *c = cli_dynamo_open(o);
+	if (!c)
+		return EXIT_USAGE;
+	ddbc_diff_request r = {
+		.new_path = o->files[0],
+		.live = c,
+		.tables = o->tables,
+		.ntables = o->ntables,
+		.all = o->all,
+		.format = o->format,
+		.output = o->output,
+		.werror = o->werror,
+		.min_severity = o->min_severity,
+		.color = cli_want_color(o->color, o->output ? STDERR_FILENO : STDOUT_FILENO),
+		.settings = &o->settings,
+	};
+	exit_status status = (exit_status)ddbc_cli_diff(&r);
+	ddbc_dynamo_close(c);
+	return status;
+}
+
 static exit_status run_diff(struct opts *o)
 {
+	if (o->live)
+		return diff_live(o);
+	if (o->ntables) {
+		cli_usage_error("diff", "%s", "--table names deployed tables: it goes with --live");
+		return EXIT_USAGE;
+	}
 	/* Several files against a revision (as a pre-commit hook passes them)
 	 * make several reports: text and annotations only. */
 	bool one_document = strcmp(o->format, "text") && strcmp(o->format, "github");
@@ -668,10 +746,12 @@ static const struct command commands[] = {
 	  .options = COMMON | OPT_FORMAT | OPT_OUTPUT | OPT_PRICES, .min_files = 1, .max_files = 1,
 	  .formats = DDBC_WORDS(cost_formats), .run = run_cost },
 	{ .name = "check-items", .usage = ddbc_usage_items,
-	  .options = COMMON | OPT_FORMAT | OPT_OUTPUT | OPT_ITEMS, .min_files = 1,
+	  .options = COMMON | OPT_FORMAT | OPT_OUTPUT | OPT_ITEMS | OPT_TABLE | OPT_AWS,
+	  .min_files = 1,
 	  .max_files = (size_t)-1, .formats = DDBC_WORDS(items_formats), .run = run_items },
 	{ .name = "diff", .usage = ddbc_usage_diff,
-	  .options = COMMON | OPT_FORMAT | OPT_OUTPUT | OPT_AGAINST | OPT_ALL | OPT_FROM,
+	  .options = COMMON | OPT_FORMAT | OPT_OUTPUT | OPT_AGAINST | OPT_ALL | OPT_FROM |
+		     OPT_LIVE | OPT_TABLE | OPT_AWS,
 	  .min_files = 1, .max_files = (size_t)-1, .formats = DDBC_WORDS(diff_formats),
 	  .run = run_diff },
 	{ .name = "import", .usage = ddbc_usage_import,
@@ -681,10 +761,12 @@ static const struct command commands[] = {
 	  .options = COMMON | OPT_FORMAT | OPT_OUTPUT | OPT_SAMPLE, .min_files = 1, .max_files = 1,
 	  .formats = DDBC_WORDS(ddbc_sample_formats), .run = run_sample },
 	{ .name = "verify", .usage = ddbc_usage_verify,
-	  .options = COMMON | OPT_FORMAT | OPT_OUTPUT | OPT_SAMPLE | OPT_VERIFY, .min_files = 1,
+	  .options = COMMON | OPT_FORMAT | OPT_OUTPUT | OPT_SAMPLE | OPT_VERIFY | OPT_AWS,
+	  .min_files = 1,
 	  .max_files = 1, .formats = DDBC_WORDS(ddbc_verify_formats), .run = run_verify },
 	{ .name = "migrate", .usage = ddbc_usage_migrate,
-	  .options = COMMON | OPT_OUTPUT | OPT_AGAINST | OPT_MIGRATE, .min_files = 1,
+	  .options = COMMON | OPT_OUTPUT | OPT_AGAINST | OPT_MIGRATE | OPT_AWS | OPT_TABLE,
+	  .min_files = 1,
 	  .max_files = 2, .run = ddbc_cli_migrate },
 	{ .name = "explain", .usage = ddbc_usage_explain, .max_files = 1, .run = run_explain },
 };

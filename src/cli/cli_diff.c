@@ -4,10 +4,14 @@
  * design deployed long ago may break rules added since. An error in NEW
  * stops the diff, as it stops every command. With --against, OLD is
  * FILE as git holds it at the revision (git show), named "REV:FILE".
+ * With --live, OLD is the tables deployed at the client's endpoint,
+ * described into files (live/live_describe.h) and read as --from
+ * describe-table reads them.
  */
 #include "cli/cli_diff.h"
 #include "diff/diff.h"
 #include "import/import.h"
+#include "live/live_describe.h"
 #include "rules/check.h"
 #include "util/output.h"
 #include "util/repo_path.h"
@@ -199,6 +203,12 @@ static rev_result open_live(side *s, const ddbc_diff_request *r)
 {
 	memset(s, 0, sizeof(*s));
 	ddbc_diags_init(&s->d);
+	if (r->nlive == 0) {
+		/* --live, and none of the tables is deployed */
+		s->src = empty_design("live tables");
+		s->design = ddbc_check(s->src, &s->d, r->settings);
+		return s->d.fatal ? REV_FAILED : REV_OK;
+	}
 	char *text = NULL;
 	size_t len = 0;
 	FILE *mem = open_memstream(&text, &len);
@@ -217,9 +227,12 @@ static rev_result open_live(side *s, const ddbc_diff_request *r)
 
 /* Against live tables, only what a described table holds is compared: its
  * entities, templates, patterns and TTL (describe-table leaves TTL to
- * describe-time-to-live) are the design's alone. */
-static void live_settings(ddbc_settings *s)
+ * describe-time-to-live, which --live reads too) are the design's alone.
+ * With --table, the tables not named are not described: not "added". */
+static void live_settings(ddbc_settings *s, const ddbc_diff_request *r)
 {
+	if (r->ntables && s->sev[DDBC_RULE_TABLE_ADDED] == DDBC_SEV_DEFAULT)
+		s->sev[DDBC_RULE_TABLE_ADDED] = DDBC_SEV_OFF;
 	static const ddbc_rule design_only[] = {
 		DDBC_RULE_KEY_TEMPLATE_CHANGED, DDBC_RULE_ATTRIBUTE_TYPE_CHANGED,
 		DDBC_RULE_ATTRIBUTE_REMOVED, DDBC_RULE_KEY_DELIMITER_CHANGED,
@@ -230,7 +243,8 @@ static void live_settings(ddbc_settings *s)
 		DDBC_RULE_REQUIRED_REMOVED, DDBC_RULE_PROJECTION_NARROWED,
 	};
 	for (size_t i = 0; i < sizeof(design_only) / sizeof(design_only[0]); i++)
-		if (s->sev[design_only[i]] == DDBC_SEV_DEFAULT)
+		if (s->sev[design_only[i]] == DDBC_SEV_DEFAULT &&
+		    !(design_only[i] == DDBC_RULE_TTL_CHANGED && r->live_ttl))
 			s->sev[design_only[i]] = DDBC_SEV_OFF;
 }
 
@@ -363,8 +377,8 @@ static int compare(const side *o, const side *n, const ddbc_diff_request *r)
 	/* --all turns the documentation class on, unless --rule said otherwise. */
 	if (r->all && cli.sev[DDBC_RULE_DOC_CHANGED] == DDBC_SEV_DEFAULT)
 		cli.sev[DDBC_RULE_DOC_CHANGED] = DDBC_SEV_NOTE;
-	if (r->live_paths)
-		live_settings(&cli);
+	if (r->live_paths || r->live)
+		live_settings(&cli, r);
 	/* Against a revision, OLD is no file of the checkout: what NEW lost
 	 * is shown where NEW lost it. */
 	if (r->against)
@@ -382,8 +396,86 @@ static int compare(const side *o, const side *n, const ddbc_diff_request *r)
 	return status;
 }
 
+/* ---- --live ----------------------------------------------------------------------------- */
+
+/* The tables to describe: --table's, else every table of the design. */
+static const char **live_tables(const ddbc_diff_request *r, const ddbc_design *g, size_t *n)
+{
+	*n = r->ntables ? r->ntables : g->ntables;
+	const char **names = xcalloc(*n + 1, sizeof(*names));
+	for (size_t i = 0; i < *n; i++)
+		names[i] = r->ntables ? r->tables[i] : g->tables[i].name.s;
+	return names;
+}
+
+static void remove_described(char *dir, char **paths, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		unlink(paths[i]);
+		free(paths[i]);
+	}
+	free(paths);
+	rmdir(dir);
+}
+
+/* OLD is the deployed tables, described into a temporary folder. */
+static int compare_live(const side *n, const ddbc_diff_request *r)
+{
+	const char *tmp = getenv("TMPDIR");
+	strbuf dir = STRBUF_INIT, err = STRBUF_INIT;
+	strbuf_addf(&dir, "%s/ddbc-live-XXXXXX", tmp && *tmp ? tmp : "/tmp");
+	if (!mkdtemp(dir.buf)) {
+		fprintf(stderr, "ddbc diff: cannot make a temporary folder: %s\n", strerror(errno));
+		strbuf_release(&dir);
+		return STATUS_USAGE;
+	}
+	size_t ntables, nlive = 0;
+	const char **tables = live_tables(r, n->design, &ntables);
+	char **paths = NULL;
+	int status = STATUS_USAGE;
+	if (ddbc_live_describe(r->live, tables, ntables, dir.buf, &paths, &nlive, &err) < 0) {
+		fprintf(stderr, "ddbc diff: %s\n", strbuf_str(&err));
+	} else {
+		ddbc_diff_request lr = *r;
+		lr.live_paths = paths;
+		lr.nlive = nlive;
+		lr.live_ttl = true;
+		side o;
+		if (open_live(&o, &lr) == REV_OK)
+			status = compare(&o, n, &lr);
+		else
+			print_errors(&o, &lr);
+		close_side(&o);
+	}
+	remove_described(dir.buf, paths, nlive);
+	free(tables);
+	strbuf_release(&dir);
+	strbuf_release(&err);
+	return status;
+}
+
+/* --live: NEW first, as its tables are the ones to describe. */
+static int diff_live(const ddbc_diff_request *r)
+{
+	side n;
+	int status = STATUS_USAGE;
+	rev_result rn = open_side(&n, r->new_path, NULL, r);
+	if (rn != REV_OK || has_errors(&n.d)) {
+		print_errors(&n, r);
+		print_failure(&n, r->new_path, r);
+		if (rn == REV_OK)
+			status = STATUS_FINDINGS;
+	} else {
+		status = compare_live(&n, r);
+	}
+	close_side(&n);
+	return status;
+}
+
 int ddbc_cli_diff(const ddbc_diff_request *r)
 {
+	if (r->live)
+		return diff_live(r);
 	side o, n;
 	int status = STATUS_USAGE;
 	rev_result ro = r->live_paths ? open_live(&o, r)

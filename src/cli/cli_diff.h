@@ -3,6 +3,7 @@
 #ifndef DDBC_CLI_DIFF_H
 #define DDBC_CLI_DIFF_H
 
+#include "aws/dynamo.h"
 #include "diag/diag.h"
 #include "model/model.h"
 
@@ -14,6 +15,10 @@ typedef struct ddbc_diff_request {
 	const char *against;         /* a git revision: OLD is new_path as it is there */
 	char *const *live_paths;     /* --from describe-table: OLD is these tables */
 	size_t nlive;
+	bool live_ttl;               /* the live tables' TTL was described: compare it */
+	ddbc_dynamo *live;           /* --live: OLD is the tables deployed there */
+	const char *const *tables;   /* --live --table: only these; NULL: NEW's */
+	size_t ntables;
 	bool all;                    /* also report documentation-only changes */
 	const char *format;          /* text, json, sarif, github or plan */
 	const char *output;          /* -o, or NULL */

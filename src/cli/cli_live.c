@@ -1,10 +1,14 @@
 /* cli_live.c - `ddbc sample` and `ddbc verify` (cli_live.h) */
 #include "cli/cli_live.h"
+#include "cli/cli_aws.h"
 #include "live/sample.h"
+#include "live/verify.h"
+#include "util/output.h"
 #include "util/error.h"
 #include "util/strbuf.h"
 
 #include <string.h>
+#include <unistd.h>
 
 /* Items in all when --count is not given. */
 #define DEFAULT_COUNT 100
@@ -46,7 +50,37 @@ const ddbc_word ddbc_verify_formats[] = {
 
 exit_status ddbc_cli_verify(const ddbc_design *g, const char *file, const struct opts *o)
 {
-	(void)g; (void)file; (void)o;
-	ddbc_error("verify: not built yet");
-	return EXIT_USAGE;
+	if (o->items_file && (o->count_given || o->seed)) {
+		cli_usage_error("verify", "%s", "--items writes the file's items: leave out --count "
+				"and --seed");
+		return EXIT_USAGE;
+	}
+	ddbc_verify_opts vo = {
+		.create = o->create, .capacity = o->capacity,
+		.yes = o->yes, .items_file = o->items_file,
+		.count = o->count_given ? o->count : DEFAULT_COUNT, .seed = o->seed,
+		.format = !strcmp(o->format, "json") ? DDBC_VERIFY_JSON
+			  : !strcmp(o->format, "sarif") ? DDBC_VERIFY_SARIF : DDBC_VERIFY_TEXT,
+		.progress = isatty(STDERR_FILENO),
+	};
+	ddbc_dynamo *c = cli_dynamo_open(o);
+	ddbc_output out;
+	if (!c || ddbc_output_open(&out, o->output) < 0) {
+		ddbc_dynamo_close(c);
+		return EXIT_USAGE;
+	}
+	ddbc_verify_result r = ddbc_verify(out.f, c, g, file, &vo);
+	ddbc_dynamo_close(c);
+	if (r == DDBC_VERIFY_FAILED) {
+		/* JSON and SARIF still say why on standard output; a named output
+		 * is not written. */
+		if (!o->output && vo.format != DDBC_VERIFY_TEXT)
+			ddbc_output_commit(&out);
+		else
+			ddbc_output_abort(&out);
+		return EXIT_USAGE;
+	}
+	if (ddbc_output_commit(&out) < 0)
+		return EXIT_USAGE;
+	return r == DDBC_VERIFY_DIFFERS ? EXIT_FINDINGS : EXIT_OK;
 }

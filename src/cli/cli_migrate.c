@@ -28,13 +28,15 @@ static exit_status check_options(const struct opts *o)
 		bad = "expected two design files, OLD and NEW (or --against REV FILE)";
 	else if (o->against && o->nfiles != 1)
 		bad = "--against takes one design file: FILE";
-	else if (!o->table == !o->items_file)
+	else if (o->ntables > 1)
+		bad = "--table names the one table to migrate; run one migrate per table";
+	else if (!o->ntables == !o->items_file)
 		bad = "give the items to migrate: --table NAME or --items PATH";
 	else if (o->segment_given != (o->segments > 0))
 		bad = "--segment I and --segments N go together";
 	else if (o->segment_given && o->segment >= o->segments)
 		bad = "--segment I counts from 0 and is below --segments N";
-	else if ((o->segments || o->items.jobs > 1) && !o->table)
+	else if ((o->segments || o->items.jobs > 1) && !o->ntables)
 		bad = "-j, --segment and --segments split a Scan: they need --table";
 	else if (o->segments && o->items.jobs > 1)
 		bad = "-j runs segments here; --segment runs one of --segments N: give one";
@@ -54,7 +56,7 @@ exit_status ddbc_cli_migrate(struct opts *o)
 	migrate_call c = { { 0 } };
 	ddbc_migrate_opts *m = &c.m;
 	m->step = (long)o->step;
-	m->table = o->table;
+	m->table = o->ntables ? o->tables[0] : NULL;
 	char *items[1] = { (char *)o->items_file };
 	m->items = o->items_file ? items : NULL;
 	m->nitems = o->items_file ? 1 : 0;

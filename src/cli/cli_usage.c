@@ -1,4 +1,5 @@
 /* cli_usage.c - the commands' help texts */
+#include "cli/cli_aws.h"
 #include "cli/cli_usage.h"
 #include "util/strbuf.h"
 
@@ -142,28 +143,33 @@ const char ddbc_usage_cost[] =
 
 const char ddbc_usage_items[] =
 	"usage: ddbc check-items [OPTIONS] FILE ITEMS...\n"
+	"       ddbc check-items [OPTIONS] --table NAME FILE\n"
 	"       ddbc check-items --merge RESULT.json...\n"
 	"\n"
 	"Validates items against the design. ITEMS is a JSON array, JSON lines, a\n"
 	"scan result ({\"Items\": [...]}), DynamoDB export lines ({\"Item\": {...}}), a\n"
 	"BatchWriteItem request file ({\"Table\": [{\"PutRequest\": ...}]}), any of\n"
 	"them gzip-compressed, or the folder of a DynamoDB export to S3; \"-\" reads\n"
-	"standard input. Prints one line per finding, then 'N items: N ok, N failed,\n"
-	"N unmatched' and the findings by kind. The shapes, the matching of items to\n"
-	"entities and the JSON output are described in check-items.md, installed in\n"
+	"standard input; with --table, the items stored in the table, read by a\n"
+	"Scan in -j parallel segments. Prints one line per finding, then 'N items:\n"
+	"N ok, N failed, N unmatched' and the findings by kind. The shapes, the\n"
+	"matching of items to entities and the JSON output are described in\n"
+	"check-items.md, installed in\n"
 	/* On a line of its own: an install folder may be of any length. */
 	"  " DDBC_DOCDIR "\n"
 	"\n"
 	"options:\n"
 	"      --format FMT        text (default) or json\n"
 	"      --list-formats      list the formats and what each writes\n"
-	"  -j, --jobs N            check N files at once (the output is the same)\n"
+	"  -j, --jobs N            check N files at once (the output is the same);\n"
+	"                          with --table, scan the table in N segments\n"
+	"      --table NAME        check the items stored in table NAME\n"
 	"      --max-findings N    write at most N findings, 0: none (all are counted)\n"
 	"      --rule KIND=SEV     off, note, warning or error for a kind of item\n"
 	"                          finding (ddbc explain lists them) or a rule\n"
 	"      --merge             add up --format json results of separate runs\n"
 	"                          (text or json out)\n"
-	OUTPUT_HELP COMMON_HELP;
+	AWS_HELP OUTPUT_HELP COMMON_HELP;
 
 const char ddbc_usage_sample[] =
 	"usage: ddbc sample [OPTIONS] FILE\n"
@@ -187,22 +193,23 @@ const char ddbc_usage_verify[] =
 	"Writes items to the design's tables on a running engine and sends every\n"
 	"access pattern's request with values from them: a query must return\n"
 	"exactly the items the design says, of the entities the pattern names, a\n"
-	"get its item, a conditional put must fail the second time; with\n"
-	"--capacity the consumed capacity must equal ddbc cost's units. Reports\n"
-	"each pattern; exit status 1 on any difference.\n"
+	"get its item, a conditional put or delete must fail the second time;\n"
+	"with --capacity the consumed capacity must equal ddbc cost's units. The\n"
+	"items are deleted at the end. Reports each pattern; exit status 1 on any\n"
+	"difference.\n"
 	"\n"
 	"options:\n"
-	"      --endpoint URL      the engine (http only on this machine)\n"
 	"      --create            create the tables first, and wait for them\n"
-	"      --items FILE        write these items (DynamoDB JSON lines) instead of\n"
-	"                          sample items\n"
+	"      --items FILE        write these items (DynamoDB JSON lines, or sample\n"
+	"                          --format batch lines; - reads standard input)\n"
+	"                          instead of sample items\n"
 	"      --count N           sample items to write (default 100)\n"
 	"      --seed S            the sample's random seed (default 0)\n"
 	"      --capacity          compare ConsumedCapacity with ddbc cost's units\n"
 	"      --yes               write to an endpoint that is not on this machine\n"
 	"      --format FMT        @FORMATS@\n"
 	"      --list-formats      list the formats and what each writes\n"
-	OUTPUT_HELP COMMON_HELP;
+	AWS_HELP OUTPUT_HELP COMMON_HELP;
 
 const char ddbc_usage_migrate[] =
 	"usage: ddbc migrate [OPTIONS] (--table NAME | --items PATH) OLD NEW\n"
@@ -233,17 +240,14 @@ const char ddbc_usage_migrate[] =
 	"  -j, --jobs N            Scan segments run at once (default 1)\n"
 	"      --segment I         run only Scan segment I (from 0) ...\n"
 	"      --segments N        ... of N: machines share one migration\n"
-	"      --endpoint URL      the DynamoDB endpoint (http only on this machine)\n"
-	"      --region R          the region (else as the AWS CLI finds it)\n"
-	"      --profile P         the profile of the AWS config files\n"
-	"      --max-attempts N    attempts per request on throttling (default 3)\n"
 	"      --yes               write to an endpoint that is not on this machine\n"
-	COMMON_HELP;
+	AWS_HELP COMMON_HELP;
 
 const char ddbc_usage_diff[] =
 	"usage: ddbc diff [OPTIONS] OLD NEW\n"
 	"       ddbc diff [OPTIONS] --against REV FILE...\n"
 	"       ddbc diff [OPTIONS] --from describe-table LIVE.json... NEW\n"
+	"       ddbc diff [OPTIONS] --live [--table NAME]... NEW\n"
 	"\n"
 	"Reports each change from OLD to NEW as a finding of its change class:\n"
 	"errors break deployed tables or stored items, warnings need a plan, notes\n"
@@ -252,17 +256,20 @@ const char ddbc_usage_diff[] =
 	"With --format plan, the steps to deploy the change, each with what it\n"
 	"needs done before it and what it makes true. With --from, OLD is the\n"
 	"deployed tables as 'aws dynamodb describe-table' gave them: only what\n"
-	"they hold (keys, indexes, billing) is compared.\n"
+	"they hold (keys, indexes, billing) is compared. With --live, OLD is the\n"
+	"tables deployed at the endpoint, described (TTL too) and compared so.\n"
 	"Both designs are checked first; an error in NEW stops the diff.\n"
 	"\n"
 	"options:\n"
 	"      --against REV       compare FILE with FILE at git revision REV\n"
 	"      --from describe-table  OLD is the described live tables (drift)\n"
+	"      --live              OLD is the tables deployed at the endpoint (drift)\n"
+	"      --table NAME        with --live: describe only this table (repeatable)\n"
 	"      --all               also report description and format changes\n"
 	"      --format FMT        text (default), json, sarif, github, or plan: the\n"
 	"                          deployment steps as JSON (findings go to stderr)\n"
 	"      --list-formats      list the formats and what each writes\n"
-	OUTPUT_HELP COMMON_HELP;
+	AWS_HELP OUTPUT_HELP COMMON_HELP;
 
 const char ddbc_usage_import[] =
 	"usage: ddbc import --from SOURCE [OPTIONS] FILE...\n"

@@ -139,6 +139,11 @@ typedef struct ddbc_query_sent {
  * pattern. Release *sent with ddbc_query_sent_release in every case. */
 ddbc_emit_result ddbc_emit_query_input(FILE *out, const ddbc_design *g, const ddbc_pattern *p,
 				       ddbc_diags *d, ddbc_query_sent *sent);
+/* The same with the --param values of o first (NULL: none): `ddbc verify`
+ * takes them from the items it wrote. */
+ddbc_emit_result ddbc_emit_query_input_with(FILE *out, const ddbc_design *g,
+					    const ddbc_pattern *p, const ddbc_export_opts *o,
+					    ddbc_diags *d, ddbc_query_sent *sent);
 void ddbc_query_sent_release(ddbc_query_sent *sent);
 
 /* ---- the formats, as the command line offers them ---------------------------------- */

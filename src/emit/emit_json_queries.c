@@ -852,6 +852,13 @@ ddbc_emit_result ddbc_emit_queries(FILE *out, const ddbc_design *g, const ddbc_e
 ddbc_emit_result ddbc_emit_query_input(FILE *out, const ddbc_design *g, const ddbc_pattern *p,
 				       ddbc_diags *d, ddbc_query_sent *sent)
 {
+	return ddbc_emit_query_input_with(out, g, p, NULL, d, sent);
+}
+
+ddbc_emit_result ddbc_emit_query_input_with(FILE *out, const ddbc_design *g,
+					    const ddbc_pattern *p, const ddbc_export_opts *o,
+					    ddbc_diags *d, ddbc_query_sent *sent)
+{
 	ddbc_query_item_fn *on_member = sent->item_member;
 	void *item_ctx = sent->item_ctx;
 	memset(sent, 0, sizeof(*sent));
@@ -859,7 +866,7 @@ ddbc_emit_result ddbc_emit_query_input(FILE *out, const ddbc_design *g, const dd
 	sent->item_ctx = item_ctx;
 	if (!p->table || !p->index || !ddbc_pattern_request(p))
 		return DDBC_EMIT_FAILED;
-	request r = request_new(g, p, NULL, d);
+	request r = request_new(g, p, o, d);
 	ddbc_key_sent_init(&sent->key, r.req);
 	r.sent = sent;
 	ddbc_json_stream s;

@@ -32,6 +32,7 @@
 #ifndef DDBC_ITEMS_H
 #define DDBC_ITEMS_H
 
+#include "aws/dynamo.h"
 #include "diag/item_kinds.h"
 #include "model/model.h"
 #include "util/strbuf.h"
@@ -74,6 +75,13 @@ ddbc_items_result ddbc_check_items(FILE *out, const ddbc_design *g, const char *
 /* The same for one open stream of items named name (not closed). */
 ddbc_items_result ddbc_check_items_stream(FILE *out, const ddbc_design *g, FILE *in,
 					  const char *name, const ddbc_items_opts *o);
+
+/* The same for the items stored in a table, read by a Scan in o->jobs
+ * parallel segments, each a part of the run named "TABLE/segment-I-of-N"
+ * (just TABLE with one). A Scan that fails is bad input: said on stderr,
+ * DDBC_ITEMS_UNREADABLE. */
+ddbc_items_result ddbc_check_items_table(FILE *out, const ddbc_design *g, ddbc_dynamo *c,
+					 const char *table, const ddbc_items_opts *o);
 
 /* The --format json result of a run that could not start, on out: the
  * members of a result over paths (the items files), no items, and an

@@ -166,6 +166,12 @@ static void check_part(ddbc_items_run *R, const ddbc_items_part *p, part_result 
 		return;
 	}
 	res->bad = ddbc_items_check_stream(R, in, p->name, &res->err) < 0;
+	const char *why = !res->bad && p->failed ? p->failed(p->failed_arg) : NULL;
+	if (why) {
+		/* The items read are checked; the ones never sent are not. */
+		set_error(&res->err, (ddbc_ipos){ R->t.items + 1, 1 }, "%s", why);
+		res->bad = true;
+	}
 	res->t = R->t;
 	res->shape = ddbc_items_shape_word(R);
 	res->json = ddbc_items_json_word(R);
@@ -331,10 +337,9 @@ static void run_parallel(files_run *F, unsigned long jobs)
 
 /* ---- the command ----------------------------------------------------------------------- */
 
-/* Checks the parts of plan; paths are the arguments, for the output. */
-static ddbc_items_result run_plan(FILE *out, const ddbc_design *g, const ddbc_items_plan *plan,
-				  const char *const *paths, size_t npaths,
-				  const ddbc_items_opts *o)
+ddbc_items_result ddbc_items_run_plan(FILE *out, const ddbc_design *g,
+				      const ddbc_items_plan *plan, const char *const *paths,
+				      size_t npaths, const ddbc_items_opts *o)
 {
 	files_run F;
 	memset(&F, 0, sizeof(F));
@@ -384,7 +389,7 @@ ddbc_items_result ddbc_check_items(FILE *out, const ddbc_design *g, const char *
 	bool planned = true;
 	for (size_t i = 0; i < npaths; i++)
 		planned &= ddbc_items_plan_add(&plan, paths[i]) == 0;
-	ddbc_items_result r = planned ? run_plan(out, g, &plan, paths, npaths, o)
+	ddbc_items_result r = planned ? ddbc_items_run_plan(out, g, &plan, paths, npaths, o)
 				      : DDBC_ITEMS_UNREADABLE;
 	ddbc_items_plan_release(&plan);
 	return r;
@@ -395,7 +400,7 @@ ddbc_items_result ddbc_check_items_stream(FILE *out, const ddbc_design *g, FILE 
 {
 	ddbc_items_plan plan = { NULL, 0, 0 };
 	ddbc_items_plan_add_stream(&plan, in, name);
-	ddbc_items_result r = run_plan(out, g, &plan, &name, 1, o);
+	ddbc_items_result r = ddbc_items_run_plan(out, g, &plan, &name, 1, o);
 	ddbc_items_plan_release(&plan);
 	return r;
 }

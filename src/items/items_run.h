@@ -17,6 +17,7 @@
 #define DDBC_ITEMS_RUN_H
 
 #include "items/items.h"
+#include "items/items_export.h"
 #include "items/items_jalloc.h"
 #include "items/items_keyindex.h"
 #include "items/items_match.h"
@@ -159,6 +160,14 @@ void ddbc_items_check_span(ddbc_items_run *R, const ddbc_item_span *sp);
 /* The words of the file just checked (items.h "input"), or NULL. */
 const char *ddbc_items_shape_word(const ddbc_items_run *R);
 const char *ddbc_items_json_word(const ddbc_items_run *R);
+
+/* ---- items_files.c: the parts of a run -------------------------------------------- */
+
+/* Checks the parts of plan, one worker or o->jobs, as ddbc_check_items
+ * does; paths are the arguments, for the output. */
+ddbc_items_result ddbc_items_run_plan(FILE *out, const ddbc_design *g,
+				      const ddbc_items_plan *plan, const char *const *paths,
+				      size_t npaths, const ddbc_items_opts *o);
 
 /* ---- items_report.c: the output --------------------------------------------------- */
 

@@ -209,6 +209,31 @@ static const char *shared_value(maker *m, const ddbc_attr *a)
 	return p->texts[ddbc_rng_below(&m->rng, p->n)];
 }
 
+/* A value a template interpolates as a plain string never holds the key
+ * delimiter (a UUID's '-' under "-"): it is taken out, and a value left
+ * empty gets a few digits. Whether it changed text. */
+static bool drop_delimiter(maker *m, strbuf *text)
+{
+	const char *delim = m->g->key_delimiter;
+	size_t dl = delim ? strlen(delim) : 0;
+	if (!dl || !strstr(strbuf_str(text), delim))
+		return false;
+	strbuf out = STRBUF_INIT;
+	for (const char *p = strbuf_str(text); *p;) {
+		if (!strncmp(p, delim, dl)) {
+			p += dl;
+			continue;
+		}
+		strbuf_addch(&out, *p++);
+	}
+	if (!out.len)
+		strbuf_addf(&out, "%llu", (unsigned long long)ddbc_rng_below(&m->rng, 1000000));
+	strbuf_reset(text);
+	strbuf_add(text, out.buf, out.len);
+	strbuf_release(&out);
+	return true;
+}
+
 static void make_plain(maker *m, draft *d, size_t i)
 {
 	const ddbc_attr *a = &d->e->attrs[i];
@@ -221,6 +246,10 @@ static void make_plain(maker *m, draft *d, size_t i)
 	ddbc_vspec s = { .a = a, .delim = m->g->key_delimiter, .key_part = key_part(m, a),
 			 .width = width_of(a), .example = example_of(m, a) };
 	ddbc_sample_value(&m->rng, &s, &d->ddb[i], &m->text);
+	if (a->used_by && a->type == DDBC_TYPE_S && drop_delimiter(m, &m->text)) {
+		json_decref(d->ddb[i]);
+		d->ddb[i] = json_pack("{s:s}", "S", strbuf_str(&m->text));
+	}
 	if (a->type == DDBC_TYPE_S || a->type == DDBC_TYPE_N || a->type == DDBC_TYPE_B ||
 	    a->type == DDBC_TYPE_BOOL)
 		d->text[i] = xstrdup(strbuf_str(&m->text));

@@ -30,12 +30,18 @@ typedef enum ddbc_vformat {
 	DDBC_VF_UUID,
 	DDBC_VF_DATE,            /* 2025-01-15 */
 	DDBC_VF_DATETIME,        /* 2025-01-15T10:00:00Z */
+	DDBC_VF_DATETIME_MS,     /* 2025-01-15T10:00:00.000Z */
 	DDBC_VF_EPOCH,           /* seconds since 1970 */
 	DDBC_VF_EPOCH_MS,
 	DDBC_VF_EMAIL
 } ddbc_vformat;
 
 ddbc_vformat ddbc_vformat_of(const ddbc_attr *a);
+
+/* A format of a literal prefix and a count of characters ("U + 3 桁",
+ * "C + 6 digits", "P + 32 hex digits", "3 桁の連番", "#rrggbb"): the
+ * prefix, the count and the characters; false for any other format. */
+bool ddbc_format_pattern(const char *f, strbuf *prefix, unsigned *count, const char **alphabet);
 
 /* How one value is to be made. */
 typedef struct ddbc_vspec {

@@ -47,13 +47,23 @@ static bool has(const char *hay, const char *needle)
 	return hay && strcasestr(hay, needle);
 }
 
+/* A date alone when the format says a date and no time of day. */
+static bool date_only(const char *f)
+{
+	if (has(f, "hh") || has(f, "time") || strstr(f, "dT") || strstr(f, "T0") ||
+	    has(f, "milli") || has(f, "second") || has(f, "ミリ秒") || has(f, "秒"))
+		return false;
+	return has(f, "yyyy-mm-dd") || has(f, "date") || has(f, "日付");
+}
+
 static ddbc_vformat time_format(const char *f)
 {
-	if (has(f, "epoch") || has(f, "unix"))
-		return has(f, "ms") || has(f, "milli") ? DDBC_VF_EPOCH_MS : DDBC_VF_EPOCH;
-	if (has(f, "hh") || has(f, "time") || has(f, "T"))
-		return DDBC_VF_DATETIME;
-	return DDBC_VF_DATE;
+	bool ms = has(f, "ms") || has(f, "milli") || has(f, "ミリ");
+	if (has(f, "epoch") || has(f, "unix") || has(f, "エポック"))
+		return ms ? DDBC_VF_EPOCH_MS : DDBC_VF_EPOCH;
+	if (date_only(f))
+		return DDBC_VF_DATE;
+	return ms ? DDBC_VF_DATETIME_MS : DDBC_VF_DATETIME;
 }
 
 ddbc_vformat ddbc_vformat_of(const ddbc_attr *a)
@@ -65,12 +75,61 @@ ddbc_vformat ddbc_vformat_of(const ddbc_attr *a)
 		return DDBC_VF_UUID;
 	if (has(f, "email") || has(f, "e-mail") || has(f, "メール"))
 		return DDBC_VF_EMAIL;
-	if (has(f, "epoch") || has(f, "unix") || has(f, "8601") || has(f, "yyyy") ||
-	    has(f, "date") || has(f, "timestamp") || has(f, "rfc 3339") || has(f, "rfc3339"))
+	if (has(f, "epoch") || has(f, "unix") || has(f, "エポック") || has(f, "8601") ||
+	    has(f, "yyyy") || has(f, "date") || has(f, "timestamp") || has(f, "rfc 3339") ||
+	    has(f, "rfc3339") || has(f, "日時") || has(f, "日付"))
 		return time_format(f);
 	if (!f && (has(a->name.s, "email")))
 		return DDBC_VF_EMAIL;
 	return DDBC_VF_NONE;
+}
+
+static bool starts(const char *s, const char *word)
+{
+	return !strncasecmp(s, word, strlen(word));
+}
+
+/* "U + 3 桁", "C + 6 digits", "P + 32 hex digits", "3 桁の連番", "#rrggbb":
+ * a literal prefix and a count of digits, hex digits or letters. */
+bool ddbc_format_pattern(const char *f, strbuf *prefix, unsigned *count, const char **alphabet)
+{
+	if (!f)
+		return false;
+	strbuf_reset(prefix);
+	if (has(f, "rrggbb")) {
+		strbuf_addch(prefix, '#');
+		*count = 6;
+		*alphabet = "0123456789abcdef";
+		return true;
+	}
+	const char *plus = strchr(f, '+'), *num = plus ? plus + 1 : f;
+	if (plus) {
+		const char *a = f, *b = plus;
+		while (a < b && isspace((unsigned char)*a))
+			a++;
+		while (b > a && isspace((unsigned char)b[-1]))
+			b--;
+		for (const char *p = a; p < b; p++)
+			if (isspace((unsigned char)*p) || b - a > 16)
+				return false;
+		strbuf_add(prefix, a, (size_t)(b - a));
+	}
+	num += strspn(num, " ");
+	char *end;
+	unsigned long n = strtoul(num, &end, 10);
+	if (end == num || n < 1 || n > 64)
+		return false;
+	end += strspn(end, " ");
+	if (starts(end, "桁") || starts(end, "digit"))
+		*alphabet = "0123456789";
+	else if (starts(end, "hex"))
+		*alphabet = "0123456789abcdef";
+	else if (starts(end, "letter") || starts(end, "char"))
+		*alphabet = "abcdefghijklmnopqrstuvwxyz0123456789";
+	else
+		return false;
+	*count = (unsigned)n;
+	return true;
 }
 
 /* ---- strings ---------------------------------------------------------------------- */
@@ -128,7 +187,7 @@ static void add_time(ddbc_rng *r, ddbc_vformat f, const char *example, strbuf *o
 	char iso[48];
 	iso_text(random_ms(r), iso);
 	if (!example) {
-		strbuf_add(out, iso, f == DDBC_VF_DATE ? 10 : 19);
+		strbuf_add(out, iso, f == DDBC_VF_DATE ? 10 : f == DDBC_VF_DATETIME ? 19 : 23);
 		if (f != DDBC_VF_DATE)
 			strbuf_addch(out, 'Z');
 		return;
@@ -196,11 +255,24 @@ static void add_string(ddbc_rng *r, const ddbc_vspec *s, strbuf *out)
 	case DDBC_VF_ULID: add_ulid(r, out); return;
 	case DDBC_VF_UUID: add_uuid(r, out); return;
 	case DDBC_VF_EMAIL: add_email(r, out); return;
-	case DDBC_VF_DATE: case DDBC_VF_DATETIME: add_time(r, f, ex, out); return;
+	case DDBC_VF_DATE: case DDBC_VF_DATETIME: case DDBC_VF_DATETIME_MS:
+		add_time(r, f, ex, out);
+		return;
 	case DDBC_VF_EPOCH: strbuf_addf(out, "%lld", random_ms(r) / 1000); return;
 	case DDBC_VF_EPOCH_MS: strbuf_addf(out, "%lld", random_ms(r)); return;
 	case DDBC_VF_NONE: break;
 	}
+	strbuf prefix = STRBUF_INIT;
+	unsigned count;
+	const char *alphabet;
+	bool patterned = ddbc_format_pattern(s->a->format, &prefix, &count, &alphabet);
+	if (patterned) {
+		strbuf_add(out, prefix.buf, prefix.len);
+		add_random(r, out, alphabet, count);
+	}
+	strbuf_release(&prefix);
+	if (patterned)
+		return;
 	if (ex && *ex && !s->key_part)
 		strbuf_addstr(out, ex);  /* a name, a title: the example reads best as it is */
 	else if (ex && *ex)
@@ -214,7 +286,8 @@ static void add_string(ddbc_rng *r, const ddbc_vspec *s, strbuf *out)
 static void add_number(ddbc_rng *r, const ddbc_vspec *s, strbuf *out)
 {
 	ddbc_vformat f = ddbc_vformat_of(s->a);
-	if (f == DDBC_VF_EPOCH || f == DDBC_VF_DATETIME || f == DDBC_VF_DATE) {
+	if (f == DDBC_VF_EPOCH || f == DDBC_VF_DATETIME || f == DDBC_VF_DATE ||
+	    f == DDBC_VF_DATETIME_MS) {
 		strbuf_addf(out, "%lld", random_ms(r) / 1000);
 		return;
 	}
