@@ -158,6 +158,18 @@ def check_new(exe, engine, new, name, tmp):
          + ("" if r.returncode == 0 else ": " + r.stdout[-800:]))
 
 
+def tables_as_new(exe, engine, new, name):
+    """Each table's key schema and GSIs are NEW's CreateTable's."""
+    def gsis(t):
+        return sorted((g["IndexName"], json.dumps(g["KeySchema"]))
+                      for g in t.get("GlobalSecondaryIndexes", []))
+    for ct in json.loads(run(exe, "export", "--format", "create-table", new).stdout):
+        t = engine.db.describe_table(TableName=ct["TableName"])["Table"]
+        same = t["KeySchema"] == ct["KeySchema"] and gsis(t) == gsis(ct)
+        note(same, f"{name}: table {ct['TableName']} has NEW's keys and GSIs"
+             + ("" if same else f": {t['KeySchema']} {gsis(t)} vs {gsis(ct)}"))
+
+
 def whole_again(exe, engine, old, new, name):
     for t in engine.tables():
         s, _ = migrate(exe, engine, old, new, "--table", t, "--apply")
@@ -169,6 +181,7 @@ def pair(exe, engine, old, new, count, tmp):
     total = load(engine, exe, old, count, tmp)
     carry_out(exe, engine, old, new, total, name)
     check_new(exe, engine, new, name, tmp)
+    tables_as_new(exe, engine, new, name)
     whole_again(exe, engine, old, new, name)
 
 
