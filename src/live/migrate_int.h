@@ -62,10 +62,10 @@ typedef enum mig_verdict {
 	MIG_FAIL                 /* why says why */
 } mig_verdict;
 
-/* Per-thread state: check-items runs over OLD and NEW, match memo. */
+/* Per-thread state: check-items runs over OLD and NEW. */
 typedef struct mig_scratch {
 	ddbc_item_checker *old_check, *new_check;
-	strbuf text, why;
+	strbuf why;
 } mig_scratch;
 
 void mig_scratch_init(mig_scratch *s, const mig_work *w);

@@ -546,7 +546,6 @@ void mig_scratch_init(mig_scratch *s, const mig_work *w)
 {
 	s->old_check = ddbc_item_checker_new(w->old);
 	s->new_check = ddbc_item_checker_new(w->new);
-	s->text = (strbuf)STRBUF_INIT;
 	s->why = (strbuf)STRBUF_INIT;
 }
 
@@ -554,17 +553,16 @@ void mig_scratch_release(mig_scratch *s)
 {
 	ddbc_item_checker_free(s->old_check);
 	ddbc_item_checker_free(s->new_check);
-	strbuf_release(&s->text);
 	strbuf_release(&s->why);
 }
 
-static ddbc_item_verdict check(ddbc_item_checker *k, mig_scratch *s, const json_t *item,
-			       const ddbc_entity **e, strbuf *why)
+/* check-items' verdict on item, through checker k. */
+static ddbc_item_verdict check(ddbc_item_checker *k, const json_t *item, const ddbc_entity **e,
+			       strbuf *why)
 {
 	char *text = json_dumps(item, JSON_COMPACT);
 	ddbc_item_verdict v = ddbc_item_check_one(k, text, strlen(text), e, why);
 	free(text);
-	(void)s;
 	return v;
 }
 
@@ -613,11 +611,11 @@ mig_verdict mig_item(const mig_work *w, mig_scratch *s, const char *table, json_
 {
 	const ddbc_entity *e0 = NULL, *e1 = NULL;
 	strbuf_reset(&s->why);
-	ddbc_item_verdict v0 = check(s->old_check, s, item, &e0, &s->why);
+	ddbc_item_verdict v0 = check(s->old_check, item, &e0, &s->why);
 	if (!e0) {
 		/* Already NEW's: a second run, or an item written since. */
 		strbuf why1 = STRBUF_INIT;
-		ddbc_item_verdict v1 = check(s->new_check, s, item, &e1, &why1);
+		ddbc_item_verdict v1 = check(s->new_check, item, &e1, &why1);
 		strbuf_release(&why1);
 		if (v1 == DDBC_VERDICT_OK)
 			return MIG_SKIP;
@@ -651,7 +649,7 @@ mig_verdict mig_item(const mig_work *w, mig_scratch *s, const char *table, json_
 	}
 	if (w->whole) {
 		strbuf why1 = STRBUF_INIT;
-		ddbc_item_verdict v1 = check(s->new_check, s, after, &e1, &why1);
+		ddbc_item_verdict v1 = check(s->new_check, after, &e1, &why1);
 		if (v1 != DDBC_VERDICT_OK || !e1 || strcmp(e1->name.s, e0->name.s)) {
 			strbuf_addf(why, "NEW would not accept it %s: %s", json_object_size(changes) ? "migrated" : "as it is",
 				    v1 == DDBC_VERDICT_OK ? "it would be another entity's" :

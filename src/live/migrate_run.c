@@ -632,8 +632,7 @@ int ddbc_migrate(const ddbc_design *old, const ddbc_design *new, const ddbc_migr
 	if (status == 0) {
 		strbuf sb = STRBUF_INIT;
 		line(&r, &sb);
-		fprintf(stderr, "ddbc migrate: %s%s\n", strbuf_str(&sb),
-			r.races ? "" : "");
+		fprintf(stderr, "ddbc migrate: %s\n", strbuf_str(&sb));
 		if (r.races)
 			fprintf(stderr, "ddbc migrate: %lu writes raced another writer and were "
 				"made again from the item read anew\n", (unsigned long)r.races);
