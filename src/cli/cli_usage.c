@@ -24,7 +24,7 @@ const char ddbc_usage_main[] =
 	"  diff         what a change of a design does to deployed tables and items\n"
 	"  sample       write made-up items of every entity, which check-items passes\n"
 	"  verify       prove the access patterns on a running DynamoDB or emulator\n"
-	"  migrate      rewrite stored items from OLD's shape to NEW's (the plan's item steps)\n"
+	"  migrate      carry out the plan's item steps on stored items, resumably\n"
 	"  import       write a design from a Workbench model, a CloudFormation\n"
 	"               template, described tables or an MCP server schema\n"
 	"  explain      list the rules, or show one rule's page\n"
