@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """migrate_e2e.py - `ddbc migrate` carried out for real on an engine
 
-usage: migrate_e2e.py DDBC ENDPOINT [--count N] [--races OLD.yaml=NEW.yaml] OLD.yaml=NEW.yaml ...
+usage: migrate_e2e.py DDBC ENDPOINT [--count N] [--races OLD.yaml=NEW.yaml]
+                      [--dask SCRIPT] OLD.yaml=NEW.yaml ...
 
 For each pair: OLD's tables are created from `ddbc export --format
 create-table OLD` and filled with N items of `ddbc sample OLD`; the plan
@@ -10,8 +11,12 @@ through boto3 (waiting for the table and its indexes to be ACTIVE; an
 operation the engine lacks, as dynalite lacks UpdateTimeToLive, is
 skipped and said), item steps by `ddbc migrate --step N --apply`. After
 every step no item is lost (the tables hold as many items as before). At
-the end `ddbc check-items NEW` over a Scan of every table is clean, and a
-second `ddbc migrate --apply` of the whole plan writes 0 items.
+the end `ddbc check-items NEW` over a Scan of every table is clean, each
+table has NEW's key schema and GSIs, a second `ddbc migrate --apply` of the
+whole plan writes 0 items, and `ddbc verify NEW` with the migrated items
+finds every access pattern of NEW returning exactly what it should.
+With --dask SCRIPT (the first pair only): the recipe of docs/scale.md, 4
+segments on a Dask LocalCluster of 2 workers, ends as one run does.
 With --races (a pair whose plan rewrites GSI1PK = "EMAIL#{email}" in place, as
 tests/diff/index-key-template-changed does): a run killed half way and resumed
 from its checkpoint writes exactly what was left (no item twice) and ends
@@ -176,6 +181,17 @@ def whole_again(exe, engine, old, new, name):
         note(s["written"] == 0 and s["failed"] == 0, f"{name}: a second run on {t} writes 0: {s}")
 
 
+def patterns_serve(exe, engine, new, name):
+    """`ddbc verify NEW` with the migrated items: every access pattern of NEW
+    returns exactly the items it should (verify deletes them at the end)."""
+    lines = "".join(json.dumps({"Item": i}) + "\n" for t in engine.tables() for i in engine.scan(t))
+    r = subprocess.run([exe, "verify", "--endpoint", engine.endpoint, "--items", "-", new],
+                       input=lines, capture_output=True, text=True)
+    last = (r.stdout.strip().splitlines() or [""])[-1]
+    note(r.returncode == 0, f"{name}: NEW's access patterns on the migrated items: {last}"
+         + ("" if r.returncode == 0 else r.stdout[-800:] + r.stderr[-400:]))
+
+
 def pair(exe, engine, old, new, count, tmp):
     name = os.path.basename(os.path.dirname(old)) + "/" + os.path.basename(new)
     total = load(engine, exe, old, count, tmp)
@@ -183,6 +199,7 @@ def pair(exe, engine, old, new, count, tmp):
     check_new(exe, engine, new, name, tmp)
     tables_as_new(exe, engine, new, name)
     whole_again(exe, engine, old, new, name)
+    patterns_serve(exe, engine, new, name)
 
 
 # ---- races: kill and resume, a concurrent writer, replayed request lines ----------------
