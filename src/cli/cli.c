@@ -11,6 +11,7 @@
 #include "cli/cli_aws.h"
 #include "cli/cli_cost.h"
 #include "cli/cli_diff.h"
+#include "cli/cli_migrate.h"
 #include "cli/cli_explain.h"
 #include "cli/cli_live.h"
 #include "cli/cli_usage.h"
@@ -773,6 +774,10 @@ static const struct command commands[] = {
 	  .options = COMMON | OPT_FORMAT | OPT_OUTPUT | OPT_SAMPLE | OPT_VERIFY | OPT_AWS,
 	  .min_files = 1,
 	  .max_files = 1, .formats = DDBC_WORDS(ddbc_verify_formats), .run = run_verify },
+	{ .name = "migrate", .usage = ddbc_usage_migrate,
+	  .options = COMMON | OPT_OUTPUT | OPT_AGAINST | OPT_MIGRATE | OPT_AWS | OPT_TABLE,
+	  .min_files = 1,
+	  .max_files = 2, .run = ddbc_cli_migrate },
 	{ .name = "explain", .usage = ddbc_usage_explain, .max_files = 1, .run = run_explain },
 };
 

@@ -586,3 +586,27 @@ int ddbc_cli_diff(const ddbc_diff_request *r)
 		close_side(&n);
 	return status;
 }
+
+int ddbc_cli_diff_designs(const ddbc_diff_request *r, ddbc_diff_designs_fn fn, void *ctx)
+{
+	side o, n;
+	const char *old_path = r->against ? r->new_path : r->old_path;
+	rev_result ro = open_side(&o, old_path, r->against, r);
+	rev_result rn = ro != REV_FAILED ? open_side(&n, r->new_path, NULL, r) : REV_FAILED;
+	int status = STATUS_USAGE;
+	if (ro == REV_NEW_FILE)
+		fprintf(stderr, "ddbc: '%s' is new since '%s': no stored item can be of OLD\n",
+			r->new_path, r->against);
+	else if (ro == REV_FAILED || has_errors(&o.d))
+		print_errors(&o, r);
+	else if (rn != REV_OK || has_errors(&n.d))
+		print_errors(&n, r);
+	else
+		status = fn(ctx, o.design, n.design);
+	if (ro == REV_OK && has_errors(&o.d))
+		fprintf(stderr, "ddbc: OLD has errors: its items cannot be matched to its entities\n");
+	close_side(&o);
+	if (ro != REV_FAILED)
+		close_side(&n);
+	return status;
+}

@@ -5,6 +5,7 @@
 
 #include "aws/dynamo.h"
 #include "diag/diag.h"
+#include "model/model.h"
 
 #include <stdbool.h>
 
@@ -29,5 +30,11 @@ typedef struct ddbc_diff_request {
 
 /* Runs the diff; returns the exit status (0, 1 findings, 2 unusable input). */
 int ddbc_cli_diff(const ddbc_diff_request *r);
+
+/* Loads and checks OLD and NEW of r as the diff does (OLD from git with
+ * r->against), both without errors, and returns fn's result on them, or
+ * 2 when a design cannot be used (said on stderr): `ddbc migrate`. */
+typedef int (*ddbc_diff_designs_fn)(void *ctx, const ddbc_design *old, const ddbc_design *new);
+int ddbc_cli_diff_designs(const ddbc_diff_request *r, ddbc_diff_designs_fn fn, void *ctx);
 
 #endif

@@ -38,7 +38,7 @@ enum {
 	OPT_COMPACT = 1 << 18, OPT_MODULE = 1 << 19, OPT_TARGET = 1 << 20,
 	OPT_SAMPLE = 1 << 21, OPT_VERIFY = 1 << 22,
 	OPT_AWS = 1 << 23,       /* --endpoint, --region, --profile, --max-attempts */
-	OPT_TABLE = 1 << 24, OPT_LIVE = 1 << 25
+	OPT_TABLE = 1 << 24, OPT_LIVE = 1 << 25, OPT_MIGRATE = 1 << 26
 };
 
 /* --color WHEN, in the order of its words. */
@@ -89,6 +89,13 @@ struct opts {
 	bool create;             /* verify --create */
 	bool capacity;           /* verify --capacity */
 	bool yes;                /* verify --yes: write to an endpoint not on this machine */
+	/* migrate (--table, --items, --yes, -j and OPT_AWS too) */
+	unsigned long step;      /* --step N; 0: every item step */
+	bool apply, dry_run;     /* --apply, --dry-run */
+	const char *checkpoint;  /* --checkpoint FILE */
+	const char *max_units;   /* --max-units N */
+	unsigned long segment, segments; /* --segment I --segments N */
+	bool segment_given;
 };
 
 struct command {

@@ -21,6 +21,7 @@ extern const char ddbc_usage_cost[];
 extern const char ddbc_usage_items[];
 extern const char ddbc_usage_sample[];
 extern const char ddbc_usage_verify[];
+extern const char ddbc_usage_migrate[];
 extern const char ddbc_usage_diff[];
 extern const char ddbc_usage_import[];
 extern const char ddbc_usage_explain[];
