@@ -240,6 +240,7 @@ static Suite *suite(void)
 {
 	Suite *s = suite_create("migrate");
 	TCase *tc = tcase_create("item");
+	tcase_set_timeout(tc, 60);
 	tcase_add_test(tc, test_new_key_from_a_part_not_stored);
 	tcase_add_test(tc, test_half_migrated_item_fails);
 	tcase_add_test(tc, test_migrated_item_is_skipped);
