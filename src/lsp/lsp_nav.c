@@ -98,6 +98,7 @@ typedef struct found {
 	const ddbc_index *index;
 	const ddbc_table *table;
 	const ddbc_attr *attr;
+	const ddbc_pattern *pattern; /* FOUND_PARAM's */
 	ddbc_loc loc;            /* where it is defined */
 } found;
 
@@ -159,7 +160,7 @@ static bool param_loc(const lsp_doc *doc, const ddbc_pattern *p, const char *nam
 
 static found lookup(const lsp_at *at)
 {
-	found f = { FOUND_NONE, NULL, NULL, NULL, NULL, { 0, 0 } };
+	found f = { FOUND_NONE, NULL, NULL, NULL, NULL, NULL, { 0, 0 } };
 	const ddbc_design *g = lsp_doc_model(at->doc);
 	size_t start, n = g ? lsp_word_at(at, &start) : 0;
 	if (!n)
@@ -172,16 +173,18 @@ static found lookup(const lsp_at *at)
 	const ddbc_index *ix;
 	const ddbc_table *t;
 	const ddbc_attr *a;
-	if (braced && sc.pattern && param_loc(at->doc, sc.pattern, name, &f.loc))
+	if (braced && sc.pattern && param_loc(at->doc, sc.pattern, name, &f.loc)) {
 		f.kind = FOUND_PARAM;
+		f.pattern = sc.pattern;
+	}
 	else if ((a = attr_of_scope(&sc, name)))
-		f = (found){ FOUND_ATTR, a->entity, NULL, NULL, a, a->name.loc };
+		f = (found){ FOUND_ATTR, a->entity, NULL, NULL, a, NULL, a->name.loc };
 	else if ((e = ddbc_design_entity(g, name)))
-		f = (found){ FOUND_ENTITY, e, NULL, e->table, NULL, e->name.loc };
+		f = (found){ FOUND_ENTITY, e, NULL, e->table, NULL, NULL, e->name.loc };
 	else if ((t = ddbc_design_table(g, name)))
-		f = (found){ FOUND_TABLE, NULL, &t->primary, t, NULL, t->name.loc };
+		f = (found){ FOUND_TABLE, NULL, &t->primary, t, NULL, NULL, t->name.loc };
 	else if ((ix = index_named(g, sc.table, name)))
-		f = (found){ FOUND_INDEX, NULL, ix, ix->table, NULL, ix->name.loc };
+		f = (found){ FOUND_INDEX, NULL, ix, ix->table, NULL, NULL, ix->name.loc };
 	free(name);
 	return f;
 }
@@ -246,16 +249,34 @@ static void entity_summary(strbuf *sb, const ddbc_entity *e)
 		strbuf_addf(sb, "\n\n%s", e->description);
 }
 
+/* text as one cell of a Markdown table: on one line, its bars escaped. */
+static void cell(strbuf *sb, const char *text)
+{
+	for (const char *p = text ? text : ""; *p; p++) {
+		if (*p == '|')
+			strbuf_addch(sb, '\\');
+		strbuf_addch(sb, *p == '\n' || *p == '\r' ? ' ' : *p);
+	}
+}
+
 /* The attribute's row of the documentation's attribute table. */
 static void attr_row(strbuf *sb, const ddbc_attr *a)
 {
 	strbuf_addf(sb, "**attribute** `%s` of `%s`\n\n"
 		    "| Attribute | Type | Required | Template | Format | Description |\n"
-		    "|---|---|---|---|---|---|\n| `%s` | %s | %s | %s%s%s | %s | %s |",
+		    "|---|---|---|---|---|---|\n| `%s` | %s | %s | ",
 		    a->name.s, a->entity->name.s, a->name.s, ddbc_type_long(a->type),
-		    a->required || a->is_key ? "yes" : "no", a->template.s ? "`" : "",
-		    a->template.s ? a->template.s : "", a->template.s ? "`" : "",
-		    a->format ? a->format : "", a->description ? a->description : "");
+		    a->required || a->is_key ? "yes" : "no");
+	if (a->template.s) {
+		strbuf_addch(sb, '`');
+		cell(sb, a->template.s);
+		strbuf_addch(sb, '`');
+	}
+	strbuf_addstr(sb, " | ");
+	cell(sb, a->format);
+	strbuf_addstr(sb, " | ");
+	cell(sb, a->description);
+	strbuf_addstr(sb, " |");
 }
 
 /* The findings at the position: their messages and rule pages. */
@@ -281,6 +302,19 @@ static void findings_at(strbuf *sb, const lsp_at *at)
 	}
 }
 
+/* A parameter: its pattern, and its value in the pattern's example. */
+static void param_summary(strbuf *sb, const lsp_at *at, const found *f)
+{
+	size_t start, n = lsp_word_at(at, &start);
+	strbuf_addf(sb, "**parameter** `%.*s` of access pattern `%s`", (int)n, at->text + start,
+		    f->pattern->id.s);
+	char *name = xstrndup(at->text + start, n);
+	const ddbc_pval *ex = f->pattern->example, *v = ex ? ddbc_pval_get(ex, name) : NULL;
+	if (v && ddbc_pval_text(v))
+		strbuf_addf(sb, "\n\nexample: `%s`", ddbc_pval_text(v));
+	free(name);
+}
+
 json_t *lsp_hover(lsp_server *s, const json_t *params, const char **why)
 {
 	lsp_at at;
@@ -296,6 +330,8 @@ json_t *lsp_hover(lsp_server *s, const json_t *params, const char **why)
 			entity_summary(&sb, f.entity);
 		else if (f.kind == FOUND_INDEX || f.kind == FOUND_TABLE)
 			index_summary(&sb, f.index);
+		else if (f.kind == FOUND_PARAM)
+			param_summary(&sb, &at, &f);
 	}
 	json_t *r = sb.len ? json_pack("{s:{s:s, s:s}}", "contents", "kind", "markdown", "value",
 				       sb.buf)
