@@ -165,6 +165,23 @@ async function main() {
     'completion offers the attributes');
   await diagnosticsOf(uriOf(jp), 3);
 
+  // Rule ids after ddbc-ignore:, and an attribute's fields in its flow mapping.
+  const comment = '      # ddbc-ignore: key-ov';
+  conn.sendNotification('textDocument/didChange', { textDocument: { uri: uriOf(jp), version: 4 },
+    contentChanges: [{ range: { start: { line: at + 1, character: 0 },
+      end: { line: at + 1, character: typed.length } }, text: comment }] });
+  let labels = (await conn.sendRequest('textDocument/completion', { textDocument: { uri: uriOf(jp) },
+    position: { line: at + 1, character: comment.length } })).items.map((i) => i.label);
+  assert.deepStrictEqual(labels, ['key-overlap'], 'rule ids after ddbc-ignore:');
+  const flow = '      extra: { type: S, te';
+  conn.sendNotification('textDocument/didChange', { textDocument: { uri: uriOf(jp), version: 5 },
+    contentChanges: [{ range: { start: { line: at + 1, character: 0 },
+      end: { line: at + 1, character: comment.length } }, text: flow }] });
+  labels = (await conn.sendRequest('textDocument/completion', { textDocument: { uri: uriOf(jp) },
+    position: { line: at + 1, character: flow.length } })).items.map((i) => i.label);
+  assert.deepStrictEqual(labels, ['template'], "an attribute's fields");
+  await diagnosticsOf(uriOf(jp), 5);
+
   // 6. Definition of an index name in a pattern: the index's line.
   const sample = path.join(srcdir, 'samples/stamp-rally.ddb.yaml');
   const sampleText = fs.readFileSync(sample, 'utf8');
@@ -177,7 +194,8 @@ async function main() {
     'definition of GSI1');
 
   // 7. A "did you mean" code action, applied: lint is clean.
-  for (const rule of ['template-unknown-attribute', 'unresolved-reference', 'schema']) {
+  for (const rule of ['template-unknown-attribute', 'unresolved-reference', 'schema',
+    'index-key-unknown']) {
     const file = path.join(srcdir, 'tests/rules', rule, 'bad.yaml');
     const diag = published.get(uriOf(file)).diagnostics.find((d) => d.code === rule);
     const actions = await conn.sendRequest('textDocument/codeAction', {

@@ -272,7 +272,7 @@ json_t *lsp_completion(lsp_server *s, const json_t *params, const char **why)
 	if (lsp_at_of(s, params, &at, why) < 0)
 		return NULL;
 	size_t start = at.byte;
-	while (start > 0 && !strchr(" \t{[,:\"'-", at.text[start - 1]))
+	while (start > 0 && !strchr(" \t{[,:\"'", at.text[start - 1]))
 		start--;
 	char *prefix = xstrndup(at.text + start, at.byte - start);
 	items it = { json_array(), prefix, strlen(prefix) };
