@@ -104,6 +104,11 @@ s.request(6, "textDocument/definition", {"textDocument": {"uri": "file:///never/
 expect("a document never opened", s.error_code(6), -32602)
 s.notify("textDocument/didChange", {"textDocument": {"uri": "file:///never.yaml", "version": 2},
                                     "contentChanges": [{"text": "x"}]})
+m = s.read()
+expect("a change to a document never opened is logged",
+       (m.get("method"), m["params"]["type"]), ("window/logMessage", 2))
+s.send({"jsonrpc": "2.0", "id": {"not": "an id"}, "method": "shutdown"})
+expect("an id that is an object", s.error_code(None), -32600)
 s.raw(b"Content-Type: application/json\r\n\r\n")
 expect("a header without Content-Length", s.error_code(None), -32700)
 

@@ -44,6 +44,17 @@ static void show_message(lsp_server *s, int type, const char *message)
 				   "type", type, "message", message));
 }
 
+/* A notification cannot be answered: what was wrong with it goes to the
+ * client's log. */
+static void log_message(lsp_server *s, const char *method, const char *why)
+{
+	strbuf msg = STRBUF_INIT;
+	strbuf_addf(&msg, "ddbc: %s ignored: %s", method, why);
+	lsp_send(s->out, json_pack("{s:s, s:{s:i, s:s}}", "method", "window/logMessage", "params",
+				   "type", 2, "message", msg.buf));
+	strbuf_release(&msg);
+}
+
 /* ---- configuration: the --rule settings ---- */
 
 /* Applies "RULE=SEVERITY" strings, or a {RULE: SEVERITY} object, over the
@@ -252,10 +263,12 @@ static void dispatch(lsp_server *s, const json_t *msg)
 	const json_t *id = json_object_get(msg, "id");
 	const json_t *method = json_object_get(msg, "method");
 	const json_t *version = json_object_get(msg, "jsonrpc");
-	if (id && !json_is_string(id) && !json_is_integer(id))
-		id = NULL;
 	if (!method && (json_object_get(msg, "result") || json_object_get(msg, "error")))
 		return;     /* a response to a request of ours: none needs reading */
+	if (id && !json_is_string(id) && !json_is_integer(id)) {
+		reply_error(s, NULL, INVALID_REQUEST, "a request's id is a string or an integer");
+		return;
+	}
 	if (!json_is_string(method) || !json_is_string(version) ||
 	    strcmp(json_string_value(version), "2.0")) {
 		reply_error(s, id, INVALID_REQUEST,
@@ -280,6 +293,8 @@ static void dispatch(lsp_server *s, const json_t *msg)
 	const char *why = "invalid params";
 	json_t *result = m->fn(s, params ? params : none, &why);
 	json_decref(none);
+	if (!id && !result)
+		log_message(s, name, why);
 	if (!id)
 		json_decref(result);
 	else if (result)
