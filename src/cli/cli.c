@@ -21,6 +21,7 @@
 #include "emit/emit.h"
 #include "items/items.h"
 #include "import/import.h"
+#include "lsp/lsp.h"
 #include "util/error.h"
 #include "util/output.h"
 #include "util/source.h"
@@ -426,7 +427,7 @@ static exit_status run_cost(struct opts *o) { return compile(o, emit_cost); }
  * refuses what they leave without one) need no values. */
 static void param_values_needed(const struct command *cmd, struct opts *o)
 {
-	bool needs = !strcmp(cmd->name, "lint") ||
+	bool needs = !strcmp(cmd->name, "lint") || !strcmp(cmd->name, "lsp") ||
 		     (!strcmp(cmd->name, "export") && !strcmp(o->format, "queries") &&
 		      !o->nparams);
 	if (!needs && o->settings.sev[DDBC_RULE_PARAM_NO_VALUE] == DDBC_SEV_DEFAULT)
@@ -440,7 +441,8 @@ static void param_values_needed(const struct command *cmd, struct opts *o)
  * when the design's lint.rules raised it. */
 static void format_limits(const struct command *cmd, struct opts *o)
 {
-	bool lint = !strcmp(cmd->name, "lint"), export = !strcmp(cmd->name, "export");
+	/* The language server gives lint's findings. */
+	bool lint = !strcmp(cmd->name, "lint") || !strcmp(cmd->name, "lsp"), export = !strcmp(cmd->name, "export");
 	for (size_t w = 0; ddbc_export_formats[w].name; w++) {
 		const ddbc_export_format *f = &ddbc_export_formats[w];
 		if (!f->limited)
@@ -683,6 +685,22 @@ static exit_status run_explain(struct opts *o)
 	return (exit_status)ddbc_cli_explain(o->nfiles ? o->files[0] : NULL);
 }
 
+/* ---- lsp ------------------------------------------------------------------------- */
+
+/* The protocol owns standard output: what else would print there (nothing
+ * should) goes to standard error. */
+static exit_status run_lsp(struct opts *o)
+{
+	int out = dup(STDOUT_FILENO);
+	if (out < 0 || dup2(STDERR_FILENO, STDOUT_FILENO) < 0) {
+		ddbc_error("cannot set up standard output: %s", strerror(errno));
+		return EXIT_USAGE;
+	}
+	int status = ddbc_lsp_serve(STDIN_FILENO, out, &o->settings);
+	close(out);
+	return status ? EXIT_FINDINGS : EXIT_OK;
+}
+
 /* ---- import ---------------------------------------------------------------------- */
 
 static exit_status run_import(struct opts *o)
@@ -779,6 +797,7 @@ static const struct command commands[] = {
 	  .min_files = 1,
 	  .max_files = 2, .run = ddbc_cli_migrate },
 	{ .name = "explain", .usage = ddbc_usage_explain, .max_files = 1, .run = run_explain },
+	{ .name = "lsp", .usage = ddbc_usage_lsp, .options = OPT_RULE, .run = run_lsp },
 };
 
 /* Every file the command names is an input -o must not replace

@@ -28,6 +28,7 @@ const char ddbc_usage_main[] =
 	"  import       write a design from a Workbench model, a CloudFormation\n"
 	"               template, described tables or an MCP server schema\n"
 	"  explain      list the rules, or show one rule's page\n"
+	"  lsp          a language server for editors, on standard input and output\n"
 	"\n"
 	"options:\n"
 	"  -h, --help     show this help ('ddbc COMMAND --help' for a command)\n"
@@ -305,6 +306,20 @@ const char ddbc_usage_explain[] =
 	"a folder to read them from instead.\n"
 	"\n"
 	"options:\n"
+	"  -h, --help              show this help\n";
+
+const char ddbc_usage_lsp[] =
+	"usage: ddbc lsp [OPTIONS]\n"
+	"\n"
+	"Serves the Language Server Protocol on standard input and output: the\n"
+	"findings of every open design as it is typed (the same as 'ddbc lint'),\n"
+	"the rule page on hover, go to definition, completion and quick fixes.\n"
+	"docs/editors.md sets it up in Neovim, VS Code, Helix and Emacs.\n"
+	"exit status: 0 after the client's shutdown, else 1\n"
+	"\n"
+	"options:\n"
+	"      --rule RULE=SEV     set a rule's severity: off, note, warning or error\n"
+	"                          (repeatable; the client's settings may add more)\n"
 	"  -h, --help              show this help\n";
 
 /* Appends words, wrapped at 80 columns after the option column. */

@@ -116,6 +116,12 @@ void ddbc_diag_add(ddbc_diags *d, ddbc_rule rule, ddbc_loc loc, const char *fmt,
 	va_end(ap);
 }
 
+void ddbc_diag_relate(ddbc_diags *d, ddbc_loc loc)
+{
+	if (d->n)
+		d->items[d->n - 1].related = loc;
+}
+
 void ddbc_diag_lesser(ddbc_diags *d)
 {
 	if (d->n)
@@ -139,6 +145,7 @@ void ddbc_diag_vadd(ddbc_diags *d, ddbc_rule rule, ddbc_loc loc, const char *fmt
 	g->reason = NULL;
 	g->lesser = false;
 	g->subject = NULL;
+	g->related = (ddbc_loc){ 0, 0 };
 	if (ddbc_rule_get(rule)->fixed)
 		d->fatal = true;
 }
