@@ -58,7 +58,9 @@ const char ddbc_usage_lint[] =
 	"      --format FMT        text (default), json, sarif or github\n"
 	"      --list-formats      list the formats and what each writes\n"
 	"      --target FMT        the design goes to export --format FMT: what that\n"
-	"                          format cannot hold is an error (repeatable)\n"
+	"                          format cannot hold or needs is an error: a\n"
+	"                          parameter without a value for queries, a\n"
+	"                          multi-attribute key for workbench (repeatable)\n"
 	COMMON_HELP;
 
 const char ddbc_usage_doc[] =
