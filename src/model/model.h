@@ -96,10 +96,6 @@ typedef struct ddbc_index {
 	 * there, most often): index-unused tells; what queries on the index
 	 * would match or need follows from it. */
 	bool key_undefined;
-	/* resolve.c: its INCLUDE list names an attribute no entity of the table
-	 * defines (projection-unknown-attribute tells): what it projects is
-	 * not what the file meant. */
-	bool include_undefined;
 
 	/* derived by semantics.c */
 	size_t slot;           /* position in table->indexes */
