@@ -427,13 +427,10 @@ bool ddbc_cfn_table_type(const char *type)
 			ddbc_cfn_is_simple_table(type));
 }
 
-/* Whether a table resource can read member k of a template: its
- * Parameters (Ref), Mappings (Fn::FindInMap), Conditions, SAM's Globals
- * and Transform. Outputs, Description, Metadata, Rules no table reads. */
-static bool tables_read(const char *k)
+bool ddbc_cfn_tables_read(const char *k)
 {
 	static const char *const read[] = { "Parameters", "Mappings", "Conditions", "Globals",
-					    "Transform" };
+					    "Transform", "Resources" };
 	for (size_t i = 0; i < sizeof(read) / sizeof(read[0]); i++)
 		if (!strcmp(k, read[i]))
 			return true;
@@ -493,9 +490,9 @@ static json_t *sls_template(const char *file, ddbc_sls *v, const json_t *tpl, si
 		if (!strcmp(k, "Resources"))
 			continue;
 		json_t *r = ddbc_sls_resolve(v, e);
-		if (!r && tables_read(k))
+		if (!r && ddbc_cfn_tables_read(k))
 			r = sls_entries(file, v, k, e);
-		if (!r && tables_read(k)) {
+		if (!r && ddbc_cfn_tables_read(k)) {
 			ddbc_import_fail(file, "resources.%s: %s", k, strbuf_str(&v->why));
 			json_decref(out);
 			return NULL;
