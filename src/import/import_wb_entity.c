@@ -359,7 +359,7 @@ static char *alias_template(const char *alias, const json_t *attrs, const char *
 	if (!alias || strchr(alias, '{') || strchr(alias, '}') || !strchr(alias, '#'))
 		return NULL;
 	strbuf t = STRBUF_INIT;
-	bool literal = false, placeholder = false, self = false;
+	bool literal = false, placeholder = false, self = false, clash = false;
 	for (const char *p = alias;; p++) {
 		size_t n = strcspn(p, "#");
 		bool pka = pk_alias && strlen(pk_alias) == n && !strncmp(p, pk_alias, n);
@@ -367,6 +367,9 @@ static char *alias_template(const char *alias, const json_t *attrs, const char *
 		if (is_name(p, n) && (json_object_get(attrs, part) || pka || has_lower(p, n))) {
 			const char *name = pka && strcmp(k, pk) ? pk : part;
 			self |= !strcmp(name, k);
+			/* A key part of a new name, never one generated code would
+			 * name as an attribute's (TaskId beside task_id). */
+			clash |= !json_object_get(attrs, name) && name_taken(attrs, name);
 			strbuf_addf(&t, "{%s}", name);
 			placeholder = true;
 		} else {
@@ -379,7 +382,7 @@ static char *alias_template(const char *alias, const json_t *attrs, const char *
 			break;
 		strbuf_addch(&t, '#');
 	}
-	if (literal && placeholder && !self)
+	if (literal && placeholder && !self && !clash)
 		return strbuf_detach(&t);
 	strbuf_release(&t);
 	return NULL;
