@@ -1376,6 +1376,7 @@ START_TEST(test_incomplete_parts)
 	ck_assert(!g->tables[1].incomplete && !g->tables[2].incomplete);
 	ck_assert(g->tables[1].members_incomplete);      /* B lacks PK */
 	ck_assert(!g->tables[2].members_incomplete);
+	ck_assert(g->tables[1].gsi[0].include_undefined);
 	ck_assert(!g->tables[1].gsi[0].key_undefined);
 	const ddbc_entity *a = entity(g, "A"), *b = entity(g, "B"), *c = entity(g, "C");
 	ck_assert(!a->incomplete && attr(a, "SK")->incomplete && !attr(a, "PK")->incomplete);

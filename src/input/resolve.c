@@ -214,15 +214,27 @@ static bool key_undefined(const ddbc_design *g, const ddbc_index *ix)
 	return false;
 }
 
+static bool include_undefined(const ddbc_design *g, const ddbc_index *ix)
+{
+	for (size_t i = 0; ix->projection == DDBC_PROJ_INCLUDE && i < ix->ninclude; i++)
+		if (!table_has_attr(g, ix->table, ix->include[i].s))
+			return true;
+	return false;
+}
+
 /* The flags only keep findings back: they are set whether or not every
  * entity of the table was read whole. */
 static void mark_undefined_names(ddbc_design *g, ddbc_table *t)
 {
 	t->primary.key_undefined = key_undefined(g, &t->primary);
-	for (size_t k = 0; k < t->ngsi; k++)
+	for (size_t k = 0; k < t->ngsi; k++) {
 		t->gsi[k].key_undefined = key_undefined(g, &t->gsi[k]);
-	for (size_t k = 0; k < t->nlsi; k++)
+		t->gsi[k].include_undefined = include_undefined(g, &t->gsi[k]);
+	}
+	for (size_t k = 0; k < t->nlsi; k++) {
 		t->lsi[k].key_undefined = key_undefined(g, &t->lsi[k]);
+		t->lsi[k].include_undefined = include_undefined(g, &t->lsi[k]);
+	}
 }
 
 void ddbc_resolve(ddbc_design *g, ddbc_diags *d)

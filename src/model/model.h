@@ -96,6 +96,12 @@ typedef struct ddbc_index {
 	 * there, most often): index-unused tells; what queries on the index
 	 * would match or need follows from it. */
 	bool key_undefined;
+	/* resolve.c: its INCLUDE list names an attribute no entity of the table
+	 * defines (projection-unknown-attribute tells, with "did you mean"):
+	 * an attribute's declared role in it is then judged against what the
+	 * file did not mean. What the index projects of the names that are
+	 * attributes is still known (pattern-projection judges it). */
+	bool include_undefined;
 
 	/* derived by semantics.c */
 	size_t slot;           /* position in table->indexes */

@@ -359,7 +359,7 @@ static void declared_roles(ddbc_diags *d, const ddbc_attr *a)
 		/* A name that is no index of the table is an unresolved-reference. */
 		const ddbc_index *ix = ddbc_table_index(a->entity->table, decl->index.s);
 		if (!ix || !key_readable(ix) || ix->key_unknown || ix->incomplete ||
-		    ix->key_undefined || a->roles[ix->slot] == decl->role)
+		    ix->key_undefined || ix->include_undefined || a->roles[ix->slot] == decl->role)
 			continue;
 		strbuf derived = STRBUF_INIT;
 		ddbc_diag_add(d, DDBC_RULE_INCLUSION_MISMATCH, decl->role_loc,
@@ -391,7 +391,8 @@ static void undeclared_roles(ddbc_diags *d, const ddbc_attr *a)
 		const ddbc_index *ix = t->indexes[s];
 		ddbc_role role = a->roles[s];
 		if (ix->kind == DDBC_INDEX_PRIMARY || role == DDBC_ROLE_NONE || !key_readable(ix) ||
-		    ix->key_unknown || ix->incomplete || ix->key_undefined || declares(a, ix))
+		    ix->key_unknown || ix->incomplete || ix->key_undefined ||
+		    ix->include_undefined || declares(a, ix))
 			continue;
 		strbuf derived = STRBUF_INIT;
 		ddbc_diag_add(d, DDBC_RULE_INCLUSION_MISMATCH, a->more->indexes_loc,
