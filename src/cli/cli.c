@@ -421,16 +421,12 @@ static ddbc_emit_result emit_cost(FILE *out, struct unit *u, struct opts *o)
 	return ddbc_cli_cost(out, u->design, u->src->name, o->prices, o->format);
 }
 static exit_status run_cost(struct opts *o) { return compile(o, emit_cost); }
-/* param-no-value speaks for the queries export: lint reports it so that a
- * design lint passes is one that export takes, but the commands that send
- * no request (and the export given values by --param, whose emitter still
- * refuses what they leave without one) need no values. */
-static void param_values_needed(const struct command *cmd, struct opts *o)
+/* The queries export given values by --param judges each parameter itself
+ * (its emitter refuses one left without a value, naming it): its limit
+ * rule, which cannot see those values, is off there. */
+static void params_given(const struct command *cmd, struct opts *o)
 {
-	bool needs = !strcmp(cmd->name, "lint") || !strcmp(cmd->name, "lsp") ||
-		     (!strcmp(cmd->name, "export") && !strcmp(o->format, "queries") &&
-		      !o->nparams);
-	if (!needs && o->settings.sev[DDBC_RULE_PARAM_NO_VALUE] == DDBC_SEV_DEFAULT)
+	if (!strcmp(cmd->name, "export") && !strcmp(o->format, "queries") && o->nparams)
 		o->settings.sev[DDBC_RULE_PARAM_NO_VALUE] = DDBC_SEV_OFF;
 }
 /* What an export format cannot hold is its limit rule's finding: an error
@@ -827,8 +823,8 @@ static exit_status run_command(const struct command *cmd, int argc, char **argv)
 	exit_status status = EXIT_USAGE;
 	switch (cli_parse_options(cmd, argc, argv, &o)) {
 	case CLI_GO_ON:
-		param_values_needed(cmd, &o);
 		format_limits(cmd, &o);
+		params_given(cmd, &o);
 		note_inputs(&o);
 		status = cmd->run(&o);
 		break;

@@ -63,7 +63,9 @@ const char ddbc_usage_lint[] =
 	"      --format FMT        text (default), json, sarif or github\n"
 	"      --list-formats      list the formats and what each writes\n"
 	"      --target FMT        the design goes to export --format FMT: what that\n"
-	"                          format cannot hold is an error (repeatable)\n"
+	"                          format cannot hold or needs is an error: a\n"
+	"                          parameter without a value for queries, a\n"
+	"                          multi-attribute key for workbench (repeatable)\n"
 	COMMON_HELP;
 
 const char ddbc_usage_doc[] =
@@ -283,7 +285,8 @@ const char ddbc_usage_import[] =
 	"Writes a design from other descriptions of the tables: a NoSQL Workbench\n"
 	"data model (workbench), a CloudFormation, SAM or CDK-synthesized template or\n"
 	"a Serverless Framework service in YAML or JSON (cloudformation), the output\n"
-	"of 'aws dynamodb describe-table', one file per table (describe-table), or\n"
+	"of 'aws dynamodb describe-table', one file per table, or CreateTable requests\n"
+	"(--cli-input-json files, or the array export writes) (describe-table), or\n"
 	"the schema.json of the DynamoDB MCP server (mcp).\n"
 	"Key templates that only sample items show are recovered where every sample\n"
 	"agrees and marked by a comment. A FILE of - is read from standard input.\n"

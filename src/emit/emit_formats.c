@@ -15,7 +15,7 @@ const ddbc_export_format ddbc_export_formats[] = {
 	{ .name = "model", .help = "the normalized design with every derived fact",
 	  .fn = ddbc_emit_model },
 	{ .name = "queries", .help = "one API request per access pattern",
-	  .fn = ddbc_emit_queries },
+	  .fn = ddbc_emit_queries, .limited = true, .limit = DDBC_RULE_PARAM_NO_VALUE },
 	{ .name = "cloudformation", .help = "a CloudFormation template, one AWS::DynamoDB::Table per table",
 	  .fn = ddbc_emit_cloudformation },
 	{ .name = "terraform", .help = "Terraform JSON (*.tf.json), one aws_dynamodb_table per table",
