@@ -1,0 +1,350 @@
+/* emit_toolbox.c - `ddbc export --format dynamodb-toolbox`: the design as
+ * DynamoDB-Toolbox v2 Table and Entity definitions
+ *
+ * A TypeScript module: per table a function that returns its Table (its
+ * key and indexes, multi-attribute GSI keys as partitionKeys/sortKeys),
+ * and one that returns its entities. An entity's schema is item({...}) of
+ * its plain attributes (typed, enums, .optional() unless required; the
+ * parts of the table key's templates are .key()), and then, through
+ * .and(), each attribute with a template as a linked attribute: a
+ * function of the others that writes the template exactly, literals as
+ * escaped string literals and :0WIDTH as padStart. The table key's
+ * linked attributes are .key(). Timestamps are off: items hold what the
+ * design says (and Toolbox's entity attribute, _et).
+ */
+#include "emit/emit_libs.h"
+#include "model/request.h"
+#include "model/semantics.h"
+#include "util/error.h"
+
+#include <string.h>
+
+static const lib_caps caps = {
+	.library = "DynamoDB-Toolbox", .format = "dynamodb-toolbox", .braced = false,
+	.pad_numbers = true, .pad_text = true, .binary_keys = true, .multi_keys = true,
+};
+
+typedef struct writer {
+	strbuf sb;
+	ddbc_arena *arena;
+	const ddbc_design *g;
+	bool pads;
+} writer;
+
+static const char *key_type(ddbc_type t)
+{
+	return t == DDBC_TYPE_N ? "number" : t == DDBC_TYPE_B ? "binary" : "string";
+}
+
+static const char *schema_of(ddbc_type t)
+{
+	switch (t) {
+	case DDBC_TYPE_S: return "string()";
+	case DDBC_TYPE_N: return "number()";
+	case DDBC_TYPE_B: return "binary()";
+	case DDBC_TYPE_BOOL: return "boolean()";
+	case DDBC_TYPE_NULL: return "nul()";
+	case DDBC_TYPE_SS: return "set(string())";
+	case DDBC_TYPE_NS: return "set(number())";
+	case DDBC_TYPE_BS: return "set(binary())";
+	default: return "any()";
+	}
+}
+
+static void key_def(strbuf *sb, const ddbc_table *t, const char *name)
+{
+	strbuf_addstr(sb, "{ name: ");
+	lib_ts_str(sb, name);
+	strbuf_addf(sb, ", type: \"%s\" }", key_type(ddbc_table_key_type(t, name)));
+}
+
+static void keys_def(strbuf *sb, const ddbc_table *t, const char *one, const char *many,
+		     const ddbc_name *names, size_t n)
+{
+	if (n == 1) {
+		strbuf_addf(sb, ", %s: ", one);
+		key_def(sb, t, names[0].s);
+		return;
+	}
+	strbuf_addf(sb, ", %s: [", many);
+	for (size_t i = 0; i < n; i++) {
+		strbuf_addstr(sb, i ? ", " : "");
+		key_def(sb, t, names[i].s);
+	}
+	strbuf_addstr(sb, "]");
+}
+
+static void table(writer *w, const ddbc_table *t, const char *fn)
+{
+	strbuf *sb = &w->sb;
+	strbuf_addstr(sb, "\n/** The table ");
+	lib_ts_str(sb, t->name.s);
+	strbuf_addf(sb, ". */\nexport function %sTable(documentClient?: DynamoDBDocumentClient, "
+		    "name: string = ", fn);
+	lib_ts_str(sb, t->name.s);
+	strbuf_addstr(sb, ") {\n    return new Table({\n        name, documentClient,\n"
+		      "        partitionKey: ");
+	key_def(sb, t, t->primary.pk[0].s);
+	if (t->primary.nsk) {
+		strbuf_addstr(sb, ",\n        sortKey: ");
+		key_def(sb, t, t->primary.sk[0].s);
+	}
+	strbuf_addstr(sb, ",\n        indexes: {\n");
+	for (size_t i = 0; i < t->nindexes; i++) {
+		const ddbc_index *ix = t->indexes[i];
+		if (ix->kind == DDBC_INDEX_PRIMARY)
+			continue;
+		strbuf_addstr(sb, "            ");
+		lib_ts_str(sb, ix->name.s);
+		if (ix->kind == DDBC_INDEX_LSI) {
+			strbuf_addstr(sb, ": { type: \"local\"");
+		} else {
+			strbuf_addstr(sb, ": { type: \"global\"");
+			keys_def(sb, t, "partitionKey", "partitionKeys", ix->pk, ix->npk);
+		}
+		if (ix->nsk)
+			keys_def(sb, t, "sortKey", "sortKeys", ix->sk, ix->nsk);
+		strbuf_addstr(sb, " },\n");
+	}
+	strbuf_addstr(sb, "        },\n    });\n}\n");
+}
+
+static bool table_key_part(ddbc_arena *arena, const ddbc_entity *e, const ddbc_attr *a)
+{
+	const ddbc_index *pk = &e->table->primary;
+	if (ddbc_index_has_key(pk, a->name.s))
+		return true;
+	for (size_t i = 0; i < pk->npk + pk->nsk; i++) {
+		const ddbc_attr *k = lib_key_attr(e, pk, i);
+		lib_key key;
+		if (!k || !k->has_template || k->in_cycle)
+			continue;
+		/* A part of a table key's template: the key is linked to it in
+		 * Toolbox's key mode, which sees only .key() attributes. */
+		if (lib_key_of(arena, &caps, k, &key))
+			for (size_t j = 0; j < key.nparts; j++)
+				if (key.parts[j].attr == a)
+					return true;
+	}
+	return false;
+}
+
+static void plain(writer *w, const ddbc_entity *e, const ddbc_attr *a)
+{
+	strbuf *sb = &w->sb;
+	strbuf_addstr(sb, "        ");
+	lib_ts_str(sb, a->name.s);
+	strbuf_addf(sb, ": %s", schema_of(a->type));
+	if (a->type == DDBC_TYPE_S && a->more->nenum) {
+		strbuf_addstr(sb, ".enum(");
+		for (uint32_t i = 0; i < a->more->nenum; i++) {
+			const ddbc_node *v = a->more->enum_values[i];
+			strbuf_addstr(sb, i ? ", " : "");
+			if (v->kind == DDBC_NODE_SCALAR)
+				lib_ts_string(sb, v->u.text, v->n);
+			else
+				strbuf_addstr(sb, "\"\"");
+		}
+		strbuf_addstr(sb, ")");
+	}
+	bool key = table_key_part(w->arena, e, a);
+	if (key)
+		strbuf_addstr(sb, ".key()");
+	else if (!lib_required(e, a))
+		strbuf_addstr(sb, ".optional()");
+	strbuf_addstr(sb, ",\n");
+}
+
+/* An item may lack a sparse key attribute: it is written only when the
+ * item holds every plain attribute that the keys of its indexes are made
+ * of, so that the item is in those indexes whole or not at all. */
+static bool sparse_guard(writer *w, const ddbc_entity *e, const ddbc_attr *a)
+{
+	const ddbc_table *t = e->table;
+	size_t n = 0;
+	for (size_t i = 0; i < t->nindexes; i++) {
+		const ddbc_index *ix = t->indexes[i];
+		if (!lib_entity_in(e, ix) || !ddbc_index_has_key(ix, a->name.s))
+			continue;
+		for (size_t j = 0; j < ix->npk + ix->nsk; j++) {
+			const ddbc_attr *ka = lib_key_attr(e, ix, j);
+			lib_key k;
+			if (!lib_key_of(w->arena, &caps, ka, &k))
+				return false;
+			for (size_t p = 0; p < (k.plain ? 1 : k.nparts); p++) {
+				const ddbc_attr *leaf = k.plain ? ka : k.parts[p].attr;
+				if (!leaf || leaf == a)
+					continue;
+				strbuf_addstr(&w->sb, n++ ? " || i[" : "i[");
+				lib_ts_str(&w->sb, leaf->name.s);
+				strbuf_addstr(&w->sb, "] === undefined");
+			}
+		}
+	}
+	if (n)
+		strbuf_addstr(&w->sb, " ? undefined : ");
+	return true;
+}
+
+static bool linked(writer *w, const ddbc_entity *e, const lib_key *k, const char *id)
+{
+	strbuf *sb = &w->sb;
+	strbuf_addstr(sb, "        ");
+	lib_ts_str(sb, k->attr->name.s);
+	strbuf_addf(sb, ": %s", schema_of(k->attr->type == DDBC_TYPE_NONE ? DDBC_TYPE_S :
+					   k->attr->type));
+	if (table_key_part(w->arena, e, k->attr))
+		strbuf_addstr(sb, ".key()");
+	strbuf_addf(sb, "%s.link<typeof %s_base>((i) => ", lib_sparse_key(k->attr) ?
+		    ".optional()" : "", id);
+	if (lib_sparse_key(k->attr) && !sparse_guard(w, e, k->attr))
+		return false;
+	if (!k->nparts)
+		strbuf_addstr(sb, "\"\"");
+	for (size_t i = 0; i < k->nparts; i++) {
+		const lib_part *p = &k->parts[i];
+		strbuf_addstr(sb, i ? " + " : "");
+		if (!p->attr) {
+			lib_ts_string(sb, p->text, p->len);
+			continue;
+		}
+		strbuf_addstr(sb, p->width ? "pad_(i[" : "String(i[");
+		lib_ts_str(sb, p->attr->name.s);
+		if (p->width) {
+			strbuf_addf(sb, "], %u)", p->width);
+			w->pads = true;
+		} else {
+			strbuf_addstr(sb, "])");
+		}
+	}
+	strbuf_addstr(sb, "),\n");
+	return true;
+}
+
+static bool entity(writer *w, const ddbc_entity *e, size_t n)
+{
+	strbuf *sb = &w->sb;
+	const char *id = lib_ts_ident(w->arena, e->name.s, "", "entity", n);
+	strbuf_addf(sb, "    const %s_base = item({\n", id);
+	for (size_t i = 0; i < e->nattrs; i++) {
+		const ddbc_attr *a = &e->attrs[i];
+		if (!a->has_template && (lib_stored(a) || lib_is_composite(e, a)))
+			plain(w, e, a);
+	}
+	strbuf_addf(sb, "    });\n    const %s = new Entity({\n        name: ", id);
+	lib_ts_str(sb, e->name.s);
+	size_t nlinked = 0;
+	for (size_t i = 0; i < e->nattrs; i++)
+		nlinked += e->attrs[i].has_template && lib_stored(&e->attrs[i]);
+	/* .and({}) would widen the schema's type to an index signature */
+	if (!nlinked) {
+		strbuf_addf(sb, ", table, timestamps: false,\n        schema: %s_base,\n    });\n",
+			    id);
+		return true;
+	}
+	strbuf_addf(sb, ", table, timestamps: false,\n        schema: %s_base.and({\n",
+		    id);
+	for (size_t i = 0; i < e->nattrs; i++) {
+		const ddbc_attr *a = &e->attrs[i];
+		lib_key k;
+		if (!a->has_template || !lib_stored(a))
+			continue;
+		if (!lib_key_of(w->arena, &caps, a, &k))
+			return false;
+		strbuf_addstr(sb, "    ");
+		if (!linked(w, e, &k, id))
+			return false;
+	}
+	strbuf_addstr(sb, "        }),\n    });\n");
+	return true;
+}
+
+static bool entities(writer *w, const ddbc_table *t, const char *fn)
+{
+	strbuf *sb = &w->sb;
+	strbuf_addf(sb, "\n/** The entities of the table %sTable returns. */\n"
+		    "export function %sEntities(table: ReturnType<typeof %sTable>) {\n", fn, fn, fn);
+	for (size_t i = 0; i < t->nentities; i++)
+		if (!entity(w, t->entities[i], i))
+			return false;
+	strbuf_addstr(sb, "    return {\n");
+	for (size_t i = 0; i < t->nentities; i++) {
+		strbuf_addstr(sb, "        ");
+		lib_ts_str(sb, t->entities[i]->name.s);
+		strbuf_addf(sb, ": %s,\n",
+			    lib_ts_ident(w->arena, t->entities[i]->name.s, "", "entity", i));
+	}
+	strbuf_addstr(sb, "    };\n}\n");
+	return true;
+}
+
+/* The table's functions' stem: its name in camelCase when that is an
+ * ASCII identifier, else table<N>. */
+static const char *stem(writer *w, const ddbc_table *t, size_t n)
+{
+	strbuf id = STRBUF_INIT;
+	bool up = false;
+	for (const char *p = t->name.s; *p; p++) {
+		char c = *p;
+		bool alnum = (c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
+		if (!alnum) {
+			up = true;
+			continue;
+		}
+		if (up && id.len && c >= 'a' && c <= 'z')
+			c = (char)(c - 'a' + 'A');
+		strbuf_addch(&id, c);
+		up = false;
+	}
+	if (id.len && id.buf[0] >= 'A' && id.buf[0] <= 'Z')
+		id.buf[0] = (char)(id.buf[0] - 'A' + 'a');
+	const char *s = lib_ts_ident(w->arena, strbuf_str(&id), "", "table", n);
+	strbuf_release(&id);
+	return s;
+}
+
+ddbc_emit_result ddbc_emit_toolbox(FILE *out, const ddbc_design *g, const ddbc_export_opts *o,
+				   ddbc_diags *d)
+{
+	(void)o;
+	(void)d;
+	writer w = { .sb = STRBUF_INIT, .arena = ddbc_arena_new(), .g = g };
+	strbuf_addstr(&w.sb, "// DynamoDB-Toolbox (v2) tables and entities of the design ");
+	lib_ts_str(&w.sb, g->name.s ? g->name.s : "");
+	strbuf_addstr(&w.sb, ",\n// written by `ddbc export --format dynamodb-toolbox`: edit the "
+		      "design, not this file.\n"
+		      "import { Table, Entity, item, string, number, binary, boolean, nul, set, any }"
+		      " from \"dynamodb-toolbox\";\n"
+		      "import type { DynamoDBDocumentClient } from \"@aws-sdk/lib-dynamodb\";\n");
+	const char **stems = ddbc_arena_array(w.arena, g->ntables + 1, sizeof *stems);
+	bool ok = true;
+	for (size_t i = 0; ok && i < g->ntables; i++) {
+		const ddbc_table *t = &g->tables[i];
+		const char *s = stem(&w, t, i);
+		for (size_t j = 0; j < i; j++)
+			if (strcmp(stems[j], s) == 0)
+				s = ddbc_arena_printf(w.arena, "table%zu", i);
+		stems[i] = s;
+		table(&w, t, s);
+		ok = entities(&w, t, s);
+	}
+	strbuf_addstr(&w.sb, "\n/** Each table's functions, by the table's name. */\n"
+		      "export const tables = {\n");
+	for (size_t i = 0; ok && i < g->ntables; i++) {
+		strbuf_addstr(&w.sb, "    ");
+		lib_ts_str(&w.sb, g->tables[i].name.s);
+		strbuf_addf(&w.sb, ": { table: %sTable, entities: %sEntities },\n", stems[i],
+			    stems[i]);
+	}
+	strbuf_addstr(&w.sb, "};\n");
+	if (ok && w.pads)
+		strbuf_addstr(&w.sb, "\nfunction pad_(v: unknown, width: number): string {\n"
+			      "    return String(v).padStart(width, \"0\");\n}\n");
+	if (ok)
+		fwrite(w.sb.buf, 1, w.sb.len, out);
+	strbuf_release(&w.sb);
+	ddbc_arena_free(w.arena);
+	if (!ok)
+		return DDBC_EMIT_FAILED;
+	return ferror(out) ? DDBC_EMIT_FAILED : DDBC_EMIT_OK;
+}
