@@ -13,14 +13,14 @@
  * otherwise). Other attributes with a template are computed (`watch` and
  * `set`). Every name the design gives is a string literal, escaped.
  */
-#include "emit/emit_libs.h"
+#include "emit/emit_electrodb_int.h"
 #include "model/request.h"
 #include "model/semantics.h"
 #include "util/error.h"
 
 #include <string.h>
 
-static const lib_caps caps = {
+const lib_caps electrodb_caps = {
 	.library = "ElectroDB", .format = "electrodb", .braced = true,
 	.pad_numbers = false, .pad_text = true, .pad_per_attr = true,
 	.binary_keys = false, .multi_keys = false,
@@ -32,12 +32,7 @@ static const lib_caps code_caps = {
 	.binary_keys = true, .multi_keys = true,
 };
 
-typedef struct writer {
-	strbuf sb;
-	ddbc_arena *arena;
-	const ddbc_design *g;
-	bool pads;               /* a computed attribute pads: pad_ is needed */
-} writer;
+typedef electrodb_writer writer;
 
 /* The width each attribute is padded to in the entity's keys (0 none). */
 typedef struct padding {
@@ -216,7 +211,7 @@ static bool entity(writer *w, const ddbc_entity *e)
 					   e->name.s, a->name.s, a->template.s);
 				return false;
 			}
-			if (!lib_key_of(w->arena, &caps, a, &keys[nkeys]) ||
+			if (!lib_key_of(w->arena, &electrodb_caps, a, &keys[nkeys]) ||
 			    !note_pads(&keys[nkeys], pads, &npads))
 				return false;
 			nkeys++;
@@ -307,7 +302,7 @@ ddbc_emit_result ddbc_emit_electrodb(FILE *out, const ddbc_design *g, const ddbc
 	const char **names = ddbc_arena_array(w.arena, g->ntables + 1, sizeof *names);
 	for (size_t i = 0; ok && i < g->ntables; i++) {
 		const ddbc_table *t = &g->tables[i];
-		ok = lib_table_ok(&caps, t);
+		ok = lib_table_ok(&electrodb_caps, t);
 		if (!ok || !t->nentities)
 			continue;
 		const char *name = service_name(&w, t, i);
@@ -325,6 +320,8 @@ ddbc_emit_result ddbc_emit_electrodb(FILE *out, const ddbc_design *g, const ddbc
 			ok = entity(&w, t->entities[j]);
 		strbuf_addstr(&w.sb, "    }, { client, table });\n}\n");
 	}
+	if (ok)
+		electrodb_patterns(&w, names);
 	/* Every table's function by the table's name: one entry point. */
 	strbuf_addstr(&w.sb, "\n/** Each table's function, by the table's name. */\n"
 		      "export const services = {\n");
