@@ -145,11 +145,9 @@ static bool note_pads(const lib_key *k, padding *pads, size_t *npads)
 		if (j == *npads) {
 			pads[(*npads)++] = (padding){ p->attr, p->width };
 		} else if (pads[j].width != p->width) {
-			ddbc_error("cannot export electrodb: entity '%s' attribute '%s' (template "
-				   "'%s'): ElectroDB pads attribute '%s' alike in every key, but the "
-				   "keys pad it to different widths; change the template or use "
-				   "another --format", k->attr->entity->name.s, k->attr->name.s,
-				   k->attr->template.s, p->attr->name.s);
+			lib_refuse(&electrodb_caps, k->attr, "ElectroDB pads attribute '%s' alike "
+				   "in every key, but the keys pad it to different widths",
+				   p->attr->name.s);
 			return false;
 		}
 	}
@@ -204,11 +202,9 @@ static bool entity(writer *w, const ddbc_entity *e)
 		for (size_t j = 0; j < ix->npk + ix->nsk; j++) {
 			const ddbc_attr *a = lib_key_attr(e, ix, j);
 			if (lib_sparse_key(a)) {
-				ddbc_error("cannot export electrodb: entity '%s' attribute '%s' "
-					   "(template '%s'): items may lack it (required: false), but "
-					   "ElectroDB writes a key whenever its composite attributes are "
-					   "there; make it required or use another --format",
-					   e->name.s, a->name.s, a->template.s);
+				lib_refuse(&electrodb_caps, a, "%s", "items may lack it "
+					   "(required: false), but ElectroDB writes a key whenever "
+					   "its composite attributes are there");
 				return false;
 			}
 			if (!lib_key_of(w->arena, &electrodb_caps, a, &keys[nkeys]) ||

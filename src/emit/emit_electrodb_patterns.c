@@ -270,9 +270,9 @@ static void pattern(electrodb_writer *w, const ddbc_pattern *p, const char *serv
 	param_type pt[MAX_ELEMS * 4];
 	size_t npt = 0;
 	const char *why = NULL;
-	if (!r || !(r->op == DDBC_OP_QUERY || r->op == DDBC_OP_GET || r->op == DDBC_OP_SCAN))
-		why = "not a read";
-	else if (!p->nmatched)
+	if (!r || !r->reads)
+		return; /* a write is no query */
+	if (!p->nmatched)
 		why = "it returns no entity's items";
 	for (uint32_t i = 0; !why && i < p->nmatched; i++) {
 		strbuf_addstr(&q, i ? ",\n        ...items_(await " : "        ...items_(await ");

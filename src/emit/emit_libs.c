@@ -10,6 +10,42 @@
 
 #include <string.h>
 
+/* Appends s for a one-line message: a control character or one that
+ * reorders text (bidi controls) as '?'. */
+static void shown(strbuf *sb, const char *s)
+{
+	for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+		if (*p < 0x20 || *p == 0x7f) {
+			strbuf_addch(sb, '?');
+		} else if (p[0] == 0xe2 && p[1] == 0x80 &&
+			   ((p[2] >= 0x8e && p[2] <= 0x8f) || (p[2] >= 0xaa && p[2] <= 0xae))) {
+			strbuf_addch(sb, '?');
+			p += 2;
+		} else if (p[0] == 0xe2 && p[1] == 0x81 && p[2] >= 0xa6 && p[2] <= 0xa9) {
+			strbuf_addch(sb, '?');
+			p += 2;
+		} else {
+			strbuf_addch(sb, (char)*p);
+		}
+	}
+}
+
+void lib_refuse(const lib_caps *caps, const ddbc_attr *a, const char *fmt, const char *what)
+{
+	strbuf why = STRBUF_INIT, e = STRBUF_INIT, n = STRBUF_INIT, t = STRBUF_INIT;
+	strbuf_addf(&why, fmt, what);
+	shown(&e, a->entity->name.s);
+	shown(&n, a->name.s);
+	shown(&t, a->template.s ? a->template.s : "");
+	ddbc_error("cannot export %s: entity '%s' attribute '%s' (template '%s'): %s; "
+		   "change the template or use another --format", caps->format, strbuf_str(&e),
+		   strbuf_str(&n), strbuf_str(&t), strbuf_str(&why));
+	strbuf_release(&why);
+	strbuf_release(&e);
+	strbuf_release(&n);
+	strbuf_release(&t);
+}
+
 typedef struct flatten {
 	ddbc_arena *arena;
 	const lib_caps *caps;
@@ -21,12 +57,7 @@ typedef struct flatten {
 
 static bool refuse(const flatten *f, const char *fmt, const char *what)
 {
-	strbuf sb = STRBUF_INIT;
-	strbuf_addf(&sb, fmt, what);
-	ddbc_error("cannot export %s: entity '%s' attribute '%s' (template '%s'): %s; "
-		   "change the template or use another --format", f->caps->format,
-		   f->key->entity->name.s, f->key->name.s, f->key->template.s, strbuf_str(&sb));
-	strbuf_release(&sb);
+	lib_refuse(f->caps, f->key, fmt, what);
 	return false;
 }
 
@@ -116,9 +147,7 @@ bool lib_key_of(ddbc_arena *arena, const lib_caps *caps, const ddbc_attr *a, lib
 	k->attr = a;
 	flatten f = { .arena = arena, .caps = caps, .key = a };
 	if (a->type == DDBC_TYPE_B && !caps->binary_keys) {
-		ddbc_error("cannot export %s: entity '%s' attribute '%s': %s keys hold no "
-			   "Binary key attribute; use another --format", caps->format,
-			   a->entity->name.s, a->name.s, caps->library);
+		lib_refuse(caps, a, "%s keys hold no Binary value", caps->library);
 		return false;
 	}
 	if (!a->has_template) {
@@ -139,9 +168,14 @@ bool lib_table_ok(const lib_caps *caps, const ddbc_table *t)
 	for (size_t i = 0; i < t->nindexes; i++) {
 		const ddbc_index *ix = t->indexes[i];
 		if ((ix->npk > 1 || ix->nsk > 1) && !caps->multi_keys) {
+			strbuf tn = STRBUF_INIT, in = STRBUF_INIT;
+			shown(&tn, t->name.s);
+			shown(&in, ix->name.s);
 			ddbc_error("cannot export %s: table '%s' index '%s' has a multi-attribute "
 				   "key, which %s cannot hold; use another --format", caps->format,
-				   t->name.s, ix->name.s, caps->library);
+				   strbuf_str(&tn), strbuf_str(&in), caps->library);
+			strbuf_release(&tn);
+			strbuf_release(&in);
 			return false;
 		}
 	}

@@ -56,6 +56,11 @@ typedef struct lib_key {
  * cannot hold it. Attributes without a template are plain. */
 bool lib_key_of(ddbc_arena *arena, const lib_caps *caps, const ddbc_attr *a, lib_key *k);
 
+/* Says (ddbc_error) that the library cannot hold a's template, why (fmt
+ * with what), naming the entity, attribute and template, their control
+ * and bidi characters shown as '?'. */
+void lib_refuse(const lib_caps *caps, const ddbc_attr *a, const char *fmt, const char *what);
+
 /* Whether the table's indexes are all ones the library can hold: false
  * after a message naming the table and index otherwise. */
 bool lib_table_ok(const lib_caps *caps, const ddbc_table *t);

@@ -88,10 +88,8 @@ static bool field(ddbc_arena *arena, json_t *model, const ddbc_entity *e, const 
 	if (!a->has_template)
 		return true;
 	if (lib_sparse_key(a)) {
-		ddbc_error("cannot export onetable: entity '%s' attribute '%s' (template '%s'): "
-			   "items may lack it (required: false), but OneTable writes a value "
-			   "template whenever its values are there; make it required or use another "
-			   "--format", e->name.s, a->name.s, a->template.s);
+		lib_refuse(&caps, a, "%s", "items may lack it (required: false), but OneTable "
+			   "writes a value template whenever its values are there");
 		return false;
 	}
 	lib_key k;

@@ -1,0 +1,77 @@
+// DynamoDB-Toolbox (v2) tables and entities of the design "ecommerce",
+// written by `ddbc export --format dynamodb-toolbox`: edit the design, not this file.
+import { Table, Entity, item, string, number, binary, boolean, nul, set, any } from "dynamodb-toolbox";
+import type { DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
+
+/** The table "AppData". */
+export function appDataTable(documentClient?: DynamoDBDocumentClient, name: string = "AppData") {
+    return new Table({
+        name, documentClient,
+        partitionKey: { name: "PK", type: "string" },
+        sortKey: { name: "SK", type: "string" },
+        indexes: {
+            "GSI1": { type: "global", partitionKey: { name: "GSI1PK", type: "string" }, sortKey: { name: "GSI1SK", type: "number" } },
+            "GSI2": { type: "global", partitionKey: { name: "GSI2PK", type: "string" }, sortKey: { name: "GSI2SK", type: "string" } },
+        },
+    });
+}
+
+/** The entities of the table appDataTable returns. */
+export function appDataEntities(table: ReturnType<typeof appDataTable>) {
+    const User_base = item({
+        "UserId": string().key(),
+        "Name": string().optional(),
+        "Email": string().optional(),
+        "Age": number().optional(),
+    });
+    const User = new Entity({
+        name: "User", table, timestamps: false,
+        schema: User_base.and({
+            "PK": string().key().link<typeof User_base>((i) => "USER#" + String(i["UserId"])),
+            "SK": string().key().link<typeof User_base>((i) => "PROFILE"),
+        }),
+    });
+    const Order_base = item({
+        "UserId": string().key(),
+        "OrderId": string().key(),
+        "OrderDay": string().key(),
+        "Amount": number().optional(),
+        "Status": string().enum("pending", "shipped", "delivered"),
+        "OrderDate": string(),
+        "UserName": string().optional(),
+    });
+    const Order = new Entity({
+        name: "Order", table, timestamps: false,
+        schema: Order_base.and({
+            "PK": string().key().link<typeof Order_base>((i) => "USER#" + String(i["UserId"])),
+            "SK": string().key().link<typeof Order_base>((i) => "ORDER#" + String(i["OrderDay"]) + "#" + String(i["OrderId"])),
+            "GSI2PK": string().link<typeof Order_base>((i) => String(i["Status"])),
+            "GSI2SK": string().link<typeof Order_base>((i) => String(i["OrderDate"])),
+        }),
+    });
+    const Product_base = item({
+        "ProductId": string().key(),
+        "Name": string().optional(),
+        "Category": string(),
+        "Price": number().optional(),
+        "GSI1SK": number().optional(),
+    });
+    const Product = new Entity({
+        name: "Product", table, timestamps: false,
+        schema: Product_base.and({
+            "PK": string().key().link<typeof Product_base>((i) => "PRODUCT#" + String(i["ProductId"])),
+            "SK": string().key().link<typeof Product_base>((i) => "INFO"),
+            "GSI1PK": string().link<typeof Product_base>((i) => String(i["Category"])),
+        }),
+    });
+    return {
+        "User": User,
+        "Order": Order,
+        "Product": Product,
+    };
+}
+
+/** Each table's functions, by the table's name. */
+export const tables = {
+    "AppData": { table: appDataTable, entities: appDataEntities },
+};

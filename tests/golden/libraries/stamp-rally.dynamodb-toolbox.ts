@@ -1,0 +1,84 @@
+// DynamoDB-Toolbox (v2) tables and entities of the design "stamp-rally",
+// written by `ddbc export --format dynamodb-toolbox`: edit the design, not this file.
+import { Table, Entity, item, string, number, binary, boolean, nul, set, any } from "dynamodb-toolbox";
+import type { DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
+
+/** The table "line-event". */
+export function lineEventTable(documentClient?: DynamoDBDocumentClient, name: string = "line-event") {
+    return new Table({
+        name, documentClient,
+        partitionKey: { name: "PK", type: "string" },
+        sortKey: { name: "SK", type: "string" },
+        indexes: {
+            "GSI1": { type: "global", partitionKey: { name: "GSI1PK", type: "string" }, sortKey: { name: "GSI1SK", type: "string" } },
+        },
+    });
+}
+
+/** The entities of the table lineEventTable returns. */
+export function lineEventEntities(table: ReturnType<typeof lineEventTable>) {
+    const User_base = item({
+        "eventId": string().key(),
+        "lineUserId": string().key(),
+        "createdAt": string(),
+        "updatedAt": string().optional(),
+    });
+    const User = new Entity({
+        name: "User", table, timestamps: false,
+        schema: User_base.and({
+            "PK": string().key().link<typeof User_base>((i) => "EVENT#" + String(i["eventId"]) + "#USER#" + String(i["lineUserId"])),
+            "SK": string().key().link<typeof User_base>((i) => "PROFILE"),
+            "entityType": string().link<typeof User_base>((i) => "USER"),
+            "GSI1PK": string().link<typeof User_base>((i) => "EVENT#" + String(i["eventId"]) + "#USERS"),
+            "GSI1SK": string().link<typeof User_base>((i) => String(i["createdAt"]) + "#" + String(i["lineUserId"])),
+        }),
+    });
+    const UserStamp_base = item({
+        "eventId": string().key(),
+        "lineUserId": string().key(),
+        "stampId": string().key(),
+        "acquiredAt": string().optional(),
+        "flexMessageSent": boolean().optional(),
+        "flexMessageSentAt": string().optional(),
+    });
+    const UserStamp = new Entity({
+        name: "UserStamp", table, timestamps: false,
+        schema: UserStamp_base.and({
+            "PK": string().key().link<typeof UserStamp_base>((i) => "EVENT#" + String(i["eventId"]) + "#USER#" + String(i["lineUserId"])),
+            "SK": string().key().link<typeof UserStamp_base>((i) => "STAMP#" + String(i["stampId"])),
+            "entityType": string().link<typeof UserStamp_base>((i) => "USER_STAMP"),
+        }),
+    });
+    const StampMaster_base = item({
+        "eventId": string().key(),
+        "stampId": string().key(),
+        "name": string().optional(),
+        "order": number(),
+        "isActive": boolean().optional(),
+        "flexMessageContent": any().optional(),
+    });
+    const StampMaster = new Entity({
+        name: "StampMaster", table, timestamps: false,
+        schema: StampMaster_base.and({
+            "PK": string().key().link<typeof StampMaster_base>((i) => "EVENT#" + String(i["eventId"]) + "#STAMP#" + String(i["stampId"])),
+            "SK": string().key().link<typeof StampMaster_base>((i) => "MASTER"),
+            "entityType": string().link<typeof StampMaster_base>((i) => "STAMP_MASTER"),
+            "GSI1PK": string().link<typeof StampMaster_base>((i) => "EVENT#" + String(i["eventId"]) + "#STAMP_MASTERS"),
+            "GSI1SK": string().link<typeof StampMaster_base>((i) => pad_(i["order"], 3)),
+        }),
+    });
+    return {
+        "User": User,
+        "UserStamp": UserStamp,
+        "StampMaster": StampMaster,
+    };
+}
+
+/** Each table's functions, by the table's name. */
+export const tables = {
+    "line-event": { table: lineEventTable, entities: lineEventEntities },
+};
+
+function pad_(v: unknown, width: number): string {
+    return String(v).padStart(width, "0");
+}
