@@ -188,12 +188,17 @@ for (const job of jobs) {
           if (attrs[name] && !attrs[name].template && !(name in input))
             input[name] = attrs[name].type === 'N' ? Number(text) : text;
       }
+      // OneTable reads "${" in a key it built as a placeholder left open,
+      // and refuses the item: a limit of the library (docs/libraries.md)
+      const openKey = job.format === 'onetable' && entity.attributes.some((a) =>
+        a.template && typeof example[a.name] === 'string' && example[a.name].includes('${'));
       try {
         await put(entity.table, entity.name, input);
       } catch (e) {
-        fail(`${where}: the library refused the item: ${e.message}`);
+        if (!openKey) fail(`${where}: the library refused the item: ${e.message}`);
         continue;
       }
+      if (openKey) fail(`${where}: OneTable wrote a key holding "\${", which it cannot read back`);
       const Key = Object.fromEntries(primary.map((k) => [k, toAttr(example[k], types[k])]));
       const got = (await raw.send(new GetItemCommand({ TableName: prefix + entity.table, Key }))).Item;
       if (!got) {
