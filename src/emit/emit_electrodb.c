@@ -23,7 +23,7 @@
 const lib_caps electrodb_caps = {
 	.library = "ElectroDB", .format = "electrodb", .braced = true,
 	.pad_numbers = false, .pad_text = true, .pad_per_attr = true,
-	.binary_keys = false, .multi_keys = false,
+	.binary_keys = false, .multi_keys = true,
 };
 
 /* Code, not a template: computed attributes hold anything. */
@@ -186,6 +186,25 @@ static void key(writer *w, const char *role, const lib_key *k)
 	strbuf_addstr(sb, ", casing: \"none\" },\n");
 }
 
+/* A multi-attribute GSI key: ElectroDB's "composite" index, whose key
+ * attributes are the item's own (no key fields of its making). */
+static void multi_key(writer *w, const ddbc_index *ix, const lib_key *keys)
+{
+	strbuf *sb = &w->sb;
+	strbuf_addstr(sb, "                    type: \"composite\",\n");
+	for (int role = 0; role < 2; role++) {
+		size_t from = role ? ix->npk : 0, n = role ? ix->nsk : ix->npk;
+		if (!n)
+			continue;
+		strbuf_addf(sb, "                    %s: { composite: [", role ? "sk" : "pk");
+		for (size_t i = 0; i < n; i++) {
+			strbuf_addstr(sb, i ? ", " : "");
+			lib_ts_str(sb, keys[from + i].attr->name.s);
+		}
+		strbuf_addstr(sb, "] },\n");
+	}
+}
+
 static bool entity(writer *w, const ddbc_entity *e)
 {
 	strbuf *sb = &w->sb;
@@ -205,6 +224,11 @@ static bool entity(writer *w, const ddbc_entity *e)
 				lib_refuse(&electrodb_caps, a, "%s", "items may lack it "
 					   "(required: false), but ElectroDB writes a key whenever "
 					   "its composite attributes are there");
+				return false;
+			}
+			if ((ix->npk > 1 || ix->nsk > 1) && a->has_template) {
+				lib_refuse(&electrodb_caps, a, "%s", "ElectroDB's multi-attribute keys "
+					   "are the item's attributes as they are, without a template");
 				return false;
 			}
 			if (!lib_key_of(w->arena, &electrodb_caps, a, &keys[nkeys]) ||
@@ -239,9 +263,14 @@ static bool entity(writer *w, const ddbc_entity *e)
 			lib_ts_str(sb, ix->name.s);
 			strbuf_addstr(sb, ",\n");
 		}
-		key(w, "pk", &keys[at++]);
-		if (ix->nsk)
-			key(w, "sk", &keys[at++]);
+		if (ix->npk > 1 || ix->nsk > 1) {
+			multi_key(w, ix, &keys[at]);
+		} else {
+			key(w, "pk", &keys[at]);
+			if (ix->nsk)
+				key(w, "sk", &keys[at + 1]);
+		}
+		at += ix->npk + ix->nsk;
 		strbuf_addstr(sb, "                },\n");
 	}
 	strbuf_addstr(sb, "            },\n        }, { client, table }),\n");

@@ -75,9 +75,42 @@ static size_t value_elems(ddbc_arena *arena, const ddbc_req_value *v, elem *out)
 /* The attributes' values, as parameter names, when value v is key k's
  * template (prefix: its first elements, ending at a parameter or at a
  * literal the key has whole); the number of composites, or -1. */
+/* A constant value as TypeScript code, marked by a leading \1 where a
+ * parameter's name would be: a Number as a number literal (plain decimal
+ * only, which JavaScript reads exactly), else a string literal. */
+static const char *constant(ddbc_arena *arena, const ddbc_attr *a, const ddbc_req_value *v)
+{
+	strbuf sb = STRBUF_INIT;
+	strbuf_addch(&sb, '\1');
+	if (a->type == DDBC_TYPE_N) {
+		size_t i = v->len && v->text[0] == '-', digits = 0;
+		for (; i < v->len && v->text[i] >= '0' && v->text[i] <= '9'; i++)
+			digits++;
+		if (!digits || digits > 15 || i != v->len) {
+			strbuf_release(&sb);
+			return NULL;
+		}
+		strbuf_add(&sb, v->text, v->len);
+	} else {
+		lib_ts_string(&sb, v->text, v->len);
+	}
+	const char *code = ddbc_arena_strdup(arena, strbuf_str(&sb));
+	strbuf_release(&sb);
+	return code;
+}
+
 static int align(ddbc_arena *arena, const lib_key *k, const ddbc_req_value *v, bool prefix,
 		 const char **params, const ddbc_attr **attrs)
 {
+	if (k->plain && !v->is_template) {
+		/* a constant for an attribute that is the key itself */
+		const char *code = constant(arena, k->attr, v);
+		if (!code)
+			return -1;
+		attrs[0] = k->attr;
+		params[0] = code;
+		return 1;
+	}
 	elem ke[MAX_ELEMS], ve[MAX_ELEMS];
 	size_t nk = key_elems(k, ke), nv = value_elems(arena, v, ve);
 	if (nk > MAX_ELEMS || nv > MAX_ELEMS || nv > nk || (!prefix && nv != nk))
@@ -114,6 +147,10 @@ static void composites(strbuf *sb, const char **params, const ddbc_attr **attrs,
 	for (int i = 0; i < n; i++) {
 		strbuf_addstr(sb, i ? ", " : "");
 		lib_ts_str(sb, attrs[i]->name.s);
+		if (params[i][0] == '\1') {
+			strbuf_addf(sb, ": %s", params[i] + 1);
+			continue;
+		}
 		strbuf_addstr(sb, ": p[");
 		lib_ts_str(sb, params[i]);
 		strbuf_addstr(sb, "]");
@@ -151,6 +188,8 @@ static void note(param_type *pt, size_t *npt, const char **params, const ddbc_at
 {
 	for (int i = 0; i < n; i++) {
 		size_t j = 0;
+		if (params[i][0] == '\1')
+			continue; /* a constant */
 		while (j < *npt && strcmp(pt[j].name, params[i]) != 0)
 			j++;
 		if (j == *npt && j < MAX_ELEMS * 4)
@@ -179,8 +218,11 @@ static const char *query(ddbc_arena *arena, strbuf *q, const ddbc_entity *e, con
 		strbuf_addstr(q, "].scan.go({ pages: \"all\", data: \"includeKeys\" })");
 		return NULL;
 	}
-	if (!lib_entity_in(e, ix) || ix->npk != 1 || ix->nsk > 1)
-		return "its index is not one of the entity's ElectroDB indexes";
+	if (!lib_entity_in(e, ix))
+		return "the entity is not in its index";
+	if (ix->npk != 1 || ix->nsk > 1)
+		return "its index has a multi-attribute key (ElectroDB's composite index: its "
+		       "query is not written here)";
 	lib_key pk, sk;
 	if (!lib_key_of(arena, &electrodb_caps, lib_key_attr(e, ix, 0), &pk) ||
 	    (ix->nsk && !lib_key_of(arena, &electrodb_caps, lib_key_attr(e, ix, 1), &sk)))
