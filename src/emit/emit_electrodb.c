@@ -8,10 +8,9 @@
  * attribute, `composite` the plain attributes its template names,
  * `template` the template with ${attr} placeholders, `casing: "none"` so
  * that keys keep their case as ddbc renders them. A key attribute without
- * a template is the attribute itself. :0WIDTH is ElectroDB's attribute
- * `padding` (of Strings only, the same width in every key: refused
- * otherwise). Other attributes with a template are computed (`watch` and
- * `set`). Every name the design gives is a string literal, escaped.
+ * a template is the attribute itself. :0WIDTH (on Numbers) is refused:
+ * ElectroDB's attribute `padding` pads Strings only. Other attributes
+ * with a template are computed (`watch` and `set`). Every name the design gives is a string literal, escaped.
  */
 #include "emit/emit_electrodb_int.h"
 #include "model/request.h"
@@ -22,7 +21,7 @@
 
 const lib_caps electrodb_caps = {
 	.library = "ElectroDB", .format = "electrodb", .braced = true,
-	.pad_numbers = false, .pad_text = true, .pad_per_attr = true,
+	.pad_numbers = false, .pad_text = false,
 	.binary_keys = false, .multi_keys = true,
 };
 
@@ -33,12 +32,6 @@ static const lib_caps code_caps = {
 };
 
 typedef electrodb_writer writer;
-
-/* The width each attribute is padded to in the entity's keys (0 none). */
-typedef struct padding {
-	const ddbc_attr *attr;
-	unsigned width;
-} padding;
 
 static bool index_field(const ddbc_entity *e, const ddbc_attr *a)
 {
@@ -93,8 +86,7 @@ static void computed(writer *w, const lib_key *k)
 	}
 }
 
-static bool attribute(writer *w, const ddbc_entity *e, const ddbc_attr *a,
-		      const padding *pads, size_t npads)
+static bool attribute(writer *w, const ddbc_entity *e, const ddbc_attr *a)
 {
 	strbuf *sb = &w->sb;
 	bool composite = lib_is_composite(e, a);
@@ -118,9 +110,6 @@ static bool attribute(writer *w, const ddbc_entity *e, const ddbc_attr *a,
 	}
 	if (lib_required(e, a))
 		strbuf_addstr(sb, ", required: true");
-	for (size_t i = 0; i < npads; i++)
-		if (pads[i].attr == a && pads[i].width)
-			strbuf_addf(sb, ", padding: { length: %u, char: \"0\" }", pads[i].width);
 	if (a->has_template) {
 		lib_key k;
 		if (!lib_key_of(w->arena, &code_caps, a, &k))
@@ -128,29 +117,6 @@ static bool attribute(writer *w, const ddbc_entity *e, const ddbc_attr *a,
 		computed(w, &k);
 	}
 	strbuf_addstr(sb, " },\n");
-	return true;
-}
-
-/* ElectroDB pads an attribute wherever a key holds it: every key of the
- * entity must pad it alike. */
-static bool note_pads(const lib_key *k, padding *pads, size_t *npads)
-{
-	for (size_t i = 0; i < k->nparts; i++) {
-		const lib_part *p = &k->parts[i];
-		if (!p->attr)
-			continue;
-		size_t j = 0;
-		while (j < *npads && pads[j].attr != p->attr)
-			j++;
-		if (j == *npads) {
-			pads[(*npads)++] = (padding){ p->attr, p->width };
-		} else if (pads[j].width != p->width) {
-			lib_refuse(&electrodb_caps, k->attr, "ElectroDB pads attribute '%s' alike "
-				   "in every key, but the keys pad it to different widths",
-				   p->attr->name.s);
-			return false;
-		}
-	}
 	return true;
 }
 
@@ -211,9 +177,6 @@ static bool entity(writer *w, const ddbc_entity *e)
 	const ddbc_table *t = e->table;
 	size_t nkeys = 0;
 	lib_key *keys = ddbc_arena_array(w->arena, 2 * t->nindexes + 1, sizeof *keys);
-	/* each attribute once at most */
-	padding *pads = ddbc_arena_array(w->arena, e->nattrs + 1, sizeof *pads);
-	size_t npads = 0;
 	for (size_t i = 0; i < t->nindexes; i++) {
 		const ddbc_index *ix = t->indexes[i];
 		if (!lib_entity_in(e, ix))
@@ -231,8 +194,7 @@ static bool entity(writer *w, const ddbc_entity *e)
 					   "are the item's attributes as they are, without a template");
 				return false;
 			}
-			if (!lib_key_of(w->arena, &electrodb_caps, a, &keys[nkeys]) ||
-			    !note_pads(&keys[nkeys], pads, &npads))
+			if (!lib_key_of(w->arena, &electrodb_caps, a, &keys[nkeys]))
 				return false;
 			nkeys++;
 		}
@@ -246,7 +208,7 @@ static bool entity(writer *w, const ddbc_entity *e)
 	strbuf_addstr(sb, " },\n            attributes: {\n");
 	for (size_t i = 0; i < e->nattrs; i++) {
 		const ddbc_attr *a = &e->attrs[i];
-		if (!attribute(w, e, a, pads, npads))
+		if (!attribute(w, e, a))
 			return false;
 	}
 	strbuf_addstr(sb, "            },\n            indexes: {\n");

@@ -28,8 +28,6 @@ typedef struct lib_caps {
 				  * literal (the library would read a placeholder) */
 	bool pad_numbers;        /* :0WIDTH on a Number attribute */
 	bool pad_text;           /* :0WIDTH on a String attribute */
-	bool pad_per_attr;       /* padding is the attribute's, not the placeholder's:
-				  * every key must pad it alike */
 	bool binary_keys;        /* a B key attribute */
 	bool multi_keys;         /* multi-attribute GSI keys */
 } lib_caps;
