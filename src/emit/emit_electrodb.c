@@ -321,8 +321,7 @@ ddbc_emit_result ddbc_emit_electrodb(FILE *out, const ddbc_design *g, const ddbc
 	}
 	strbuf_addstr(&w.sb, "};\n");
 	if (ok && w.pads)
-		strbuf_addstr(&w.sb, "\nfunction pad_(v: unknown, width: number): string {\n"
-			      "    return String(v).padStart(width, \"0\");\n}\n");
+		strbuf_addstr(&w.sb, lib_ts_pad);
 	if (ok)
 		fwrite(w.sb.buf, 1, w.sb.len, out);
 	strbuf_release(&w.sb);

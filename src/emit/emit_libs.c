@@ -270,3 +270,13 @@ bool lib_sparse_key(const ddbc_attr *a)
 {
 	return a->is_key && a->has_template && !ddbc_attr_required(a, NULL);
 }
+
+const char lib_ts_pad[] =
+	"\n/* A :0WIDTH placeholder's value: a non-negative whole number in exactly\n"
+	" * width digits, as ddbc writes it; any other value is refused. */\n"
+	"function pad_(v: unknown, width: number): string {\n"
+	"    const s = String(v).replace(/^0+(?=[0-9])/, \"\");\n"
+	"    if (!/^[0-9]+$/.test(s) || s.length > width)\n"
+	"        throw new RangeError(`${String(v)} is not a non-negative whole number of at most ${width} digits`);\n"
+	"    return s.padStart(width, \"0\");\n"
+	"}\n";

@@ -100,6 +100,11 @@ bool lib_required(const ddbc_entity *e, const ddbc_attr *a);
  * when the item is not in the index. */
 bool lib_sparse_key(const ddbc_attr *a);
 
+/* The TypeScript of pad_(value, width), a :0WIDTH placeholder's value as
+ * ddbc writes it: a non-negative whole number in exactly width digits; any
+ * other value throws (ddbc's builders refuse it too). */
+extern const char lib_ts_pad[];
+
 /* Whether the entity e stores attribute a as items hold it. */
 bool lib_stored(const ddbc_attr *a);
 

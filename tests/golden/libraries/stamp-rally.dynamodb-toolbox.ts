@@ -79,6 +79,11 @@ export const tables = {
     "line-event": { table: lineEventTable, entities: lineEventEntities },
 };
 
+/* A :0WIDTH placeholder's value: a non-negative whole number in exactly
+ * width digits, as ddbc writes it; any other value is refused. */
 function pad_(v: unknown, width: number): string {
-    return String(v).padStart(width, "0");
+    const s = String(v).replace(/^0+(?=[0-9])/, "");
+    if (!/^[0-9]+$/.test(s) || s.length > width)
+        throw new RangeError(`${String(v)} is not a non-negative whole number of at most ${width} digits`);
+    return s.padStart(width, "0");
 }
