@@ -86,10 +86,11 @@ static void computed(writer *w, const lib_key *k)
 	}
 }
 
-static bool attribute(writer *w, const ddbc_entity *e, const ddbc_attr *a)
+static bool attribute(writer *w, const ddbc_entity *e, const lib_parts *parts,
+		      const ddbc_attr *a)
 {
 	strbuf *sb = &w->sb;
-	bool composite = lib_is_composite(e, a);
+	bool composite = lib_is_composite(parts, a);
 	if (index_field(e, a) || (!lib_stored(a) && !composite))
 		return true;
 	strbuf_addstr(sb, "                ");
@@ -108,7 +109,7 @@ static bool attribute(writer *w, const ddbc_entity *e, const ddbc_attr *a)
 	} else {
 		strbuf_addf(sb, ": { type: %s", type_of(a));
 	}
-	if (lib_required(e, a))
+	if (lib_required(parts, a))
 		strbuf_addstr(sb, ", required: true");
 	if (a->has_template) {
 		lib_key k;
@@ -173,6 +174,8 @@ static void multi_key(writer *w, const ddbc_index *ix, const lib_key *keys)
 
 static bool entity(writer *w, const ddbc_entity *e)
 {
+	lib_parts parts;
+	lib_parts_of(w->arena, e, &parts);
 	strbuf *sb = &w->sb;
 	const ddbc_table *t = e->table;
 	size_t nkeys = 0;
@@ -208,7 +211,7 @@ static bool entity(writer *w, const ddbc_entity *e)
 	strbuf_addstr(sb, " },\n            attributes: {\n");
 	for (size_t i = 0; i < e->nattrs; i++) {
 		const ddbc_attr *a = &e->attrs[i];
-		if (!attribute(w, e, a))
+		if (!attribute(w, e, &parts, a))
 			return false;
 	}
 	strbuf_addstr(sb, "            },\n            indexes: {\n");

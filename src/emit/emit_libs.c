@@ -192,26 +192,50 @@ bool lib_entity_in(const ddbc_entity *e, const ddbc_index *ix)
 	return e->in_index && e->in_index[ix->slot];
 }
 
-static bool names_in(const ddbc_template *t, const ddbc_attr *a, unsigned depth)
+/* Marks with flag every attribute t names, through their templates. An
+ * attribute marked had its template walked already: each is walked once
+ * per flag, so the marking is linear in the entity's templates. */
+static void mark(const ddbc_entity *e, const ddbc_template *t, uint8_t *flags, uint8_t flag)
 {
-	for (size_t i = 0; i < t->nsegs && depth < 32; i++) {
+	for (size_t i = 0; i < t->nsegs; i++) {
 		const ddbc_attr *r = t->segs[i].ref;
-		if (t->segs[i].kind != DDBC_SEG_PLACEHOLDER || !r)
+		if (t->segs[i].kind != DDBC_SEG_PLACEHOLDER || !r || r->entity != e)
 			continue;
-		if (r == a || (r->has_template && !r->in_cycle && names_in(&r->tpl, a, depth + 1)))
-			return true;
+		size_t at = (size_t)(r - e->attrs);
+		if (flags[at] & flag)
+			continue;
+		flags[at] |= flag;
+		if (r->has_template && !r->in_cycle)
+			mark(e, &r->tpl, flags, flag);
 	}
-	return false;
 }
 
-bool lib_is_composite(const ddbc_entity *e, const ddbc_attr *a)
+void lib_parts_of(ddbc_arena *arena, const ddbc_entity *e, lib_parts *out)
 {
+	out->e = e;
+	out->flags = ddbc_arena_array(arena, e->nattrs + 1, 1);
 	for (size_t i = 0; i < e->nattrs; i++) {
 		const ddbc_attr *k = &e->attrs[i];
-		if (k->is_key && k->has_template && !k->in_cycle && names_in(&k->tpl, a, 0))
-			return true;
+		if (!k->has_template || k->in_cycle)
+			continue;
+		if (k->is_key)
+			mark(e, &k->tpl, out->flags, LIB_COMPOSITE);
+		if (ddbc_attr_required(k, NULL))
+			mark(e, &k->tpl, out->flags, LIB_REQUIRED_PART);
+		if (e->table && ddbc_index_has_key(&e->table->primary, k->name.s))
+			mark(e, &k->tpl, out->flags, LIB_TABLE_KEY_PART);
 	}
-	return false;
+}
+
+bool lib_is_composite(const lib_parts *p, const ddbc_attr *a)
+{
+	return a->entity == p->e && (p->flags[a - p->e->attrs] & LIB_COMPOSITE);
+}
+
+bool lib_required(const lib_parts *p, const ddbc_attr *a)
+{
+	return ddbc_attr_required(a, NULL) ||
+	       (a->entity == p->e && (p->flags[a - p->e->attrs] & LIB_REQUIRED_PART));
 }
 
 void lib_ts_string(strbuf *sb, const char *s, size_t len)
@@ -251,19 +275,6 @@ void lib_braced(strbuf *sb, const lib_key *k, bool pad_inline)
 bool lib_stored(const ddbc_attr *a)
 {
 	return ddbc_attr_stored(a);
-}
-
-bool lib_required(const ddbc_entity *e, const ddbc_attr *a)
-{
-	if (ddbc_attr_required(a, NULL))
-		return true;
-	for (size_t i = 0; i < e->nattrs; i++) {
-		const ddbc_attr *k = &e->attrs[i];
-		if (k != a && k->has_template && !k->in_cycle && ddbc_attr_required(k, NULL) &&
-		    names_in(&k->tpl, a, 0))
-			return true;
-	}
-	return false;
 }
 
 bool lib_sparse_key(const ddbc_attr *a)

@@ -18,6 +18,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 /* What a library can write in a key template. */
 typedef struct lib_caps {
@@ -70,9 +71,21 @@ const ddbc_attr *lib_key_attr(const ddbc_entity *e, const ddbc_index *ix, size_t
 /* Whether the entity's items can be in ix: it sets every key attribute. */
 bool lib_entity_in(const ddbc_entity *e, const ddbc_index *ix);
 
-/* Whether a names an attribute that some key template of its entity names
- * (flattened): the library writes it as a composite part. */
-bool lib_is_composite(const ddbc_entity *e, const ddbc_attr *a);
+/* What the entity's templates make of its attributes, marked once per
+ * entity (lib_parts_of): a part of a key template (the library takes it
+ * as a composite), a part of the template of a required attribute, of
+ * the table key's. */
+enum { LIB_COMPOSITE = 1, LIB_REQUIRED_PART = 2, LIB_TABLE_KEY_PART = 4 };
+typedef struct lib_parts {
+	const ddbc_entity *e;
+	uint8_t *flags;          /* per attribute of e */
+} lib_parts;
+
+void lib_parts_of(ddbc_arena *arena, const ddbc_entity *e, lib_parts *out);
+
+/* Whether a key template of a's entity names a (through the templates of
+ * the attributes it names). */
+bool lib_is_composite(const lib_parts *p, const ddbc_attr *a);
 
 /* Appends s as a TypeScript string literal (every character escaped as
  * the key modules do). */
@@ -93,7 +106,7 @@ void lib_braced(strbuf *sb, const lib_key *k, bool pad_inline);
 /* Whether items of a's entity always hold a as the library takes them:
  * ddbc's required (ddbc_attr_required), or a part of the template of an
  * attribute that is. */
-bool lib_required(const ddbc_entity *e, const ddbc_attr *a);
+bool lib_required(const lib_parts *p, const ddbc_attr *a);
 
 /* Whether a is a key attribute with a template that items may lack
  * (`required: false`, a sparse index): the library must leave it out

@@ -70,9 +70,9 @@ static json_t *indexes(const ddbc_table *t)
 	return j;
 }
 
-static bool field(ddbc_arena *arena, json_t *model, const ddbc_entity *e, const ddbc_attr *a)
+static bool field(ddbc_arena *arena, json_t *model, const lib_parts *parts, const ddbc_attr *a)
 {
-	if (!lib_stored(a) && !lib_is_composite(e, a))
+	if (!lib_stored(a) && !lib_is_composite(parts, a))
 		return true;
 	json_t *f = json_object();
 	json_object_set_new(model, a->name.s, f);
@@ -83,7 +83,7 @@ static bool field(ddbc_arena *arena, json_t *model, const ddbc_entity *e, const 
 			json_array_append_new(en, ddbc_json_plain(a->more->enum_values[i]));
 		json_object_set_new(f, "enum", en);
 	}
-	if (lib_required(e, a))
+	if (lib_required(parts, a))
 		json_object_set_new(f, "required", json_true());
 	if (!a->has_template)
 		return true;
@@ -121,8 +121,10 @@ static json_t *schema(ddbc_arena *arena, const ddbc_table *t)
 		const ddbc_entity *e = t->entities[i];
 		json_t *m = json_object();
 		json_object_set_new(models, e->name.s, m);
+		lib_parts parts;
+		lib_parts_of(arena, e, &parts);
 		for (size_t j = 0; j < e->nattrs; j++)
-			if (!field(arena, m, e, &e->attrs[j])) {
+			if (!field(arena, m, &parts, &e->attrs[j])) {
 				json_decref(s);
 				return NULL;
 			}

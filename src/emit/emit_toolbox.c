@@ -109,27 +109,15 @@ static void table(writer *w, const ddbc_table *t, const char *fn)
 	strbuf_addstr(sb, "        },\n    });\n}\n");
 }
 
-static bool table_key_part(ddbc_arena *arena, const ddbc_entity *e, const ddbc_attr *a)
+/* A table key attribute, or a part of a table key's template: Toolbox
+ * links the key in its key mode, which sees only .key() attributes. */
+static bool table_key_part(const lib_parts *parts, const ddbc_entity *e, const ddbc_attr *a)
 {
-	const ddbc_index *pk = &e->table->primary;
-	if (ddbc_index_has_key(pk, a->name.s))
-		return true;
-	for (size_t i = 0; i < pk->npk + pk->nsk; i++) {
-		const ddbc_attr *k = lib_key_attr(e, pk, i);
-		lib_key key;
-		if (!k || !k->has_template || k->in_cycle)
-			continue;
-		/* A part of a table key's template: the key is linked to it in
-		 * Toolbox's key mode, which sees only .key() attributes. */
-		if (lib_key_of(arena, &caps, k, &key))
-			for (size_t j = 0; j < key.nparts; j++)
-				if (key.parts[j].attr == a)
-					return true;
-	}
-	return false;
+	return ddbc_index_has_key(&e->table->primary, a->name.s) ||
+	       (parts->flags[a - e->attrs] & LIB_TABLE_KEY_PART);
 }
 
-static void plain(writer *w, const ddbc_entity *e, const ddbc_attr *a)
+static void plain(writer *w, const ddbc_entity *e, const lib_parts *parts, const ddbc_attr *a)
 {
 	strbuf *sb = &w->sb;
 	strbuf_addstr(sb, "        ");
@@ -147,10 +135,10 @@ static void plain(writer *w, const ddbc_entity *e, const ddbc_attr *a)
 		}
 		strbuf_addstr(sb, ")");
 	}
-	bool key = table_key_part(w->arena, e, a);
+	bool key = table_key_part(parts, e, a);
 	if (key)
 		strbuf_addstr(sb, ".key()");
-	else if (!lib_required(e, a))
+	else if (!lib_required(parts, a))
 		strbuf_addstr(sb, ".optional()");
 	strbuf_addstr(sb, ",\n");
 }
@@ -186,14 +174,15 @@ static bool sparse_guard(writer *w, const ddbc_entity *e, const ddbc_attr *a)
 	return true;
 }
 
-static bool linked(writer *w, const ddbc_entity *e, const lib_key *k, const char *id)
+static bool linked(writer *w, const ddbc_entity *e, const lib_parts *parts, const lib_key *k,
+		   const char *id)
 {
 	strbuf *sb = &w->sb;
 	strbuf_addstr(sb, "        ");
 	lib_ts_str(sb, k->attr->name.s);
 	strbuf_addf(sb, ": %s", schema_of(k->attr->type == DDBC_TYPE_NONE ? DDBC_TYPE_S :
 					   k->attr->type));
-	if (table_key_part(w->arena, e, k->attr))
+	if (table_key_part(parts, e, k->attr))
 		strbuf_addstr(sb, ".key()");
 	strbuf_addf(sb, "%s.link<typeof %s_base>((i) => ", lib_sparse_key(k->attr) ?
 		    ".optional()" : "", id);
@@ -223,13 +212,15 @@ static bool linked(writer *w, const ddbc_entity *e, const lib_key *k, const char
 
 static bool entity(writer *w, const ddbc_entity *e, size_t n)
 {
+	lib_parts parts;
+	lib_parts_of(w->arena, e, &parts);
 	strbuf *sb = &w->sb;
 	const char *id = lib_ts_ident(w->arena, e->name.s, "", "entity", n);
 	strbuf_addf(sb, "    const %s_base = item({\n", id);
 	for (size_t i = 0; i < e->nattrs; i++) {
 		const ddbc_attr *a = &e->attrs[i];
-		if (!a->has_template && (lib_stored(a) || lib_is_composite(e, a)))
-			plain(w, e, a);
+		if (!a->has_template && (lib_stored(a) || lib_is_composite(&parts, a)))
+			plain(w, e, &parts, a);
 	}
 	strbuf_addf(sb, "    });\n    const %s = new Entity({\n        name: ", id);
 	lib_ts_str(sb, e->name.s);
@@ -252,7 +243,7 @@ static bool entity(writer *w, const ddbc_entity *e, size_t n)
 		if (!lib_key_of(w->arena, &caps, a, &k))
 			return false;
 		strbuf_addstr(sb, "    ");
-		if (!linked(w, e, &k, id))
+		if (!linked(w, e, &parts, &k, id))
 			return false;
 	}
 	strbuf_addstr(sb, "        }),\n    });\n");
