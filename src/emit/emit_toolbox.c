@@ -12,6 +12,7 @@
  * linked attributes are .key(). Timestamps are off: items hold what the
  * design says (and Toolbox's entity attribute, _et).
  */
+#include "emit/emit_keys_int.h"
 #include "emit/emit_libs.h"
 #include "model/request.h"
 #include "model/semantics.h"
@@ -269,6 +270,225 @@ static bool entities(writer *w, const ddbc_table *t, const char *fn)
 	return true;
 }
 
+/* ---- access patterns: Toolbox's AccessPattern, a named query ------------- */
+
+/* A parameter of the pattern: its name and whether the schema takes a
+ * number (it fills a :0WIDTH or is a Number key's whole value). */
+typedef struct tparam {
+	const char *name;
+	bool number;
+} tparam;
+
+static size_t param_at(ddbc_arena *arena, tparam *ps, size_t *n, const ddbc_segment *seg)
+{
+	for (size_t i = 0; i < *n; i++)
+		if (strlen(ps[i].name) == seg->len && memcmp(ps[i].name, seg->text, seg->len) == 0)
+			return i;
+	ps[*n] = (tparam){ ddbc_arena_strndup(arena, seg->text, seg->len), false };
+	return (*n)++;
+}
+
+/* The value as TypeScript over the parameters p; false when Toolbox's
+ * query cannot take it (a Number key's value other than a plain number or
+ * one parameter, a Binary key). */
+static bool value_code(writer *w, strbuf *sb, const ddbc_req_value *v, ddbc_type type,
+		       tparam *ps, size_t *np)
+{
+	if (type == DDBC_TYPE_B)
+		return false;
+	if (!v->is_template) {
+		if (type != DDBC_TYPE_N) {
+			lib_ts_string(sb, v->text, v->len);
+			return true;
+		}
+		size_t i = v->len && v->text[0] == '-', digits = 0;
+		for (; i < v->len && v->text[i] >= '0' && v->text[i] <= '9'; i++)
+			digits++;
+		if (!digits || digits > 15 || i != v->len)
+			return false;
+		strbuf_add(sb, v->text, v->len);
+		return true;
+	}
+	if (type == DDBC_TYPE_N) {
+		if (v->tpl.nsegs != 1 || v->tpl.segs[0].kind != DDBC_SEG_PLACEHOLDER ||
+		    v->tpl.segs[0].width)
+			return false;
+		size_t at = param_at(w->arena, ps, np, &v->tpl.segs[0]);
+		ps[at].number = true;
+		strbuf_addstr(sb, "p[");
+		lib_ts_str(sb, ps[at].name);
+		strbuf_addstr(sb, "]");
+		return true;
+	}
+	if (!v->tpl.nsegs)
+		strbuf_addstr(sb, "\"\"");
+	for (size_t i = 0; i < v->tpl.nsegs; i++) {
+		const ddbc_segment *seg = &v->tpl.segs[i];
+		strbuf_addstr(sb, i ? " + " : "");
+		if (seg->kind != DDBC_SEG_PLACEHOLDER) {
+			lib_ts_string(sb, seg->text, seg->len);
+			continue;
+		}
+		size_t at = param_at(w->arena, ps, np, seg);
+		if (seg->width) {
+			ps[at].number = true;
+			w->pads = true;
+		}
+		strbuf_addstr(sb, seg->width ? "pad_(p[" : "String(p[");
+		lib_ts_str(sb, ps[at].name);
+		if (seg->width)
+			strbuf_addf(sb, "], %u)", seg->width);
+		else
+			strbuf_addstr(sb, "])");
+	}
+	return true;
+}
+
+static const char *range_op(ddbc_cond_op op)
+{
+	switch (op) {
+	case DDBC_COND_EQ: return "eq";
+	case DDBC_COND_LT: return "lt";
+	case DDBC_COND_LE: return "lte";
+	case DDBC_COND_GT: return "gt";
+	case DDBC_COND_GE: return "gte";
+	case DDBC_COND_BETWEEN: return "between";
+	default: return "beginsWith";
+	}
+}
+
+/* The pattern's query object (its index, partition and range), or why
+ * Toolbox's access pattern cannot be it. */
+static const char *query_of(writer *w, strbuf *q, const ddbc_request *r, tparam *ps, size_t *np)
+{
+	const ddbc_index *ix = r->index;
+	if (r->op != DDBC_OP_QUERY)
+		return NULL; /* not a query: no access pattern, nothing to say */
+	if (ix->npk != 1 || ix->nsk > 1)
+		return "its index has a multi-attribute key";
+	if (r->pattern->nconds != r->nconds)
+		return "a condition on an attribute that is not its index's key";
+	const ddbc_req_cond *pc = ddbc_request_cond(r, ix->pk[0].s);
+	const ddbc_req_cond *sc = ix->nsk ? ddbc_request_cond(r, ix->sk[0].s) : NULL;
+	if (!pc || pc->op != DDBC_COND_EQ || pc->nvalues != 1)
+		return "no equality on the partition key";
+	strbuf_addstr(q, "({ ");
+	if (ix->kind != DDBC_INDEX_PRIMARY) {
+		strbuf_addstr(q, "index: ");
+		lib_ts_str(q, ix->name.s);
+		strbuf_addstr(q, ", ");
+	}
+	strbuf_addstr(q, "partition: ");
+	if (!value_code(w, q, &pc->values[0], pc->type, ps, np))
+		return "a partition key value Toolbox's query cannot take";
+	if (sc) {
+		strbuf_addf(q, ", range: { %s: ", range_op(sc->op));
+		if (sc->op == DDBC_COND_BETWEEN) {
+			strbuf_addstr(q, "[");
+			if (sc->nvalues != 2 || !value_code(w, q, &sc->values[0], sc->type, ps, np))
+				return "a sort key value Toolbox's query cannot take";
+			strbuf_addstr(q, ", ");
+			if (!value_code(w, q, &sc->values[1], sc->type, ps, np))
+				return "a sort key value Toolbox's query cannot take";
+			strbuf_addstr(q, "]");
+		} else if (sc->nvalues != 1 || !value_code(w, q, &sc->values[0], sc->type, ps, np)) {
+			return "a sort key value Toolbox's query cannot take";
+		}
+		strbuf_addstr(q, " }");
+	}
+	strbuf_addstr(q, " })");
+	return NULL;
+}
+
+/* The entity's attributes that index ix projects: what Toolbox formats
+ * of the items it returns (it would refuse the others' absence). */
+static void projected(writer *w, const ddbc_entity *e, const ddbc_index *ix)
+{
+	const ddbc_table *t = e->table;
+	strbuf *sb = &w->sb;
+	size_t n = 0;
+	strbuf_addstr(sb, ", attributes: [");
+	for (size_t i = 0; i < e->nattrs; i++) {
+		const ddbc_attr *a = &e->attrs[i];
+		bool in = ddbc_index_has_key(&t->primary, a->name.s) ||
+			  ddbc_index_has_key(ix, a->name.s);
+		for (size_t j = 0; !in && ix->projection == DDBC_PROJ_INCLUDE && j < ix->ninclude; j++)
+			in = strcmp(ix->include[j].s, a->name.s) == 0;
+		if (!in || !lib_stored(a))
+			continue;
+		strbuf_addstr(sb, n++ ? ", " : "");
+		lib_ts_str(sb, a->name.s);
+	}
+	strbuf_addstr(sb, "]");
+}
+
+static void pattern(writer *w, const ddbc_pattern *p)
+{
+	strbuf *sb = &w->sb;
+	const ddbc_request *r = ddbc_pattern_request(p);
+	if (!r || r->op != DDBC_OP_QUERY)
+		return; /* Toolbox's access patterns are queries */
+	strbuf q = STRBUF_INIT;
+	tparam *ps = ddbc_arena_array(w->arena, 2 * (size_t)r->nparams + 8, sizeof *ps);
+	size_t np = 0;
+	const char *why = p->nmatched ? query_of(w, &q, r, ps, &np) : "it returns no entity's items";
+	const ddbc_index *ix = r->index;
+	/* Toolbox tells entities apart by _et, which an index that does not
+	 * project all leaves out: there it queries one entity, unfiltered. */
+	bool unfiltered = ix->kind != DDBC_INDEX_PRIMARY && ix->projection != DDBC_PROJ_ALL;
+	if (!why && unfiltered && p->nmatched > 1)
+		why = "its index does not project Toolbox's entity attribute, and it returns "
+		      "items of several entities";
+	if (why) {
+		strbuf_addstr(sb, "        // ");
+		keys_comment(sb, p->id.s);
+		strbuf_addf(sb, ": left out, %s\n", why);
+		strbuf_release(&q);
+		return;
+	}
+	strbuf_addstr(sb, "        ");
+	lib_ts_str(sb, p->id.s);
+	strbuf_addstr(sb, ": table.build(TableAccessPattern).entities(");
+	for (uint32_t i = 0; i < p->nmatched; i++) {
+		strbuf_addstr(sb, i ? ", " : "");
+		strbuf_addstr(sb, "entities[");
+		lib_ts_str(sb, p->matched[i]->name.s);
+		strbuf_addstr(sb, "]");
+	}
+	strbuf_addstr(sb, ")");
+	if (np) {
+		strbuf_addstr(sb, "\n            .schema(map({ ");
+		for (size_t i = 0; i < np; i++) {
+			strbuf_addstr(sb, i ? ", " : "");
+			lib_ts_str(sb, ps[i].name);
+			/* a template's text takes a string or a number alike */
+			strbuf_addstr(sb, ps[i].number ? ": number()" : ": anyOf(string(), number())");
+		}
+		strbuf_addstr(sb, " }))");
+	}
+	strbuf_addf(sb, "\n            .pattern((%s) => %s)\n            .options({ maxPages: Infinity%s%s",
+		    np ? "p" : "", strbuf_str(&q), unfiltered ? ", entityAttrFilter: false" : "",
+		    r->order < 0 ? ", reverse: true" : "");
+	if (unfiltered)
+		projected(w, p->matched[0], ix);
+	strbuf_addstr(sb, " }),\n");
+	strbuf_release(&q);
+}
+
+static void patterns(writer *w, const ddbc_table *t, const char *fn)
+{
+	strbuf_addf(&w->sb, "\n/** The read access patterns on the table that are queries, as Toolbox's "
+		    "AccessPattern:\n * patterns.NAME.query(parameters).send(). */\n"
+		    "export function %sPatterns(table: ReturnType<typeof %sTable>, "
+		    "entities: ReturnType<typeof %sEntities>) {\n    return {\n", fn, fn, fn);
+	for (size_t i = 0; i < w->g->npatterns; i++) {
+		const ddbc_pattern *p = &w->g->patterns[i];
+		if (p->analysed && p->table == t)
+			pattern(w, p);
+	}
+	strbuf_addstr(&w->sb, "    };\n}\n");
+}
+
 /* The table's functions' stem: its name in camelCase when that is an
  * ASCII identifier, else table<N>. */
 static const char *stem(writer *w, const ddbc_table *t, size_t n)
@@ -304,8 +524,8 @@ ddbc_emit_result ddbc_emit_toolbox(FILE *out, const ddbc_design *g, const ddbc_e
 	lib_ts_str(&w.sb, g->name.s ? g->name.s : "");
 	strbuf_addstr(&w.sb, ",\n// written by `ddbc export --format dynamodb-toolbox`: edit the "
 		      "design, not this file.\n"
-		      "import { Table, Entity, item, string, number, binary, boolean, nul, set, any }"
-		      " from \"dynamodb-toolbox\";\n"
+		      "import { Table, Entity, TableAccessPattern, item, map, anyOf, string, number, binary, boolean, "
+		      "nul, set, any }\n    from \"dynamodb-toolbox\";\n"
 		      "import type { DynamoDBDocumentClient } from \"@aws-sdk/lib-dynamodb\";\n");
 	const char **stems = ddbc_arena_array(w.arena, g->ntables + 1, sizeof *stems);
 	bool ok = true;
@@ -318,14 +538,16 @@ ddbc_emit_result ddbc_emit_toolbox(FILE *out, const ddbc_design *g, const ddbc_e
 		stems[i] = s;
 		table(&w, t, s);
 		ok = entities(&w, t, s);
+		if (ok)
+			patterns(&w, t, s);
 	}
 	strbuf_addstr(&w.sb, "\n/** Each table's functions, by the table's name. */\n"
 		      "export const tables = {\n");
 	for (size_t i = 0; ok && i < g->ntables; i++) {
 		strbuf_addstr(&w.sb, "    ");
 		lib_ts_str(&w.sb, g->tables[i].name.s);
-		strbuf_addf(&w.sb, ": { table: %sTable, entities: %sEntities },\n", stems[i],
-			    stems[i]);
+		strbuf_addf(&w.sb, ": { table: %sTable, entities: %sEntities, patterns: %sPatterns },\n",
+			    stems[i], stems[i], stems[i]);
 	}
 	strbuf_addstr(&w.sb, "};\n");
 	if (ok && w.pads)

@@ -1,6 +1,7 @@
 // DynamoDB-Toolbox (v2) tables and entities of the design "ecommerce",
 // written by `ddbc export --format dynamodb-toolbox`: edit the design, not this file.
-import { Table, Entity, item, string, number, binary, boolean, nul, set, any } from "dynamodb-toolbox";
+import { Table, Entity, TableAccessPattern, item, map, anyOf, string, number, binary, boolean, nul, set, any }
+    from "dynamodb-toolbox";
 import type { DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
 
 /** The table "AppData". */
@@ -71,7 +72,30 @@ export function appDataEntities(table: ReturnType<typeof appDataTable>) {
     };
 }
 
+/** The read access patterns on the table that are queries, as Toolbox's AccessPattern:
+ * patterns.NAME.query(parameters).send(). */
+export function appDataPatterns(table: ReturnType<typeof appDataTable>, entities: ReturnType<typeof appDataEntities>) {
+    return {
+        "orders-by-user": table.build(TableAccessPattern).entities(entities["Order"])
+            .schema(map({ "UserId": anyOf(string(), number()) }))
+            .pattern((p) => ({ partition: "USER#" + String(p["UserId"]), range: { beginsWith: "ORDER#" } }))
+            .options({ maxPages: Infinity }),
+        "orders-by-user-and-date": table.build(TableAccessPattern).entities(entities["Order"])
+            .schema(map({ "UserId": anyOf(string(), number()), "OrderDay": anyOf(string(), number()) }))
+            .pattern((p) => ({ partition: "USER#" + String(p["UserId"]), range: { beginsWith: "ORDER#" + String(p["OrderDay"]) } }))
+            .options({ maxPages: Infinity }),
+        "products-by-category": table.build(TableAccessPattern).entities(entities["Product"])
+            .schema(map({ "Category": anyOf(string(), number()) }))
+            .pattern((p) => ({ index: "GSI1", partition: String(p["Category"]) }))
+            .options({ maxPages: Infinity }),
+        "orders-by-status": table.build(TableAccessPattern).entities(entities["Order"])
+            .schema(map({ "Status": anyOf(string(), number()) }))
+            .pattern((p) => ({ index: "GSI2", partition: String(p["Status"]) }))
+            .options({ maxPages: Infinity, reverse: true }),
+    };
+}
+
 /** Each table's functions, by the table's name. */
 export const tables = {
-    "AppData": { table: appDataTable, entities: appDataEntities },
+    "AppData": { table: appDataTable, entities: appDataEntities, patterns: appDataPatterns },
 };

@@ -1,6 +1,7 @@
 // DynamoDB-Toolbox (v2) tables and entities of the design "stamp-rally",
 // written by `ddbc export --format dynamodb-toolbox`: edit the design, not this file.
-import { Table, Entity, item, string, number, binary, boolean, nul, set, any } from "dynamodb-toolbox";
+import { Table, Entity, TableAccessPattern, item, map, anyOf, string, number, binary, boolean, nul, set, any }
+    from "dynamodb-toolbox";
 import type { DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
 
 /** The table "line-event". */
@@ -74,9 +75,32 @@ export function lineEventEntities(table: ReturnType<typeof lineEventTable>) {
     };
 }
 
+/** The read access patterns on the table that are queries, as Toolbox's AccessPattern:
+ * patterns.NAME.query(parameters).send(). */
+export function lineEventPatterns(table: ReturnType<typeof lineEventTable>, entities: ReturnType<typeof lineEventEntities>) {
+    return {
+        "user-with-stamps": table.build(TableAccessPattern).entities(entities["User"], entities["UserStamp"])
+            .schema(map({ "eventId": anyOf(string(), number()), "lineUserId": anyOf(string(), number()) }))
+            .pattern((p) => ({ partition: "EVENT#" + String(p["eventId"]) + "#USER#" + String(p["lineUserId"]) }))
+            .options({ maxPages: Infinity }),
+        "users-by-date": table.build(TableAccessPattern).entities(entities["User"])
+            .schema(map({ "eventId": anyOf(string(), number()) }))
+            .pattern((p) => ({ index: "GSI1", partition: "EVENT#" + String(p["eventId"]) + "#USERS" }))
+            .options({ maxPages: Infinity }),
+        "users-registered-on-day": table.build(TableAccessPattern).entities(entities["User"])
+            .schema(map({ "eventId": anyOf(string(), number()) }))
+            .pattern((p) => ({ index: "GSI1", partition: "EVENT#" + String(p["eventId"]) + "#USERS", range: { between: ["2026-05-23", "2026-05-23T23:59:59.999Z#~"] } }))
+            .options({ maxPages: Infinity }),
+        "stamp-masters-by-order": table.build(TableAccessPattern).entities(entities["StampMaster"])
+            .schema(map({ "eventId": anyOf(string(), number()) }))
+            .pattern((p) => ({ index: "GSI1", partition: "EVENT#" + String(p["eventId"]) + "#STAMP_MASTERS" }))
+            .options({ maxPages: Infinity }),
+    };
+}
+
 /** Each table's functions, by the table's name. */
 export const tables = {
-    "line-event": { table: lineEventTable, entities: lineEventEntities },
+    "line-event": { table: lineEventTable, entities: lineEventEntities, patterns: lineEventPatterns },
 };
 
 /* A :0WIDTH placeholder's value: a non-negative whole number in exactly
