@@ -10,7 +10,9 @@
  * function of the others that writes the template exactly, literals as
  * escaped string literals and :0WIDTH as padStart. The table key's
  * linked attributes are .key(). Timestamps are off: items hold what the
- * design says (and Toolbox's entity attribute, _et).
+ * design says (and Toolbox's entity attribute, _et). Each Query pattern
+ * is a TableAccessPattern (<table>Patterns), its key values written as
+ * ddbc renders them.
  */
 #include "emit/emit_keys_int.h"
 #include "emit/emit_libs.h"
