@@ -218,7 +218,7 @@ static bool entity(writer *w, const ddbc_entity *e, size_t n)
 	lib_parts parts;
 	lib_parts_of(w->arena, e, &parts);
 	strbuf *sb = &w->sb;
-	const char *id = lib_ts_ident(w->arena, e->name.s, "", "entity", n);
+	const char *id = lib_ts_ident(w->arena, e->name.s, "Entity", "entity", n);
 	strbuf_addf(sb, "    const %s_base = item({\n", id);
 	for (size_t i = 0; i < e->nattrs; i++) {
 		const ddbc_attr *a = &e->attrs[i];
@@ -266,7 +266,7 @@ static bool entities(writer *w, const ddbc_table *t, const char *fn)
 		strbuf_addstr(sb, "        ");
 		lib_ts_str(sb, t->entities[i]->name.s);
 		strbuf_addf(sb, ": %s,\n",
-			    lib_ts_ident(w->arena, t->entities[i]->name.s, "", "entity", i));
+			    lib_ts_ident(w->arena, t->entities[i]->name.s, "Entity", "entity", i));
 	}
 	strbuf_addstr(sb, "    };\n}\n");
 	return true;

@@ -19,20 +19,20 @@ export function appDataTable(documentClient?: DynamoDBDocumentClient, name: stri
 
 /** The entities of the table appDataTable returns. */
 export function appDataEntities(table: ReturnType<typeof appDataTable>) {
-    const User_base = item({
+    const UserEntity_base = item({
         "UserId": string().key(),
         "Name": string().optional(),
         "Email": string().optional(),
         "Age": number().optional(),
     });
-    const User = new Entity({
+    const UserEntity = new Entity({
         name: "User", table, timestamps: false,
-        schema: User_base.and({
-            "PK": string().key().link<typeof User_base>((i) => "USER#" + String(i["UserId"])),
-            "SK": string().key().link<typeof User_base>((i) => "PROFILE"),
+        schema: UserEntity_base.and({
+            "PK": string().key().link<typeof UserEntity_base>((i) => "USER#" + String(i["UserId"])),
+            "SK": string().key().link<typeof UserEntity_base>((i) => "PROFILE"),
         }),
     });
-    const Order_base = item({
+    const OrderEntity_base = item({
         "UserId": string().key(),
         "OrderId": string().key(),
         "OrderDay": string().key(),
@@ -41,34 +41,34 @@ export function appDataEntities(table: ReturnType<typeof appDataTable>) {
         "OrderDate": string(),
         "UserName": string().optional(),
     });
-    const Order = new Entity({
+    const OrderEntity = new Entity({
         name: "Order", table, timestamps: false,
-        schema: Order_base.and({
-            "PK": string().key().link<typeof Order_base>((i) => "USER#" + String(i["UserId"])),
-            "SK": string().key().link<typeof Order_base>((i) => "ORDER#" + String(i["OrderDay"]) + "#" + String(i["OrderId"])),
-            "GSI2PK": string().link<typeof Order_base>((i) => String(i["Status"])),
-            "GSI2SK": string().link<typeof Order_base>((i) => String(i["OrderDate"])),
+        schema: OrderEntity_base.and({
+            "PK": string().key().link<typeof OrderEntity_base>((i) => "USER#" + String(i["UserId"])),
+            "SK": string().key().link<typeof OrderEntity_base>((i) => "ORDER#" + String(i["OrderDay"]) + "#" + String(i["OrderId"])),
+            "GSI2PK": string().link<typeof OrderEntity_base>((i) => String(i["Status"])),
+            "GSI2SK": string().link<typeof OrderEntity_base>((i) => String(i["OrderDate"])),
         }),
     });
-    const Product_base = item({
+    const ProductEntity_base = item({
         "ProductId": string().key(),
         "Name": string().optional(),
         "Category": string(),
         "Price": number().optional(),
         "GSI1SK": number().optional(),
     });
-    const Product = new Entity({
+    const ProductEntity = new Entity({
         name: "Product", table, timestamps: false,
-        schema: Product_base.and({
-            "PK": string().key().link<typeof Product_base>((i) => "PRODUCT#" + String(i["ProductId"])),
-            "SK": string().key().link<typeof Product_base>((i) => "INFO"),
-            "GSI1PK": string().link<typeof Product_base>((i) => String(i["Category"])),
+        schema: ProductEntity_base.and({
+            "PK": string().key().link<typeof ProductEntity_base>((i) => "PRODUCT#" + String(i["ProductId"])),
+            "SK": string().key().link<typeof ProductEntity_base>((i) => "INFO"),
+            "GSI1PK": string().link<typeof ProductEntity_base>((i) => String(i["Category"])),
         }),
     });
     return {
-        "User": User,
-        "Order": Order,
-        "Product": Product,
+        "User": UserEntity,
+        "Order": OrderEntity,
+        "Product": ProductEntity,
     };
 }
 

@@ -18,23 +18,23 @@ export function lineEventTable(documentClient?: DynamoDBDocumentClient, name: st
 
 /** The entities of the table lineEventTable returns. */
 export function lineEventEntities(table: ReturnType<typeof lineEventTable>) {
-    const User_base = item({
+    const UserEntity_base = item({
         "eventId": string().key(),
         "lineUserId": string().key(),
         "createdAt": string(),
         "updatedAt": string().optional(),
     });
-    const User = new Entity({
+    const UserEntity = new Entity({
         name: "User", table, timestamps: false,
-        schema: User_base.and({
-            "PK": string().key().link<typeof User_base>((i) => "EVENT#" + String(i["eventId"]) + "#USER#" + String(i["lineUserId"])),
-            "SK": string().key().link<typeof User_base>((i) => "PROFILE"),
-            "entityType": string().link<typeof User_base>((i) => "USER"),
-            "GSI1PK": string().link<typeof User_base>((i) => "EVENT#" + String(i["eventId"]) + "#USERS"),
-            "GSI1SK": string().link<typeof User_base>((i) => String(i["createdAt"]) + "#" + String(i["lineUserId"])),
+        schema: UserEntity_base.and({
+            "PK": string().key().link<typeof UserEntity_base>((i) => "EVENT#" + String(i["eventId"]) + "#USER#" + String(i["lineUserId"])),
+            "SK": string().key().link<typeof UserEntity_base>((i) => "PROFILE"),
+            "entityType": string().link<typeof UserEntity_base>((i) => "USER"),
+            "GSI1PK": string().link<typeof UserEntity_base>((i) => "EVENT#" + String(i["eventId"]) + "#USERS"),
+            "GSI1SK": string().link<typeof UserEntity_base>((i) => String(i["createdAt"]) + "#" + String(i["lineUserId"])),
         }),
     });
-    const UserStamp_base = item({
+    const UserStampEntity_base = item({
         "eventId": string().key(),
         "lineUserId": string().key(),
         "stampId": string().key(),
@@ -42,15 +42,15 @@ export function lineEventEntities(table: ReturnType<typeof lineEventTable>) {
         "flexMessageSent": boolean().optional(),
         "flexMessageSentAt": string().optional(),
     });
-    const UserStamp = new Entity({
+    const UserStampEntity = new Entity({
         name: "UserStamp", table, timestamps: false,
-        schema: UserStamp_base.and({
-            "PK": string().key().link<typeof UserStamp_base>((i) => "EVENT#" + String(i["eventId"]) + "#USER#" + String(i["lineUserId"])),
-            "SK": string().key().link<typeof UserStamp_base>((i) => "STAMP#" + String(i["stampId"])),
-            "entityType": string().link<typeof UserStamp_base>((i) => "USER_STAMP"),
+        schema: UserStampEntity_base.and({
+            "PK": string().key().link<typeof UserStampEntity_base>((i) => "EVENT#" + String(i["eventId"]) + "#USER#" + String(i["lineUserId"])),
+            "SK": string().key().link<typeof UserStampEntity_base>((i) => "STAMP#" + String(i["stampId"])),
+            "entityType": string().link<typeof UserStampEntity_base>((i) => "USER_STAMP"),
         }),
     });
-    const StampMaster_base = item({
+    const StampMasterEntity_base = item({
         "eventId": string().key(),
         "stampId": string().key(),
         "name": string().optional(),
@@ -58,20 +58,20 @@ export function lineEventEntities(table: ReturnType<typeof lineEventTable>) {
         "isActive": boolean().optional(),
         "flexMessageContent": any().optional(),
     });
-    const StampMaster = new Entity({
+    const StampMasterEntity = new Entity({
         name: "StampMaster", table, timestamps: false,
-        schema: StampMaster_base.and({
-            "PK": string().key().link<typeof StampMaster_base>((i) => "EVENT#" + String(i["eventId"]) + "#STAMP#" + String(i["stampId"])),
-            "SK": string().key().link<typeof StampMaster_base>((i) => "MASTER"),
-            "entityType": string().link<typeof StampMaster_base>((i) => "STAMP_MASTER"),
-            "GSI1PK": string().link<typeof StampMaster_base>((i) => "EVENT#" + String(i["eventId"]) + "#STAMP_MASTERS"),
-            "GSI1SK": string().link<typeof StampMaster_base>((i) => pad_(i["order"], 3)),
+        schema: StampMasterEntity_base.and({
+            "PK": string().key().link<typeof StampMasterEntity_base>((i) => "EVENT#" + String(i["eventId"]) + "#STAMP#" + String(i["stampId"])),
+            "SK": string().key().link<typeof StampMasterEntity_base>((i) => "MASTER"),
+            "entityType": string().link<typeof StampMasterEntity_base>((i) => "STAMP_MASTER"),
+            "GSI1PK": string().link<typeof StampMasterEntity_base>((i) => "EVENT#" + String(i["eventId"]) + "#STAMP_MASTERS"),
+            "GSI1SK": string().link<typeof StampMasterEntity_base>((i) => pad_(i["order"], 3)),
         }),
     });
     return {
-        "User": User,
-        "UserStamp": UserStamp,
-        "StampMaster": StampMaster,
+        "User": UserEntity,
+        "UserStamp": UserStampEntity,
+        "StampMaster": StampMasterEntity,
     };
 }
 
