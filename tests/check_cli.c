@@ -287,7 +287,7 @@ START_TEST(test_list_words)
 		const char *cmd, *opt, *words;
 	} cases[] = {
 		{ "export", "--list-formats", "create-table model queries cloudformation terraform "
-		  "workbench " },
+		  "workbench electrodb dynamodb-toolbox onetable " },
 		{ "doc", "--list-formats", "md html " },
 		{ "lint", "--list-formats", "text json sarif github " },
 		{ "import", "--list-sources", "workbench cloudformation describe-table mcp " },

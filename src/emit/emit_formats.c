@@ -22,6 +22,12 @@ const ddbc_export_format ddbc_export_formats[] = {
 	  .fn = ddbc_emit_terraform },
 	{ .name = "workbench", .help = "a NoSQL Workbench data model, one facet per entity",
 	  .fn = ddbc_emit_workbench, .limited = true, .limit = DDBC_RULE_WORKBENCH_MULTI_KEY },
+	{ .name = "electrodb", .help = "ElectroDB entities and a Service per table (TypeScript)",
+	  .fn = ddbc_emit_electrodb },
+	{ .name = "dynamodb-toolbox", .help = "DynamoDB-Toolbox v2 Table and Entity definitions (TypeScript)",
+	  .fn = ddbc_emit_toolbox },
+	{ .name = "onetable", .help = "a OneTable schema (JSON)",
+	  .fn = ddbc_emit_onetable },
 	{ .name = NULL },
 };
 
