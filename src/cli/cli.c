@@ -11,6 +11,7 @@
 #include "cli/cli_cost.h"
 #include "cli/cli_diff.h"
 #include "cli/cli_explain.h"
+#include "cli/cli_init.h"
 #include "cli/cli_usage.h"
 #include "cli/cli_words.h"
 #include "model/header_plan.h"
@@ -568,6 +569,13 @@ static exit_status run_explain(struct opts *o)
 	return (exit_status)ddbc_cli_explain(o->nfiles ? o->files[0] : NULL);
 }
 
+/* ---- init ------------------------------------------------------------------------- */
+
+static exit_status run_init(struct opts *o)
+{
+	return (exit_status)ddbc_cli_init(o->nfiles ? o->files[0] : NULL, o->output);
+}
+
 /* ---- import ---------------------------------------------------------------------- */
 
 static exit_status run_import(struct opts *o)
@@ -651,6 +659,8 @@ static const struct command commands[] = {
 	  .options = OPT_FROM | OPT_LIST_SOURCES | OPT_OUTPUT | OPT_PARAM, .min_files = 1,
 	  .max_files = (size_t)-1, .sources = DDBC_WORDS(ddbc_import_sources), .run = run_import },
 	{ .name = "explain", .usage = ddbc_usage_explain, .max_files = 1, .run = run_explain },
+	{ .name = "init", .usage = ddbc_usage_init, .options = OPT_OUTPUT, .max_files = 1,
+	  .run = run_init },
 };
 
 /* Every file the command names is an input -o must not replace
