@@ -5,7 +5,9 @@
  * tests/init.test lints it and runs every command on it.
  */
 #include "cli/cli_init.h"
+#include "cli/cli_opts.h"
 #include "util/embedded.h"
+#include "util/error.h"
 #include "util/output.h"
 #include "util/strbuf.h"
 
@@ -16,6 +18,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+/* NAME_MAX_LEN is the 64 of the usage error's message. */
 enum { STATUS_OK = 0, STATUS_USAGE = 2, NAME_MAX_LEN = 64 };
 
 /* A design name init accepts: it also names the file, the header's guard
@@ -77,9 +80,9 @@ int ddbc_cli_init(const char *name, const char *output)
 	strbuf nm = STRBUF_INIT, path = STRBUF_INIT, text = STRBUF_INIT;
 	int status = STATUS_USAGE;
 	if (name && !name_ok(name)) {
-		fprintf(stderr, "ddbc init: '%s' is not a design name; use letters, digits, '-' "
-				"and '_' (at most %d, starting with a letter)\n",
-			name, NAME_MAX_LEN);
+		/* A command-line mistake: a usage error, naming the help. */
+		cli_usage_error("init", "'%s' is not a design name; use an ASCII letter, then "
+				"letters, digits, '-' and '_' (at most 64 in all)", name);
 		goto out;
 	}
 	if (name)
@@ -95,13 +98,13 @@ int ddbc_cli_init(const char *name, const char *output)
 	 * included): init starts a design, it does not replace one. */
 	struct stat st;
 	if (!to_stdout && lstat(path.buf, &st) == 0) {
-		fprintf(stderr, "ddbc init: '%s' exists; not overwritten (remove it, or give "
-				"another file with -o)\n", path.buf);
+		ddbc_error("'%s' exists; not overwritten (remove it, or name another file "
+			   "with -o)", path.buf);
 		goto out;
 	}
 	const ddbc_embedded_file *t = ddbc_embedded_find("templates/starter.ddb.yaml");
 	if (!t) {
-		fprintf(stderr, "ddbc init: the starter design is missing from this build\n");
+		ddbc_error("the starter design is missing from this build");
 		goto out;
 	}
 	strbuf file = STRBUF_INIT;
