@@ -721,9 +721,7 @@ static void expect_lint_golden(const char *file, const char *format, const char 
 	else
 		ck_assert(strncmp(p.err, "1 file: ", 8) == 0);
 	/* SARIF's rule list is check_diag's to check. */
-	char *masked = tu_mask_json(p.out, "rules");
-	char *out = tu_replace(masked, DDBC_DOCS_URL, "@DOCS_URL@/");
-	free(masked);
+	char *out = tu_mask_json(p.out, "rules");
 	char *norm = tu_replace(out, "\"" PACKAGE_VERSION "\"", "\"@VERSION@\"");
 	tu_expect_golden(golden, norm, strlen(norm));
 	free(norm);

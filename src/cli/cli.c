@@ -14,6 +14,7 @@
 #include "cli/cli_migrate.h"
 #include "cli/cli_explain.h"
 #include "cli/cli_live.h"
+#include "cli/cli_init.h"
 #include "cli/cli_usage.h"
 #include "cli/cli_words.h"
 #include "model/header_plan.h"
@@ -697,6 +698,13 @@ static exit_status run_lsp(struct opts *o)
 	return status ? EXIT_FINDINGS : EXIT_OK;
 }
 
+/* ---- init ------------------------------------------------------------------------- */
+
+static exit_status run_init(struct opts *o)
+{
+	return (exit_status)ddbc_cli_init(o->nfiles ? o->files[0] : NULL, o->output);
+}
+
 /* ---- import ---------------------------------------------------------------------- */
 
 static exit_status run_import(struct opts *o)
@@ -794,6 +802,8 @@ static const struct command commands[] = {
 	  .max_files = 2, .run = ddbc_cli_migrate },
 	{ .name = "explain", .usage = ddbc_usage_explain, .max_files = 1, .run = run_explain },
 	{ .name = "lsp", .usage = ddbc_usage_lsp, .options = OPT_RULE, .run = run_lsp },
+	{ .name = "init", .usage = ddbc_usage_init, .options = OPT_OUTPUT, .max_files = 1,
+	  .run = run_init },
 };
 
 /* Every file the command names is an input -o must not replace

@@ -29,6 +29,7 @@ const char ddbc_usage_main[] =
 	"               template, described tables or an MCP server schema\n"
 	"  explain      list the rules, or show one rule's page\n"
 	"  lsp          a language server for editors, on standard input and output\n"
+	"  init         write a commented starter design that lints clean\n"
 	"\n"
 	"options:\n"
 	"  -h, --help     show this help ('ddbc COMMAND --help' for a command)\n"
@@ -322,7 +323,20 @@ const char ddbc_usage_lsp[] =
 	"\n"
 	"options:\n"
 	"      --rule RULE=SEV     set a rule's severity: off, note, warning or error\n"
-	"                          (repeatable; the client's settings may add more)\n"
+	"                          (repeatable; the client's settings may add more)\n";
+
+const char ddbc_usage_init[] =
+	"usage: ddbc init [NAME] [-o FILE]\n"
+	"\n"
+	"Writes a commented starter design named NAME (default: the current folder's\n"
+	"name, else 'design'): a table, a GSI, a sparse index, two entities with\n"
+	"example items and three access patterns, which lints clean and which every\n"
+	"command takes. It goes to NAME.ddb.yaml, or FILE ('-': standard output); a\n"
+	"file that exists is never overwritten (exit status 2, nothing written).\n"
+	"NAME: a letter, then letters, digits, '-' and '_', at most 64 in all.\n"
+	"\n"
+	"options:\n"
+	"  -o, --output FILE       write to FILE instead of NAME.ddb.yaml\n"
 	"  -h, --help              show this help\n";
 
 /* Appends words, wrapped at 80 columns after the option column. */
