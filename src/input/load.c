@@ -88,7 +88,8 @@ static void load_projection(loader *L, const ddbc_node *index, ddbc_index *ix)
 static void load_gsi(loader *L, const ddbc_pair *pair, ddbc_table *t, ddbc_index *ix)
 {
 	static const char *const fields[] = { "description", "partition_key", "sort_key",
-					      "projection", "capacity" };
+					      "projection", "capacity", "warm_throughput",
+					      "on_demand_max" };
 	ix->name = ddbc_load_name_of(L, pair->key);
 	ix->kind = DDBC_INDEX_GSI;
 	ix->table = t;
@@ -107,6 +108,7 @@ static void load_gsi(loader *L, const ddbc_pair *pair, ddbc_table *t, ddbc_index
 	const ddbc_node *cap = ddbc_node_get(m, "capacity");
 	if (cap)
 		load_capacity(L, cap, &ix->capacity);
+	ddbc_load_gsi_settings(L, m, ix);
 }
 
 static void load_lsi(loader *L, const ddbc_pair *pair, ddbc_table *t, ddbc_index *ix)
@@ -156,7 +158,11 @@ static size_t load_indexes(loader *L, const ddbc_node *m, const char *field, ddb
 static bool read_table(loader *L, const ddbc_pair *pair, ddbc_table *t)
 {
 	static const char *const fields[] = { "description", "partition_key", "sort_key", "ttl",
-					      "billing", "capacity", "gsi", "lsi", "table_class" };
+					      "billing", "capacity", "gsi", "lsi", "table_class",
+					      "pitr", "deletion_protection", "stream",
+					      "warm_throughput", "on_demand_max",
+					      "contributor_insights", "replicas", "consistency",
+					      "witness", "sse", "tags", "resource_policy" };
 	static const char *const billing[] = { "on_demand", "provisioned" };
 	t->name = ddbc_load_name_of(L, pair->key);
 	t->primary.name = t->name;
@@ -199,6 +205,8 @@ static void load_table(loader *L, const ddbc_pair *pair, ddbc_table *t)
 	t->incomplete = t->primary.incomplete = L->d->n > before;
 	if (!is_map)
 		return;
+	/* After the key: a bad setting leaves what the key tells whole. */
+	ddbc_load_table_settings(L, pair->value, t);
 	t->ngsi = load_indexes(L, pair->value, "gsi", t, &t->gsi, load_gsi);
 	t->nlsi = load_indexes(L, pair->value, "lsi", t, &t->lsi, load_lsi);
 }
