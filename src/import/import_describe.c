@@ -7,6 +7,9 @@
  * named after the table and marked as such.
  */
 #include "import/import_int.h"
+#include "util/strbuf.h"
+
+#include <stdio.h>
 
 
 int ddbc_import_describe(const char *file, const json_t *root, json_t *design)
@@ -25,6 +28,12 @@ int ddbc_import_describe(const char *file, const json_t *root, json_t *design)
 	json_t *table = ddbc_import_api_table(file, t, &attrs);
 	if (!table)
 		return -1;
+	strbuf lost = STRBUF_INIT;
+	ddbc_import_described_settings(t, table, &lost);
+	if (lost.len)
+		fprintf(stderr, "ddbc import: %s: table '%s': not kept: %s\n", file, name,
+			strbuf_str(&lost));
+	strbuf_release(&lost);
 	if (!ddbc_import_is_string(json_object_get(design, "name")))
 		json_object_set_new(design, "name", json_string(name));
 	int rc = ddbc_import_add_key_table(file, design, name, table, attrs, "describe-table");

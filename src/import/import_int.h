@@ -175,6 +175,11 @@ json_t *ddbc_import_api_table(const char *file, const json_t *t, json_t **attrs)
 void ddbc_import_cfn_settings(const json_t *props, bool global, const char *region,
 			      json_t *table, struct strbuf *lost);
 
+/* The same from describe-table's TableDescription (what it holds:
+ * deletion protection, the stream, encryption, warm and maximum
+ * throughput, replicas, consistency, witness). */
+void ddbc_import_described_settings(const json_t *t, json_t *table, struct strbuf *lost);
+
 /* Adds table (taken) to design under name, with one entity of that name
  * that declares attrs (name -> type): the source (named in the entity's
  * comment) names no entities. Returns 0 or -1. */

@@ -276,3 +276,91 @@ void ddbc_import_cfn_settings(const json_t *props, bool global, const char *regi
 	}
 	gsi_settings(props, mine, global, table, lost);
 }
+
+/* ---- describe-table ---------------------------------------------------------------- */
+
+/* A throughput object of a description, kept when it states a figure of
+ * at least 1 (-1 and absence say there is none). */
+static void described_throughput(json_t *out, const char *key, const json_t *o, const char *r,
+				 const char *w, strbuf *lost)
+{
+	if (int_of(json_object_get(o, r)) > 0 || int_of(json_object_get(o, w)) > 0)
+		throughput(out, key, o, r, w, lost);
+}
+
+/* The Region of a table's ARN (arn:aws:dynamodb:REGION:...), or NULL. */
+static char *arn_region(const json_t *arn)
+{
+	const char *s = ddbc_import_string_value(arn);
+	if (!s || strncmp(s, "arn:", 4))
+		return NULL;
+	const char *p = s;
+	for (int colons = 0; *p && colons < 3; p++)
+		colons += *p == ':';
+	const char *end = strchr(p, ':');
+	return end && end > p ? strndup(p, (size_t)(end - p)) : NULL;
+}
+
+void ddbc_import_described_settings(const json_t *t, json_t *table, strbuf *lost)
+{
+	const json_t *dp = json_object_get(t, "DeletionProtectionEnabled");
+	if (bool_of(dp) >= 0)
+		json_object_set_new(table, "deletion_protection", json_boolean(bool_of(dp)));
+	const json_t *st = json_object_get(t, "StreamSpecification");
+	const char *view = ddbc_import_string_value(json_object_get(st, "StreamViewType"));
+	if (bool_of(json_object_get(st, "StreamEnabled")) == 1 && view)
+		lower_word(table, "stream", view);
+	const json_t *sse = json_object_get(t, "SSEDescription");
+	const char *status = ddbc_import_string_value(json_object_get(sse, "Status"));
+	if (status && (!strcmp(status, "ENABLED") || !strcmp(status, "ENABLING"))) {
+		json_t *o = json_object();
+		const char *key = ddbc_import_string_value(json_object_get(sse, "KMSMasterKeyArn"));
+		if (key)
+			json_object_set_new(o, "kms_key", json_string(key));
+		json_object_set_new(table, "sse", o);
+	}
+	/* A live table always has a warm throughput (a new on-demand one
+	 * 12,000 and 4,000): it is the table's, and kept as it is. */
+	described_throughput(table, "warm_throughput", json_object_get(t, "WarmThroughput"),
+			     "ReadUnitsPerSecond", "WriteUnitsPerSecond", lost);
+	described_throughput(table, "on_demand_max", json_object_get(t, "OnDemandThroughput"),
+			     "MaxReadRequestUnits", "MaxWriteRequestUnits", lost);
+	json_t *gsis = json_object_get(table, "gsi");
+	size_t i;
+	const json_t *g;
+	json_array_foreach(json_object_get(t, "GlobalSecondaryIndexes"), i, g) {
+		const char *name = ddbc_import_string_value(json_object_get(g, "IndexName"));
+		json_t *ix = name ? json_object_get(gsis, name) : NULL;
+		if (!json_is_object(ix))
+			continue;
+		described_throughput(ix, "warm_throughput", json_object_get(g, "WarmThroughput"),
+				     "ReadUnitsPerSecond", "WriteUnitsPerSecond", lost);
+		described_throughput(ix, "on_demand_max", json_object_get(g, "OnDemandThroughput"),
+				     "MaxReadRequestUnits", "MaxWriteRequestUnits", lost);
+	}
+	/* A global table's other Regions are its Replicas; its own is its ARN's. */
+	const json_t *replicas = json_object_get(t, "Replicas"), *r;
+	if (json_array_size(replicas)) {
+		json_t *regions = json_array();
+		char *own = arn_region(json_object_get(t, "TableArn"));
+		if (own)
+			json_array_append_new(regions, json_string(own));
+		else
+			not_kept(lost, "the table's own Region (no TableArn)");
+		json_array_foreach(replicas, i, r) {
+			const char *name = ddbc_import_string_value(json_object_get(r, "RegionName"));
+			if (name && (!own || strcmp(name, own)))
+				json_array_append_new(regions, json_string(name));
+		}
+		free(own);
+		json_object_set_new(table, "replicas", regions);
+		const char *mode = ddbc_import_string_value(json_object_get(t,
+							   "MultiRegionConsistency"));
+		json_object_set_new(table, "consistency",
+				    json_string(mode && !strcmp(mode, "STRONG") ? "strong" : "eventual"));
+		const char *witness = ddbc_import_string_value(json_object_get(
+			json_array_get(json_object_get(t, "GlobalTableWitnesses"), 0), "RegionName"));
+		if (witness)
+			json_object_set_new(table, "witness", json_string(witness));
+	}
+}

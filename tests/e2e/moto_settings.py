@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """moto_settings.py - does moto accept the CreateTable requests with the table settings?
 
-usage: moto_settings.py CREATE-TABLE.json
+usage: moto_settings.py CREATE-TABLE.json [OUTDIR]
 
 Creates every table of the export (`ddbc export --format create-table`) on
 moto, in process, with boto3, whose request validation knows each field
@@ -11,6 +11,8 @@ OnDemandThroughput and WarmThroughput); then reads each table back and
 checks that what moto keeps of them is what the request said: deletion
 protection, the stream, the tags and the encryption (moto 5 keeps no
 OnDemandThroughput or WarmThroughput: those are checked only as accepted).
+With OUTDIR, each table's describe-table output is written there as
+TABLE.json, for `ddbc import --from describe-table` to read back.
 """
 import json
 import os
@@ -42,7 +44,7 @@ def check(client, req):
     return t
 
 
-def main(path):
+def main(path, outdir=None):
     with open(path) as f:
         requests = json.load(f)
     os.environ.setdefault("AWS_ACCESS_KEY_ID", "ddbc")
@@ -52,10 +54,13 @@ def main(path):
         for req in requests:
             client.create_table(**req)
         for req in requests:
-            check(client, req)
+            t = check(client, req)
+            if outdir:
+                with open(os.path.join(outdir, req["TableName"] + ".json"), "w") as f:
+                    json.dump({"Table": t}, f, default=str)
     print(f"moto_settings: {len(requests)} tables created with their settings")
     return 0
 
 
 if __name__ == "__main__":
-    sys.exit(main(sys.argv[1]))
+    sys.exit(main(*sys.argv[1:3]))

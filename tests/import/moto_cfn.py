@@ -31,7 +31,11 @@ def check(template, requests):
         body = f.read()
     with open(requests) as f:
         want = {t["TableName"]: same_tables.from_request(t) for t in json.load(f)}
-    for res in json.loads(body).get("Resources", {}).values():
+    try:
+        resources = json.loads(body).get("Resources", {})
+    except ValueError:
+        resources = {}   # a YAML template of tests/import: none is global
+    for res in resources.values():
         if res.get("Type") == "AWS::DynamoDB::GlobalTable":
             name = res["Properties"]["TableName"]
             print(f"{template}: global table {name}: not deployed (moto has no GlobalTable)")
