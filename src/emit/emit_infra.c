@@ -50,12 +50,12 @@ static char *resource_name(const char *table, bool camel, json_t *used)
 
 /* ---- CloudFormation ---------------------------------------------------------------- */
 
-/* A resource policy as CloudFormation's ResourcePolicy: the document as
- * JSON (the loader made sure it parses). */
+/* A resource policy as CloudFormation's ResourcePolicy: its
+ * PolicyDocument takes the document as JSON text too (the loader made
+ * sure it is a JSON object; an output never parses). */
 static json_t *cfn_policy(const ddbc_table_settings *s)
 {
-	json_t *doc = json_loadb(s->policy, s->policy_bytes, JSON_DECODE_ANY, NULL);
-	return json_pack("{s:o}", "PolicyDocument", doc ? doc : json_object());
+	return json_pack("{s:s%}", "PolicyDocument", s->policy, s->policy_bytes);
 }
 
 static json_t *cfn_pitr(const ddbc_table_settings *s)

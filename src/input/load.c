@@ -172,9 +172,9 @@ static bool read_table(loader *L, const ddbc_pair *pair, ddbc_table *t)
 	const ddbc_node *m = pair->value;
 	if (!ddbc_load_expect_kind(L, m, DDBC_NODE_MAP, t->name.s))
 		return false;
-	t->indexes_incomplete = ddbc_load_check_known(L, m, "a table", fields,
-						      countof(fields)) > 0 &&
-				(!ddbc_node_get(m, "gsi") || !ddbc_node_get(m, "lsi"));
+	bool unknown = ddbc_load_check_known(L, m, "a table", fields, countof(fields)) > 0;
+	t->indexes_incomplete = unknown && (!ddbc_node_get(m, "gsi") || !ddbc_node_get(m, "lsi"));
+	t->settings.regions_incomplete = unknown;
 	t->description = ddbc_load_get_text(L, m, "description");
 	const ddbc_node *pk = ddbc_load_require(L, m, "partition_key", "a table");
 	if (pk)

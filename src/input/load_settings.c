@@ -142,6 +142,7 @@ static bool region_of(loader *L, const ddbc_node *v, const char *field, ddbc_nam
 
 static void load_replicas(loader *L, const ddbc_node *m, ddbc_table_settings *s)
 {
+	size_t before = L->d->n;
 	const ddbc_node *v = ddbc_node_get(m, "replicas");
 	if (v && ddbc_load_expect_kind(L, v, DDBC_NODE_SEQ, "replicas")) {
 		s->replicas_loc = v->loc;
@@ -163,19 +164,25 @@ static void load_replicas(loader *L, const ddbc_node *m, ddbc_table_settings *s)
 	static const char *const modes[] = { "eventual", "strong" };
 	size_t mode;
 	const ddbc_node *c = ddbc_node_get(m, "consistency");
+	/* Whether replicas: is missing or consistency: unread is only known
+	 * when no unknown field of the table may be it misspelt. */
+	bool replicas_read = L->d->n == before;
 	if (ddbc_load_get_word(L, m, "consistency", modes, countof(modes), &mode)) {
 		s->strong = mode == 1;
 		s->consistency_loc = c->loc;
-		if (!v)
+		if (!v && !s->regions_incomplete)
 			ddbc_load_schema(L, c->loc, "'consistency' is a global table's; add "
 				       "'replicas:' with its Regions or remove it");
 	}
+	bool consistency_read = L->d->n == before && replicas_read;
 	const ddbc_node *w = ddbc_node_get(m, "witness");
 	if (w && region_of(L, w, "witness", &s->witness) && !s->strong) {
-		ddbc_load_schema(L, w->loc, "'witness' serves only a multi-Region strongly "
-			       "consistent table; add 'consistency: strong' or remove it");
+		if (consistency_read && !s->regions_incomplete)
+			ddbc_load_schema(L, w->loc, "'witness' serves only a multi-Region strongly "
+				       "consistent table; add 'consistency: strong' or remove it");
 		s->witness.s = NULL;
 	}
+	s->regions_incomplete |= L->d->n > before;
 }
 
 static void load_sse(loader *L, const ddbc_node *v, ddbc_table_settings *s)

@@ -190,6 +190,10 @@ typedef struct ddbc_table_settings {
 	ddbc_name *replicas;
 	size_t nreplicas;
 	ddbc_loc replicas_loc;
+	/* the table has an unknown field (a misspelt replicas:, consistency:
+	 * or witness:) or one of these had an error: what the Region set is
+	 * cannot be told, and mrsc-regions says nothing */
+	bool regions_incomplete;
 	bool strong;
 	ddbc_loc consistency_loc;
 	ddbc_name witness;

@@ -181,6 +181,7 @@ static void check_mrsc(ddbc_diags *d, const ddbc_table *t)
 void ddbc_check_mrsc_regions(const ddbc_design *g, ddbc_diags *d)
 {
 	for (size_t i = 0; i < g->ntables; i++)
-		if (g->tables[i].settings.strong && g->tables[i].settings.nreplicas)
+		if (g->tables[i].settings.strong && g->tables[i].settings.nreplicas &&
+		    !g->tables[i].settings.regions_incomplete)
 			check_mrsc(d, &g->tables[i]);
 }
