@@ -652,6 +652,8 @@ static const struct {
 	{ "enum-value-removed", "rewrite-values" },
 	{ "table-added", "CreateTable UpdateTimeToLive" },
 	{ "billing-changed", "Update" },
+	{ "consistency-changed", "deploy-code:stops replace-table deploy-code:runs" },
+	{ "pitr-disabled", "UpdateContinuousBackups" },
 };
 
 /* The order plan_orders gives class id, or "" (a class whose plan has no

@@ -355,6 +355,66 @@ static void diff_ttl_billing(diff_ctx *c, const ddbc_table *t0, const ddbc_table
 	}
 }
 
+/* ---- settings (SPEC 8.7) ------------------------------------------------------------ */
+
+/* Warm throughput is raised, never lowered (UpdateTable's WarmThroughput:
+ * "the value can't be decreased"): a lower figure in NEW cannot deploy. */
+static void diff_warm(diff_ctx *c, const ddbc_table *t0, const ddbc_table *t1)
+{
+	const ddbc_throughput *w0 = &t0->settings.warm, *w1 = &t1->settings.warm;
+	if (!w0->set || !w1->set)
+		return;
+	bool read = w1->read && w0->read > w1->read, write = w1->write && w0->write > w1->write;
+	if (!read && !write)
+		return;
+	ddbc_diff_report(c, false, DDBC_RULE_WARM_THROUGHPUT_LOWERED,
+			 read ? w1->read_loc : w1->write_loc,
+			 "the warm %s throughput of table '%s' is lowered from %lld to %lld units "
+			 "a second: DynamoDB only raises warm throughput, and refuses a lower "
+			 "figure; keep %lld (the table keeps it anyway)", read ? "read" : "write",
+			 t1->name.s, read ? w0->read : w0->write, read ? w1->read : w1->write,
+			 read ? w0->read : w0->write);
+}
+
+static void diff_consistency(diff_ctx *c, const ddbc_table *t0, const ddbc_table *t1)
+{
+	if (!ddbc_diff_consistency_changed(t0, t1))
+		return;
+	const ddbc_table_settings *s1 = &t1->settings;
+	ddbc_loc loc = s1->consistency_loc.line ? s1->consistency_loc
+		       : s1->replicas_loc.line ? s1->replicas_loc : t1->name.loc;
+	ddbc_diff_report(c, false, DDBC_RULE_CONSISTENCY_CHANGED, loc,
+			 "table '%s' changes from %s to %s: a global table's consistency mode "
+			 "cannot change, and DynamoDB makes a multi-Region strongly consistent "
+			 "table only from an empty one; this needs a new table and a copy of "
+			 "every item (the plan's replace-table step)", t1->name.s,
+			 t0->settings.strong ? "multi-Region strong consistency"
+			 : t0->settings.nreplicas ? "eventual consistency" : "a single-Region table",
+			 s1->strong ? "multi-Region strong consistency" : "eventual consistency");
+}
+
+/* PITR on in OLD, off or no longer written in NEW: DynamoDB deletes the
+ * continuous backups when it is disabled; what could be restored is gone. */
+static void diff_pitr(diff_ctx *c, const ddbc_table *t0, const ddbc_table *t1)
+{
+	const ddbc_table_settings *s0 = &t0->settings, *s1 = &t1->settings;
+	if (!s0->has_pitr || !s0->pitr || (s1->has_pitr && s1->pitr))
+		return;
+	if (s1->has_pitr)
+		ddbc_diff_report(c, false, DDBC_RULE_PITR_DISABLED, s1->pitr_loc,
+				 "point-in-time recovery of table '%s' is turned off: its continuous "
+				 "backups are deleted and the table can no longer be restored to a "
+				 "point in the last %d days; take an on-demand backup first if it "
+				 "may be needed", t1->name.s, s0->recovery_days ? s0->recovery_days : 35);
+	else
+		ddbc_diff_removed(c, DDBC_RULE_PITR_DISABLED, s0->pitr_loc,
+				  ddbc_diff_gap_loc(c, s0->pitr_loc, "pitr", t1->name.loc),
+				  "point-in-time recovery of table '%s' is no longer in the design: "
+				  "deploying NEW turns it off and deletes its continuous backups; "
+				  "keep 'pitr: { enabled: true }' or take an on-demand backup first",
+				  t1->name.s);
+}
+
 /* ---- tables ------------------------------------------------------------------------- */
 
 static void diff_lsis(diff_ctx *c, const ddbc_table *t0, const ddbc_table *t1)
@@ -401,6 +461,7 @@ static void diff_table_pair(diff_ctx *c, const ddbc_table *t0, const ddbc_table 
 	if (c->all && !ddbc_diff_str_same(t0->description, t1->description))
 		ddbc_diff_report(c, false, DDBC_RULE_DOC_CHANGED, t1->name.loc,
 				 "the description of table '%s' changed", t1->name.s);
+	diff_consistency(c, t0, t1);
 	if (!ddbc_diff_keys_same(&t0->primary, &t1->primary)) {
 		ddbc_diff_report(c, false, DDBC_RULE_TABLE_KEY_CHANGED, key_change_loc(c, t0, t1),
 				 "the key schema of table '%s' changed: DynamoDB cannot change a "
@@ -414,6 +475,8 @@ static void diff_table_pair(diff_ctx *c, const ddbc_table *t0, const ddbc_table 
 		return;
 	diff_gsis(c, t0, t1);
 	diff_ttl_billing(c, t0, t1);
+	diff_warm(c, t0, t1);
+	diff_pitr(c, t0, t1);
 }
 
 static void diff_tables(diff_ctx *c)

@@ -120,9 +120,16 @@ bool ddbc_diff_lsis_differ(const ddbc_table *a, const ddbc_table *b)
 	return false;
 }
 
+bool ddbc_diff_consistency_changed(const ddbc_table *a, const ddbc_table *b)
+{
+	const ddbc_table_settings *s0 = &a->settings, *s1 = &b->settings;
+	return (s1->strong && !s0->strong) || (s0->strong && s1->nreplicas && !s1->strong);
+}
+
 bool ddbc_diff_table_replaced(const ddbc_table *a, const ddbc_table *b)
 {
-	return !ddbc_diff_keys_same(&a->primary, &b->primary) || ddbc_diff_lsis_differ(a, b);
+	return !ddbc_diff_keys_same(&a->primary, &b->primary) || ddbc_diff_lsis_differ(a, b) ||
+	       ddbc_diff_consistency_changed(a, b);
 }
 
 bool ddbc_diff_projects(const ddbc_index *ix, const char *name)

@@ -113,6 +113,11 @@ bool ddbc_diff_lsis_differ(const ddbc_table *a, const ddbc_table *b);
 /* Whether going from a to b needs a new table: its key schema or its
  * LSIs changed. */
 bool ddbc_diff_table_replaced(const ddbc_table *a, const ddbc_table *b);
+/* Whether going from a to b changes multi-Region strong consistency:
+ * an MRSC table made from one that is not (DynamoDB makes one only from
+ * an empty table), or an MRSC table made eventually consistent; the mode
+ * of a global table never changes (SPEC 8.7). */
+bool ddbc_diff_consistency_changed(const ddbc_table *a, const ddbc_table *b);
 /* The GSI of t named like ix, or NULL. */
 const ddbc_index *ddbc_diff_gsi(const ddbc_table *t, const char *name);
 /* The key delimiter in force. */

@@ -23,6 +23,12 @@ typedef struct ddbc_doc_labels {
 	 * key attributes: before and after their names */
 	const char *map_have, *map_have_end;
 	const char *billing, *on_demand, *provisioned, *capacity, *ttl;
+	/* a table's settings (SPEC 8.7); s_read and s_write printf with one
+	 * %lld, s_days with one %d, s_bytes with one %zu */
+	const char *settings, *s_pitr, *s_days, *s_off, *s_deletion, *s_stream, *s_warm, *s_max;
+	const char *s_read, *s_write, *s_insights, *s_insights_mode[3], *s_replicas;
+	const char *s_eventual, *s_strong, *s_witness, *s_kms, *s_kms_managed, *s_tags;
+	const char *s_policy, *s_bytes;
 	const char *d_table, *d_index, *d_operation, *d_key, *d_order, *asc, *desc;
 	const char *d_consistent, *yes, *d_returns, *d_condition, *d_entities, *d_params;
 	const char *base_table, *no_key;

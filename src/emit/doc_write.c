@@ -277,6 +277,34 @@ static void put_capacity(writer *w, const ddbc_capacity *c)
 	words(w, w->L->close);
 }
 
+/* "(read 15000, write 6000)": the figures of th that are given. */
+static void put_throughput(writer *w, const ddbc_throughput *th)
+{
+	words(w, w->L->open);
+	if (th->read)
+		ddbc_doc_wordsf(w, w->L->s_read, th->read);
+	if (th->read && th->write)
+		words(w, w->L->sep);
+	if (th->write)
+		ddbc_doc_wordsf(w, w->L->s_write, th->write);
+	words(w, w->L->close);
+}
+
+/* A GSI's warm and maximum throughput, after its kind. */
+static void put_index_throughput(writer *w, const ddbc_index *ix)
+{
+	if (ix->warm.set) {
+		words(w, " · ");
+		words(w, w->L->s_warm);
+		put_throughput(w, &ix->warm);
+	}
+	if (ix->on_demand_max.set) {
+		words(w, " · ");
+		words(w, w->L->s_max);
+		put_throughput(w, &ix->on_demand_max);
+	}
+}
+
 static void index_row(writer *w, const ddbc_table *t, const ddbc_index *ix)
 {
 	w->be->row(w->o);
@@ -287,6 +315,7 @@ static void index_row(writer *w, const ddbc_table *t, const ddbc_index *ix)
 	words(w, w->L->kind[ix->kind]);
 	if (ix->capacity.set)
 		put_capacity(w, &ix->capacity);
+	put_index_throughput(w, ix);
 	cell_end(w);
 	cell(w);
 	put_key(w, t, ix->pk, ix->npk);
@@ -325,6 +354,125 @@ static void table_facts(writer *w, const ddbc_table *t)
 		code(w, t->ttl.s);
 	}
 	w->be->para_end(w->o);
+}
+
+/* Starts the next item of the settings line: the label first, the
+ * separator before every item but the first. */
+static void setting(writer *w, bool *first, const char *label)
+{
+	if (*first) {
+		w->be->para(w->o);
+		w->be->strong(w->o, w->L->settings);
+		words(w, ": ");
+	} else {
+		words(w, " · ");
+	}
+	*first = false;
+	words(w, label);
+}
+
+static void put_replicas(writer *w, const ddbc_table_settings *s, bool *first)
+{
+	const ddbc_doc_labels *L = w->L;
+	setting(w, first, L->s_replicas);
+	words(w, " ");
+	for (size_t i = 0; i < s->nreplicas; i++) {
+		if (i)
+			words(w, L->sep);
+		code(w, s->replicas[i].s);
+	}
+	words(w, L->open);
+	words(w, s->strong ? L->s_strong : L->s_eventual);
+	if (s->witness.s) {
+		words(w, L->sep);
+		words(w, L->s_witness);
+		words(w, " ");
+		code(w, s->witness.s);
+	}
+	words(w, L->close);
+}
+
+/* "Settings: point-in-time recovery (14 days) · deletion protection · ...":
+ * the table's settings (SPEC 8.7) as written; nothing when it has none. */
+static void table_settings(writer *w, const ddbc_table *t)
+{
+	const ddbc_doc_labels *L = w->L;
+	const ddbc_table_settings *s = &t->settings;
+	bool first = true;
+	if (s->has_pitr) {
+		setting(w, &first, L->s_pitr);
+		if (!s->pitr) {
+			words(w, " ");
+			words(w, L->s_off);
+		} else if (s->recovery_days) {
+			words(w, L->open);
+			ddbc_doc_wordsf(w, L->s_days, s->recovery_days);
+			words(w, L->close);
+		}
+	}
+	if (s->has_deletion_protection) {
+		setting(w, &first, L->s_deletion);
+		if (!s->deletion_protection) {
+			words(w, " ");
+			words(w, L->s_off);
+		}
+	}
+	if (s->stream) {
+		setting(w, &first, L->s_stream);
+		words(w, " ");
+		code(w, ddbc_stream_view_type(s->stream));
+	}
+	if (s->warm.set) {
+		setting(w, &first, L->s_warm);
+		put_throughput(w, &s->warm);
+	}
+	if (s->on_demand_max.set) {
+		setting(w, &first, L->s_max);
+		put_throughput(w, &s->on_demand_max);
+	}
+	if (s->insights) {
+		setting(w, &first, L->s_insights);
+		words(w, L->open);
+		words(w, L->s_insights_mode[s->insights]);
+		words(w, L->close);
+	}
+	if (s->nreplicas)
+		put_replicas(w, s, &first);
+	if (s->has_sse) {
+		setting(w, &first, L->s_kms);
+		if (s->kms_key.s)
+			words(w, " ");
+		if (s->kms_key.s) {
+			code(w, s->kms_key.s);
+		} else {
+			words(w, L->open);
+			words(w, L->s_kms_managed);
+			words(w, L->close);
+		}
+	}
+	if (s->ntags) {
+		setting(w, &first, L->s_tags);
+		words(w, " ");
+		for (size_t i = 0; i < s->ntags; i++) {
+			if (i)
+				words(w, L->sep);
+			code(w, s->tags[i].key.s);
+			words(w, "=");
+			text(w, s->tags[i].value);
+		}
+	}
+	if (s->policy) {
+		setting(w, &first, L->s_policy);
+		words(w, L->open);
+		if (s->policy_file) {
+			code(w, s->policy_file);
+			words(w, L->sep);
+		}
+		ddbc_doc_wordsf(w, L->s_bytes, s->policy_bytes);
+		words(w, L->close);
+	}
+	if (!first)
+		w->be->para_end(w->o);
 }
 
 /* The value an entity writes into key attribute name: its template, or
@@ -575,6 +723,7 @@ static void write_table(writer *w, const ddbc_table *t)
 	named_heading(w, 2, DDBC_DOC_TABLE, w->id.table[no], w->L->table, t->name.s);
 	paragraph(w, t->description);
 	table_facts(w, t);
+	table_settings(w, t);
 	ddbc_doc_table_capacity(w, t);
 	plain_heading(w, 3, DDBC_DOC_INDEXES, w->id.indexes[no], w->L->indexes);
 	table_header(w, DDBC_DOC_INDEX_TABLE, w->L->index_cols, 6);

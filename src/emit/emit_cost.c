@@ -155,6 +155,50 @@ static void add_mode(ddbc_cost_mode *all, const ddbc_cost_mode *one)
 		all->storage_known = false;
 }
 
+/* The replica Regions of ct's table: writes replicated to the table and
+ * its GSIs there (on demand the month's write request units, provisioned
+ * the same write capacity units as the table's), and a copy of its
+ * storage, at the Region's prices (the same price table: the compiled-in
+ * one or --prices FILE). Each is added to the table's month. */
+static void price_replicas(ddbc_cost *c, ddbc_cost_table *ct)
+{
+	const ddbc_table *t = ct->t;
+	const ddbc_table_settings *s = &t->settings;
+	if (s->nreplicas < 2)
+		return;
+	ct->nreplicas = s->nreplicas - 1;
+	ct->replicas = ddbc_arena_array(c->arena, ct->nreplicas, sizeof *ct->replicas);
+	for (size_t i = 0; i < ct->nreplicas; i++) {
+		ddbc_cost_replica *r = &ct->replicas[i];
+		r->region = s->replicas[i + 1].s;
+		ddbc_prices pr;
+		strbuf err = STRBUF_INIT;
+		r->priced = ddbc_prices_load(c->prices->file, r->region, &pr, &err);
+		strbuf_release(&err);
+		if (!r->priced) {
+			r->on_demand = r->provisioned = (ddbc_cost_mode){ 0, 0, 0, false, false };
+			ct->on_demand.any = ct->provisioned.any = false;
+			ct->on_demand.storage_known = ct->provisioned.storage_known = false;
+			continue;
+		}
+		const ddbc_class_prices *price = &pr.cls[t->table_class];
+		bool storage = ct->on_demand.storage_known && ct->storage >= 0 && t->nentities;
+		double stored = storage ? ct->storage / DDBC_GB * price->storage_gb_month : 0;
+		double wcu = 0;
+		for (size_t k = 0; k < t->nindexes; k++)
+			wcu += ct->wcu[k];
+		r->on_demand = (ddbc_cost_mode){ 0, ct->write_units * price->write_request_million / 1e6,
+						 stored, ct->on_demand.any, storage };
+		r->provisioned = (ddbc_cost_mode){ 0, wcu * price->wcu_hour * DDBC_MONTH_HOURS, stored,
+						   ct->on_demand.any, storage };
+		ddbc_prices_release(&pr);
+		ct->on_demand.write += r->on_demand.write;
+		ct->on_demand.storage += r->on_demand.storage;
+		ct->provisioned.write += r->provisioned.write;
+		ct->provisioned.storage += r->provisioned.storage;
+	}
+}
+
 /* The table's month from its units: on demand by the request, provisioned
  * by whole units a second (at least one) on the table and each GSI. */
 static void price_table(ddbc_cost *c, ddbc_cost_table *ct, const double *read_s,
@@ -177,6 +221,8 @@ static void price_table(ddbc_cost *c, ddbc_cost_table *ct, const double *read_s,
 		ct->provisioned.read += ct->rcu[s] * price->rcu_hour * DDBC_MONTH_HOURS;
 		ct->provisioned.write += ct->wcu[s] * price->wcu_hour * DDBC_MONTH_HOURS;
 	}
+	ct->write_units = od_units[1];
+	price_replicas(c, ct);
 	add_mode(&c->on_demand, &ct->on_demand);
 	add_mode(&c->provisioned, &ct->provisioned);
 }
@@ -441,6 +487,26 @@ static void json_table(ddbc_json_stream *js, const ddbc_cost_table *ct)
 	put_mode(js, "on_demand", &ct->on_demand);
 	put_mode(js, "provisioned", &ct->provisioned);
 	ddbc_json_end(js, '}');
+	if (ct->nreplicas) {
+		ddbc_json_begin(js, "replicas", '[');
+		for (size_t i = 0; i < ct->nreplicas; i++) {
+			const ddbc_cost_replica *r = &ct->replicas[i];
+			ddbc_json_begin(js, NULL, '{');
+			ddbc_json_text(js, "region", r->region);
+			put_figure(js, "replicated_write_units",
+				   r->priced && any ? ct->write_units : DDBC_UNKNOWN);
+			if (r->priced) {
+				ddbc_json_begin(js, "monthly_usd", '{');
+				put_mode(js, "on_demand", &r->on_demand);
+				put_mode(js, "provisioned", &r->provisioned);
+				ddbc_json_end(js, '}');
+			} else {
+				ddbc_json_text(js, "monthly_usd", NULL);
+			}
+			ddbc_json_end(js, '}');
+		}
+		ddbc_json_end(js, ']');
+	}
 	ddbc_json_end(js, '}');
 }
 

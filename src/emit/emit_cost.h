@@ -45,11 +45,25 @@ typedef struct ddbc_cost_mode {
 	bool storage_known;
 } ddbc_cost_mode;
 
+/* One replica Region of a global table other than its own (the first of
+ * `replicas:`): every write is replicated there, to the table and its
+ * GSIs, and it stores a whole copy; the design's reads are its own
+ * Region's. Dollars a month at that Region's prices; priced false (the
+ * figures DDBC_UNKNOWN) when the price table has no such Region. */
+typedef struct ddbc_cost_replica {
+	const char *region;
+	bool priced;
+	ddbc_cost_mode on_demand, provisioned;  /* read 0: writes and storage only */
+} ddbc_cost_replica;
+
 typedef struct ddbc_cost_table {
 	const ddbc_table *t;
 	double storage;          /* bytes; DDBC_UNKNOWN without every count */
 	double *rcu, *wcu;       /* per slot: provisioned whole units (not LSIs) */
-	ddbc_cost_mode on_demand, provisioned;
+	ddbc_cost_mode on_demand, provisioned;  /* its own Region's, replicas added */
+	double write_units;      /* write request units a month, every index */
+	ddbc_cost_replica *replicas;
+	size_t nreplicas;
 } ddbc_cost_table;
 
 typedef struct ddbc_cost {

@@ -274,6 +274,31 @@ static void text_patterns(FILE *out, const ddbc_cost *c, bool md)
 	}
 }
 
+/* A row (md) or line per replica Region, after its table's, whose month
+ * it is part of: replicated writes and a copy of the storage. */
+static void text_replicas(FILE *out, const ddbc_cost_table *ct, bool md)
+{
+	for (size_t i = 0; i < ct->nreplicas; i++) {
+		const ddbc_cost_replica *r = &ct->replicas[i];
+		if (md)
+			fprintf(out, "| ↳ replica %s | | ", r->region);
+		else
+			fprintf(out, "    replica %s: ", r->region);
+		if (!r->priced) {
+			fprintf(out, md ? "no prices for %s | unknown | unknown |\n"
+				   : "unknown (no prices for %s; give them with --prices FILE)\n",
+				r->region);
+			continue;
+		}
+		put_size(out, r->on_demand.storage_known ? ct->storage : DDBC_UNKNOWN);
+		fputs(md ? " | " : " stored; on-demand ", out);
+		put_mode(out, &r->on_demand);
+		fputs(md ? " | " : "; provisioned ", out);
+		put_mode(out, &r->provisioned);
+		fputs(md ? " |\n" : " (replicated writes and storage)\n", out);
+	}
+}
+
 static void text_tables(FILE *out, const ddbc_cost *c, bool md)
 {
 	fputs(md ? "\n## Tables, a month\n\n| Table | Class | Storage | On-demand | "
@@ -296,6 +321,7 @@ static void text_tables(FILE *out, const ddbc_cost *c, bool md)
 		fputs(md ? " | " : "; provisioned ", out);
 		put_mode(out, &ct->provisioned);
 		fputs(md ? " |\n" : "\n", out);
+		text_replicas(out, ct, md);
 	}
 }
 

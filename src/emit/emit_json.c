@@ -631,6 +631,37 @@ json_t *ddbc_json_throughput(const ddbc_capacity *c)
 	return o;
 }
 
+json_t *ddbc_json_warm_throughput(const ddbc_throughput *th)
+{
+	if (!th->set)
+		return NULL;
+	json_t *o = json_object();
+	if (th->read)
+		json_object_set_new(o, "ReadUnitsPerSecond", json_integer(th->read));
+	if (th->write)
+		json_object_set_new(o, "WriteUnitsPerSecond", json_integer(th->write));
+	return o;
+}
+
+json_t *ddbc_json_on_demand_throughput(const ddbc_throughput *th)
+{
+	if (!th->set)
+		return NULL;
+	json_t *o = json_object();
+	if (th->read)
+		json_object_set_new(o, "MaxReadRequestUnits", json_integer(th->read));
+	if (th->write)
+		json_object_set_new(o, "MaxWriteRequestUnits", json_integer(th->write));
+	return o;
+}
+
+/* Sets key of o to v unless v is NULL. */
+static void set_opt(json_t *o, const char *key, json_t *v)
+{
+	if (v)
+		json_object_set_new(o, key, v);
+}
+
 json_t *ddbc_json_secondary_index(const ddbc_table *t, const ddbc_index *ix)
 {
 	json_t *o = json_object();
@@ -644,6 +675,10 @@ json_t *ddbc_json_secondary_index(const ddbc_table *t, const ddbc_index *ix)
 		if (c->set)
 			json_object_set_new(o, "ProvisionedThroughput", ddbc_json_throughput(c));
 	}
+	if (ix->kind == DDBC_INDEX_GSI) {
+		set_opt(o, "OnDemandThroughput", ddbc_json_on_demand_throughput(&ix->on_demand_max));
+		set_opt(o, "WarmThroughput", ddbc_json_warm_throughput(&ix->warm));
+	}
 	return o;
 }
 
@@ -652,6 +687,40 @@ static json_t *secondary_indexes(const ddbc_table *t, const ddbc_index *list, si
 	json_t *a = json_array();
 	for (size_t i = 0; i < n; i++)
 		json_array_append_new(a, ddbc_json_secondary_index(t, &list[i]));
+	return a;
+}
+
+/* The settings CreateTable takes (SPEC 8.7), each only when the design
+ * gives it; PITR, Contributor Insights and replicas are later calls
+ * (UpdateContinuousBackups, UpdateContributorInsights, UpdateTable). */
+static void create_table_settings(json_t *o, const ddbc_table_settings *s)
+{
+	if (s->has_deletion_protection)
+		json_object_set_new(o, "DeletionProtectionEnabled", json_boolean(s->deletion_protection));
+	if (s->stream)
+		json_object_set_new(o, "StreamSpecification",
+				    json_pack("{s:b,s:s}", "StreamEnabled", 1, "StreamViewType",
+					      ddbc_stream_view_type(s->stream)));
+	if (s->has_sse) {
+		json_t *sse = json_pack("{s:b,s:s}", "Enabled", 1, "SSEType", "KMS");
+		if (s->kms_key.s)
+			json_object_set_new(sse, "KMSMasterKeyId", ddbc_json_str(s->kms_key.s));
+		json_object_set_new(o, "SSESpecification", sse);
+	}
+	if (s->ntags)
+		json_object_set_new(o, "Tags", ddbc_json_tags(s));
+	set_opt(o, "OnDemandThroughput", ddbc_json_on_demand_throughput(&s->on_demand_max));
+	set_opt(o, "WarmThroughput", ddbc_json_warm_throughput(&s->warm));
+	if (s->policy)
+		json_object_set_new(o, "ResourcePolicy", json_stringn(s->policy, s->policy_bytes));
+}
+
+json_t *ddbc_json_tags(const ddbc_table_settings *s)
+{
+	json_t *a = json_array();
+	for (size_t i = 0; i < s->ntags; i++)
+		json_array_append_new(a, json_pack("{s:o,s:o}", "Key", ddbc_json_str(s->tags[i].key.s),
+						   "Value", ddbc_json_str(s->tags[i].value)));
 	return a;
 }
 
@@ -680,6 +749,7 @@ json_t *ddbc_json_create_table(const ddbc_table *t)
 		json_object_set_new(o, "TableClass",
 				    json_string(t->table_class == DDBC_CLASS_STANDARD_IA
 						? "STANDARD_INFREQUENT_ACCESS" : "STANDARD"));
+	create_table_settings(o, &t->settings);
 	return o;
 }
 

@@ -102,6 +102,11 @@ json_t *ddbc_json_create_table(const ddbc_table *t);
 json_t *ddbc_json_secondary_index(const ddbc_table *t, const ddbc_index *ix);
 json_t *ddbc_json_index_definitions(const ddbc_table *t, const ddbc_index *ix);
 json_t *ddbc_json_throughput(const ddbc_capacity *c);
+/* WarmThroughput and OnDemandThroughput of th; NULL when not set. */
+json_t *ddbc_json_warm_throughput(const ddbc_throughput *th);
+json_t *ddbc_json_on_demand_throughput(const ddbc_throughput *th);
+/* The table's tags as CreateTable's Tags: [{Key, Value}]. */
+json_t *ddbc_json_tags(const ddbc_table_settings *s);
 
 /* The KeyConditionExpression of query pattern p exactly as `export
  * --format queries` writes it (emit_json_queries.c), so that the header's

@@ -68,6 +68,19 @@ static void index_members(ddbc_json_stream *js, const ddbc_table *t, const ddbc_
 	ddbc_json_end(js, ']');
 }
 
+/* `warm_throughput` or `on_demand_max` as written: the figures given. */
+static void throughput(ddbc_json_stream *js, const char *key, const ddbc_throughput *th)
+{
+	if (!th->set)
+		return;
+	ddbc_json_begin(js, key, '{');
+	if (th->read)
+		ddbc_json_int(js, "read", th->read);
+	if (th->write)
+		ddbc_json_int(js, "write", th->write);
+	ddbc_json_end(js, '}');
+}
+
 static void model_index(ddbc_json_stream *js, const ddbc_table *t, const ddbc_index *ix)
 {
 	ddbc_json_begin(js, NULL, '{');
@@ -80,6 +93,8 @@ static void model_index(ddbc_json_stream *js, const ddbc_table *t, const ddbc_in
 	projection(js, ix);
 	if (ix->capacity.set)
 		capacity(js, &ix->capacity);
+	throughput(js, "warm_throughput", &ix->warm);
+	throughput(js, "on_demand_max", &ix->on_demand_max);
 	index_members(js, t, ix);
 	ddbc_json_end(js, '}');
 }
@@ -130,6 +145,45 @@ static void figure(ddbc_json_stream *js, const char *key, const ddbc_figure *f)
 		ddbc_json_figure(js, key, f);
 }
 
+/* The table's settings (SPEC 8.7), each as the design writes it. */
+static void model_settings(ddbc_json_stream *js, const ddbc_table_settings *s)
+{
+	if (s->has_pitr) {
+		ddbc_json_begin(js, "pitr", '{');
+		ddbc_json_bool(js, "enabled", s->pitr);
+		if (s->recovery_days)
+			ddbc_json_int(js, "recovery_days", s->recovery_days);
+		ddbc_json_end(js, '}');
+	}
+	if (s->has_deletion_protection)
+		ddbc_json_bool(js, "deletion_protection", s->deletion_protection);
+	if (s->stream)
+		ddbc_json_text(js, "stream", ddbc_stream_word(s->stream));
+	throughput(js, "warm_throughput", &s->warm);
+	throughput(js, "on_demand_max", &s->on_demand_max);
+	if (s->insights)
+		ddbc_json_text(js, "contributor_insights",
+			       s->insights == DDBC_INSIGHTS_ALL ? "all" : "throttled");
+	if (s->nreplicas) {
+		ddbc_json_name_list(js, "replicas", s->replicas, s->nreplicas);
+		ddbc_json_text(js, "consistency", s->strong ? "strong" : "eventual");
+	}
+	opt_text(js, "witness", s->witness.s);
+	if (s->has_sse) {
+		ddbc_json_begin(js, "sse", '{');
+		opt_text(js, "kms_key", s->kms_key.s);
+		ddbc_json_end(js, '}');
+	}
+	if (s->ntags) {
+		ddbc_json_begin(js, "tags", '{');
+		for (size_t i = 0; i < s->ntags; i++)
+			ddbc_json_text(js, s->tags[i].key.s, s->tags[i].value);
+		ddbc_json_end(js, '}');
+	}
+	if (s->policy)
+		ddbc_json_string(js, "resource_policy", s->policy, s->policy_bytes);
+}
+
 static void model_table(ddbc_json_stream *js, const ddbc_table *t)
 {
 	ddbc_json_begin(js, NULL, '{');
@@ -143,6 +197,7 @@ static void model_table(ddbc_json_stream *js, const ddbc_table *t)
 	if (t->has_table_class)
 		ddbc_json_text(js, "table_class",
 			       t->table_class == DDBC_CLASS_STANDARD_IA ? "standard_ia" : "standard");
+	model_settings(js, &t->settings);
 	key_attributes(js, t);
 	ddbc_json_begin(js, "indexes", '[');
 	for (size_t s = 0; s < t->nindexes; s++)

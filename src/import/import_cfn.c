@@ -364,10 +364,15 @@ static int one_table(ddbc_cfn *c, const char *logical, const json_t *res, bool g
 		strbuf_release(&comment);
 		return -1;
 	}
+	/* The resource's own properties, for its settings (SPEC 8.7). */
+	json_t *source = json_incref(props);
+	char *stack_region = NULL;
 	if (global) {
 		json_t *ref = json_pack("{s:s}", "Ref", "AWS::Region");
 		json_t *region = ddbc_cfn_eval_value(c, ref);
 		json_t *api = global_to_api(props, ddbc_import_string_value(region), &scaled);
+		if (ddbc_import_string_value(region))
+			stack_region = xstrdup(ddbc_import_string_value(region));
 		json_decref(region);
 		json_decref(ref);
 		json_decref(props);
@@ -387,6 +392,12 @@ static int one_table(ddbc_cfn *c, const char *logical, const json_t *res, bool g
 		json_decref(table);
 	} else if (table) {
 		add_ttl(props, table, attrs);
+		strbuf lost = STRBUF_INIT;
+		ddbc_import_cfn_settings(source, global, stack_region, table, &lost);
+		if (lost.len)
+			strbuf_addf(&comment, "%snot kept (unresolved): %s", comment.len ? "; " : "",
+				    strbuf_str(&lost));
+		strbuf_release(&lost);
 		rc = ddbc_import_add_key_table(c->file, design, name, table, attrs,
 					       "a template");
 	}
@@ -415,6 +426,8 @@ static int one_table(ddbc_cfn *c, const char *logical, const json_t *res, bool g
 	strbuf_release(&comment);
 	strbuf_release(&scaled);
 	free(name);
+	free(stack_region);
+	json_decref(source);
 	json_decref(attrs);
 	json_decref(props);
 	return rc;

@@ -6,7 +6,7 @@
  * rules (samtranslator's SamSimpleTable): the partition key is PrimaryKey
  * (Name, and Type String, Number or Binary), else `id` of type S; the table
  * is PAY_PER_REQUEST unless ProvisionedThroughput is given; TableName,
- * PointInTimeRecoverySpecification and SSESpecification pass through, and
+ * PointInTimeRecoverySpecification, SSESpecification and Tags pass through, and
  * Globals.SimpleTable (SAM allows only SSESpecification there) fills what a
  * table leaves out. What SAM refuses (another property, a PrimaryKey that
  * is not two strings, an unknown Type) refuses the resource alone. The
@@ -115,7 +115,7 @@ json_t *ddbc_cfn_simple_table(const char *file, const json_t *root, const char *
 			      const json_t *res)
 {
 	static const char *const pass[] = { "TableName", "ProvisionedThroughput",
-		"PointInTimeRecoverySpecification", "SSESpecification", NULL };
+		"PointInTimeRecoverySpecification", "SSESpecification", "Tags", NULL };
 	if (!has_sam(root)) {
 		ddbc_import_fail(file, "resource '%s': %s exists only with Transform: "
 				 "AWS::Serverless-2016-10-31, which the template does not declare",
@@ -133,7 +133,7 @@ json_t *ddbc_cfn_simple_table(const char *file, const json_t *root, const char *
 	json_object_foreach((json_t *)in, k, v) {
 		if (one_of(k, pass)) {
 			json_object_set(props, k, (json_t *)v);
-		} else if (strcmp(k, "PrimaryKey") && strcmp(k, "Tags")) {
+		} else if (strcmp(k, "PrimaryKey")) {
 			ddbc_import_fail(file, "resource '%s': property %s: %s has no such property "
 					 "(SAM refuses it)", logical, k, SIMPLE);
 			json_decref(props);

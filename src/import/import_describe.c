@@ -17,6 +17,9 @@
  * them, which `ddbc export --format create-table` writes.
  */
 #include "import/import_int.h"
+#include "util/strbuf.h"
+
+#include <stdio.h>
 
 #include <stdbool.h>
 #include <string.h>
@@ -65,6 +68,12 @@ static int add_table(const char *file, const json_t *root, const json_t *t, json
 	if (!table)
 		return -1;
 	add_ttl(root, table, attrs);
+	strbuf lost = STRBUF_INIT;
+	ddbc_import_described_settings(t, table, &lost);
+	if (lost.len)
+		fprintf(stderr, "ddbc import: %s: table '%s': not kept: %s\n", file, name,
+			strbuf_str(&lost));
+	strbuf_release(&lost);
 	if (!ddbc_import_is_string(json_object_get(design, "name")))
 		json_object_set_new(design, "name", json_string(name));
 	int rc = ddbc_import_add_key_table(file, design, name, table, attrs, "describe-table");

@@ -168,6 +168,18 @@ int ddbc_import_mcp(const char *file, const json_t *root, json_t *design);
  * CloudFormation. Returns a new table, or NULL after saying why. */
 json_t *ddbc_import_api_table(const char *file, const json_t *t, json_t **attrs);
 
+/* A table's settings (SPEC 8.7) from a CloudFormation resource's
+ * properties, AWS::DynamoDB::Table's or (global) GlobalTable's, region
+ * the stack's, into the design's table; what cannot be kept is named in
+ * lost (import_settings.c). */
+void ddbc_import_cfn_settings(const json_t *props, bool global, const char *region,
+			      json_t *table, struct strbuf *lost);
+
+/* The same from describe-table's TableDescription (what it holds:
+ * deletion protection, the stream, encryption, warm and maximum
+ * throughput, replicas, consistency, witness). */
+void ddbc_import_described_settings(const json_t *t, json_t *table, struct strbuf *lost);
+
 /* Adds table (taken) to design under name, with one entity of that name
  * that declares attrs (name -> type): the source (named in the entity's
  * comment) names no entities. Returns 0 or -1. */

@@ -87,7 +87,7 @@ static void load_projection(loader *L, const ddbc_node *index, ddbc_index *ix)
 
 static const char *const gsi_fields[] = {
 	"description", "partition_key", "sort_key",
-	"projection", "capacity"
+	"projection", "capacity", "warm_throughput", "on_demand_max"
 };
 
 static void load_gsi(loader *L, const ddbc_pair *pair, ddbc_table *t, ddbc_index *ix)
@@ -110,6 +110,7 @@ static void load_gsi(loader *L, const ddbc_pair *pair, ddbc_table *t, ddbc_index
 	const ddbc_node *cap = ddbc_node_get(m, "capacity");
 	if (cap)
 		load_capacity(L, cap, &ix->capacity);
+	ddbc_load_gsi_settings(L, m, ix);
 }
 
 static const char *const lsi_fields[] = {
@@ -160,7 +161,10 @@ static size_t load_indexes(loader *L, const ddbc_node *m, const char *field, ddb
 
 static const char *const table_fields[] = {
 	"description", "partition_key", "sort_key", "ttl",
-	"billing", "capacity", "gsi", "lsi", "table_class"
+	"billing", "capacity", "gsi", "lsi", "table_class",
+	"pitr", "deletion_protection", "stream", "warm_throughput", "on_demand_max",
+	"contributor_insights", "replicas", "consistency", "witness", "sse", "tags",
+	"resource_policy"
 };
 
 /* The table's own fields; returns whether it is a mapping. */
@@ -175,9 +179,10 @@ static bool read_table(loader *L, const ddbc_pair *pair, ddbc_table *t)
 	const ddbc_node *m = pair->value;
 	if (!ddbc_load_expect_kind(L, m, DDBC_NODE_MAP, t->name.s))
 		return false;
-	t->indexes_incomplete = ddbc_load_check_known(L, m, "a table", table_fields,
-						      countof(table_fields)) > 0 &&
-				(!ddbc_node_get(m, "gsi") || !ddbc_node_get(m, "lsi"));
+	bool unknown = ddbc_load_check_known(L, m, "a table", table_fields,
+					     countof(table_fields)) > 0;
+	t->indexes_incomplete = unknown && (!ddbc_node_get(m, "gsi") || !ddbc_node_get(m, "lsi"));
+	t->settings.regions_incomplete = unknown;
 	t->description = ddbc_load_get_text(L, m, "description");
 	const ddbc_node *pk = ddbc_load_require(L, m, "partition_key", "a table");
 	if (pk)
@@ -208,6 +213,8 @@ static void load_table(loader *L, const ddbc_pair *pair, ddbc_table *t)
 	t->incomplete = t->primary.incomplete = L->d->n > before;
 	if (!is_map)
 		return;
+	/* After the key: a bad setting leaves what the key tells whole. */
+	ddbc_load_table_settings(L, pair->value, t);
 	t->ngsi = load_indexes(L, pair->value, "gsi", t, &t->gsi, load_gsi);
 	t->nlsi = load_indexes(L, pair->value, "lsi", t, &t->lsi, load_lsi);
 }

@@ -101,4 +101,8 @@ size_t ddbc_load_get_names(loader *L, const ddbc_node *seq, const char *field, d
 size_t ddbc_load_get_key_names(loader *L, const ddbc_node *v, const char *field, bool many,
 			       ddbc_name **out);
 
+/* A table's settings (SPEC 8.7) and a GSI's (load_settings.c). */
+void ddbc_load_table_settings(loader *L, const ddbc_node *m, ddbc_table *t);
+void ddbc_load_gsi_settings(loader *L, const ddbc_node *m, ddbc_index *ix);
+
 #endif

@@ -32,6 +32,21 @@ const char *ddbc_type_long(ddbc_type t)
 	return type_names[t].long_name;
 }
 
+static const char *const stream_words[][2] = {
+	{ "none", "NONE" }, { "keys_only", "KEYS_ONLY" }, { "new_image", "NEW_IMAGE" },
+	{ "old_image", "OLD_IMAGE" }, { "new_and_old_images", "NEW_AND_OLD_IMAGES" },
+};
+
+const char *ddbc_stream_word(ddbc_stream s)
+{
+	return stream_words[s][0];
+}
+
+const char *ddbc_stream_view_type(ddbc_stream s)
+{
+	return stream_words[s][1];
+}
+
 int ddbc_type_parse(const char *s, ddbc_type *out)
 {
 	for (int t = DDBC_TYPE_S; t <= DDBC_TYPE_BS; t++) {

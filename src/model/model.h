@@ -66,6 +66,15 @@ typedef struct ddbc_capacity {
 	ddbc_loc loc;
 } ddbc_capacity;
 
+/* A throughput figure pair of the table settings (`warm_throughput:`,
+ * `on_demand_max:`): read and write units a second, each 0 when not
+ * written; set when the mapping was read. */
+typedef struct ddbc_throughput {
+	bool set;
+	long long read, write;
+	ddbc_loc loc, read_loc, write_loc;
+} ddbc_throughput;
+
 typedef enum ddbc_index_kind {
 	DDBC_INDEX_PRIMARY,  /* the table's own key */
 	DDBC_INDEX_GSI,
@@ -90,6 +99,8 @@ typedef struct ddbc_index {
 	ddbc_name *include;    /* DDBC_PROJ_INCLUDE's attributes */
 	size_t ninclude;
 	ddbc_capacity capacity;
+	/* a GSI's own (SPEC 8.7); the table's are in its settings */
+	ddbc_throughput warm, on_demand_max;
 	ddbc_table *table;
 	bool incomplete;         /* its definition, its key above all, had an error */
 	/* resolve.c: a key attribute no entity of the table defines (a typo
@@ -139,6 +150,69 @@ typedef enum ddbc_billing {
 	DDBC_BILLING_PROVISIONED
 } ddbc_billing;
 
+typedef enum ddbc_stream {
+	DDBC_STREAM_NONE,
+	DDBC_STREAM_KEYS_ONLY,
+	DDBC_STREAM_NEW_IMAGE,
+	DDBC_STREAM_OLD_IMAGE,
+	DDBC_STREAM_NEW_AND_OLD_IMAGES
+} ddbc_stream;
+
+/* "keys_only" ...: the design's word; "KEYS_ONLY" ...: StreamViewType. */
+const char *ddbc_stream_word(ddbc_stream s);
+const char *ddbc_stream_view_type(ddbc_stream s);
+
+typedef enum ddbc_insights {
+	DDBC_INSIGHTS_NONE,
+	DDBC_INSIGHTS_ALL,          /* ACCESSED_AND_THROTTLED_KEYS */
+	DDBC_INSIGHTS_THROTTLED     /* THROTTLED_KEYS */
+} ddbc_insights;
+
+typedef struct ddbc_tag {
+	ddbc_name key;
+	const char *value;
+} ddbc_tag;
+
+/* The settings a team sets on a production table (SPEC 8.7), each as
+ * written; an absent one is DynamoDB's default (unset, false, NONE). */
+typedef struct ddbc_table_settings {
+	bool has_pitr, pitr;        /* `pitr: { enabled }` */
+	int recovery_days;          /* 1..35; 0 when not written (DynamoDB: 35) */
+	ddbc_loc pitr_loc, recovery_days_loc;
+	bool has_deletion_protection, deletion_protection;
+	ddbc_loc deletion_protection_loc;
+	ddbc_stream stream;
+	ddbc_loc stream_loc;
+	ddbc_throughput warm, on_demand_max;
+	ddbc_insights insights;
+	ddbc_loc insights_loc;
+	/* `replicas:` every Region of the global table, its own included;
+	 * `consistency: strong` makes it a multi-Region strongly consistent
+	 * (MRSC) one, `witness:` its witness Region */
+	ddbc_name *replicas;
+	size_t nreplicas;
+	ddbc_loc replicas_loc;
+	/* the table has an unknown field (a misspelt replicas:, consistency:
+	 * or witness:) or one of these had an error: what the Region set is
+	 * cannot be told, and mrsc-regions says nothing */
+	bool regions_incomplete;
+	bool strong;
+	ddbc_loc consistency_loc;
+	ddbc_name witness;
+	bool has_sse;               /* `sse:` KMS encryption, kms_key.s NULL: AWS managed key */
+	ddbc_name kms_key;
+	ddbc_loc sse_loc;
+	ddbc_tag *tags;
+	size_t ntags;
+	ddbc_loc tags_loc;
+	/* `resource_policy:` the policy document's text (read from the file
+	 * it names, or inline), policy_file the file's name as written */
+	const char *policy;
+	size_t policy_bytes;
+	const char *policy_file;
+	ddbc_loc policy_loc;
+} ddbc_table_settings;
+
 struct ddbc_table {
 	ddbc_name name;
 	const char *description;
@@ -150,6 +224,7 @@ struct ddbc_table {
 	ddbc_table_class table_class;
 	bool has_table_class;    /* `table_class:` written */
 	ddbc_loc table_class_loc;
+	ddbc_table_settings settings;
 	ddbc_index *gsi;
 	size_t ngsi;
 	ddbc_index *lsi;

@@ -365,3 +365,79 @@ void ddbc_hot_partition_rates(const ddbc_design *g, ddbc_diags *d, ddbc_hot_valu
 	ddbc_views_free(run.views);
 	ddbc_arena_free(run.arena);
 }
+
+/* ---- the load on each index (on-demand-max, warm-throughput) -------------------------- */
+
+static void add_load(ddbc_index_load *l, const ddbc_pattern *p, double units, bool write)
+{
+	if (write) {
+		l->write += units;
+		if (units > l->top_write_units) {
+			l->top_write_units = units;
+			l->top_write = p;
+		}
+		return;
+	}
+	l->read += units;
+	if (units > l->top_read_units) {
+		l->top_read_units = units;
+		l->top_read = p;
+	}
+}
+
+/* A write of p writes one item, of whichever entity it matches: the most
+ * units a second any of them costs on each index. */
+static void add_write_load(hot_run *run, const ddbc_pattern *p, ddbc_index_load *loads)
+{
+	const ddbc_table *t = p->table;
+	double *most = ddbc_arena_array(run->arena, t->nindexes, sizeof(double));
+	memset(most, 0, t->nindexes * sizeof(double));
+	for (size_t k = 0; k < p->nmatched; k++) {
+		const ddbc_entity *e = p->matched[k];
+		if (e->table != t)
+			continue;
+		ddbc_entity_cap c;
+		ddbc_entity_capacity(run->arena, e, &c);
+		for (size_t s = 0; c.size_known && s < t->nindexes; s++) {
+			size_t to = t->indexes[s]->kind == DDBC_INDEX_LSI ? 0 : s;
+			if (c.write[s] > 0)
+				most[to] = fmax(most[to], c.write[s]);
+		}
+	}
+	for (size_t s = 0; s < t->nindexes; s++)
+		if (most[s] > 0)
+			add_load(&loads[s], p, p->rate->value * most[s], true);
+}
+
+ddbc_index_load **ddbc_index_loads(const ddbc_design *g, ddbc_arena *arena)
+{
+	ddbc_index_load **loads = NULL;
+	hot_run run = { g, arena, NULL };
+	for (size_t i = 0; i < g->npatterns; i++) {
+		const ddbc_pattern *p = &g->patterns[i];
+		if (!p->analysed || !p->rate->set || !p->table || p->table->incomplete ||
+		    !p->table->nindexes)
+			continue;
+		if (!loads) {
+			loads = ddbc_arena_array(arena, g->ntables + 1, sizeof(*loads));
+			memset(loads, 0, (g->ntables + 1) * sizeof(*loads));
+		}
+		size_t no = (size_t)(p->table - g->tables);
+		if (!loads[no]) {
+			loads[no] = ddbc_arena_array(arena, p->table->nindexes, sizeof(ddbc_index_load));
+			memset(loads[no], 0, p->table->nindexes * sizeof(ddbc_index_load));
+		}
+		if (writes(p)) {
+			add_write_load(&run, p, loads[no]);
+			continue;
+		}
+		bool least = false;
+		double read = read_units(&run, p, &least);
+		/* An LSI's partitions, and its throughput, are the table's. */
+		size_t s = p->index->kind == DDBC_INDEX_LSI ? 0 : p->index->slot;
+		add_load(&loads[no][s], p, p->rate->value * read, false);
+		loads[no][s].read_least |= least;
+	}
+	ddbc_views_free(run.views);
+	return loads;
+}
