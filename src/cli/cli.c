@@ -445,27 +445,22 @@ static exit_status items_status(ddbc_items_result r)
 	return EXIT_USAGE;
 }
 
-/* Writes the check (or the merge) to standard output, or through -o's
- * temporary file, which unreadable input throws away. */
+/* Writes the check (or the merge) through the output (util/output.h), to
+ * -o or standard output; unreadable input throws it away, and a write
+ * error is exit 2 like any other. */
 static exit_status items_to_output(struct opts *o, const ddbc_design *g)
 {
 	const char *const *paths = (const char *const *)o->files + (o->merge ? 0 : 1);
 	size_t n = o->nfiles - (o->merge ? 0 : 1);
 	ddbc_output out;
-	FILE *f = stdout;
-	if (o->output) {
-		if (ddbc_output_open(&out, o->output) < 0)
-			return EXIT_USAGE;
-		f = out.f;
-	}
-	exit_status status = items_status(o->merge ? ddbc_items_merge(f, paths, n, &o->items)
-					   : ddbc_check_items(f, g, paths, n, &o->items));
-	if (o->output) {
-		if (status == EXIT_USAGE)
-			ddbc_output_abort(&out);
-		else if (ddbc_output_commit(&out) < 0)
-			status = EXIT_USAGE;
-	}
+	if (ddbc_output_open(&out, o->output) < 0)
+		return EXIT_USAGE;
+	exit_status status = items_status(o->merge ? ddbc_items_merge(out.f, paths, n, &o->items)
+					   : ddbc_check_items(out.f, g, paths, n, &o->items));
+	if (status == EXIT_USAGE)
+		ddbc_output_abort(&out);
+	else if (ddbc_output_commit(&out) < 0)
+		status = EXIT_USAGE;
 	return status;
 }
 
