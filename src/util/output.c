@@ -79,19 +79,37 @@ static const char *input_named(const struct stat *st)
 	return name;
 }
 
+/* -1 with a message when st (of the output shown) is one of the inputs. */
+static int refuse_stat(const struct stat *st, const char *shown)
+{
+	const char *in = input_named(st);
+	if (!in)
+		return 0;
+	if (!strcmp(in, shown))
+		ddbc_error("refusing to write the output over the input '%s'", in);
+	else
+		ddbc_error("refusing to write the output '%s' over the input '%s' (the same file)",
+			   shown, in);
+	return -1;
+}
+
 /* -1 with a message when the existing file target is one of the inputs. */
 static int refuse_input(const ddbc_output *o)
 {
 	struct stat st;
-	const char *in = stat(o->target, &st) == 0 ? input_named(&st) : NULL;
-	if (!in)
+	return stat(o->target, &st) == 0 ? refuse_stat(&st, o->path) : 0;
+}
+
+int ddbc_output_refuse_name(const char *name, const char *shown)
+{
+	struct stat st;
+	if (lstat(name, &st) < 0)
 		return 0;
-	if (!strcmp(in, o->path))
-		fprintf(stderr, "ddbc: refusing to write the output over the input '%s'\n", in);
-	else
-		fprintf(stderr, "ddbc: refusing to write the output '%s' over the input '%s' "
-			"(the same file)\n", o->path, in);
-	return -1;
+	if (S_ISDIR(st.st_mode)) {
+		ddbc_error("cannot write '%s': it is a directory", shown);
+		return -1;
+	}
+	return refuse_stat(&st, shown);
 }
 
 /* ---- names ------------------------------------------------------------------------- */
