@@ -558,6 +558,9 @@ int ddbc_import_cloudformation(const char *file, const json_t *root, json_t *sta
 			nparams = sls_pseudo(&vars, params, nparams, &sls_params, &pseudo);
 		ddbc_sls_release(&vars);
 		if (!own) {
+			/* The stage is found even when no resource is (a service
+			 * that includes itself): it is not wanted then. */
+			free(stage);
 			strbuf_release(&lost);
 			return -1;
 		}
