@@ -446,8 +446,9 @@ static exit_status items_status(ddbc_items_result r)
 }
 
 /* Writes the check (or the merge) through the output (util/output.h), to
- * -o or standard output; unreadable input throws it away, and a write
- * error is exit 2 like any other. */
+ * -o or standard output, and a write error is exit 2 like any other.
+ * Unreadable input throws -o's file away; standard output still gets the
+ * findings before it, and the error (one JSON object with --format json). */
 static exit_status items_to_output(struct opts *o, const ddbc_design *g)
 {
 	const char *const *paths = (const char *const *)o->files + (o->merge ? 0 : 1);
@@ -457,7 +458,7 @@ static exit_status items_to_output(struct opts *o, const ddbc_design *g)
 		return EXIT_USAGE;
 	exit_status status = items_status(o->merge ? ddbc_items_merge(out.f, paths, n, &o->items)
 					   : ddbc_check_items(out.f, g, paths, n, &o->items));
-	if (status == EXIT_USAGE)
+	if (status == EXIT_USAGE && o->output)
 		ddbc_output_abort(&out);
 	else if (ddbc_output_commit(&out) < 0)
 		status = EXIT_USAGE;
