@@ -484,7 +484,8 @@ static size_t sls_pseudo(ddbc_sls *v, const ddbc_import_param *params, size_t np
 		{ "AWS::StackName", "${self:provider.stackName, self:service}" },
 	};
 	*out = xcalloc(nparams + 2, sizeof(**out));
-	memcpy(*out, params, nparams * sizeof(*params));
+	if (nparams)   /* params may be NULL then (the fuzzer's import) */
+		memcpy(*out, params, nparams * sizeof(*params));
 	*own = json_array();
 	size_t n = nparams;
 	for (size_t i = 0; i < 2; i++) {
