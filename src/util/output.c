@@ -262,7 +262,7 @@ static int open_anonymous(ddbc_output *o)
 	if (fd < 0)
 		errno = err;
 	ddbc_error("cannot create a temporary file: %s", strerror(errno));
-	if (!o->sink)
+	if (fd >= 0 && !o->sink)
 		close(fd);
 	release(o);
 	return -1;

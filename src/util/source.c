@@ -128,7 +128,7 @@ ddbc_source *ddbc_source_read(const char *path)
 static const char *kind_of(mode_t mode)
 {
 	return S_ISDIR(mode) ? "a folder" : S_ISFIFO(mode) ? "a FIFO" : S_ISSOCK(mode) ? "a socket"
-	       : S_ISCHR(mode) || S_ISBLK(mode) ? "a device" : "not a regular file";
+	       : S_ISCHR(mode) || S_ISBLK(mode) ? "a device" : "a special file";
 }
 
 static ddbc_source *refuse(char **why, int err, char *reason)
