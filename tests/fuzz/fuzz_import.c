@@ -28,6 +28,22 @@
 
 static char dir[64], path[96];
 
+static const char *const include_names[] = { "inc.yml", "inc.json", "name.txt", "nul.txt",
+					      "empty.yml", "big.txt", "serverless.yml" };
+
+/* The folder goes when the fuzzer ends. */
+static void remove_includes(void)
+{
+	char p[160];
+	for (size_t i = 0; i < sizeof(include_names) / sizeof(include_names[0]); i++) {
+		snprintf(p, sizeof(p), "%s/%s", dir, include_names[i]);
+		unlink(p);
+	}
+	snprintf(p, sizeof(p), "%s/sub", dir);
+	rmdir(p);
+	rmdir(dir);
+}
+
 /* The files beside the input that ${file(...)} reads. */
 static void make_includes(void)
 {
@@ -155,6 +171,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		mkdir(dir, 0700);
 		snprintf(path, sizeof(path), "%s/serverless.yml", dir);
 		make_includes();
+		atexit(remove_includes);
 	}
 	FILE *f = fopen(path, "wb");
 	if (!f)
