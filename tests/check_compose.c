@@ -1310,6 +1310,9 @@ static Suite *compose_suite(void)
 {
 	Suite *s = suite_create("compose");
 	TCase *tc = tcase_create("scalars");
+	/* Every case has its own timeout: Check's default (4 s) fails on a
+	 * loaded machine (make -j16); these take a second or less alone. */
+	tcase_set_timeout(tc, 60);
 	tcase_add_loop_test(tc, test_scalar_kind, 0, sizeof(scalars) / sizeof(scalars[0]));
 	tcase_add_test(tc, test_scalar_text);
 	tcase_add_test(tc, test_missing_colon_on_its_line);
@@ -1318,6 +1321,7 @@ static Suite *compose_suite(void)
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("positions");
+	tcase_set_timeout(tc, 60);
 	tcase_add_test(tc, test_positions);
 	tcase_add_test(tc, test_positions_count_characters);
 	tcase_add_test(tc, test_positions_line_breaks);
@@ -1325,6 +1329,7 @@ static Suite *compose_suite(void)
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("aliases");
+	tcase_set_timeout(tc, 60);
 	tcase_add_test(tc, test_aliases_share_nodes);
 	tcase_add_test(tc, test_anchor_redefined);
 	tcase_add_test(tc, test_merge_keys);
@@ -1334,6 +1339,7 @@ static Suite *compose_suite(void)
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("streaming");
+	tcase_set_timeout(tc, 60);
 	tcase_add_test(tc, test_stream_entries_in_order);
 	tcase_add_test(tc, test_stream_duplicate_withheld);
 	tcase_add_test(tc, test_stream_repeated_section);

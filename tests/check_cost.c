@@ -6,6 +6,7 @@
 #include "model/capacity.h"
 #include "model/item_size.h"
 #include "model/request_rows.h"
+#include "model/semantics.h"
 #include "rules/check.h"
 #include "testutil.h"
 #include "util/strbuf.h"
@@ -526,6 +527,94 @@ static size_t count_rule(ddbc_rule rule, ddbc_severity *sev)
 	return n;
 }
 
+/* A GSI keyed by optional attributes (required: false) holds only the
+ * items that have them: semantics.c derives which and the share, from
+ * present: (the product over the optional keys), else the examples, else
+ * all; the entity's index writes and storage are that share. */
+static const char sparse_design[] =
+	"ddbc: 1\nname: s\ntables:\n"
+	"  Tickets:\n    partition_key: PK\n    sort_key: SK\n"
+	"    gsi:\n      Queue: { partition_key: q, sort_key: atTime }\n"
+	"      All: { partition_key: tenant, sort_key: SK }\n"
+	"    lsi:\n      ByQ: { sort_key: q }\n"
+	"entities:\n"
+	"  A:\n    count: 1000\n    item_bytes: 1500\n    attributes:\n"
+	"      PK: { type: S, template: \"A#{tenant}\" }\n"
+	"      SK: { type: S, template: \"ID#{id}\" }\n"
+	"      tenant: S\n      id: S\n"
+	"      q: { type: S, template: \"Q#{tenant}\", required: false, present: 0.5 }\n"
+	"      atTime: { type: S, required: false, present: 0.2 }\n"
+	"  B:\n    count: 300\n    attributes:\n"
+	"      PK: { type: S, template: \"B#{tenant}\" }\n"
+	"      SK: { type: S, template: \"ID#{id}\" }\n"
+	"      tenant: S\n      id: S\n"
+	"      q: { type: S, template: \"Q#{tenant}\", required: false }\n"
+	"      atTime: S\n"
+	"    examples:\n"
+	"      - { PK: \"B#t\", SK: \"ID#1\", tenant: t, id: \"1\", q: \"Q#t\", atTime: x }\n"
+	"      - { PK: \"B#t\", SK: \"ID#2\", tenant: t, id: \"2\", atTime: x }\n"
+	"      - { PK: \"B#t\", SK: \"ID#3\", tenant: t, id: \"3\", atTime: x }\n"
+	"  C:\n    attributes:\n"
+	"      PK: { type: S, template: \"C#{tenant}\" }\n"
+	"      SK: { type: S, template: \"ID#{id}\" }\n"
+	"      tenant: S\n      id: S\n"
+	"      q: { type: S, template: \"Q#{tenant}\", required: false }\n"
+	"      atTime: S\n";
+
+START_TEST(test_sparse_membership)
+{
+	checked_design d;
+	checked_load(&d, sparse_design);
+	ddbc_counts n = ddbc_diags_count(&d.d);
+	ck_assert_msg(d.g && n.errors == 0 && n.warnings == 0, "%s", tu_diags_dump(&d.d));
+	const ddbc_table *tb = &d.g->tables[0];
+	const ddbc_index *q = tb->indexes[1], *all = tb->indexes[2];
+	const ddbc_entity *a = ddbc_design_entity(d.g, "A"), *b = ddbc_design_entity(d.g, "B"),
+			  *c = ddbc_design_entity(d.g, "C");
+	/* A: both keys of Q optional, present: 0.5 x 0.2. */
+	const ddbc_membership *m = ddbc_entity_membership(a, q);
+	ck_assert_uint_eq(m->nby, 2);
+	ck_assert_str_eq(m->by[0]->name.s, "q");
+	ck_assert_str_eq(m->by[1]->name.s, "atTime");
+	ck_assert_int_eq(m->source, DDBC_SHARE_PRESENT);
+	ck_assert_double_eq_tol(m->share, 0.1, 1e-12);
+	/* A sparse LSI: its partition key is the table's, never optional. */
+	const ddbc_membership *lm = ddbc_entity_membership(a, tb->indexes[3]);
+	ck_assert_uint_eq(lm->nby, 1);
+	ck_assert_str_eq(lm->by[0]->name.s, "q");
+	ck_assert_double_eq_tol(lm->share, 0.5, 1e-12);
+	/* All keys no optional attribute: every item. */
+	ck_assert_uint_eq(ddbc_entity_membership(a, all)->nby, 0);
+	ck_assert_int_eq(ddbc_entity_membership(a, all)->source, DDBC_SHARE_ALL);
+	/* B: one of its three examples has q. */
+	m = ddbc_entity_membership(b, q);
+	ck_assert_uint_eq(m->nby, 1);
+	ck_assert_int_eq(m->source, DDBC_SHARE_EXAMPLES);
+	ck_assert_double_eq_tol(m->share, 1.0 / 3, 1e-12);
+	ck_assert(ddbc_example_in_index(b, q, b->examples[0]));
+	ck_assert(!ddbc_example_in_index(b, q, b->examples[1]));
+	/* C says nothing: every item, as a dense index. */
+	m = ddbc_entity_membership(c, q);
+	ck_assert_int_eq(m->source, DDBC_SHARE_ASSUMED);
+	ck_assert_double_eq(m->share, 1);
+	/* A without examples: item_bytes 1500 is 2 write units, a tenth of
+	 * the puts write Q; storage is a tenth of the items. */
+	ddbc_arena *arena = ddbc_arena_new();
+	ddbc_entity_cap cap;
+	ddbc_entity_capacity(arena, a, &cap);
+	ck_assert_double_eq_tol(cap.write[0], 2, 1e-12);
+	ck_assert_double_eq_tol(cap.write[1], 0.2, 1e-12);
+	ck_assert_double_eq_tol(cap.storage[1], 0.1 * 1000 * (1500 + DDBC_STORAGE_OVERHEAD), 1e-6);
+	ck_assert_double_eq_tol(cap.storage[2], 1000 * (1500 + DDBC_STORAGE_OVERHEAD), 1e-6);
+	/* B: a third of the puts write Q, each as the carrying example. */
+	ddbc_entity_capacity(arena, b, &cap);
+	ck_assert_double_eq_tol(cap.write[1], 1.0 / 3, 1e-12);
+	ck_assert_double_eq_tol(cap.write[2], 1, 1e-12);
+	ddbc_arena_free(arena);
+	checked_free(&d);
+}
+END_TEST
+
 START_TEST(test_item_size_rule)
 {
 	/* Over the limit: an error; over 75% of it: a warning; under: none. */
@@ -723,6 +812,9 @@ static Suite *cost_suite(void)
 {
 	Suite *s = suite_create("cost");
 	TCase *tc = tcase_create("sizes");
+	/* Every case has its own timeout: Check's default (4 s) fails on a
+	 * loaded machine (make -j16); these take a second or less alone. */
+	tcase_set_timeout(tc, 60);
 	tcase_add_test(tc, test_number_sizes);
 	tcase_add_test(tc, test_item_sizes);
 	tcase_add_test(tc, test_item_limit);
@@ -735,6 +827,7 @@ static Suite *cost_suite(void)
 	tcase_add_test(tc, test_size_text);
 	tcase_add_test(tc, test_index_writes);
 	tcase_add_test(tc, test_item_size_rule);
+	tcase_add_test(tc, test_sparse_membership);
 	tcase_add_test(tc, test_hot_partition_rates);
 	tcase_add_test(tc, test_hot_partition_reads);
 	tcase_add_test(tc, test_request_rows_agree);

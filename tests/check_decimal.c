@@ -243,6 +243,9 @@ static Suite *decimal_suite(void)
 {
 	Suite *s = suite_create("decimal");
 	TCase *tc = tcase_create("decimal");
+	/* Every case has its own timeout: Check's default (4 s) fails on a
+	 * loaded machine (make -j16); these take a second or less alone. */
+	tcase_set_timeout(tc, 60);
 	tcase_add_test(tc, test_valid);
 	tcase_add_test(tc, test_compare_exactly);
 	tcase_add_test(tc, test_json_spelling);

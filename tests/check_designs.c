@@ -735,6 +735,9 @@ static Suite *designs_suite(void)
 {
 	Suite *s = suite_create("designs");
 	TCase *tc = tcase_create("harness");
+	/* Every case has its own timeout: Check's default (4 s) fails on a
+	 * loaded machine (make -j16); these take a second or less alone. */
+	tcase_set_timeout(tc, 60);
 	tcase_add_test(tc, test_marks_syntax);
 	tcase_add_test(tc, test_side_marks);
 	tcase_add_test(tc, test_compare_both_ways);

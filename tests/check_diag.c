@@ -1160,6 +1160,9 @@ static Suite *diag_suite(void)
 {
 	Suite *s = suite_create("diag");
 	TCase *tc = tcase_create("settings");
+	/* Every case has its own timeout: Check's default (4 s) fails on a
+	 * loaded machine (make -j16); these take a second or less alone. */
+	tcase_set_timeout(tc, 60);
 	tcase_add_test(tc, test_settings_init);
 	tcase_add_test(tc, test_settings_parse_ok);
 	tcase_add_loop_test(tc, test_settings_parse_errors, 0,
@@ -1170,6 +1173,7 @@ static Suite *diag_suite(void)
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("collect");
+	tcase_set_timeout(tc, 60);
 	tcase_add_test(tc, test_severity_order);
 	tcase_add_test(tc, test_severity_off_drops);
 	tcase_add_test(tc, test_severity_fixed_rule);
@@ -1183,6 +1187,7 @@ static Suite *diag_suite(void)
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("print");
+	tcase_set_timeout(tc, 60);
 	tcase_add_test(tc, test_golden_text);
 	tcase_add_test(tc, test_text_folds_repeated_notes);
 	tcase_add_test(tc, test_golden_text_color);
@@ -1201,6 +1206,7 @@ static Suite *diag_suite(void)
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("suppress");
+	tcase_set_timeout(tc, 60);
 	tcase_add_test(tc, test_suppress_counts);
 	tcase_add_test(tc, test_suppress_unused);
 	tcase_add_test(tc, test_suppress_per_source);

@@ -7,7 +7,9 @@
  * rules its "# also: ID, ..." line names; tests/diff/ID/good.{old,new}.yaml
  * give no finding at all. Either new file may hold "# args: --all" or
  * "# args: --rule RULE=SEV" lines. Then the command: its outputs against
- * golden files, its exit statuses, and --against in a git checkout.
+ * golden files, its exit statuses, --against in a git checkout, changes
+ * acknowledged in NEW (tests/diff/ID/acked.new.yaml, other.new.yaml), and
+ * the order of the plan's steps for every change class.
  */
 #include "diff/diff.h"
 #include "rules/check.h"
@@ -17,6 +19,7 @@
 #include "config.h"
 
 #include <check.h>
+#include <jansson.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -81,7 +84,7 @@ static void diff_pair(pair *p, const char *id, const char *kind)
 			all = args_of(p->src[k]->text, &cli);
 	}
 	ddbc_diags_init(&p->d);
-	ddbc_diff(p->design[0], p->design[1], &p->d, all);
+	ddbc_diff(p->design[0], p->design[1], NULL, &p->d, all);
 	ddbc_diags_finish(&p->d, &cli, &p->design[1]->settings);
 	ddbc_diff_sort(&p->d);
 }
@@ -198,11 +201,40 @@ START_TEST(test_format_golden)
 	char golden[64];
 	snprintf(golden, sizeof(golden), "tests/golden/diff/%s.out", format);
 	tu_expect_golden(golden, norm, strlen(norm));
-	/* The plan's findings go to stderr, warnings and errors only. */
-	ck_assert(!strcmp(format, "plan") ? strstr(p.err, "[key-template-changed]") &&
-		  !strstr(p.err, "[gsi-added]") : p.err_len == 0);
+	/* The plan's findings go to stderr, warnings and errors only; text's
+	 * summary goes there when standard output is no terminal. */
+	if (!strcmp(format, "plan"))
+		ck_assert(strstr(p.err, "[key-template-changed]") && !strstr(p.err, "[gsi-added]"));
+	else if (!strcmp(format, "text"))
+		ck_assert_str_eq(p.err, "6 changes: 1 error, 4 warnings, 1 note\n");
+	else
+		ck_assert_uint_eq(p.err_len, 0);
 	free(norm);
 	free(out);
+	tu_proc_free(&p);
+}
+END_TEST
+
+/* Making a templated GSI key optional is required-removed, which says that
+ * items without it leave the index; making it required again is
+ * attribute-required (stored items may lack it). */
+START_TEST(test_sparse_key)
+{
+	const char *dense = "tests/fixtures/sparse/helpdesk-dense.ddb.yaml";
+	const char *sparse = "tests/designs/helpdesk-sparse.ddb.yaml";
+	tu_proc p;
+	tu_run(&p, NULL, "diff", dense, sparse, NULL);
+	ck_assert_int_eq(p.status, 0);
+	ck_assert_msg(strstr(p.out, ":36:7: warning: 'Ticket.escQueue' is no longer required: items "
+			     "written without it leave index 'EscalationQueue'"), "%s", p.out);
+	ck_assert(strstr(p.out, "[required-removed]"));
+	ck_assert(!strstr(p.out, "[attribute-required]"));
+	tu_proc_free(&p);
+	tu_run(&p, NULL, "diff", sparse, dense, NULL);
+	ck_assert_int_eq(p.status, 0);
+	ck_assert_msg(strstr(p.out, "'Ticket.escQueue' became required"), "%s", p.out);
+	ck_assert(strstr(p.out, "[attribute-required]"));
+	ck_assert(!strstr(p.out, "[required-removed]"));
 	tu_proc_free(&p);
 }
 END_TEST
@@ -270,8 +302,11 @@ START_TEST(test_summary)
 	ck_assert_int_eq(p.status, 1);
 	ck_assert_msg(strstr(p.out, "6 changes: 1 error, 4 warnings, 1 note"), "%s", p.out);
 	tu_proc_free(&p);
+	/* Without a terminal the findings are alone on standard output, the
+	 * summary on standard error (as lint's), so a hook's log ends with it. */
 	tu_run(&p, NULL, "diff", OLD, NEW, NULL);
 	ck_assert(!strstr(p.out, "changes:"));
+	ck_assert_str_eq(p.err, "6 changes: 1 error, 4 warnings, 1 note\n");
 	tu_proc_free(&p);
 	tu_run(&p, &tty, "diff", OLD, OLD, NULL);
 	ck_assert_int_eq(p.status, 0);
@@ -384,7 +419,15 @@ START_TEST(test_against)
 	strbuf_addf(&add, "cd '%s' && cp untracked.yaml added.yaml && git add added.yaml", dir);
 	ck_assert_int_eq(system(strbuf_str(&add)), 0);
 	strbuf_release(&add);
+	/* One line for the design, not a note per table, entity and pattern. */
 	tu_run(&p, &at, "diff", "--against", "HEAD", "added.yaml", NULL);
+	ck_assert_msg(p.status == 0, "exit %d: %s", p.status, p.err);
+	ck_assert_str_eq(p.out, "added.yaml: new since HEAD: 1 table, 2 entities, 2 access "
+			 "patterns added (--all lists them)\n");
+	ck_assert_uint_eq(p.err_len, 0);
+	tu_proc_free(&p);
+	/* --all lists them. */
+	tu_run(&p, &at, "diff", "--all", "--against", "HEAD", "added.yaml", NULL);
 	ck_assert_msg(p.status == 0, "exit %d: %s", p.status, p.err);
 	ck_assert(strstr(p.err, "'added.yaml' is new since 'HEAD'"));
 	ck_assert(strstr(p.out, "added.yaml:5:3: note: table 'shop' is added [table-added]"));
@@ -454,17 +497,281 @@ START_TEST(test_removed_fields)
 }
 END_TEST
 
+/* ---- changes acknowledged in NEW ------------------------------------------------------- */
+
+#define KT "tests/diff/key-template-changed/"
+#define GR "tests/diff/gsi-removed/"
+
+/* A key template changed on purpose, acknowledged on its line of NEW: the
+ * diff passes, hides it in text (--show-suppressed shows it), marks it in
+ * JSON and SARIF with the reason; lint of NEW is clean; the same change
+ * without the comment, or with one naming another rule, fails. */
+START_TEST(test_acknowledged)
+{
+	tu_proc p;
+	tu_run(&p, NULL, "diff", KT "bad.old.yaml", KT "acked.new.yaml", NULL);
+	ck_assert_msg(p.status == 0, "exit %d: %s%s", p.status, p.out, p.err);
+	ck_assert_uint_eq(p.out_len, 0);
+	ck_assert_str_eq(p.err, "no changes to act on (1 acknowledged by ddbc-ignore, "
+			 "--show-suppressed shows them)\n");
+	tu_proc_free(&p);
+	tu_run(&p, NULL, "diff", "--show-suppressed", "--color", "never", KT "bad.old.yaml",
+	       KT "acked.new.yaml", NULL);
+	ck_assert_int_eq(p.status, 0);
+	ck_assert_msg(strstr(p.out, "acked.new.yaml:40:32: suppressed error: the key template of "
+			     "'Order.SK' changed") && strstr(p.out, "-- migration PR-123"), "%s", p.out);
+	tu_proc_free(&p);
+	tu_run(&p, NULL, "diff", "--format", "json", KT "bad.old.yaml", KT "acked.new.yaml", NULL);
+	ck_assert_int_eq(p.status, 0);
+	ck_assert_msg(strstr(p.out, "\"rule\":\"key-template-changed\"") &&
+		      strstr(p.out, "\"suppressed\":true,\"reason\":\"migration PR-123\"") &&
+		      strstr(p.out, "\"errors\":0") && strstr(p.out, "\"suppressed\":1"), "%s", p.out);
+	tu_proc_free(&p);
+	tu_run(&p, NULL, "diff", "--format", "sarif", KT "bad.old.yaml", KT "acked.new.yaml", NULL);
+	ck_assert_int_eq(p.status, 0);
+	ck_assert_msg(strstr(p.out, "\"kind\": \"inSource\"") &&
+		      strstr(p.out, "\"justification\": \"migration PR-123\""), "%s", p.out);
+	tu_proc_free(&p);
+	/* The plan still carries the change out. */
+	tu_run(&p, NULL, "diff", "--format", "plan", KT "bad.old.yaml", KT "acked.new.yaml", NULL);
+	ck_assert_int_eq(p.status, 0);
+	ck_assert(strstr(p.out, "\"action\": \"rewrite-keys\""));
+	tu_proc_free(&p);
+	/* Lint knows the diff rule: the comment is no unused suppression. */
+	tu_run(&p, NULL, "lint", KT "acked.new.yaml", NULL);
+	ck_assert_int_eq(p.status, 0);
+	ck_assert_msg(!strstr(p.out, "unused-suppression"), "%s", p.out);
+	tu_proc_free(&p);
+	/* Unacknowledged, or acknowledged for another rule: it fails. */
+	tu_run(&p, NULL, "diff", KT "bad.old.yaml", KT "bad.new.yaml", NULL);
+	ck_assert_int_eq(p.status, 1);
+	tu_proc_free(&p);
+	tu_run(&p, NULL, "diff", "--format", "json", KT "bad.old.yaml", KT "other.new.yaml", NULL);
+	ck_assert_int_eq(p.status, 1);
+	ck_assert_msg(!strstr(p.out, "\"suppressed\":true") && strstr(p.out, "\"errors\":1"), "%s",
+		      p.out);
+	tu_proc_free(&p);
+}
+END_TEST
+
+/* A removal is acknowledged at the line of NEW that lost it (the table's
+ * gsi: key), in both forms of the diff: two files (the finding in OLD) and
+ * --against (the finding at that line of NEW). */
+START_TEST(test_acknowledged_removal)
+{
+	tu_proc p;
+	tu_run(&p, NULL, "diff", "--format", "json", GR "bad.old.yaml", GR "acked.new.yaml", NULL);
+	ck_assert_int_eq(p.status, 0);
+	ck_assert_msg(strstr(p.out, "\"rule\":\"gsi-removed\"") &&
+		      strstr(p.out, "\"suppressed\":true,\"reason\":\"no caller since PR-77\""),
+		      "%s", p.out);
+	tu_proc_free(&p);
+	tu_run(&p, NULL, "diff", "--werror", GR "bad.old.yaml", GR "bad.new.yaml", NULL);
+	ck_assert_int_eq(p.status, 1);
+	tu_proc_free(&p);
+	tu_run(&p, NULL, "diff", "--werror", GR "bad.old.yaml", GR "acked.new.yaml", NULL);
+	ck_assert_int_eq(p.status, 0);
+	tu_proc_free(&p);
+	if (system("git --version >/dev/null 2>&1") != 0)
+		return;
+	char *dir = git_checkout_of(GR "bad.old.yaml", GR "acked.new.yaml");
+	tu_run_opts at = { .cwd = dir };
+	tu_run(&p, &at, "diff", "--werror", "--show-suppressed", "--color", "never", "--against",
+	       "HEAD", "design.yaml", NULL);
+	ck_assert_msg(p.status == 0, "exit %d: %s%s", p.status, p.out, p.err);
+	ck_assert_msg(strstr(p.out, "design.yaml:11:5: suppressed warning: GSI 'GSI2' is deleted"),
+		      "%s", p.out);
+	tu_proc_free(&p);
+	remove_tree(dir);
+}
+END_TEST
+
+/* ---- the plan's order ------------------------------------------------------------------- */
+
+/* A step's kind as the order test speaks of it: the operation (a GSI
+ * update by its verb: Create, Delete), the action, deploy-code with its
+ * change, or "run" for a deployment after a place is made. */
+static void step_kind(json_t *st, strbuf *out)
+{
+	const char *op = json_string_value(json_object_get(st, "operation"));
+	const char *action = json_string_value(json_object_get(st, "action"));
+	json_t *updates = json_object_get(json_object_get(st, "input"), "GlobalSecondaryIndexUpdates");
+	if (op && !strcmp(op, "UpdateTable") && json_array_size(updates)) {
+		const char *verb = json_object_iter_key(json_object_iter(json_array_get(updates, 0)));
+		strbuf_addstr(out, verb);
+	} else {
+		strbuf_addstr(out, op ? op : action);
+	}
+	const char *change = json_string_value(json_object_get(st, "change"));
+	if (change)
+		strbuf_addf(out, ":%s", change);
+	else if (action && !strcmp(action, "deploy-code"))
+		strbuf_addstr(out, json_array_size(json_object_get(st, "runs")) &&
+			      !json_array_size(json_object_get(st, "stops")) ? ":runs" : ":stops");
+}
+
+/* Whether step st (numbered from 1 in plan) needs a step of kind. */
+static bool needs_kind(json_t *plan, json_t *st, const char *kind)
+{
+	size_t i;
+	json_t *n;
+	json_array_foreach(json_object_get(st, "needs"), i, n) {
+		strbuf k = STRBUF_INIT;
+		step_kind(json_array_get(plan, (size_t)json_integer_value(n) - 1), &k);
+		bool hit = !strncmp(strbuf_str(&k), kind, strlen(kind));
+		strbuf_release(&k);
+		if (hit)
+			return true;
+	}
+	return false;
+}
+
+/* What each change class's plan does, in order (a subsequence of its
+ * steps' kinds): the code stops using what goes before it goes, runs
+ * what is made after it is made; a key rewrite stands in its window. */
+static const struct {
+	const char *id, *order;
+} plan_orders[] = {
+	{ "gsi-removed", "deploy-code:stops Delete" },
+	{ "gsi-changed", "deploy-code:stops Delete Create deploy-code:runs" },
+	{ "projection-narrowed", "deploy-code:stops Delete Create deploy-code:runs" },
+	{ "table-removed", "deploy-code:stops delete-table" },
+	{ "table-key-changed", "deploy-code:stops replace-table deploy-code:runs" },
+	{ "lsi-changed", "deploy-code:stops replace-table deploy-code:runs" },
+	{ "entity-removed", "deploy-code:stops delete-items" },
+	{ "attribute-removed", "deploy-code:stops remove-attribute" },
+	{ "pattern-removed", "deploy-code:stops" },
+	{ "pattern-moved", "deploy-code:runs" },
+	{ "key-template-changed", "deploy-code:write-both-shapes rewrite-keys "
+	  "deploy-code:read-new-shape deploy-code:write-new-shape-only" },
+	{ "index-key-template-changed", "rewrite-attribute" },
+	{ "attribute-type-changed", "convert-type" },
+	{ "attribute-required", "backfill" },
+	{ "ttl-changed", "UpdateTimeToLive backfill-ttl wait UpdateTimeToLive" },
+	{ "gsi-added", "Create" },
+	{ "key-delimiter-changed", "rewrite-delimiter" },
+	{ "gsi-several", "Create Create" },
+	{ "enum-value-removed", "rewrite-values" },
+	{ "table-added", "CreateTable UpdateTimeToLive" },
+	{ "billing-changed", "Update" },
+};
+
+/* The order plan_orders gives class id, or "" (a class whose plan has no
+ * step, or whose steps' order matters to no other). */
+static const char *plan_order(const char *id)
+{
+	for (size_t c = 0; c < sizeof(plan_orders) / sizeof(plan_orders[0]); c++)
+		if (!strcmp(plan_orders[c].id, id))
+			return plan_orders[c].order;
+	return "";
+}
+
+/* The rules every plan keeps: numbered in order, needs before; whatever
+ * removes what code may use needs a deployment that stops it; a run
+ * deployment needs what makes its place; an item step names the
+ * migrate command with its own number. */
+static void check_plan_rules(const char *id, json_t *plan, const char *old, const char *new)
+{
+	size_t i;
+	json_t *st;
+	json_array_foreach(plan, i, st) {
+		ck_assert_int_eq(json_integer_value(json_object_get(st, "step")), (json_int_t)i + 1);
+		strbuf k = STRBUF_INIT;
+		step_kind(st, &k);
+		const char *kind = strbuf_str(&k);
+		if (!strcmp(kind, "Delete") || !strcmp(kind, "delete-table") ||
+		    !strcmp(kind, "delete-items") || !strcmp(kind, "remove-attribute") ||
+		    !strcmp(kind, "replace-table"))
+			ck_assert_msg(needs_kind(plan, st, "deploy-code"), "%s: step %zu (%s) needs "
+				      "no deployment of the code", id, i + 1, kind);
+		if (!strcmp(kind, "deploy-code:runs") && strstr(json_string_value(json_object_get(st,
+				"manual")), "now that it exists"))
+			ck_assert_msg(needs_kind(plan, st, "Create") || needs_kind(plan, st,
+				      "CreateTable") || needs_kind(plan, st, "replace-table"),
+				      "%s: step %zu runs patterns before their place exists", id, i + 1);
+		if (!strcmp(kind, "rewrite-keys"))
+			ck_assert_msg(needs_kind(plan, st, "deploy-code:write-both-shapes"), "%s: step "
+				      "%zu migrates keys outside a dual-write window", id, i + 1);
+		if (!strcmp(kind, "deploy-code:read-new-shape"))
+			ck_assert(needs_kind(plan, st, "rewrite-keys") || needs_kind(plan, st, "backfill"));
+		if (!strcmp(kind, "deploy-code:write-new-shape-only"))
+			ck_assert(needs_kind(plan, st, "deploy-code:read-new-shape"));
+		const char *cmd = json_string_value(json_object_get(st, "command"));
+		if (!strcmp(kind, "rewrite-keys") || !strcmp(kind, "rewrite-attribute") ||
+		    !strcmp(kind, "convert-type") || !strcmp(kind, "backfill-ttl") ||
+		    !strcmp(kind, "rewrite-delimiter")) {
+			strbuf want = STRBUF_INIT;
+			strbuf_addf(&want, "ddbc migrate %s %s --step %zu", old, new, i + 1);
+			ck_assert_msg(cmd && !strcmp(cmd, strbuf_str(&want)), "%s: step %zu: command "
+				      "'%s', want '%s'", id, i + 1, cmd ? cmd : "(none)",
+				      strbuf_str(&want));
+			ck_assert(strstr(json_string_value(json_object_get(st, "manual")),
+					 strbuf_str(&want)));
+			strbuf_release(&want);
+		}
+		strbuf_release(&k);
+	}
+}
+
+START_TEST(test_plan_order)
+{
+	const ddbc_rule_info *info = ddbc_rule_get((ddbc_rule)_i);
+	if (info->kind != DDBC_RULE_KIND_DIFF)
+		return;
+	const char *id = info->id;
+	char old[256], new[256];
+	snprintf(old, sizeof(old), "tests/diff/%s/bad.old.yaml", id);
+	snprintf(new, sizeof(new), "tests/diff/%s/bad.new.yaml", id);
+	tu_proc p;
+	tu_run(&p, NULL, "diff", "--format", "plan", old, new, NULL);
+	json_error_t err;
+	json_t *plan = json_loads(p.out, 0, &err);
+	ck_assert_msg(plan && json_is_array(plan), "%s: no plan: %s", id, p.err);
+	check_plan_rules(id, plan, old, new);
+	/* The class's own order, as a subsequence of the steps. */
+	strbuf kinds = STRBUF_INIT;
+	size_t i;
+	json_t *st;
+	json_array_foreach(plan, i, st) {
+		step_kind(st, &kinds);
+		strbuf_addch(&kinds, ' ');
+	}
+	const char *at = strbuf_str(&kinds), *want = plan_order(id);
+	while (*want) {
+		size_t n = strcspn(want, " ");
+		char kind[64];
+		snprintf(kind, sizeof(kind), "%.*s ", (int)n, want);
+		const char *hit = strstr(at, kind);
+		ck_assert_msg(hit && (hit == strbuf_str(&kinds) || hit[-1] == ' '),
+			      "%s: expected '%s' in this order, got '%s'", id, plan_order(id),
+			      strbuf_str(&kinds));
+		at = hit + strlen(kind);
+		want += n + (want[n] == ' ');
+	}
+	strbuf_release(&kinds);
+	json_decref(plan);
+	tu_proc_free(&p);
+}
+END_TEST
+
 static Suite *diff_suite(void)
 {
 	Suite *s = suite_create("diff");
 	TCase *tc = tcase_create("classes");
+	/* Every case has its own timeout: Check's default (4 s) fails on a
+	 * loaded machine (make -j16); these take a second or less alone. */
+	tcase_set_timeout(tc, 60);
 	tcase_add_loop_test(tc, test_change_class, 0, DDBC_RULE_COUNT);
 	tcase_add_loop_test(tc, test_format_golden, 0, 5);
+	tcase_add_test(tc, test_sparse_key);
 	tcase_add_test(tc, test_statuses);
 	tcase_add_test(tc, test_bad_inputs);
 	tcase_add_test(tc, test_summary);
 	tcase_add_test(tc, test_against);
 	tcase_add_test(tc, test_removed_fields);
+	tcase_add_test(tc, test_acknowledged);
+	tcase_add_test(tc, test_acknowledged_removal);
+	tcase_add_loop_test(tc, test_plan_order, 0, DDBC_RULE_COUNT);
 	suite_add_tcase(s, tc);
 	return s;
 }

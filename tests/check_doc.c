@@ -306,6 +306,48 @@ START_TEST(test_not_stored)
 }
 END_TEST
 
+/* An index keyed by an optional templated attribute holds only the items
+ * that have it: the map says so in both languages, and the index's item
+ * view shows only the tickets that carry escQueue (T-1001, T-1004), while
+ * the table's shows all four. */
+START_TEST(test_sparse_membership)
+{
+	checked c;
+	check_file(&c, "tests/designs/helpdesk-sparse.ddb.yaml");
+	static const char *const names[] = { "helpdesk-sparse.en.md", "helpdesk-sparse.en.html",
+					     "helpdesk-sparse.ja.md", "helpdesk-sparse.ja.html" };
+	static const char *const marks[] = {
+		"`TENANT#{tenantId}#ESC` · `{escalatedAt}` (items that have escQueue) |",
+		"(items that have escQueue)",
+		"`TENANT#{tenantId}#ESC` · `{escalatedAt}`（escQueue を持つアイテムのみ） |",
+		"（escQueue を持つアイテムのみ）" };
+	for (int i = 0; i < 4; i++) {
+		bool html = i % 2;
+		char *out = emit(c.g, html, i / 2 ? DDBC_LANG_JA : DDBC_LANG_EN, NULL);
+		expect_contains(out, marks[i]);
+		if (!html) {
+			const char *view = strstr(out, "EscalationQueue`\n");
+			ck_assert_ptr_nonnull(view);
+			const char *end = strstr(view, "\n### ");
+			ck_assert_ptr_nonnull(end);
+			char *part = strndup(view, (size_t)(end - view));
+			expect_contains(part, "`TICKET#T-1001`");
+			expect_contains(part, "`TICKET#T-1004`");
+			expect_absent(part, "T-1002");
+			expect_absent(part, "T-1003");
+			free(part);
+		}
+		char *masked = html ? mask_style(out) : strdup(out);
+		char golden[96];
+		snprintf(golden, sizeof(golden), "tests/golden/doc/%s", names[i]);
+		tu_expect_golden(golden, masked, strlen(masked));
+		free(masked);
+		free(out);
+	}
+	checked_free(&c);
+}
+END_TEST
+
 /* The index map shows sparse membership: UserStamp is not in GSI1. */
 START_TEST(test_index_map)
 {
@@ -1248,6 +1290,7 @@ static Suite *doc_suite(void)
 	tcase_add_test(tc, test_todo_article_table);
 	tcase_add_test(tc, test_japanese_labels);
 	tcase_add_test(tc, test_index_map);
+	tcase_add_test(tc, test_sparse_membership);
 	tcase_add_test(tc, test_multi_attribute_key);
 	tcase_add_test(tc, test_lsi_ttl_billing);
 	tcase_add_test(tc, test_item_views);

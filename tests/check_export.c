@@ -696,6 +696,9 @@ static Suite *export_suite(void)
 	suite_add_tcase(s, golden);
 
 	TCase *ct = tcase_create("create-table");
+	/* Every case has its own timeout: Check's default (4 s) fails on a
+	 * loaded machine (make -j16); these take a second or less alone. */
+	tcase_set_timeout(ct, 60);
 	tcase_add_test(ct, test_attribute_definitions_are_the_keys);
 	tcase_add_test(ct, test_multi_attribute_key_schema);
 	tcase_add_test(ct, test_projections);
@@ -704,6 +707,7 @@ static Suite *export_suite(void)
 	suite_add_tcase(s, ct);
 
 	TCase *q = tcase_create("queries");
+	tcase_set_timeout(q, 60);
 	tcase_add_test(q, test_query_operators_and_names);
 	tcase_add_test(q, test_multi_attribute_query);
 	tcase_add_test(q, test_zero_padded_parameter);
@@ -723,6 +727,7 @@ static Suite *export_suite(void)
 	suite_add_tcase(s, q);
 
 	TCase *m = tcase_create("model");
+	tcase_set_timeout(m, 60);
 	tcase_add_test(m, test_model_derived_facts);
 	tcase_add_test(m, test_compact);
 	suite_add_tcase(s, m);

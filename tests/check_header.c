@@ -11,7 +11,8 @@
  *     more, included twice and together with the same design's header under
  *     another prefix;
  *   - a C program written here from the header plan calls every builder (an
- *     inline function; there is no builder macro) with the values of each example item and checks
+ *     inline function; tests/header-fmt.test checks its macro and format on
+ *     every design) with the values of each example item and checks
  *     that it returns exactly the example's key, parses every example key
  *     back into the item's values (a key whose values the item does not store
  *     is parsed and built again: the same key), and checks every constant key,
@@ -1028,12 +1029,16 @@ START_TEST(test_spec_example)
 	tu_run(&p, NULL, "header", "--prefix", "SR", "samples/stamp-rally.ddb.yaml", NULL);
 	ck_assert_msg(p.status == 0, "status %d: %s", p.status, p.err);
 	static const char *const lines[] = {
-		"#define SR_USER_PK_FMT \"EVENT#%s#USER#%s\"\n",
+		"#define SR_USER_PK_FMT \"EVENT#%s#USER#%s\" /* snprintf args: event_id, "
+		"line_user_id */\n",
+		"#define SR_USER_PK(buf, size, event_id, line_user_id) sr_user_pk((buf), (size), "
+		"(event_id), (line_user_id))\n",
 		"#define SR_USER_SK \"PROFILE\" /* constant key */\n",
 		"#define SR_USER_STAMP_SK_PREFIX \"STAMP#\"",
 		"static inline int sr_user_pk(char *buf, size_t size, const char *event_id, "
 		"const char *line_user_id)\n",
-		"#define SR_STAMP_MASTER_GSI1SK_FMT \"%s\"\n",
+		"#define SR_STAMP_MASTER_GSI1SK_FMT \"%03lld\" /* snprintf args: order (long long, "
+		"0 to 999) */\n",
 		"static inline int sr_stamp_master_gsi1sk(char *buf, size_t size, const char *order)\n"
 		"{\n\tchar pad0__[4];\n\tconst char *t0__ = sr_key_number_text_(order, strlen(order), 3, "
 		"pad0__);\n\tif (!t0__)\n\t\treturn -1;\n",
@@ -1045,9 +1050,7 @@ START_TEST(test_spec_example)
 	};
 	for (size_t i = 0; i < sizeof(lines) / sizeof(lines[0]); i++)
 		ck_assert_msg(tu_contains(p.out, p.out_len, lines[i]), "missing:\n%s", lines[i]);
-	/* One builder per key, the function: no macro twin, and no parser
-	 * declares what it does not use. */
-	ck_assert(!tu_contains(p.out, p.out_len, "#define SR_USER_PK(buf"));
+	/* No parser declares what it does not use. */
 	ck_assert(!tu_contains(p.out, p.out_len, "(void)t"));
 	static const char *const added[] = {
 		"#define SR_USERS_BY_DATE_PROJECTION_EXPRESSION \"lineUserId, createdAt\"\n",
@@ -1691,7 +1694,9 @@ START_TEST(test_nested_templates)
 	size_t len;
 	ck_assert_int_eq(emit(&u, NULL, &out, &len), DDBC_EMIT_OK);
 	ck_assert_msg(tu_contains(out, len,
-				  "#define DEMO_A_PK_FMT \"IN#%s#%s|IN#%s#%s|%s\"\n"
+				  "#define DEMO_A_PK_FMT \"IN#%s#%04lld|IN#%s#%04lld|%04lld\" /* snprintf "
+				  "args: x, n (long long, 0 to 9999), x, n (long long, 0 to 9999), "
+				  "n (long long, 0 to 9999) */\n"
 				  "#define DEMO_A_PK_PREFIX \"IN#\""), "%s", out);
 	/* One check and text per Number and width, however often it is used. */
 	ck_assert_msg(tu_contains(out, len,
@@ -1700,8 +1705,11 @@ START_TEST(test_nested_templates)
 				  "\tconst char *t3__ = demo_key_number_text_(n, strlen(n), 4, pad3__);\n"
 				  "\tif (!t3__)\n\t\treturn -1;\n"
 				  "\tif (demo_key_bad_text_(x, \"#\", \"#\"))\n\t\treturn -1;\n"
-				  "\treturn demo_key_fit_(snprintf(buf, size, DEMO_A_PK_FMT, x, t3__, "
-				  "x, t3__, t3__), 2048);\n}\n"), "%s", out);
+				  "\treturn demo_key_fit_(snprintf(buf, size, DEMO_A_PK_FMT, x, "
+				  "demo_key_digits_(t3__), x, demo_key_digits_(t3__), "
+				  "demo_key_digits_(t3__)), 2048);\n}\n"
+				  "#define DEMO_A_PK(buf, size, x, n) demo_a_pk((buf), (size), (x), (n))\n"),
+		      "%s", out);
 	free(out);
 	unit_close(&u);
 }
@@ -1854,6 +1862,110 @@ START_TEST(test_parsers_exact)
 	expect_run(dir, run);
 	expect_run(dir, cxx);
 	expect_run(dir, runxx);
+	remove_tmpdir(dir);
+	unit_close(&u);
+}
+END_TEST
+
+/* The builder's macro calls the function, and snprintf with the key's
+ * format gives the builder's key: a :0WIDTH Number of up to 18 digits is
+ * a long long (%0WIDTHlld), a wider one its zero-padded text, any other
+ * Number its decimal text; a pattern value's format alike. A parameter
+ * named as the function makes the macro pass its arguments on (...). */
+START_TEST(test_format_and_macro)
+{
+	unit u;
+	unit_open(&u, NULL, DESIGN_HEAD
+		  "  A:\n"
+		  "    attributes:\n"
+		  "      PK: { type: S, template: \"SEAT#{block}#{row:03}#{seat}\" }\n"
+		  "      SK: { type: S, template: \"W#{wide:020}#{top:018}#{n}\" }\n"
+		  "      block: S\n"
+		  "      row: N\n"
+		  "      seat: S\n"
+		  "      wide: N\n"
+		  "      top: N\n"
+		  "      n: N\n"
+		  "  B:\n"
+		  "    attributes:\n"
+		  "      PK: { type: S, template: \"B#{demo_b_pk}\" }\n"
+		  "      demo_b_pk: S\n"
+		  "access_patterns:\n"
+		  "  row-seats:\n"
+		  "    table: t-1\n"
+		  "    operation: get\n"
+		  "    key: { PK: \"SEAT#{block}#{row:03}#{seat}\" }\n"
+		  "    example: { block: C, row: 42, seat: \"1\" }\n");
+	char *text;
+	size_t len;
+	ck_assert_int_eq(emit(&u, NULL, &text, &len), DDBC_EMIT_OK);
+	static const char *const lines[] = {
+		"#define DEMO_A_PK_FMT \"SEAT#%s#%03lld#%s\" /* snprintf args: block, row (long "
+		"long, 0 to 999), seat */\n",
+		"#define DEMO_A_PK(buf, size, block, row, seat) demo_a_pk((buf), (size), (block), "
+		"(row), (seat))\n",
+		"#define DEMO_A_SK_FMT \"W#%s#%018lld#%s\" /* snprintf args: wide (text: 20 "
+		"digits, zero-padded), top (long long, 0 to 999999999999999999), n (text: a "
+		"DynamoDB number) */\n",
+		"#define DEMO_B_PK(buf, size, ...) demo_b_pk((buf), (size), __VA_ARGS__)\n",
+		"#define DEMO_ROW_SEATS_PK_VALUE_FMT \"SEAT#%s#%03lld#%s\"",
+		"#define DEMO_ROW_SEATS_PK_VALUE(buf, size, block, row, seat) "
+		"demo_row_seats_pk_value((buf), (size), (block), (row), (seat))\n",
+	};
+	for (size_t i = 0; i < sizeof(lines) / sizeof(lines[0]); i++)
+		ck_assert_msg(tu_contains(text, len, lines[i]), "missing:\n%s\nin:\n%s", lines[i],
+			      text);
+	char *dir = make_tmpdir();
+	write_in(dir, "demo.h", text, len);
+	free(text);
+	static const char prog[] =
+		"#include \"demo.h\"\n"
+		"#include <stdio.h>\n"
+		"static int failed;\n"
+		"static void same(const char *what, const char *got, int n, const char *want)\n"
+		"{\n"
+		"\tif (n != (int)strlen(want) || strcmp(got, want) != 0) {\n"
+		"\t\tprintf(\"FAIL %s: %d '%s', want '%s'\\n\", what, n, got, want);\n"
+		"\t\tfailed++;\n"
+		"\t}\n"
+		"}\n"
+		"int main(void)\n"
+		"{\n"
+		"\tchar buf[128];\n"
+		"\tsame(\"format\", buf, snprintf(buf, sizeof buf, DEMO_A_PK_FMT, \"B\", 7LL, "
+		"\"12\"), \"SEAT#B#007#12\");\n"
+		"\tsame(\"function\", buf, demo_a_pk(buf, sizeof buf, \"B\", \"7\", \"12\"), "
+		"\"SEAT#B#007#12\");\n"
+		"\tsame(\"macro\", buf, DEMO_A_PK(buf, sizeof buf, \"B\", \"7\", \"12\"), "
+		"\"SEAT#B#007#12\");\n"
+		"\tsame(\"format, 18 digits\", buf, snprintf(buf, sizeof buf, DEMO_A_SK_FMT, "
+		"\"00000000000000000042\", 999999999999999999LL, \"-1.5\"), "
+		"\"W#00000000000000000042#999999999999999999#-1.5\");\n"
+		"\tsame(\"macro, 18 digits\", buf, DEMO_A_SK(buf, sizeof buf, \"42\", "
+		"\"999999999999999999\", \"-1.5\"), "
+		"\"W#00000000000000000042#999999999999999999#-1.5\");\n"
+		"\tsame(\"macro, ...\", buf, DEMO_B_PK(buf, sizeof buf, \"x\"), \"B#x\");\n"
+		"\tsame(\"value format\", buf, snprintf(buf, sizeof buf, DEMO_ROW_SEATS_PK_VALUE_FMT, "
+		"\"C\", 42LL, \"1\"), \"SEAT#C#042#1\");\n"
+		"\tsame(\"value macro\", buf, DEMO_ROW_SEATS_PK_VALUE(buf, sizeof buf, \"C\", \"42\", "
+		"\"1\"), \"SEAT#C#042#1\");\n"
+		"\tif (DEMO_A_PK(buf, sizeof buf, \"B\", \"1000\", \"12\") != -1) {\n"
+		"\t\tputs(\"FAIL the macro takes 1000 for {row:03}\");\n"
+		"\t\tfailed++;\n"
+		"\t}\n"
+		"\tprintf(\"%d failed\\n\", failed);\n"
+		"\treturn failed != 0;\n"
+		"}\n";
+	write_in(dir, "prog.c", prog, strlen(prog));
+	const char *cc[] = { "cc", "-std=c99", "-O2", C_FLAGS, "-Wno-missing-prototypes",
+			     "prog.c", "-o", "prog", NULL };
+	const char *cxx[] = { "c++", "-x", "c++", "-std=c++11", "-O2", CXX_FLAGS, "prog.c",
+			      "-o", "prog", NULL };
+	const char *run[] = { "./prog", NULL };
+	expect_run(dir, cc);
+	expect_run(dir, run);
+	expect_run(dir, cxx);
+	expect_run(dir, run);
 	remove_tmpdir(dir);
 	unit_close(&u);
 }
@@ -2238,6 +2350,9 @@ static Suite *header_suite(void)
 {
 	Suite *s = suite_create("header");
 	TCase *tc = tcase_create("golden");
+	/* Every case has its own timeout: Check's default (4 s) fails on a
+	 * loaded machine (make -j16); these take a second or less alone. */
+	tcase_set_timeout(tc, 60);
 	tcase_add_loop_test(tc, test_golden, 0, ndesigns);
 	tcase_add_test(tc, test_default_prefix);
 	tcase_add_test(tc, test_includes_only_what_it_uses);
@@ -2251,10 +2366,12 @@ static Suite *header_suite(void)
 	tcase_add_test(tc, test_all_headers_together);
 	tcase_add_test(tc, test_parsers_exact);
 	tcase_add_test(tc, test_builders_refuse_text);
+	tcase_add_test(tc, test_format_and_macro);
 	tcase_add_test(tc, test_doc_program);
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("names");
+	tcase_set_timeout(tc, 60);
 	tcase_add_test(tc, test_attribute_collision);
 	tcase_add_test(tc, test_entity_collision);
 	tcase_add_test(tc, test_cross_collisions);
@@ -2271,6 +2388,7 @@ static Suite *header_suite(void)
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("hash sets");
+	tcase_set_timeout(tc, 120);
 	tcase_add_test(tc, test_hash64);
 	tcase_add_test(tc, test_hashset);
 	tcase_add_test(tc, test_hashes_repeated);

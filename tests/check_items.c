@@ -1304,6 +1304,9 @@ static Suite *items_suite(void)
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("reader");
+	/* Every case has its own timeout: Check's default (4 s) fails on a
+	 * loaded machine (make -j16); these take a second or less alone. */
+	tcase_set_timeout(tc, 60);
 	tcase_add_test(tc, test_reader_array);
 	tcase_add_test(tc, test_reader_lines);
 	tcase_add_test(tc, test_reader_scan);
@@ -1313,6 +1316,7 @@ static Suite *items_suite(void)
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("shapes");
+	tcase_set_timeout(tc, 60);
 	tcase_add_test(tc, test_shape_array);
 	tcase_add_test(tc, test_shape_lines);
 	tcase_add_test(tc, test_shape_typed_array);
@@ -1323,6 +1327,7 @@ static Suite *items_suite(void)
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("findings");
+	tcase_set_timeout(tc, 60);
 	tcase_add_test(tc, test_all_ok);
 	tcase_add_test(tc, test_stamp_findings);
 	tcase_add_test(tc, test_kinds_plain);

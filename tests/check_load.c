@@ -1515,6 +1515,9 @@ static Suite *load_suite(void)
 {
 	Suite *s = suite_create("load");
 	TCase *tc = tcase_create("fields");
+	/* Every case has its own timeout: Check's default (4 s) fails on a
+	 * loaded machine (make -j16); these take a second or less alone. */
+	tcase_set_timeout(tc, 60);
 	tcase_add_test(tc, test_every_field_loads_clean);
 	tcase_add_test(tc, test_root_fields);
 	tcase_add_test(tc, test_key_delimiter_default);
@@ -1533,6 +1536,7 @@ static Suite *load_suite(void)
 
 #define LOOP(tc, fn, cases) tcase_add_loop_test(tc, fn, 0, (int)(sizeof(cases) / sizeof(cases[0])))
 	tc = tcase_create("errors");
+	tcase_set_timeout(tc, 60);
 	tcase_add_test(tc, test_base_is_clean);
 	LOOP(tc, test_unknown_field, unknown_fields);
 	LOOP(tc, test_wrong_kind, wrong_kinds);
@@ -1563,6 +1567,7 @@ static Suite *load_suite(void)
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("samples");
+	tcase_set_timeout(tc, 60);
 	LOOP(tc, test_sample_loads_clean, samples);
 	suite_add_tcase(s, tc);
 	return s;

@@ -329,6 +329,9 @@ static Suite *request_suite(void)
 {
 	Suite *s = suite_create("request");
 	TCase *tc = tcase_create("request");
+	/* Every case has its own timeout: Check's default (4 s) fails on a
+	 * loaded machine (make -j16); these take a second or less alone. */
+	tcase_set_timeout(tc, 60);
 	tcase_add_checked_fixture(tc, setup, teardown);
 	tcase_add_test(tc, test_query_request);
 	tcase_add_test(tc, test_multi_attribute_request);
@@ -336,10 +339,12 @@ static Suite *request_suite(void)
 	tcase_add_test(tc, test_pattern_cond);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("keys");
+	tcase_set_timeout(tc, 60);
 	tcase_add_test(tc, test_key_compare);
 	tcase_add_test(tc, test_key_op_holds);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("items");
+	tcase_set_timeout(tc, 60);
 	tcase_add_checked_fixture(tc, setup, teardown);
 	tcase_add_test(tc, test_item_template);
 	tcase_add_test(tc, test_item_delimiter_and_enum);

@@ -843,6 +843,9 @@ static Suite *rules_suite(void)
 {
 	Suite *s = suite_create("rules");
 	TCase *tc = tcase_create("catalogue");
+	/* Every case has its own timeout: Check's default (4 s) fails on a
+	 * loaded machine (make -j16); these take a second or less alone. */
+	tcase_set_timeout(tc, 60);
 	tcase_add_loop_test(tc, test_rule_page_and_fixtures, 0, DDBC_RULE_COUNT);
 	tcase_add_loop_test(tc, test_samples_clean, 0, 5);
 	tcase_add_test(tc, test_many_rules_one_run);

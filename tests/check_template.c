@@ -373,12 +373,16 @@ static Suite *template_suite(void)
 {
 	Suite *s = suite_create("template");
 	TCase *tc = tcase_create("parse");
+	/* Every case has its own timeout: Check's default (4 s) fails on a
+	 * loaded machine (make -j16); these take a second or less alone. */
+	tcase_set_timeout(tc, 60);
 	tcase_add_checked_fixture(tc, setup, teardown);
 	tcase_add_test(tc, test_parse_segments);
 	tcase_add_test(tc, test_parse_constant);
 	tcase_add_test(tc, test_parse_errors);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("language");
+	tcase_set_timeout(tc, 60);
 	tcase_add_test(tc, test_intersects);
 	tcase_add_test(tc, test_multibyte_delimiter);
 	tcase_add_test(tc, test_matches);
@@ -386,6 +390,7 @@ static Suite *template_suite(void)
 	tcase_add_test(tc, test_range);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("render");
+	tcase_set_timeout(tc, 60);
 	tcase_add_checked_fixture(tc, setup, teardown);
 	tcase_add_test(tc, test_render_values);
 	tcase_add_test(tc, test_render_problems);

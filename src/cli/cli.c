@@ -8,9 +8,12 @@
  */
 #include "cli/cli.h"
 #include "cli/cli_opts.h"
+#include "cli/cli_aws.h"
 #include "cli/cli_cost.h"
 #include "cli/cli_diff.h"
+#include "cli/cli_migrate.h"
 #include "cli/cli_explain.h"
+#include "cli/cli_live.h"
 #include "cli/cli_usage.h"
 #include "cli/cli_words.h"
 #include "model/header_plan.h"
@@ -18,6 +21,7 @@
 #include "emit/emit.h"
 #include "items/items.h"
 #include "import/import.h"
+#include "lsp/lsp.h"
 #include "util/error.h"
 #include "util/output.h"
 #include "util/source.h"
@@ -258,6 +262,31 @@ static ddbc_emit_result emit_export(FILE *out, struct unit *u, struct opts *o)
 	return ddbc_export_formats[o->format_row].fn(out, u->design, &x, &u->d);
 }
 
+static ddbc_emit_result emit_sample(FILE *out, struct unit *u, struct opts *o)
+{
+	return ddbc_cli_sample(out, u->design, o);
+}
+
+static exit_status run_sample(struct opts *o)
+{
+	return compile(o, emit_sample);
+}
+
+/* verify writes its report whatever it finds: its findings are the
+ * engine's answers, not the design's. */
+static exit_status run_verify(struct opts *o)
+{
+	struct unit u;
+	exit_status status;
+	if (open_unit(&u, o, &status) < 0) {
+		close_unit(&u);
+		return status;
+	}
+	status = ddbc_cli_verify(u.design, o->files[0], o);
+	close_unit(&u);
+	return status;
+}
+
 /* ---- doc: a site, and --check ----------------------------------------------------- */
 
 static bool ends_with(const char *s, const char *tail)
@@ -398,7 +427,7 @@ static exit_status run_cost(struct opts *o) { return compile(o, emit_cost); }
  * refuses what they leave without one) need no values. */
 static void param_values_needed(const struct command *cmd, struct opts *o)
 {
-	bool needs = !strcmp(cmd->name, "lint") ||
+	bool needs = !strcmp(cmd->name, "lint") || !strcmp(cmd->name, "lsp") ||
 		     (!strcmp(cmd->name, "export") && !strcmp(o->format, "queries") &&
 		      !o->nparams);
 	if (!needs && o->settings.sev[DDBC_RULE_PARAM_NO_VALUE] == DDBC_SEV_DEFAULT)
@@ -412,7 +441,8 @@ static void param_values_needed(const struct command *cmd, struct opts *o)
  * when the design's lint.rules raised it. */
 static void format_limits(const struct command *cmd, struct opts *o)
 {
-	bool lint = !strcmp(cmd->name, "lint"), export = !strcmp(cmd->name, "export");
+	/* The language server gives lint's findings. */
+	bool lint = !strcmp(cmd->name, "lint") || !strcmp(cmd->name, "lsp"), export = !strcmp(cmd->name, "export");
 	for (size_t w = 0; ddbc_export_formats[w].name; w++) {
 		const ddbc_export_format *f = &ddbc_export_formats[w];
 		if (!f->limited)
@@ -429,6 +459,15 @@ static void format_limits(const struct command *cmd, struct opts *o)
 /* keys plans the header's names, as header does. */
 static exit_status run_keys(struct opts *o)
 {
+	const char *problem = o->module ?
+		ddbc_keys_module_problem(ddbc_keys_langs[o->lang_row].lang, o->module) : NULL;
+	if (problem) {
+		strbuf msg = STRBUF_INIT;
+		strbuf_addf(&msg, "--module '%s' cannot name the module: %s", o->module, problem);
+		cli_usage_error("keys", "%s", strbuf_str(&msg));
+		strbuf_release(&msg);
+		return EXIT_USAGE;
+	}
 	o->settings.sev[DDBC_RULE_HEADER_NAME] = DDBC_SEV_OFF;
 	return compile(o, emit_keys);
 }
@@ -445,23 +484,58 @@ static exit_status items_status(ddbc_items_result r)
 	return EXIT_USAGE;
 }
 
+/* The check of the items of o's ITEMS, its --table (read through c) or
+ * the merge of its results. */
+static ddbc_items_result items_run(FILE *f, struct opts *o, const ddbc_design *g,
+				   ddbc_dynamo *c)
+{
+	const char *const *paths = (const char *const *)o->files + (o->merge ? 0 : 1);
+	size_t n = o->nfiles - (o->merge ? 0 : 1);
+	if (o->merge)
+		return ddbc_items_merge(f, paths, n, &o->items);
+	if (c)
+		return ddbc_check_items_table(f, g, c, o->tables[0], &o->items);
+	return ddbc_check_items(f, g, paths, n, &o->items);
+}
+
 /* Writes the check (or the merge) through the output (util/output.h), to
  * -o or standard output, and a write error is exit 2 like any other.
  * Unreadable input throws -o's file away; standard output still gets the
  * findings before it, and the error (one JSON object with --format json). */
-static exit_status items_to_output(struct opts *o, const ddbc_design *g)
+static exit_status items_to_output(struct opts *o, const ddbc_design *g, ddbc_dynamo *c)
 {
-	const char *const *paths = (const char *const *)o->files + (o->merge ? 0 : 1);
-	size_t n = o->nfiles - (o->merge ? 0 : 1);
 	ddbc_output out;
 	if (ddbc_output_open(&out, o->output) < 0)
 		return EXIT_USAGE;
-	exit_status status = items_status(o->merge ? ddbc_items_merge(out.f, paths, n, &o->items)
-					   : ddbc_check_items(out.f, g, paths, n, &o->items));
+	exit_status status = items_status(items_run(out.f, o, g, c));
 	if (status == EXIT_USAGE && o->output)
 		ddbc_output_abort(&out);
 	else if (ddbc_output_commit(&out) < 0)
 		status = EXIT_USAGE;
+	return status;
+}
+
+/* check-items DESIGN --table NAME: the stored items, by parallel Scan. */
+static exit_status run_items_table(struct opts *o)
+{
+	if (o->ntables > 1 || o->nfiles > 1) {
+		cli_usage_error("check-items", "%s", o->ntables > 1
+				? "one --table at a time (run check-items once per table)"
+				: "--table reads the items from the table: give the design file only");
+		return EXIT_USAGE;
+	}
+	struct unit u;
+	exit_status status;
+	if (open_unit(&u, o, &status) < 0) {
+		if (o->items.format == DDBC_ITEMS_JSON && !o->output && u.why)
+			ddbc_items_print_failure(stdout, o->tables, 1, o->files[0], u.why);
+		close_unit(&u);
+		return status;
+	}
+	ddbc_dynamo *c = cli_dynamo_open(o);
+	status = c ? items_to_output(o, u.design, c) : EXIT_USAGE;
+	ddbc_dynamo_close(c);
+	close_unit(&u);
 	return status;
 }
 
@@ -472,8 +546,14 @@ static exit_status run_items(struct opts *o)
 	if (o->min_severity != DDBC_SEV_DEFAULT)
 		o->items.min_severity = o->min_severity;
 	/* --merge reads --format json results and writes either format. */
+	if (o->merge && o->ntables) {
+		cli_usage_error("check-items", "%s", "--merge adds up results; --table checks a table");
+		return EXIT_USAGE;
+	}
 	if (o->merge)
-		return items_to_output(o, NULL);
+		return items_to_output(o, NULL, NULL);
+	if (o->ntables)
+		return run_items_table(o);
 	if (o->nfiles < 2) {
 		cli_usage_error("check-items", "%s", "expected a design file and an items file");
 		return EXIT_USAGE;
@@ -492,7 +572,7 @@ static exit_status run_items(struct opts *o)
 		close_unit(&u);
 		return status;
 	}
-	status = items_to_output(o, u.design);
+	status = items_to_output(o, u.design, NULL);
 	close_unit(&u);
 	return status;
 }
@@ -512,6 +592,7 @@ static exit_status diff_one(struct opts *o, size_t i)
 		.format = o->format,
 		.output = o->output,
 		.werror = o->werror,
+		.show_suppressed = o->show_suppressed,
 		.min_severity = o->min_severity,
 		.color = cli_want_color(o->color, o->output ? STDERR_FILENO : STDOUT_FILENO),
 		.settings = &o->settings,
@@ -519,8 +600,44 @@ static exit_status diff_one(struct opts *o, size_t i)
 	return (exit_status)ddbc_cli_diff(&r);
 }
 
+/* diff --live DESIGN: OLD is the tables deployed at the endpoint. */
+static exit_status diff_live(struct opts *o)
+{
+	if (o->from || o->against || o->nfiles != 1) {
+		cli_usage_error("diff", "%s", o->nfiles != 1 ? "--live takes the design only: "
+				"ddbc diff --live [--table NAME]... NEW"
+				: "--live compares with the deployed tables, not with --from or --against");
+		return EXIT_USAGE;
+	}
+	ddbc_dynamo *c = cli_dynamo_open(o);
+	if (!c)
+		return EXIT_USAGE;
+	ddbc_diff_request r = {
+		.new_path = o->files[0],
+		.live = c,
+		.tables = o->tables,
+		.ntables = o->ntables,
+		.all = o->all,
+		.format = o->format,
+		.output = o->output,
+		.werror = o->werror,
+		.min_severity = o->min_severity,
+		.color = cli_want_color(o->color, o->output ? STDERR_FILENO : STDOUT_FILENO),
+		.settings = &o->settings,
+	};
+	exit_status status = (exit_status)ddbc_cli_diff(&r);
+	ddbc_dynamo_close(c);
+	return status;
+}
+
 static exit_status run_diff(struct opts *o)
 {
+	if (o->live)
+		return diff_live(o);
+	if (o->ntables) {
+		cli_usage_error("diff", "%s", "--table names deployed tables: it goes with --live");
+		return EXIT_USAGE;
+	}
 	/* Several files against a revision (as a pre-commit hook passes them)
 	 * make several reports: text and annotations only. */
 	bool one_document = strcmp(o->format, "text") && strcmp(o->format, "github");
@@ -562,6 +679,22 @@ static exit_status run_diff(struct opts *o)
 static exit_status run_explain(struct opts *o)
 {
 	return (exit_status)ddbc_cli_explain(o->nfiles ? o->files[0] : NULL);
+}
+
+/* ---- lsp ------------------------------------------------------------------------- */
+
+/* The protocol owns standard output: what else would print there (nothing
+ * should) goes to standard error. */
+static exit_status run_lsp(struct opts *o)
+{
+	int out = dup(STDOUT_FILENO);
+	if (out < 0 || dup2(STDERR_FILENO, STDOUT_FILENO) < 0) {
+		ddbc_error("cannot set up standard output: %s", strerror(errno));
+		return EXIT_USAGE;
+	}
+	int status = ddbc_lsp_serve(STDIN_FILENO, out, &o->settings);
+	close(out);
+	return status ? EXIT_FINDINGS : EXIT_OK;
 }
 
 /* ---- import ---------------------------------------------------------------------- */
@@ -637,16 +770,30 @@ static const struct command commands[] = {
 	  .options = COMMON | OPT_FORMAT | OPT_OUTPUT | OPT_PRICES, .min_files = 1, .max_files = 1,
 	  .formats = DDBC_WORDS(cost_formats), .run = run_cost },
 	{ .name = "check-items", .usage = ddbc_usage_items,
-	  .options = COMMON | OPT_FORMAT | OPT_OUTPUT | OPT_ITEMS, .min_files = 1,
+	  .options = COMMON | OPT_FORMAT | OPT_OUTPUT | OPT_ITEMS | OPT_TABLE | OPT_AWS,
+	  .min_files = 1,
 	  .max_files = (size_t)-1, .formats = DDBC_WORDS(items_formats), .run = run_items },
 	{ .name = "diff", .usage = ddbc_usage_diff,
-	  .options = COMMON | OPT_FORMAT | OPT_OUTPUT | OPT_AGAINST | OPT_ALL | OPT_FROM,
+	  .options = COMMON | OPT_FORMAT | OPT_OUTPUT | OPT_AGAINST | OPT_ALL | OPT_FROM |
+		     OPT_LIVE | OPT_TABLE | OPT_AWS,
 	  .min_files = 1, .max_files = (size_t)-1, .formats = DDBC_WORDS(diff_formats),
 	  .run = run_diff },
 	{ .name = "import", .usage = ddbc_usage_import,
 	  .options = OPT_FROM | OPT_LIST_SOURCES | OPT_OUTPUT | OPT_PARAM, .min_files = 1,
 	  .max_files = (size_t)-1, .sources = DDBC_WORDS(ddbc_import_sources), .run = run_import },
+	{ .name = "sample", .usage = ddbc_usage_sample,
+	  .options = COMMON | OPT_FORMAT | OPT_OUTPUT | OPT_SAMPLE, .min_files = 1, .max_files = 1,
+	  .formats = DDBC_WORDS(ddbc_sample_formats), .run = run_sample },
+	{ .name = "verify", .usage = ddbc_usage_verify,
+	  .options = COMMON | OPT_FORMAT | OPT_OUTPUT | OPT_SAMPLE | OPT_VERIFY | OPT_AWS,
+	  .min_files = 1,
+	  .max_files = 1, .formats = DDBC_WORDS(ddbc_verify_formats), .run = run_verify },
+	{ .name = "migrate", .usage = ddbc_usage_migrate,
+	  .options = COMMON | OPT_OUTPUT | OPT_AGAINST | OPT_MIGRATE | OPT_AWS | OPT_TABLE,
+	  .min_files = 1,
+	  .max_files = 2, .run = ddbc_cli_migrate },
 	{ .name = "explain", .usage = ddbc_usage_explain, .max_files = 1, .run = run_explain },
+	{ .name = "lsp", .usage = ddbc_usage_lsp, .options = OPT_RULE, .run = run_lsp },
 };
 
 /* Every file the command names is an input -o must not replace
@@ -685,6 +832,7 @@ static exit_status run_command(const struct command *cmd, int argc, char **argv)
 	case CLI_USAGE_ERROR: break;
 	}
 	free(o.params);
+	free(o.tables);
 	return status;
 }
 

@@ -4,10 +4,14 @@
  * design deployed long ago may break rules added since. An error in NEW
  * stops the diff, as it stops every command. With --against, OLD is
  * FILE as git holds it at the revision (git show), named "REV:FILE".
+ * With --live, OLD is the tables deployed at the client's endpoint,
+ * described into files (live/live_describe.h) and read as --from
+ * describe-table reads them.
  */
 #include "cli/cli_diff.h"
 #include "diff/diff.h"
 #include "import/import.h"
+#include "live/live_describe.h"
 #include "rules/check.h"
 #include "util/output.h"
 #include "util/repo_path.h"
@@ -199,6 +203,12 @@ static rev_result open_live(side *s, const ddbc_diff_request *r)
 {
 	memset(s, 0, sizeof(*s));
 	ddbc_diags_init(&s->d);
+	if (r->nlive == 0) {
+		/* --live, and none of the tables is deployed */
+		s->src = empty_design("live tables");
+		s->design = ddbc_check(s->src, &s->d, r->settings);
+		return s->d.fatal ? REV_FAILED : REV_OK;
+	}
 	char *text = NULL;
 	size_t len = 0;
 	FILE *mem = open_memstream(&text, &len);
@@ -217,9 +227,12 @@ static rev_result open_live(side *s, const ddbc_diff_request *r)
 
 /* Against live tables, only what a described table holds is compared: its
  * entities, templates, patterns and TTL (describe-table leaves TTL to
- * describe-time-to-live) are the design's alone. */
-static void live_settings(ddbc_settings *s)
+ * describe-time-to-live, which --live reads too) are the design's alone.
+ * With --table, the tables not named are not described: not "added". */
+static void live_settings(ddbc_settings *s, const ddbc_diff_request *r)
 {
+	if (r->ntables && s->sev[DDBC_RULE_TABLE_ADDED] == DDBC_SEV_DEFAULT)
+		s->sev[DDBC_RULE_TABLE_ADDED] = DDBC_SEV_OFF;
 	static const ddbc_rule design_only[] = {
 		DDBC_RULE_KEY_TEMPLATE_CHANGED, DDBC_RULE_ATTRIBUTE_TYPE_CHANGED,
 		DDBC_RULE_ATTRIBUTE_REMOVED, DDBC_RULE_KEY_DELIMITER_CHANGED,
@@ -230,7 +243,8 @@ static void live_settings(ddbc_settings *s)
 		DDBC_RULE_REQUIRED_REMOVED, DDBC_RULE_PROJECTION_NARROWED,
 	};
 	for (size_t i = 0; i < sizeof(design_only) / sizeof(design_only[0]); i++)
-		if (s->sev[design_only[i]] == DDBC_SEV_DEFAULT)
+		if (s->sev[design_only[i]] == DDBC_SEV_DEFAULT &&
+		    !(design_only[i] == DDBC_RULE_TTL_CHANGED && r->live_ttl))
 			s->sev[design_only[i]] = DDBC_SEV_OFF;
 }
 
@@ -290,64 +304,120 @@ static void print_failure(const side *s, const char *path, const ddbc_diff_reque
 
 /* ---- output ---------------------------------------------------------------------------- */
 
-/* The last lines of a text diff: "no changes" when there are none (a
- * person, a hook's log, must see that the diff ran), and on a terminal a
- * summary of what was found. */
+/* The last line of a text diff, as lint's: "no changes" on standard
+ * output when there are none at all (a person, a hook's log, must see that
+ * the diff ran), else what was found, counted; on a terminal after the
+ * findings, else on standard error, so that a pipe gets the findings alone,
+ * one to a line, and a pre-commit or CI log still ends with the count. */
 static void print_tail(FILE *out, const ddbc_diags *d, const ddbc_diff_request *r,
-		       bool terminal)
+		       ddbc_severity min)
 {
 	ddbc_counts n = ddbc_diags_count(d);
 	size_t total = n.errors + n.warnings + n.notes;
+	bool terminal = !r->output && isatty(STDOUT_FILENO);
+	FILE *to = !total && !n.suppressed ? out : terminal ? stdout : stderr;
+	fflush(out);
 	if (r->against)
-		fprintf(out, "%s: ", r->new_path);
-	if (!total) {
-		fprintf(out, "no changes%s%s\n", r->against ? " since " : "",
+		fprintf(to, "%s: ", r->new_path);
+	if (!total && !n.suppressed) {
+		fprintf(to, "no changes%s%s\n", r->against ? " since " : "",
 			r->against ? r->against : "");
 		return;
 	}
-	if (!terminal)
-		return;
-	fprintf(out, "%zu change%s: %zu error%s, %zu warning%s, %zu note%s", total,
-		total == 1 ? "" : "s", n.errors, n.errors == 1 ? "" : "s", n.warnings,
-		n.warnings == 1 ? "" : "s", n.notes, n.notes == 1 ? "" : "s");
+	if (!total)
+		fputs("no changes to act on", to);
+	else
+		fprintf(to, "%zu change%s: %zu error%s, %zu warning%s, %zu note%s", total,
+			total == 1 ? "" : "s", n.errors, n.errors == 1 ? "" : "s", n.warnings,
+			n.warnings == 1 ? "" : "s", n.notes, n.notes == 1 ? "" : "s");
 	if (n.suppressed)
-		fprintf(out, " (%zu suppressed)", n.suppressed);
-	fputc('\n', out);
+		fprintf(to, " (%zu acknowledged by ddbc-ignore%s)", n.suppressed,
+			r->show_suppressed ? "" : ", --show-suppressed shows them");
+	size_t hidden = (min > DDBC_SEV_NOTE ? n.notes : 0) +
+			(min > DDBC_SEV_WARNING ? n.warnings : 0);
+	if (hidden)
+		fprintf(to, "; %zu below --min-severity not shown", hidden);
+	fputc('\n', to);
+	fflush(to);
 }
 
-static int write_findings(FILE *out, const ddbc_diags *d, const ddbc_diff_request *r)
+/* What a design added since the revision holds, in one line instead of a
+ * note per table, entity and pattern (--all lists those). */
+static void print_added(FILE *out, const ddbc_design *g, const ddbc_diff_request *r)
+{
+	fprintf(out, "%s: new since %s: %zu table%s, %zu entit%s, %zu access pattern%s added "
+		"(--all lists them)\n", r->new_path, r->against, g->ntables,
+		g->ntables == 1 ? "" : "s", g->nentities, g->nentities == 1 ? "y" : "ies",
+		g->npatterns, g->npatterns == 1 ? "" : "s");
+}
+
+static int write_findings(FILE *out, const ddbc_diags *d, const side *n,
+			  const ddbc_diff_request *r, bool added)
 {
 	ddbc_print_opts print = { DDBC_DIAG_TEXT, r->color && !r->output, 2,
 				  r->min_severity == DDBC_SEV_DEFAULT ? DDBC_SEV_OFF : r->min_severity,
-				  false, NULL };
+				  r->show_suppressed, NULL };
 	ddbc_diag_format_parse(r->format, &print.format);
-	ddbc_diags_print(out, d, &print);
-	if (print.format == DDBC_DIAG_TEXT) {
-		ddbc_counts n = ddbc_diags_count(d);
-		bool terminal = !r->output && isatty(STDOUT_FILENO);
-		/* Without a terminal a line that follows the findings would be
-		 * read as one of them; "no changes" stands alone. */
-		if (terminal || !(n.errors + n.warnings + n.notes))
-			print_tail(out, d, r, terminal);
+	ddbc_counts c = ddbc_diags_count(d);
+	if (print.format == DDBC_DIAG_TEXT && added && !r->all && !c.errors && !c.warnings) {
+		print_added(out, n->design, r);
+		return 0;
 	}
+	ddbc_diags_print(out, d, &print);
+	if (print.format == DDBC_DIAG_TEXT)
+		print_tail(out, d, r, print.min_severity);
 	/* A write error is the output's to say, with its reason (util/output.h). */
 	return 0;
 }
 
+/* The command that carries out the plan's item steps (`ddbc migrate`, as
+ * this diff was asked for; --step N is added per step), or NULL for live
+ * tables, which migrate does not read. Paths are quoted for a shell. */
+static char *migrate_command(const ddbc_diff_request *r)
+{
+	if (r->live_paths)
+		return NULL;
+	strbuf sb = STRBUF_INIT;
+	strbuf_addstr(&sb, "ddbc migrate");
+	const char *args[] = { r->against ? "--against" : NULL, r->against ? r->against
+			       : r->old_path, r->new_path };
+	for (size_t i = 0; i < 3; i++) {
+		if (!args[i])
+			continue;
+		strbuf_addch(&sb, ' ');
+		if (args[i][strspn(args[i], "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
+				   "0123456789_./:@%+=,^~-")] == '\0' && args[i][0]) {
+			strbuf_addstr(&sb, args[i]);
+			continue;
+		}
+		strbuf_addch(&sb, '\'');
+		for (const char *p = args[i]; *p; p++)
+			if (*p == '\'')
+				strbuf_addstr(&sb, "'\\''");
+			else
+				strbuf_addch(&sb, *p);
+		strbuf_addch(&sb, '\'');
+	}
+	return strbuf_detach(&sb);
+}
+
 /* Writes the findings, or the plan with the findings on stderr. */
 static int write_result(const side *o, const side *n, const ddbc_diags *d,
-			const ddbc_diff_request *r)
+			const ddbc_diff_request *r, bool added)
 {
 	ddbc_output out;
 	if (ddbc_output_open(&out, r->output) < 0)
 		return -1;
 	int rc;
 	if (!strcmp(r->format, "plan")) {
-		ddbc_print_opts print = { DDBC_DIAG_TEXT, r->color, 2, DDBC_SEV_WARNING, false, NULL };
+		ddbc_print_opts print = { DDBC_DIAG_TEXT, r->color, 2, DDBC_SEV_WARNING,
+					  r->show_suppressed, NULL };
 		ddbc_diags_print(stderr, d, &print);
-		rc = ddbc_diff_plan(out.f, o->design, n->design) == DDBC_EMIT_OK ? 0 : -1;
+		char *migrate = migrate_command(r);
+		rc = ddbc_diff_plan_for(out.f, o->design, n->design, migrate) == DDBC_EMIT_OK ? 0 : -1;
+		free(migrate);
 	} else {
-		rc = write_findings(out.f, d, r);
+		rc = write_findings(out.f, d, n, r, added);
 	}
 	if (rc < 0) {
 		ddbc_output_abort(&out);
@@ -356,7 +426,8 @@ static int write_result(const side *o, const side *n, const ddbc_diags *d,
 	return ddbc_output_commit(&out);
 }
 
-static int compare(const side *o, const side *n, const ddbc_diff_request *r)
+/* added: OLD is the empty design of a FILE new since the revision. */
+static int compare(const side *o, const side *n, const ddbc_diff_request *r, bool added)
 {
 	ddbc_diags d;
 	ddbc_diags_init(&d);
@@ -364,18 +435,18 @@ static int compare(const side *o, const side *n, const ddbc_diff_request *r)
 	/* --all turns the documentation class on, unless --rule said otherwise. */
 	if (r->all && cli.sev[DDBC_RULE_DOC_CHANGED] == DDBC_SEV_DEFAULT)
 		cli.sev[DDBC_RULE_DOC_CHANGED] = DDBC_SEV_NOTE;
-	if (r->live_paths)
-		live_settings(&cli);
+	if (r->live_paths || r->live)
+		live_settings(&cli, r);
 	/* Against a revision, OLD is no file of the checkout: what NEW lost
 	 * is shown where NEW lost it. */
 	if (r->against)
-		ddbc_diff_in_tree(o->design, n->design, &d, r->all);
+		ddbc_diff_in_tree(o->design, n->design, &n->d, &d, r->all);
 	else
-		ddbc_diff(o->design, n->design, &d, r->all);
+		ddbc_diff(o->design, n->design, &n->d, &d, r->all);
 	ddbc_diags_finish(&d, &cli, &n->design->settings);
 	ddbc_diff_sort(&d);
 	int status = STATUS_USAGE;
-	if (write_result(o, n, &d, r) == 0) {
+	if (write_result(o, n, &d, r, added) == 0) {
 		ddbc_counts c = ddbc_diags_count(&d);
 		status = c.errors || (r->werror && c.warnings) ? STATUS_FINDINGS : STATUS_OK;
 	}
@@ -383,16 +454,120 @@ static int compare(const side *o, const side *n, const ddbc_diff_request *r)
 	return status;
 }
 
+/* ---- --live ----------------------------------------------------------------------------- */
+
+/* The tables to describe: --table's, else every table of the design.
+ * --table NAME=DEPLOYED reads the design's NAME from the table DEPLOYED;
+ * names[] and deployed[] are the caller's (*text holds their strings). */
+static void live_tables(const ddbc_diff_request *r, const ddbc_design *g, char ***names,
+			char ***deployed, size_t *n)
+{
+	*n = r->ntables ? r->ntables : g->ntables;
+	*names = xcalloc(*n + 1, sizeof(**names));
+	*deployed = xcalloc(*n + 1, sizeof(**deployed));
+	for (size_t i = 0; i < *n; i++) {
+		const char *arg = r->ntables ? r->tables[i] : g->tables[i].name.s;
+		const char *eq = strchr(arg, '=');
+		(*names)[i] = eq ? xstrndup(arg, (size_t)(eq - arg)) : xstrdup(arg);
+		(*deployed)[i] = xstrdup(eq ? eq + 1 : arg);
+	}
+}
+
+static void free_list(char **list)
+{
+	for (size_t i = 0; list && list[i]; i++)
+		free(list[i]);
+	free(list);
+}
+
+static void remove_described(char *dir, char **paths, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		unlink(paths[i]);
+		free(paths[i]);
+	}
+	free(paths);
+	rmdir(dir);
+}
+
+/* OLD is the deployed tables, described into a temporary folder. */
+static int compare_live(const side *n, const ddbc_diff_request *r)
+{
+	const char *tmp = getenv("TMPDIR");
+	strbuf dir = STRBUF_INIT, err = STRBUF_INIT;
+	strbuf_addf(&dir, "%s/ddbc-live-XXXXXX", tmp && *tmp ? tmp : "/tmp");
+	if (!mkdtemp(dir.buf)) {
+		fprintf(stderr, "ddbc diff: cannot make a temporary folder: %s\n", strerror(errno));
+		strbuf_release(&dir);
+		return STATUS_USAGE;
+	}
+	size_t ntables, nlive = 0;
+	char **tables, **deployed;
+	live_tables(r, n->design, &tables, &deployed, &ntables);
+	char **paths = NULL;
+	int status = STATUS_USAGE;
+	const char *unknown = NULL;
+	for (size_t i = 0; i < ntables && !unknown; i++)
+		if (!ddbc_design_table(n->design, tables[i]))
+			unknown = tables[i];
+	if (unknown) {
+		fprintf(stderr, "ddbc diff: --table '%s': '%s' has no such table; name a table "
+			"of the design (NAME, or NAME=DEPLOYED when deployed under another name)\n",
+			unknown, r->new_path);
+	} else if (ddbc_live_describe(r->live, (const char *const *)tables, (const char *const *)deployed,
+			       ntables, dir.buf, &paths, &nlive, &err) < 0) {
+		fprintf(stderr, "ddbc diff: %s\n", strbuf_str(&err));
+	} else {
+		ddbc_diff_request lr = *r;
+		lr.live_paths = paths;
+		lr.nlive = nlive;
+		lr.live_ttl = true;
+		side o;
+		if (open_live(&o, &lr) == REV_OK)
+			status = compare(&o, n, &lr, false);
+		else
+			print_errors(&o, &lr);
+		close_side(&o);
+	}
+	remove_described(dir.buf, paths, nlive);
+	free_list(tables);
+	free_list(deployed);
+	strbuf_release(&dir);
+	strbuf_release(&err);
+	return status;
+}
+
+/* --live: NEW first, as its tables are the ones to describe. */
+static int diff_live(const ddbc_diff_request *r)
+{
+	side n;
+	int status = STATUS_USAGE;
+	rev_result rn = open_side(&n, r->new_path, NULL, r);
+	if (rn != REV_OK || has_errors(&n.d)) {
+		print_errors(&n, r);
+		print_failure(&n, r->new_path, r);
+		if (rn == REV_OK)
+			status = STATUS_FINDINGS;
+	} else {
+		status = compare_live(&n, r);
+	}
+	close_side(&n);
+	return status;
+}
+
 int ddbc_cli_diff(const ddbc_diff_request *r)
 {
+	if (r->live)
+		return diff_live(r);
 	side o, n;
 	int status = STATUS_USAGE;
 	rev_result ro = r->live_paths ? open_live(&o, r)
 			: open_side(&o, r->against ? r->new_path : r->old_path, r->against, r);
 	rev_result rn = ro != REV_FAILED ? open_side(&n, r->new_path, NULL, r) : REV_FAILED;
-	if (ro == REV_NEW_FILE && text_format(r))
+	if (ro == REV_NEW_FILE && text_format(r) && (r->all || strcmp(r->format, "text")))
 		/* A design added since REV (or a repository's first commit): what
-		 * it holds is all added, nothing deployed can break. */
+		 * it holds is all added, nothing deployed can break. Text without
+		 * --all says so in its one line (print_added). */
 		fprintf(stderr, "ddbc diff: '%s' is new since '%s': everything in it is added\n",
 			r->new_path, r->against);
 	if (ro == REV_FAILED) {
@@ -405,8 +580,32 @@ int ddbc_cli_diff(const ddbc_diff_request *r)
 		if (rn == REV_OK)
 			status = STATUS_FINDINGS;
 	} else {
-		status = compare(&o, &n, r);
+		status = compare(&o, &n, r, ro == REV_NEW_FILE);
 	}
+	close_side(&o);
+	if (ro != REV_FAILED)
+		close_side(&n);
+	return status;
+}
+
+int ddbc_cli_diff_designs(const ddbc_diff_request *r, ddbc_diff_designs_fn fn, void *ctx)
+{
+	side o, n;
+	const char *old_path = r->against ? r->new_path : r->old_path;
+	rev_result ro = open_side(&o, old_path, r->against, r);
+	rev_result rn = ro != REV_FAILED ? open_side(&n, r->new_path, NULL, r) : REV_FAILED;
+	int status = STATUS_USAGE;
+	if (ro == REV_NEW_FILE)
+		fprintf(stderr, "ddbc: '%s' is new since '%s': no stored item can be of OLD\n",
+			r->new_path, r->against);
+	else if (ro == REV_FAILED || has_errors(&o.d))
+		print_errors(&o, r);
+	else if (rn != REV_OK || has_errors(&n.d))
+		print_errors(&n, r);
+	else
+		status = fn(ctx, o.design, n.design);
+	if (ro == REV_OK && has_errors(&o.d))
+		fprintf(stderr, "ddbc: OLD has errors: its items cannot be matched to its entities\n");
 	close_side(&o);
 	if (ro != REV_FAILED)
 		close_side(&n);

@@ -185,6 +185,33 @@ static cli_step one_option(const struct command *cmd, struct opts *o, int c, cha
 			return CLI_USAGE_ERROR;
 		o->targets |= 1UL << w;
 		return CLI_GO_ON;
+	case 'n':
+		o->count_given = true;
+		return parse_count(cmd->name, "--count", arg, 1, 10000000, &o->count);
+	case 's': return parse_count(cmd->name, "--seed", arg, 0, ULONG_MAX, &o->seed);
+	case 'E': o->endpoint = arg; return CLI_GO_ON;
+	case 'G': o->region = arg; return CLI_GO_ON;
+	case 'B': o->profile = arg; return CLI_GO_ON;
+	case 'N':
+		return parse_count(cmd->name, "--max-attempts", arg, 1, 100, &o->max_attempts);
+	case 'b':
+		xgrow((void **)&o->tables, &o->tables_cap, o->ntables + 1, sizeof(*o->tables));
+		o->tables[o->ntables++] = arg;
+		return CLI_GO_ON;
+	case 'v': o->live = true; return CLI_GO_ON;
+	case 'I': o->items_file = arg; return CLI_GO_ON;
+	case 'X': o->create = true; return CLI_GO_ON;
+	case 'U': o->capacity = true; return CLI_GO_ON;
+	case 'y': o->yes = true; return CLI_GO_ON;
+	case 'Q': return parse_count(cmd->name, "--step", arg, 1, 1000000, &o->step);
+	case 'H': o->apply = true; return CLI_GO_ON;
+	case 'd': o->dry_run = true; return CLI_GO_ON;
+	case 'k': o->checkpoint = arg; return CLI_GO_ON;
+	case 'u': o->max_units = arg; return CLI_GO_ON;
+	case 'g':
+		o->segment_given = true;
+		return parse_count(cmd->name, "--segment", arg, 0, 999999, &o->segment);
+	case 'e': return parse_count(cmd->name, "--segments", arg, 1, 1000000, &o->segments);
 	case 'h':
 		ddbc_usage_print(stdout, cmd->usage, cmd->formats, cmd->sources, cmd->langs);
 		return CLI_DONE;
@@ -210,9 +237,9 @@ static void option_error(const struct command *cmd, const char *shortopts,
 	const char *name = written + 2;
 	size_t len = strcspn(name, "=");
 	char *flag = xstrndup(written, len + 2);
-	const char *names[32];
+	const char *names[64];
 	size_t n = 0;
-	for (const struct option *lo = longopts; lo->name && n < 32; lo++) {
+	for (const struct option *lo = longopts; lo->name && n < 64; lo++) {
 		if (!strcmp(lo->name, flag + 2)) {
 			cli_usage_error(cmd->name, lo->has_arg == required_argument
 				    ? "option '%s' needs a value" : "option '%s' takes no value",
@@ -259,6 +286,28 @@ cli_step cli_parse_options(const struct command *cmd, int argc, char **argv, str
 		{ { "module", required_argument, NULL, 'D' }, OPT_MODULE },
 		{ { "compact", no_argument, NULL, 'K' }, OPT_COMPACT },
 		{ { "target", required_argument, NULL, 'T' }, OPT_TARGET },
+		{ { "count", required_argument, NULL, 'n' }, OPT_SAMPLE },
+		{ { "seed", required_argument, NULL, 's' }, OPT_SAMPLE },
+		{ { "endpoint", required_argument, NULL, 'E' }, OPT_AWS },
+		{ { "region", required_argument, NULL, 'G' }, OPT_AWS },
+		{ { "profile", required_argument, NULL, 'B' }, OPT_AWS },
+		{ { "max-attempts", required_argument, NULL, 'N' }, OPT_AWS },
+		{ { "table", required_argument, NULL, 'b' }, OPT_TABLE },
+		{ { "live", no_argument, NULL, 'v' }, OPT_LIVE },
+		{ { "items", required_argument, NULL, 'I' }, OPT_VERIFY },
+		{ { "create", no_argument, NULL, 'X' }, OPT_VERIFY },
+		{ { "capacity", no_argument, NULL, 'U' }, OPT_VERIFY },
+		{ { "yes", no_argument, NULL, 'y' }, OPT_VERIFY },
+		{ { "items", required_argument, NULL, 'I' }, OPT_MIGRATE },
+		{ { "yes", no_argument, NULL, 'y' }, OPT_MIGRATE },
+		{ { "step", required_argument, NULL, 'Q' }, OPT_MIGRATE },
+		{ { "apply", no_argument, NULL, 'H' }, OPT_MIGRATE },
+		{ { "dry-run", no_argument, NULL, 'd' }, OPT_MIGRATE },
+		{ { "checkpoint", required_argument, NULL, 'k' }, OPT_MIGRATE },
+		{ { "max-units", required_argument, NULL, 'u' }, OPT_MIGRATE },
+		{ { "jobs", required_argument, NULL, 'j' }, OPT_MIGRATE },
+		{ { "segment", required_argument, NULL, 'g' }, OPT_MIGRATE },
+		{ { "segments", required_argument, NULL, 'e' }, OPT_MIGRATE },
 	};
 	struct option longopts[sizeof(all) / sizeof(all[0]) + 2];
 	size_t n = 0;
@@ -271,7 +320,7 @@ cli_step cli_parse_options(const struct command *cmd, int argc, char **argv, str
 	char shortopts[16] = "h";
 	if (cmd->options & OPT_OUTPUT)
 		strcat(shortopts, "o:");
-	if (cmd->options & OPT_ITEMS)
+	if (cmd->options & (OPT_ITEMS | OPT_MIGRATE))
 		strcat(shortopts, "j:");
 	if (cmd->options & OPT_QUIET)
 		strcat(shortopts, "q");

@@ -35,7 +35,10 @@ enum {
 	OPT_PARAM = 1 << 8, OPT_ITEMS = 1 << 9, OPT_SHOW_SUPPRESSED = 1 << 10,
 	OPT_AGAINST = 1 << 11, OPT_ALL = 1 << 12, OPT_CHECK = 1 << 13, OPT_FROM = 1 << 14,
 	OPT_LIST_SOURCES = 1 << 15, OPT_PRICES = 1 << 16, OPT_QUIET = 1 << 17,
-	OPT_COMPACT = 1 << 18, OPT_MODULE = 1 << 19, OPT_TARGET = 1 << 20
+	OPT_COMPACT = 1 << 18, OPT_MODULE = 1 << 19, OPT_TARGET = 1 << 20,
+	OPT_SAMPLE = 1 << 21, OPT_VERIFY = 1 << 22,
+	OPT_AWS = 1 << 23,       /* --endpoint, --region, --profile, --max-attempts */
+	OPT_TABLE = 1 << 24, OPT_LIVE = 1 << 25, OPT_MIGRATE = 1 << 26
 };
 
 /* --color WHEN, in the order of its words. */
@@ -72,6 +75,27 @@ struct opts {
 	bool merge;              /* check-items --merge */
 	const char *prices;      /* cost --prices FILE */
 	unsigned long targets;   /* lint --target: a bit per row of ddbc_export_formats */
+	unsigned long count;     /* sample, verify --count N */
+	bool count_given;
+	unsigned long seed;      /* sample, verify --seed S */
+	const char *endpoint;    /* --endpoint URL (OPT_AWS) */
+	const char *region;      /* --region R */
+	const char *profile;     /* --profile P */
+	unsigned long max_attempts; /* --max-attempts N; 0: the client's default */
+	const char **tables;     /* --table NAME, repeatable */
+	size_t ntables, tables_cap;
+	bool live;               /* diff --live */
+	const char *items_file;  /* verify --items FILE */
+	bool create;             /* verify --create */
+	bool capacity;           /* verify --capacity */
+	bool yes;                /* verify --yes: write to an endpoint not on this machine */
+	/* migrate (--table, --items, --yes, -j and OPT_AWS too) */
+	unsigned long step;      /* --step N; 0: every item step */
+	bool apply, dry_run;     /* --apply, --dry-run */
+	const char *checkpoint;  /* --checkpoint FILE */
+	const char *max_units;   /* --max-units N */
+	unsigned long segment, segments; /* --segment I --segments N */
+	bool segment_given;
 };
 
 struct command {

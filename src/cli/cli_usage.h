@@ -19,9 +19,13 @@ extern const char ddbc_usage_keys[];
 extern const char ddbc_usage_export[];
 extern const char ddbc_usage_cost[];
 extern const char ddbc_usage_items[];
+extern const char ddbc_usage_sample[];
+extern const char ddbc_usage_verify[];
+extern const char ddbc_usage_migrate[];
 extern const char ddbc_usage_diff[];
 extern const char ddbc_usage_import[];
 extern const char ddbc_usage_explain[];
+extern const char ddbc_usage_lsp[];
 
 /* Writes usage to out, @FORMATS@ as formats' words, @SOURCES@ as sources'
  * and @LANGS@ as langs' (the first format and language marked the

@@ -116,6 +116,12 @@ void ddbc_diag_add(ddbc_diags *d, ddbc_rule rule, ddbc_loc loc, const char *fmt,
 	va_end(ap);
 }
 
+void ddbc_diag_relate(ddbc_diags *d, ddbc_loc loc)
+{
+	if (d->n)
+		d->items[d->n - 1].related = loc;
+}
+
 void ddbc_diag_lesser(ddbc_diags *d)
 {
 	if (d->n)
@@ -139,6 +145,7 @@ void ddbc_diag_vadd(ddbc_diags *d, ddbc_rule rule, ddbc_loc loc, const char *fmt
 	g->reason = NULL;
 	g->lesser = false;
 	g->subject = NULL;
+	g->related = (ddbc_loc){ 0, 0 };
 	if (ddbc_rule_get(rule)->fixed)
 		d->fatal = true;
 }
@@ -201,8 +208,9 @@ static int by_line(const void *pa, const void *pb)
 	return a->at.column < b->at.column ? -1 : a->at.column > b->at.column;
 }
 
-/* The first suppression of line, or NULL; d->supp is sorted by line. */
-static ddbc_suppression *first_of_line(ddbc_diags *d, unsigned line)
+/* The index of the first suppression of line, or d->nsupp when none;
+ * d->supp is sorted by line. */
+static size_t first_of_line(const ddbc_diags *d, unsigned line)
 {
 	size_t lo = 0, hi = d->nsupp;
 	while (lo < hi) {
@@ -212,7 +220,28 @@ static ddbc_suppression *first_of_line(ddbc_diags *d, unsigned line)
 		else
 			hi = mid;
 	}
-	return lo < d->nsupp && d->supp[lo].line == line ? &d->supp[lo] : NULL;
+	return lo < d->nsupp && d->supp[lo].line == line ? lo : d->nsupp;
+}
+
+const ddbc_suppression *ddbc_diags_suppression(const ddbc_diags *d, ddbc_rule rule,
+					       unsigned line)
+{
+	if (!line)
+		return NULL;
+	for (size_t i = first_of_line(d, line); i < d->nsupp && d->supp[i].line == line; i++)
+		if (d->supp[i].rule == rule)
+			return &d->supp[i];
+	return NULL;
+}
+
+void ddbc_diag_suppress_last(ddbc_diags *d, const char *reason)
+{
+	if (!d->n)
+		return;
+	ddbc_diag *g = &d->items[d->n - 1];
+	g->suppressed = true;
+	free(g->reason);
+	g->reason = reason ? xstrdup(reason) : NULL;
 }
 
 /* Marks the new findings of the current source that a suppression of their
@@ -225,8 +254,9 @@ static void apply_suppressions(ddbc_diags *d)
 	qsort(d->supp, d->nsupp, sizeof(ddbc_suppression), by_line);
 	for (size_t i = d->finished; i < d->n; i++) {
 		ddbc_diag *g = &d->items[i];
-		ddbc_suppression *s = g->src == d->src ? first_of_line(d, g->loc.line) : NULL;
-		for (; s && s < d->supp + d->nsupp && s->line == g->loc.line; s++) {
+		size_t k = g->src == d->src ? first_of_line(d, g->loc.line) : d->nsupp;
+		for (; k < d->nsupp && d->supp[k].line == g->loc.line; k++) {
+			ddbc_suppression *s = &d->supp[k];
 			if (s->rule != g->rule)
 				continue;
 			s->used = true;
@@ -239,12 +269,16 @@ static void apply_suppressions(ddbc_diags *d)
 
 /* Reports each suppression that suppressed nothing, unless its rule is off
  * here: then nothing was checked, and the comment may serve a run that
- * turns the rule on. */
+ * turns the rule on. A diff rule's suppression acknowledges a change that
+ * only `ddbc diff` sees, and stays as its record once the change is
+ * deployed: it is judged only when it applies to no line at all. */
 static void report_unused(ddbc_diags *d, const ddbc_settings *cli, const ddbc_settings *design)
 {
 	for (size_t i = 0; i < d->nsupp; i++) {
 		const ddbc_suppression *s = &d->supp[i];
 		if (s->used || resolve(s->rule, cli, design) == DDBC_SEV_OFF)
+			continue;
+		if (s->line && ddbc_rule_get(s->rule)->kind == DDBC_RULE_KIND_DIFF)
 			continue;
 		const char *id = ddbc_rule_get(s->rule)->id;
 		if (!s->line)

@@ -39,6 +39,10 @@ typedef struct ddbc_diag {
 	 * it), owned; NULL for a finding of its own. The text printer folds a
 	 * rule's many notes about one subject (see ddbc_diags_print). */
 	char *subject;
+	/* The other place the finding is about, when it names one (key-overlap:
+	 * the earlier entity); line 0 when none. Editors show it beside the
+	 * finding (the language server's relatedInformation). */
+	ddbc_loc related;
 } ddbc_diag;
 
 /* Severity settings: one entry per rule, DDBC_SEV_DEFAULT meaning "not set
@@ -92,6 +96,18 @@ void ddbc_diags_clear(ddbc_diags *d);
 void ddbc_diags_suppress(ddbc_diags *d, ddbc_rule rule, unsigned line, ddbc_loc at,
 			 const char *reason);
 
+/* The suppression of the current source that names rule on line, or
+ * NULL. Once d was finished (ddbc_diags_finish), as a checked design's
+ * findings are: `ddbc diff` reads NEW's suppressions this way to let them
+ * acknowledge its changes. */
+const ddbc_suppression *ddbc_diags_suppression(const ddbc_diags *d, ddbc_rule rule,
+					       unsigned line);
+
+/* Marks the finding added last as suppressed, with reason (copied; may
+ * be NULL), for a suppression found by the caller (ddbc_diags_suppression
+ * on another collection). */
+void ddbc_diag_suppress_last(ddbc_diags *d, const char *reason);
+
 /* Adds a finding about the current source at loc. */
 void ddbc_diag_add(ddbc_diags *d, ddbc_rule rule, ddbc_loc loc, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
@@ -99,6 +115,8 @@ void ddbc_diag_add(ddbc_diags *d, ddbc_rule rule, ddbc_loc loc, const char *fmt,
 void ddbc_diag_vadd(ddbc_diags *d, ddbc_rule rule, ddbc_loc loc, const char *fmt, va_list ap)
     __attribute__((format(printf, 4, 0)));
 
+/* Gives the finding added last the other place it is about (ddbc_diag.related). */
+void ddbc_diag_relate(ddbc_diags *d, ddbc_loc loc);
 /* Marks the finding added last as its rule's lesser case (ddbc_diag.lesser). */
 void ddbc_diag_lesser(ddbc_diags *d);
 /* ddbc_diag_add for a finding about subject (copied; see ddbc_diag). */
@@ -114,7 +132,9 @@ void ddbc_diags_drop(ddbc_diags *d, size_t from, ddbc_rule rule);
  * rule are marked suppressed; the rest are sorted by line and column. The
  * first call after ddbc_diags_begin also reports each suppression that
  * suppressed nothing (unused-suppression), unless its rule is off: a rule
- * that did not run cannot say whether the suppression is needed. */
+ * that did not run cannot say whether the suppression is needed; nor is a
+ * suppression of a diff rule (kind DIFF) judged here: it acknowledges a
+ * change that only `ddbc diff` sees. */
 void ddbc_diags_finish(ddbc_diags *d, const ddbc_settings *cli, const ddbc_settings *design);
 
 /* Findings by severity; suppressed ones count only as suppressed. */
@@ -171,6 +191,11 @@ typedef struct ddbc_print_opts {
  * finding (tools read them, not people), and every count and the exit
  * status count each finding. */
 #define DDBC_FOLD_AT 3
+
+/* Appends the address of rule's page (DDBC_DOCS_URL, or the environment's
+ * DDBC_DOCS_URL when it is an https address): SARIF's helpUri, the
+ * language server's codeDescription. */
+void ddbc_rule_page_uri(strbuf *sb, ddbc_rule rule);
 void ddbc_diags_print(FILE *out, const ddbc_diags *d, const ddbc_print_opts *opts);
 
 #endif

@@ -262,16 +262,20 @@ static void docs_url(strbuf *sb)
 		strbuf_addch(sb, '/');
 }
 
+void ddbc_rule_page_uri(strbuf *sb, ddbc_rule rule)
+{
+	docs_url(sb);
+	strbuf_addf(sb, "%s.md", ddbc_rule_get(rule)->id);
+}
+
 static json_t *sarif_rules(void)
 {
 	json_t *rules = json_array();
 	for (int i = 0; i < DDBC_RULE_COUNT; i++) {
 		const ddbc_rule_info *r = ddbc_rule_get((ddbc_rule)i);
-		char *uri = NULL;
 		strbuf sb = STRBUF_INIT;
-		docs_url(&sb);
-		strbuf_addf(&sb, "%s.md", r->id);
-		uri = strbuf_detach(&sb);
+		ddbc_rule_page_uri(&sb, (ddbc_rule)i);
+		char *uri = strbuf_detach(&sb);
 		json_array_append_new(rules, json_pack("{s:s, s:{s:s}, s:{s:s}, s:s}",
 			"id", r->id, "shortDescription", "text", r->summary,
 			"defaultConfiguration", "level", sarif_level(r->default_severity),

@@ -12,13 +12,37 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* Adds the finding; NEW's suppression of rule on ack_line (0: none)
+ * acknowledges it. */
+static void add(diff_ctx *c, bool in_old, ddbc_rule rule, ddbc_loc loc, unsigned ack_line,
+		const char *fmt, va_list ap)
+{
+	ddbc_diags_begin(c->d, in_old ? c->old->src : c->new->src);
+	ddbc_diag_vadd(c->d, rule, loc, fmt, ap);
+	const ddbc_suppression *s = c->acks && c->acks->src == c->new->src
+				    ? ddbc_diags_suppression(c->acks, rule, ack_line) : NULL;
+	if (s)
+		ddbc_diag_suppress_last(c->d, s->reason);
+}
+
 void ddbc_diff_report(diff_ctx *c, bool in_old, ddbc_rule rule, ddbc_loc loc, const char *fmt,
 		      ...)
 {
-	ddbc_diags_begin(c->d, in_old ? c->old->src : c->new->src);
 	va_list ap;
 	va_start(ap, fmt);
-	ddbc_diag_vadd(c->d, rule, loc, fmt, ap);
+	add(c, in_old, rule, loc, in_old ? 0 : loc.line, fmt, ap);
+	va_end(ap);
+}
+
+/* add() with its own arguments, for a message made here. */
+static void add_text(diff_ctx *c, bool in_old, ddbc_rule rule, ddbc_loc loc, unsigned ack_line,
+		     const char *fmt, ...) __attribute__((format(printf, 6, 7)));
+static void add_text(diff_ctx *c, bool in_old, ddbc_rule rule, ddbc_loc loc, unsigned ack_line,
+		     const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	add(c, in_old, rule, loc, ack_line, fmt, ap);
 	va_end(ap);
 }
 
@@ -31,10 +55,10 @@ void ddbc_diff_removed(diff_ctx *c, ddbc_rule rule, ddbc_loc old_loc, ddbc_loc n
 	strbuf_vaddf(&sb, fmt, ap);
 	va_end(ap);
 	if (c->removed_in_new)
-		ddbc_diff_report(c, false, rule, new_loc, "%s (it was at %s:%u:%u)", strbuf_str(&sb),
-				 c->old->src->name, old_loc.line, old_loc.column);
+		add_text(c, false, rule, new_loc, new_loc.line, "%s (it was at %s:%u:%u)",
+			 strbuf_str(&sb), c->old->src->name, old_loc.line, old_loc.column);
 	else
-		ddbc_diff_report(c, true, rule, old_loc, "%s", strbuf_str(&sb));
+		add_text(c, true, rule, old_loc, new_loc.line, "%s", strbuf_str(&sb));
 	strbuf_release(&sb);
 }
 
@@ -424,15 +448,17 @@ static void diff_run(diff_ctx *c)
 	ddbc_diags_begin(c->d, c->new->src);
 }
 
-void ddbc_diff_in_tree(const ddbc_design *old, const ddbc_design *new, ddbc_diags *d, bool all)
+void ddbc_diff_in_tree(const ddbc_design *old, const ddbc_design *new, const ddbc_diags *acks,
+		       ddbc_diags *d, bool all)
 {
-	diff_ctx c = { old, new, d, all, true };
+	diff_ctx c = { old, new, d, all, true, acks };
 	diff_run(&c);
 }
 
-void ddbc_diff(const ddbc_design *old, const ddbc_design *new, ddbc_diags *d, bool all)
+void ddbc_diff(const ddbc_design *old, const ddbc_design *new, const ddbc_diags *acks,
+	       ddbc_diags *d, bool all)
 {
-	diff_ctx c = { old, new, d, all, false };
+	diff_ctx c = { old, new, d, all, false, acks };
 	diff_run(&c);
 }
 

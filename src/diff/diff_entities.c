@@ -127,6 +127,20 @@ static void diff_enum(diff_ctx *c, const ddbc_attr *a0, const ddbc_attr *a1)
 	json_decref(gone);
 }
 
+/* The first index of a's entity that holds only the items having a (a
+ * is an optional key attribute of it: a sparse index); NULL when none. */
+static const ddbc_index *sparse_index_of(const ddbc_attr *a)
+{
+	const ddbc_entity *e = a->entity;
+	for (size_t s = 0; e->table && e->membership && s < e->table->nindexes; s++) {
+		const ddbc_membership *m = ddbc_entity_membership(e, e->table->indexes[s]);
+		for (uint32_t i = 0; e->in_index[s] && i < m->nby; i++)
+			if (m->by[i] == a)
+				return e->table->indexes[s];
+	}
+	return NULL;
+}
+
 static void diff_attr_pair(diff_ctx *c, const ddbc_attr *a0, const ddbc_attr *a1)
 {
 	if (a0->type != DDBC_TYPE_NONE && a1->type != DDBC_TYPE_NONE && a0->type != a1->type)
@@ -144,7 +158,18 @@ static void diff_attr_pair(diff_ctx *c, const ddbc_attr *a0, const ddbc_attr *a1
 				 "backfill it in every stored item before code relies on it",
 				 a1->entity->name.s, a1->name.s);
 	diff_enum(c, a0, a1);
-	if (ddbc_attr_required(a0, NULL) && !ddbc_attr_required(a1, NULL) && ddbc_attr_stored(a1))
+	bool dropped = ddbc_attr_required(a0, NULL) && !ddbc_attr_required(a1, NULL) &&
+		       ddbc_attr_stored(a1);
+	/* An optional key of an index: its items without it leave the index. */
+	const ddbc_index *sparse = dropped ? sparse_index_of(a1) : NULL;
+	if (sparse)
+		ddbc_diff_report(c, false, DDBC_RULE_REQUIRED_REMOVED, a1->name.loc,
+				 "'%s.%s' is no longer required: items written without it leave "
+				 "index '%s', whose queries return only the items that have it, and "
+				 "code deployed from the old design expects it in every item; deploy "
+				 "readers that do without it before writers that omit it",
+				 a1->entity->name.s, a1->name.s, sparse->name.s);
+	else if (dropped)
 		ddbc_diff_report(c, false, DDBC_RULE_REQUIRED_REMOVED, a1->name.loc,
 				 "'%s.%s' is no longer required: code deployed from the old design "
 				 "expects it in every item, and items written from now on may lack "

@@ -1,8 +1,8 @@
 /* diff_graph.c - the plan's steps, ordered by what each needs
  *
  * Kahn's algorithm over the steps, always taking the earliest-added step
- * whose needs are done: the steps' order is the one they were added in
- * wherever their needs allow it. The builder (diff_plan.c) only adds
+ * whose needs are done, an early one before the others: the steps' order
+ * is the one they were added in wherever their needs allow it. The builder (diff_plan.c) only adds
  * needs that point from a later stage to an earlier one of the same table
  * or entity, so the graph has no cycle; should one appear, the steps left
  * are written in the order they were added, after the rest.
@@ -15,6 +15,7 @@
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stdlib.h>
+#include <string.h>
 
 size_t plan_add(plan_graph *g, json_t *body, const char *makes_fmt, ...)
 {
@@ -27,7 +28,7 @@ size_t plan_add(plan_graph *g, json_t *body, const char *makes_fmt, ...)
 	va_start(ap, makes_fmt);
 	strbuf_vaddf(&sb, makes_fmt, ap);
 	va_end(ap);
-	g->v[g->n] = (plan_step){ body, strbuf_detach(&sb), NULL, 0, 0 };
+	g->v[g->n] = (plan_step){ body, strbuf_detach(&sb), NULL, 0, 0, false, false, PLAN_NONE };
 	return g->n++;
 }
 
@@ -56,18 +57,23 @@ static size_t *topological(const plan_graph *g)
 	 * than a heap and takes no time. */
 	for (bool progress = true; progress && k < g->n;) {
 		progress = false;
+		size_t pick = SIZE_MAX;
 		for (size_t i = 0; i < g->n; i++) {
-			if (done[i])
+			if (done[i] || (pick != SIZE_MAX && !g->v[i].early))
 				continue;
 			bool ready = true;
 			for (size_t j = 0; j < g->v[i].nneeds && ready; j++)
 				ready = done[g->v[i].needs[j]];
 			if (!ready)
 				continue;
-			done[i] = true;
-			order[k++] = i;
+			pick = i;
+			if (g->v[i].early)
+				break;
+		}
+		if (pick != SIZE_MAX) {
+			done[pick] = true;
+			order[k++] = pick;
 			progress = true;
-			break;
 		}
 	}
 	for (size_t i = 0; i < g->n; i++)
@@ -97,7 +103,34 @@ static json_t *needs_of(const plan_step *s, const size_t *number)
 	return a;
 }
 
-ddbc_emit_result plan_write(plan_graph *g, FILE *out)
+/* The manual text of st as written: "@STEP@" numbered, and the command
+ * that carries it out named. */
+static void finish_manual(json_t *o, const plan_step *st, const size_t *number,
+			  const char *migrate, size_t n)
+{
+	const char *text = json_string_value(json_object_get(o, "manual"));
+	if (!text)
+		return;
+	strbuf sb = STRBUF_INIT, cmd = STRBUF_INIT;
+	const char *at = st->refers != PLAN_NONE ? strstr(text, "@STEP@") : NULL;
+	if (at) {
+		strbuf_add(&sb, text, (size_t)(at - text));
+		strbuf_addf(&sb, "%zu", number[st->refers]);
+		strbuf_addstr(&sb, at + strlen("@STEP@"));
+	} else {
+		strbuf_addstr(&sb, text);
+	}
+	if (st->migrate && migrate) {
+		strbuf_addf(&cmd, "%s --step %zu", migrate, n);
+		strbuf_addf(&sb, "; `%s` does it", strbuf_str(&cmd));
+		json_object_set_new(o, "command", ddbc_json_str(strbuf_str(&cmd)));
+	}
+	json_object_set_new(o, "manual", ddbc_json_str(strbuf_str(&sb)));
+	strbuf_release(&sb);
+	strbuf_release(&cmd);
+}
+
+ddbc_emit_result plan_write(plan_graph *g, FILE *out, const char *migrate)
 {
 	size_t *order = topological(g);
 	size_t *number = xcalloc(g->n + 1, sizeof(*number));
@@ -113,6 +146,7 @@ ddbc_emit_result plan_write(plan_graph *g, FILE *out)
 		json_object_set_new(o, "needs", needs_of(st, number));
 		json_object_set_new(o, "makes", ddbc_json_str(st->makes));
 		json_object_update(o, st->body);
+		finish_manual(o, st, number, migrate, k + 1);
 		ddbc_json_member(&s, NULL, o);
 	}
 	ddbc_json_end(&s, ']');

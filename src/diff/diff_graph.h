@@ -3,8 +3,10 @@
  * A step is an API call or a manual step; it names the steps that must be
  * done before it (needs) and says what it makes true (makes). The plan is
  * written in a topological order of that graph, ties broken by the order
- * in which the steps were added, so the same designs always give the same
- * plan, and each step's needs are done before it whatever the kind.
+ * in which the steps were added (an early step first: the deployments
+ * that stop code using what goes come before the rest), so the same
+ * designs always give the same plan, and each step's needs are done
+ * before it whatever the kind.
  */
 #ifndef DDBC_DIFF_GRAPH_H
 #define DDBC_DIFF_GRAPH_H
@@ -12,6 +14,7 @@
 #include "emit/emit.h"
 
 #include <jansson.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -24,6 +27,9 @@ typedef struct plan_step {
 	char *makes;
 	size_t *needs;           /* steps, by the number plan_add gave them */
 	size_t nneeds, cap;
+	bool migrate;            /* an item step `ddbc migrate --step N` carries out */
+	bool early;              /* taken before the other steps ready with it */
+	size_t refers;           /* the step "@STEP@" in its manual text names, or PLAN_NONE */
 } plan_step;
 
 typedef struct plan_graph {
@@ -40,8 +46,11 @@ void plan_need(plan_graph *g, size_t step, size_t before);
 
 /* Writes the steps as a JSON array in a topological order, each
  * {"step": N, "needs": [N...], "makes": TEXT, ...body} numbered from 1
- * in the order written, and releases the graph. */
-ddbc_emit_result plan_write(plan_graph *g, FILE *out);
+ * in the order written, and releases the graph. A manual step's "@STEP@"
+ * becomes the number of the step it refers to; an item step that migrate
+ * (`ddbc migrate OLD NEW`, or NULL) carries out gets "command": "MIGRATE
+ * --step N" and its text ends saying so. */
+ddbc_emit_result plan_write(plan_graph *g, FILE *out, const char *migrate);
 
 #endif
 
@@ -56,6 +65,7 @@ typedef struct plan_table {
 	size_t *gsi_deleted;     /* per t0->gsi: the step deleting it, or PLAN_NONE */
 	size_t *gsi_created;     /* per t1->gsi: the step creating it, or PLAN_NONE */
 	size_t last_update;      /* the last UpdateTable on it: the next waits for it */
+	size_t ttl_backfill;     /* the copy of a renamed TTL attribute, or PLAN_NONE */
 } plan_table;
 
 typedef struct plan {
@@ -63,6 +73,8 @@ typedef struct plan {
 	const ddbc_design *old, *new;
 	plan_table *tables;      /* per new->tables */
 	size_t *dropped;         /* per old->tables: its delete-by-hand step, or PLAN_NONE */
+	size_t *pattern_stop;    /* per old->patterns: the step that stopped its callers
+				  * with what it reads (plan_stop_reading), or PLAN_NONE */
 } plan;
 
 /* The plan's entry for NEW's table named name, or NULL. */
@@ -82,3 +94,12 @@ void plan_around_indexes(plan *p, const plan_table *pt, size_t step, const char 
 
 /* diff_plan_items.c: the manual steps on stored items. */
 void plan_item_steps(plan *p);
+
+/* diff_plan_code.c: the deployments of the application's code around the
+ * tables' changes (after the tables' and the items' steps). */
+void plan_code_steps(plan *p);
+
+/* A step that deploys the code that no longer reads e0's items (a0 NULL)
+ * or a0 of them, naming the patterns of OLD that do; the caller makes the
+ * step that removes them need it. */
+size_t plan_stop_reading(plan *p, const ddbc_entity *e0, const ddbc_attr *a0);

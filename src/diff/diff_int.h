@@ -17,15 +17,21 @@ typedef struct diff_ctx {
 	ddbc_diags *d;
 	bool all;
 	bool removed_in_new;     /* OLD is no file of the working tree (--against) */
+	/* NEW's suppressions (the findings of its check), or NULL: a
+	 * `# ddbc-ignore: RULE -- reason` on the line of NEW a change points
+	 * at acknowledges it. */
+	const ddbc_diags *acks;
 } diff_ctx;
 
-/* Adds a finding of rule at loc in old's source (in_old) or new's. */
+/* Adds a finding of rule at loc in old's source (in_old) or new's; one in
+ * new's is suppressed when NEW acknowledges rule on loc's line. */
 void ddbc_diff_report(diff_ctx *c, bool in_old, ddbc_rule rule, ddbc_loc loc, const char *fmt,
 		      ...) __attribute__((format(printf, 5, 6)));
 
 /* A finding about what NEW no longer has: at old_loc in OLD, or, when OLD
  * is no file of the working tree, at new_loc in NEW (the part of NEW that
- * lost it), saying where OLD had it. */
+ * lost it), saying where OLD had it. Either way NEW acknowledges it at
+ * new_loc's line: OLD's lines are history, not to be edited. */
 void ddbc_diff_removed(diff_ctx *c, ddbc_rule rule, ddbc_loc old_loc, ddbc_loc new_loc,
 		       const char *fmt, ...) __attribute__((format(printf, 5, 6)));
 

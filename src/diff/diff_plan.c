@@ -10,7 +10,8 @@
  * billing states the throughput of the table and of every GSI it keeps,
  * so it stands after the deletions and before the creations. What no API
  * call does (a new table, item rewrites, DeleteTable, the wait) is a
- * manual step carrying the facts it needs, placed where its needs are.
+ * manual step carrying the facts it needs, placed where its needs are;
+ * so are the deployments of the code around them (diff_plan_code.c).
  */
 #include "diff/diff.h"
 #include "diff/diff_graph.h"
@@ -281,6 +282,9 @@ static void ttl_steps(plan *p, plan_table *pt, size_t off)
 				       t1->name.s, t1->ttl.s, kept ? "" :
 				       ", and remove the old attribute");
 		plan_need(&p->g, backfill, off);
+		/* The new attribute's value is the item's own: migrate copies it. */
+		p->g.v[backfill].migrate = true;
+		pt->ttl_backfill = backfill;
 		strbuf_reset(&makes);
 		strbuf_addf(&makes, "DynamoDB accepts another UpdateTimeToLive on table '%s'",
 			    t1->name.s);
@@ -377,26 +381,37 @@ static void dropped_tables(plan *p)
 	}
 }
 
-ddbc_emit_result ddbc_diff_plan(FILE *out, const ddbc_design *old, const ddbc_design *new)
+ddbc_emit_result ddbc_diff_plan_for(FILE *out, const ddbc_design *old, const ddbc_design *new,
+				    const char *migrate)
 {
 	plan p = { { NULL, 0, 0 }, old, new, xcalloc(new->ntables + 1, sizeof(plan_table)),
-		   xcalloc(old->ntables + 1, sizeof(size_t)) };
+		   xcalloc(old->ntables + 1, sizeof(size_t)),
+		   xcalloc(old->npatterns + 1, sizeof(size_t)) };
+	for (size_t i = 0; i < old->npatterns; i++)
+		p.pattern_stop[i] = PLAN_NONE;
 	for (size_t i = 0; i < new->ntables; i++) {
 		const ddbc_table *t1 = &new->tables[i];
 		p.tables[i] = (plan_table){ ddbc_design_table(old, t1->name.s), t1, PLAN_NONE,
-					    NULL, NULL, PLAN_NONE };
+					    NULL, NULL, PLAN_NONE, PLAN_NONE };
 		table_plan(&p, &p.tables[i]);
 	}
 	for (size_t i = 0; i < old->ntables; i++)
 		p.dropped[i] = PLAN_NONE;
 	dropped_tables(&p);
 	plan_item_steps(&p);
-	ddbc_emit_result r = plan_write(&p.g, out);
+	plan_code_steps(&p);
+	ddbc_emit_result r = plan_write(&p.g, out, migrate);
 	for (size_t i = 0; i < new->ntables; i++) {
 		free(p.tables[i].gsi_deleted);
 		free(p.tables[i].gsi_created);
 	}
 	free(p.tables);
 	free(p.dropped);
+	free(p.pattern_stop);
 	return r;
+}
+
+ddbc_emit_result ddbc_diff_plan(FILE *out, const ddbc_design *old, const ddbc_design *new)
+{
+	return ddbc_diff_plan_for(out, old, new, NULL);
 }

@@ -10,7 +10,11 @@
  * work on an attribute that keys a GSI after that GSI's delete and before
  * its create (plan_around_indexes), the work on one entity's items in
  * the order it is listed, the work on a replaced table's items after the
- * replacement.
+ * replacement. A table key rewrite stands in a dual-write window: deploy
+ * code that writes both shapes, migrate the stored items, deploy code
+ * that reads the new shape only, then code that writes it only. The
+ * steps `ddbc migrate` carries out are marked (plan_write names the
+ * command).
  */
 #include "diff/diff_graph.h"
 #include "diff/diff_int.h"
@@ -18,6 +22,7 @@
 #include "model/semantics.h"
 #include "util/strbuf.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 /* One entity's work: each step after the one before. */
@@ -25,7 +30,18 @@ typedef struct entity_work {
 	plan *p;
 	const plan_table *pt;    /* NEW's table of the entity, or NULL */
 	size_t last;
+	/* The dual-write window of its table key rewrites: the step that
+	 * opens it, the keys it rewrites (in that step's facts), the last
+	 * rewrite (the migration its closing step runs again). */
+	size_t window;
+	json_t *window_keys;
+	size_t migrated;
 } entity_work;
+
+static void migrate_step(plan *p, size_t s)
+{
+	p->g.v[s].migrate = true;
+}
 
 static json_t *facts_attr(const ddbc_entity *e, const ddbc_attr *a)
 {
@@ -57,6 +73,73 @@ static void makes_attr(strbuf *sb, const ddbc_entity *e, const ddbc_attr *a, con
 		    what);
 }
 
+/* Opens e's dual-write window before its first table key rewrite, and
+ * lists the key a1 in it: deployed code writes each item under both keys
+ * while the stored items are migrated. */
+static void open_window(entity_work *w, const ddbc_entity *e, const ddbc_attr *a0,
+			const ddbc_attr *a1)
+{
+	if (w->window == PLAN_NONE) {
+		json_t *f = json_object();
+		const char *table = ddbc_diff_entity_table(e);
+		if (table)
+			json_object_set_new(f, "table", ddbc_json_str(table));
+		json_object_set_new(f, "entity", ddbc_json_str(e->name.s));
+		json_object_set_new(f, "change", json_string("write-both-shapes"));
+		w->window_keys = json_array();
+		json_object_set_new(f, "keys", w->window_keys);
+		strbuf makes = STRBUF_INIT;
+		strbuf_addf(&makes, "the deployed code writes every '%s' item under its old key and "
+			    "its new key, and reads it under either", e->name.s);
+		w->window = plan_manual(w->p, "deploy-code", f, strbuf_str(&makes), "deploy the "
+					"code that writes each '%s' item in both shapes, under its "
+					"old key and its new key (keys gives both templates), and "
+					"reads it under either: the stored items are migrated next",
+					e->name.s);
+		strbuf_release(&makes);
+		place(w, w->window, NULL);
+	}
+	json_array_append_new(w->window_keys, json_pack("{s:o, s:o, s:o}", "attribute",
+		ddbc_json_str(a1->name.s), "old_template",
+		a0->template.s ? ddbc_json_str(a0->template.s) : json_null(), "new_template",
+		a1->template.s ? ddbc_json_str(a1->template.s) : json_null()));
+}
+
+/* Closes e's dual-write window once its items are migrated: reads switch
+ * to the new keys, then writes stop writing the old ones. */
+static void close_window(entity_work *w, const ddbc_entity *e)
+{
+	if (w->window == PLAN_NONE)
+		return;
+	static const struct {
+		const char *change, *makes, *text;
+	} step[] = {
+		{ "read-new-shape", "the deployed code reads the '%s' items under their new keys only",
+		  "deploy the code that reads the '%s' items under their new keys only: every "
+		  "stored item has its new key now" },
+		{ "write-new-shape-only", "the deployed code writes the '%s' items under their new "
+		  "keys only", "deploy the code that writes the '%s' items under their new keys "
+		  "only, then run the command of step @STEP@ once more: it moves the copies "
+		  "written under the old keys since, and leaves migrated items alone" },
+	};
+	const char *table = ddbc_diff_entity_table(e);
+	for (size_t i = 0; i < 2; i++) {
+		json_t *f = json_object();
+		if (table)
+			json_object_set_new(f, "table", ddbc_json_str(table));
+		json_object_set_new(f, "entity", ddbc_json_str(e->name.s));
+		json_object_set_new(f, "change", json_string(step[i].change));
+		strbuf makes = STRBUF_INIT;
+		strbuf_addf(&makes, step[i].makes, e->name.s);
+		size_t s = plan_manual(w->p, "deploy-code", f, strbuf_str(&makes), step[i].text,
+				       e->name.s);
+		strbuf_release(&makes);
+		if (i == 1)
+			w->p->g.v[s].refers = w->migrated;
+		place(w, s, NULL);
+	}
+}
+
 static void template_step(entity_work *w, const ddbc_attr *a0, const ddbc_attr *a1,
 			  strbuf *makes)
 {
@@ -69,18 +152,25 @@ static void template_step(entity_work *w, const ddbc_attr *a0, const ddbc_attr *
 			    : json_null());
 	json_object_set_new(f, "new_template", a1->template.s ? ddbc_json_str(a1->template.s)
 			    : json_null());
-	makes_attr(makes, e, a1, "as new_template renders it");
+	strbuf_reset(makes);
+	strbuf_addf(makes, "every '%s' item holds '%s' rendered from %s", e->name.s, a1->name.s,
+		    a1->template.s ? "its new template" : "no template (its own value)");
+	if (r == DIFF_REWRITE_TABLE_KEY)
+		open_window(w, e, a0, a1);
 	size_t s;
 	if (r == DIFF_REWRITE_TABLE_KEY)
-		s = plan_manual(w->p, "rewrite-keys", f, strbuf_str(makes), "rewrite the keys of "
-				"every '%s' item: put a copy under the key rendered from "
-				"new_template, then delete the item under old_template's key",
-				e->name.s);
+		s = plan_manual(w->p, "rewrite-keys", f, strbuf_str(makes), "migrate the stored "
+				"'%s' items: put a copy of each under the key new_template renders "
+				"for '%s', then delete it under its old key (old_template)",
+				e->name.s, a1->name.s);
 	else
 		s = plan_manual(w->p, "rewrite-attribute", f, strbuf_str(makes), "rewrite '%s' in "
-				"every '%s' item from old_template to new_template", a1->name.s,
-				e->name.s);
+				"every stored '%s' item from old_template to new_template",
+				a1->name.s, e->name.s);
 	place(w, s, a1->name.s);
+	migrate_step(w->p, s);
+	if (r == DIFF_REWRITE_TABLE_KEY)
+		w->migrated = s;
 }
 
 static void type_step(entity_work *w, const ddbc_attr *a0, const ddbc_attr *a1,
@@ -92,10 +182,14 @@ static void type_step(entity_work *w, const ddbc_attr *a0, const ddbc_attr *a1,
 	json_t *f = facts_attr(e, a1);
 	json_object_set_new(f, "old_type", json_string(ddbc_type_short(a0->type)));
 	json_object_set_new(f, "new_type", json_string(ddbc_type_short(a1->type)));
-	makes_attr(makes, e, a1, "as new_type");
-	place(w, plan_manual(w->p, "convert-type", f, strbuf_str(makes), "convert '%s' of every "
-			     "'%s' item from old_type to new_type", a1->name.s, e->name.s),
-	      a1->name.s);
+	strbuf_reset(makes);
+	strbuf_addf(makes, "every '%s' item holds '%s' as a value of type %s", e->name.s,
+		    a1->name.s, ddbc_type_short(a1->type));
+	size_t s = plan_manual(w->p, "convert-type", f, strbuf_str(makes), "convert '%s' of every "
+			       "stored '%s' item from type %s to %s", a1->name.s, e->name.s,
+			       ddbc_type_short(a0->type), ddbc_type_short(a1->type));
+	place(w, s, a1->name.s);
+	migrate_step(w->p, s);
 }
 
 /* A value to backfill with where no template gives one: the attribute's
@@ -124,11 +218,33 @@ static void backfill_step(entity_work *w, const ddbc_attr *a1, bool added, strbu
 								       a1->type));
 	if (a1->type != DDBC_TYPE_NONE)
 		json_object_set_new(f, "type", json_string(ddbc_type_short(a1->type)));
-	makes_attr(makes, e, a1, a1->template.s ? "as template renders it" : "");
-	place(w, plan_manual(w->p, "backfill", f, strbuf_str(makes), "backfill %s'%s' in every "
-			     "stored '%s' item that lacks it%s", added ? "the new required " : "",
-			     a1->name.s, e->name.s, known ? "" : " (the design gives no value: "
-			     "choose a default of its type)"), a1->name.s);
+	makes_attr(makes, e, a1, a1->template.s ? "rendered from its template" : "");
+	size_t s = plan_manual(w->p, "backfill", f, strbuf_str(makes), "backfill %s'%s' in every "
+			       "stored '%s' item that lacks it%s", added ? (a1->is_key &&
+			       !ddbc_attr_required(a1, NULL) ? "the new index key " :
+			       "the new required ") : "", a1->name.s, e->name.s, known ? "" :
+			       " (the design gives no value: choose a default of its type)");
+	place(w, s, a1->name.s);
+	/* What a template renders from the item's own values, migrate writes. */
+	if (a1->template.s)
+		migrate_step(w->p, s);
+}
+
+/* The values of a JSON array as text: 'open', 4. */
+static void json_values_text(const json_t *values, strbuf *out)
+{
+	size_t i;
+	json_t *v;
+	json_array_foreach(values, i, v) {
+		if (json_is_string(v))
+			strbuf_addf(out, "%s'%s'", i ? ", " : "", json_string_value(v));
+		else {
+			char *text = json_dumps(v, JSON_ENCODE_ANY);
+			text[ddbc_json_unmark(text, strlen(text))] = '\0';
+			strbuf_addf(out, "%s%s", i ? ", " : "", text);
+			free(text);
+		}
+	}
 }
 
 static void enum_step(entity_work *w, const ddbc_attr *a0, const ddbc_attr *a1,
@@ -142,16 +258,23 @@ static void enum_step(entity_work *w, const ddbc_attr *a0, const ddbc_attr *a1,
 	json_t *f = facts_attr(e, a1), *values = json_array();
 	for (uint32_t i = 0; i < a1->more->nenum; i++)
 		json_array_append_new(values, ddbc_json_plain(a1->more->enum_values[i]));
+	strbuf allowed = STRBUF_INIT, removed = STRBUF_INIT;
+	json_values_text(values, &allowed);
+	json_values_text(gone, &removed);
 	if (!unlimited)
 		json_object_set_new(f, "removed_values", gone);
 	else
 		json_decref(gone);
 	json_object_set_new(f, "values", values);
-	makes_attr(makes, e, a1, "only as one of values, or not at all");
+	strbuf_reset(makes);
+	strbuf_addf(makes, "no '%s' item holds a '%s' outside its enum (%s)", e->name.s,
+		    a1->name.s, strbuf_str(&allowed));
 	place(w, plan_manual(w->p, "rewrite-values", f, strbuf_str(makes), "rewrite '%s' in "
-			     "every '%s' item whose value is not one of values (%s) to one that is, "
-			     "or delete the item", a1->name.s, e->name.s, unlimited ?
-			     "any value stored before" : "removed_values"), NULL);
+			     "every stored '%s' item that holds %s%s to one of %s, or delete the "
+			     "item", a1->name.s, e->name.s, unlimited ? "any value (it had no "
+			     "enum)" : "", strbuf_str(&removed), strbuf_str(&allowed)), NULL);
+	strbuf_release(&allowed);
+	strbuf_release(&removed);
 }
 
 static void attr_pair_steps(entity_work *w, const ddbc_attr *a0, const ddbc_attr *a1)
@@ -185,10 +308,12 @@ static void entity_moved(plan *p, const ddbc_entity *e0, const ddbc_entity *e1)
 		if (pt)
 			plan_need(&p->g, s, pt->made);
 	} else {
+		size_t stop = plan_stop_reading(p, e0, NULL);
 		strbuf_addf(&makes, "no '%s' item is left in table '%s'", e0->name.s,
 			    t0 ? t0 : "(unknown)");
 		s = plan_manual(p, "delete-items", f, strbuf_str(&makes), "delete or migrate the "
 				"stored '%s' items", e0->name.s);
+		plan_need(&p->g, s, stop);
 	}
 	strbuf_release(&makes);
 	/* A table deleted by hand is deleted once its items are moved out. */
@@ -205,7 +330,8 @@ static void entity_steps(plan *p, const ddbc_entity *e0, const ddbc_entity *e1)
 			entity_moved(p, e0, e1);
 		return;
 	}
-	entity_work w = { p, plan_table_named(p, ddbc_diff_entity_table(e1)), PLAN_NONE };
+	entity_work w = { p, plan_table_named(p, ddbc_diff_entity_table(e1)), PLAN_NONE,
+			  PLAN_NONE, NULL, PLAN_NONE };
 	for (size_t i = 0; i < e0->nattrs; i++) {
 		const ddbc_attr *a0 = &e0->attrs[i];
 		const ddbc_attr *a1 = a0->name.s ? ddbc_entity_attr(e1, a0->name.s) : NULL;
@@ -214,53 +340,30 @@ static void entity_steps(plan *p, const ddbc_entity *e0, const ddbc_entity *e1)
 		else if (a0->name.s && ddbc_diff_removed_use(p->old, a0, e1->table)) {
 			strbuf makes = STRBUF_INIT;
 			strbuf_addf(&makes, "no '%s' item holds '%s'", e0->name.s, a0->name.s);
+			size_t stop = plan_stop_reading(p, e0, a0);
+			place(&w, stop, NULL);
+			/* A renamed TTL attribute's copy may remove the old one. */
+			if (w.pt && w.pt->t0 && ddbc_diff_str_same(w.pt->t0->ttl.s, a0->name.s))
+				plan_need(&p->g, w.pt->ttl_backfill, stop);
 			place(&w, plan_manual(p, "remove-attribute", facts_attr(e0, a0),
-					      strbuf_str(&makes), "'%s' is removed from '%s' while "
-					      "it was in use: remove its uses and its stored values",
-					      a0->name.s, e0->name.s), NULL);
+					      strbuf_str(&makes), "remove '%s' from every stored "
+					      "'%s' item: NEW no longer has it", a0->name.s,
+					      e0->name.s), NULL);
 			strbuf_release(&makes);
 		}
 	}
+	close_window(&w, e1);
 	strbuf makes = STRBUF_INIT;
 	for (size_t i = 0; i < e1->nattrs; i++) {
 		const ddbc_attr *a1 = &e1->attrs[i];
-		if (!ddbc_entity_attr(e0, a1->name.s) && ddbc_attr_required(a1, NULL))
+		/* New to the entity, and every item must hold it: required, or
+		 * (rendered from a template) a key of an index, which leaves out
+		 * the items that lack it. */
+		if (!ddbc_entity_attr(e0, a1->name.s) &&
+		    (ddbc_attr_required(a1, NULL) || (a1->is_key && a1->template.s)))
 			backfill_step(&w, a1, true, &makes);
 	}
 	strbuf_release(&makes);
-}
-
-/* The callers of each OLD pattern that reads from a GSI what the new GSI
- * no longer projects are changed before the new GSI exists. */
-static void narrowed_steps(plan *p)
-{
-	for (size_t t = 0; t < p->new->ntables; t++) {
-		const plan_table *pt = &p->tables[t];
-		for (size_t i = 0; pt->t0 && pt->gsi_created && i < pt->t1->ngsi; i++) {
-			const ddbc_index *g1 = &pt->t1->gsi[i];
-			const ddbc_index *g0 = ddbc_diff_gsi(pt->t0, g1->name.s);
-			const ddbc_name *attr;
-			const ddbc_pattern *pat;
-			for (size_t from = 0; g0 && (pat = ddbc_diff_narrowed_pattern(p->old, g0, g1,
-							&from, &attr));) {
-				json_t *f = json_object();
-				json_object_set_new(f, "table", ddbc_json_str(g1->table->name.s));
-				json_object_set_new(f, "index", ddbc_json_str(g1->name.s));
-				json_object_set_new(f, "pattern", ddbc_json_str(pat->id.s));
-				json_object_set_new(f, "attribute", ddbc_json_str(attr->s));
-				strbuf makes = STRBUF_INIT;
-				strbuf_addf(&makes, "the callers of '%s' read '%s' from the table",
-					    pat->id.s, attr->s);
-				size_t s = plan_manual(p, "deploy-code", f, strbuf_str(&makes),
-						       "change and deploy the callers of access "
-						       "pattern '%s' to read '%s' from the table (GSI "
-						       "'%s' will no longer project it)", pat->id.s,
-						       attr->s, g1->name.s);
-				plan_need(&p->g, pt->gsi_created[i], s);
-				strbuf_release(&makes);
-			}
-		}
-	}
 }
 
 void plan_item_steps(plan *p)
@@ -270,11 +373,11 @@ void plan_item_steps(plan *p)
 		json_t *f = json_object();
 		json_object_set_new(f, "old_delimiter", ddbc_json_str(d0));
 		json_object_set_new(f, "new_delimiter", ddbc_json_str(d1));
-		plan_manual(p, "rewrite-delimiter", f, "every stored key is joined with the new "
-			    "delimiter", "the key delimiter changed: rewrite every stored key that "
-			    "is joined with the old delimiter");
+		migrate_step(p, plan_manual(p, "rewrite-delimiter", f, "every stored key is joined "
+					    "with the new delimiter", "the key delimiter changed: "
+					    "rewrite every stored key that is joined with the old "
+					    "delimiter"));
 	}
-	narrowed_steps(p);
 	for (size_t i = 0; i < p->old->nentities; i++)
 		entity_steps(p, &p->old->entities[i],
 			     ddbc_design_entity(p->new, p->old->entities[i].name.s));

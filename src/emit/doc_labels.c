@@ -25,6 +25,8 @@ static const ddbc_doc_labels labels_en = {
 	.map_intro = "The key values each entity writes into each index. — marks an index "
 		     "the entity is not in: it does not set every key attribute of the index "
 		     "(a sparse index).",
+	.map_have = "items that have ",
+	.map_have_end = "",
 	.no_entities = "No entity is stored in this table.",
 	.example = "Example item:",
 	.examples = "Example items:",
@@ -111,6 +113,8 @@ static const ddbc_doc_labels labels_ja = {
 	.map_intro = "各エンティティが各インデックスに書き込むキーの値。— はそのエンティティが"
 		     "インデックスのキー属性をすべては持たず、インデックスに載らないこと"
 		     "（スパースインデックス）を示す。",
+	.map_have = "",
+	.map_have_end = " を持つアイテムのみ",
 	.no_entities = "このテーブルに格納されるエンティティはない。",
 	.example = "アイテムの例:",
 	.examples = "アイテムの例:",

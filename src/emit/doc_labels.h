@@ -19,6 +19,9 @@ typedef struct ddbc_doc_labels {
 	const char *role[4];              /* by ddbc_role */
 	const char *sep, *open, *close;   /* list separator, parentheses */
 	const char *map_intro, *no_entities, *example, *examples;
+	/* an index that holds only the entity's items that have its optional
+	 * key attributes: before and after their names */
+	const char *map_have, *map_have_end;
 	const char *billing, *on_demand, *provisioned, *capacity, *ttl;
 	const char *d_table, *d_index, *d_operation, *d_key, *d_order, *asc, *desc;
 	const char *d_consistent, *yes, *d_returns, *d_condition, *d_entities, *d_params;

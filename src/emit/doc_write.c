@@ -353,6 +353,19 @@ static void map_cell(writer *w, const ddbc_entity *e, const ddbc_index *ix)
 			words(w, i == ix->npk ? " · " : ", ");
 		put_key_value(w, e, ddbc_index_key(ix, i));
 	}
+	/* A sparse index: only the items that have its optional keys. */
+	const ddbc_membership *m = ddbc_entity_membership(e, ix);
+	if (!m->nby)
+		return;
+	words(w, w->L->open);
+	words(w, w->L->map_have);
+	for (uint32_t i = 0; i < m->nby; i++) {
+		if (i)
+			words(w, w->L->sep);
+		text(w, m->by[i]->name.s);
+	}
+	words(w, w->L->map_have_end);
+	words(w, w->L->close);
 }
 
 static void map_header(writer *w, const ddbc_table *t)

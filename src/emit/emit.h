@@ -73,11 +73,15 @@ typedef enum ddbc_keys_lang {
 
 typedef struct ddbc_keys_opts {
 	ddbc_keys_lang lang;
-	const char *module;          /* the Go package; NULL = the prefix in lower case */
+	const char *module;          /* the module's (Go: package) name; NULL = the prefix in
+				      * lower case */
 } ddbc_keys_opts;
 
 ddbc_emit_result ddbc_emit_keys(FILE *out, const ddbc_design *g, const ddbc_keys_opts *o,
 				ddbc_diags *d);
+/* Why name cannot name a module of lang ("a Go package cannot be ..."),
+ * or NULL when it can. */
+const char *ddbc_keys_module_problem(ddbc_keys_lang lang, const char *name);
 
 /* One `ddbc keys --lang` word (emit_formats.c); the default first, a NULL
  * name ends the table. */
@@ -139,6 +143,11 @@ typedef struct ddbc_query_sent {
  * pattern. Release *sent with ddbc_query_sent_release in every case. */
 ddbc_emit_result ddbc_emit_query_input(FILE *out, const ddbc_design *g, const ddbc_pattern *p,
 				       ddbc_diags *d, ddbc_query_sent *sent);
+/* The same with the --param values of o first (NULL: none): `ddbc verify`
+ * takes them from the items it wrote. */
+ddbc_emit_result ddbc_emit_query_input_with(FILE *out, const ddbc_design *g,
+					    const ddbc_pattern *p, const ddbc_export_opts *o,
+					    ddbc_diags *d, ddbc_query_sent *sent);
 void ddbc_query_sent_release(ddbc_query_sent *sent);
 
 /* ---- the formats, as the command line offers them ---------------------------------- */

@@ -8,6 +8,7 @@
 #include "emit/emit_cost.h"
 #include "emit/cost_items.h"
 #include "emit/emit_json.h"
+#include "model/semantics.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -62,6 +63,37 @@ double ddbc_cost_total(const ddbc_cost_mode *m)
 {
 	/* A total with a part unknown is unknown. */
 	return m->any && m->storage_known ? m->read + m->write + m->storage : DDBC_UNKNOWN;
+}
+
+static void attr_names(const ddbc_membership *m, strbuf *out)
+{
+	for (uint32_t i = 0; i < m->nby; i++)
+		strbuf_addf(out, "%s%s", i ? (i + 1 == m->nby ? " and " : ", ") : "",
+			    m->by[i]->name.s);
+}
+
+void ddbc_cost_share_words(const ddbc_entity *e, size_t s, strbuf *out)
+{
+	const ddbc_membership *m = ddbc_entity_membership(e, e->table->indexes[s]);
+	switch (m->source) {
+	case DDBC_SHARE_PRESENT:
+		for (uint32_t i = 0, n = 0; i < m->nby; i++)
+			if (m->by[i]->more->present.set)
+				strbuf_addf(out, "%spresent: %s on %s", n++ ? ", " : "",
+					    m->by[i]->more->present.text, m->by[i]->name.s);
+		return;
+	case DDBC_SHARE_EXAMPLES:
+		strbuf_addf(out, "the share of its examples that have ");
+		attr_names(m, out);
+		return;
+	case DDBC_SHARE_ASSUMED:
+		strbuf_addf(out, "every item assumed: no present: on ");
+		attr_names(m, out);
+		strbuf_addf(out, " and no example");
+		return;
+	case DDBC_SHARE_ALL:
+		return;
+	}
 }
 
 /* ---- computing ------------------------------------------------------------------------ */
@@ -306,6 +338,32 @@ static void json_assumptions(ddbc_json_stream *js, const ddbc_cost *c)
 	ddbc_json_end(js, '}');
 }
 
+/* The sparse indexes of e, with the share their writes and storage
+ * count: written only for an entity that has one. */
+static void json_sparse(ddbc_json_stream *js, const ddbc_entity *e)
+{
+	static const char *const sources[] = { "all", "present", "examples", "assumed" };
+	const ddbc_table *t = e->table;
+	if (!e->membership)
+		return;
+	ddbc_json_begin(js, "sparse", '[');
+	for (size_t s = 0; s < t->nindexes; s++) {
+		const ddbc_membership *m = ddbc_entity_membership(e, t->indexes[s]);
+		if (!m->nby || !e->in_index[s])
+			continue;
+		ddbc_json_begin(js, NULL, '{');
+		ddbc_json_text(js, "index", t->indexes[s]->name.s);
+		put_figure(js, "share", m->share);
+		ddbc_json_text(js, "from", sources[m->source]);
+		ddbc_json_begin(js, "items_having", '[');
+		for (uint32_t i = 0; i < m->nby; i++)
+			ddbc_json_text(js, NULL, m->by[i]->name.s);
+		ddbc_json_end(js, ']');
+		ddbc_json_end(js, '}');
+	}
+	ddbc_json_end(js, ']');
+}
+
 static void json_entity(ddbc_json_stream *js, const ddbc_cost_entity *ce)
 {
 	const ddbc_entity *e = ce->e;
@@ -321,6 +379,7 @@ static void json_entity(ddbc_json_stream *js, const ddbc_cost_entity *ce)
 	ddbc_json_figure(js, "count", e->count);
 	put_slots(js, "write_units", e->table, c->size_known ? c->write : NULL);
 	put_slots(js, "storage_bytes", e->table, c->size_known ? c->storage : NULL);
+	json_sparse(js, e);
 	ddbc_json_end(js, '}');
 }
 

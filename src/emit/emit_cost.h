@@ -12,6 +12,7 @@
 #include "emit/doc_views.h"
 #include "emit/emit.h"
 #include "model/capacity.h"
+#include "util/strbuf.h"
 
 #include <stdio.h>
 
@@ -89,5 +90,10 @@ ddbc_emit_result ddbc_emit_cost_text(FILE *out, const ddbc_cost *c, bool markdow
 /* Computes and writes g's report in format fmt. */
 ddbc_emit_result ddbc_emit_cost(FILE *out, const ddbc_design *g, const ddbc_prices *pr,
 				ddbc_cost_format fmt);
+
+/* How cost knows the share of e's items that index slot s holds when it
+ * is sparse (ddbc_entity_membership): "present: 0.05 on escQueue", "the
+ * share of its examples that have escQueue", ...; appended to out. */
+void ddbc_cost_share_words(const ddbc_entity *e, size_t s, strbuf *out);
 
 #endif

@@ -6,6 +6,7 @@
 #include "emit/emit_cost.h"
 #include "emit/doc_escape.h"
 #include "emit/emit_json.h"
+#include "model/semantics.h"
 #include "util/strbuf.h"
 
 #include <math.h>
@@ -120,6 +121,25 @@ static void put_mode(FILE *out, const ddbc_cost_mode *m)
 	fputs(")", out);
 }
 
+/* The share of e's items that each sparse index of e holds, and how it
+ * is known: nothing for an entity in every index whole. */
+static void text_sparse(FILE *out, const ddbc_entity *e, bool md)
+{
+	const ddbc_table *t = e->table;
+	for (size_t s = 0; e->membership && s < t->nindexes; s++) {
+		const ddbc_membership *m = ddbc_entity_membership(e, t->indexes[s]);
+		if (!m->nby || !e->in_index[s])
+			continue;
+		strbuf words = STRBUF_INIT;
+		strbuf_addf(&words, "; %s holds %.4g%% of the items (", t->indexes[s]->name.s,
+			    m->share * 100);
+		ddbc_cost_share_words(e, s, &words);
+		strbuf_addstr(&words, ")");
+		name(out, words.buf, md);
+		strbuf_release(&words);
+	}
+}
+
 static void text_entities(FILE *out, const ddbc_cost *c, bool md)
 {
 	fputs(md ? "\n## Entities\n\n| Entity | Table | Item size (largest, mean) | Examples | "
@@ -158,6 +178,7 @@ static void text_entities(FILE *out, const ddbc_cost *c, bool md)
 			fputs("unknown", out);
 		else
 			put_size_slots(out, e->table, cap->storage, md);
+		text_sparse(out, e, md);
 		fputs(md ? " |\n" : "\n", out);
 	}
 }

@@ -4,9 +4,11 @@
  * only when there is a builder and <string.h> only when there is a parser,
  * an extern "C" prologue and epilogue, the parsers' helpers, the table and
  * index name constants, then per entity, in file order, each attribute's
- * name constant and, for an attribute with a template, its format, literal
- * prefix and builder (a static inline function; or the constant key)
- * and its parser; then per access pattern its names, its key condition
+ * name constant and, for an attribute with a template, its format (a
+ * :0WIDTH Number of up to 18 digits a long long, %0WIDTHlld, which the
+ * builder passes too, so the format alone gives its key), literal prefix
+ * and builder (a static inline function and a macro calling it; or the
+ * constant key) and its parser; then per access pattern its names, its key condition
  * (the queries export's own text, ddbc_query_key_condition) and a builder
  * per key condition value. A Number value is its decimal text, checked and
  * spelt by one helper (<p>_key_number_text_) written before the first
@@ -126,7 +128,13 @@ static void banner(strbuf *sb, const ddbc_design *g, const ddbc_header_plan *pla
 	strbuf_addstr(sb, "'; do not edit\n *\n");
 	strbuf_addf(sb,
 		" * For each attribute whose template has values to fill in:\n"
-		" *   %s_<ENTITY>_<ATTRIBUTE>_FMT     the printf format of the key\n"
+		" *   %s_<ENTITY>_<ATTRIBUTE>_FMT     the printf format of the key: snprintf\n"
+		" *                        with it and the values in the template's order\n"
+		" *                        (its comment lists them) gives the builder's key\n"
+		" *                        for values the builder takes; a :0WIDTH Number of\n"
+		" *                        up to 18 digits is a long long (%%0WIDTHlld), any\n"
+		" *                        other value text (%%s: a Number as the builder\n"
+		" *                        writes it, a wider :0WIDTH one zero-padded)\n"
 		" *   %s_<entity>_<attribute>(buf, size, ...)\n"
 		" *                        builds the key with snprintf and returns what\n"
 		" *                        snprintf returns: the key's length, which is\n"
@@ -134,7 +142,11 @@ static void banner(strbuf *sb, const ddbc_design *g, const ddbc_header_plan *pla
 		" *                        value its parser would not read back (a text\n"
 		" *                        holding the key delimiter or the literal after\n"
 		" *                        it, a Number that is no DynamoDB number or\n"
-		" *                        does not fit its :0WIDTH)\n"
+		" *                        does not fit its :0WIDTH); a Number is its\n"
+		" *                        decimal text (const char *)\n"
+		" *   %s_<ENTITY>_<ATTRIBUTE>(buf, size, ...)\n"
+		" *                        the builder as a macro: the function called\n"
+		" *                        with the same arguments\n"
 		" *   %s_<ENTITY>_<ATTRIBUTE>_PREFIX  the text before the first value (begins_with)\n"
 		" * A constant key is the string %s_<ENTITY>_<ATTRIBUTE>. Names:\n"
 		" * %s_<TABLE>_TABLE, %s_<TABLE>_<INDEX>_INDEX (a word the prefix or the\n"
@@ -149,9 +161,10 @@ static void banner(strbuf *sb, const ddbc_design *g, const ddbc_header_plan *pla
 		" * %s_X_KEY_CONDITION, %s_X_PROJECTION_EXPRESSION (returns),\n"
 		" * %s_X_SCAN_INDEX_FORWARD (order) and %s_X_EXPR_NAMES_JSON, and per key condition value\n"
 		" * %s_X_<ATTRIBUTE>_PLACEHOLDER, %s_X_<ATTRIBUTE>_VALUE (a constant) or\n"
-		" * %s_X_<ATTRIBUTE>_VALUE_FMT and %s_x_<attribute>_value(buf, size, ...).\n"
+		" * %s_X_<ATTRIBUTE>_VALUE_FMT, %s_x_<attribute>_value(buf, size, ...) and its\n"
+		" * macro %s_X_<ATTRIBUTE>_VALUE(buf, size, ...).\n"
 		" */\n",
-		P, p, P, P, P, P, P, P, P, P, p, P, P, P, P, P, P, P, P, P, p);
+		P, p, P, P, P, P, P, P, P, P, P, p, P, P, P, P, P, P, P, P, P, p, P);
 }
 
 static void section(strbuf *sb, const char *what, const char *name, const char *detail)
@@ -216,8 +229,19 @@ static void attr_names(strbuf *sb, const ddbc_hattr *ha)
 	}
 }
 
-/* The key's format: literals with '%' doubled, %s for every value (a
- * Number's as <p>_key_number_text_ writes it). */
+/* A :0WIDTH Number of at most this many digits is a long long in the
+ * key's format (%0WIDTHlld): every such number fits one (LLONG_MAX has 19
+ * digits). A wider one is its zero-padded decimal text (%s). */
+#define LL_DIGITS 18
+
+static bool long_long_piece(const ddbc_hkey *k, const ddbc_hpiece *pc)
+{
+	return !pc->text && k->params[pc->param].number && pc->width && pc->width <= LL_DIGITS;
+}
+
+/* The key's format: literals with '%' doubled, %0WIDTHlld for a
+ * long_long_piece, %s for every other value (a Number's as
+ * <p>_key_number_text_ writes it). */
 static void key_format(strbuf *sb, const ddbc_hkey *k)
 {
 	strbuf_addch(sb, '"');
@@ -225,10 +249,60 @@ static void key_format(strbuf *sb, const ddbc_hkey *k)
 		const ddbc_hpiece *pc = &k->pieces[i];
 		if (pc->text)
 			c_escape(sb, pc->text, pc->len, true);
+		else if (long_long_piece(k, pc))
+			strbuf_addf(sb, "%%0%ulld", pc->width);
 		else
 			strbuf_addstr(sb, "%s");
 	}
 	strbuf_addch(sb, '"');
+}
+
+/* The format's arguments in order, as a comment after its #define: which
+ * are long long, which decimal text. */
+static void format_args(strbuf *sb, const ddbc_hkey *k)
+{
+	strbuf_addstr(sb, " /* snprintf args: ");
+	bool first = true;
+	for (size_t i = 0; i < k->npieces; i++) {
+		const ddbc_hpiece *pc = &k->pieces[i];
+		if (pc->text)
+			continue;
+		strbuf_addf(sb, "%s%s", first ? "" : ", ", k->params[pc->param].name);
+		first = false;
+		if (long_long_piece(k, pc)) {
+			strbuf_addstr(sb, " (long long, 0 to ");
+			for (unsigned w = 0; w < pc->width; w++)
+				strbuf_addch(sb, '9');
+			strbuf_addch(sb, ')');
+		}
+		else if (k->params[pc->param].number && pc->width)
+			strbuf_addf(sb, " (text: %u digits, zero-padded)", pc->width);
+		else if (k->params[pc->param].number)
+			strbuf_addstr(sb, " (text: a DynamoDB number)");
+	}
+	strbuf_addstr(sb, " */");
+}
+
+/* The builder as a macro: P_E_A(buf, size, params...) calls p_e_a, so the
+ * arguments are still checked. A parameter named as the function would be
+ * replaced in the expansion: then the macro passes its arguments on as
+ * they come (...). */
+static void builder_macro(strbuf *sb, const char *macro, const char *func, const ddbc_hkey *k)
+{
+	bool named = true;
+	for (size_t i = 0; i < k->nparams; i++)
+		named &= strcmp(k->params[i].name, func) != 0;
+	strbuf_addf(sb, "#define %s(buf, size", macro);
+	if (!named) {
+		strbuf_addf(sb, ", ...) %s((buf), (size), __VA_ARGS__)\n", func);
+		return;
+	}
+	for (size_t i = 0; i < k->nparams; i++)
+		strbuf_addf(sb, ", %s", k->params[i].name);
+	strbuf_addf(sb, ") %s((buf), (size)", func);
+	for (size_t i = 0; i < k->nparams; i++)
+		strbuf_addf(sb, ", (%s)", k->params[i].name);
+	strbuf_addstr(sb, ")\n");
 }
 
 /* Each Number value is checked and written as its text first
@@ -328,6 +402,15 @@ static void builder_function(strbuf *sb, const char *func, const char *fmt_macro
 		numbers |= k->params[i].number;
 	if (numbers && first_use(shapes, "#n"))
 		number_helper(sb, plan->prefix_lower);
+	bool digits = false;
+	for (size_t i = 0; i < k->npieces; i++)
+		digits |= long_long_piece(k, &k->pieces[i]);
+	if (digits && first_use(shapes, "#d"))
+		strbuf_addf(sb,
+			"/* The value of a zero-padded field's digits (at most %d), for %%0WIDTHlld. */\n"
+			"static inline long long %s_key_digits_(const char *t)\n"
+			"{\n\tlong long n = 0;\n\tfor (; *t; t++)\n\t\tn = n * 10 + (*t - '0');\n"
+			"\treturn n;\n}\n\n", LL_DIGITS, plan->prefix_lower);
 	if (k->max_bytes && first_use(shapes, "#f"))
 		strbuf_addf(sb,
 			"/* A key longer than DynamoDB takes (n bytes, max at most) is refused. */\n"
@@ -350,7 +433,10 @@ static void builder_function(strbuf *sb, const char *func, const char *fmt_macro
 		const ddbc_hpiece *pc = &k->pieces[i];
 		if (pc->text)
 			continue;
-		if (k->params[pc->param].number)
+		if (long_long_piece(k, pc))
+			strbuf_addf(sb, ", %s_key_digits_(t%zu__)", plan->prefix_lower,
+				    number_piece(k, i));
+		else if (k->params[pc->param].number)
 			strbuf_addf(sb, ", t%zu__", number_piece(k, i));
 		else
 			strbuf_addf(sb, ", %s", k->params[pc->param].name);
@@ -677,12 +763,14 @@ static void key(strbuf *sb, const ddbc_hattr *ha, const ddbc_header_plan *plan,
 	}
 	strbuf_addf(sb, "#define %s ", ha->fmt_macro);
 	key_format(sb, k);
+	format_args(sb, k);
 	strbuf_addch(sb, '\n');
 	if (ha->prefix_macro) {
 		define_string(sb, ha->prefix_macro, k->prefix, k->prefix_len, false);
 		strbuf_addstr(sb, " /* literal prefix, for begins_with */\n");
 	}
 	builder_function(sb, ha->func, ha->fmt_macro, ha->key, plan, shapes);
+	builder_macro(sb, ha->builder, ha->func, k);
 	if (ha->parse_func) {
 		strbuf_addch(sb, '\n');
 		parser(sb, ha, p, shapes);
@@ -715,8 +803,10 @@ static void pattern_value(strbuf *sb, const ddbc_hvalue *hv, json_t *refs, size_
 	}
 	strbuf_addf(sb, "#define %s ", hv->value_macro);
 	key_format(sb, k);
+	format_args(sb, k);
 	strbuf_addch(sb, '\n');
 	builder_function(sb, hv->func, hv->value_macro, k, plan, shapes);
+	builder_macro(sb, hv->macro, hv->func, k);
 }
 
 /* A pattern's names, its key condition as the queries export writes it,

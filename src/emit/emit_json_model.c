@@ -208,6 +208,7 @@ static void model_attr(ddbc_json_stream *js, const ddbc_attr *a, const ddbc_tabl
 		placeholders(js, a);
 	}
 	ddbc_json_bool(js, "required", ddbc_attr_required(a, NULL));
+	figure(js, "present", &a->more->present);
 	if (!ddbc_attr_stored(a))
 		ddbc_json_bool(js, "stored", false);
 	ddbc_json_bool(js, "key", a->is_key);
@@ -236,6 +237,30 @@ static void membership(ddbc_json_stream *js, const ddbc_entity *e)
 	ddbc_json_end(js, ']');
 }
 
+/* The indexes that hold only the items having their optional key
+ * attributes (a sparse index): written only for an entity that has one,
+ * so that the model of every other design stays as it was. */
+static void sparse_membership(ddbc_json_stream *js, const ddbc_entity *e)
+{
+	const ddbc_table *t = e->table;
+	if (!t || !e->membership)
+		return;
+	ddbc_json_begin(js, "sparse", '[');
+	for (size_t s = 0; s < t->nindexes; s++) {
+		const ddbc_membership *m = ddbc_entity_membership(e, t->indexes[s]);
+		if (!e->in_index[s] || !m->nby)
+			continue;
+		ddbc_json_begin(js, NULL, '{');
+		ddbc_json_text(js, "index", t->indexes[s]->name.s);
+		ddbc_json_begin(js, "items_having", '[');
+		for (uint32_t i = 0; i < m->nby; i++)
+			ddbc_json_text(js, NULL, m->by[i]->name.s);
+		ddbc_json_end(js, ']');
+		ddbc_json_end(js, '}');
+	}
+	ddbc_json_end(js, ']');
+}
+
 static void model_entity(ddbc_json_stream *js, const ddbc_entity *e)
 {
 	ddbc_json_begin(js, NULL, '{');
@@ -250,6 +275,7 @@ static void model_entity(ddbc_json_stream *js, const ddbc_entity *e)
 		model_attr(js, &e->attrs[i], e->table);
 	ddbc_json_end(js, ']');
 	membership(js, e);
+	sparse_membership(js, e);
 	ddbc_json_begin(js, "examples", '[');
 	for (size_t i = 0; i < e->nexamples; i++)
 		ddbc_json_member(js, NULL, ddbc_json_pval(e->examples[i]));

@@ -535,6 +535,10 @@ static void put_keys(request *r, ddbc_json_stream *s, const ddbc_entity *e, cons
 			const ddbc_attr *a = ddbc_entity_attr(e, name);
 			if (!a || (ex && ddbc_pval_get(ex, name)) || json_object_get(written, name))
 				continue;
+			/* An optional key the example lacks is one the item does
+			 * not carry: it stays out of that index (a sparse index). */
+			if (ex && i > 0 && ddbc_attr_optional(a))
+				continue;
 			json_object_set_new(written, name, json_true());
 			json_t *v = built_key(r, e, ex, a, key);
 			if (v)
@@ -854,6 +858,13 @@ ddbc_emit_result ddbc_emit_queries(FILE *out, const ddbc_design *g, const ddbc_e
 ddbc_emit_result ddbc_emit_query_input(FILE *out, const ddbc_design *g, const ddbc_pattern *p,
 				       ddbc_diags *d, ddbc_query_sent *sent)
 {
+	return ddbc_emit_query_input_with(out, g, p, NULL, d, sent);
+}
+
+ddbc_emit_result ddbc_emit_query_input_with(FILE *out, const ddbc_design *g,
+					    const ddbc_pattern *p, const ddbc_export_opts *o,
+					    ddbc_diags *d, ddbc_query_sent *sent)
+{
 	ddbc_query_item_fn *on_member = sent->item_member;
 	void *item_ctx = sent->item_ctx;
 	memset(sent, 0, sizeof(*sent));
@@ -861,7 +872,7 @@ ddbc_emit_result ddbc_emit_query_input(FILE *out, const ddbc_design *g, const dd
 	sent->item_ctx = item_ctx;
 	if (!p->table || !p->index || !ddbc_pattern_request(p))
 		return DDBC_EMIT_FAILED;
-	request r = request_new(g, p, NULL, d);
+	request r = request_new(g, p, o, d);
 	ddbc_key_sent_init(&sent->key, r.req);
 	r.sent = sent;
 	ddbc_json_stream s;

@@ -30,6 +30,7 @@
 #include "model/request.h"
 #include "model/semantics.h"
 #include "util/decimal.h"
+#include "util/error.h"
 #include "util/utf8.h"
 #include "util/xalloc.h"
 
@@ -102,10 +103,18 @@ void keys_string(strbuf *sb, const char *s, size_t len, bool ts)
 	strbuf_addch(sb, '"');
 }
 
-static bool is_bidi(unsigned cp)
+/* Whether a character cannot stand in a comment as written: one that
+ * ends the line in some language (U+2028 and U+2029 end a TypeScript
+ * comment, U+0085 Python's lines as some tools read them), turns the
+ * text around (bidi controls: the comment would not read as the code
+ * runs), the byte order mark (Go refuses one past the file's start), a
+ * C1 control or a noncharacter (no text holds them). */
+static bool comment_unsafe(unsigned cp)
 {
-	return cp == 0x061c || cp == 0x200e || cp == 0x200f || (cp >= 0x202a && cp <= 0x202e) ||
-	       (cp >= 0x2066 && cp <= 0x2069) || cp == 0x2028 || cp == 0x2029 || cp == 0x85;
+	return (cp >= 0x80 && cp < 0xa0) || cp == 0x061c || cp == 0x200e || cp == 0x200f ||
+	       (cp >= 0x202a && cp <= 0x202e) || (cp >= 0x2066 && cp <= 0x2069) || cp == 0x2028 ||
+	       cp == 0x2029 || cp == 0xfeff || (cp >= 0xfdd0 && cp <= 0xfdef) ||
+	       (cp & 0xfffe) == 0xfffe;
 }
 
 void keys_comment(strbuf *sb, const char *s)
@@ -119,7 +128,7 @@ void keys_comment(strbuf *sb, const char *s)
 		}
 		unsigned cp;
 		size_t n = ddbc_utf8_decode(p, end, &cp);
-		if (n == 0 || is_bidi(cp))
+		if (n == 0 || comment_unsafe(cp))
 			strbuf_addch(sb, '?');
 		else
 			strbuf_add(sb, p, n);
@@ -202,7 +211,9 @@ static void attr(keys_writer *w, const keys_syntax *sx, const ddbc_hattr *ha)
 {
 	strbuf *sb = &w->sb;
 	if (ha->key) {
-		strbuf_addf(sb, "\n%s ", sx->comment);
+		/* "key" first: a comment that starts with the design's text
+		 * could be a directive ("// @ts-expect-error"). */
+		strbuf_addf(sb, "\n%s key ", sx->comment);
 		keys_comment(sb, ha->attr->name.s);
 		strbuf_addstr(sb, ": ");
 		keys_comment(sb, ha->attr->template.s);
@@ -392,10 +403,6 @@ static void attr_part(keys_writer *w, const keys_ops *ops, const ddbc_hattr *ha)
 	if (ha->expr_macro)
 		keys_name(w, ha->expr_macro);
 	attr(w, ops->syntax, ha);
-	if (ha->enum_macro && ha->attr->type == DDBC_TYPE_S) {
-		keys_name(w, ha->enum_macro);
-		ops->enum_type(w, ha);
-	}
 	if (!ha->key)
 		return;
 	keys_key kk = { ha, NULL, NULL, 0 };
@@ -798,6 +805,17 @@ static void entities(keys_writer *w, const keys_ops *ops)
 			break;
 		}
 		section(&w->sb, ops->syntax, "entity", he.entity->name.s);
+		/* The enum types first: a key's builder names the type of an
+		 * enum part in its signature, which Python evaluates when it
+		 * defines the function, whatever attribute comes first. */
+		for (size_t k = 0; k < he.nattrs && !w->failed; k++) {
+			const ddbc_hattr *ha = &he.attrs[k];
+			if (!ha->enum_macro || ha->attr->type != DDBC_TYPE_S)
+				continue;
+			keys_name(w, ha->enum_macro);
+			ops->enum_type(w, ha);
+			end_part(w);
+		}
 		/* A part per attribute: an entity may have 40,000. */
 		for (size_t k = 0; k < he.nattrs && !w->failed; k++) {
 			attr_part(w, ops, &he.attrs[k]);
@@ -847,24 +865,45 @@ static void module(keys_writer *w, const keys_ops *ops)
 	keys_flush(w);
 }
 
-/* Whether s can name the module: an identifier of every language, and no
- * Go keyword (a Go package clause takes the name as it is). */
-static bool module_name_ok(const char *s)
+static bool word_in(const char *s, const char *const *words, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (!strcmp(s, words[i]))
+			return true;
+	return false;
+}
+
+/* Every language takes an ASCII identifier (the TypeScript module only
+ * says the name). Go writes it as the package clause: no keyword, not
+ * the blank identifier, not "main" (a command, which `go build` wants a
+ * main function of), not "init" (Go refuses to import a package as
+ * init). Python names the module so in its docstring, and the file is
+ * imported by that name: no keyword, and none of the modules it imports
+ * itself (a typing.py would import itself). */
+const char *ddbc_keys_module_problem(ddbc_keys_lang lang, const char *s)
 {
 	static const char *const go_words[] = { "break", "case", "chan", "const", "continue",
 		"default", "defer", "else", "fallthrough", "for", "func", "go", "goto", "if",
 		"import", "interface", "map", "package", "range", "return", "select", "struct",
-		"switch", "type", "var" };
+		"switch", "type", "var", "_", "main", "init" };
+	static const char *const py_words[] = { "False", "None", "True", "and", "as", "assert",
+		"async", "await", "break", "class", "continue", "def", "del", "elif", "else",
+		"except", "finally", "for", "from", "global", "if", "import", "in", "is", "lambda",
+		"nonlocal", "not", "or", "pass", "raise", "return", "try", "while", "with", "yield",
+		"base64", "dataclasses", "decimal", "re", "typing" };
 	if (!*s || (*s >= '0' && *s <= '9'))
-		return false;
+		return "it must be ASCII letters, digits and '_', not starting with a digit";
 	for (const char *p = s; *p; p++)
 		if (!((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') ||
 		      (*p >= '0' && *p <= '9') || *p == '_'))
-			return false;
-	for (size_t i = 0; i < sizeof(go_words) / sizeof(go_words[0]); i++)
-		if (!strcmp(s, go_words[i]))
-			return false;
-	return true;
+			return "it must be ASCII letters, digits and '_', not starting with a digit";
+	if (lang == DDBC_KEYS_GO && word_in(s, go_words, sizeof(go_words) / sizeof(go_words[0])))
+		return "a Go package cannot be a keyword, '_', 'main' or 'init'";
+	if (lang == DDBC_KEYS_PYTHON &&
+	    word_in(s, py_words, sizeof(py_words) / sizeof(py_words[0])))
+		return "a Python module cannot be a keyword or a module it imports (base64, "
+		       "dataclasses, decimal, re, typing)";
+	return NULL;
 }
 
 /* Whether two of the names the module was written with have one hash:
@@ -909,16 +948,19 @@ ddbc_emit_result ddbc_emit_keys(FILE *out, const ddbc_design *g, const ddbc_keys
 		keys_writer w = { out, STRBUF_INIT, g, &plan, NULL, ddbc_arena_new(),
 				  DDBC_STRSET_INIT, false, false, NULL, 0, 0, NULL };
 		w.module = o && o->module ? o->module : plan.prefix_lower;
-		if (!module_name_ok(w.module)) {
-			fprintf(stderr, "ddbc keys: '%s' cannot name the module: give --module a name "
-				"of ASCII letters, digits and '_' that is no Go keyword\n", w.module);
+		ddbc_keys_lang lang = o ? o->lang : DDBC_KEYS_TS;
+		const char *problem = ddbc_keys_module_problem(lang, w.module);
+		if (problem) {
+			/* --module is checked before (cli.c): this is the design's name. */
+			ddbc_error("keys: '%s' (from the design's name) cannot name the module: %s; "
+				   "give a name with --module", w.module, problem);
 			ddbc_arena_free(w.arena);
 			ddbc_header_plan_free(&plan);
 			return DDBC_EMIT_FAILED;
 		}
-		const keys_ops *ops = !o || o->lang == DDBC_KEYS_TS ? &ddbc_keys_ts_ops
-				      : o->lang == DDBC_KEYS_PYTHON ? &ddbc_keys_py_ops
-								    : &ddbc_keys_go_ops;
+		const keys_ops *ops = lang == DDBC_KEYS_TS ? &ddbc_keys_ts_ops
+				      : lang == DDBC_KEYS_PYTHON ? &ddbc_keys_py_ops
+								 : &ddbc_keys_go_ops;
 		module(&w, ops);
 		if (!w.failed && names_met(&w))
 			w.failed = !exact_pass(&w, ops);

@@ -141,8 +141,11 @@ const char *keys_lower(keys_writer *w, const char *s);
  * as \uXXXX, and above the BMP as astral (TS: \u{X}, Python and Go:
  * \UXXXXXXXX). */
 void keys_string(strbuf *sb, const char *s, size_t len, bool ts);
-/* Appends s for a one-line comment: no line breaks, controls or bidi
- * characters. */
+/* Appends s for a one-line comment: a character that cannot stand in
+ * one of some language (line breaks, controls, bidi controls, the byte
+ * order mark, noncharacters) as '?'. A comment never starts with s: the
+ * design's text could make it a directive (TypeScript's "@ts-ignore",
+ * Python's coding cookie on the first two lines). */
 void keys_comment(strbuf *sb, const char *s);
 void keys_flush(keys_writer *w);
 

@@ -85,17 +85,20 @@ static void load_projection(loader *L, const ddbc_node *index, ddbc_index *ix)
 			 "not a mapping");
 }
 
+static const char *const gsi_fields[] = {
+	"description", "partition_key", "sort_key",
+	"projection", "capacity"
+};
+
 static void load_gsi(loader *L, const ddbc_pair *pair, ddbc_table *t, ddbc_index *ix)
 {
-	static const char *const fields[] = { "description", "partition_key", "sort_key",
-					      "projection", "capacity" };
 	ix->name = ddbc_load_name_of(L, pair->key);
 	ix->kind = DDBC_INDEX_GSI;
 	ix->table = t;
 	const ddbc_node *m = pair->value;
 	if (!ddbc_load_expect_kind(L, m, DDBC_NODE_MAP, ix->name.s))
 		return;
-	ddbc_load_check_known(L, m, "a global secondary index", fields, countof(fields));
+	ddbc_load_check_known(L, m, "a global secondary index", gsi_fields, countof(gsi_fields));
 	ix->description = ddbc_load_get_text(L, m, "description");
 	const ddbc_node *pk = ddbc_load_require(L, m, "partition_key", "a global secondary index");
 	if (pk)
@@ -109,9 +112,12 @@ static void load_gsi(loader *L, const ddbc_pair *pair, ddbc_table *t, ddbc_index
 		load_capacity(L, cap, &ix->capacity);
 }
 
+static const char *const lsi_fields[] = {
+	"description", "sort_key", "projection"
+};
+
 static void load_lsi(loader *L, const ddbc_pair *pair, ddbc_table *t, ddbc_index *ix)
 {
-	static const char *const fields[] = { "description", "sort_key", "projection" };
 	ix->name = ddbc_load_name_of(L, pair->key);
 	ix->kind = DDBC_INDEX_LSI;
 	ix->table = t;
@@ -121,7 +127,7 @@ static void load_lsi(loader *L, const ddbc_pair *pair, ddbc_table *t, ddbc_index
 	const ddbc_node *m = pair->value;
 	if (!ddbc_load_expect_kind(L, m, DDBC_NODE_MAP, ix->name.s))
 		return;
-	ddbc_load_check_known(L, m, "a local secondary index", fields, countof(fields));
+	ddbc_load_check_known(L, m, "a local secondary index", lsi_fields, countof(lsi_fields));
 	ix->description = ddbc_load_get_text(L, m, "description");
 	const ddbc_node *sk = ddbc_load_require(L, m, "sort_key", "a local secondary index");
 	if (sk)
@@ -152,11 +158,14 @@ static size_t load_indexes(loader *L, const ddbc_node *m, const char *field, ddb
 	return v->n;
 }
 
+static const char *const table_fields[] = {
+	"description", "partition_key", "sort_key", "ttl",
+	"billing", "capacity", "gsi", "lsi", "table_class"
+};
+
 /* The table's own fields; returns whether it is a mapping. */
 static bool read_table(loader *L, const ddbc_pair *pair, ddbc_table *t)
 {
-	static const char *const fields[] = { "description", "partition_key", "sort_key", "ttl",
-					      "billing", "capacity", "gsi", "lsi", "table_class" };
 	static const char *const billing[] = { "on_demand", "provisioned" };
 	t->name = ddbc_load_name_of(L, pair->key);
 	t->primary.name = t->name;
@@ -166,8 +175,8 @@ static bool read_table(loader *L, const ddbc_pair *pair, ddbc_table *t)
 	const ddbc_node *m = pair->value;
 	if (!ddbc_load_expect_kind(L, m, DDBC_NODE_MAP, t->name.s))
 		return false;
-	t->indexes_incomplete = ddbc_load_check_known(L, m, "a table", fields,
-						      countof(fields)) > 0 &&
+	t->indexes_incomplete = ddbc_load_check_known(L, m, "a table", table_fields,
+						      countof(table_fields)) > 0 &&
 				(!ddbc_node_get(m, "gsi") || !ddbc_node_get(m, "lsi"));
 	t->description = ddbc_load_get_text(L, m, "description");
 	const ddbc_node *pk = ddbc_load_require(L, m, "partition_key", "a table");
@@ -318,14 +327,52 @@ static void load_stored(loader *L, const ddbc_node *v, ddbc_attr *a)
 		a->not_stored = true;
 }
 
+/* `required:`; `required: false` is kept with its position: on a templated
+ * attribute it makes the attribute optional (an item that has it matches
+ * the template; one without it is in no index it keys), and where it
+ * cannot hold (a table key) a rule points at it. */
+static void load_required(loader *L, const ddbc_node *v, ddbc_attr *a)
+{
+	bool required = a->required; /* a bit-field: no address */
+	ddbc_loc loc;
+	if (!ddbc_load_bool_of(L, v, "required", &required, &loc))
+		return;
+	a->required = required;
+	if (!required)
+		ddbc_attr_more_of(L->arena, a)->optional_loc = loc;
+}
+
+/* `present:` the share of the entity's items that have the attribute,
+ * which cost reads for the indexes it keys: only an attribute that items
+ * may lack can have one. */
+static void load_present(loader *L, const ddbc_node *v, ddbc_attr *a)
+{
+	if (!v)
+		return;
+	const ddbc_figure *f = ddbc_load_present(L->arena, L->d, v);
+	if (!f->set)
+		return;
+	if (a->required || (a->template.s && !a->more->optional_loc.line)) {
+		ddbc_load_schema(L, f->loc,
+				 "'present' is for an attribute that items may lack, but '%s' is "
+				 "required (%s); remove 'present' or write 'required: false'",
+				 a->name.s, a->required ? "required: true" : "it has a template");
+		return;
+	}
+	ddbc_attr_more_of(L->arena, a)->present = *f;
+}
+
+static const char *const attr_fields[] = {
+	"type", "description", "format", "template",
+	"required", "stored", "enum", "example", "indexes",
+	"c_name", "present"
+};
+
 static void read_attr(loader *L, const ddbc_pair *pair, ddbc_entity *e, ddbc_attr *a)
 {
-	static const char *const fields[] = { "type", "description", "format", "template",
-					      "required", "stored", "enum", "example", "indexes",
-					      "c_name" };
 	enum { TYPE, DESCRIPTION, FORMAT, TEMPLATE, REQUIRED, STORED, ENUM, EXAMPLE, INDEXES,
-	       C_NAME, NFIELDS };
-	_Static_assert(NFIELDS == countof(fields), "a name for each field");
+	       C_NAME, PRESENT, NFIELDS };
+	_Static_assert(NFIELDS == countof(attr_fields), "a name for each field");
 	const ddbc_node *f[NFIELDS];
 	a->name = ddbc_load_word_of(L, pair->key);
 	a->more = &ddbc_attr_more_none;
@@ -345,7 +392,7 @@ static void read_attr(loader *L, const ddbc_pair *pair, ddbc_entity *e, ddbc_att
 	}
 	/* One pass over the mapping finds every field: an attribute is the
 	 * most frequent mapping of a design. */
-	ddbc_load_fields(L, m, "an attribute", fields, NFIELDS, f);
+	ddbc_load_fields(L, m, "an attribute", attr_fields, NFIELDS, f);
 	const ddbc_node *type = ddbc_load_require_value(L, m, f[TYPE], "type", "an attribute");
 	if (type)
 		load_type(L, type, a);
@@ -362,9 +409,7 @@ static void read_attr(loader *L, const ddbc_pair *pair, ddbc_entity *e, ddbc_att
 	 * read as is, so `template: 001` is the string "001". */
 	if (tpl && ddbc_load_expect_kind(L, tpl, DDBC_NODE_SCALAR, "template"))
 		a->template = ddbc_load_name_of(L, tpl);
-	bool required = a->required; /* a bit-field: no address */
-	ddbc_load_bool_of(L, f[REQUIRED], "required", &required, NULL);
-	a->required = required;
+	load_required(L, f[REQUIRED], a);
 	const ddbc_node *en = f[ENUM];
 	if (en && ddbc_load_expect_kind(L, en, DDBC_NODE_SEQ, "enum")) {
 		ddbc_attr_more *more = ddbc_attr_more_of(L->arena, a);
@@ -390,6 +435,7 @@ static void read_attr(loader *L, const ddbc_pair *pair, ddbc_entity *e, ddbc_att
 	if (ix)
 		load_index_decls(L, ix, a);
 	load_stored(L, f[STORED], a);
+	load_present(L, f[PRESENT], a);
 }
 
 static void load_attr(loader *L, const ddbc_pair *pair, ddbc_entity *e, ddbc_attr *a)
@@ -452,21 +498,24 @@ static void take_streamed_attrs(loader *L, ddbc_entity *e)
 	L->nattrs = L->attrs_cap = 0;
 }
 
+static const char *const entity_fields[] = {
+	"table", "description", "c_name", "attributes",
+	"examples", "count", "item_bytes"
+};
+
 /* nested: the attributes were streamed in already (on_attr); in m they
  * are an empty mapping. */
 static const ddbc_node *read_entity(loader *L, const ddbc_pair *pair, ddbc_entity *e,
 				    bool nested)
 {
-	static const char *const fields[] = { "table", "description", "c_name", "attributes",
-					      "examples", "count", "item_bytes" };
 	enum { TABLE, DESCRIPTION, C_NAME, ATTRIBUTES, NFIELDS = 7 };
-	_Static_assert(NFIELDS == countof(fields), "a name for each field");
+	_Static_assert(NFIELDS == countof(entity_fields), "a name for each field");
 	const ddbc_node *f[NFIELDS];
 	e->name = ddbc_load_name_of(L, pair->key);
 	const ddbc_node *m = pair->value;
 	if (!ddbc_load_expect_kind(L, m, DDBC_NODE_MAP, e->name.s))
 		return NULL;
-	ddbc_load_fields(L, m, "an entity", fields, NFIELDS, f);
+	ddbc_load_fields(L, m, "an entity", entity_fields, NFIELDS, f);
 	e->table_ref = ddbc_load_name_field(L, m, f[TABLE], "table");
 	if (!f[TABLE] && !ddbc_load_suggested(L, m, "table"))
 		note_untabled(&L->untabled_entities, L->entities.n - 1);
@@ -551,24 +600,27 @@ static void load_cond(loader *L, const ddbc_pair *pair, ddbc_key_cond *c)
 					 ddbc_node_describe(c->values[i]));
 }
 
+static const char *const pattern_fields[] = {
+	"description", "table", "index", "operation",
+	"key", "order", "consistent_read", "returns",
+	"entities", "example", "condition", "rate", "items",
+	"limit"
+};
+
 static void read_pattern(loader *L, const ddbc_pair *pair, ddbc_pattern *p)
 {
-	static const char *const fields[] = { "description", "table", "index", "operation",
-					      "key", "order", "consistent_read", "returns",
-					      "entities", "example", "condition", "rate", "items",
-					      "limit" };
 	static const char *const ops[] = { "get", "query", "scan", "put", "update", "delete" };
 	static const char *const orders[] = { "asc", "desc" };
 	enum { DESCRIPTION, TABLE, INDEX, OPERATION, KEY, ORDER, CONSISTENT_READ, RETURNS,
 	       ENTITIES, EXAMPLE, CONDITION, RATE, ITEMS, LIMIT, NFIELDS };
-	_Static_assert(NFIELDS == countof(fields), "a name for each field");
+	_Static_assert(NFIELDS == countof(pattern_fields), "a name for each field");
 	const ddbc_node *f[NFIELDS];
 	p->id = ddbc_load_name_of(L, pair->key);
 	const ddbc_node *m = pair->value;
 	if (!ddbc_load_expect_kind(L, m, DDBC_NODE_MAP, p->id.s))
 		return;
 	/* One pass over the mapping finds every field. */
-	ddbc_load_fields(L, m, "an access pattern", fields, NFIELDS, f);
+	ddbc_load_fields(L, m, "an access pattern", pattern_fields, NFIELDS, f);
 	p->description = ddbc_load_name_field(L, m, f[DESCRIPTION], "description").s;
 	p->table_ref = ddbc_load_name_field(L, m, f[TABLE], "table");
 	if (!f[TABLE] && !ddbc_load_suggested(L, m, "table"))
@@ -820,14 +872,17 @@ static void finish_sections(loader *L, const ddbc_node *root)
 		ddbc_load_schema(L, tables->loc, "'tables' must define at least one table");
 }
 
+static const char *const root_fields[] = {
+	"ddbc", "name", "description", "key_delimiter",
+	"lint", "tables", "entities", "access_patterns",
+	"pricing"
+};
+
 static void load_root(loader *L, const ddbc_node *root)
 {
-	static const char *const fields[] = { "ddbc", "name", "description", "key_delimiter",
-					      "lint", "tables", "entities", "access_patterns",
-					      "pricing" };
 	ddbc_design *g = L->design;
 	/* An absent section may hide under an unknown field like its name. */
-	ddbc_load_check_known(L, root, "the design", fields, countof(fields));
+	ddbc_load_check_known(L, root, "the design", root_fields, countof(root_fields));
 	for (size_t i = 0; i < countof(section_names); i++)
 		g->incomplete |= !ddbc_node_get(root, section_names[i]) &&
 				 ddbc_load_suggested(L, root, section_names[i]);
@@ -894,3 +949,14 @@ ddbc_design *ddbc_load(const ddbc_source *src, ddbc_diags *d)
 	ddbc_resolve(g, d);
 	return g;
 }
+
+const ddbc_field_list ddbc_design_fields[] = {
+	{ "root", root_fields, countof(root_fields) },
+	{ "table", table_fields, countof(table_fields) },
+	{ "gsi", gsi_fields, countof(gsi_fields) },
+	{ "lsi", lsi_fields, countof(lsi_fields) },
+	{ "entity", entity_fields, countof(entity_fields) },
+	{ "attribute", attr_fields, countof(attr_fields) },
+	{ "access_pattern", pattern_fields, countof(pattern_fields) },
+	{ NULL, NULL, 0 },
+};

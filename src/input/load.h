@@ -21,4 +21,16 @@ ddbc_design *ddbc_load(const ddbc_source *src, ddbc_diags *d);
  * ddbc_load. */
 void ddbc_resolve(ddbc_design *design, ddbc_diags *d);
 
+/* The fields of each part of a design, as the loader knows them: where
+ * ("root", "table", "gsi", "lsi", "entity", "attribute", "access_pattern")
+ * and their names, for the language server's completion. Ends with a
+ * NULL where. */
+typedef struct ddbc_field_list {
+	const char *where;
+	const char *const *names;
+	size_t n;
+} ddbc_field_list;
+
+extern const ddbc_field_list ddbc_design_fields[];
+
 #endif

@@ -9,11 +9,10 @@
 
 /* A scalar that YAML reads as a number, at least 0 and at most max (whole:
  * an integer), in arena; else ddbc_figure_none. */
-static const ddbc_figure *load_figure(ddbc_arena *arena, ddbc_diags *d, const ddbc_node *map,
-				      const char *key, bool whole, double min, double max,
-				      const char *what)
+static const ddbc_figure *figure_of(ddbc_arena *arena, ddbc_diags *d, const ddbc_node *v,
+				    const char *key, bool whole, double min, double max,
+				    const char *what)
 {
-	const ddbc_node *v = ddbc_node_get(map, key);
 	if (!v)
 		return &ddbc_figure_none;
 	bool number = v->kind == DDBC_NODE_SCALAR &&
@@ -37,6 +36,19 @@ static const ddbc_figure *load_figure(ddbc_arena *arena, ddbc_diags *d, const dd
 	out->text = ddbc_arena_strndup(arena, v->u.text, v->n);
 	out->loc = v->loc;
 	return out;
+}
+
+static const ddbc_figure *load_figure(ddbc_arena *arena, ddbc_diags *d, const ddbc_node *map,
+				      const char *key, bool whole, double min, double max,
+				      const char *what)
+{
+	return figure_of(arena, d, ddbc_node_get(map, key), key, whole, min, max, what);
+}
+
+const ddbc_figure *ddbc_load_present(ddbc_arena *arena, ddbc_diags *d, const ddbc_node *v)
+{
+	return figure_of(arena, d, v, "present", false, 0, 1,
+			 "a share of the entity's items from 0 to 1, such as 0.05");
 }
 
 void ddbc_load_rate(ddbc_arena *arena, ddbc_diags *d, const ddbc_node *map, ddbc_pattern *p)

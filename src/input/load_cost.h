@@ -20,6 +20,8 @@ void ddbc_load_page_figures(ddbc_arena *arena, ddbc_diags *d, const ddbc_node *m
  * unreadable. */
 void ddbc_load_entity_figures(ddbc_arena *arena, ddbc_diags *d, const ddbc_node *map,
 			      ddbc_entity *e);
+/* An attribute's `present:` value v, a share of items from 0 to 1. */
+const ddbc_figure *ddbc_load_present(ddbc_arena *arena, ddbc_diags *d, const ddbc_node *v);
 void ddbc_load_table_class(ddbc_diags *d, const ddbc_node *map, ddbc_table *t);
 void ddbc_load_pricing(ddbc_arena *arena, ddbc_diags *d, const ddbc_node *root, ddbc_design *g);
 

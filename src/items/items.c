@@ -215,7 +215,7 @@ static ddbc_items_fit assign(ddbc_items_run *R)
 	return fit;
 }
 
-static void check_item(ddbc_items_run *R, const ddbc_item_span *sp)
+void ddbc_items_check_span(ddbc_items_run *R, const ddbc_item_span *sp)
 {
 	R->span = sp;
 	R->ent = NULL;
@@ -314,7 +314,7 @@ int ddbc_items_check_stream(ddbc_items_run *R, FILE *in, const char *name,
 	ddbc_items_step step;
 	while ((step = ddbc_items_next(reader, &span, err)) == DDBC_ITEMS_ITEM) {
 		R->shape = ddbc_items_shape_of(reader);
-		check_item(R, &span);
+		ddbc_items_check_span(R, &span);
 		if (R->tick && span.index % DDBC_ITEMS_TICK == 0)
 			R->tick(R->tick_arg, DDBC_ITEMS_TICK);
 	}

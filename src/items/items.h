@@ -32,8 +32,10 @@
 #ifndef DDBC_ITEMS_H
 #define DDBC_ITEMS_H
 
+#include "aws/dynamo.h"
 #include "diag/item_kinds.h"
 #include "model/model.h"
+#include "util/strbuf.h"
 
 #include <stdbool.h>
 #include <stdio.h>
@@ -74,6 +76,13 @@ ddbc_items_result ddbc_check_items(FILE *out, const ddbc_design *g, const char *
 ddbc_items_result ddbc_check_items_stream(FILE *out, const ddbc_design *g, FILE *in,
 					  const char *name, const ddbc_items_opts *o);
 
+/* The same for the items stored in a table, read by a Scan in o->jobs
+ * parallel segments, each a part of the run named "TABLE/segment-I-of-N"
+ * (just TABLE with one). A Scan that fails is bad input: said on stderr,
+ * DDBC_ITEMS_UNREADABLE. */
+ddbc_items_result ddbc_check_items_table(FILE *out, const ddbc_design *g, ddbc_dynamo *c,
+					 const char *table, const ddbc_items_opts *o);
+
 /* The --format json result of a run that could not start, on out: the
  * members of a result over paths (the items files), no items, and an
  * "error" naming the design file and why it stopped the run. */
@@ -86,5 +95,30 @@ void ddbc_items_print_failure(FILE *out, const char *const *paths, size_t npaths
  * stderr and make the result DDBC_ITEMS_UNREADABLE. */
 ddbc_items_result ddbc_items_merge(FILE *out, const char *const *paths, size_t npaths,
 				   const ddbc_items_opts *o);
+
+/* ---- one item at a time (items_one.c) ------------------------------------------------ */
+
+/* What check-items says of one item: ok, failed (an error finding, or
+ * several entities it cannot be told from), unmatched, or malformed. */
+typedef enum ddbc_item_verdict {
+	DDBC_VERDICT_OK,
+	DDBC_VERDICT_FAILED,
+	DDBC_VERDICT_UNMATCHED,
+	DDBC_VERDICT_MALFORMED
+} ddbc_item_verdict;
+
+/* A check-items run over one item after another, for the commands that
+ * make items or read them back from an engine (sample, verify): the same
+ * assignment and checks as a file's items get. */
+typedef struct ddbc_item_checker ddbc_item_checker;
+
+ddbc_item_checker *ddbc_item_checker_new(const ddbc_design *g);
+void ddbc_item_checker_free(ddbc_item_checker *c);
+
+/* Checks one item, the DynamoDB JSON text of its Item object (len bytes),
+ * as an export line's item. *entity (unless NULL) gets the entity it was
+ * assigned to, or NULL; why (unless NULL) the first finding's line. */
+ddbc_item_verdict ddbc_item_check_one(ddbc_item_checker *c, const char *text, size_t len,
+				      const ddbc_entity **entity, strbuf *why);
 
 #endif

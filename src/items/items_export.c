@@ -23,6 +23,7 @@ static void add_part(ddbc_items_plan *plan, const char *path, const char *name,
 {
 	xgrow((void **)&plan->parts, &plan->cap, plan->n + 1, sizeof(*plan->parts));
 	ddbc_items_part *p = &plan->parts[plan->n++];
+	*p = (ddbc_items_part){ 0 };
 	p->path = path ? xstrdup(path) : NULL;
 	p->stream = path ? NULL : stdin;
 	p->name = xstrdup(name);

@@ -23,11 +23,17 @@ typedef struct ddbc_items_part {
 	FILE *stream;            /* read when path is NULL (standard input for "-"); not closed */
 	char *name;              /* the name findings give */
 	long long expect;        /* the items its manifest lists; -1: no manifest */
+	/* A stream's source may fail after the stream ends (a Scan segment
+	 * whose engine went away, items_table.c): when set, asked once the
+	 * stream is read; a message (the source's) makes the part bad. */
+	const char *(*failed)(void *arg);
+	void *failed_arg;
 } ddbc_items_part;
 
 typedef struct ddbc_items_plan {
 	ddbc_items_part *parts;
 	size_t n, cap;
+	const char *noun;        /* what the progress line calls a part; NULL: "file" */
 } ddbc_items_plan;
 
 /* Adds an open stream, named name, as a part of plan. */

@@ -73,6 +73,12 @@ static double now(void)
 void ddbc_items_progress_text(strbuf *out, unsigned long seen, long long total,
 			      size_t finished, size_t nfiles, double elapsed)
 {
+	ddbc_items_progress_parts(out, seen, total, finished, nfiles, "file", elapsed);
+}
+
+void ddbc_items_progress_parts(strbuf *out, unsigned long seen, long long total,
+			       size_t finished, size_t nparts, const char *noun, double elapsed)
+{
 	strbuf_addf(out, "check-items: %lu", seen);
 	if (total > 0) {
 		unsigned long done = seen > (unsigned long)total ? (unsigned long)total : seen;
@@ -80,7 +86,7 @@ void ddbc_items_progress_text(strbuf *out, unsigned long seen, long long total,
 	} else {
 		strbuf_addf(out, " item%s", seen == 1 ? "" : "s");
 	}
-	strbuf_addf(out, ", %zu of %zu file%s", finished, nfiles, nfiles == 1 ? "" : "s");
+	strbuf_addf(out, ", %zu of %zu %s%s", finished, nparts, noun, nparts == 1 ? "" : "s");
 	/* What is left at the rate so far, once there is a rate to go by. */
 	if (total > 0 && seen > 0 && seen < (unsigned long)total && elapsed > 0) {
 		double left = elapsed * (double)((unsigned long)total - seen) / (double)seen;
@@ -102,7 +108,8 @@ static void show_progress(files_run *F)
 	F->shown_at = t;
 	F->progress_shown = true;
 	strbuf line = STRBUF_INIT;
-	ddbc_items_progress_text(&line, F->seen, F->total, F->finished, F->plan->n, t - F->started);
+	ddbc_items_progress_parts(&line, F->seen, F->total, F->finished, F->plan->n,
+				  F->plan->noun ? F->plan->noun : "file", t - F->started);
 	fprintf(stderr, "\r%s\033[K", line.buf);
 	strbuf_release(&line);
 	fflush(stderr);
@@ -175,6 +182,12 @@ static void check_part(ddbc_items_run *R, const ddbc_items_part *p, part_result 
 		return;
 	}
 	res->bad = ddbc_items_check_stream(R, in, p->name, &res->err) < 0;
+	const char *why = !res->bad && p->failed ? p->failed(p->failed_arg) : NULL;
+	if (why) {
+		/* The items read are checked; the ones never sent are not. */
+		set_error(&res->err, (ddbc_ipos){ R->t.items + 1, 1 }, "%s", why);
+		res->bad = true;
+	}
 	res->t = R->t;
 	res->shape = ddbc_items_shape_word(R);
 	res->json = ddbc_items_json_word(R);
@@ -340,10 +353,9 @@ static void run_parallel(files_run *F, unsigned long jobs)
 
 /* ---- the command ----------------------------------------------------------------------- */
 
-/* Checks the parts of plan; paths are the arguments, for the output. */
-static ddbc_items_result run_plan(FILE *out, const ddbc_design *g, const ddbc_items_plan *plan,
-				  const char *const *paths, size_t npaths,
-				  const ddbc_items_opts *o)
+ddbc_items_result ddbc_items_run_plan(FILE *out, const ddbc_design *g,
+				      const ddbc_items_plan *plan, const char *const *paths,
+				      size_t npaths, const ddbc_items_opts *o)
 {
 	files_run F;
 	memset(&F, 0, sizeof(F));
@@ -389,11 +401,11 @@ static ddbc_items_result run_plan(FILE *out, const ddbc_design *g, const ddbc_it
 ddbc_items_result ddbc_check_items(FILE *out, const ddbc_design *g, const char *const *paths,
 				   size_t npaths, const ddbc_items_opts *o)
 {
-	ddbc_items_plan plan = { NULL, 0, 0 };
+	ddbc_items_plan plan = { NULL, 0, 0, NULL };
 	bool planned = true;
 	for (size_t i = 0; i < npaths; i++)
 		planned &= ddbc_items_plan_add(&plan, paths[i]) == 0;
-	ddbc_items_result r = planned ? run_plan(out, g, &plan, paths, npaths, o)
+	ddbc_items_result r = planned ? ddbc_items_run_plan(out, g, &plan, paths, npaths, o)
 				      : DDBC_ITEMS_UNREADABLE;
 	ddbc_items_plan_release(&plan);
 	return r;
@@ -402,9 +414,9 @@ ddbc_items_result ddbc_check_items(FILE *out, const ddbc_design *g, const char *
 ddbc_items_result ddbc_check_items_stream(FILE *out, const ddbc_design *g, FILE *in,
 					  const char *name, const ddbc_items_opts *o)
 {
-	ddbc_items_plan plan = { NULL, 0, 0 };
+	ddbc_items_plan plan = { NULL, 0, 0, NULL };
 	ddbc_items_plan_add_stream(&plan, in, name);
-	ddbc_items_result r = run_plan(out, g, &plan, &name, 1, o);
+	ddbc_items_result r = ddbc_items_run_plan(out, g, &plan, &name, 1, o);
 	ddbc_items_plan_release(&plan);
 	return r;
 }

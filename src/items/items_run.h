@@ -17,6 +17,7 @@
 #define DDBC_ITEMS_RUN_H
 
 #include "items/items.h"
+#include "items/items_export.h"
 #include "items/items_jalloc.h"
 #include "items/items_keyindex.h"
 #include "items/items_match.h"
@@ -153,9 +154,20 @@ void ddbc_items_run_release(ddbc_items_run *R);
  * Returns 0, or -1 when the input is bad (err says why and where). */
 int ddbc_items_check_stream(ddbc_items_run *R, FILE *in, const char *name,
 			    ddbc_items_error *err);
+/* Reads, assigns and checks the item of sp, counting it in R->t as ok,
+ * failed, unmatched or malformed (nothing for a request without an item). */
+void ddbc_items_check_span(ddbc_items_run *R, const ddbc_item_span *sp);
 /* The words of the file just checked (items.h "input"), or NULL. */
 const char *ddbc_items_shape_word(const ddbc_items_run *R);
 const char *ddbc_items_json_word(const ddbc_items_run *R);
+
+/* ---- items_files.c: the parts of a run -------------------------------------------- */
+
+/* Checks the parts of plan, one worker or o->jobs, as ddbc_check_items
+ * does; paths are the arguments, for the output. */
+ddbc_items_result ddbc_items_run_plan(FILE *out, const ddbc_design *g,
+				      const ddbc_items_plan *plan, const char *const *paths,
+				      size_t npaths, const ddbc_items_opts *o);
 
 /* ---- items_report.c: the output --------------------------------------------------- */
 
@@ -181,6 +193,9 @@ json_t *ddbc_items_jstr(const char *s);
  * "check-items: 1200 items, 1 of 8 files". */
 void ddbc_items_progress_text(strbuf *out, unsigned long seen, long long total,
 			      size_t finished, size_t nfiles, double elapsed);
+/* The same, the parts called noun ("segment": "1 of 4 segments"). */
+void ddbc_items_progress_parts(strbuf *out, unsigned long seen, long long total,
+			       size_t finished, size_t nparts, const char *noun, double elapsed);
 
 /* The current item's attribute name, or NULL when it has none. */
 const ddbc_ival *ddbc_items_value(const ddbc_items_run *R, const char *name);

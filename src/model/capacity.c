@@ -1,6 +1,7 @@
 /* capacity.c - units per request and storage (capacity.h) */
 #include "model/capacity.h"
 #include "model/item_size.h"
+#include "model/semantics.h"
 
 #include "util/xalloc.h"
 
@@ -109,11 +110,32 @@ static void from_item_bytes(const ddbc_entity *e, ddbc_entity_cap *out)
 		const ddbc_index *ix = t->indexes[s];
 		bool member = s == 0 || (e->in_index && e->in_index[s]);
 		bool whole = s == 0 || ix->projection == DDBC_PROJ_ALL;
-		out->write[s] = !member ? 0 : whole ? ddbc_write_units(out->max_bytes) : DDBC_UNKNOWN;
+		double share = member ? ddbc_entity_membership(e, ix)->share : 0;
+		out->write[s] = !member ? 0 : whole ? share * ddbc_write_units(out->max_bytes)
+						    : DDBC_UNKNOWN;
 		out->storage[s] = !e->count->set || (member && !whole) ? DDBC_UNKNOWN
 				  : !member ? 0
-				  : e->count->value * (out->mean_bytes + DDBC_STORAGE_OVERHEAD);
+				  : share * e->count->value * (out->mean_bytes + DDBC_STORAGE_OVERHEAD);
 	}
+}
+
+/* A sparse index of e (slot s): its writes and storage are the share of
+ * e's items that have its optional key attributes (semantics.c: present:,
+ * else the examples'), over the examples that do. held: the examples in
+ * it, whose largest put wrote write and whose entries stored stored. */
+static void sparse_share(const ddbc_entity *e, size_t s, size_t held, ddbc_entity_cap *out,
+			 double stored)
+{
+	const ddbc_membership *m = ddbc_entity_membership(e, e->table->indexes[s]);
+	if (!held) {
+		/* No example shows an entry's size: unknown, unless none is made. */
+		out->write[s] = m->share > 0 ? DDBC_UNKNOWN : 0;
+		out->storage[s] = m->share > 0 || !e->count->set ? DDBC_UNKNOWN : 0;
+		return;
+	}
+	out->write[s] *= m->share;
+	out->storage[s] = e->count->set ? stored / (double)held * m->share * e->count->value
+					: DDBC_UNKNOWN;
 }
 
 void ddbc_entity_capacity(ddbc_arena *arena, const ddbc_entity *e, ddbc_entity_cap *out)
@@ -132,6 +154,7 @@ void ddbc_entity_capacity(ddbc_arena *arena, const ddbc_entity *e, ddbc_entity_c
 	}
 	out->size_known = true;
 	double total = 0;
+	size_t *held = xcalloc(t->nindexes, sizeof(size_t));
 	for (size_t s = 0; s < t->nindexes; s++) {
 		out->write[s] = 0;
 		out->storage[s] = 0;
@@ -147,17 +170,25 @@ void ddbc_entity_capacity(ddbc_arena *arena, const ddbc_entity *e, ddbc_entity_c
 			double w = ddbc_index_write_units(ix, e, NULL, item, true);
 			if (w > out->write[s])
 				out->write[s] = w;
-			if (ddbc_index_holds(ix, item))
+			if (ddbc_index_holds(ix, item)) {
 				out->storage[s] += (double)ddbc_entry_size(ix, e, item) +
 						   DDBC_STORAGE_OVERHEAD;
+				held[s]++;
+			}
 		}
 	}
 	out->mean_bytes = total / (double)e->nexamples;
-	/* The examples stand for the count's items in their proportions. */
-	for (size_t s = 0; s < t->nindexes; s++)
-		out->storage[s] = e->count->set ? out->storage[s] / (double)e->nexamples *
-							 e->count->value
-					       : DDBC_UNKNOWN;
+	/* The examples stand for the count's items in their proportions,
+	 * but in a sparse index the share of the membership. */
+	for (size_t s = 0; s < t->nindexes; s++) {
+		if (ddbc_entity_membership(e, t->indexes[s])->nby && e->in_index[s])
+			sparse_share(e, s, held[s], out, out->storage[s]);
+		else
+			out->storage[s] = e->count->set ? out->storage[s] /
+							  (double)e->nexamples * e->count->value
+							: DDBC_UNKNOWN;
+	}
+	free(held);
 }
 
 bool ddbc_pattern_fetches(const ddbc_pattern *p)
@@ -333,6 +364,24 @@ static const ddbc_cap_item *stand_in(const ddbc_pattern *p, ddbc_cap_item *buf)
 	return NULL;
 }
 
+/* A write of an entity in sparse index ix stands for every write of the
+ * entity: ix writes its entry for the share of them that have its
+ * optional key attributes, each as an example that has them (the
+ * request's own item when it does) would. Unknown when no example has. */
+static double sparse_write(const ddbc_index *ix, const ddbc_cap_item *it, bool del, bool upd,
+			   double share)
+{
+	const ddbc_entity *e = it->entity;
+	const ddbc_pval *item = ddbc_example_in_index(e, ix, it->item) ? it->item : NULL;
+	for (size_t k = 0; !item && k < e->nexamples; k++)
+		if (ddbc_example_in_index(e, ix, e->examples[k]))
+			item = e->examples[k];
+	if (!item)
+		return share > 0 ? DDBC_UNKNOWN : 0;
+	return share * ddbc_index_write_units(ix, e, del || upd ? item : NULL, del ? NULL : item,
+					      true);
+}
+
 static void writes(ddbc_arena *arena, const ddbc_pattern *p, const ddbc_cap_item *items,
 		   size_t n, ddbc_pattern_cap *out)
 {
@@ -368,6 +417,9 @@ static void writes(ddbc_arena *arena, const ddbc_pattern *p, const ddbc_cap_item
 		 * rewrites the item in place, its index keys unchanged. */
 		out->write[s] = ddbc_index_write_units(ix, it->entity, del || upd ? it->item : NULL,
 						       del ? NULL : it->item, true);
+		const ddbc_membership *m = ddbc_entity_membership(it->entity, ix);
+		if (m->nby && it->entity->in_index[s])
+			out->write[s] = sparse_write(ix, it, del, upd, m->share);
 	}
 }
 

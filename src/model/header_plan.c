@@ -668,6 +668,7 @@ static void walk_pattern_names(planner *p, name_check *c)
 		for (size_t k = 0; k < hp.nvalues; k++) {
 			check_name(c, hp.values[k].value_macro, OWN_PATTERN, pt);
 			check_name(c, hp.values[k].func, OWN_PATTERN, pt);
+			check_name(c, hp.values[k].macro, OWN_PATTERN, pt);
 			check_name(c, hp.values[k].ref_macro, OWN_PATTERN, pt);
 		}
 	}

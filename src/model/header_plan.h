@@ -43,8 +43,9 @@
  * writes it, and P_X_EXPR_NAMES_JSON, its ExpressionAttributeNames as a
  * JSON object. Each value of its key condition on the index's key
  * attribute A (A_LO and A_HI for a between's bounds) gets P_X_A_VALUE, a
- * constant, or P_X_A_VALUE_FMT and the builder p_x_a_value(buf, size,
- * params...), and in a Query P_X_A_PLACEHOLDER, its ':' name in the
+ * constant, or P_X_A_VALUE_FMT, the builder p_x_a_value(buf, size,
+ * params...) and its macro P_X_A_VALUE(buf, size, params...), and in a
+ * Query P_X_A_PLACEHOLDER, its ':' name in the
  * expression. A parameter is a Number (exact decimal text, see
  * emit_header.c) when it has a :0WIDTH or is the whole value of a Number
  * key, else a string. A read with `returns` has
@@ -128,10 +129,9 @@ typedef struct ddbc_hattr {
 	const char *expr_name;   /* "#..." placeholder for ExpressionAttributeNames */
 	const char *param;       /* the parameter name when a builder takes it */
 	ddbc_hkey *key;          /* NULL without a template */
-	/* P_E_A: the constant key. A key with parameters has its builder in
-	 * func only (a function checks its arguments' types, a macro would
-	 * not); the name stays reserved, so that giving the key a parameter
-	 * or taking it away never makes a collision. */
+	/* P_E_A: the constant key, or the builder's macro P_E_A(buf, size,
+	 * ...), which calls func (so the arguments' types are still
+	 * checked). */
 	const char *builder;
 	const char *func;        /* p_e_a: the inline function; NULL for a constant */
 	const char *fmt_macro;   /* P_E_A_FMT; NULL for a constant */
@@ -180,6 +180,8 @@ typedef struct ddbc_hvalue {
 	ddbc_hkey key;           /* constant when it has no placeholder */
 	const char *value_macro; /* P_X_A_VALUE: the constant; P_X_A_VALUE_FMT: the format */
 	const char *func;        /* p_x_a_value(buf, size, ...); NULL for a constant */
+	const char *macro;       /* P_X_A_VALUE(buf, size, ...), the builder's macro; NULL
+				  * for a constant */
 	const char *ref_macro;   /* P_X_A_PLACEHOLDER (":A"), for a Query; else NULL */
 } ddbc_hvalue;
 

@@ -134,6 +134,7 @@ static bool plan_value(ddbc_arena *arena, ddbc_hpattern *hp, const char *X,
 	} else {
 		hv->value_macro = ddbc_hplan_concat(arena, stem, "_FMT", NULL);
 		hv->func = ddbc_hplan_lower(arena, stem);
+		hv->macro = stem;
 	}
 	if (p->operation == DDBC_OP_QUERY)
 		hv->ref_macro = ddbc_hplan_concat(arena, X, "_", A ? A : "_", bound, "_PLACEHOLDER",
@@ -263,9 +264,9 @@ static bool hash_value(ddbc_header_plan *plan, const pattern_hasher *ph, const d
 	 * their concatenation hashed, without writing it. */
 	uint64_t mid = hash_mid(x, A ? A : "_", bound, false);
 	uint64_t stem = ddbc_hplan_hash(mid, "_VALUE", 6, false);
-	if (constant) {
-		ph->seen(ph->ctx, stem);
-	} else {
+	/* The constant, or the builder's macro. */
+	ph->seen(ph->ctx, stem);
+	if (!constant) {
 		seen_suffix(ph, stem, "_FMT");
 		ph->seen(ph->ctx, ddbc_hplan_hash(hash_mid(lx, A ? A : "_", bound, true), "_value",
 						  6, false));

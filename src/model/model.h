@@ -200,6 +200,11 @@ typedef struct ddbc_attr_more {
 	ddbc_index_decl *indexes; /* the readable entries, then those whose role is not */
 	const char *tpl_error;   /* semantics.c: template-syntax message, or NULL */
 	const ddbc_pval *example; /* the attribute's own `example:`, packed */
+	/* `present:` the share of the entity's items that hold it (0 to 1),
+	 * for cost; set false when not written */
+	ddbc_figure present;
+	ddbc_loc optional_loc;   /* `required: false` as written: its value's position
+				  * (line 0 when not written) */
 	ddbc_loc enum_loc;
 	ddbc_loc indexes_loc;
 	uint32_t nenum;
@@ -246,6 +251,24 @@ typedef struct ddbc_attr {
 /* a's own ddbc_attr_more, made in arena on the first call, to write into. */
 ddbc_attr_more *ddbc_attr_more_of(ddbc_arena *arena, ddbc_attr *a);
 
+/* Which items of an entity an index of its table holds. DynamoDB leaves
+ * out of an index an item that lacks one of the index's key attributes:
+ * when the entity says its items may lack one (`required: false`), only
+ * the items that have it are in the index (a sparse index). */
+typedef enum ddbc_share_source {
+	DDBC_SHARE_ALL,          /* every item: the index's key attributes are required */
+	DDBC_SHARE_PRESENT,      /* `present:` of the optional key attributes */
+	DDBC_SHARE_EXAMPLES,     /* the share of the entity's examples that have them */
+	DDBC_SHARE_ASSUMED       /* neither written nor shown: every item is assumed */
+} ddbc_share_source;
+
+typedef struct ddbc_membership {
+	const struct ddbc_attr **by; /* the optional key attributes, in key order */
+	uint32_t nby;            /* 0: every item of the entity is in the index */
+	ddbc_share_source source;
+	double share;            /* the share of the entity's items in the index, 0 to 1 */
+} ddbc_membership;
+
 struct ddbc_entity {
 	ddbc_name name;
 	ddbc_name table_ref;     /* as written; s is NULL when implied */
@@ -267,6 +290,10 @@ struct ddbc_entity {
 
 	/* derived by semantics.c */
 	bool *in_index;          /* per slot of table->indexes: sets all its key attributes */
+	/* per slot of table->indexes, which of its items the index holds
+	 * (ddbc_entity_membership reads it); NULL when every index it is in
+	 * holds all its items, as in most designs */
+	const ddbc_membership *membership;
 };
 
 typedef enum ddbc_operation {

@@ -1,5 +1,6 @@
 /* semantics.c - deriving what the rules and the outputs read */
 #include "model/semantics.h"
+#include "model/item_size.h"
 #include "model/request.h"
 #include "util/xalloc.h"
 
@@ -67,6 +68,11 @@ bool ddbc_index_has_key(const ddbc_index *ix, const char *name)
 	return in_names(ix->pk, ix->npk, name) || in_names(ix->sk, ix->nsk, name);
 }
 
+bool ddbc_attr_optional(const ddbc_attr *a)
+{
+	return a->more->optional_loc.line != 0;
+}
+
 bool ddbc_attr_required(const ddbc_attr *a, strbuf *why)
 {
 	const ddbc_entity *e = a->entity;
@@ -76,7 +82,7 @@ bool ddbc_attr_required(const ddbc_attr *a, strbuf *why)
 		return false;
 	if (e->table && ddbc_index_has_key(&e->table->primary, a->name.s))
 		reason = "a key attribute of table '%s'";
-	else if (a->template.s)
+	else if (a->template.s && !ddbc_attr_optional(a))
 		reason = "it has the template '%s'";
 	else if (a->required)
 		reason = "required: true%s";
@@ -377,12 +383,114 @@ static void derive_roles(ddbc_attr *a, const ddbc_entity *e, const ddbc_table *t
 	}
 }
 
+/* The stored attributes of e that key ix and that e's items may lack,
+ * in key order, into by (room for every key attribute); how many. The
+ * table's own key is never optional (optional-table-key tells). */
+static uint32_t optional_keys(const ddbc_entity *e, const ddbc_index *ix, const ddbc_attr **by)
+{
+	uint32_t n = 0;
+	if (ix->kind == DDBC_INDEX_PRIMARY)
+		return 0;
+	for (size_t j = 0; j < ix->npk + ix->nsk; j++) {
+		const char *name = ddbc_index_key(ix, j);
+		const ddbc_attr *a = name ? ddbc_entity_stored_attr(e, name) : NULL;
+		if (a && ddbc_attr_optional(a) &&
+		    !ddbc_index_has_key(&e->table->primary, name))
+			by[n++] = a;
+	}
+	return n;
+}
+
+bool ddbc_example_in_index(const ddbc_entity *e, const ddbc_index *ix, const ddbc_pval *item)
+{
+	/* DynamoDB's rule: an item is in an index when it has every key
+	 * attribute of it, the optional ones above all. */
+	return e->in_index && e->in_index[ix->slot] && ddbc_index_holds(ix, item);
+}
+
+/* The share of e's items in the index m is about: the product of the
+ * `present:` shares written on its optional key attributes (read as
+ * independent), else the share of e's examples that have them all, else
+ * all (a design that says nothing is costed as a dense index). */
+static void derive_share(const ddbc_entity *e, const ddbc_index *ix, ddbc_membership *m)
+{
+	double share = 1;
+	bool written = false;
+	for (uint32_t i = 0; i < m->nby; i++) {
+		const ddbc_figure *f = &m->by[i]->more->present;
+		if (f->set) {
+			share *= f->value;
+			written = true;
+		}
+	}
+	if (written) {
+		m->source = DDBC_SHARE_PRESENT;
+		m->share = share;
+		return;
+	}
+	if (!e->nexamples) {
+		m->source = DDBC_SHARE_ASSUMED;
+		m->share = 1;
+		return;
+	}
+	size_t have = 0;
+	for (size_t k = 0; k < e->nexamples; k++)
+		have += ddbc_example_in_index(e, ix, e->examples[k]);
+	m->source = DDBC_SHARE_EXAMPLES;
+	m->share = (double)have / (double)e->nexamples;
+}
+
+const ddbc_membership *ddbc_entity_membership(const ddbc_entity *e, const ddbc_index *ix)
+{
+	static const ddbc_membership all = { NULL, 0, DDBC_SHARE_ALL, 1 };
+	return e->membership ? &e->membership[ix->slot] : &all;
+}
+
+/* e->membership, for an entity with an optional key attribute of an
+ * index it is in; left NULL (every item in every index) for the others. */
+static void derive_sparse(ddbc_design *g, ddbc_entity *e)
+{
+	ddbc_table *t = e->table;
+	ddbc_membership *ms = NULL;
+	/* Most entities have no optional attribute at all: nothing to look up. */
+	bool any = false;
+	for (size_t i = 0; i < e->nattrs && !any; i++)
+		any = ddbc_attr_optional(&e->attrs[i]);
+	for (size_t s = 0; any && s < t->nindexes; s++) {
+		const ddbc_index *ix = t->indexes[s];
+		if (!e->in_index[s])
+			continue;
+		const ddbc_attr **scratch = xcalloc(ix->npk + ix->nsk + 1, sizeof(*scratch));
+		uint32_t n = optional_keys(e, ix, scratch);
+		const ddbc_attr **by = NULL;
+		if (n) {
+			by = ddbc_arena_array(g->arena, n, sizeof(*by));
+			memcpy(by, scratch, n * sizeof(*by));
+		}
+		free(scratch);
+		if (!n)
+			continue;
+		if (!ms) {
+			ms = ddbc_arena_array(g->arena, t->nindexes, sizeof(*ms));
+			for (size_t k = 0; k < t->nindexes; k++)
+				ms[k] = (ddbc_membership){ NULL, 0, DDBC_SHARE_ALL, 1 };
+			e->membership = ms;
+		}
+		ms[s].by = by;
+		ms[s].nby = n;
+	}
+	for (size_t s = 0; ms && s < t->nindexes; s++)
+		if (ms[s].nby)
+			derive_share(e, t->indexes[s], &ms[s]);
+}
+
 static void derive_membership(ddbc_design *g, ddbc_entity *e)
 {
 	ddbc_table *t = e->table;
 	e->in_index = ddbc_arena_array(g->arena, t->nindexes, sizeof(bool));
 	for (size_t s = 0; s < t->nindexes; s++)
 		e->in_index[s] = sets_all(e, t->indexes[s]);
+	derive_sparse(g, e);
 	/* One array of roles for the entity, each attribute's row in it: an
 	 * arena array of its own would round each row of a few bytes up to 8. */
 	uint8_t *rows = ddbc_arena_array(g->arena, e->nattrs, t->nindexes);

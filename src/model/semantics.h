@@ -49,8 +49,25 @@ ddbc_role ddbc_attr_role(const ddbc_attr *a, const ddbc_index *ix);
  * of the table that defines it; DDBC_TYPE_NONE when none does. */
 ddbc_type ddbc_table_key_type(const ddbc_table *t, const char *name);
 
+/* Whether a's entity says its items may lack a: `required: false` written
+ * (a templated attribute is otherwise required). On a key attribute of
+ * the entity's table it cannot hold (optional-table-key tells) and is
+ * read as required. */
+bool ddbc_attr_optional(const ddbc_attr *a);
+
+/* Which of e's items index ix holds: all (nby 0), or only those that
+ * have the optional key attributes by[] (a sparse index), with the share
+ * of the items that cost counts. Meaningful when e->in_index[ix->slot]. */
+const ddbc_membership *ddbc_entity_membership(const ddbc_entity *e, const ddbc_index *ix);
+
+/* Whether example item (a packed mapping of e) is in ix: e is in ix and
+ * the item has every key attribute of ix (the optional ones of a sparse
+ * index among them), as the item views show it. */
+bool ddbc_example_in_index(const ddbc_entity *e, const ddbc_index *ix, const ddbc_pval *item);
+
 /* Whether every item of a's entity must hold a: it is a key attribute of
- * the entity's table, it has a template, or it says required: true. When
+ * the entity's table, it has a template (unless `required: false`), or it
+ * says required: true. When
  * it must and why is not NULL, appends the reason to why. The example
  * rule and check-items share this one answer. */
 bool ddbc_attr_required(const ddbc_attr *a, strbuf *why);

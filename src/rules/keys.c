@@ -158,6 +158,43 @@ void ddbc_check_entity_missing_key(const ddbc_design *g, ddbc_diags *d)
 	}
 }
 
+/* ---- optional-table-key ----------------------------------------------------------- */
+
+/* `required: false` or `present:` on key attribute a of e's table (what:
+ * "partition" or "sort"): every item holds its table's key, so the
+ * field cannot hold; reported at its value rather than read as required
+ * without a word. (On a GSI's or LSI's key it makes the index sparse.) */
+static void optional_key(ddbc_diags *d, const ddbc_entity *e, const char *name, const char *what)
+{
+	const ddbc_attr *a = ddbc_entity_attr(e, name);
+	if (!a || a->incomplete)
+		return;
+	if (ddbc_attr_optional(a))
+		ddbc_diag_add(d, DDBC_RULE_OPTIONAL_TABLE_KEY, a->more->optional_loc,
+			      "'%s' of entity '%s' has 'required: false', but it is the %s key of "
+			      "table '%s' and every item holds it; remove 'required: false'", name,
+			      e->name.s, what, e->table->name.s);
+	if (a->more->present.set)
+		ddbc_diag_add(d, DDBC_RULE_OPTIONAL_TABLE_KEY, a->more->present.loc,
+			      "'%s' of entity '%s' has 'present: %s', but it is the %s key of "
+			      "table '%s' and every item holds it; remove 'present'", name,
+			      e->name.s, a->more->present.text, what, e->table->name.s);
+}
+
+void ddbc_check_optional_table_key(const ddbc_design *g, ddbc_diags *d)
+{
+	for (size_t i = 0; i < g->nentities; i++) {
+		const ddbc_entity *e = &g->entities[i];
+		if (!e->table || e->table->primary.incomplete)
+			continue;
+		const ddbc_index *p = &e->table->primary;
+		for (size_t k = 0; k < p->npk; k++)
+			optional_key(d, e, p->pk[k].s, "partition");
+		for (size_t k = 0; k < p->nsk; k++)
+			optional_key(d, e, p->sk[k].s, "sort");
+	}
+}
+
 /* ---- gsi-key-arity ----------------------------------------------------------------- */
 
 /* DynamoDB's limit on the attributes of each part of a multi-attribute

@@ -378,6 +378,7 @@ static void report_overlap(const keyinfo *a, const keyinfo *b, ddbc_diags *d)
 		      a->e->name.loc.line, b->e->table->name.s, ix->pk[0].s, sk ? " and '" : "",
 		      sk ? sk : "", sk ? "'" : "", templated ? "templates" : "values",
 		      strbuf_str(&advice));
+	ddbc_diag_relate(d, a->e->name.loc);
 	strbuf_release(&advice);
 }
 

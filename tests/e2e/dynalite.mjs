@@ -342,7 +342,9 @@ async function putIndexProblems(client, request, item, keyNames, entity) {
   // The item is of an entity that belongs to these indexes: it holds their keys.
   const all = [...(request.GlobalSecondaryIndexes || []), ...(request.LocalSecondaryIndexes || [])];
   for (const ix of all)
-    if (entity && entity.indexes.includes(ix.IndexName) && !ix.KeySchema.every((k) => item[k.AttributeName]))
+    if (entity && entity.indexes.includes(ix.IndexName) &&
+        !(entity.sparse || []).some((s) => s.index === ix.IndexName) &&
+        !ix.KeySchema.every((k) => item[k.AttributeName]))
       problems.push(`lacks the keys of ${ix.IndexName}, to which ${entity.name} belongs`);
   for (const ix of indexesHolding(request, item)) {
     const names = {}, values = {};
@@ -422,6 +424,61 @@ async function projectedReadProblems(client, q, count) {
   return problems;
 }
 
+// The examples a key condition of equalities and begins_with selects, or
+// null for a condition this reading does not follow.
+function conditionHolds(input, item) {
+  const names = input.ExpressionAttributeNames || {};
+  const values = fromCliJson(input.ExpressionAttributeValues || {});
+  const parts = (input.KeyConditionExpression || '').split(/\s+AND\s+/i);
+  let holds = true;
+  for (const part of parts) {
+    let m = /^\s*([#\w.-]+)\s*=\s*(:[\w]+)\s*$/.exec(part);
+    const bw = m ? null : /^\s*begins_with\(\s*([#\w.-]+)\s*,\s*(:[\w]+)\s*\)\s*$/i.exec(part);
+    m = m || bw;
+    if (!m) return null;
+    const attr = names[m[1]] || m[1];
+    const want = canonical(values[m[2]]);
+    const have = item[attr];
+    if (!have) { holds = false; continue; }
+    if (bw) {
+      const [type] = Object.keys(values[m[2]]);
+      holds = holds && type === 'S' && typeof have.S === 'string' && have.S.startsWith(values[m[2]].S);
+    } else {
+      holds = holds && canonical(have) === want;
+    }
+  }
+  return holds;
+}
+
+// A read on an index that holds only the items of an entity that have
+// its optional key attributes (the model's `sparse`): it returns exactly
+// the examples of that entity that have them and meet the condition.
+function sparseCheck(name, q, model, t, items) {
+  if (!q.input.IndexName || q.operation !== 'Query') return;
+  const sparse = model.entities.filter((e) => e.table === q.input.TableName &&
+    (e.sparse || []).some((s) => s.index === q.input.IndexName));
+  if (!sparse.length) return;
+  const what = `${name}: ${q.pattern} (Query) returns exactly the items that have the sparse keys of ${q.input.IndexName}`;
+  const want = new Set();
+  for (const [key, ex] of t.items) {
+    const entity = sparse.find((e) => e.name === ex.entity);
+    if (!entity) continue;
+    const having = entity.sparse.find((s) => s.index === q.input.IndexName).items_having;
+    const holds = conditionHolds(q.input, ex.item);
+    if (holds === null) { skip(what, 'a key condition this check does not read'); return; }
+    if (holds && having.every((a) => ex.item[a])) want.add(key);
+  }
+  const got = new Set(items.map((item) => keyOf(item, t.keyNames))
+    .filter((key) => sparse.some((e) => (t.items.get(key) || {}).entity === e.name)));
+  const problems = [];
+  const extra = [...got].filter((k) => !want.has(k));
+  const absent = [...want].filter((k) => !got.has(k));
+  if (!want.size) problems.push('no example item has them: nothing to tell');
+  if (extra.length) problems.push(`returned ${extra.join(', ')} too`);
+  if (absent.length) problems.push(`returned no ${absent.join(', ')}`);
+  check(`${what} (${want.size})`, problems);
+}
+
 async function readChecks(name, client, model, queries, byTable, skipped) {
   const patterns = new Map(model.access_patterns.map((p) => [p.id, p]));
   const withExamples = new Set(model.entities.filter((e) => e.examples.length).map((e) => e.name));
@@ -465,6 +522,7 @@ async function readChecks(name, client, model, queries, byTable, skipped) {
       if (absent.length) problems.push(`returned no ${absent.join(', ')}`);
       if (problems.length) problems.push(`got ${items.length} item(s) of ${JSON.stringify([...got])}`);
       check(what, problems);
+      sparseCheck(name, q, model, t, items);
     } catch (e) {
       fail(what, `${e.name}: ${e.message}`);
     }

@@ -13,9 +13,16 @@ small executor below, which does what each step's facts say (rewrite items
 from the old template to the new, convert a type, backfill, copy the TTL
 attribute, wait; the hour DynamoDB imposes between two UpdateTimeToLive
 calls on a table is simulated: a second call within it fails as DynamoDB's
-would). After EVERY step the tables must be valid: each ACTIVE, and every
-item that holds a GSI's key attributes holds them with the types the GSI
-was created with (else the index leaves it out and writes fail). At the end
+would). The application is simulated too: at first it runs OLD's access
+patterns; a "deploy-code" step stops running those it names in "stops" and
+runs those in "runs" as NEW defines them. After EVERY step the tables must
+be valid: each ACTIVE, every item that holds a GSI's key attributes holds
+them with the types the GSI was created with (else the index leaves it out
+and writes fail), and every access pattern in use has its table and index
+(a plan must stop the code using an index before deleting it, and deploy
+code that runs a pattern only once its index exists). With
+MOTO_PLAN_IGNORE_CODE=1 the deploy-code steps are skipped, which must make
+a plan that deletes an index in use fail (the check's own proof). At the end
 DescribeTable and DescribeTimeToLive must show NEW's tables (key schema,
 GSIs and their projections, LSIs, billing, throughput, TTL), and every item
 must be as NEW's templates render it: `ddbc check-items NEW` on a scan of
@@ -210,6 +217,17 @@ class Design:
         return vals
 
 
+def places(design):
+    """id -> (table, index or None) of every access pattern of a design (the
+    model names the base table's own index after the table)."""
+    out = {}
+    for p in design.model.get("access_patterns", []):
+        index = p.get("index")
+        kinds = {ix["name"]: ix["kind"] for ix in design.tables.get(p["table"], {}).get("indexes", [])}
+        out[p["id"]] = (p["table"], None if kinds.get(index, "table") == "table" else index)
+    return out
+
+
 def typed(value, type_):
     """A plain JSON value as DynamoDB JSON of type_."""
     if type_ == "S":
@@ -300,6 +318,9 @@ class Run:
         self.now = 0
         self.last_ttl = {}
         self.defs = {}          # table -> {gsi: {attr: type}}
+        # The patterns the application runs: id -> (table, index or None).
+        self.in_use = places(old)
+        self.ignore_code = os.environ.get("MOTO_PLAN_IGNORE_CODE") == "1"
 
     def scan(self, table):
         items, kw = [], {"TableName": table}
@@ -346,7 +367,16 @@ class Run:
         self.now += step["wait_seconds"]
 
     def do_deploy_code(self, step):
-        pass  # the callers of a pattern: code, not tables
+        """The code deployed: it stops running "stops", runs "runs" as NEW does."""
+        if self.ignore_code:
+            return
+        new_places = places(self.new)
+        for pid in step.get("stops", []):
+            self.in_use.pop(pid, None)
+        for pid in step.get("runs", []):
+            if pid not in new_places:
+                raise PlanError(f"deploy-code runs '{pid}', which NEW has not")
+            self.in_use[pid] = new_places[pid]
 
     def rewrite(self, step, new_value, keys_change=False):
         table, entity, attr = step["table"], step["entity"], step["attribute"]
@@ -480,8 +510,25 @@ class Run:
                     break
 
     # -- after every step
+    def check_patterns(self):
+        """Every pattern the application runs has its table and index."""
+        problems, tables = [], set(self.tables())
+        for pid, (table, index) in sorted(self.in_use.items()):
+            if table not in tables:
+                problems.append(f"access pattern '{pid}' is in use, but table '{table}' is gone")
+                continue
+            if index is None:
+                continue
+            t = self.c.describe_table(TableName=table)["Table"]
+            names = {ix["IndexName"] for ix in (t.get("GlobalSecondaryIndexes") or [])
+                     + (t.get("LocalSecondaryIndexes") or [])}
+            if index not in names:
+                problems.append(f"access pattern '{pid}' is in use, but index '{index}' of "
+                                f"'{table}' does not exist")
+        return problems
+
     def check_valid(self):
-        problems = []
+        problems = self.check_patterns()
         for table in self.tables():
             t = self.c.describe_table(TableName=table)["Table"]
             if t["TableStatus"] != "ACTIVE":

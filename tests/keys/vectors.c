@@ -11,7 +11,12 @@
  *   expected.txt   what every language must print for them (the drivers'
  *                  lines: "B id HEX" a built key, "P id t:HEX n:DEC" parsed
  *                  parts, "refused" for either)
- *   vectors.c      a C program printing those lines with the header
+ *   vectors.c      a C program printing those lines with the header; it
+ *                  also calls each builder's macro (P_E_A) and snprintf
+ *                  with its format (P_E_A_FMT) for the same values, and
+ *                  every pattern value builder (p_x_a_value, its macro and
+ *                  format) with the parameters the queries export takes,
+ *                  printing "MISMATCH ..." where one gives another key
  *   registry.go    the Go driver's table of the package's functions
  *   guards.jsonl   the type guards' items for check-items (vectors_guards.c)
  * Values come from every example item (the key the item holds must be the
@@ -203,6 +208,55 @@ static void c_call_args(strbuf *sb, const ddbc_hkey *k, value *vals)
 	}
 }
 
+/* The arguments of k's format (P_E_A_FMT) for vals, after the format: a
+ * value per piece in order; a :0WIDTH Number of at most 18 digits a long
+ * long, a wider one its zero-padded digits, any other Number the text the
+ * builder writes, a text value as it is. Only for values the builder
+ * takes. */
+static void c_format_args(strbuf *sb, const ddbc_hkey *k, value *vals)
+{
+	for (size_t i = 0; i < k->npieces; i++) {
+		const ddbc_hpiece *pc = &k->pieces[i];
+		if (pc->text)
+			continue;
+		const char *v = vals[pc->param].text;
+		strbuf_addstr(sb, ", ");
+		if (!k->params[pc->param].number) {
+			c_lit(sb, v, strlen(v));
+			continue;
+		}
+		strbuf part = STRBUF_INIT;
+		number_part(&part, v);
+		if (pc->width && pc->width <= 18) {
+			strbuf_addf(sb, "%sLL", part.buf);
+		} else {
+			strbuf padded = STRBUF_INIT;
+			for (size_t w = part.len; w < pc->width; w++)
+				strbuf_addch(&padded, '0');
+			strbuf_add(&padded, part.buf, part.len);
+			c_lit(sb, padded.buf, padded.len);
+			strbuf_release(&padded);
+		}
+		strbuf_release(&part);
+	}
+}
+
+/* The builder's macro (macro) gives what its function gave (in buf, n),
+ * and, for values it takes, snprintf with its format (fmt) too; the C
+ * program says "MISMATCH" where one differs, which no expected line has. */
+static void c_twins(strbuf *c, const char *what, const char *macro, const char *fmt,
+		    const ddbc_hkey *k, value *vals, bool built)
+{
+	strbuf_addf(c, "\tm = %s(buf2, sizeof buf2", macro);
+	c_call_args(c, k, vals);
+	strbuf_addf(c, ");\n\tsame(\"%s, macro\", buf, n, buf2, m);\n", what);
+	if (!built)
+		return;
+	strbuf_addf(c, "\tm = snprintf(buf2, sizeof buf2, %s", fmt);
+	c_format_args(c, k, vals);
+	strbuf_addf(c, ");\n\tsame(\"%s, format\", buf, n, buf2, m);\n", what);
+}
+
 static void add_build(gen *G, const ddbc_hattr *ha, json_t *builds, value *vals)
 {
 	const ddbc_hkey *k = ha->key;
@@ -225,6 +279,10 @@ static void add_build(gen *G, const ddbc_hattr *ha, json_t *builds, value *vals)
 	strbuf_addf(&G->c, "\tn = %s(buf, sizeof buf", ha->func);
 	c_call_args(&G->c, k, vals);
 	strbuf_addf(&G->c, ");\n\tbuilt(%d, buf, n);\n", id);
+	strbuf what = STRBUF_INIT;
+	strbuf_addf(&what, "%s, vector %d", ha->func, id);
+	c_twins(&G->c, what.buf, ha->builder, ha->fmt_macro, k, vals, ok);
+	strbuf_release(&what);
 	strbuf_release(&key);
 }
 
@@ -685,6 +743,44 @@ static const ddbc_pval *param_node(const ddbc_pattern *p, const char *name)
 	return NULL;
 }
 
+/* Each value builder of pattern hp (p_x_a_value) with the parameters the
+ * queries export takes: its key as build() makes it (or -1), and the
+ * same from its macro and, for a key it builds, from its format. Only the
+ * C program runs these: a line "MISMATCH" where one differs. */
+static void value_checks(gen *G, const ddbc_hpattern *hp)
+{
+	for (size_t i = 0; i < hp->nvalues; i++) {
+		const ddbc_hvalue *hv = &hp->values[i];
+		const ddbc_hkey *k = &hv->key;
+		if (!hv->func)
+			continue;
+		value *vals = calloc(k->nparams + 1, sizeof(value));
+		bool have = true;
+		for (size_t j = 0; j < k->nparams && have; j++) {
+			const ddbc_pval *v = param_node(hp->pattern, k->params[j].source);
+			have = v != NULL;
+			if (have)
+				vals[j].text = scalar_text(v);
+			have = have && (!k->params[j].number ||
+					ddbc_decimal_valid(vals[j].text, strlen(vals[j].text)));
+		}
+		if (have) {
+			strbuf key = STRBUF_INIT;
+			bool ok = build(G, k, vals, &key) == BUILT;
+			strbuf_addf(&G->c, "\tn = %s(buf, sizeof buf", hv->func);
+			c_call_args(&G->c, k, vals);
+			strbuf_addf(&G->c, ");\n\tsame(\"%s, the pattern's parameters\", buf, n, ",
+				    hv->func);
+			c_lit(&G->c, key.buf ? key.buf : "", ok ? key.len : 0);
+			strbuf_addf(&G->c, ", %d);\n", ok ? (int)key.len : -1);
+			c_twins(&G->c, hv->func, hv->macro, hv->value_macro, k, vals, ok);
+			strbuf_release(&key);
+		}
+		free_values(vals, k->nparams);
+		free(vals);
+	}
+}
+
 static json_t *export_input(const ddbc_design *g, const ddbc_pattern *p)
 {
 	char *text = NULL;
@@ -840,7 +936,7 @@ static void write_file(const char *dir, const char *name, const char *text, size
 }
 
 static const char c_head[] =
-	"#include <stdio.h>\n#include \"keys.h\"\n\n"
+	"#include <stdio.h>\n#include <string.h>\n#include \"keys.h\"\n\n"
 	"static void hex(const char *s, size_t n)\n{\n\tfor (size_t i = 0; i < n; i++)\n"
 	"\t\tprintf(\"%02x\", (unsigned char)s[i]);\n}\n\n"
 	"static void built(int id, const char *buf, int n)\n{\n"
@@ -848,8 +944,13 @@ static const char c_head[] =
 	"\t\thex(buf, (size_t)n);\n\tputchar('\\n');\n}\n\n"
 	"static void span(const char *p, size_t n)\n{\n\tprintf(\" t:\");\n\thex(p, n);\n}\n\n"
 	"static void num(const char *p, size_t n)\n{\n\tprintf(\" n:%.*s\", (int)n, p);\n}\n\n"
-	"int main(void)\n{\n\tchar buf[8192];\n\tint n;\n\t(void)buf, (void)n, (void)span, "
-	"(void)num, (void)built;\n";
+	"/* The builder's macro and its format give the function's key. */\n"
+	"static void same(const char *what, const char *buf, int n, const char *buf2, int m)\n{\n"
+	"\tif (n != m || (n >= 0 && strcmp(buf, buf2) != 0))\n"
+	"\t\tprintf(\"MISMATCH %s: %d '%s', %d '%s'\\n\", what, n, n >= 0 ? buf : \"\", m,\n"
+	"\t\t       m >= 0 ? buf2 : \"\");\n}\n\n"
+	"int main(void)\n{\n\tchar buf[8192], buf2[8192];\n\tint n, m;\n"
+	"\t(void)buf, (void)n, (void)buf2, (void)m, (void)span, (void)num, (void)built, (void)same;\n";
 
 int main(int argc, char **argv)
 {
@@ -882,6 +983,11 @@ int main(int argc, char **argv)
 		for (size_t a = 0; a < he.nattrs; a++)
 			if (he.attrs[a].key && !he.attrs[a].key->constant)
 				key_vectors(&G, &he, &he.attrs[a]);
+	}
+	for (size_t i = 0; i < g->npatterns; i++) {
+		ddbc_hpattern hp;
+		if (ddbc_header_plan_pattern(&plan, i, &hp))
+			value_checks(&G, &hp);
 	}
 	strbuf_addstr(&G.c, "\treturn 0;\n}\n");
 	guard_gen gg = { json_array(), STRBUF_INIT, 0, G.next_id };

@@ -283,7 +283,7 @@ const ECOMMERCE_APP_DATA_GSI2_INDEX = "GSI2" // GSI
 // ---- entity User
 
 
-// PK: USER#{UserId}
+// key PK: USER#{UserId}
 const ECOMMERCE_USER_PK_NAME = "PK"
 const ECOMMERCE_USER_PK_PREFIX = "USER#" // begins_with prefix
 var ECOMMERCE_USER_PK_FMT_ = []piece{{lit: "USER#"}, {isParam: true, param: 0, width: 0, num: false, name: "UserId"}}
@@ -308,7 +308,7 @@ func Ecommerce_user_pk_parse(key string) (Ecommerce_user_pk_parts, bool) {
 	return Ecommerce_user_pk_parts{User_id: v[0].text}, true
 }
 
-// SK: PROFILE
+// key SK: PROFILE
 const ECOMMERCE_USER_SK_NAME = "SK"
 const ECOMMERCE_USER_SK = "PROFILE" // constant key
 const ECOMMERCE_USER_USER_ID_NAME = "UserId"
@@ -320,7 +320,16 @@ const ECOMMERCE_USER_AGE_NAME = "Age"
 // ---- entity Order
 
 
-// PK: USER#{UserId}
+// ECOMMERCE_ORDER_STATUS_ENUM is the values of Status (enum).
+type ECOMMERCE_ORDER_STATUS_ENUM string
+
+const (
+	ECOMMERCE_ORDER_STATUS_ENUM_PENDING ECOMMERCE_ORDER_STATUS_ENUM = "pending"
+	ECOMMERCE_ORDER_STATUS_ENUM_SHIPPED ECOMMERCE_ORDER_STATUS_ENUM = "shipped"
+	ECOMMERCE_ORDER_STATUS_ENUM_DELIVERED ECOMMERCE_ORDER_STATUS_ENUM = "delivered"
+)
+
+// key PK: USER#{UserId}
 const ECOMMERCE_ORDER_PK_NAME = "PK"
 const ECOMMERCE_ORDER_PK_PREFIX = "USER#" // begins_with prefix
 var ECOMMERCE_ORDER_PK_FMT_ = []piece{{lit: "USER#"}, {isParam: true, param: 0, width: 0, num: false, name: "UserId"}}
@@ -345,7 +354,7 @@ func Ecommerce_order_pk_parse(key string) (Ecommerce_order_pk_parts, bool) {
 	return Ecommerce_order_pk_parts{User_id: v[0].text}, true
 }
 
-// SK: ORDER#{OrderDay}#{OrderId}
+// key SK: ORDER#{OrderDay}#{OrderId}
 const ECOMMERCE_ORDER_SK_NAME = "SK"
 const ECOMMERCE_ORDER_SK_PREFIX = "ORDER#" // begins_with prefix
 var ECOMMERCE_ORDER_SK_FMT_ = []piece{{lit: "ORDER#"}, {isParam: true, param: 0, width: 0, num: false, name: "OrderDay"}, {lit: "#"}, {isParam: true, param: 1, width: 0, num: false, name: "OrderId"}}
@@ -390,19 +399,10 @@ const ECOMMERCE_ORDER_ORDER_DAY_NAME = "OrderDay"
 const ECOMMERCE_ORDER_AMOUNT_NAME = "Amount"
 const ECOMMERCE_ORDER_STATUS_NAME = "Status"
 const ECOMMERCE_ORDER_STATUS_EXPR_NAME = "#Status" // ExpressionAttributeNames placeholder
-
-// ECOMMERCE_ORDER_STATUS_ENUM is the values of Status (enum).
-type ECOMMERCE_ORDER_STATUS_ENUM string
-
-const (
-	ECOMMERCE_ORDER_STATUS_ENUM_PENDING ECOMMERCE_ORDER_STATUS_ENUM = "pending"
-	ECOMMERCE_ORDER_STATUS_ENUM_SHIPPED ECOMMERCE_ORDER_STATUS_ENUM = "shipped"
-	ECOMMERCE_ORDER_STATUS_ENUM_DELIVERED ECOMMERCE_ORDER_STATUS_ENUM = "delivered"
-)
 const ECOMMERCE_ORDER_ORDER_DATE_NAME = "OrderDate"
 const ECOMMERCE_ORDER_USER_NAME_NAME = "UserName"
 
-// GSI2PK: {Status}
+// key GSI2PK: {Status}
 const ECOMMERCE_ORDER_GSI2PK_NAME = "GSI2PK"
 var ECOMMERCE_ORDER_GSI2PK_FMT_ = []piece{{isParam: true, param: 0, width: 0, num: false, name: "Status"}}
 
@@ -426,7 +426,7 @@ func Ecommerce_order_gsi2pk_parse(key string) (Ecommerce_order_gsi2pk_parts, boo
 	return Ecommerce_order_gsi2pk_parts{Status: v[0].text}, true
 }
 
-// GSI2SK: {OrderDate}
+// key GSI2SK: {OrderDate}
 const ECOMMERCE_ORDER_GSI2SK_NAME = "GSI2SK"
 var ECOMMERCE_ORDER_GSI2SK_FMT_ = []piece{{isParam: true, param: 0, width: 0, num: false, name: "OrderDate"}}
 
@@ -453,7 +453,7 @@ func Ecommerce_order_gsi2sk_parse(key string) (Ecommerce_order_gsi2sk_parts, boo
 // ---- entity Product
 
 
-// PK: PRODUCT#{ProductId}
+// key PK: PRODUCT#{ProductId}
 const ECOMMERCE_PRODUCT_PK_NAME = "PK"
 const ECOMMERCE_PRODUCT_PK_PREFIX = "PRODUCT#" // begins_with prefix
 var ECOMMERCE_PRODUCT_PK_FMT_ = []piece{{lit: "PRODUCT#"}, {isParam: true, param: 0, width: 0, num: false, name: "ProductId"}}
@@ -478,7 +478,7 @@ func Ecommerce_product_pk_parse(key string) (Ecommerce_product_pk_parts, bool) {
 	return Ecommerce_product_pk_parts{Product_id: v[0].text}, true
 }
 
-// SK: INFO
+// key SK: INFO
 const ECOMMERCE_PRODUCT_SK_NAME = "SK"
 const ECOMMERCE_PRODUCT_SK = "INFO" // constant key
 const ECOMMERCE_PRODUCT_PRODUCT_ID_NAME = "ProductId"
@@ -487,7 +487,7 @@ const ECOMMERCE_PRODUCT_NAME_EXPR_NAME = "#Name" // ExpressionAttributeNames pla
 const ECOMMERCE_PRODUCT_CATEGORY_NAME = "Category"
 const ECOMMERCE_PRODUCT_PRICE_NAME = "Price"
 
-// GSI1PK: {Category}
+// key GSI1PK: {Category}
 const ECOMMERCE_PRODUCT_GSI1PK_NAME = "GSI1PK"
 var ECOMMERCE_PRODUCT_GSI1PK_FMT_ = []piece{{isParam: true, param: 0, width: 0, num: false, name: "Category"}}
 

@@ -1,0 +1,76 @@
+/* aws_endpoint.c - an endpoint is a URL, and plain http stays on this machine
+ *
+ * Requests are signed, not encrypted: over plain http anyone on the path
+ * reads the items and may replay a request. So http is for a local engine
+ * only (DynamoDB Local, dynalite, moto on 127.0.0.0/8, ::1 or localhost);
+ * anything else must be https. curl's own URL parser decides what the host
+ * is, so the check and the request cannot read the URL differently.
+ */
+#include "aws/aws_int.h"
+
+#include <curl/curl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+static bool is_loopback(const char *host)
+{
+	if (strcasecmp(host, "localhost") == 0 || strcmp(host, "[::1]") == 0)
+		return true;
+	/* curl normalises an IPv4 address to dotted quads. */
+	unsigned a, b, c, d;
+	char end;
+	return sscanf(host, "%u.%u.%u.%u%c", &a, &b, &c, &d, &end) == 4 && a == 127 &&
+	       b < 256 && c < 256 && d < 256;
+}
+
+static int check_parts(CURLU *u, bool *loopback, char **err)
+{
+	char *scheme = NULL, *host = NULL, *user = NULL, *query = NULL;
+	int r = -1;
+	curl_url_get(u, CURLUPART_SCHEME, &scheme, 0);
+	curl_url_get(u, CURLUPART_HOST, &host, 0);
+	curl_url_get(u, CURLUPART_USER, &user, 0);
+	curl_url_get(u, CURLUPART_QUERY, &query, 0);
+	if (!scheme || (strcmp(scheme, "http") != 0 && strcmp(scheme, "https") != 0))
+		*err = aws_errf("the scheme must be https (or http to a local engine)");
+	else if (!host || !*host)
+		*err = aws_errf("no host in the URL");
+	else if (user)
+		*err = aws_errf("a user name in the URL; give credentials as the AWS CLI takes them");
+	else if (query)
+		*err = aws_errf("a query in the URL; give the engine's address only");
+	else {
+		*loopback = is_loopback(host);
+		if (strcmp(scheme, "http") == 0 && !*loopback)
+			*err = aws_errf("plain http to '%s', which is not this machine; use https "
+					"(http is for 127.0.0.1, ::1 and localhost only)", host);
+		else
+			r = 0;
+	}
+	curl_free(scheme);
+	curl_free(host);
+	curl_free(user);
+	curl_free(query);
+	return r;
+}
+
+int aws_endpoint_check(const char *url, bool *loopback, char **err)
+{
+	CURLU *u = curl_url();
+	if (!u) {
+		*err = aws_errf("out of memory");
+		return -1;
+	}
+	int r = -1;
+	CURLUcode rc = curl_url_set(u, CURLUPART_URL, url, 0);
+	/* A URL with '@' may carry a password: it is not quoted back. */
+	bool quote = strchr(url, '@') == NULL;
+	if (rc != CURLUE_OK || strstr(url, "://") == NULL)
+		*err = aws_errf("'%s' is not a URL (such as http://127.0.0.1:8000)",
+				quote ? url : "...");
+	else
+		r = check_parts(u, loopback, err);
+	curl_url_cleanup(u);
+	return r;
+}

@@ -1,0 +1,131 @@
+/* live_describe.c - DescribeTable and DescribeTimeToLive into describe-table files */
+#include "live/live_describe.h"
+#include "util/xalloc.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static void say_error(strbuf *err, const char *op, const char *table,
+		      const ddbc_dynamo_error *e)
+{
+	strbuf_addf(err, "%s of table '%s' failed: %s%s%s", op, table, e->type,
+		    *e->type ? ": " : "", e->message);
+}
+
+/* DescribeTable's answer, or NULL: *missing when the table does not exist. */
+static json_t *describe(ddbc_dynamo *c, const char *op, const char *table, bool *missing,
+			strbuf *err)
+{
+	json_t *req = json_pack("{s:s}", "TableName", table), *resp = NULL;
+	ddbc_dynamo_error e;
+	if (ddbc_dynamo_call(c, op, req, &resp, &e) < 0) {
+		*missing = strcmp(e.type, "ResourceNotFoundException") == 0;
+		if (!*missing)
+			say_error(err, op, table, &e);
+	}
+	json_decref(req);
+	return resp;
+}
+
+static bool names_key(const json_t *schema, const char *attr)
+{
+	size_t i;
+	const json_t *k;
+	json_array_foreach(schema, i, k) {
+		const char *name = json_string_value(json_object_get(k, "AttributeName"));
+		if (name && strcmp(name, attr) == 0)
+			return true;
+	}
+	return false;
+}
+
+static bool key_of_any(const json_t *t, const char *attr)
+{
+	if (names_key(json_object_get(t, "KeySchema"), attr))
+		return true;
+	static const char *const lists[] = { "GlobalSecondaryIndexes", "LocalSecondaryIndexes" };
+	for (size_t l = 0; l < 2; l++) {
+		size_t i;
+		const json_t *ix;
+		json_array_foreach(json_object_get(t, lists[l]), i, ix)
+			if (names_key(json_object_get(ix, "KeySchema"), attr))
+				return true;
+	}
+	return false;
+}
+
+/* An engine may keep a deleted index's key attributes in the table's
+ * AttributeDefinitions (moto does); they define no key, and the import
+ * would warn that CreateTable refuses them, of a table no one creates. */
+static void drop_unused_definitions(json_t *t)
+{
+	json_t *defs = json_object_get(t, "AttributeDefinitions");
+	for (size_t i = json_array_size(defs); i-- > 0;) {
+		const char *name = json_string_value(
+			json_object_get(json_array_get(defs, i), "AttributeName"));
+		if (name && !key_of_any(t, name))
+			json_array_remove(defs, i);
+	}
+}
+
+static char *write_file(const char *dir, const char *table, json_t *doc, strbuf *err)
+{
+	strbuf path = STRBUF_INIT;
+	strbuf_addf(&path, "%s/%s.json", dir, table);
+	if (json_dump_file(doc, path.buf, JSON_INDENT(2) | JSON_SORT_KEYS) < 0) {
+		strbuf_addf(err, "cannot write '%s': %s", path.buf, strerror(errno));
+		strbuf_release(&path);
+		return NULL;
+	}
+	return strbuf_detach(&path);
+}
+
+/* One table: 1 written to *path, 0 not deployed, -1 failed. */
+static int describe_one(ddbc_dynamo *c, const char *table, const char *deployed,
+			const char *dir, char **path, strbuf *err)
+{
+	bool missing = false;
+	json_t *doc = describe(c, "DescribeTable", deployed, &missing, err);
+	if (!doc) {
+		if (missing)
+			fprintf(stderr, "ddbc diff: table '%s' is not deployed at %s\n", deployed,
+				ddbc_dynamo_endpoint(c));
+		return missing ? 0 : -1;
+	}
+	json_t *ttl = describe(c, "DescribeTimeToLive", deployed, &missing, err);
+	int r = -1;
+	if (ttl) {
+		json_t *t = json_object_get(doc, "Table");
+		drop_unused_definitions(t);
+		/* compared as the design's table */
+		json_object_set_new(t, "TableName", json_string(table));
+		json_object_set(doc, "TimeToLiveDescription",
+				json_object_get(ttl, "TimeToLiveDescription"));
+		*path = write_file(dir, table, doc, err);
+		r = *path ? 1 : -1;
+	} else if (missing) {
+		/* deleted between the two calls */
+		r = 0;
+	}
+	json_decref(ttl);
+	json_decref(doc);
+	return r;
+}
+
+int ddbc_live_describe(ddbc_dynamo *c, const char *const *tables, const char *const *deployed,
+		       size_t n, const char *dir, char ***paths, size_t *npaths, strbuf *err)
+{
+	*paths = xcalloc(n + 1, sizeof(char *));
+	*npaths = 0;
+	for (size_t i = 0; i < n; i++) {
+		char *path = NULL;
+		int r = describe_one(c, tables[i], deployed ? deployed[i] : tables[i], dir, &path, err);
+		if (r < 0)
+			return -1;
+		if (r > 0)
+			(*paths)[(*npaths)++] = path;
+	}
+	return 0;
+}

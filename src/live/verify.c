@@ -1,0 +1,106 @@
+/* verify.c - verify's phases in order (verify.h)
+ *
+ * Nothing is sent before everything that can be checked here is: the
+ * endpoint (http only to this machine, writes elsewhere only with --yes)
+ * and the items (a file read whole). Then the tables (--create), the
+ * items, the reads of every pattern, and last the writes, which change
+ * what the reads would return.
+ */
+#include "live/verify_int.h"
+#include "util/error.h"
+#include "util/xalloc.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static int check_endpoint(verify_run *V)
+{
+	if (!ddbc_dynamo_is_loopback(V->client) && !V->o->yes) {
+		strbuf_addf(&V->error, "refusing to write to '%s', which is not on this machine; "
+			    "verify creates tables and writes items: give --yes to do it there",
+			    ddbc_dynamo_endpoint(V->client));
+		return -1;
+	}
+	return 0;
+}
+
+static int by_order(const void *a, const void *b)
+{
+	json_int_t x = json_integer_value(json_object_get(*(json_t *const *)a, "order"));
+	json_int_t y = json_integer_value(json_object_get(*(json_t *const *)b, "order"));
+	return (x > y) - (x < y);
+}
+
+/* The entries in the design's order (the writes were sent last). */
+static void sort_report(verify_run *V)
+{
+	size_t n = json_array_size(V->report);
+	json_t **e = xcalloc(n + 1, sizeof(json_t *));
+	for (size_t i = 0; i < n; i++)
+		e[i] = json_incref(json_array_get(V->report, i));
+	qsort(e, n, sizeof(json_t *), by_order);
+	json_array_clear(V->report);
+	for (size_t i = 0; i < n; i++) {
+		json_object_del(e[i], "order");
+		json_array_append_new(V->report, e[i]);
+	}
+	free(e);
+}
+
+static void run_patterns(verify_run *V)
+{
+	for (int writes = 0; writes < 2; writes++) {
+		for (size_t i = 0; i < V->g->npatterns && !V->transport_failed; i++) {
+			if (V->o->progress)
+				fprintf(stderr, "\rverify: pattern %zu of %zu\033[K",
+					i + 1, V->g->npatterns);
+			size_t before = json_array_size(V->report);
+			verify_pattern(V, &V->g->patterns[i], writes);
+			if (json_array_size(V->report) > before)
+				json_object_set_new(json_array_get(V->report, before), "order",
+						    json_integer((json_int_t)i));
+		}
+	}
+	if (V->o->progress)
+		fputs("\r\033[K", stderr);
+	sort_report(V);
+}
+
+static bool differs(const verify_run *V)
+{
+	size_t i;
+	json_t *e;
+	json_array_foreach(V->report, i, e)
+		if (json_array_size(json_object_get(e, "differences")))
+			return true;
+	return false;
+}
+
+ddbc_verify_result ddbc_verify(FILE *out, ddbc_dynamo *c, const ddbc_design *g, const char *file,
+			       const ddbc_verify_opts *o)
+{
+	verify_run V = { .g = g, .file = file, .o = o, .client = c, .report = json_array(),
+			 .puts = json_array() };
+	V.arena = ddbc_arena_new();
+	V.checker = ddbc_item_checker_new(g);
+	ddbc_verify_result r = DDBC_VERIFY_FAILED;
+	if (check_endpoint(&V) == 0 && verify_items_load(&V) == 0 &&
+	    (!o->create || verify_create_tables(&V) == 0) && verify_write_items(&V) == 0) {
+		run_patterns(&V);
+		if (!V.transport_failed && verify_delete_items(&V) == 0)
+			r = differs(&V) ? DDBC_VERIFY_DIFFERS : DDBC_VERIFY_OK;
+	}
+	if (r == DDBC_VERIFY_FAILED) {
+		ddbc_error("verify: %s", strbuf_str(&V.error));
+		verify_print_failure(out, &V);
+	}
+	else if (verify_print(out, &V) < 0)
+		r = DDBC_VERIFY_FAILED;
+	verify_items_release(&V);
+	ddbc_item_checker_free(V.checker);
+	ddbc_arena_free(V.arena);
+	json_decref(V.report);
+	json_decref(V.puts);
+	strbuf_release(&V.error);
+	return r;
+}

@@ -1,0 +1,122 @@
+/* lsp_diag.c - findings as LSP diagnostics, published when due
+ *
+ * Exactly the findings `ddbc lint` gives for the same text: the same check
+ * with the same settings, every finding that lint counts (a suppressed one
+ * is left out, as lint's text leaves it out). A finding's range is the
+ * token it points at; its code the rule id, with the rule page's address;
+ * a finding about two places (key-overlap) carries the other as related
+ * information. A change is published once the buffer has been still for
+ * the debounce, so a burst of keystrokes is checked once.
+ */
+#include "lsp/lsp_int.h"
+
+#include <string.h>
+
+/* The UTF-16 character of ddbc's column on line; a byte order mark (the
+ * source drops it, the editor counts it) shifts the first line. */
+static size_t character_of(const lsp_doc *doc, unsigned line, unsigned column)
+{
+	size_t len;
+	const char *text = lsp_doc_line(doc, line, &len);
+	size_t bom = line == 1 && doc->text.len >= 3 &&
+		     !memcmp(doc->text.buf, "\xEF\xBB\xBF", 3);
+	if (!text)
+		return bom;
+	return bom + lsp_utf16_of_bytes(text, lsp_bytes_of_column(text, len, column));
+}
+
+static json_t *position(size_t line, size_t character)
+{
+	return json_pack("{s:I, s:I}", "line", (json_int_t)line, "character",
+			 (json_int_t)character);
+}
+
+json_t *lsp_position_of(const lsp_doc *doc, ddbc_loc loc)
+{
+	unsigned line = loc.line ? loc.line : 1;
+	return position(line - 1, character_of(doc, line, loc.column ? loc.column : 1));
+}
+
+json_t *lsp_range_of(const lsp_doc *doc, ddbc_loc loc)
+{
+	unsigned line = loc.line ? loc.line : 1;
+	size_t len;
+	const char *text = lsp_doc_line(doc, line, &len);
+	size_t start = character_of(doc, line, loc.column ? loc.column : 1), end = start;
+	if (text) {
+		size_t at = lsp_bytes_of_column(text, len, loc.column ? loc.column : 1);
+		size_t stop = lsp_token_end(text, len, at);
+		end = start + lsp_utf16_of_bytes(text + at, stop > len ? len - at : stop - at);
+	}
+	return json_pack("{s:o, s:o}", "start", position(line - 1, start), "end",
+			 position(line - 1, end));
+}
+
+json_t *lsp_location(const lsp_doc *doc, ddbc_loc loc)
+{
+	return json_pack("{s:s, s:o}", "uri", doc->uri, "range", lsp_range_of(doc, loc));
+}
+
+static int lsp_severity(ddbc_severity sev)
+{
+	switch (sev) {
+	case DDBC_SEV_ERROR: return 1;
+	case DDBC_SEV_WARNING: return 2;
+	default: return 3;
+	}
+}
+
+json_t *lsp_diagnostic(const lsp_doc *doc, const ddbc_diag *g)
+{
+	strbuf href = STRBUF_INIT;
+	ddbc_rule_page_uri(&href, g->rule);
+	json_t *one = json_pack("{s:o, s:i, s:s, s:{s:s}, s:s, s:s}",
+				"range", lsp_range_of(doc, g->loc),
+				"severity", lsp_severity(g->severity),
+				"code", ddbc_rule_get(g->rule)->id,
+				"codeDescription", "href", strbuf_str(&href),
+				"source", "ddbc", "message", g->message);
+	strbuf_release(&href);
+	if (g->related.line)
+		json_object_set_new(one, "relatedInformation",
+				    json_pack("[{s:o, s:s}]", "location",
+					      lsp_location(doc, g->related), "message",
+					      "the other place this finding is about"));
+	return one;
+}
+
+json_t *lsp_diagnostics(const lsp_doc *doc)
+{
+	json_t *list = json_array();
+	for (size_t i = 0; i < doc->d.n; i++) {
+		const ddbc_diag *g = &doc->d.items[i];
+		if (!g->suppressed && g->severity > DDBC_SEV_OFF)
+			json_array_append_new(list, lsp_diagnostic(doc, g));
+	}
+	return list;
+}
+
+void lsp_publish(lsp_server *s, lsp_doc *doc)
+{
+	lsp_doc_analyse(s, doc);
+	doc->publish_due = false;
+	lsp_send(s->out, json_pack("{s:s, s:{s:s, s:I, s:o}}", "method",
+				   "textDocument/publishDiagnostics", "params", "uri", doc->uri,
+				   "version", (json_int_t)doc->version, "diagnostics",
+				   lsp_diagnostics(doc)));
+}
+
+int lsp_publish_due(lsp_server *s)
+{
+	double now = lsp_now_ms(), next = -1;
+	for (size_t i = 0; i < s->ndocs; i++) {
+		lsp_doc *doc = s->docs[i];
+		if (!doc->publish_due)
+			continue;
+		if (doc->due_at <= now)
+			lsp_publish(s, doc);
+		else if (next < 0 || doc->due_at - now < next)
+			next = doc->due_at - now;
+	}
+	return next < 0 ? -1 : (int)next + 1;
+}

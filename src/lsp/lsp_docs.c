@@ -1,0 +1,158 @@
+/* lsp_docs.c - the open designs: their buffers, and their check
+ *
+ * A document is checked from the editor's buffer (never the file on disk)
+ * through rules/check.h, as `ddbc lint` checks a file, with the command
+ * line's --rule settings and the client's configuration over them. It is
+ * checked when asked about (hover, completion, ...) or when its findings
+ * are due, and only once per version of its text.
+ */
+#include "lsp/lsp_int.h"
+#include "rules/check.h"
+#include "util/xalloc.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+double lsp_now_ms(void)
+{
+	struct timespec t;
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (double)t.tv_sec * 1000.0 + (double)t.tv_nsec / 1e6;
+}
+
+lsp_doc *lsp_doc_find(lsp_server *s, const char *uri)
+{
+	for (size_t i = 0; i < s->ndocs; i++)
+		if (!strcmp(s->docs[i]->uri, uri))
+			return s->docs[i];
+	return NULL;
+}
+
+static void drop_good(lsp_doc *doc)
+{
+	ddbc_design_free(doc->good_design);
+	ddbc_source_free(doc->good_src);
+	doc->good_design = NULL;
+	doc->good_src = NULL;
+}
+
+/* Drops the findings of the text checked last; its model, if it gave
+ * one, is kept as the last good model. */
+static void forget_check(lsp_doc *doc)
+{
+	if (!doc->analysed)
+		return;
+	ddbc_diags_release(&doc->d);
+	if (doc->design) {
+		drop_good(doc);
+		doc->good_src = doc->src;
+		doc->good_design = doc->design;
+	} else {
+		ddbc_source_free(doc->src);
+	}
+	doc->design = NULL;
+	doc->src = NULL;
+	doc->analysed = false;
+}
+
+const ddbc_design *lsp_doc_model(const lsp_doc *doc)
+{
+	return doc->design ? doc->design : doc->good_design;
+}
+
+lsp_doc *lsp_doc_open(lsp_server *s, const char *uri, const char *text, size_t len,
+		      long long version)
+{
+	lsp_doc *doc = lsp_doc_find(s, uri);
+	if (!doc) {
+		doc = xcalloc(1, sizeof(*doc));
+		doc->uri = xstrdup(uri);
+		xgrow((void **)&s->docs, &s->docs_cap, s->ndocs + 1, sizeof(*s->docs));
+		s->docs[s->ndocs++] = doc;
+	}
+	forget_check(doc);
+	strbuf_reset(&doc->text);
+	strbuf_add(&doc->text, text, len);
+	doc->version = version;
+	return doc;
+}
+
+static void doc_free(lsp_doc *doc)
+{
+	forget_check(doc);
+	drop_good(doc);
+	strbuf_release(&doc->text);
+	free(doc->uri);
+	free(doc);
+}
+
+void lsp_doc_close(lsp_server *s, const char *uri)
+{
+	for (size_t i = 0; i < s->ndocs; i++)
+		if (!strcmp(s->docs[i]->uri, uri)) {
+			doc_free(s->docs[i]);
+			memmove(s->docs + i, s->docs + i + 1, (s->ndocs - i - 1) * sizeof(*s->docs));
+			s->ndocs--;
+			return;
+		}
+}
+
+void lsp_docs_release(lsp_server *s)
+{
+	for (size_t i = 0; i < s->ndocs; i++)
+		doc_free(s->docs[i]);
+	free(s->docs);
+	s->docs = NULL;
+	s->ndocs = s->docs_cap = 0;
+}
+
+/* The file name findings are about: the path of a file: URI, else the
+ * URI itself (an unsaved buffer). */
+static char *name_of_uri(const char *uri)
+{
+	if (strncmp(uri, "file://", 7))
+		return xstrdup(uri);
+	strbuf sb = STRBUF_INIT;
+	for (const char *p = uri + 7; *p; p++) {
+		unsigned v;
+		if (*p == '%' && sscanf(p + 1, "%2x", &v) == 1) {
+			strbuf_addch(&sb, (char)v);
+			p += 2;
+		} else {
+			strbuf_addch(&sb, *p);
+		}
+	}
+	return strbuf_detach(&sb);
+}
+
+void lsp_doc_analyse(lsp_server *s, lsp_doc *doc)
+{
+	if (doc->analysed)
+		return;
+	char *name = name_of_uri(doc->uri);
+	doc->src = ddbc_source_from_memory(name, strbuf_str(&doc->text), doc->text.len);
+	free(name);
+	ddbc_diags_init(&doc->d);
+	doc->design = ddbc_check(doc->src, &doc->d, &s->settings);
+	doc->analysed = true;
+	if (doc->design)
+		drop_good(doc);
+	/* The model of the text before is gone: give its pages back, so that
+	 * an editing session does not grow (xalloc.h). */
+	xalloc_release_free();
+}
+
+void lsp_docs_invalidate(lsp_server *s)
+{
+	for (size_t i = 0; i < s->ndocs; i++) {
+		forget_check(s->docs[i]);
+		s->docs[i]->publish_due = true;
+		s->docs[i]->due_at = 0;
+	}
+}
+
+const char *lsp_doc_line(const lsp_doc *doc, unsigned line, size_t *len)
+{
+	return doc->src ? ddbc_source_line(doc->src, line, len) : NULL;
+}

@@ -1,0 +1,163 @@
+#!/usr/bin/env python3
+"""lsp_robust.py - `ddbc lsp` on bad input (tests/lsp.test runs it)
+
+Raw bytes, not a client library: malformed JSON, JSON that is no request,
+an unknown method, bad params, a request for a document never opened, a
+request before initialize, a header without Content-Length, a
+Content-Length larger than its body, a 20 MB document, the end of the
+input in the middle of a message, and exit without shutdown. The server
+answers each with the protocol's error and keeps serving; it exits 1 when
+`exit` comes without `shutdown`, 0 after it.
+
+usage: lsp_robust.py DDBC SRCDIR
+"""
+import json
+import os
+import select
+import subprocess
+import sys
+import time
+
+DDBC, SRCDIR = sys.argv[1], sys.argv[2]
+
+
+class Server:
+    def __init__(self):
+        self.p = subprocess.Popen([DDBC, "lsp"], stdin=subprocess.PIPE, stdout=subprocess.PIPE)
+        self.buf = b""
+
+    def raw(self, data):
+        self.p.stdin.write(data)
+        self.p.stdin.flush()
+
+    def send(self, msg):
+        body = json.dumps(msg).encode()
+        self.raw(b"Content-Length: %d\r\n\r\n" % len(body) + body)
+
+    def request(self, id, method, params=None):
+        msg = {"jsonrpc": "2.0", "id": id, "method": method}
+        if params is not None:
+            msg["params"] = params
+        self.send(msg)
+
+    def notify(self, method, params):
+        self.send({"jsonrpc": "2.0", "method": method, "params": params})
+
+    def read(self, timeout=20):
+        """The next message from the server."""
+        end = time.time() + timeout
+        while True:
+            head, sep, rest = self.buf.partition(b"\r\n\r\n")
+            if sep:
+                n = int(head.split(b":")[1])
+                if len(rest) >= n:
+                    self.buf = rest[n:]
+                    return json.loads(rest[:n])
+            left = end - time.time()
+            if left <= 0 or not select.select([self.p.stdout], [], [], left)[0]:
+                raise SystemExit("FAIL: no answer from the server")
+            chunk = os.read(self.p.stdout.fileno(), 1 << 20)
+            if not chunk:
+                raise SystemExit("FAIL: the server closed its output")
+            self.buf += chunk
+
+    def answer(self, id):
+        """The response to request id (notifications before it are skipped)."""
+        while True:
+            m = self.read()
+            if "id" in m and m["id"] == id and "method" not in m:
+                return m
+
+    def error_code(self, id):
+        m = self.answer(id)
+        if "error" not in m:
+            raise SystemExit("FAIL: request %r was answered %r, not an error" % (id, m))
+        return m["error"]["code"]
+
+
+def expect(what, got, want):
+    if got != want:
+        raise SystemExit("FAIL: %s: got %r, want %r" % (what, got, want))
+    print("ok: %s" % what)
+
+
+s = Server()
+s.request(1, "textDocument/hover", {"textDocument": {"uri": "file:///x"},
+                                    "position": {"line": 0, "character": 0}})
+expect("a request before initialize", s.error_code(1), -32002)
+s.request(2, "initialize", {"processId": None, "rootUri": None, "capabilities": {}})
+expect("initialize", "capabilities" in s.answer(2)["result"], True)
+s.notify("initialized", {})
+
+s.raw(b'Content-Length: 9\r\n\r\n{"jsonrpc')
+expect("malformed JSON", s.error_code(None), -32700)
+s.raw(b"Content-Length: 3\r\n\r\n[1]")
+expect("JSON that is no object", s.error_code(None), -32600)
+s.send({"id": 3, "method": "textDocument/hover"})
+expect("no jsonrpc member", s.error_code(3), -32600)
+s.request(4, "textDocument/frobnicate", {})
+expect("an unknown method", s.error_code(4), -32601)
+s.request(5, "textDocument/hover", {"position": "here"})
+expect("bad params", s.error_code(5), -32602)
+s.request(6, "textDocument/definition", {"textDocument": {"uri": "file:///never/opened.yaml"},
+                                         "position": {"line": 0, "character": 0}})
+expect("a document never opened", s.error_code(6), -32602)
+s.notify("textDocument/didChange", {"textDocument": {"uri": "file:///never.yaml", "version": 2},
+                                    "contentChanges": [{"text": "x"}]})
+m = s.read()
+expect("a change to a document never opened is logged",
+       (m.get("method"), m["params"]["type"]), ("window/logMessage", 2))
+s.send({"jsonrpc": "2.0", "id": {"not": "an id"}, "method": "shutdown"})
+expect("an id that is an object", s.error_code(None), -32600)
+s.raw(b"Content-Type: application/json\r\n\r\n")
+expect("a header without Content-Length", s.error_code(None), -32700)
+
+# A Content-Length larger than its body swallows the next message's header:
+# the server reports the bad body and reads that message after all.
+follow = json.dumps({"jsonrpc": "2.0", "id": 7, "method": "shutdown-not", "params": {},
+                     "pad": "x" * 300}).encode()
+s.raw(b'Content-Length: 200\r\n\r\n{"jsonrpc": "2.0"}' +
+      b"Content-Length: %d\r\n\r\n" % len(follow) + follow)
+expect("a Content-Length larger than the body", s.error_code(None), -32700)
+expect("the message after it is read", s.error_code(7), -32601)
+
+# A 20 MB document: its findings arrive, and the server answers after.
+with open(os.path.join(SRCDIR, "tests/rules/key-overlap/bad.yaml")) as f:
+    design = f.read()
+big = design.replace("name: crm\n", "name: crm\ndescription: |\n" +
+                     ("  " + "x" * 78 + "\n") * (20 * 1024 * 1024 // 81))
+uri = "file:///big.ddb.yaml"
+t0 = time.time()
+s.notify("textDocument/didOpen", {"textDocument": {"uri": uri, "languageId": "yaml",
+                                                   "version": 1, "text": big}})
+while True:
+    m = s.read(60)
+    if m.get("method") == "textDocument/publishDiagnostics" and m["params"]["uri"] == uri:
+        break
+codes = [d["code"] for d in m["params"]["diagnostics"]]
+expect("a 20 MB document's findings (%.1f s)" % (time.time() - t0), codes, ["key-overlap"])
+s.request(8, "textDocument/hover", {"textDocument": {"uri": uri},
+                                    "position": {"line": 0, "character": 0}})
+expect("a request after it", "result" in s.answer(8), True)
+
+# exit without shutdown: status 1.
+s.notify("exit", {})
+expect("exit without shutdown", s.p.wait(10), 1)
+
+# shutdown, then exit: 0; a request after shutdown is refused.
+s = Server()
+s.request(1, "initialize", {"capabilities": {}})
+s.answer(1)
+s.request(2, "shutdown")
+expect("shutdown", s.answer(2).get("result", "missing"), None)
+s.request(3, "textDocument/hover", {})
+expect("a request after shutdown", s.error_code(3), -32600)
+s.notify("exit", {})
+expect("exit after shutdown", s.p.wait(10), 0)
+
+# The input ends in the middle of a message: the server ends, status 1.
+s = Server()
+s.raw(b"Content-Length: 100\r\n\r\n{")
+s.p.stdin.close()
+expect("the input ends mid-message", s.p.wait(10), 1)
+print("lsp robustness: ok")
