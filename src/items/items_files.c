@@ -167,7 +167,7 @@ static void check_part(ddbc_items_run *R, const ddbc_items_part *p, part_result 
 {
 	FILE *in = p->path ? ddbc_input_fopen(p->path) : p->stream;
 	ddbc_ipos start = { 1, 1 };
-	if (!in && errno == ENOENT) {
+	if (!in && errno == ENOENT && p->existed) {
 		/* The file was there when the plan was made (a folder's, an
 		 * export's): deleted since, it is a finding about that file,
 		 * and the run goes on to say what the others hold. */
