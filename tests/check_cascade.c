@@ -13,8 +13,11 @@
  * ddbc (a description, a pattern's own name, a value no rule constrains),
  * and a typo there is no mistake it can see. Notes are left out: they are
  * advice, and a renamed attribute may well deserve one. Findings are told
- * apart by rule and line (a typo shifts later columns of its line). No
- * message of any copy may print an empty list.
+ * apart by rule and line (a typo shifts later columns of its line). One
+ * echo is asked for: a typo in an INCLUDE list does not hide the
+ * pattern-projection finding of the attribute it was meant for (SPEC
+ * 8.1), so that one is not counted. No message of any copy may print an
+ * empty list.
  */
 #include "input/compose.h"
 #include "rules/check.h"
@@ -187,6 +190,29 @@ static bool empty_list(const char *m)
 	       strstr(m, "''") || strstr(m, "[, ");
 }
 
+/* Whether finding x is a pattern-projection of the attribute a fresh
+ * projection-unknown-attribute of d says an INCLUDE name was meant for
+ * ("did you mean 'X'?"): the same typo, told where it bites, which the
+ * typo must not hide (SPEC 8.1). */
+static bool typo_told_twice(const ddbc_diags *d, const ddbc_diags *base, const ddbc_diag *x)
+{
+	if (x->rule != DDBC_RULE_PATTERN_PROJECTION)
+		return false;
+	for (size_t i = 0; i < d->n; i++) {
+		const ddbc_diag *u = &d->items[i];
+		const char *m = strstr(u->message, "did you mean '");
+		if (u->rule != DDBC_RULE_PROJECTION_UNKNOWN_ATTRIBUTE || !m ||
+		    has_finding(base, u->rule, u->loc.line))
+			continue;
+		m += strlen("did you mean '");
+		char want[300];
+		snprintf(want, sizeof(want), "does not project '%.*s' of", (int)strcspn(m, "'"), m);
+		if (strstr(x->message, want))
+			return true;
+	}
+	return false;
+}
+
 /* Breaks the word and lints the copy; failures are appended to out. */
 static void try_word(const char *rel, const char *text, size_t len, const ddbc_diags *base,
 		     word wd, strbuf *out)
@@ -205,7 +231,8 @@ static void try_word(const char *rel, const char *text, size_t len, const ddbc_d
 		if (empty_list(x->message))
 			strbuf_addf(out, "%s: '%.*s': an empty list: %s\n", rel, (int)wd.len,
 				    text + wd.off, x->message);
-		if (x->severity >= DDBC_SEV_WARNING && !has_finding(base, x->rule, x->loc.line))
+		if (x->severity >= DDBC_SEV_WARNING && !has_finding(base, x->rule, x->loc.line) &&
+		    !typo_told_twice(&d, base, x))
 			fresh++;
 		field |= x->rule == DDBC_RULE_SCHEMA && !strncmp(x->message, "unknown field", 13);
 	}

@@ -736,6 +736,47 @@ START_TEST(test_include_only_keys)
 }
 END_TEST
 
+/* A typo in an INCLUDE list gets "did you mean" at the name, and hides
+ * nothing: the index still projects the names that are attributes, so the
+ * pattern that returns the attribute meant hears it is not projected. With
+ * the name fixed, neither finding is left. */
+START_TEST(test_projection_typo)
+{
+	ddbc_diags d;
+	ddbc_source *src;
+	lint_fixture("tests/fixtures/projection-typo.ddb.yaml", &d, &src);
+	tu_expect_count(&d, 2);
+	tu_expect_diag(&d, DDBC_RULE_PROJECTION_UNKNOWN_ATTRIBUTE, 14, 29,
+		       "GSI 'ByQueue' projects 'priorty', which no entity of table 'Issues' has; "
+		       "did you mean 'priority'?");
+	tu_expect_diag(&d, DDBC_RULE_PATTERN_PROJECTION, 34, 22,
+		       "GSI 'ByQueue' does not project 'priority' of 'Issue' (projection: "
+		       "[title, priorty]); add it to the projection, or read the item from the table");
+	char *text = tu_replace(src->text, "[title, priorty]", "[title, priority]");
+	ddbc_diags_release(&d);
+	ddbc_source_free(src);
+	lint_text(text, &d, &src);
+	tu_expect_count(&d, 0);
+	ddbc_diags_release(&d);
+	ddbc_source_free(src);
+	free(text);
+	/* A name nothing is near gets no guess. */
+	lint_fixture("tests/fixtures/projection-typo.ddb.yaml", &d, &src);
+	text = tu_replace(src->text, "[title, priorty]", "[title, xyzzy]");
+	ddbc_diags_release(&d);
+	ddbc_source_free(src);
+	lint_text(text, &d, &src);
+	tu_expect_count(&d, 2);
+	tu_expect_diag(&d, DDBC_RULE_PROJECTION_UNKNOWN_ATTRIBUTE, 14, 29,
+		       "GSI 'ByQueue' projects 'xyzzy', which no entity of table 'Issues' has; "
+		       "fix the name or remove it");
+	tu_expect_diag(&d, DDBC_RULE_PATTERN_PROJECTION, 34, 22, NULL);
+	ddbc_diags_release(&d);
+	ddbc_source_free(src);
+	free(text);
+}
+END_TEST
+
 /* An entity with more unknown placeholders than get a "did you mean" (each
  * suggestion compares with every attribute): the first ones get one, the
  * rest are still reported, without. */
@@ -864,6 +905,7 @@ static Suite *rules_suite(void)
 	tcase_add_loop_test(tc, test_index_key_typo_one_finding, 0, 5);
 	tcase_add_test(tc, test_index_key_unknown_not_judged);
 	tcase_add_test(tc, test_include_only_keys);
+	tcase_add_test(tc, test_projection_typo);
 	tcase_add_test(tc, test_many_unknown_placeholders);
 	tcase_add_test(tc, test_blocks_same_findings);
 	suite_add_tcase(s, tc);

@@ -14,6 +14,7 @@
 #include "cli/cli_migrate.h"
 #include "cli/cli_explain.h"
 #include "cli/cli_live.h"
+#include "cli/cli_init.h"
 #include "cli/cli_usage.h"
 #include "cli/cli_words.h"
 #include "model/header_plan.h"
@@ -421,16 +422,12 @@ static ddbc_emit_result emit_cost(FILE *out, struct unit *u, struct opts *o)
 	return ddbc_cli_cost(out, u->design, u->src->name, o->prices, o->format);
 }
 static exit_status run_cost(struct opts *o) { return compile(o, emit_cost); }
-/* param-no-value speaks for the queries export: lint reports it so that a
- * design lint passes is one that export takes, but the commands that send
- * no request (and the export given values by --param, whose emitter still
- * refuses what they leave without one) need no values. */
-static void param_values_needed(const struct command *cmd, struct opts *o)
+/* The queries export given values by --param judges each parameter itself
+ * (its emitter refuses one left without a value, naming it): its limit
+ * rule, which cannot see those values, is off there. */
+static void params_given(const struct command *cmd, struct opts *o)
 {
-	bool needs = !strcmp(cmd->name, "lint") || !strcmp(cmd->name, "lsp") ||
-		     (!strcmp(cmd->name, "export") && !strcmp(o->format, "queries") &&
-		      !o->nparams);
-	if (!needs && o->settings.sev[DDBC_RULE_PARAM_NO_VALUE] == DDBC_SEV_DEFAULT)
+	if (!strcmp(cmd->name, "export") && !strcmp(o->format, "queries") && o->nparams)
 		o->settings.sev[DDBC_RULE_PARAM_NO_VALUE] = DDBC_SEV_OFF;
 }
 /* What an export format cannot hold is its limit rule's finding: an error
@@ -697,6 +694,13 @@ static exit_status run_lsp(struct opts *o)
 	return status ? EXIT_FINDINGS : EXIT_OK;
 }
 
+/* ---- init ------------------------------------------------------------------------- */
+
+static exit_status run_init(struct opts *o)
+{
+	return (exit_status)ddbc_cli_init(o->nfiles ? o->files[0] : NULL, o->output);
+}
+
 /* ---- import ---------------------------------------------------------------------- */
 
 static exit_status run_import(struct opts *o)
@@ -794,6 +798,8 @@ static const struct command commands[] = {
 	  .max_files = 2, .run = ddbc_cli_migrate },
 	{ .name = "explain", .usage = ddbc_usage_explain, .max_files = 1, .run = run_explain },
 	{ .name = "lsp", .usage = ddbc_usage_lsp, .options = OPT_RULE, .run = run_lsp },
+	{ .name = "init", .usage = ddbc_usage_init, .options = OPT_OUTPUT, .max_files = 1,
+	  .run = run_init },
 };
 
 /* Every file the command names is an input -o must not replace
@@ -823,8 +829,8 @@ static exit_status run_command(const struct command *cmd, int argc, char **argv)
 	exit_status status = EXIT_USAGE;
 	switch (cli_parse_options(cmd, argc, argv, &o)) {
 	case CLI_GO_ON:
-		param_values_needed(cmd, &o);
 		format_limits(cmd, &o);
+		params_given(cmd, &o);
 		note_inputs(&o);
 		status = cmd->run(&o);
 		break;

@@ -29,6 +29,7 @@ const char ddbc_usage_main[] =
 	"               template, described tables or an MCP server schema\n"
 	"  explain      list the rules, or show one rule's page\n"
 	"  lsp          a language server for editors, on standard input and output\n"
+	"  init         write a commented starter design that lints clean\n"
 	"\n"
 	"options:\n"
 	"  -h, --help     show this help ('ddbc COMMAND --help' for a command)\n"
@@ -63,7 +64,9 @@ const char ddbc_usage_lint[] =
 	"      --format FMT        text (default), json, sarif or github\n"
 	"      --list-formats      list the formats and what each writes\n"
 	"      --target FMT        the design goes to export --format FMT: what that\n"
-	"                          format cannot hold is an error (repeatable)\n"
+	"                          format cannot hold or needs is an error: a\n"
+	"                          parameter without a value for queries, a\n"
+	"                          multi-attribute key for workbench (repeatable)\n"
 	COMMON_HELP;
 
 const char ddbc_usage_doc[] =
@@ -283,7 +286,8 @@ const char ddbc_usage_import[] =
 	"Writes a design from other descriptions of the tables: a NoSQL Workbench\n"
 	"data model (workbench), a CloudFormation, SAM or CDK-synthesized template or\n"
 	"a Serverless Framework service in YAML or JSON (cloudformation), the output\n"
-	"of 'aws dynamodb describe-table', one file per table (describe-table), or\n"
+	"of 'aws dynamodb describe-table', one file per table, or CreateTable requests\n"
+	"(--cli-input-json files, or the array export writes) (describe-table), or\n"
 	"the schema.json of the DynamoDB MCP server (mcp).\n"
 	"Key templates that only sample items show are recovered where every sample\n"
 	"agrees and marked by a comment. A FILE of - is read from standard input.\n"
@@ -319,7 +323,20 @@ const char ddbc_usage_lsp[] =
 	"\n"
 	"options:\n"
 	"      --rule RULE=SEV     set a rule's severity: off, note, warning or error\n"
-	"                          (repeatable; the client's settings may add more)\n"
+	"                          (repeatable; the client's settings may add more)\n";
+
+const char ddbc_usage_init[] =
+	"usage: ddbc init [NAME] [-o FILE]\n"
+	"\n"
+	"Writes a commented starter design named NAME (default: the current folder's\n"
+	"name, else 'design'): a table, a GSI, a sparse index, two entities with\n"
+	"example items and three access patterns, which lints clean and which every\n"
+	"command takes. It goes to NAME.ddb.yaml, or FILE ('-': standard output); a\n"
+	"file that exists is never overwritten (exit status 2, nothing written).\n"
+	"NAME: a letter, then letters, digits, '-' and '_', at most 64 in all.\n"
+	"\n"
+	"options:\n"
+	"  -o, --output FILE       write to FILE instead of NAME.ddb.yaml\n"
 	"  -h, --help              show this help\n";
 
 /* Appends words, wrapped at 80 columns after the option column. */

@@ -26,6 +26,7 @@ extern const char ddbc_usage_diff[];
 extern const char ddbc_usage_import[];
 extern const char ddbc_usage_explain[];
 extern const char ddbc_usage_lsp[];
+extern const char ddbc_usage_init[];
 
 /* Writes usage to out, @FORMATS@ as formats' words, @SOURCES@ as sources'
  * and @LANGS@ as langs' (the first format and language marked the

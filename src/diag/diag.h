@@ -192,10 +192,11 @@ typedef struct ddbc_print_opts {
  * status count each finding. */
 #define DDBC_FOLD_AT 3
 
-/* Appends the address of rule's page (DDBC_DOCS_URL, or the environment's
- * DDBC_DOCS_URL when it is an https address): SARIF's helpUri, the
- * language server's codeDescription. */
-void ddbc_rule_page_uri(strbuf *sb, ddbc_rule rule);
+/* Appends the address of rule's page and returns true when one is
+ * configured (the environment's DDBC_HELP_URI when it is an https address,
+ * else configure's --with-help-uri); appends nothing and returns false
+ * when none is: SARIF's helpUri, the language server's codeDescription. */
+bool ddbc_rule_page_uri(strbuf *sb, ddbc_rule rule);
 void ddbc_diags_print(FILE *out, const ddbc_diags *d, const ddbc_print_opts *opts);
 
 #endif

@@ -1,5 +1,6 @@
 /* diag_print.c - one printer per output format of `ddbc lint` */
 #include "diag/diag.h"
+#include "util/embedded.h"
 #include "util/repo_path.h"
 #include "util/strbuf.h"
 #include "util/utf8.h"
@@ -247,14 +248,16 @@ static const char *sarif_level(ddbc_severity sev)
 	return levels[sev];
 }
 
-/* The folder of the rule pages that helpUri names: the environment's
- * DDBC_DOCS_URL when it is an https address (a team's own published copy,
- * without a rebuild), else the one configure was given. */
-static void docs_url(strbuf *sb)
+/* The folder of the rule pages that helpUri names, or "" for none: the
+ * environment's DDBC_HELP_URI when it is an https address (a team's own
+ * published copy, without a rebuild), else the one configure was given
+ * (--with-help-uri, none by default: a placeholder address would be a dead
+ * link in every alert). */
+static void help_uri(strbuf *sb)
 {
-	const char *env = getenv("DDBC_DOCS_URL");
+	const char *env = getenv("DDBC_HELP_URI");
 	if (!env || strncmp(env, "https://", 8) != 0 || !env[8]) {
-		strbuf_addstr(sb, DDBC_DOCS_URL);
+		strbuf_addstr(sb, DDBC_HELP_URI);
 		return;
 	}
 	strbuf_addstr(sb, env);
@@ -262,10 +265,32 @@ static void docs_url(strbuf *sb)
 		strbuf_addch(sb, '/');
 }
 
-void ddbc_rule_page_uri(strbuf *sb, ddbc_rule rule)
+bool ddbc_rule_page_uri(strbuf *sb, ddbc_rule rule)
 {
-	docs_url(sb);
+	size_t before = sb->len;
+	help_uri(sb);
+	if (sb->len == before)
+		return false;
 	strbuf_addf(sb, "%s.md", ddbc_rule_get(rule)->id);
+	return true;
+}
+
+/* A rule's help: its page, compiled into the binary, as help.markdown
+ * (code scanning shows it in the alert), and a one-line text for viewers
+ * that show no Markdown (SARIF requires text beside markdown). */
+static json_t *sarif_help(const ddbc_rule_info *r)
+{
+	strbuf name = STRBUF_INIT;
+	strbuf_addf(&name, "rules/%s.md", r->id);
+	const ddbc_embedded_file *page = ddbc_embedded_find(name.buf);
+	strbuf_release(&name);
+	strbuf text = STRBUF_INIT;
+	strbuf_addf(&text, "%s (ddbc explain %s)", r->summary, r->id);
+	json_t *help = json_pack("{s:s}", "text", text.buf);
+	strbuf_release(&text);
+	if (page)
+		json_object_set_new(help, "markdown", json_stringn(page->data, page->len));
+	return help;
 }
 
 static json_t *sarif_rules(void)
@@ -273,14 +298,15 @@ static json_t *sarif_rules(void)
 	json_t *rules = json_array();
 	for (int i = 0; i < DDBC_RULE_COUNT; i++) {
 		const ddbc_rule_info *r = ddbc_rule_get((ddbc_rule)i);
-		strbuf sb = STRBUF_INIT;
-		ddbc_rule_page_uri(&sb, (ddbc_rule)i);
-		char *uri = strbuf_detach(&sb);
-		json_array_append_new(rules, json_pack("{s:s, s:{s:s}, s:{s:s}, s:s}",
+		json_t *rule = json_pack("{s:s, s:{s:s}, s:{s:s}, s:o}",
 			"id", r->id, "shortDescription", "text", r->summary,
 			"defaultConfiguration", "level", sarif_level(r->default_severity),
-			"helpUri", uri));
-		free(uri);
+			"help", sarif_help(r));
+		strbuf uri = STRBUF_INIT;
+		if (ddbc_rule_page_uri(&uri, (ddbc_rule)i))
+			json_object_set_new(rule, "helpUri", json_string(uri.buf));
+		strbuf_release(&uri);
+		json_array_append_new(rules, rule);
 	}
 	return rules;
 }
@@ -373,11 +399,11 @@ static void print_sarif(FILE *out, const ddbc_diags *d, const ddbc_print_opts *o
 		json_array_append_new(results, sarif_result(&d->items[i]));
 	/* Columns count characters, as libyaml's marks do: say so, since
 	 * SARIF's default is UTF-16 code units. */
-	json_t *root = json_pack("{s:s, s:s, s:[{s:{s:{s:s, s:s, s:s, s:o}}, s:o, s:s, s:o}]}",
+	json_t *root = json_pack("{s:s, s:s, s:[{s:{s:{s:s, s:s, s:o}}, s:o, s:s, s:o}]}",
 		"$schema", "https://json.schemastore.org/sarif-2.1.0.json",
 		"version", "2.1.0",
 		"runs", "tool", "driver", "name", "ddbc", "version", PACKAGE_VERSION,
-		"informationUri", DDBC_DOCS_URL, "rules", sarif_rules(),
+		"rules", sarif_rules(),
 		"invocations", sarif_invocation(opts->failure),
 		"columnKind", "unicodeCodePoints",
 		"results", results);

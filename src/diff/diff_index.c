@@ -45,9 +45,11 @@ static int by_string(const void *pa, const void *pb)
 	return strcmp(*(const char *const *)pa, *(const char *const *)pb);
 }
 
-/* The INCLUDE names DynamoDB keeps: no key attribute, no repeat, sorted.
- * Returns how many; *out is the caller's to free. */
-static size_t non_key_names(const ddbc_index *ix, const char ***out)
+/* The INCLUDE names as the export writes them (emit_json.c): no key
+ * attribute, no repeat, sorted; a list of key attributes alone keeps them
+ * (*keys_only set), for NonKeyAttributes may not be empty. Returns how
+ * many; *out is the caller's to free. */
+static size_t non_key_names(const ddbc_index *ix, const char ***out, bool *keys_only)
 {
 	const char **v = xcalloc(ix->ninclude + 1, sizeof(*v));
 	size_t n = 0;
@@ -56,6 +58,10 @@ static size_t non_key_names(const ddbc_index *ix, const char ***out)
 		if (s && !ddbc_index_has_key(ix, s) && !ddbc_index_has_key(&ix->table->primary, s))
 			v[n++] = s;
 	}
+	*keys_only = n == 0;
+	for (size_t i = 0; *keys_only && i < ix->ninclude; i++)
+		if (ix->include[i].s)
+			v[n++] = ix->include[i].s;
 	qsort(v, n, sizeof(*v), by_string);
 	size_t k = 0;
 	for (size_t i = 0; i < n; i++)
@@ -65,20 +71,22 @@ static size_t non_key_names(const ddbc_index *ix, const char ***out)
 	return k;
 }
 
+/* Whether the two projections are one ProjectionType and NonKeyAttributes
+ * as exported: INCLUDE of key attributes alone is not KEYS_ONLY, though it
+ * holds the same (an index's projection cannot change in place). */
 bool ddbc_diff_projection_same(const ddbc_index *a, const ddbc_index *b)
 {
-	const char **va, **vb;
-	size_t na = a->projection == DDBC_PROJ_INCLUDE ? non_key_names(a, &va) : 0;
-	size_t nb = b->projection == DDBC_PROJ_INCLUDE ? non_key_names(b, &vb) : 0;
-	/* An INCLUDE with nothing left projects the keys only. */
+	const char **va = NULL, **vb = NULL;
+	bool ka = false, kb = false;
+	size_t na = a->projection == DDBC_PROJ_INCLUDE ? non_key_names(a, &va, &ka) : 0;
+	size_t nb = b->projection == DDBC_PROJ_INCLUDE ? non_key_names(b, &vb, &kb) : 0;
+	/* An INCLUDE with no name at all projects the keys only. */
 	bool all_a = a->projection == DDBC_PROJ_ALL, all_b = b->projection == DDBC_PROJ_ALL;
-	bool same = all_a == all_b && na == nb;
+	bool same = all_a == all_b && na == nb && ka == kb;
 	for (size_t i = 0; same && i < na; i++)
 		same = strcmp(va[i], vb[i]) == 0;
-	if (a->projection == DDBC_PROJ_INCLUDE)
-		free(va);
-	if (b->projection == DDBC_PROJ_INCLUDE)
-		free(vb);
+	free(va);
+	free(vb);
 	return same;
 }
 

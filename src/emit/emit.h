@@ -115,6 +115,16 @@ ddbc_emit_result ddbc_emit_cloudformation(FILE *out, const ddbc_design *g,
 					  const ddbc_export_opts *o, ddbc_diags *d);
 ddbc_emit_result ddbc_emit_terraform(FILE *out, const ddbc_design *g,
 				     const ddbc_export_opts *o, ddbc_diags *d);
+/* emit_electrodb.c, emit_toolbox.c, emit_onetable.c: the design as the
+ * data-access library's model (ElectroDB entities and services,
+ * DynamoDB-Toolbox v2 tables and entities, a OneTable schema); a key
+ * template the library cannot write is refused (DDBC_EMIT_FAILED). */
+ddbc_emit_result ddbc_emit_electrodb(FILE *out, const ddbc_design *g,
+				     const ddbc_export_opts *o, ddbc_diags *d);
+ddbc_emit_result ddbc_emit_toolbox(FILE *out, const ddbc_design *g,
+				   const ddbc_export_opts *o, ddbc_diags *d);
+ddbc_emit_result ddbc_emit_onetable(FILE *out, const ddbc_design *g,
+				    const ddbc_export_opts *o, ddbc_diags *d);
 /* emit_workbench.c: a NoSQL Workbench data model (v3.0). */
 ddbc_emit_result ddbc_emit_workbench(FILE *out, const ddbc_design *g,
 				     const ddbc_export_opts *o, ddbc_diags *d);

@@ -580,15 +580,15 @@ static json_t *attribute_definitions(const ddbc_table *t)
 	return defs;
 }
 
-/* An INCLUDE list without the key attributes, which every index projects
- * anyway, and without repeats, which DynamoDB rejects. */
-static json_t *non_key_attributes(const ddbc_index *ix)
+/* An INCLUDE list without repeats, which DynamoDB rejects, and (keys:
+ * false) without the key attributes, which every index projects anyway. */
+static json_t *non_key_attributes(const ddbc_index *ix, bool keys)
 {
 	json_t *a = json_array();
 	for (size_t i = 0; i < ix->ninclude; i++) {
 		const char *name = ix->include[i].s;
-		bool skip = ddbc_index_has_key(ix, name) ||
-			    ddbc_index_has_key(&ix->table->primary, name);
+		bool skip = !keys && (ddbc_index_has_key(ix, name) ||
+				      ddbc_index_has_key(&ix->table->primary, name));
 		for (size_t k = 0; k < i && !skip; k++)
 			skip = !strcmp(ix->include[k].s, name);
 		if (!skip)
@@ -597,10 +597,22 @@ static json_t *non_key_attributes(const ddbc_index *ix)
 	return a;
 }
 
+/* An INCLUDE list is written as INCLUDE, its key attributes left out; one
+ * of key attributes alone keeps them (NonKeyAttributes may not be empty):
+ * the index holds what KEYS_ONLY would, but a table made from a source
+ * that says INCLUDE [Artist, Album] is then the table this export makes,
+ * where KEYS_ONLY would have CloudFormation replace the index. */
 static json_t *projection(const ddbc_index *ix)
 {
 	json_t *o = json_object();
-	json_t *include = ix->projection == DDBC_PROJ_INCLUDE ? non_key_attributes(ix) : NULL;
+	json_t *include = NULL;
+	if (ix->projection == DDBC_PROJ_INCLUDE) {
+		include = non_key_attributes(ix, false);
+		if (!json_array_size(include)) {
+			json_decref(include);
+			include = non_key_attributes(ix, true);
+		}
+	}
 	const char *type = ix->projection == DDBC_PROJ_ALL ? "ALL" : "KEYS_ONLY";
 	/* INCLUDE needs a non-empty list; an empty one projects the keys only. */
 	if (include && json_array_size(include))

@@ -147,7 +147,7 @@ const ddbc_import_source ddbc_import_sources[] = {
 	  .from = DDBC_IMPORT_WORKBENCH },
 	{ .name = "cloudformation", .help = "a CloudFormation, SAM or CDK template, or serverless.yml",
 	  .from = DDBC_IMPORT_CLOUDFORMATION },
-	{ .name = "describe-table", .help = "aws dynamodb describe-table output, a file per table",
+	{ .name = "describe-table", .help = "aws dynamodb describe-table output, a file per table, or CreateTable requests",
 	  .from = DDBC_IMPORT_DESCRIBE_TABLE },
 	{ .name = "mcp", .help = "the schema.json of the DynamoDB MCP server",
 	  .from = DDBC_IMPORT_MCP },

@@ -427,11 +427,58 @@ bool ddbc_cfn_table_type(const char *type)
 			ddbc_cfn_is_simple_table(type));
 }
 
+bool ddbc_cfn_tables_read(const char *k)
+{
+	static const char *const read[] = { "Parameters", "Mappings", "Conditions", "Globals",
+					    "Transform", "Resources" };
+	for (size_t i = 0; i < sizeof(read) / sizeof(read[0]); i++)
+		if (!strcmp(k, read[i]))
+			return true;
+	return false;
+}
+
+/* Member e (a mapping) of the template with each entry resolved alone: one
+ * that cannot be is left out (a parameter keeps what resolves without its
+ * Default, so a Ref asks for --param), so only a table that uses it is
+ * touched, as the template's evaluation treats what is missing (refused,
+ * or named in a comment); the others are imported. Said on stderr. NULL
+ * when e is no mapping. */
+static json_t *sls_entries(const char *file, ddbc_sls *v, const char *k, const json_t *e)
+{
+	if (!json_is_object(e))
+		return NULL;
+	json_t *out = json_object();
+	const char *name;
+	const json_t *x;
+	json_object_foreach((json_t *)e, name, x) {
+		json_t *r = ddbc_sls_resolve(v, x);
+		if (r) {
+			json_object_set_new(out, name, r);
+			continue;
+		}
+		fprintf(stderr, "ddbc import: %s: resources.%s.%s: %s: left out (a table that "
+			"uses it says what that leaves undecided)\n", file, k, name,
+			strbuf_str(&v->why));
+		if (strcmp(k, "Parameters") || !json_is_object(x) || !json_object_get(x, "Default"))
+			continue;
+		json_t *bare = json_deep_copy(x);
+		json_object_del(bare, "Default");
+		r = ddbc_sls_resolve(v, bare);
+		json_decref(bare);
+		if (r)   /* a Ref to it then asks for --param NAME=VALUE */
+			json_object_set_new(out, name, r);
+	}
+	return out;
+}
+
 /* The template under a Serverless Framework service's `resources`, its
  * variables resolved as the framework resolves them before CloudFormation
- * sees it (import_sls.c). A resource whose variables cannot be resolved
- * is left out, a table said on stderr and counted in *found, *refused and
- * lost; NULL (said) when the Parameters, Conditions or Mappings cannot be
+ * sees it (import_sls.c). Only what the tables need must resolve: a
+ * resource whose variables cannot be resolved is left out, a table said
+ * on stderr and counted in *found, *refused and lost; so is an entry of
+ * the Parameters, Mappings, Conditions or Globals (sls_entries), and a
+ * member no table reads (Outputs: ${git:branch} of the deploying
+ * checkout) is dropped unread. NULL (said) when a Transform cannot be
  * resolved. A new reference. */
 static json_t *sls_template(const char *file, ddbc_sls *v, const json_t *tpl, size_t *found,
 			    size_t *refused, strbuf *lost)
@@ -443,12 +490,15 @@ static json_t *sls_template(const char *file, ddbc_sls *v, const json_t *tpl, si
 		if (!strcmp(k, "Resources"))
 			continue;
 		json_t *r = ddbc_sls_resolve(v, e);
-		if (!r) {
+		if (!r && ddbc_cfn_tables_read(k))
+			r = sls_entries(file, v, k, e);
+		if (!r && ddbc_cfn_tables_read(k)) {
 			ddbc_import_fail(file, "resources.%s: %s", k, strbuf_str(&v->why));
 			json_decref(out);
 			return NULL;
 		}
-		json_object_set_new(out, k, r);
+		if (r)
+			json_object_set_new(out, k, r);
 	}
 	json_t *resources = json_object();
 	json_object_foreach(json_object_get(tpl, "Resources"), k, e) {

@@ -75,6 +75,12 @@ bool ddbc_cfn_is_simple_table(const char *type);
 json_t *ddbc_cfn_simple_table(const char *file, const json_t *root, const char *logical,
 			      const json_t *res);
 
+/* Whether a table resource can read member k of a template: its
+ * Parameters (Ref), Mappings (Fn::FindInMap), Conditions, SAM's Globals
+ * and Transform (and Resources). Outputs, Description, Metadata, Rules no
+ * table reads: what they hold never refuses a table. */
+bool ddbc_cfn_tables_read(const char *k);
+
 /* Writes the reason into why unless one is there (the first stays);
  * returns NULL, for `return fail(...)`. */
 json_t *ddbc_cfn_why(strbuf *why, const char *fmt, ...) __attribute__((format(printf, 2, 3)));

@@ -9,9 +9,16 @@
  * describe-table says nothing of TTL; describe-time-to-live's answer does,
  * and a file may hold its TimeToLiveDescription beside "Table" (as
  * `ddbc diff --live` writes them, or `jq -s add` of the two outputs).
+ *
+ * The table files teams keep most are CreateTable requests, the shape
+ * `aws dynamodb create-table --cli-input-json file://t.json` reads: the
+ * table's members at the top (TableName, KeySchema, AttributeDefinitions,
+ * ...), no wrapper. They are read as the same table; so is a JSON array of
+ * them, which `ddbc export --format create-table` writes.
  */
 #include "import/import_int.h"
 
+#include <stdbool.h>
 #include <string.h>
 
 /* TTL on (or being switched on): the table's ttl, a Number as DynamoDB
@@ -28,16 +35,29 @@ static void add_ttl(const json_t *root, json_t *table, json_t *attrs)
 		json_object_set_new(attrs, a, json_string("N"));
 }
 
-int ddbc_import_describe(const char *file, const json_t *root, json_t *design)
+/* Whether t reads as a CreateTable request: a table's own members at its
+ * top (TableName and KeySchema), no describe-table wrapper. */
+static bool create_table_request(const json_t *t)
 {
-	const json_t *t = json_object_get(root, "Table");
-	if (!t)
-		t = json_object_get(root, "TableDescription");
+	return json_is_object(t) && json_object_get(t, "TableName") &&
+	       json_object_get(t, "KeySchema") && !json_object_get(t, "Table") &&
+	       !json_object_get(t, "TableDescription");
+}
+
+static int fail_shape(const char *file, const char *where)
+{
+	return ddbc_import_fail(file, "%sexpected describe-table output, {\"Table\": "
+				"{\"TableName\": ...}} (or create-table's {\"TableDescription\": "
+				"...}), or a CreateTable request, {\"TableName\": ..., \"KeySchema\": "
+				"...} (--cli-input-json), or a JSON array of those requests",
+				where);
+}
+
+/* Adds table object t (described, or requested) to design; root is the
+ * object that may hold t's TimeToLiveDescription beside it. */
+static int add_table(const char *file, const json_t *root, const json_t *t, json_t *design)
+{
 	const char *name = ddbc_import_string_value(json_object_get(t, "TableName"));
-	if (!json_is_object(t) || !name)
-		return ddbc_import_fail(file, "expected describe-table output, {\"Table\": "
-					"{\"TableName\": ...}} (or create-table's "
-					"{\"TableDescription\": ...})");
 	if (json_object_get(json_object_get(design, "tables"), name))
 		return ddbc_import_fail(file, "table '%s' is described twice", name);
 	json_t *attrs = NULL;
@@ -50,4 +70,39 @@ int ddbc_import_describe(const char *file, const json_t *root, json_t *design)
 	int rc = ddbc_import_add_key_table(file, design, name, table, attrs, "describe-table");
 	json_decref(attrs);
 	return rc;
+}
+
+/* Every element of a JSON array of CreateTable requests, in its order. */
+static int add_requests(const char *file, const json_t *list, json_t *design)
+{
+	if (!json_array_size(list))
+		return fail_shape(file, "an empty array: ");
+	size_t i;
+	const json_t *t;
+	/* Every element's shape first: a list that holds something else is
+	 * said so, before what a request holds. */
+	json_array_foreach(list, i, t) {
+		if (!create_table_request(t) ||
+		    !ddbc_import_string_value(json_object_get(t, "TableName"))) {
+			char where[64];
+			snprintf(where, sizeof(where), "[%zu]: ", i);
+			return fail_shape(file, where);
+		}
+	}
+	json_array_foreach(list, i, t)
+		if (add_table(file, t, t, design) < 0)
+			return -1;
+	return 0;
+}
+
+int ddbc_import_describe(const char *file, const json_t *root, json_t *design)
+{
+	if (json_is_array(root))
+		return add_requests(file, root, design);
+	const json_t *t = create_table_request(root) ? root : json_object_get(root, "Table");
+	if (!t)
+		t = json_object_get(root, "TableDescription");
+	if (!json_is_object(t) || !ddbc_import_string_value(json_object_get(t, "TableName")))
+		return fail_shape(file, "");
+	return add_table(file, root, t, design);
 }

@@ -829,6 +829,10 @@ static json_t *fragment(ddbc_sls *s, const json_t *v, const char *where)
 	json_t *e;
 	json_object_foreach(f, k, e) {
 		json_t *m = expand(s, e);
+		if (!m && !ddbc_cfn_tables_read(k)) {  /* Outputs: no table reads it */
+			strbuf_reset(&s->why);
+			continue;
+		}
 		if (!m) {
 			json_decref(out);
 			json_decref(f);

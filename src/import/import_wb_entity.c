@@ -326,9 +326,154 @@ static void lend_unstored(json_t *samples, const char *k, const char *g, const c
 	json_decref(distinct);
 }
 
+/* Whether s is a name as attributes are named: a letter or '_', then
+ * letters, digits and '_'. */
+static bool is_name(const char *s, size_t n)
+{
+	if (!n || !(isalpha((unsigned char)*s) || *s == '_'))
+		return false;
+	for (size_t i = 1; i < n; i++)
+		if (!isalnum((unsigned char)s[i]) && s[i] != '_')
+			return false;
+	return true;
+}
+
+static bool has_lower(const char *s, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (islower((unsigned char)s[i]))
+			return true;
+	return false;
+}
+
+/* The template key k's alias reads as, or NULL. The alias split at '#',
+ * a part is a placeholder where it reads as a name: an attribute of the
+ * entity, the partition key's alias (pk_alias, a placeholder of the
+ * partition key pk), or a word with lower-case letters beside the
+ * upper-case literals keys are written with (TASK#TaskID is TASK#{TaskID});
+ * any other part is a literal. A template needs a literal and a
+ * placeholder, and never names k itself. */
+static char *alias_template(const char *alias, const json_t *attrs, const char *k,
+			    const char *pk, const char *pk_alias)
+{
+	if (!alias || strchr(alias, '{') || strchr(alias, '}') || !strchr(alias, '#'))
+		return NULL;
+	strbuf t = STRBUF_INIT;
+	bool literal = false, placeholder = false, self = false, clash = false;
+	for (const char *p = alias;; p++) {
+		size_t n = strcspn(p, "#");
+		bool pka = pk_alias && strlen(pk_alias) == n && !strncmp(p, pk_alias, n);
+		char *part = xstrndup(p, n);
+		if (is_name(p, n) && (json_object_get(attrs, part) || pka || has_lower(p, n))) {
+			const char *name = pka && strcmp(k, pk) ? pk : part;
+			self |= !strcmp(name, k);
+			/* A key part of a new name, never one generated code would
+			 * name as an attribute's (TaskId beside task_id). */
+			clash |= !json_object_get(attrs, name) && name_taken(attrs, name);
+			strbuf_addf(&t, "{%s}", name);
+			placeholder = true;
+		} else {
+			strbuf_add(&t, p, n);
+			literal |= n > 0;
+		}
+		free(part);
+		p += n;
+		if (!*p)
+			break;
+		strbuf_addch(&t, '#');
+	}
+	if (literal && placeholder && !self && !clash)
+		return strbuf_detach(&t);
+	strbuf_release(&t);
+	return NULL;
+}
+
+/* Whether key value v fits template t part for part at '#': each literal
+ * part as written, each placeholder part a non-empty value (placeholder
+ * values never hold the delimiter), the value of the sample's own
+ * attribute of that name where it stores one. */
+static bool fits_parts(const char *t, const char *v, const json_t *sample, const json_t *attrs)
+{
+	for (;;) {
+		size_t tn = strcspn(t, "#"), vn = strcspn(v, "#");
+		if (t[0] == '{') {
+			char *name = xstrndup(t + 1, tn - 2);
+			const json_t *a = json_object_get(attrs, name);
+			char *own = a && !json_is_false(json_object_get(a, "stored"))
+				  ? ddbc_import_scalar_text(json_object_get(sample, name)) : NULL;
+			bool ok = vn > 0 && (!own || (strlen(own) == vn && !strncmp(own, v, vn)));
+			free(own);
+			free(name);
+			if (!ok)
+				return false;
+		} else if (tn != vn || strncmp(t, v, tn)) {
+			return false;
+		}
+		if (!t[tn] || !v[vn])
+			return !t[tn] && !v[vn];
+		t += tn + 1;
+		v += vn + 1;
+	}
+}
+
+/* The template key k's alias reads as (alias_template), when every sample
+ * has k and fits it: a key alias is evidence, as sample keys are, and the
+ * only evidence of a facet whose samples show no template of their own. */
+static char *alias_evidence(const char *alias, const json_t *attrs, const char *k,
+			    const char *pk, const char *pk_alias, const json_t *samples)
+{
+	char *t = alias_template(alias, attrs, k, pk, pk_alias);
+	size_t i;
+	const json_t *e;
+	json_array_foreach(samples, i, e) {
+		const char *v = ddbc_import_string_value(json_object_get(e, k));
+		if (t && (!v || !fits_parts(t, v, e, attrs))) {
+			free(t);
+			t = NULL;
+		}
+	}
+	return t;
+}
+
+/* Alias template t (alias_evidence) when it is guess g but for naming
+ * g's invented key part {unstored}: the alias names that part (TASK#TaskID
+ * names TASK#{tasksId}'s part TaskID), by a name no attribute has; the
+ * name in *name (t's). NULL otherwise. */
+static const char *alias_names(const char *g, const char *unstored, const char *t,
+			       const json_t *attrs, char **name)
+{
+	if (!g || !t)
+		return NULL;
+	strbuf ph = STRBUF_INIT;
+	strbuf_addf(&ph, "{%s}", unstored);
+	*name = NULL;
+	bool same = true;
+	for (const char *a = g, *b = t;;) {
+		size_t an = strcspn(a, "#"), bn = strcspn(b, "#");
+		if (an == ph.len && !strncmp(a, ph.buf, an) && bn > 2 && b[0] == '{' && !*name) {
+			*name = xstrndup(b + 1, bn - 2);
+			same = !json_object_get(attrs, *name) && !name_taken(attrs, *name);
+		} else {
+			same = an == bn && !strncmp(a, b, an);
+		}
+		if (!same || !a[an] || !b[bn]) {
+			same = same && !a[an] && !b[bn];
+			break;
+		}
+		a += an + 1;
+		b += bn + 1;
+	}
+	strbuf_release(&ph);
+	if (same && *name)
+		return t;
+	free(*name);
+	*name = NULL;
+	return NULL;
+}
+
 static void key_template(const struct wb_table *w, json_t *attrs, const char *k,
-			 bool table_key, const char *alias, json_t *examples,
-			 json_t *templated, const char *entity)
+			 bool table_key, const char *alias, const char *pk_alias,
+			 json_t *examples, json_t *templated, const char *entity)
 {
 	json_t *a = json_object_get(attrs, k);
 	const char *t = ddbc_import_string_value(json_object_get(a, "type"));
@@ -356,9 +501,18 @@ static void key_template(const struct wb_table *w, json_t *attrs, const char *k,
 				    unstored };
 	char *g = in_every(examples, k) ? ddbc_import_guess_template(examples, &guess, &n) : NULL;
 	json_decref(exclude);
+	char *named = NULL;
 	if (g && strstr(g, unstored)) {
+		/* The key alias names the part the samples show unstored. */
+		char *at = alias_evidence(alias, attrs, k, pk, pk_alias, examples);
+		if (alias_names(g, unstored, at, attrs, &named)) {
+			free(g);
+			g = at;
+			at = NULL;
+		}
+		free(at);
 		ddbc_import_add_unstored(attrs, g, w->types);
-		lend_unstored(examples, k, g, unstored);
+		lend_unstored(examples, k, g, named ? named : unstored);
 	}
 	free(unstored);
 	/* A constant is a template only for the table's keys: an index key
@@ -366,12 +520,34 @@ static void key_template(const struct wb_table *w, json_t *attrs, const char *k,
 	 * than a fixed value. */
 	if (!g || (!table_key && !strchr(g, '{'))) {
 		free(g);
+		free(named);
+		g = alias_evidence(alias, attrs, k, pk, pk_alias, examples);
+		if (!g)
+			return;
+		ddbc_import_add_unstored(attrs, g, w->types);
+		json_object_set_new(a, "template", json_string(g));
+		json_array_append_new(templated, json_string(k));
+		n = json_array_size(examples);
+		if (n)
+			ddbc_import_set_comment(a, "template", "read from the facet's key alias "
+						"'%s', which %zu sample key%s fit%s", alias, n,
+						n == 1 ? "" : "s", n == 1 ? "s" : "");
+		else
+			ddbc_import_set_comment(a, "template", "read from the facet's key alias "
+						"'%s' (no sample key)", alias);
+		free(g);
 		return;
 	}
 	json_object_set_new(a, "template", json_string(g));
 	json_array_append_new(templated, json_string(k));
-	ddbc_import_set_comment(a, "template", "guessed from %zu sample key%s", n,
-				n == 1 ? "" : "s");
+	if (named)
+		ddbc_import_set_comment(a, "template", "guessed from %zu sample key%s, its "
+					"part named as the facet's key alias '%s' names it", n,
+					n == 1 ? "" : "s", alias);
+	else
+		ddbc_import_set_comment(a, "template", "guessed from %zu sample key%s", n,
+					n == 1 ? "" : "s");
+	free(named);
 	free(g);
 }
 
@@ -422,7 +598,8 @@ static int add_entity(const struct wb_table *w, json_t *design, const char *name
 		else
 			tk = false;
 		json_t *samples = key_samples(guessing, shown, evidence, kn);
-		key_template(w, attrs, kn, tk, al, samples, templated, name);
+		key_template(w, attrs, kn, tk, al, alias ? alias[0] : NULL, samples, templated,
+			     name);
 		json_decref(samples);
 	}
 	json_decref(guessing);

@@ -29,8 +29,8 @@ static const char *take_key(json_t *obj, const char *member, const json_t *a, js
 	return n;
 }
 
-/* The names an index's INCLUDE list may hold: not the table's or the
- * index's keys, which every index projects (Workbench lists them). */
+/* The names of an index's INCLUDE list but the table's or the index's
+ * keys (keys), which every index projects (Workbench lists them). */
 static json_t *include_list(const json_t *nk, const json_t *keys)
 {
 	json_t *out = json_array();
@@ -51,11 +51,17 @@ static json_t *index_projection(const json_t *x, const json_t *keys)
 {
 	const json_t *p = json_object_get(x, "Projection");
 	const char *pt = ddbc_import_string_value(json_object_get(p, "ProjectionType"));
+	const json_t *nk = json_object_get(p, "NonKeyAttributes");
 	json_t *proj = pt && !strcmp(pt, "KEYS_ONLY") ? json_string("keys_only")
-		     : pt && !strcmp(pt, "INCLUDE")
-		     ? include_list(json_object_get(p, "NonKeyAttributes"), keys)
+		     : pt && !strcmp(pt, "INCLUDE") ? include_list(nk, keys)
 		     : json_string("all");
-	/* An INCLUDE of the keys alone projects the keys only. */
+	/* An INCLUDE of the keys alone stays as written: it holds what
+	 * keys_only would, but a table made from the model says INCLUDE, and
+	 * so must the design's export, or the two drift apart. */
+	if (json_is_array(proj) && !json_array_size(proj)) {
+		json_decref(proj);
+		proj = include_list(nk, NULL);
+	}
 	if (json_is_array(proj) && !json_array_size(proj)) {
 		json_decref(proj);
 		proj = json_string("keys_only");

@@ -345,18 +345,24 @@ static void load_required(loader *L, const ddbc_node *v, ddbc_attr *a)
 /* `present:` the share of the entity's items that have the attribute,
  * which cost reads for the indexes it keys: only an attribute that items
  * may lack can have one. */
-static void load_present(loader *L, const ddbc_node *v, ddbc_attr *a)
+static void load_present(loader *L, const ddbc_node *m, const ddbc_node *v, ddbc_attr *a)
 {
 	if (!v)
 		return;
 	const ddbc_figure *f = ddbc_load_present(L->arena, L->d, v);
 	if (!f->set)
 		return;
+	/* A misspelt 'required', or one that is no boolean, is reported
+	 * already: the attribute is taken as meant, one mistake one finding. */
+	const ddbc_node *r = ddbc_node_get(m, "required");
+	bool said;
+	bool unclear = ddbc_load_suggested(L, m, "required") || (r && !ddbc_node_bool(r, &said));
 	if (a->required || (a->template.s && !a->more->optional_loc.line)) {
-		ddbc_load_schema(L, f->loc,
-				 "'present' is for an attribute that items may lack, but '%s' is "
-				 "required (%s); remove 'present' or write 'required: false'",
-				 a->name.s, a->required ? "required: true" : "it has a template");
+		if (!unclear)
+			ddbc_load_schema(L, f->loc,
+					 "'present' is for an attribute that items may lack, but '%s' "
+					 "is required (%s); remove 'present' or write 'required: false'",
+					 a->name.s, a->required ? "required: true" : "it has a template");
 		return;
 	}
 	ddbc_attr_more_of(L->arena, a)->present = *f;
@@ -435,7 +441,7 @@ static void read_attr(loader *L, const ddbc_pair *pair, ddbc_entity *e, ddbc_att
 	if (ix)
 		load_index_decls(L, ix, a);
 	load_stored(L, f[STORED], a);
-	load_present(L, f[PRESENT], a);
+	load_present(L, m, f[PRESENT], a);
 }
 
 static void load_attr(loader *L, const ddbc_pair *pair, ddbc_entity *e, ddbc_attr *a)

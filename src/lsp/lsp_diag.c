@@ -68,14 +68,17 @@ static int lsp_severity(ddbc_severity sev)
 
 json_t *lsp_diagnostic(const lsp_doc *doc, const ddbc_diag *g)
 {
-	strbuf href = STRBUF_INIT;
-	ddbc_rule_page_uri(&href, g->rule);
-	json_t *one = json_pack("{s:o, s:i, s:s, s:{s:s}, s:s, s:s}",
+	json_t *one = json_pack("{s:o, s:i, s:s, s:s, s:s}",
 				"range", lsp_range_of(doc, g->loc),
 				"severity", lsp_severity(g->severity),
 				"code", ddbc_rule_get(g->rule)->id,
-				"codeDescription", "href", strbuf_str(&href),
 				"source", "ddbc", "message", g->message);
+	/* The rule page's address only where one is published (hover shows
+	 * the page itself, compiled in, either way). */
+	strbuf href = STRBUF_INIT;
+	if (ddbc_rule_page_uri(&href, g->rule))
+		json_object_set_new(one, "codeDescription",
+				    json_pack("{s:s}", "href", strbuf_str(&href)));
 	strbuf_release(&href);
 	if (g->related.line)
 		json_object_set_new(one, "relatedInformation",

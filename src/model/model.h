@@ -97,8 +97,10 @@ typedef struct ddbc_index {
 	 * would match or need follows from it. */
 	bool key_undefined;
 	/* resolve.c: its INCLUDE list names an attribute no entity of the table
-	 * defines (projection-unknown-attribute tells): what it projects is
-	 * not what the file meant. */
+	 * defines (projection-unknown-attribute tells, with "did you mean"):
+	 * an attribute's declared role in it is then judged against what the
+	 * file did not mean. What the index projects of the names that are
+	 * attributes is still known (pattern-projection judges it). */
 	bool include_undefined;
 
 	/* derived by semantics.c */

@@ -101,23 +101,48 @@ static bool table_has_attr(const ddbc_table *t, const char *name)
 }
 
 
+/* The names of the attributes t's entities store, for "did you mean"; the
+ * caller frees the array (the names are the model's). */
+static const char **stored_names(const ddbc_table *t, size_t *n)
+{
+	size_t total = 0;
+	for (size_t i = 0; i < t->nentities; i++)
+		total += t->entities[i]->nattrs;
+	const char **names = xmalloc((total + 1) * sizeof(char *));
+	*n = 0;
+	for (size_t i = 0; i < t->nentities; i++)
+		for (size_t k = 0; k < t->entities[i]->nattrs; k++)
+			if (ddbc_attr_stored(&t->entities[i]->attrs[k]))
+				names[(*n)++] = t->entities[i]->attrs[k].name.s;
+	return names;
+}
+
 static void unknown_projected(ddbc_diags *d, const ddbc_table *t, const ddbc_index *ix)
 {
 	for (size_t k = 0; k < ix->ninclude; k++) {
 		const ddbc_name *a = &ix->include[k];
 		if (table_has_attr(t, a->s))
 			continue;
+		size_t n;
+		const char **names = stored_names(t, &n);
+		const char *hint = ddbc_suggest(a->s, names, n);
 		if (ddbc_table_declares_unstored(t, a->s))
 			ddbc_diag_add(d, DDBC_RULE_PROJECTION_UNKNOWN_ATTRIBUTE, a->loc,
 				      "%s '%s' projects '%s', which no entity of table '%s' stores "
 				      "(it is declared 'stored: false', a key part items never "
 				      "hold); remove it", kind_name(ix->kind), ix->name.s, a->s,
 				      t->name.s);
+		else if (hint)
+			ddbc_diag_add(d, DDBC_RULE_PROJECTION_UNKNOWN_ATTRIBUTE, a->loc,
+				      "%s '%s' projects '%s', which no entity of table '%s' has; "
+				      "did you mean '%s'?", kind_name(ix->kind), ix->name.s, a->s,
+				      t->name.s, hint);
 		else
 			ddbc_diag_add(d, DDBC_RULE_PROJECTION_UNKNOWN_ATTRIBUTE, a->loc,
 				      "%s '%s' projects '%s', which no entity of table '%s' has; "
 				      "fix the name or remove it", kind_name(ix->kind), ix->name.s,
 				      a->s, t->name.s);
+		free(names);
 	}
 }
 

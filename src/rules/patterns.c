@@ -75,14 +75,17 @@ static void add_names(strbuf *sb, const ddbc_name *names, size_t n)
  * table's key and every entity that may be in the table were read whole,
  * the index's key attributes are declared (an undeclared one is
  * index-key-unknown's finding, and every entity misses the index), and no
- * entity's examples contradict its key templates.
+ * entity's examples contradict its key templates. A name of an INCLUDE
+ * list that no entity has (projection-unknown-attribute, a typo most
+ * often) changes nothing here: the index still projects the names that
+ * are attributes, so what it leaves out (pattern-projection) is known,
+ * and is the very finding that shows which attribute the typo meant.
  * Otherwise "matches nothing" or "does not project" may be only the echo
  * of an error reported already. */
 bool ddbc_pattern_matches_known(const ddbc_pattern *p)
 {
 	return p->analysed && !p->incomplete && !p->index->incomplete &&
-	       !p->index->key_unknown && !p->index->key_undefined &&
-	       !p->index->include_undefined && !p->table->incomplete &&
+	       !p->index->key_unknown && !p->index->key_undefined && !p->table->incomplete &&
 	       !p->table->members_incomplete && !p->table->keys_disputed;
 }
 
