@@ -780,6 +780,9 @@ START_TEST(test_kind_pages)
 	char *index = tu_read_file(index_path, NULL);
 	for (int k = 0; k < DDBC_ITEM_KIND_COUNT; k++) {
 		const char *id = ddbc_item_kind_get((ddbc_item_kind)k)->id;
+		/* A file deleted during the run has no example file to run:
+		 * tests/nolose.test deletes one. */
+		bool runs = k != DDBC_ITEM_VANISHED;
 		strbuf want = STRBUF_INIT, rel = STRBUF_INIT;
 		strbuf_addf(&want, "\n%-29s ", id);
 		ck_assert_msg(tu_contains(list.out, list.out_len, want.buf), "explain lacks %s", id);
@@ -791,22 +794,24 @@ START_TEST(test_kind_pages)
 		char *page = tu_read_file(path, NULL);
 		const char *cmd = strstr(page, "\n$ ddbc check-items ");
 		ck_assert_msg(cmd != NULL, "%s has no failing example", rel.buf);
-		char design[256], items[256], quote[1024];
-		ck_assert(sscanf(cmd, "\n$ ddbc check-items %255s %255s\n%1023[^\n]", design, items,
-				 quote) == 3);
-		/* The page names an example file by its name alone. */
-		char *design_path = example_path(design), *items_path = example_path(items);
 		tu_proc p;
-		tu_run(&p, NULL, "check-items", design_path, items_path, (char *)NULL);
-		char *out = tu_replace(p.out, items_path, items);
-		strbuf_reset(&want);
-		strbuf_addf(&want, "%s\n", quote);
-		ck_assert_msg(tu_contains(out, strlen(out), want.buf), "%s quotes\n%sddbc prints\n%s",
-			      rel.buf, want.buf, out);
-		free(out);
-		free(design_path);
-		free(items_path);
-		tu_proc_free(&p);
+		if (runs) {
+			char design[256], items[256], quote[1024];
+			ck_assert(sscanf(cmd, "\n$ ddbc check-items %255s %255s\n%1023[^\n]", design,
+					 items, quote) == 3);
+			/* The page names an example file by its name alone. */
+			char *design_path = example_path(design), *items_path = example_path(items);
+			tu_run(&p, NULL, "check-items", design_path, items_path, (char *)NULL);
+			char *out = tu_replace(p.out, items_path, items);
+			strbuf_reset(&want);
+			strbuf_addf(&want, "%s\n", quote);
+			ck_assert_msg(tu_contains(out, strlen(out), want.buf),
+				      "%s quotes\n%sddbc prints\n%s", rel.buf, want.buf, out);
+			free(out);
+			free(design_path);
+			free(items_path);
+			tu_proc_free(&p);
+		}
 		tu_run(&p, NULL, "explain", id, (char *)NULL);
 		ck_assert_int_eq(p.status, 0);
 		ck_assert_str_eq(p.out, page);

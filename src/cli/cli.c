@@ -495,24 +495,20 @@ static ddbc_items_result items_run(FILE *f, struct opts *o, const ddbc_design *g
 	return ddbc_check_items(f, g, paths, n, &o->items);
 }
 
-/* Writes the check (or the merge) to standard output, or through -o's
- * temporary file, which unreadable input throws away. */
+/* Writes the check (or the merge) through the output (util/output.h), to
+ * -o or standard output, and a write error is exit 2 like any other.
+ * Unreadable input throws -o's file away; standard output still gets the
+ * findings before it, and the error (one JSON object with --format json). */
 static exit_status items_to_output(struct opts *o, const ddbc_design *g, ddbc_dynamo *c)
 {
 	ddbc_output out;
-	FILE *f = stdout;
-	if (o->output) {
-		if (ddbc_output_open(&out, o->output) < 0)
-			return EXIT_USAGE;
-		f = out.f;
-	}
-	exit_status status = items_status(items_run(f, o, g, c));
-	if (o->output) {
-		if (status == EXIT_USAGE)
-			ddbc_output_abort(&out);
-		else if (ddbc_output_commit(&out) < 0)
-			status = EXIT_USAGE;
-	}
+	if (ddbc_output_open(&out, o->output) < 0)
+		return EXIT_USAGE;
+	exit_status status = items_status(items_run(out.f, o, g, c));
+	if (status == EXIT_USAGE && o->output)
+		ddbc_output_abort(&out);
+	else if (ddbc_output_commit(&out) < 0)
+		status = EXIT_USAGE;
 	return status;
 }
 

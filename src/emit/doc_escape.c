@@ -296,6 +296,32 @@ static void put_href(strbuf *sb, const char *s)
 	}
 }
 
+/* Plain text: a control character as \xNN (a C1 one, U+0080 to U+009F,
+ * is C2 80 to C2 9F in UTF-8: its code point is shown). */
+static void put_plain(strbuf *sb, const char *s)
+{
+	static const unsigned char stop[256] = {
+		[0] = 1, [1] = 1, [2] = 1, [3] = 1, [4] = 1, [5] = 1, [6] = 1, [7] = 1, [8] = 1,
+		[9] = 1, [10] = 1, [11] = 1, [12] = 1, [13] = 1, [14] = 1, [15] = 1, [16] = 1,
+		[17] = 1, [18] = 1, [19] = 1, [20] = 1, [21] = 1, [22] = 1, [23] = 1, [24] = 1,
+		[25] = 1, [26] = 1, [27] = 1, [28] = 1, [29] = 1, [30] = 1, [31] = 1, [0x7f] = 1,
+		[0xC2] = 1,
+	};
+	while ((s = copy_run(sb, s, stop)) != NULL) {
+		unsigned char c = (unsigned char)s[0], next = (unsigned char)s[1];
+		if (c == 0xC2 && (next < 0x80 || next > 0x9F)) {
+			strbuf_addch(sb, (char)c);
+			s++;
+		} else if (c == 0xC2) {
+			strbuf_addf(sb, "\\x%02x", next);
+			s += 2;
+		} else {
+			strbuf_addf(sb, "\\x%02x", c);
+			s++;
+		}
+	}
+}
+
 void ddbc_doc_escape(strbuf *sb, const char *s, ddbc_esc mode)
 {
 	switch (mode) {
@@ -308,5 +334,6 @@ void ddbc_doc_escape(strbuf *sb, const char *s, ddbc_esc mode)
 	case DDBC_ESC_HTML: put_html(sb, s, false); break;
 	case DDBC_ESC_HTML_LINE: put_html(sb, s, true); break;
 	case DDBC_ESC_HREF: put_href(sb, s); break;
+	case DDBC_ESC_TEXT: put_plain(sb, s); break;
 	}
 }

@@ -12,7 +12,9 @@
  *   INLINE_PARA  at a paragraph's start, where it could open a block.
  *
  * In HTML: text (and double-quoted attribute values), the same on one
- * line, and an in-page link's fragment.
+ * line, and an in-page link's fragment. In plain text (a terminal): every
+ * control character (C0, DEL, C1) written as \xNN, so no input can move
+ * the cursor, colour the screen or start a line of its own.
  */
 #ifndef DDBC_DOC_ESCAPE_H
 #define DDBC_DOC_ESCAPE_H
@@ -31,7 +33,8 @@ typedef enum ddbc_esc {
 	DDBC_ESC_MD_INLINE_PARA,
 	DDBC_ESC_HTML,             /* & < > " as entities, the rest as it is */
 	DDBC_ESC_HTML_LINE,        /* the same, line breaks as spaces */
-	DDBC_ESC_HREF              /* percent-encoded, as cmark writes link targets */
+	DDBC_ESC_HREF,             /* percent-encoded, as cmark writes link targets */
+	DDBC_ESC_TEXT              /* control characters as \xNN, the rest as it is */
 } ddbc_esc;
 
 /* Appends s (NULL is empty) to sb, escaped for mode. */

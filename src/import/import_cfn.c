@@ -547,7 +547,8 @@ static size_t sls_pseudo(ddbc_sls *v, const ddbc_import_param *params, size_t np
 		{ "AWS::StackName", "${self:provider.stackName, self:service}" },
 	};
 	*out = xcalloc(nparams + 2, sizeof(**out));
-	memcpy(*out, params, nparams * sizeof(*params));
+	if (nparams)   /* params may be NULL then (the fuzzer's import) */
+		memcpy(*out, params, nparams * sizeof(*params));
 	*own = json_array();
 	size_t n = nparams;
 	for (size_t i = 0; i < 2; i++) {
@@ -621,6 +622,9 @@ int ddbc_import_cloudformation(const char *file, const json_t *root, json_t *sta
 			nparams = sls_pseudo(&vars, params, nparams, &sls_params, &pseudo);
 		ddbc_sls_release(&vars);
 		if (!own) {
+			/* The stage is found even when no resource is (a service
+			 * that includes itself): it is not wanted then. */
+			free(stage);
 			strbuf_release(&lost);
 			return -1;
 		}

@@ -272,6 +272,16 @@ static json_t *load(const char *file, json_t *stash)
 	return root;
 }
 
+json_t *ddbc_import_parse_template(const char *file, const char *text, size_t len)
+{
+	struct reader r = { .file = file };
+	yaml_parser_initialize(&r.p);
+	yaml_parser_set_input_string(&r.p, (const unsigned char *)text, len);
+	json_t *root = document(&r);
+	yaml_parser_delete(&r.p);
+	return root;
+}
+
 json_t *ddbc_import_load_template(const char *file)
 {
 	return load(file, NULL);

@@ -189,6 +189,8 @@ int ddbc_import_add_key_table(const char *file, json_t *design, const char *name
 /* A CloudFormation template (YAML with short tags, or JSON) as a tree in
  * the long form; NULL after saying why. A new reference. */
 json_t *ddbc_import_load_template(const char *file);
+/* The same of len bytes of text already read from file. */
+json_t *ddbc_import_parse_template(const char *file, const char *text, size_t len);
 /* The same, its Resources streamed (import_cfn_yaml.c): each table
  * resource kept as text, in *stash (logical id -> the same string as
  * Resources holds, a new reference) too; any other resource as null. */

@@ -16,6 +16,7 @@
  * mapping over a list replaces it here; lodash would set the mapping's
  * members on the list, which JSON cannot hold.)
  */
+#include "import/import_int.h"
 #include "import/import_sls.h"
 #include "util/source.h"
 #include "util/strbuf.h"
@@ -26,7 +27,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
-#include <sys/stat.h>
 
 #define fail(s, ...) ddbc_cfn_why(&(s)->why, __VA_ARGS__)
 
@@ -46,31 +46,47 @@ static bool is_ext(const char *ext, const char *const *list)
 	return false;
 }
 
-/* The text of file path as a string value; NULL after saying why. */
-static json_t *text_of(ddbc_sls *s, const char *var, const char *path)
-{
-	ddbc_source *src = ddbc_source_read(path);
-	if (!src)
-		return fail(s, "'%s': %s cannot be read: %s", var, path, strerror(errno));
-	json_t *v = json_stringn_nocheck(src->text, src->len);
-	ddbc_source_free(src);
-	return v;
-}
+/* The most a file read by ${file(...)} may hold: a value is bounded to
+ * 1 MiB of text (import_cfn_eval.c), and so is the text it comes from. */
+#define MAX_FILE ((size_t)1 << 20)
 
-/* The content of path, read as its extension says; NULL after why. */
-static json_t *read_content(ddbc_sls *s, const char *var, const char *path)
+/* The content of src (read from path), parsed as its extension says; NULL
+ * after saying why. */
+static json_t *content_of(ddbc_sls *s, const char *var, const char *path, const ddbc_source *src)
 {
 	static const char *const yaml[] = { "yml", "yaml", NULL };
 	static const char *const json[] = { "json", "tfstate", NULL };
 	const char *ext = extension(path);
-	if (is_ext(ext, yaml) || is_ext(ext, json)) {
-		/* The reader says on stderr where the file is broken. */
-		json_t *v = is_ext(ext, yaml) ? ddbc_import_load_template(path)
-					      : ddbc_import_load_json(path);
-		return v ? v : fail(s, "'%s': %s is no %s the framework reads (said above)", var,
-				    path, is_ext(ext, yaml) ? "YAML" : "JSON");
-	}
-	return text_of(s, var, path);
+	if (!is_ext(ext, yaml) && !is_ext(ext, json))
+		return json_stringn_nocheck(src->text, src->len);
+	/* The reader says on stderr where the file is broken. */
+	json_t *v = is_ext(ext, yaml) ? ddbc_import_parse_template(path, src->text, src->len)
+				      : ddbc_import_parse_json(path, src->text, src->len);
+	return v ? v : fail(s, "'%s': %s is no %s the framework reads (said above)", var, path,
+			    is_ext(ext, yaml) ? "YAML" : "JSON");
+}
+
+/* What file path gives: json null when there is none (the framework's
+ * ENOENT; an empty document), else its content; NULL after saying why.
+ * It is read as the design is, bounded (util/source.h): a FIFO, a device
+ * or a folder is refused at once, and so is a file too large or holding
+ * a NUL. */
+static json_t *read_file(ddbc_sls *s, const char *var, const char *path)
+{
+	char *why = NULL;
+	ddbc_source *src = ddbc_source_read_bounded(path, MAX_FILE, &why);
+	json_t *v;
+	if (!src && errno == ENOENT)
+		v = json_null();
+	else if (!src)
+		v = fail(s, "'%s': %s %s", var, path, why);
+	else if (src->len == 0)
+		v = json_null();  /* an empty YAML or JSON document is no value */
+	else
+		v = content_of(s, var, path, src);
+	free(why);
+	ddbc_source_free(src);
+	return v;
 }
 
 const json_t *ddbc_sls_file(ddbc_sls *s, const char *var, const char *written)
@@ -95,16 +111,7 @@ const json_t *ddbc_sls_file(ddbc_sls *s, const char *var, const char *written)
 		return json_is_array(cached) ? json_array_get(cached, 0)
 					     : fail(s, "%s", json_string_value(cached));
 	}
-	struct stat st;
-	json_t *v;
-	if (stat(strbuf_str(&path), &st) < 0 && errno == ENOENT)
-		v = json_null();  /* the framework's ENOENT: no value */
-	else if (!S_ISREG(st.st_mode) && !S_ISFIFO(st.st_mode))
-		v = fail(s, "'%s': %s is not a file", var, strbuf_str(&path));
-	else if (st.st_size == 0 && S_ISREG(st.st_mode))
-		v = json_null();  /* an empty YAML or JSON document is no value */
-	else
-		v = read_content(s, var, strbuf_str(&path));
+	json_t *v = read_file(s, var, strbuf_str(&path));
 	json_object_set_new(s->files, strbuf_str(&path),
 			    v ? json_pack("[o]", v) : json_stringn_nocheck(s->why.buf, s->why.len));
 	strbuf_release(&path);

@@ -17,15 +17,11 @@ static const ddbc_figure *figure_of(ddbc_arena *arena, ddbc_diags *d, const ddbc
 		return &ddbc_figure_none;
 	bool number = v->kind == DDBC_NODE_SCALAR &&
 		      (v->scalar == DDBC_SCALAR_INT || (!whole && v->scalar == DDBC_SCALAR_FLOAT));
-	/* strtod reads 0x1F but not YAML's 0o17: the value of the scalar's
-	 * decimal text, as the rules read it. */
+	/* The value YAML gives it (.inf and .nan too: refused here, at the
+	 * value, as a negative one is). */
 	double x = 0;
-	if (number) {
-		strbuf dec = STRBUF_INIT;
-		ddbc_scalar_text(v, &dec);
-		x = strtod(strbuf_str(&dec), NULL);
-		strbuf_release(&dec);
-	}
+	if (number && !ddbc_node_number(v, &x))
+		number = false;
 	if (!number || !isfinite(x) || x < min || x > max) {
 		ddbc_diag_add(d, DDBC_RULE_SCHEMA, v->loc, "'%s' must be %s, not %s%s%s%s", key,
 			      what, ddbc_node_describe(v),

@@ -14,6 +14,7 @@
 #include <limits.h>
 #include <stdbool.h>
 #include <stdio.h>
+#include <unistd.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -28,6 +29,7 @@ static void add_part(ddbc_items_plan *plan, const char *path, const char *name,
 	p->stream = path ? NULL : stdin;
 	p->name = xstrdup(name);
 	p->expect = expect;
+	p->existed = path && access(path, F_OK) == 0;
 }
 
 void ddbc_items_plan_add_stream(ddbc_items_plan *plan, FILE *stream, const char *name)

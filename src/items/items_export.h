@@ -15,6 +15,7 @@
 #ifndef DDBC_ITEMS_EXPORT_H
 #define DDBC_ITEMS_EXPORT_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
 
@@ -23,6 +24,8 @@ typedef struct ddbc_items_part {
 	FILE *stream;            /* read when path is NULL (standard input for "-"); not closed */
 	char *name;              /* the name findings give */
 	long long expect;        /* the items its manifest lists; -1: no manifest */
+	bool existed;            /* path was there when the plan was made: gone
+				  * when read, it vanished during the run */
 	/* A stream's source may fail after the stream ends (a Scan segment
 	 * whose engine went away, items_table.c): when set, asked once the
 	 * stream is read; a message (the source's) makes the part bad. */

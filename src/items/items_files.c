@@ -167,6 +167,15 @@ static void check_part(ddbc_items_run *R, const ddbc_items_part *p, part_result 
 {
 	FILE *in = p->path ? ddbc_input_fopen(p->path) : p->stream;
 	ddbc_ipos start = { 1, 1 };
+	if (!in && errno == ENOENT && p->existed) {
+		/* The file was there when the plan was made (a folder's, an
+		 * export's): deleted since, it is a finding about that file,
+		 * and the run goes on to say what the others hold. */
+		ddbc_items_file_finding(R, DDBC_ITEM_VANISHED, p->name,
+					"the file is no longer there: it was deleted during the run");
+		res->t = R->t;
+		return;
+	}
 	if (!in) {
 		set_error(&res->err, start, "cannot read the file: %s", strerror(errno));
 		res->bad = true;

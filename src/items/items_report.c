@@ -193,6 +193,42 @@ void ddbc_items_finding(ddbc_items_run *R, ddbc_item_kind k, const char *attr, d
 	}
 }
 
+void ddbc_items_file_finding(ddbc_items_run *R, ddbc_item_kind k, const char *name,
+			     const char *msg)
+{
+	memset(&R->t, 0, sizeof(R->t));
+	ddbc_severity sev = R->sev[k];
+	if (sev == DDBC_SEV_OFF)
+		return;
+	R->t.kinds[k]++;
+	if (sev == DDBC_SEV_ERROR)
+		R->t.errors++;
+	unsigned long max = R->opts->max_findings;
+	if ((R->sink ? R->sink->shown >= max : R->spooled >= max) || sev < R->opts->min_severity)
+		return;
+	strbuf *l = &R->line;
+	strbuf_reset(l);
+	if (R->opts->format == DDBC_ITEMS_JSON) {
+		json_t *f = json_pack("{s:o, s:n, s:n, s:i, s:i, s:n, s:s, s:s, s:n, s:o}",
+			"file", ddbc_items_jstr(name), "item", "key", "line", 1, "column", 1,
+			"entity", "severity", severity_word(sev), "kind", ddbc_item_kind_get(k)->id,
+			"attribute", "message", ddbc_items_jstr(msg));
+		char *s = json_dumps(f, JSON_COMPACT | JSON_PRESERVE_ORDER);
+		strbuf_addstr(l, s);
+		free(s);
+		json_decref(f);
+	} else {
+		strbuf_addf(l, "%s:1:1: %s: %s", name, severity_word(sev), msg);
+	}
+	if (R->sink) {
+		ddbc_items_sink_line(R->sink, R->line.buf, R->line.len);
+	} else {
+		fwrite(R->line.buf, 1, R->line.len, R->spool);
+		fputc('\n', R->spool);
+		R->spooled++;
+	}
+}
+
 const char *ddbc_items_shape_word(const ddbc_items_run *R)
 {
 	if (R->export_lines == DDBC_FACT_YES)

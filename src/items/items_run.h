@@ -176,6 +176,10 @@ void ddbc_items_begin_output(FILE *out, ddbc_items_format format, const char *co
 			     size_t npaths);
 /* Writes one finding about the current item (nothing when its kind is
  * off); marks the item failed when the finding is an error. */
+/* A finding about the file name as a whole (no item: a file deleted
+ * before it was read), counted in R->t, which it resets. */
+void ddbc_items_file_finding(ddbc_items_run *R, ddbc_item_kind k, const char *name,
+			     const char *msg);
 void ddbc_items_finding(ddbc_items_run *R, ddbc_item_kind k, const char *attr, ddbc_ipos pos,
 			const char *fmt, ...) __attribute__((format(printf, 5, 6)));
 /* Writes what follows the findings: the summary and the count by kind. */

@@ -94,8 +94,8 @@ ddbc_verify_result ddbc_verify(FILE *out, ddbc_dynamo *c, const ddbc_design *g, 
 		ddbc_error("verify: %s", strbuf_str(&V.error));
 		verify_print_failure(out, &V);
 	}
-	else if (verify_print(out, &V) < 0)
-		r = DDBC_VERIFY_FAILED;
+	else
+		verify_print(out, &V);   /* a write error is the output's to say (util/output.h) */
 	verify_items_release(&V);
 	ddbc_item_checker_free(V.checker);
 	ddbc_arena_free(V.arena);

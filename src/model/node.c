@@ -3,6 +3,7 @@
 #include "util/xalloc.h"
 
 #include <errno.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -113,6 +114,27 @@ bool ddbc_node_int(const ddbc_node *node, long long *out)
 	if (!node || node->kind != DDBC_NODE_SCALAR || node->scalar != DDBC_SCALAR_INT)
 		return false;
 	return ddbc_int_text(node->u.text, out);
+}
+
+bool ddbc_node_number(const ddbc_node *node, double *out)
+{
+	if (!ddbc_node_is_number(node))
+		return false;
+	long long i;
+	if (ddbc_node_int(node, &i)) {
+		*out = (double)i;
+		return true;
+	}
+	const char *s = node->u.text;
+	const char *t = *s == '+' || *s == '-' ? s + 1 : s;
+	/* strtod reads "inf" and "nan", not YAML's ".inf" and ".nan". */
+	if (t[0] == '.' && (t[1] == 'i' || t[1] == 'I'))
+		*out = *s == '-' ? -INFINITY : INFINITY;
+	else if (t[0] == '.' && (t[1] == 'n' || t[1] == 'N'))
+		*out = NAN;
+	else
+		*out = strtod(s, NULL);
+	return true;
 }
 
 bool ddbc_int_text(const char *s, long long *out)

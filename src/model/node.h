@@ -75,6 +75,10 @@ ddbc_node *ddbc_node_get(const ddbc_node *map, const char *key);
  * kind (ddbc_node_int accepts only integers in long long's range). */
 bool ddbc_node_bool(const ddbc_node *node, bool *out);
 bool ddbc_node_int(const ddbc_node *node, long long *out);
+/* The value of a number scalar (an integer or a float) as YAML's core
+ * schema reads it: .inf, -.inf and .nan are infinite and not a number,
+ * 0x1F and 0o17 integers. False when node is no number. */
+bool ddbc_node_number(const ddbc_node *node, double *out);
 bool ddbc_node_is_null(const ddbc_node *node);
 bool ddbc_node_is_number(const ddbc_node *node);
 

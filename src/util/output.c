@@ -1,5 +1,7 @@
 /* output.c - writing a command's result, atomically, never over an input */
+#define _GNU_SOURCE 1  /* fopencookie */
 #include "util/output.h"
+#include "util/error.h"
 #include "util/output_int.h"
 #include "util/xalloc.h"
 
@@ -77,19 +79,37 @@ static const char *input_named(const struct stat *st)
 	return name;
 }
 
+/* -1 with a message when st (of the output shown) is one of the inputs. */
+static int refuse_stat(const struct stat *st, const char *shown)
+{
+	const char *in = input_named(st);
+	if (!in)
+		return 0;
+	if (!strcmp(in, shown))
+		ddbc_error("refusing to write the output over the input '%s'", in);
+	else
+		ddbc_error("refusing to write the output '%s' over the input '%s' (the same file)",
+			   shown, in);
+	return -1;
+}
+
 /* -1 with a message when the existing file target is one of the inputs. */
 static int refuse_input(const ddbc_output *o)
 {
 	struct stat st;
-	const char *in = stat(o->target, &st) == 0 ? input_named(&st) : NULL;
-	if (!in)
+	return stat(o->target, &st) == 0 ? refuse_stat(&st, o->path) : 0;
+}
+
+int ddbc_output_refuse_name(const char *name, const char *shown)
+{
+	struct stat st;
+	if (lstat(name, &st) < 0)
 		return 0;
-	if (!strcmp(in, o->path))
-		fprintf(stderr, "ddbc: refusing to write the output over the input '%s'\n", in);
-	else
-		fprintf(stderr, "ddbc: refusing to write the output '%s' over the input '%s' "
-			"(the same file)\n", o->path, in);
-	return -1;
+	if (S_ISDIR(st.st_mode)) {
+		ddbc_error("cannot write '%s': it is a directory", shown);
+		return -1;
+	}
+	return refuse_stat(&st, shown);
 }
 
 /* ---- names ------------------------------------------------------------------------- */
@@ -162,22 +182,88 @@ static char *temp_template(const char *path)
 	return t;
 }
 
+/* ---- the one writer ------------------------------------------------------------------ */
+
+/* Every byte of a result, from every backend, goes through this writer
+ * into the temporary file, and it keeps the first error the file system
+ * gave (ENOSPC, EFBIG, EIO). A stream forgets one: stdio drops a buffer
+ * it could not write, so a later fflush succeeds, and rewind or clearerr
+ * wipes the error flag; a backend may ignore what fwrite returned. The
+ * commit asks this writer, so no error between a backend and the disk
+ * is lost. */
+struct ddbc_output_sink {
+	int fd;
+	int err;   /* the first write error, 0 while none */
+};
+
+static ssize_t sink_write(void *cookie, const char *buf, size_t n)
+{
+	struct ddbc_output_sink *s = cookie;
+	for (size_t at = 0; at < n && !s->err;) {
+		ssize_t w = write(s->fd, buf + at, n - at);
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0)
+			s->err = w < 0 ? errno : EIO;
+		else
+			at += (size_t)w;
+	}
+	/* After an error nothing more is written: the result is lost anyway,
+	 * and the file is not to grow on a disk that is full. */
+	if (s->err) {
+		errno = s->err;
+		return 0;
+	}
+	return (ssize_t)n;
+}
+
+/* The stream over fd that o's backend writes into. */
+static int open_sink(ddbc_output *o, int fd)
+{
+	static const cookie_io_functions_t io = { NULL, sink_write, NULL, NULL };
+	o->sink = xcalloc(1, sizeof(*o->sink));
+	o->sink->fd = fd;
+	o->f = fopencookie(o->sink, "w", io);
+	return o->f ? 0 : -1;
+}
+
+/* The first error writing o's result saw, its last buffer flushed. */
+static int write_error(ddbc_output *o)
+{
+	int err = fflush(o->f) != 0 ? errno : 0;
+	if (o->sink->err)
+		return o->sink->err;
+	return err ? err : ferror(o->f) ? EIO : 0;
+}
+
 /* ---- opening ----------------------------------------------------------------------- */
 
 static void release(ddbc_output *o)
 {
+	if (o->sink && o->sink->fd >= 0)
+		close(o->sink->fd);
+	free(o->sink);
 	free(o->path);
 	free(o->tmp);
 	free(o->target);
 	memset(o, 0, sizeof(*o));
 }
 
+/* An unnamed temporary file: the result is copied from it when whole. */
 static int open_anonymous(ddbc_output *o)
 {
-	o->f = tmpfile();
-	if (o->f)
+	FILE *t = tmpfile();
+	int fd = t ? dup(fileno(t)) : -1;
+	int err = errno;
+	if (t)
+		fclose(t);
+	if (fd >= 0 && open_sink(o, fd) == 0)
 		return 0;
-	fprintf(stderr, "ddbc: cannot create a temporary file: %s\n", strerror(errno));
+	if (fd < 0)
+		errno = err;
+	ddbc_error("cannot create a temporary file: %s", strerror(errno));
+	if (fd >= 0 && !o->sink)
+		close(fd);
 	release(o);
 	return -1;
 }
@@ -188,10 +274,11 @@ static int open_temp(ddbc_output *o, const struct stat *old)
 {
 	o->tmp = temp_template(o->target);
 	int fd = mkstemp(o->tmp);
-	if (fd < 0 || !(o->f = fdopen(fd, "wb"))) {
-		fprintf(stderr, "ddbc: cannot write '%s': %s\n", o->path, strerror(errno));
+	if (fd < 0 || open_sink(o, fd) < 0) {
+		ddbc_error("cannot write '%s': %s", o->path, strerror(errno));
 		if (fd >= 0) {
-			close(fd);
+			if (!o->sink)
+				close(fd);
 			unlink(o->tmp);
 		}
 		release(o);
@@ -223,6 +310,23 @@ static char *shown_name(const char *path)
 	return s;
 }
 
+/* A path the kernel finds to be a FIFO, a device or a socket is written
+ * into as it is named: the descriptor paths (/dev/stdout, /proc/self/fd/1)
+ * are links to "pipe:[N]", which is no path, so only the kernel can follow
+ * them. */
+static bool is_through(const char *path)
+{
+	struct stat st;
+	return stat(path, &st) == 0 && !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode);
+}
+
+static int open_fail(ddbc_output *o, const char *why)
+{
+	ddbc_error("cannot write '%s': %s", o->path, why);
+	release(o);
+	return -1;
+}
+
 int ddbc_output_open(ddbc_output *o, const char *path)
 {
 	memset(o, 0, sizeof(*o));
@@ -231,30 +335,26 @@ int ddbc_output_open(ddbc_output *o, const char *path)
 		return open_anonymous(o);
 	}
 	o->path = shown_name(path);
-	o->target = ddbc_output_resolve(path);
-	if (!o->target) {
-		fprintf(stderr, "ddbc: cannot write '%s': %s\n", o->path, strerror(errno));
-		release(o);
-		return -1;
+	if (is_through(path)) {
+		/* A device or a FIFO is written into, never replaced. */
+		o->kind = OUT_THROUGH;
+		o->target = xstrdup(path);
+		return open_anonymous(o);
 	}
+	o->target = ddbc_output_resolve(path);
+	if (!o->target)
+		return open_fail(o, strerror(errno));
 	struct stat st;
 	bool exists = stat(o->target, &st) == 0;
-	if (!exists && errno != ENOENT) {
-		fprintf(stderr, "ddbc: cannot write '%s': %s\n", o->path, strerror(errno));
-		release(o);
-		return -1;
-	}
-	if (exists && S_ISDIR(st.st_mode)) {
-		fprintf(stderr, "ddbc: cannot write '%s': it is a directory\n", o->path);
-		release(o);
-		return -1;
-	}
+	if (!exists && errno != ENOENT)
+		return open_fail(o, strerror(errno));
+	if (exists && S_ISDIR(st.st_mode))
+		return open_fail(o, "it is a directory");
 	if (exists && refuse_input(o) < 0) {
 		release(o);
 		return -1;
 	}
 	if (exists && !S_ISREG(st.st_mode)) {
-		/* A device or a FIFO is written into, never replaced. */
 		o->kind = OUT_THROUGH;
 		return open_anonymous(o);
 	}
@@ -264,52 +364,77 @@ int ddbc_output_open(ddbc_output *o, const char *path)
 
 /* ---- committing -------------------------------------------------------------------- */
 
-static int copy_to_fd(FILE *f, int fd)
+/* Copies the temporary file from's content to fd; -1 with errno. */
+static int copy_to_fd(int from, int fd)
 {
 	char buf[65536];
-	size_t n;
-	rewind(f);
-	while ((n = fread(buf, 1, sizeof(buf), f)) > 0) {
-		for (size_t at = 0; at < n;) {
-			ssize_t w = write(fd, buf + at, n - at);
+	ssize_t n;
+	if (lseek(from, 0, SEEK_SET) < 0)
+		return -1;
+	while ((n = read(from, buf, sizeof(buf))) != 0) {
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			return -1;
+		for (ssize_t at = 0; at < n;) {
+			ssize_t w = write(fd, buf + at, (size_t)(n - at));
 			if (w < 0 && errno == EINTR)
 				continue;
 			if (w < 0)
 				return -1;
-			at += (size_t)w;
+			at += w;
 		}
 	}
-	if (ferror(f)) {
-		errno = EIO;
-		return -1;
-	}
 	return 0;
+}
+
+/* Closes o's stream; the first error of the result's writing, or 0. */
+static int close_stream(ddbc_output *o)
+{
+	int err = write_error(o);
+	fclose(o->f);
+	o->f = NULL;
+	return err;
+}
+
+/* An anonymous result, whole, copied to fd (named shown in messages). */
+static int copy_result(ddbc_output *o, int fd, const char *shown)
+{
+	int err = close_stream(o);
+	if (!err && copy_to_fd(o->sink->fd, fd) < 0)
+		err = errno;
+	if (err)
+		ddbc_error("cannot write %s: %s", shown, strerror(err));
+	return err ? -1 : 0;
 }
 
 static int commit_stdout(ddbc_output *o)
 {
 	fflush(stdout);
-	int err = copy_to_fd(o->f, STDOUT_FILENO) < 0 ? errno : 0;
-	fclose(o->f);
-	if (err)
-		fprintf(stderr, "ddbc: cannot write to standard output: %s\n", strerror(err));
+	int rc = copy_result(o, STDOUT_FILENO, "to standard output");
 	release(o);
-	return err ? -1 : 0;
+	return rc;
 }
 
 static int commit_through(ddbc_output *o)
 {
-	int err = 0;
 	int fd = open(o->target, O_WRONLY | O_NOCTTY | O_CLOEXEC);
-	if (fd < 0 || copy_to_fd(o->f, fd) < 0)
-		err = errno;
-	if (fd >= 0 && close(fd) < 0 && !err && errno != EINTR)
-		err = errno;
-	fclose(o->f);
-	if (err)
-		fprintf(stderr, "ddbc: cannot write '%s': %s\n", o->path, strerror(err));
+	if (fd < 0) {
+		ddbc_error("cannot write '%s': %s", o->path, strerror(errno));
+		close_stream(o);
+		release(o);
+		return -1;
+	}
+	char *shown = xmalloc(strlen(o->path) + 3);
+	sprintf(shown, "'%s'", o->path);
+	int rc = copy_result(o, fd, shown);
+	if (close(fd) < 0 && rc == 0 && errno != EINTR) {
+		ddbc_error("cannot write %s: %s", shown, strerror(errno));
+		rc = -1;
+	}
+	free(shown);
 	release(o);
-	return err ? -1 : 0;
+	return rc;
 }
 
 /* The rename is durable once the folder is synced too. */
@@ -337,17 +462,19 @@ static void keep_for_site(const char *target)
 
 static int commit_file(ddbc_output *o)
 {
-	int err = 0;
-	if (fflush(o->f) != 0 || fsync(fileno(o->f)) < 0)
+	int err = close_stream(o);
+	if (!err && fsync(o->sink->fd) < 0)
 		err = errno;
-	if (fclose(o->f) != 0 && !err)
+	int fd = o->sink->fd;
+	o->sink->fd = -1;
+	if (close(fd) < 0 && !err && errno != EINTR)
 		err = errno;
 	if (!err)
 		keep_for_site(o->target);
 	if (!err && rename(o->tmp, o->target) < 0)
 		err = errno;
 	if (err) {
-		fprintf(stderr, "ddbc: cannot write '%s': %s\n", o->path, strerror(err));
+		ddbc_error("cannot write '%s': %s", o->path, strerror(err));
 		unlink(o->tmp);
 	} else {
 		sync_dir_of(o->target);

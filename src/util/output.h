@@ -20,7 +20,8 @@
 #include <sys/types.h>
 
 typedef struct ddbc_output {
-	FILE *f;           /* write the result here */
+	FILE *f;           /* write the result here (an error is kept: commit says it) */
+	struct ddbc_output_sink *sink;  /* output.c's writer under f */
 	char *path;        /* the destination as given; NULL for standard output */
 	char *tmp;         /* the temporary file's name; NULL when anonymous */
 	char *target;      /* the file written: path with its symlinks followed */
@@ -38,7 +39,9 @@ void ddbc_output_note_input_fd(int fd, const char *path);
  * -1 with a message printed to stderr. */
 int ddbc_output_open(ddbc_output *o, const char *path);
 /* Sends what was written to the destination and closes o. Returns 0, or
- * -1 with a message printed (the destination is then untouched). */
+ * -1 with a message printed (the destination is then untouched): every
+ * error writing to o->f since it was opened is one, whether or not the
+ * writer saw it, and so is an fflush, fsync or close that fails. */
 int ddbc_output_commit(ddbc_output *o);
 /* Throws away what was written and closes o. */
 void ddbc_output_abort(ddbc_output *o);

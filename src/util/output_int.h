@@ -19,6 +19,10 @@ void ddbc_cleanup_done(ddbc_cleanup *c);
 /* Every noted path under folder dir no longer needs removing, nor dir. */
 void ddbc_cleanup_done_under(const char *dir);
 
+/* -1 with a message (naming it shown) when a rename onto name would
+ * replace an input of the run or a directory; a symlink there is itself
+ * replaced, so its target is no matter. */
+int ddbc_output_refuse_name(const char *name, const char *shown);
 /* path with its symlinks followed (malloc'd), or NULL with errno set. */
 char *ddbc_output_resolve(const char *path);
 /* The folder part of path ("." when it has none), malloc'd. */

@@ -8,6 +8,7 @@
  * old site is whole.
  */
 #include "util/output.h"
+#include "util/error.h"
 #include "util/output_int.h"
 #include "util/xalloc.h"
 
@@ -40,7 +41,7 @@ static char *trim_slashes(const char *dir)
 
 static int site_fail(ddbc_output_site *s, const char *what, const char *dir)
 {
-	fprintf(stderr, "ddbc: cannot %s '%s': %s\n", what, dir, strerror(errno));
+	ddbc_error("cannot %s '%s': %s", what, dir, strerror(errno));
 	free(s->dir);
 	free(s->tmp);
 	memset(s, 0, sizeof(*s));
@@ -49,6 +50,7 @@ static int site_fail(ddbc_output_site *s, const char *what, const char *dir)
 
 int ddbc_output_site_open(ddbc_output_site *s, const char *dir)
 {
+	int rc;
 	memset(s, 0, sizeof(*s));
 	char *given = trim_slashes(dir);
 	s->dir = ddbc_output_resolve(given);
@@ -71,8 +73,15 @@ int ddbc_output_site_open(ddbc_output_site *s, const char *dir)
 	} else {
 		return site_fail(s, "write", dir);
 	}
-	if (!mkdtemp(s->tmp))
-		return site_fail(s, "create a folder in", s->existed ? dir : ".");
+	if (!mkdtemp(s->tmp)) {
+		/* Name the folder the temporary one was to be made in. */
+		int err = errno;
+		char *in = s->existed ? xstrdup(s->dir) : ddbc_output_dirname(s->dir);
+		errno = err;
+		rc = site_fail(s, "create a folder in", in);
+		free(in);
+		return rc;
+	}
 	mode_t mask = umask(0);
 	umask(mask);
 	chmod(s->tmp, 0777 & ~mask);
@@ -94,6 +103,16 @@ static int each_file(ddbc_output_site *s, int (*fn)(ddbc_output_site *, const ch
 		if (strcmp(e->d_name, ".") && strcmp(e->d_name, ".."))
 			rc = fn(s, e->d_name);
 	closedir(d);
+	return rc;
+}
+
+/* Whether the page name may replace what the folder holds under its name
+ * (an input of the run may not: -o D/ with the design D/index.html). */
+static int may_move(ddbc_output_site *s, const char *name)
+{
+	char *to = join(s->dir, name);
+	int rc = ddbc_output_refuse_name(to, to);
+	free(to);
 	return rc;
 }
 
@@ -129,7 +148,11 @@ int ddbc_output_site_commit(ddbc_output_site *s)
 {
 	int rc;
 	if (s->existed) {
-		rc = each_file(s, move_in);
+		/* Every page is checked before any moves: the site is whole or
+		 * the old one is left. */
+		rc = each_file(s, may_move);
+		if (rc == 0)
+			rc = each_file(s, move_in);
 		each_file(s, remove_one);
 		rmdir(s->tmp);
 	} else {

@@ -1,10 +1,13 @@
 /* source.c - reading input files */
+#define _GNU_SOURCE 1  /* vasprintf */
 #include "util/source.h"
 #include "util/output.h"
 #include "util/utf8.h"
 #include "util/xalloc.h"
 
 #include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -118,6 +121,127 @@ ddbc_source *ddbc_source_read(const char *path)
 	int e = errno;
 	fclose(f);
 	errno = e;
+	return src;
+}
+
+/* What a file that is not regular is, for a message. */
+static const char *kind_of(mode_t mode)
+{
+	return S_ISDIR(mode) ? "a folder" : S_ISFIFO(mode) ? "a FIFO" : S_ISSOCK(mode) ? "a socket"
+	       : S_ISCHR(mode) || S_ISBLK(mode) ? "a device" : "a special file";
+}
+
+static ddbc_source *refuse(char **why, int err, char *reason)
+{
+	*why = reason;
+	errno = err;
+	return NULL;
+}
+
+/* The line and column of offset at, as a finding's (1-based, a column
+ * counts characters: lead bytes). */
+static ddbc_loc loc_of(const char *text, size_t at)
+{
+	ddbc_loc loc = { 1, 1 };
+	for (size_t i = 0; i < at;) {
+		size_t br = ddbc_break_len(text + i, text + at);
+		if (br) {
+			loc.line++;
+			loc.column = 1;
+			i += br;
+			continue;
+		}
+		if (((unsigned char)text[i] & 0xC0) != 0x80)
+			loc.column++;
+		i++;
+	}
+	return loc;
+}
+
+/* Reads at most max + 1 bytes of fd; NULL with errno on a read error. */
+static char *read_upto(int fd, size_t max, size_t hint, size_t *len)
+{
+	size_t cap = (hint < max ? hint : max) + 2, n = 0;
+	char *buf = xmalloc(cap);
+	for (;;) {
+		if (n + 1 >= cap) {
+			if (n > max)
+				break;
+			cap = cap * 2 > max + 2 ? max + 2 : cap * 2;
+			buf = xrealloc(buf, cap);
+		}
+		ssize_t got = read(fd, buf + n, cap - n - 1);
+		if (got < 0 && errno == EINTR)
+			continue;
+		if (got < 0) {
+			int e = errno;
+			free(buf);
+			errno = e;
+			return NULL;
+		}
+		if (got == 0)
+			break;
+		n += (size_t)got;
+	}
+	buf[n] = '\0';
+	*len = n;
+	return buf;
+}
+
+static char *saying(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static char *saying(const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	char *s = NULL;
+	if (vasprintf(&s, fmt, ap) < 0)
+		s = NULL;
+	va_end(ap);
+	return s ? s : xstrdup("cannot be read");
+}
+
+ddbc_source *ddbc_source_read_bounded(const char *path, size_t max, char **why)
+{
+	int fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+	if (fd < 0) {
+		int e = errno;
+		return refuse(why, e, saying("cannot be read: %s", strerror(e)));
+	}
+	struct stat st;
+	if (fstat(fd, &st) < 0) {
+		int e = errno;
+		close(fd);
+		return refuse(why, e, saying("cannot be read: %s", strerror(e)));
+	}
+	if (!S_ISREG(st.st_mode)) {
+		close(fd);
+		return refuse(why, EINVAL, saying("is %s, not a file", kind_of(st.st_mode)));
+	}
+	ddbc_output_note_input_fd(fd, path);
+	size_t len = 0;
+	char *text = (unsigned long long)st.st_size > max ? NULL
+		     : read_upto(fd, max, (size_t)st.st_size, &len);
+	int e = errno;
+	close(fd);
+	if ((unsigned long long)st.st_size > max || (text && len > max)) {
+		free(text);
+		return refuse(why, EFBIG, saying("is larger than %zu bytes, the most it may hold", max));
+	}
+	if (!text)
+		return refuse(why, e, saying("cannot be read: %s", strerror(e)));
+	const char *nul = memchr(text, '\0', len);
+	if (nul) {
+		ddbc_loc at = loc_of(text, (size_t)(nul - text));
+		free(text);
+		return refuse(why, EINVAL, saying("holds a NUL byte at line %u, column %u: it is no "
+						  "text", at.line, at.column));
+	}
+	size_t bom = bom_len(text, len);
+	memmove(text, text + bom, len - bom + 1);
+	ddbc_source *src = xcalloc(1, sizeof(*src));
+	src->name = xstrdup(path);
+	src->text = text;
+	src->len = len - bom;
 	return src;
 }
 

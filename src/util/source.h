@@ -40,6 +40,14 @@ ddbc_source *ddbc_source_read(const char *path);
 /* Opens path for reading, noted as an input of the run (util/output.h).
  * Returns NULL and sets errno when it cannot be read; a folder is EISDIR. */
 FILE *ddbc_input_fopen(const char *path);
+/* Reads path as a file another input names (a Serverless ${file(...)}):
+ * only a regular file (checked on the open file, which was opened
+ * non-blocking, so a FIFO cannot hang the run), of at most max bytes
+ * (checked as it is read: a file that grows is cut off there), with no
+ * NUL byte. Returns NULL and sets errno (ENOENT for a missing file), with
+ * the reason in *why ("is a FIFO, not a file", "holds a NUL byte at line 1,
+ * column 4": a phrase to follow the path); free it. */
+ddbc_source *ddbc_source_read_bounded(const char *path, size_t max, char **why);
 /* A source over a copy of len bytes of text, named name. */
 ddbc_source *ddbc_source_from_memory(const char *name, const char *text, size_t len);
 void ddbc_source_free(ddbc_source *src);

@@ -7,6 +7,12 @@
  * planted, lost or changed (a newline or U+2028 in a name written raw, a
  * comment escaping its line) aborts. Built by `make fuzz`; run by
  * `make fuzz-import-run`, seeded with every import fixture.
+ *
+ * The file is serverless.yml in a folder of its own, beside the files a
+ * Serverless ${file(...)} may name (tests/fuzz/sls seeds name them): a
+ * resources fragment, a name, text with a NUL, a sparse file over the
+ * 1 MiB bound, a folder, and the service itself. No FIFO: a run must not
+ * wait on one (nolose.test proves a FIFO is refused at once).
  */
 #include "import/import_int.h"
 #include "rules/check.h"
@@ -17,9 +23,61 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
-static char path[64];
+static char dir[64], path[96];
+
+static const char *const include_names[] = { "inc.yml", "inc.json", "name.txt", "nul.txt",
+					      "empty.yml", "big.txt", "serverless.yml" };
+
+/* The folder goes when the fuzzer ends. */
+static void remove_includes(void)
+{
+	char p[160];
+	for (size_t i = 0; i < sizeof(include_names) / sizeof(include_names[0]); i++) {
+		snprintf(p, sizeof(p), "%s/%s", dir, include_names[i]);
+		unlink(p);
+	}
+	snprintf(p, sizeof(p), "%s/sub", dir);
+	rmdir(p);
+	rmdir(dir);
+}
+
+/* The files beside the input that ${file(...)} reads. */
+static void make_includes(void)
+{
+	static const char fragment[] =
+		"Resources:\n  Inc:\n    Type: AWS::DynamoDB::Table\n    Properties:\n"
+		"      TableName: inc\n      BillingMode: PAY_PER_REQUEST\n"
+		"      AttributeDefinitions: [{AttributeName: pk, AttributeType: S}]\n"
+		"      KeySchema: [{AttributeName: pk, KeyType: HASH}]\n";
+	static const struct { const char *name, *text; size_t len; } files[] = {
+		{ "inc.yml", fragment, 0 },
+		{ "inc.json", "{\"table\": {\"name\": \"fromjson\"}}", 0 },
+		{ "name.txt", "Orders", 0 },
+		{ "nul.txt", "abc\0def", 7 },   /* the one with a length: it holds a NUL */
+		{ "empty.yml", "", 0 },
+	};
+	char p[160];
+	for (size_t i = 0; i < sizeof(files) / sizeof(files[0]); i++) {
+		snprintf(p, sizeof(p), "%s/%s", dir, files[i].name);
+		size_t n = files[i].len ? files[i].len : strlen(files[i].text);
+		FILE *f = fopen(p, "wb");
+		if (!f || fwrite(files[i].text, 1, n, f) != n || fclose(f))
+			abort();
+	}
+	snprintf(p, sizeof(p), "%s/big.txt", dir);
+	if (truncate(p, 0) < 0) {
+		FILE *f = fopen(p, "wb");
+		if (f)
+			fclose(f);
+	}
+	if (truncate(p, (1 << 20) + 1) < 0)
+		abort();
+	snprintf(p, sizeof(p), "%s/sub", dir);
+	mkdir(p, 0700);
+}
 
 /* Whether a and b are the same tree, numbers by value (the YAML reader
  * holds a decimal, and an integer of 18 digits or more, as its text). */
@@ -108,8 +166,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 						 DDBC_IMPORT_DESCRIBE_TABLE, DDBC_IMPORT_MCP };
 	if (size < 1)
 		return 0;
-	if (!path[0])
-		snprintf(path, sizeof(path), "/tmp/ddbc-fuzz-import.%ld", (long)getpid());
+	if (!path[0]) {
+		snprintf(dir, sizeof(dir), "/tmp/ddbc-fuzz-import.%ld", (long)getpid());
+		mkdir(dir, 0700);
+		snprintf(path, sizeof(path), "%s/serverless.yml", dir);
+		make_includes();
+		atexit(remove_includes);
+	}
 	FILE *f = fopen(path, "wb");
 	if (!f)
 		abort();
