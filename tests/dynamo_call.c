@@ -123,6 +123,7 @@ int main(int argc, char **argv)
 	if (!c) {
 		int r = fail("", err);
 		free(err);
+		json_decref(req);
 		return r;
 	}
 	ddbc_dynamo_error e;
