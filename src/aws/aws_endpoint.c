@@ -24,14 +24,14 @@ static bool is_loopback(const char *host)
 	       b < 256 && c < 256 && d < 256;
 }
 
-static int check_parts(CURLU *u, bool *loopback, char **err)
+static int check_parts(const aws_curl_api *C, CURLU *u, bool *loopback, char **err)
 {
 	char *scheme = NULL, *host = NULL, *user = NULL, *query = NULL;
 	int r = -1;
-	curl_url_get(u, CURLUPART_SCHEME, &scheme, 0);
-	curl_url_get(u, CURLUPART_HOST, &host, 0);
-	curl_url_get(u, CURLUPART_USER, &user, 0);
-	curl_url_get(u, CURLUPART_QUERY, &query, 0);
+	C->url_get(u, CURLUPART_SCHEME, &scheme, 0);
+	C->url_get(u, CURLUPART_HOST, &host, 0);
+	C->url_get(u, CURLUPART_USER, &user, 0);
+	C->url_get(u, CURLUPART_QUERY, &query, 0);
 	if (!scheme || (strcmp(scheme, "http") != 0 && strcmp(scheme, "https") != 0))
 		*err = aws_errf("the scheme must be https (or http to a local engine)");
 	else if (!host || !*host)
@@ -48,29 +48,32 @@ static int check_parts(CURLU *u, bool *loopback, char **err)
 		else
 			r = 0;
 	}
-	curl_free(scheme);
-	curl_free(host);
-	curl_free(user);
-	curl_free(query);
+	C->free(scheme);
+	C->free(host);
+	C->free(user);
+	C->free(query);
 	return r;
 }
 
 int aws_endpoint_check(const char *url, bool *loopback, char **err)
 {
-	CURLU *u = curl_url();
+	const aws_curl_api *C = aws_curl(err);
+	if (!C)
+		return -1;
+	CURLU *u = C->url();
 	if (!u) {
 		*err = aws_errf("out of memory");
 		return -1;
 	}
 	int r = -1;
-	CURLUcode rc = curl_url_set(u, CURLUPART_URL, url, 0);
+	CURLUcode rc = C->url_set(u, CURLUPART_URL, url, 0);
 	/* A URL with '@' may carry a password: it is not quoted back. */
 	bool quote = strchr(url, '@') == NULL;
 	if (rc != CURLUE_OK || strstr(url, "://") == NULL)
 		*err = aws_errf("'%s' is not a URL (such as http://127.0.0.1:8000)",
 				quote ? url : "...");
 	else
-		r = check_parts(u, loopback, err);
-	curl_url_cleanup(u);
+		r = check_parts(C, u, loopback, err);
+	C->url_cleanup(u);
 	return r;
 }

@@ -9,8 +9,34 @@
 
 #include "aws/dynamo.h"
 
+#include <curl/curl.h>
 #include <stdbool.h>
 #include <time.h>
+
+/* aws_curl.c: libcurl's functions, from the library loaded at first use
+ * (every run of ddbc would otherwise map it and all it links). */
+typedef struct aws_curl_api {
+	bool loaded;
+	CURLcode (*global_init)(long flags);
+	CURL *(*easy_init)(void);
+	CURLcode (*easy_setopt)(CURL *h, CURLoption option, ...);
+	CURLcode (*easy_perform)(CURL *h);
+	CURLcode (*easy_getinfo)(CURL *h, CURLINFO info, ...);
+	void (*easy_reset)(CURL *h);
+	void (*easy_cleanup)(CURL *h);
+	const char *(*easy_strerror)(CURLcode code);
+	struct curl_slist *(*slist_append)(struct curl_slist *list, const char *s);
+	void (*slist_free_all)(struct curl_slist *list);
+	CURLU *(*url)(void);
+	CURLUcode (*url_set)(CURLU *u, CURLUPart what, const char *part, unsigned int flags);
+	CURLUcode (*url_get)(const CURLU *u, CURLUPart what, char **part, unsigned int flags);
+	void (*url_cleanup)(CURLU *u);
+	void (*free)(void *p);
+} aws_curl_api;
+
+/* The loaded library's functions, loading it on the first call; NULL and
+ * *err allocated (when err is not NULL) when it cannot be loaded. */
+const aws_curl_api *aws_curl(char **err);
 
 /* One set of credentials and where it came from. source names the place
  * for messages ("the environment", "profile 'dev' in /home/u/.aws/config"),

@@ -47,18 +47,16 @@ typedef struct call_creds {
 	char *key_id, *secret, *token;
 } call_creds;
 
-static pthread_once_t curl_once = PTHREAD_ONCE_INIT;
-static CURLcode curl_init_code;
-
-static void curl_init(void)
+/* libcurl's functions; loaded by ddbc_dynamo_open before any call. */
+static const aws_curl_api *lib(void)
 {
-	curl_init_code = curl_global_init(CURL_GLOBAL_DEFAULT);
+	return aws_curl(NULL);
 }
 
 /* A thread's handle goes when the thread ends (its connections with it). */
 static void handle_free(void *h)
 {
-	curl_easy_cleanup(h);
+	lib()->easy_cleanup(h);
 }
 
 /* The calling thread's handle (reset after each call); NULL when out of
@@ -68,9 +66,9 @@ static CURL *handle_get(ddbc_dynamo *c)
 	CURL *h = pthread_getspecific(c->handle);
 	if (h)
 		return h;
-	h = curl_easy_init();
+	h = lib()->easy_init();
 	if (h && pthread_setspecific(c->handle, h) != 0) {
-		curl_easy_cleanup(h);
+		lib()->easy_cleanup(h);
 		h = NULL;
 	}
 	return h;
@@ -79,11 +77,8 @@ static CURL *handle_get(ddbc_dynamo *c)
 ddbc_dynamo *ddbc_dynamo_open(const ddbc_dynamo_opts *o, char **err)
 {
 	*err = NULL;
-	pthread_once(&curl_once, curl_init);
-	if (curl_init_code != CURLE_OK) {
-		*err = aws_errf("cannot start libcurl: %s", curl_easy_strerror(curl_init_code));
+	if (!aws_curl(err))
 		return NULL;
-	}
 	ddbc_dynamo *c = xcalloc(1, sizeof *c);
 	if (aws_setup_resolve(o, &c->s, err) < 0) {
 		free(c);
@@ -109,7 +104,7 @@ void ddbc_dynamo_close(ddbc_dynamo *c)
 	/* This thread's handle; other threads' went when they ended. */
 	if (c->handle_made) {
 		CURL *h = pthread_getspecific(c->handle);
-		curl_easy_cleanup(h);
+		lib()->easy_cleanup(h);
 		pthread_setspecific(c->handle, NULL);
 		pthread_key_delete(c->handle);
 	}
@@ -210,15 +205,15 @@ static struct curl_slist *headers(const char *op, const call_creds *cc)
 {
 	char line[256];
 	struct curl_slist *h = NULL;
-	h = curl_slist_append(h, "Content-Type: application/x-amz-json-1.0");
+	h = lib()->slist_append(h, "Content-Type: application/x-amz-json-1.0");
 	snprintf(line, sizeof line, "X-Amz-Target: DynamoDB_20120810.%s", op);
-	h = curl_slist_append(h, line);
+	h = lib()->slist_append(h, line);
 	/* No "Expect: 100-continue" round trip before a large BatchWriteItem. */
-	h = curl_slist_append(h, "Expect:");
+	h = lib()->slist_append(h, "Expect:");
 	if (cc->token) {
 		strbuf t = STRBUF_INIT;
 		strbuf_addf(&t, "X-Amz-Security-Token: %s", cc->token);
-		h = curl_slist_append(h, t.buf);
+		h = lib()->slist_append(h, t.buf);
 		explicit_bzero(t.buf, t.len);
 		strbuf_release(&t);
 	}
@@ -228,21 +223,21 @@ static struct curl_slist *headers(const char *op, const call_creds *cc)
 static void set_options(ddbc_dynamo *c, CURL *h, const char *body, const call_creds *cc,
 			strbuf *answer, char *errbuf)
 {
-	curl_easy_setopt(h, CURLOPT_URL, c->s.endpoint);
-	curl_easy_setopt(h, CURLOPT_NOSIGNAL, 1L);
-	curl_easy_setopt(h, CURLOPT_PROTOCOLS_STR, "http,https");
-	curl_easy_setopt(h, CURLOPT_POSTFIELDS, body);
-	curl_easy_setopt(h, CURLOPT_POSTFIELDSIZE, (long)strlen(body));
-	curl_easy_setopt(h, CURLOPT_AWS_SIGV4, c->sigv4);
-	curl_easy_setopt(h, CURLOPT_USERNAME, cc->key_id);
-	curl_easy_setopt(h, CURLOPT_PASSWORD, cc->secret);
-	curl_easy_setopt(h, CURLOPT_USERAGENT, "ddbc/" PACKAGE_VERSION);
-	curl_easy_setopt(h, CURLOPT_TIMEOUT_MS, c->timeout_ms);
-	curl_easy_setopt(h, CURLOPT_CONNECTTIMEOUT_MS,
+	lib()->easy_setopt(h, CURLOPT_URL, c->s.endpoint);
+	lib()->easy_setopt(h, CURLOPT_NOSIGNAL, 1L);
+	lib()->easy_setopt(h, CURLOPT_PROTOCOLS_STR, "http,https");
+	lib()->easy_setopt(h, CURLOPT_POSTFIELDS, body);
+	lib()->easy_setopt(h, CURLOPT_POSTFIELDSIZE, (long)strlen(body));
+	lib()->easy_setopt(h, CURLOPT_AWS_SIGV4, c->sigv4);
+	lib()->easy_setopt(h, CURLOPT_USERNAME, cc->key_id);
+	lib()->easy_setopt(h, CURLOPT_PASSWORD, cc->secret);
+	lib()->easy_setopt(h, CURLOPT_USERAGENT, "ddbc/" PACKAGE_VERSION);
+	lib()->easy_setopt(h, CURLOPT_TIMEOUT_MS, c->timeout_ms);
+	lib()->easy_setopt(h, CURLOPT_CONNECTTIMEOUT_MS,
 			 c->timeout_ms < CONNECT_TIMEOUT_MS ? c->timeout_ms : CONNECT_TIMEOUT_MS);
-	curl_easy_setopt(h, CURLOPT_WRITEFUNCTION, on_body);
-	curl_easy_setopt(h, CURLOPT_WRITEDATA, answer);
-	curl_easy_setopt(h, CURLOPT_ERRORBUFFER, errbuf);
+	lib()->easy_setopt(h, CURLOPT_WRITEFUNCTION, on_body);
+	lib()->easy_setopt(h, CURLOPT_WRITEDATA, answer);
+	lib()->easy_setopt(h, CURLOPT_ERRORBUFFER, errbuf);
 }
 
 /* An answer other than 200: DynamoDB's {"__type": "ns#Type", "message"}. */
@@ -268,7 +263,7 @@ static int read_answer(CURL *h, const char *op, const strbuf *answer, json_t **r
 		       ddbc_dynamo_error *e)
 {
 	long status = 0;
-	curl_easy_getinfo(h, CURLINFO_RESPONSE_CODE, &status);
+	lib()->easy_getinfo(h, CURLINFO_RESPONSE_CODE, &status);
 	if (status != 200) {
 		read_error(op, status, answer, e);
 		return -1;
@@ -299,11 +294,11 @@ static int attempt(ddbc_dynamo *c, const char *op, const char *body, json_t **re
 	strbuf answer = STRBUF_INIT;
 	char errbuf[CURL_ERROR_SIZE] = "";
 	set_options(c, h, body, &cc, &answer, errbuf);
-	curl_easy_setopt(h, CURLOPT_HTTPHEADER, hdr);
-	*code = curl_easy_perform(h);
+	lib()->easy_setopt(h, CURLOPT_HTTPHEADER, hdr);
+	*code = lib()->easy_perform(h);
 	int r = -1;
 	if (*code != CURLE_OK)
-		error_set(e, "", 0, true, "%s", *errbuf ? errbuf : curl_easy_strerror(*code));
+		error_set(e, "", 0, true, "%s", *errbuf ? errbuf : lib()->easy_strerror(*code));
 	else
 		r = read_answer(h, op, &answer, resp, e);
 	if (r < 0) {
@@ -312,8 +307,8 @@ static int attempt(ddbc_dynamo *c, const char *op, const char *body, json_t **re
 	}
 	/* The handle keeps its connection, not pointers to what goes now
 	 * (the headers, the body, the error buffer) nor the secret. */
-	curl_easy_reset(h);
-	curl_slist_free_all(hdr);
+	lib()->easy_reset(h);
+	lib()->slist_free_all(hdr);
 	strbuf_release(&answer);
 	creds_drop(&cc);
 	return r;

@@ -8,6 +8,7 @@
  */
 #include "input/load_int.h"
 #include "model/regions.h"
+#include "util/source.h"
 #include "util/strbuf.h"
 #include "util/suggest.h"
 
@@ -229,33 +230,27 @@ static char *policy_path(loader *L, const char *path)
 	return strbuf_detach(&out);
 }
 
-/* The policy document read from file, in the arena; NULL with a finding. */
+/* The policy document read from file, in the arena; NULL with a finding.
+ * It goes through the reader of files that inputs name: a regular file
+ * only (a FIFO cannot hang the run), of at most 1 MiB, with no NUL byte;
+ * the resource-policy-size rule then measures it against DynamoDB's 20 KB. */
 static char *read_policy(loader *L, const ddbc_node *v, size_t *len)
 {
 	char *path = policy_path(L, v->u.text);
-	FILE *f = fopen(path, "rb");
-	strbuf text = STRBUF_INIT;
-	char buf[4096];
-	size_t n;
-	if (f) {
-		while ((n = fread(buf, 1, sizeof buf, f)) > 0)
-			strbuf_add(&text, buf, n);
-	}
-	if (!f || ferror(f)) {
+	char *why = NULL;
+	ddbc_source *f = ddbc_source_read_bounded(path, (size_t)1 << 20, &why);
+	if (!f) {
 		ddbc_load_schema(L, v->loc, "cannot read resource_policy file '%s': %s; give the "
 			       "path of a JSON policy document, relative to the design", path,
-			       strerror(errno));
-		if (f)
-			fclose(f);
+			       why ? why : strerror(errno));
+		free(why);
 		free(path);
-		strbuf_release(&text);
 		return NULL;
 	}
-	fclose(f);
 	free(path);
-	*len = text.len;
-	char *out = ddbc_arena_strndup(L->arena, strbuf_str(&text), text.len);
-	strbuf_release(&text);
+	*len = f->len;
+	char *out = ddbc_arena_strndup(L->arena, f->text, f->len);
+	ddbc_source_free(f);
 	return out;
 }
 
