@@ -30,7 +30,8 @@ import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import dynalite from 'dynalite';
 import {
-  DynamoDBClient, CreateTableCommand, DeleteTableCommand, PutItemCommand, GetItemCommand,
+  DynamoDBClient, CreateTableCommand, DeleteTableCommand, DescribeTableCommand,
+  PutItemCommand, GetItemCommand,
   QueryCommand, ScanCommand, UpdateItemCommand, DeleteItemCommand,
 } from '@aws-sdk/client-dynamodb';
 
@@ -175,9 +176,30 @@ function writeProblems(r, entity) {
   return r.entities.includes(name) ? [] : [`${name || 'no item'} is not the pattern's`];
 }
 
+// Until table name is ACTIVE (gone: until DescribeTable no longer finds
+// it). The engine's table changes complete on a timer, even at 0 ms: under
+// load a design's next request, or the next design's table of the same
+// name (the samples' English twins), could otherwise meet the old state.
+async function settle(client, name, gone) {
+  for (let i = 0; i < 500; i++) {
+    try {
+      const d = await client.send(new DescribeTableCommand({ TableName: name }));
+      if (!gone && d.Table.TableStatus === 'ACTIVE') return;
+    } catch (e) {
+      if (e.name !== 'ResourceNotFoundException') throw e;
+      if (gone) return;
+    }
+    await new Promise((r) => setTimeout(r, 10));
+  }
+  throw new Error(`table ${name} did not become ${gone ? 'deleted' : 'ACTIVE'}`);
+}
+
 // The design's tables, made again, with every example item.
 async function setUp(client, tables, model) {
-  for (const t of tables) await client.send(new CreateTableCommand(t));
+  for (const t of tables) {
+    await client.send(new CreateTableCommand(t));
+    await settle(client, t.TableName, false);
+  }
   for (const e of model.entities) {
     const types = Object.fromEntries(e.attributes.map((a) => [a.name, a.type]));
     for (const ex of e.examples) {
@@ -188,7 +210,10 @@ async function setUp(client, tables, model) {
 }
 
 async function tearDown(client, tables) {
-  for (const t of tables) await client.send(new DeleteTableCommand({ TableName: t.TableName }));
+  for (const t of tables) {
+    await client.send(new DeleteTableCommand({ TableName: t.TableName }));
+    await settle(client, t.TableName, true);
+  }
 }
 
 async function runTs(client, dir, v, runnable, strict, keys, found) {
