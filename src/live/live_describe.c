@@ -93,7 +93,7 @@ static void add_backups(ddbc_dynamo *c, const char *deployed, json_t *doc)
 	if (ddbc_dynamo_call(c, "DescribeContinuousBackups", req, &resp, &e) < 0)
 		fprintf(stderr, "ddbc diff: table '%s': point-in-time recovery not compared: "
 			"DescribeContinuousBackups failed: %s%s%s\n", deployed, e.type,
-			*e.type ? ": " : "", e.message);
+			*e.type && *e.message ? ": " : "", e.message);
 	else
 		json_object_set(doc, "ContinuousBackupsDescription",
 				json_object_get(resp, "ContinuousBackupsDescription"));
