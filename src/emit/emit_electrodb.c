@@ -66,24 +66,7 @@ static void computed(writer *w, const lib_key *k)
 			lib_ts_str(sb, k->parts[i].attr->name.s);
 		}
 	strbuf_addstr(sb, "], set: (_v?: unknown, i?: any) => ");
-	if (!k->nparts)
-		strbuf_addstr(sb, "\"\"");
-	for (size_t i = 0; i < k->nparts; i++) {
-		const lib_part *p = &k->parts[i];
-		strbuf_addstr(sb, i ? " + " : "");
-		if (!p->attr) {
-			lib_ts_string(sb, p->text, p->len);
-			continue;
-		}
-		strbuf_addstr(sb, p->width ? "pad_(i?.[" : "String(i?.[");
-		lib_ts_str(sb, p->attr->name.s);
-		if (p->width) {
-			strbuf_addf(sb, "], %u)", p->width);
-			w->pads = true;
-		} else {
-			strbuf_addstr(sb, "])");
-		}
-	}
+	lib_ts_concat(sb, k, "i?.[", &w->pads);
 }
 
 static bool attribute(writer *w, const ddbc_entity *e, const lib_parts *parts,

@@ -259,6 +259,28 @@ const char *lib_ts_ident(ddbc_arena *arena, const char *name, const char *suffix
 		  : ddbc_arena_printf(arena, "%s%zu", fallback, n);
 }
 
+void lib_ts_concat(strbuf *sb, const lib_key *k, const char *item, bool *pads)
+{
+	if (!k->nparts)
+		strbuf_addstr(sb, "\"\"");
+	for (size_t i = 0; i < k->nparts; i++) {
+		const lib_part *p = &k->parts[i];
+		strbuf_addstr(sb, i ? " + " : "");
+		if (!p->attr) {
+			lib_ts_string(sb, p->text, p->len);
+			continue;
+		}
+		strbuf_addf(sb, "%s%s", p->width ? "pad_(" : "String(", item);
+		lib_ts_str(sb, p->attr->name.s);
+		if (p->width) {
+			strbuf_addf(sb, "], %u)", p->width);
+			*pads = true;
+		} else {
+			strbuf_addstr(sb, "])");
+		}
+	}
+}
+
 void lib_braced(strbuf *sb, const lib_key *k, bool pad_inline)
 {
 	for (size_t i = 0; i < k->nparts; i++) {

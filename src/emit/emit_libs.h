@@ -103,6 +103,12 @@ const char *lib_ts_ident(ddbc_arena *arena, const char *name, const char *suffix
  * ${name:W:0} when pad_inline. */
 void lib_braced(strbuf *sb, const lib_key *k, bool pad_inline);
 
+/* The flattened template as a TypeScript expression over an item: each
+ * literal, String(ITEM[name]) for a placeholder, pad_(ITEM[name], W) for
+ * a padded one (then *pads is set: the module needs pad_); "" for none.
+ * item is how the item is read: "i[" or, where it may be absent, "i?.[". */
+void lib_ts_concat(strbuf *sb, const lib_key *k, const char *item, bool *pads);
+
 /* Whether items of a's entity always hold a as the library takes them:
  * ddbc's required (ddbc_attr_required), or a part of the template of an
  * attribute that is. */

@@ -191,24 +191,7 @@ static bool linked(writer *w, const ddbc_entity *e, const lib_parts *parts, cons
 		    ".optional()" : "", id);
 	if (lib_sparse_key(k->attr) && !sparse_guard(w, e, k->attr))
 		return false;
-	if (!k->nparts)
-		strbuf_addstr(sb, "\"\"");
-	for (size_t i = 0; i < k->nparts; i++) {
-		const lib_part *p = &k->parts[i];
-		strbuf_addstr(sb, i ? " + " : "");
-		if (!p->attr) {
-			lib_ts_string(sb, p->text, p->len);
-			continue;
-		}
-		strbuf_addstr(sb, p->width ? "pad_(i[" : "String(i[");
-		lib_ts_str(sb, p->attr->name.s);
-		if (p->width) {
-			strbuf_addf(sb, "], %u)", p->width);
-			w->pads = true;
-		} else {
-			strbuf_addstr(sb, "])");
-		}
-	}
+	lib_ts_concat(sb, k, "i[", &w->pads);
 	strbuf_addstr(sb, "),\n");
 	return true;
 }
