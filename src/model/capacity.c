@@ -417,6 +417,10 @@ static void writes(ddbc_arena *arena, const ddbc_pattern *p, const ddbc_cap_item
 		 * rewrites the item in place, its index keys unchanged. */
 		out->write[s] = ddbc_index_write_units(ix, it->entity, del || upd ? it->item : NULL,
 						       del ? NULL : it->item, true);
+		/* A put no entity matches writes its own item: no membership
+		 * to read, the index holds it when it has the index's keys. */
+		if (!it->entity)
+			continue;
 		const ddbc_membership *m = ddbc_entity_membership(it->entity, ix);
 		if (m->nby && it->entity->in_index[s])
 			out->write[s] = sparse_write(ix, it, del, upd, m->share);
