@@ -2346,6 +2346,38 @@ START_TEST(test_strset)
 }
 END_TEST
 
+/* `ddbc keys --lang go` names (emit_keys_goname.c): MixedCaps with Go's
+ * initialisms, exported or not, whatever case the plan's name has. */
+START_TEST(test_go_names)
+{
+	static const struct { const char *plan, *exported, *local; } cases[] = {
+		{ "helpdesk_comment_sk", "HelpdeskCommentSK", "helpdeskCommentSK" },
+		{ "HD_HELPDESK_TABLE", "HdHelpdeskTable", "hdHelpdeskTable" },
+		{ "ECOMMERCE_ORDER_GSI1PK_NAME", "EcommerceOrderGSI1PKName", "ecommerceOrderGSI1PKName" },
+		{ "user_id", "UserID", "userID" },
+		{ "id", "ID", "id" },
+		{ "image_url_ttl", "ImageURLTTL", "imageURLTTL" },
+		{ "api_json_http", "APIJSONHTTP", "apiJSONHTTP" },
+		{ "utf8_text", "UTF8Text", "utf8Text" },
+		{ "sku2name", "Sku2name", "sku2name" },
+		{ "gsi1pk", "GSI1PK", "gsi1PK" },
+		{ "order__day", "OrderDay", "orderDay" },
+		{ "_1st", "P1st", "_1st" },
+		{ "type_", "Type", "type" },   /* the Go printer keeps a plan's escape */
+		{ "_", "P", "_" },
+	};
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		strbuf e = STRBUF_INIT, l = STRBUF_INIT;
+		ddbc_go_name(&e, cases[i].plan, true);
+		ddbc_go_name(&l, cases[i].plan, false);
+		ck_assert_str_eq(e.buf, cases[i].exported);
+		ck_assert_str_eq(l.buf, cases[i].local);
+		strbuf_release(&e);
+		strbuf_release(&l);
+	}
+}
+END_TEST
+
 static Suite *header_suite(void)
 {
 	Suite *s = suite_create("header");
@@ -2385,6 +2417,7 @@ static Suite *header_suite(void)
 	tcase_add_test(tc, test_prefix);
 	tcase_add_test(tc, test_lint_checks_unplannable);
 	tcase_add_test(tc, test_attribute_c_name);
+	tcase_add_test(tc, test_go_names);
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("hash sets");

@@ -13,6 +13,7 @@
 #include "model/model.h"
 #include "model/request.h"
 #include "model/request_rows.h"
+#include "util/strbuf.h"
 
 #include <stdio.h>
 
@@ -82,6 +83,11 @@ ddbc_emit_result ddbc_emit_keys(FILE *out, const ddbc_design *g, const ddbc_keys
 /* Why name cannot name a module of lang ("a Go package cannot be ..."),
  * or NULL when it can. */
 const char *ddbc_keys_module_problem(ddbc_keys_lang lang, const char *name);
+
+/* emit_keys_goname.c: plan name `name` (snake case, either case) as Go
+ * names it: MixedCaps with Go's initialisms, exported (EcommerceOrderSK)
+ * or not (userID). */
+void ddbc_go_name(strbuf *sb, const char *name, bool exported);
 
 /* One `ddbc keys --lang` word (emit_formats.c); the default first, a NULL
  * name ends the table. */

@@ -39,21 +39,47 @@
 
 /* ---- names and text ---------------------------------------------------------- */
 
-bool keys_name(keys_writer *w, const char *name)
+const char *keys_ident(keys_writer *w, const char *name)
 {
+	if (!w->ops || !w->ops->ident)
+		return name;
+	strbuf sb = STRBUF_INIT;
+	w->ops->ident(&sb, name);
+	const char *r = ddbc_arena_strdup(w->arena, sb.buf ? sb.buf : "");
+	strbuf_release(&sb);
+	return r;
+}
+
+bool keys_name(keys_writer *w, const char *plan_name)
+{
+	const char *name = keys_ident(w, plan_name);
 	size_t len = strlen(name);
 	if (!w->exact) {
 		xgrow((void **)&w->hashes, &w->hashes_cap, w->nhashes + 1, sizeof(uint64_t));
 		w->hashes[w->nhashes++] = ddbc_hash64(name, len);
 		return true;
 	}
-	if (ddbc_strset_get(&w->names, name, len)) {
-		fprintf(stderr, "ddbc keys: the module would have two things named '%s'; give an "
-			"entity a c_name, or rename the attribute or access pattern\n", name);
+	const char *had = ddbc_strset_get(&w->names, name, len);
+	if (had) {
+		/* Each name is kept with its plan name after its '\0'. */
+		const char *had_plan = had + len + 1;
+		if (strcmp(name, plan_name) || strcmp(had_plan, plan_name))
+			fprintf(stderr, "ddbc keys: the module would have two things named '%s' (%s's "
+				"name for both '%s' and '%s' of the C header); give an entity a "
+				"c_name, or rename the attribute or access pattern\n", name,
+				w->ops->lang_name, had_plan, plan_name);
+		else
+			fprintf(stderr, "ddbc keys: the module would have two things named '%s'; "
+				"give an entity a c_name, or rename the attribute or access "
+				"pattern\n", name);
 		w->failed = true;
 		return false;
 	}
-	ddbc_strset_put(&w->names, ddbc_arena_strdup(w->names_arena, name), len);
+	size_t plan_len = strlen(plan_name);
+	char *kept = ddbc_arena_alloc(w->names_arena, len + plan_len + 2);
+	memcpy(kept, name, len + 1);
+	memcpy(kept + len + 1, plan_name, plan_len + 1);
+	ddbc_strset_put(&w->names, kept, len);
 	return true;
 }
 
@@ -200,9 +226,9 @@ static void section(strbuf *sb, const keys_syntax *sx, const char *what, const c
 static void table(keys_writer *w, const keys_syntax *sx, const ddbc_htable *ht)
 {
 	section(&w->sb, sx, "table", ht->table->name.s);
-	constant(&w->sb, sx, ht->macro, ht->table->name.s, NULL);
+	constant(&w->sb, sx, keys_ident(w, ht->macro), ht->table->name.s, NULL);
 	for (size_t i = 0; i < ht->nindexes; i++)
-		constant(&w->sb, sx, ht->indexes[i].macro, ht->indexes[i].index->name.s,
+		constant(&w->sb, sx, keys_ident(w, ht->indexes[i].macro), ht->indexes[i].index->name.s,
 			 ht->indexes[i].index->kind == DDBC_INDEX_LSI ? "LSI" : "GSI");
 }
 
@@ -219,9 +245,9 @@ static void attr(keys_writer *w, const keys_syntax *sx, const ddbc_hattr *ha)
 		keys_comment(sb, ha->attr->template.s);
 		strbuf_addch(sb, '\n');
 	}
-	constant(sb, sx, ha->name_macro, ha->attr->name.s, NULL);
+	constant(sb, sx, keys_ident(w, ha->name_macro), ha->attr->name.s, NULL);
 	if (ha->expr_macro)
-		constant(sb, sx, ha->expr_macro, ha->expr_name, "ExpressionAttributeNames placeholder");
+		constant(sb, sx, keys_ident(w, ha->expr_macro), ha->expr_name, "ExpressionAttributeNames placeholder");
 }
 
 /* ---- JSON as a literal ----------------------------------------------------------- */
@@ -412,7 +438,7 @@ static void attr_part(keys_writer *w, const keys_ops *ops, const ddbc_hattr *ha)
 		strbuf lit = STRBUF_INIT;
 		for (size_t i = 0; i < k->npieces; i++)
 			strbuf_add(&lit, k->pieces[i].text, k->pieces[i].len);
-		constant_n(&w->sb, ops->syntax, ha->builder, lit.buf ? lit.buf : "", lit.len,
+		constant_n(&w->sb, ops->syntax, keys_ident(w, ha->builder), lit.buf ? lit.buf : "", lit.len,
 			   "constant key");
 		strbuf_release(&lit);
 		return;
@@ -422,7 +448,7 @@ static void attr_part(keys_writer *w, const keys_ops *ops, const ddbc_hattr *ha)
 	keys_name(w, ha->func);
 	if (ha->prefix_macro) {
 		keys_name(w, ha->prefix_macro);
-		constant_n(&w->sb, ops->syntax, ha->prefix_macro, k->prefix, k->prefix_len,
+		constant_n(&w->sb, ops->syntax, keys_ident(w, ha->prefix_macro), k->prefix, k->prefix_len,
 			   "begins_with prefix");
 	}
 	if (ha->parse_func) {
@@ -945,7 +971,7 @@ ddbc_emit_result ddbc_emit_keys(FILE *out, const ddbc_design *g, const ddbc_keys
 	ddbc_emit_result r = DDBC_EMIT_FAILED;
 	switch (ddbc_header_plan_build(&plan, g, NULL, d)) {
 	case DDBC_PLAN_OK: {
-		keys_writer w = { out, STRBUF_INIT, g, &plan, NULL, ddbc_arena_new(),
+		keys_writer w = { out, STRBUF_INIT, g, &plan, NULL, NULL, ddbc_arena_new(),
 				  DDBC_STRSET_INIT, false, false, NULL, 0, 0, NULL };
 		w.module = o && o->module ? o->module : plan.prefix_lower;
 		ddbc_keys_lang lang = o ? o->lang : DDBC_KEYS_TS;
@@ -961,6 +987,7 @@ ddbc_emit_result ddbc_emit_keys(FILE *out, const ddbc_design *g, const ddbc_keys
 		const keys_ops *ops = lang == DDBC_KEYS_TS ? &ddbc_keys_ts_ops
 				      : lang == DDBC_KEYS_PYTHON ? &ddbc_keys_py_ops
 								 : &ddbc_keys_go_ops;
+		w.ops = ops;
 		module(&w, ops);
 		if (!w.failed && names_met(&w))
 			w.failed = !exact_pass(&w, ops);

@@ -1,15 +1,14 @@
 /* emit_keys_go.c - `ddbc keys --lang go`: the plan as a Go package
  *
- * One file, the standard library only (fmt, strings): constants for
+ * One file, the standard library and aws-sdk-go-v2 (its dynamodb package): constants for
  * names, a builder, parser and begins_with prefix per key, range-bound
  * helpers, type guards over items in DynamoDB JSON as encoding/json
- * decodes them (map[string]any), and a request per read pattern as the
- * JSON the DynamoDB API takes (json.Marshal it, or fill the SDK's input
- * from it). Go exports capitalised names only, so every name of the plan
- * gets its first letter in upper case (ecommerce_user_pk becomes
- * Ecommerce_user_pk; the constants are upper case already), as do the
- * parts' fields. The package is --module, else the prefix in lower case.
- * It passes `go vet`.
+ * decodes them (map[string]any), and a request per pattern both as the
+ * SDK's own input (aws-sdk-go-v2's *dynamodb.QueryInput...) and as the
+ * JSON the DynamoDB API takes. Every name of the plan is written as Go
+ * names things (emit_keys_goname.c: ecommerce_user_pk is EcommerceUserPK,
+ * user_id userID), and two plan names that meet so are an error. The
+ * package is --module, else the prefix in lower case. It passes `go vet`.
  */
 #include "emit/emit_keys_int.h"
 #include "model/semantics.h"
@@ -26,18 +25,73 @@ static void cstr(strbuf *sb, const char *s)
 	keys_string(sb, s, strlen(s), false);
 }
 
-/* A plan name as Go exports it. */
+/* A module-level plan name as Go names it: MixedCaps, exported, but a
+ * key's shape (a name ending in '_', the runtime's data) unexported. */
+static void ident(strbuf *sb, const char *name)
+{
+	size_t n = strlen(name);
+	ddbc_go_name(sb, name, !(n && name[n - 1] == '_'));
+}
+
+/* A function's, a type's or a field's name: exported. */
 static void exported(strbuf *sb, const char *name)
 {
-	if (name[0] >= 'a' && name[0] <= 'z') {
-		strbuf_addch(sb, (char)(name[0] - 'a' + 'A'));
-		strbuf_addstr(sb, name + 1);
-	} else if (name[0] == '_') {
-		strbuf_addstr(sb, "P");
-		strbuf_addstr(sb, name);
-	} else {
-		strbuf_addstr(sb, name);
+	ddbc_go_name(sb, name, true);
+}
+
+/* What a parameter's Go name may not be besides the plan's words (which
+ * it escapes with a trailing '_', kept here): the runtime's names and
+ * the packages a function body names. */
+static const char *const body_words[] = {
+	"attributeValue", "attributeValues", "aws", "base64", "buildKey", "dynamodb", "fitKey",
+	"formatNumber", "keyPart", "parseKey", "strconv", "types", "withAttributes", "withItem",
+};
+
+static const char *local_name(keys_writer *w, const char *name)
+{
+	strbuf sb = STRBUF_INIT;
+	ddbc_go_name(&sb, name, false);
+	size_t n = strlen(name);
+	bool escape = n && name[n - 1] == '_';
+	for (size_t i = 0; i < sizeof(body_words) / sizeof(body_words[0]) && !escape; i++)
+		escape = !strcmp(sb.buf, body_words[i]);
+	if (escape)
+		strbuf_addch(&sb, '_');
+	const char *r = ddbc_arena_strdup(w->arena, sb.buf);
+	strbuf_release(&sb);
+	return r;
+}
+
+/* Parameters ps with their Go names (enum types too); NULL, after a
+ * message, when two plan names meet in one Go name. */
+static ddbc_hparam *go_params(keys_writer *w, const ddbc_hparam *ps, size_t n)
+{
+	ddbc_hparam *q = ddbc_arena_alloc(w->arena, (n + 1) * sizeof(*q));
+	for (size_t i = 0; i < n; i++) {
+		q[i] = ps[i];
+		q[i].name = local_name(w, ps[i].name);
+		if (ps[i].enum_type)
+			q[i].enum_type = keys_ident(w, ps[i].enum_type);
+		for (size_t j = 0; j < i; j++) {
+			if (strcmp(q[i].name, q[j].name))
+				continue;
+			fprintf(stderr, "ddbc keys: the Go module would have two parameters named "
+				"'%s' (from '%s' and '%s'); rename an attribute or a placeholder\n",
+				q[i].name, ps[j].name, ps[i].name);
+			w->failed = true;
+			return NULL;
+		}
 	}
+	return q;
+}
+
+/* Key k with its parameters' Go names, in w's arena; NULL on a clash. */
+static const ddbc_hkey *go_key(keys_writer *w, const ddbc_hkey *k)
+{
+	ddbc_hkey *c = ddbc_arena_alloc(w->arena, sizeof(*c));
+	*c = *k;
+	c->params = go_params(w, k->params, k->nparams);
+	return c->params ? c : NULL;
 }
 
 static const char runtime[] =
@@ -291,6 +345,144 @@ static const char runtime[] =
 	"\t\tparts[pc.param], seen[pc.param] = v, true\n"
 	"\t}\n"
 	"\treturn parts, p == len(key)\n"
+	"}\n";
+
+/* The SDK's side: DynamoDB JSON as aws-sdk-go-v2's AttributeValues. */
+static const char sdk_runtime[] =
+	"\n"
+	"// The SDK's input types: each pattern's <Pattern>Input returns one (a\n"
+	"// design without patterns uses neither package otherwise).\n"
+	"var _ *dynamodb.QueryInput\n"
+	"var _ = aws.String\n"
+	"\n"
+	"// attributeValue is a value in DynamoDB JSON (as a request function\n"
+	"// returns it; a Binary as base64 text or bytes) as the SDK's AttributeValue.\n"
+	"func attributeValue(v any) (types.AttributeValue, error) {\n"
+	"\tm, ok := v.(map[string]any)\n"
+	"\tif !ok || len(m) != 1 {\n"
+	"\t\treturn nil, fmt.Errorf(\"%v is no DynamoDB JSON value\", v)\n"
+	"\t}\n"
+	"\tfor typ, x := range m {\n"
+	"\t\tswitch typ {\n"
+	"\t\tcase \"S\", \"N\":\n"
+	"\t\t\ts, ok := x.(string)\n"
+	"\t\t\tif !ok {\n"
+	"\t\t\t\treturn nil, fmt.Errorf(\"%s value %v is no string\", typ, x)\n"
+	"\t\t\t}\n"
+	"\t\t\tif typ == \"S\" {\n"
+	"\t\t\t\treturn &types.AttributeValueMemberS{Value: s}, nil\n"
+	"\t\t\t}\n"
+	"\t\t\treturn &types.AttributeValueMemberN{Value: s}, nil\n"
+	"\t\tcase \"B\":\n"
+	"\t\t\tb, err := bytesOf(x)\n"
+	"\t\t\treturn &types.AttributeValueMemberB{Value: b}, err\n"
+	"\t\tcase \"BOOL\":\n"
+	"\t\t\tb, ok := x.(bool)\n"
+	"\t\t\tif !ok {\n"
+	"\t\t\t\treturn nil, fmt.Errorf(\"BOOL value %v is no boolean\", x)\n"
+	"\t\t\t}\n"
+	"\t\t\treturn &types.AttributeValueMemberBOOL{Value: b}, nil\n"
+	"\t\tcase \"NULL\":\n"
+	"\t\t\treturn &types.AttributeValueMemberNULL{Value: true}, nil\n"
+	"\t\tcase \"SS\", \"NS\", \"BS\", \"L\":\n"
+	"\t\t\tl, ok := x.([]any)\n"
+	"\t\t\tif !ok {\n"
+	"\t\t\t\treturn nil, fmt.Errorf(\"%s value %v is no list\", typ, x)\n"
+	"\t\t\t}\n"
+	"\t\t\treturn setOrList(typ, l)\n"
+	"\t\tcase \"M\":\n"
+	"\t\t\tout, err := attributeValues(x)\n"
+	"\t\t\treturn &types.AttributeValueMemberM{Value: out}, err\n"
+	"\t\t}\n"
+	"\t\treturn nil, fmt.Errorf(\"%q is no DynamoDB type\", typ)\n"
+	"\t}\n"
+	"\treturn nil, nil\n"
+	"}\n"
+	"\n"
+	"func bytesOf(x any) ([]byte, error) {\n"
+	"\tif b, ok := x.([]byte); ok {\n"
+	"\t\treturn b, nil\n"
+	"\t}\n"
+	"\ts, ok := x.(string)\n"
+	"\tif !ok {\n"
+	"\t\treturn nil, fmt.Errorf(\"B value %v is neither bytes nor base64 text\", x)\n"
+	"\t}\n"
+	"\treturn base64.StdEncoding.DecodeString(s)\n"
+	"}\n"
+	"\n"
+	"func setOrList(typ string, l []any) (types.AttributeValue, error) {\n"
+	"\tvar strs []string\n"
+	"\tvar bins [][]byte\n"
+	"\tvar vals []types.AttributeValue\n"
+	"\tfor _, e := range l {\n"
+	"\t\tvar err error\n"
+	"\t\tswitch typ {\n"
+	"\t\tcase \"SS\", \"NS\":\n"
+	"\t\t\ts, ok := e.(string)\n"
+	"\t\t\tif !ok {\n"
+	"\t\t\t\terr = fmt.Errorf(\"%s member %v is no string\", typ, e)\n"
+	"\t\t\t}\n"
+	"\t\t\tstrs = append(strs, s)\n"
+	"\t\tcase \"BS\":\n"
+	"\t\t\tvar b []byte\n"
+	"\t\t\tb, err = bytesOf(e)\n"
+	"\t\t\tbins = append(bins, b)\n"
+	"\t\tdefault:\n"
+	"\t\t\tvar a types.AttributeValue\n"
+	"\t\t\ta, err = attributeValue(e)\n"
+	"\t\t\tvals = append(vals, a)\n"
+	"\t\t}\n"
+	"\t\tif err != nil {\n"
+	"\t\t\treturn nil, err\n"
+	"\t\t}\n"
+	"\t}\n"
+	"\tswitch typ {\n"
+	"\tcase \"SS\":\n"
+	"\t\treturn &types.AttributeValueMemberSS{Value: strs}, nil\n"
+	"\tcase \"NS\":\n"
+	"\t\treturn &types.AttributeValueMemberNS{Value: strs}, nil\n"
+	"\tcase \"BS\":\n"
+	"\t\treturn &types.AttributeValueMemberBS{Value: bins}, nil\n"
+	"\t}\n"
+	"\treturn &types.AttributeValueMemberL{Value: vals}, nil\n"
+	"}\n"
+	"\n"
+	"// attributeValues is a map of DynamoDB JSON values (a Key, an Item,\n"
+	"// ExpressionAttributeValues) as the SDK's; nil for none.\n"
+	"func attributeValues(v any) (map[string]types.AttributeValue, error) {\n"
+	"\tif v == nil {\n"
+	"\t\treturn nil, nil\n"
+	"\t}\n"
+	"\tm, ok := v.(map[string]any)\n"
+	"\tif !ok {\n"
+	"\t\treturn nil, fmt.Errorf(\"%v is no map of DynamoDB JSON values\", v)\n"
+	"\t}\n"
+	"\tout := make(map[string]types.AttributeValue, len(m))\n"
+	"\tfor name, x := range m {\n"
+	"\t\ta, err := attributeValue(x)\n"
+	"\t\tif err != nil {\n"
+	"\t\t\treturn nil, fmt.Errorf(\"%s: %w\", name, err)\n"
+	"\t\t}\n"
+	"\t\tout[name] = a\n"
+	"\t}\n"
+	"\treturn out, nil\n"
+	"}\n"
+	"\n"
+	"// withAttributes is item with the members of key (DynamoDB JSON) written\n"
+	"// over it: a PutItem's Item, the caller's left as it is.\n"
+	"func withAttributes(item map[string]types.AttributeValue, key any) (map[string]types.AttributeValue, error) {\n"
+	"\tk, err := attributeValues(key)\n"
+	"\tif err != nil {\n"
+	"\t\treturn nil, err\n"
+	"\t}\n"
+	"\tout := make(map[string]types.AttributeValue, len(item)+len(k))\n"
+	"\tfor name, v := range item {\n"
+	"\t\tout[name] = v\n"
+	"\t}\n"
+	"\tfor name, v := range k {\n"
+	"\t\tout[name] = v\n"
+	"\t}\n"
+	"\treturn out, nil\n"
 	"}\n";
 
 static const char guard_runtime[] =
@@ -554,27 +746,34 @@ static void head(keys_writer *w)
 	strbuf_addstr(sb, "); DO NOT EDIT.\n\n// Package ");
 	strbuf_addstr(sb, w->module);
 	strbuf_addstr(sb, " holds the names and builders of the C header (ddbc header),\n"
-		      "// with the same names, first letter capitalised. A builder returns the\n"
-		      "// key or a *KeyBuildError; a parser returns the parts and whether the key\n"
-		      "// has its shape; <KEY>_PREFIX is the text before the first value\n"
-		      "// (begins_with); <Key>_prefix_to_<part> and <Key>_after_<part> are the\n"
+		      "// named in MixedCaps (HD_ORDER_SK_PREFIX is HdOrderSKPrefix). A builder\n"
+		      "// returns the key or a *KeyBuildError; a parser returns the parts and\n"
+		      "// whether the key has its shape; <Key>Prefix is the text before the first\n"
+		      "// value (begins_with); <Key>PrefixTo<Part> and <Key>After<Part> are the\n"
 		      "// range bounds of the keys whose parts up to <part> are given;\n"
-		      "// <Prefix>_is_<entity>(item) tells items apart as `ddbc check-items` does;\n"
-		      "// <Pattern>_request(...) is the request `ddbc export --format queries`\n"
-		      "// writes (a PutItem's takes the item first and writes the pattern's key\n"
-		      "// over it).\npackage ");
+		      "// <Prefix>Is<Entity>(item) tells items apart as `ddbc check-items` does;\n"
+		      "// <Pattern>Input(...) is the request as the SDK's *dynamodb.QueryInput,\n"
+		      "// GetItemInput...; <Pattern>Request(...) is it as the DynamoDB API's JSON\n"
+		      "// `ddbc export --format queries` writes (a PutItem's take the item first\n"
+		      "// and write the pattern's key over it).\npackage ");
 	strbuf_addstr(sb, w->module);
-	strbuf_addstr(sb, "\n\nimport (\n\t\"encoding/base64\"\n\t\"fmt\"\n\t\"strconv\"\n\t\"strings\"\n)\n\n"
+	strbuf_addstr(sb, "\n\nimport (\n\t\"encoding/base64\"\n\t\"fmt\"\n\t\"strconv\"\n\t\"strings\"\n\n"
+		      "\t\"github.com/aws/aws-sdk-go-v2/aws\"\n"
+		      "\t\"github.com/aws/aws-sdk-go-v2/service/dynamodb\"\n"
+		      "\t\"github.com/aws/aws-sdk-go-v2/service/dynamodb/types\"\n)\n\n"
 		      "// keyDelimiter is the key delimiter, which no text part of a key may hold.\n"
 		      "const keyDelimiter = ");
 	cstr(sb, w->g->key_delimiter ? w->g->key_delimiter : "");
 	strbuf_addstr(sb, "\n\n");
 	strbuf_addstr(sb, runtime);
+	strbuf_addstr(sb, sdk_runtime);
 }
 
 static void shape(strbuf *sb, const char *name, const ddbc_hkey *k)
 {
-	strbuf_addf(sb, "var %s = []piece{", name);
+	strbuf_addstr(sb, "var ");
+	ident(sb, name);
+	strbuf_addstr(sb, " = []piece{");
 	for (size_t i = 0; i < k->npieces; i++) {
 		const ddbc_hpiece *pc = &k->pieces[i];
 		if (i)
@@ -623,11 +822,12 @@ static void parts(strbuf *sb, const ddbc_hparam *ps, size_t n)
 static void enum_type(keys_writer *w, const ddbc_hattr *ha)
 {
 	strbuf *sb = &w->sb;
-	strbuf_addf(sb, "\n// %s is the values of ", ha->enum_macro);
+	const char *type = keys_ident(w, ha->enum_macro);
+	strbuf_addf(sb, "\n// %s is the values of ", type);
 	keys_comment(sb, ha->attr->name.s);
-	strbuf_addf(sb, " (enum).\ntype %s string\n\nconst (\n", ha->enum_macro);
+	strbuf_addf(sb, " (enum).\ntype %s string\n\nconst (\n", type);
 	for (size_t i = 0; i < ha->attr->more->nenum; i++) {
-		strbuf_addf(sb, "\t%s %s = ", keys_enum_const(w, ha, i), ha->enum_macro);
+		strbuf_addf(sb, "\t%s %s = ", keys_ident(w, keys_enum_const(w, ha, i)), type);
 		keys_enum_value(sb, ha, i, false);
 		strbuf_addch(sb, '\n');
 	}
@@ -643,9 +843,9 @@ static void func_head(strbuf *sb, const char *func, const ddbc_hparam *ps, size_
 	strbuf_addstr(sb, ") (string, error) {\n");
 }
 
-static void helper(strbuf *sb, const keys_key *kk, const keys_cut *c, bool after)
+static void helper(strbuf *sb, const keys_key *kk, const ddbc_hkey *k, const keys_cut *c,
+		   bool after)
 {
-	const ddbc_hkey *k = kk->ha->key;
 	const ddbc_hpiece *next = &k->pieces[c->piece + 1];
 	const char *func = after ? c->after_func : c->prefix_func;
 	strbuf_addstr(sb, "\n// ");
@@ -654,7 +854,9 @@ static void helper(strbuf *sb, const keys_key *kk, const keys_cut *c, bool after
 			  : " is the begins_with prefix of the keys with these parts.\n");
 	func_head(sb, func, k->params, c->nparams);
 	if (!after) {
-		strbuf_addf(sb, "\treturn buildKey(%s[:%zu], ", kk->shape, c->piece + 2);
+		strbuf_addstr(sb, "\treturn buildKey(");
+		ident(sb, kk->shape);
+		strbuf_addf(sb, "[:%zu], ", c->piece + 2);
 		parts(sb, k->params, c->nparams);
 		strbuf_addstr(sb, ")\n}\n");
 		return;
@@ -672,10 +874,9 @@ static void helper(strbuf *sb, const keys_key *kk, const keys_cut *c, bool after
 	strbuf_addstr(sb, ", nil\n}\n");
 }
 
-static void parser(strbuf *sb, const keys_key *kk)
+static void parser(strbuf *sb, const keys_key *kk, const ddbc_hkey *k)
 {
 	const ddbc_hattr *ha = kk->ha;
-	const ddbc_hkey *k = ha->key;
 	strbuf_addstr(sb, "\n// ");
 	exported(sb, ha->parts_struct);
 	strbuf_addstr(sb, " holds the parts of a key.\ntype ");
@@ -683,7 +884,7 @@ static void parser(strbuf *sb, const keys_key *kk)
 	strbuf_addstr(sb, " struct {\n");
 	for (size_t i = 0; i < k->nparams; i++) {
 		strbuf_addch(sb, '\t');
-		exported(sb, k->params[i].name);
+		exported(sb, ha->key->params[i].name);  /* the plan's: UserID, not Userid */
 		strbuf_addstr(sb, " string\n");  /* a Number's exact text */
 	}
 	strbuf_addstr(sb, "}\n\n// ");
@@ -692,15 +893,16 @@ static void parser(strbuf *sb, const keys_key *kk)
 	exported(sb, ha->parse_func);
 	strbuf_addstr(sb, "(key string) (");
 	exported(sb, ha->parts_struct);
-	strbuf_addf(sb, ", bool) {\n\tv, ok := parseKey(key, %s, %zu)\n\tif !ok {\n\t\treturn ",
-		    kk->shape, k->nparams);
+	strbuf_addstr(sb, ", bool) {\n\tv, ok := parseKey(key, ");
+	ident(sb, kk->shape);
+	strbuf_addf(sb, ", %zu)\n\tif !ok {\n\t\treturn ", k->nparams);
 	exported(sb, ha->parts_struct);
 	strbuf_addstr(sb, "{}, false\n\t}\n\treturn ");
 	exported(sb, ha->parts_struct);
 	strbuf_addch(sb, '{');
 	for (size_t i = 0; i < k->nparams; i++) {
 		strbuf_addstr(sb, i ? ", " : "");
-		exported(sb, k->params[i].name);
+		exported(sb, ha->key->params[i].name);
 		strbuf_addf(sb, k->params[i].number ? ": v[%zu].num" : ": v[%zu].text", i);
 	}
 	strbuf_addstr(sb, "}, true\n}\n");
@@ -710,25 +912,28 @@ static void key(keys_writer *w, const keys_key *kk)
 {
 	strbuf *sb = &w->sb;
 	const ddbc_hattr *ha = kk->ha;
-	const ddbc_hkey *k = ha->key;
+	const ddbc_hkey *k = go_key(w, ha->key);
+	if (!k)
+		return;
 	shape(sb, kk->shape, k);
 	strbuf_addstr(sb, "\n// ");
 	exported(sb, ha->func);
 	strbuf_addstr(sb, " builds the key.\n");
 	func_head(sb, ha->func, k->params, k->nparams);
-	strbuf_addf(sb, k->max_bytes ? "\tk__, err__ := buildKey(%s, " : "\treturn buildKey(%s, ",
-		    kk->shape);
+	strbuf_addstr(sb, k->max_bytes ? "\tk__, err__ := buildKey(" : "\treturn buildKey(");
+	ident(sb, kk->shape);
+	strbuf_addstr(sb, ", ");
 	parts(sb, k->params, k->nparams);
 	if (k->max_bytes)
 		strbuf_addf(sb, ")\n\treturn fitKey(k__, err__, %zu)\n}\n", k->max_bytes);
 	else
 		strbuf_addstr(sb, ")\n}\n");
 	if (ha->parse_func)
-		parser(sb, kk);
+		parser(sb, kk, k);
 	for (size_t i = 0; i < kk->ncuts; i++) {
-		helper(sb, kk, &kk->cuts[i], false);
+		helper(sb, kk, k, &kk->cuts[i], false);
 		if (kk->cuts[i].after_func)
-			helper(sb, kk, &kk->cuts[i], true);
+			helper(sb, kk, k, &kk->cuts[i], true);
 	}
 }
 
@@ -790,13 +995,21 @@ static void value_expr(strbuf *sb, const keys_request *r, size_t i)
 static const keys_json_style style = { "map[string]any{", "}", "[]any{", "}", "true", "false",
 				       "nil", false, NULL, NULL, "withItem(item__, ", ")" };
 
-static void request(keys_writer *w, const keys_request *r)
+static void sdk_input(keys_writer *w, const keys_request *r);
+
+static void request(keys_writer *w, const keys_request *plan_r)
 {
 	strbuf *sb = &w->sb;
-	const ddbc_pattern *p = r->hp->pattern;
+	const ddbc_pattern *p = plan_r->hp->pattern;
+	/* The request with its parameters' Go names. */
+	keys_request go_r = *plan_r;
+	const keys_request *r = &go_r;
+	go_r.params = go_params(w, plan_r->params, plan_r->nparams);
+	if (!go_r.params)
+		return;
 	strbuf_addstr(sb, "\n// ---- access pattern ");
 	keys_comment(sb, p->id.s);
-	strbuf_addf(sb, "\n\nconst %s = ", r->op_const);
+	strbuf_addf(sb, "\n\nconst %s = ", keys_ident(w, r->op_const));
 	cstr(sb, r->operation);
 	strbuf_addch(sb, '\n');
 	for (size_t i = 0; i < r->hp->nvalues; i++)
@@ -814,8 +1027,10 @@ static void request(keys_writer *w, const keys_request *r)
 	for (size_t i = 0; i < r->hp->nvalues; i++) {
 		if (!r->shapes[i])
 			continue;
-		const ddbc_hkey *k = &r->hp->values[i].key;
-		strbuf_addf(sb, "\tv%zu__, err__ := buildKey(%s, ", i, r->shapes[i]);
+		const ddbc_hkey *k = go_key(w, &r->hp->values[i].key);
+		if (!k)
+			return;
+		strbuf_addf(sb, "\tv%zu__, err__ := buildKey(%s, ", i, keys_ident(w, r->shapes[i]));
 		parts_of(sb, k->params, k->nparams, r);
 		strbuf_addstr(sb, ")\n\tif err__ != nil {\n\t\treturn nil, err__\n\t}\n");
 	}
@@ -834,6 +1049,97 @@ static void request(keys_writer *w, const keys_request *r)
 	strbuf_addstr(sb, "\treturn ");
 	keys_json(sb, r->input, &style, r, value_expr, 1);
 	strbuf_addstr(sb, ", nil\n}\n");
+	sdk_input(w, r);
+}
+
+/* Whether member `name` of a request is a map of names to names (the
+ * rest of its objects map names to values). */
+static bool names_member(const char *name)
+{
+	return !strcmp(name, "ExpressionAttributeNames");
+}
+
+/* Member `name` of a request as its SDK input's field: a string
+ * (aws.String), a boolean, a Limit, the names (map[string]string) as
+ * the export writes them; a map of values (Key, Item,
+ * ExpressionAttributeValues) from local m<i>__, converted before. */
+static void sdk_field(strbuf *sb, const char *name, const json_t *v, size_t i)
+{
+	strbuf_addf(sb, "\t\t%s: ", name);
+	if (json_is_string(v)) {
+		strbuf_addstr(sb, "aws.String(");
+		cstr(sb, json_string_value(v));
+		strbuf_addch(sb, ')');
+	} else if (json_is_boolean(v)) {
+		strbuf_addstr(sb, json_is_true(v) ? "aws.Bool(true)" : "aws.Bool(false)");
+	} else if (json_is_integer(v)) {
+		strbuf_addf(sb, "aws.Int32(%lld)", (long long)json_integer_value(v));
+	} else if (json_is_object(v) && names_member(name)) {
+		const char *k;
+		json_t *m;
+		strbuf_addstr(sb, "map[string]string{");
+		json_object_foreach((json_t *)v, k, m) {
+			strbuf_addstr(sb, "\n\t\t\t");
+			cstr(sb, k);
+			strbuf_addstr(sb, ": ");
+			cstr(sb, json_string_value(m));
+			strbuf_addch(sb, ',');
+		}
+		strbuf_addstr(sb, "\n\t\t}");
+	} else {
+		strbuf_addf(sb, "m%zu__", i);
+	}
+	strbuf_addstr(sb, ",\n");
+}
+
+/* <Pattern>Input: the request as the SDK's own input
+ * (*dynamodb.QueryInput ...), from <Pattern>Request's JSON: the values
+ * through attributeValues, the rest written as fields here. A PutItem's
+ * takes the item as the SDK holds one and writes the pattern's key over it. */
+static void sdk_input(keys_writer *w, const keys_request *r)
+{
+	strbuf *sb = &w->sb;
+	const char *stem = ddbc_arena_strndup(w->arena, r->func, strlen(r->func) - strlen("_request"));
+	const char *func = keys_concat(w, stem, "_input");
+	if (!keys_name(w, func))
+		return;
+	const char *gofunc = keys_ident(w, func), *request = keys_ident(w, r->func);
+	strbuf_addf(sb, "\n// %s is the request of the access pattern as the SDK's "
+		    "*dynamodb.%sInput", gofunc, r->operation);
+	strbuf_addstr(sb, r->item ? ";\n// the pattern's key is written over a copy of item__.\n"
+			  : ".\n");
+	strbuf_addf(sb, "func %s(", gofunc);
+	strbuf_addstr(sb, r->item ? "item__ map[string]types.AttributeValue" : "");
+	strbuf_addstr(sb, r->item && r->nparams ? ", " : "");
+	keys_request_params(sb, r, " ", (const char *const[3]){ "string", "string", "bool" });
+	const char *name;
+	json_t *v;
+	size_t maps = 0;  /* a Scan's may have none: then no r__ */
+	json_object_foreach(r->input, name, v)
+		maps += json_is_object(v) && !names_member(name);
+	strbuf_addf(sb, ") (*dynamodb.%sInput, error) {\n\t%s, err__ := %s(", r->operation,
+		    maps ? "r__" : "_", request);
+	strbuf_addstr(sb, r->item ? "Item{}" : "");
+	for (size_t i = 0; i < r->nparams; i++)
+		strbuf_addf(sb, "%s%s", i || r->item ? ", " : "", r->params[i].name);
+	strbuf_addstr(sb, ")\n\tif err__ != nil {\n\t\treturn nil, err__\n\t}\n");
+	size_t i = 0;
+	json_object_foreach(r->input, name, v) {
+		i++;
+		if (!json_is_object(v) || names_member(name))
+			continue;
+		if (r->item && v == r->item)
+			strbuf_addf(sb, "\tm%zu__, err__ := withAttributes(item__, r__[", i);
+		else
+			strbuf_addf(sb, "\tm%zu__, err__ := attributeValues(r__[", i);
+		cstr(sb, name);
+		strbuf_addstr(sb, "])\n\tif err__ != nil {\n\t\treturn nil, err__\n\t}\n");
+	}
+	strbuf_addf(sb, "\treturn &dynamodb.%sInput{\n", r->operation);
+	i = 0;
+	json_object_foreach(r->input, name, v)
+		sdk_field(sb, name, v, ++i);
+	strbuf_addstr(sb, "\t}, nil\n}\n");
 }
 
 static void tail(keys_writer *w)
@@ -843,4 +1149,5 @@ static void tail(keys_writer *w)
 
 static const keys_syntax syntax = { "//", "const ", "", " //", "\n", false };
 
-const keys_ops ddbc_keys_go_ops = { &syntax, head, key, guards, request, tail, enum_type };
+const keys_ops ddbc_keys_go_ops = { &syntax, head, key, guards, request, tail, enum_type,
+				    ident, "Go" };

@@ -107,6 +107,10 @@ typedef struct keys_ops {
 	void (*tail)(keys_writer *w);
 	/* The type of an S attribute's enum values (ha->enum_macro). */
 	void (*enum_type)(keys_writer *w, const ddbc_hattr *ha);
+	/* Appends the language's name for a module-level plan name (Go's
+	 * MixedCaps); NULL: the plan's name as it is. */
+	void (*ident)(strbuf *sb, const char *name);
+	const char *lang_name;   /* "Go": for a clash after renaming */
 } keys_ops;
 
 struct keys_writer {
@@ -115,6 +119,7 @@ struct keys_writer {
 	const ddbc_design *g;
 	ddbc_header_plan *plan;
 	const char *module;      /* --module, else the prefix in lower case */
+	const keys_ops *ops;
 	ddbc_arena *arena;       /* the part being written's names; cleared after it */
 	ddbc_strset names;       /* exact: every module-level name, to find a clash */
 	bool failed;
@@ -133,6 +138,8 @@ extern const keys_ops ddbc_keys_ts_ops, ddbc_keys_py_ops, ddbc_keys_go_ops;
 /* Registers name; false (after a message) when the module has it already
  * (in the exact pass; the first one only notes its hash). */
 bool keys_name(keys_writer *w, const char *name);
+/* The module's name for plan name `name` (ops->ident), in w's arena. */
+const char *keys_ident(keys_writer *w, const char *name);
 const char *keys_concat(keys_writer *w, const char *a, const char *b);
 const char *keys_lower(keys_writer *w, const char *s);
 

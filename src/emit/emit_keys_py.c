@@ -313,6 +313,46 @@ static const char guard_runtime[] =
 	"            return None\n"
 	"    return None\n";
 
+/* The keyword arguments of boto3's DynamoDB client methods, as far as a
+ * request holds them (the queries export's members; a caller adds the
+ * rest, such as an UpdateItem's UpdateExpression). */
+static const char kwargs_types[] =
+	"\n\n# A value in DynamoDB JSON as boto3's client takes it ({\"S\": \"text\"}; a Binary as bytes).\n"
+	"AttributeValue = Dict[str, Any]\n\n\n"
+	"class _Kwargs(TypedDict, total=False):\n"
+	"    TableName: str\n"
+	"    ExpressionAttributeNames: Dict[str, str]\n"
+	"    ExpressionAttributeValues: Dict[str, AttributeValue]\n\n\n"
+	"class _ReadKwargs(_Kwargs, total=False):\n"
+	"    ProjectionExpression: str\n"
+	"    ConsistentRead: bool\n\n\n"
+	"class GetItemKwargs(_ReadKwargs, total=False):\n"
+	"    \"\"\"client.get_item(**kwargs).\"\"\"\n"
+	"    Key: Dict[str, AttributeValue]\n\n\n"
+	"class ScanKwargs(_ReadKwargs, total=False):\n"
+	"    \"\"\"client.scan(**kwargs).\"\"\"\n"
+	"    IndexName: str\n"
+	"    FilterExpression: str\n"
+	"    Limit: int\n"
+	"    ExclusiveStartKey: Dict[str, AttributeValue]\n\n\n"
+	"class QueryKwargs(ScanKwargs, total=False):\n"
+	"    \"\"\"client.query(**kwargs).\"\"\"\n"
+	"    KeyConditionExpression: str\n"
+	"    ScanIndexForward: bool\n\n\n"
+	"class _WriteKwargs(_Kwargs, total=False):\n"
+	"    ConditionExpression: str\n"
+	"    ReturnValues: str\n\n\n"
+	"class PutItemKwargs(_WriteKwargs, total=False):\n"
+	"    \"\"\"client.put_item(**kwargs).\"\"\"\n"
+	"    Item: Dict[str, AttributeValue]\n\n\n"
+	"class UpdateItemKwargs(_WriteKwargs, total=False):\n"
+	"    \"\"\"client.update_item(**kwargs); UpdateExpression is the caller's.\"\"\"\n"
+	"    Key: Dict[str, AttributeValue]\n"
+	"    UpdateExpression: str\n\n\n"
+	"class DeleteItemKwargs(_WriteKwargs, total=False):\n"
+	"    \"\"\"client.delete_item(**kwargs).\"\"\"\n"
+	"    Key: Dict[str, AttributeValue]\n";
+
 static void head(keys_writer *w)
 {
 	strbuf *sb = &w->sb;
@@ -332,14 +372,17 @@ static void head(keys_writer *w)
 		      "bounds of the keys whose parts up to <part> are given;\n"
 		      "<prefix>_is_<entity>(item) tells items apart as `ddbc check-items` does;\n"
 		      "<pattern>_request(...) is the request `ddbc export --format queries` writes\n"
-		      "(a PutItem's takes the item first and writes the pattern's key over it).\n"
+		      "(a PutItem's takes the item first and writes the pattern's key over it),\n"
+		      "typed as the keyword arguments boto3's client takes:\n"
+		      "boto3.client(\"dynamodb\").query(**request) sends it.\n"
 		      "\"\"\"\n\nimport base64\nimport dataclasses\nimport decimal\nimport re\n"
 		      "from typing import Any, Dict, FrozenSet, List, Literal, Mapping, Optional, Sequence, "
-		      "Tuple, Union\n\n"
+		      "Tuple, TypedDict, Union\n\n"
 		      "# The key delimiter, which no text part of a key may hold.\n_DELIMITER = ");
 	cstr(sb, w->g->key_delimiter ? w->g->key_delimiter : "");
 	strbuf_addch(sb, '\n');
 	strbuf_addstr(sb, runtime);
+	strbuf_addstr(sb, kwargs_types);
 }
 
 static void shape(strbuf *sb, const char *name, const ddbc_hkey *k)
@@ -520,7 +563,7 @@ static void request(keys_writer *w, const keys_request *r)
 	strbuf_addf(sb, "\n\ndef %s(%s", r->func, r->item ? "item__: Item" : "");
 	strbuf_addstr(sb, r->item && r->nparams ? ", " : "");
 	keys_request_params(sb, r, ": ", (const char *const[3]){ "str", "Number", "bool" });
-	strbuf_addstr(sb, ") -> Dict[str, Any]:\n    return ");
+	strbuf_addf(sb, ") -> %sKwargs:\n    return ", r->operation);
 	keys_json(sb, r->input, &style, r, value_expr, 1);
 	strbuf_addch(sb, '\n');
 }
@@ -532,4 +575,5 @@ static void tail(keys_writer *w)
 
 static const keys_syntax syntax = { "#", "", "", "  #", "\n\n", false };
 
-const keys_ops ddbc_keys_py_ops = { &syntax, head, key, guards, request, tail, enum_type };
+const keys_ops ddbc_keys_py_ops = { &syntax, head, key, guards, request, tail, enum_type,
+				    NULL, "Python" };

@@ -378,8 +378,13 @@ static void head(keys_writer *w)
 		      "// the range bounds of the keys whose parts up to <part> are given;\n"
 		      "// <prefix>_is_<entity>(item) tells items apart as `ddbc check-items` does;\n"
 		      "// <pattern>_request(...) is the request `ddbc export --format queries` writes\n"
-		      "// (a PutItem's takes the item first and writes the pattern's key over it).\n"
-		      "// Needs target ES2020 or later (bigint).\n\n");
+		      "// (a PutItem's takes the item first and writes the pattern's key over it),\n"
+		      "// typed as @aws-sdk/client-dynamodb's QueryCommandInput, GetItemCommandInput...\n"
+		      "// (a type-only import: nothing of the SDK is loaded at run time).\n"
+		      "// Needs target ES2020 or later (bigint).\n\n"
+		      "import type {\n    DeleteItemCommandInput, GetItemCommandInput, PutItemCommandInput,\n"
+		      "    QueryCommandInput, ScanCommandInput, UpdateItemCommandInput,\n"
+		      "} from \"@aws-sdk/client-dynamodb\";\n\n");
 	strbuf_addstr(sb, "/** The key delimiter, which no text part of a key may hold. */\n"
 		      "const DELIMITER_: string = ");
 	cstr(sb, w->g->key_delimiter ? w->g->key_delimiter : "");
@@ -568,7 +573,12 @@ static void request(keys_writer *w, const keys_request *r)
 		    r->item ? "item__: T" : "");
 	strbuf_addstr(sb, r->item && r->nparams ? ", " : "");
 	keys_request_params(sb, r, ": ", (const char *const[3]){ "string", "string | number | bigint", "boolean" });
-	strbuf_addstr(sb, ") {\n    return ");
+	/* The SDK's own input type; a PutItem's Item the caller's item with
+	 * the key over it (the SDK's input when T is the SDK's item). */
+	if (r->item)
+		strbuf_addstr(sb, "): Omit<PutItemCommandInput, \"Item\"> & { Item: T } {\n    return ");
+	else
+		strbuf_addf(sb, "): %sCommandInput {\n    return ", r->operation);
 	keys_json(sb, r->input, &style, r, value_expr, 1);
 	strbuf_addstr(sb, ";\n}\n");
 }
@@ -580,4 +590,5 @@ static void tail(keys_writer *w)
 
 static const keys_syntax syntax = { "//", "export const ", ";", " //", "\n", true };
 
-const keys_ops ddbc_keys_ts_ops = { &syntax, head, key, guards, request, tail, enum_type };
+const keys_ops ddbc_keys_ts_ops = { &syntax, head, key, guards, request, tail, enum_type,
+				    NULL, "TypeScript" };

@@ -2,11 +2,11 @@
 //
 // usage: engine ENDPOINT vectors.json FUNC...
 //
-// registry.go (written by tests/keys/vectors.c, with helpers.go) maps the names in
-// vectors.json to the package's functions. Each FUNC's request (the
-// DynamoDB API's JSON the package returns, map[string]any) becomes the
-// SDK's input (dynamodb.QueryInput, GetItemInput, ScanInput, PutItemInput,
-// UpdateItemInput, DeleteItemInput) and goes to the engine at ENDPOINT
+// inputs.go (written by tests/keys/vectors.c, with registry.go and helpers.go)
+// maps the names in vectors.json to the package's functions. Each FUNC's
+// request, as the package's <Pattern>Input returns it (the SDK's own
+// *dynamodb.QueryInput, GetItemInput, ScanInput, PutItemInput,
+// UpdateItemInput, DeleteItemInput), goes to the engine at ENDPOINT
 // with the SDK's own client (Debian's golang-github-aws-aws-sdk-go-v2-dev,
 // built offline). Reads go first, without ProjectionExpression, and print
 // the entities the package's own type guard finds in what comes back,
@@ -170,140 +170,106 @@ func value(a types.AttributeValue) map[string]any {
 	return nil
 }
 
-// The members of a request, as the SDK's inputs take them.
-func str(in map[string]any, name string) *string {
-	if s, ok := in[name].(string); ok {
-		return aws.String(s)
-	}
-	return nil
-}
-
-func names(in map[string]any) map[string]string {
-	m, _ := in["ExpressionAttributeNames"].(map[string]any)
-	if m == nil {
-		return nil
-	}
-	out := map[string]string{}
-	for ref, name := range m {
-		out[ref], _ = name.(string)
-	}
-	return out
-}
-
-// whole is a read without ProjectionExpression (and the names only it
-// used), so that whole items come back to be told apart.
-func whole(in map[string]any) {
-	if _, ok := in["ProjectionExpression"]; !ok {
+// whole drops a read's ProjectionExpression (and the names only it used),
+// so that whole items come back to be told apart.
+func whole(proj **string, names map[string]string, kce *string) {
+	if *proj == nil {
 		return
 	}
-	delete(in, "ProjectionExpression")
-	if m, ok := in["ExpressionAttributeNames"].(map[string]any); ok {
-		kce, _ := in["KeyConditionExpression"].(string)
-		for ref := range m {
-			if !strings.Contains(kce, ref) {
-				delete(m, ref)
-			}
-		}
-		if len(m) == 0 {
-			delete(in, "ExpressionAttributeNames")
+	*proj = nil
+	for ref := range names {
+		if kce == nil || !strings.Contains(*kce, ref) {
+			delete(names, ref)
 		}
 	}
 }
 
-func read(ctx context.Context, c *dynamodb.Client, op string, in map[string]any) ([]k.Item, error) {
-	values, err := attrs(in["ExpressionAttributeValues"])
-	if err != nil {
-		return nil, err
-	}
-	consistent, _ := in["ConsistentRead"].(bool)
-	if op == "GetItem" {
-		key, err := attrs(in["Key"])
-		if err != nil {
-			return nil, err
+// read sends a read (the package's *dynamodb.GetItemInput, QueryInput or
+// ScanInput, as it is but for whole) and returns the items, every page.
+func read(ctx context.Context, c *dynamodb.Client, in any) ([]k.Item, error) {
+	var items []k.Item
+	switch in := in.(type) {
+	case *dynamodb.GetItemInput:
+		whole(&in.ProjectionExpression, in.ExpressionAttributeNames, nil)
+		if len(in.ExpressionAttributeNames) == 0 {
+			in.ExpressionAttributeNames = nil
 		}
-		out, err := c.GetItem(ctx, &dynamodb.GetItemInput{TableName: str(in, "TableName"), Key: key,
-			ProjectionExpression:     str(in, "ProjectionExpression"),
-			ExpressionAttributeNames: names(in), ConsistentRead: aws.Bool(consistent)})
+		out, err := c.GetItem(ctx, in)
 		if err != nil || out.Item == nil {
 			return nil, err
 		}
 		return []k.Item{item(out.Item)}, nil
-	}
-	var items []k.Item
-	var start map[string]types.AttributeValue
-	for {
-		var page []map[string]types.AttributeValue
-		if op == "Query" {
-			var forward *bool
-			if f, ok := in["ScanIndexForward"].(bool); ok {
-				forward = aws.Bool(f)
-			}
-			out, err := c.Query(ctx, &dynamodb.QueryInput{TableName: str(in, "TableName"),
-				IndexName: str(in, "IndexName"), KeyConditionExpression: str(in, "KeyConditionExpression"),
-				ProjectionExpression: str(in, "ProjectionExpression"), ScanIndexForward: forward,
-				ExpressionAttributeNames: names(in), ExpressionAttributeValues: values,
-				ConsistentRead: aws.Bool(consistent), ExclusiveStartKey: start})
+	case *dynamodb.QueryInput:
+		whole(&in.ProjectionExpression, in.ExpressionAttributeNames, in.KeyConditionExpression)
+		if len(in.ExpressionAttributeNames) == 0 {
+			in.ExpressionAttributeNames = nil
+		}
+		for {
+			out, err := c.Query(ctx, in)
 			if err != nil {
 				return nil, err
 			}
-			page, start = out.Items, out.LastEvaluatedKey
-		} else {
-			out, err := c.Scan(ctx, &dynamodb.ScanInput{TableName: str(in, "TableName"),
-				IndexName: str(in, "IndexName"), ProjectionExpression: str(in, "ProjectionExpression"),
-				ExpressionAttributeNames: names(in), ConsistentRead: aws.Bool(consistent),
-				ExclusiveStartKey: start})
+			for _, it := range out.Items {
+				items = append(items, item(it))
+			}
+			if len(out.LastEvaluatedKey) == 0 {
+				return items, nil
+			}
+			in.ExclusiveStartKey = out.LastEvaluatedKey
+		}
+	case *dynamodb.ScanInput:
+		whole(&in.ProjectionExpression, in.ExpressionAttributeNames, nil)
+		if len(in.ExpressionAttributeNames) == 0 {
+			in.ExpressionAttributeNames = nil
+		}
+		for {
+			out, err := c.Scan(ctx, in)
 			if err != nil {
 				return nil, err
 			}
-			page, start = out.Items, out.LastEvaluatedKey
-		}
-		for _, it := range page {
-			items = append(items, item(it))
-		}
-		if len(start) == 0 {
-			return items, nil
+			for _, it := range out.Items {
+				items = append(items, item(it))
+			}
+			if len(out.LastEvaluatedKey) == 0 {
+				return items, nil
+			}
+			in.ExclusiveStartKey = out.LastEvaluatedKey
 		}
 	}
+	return nil, fmt.Errorf("%T is no read's input", in)
 }
 
-// write sends a write and reads its key back: what the guard finds there.
-func write(ctx context.Context, c *dynamodb.Client, op string, in map[string]any, keyNames []string) (string, error) {
-	values, err := attrs(in["ExpressionAttributeValues"])
-	if err != nil {
-		return "", err
-	}
-	sent := in["Key"]
-	if op == "PutItem" {
-		sent = in["Item"]
-	}
-	full, err := attrs(sent)
-	if err != nil {
-		return "", err
-	}
-	refused := false
-	switch op {
-	case "PutItem":
-		_, err = c.PutItem(ctx, &dynamodb.PutItemInput{TableName: str(in, "TableName"), Item: full,
-			ConditionExpression: str(in, "ConditionExpression"), ExpressionAttributeNames: names(in),
-			ExpressionAttributeValues: values})
-	case "UpdateItem":
+// write sends a write (the package's *dynamodb.PutItemInput,
+// UpdateItemInput or DeleteItemInput) and reads its key back: what the
+// guard finds there.
+func write(ctx context.Context, c *dynamodb.Client, in any, keyNames map[string][]string) (string, error) {
+	var err error
+	var table *string
+	var full map[string]types.AttributeValue
+	switch in := in.(type) {
+	case *dynamodb.PutItemInput:
+		table, full = in.TableName, in.Item
+		_, err = c.PutItem(ctx, in)
+	case *dynamodb.UpdateItemInput:
 		// The UpdateExpression is the caller's (the export leaves it out):
 		// one that changes no attribute of the design, as engine.mjs sends.
-		if values == nil {
-			values = map[string]types.AttributeValue{}
+		table, full = in.TableName, in.Key
+		if in.ExpressionAttributeValues == nil {
+			in.ExpressionAttributeValues = map[string]types.AttributeValue{}
 		}
-		values[":ddbcTouched"] = &types.AttributeValueMemberN{Value: "1"}
-		_, err = c.UpdateItem(ctx, &dynamodb.UpdateItemInput{TableName: str(in, "TableName"), Key: full,
-			UpdateExpression:    aws.String("SET ddbcTouched = :ddbcTouched"),
-			ConditionExpression: str(in, "ConditionExpression"), ExpressionAttributeNames: names(in),
-			ExpressionAttributeValues: values})
+		in.ExpressionAttributeValues[":ddbcTouched"] = &types.AttributeValueMemberN{Value: "1"}
+		in.UpdateExpression = aws.String("SET ddbcTouched = :ddbcTouched")
+		_, err = c.UpdateItem(ctx, in)
+	case *dynamodb.DeleteItemInput:
+		table, full = in.TableName, in.Key
+		_, err = c.DeleteItem(ctx, in)
 	default:
-		_, err = c.DeleteItem(ctx, &dynamodb.DeleteItemInput{TableName: str(in, "TableName"), Key: full,
-			ConditionExpression: str(in, "ConditionExpression"), ExpressionAttributeNames: names(in),
-			ExpressionAttributeValues: values})
+		return "", fmt.Errorf("%T is no write's input", in)
 	}
+	_, isDelete := in.(*dynamodb.DeleteItemInput)
 	// An example item holds the key the condition wants free: the engine
 	// answered, and the item there must still be the pattern's.
+	refused := false
 	var failed *types.ConditionalCheckFailedException
 	if errors.As(err, &failed) {
 		refused, err = true, nil
@@ -312,15 +278,15 @@ func write(ctx context.Context, c *dynamodb.Client, op string, in map[string]any
 		return "", err
 	}
 	key := map[string]types.AttributeValue{}
-	for _, name := range keyNames {
+	for _, name := range keyNames[aws.ToString(table)] {
 		key[name] = full[name]
 	}
-	out, err := c.GetItem(ctx, &dynamodb.GetItemInput{TableName: str(in, "TableName"), Key: key,
+	out, err := c.GetItem(ctx, &dynamodb.GetItemInput{TableName: table, Key: key,
 		ConsistentRead: aws.Bool(true)})
 	if err != nil {
 		return "", err
 	}
-	if op == "DeleteItem" && !refused {
+	if isDelete && !refused {
 		if out.Item != nil {
 			return "", errors.New("the item is still there")
 		}
@@ -389,20 +355,20 @@ func main() {
 			for i, a := range r.Args {
 				args[i] = a.Value
 			}
-			in, err := requestFuncs[r.Func](r.Item, args)
+			// The SDK's input as the package's <Pattern>Input returns it.
+			in, err := inputFuncs[r.Func](r.Item, args)
 			if err != nil {
 				fail(err)
 			}
 			if writes {
-				name, err := write(ctx, c, r.Operation, in, keyNames[fmt.Sprint(in["TableName"])])
+				name, err := write(ctx, c, in, keyNames)
 				if err != nil {
 					name = "FAIL: " + err.Error()
 				}
 				fmt.Printf("%s\t%s\n", r.Func, name)
 				continue
 			}
-			whole(in)
-			items, err := read(ctx, c, r.Operation, in)
+			items, err := read(ctx, c, in)
 			if err != nil {
 				fail(fmt.Errorf("%s: %w", r.Func, err))
 			}

@@ -621,17 +621,10 @@ static void invalid_keys(gen *G, const ddbc_hattr *ha, json_t *parses, const val
 	strbuf_release(&key);
 }
 
-/* A Go name as emit_keys_go.c exports it. */
+/* A Go name as emit_keys_go.c exports it (emit_keys_goname.c). */
 static void go_name(strbuf *sb, const char *name)
 {
-	if (name[0] >= 'a' && name[0] <= 'z') {
-		strbuf_addch(sb, (char)(name[0] - 'a' + 'A'));
-		strbuf_addstr(sb, name + 1);
-	} else if (name[0] == '_') {
-		strbuf_addf(sb, "P%s", name);
-	} else {
-		strbuf_addstr(sb, name);
-	}
+	ddbc_go_name(sb, name, true);
 }
 
 static void go_entry(gen *G, const ddbc_hattr *ha)
@@ -642,8 +635,11 @@ static void go_entry(gen *G, const ddbc_hattr *ha)
 	strbuf_addch(&G->go_b, '(');
 	for (size_t i = 0; i < k->nparams; i++) {
 		strbuf_addstr(&G->go_b, i ? ", " : "");
-		if (k->params[i].enum_type)  /* any text, as the other languages take it */
-			strbuf_addf(&G->go_b, "k.%s(a[%zu])", k->params[i].enum_type, i);
+		if (k->params[i].enum_type) {  /* any text, as the other languages take it */
+			strbuf_addstr(&G->go_b, "k.");
+			go_name(&G->go_b, k->params[i].enum_type);
+			strbuf_addf(&G->go_b, "(a[%zu])", i);
+		}
 		else
 			strbuf_addf(&G->go_b, k->params[i].number ? "num(a[%zu])" : "a[%zu]", i);
 	}
@@ -797,6 +793,26 @@ static json_t *export_input(const ddbc_design *g, const ddbc_pattern *p)
 	json_t *input = r == DDBC_EMIT_OK ? json_loadb(text, len, 0, NULL) : NULL;
 	free(text);
 	return input;
+}
+
+/* The Go arguments of a request's function from the driver's strings
+ * a[i]: an enum's type, a Number's text, a boolean; after ", " when put. */
+static void go_args(strbuf *sb, const json_t *args, bool put)
+{
+	for (size_t a = 0; a < json_array_size(args); a++) {
+		json_t *arg = json_array_get(args, a);
+		const char *et = json_string_value(json_object_get(arg, "enum"));
+		strbuf_addstr(sb, a || put ? ", " : "");
+		if (et) {
+			strbuf_addstr(sb, "k.");
+			go_name(sb, et);
+			strbuf_addf(sb, "(a[%zu])", a);
+		} else {
+			strbuf_addf(sb, json_is_true(json_object_get(arg, "number")) ? "num(a[%zu])"
+				    : json_is_true(json_object_get(arg, "bool"))
+				    ? "a[%zu] == \"true\"" : "a[%zu]", a);
+		}
+	}
 }
 
 /* Whether every ':name' value of a write's condition (the export's
@@ -1014,31 +1030,39 @@ int main(int argc, char **argv)
 		    G.gopkg, G.go_b.buf ? G.go_b.buf : "", G.go_p.buf ? G.go_p.buf : "");
 	strbuf_addstr(&go, "\nvar requestFuncs = map[string]func(k.Item, []string) (map[string]any, "
 		      "error){\n");
+	/* inputs.go, for tests/keys/engine.go: each pattern's SDK input. */
+	strbuf in = STRBUF_INIT;
+	strbuf_addf(&in, "package main\n\nimport k \"ddbckeys/%s\"\n\n"
+		    "var inputFuncs = map[string]func(k.Item, []string) (any, error){\n", G.gopkg);
 	json_t *reqs = json_object_get(all, "requests");
 	for (size_t i = 0; i < json_array_size(reqs); i++) {
 		json_t *r = json_array_get(reqs, i);
 		const char *func = json_string_value(json_object_get(r, "func"));
-		json_t *args = json_object_get(r, "args");
 		bool put = json_object_get(r, "item") != NULL;
+		strbuf args = STRBUF_INIT;
+		go_args(&args, json_object_get(r, "args"), put);
 		strbuf_addf(&go, "\t\"%s\": func(%s k.Item, a []string) (map[string]any, error) "
 			    "{ return k.", func, put ? "item" : "_");
 		go_name(&go, func);
-		strbuf_addstr(&go, put ? "(item" : "(");
-		if (put && json_array_size(args))
-			strbuf_addstr(&go, ", ");
-		for (size_t a = 0; a < json_array_size(args); a++) {
-			json_t *arg = json_array_get(args, a);
-			const char *et = json_string_value(json_object_get(arg, "enum"));
-			strbuf_addstr(&go, a ? ", " : "");
-			if (et)
-				strbuf_addf(&go, "k.%s(a[%zu])", et, a);
-			else
-				strbuf_addf(&go, json_is_true(json_object_get(arg, "number")) ? "num(a[%zu])"
-					    : json_is_true(json_object_get(arg, "bool"))
-					    ? "a[%zu] == \"true\"" : "a[%zu]", a);
-		}
-		strbuf_addstr(&go, ") },\n");
+		strbuf_addf(&go, "(%s%s) },\n", put ? "item" : "", args.buf ? args.buf : "");
+		/* <prefix>_<pattern>_input: a PutItem's takes the SDK's item. */
+		strbuf input = STRBUF_INIT;
+		strbuf_add(&input, func, strlen(func) - strlen("request"));
+		strbuf_addstr(&input, "input");
+		strbuf_addf(&in, "\t\"%s\": func(%s k.Item, a []string) (any, error) {\n", func,
+			    put ? "item" : "_");
+		if (put)
+			strbuf_addstr(&in, "\t\tav, err := attrs(item)\n\t\tif err != nil {\n"
+				      "\t\t\treturn nil, err\n\t\t}\n");
+		strbuf_addstr(&in, "\t\treturn k.");
+		go_name(&in, input.buf);
+		strbuf_addf(&in, "(%s%s)\n\t},\n", put ? "av" : "", args.buf ? args.buf : "");
+		strbuf_release(&input);
+		strbuf_release(&args);
 	}
+	strbuf_addstr(&in, "}\n");
+	write_file(argv[2], "inputs.go", in.buf, in.len);
+	strbuf_release(&in);
 	strbuf_addstr(&go, "}\n\nvar entityOf = k.");
 	go_name(&go, eo.buf);
 	strbuf_addstr(&go, "\n");

@@ -7,14 +7,16 @@ returns the parts or None; <key>_PREFIX is the text before the first value
 bounds of the keys whose parts up to <part> are given;
 <prefix>_is_<entity>(item) tells items apart as `ddbc check-items` does;
 <pattern>_request(...) is the request `ddbc export --format queries` writes
-(a PutItem's takes the item first and writes the pattern's key over it).
+(a PutItem's takes the item first and writes the pattern's key over it),
+typed as the keyword arguments boto3's client takes:
+boto3.client("dynamodb").query(**request) sends it.
 """
 
 import base64
 import dataclasses
 import decimal
 import re
-from typing import Any, Dict, FrozenSet, List, Literal, Mapping, Optional, Sequence, Tuple, Union
+from typing import Any, Dict, FrozenSet, List, Literal, Mapping, Optional, Sequence, Tuple, TypedDict, Union
 
 # The key delimiter, which no text part of a key may hold.
 _DELIMITER = "#"
@@ -185,6 +187,61 @@ def _parse(key: str, shape: Sequence[_Piece], n: int) -> Optional[List[_Part]]:
     if p != len(key):
         return None
     return [part for part in parts if part is not None]
+
+
+# A value in DynamoDB JSON as boto3's client takes it ({"S": "text"}; a Binary as bytes).
+AttributeValue = Dict[str, Any]
+
+
+class _Kwargs(TypedDict, total=False):
+    TableName: str
+    ExpressionAttributeNames: Dict[str, str]
+    ExpressionAttributeValues: Dict[str, AttributeValue]
+
+
+class _ReadKwargs(_Kwargs, total=False):
+    ProjectionExpression: str
+    ConsistentRead: bool
+
+
+class GetItemKwargs(_ReadKwargs, total=False):
+    """client.get_item(**kwargs)."""
+    Key: Dict[str, AttributeValue]
+
+
+class ScanKwargs(_ReadKwargs, total=False):
+    """client.scan(**kwargs)."""
+    IndexName: str
+    FilterExpression: str
+    Limit: int
+    ExclusiveStartKey: Dict[str, AttributeValue]
+
+
+class QueryKwargs(ScanKwargs, total=False):
+    """client.query(**kwargs)."""
+    KeyConditionExpression: str
+    ScanIndexForward: bool
+
+
+class _WriteKwargs(_Kwargs, total=False):
+    ConditionExpression: str
+    ReturnValues: str
+
+
+class PutItemKwargs(_WriteKwargs, total=False):
+    """client.put_item(**kwargs)."""
+    Item: Dict[str, AttributeValue]
+
+
+class UpdateItemKwargs(_WriteKwargs, total=False):
+    """client.update_item(**kwargs); UpdateExpression is the caller's."""
+    Key: Dict[str, AttributeValue]
+    UpdateExpression: str
+
+
+class DeleteItemKwargs(_WriteKwargs, total=False):
+    """client.delete_item(**kwargs)."""
+    Key: Dict[str, AttributeValue]
 
 
 # ---- table AppData
@@ -582,7 +639,7 @@ ECOMMERCE_GET_USER_OPERATION = "GetItem"
 ECOMMERCE_GET_USER_PK_VALUE_FMT_: Tuple[_Piece, ...] = ("USER#", (0, 0, False, "UserId"))
 
 
-def ecommerce_get_user_request(user_id: str) -> Dict[str, Any]:
+def ecommerce_get_user_request(user_id: str) -> GetItemKwargs:
     return {
         "TableName": "AppData",
         "Key": {
@@ -600,7 +657,7 @@ ECOMMERCE_ORDERS_BY_USER_OPERATION = "Query"
 ECOMMERCE_ORDERS_BY_USER_PK_VALUE_FMT_: Tuple[_Piece, ...] = ("USER#", (0, 0, False, "UserId"))
 
 
-def ecommerce_orders_by_user_request(user_id: str) -> Dict[str, Any]:
+def ecommerce_orders_by_user_request(user_id: str) -> QueryKwargs:
     return {
         "TableName": "AppData",
         "KeyConditionExpression": "PK = :PK AND begins_with(SK, :SK)",
@@ -620,7 +677,7 @@ ECOMMERCE_ORDERS_BY_USER_AND_DATE_PK_VALUE_FMT_: Tuple[_Piece, ...] = ("USER#", 
 ECOMMERCE_ORDERS_BY_USER_AND_DATE_SK_VALUE_FMT_: Tuple[_Piece, ...] = ("ORDER#", (0, 0, False, "OrderDay"))
 
 
-def ecommerce_orders_by_user_and_date_request(user_id: str, order_day: str) -> Dict[str, Any]:
+def ecommerce_orders_by_user_and_date_request(user_id: str, order_day: str) -> QueryKwargs:
     return {
         "TableName": "AppData",
         "KeyConditionExpression": "PK = :PK AND begins_with(SK, :SK)",
@@ -638,7 +695,7 @@ ECOMMERCE_GET_ORDER_PK_VALUE_FMT_: Tuple[_Piece, ...] = ("USER#", (0, 0, False, 
 ECOMMERCE_GET_ORDER_SK_VALUE_FMT_: Tuple[_Piece, ...] = ("ORDER#", (0, 0, False, "OrderDay"), "#", (1, 0, False, "OrderId"))
 
 
-def ecommerce_get_order_request(user_id: str, order_day: str, order_id: str) -> Dict[str, Any]:
+def ecommerce_get_order_request(user_id: str, order_day: str, order_id: str) -> GetItemKwargs:
     return {
         "TableName": "AppData",
         "Key": {
@@ -654,7 +711,7 @@ ECOMMERCE_GET_PRODUCT_OPERATION = "GetItem"
 ECOMMERCE_GET_PRODUCT_PK_VALUE_FMT_: Tuple[_Piece, ...] = ("PRODUCT#", (0, 0, False, "ProductId"))
 
 
-def ecommerce_get_product_request(product_id: str) -> Dict[str, Any]:
+def ecommerce_get_product_request(product_id: str) -> GetItemKwargs:
     return {
         "TableName": "AppData",
         "Key": {
@@ -672,7 +729,7 @@ ECOMMERCE_PRODUCTS_BY_CATEGORY_OPERATION = "Query"
 ECOMMERCE_PRODUCTS_BY_CATEGORY_GSI1PK_VALUE_FMT_: Tuple[_Piece, ...] = ((0, 0, False, "Category"), )
 
 
-def ecommerce_products_by_category_request(category: str) -> Dict[str, Any]:
+def ecommerce_products_by_category_request(category: str) -> QueryKwargs:
     return {
         "TableName": "AppData",
         "IndexName": "GSI1",
@@ -690,7 +747,7 @@ ECOMMERCE_ORDERS_BY_STATUS_OPERATION = "Query"
 ECOMMERCE_ORDERS_BY_STATUS_GSI2PK_VALUE_FMT_: Tuple[_Piece, ...] = ((0, 0, False, "Status"), )
 
 
-def ecommerce_orders_by_status_request(status: ECOMMERCE_ORDER_STATUS_ENUM) -> Dict[str, Any]:
+def ecommerce_orders_by_status_request(status: ECOMMERCE_ORDER_STATUS_ENUM) -> QueryKwargs:
     return {
         "TableName": "AppData",
         "IndexName": "GSI2",

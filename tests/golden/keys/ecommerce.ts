@@ -7,8 +7,15 @@
 // the range bounds of the keys whose parts up to <part> are given;
 // <prefix>_is_<entity>(item) tells items apart as `ddbc check-items` does;
 // <pattern>_request(...) is the request `ddbc export --format queries` writes
-// (a PutItem's takes the item first and writes the pattern's key over it).
+// (a PutItem's takes the item first and writes the pattern's key over it),
+// typed as @aws-sdk/client-dynamodb's QueryCommandInput, GetItemCommandInput...
+// (a type-only import: nothing of the SDK is loaded at run time).
 // Needs target ES2020 or later (bigint).
+
+import type {
+    DeleteItemCommandInput, GetItemCommandInput, PutItemCommandInput,
+    QueryCommandInput, ScanCommandInput, UpdateItemCommandInput,
+} from "@aws-sdk/client-dynamodb";
 
 /** The key delimiter, which no text part of a key may hold. */
 const DELIMITER_: string = "#";
@@ -564,7 +571,7 @@ export function ecommerce_is_product(item: Item): boolean {
 
 export const ECOMMERCE_GET_USER_OPERATION = "GetItem";
 const ECOMMERCE_GET_USER_PK_VALUE_FMT_: readonly Piece_[] = ["USER#", [0, 0, false, "UserId"]];
-export function ecommerce_get_user_request(user_id: string) {
+export function ecommerce_get_user_request(user_id: string): GetItemCommandInput {
     return {
         "TableName": "AppData",
         "Key": {
@@ -580,7 +587,7 @@ export function ecommerce_get_user_request(user_id: string) {
 
 export const ECOMMERCE_ORDERS_BY_USER_OPERATION = "Query";
 const ECOMMERCE_ORDERS_BY_USER_PK_VALUE_FMT_: readonly Piece_[] = ["USER#", [0, 0, false, "UserId"]];
-export function ecommerce_orders_by_user_request(user_id: string) {
+export function ecommerce_orders_by_user_request(user_id: string): QueryCommandInput {
     return {
         "TableName": "AppData",
         "KeyConditionExpression": "PK = :PK AND begins_with(SK, :SK)",
@@ -598,7 +605,7 @@ export function ecommerce_orders_by_user_request(user_id: string) {
 export const ECOMMERCE_ORDERS_BY_USER_AND_DATE_OPERATION = "Query";
 const ECOMMERCE_ORDERS_BY_USER_AND_DATE_PK_VALUE_FMT_: readonly Piece_[] = ["USER#", [0, 0, false, "UserId"]];
 const ECOMMERCE_ORDERS_BY_USER_AND_DATE_SK_VALUE_FMT_: readonly Piece_[] = ["ORDER#", [0, 0, false, "OrderDay"]];
-export function ecommerce_orders_by_user_and_date_request(user_id: string, order_day: string) {
+export function ecommerce_orders_by_user_and_date_request(user_id: string, order_day: string): QueryCommandInput {
     return {
         "TableName": "AppData",
         "KeyConditionExpression": "PK = :PK AND begins_with(SK, :SK)",
@@ -614,7 +621,7 @@ export function ecommerce_orders_by_user_and_date_request(user_id: string, order
 export const ECOMMERCE_GET_ORDER_OPERATION = "GetItem";
 const ECOMMERCE_GET_ORDER_PK_VALUE_FMT_: readonly Piece_[] = ["USER#", [0, 0, false, "UserId"]];
 const ECOMMERCE_GET_ORDER_SK_VALUE_FMT_: readonly Piece_[] = ["ORDER#", [0, 0, false, "OrderDay"], "#", [1, 0, false, "OrderId"]];
-export function ecommerce_get_order_request(user_id: string, order_day: string, order_id: string) {
+export function ecommerce_get_order_request(user_id: string, order_day: string, order_id: string): GetItemCommandInput {
     return {
         "TableName": "AppData",
         "Key": {
@@ -628,7 +635,7 @@ export function ecommerce_get_order_request(user_id: string, order_day: string, 
 
 export const ECOMMERCE_GET_PRODUCT_OPERATION = "GetItem";
 const ECOMMERCE_GET_PRODUCT_PK_VALUE_FMT_: readonly Piece_[] = ["PRODUCT#", [0, 0, false, "ProductId"]];
-export function ecommerce_get_product_request(product_id: string) {
+export function ecommerce_get_product_request(product_id: string): GetItemCommandInput {
     return {
         "TableName": "AppData",
         "Key": {
@@ -644,7 +651,7 @@ export function ecommerce_get_product_request(product_id: string) {
 
 export const ECOMMERCE_PRODUCTS_BY_CATEGORY_OPERATION = "Query";
 const ECOMMERCE_PRODUCTS_BY_CATEGORY_GSI1PK_VALUE_FMT_: readonly Piece_[] = [[0, 0, false, "Category"]];
-export function ecommerce_products_by_category_request(category: string) {
+export function ecommerce_products_by_category_request(category: string): QueryCommandInput {
     return {
         "TableName": "AppData",
         "IndexName": "GSI1",
@@ -660,7 +667,7 @@ export function ecommerce_products_by_category_request(category: string) {
 
 export const ECOMMERCE_ORDERS_BY_STATUS_OPERATION = "Query";
 const ECOMMERCE_ORDERS_BY_STATUS_GSI2PK_VALUE_FMT_: readonly Piece_[] = [[0, 0, false, "Status"]];
-export function ecommerce_orders_by_status_request(status: ECOMMERCE_ORDER_STATUS_ENUM) {
+export function ecommerce_orders_by_status_request(status: ECOMMERCE_ORDER_STATUS_ENUM): QueryCommandInput {
     return {
         "TableName": "AppData",
         "IndexName": "GSI2",
