@@ -238,7 +238,8 @@ def carry_out(exe, engine, old, new, total, name, tmp):
         sent = "operation" in step or step.get("action") in ITEM_ACTIONS
         if sent or served(plan, n, *ids) != last:
             last = serve_check(exe, engine, old, new, plan, n, total, name, tmp, ids, sent)
-    everything = last == ({"old": [], "new": ids[1]}, "new")
+    everything = (last[1] == "new" and not last[0]["old"]
+                  and sorted(last[0]["new"]) == sorted(ids[1]))
     note(everything, f"{name}: after the last step the items are NEW's and every pattern of "
          f"NEW is served: {last}")
     return plan
