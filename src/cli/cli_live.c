@@ -55,6 +55,11 @@ exit_status ddbc_cli_verify(const ddbc_design *g, const char *file, const struct
 				"and --seed");
 		return EXIT_USAGE;
 	}
+	if (o->in_place && (o->create || o->count_given || o->seed)) {
+		cli_usage_error("verify", "%s", "--in-place checks the items the tables hold: leave "
+				"out --create, --count and --seed");
+		return EXIT_USAGE;
+	}
 	ddbc_verify_opts vo = {
 		.create = o->create, .capacity = o->capacity,
 		.yes = o->yes, .items_file = o->items_file,
@@ -62,6 +67,8 @@ exit_status ddbc_cli_verify(const ddbc_design *g, const char *file, const struct
 		.format = !strcmp(o->format, "json") ? DDBC_VERIFY_JSON
 			  : !strcmp(o->format, "sarif") ? DDBC_VERIFY_SARIF : DDBC_VERIFY_TEXT,
 		.progress = isatty(STDERR_FILENO),
+		.in_place = o->in_place,
+		.patterns = o->npatterns ? o->patterns : NULL, .npatterns = o->npatterns,
 	};
 	ddbc_dynamo *c = cli_dynamo_open(o);
 	ddbc_output out;

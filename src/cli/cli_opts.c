@@ -203,6 +203,12 @@ static cli_step one_option(const struct command *cmd, struct opts *o, int c, cha
 	case 'X': o->create = true; return CLI_GO_ON;
 	case 'U': o->capacity = true; return CLI_GO_ON;
 	case 'y': o->yes = true; return CLI_GO_ON;
+	case 'i': o->in_place = true; return CLI_GO_ON;
+	case 'x':
+		xgrow((void **)&o->patterns, &o->patterns_cap, o->npatterns + 1,
+		      sizeof(*o->patterns));
+		o->patterns[o->npatterns++] = arg;
+		return CLI_GO_ON;
 	case 'Q': return parse_count(cmd->name, "--step", arg, 1, 1000000, &o->step);
 	case 'H': o->apply = true; return CLI_GO_ON;
 	case 'd': o->dry_run = true; return CLI_GO_ON;
@@ -298,6 +304,8 @@ cli_step cli_parse_options(const struct command *cmd, int argc, char **argv, str
 		{ { "create", no_argument, NULL, 'X' }, OPT_VERIFY },
 		{ { "capacity", no_argument, NULL, 'U' }, OPT_VERIFY },
 		{ { "yes", no_argument, NULL, 'y' }, OPT_VERIFY },
+		{ { "in-place", no_argument, NULL, 'i' }, OPT_VERIFY },
+		{ { "pattern", required_argument, NULL, 'x' }, OPT_VERIFY },
 		{ { "items", required_argument, NULL, 'I' }, OPT_MIGRATE },
 		{ { "yes", no_argument, NULL, 'y' }, OPT_MIGRATE },
 		{ { "step", required_argument, NULL, 'Q' }, OPT_MIGRATE },

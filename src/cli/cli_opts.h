@@ -89,6 +89,9 @@ struct opts {
 	bool create;             /* verify --create */
 	bool capacity;           /* verify --capacity */
 	bool yes;                /* verify --yes: write to an endpoint not on this machine */
+	bool in_place;           /* verify --in-place: the tables hold the items */
+	const char **patterns;   /* verify --pattern ID, repeatable */
+	size_t npatterns, patterns_cap;
 	/* migrate (--table, --items, --yes, -j and OPT_AWS too) */
 	unsigned long step;      /* --step N; 0: every item step */
 	bool apply, dry_run;     /* --apply, --dry-run */

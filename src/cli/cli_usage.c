@@ -213,6 +213,11 @@ const char ddbc_usage_verify[] =
 	"      --seed S            the sample's random seed (default 0)\n"
 	"      --capacity          compare ConsumedCapacity with ddbc cost's units\n"
 	"      --yes               write to an endpoint that is not on this machine\n"
+	"      --in-place          the tables already hold the items (read by Scan,\n"
+	"                          or --items says what they hold): write nothing,\n"
+	"                          send only the reads; each must also find the item\n"
+	"                          its values came from\n"
+	"      --pattern ID        only this access pattern (repeatable)\n"
 	"      --format FMT        @FORMATS@\n"
 	"      --list-formats      list the formats and what each writes\n"
 	AWS_HELP OUTPUT_HELP COMMON_HELP;

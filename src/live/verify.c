@@ -4,7 +4,8 @@
  * endpoint (http only to this machine, writes elsewhere only with --yes)
  * and the items (a file read whole). Then the tables (--create), the
  * items, the reads of every pattern, and last the writes, which change
- * what the reads would return.
+ * what the reads would return. In place, the items are the tables' own:
+ * none is written, none deleted, and the writes are not sent.
  */
 #include "live/verify_int.h"
 #include "util/error.h"
@@ -15,7 +16,7 @@
 
 static int check_endpoint(verify_run *V)
 {
-	if (!ddbc_dynamo_is_loopback(V->client) && !V->o->yes) {
+	if (!ddbc_dynamo_is_loopback(V->client) && !V->o->yes && !V->o->in_place) {
 		strbuf_addf(&V->error, "refusing to write to '%s', which is not on this machine; "
 			    "verify creates tables and writes items: give --yes to do it there",
 			    ddbc_dynamo_endpoint(V->client));
@@ -47,10 +48,39 @@ static void sort_report(verify_run *V)
 	free(e);
 }
 
+/* Whether the caller asked for pattern p (every one when it named none). */
+static bool asked(const verify_run *V, const ddbc_pattern *p)
+{
+	if (!V->o->patterns)
+		return true;
+	for (size_t i = 0; i < V->o->npatterns; i++)
+		if (!strcmp(V->o->patterns[i], p->id.s))
+			return true;
+	return false;
+}
+
+/* Each pattern asked for is one of the design's. */
+static int check_patterns(verify_run *V)
+{
+	for (size_t i = 0; i < V->o->npatterns; i++) {
+		size_t k = 0;
+		while (k < V->g->npatterns && strcmp(V->o->patterns[i], V->g->patterns[k].id.s))
+			k++;
+		if (k == V->g->npatterns) {
+			strbuf_addf(&V->error, "'%s' has no access pattern '%s'", V->file,
+				    V->o->patterns[i]);
+			return -1;
+		}
+	}
+	return 0;
+}
+
 static void run_patterns(verify_run *V)
 {
 	for (int writes = 0; writes < 2; writes++) {
 		for (size_t i = 0; i < V->g->npatterns && !V->transport_failed; i++) {
+			if (!asked(V, &V->g->patterns[i]))
+				continue;
 			if (V->o->progress)
 				fprintf(stderr, "\rverify: pattern %zu of %zu\033[K",
 					i + 1, V->g->npatterns);
@@ -84,10 +114,12 @@ ddbc_verify_result ddbc_verify(FILE *out, ddbc_dynamo *c, const ddbc_design *g, 
 	V.arena = ddbc_arena_new();
 	V.checker = ddbc_item_checker_new(g);
 	ddbc_verify_result r = DDBC_VERIFY_FAILED;
-	if (check_endpoint(&V) == 0 && verify_items_load(&V) == 0 &&
-	    (!o->create || verify_create_tables(&V) == 0) && verify_write_items(&V) == 0) {
+	bool in_place = o->in_place;
+	if (check_endpoint(&V) == 0 && check_patterns(&V) == 0 && verify_items_load(&V) == 0 &&
+	    (!o->create || verify_create_tables(&V) == 0) &&
+	    (in_place || verify_write_items(&V) == 0)) {
 		run_patterns(&V);
-		if (!V.transport_failed && verify_delete_items(&V) == 0)
+		if (!V.transport_failed && (in_place || verify_delete_items(&V) == 0))
 			r = differs(&V) ? DDBC_VERIFY_DIFFERS : DDBC_VERIFY_OK;
 	}
 	if (r == DDBC_VERIFY_FAILED) {

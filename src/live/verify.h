@@ -17,6 +17,12 @@
  *                    `ddbc cost` counts for the same items
  *                    (model/capacity.h over the items returned or written)
  * An update is not sent: a design does not say what it changes.
+ * In place (in_place), the tables already hold the items (read by Scan,
+ * or items_file says what they hold): nothing is written or deleted, only
+ * the reads are sent, and each read must also return the item its values
+ * came from when every parameter is one of that item's values, the proof
+ * that the stored items are in the design's shape (a table between two
+ * steps of a migration, live/migrate.h, is checked so).
  * Every pattern gets a report entry: ok, differs (with what was sent and
  * what came back), or skipped (why).
  */
@@ -45,6 +51,9 @@ typedef struct ddbc_verify_opts {
 	uint64_t seed;
 	ddbc_verify_format format;
 	bool progress;           /* a progress line on stderr (a terminal's) */
+	bool in_place;           /* the tables hold the items: send only reads */
+	const char *const *patterns; /* only these access patterns (ids); NULL: all */
+	size_t npatterns;
 } ddbc_verify_opts;
 
 typedef enum ddbc_verify_result {

@@ -30,6 +30,7 @@ typedef struct verify_run {
 	const ddbc_design *g;
 	const char *file;
 	const ddbc_verify_opts *o;
+	const char *source;          /* where the items come from, in messages */
 	ddbc_dynamo *client;
 	ddbc_item_checker *checker;
 	ddbc_arena *arena;

@@ -6,7 +6,9 @@
  * assigned their entity by check-items, and an item that is no entity's
  * goes to the table whose key attributes it has (an item the patterns
  * must not return is exactly what such a file can hold). The whole file
- * is read before anything is written.
+ * is read before anything is written. In place (verify.h), the items are
+ * what the tables hold: each table of the design read by Scan, or the
+ * file, which then says what they hold and is not written.
  */
 #include "live/verify_int.h"
 #include "model/node.h"
@@ -242,14 +244,14 @@ static int file_item(verify_run *V, json_t *item, const char *table, unsigned lo
 	ddbc_item_verdict v = ddbc_item_check_one(V->checker, text, strlen(text), &e, NULL);
 	free(text);
 	if (v == DDBC_VERDICT_MALFORMED) {
-		strbuf_addf(&V->error, "%s:%lu: not an item in DynamoDB JSON", V->o->items_file, line);
+		strbuf_addf(&V->error, "%s:%lu: not an item in DynamoDB JSON", V->source, line);
 		return -1;
 	}
 	const ddbc_table *t = table ? ddbc_design_table(V->g, table) : e ? e->table
 									   : table_by_key(V->g, item);
 	if (!t || !(text = verify_item_key(t, item))) {
 		strbuf_addf(&V->error, "%s:%lu: the item has the key attributes of no table of the "
-			    "design", V->o->items_file, line);
+			    "design", V->source, line);
 		return -1;
 	}
 	free(text);
@@ -321,6 +323,47 @@ static int load_file(verify_run *V)
 	return rc;
 }
 
+typedef struct scan_ctx {
+	verify_run *V;
+	const char *table;
+	unsigned long n;         /* items read so far: an item's number in messages */
+} scan_ctx;
+
+static int scanned_page(void *ctx, int segment, json_t *page)
+{
+	(void)segment;
+	scan_ctx *s = ctx;
+	size_t i;
+	json_t *item;
+	json_array_foreach(json_object_get(page, "Items"), i, item)
+		if (file_item(s->V, item, s->table, ++s->n) < 0)
+			return -1;
+	return 0;
+}
+
+/* In place without a file: every table of the design, read by Scan. */
+static int load_tables(verify_run *V)
+{
+	for (size_t i = 0; i < V->g->ntables; i++) {
+		const char *name = V->g->tables[i].name.s;
+		strbuf where = STRBUF_INIT;
+		strbuf_addf(&where, "Scan of '%s'", name);
+		V->source = strbuf_str(&where);
+		scan_ctx s = { V, name, 0 };
+		json_t *req = json_pack("{s:s, s:b}", "TableName", name, "ConsistentRead", 1);
+		ddbc_dynamo_error e;
+		int rc = ddbc_dynamo_pages(V->client, "Scan", req, scanned_page, &s, &e);
+		json_decref(req);
+		if (rc < 0 && !V->error.len)
+			verify_call_error(V, "Scan", &e);
+		V->source = NULL;
+		strbuf_release(&where);
+		if (rc)
+			return -1;
+	}
+	return 0;
+}
+
 static int load_sample(verify_run *V)
 {
 	ddbc_sample s;
@@ -339,7 +382,8 @@ static int load_sample(verify_run *V)
 int verify_items_load(verify_run *V)
 {
 	V->by_key = json_object();
-	int rc = V->o->items_file ? load_file(V) : load_sample(V);
+	V->source = V->o->items_file;
+	int rc = V->o->items_file ? load_file(V) : V->o->in_place ? load_tables(V) : load_sample(V);
 	if (rc < 0)
 		return -1;
 	/* Items no written key can be: what the puts write, another seed's. */

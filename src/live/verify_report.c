@@ -72,8 +72,9 @@ static int print_text(FILE *out, const verify_run *V)
 	json_t *s = summary(V);
 	int patterns = (int)json_integer_value(json_object_get(s, "patterns"));
 	int differ = (int)json_integer_value(json_object_get(s, "differs"));
-	fprintf(out, "%zu item%s written to %s; %d pattern%s: %d ok, %d differ%s, %d skipped\n",
-		V->n, V->n == 1 ? "" : "s", ddbc_dynamo_endpoint(V->client), patterns,
+	fprintf(out, "%zu item%s %s %s; %d pattern%s: %d ok, %d differ%s, %d skipped\n",
+		V->n, V->n == 1 ? "" : "s", V->o->in_place ? "in place on" : "written to",
+		ddbc_dynamo_endpoint(V->client), patterns,
 		patterns == 1 ? "" : "s", (int)json_integer_value(json_object_get(s, "ok")), differ,
 		differ == 1 ? "s" : "", (int)json_integer_value(json_object_get(s, "skipped")));
 	json_decref(s);
@@ -89,9 +90,10 @@ static int dump(FILE *out, json_t *root)
 
 static int print_json(FILE *out, const verify_run *V)
 {
-	return dump(out, json_pack("{s:s, s:s, s:I, s:O, s:o}", "design", V->file, "endpoint",
-				   ddbc_dynamo_endpoint(V->client), "items", (json_int_t)V->n,
-				   "patterns", V->report, "summary", summary(V)));
+	return dump(out, json_pack("{s:s, s:s, s:I, s:b, s:O, s:o}", "design", V->file,
+				   "endpoint", ddbc_dynamo_endpoint(V->client), "items",
+				   (json_int_t)V->n, "in_place", V->o->in_place, "patterns",
+				   V->report, "summary", summary(V)));
 }
 
 static json_t *sarif_result(const verify_run *V, const json_t *e, const json_t *d)

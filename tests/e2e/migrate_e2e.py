@@ -2,19 +2,25 @@
 """migrate_e2e.py - `ddbc migrate` carried out for real on an engine
 
 usage: migrate_e2e.py DDBC ENDPOINT [--count N] [--races OLD.yaml=NEW.yaml]
-                      [--dask SCRIPT] OLD.yaml=NEW.yaml ...
+                      [--dask SCRIPT] [--lacks-transactions OLD.yaml=NEW.yaml]
+                      OLD.yaml=NEW.yaml ...
 
 For each pair: OLD's tables are created from `ddbc export --format
 create-table OLD` and filled with N items of `ddbc sample OLD`; the plan
 from OLD to NEW is carried out step by step, in its order: API steps
 through boto3 (waiting for the table and its indexes to be ACTIVE; an
 operation the engine lacks, as dynalite lacks UpdateTimeToLive, is
-skipped and said), item steps by `ddbc migrate --step N --apply`. After
-every step no item is lost (the tables hold as many items as before). At
+skipped and said), item steps by `ddbc migrate --step N --apply`. Before
+the first step and after every step no item is lost (the tables hold as
+many items as before), the stored items pass check-items of the design
+whose shape they have, and every access pattern valid at that step
+(served(), the rule docs/migrate.md states) finds on the tables, with
+`ddbc verify --in-place`, exactly the items it should, the item its
+values came from among them. At
 the end `ddbc check-items NEW` over a Scan of every table is clean, each
-table has NEW's key schema and GSIs, a second `ddbc migrate --apply` of the
-whole plan writes 0 items, and `ddbc verify NEW` with the migrated items
-finds every access pattern of NEW returning exactly what it should.
+table has NEW's key schema and GSIs, every access pattern of NEW is served
+after the last step, and a second `ddbc migrate --apply` of the whole plan
+writes 0 items.
 With --dask SCRIPT (the first pair only): the recipe of docs/scale.md, 4
 segments on a Dask LocalCluster of 2 workers, ends as one run does.
 With --races (a pair whose plan rewrites GSI1PK = "EMAIL#{email}" in place, as
@@ -23,6 +29,9 @@ from its checkpoint writes exactly what was left (no item twice) and ends
 in the same state as an uninterrupted run; a writer that updates 100
 items while migrate runs loses no update; the `-o` request lines replayed
 by boto3 give the same end state as --apply.
+With --lacks-transactions (a pair whose plan changes primary keys, on an
+engine without TransactWriteItems: dynalite): migrate says so once, exits
+2 and writes nothing.
 Prints one line per check; exits 1 when one failed.
 """
 import json
@@ -128,8 +137,87 @@ ITEM_ACTIONS = {"rewrite-keys", "rewrite-attribute", "convert-type", "backfill",
                 "remove-attribute", "rewrite-delimiter"}
 
 
-def carry_out(exe, engine, old, new, total, name):
+def pattern_ids(exe, design):
+    model = json.loads(run(exe, "export", "--format", "model", design).stdout)
+    return [p["id"] for p in model.get("access_patterns") or []]
+
+
+def served(plan, k, old_ids, new_ids):
+    """What the tables must serve after step k of plan (0: before any):
+    {"old": [pattern ids], "new": [...]} and the design whose shape the
+    stored items have ("old" or "new").
+
+    The stored items have OLD's shape until every item step is done and
+    NEW's from then on (several item steps of one plan build NEW's shape
+    together; between them the code still running is OLD's). A pattern
+    that a deploy-code step done by then "runs" is served as NEW defines
+    it; one that such a step "stops" is served by no code, so not at all;
+    one that a deploy-code step still to come "runs" is served as OLD
+    defines it, when OLD has it (its index or shape is not there yet);
+    any other as the design whose shape the items have defines it."""
+    items = "new" if k > 0 and all(st["step"] <= k for st in plan
+                         if st.get("action") in ITEM_ACTIONS) else "old"
+    done = [st for st in plan if st["step"] <= k and st.get("action") == "deploy-code"]
+    later = [st for st in plan if st["step"] > k and st.get("action") == "deploy-code"]
+    out = {"old": [], "new": []}
+    for pid in dict.fromkeys(old_ids + new_ids):
+        runs = [st["step"] for st in done if pid in st.get("runs", [])]
+        stops = [st["step"] for st in done if pid in st.get("stops", [])]
+        if runs and (not stops or max(runs) > max(stops)):
+            side = "new"
+        elif stops:
+            continue
+        elif any(pid in st.get("runs", []) for st in later):
+            side = "old"
+        else:
+            side = items
+        if pid in (new_ids if side == "new" else old_ids):
+            out[side].append(pid)
+    return out, items
+
+
+def serve_check(exe, engine, old, new, plan, k, total, name, tmp, ids, rescan=True):
+    """After step k: no item lost, the items pass check-items of the design
+    whose shape they have, and each pattern valid then returns on the
+    tables exactly what it should (`ddbc verify --in-place`). A step that
+    sends nothing to the engine (deploy-code, wait) changes no item: the
+    items read after the step before stand. Returns what was served."""
+    path = os.path.join(tmp, "state.jsonl")
+    at = f"step {k}" if k else "before step 1"
+    patterns, shape = served(plan, k, *ids)
+    design = {"old": old, "new": new}
+    if rescan:
+        n = 0
+        with open(path, "w") as f:
+            for t in engine.tables():
+                for i in engine.scan(t):
+                    f.write(json.dumps({"Item": i}) + "\n")
+                    n += 1
+        note(n == total, f"{name}: {at}: the tables hold {n} of {total} items")
+        r = subprocess.run([exe, "check-items", design[shape], path], capture_output=True,
+                           text=True)
+        m = re.search(r"(\d+) items: (\d+) ok, (\d+) failed, (\d+) unmatched", r.stdout)
+        clean = bool(m) and m.group(3) == "0" and m.group(4) == "0"
+        note(clean, f"{name}: {at}: the items are {shape.upper()}'s: "
+             + (m.group(0) if m else r.stdout[-400:] + r.stderr[-400:]))
+    for side in ("old", "new"):
+        if not patterns[side]:
+            continue
+        args = [exe, "verify", "--in-place", "--endpoint", engine.endpoint, "--items", path]
+        for pid in patterns[side]:
+            args += ["--pattern", pid]
+        r = subprocess.run(args + [design[side]], capture_output=True, text=True)
+        last = (r.stdout.strip().splitlines() or [""])[-1]
+        note(r.returncode == 0 and re.search(r" 0 differ", last),
+             f"{name}: {at}: {side.upper()}'s patterns {', '.join(patterns[side])}: {last}"
+             + ("" if r.returncode == 0 else "\n" + r.stdout[-1500:] + r.stderr[-400:]))
+    return patterns, shape
+
+
+def carry_out(exe, engine, old, new, total, name, tmp):
     plan = json.loads(run(exe, "diff", "--format", "plan", old, new, ok=(0, 1)).stdout)
+    ids = (pattern_ids(exe, old), pattern_ids(exe, new))
+    last = serve_check(exe, engine, old, new, plan, 0, total, name, tmp, ids)
     for step in plan:
         n = step["step"]
         if "operation" in step:
@@ -147,17 +235,19 @@ def carry_out(exe, engine, old, new, total, name):
                 s, _ = migrate(exe, engine, old, new, "--step", str(n), "--table", t, "--apply",
                                "-j", "4")
                 note(s["failed"] == 0, f"{name}: step {n} ({step['action']}) on {t}: {s}")
-        now = sum(len(engine.scan(t)) for t in engine.tables())
-        note(now == total, f"{name}: after step {n} the tables hold {now} of {total} items")
+        sent = "operation" in step or step.get("action") in ITEM_ACTIONS
+        if sent or served(plan, n, *ids) != last:
+            last = serve_check(exe, engine, old, new, plan, n, total, name, tmp, ids, sent)
+    everything = (last[1] == "new" and not last[0]["old"]
+                  and sorted(last[0]["new"]) == sorted(ids[1]))
+    note(everything, f"{name}: after the last step the items are NEW's and every pattern of "
+         f"NEW is served: {last}")
     return plan
 
 
 def check_new(exe, engine, new, name, tmp):
-    path = os.path.join(tmp, "scan.jsonl")
-    with open(path, "w") as f:
-        for t in engine.tables():
-            for i in engine.scan(t):
-                f.write(json.dumps({"Item": i}) + "\n")
+    """check-items NEW over the Scan the last step's check read."""
+    path = os.path.join(tmp, "state.jsonl")
     r = subprocess.run([exe, "check-items", new, path], capture_output=True, text=True)
     note(r.returncode == 0, f"{name}: check-items NEW over the Scan is clean"
          + ("" if r.returncode == 0 else ": " + r.stdout[-800:]))
@@ -181,28 +271,42 @@ def whole_again(exe, engine, old, new, name):
         note(s["written"] == 0 and s["failed"] == 0, f"{name}: a second run on {t} writes 0: {s}")
 
 
-def patterns_serve(exe, engine, new, name):
-    """`ddbc verify NEW` with the migrated items: every access pattern of NEW
-    returns exactly the items it should (verify deletes them at the end)."""
-    lines = "".join(json.dumps({"Item": i}) + "\n" for t in engine.tables() for i in engine.scan(t))
-    r = subprocess.run([exe, "verify", "--endpoint", engine.endpoint, "--items", "-", new],
-                       input=lines, capture_output=True, text=True)
-    last = (r.stdout.strip().splitlines() or [""])[-1]
-    note(r.returncode == 0, f"{name}: NEW's access patterns on the migrated items: {last}"
-         + ("" if r.returncode == 0 else r.stdout[-800:] + r.stderr[-400:]))
-
-
 def pair(exe, engine, old, new, count, tmp):
     name = os.path.basename(os.path.dirname(old)) + "/" + os.path.basename(new)
     total = load(engine, exe, old, count, tmp)
-    carry_out(exe, engine, old, new, total, name)
+    carry_out(exe, engine, old, new, total, name, tmp)
     check_new(exe, engine, new, name, tmp)
     tables_as_new(exe, engine, new, name)
     whole_again(exe, engine, old, new, name)
-    patterns_serve(exe, engine, new, name)
 
 
 # ---- races: kill and resume, a concurrent writer, replayed request lines ----------------
+
+def lacks_transactions(exe, engine, old, new, tmp):
+    """An engine without TransactWriteItems (dynalite) and a primary-key
+    change: one clear message, exit 2, nothing written."""
+    load(engine, exe, old, 100, tmp)
+    before = engine.state()
+    r = subprocess.run([exe, "migrate", "--endpoint", engine.endpoint, "--table", "shop",
+                        "--apply", "-j", "2", old, new], capture_output=True, text=True)
+    said = r.stderr.count("does not support TransactWriteItems, which moving an item to a "
+                          "new primary key needs")
+    note(r.returncode == 2 and said == 1 and "cannot be migrated" not in r.stderr
+         and engine.state() == before,
+         f"an engine without TransactWriteItems: exit {r.returncode}, said once, nothing "
+         f"written: {r.stderr.strip().splitlines()[0] if r.stderr.strip() else ''}")
+
+
+def stale(exe, engine, old, new, count, tmp):
+    """The check of served() can fail: before the item step, NEW's patterns
+    in place miss the items still under OLD's template, and say which."""
+    load(engine, exe, old, count, tmp)
+    r = subprocess.run([exe, "verify", "--in-place", "--endpoint", engine.endpoint, new],
+                       capture_output=True, text=True)
+    said = "does not find the item its values came from" in r.stdout
+    note(r.returncode == 1 and said, "NEW's patterns in place before the rewrite differ: "
+         + ((r.stdout.strip().splitlines() or [""])[-1] if said else r.stdout[-600:] + r.stderr))
+
 
 def kill_resume(exe, engine, old, new, count, tmp, table):
     load(engine, exe, old, count, tmp)
@@ -309,7 +413,7 @@ def dask(exe, engine, old, new, count, tmp, script):
 def main(argv):
     exe, endpoint = argv[1], argv[2]
     args = argv[3:]
-    count, races, dask_script = 1000, None, None
+    count, races, dask_script, no_tx = 1000, None, None, None
     pairs = []
     while args:
         a = args.pop(0)
@@ -319,6 +423,8 @@ def main(argv):
             dask_script = args.pop(0)
         elif a == "--races":
             races = args.pop(0).split("=", 1)
+        elif a == "--lacks-transactions":
+            no_tx = args.pop(0).split("=", 1)
         else:
             pairs.append(a.split("=", 1))
     engine = Engine(endpoint)
@@ -334,9 +440,15 @@ def main(argv):
                 pair(exe, engine, old, new, count, tmp)
             except Exception as e:  # one pair's trouble is said, the others run
                 note(False, f"{old}={new}: {e}")
+        if no_tx:
+            try:
+                lacks_transactions(exe, engine, *no_tx, tmp)
+            except Exception as e:
+                note(False, f"lacks transactions: {e}")
         if races:
             old, new = races
             try:
+                stale(exe, engine, old, new, count, tmp)
                 kill_resume(exe, engine, old, new, count, tmp, "shop")
                 replay(exe, engine, old, new, count, tmp, "shop")
                 concurrent(exe, engine, old, new, count, tmp, "shop", "email",
