@@ -368,30 +368,31 @@ static void replica_step(plan *p, plan_table *pt, const diff_setting *c)
 	strbuf_release(&m);
 }
 
-/* A new multi-Region strongly consistent table: its replicas and its
- * witness in the one UpdateTable that makes it MRSC, on the empty table
- * CreateTable made (CreateTable takes neither; a witness "must be added
- * when creating the MRSC global table"). */
-static void mrsc_step(plan *p, plan_table *pt, const diff_settings *changes)
+/* The UpdateTable that makes new table t1 multi-Region strongly
+ * consistent: its replicas and its witness in one call, on the empty
+ * table CreateTable made (CreateTable takes neither; a witness "must be
+ * added when creating the MRSC global table"). */
+static json_t *mrsc_input(const ddbc_table *t1)
 {
-	json_t *in = update_table(pt->t1), *replicas = json_array(), *witness = json_array();
-	for (size_t i = 0; i < changes->n; i++) {
-		const diff_setting *c = &changes->v[i];
-		if (c->kind == DIFF_SET_REPLICA || c->kind == DIFF_SET_WITNESS)
-			json_array_append_new(c->kind == DIFF_SET_REPLICA ? replicas : witness,
-					      json_pack("{s:{s:s}}", "Create", "RegionName",
-							c->region));
-	}
+	const ddbc_table_settings *s1 = &t1->settings;
+	json_t *in = update_table(t1), *replicas = json_array();
+	for (size_t i = 1; i < s1->nreplicas; i++)
+		json_array_append_new(replicas, json_pack("{s:{s:s}}", "Create", "RegionName",
+							  s1->replicas[i].s));
 	json_object_set_new(in, "ReplicaUpdates", replicas);
-	if (json_array_size(witness))
-		json_object_set_new(in, "GlobalTableWitnessUpdates", witness);
-	else
-		json_decref(witness);
+	if (s1->witness.s)
+		json_object_set_new(in, "GlobalTableWitnessUpdates",
+				    json_pack("[{s:{s:s}}]", "Create", "RegionName", s1->witness.s));
 	json_object_set_new(in, "MultiRegionConsistency", json_string("STRONG"));
+	return in;
+}
+
+static void mrsc_step(plan *p, plan_table *pt)
+{
 	strbuf m = STRBUF_INIT;
 	strbuf_addf(&m, "table '%s' is multi-Region strongly consistent in NEW's Regions",
 		    pt->t1->name.s);
-	update_step(p, pt, in, strbuf_str(&m));
+	update_step(p, pt, mrsc_input(pt->t1), strbuf_str(&m));
 	strbuf_release(&m);
 }
 
@@ -477,9 +478,8 @@ static void settings_steps(plan *p, plan_table *pt)
 	diff_settings changes = { NULL, 0, 0 };
 	ddbc_diff_settings(pt->t0, pt->t1, &changes);
 	bool mrsc = !pt->t0 && pt->t1->settings.strong;
-	if (mrsc && changes.n && (changes.v[0].kind == DIFF_SET_REPLICA ||
-				  changes.v[0].kind == DIFF_SET_WITNESS))
-		mrsc_step(p, pt, &changes);
+	if (mrsc && pt->t1->settings.nreplicas > 1)
+		mrsc_step(p, pt);
 	for (size_t i = 0, used; i < changes.n; i += used) {
 		const diff_setting *c = &changes.v[i];
 		used = 1;
@@ -582,17 +582,21 @@ static size_t replace_step(plan *p, const ddbc_table *t0, const ddbc_table *t1)
 	json_object_set_new(f, "create_table", ddbc_json_create_table(t1));
 	if (t1->ttl.s)
 		json_object_set_new(f, "ttl", ddbc_json_str(t1->ttl.s));
+	if (t1->settings.strong && t1->settings.nreplicas > 1)
+		json_object_set_new(f, "make_mrsc", mrsc_input(t1));
 	strbuf makes = STRBUF_INIT;
 	strbuf_addf(&makes, "table '%s' has NEW's key schema and indexes and holds every item",
 		    t1->name.s);
 	size_t s = plan_manual(p, "replace-table", f, strbuf_str(&makes),
 			       "replace table '%s': its %s changed, which only CreateTable sets; "
-			       "create the new table (under a new name, then switch the code), "
+			       "create the new table (under a new name, then switch the code)%s, "
 			       "copy every item into it, and delete the old table once nothing "
 			       "reads it", t1->name.s,
 			       !ddbc_diff_keys_same(&t0->primary, &t1->primary) ? "key schema"
 			       : ddbc_diff_lsis_differ(t0, t1) ? "local secondary indexes"
-			       : "consistency mode or its Regions");
+			       : "consistency mode or its Regions",
+			       json_object_get(f, "make_mrsc") ? ", make it multi-Region strongly "
+			       "consistent while it is empty (the UpdateTable in 'make_mrsc')" : "");
 	strbuf_release(&makes);
 	return s;
 }
