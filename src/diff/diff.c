@@ -537,18 +537,21 @@ static void setting_message(strbuf *m, const diff_setting *s, const ddbc_table *
 				    ddbc_diff_recovery_days(s0), ddbc_diff_recovery_days(s1),
 				    ddbc_diff_recovery_days(s1));
 		break;
-	case DIFF_SET_INSIGHTS:
+	case DIFF_SET_INSIGHTS: {
+		ddbc_insights i0 = s->g1 ? (s->g0 ? s->g0->insights : DDBC_INSIGHTS_NONE)
+				   : s0->insights;
+		ddbc_insights i1 = s->g1 ? s->g1->insights : s1->insights;
 		if (!s->on)
 			strbuf_addf(m, "Contributor Insights of %s is turned off: CloudWatch no "
 				    "longer shows its most used keys", what);
-		else if (!s0->insights)
+		else if (!i0)
 			strbuf_addf(m, "Contributor Insights of %s is turned on for %s: CloudWatch "
-				    "shows its top keys, billed per event", what,
-				    insights_words(s1->insights));
+				    "shows its top keys, billed per event", what, insights_words(i1));
 		else
 			strbuf_addf(m, "Contributor Insights of %s changes from %s to %s", what,
-				    insights_words(s0->insights), insights_words(s1->insights));
+				    insights_words(i0), insights_words(i1));
 		break;
+	}
 	case DIFF_SET_TAGS:
 		tags_message(m, s0, s1, what);
 		break;

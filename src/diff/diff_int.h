@@ -165,7 +165,9 @@ typedef struct diff_settings {
  * fields, then each kept GSI's, the replicas removed then added, the
  * witness, PITR, Contributor Insights, tags, the policy). t0 NULL: t1 is
  * created, and only what CreateTable cannot hold is a change (replicas
- * past the first Region, the witness, PITR, Contributor Insights). */
+ * past the first Region, the witness, PITR, Contributor Insights, a
+ * GSI's too). A GSI's Contributor Insights is a change of a GSI NEW
+ * creates as well: no CreateTable or GSI Create takes it. */
 void ddbc_diff_settings(const ddbc_table *t0, const ddbc_table *t1, diff_settings *out);
 void ddbc_diff_settings_release(diff_settings *s);
 

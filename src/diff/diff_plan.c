@@ -288,7 +288,8 @@ static json_t *gsi_throughput(const diff_setting *v, size_t n, size_t *used)
 	const ddbc_index *g0 = v[0].g0, *g1 = v[0].g1;
 	json_t *body = json_pack("{s:s}", "IndexName", g1->name.s);
 	size_t k = 0;
-	for (; k < n && v[k].g1 == g1; k++) {
+	for (; k < n && v[k].g1 == g1 && (v[k].kind == DIFF_SET_ON_DEMAND_MAX ||
+					  v[k].kind == DIFF_SET_WARM); k++) {
 		if (v[k].kind == DIFF_SET_ON_DEMAND_MAX)
 			json_object_set_new(body, "OnDemandThroughput",
 					    on_demand_update(&g0->on_demand_max, &g1->on_demand_max));
@@ -412,18 +413,26 @@ static void pitr_step(plan *p, const diff_setting *c, const ddbc_table *t1, size
 	strbuf_release(&m);
 }
 
+/* UpdateContributorInsights of the table, or of GSI c->g1 (its
+ * IndexName), after made. */
 static void insights_step(plan *p, const diff_setting *c, const ddbc_table *t1, size_t made)
 {
-	ddbc_insights mode = t1->settings.insights;
+	ddbc_insights mode = c->g1 ? c->g1->insights : t1->settings.insights;
 	json_t *in = json_pack("{s:s,s:s}", "TableName", t1->name.s, "ContributorInsightsAction",
 			       c->on ? "ENABLE" : "DISABLE");
+	if (c->g1)
+		json_object_set_new(in, "IndexName", ddbc_json_str(c->g1->name.s));
 	if (c->on)
 		json_object_set_new(in, "ContributorInsightsMode",
 				    json_string(mode == DDBC_INSIGHTS_ALL ? "ACCESSED_AND_THROTTLED_KEYS"
 						: "THROTTLED_KEYS"));
 	strbuf m = STRBUF_INIT;
-	strbuf_addf(&m, "Contributor Insights of table '%s' is %s", t1->name.s,
-		    c->on ? "on as NEW says" : "off");
+	if (c->g1)
+		strbuf_addf(&m, "Contributor Insights of GSI '%s' of table '%s' is %s", c->g1->name.s,
+			    t1->name.s, c->on ? "on as NEW says" : "off");
+	else
+		strbuf_addf(&m, "Contributor Insights of table '%s' is %s", t1->name.s,
+			    c->on ? "on as NEW says" : "off");
 	plan_need(&p->g, api_step(p, "UpdateContributorInsights", in, strbuf_str(&m)), made);
 	strbuf_release(&m);
 }
@@ -470,20 +479,38 @@ static void policy_step(plan *p, plan_table *pt)
 	strbuf_release(&m);
 }
 
+/* The step that created GSI g1 of pt's kept table, or PLAN_NONE. */
+static size_t gsi_creation(const plan_table *pt, const ddbc_index *g1)
+{
+	for (size_t i = 0; pt->t0 && pt->gsi_created && i < pt->t1->ngsi; i++)
+		if (&pt->t1->gsi[i] == g1)
+			return pt->gsi_created[i];
+	return PLAN_NONE;
+}
+
 /* A step for each change of the settings (diff_settings.c: the changes
  * the findings announce), in their order: the UpdateTable calls one
- * after the other, then the calls of their own once the last is done. */
-static void settings_steps(plan *p, plan_table *pt)
+ * after the other, then the calls of their own once the last is done.
+ * The Contributor Insights of a GSI the table gets (created) waits for
+ * its creation: a pass of its own, after the GSIs are created. */
+static void settings_steps(plan *p, plan_table *pt, bool created)
 {
 	diff_settings changes = { NULL, 0, 0 };
 	ddbc_diff_settings(pt->t0, pt->t1, &changes);
 	bool mrsc = !pt->t0 && pt->t1->settings.strong;
-	if (mrsc && pt->t1->settings.nreplicas > 1)
+	if (mrsc && pt->t1->settings.nreplicas > 1 && !created)
 		mrsc_step(p, pt);
 	for (size_t i = 0, used; i < changes.n; i += used) {
 		const diff_setting *c = &changes.v[i];
 		used = 1;
-		if (c->g1) {
+		bool of_created = pt->t0 && c->g1 && !c->g0 && c->kind == DIFF_SET_INSIGHTS;
+		if (of_created != created)
+			continue;
+		if (of_created) {
+			insights_step(p, c, pt->t1, gsi_creation(pt, c->g1));
+		} else if (c->g1 && c->kind == DIFF_SET_INSIGHTS) {
+			insights_step(p, c, pt->t1, pt->last_update);
+		} else if (c->g1) {
 			json_t *u = gsi_throughput(c, changes.n - i, &used);
 			if (u)
 				setting_update(p, pt, "GlobalSecondaryIndexUpdates", u,
@@ -569,8 +596,9 @@ static void table_steps(plan *p, plan_table *pt)
 		     : PLAN_NONE;
 	gsi_deletes(p, pt);
 	billing_step(p, pt);
-	settings_steps(p, pt);
+	settings_steps(p, pt, false);
 	gsi_creates(p, pt);
+	settings_steps(p, pt, true);
 	ttl_steps(p, pt, off);
 }
 
@@ -615,7 +643,7 @@ static void table_plan(plan *p, plan_table *pt)
 			plan_need(&p->g, ttl_step(p, t1, t1->ttl.s, true), pt->made);
 		/* CreateTable holds the rest of the settings. */
 		pt->last_update = pt->made;
-		settings_steps(p, pt);
+		settings_steps(p, pt, false);
 	} else if (ddbc_diff_table_replaced(t0, t1)) {
 		pt->made = replace_step(p, t0, t1);
 	} else {

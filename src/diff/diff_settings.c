@@ -178,16 +178,35 @@ static bool policy_same(const ddbc_table_settings *a, const ddbc_table_settings 
 	return same;
 }
 
-/* The calls of their own: PITR, Contributor Insights, tags, the policy. */
-static void other_calls(const ddbc_table_settings *s0, const ddbc_table_settings *s1,
-			bool created, diff_settings *out)
+/* Each GSI's own Contributor Insights: a GSI created (or created again,
+ * which drops its insights with the old index) starts with none. */
+static void gsi_insights(const ddbc_table *t0, const ddbc_table *t1, diff_settings *out)
 {
+	for (size_t i = 0; i < t1->ngsi; i++) {
+		const ddbc_index *g1 = &t1->gsi[i], *g0 = t0 ? ddbc_diff_gsi(t0, g1->name.s) : NULL;
+		if (g0 && !ddbc_diff_index_same(g0, g1))
+			g0 = NULL;
+		if ((g0 ? g0->insights : DDBC_INSIGHTS_NONE) == g1->insights)
+			continue;
+		diff_setting *s = add(out, DIFF_SET_INSIGHTS, "contributor_insights",
+				      g0 ? g0->insights_loc : (ddbc_loc){ 0, 0 }, g1->insights_loc);
+		s->g0 = g0, s->g1 = g1;
+		s->on = g1->insights != DDBC_INSIGHTS_NONE;
+	}
+}
+
+/* The calls of their own: PITR, Contributor Insights, tags, the policy. */
+static void other_calls(const ddbc_table *t0, const ddbc_table *t1, diff_settings *out)
+{
+	const ddbc_table_settings *s0 = t0 ? &t0->settings : &no_settings, *s1 = &t1->settings;
+	bool created = !t0;
 	bool on0 = s0->has_pitr && s0->pitr, on1 = s1->has_pitr && s1->pitr;
 	if (on0 != on1 || (on1 && ddbc_diff_recovery_days(s0) != ddbc_diff_recovery_days(s1)))
 		add(out, DIFF_SET_PITR, "pitr", s0->pitr_loc, s1->pitr_loc)->on = on1;
 	if (s0->insights != s1->insights)
 		add(out, DIFF_SET_INSIGHTS, "contributor_insights", s0->insights_loc,
 		    s1->insights_loc)->on = s1->insights != DDBC_INSIGHTS_NONE;
+	gsi_insights(t0, t1, out);
 	if (created)
 		return;   /* CreateTable holds the tags and the policy */
 	if (!tags_same(s0, s1))
@@ -203,5 +222,5 @@ void ddbc_diff_settings(const ddbc_table *t0, const ddbc_table *t1, diff_setting
 	if (t0)
 		update_table_fields(t0, t1, out);
 	replicas(s0, &t1->settings, out);
-	other_calls(s0, &t1->settings, !t0, out);
+	other_calls(t0, t1, out);
 }
