@@ -52,7 +52,7 @@ static void over_limits(const ddbc_design *g, ddbc_diags *d, bool warm, limit_fn
 					   lim[1] > 0 ? l->write / lim[1] : 0 };
 			bool write = over[1] > over[0];
 			if (over[write] > 1)
-				report(d, ix, l, write, lim[write], assumed && !limit_of(th, write));
+				report(d, ix, l, write, lim[write], assumed && limit_of(th, write) == 0);
 		}
 	}
 	ddbc_arena_free(arena);
