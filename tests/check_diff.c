@@ -12,6 +12,7 @@
  * the order of the plan's steps for every change class.
  */
 #include "diff/diff.h"
+#include "diff/diff_int.h"
 #include "rules/check.h"
 #include "testutil.h"
 #include "util/strbuf.h"
@@ -495,6 +496,74 @@ START_TEST(test_removed_fields)
 }
 END_TEST
 
+/* ---- the settings: one comparison for the findings and the plan ----------------------- */
+
+#define SETTINGS "tests/fixtures/settings/"
+
+static ddbc_design *checked(const char *rel, ddbc_source **src)
+{
+	char *path = tu_srcpath(rel);
+	*src = ddbc_source_read(path);
+	free(path);
+	ck_assert_msg(*src, "cannot read %s", rel);
+	ddbc_diags d;
+	ddbc_diags_init(&d);
+	ddbc_settings none;
+	ddbc_settings_init(&none);
+	ddbc_design *g = ddbc_check(*src, &d, &none);
+	ck_assert_msg(g && !ddbc_diags_count(&d).errors, "%s:\n%s", rel, tu_diags_dump(&d));
+	ddbc_diags_release(&d);
+	return g;
+}
+
+/* Every change ddbc_diff_settings lists is a finding of ddbc_diff, one
+ * each (a warm throughput raised in one figure and lowered in the other
+ * is two: the raise planned, the lowering refused), both ways; and a
+ * design against itself, or with its tags reordered, has none. */
+START_TEST(test_settings_findings)
+{
+	static const char *const pairs[][2] = {
+		{ SETTINGS "plan-old.yaml", SETTINGS "plan-new.yaml" },
+		{ SETTINGS "plan-new.yaml", SETTINGS "plan-old.yaml" },
+		{ SETTINGS "plan-new.yaml", SETTINGS "plan-new.yaml" },
+		{ "tests/diff/setting-changed/good.old.yaml", "tests/diff/setting-changed/good.new.yaml" },
+	};
+	static const size_t want[] = { 13, 13, 0, 0 };
+	for (size_t k = 0; k < sizeof(pairs) / sizeof(pairs[0]); k++) {
+		ddbc_source *src[2];
+		ddbc_design *g0 = checked(pairs[k][0], &src[0]), *g1 = checked(pairs[k][1], &src[1]);
+		diff_settings changes = { NULL, 0, 0 };
+		size_t expect = 0;
+		for (size_t i = 0; i < g1->ntables; i++) {
+			size_t from = changes.n;
+			ddbc_diff_settings(ddbc_design_table(g0, g1->tables[i].name.s), &g1->tables[i],
+					   &changes);
+			for (size_t c = from; c < changes.n; c++)
+				expect += 1 + (changes.v[c].kind == DIFF_SET_WARM &&
+					       changes.v[c].lowered && changes.v[c].on);
+		}
+		ck_assert_msg(changes.n == want[k], "%s -> %s: %zu changes, want %zu",
+			      pairs[k][0], pairs[k][1], changes.n, want[k]);
+		ddbc_diags d;
+		ddbc_diags_init(&d);
+		ddbc_diff(g0, g1, NULL, &d, false);
+		size_t got = 0;
+		for (size_t i = 0; i < d.n; i++)
+			got += d.items[i].rule == DDBC_RULE_SETTING_CHANGED ||
+			       d.items[i].rule == DDBC_RULE_WARM_THROUGHPUT_LOWERED ||
+			       d.items[i].rule == DDBC_RULE_PITR_DISABLED;
+		ck_assert_msg(got == expect, "%s -> %s: %zu findings for %zu changes:\n%s",
+			      pairs[k][0], pairs[k][1], got, expect, tu_diags_dump(&d));
+		ddbc_diags_release(&d);
+		ddbc_diff_settings_release(&changes);
+		ddbc_design_free(g0);
+		ddbc_design_free(g1);
+		ddbc_source_free(src[0]);
+		ddbc_source_free(src[1]);
+	}
+}
+END_TEST
+
 /* ---- changes acknowledged in NEW ------------------------------------------------------- */
 
 #define KT "tests/diff/key-template-changed/"
@@ -769,6 +838,7 @@ static Suite *diff_suite(void)
 	tcase_add_test(tc, test_summary);
 	tcase_add_test(tc, test_against);
 	tcase_add_test(tc, test_removed_fields);
+	tcase_add_test(tc, test_settings_findings);
 	tcase_add_test(tc, test_acknowledged);
 	tcase_add_test(tc, test_acknowledged_removal);
 	tcase_add_loop_test(tc, test_plan_order, 0, DDBC_RULE_COUNT);

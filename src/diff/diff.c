@@ -357,25 +357,6 @@ static void diff_ttl_billing(diff_ctx *c, const ddbc_table *t0, const ddbc_table
 
 /* ---- settings (SPEC 8.7) ------------------------------------------------------------ */
 
-/* Warm throughput is raised, never lowered (UpdateTable's WarmThroughput:
- * "the value can't be decreased"): a lower figure in NEW cannot deploy. */
-static void diff_warm(diff_ctx *c, const ddbc_table *t0, const ddbc_table *t1)
-{
-	const ddbc_throughput *w0 = &t0->settings.warm, *w1 = &t1->settings.warm;
-	if (!w0->set || !w1->set)
-		return;
-	bool read = w1->read && w0->read > w1->read, write = w1->write && w0->write > w1->write;
-	if (!read && !write)
-		return;
-	ddbc_diff_report(c, false, DDBC_RULE_WARM_THROUGHPUT_LOWERED,
-			 read ? w1->read_loc : w1->write_loc,
-			 "the warm %s throughput of table '%s' is lowered from %lld to %lld units "
-			 "a second: DynamoDB only raises warm throughput, and refuses a lower "
-			 "figure; keep %lld (the table keeps it anyway)", read ? "read" : "write",
-			 t1->name.s, read ? w0->read : w0->write, read ? w1->read : w1->write,
-			 read ? w0->read : w0->write);
-}
-
 static void diff_consistency(diff_ctx *c, const ddbc_table *t0, const ddbc_table *t1)
 {
 	if (!ddbc_diff_consistency_changed(t0, t1))
@@ -383,6 +364,15 @@ static void diff_consistency(diff_ctx *c, const ddbc_table *t0, const ddbc_table
 	const ddbc_table_settings *s1 = &t1->settings;
 	ddbc_loc loc = s1->consistency_loc.line ? s1->consistency_loc
 		       : s1->replicas_loc.line ? s1->replicas_loc : t1->name.loc;
+	if (t0->settings.strong && s1->strong) {
+		ddbc_diff_report(c, false, DDBC_RULE_CONSISTENCY_CHANGED,
+				 s1->replicas_loc.line ? s1->replicas_loc : loc,
+				 "the Regions of multi-Region strongly consistent table '%s' change: "
+				 "DynamoDB sets an MRSC table's replicas and witness only as it makes "
+				 "it MRSC, from an empty table; this needs a new table and a copy of "
+				 "every item (the plan's replace-table step)", t1->name.s);
+		return;
+	}
 	ddbc_diff_report(c, false, DDBC_RULE_CONSISTENCY_CHANGED, loc,
 			 "table '%s' changes from %s to %s: a global table's consistency mode "
 			 "cannot change, and DynamoDB makes a multi-Region strongly consistent "
@@ -393,26 +383,253 @@ static void diff_consistency(diff_ctx *c, const ddbc_table *t0, const ddbc_table
 			 s1->strong ? "multi-Region strong consistency" : "eventual consistency");
 }
 
-/* PITR on in OLD, off or no longer written in NEW: DynamoDB deletes the
- * continuous backups when it is disabled; what could be restored is gone. */
-static void diff_pitr(diff_ctx *c, const ddbc_table *t0, const ddbc_table *t1)
+/* What the change is about: "table 'T'" or "GSI 'G' of table 'T'". */
+static void subject(strbuf *out, const diff_setting *s, const ddbc_table *t1)
+{
+	if (s->g1)
+		strbuf_addf(out, "GSI '%s' of table '%s'", s->g1->name.s, t1->name.s);
+	else
+		strbuf_addf(out, "table '%s'", t1->name.s);
+}
+
+static void figure(strbuf *out, const char *what, long long n)
+{
+	if (n)
+		strbuf_addf(out, "%s %lld", what, n);
+	else
+		strbuf_addf(out, "no %s limit", what);
+}
+
+static const char *insights_words(ddbc_insights i)
+{
+	return i == DDBC_INSIGHTS_THROTTLED ? "throttled keys" : "accessed and throttled keys";
+}
+
+/* Warm throughput lowered: DynamoDB refuses it (UpdateTable's
+ * WarmThroughput: "the value can't be decreased"). */
+static void warm_lowered(strbuf *m, const diff_setting *s, const ddbc_throughput *w0,
+			 const ddbc_throughput *w1, const char *what)
+{
+	bool read = w1->read && w0->read > w1->read;
+	strbuf_addf(m, "the warm %s throughput of %s is lowered from %lld to %lld units a second: "
+		    "DynamoDB only raises warm throughput, and refuses a lower figure; keep %lld "
+		    "(the %s keeps it anyway)", read ? "read" : "write", what,
+		    read ? w0->read : w0->write, read ? w1->read : w1->write,
+		    read ? w0->read : w0->write, s->g1 ? "index" : "table");
+}
+
+static void warm_message(strbuf *m, const diff_setting *s, const ddbc_throughput *w0,
+			 const ddbc_throughput *w1, const char *what)
+{
+	strbuf_addf(m, "the warm throughput of %s is raised to", what);
+	if (w1->read > w0->read)
+		strbuf_addf(m, " read %lld", w1->read);
+	if (w1->write > w0->write)
+		strbuf_addf(m, "%s write %lld", w1->read > w0->read ? "," : "", w1->write);
+	strbuf_addf(m, " units a second: DynamoDB charges the raise once and never lowers it "
+		    "again; keep it at what the %s needs at once", s->g1 ? "index" : "table");
+}
+
+static void tags_message(strbuf *m, const ddbc_table_settings *s0,
+			 const ddbc_table_settings *s1, const char *what)
+{
+	strbuf_addf(m, "the tags of %s change:", what);
+	const char *sep = " set ";
+	for (size_t i = 0; i < s1->ntags; i++) {
+		bool same = false;
+		for (size_t k = 0; k < s0->ntags && !same; k++)
+			same = ddbc_diff_str_same(s0->tags[k].key.s, s1->tags[i].key.s) &&
+			       ddbc_diff_str_same(s0->tags[k].value, s1->tags[i].value);
+		if (!same) {
+			strbuf_addf(m, "%s'%s'", sep, s1->tags[i].key.s);
+			sep = ", ";
+		}
+	}
+	const char *rm = sep[0] == ',' ? "; remove " : " remove ";
+	for (size_t i = 0; i < s0->ntags; i++) {
+		bool kept = false;
+		for (size_t k = 0; k < s1->ntags && !kept; k++)
+			kept = ddbc_diff_str_same(s0->tags[i].key.s, s1->tags[k].key.s);
+		if (!kept) {
+			strbuf_addf(m, "%s'%s'", rm, s0->tags[i].key.s);
+			rm = ", ";
+		}
+	}
+	strbuf_addstr(m, " (TagResource and UntagResource on its ARN); cost allocation and "
+		      "tag-based IAM conditions follow the new tags");
+}
+
+/* The message of the setting-changed finding for s, a change DynamoDB
+ * makes in place. */
+static void setting_message(strbuf *m, const diff_setting *s, const ddbc_table *t0,
+			    const ddbc_table *t1, const char *what)
 {
 	const ddbc_table_settings *s0 = &t0->settings, *s1 = &t1->settings;
-	if (!s0->has_pitr || !s0->pitr || (s1->has_pitr && s1->pitr))
-		return;
-	if (s1->has_pitr)
-		ddbc_diff_report(c, false, DDBC_RULE_PITR_DISABLED, s1->pitr_loc,
-				 "point-in-time recovery of table '%s' is turned off: its continuous "
-				 "backups are deleted and the table can no longer be restored to a "
-				 "point in the last %d days; take an on-demand backup first if it "
-				 "may be needed", t1->name.s, s0->recovery_days ? s0->recovery_days : 35);
+	const ddbc_throughput *a = s->g1 ? &s->g0->on_demand_max : &s0->on_demand_max;
+	const ddbc_throughput *b = s->g1 ? &s->g1->on_demand_max : &s1->on_demand_max;
+	switch (s->kind) {
+	case DIFF_SET_DELETION_PROTECTION:
+		strbuf_addf(m, s->on ? "deletion protection of %s is turned on: DeleteTable fails "
+			    "until an UpdateTable turns it off" : "deletion protection of %s is "
+			    "turned off: whoever IAM allows DeleteTable can delete it; keep "
+			    "'deletion_protection: true' while it holds data that matters", what);
+		break;
+	case DIFF_SET_STREAM:
+		if (!s0->stream)
+			strbuf_addf(m, "%s gets a stream of %s: consumers see the changes made "
+				    "from then on, each kept 24 hours", what,
+				    ddbc_stream_word(s1->stream));
+		else if (!s1->stream)
+			strbuf_addf(m, "the stream of %s is disabled: its consumers (triggers, "
+				    "pipes) receive no more changes; move them first", what);
+		else
+			strbuf_addf(m, "the stream of %s changes from %s to %s: DynamoDB disables "
+				    "the stream and enables a new one with a new ARN; point its "
+				    "consumers at the new stream", what, ddbc_stream_word(s0->stream),
+				    ddbc_stream_word(s1->stream));
+		break;
+	case DIFF_SET_SSE:
+		strbuf_addf(m, "the encryption of %s changes to ", what);
+		if (s1->kms_key.s)
+			strbuf_addf(m, "the KMS key '%s'", s1->kms_key.s);
+		else
+			strbuf_addstr(m, s1->has_sse ? "the AWS managed KMS key"
+				      : "the key DynamoDB owns");
+		strbuf_addstr(m, ": the table stays available while DynamoDB switches keys; "
+			      "whoever reads it needs the new key's kms:Decrypt");
+		break;
+	case DIFF_SET_ON_DEMAND_MAX:
+		strbuf_addf(m, "the maximum on-demand throughput of %s changes to ", what);
+		figure(m, "read", b->read);
+		strbuf_addstr(m, ", ");
+		figure(m, "write", b->write);
+		strbuf_addstr(m, " (was ");
+		figure(m, "read", a->read);
+		strbuf_addstr(m, ", ");
+		figure(m, "write", a->write);
+		strbuf_addstr(m, "): requests above it are throttled (MaxOnDemandThroughputExceeded)");
+		break;
+	case DIFF_SET_WARM:
+		warm_message(m, s, s->g1 ? &s->g0->warm : &s0->warm,
+			     s->g1 ? &s->g1->warm : &s1->warm, what);
+		break;
+	case DIFF_SET_REPLICA:
+		if (s->on)
+			strbuf_addf(m, "%s gets a replica in %s: DynamoDB copies every item there "
+				    "and replicates every write to it from then on (ddbc cost prices "
+				    "it)", what, s->region);
+		else
+			strbuf_addf(m, "the replica of %s in %s is deleted, with its items: readers "
+				    "and writers in that Region fail from then on; move them first",
+				    what, s->region);
+		break;
+	case DIFF_SET_WITNESS:   /* a kept MRSC table's is a consistency change */
+		strbuf_addf(m, "the witness of %s is %s", what, s->region);
+		break;
+	case DIFF_SET_PITR:
+		if (s->on && !(s0->has_pitr && s0->pitr))
+			strbuf_addf(m, "point-in-time recovery of %s is turned on: it can be restored "
+				    "to any second of the last %d days from then on, billed by its "
+				    "size", what, ddbc_diff_recovery_days(s1));
+		else
+			strbuf_addf(m, "the point-in-time recovery period of %s changes from %d to "
+				    "%d days: restores reach back %d days from then on", what,
+				    ddbc_diff_recovery_days(s0), ddbc_diff_recovery_days(s1),
+				    ddbc_diff_recovery_days(s1));
+		break;
+	case DIFF_SET_INSIGHTS: {
+		ddbc_insights i0 = s->g1 ? (s->g0 ? s->g0->insights : DDBC_INSIGHTS_NONE)
+				   : s0->insights;
+		ddbc_insights i1 = s->g1 ? s->g1->insights : s1->insights;
+		if (!s->on)
+			strbuf_addf(m, "Contributor Insights of %s is turned off: CloudWatch no "
+				    "longer shows its most used keys", what);
+		else if (!i0)
+			strbuf_addf(m, "Contributor Insights of %s is turned on for %s: CloudWatch "
+				    "shows its top keys, billed per event", what, insights_words(i1));
+		else
+			strbuf_addf(m, "Contributor Insights of %s changes from %s to %s", what,
+				    insights_words(i0), insights_words(i1));
+		break;
+	}
+	case DIFF_SET_TAGS:
+		tags_message(m, s0, s1, what);
+		break;
+	case DIFF_SET_POLICY:
+		strbuf_addf(m, "the resource policy of %s is %s: who may use the table changes "
+			    "with it; DynamoDB takes one policy update on a resource at a time, "
+			    "about 15 seconds apart", what, !s->on ? "deleted" : s0->policy ?
+			    "changed" : "added");
+		break;
+	}
+}
+
+/* Reports one change of a setting: at NEW's field, else (NEW no longer
+ * writes it) at OLD's, or the line of NEW in its place. */
+static void report_setting(diff_ctx *c, ddbc_rule rule, const diff_setting *s,
+			   const ddbc_table *t1, const char *text)
+{
+	ddbc_loc owner = s->g1 ? s->g1->name.loc : t1->name.loc;
+	if (s->new_loc.line)
+		ddbc_diff_report(c, false, rule, s->new_loc, "%s", text);
+	else if (s->old_loc.line)
+		ddbc_diff_removed(c, rule, s->old_loc,
+				  ddbc_diff_gap_loc(c, s->old_loc, s->field, owner), "%s", text);
 	else
-		ddbc_diff_removed(c, DDBC_RULE_PITR_DISABLED, s0->pitr_loc,
-				  ddbc_diff_gap_loc(c, s0->pitr_loc, "pitr", t1->name.loc),
-				  "point-in-time recovery of table '%s' is no longer in the design: "
-				  "deploying NEW turns it off and deletes its continuous backups; "
-				  "keep 'pitr: { enabled: true }' or take an on-demand backup first",
-				  t1->name.s);
+		ddbc_diff_report(c, false, rule, owner, "%s", text);
+}
+
+/* PITR on in OLD, off or no longer written in NEW: DynamoDB deletes the
+ * continuous backups when it is disabled; what could be restored is gone. */
+static void pitr_disabled(diff_ctx *c, const diff_setting *s, const ddbc_table *t0,
+			  const ddbc_table *t1)
+{
+	strbuf m = STRBUF_INIT;
+	if (s->new_loc.line)
+		strbuf_addf(&m, "point-in-time recovery of table '%s' is turned off: its "
+			    "continuous backups are deleted and the table can no longer be "
+			    "restored to a point in the last %d days; take an on-demand backup "
+			    "first if it may be needed", t1->name.s,
+			    ddbc_diff_recovery_days(&t0->settings));
+	else
+		strbuf_addf(&m, "point-in-time recovery of table '%s' is no longer in the design: "
+			    "deploying NEW turns it off and deletes its continuous backups; keep "
+			    "'pitr: { enabled: true }' or take an on-demand backup first",
+			    t1->name.s);
+	report_setting(c, DDBC_RULE_PITR_DISABLED, s, t1, strbuf_str(&m));
+	strbuf_release(&m);
+}
+
+/* Every change of the settings the plan acts on, one finding each; what
+ * DynamoDB refuses or what loses data in its own change class. */
+static void diff_table_settings(diff_ctx *c, const ddbc_table *t0, const ddbc_table *t1)
+{
+	diff_settings changes = { NULL, 0, 0 };
+	ddbc_diff_settings(t0, t1, &changes);
+	strbuf what = STRBUF_INIT, m = STRBUF_INIT;
+	for (size_t i = 0; i < changes.n; i++) {
+		const diff_setting *s = &changes.v[i];
+		strbuf_reset(&what);
+		strbuf_reset(&m);
+		subject(&what, s, t1);
+		if (s->kind == DIFF_SET_PITR && !s->on) {
+			pitr_disabled(c, s, t0, t1);
+			continue;
+		}
+		if (s->kind == DIFF_SET_WARM && s->lowered) {
+			warm_lowered(&m, s, s->g1 ? &s->g0->warm : &t0->settings.warm,
+				     s->g1 ? &s->g1->warm : &t1->settings.warm, strbuf_str(&what));
+			report_setting(c, DDBC_RULE_WARM_THROUGHPUT_LOWERED, s, t1, strbuf_str(&m));
+			if (!s->on)
+				continue;
+			strbuf_reset(&m);
+		}
+		setting_message(&m, s, t0, t1, strbuf_str(&what));
+		report_setting(c, DDBC_RULE_SETTING_CHANGED, s, t1, strbuf_str(&m));
+	}
+	strbuf_release(&what);
+	strbuf_release(&m);
+	ddbc_diff_settings_release(&changes);
 }
 
 /* ---- tables ------------------------------------------------------------------------- */
@@ -475,8 +692,8 @@ static void diff_table_pair(diff_ctx *c, const ddbc_table *t0, const ddbc_table 
 		return;
 	diff_gsis(c, t0, t1);
 	diff_ttl_billing(c, t0, t1);
-	diff_warm(c, t0, t1);
-	diff_pitr(c, t0, t1);
+	if (!ddbc_diff_consistency_changed(t0, t1))
+		diff_table_settings(c, t0, t1);
 }
 
 static void diff_tables(diff_ctx *c)

@@ -120,10 +120,27 @@ bool ddbc_diff_lsis_differ(const ddbc_table *a, const ddbc_table *b)
 	return false;
 }
 
+/* The same Regions, in any order, and the same witness. */
+static bool regions_same(const ddbc_table_settings *a, const ddbc_table_settings *b)
+{
+	if (a->nreplicas != b->nreplicas || !ddbc_diff_str_same(a->witness.s, b->witness.s))
+		return false;
+	for (size_t i = 0; i < a->nreplicas; i++) {
+		bool found = false;
+		for (size_t k = 0; k < b->nreplicas && !found; k++)
+			found = ddbc_diff_str_same(a->replicas[i].s, b->replicas[k].s);
+		if (!found)
+			return false;
+	}
+	return true;
+}
+
 bool ddbc_diff_consistency_changed(const ddbc_table *a, const ddbc_table *b)
 {
 	const ddbc_table_settings *s0 = &a->settings, *s1 = &b->settings;
-	return (s1->strong && !s0->strong) || (s0->strong && s1->nreplicas && !s1->strong);
+	if ((s1->strong && !s0->strong) || (s0->strong && s1->nreplicas && !s1->strong))
+		return true;
+	return s0->strong && s1->strong && !regions_same(s0, s1);
 }
 
 bool ddbc_diff_table_replaced(const ddbc_table *a, const ddbc_table *b)

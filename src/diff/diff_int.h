@@ -116,7 +116,10 @@ bool ddbc_diff_table_replaced(const ddbc_table *a, const ddbc_table *b);
 /* Whether going from a to b changes multi-Region strong consistency:
  * an MRSC table made from one that is not (DynamoDB makes one only from
  * an empty table), or an MRSC table made eventually consistent; the mode
- * of a global table never changes (SPEC 8.7). */
+ * of a global table never changes (SPEC 8.7). So does a change of an MRSC
+ * table's Regions or witness: DynamoDB sets them only as it makes the
+ * table MRSC ("The witness must be added when creating the MRSC global
+ * table", GlobalTableWitnessGroupUpdate). */
 bool ddbc_diff_consistency_changed(const ddbc_table *a, const ddbc_table *b);
 /* The GSI of t named like ix, or NULL. */
 const ddbc_index *ddbc_diff_gsi(const ddbc_table *t, const char *name);
@@ -124,5 +127,54 @@ const ddbc_index *ddbc_diff_gsi(const ddbc_table *t, const char *name);
 const char *ddbc_diff_delimiter(const ddbc_design *g);
 /* Same string, NULL being equal only to NULL. */
 bool ddbc_diff_str_same(const char *a, const char *b);
+
+/* diff_settings.c: the changes of a table's settings (SPEC 8.7), the one
+ * comparison that both the findings (diff.c) and the plan's steps
+ * (diff_plan.c) read, so that every step the plan takes is a finding too. */
+typedef enum diff_setting_kind {
+	DIFF_SET_DELETION_PROTECTION,
+	DIFF_SET_STREAM,
+	DIFF_SET_SSE,
+	DIFF_SET_ON_DEMAND_MAX,  /* the table's, or GSI g1's */
+	DIFF_SET_WARM,           /* the table's, or GSI g1's */
+	DIFF_SET_REPLICA,        /* region added (on) or removed */
+	DIFF_SET_WITNESS,        /* region the witness added (on) or removed */
+	DIFF_SET_PITR,
+	DIFF_SET_INSIGHTS,       /* the table's, or GSI g1's */
+	DIFF_SET_TAGS,
+	DIFF_SET_POLICY
+} diff_setting_kind;
+
+typedef struct diff_setting {
+	diff_setting_kind kind;
+	const ddbc_index *g0, *g1;  /* the GSI whose own setting it is; NULL: the table's */
+	const char *region;         /* DIFF_SET_REPLICA, DIFF_SET_WITNESS */
+	bool on;                    /* enabled, added; DIFF_SET_WARM: some figure raised */
+	bool lowered;               /* DIFF_SET_WARM: some figure below OLD's */
+	const char *field;          /* the design's key ("pitr", "warm_throughput") */
+	ddbc_loc old_loc, new_loc;  /* where OLD and NEW write it (line 0: they do not) */
+} diff_setting;
+
+typedef struct diff_settings {
+	diff_setting *v;
+	size_t n, cap;
+} diff_settings;
+
+/* Appends to out each change of the settings from t0 to t1 kept in
+ * place, in the order the plan takes them (the table's UpdateTable
+ * fields, then each kept GSI's, the replicas removed then added, the
+ * witness, PITR, Contributor Insights, tags, the policy). t0 NULL: t1 is
+ * created, and only what CreateTable cannot hold is a change (replicas
+ * past the first Region, the witness, PITR, Contributor Insights, a
+ * GSI's too). A GSI's Contributor Insights is a change of a GSI NEW
+ * creates as well: no CreateTable or GSI Create takes it. */
+void ddbc_diff_settings(const ddbc_table *t0, const ddbc_table *t1, diff_settings *out);
+void ddbc_diff_settings_release(diff_settings *s);
+
+/* The figures of t1 above t0's, as WarmThroughput; NULL when none is
+ * (DynamoDB only raises warm throughput). */
+json_t *ddbc_diff_warm_raise(const ddbc_throughput *t0, const ddbc_throughput *t1);
+/* The point-in-time recovery period in force: 35 days when not written. */
+int ddbc_diff_recovery_days(const ddbc_table_settings *s);
 
 #endif

@@ -256,14 +256,6 @@ static void billing_step(plan *p, plan_table *pt)
 
 /* ---- the table settings (SPEC 8.7) ------------------------------------------------- */
 
-/* A table without settings: what OLD is for a table NEW creates. */
-static const ddbc_table_settings no_settings;
-
-static bool throughput_same(const ddbc_throughput *a, const ddbc_throughput *b)
-{
-	return a->set == b->set && a->read == b->read && a->write == b->write;
-}
-
 /* An UpdateTable setting one field of t1 to v, after the table's last. */
 static void setting_update(plan *p, plan_table *pt, const char *field, json_t *v,
 			   const char *makes)
@@ -289,198 +281,255 @@ static json_t *on_demand_update(const ddbc_throughput *t0, const ddbc_throughput
 	return o;
 }
 
-/* Warm throughput only rises: NEW's figures that are above OLD's
- * (warm-throughput-lowered reports the others); NULL when none is. */
-static json_t *warm_raise(const ddbc_throughput *t0, const ddbc_throughput *t1)
+/* The changes of GSI g1's own throughput from v[i] on, as one Update
+ * entry (DynamoDB takes them together); *used: how many of v it took. */
+static json_t *gsi_throughput(const diff_setting *v, size_t n, size_t *used)
 {
-	json_t *o = json_object();
-	if (t1->read > t0->read)
-		json_object_set_new(o, "ReadUnitsPerSecond", json_integer(t1->read));
-	if (t1->write > t0->write)
-		json_object_set_new(o, "WriteUnitsPerSecond", json_integer(t1->write));
-	if (!json_object_size(o)) {
-		json_decref(o);
-		return NULL;
+	const ddbc_index *g0 = v[0].g0, *g1 = v[0].g1;
+	json_t *body = json_pack("{s:s}", "IndexName", g1->name.s);
+	size_t k = 0;
+	for (; k < n && v[k].g1 == g1 && (v[k].kind == DIFF_SET_ON_DEMAND_MAX ||
+					  v[k].kind == DIFF_SET_WARM); k++) {
+		if (v[k].kind == DIFF_SET_ON_DEMAND_MAX)
+			json_object_set_new(body, "OnDemandThroughput",
+					    on_demand_update(&g0->on_demand_max, &g1->on_demand_max));
+		else if (v[k].kind == DIFF_SET_WARM && v[k].on)
+			json_object_set_new(body, "WarmThroughput",
+					    ddbc_diff_warm_raise(&g0->warm, &g1->warm));
 	}
-	return o;
+	*used = k;
+	if (json_object_size(body) > 1)
+		return one_gsi_update("Update", body);
+	json_decref(body);
+	return NULL;
 }
 
-/* UpdateTable calls for what CreateTable holds of the settings, one
- * change a call: deletion protection, the stream (off, then on with the
- * new view type), encryption, maximum and warm throughput, and each kept
- * GSI's. */
-static void settings_updates(plan *p, plan_table *pt)
+static json_t *stream_spec(ddbc_stream stream)
+{
+	return stream ? json_pack("{s:b,s:s}", "StreamEnabled", 1, "StreamViewType",
+				  ddbc_stream_view_type(stream))
+		      : json_pack("{s:b}", "StreamEnabled", 0);
+}
+
+static json_t *sse_spec(const ddbc_table_settings *s1)
+{
+	json_t *sse = json_pack("{s:b}", "Enabled", s1->has_sse);
+	if (s1->has_sse)
+		json_object_set_new(sse, "SSEType", json_string("KMS"));
+	if (s1->kms_key.s)
+		json_object_set_new(sse, "KMSMasterKeyId", ddbc_json_str(s1->kms_key.s));
+	return sse;
+}
+
+/* The UpdateTable call of one change of the table itself. */
+static void table_setting_step(plan *p, plan_table *pt, const diff_setting *c)
 {
 	const ddbc_table_settings *s0 = &pt->t0->settings, *s1 = &pt->t1->settings;
-	if (s1->has_deletion_protection && s1->deletion_protection !=
-	    (s0->has_deletion_protection && s0->deletion_protection))
-		setting_update(p, pt, "DeletionProtectionEnabled",
-			       json_boolean(s1->deletion_protection),
-			       s1->deletion_protection ? "is protected from deletion"
-			       : "may be deleted");
-	if (s0->stream != s1->stream) {
+	switch (c->kind) {
+	case DIFF_SET_DELETION_PROTECTION:
+		setting_update(p, pt, "DeletionProtectionEnabled", json_boolean(c->on),
+			       c->on ? "is protected from deletion" : "may be deleted");
+		break;
+	case DIFF_SET_STREAM:
+		/* A stream's view type is fixed: off, then on with the new one. */
 		if (s0->stream)
-			setting_update(p, pt, "StreamSpecification",
-				       json_pack("{s:b}", "StreamEnabled", 0), "has no stream");
+			setting_update(p, pt, "StreamSpecification", stream_spec(DDBC_STREAM_NONE),
+				       "has no stream");
 		if (s1->stream)
-			setting_update(p, pt, "StreamSpecification",
-				       json_pack("{s:b,s:s}", "StreamEnabled", 1, "StreamViewType",
-						 ddbc_stream_view_type(s1->stream)),
+			setting_update(p, pt, "StreamSpecification", stream_spec(s1->stream),
 				       "streams its changes as NEW says");
-	}
-	if (s0->has_sse != s1->has_sse || !ddbc_diff_str_same(s0->kms_key.s, s1->kms_key.s)) {
-		json_t *sse = json_pack("{s:b}", "Enabled", s1->has_sse);
-		if (s1->has_sse)
-			json_object_set_new(sse, "SSEType", json_string("KMS"));
-		if (s1->kms_key.s)
-			json_object_set_new(sse, "KMSMasterKeyId", ddbc_json_str(s1->kms_key.s));
-		setting_update(p, pt, "SSESpecification", sse, "is encrypted as NEW says");
-	}
-	if (!throughput_same(&s0->on_demand_max, &s1->on_demand_max))
+		break;
+	case DIFF_SET_SSE:
+		setting_update(p, pt, "SSESpecification", sse_spec(s1), "is encrypted as NEW says");
+		break;
+	case DIFF_SET_ON_DEMAND_MAX:
 		setting_update(p, pt, "OnDemandThroughput",
 			       on_demand_update(&s0->on_demand_max, &s1->on_demand_max),
 			       "has NEW's maximum throughput");
-	json_t *warm = warm_raise(&s0->warm, &s1->warm);
-	if (warm)
-		setting_update(p, pt, "WarmThroughput", warm, "has NEW's warm throughput");
-	for (size_t i = 0; i < pt->t1->ngsi; i++) {
-		const ddbc_index *g1 = &pt->t1->gsi[i], *g0 = ddbc_diff_gsi(pt->t0, g1->name.s);
-		if (!g0 || !ddbc_diff_index_same(g0, g1))
-			continue;   /* a GSI created here takes its settings with it */
-		json_t *body = json_pack("{s:s}", "IndexName", g1->name.s);
-		if (!throughput_same(&g0->on_demand_max, &g1->on_demand_max))
-			json_object_set_new(body, "OnDemandThroughput",
-					    on_demand_update(&g0->on_demand_max, &g1->on_demand_max));
-		if (!throughput_same(&g0->warm, &g1->warm) && g1->warm.set)
-			json_object_set_new(body, "WarmThroughput", ddbc_json_warm_throughput(&g1->warm));
-		if (json_object_size(body) > 1)
-			setting_update(p, pt, "GlobalSecondaryIndexUpdates",
-				       one_gsi_update("Update", body), "has NEW's GSI throughput");
-		else
-			json_decref(body);
+		break;
+	case DIFF_SET_WARM:
+		if (c->on)   /* only the figures raised: warm-throughput-lowered says the rest */
+			setting_update(p, pt, "WarmThroughput",
+				       ddbc_diff_warm_raise(&s0->warm, &s1->warm),
+				       "has NEW's warm throughput");
+		break;
+	default:
+		break;
 	}
 }
 
-/* UpdateContinuousBackups and UpdateContributorInsights: calls of their
- * own, after the table exists (made: the step that makes it). */
-static void backup_insight_steps(plan *p, const ddbc_table_settings *s0, const ddbc_table *t1,
-				 size_t made)
+/* A replica added or removed per UpdateTable call (ReplicaUpdates). */
+static void replica_step(plan *p, plan_table *pt, const diff_setting *c)
 {
-	const ddbc_table_settings *s1 = &t1->settings;
-	bool on0 = s0->has_pitr && s0->pitr, on1 = s1->has_pitr && s1->pitr;
+	json_t *list = json_pack("[{s:{s:s}}]", c->on ? "Create" : "Delete", "RegionName",
+				 c->region);
 	strbuf m = STRBUF_INIT;
-	if (on0 != on1 || (on1 && s0->recovery_days != s1->recovery_days)) {
-		json_t *spec = json_pack("{s:b}", "PointInTimeRecoveryEnabled", on1);
-		if (on1 && s1->recovery_days)
-			json_object_set_new(spec, "RecoveryPeriodInDays",
-					    json_integer(s1->recovery_days));
-		strbuf_addf(&m, "point-in-time recovery of table '%s' is %s", t1->name.s,
-			    on1 ? "on as NEW says" : "off");
-		plan_need(&p->g, api_step(p, "UpdateContinuousBackups",
-					  json_pack("{s:s,s:o}", "TableName", t1->name.s,
-						    "PointInTimeRecoverySpecification", spec),
-					  strbuf_str(&m)), made);
-	}
-	if (s0->insights != s1->insights) {
-		json_t *in = json_pack("{s:s,s:s}", "TableName", t1->name.s,
-				       "ContributorInsightsAction", s1->insights ? "ENABLE" : "DISABLE");
-		if (s1->insights)
-			json_object_set_new(in, "ContributorInsightsMode",
-					    json_string(s1->insights == DDBC_INSIGHTS_ALL
-							? "ACCESSED_AND_THROTTLED_KEYS"
-							: "THROTTLED_KEYS"));
-		strbuf_reset(&m);
-		strbuf_addf(&m, "Contributor Insights of table '%s' is %s", t1->name.s,
-			    s1->insights ? "on as NEW says" : "off");
-		plan_need(&p->g, api_step(p, "UpdateContributorInsights", in, strbuf_str(&m)), made);
-	}
+	strbuf_addf(&m, "has %s replica in %s", c->on ? "a" : "no", c->region);
+	setting_update(p, pt, "ReplicaUpdates", list, strbuf_str(&m));
 	strbuf_release(&m);
 }
 
-static bool has_region(const ddbc_table_settings *s, const char *region)
+/* The UpdateTable that makes new table t1 multi-Region strongly
+ * consistent: its replicas and its witness in one call, on the empty
+ * table CreateTable made (CreateTable takes neither; a witness "must be
+ * added when creating the MRSC global table"). */
+static json_t *mrsc_input(const ddbc_table *t1)
 {
-	for (size_t i = 0; i < s->nreplicas; i++)
-		if (!strcmp(s->replicas[i].s, region))
-			return true;
-	return false;
+	const ddbc_table_settings *s1 = &t1->settings;
+	json_t *in = update_table(t1), *replicas = json_array();
+	for (size_t i = 1; i < s1->nreplicas; i++)
+		json_array_append_new(replicas, json_pack("{s:{s:s}}", "Create", "RegionName",
+							  s1->replicas[i].s));
+	json_object_set_new(in, "ReplicaUpdates", replicas);
+	if (s1->witness.s)
+		json_object_set_new(in, "GlobalTableWitnessUpdates",
+				    json_pack("[{s:{s:s}}]", "Create", "RegionName", s1->witness.s));
+	json_object_set_new(in, "MultiRegionConsistency", json_string("STRONG"));
+	return in;
 }
 
-/* A replica added or removed per UpdateTable call (ReplicaUpdates), after
- * the table's last; the table's own Region, the first, is no replica. */
-static void replica_steps(plan *p, plan_table *pt, const ddbc_table_settings *s0)
+static void mrsc_step(plan *p, plan_table *pt)
 {
-	const ddbc_table_settings *s1 = &pt->t1->settings;
-	for (int create = 0; create < 2; create++) {
-		const ddbc_table_settings *from = create ? s1 : s0, *other = create ? s0 : s1;
-		for (size_t i = 1; i < from->nreplicas; i++) {
-			const char *r = from->replicas[i].s;
-			if (has_region(other, r) || (!create && s1->nreplicas && !strcmp(r,
-			    s1->replicas[0].s)))
-				continue;
-			json_t *body = json_pack("{s:{s:s}}", create ? "Create" : "Delete",
-						 "RegionName", r);
-			json_t *list = json_array();
-			json_array_append_new(list, body);
-			strbuf m = STRBUF_INIT;
-			strbuf_addf(&m, "has %s replica in %s", create ? "a" : "no", r);
-			setting_update(p, pt, "ReplicaUpdates", list, strbuf_str(&m));
-			strbuf_release(&m);
-		}
+	strbuf m = STRBUF_INIT;
+	strbuf_addf(&m, "table '%s' is multi-Region strongly consistent in NEW's Regions",
+		    pt->t1->name.s);
+	update_step(p, pt, mrsc_input(pt->t1), strbuf_str(&m));
+	strbuf_release(&m);
+}
+
+static void pitr_step(plan *p, const diff_setting *c, const ddbc_table *t1, size_t made)
+{
+	json_t *spec = json_pack("{s:b}", "PointInTimeRecoveryEnabled", c->on);
+	if (c->on && (t1->settings.recovery_days || c->old_loc.line))
+		json_object_set_new(spec, "RecoveryPeriodInDays",
+				    json_integer(ddbc_diff_recovery_days(&t1->settings)));
+	strbuf m = STRBUF_INIT;
+	strbuf_addf(&m, "point-in-time recovery of table '%s' is %s", t1->name.s,
+		    c->on ? "on as NEW says" : "off");
+	plan_need(&p->g, api_step(p, "UpdateContinuousBackups",
+				  json_pack("{s:s,s:o}", "TableName", t1->name.s,
+					    "PointInTimeRecoverySpecification", spec),
+				  strbuf_str(&m)), made);
+	strbuf_release(&m);
+}
+
+/* UpdateContributorInsights of the table, or of GSI c->g1 (its
+ * IndexName), after made. */
+static void insights_step(plan *p, const diff_setting *c, const ddbc_table *t1, size_t made)
+{
+	ddbc_insights mode = c->g1 ? c->g1->insights : t1->settings.insights;
+	json_t *in = json_pack("{s:s,s:s}", "TableName", t1->name.s, "ContributorInsightsAction",
+			       c->on ? "ENABLE" : "DISABLE");
+	if (c->g1)
+		json_object_set_new(in, "IndexName", ddbc_json_str(c->g1->name.s));
+	if (c->on)
+		json_object_set_new(in, "ContributorInsightsMode",
+				    json_string(mode == DDBC_INSIGHTS_ALL ? "ACCESSED_AND_THROTTLED_KEYS"
+						: "THROTTLED_KEYS"));
+	strbuf m = STRBUF_INIT;
+	if (c->g1)
+		strbuf_addf(&m, "Contributor Insights of GSI '%s' of table '%s' is %s", c->g1->name.s,
+			    t1->name.s, c->on ? "on as NEW says" : "off");
+	else
+		strbuf_addf(&m, "Contributor Insights of table '%s' is %s", t1->name.s,
+			    c->on ? "on as NEW says" : "off");
+	plan_need(&p->g, api_step(p, "UpdateContributorInsights", in, strbuf_str(&m)), made);
+	strbuf_release(&m);
+}
+
+/* Tags are set on the table's ARN, which only the account knows: a manual
+ * step with what to set and what to remove. */
+static void tags_step(plan *p, plan_table *pt)
+{
+	const ddbc_table_settings *s0 = &pt->t0->settings, *s1 = &pt->t1->settings;
+	const char *name = pt->t1->name.s;
+	json_t *f = json_pack("{s:s,s:o,s:[]}", "table", name, "tags", ddbc_json_tags(s1),
+			      "untag");
+	for (size_t i = 0; i < s0->ntags; i++) {
+		bool kept = false;
+		for (size_t k = 0; k < s1->ntags && !kept; k++)
+			kept = !strcmp(s0->tags[i].key.s, s1->tags[k].key.s);
+		if (!kept)
+			json_array_append_new(json_object_get(f, "untag"),
+					      ddbc_json_str(s0->tags[i].key.s));
 	}
+	strbuf m = STRBUF_INIT;
+	strbuf_addf(&m, "table '%s' has NEW's tags", name);
+	plan_need(&p->g, plan_manual(p, "tag-table", f, strbuf_str(&m),
+				     "tag table '%s' as NEW says (TagResource with 'tags', "
+				     "UntagResource with 'untag', on the table's ARN)", name),
+		  pt->last_update);
+	strbuf_release(&m);
 }
 
-/* Tags and the resource policy are set on the table's ARN, which only the
- * account knows: manual steps with what to set. */
-static void arn_steps(plan *p, plan_table *pt, const ddbc_table_settings *s0)
+static void policy_step(plan *p, plan_table *pt)
 {
 	const ddbc_table_settings *s1 = &pt->t1->settings;
 	const char *name = pt->t1->name.s;
-	bool tags_same = s0->ntags == s1->ntags;
-	for (size_t i = 0; tags_same && i < s1->ntags; i++)
-		tags_same = !strcmp(s0->tags[i].key.s, s1->tags[i].key.s) &&
-			    !strcmp(s0->tags[i].value, s1->tags[i].value);
+	json_t *f = json_pack("{s:s}", "table", name);
+	if (s1->policy)
+		json_object_set_new(f, "policy", json_stringn(s1->policy, s1->policy_bytes));
 	strbuf m = STRBUF_INIT;
-	if (!tags_same) {
-		json_t *f = json_pack("{s:s,s:o,s:[]}", "table", name, "tags", ddbc_json_tags(s1),
-				      "untag");
-		for (size_t i = 0; i < s0->ntags; i++) {
-			bool kept = false;
-			for (size_t k = 0; k < s1->ntags && !kept; k++)
-				kept = !strcmp(s0->tags[i].key.s, s1->tags[k].key.s);
-			if (!kept)
-				json_array_append_new(json_object_get(f, "untag"),
-						      ddbc_json_str(s0->tags[i].key.s));
-		}
-		strbuf_addf(&m, "table '%s' has NEW's tags", name);
-		plan_need(&p->g, plan_manual(p, "tag-table", f, strbuf_str(&m),
-					     "tag table '%s' as NEW says (TagResource with 'tags', "
-					     "UntagResource with 'untag', on the table's ARN)", name),
-			  pt->last_update);
-	}
-	bool policy_same = (!s0->policy && !s1->policy) ||
-			   (s0->policy && s1->policy && s0->policy_bytes == s1->policy_bytes &&
-			    !memcmp(s0->policy, s1->policy, s1->policy_bytes));
-	if (!policy_same) {
-		json_t *f = json_pack("{s:s}", "table", name);
-		if (s1->policy)
-			json_object_set_new(f, "policy", json_stringn(s1->policy, s1->policy_bytes));
-		strbuf_reset(&m);
-		strbuf_addf(&m, "table '%s' has NEW's resource policy", name);
-		plan_need(&p->g, plan_manual(p, "put-resource-policy", f, strbuf_str(&m),
-					     "%s the resource policy of table '%s' on its ARN "
-					     "(DynamoDB takes one policy update on a resource at a time, "
-					     "about 15 seconds apart)", s1->policy ? "put" :
-					     "delete", name), pt->last_update);
-	}
+	strbuf_addf(&m, "table '%s' has NEW's resource policy", name);
+	plan_need(&p->g, plan_manual(p, "put-resource-policy", f, strbuf_str(&m),
+				     "%s the resource policy of table '%s' on its ARN (DynamoDB "
+				     "takes one policy update on a resource at a time, about 15 "
+				     "seconds apart)", s1->policy ? "put" : "delete", name),
+		  pt->last_update);
 	strbuf_release(&m);
 }
 
-static void settings_steps(plan *p, plan_table *pt)
+/* The step that created GSI g1 of pt's kept table, or PLAN_NONE. */
+static size_t gsi_creation(const plan_table *pt, const ddbc_index *g1)
 {
-	settings_updates(p, pt);
-	replica_steps(p, pt, &pt->t0->settings);
-	backup_insight_steps(p, &pt->t0->settings, pt->t1, pt->last_update);
-	arn_steps(p, pt, &pt->t0->settings);
+	for (size_t i = 0; pt->t0 && pt->gsi_created && i < pt->t1->ngsi; i++)
+		if (&pt->t1->gsi[i] == g1)
+			return pt->gsi_created[i];
+	return PLAN_NONE;
+}
+
+/* A step for each change of the settings (diff_settings.c: the changes
+ * the findings announce), in their order: the UpdateTable calls one
+ * after the other, then the calls of their own once the last is done.
+ * The Contributor Insights of a GSI the table gets (created) waits for
+ * its creation: a pass of its own, after the GSIs are created. */
+static void settings_steps(plan *p, plan_table *pt, bool created)
+{
+	diff_settings changes = { NULL, 0, 0 };
+	ddbc_diff_settings(pt->t0, pt->t1, &changes);
+	bool mrsc = !pt->t0 && pt->t1->settings.strong;
+	if (mrsc && pt->t1->settings.nreplicas > 1 && !created)
+		mrsc_step(p, pt);
+	for (size_t i = 0, used; i < changes.n; i += used) {
+		const diff_setting *c = &changes.v[i];
+		used = 1;
+		bool of_created = pt->t0 && c->g1 && !c->g0 && c->kind == DIFF_SET_INSIGHTS;
+		if (of_created != created)
+			continue;
+		if (of_created) {
+			insights_step(p, c, pt->t1, gsi_creation(pt, c->g1));
+		} else if (c->g1 && c->kind == DIFF_SET_INSIGHTS) {
+			insights_step(p, c, pt->t1, pt->last_update);
+		} else if (c->g1) {
+			json_t *u = gsi_throughput(c, changes.n - i, &used);
+			if (u)
+				setting_update(p, pt, "GlobalSecondaryIndexUpdates", u,
+					       "has NEW's GSI throughput");
+		} else if (c->kind == DIFF_SET_REPLICA && !mrsc) {
+			replica_step(p, pt, c);
+		} else if (c->kind == DIFF_SET_PITR) {
+			pitr_step(p, c, pt->t1, pt->last_update);
+		} else if (c->kind == DIFF_SET_INSIGHTS) {
+			insights_step(p, c, pt->t1, pt->last_update);
+		} else if (c->kind == DIFF_SET_TAGS) {
+			tags_step(p, pt);
+		} else if (c->kind == DIFF_SET_POLICY) {
+			policy_step(p, pt);
+		} else if (pt->t0) {
+			table_setting_step(p, pt, c);
+		}
+	}
+	ddbc_diff_settings_release(&changes);
 }
 
 /* TTL moved from one attribute to another (or set, or removed): off on the
@@ -547,8 +596,9 @@ static void table_steps(plan *p, plan_table *pt)
 		     : PLAN_NONE;
 	gsi_deletes(p, pt);
 	billing_step(p, pt);
-	settings_steps(p, pt);
+	settings_steps(p, pt, false);
 	gsi_creates(p, pt);
+	settings_steps(p, pt, true);
 	ttl_steps(p, pt, off);
 }
 
@@ -560,17 +610,21 @@ static size_t replace_step(plan *p, const ddbc_table *t0, const ddbc_table *t1)
 	json_object_set_new(f, "create_table", ddbc_json_create_table(t1));
 	if (t1->ttl.s)
 		json_object_set_new(f, "ttl", ddbc_json_str(t1->ttl.s));
+	if (t1->settings.strong && t1->settings.nreplicas > 1)
+		json_object_set_new(f, "make_mrsc", mrsc_input(t1));
 	strbuf makes = STRBUF_INIT;
 	strbuf_addf(&makes, "table '%s' has NEW's key schema and indexes and holds every item",
 		    t1->name.s);
 	size_t s = plan_manual(p, "replace-table", f, strbuf_str(&makes),
 			       "replace table '%s': its %s changed, which only CreateTable sets; "
-			       "create the new table (under a new name, then switch the code), "
+			       "create the new table (under a new name, then switch the code)%s, "
 			       "copy every item into it, and delete the old table once nothing "
 			       "reads it", t1->name.s,
 			       !ddbc_diff_keys_same(&t0->primary, &t1->primary) ? "key schema"
 			       : ddbc_diff_lsis_differ(t0, t1) ? "local secondary indexes"
-			       : "consistency mode");
+			       : "consistency mode or its Regions",
+			       json_object_get(f, "make_mrsc") ? ", make it multi-Region strongly "
+			       "consistent while it is empty (the UpdateTable in 'make_mrsc')" : "");
 	strbuf_release(&makes);
 	return s;
 }
@@ -589,8 +643,7 @@ static void table_plan(plan *p, plan_table *pt)
 			plan_need(&p->g, ttl_step(p, t1, t1->ttl.s, true), pt->made);
 		/* CreateTable holds the rest of the settings. */
 		pt->last_update = pt->made;
-		replica_steps(p, pt, &no_settings);
-		backup_insight_steps(p, &no_settings, t1, pt->made);
+		settings_steps(p, pt, false);
 	} else if (ddbc_diff_table_replaced(t0, t1)) {
 		pt->made = replace_step(p, t0, t1);
 	} else {

@@ -290,7 +290,7 @@ static void put_throughput(writer *w, const ddbc_throughput *th)
 	words(w, w->L->close);
 }
 
-/* A GSI's warm and maximum throughput, after its kind. */
+/* A GSI's warm and maximum throughput and Contributor Insights, after its kind. */
 static void put_index_throughput(writer *w, const ddbc_index *ix)
 {
 	if (ix->warm.set) {
@@ -302,6 +302,13 @@ static void put_index_throughput(writer *w, const ddbc_index *ix)
 		words(w, " · ");
 		words(w, w->L->s_max);
 		put_throughput(w, &ix->on_demand_max);
+	}
+	if (ix->insights) {
+		words(w, " · ");
+		words(w, w->L->s_insights);
+		words(w, w->L->open);
+		words(w, w->L->s_insights_mode[ix->insights]);
+		words(w, w->L->close);
 	}
 }
 

@@ -83,6 +83,22 @@ static void cfn_replica_settings(json_t *o, const ddbc_table_settings *s)
 		json_object_set_new(o, "ResourcePolicy", cfn_policy(s));
 }
 
+/* A GSI's own Contributor Insights, which CreateTable cannot set: in its
+ * entry of GlobalSecondaryIndexes (AWS::DynamoDB::Table's
+ * GlobalSecondaryIndex has ContributorInsightsSpecification). */
+static void cfn_gsi_insights(json_t *props, const ddbc_table *t)
+{
+	size_t i;
+	json_t *x;
+	json_array_foreach(json_object_get(props, "GlobalSecondaryIndexes"), i, x) {
+		const ddbc_index *ix = ddbc_table_index(t, json_string_value(json_object_get(x,
+									   "IndexName")));
+		if (ix && ix->insights)
+			json_object_set_new(x, "ContributorInsightsSpecification",
+					    cfn_insights(ix->insights));
+	}
+}
+
 /* CreateTable's request as AWS::DynamoDB::Table's properties: the names
  * that differ (StreamSpecification without StreamEnabled, SSEEnabled,
  * ResourcePolicy's PolicyDocument) and what CreateTable cannot set. */
@@ -105,6 +121,7 @@ static json_t *cfn_table(const ddbc_table *t)
 	}
 	json_object_del(props, "ResourcePolicy");
 	cfn_replica_settings(props, s);
+	cfn_gsi_insights(props, t);
 	return json_pack("{s:s,s:o}", "Type", "AWS::DynamoDB::Table", "Properties", props);
 }
 
@@ -150,6 +167,8 @@ static json_t *cfn_replica_gsi(const ddbc_table *t, const ddbc_index *ix)
 	if (t->billing == DDBC_BILLING_PROVISIONED && c->set)
 		json_object_set_new(x, "ReadProvisionedThroughputSettings",
 				    json_pack("{s:I}", "ReadCapacityUnits", (json_int_t)c->read));
+	if (ix->insights)
+		json_object_set_new(x, "ContributorInsightsSpecification", cfn_insights(ix->insights));
 	return x;
 }
 
@@ -452,15 +471,33 @@ static void tf_settings(json_t *r, const ddbc_table *t)
 
 /* The resources a table's settings need beside aws_dynamodb_table:
  * aws_dynamodb_contributor_insights (its documented arguments have no
- * mode: the provider enables DynamoDB's default, all keys) and
- * aws_dynamodb_resource_policy, each named as the table's resource. */
-static void tf_extras(json_t *insights, json_t *policies, const ddbc_table *t, const char *name)
+ * mode: the provider enables DynamoDB's default, all keys), the table's
+ * named as the table's resource, a GSI's (its index_name) as table and
+ * index joined, unique among them (used: the names taken); and
+ * aws_dynamodb_resource_policy. */
+static void tf_extras(json_t *insights, json_t *policies, const ddbc_table *t, const char *name,
+		      json_t *used)
 {
 	const ddbc_table_settings *s = &t->settings;
 	strbuf ref = STRBUF_INIT;
 	if (s->insights) {
+		char *own = resource_name(t->name.s, false, used);
 		strbuf_addf(&ref, "${aws_dynamodb_table.%s.name}", name);
-		json_object_set_new(insights, name, json_pack("{s:s}", "table_name", strbuf_str(&ref)));
+		json_object_set_new(insights, own, json_pack("{s:s}", "table_name", strbuf_str(&ref)));
+		free(own);
+	}
+	for (size_t i = 0; i < t->ngsi; i++) {
+		if (!t->gsi[i].insights)
+			continue;
+		strbuf_reset(&ref);
+		strbuf_addf(&ref, "%s-%s", t->name.s, t->gsi[i].name.s);
+		char *gsi = resource_name(strbuf_str(&ref), false, used);
+		strbuf_reset(&ref);
+		strbuf_addf(&ref, "${aws_dynamodb_table.%s.name}", name);
+		json_object_set_new(insights, gsi, json_pack("{s:s,s:s}", "table_name",
+							     strbuf_str(&ref), "index_name",
+							     t->gsi[i].name.s));
+		free(gsi);
 	}
 	if (s->policy) {
 		strbuf_reset(&ref);
@@ -516,16 +553,17 @@ ddbc_emit_result ddbc_emit_terraform(FILE *out, const ddbc_design *g,
 {
 	(void)o, (void)d;
 	json_t *tables = json_object(), *used = json_object();
-	json_t *insights = json_object(), *policies = json_object();
+	json_t *insights = json_object(), *policies = json_object(), *named = json_object();
 	bool key_schema = false;
 	for (size_t i = 0; i < g->ntables; i++) {
 		json_t *r = tf_table(&g->tables[i], &key_schema);
 		char *name = resource_name(g->tables[i].name.s, false, used);
 		json_object_set_new(tables, name, r);
-		tf_extras(insights, policies, &g->tables[i], name);
+		tf_extras(insights, policies, &g->tables[i], name, named);
 		free(name);
 	}
 	json_decref(used);
+	json_decref(named);
 	ddbc_json_stream s;
 	ddbc_json_stream_init(&s, out);
 	ddbc_json_stream_layout(&s, o);

@@ -95,6 +95,9 @@ static void model_index(ddbc_json_stream *js, const ddbc_table *t, const ddbc_in
 		capacity(js, &ix->capacity);
 	throughput(js, "warm_throughput", &ix->warm);
 	throughput(js, "on_demand_max", &ix->on_demand_max);
+	if (ix->insights)
+		ddbc_json_text(js, "contributor_insights",
+			       ix->insights == DDBC_INSIGHTS_ALL ? "all" : "throttled");
 	index_members(js, t, ix);
 	ddbc_json_end(js, '}');
 }

@@ -73,6 +73,17 @@ static void lower_word(json_t *out, const char *key, const char *word)
 	free(s);
 }
 
+/* An enabled ContributorInsightsSpecification as `contributor_insights`
+ * of out (a table or a GSI). */
+static void insights(const json_t *ci, json_t *out)
+{
+	if (!ci || bool_of(json_object_get(ci, "Enabled")) != 1)
+		return;
+	const char *mode = ddbc_import_string_value(json_object_get(ci, "Mode"));
+	json_object_set_new(out, "contributor_insights",
+			    json_string(mode && !strcmp(mode, "THROTTLED_KEYS") ? "throttled" : "all"));
+}
+
 /* The settings a table (or a replica) holds of its own. */
 static void own_settings(const json_t *p, json_t *table, strbuf *lost)
 {
@@ -94,13 +105,7 @@ static void own_settings(const json_t *p, json_t *table, strbuf *lost)
 		json_object_set_new(table, "deletion_protection", json_boolean(bool_of(dp)));
 	else if (dp)
 		not_kept(lost, "DeletionProtectionEnabled");
-	const json_t *ci = json_object_get(p, "ContributorInsightsSpecification");
-	if (ci && bool_of(json_object_get(ci, "Enabled")) == 1) {
-		const char *mode = ddbc_import_string_value(json_object_get(ci, "Mode"));
-		json_object_set_new(table, "contributor_insights",
-				    json_string(mode && !strcmp(mode, "THROTTLED_KEYS") ? "throttled"
-											: "all"));
-	}
+	insights(json_object_get(p, "ContributorInsightsSpecification"), table);
 	const json_t *policy = json_object_get(json_object_get(p, "ResourcePolicy"),
 					       "PolicyDocument");
 	if (policy) {
@@ -162,20 +167,28 @@ static void table_settings(const json_t *p, json_t *table, strbuf *lost)
 		   "MaxReadRequestUnits", "MaxWriteRequestUnits", lost);
 }
 
-/* A GlobalTable GSI's maximum: its writes' on the table, its reads' on
- * the replica (mine) as OnDemandThroughput's members; NULL when neither. */
-static json_t *global_gsi_max(const json_t *g, const json_t *mine, const char *name)
+/* The replica's (mine's) entry for GSI name, or NULL. */
+static const json_t *replica_gsi(const json_t *mine, const char *name)
 {
-	const json_t *w = json_object_get(json_object_get(g, "WriteOnDemandThroughputSettings"),
-					  "MaxWriteRequestUnits"), *r = NULL;
 	size_t i;
 	const json_t *x;
 	json_array_foreach(json_object_get(mine, "GlobalSecondaryIndexes"), i, x) {
 		const char *n = ddbc_import_string_value(json_object_get(x, "IndexName"));
 		if (n && !strcmp(n, name))
-			r = json_object_get(json_object_get(x, "ReadOnDemandThroughputSettings"),
-					    "MaxReadRequestUnits");
+			return x;
 	}
+	return NULL;
+}
+
+/* A GlobalTable GSI's maximum: its writes' on the table, its reads' on
+ * the replica (mine) as OnDemandThroughput's members; NULL when neither. */
+static json_t *global_gsi_max(const json_t *g, const json_t *mine, const char *name)
+{
+	const json_t *w = json_object_get(json_object_get(g, "WriteOnDemandThroughputSettings"),
+					  "MaxWriteRequestUnits");
+	const json_t *r = json_object_get(json_object_get(replica_gsi(mine, name),
+							  "ReadOnDemandThroughputSettings"),
+					  "MaxReadRequestUnits");
 	if (!w && !r)
 		return NULL;
 	return json_pack("{s:O,s:O}", "MaxReadRequestUnits", r ? r : json_null(),
@@ -203,6 +216,10 @@ static void gsi_settings(const json_t *p, const json_t *mine, bool global, json_
 		throughput(ix, "on_demand_max", max, "MaxReadRequestUnits", "MaxWriteRequestUnits",
 			   lost);
 		json_decref(max);
+		/* A Table's GSI holds its Contributor Insights, a GlobalTable's
+		 * replica holds each of its GSIs'. */
+		insights(json_object_get(global ? replica_gsi(mine, name) : g,
+					 "ContributorInsightsSpecification"), ix);
 	}
 }
 

@@ -87,7 +87,7 @@ static void load_projection(loader *L, const ddbc_node *index, ddbc_index *ix)
 
 static const char *const gsi_fields[] = {
 	"description", "partition_key", "sort_key",
-	"projection", "capacity", "warm_throughput", "on_demand_max"
+	"projection", "capacity", "warm_throughput", "on_demand_max", "contributor_insights"
 };
 
 static void load_gsi(loader *L, const ddbc_pair *pair, ddbc_table *t, ddbc_index *ix)

@@ -86,6 +86,12 @@ void ddbc_load_gsi_settings(loader *L, const ddbc_node *m, ddbc_index *ix)
 			&ix->warm);
 	load_throughput(L, ddbc_node_get(m, "on_demand_max"), "on_demand_max", LLONG_MAX,
 			&ix->on_demand_max);
+	static const char *const insights[] = { "all", "throttled" };
+	size_t w;
+	if (ddbc_load_get_word(L, m, "contributor_insights", insights, countof(insights), &w)) {
+		ix->insights = w ? DDBC_INSIGHTS_THROTTLED : DDBC_INSIGHTS_ALL;
+		ix->insights_loc = ddbc_node_get(m, "contributor_insights")->loc;
+	}
 }
 
 static void load_pitr(loader *L, const ddbc_node *v, ddbc_table_settings *s)

@@ -75,6 +75,12 @@ typedef struct ddbc_throughput {
 	ddbc_loc loc, read_loc, write_loc;
 } ddbc_throughput;
 
+typedef enum ddbc_insights {
+	DDBC_INSIGHTS_NONE,
+	DDBC_INSIGHTS_ALL,          /* ACCESSED_AND_THROTTLED_KEYS */
+	DDBC_INSIGHTS_THROTTLED     /* THROTTLED_KEYS */
+} ddbc_insights;
+
 typedef enum ddbc_index_kind {
 	DDBC_INDEX_PRIMARY,  /* the table's own key */
 	DDBC_INDEX_GSI,
@@ -101,6 +107,8 @@ typedef struct ddbc_index {
 	ddbc_capacity capacity;
 	/* a GSI's own (SPEC 8.7); the table's are in its settings */
 	ddbc_throughput warm, on_demand_max;
+	ddbc_insights insights;  /* UpdateContributorInsights takes an IndexName */
+	ddbc_loc insights_loc;
 	ddbc_table *table;
 	bool incomplete;         /* its definition, its key above all, had an error */
 	/* resolve.c: a key attribute no entity of the table defines (a typo
@@ -161,12 +169,6 @@ typedef enum ddbc_stream {
 /* "keys_only" ...: the design's word; "KEYS_ONLY" ...: StreamViewType. */
 const char *ddbc_stream_word(ddbc_stream s);
 const char *ddbc_stream_view_type(ddbc_stream s);
-
-typedef enum ddbc_insights {
-	DDBC_INSIGHTS_NONE,
-	DDBC_INSIGHTS_ALL,          /* ACCESSED_AND_THROTTLED_KEYS */
-	DDBC_INSIGHTS_THROTTLED     /* THROTTLED_KEYS */
-} ddbc_insights;
 
 typedef struct ddbc_tag {
 	ddbc_name key;

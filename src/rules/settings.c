@@ -52,7 +52,7 @@ static void over_limits(const ddbc_design *g, ddbc_diags *d, bool warm, limit_fn
 					   lim[1] > 0 ? l->write / lim[1] : 0 };
 			bool write = over[1] > over[0];
 			if (over[write] > 1)
-				report(d, ix, l, write, lim[write], assumed && !limit_of(th, write));
+				report(d, ix, l, write, lim[write], assumed && limit_of(th, write) == 0);
 		}
 	}
 	ddbc_arena_free(arena);
@@ -68,13 +68,17 @@ static void on_demand_finding(ddbc_diags *d, const ddbc_index *ix, const ddbc_in
 {
 	(void)assumed;
 	const ddbc_pattern *top = write ? l->top_write : l->top_read;
+	/* The reason a throttled request's ThrottlingReasons gives:
+	 * ResourceType (Table, Index) + OperationType + LimitType. */
 	ddbc_diag_add(d, DDBC_RULE_ON_DEMAND_MAX, top->rate->loc,
 		      "the access patterns' rates put %s%.0f %s units a second on %s '%s', over "
 		      "its on_demand_max of %.0f: DynamoDB throttles every request past it "
-		      "(MaxOnDemandThroughputExceeded), by design; raise on_demand_max or lower "
-		      "the rates ('%s' adds the most, %.0f)", !write && l->read_least ? "at least " : "",
-		      write ? l->write : l->read, write ? "write" : "read", index_kind(ix),
-		      ix->name.s, limit, top->id.s, write ? l->top_write_units : l->top_read_units);
+		      "(ThrottlingReason %s%sMaxOnDemandThroughputExceeded), by design; raise "
+		      "on_demand_max or lower the rates ('%s' adds the most, %.0f)",
+		      !write && l->read_least ? "at least " : "", write ? l->write : l->read,
+		      write ? "write" : "read", index_kind(ix), ix->name.s, limit,
+		      ix->kind == DDBC_INDEX_GSI ? "Index" : "Table", write ? "Write" : "Read",
+		      top->id.s, write ? l->top_write_units : l->top_read_units);
 }
 
 void ddbc_check_on_demand_max(const ddbc_design *g, ddbc_diags *d)

@@ -219,9 +219,17 @@ def main(tf, requests):
         for rname, r in doc["resource"].get(rtype, {}).items():
             check_block(f"{rtype}.{rname}", r, allowed, required)
             ref = r.get("table_name", r.get("resource_arn", ""))
-            if ref not in (f"${{aws_dynamodb_table.{rname}.name}}",
-                           f"${{aws_dynamodb_table.{rname}.arn}}") or rname not in tables:
+            # A table's own is named as the table's resource; a GSI's
+            # (index_name) names its table's resource and one of its GSIs.
+            table = ref[len("${aws_dynamodb_table."):].split(".")[0] if \
+                ref.startswith("${aws_dynamodb_table.") else None
+            if table not in tables or ref not in (f"${{aws_dynamodb_table.{table}.name}}",
+                                                  f"${{aws_dynamodb_table.{table}.arn}}") \
+                    or (rname != table and "index_name" not in r):
                 fail(f"{rtype}.{rname}: does not name its table's resource")
+            if "index_name" in r and r["index_name"] not in \
+                    [g["name"] for g in tables[table].get("global_secondary_index", [])]:
+                fail(f"{rtype}.{rname}: index_name {r['index_name']!r} is no GSI of {table}")
             if "policy" in r:
                 json.loads(r["policy"])
     got, got_settings = {}, {}
