@@ -76,6 +76,20 @@ START_TEST(test_apply_change)
 	ck_assert_ptr_null(apply(&sb, "{\"range\": {\"start\": {\"line\": -1, \"character\": 0}, "
 				      "\"end\": {\"line\": 0, \"character\": 1}}, \"text\": \"\"}"));
 	ck_assert_str_eq(strbuf_str(&sb), "new");
+	/* Every kind of break before the edit, and a range over several
+	 * lines: the end is counted from the start's line. */
+	strbuf_reset(&sb);
+	strbuf_addstr(&sb, "a\nb\rc\r\nd\ne\nf");
+	ck_assert_str_eq(apply(&sb, "{\"range\": {\"start\": {\"line\": 4, \"character\": 1}, "
+				    "\"end\": {\"line\": 4, \"character\": 1}}, \"text\": \"E\"}"),
+			 "a\nb\rc\r\nd\neE\nf");
+	ck_assert_str_eq(apply(&sb, "{\"range\": {\"start\": {\"line\": 1, \"character\": 1}, "
+				    "\"end\": {\"line\": 3, \"character\": 0}}, \"text\": \"\"}"),
+			 "a\nbd\neE\nf");
+	/* A shorter text, then past the end: appended. */
+	ck_assert_str_eq(apply(&sb, "{\"range\": {\"start\": {\"line\": 9, \"character\": 0}, "
+				    "\"end\": {\"line\": 12, \"character\": 3}}, \"text\": \"!\"}"),
+			 "a\nbd\neE\nf!");
 	strbuf_release(&sb);
 }
 END_TEST

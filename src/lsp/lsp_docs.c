@@ -78,6 +78,12 @@ lsp_doc *lsp_doc_open(lsp_server *s, const char *uri, const char *text, size_t l
 	return doc;
 }
 
+void lsp_doc_changed(lsp_doc *doc, long long version)
+{
+	forget_check(doc);
+	doc->version = version;
+}
+
 static void doc_free(lsp_doc *doc)
 {
 	forget_check(doc);
@@ -138,9 +144,9 @@ void lsp_doc_analyse(lsp_server *s, lsp_doc *doc)
 	doc->analysed = true;
 	if (doc->design)
 		drop_good(doc);
-	/* The model of the text before is gone: give its pages back, so that
-	 * an editing session does not grow (xalloc.h). */
-	xalloc_release_free();
+	/* The model of the text before is gone; its pages are kept for the
+	 * next check, and given back once the editor is idle (lsp_server.c). */
+	s->release_at = lsp_now_ms() + LSP_RELEASE_IDLE_MS;
 }
 
 void lsp_docs_invalidate(lsp_server *s)
