@@ -160,4 +160,56 @@ s = Server()
 s.raw(b"Content-Length: 100\r\n\r\n{")
 s.p.stdin.close()
 expect("the input ends mid-message", s.p.wait(10), 1)
+# Stale versions: findings are published only for the text the editor has.
+# A change sent with the open (one write) is read before any check; one
+# sent while a check runs (3,000 entities, debounce 0: the check of version
+# 4 is under way 50 ms after its change) makes that check's findings
+# outdated, and they are never sent: only the newest version's are.
+design = subprocess.run([sys.executable, os.path.join(SRCDIR, "bench/gen_design.py"), "3000"],
+                        check=True, capture_output=True, text=True).stdout
+lines = design.split("\n")
+target = next(i for i, l in enumerate(lines) if l.startswith("    description: Generated entity"))
+col = len("    description: ")
+
+
+def edit(version, text):
+    return {"method": "textDocument/didChange", "jsonrpc": "2.0", "params": {
+        "textDocument": {"uri": "file:///stale.ddb.yaml", "version": version},
+        "contentChanges": [{"range": {"start": {"line": target, "character": col},
+                                      "end": {"line": target, "character": col + 9}},
+                            "text": text}]}}
+
+
+def framed(msg):
+    body = json.dumps(msg).encode()
+    return b"Content-Length: %d\r\n\r\n" % len(body) + body
+
+
+def published_until(s, version):
+    """The versions published for the document, up to version."""
+    seen = []
+    while not seen or seen[-1] != version:
+        m = s.read(120)
+        if m.get("method") == "textDocument/publishDiagnostics" and \
+                m["params"]["uri"] == "file:///stale.ddb.yaml":
+            seen.append(m["params"]["version"])
+    return seen
+
+
+s = Server()
+s.request(1, "initialize", {"capabilities": {}, "initializationOptions": {"debounceMs": 0}})
+s.answer(1)
+s.raw(framed({"method": "textDocument/didOpen", "jsonrpc": "2.0", "params": {"textDocument": {
+    "uri": "file:///stale.ddb.yaml", "languageId": "yaml", "version": 1, "text": design}}}) +
+      framed(edit(2, "Edited")) + framed(edit(3, "Edited again")))
+expect("changes sent with the open: only the last version is published",
+       published_until(s, 3), [3])
+s.raw(framed(edit(4, "Edited 4")))
+time.sleep(0.05)
+s.raw(framed(edit(5, "Edited 5")))
+expect("a change during a check: its findings are not published", published_until(s, 5), [5])
+s.request(9, "shutdown")
+s.answer(9)
+s.notify("exit", {})
+expect("exit after the stale versions", s.p.wait(10), 0)
 print("lsp robustness: ok")
