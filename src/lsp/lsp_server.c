@@ -9,6 +9,7 @@
  * the end of the input, ends it: with 0 after `shutdown`, else 1.
  */
 #include "lsp/lsp_int.h"
+#include "util/arena.h"
 #include "util/xalloc.h"
 
 #include <signal.h>
@@ -333,6 +334,7 @@ static int release_when_idle(lsp_server *s, int wait)
 	if (now < s->release_at)
 		return (int)(s->release_at - now) + 1;
 	xalloc_keep_free(false);
+	ddbc_arena_release_pool();
 	xalloc_release_free();
 	xalloc_keep_free(true);
 	s->release_at = 0;
@@ -372,5 +374,6 @@ int ddbc_lsp_serve(int in, int out, const ddbc_settings *settings)
 	lsp_docs_release(&s);
 	lsp_reader_release(&s.rd);
 	xalloc_keep_free(false);
+	ddbc_arena_release_pool();
 	return s.exit_status;
 }
