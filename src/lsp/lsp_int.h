@@ -83,6 +83,7 @@ typedef struct lsp_doc {
 	ddbc_source *src;        /* the checked copy of text */
 	ddbc_diags d;
 	ddbc_design *design;     /* NULL when the buffer is no design */
+	double check_ms;         /* how long the last whole check took */
 	/* The last check that gave a model, kept while the buffer does not
 	 * parse (a quote just opened): completion and navigation read it. */
 	ddbc_source *good_src;
@@ -120,6 +121,12 @@ void lsp_doc_close(lsp_server *s, const char *uri);
 void lsp_docs_release(lsp_server *s);
 /* Checks the document's buffer unless its findings are of it already. */
 void lsp_doc_analyse(lsp_server *s, lsp_doc *doc);
+/* The same; when stoppable, input that arrives meanwhile (it may be a
+ * newer edit) abandons the check: false, and the document is as before. */
+bool lsp_doc_check(lsp_server *s, lsp_doc *doc, bool stoppable);
+/* The wait after a change before its check (ms): the debounce, less the
+ * time the document's last check took. */
+double lsp_doc_debounce(const lsp_server *s, const lsp_doc *doc);
 /* Forgets every document's findings (the settings changed). */
 void lsp_docs_invalidate(lsp_server *s);
 /* The model of the buffer, or of its last text that gave one; NULL. */

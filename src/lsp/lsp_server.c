@@ -187,7 +187,7 @@ static json_t *m_did_change(lsp_server *s, const json_t *params, const char **wh
 		lsp_apply_change(&doc->text, change);
 	lsp_doc_changed(doc, version);
 	doc->publish_due = true;
-	doc->due_at = lsp_now_ms() + s->debounce_ms;
+	doc->due_at = lsp_now_ms() + lsp_doc_debounce(s, doc);
 	return json_null();
 }
 
