@@ -7,7 +7,10 @@ request before initialize, a header without Content-Length, a
 Content-Length larger than its body, a 20 MB document, the end of the
 input in the middle of a message, and exit without shutdown. The server
 answers each with the protocol's error and keeps serving; it exits 1 when
-`exit` comes without `shutdown`, 0 after it.
+`exit` comes without `shutdown`, 0 after it. Then stale versions: the
+findings of a version a newer change has overtaken (sent with it, or
+during its check) are never published, and a check under way is abandoned
+for the change.
 
 usage: lsp_robust.py DDBC SRCDIR
 """
@@ -208,6 +211,30 @@ s.raw(framed(edit(4, "Edited 4")))
 time.sleep(0.05)
 s.raw(framed(edit(5, "Edited 5")))
 expect("a change during a check: its findings are not published", published_until(s, 5), [5])
+
+
+# A check under way is abandoned when a change comes: the server's CPU time
+# from a change to the findings of the change that followed it mid-check
+# is about one check, not two (the check of version 6 measures one).
+def cpu_ms(pid):
+    with open("/proc/%d/stat" % pid) as f:
+        fields = f.read().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) * 1000 / os.sysconf("SC_CLK_TCK")
+
+
+c0 = cpu_ms(s.p.pid)
+s.raw(framed(edit(6, "Edited 6")))
+published_until(s, 6)
+one = cpu_ms(s.p.pid) - c0
+c0 = cpu_ms(s.p.pid)
+s.raw(framed(edit(7, "Edited 7")))
+while cpu_ms(s.p.pid) - c0 < one * 0.2:
+    time.sleep(0.005)
+s.raw(framed(edit(8, "Edited 8")))
+published_until(s, 8)
+both = cpu_ms(s.p.pid) - c0
+expect("a check abandoned for a change (%.0f ms of CPU, one check %.0f ms)" % (both, one),
+       both < one * 1.75, True)
 s.request(9, "shutdown")
 s.answer(9)
 s.notify("exit", {})
