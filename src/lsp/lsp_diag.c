@@ -6,8 +6,9 @@
  * token it points at; its code the rule id, with the rule page's address;
  * a finding about two places (key-overlap) carries the other as related
  * information. A change is published once the buffer has been still for
- * the debounce, so a burst of keystrokes is checked once, and never when a
- * newer change has come in the meantime.
+ * the debounce (less the time the document's last check took: see
+ * lsp_doc_debounce), so a burst of keystrokes is checked once, and never
+ * when a newer change has come in the meantime.
  */
 #include "lsp/lsp_int.h"
 
