@@ -5,8 +5,12 @@
  * diagnostic, hover and edit goes through.
  */
 #include "lsp/lsp_int.h"
+#include "rules/check.h"
+#include "util/arena.h"
+#include "util/xalloc.h"
 
 #include <check.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* "あ" is 3 bytes, 1 unit; "🍣" 4 bytes, 2 units. */
@@ -76,6 +80,20 @@ START_TEST(test_apply_change)
 	ck_assert_ptr_null(apply(&sb, "{\"range\": {\"start\": {\"line\": -1, \"character\": 0}, "
 				      "\"end\": {\"line\": 0, \"character\": 1}}, \"text\": \"\"}"));
 	ck_assert_str_eq(strbuf_str(&sb), "new");
+	/* Every kind of break before the edit, and a range over several
+	 * lines: the end is counted from the start's line. */
+	strbuf_reset(&sb);
+	strbuf_addstr(&sb, "a\nb\rc\r\nd\ne\nf");
+	ck_assert_str_eq(apply(&sb, "{\"range\": {\"start\": {\"line\": 4, \"character\": 1}, "
+				    "\"end\": {\"line\": 4, \"character\": 1}}, \"text\": \"E\"}"),
+			 "a\nb\rc\r\nd\neE\nf");
+	ck_assert_str_eq(apply(&sb, "{\"range\": {\"start\": {\"line\": 1, \"character\": 1}, "
+				    "\"end\": {\"line\": 3, \"character\": 0}}, \"text\": \"\"}"),
+			 "a\nbd\neE\nf");
+	/* A shorter text, then past the end: appended. */
+	ck_assert_str_eq(apply(&sb, "{\"range\": {\"start\": {\"line\": 9, \"character\": 0}, "
+				    "\"end\": {\"line\": 12, \"character\": 3}}, \"text\": \"!\"}"),
+			 "a\nbd\neE\nf!");
 	strbuf_release(&sb);
 }
 END_TEST
@@ -94,6 +112,76 @@ START_TEST(test_token_end)
 }
 END_TEST
 
+/* ---- a check abandoned, and the memory kept between checks ---- */
+
+typedef struct stops {
+	int asked, at;           /* times asked; true from the at-th on (0: never) */
+} stops;
+
+static bool stop_at(void *ctx)
+{
+	stops *st = ctx;
+	return ++st->asked == st->at || (st->at && st->asked > st->at);
+}
+
+/* A design of some 3 MiB: its check asks the stop a megabyte at a time. */
+static ddbc_design *check_big(stops *st, ddbc_diags *d, ddbc_source **src)
+{
+	strbuf text = STRBUF_INIT;
+	strbuf_addstr(&text, "ddbc: 1\nname: big\ndescription: |\n");
+	for (int i = 0; i < 40000; i++)
+		strbuf_addstr(&text, "  xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx\n");
+	*src = ddbc_source_from_memory("big.yaml", text.buf, text.len);
+	strbuf_release(&text);
+	(*src)->stop = stop_at;
+	(*src)->stop_ctx = st;
+	ddbc_settings settings;
+	ddbc_settings_init(&settings);
+	ddbc_diags_init(d);
+	return ddbc_check(*src, d, &settings);
+}
+
+START_TEST(test_check_stops)
+{
+	stops never = { 0, 0 }, first = { 0, 1 };
+	ddbc_diags d;
+	ddbc_source *src;
+	ddbc_design *g = check_big(&never, &d, &src);
+	ck_assert_int_ge(never.asked, 3);
+	ck_assert_uint_eq(d.n, 1);      /* the design has no tables */
+	ck_assert_int_eq(d.items[0].rule, DDBC_RULE_SCHEMA);
+	ddbc_design_free(g);
+	ddbc_diags_release(&d);
+	ddbc_source_free(src);
+	/* Stopped at the first megabyte: asked no more, and no model. */
+	g = check_big(&first, &d, &src);
+	ck_assert_int_eq(first.asked, 1);
+	ck_assert_ptr_null(g);
+	ddbc_diags_release(&d);
+	ddbc_source_free(src);
+}
+END_TEST
+
+/* An arena freed while freed memory is kept leaves its mapped blocks for
+ * the next, which finds them zeroed as fresh ones. */
+START_TEST(test_arena_pool)
+{
+	xalloc_keep_free(true);
+	for (int round = 0; round < 2; round++) {
+		ddbc_arena *a = ddbc_arena_new();
+		static const unsigned char zero[1000];
+		for (int i = 0; i < 8 * 1024; i++) {
+			unsigned char *p = ddbc_arena_alloc(a, sizeof zero);
+			ck_assert_int_eq(memcmp(p, zero, sizeof zero), 0);
+			memset(p, 0xA5, sizeof zero);
+		}
+		ddbc_arena_free(a);
+	}
+	ddbc_arena_release_pool();
+	xalloc_keep_free(false);
+}
+END_TEST
+
 static Suite *lsp_suite(void)
 {
 	Suite *s = suite_create("lsp");
@@ -104,6 +192,11 @@ static Suite *lsp_suite(void)
 	tcase_add_test(tc, test_offset);
 	tcase_add_test(tc, test_apply_change);
 	tcase_add_test(tc, test_token_end);
+	suite_add_tcase(s, tc);
+	tc = tcase_create("check");
+	tcase_set_timeout(tc, 60);
+	tcase_add_test(tc, test_check_stops);
+	tcase_add_test(tc, test_arena_pool);
 	suite_add_tcase(s, tc);
 	return s;
 }

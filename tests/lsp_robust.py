@@ -7,7 +7,10 @@ request before initialize, a header without Content-Length, a
 Content-Length larger than its body, a 20 MB document, the end of the
 input in the middle of a message, and exit without shutdown. The server
 answers each with the protocol's error and keeps serving; it exits 1 when
-`exit` comes without `shutdown`, 0 after it.
+`exit` comes without `shutdown`, 0 after it. Then stale versions: the
+findings of a version a newer change has overtaken (sent with it, or
+during its check) are never published, and a check under way is abandoned
+for the change.
 
 usage: lsp_robust.py DDBC SRCDIR
 """
@@ -160,4 +163,80 @@ s = Server()
 s.raw(b"Content-Length: 100\r\n\r\n{")
 s.p.stdin.close()
 expect("the input ends mid-message", s.p.wait(10), 1)
+# Stale versions: findings are published only for the text the editor has.
+# A change sent with the open (one write) is read before any check; one
+# sent while a check runs (3,000 entities, debounce 0: the check of version
+# 4 is under way 50 ms after its change) makes that check's findings
+# outdated, and they are never sent: only the newest version's are.
+design = subprocess.run([sys.executable, os.path.join(SRCDIR, "bench/gen_design.py"), "3000"],
+                        check=True, capture_output=True, text=True).stdout
+lines = design.split("\n")
+target = next(i for i, l in enumerate(lines) if l.startswith("    description: Generated entity"))
+col = len("    description: ")
+
+
+def edit(version, text):
+    return {"method": "textDocument/didChange", "jsonrpc": "2.0", "params": {
+        "textDocument": {"uri": "file:///stale.ddb.yaml", "version": version},
+        "contentChanges": [{"range": {"start": {"line": target, "character": col},
+                                      "end": {"line": target, "character": col + 9}},
+                            "text": text}]}}
+
+
+def framed(msg):
+    body = json.dumps(msg).encode()
+    return b"Content-Length: %d\r\n\r\n" % len(body) + body
+
+
+def published_until(s, version):
+    """The versions published for the document, up to version."""
+    seen = []
+    while not seen or seen[-1] != version:
+        m = s.read(120)
+        if m.get("method") == "textDocument/publishDiagnostics" and \
+                m["params"]["uri"] == "file:///stale.ddb.yaml":
+            seen.append(m["params"]["version"])
+    return seen
+
+
+s = Server()
+s.request(1, "initialize", {"capabilities": {}, "initializationOptions": {"debounceMs": 0}})
+s.answer(1)
+s.raw(framed({"method": "textDocument/didOpen", "jsonrpc": "2.0", "params": {"textDocument": {
+    "uri": "file:///stale.ddb.yaml", "languageId": "yaml", "version": 1, "text": design}}}) +
+      framed(edit(2, "Edited")) + framed(edit(3, "Edited again")))
+expect("changes sent with the open: only the last version is published",
+       published_until(s, 3), [3])
+s.raw(framed(edit(4, "Edited 4")))
+time.sleep(0.05)
+s.raw(framed(edit(5, "Edited 5")))
+expect("a change during a check: its findings are not published", published_until(s, 5), [5])
+
+
+# A check under way is abandoned when a change comes: the server's CPU time
+# from a change to the findings of the change that followed it mid-check
+# is about one check, not two (the check of version 6 measures one).
+def cpu_ms(pid):
+    with open("/proc/%d/stat" % pid) as f:
+        fields = f.read().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) * 1000 / os.sysconf("SC_CLK_TCK")
+
+
+c0 = cpu_ms(s.p.pid)
+s.raw(framed(edit(6, "Edited 6")))
+published_until(s, 6)
+one = cpu_ms(s.p.pid) - c0
+c0 = cpu_ms(s.p.pid)
+s.raw(framed(edit(7, "Edited 7")))
+while cpu_ms(s.p.pid) - c0 < one * 0.2:
+    time.sleep(0.005)
+s.raw(framed(edit(8, "Edited 8")))
+published_until(s, 8)
+both = cpu_ms(s.p.pid) - c0
+expect("a check abandoned for a change (%.0f ms of CPU, one check %.0f ms)" % (both, one),
+       both < one * 1.75, True)
+s.request(9, "shutdown")
+s.answer(9)
+s.notify("exit", {})
+expect("exit after the stale versions", s.p.wait(10), 0)
 print("lsp robustness: ok")

@@ -770,7 +770,8 @@ static const char *check_encoding(const ddbc_source *src, ddbc_loc *where)
 	return NULL;
 }
 
-/* libyaml's input: the text, in the pieces it asks for. */
+/* libyaml's input: the text, in the pieces it asks for. A megabyte at a
+ * time, the source's stop may abandon the parse (an input error). */
 static int read_input(void *data, unsigned char *buffer, size_t size, size_t *size_read)
 {
 	struct composer *c = data;
@@ -781,6 +782,8 @@ static int read_input(void *data, unsigned char *buffer, size_t size, size_t *si
 	if (c->read - c->evicted >= EVICT_STEP || c->read == c->src->len) {
 		ddbc_source_evict(c->src, c->read);
 		c->evicted = c->read;
+		if (ddbc_source_stop(c->src))
+			return 0;
 	}
 	return 1;
 }

@@ -78,6 +78,12 @@ lsp_doc *lsp_doc_open(lsp_server *s, const char *uri, const char *text, size_t l
 	return doc;
 }
 
+void lsp_doc_changed(lsp_doc *doc, long long version)
+{
+	forget_check(doc);
+	doc->version = version;
+}
+
 static void doc_free(lsp_doc *doc)
 {
 	forget_check(doc);
@@ -126,21 +132,69 @@ static char *name_of_uri(const char *uri)
 	return strbuf_detach(&sb);
 }
 
-void lsp_doc_analyse(lsp_server *s, lsp_doc *doc)
+/* A check's stop (util/source.h): input waits, which may be a newer edit.
+ * fired says the check was abandoned. */
+typedef struct stop_on_input {
+	lsp_reader *rd;
+	bool fired;
+} stop_on_input;
+
+static bool input_waits(void *ctx)
+{
+	stop_on_input *st = ctx;
+	return st->fired = st->fired || lsp_input_pending(st->rd);
+}
+
+bool lsp_doc_check(lsp_server *s, lsp_doc *doc, bool stoppable)
 {
 	if (doc->analysed)
-		return;
+		return true;
 	char *name = name_of_uri(doc->uri);
-	doc->src = ddbc_source_from_memory(name, strbuf_str(&doc->text), doc->text.len);
+	ddbc_source *src = ddbc_source_from_memory(name, strbuf_str(&doc->text), doc->text.len);
 	free(name);
+	stop_on_input st = { &s->rd, false };
+	if (stoppable) {
+		src->stop = input_waits;
+		src->stop_ctx = &st;
+	}
+	double start = lsp_now_ms();
 	ddbc_diags_init(&doc->d);
-	doc->design = ddbc_check(doc->src, &doc->d, &s->settings);
+	ddbc_design *design = ddbc_check(src, &doc->d, &s->settings);
+	src->stop = NULL;
+	/* The model of the text before is gone, or this one is; the pages are
+	 * kept for the next check, and given back once the editor is idle
+	 * (lsp_server.c). */
+	s->release_at = lsp_now_ms() + LSP_RELEASE_IDLE_MS;
+	if (st.fired) {
+		ddbc_diags_release(&doc->d);
+		ddbc_design_free(design);
+		ddbc_source_free(src);
+		return false;
+	}
+	doc->check_ms = lsp_now_ms() - start;
+	doc->src = src;
+	doc->design = design;
 	doc->analysed = true;
 	if (doc->design)
 		drop_good(doc);
-	/* The model of the text before is gone: give its pages back, so that
-	 * an editing session does not grow (xalloc.h). */
-	xalloc_release_free();
+	return true;
+}
+
+/* The debounce keeps a burst of keystrokes from being checked at each,
+ * and findings from flashing up mid-word: they come no sooner than
+ * debounce_ms after the last change. A large design's check takes that
+ * long itself (a 10,000-entity one, 0.6 s), so its check starts at once,
+ * the time it takes counted in the debounce; a change that comes while it
+ * runs abandons it (lsp_doc_check). */
+double lsp_doc_debounce(const lsp_server *s, const lsp_doc *doc)
+{
+	double wait = s->debounce_ms - doc->check_ms;
+	return wait > 0 ? wait : 0;
+}
+
+void lsp_doc_analyse(lsp_server *s, lsp_doc *doc)
+{
+	lsp_doc_check(s, doc, false);
 }
 
 void lsp_docs_invalidate(lsp_server *s)

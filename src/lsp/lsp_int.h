@@ -42,6 +42,9 @@ void lsp_reader_release(lsp_reader *r);
 /* Waits at most timeout_ms (negative: for ever) for a whole message. The
  * body stays valid until the next call. */
 lsp_read_result lsp_read(lsp_reader *r, int timeout_ms, const char **body, size_t *len);
+/* Whether input waits: a whole message (or a bad header) read already,
+ * or bytes on the descriptor. Never waits itself. */
+bool lsp_input_pending(lsp_reader *r);
 /* The body just read did not parse: if it holds the start of a header
  * (a Content-Length that promised more than was sent swallows the next
  * message), reading resumes there. */
@@ -58,7 +61,11 @@ size_t lsp_offset(const char *text, size_t len, size_t line, size_t character);
 size_t lsp_utf16_of_bytes(const char *line_text, size_t nbytes);
 /* The byte offset in a line of ddbc's 1-based character column. */
 size_t lsp_bytes_of_column(const char *line_text, size_t line_len, unsigned column);
-/* Applies one contentChanges entry to buf; -1 when it is malformed. */
+/* Whether a contentChanges entry is well formed (a text, and a range
+ * whose end is not before its start): 0, else -1. */
+int lsp_change_valid(const json_t *change);
+/* Applies one contentChanges entry to buf, in place; -1 (buf untouched)
+ * when it is malformed. */
 int lsp_apply_change(strbuf *buf, const json_t *change);
 /* The extent of the token at byte offset at of a line (a quoted scalar,
  * else up to a YAML delimiter): its end offset. */
@@ -76,6 +83,7 @@ typedef struct lsp_doc {
 	ddbc_source *src;        /* the checked copy of text */
 	ddbc_diags d;
 	ddbc_design *design;     /* NULL when the buffer is no design */
+	double check_ms;         /* how long the last whole check took */
 	/* The last check that gave a model, kept while the buffer does not
 	 * parse (a quote just opened): completion and navigation read it. */
 	ddbc_source *good_src;
@@ -94,16 +102,31 @@ typedef struct lsp_server {
 	lsp_doc **docs;
 	size_t ndocs, docs_cap;
 	int debounce_ms;
+	double release_at;       /* when to give freed pages back; 0: none to */
 } lsp_server;
+
+/* The idle time (ms) after a check when the pages its model freed go back
+ * to the system: while the editor is typing they are kept for the next
+ * check (xalloc_keep_free). */
+#define LSP_RELEASE_IDLE_MS 3000
 
 double lsp_now_ms(void);
 lsp_doc *lsp_doc_find(lsp_server *s, const char *uri);
 lsp_doc *lsp_doc_open(lsp_server *s, const char *uri, const char *text, size_t len,
 		      long long version);
+/* The document's text was edited in place: its findings are of the text
+ * before, and version is the text's now. */
+void lsp_doc_changed(lsp_doc *doc, long long version);
 void lsp_doc_close(lsp_server *s, const char *uri);
 void lsp_docs_release(lsp_server *s);
 /* Checks the document's buffer unless its findings are of it already. */
 void lsp_doc_analyse(lsp_server *s, lsp_doc *doc);
+/* The same; when stoppable, input that arrives meanwhile (it may be a
+ * newer edit) abandons the check: false, and the document is as before. */
+bool lsp_doc_check(lsp_server *s, lsp_doc *doc, bool stoppable);
+/* The wait after a change before its check (ms): the debounce, less the
+ * time the document's last check took. */
+double lsp_doc_debounce(const lsp_server *s, const lsp_doc *doc);
 /* Forgets every document's findings (the settings changed). */
 void lsp_docs_invalidate(lsp_server *s);
 /* The model of the buffer, or of its last text that gave one; NULL. */
@@ -120,9 +143,9 @@ json_t *lsp_position_of(const lsp_doc *doc, ddbc_loc loc);
 /* A finding as a Diagnostic. */
 json_t *lsp_diagnostic(const lsp_doc *doc, const ddbc_diag *g);
 json_t *lsp_diagnostics(const lsp_doc *doc);
-void lsp_publish(lsp_server *s, lsp_doc *doc);
-/* Sends the diagnostics whose debounce has passed; returns the time to
- * wait for the next (ms), or -1 when none is due. */
+/* Sends the diagnostics whose debounce has passed, unless a message waits
+ * (it may be a newer change): then returns 0, read it first. Else returns
+ * the time to wait for the next (ms), or -1 when none is due. */
 int lsp_publish_due(lsp_server *s);
 
 /* ---- requests on a position (lsp_nav.c, lsp_complete.c, lsp_actions.c) ---- */

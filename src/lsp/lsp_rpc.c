@@ -94,6 +94,26 @@ static long long content_length(const char *h, const char *end)
 	return n;
 }
 
+bool lsp_input_pending(lsp_reader *r)
+{
+	const char *start = r->buf + r->pos;
+	size_t have = r->len - r->pos;
+	const char *blank = have ? find_blank_line(start, have) : NULL;
+	if (blank) {
+		long long n = content_length(start, blank + 2);
+		size_t head = (size_t)(blank + 4 - start);
+		if (n < 0 || (size_t)n > LSP_MAX_BODY || have - head >= (size_t)n)
+			return true;   /* a message, or a bad header, to read */
+	}
+	if (r->eof)
+		return false;
+	struct pollfd p = { r->fd, POLLIN, 0 };
+	int got;
+	while ((got = poll(&p, 1, 0)) < 0 && errno == EINTR)
+		;
+	return got > 0;
+}
+
 lsp_read_result lsp_read(lsp_reader *r, int timeout_ms, const char **body, size_t *len)
 {
 	for (;;) {

@@ -9,6 +9,7 @@
  * the end of the input, ends it: with 0 after `shutdown`, else 1.
  */
 #include "lsp/lsp_int.h"
+#include "util/arena.h"
 #include "util/xalloc.h"
 
 #include <signal.h>
@@ -172,21 +173,21 @@ static json_t *m_did_change(lsp_server *s, const json_t *params, const char **wh
 		*why = "the document is not open: send textDocument/didOpen first";
 		return NULL;
 	}
-	/* Applied to a copy: a malformed change leaves the buffer as it was. */
-	strbuf next = STRBUF_INIT;
-	strbuf_add(&next, strbuf_str(&doc->text), doc->text.len);
+	/* Every change is looked at before any is applied: a malformed one
+	 * leaves the buffer as it was. They are applied in place (a 20 MB
+	 * buffer is not copied per keystroke). */
 	size_t i;
 	json_t *change;
 	json_array_foreach(changes, i, change)
-		if (lsp_apply_change(&next, change) < 0) {
-			strbuf_release(&next);
+		if (lsp_change_valid(change) < 0) {
 			*why = "a content change has no text, or a bad range";
 			return NULL;
 		}
-	lsp_doc_open(s, uri, strbuf_str(&next), next.len, version);
-	strbuf_release(&next);
+	json_array_foreach(changes, i, change)
+		lsp_apply_change(&doc->text, change);
+	lsp_doc_changed(doc, version);
 	doc->publish_due = true;
-	doc->due_at = lsp_now_ms() + s->debounce_ms;
+	doc->due_at = lsp_now_ms() + lsp_doc_debounce(s, doc);
 	return json_null();
 }
 
@@ -322,6 +323,24 @@ static void handle(lsp_server *s, const char *body, size_t len)
 	json_decref(msg);
 }
 
+/* Gives the freed pages back when no check has run for a while and none
+ * is due; returns the time to wait for a message, which the release may
+ * shorten. */
+static int release_when_idle(lsp_server *s, int wait)
+{
+	if (!s->release_at || wait >= 0)
+		return wait;
+	double now = lsp_now_ms();
+	if (now < s->release_at)
+		return (int)(s->release_at - now) + 1;
+	xalloc_keep_free(false);
+	ddbc_arena_release_pool();
+	xalloc_release_free();
+	xalloc_keep_free(true);
+	s->release_at = 0;
+	return wait;
+}
+
 int ddbc_lsp_serve(int in, int out, const ddbc_settings *settings)
 {
 	lsp_server s;
@@ -334,8 +353,13 @@ int ddbc_lsp_serve(int in, int out, const ddbc_settings *settings)
 	lsp_reader_init(&s.rd, in);
 	/* A client that is gone is the end of the input, not a signal. */
 	signal(SIGPIPE, SIG_IGN);
+	/* Each check frees the model of the text before and builds the next
+	 * within moments: the freed pages are kept meanwhile (xalloc.h), and
+	 * given back once the editor has been idle a while. */
+	xalloc_keep_free(true);
 	while (!s.exiting) {
 		int wait = lsp_publish_due(&s);
+		wait = release_when_idle(&s, wait);
 		const char *body;
 		size_t len;
 		lsp_read_result r = lsp_read(&s.rd, wait, &body, &len);
@@ -349,5 +373,7 @@ int ddbc_lsp_serve(int in, int out, const ddbc_settings *settings)
 	}
 	lsp_docs_release(&s);
 	lsp_reader_release(&s.rd);
+	xalloc_keep_free(false);
+	ddbc_arena_release_pool();
 	return s.exit_status;
 }

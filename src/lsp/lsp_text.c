@@ -30,17 +30,38 @@ static bool is_break(char c)
 	return c == '\n' || c == '\r';
 }
 
-size_t lsp_offset(const char *text, size_t len, size_t line, size_t character)
+/* The offset just past the line break at at (\r\n is one break). */
+static size_t past_break(const char *text, size_t len, size_t at)
+{
+	if (text[at] == '\r' && at + 1 < len && text[at + 1] == '\n')
+		return at + 2;
+	return at + 1;
+}
+
+/* The offset where line (0-based) starts, or len. A large document is
+ * edited near its end as often as near its start: the breaks are found
+ * with memchr, a \n at a time, and a \r (rare in a design) is looked for
+ * again only once the scan has passed the last one found. */
+static size_t line_start(const char *text, size_t len, size_t line)
 {
 	size_t at = 0;
+	const char *cr = memchr(text, '\r', len);
 	for (size_t l = 0; l < line && at < len; l++) {
-		while (at < len && !is_break(text[at]))
-			at++;
-		if (at < len && text[at] == '\r' && at + 1 < len && text[at + 1] == '\n')
-			at++;
-		if (at < len)
-			at++;
+		const char *nl = memchr(text + at, '\n', len - at);
+		if (cr && cr < text + at)
+			cr = memchr(text + at, '\r', len - at);
+		const char *brk = cr && (!nl || cr < nl) ? cr : nl;
+		if (!brk)
+			return len;
+		at = past_break(text, len, (size_t)(brk - text));
 	}
+	return at;
+}
+
+/* The offset of character (UTF-16 units) on the line starting at at; the
+ * line's end when it is shorter. */
+static size_t offset_in_line(const char *text, size_t len, size_t at, size_t character)
+{
 	size_t units = 0;
 	while (at < len && !is_break(text[at]) && units < character) {
 		size_t u;
@@ -48,6 +69,11 @@ size_t lsp_offset(const char *text, size_t len, size_t line, size_t character)
 		units += u;
 	}
 	return at;
+}
+
+size_t lsp_offset(const char *text, size_t len, size_t line, size_t character)
+{
+	return offset_in_line(text, len, line_start(text, len, line), character);
 }
 
 size_t lsp_utf16_of_bytes(const char *line_text, size_t nbytes)
@@ -82,31 +108,59 @@ static int position_of(const json_t *pos, size_t *line, size_t *character)
 	return 0;
 }
 
+/* A change's range: 1 with its ends set, 0 when it has none (the whole
+ * text), -1 when it is malformed (or its end is before its start). */
+static int range_of(const json_t *change, size_t *l0, size_t *c0, size_t *l1, size_t *c1)
+{
+	const json_t *range = json_object_get(change, "range");
+	if (!range)
+		return 0;
+	if (position_of(json_object_get(range, "start"), l0, c0) < 0 ||
+	    position_of(json_object_get(range, "end"), l1, c1) < 0)
+		return -1;
+	return *l1 < *l0 || (*l1 == *l0 && *c1 < *c0) ? -1 : 1;
+}
+
+int lsp_change_valid(const json_t *change)
+{
+	size_t l0, c0, l1, c1;
+	if (!json_is_string(json_object_get(change, "text")))
+		return -1;
+	return range_of(change, &l0, &c0, &l1, &c1) < 0 ? -1 : 0;
+}
+
+/* Replaces bytes [from, to) of buf with len bytes of text, in place: a
+ * keystroke in a 20 MB buffer moves its tail, it does not copy it all. */
+static void splice(strbuf *buf, size_t from, size_t to, const char *text, size_t len)
+{
+	size_t tail = buf->len - to;
+	if (len > to - from)
+		strbuf_add(buf, text, len - (to - from));   /* room; overwritten below */
+	memmove(buf->buf + from + len, buf->buf + to, tail);
+	memcpy(buf->buf + from, text, len);
+	buf->len = from + len + tail;
+	buf->buf[buf->len] = '\0';
+}
+
 int lsp_apply_change(strbuf *buf, const json_t *change)
 {
 	const json_t *text = json_object_get(change, "text");
-	if (!json_is_string(text))
+	size_t l0, c0, l1, c1;
+	int ranged = range_of(change, &l0, &c0, &l1, &c1);
+	if (!json_is_string(text) || ranged < 0)
 		return -1;
-	const json_t *range = json_object_get(change, "range");
-	if (!range) {
+	if (!ranged) {
 		strbuf_reset(buf);
 		strbuf_add(buf, json_string_value(text), json_string_length(text));
 		return 0;
 	}
-	size_t l0, c0, l1, c1;
-	if (position_of(json_object_get(range, "start"), &l0, &c0) < 0 ||
-	    position_of(json_object_get(range, "end"), &l1, &c1) < 0)
-		return -1;
 	const char *t = strbuf_str(buf);
-	size_t from = lsp_offset(t, buf->len, l0, c0), to = lsp_offset(t, buf->len, l1, c1);
-	if (to < from)
-		return -1;
-	strbuf out = STRBUF_INIT;
-	strbuf_add(&out, t, from);
-	strbuf_add(&out, json_string_value(text), json_string_length(text));
-	strbuf_add(&out, t + to, buf->len - to);
-	strbuf_release(buf);
-	*buf = out;
+	/* The end is found from the start's line, not from the top again. */
+	size_t start = line_start(t, buf->len, l0);
+	size_t from = offset_in_line(t, buf->len, start, c0);
+	size_t to = offset_in_line(t, buf->len,
+				   start + line_start(t + start, buf->len - start, l1 - l0), c1);
+	splice(buf, from, to, json_string_value(text), json_string_length(text));
 	return 0;
 }
 

@@ -188,8 +188,9 @@ static void renumber(runner *r, size_t first, size_t seq0)
 
 /* Runs the check of every rule that has one, skipping the rules that cli
  * (or, where not set there, the design's lint.rules and then the rule's
- * default) turns off. */
-static void rules_run(const ddbc_design *design, ddbc_diags *d, const ddbc_settings *cli)
+ * default) turns off; between blocks, src's stop may end it early. */
+static void rules_run(const ddbc_design *design, ddbc_diags *d, const ddbc_settings *cli,
+		      const ddbc_source *src)
 {
 	bool on[DDBC_RULE_COUNT];
 	for (int i = 0; i < DDBC_RULE_COUNT; i++)
@@ -197,10 +198,11 @@ static void rules_run(const ddbc_design *design, ddbc_diags *d, const ddbc_setti
 	runner r = { design, d, NULL, 0, 0 };
 	size_t first = d->n, seq0 = d->seq;
 	size_t nb = 1 + design->nentities / block_entities;
-	for (size_t b = 0; b < nb; b++)
+	bool stopped = false;
+	for (size_t b = 0; b < nb && !(stopped = ddbc_source_stop(src)); b++)
 		for (part k = ENTITIES; k <= PATTERNS; k++)
 			run_block(&r, on, k, b, nb);
-	for (int i = 0; i < DDBC_RULE_COUNT; i++)
+	for (int i = 0; i < DDBC_RULE_COUNT && !stopped; i++)
 		if (on[i] && part_of[i] == WHOLE)
 			run_one(&r, i, design);
 	renumber(&r, first, seq0);
@@ -214,10 +216,10 @@ ddbc_design *ddbc_check(const ddbc_source *src, ddbc_diags *d, const ddbc_settin
 	/* The composer's scratch is gone, and the semantics pass's
 	 * temporaries after it: their pages need not stay resident. */
 	xalloc_release_free();
-	if (design) {
+	if (design && !ddbc_source_stop(src)) {
 		ddbc_semantics(design);
 		xalloc_release_free();
-		rules_run(design, d, cli);
+		rules_run(design, d, cli, src);
 	}
 	ddbc_diags_finish(d, cli, design ? &design->settings : NULL);
 	return design;

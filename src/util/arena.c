@@ -41,22 +41,48 @@ ddbc_arena *ddbc_arena_new(void)
 	return xcalloc(1, sizeof(ddbc_arena));
 }
 
+/* Mapped blocks freed while the process keeps its freed memory
+ * (xalloc_keep_free: the language server, which builds the next model at
+ * the next edit). Zeroing the bytes a block handed out costs less than the
+ * system's faulting its pages in and zeroing them again. */
+static struct block *pool;
+
 static void free_blocks(struct block *b)
 {
 	while (b) {
 		struct block *next = b->next;
-		if (b->mapped)
+		if (b->mapped && xalloc_keeps_free()) {
+			b->next = pool;
+			pool = b;
+		} else if (b->mapped) {
 			munmap(b, b->mapped);
-		else
+		} else {
 			free(b);
+		}
 		b = next;
 	}
 }
 
-/* A BIG_BLOCK of fresh zero pages, or NULL when the system has none to
- * map (calloc is tried then). */
+void ddbc_arena_release_pool(void)
+{
+	while (pool) {
+		struct block *next = pool->next;
+		munmap(pool, pool->mapped);
+		pool = next;
+	}
+}
+
+/* A BIG_BLOCK of zero pages (a pooled one, zeroed where it was used, or
+ * fresh ones), or NULL when the system has none to map (calloc is tried
+ * then). */
 static struct block *map_block(void)
 {
+	if (pool) {
+		struct block *b = pool;
+		pool = b->next;
+		memset(b->data, 0, b->used);
+		return b;
+	}
 	void *p = mmap(NULL, BIG_BLOCK, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	if (p == MAP_FAILED)
 		return NULL;

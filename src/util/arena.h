@@ -41,5 +41,8 @@ void *ddbc_arena_resize(ddbc_arena *a, void *p, size_t n, size_t size);
 void ddbc_arena_clear(ddbc_arena *a);
 /* Makes child live as long as a: freeing a frees child too. */
 void ddbc_arena_adopt(ddbc_arena *a, ddbc_arena *child);
+/* Gives back the blocks freed arenas left for reuse while the process kept
+ * its freed memory (xalloc_keep_free). */
+void ddbc_arena_release_pool(void);
 
 #endif

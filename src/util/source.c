@@ -76,6 +76,11 @@ static ddbc_source *map_file(FILE *f, const char *name)
 	return src;
 }
 
+bool ddbc_source_stop(const ddbc_source *src)
+{
+	return src->stop && src->stop(src->stop_ctx);
+}
+
 void ddbc_source_evict(const ddbc_source *src, size_t upto)
 {
 	if (!src->mapped)

@@ -2,6 +2,7 @@
 #ifndef DDBC_SOURCE_H
 #define DDBC_SOURCE_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
 
@@ -32,7 +33,17 @@ typedef struct ddbc_source {
 	 * a whole file in line order reads every page once, and they would
 	 * all stay resident. Pages before this offset were given back. */
 	size_t scan_evicted;
+	/* Asked now and then while the text is checked (a megabyte of parsing
+	 * at a time, a block of rules): true abandons the check, whose
+	 * findings are then incomplete. NULL: never. The language server sets
+	 * it: an edit that arrives makes the check of the text before it
+	 * useless. */
+	bool (*stop)(void *ctx);
+	void *stop_ctx;
 } ddbc_source;
+
+/* Whether src's stop asks to abandon its check now. */
+bool ddbc_source_stop(const ddbc_source *src);
 
 /* Reads path ("-" = stdin) into a new source. Returns NULL and sets errno
  * when the file cannot be read. Free with ddbc_source_free. */

@@ -68,8 +68,22 @@ char *xstrndup(const char *s, size_t n)
 	return p;
 }
 
+static bool keep_free;
+
+void xalloc_keep_free(bool keep)
+{
+	keep_free = keep;
+}
+
+bool xalloc_keeps_free(void)
+{
+	return keep_free;
+}
+
 void xalloc_release_free(void)
 {
+	if (keep_free)
+		return;
 #ifdef __GLIBC__
 	/* glibc also releases the free pages inside the heap, not only its top. */
 	malloc_trim(0);

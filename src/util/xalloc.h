@@ -6,6 +6,7 @@
 #ifndef DDBC_XALLOC_H
 #define DDBC_XALLOC_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 void xalloc_die(void) __attribute__((noreturn));
@@ -21,5 +22,12 @@ char *xstrndup(const char *s, size_t n);
  * scratch, the semantics pass's temporaries) leaves holes in the heap that
  * would otherwise stay resident to the end of the run. */
 void xalloc_release_free(void);
+/* A process that frees a model and builds the next one within moments
+ * (the language server, at each edit) keeps its freed pages instead: given
+ * back, each would be faulted in and zeroed again by the system at the next
+ * check, a tenth of a check's time. Its resident size then stays at its
+ * peak, which the next check reaches again anyway. */
+void xalloc_keep_free(bool keep);
+bool xalloc_keeps_free(void);
 
 #endif
