@@ -222,21 +222,33 @@ def cpu_ms(pid):
     return (int(fields[11]) + int(fields[12])) * 1000 / os.sysconf("SC_CLK_TCK")
 
 
-c0 = cpu_ms(s.p.pid)
-s.raw(framed(edit(6, "Edited 6")))
-published_until(s, 6)
-one = cpu_ms(s.p.pid) - c0
-c0 = cpu_ms(s.p.pid)
-s.raw(framed(edit(7, "Edited 7")))
-while cpu_ms(s.p.pid) - c0 < one * 0.2:
-    time.sleep(0.005)
-s.raw(framed(edit(8, "Edited 8")))
-published_until(s, 8)
-both = cpu_ms(s.p.pid) - c0
+def abandoned_ratio(v):
+    """CPU from change v+1 to the findings of v+2 (sent mid-check), in checks."""
+    c0 = cpu_ms(s.p.pid)
+    s.raw(framed(edit(v, "Edited %d" % v)))
+    published_until(s, v)
+    one = cpu_ms(s.p.pid) - c0
+    c0 = cpu_ms(s.p.pid)
+    s.raw(framed(edit(v + 1, "Edited %d" % (v + 1))))
+    while cpu_ms(s.p.pid) - c0 < one * 0.2:
+        time.sleep(0.005)
+    s.raw(framed(edit(v + 2, "Edited %d" % (v + 2))))
+    published_until(s, v + 2)
+    both = cpu_ms(s.p.pid) - c0
+    return both, one
+
+
+# CPU time is read in clock ticks and a loaded machine adds noise: the best
+# of three tries is judged (an abandoned check gives 1.2-1.4 checks, one
+# run to its end 1.8-2.2).
+for v in (6, 9, 12):
+    both, one = abandoned_ratio(v)
+    if both < one * 1.75:
+        break
 expect("a check abandoned for a change (%.0f ms of CPU, one check %.0f ms)" % (both, one),
        both < one * 1.75, True)
-s.request(9, "shutdown")
-s.answer(9)
+s.request(99, "shutdown")
+s.answer(99)
 s.notify("exit", {})
 expect("exit after the stale versions", s.p.wait(10), 0)
 print("lsp robustness: ok")
