@@ -303,7 +303,7 @@ typedef struct ddbc_attr {
 				  * semantics.c write it through ddbc_attr_more_of */
 	ddbc_entity *entity;
 	ddbc_loc type_loc;
-	/* A byte for the type and one for the flags: 120 bytes in all. */
+	/* A byte for the type and one for the flags: 112 bytes in all. */
 	ddbc_type type : 8;
 	bool required : 1;       /* as written; key attributes are required anyway */
 	bool incomplete : 1;     /* its definition had an error */
