@@ -55,8 +55,15 @@ usage: bench.py [--ddbc PATH] [--floor PATH] [--cmark-floor PATH] [--items-bench
                 [--no-valgrind] [--timeout S] [--out DIR] [--only PART,...]
 
 --only runs some parts of the report: design (the N-entity design's
-commands), wide (one entity's attributes), interop (terraform and workbench
-exports, the imports), diff, items (check-items), shapes, cmark.
+commands), flow (the same commands on the compact flow style), wide (one
+entity's attributes), interop (terraform and workbench exports, the
+imports), diff, items (check-items), shapes, cmark.
+
+The flow part (issue 48) measures lint, doc and header on designs of N and
+2N entities written compactly (gen_design.py --flow: a flow mapping per
+attribute and per example, tables of 1,000 entities), where the floor does
+less work a byte and what a command pays per entity weighs more; and each
+command's peak memory on 4N entities too, against its budget.
 """
 import argparse
 import concurrent.futures
@@ -412,6 +419,33 @@ def main_design(k):
     return gen(f"design-{k}.ddb.yaml", [str(k)])
 
 
+def flow_design(k):
+    return gen(f"flow-{k}.ddb.yaml", [str(k), "--flow"])
+
+
+def flow_peaks(n):
+    """Each flow command's peak memory on FLOW_PEAK_TIMES x n entities (one
+    run each), against its budget; whether one is over."""
+    began = time.monotonic()
+    k = FLOW_PEAK_TIMES * n
+    path = flow_design(k)
+    print(f"peak memory on {k} entities ({os.path.getsize(path) / 2**20:.1f} MiB), "
+          f"budget {budget(path):.1f} MiB:")
+    failed = False
+    for name, args in COMMANDS:
+        if name not in FLOW_COMMANDS:
+            continue
+        _, peak = run([A.ddbc] + args + [path])
+        ok = mib(peak) <= budget(path)
+        failed |= not ok
+        print(f"  {name:<10} {mib(peak):8.1f} MiB  {'ok' if ok else 'MISSED'}", flush=True)
+        SUMMARY.append(("flow", f"{name}, peak at {k}", "-", "-", "-", "-", "-",
+                        f"{mib(peak):.1f} / {budget(path):.1f}", "peak",
+                        "ok" if ok else "MISSED"))
+    SECONDS.append(("flow peaks", time.monotonic() - began))
+    return failed
+
+
 def plain_design(k):
     return gen(f"plain-{k}.ddb.yaml", [str(k), "1", "100", "--plain"])
 
@@ -484,7 +518,10 @@ def items_row(entities, mbs):
     return Row("check-items", case, mbs, mbs)
 
 
-PARTS = ["design", "wide", "interop", "diff", "items", "shapes", "cmark"]
+PARTS = ["design", "flow", "wide", "interop", "diff", "items", "shapes", "cmark"]
+# The commands of the flow part, and how many times N its largest design is.
+FLOW_COMMANDS = ["lint", "doc md", "header"]
+FLOW_PEAK_TIMES = 4
 
 # Each shape: its name, the generator's arguments for size k, and its size
 # for --shapes K (a fraction of K).
@@ -645,6 +682,14 @@ def main():
         gone = [name for name, args in COMMANDS if not has_command(args[0])]
         if gone:
             print(f"skipped, not commands of this binary: {', '.join(gone)}")
+        print()
+    if "flow" in only:
+        rows = design_rows([c for c in COMMANDS if c[0] in FLOW_COMMANDS], flow_design,
+                           sizes, isizes)
+        failed |= print_rows(sizes_line("the compact flow style, tables of 1,000 (libyaml "
+                                        "floor)", sizes, flow_design, isizes), rows, "flow",
+                             [flow_design(k) for k in sizes])
+        failed |= flow_peaks(n)
         print()
     if "wide" in only:
         wide = lambda k: gen(f"wide-{k}.ddb.yaml", ["--attrs", str(k)])

@@ -9,6 +9,16 @@ Options, each to make one dimension grow for the benchmark's shapes:
                  GSI, whose members are a tenth (M = 10) of the table's
   --plain        no multi-attribute GSI and no LSI: what every export
                  (Terraform, NoSQL Workbench) can hold
+  --flow         the compact style: see below
+
+With --flow the design is written as teams write it compactly: one flow
+mapping per attribute, the example item a flow mapping on one line, tables
+of 1,000 entities (PER_TABLE still overrides), each with two GSIs (the second
+with a multi-attribute sort key) and an LSI; every entity has templated keys
+with a :0WIDTH placeholder, an enum and one example, and every tenth entity
+an access pattern. There is less YAML per entity (some 600 bytes), so what a
+command pays per entity, attribute and example weighs more against the
+libyaml floor than in the block style.
 
 The entities are spread over tables of 100 entities each. Every table has a
 primary key (PK, SK), two GSIs (one with a multi-attribute key), an LSI; every
@@ -34,7 +44,7 @@ def q(s):
     return '"' + s.replace('\\', '\\\\').replace('"', '\\"') + '"'
 
 
-OPTS = {"patterns": 2, "examples": 1, "sparse": 1, "plain": False}
+OPTS = {"patterns": 2, "examples": 1, "sparse": 1, "plain": False, "flow": False}
 
 
 def in_gsi1(i):
@@ -191,6 +201,68 @@ def wide(n, rnd):
     sys.stdout.write("\n".join(out) + "\n")
 
 
+def flow_table(out, t):
+    out.append(f"  t{t:03d}:")
+    out.append(f"    partition_key: PK")
+    out.append(f"    sort_key: SK")
+    out.append(f"    gsi:")
+    out.append(f"      ByState: {{ partition_key: GSI1PK, sort_key: GSI1SK, projection: keys_only }}")
+    out.append(f"      ByArea: {{ partition_key: area, sort_key: [onDay, LSI1SK], "
+               f"projection: [ownerId] }}")
+    out.append(f"    lsi:")
+    out.append(f"      ByDay: {{ sort_key: LSI1SK, projection: all }}")
+
+
+def flow_entity(out, t, i, rnd):
+    """Entity i of table t in flow style, and its tag."""
+    tag = f"F{i:05d}"
+    uid = f"u{rnd.randrange(10**6):06d}"
+    seq = rnd.randrange(10**5)
+    day = f"2026-{rnd.randrange(1, 13):02d}-{rnd.randrange(1, 29):02d}"
+    state = rnd.choice(["NEW", "SET", "OFF"])
+    out.append(f"  Flow{i:05d}:")
+    out.append(f"    table: t{t:03d}")
+    out.append(f"    attributes:")
+    out.append(f"      PK: {{ type: S, template: \"{tag}#{{ownerId}}\" }}")
+    out.append(f"      SK: {{ type: S, template: \"R#{{seq:06}}\" }}")
+    out.append(f"      GSI1PK: {{ type: S, template: \"{tag}#{{phase}}\" }}")
+    out.append(f"      GSI1SK: {{ type: S, template: \"{{onDay}}#{{seq:06}}\" }}")
+    out.append(f"      ownerId: {{ type: S }}")
+    out.append(f"      seq: {{ type: N }}")
+    out.append(f"      phase: {{ type: S, enum: [NEW, SET, OFF] }}")
+    out.append(f"      onDay: {{ type: S, format: yyyy-mm-dd }}")
+    out.append(f"      area: {{ type: S }}")
+    out.append(f"      LSI1SK: {{ type: S }}")
+    out.append(f"    examples:")
+    out.append(f"      - {{ PK: \"{tag}#{uid}\", SK: \"R#{seq:06d}\", "
+               f"GSI1PK: \"{tag}#{state}\", GSI1SK: \"{day}#{seq:06d}\", ownerId: {uid}, "
+               f"seq: {seq}, phase: {state}, onDay: \"{day}\", area: a{rnd.randrange(1, 4)}, "
+               f"LSI1SK: \"{day}T10\" }}")
+    return tag
+
+
+def flow_pattern(out, t, i, tag):
+    out.append(f"  flow{i:05d}-by-owner:")
+    out.append(f"    table: t{t:03d}")
+    out.append(f"    operation: query")
+    out.append(f"    key: {{ PK: \"{tag}#{{ownerId}}\", SK: {{ begins_with: \"R#\" }} }}")
+    out.append(f"    entities: [Flow{i:05d}]")
+
+
+def flow(n, rnd, per):
+    out = ["ddbc: 1", f"name: bench-flow-{n}",
+           "description: A generated design in compact flow style for the benchmark.",
+           "tables:"]
+    for t in range((n + per - 1) // per):
+        flow_table(out, t)
+    out.append("entities:")
+    tags = [flow_entity(out, i // per, i, rnd) for i in range(n)]
+    out.append("access_patterns:")
+    for i in range(0, n, 10):
+        flow_pattern(out, i // per, i, tags[i])
+    sys.stdout.write("\n".join(out) + "\n")
+
+
 def main():
     if sys.argv[1] == "--attrs":
         wide(max(int(sys.argv[2]), 8),
@@ -199,8 +271,8 @@ def main():
     args, i = [], 1
     while i < len(sys.argv):
         a = sys.argv[i]
-        if a == "--plain":
-            OPTS["plain"] = True
+        if a in ("--plain", "--flow"):
+            OPTS[a[2:]] = True
         elif a in ("--patterns", "--examples", "--sparse"):
             OPTS[a[2:]] = max(int(sys.argv[i + 1]), 1)
             i += 1
@@ -210,6 +282,9 @@ def main():
     n = int(args[0])
     rnd = random.Random(int(args[1]) if len(args) > 1 else 1)
     per = int(args[2]) if len(args) > 2 else PER_TABLE
+    if OPTS["flow"]:
+        flow(n, rnd, int(args[2]) if len(args) > 2 else 1000)
+        return
     ntables = (n + per - 1) // per
     out = ["ddbc: 1", f"name: bench-{n}", "description: A generated design for the benchmark.",
            "tables:"]

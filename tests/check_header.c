@@ -2291,6 +2291,36 @@ START_TEST(test_hashes_repeated)
 }
 END_TEST
 
+START_TEST(test_hashes32_repeated)
+{
+	/* Folded hashes: exactly the repeated ones, once each, the array
+	 * sorted; 64-bit hashes that differ only where folding cancels out
+	 * meet folded (the names' check walks again to tell them apart). */
+	enum { N = 5000 };
+	uint32_t *h = malloc(N * sizeof(*h));
+	for (uint64_t i = 0; i < N; i++)
+		h[i] = ddbc_hash32(ddbc_hash64(&i, sizeof(i)));
+	h[10] = h[4000];
+	h[11] = h[4000];
+	h[12] = 0;
+	h[13] = 0;
+	h[14] = 1u << 31;
+	h[4999] = 1u << 31;
+	ddbc_hashset twice = DDBC_HASHSET_INIT;
+	ddbc_hashes32_repeated(h, N, &twice);
+	ck_assert_uint_eq(twice.n, 3);
+	ck_assert(ddbc_hashset_has(&twice, 0));
+	ck_assert(ddbc_hashset_has(&twice, 1u << 31));
+	for (size_t i = 1; i < N; i++)
+		ck_assert(h[i - 1] <= h[i]);
+	ddbc_hashset_release(&twice);
+	uint64_t x = 0x123456789abcdef0u, y = x ^ 0x0000000100000001u;
+	ck_assert_uint_ne(x, y);
+	ck_assert_uint_eq(ddbc_hash32(x), ddbc_hash32(y));
+	free(h);
+}
+END_TEST
+
 START_TEST(test_hashset)
 {
 	ddbc_hashset set = DDBC_HASHSET_INIT;
@@ -2425,6 +2455,7 @@ static Suite *header_suite(void)
 	tcase_add_test(tc, test_hash64);
 	tcase_add_test(tc, test_hashset);
 	tcase_add_test(tc, test_hashes_repeated);
+	tcase_add_test(tc, test_hashes32_repeated);
 	tcase_add_test(tc, test_strset);
 	suite_add_tcase(s, tc);
 

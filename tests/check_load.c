@@ -1428,11 +1428,11 @@ START_TEST(test_long_include_projection)
 	for (int i = 0; i < N; i++) {
 		char name[16];
 		snprintf(name, sizeof(name), "a%03d", (i * 7) % N);
-		ck_assert_int_eq(attr(e, name)->roles[g1->slot],
+		ck_assert_int_eq(ddbc_attr_roles(attr(e, name))[g1->slot],
 				 (i % 2 ? DDBC_ROLE_NONE : DDBC_ROLE_PROJECTED));
 	}
-	ck_assert_int_eq(attr(e, "G")->roles[g1->slot], DDBC_ROLE_PARTITION_KEY);
-	ck_assert_int_eq(attr(e, "PK")->roles[g1->slot], DDBC_ROLE_PROJECTED);
+	ck_assert_int_eq(ddbc_attr_roles(attr(e, "G"))[g1->slot], DDBC_ROLE_PARTITION_KEY);
+	ck_assert_int_eq(ddbc_attr_roles(attr(e, "PK"))[g1->slot], DDBC_ROLE_PROJECTED);
 	tu_design_free(&t);
 	strbuf_release(&text);
 }

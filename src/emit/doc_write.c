@@ -611,16 +611,17 @@ static void inclusion_cell(writer *w, const ddbc_attr *a, ddbc_index_kind kind)
 	const ddbc_table *t = a->entity->table;
 	cell(w);
 	bool first = true;
-	for (size_t s = 0; t && a->roles && s < t->nindexes; s++) {
+	const uint8_t *roles = ddbc_attr_roles(a);
+	for (size_t s = 0; t && roles && s < t->nindexes; s++) {
 		const ddbc_index *ix = t->indexes[s];
-		if (ix->kind != kind || a->roles[s] == DDBC_ROLE_NONE)
+		if (ix->kind != kind || roles[s] == DDBC_ROLE_NONE)
 			continue;
 		if (!first)
 			words(w, w->L->sep);
 		first = false;
 		text(w, ix->name.s);
 		words(w, w->L->open);
-		put_role(w, a, ix, a->roles[s]);
+		put_role(w, a, ix, roles[s]);
 		words(w, w->L->close);
 	}
 	cell_end(w);

@@ -229,12 +229,13 @@ static void placeholders(ddbc_json_stream *js, const ddbc_attr *a)
 static void roles(ddbc_json_stream *js, const ddbc_attr *a, const ddbc_table *t)
 {
 	ddbc_json_begin(js, "roles", '[');
-	for (size_t s = 0; a->roles && s < t->nindexes; s++) {
-		if (a->roles[s] == DDBC_ROLE_NONE)
+	const uint8_t *of = ddbc_attr_roles(a);
+	for (size_t s = 0; of && s < t->nindexes; s++) {
+		if (of[s] == DDBC_ROLE_NONE)
 			continue;
 		ddbc_json_begin(js, NULL, '{');
 		ddbc_json_text(js, "index", t->indexes[s]->name.s);
-		ddbc_json_text(js, "role", ddbc_role_name(a->roles[s]));
+		ddbc_json_text(js, "role", ddbc_role_name(of[s]));
 		ddbc_json_end(js, '}');
 	}
 	ddbc_json_end(js, ']');

@@ -421,7 +421,7 @@ static void read_attr(loader *L, const ddbc_pair *pair, ddbc_entity *e, ddbc_att
 	/* A template may be empty text only if it is quoted; plain text is
 	 * read as is, so `template: 001` is the string "001". */
 	if (tpl && ddbc_load_expect_kind(L, tpl, DDBC_NODE_SCALAR, "template"))
-		a->template = ddbc_load_name_of(L, tpl);
+		a->template = ddbc_load_word_of(L, tpl);
 	load_required(L, f[REQUIRED], a);
 	const ddbc_node *en = f[ENUM];
 	if (en && ddbc_load_expect_kind(L, en, DDBC_NODE_SEQ, "enum")) {

@@ -537,10 +537,23 @@ typedef struct suspect {
  * hashes to compare their texts. Only 8 bytes an identifier stay, in an
  * array sorted once after the walk (ddbc_hashes_repeated) and freed then:
  * a hash set of hundreds of thousands of members cost a cache miss an
- * identifier, and its megabytes stayed to the end. */
+ * identifier, and its megabytes stayed to the end.
+ *
+ * The names' check, the largest (fifty identifiers an entity), keeps 4
+ * bytes an identifier: its first walk keeps the hashes folded to 32 bits
+ * (FOLD), and when folded hashes met, a walk that hashes again (SIEVE)
+ * keeps the 64-bit hashes of only those. The array is what the check adds
+ * to the design's memory at its peak, and the walk again costs less than
+ * the 4 bytes an identifier would. */
+typedef enum { KEEP, FOLD, SIEVE } check_mode;
+
 typedef struct name_check {
 	uint64_t *seen;          /* every hash of the first walk, in walk order */
 	size_t nseen, seen_cap;
+	check_mode mode;
+	uint32_t *folded;        /* FOLD: the hashes folded (ddbc_hash32) */
+	size_t nfolded, folded_cap;
+	ddbc_hashset met;        /* SIEVE: the folded hashes that met */
 	ddbc_hashset twice;      /* the hashes it met more than once */
 	bool second;             /* in the second walk */
 	suspect *suspects;
@@ -558,10 +571,23 @@ static void check_init(name_check *c, size_t n)
 	c->texts = ddbc_arena_new();
 }
 
+/* check_init for a check whose first walk folds its hashes. */
+static void check_init_folded(name_check *c, size_t n)
+{
+	memset(c, 0, sizeof(*c));
+	c->mode = FOLD;
+	c->folded = xmalloc((n ? n : 1) * sizeof(uint32_t));
+	c->folded_cap = n ? n : 1;
+	c->texts = ddbc_arena_new();
+}
+
 static void check_release(name_check *c)
 {
 	free(c->seen);
 	c->seen = NULL;
+	free(c->folded);
+	c->folded = NULL;
+	ddbc_hashset_release(&c->met);
 	ddbc_hashset_release(&c->twice);
 	free(c->suspects);
 	ddbc_arena_free(c->texts);
@@ -570,6 +596,13 @@ static void check_release(name_check *c)
 /* Keeps the hash of an identifier met in the first walk. */
 static void seen_hash(name_check *c, uint64_t h)
 {
+	if (c->mode == FOLD) {
+		xgrow((void **)&c->folded, &c->folded_cap, c->nfolded + 1, sizeof(uint32_t));
+		c->folded[c->nfolded++] = ddbc_hash32(h);
+		return;
+	}
+	if (c->mode == SIEVE && !ddbc_hashset_has(&c->met, ddbc_hash32(h)))
+		return;
 	xgrow((void **)&c->seen, &c->seen_cap, c->nseen + 1, sizeof(uint64_t));
 	c->seen[c->nseen++] = h;
 }
@@ -910,16 +943,39 @@ static int plan_entities(planner *p, name_check *c)
 	return 0;
 }
 
+/* After a first walk that folded its hashes: the 64-bit hashes of those
+ * whose folded hashes met, from a quiet walk that hashes again (the first
+ * walk added the findings and planned the entities' identifiers). */
+static void sieve(planner *p, name_check *c)
+{
+	ddbc_hashes32_repeated(c->folded, c->nfolded, &c->met);
+	free(c->folded);
+	c->folded = NULL;
+	c->mode = SIEVE;
+	if (c->met.n) {
+		ddbc_diags *d = p->d;
+		p->d = NULL;
+		walk_table_names(p, c);
+		/* It did not fail the first time. */
+		for (size_t i = 0; i < p->g->nentities; i++)
+			hash_entity(p, c, i);
+		p->d = d;
+	}
+	ddbc_hashset_release(&c->met);
+	c->mode = KEEP;
+}
+
 /* Plans every entity and checks that no two things get one identifier. */
 static ddbc_plan_result plan_unique(planner *p)
 {
 	const ddbc_design *g = p->g;
 	name_check groups, names;
-	check_init(&names, count_names(g));
+	check_init_folded(&names, count_names(g));
 	if (plan_entities(p, &names) != 0) {
 		check_release(&names);
 		return DDBC_PLAN_FAILED;
 	}
+	sieve(p, &names);
 	/* The names' repeated hashes are found and the others go before the
 	 * groups' are taken. */
 	ddbc_hashes_repeated(names.seen, names.nseen, &names.twice);

@@ -155,11 +155,18 @@ static long find_name(const name_slots *ns, const void *base, size_t stride, con
 	return -1;
 }
 
+#define ATTRS_SCANNED 16
+
 void ddbc_design_index_entities(ddbc_design *design)
 {
 	size_t n = design->nentities;
 	for (size_t i = 0; i < n; i++) {
 		ddbc_entity *e = &design->entities[i];
+		/* A few names are found as fast by a scan (ddbc_entity_attr's,
+		 * which also finds the first of a name) as through a table of
+		 * slots, which cost 128 bytes of every entity of ten attributes. */
+		if (e->nattrs <= ATTRS_SCANNED)
+			continue;
 		name_slots ns = index_names(design->arena, e->attrs, sizeof(ddbc_attr), e->nattrs);
 		e->attr_slots = ns.slots;
 		e->attr_mask = ns.mask;
@@ -219,6 +226,15 @@ ddbc_attr_more *ddbc_attr_more_of(ddbc_arena *arena, ddbc_attr *a)
 	ddbc_attr_more *m = ddbc_arena_alloc(arena, sizeof(*m));
 	a->more = m;
 	return m;
+}
+
+uint8_t *ddbc_attr_roles(const ddbc_attr *a)
+{
+	const ddbc_entity *e = a->entity;
+	/* An attribute outside its entity's array (a copy) has no row. */
+	if (!e || !e->roles || a < e->attrs || a >= e->attrs + e->nattrs)
+		return NULL;
+	return e->roles + (size_t)(a - e->attrs) * e->table->nindexes;
 }
 
 ddbc_attr *ddbc_entity_attr(const ddbc_entity *entity, const char *name)

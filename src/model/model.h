@@ -305,7 +305,7 @@ typedef struct ddbc_attr {
 				  * semantics.c write it through ddbc_attr_more_of */
 	ddbc_entity *entity;
 	ddbc_loc type_loc;
-	/* A byte for the type and one for the flags: 120 bytes in all. */
+	/* A byte for the type and one for the flags: 112 bytes in all. */
 	ddbc_type type : 8;
 	bool required : 1;       /* as written; key attributes are required anyway */
 	bool incomplete : 1;     /* its definition had an error */
@@ -321,11 +321,12 @@ typedef struct ddbc_attr {
 	ddbc_template tpl;       /* placeholders' ref: the ddbc_attr they name, or NULL */
 	const ddbc_lang *lang;   /* is_key: the strings it can hold (ddbc_attr_lang), in the
 				  * arena; NULL for the others */
-	uint8_t *roles;          /* per slot of table->indexes, a ddbc_role (a byte each:
-				  * an entity of 40,000 attributes has them all); NULL
-				  * without a table */
 	const struct ddbc_attr *used_by; /* the first attribute whose template names it */
 } ddbc_attr;
+
+/* a's role in each slot of its table's indexes (a ddbc_role a byte), or
+ * NULL when its entity has no table. */
+uint8_t *ddbc_attr_roles(const ddbc_attr *a);
 
 /* a's own ddbc_attr_more, made in arena on the first call, to write into. */
 ddbc_attr_more *ddbc_attr_more_of(ddbc_arena *arena, ddbc_attr *a);
@@ -369,6 +370,11 @@ struct ddbc_entity {
 
 	/* derived by semantics.c */
 	bool *in_index;          /* per slot of table->indexes: sets all its key attributes */
+	/* Per attribute, a row of a byte per slot of table->indexes: its
+	 * ddbc_role there (ddbc_attr_roles); NULL without a table. One array
+	 * for the entity, not a pointer in each attribute: 8 bytes of every
+	 * attribute of the design. */
+	uint8_t *roles;
 	/* per slot of table->indexes, which of its items the index holds
 	 * (ddbc_entity_membership reads it); NULL when every index it is in
 	 * holds all its items, as in most designs */

@@ -366,7 +366,8 @@ static const ddbc_lang *plain_key_lang(ddbc_type t)
 /* ddbc_attr_role for stored attribute a in every index of t, and is_key,
  * each index's key names looked up once for both (indexes[0] is the
  * primary key, whose answer says whether a is one of the table's). */
-static void derive_roles(ddbc_attr *a, const ddbc_entity *e, const ddbc_table *t)
+static void derive_roles(ddbc_attr *a, uint8_t *roles, const ddbc_entity *e,
+			 const ddbc_table *t)
 {
 	bool in_primary = false;
 	for (size_t s = 0; s < t->nindexes; s++) {
@@ -377,9 +378,9 @@ static void derive_roles(ddbc_attr *a, const ddbc_entity *e, const ddbc_table *t
 		if (key != DDBC_ROLE_NONE)
 			a->is_key = true;
 		if (!e->in_index[s])
-			a->roles[s] = DDBC_ROLE_NONE;
+			roles[s] = DDBC_ROLE_NONE;
 		else
-			a->roles[s] = key != DDBC_ROLE_NONE ? key : non_key_role(a, ix, in_primary);
+			roles[s] = key != DDBC_ROLE_NONE ? key : non_key_role(a, ix, in_primary);
 	}
 }
 
@@ -493,14 +494,13 @@ static void derive_membership(ddbc_design *g, ddbc_entity *e)
 	derive_sparse(g, e);
 	/* One array of roles for the entity, each attribute's row in it: an
 	 * arena array of its own would round each row of a few bytes up to 8. */
-	uint8_t *rows = ddbc_arena_array(g->arena, e->nattrs, t->nindexes);
+	e->roles = ddbc_arena_array(g->arena, e->nattrs, t->nindexes);
 	for (size_t i = 0; i < e->nattrs; i++) {
 		ddbc_attr *a = &e->attrs[i];
-		a->roles = rows + i * t->nindexes;
 		/* An attribute not stored has no role (the arena's rows are
 		 * zero: DDBC_ROLE_NONE) and is no key. */
 		if (ddbc_attr_stored(a))
-			derive_roles(a, e, t);
+			derive_roles(a, e->roles + i * t->nindexes, e, t);
 		if (a->is_key && (!a->has_template || a->in_cycle)) {
 			a->lang = plain_key_lang(a->type);
 		} else if (a->is_key) {

@@ -330,7 +330,7 @@ void ddbc_check_index_key_unknown(const ddbc_design *g, ddbc_diags *d)
  * for attribute a, as the predicate of a sentence about ix, appended to sb. */
 static const char *derived_phrase(const ddbc_attr *a, const ddbc_index *ix, strbuf *sb)
 {
-	switch (a->roles[ix->slot]) {
+	switch (ddbc_attr_roles(a)[ix->slot]) {
 	case DDBC_ROLE_PARTITION_KEY:
 		strbuf_addf(sb, "uses '%s' as partition key", a->name.s);
 		break;
@@ -359,7 +359,8 @@ static void declared_roles(ddbc_diags *d, const ddbc_attr *a)
 		/* A name that is no index of the table is an unresolved-reference. */
 		const ddbc_index *ix = ddbc_table_index(a->entity->table, decl->index.s);
 		if (!ix || !key_readable(ix) || ix->key_unknown || ix->incomplete ||
-		    ix->key_undefined || ix->include_undefined || a->roles[ix->slot] == decl->role)
+		    ix->key_undefined || ix->include_undefined ||
+		    ddbc_attr_roles(a)[ix->slot] == decl->role)
 			continue;
 		strbuf derived = STRBUF_INIT;
 		ddbc_diag_add(d, DDBC_RULE_INCLUSION_MISMATCH, decl->role_loc,
@@ -389,7 +390,7 @@ static void undeclared_roles(ddbc_diags *d, const ddbc_attr *a)
 	const ddbc_table *t = a->entity->table;
 	for (size_t s = 0; s < t->nindexes; s++) {
 		const ddbc_index *ix = t->indexes[s];
-		ddbc_role role = a->roles[s];
+		ddbc_role role = ddbc_attr_roles(a)[s];
 		if (ix->kind == DDBC_INDEX_PRIMARY || role == DDBC_ROLE_NONE || !key_readable(ix) ||
 		    ix->key_unknown || ix->incomplete || ix->key_undefined ||
 		    ix->include_undefined || declares(a, ix))
@@ -413,7 +414,7 @@ void ddbc_check_inclusion_mismatch(const ddbc_design *g, ddbc_diags *d)
 			continue;
 		for (size_t k = 0; k < e->nattrs; k++) {
 			const ddbc_attr *a = &e->attrs[k];
-			if (!a->has_indexes || !a->roles || a->incomplete)
+			if (!a->has_indexes || !ddbc_attr_roles(a) || a->incomplete)
 				continue;
 			declared_roles(d, a);
 			undeclared_roles(d, a);

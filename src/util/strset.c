@@ -155,54 +155,69 @@ void ddbc_hashset_release(ddbc_hashset *set)
  * buckets by insertion. Hashes are uniform, so two levels leave buckets of
  * a few: linear in n, and no second array of n (at 20,000 entities, 12 MiB
  * that the sort would need on top of the hashes). */
-static void insertion_sort(uint64_t *h, size_t n)
-{
-	for (size_t i = 1; i < n; i++) {
-		uint64_t v = h[i];
-		size_t j = i;
-		for (; j > 0 && h[j - 1] > v; j--)
-			h[j] = h[j - 1];
-		h[j] = v;
-	}
+/* Both widths of hash (ddbc_hashes_repeated, ddbc_hashes32_repeated). */
+#define HASH_SORT(type, insertion_sort, radix_sort)					\
+static void insertion_sort(type *h, size_t n)						\
+{											\
+	for (size_t i = 1; i < n; i++) {						\
+		type v = h[i];								\
+		size_t j = i;								\
+		for (; j > 0 && h[j - 1] > v; j--)					\
+			h[j] = h[j - 1];						\
+		h[j] = v;								\
+	}										\
+}											\
+											\
+static void radix_sort(type *h, size_t n, int shift)					\
+{											\
+	if (n <= 32 || shift < 0) {							\
+		insertion_sort(h, n);							\
+		return;									\
+	}										\
+	size_t count[256] = { 0 }, start[256], next[256];				\
+	for (size_t i = 0; i < n; i++)							\
+		count[(h[i] >> shift) & 0xff]++;					\
+	for (size_t b = 0, at = 0; b < 256; b++) {					\
+		start[b] = next[b] = at;						\
+		at += count[b];								\
+	}										\
+	for (size_t b = 0; b < 256; b++) {						\
+		/* Swap into place until bucket b's slots hold only its own. */	\
+		while (next[b] < start[b] + count[b]) {					\
+			type v = h[next[b]];						\
+			size_t vb = (v >> shift) & 0xff;				\
+			while (vb != b) {						\
+				type w = h[next[vb]];					\
+				h[next[vb]++] = v;					\
+				v = w;							\
+				vb = (v >> shift) & 0xff;				\
+			}								\
+			h[next[b]++] = v;						\
+		}									\
+	}										\
+	for (size_t b = 0; b < 256; b++)						\
+		if (count[b] > 1)							\
+			radix_sort(h + start[b], count[b], shift - 8);			\
 }
 
-static void radix_sort(uint64_t *h, size_t n, int shift)
-{
-	if (n <= 32 || shift < 0) {
-		insertion_sort(h, n);
-		return;
-	}
-	size_t count[256] = { 0 }, start[256], next[256];
-	for (size_t i = 0; i < n; i++)
-		count[(h[i] >> shift) & 0xff]++;
-	for (size_t b = 0, at = 0; b < 256; b++) {
-		start[b] = next[b] = at;
-		at += count[b];
-	}
-	for (size_t b = 0; b < 256; b++) {
-		/* Swap into place until bucket b's slots hold only its own. */
-		while (next[b] < start[b] + count[b]) {
-			uint64_t v = h[next[b]];
-			size_t vb = (v >> shift) & 0xff;
-			while (vb != b) {
-				uint64_t w = h[next[vb]];
-				h[next[vb]++] = v;
-				v = w;
-				vb = (v >> shift) & 0xff;
-			}
-			h[next[b]++] = v;
-		}
-	}
-	for (size_t b = 0; b < 256; b++)
-		if (count[b] > 1)
-			radix_sort(h + start[b], count[b], shift - 8);
-}
+HASH_SORT(uint64_t, insertion_sort64, radix_sort64)
+HASH_SORT(uint32_t, insertion_sort32, radix_sort32)
 
 void ddbc_hashes_repeated(uint64_t *h, size_t n, ddbc_hashset *twice)
 {
 	if (n < 2)
 		return;
-	radix_sort(h, n, 56);
+	radix_sort64(h, n, 56);
+	for (size_t i = 1; i < n; i++)
+		if (h[i] == h[i - 1] && (i < 2 || h[i - 2] != h[i]))
+			ddbc_hashset_add(twice, h[i]);
+}
+
+void ddbc_hashes32_repeated(uint32_t *h, size_t n, ddbc_hashset *twice)
+{
+	if (n < 2)
+		return;
+	radix_sort32(h, n, 24);
 	for (size_t i = 1; i < n; i++)
 		if (h[i] == h[i - 1] && (i < 2 || h[i - 2] != h[i]))
 			ddbc_hashset_add(twice, h[i]);
