@@ -272,9 +272,9 @@ static int attributes(struct edb *e, json_t *attrs)
 			ddbc_import_set_comment(x, "type", "%s", note);
 		if (json_is_true(json_object_get(a, "required")))
 			json_object_set_new(x, "required", json_true());
-		const json_t *t = json_object_get(a, "type");
-		if (json_is_array(t))
-			json_object_set_new(x, "enum", json_deep_copy(t));
+		json_t *en = ddbc_import_lib_enum(json_object_get(a, "type"));
+		if (en)
+			json_object_set_new(x, "enum", en);
 		json_object_set_new(attrs, stored(e->attributes, n), x);
 	}
 	return 0;

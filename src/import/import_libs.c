@@ -153,3 +153,15 @@ int ddbc_import_lib_version(const char *file, const json_t *v, const char *libra
 	return ddbc_import_fail(file, "unknown %s version '%s'; ddbc reads major versions %s: "
 				"print the JSON with a supported version", library, s, known);
 }
+
+json_t *ddbc_import_lib_enum(const json_t *values)
+{
+	if (!json_is_array(values) || !json_array_size(values))
+		return NULL;
+	size_t i;
+	const json_t *v;
+	json_array_foreach(values, i, v)
+		if (!json_is_string(v) && !json_is_integer(v) && !json_is_real(v))
+			return NULL;
+	return json_deep_copy(values);
+}

@@ -36,6 +36,10 @@ int ddbc_import_lib_table(const char *file, json_t *design, const char *name, js
 int ddbc_import_lib_version(const char *file, const json_t *v, const char *library,
 			    const char *known);
 
+/* A copy of a library's enum values when they are a list of scalars (what
+ * a design's enum holds); NULL otherwise. */
+json_t *ddbc_import_lib_enum(const json_t *values);
+
 /* The readers: each adds the tables and entities of root to design. */
 int ddbc_import_onetable(const char *file, const json_t *root, json_t *design);
 int ddbc_import_electrodb(const char *file, const json_t *root, json_t *design);

@@ -131,9 +131,9 @@ static int field(struct ot *o, const char *name, const json_t *f, bool iso, json
 		ddbc_import_set_comment(a, "type", "%s", note);
 	if (json_is_true(json_object_get(f, "required")))
 		json_object_set_new(a, "required", json_true());
-	const json_t *en = json_object_get(f, "enum");
-	if (json_is_array(en) && json_array_size(en))
-		json_object_set_new(a, "enum", json_deep_copy(en));
+	json_t *en = ddbc_import_lib_enum(json_object_get(f, "enum"));
+	if (en)
+		json_object_set_new(a, "enum", en);
 	const json_t *v = json_object_get(f, "value");
 	if (!v || json_is_true(v))
 		return 0;   /* true: a value the application's function computes */
@@ -159,7 +159,14 @@ static json_t *projection(const json_t *p)
 		return json_string("all");
 	if (s && !strcmp(s, "keys"))
 		return json_string("keys_only");
-	return json_is_array(p) ? json_deep_copy(p) : NULL;
+	if (!json_is_array(p))
+		return NULL;
+	size_t i;
+	const json_t *v;
+	json_array_foreach(p, i, v)
+		if (!ddbc_import_is_string(v))
+			return NULL;
+	return json_deep_copy(p);
 }
 
 static int table_of(const char *file, const char *tname, const json_t *indexes, json_t **out)

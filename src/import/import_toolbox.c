@@ -246,9 +246,9 @@ static int attributes(struct tb *e, const json_t *t, const json_t *links, json_t
 		const char *req = str(a, "required");
 		if (!req || strcmp(req, "never"))
 			json_object_set_new(x, "required", json_true());
-		const json_t *en = json_object_get(a, "enum");
-		if (json_is_array(en) && json_array_size(en))
-			json_object_set_new(x, "enum", json_deep_copy(en));
+		json_t *en = ddbc_import_lib_enum(json_object_get(a, "enum"));
+		if (en)
+			json_object_set_new(x, "enum", en);
 		const char *src = str(links, n);
 		const char *tpl = str(keys, name);
 		strbuf_reset(&e->what);

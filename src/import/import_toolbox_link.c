@@ -212,8 +212,12 @@ static bool template_lit(lp *s)
 static bool term(lp *s)
 {
 	ws(s);
-	if (*s->p == '`')
-		return template_lit(s);
+	if (*s->p == '`') {
+		/* template literals nest inside ${...}: as deep as parentheses may */
+		bool ok = ++s->depth < 32 && template_lit(s);
+		s->depth--;
+		return ok;
+	}
 	strbuf lit = STRBUF_INIT;
 	if (string_lit(s, &lit)) {
 		ddbc_import_literal(s->out, lit.buf ? lit.buf : "", lit.len);
