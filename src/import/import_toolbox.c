@@ -228,6 +228,47 @@ static void timestamps(const json_t *ts, json_t *attrs)
 	}
 }
 
+/* An attribute Toolbox transforms as it saves it. Its `prefix`
+ * transformer (PREFIX#value) on a key saved under another name is a
+ * template of a part no item stores under the attribute's own name
+ * (pokemonId, saved as pk: POKEMON#{pokemonId}); on any other
+ * attribute it is marked. A key any other transformer computes is
+ * refused by name. */
+static int transformed(struct tb *e, const char *n, const char *name, const json_t *a,
+		       const json_t *tr, json_t *x, json_t *attrs)
+{
+	const char *id = str(tr, "transformerId"), *prefix = str(tr, "prefix");
+	const char *delim = str(tr, "delimiter");
+	bool key = json_is_true(json_object_get(a, "key"));
+	bool is_prefix = id && !strcmp(id, "prefix") && prefix;
+	if (!key) {
+		ddbc_import_set_comment(x, "type", "Toolbox transforms it as it saves it (%s)",
+					id ? id : "custom");
+		return 0;
+	}
+	if (!is_prefix || !strcmp(n, name) || strchr(n, '{') || strchr(n, '}') ||
+	    strchr(n, ':') || strcmp(str(a, "type") ? str(a, "type") : "", "string"))
+		return ddbc_import_fail(e->file, "%s: a key Toolbox saves through %s ddbc cannot "
+					"hold as a template%s; link the key instead", strbuf_str(&e->what),
+					is_prefix ? "a prefix transformer" : "a transformer",
+					is_prefix ? " unless it is saved under another name (savedAs)"
+					: "");
+	strbuf t = STRBUF_INIT;
+	ddbc_import_literal(&t, prefix, strlen(prefix));
+	delim = delim ? delim : "#";
+	ddbc_import_literal(&t, delim, strlen(delim));
+	strbuf_addf(&t, "{%s}", n);
+	json_object_set_new(x, "type", json_string("S"));
+	json_object_del(x, "required");
+	json_object_set_new(x, "template", json_string(strbuf_str(&t)));
+	strbuf_release(&t);
+	json_t *part = json_pack("{ss sb}", "type", "S", "stored", 0);
+	ddbc_import_set_comment(part, "stored", "only inside %s: Toolbox saves it prefixed there",
+				name);
+	json_object_set_new(attrs, n, part);
+	return 0;
+}
+
 static int attributes(struct tb *e, const json_t *t, const json_t *links, json_t *keys,
 		      json_t *attrs)
 {
@@ -253,6 +294,11 @@ static int attributes(struct tb *e, const json_t *t, const json_t *links, json_t
 		const char *tpl = str(keys, name);
 		strbuf_reset(&e->what);
 		strbuf_addf(&e->what, "entity '%s' attribute '%s'", e->ename, n);
+		const json_t *tr = json_object_get(a, "transform");
+		if (tr && transformed(e, n, name, a, tr, x, attrs) < 0)
+			return -1;
+		if (tr)
+			continue;
 		if (!src && !tpl && json_is_true(json_object_get(a, "hidden")) &&
 		    json_is_true(json_object_get(a, "key")))
 			return ddbc_import_fail(e->file, "%s: a key computed by code the JSON does "
