@@ -1,7 +1,8 @@
 /* import.c - reads the source files and writes the design
  *
  * Workbench models, describe-table output and the MCP server's schema are
- * JSON, read with jansson after the number pre-pass (a Workbench model's
+ * JSON, and so are the library models (OneTable, ElectroDB, Toolbox), read
+ * with jansson after the number pre-pass (a Workbench model's
  * sample items one at a time, import_wb_stream.c); templates are YAML or
  * JSON, read by import_cfn_yaml.c a resource at a time, each table written
  * to text once made (import_cfn.c). The design is assembled in full
@@ -9,6 +10,7 @@
  */
 #include "import/import.h"
 #include "import/import_int.h"
+#include "import/import_libs.h"
 #include "import/import_mcp.h"
 #include "import/import_wb.h"
 #include "util/json_number.h"
@@ -117,6 +119,9 @@ static int read_loaded(const struct run *r, const char *file, json_t *design)
 		break;
 	case DDBC_IMPORT_DESCRIBE_TABLE: rc = ddbc_import_describe(file, root, design); break;
 	case DDBC_IMPORT_MCP: rc = ddbc_import_mcp(file, root, design); break;
+	case DDBC_IMPORT_ONETABLE: rc = ddbc_import_onetable(file, root, design); break;
+	case DDBC_IMPORT_ELECTRODB: rc = ddbc_import_electrodb(file, root, design); break;
+	case DDBC_IMPORT_TOOLBOX: rc = ddbc_import_toolbox(file, root, design); break;
 	}
 	json_decref(root);
 	json_decref(stash);
@@ -151,6 +156,12 @@ const ddbc_import_source ddbc_import_sources[] = {
 	  .from = DDBC_IMPORT_DESCRIBE_TABLE },
 	{ .name = "mcp", .help = "the schema.json of the DynamoDB MCP server",
 	  .from = DDBC_IMPORT_MCP },
+	{ .name = "onetable", .help = "a OneTable schema (JSON)",
+	  .from = DDBC_IMPORT_ONETABLE },
+	{ .name = "electrodb", .help = "the JSON of ElectroDB entities' schemas (docs/import.md)",
+	  .from = DDBC_IMPORT_ELECTRODB },
+	{ .name = "dynamodb-toolbox", .help = "the JSON of DynamoDB-Toolbox v2 entities (docs/import.md)",
+	  .from = DDBC_IMPORT_TOOLBOX },
 	{ .name = NULL },
 };
 

@@ -1,8 +1,8 @@
 /* import.h - designs from other tools' descriptions of tables
  *
  * Reads NoSQL Workbench models, CloudFormation templates, the output of
- * `aws dynamodb describe-table` or the DynamoDB MCP server's schema.json and
- * writes a design in ddbc's YAML. Only what the source says is written;
+ * `aws dynamodb describe-table`, the DynamoDB MCP server's schema.json or
+ * the JSON of a OneTable, ElectroDB or DynamoDB-Toolbox model and writes a design in ddbc's YAML. Only what the source says is written;
  * what is recovered from sample items is marked by a comment.
  */
 #ifndef DDBC_IMPORT_H
@@ -16,7 +16,10 @@ typedef enum ddbc_import_from {
 	DDBC_IMPORT_WORKBENCH,
 	DDBC_IMPORT_CLOUDFORMATION,
 	DDBC_IMPORT_DESCRIBE_TABLE,
-	DDBC_IMPORT_MCP
+	DDBC_IMPORT_MCP,
+	DDBC_IMPORT_ONETABLE,
+	DDBC_IMPORT_ELECTRODB,
+	DDBC_IMPORT_TOOLBOX
 } ddbc_import_from;
 
 /* One `ddbc import --from` word: its name, what it reads (for

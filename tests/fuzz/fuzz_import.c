@@ -1,7 +1,8 @@
 /* fuzz_import.c - libFuzzer target: arbitrary bytes as an import source
  *
  * The first byte picks the source (workbench, cloudformation,
- * describe-table, mcp); the rest is the file. When the importer takes it,
+ * describe-table, mcp, onetable, electrodb, dynamodb-toolbox); the rest is
+ * the file. When the importer takes it,
  * the design it writes must load (no fatal finding), and the YAML it wrote
  * must read back as exactly the tree it wrote (import_int.h): a member
  * planted, lost or changed (a newline or U+2028 in a name written raw, a
@@ -163,7 +164,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	static const ddbc_import_from from[] = { DDBC_IMPORT_WORKBENCH, DDBC_IMPORT_CLOUDFORMATION,
-						 DDBC_IMPORT_DESCRIBE_TABLE, DDBC_IMPORT_MCP };
+						 DDBC_IMPORT_DESCRIBE_TABLE, DDBC_IMPORT_MCP,
+						 DDBC_IMPORT_ONETABLE, DDBC_IMPORT_ELECTRODB,
+						 DDBC_IMPORT_TOOLBOX };
 	if (size < 1)
 		return 0;
 	if (!path[0]) {
@@ -181,7 +184,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	FILE *err = fopen("/dev/null", "w"), *saved = stderr;
 	stderr = err;
 	char *files[] = { path, NULL };
-	json_t *tree = ddbc_import_tree(from[data[0] % 4], files, 1, NULL, 0);
+	json_t *tree = ddbc_import_tree(from[data[0] % (sizeof(from) / sizeof(from[0]))], files, 1, NULL, 0);
 	if (tree) {
 		char *text = NULL;
 		size_t len = 0;

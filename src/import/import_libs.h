@@ -1,0 +1,48 @@
+/* import_libs.h - the readers of library models (OneTable, ElectroDB,
+ * DynamoDB-Toolbox) and what they share (import_libs.c)
+ */
+#ifndef DDBC_IMPORT_LIBS_H
+#define DDBC_IMPORT_LIBS_H
+
+#include <jansson.h>
+#include <stdbool.h>
+
+struct strbuf;
+
+/* How a ${name} template is read: file and what (for messages: "entity
+ * 'User' field 'pk'"), whether ${name:WIDTH:0} is read (pad), and name,
+ * which appends what the placeholder is in ddbc's template to out (a
+ * {name}, {name:0WIDTH} or a literal) or says why not and returns -1. */
+typedef struct lib_braced_how {
+	const char *file, *what;
+	bool pad;
+	int (*name)(void *ctx, const char *name, unsigned width, struct strbuf *out);
+	void *ctx;
+} lib_braced_how;
+
+/* Appends template tpl as a ddbc template to out: 0, or -1 after saying
+ * which entity and field hold what ddbc cannot. */
+int ddbc_import_braced(const lib_braced_how *how, const char *tpl, struct strbuf *out);
+
+/* Appends n bytes of literal text to a ddbc template ({ and } doubled). */
+void ddbc_import_literal(struct strbuf *out, const char *s, size_t n);
+
+/* Adds table (taken) to design under name, or merges it into the table of
+ * that name another entity gave (the same keys; indexes joined). 0 or -1. */
+int ddbc_import_lib_table(const char *file, json_t *design, const char *name, json_t *table);
+
+/* Whether version v (a string like "3.9.3", or NULL: not given) is of a
+ * major version in known ("2,3"): 0, or -1 after saying so. */
+int ddbc_import_lib_version(const char *file, const json_t *v, const char *library,
+			    const char *known);
+
+/* A copy of a library's enum values when they are a list of scalars (what
+ * a design's enum holds); NULL otherwise. */
+json_t *ddbc_import_lib_enum(const json_t *values);
+
+/* The readers: each adds the tables and entities of root to design. */
+int ddbc_import_onetable(const char *file, const json_t *root, json_t *design);
+int ddbc_import_electrodb(const char *file, const json_t *root, json_t *design);
+int ddbc_import_toolbox(const char *file, const json_t *root, json_t *design);
+
+#endif
