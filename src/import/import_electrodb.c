@@ -222,7 +222,8 @@ static int key(struct edb *e, const char *iname, const char *role, const json_t 
 		json_object_set_new(attrs, field, a);
 		if (e->cased_value)
 			ddbc_import_set_comment(a, "template", "ElectroDB writes this key %s-cased "
-						"(casing '%s'): string values are stored so",
+						"(casing '%s'), the values in it too, "
+						"which a template cannot say",
 						e->casing == 1 ? "lower" : "upper",
 						str(k, "casing") ? str(k, "casing") : "default");
 	}
