@@ -150,12 +150,14 @@ static Suite *import_libs_suite(void)
 {
 	Suite *s = suite_create("import_libs");
 	TCase *tc = tcase_create("toolbox");
+	tcase_set_timeout(tc, 30);
 	tcase_add_test(tc, test_link_forms);
 	tcase_add_test(tc, test_link_sparse);
 	tcase_add_test(tc, test_link_refused);
 	tcase_add_test(tc, test_compute_key);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("braced");
+	tcase_set_timeout(tc, 30);
 	tcase_add_test(tc, test_braced);
 	suite_add_tcase(s, tc);
 	return s;
