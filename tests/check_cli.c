@@ -290,7 +290,7 @@ START_TEST(test_list_words)
 		  "workbench electrodb dynamodb-toolbox onetable " },
 		{ "doc", "--list-formats", "md html " },
 		{ "lint", "--list-formats", "text json sarif github " },
-		{ "import", "--list-sources", "workbench cloudformation describe-table mcp " },
+		{ "import", "--list-sources", "workbench cloudformation describe-table mcp onetable electrodb dynamodb-toolbox " },
 		{ "doc", "--list-langs", "en ja " },
 		{ "keys", "--list-langs", "ts python go " },
 	};
