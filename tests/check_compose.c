@@ -1050,6 +1050,37 @@ START_TEST(test_stream_duplicate_withheld)
 }
 END_TEST
 
+START_TEST(test_stream_duplicate_many_keys)
+{
+	/* A section of more keys than a scan is for (compose.c's
+	 * KEYS_SCANNED) finds its repeats through a set: a repeat before the
+	 * switch, one at it and one after it are withheld alike, and a merge
+	 * key among the keys is no entry. */
+	struct composed c;
+	struct seen seen = { 0 };
+	strbuf text = STRBUF_INIT, want = STRBUF_INIT;
+	strbuf_addstr(&text, "base: &base {k40: 40, k1: 41}\nentities:\n  <<: *base\n");
+	for (int i = 0; i < 40; i++) {
+		/* Keys 0..39, with k3 again as the 10th, k0 as the 17th and
+		 * k5 as the 30th key of the section. */
+		int k = i == 9 ? 3 : i == 16 ? 0 : i == 29 ? 5 : i;
+		strbuf_addf(&text, "  k%d: %d\n", k, i);
+		if (i != 9 && i != 16 && i != 29)
+			strbuf_addf(&want, "%s1:k%d=%d", want.len ? " " : "", k, i);
+	}
+	strbuf_addstr(&want, " 1:k40=40");
+	compose_streamed(&c, &seen, strbuf_str(&text));
+	tu_expect_count(&c.d, 3);
+	tu_expect_diag(&c.d, DDBC_RULE_DUPLICATE_KEY, 13, 3, "duplicate key 'k3' (first defined at 7:3)");
+	tu_expect_diag(&c.d, DDBC_RULE_DUPLICATE_KEY, 20, 3, "duplicate key 'k0' (first defined at 4:3)");
+	tu_expect_diag(&c.d, DDBC_RULE_DUPLICATE_KEY, 33, 3, "duplicate key 'k5' (first defined at 9:3)");
+	ck_assert_str_eq(seen.log, strbuf_str(&want));
+	release(&c);
+	strbuf_release(&text);
+	strbuf_release(&want);
+}
+END_TEST
+
 START_TEST(test_stream_repeated_section)
 {
 	/* The second `entities` is a duplicate key: composed and dropped, never
@@ -1342,6 +1373,7 @@ static Suite *compose_suite(void)
 	tcase_set_timeout(tc, 60);
 	tcase_add_test(tc, test_stream_entries_in_order);
 	tcase_add_test(tc, test_stream_duplicate_withheld);
+	tcase_add_test(tc, test_stream_duplicate_many_keys);
 	tcase_add_test(tc, test_stream_repeated_section);
 	tcase_add_test(tc, test_stream_anchor_across_entries);
 	tcase_add_test(tc, test_stream_merged_entries);

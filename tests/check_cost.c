@@ -234,6 +234,42 @@ static void lsi_fetch_units(const char *text, double index_units, double table_u
 	checked_free(&d);
 }
 
+START_TEST(test_views_release)
+{
+	/* Done with a table's views, the caller keeps those a pattern reads
+	 * (the table's, for a query of the table) and frees the others: one
+	 * asked for again is built again, with the same items in order. */
+	char *path = tu_srcpath("tests/fixtures/cost/lsi-fetch.ddb.yaml");
+	char *text = tu_read_file(path, NULL);
+	char *base = tu_replace(text, "    index: ByPosted\n", "");
+	checked_design d;
+	checked_load(&d, base);
+	ck_assert_ptr_nonnull(d.g);
+	const ddbc_table *forum = &d.g->tables[0];
+	ck_assert_uint_eq(forum->nindexes, 2);
+	ddbc_views *views = ddbc_views_new(d.g);
+	const ddbc_view *table = ddbc_views_get(views, forum->indexes[0]);
+	const ddbc_view *lsi = ddbc_views_get(views, forum->indexes[1]);
+	size_t n, again;
+	const ddbc_view_item *items = ddbc_view_items(lsi, &n);
+	ck_assert_uint_eq(n, 4);
+	const ddbc_pval *before[4];
+	for (size_t i = 0; i < n; i++)
+		before[i] = items[i].item;
+	ddbc_views_release(views, forum);
+	ck_assert_ptr_eq(ddbc_views_get(views, forum->indexes[0]), table);
+	items = ddbc_view_items(ddbc_views_get(views, forum->indexes[1]), &again);
+	ck_assert_uint_eq(again, n);
+	for (size_t i = 0; i < n; i++)
+		ck_assert_ptr_eq(items[i].item, before[i]);
+	ddbc_views_free(views);
+	checked_free(&d);
+	free(base);
+	free(text);
+	free(path);
+}
+END_TEST
+
 START_TEST(test_lsi_fetches)
 {
 	char *path = tu_srcpath("tests/fixtures/cost/lsi-fetch.ddb.yaml");
@@ -818,6 +854,7 @@ static Suite *cost_suite(void)
 	tcase_add_test(tc, test_number_sizes);
 	tcase_add_test(tc, test_item_sizes);
 	tcase_add_test(tc, test_item_limit);
+	tcase_add_test(tc, test_views_release);
 	tcase_add_test(tc, test_read_units);
 	tcase_add_test(tc, test_lsi_fetches);
 	tcase_add_test(tc, test_empty_query);

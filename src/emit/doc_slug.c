@@ -33,6 +33,13 @@ void ddbc_slugger_release(ddbc_slugger *s)
 	memset(s, 0, sizeof(*s));
 }
 
+void ddbc_slugger_seal(ddbc_slugger *s)
+{
+	ddbc_strset_release(&s->ids);
+	strbuf_release(&s->base);
+	strbuf_release(&s->id);
+}
+
 /* Adds id (which must be absent) and returns the stored text. */
 static const char *add(ddbc_slugger *s, const char *id, size_t len)
 {

@@ -30,5 +30,8 @@ void ddbc_slugger_release(ddbc_slugger *s);
 const char *ddbc_slug(ddbc_slugger *s, const char *text, size_t len);
 /* Marks id as used, so later headings do not get it. */
 void ddbc_slug_reserve(ddbc_slugger *s, const char *id);
+/* Frees the lookup of ids given so far once every id is given: their
+ * text stays until ddbc_slugger_release; no ddbc_slug may follow. */
+void ddbc_slugger_seal(ddbc_slugger *s);
 
 #endif

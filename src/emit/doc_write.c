@@ -588,6 +588,9 @@ static void write_views(writer *w, const ddbc_table *t)
 		else
 			paragraph(w, w->L->view_empty);
 	}
+	/* Only the patterns' section, at the end, reads views again: the
+	 * others need not stay for the rest of the document. */
+	ddbc_views_release(w->views, t);
 }
 
 /* ---- entities -------------------------------------------------------------------------- */
@@ -843,6 +846,9 @@ void ddbc_doc_write_page(const ddbc_doc_backend *be, FILE *file, strbuf *whole,
 	if (g->description)
 		ddbc_doc_desc_parse(&desc, g->description, &w.slugs);
 	assign_ids(&w);
+	/* Every id is given: a large design's table of them (a slot an
+	 * entity, attribute and pattern) need not last the whole page. */
+	ddbc_slugger_seal(&w.slugs);
 
 	write_body(&w, g->description ? &desc : NULL);
 	if (be->page_end)

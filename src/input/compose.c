@@ -21,7 +21,9 @@ struct frame {
 	size_t section;         /* a streamed section, or a nested mapping
 				   streamed in its entries: the sink's index + 1 */
 	bool nested;            /* the nested mapping of a section's entry */
-	ddbc_strset seen;       /* a streamed section's keys (their nodes outlive it) */
+	ddbc_strset seen;       /* a streamed section's keys (their nodes outlive it),
+				   once it has more than KEYS_SCANNED */
+	size_t keyed;           /* how many of its keys are in seen */
 };
 
 struct anchor {
@@ -302,6 +304,35 @@ static const ddbc_node *pending_key(const struct composer *c, const struct frame
 	return c->kids[f->base + f->n - 1];
 }
 
+/* A streamed mapping of up to KEYS_SCANNED keys (an entity's attributes,
+ * an attribute's fields) finds a repeated key by a scan of its own keys:
+ * a set of them cost an allocation of 1 KiB a mapping. */
+#define KEYS_SCANNED 16
+
+/* Whether key came before in f, a streamed mapping, among its first
+ * `before` keys. Past KEYS_SCANNED the set catches up with the keys
+ * first: every key that came is handed over or a repeat of one that was. */
+static bool key_before(const struct composer *c, struct frame *f, const ddbc_node *key,
+		       size_t before)
+{
+	if (before <= KEYS_SCANNED) {
+		for (size_t i = 0; i < before; i++) {
+			const ddbc_node *k = c->kids[f->base + 2 * i];
+			/* A merge key was never handed over. */
+			if (k->n == key->n && !is_merge_key(k) &&
+			    !memcmp(k->u.text, key->u.text, key->n))
+				return true;
+		}
+		return false;
+	}
+	for (; f->keyed < before; f->keyed++) {
+		const ddbc_node *k = c->kids[f->base + 2 * f->keyed];
+		if (!is_merge_key(k) && !ddbc_strset_get(&f->seen, k->u.text, k->n))
+			ddbc_strset_put(&f->seen, k->u.text, k->n);
+	}
+	return ddbc_strset_get(&f->seen, key->u.text, key->n) != NULL;
+}
+
 /* Whether a mapping opened now is the nested mapping of a streamed
  * section's entry (see ddbc_yaml_sink). Returns the section's index + 1,
  * or 0. A mapping that an alias could reach, through its own anchor or an
@@ -310,7 +341,8 @@ static size_t nested_section(struct composer *c, ddbc_node_kind kind, bool ancho
 {
 	if (!c->sink || !c->sink->nested || kind != DDBC_NODE_MAP || c->depth != 3 || anchored)
 		return 0;
-	const struct frame *sec = &c->stack[1], *entry = &c->stack[2];
+	struct frame *sec = &c->stack[1];
+	const struct frame *entry = &c->stack[2];
 	if (!sec->section || sec->nested || c->nested_streamed)
 		return 0;
 	const char *name = c->sink->nested[sec->section - 1];
@@ -318,7 +350,7 @@ static size_t nested_section(struct composer *c, ddbc_node_kind kind, bool ancho
 	if (!name || !entry_key || !key || strcmp(key->u.text, name) != 0)
 		return 0;
 	/* A merged or repeated entry never reaches the sink. */
-	if (is_merge_key(entry_key) || ddbc_strset_get(&sec->seen, entry_key->u.text, entry_key->n))
+	if (is_merge_key(entry_key) || key_before(c, sec, entry_key, sec->n / 2))
 		return 0;
 	for (size_t i = 0; i < 3; i++)
 		if (c->stack[i].anchor)
@@ -356,10 +388,12 @@ static uint32_t add_weight(uint32_t a, uint32_t b)
  * before (that repeat is reported when the mapping closes). */
 static void hand_over(struct composer *c, struct frame *f, const ddbc_pair *entry)
 {
-	const ddbc_node *key = entry->key;
-	if (ddbc_strset_get(&f->seen, key->u.text, key->n))
+	/* The entry of a key still pending (f->n odd), or one merged in as
+	 * the mapping closes, after all of its keys (those were handed over
+	 * first, and mark_duplicates dropped a merged key they or an earlier
+	 * merge set). */
+	if (key_before(c, f, entry->key, f->n / 2))
 		return;
-	ddbc_strset_put(&f->seen, key->u.text, key->n);
 	if (f->nested)
 		c->sink->member(c->sink->ctx, f->section - 1, entry);
 	else

@@ -189,6 +189,8 @@ static void free_view(ddbc_view *v)
 struct ddbc_views {
 	const ddbc_design *g;
 	ddbc_view ***byslot;     /* per table, per slot of its indexes */
+	bool **read;             /* per table and slot: a pattern reads the view;
+				    NULL until ddbc_views_release first asks */
 };
 
 ddbc_views *ddbc_views_new(const ddbc_design *g)
@@ -211,7 +213,44 @@ void ddbc_views_free(ddbc_views *vs)
 		free(vs->byslot[i]);
 	}
 	free(vs->byslot);
+	for (size_t i = 0; vs->read && i < vs->g->ntables; i++)
+		free(vs->read[i]);
+	free(vs->read);
 	free(vs);
+}
+
+/* Marks the views the access patterns read: the index each one names,
+ * and its table's primary index (a get or a put reads the table's). */
+static void mark_read(ddbc_views *vs)
+{
+	const ddbc_design *g = vs->g;
+	vs->read = xcalloc(g->ntables + 1, sizeof *vs->read);
+	for (size_t i = 0; i < g->ntables; i++)
+		vs->read[i] = xcalloc(g->tables[i].nindexes + 1, sizeof **vs->read);
+	for (size_t i = 0; i < g->npatterns; i++) {
+		const ddbc_pattern *p = &g->patterns[i];
+		if (!p->table)
+			continue;
+		bool *read = vs->read[p->table - g->tables];
+		size_t n = p->table->nindexes;
+		if (p->table->primary.slot < n)
+			read[p->table->primary.slot] = true;
+		if (p->index && p->index->table == p->table && p->index->slot < n)
+			read[p->index->slot] = true;
+	}
+}
+
+void ddbc_views_release(ddbc_views *vs, const ddbc_table *t)
+{
+	if (!vs->read)
+		mark_read(vs);
+	size_t no = (size_t)(t - vs->g->tables);
+	for (size_t s = 0; s < t->nindexes; s++) {
+		if (vs->read[no][s])
+			continue;
+		free_view(vs->byslot[no][s]);
+		vs->byslot[no][s] = NULL;
+	}
 }
 
 const ddbc_view *ddbc_views_get(ddbc_views *vs, const ddbc_index *ix)

@@ -34,6 +34,10 @@ typedef struct ddbc_views ddbc_views;
 ddbc_views *ddbc_views_new(const ddbc_design *g);
 void ddbc_views_free(ddbc_views *vs);
 const ddbc_view *ddbc_views_get(ddbc_views *vs, const ddbc_index *ix);
+/* Frees the views of t's indexes that no access pattern reads: a caller
+ * done with a table's views keeps only those a pattern may ask for again
+ * (~60 bytes an item and index). A view asked for again is rebuilt. */
+void ddbc_views_release(ddbc_views *vs, const ddbc_table *t);
 
 /* The view's items; *n receives how many. Owned by the view. */
 const ddbc_view_item *ddbc_view_items(const ddbc_view *v, size_t *n);

@@ -336,11 +336,16 @@ static void check_value(const ctx *c, const ddbc_attr *a, const ddbc_pval *v)
 
 
 
-static void check_required(const ctx *c, const ddbc_pval *item)
+/* has: per attribute of the entity, whether a pair of the item is known
+ * to name it (check_item's lookups): such an attribute is not missing,
+ * and is not looked up in the item again. */
+static void check_required(const ctx *c, const ddbc_pval *item, const bool *has)
 {
 	ddbc_item_view iv = example_view(c, item);
 	for (size_t i = 0; i < c->e->nattrs; i++) {
 		const ddbc_attr *a = &c->e->attrs[i];
+		if (has[i])
+			continue;
 		strbuf msg = STRBUF_INIT;
 		if (!a->incomplete && ddbc_item_lacks(&iv, a, &msg))
 			mismatch(c, ddbc_pval_loc(item), "%s; add it", strbuf_str(&msg));
@@ -483,8 +488,17 @@ static void check_item(const ctx *c, const ddbc_pval *item)
 	for (size_t i = 0; ddbc_pval_pair(&it, &key, &value); i++)
 		attrs[i] = ddbc_entity_attr(c->e, ddbc_pval_text(key));
 	bool defined = check_defined(c, item, attrs);
-	if (defined && !c->e->incomplete)
-		check_required(c, item);
+	if (defined && !c->e->incomplete) {
+		bool has_stack[32];
+		size_t na = c->e->nattrs;
+		bool *has = na <= 32 ? memset(has_stack, 0, sizeof has_stack) : xcalloc(na, sizeof(*has));
+		for (size_t i = 0; i < n; i++)
+			if (attrs[i])
+				has[attrs[i] - c->e->attrs] = true;
+		check_required(c, item, has);
+		if (has != has_stack)
+			free(has);
+	}
 	check_delimiters(c, item, attrs);
 	if (attrs != on_stack)
 		free(attrs);
