@@ -527,8 +527,9 @@ START_TEST(test_settings_findings)
 		{ SETTINGS "plan-new.yaml", SETTINGS "plan-old.yaml" },
 		{ SETTINGS "plan-new.yaml", SETTINGS "plan-new.yaml" },
 		{ "tests/diff/setting-changed/good.old.yaml", "tests/diff/setting-changed/good.new.yaml" },
+		{ SETTINGS "mrsc-a.yaml", SETTINGS "mrsc-single.yaml" },
 	};
-	static const size_t want[] = { 13, 13, 0, 0 };
+	static const size_t want[] = { 14, 14, 0, 0, 2 };
 	for (size_t k = 0; k < sizeof(pairs) / sizeof(pairs[0]); k++) {
 		ddbc_source *src[2];
 		ddbc_design *g0 = checked(pairs[k][0], &src[0]), *g1 = checked(pairs[k][1], &src[1]);
@@ -561,6 +562,51 @@ START_TEST(test_settings_findings)
 		ddbc_source_free(src[0]);
 		ddbc_source_free(src[1]);
 	}
+}
+END_TEST
+
+/* An MRSC table made single-Region in its own Region is no consistency
+ * change (DynamoDB deletes its other replica and witness together); in
+ * another Region, or from a table that is not MRSC, nothing dissolves;
+ * the changes are the replica and the witness removed, and a table class
+ * changed is one change of its own. */
+START_TEST(test_mrsc_dissolved)
+{
+	ddbc_source *src[2];
+	ddbc_design *g0 = checked(SETTINGS "mrsc-a.yaml", &src[0]);
+	ddbc_design *g1 = checked(SETTINGS "mrsc-single.yaml", &src[1]);
+	const ddbc_table *t0 = &g0->tables[0];
+	ddbc_table t1 = g1->tables[0];
+	ck_assert(ddbc_diff_mrsc_dissolved(t0, &t1));
+	ck_assert(!ddbc_diff_consistency_changed(t0, &t1));
+	ck_assert(!ddbc_diff_table_replaced(t0, &t1));
+	ck_assert(!ddbc_diff_mrsc_dissolved(&t1, t0));   /* the other way makes it MRSC */
+	diff_settings changes = { NULL, 0, 0 };
+	ddbc_diff_settings(t0, &t1, &changes);
+	ck_assert_uint_eq(changes.n, 2);
+	ck_assert(changes.v[0].kind == DIFF_SET_REPLICA && !changes.v[0].on);
+	ck_assert(changes.v[1].kind == DIFF_SET_WITNESS && !changes.v[1].on);
+	ddbc_diff_settings_release(&changes);
+	/* Left in the replica's Region instead: a new table. */
+	ddbc_name elsewhere = t1.settings.replicas[0];
+	elsewhere.s = "us-west-2";
+	t1.settings.replicas = &elsewhere;
+	ck_assert(!ddbc_diff_mrsc_dissolved(t0, &t1));
+	ck_assert(ddbc_diff_consistency_changed(t0, &t1));
+	/* No Region written: the table stays where it is. */
+	t1.settings.nreplicas = 0;
+	ck_assert(ddbc_diff_mrsc_dissolved(t0, &t1));
+	/* The table class: one change, STANDARD being the default. */
+	t1 = *t0;
+	t1.table_class = DDBC_CLASS_STANDARD_IA;
+	ddbc_diff_settings(t0, &t1, &changes);
+	ck_assert_uint_eq(changes.n, 1);
+	ck_assert(changes.v[0].kind == DIFF_SET_TABLE_CLASS && changes.v[0].on);
+	ddbc_diff_settings_release(&changes);
+	ddbc_design_free(g0);
+	ddbc_design_free(g1);
+	ddbc_source_free(src[0]);
+	ddbc_source_free(src[1]);
 }
 END_TEST
 
@@ -839,6 +885,7 @@ static Suite *diff_suite(void)
 	tcase_add_test(tc, test_against);
 	tcase_add_test(tc, test_removed_fields);
 	tcase_add_test(tc, test_settings_findings);
+	tcase_add_test(tc, test_mrsc_dissolved);
 	tcase_add_test(tc, test_acknowledged);
 	tcase_add_test(tc, test_acknowledged_removal);
 	tcase_add_loop_test(tc, test_plan_order, 0, DDBC_RULE_COUNT);

@@ -468,6 +468,14 @@ static void setting_message(strbuf *m, const diff_setting *s, const ddbc_table *
 	const ddbc_throughput *a = s->g1 ? &s->g0->on_demand_max : &s0->on_demand_max;
 	const ddbc_throughput *b = s->g1 ? &s->g1->on_demand_max : &s1->on_demand_max;
 	switch (s->kind) {
+	case DIFF_SET_TABLE_CLASS:
+		strbuf_addf(m, "the table class of %s changes to %s: %s; the table stays "
+			    "available while DynamoDB switches it (ddbc cost prices each class)",
+			    what, s->on ? "standard_ia" : "standard",
+			    s->on ? "storage costs less, reads and writes cost more, and reserved "
+			    "capacity no longer applies" : "storage costs more, reads and writes "
+			    "cost less");
+		break;
 	case DIFF_SET_DELETION_PROTECTION:
 		strbuf_addf(m, s->on ? "deletion protection of %s is turned on: DeleteTable fails "
 			    "until an UpdateTable turns it off" : "deletion protection of %s is "
@@ -523,8 +531,13 @@ static void setting_message(strbuf *m, const diff_setting *s, const ddbc_table *
 				    "and writers in that Region fail from then on; move them first",
 				    what, s->region);
 		break;
-	case DIFF_SET_WITNESS:   /* a kept MRSC table's is a consistency change */
-		strbuf_addf(m, "the witness of %s is %s", what, s->region);
+	case DIFF_SET_WITNESS:   /* a kept MRSC table's, save its removal, is a consistency change */
+		if (s->on)
+			strbuf_addf(m, "the witness of %s is %s", what, s->region);
+		else
+			strbuf_addf(m, "the witness of %s in %s is deleted together with the other "
+				    "replicas: the table is a single-Region table again, no longer "
+				    "strongly consistent across Regions", what, s->region);
 		break;
 	case DIFF_SET_PITR:
 		if (s->on && !(s0->has_pitr && s0->pitr))

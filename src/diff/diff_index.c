@@ -135,9 +135,20 @@ static bool regions_same(const ddbc_table_settings *a, const ddbc_table_settings
 	return true;
 }
 
+bool ddbc_diff_mrsc_dissolved(const ddbc_table *a, const ddbc_table *b)
+{
+	const ddbc_table_settings *s0 = &a->settings, *s1 = &b->settings;
+	if (!s0->strong || s0->nreplicas < 2 || s1->nreplicas > 1 || s1->witness.s || s1->regions_incomplete)
+		return false;
+	return !s1->nreplicas || (s0->nreplicas &&
+				  ddbc_diff_str_same(s0->replicas[0].s, s1->replicas[0].s));
+}
+
 bool ddbc_diff_consistency_changed(const ddbc_table *a, const ddbc_table *b)
 {
 	const ddbc_table_settings *s0 = &a->settings, *s1 = &b->settings;
+	if (ddbc_diff_mrsc_dissolved(a, b))
+		return false;
 	if ((s1->strong && !s0->strong) || (s0->strong && s1->nreplicas && !s1->strong))
 		return true;
 	return s0->strong && s1->strong && !regions_same(s0, s1);

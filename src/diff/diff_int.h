@@ -121,6 +121,14 @@ bool ddbc_diff_table_replaced(const ddbc_table *a, const ddbc_table *b);
  * table MRSC ("The witness must be added when creating the MRSC global
  * table", GlobalTableWitnessGroupUpdate). */
 bool ddbc_diff_consistency_changed(const ddbc_table *a, const ddbc_table *b);
+/* Whether going from a to b turns MRSC table a into a single-Region table
+ * in a's own Region: b names at most that Region and no witness. DynamoDB
+ * allows it as one UpdateTable deleting the other replicas and the
+ * witness together ("The deletion of both a witness and replica converts
+ * the remaining replica to a single-Region DynamoDB table",
+ * DeleteGlobalTableWitnessGroupMemberAction), so it is no consistency
+ * change. */
+bool ddbc_diff_mrsc_dissolved(const ddbc_table *a, const ddbc_table *b);
 /* The GSI of t named like ix, or NULL. */
 const ddbc_index *ddbc_diff_gsi(const ddbc_table *t, const char *name);
 /* The key delimiter in force. */
@@ -132,6 +140,7 @@ bool ddbc_diff_str_same(const char *a, const char *b);
  * comparison that both the findings (diff.c) and the plan's steps
  * (diff_plan.c) read, so that every step the plan takes is a finding too. */
 typedef enum diff_setting_kind {
+	DIFF_SET_TABLE_CLASS,
 	DIFF_SET_DELETION_PROTECTION,
 	DIFF_SET_STREAM,
 	DIFF_SET_SSE,

@@ -326,6 +326,11 @@ static void table_setting_step(plan *p, plan_table *pt, const diff_setting *c)
 {
 	const ddbc_table_settings *s0 = &pt->t0->settings, *s1 = &pt->t1->settings;
 	switch (c->kind) {
+	case DIFF_SET_TABLE_CLASS:
+		setting_update(p, pt, "TableClass",
+			       json_string(c->on ? "STANDARD_INFREQUENT_ACCESS" : "STANDARD"),
+			       c->on ? "is of the Standard-IA class" : "is of the Standard class");
+		break;
 	case DIFF_SET_DELETION_PROTECTION:
 		setting_update(p, pt, "DeletionProtectionEnabled", json_boolean(c->on),
 			       c->on ? "is protected from deletion" : "may be deleted");
@@ -397,35 +402,70 @@ static void mrsc_step(plan *p, plan_table *pt)
 	strbuf_release(&m);
 }
 
-static void pitr_step(plan *p, const diff_setting *c, const ddbc_table *t1, size_t made)
+/* MRSC table t0 made single-Region: its other replicas and its witness
+ * deleted in one UpdateTable, as DynamoDB requires (it deletes no single
+ * replica or witness of an MRSC table, nor all its replicas at once). */
+static void dissolve_step(plan *p, plan_table *pt)
 {
-	json_t *spec = json_pack("{s:b}", "PointInTimeRecoveryEnabled", c->on);
-	if (c->on && (t1->settings.recovery_days || c->old_loc.line))
+	const ddbc_table_settings *s0 = &pt->t0->settings;
+	json_t *in = update_table(pt->t1), *replicas = json_array();
+	for (size_t i = 1; i < s0->nreplicas; i++)
+		json_array_append_new(replicas, json_pack("{s:{s:s}}", "Delete", "RegionName",
+							  s0->replicas[i].s));
+	json_object_set_new(in, "ReplicaUpdates", replicas);
+	if (s0->witness.s)
+		json_object_set_new(in, "GlobalTableWitnessUpdates",
+				    json_pack("[{s:{s:s}}]", "Delete", "RegionName", s0->witness.s));
+	strbuf m = STRBUF_INIT;
+	strbuf_addf(&m, "table '%s' is a single-Region table in %s", pt->t1->name.s,
+		    s0->replicas[0].s);
+	update_step(p, pt, in, strbuf_str(&m));
+	strbuf_release(&m);
+}
+
+/* UpdateContinuousBackups's input for t1, PITR on or off; the period is
+ * stated when NEW writes it or (days_changed) it differs from OLD's. */
+static json_t *pitr_input(const ddbc_table *t1, bool on, bool days_changed)
+{
+	json_t *spec = json_pack("{s:b}", "PointInTimeRecoveryEnabled", on);
+	if (on && (t1->settings.recovery_days || days_changed))
 		json_object_set_new(spec, "RecoveryPeriodInDays",
 				    json_integer(ddbc_diff_recovery_days(&t1->settings)));
+	return json_pack("{s:s,s:o}", "TableName", t1->name.s,
+			 "PointInTimeRecoverySpecification", spec);
+}
+
+static void pitr_step(plan *p, const diff_setting *c, const ddbc_table *t1, size_t made)
+{
 	strbuf m = STRBUF_INIT;
 	strbuf_addf(&m, "point-in-time recovery of table '%s' is %s", t1->name.s,
 		    c->on ? "on as NEW says" : "off");
 	plan_need(&p->g, api_step(p, "UpdateContinuousBackups",
-				  json_pack("{s:s,s:o}", "TableName", t1->name.s,
-					    "PointInTimeRecoverySpecification", spec),
-				  strbuf_str(&m)), made);
+				  pitr_input(t1, c->on, c->old_loc.line != 0), strbuf_str(&m)),
+		  made);
 	strbuf_release(&m);
+}
+
+/* UpdateContributorInsights's input for t1, or its GSI g1 (non-NULL),
+ * turning it on in NEW's mode or off. */
+static json_t *insights_input(const ddbc_table *t1, const ddbc_index *g1, bool on)
+{
+	ddbc_insights mode = g1 ? g1->insights : t1->settings.insights;
+	json_t *in = json_pack("{s:s,s:s}", "TableName", t1->name.s, "ContributorInsightsAction",
+			       on ? "ENABLE" : "DISABLE");
+	if (g1)
+		json_object_set_new(in, "IndexName", ddbc_json_str(g1->name.s));
+	if (on)
+		json_object_set_new(in, "ContributorInsightsMode",
+				    json_string(mode == DDBC_INSIGHTS_ALL ? "ACCESSED_AND_THROTTLED_KEYS"
+						: "THROTTLED_KEYS"));
+	return in;
 }
 
 /* UpdateContributorInsights of the table, or of GSI c->g1 (its
  * IndexName), after made. */
 static void insights_step(plan *p, const diff_setting *c, const ddbc_table *t1, size_t made)
 {
-	ddbc_insights mode = c->g1 ? c->g1->insights : t1->settings.insights;
-	json_t *in = json_pack("{s:s,s:s}", "TableName", t1->name.s, "ContributorInsightsAction",
-			       c->on ? "ENABLE" : "DISABLE");
-	if (c->g1)
-		json_object_set_new(in, "IndexName", ddbc_json_str(c->g1->name.s));
-	if (c->on)
-		json_object_set_new(in, "ContributorInsightsMode",
-				    json_string(mode == DDBC_INSIGHTS_ALL ? "ACCESSED_AND_THROTTLED_KEYS"
-						: "THROTTLED_KEYS"));
 	strbuf m = STRBUF_INIT;
 	if (c->g1)
 		strbuf_addf(&m, "Contributor Insights of GSI '%s' of table '%s' is %s", c->g1->name.s,
@@ -433,7 +473,8 @@ static void insights_step(plan *p, const diff_setting *c, const ddbc_table *t1, 
 	else
 		strbuf_addf(&m, "Contributor Insights of table '%s' is %s", t1->name.s,
 			    c->on ? "on as NEW says" : "off");
-	plan_need(&p->g, api_step(p, "UpdateContributorInsights", in, strbuf_str(&m)), made);
+	plan_need(&p->g, api_step(p, "UpdateContributorInsights",
+				  insights_input(t1, c->g1, c->on), strbuf_str(&m)), made);
 	strbuf_release(&m);
 }
 
@@ -498,8 +539,11 @@ static void settings_steps(plan *p, plan_table *pt, bool created)
 	diff_settings changes = { NULL, 0, 0 };
 	ddbc_diff_settings(pt->t0, pt->t1, &changes);
 	bool mrsc = !pt->t0 && pt->t1->settings.strong;
+	bool dissolve = pt->t0 && ddbc_diff_mrsc_dissolved(pt->t0, pt->t1);
 	if (mrsc && pt->t1->settings.nreplicas > 1 && !created)
 		mrsc_step(p, pt);
+	if (dissolve && !created)
+		dissolve_step(p, pt);
 	for (size_t i = 0, used; i < changes.n; i += used) {
 		const diff_setting *c = &changes.v[i];
 		used = 1;
@@ -515,8 +559,9 @@ static void settings_steps(plan *p, plan_table *pt, bool created)
 			if (u)
 				setting_update(p, pt, "GlobalSecondaryIndexUpdates", u,
 					       "has NEW's GSI throughput");
-		} else if (c->kind == DIFF_SET_REPLICA && !mrsc) {
-			replica_step(p, pt, c);
+		} else if (c->kind == DIFF_SET_REPLICA || c->kind == DIFF_SET_WITNESS) {
+			if (!mrsc && !dissolve && c->kind == DIFF_SET_REPLICA)
+				replica_step(p, pt, c);
 		} else if (c->kind == DIFF_SET_PITR) {
 			pitr_step(p, c, pt->t1, pt->last_update);
 		} else if (c->kind == DIFF_SET_INSIGHTS) {
@@ -602,7 +647,51 @@ static void table_steps(plan *p, plan_table *pt)
 	ttl_steps(p, pt, off);
 }
 
-/* A table whose key schema or LSIs changed: only a new table has them. */
+static json_t *request(const char *operation, json_t *input)
+{
+	return json_pack("{s:s,s:o}", "operation", operation, "input", input);
+}
+
+/* The calls that give the new table t1 the settings CreateTable cannot
+ * hold (the replicas of an eventually consistent global table, one per
+ * UpdateTable as replica_step adds them; its TTL, PITR, Contributor
+ * Insights of the table and of each GSI), in order, or NULL when it needs
+ * none: CreateTable holds the rest (deletion protection, stream, SSE,
+ * tags, the policy, table class, throughput), and make_mrsc an MRSC
+ * table's Regions. */
+static json_t *after_create(const ddbc_table *t1)
+{
+	const ddbc_table_settings *s1 = &t1->settings;
+	json_t *calls = json_array();
+	for (size_t i = 1; !s1->strong && i < s1->nreplicas; i++)
+		json_array_append_new(calls, request("UpdateTable",
+			json_pack("{s:s,s:[{s:{s:s}}]}", "TableName", t1->name.s, "ReplicaUpdates",
+				  "Create", "RegionName", s1->replicas[i].s)));
+	if (t1->ttl.s)
+		json_array_append_new(calls, request("UpdateTimeToLive",
+			json_pack("{s:s,s:{s:b,s:s}}", "TableName", t1->name.s,
+				  "TimeToLiveSpecification", "Enabled", 1, "AttributeName",
+				  t1->ttl.s)));
+	if (s1->has_pitr && s1->pitr)
+		json_array_append_new(calls, request("UpdateContinuousBackups",
+						     pitr_input(t1, true, false)));
+	if (s1->insights != DDBC_INSIGHTS_NONE)
+		json_array_append_new(calls, request("UpdateContributorInsights",
+						     insights_input(t1, NULL, true)));
+	for (size_t i = 0; i < t1->ngsi; i++)
+		if (t1->gsi[i].insights != DDBC_INSIGHTS_NONE)
+			json_array_append_new(calls, request("UpdateContributorInsights",
+							     insights_input(t1, &t1->gsi[i], true)));
+	if (json_array_size(calls))
+		return calls;
+	json_decref(calls);
+	return NULL;
+}
+
+/* A table whose key schema or LSIs changed: only a new table has them.
+ * The new table is NEW's whole table: its settings come with it (in
+ * create_table, make_mrsc and after_create), none is left behind with
+ * the old one. */
 static size_t replace_step(plan *p, const ddbc_table *t0, const ddbc_table *t1)
 {
 	json_t *f = json_object();
@@ -612,19 +701,25 @@ static size_t replace_step(plan *p, const ddbc_table *t0, const ddbc_table *t1)
 		json_object_set_new(f, "ttl", ddbc_json_str(t1->ttl.s));
 	if (t1->settings.strong && t1->settings.nreplicas > 1)
 		json_object_set_new(f, "make_mrsc", mrsc_input(t1));
+	json_t *calls = after_create(t1);
+	if (calls)
+		json_object_set_new(f, "after_create", calls);
+	bool protected = t0->settings.has_deletion_protection && t0->settings.deletion_protection;
 	strbuf makes = STRBUF_INIT;
 	strbuf_addf(&makes, "table '%s' has NEW's key schema and indexes and holds every item",
 		    t1->name.s);
 	size_t s = plan_manual(p, "replace-table", f, strbuf_str(&makes),
 			       "replace table '%s': its %s changed, which only CreateTable sets; "
-			       "create the new table (under a new name, then switch the code)%s, "
+			       "create the new table (under a new name, then switch the code)%s%s, "
 			       "copy every item into it, and delete the old table once nothing "
-			       "reads it", t1->name.s,
+			       "reads it%s", t1->name.s,
 			       !ddbc_diff_keys_same(&t0->primary, &t1->primary) ? "key schema"
 			       : ddbc_diff_lsis_differ(t0, t1) ? "local secondary indexes"
 			       : "consistency mode or its Regions",
 			       json_object_get(f, "make_mrsc") ? ", make it multi-Region strongly "
-			       "consistent while it is empty (the UpdateTable in 'make_mrsc')" : "");
+			       "consistent while it is empty (the UpdateTable in 'make_mrsc')" : "",
+			       calls ? ", give it NEW's settings (the calls in 'after_create')" : "",
+			       protected ? " (turn its deletion protection off first)" : "");
 	strbuf_release(&makes);
 	return s;
 }

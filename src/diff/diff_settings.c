@@ -85,6 +85,11 @@ static void warm(diff_settings *out, const ddbc_throughput *a, const ddbc_throug
 static void update_table_fields(const ddbc_table *t0, const ddbc_table *t1, diff_settings *out)
 {
 	const ddbc_table_settings *s0 = &t0->settings, *s1 = &t1->settings;
+	/* An absent table_class is STANDARD, DynamoDB's default, as the model
+	 * reads it. */
+	if (t0->table_class != t1->table_class)
+		add(out, DIFF_SET_TABLE_CLASS, "table_class", t0->table_class_loc,
+		    t1->table_class_loc)->on = t1->table_class == DDBC_CLASS_STANDARD_IA;
 	bool dp0 = s0->has_deletion_protection && s0->deletion_protection;
 	bool dp1 = s1->has_deletion_protection && s1->deletion_protection;
 	if (dp0 != dp1)

@@ -88,6 +88,7 @@ static int add_table(const char *file, const json_t *root, const json_t *t, json
 	add_pitr(root, table);
 	strbuf lost = STRBUF_INIT;
 	ddbc_import_described_settings(t, table, &lost);
+	ddbc_import_answered_settings(root, t, table, &lost);
 	if (lost.len)
 		fprintf(stderr, "ddbc import: %s: table '%s': not kept: %s\n", file, name,
 			strbuf_str(&lost));

@@ -179,6 +179,16 @@ void ddbc_import_cfn_settings(const json_t *props, bool global, const char *regi
  * deletion protection, the stream, encryption, warm and maximum
  * throughput, replicas, consistency, witness). */
 void ddbc_import_described_settings(const json_t *t, json_t *table, struct strbuf *lost);
+/* The settings of table t (described, or requested) that other answers
+ * hold, read from root, the object they are merged into beside "Table"
+ * (`jq -s add` of the answers, or `ddbc diff --live`'s files): Tags
+ * (ListTagsOfResource, or the request's), Policy (GetResourcePolicy, or
+ * the request's ResourcePolicy), Contributor Insights (a
+ * DescribeContributorInsights answer, ListContributorInsights'
+ * ContributorInsightsSummaries for the table and its GSIs), and t's table
+ * class (TableClassSummary, or the request's TableClass). */
+void ddbc_import_answered_settings(const json_t *root, const json_t *t, json_t *table,
+				   struct strbuf *lost);
 
 /* Adds table (taken) to design under name, with one entity of that name
  * that declares attrs (name -> type): the source (named in the entity's

@@ -84,6 +84,38 @@ static void insights(const json_t *ci, json_t *out)
 			    json_string(mode && !strcmp(mode, "THROTTLED_KEYS") ? "throttled" : "all"));
 }
 
+/* Tags as a list of {Key, Value} (CloudFormation, CreateTable,
+ * ListTagsOfResource) or a map of strings (a SimpleTable's) as `tags`. */
+static void tags_of(const json_t *tags, json_t *table, strbuf *lost)
+{
+	if (json_is_object(tags) && json_object_size(tags)) {
+		/* AWS::Serverless::SimpleTable's Tags: a map of strings. */
+		json_t *o = json_object();
+		const char *k;
+		const json_t *v;
+		json_object_foreach((json_t *)tags, k, v) {
+			if (ddbc_import_string_text(v))
+				json_object_set_new(o, k, json_string(ddbc_import_string_text(v)));
+			else
+				not_kept(lost, "a tag");
+		}
+		json_object_set_new(table, "tags", o);
+	} else if (json_is_array(tags) && json_array_size(tags)) {
+		json_t *o = json_object();
+		size_t i;
+		const json_t *t;
+		json_array_foreach(tags, i, t) {
+			const char *k = ddbc_import_string_text(json_object_get(t, "Key"));
+			const char *v = ddbc_import_string_text(json_object_get(t, "Value"));
+			if (k && v)
+				json_object_set_new(o, k, json_string(v));
+			else
+				not_kept(lost, "a tag");
+		}
+		json_object_set_new(table, "tags", o);
+	}
+}
+
 /* The settings a table (or a replica) holds of its own. */
 static void own_settings(const json_t *p, json_t *table, strbuf *lost)
 {
@@ -117,33 +149,7 @@ static void own_settings(const json_t *p, json_t *table, strbuf *lost)
 			not_kept(lost, "ResourcePolicy");
 		free(text);
 	}
-	const json_t *tags = json_object_get(p, "Tags");
-	if (json_is_object(tags) && json_object_size(tags)) {
-		/* AWS::Serverless::SimpleTable's Tags: a map of strings. */
-		json_t *o = json_object();
-		const char *k;
-		const json_t *v;
-		json_object_foreach((json_t *)tags, k, v) {
-			if (ddbc_import_string_text(v))
-				json_object_set_new(o, k, json_string(ddbc_import_string_text(v)));
-			else
-				not_kept(lost, "a tag");
-		}
-		json_object_set_new(table, "tags", o);
-	} else if (json_is_array(tags) && json_array_size(tags)) {
-		json_t *o = json_object();
-		size_t i;
-		const json_t *t;
-		json_array_foreach(tags, i, t) {
-			const char *k = ddbc_import_string_text(json_object_get(t, "Key"));
-			const char *v = ddbc_import_string_text(json_object_get(t, "Value"));
-			if (k && v)
-				json_object_set_new(o, k, json_string(v));
-			else
-				not_kept(lost, "a tag");
-		}
-		json_object_set_new(table, "tags", o);
-	}
+	tags_of(json_object_get(p, "Tags"), table, lost);
 }
 
 /* The settings CloudFormation states once for the table. */
@@ -379,5 +385,69 @@ void ddbc_import_described_settings(const json_t *t, json_t *table, strbuf *lost
 			json_array_get(json_object_get(t, "GlobalTableWitnesses"), 0), "RegionName"));
 		if (witness)
 			json_object_set_new(table, "witness", json_string(witness));
+	}
+}
+
+/* A table class as DynamoDB names it (TableClass) as `table_class`;
+ * STANDARD, the default a described table shows, only when standard (a
+ * request that states it). */
+static void table_class(const json_t *v, json_t *table, bool standard)
+{
+	const char *cls = ddbc_import_string_value(v);
+	if (cls && !strcmp(cls, "STANDARD_INFREQUENT_ACCESS"))
+		json_object_set_new(table, "table_class", json_string("standard_ia"));
+	else if (cls && standard && !strcmp(cls, "STANDARD"))
+		json_object_set_new(table, "table_class", json_string("standard"));
+}
+
+/* One answer of DescribeContributorInsights, or one summary of
+ * ListContributorInsights: the table's (no IndexName) or its GSI's,
+ * `contributor_insights` of it when enabled. */
+static void insights_answer(const json_t *a, json_t *table, strbuf *lost)
+{
+	const char *status = ddbc_import_string_value(json_object_get(a,
+							"ContributorInsightsStatus"));
+	if (!status || (strcmp(status, "ENABLED") != 0 && strcmp(status, "ENABLING") != 0))
+		return;
+	const char *index = ddbc_import_string_value(json_object_get(a, "IndexName"));
+	json_t *out = table;
+	if (index) {
+		out = json_object_get(json_object_get(table, "gsi"), index);
+		if (!json_is_object(out)) {
+			not_kept(lost, "Contributor Insights of an index the table lacks");
+			return;
+		}
+	}
+	const char *mode = ddbc_import_string_value(json_object_get(a, "ContributorInsightsMode"));
+	json_object_set_new(out, "contributor_insights",
+			    json_string(mode && !strcmp(mode, "THROTTLED_KEYS") ? "throttled" : "all"));
+}
+
+void ddbc_import_answered_settings(const json_t *root, const json_t *t, json_t *table,
+				   strbuf *lost)
+{
+	table_class(json_object_get(json_object_get(t, "TableClassSummary"), "TableClass"), table,
+		    false);
+	table_class(json_object_get(t, "TableClass"), table, true);
+	tags_of(json_object_get(root, "Tags"), table, lost);
+	/* GetResourcePolicy's Policy, or a CreateTable request's
+	 * ResourcePolicy: the policy document as text. */
+	const json_t *policy = json_object_get(root, "Policy");
+	if (!policy)
+		policy = json_object_get(root, "ResourcePolicy");
+	const char *text = ddbc_import_string_value(policy);
+	if (text && text[strspn(text, " \t\r\n")] == '{')
+		json_object_set_new(table, "resource_policy", json_string(text));
+	else if (policy)
+		not_kept(lost, "the resource policy (no JSON document)");
+	if (json_object_get(root, "ContributorInsightsStatus"))
+		insights_answer(root, table, lost);
+	size_t i;
+	const json_t *a;
+	json_array_foreach(json_object_get(root, "ContributorInsightsSummaries"), i, a) {
+		const char *name = ddbc_import_string_value(json_object_get(a, "TableName"));
+		const char *own = ddbc_import_string_value(json_object_get(t, "TableName"));
+		if (!name || !own || !strcmp(name, own))
+			insights_answer(a, table, lost);
 	}
 }

@@ -571,7 +571,9 @@ static bool fallback(ddbc_sls *s, parser *p, json_t **value)
 			fail(s, "'%s': a quoted fallback that does not end", p->str);
 		spaces(p);
 	} else {
-		while (isalnum((unsigned char)p->str[p->i]) || strchr(".-+", p->str[p->i]))
+		/* strchr finds the terminator too: the end is no literal's */
+		while (isalnum((unsigned char)p->str[p->i]) ||
+		       (p->str[p->i] && strchr(".-+", p->str[p->i])))
 			strbuf_addch(&t, p->str[p->i++]);
 		spaces(p);
 		if (t.len && (p->str[p->i] == ':' || p->str[p->i] == '(') &&

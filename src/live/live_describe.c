@@ -1,5 +1,7 @@
-/* live_describe.c - DescribeTable, DescribeTimeToLive and DescribeContinuousBackups
- * into describe-table files */
+/* live_describe.c - DescribeTable, DescribeTimeToLive, DescribeContinuousBackups,
+ * ListTagsOfResource, GetResourcePolicy and ListContributorInsights into
+ * describe-table files: each answer's members beside "Table", as the
+ * importer reads them (docs/import.md) */
 #include "live/live_describe.h"
 #include "util/xalloc.h"
 
@@ -101,6 +103,67 @@ static void add_backups(ddbc_dynamo *c, const char *deployed, json_t *doc)
 	json_decref(req);
 }
 
+/* The answers of op for req, every page (NextToken), merged into doc: the
+ * list member `list` appended, the others set. A failure is said and
+ * leaves what op tells uncompared, as with the backups; none is the
+ * answer when the error is `none` (a table without a policy). */
+static void add_answer(ddbc_dynamo *c, const char *deployed, const char *op, json_t *req,
+		       const char *list, const char *none, const char *what, json_t *doc)
+{
+	json_t *all = json_array();
+	for (int page = 0; page < 1000; page++) {
+		json_t *resp = NULL;
+		ddbc_dynamo_error e;
+		if (ddbc_dynamo_call(c, op, req, &resp, &e) < 0) {
+			if (!none || strcmp(e.type, none) != 0)
+				fprintf(stderr, "ddbc diff: table '%s': %s not compared: %s failed: "
+					"%s%s%s\n", deployed, what, op, e.type,
+					*e.type && *e.message ? ": " : "", e.message);
+			break;
+		}
+		const char *k;
+		json_t *v;
+		json_object_foreach(resp, k, v) {
+			if (list && !strcmp(k, list))
+				json_array_extend(all, v);
+			else if (strcmp(k, "NextToken") != 0)
+				json_object_set(doc, k, v);
+		}
+		json_t *next = json_object_get(resp, "NextToken");
+		bool more = json_is_string(next) && *json_string_value(next);
+		if (more)
+			json_object_set(req, "NextToken", next);
+		json_decref(resp);
+		if (!more)
+			break;
+	}
+	if (list && json_array_size(all))
+		json_object_set(doc, list, all);
+	json_decref(all);
+	json_decref(req);
+}
+
+/* The settings that are answers of their own: tags and the policy (on the
+ * table's ARN), Contributor Insights of the table and its GSIs. */
+static void add_settings(ddbc_dynamo *c, const char *table, const char *deployed, json_t *doc)
+{
+	const char *arn = json_string_value(json_object_get(json_object_get(doc, "Table"),
+							    "TableArn"));
+	if (arn) {
+		add_answer(c, deployed, "ListTagsOfResource", json_pack("{s:s}", "ResourceArn", arn),
+			   "Tags", NULL, "tags", doc);
+		add_answer(c, deployed, "GetResourcePolicy", json_pack("{s:s}", "ResourceArn", arn),
+			   NULL, "PolicyNotFoundException", "the resource policy", doc);
+	}
+	add_answer(c, deployed, "ListContributorInsights", json_pack("{s:s}", "TableName", deployed),
+		   "ContributorInsightsSummaries", NULL, "Contributor Insights", doc);
+	/* compared as the design's table, as "Table" is */
+	size_t i;
+	json_t *sum;
+	json_array_foreach(json_object_get(doc, "ContributorInsightsSummaries"), i, sum)
+		json_object_set_new(sum, "TableName", json_string(table));
+}
+
 /* One table: 1 written to *path, 0 not deployed, -1 failed. */
 static int describe_one(ddbc_dynamo *c, const char *table, const char *deployed,
 			const char *dir, char **path, strbuf *err)
@@ -123,6 +186,7 @@ static int describe_one(ddbc_dynamo *c, const char *table, const char *deployed,
 		json_object_set(doc, "TimeToLiveDescription",
 				json_object_get(ttl, "TimeToLiveDescription"));
 		add_backups(c, deployed, doc);
+		add_settings(c, table, deployed, doc);
 		*path = write_file(dir, table, doc, err);
 		r = *path ? 1 : -1;
 	} else if (missing) {
