@@ -116,6 +116,18 @@ static void tags_of(const json_t *tags, json_t *table, strbuf *lost)
 	}
 }
 
+/* A table class as DynamoDB names it (TableClass) as `table_class`;
+ * STANDARD, the default a described table shows, only when standard (a
+ * request that states it). */
+static void table_class(const json_t *v, json_t *table, bool standard)
+{
+	const char *cls = ddbc_import_string_value(v);
+	if (cls && !strcmp(cls, "STANDARD_INFREQUENT_ACCESS"))
+		json_object_set_new(table, "table_class", json_string("standard_ia"));
+	else if (cls && standard && !strcmp(cls, "STANDARD"))
+		json_object_set_new(table, "table_class", json_string("standard"));
+}
+
 /* The settings a table (or a replica) holds of its own. */
 static void own_settings(const json_t *p, json_t *table, strbuf *lost)
 {
@@ -150,6 +162,7 @@ static void own_settings(const json_t *p, json_t *table, strbuf *lost)
 		free(text);
 	}
 	tags_of(json_object_get(p, "Tags"), table, lost);
+	table_class(json_object_get(p, "TableClass"), table, true);
 }
 
 /* The settings CloudFormation states once for the table. */
@@ -386,18 +399,6 @@ void ddbc_import_described_settings(const json_t *t, json_t *table, strbuf *lost
 		if (witness)
 			json_object_set_new(table, "witness", json_string(witness));
 	}
-}
-
-/* A table class as DynamoDB names it (TableClass) as `table_class`;
- * STANDARD, the default a described table shows, only when standard (a
- * request that states it). */
-static void table_class(const json_t *v, json_t *table, bool standard)
-{
-	const char *cls = ddbc_import_string_value(v);
-	if (cls && !strcmp(cls, "STANDARD_INFREQUENT_ACCESS"))
-		json_object_set_new(table, "table_class", json_string("standard_ia"));
-	else if (cls && standard && !strcmp(cls, "STANDARD"))
-		json_object_set_new(table, "table_class", json_string("standard"));
 }
 
 /* One answer of DescribeContributorInsights, or one summary of
