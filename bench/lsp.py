@@ -115,8 +115,8 @@ def main():
     send(proc, {"method": "exit"})
     proc.wait()
     med = statistics.median(latencies)
-    print("didChange -> publishDiagnostics over %d edits: median %.0f ms, max %.0f ms"
-          % (edits, med, max(latencies)))
+    print("didChange -> publishDiagnostics over %d edits: median %.0f ms, max %.0f ms, "
+          "%d over 1 s" % (edits, med, max(latencies), sum(x > 1000 for x in latencies)))
     print("server CPU per edit: median %.0f ms, max %.0f ms" % (statistics.median(cpu), max(cpu)))
     print("RSS: after open %d KiB, after edit 1 %d KiB, after edit %d %d KiB, peak %d KiB"
           % (rss[0], rss[1], edits, rss[-1], max(rss)))
