@@ -839,6 +839,7 @@ static exit_status run_command(const struct command *cmd, int argc, char **argv)
 	}
 	free(o.params);
 	free(o.tables);
+	free(o.patterns);
 	return status;
 }
 
