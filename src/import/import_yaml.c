@@ -160,6 +160,10 @@ static void end_line(FILE *out, const json_t *obj, const char *k)
 	fputc('\n', out);
 }
 
+/* The longest key written as an implicit one: its escaped text stays
+ * under YAML's 1024-character limit on implicit keys. */
+#define LONG_KEY 160
+
 /* Writes member k (value v) of obj; the key is indented unless inline. */
 static void write_member(FILE *out, const json_t *obj, const char *k, const json_t *v,
 			 int indent, bool inline_key)
@@ -171,7 +175,17 @@ static void write_member(FILE *out, const json_t *obj, const char *k, const json
 	}
 	if (!inline_key)
 		write_indent(out, indent);
-	write_string(out, k);
+	if (strlen(k) > LONG_KEY) {
+		/* YAML reads an implicit key of at most 1024 characters:
+		 * a longer one (escaped, up to 6 bytes a character) is
+		 * written as an explicit key, "? key" then ": value". */
+		fputs("? ", out);
+		write_string(out, k);
+		fputc('\n', out);
+		write_indent(out, indent);
+	} else {
+		write_string(out, k);
+	}
 	fputc(':', out);
 	bool nested = (json_is_object(v) && json_object_size(v) &&
 		       !ddbc_import_number_text(v)) ||
