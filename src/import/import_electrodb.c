@@ -460,23 +460,6 @@ static int entity(const char *file, const json_t *s, size_t n, json_t *design)
 
 int ddbc_import_electrodb(const char *file, const json_t *root, json_t *design)
 {
-	const json_t *list = root;
-	if (json_is_object(root) && json_object_get(root, "entities")) {
-		if (ddbc_import_lib_version(file, json_object_get(root, "electrodb"), "ElectroDB",
-					    "1,2,3") < 0)
-			return -1;
-		list = json_object_get(root, "entities");
-	}
-	if (json_is_object(list))
-		return entity(file, list, 0, design);
-	if (!json_is_array(list) || !json_array_size(list))
-		return ddbc_import_fail(file, "no ElectroDB entities: give a schema object or a "
-					"list of them, as docs/import.md prints");
-	size_t i;
-	const json_t *s;
-	json_array_foreach(list, i, s)
-		if (!json_is_object(s) || entity(file, s, i, design) < 0)
-			return json_is_object(s) ? -1 : ddbc_import_fail(file, "entity %zu is no "
-									 "object", i + 1);
-	return 0;
+	return ddbc_import_lib_entities(file, root, "electrodb", "ElectroDB", "1,2,3",
+					"no ElectroDB entities: give a schema object or a list of them, as docs/import.md prints", entity, design);
 }

@@ -33,6 +33,16 @@ int ddbc_import_lib_table(const char *file, json_t *design, const char *name, js
 
 /* Whether version v (a string like "3.9.3", or NULL: not given) is of a
  * major version in known ("2,3"): 0, or -1 after saying so. */
+/* One entity of a library's model, the i-th of its list. */
+typedef int ddbc_lib_entity_fn(const char *file, const json_t *e, size_t i, json_t *design);
+
+/* The entities of root: a bundle {KEY: version, "entities": [...]} (the
+ * version checked against versions), a list, or one entity; each read by
+ * fn. none is the message when there are none. */
+int ddbc_import_lib_entities(const char *file, const json_t *root, const char *key,
+			     const char *lib, const char *versions, const char *none,
+			     ddbc_lib_entity_fn *fn, json_t *design);
+
 int ddbc_import_lib_version(const char *file, const json_t *v, const char *library,
 			    const char *known);
 

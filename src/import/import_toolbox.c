@@ -380,23 +380,6 @@ static int entity(const char *file, const json_t *d, size_t n, json_t *design)
 
 int ddbc_import_toolbox(const char *file, const json_t *root, json_t *design)
 {
-	const json_t *list = root;
-	if (json_is_object(root) && json_object_get(root, "entities")) {
-		if (ddbc_import_lib_version(file, json_object_get(root, "dynamodb-toolbox"),
-					    "DynamoDB-Toolbox", "2") < 0)
-			return -1;
-		list = json_object_get(root, "entities");
-	}
-	if (json_is_object(list))
-		return entity(file, list, 0, design);
-	if (!json_is_array(list) || !json_array_size(list))
-		return ddbc_import_fail(file, "no DynamoDB-Toolbox entities: give the list "
-					"docs/import.md prints");
-	size_t i;
-	const json_t *d;
-	json_array_foreach(list, i, d)
-		if (!json_is_object(d) || entity(file, d, i, design) < 0)
-			return json_is_object(d) ? -1 : ddbc_import_fail(file, "entity %zu is no "
-									 "object", i + 1);
-	return 0;
+	return ddbc_import_lib_entities(file, root, "dynamodb-toolbox", "DynamoDB-Toolbox", "2",
+					"no DynamoDB-Toolbox entities: give the list docs/import.md prints", entity, design);
 }
