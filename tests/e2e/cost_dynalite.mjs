@@ -33,8 +33,9 @@ import { readFileSync } from 'node:fs';
 import dynalite from 'dynalite';
 import engine from 'dynalite/db/index.js';
 import { toAttr, fromCliJson, localTables, parseExact } from './values.mjs';
+import { createTables } from './tables.mjs';
 import {
-  DynamoDBClient, CreateTableCommand, PutItemCommand, GetItemCommand, QueryCommand,
+  DynamoDBClient, PutItemCommand, GetItemCommand, QueryCommand,
   ScanCommand, UpdateItemCommand, DeleteItemCommand, DescribeTableCommand,
 } from '@aws-sdk/client-dynamodb';
 
@@ -179,7 +180,7 @@ async function runDesign(client, yaml, prefix, tableNo) {
   const local = localTables(read('create-table'), false);
   const missing = local.missing;
   const tables = local.requests.map((r) => ({ ...r, TableName: rename(r.TableName) }));
-  for (const req of tables) await client.send(new CreateTableCommand(req));
+  await createTables(client, tables);
   for (const t of model.tables) {
     for (const Item of exampleItems(exact, t.name))
       await client.send(new PutItemCommand({ TableName: rename(t.name), Item }));

@@ -31,8 +31,9 @@ import Ajv from 'ajv';
 import { parse as parseYaml } from 'yaml';
 import dynalite from 'dynalite';
 import { toAttr, fromCliJson, localTables, parseExact, numberKey } from './values.mjs';
+import { createTables, dropTables } from './tables.mjs';
 import {
-  DynamoDBClient, CreateTableCommand, DeleteTableCommand, PutItemCommand, GetItemCommand,
+  DynamoDBClient, PutItemCommand, GetItemCommand,
   QueryCommand, ScanCommand, UpdateItemCommand, DeleteItemCommand,
 } from '@aws-sdk/client-dynamodb';
 
@@ -301,14 +302,6 @@ async function readAll(client, operation, input) {
     start = out.LastEvaluatedKey;
   } while (start);
   return items;
-}
-
-async function createTables(client, requests) {
-  for (const req of requests) await client.send(new CreateTableCommand(req));
-}
-
-async function dropTables(client, requests) {
-  for (const req of requests) await client.send(new DeleteTableCommand({ TableName: req.TableName }));
 }
 
 // ---- one design ----------------------------------------------------------------------------------

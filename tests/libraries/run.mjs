@@ -15,10 +15,11 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import dynalite from 'dynalite';
-import { DynamoDBClient, CreateTableCommand, GetItemCommand, QueryCommand, ScanCommand }
+import { DynamoDBClient, GetItemCommand, QueryCommand, ScanCommand }
   from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { toAttr, parseExact, numberKey, localTables, Exact } from '../e2e/values.mjs';
+import { createTables } from '../e2e/tables.mjs';
 
 const require = createRequire(import.meta.url);
 const jobs = JSON.parse(readFileSync(process.argv[2], 'utf8'));
@@ -205,8 +206,7 @@ for (const job of jobs) {
   job.tableNames = creates.map((c) => c.TableName);
   const prefix = `j${n++}-`;
   const { requests } = localTables(creates, false);
-  for (const req of requests)
-    await raw.send(new CreateTableCommand({ ...req, TableName: prefix + req.TableName }));
+  await createTables(raw, requests.map((req) => ({ ...req, TableName: prefix + req.TableName })));
   const put = await writer(job, prefix);
   let written = 0;
   const before = failures;
