@@ -239,6 +239,49 @@ START_TEST(test_numbers_scan_edges)
 }
 END_TEST
 
+/* What the writers make reads back as it was made: a number as its
+ * digits, a string that begins with the mark as that string (never a
+ * number), both after jansson has written them and they are unmarked; a
+ * text too long for the stack buffer the same way. */
+START_TEST(test_numbers_made)
+{
+	static const char big[] = "-12345678901234567890123456789012345678e-3000000000000000000000000";
+	static const char marked_text[] = "\x01\x02" "12";
+	json_t *a = json_array();
+	json_array_append_new(a, ddbc_json_number_new("141.96", 6));
+	json_array_append_new(a, ddbc_json_number_new(big, sizeof(big) - 1));
+	json_array_append_new(a, ddbc_json_string_new(marked_text, 4));
+	json_array_append_new(a, ddbc_json_string_new("plain", 5));
+	json_array_append_new(a, ddbc_json_string_new_nocheck(marked_text, 4));
+	size_t len;
+	const char *n = ddbc_json_marked_number(json_array_get(a, 0), &len);
+	ck_assert(n && len == 6 && !memcmp(n, "141.96", 6));
+	n = ddbc_json_marked_number(json_array_get(a, 1), &len);
+	ck_assert(n && len == sizeof(big) - 1 && !memcmp(n, big, len));
+	for (size_t i = 2; i <= 4; i += 2) {
+		ck_assert(!ddbc_json_marked_number(json_array_get(a, i), &len));
+		n = ddbc_json_marked_string(json_array_get(a, i), &len);
+		ck_assert(n && len == 4 && !memcmp(n, marked_text, 4));
+		ck_assert_str_eq(ddbc_json_source_text(json_string_value(json_array_get(a, i))),
+				 marked_text);
+	}
+	ck_assert_ptr_eq(json_string_value(json_array_get(a, 3)),
+			 ddbc_json_source_text(json_string_value(json_array_get(a, 3))));
+	char *text = json_dumps(a, JSON_COMPACT);
+	text[ddbc_json_unmark(text, strlen(text))] = '\0';
+	strbuf want = STRBUF_INIT;
+	strbuf_addf(&want, "[141.96,%s,\"\\u0001\\u000212\",\"plain\",\"\\u0001\\u000212\"]", big);
+	ck_assert_str_eq(text, strbuf_str(&want));
+	strbuf_release(&want);
+	free(text);
+	json_decref(a);
+	/* No UTF-8: NULL, as json_stringn says, mark or none. */
+	ck_assert_ptr_null(ddbc_json_string_new("\x01\x02\xff", 3));
+	ck_assert_ptr_null(ddbc_json_string_new("\xff", 1));
+	ck_assert_ptr_null(ddbc_json_number_new("\xff", 1));
+}
+END_TEST
+
 static Suite *decimal_suite(void)
 {
 	Suite *s = suite_create("decimal");
@@ -254,6 +297,7 @@ static Suite *decimal_suite(void)
 	tcase_add_test(tc, test_numbers_marked);
 	tcase_add_test(tc, test_numbers_marked_how);
 	tcase_add_test(tc, test_numbers_scan_edges);
+	tcase_add_test(tc, test_numbers_made);
 	suite_add_tcase(s, tc);
 	return s;
 }

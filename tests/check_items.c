@@ -7,6 +7,7 @@
  * tests/golden/items; DDBC_UPDATE_GOLDEN=1 rewrites them.
  */
 #define _GNU_SOURCE 1
+#include "items/items.h"
 #include "items/items_keyindex.h"
 #include "items/items_match.h"
 #include "items/items_stream.h"
@@ -1293,6 +1294,53 @@ END_TEST
 
 /* ---- the suite --------------------------------------------------------------------------------------------- */
 
+/* check-items lets jansson allocate an item's tree from a region of its
+ * own (items_jalloc.h) for its runs only: while one is open jansson's
+ * functions are the reader's, a run inside another keeps them, and the
+ * last one out puts jansson's own back for the loader, the emitters and
+ * the live client. A value made on one side of a run's edge and freed on
+ * the other goes back to malloc (ASan says so when it does not). */
+START_TEST(test_allocator_scoped)
+{
+	json_malloc_t m0, m;
+	json_free_t f0, f;
+	json_get_alloc_funcs(&m0, &f0);
+	tu_design t;
+	tu_load_file(&t, STAMP);
+	ck_assert_ptr_nonnull(t.design);
+	ddbc_semantics(t.design);
+	json_t *before = json_pack("{s:[i,s]}", "made", 1, "before");
+
+	static const char line[] = "{\"PK\": \"EVENT#e#USER#U1\", \"SK\": \"PROFILE\", "
+				   "\"price\": 141.96}\n";
+	FILE *in = fmemopen((void *)line, sizeof(line) - 1, "r");
+	FILE *out = fopen("/dev/null", "w");
+	ck_assert(in && out);
+	ddbc_items_opts o;
+	ddbc_items_opts_init(&o);
+	ddbc_check_items_stream(out, t.design, in, "line", &o);
+	fclose(in);
+	json_get_alloc_funcs(&m, &f);
+	ck_assert(m == m0 && f == f0);
+
+	ddbc_item_checker *a = ddbc_item_checker_new(t.design);
+	json_get_alloc_funcs(&m, &f);
+	ck_assert(m != m0 && f != f0);
+	ddbc_item_checker *b = ddbc_item_checker_new(t.design);
+	json_t *inside = json_pack("{s:[i,s]}", "made", 2, "inside");
+	ddbc_item_checker_free(a);
+	json_get_alloc_funcs(&m, &f);
+	ck_assert(m != m0 && f != f0);
+	json_decref(before);
+	ddbc_item_checker_free(b);
+	json_get_alloc_funcs(&m, &f);
+	ck_assert(m == m0 && f == f0);
+	json_decref(inside);
+	fclose(out);
+	tu_design_free(&t);
+}
+END_TEST
+
 static Suite *items_suite(void)
 {
 	Suite *s = suite_create("items");
@@ -1342,6 +1390,7 @@ static Suite *items_suite(void)
 	tcase_add_test(tc, test_unstored_key_parts);
 	tcase_add_test(tc, test_format_json);
 	tcase_add_test(tc, test_output_file);
+	tcase_add_test(tc, test_allocator_scoped);
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("bad-input");

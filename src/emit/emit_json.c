@@ -15,6 +15,7 @@
 #include "model/reserved.h"
 #include "model/semantics.h"
 #include "util/decimal.h"
+#include "util/json_number.h"
 #include "util/xalloc.h"
 
 #include <math.h>
@@ -236,30 +237,13 @@ int ddbc_json_stream_finish(ddbc_json_stream *s)
 
 /* ---- values ---------------------------------------------------------------------------- */
 
-/* len bytes of s behind the number mark (util/decimal.h): a number's
- * digits as JSON writes them, or a string's bytes as they are. */
-static json_t *behind_mark(const char *s, size_t len, bool number)
-{
-	strbuf b = STRBUF_INIT;
-	strbuf_addstr(&b, DDBC_NUMBER_MARK);
-	if (number)
-		ddbc_decimal_json(&b, s, len);
-	else
-		strbuf_add(&b, s, len);
-	json_t *v = json_stringn_nocheck(b.buf, b.len);
-	strbuf_release(&b);
-	return v;
-}
-
 json_t *ddbc_json_strn(const char *s, size_t len)
 {
-	/* A string that starts with the number mark gets it twice, which
-	 * ddbc_json_unmark undoes: a mark once is a number, twice a string. */
-	if (len >= DDBC_NUMBER_MARK_LEN && !memcmp(s, DDBC_NUMBER_MARK, DDBC_NUMBER_MARK_LEN))
-		return behind_mark(s, len, false);
-	json_t *v = json_stringn(s, len);
+	/* A string that starts with the number mark gets it twice
+	 * (util/json_number.h), which ddbc_json_unmark undoes. */
+	json_t *v = ddbc_json_string_new(s, len);
 	/* The loader and the option parser let only UTF-8 through. */
-	return v ? v : json_stringn_nocheck(s, len);
+	return v ? v : ddbc_json_string_new_nocheck(s, len);
 }
 
 json_t *ddbc_json_str(const char *s)
@@ -273,14 +257,15 @@ void ddbc_json_scalar_text(const ddbc_node *n, strbuf *out)
 	ddbc_scalar_text(n, out);
 }
 
-/* An exact number travels through jansson as a string behind
- * DDBC_NUMBER_MARK (util/decimal.h), which ddbc_json_unmark turns back
- * into the number's own digits once jansson has written it (as this). */
-#define DUMPED_MARK "\"\\u0001\\u0002"
-
 json_t *ddbc_json_number(const char *text, size_t len)
 {
-	return behind_mark(text, len, true);
+	/* A marked string (util/json_number.h), which ddbc_json_unmark turns
+	 * back into the number's own digits once jansson has written it. */
+	strbuf b = STRBUF_INIT;
+	ddbc_decimal_json(&b, text, len);
+	json_t *v = ddbc_json_number_new(b.buf, b.len);
+	strbuf_release(&b);
+	return v;
 }
 
 void ddbc_figure_text(strbuf *out, const ddbc_figure *f)
@@ -304,35 +289,6 @@ void ddbc_json_figure(ddbc_json_stream *s, const char *key, const ddbc_figure *f
 	ddbc_figure_text(&b, f);
 	ddbc_json_member(s, key, ddbc_json_number(b.buf, b.len));
 	strbuf_release(&b);
-}
-
-size_t ddbc_json_unmark(char *text, size_t n)
-{
-	const size_t ml = sizeof(DUMPED_MARK) - 1;
-	size_t r = 0, w = 0;
-	while (r < n) {
-		if (text[r] == '"' && n - r >= ml && !memcmp(text + r, DUMPED_MARK, ml)) {
-			/* The mark twice: a string that starts with the mark once. */
-			if (n - r - ml >= ml - 1 && !memcmp(text + r + ml, &DUMPED_MARK[1], ml - 1)) {
-				text[w++] = '"';
-				r += ml;
-				continue;
-			}
-			/* A number's text holds no quote or backslash: it ends at the
-			 * quote. Anything else behind one mark (a string made without
-			 * ddbc_json_strn) stays the string it is. */
-			const char *q = memchr(text + r + ml, '"', n - r - ml);
-			size_t len = q ? (size_t)(q - (text + r + ml)) : 0;
-			if (q && ddbc_decimal_valid(text + r + ml, len)) {
-				memmove(text + w, text + r + ml, len);
-				w += len;
-				r += ml + len + 1;
-				continue;
-			}
-		}
-		text[w++] = text[r++];
-	}
-	return w;
 }
 
 /* A number scalar with its own digits; JSON has no infinity or NaN (nor

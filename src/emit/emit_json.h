@@ -10,6 +10,7 @@
 #define DDBC_EMIT_JSON_H
 
 #include "model/model.h"
+#include "util/json_number.h"
 #include "util/strbuf.h"
 
 #include <jansson.h>
@@ -63,11 +64,10 @@ json_t *ddbc_json_str(const char *s);
 void ddbc_json_scalar_text(const ddbc_node *n, strbuf *out);
 
 /* An exact decimal number (len bytes of text) as a jansson value that
- * every writer here turns back into the same digits: a marked string.
- * ddbc_json_unmark rewrites the marks in n bytes of jansson's output in
- * place and returns the new length (the stream does it itself). */
+ * every writer here turns back into the same digits: a marked string
+ * (util/json_number.h). ddbc_json_unmark (util/json_number.h) rewrites
+ * the marks in jansson's output (the stream does it itself). */
 json_t *ddbc_json_number(const char *text, size_t len);
-size_t ddbc_json_unmark(char *text, size_t n);
 
 /* A capacity figure (rate, count, item_bytes) as the design wrote it
  * (ddbc_figure_text's digits), or null when it is not set. */

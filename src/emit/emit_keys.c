@@ -31,6 +31,7 @@
 #include "model/semantics.h"
 #include "util/decimal.h"
 #include "util/error.h"
+#include "util/json_number.h"
 #include "util/utf8.h"
 #include "util/xalloc.h"
 
@@ -331,17 +332,18 @@ void keys_json(strbuf *sb, const json_t *v, const keys_json_style *st, const key
 		strbuf_addstr(sb, st->arr_close);
 		return;
 	case JSON_STRING: {
-		/* Unmarked as ddbc_json_unmark does: a mark once and a number is
-		 * the number's digits, a mark twice a string that starts with it. */
-		const char *s = json_string_value(v);
-		size_t n = json_string_length(v), ml = DDBC_NUMBER_MARK_LEN;
-		if (n > ml && !memcmp(s, DDBC_NUMBER_MARK, ml)) {
-			if (ddbc_decimal_valid(s + ml, n - ml)) {
-				strbuf_add(sb, s + ml, n - ml);
-				return;
-			}
-			if (n >= 2 * ml && !memcmp(s + ml, DDBC_NUMBER_MARK, ml))
-				s += ml, n -= ml;
+		/* Unmarked as ddbc_json_unmark does: a marked number is the
+		 * number's digits, a string marked twice the string it holds,
+		 * anything else the string it is. */
+		size_t n;
+		const char *s = ddbc_json_marked_number(v, &n);
+		if (s && ddbc_decimal_valid(s, n)) {
+			strbuf_add(sb, s, n);
+			return;
+		}
+		if (!(s = ddbc_json_marked_string(v, &n))) {
+			s = json_string_value(v);
+			n = json_string_length(v);
 		}
 		keys_string(sb, s, n, st->ts);
 		return;

@@ -52,10 +52,9 @@ int ddbc_import_fail(const char *file, const char *fmt, ...)
 json_t *ddbc_import_plain_value(const json_t *av);
 
 /* A Number that no JSON integer holds exactly (141.96, 38 digits, 1e2),
- * as its own text: a string behind DDBC_NUMBER_MARK (util/decimal.h), as
- * the JSON sources' pre-pass makes it (util/json_number.h), which the
- * YAML writer writes as that text. The text of such a value, or NULL for
- * any other value. */
+ * as its own text: a marked string, as the JSON sources' pre-pass makes
+ * it (util/json_number.h), which the YAML writer writes as that text. The
+ * text of such a value, or NULL for any other value. */
 json_t *ddbc_import_number(const char *text);
 const char *ddbc_import_number_text(const json_t *v);
 /* A string read from a source: one that begins with the mark holds it

@@ -28,24 +28,13 @@ int ddbc_import_fail(const char *file, const char *fmt, ...)
 }
 
 /* A number travels through the tree as JSON sources read through the
- * pre-pass give it (util/json_number.h): a string that holds
- * DDBC_NUMBER_MARK and the number's text. A source string that begins
- * with the mark has it twice (ddbc_import_str), so only the mark once
- * followed by a decimal is a number. */
-/* s behind one more mark, as a JSON string. */
-static json_t *behind_mark(const char *s)
-{
-	strbuf b = STRBUF_INIT;
-	strbuf_addstr(&b, DDBC_NUMBER_MARK);
-	strbuf_addstr(&b, s);
-	json_t *v = json_stringn(b.buf, b.len);
-	strbuf_release(&b);
-	return v;
-}
-
+ * pre-pass give it (util/json_number.h): a marked string that holds the
+ * number's text. A source string that begins with the mark has it twice
+ * (ddbc_import_str), so only the mark once followed by a decimal is a
+ * number. */
 json_t *ddbc_import_number(const char *text)
 {
-	return behind_mark(text);
+	return ddbc_json_number_new(text, strlen(text));
 }
 
 const char *ddbc_import_number_text(const json_t *v)
@@ -76,9 +65,7 @@ const char *ddbc_import_string_text(const json_t *v)
 
 json_t *ddbc_import_str(const char *s)
 {
-	if (strncmp(s, DDBC_NUMBER_MARK, DDBC_NUMBER_MARK_LEN))
-		return json_string(s);
-	return behind_mark(s);
+	return ddbc_json_string_new(s, strlen(s));
 }
 
 /* A DynamoDB number: an integer when it fits one exactly, else its own

@@ -7,7 +7,7 @@
  * escaper, so no source text reaches the design raw.
  */
 #include "import/import_int.h"
-#include "util/decimal.h"
+#include "util/json_number.h"
 #include "util/xalloc.h"
 
 #include <ctype.h>
@@ -104,8 +104,7 @@ static void write_string(FILE *out, const char *s)
 {
 	/* A source string that begins with the number mark holds it twice
 	 * (import_int.h): written as the source wrote it. */
-	if (!strncmp(s, DDBC_NUMBER_MARK DDBC_NUMBER_MARK, 2 * DDBC_NUMBER_MARK_LEN))
-		s += DDBC_NUMBER_MARK_LEN;
+	s = ddbc_json_source_text(s);
 	if (plain_ok(s)) {
 		fputs(s, out);
 		return;

@@ -293,6 +293,9 @@ void ddbc_items_run_release(ddbc_items_run *R)
 {
 	ddbc_items_tables_release(R);
 	ddbc_jalloc_release(&R->jalloc);
+	/* The run's trees went with its region: jansson's own functions
+	 * can come back (items_jalloc.h). */
+	ddbc_jalloc_uninstall();
 	free(R->attrs);
 	free(R->slot);
 	free(R->found);

@@ -376,8 +376,12 @@ ddbc_items_result ddbc_items_run_plan(FILE *out, const ddbc_design *g,
 	F.total = plan->n ? 0 : -1;
 	for (size_t i = 0; i < plan->n && F.total >= 0; i++)
 		F.total = plan->parts[i].expect >= 0 ? F.total + plan->parts[i].expect : -1;
-	/* jansson seeds its hash function once; do it before any thread. */
+	/* jansson seeds its hash function once; do it before any thread,
+	 * and open the allocator's scope (items_jalloc.h) before them too, so
+	 * that the workers' runs, which nest in it, never change jansson's
+	 * functions while another thread uses jansson. */
 	json_object_seed(0);
+	ddbc_jalloc_install();
 
 	ddbc_items_begin_output(out, o->format, paths, npaths);
 	if (o->jobs > 1 && plan->n > 1)
@@ -390,6 +394,7 @@ ddbc_items_result ddbc_items_run_plan(FILE *out, const ddbc_design *g,
 	fflush(out);
 
 	json_decref(F.outcome.error);
+	ddbc_jalloc_uninstall();
 	pthread_mutex_destroy(&F.mu);
 	pthread_cond_destroy(&F.cv);
 	free(F.res);

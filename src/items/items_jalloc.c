@@ -32,6 +32,14 @@ struct ddbc_jalloc_block {
 static _Thread_local ddbc_jalloc *active;
 static _Thread_local ddbc_jalloc *owner;
 
+/* How many scopes (ddbc_jalloc_install .. ddbc_jalloc_uninstall) are
+ * open, and jansson's functions from before the first: what memory that
+ * is not a region's comes from and goes back to. */
+static pthread_mutex_t scope_lock = PTHREAD_MUTEX_INITIALIZER;
+static unsigned scopes;
+static json_malloc_t outer_malloc = malloc;
+static json_free_t outer_free = free;
+
 static bool in_block(const char *p, const char *base, size_t size)
 {
 	return base && (uintptr_t)p - (uintptr_t)base < size;
@@ -81,7 +89,7 @@ static void *take(ddbc_jalloc *r, size_t size)
 static void *jmalloc(size_t size)
 {
 	ddbc_jalloc *r = active;
-	return r ? take(r, size ? size : 1) : malloc(size);
+	return r ? take(r, size ? size : 1) : outer_malloc(size);
 }
 
 static void jfree(void *p)
@@ -89,19 +97,25 @@ static void jfree(void *p)
 	ddbc_jalloc *r = owner;
 	if (p && r && owned(r, p))
 		return;
-	free(p);
-}
-
-static pthread_once_t installed = PTHREAD_ONCE_INIT;
-
-static void install(void)
-{
-	json_set_alloc_funcs(jmalloc, jfree);
+	outer_free(p);
 }
 
 void ddbc_jalloc_install(void)
 {
-	pthread_once(&installed, install);
+	pthread_mutex_lock(&scope_lock);
+	if (scopes++ == 0) {
+		json_get_alloc_funcs(&outer_malloc, &outer_free);
+		json_set_alloc_funcs(jmalloc, jfree);
+	}
+	pthread_mutex_unlock(&scope_lock);
+}
+
+void ddbc_jalloc_uninstall(void)
+{
+	pthread_mutex_lock(&scope_lock);
+	if (scopes && --scopes == 0)
+		json_set_alloc_funcs(outer_malloc, outer_free);
+	pthread_mutex_unlock(&scope_lock);
 }
 
 void ddbc_jalloc_begin(ddbc_jalloc *r)

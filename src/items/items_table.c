@@ -201,6 +201,7 @@ static ddbc_items_result run_segments(FILE *out, const ddbc_design *g, table_sca
 	pthread_t th;
 	if (pthread_create(&th, NULL, scan_main, T) != 0) {
 		ddbc_error("cannot start the Scan of table '%s'", T->table);
+		ddbc_jalloc_uninstall();
 		ddbc_items_plan_release(&plan);
 		return DDBC_ITEMS_UNREADABLE;
 	}
@@ -212,6 +213,7 @@ static ddbc_items_result run_segments(FILE *out, const ddbc_design *g, table_sca
 		T->segs[i].r = NULL;
 	}
 	pthread_join(th, NULL);
+	ddbc_jalloc_uninstall();
 	ddbc_items_plan_release(&plan);
 	return r;
 }

@@ -39,13 +39,4 @@ bool ddbc_decimal_dynamodb(const char *s, size_t len, struct strbuf *why);
  * ("1e2" stays "1e2", "141.96" stays "141.96", ".5" becomes "0.5"). */
 void ddbc_decimal_json(struct strbuf *out, const char *s, size_t len);
 
-/* jansson holds a number as a double, which keeps 17 of the 38 digits a
- * DynamoDB Number has, and has no raw-number mode: an exact number
- * travels through it as a JSON string that starts with these two bytes
- * and holds the number's own text. The writers (emit_json.h), the
- * readers of plain items and of import's JSON sources (json_number.h) use
- * the one mark. */
-#define DDBC_NUMBER_MARK "\x01\x02"
-#define DDBC_NUMBER_MARK_LEN 2
-
 #endif

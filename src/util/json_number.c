@@ -4,18 +4,28 @@
  * number into a double: 17 digits of the 38 a DynamoDB Number holds, and
  * 141.96 read back as 141.96000000000001. So before jansson reads the
  * text, each number token is rewritten into a string that holds
- * DDBC_NUMBER_MARK (util/decimal.h) and the token as written, and the
- * readers take such a string for the number. A string value that itself
+ * the mark (MARK below) and the token as written, and the readers take
+ * such a string for the number. A string value that itself
  * begins with the mark gets it twice, so that no string is ever taken for
  * a number: a value with the mark once is a number, with it twice a
  * string. Plain items (items/) and the JSON sources of import/ read
- * their text through here.
+ * their text through here, and the writers (emit/) make their exact
+ * numbers here and undo the marks in what jansson wrote.
+ *
+ * The mark is this file's own: every other file asks the functions of
+ * json_number.h (tests/layers.test checks that no other source names it).
  */
 #include "util/json_number.h"
 #include "util/decimal.h"
 #include "util/strbuf.h"
+#include "util/xalloc.h"
 
+#include <stdlib.h>
 #include <string.h>
+
+/* Two control bytes no text a person writes begins with. */
+#define MARK "\x01\x02"
+#define MARK_LEN 2
 
 /* The mark as a JSON string spells it (the bytes are control characters,
  * which JSON writes only escaped, and "0001" has no hex letters to vary). */
@@ -167,13 +177,13 @@ const char *ddbc_json_marked_number(const json_t *v, size_t *len)
 	 * two bytes looked at, for a value that is no marked number (s is
 	 * NUL-terminated, so s[1] is there when s[0] is the mark's). */
 	const char *s = json_string_value(v);
-	if (!s || s[0] != DDBC_NUMBER_MARK[0] || s[1] != DDBC_NUMBER_MARK[1])
+	if (!s || s[0] != MARK[0] || s[1] != MARK[1])
 		return NULL;
-	if (json_string_length(v) <= DDBC_NUMBER_MARK_LEN ||
-	    !memcmp(s + DDBC_NUMBER_MARK_LEN, DDBC_NUMBER_MARK, DDBC_NUMBER_MARK_LEN))
+	if (json_string_length(v) <= MARK_LEN ||
+	    !memcmp(s + MARK_LEN, MARK, MARK_LEN))
 		return NULL;
-	*len = json_string_length(v) - DDBC_NUMBER_MARK_LEN;
-	return s + DDBC_NUMBER_MARK_LEN;
+	*len = json_string_length(v) - MARK_LEN;
+	return s + MARK_LEN;
 }
 
 const char *ddbc_json_marked_string(const json_t *v, size_t *len)
@@ -182,14 +192,92 @@ const char *ddbc_json_marked_string(const json_t *v, size_t *len)
 		return NULL;
 	const char *s = json_string_value(v);
 	size_t n = json_string_length(v);
-	if (n < DDBC_NUMBER_MARK_LEN || memcmp(s, DDBC_NUMBER_MARK, DDBC_NUMBER_MARK_LEN)) {
+	if (n < MARK_LEN || memcmp(s, MARK, MARK_LEN)) {
 		*len = n;
 		return s;
 	}
 	/* Marked once: a number; twice: a string that began with the mark. */
-	if (n < 2 * DDBC_NUMBER_MARK_LEN ||
-	    memcmp(s + DDBC_NUMBER_MARK_LEN, DDBC_NUMBER_MARK, DDBC_NUMBER_MARK_LEN))
+	if (n < 2 * MARK_LEN ||
+	    memcmp(s + MARK_LEN, MARK, MARK_LEN))
 		return NULL;
-	*len = n - DDBC_NUMBER_MARK_LEN;
-	return s + DDBC_NUMBER_MARK_LEN;
+	*len = n - MARK_LEN;
+	return s + MARK_LEN;
+}
+
+/* ---- values made for the writers ------------------------------------------------------ */
+
+static bool begins_marked(const char *s, size_t len)
+{
+	return len >= MARK_LEN && !memcmp(s, MARK, MARK_LEN);
+}
+
+/* The len bytes of s behind the mark, as a JSON string (NULL when check
+ * finds them no UTF-8). A number's text is short: it goes on the stack. */
+static json_t *behind_mark(const char *s, size_t len, bool check)
+{
+	char small[64];
+	char *b = len <= sizeof(small) - MARK_LEN ? small : xmalloc(len + MARK_LEN);
+	memcpy(b, MARK, MARK_LEN);
+	if (len)
+		memcpy(b + MARK_LEN, s, len);
+	json_t *v = check ? json_stringn(b, len + MARK_LEN)
+			  : json_stringn_nocheck(b, len + MARK_LEN);
+	if (b != small)
+		free(b);
+	return v;
+}
+
+json_t *ddbc_json_number_new(const char *text, size_t len)
+{
+	return behind_mark(text, len, true);
+}
+
+json_t *ddbc_json_string_new(const char *s, size_t len)
+{
+	return begins_marked(s, len) ? behind_mark(s, len, true) : json_stringn(s, len);
+}
+
+json_t *ddbc_json_string_new_nocheck(const char *s, size_t len)
+{
+	return begins_marked(s, len) ? behind_mark(s, len, false) : json_stringn_nocheck(s, len);
+}
+
+const char *ddbc_json_source_text(const char *s)
+{
+	return !strncmp(s, MARK MARK, 2 * MARK_LEN) ? s + MARK_LEN : s;
+}
+
+/* ---- jansson's output unmarked -------------------------------------------------------- */
+
+/* A marked string as jansson writes it: its quote, then the escaped mark. */
+#define DUMPED_MARK "\"" MARK_ESCAPED
+#define DUMPED_MARK_LEN (sizeof(DUMPED_MARK) - 1)
+
+size_t ddbc_json_unmark(char *text, size_t n)
+{
+	const size_t ml = DUMPED_MARK_LEN;
+	size_t r = 0, w = 0;
+	while (r < n) {
+		if (text[r] == '"' && n - r >= ml && !memcmp(text + r, DUMPED_MARK, ml)) {
+			/* The mark twice: a string that starts with the mark once. */
+			if (n - r - ml >= ml - 1 && !memcmp(text + r + ml, &DUMPED_MARK[1], ml - 1)) {
+				text[w++] = '"';
+				r += ml;
+				continue;
+			}
+			/* A number's text holds no quote or backslash: it ends at the
+			 * quote. Anything else behind one mark (a string made without
+			 * ddbc_json_string_new) stays the string it is. */
+			const char *q = memchr(text + r + ml, '"', n - r - ml);
+			size_t len = q ? (size_t)(q - (text + r + ml)) : 0;
+			if (q && ddbc_decimal_valid(text + r + ml, len)) {
+				memmove(text + w, text + r + ml, len);
+				w += len;
+				r += ml + len + 1;
+				continue;
+			}
+		}
+		text[w++] = text[r++];
+	}
+	return w;
 }
