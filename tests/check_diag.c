@@ -11,6 +11,10 @@
 #include "config.h"
 
 #include <jansson.h>
+#include <limits.h>
+#include <stdint.h>
+#include <sys/types.h>
+#include <wchar.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -1170,6 +1174,46 @@ START_TEST(test_comment_not_yaml)
 }
 END_TEST
 
+/* strbuf_addf writes strings and integers itself: byte for byte what
+ * snprintf writes, and the rest through it. */
+#define SAME_AS_SNPRINTF(...)						\
+	do {								\
+		char want[512];						\
+		snprintf(want, sizeof want, __VA_ARGS__);		\
+		strbuf sb = STRBUF_INIT;				\
+		strbuf_addstr(&sb, "<");				\
+		strbuf_addf(&sb, __VA_ARGS__);				\
+		ck_assert_str_eq(sb.buf + 1, want);			\
+		ck_assert_uint_eq(sb.len, strlen(want) + 1);		\
+		strbuf_release(&sb);					\
+	} while (0)
+
+START_TEST(test_strbuf_addf_like_snprintf)
+{
+	/* Through a volatile, so that the compiler does not warn of it. */
+	const char *volatile null_string = NULL;
+	const char *none = null_string;
+	char long_text[300];
+	memset(long_text, 'x', sizeof long_text - 1);
+	long_text[sizeof long_text - 1] = '\0';
+	SAME_AS_SNPRINTF("%s", "");
+	SAME_AS_SNPRINTF("plain text, no conversion");
+	SAME_AS_SNPRINTF("%s=%d;%u %%%c", "name", -42, 4000000000u, 'Q');
+	SAME_AS_SNPRINTF("%d %d %d", 0, INT_MIN, INT_MAX);
+	SAME_AS_SNPRINTF("%ld %lu %lld %llu", LONG_MIN, ULONG_MAX, LLONG_MIN, ULLONG_MAX);
+	SAME_AS_SNPRINTF("%zu %zd %zd", SIZE_MAX, (ssize_t)-7, (ssize_t)12);
+	SAME_AS_SNPRINTF("[%.*s] [%.*s] [%.*s]", 3, "abcdef", 0, "abc", -1, "whole");
+	SAME_AS_SNPRINTF("[%.*s] [%.*s]", 10, "ab", 2, none);
+	SAME_AS_SNPRINTF("%s and %s", long_text, long_text + 200);
+	/* What the strbuf does not write itself goes to vsnprintf. */
+	SAME_AS_SNPRINTF("%5s|%-4d|%02x|%.3g|%03o|%p", "ab", 7, 255, 3.14159, 8, (void *)0x10);
+	SAME_AS_SNPRINTF("%ls %lc", L"", (wint_t)'w');
+	SAME_AS_SNPRINTF("%s %zx %lx %.*d", "mixed", (size_t)255, 255ul, 3, 7);
+	/* glibc writes "(null)" for a null string unless cut short. */
+	SAME_AS_SNPRINTF("%s|%.*s|%.*s", none, 6, none, -1, none);
+}
+END_TEST
+
 static Suite *diag_suite(void)
 {
 	Suite *s = suite_create("diag");
@@ -1233,6 +1277,11 @@ static Suite *diag_suite(void)
 	tcase_add_test(tc, test_comment_block_header);
 	tcase_add_test(tc, test_comment_after_anchor);
 	tcase_add_test(tc, test_comment_not_yaml);
+	suite_add_tcase(s, tc);
+
+	tc = tcase_create("strbuf");
+	tcase_set_timeout(tc, 60);
+	tcase_add_test(tc, test_strbuf_addf_like_snprintf);
 	suite_add_tcase(s, tc);
 	return s;
 }

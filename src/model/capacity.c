@@ -167,14 +167,17 @@ void ddbc_entity_capacity(ddbc_arena *arena, const ddbc_entity *e, ddbc_entity_c
 			out->max_bytes = bytes;
 		for (size_t s = 0; s < t->nindexes; s++) {
 			const ddbc_index *ix = t->indexes[s];
-			double w = ddbc_index_write_units(ix, e, NULL, item, true);
+			/* A put of a new item writes the entry it stores: the
+			 * size serves both (ddbc_index_write_units with no
+			 * item before). */
+			if (!ddbc_index_holds(ix, item))
+				continue;
+			uint64_t entry = ddbc_entry_size(ix, e, item);
+			double w = ddbc_write_units(entry);
 			if (w > out->write[s])
 				out->write[s] = w;
-			if (ddbc_index_holds(ix, item)) {
-				out->storage[s] += (double)ddbc_entry_size(ix, e, item) +
-						   DDBC_STORAGE_OVERHEAD;
-				held[s]++;
-			}
+			out->storage[s] += (double)entry + DDBC_STORAGE_OVERHEAD;
+			held[s]++;
 		}
 	}
 	out->mean_bytes = total / (double)e->nexamples;

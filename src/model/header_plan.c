@@ -553,6 +553,8 @@ typedef struct name_check {
 	check_mode mode;
 	uint32_t *folded;        /* FOLD: the hashes folded (ddbc_hash32) */
 	size_t nfolded, folded_cap;
+	size_t *starts;          /* FOLD: where each entity's hashes start in folded,
+				    and after the last, where they end */
 	ddbc_hashset met;        /* SIEVE: the folded hashes that met */
 	ddbc_hashset twice;      /* the hashes it met more than once */
 	bool second;             /* in the second walk */
@@ -587,6 +589,8 @@ static void check_release(name_check *c)
 	c->seen = NULL;
 	free(c->folded);
 	c->folded = NULL;
+	free(c->starts);
+	c->starts = NULL;
 	ddbc_hashset_release(&c->met);
 	ddbc_hashset_release(&c->twice);
 	free(c->suspects);
@@ -932,6 +936,8 @@ static int plan_entities(planner *p, name_check *c)
 	walk_table_names(p, c);
 	for (size_t i = 0; i < p->g->nentities; i++) {
 		const ddbc_entity *e = &p->g->entities[i];
+		if (c->starts)
+			c->starts[i] = c->nfolded;
 		plan->entity_idents[i] = entity_ident(p, e);
 		if (!plan->entity_idents[i])
 			p->findings = true;
@@ -940,7 +946,50 @@ static int plan_entities(planner *p, name_check *c)
 			return -1;
 		}
 	}
+	if (c->starts)
+		c->starts[p->g->nentities] = c->nfolded;
 	return 0;
+}
+
+/* Whether a folded hash of folded[from..to) met another. */
+static bool any_met(const name_check *c, size_t from, size_t to)
+{
+	for (size_t k = from; k < to; k++)
+		if (ddbc_hashset_has(&c->met, c->folded[k]))
+			return true;
+	return false;
+}
+
+/* The folded hashes that met, into c->met, found in slices of the hash
+ * values copied out and sorted: c->folded keeps its walk order, which
+ * says whose walk hashed each. The copy holds one slice, of about SLICE
+ * hashes (a quarter of a megabyte), beside the whole array: the check
+ * runs when the design's memory is at its peak. */
+#define SLICE (1u << 16)
+
+static size_t slice_of(uint32_t h, size_t slices)
+{
+	return (size_t)(((uint64_t)h * slices) >> 32);
+}
+
+static void find_met(name_check *c)
+{
+	size_t n = c->nfolded, slices = n / SLICE + 1, largest = 0;
+	size_t *count = xcalloc(slices, sizeof(*count));
+	for (size_t i = 0; i < n; i++)
+		count[slice_of(c->folded[i], slices)]++;
+	for (size_t k = 0; k < slices; k++)
+		largest = count[k] > largest ? count[k] : largest;
+	free(count);
+	uint32_t *part = xmalloc((largest ? largest : 1) * sizeof(*part));
+	for (size_t k = 0; k < slices; k++) {
+		size_t m = 0;
+		for (size_t i = 0; i < n; i++)
+			if (slice_of(c->folded[i], slices) == k)
+				part[m++] = c->folded[i];
+		ddbc_hashes32_repeated(part, m, &c->met);
+	}
+	free(part);
 }
 
 /* After a first walk that folded its hashes: the 64-bit hashes of those
@@ -948,19 +997,30 @@ static int plan_entities(planner *p, name_check *c)
  * walk added the findings and planned the entities' identifiers). */
 static void sieve(planner *p, name_check *c)
 {
-	ddbc_hashes32_repeated(c->folded, c->nfolded, &c->met);
-	free(c->folded);
-	c->folded = NULL;
+	find_met(c);
 	c->mode = SIEVE;
 	if (c->met.n) {
 		ddbc_diags *d = p->d;
 		p->d = NULL;
-		walk_table_names(p, c);
+		/* Only the walks that hashed a folded hash that met are taken
+		 * again: two identifiers of one 64-bit hash are both among
+		 * them, and n folded hashes meet by chance in about n * n / 2^33
+		 * pairs (some 17 among the 380,000 identifiers of 10,000
+		 * entities), so that a large design walks a few entities
+		 * again, not all. */
+		size_t n = p->g->nentities;
+		if (any_met(c, 0, c->starts[0]))
+			walk_table_names(p, c);
 		/* It did not fail the first time. */
-		for (size_t i = 0; i < p->g->nentities; i++)
-			hash_entity(p, c, i);
+		for (size_t i = 0; i < n; i++)
+			if (any_met(c, c->starts[i], c->starts[i + 1]))
+				hash_entity(p, c, i);
 		p->d = d;
 	}
+	free(c->folded);
+	c->folded = NULL;
+	free(c->starts);
+	c->starts = NULL;
 	ddbc_hashset_release(&c->met);
 	c->mode = KEEP;
 }
@@ -971,6 +1031,7 @@ static ddbc_plan_result plan_unique(planner *p)
 	const ddbc_design *g = p->g;
 	name_check groups, names;
 	check_init_folded(&names, count_names(g));
+	names.starts = xmalloc((g->nentities + 1) * sizeof(size_t));
 	if (plan_entities(p, &names) != 0) {
 		check_release(&names);
 		return DDBC_PLAN_FAILED;

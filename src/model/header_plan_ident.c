@@ -193,6 +193,26 @@ bool ddbc_header_prefix_usable(const char *s)
  * enum's values by (Go: SHOP_ORDER_STATUS_ENUM_OPEN): each value's
  * identifier part, or every value's index when a value gives none or two
  * give one, so that no two constants meet. In arena, one per value. */
+/* A few values' parts are compared with the earlier ones (a set of them
+ * cost an allocation an attribute, and the header check asks every entity's
+ * enums); more are kept in seen. Whether ids[k] is one of ids[0..k). */
+#define PARTS_SCANNED 16
+
+static bool given_before(const char **ids, size_t k, size_t n, ddbc_strset *seen)
+{
+	if (n <= PARTS_SCANNED) {
+		for (size_t i = 0; i < k; i++)
+			if (!strcmp(ids[i], ids[k]))
+				return true;
+		return false;
+	}
+	size_t len = strlen(ids[k]);
+	if (ddbc_strset_get(seen, ids[k], len))
+		return true;
+	ddbc_strset_put(seen, ids[k], len);
+	return false;
+}
+
 const char **ddbc_hplan_enum_parts(ddbc_arena *arena, const ddbc_attr *a)
 {
 	size_t n = a->more->nenum;
@@ -204,9 +224,7 @@ const char **ddbc_hplan_enum_parts(ddbc_arena *arena, const ddbc_attr *a)
 		ddbc_scalar_text(a->more->enum_values[k], &v);
 		ids[k] = ddbc_hplan_ident(arena, v.buf ? v.buf : "", true);
 		strbuf_release(&v);
-		named = ids[k] && !ddbc_strset_get(&seen, ids[k], strlen(ids[k]));
-		if (named)
-			ddbc_strset_put(&seen, ids[k], strlen(ids[k]));
+		named = ids[k] && !given_before(ids, k, n, &seen);
 	}
 	ddbc_strset_release(&seen);
 	for (size_t k = 0; !named && k < n; k++) {

@@ -80,9 +80,10 @@ uint64_t ddbc_value_size(const ddbc_pval *v, ddbc_type t)
 
 /* The declared type of item's attribute called name; NONE when the entity
  * does not declare it. Sets *stored to whether items hold it. */
-static ddbc_type declared(const ddbc_entity *e, const char *name, bool *stored)
+static ddbc_type declared(const ddbc_entity *e, ddbc_attr_walk *w, const char *name,
+			  bool *stored)
 {
-	const ddbc_attr *a = e ? ddbc_entity_attr(e, name) : NULL;
+	const ddbc_attr *a = e ? ddbc_entity_attr_next(e, w, name) : NULL;
 	*stored = !a || ddbc_attr_stored(a);
 	return a ? a->type : DDBC_TYPE_NONE;
 }
@@ -110,10 +111,11 @@ static uint64_t sum_attrs(const ddbc_index *ix, const ddbc_entity *e, const ddbc
 	ddbc_pval_iter it = ddbc_pval_kind(item) == DDBC_NODE_MAP ? ddbc_pval_members(item)
 								 : (ddbc_pval_iter){ NULL, 0 };
 	const ddbc_pval *key, *v;
+	ddbc_attr_walk w = DDBC_ATTR_WALK_INIT;
 	while (ddbc_pval_pair(&it, &key, &v)) {
 		const char *name = ddbc_pval_text(key);
 		bool stored;
-		ddbc_type t = declared(e, name, &stored);
+		ddbc_type t = declared(e, &w, name, &stored);
 		if (stored && keeps(k, ix, name))
 			sum += ddbc_pval_n(key) + ddbc_value_size(v, t);
 	}

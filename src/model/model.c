@@ -240,14 +240,30 @@ uint8_t *ddbc_attr_roles(const ddbc_attr *a)
 ddbc_attr *ddbc_entity_attr(const ddbc_entity *entity, const char *name)
 {
 	if (!entity->attr_slots) {
-		for (size_t i = 0; i < entity->nattrs; i++)
-			if (entity->attrs[i].name.s && !strcmp(entity->attrs[i].name.s, name))
+		/* The first byte settles most of the names passed over. */
+		for (size_t i = 0; i < entity->nattrs; i++) {
+			const char *s = entity->attrs[i].name.s;
+			if (s && s[0] == name[0] && !strcmp(s, name))
 				return &entity->attrs[i];
+		}
 		return NULL;
 	}
 	name_slots ns = { entity->attr_slots, entity->attr_mask };
 	long i = find_name(&ns, entity->attrs, sizeof(ddbc_attr), name);
 	return i < 0 ? NULL : &entity->attrs[i];
+}
+
+ddbc_attr *ddbc_entity_attr_next(const ddbc_entity *entity, ddbc_attr_walk *w, const char *name)
+{
+	/* While the item's keys so far were the entity's first attributes in
+	 * order, none of those has this name (a mapping's keys differ), so the
+	 * next attribute, if it has it, is the first of that name. */
+	if (w->run == w->pairs++ && w->run < entity->nattrs) {
+		const char *s = entity->attrs[w->run].name.s;
+		if (s && s[0] == name[0] && !strcmp(s, name))
+			return &entity->attrs[w->run++];
+	}
+	return ddbc_entity_attr(entity, name);
 }
 
 static bool names_have(const ddbc_name *names, size_t n, const char *s)

@@ -512,6 +512,17 @@ void ddbc_design_index_entities(ddbc_design *design);
 ddbc_table *ddbc_design_table(const ddbc_design *design, const char *name);
 ddbc_entity *ddbc_design_entity(const ddbc_design *design, const char *name);
 ddbc_attr *ddbc_entity_attr(const ddbc_entity *entity, const char *name);
+/* ddbc_entity_attr of each key of an item (a mapping: its keys differ), in
+ * the item's order: an item that lists the entity's attributes in their
+ * order, as most do, costs one comparison a key.
+ *   ddbc_attr_walk w = DDBC_ATTR_WALK_INIT;
+ *   while (...next key...) a = ddbc_entity_attr_next(e, &w, key); */
+typedef struct ddbc_attr_walk {
+	size_t pairs;            /* keys looked up so far */
+	size_t run;              /* how many of them were the entity's first attributes */
+} ddbc_attr_walk;
+#define DDBC_ATTR_WALK_INIT { 0, 0 }
+ddbc_attr *ddbc_entity_attr_next(const ddbc_entity *entity, ddbc_attr_walk *w, const char *name);
 /* Whether a's entity's items hold a: not when it is marked `stored:
  * false`, unless it is a key attribute of the entity's table. That
  * contradiction is reported once (entity-missing-key); the attribute is

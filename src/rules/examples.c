@@ -485,8 +485,9 @@ static void check_item(const ctx *c, const ddbc_pval *item)
 	const ddbc_attr **attrs = n <= 32 ? on_stack : xmalloc(n * sizeof(*attrs));
 	ddbc_pval_iter it = ddbc_pval_members(item);
 	const ddbc_pval *key, *value;
+	ddbc_attr_walk w = DDBC_ATTR_WALK_INIT;
 	for (size_t i = 0; ddbc_pval_pair(&it, &key, &value); i++)
-		attrs[i] = ddbc_entity_attr(c->e, ddbc_pval_text(key));
+		attrs[i] = ddbc_entity_attr_next(c->e, &w, ddbc_pval_text(key));
 	bool defined = check_defined(c, item, attrs);
 	if (defined && !c->e->incomplete) {
 		bool has_stack[32];
