@@ -248,9 +248,13 @@ static ddbc_emit_result emit_header(FILE *out, struct unit *u, struct opts *o)
 
 static ddbc_emit_result emit_keys(FILE *out, struct unit *u, struct opts *o)
 {
-	ddbc_keys_opts k = { ddbc_keys_langs[o->lang_row].lang, o->module };
+	ddbc_err err = DDBC_ERR_INIT;
+	ddbc_keys_opts k = { ddbc_keys_langs[o->lang_row].lang, o->module, &err };
 	o->settings.sev[DDBC_RULE_HEADER_NAME] = DDBC_SEV_ERROR;
-	return ddbc_emit_keys(out, u->design, &k, &u->d);
+	ddbc_emit_result r = ddbc_emit_keys(out, u->design, &k, &u->d);
+	ddbc_err_print(&err);
+	ddbc_err_release(&err);
+	return r;
 }
 
 static ddbc_emit_result emit_export(FILE *out, struct unit *u, struct opts *o)
