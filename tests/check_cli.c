@@ -8,11 +8,13 @@
 #include "testutil.h"
 
 #include "config.h"
+#include "util/error.h"
 
 #include <jansson.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 
 #define FIXTURE(name) "tests/fixtures/" name
@@ -829,6 +831,93 @@ START_TEST(test_color_on_a_terminal)
 }
 END_TEST
 
+/* ---- util/error.h: the shape of each kind of message ------------------------------- */
+
+/* What the calls between said_begin and said_end wrote to stderr (fd 2
+ * into a temporary file meanwhile); the caller frees it. */
+static int said_fd = -1;
+static FILE *said_file;
+
+static void said_begin(void)
+{
+	fflush(stderr);
+	said_file = tmpfile();
+	ck_assert_ptr_nonnull(said_file);
+	said_fd = dup(STDERR_FILENO);
+	ck_assert_int_ge(said_fd, 0);
+	ck_assert_int_ge(dup2(fileno(said_file), STDERR_FILENO), 0);
+}
+
+static char *said_end(void)
+{
+	fflush(stderr);
+	dup2(said_fd, STDERR_FILENO);
+	close(said_fd);
+	long n = ftell(said_file);
+	ck_assert_int_ge(n, 0);
+	char *text = calloc(1, (size_t)n + 1);
+	rewind(said_file);
+	ck_assert_uint_eq(fread(text, 1, (size_t)n, said_file), (size_t)n);
+	fclose(said_file);
+	return text;
+}
+
+#define ck_said(expected, ...)                                                       \
+	do {                                                                         \
+		said_begin();                                                        \
+		__VA_ARGS__;                                                         \
+		char *said_ = said_end();                                            \
+		ck_assert_str_eq(said_, (expected));                                 \
+		free(said_);                                                         \
+	} while (0)
+
+START_TEST(test_message_shapes)
+{
+	ck_said("ddbc: cannot read 'a.yaml': No such file\n",
+		ddbc_error("cannot read '%s': %s", "a.yaml", "No such file"));
+	ck_said("ddbc diff: unknown revision 'v9'\n",
+		ddbc_cmd_error("diff", "unknown revision '%s'", "v9"));
+	ck_said("ddbc: no command\n", ddbc_cmd_error(NULL, "no command"));
+	ck_said("ddbc import: t.json: table 'T': not kept: tags\n",
+		ddbc_warning("import", "%s: table '%s': not kept: %s", "t.json", "T", "tags"));
+	ck_said("ddbc init: wrote d.yaml\n", ddbc_info("init", "wrote %s", "d.yaml"));
+	ck_said("ddbc sample: note: few items\n", ddbc_note("sample", "few items"));
+	ck_said("ddbc: unknown command 'lnt'\nTry 'ddbc --help'.\n",
+		ddbc_usage_error(NULL, "unknown command '%s'", "lnt"));
+	ck_said("ddbc lint: unknown option '--x'\nTry 'ddbc lint --help'.\n",
+		ddbc_usage_error("lint", "unknown option '%s'", "--x"));
+}
+END_TEST
+
+/* Positions count from 1; a 0 leaves its part out, as check-items'
+ * manifests (a line, no column) and whole-file errors need. */
+START_TEST(test_message_positions)
+{
+	ck_said("i.json:3:7: error: expected a value\n",
+		ddbc_file_error("i.json", 3, 7, "expected a value"));
+	ck_said("m.json:2: error: a line\n", ddbc_file_error("m.json", 2, 0, "a line"));
+	ck_said("r.json: error: not a result\n", ddbc_file_error("r.json", 0, 0, "not a result"));
+	ck_said("p.jsonl:4:1: ddbc migrate: item 4 is bad\n",
+		ddbc_cmd_error_at("migrate", "p.jsonl", 4, 1, "item %d is bad", 4));
+	ck_said("\rverify: 2 of 9\033[K", ddbc_progress("verify: %d of %d", 2, 9));
+	ck_said("\r\033[K", ddbc_progress_clear());
+}
+END_TEST
+
+/* Handed-up errors: kept in order, each as it would have been said. */
+START_TEST(test_message_handed_up)
+{
+	ddbc_err e = DDBC_ERR_INIT;
+	ck_said("", ddbc_err_print(&e));
+	ddbc_err_add(&e, "keys", "two things named '%s'", "getUser");
+	ddbc_err_add(&e, NULL, "keys: '%s' cannot name the module", "main");
+	ck_said("ddbc keys: two things named 'getUser'\n"
+		"ddbc: keys: 'main' cannot name the module\n", ddbc_err_print(&e));
+	ddbc_err_release(&e);
+	ck_said("", ddbc_err_print(&e));
+}
+END_TEST
+
 static Suite *cli_suite(void)
 {
 	Suite *s = suite_create("cli");
@@ -883,6 +972,13 @@ static Suite *cli_suite(void)
 	tcase_add_test(tc, test_color_not_on_a_pipe);
 	tcase_add_test(tc, test_color_always);
 	tcase_add_test(tc, test_color_on_a_terminal);
+	suite_add_tcase(s, tc);
+
+	tc = tcase_create("messages");
+	tcase_set_timeout(tc, 30);
+	tcase_add_test(tc, test_message_shapes);
+	tcase_add_test(tc, test_message_positions);
+	tcase_add_test(tc, test_message_handed_up);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -248,9 +248,13 @@ static ddbc_emit_result emit_header(FILE *out, struct unit *u, struct opts *o)
 
 static ddbc_emit_result emit_keys(FILE *out, struct unit *u, struct opts *o)
 {
-	ddbc_keys_opts k = { ddbc_keys_langs[o->lang_row].lang, o->module };
+	ddbc_err err = DDBC_ERR_INIT;
+	ddbc_keys_opts k = { ddbc_keys_langs[o->lang_row].lang, o->module, &err };
 	o->settings.sev[DDBC_RULE_HEADER_NAME] = DDBC_SEV_ERROR;
-	return ddbc_emit_keys(out, u->design, &k, &u->d);
+	ddbc_emit_result r = ddbc_emit_keys(out, u->design, &k, &u->d);
+	ddbc_err_print(&err);
+	ddbc_err_release(&err);
+	return r;
 }
 
 static ddbc_emit_result emit_export(FILE *out, struct unit *u, struct opts *o)
@@ -865,20 +869,16 @@ int ddbc_cli_main(int argc, char **argv)
 		/* Before a command only --help and --version mean anything. */
 		static const char *const top[] = { "help", "version" };
 		const char *hint = ddbc_suggest(name + strspn(name, "-"), top, 2);
-		fprintf(stderr, "ddbc: unknown option '%s'", name);
-		if (hint)
-			fprintf(stderr, "; did you mean '--%s'?", hint);
-		fputs("\nTry 'ddbc --help'.\n", stderr);
+		ddbc_usage_error(NULL, "unknown option '%s'%s%s%s", name,
+				 hint ? "; did you mean '--" : "", hint ? hint : "",
+				 hint ? "'?" : "");
 		return EXIT_USAGE;
 	}
 	const char *names[sizeof(commands) / sizeof(commands[0])];
 	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
 		names[i] = commands[i].name;
 	const char *hint = ddbc_suggest(name, names, sizeof(names) / sizeof(names[0]));
-	if (hint)
-		fprintf(stderr, "ddbc: unknown command '%s'; did you mean '%s'?\nTry 'ddbc "
-				"--help'.\n", name, hint);
-	else
-		cli_usage_error(NULL, "unknown command '%s'", name);
+	ddbc_usage_error(NULL, "unknown command '%s'%s%s%s", name,
+			 hint ? "; did you mean '" : "", hint ? hint : "", hint ? "'?" : "");
 	return EXIT_USAGE;
 }

@@ -1,6 +1,7 @@
 /* cli_cost.c - `ddbc cost` (cli_cost.h) */
 #include "cli/cli_cost.h"
 #include "emit/emit_cost.h"
+#include "util/error.h"
 #include "util/strbuf.h"
 
 #include <string.h>
@@ -13,11 +14,12 @@ ddbc_emit_result ddbc_cli_cost(FILE *out, const ddbc_design *g, const char *file
 	strbuf err = STRBUF_INIT;
 	if (!ddbc_prices_load(prices, region, &pr, &err)) {
 		if (g->pricing_region.s && strstr(strbuf_str(&err), "has no prices for region"))
-			fprintf(stderr, "%s:%u:%u: error: pricing.region: %s%s\n", file,
-				g->pricing_region.loc.line, g->pricing_region.loc.column,
-				strbuf_str(&err), prices ? "" : "; give its prices with --prices FILE");
+			ddbc_file_error(file, g->pricing_region.loc.line,
+					g->pricing_region.loc.column, "pricing.region: %s%s",
+					strbuf_str(&err),
+					prices ? "" : "; give its prices with --prices FILE");
 		else
-			fprintf(stderr, "ddbc cost: %s\n", strbuf_str(&err));
+			ddbc_cmd_error("cost", "%s", strbuf_str(&err));
 		strbuf_release(&err);
 		return DDBC_EMIT_FAILED;
 	}

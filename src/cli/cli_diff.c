@@ -13,6 +13,7 @@
 #include "import/import.h"
 #include "live/live_describe.h"
 #include "rules/check.h"
+#include "util/error.h"
 #include "util/output.h"
 #include "util/repo_path.h"
 #include "util/strbuf.h"
@@ -139,16 +140,16 @@ static rev_result source_at_rev(const char *path, const char *rev, ddbc_source *
 	*out = NULL;
 	int rc = run_git(dir, inside, NULL);
 	if (rc < 0)
-		fprintf(stderr, "ddbc diff: cannot run git for --against: %s%s\n", strerror(errno),
-			errno == ENOENT ? " (is git installed and on PATH?)" : "");
+		ddbc_cmd_error("diff", "cannot run git for --against: %s%s", strerror(errno),
+			       errno == ENOENT ? " (is git installed and on PATH?)" : "");
 	else if (rc != 0)
-		fprintf(stderr, "ddbc diff: '%s' is not in a git checkout; compare two files "
-				"instead: ddbc diff OLD NEW\n", path);
+		ddbc_cmd_error("diff", "'%s' is not in a git checkout; compare two files "
+				       "instead: ddbc diff OLD NEW", path);
 	else if (run_git(dir, verify, NULL) != 0 && run_git(dir, head, NULL) == 0)
-		fprintf(stderr, "ddbc diff: unknown revision '%s'\n", rev);
+		ddbc_cmd_error("diff", "unknown revision '%s'", rev);
 	else if (run_git(dir, tracked, NULL) != 0)
-		fprintf(stderr, "ddbc diff: '%s' is not under git (git add it, or compare two "
-				"files: ddbc diff OLD NEW)\n", path);
+		ddbc_cmd_error("diff", "'%s' is not under git (git add it, or compare two "
+				       "files: ddbc diff OLD NEW)", path);
 	else if (run_git(dir, show, &text) != 0) {
 		/* Not at rev, or no commit at all yet: nothing was deployed. */
 		*out = empty_design(strbuf_str(&name));
@@ -190,7 +191,7 @@ static rev_result open_side(side *s, const char *path, const char *rev,
 			return got;
 	} else if (!(s->src = ddbc_source_read(path))) {
 		s->read_errno = errno;
-		fprintf(stderr, "ddbc: cannot read '%s': %s\n", path, strerror(errno));
+		ddbc_error("cannot read '%s': %s", path, strerror(errno));
 		return REV_FAILED;
 	}
 	s->design = ddbc_check(s->src, &s->d, r->settings);
@@ -497,7 +498,7 @@ static int compare_live(const side *n, const ddbc_diff_request *r)
 	strbuf dir = STRBUF_INIT, err = STRBUF_INIT;
 	strbuf_addf(&dir, "%s/ddbc-live-XXXXXX", tmp && *tmp ? tmp : "/tmp");
 	if (!mkdtemp(dir.buf)) {
-		fprintf(stderr, "ddbc diff: cannot make a temporary folder: %s\n", strerror(errno));
+		ddbc_cmd_error("diff", "cannot make a temporary folder: %s", strerror(errno));
 		strbuf_release(&dir);
 		return STATUS_USAGE;
 	}
@@ -511,12 +512,12 @@ static int compare_live(const side *n, const ddbc_diff_request *r)
 		if (!ddbc_design_table(n->design, tables[i]))
 			unknown = tables[i];
 	if (unknown) {
-		fprintf(stderr, "ddbc diff: --table '%s': '%s' has no such table; name a table "
-			"of the design (NAME, or NAME=DEPLOYED when deployed under another name)\n",
-			unknown, r->new_path);
+		ddbc_cmd_error("diff", "--table '%s': '%s' has no such table; name a table "
+			       "of the design (NAME, or NAME=DEPLOYED when deployed under "
+			       "another name)", unknown, r->new_path);
 	} else if (ddbc_live_describe(r->live, (const char *const *)tables, (const char *const *)deployed,
 			       ntables, dir.buf, &paths, &nlive, &err) < 0) {
-		fprintf(stderr, "ddbc diff: %s\n", strbuf_str(&err));
+		ddbc_cmd_error("diff", "%s", strbuf_str(&err));
 	} else {
 		ddbc_diff_request lr = *r;
 		lr.live_paths = paths;
@@ -568,8 +569,8 @@ int ddbc_cli_diff(const ddbc_diff_request *r)
 		/* A design added since REV (or a repository's first commit): what
 		 * it holds is all added, nothing deployed can break. Text without
 		 * --all says so in its one line (print_added). */
-		fprintf(stderr, "ddbc diff: '%s' is new since '%s': everything in it is added\n",
-			r->new_path, r->against);
+		ddbc_info("diff", "'%s' is new since '%s': everything in it is added",
+			  r->new_path, r->against);
 	if (ro == REV_FAILED) {
 		if (o.src)
 			print_errors(&o, r);
@@ -596,8 +597,8 @@ int ddbc_cli_diff_designs(const ddbc_diff_request *r, ddbc_diff_designs_fn fn, v
 	rev_result rn = ro != REV_FAILED ? open_side(&n, r->new_path, NULL, r) : REV_FAILED;
 	int status = STATUS_USAGE;
 	if (ro == REV_NEW_FILE)
-		fprintf(stderr, "ddbc: '%s' is new since '%s': no stored item can be of OLD\n",
-			r->new_path, r->against);
+		ddbc_error("'%s' is new since '%s': no stored item can be of OLD",
+			   r->new_path, r->against);
 	else if (ro == REV_FAILED || has_errors(&o.d))
 		print_errors(&o, r);
 	else if (rn != REV_OK || has_errors(&n.d))
@@ -605,7 +606,7 @@ int ddbc_cli_diff_designs(const ddbc_diff_request *r, ddbc_diff_designs_fn fn, v
 	else
 		status = fn(ctx, o.design, n.design);
 	if (ro == REV_OK && has_errors(&o.d))
-		fprintf(stderr, "ddbc: OLD has errors: its items cannot be matched to its entities\n");
+		ddbc_error("OLD has errors: its items cannot be matched to its entities");
 	close_side(&o);
 	if (ro != REV_FAILED)
 		close_side(&n);

@@ -8,6 +8,7 @@
 #include "diag/diag.h"
 #include "diag/item_kinds.h"
 #include "util/embedded.h"
+#include "util/error.h"
 #include "util/source.h"
 #include "util/strbuf.h"
 
@@ -44,8 +45,8 @@ static int print_page(const char *id)
 		strbuf_addf(&path, "%s/%s.md", dir, id);
 		ddbc_source *page = ddbc_source_read(path.buf);
 		if (!page)
-			fprintf(stderr, "ddbc explain: cannot read '%s' (DDBC_RULES_DIR): %s\n",
-				path.buf, strerror(errno));
+			ddbc_cmd_error("explain", "cannot read '%s' (DDBC_RULES_DIR): %s",
+				       path.buf, strerror(errno));
 		else
 			fwrite(page->text, 1, page->len, stdout);
 		strbuf_release(&path);
@@ -58,7 +59,7 @@ static int print_page(const char *id)
 	strbuf_release(&name);
 	if (!f) {
 		/* Every rule and kind is embedded by the build: a miss is a bug. */
-		fprintf(stderr, "ddbc explain: this build lacks the page of '%s'\n", id);
+		ddbc_cmd_error("explain", "this build lacks the page of '%s'", id);
 		return STATUS_USAGE;
 	}
 	fwrite(f->data, 1, f->len, stdout);
@@ -74,11 +75,11 @@ int ddbc_cli_explain(const char *id)
 	if (ddbc_rule_find(id, &rule) < 0 && ddbc_item_kind_find(id, &kind) < 0) {
 		const char *hint = ddbc_rule_suggest(id);
 		if (hint)
-			fprintf(stderr, "ddbc explain: unknown rule '%s'; did you mean '%s'?\n", id,
-				hint);
+			ddbc_cmd_error("explain", "unknown rule '%s'; did you mean '%s'?", id,
+				       hint);
 		else
-			fprintf(stderr, "ddbc explain: unknown rule '%s'; 'ddbc explain' lists "
-					"them\n", id);
+			ddbc_cmd_error("explain", "unknown rule '%s'; 'ddbc explain' lists "
+					       "them", id);
 		return STATUS_USAGE;
 	}
 	return print_page(id);

@@ -121,8 +121,8 @@ int ddbc_cli_init(const char *name, const char *output)
 	if (ddbc_output_commit(&out) < 0)
 		goto out;
 	if (!to_stdout)
-		fprintf(stderr, "ddbc init: wrote %s; check it with: ddbc lint %s\n", path.buf,
-			path.buf);
+		ddbc_info("init", "wrote %s; check it with: ddbc lint %s", path.buf,
+			  path.buf);
 	status = STATUS_OK;
 out:
 	strbuf_release(&nm);

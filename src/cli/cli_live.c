@@ -31,7 +31,7 @@ ddbc_emit_result ddbc_cli_sample(FILE *out, const ddbc_design *g, const struct o
 	} else {
 		/* one line a note */
 		for (const char *at = strbuf_str(&s.notes); *at; at += strcspn(at, "\n") + 1)
-			fprintf(stderr, "ddbc sample: note: %.*s\n", (int)strcspn(at, "\n"), at);
+			ddbc_note("sample", "%.*s", (int)strcspn(at, "\n"), at);
 		if (ddbc_sample_write(out, &s, strcmp(o->format, "batch") ? DDBC_SAMPLE_JSONL
 									     : DDBC_SAMPLE_BATCH) < 0)
 			r = DDBC_EMIT_FAILED;

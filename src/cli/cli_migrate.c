@@ -3,6 +3,7 @@
 #include "cli/cli_diff.h"
 #include "cli/cli_migrate.h"
 #include "live/migrate.h"
+#include "util/error.h"
 #include "util/output.h"
 
 #include <errno.h>
@@ -84,8 +85,8 @@ exit_status ddbc_cli_migrate(struct opts *o)
 	if (o->output) {
 		out = strcmp(o->output, "-") ? fopen(o->output, "w") : stdout;
 		if (!out) {
-			fprintf(stderr, "ddbc migrate: cannot write '%s': %s\n", o->output,
-				strerror(errno));
+			ddbc_cmd_error("migrate", "cannot write '%s': %s", o->output,
+				       strerror(errno));
 			return EXIT_USAGE;
 		}
 	}
@@ -100,7 +101,7 @@ exit_status ddbc_cli_migrate(struct opts *o)
 	};
 	int status = ddbc_cli_diff_designs(&r, run, &c);
 	if (out && out != stdout && fclose(out) != 0) {
-		fprintf(stderr, "ddbc migrate: cannot write '%s': %s\n", o->output, strerror(errno));
+		ddbc_cmd_error("migrate", "cannot write '%s': %s", o->output, strerror(errno));
 		status = EXIT_USAGE;
 	} else if (out == stdout && fflush(stdout) != 0) {
 		status = EXIT_USAGE;

@@ -22,9 +22,7 @@
 /* Says what is wrong with the command line and where help is. */
 void cli_usage_error(const char *cmd, const char *fmt, const char *arg)
 {
-	fprintf(stderr, "ddbc%s%s: ", cmd ? " " : "", cmd ? cmd : "");
-	fprintf(stderr, fmt, arg);
-	fprintf(stderr, "\nTry 'ddbc %s%s--help'.\n", cmd ? cmd : "", cmd ? " " : "");
+	ddbc_usage_error(cmd, fmt, arg);
 }
 
 /* ---- option parsing ------------------------------------------------------------ */
@@ -111,8 +109,7 @@ static cli_step parse_count(const char *cmd, const char *opt, const char *arg,
 	errno = 0;
 	unsigned long v = strtoul(arg, &end, 10);
 	if (!*arg || *end || errno || arg[0] == '-' || v < min || v > max) {
-		fprintf(stderr, "ddbc %s: %s takes a number from %lu, got '%s'\nTry 'ddbc %s "
-			"--help'.\n", cmd, opt, min, arg, cmd);
+		ddbc_usage_error(cmd, "%s takes a number from %lu, got '%s'", opt, min, arg);
 		return CLI_USAGE_ERROR;
 	}
 	*out = v;
@@ -256,10 +253,8 @@ static void option_error(const struct command *cmd, const char *shortopts,
 		names[n++] = lo->name;
 	}
 	const char *hint = ddbc_suggest(flag + 2, names, n);
-	fprintf(stderr, "ddbc %s: unknown option '%s'", cmd->name, flag);
-	if (hint)
-		fprintf(stderr, "; did you mean '--%s'?", hint);
-	fprintf(stderr, "\nTry 'ddbc %s --help'.\n", cmd->name);
+	ddbc_usage_error(cmd->name, "unknown option '%s'%s%s%s", flag,
+			 hint ? "; did you mean '--" : "", hint ? hint : "", hint ? "'?" : "");
 	free(flag);
 }
 

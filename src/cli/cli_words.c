@@ -1,5 +1,6 @@
 /* cli_words.c - the words an option takes, from one table each */
 #include "cli/cli_words.h"
+#include "util/error.h"
 #include "util/suggest.h"
 #include "util/xalloc.h"
 
@@ -77,12 +78,10 @@ int ddbc_words_parse(const char *cmd, const char *what, const char *arg, ddbc_wo
 		strbuf_addf(&list, "%s%s", i ? ", " : "", ddbc_word_name(w, i));
 	const char *hint = meant(arg, w);
 	if (hint)
-		fprintf(stderr, "ddbc %s: unknown %s '%s'; did you mean '%s'? (%s)\n", cmd, what,
-			arg, hint, strbuf_str(&list));
+		ddbc_usage_error(cmd, "unknown %s '%s'; did you mean '%s'? (%s)", what, arg, hint,
+				 strbuf_str(&list));
 	else
-		fprintf(stderr, "ddbc %s: unknown %s '%s'; use %s\n", cmd, what, arg,
-			strbuf_str(&list));
-	fprintf(stderr, "Try 'ddbc %s --help'.\n", cmd);
+		ddbc_usage_error(cmd, "unknown %s '%s'; use %s", what, arg, strbuf_str(&list));
 	strbuf_release(&list);
 	return -1;
 }

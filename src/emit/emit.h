@@ -13,6 +13,7 @@
 #include "model/model.h"
 #include "model/request.h"
 #include "model/request_rows.h"
+#include "util/error.h"
 #include "util/strbuf.h"
 
 #include <stdio.h>
@@ -20,8 +21,9 @@
 typedef enum ddbc_emit_result {
 	DDBC_EMIT_OK,            /* the whole output was written */
 	DDBC_EMIT_FINDINGS,      /* error findings were added to d (exit status 1) */
-	DDBC_EMIT_FAILED         /* it could not run at all; a message was printed
-				  * to stderr (exit status 2) */
+	DDBC_EMIT_FAILED         /* it could not run at all (exit status 2); why is in
+				  * the opts' ddbc_err where they have one, for the
+				  * command to say, else was said (util/error.h) */
 } ddbc_emit_result;
 
 typedef enum ddbc_lang_id {
@@ -76,6 +78,8 @@ typedef struct ddbc_keys_opts {
 	ddbc_keys_lang lang;
 	const char *module;          /* the module's (Go: package) name; NULL = the prefix in
 				      * lower case */
+	ddbc_err *err;               /* DDBC_EMIT_FAILED: why, for the caller to print (a
+				      * name clash, a module name); NULL: not kept */
 } ddbc_keys_opts;
 
 ddbc_emit_result ddbc_emit_keys(FILE *out, const ddbc_design *g, const ddbc_keys_opts *o,

@@ -15,6 +15,7 @@
 #include "model/reserved.h"
 #include "model/semantics.h"
 #include "util/decimal.h"
+#include "util/error.h"
 #include "util/json_number.h"
 #include "util/xalloc.h"
 
@@ -229,7 +230,7 @@ int ddbc_json_stream_finish(ddbc_json_stream *s)
 	strbuf_release(&s->buf);
 	free(s->value);
 	if (s->failed || s->depth != 0) {
-		fputs("ddbc: cannot write the JSON output\n", stderr);
+		ddbc_error("cannot write the JSON output");
 		return DDBC_EMIT_FAILED;
 	}
 	return DDBC_EMIT_OK;

@@ -65,14 +65,14 @@ bool keys_name(keys_writer *w, const char *plan_name)
 		/* Each name is kept with its plan name after its '\0'. */
 		const char *had_plan = had + len + 1;
 		if (strcmp(name, plan_name) || strcmp(had_plan, plan_name))
-			fprintf(stderr, "ddbc keys: the module would have two things named '%s' (%s's "
-				"name for both '%s' and '%s' of the C header); give an entity a "
-				"c_name, or rename the attribute or access pattern\n", name,
-				w->ops->lang_name, had_plan, plan_name);
+			ddbc_err_add(w->err, "keys", "the module would have two things named '%s' "
+				     "(%s's name for both '%s' and '%s' of the C header); give an "
+				     "entity a c_name, or rename the attribute or access pattern",
+				     name, w->ops->lang_name, had_plan, plan_name);
 		else
-			fprintf(stderr, "ddbc keys: the module would have two things named '%s'; "
-				"give an entity a c_name, or rename the attribute or access "
-				"pattern\n", name);
+			ddbc_err_add(w->err, "keys", "the module would have two things named '%s'; "
+				     "give an entity a c_name, or rename the attribute or access "
+				     "pattern", name);
 		w->failed = true;
 		return false;
 	}
@@ -971,18 +971,22 @@ ddbc_emit_result ddbc_emit_keys(FILE *out, const ddbc_design *g, const ddbc_keys
 {
 	ddbc_header_plan plan;
 	ddbc_emit_result r = DDBC_EMIT_FAILED;
+	ddbc_err unkept = DDBC_ERR_INIT;
 	switch (ddbc_header_plan_build(&plan, g, NULL, d)) {
 	case DDBC_PLAN_OK: {
 		keys_writer w = { out, STRBUF_INIT, g, &plan, NULL, NULL, ddbc_arena_new(),
-				  DDBC_STRSET_INIT, false, false, NULL, 0, 0, NULL };
+				  DDBC_STRSET_INIT, false, false, NULL, 0, 0, NULL, NULL };
+		w.err = o && o->err ? o->err : &unkept;
 		w.module = o && o->module ? o->module : plan.prefix_lower;
 		ddbc_keys_lang lang = o ? o->lang : DDBC_KEYS_TS;
 		const char *problem = ddbc_keys_module_problem(lang, w.module);
 		if (problem) {
 			/* --module is checked before (cli.c): this is the design's name. */
-			ddbc_error("keys: '%s' (from the design's name) cannot name the module: %s; "
-				   "give a name with --module", w.module, problem);
+			ddbc_err_add(w.err, NULL, "keys: '%s' (from the design's name) cannot name "
+				     "the module: %s; give a name with --module", w.module,
+				     problem);
 			ddbc_arena_free(w.arena);
+			ddbc_err_release(&unkept);
 			ddbc_header_plan_free(&plan);
 			return DDBC_EMIT_FAILED;
 		}
@@ -1003,5 +1007,6 @@ ddbc_emit_result ddbc_emit_keys(FILE *out, const ddbc_design *g, const ddbc_keys
 	case DDBC_PLAN_FAILED: break;
 	}
 	ddbc_header_plan_free(&plan);
+	ddbc_err_release(&unkept);
 	return r;
 }

@@ -12,6 +12,7 @@
  */
 #include "emit/emit_keys_int.h"
 #include "model/semantics.h"
+#include "util/error.h"
 
 #include <string.h>
 
@@ -75,9 +76,9 @@ static ddbc_hparam *go_params(keys_writer *w, const ddbc_hparam *ps, size_t n)
 		for (size_t j = 0; j < i; j++) {
 			if (strcmp(q[i].name, q[j].name))
 				continue;
-			fprintf(stderr, "ddbc keys: the Go module would have two parameters named "
-				"'%s' (from '%s' and '%s'); rename an attribute or a placeholder\n",
-				q[i].name, ps[j].name, ps[i].name);
+			ddbc_err_add(w->err, "keys", "the Go module would have two parameters "
+				     "named '%s' (from '%s' and '%s'); rename an attribute or a "
+				     "placeholder", q[i].name, ps[j].name, ps[i].name);
 			w->failed = true;
 			return NULL;
 		}

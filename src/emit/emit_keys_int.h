@@ -131,6 +131,9 @@ struct keys_writer {
 	uint64_t *hashes;
 	size_t nhashes, hashes_cap;
 	ddbc_arena *names_arena;
+	/* Why the module cannot be written: the emitter prints nothing, the
+	 * command says it (ddbc_keys_opts.err). */
+	ddbc_err *err;
 };
 
 extern const keys_ops ddbc_keys_ts_ops, ddbc_keys_py_ops, ddbc_keys_go_ops;

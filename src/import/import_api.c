@@ -6,6 +6,7 @@
  * shape into a design table.
  */
 #include "import/import_int.h"
+#include "util/error.h"
 #include "util/strbuf.h"
 
 #include <errno.h>
@@ -271,9 +272,9 @@ json_t *ddbc_import_api_table(const char *file, const json_t *t, json_t **attrs)
 			json_object_set(*attrs, ddbc_import_string_value(n), (json_t *)ty);
 		/* CreateTable refuses a definition no key uses: say so, keep it. */
 		if (ddbc_import_is_string(n) && !key_used(t, ddbc_import_string_value(n)))
-			fprintf(stderr, "ddbc import: %s: AttributeDefinitions names '%s', which no "
-				"KeySchema uses: CreateTable refuses such a table\n", file,
-				ddbc_import_string_value(n));
+			ddbc_warning("import", "%s: AttributeDefinitions names '%s', which no "
+				     "KeySchema uses: CreateTable refuses such a table", file,
+				     ddbc_import_string_value(n));
 	}
 	return table;
 fail:

@@ -16,6 +16,7 @@
  * so neither the template nor the design is held whole as a tree.
  */
 #include "import/import_cfn.h"
+#include "util/error.h"
 #include "util/strbuf.h"
 #include "util/xalloc.h"
 
@@ -329,8 +330,8 @@ static int created(ddbc_cfn *c, const char *logical, const json_t *res, strbuf *
 	strbuf_reset(&c->why);
 	int r = ddbc_cfn_condition(c, cond);
 	if (r == 0)
-		fprintf(stderr, "ddbc import: %s: resource '%s': condition %s is false: not "
-			"created, left out\n", c->file, logical, cond);
+		ddbc_warning("import", "%s: resource '%s': condition %s is false: not "
+			     "created, left out", c->file, logical, cond);
 	else if (r < 0)
 		strbuf_addf(comment, "created only when condition %s holds (%s)", cond,
 			    strbuf_str(&c->why));
@@ -408,9 +409,9 @@ static int one_table(ddbc_cfn *c, const char *logical, const json_t *res, bool g
 			      "least writes auto scaling keeps)" : "");
 	/* Nothing dropped silently: the design holds fixed capacity only. */
 	if (rc == 0 && scaled.len) {
-		fprintf(stderr, "ddbc import: %s: table '%s': not kept, a design holds one fixed "
-			"capacity (the stack region's replica's, auto scaling's minimum): %s\n",
-			c->file, name, strbuf_str(&scaled));
+		ddbc_warning("import", "%s: table '%s': not kept, a design holds one fixed "
+			     "capacity (the stack region's replica's, auto scaling's minimum): %s",
+			     c->file, name, strbuf_str(&scaled));
 		strbuf_addf(&comment, "; not kept: %s", strbuf_str(&scaled));
 	}
 	if (rc == 0 && comment.len)
@@ -469,9 +470,9 @@ static json_t *sls_entries(const char *file, ddbc_sls *v, const char *k, const j
 			json_object_set_new(out, name, r);
 			continue;
 		}
-		fprintf(stderr, "ddbc import: %s: resources.%s.%s: %s: left out (a table that "
-			"uses it says what that leaves undecided)\n", file, k, name,
-			strbuf_str(&v->why));
+		ddbc_warning("import", "%s: resources.%s.%s: %s: left out (a table that "
+			     "uses it says what that leaves undecided)", file, k, name,
+			     strbuf_str(&v->why));
 		if (strcmp(k, "Parameters") || !json_is_object(x) || !json_object_get(x, "Default"))
 			continue;
 		json_t *bare = json_deep_copy(x);
@@ -526,9 +527,8 @@ static json_t *sls_template(const char *file, ddbc_sls *v, const json_t *tpl, si
 			continue;  /* no table: what it needs is no matter */
 		(*found)++;
 		(*refused)++;
-		fprintf(stderr, "ddbc import: %s: resource '%s': %s\n"
-			"ddbc import: %s: resource '%s' left out\n", file, k, strbuf_str(&v->why),
-			file, k);
+		ddbc_warning("import", "%s: resource '%s': %s", file, k, strbuf_str(&v->why));
+		ddbc_warning("import", "%s: resource '%s' left out", file, k);
 		strbuf_addf(lost, "%s%s", lost->len ? ", " : "", k);
 	}
 	json_object_set_new(out, "Resources", resources);
@@ -656,7 +656,7 @@ int ddbc_import_cloudformation(const char *file, const json_t *root, json_t *sta
 		json_decref(tree);
 		if (rc < 0) {
 			refused++;
-			fprintf(stderr, "ddbc import: %s: resource '%s' left out\n", file, logical);
+			ddbc_warning("import", "%s: resource '%s' left out", file, logical);
 			strbuf_addf(&lost, "%s%s", lost.len ? ", " : "", logical);
 		}
 	}
@@ -690,7 +690,7 @@ int ddbc_import_cloudformation(const char *file, const json_t *root, json_t *sta
 	if (refused == found)
 		return ddbc_import_fail(file, "no table resource could be imported");
 	if (refused)
-		fprintf(stderr, "ddbc import: %s: %zu table resource%s refused, the others "
-			"imported\n", file, refused, refused == 1 ? "" : "s");
+		ddbc_warning("import", "%s: %zu table resource%s refused, the others "
+			     "imported", file, refused, refused == 1 ? "" : "s");
 	return 0;
 }

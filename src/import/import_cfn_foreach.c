@@ -9,6 +9,7 @@
  * made are bounded, like every expansion of the importer.
  */
 #include "import/import_cfn.h"
+#include "util/error.h"
 #include "util/strbuf.h"
 #include "util/xalloc.h"
 
@@ -130,8 +131,8 @@ static int one_loop(struct expansion *x, const char *loop, const json_t *args, j
 	json_t *values = collection(x, loop, json_array_get(args, 1));
 	int rc = 0;
 	if (!values)  /* only this loop's resources are lost: the others are imported */
-		fprintf(stderr, "ddbc import: %s: Resources: %s%s: its resources left out\n",
-			x->c->file, PREFIX, loop);
+		ddbc_warning("import", "%s: Resources: %s%s: its resources left out",
+			     x->c->file, PREFIX, loop);
 	size_t i;
 	const json_t *v;
 	json_array_foreach(values, i, v) {

@@ -17,6 +17,7 @@
  * them, which `ddbc export --format create-table` writes.
  */
 #include "import/import_int.h"
+#include "util/error.h"
 #include "util/strbuf.h"
 
 #include <stdio.h>
@@ -90,8 +91,8 @@ static int add_table(const char *file, const json_t *root, const json_t *t, json
 	ddbc_import_described_settings(t, table, &lost);
 	ddbc_import_answered_settings(root, t, table, &lost);
 	if (lost.len)
-		fprintf(stderr, "ddbc import: %s: table '%s': not kept: %s\n", file, name,
-			strbuf_str(&lost));
+		ddbc_warning("import", "%s: table '%s': not kept: %s", file, name,
+			     strbuf_str(&lost));
 	strbuf_release(&lost);
 	if (!ddbc_import_is_string(json_object_get(design, "name")))
 		json_object_set_new(design, "name", json_string(name));

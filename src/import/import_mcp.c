@@ -9,6 +9,7 @@
  */
 #include "import/import_int.h"
 #include "import/import_mcp.h"
+#include "util/error.h"
 #include "util/strbuf.h"
 
 #include <stdbool.h>
@@ -225,10 +226,11 @@ int ddbc_import_mcp(const char *file, const json_t *root, json_t *design)
 			strbuf_addf(&who, "%s%s %s", j ? ", " : "",
 				    ddbc_import_string_value(json_object_get(x, "action")),
 				    ddbc_import_string_value(json_object_get(x, "entity")));
-		fprintf(stderr, "ddbc import: %s: pattern '%s': %s (%s) left out: a design's "
-			"patterns are one call on one table\n", file,
-			ddbc_import_string_value(json_object_get(t, "name")),
-			ddbc_import_string_value(json_object_get(t, "operation")), strbuf_str(&who));
+		ddbc_warning("import", "%s: pattern '%s': %s (%s) left out: a design's "
+			     "patterns are one call on one table", file,
+			     ddbc_import_string_value(json_object_get(t, "name")),
+			     ddbc_import_string_value(json_object_get(t, "operation")),
+			     strbuf_str(&who));
 		strbuf_release(&who);
 	}
 	return 0;

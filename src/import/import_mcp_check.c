@@ -11,6 +11,7 @@
  */
 #include "import/import_int.h"
 #include "import/import_mcp.h"
+#include "util/error.h"
 #include "util/strbuf.h"
 #include "util/xalloc.h"
 
@@ -30,11 +31,12 @@ static void defect(struct check *k, const char *fmt, ...) __attribute__((format(
 static void defect(struct check *k, const char *fmt, ...)
 {
 	va_list ap;
-	fprintf(stderr, "ddbc import: %s: ", k->file);
+	strbuf msg = STRBUF_INIT;
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	strbuf_vaddf(&msg, fmt, ap);
 	va_end(ap);
-	fputc('\n', stderr);
+	ddbc_cmd_error("import", "%s: %s", k->file, msg.buf);
+	strbuf_release(&msg);
 	k->defects++;
 }
 

@@ -8,6 +8,7 @@
  */
 #include "import/import_int.h"
 #include "import/import_mcp.h"
+#include "util/error.h"
 #include "util/strbuf.h"
 #include "util/xalloc.h"
 
@@ -401,14 +402,14 @@ static int one_pattern(const struct mcp_table *t, const char *ename, const json_
 	if (!id)
 		return ddbc_import_fail(t->file, "an access pattern of '%s' has no name", ename);
 	if (!op) {  /* batch and transaction calls have no pattern of their own */
-		fprintf(stderr, "ddbc import: %s: pattern '%s': %s left out: a batch is many "
-			"calls, each one of the design's patterns\n", t->file, id,
-			opname ? opname : "");
+		ddbc_warning("import", "%s: pattern '%s': %s left out: a batch is many "
+			     "calls, each one of the design's patterns", t->file, id,
+			     opname ? opname : "");
 		return 0;
 	}
 	if (json_object_get(ap, "filter_expression"))
-		fprintf(stderr, "ddbc import: %s: pattern '%s': its filter_expression left out "
-			"(a design's patterns hold key conditions only)\n", t->file, id);
+		ddbc_warning("import", "%s: pattern '%s': its filter_expression left out "
+			     "(a design's patterns hold key conditions only)", t->file, id);
 	if (json_object_get(patterns, id))
 		return ddbc_import_fail(t->file, "two access patterns are named '%s'", id);
 	json_t *p = json_object();

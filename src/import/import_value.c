@@ -6,6 +6,7 @@
  */
 #include "import/import_int.h"
 #include "util/decimal.h"
+#include "util/error.h"
 #include "util/json_number.h"
 #include "util/strbuf.h"
 #include "util/xalloc.h"
@@ -19,11 +20,12 @@
 int ddbc_import_fail(const char *file, const char *fmt, ...)
 {
 	va_list ap;
-	fprintf(stderr, "ddbc import: %s: ", file);
+	strbuf msg = STRBUF_INIT;
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	strbuf_vaddf(&msg, fmt, ap);
 	va_end(ap);
-	fputc('\n', stderr);
+	ddbc_cmd_error("import", "%s: %s", file, msg.buf);
+	strbuf_release(&msg);
 	return -1;
 }
 

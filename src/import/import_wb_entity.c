@@ -8,6 +8,7 @@
  */
 #include "import/import_int.h"
 #include "import/import_wb.h"
+#include "util/error.h"
 #include "util/strbuf.h"
 #include "util/xalloc.h"
 
@@ -779,8 +780,8 @@ static int facet_entities(const struct wb_table *w, json_t *facets, json_t *desi
 			settle_facet(w, design, &fs, facets, i, per, mark);
 	}
 	if (rc == 0 && lost)
-		fprintf(stderr, "ddbc import: %s: %zu sample item%s of table '%s' fit no facet: "
-			"left out\n", w->file, lost, lost == 1 ? "" : "s", w->name);
+		ddbc_warning("import", "%s: %zu sample item%s of table '%s' fit no facet: "
+			     "left out", w->file, lost, lost == 1 ? "" : "s", w->name);
 	facets_release(&fs);
 	json_decref(per);
 	json_decref(per_ev);

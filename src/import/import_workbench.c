@@ -9,6 +9,7 @@
  */
 #include "import/import_int.h"
 #include "import/import_wb.h"
+#include "util/error.h"
 #include "util/strbuf.h"
 
 #include <stdbool.h>
@@ -208,8 +209,8 @@ void ddbc_import_wb_items(const char *file, const char *where, json_t *data, jso
 			json_array_append(items, (json_t *)d);   /* parsed when used */
 			continue;
 		}
-		fprintf(stderr, "ddbc import: %s: %s, sample item %zu: %s: left out\n",
-			file, where, i + 1, json_string_value(json_object_get(d, "why")));
+		ddbc_warning("import", "%s: %s, sample item %zu: %s: left out",
+			     file, where, i + 1, json_string_value(json_object_get(d, "why")));
 		if (json_object_get(d, "part"))
 			json_array_append(evidence, json_object_get(d, "part"));
 	}
@@ -221,8 +222,8 @@ void ddbc_import_wb_items(const char *file, const char *where, json_t *data, jso
 		if (p)
 			json_array_append_new(items, p);
 		else
-			fprintf(stderr, "ddbc import: %s: %s, sample item %zu: %s: left out\n",
-				file, where, i + 1, strbuf_str(&why));
+			ddbc_warning("import", "%s: %s, sample item %zu: %s: left out",
+				     file, where, i + 1, strbuf_str(&why));
 		if (part)
 			json_array_append_new(evidence, part);
 		json_array_set_new(data, i, json_null());

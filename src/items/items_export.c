@@ -4,6 +4,7 @@
  * data file); the data files are streamed later, part by part.
  */
 #include "items/items_export.h"
+#include "util/error.h"
 #include "util/source.h"
 #include "util/strbuf.h"
 #include "util/xalloc.h"
@@ -73,20 +74,20 @@ static int check_format(const char *path, const json_t *summary)
 	const char *fmt = json_string_value(json_object_get(summary, "outputFormat"));
 	const char *type = json_string_value(json_object_get(summary, "exportType"));
 	if (fmt && !strcmp(fmt, "ION")) {
-		fprintf(stderr, "%s: error: this export is in Amazon Ion format (outputFormat "
-			"ION), which check-items does not read; export the table again in "
-			"DynamoDB JSON format (ExportFormat DYNAMODB_JSON)\n", path);
+		ddbc_file_error(path, 0, 0, "this export is in Amazon Ion format (outputFormat "
+				"ION), which check-items does not read; export the table again in "
+				"DynamoDB JSON format (ExportFormat DYNAMODB_JSON)");
 		return -1;
 	}
 	if (!fmt || strcmp(fmt, "DYNAMODB_JSON") != 0) {
-		fprintf(stderr, "%s: error: unknown outputFormat %s%s%s; check-items reads "
-			"exports in DynamoDB JSON format (DYNAMODB_JSON)\n", path, fmt ? "'" : "",
-			fmt ? fmt : "(none)", fmt ? "'" : "");
+		ddbc_file_error(path, 0, 0, "unknown outputFormat %s%s%s; check-items reads "
+				"exports in DynamoDB JSON format (DYNAMODB_JSON)", fmt ? "'" : "",
+				fmt ? fmt : "(none)", fmt ? "'" : "");
 		return -1;
 	}
 	if (type && strcmp(type, "FULL_EXPORT") != 0) {
-		fprintf(stderr, "%s: error: this is an %s (its lines hold changes, not items); "
-			"check-items reads full exports\n", path, type);
+		ddbc_file_error(path, 0, 0, "this is an %s (its lines hold changes, not items); "
+				"check-items reads full exports", type);
 		return -1;
 	}
 	return 0;
@@ -102,9 +103,8 @@ static int data_path(const char *dir, const char *mpath, unsigned long line, con
 	while (data && strstr(data + 1, "/data/"))
 		data = strstr(data + 1, "/data/") + 1;
 	if (!data || !data[5] || strstr(data + 5, "..") || strchr(data + 5, '/')) {
-		fprintf(stderr, "%s:%lu: error: a line of the manifest is "
-			"{\"dataFileS3Key\": \".../data/NAME\", \"itemCount\": N, ...}\n", mpath,
-			line);
+		ddbc_file_error(mpath, line, 0, "a line of the manifest is "
+				"{\"dataFileS3Key\": \".../data/NAME\", \"itemCount\": N, ...}");
 		return -1;
 	}
 	strbuf_reset(out);
@@ -118,8 +118,8 @@ static int read_files_manifest(ddbc_items_plan *plan, const char *dir, const cha
 {
 	FILE *f = ddbc_input_fopen(mpath);
 	if (!f) {
-		fprintf(stderr, "%s: error: cannot read the export's file manifest: %s\n", mpath,
-			strerror(errno));
+		ddbc_file_error(mpath, 0, 0, "cannot read the export's file manifest: %s",
+				strerror(errno));
 		return -1;
 	}
 	char *buf = NULL;
@@ -137,13 +137,14 @@ static int read_files_manifest(ddbc_items_plan *plan, const char *dir, const cha
 		long long n = v ? count_of(v, "itemCount") : -1;
 		if (!v || n < 0 || data_path(dir, mpath, line, v, &path) < 0) {
 			if (!v || n < 0)
-				fprintf(stderr, "%s:%lu: error: a line of the manifest is "
-					"{\"dataFileS3Key\": \".../data/NAME\", \"itemCount\": N, "
-					"...}%s%s\n", mpath, line, v ? "" : ": ", v ? "" : je.text);
+				ddbc_file_error(mpath, line, 0, "a line of the manifest is "
+						"{\"dataFileS3Key\": \".../data/NAME\", "
+						"\"itemCount\": N, ...}%s%s", v ? "" : ": ",
+						v ? "" : je.text);
 			rc = -1;
 		} else if (__builtin_add_overflow(*sum, n, sum)) {
-			fprintf(stderr, "%s:%lu: error: the manifest's item counts add up to more "
-				"than %lld\n", mpath, line, LLONG_MAX);
+			ddbc_file_error(mpath, line, 0, "the manifest's item counts add up to more "
+					"than %lld", LLONG_MAX);
 			rc = -1;
 		} else {
 			add_part(plan, path.buf, path.buf, n);
@@ -172,11 +173,12 @@ static int add_export(ddbc_items_plan *plan, const char *dir)
 	long long listed = 0, total = summary ? count_of(summary, "itemCount") : -1;
 	int rc = -1;
 	if (!summary && sf && je.line > 0)
-		fprintf(stderr, "%s:%d:%d: error: cannot read the export's summary manifest: %s\n",
-			sp.buf, je.line, je.column > 0 ? je.column : 1, je.text);
+		ddbc_file_error(sp.buf, (unsigned long)je.line,
+				(unsigned long)(je.column > 0 ? je.column : 1),
+				"cannot read the export's summary manifest: %s", je.text);
 	else if (!summary)
-		fprintf(stderr, "%s: error: cannot read the export's summary manifest: %s\n",
-			sp.buf, je.text);
+		ddbc_file_error(sp.buf, 0, 0, "cannot read the export's summary manifest: %s",
+				je.text);
 	else if (check_format(sp.buf, summary) == 0) {
 		/* manifestFilesS3Key names the file manifest; it lies beside the summary. */
 		const char *key = json_string_value(json_object_get(summary, "manifestFilesS3Key"));
@@ -185,9 +187,9 @@ static int add_export(ddbc_items_plan *plan, const char *dir)
 		rc = read_files_manifest(plan, dir, fp.buf, &listed);
 	}
 	if (rc == 0 && total >= 0 && listed != total) {
-		fprintf(stderr, "%s: error: the summary manifest counts %lld item%s, the file "
-			"manifest %s lists %lld\n", sp.buf, total, total == 1 ? "" : "s", fp.buf,
-			listed);
+		ddbc_file_error(sp.buf, 0, 0, "the summary manifest counts %lld item%s, the file "
+				"manifest %s lists %lld", total, total == 1 ? "" : "s", fp.buf,
+				listed);
 		rc = -1;
 	}
 	for (size_t i = before; rc < 0 && i < plan->n; i++) {
@@ -229,8 +231,8 @@ static int add_exports_below(ddbc_items_plan *plan, const char *dir)
 	}
 	free(list);
 	if (found == 0) {
-		fprintf(stderr, "%s: error: a folder of items is the folder of a DynamoDB export "
-			"to S3, with manifest-summary.json, manifest-files.json and data/\n", dir);
+		ddbc_file_error(dir, 0, 0, "a folder of items is the folder of a DynamoDB export "
+				"to S3, with manifest-summary.json, manifest-files.json and data/");
 		rc = -1;
 	}
 	strbuf_release(&top);

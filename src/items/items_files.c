@@ -16,6 +16,7 @@
  */
 #include "items/items_export.h"
 #include "items/items_run.h"
+#include "util/error.h"
 #include "util/xalloc.h"
 #include "util/source.h"
 
@@ -110,9 +111,8 @@ static void show_progress(files_run *F)
 	strbuf line = STRBUF_INIT;
 	ddbc_items_progress_parts(&line, F->seen, F->total, F->finished, F->plan->n,
 				  F->plan->noun ? F->plan->noun : "file", t - F->started);
-	fprintf(stderr, "\r%s\033[K", line.buf);
+	ddbc_progress("%s", line.buf);
 	strbuf_release(&line);
-	fflush(stderr);
 }
 
 static void tick(void *arg, unsigned long items)
@@ -135,7 +135,7 @@ static void init_progress(files_run *F, ddbc_items_run *R)
 static void end_progress(files_run *F)
 {
 	if (F->progress_shown)
-		fputs("\r\033[K", stderr);
+		ddbc_progress_clear();
 }
 
 /* Before a finding goes to the terminal the progress line is on: the line
@@ -224,8 +224,8 @@ static void finish_part(files_run *F, size_t i)
 	}
 	pthread_mutex_unlock(&F->mu);
 	if (res->bad) {
-		fprintf(stderr, "%s:%lu:%lu: error: %s\n", name, res->err.pos.line,
-			res->err.pos.column, strbuf_str(&res->err.message));
+		ddbc_file_error(name, res->err.pos.line, res->err.pos.column, "%s",
+				strbuf_str(&res->err.message));
 		if (!o->error)
 			o->error = ddbc_items_error_json(name, &res->err);
 		o->failed_input = true;

@@ -10,6 +10,7 @@
  * --max-findings findings when its run was capped.
  */
 #include "items/items_run.h"
+#include "util/error.h"
 #include "util/source.h"
 
 #include "util/strbuf.h"
@@ -94,7 +95,7 @@ static json_t *read_result(const char *path)
 {
 	FILE *f = ddbc_input_fopen(path);
 	if (!f) {
-		fprintf(stderr, "%s: error: cannot read the result: %s\n", path, strerror(errno));
+		ddbc_file_error(path, 0, 0, "cannot read the result: %s", strerror(errno));
 		return NULL;
 	}
 	json_error_t je;
@@ -104,20 +105,20 @@ static json_t *read_result(const char *path)
 		/* jansson counts columns from 0 at the end of a file, and has no
 		 * position (-1) for an error without one. */
 		if (je.line > 0)
-			fprintf(stderr, "%s:%d:%d: error: cannot read the result: %s\n", path,
-				je.line, je.column > 0 ? je.column : 1, je.text);
+			ddbc_file_error(path, (unsigned long)je.line,
+					(unsigned long)(je.column > 0 ? je.column : 1),
+					"cannot read the result: %s", je.text);
 		else
-			fprintf(stderr, "%s: error: cannot read the result: %s\n", path, je.text);
+			ddbc_file_error(path, 0, 0, "cannot read the result: %s", je.text);
 		return NULL;
 	}
 	const char *bad = NULL;
 	if (!json_is_array(json_object_get(root, "findings")) ||
 	    !json_is_object(json_object_get(root, "summary"))) {
-		fprintf(stderr, "%s: error: not a result of check-items --format json (it has "
-			"no \"findings\" and \"summary\")\n", path);
+		ddbc_file_error(path, 0, 0, "not a result of check-items --format json (it has "
+				"no \"findings\" and \"summary\")");
 	} else if ((bad = bad_member(root))) {
-		fprintf(stderr, "%s: error: not a result of check-items --format json: %s\n", path,
-			bad);
+		ddbc_file_error(path, 0, 0, "not a result of check-items --format json: %s", bad);
 	} else {
 		return root;
 	}
@@ -214,8 +215,8 @@ ddbc_items_result ddbc_items_merge(FILE *out, const char *const *paths, size_t n
 		bool first = true;
 		for (size_t i = 0; i < npaths; i++) {
 			if (add_result(roots[i], &sink, &o, &first) < 0) {
-				fprintf(stderr, "%s: error: the result's summary has no counts\n",
-					paths[i]);
+				ddbc_file_error(paths[i], 0, 0,
+						"the result's summary has no counts");
 				o.failed_input = true;
 			}
 		}

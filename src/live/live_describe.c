@@ -3,6 +3,7 @@
  * describe-table files: each answer's members beside "Table", as the
  * importer reads them (docs/import.md) */
 #include "live/live_describe.h"
+#include "util/error.h"
 #include "util/xalloc.h"
 
 #include <errno.h>
@@ -93,9 +94,9 @@ static void add_backups(ddbc_dynamo *c, const char *deployed, json_t *doc)
 	json_t *req = json_pack("{s:s}", "TableName", deployed), *resp = NULL;
 	ddbc_dynamo_error e;
 	if (ddbc_dynamo_call(c, "DescribeContinuousBackups", req, &resp, &e) < 0)
-		fprintf(stderr, "ddbc diff: table '%s': point-in-time recovery not compared: "
-			"DescribeContinuousBackups failed: %s%s%s\n", deployed, e.type,
-			*e.type && *e.message ? ": " : "", e.message);
+		ddbc_warning("diff", "table '%s': point-in-time recovery not compared: "
+			     "DescribeContinuousBackups failed: %s%s%s", deployed, e.type,
+			     *e.type && *e.message ? ": " : "", e.message);
 	else
 		json_object_set(doc, "ContinuousBackupsDescription",
 				json_object_get(resp, "ContinuousBackupsDescription"));
@@ -116,9 +117,9 @@ static void add_answer(ddbc_dynamo *c, const char *deployed, const char *op, jso
 		ddbc_dynamo_error e;
 		if (ddbc_dynamo_call(c, op, req, &resp, &e) < 0) {
 			if (!none || strcmp(e.type, none) != 0)
-				fprintf(stderr, "ddbc diff: table '%s': %s not compared: %s failed: "
-					"%s%s%s\n", deployed, what, op, e.type,
-					*e.type && *e.message ? ": " : "", e.message);
+				ddbc_warning("diff", "table '%s': %s not compared: %s failed: "
+					     "%s%s%s", deployed, what, op, e.type,
+					     *e.type && *e.message ? ": " : "", e.message);
 			break;
 		}
 		const char *k;
@@ -172,8 +173,8 @@ static int describe_one(ddbc_dynamo *c, const char *table, const char *deployed,
 	json_t *doc = describe(c, "DescribeTable", deployed, &missing, err);
 	if (!doc) {
 		if (missing)
-			fprintf(stderr, "ddbc diff: table '%s' is not deployed at %s\n", deployed,
-				ddbc_dynamo_endpoint(c));
+			ddbc_warning("diff", "table '%s' is not deployed at %s", deployed,
+				     ddbc_dynamo_endpoint(c));
 		return missing ? 0 : -1;
 	}
 	json_t *ttl = describe(c, "DescribeTimeToLive", deployed, &missing, err);

@@ -10,6 +10,7 @@
  */
 #include "diff/diff.h"
 #include "live/migrate_int.h"
+#include "util/error.h"
 #include "util/xalloc.h"
 
 #include <stdlib.h>
@@ -164,7 +165,7 @@ static int plan_of(mig_work *w)
 	w->plan = r == DDBC_EMIT_OK ? json_loadb(text, len, 0, &err) : NULL;
 	free(text);
 	if (!json_is_array(w->plan)) {
-		fprintf(stderr, "ddbc migrate: the plan could not be made\n");
+		ddbc_cmd_error("migrate", "the plan could not be made");
 		return 2;
 	}
 	return 0;
@@ -195,27 +196,28 @@ int mig_work_build(mig_work *w, const ddbc_design *old, const ddbc_design *new, 
 		const char *action = fact(st, "action"), *why;
 		if (!action) {
 			if (step)
-				fprintf(stderr, "ddbc migrate: step %ld is an API call (%s), not an item "
-					"step: run it as the plan writes it\n", n,
-					fact(st, "operation") ? fact(st, "operation") : "?");
+				ddbc_cmd_error("migrate", "step %ld is an API call (%s), not an "
+					       "item step: run it as the plan writes it", n,
+					       fact(st, "operation") ? fact(st, "operation") : "?");
 			status = step ? 2 : status;
 			continue;
 		}
 		int item = take_step(w, st, n, action, &why);
 		if (why) {
-			fprintf(stderr, "ddbc migrate: step %ld (%s%s%s%s%s) cannot be carried out by "
-				"rewriting items: %s\n", n, action, fact(st, "table") ? " of table '" : "",
-				fact(st, "table") ? fact(st, "table") : "", fact(st, "table") ? "'" : "",
-				fact(st, "entity") ? " for its items" : "", why);
+			const char *table = fact(st, "table");
+			ddbc_cmd_error("migrate", "step %ld (%s%s%s%s%s) cannot be carried out by "
+				       "rewriting items: %s", n, action, table ? " of table '" : "",
+				       table ? table : "", table ? "'" : "",
+				       fact(st, "entity") ? " for its items" : "", why);
 			status = 2;
 		} else if (!item && step) {
-			fprintf(stderr, "ddbc migrate: step %ld (%s) is not an item step\n", n, action);
+			ddbc_cmd_error("migrate", "step %ld (%s) is not an item step", n, action);
 			status = 2;
 		}
 	}
 	if (step && !found) {
-		fprintf(stderr, "ddbc migrate: the plan from %s has no step %ld (it has %zu)\n",
-			"OLD to NEW", step, json_array_size(w->plan));
+		ddbc_cmd_error("migrate", "the plan from %s has no step %ld (it has %zu)",
+			       "OLD to NEW", step, json_array_size(w->plan));
 		status = 2;
 	}
 	return status;

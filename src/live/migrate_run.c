@@ -15,6 +15,7 @@
 #include "items/items_stream.h"
 #include "items/items_value.h"
 #include "live/migrate_int.h"
+#include "util/error.h"
 #include "util/xalloc.h"
 
 #include <errno.h>
@@ -89,8 +90,8 @@ static int checkpoint_write(run *r)
 	if (rc == 0 && rename(strbuf_str(&tmp), r->o->checkpoint) != 0)
 		rc = -1;
 	if (rc != 0)
-		fprintf(stderr, "ddbc migrate: cannot write checkpoint '%s': %s\n",
-			r->o->checkpoint, strerror(errno));
+		ddbc_cmd_error("migrate", "cannot write checkpoint '%s': %s",
+			       r->o->checkpoint, strerror(errno));
 	strbuf_release(&tmp);
 	return rc;
 }
@@ -118,23 +119,23 @@ static int checkpoint_open(run *r, const char *source, int segments)
 		r->ck = json_loadf(f, 0, &err);
 		fclose(f);
 		if (!r->ck || !json_is_object(json_object_get(r->ck, "parts"))) {
-			fprintf(stderr, "ddbc migrate: checkpoint '%s' is not one ddbc wrote: %s\n",
-				r->o->checkpoint, r->ck ? "no parts" : err.text);
+			ddbc_cmd_error("migrate", "checkpoint '%s' is not one ddbc wrote: %s",
+				       r->o->checkpoint, r->ck ? "no parts" : err.text);
 			return 2;
 		}
 		const char *was = json_string_value(json_object_get(r->ck, "source"));
 		json_int_t n = json_integer_value(json_object_get(r->ck, "segments"));
 		if (!was || strcmp(was, source) || n != segments) {
-			fprintf(stderr, "ddbc migrate: checkpoint '%s' is of another run (%s in %lld "
-				"segments); remove it to start over\n", r->o->checkpoint,
-				was ? was : "?", (long long)n);
+			ddbc_cmd_error("migrate", "checkpoint '%s' is of another run (%s in %lld "
+				       "segments); remove it to start over", r->o->checkpoint,
+				       was ? was : "?", (long long)n);
 			return 2;
 		}
 		return 0;
 	}
 	if (r->o->checkpoint && errno != ENOENT) {
-		fprintf(stderr, "ddbc migrate: cannot read checkpoint '%s': %s\n", r->o->checkpoint,
-			strerror(errno));
+		ddbc_cmd_error("migrate", "cannot read checkpoint '%s': %s", r->o->checkpoint,
+			       strerror(errno));
 		return 2;
 	}
 	r->ck = json_object();
@@ -166,8 +167,10 @@ static void say_failed(run *r, const char *table, const char *where, const json_
 		why = strbuf_str(&w);
 	}
 	pthread_mutex_lock(&r->lock);
-	fprintf(stderr, "%sddbc migrate: item %s%scannot be migrated: %s\n",
-		r->o->progress ? "\r\033[K" : "", strbuf_str(&name), name.len ? " " : "", why);
+	if (r->o->progress)
+		ddbc_progress_clear();
+	ddbc_cmd_error("migrate", "item %s%scannot be migrated: %s", strbuf_str(&name),
+		       name.len ? " " : "", why);
 	strbuf_release(&w);
 	pthread_mutex_unlock(&r->lock);
 	strbuf_release(&name);
@@ -263,13 +266,16 @@ static bool unknown_operation(run *r, const char *op, const ddbc_dynamo_error *e
 	if (!strstr(e->type, "UnknownOperation"))
 		return false;
 	pthread_mutex_lock(&r->lock);
-	if (!atomic_exchange(&r->failed_run, 1))
-		fprintf(stderr, "%sddbc migrate: the engine at '%s' does not support %s, which %s "
-			"needs: run the migration on DynamoDB, DynamoDB Local or moto's server "
-			"(dynalite lacks it), or write the requests with -o\n",
-			r->o->progress ? "\r\033[K" : "", ddbc_dynamo_endpoint(r->db), op,
-			strcmp(op, "TransactWriteItems") ? "this migration"
-			: "moving an item to a new primary key");
+	if (!atomic_exchange(&r->failed_run, 1)) {
+		if (r->o->progress)
+			ddbc_progress_clear();
+		ddbc_cmd_error("migrate", "the engine at '%s' does not support %s, which %s "
+			       "needs: run the migration on DynamoDB, DynamoDB Local or moto's "
+			       "server (dynalite lacks it), or write the requests with -o",
+			       ddbc_dynamo_endpoint(r->db), op,
+			       strcmp(op, "TransactWriteItems") ? "this migration"
+			       : "moving an item to a new primary key");
+	}
 	pthread_mutex_unlock(&r->lock);
 	atomic_store(&r->stop, 1);
 	return true;
@@ -458,9 +464,9 @@ static void scan_table(run *r)
 		if (v[i].thread)
 			pthread_join(v[i].thread, NULL);
 		if (v[i].result < 0) {
-			fprintf(stderr, "ddbc migrate: Scan of table '%s' (%s) failed: %s%s%s\n",
-				r->o->table, v[i].name, v[i].e.type, *v[i].e.type ? ": " : "",
-				v[i].e.message);
+			ddbc_cmd_error("migrate", "Scan of table '%s' (%s) failed: %s%s%s",
+				       r->o->table, v[i].name, v[i].e.type,
+				       *v[i].e.type ? ": " : "", v[i].e.message);
 			atomic_store(&r->failed_run, 1);
 		}
 	}
@@ -498,7 +504,7 @@ static void read_part(run *r, const ddbc_items_part *part)
 {
 	FILE *f = part->path ? fopen(part->path, "rb") : part->stream;
 	if (!f) {
-		fprintf(stderr, "ddbc migrate: cannot read '%s': %s\n", part->name, strerror(errno));
+		ddbc_cmd_error("migrate", "cannot read '%s': %s", part->name, strerror(errno));
 		atomic_store(&r->failed_run, 1);
 		return;
 	}
@@ -528,8 +534,8 @@ static void read_part(run *r, const ddbc_items_part *part)
 		} else {
 			r->read++;
 			r->failed++;
-			fprintf(stderr, "%s:%lu:%lu: ddbc migrate: item %lu is %s\n", part->name,
-				sp.pos.line, sp.pos.column, sp.index, strbuf_str(&why));
+			ddbc_cmd_error_at("migrate", part->name, sp.pos.line, sp.pos.column,
+					  "item %lu is %s", sp.index, strbuf_str(&why));
 		}
 		json_decref(item);
 		strbuf_release(&why);
@@ -542,8 +548,8 @@ static void read_part(run *r, const ddbc_items_part *part)
 			break;
 	}
 	if (st == DDBC_ITEMS_BAD) {
-		fprintf(stderr, "%s:%lu:%lu: ddbc migrate: %s\n", part->name, err.pos.line,
-			err.pos.column, strbuf_str(&err.message));
+		ddbc_cmd_error_at("migrate", part->name, err.pos.line, err.pos.column, "%s",
+				  strbuf_str(&err.message));
 		atomic_store(&r->failed_run, 1);
 	} else if (st == DDBC_ITEMS_END) {
 		pthread_mutex_lock(&r->lock);
@@ -590,8 +596,7 @@ static void *progress_main(void *arg)
 		strbuf sb = STRBUF_INIT;
 		line(r, &sb);
 		pthread_mutex_lock(&r->lock);
-		fprintf(stderr, "\r\033[Kddbc migrate: %s", strbuf_str(&sb));
-		fflush(stderr);
+		ddbc_progress("ddbc migrate: %s", strbuf_str(&sb));
 		pthread_mutex_unlock(&r->lock);
 		strbuf_release(&sb);
 	}
@@ -625,13 +630,13 @@ static int open_client(run *r)
 	char *err = NULL;
 	r->db = ddbc_dynamo_open(&o->dynamo, &err);
 	if (!r->db) {
-		fprintf(stderr, "ddbc migrate: %s\n", err ? err : "cannot reach DynamoDB");
+		ddbc_cmd_error("migrate", "%s", err ? err : "cannot reach DynamoDB");
 		free(err);
 		return 2;
 	}
 	if (o->apply && !o->dry_run && !o->yes && !ddbc_dynamo_is_loopback(r->db)) {
-		fprintf(stderr, "ddbc migrate: --apply would write to '%s', which is not on this "
-			"machine; add --yes to write there\n", ddbc_dynamo_endpoint(r->db));
+		ddbc_cmd_error("migrate", "--apply would write to '%s', which is not on this "
+			       "machine; add --yes to write there", ddbc_dynamo_endpoint(r->db));
 		return 2;
 	}
 	return 0;
@@ -677,7 +682,7 @@ static int run_source(run *r)
 	atomic_store(&r->stop, 1);
 	if (shown) {
 		pthread_join(progress, NULL);
-		fputs("\r\033[K", stderr);
+		ddbc_progress_clear();
 	}
 	ddbc_items_plan_release(&plan);
 	return 0;
@@ -696,17 +701,17 @@ int ddbc_migrate(const ddbc_design *old, const ddbc_design *new, const ddbc_migr
 	if (status == 0)
 		status = open_client(&r);
 	if (status == 0 && w.ntargets == 0)
-		fprintf(stderr, "ddbc migrate: no item step of the plan rewrites items%s\n",
-			o->step ? " of this step" : "");
+		ddbc_warning("migrate", "no item step of the plan rewrites items%s",
+			     o->step ? " of this step" : "");
 	if (status == 0)
 		status = run_source(&r);
 	if (status == 0) {
 		strbuf sb = STRBUF_INIT;
 		line(&r, &sb);
-		fprintf(stderr, "ddbc migrate: %s\n", strbuf_str(&sb));
+		ddbc_info("migrate", "%s", strbuf_str(&sb));
 		if (r.races)
-			fprintf(stderr, "ddbc migrate: %lu writes raced another writer and were "
-				"made again from the item read anew\n", (unsigned long)r.races);
+			ddbc_info("migrate", "%lu writes raced another writer and were "
+				  "made again from the item read anew", (unsigned long)r.races);
 		strbuf_release(&sb);
 		status = atomic_load(&r.failed_run) ? 2 : r.failed ? 1 : 0;
 	}

@@ -82,8 +82,8 @@ static void run_patterns(verify_run *V)
 			if (!asked(V, &V->g->patterns[i]))
 				continue;
 			if (V->o->progress)
-				fprintf(stderr, "\rverify: pattern %zu of %zu\033[K",
-					i + 1, V->g->npatterns);
+				ddbc_progress("verify: pattern %zu of %zu", i + 1,
+					      V->g->npatterns);
 			size_t before = json_array_size(V->report);
 			verify_pattern(V, &V->g->patterns[i], writes);
 			if (json_array_size(V->report) > before)
@@ -92,7 +92,7 @@ static void run_patterns(verify_run *V)
 		}
 	}
 	if (V->o->progress)
-		fputs("\r\033[K", stderr);
+		ddbc_progress_clear();
 	sort_report(V);
 }
 

@@ -10,6 +10,7 @@
 #include "live/verify_int.h"
 #include "emit/emit.h"
 #include "model/request.h"
+#include "util/error.h"
 #include "util/xalloc.h"
 
 #include <stdlib.h>
@@ -184,10 +185,10 @@ int verify_write_items(verify_run *V)
 		if (rc < 0)
 			return -1;
 		if (V->o->progress)
-			fprintf(stderr, "\rverify: %zu of %zu items written", i, V->n);
+			ddbc_progress("verify: %zu of %zu items written", i, V->n);
 	}
 	if (V->o->progress)
-		fputs("\r\033[K", stderr);
+		ddbc_progress_clear();
 	return 0;
 }
 

@@ -121,7 +121,7 @@ static int move_in(ddbc_output_site *s, const char *name)
 	char *from = join(s->tmp, name), *to = join(s->dir, name);
 	int rc = rename(from, to);
 	if (rc < 0)
-		fprintf(stderr, "ddbc: cannot write '%s': %s\n", to, strerror(errno));
+		ddbc_error("cannot write '%s': %s", to, strerror(errno));
 	free(from);
 	free(to);
 	return rc;
@@ -158,7 +158,7 @@ int ddbc_output_site_commit(ddbc_output_site *s)
 	} else {
 		rc = rename(s->tmp, s->dir);
 		if (rc < 0) {
-			fprintf(stderr, "ddbc: cannot write '%s': %s\n", s->dir, strerror(errno));
+			ddbc_error("cannot write '%s': %s", s->dir, strerror(errno));
 			each_file(s, remove_one);
 			rmdir(s->tmp);
 		}

@@ -1,6 +1,8 @@
 /* xalloc.c - allocation that never returns NULL */
 #include "util/xalloc.h"
 
+#include "util/error.h"
+
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -11,7 +13,7 @@
 
 void xalloc_die(void)
 {
-	fputs("ddbc: out of memory\n", stderr);
+	ddbc_error("out of memory");
 	exit(2);
 }
 
