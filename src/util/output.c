@@ -273,18 +273,23 @@ static int open_anonymous(ddbc_output *o)
 static int open_temp(ddbc_output *o, const struct stat *old)
 {
 	o->tmp = temp_template(o->target);
+	sigset_t held;
+	ddbc_cleanup_hold(&held);
 	int fd = mkstemp(o->tmp);
 	if (fd < 0 || open_sink(o, fd) < 0) {
-		ddbc_error("cannot write '%s': %s", o->path, strerror(errno));
+		int err = errno;
 		if (fd >= 0) {
 			if (!o->sink)
 				close(fd);
 			unlink(o->tmp);
 		}
+		ddbc_cleanup_release(&held);
+		ddbc_error("cannot write '%s': %s", o->path, strerror(err));
 		release(o);
 		return -1;
 	}
 	ddbc_cleanup_add(o->tmp, false);
+	ddbc_cleanup_release(&held);
 	if (old) {
 		o->mode = old->st_mode & 07777;
 		if (geteuid() == 0 && fchown(fd, old->st_uid, old->st_gid) < 0)

@@ -55,9 +55,25 @@ static void install(void)
 	}
 }
 
+static pthread_once_t once = PTHREAD_ONCE_INIT;
+
+void ddbc_cleanup_hold(sigset_t *old)
+{
+	pthread_once(&once, install);
+	sigset_t set;
+	sigemptyset(&set);
+	for (size_t i = 0; i < sizeof(signals) / sizeof(signals[0]); i++)
+		sigaddset(&set, signals[i]);
+	pthread_sigmask(SIG_BLOCK, &set, old);
+}
+
+void ddbc_cleanup_release(const sigset_t *old)
+{
+	pthread_sigmask(SIG_SETMASK, old, NULL);
+}
+
 ddbc_cleanup *ddbc_cleanup_add(const char *path, bool is_dir)
 {
-	static pthread_once_t once = PTHREAD_ONCE_INIT;
 	pthread_once(&once, install);
 	pthread_mutex_lock(&mu);
 	ddbc_cleanup *c = head;

@@ -8,9 +8,17 @@
 #ifndef DDBC_OUTPUT_INT_H
 #define DDBC_OUTPUT_INT_H
 
+#include <signal.h>
 #include <stdbool.h>
 
 typedef struct ddbc_cleanup ddbc_cleanup;
+
+/* Holds back SIGTERM, SIGINT and SIGHUP (their handlers installed first),
+ * saving the mask in old, from before a temporary path is made until it is
+ * noted; ddbc_cleanup_release delivers what came meanwhile. Without it a
+ * signal between mkstemp and ddbc_cleanup_add leaves the file behind. */
+void ddbc_cleanup_hold(sigset_t *old);
+void ddbc_cleanup_release(const sigset_t *old);
 
 /* Notes path (copied) for removal on SIGTERM, SIGINT or SIGHUP. */
 ddbc_cleanup *ddbc_cleanup_add(const char *path, bool is_dir);

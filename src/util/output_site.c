@@ -73,9 +73,12 @@ int ddbc_output_site_open(ddbc_output_site *s, const char *dir)
 	} else {
 		return site_fail(s, "write", dir);
 	}
+	sigset_t held;
+	ddbc_cleanup_hold(&held);
 	if (!mkdtemp(s->tmp)) {
 		/* Name the folder the temporary one was to be made in. */
 		int err = errno;
+		ddbc_cleanup_release(&held);
 		char *in = s->existed ? xstrdup(s->dir) : ddbc_output_dirname(s->dir);
 		errno = err;
 		rc = site_fail(s, "create a folder in", in);
@@ -86,6 +89,7 @@ int ddbc_output_site_open(ddbc_output_site *s, const char *dir)
 	umask(mask);
 	chmod(s->tmp, 0777 & ~mask);
 	ddbc_cleanup_add(s->tmp, true);
+	ddbc_cleanup_release(&held);
 	ddbc_output_site_tmp = s->tmp;
 	ddbc_output_site_dir = s->dir;
 	return 0;
