@@ -32,7 +32,8 @@ int main(int argc, char **argv)
 			files[nfiles++] = argv[i];
 		}
 	}
-	int rc = ddbc_import_how(DDBC_IMPORT_CLOUDFORMATION, files, nfiles, params, nparams,
+	int rc = ddbc_import_how(ddbc_import_source_named("cloudformation"), files, nfiles, params,
+				 nparams,
 				 stdout, true);
 	free(params);
 	free(files);

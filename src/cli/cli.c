@@ -716,7 +716,7 @@ static exit_status run_import(struct opts *o)
 	}
 	if (ddbc_words_parse("import", "source", o->from, DDBC_WORDS(ddbc_import_sources), &row) < 0)
 		return EXIT_USAGE;
-	ddbc_import_from from = ddbc_import_sources[row].from;
+	const ddbc_import_source *from = &ddbc_import_sources[row];
 	ddbc_output out;
 	if (ddbc_output_open(&out, o->output) < 0)
 		return EXIT_USAGE;

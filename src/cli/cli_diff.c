@@ -215,7 +215,8 @@ static rev_result open_live(side *s, const ddbc_diff_request *r)
 	FILE *mem = open_memstream(&text, &len);
 	if (!mem)
 		return REV_FAILED;
-	int rc = ddbc_import(DDBC_IMPORT_DESCRIBE_TABLE, r->live_paths, r->nlive, NULL, 0, mem);
+	int rc = ddbc_import(ddbc_import_source_named("describe-table"), r->live_paths, r->nlive,
+			     NULL, 0, mem);
 	fclose(mem);
 	if (rc == 0)
 		s->src = ddbc_source_from_memory("live tables", text, len);

@@ -11,7 +11,6 @@
 #include "import/import.h"
 #include "import/import_int.h"
 #include "import/import_libs.h"
-#include "import/import_mcp.h"
 #include "import/import_wb.h"
 #include "util/json_number.h"
 #include "util/strbuf.h"
@@ -19,15 +18,8 @@
 
 #include <errno.h>
 #include <stdbool.h>
+#include <stdlib.h>
 #include <string.h>
-
-struct run {
-	ddbc_import_from from;
-	const ddbc_import_param *params;
-	size_t nparams;
-	bool settle;   /* the design is only for writing (ddbc_import) */
-	bool whole;    /* a template read whole (the streamed reader's oracle) */
-};
 
 /* Says why jansson refused the text, at its line and column. */
 static void parse_fail(const char *file, const json_error_t *err)
@@ -78,60 +70,18 @@ json_t *ddbc_import_load_json(const char *file)
 	return root;
 }
 
-static json_t *load(const struct run *r, const char *file, json_t **stash)
+/* Reads a file into design in run's format. What the source's load kept
+ * beside the tree (its stash, a Workbench model's prepared items) is the
+ * file's alone: it is dropped once the file is read. */
+static int read_one(ddbc_import_run *run, const char *file, json_t *design)
 {
-	if (r->from == DDBC_IMPORT_CLOUDFORMATION)   /* its resources one at a time */
-		return r->whole ? ddbc_import_load_template(file)
-				: ddbc_import_stream_template(file, stash);
-	if (r->from == DDBC_IMPORT_WORKBENCH)   /* its sample items one at a time */
-		return ddbc_import_wb_load(file);
-	return ddbc_import_load_json(file);
-}
-
-static int read_loaded(const struct run *r, const char *file, json_t *design)
-{
-	json_t *stash = NULL;
-	json_t *root = load(r, file, &stash);
-	if (!root)
-		return -1;
-	int rc = -1;
-	/* Types first, so no reader meets a value of the wrong type. A schema
-	 * of the wrong types is also put to the MCP server's validator
-	 * (import_mcp_check.c, which reads any type), so every defect is
-	 * said in one pass. */
-	if (r->from == DDBC_IMPORT_MCP && ddbc_import_check_mcp(file, root) < 0) {
-		ddbc_import_mcp_check(file, root);
-		json_decref(root);
-		return -1;
-	}
-	if (r->from == DDBC_IMPORT_WORKBENCH && ddbc_import_check_workbench(file, root) < 0) {
-		json_decref(root);
-		return -1;
-	}
-	switch (r->from) {
-	case DDBC_IMPORT_WORKBENCH:
-		rc = r->settle ? ddbc_import_workbench_settled(file, root, design)
-			       : ddbc_import_workbench(file, root, design);
-		break;
-	case DDBC_IMPORT_CLOUDFORMATION:
-		rc = ddbc_import_cloudformation(file, root, stash, design, r->params, r->nparams,
-						r->settle);
-		break;
-	case DDBC_IMPORT_DESCRIBE_TABLE: rc = ddbc_import_describe(file, root, design); break;
-	case DDBC_IMPORT_MCP: rc = ddbc_import_mcp(file, root, design); break;
-	case DDBC_IMPORT_ONETABLE: rc = ddbc_import_onetable(file, root, design); break;
-	case DDBC_IMPORT_ELECTRODB: rc = ddbc_import_electrodb(file, root, design); break;
-	case DDBC_IMPORT_TOOLBOX: rc = ddbc_import_toolbox(file, root, design); break;
-	}
+	const ddbc_import_source *src = run->source;
+	json_t *root = src->load ? src->load(run, file) : ddbc_import_load_json(file);
+	int rc = root ? src->read(run, file, root, design) : -1;
 	json_decref(root);
-	json_decref(stash);
-	return rc;
-}
-
-static int read_one(const struct run *r, const char *file, json_t *design)
-{
-	int rc = read_loaded(r, file, design);
-	ddbc_import_wb_prepared_clear();   /* the items a Workbench model's reader kept */
+	json_decref(run->stash);
+	json_decref(run->prepared);
+	run->stash = run->prepared = NULL;
 	return rc;
 }
 
@@ -147,31 +97,62 @@ static json_t *name_of_file(const char *file)
 	return json_stringn(base, n ? n : strlen(base));
 }
 
+/* Every source: a new one is its reader's file and a row here (with its
+ * declaration). The command line's --from, --list-sources, help and
+ * did-you-mean, the shell completion and the man page all read this
+ * table. A row with no load reads its file as JSON, whole
+ * (ddbc_import_load_json). */
 const ddbc_import_source ddbc_import_sources[] = {
 	{ .name = "workbench", .help = "a NoSQL Workbench data model",
-	  .from = DDBC_IMPORT_WORKBENCH },
+	  .load = ddbc_import_wb_load, .read = ddbc_import_workbench },
 	{ .name = "cloudformation", .help = "a CloudFormation, SAM or CDK template, or serverless.yml",
-	  .from = DDBC_IMPORT_CLOUDFORMATION },
+	  .load = ddbc_import_cfn_load, .read = ddbc_import_cloudformation },
 	{ .name = "describe-table", .help = "aws dynamodb describe-table output, a file per table, or CreateTable requests",
-	  .from = DDBC_IMPORT_DESCRIBE_TABLE },
+	  .read = ddbc_import_describe },
 	{ .name = "mcp", .help = "the schema.json of the DynamoDB MCP server",
-	  .from = DDBC_IMPORT_MCP },
+	  .read = ddbc_import_mcp },
 	{ .name = "onetable", .help = "a OneTable schema (JSON)",
-	  .from = DDBC_IMPORT_ONETABLE },
+	  .read = ddbc_import_onetable },
 	{ .name = "electrodb", .help = "the JSON of ElectroDB entities' schemas (docs/import.md)",
-	  .from = DDBC_IMPORT_ELECTRODB },
+	  .read = ddbc_import_electrodb },
 	{ .name = "dynamodb-toolbox", .help = "the JSON of DynamoDB-Toolbox v2 entities (docs/import.md)",
-	  .from = DDBC_IMPORT_TOOLBOX },
+	  .read = ddbc_import_toolbox },
 	{ .name = NULL },
 };
 
-static json_t *import_tree(const struct run *r, char *const *files, size_t nfiles)
+const ddbc_import_source *ddbc_import_source_named(const char *name)
+{
+	for (const ddbc_import_source *s = ddbc_import_sources; s->name; s++)
+		if (!strcmp(s->name, name))
+			return s;
+	return NULL;
+}
+
+void ddbc_import_run_init(ddbc_import_run *run, const ddbc_import_source *from,
+			  const ddbc_import_param *params, size_t nparams)
+{
+	*run = (ddbc_import_run){ .source = from, .params = params, .nparams = nparams,
+				  .why = STRBUF_INIT };
+}
+
+void ddbc_import_run_release(ddbc_import_run *run)
+{
+	ddbc_import_comments_clear(run);
+	json_decref(run->stash);
+	json_decref(run->prepared);
+	if (run->member_mem)
+		fclose(run->member_mem);
+	free(run->member_text);
+	strbuf_release(&run->why);
+	*run = (ddbc_import_run){ .why = STRBUF_INIT };
+}
+
+json_t *ddbc_import_tree(ddbc_import_run *run, char *const *files, size_t nfiles)
 {
 	json_t *design = json_pack("{sisnso}", "ddbc", 1, "name", "tables", json_object());
 	json_object_set_new(design, "entities", json_object());
 	for (size_t i = 0; i < nfiles; i++) {
-		if (read_one(r, files[i], design) < 0) {
-			ddbc_import_comments_clear();
+		if (read_one(run, files[i], design) < 0) {
 			json_decref(design);
 			return NULL;
 		}
@@ -184,27 +165,23 @@ static json_t *import_tree(const struct run *r, char *const *files, size_t nfile
 	return design;
 }
 
-json_t *ddbc_import_tree(ddbc_import_from from, char *const *files, size_t nfiles,
-			 const ddbc_import_param *params, size_t nparams)
-{
-	struct run r = { from, params, nparams, false, false };
-	return import_tree(&r, files, nfiles);
-}
-
-int ddbc_import_how(ddbc_import_from from, char *const *files, size_t nfiles,
+int ddbc_import_how(const ddbc_import_source *from, char *const *files, size_t nfiles,
 		    const ddbc_import_param *params, size_t nparams, FILE *out, bool whole)
 {
-	struct run r = { from, params, nparams, !whole, whole };
-	json_t *design = import_tree(&r, files, nfiles);
-	if (!design)
-		return -1;
-	ddbc_import_write_yaml(out, design);
-	ddbc_import_comments_clear();
+	ddbc_import_run run;
+	ddbc_import_run_init(&run, from, params, nparams);
+	run.settle = !whole;
+	run.whole = whole;
+	json_t *design = ddbc_import_tree(&run, files, nfiles);
+	int rc = design ? 0 : -1;
+	if (design)
+		ddbc_import_write_yaml(&run, out, design);
+	ddbc_import_run_release(&run);
 	json_decref(design);
-	return 0;
+	return rc;
 }
 
-int ddbc_import(ddbc_import_from from, char *const *files, size_t nfiles,
+int ddbc_import(const ddbc_import_source *from, char *const *files, size_t nfiles,
 		const ddbc_import_param *params, size_t nparams, FILE *out)
 {
 	return ddbc_import_how(from, files, nfiles, params, nparams, out, false);

@@ -65,8 +65,8 @@ static json_t *projection(const json_t *p)
 
 /* Capacity units: an integer, or a string of decimal digits (a template
  * parameter's value); 0 when absent. Anything else (0x10, 5.0, 1e400, -1)
- * is said and -1, never read as 0: that would make the table on-demand. */
-static strbuf units_why = STRBUF_INIT;  /* why units_of said -1 */
+ * is said and -1, never read as 0: that would make the table on-demand.
+ * Why it said -1 is added to why (the run's, until units_fail says it). */
 
 /* The text of number v when it is a whole number of digits too many for
  * an integer here (the readers keep such a number's text), else NULL. */
@@ -81,7 +81,7 @@ static const char *whole_text(const json_t *v)
 	return s;
 }
 
-static int units_of(const json_t *pt, const char *member, json_int_t *out)
+static int units_of(const json_t *pt, const char *member, json_int_t *out, strbuf *why)
 {
 	const json_t *v = json_object_get(pt, member);
 	const char *s = ddbc_import_string_text(v);  /* a number's text is not one */
@@ -95,24 +95,24 @@ static int units_of(const json_t *pt, const char *member, json_int_t *out)
 		*out = (json_int_t)strtoll(s, &end, 10);
 	if (v && (json_is_integer(v) ? *out < 0
 		  : !s || !end || *end || errno == ERANGE)) {
-		strbuf_addf(&units_why, "%s ", member);
+		strbuf_addf(why, "%s ", member);
 		if (s)
-			strbuf_addf(&units_why, "'%s'", s);
+			strbuf_addf(why, "'%s'", s);
 		else if (json_is_integer(v))
-			strbuf_addf(&units_why, "%lld", (long long)json_integer_value(v));
+			strbuf_addf(why, "%lld", (long long)json_integer_value(v));
 		else if (whole_text(v)) {
-			strbuf_addf(&units_why, "%s is more capacity units than DynamoDB allows",
+			strbuf_addf(why, "%s is more capacity units than DynamoDB allows",
 				    whole_text(v));
 			return -1;
 		} else if (ddbc_import_number_text(v))
-			strbuf_addf(&units_why, "%s (written as a decimal: 5.0 and 1e3 are read so)",
+			strbuf_addf(why, "%s (written as a decimal: 5.0 and 1e3 are read so)",
 				    ddbc_import_number_text(v));
 		else if (json_is_real(v))
-			strbuf_addf(&units_why, "%.17g (written as a decimal: 5.0, 0x10 and 1e3 are "
+			strbuf_addf(why, "%.17g (written as a decimal: 5.0, 0x10 and 1e3 are "
 				    "read so)", json_real_value(v));
 		else
-			strbuf_addstr(&units_why, "(not a number)");
-		strbuf_addstr(&units_why, " is not a whole number of capacity units");
+			strbuf_addstr(why, "(not a number)");
+		strbuf_addstr(why, " is not a whole number of capacity units");
 		return -1;
 	}
 	return 0;
@@ -120,12 +120,13 @@ static int units_of(const json_t *pt, const char *member, json_int_t *out)
 
 /* The capacity of throughput pt into *cap, NULL when it states none
  * (on-demand tables are described with 0 and 0); -1 when a number is not
- * units (units_why says why). */
-static int capacity(const json_t *pt, json_t **cap)
+ * units (why says why). */
+static int capacity(const json_t *pt, json_t **cap, strbuf *why)
 {
 	json_int_t r, w;
 	*cap = NULL;
-	if (units_of(pt, "ReadCapacityUnits", &r) < 0 || units_of(pt, "WriteCapacityUnits", &w) < 0)
+	if (units_of(pt, "ReadCapacityUnits", &r, why) < 0 ||
+	    units_of(pt, "WriteCapacityUnits", &w, why) < 0)
 		return -1;
 	if (r > 0 || w > 0)
 		*cap = json_pack("{sIsI}", "read", r, "write", w);
@@ -133,14 +134,15 @@ static int capacity(const json_t *pt, json_t **cap)
 }
 
 /* Says why units_of refused, for what (a table or an index); -1. */
-static int units_fail(const char *file, const char *what)
+static int units_fail(const char *file, const char *what, strbuf *why)
 {
-	int rc = ddbc_import_fail(file, "%s: %s", what, strbuf_str(&units_why));
-	strbuf_release(&units_why);
+	int rc = ddbc_import_fail(file, "%s: %s", what, strbuf_str(why));
+	strbuf_release(why);
 	return rc;
 }
 
-static json_t *indexes(const char *file, const json_t *list, bool provisioned, bool local)
+static json_t *indexes(ddbc_import_run *run, const char *file, const json_t *list,
+		       bool provisioned, bool local)
 {
 	json_t *out = json_object();
 	size_t i;
@@ -163,8 +165,8 @@ static json_t *indexes(const char *file, const json_t *list, bool provisioned, b
 		json_object_set_new(ix, "projection", projection(json_object_get(x, "Projection")));
 		json_t *cap = NULL;
 		if (provisioned && !local &&
-		    capacity(json_object_get(x, "ProvisionedThroughput"), &cap) < 0) {
-			units_fail(file, name);
+		    capacity(json_object_get(x, "ProvisionedThroughput"), &cap, &run->why) < 0) {
+			units_fail(file, name, &run->why);
 			json_decref(ix);
 			json_decref(out);
 			return NULL;
@@ -179,7 +181,7 @@ static json_t *indexes(const char *file, const json_t *list, bool provisioned, b
 /* Whether t is billed per request: its BillingMode (CreateTable, the
  * template), its BillingModeSummary (describe-table), else a described
  * throughput of 0/0, which only on-demand tables show. */
-static bool on_demand(const json_t *t)
+static bool on_demand(ddbc_import_run *run, const json_t *t)
 {
 	const char *m = ddbc_import_string_value(json_object_get(t, "BillingMode"));
 	if (!m)
@@ -190,13 +192,14 @@ static bool on_demand(const json_t *t)
 	const json_t *pt = json_object_get(t, "ProvisionedThroughput");
 	json_t *cap = NULL;
 	/* Units that are no number are said when the capacity is read. */
-	bool zero = pt && capacity(pt, &cap) == 0 && !cap;
-	strbuf_release(&units_why);
+	bool zero = pt && capacity(pt, &cap, &run->why) == 0 && !cap;
+	strbuf_release(&run->why);
 	json_decref(cap);
 	return zero;
 }
 
-static int add_indexes(const char *file, const json_t *t, json_t *table, bool provisioned)
+static int add_indexes(ddbc_import_run *run, const char *file, const json_t *t, json_t *table,
+		       bool provisioned)
 {
 	static const char *const src[] = { "GlobalSecondaryIndexes", "LocalSecondaryIndexes" };
 	static const char *const dst[] = { "gsi", "lsi" };
@@ -204,7 +207,7 @@ static int add_indexes(const char *file, const json_t *t, json_t *table, bool pr
 		const json_t *list = json_object_get(t, src[k]);
 		if (!json_array_size(list))
 			continue;
-		json_t *ix = indexes(file, list, provisioned, k == 1);
+		json_t *ix = indexes(run, file, list, provisioned, k == 1);
 		if (!ix)
 			return -1;
 		json_object_set_new(table, dst[k], ix);
@@ -239,19 +242,20 @@ static bool key_used(const json_t *t, const char *name)
 	return false;
 }
 
-json_t *ddbc_import_api_table(const char *file, const json_t *t, json_t **attrs)
+json_t *ddbc_import_api_table(ddbc_import_run *run, const char *file, const json_t *t,
+			      json_t **attrs)
 {
 	if (ddbc_import_check_api(file, t) < 0)
 		return NULL;
 	json_t *table = json_object();
 	if (set_keys(file, "the table", table, json_object_get(t, "KeySchema")) < 0)
 		goto fail;
-	bool provisioned = !on_demand(t);
+	bool provisioned = !on_demand(run, t);
 	json_object_set_new(table, "billing", json_string(provisioned ? "provisioned" : "on_demand"));
 	if (provisioned) {
 		json_t *cap = NULL;
-		if (capacity(json_object_get(t, "ProvisionedThroughput"), &cap) < 0) {
-			units_fail(file, "the table");
+		if (capacity(json_object_get(t, "ProvisionedThroughput"), &cap, &run->why) < 0) {
+			units_fail(file, "the table", &run->why);
 			goto fail;
 		}
 		if (!cap) {
@@ -260,7 +264,7 @@ json_t *ddbc_import_api_table(const char *file, const json_t *t, json_t **attrs)
 		}
 		json_object_set_new(table, "capacity", cap);
 	}
-	if (add_indexes(file, t, table, provisioned) < 0)
+	if (add_indexes(run, file, t, table, provisioned) < 0)
 		goto fail;
 	*attrs = json_object();
 	size_t i;
@@ -299,7 +303,8 @@ static json_t *key_entity(const char *tname, const json_t *attrs)
  * source does not type: the source keeps them in the projection but says
  * nothing of their entity, so projection-unknown-attribute would be false.
  * The suppression says why, where the user reads the design. */
-static void mark_include_lists(json_t *table, const json_t *attrs, const char *source)
+static void mark_include_lists(ddbc_import_run *run, json_t *table, const json_t *attrs,
+			       const char *source)
 {
 	static const char *const kinds[] = { "gsi", "lsi" };
 	for (int k = 0; k < 2; k++) {
@@ -313,14 +318,15 @@ static void mark_include_lists(json_t *table, const json_t *attrs, const char *s
 				untyped += ddbc_import_is_string(n) &&
 					   !json_object_get(attrs, ddbc_import_string_value(n));
 			if (untyped)
-				ddbc_import_set_comment(ix, "projection", "ddbc-ignore: "
+				ddbc_import_set_comment(run, ix, "projection", "ddbc-ignore: "
 					"projection-unknown-attribute -- %s names these "
 					"attributes, not their entities or types", source);
 		}
 	}
 }
 
-int ddbc_import_add_key_table(const char *file, json_t *design, const char *name,
+int ddbc_import_add_key_table(ddbc_import_run *run, const char *file, json_t *design,
+			      const char *name,
 			      json_t *table, const json_t *attrs, const char *source)
 {
 	json_t *entities = json_object_get(design, "entities");
@@ -328,10 +334,10 @@ int ddbc_import_add_key_table(const char *file, json_t *design, const char *name
 		json_decref(table);
 		return ddbc_import_fail(file, "an entity is already named '%s'", name);
 	}
-	mark_include_lists(table, attrs, source);
+	mark_include_lists(run, table, attrs, source);
 	json_object_set_new(json_object_get(design, "tables"), name, table);
 	json_object_set_new(entities, name, key_entity(name, attrs));
-	ddbc_import_set_comment(entities, name, "the table's key attributes: %s names no "
+	ddbc_import_set_comment(run, entities, name, "the table's key attributes: %s names no "
 				"entities", source);
 	return 0;
 }

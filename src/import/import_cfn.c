@@ -342,20 +342,20 @@ static int created(ddbc_cfn *c, const char *logical, const json_t *res, strbuf *
 
 /* Member name of obj written to text (at the design's indent for a
  * table or an entity): the text is a fraction of the tree's size. */
-static void settle(json_t *obj, const char *name)
+static void settle(ddbc_import_run *run, json_t *obj, const char *name)
 {
-	json_t *text = ddbc_import_yaml_member(obj, name, 2);
+	json_t *text = ddbc_import_yaml_member(run, obj, name, 2);
 	if (!text)
 		return;
-	ddbc_import_set_written(text);
+	ddbc_import_set_written(run, text);
 	json_object_set_new(obj, name, text);
 }
 
-static int one_table(ddbc_cfn *c, const char *logical, const json_t *res, bool global,
-		     json_t *design, bool settled)
+static int one_table(ddbc_import_run *run, ddbc_cfn *c, const char *logical, const json_t *res,
+		     bool global, json_t *design)
 {
 	strbuf comment = STRBUF_INIT, scaled = STRBUF_INIT;
-	size_t mark = ddbc_import_comments_mark();
+	size_t mark = ddbc_import_comments_mark(run);
 	if (created(c, logical, res, &comment) == 0) {
 		strbuf_release(&comment);
 		return 0;
@@ -385,7 +385,7 @@ static int one_table(ddbc_cfn *c, const char *logical, const json_t *res, bool g
 	 * string, and need not be one). */
 	json_object_del(props, "TableName");
 	json_t *attrs = NULL;
-	json_t *table = ddbc_import_api_table(c->file, props, &attrs);
+	json_t *table = ddbc_import_api_table(run, c->file, props, &attrs);
 	int rc = -1;
 	if (table && json_object_get(json_object_get(design, "tables"), name)) {
 		ddbc_import_fail(c->file, "resource '%s': two resources create table '%s'",
@@ -399,7 +399,7 @@ static int one_table(ddbc_cfn *c, const char *logical, const json_t *res, bool g
 			strbuf_addf(&comment, "%snot kept (unresolved): %s", comment.len ? "; " : "",
 				    strbuf_str(&lost));
 		strbuf_release(&lost);
-		rc = ddbc_import_add_key_table(c->file, design, name, table, attrs,
+		rc = ddbc_import_add_key_table(run, c->file, design, name, table, attrs,
 					       "a template");
 	}
 	if (global)
@@ -415,14 +415,14 @@ static int one_table(ddbc_cfn *c, const char *logical, const json_t *res, bool g
 		strbuf_addf(&comment, "; not kept: %s", strbuf_str(&scaled));
 	}
 	if (rc == 0 && comment.len)
-		ddbc_import_set_comment(json_object_get(design, "tables"), name, "%s",
+		ddbc_import_set_comment(run, json_object_get(design, "tables"), name, "%s",
 					strbuf_str(&comment));
 	/* The table and its entity are complete: nothing reads them again
 	 * but the writer (the comments set since mark are theirs). */
-	if (rc == 0 && settled) {
-		settle(json_object_get(design, "tables"), name);
-		settle(json_object_get(design, "entities"), name);
-		ddbc_import_comments_forget(mark);
+	if (rc == 0 && run->settle) {
+		settle(run, json_object_get(design, "tables"), name);
+		settle(run, json_object_get(design, "entities"), name);
+		ddbc_import_comments_forget(run, mark);
 	}
 	strbuf_release(&comment);
 	strbuf_release(&scaled);
@@ -586,10 +586,20 @@ static json_t *unstashed(json_t *stash, const char *logical,
 	return tree;
 }
 
-int ddbc_import_cloudformation(const char *file, const json_t *root, json_t *stash,
-			       json_t *design, const ddbc_import_param *params, size_t nparams,
-			       bool settled)
+json_t *ddbc_import_cfn_load(ddbc_import_run *run, const char *file)
 {
+	/* Streamed, its resources one at a time; whole, the oracle the
+	 * streamed reading is compared with (tests/import_whole.c). */
+	return run->whole ? ddbc_import_load_template(file)
+			  : ddbc_import_stream_template(file, &run->stash);
+}
+
+int ddbc_import_cloudformation(ddbc_import_run *run, const char *file, const json_t *root,
+			       json_t *design)
+{
+	json_t *stash = run->stash;
+	const ddbc_import_param *params = run->params;
+	size_t nparams = run->nparams;
 	/* A Serverless Framework service (serverless.yml) holds the template
 	 * the framework adds to its own under `resources`. */
 	bool sls = !json_object_get(root, "Resources") && json_object_get(root, "service") &&
@@ -650,8 +660,8 @@ int ddbc_import_cloudformation(const char *file, const json_t *root, json_t *sta
 		bool simple = ddbc_cfn_is_simple_table(type);
 		found++;
 		json_t *sam = simple ? ddbc_cfn_simple_table(file, root, logical, res) : NULL;
-		int rc = simple && !sam ? -1 : one_table(&c, logical, sam ? sam : res, global, design,
-							 settled);
+		int rc = simple && !sam ? -1 : one_table(run, &c, logical, sam ? sam : res, global,
+							 design);
 		json_decref(sam);
 		json_decref(tree);
 		if (rc < 0) {
@@ -672,7 +682,7 @@ int ddbc_import_cloudformation(const char *file, const json_t *root, json_t *sta
 			    "import's messages)", note.len ? "; " : "", slash ? slash + 1 : file,
 			    strbuf_str(&lost));
 	if (note.len && refused < found)
-		ddbc_import_set_comment(design, "tables", "%s", strbuf_str(&note));
+		ddbc_import_set_comment(run, design, "tables", "%s", strbuf_str(&note));
 	strbuf_release(&note);
 	strbuf_release(&lost);
 	free(stage);

@@ -114,12 +114,12 @@ static void where(strbuf *b, const struct step *s)
 		strbuf_addch(b, '\'');
 }
 
-/* Set while a part is only asked whether it fits (nothing is said). */
-static bool quiet;
-
+/* Says where v is and what it is instead of t; -1. A part only asked
+ * whether it fits (ddbc_import_wb_facet_fits) has no file: nothing is
+ * said then. */
 static int misfit(const char *file, const json_t *v, want t, const struct step *at)
 {
-	if (quiet)
+	if (!file)
 		return -1;
 	strbuf b = STRBUF_INIT;
 	where(&b, at);
@@ -327,13 +327,11 @@ bool ddbc_import_wb_facet_fits(const json_t *facet)
 {
 	static const char prefix[] = "DataModel[].TableFacets[]";
 	int rc = 0;
-	quiet = true;
 	for (size_t i = 0; i < sizeof(workbench) / sizeof(workbench[0]) && rc == 0; i++) {
 		const char *p = workbench[i].path;
 		if (!strncmp(p, prefix, strlen(prefix)) && p[strlen(prefix)] == '.')
 			rc = walk(NULL, facet, p + strlen(prefix) + 1, workbench[i].type, NULL);
 	}
-	quiet = false;
 	return rc == 0 && json_is_object(facet);
 }
 

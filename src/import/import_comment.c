@@ -1,8 +1,9 @@
 /* import_comment.c - the comments the importer writes after a member's line
  *
  * A guess is marked by a comment after the line of the member it concerns
- * (a guessed template, a type read as a string). The comments are kept
- * here, beside the design, keyed by the object and the member's name, so
+ * (a guessed template, a type read as a string). The comments are kept in
+ * the import's run, beside the design, keyed by the object and the
+ * member's name, so
  * no name a source can hold (one ending in '#', say) collides with them.
  * The objects are held until the design is written, so an address names
  * one object for as long as its comments are kept.
@@ -13,11 +14,6 @@
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
-
-static json_t *comments;  /* "ADDRESS\nNAME" -> the comment */
-static json_t *held;      /* every object that has a comment */
-static json_t *keys;      /* the key of each of held's comments, in its order */
-static json_t *written;   /* "ADDRESS" -> a stand-in (held by this) */
 
 /* The object's address in hex: the writer asks for every member it
  * writes, so no printf. */
@@ -38,12 +34,13 @@ static void key_of(strbuf *key, const json_t *obj, const char *name)
 	strbuf_addstr(key, name);
 }
 
-void ddbc_import_set_comment(json_t *obj, const char *name, const char *fmt, ...)
+void ddbc_import_set_comment(ddbc_import_run *run, json_t *obj, const char *name,
+			     const char *fmt, ...)
 {
-	if (!comments) {
-		comments = json_object();
-		held = json_array();
-		keys = json_array();
+	if (!run->comments) {
+		run->comments = json_object();
+		run->held = json_array();
+		run->keys = json_array();
 	}
 	strbuf key = STRBUF_INIT, text = STRBUF_INIT;
 	va_list ap;
@@ -51,64 +48,65 @@ void ddbc_import_set_comment(json_t *obj, const char *name, const char *fmt, ...
 	strbuf_vaddf(&text, fmt, ap);
 	va_end(ap);
 	key_of(&key, obj, name);
-	json_array_append(held, obj);
-	json_array_append_new(keys, json_string(strbuf_str(&key)));
-	json_object_set_new(comments, strbuf_str(&key), json_string(strbuf_str(&text)));
+	json_array_append(run->held, obj);
+	json_array_append_new(run->keys, json_string(strbuf_str(&key)));
+	json_object_set_new(run->comments, strbuf_str(&key), json_string(strbuf_str(&text)));
 	strbuf_release(&key);
 	strbuf_release(&text);
 }
 
-const char *ddbc_import_comment(const json_t *obj, const char *name)
+const char *ddbc_import_comment(const ddbc_import_run *run, const json_t *obj, const char *name)
 {
-	if (!comments)
+	if (!run->comments)
 		return NULL;
 	strbuf key = STRBUF_INIT;
 	key_of(&key, obj, name);
-	const char *c = json_string_value(json_object_get(comments, strbuf_str(&key)));
+	const char *c = json_string_value(json_object_get(run->comments, strbuf_str(&key)));
 	strbuf_release(&key);
 	return c;
 }
 
-size_t ddbc_import_comments_mark(void)
+size_t ddbc_import_comments_mark(const ddbc_import_run *run)
 {
-	return json_array_size(held);
+	return json_array_size(run->held);
 }
 
-void ddbc_import_comments_forget(size_t mark)
+void ddbc_import_comments_forget(ddbc_import_run *run, size_t mark)
 {
-	for (size_t i = json_array_size(held); i > mark; i--) {
-		json_object_del(comments, json_string_value(json_array_get(keys, i - 1)));
-		json_array_remove(keys, i - 1);
-		json_array_remove(held, i - 1);
+	for (size_t i = json_array_size(run->held); i > mark; i--) {
+		json_object_del(run->comments, json_string_value(json_array_get(run->keys, i - 1)));
+		json_array_remove(run->keys, i - 1);
+		json_array_remove(run->held, i - 1);
 	}
 }
 
-void ddbc_import_set_written(json_t *stand_in)
+void ddbc_import_set_written(ddbc_import_run *run, json_t *stand_in)
 {
-	if (!written)
-		written = json_object();
+	if (!run->written)
+		run->written = json_object();
 	strbuf key = STRBUF_INIT;
 	address_of(&key, stand_in);
-	json_object_set(written, strbuf_str(&key), stand_in);
+	json_object_set(run->written, strbuf_str(&key), stand_in);
 	strbuf_release(&key);
 }
 
-const char *ddbc_import_written(const json_t *v)
+const char *ddbc_import_written(const ddbc_import_run *run, const json_t *v)
 {
-	if (!written || !json_is_string(v))
+	if (!run->written || !json_is_string(v))
 		return NULL;
 	strbuf key = STRBUF_INIT;
 	address_of(&key, v);
-	const char *t = json_object_get(written, strbuf_str(&key)) ? json_string_value(v) : NULL;
+	const char *t = json_object_get(run->written,
+					strbuf_str(&key)) ? json_string_value(v) : NULL;
 	strbuf_release(&key);
 	return t;
 }
 
-void ddbc_import_comments_clear(void)
+void ddbc_import_comments_clear(ddbc_import_run *run)
 {
-	json_decref(comments);
-	json_decref(held);
-	json_decref(keys);
-	json_decref(written);
-	comments = held = keys = written = NULL;
+	json_decref(run->comments);
+	json_decref(run->held);
+	json_decref(run->keys);
+	json_decref(run->written);
+	run->comments = run->held = run->keys = run->written = NULL;
 }

@@ -76,13 +76,14 @@ static int fail_shape(const char *file, const char *where)
 
 /* Adds table object t (described, or requested) to design; root is the
  * object that may hold t's TimeToLiveDescription beside it. */
-static int add_table(const char *file, const json_t *root, const json_t *t, json_t *design)
+static int add_table(ddbc_import_run *run, const char *file, const json_t *root,
+		     const json_t *t, json_t *design)
 {
 	const char *name = ddbc_import_string_value(json_object_get(t, "TableName"));
 	if (json_object_get(json_object_get(design, "tables"), name))
 		return ddbc_import_fail(file, "table '%s' is described twice", name);
 	json_t *attrs = NULL;
-	json_t *table = ddbc_import_api_table(file, t, &attrs);
+	json_t *table = ddbc_import_api_table(run, file, t, &attrs);
 	if (!table)
 		return -1;
 	add_ttl(root, table, attrs);
@@ -96,13 +97,14 @@ static int add_table(const char *file, const json_t *root, const json_t *t, json
 	strbuf_release(&lost);
 	if (!ddbc_import_is_string(json_object_get(design, "name")))
 		json_object_set_new(design, "name", json_string(name));
-	int rc = ddbc_import_add_key_table(file, design, name, table, attrs, "describe-table");
+	int rc = ddbc_import_add_key_table(run, file, design, name, table, attrs, "describe-table");
 	json_decref(attrs);
 	return rc;
 }
 
 /* Every element of a JSON array of CreateTable requests, in its order. */
-static int add_requests(const char *file, const json_t *list, json_t *design)
+static int add_requests(ddbc_import_run *run, const char *file, const json_t *list,
+			json_t *design)
 {
 	if (!json_array_size(list))
 		return fail_shape(file, "an empty array: ");
@@ -119,19 +121,20 @@ static int add_requests(const char *file, const json_t *list, json_t *design)
 		}
 	}
 	json_array_foreach(list, i, t)
-		if (add_table(file, t, t, design) < 0)
+		if (add_table(run, file, t, t, design) < 0)
 			return -1;
 	return 0;
 }
 
-int ddbc_import_describe(const char *file, const json_t *root, json_t *design)
+int ddbc_import_describe(ddbc_import_run *run, const char *file, const json_t *root,
+			 json_t *design)
 {
 	if (json_is_array(root))
-		return add_requests(file, root, design);
+		return add_requests(run, file, root, design);
 	const json_t *t = create_table_request(root) ? root : json_object_get(root, "Table");
 	if (!t)
 		t = json_object_get(root, "TableDescription");
 	if (!json_is_object(t) || !ddbc_import_string_value(json_object_get(t, "TableName")))
 		return fail_shape(file, "");
-	return add_table(file, root, t, design);
+	return add_table(run, file, root, t, design);
 }

@@ -21,6 +21,7 @@
 #include <string.h>
 
 struct edb {
+	ddbc_import_run *run;
 	const char *file, *ename;
 	const json_t *attributes;
 	strbuf what;
@@ -179,7 +180,8 @@ static int key(struct edb *e, const char *iname, const char *role, const json_t 
 		/* The key is the attribute itself. */
 		json_t *a = json_object_get(attrs, field);
 		if (casing_changes(e, json_object_get(e->attributes, only)) && a)
-			ddbc_import_set_comment(a, "type", "ElectroDB writes this key %s-cased "
+			ddbc_import_set_comment(e->run, a, "type",
+						"ElectroDB writes this key %s-cased "
 						"(casing '%s')", e->casing == 1 ? "lower" : "upper",
 						str(k, "casing") ? str(k, "casing") : "default");
 		return 0;
@@ -221,7 +223,8 @@ static int key(struct edb *e, const char *iname, const char *role, const json_t 
 		json_t *a = json_pack("{ss ss}", "type", "S", "template", strbuf_str(&out));
 		json_object_set_new(attrs, field, a);
 		if (e->cased_value)
-			ddbc_import_set_comment(a, "template", "ElectroDB writes this key %s-cased "
+			ddbc_import_set_comment(e->run, a, "template",
+						"ElectroDB writes this key %s-cased "
 						"(casing '%s'), the values in it too, "
 						"which a template cannot say",
 						e->casing == 1 ? "lower" : "upper",
@@ -270,7 +273,7 @@ static int attributes(struct edb *e, json_t *attrs)
 		const char *note;
 		json_t *x = json_pack("{ss}", "type", attr_type(a, &note));
 		if (note)
-			ddbc_import_set_comment(x, "type", "%s", note);
+			ddbc_import_set_comment(e->run, x, "type", "%s", note);
 		if (json_is_true(json_object_get(a, "required")))
 			json_object_set_new(x, "required", json_true());
 		json_t *en = ddbc_import_lib_enum(json_object_get(a, "type"));
@@ -394,19 +397,19 @@ static int one_index(struct edb *e, const json_t *model, const char *iname, cons
 	json_object_set_new(x, "projection", json_string("all"));
 	json_object_set_new(json_object_get(table, lsi ? "lsi" : "gsi"), index, x);
 	if (lsi)
-		ddbc_import_set_comment(json_object_get(table, "lsi"), index,
+		ddbc_import_set_comment(e->run, json_object_get(table, "lsi"), index,
 					"an LSI: its partition key is the table's");
 	return 0;
 }
 
-static int entity(const char *file, const json_t *s, size_t n, json_t *design)
+static int entity(ddbc_import_run *run, const char *file, const json_t *s, size_t n, json_t *design)
 {
 	const json_t *model = json_object_get(s, "model");
 	if (!json_is_object(model))
 		return ddbc_import_fail(file, "entity %zu: no `model` object: ElectroDB 0's models "
 					"(service and entity at the top) are not read; print the "
 					"schema of ElectroDB 1 or later", n + 1);
-	struct edb e = { .file = file, .ename = str(model, "entity"),
+	struct edb e = { .run = run, .file = file, .ename = str(model, "entity"),
 			 .attributes = json_object_get(s, "attributes"), .what = STRBUF_INIT };
 	const char *service = str(model, "service");
 	const json_t *indexes = json_object_get(s, "indexes");
@@ -458,8 +461,9 @@ static int entity(const char *file, const json_t *s, size_t n, json_t *design)
 	return ddbc_import_lib_table(file, design, tname ? tname : service, table);
 }
 
-int ddbc_import_electrodb(const char *file, const json_t *root, json_t *design)
+int ddbc_import_electrodb(ddbc_import_run *run, const char *file, const json_t *root,
+			  json_t *design)
 {
-	return ddbc_import_lib_entities(file, root, "electrodb", "ElectroDB", "1,2,3",
+	return ddbc_import_lib_entities(run, file, root, "electrodb", "ElectroDB", "1,2,3",
 					"no ElectroDB entities: give a schema object or a list of them, as docs/import.md prints", entity, design);
 }

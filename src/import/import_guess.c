@@ -243,7 +243,8 @@ char *ddbc_import_guess_template(const json_t *items, const ddbc_import_guess *g
 	return out;
 }
 
-void ddbc_import_add_unstored(json_t *attrs, const char *tmpl, const json_t *types)
+void ddbc_import_add_unstored(ddbc_import_run *run, json_t *attrs, const char *tmpl,
+			      const json_t *types)
 {
 	for (const char *t = tmpl; *t; t++) {
 		if (t[0] == '{' && t[1] == '{') {
@@ -258,7 +259,7 @@ void ddbc_import_add_unstored(json_t *attrs, const char *tmpl, const json_t *typ
 			const char *ty = ddbc_import_string_value(json_object_get(types, name));
 			json_object_set_new(attrs, name, json_pack("{sssb}", "type", ty ? ty : "S",
 								   "stored", 0));
-			ddbc_import_set_comment(attrs, name, "only inside the key: no sample "
+			ddbc_import_set_comment(run, attrs, name, "only inside the key: no sample "
 						"item stores it");
 		}
 		free(name);

@@ -9,6 +9,7 @@
 #define DDBC_IMPORT_INT_H
 
 #include "import/import.h"
+#include "util/strbuf.h"
 
 #include <jansson.h>
 #include <stdbool.h>
@@ -17,20 +18,52 @@
 
 struct ddbc_import_param;
 
+/* One import: what its readers share while they read the files of one
+ * design, passed to each explicitly (no file of import/ keeps a variable
+ * of its own), set up by ddbc_import_run_init and freed, all of it, by
+ * ddbc_import_run_release. */
+typedef struct ddbc_import_run {
+	const ddbc_import_source *source;   /* the format of every file */
+	const struct ddbc_import_param *params;   /* --param NAME=VALUE */
+	size_t nparams;
+	bool settle;   /* the design is only for writing (ddbc_import) */
+	bool whole;    /* a template read whole (the streamed reader's oracle) */
+	/* What a source's load kept beside the file's tree for its reader (a
+	 * template's table resources as text): dropped after each file. */
+	json_t *stash;
+	/* The sample items of a Workbench model's lists, parsed by its load,
+	 * by the address of their emptied list (import_wb_stream.c): dropped
+	 * after each file, whose addresses they are. */
+	json_t *prepared;
+	/* The comments written after members' lines (import_comment.c). */
+	json_t *comments;  /* "ADDRESS\nNAME" -> the comment */
+	json_t *held;      /* every object that has a comment */
+	json_t *keys;      /* the key of each of held's comments, in its order */
+	json_t *written;   /* "ADDRESS" -> a stand-in (held by this) */
+	/* One memory stream for every member written to text (import_yaml.c):
+	 * opening one costs more than writing a small entity. */
+	FILE *member_mem;
+	char *member_text;
+	size_t member_len;
+	strbuf why;   /* why a value was refused, until it is said (import_api.c) */
+} ddbc_import_run;
+
+void ddbc_import_run_init(ddbc_import_run *run, const ddbc_import_source *from,
+			  const struct ddbc_import_param *params, size_t nparams);
+void ddbc_import_run_release(ddbc_import_run *run);
+
 /* The design the files give, as the tree import_yaml.c writes (its
- * comments kept until ddbc_import_comments_clear); NULL after saying why.
- * A new reference. */
-json_t *ddbc_import_tree(ddbc_import_from from, char *const *files, size_t nfiles,
-			 const struct ddbc_import_param *params, size_t nparams);
+ * comments kept in run); NULL after saying why. A new reference. */
+json_t *ddbc_import_tree(ddbc_import_run *run, char *const *files, size_t nfiles);
 
 /* ddbc_import, a template read whole and the design kept a tree when
  * whole: what the streamed reading must equal (tests/import_whole.c). */
-int ddbc_import_how(ddbc_import_from from, char *const *files, size_t nfiles,
+int ddbc_import_how(const ddbc_import_source *from, char *const *files, size_t nfiles,
 		    const struct ddbc_import_param *params, size_t nparams, FILE *out,
 		    bool whole);
 
-/* Writes design as block YAML to out. */
-void ddbc_import_write_yaml(FILE *out, const json_t *design);
+/* Writes design (made in run) as block YAML to out. */
+void ddbc_import_write_yaml(ddbc_import_run *run, FILE *out, const json_t *design);
 
 /* The JSON value of file, read whole, its numbers as written
  * (util/json_number.h); NULL after saying why (with the error's line and
@@ -115,7 +148,8 @@ char *ddbc_import_template_part(const char *tmpl, const char *value, const char 
 /* Declares each placeholder of template tmpl that names no attribute of
  * attrs as an attribute held only inside the key ({type, stored: false}),
  * typed by types (name -> type) where it names one, else S. */
-void ddbc_import_add_unstored(json_t *attrs, const char *tmpl, const json_t *types);
+void ddbc_import_add_unstored(ddbc_import_run *run, json_t *attrs, const char *tmpl,
+			      const json_t *types);
 
 /* The attribute type letter ("S", "N", ...) of a plain JSON value. */
 const char *ddbc_import_value_type(const json_t *v);
@@ -124,23 +158,24 @@ const char *ddbc_import_value_type(const json_t *v);
 char *ddbc_import_scalar_text(const json_t *v);
 
 /* Sets the comment written after the line of member name of obj. */
-void ddbc_import_set_comment(json_t *obj, const char *name, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
+void ddbc_import_set_comment(ddbc_import_run *run, json_t *obj, const char *name, const char *fmt,
+			     ...)
+	__attribute__((format(printf, 4, 5)));
 /* The comment of member name of obj, or NULL. */
-const char *ddbc_import_comment(const json_t *obj, const char *name);
-/* Forgets every comment (the design was written, or thrown away). */
-void ddbc_import_comments_clear(void);
+const char *ddbc_import_comment(const ddbc_import_run *run, const json_t *obj, const char *name);
+/* Forgets every comment (ddbc_import_run_release). */
+void ddbc_import_comments_clear(ddbc_import_run *run);
 /* How many comments are kept; forget drops those set since mark. */
-size_t ddbc_import_comments_mark(void);
-void ddbc_import_comments_forget(size_t mark);
+size_t ddbc_import_comments_mark(const ddbc_import_run *run);
+void ddbc_import_comments_forget(ddbc_import_run *run, size_t mark);
 /* A string that stands in the design for a member written already: the
  * YAML writer writes its text as it is (kept until comments_clear). text
  * is the stand-in's text, or NULL for any other value. */
-void ddbc_import_set_written(json_t *stand_in);
-const char *ddbc_import_written(const json_t *v);
+void ddbc_import_set_written(ddbc_import_run *run, json_t *stand_in);
+const char *ddbc_import_written(const ddbc_import_run *run, const json_t *v);
 /* The YAML text of member k of obj at indent, as the writer writes it
  * within the design (its comments too): a new string. */
-json_t *ddbc_import_yaml_member(const json_t *obj, const char *k, int indent);
+json_t *ddbc_import_yaml_member(ddbc_import_run *run, const json_t *obj, const char *k, int indent);
 
 /* Whether the values a reader uses have the types it expects (MCP
  * schema, Workbench model, the API's table shape): 0, or -1 after saying
@@ -152,20 +187,24 @@ int ddbc_import_check_workbench(const char *file, const json_t *root);
 bool ddbc_import_wb_facet_fits(const json_t *facet);
 int ddbc_import_check_api(const char *file, const json_t *table);
 
-/* The readers: each adds the tables (and entities) of the file's root to
- * design. Returns 0, or -1 after saying why. */
-int ddbc_import_workbench(const char *file, const json_t *root, json_t *design);
-/* The same, each table's entities written to text as soon as they are
- * complete (ddbc_import_wb_settle): the design is then only for writing. */
-int ddbc_import_workbench_settled(const char *file, const json_t *root, json_t *design);
-int ddbc_import_describe(const char *file, const json_t *root, json_t *design);
-int ddbc_import_mcp(const char *file, const json_t *root, json_t *design);
+/* The readers of ddbc_import_sources' rows (ddbc_import_source's read):
+ * each adds the tables (and entities) of the file's root to design.
+ * Returns 0, or -1 after saying why. A Workbench model's tables have their
+ * entities written to text as soon as they are complete when run->settle
+ * (ddbc_import_wb_settle): the design is then only for writing. */
+int ddbc_import_workbench(ddbc_import_run *run, const char *file, const json_t *root,
+			  json_t *design);
+int ddbc_import_describe(ddbc_import_run *run, const char *file, const json_t *root,
+			 json_t *design);
+int ddbc_import_mcp(ddbc_import_run *run, const char *file, const json_t *root,
+		    json_t *design);
 
 /* A table object from the key schema of a DynamoDB API shape (KeySchema,
  * AttributeDefinitions, GlobalSecondaryIndexes, LocalSecondaryIndexes,
  * BillingMode, ProvisionedThroughput): shared by describe-table and
  * CloudFormation. Returns a new table, or NULL after saying why. */
-json_t *ddbc_import_api_table(const char *file, const json_t *t, json_t **attrs);
+json_t *ddbc_import_api_table(ddbc_import_run *run, const char *file, const json_t *t,
+			      json_t **attrs);
 
 /* A table's settings (SPEC 8.7) from a CloudFormation resource's
  * properties, AWS::DynamoDB::Table's or (global) GlobalTable's, region
@@ -192,7 +231,8 @@ void ddbc_import_answered_settings(const json_t *root, const json_t *t, json_t *
 /* Adds table (taken) to design under name, with one entity of that name
  * that declares attrs (name -> type): the source (named in the entity's
  * comment) names no entities. Returns 0 or -1. */
-int ddbc_import_add_key_table(const char *file, json_t *design, const char *name,
+int ddbc_import_add_key_table(ddbc_import_run *run, const char *file, json_t *design,
+			      const char *name,
 			      json_t *table, const json_t *attrs, const char *source);
 
 /* A CloudFormation template (YAML with short tags, or JSON) as a tree in
@@ -205,12 +245,14 @@ json_t *ddbc_import_parse_template(const char *file, const char *text, size_t le
  * Resources holds, a new reference) too; any other resource as null. */
 json_t *ddbc_import_stream_template(const char *file, json_t **stash);
 
-/* The reader of templates: params are --param NAME=VALUE; stash is what
- * ddbc_import_stream_template kept (NULL for a template read whole).
- * settle: each table and its entity written to text once complete (the
- * design is then only for writing). */
-int ddbc_import_cloudformation(const char *file, const json_t *root, json_t *stash,
-			       json_t *design, const struct ddbc_import_param *params,
-			       size_t nparams, bool settle);
+/* The load of templates (ddbc_import_source's load): read whole when
+ * run->whole, else streamed, its stash kept in run->stash. */
+json_t *ddbc_import_cfn_load(ddbc_import_run *run, const char *file);
+/* The reader of templates: run's params are --param NAME=VALUE; its stash
+ * is what ddbc_import_stream_template kept (NULL for a template read
+ * whole); when it settles, each table and its entity are written to text
+ * once complete (the design is then only for writing). */
+int ddbc_import_cloudformation(ddbc_import_run *run, const char *file, const json_t *root,
+			       json_t *design);
 
 #endif

@@ -166,9 +166,9 @@ json_t *ddbc_import_lib_enum(const json_t *values)
 	return json_deep_copy(values);
 }
 
-int ddbc_import_lib_entities(const char *file, const json_t *root, const char *key,
-			     const char *lib, const char *versions, const char *none,
-			     ddbc_lib_entity_fn *fn, json_t *design)
+int ddbc_import_lib_entities(ddbc_import_run *run, const char *file, const json_t *root,
+			     const char *key, const char *lib, const char *versions,
+			     const char *none, ddbc_lib_entity_fn *fn, json_t *design)
 {
 	const json_t *list = root;
 	if (json_is_object(root) && json_object_get(root, "entities")) {
@@ -177,13 +177,13 @@ int ddbc_import_lib_entities(const char *file, const json_t *root, const char *k
 		list = json_object_get(root, "entities");
 	}
 	if (json_is_object(list))
-		return fn(file, list, 0, design);
+		return fn(run, file, list, 0, design);
 	if (!json_is_array(list) || !json_array_size(list))
 		return ddbc_import_fail(file, "%s", none);
 	size_t i;
 	const json_t *e;
 	json_array_foreach(list, i, e)
-		if (!json_is_object(e) || fn(file, e, i, design) < 0)
+		if (!json_is_object(e) || fn(run, file, e, i, design) < 0)
 			return json_is_object(e) ? -1 : ddbc_import_fail(file, "entity %zu is no "
 									 "object", i + 1);
 	return 0;

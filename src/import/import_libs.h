@@ -8,6 +8,7 @@
 #include <stdbool.h>
 
 struct strbuf;
+struct ddbc_import_run;
 
 /* How a ${name} template is read: file and what (for messages: "entity
  * 'User' field 'pk'"), whether ${name:WIDTH:0} is read (pad), and name,
@@ -34,14 +35,15 @@ int ddbc_import_lib_table(const char *file, json_t *design, const char *name, js
 /* Whether version v (a string like "3.9.3", or NULL: not given) is of a
  * major version in known ("2,3"): 0, or -1 after saying so. */
 /* One entity of a library's model, the i-th of its list. */
-typedef int ddbc_lib_entity_fn(const char *file, const json_t *e, size_t i, json_t *design);
+typedef int ddbc_lib_entity_fn(struct ddbc_import_run *run, const char *file, const json_t *e,
+			       size_t i, json_t *design);
 
 /* The entities of root: a bundle {KEY: version, "entities": [...]} (the
  * version checked against versions), a list, or one entity; each read by
  * fn. none is the message when there are none. */
-int ddbc_import_lib_entities(const char *file, const json_t *root, const char *key,
-			     const char *lib, const char *versions, const char *none,
-			     ddbc_lib_entity_fn *fn, json_t *design);
+int ddbc_import_lib_entities(struct ddbc_import_run *run, const char *file, const json_t *root,
+			     const char *key, const char *lib, const char *versions,
+			     const char *none, ddbc_lib_entity_fn *fn, json_t *design);
 
 int ddbc_import_lib_version(const char *file, const json_t *v, const char *library,
 			    const char *known);
@@ -51,8 +53,11 @@ int ddbc_import_lib_version(const char *file, const json_t *v, const char *libra
 json_t *ddbc_import_lib_enum(const json_t *values);
 
 /* The readers: each adds the tables and entities of root to design. */
-int ddbc_import_onetable(const char *file, const json_t *root, json_t *design);
-int ddbc_import_electrodb(const char *file, const json_t *root, json_t *design);
-int ddbc_import_toolbox(const char *file, const json_t *root, json_t *design);
+int ddbc_import_onetable(struct ddbc_import_run *run, const char *file, const json_t *root,
+			 json_t *design);
+int ddbc_import_electrodb(struct ddbc_import_run *run, const char *file, const json_t *root,
+			  json_t *design);
+int ddbc_import_toolbox(struct ddbc_import_run *run, const char *file, const json_t *root,
+			json_t *design);
 
 #endif

@@ -42,7 +42,7 @@ static const json_t *sole_field(const json_t *attrs, const char *t, strbuf *name
 }
 
 /* Declares key attribute key of an entity from its template tmpl. */
-static void key_attr(json_t *attrs, const char *key, const char *tmpl)
+static void key_attr(ddbc_import_run *run, json_t *attrs, const char *key, const char *tmpl)
 {
 	if (!tmpl && json_object_get(attrs, key))
 		return;  /* no template: the key is the field of its name */
@@ -60,7 +60,7 @@ static void key_attr(json_t *attrs, const char *key, const char *tmpl)
 	}
 	if (field && ft && !strcmp(ft, "N")) {
 		json_object_set_new(a, "type", json_string("N"));
-		ddbc_import_set_comment(a, "type", "the value of %s", strbuf_str(&f));
+		ddbc_import_set_comment(run, a, "type", "the value of %s", strbuf_str(&f));
 	} else {
 		json_object_set_new(a, "type", json_string("S"));
 		if (tmpl)
@@ -69,7 +69,8 @@ static void key_attr(json_t *attrs, const char *key, const char *tmpl)
 	strbuf_release(&f);
 }
 
-static int fields(const char *file, const char *ename, const json_t *list, json_t *attrs)
+static int fields(ddbc_import_run *run, const char *file, const char *ename, const json_t *list,
+		  json_t *attrs)
 {
 	size_t i;
 	const json_t *f;
@@ -82,7 +83,8 @@ static int fields(const char *file, const char *ename, const json_t *list, json_
 						ename);
 		json_t *a = json_pack("{ss}", "type", t ? t : "S");
 		if (!t)
-			ddbc_import_set_comment(a, "type", "'%s' read as a string", st ? st : "");
+			ddbc_import_set_comment(run, a, "type", "'%s' read as a string",
+						st ? st : "");
 		if (json_is_true(json_object_get(f, "required")))
 			json_object_set_new(a, "required", json_true());
 		json_object_set_new(attrs, n, a);
@@ -100,13 +102,13 @@ static json_t *key_list(const json_t *k)
 
 /* Declares the keys of one index (or the table) for an entity: names k,
  * templates pk/sk given as a string or a list alike. */
-static void index_keys(json_t *attrs, const json_t *k, const json_t *tmpl)
+static void index_keys(ddbc_import_run *run, json_t *attrs, const json_t *k, const json_t *tmpl)
 {
 	json_t *names = key_list(k), *ts = key_list(tmpl);
 	size_t i;
 	const json_t *n;
 	json_array_foreach(names, i, n)
-		key_attr(attrs, ddbc_import_string_value(n),
+		key_attr(run, attrs, ddbc_import_string_value(n),
 			 ddbc_import_string_value(json_array_get(ts, i)));
 	json_decref(names);
 	json_decref(ts);
@@ -154,13 +156,14 @@ static int entity(const struct mcp_table *t, const char *ename, const json_t *e,
 	if (json_object_get(entities, ename))
 		return ddbc_import_fail(t->file, "two entities are named '%s'", ename);
 	json_t *attrs = json_object();
-	if (fields(t->file, ename, json_object_get(e, "fields"), attrs) < 0) {
+	if (fields(t->run, t->file, ename, json_object_get(e, "fields"), attrs) < 0) {
 		json_decref(attrs);
 		return -1;
 	}
-	index_keys(attrs, json_object_get(t->config, "partition_key"),
+	index_keys(t->run, attrs, json_object_get(t->config, "partition_key"),
 		   json_object_get(e, "pk_template"));
-	index_keys(attrs, json_object_get(t->config, "sort_key"), json_object_get(e, "sk_template"));
+	index_keys(t->run, attrs, json_object_get(t->config, "sort_key"),
+		   json_object_get(e, "sk_template"));
 	size_t i;
 	const json_t *g;
 	json_array_foreach(t->gsi_list, i, g) {
@@ -168,8 +171,10 @@ static int entity(const struct mcp_table *t, const char *ename, const json_t *e,
 		const json_t *m = mapping_of(e, gn ? gn : "");
 		if (!m)
 			continue;  /* the entity is not in this index */
-		index_keys(attrs, json_object_get(g, "partition_key"), json_object_get(m, "pk_template"));
-		index_keys(attrs, json_object_get(g, "sort_key"), json_object_get(m, "sk_template"));
+		index_keys(t->run, attrs, json_object_get(g, "partition_key"),
+			   json_object_get(m, "pk_template"));
+		index_keys(t->run, attrs, json_object_get(g, "sort_key"),
+			   json_object_get(m, "sk_template"));
 	}
 	json_object_set_new(entities, ename, json_pack("{sssO}", "table", t->name, "attributes",
 						       attrs));
@@ -177,7 +182,7 @@ static int entity(const struct mcp_table *t, const char *ename, const json_t *e,
 	return ddbc_import_mcp_patterns(t, ename, e, design);
 }
 
-static int table(const char *file, const json_t *tj, json_t *design)
+static int table(ddbc_import_run *run, const char *file, const json_t *tj, json_t *design)
 {
 	const json_t *cfg = json_object_get(tj, "table_config");
 	const char *name = ddbc_import_string_value(json_object_get(cfg, "table_name"));
@@ -195,7 +200,7 @@ static int table(const char *file, const json_t *tj, json_t *design)
 	if (json_array_size(gl))
 		json_object_set_new(t, "gsi", gsis(gl));
 	json_object_set_new(tables, name, t);
-	struct mcp_table mt = { file, name, cfg, gl, t, json_object_get(tj, "entities") };
+	struct mcp_table mt = { run, file, name, cfg, gl, t, json_object_get(tj, "entities") };
 	const char *en;
 	const json_t *e;
 	json_object_foreach(json_object_get(tj, "entities"), en, e)
@@ -204,8 +209,17 @@ static int table(const char *file, const json_t *tj, json_t *design)
 	return 0;
 }
 
-int ddbc_import_mcp(const char *file, const json_t *root, json_t *design)
+int ddbc_import_mcp(ddbc_import_run *run, const char *file, const json_t *root,
+		    json_t *design)
 {
+	/* Types first, so no reader meets a value of the wrong type. A schema
+	 * of the wrong types is also put to the MCP server's validator
+	 * (import_mcp_check.c, which reads any type), so every defect is
+	 * said in one pass. */
+	if (ddbc_import_check_mcp(file, root) < 0) {
+		ddbc_import_mcp_check(file, root);
+		return -1;
+	}
 	const json_t *tables = json_object_get(root, "tables");
 	if (!json_is_array(tables))
 		return ddbc_import_fail(file, "expected the MCP server's schema, an object with "
@@ -215,7 +229,7 @@ int ddbc_import_mcp(const char *file, const json_t *root, json_t *design)
 	size_t i;
 	const json_t *t;
 	json_array_foreach(tables, i, t)
-		if (table(file, t, design) < 0)
+		if (table(run, file, t, design) < 0)
 			return -1;
 	/* A transaction spans tables: no pattern of the design holds it. */
 	json_array_foreach(json_object_get(root, "cross_table_access_patterns"), i, t) {

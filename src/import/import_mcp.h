@@ -8,8 +8,11 @@
 
 #include <jansson.h>
 
+struct ddbc_import_run;
+
 /* One table of the schema, as read (all borrowed). */
 struct mcp_table {
+	struct ddbc_import_run *run;
 	const char *file;
 	const char *name;
 	const json_t *config;     /* table_config */

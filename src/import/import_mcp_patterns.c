@@ -162,8 +162,8 @@ static json_t *bound(const char *t, const char *name)
  * attributes the parameters cover, then the range on the next one (the
  * last, when the parameters name them all), as DynamoDB reads left to
  * right. -1 when the parameters do not fit. */
-static int add_range(json_t *key, const json_t *sk, const char *rc, json_t *left,
-		     const json_t *sk_tmpl)
+static int add_range(ddbc_import_run *run, json_t *key, const json_t *sk, const char *rc,
+		     json_t *left, const json_t *sk_tmpl)
 {
 	const char *op = range_op(rc);
 	json_t *names = key_list(sk), *ts = key_list(sk_tmpl);
@@ -188,7 +188,8 @@ static int add_range(json_t *key, const json_t *sk, const char *rc, json_t *left
 						  json_array_get(left, 1)))) : b0;
 		json_t *cond = json_pack("{so}", op, v);
 		if (literal_prefix(t) && t[literal_prefix(t)] == '{')
-			ddbc_import_set_comment(cond, op, "after the literal the sort key starts with");
+			ddbc_import_set_comment(run, cond, op,
+						"after the literal the sort key starts with");
 		json_object_set_new(key, name, cond);
 		for (size_t k = 0; k < need; k++)
 			json_array_remove(left, 0);
@@ -232,8 +233,8 @@ static char *fixed_prefix(const char *t, json_t *left)
  * only the items whose sort key starts with that entity's literal (and
  * the parameters it is given, left to right: equality on the leading
  * attributes of a multi-attribute sort key they cover). */
-static void add_collection(json_t *key, const json_t *sk, const json_t *sk_tmpl,
-			   const char *ename, json_t *left)
+static void add_collection(ddbc_import_run *run, json_t *key, const json_t *sk,
+			   const json_t *sk_tmpl, const char *ename, json_t *left)
 {
 	json_t *names = key_list(sk), *ts = key_list(sk_tmpl);
 	size_t n = json_array_size(names), i;
@@ -249,7 +250,8 @@ static void add_collection(json_t *key, const json_t *sk, const json_t *sk_tmpl,
 			json_object_set_new(key, name, json_string(prefix));
 		} else {
 			json_t *cond = json_pack("{ss}", "begins_with", prefix);
-			ddbc_import_set_comment(cond, "begins_with", "recovered: the schema's query "
+			ddbc_import_set_comment(run, cond, "begins_with",
+						"recovered: the schema's query "
 						"returns %s items only, which the MCP server's code "
 						"reads with begins_with on the sort key's literal",
 						ename);
@@ -321,14 +323,14 @@ static json_t *key_of(const struct mcp_table *t, const json_t *e, const json_t *
 	const json_t *skt = json_object_get(tmpls, "sk_template");
 	if (strcmp(op, "query") && sk) {
 		add_key(key, sk, skt);
-	} else if (rc && sk && add_range(key, sk, rc, *left, skt) < 0) {
+	} else if (rc && sk && add_range(t->run, key, sk, rc, *left, skt) < 0) {
 		ddbc_import_fail(t->file, "pattern '%s': range_condition '%s' with parameters that "
 				 "do not fit it", id, rc);
 		json_decref(key);
 		json_decref(*left);
 		return NULL;
 	} else if (!rc && sk && rt && !strcmp(rt, "entity_list")) {
-		add_collection(key, sk, skt, ename, *left);
+		add_collection(t->run, key, sk, skt, ename, *left);
 	}
 	json_decref(*left);
 	*left = params_left(ap, key);
@@ -378,7 +380,7 @@ static json_t *all_entities(const struct mcp_table *t)
 
 /* Notes the parameters no key condition uses (a filter, a value to
  * write): the design has no field for them, the comment keeps them. */
-static void keep_params(json_t *p, const json_t *left)
+static void keep_params(ddbc_import_run *run, json_t *p, const json_t *left)
 {
 	if (!json_array_size(left))
 		return;
@@ -387,7 +389,7 @@ static void keep_params(json_t *p, const json_t *left)
 	const json_t *v;
 	json_array_foreach(left, i, v)
 		strbuf_addf(&b, "%s%s", i ? ", " : "", ddbc_import_string_value(v));
-	ddbc_import_set_comment(p, "key", "parameter%s %s: in no key condition (a filter or "
+	ddbc_import_set_comment(run, p, "key", "parameter%s %s: in no key condition (a filter or "
 				"a value the call writes)", json_array_size(left) == 1 ? "" : "s",
 				strbuf_str(&b));
 	strbuf_release(&b);
@@ -427,7 +429,7 @@ static int one_pattern(const struct mcp_table *t, const char *ename, const json_
 			return -1;
 		}
 		json_object_set_new(p, "key", key);
-		keep_params(p, left);
+		keep_params(t->run, p, left);
 		json_decref(left);
 	}
 	if (json_is_true(json_object_get(ap, "consistent_read")))
@@ -438,7 +440,8 @@ static int one_pattern(const struct mcp_table *t, const char *ename, const json_
 			    ? mixed_entities(t, e, ap) : every ? all_entities(t)
 			    : json_pack("[s]", ename));
 	if (every)
-		ddbc_import_set_comment(p, "entities", "a scan reads every entity of the table; "
+		ddbc_import_set_comment(t->run, p, "entities",
+					"a scan reads every entity of the table; "
 					"the schema's code keeps %s items", ename);
 	json_object_set_new(patterns, id, p);
 	return 0;

@@ -19,6 +19,7 @@
 #include <string.h>
 
 struct ot {
+	ddbc_import_run *run;
 	const char *file;
 	const json_t *model;
 	const char *model_name, *type_field;
@@ -90,7 +91,7 @@ static bool packed(struct ot *o, const char *name, const char *map, json_t *attr
 	strbuf top = STRBUF_INIT;
 	strbuf_add(&top, map, (size_t)(dot - map));
 	json_t *a = json_object_get(attrs, strbuf_str(&top));
-	const char *was = a ? ddbc_import_comment(a, "type") : NULL;
+	const char *was = a ? ddbc_import_comment(o->run, a, "type") : NULL;
 	strbuf note = STRBUF_INIT;
 	strbuf_addf(&note, "%s%s%s", was ? was : "OneTable packs fields into it (map):", was ? ", " : " ",
 		    name);
@@ -98,7 +99,7 @@ static bool packed(struct ot *o, const char *name, const char *map, json_t *attr
 		a = json_pack("{ss}", "type", "M");
 		json_object_set_new(attrs, strbuf_str(&top), a);
 	}
-	ddbc_import_set_comment(a, "type", "%s", strbuf_str(&note));
+	ddbc_import_set_comment(o->run, a, "type", "%s", strbuf_str(&note));
 	(void)o;
 	strbuf_release(&top);
 	strbuf_release(&note);
@@ -126,9 +127,10 @@ static int field(struct ot *o, const char *name, const json_t *f, bool iso, json
 	json_t *a = json_pack("{ss}", "type", t ? t : "S");
 	json_object_set_new(attrs, name, a);
 	if (!t)
-		ddbc_import_set_comment(a, "type", "'%s' read as a string", st ? st : "no type");
+		ddbc_import_set_comment(o->run, a, "type", "'%s' read as a string",
+					st ? st : "no type");
 	else if (note)
-		ddbc_import_set_comment(a, "type", "%s", note);
+		ddbc_import_set_comment(o->run, a, "type", "%s", note);
 	if (json_is_true(json_object_get(f, "required")))
 		json_object_set_new(a, "required", json_true());
 	json_t *en = ddbc_import_lib_enum(json_object_get(f, "enum"));
@@ -215,7 +217,8 @@ static int table_of(const char *file, const char *tname, const json_t *indexes, 
 	return 0;
 }
 
-static int schema(const char *file, const char *tname, const json_t *s, json_t *design)
+static int schema(ddbc_import_run *run, const char *file, const char *tname, const json_t *s,
+		  json_t *design)
 {
 	const char *fmt = ddbc_import_string_value(json_object_get(s, "format"));
 	if (json_object_get(s, "format") &&
@@ -237,7 +240,8 @@ static int schema(const char *file, const char *tname, const json_t *s, json_t *
 	if (ddbc_import_lib_table(file, design, tname, table) < 0)
 		return -1;
 	json_t *entities = json_object_get(design, "entities");
-	struct ot o = { .file = file, .type_field = tf ? tf : "_type", .what = STRBUF_INIT };
+	struct ot o = { .run = run, .file = file, .type_field = tf ? tf : "_type",
+			.what = STRBUF_INIT };
 	const char *mname;
 	const json_t *m;
 	int rc = 0;
@@ -278,13 +282,14 @@ static char *file_table(const char *file)
 	return strndup(base, n ? n : strlen(base));
 }
 
-int ddbc_import_onetable(const char *file, const json_t *root, json_t *design)
+int ddbc_import_onetable(ddbc_import_run *run, const char *file, const json_t *root,
+			 json_t *design)
 {
 	if (!json_is_object(root))
 		return ddbc_import_fail(file, "no OneTable schema: the file is no JSON object");
 	if (json_object_get(root, "models") || json_object_get(root, "indexes")) {
 		char *t = file_table(file);
-		int rc = schema(file, t, root, design);
+		int rc = schema(run, file, t, root, design);
 		free(t);
 		return rc;
 	}
@@ -293,7 +298,7 @@ int ddbc_import_onetable(const char *file, const json_t *root, json_t *design)
 	const char *k;
 	const json_t *s;
 	json_object_foreach((json_t *)root, k, s)
-		if (!json_is_object(s) || schema(file, k, s, design) < 0)
+		if (!json_is_object(s) || schema(run, file, k, s, design) < 0)
 			return json_is_object(s) ? -1
 			       : ddbc_import_fail(file, "no OneTable schema: '%s' is no schema "
 						  "object", k);

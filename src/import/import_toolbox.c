@@ -17,6 +17,7 @@
 #include <string.h>
 
 struct tb {
+	ddbc_import_run *run;
 	const char *file, *ename;
 	const json_t *attributes;
 	strbuf what;
@@ -212,7 +213,7 @@ static const char *key_type(const json_t *t, const char *name)
 	return NULL;
 }
 
-static void timestamps(const json_t *ts, json_t *attrs)
+static void timestamps(ddbc_import_run *run, const json_t *ts, json_t *attrs)
 {
 	if (!json_is_true(ts) && !json_is_object(ts))
 		return;
@@ -223,7 +224,8 @@ static void timestamps(const json_t *ts, json_t *attrs)
 			continue;
 		const char *n = str(o, "savedAs");
 		json_t *a = json_pack("{ss sb}", "type", "S", "required", 1);
-		ddbc_import_set_comment(a, "type", "Toolbox writes it (timestamps): an ISO 8601 string");
+		ddbc_import_set_comment(run, a, "type",
+					"Toolbox writes it (timestamps): an ISO 8601 string");
 		json_object_set_new(attrs, n ? n : which[i][1], a);
 	}
 }
@@ -242,7 +244,8 @@ static int transformed(struct tb *e, const char *n, const char *name, const json
 	bool key = json_is_true(json_object_get(a, "key"));
 	bool is_prefix = id && !strcmp(id, "prefix") && prefix;
 	if (!key) {
-		ddbc_import_set_comment(x, "type", "Toolbox transforms it as it saves it (%s)",
+		ddbc_import_set_comment(e->run, x, "type",
+					"Toolbox transforms it as it saves it (%s)",
 					id ? id : "custom");
 		return 0;
 	}
@@ -263,7 +266,8 @@ static int transformed(struct tb *e, const char *n, const char *name, const json
 	json_object_set_new(x, "template", json_string(strbuf_str(&t)));
 	strbuf_release(&t);
 	json_t *part = json_pack("{ss sb}", "type", "S", "stored", 0);
-	ddbc_import_set_comment(part, "stored", "only inside %s: Toolbox saves it prefixed there",
+	ddbc_import_set_comment(e->run, part, "stored",
+				"only inside %s: Toolbox saves it prefixed there",
 				name);
 	json_object_set_new(attrs, n, part);
 	return 0;
@@ -283,7 +287,7 @@ static int attributes(struct tb *e, const json_t *t, const json_t *links, json_t
 		json_t *x = json_pack("{ss}", "type", attr_type(a, &note));
 		json_object_set_new(attrs, name, x);
 		if (note)
-			ddbc_import_set_comment(x, "type", "%s", note);
+			ddbc_import_set_comment(e->run, x, "type", "%s", note);
 		const char *req = str(a, "required");
 		if (!req || strcmp(req, "never"))
 			json_object_set_new(x, "required", json_true());
@@ -314,7 +318,8 @@ static int attributes(struct tb *e, const json_t *t, const json_t *links, json_t
 			if (e->said || table_key(t, name))
 				return cannot(e, src);
 			/* a value the item stores, computed as it is written */
-			ddbc_import_set_comment(x, "type", "computed by a link that is no template");
+			ddbc_import_set_comment(e->run, x, "type",
+						"computed by a link that is no template");
 			continue;
 		}
 		json_object_set_new(x, "type", json_string("S"));
@@ -328,9 +333,10 @@ static int attributes(struct tb *e, const json_t *t, const json_t *links, json_t
 	return 0;
 }
 
-static int entity(const char *file, const json_t *d, size_t n, json_t *design)
+static int entity(ddbc_import_run *run, const char *file, const json_t *d, size_t n, json_t *design)
 {
-	struct tb e = { .file = file, .ename = str(d, "entityName"), .what = STRBUF_INIT };
+	struct tb e = { .run = run, .file = file, .ename = str(d,
+							       "entityName"), .what = STRBUF_INIT };
 	const json_t *schema = json_object_get(d, "schema"), *t = json_object_get(d, "table");
 	e.attributes = json_object_get(schema, "attributes");
 	if (!e.ename || !json_is_object(e.attributes) || !json_is_object(t))
@@ -365,7 +371,7 @@ static int entity(const char *file, const json_t *d, size_t n, json_t *design)
 			json_object_set_new(v, "type", json_string(kt));
 	}
 	if (rc == 0)
-		timestamps(json_object_get(d, "timestamps"), attrs);
+		timestamps(run, json_object_get(d, "timestamps"), attrs);
 	strbuf_release(&e.what);
 	json_decref(keys);
 	if (rc < 0) {
@@ -378,8 +384,10 @@ static int entity(const char *file, const json_t *d, size_t n, json_t *design)
 	return ddbc_import_lib_table(file, design, tn, table);
 }
 
-int ddbc_import_toolbox(const char *file, const json_t *root, json_t *design)
+int ddbc_import_toolbox(ddbc_import_run *run, const char *file, const json_t *root,
+			json_t *design)
 {
-	return ddbc_import_lib_entities(file, root, "dynamodb-toolbox", "DynamoDB-Toolbox", "2",
+	return ddbc_import_lib_entities(run, file, root, "dynamodb-toolbox", "DynamoDB-Toolbox",
+					"2",
 					"no DynamoDB-Toolbox entities: give the list docs/import.md prints", entity, design);
 }

@@ -9,8 +9,11 @@
 #include <jansson.h>
 #include <stdbool.h>
 
+struct ddbc_import_run;
+
 /* One table of a model, as read (all borrowed). */
 struct wb_table {
+	struct ddbc_import_run *run;
 	const char *file;
 	const char *name;
 	const json_t *model;   /* the model's table object */
@@ -38,8 +41,8 @@ int ddbc_import_wb_entities(const struct wb_table *w, json_t *design);
  * An item the streamed reader read (most are) is appended as its compact
  * JSON text, a string, and parsed only when it is used: a tree is some
  * five times its text, and a table's items wait for their facets. */
-void ddbc_import_wb_items(const char *file, const char *where, json_t *data, json_t *items,
-			  json_t *evidence);
+void ddbc_import_wb_items(struct ddbc_import_run *run, const char *file, const char *where,
+			  json_t *data, json_t *items, json_t *evidence);
 /* The tree of an item of such a list: a new reference. */
 json_t *ddbc_import_wb_item_tree(const json_t *item);
 /* The trees of such a list's items, in a new array; copy: the items kept
@@ -49,24 +52,23 @@ json_t *ddbc_import_wb_item_trees(const json_t *items, bool copy);
 /* Reads a model, parsing each sample item of its TableData lists alone
  * into its plain item (import_wb_stream.c): the skeleton's lists are then
  * empty, their items kept for ddbc_import_wb_items. NULL after saying why.
- * A new reference; ddbc_import_wb_prepared_clear drops what it kept. */
-json_t *ddbc_import_wb_load(const char *file);
+ * A new reference; what it kept is in run->prepared. */
+json_t *ddbc_import_wb_load(struct ddbc_import_run *run, const char *file);
 /* The items read of skeleton list data (a plain item's compact JSON text,
  * or {"why": why that item is left out}, for each), or NULL; taken: a new reference,
  * which the reader no longer holds. */
-json_t *ddbc_import_wb_take(const json_t *data);
-void ddbc_import_wb_prepared_clear(void);
+json_t *ddbc_import_wb_take(struct ddbc_import_run *run, const json_t *data);
 /* The tree of a facet of a table's TableFacets: a new reference. The
  * reader keeps a facet as its compact JSON text, or [that text, the items
  * of its TableData] (ddbc_import_wb_take of the model's empty list gives
  * them), parsed here, its items then kept for its TableData. */
-json_t *ddbc_import_wb_facet(const json_t *f);
+json_t *ddbc_import_wb_facet(struct ddbc_import_run *run, const json_t *f);
 
 /* Writes the entities of design not yet written (from the one after last,
  * NULL: from the first) as their YAML text, which then stands in the
  * design for their trees; last becomes the last entity's name. The
  * comments set since mark (ddbc_import_comments_mark), which were on those
  * entities, are dropped. */
-void ddbc_import_wb_settle(json_t *design, char **last, size_t mark);
+void ddbc_import_wb_settle(struct ddbc_import_run *run, json_t *design, char **last, size_t mark);
 
 #endif

@@ -484,9 +484,10 @@ static void key_template(const struct wb_table *w, json_t *attrs, const char *k,
 	 * constant key: Workbench labels carry ddbc's templates so). */
 	if (alias && (strchr(alias, '{') || every_key_is(examples, k, alias))) {
 		json_object_set_new(a, "template", json_string(alias));
-		ddbc_import_add_unstored(attrs, alias, w->types);
+		ddbc_import_add_unstored(w->run, attrs, alias, w->types);
 		if (!strchr(alias, '{'))
-			ddbc_import_set_comment(a, "template", "the facet's key alias, which "
+			ddbc_import_set_comment(w->run, a, "template",
+						"the facet's key alias, which "
 						"every sample key is");
 		json_array_append_new(templated, json_string(k));
 		return;
@@ -512,7 +513,7 @@ static void key_template(const struct wb_table *w, json_t *attrs, const char *k,
 			at = NULL;
 		}
 		free(at);
-		ddbc_import_add_unstored(attrs, g, w->types);
+		ddbc_import_add_unstored(w->run, attrs, g, w->types);
 		lend_unstored(examples, k, g, named ? named : unstored);
 	}
 	free(unstored);
@@ -525,16 +526,18 @@ static void key_template(const struct wb_table *w, json_t *attrs, const char *k,
 		g = alias_evidence(alias, attrs, k, pk, pk_alias, examples);
 		if (!g)
 			return;
-		ddbc_import_add_unstored(attrs, g, w->types);
+		ddbc_import_add_unstored(w->run, attrs, g, w->types);
 		json_object_set_new(a, "template", json_string(g));
 		json_array_append_new(templated, json_string(k));
 		n = json_array_size(examples);
 		if (n)
-			ddbc_import_set_comment(a, "template", "read from the facet's key alias "
+			ddbc_import_set_comment(w->run, a, "template",
+						"read from the facet's key alias "
 						"'%s', which %zu sample key%s fit%s", alias, n,
 						n == 1 ? "" : "s", n == 1 ? "s" : "");
 		else
-			ddbc_import_set_comment(a, "template", "read from the facet's key alias "
+			ddbc_import_set_comment(w->run, a, "template",
+						"read from the facet's key alias "
 						"'%s' (no sample key)", alias);
 		free(g);
 		return;
@@ -542,11 +545,11 @@ static void key_template(const struct wb_table *w, json_t *attrs, const char *k,
 	json_object_set_new(a, "template", json_string(g));
 	json_array_append_new(templated, json_string(k));
 	if (named)
-		ddbc_import_set_comment(a, "template", "guessed from %zu sample key%s, its "
+		ddbc_import_set_comment(w->run, a, "template", "guessed from %zu sample key%s, its "
 					"part named as the facet's key alias '%s' names it", n,
 					n == 1 ? "" : "s", alias);
 	else
-		ddbc_import_set_comment(a, "template", "guessed from %zu sample key%s", n,
+		ddbc_import_set_comment(w->run, a, "template", "guessed from %zu sample key%s", n,
 					n == 1 ? "" : "s");
 	free(named);
 	free(g);
@@ -663,7 +666,7 @@ static void facets_init(struct facets *fs, const struct wb_table *w, const json_
 	fs->by_prefix = json_object();
 	fs->plain = json_array();
 	for (size_t i = 0; i < fs->n; i++) {
-		json_t *f = ddbc_import_wb_facet(json_array_get(facets, i));
+		json_t *f = ddbc_import_wb_facet(w->run, json_array_get(facets, i));
 		struct facet *x = &fs->f[i];
 		json_t *ev = json_array();
 		json_array_append_new(per, or_null(facet_items(w, f, ev)));
@@ -715,7 +718,8 @@ static json_t *facet_items(const struct wb_table *w, const json_t *f, json_t *ev
 	const char *fname = ddbc_import_string_value(json_object_get(f, "FacetName"));
 	strbuf where = STRBUF_INIT;
 	strbuf_addf(&where, "facet '%s' of table '%s'", fname ? fname : "", w->name);
-	ddbc_import_wb_items(w->file, strbuf_str(&where), json_object_get(f, "TableData"), mine,
+	ddbc_import_wb_items(w->run, w->file, strbuf_str(&where), json_object_get(f, "TableData"),
+			     mine,
 			     evidence);
 	strbuf_release(&where);
 	return mine;
@@ -730,7 +734,7 @@ static json_t *facet_items(const struct wb_table *w, const json_t *f, json_t *ev
 static void settle_facet(const struct wb_table *w, json_t *design, struct facets *fs,
 			 json_t *facets, size_t i, json_t *per, size_t mark)
 {
-	ddbc_import_wb_settle(design, w->settled, mark);
+	ddbc_import_wb_settle(w->run, design, w->settled, mark);
 	json_array_set_new(per, i, json_null());
 	facet_release(&fs->f[i]);
 	json_array_set_new(facets, i, json_null());
@@ -770,7 +774,7 @@ static int facet_entities(const struct wb_table *w, json_t *facets, json_t *desi
 		if (rc == 0 && !fname)
 			rc = ddbc_import_fail(w->file, "a facet of table '%s' has no FacetName",
 					      w->name);
-		size_t mark = ddbc_import_comments_mark();
+		size_t mark = ddbc_import_comments_mark(w->run);
 		json_t *examples = rc ? NULL : ddbc_import_wb_item_trees(json_array_get(per, i), false);
 		if (rc == 0)
 			rc = add_entity(w, design, fname, fs.f[i].names, fs.f[i].aliases, examples,
@@ -792,7 +796,7 @@ int ddbc_import_wb_entities(const struct wb_table *w, json_t *design)
 {
 	/* The facets the reader kept as text, else the model's own. */
 	const json_t *listed = json_object_get(w->model, "TableFacets");
-	json_t *facets = ddbc_import_wb_take(listed);
+	json_t *facets = ddbc_import_wb_take(w->run, listed);
 	if (!facets)
 		facets = json_incref((json_t *)listed);
 	int rc = json_array_size(facets) ? facet_entities(w, facets, design) : 1;
@@ -808,7 +812,7 @@ int ddbc_import_wb_entities(const struct wb_table *w, json_t *design)
 	json_t *examples = ddbc_import_wb_item_trees(w->items, true);
 	rc = add_entity(w, design, w->name, names, NULL, examples, w->evidence);
 	if (rc == 0)
-		ddbc_import_set_comment(json_object_get(design, "entities"), w->name,
+		ddbc_import_set_comment(w->run, json_object_get(design, "entities"), w->name,
 					"one entity: the model has no facets");
 	json_decref(names);
 	json_decref(examples);

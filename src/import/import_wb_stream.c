@@ -48,9 +48,6 @@ struct scan {
 	bool bad;            /* the scan could not follow the text */
 };
 
-/* Prepared lists by the address of their (empty) skeleton array. */
-static json_t *prepared;
-
 static void ws(struct scan *sc)
 {
 	while (sc->i < sc->n && strchr(" \t\r\n", sc->s[sc->i]) && sc->s[sc->i])
@@ -381,7 +378,7 @@ static void address(strbuf *b, const json_t *a)
 
 /* Registers each region's items under its skeleton array; false when a
  * region has none (the skeleton is not what the scan saw). */
-static bool register_regions(json_t *root, struct scan *sc)
+static bool register_regions(json_t *prepared, json_t *root, struct scan *sc)
 {
 	strbuf b = STRBUF_INIT;
 	bool ok = true;
@@ -407,7 +404,7 @@ static char *working_text(const ddbc_source *src, size_t *len)
 	return strbuf_detach(&marked);
 }
 
-json_t *ddbc_import_wb_load(const char *file)
+json_t *ddbc_import_wb_load(ddbc_import_run *run, const char *file)
 {
 	ddbc_source *src = ddbc_source_read(file);
 	if (!src) {
@@ -427,12 +424,13 @@ json_t *ddbc_import_wb_load(const char *file)
 		root = json_loadb(text, blank(&sc), JSON_REJECT_DUPLICATES, &err);
 	}
 	free(text);
-	if (!prepared)
-		prepared = json_object();
-	if (root && !register_regions(root, &sc)) {
+	/* Prepared lists by the address of their (empty) skeleton array. */
+	if (!run->prepared)
+		run->prepared = json_object();
+	if (root && !register_regions(run->prepared, root, &sc)) {
 		json_decref(root);
 		root = NULL;
-		json_object_clear(prepared);
+		json_object_clear(run->prepared);
 	}
 	for (size_t k = 0; k < sc.nr; k++)
 		json_decref(sc.r[k].items);
@@ -444,8 +442,9 @@ json_t *ddbc_import_wb_load(const char *file)
 	return root;
 }
 
-json_t *ddbc_import_wb_take(const json_t *data)
+json_t *ddbc_import_wb_take(ddbc_import_run *run, const json_t *data)
 {
+	json_t *prepared = run->prepared;
 	if (!prepared)
 		return NULL;
 	strbuf b = STRBUF_INIT;
@@ -456,7 +455,7 @@ json_t *ddbc_import_wb_take(const json_t *data)
 	return items;
 }
 
-json_t *ddbc_import_wb_facet(const json_t *f)
+json_t *ddbc_import_wb_facet(ddbc_import_run *run, const json_t *f)
 {
 	if (json_is_object(f))
 		return json_incref((json_t *)f);
@@ -467,36 +466,30 @@ json_t *ddbc_import_wb_facet(const json_t *f)
 	if (json_is_array(items) && json_is_array(data)) {
 		strbuf b = STRBUF_INIT;
 		address(&b, data);
-		json_object_set(prepared, strbuf_str(&b), (json_t *)items);
+		json_object_set(run->prepared, strbuf_str(&b), (json_t *)items);
 		strbuf_release(&b);
 	}
 	return tree;
 }
 
-void ddbc_import_wb_prepared_clear(void)
-{
-	json_decref(prepared);
-	prepared = NULL;
-}
-
-void ddbc_import_wb_settle(json_t *design, char **last, size_t mark)
+void ddbc_import_wb_settle(ddbc_import_run *run, json_t *design, char **last, size_t mark)
 {
 	json_t *entities = json_object_get(design, "entities");
 	void *it = *last ? json_object_iter_next(entities, json_object_iter_at(entities, *last))
 			 : json_object_iter(entities);
 	for (; it; it = json_object_iter_next(entities, it)) {
 		const char *name = json_object_iter_key(it);
-		if (ddbc_import_written(json_object_iter_value(it)))
+		if (ddbc_import_written(run, json_object_iter_value(it)))
 			continue;
 		/* Members of the design's entities are written at indent 2. */
-		json_t *text = ddbc_import_yaml_member(entities, name, 2);
+		json_t *text = ddbc_import_yaml_member(run, entities, name, 2);
 		if (!text)
 			return;
-		ddbc_import_set_written(text);
+		ddbc_import_set_written(run, text);
 		json_object_iter_set_new(entities, it, text);
 		free(*last);
 		*last = xstrdup(name);
 	}
 	/* The comments set since mark were on the entities just written. */
-	ddbc_import_comments_forget(mark);
+	ddbc_import_comments_forget(run, mark);
 }

@@ -198,10 +198,10 @@ static json_t *read_table(const char *file, const json_t *t, json_t *types, json
  * source item is dropped from data once read (nothing reads it again):
  * the items are most of a model, and without this the model's tree and
  * the design's would both be held whole at the peak. */
-void ddbc_import_wb_items(const char *file, const char *where, json_t *data, json_t *items,
-			  json_t *evidence)
+void ddbc_import_wb_items(ddbc_import_run *run, const char *file, const char *where,
+			  json_t *data, json_t *items, json_t *evidence)
 {
-	json_t *pre = ddbc_import_wb_take(data);
+	json_t *pre = ddbc_import_wb_take(run, data);
 	size_t i;
 	const json_t *d;
 	json_array_foreach(pre, i, d) {   /* read already: a plain item's text, or why not */
@@ -254,7 +254,8 @@ json_t *ddbc_import_wb_item_tree(const json_t *item)
 				    : json_incref((json_t *)item);
 }
 
-static int read_model_table(const char *file, const json_t *t, json_t *design, char **settled)
+static int read_model_table(ddbc_import_run *run, const char *file, const json_t *t,
+			    json_t *design, char **settled)
 {
 	const char *tname = ddbc_import_string_value(json_object_get(t, "TableName"));
 	if (!tname)
@@ -270,11 +271,11 @@ static int read_model_table(const char *file, const json_t *t, json_t *design, c
 		goto out;
 	strbuf where = STRBUF_INIT;
 	strbuf_addf(&where, "table '%s'", tname);
-	ddbc_import_wb_items(file, strbuf_str(&where), json_object_get(t, "TableData"), items,
+	ddbc_import_wb_items(run, file, strbuf_str(&where), json_object_get(t, "TableData"), items,
 			     evidence);
 	strbuf_release(&where);
 	json_object_set(tables, tname, table);
-	struct wb_table w = { file, tname, t, table, types, keys, items, evidence, settled };
+	struct wb_table w = { run, file, tname, t, table, types, keys, items, evidence, settled };
 	rc = ddbc_import_wb_entities(&w, design);
 out:
 	json_decref(table);
@@ -285,8 +286,13 @@ out:
 	return rc;
 }
 
-static int read_model(const char *file, const json_t *root, json_t *design, bool settle)
+int ddbc_import_workbench(ddbc_import_run *run, const char *file, const json_t *root,
+			  json_t *design)
 {
+	/* Types first, so no reader meets a value of the wrong type. */
+	if (ddbc_import_check_workbench(file, root) < 0)
+		return -1;
+	bool settle = run->settle;
 	const json_t *dm = json_object_get(root, "DataModel");
 	if (!json_is_array(dm))
 		return ddbc_import_fail(file, "expected a NoSQL Workbench data model, an object "
@@ -299,24 +305,14 @@ static int read_model(const char *file, const json_t *root, json_t *design, bool
 	char *last = NULL;
 	int rc = 0;
 	json_array_foreach(dm, i, t) {
-		size_t mark = ddbc_import_comments_mark();
-		rc = read_model_table(file, t, design, settle ? &last : NULL);
+		size_t mark = ddbc_import_comments_mark(run);
+		rc = read_model_table(run, file, t, design, settle ? &last : NULL);
 		if (rc < 0)
 			break;
 		/* The table's entities are complete: their text is smaller. */
 		if (settle)
-			ddbc_import_wb_settle(design, &last, mark);
+			ddbc_import_wb_settle(run, design, &last, mark);
 	}
 	free(last);
 	return rc;
-}
-
-int ddbc_import_workbench(const char *file, const json_t *root, json_t *design)
-{
-	return read_model(file, root, design, false);
-}
-
-int ddbc_import_workbench_settled(const char *file, const json_t *root, json_t *design)
-{
-	return read_model(file, root, design, true);
 }

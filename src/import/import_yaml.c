@@ -146,12 +146,12 @@ static void write_flow_list(FILE *out, const json_t *a)
 	fputc(']', out);
 }
 
-static void write_value(FILE *out, const json_t *v, int indent);
+static void write_value(const ddbc_import_run *run, FILE *out, const json_t *v, int indent);
 
 /* Writes the comment of member k of obj, if it has one, and ends the line. */
-static void end_line(FILE *out, const json_t *obj, const char *k)
+static void end_line(const ddbc_import_run *run, FILE *out, const json_t *obj, const char *k)
 {
-	const char *c = ddbc_import_comment(obj, k);
+	const char *c = ddbc_import_comment(run, obj, k);
 	if (c) {
 		fputs("  # ", out);
 		write_escaped(out, c, 0);
@@ -164,10 +164,10 @@ static void end_line(FILE *out, const json_t *obj, const char *k)
 #define LONG_KEY 160
 
 /* Writes member k (value v) of obj; the key is indented unless inline. */
-static void write_member(FILE *out, const json_t *obj, const char *k, const json_t *v,
-			 int indent, bool inline_key)
+static void write_member(const ddbc_import_run *run, FILE *out, const json_t *obj,
+			 const char *k, const json_t *v, int indent, bool inline_key)
 {
-	const char *made = ddbc_import_written(v);
+	const char *made = ddbc_import_written(run, v);
 	if (made) {   /* the member's whole text, made before */
 		fputs(made, out);
 		return;
@@ -191,32 +191,33 @@ static void write_member(FILE *out, const json_t *obj, const char *k, const json
 		      (json_is_array(v) && !all_scalars(v));
 	if (!nested) {
 		fputc(' ', out);
-		write_value(out, v, indent);
-		end_line(out, obj, k);
+		write_value(run, out, v, indent);
+		end_line(run, out, obj, k);
 		return;
 	}
-	end_line(out, obj, k);
-	write_value(out, v, indent + 2);
+	end_line(run, out, obj, k);
+	write_value(run, out, v, indent + 2);
 }
 
-static void write_mapping(FILE *out, const json_t *obj, int indent, bool first_inline)
+static void write_mapping(const ddbc_import_run *run, FILE *out, const json_t *obj, int indent,
+			  bool first_inline)
 {
 	const char *k;
 	const json_t *v;
 	bool first = true;
 	json_object_foreach((json_t *)obj, k, v) {
-		write_member(out, obj, k, v, indent, first && first_inline);
+		write_member(run, out, obj, k, v, indent, first && first_inline);
 		first = false;
 	}
 }
 
-static void write_value(FILE *out, const json_t *v, int indent)
+static void write_value(const ddbc_import_run *run, FILE *out, const json_t *v, int indent)
 {
 	if (json_is_object(v) && !ddbc_import_number_text(v)) {
 		if (!json_object_size(v))
 			fputs("{}", out);
 		else
-			write_mapping(out, v, indent, false);
+			write_mapping(run, out, v, indent, false);
 	} else if (json_is_array(v)) {
 		if (all_scalars(v)) {
 			write_flow_list(out, v);
@@ -228,7 +229,7 @@ static void write_value(FILE *out, const json_t *v, int indent)
 			write_indent(out, indent);
 			fputs("- ", out);
 			if (json_is_object(e) && json_object_size(e) && !ddbc_import_number_text(e)) {
-				write_mapping(out, e, indent + 2, true);
+				write_mapping(run, out, e, indent + 2, true);
 			} else {
 				write_scalar(out, e);
 				fputc('\n', out);
@@ -242,23 +243,21 @@ static void write_value(FILE *out, const json_t *v, int indent)
 /* One memory stream for every member written to text: opening one costs
  * some 14,000 instructions (its buffer is calloc'ed), more than writing a
  * small entity. Each member is written from the start; fflush then sets
- * len to the bytes written. Kept open to the end of the process. */
-static FILE *member_mem;
-static char *member_text;
-static size_t member_len;
-
-json_t *ddbc_import_yaml_member(const json_t *obj, const char *k, int indent)
+ * len to the bytes written. Kept open to the end of the run. */
+json_t *ddbc_import_yaml_member(ddbc_import_run *run, const json_t *obj, const char *k,
+				int indent)
 {
-	if (!member_mem && !(member_mem = open_memstream(&member_text, &member_len)))
+	if (!run->member_mem &&
+	    !(run->member_mem = open_memstream(&run->member_text, &run->member_len)))
 		return NULL;
-	rewind(member_mem);
-	write_member(member_mem, obj, k, json_object_get(obj, k), indent, false);
-	if (fflush(member_mem) != 0)
+	rewind(run->member_mem);
+	write_member(run, run->member_mem, obj, k, json_object_get(obj, k), indent, false);
+	if (fflush(run->member_mem) != 0)
 		return NULL;
-	return json_stringn_nocheck(member_text, member_len);
+	return json_stringn_nocheck(run->member_text, run->member_len);
 }
 
-void ddbc_import_write_yaml(FILE *out, const json_t *design)
+void ddbc_import_write_yaml(ddbc_import_run *run, FILE *out, const json_t *design)
 {
 	const char *k;
 	const json_t *v;
@@ -266,6 +265,6 @@ void ddbc_import_write_yaml(FILE *out, const json_t *design)
 	json_object_foreach((json_t *)design, k, v) {
 		if (json_is_object(v) || json_is_array(v))
 			fputc('\n', out);
-		write_member(out, design, k, v, 0, false);
+		write_member(run, out, design, k, v, 0, false);
 	}
 }

@@ -163,10 +163,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	static const ddbc_import_from from[] = { DDBC_IMPORT_WORKBENCH, DDBC_IMPORT_CLOUDFORMATION,
-						 DDBC_IMPORT_DESCRIBE_TABLE, DDBC_IMPORT_MCP,
-						 DDBC_IMPORT_ONETABLE, DDBC_IMPORT_ELECTRODB,
-						 DDBC_IMPORT_TOOLBOX };
+	static size_t nsources;
+	if (!nsources)
+		while (ddbc_import_sources[nsources].name)
+			nsources++;
 	if (size < 1)
 		return 0;
 	if (!path[0]) {
@@ -184,19 +184,22 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	FILE *err = fopen("/dev/null", "w"), *saved = stderr;
 	stderr = err;
 	char *files[] = { path, NULL };
-	json_t *tree = ddbc_import_tree(from[data[0] % (sizeof(from) / sizeof(from[0]))], files, 1, NULL, 0);
+	/* The first byte chooses the source, a row of the table. */
+	ddbc_import_run run;
+	ddbc_import_run_init(&run, &ddbc_import_sources[data[0] % nsources], NULL, 0);
+	json_t *tree = ddbc_import_tree(&run, files, 1);
 	if (tree) {
 		char *text = NULL;
 		size_t len = 0;
 		FILE *out = open_memstream(&text, &len);
-		ddbc_import_write_yaml(out, tree);
+		ddbc_import_write_yaml(&run, out, tree);
 		fclose(out);
-		ddbc_import_comments_clear();
 		check_loads(text, len);
 		check_reads_back(tree, text, len);
 		free(text);
 		json_decref(tree);
 	}
+	ddbc_import_run_release(&run);
 	stderr = saved;
 	fclose(err);
 	unlink(path);
