@@ -5,7 +5,7 @@
 #include <string.h>
 
 static const ddbc_rule_info catalogue[DDBC_RULE_COUNT] = {
-#define DDBC_RULE(NAME, name, id, sev, kind, summary) \
+#define DDBC_RULE(NAME, name, id, sev, kind, part, summary) \
 	[DDBC_RULE_##NAME] = { id, DDBC_SEV_##sev, DDBC_RULE_KIND_##kind, \
 			       DDBC_RULE_KIND_##kind == DDBC_RULE_KIND_FIXED, summary },
 #include "diag/rules.def"

@@ -21,7 +21,7 @@ typedef enum ddbc_severity {
 } ddbc_severity;
 
 typedef enum ddbc_rule {
-#define DDBC_RULE(NAME, name, id, sev, kind, summary) DDBC_RULE_##NAME,
+#define DDBC_RULE(NAME, name, id, sev, kind, part, summary) DDBC_RULE_##NAME,
 #include "diag/rules.def"
 #undef DDBC_RULE
 	DDBC_RULE_COUNT

@@ -218,6 +218,11 @@ static inline const char *keys_cond_value(const keys_request *r, size_t i, bool 
 void keys_json(strbuf *sb, const json_t *v, const keys_json_style *st, const keys_request *r,
 	       void (*value_expr)(strbuf *sb, const keys_request *r, size_t i), int depth);
 
+/* Plans the request of access pattern hp into r (emit_keys_request.c):
+ * its input as the queries export writes it, its parameters and slots,
+ * its names registered in w. False when the pattern gets no function. */
+bool keys_plan_request(keys_writer *w, const ddbc_hpattern *hp, keys_request *r);
+
 /* Appends r's parameters as "name<sep>type, ...", type the language's
  * for a string, a number and a boolean (a condition's BOOL value). */
 void keys_request_params(strbuf *sb, const keys_request *r, const char *sep,

@@ -1,5 +1,9 @@
-/* header_plan.c - deciding the header's identifiers and builders */
-#include "model/header_plan_int.h"
+/* header_plan.c - deciding the header's identifiers and builders
+ *
+ * The walks over the identifiers are here; what they find, two things with
+ * one identifier, is header_plan_unique.c's to keep and report.
+ */
+#include "model/header_plan_unique.h"
 #include "util/error.h"
 #include "model/expr_names.h"
 #include "model/reserved.h"
@@ -16,16 +20,6 @@
 /* Expansion depth of nested templates; cycles are reported by the rules,
  * this only bounds the walk on a design that was not checked. */
 #define MAX_DEPTH 16
-
-typedef struct planner {
-	ddbc_header_plan *plan;
-	const ddbc_design *g;
-	ddbc_diags *d;           /* NULL while entities are planned again */
-	bool lenient;            /* checking any design: a key that cannot be
-				  * planned is left out, not a failure */
-	bool findings;
-	ddbc_strset reported;    /* owner pairs reported as colliding (owner_pair) */
-} planner;
 
 /* ---- the prefix ---------------------------------------------------------------- */
 
@@ -393,295 +387,22 @@ static void no_attribute(const ddbc_entity *e)
 		   "'ddbc lint' first", e->name.s);
 }
 
-/* ---- collisions -------------------------------------------------------------------- */
-
-typedef enum owner_kind {
-	OWN_GUARD, OWN_TABLE, OWN_INDEX, OWN_ENTITY, OWN_ATTR, OWN_PATTERN
-} owner_kind;
-
-/* One identifier the header defines, and what it names. */
-typedef struct ident {
-	const char *id;
-	const void *owner;       /* the table, index, entity or attribute */
-	owner_kind kind;
-} ident;
-
-/* The table or entity an identifier's owner belongs to. */
-static const void *group_of(const ident *x)
-{
-	switch (x->kind) {
-	case OWN_ATTR: return ((const ddbc_attr *)x->owner)->entity;
-	case OWN_INDEX: return ((const ddbc_index *)x->owner)->table;
-	default: return x->owner;
-	}
-}
-
-static ddbc_loc owner_loc(const planner *p, const ident *x)
-{
-	switch (x->kind) {
-	case OWN_GUARD: return p->g->name.loc;
-	case OWN_TABLE: return ((const ddbc_table *)x->owner)->name.loc;
-	case OWN_INDEX: return ((const ddbc_index *)x->owner)->name.loc;
-	case OWN_ENTITY: return ((const ddbc_entity *)x->owner)->name.loc;
-	case OWN_ATTR: return ((const ddbc_attr *)x->owner)->name.loc;
-	case OWN_PATTERN: return ((const ddbc_pattern *)x->owner)->id.loc;
-	}
-	return p->g->name.loc;
-}
-
-static void describe(strbuf *sb, const ident *x)
-{
-	const ddbc_index *ix = x->owner;
-	const ddbc_attr *a = x->owner;
-	switch (x->kind) {
-	case OWN_GUARD: strbuf_addstr(sb, "the include guard"); break;
-	case OWN_TABLE:
-		strbuf_addf(sb, "table '%s'", ((const ddbc_table *)x->owner)->name.s);
-		break;
-	case OWN_INDEX:
-		strbuf_addf(sb, "index '%s' of table '%s'", ix->name.s, ix->table->name.s);
-		break;
-	case OWN_ENTITY:
-		strbuf_addf(sb, "entity '%s'", ((const ddbc_entity *)x->owner)->name.s);
-		break;
-	case OWN_ATTR:
-		strbuf_addf(sb, "attribute '%s' of entity '%s'", a->name.s, a->entity->name.s);
-		break;
-	case OWN_PATTERN:
-		strbuf_addf(sb, "access pattern '%s'", ((const ddbc_pattern *)x->owner)->id.s);
-		break;
-	}
-}
-
-static bool loc_before(ddbc_loc a, ddbc_loc b)
-{
-	return a.line < b.line || (a.line == b.line && a.column < b.column);
-}
-
-/* Two owners in address order, looked up as a byte string: a design where
- * thousands of entities share a C name asks for every attribute whether
- * its pair of entities was reported. */
-typedef struct owner_pair {
-	const void *lo, *hi;
-} owner_pair;
-
-static owner_pair pair_of(const void *a, const void *b)
-{
-	return (uintptr_t)a < (uintptr_t)b ? (owner_pair){ a, b } : (owner_pair){ b, a };
-}
-
-static bool was_reported(const planner *p, const void *a, const void *b)
-{
-	owner_pair k = pair_of(a, b);
-	return ddbc_strset_get(&p->reported, (const char *)&k, sizeof(k)) != NULL;
-}
-
-static void record(planner *p, const void *a, const void *b)
-{
-	owner_pair *k = ddbc_arena_alloc(p->plan->arena, sizeof(*k));
-	*k = pair_of(a, b);
-	ddbc_strset_put(&p->reported, (const char *)k, sizeof(*k));
-}
-
-/* Reports that x and y get the same identifier, at the later of the two. */
-static void collision(planner *p, const ident *x, const ident *y)
-{
-	if (x->owner == y->owner || was_reported(p, x->owner, y->owner))
-		return;
-	/* Two entities or tables with one C name were reported as such. */
-	if (group_of(x) != group_of(y) && (x->kind == OWN_ATTR || x->kind == OWN_INDEX) &&
-	    (y->kind == OWN_ATTR || y->kind == OWN_INDEX) &&
-	    was_reported(p, group_of(x), group_of(y)))
-		return;
-	record(p, x->owner, y->owner);
-	ddbc_loc lx = owner_loc(p, x), ly = owner_loc(p, y);
-	if (loc_before(ly, lx)) {
-		const ident *t = x;
-		x = y;
-		y = t;
-		ddbc_loc l = lx;
-		lx = ly;
-		ly = l;
-	}
-	strbuf later = STRBUF_INIT, earlier = STRBUF_INIT;
-	describe(&later, y);
-	describe(&earlier, x);
-	/* Only entities and attributes have a c_name; tables and indexes
-	 * are named in DynamoDB, and a rename is theirs to make. */
-	const char *fix = "rename one of them";
-	if (x->kind == OWN_ENTITY || y->kind == OWN_ENTITY)
-		fix = "set c_name on one of the entities";
-	else if (x->kind == OWN_ATTR || y->kind == OWN_ATTR)
-		fix = "set c_name on one of the attributes";
-	ddbc_diag_add(p->d, DDBC_RULE_HEADER_NAME, ly,
-		      "C name '%s' of %s is also the C name of %s (line %u); the header "
-		      "cannot tell them apart: %s", y->id, strbuf_str(&later),
-		      strbuf_str(&earlier), lx.line, fix);
-	strbuf_release(&later);
-	strbuf_release(&earlier);
-	p->findings = true;
-}
-
-/* ---- uniqueness ---------------------------------------------------------------------- */
-
-/* An identifier whose hash was walked more than once, met in the second walk. */
-typedef struct suspect {
-	ident x;                 /* x.id is a copy in the check's arena */
-	size_t seq;              /* its place among the suspects, in walk order */
-	ident first;             /* when later: the first suspect with x's text */
-	bool later;
-} suspect;
-
-/* One uniqueness check: a walk over identifiers that hashes them all, and,
- * when hashes met, a second walk that gathers the identifiers with those
- * hashes to compare their texts. Only 8 bytes an identifier stay, in an
- * array sorted once after the walk (ddbc_hashes_repeated) and freed then:
- * a hash set of hundreds of thousands of members cost a cache miss an
- * identifier, and its megabytes stayed to the end.
- *
- * The names' check, the largest (fifty identifiers an entity), keeps 4
- * bytes an identifier: its first walk keeps the hashes folded to 32 bits
- * (FOLD), and when folded hashes met, a walk that hashes again (SIEVE)
- * keeps the 64-bit hashes of only those. The array is what the check adds
- * to the design's memory at its peak, and the walk again costs less than
- * the 4 bytes an identifier would. */
-typedef enum { KEEP, FOLD, SIEVE } check_mode;
-
-typedef struct name_check {
-	uint64_t *seen;          /* every hash of the first walk, in walk order */
-	size_t nseen, seen_cap;
-	check_mode mode;
-	uint32_t *folded;        /* FOLD: the hashes folded (ddbc_hash32) */
-	size_t nfolded, folded_cap;
-	size_t *starts;          /* FOLD: where each entity's hashes start in folded,
-				    and after the last, where they end */
-	ddbc_hashset met;        /* SIEVE: the folded hashes that met */
-	ddbc_hashset twice;      /* the hashes it met more than once */
-	bool second;             /* in the second walk */
-	suspect *suspects;
-	size_t nsuspects, cap;
-	ddbc_arena *texts;       /* the suspects' identifiers */
-} name_check;
-
-static void check_init(name_check *c, size_t n)
-{
-	memset(c, 0, sizeof(*c));
-	/* n exactly: n is counted to hold every identifier, and doubling
-	 * would hold up to as much again for nothing. */
-	c->seen = xmalloc((n ? n : 1) * sizeof(uint64_t));
-	c->seen_cap = n ? n : 1;
-	c->texts = ddbc_arena_new();
-}
-
-/* check_init for a check whose first walk folds its hashes. */
-static void check_init_folded(name_check *c, size_t n)
-{
-	memset(c, 0, sizeof(*c));
-	c->mode = FOLD;
-	c->folded = xmalloc((n ? n : 1) * sizeof(uint32_t));
-	c->folded_cap = n ? n : 1;
-	c->texts = ddbc_arena_new();
-}
-
-static void check_release(name_check *c)
-{
-	free(c->seen);
-	c->seen = NULL;
-	free(c->folded);
-	c->folded = NULL;
-	free(c->starts);
-	c->starts = NULL;
-	ddbc_hashset_release(&c->met);
-	ddbc_hashset_release(&c->twice);
-	free(c->suspects);
-	ddbc_arena_free(c->texts);
-}
-
-/* Keeps the hash of an identifier met in the first walk. */
-static void seen_hash(name_check *c, uint64_t h)
-{
-	if (c->mode == FOLD) {
-		xgrow((void **)&c->folded, &c->folded_cap, c->nfolded + 1, sizeof(uint32_t));
-		c->folded[c->nfolded++] = ddbc_hash32(h);
-		return;
-	}
-	if (c->mode == SIEVE && !ddbc_hashset_has(&c->met, ddbc_hash32(h)))
-		return;
-	xgrow((void **)&c->seen, &c->seen_cap, c->nseen + 1, sizeof(uint64_t));
-	c->seen[c->nseen++] = h;
-}
-
-static void check_name(name_check *c, const char *id, owner_kind kind, const void *owner)
-{
-	if (!id)
-		return;
-	uint64_t h = ddbc_hash64(id, strlen(id));
-	if (!c->second) {
-		seen_hash(c, h);
-		return;
-	}
-	if (!ddbc_hashset_has(&c->twice, h))
-		return;
-	xgrow((void **)&c->suspects, &c->cap, c->nsuspects + 1, sizeof(suspect));
-	suspect *s = &c->suspects[c->nsuspects];
-	memset(s, 0, sizeof(*s));
-	s->x = (ident){ ddbc_arena_strdup(c->texts, id), owner, kind };
-	s->seq = c->nsuspects++;
-}
-
-static int by_text(const void *a, const void *b)
-{
-	const suspect *x = a, *y = b;
-	int r = strcmp(x->x.id, y->x.id);
-	return r ? r : (x->seq > y->seq) - (x->seq < y->seq);
-}
-
-static int by_seq(const void *a, const void *b)
-{
-	const suspect *x = a, *y = b;
-	return (x->seq > y->seq) - (x->seq < y->seq);
-}
-
-/* Reports each suspect whose text an earlier one had, against the first
- * with that text, in walk order: what one walk keeping every text would
- * report. Suspects alone with their text were hash collisions. */
-static void report_suspects(planner *p, name_check *c)
-{
-	suspect *s = c->suspects;
-	size_t n = c->nsuspects;
-	if (!n)
-		return;
-	qsort(s, n, sizeof(*s), by_text);
-	for (size_t i = 1, first = 0; i < n; i++) {
-		if (strcmp(s[i].x.id, s[first].x.id)) {
-			first = i;
-			continue;
-		}
-		s[i].first = s[first].x;
-		s[i].later = true;
-	}
-	qsort(s, n, sizeof(*s), by_seq);
-	for (size_t i = 0; i < n; i++)
-		if (s[i].later)
-			collision(p, &s[i].first, &s[i].x);
-}
-
 /* Entities and tables with the same C name are reported once, before the
  * identifiers that follow from them. */
 static void walk_groups(planner *p, name_check *c)
 {
 	const ddbc_header_plan *plan = p->plan;
 	for (size_t i = 0; i < plan->ntables; i++)
-		check_name(c, plan->tables[i].macro, OWN_TABLE, plan->tables[i].table);
+		ddbc_hplan_check_name(c, plan->tables[i].macro, OWN_TABLE, plan->tables[i].table);
 	for (size_t i = 0; i < p->g->nentities; i++)
-		check_name(c, plan->entity_idents[i], OWN_ENTITY, &p->g->entities[i]);
+		ddbc_hplan_check_name(c, plan->entity_idents[i], OWN_ENTITY, &p->g->entities[i]);
 }
 
 /* Each access pattern planned, in turn, into the plan's pattern scratch;
  * its findings are added when p->d is given (the first walk). */
 static void seen_fn(void *ctx, uint64_t h)
 {
-	seen_hash(ctx, h);
+	ddbc_hplan_seen_hash(ctx, h);
 }
 
 static void walk_pattern_names(planner *p, name_check *c)
@@ -696,17 +417,17 @@ static void walk_pattern_names(planner *p, name_check *c)
 		if (!ddbc_hplan_pattern(p->plan, i, &hp, p->d, &p->findings))
 			continue;
 		const ddbc_pattern *pt = hp.pattern;
-		check_name(c, hp.table_macro, OWN_PATTERN, pt);
-		check_name(c, hp.index_macro, OWN_PATTERN, pt);
-		check_name(c, hp.kce_macro, OWN_PATTERN, pt);
-		check_name(c, hp.names_macro, OWN_PATTERN, pt);
-		check_name(c, hp.projection_macro, OWN_PATTERN, pt);
-		check_name(c, hp.order_macro, OWN_PATTERN, pt);
+		ddbc_hplan_check_name(c, hp.table_macro, OWN_PATTERN, pt);
+		ddbc_hplan_check_name(c, hp.index_macro, OWN_PATTERN, pt);
+		ddbc_hplan_check_name(c, hp.kce_macro, OWN_PATTERN, pt);
+		ddbc_hplan_check_name(c, hp.names_macro, OWN_PATTERN, pt);
+		ddbc_hplan_check_name(c, hp.projection_macro, OWN_PATTERN, pt);
+		ddbc_hplan_check_name(c, hp.order_macro, OWN_PATTERN, pt);
 		for (size_t k = 0; k < hp.nvalues; k++) {
-			check_name(c, hp.values[k].value_macro, OWN_PATTERN, pt);
-			check_name(c, hp.values[k].func, OWN_PATTERN, pt);
-			check_name(c, hp.values[k].macro, OWN_PATTERN, pt);
-			check_name(c, hp.values[k].ref_macro, OWN_PATTERN, pt);
+			ddbc_hplan_check_name(c, hp.values[k].value_macro, OWN_PATTERN, pt);
+			ddbc_hplan_check_name(c, hp.values[k].func, OWN_PATTERN, pt);
+			ddbc_hplan_check_name(c, hp.values[k].macro, OWN_PATTERN, pt);
+			ddbc_hplan_check_name(c, hp.values[k].ref_macro, OWN_PATTERN, pt);
 		}
 	}
 }
@@ -714,13 +435,13 @@ static void walk_pattern_names(planner *p, name_check *c)
 static void walk_table_names(planner *p, name_check *c)
 {
 	const ddbc_header_plan *plan = p->plan;
-	check_name(c, plan->guard, OWN_GUARD, plan);
+	ddbc_hplan_check_name(c, plan->guard, OWN_GUARD, plan);
 	for (size_t i = 0; i < plan->ntables; i++) {
 		const ddbc_htable *ht = &plan->tables[i];
-		check_name(c, ht->macro, OWN_TABLE, ht->table);
-		check_name(c, ht->ttl_macro, OWN_TABLE, ht->table);
+		ddbc_hplan_check_name(c, ht->macro, OWN_TABLE, ht->table);
+		ddbc_hplan_check_name(c, ht->ttl_macro, OWN_TABLE, ht->table);
 		for (size_t k = 0; k < ht->nindexes; k++)
-			check_name(c, ht->indexes[k].macro, OWN_INDEX, ht->indexes[k].index);
+			ddbc_hplan_check_name(c, ht->indexes[k].macro, OWN_INDEX, ht->indexes[k].index);
 	}
 	walk_pattern_names(p, c);
 }
@@ -733,9 +454,9 @@ static void walk_entity_names(name_check *c, const ddbc_hentity *he)
 				      ha->fmt_macro, ha->prefix_macro, ha->parse_func,
 				      ha->parts_struct, ha->enum_macro, ha->enum_count_macro };
 		for (size_t m = 0; m < sizeof(ids) / sizeof(ids[0]); m++)
-			check_name(c, ids[m], OWN_ATTR, ha->attr);
+			ddbc_hplan_check_name(c, ids[m], OWN_ATTR, ha->attr);
 		for (size_t m = 0; ha->enum_consts && m < ha->attr->more->nenum; m++)
-			check_name(c, ha->enum_consts[m], OWN_ATTR, ha->attr);
+			ddbc_hplan_check_name(c, ha->enum_consts[m], OWN_ATTR, ha->attr);
 	}
 }
 
@@ -753,22 +474,6 @@ static void walk_names_again(planner *p, name_check *c)
 			walk_entity_names(c, &he);
 	}
 	p->d = d;
-}
-
-/* After the first walk: the hashes that met are found and the others go,
- * and the texts of those that met are compared in a second walk. */
-static void settle(planner *p, name_check *c, void (*walk)(planner *, name_check *))
-{
-	if (c->seen) {
-		ddbc_hashes_repeated(c->seen, c->nseen, &c->twice);
-		free(c->seen);
-		c->seen = NULL;
-	}
-	if (!c->twice.n)
-		return;
-	c->second = true;
-	walk(p, c);
-	report_suspects(p, c);
 }
 
 /* At least as many as the identifiers the header defines, so that the set
@@ -847,7 +552,7 @@ static int shape_of(key_shape *ks, const ddbc_attr *a, unsigned depth)
 /* The hash of the identifier stem + suffix, kept by the first walk. */
 static void seen_suffix(name_check *c, uint64_t stem, const char *suffix)
 {
-	seen_hash(c, ddbc_hplan_hash(stem, suffix, strlen(suffix), false));
+	ddbc_hplan_seen_hash(c, ddbc_hplan_hash(stem, suffix, strlen(suffix), false));
 }
 
 /* The identifiers plan_attr_names and plan_key give attribute k of an
@@ -875,7 +580,7 @@ static int hash_attr(planner *p, name_check *c, const ddbc_attr *a, const char *
 	}
 	if (!a->has_template)
 		return 0;
-	seen_hash(c, stem);
+	ddbc_hplan_seen_hash(c, stem);
 	key_shape ks = { false, false, true, 0, 0 };
 	if (shape_of(&ks, a, 0) != 0)
 		return -1;
@@ -883,7 +588,7 @@ static int hash_attr(planner *p, name_check *c, const ddbc_attr *a, const char *
 		return 0;
 	p->plan->has_builders = true;
 	uint64_t func = ddbc_hplan_hash(low, member, n, true);
-	seen_hash(c, func);
+	ddbc_hplan_seen_hash(c, func);
 	seen_suffix(c, stem, "_FMT");
 	if (ks.lead)
 		seen_suffix(c, stem, "_PREFIX");
@@ -1030,10 +735,10 @@ static ddbc_plan_result plan_unique(planner *p)
 {
 	const ddbc_design *g = p->g;
 	name_check groups, names;
-	check_init_folded(&names, count_names(g));
+	ddbc_hplan_check_init_folded(&names, count_names(g));
 	names.starts = xmalloc((g->nentities + 1) * sizeof(size_t));
 	if (plan_entities(p, &names) != 0) {
-		check_release(&names);
+		ddbc_hplan_check_release(&names);
 		return DDBC_PLAN_FAILED;
 	}
 	sieve(p, &names);
@@ -1042,14 +747,14 @@ static ddbc_plan_result plan_unique(planner *p)
 	ddbc_hashes_repeated(names.seen, names.nseen, &names.twice);
 	free(names.seen);
 	names.seen = NULL;
-	check_init(&groups, p->plan->ntables + g->nentities);
+	ddbc_hplan_check_init(&groups, p->plan->ntables + g->nentities);
 	walk_groups(p, &groups);
-	settle(p, &groups, walk_groups);
+	ddbc_hplan_settle(p, &groups, walk_groups);
 	/* The groups' reported pairs stay: collisions that follow from them
 	 * are not reported again. */
-	settle(p, &names, walk_names_again);
-	check_release(&groups);
-	check_release(&names);
+	ddbc_hplan_settle(p, &names, walk_names_again);
+	ddbc_hplan_check_release(&groups);
+	ddbc_hplan_check_release(&names);
 	return p->findings ? DDBC_PLAN_FINDINGS : DDBC_PLAN_OK;
 }
 

@@ -15,7 +15,7 @@
 #define DDBC_CHECK_FN_FIXED(name) NULL
 #define DDBC_CHECK_FN_DIFF(name) NULL
 static ddbc_check_fn *const checks[DDBC_RULE_COUNT] = {
-#define DDBC_RULE(NAME, name, id, sev, kind, summary) \
+#define DDBC_RULE(NAME, name, id, sev, kind, part, summary) \
 	[DDBC_RULE_##NAME] = DDBC_CHECK_FN_##kind(name),
 #include "diag/rules.def"
 #undef DDBC_RULE
@@ -47,8 +47,8 @@ static ddbc_severity severity_of(ddbc_rule rule, const ddbc_settings *cli,
  * by name (ddbc_design_entity, ddbc_design_table) read the other, whole
  * arrays, but not a block's own: so a check of ENTITIES must not call
  * ddbc_design_entity, nor one of TABLES ddbc_design_table. A check that
- * looks across elements (sums, lookups in its own array) stays WHOLE, as
- * does every check not listed here.
+ * looks across elements (sums, lookups in its own array) stays WHOLE.
+ * Which array a check walks, if any, is its rule's PART in rules.def.
  *
  * The findings are then numbered as if each check had run over the whole
  * design in the catalogue's order: a check walks its blocks in file order,
@@ -57,53 +57,11 @@ static ddbc_severity severity_of(ddbc_rule rule, const ddbc_settings *cli,
 
 typedef enum part { WHOLE, ENTITIES, TABLES, PATTERNS } part;
 
+/* Each rule's PART in rules.def. */
 static const unsigned char part_of[DDBC_RULE_COUNT] = {
-	[DDBC_RULE_KEY_ATTRIBUTE_TYPE] = ENTITIES,
-	[DDBC_RULE_ENTITY_MISSING_KEY] = ENTITIES,
-	[DDBC_RULE_OPTIONAL_TABLE_KEY] = ENTITIES,
-	[DDBC_RULE_INCLUSION_MISMATCH] = ENTITIES,
-	[DDBC_RULE_TEMPLATE_SYNTAX] = ENTITIES,
-	[DDBC_RULE_TEMPLATE_UNKNOWN_ATTRIBUTE] = ENTITIES,
-	[DDBC_RULE_TEMPLATE_TYPE] = ENTITIES,
-	[DDBC_RULE_TEMPLATE_CYCLE] = ENTITIES,
-	[DDBC_RULE_UNPADDED_NUMBER_IN_KEY] = ENTITIES,
-	[DDBC_RULE_EXAMPLE_MISMATCH] = ENTITIES,
-	[DDBC_RULE_RESERVED_WORD] = ENTITIES,
-	[DDBC_RULE_ITEM_SIZE] = ENTITIES,
-	[DDBC_RULE_TABLE_NAME] = TABLES,
-	[DDBC_RULE_INDEX_NAME] = TABLES,
-	[DDBC_RULE_KEY_TYPE_CONFLICT] = TABLES,
-	[DDBC_RULE_LSI_REQUIRES_SORT_KEY] = TABLES,
-	[DDBC_RULE_LSI_LIMIT] = TABLES,
-	[DDBC_RULE_GSI_LIMIT] = TABLES,
-	[DDBC_RULE_GSI_KEY_ARITY] = TABLES,
-	[DDBC_RULE_PROJECTION_LIMIT] = TABLES,
-	[DDBC_RULE_BILLING] = TABLES,
-	[DDBC_RULE_TTL_TYPE] = TABLES,
-	[DDBC_RULE_PROJECTION_UNKNOWN_ATTRIBUTE] = TABLES,
-	[DDBC_RULE_INCLUDE_KEY_ATTRIBUTE] = TABLES,
-	[DDBC_RULE_INDEX_UNUSED] = TABLES,
-	[DDBC_RULE_INDEX_KEY_UNKNOWN] = TABLES,
-	[DDBC_RULE_KEY_OVERLAP] = TABLES,
-	[DDBC_RULE_GENERIC_KEY_NAMES] = TABLES,
-	[DDBC_RULE_WORKBENCH_MULTI_KEY] = TABLES,
-	[DDBC_RULE_RESOURCE_POLICY_SIZE] = TABLES,
-	[DDBC_RULE_MRSC_REGIONS] = TABLES,
-	[DDBC_RULE_PATTERN_UNSERVABLE] = PATTERNS,
-	[DDBC_RULE_PATTERN_OPERATOR_TYPE] = PATTERNS,
-	[DDBC_RULE_RANGE_BOUND_PREFIX] = PATTERNS,
-	[DDBC_RULE_RANGE_BOUND_SHAPE] = PATTERNS,
-	[DDBC_RULE_PARAM_VALUE] = PATTERNS,
-	[DDBC_RULE_PATTERN_CONSISTENT_GSI] = PATTERNS,
-	[DDBC_RULE_PATTERN_PROJECTION] = PATTERNS,
-	[DDBC_RULE_PATTERN_NO_MATCH] = PATTERNS,
-	[DDBC_RULE_PATTERN_ENTITIES] = PATTERNS,
-	[DDBC_RULE_PATTERN_SCAN] = PATTERNS,
-	[DDBC_RULE_INDEX_WRITE_AMPLIFICATION] = PATTERNS,
-	[DDBC_RULE_PARAM_NO_VALUE] = PATTERNS,
-	[DDBC_RULE_PATTERN_VALUE_ENUM] = PATTERNS,
-	[DDBC_RULE_RETURNS_UNKNOWN_ATTRIBUTE] = PATTERNS,
-	[DDBC_RULE_ORDER_NOT_QUERY] = PATTERNS,
+#define DDBC_RULE(NAME, name, id, sev, kind, part, summary) [DDBC_RULE_##NAME] = part,
+#include "diag/rules.def"
+#undef DDBC_RULE
 };
 
 /* Entities in a block: a few hundred entities' attributes, examples and

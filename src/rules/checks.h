@@ -22,7 +22,7 @@ typedef void ddbc_check_fn(const struct ddbc_design *design, struct ddbc_diags *
 #define DDBC_CHECK_PROTO_LOADER(name)
 #define DDBC_CHECK_PROTO_FIXED(name)
 #define DDBC_CHECK_PROTO_DIFF(name)
-#define DDBC_RULE(NAME, name, id, sev, kind, summary) DDBC_CHECK_PROTO_##kind(name)
+#define DDBC_RULE(NAME, name, id, sev, kind, part, summary) DDBC_CHECK_PROTO_##kind(name)
 #include "diag/rules.def"
 #undef DDBC_RULE
 #undef DDBC_CHECK_PROTO_CHECK
