@@ -70,7 +70,7 @@ START_TEST(test_endpoint_accepted)
 	for (size_t i = 0; i < sizeof ok / sizeof *ok; i++) {
 		bool loopback = !ok[i].loopback;
 		char *err = NULL;
-		ck_assert_msg(aws_endpoint_check(ok[i].url, &loopback, &err) == 0, "%s: %s",
+		ck_assert_msg(ddbc_aws_endpoint_check(ok[i].url, &loopback, &err) == 0, "%s: %s",
 			      ok[i].url, err ? err : "");
 		ck_assert_msg(loopback == ok[i].loopback, "%s", ok[i].url);
 	}
@@ -88,7 +88,7 @@ START_TEST(test_endpoint_refused)
 	for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
 		bool loopback;
 		char *err = NULL;
-		ck_assert_msg(aws_endpoint_check(bad[i], &loopback, &err) < 0, "%s accepted", bad[i]);
+		ck_assert_msg(ddbc_aws_endpoint_check(bad[i], &loopback, &err) < 0, "%s accepted", bad[i]);
 		ck_assert_ptr_nonnull(err);
 		ck_assert_msg(!strstr(err, ":p@"), "the URL's password is quoted: %s", err);
 		free(err);
@@ -112,21 +112,21 @@ START_TEST(test_retryable)
 		"TransactionInProgressException", "LimitExceededException" };
 	for (size_t i = 0; i < sizeof again / sizeof *again; i++) {
 		ddbc_dynamo_error e = err_of(again[i], 400, false);
-		ck_assert_msg(aws_retryable(&e), "%s", again[i]);
+		ck_assert_msg(ddbc_aws_retryable(&e), "%s", again[i]);
 	}
 	static const char *const never[] = { "ConditionalCheckFailedException",
 		"ValidationException", "ResourceNotFoundException", "AccessDeniedException",
 		"UnrecognizedClientException", "" };
 	for (size_t i = 0; i < sizeof never / sizeof *never; i++) {
 		ddbc_dynamo_error e = err_of(never[i], 400, false);
-		ck_assert_msg(!aws_retryable(&e), "%s", never[i]);
+		ck_assert_msg(!ddbc_aws_retryable(&e), "%s", never[i]);
 	}
 	ddbc_dynamo_error e500 = err_of("", 500, false), e503 = err_of("", 503, false),
 			  e501 = err_of("", 501, false), e429 = err_of("", 429, false),
 			  eio = err_of("", 0, true);
-	ck_assert(aws_retryable(&e500) && aws_retryable(&e503) && aws_retryable(&e429));
-	ck_assert(aws_retryable(&eio));
-	ck_assert(!aws_retryable(&e501));
+	ck_assert(ddbc_aws_retryable(&e500) && ddbc_aws_retryable(&e503) && ddbc_aws_retryable(&e429));
+	ck_assert(ddbc_aws_retryable(&eio));
+	ck_assert(!ddbc_aws_retryable(&e501));
 }
 END_TEST
 
@@ -140,7 +140,7 @@ START_TEST(test_backoff)
 			ceiling = 20000;
 		long lo = ceiling, hi = 0;
 		for (int i = 0; i < 2000; i++) {
-			long ms = aws_backoff_ms(attempt, &seed);
+			long ms = ddbc_aws_backoff_ms(attempt, &seed);
 			ck_assert_msg(ms >= 0 && ms <= ceiling, "attempt %d: %ld ms", attempt, ms);
 			lo = ms < lo ? ms : lo;
 			hi = ms > hi ? ms : hi;
@@ -172,18 +172,18 @@ START_TEST(test_ini)
 		"[profile other]\n"
 		"region = sa-east-1\n");
 	char **kv = NULL, *err = NULL;
-	ck_assert_int_eq(aws_ini_section(path, "profile dev", &kv, &err), 1);
-	ck_assert_str_eq(aws_ini_get(kv, "region"), "us-west-2");
-	ck_assert_str_eq(aws_ini_get(kv, "output"), "json # not a comment");
-	ck_assert_ptr_null(aws_ini_get(kv, "max_concurrent_requests"));
-	ck_assert_ptr_null(aws_ini_get(kv, "s3"));
-	aws_ini_free(kv);
-	ck_assert_int_eq(aws_ini_section(path, "default", &kv, &err), 1);
-	ck_assert_str_eq(aws_ini_get(kv, "region"), "eu-west-1");
-	aws_ini_free(kv);
-	ck_assert_int_eq(aws_ini_section(path, "profile nope", &kv, &err), 0);
+	ck_assert_int_eq(ddbc_aws_ini_section(path, "profile dev", &kv, &err), 1);
+	ck_assert_str_eq(ddbc_aws_ini_get(kv, "region"), "us-west-2");
+	ck_assert_str_eq(ddbc_aws_ini_get(kv, "output"), "json # not a comment");
+	ck_assert_ptr_null(ddbc_aws_ini_get(kv, "max_concurrent_requests"));
+	ck_assert_ptr_null(ddbc_aws_ini_get(kv, "s3"));
+	ddbc_aws_ini_free(kv);
+	ck_assert_int_eq(ddbc_aws_ini_section(path, "default", &kv, &err), 1);
+	ck_assert_str_eq(ddbc_aws_ini_get(kv, "region"), "eu-west-1");
+	ddbc_aws_ini_free(kv);
+	ck_assert_int_eq(ddbc_aws_ini_section(path, "profile nope", &kv, &err), 0);
 	ck_assert_ptr_null(kv);
-	ck_assert_int_eq(aws_ini_section("/nonexistent/x", "default", &kv, &err), 0);
+	ck_assert_int_eq(ddbc_aws_ini_section("/nonexistent/x", "default", &kv, &err), 0);
 }
 END_TEST
 
@@ -193,7 +193,7 @@ static aws_setup resolve_ok(const ddbc_dynamo_opts *o)
 {
 	aws_setup s;
 	char *err = NULL;
-	ck_assert_msg(aws_setup_resolve(o, &s, &err) == 0, "%s", err ? err : "");
+	ck_assert_msg(ddbc_aws_setup_resolve(o, &s, &err) == 0, "%s", err ? err : "");
 	return s;
 }
 
@@ -201,7 +201,7 @@ static char *resolve_fails(const ddbc_dynamo_opts *o)
 {
 	aws_setup s;
 	char *err = NULL;
-	ck_assert_int_eq(aws_setup_resolve(o, &s, &err), -1);
+	ck_assert_int_eq(ddbc_aws_setup_resolve(o, &s, &err), -1);
 	ck_assert_ptr_nonnull(err);
 	return err;
 }
@@ -216,12 +216,12 @@ START_TEST(test_region_and_endpoint)
 	ck_assert_str_eq(s.region, "us-west-1");
 	ck_assert_str_eq(s.endpoint, "https://dynamodb.us-west-1.amazonaws.com");
 	ck_assert(!s.loopback);
-	aws_setup_release(&s);
+	ddbc_aws_setup_release(&s);
 
 	setenv("AWS_REGION", "cn-north-1", 1);
 	s = resolve_ok(&o);
 	ck_assert_str_eq(s.endpoint, "https://dynamodb.cn-north-1.amazonaws.com.cn");
-	aws_setup_release(&s);
+	ddbc_aws_setup_release(&s);
 
 	o.region = "eu-central-1";
 	setenv("AWS_ENDPOINT_URL", "http://127.0.0.1:9000", 1);
@@ -230,18 +230,18 @@ START_TEST(test_region_and_endpoint)
 	ck_assert_str_eq(s.region, "eu-central-1");
 	ck_assert_str_eq(s.endpoint, "http://localhost:8000");
 	ck_assert(s.loopback);
-	aws_setup_release(&s);
+	ddbc_aws_setup_release(&s);
 
 	o.endpoint = "http://[::1]:7000";
 	s = resolve_ok(&o);
 	ck_assert_str_eq(s.endpoint, "http://[::1]:7000");
-	aws_setup_release(&s);
+	ddbc_aws_setup_release(&s);
 
 	setenv("AWS_IGNORE_CONFIGURED_ENDPOINT_URLS", "true", 1);
 	o.endpoint = NULL;
 	s = resolve_ok(&o);
 	ck_assert_str_eq(s.endpoint, "https://dynamodb.eu-central-1.amazonaws.com");
-	aws_setup_release(&s);
+	ddbc_aws_setup_release(&s);
 
 	o.region = "eu-west-1.evil.example/";
 	free(resolve_fails(&o));
@@ -255,7 +255,7 @@ START_TEST(test_no_region)
 	ddbc_dynamo_opts o = { .endpoint = "http://127.0.0.1:8000" };
 	aws_setup s = resolve_ok(&o);
 	ck_assert_str_eq(s.region, "us-east-1");  /* a local engine ignores it */
-	aws_setup_release(&s);
+	ddbc_aws_setup_release(&s);
 	o.endpoint = NULL;
 	char *err = resolve_fails(&o);
 	ck_assert_msg(strstr(err, "no region: give --region"), "%s", err);
@@ -284,20 +284,20 @@ START_TEST(test_profiles)
 	ck_assert_str_eq(s.creds.key_id, "AKIDENV");
 	ck_assert_str_eq(s.region, "ap-south-1");
 	ck_assert_str_eq(s.creds.source, "the environment");
-	aws_setup_release(&s);
+	ddbc_aws_setup_release(&s);
 	/* ... --profile does */
 	o.profile = "dev";
 	s = resolve_ok(&o);
 	ck_assert_str_eq(s.creds.key_id, "AKIDDEV");
 	ck_assert_str_eq(s.creds.token, "TOKENDEV");
 	ck_assert(strstr(s.creds.source, "profile 'dev'"));
-	aws_setup_release(&s);
+	ddbc_aws_setup_release(&s);
 	o.profile = "keys";
 	s = resolve_ok(&o);
 	ck_assert_str_eq(s.creds.key_id, "AKIDCFG");
 	ck_assert_ptr_null(s.creds.token);
 	ck_assert_str_eq(s.endpoint, "http://127.0.0.1:8001");
-	aws_setup_release(&s);
+	ddbc_aws_setup_release(&s);
 
 	static const struct { const char *profile, *says; } bad[] = {
 		{ "half", "has aws_access_key_id but no aws_secret_access_key" },
@@ -320,7 +320,7 @@ START_TEST(test_process)
 {
 	aws_creds c = { 0 };
 	char *err = NULL;
-	ck_assert_int_eq(aws_process_run(
+	ck_assert_int_eq(ddbc_aws_process_run(
 		"printf '{\"Version\": 1, \"AccessKeyId\": \"AKIDP\", \"SecretAccessKey\": "
 		"\"SECRETP\", \"SessionToken\": \"TOKP\", \"Expiration\": "
 		"\"2030-01-01T01:00:00.123+01:00\"}'", "the test", &c, &err), 0);
@@ -328,9 +328,9 @@ START_TEST(test_process)
 	ck_assert_str_eq(c.secret, "SECRETP");
 	ck_assert_str_eq(c.token, "TOKP");
 	ck_assert_int_eq((long long)c.expires, 1893456000LL);  /* 2030-01-01T00:00:00Z */
-	ck_assert(!aws_creds_expiring(&c, 1893456000 - 301));
-	ck_assert(aws_creds_expiring(&c, 1893456000 - 299));
-	aws_creds_release(&c);
+	ck_assert(!ddbc_aws_creds_expiring(&c, 1893456000 - 301));
+	ck_assert(ddbc_aws_creds_expiring(&c, 1893456000 - 299));
+	ddbc_aws_creds_release(&c);
 
 	static const struct { const char *cmd, *says; } bad[] = {
 		{ "exit 4", "failed (exit status 4)" },
@@ -342,7 +342,7 @@ START_TEST(test_process)
 	};
 	for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
 		err = NULL;
-		ck_assert_int_eq(aws_process_run(bad[i].cmd, "the test", &c, &err), -1);
+		ck_assert_int_eq(ddbc_aws_process_run(bad[i].cmd, "the test", &c, &err), -1);
 		ck_assert_msg(strstr(err, bad[i].says), "%s: %s", bad[i].cmd, err);
 		ck_assert_msg(!strstr(err, "SECRETX"), "a secret in: %s", err);
 		free(err);

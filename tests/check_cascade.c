@@ -50,8 +50,8 @@ static void settings_from_args(const char *text, ddbc_settings *s)
 		memcpy(arg, p, n);
 		arg[n] = '\0';
 		strbuf err = STRBUF_INIT;
-		ck_assert_msg(ddbc_settings_parse(s, arg, &err) == 0, "%s", strbuf_str(&err));
-		strbuf_release(&err);
+		ck_assert_msg(ddbc_settings_parse(s, arg, &err) == 0, "%s", ddbc_strbuf_str(&err));
+		ddbc_strbuf_release(&err);
 	}
 }
 
@@ -229,7 +229,7 @@ static void try_word(const char *rel, const char *text, size_t len, const ddbc_d
 	for (size_t i = 0; i < d.n; i++) {
 		const ddbc_diag *x = &d.items[i];
 		if (empty_list(x->message))
-			strbuf_addf(out, "%s: '%.*s': an empty list: %s\n", rel, (int)wd.len,
+			ddbc_strbuf_addf(out, "%s: '%.*s': an empty list: %s\n", rel, (int)wd.len,
 				    text + wd.off, x->message);
 		if (x->severity >= DDBC_SEV_WARNING && !has_finding(base, x->rule, x->loc.line) &&
 		    !typo_told_twice(&d, base, x))
@@ -242,12 +242,12 @@ static void try_word(const char *rel, const char *text, size_t len, const ddbc_d
 	if (wd.key && !field)
 		fresh = 0;
 	if (fresh > 1 || (field && fresh != 1)) {
-		strbuf_addf(out, "%s: '%.*s' -> %zu findings:\n", rel, (int)wd.len, text + wd.off,
+		ddbc_strbuf_addf(out, "%s: '%.*s' -> %zu findings:\n", rel, (int)wd.len, text + wd.off,
 			    fresh);
 		for (size_t i = 0; i < d.n; i++)
 			if (d.items[i].severity >= DDBC_SEV_WARNING &&
 			    !has_finding(base, d.items[i].rule, d.items[i].loc.line))
-				strbuf_addf(out, "    %u:%u [%s] %s\n", d.items[i].loc.line,
+				ddbc_strbuf_addf(out, "    %u:%u [%s] %s\n", d.items[i].loc.line,
 					    d.items[i].loc.column, ddbc_rule_get(d.items[i].rule)->id,
 					    d.items[i].message);
 	}
@@ -280,10 +280,10 @@ static void one_mistake_each(const char *rel)
 		try_word(rel, text, len, &base, w.items[i], &out);
 	/* Check carries a message of a few kilobytes at most. */
 	if (out.len)
-		fprintf(stderr, "%s", strbuf_str(&out));
-	ck_assert_msg(out.len == 0, "%.2000s", strbuf_str(&out));
+		fprintf(stderr, "%s", ddbc_strbuf_str(&out));
+	ck_assert_msg(out.len == 0, "%.2000s", ddbc_strbuf_str(&out));
 
-	strbuf_release(&out);
+	ddbc_strbuf_release(&out);
 	free(w.items);
 	ddbc_diags_release(&cd);
 	ddbc_diags_release(&base);

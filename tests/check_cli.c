@@ -304,11 +304,11 @@ START_TEST(test_list_words)
 		for (const char *l = p.out; *l; l = strchr(l, '\n') + 1) {
 			size_t n = strcspn(l, " \n");
 			ck_assert_msg(l[n] == ' ', "no help after '%.*s':\n%s", (int)n, l, p.out);
-			strbuf_add(&got, l, n);
-			strbuf_addch(&got, ' ');
+			ddbc_strbuf_add(&got, l, n);
+			ddbc_strbuf_addch(&got, ' ');
 		}
-		ck_assert_str_eq(strbuf_str(&got), cases[i].words);
-		strbuf_release(&got);
+		ck_assert_str_eq(ddbc_strbuf_str(&got), cases[i].words);
+		ddbc_strbuf_release(&got);
 		tu_proc_free(&p);
 	}
 	tu_proc p;

@@ -1059,25 +1059,25 @@ START_TEST(test_stream_duplicate_many_keys)
 	struct composed c;
 	struct seen seen = { 0 };
 	strbuf text = STRBUF_INIT, want = STRBUF_INIT;
-	strbuf_addstr(&text, "base: &base {k40: 40, k1: 41}\nentities:\n  <<: *base\n");
+	ddbc_strbuf_addstr(&text, "base: &base {k40: 40, k1: 41}\nentities:\n  <<: *base\n");
 	for (int i = 0; i < 40; i++) {
 		/* Keys 0..39, with k3 again as the 10th, k0 as the 17th and
 		 * k5 as the 30th key of the section. */
 		int k = i == 9 ? 3 : i == 16 ? 0 : i == 29 ? 5 : i;
-		strbuf_addf(&text, "  k%d: %d\n", k, i);
+		ddbc_strbuf_addf(&text, "  k%d: %d\n", k, i);
 		if (i != 9 && i != 16 && i != 29)
-			strbuf_addf(&want, "%s1:k%d=%d", want.len ? " " : "", k, i);
+			ddbc_strbuf_addf(&want, "%s1:k%d=%d", want.len ? " " : "", k, i);
 	}
-	strbuf_addstr(&want, " 1:k40=40");
-	compose_streamed(&c, &seen, strbuf_str(&text));
+	ddbc_strbuf_addstr(&want, " 1:k40=40");
+	compose_streamed(&c, &seen, ddbc_strbuf_str(&text));
 	tu_expect_count(&c.d, 3);
 	tu_expect_diag(&c.d, DDBC_RULE_DUPLICATE_KEY, 13, 3, "duplicate key 'k3' (first defined at 7:3)");
 	tu_expect_diag(&c.d, DDBC_RULE_DUPLICATE_KEY, 20, 3, "duplicate key 'k0' (first defined at 4:3)");
 	tu_expect_diag(&c.d, DDBC_RULE_DUPLICATE_KEY, 33, 3, "duplicate key 'k5' (first defined at 9:3)");
-	ck_assert_str_eq(seen.log, strbuf_str(&want));
+	ck_assert_str_eq(seen.log, ddbc_strbuf_str(&want));
 	release(&c);
-	strbuf_release(&text);
-	strbuf_release(&want);
+	ddbc_strbuf_release(&text);
+	ddbc_strbuf_release(&want);
 }
 END_TEST
 
@@ -1280,9 +1280,9 @@ START_TEST(test_lookup_by_key)
 	int n = sizes[_i];
 	strbuf text = STRBUF_INIT;
 	for (int i = 0; i < n; i++)
-		strbuf_addf(&text, "k%03d: %d\n", (i * 7) % n, (i * 7) % n);
+		ddbc_strbuf_addf(&text, "k%03d: %d\n", (i * 7) % n, (i * 7) % n);
 	struct composed c;
-	compose(&c, strbuf_str(&text));
+	compose(&c, ddbc_strbuf_str(&text));
 	expect_clean(&c);
 	expect_lookups(c.root, n);
 	ddbc_arena *other = ddbc_arena_new();
@@ -1290,7 +1290,7 @@ START_TEST(test_lookup_by_key)
 	release(&c);
 	expect_lookups(copy, n);
 	ddbc_arena_free(other);
-	strbuf_release(&text);
+	ddbc_strbuf_release(&text);
 }
 END_TEST
 
@@ -1299,12 +1299,12 @@ START_TEST(test_lookup_with_merge_and_repeats)
 	/* Merged keys and the first of repeated keys are found; what the
 	 * mapping sets itself wins over what it merges. */
 	strbuf text = STRBUF_INIT;
-	strbuf_addstr(&text, "base: &b {m1: merged, k005: base, m2: merged}\nmap:\n  <<: *b\n");
+	ddbc_strbuf_addstr(&text, "base: &b {m1: merged, k005: base, m2: merged}\nmap:\n  <<: *b\n");
 	for (int i = 0; i < 30; i++)
-		strbuf_addf(&text, "  k%03d: %d\n", 29 - i, 29 - i);
-	strbuf_addstr(&text, "  k010: again\n");
+		ddbc_strbuf_addf(&text, "  k%03d: %d\n", 29 - i, 29 - i);
+	ddbc_strbuf_addstr(&text, "  k010: again\n");
 	struct composed c;
-	compose(&c, strbuf_str(&text));
+	compose(&c, ddbc_strbuf_str(&text));
 	const ddbc_node *map = get(c.root, "map");
 	ck_assert_uint_eq(map->n, 32);
 	ck_assert_str_eq(get(map, "m1")->u.text, "merged");
@@ -1314,7 +1314,7 @@ START_TEST(test_lookup_with_merge_and_repeats)
 	ck_assert_str_eq(get(map, "k000")->u.text, "0");
 	ck_assert_ptr_null(ddbc_node_get(map, "m3"));
 	release(&c);
-	strbuf_release(&text);
+	ddbc_strbuf_release(&text);
 }
 END_TEST
 
@@ -1324,16 +1324,16 @@ START_TEST(test_lookup_keys_with_nul)
 	 * string finds the first of them, in a large mapping as in a small. */
 	static const int sizes[] = { 3, 40 };
 	strbuf text = STRBUF_INIT;
-	strbuf_addstr(&text, "\"a\\0y\": first\n\"a\\0x\": second\n");
+	ddbc_strbuf_addstr(&text, "\"a\\0y\": first\n\"a\\0x\": second\n");
 	for (int i = 2; i < sizes[_i]; i++)
-		strbuf_addf(&text, "k%03d: %d\n", i, i);
+		ddbc_strbuf_addf(&text, "k%03d: %d\n", i, i);
 	struct composed c;
-	compose(&c, strbuf_str(&text));
+	compose(&c, ddbc_strbuf_str(&text));
 	expect_clean(&c);
 	ck_assert_uint_eq(c.root->n, (unsigned)sizes[_i]);
 	ck_assert_str_eq(get(c.root, "a")->u.text, "first");
 	release(&c);
-	strbuf_release(&text);
+	ddbc_strbuf_release(&text);
 }
 END_TEST
 

@@ -291,23 +291,23 @@ END_TEST
 static char *pages_design(const char *extra, size_t body, size_t nexamples)
 {
 	strbuf b = STRBUF_INIT;
-	strbuf_addstr(&b, "ddbc: 1\nname: pages\ntables:\n  Feed:\n    partition_key: PK\n"
+	ddbc_strbuf_addstr(&b, "ddbc: 1\nname: pages\ntables:\n  Feed:\n    partition_key: PK\n"
 			  "    sort_key: SK\nentities:\n  Post:\n    attributes:\n"
 			  "      PK: { type: S, template: \"F#{f}\" }\n"
 			  "      SK: { type: S, template: \"P#{p}\" }\n"
 			  "      f: { type: S, stored: false }\n"
 			  "      p: { type: S, stored: false }\n"
 			  "      body: S\n");
-	strbuf_addstr(&b, nexamples ? "    examples:\n" : "");
+	ddbc_strbuf_addstr(&b, nexamples ? "    examples:\n" : "");
 	for (size_t i = 0; i < nexamples; i++) {
-		strbuf_addf(&b, "      - { PK: \"F#1\", SK: \"P#%zu\", body: \"", i + 1);
+		ddbc_strbuf_addf(&b, "      - { PK: \"F#1\", SK: \"P#%zu\", body: \"", i + 1);
 		for (size_t k = 0; k < body; k++)
-			strbuf_addch(&b, 'x');
-		strbuf_addstr(&b, "\" }\n");
+			ddbc_strbuf_addch(&b, 'x');
+		ddbc_strbuf_addstr(&b, "\" }\n");
 	}
-	strbuf_addf(&b, "access_patterns:\n  feed:\n    operation: query\n"
+	ddbc_strbuf_addf(&b, "access_patterns:\n  feed:\n    operation: query\n"
 			"    key: { PK: \"F#{f}\" }\n    example: { f: \"1\" }\n%s", extra);
-	return strbuf_detach(&b);
+	return ddbc_strbuf_detach(&b);
 }
 
 /* The capacity of the design's one pattern. */

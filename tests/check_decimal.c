@@ -59,8 +59,8 @@ static void json_is(const char *in, const char *want)
 {
 	strbuf b = STRBUF_INIT;
 	ddbc_decimal_json(&b, in, strlen(in));
-	ck_assert_msg(!strcmp(strbuf_str(&b), want), "%s: %s, not %s", in, strbuf_str(&b), want);
-	strbuf_release(&b);
+	ck_assert_msg(!strcmp(ddbc_strbuf_str(&b), want), "%s: %s, not %s", in, ddbc_strbuf_str(&b), want);
+	ddbc_strbuf_release(&b);
 }
 
 START_TEST(test_json_spelling)
@@ -123,13 +123,13 @@ START_TEST(test_dynamodb_limits)
 		ck_assert_msg(!ddbc_decimal_dynamodb(no[i], strlen(no[i]), NULL), "%s", no[i]);
 	strbuf why = STRBUF_INIT;
 	ck_assert(!ddbc_decimal_dynamodb("123456789012345678901234567890123456789", 39, &why));
-	ck_assert_str_eq(strbuf_str(&why),
+	ck_assert_str_eq(ddbc_strbuf_str(&why),
 			 "is a number of 39 significant digits; DynamoDB keeps at most 38");
-	strbuf_reset(&why);
+	ddbc_strbuf_reset(&why);
 	ck_assert(!ddbc_decimal_dynamodb("-1e-131", 7, &why));
-	ck_assert_str_eq(strbuf_str(&why), "is a number of magnitude 1E-131; DynamoDB's numbers "
+	ck_assert_str_eq(ddbc_strbuf_str(&why), "is a number of magnitude 1E-131; DynamoDB's numbers "
 			 "lie between 1E-130 and 9.9999999999999999999999999999999999999E+125");
-	strbuf_release(&why);
+	ddbc_strbuf_release(&why);
 }
 END_TEST
 
@@ -147,7 +147,7 @@ START_TEST(test_numbers_marked)
 	ck_assert(ddbc_json_mark_numbers(text, sizeof(text) - 1, &out));
 	json_error_t je;
 	json_t *v = json_loadb(out.buf, out.len, JSON_REJECT_DUPLICATES, &je);
-	ck_assert_msg(v != NULL, "%s: %s", strbuf_str(&out), je.text);
+	ck_assert_msg(v != NULL, "%s: %s", ddbc_strbuf_str(&out), je.text);
 	size_t len;
 	const char *n = ddbc_json_marked_number(json_object_get(v, "a"), &len);
 	ck_assert(n && len == 38 && !memcmp(n, "12345678901234567890123456789012345678", 38));
@@ -171,7 +171,7 @@ START_TEST(test_numbers_marked)
 	ck_assert(!ddbc_json_mark_numbers("{\"a\": \"1\"}", 10, &out));
 	/* A number JSON does not write stays for jansson to refuse. */
 	ck_assert(!ddbc_json_mark_numbers("[01, 1., .5, 1e, -]", 19, &out));
-	strbuf_release(&out);
+	ddbc_strbuf_release(&out);
 }
 END_TEST
 
@@ -187,7 +187,7 @@ START_TEST(test_numbers_marked_how)
 					     DDBC_JSON_MARK_NAMES | DDBC_JSON_KEEP_INTEGERS));
 	json_error_t je;
 	json_t *v = json_loadb(out.buf, out.len, JSON_REJECT_DUPLICATES, &je);
-	ck_assert_msg(v != NULL, "%s: %s", strbuf_str(&out), je.text);
+	ck_assert_msg(v != NULL, "%s: %s", ddbc_strbuf_str(&out), je.text);
 	ck_assert_int_eq(json_integer_value(json_object_get(v, "a")), 5);
 	ck_assert_int_eq(json_integer_value(json_object_get(v, "c")), 123456789012345678LL);
 	ck_assert_int_eq(json_integer_value(json_object_get(v, "f")), -17);
@@ -204,7 +204,7 @@ START_TEST(test_numbers_marked_how)
 	const char *s = ddbc_json_marked_string(nv, &len);
 	ck_assert(s && len == 3 && !memcmp(s, "\x01\x02v", 3));
 	json_decref(v);
-	strbuf_release(&out);
+	ddbc_strbuf_release(&out);
 }
 END_TEST
 
@@ -229,13 +229,13 @@ START_TEST(test_numbers_scan_edges)
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
 		ck_assert_msg(ddbc_json_mark_numbers(cases[i][0], strlen(cases[i][0]), &out), "%s",
 			      cases[i][0]);
-		ck_assert_str_eq(strbuf_str(&out), cases[i][1]);
+		ck_assert_str_eq(ddbc_strbuf_str(&out), cases[i][1]);
 	}
 	/* Inside strings nothing is a number, escaped quotes or not. */
 	static const char *const none[] = { "[\"1\", \"a\\\"2\\\"\"]", "\"\\\\\\\"3\"", "[true, null]" };
 	for (size_t i = 0; i < sizeof(none) / sizeof(none[0]); i++)
 		ck_assert_msg(!ddbc_json_mark_numbers(none[i], strlen(none[i]), &out), "%s", none[i]);
-	strbuf_release(&out);
+	ddbc_strbuf_release(&out);
 }
 END_TEST
 
@@ -270,9 +270,9 @@ START_TEST(test_numbers_made)
 	char *text = json_dumps(a, JSON_COMPACT);
 	text[ddbc_json_unmark(text, strlen(text))] = '\0';
 	strbuf want = STRBUF_INIT;
-	strbuf_addf(&want, "[141.96,%s,\"\\u0001\\u000212\",\"plain\",\"\\u0001\\u000212\"]", big);
-	ck_assert_str_eq(text, strbuf_str(&want));
-	strbuf_release(&want);
+	ddbc_strbuf_addf(&want, "[141.96,%s,\"\\u0001\\u000212\",\"plain\",\"\\u0001\\u000212\"]", big);
+	ck_assert_str_eq(text, ddbc_strbuf_str(&want));
+	ddbc_strbuf_release(&want);
 	free(text);
 	json_decref(a);
 	/* No UTF-8: NULL, as json_stringn says, mark or none. */

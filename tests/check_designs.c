@@ -71,7 +71,7 @@ static size_t ndesigns;
 static void add_matches(const char *dir)
 {
 	strbuf pat = STRBUF_INIT;
-	strbuf_addf(&pat, "%s/%s/*.ddb.yaml", TEST_SRCDIR, dir);
+	ddbc_strbuf_addf(&pat, "%s/%s/*.ddb.yaml", TEST_SRCDIR, dir);
 	glob_t g;
 	if (glob(pat.buf, 0, NULL, &g) != 0) {
 		fprintf(stderr, "no designs match %s\n", pat.buf);
@@ -80,11 +80,11 @@ static void add_matches(const char *dir)
 	designs = realloc(designs, (ndesigns + g.gl_pathc) * sizeof(*designs));
 	for (size_t i = 0; i < g.gl_pathc; i++) {
 		strbuf rel = STRBUF_INIT;
-		strbuf_addf(&rel, "%s/%s", dir, strrchr(g.gl_pathv[i], '/') + 1);
-		designs[ndesigns++] = strbuf_detach(&rel);
+		ddbc_strbuf_addf(&rel, "%s/%s", dir, strrchr(g.gl_pathv[i], '/') + 1);
+		designs[ndesigns++] = ddbc_strbuf_detach(&rel);
 	}
 	globfree(&g);
-	strbuf_release(&pat);
+	ddbc_strbuf_release(&pat);
 }
 
 /* ---- marks ------------------------------------------------------------------- */
@@ -160,7 +160,7 @@ static void read_marks(marks *m, const char *text)
 		}
 		const char *nd = in_line(line, len, "# needs:");
 		if (nd && alone(line, nd))
-			strbuf_addf(&m->needs, "%.*s,", (int)(line + len - nd - 8), nd + 8);
+			ddbc_strbuf_addf(&m->needs, "%.*s,", (int)(line + len - nd - 8), nd + 8);
 		line += len + (line[len] == '\n');
 	}
 	ck_assert_msg(waiting == 0, "a '# expect:' comment ends the file: it marks no line");
@@ -176,10 +176,10 @@ static char *side_file(const char *rel)
 	const char *base = strrchr(rel, '/') ? strrchr(rel, '/') + 1 : rel;
 	size_t n = strlen(base) - (strstr(base, ".ddb.yaml") ? strlen(".ddb.yaml") : 0);
 	if (!strncmp(rel, "samples/", 8))
-		strbuf_addf(&sb, "tests/samples/%.*s.expect", (int)n, base);
+		ddbc_strbuf_addf(&sb, "tests/samples/%.*s.expect", (int)n, base);
 	else
-		strbuf_addf(&sb, "%.*s%.*s.expect", (int)(base - rel), rel, (int)n, base);
-	return strbuf_detach(&sb);
+		ddbc_strbuf_addf(&sb, "%.*s%.*s.expect", (int)(base - rel), rel, (int)n, base);
+	return ddbc_strbuf_detach(&sb);
 }
 
 static void read_side_marks(marks *m, const char *text, const char *file)
@@ -200,7 +200,7 @@ static void read_side_marks(marks *m, const char *text, const char *file)
 static void marks_free(marks *m)
 {
 	free(m->at);
-	strbuf_release(&m->needs);
+	ddbc_strbuf_release(&m->needs);
 }
 
 /* ---- features ------------------------------------------------------------------ */
@@ -246,8 +246,8 @@ static void scratch_open(scratch *t, const char *design, const char *items, size
 	ck_assert_msg(mkdtemp(t->dir) != NULL, "mkdtemp: %s", strerror(errno));
 	t->design = (strbuf)STRBUF_INIT;
 	t->items = (strbuf)STRBUF_INIT;
-	strbuf_addf(&t->design, "%s/probe.ddb.yaml", t->dir);
-	strbuf_addf(&t->items, "%s/items.json", t->dir);
+	ddbc_strbuf_addf(&t->design, "%s/probe.ddb.yaml", t->dir);
+	ddbc_strbuf_addf(&t->items, "%s/items.json", t->dir);
 	if (design)
 		tu_write_file(t->design.buf, design, strlen(design));
 	if (items)
@@ -259,8 +259,8 @@ static void scratch_free(scratch *t)
 	unlink(t->design.buf);
 	unlink(t->items.buf);
 	rmdir(t->dir);
-	strbuf_release(&t->design);
-	strbuf_release(&t->items);
+	ddbc_strbuf_release(&t->design);
+	ddbc_strbuf_release(&t->items);
 }
 
 /* How many findings `ddbc lint` gives on text, suppressed ones left out;
@@ -379,7 +379,7 @@ static bool without(const char *rel, marks *m, const char *f)
 static bool needs_met(const char *rel, marks *m)
 {
 	bool met = true;
-	for (const char *p = strbuf_str(&m->needs); *p;) {
+	for (const char *p = ddbc_strbuf_str(&m->needs); *p;) {
 		p += strspn(p, " ,\r");
 		size_t n = strcspn(p, " ,\r");
 		if (n == 0)
@@ -425,17 +425,17 @@ static void compare(const char *rel, json_t *diags, marks *m, strbuf *problems)
 		if (!strcmp(sev, "error"))
 			m->errors = true;
 		if (!take_mark(m, line, col, rule))
-			strbuf_addf(problems, "%s:%u:%u: unexpected [%s] %s: %s\n", rel, line,
+			ddbc_strbuf_addf(problems, "%s:%u:%u: unexpected [%s] %s: %s\n", rel, line,
 				    col, rule, sev,
 				    json_string_value(json_object_get(d, "message")));
 	}
 	for (size_t k = 0; k < m->n; k++) {
 		if (m->at[k].met)
 			continue;
-		strbuf_addf(problems, "%s:%u:", rel, m->at[k].line);
+		ddbc_strbuf_addf(problems, "%s:%u:", rel, m->at[k].line);
 		if (m->at[k].col)
-			strbuf_addf(problems, "%u:", m->at[k].col);
-		strbuf_addf(problems, " missing [%s]\n", m->at[k].rule);
+			ddbc_strbuf_addf(problems, "%u:", m->at[k].col);
+		ddbc_strbuf_addf(problems, " missing [%s]\n", m->at[k].rule);
 	}
 }
 
@@ -472,10 +472,10 @@ static bool lint_design(const char *rel, marks *m)
 	if (problems.len)
 		fprintf(stderr, "%s", problems.buf);
 	ck_assert_msg(problems.len == 0, "%s does not lint as its marks say:\n%s", rel,
-		      strbuf_str(&problems));
+		      ddbc_strbuf_str(&problems));
 	ck_assert_msg(p.status == (m->errors ? 1 : 0), "%s: lint exited %d:\n%s", rel, p.status,
 		      p.err);
-	strbuf_release(&problems);
+	ddbc_strbuf_release(&problems);
 	json_decref(root);
 	tu_proc_free(&p);
 	return true;
@@ -500,7 +500,7 @@ static void expect_command(const char *rel, bool errors, const char *const *cmd,
 	strbuf what = STRBUF_INIT;
 	for (; cmd[n]; n++) {
 		args[n] = cmd[n];
-		strbuf_addf(&what, "%s ", cmd[n]);
+		ddbc_strbuf_addf(&what, "%s ", cmd[n]);
 	}
 	args[n++] = rel;
 	args[n] = NULL;
@@ -520,7 +520,7 @@ static void expect_command(const char *rel, bool errors, const char *const *cmd,
 		ck_assert_msg(root != NULL, "ddbc %s%s: no JSON: %s", what.buf, rel, jerr.text);
 		json_decref(root);
 	}
-	strbuf_release(&what);
+	ddbc_strbuf_release(&what);
 	tu_proc_free(&p);
 }
 
@@ -528,7 +528,7 @@ static void expect_command(const char *rel, bool errors, const char *const *cmd,
 static int run_in(const char *dir, const char *const *argv, char **log)
 {
 	strbuf logpath = STRBUF_INIT;
-	strbuf_addf(&logpath, "%s/run.log", dir);
+	ddbc_strbuf_addf(&logpath, "%s/run.log", dir);
 	posix_spawn_file_actions_t fa;
 	posix_spawn_file_actions_init(&fa);
 	posix_spawn_file_actions_addopen(&fa, 1, logpath.buf, O_WRONLY | O_CREAT | O_TRUNC, 0644);
@@ -543,7 +543,7 @@ static int run_in(const char *dir, const char *const *argv, char **log)
 		ck_assert_msg(errno == EINTR, "waitpid: %s", strerror(errno));
 	*log = tu_read_file(logpath.buf, NULL);
 	unlink(logpath.buf);
-	strbuf_release(&logpath);
+	ddbc_strbuf_release(&logpath);
 	return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
 }
 
@@ -553,8 +553,8 @@ static void expect_header_compiles(const char *rel)
 	char dir[] = "/tmp/ddbc-designs-XXXXXX";
 	ck_assert(mkdtemp(dir) != NULL);
 	strbuf h = STRBUF_INIT, c = STRBUF_INIT;
-	strbuf_addf(&h, "%s/design.h", dir);
-	strbuf_addf(&c, "%s/use.c", dir);
+	ddbc_strbuf_addf(&h, "%s/design.h", dir);
+	ddbc_strbuf_addf(&c, "%s/use.c", dir);
 	tu_proc p;
 	tu_run(&p, NULL, "header", "-o", h.buf, rel, NULL);
 	ck_assert_msg(p.status == 0, "ddbc header %s: exit %d:\n%s", rel, p.status, p.err);
@@ -572,8 +572,8 @@ static void expect_header_compiles(const char *rel)
 	unlink(h.buf);
 	unlink(c.buf);
 	rmdir(dir);
-	strbuf_release(&h);
-	strbuf_release(&c);
+	ddbc_strbuf_release(&h);
+	ddbc_strbuf_release(&c);
 }
 
 /* The findings of a check-items report above a note. */
@@ -669,7 +669,7 @@ START_TEST(test_marks_syntax)
 	ck_assert(m.at[1].line == 6 && m.at[1].col == 5 && !strcmp(m.at[1].rule, "key-overlap"));
 	ck_assert(m.at[2].line == 6 && m.at[2].col == 0 && !strcmp(m.at[2].rule, "key-overlap"));
 	ck_assert(m.at[3].line == 7 && m.at[3].col == 7 && !strcmp(m.at[3].rule, "x"));
-	ck_assert_str_eq(strbuf_str(&m.needs), " stored-false, suppressions,");
+	ck_assert_str_eq(ddbc_strbuf_str(&m.needs), " stored-false, suppressions,");
 	marks_free(&m);
 }
 END_TEST
@@ -710,7 +710,7 @@ START_TEST(test_compare_both_ways)
 	ck_assert_str_eq(problems.buf, "x.yaml:1:4: unexpected [reserved-word] note: m2\n"
 				       "x.yaml:2: missing [pattern-scan]\n");
 	ck_assert(!m.errors);
-	strbuf_release(&problems);
+	ddbc_strbuf_release(&problems);
 	json_decref(diags);
 	marks_free(&m);
 }

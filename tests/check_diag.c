@@ -57,7 +57,7 @@ START_TEST(test_settings_parse_ok)
 	/* Other rules are untouched. */
 	ck_assert_int_eq(s.sev[DDBC_RULE_DUPLICATE_KEY], DDBC_SEV_DEFAULT);
 	ck_assert_uint_eq(err.len, 0);
-	strbuf_release(&err);
+	ddbc_strbuf_release(&err);
 }
 END_TEST
 
@@ -86,10 +86,10 @@ START_TEST(test_settings_parse_errors)
 	strbuf err = STRBUF_INIT;
 	ddbc_settings_init(&s);
 	ck_assert_int_eq(ddbc_settings_parse(&s, bad_settings[_i].arg, &err), -1);
-	ck_assert_msg(strstr(strbuf_str(&err), bad_settings[_i].err) != NULL,
-		      "'%s' gave \"%s\", expected \"%s\"", bad_settings[_i].arg, strbuf_str(&err),
+	ck_assert_msg(strstr(ddbc_strbuf_str(&err), bad_settings[_i].err) != NULL,
+		      "'%s' gave \"%s\", expected \"%s\"", bad_settings[_i].arg, ddbc_strbuf_str(&err),
 		      bad_settings[_i].err);
-	strbuf_release(&err);
+	ddbc_strbuf_release(&err);
 	/* A failed setting changes nothing. */
 	for (int i = 0; i < DDBC_RULE_COUNT; i++)
 		ck_assert_int_eq(s.sev[i], DDBC_SEV_DEFAULT);
@@ -107,8 +107,8 @@ START_TEST(test_settings_long_rule)
 	ddbc_settings s;
 	ddbc_settings_init(&s);
 	ck_assert_int_eq(ddbc_settings_parse(&s, arg, &err), -1);
-	ck_assert_str_eq(strbuf_str(&err), want);
-	strbuf_release(&err);
+	ck_assert_str_eq(ddbc_strbuf_str(&err), want);
+	ddbc_strbuf_release(&err);
 }
 END_TEST
 
@@ -395,7 +395,7 @@ END_TEST
 static char *golden_source(void)
 {
 	strbuf sb = STRBUF_INIT;
-	strbuf_addstr(&sb, "ddbc: 1\n"                                  /* 1 */
+	ddbc_strbuf_addstr(&sb, "ddbc: 1\n"                                  /* 1 */
 			   "name: demo\n"                                /* 2 */
 			   "tables:\n"                                   /* 3 */
 			   "  表:\n"                                     /* 4 */
@@ -405,9 +405,9 @@ static char *golden_source(void)
 			   "  User: {attributes: {名前: Strng}}\n"        /* 8 */
 			   "description: ");                             /* 9 */
 	for (int i = 0; i < 600; i++)
-		strbuf_addch(&sb, 'x');
-	strbuf_addstr(&sb, "\nbad: \"\x1b[31m\xff\"\n");             /* 10 */
-	return strbuf_detach(&sb);
+		ddbc_strbuf_addch(&sb, 'x');
+	ddbc_strbuf_addstr(&sb, "\nbad: \"\x1b[31m\xff\"\n");             /* 10 */
+	return ddbc_strbuf_detach(&sb);
 }
 
 static void golden_findings(struct fixture *f)
@@ -485,9 +485,9 @@ START_TEST(test_text_folds_repeated_notes)
 	struct fixture f;
 	strbuf src = STRBUF_INIT;
 	for (int i = 1; i <= 20; i++)
-		strbuf_addf(&src, "line %d\n", i);
+		ddbc_strbuf_addf(&src, "line %d\n", i);
 	fixture_begin(&f, "designs/fold.ddb.yaml", src.buf);
-	strbuf_release(&src);
+	ddbc_strbuf_release(&src);
 	for (unsigned line = 2; line <= 16; line += 2)
 		ddbc_diag_add_about(&f.d, DDBC_RULE_RESERVED_WORD, at(line, 1), "Region",
 				    "'Region' at line %u", line);
@@ -938,10 +938,10 @@ static const char design_head[] =
 static void lint_attrs(struct fixture *f, const char *attrs, const ddbc_settings *cli)
 {
 	strbuf sb = STRBUF_INIT;
-	strbuf_addstr(&sb, design_head);
-	strbuf_addstr(&sb, attrs);
-	fixture_begin(f, "test.ddb.yaml", strbuf_str(&sb));
-	strbuf_release(&sb);
+	ddbc_strbuf_addstr(&sb, design_head);
+	ddbc_strbuf_addstr(&sb, attrs);
+	fixture_begin(f, "test.ddb.yaml", ddbc_strbuf_str(&sb));
+	ddbc_strbuf_release(&sb);
 	ddbc_settings none;
 	ddbc_settings_init(&none);
 	ddbc_design_free(ddbc_check(f->src, &f->d, cli ? cli : &none));
@@ -1174,18 +1174,18 @@ START_TEST(test_comment_not_yaml)
 }
 END_TEST
 
-/* strbuf_addf writes strings and integers itself: byte for byte what
+/* ddbc_strbuf_addf writes strings and integers itself: byte for byte what
  * snprintf writes, and the rest through it. */
 #define SAME_AS_SNPRINTF(...)						\
 	do {								\
 		char want[512];						\
 		snprintf(want, sizeof want, __VA_ARGS__);		\
 		strbuf sb = STRBUF_INIT;				\
-		strbuf_addstr(&sb, "<");				\
-		strbuf_addf(&sb, __VA_ARGS__);				\
+		ddbc_strbuf_addstr(&sb, "<");				\
+		ddbc_strbuf_addf(&sb, __VA_ARGS__);				\
 		ck_assert_str_eq(sb.buf + 1, want);			\
 		ck_assert_uint_eq(sb.len, strlen(want) + 1);		\
-		strbuf_release(&sb);					\
+		ddbc_strbuf_release(&sb);					\
 	} while (0)
 
 START_TEST(test_strbuf_addf_like_snprintf)

@@ -48,8 +48,8 @@ static bool args_of(const char *text, ddbc_settings *s)
 		memcpy(arg, p, n);
 		arg[n] = '\0';
 		strbuf err = STRBUF_INIT;
-		ck_assert_msg(ddbc_settings_parse(s, arg, &err) == 0, "%s", strbuf_str(&err));
-		strbuf_release(&err);
+		ck_assert_msg(ddbc_settings_parse(s, arg, &err) == 0, "%s", ddbc_strbuf_str(&err));
+		ddbc_strbuf_release(&err);
 	}
 	if (all && s->sev[DDBC_RULE_DOC_CHANGED] == DDBC_SEV_DEFAULT)
 		s->sev[DDBC_RULE_DOC_CHANGED] = DDBC_SEV_NOTE;
@@ -130,11 +130,11 @@ static void check_page_quote(const char *id, const ddbc_diag *g)
 	/* The page names the example by its file name alone. */
 	const char *name = strrchr(g->src->name, '/');
 	name = name ? name + 1 : g->src->name;
-	strbuf_addf(&want, "\n%s:%u:%u: %s: %s [%s]\n", name, g->loc.line, g->loc.column,
+	ddbc_strbuf_addf(&want, "\n%s:%u:%u: %s: %s [%s]\n", name, g->loc.line, g->loc.column,
 		    ddbc_severity_name(g->severity), g->message, id);
-	ck_assert_msg(strstr(page, strbuf_str(&want)) != NULL, "%s does not quote%s", rel,
-		      strbuf_str(&want));
-	strbuf_release(&want);
+	ck_assert_msg(strstr(page, ddbc_strbuf_str(&want)) != NULL, "%s does not quote%s", rel,
+		      ddbc_strbuf_str(&want));
+	ddbc_strbuf_release(&want);
 	free(page);
 	free(path);
 }
@@ -362,17 +362,17 @@ static char *git_checkout_of(const char *old_rel, const char *new_rel)
 	free(old_path);
 	free(new_path);
 	strbuf cmd = STRBUF_INIT, path = STRBUF_INIT;
-	strbuf_addf(&path, "%s/design.yaml", dir);
-	tu_write_file(strbuf_str(&path), old, strlen(old));
-	strbuf_addf(&cmd, "cd '%s' && git init -q . && git add design.yaml && git -c user.name=t "
+	ddbc_strbuf_addf(&path, "%s/design.yaml", dir);
+	tu_write_file(ddbc_strbuf_str(&path), old, strlen(old));
+	ddbc_strbuf_addf(&cmd, "cd '%s' && git init -q . && git add design.yaml && git -c user.name=t "
 		    "-c user.email=t@t commit -qm old && mkdir plain", dir);
-	ck_assert_int_eq(system(strbuf_str(&cmd)), 0);
-	tu_write_file(strbuf_str(&path), new, strlen(new));
-	strbuf_reset(&path);
-	strbuf_addf(&path, "%s/untracked.yaml", dir);
-	tu_write_file(strbuf_str(&path), new, strlen(new));
-	strbuf_release(&cmd);
-	strbuf_release(&path);
+	ck_assert_int_eq(system(ddbc_strbuf_str(&cmd)), 0);
+	tu_write_file(ddbc_strbuf_str(&path), new, strlen(new));
+	ddbc_strbuf_reset(&path);
+	ddbc_strbuf_addf(&path, "%s/untracked.yaml", dir);
+	tu_write_file(ddbc_strbuf_str(&path), new, strlen(new));
+	ddbc_strbuf_release(&cmd);
+	ddbc_strbuf_release(&path);
 	free(old);
 	free(new);
 	return dir;
@@ -383,9 +383,9 @@ static char *git_checkout(void) { return git_checkout_of(OLD, NEW); }
 static void remove_tree(char *dir)
 {
 	strbuf cmd = STRBUF_INIT;
-	strbuf_addf(&cmd, "rm -rf '%s'", dir);
-	ck_assert_int_eq(system(strbuf_str(&cmd)), 0);
-	strbuf_release(&cmd);
+	ddbc_strbuf_addf(&cmd, "rm -rf '%s'", dir);
+	ck_assert_int_eq(system(ddbc_strbuf_str(&cmd)), 0);
+	ddbc_strbuf_release(&cmd);
 	free(dir);
 }
 
@@ -415,9 +415,9 @@ START_TEST(test_against)
 	tu_proc_free(&p);
 	/* Added to the index since HEAD: nothing deployed, nothing to break. */
 	strbuf add = STRBUF_INIT;
-	strbuf_addf(&add, "cd '%s' && cp untracked.yaml added.yaml && git add added.yaml", dir);
-	ck_assert_int_eq(system(strbuf_str(&add)), 0);
-	strbuf_release(&add);
+	ddbc_strbuf_addf(&add, "cd '%s' && cp untracked.yaml added.yaml && git add added.yaml", dir);
+	ck_assert_int_eq(system(ddbc_strbuf_str(&add)), 0);
+	ddbc_strbuf_release(&add);
 	/* One line for the design, not a note per table, entity and pattern. */
 	tu_run(&p, &at, "diff", "--against", "HEAD", "added.yaml", NULL);
 	ck_assert_msg(p.status == 0, "exit %d: %s", p.status, p.err);
@@ -711,15 +711,15 @@ static void step_kind(json_t *st, strbuf *out)
 	json_t *updates = json_object_get(json_object_get(st, "input"), "GlobalSecondaryIndexUpdates");
 	if (op && !strcmp(op, "UpdateTable") && json_array_size(updates)) {
 		const char *verb = json_object_iter_key(json_object_iter(json_array_get(updates, 0)));
-		strbuf_addstr(out, verb);
+		ddbc_strbuf_addstr(out, verb);
 	} else {
-		strbuf_addstr(out, op ? op : action);
+		ddbc_strbuf_addstr(out, op ? op : action);
 	}
 	const char *change = json_string_value(json_object_get(st, "change"));
 	if (change)
-		strbuf_addf(out, ":%s", change);
+		ddbc_strbuf_addf(out, ":%s", change);
 	else if (action && !strcmp(action, "deploy-code"))
-		strbuf_addstr(out, json_array_size(json_object_get(st, "runs")) &&
+		ddbc_strbuf_addstr(out, json_array_size(json_object_get(st, "runs")) &&
 			      !json_array_size(json_object_get(st, "stops")) ? ":runs" : ":stops");
 }
 
@@ -731,8 +731,8 @@ static bool needs_kind(json_t *plan, json_t *st, const char *kind)
 	json_array_foreach(json_object_get(st, "needs"), i, n) {
 		strbuf k = STRBUF_INIT;
 		step_kind(json_array_get(plan, (size_t)json_integer_value(n) - 1), &k);
-		bool hit = !strncmp(strbuf_str(&k), kind, strlen(kind));
-		strbuf_release(&k);
+		bool hit = !strncmp(ddbc_strbuf_str(&k), kind, strlen(kind));
+		ddbc_strbuf_release(&k);
 		if (hit)
 			return true;
 	}
@@ -793,7 +793,7 @@ static void check_plan_rules(const char *id, json_t *plan, const char *old, cons
 		ck_assert_int_eq(json_integer_value(json_object_get(st, "step")), (json_int_t)i + 1);
 		strbuf k = STRBUF_INIT;
 		step_kind(st, &k);
-		const char *kind = strbuf_str(&k);
+		const char *kind = ddbc_strbuf_str(&k);
 		if (!strcmp(kind, "Delete") || !strcmp(kind, "delete-table") ||
 		    !strcmp(kind, "delete-items") || !strcmp(kind, "remove-attribute") ||
 		    !strcmp(kind, "replace-table"))
@@ -816,15 +816,15 @@ static void check_plan_rules(const char *id, json_t *plan, const char *old, cons
 		    !strcmp(kind, "convert-type") || !strcmp(kind, "backfill-ttl") ||
 		    !strcmp(kind, "rewrite-delimiter")) {
 			strbuf want = STRBUF_INIT;
-			strbuf_addf(&want, "ddbc migrate %s %s --step %zu", old, new, i + 1);
-			ck_assert_msg(cmd && !strcmp(cmd, strbuf_str(&want)), "%s: step %zu: command "
+			ddbc_strbuf_addf(&want, "ddbc migrate %s %s --step %zu", old, new, i + 1);
+			ck_assert_msg(cmd && !strcmp(cmd, ddbc_strbuf_str(&want)), "%s: step %zu: command "
 				      "'%s', want '%s'", id, i + 1, cmd ? cmd : "(none)",
-				      strbuf_str(&want));
+				      ddbc_strbuf_str(&want));
 			ck_assert(strstr(json_string_value(json_object_get(st, "manual")),
-					 strbuf_str(&want)));
-			strbuf_release(&want);
+					 ddbc_strbuf_str(&want)));
+			ddbc_strbuf_release(&want);
 		}
-		strbuf_release(&k);
+		ddbc_strbuf_release(&k);
 	}
 }
 
@@ -849,21 +849,21 @@ START_TEST(test_plan_order)
 	json_t *st;
 	json_array_foreach(plan, i, st) {
 		step_kind(st, &kinds);
-		strbuf_addch(&kinds, ' ');
+		ddbc_strbuf_addch(&kinds, ' ');
 	}
-	const char *at = strbuf_str(&kinds), *want = plan_order(id);
+	const char *at = ddbc_strbuf_str(&kinds), *want = plan_order(id);
 	while (*want) {
 		size_t n = strcspn(want, " ");
 		char kind[64];
 		snprintf(kind, sizeof(kind), "%.*s ", (int)n, want);
 		const char *hit = strstr(at, kind);
-		ck_assert_msg(hit && (hit == strbuf_str(&kinds) || hit[-1] == ' '),
+		ck_assert_msg(hit && (hit == ddbc_strbuf_str(&kinds) || hit[-1] == ' '),
 			      "%s: expected '%s' in this order, got '%s'", id, plan_order(id),
-			      strbuf_str(&kinds));
+			      ddbc_strbuf_str(&kinds));
 		at = hit + strlen(kind);
 		want += n + (want[n] == ' ');
 	}
-	strbuf_release(&kinds);
+	ddbc_strbuf_release(&kinds);
 	json_decref(plan);
 	tu_proc_free(&p);
 }

@@ -132,10 +132,10 @@ static char *mask_style(const char *html)
 	size_t len;
 	const char *style = page_style(html, &len);
 	strbuf sb = STRBUF_INIT;
-	strbuf_add(&sb, html, (size_t)(style - html));
-	strbuf_addstr(&sb, STYLE_MARK);
-	strbuf_addstr(&sb, style + len);
-	return strbuf_detach(&sb);
+	ddbc_strbuf_add(&sb, html, (size_t)(style - html));
+	ddbc_strbuf_addstr(&sb, STYLE_MARK);
+	ddbc_strbuf_addstr(&sb, style + len);
+	return ddbc_strbuf_detach(&sb);
 }
 
 START_TEST(test_golden)
@@ -569,14 +569,14 @@ END_TEST
 START_TEST(test_diagram_many_entities)
 {
 	strbuf y = STRBUF_INIT;
-	strbuf_addstr(&y, "ddbc: 1\nname: many\ntables:\n  Big:\n    partition_key: PK\n"
+	ddbc_strbuf_addstr(&y, "ddbc: 1\nname: many\ntables:\n  Big:\n    partition_key: PK\n"
 			  "    gsi:\n      GSI1:\n        partition_key: g\nentities:\n");
 	for (int i = 0; i < 41; i++)
-		strbuf_addf(&y, "  E%d:\n    attributes:\n      PK: { type: S, template: \"E%d#{id}\" }\n"
+		ddbc_strbuf_addf(&y, "  E%d:\n    attributes:\n      PK: { type: S, template: \"E%d#{id}\" }\n"
 				"      id: S\n%s", i, i, i % 2 ? "      g: S\n" : "");
 	checked c;
 	check_text(&c, y.buf);
-	strbuf_release(&y);
+	ddbc_strbuf_release(&y);
 	char *md = emit(c.g, false, DDBC_LANG_EN, NULL);
 	expect_contains(md, "  end\n  t0e([\"41 entities\"])\n  t0e -- \"41\" --> t0i0\n"
 			    "  t0e -- \"20\" --> t0i1\n```\n");
@@ -805,10 +805,10 @@ START_TEST(test_unclosed_blocks)
 				  "<div>\n<table>", "> ```\n> quoted fence" };
 	for (size_t i = 0; i < sizeof(openers) / sizeof(openers[0]); i++) {
 		strbuf text = STRBUF_INIT;
-		strbuf_addstr(&text, "ddbc: 1\nname: t\ndescription: |\n  intro\n\n  ");
+		ddbc_strbuf_addstr(&text, "ddbc: 1\nname: t\ndescription: |\n  intro\n\n  ");
 		for (const char *o = openers[i]; *o; o++)
-			strbuf_addstr(&text, *o == '\n' ? "\n  " : (char[]){ *o, 0 });
-		strbuf_addstr(&text, "\ntables:\n  tbl:\n    partition_key: PK\n"
+			ddbc_strbuf_addstr(&text, *o == '\n' ? "\n  " : (char[]){ *o, 0 });
+		ddbc_strbuf_addstr(&text, "\ntables:\n  tbl:\n    partition_key: PK\n"
 				     "entities:\n  E:\n    attributes:\n"
 				     "      PK: { type: S, description: \"a <b>c</b>\" }\n");
 		checked c;
@@ -824,7 +824,7 @@ START_TEST(test_unclosed_blocks)
 		free(md);
 		free(html);
 		checked_free(&c);
-		strbuf_release(&text);
+		ddbc_strbuf_release(&text);
 	}
 }
 END_TEST
@@ -876,15 +876,15 @@ END_TEST
 START_TEST(test_long_blocks_split)
 {
 	strbuf text = STRBUF_INIT;
-	strbuf_addstr(&text, "ddbc: 1\nname: big\ntables:\n  tbl:\n    partition_key: PK\n"
+	ddbc_strbuf_addstr(&text, "ddbc: 1\nname: big\ntables:\n  tbl:\n    partition_key: PK\n"
 			     "entities:\n");
 	for (int i = 0; i < 1500; i++)
-		strbuf_addf(&text, "  Entity%04d:\n    attributes:\n"
+		ddbc_strbuf_addf(&text, "  Entity%04d:\n    attributes:\n"
 				   "      PK: { type: S, template: \"E%04d#{id}\" }\n"
 				   "      id: S\n", i, i);
-	strbuf_addstr(&text, "access_patterns:\n");
+	ddbc_strbuf_addstr(&text, "access_patterns:\n");
 	for (int i = 0; i < 1500; i++)
-		strbuf_addf(&text, "  pattern-%04d:\n    description: Every entity %04d by id.\n"
+		ddbc_strbuf_addf(&text, "  pattern-%04d:\n    description: Every entity %04d by id.\n"
 				   "    operation: get\n    key: { PK: \"E%04d#{id}\" }\n"
 				   "    example: { id: i%04d }\n", i, i, i, i);
 	checked c;
@@ -901,11 +901,11 @@ START_TEST(test_long_blocks_split)
 		ck_assert_uint_gt(len, 4 * 65536);
 		ck_assert_uint_eq(len, whole.len);
 		ck_assert(!memcmp(buf, whole.buf, len));
-		strbuf_release(&whole);
+		ddbc_strbuf_release(&whole);
 		free(buf);
 	}
 	checked_free(&c);
-	strbuf_release(&text);
+	ddbc_strbuf_release(&text);
 }
 END_TEST
 
@@ -915,18 +915,18 @@ START_TEST(test_pathological_text)
 {
 	strbuf text = STRBUF_INIT, desc = STRBUF_INIT;
 	for (size_t i = 0; i < 100000; i++)
-		strbuf_addstr(&desc, "](");
+		ddbc_strbuf_addstr(&desc, "](");
 	for (size_t i = 0; i < 60000; i++)
-		strbuf_addstr(&desc, "<a>");
+		ddbc_strbuf_addstr(&desc, "<a>");
 	for (size_t i = 1; i < 400; i++) {
 		for (size_t k = 0; k < i; k++)
-			strbuf_addch(&desc, '`');
-		strbuf_addch(&desc, 'x');
+			ddbc_strbuf_addch(&desc, '`');
+		ddbc_strbuf_addch(&desc, 'x');
 	}
-	strbuf_addstr(&text, "ddbc: 1\nname: p\ntables:\n  tbl:\n    partition_key: PK\n"
+	ddbc_strbuf_addstr(&text, "ddbc: 1\nname: p\ntables:\n  tbl:\n    partition_key: PK\n"
 			     "entities:\n  E:\n    description: |\n      ");
-	strbuf_addstr(&text, desc.buf);
-	strbuf_addstr(&text, "\n    attributes:\n      PK: { type: S }\n");
+	ddbc_strbuf_addstr(&text, desc.buf);
+	ddbc_strbuf_addstr(&text, "\n    attributes:\n      PK: { type: S }\n");
 	checked c;
 	check_text(&c, text.buf);
 	size_t len;
@@ -935,8 +935,8 @@ START_TEST(test_pathological_text)
 	expect_contains(md, "\n| PK | String (required) |  |  |  |  |\n");
 	free(md);
 	checked_free(&c);
-	strbuf_release(&desc);
-	strbuf_release(&text);
+	ddbc_strbuf_release(&desc);
+	ddbc_strbuf_release(&text);
 }
 END_TEST
 
@@ -986,7 +986,7 @@ static char *escaped(const char *s, ddbc_esc mode)
 {
 	strbuf sb = STRBUF_INIT;
 	ddbc_doc_escape(&sb, s, mode);
-	return strbuf_detach(&sb);
+	return ddbc_strbuf_detach(&sb);
 }
 
 #define expect_escape(s, mode, want)                                         \
@@ -1036,11 +1036,11 @@ START_TEST(test_inline_html)
 		size_t n = strlen(html);
 		ck_assert(n >= 8 && !strncmp(html, "<p>", 3));
 		html[n - 5] = '\0';
-		ck_assert_msg(!strcmp(strbuf_str(&got), html + 3), "'%s': got '%s', cmark '%s'",
-			      texts[i], strbuf_str(&got), html + 3);
+		ck_assert_msg(!strcmp(ddbc_strbuf_str(&got), html + 3), "'%s': got '%s', cmark '%s'",
+			      texts[i], ddbc_strbuf_str(&got), html + 3);
 		free(html);
 		free(md);
-		strbuf_release(&got);
+		ddbc_strbuf_release(&got);
 	}
 }
 END_TEST

@@ -87,7 +87,7 @@ static bool checks_clean(const char *path)
 static void add_designs(const char *dir, bool only_clean)
 {
 	strbuf pattern = STRBUF_INIT;
-	strbuf_addf(&pattern, "%s/*.ddb.yaml", dir);
+	ddbc_strbuf_addf(&pattern, "%s/*.ddb.yaml", dir);
 	char *abs = tu_srcpath(pattern.buf);
 	glob_t g;
 	if (glob(abs, 0, NULL, &g) != 0) {
@@ -99,12 +99,12 @@ static void add_designs(const char *dir, bool only_clean)
 		if (only_clean && !checks_clean(g.gl_pathv[i]))
 			continue;
 		strbuf rel = STRBUF_INIT;
-		strbuf_addf(&rel, "%s/%s", dir, strrchr(g.gl_pathv[i], '/') + 1);
-		designs[ndesigns++] = strbuf_detach(&rel);
+		ddbc_strbuf_addf(&rel, "%s/%s", dir, strrchr(g.gl_pathv[i], '/') + 1);
+		designs[ndesigns++] = ddbc_strbuf_detach(&rel);
 	}
 	globfree(&g);
 	free(abs);
-	strbuf_release(&pattern);
+	ddbc_strbuf_release(&pattern);
 }
 
 static void find_designs(void)
@@ -201,9 +201,9 @@ static char *stem_of(const char *rel)
 	const char *dot = strstr(base, ".ddb.yaml");
 	strbuf sb = STRBUF_INIT;
 	if (!strncmp(rel, "tests/designs/", 14))
-		strbuf_addstr(&sb, "design-");
-	strbuf_add(&sb, base, dot ? (size_t)(dot - base) : strlen(base));
-	return strbuf_detach(&sb);
+		ddbc_strbuf_addstr(&sb, "design-");
+	ddbc_strbuf_add(&sb, base, dot ? (size_t)(dot - base) : strlen(base));
+	return ddbc_strbuf_detach(&sb);
 }
 
 /* ---- a scratch directory and the compiler -------------------------------------- */
@@ -212,8 +212,8 @@ static char *make_tmpdir(void)
 {
 	const char *tmp = getenv("TMPDIR");
 	strbuf sb = STRBUF_INIT;
-	strbuf_addf(&sb, "%s/ddbc-header-XXXXXX", tmp && *tmp ? tmp : "/tmp");
-	char *dir = strbuf_detach(&sb);
+	ddbc_strbuf_addf(&sb, "%s/ddbc-header-XXXXXX", tmp && *tmp ? tmp : "/tmp");
+	char *dir = ddbc_strbuf_detach(&sb);
 	ck_assert_msg(mkdtemp(dir) != NULL, "mkdtemp: %s", strerror(errno));
 	return dir;
 }
@@ -233,9 +233,9 @@ static void remove_tmpdir(char *dir)
 		if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
 			continue;
 		strbuf p = STRBUF_INIT;
-		strbuf_addf(&p, "%s/%s", dir, de->d_name);
+		ddbc_strbuf_addf(&p, "%s/%s", dir, de->d_name);
 		unlink(p.buf);
-		strbuf_release(&p);
+		ddbc_strbuf_release(&p);
 	}
 	if (dh)
 		closedir(dh);
@@ -246,8 +246,8 @@ static void remove_tmpdir(char *dir)
 static char *path_in(const char *dir, const char *name)
 {
 	strbuf sb = STRBUF_INIT;
-	strbuf_addf(&sb, "%s/%s", dir, name);
-	return strbuf_detach(&sb);
+	ddbc_strbuf_addf(&sb, "%s/%s", dir, name);
+	return ddbc_strbuf_detach(&sb);
 }
 
 static void write_in(const char *dir, const char *name, const char *text, size_t len)
@@ -289,13 +289,13 @@ static void expect_run(const char *dir, const char *const *argv)
 	int status = run_in(dir, argv, &log);
 	strbuf cmd = STRBUF_INIT;
 	for (size_t i = 0; argv[i]; i++)
-		strbuf_addf(&cmd, "%s%s", i ? " " : "", argv[i]);
+		ddbc_strbuf_addf(&cmd, "%s%s", i ? " " : "", argv[i]);
 	if (status != 0)
 		fprintf(stderr, "in %s: '%s' exited with %d:\n%s", dir, cmd.buf, status, log);
 	/* Check's messages are short: the whole output went to stderr. */
 	ck_assert_msg(status == 0, "in %s: '%s' exited with %d:\n%.2000s", dir, cmd.buf,
 		      status, log);
-	strbuf_release(&cmd);
+	ddbc_strbuf_release(&cmd);
 	free(log);
 }
 
@@ -318,16 +318,16 @@ static void compile_everywhere(const char *dir, const char *src)
  * octal: independent of the emitter's escaping. */
 static void lit(strbuf *sb, const char *s, size_t len)
 {
-	strbuf_addch(sb, '"');
+	ddbc_strbuf_addch(sb, '"');
 	for (size_t i = 0; i < len; i++) {
 		unsigned char c = (unsigned char)s[i];
 		if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
 		    c == ' ')
-			strbuf_addch(sb, (char)c);
+			ddbc_strbuf_addch(sb, (char)c);
 		else
-			strbuf_addf(sb, "\\%03o", c);
+			ddbc_strbuf_addf(sb, "\\%03o", c);
 	}
-	strbuf_addch(sb, '"');
+	ddbc_strbuf_addch(sb, '"');
 }
 
 typedef struct program {
@@ -366,11 +366,11 @@ static void number_part(strbuf *sb, const char *s, size_t n)
 	bool whole = n > sign;
 	for (size_t i = sign; i < n; i++)
 		whole &= s[i] >= '0' && s[i] <= '9';
-	strbuf_add(sb, s, sign);
+	ddbc_strbuf_add(sb, s, sign);
 	s += sign, n -= sign;
 	while (whole && n > 1 && s[0] == '0')
 		s++, n--;
-	strbuf_add(sb, s, n);
+	ddbc_strbuf_add(sb, s, n);
 }
 
 /* The arguments of a builder call from item, after "buf, size"; false when
@@ -379,7 +379,7 @@ static bool call_args(strbuf *args, const ddbc_hkey *k, const ddbc_pval *item)
 {
 	for (size_t i = 0; i < k->nparams; i++) {
 		const ddbc_hparam *pm = &k->params[i];
-		strbuf_addstr(args, ", ");
+		ddbc_strbuf_addstr(args, ", ");
 		if (pm->number) {
 			/* A Number is its decimal text, as the item holds it. */
 			const ddbc_pval *v = number_value(item, pm->attr->name.s);
@@ -399,9 +399,9 @@ static bool call_args(strbuf *args, const ddbc_hkey *k, const ddbc_pval *item)
 static void check_str(program *p, const char *what, const char *expr, const char *want,
 		      size_t len)
 {
-	strbuf_addf(&p->text, "\texpect_str(\"%s\", %s, ", what, expr);
+	ddbc_strbuf_addf(&p->text, "\texpect_str(\"%s\", %s, ", what, expr);
 	lit(&p->text, want, len);
-	strbuf_addstr(&p->text, ");\n");
+	ddbc_strbuf_addstr(&p->text, ");\n");
 	p->checks++;
 }
 
@@ -411,12 +411,12 @@ static void lit_around(strbuf *sb, char before, const ddbc_pval *key, char after
 {
 	strbuf k = STRBUF_INIT;
 	if (before)
-		strbuf_addch(&k, before);
-	strbuf_add(&k, ddbc_pval_text(key), ddbc_pval_n(key));
+		ddbc_strbuf_addch(&k, before);
+	ddbc_strbuf_add(&k, ddbc_pval_text(key), ddbc_pval_n(key));
 	if (after)
-		strbuf_addch(&k, after);
+		ddbc_strbuf_addch(&k, after);
 	lit(sb, k.buf, k.len);
-	strbuf_release(&k);
+	ddbc_strbuf_release(&k);
 }
 
 /* The example key parsed back gives the item's values, exactly: with the
@@ -427,11 +427,11 @@ static void parse_checks(program *p, const ddbc_hattr *ha, const ddbc_pval *item
 {
 	strbuf *t = &p->text;
 	const ddbc_hkey *k = ha->key;
-	strbuf_addf(t, "\t{\n\t\tstruct %s parts;\n\t\tmemset(&parts, 0, sizeof parts);\n"
+	ddbc_strbuf_addf(t, "\t{\n\t\tstruct %s parts;\n\t\tmemset(&parts, 0, sizeof parts);\n"
 		    "\t\texpect_parsed(\"%s, example %zu\", %s(", ha->parts_struct, ha->parse_func,
 		    ex, ha->parse_func);
 	lit(t, ddbc_pval_text(want), ddbc_pval_n(want));
-	strbuf_addstr(t, ", &parts), 0);\n");
+	ddbc_strbuf_addstr(t, ", &parts), 0);\n");
 	for (size_t i = 0; i < k->nparams; i++) {
 		const ddbc_hparam *pm = &k->params[i];
 		if (pm->number) {
@@ -439,33 +439,33 @@ static void parse_checks(program *p, const ddbc_hattr *ha, const ddbc_pval *item
 			ck_assert(v != NULL);
 			strbuf part = STRBUF_INIT;
 			number_part(&part, ddbc_pval_text(v), ddbc_pval_n(v));
-			strbuf_addf(t, "\t\texpect_span(\"%s.%s\", parts.%s.ptr, parts.%s.len, ",
+			ddbc_strbuf_addf(t, "\t\texpect_span(\"%s.%s\", parts.%s.ptr, parts.%s.len, ",
 				    ha->parse_func, pm->name, pm->name, pm->name);
 			lit(t, part.buf, part.len);
-			strbuf_addstr(t, ");\n");
-			strbuf_release(&part);
+			ddbc_strbuf_addstr(t, ");\n");
+			ddbc_strbuf_release(&part);
 		} else {
 			const ddbc_pval *v = string_value(item, pm->attr->name.s);
-			strbuf_addf(t, "\t\texpect_span(\"%s.%s\", parts.%s.ptr, parts.%s.len, ",
+			ddbc_strbuf_addf(t, "\t\texpect_span(\"%s.%s\", parts.%s.ptr, parts.%s.len, ",
 				    ha->parse_func, pm->name, pm->name, pm->name);
 			lit(t, ddbc_pval_text(v), ddbc_pval_n(v));
-			strbuf_addstr(t, ");\n");
+			ddbc_strbuf_addstr(t, ");\n");
 		}
 		p->checks++;
 	}
 	if (k->pieces[k->npieces - 1].text) {
-		strbuf_addf(t, "\t\texpect_parsed(\"%s, a byte after\", %s(", ha->parse_func,
+		ddbc_strbuf_addf(t, "\t\texpect_parsed(\"%s, a byte after\", %s(", ha->parse_func,
 			    ha->parse_func);
 		lit_around(t, '\0', want, '~');
-		strbuf_addstr(t, ", &parts), -1);\n");
+		ddbc_strbuf_addstr(t, ", &parts), -1);\n");
 	}
 	if (k->pieces[0].text) {
-		strbuf_addf(t, "\t\texpect_parsed(\"%s, a byte before\", %s(", ha->parse_func,
+		ddbc_strbuf_addf(t, "\t\texpect_parsed(\"%s, a byte before\", %s(", ha->parse_func,
 			    ha->parse_func);
 		lit_around(t, '~', want, '\0');
-		strbuf_addstr(t, ", &parts), -1);\n");
+		ddbc_strbuf_addstr(t, ", &parts), -1);\n");
 	}
-	strbuf_addstr(t, "\t}\n");
+	ddbc_strbuf_addstr(t, "\t}\n");
 	p->checks += 1 + (k->pieces[k->npieces - 1].text != NULL) + (k->pieces[0].text != NULL);
 	p->parses++;
 }
@@ -478,25 +478,25 @@ static bool call_builder(program *p, const ddbc_hattr *ha, const ddbc_pval *item
 	bool ok = want && call_args(&args, ha->key, item);
 	if (ok) {
 		strbuf *t = &p->text;
-		strbuf_addf(t, "\tn = %s(buf, sizeof(buf)%s);\n", ha->func, args.buf);
-		strbuf_addf(t, "\texpect_key(\"%s, example %zu\", buf, n, ", ha->func, ex);
+		ddbc_strbuf_addf(t, "\tn = %s(buf, sizeof(buf)%s);\n", ha->func, args.buf);
+		ddbc_strbuf_addf(t, "\texpect_key(\"%s, example %zu\", buf, n, ", ha->func, ex);
 		lit(t, ddbc_pval_text(want), ddbc_pval_n(want));
-		strbuf_addstr(t, ");\n");
+		ddbc_strbuf_addstr(t, ");\n");
 		/* Too small a buffer: cut short, and the length still returned. */
-		strbuf_addf(t, "\tn = %s(small, small_size%s);\n", ha->func, args.buf);
-		strbuf_addf(t, "\texpect_cut(\"%s, example %zu\", small, small_size, n, ",
+		ddbc_strbuf_addf(t, "\tn = %s(small, small_size%s);\n", ha->func, args.buf);
+		ddbc_strbuf_addf(t, "\texpect_cut(\"%s, example %zu\", small, small_size, n, ",
 			    ha->func, ex);
 		lit(t, ddbc_pval_text(want), ddbc_pval_n(want));
-		strbuf_addstr(t, ");\n");
+		ddbc_strbuf_addstr(t, ");\n");
 		if (ha->prefix_macro)
-			strbuf_addf(t, "\texpect_prefix(\"%s\", %s, buf);\n", ha->prefix_macro,
+			ddbc_strbuf_addf(t, "\texpect_prefix(\"%s\", %s, buf);\n", ha->prefix_macro,
 				    ha->prefix_macro);
 		if (ha->parse_func)
 			parse_checks(p, ha, item, want, ex);
 		p->calls += 1;
 		p->checks += 2 + (ha->prefix_macro != NULL);
 	}
-	strbuf_release(&args);
+	ddbc_strbuf_release(&args);
 	return ok;
 }
 
@@ -509,28 +509,28 @@ static bool round_trip(program *p, const ddbc_hattr *ha, const ddbc_pval *item, 
 		return false;
 	const ddbc_hkey *k = ha->key;
 	strbuf *t = &p->text;
-	strbuf_addf(t, "\t{\n\t\tstruct %s parts;\n\t\tchar text[%zu][1024];\n"
+	ddbc_strbuf_addf(t, "\t{\n\t\tstruct %s parts;\n\t\tchar text[%zu][1024];\n"
 		    "\t\tmemset(&parts, 0, sizeof parts);\n\t\tmemset(text, 0, sizeof text);\n"
 		    "\t\texpect_parsed(\"%s, example %zu\", %s(", ha->parts_struct,
 		    k->nparams, ha->parse_func, ex, ha->parse_func);
 	lit(t, ddbc_pval_text(want), ddbc_pval_n(want));
-	strbuf_addstr(t, ", &parts), 0);\n");
+	ddbc_strbuf_addstr(t, ", &parts), 0);\n");
 	strbuf args = STRBUF_INIT;
 	for (size_t i = 0; i < k->nparams; i++) {
 		const char *m = k->params[i].name;
 		if (k->params[i].number) {
-			strbuf_addf(&args, ", parts.%s", m);
+			ddbc_strbuf_addf(&args, ", parts.%s", m);
 			continue;
 		}
-		strbuf_addf(t, "\t\tif (parts.%s.len < sizeof text[%zu])\n"
+		ddbc_strbuf_addf(t, "\t\tif (parts.%s.len < sizeof text[%zu])\n"
 			    "\t\t\tmemcpy(text[%zu], parts.%s.ptr, parts.%s.len);\n", m, i, i, m, m);
-		strbuf_addf(&args, ", text[%zu]", i);
+		ddbc_strbuf_addf(&args, ", text[%zu]", i);
 	}
-	strbuf_addf(t, "\t\tn = %s(buf, sizeof(buf)%s);\n", ha->func, args.buf);
-	strbuf_addf(t, "\t\texpect_key(\"%s, example %zu read back\", buf, n, ", ha->func, ex);
+	ddbc_strbuf_addf(t, "\t\tn = %s(buf, sizeof(buf)%s);\n", ha->func, args.buf);
+	ddbc_strbuf_addf(t, "\t\texpect_key(\"%s, example %zu read back\", buf, n, ", ha->func, ex);
 	lit(t, ddbc_pval_text(want), ddbc_pval_n(want));
-	strbuf_addstr(t, ");\n\t}\n");
-	strbuf_release(&args);
+	ddbc_strbuf_addstr(t, ");\n\t}\n");
+	ddbc_strbuf_release(&args);
 	p->checks += 2;
 	p->calls++;
 	p->parses++;
@@ -542,7 +542,7 @@ static void attr_checks(program *p, const ddbc_hattr *ha, const ddbc_entity *e)
 	const char *name = ha->attr->name.s;
 	check_str(p, ha->name_macro, ha->name_macro, name, strlen(name));
 	if (ha->expr_macro) {
-		strbuf_addf(&p->text, "\texpect_expr_name(\"%s\", %s);\n", ha->expr_macro,
+		ddbc_strbuf_addf(&p->text, "\texpect_expr_name(\"%s\", %s);\n", ha->expr_macro,
 			    ha->expr_macro);
 		p->checks++;
 	}
@@ -550,20 +550,20 @@ static void attr_checks(program *p, const ddbc_hattr *ha, const ddbc_entity *e)
 	ck_assert_int_eq(ha->enum_macro != NULL, a->more->nenum > 0);
 	if (ha->enum_macro) {
 		/* The list initialises an array of as many strings, each the value. */
-		strbuf_addf(&p->text, "\t{\n\t\tstatic const char *const v[] = { %s };\n"
+		ddbc_strbuf_addf(&p->text, "\t{\n\t\tstatic const char *const v[] = { %s };\n"
 			    "\t\texpect_num(\"%s\", (long long)(sizeof v / sizeof v[0]), %s);\n"
 			    "\t\texpect_num(\"%s\", %s, %uLL);\n", ha->enum_macro,
 			    ha->enum_count_macro, ha->enum_count_macro, ha->enum_count_macro,
 			    ha->enum_count_macro, a->more->nenum);
 		p->checks += 2;
 		for (size_t i = 0; i < a->more->nenum; i++) {
-			strbuf_addf(&p->text, "\t\texpect_str(\"%s[%zu]\", v[%zu], ", ha->enum_macro,
+			ddbc_strbuf_addf(&p->text, "\t\texpect_str(\"%s[%zu]\", v[%zu], ", ha->enum_macro,
 				    i, i);
 			lit(&p->text, a->more->enum_values[i]->u.text, a->more->enum_values[i]->n);
-			strbuf_addstr(&p->text, ");\n");
+			ddbc_strbuf_addstr(&p->text, ");\n");
 			p->checks++;
 		}
-		strbuf_addstr(&p->text, "\t}\n");
+		ddbc_strbuf_addstr(&p->text, "\t}\n");
 	}
 	const ddbc_hkey *k = ha->key;
 	if (!k)
@@ -571,9 +571,9 @@ static void attr_checks(program *p, const ddbc_hattr *ha, const ddbc_entity *e)
 	if (k->constant) {
 		strbuf whole = STRBUF_INIT;
 		for (size_t i = 0; i < k->npieces; i++)
-			strbuf_add(&whole, k->pieces[i].text, k->pieces[i].len);
+			ddbc_strbuf_add(&whole, k->pieces[i].text, k->pieces[i].len);
 		check_str(p, ha->builder, ha->builder, whole.buf ? whole.buf : "", whole.len);
-		strbuf_release(&whole);
+		ddbc_strbuf_release(&whole);
 		for (size_t x = 0; x < e->nexamples; x++) {
 			const ddbc_pval *v = string_value(e->examples[x], name);
 			if (v)
@@ -590,7 +590,7 @@ static void attr_checks(program *p, const ddbc_hattr *ha, const ddbc_entity *e)
 	for (size_t x = 0; x < e->nexamples && !called; x++)
 		called |= round_trip(p, ha, e->examples[x], x + 1);
 	if (!called)
-		strbuf_addf(&p->uncalled, " %s", ha->builder);
+		ddbc_strbuf_addf(&p->uncalled, " %s", ha->builder);
 }
 
 static const char program_head[] =
@@ -733,12 +733,12 @@ static bool value_args(strbuf *args, const ddbc_hpattern *hp, const ddbc_hvalue 
 		const ddbc_pval *v = pattern_param(hp->pattern, pm->source);
 		if (!v)
 			return false;
-		strbuf_addstr(args, ", ");
+		ddbc_strbuf_addstr(args, ", ");
 		/* A Number is its decimal text too. */
 		strbuf text = STRBUF_INIT;
 		ddbc_pval_scalar_text(v, &text);
 		lit(args, text.buf ? text.buf : "", text.len);
-		strbuf_release(&text);
+		ddbc_strbuf_release(&text);
 	}
 	return true;
 }
@@ -752,7 +752,7 @@ static void pattern_value_checks(program *p, const ddbc_hpattern *hp, const ddbc
 	}
 	const char *want = export_value(input, hp, hv, ref);
 	if (!want) {
-		strbuf_addf(&p->uncalled, " %s", hv->value_macro);
+		ddbc_strbuf_addf(&p->uncalled, " %s", hv->value_macro);
 		return;
 	}
 	if (hv->key.constant) {
@@ -761,16 +761,16 @@ static void pattern_value_checks(program *p, const ddbc_hpattern *hp, const ddbc
 	}
 	strbuf args = STRBUF_INIT;
 	if (value_args(&args, hp, hv)) {
-		strbuf_addf(&p->text, "\tn = %s(buf, sizeof(buf)%s);\n", hv->func, args.buf);
-		strbuf_addf(&p->text, "\texpect_key(\"%s\", buf, n, ", hv->func);
+		ddbc_strbuf_addf(&p->text, "\tn = %s(buf, sizeof(buf)%s);\n", hv->func, args.buf);
+		ddbc_strbuf_addf(&p->text, "\texpect_key(\"%s\", buf, n, ", hv->func);
 		lit(&p->text, want, strlen(want));
-		strbuf_addstr(&p->text, ");\n");
+		ddbc_strbuf_addstr(&p->text, ");\n");
 		p->calls++;
 		p->checks++;
 	} else {
-		strbuf_addf(&p->uncalled, " %s", hv->func);
+		ddbc_strbuf_addf(&p->uncalled, " %s", hv->func);
 	}
-	strbuf_release(&args);
+	ddbc_strbuf_release(&args);
 }
 
 /* Every pattern's names and values against the request the queries
@@ -812,7 +812,7 @@ static void pattern_checks(program *p, ddbc_header_plan *plan, json_t *queries)
 		json_t *forward = json_object_get(input, "ScanIndexForward");
 		ck_assert_int_eq(hp->order_macro != NULL, forward != NULL);
 		if (forward) {
-			strbuf_addf(&p->text, "\texpect_num(\"%s\", %s, %d);\n", hp->order_macro,
+			ddbc_strbuf_addf(&p->text, "\texpect_num(\"%s\", %s, %d);\n", hp->order_macro,
 				    hp->order_macro, json_is_true(forward));
 			p->checks++;
 		}
@@ -842,8 +842,8 @@ static void write_program(program *p, ddbc_header_plan *plan, const char *header
 			  json_t *queries)
 {
 	strbuf *t = &p->text;
-	strbuf_addf(t, "#include \"%s\"\n#include \"%s\"\n", header, header);
-	strbuf_addstr(t, program_head);
+	ddbc_strbuf_addf(t, "#include \"%s\"\n#include \"%s\"\n", header, header);
+	ddbc_strbuf_addstr(t, program_head);
 	for (size_t i = 0; i < plan->ntables; i++) {
 		const ddbc_htable *ht = &plan->tables[i];
 		const char *name = ht->table->name.s;
@@ -866,10 +866,10 @@ static void write_program(program *p, ddbc_header_plan *plan, const char *header
 	}
 	pattern_checks(p, plan, queries);
 	/* Designs without some kind of check leave its function unused. */
-	strbuf_addstr(t, "\t(void)expect_str, (void)expect_key, (void)expect_cut, "
+	ddbc_strbuf_addstr(t, "\t(void)expect_str, (void)expect_key, (void)expect_cut, "
 			 "(void)expect_prefix, (void)expect_expr_name, (void)expect_parsed, "
 			 "(void)expect_span, (void)expect_num;\n");
-	strbuf_addstr(t, "\tprintf(\"%d checks, %d failed\\n\", checks, failed);\n"
+	ddbc_strbuf_addstr(t, "\tprintf(\"%d checks, %d failed\\n\", checks, failed);\n"
 			 "\treturn failed != 0;\n}\n");
 }
 
@@ -885,9 +885,9 @@ START_TEST(test_golden)
 	ck_assert_msg(len == len2 && !memcmp(text, again, len), "%s: not deterministic", rel);
 	char *stem = stem_of(rel);
 	strbuf golden = STRBUF_INIT;
-	strbuf_addf(&golden, "tests/golden/header/%s.h", stem);
+	ddbc_strbuf_addf(&golden, "tests/golden/header/%s.h", stem);
 	tu_expect_golden(golden.buf, text, len);
-	strbuf_release(&golden);
+	ddbc_strbuf_release(&golden);
 	free(stem);
 	free(text);
 	free(again);
@@ -976,10 +976,10 @@ START_TEST(test_builders_reproduce_examples)
 			fprintf(stderr, "%s: %s failed:\n%s", rel, exe, log);
 		ck_assert_msg(status == 0, "%s: %s failed (%s kept):\n%.2000s", rel, exe, dir, log);
 		strbuf want = STRBUF_INIT;
-		strbuf_addf(&want, "%zu checks, 0 failed\n", p.checks);
+		ddbc_strbuf_addf(&want, "%zu checks, 0 failed\n", p.checks);
 		ck_assert_msg(!strcmp(log, want.buf), "%s: %s: expected '%s', got '%s'", rel, exe,
 			      want.buf, log);
-		strbuf_release(&want);
+		ddbc_strbuf_release(&want);
 		free(log);
 	}
 	remove_tmpdir(dir);
@@ -988,8 +988,8 @@ START_TEST(test_builders_reproduce_examples)
 		ck_assert_msg(p.calls > 0, "%s: no builder called", rel);
 	if (plan.has_parsers)
 		ck_assert_msg(p.parses > 0, "%s: no parser called", rel);
-	strbuf_release(&p.text);
-	strbuf_release(&p.uncalled);
+	ddbc_strbuf_release(&p.text);
+	ddbc_strbuf_release(&p.uncalled);
 	ddbc_header_plan_free(&plan);
 	free(text);
 	unit_close(&u);
@@ -1006,18 +1006,18 @@ START_TEST(test_all_headers_together)
 		char *text = header_of(designs[i], NULL, &len);
 		char *stem = stem_of(designs[i]);
 		strbuf name = STRBUF_INIT;
-		strbuf_addf(&name, "%s.h", stem);
+		ddbc_strbuf_addf(&name, "%s.h", stem);
 		write_in(dir, name.buf, text, len);
-		strbuf_addf(&tu, "#include \"%s\"\n", name.buf);
-		strbuf_release(&name);
+		ddbc_strbuf_addf(&tu, "#include \"%s\"\n", name.buf);
+		ddbc_strbuf_release(&name);
 		free(stem);
 		free(text);
 	}
-	strbuf_addstr(&tu, "int ddbc_header_test_unit(void);\n"
+	ddbc_strbuf_addstr(&tu, "int ddbc_header_test_unit(void);\n"
 			   "int ddbc_header_test_unit(void) { return 0; }\n");
 	write_in(dir, "all.c", tu.buf, tu.len);
 	compile_everywhere(dir, "all.c");
-	strbuf_release(&tu);
+	ddbc_strbuf_release(&tu);
 	remove_tmpdir(dir);
 }
 END_TEST
@@ -1292,16 +1292,16 @@ START_TEST(test_attribute_c_name)
 				   "    partition_key: PK\nentities:\n  A:\n    attributes:\n"
 				   "      PK: S\n";
 	strbuf sb = STRBUF_INIT;
-	strbuf_addf(&sb, "%s      user_id: S\n"
+	ddbc_strbuf_addf(&sb, "%s      user_id: S\n"
 		    "      userId: { type: S, c_name: legacyUserId }\n"
 		    "      \xe5\x90\x8d\xe5\x89\x8d: { type: S, c_name: displayName }\n", base);
-	char *got = lint_header_names(strbuf_str(&sb));
+	char *got = lint_header_names(ddbc_strbuf_str(&sb));
 	ck_assert_msg(!strcmp(got, "  (none)\n"), "unexpected findings:\n%s", got);
 	free(got);
-	strbuf_reset(&sb);
-	strbuf_addf(&sb, "%s      \xe5\x90\x8d\xe5\x89\x8d: S\n"
+	ddbc_strbuf_reset(&sb);
+	ddbc_strbuf_addf(&sb, "%s      \xe5\x90\x8d\xe5\x89\x8d: S\n"
 		    "      x: { type: S, c_name: 2x }\n", base);
-	got = lint_header_names(strbuf_str(&sb));
+	got = lint_header_names(ddbc_strbuf_str(&sb));
 	static const char want[] =
 		"  10:7 error [header-name] attribute '\xe5\x90\x8d\xe5\x89\x8d' of entity 'A' "
 		"gives no C identifier: the header keeps only ASCII letters and digits of names; "
@@ -1310,7 +1310,7 @@ START_TEST(test_attribute_c_name)
 		"identifier; write ASCII letters, digits and '_', not starting with a digit\n";
 	ck_assert_msg(!strcmp(got, want), "lint's header-name findings are:\n%s", got);
 	free(got);
-	strbuf_release(&sb);
+	ddbc_strbuf_release(&sb);
 }
 END_TEST
 
@@ -1350,12 +1350,12 @@ START_TEST(test_hash_collision_is_no_collision)
 	static const char *const suffixes[] = { "", "_NAME", "_FMT", "_PREFIX" };
 	for (size_t i = 0; i < sizeof(suffixes) / sizeof(suffixes[0]); i++) {
 		strbuf a = STRBUF_INIT, b = STRBUF_INIT;
-		strbuf_addf(&a, "DEMO_A_%s%s", HASH_TWIN_1, suffixes[i]);
-		strbuf_addf(&b, "DEMO_A_%s%s", HASH_TWIN_2, suffixes[i]);
+		ddbc_strbuf_addf(&a, "DEMO_A_%s%s", HASH_TWIN_1, suffixes[i]);
+		ddbc_strbuf_addf(&b, "DEMO_A_%s%s", HASH_TWIN_2, suffixes[i]);
 		ck_assert_msg(ddbc_hash64(a.buf, a.len) == ddbc_hash64(b.buf, b.len),
 			      "%s and %s no longer share a hash: find new twins", a.buf, b.buf);
-		strbuf_release(&a);
-		strbuf_release(&b);
+		ddbc_strbuf_release(&a);
+		ddbc_strbuf_release(&b);
 	}
 	unit u;
 	unit_open(&u, NULL, DESIGN_HEAD
@@ -2032,7 +2032,7 @@ END_TEST
 static char *doc_block(const char *doc, const char *lang)
 {
 	strbuf fence = STRBUF_INIT;
-	strbuf_addf(&fence, "\n```%s\n", lang);
+	ddbc_strbuf_addf(&fence, "\n```%s\n", lang);
 	const char *start = strstr(doc, fence.buf);
 	char *r = NULL;
 	if (start) {
@@ -2041,7 +2041,7 @@ static char *doc_block(const char *doc, const char *lang)
 		if (end)
 			r = strndup(start, (size_t)(end - start) + 1);
 	}
-	strbuf_release(&fence);
+	ddbc_strbuf_release(&fence);
 	return r;
 }
 
@@ -2402,8 +2402,8 @@ START_TEST(test_go_names)
 		ddbc_go_name(&l, cases[i].plan, false);
 		ck_assert_str_eq(e.buf, cases[i].exported);
 		ck_assert_str_eq(l.buf, cases[i].local);
-		strbuf_release(&e);
-		strbuf_release(&l);
+		ddbc_strbuf_release(&e);
+		ddbc_strbuf_release(&l);
 	}
 }
 END_TEST

@@ -17,7 +17,7 @@ static int name_of(void *ctx, const char *name, unsigned width, strbuf *out)
 	(void)ctx;
 	if (strcmp(name, "a") && strcmp(name, "b") && strcmp(name, "n"))
 		return -1;
-	strbuf_addf(out, width ? "{%s:0%u}" : "{%s}", name, width);
+	ddbc_strbuf_addf(out, width ? "{%s:0%u}" : "{%s}", name, width);
 	return 0;
 }
 
@@ -29,10 +29,10 @@ static char *link_of(const char *src, bool *sparse)
 	strbuf out = STRBUF_INIT;
 	bool s;
 	if (ddbc_import_tb_link(&how, src, &out, sparse ? sparse : &s) < 0) {
-		strbuf_release(&out);
+		ddbc_strbuf_release(&out);
 		return NULL;
 	}
-	return strbuf_detach(&out);
+	return ddbc_strbuf_detach(&out);
 }
 
 static void ck_link(const char *src, const char *want)
@@ -93,11 +93,11 @@ START_TEST(test_link_refused)
 	}
 	/* nesting as deep as an attacker likes is refused, not recursed into */
 	strbuf deep = STRBUF_INIT;
-	strbuf_addstr(&deep, "(i) => ");
+	ddbc_strbuf_addstr(&deep, "(i) => ");
 	for (int i = 0; i < 5000; i++)
-		strbuf_addstr(&deep, "`${");
-	ck_assert_ptr_null(link_of(strbuf_str(&deep), NULL));
-	strbuf_release(&deep);
+		ddbc_strbuf_addstr(&deep, "`${");
+	ck_assert_ptr_null(link_of(ddbc_strbuf_str(&deep), NULL));
+	ddbc_strbuf_release(&deep);
 }
 END_TEST
 
@@ -126,10 +126,10 @@ static char *braced(const char *tpl, bool pad)
 	fclose(stderr);
 	stderr = saved;
 	if (rc < 0) {
-		strbuf_release(&out);
+		ddbc_strbuf_release(&out);
 		return NULL;
 	}
-	return strbuf_detach(&out);
+	return ddbc_strbuf_detach(&out);
 }
 
 START_TEST(test_braced)

@@ -307,8 +307,8 @@ static void read_all(const char *text, size_t len, size_t max_item, read_result 
 		r->n++;
 	}
 	r->shape = ddbc_items_shape_of(rd);
-	r->message = strdup(strbuf_str(&r->err.message));
-	strbuf_release(&r->err.message);
+	r->message = strdup(ddbc_strbuf_str(&r->err.message));
+	ddbc_strbuf_release(&r->err.message);
 	ddbc_items_reader_free(rd);
 	fclose(f);
 }
@@ -403,14 +403,14 @@ START_TEST(test_reader_chunk_boundaries)
 	/* Items larger than the reader's 64 KiB chunks, strings holding
 	 * brackets and escaped quotes across the boundaries. */
 	strbuf sb = STRBUF_INIT;
-	strbuf_addstr(&sb, "[\n");
+	ddbc_strbuf_addstr(&sb, "[\n");
 	for (int i = 0; i < 5; i++) {
-		strbuf_addf(&sb, "%s{\"k\": \"", i ? ",\n" : "");
+		ddbc_strbuf_addf(&sb, "%s{\"k\": \"", i ? ",\n" : "");
 		for (int k = 0; k < 30000; k++)
-			strbuf_addstr(&sb, k % 7 ? "x" : "]\\\"}");
-		strbuf_addf(&sb, "\", \"i\": %d}", i);
+			ddbc_strbuf_addstr(&sb, k % 7 ? "x" : "]\\\"}");
+		ddbc_strbuf_addf(&sb, "\", \"i\": %d}", i);
 	}
-	strbuf_addstr(&sb, "\n]\n");
+	ddbc_strbuf_addstr(&sb, "\n]\n");
 	read_result r;
 	read_all(sb.buf, sb.len, DDBC_ITEMS_MAX_ITEM, &r);
 	ck_assert_msg(r.rc == DDBC_ITEMS_END, "%s", r.message);
@@ -433,7 +433,7 @@ START_TEST(test_reader_chunk_boundaries)
 	ck_assert_uint_eq(r.err.pos.line, 2);
 	ck_assert_uint_eq(r.err.pos.column, 1);
 	free_result(&r);
-	strbuf_release(&sb);
+	ddbc_strbuf_release(&sb);
 }
 END_TEST
 
@@ -514,11 +514,11 @@ START_TEST(test_values)
 	json_decref(n);
 	json_t *t = json_loads("{\"M\": {\"a\": {\"L\": [{\"NS\": [\"1\", \"x\"]}]}}}", 0, NULL);
 	ck_assert(!ddbc_ival_make(&v, "m", t, true, &why));
-	ck_assert_str_eq(strbuf_str(&why), "'m.a[0]' is tagged NS, but its element 2 is a "
+	ck_assert_str_eq(ddbc_strbuf_str(&why), "'m.a[0]' is tagged NS, but its element 2 is a "
 			 "string that is no number; expected an array of numbers in strings: "
 			 "{\"NS\": [\"1\"]}");
 	json_decref(t);
-	strbuf_release(&why);
+	ddbc_strbuf_release(&why);
 }
 END_TEST
 
@@ -576,12 +576,12 @@ static char *without_positions(const char *out)
 		if (!msg || msg > p + len)
 			msg = strstr(p, ": note: ");
 		if (msg && msg < p + len)
-			strbuf_add(&sb, msg, (size_t)(p + len - msg));
+			ddbc_strbuf_add(&sb, msg, (size_t)(p + len - msg));
 		else
-			strbuf_add(&sb, p, len);
+			ddbc_strbuf_add(&sb, p, len);
 		p += len;
 	}
-	return strbuf_detach(&sb);
+	return ddbc_strbuf_detach(&sb);
 }
 
 START_TEST(test_shapes_agree)
@@ -676,12 +676,12 @@ START_TEST(test_stamp_findings)
 	run_items(&p, STAMP, FIX "items.json", NULL);
 	for (size_t i = 0; i < sizeof(lines) / sizeof(lines[0]); i++) {
 		strbuf want = STRBUF_INIT;
-		strbuf_addf(&want, "%s%s", FIX, lines[i]);
+		ddbc_strbuf_addf(&want, "%s%s", FIX, lines[i]);
 		/* The line goes on with the item's key. */
 		want.buf[--want.len] = '\0';
 		ck_assert_msg(tu_contains(p.out, p.out_len, want.buf), "no line\n%sin\n%s", want.buf,
 			      p.out);
-		strbuf_release(&want);
+		ddbc_strbuf_release(&want);
 	}
 	tu_proc_free(&p);
 }
@@ -1094,8 +1094,8 @@ START_TEST(test_bad_inputs)
 	};
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
 		strbuf file = STRBUF_INIT, want = STRBUF_INIT;
-		strbuf_addf(&file, FIX "bad/%s", cases[i].file);
-		strbuf_addf(&want, "%s:%s\n", file.buf, cases[i].error);
+		ddbc_strbuf_addf(&file, FIX "bad/%s", cases[i].file);
+		ddbc_strbuf_addf(&want, "%s:%s\n", file.buf, cases[i].error);
 		tu_proc p;
 		run_items(&p, STAMP, file.buf, NULL);
 		ck_assert_msg(p.status == 2, "%s: exit %d", file.buf, p.status);
@@ -1104,8 +1104,8 @@ START_TEST(test_bad_inputs)
 		ck_assert_msg(!tu_contains(p.out, p.out_len, " items: "),
 			      "%s: a summary after bad input", file.buf);
 		tu_proc_free(&p);
-		strbuf_release(&file);
-		strbuf_release(&want);
+		ddbc_strbuf_release(&file);
+		ddbc_strbuf_release(&want);
 	}
 }
 END_TEST
@@ -1141,8 +1141,8 @@ START_TEST(test_malformed_items)
 	};
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
 		strbuf file = STRBUF_INIT, want = STRBUF_INIT;
-		strbuf_addf(&file, FIX "bad/%s", cases[i].file);
-		strbuf_addf(&want, "%s:%s", file.buf, cases[i].finding);
+		ddbc_strbuf_addf(&file, FIX "bad/%s", cases[i].file);
+		ddbc_strbuf_addf(&want, "%s:%s", file.buf, cases[i].finding);
 		tu_proc p;
 		run_items(&p, STAMP, file.buf, NULL);
 		ck_assert_msg(p.status == 1, "%s: exit %d: %s", file.buf, p.status, p.err);
@@ -1156,8 +1156,8 @@ START_TEST(test_malformed_items)
 			ck_assert_msg(tu_contains(p.out, p.out_len, cases[i].summary), "%s: %s",
 				      file.buf, p.out);
 		tu_proc_free(&p);
-		strbuf_release(&file);
-		strbuf_release(&want);
+		ddbc_strbuf_release(&file);
+		ddbc_strbuf_release(&want);
 	}
 }
 END_TEST
@@ -1166,16 +1166,16 @@ END_TEST
 START_TEST(test_bad_input_long_message)
 {
 	strbuf text = STRBUF_INIT, want = STRBUF_INIT;
-	strbuf_addstr(&text, "{\"PK\": {\"S\": \"USER#1\"}, \"");
+	ddbc_strbuf_addstr(&text, "{\"PK\": {\"S\": \"USER#1\"}, \"");
 	for (int i = 0; i < 600; i++)
-		strbuf_addch(&text, 'a');
-	strbuf_addstr(&text, "\": {\"N\": \"abc\"}}\n");
+		ddbc_strbuf_addch(&text, 'a');
+	ddbc_strbuf_addstr(&text, "\": {\"N\": \"abc\"}}\n");
 	char *path = temp_file(text.buf, text.len);
-	strbuf_addf(&want, "%s:1:25: error: item 1: '", path);
+	ddbc_strbuf_addf(&want, "%s:1:25: error: item 1: '", path);
 	/* a malformed item: a finding on the output, not the end of the check */
 	for (int i = 0; i < 600; i++)
-		strbuf_addch(&want, 'a');
-	strbuf_addstr(&want, "' is tagged N, but \"abc\" is no number\n");
+		ddbc_strbuf_addch(&want, 'a');
+	ddbc_strbuf_addstr(&want, "' is tagged N, but \"abc\" is no number\n");
 	tu_proc p;
 	run_items(&p, STAMP, path, NULL);
 	ck_assert_int_eq(p.status, 1);
@@ -1184,8 +1184,8 @@ START_TEST(test_bad_input_long_message)
 	tu_proc_free(&p);
 	unlink(path);
 	free(path);
-	strbuf_release(&text);
-	strbuf_release(&want);
+	ddbc_strbuf_release(&text);
+	ddbc_strbuf_release(&want);
 }
 END_TEST
 
@@ -1209,20 +1209,20 @@ START_TEST(test_item_over_cap)
 {
 	/* An item over the 4 MiB cap (DynamoDB items are at most 400 KB). */
 	strbuf sb = STRBUF_INIT;
-	strbuf_addstr(&sb, "{\"PK\": \"EVENT#e#STAMP#001\", \"SK\": \"MASTER\"}\n{\"PK\": \"");
+	ddbc_strbuf_addstr(&sb, "{\"PK\": \"EVENT#e#STAMP#001\", \"SK\": \"MASTER\"}\n{\"PK\": \"");
 	for (size_t i = 0; i < (5u << 20); i++)
-		strbuf_addch(&sb, 'x');
-	strbuf_addstr(&sb, "\"}\n");
+		ddbc_strbuf_addch(&sb, 'x');
+	ddbc_strbuf_addstr(&sb, "\"}\n");
 	char *path = temp_file(sb.buf, sb.len);
-	strbuf_release(&sb);
+	ddbc_strbuf_release(&sb);
 	tu_proc p;
 	run_items(&p, STAMP, path, NULL);
 	ck_assert_int_eq(p.status, 2);
 	strbuf want = STRBUF_INIT;
-	strbuf_addf(&want, "%s:2:1: error: item 2 is larger than 4194304 bytes; DynamoDB items "
+	ddbc_strbuf_addf(&want, "%s:2:1: error: item 2 is larger than 4194304 bytes; DynamoDB items "
 		    "are at most 400 KB (is a bracket missing?)\n", path);
 	ck_assert_msg(tu_contains(p.err, p.err_len, want.buf), "got %s", p.err);
-	strbuf_release(&want);
+	ddbc_strbuf_release(&want);
 	tu_proc_free(&p);
 	unlink(path);
 	free(path);

@@ -74,20 +74,20 @@ static const char *const piece[] = {
 
 static void gen_string(strbuf *b, bool key)
 {
-	strbuf_addch(b, '"');
+	ddbc_strbuf_addch(b, '"');
 	unsigned n = rnd(key ? 3 : 6);
 	for (unsigned i = 0; i < n; i++) {
 		/* keys mostly plain, so objects get duplicates */
 		unsigned k = key && rnd(4) ? rnd(3) : rnd(sizeof(piece) / sizeof(*piece));
-		strbuf_addstr(b, piece[k]);
+		ddbc_strbuf_addstr(b, piece[k]);
 	}
-	strbuf_addch(b, '"');
+	ddbc_strbuf_addch(b, '"');
 }
 
 static void gen_ws(strbuf *b)
 {
 	static const char *const ws[] = { "", "", "", " ", "\n", "\t", "\r\n " };
-	strbuf_addstr(b, ws[rnd(7)]);
+	ddbc_strbuf_addstr(b, ws[rnd(7)]);
 }
 
 static void gen_value(strbuf *b, int depth)
@@ -98,25 +98,25 @@ static void gen_value(strbuf *b, int depth)
 	gen_ws(b);
 	if (k < 3) {
 		bool obj = k == 0 || (k == 1 && depth > 30);
-		strbuf_addch(b, obj ? '{' : '[');
+		ddbc_strbuf_addch(b, obj ? '{' : '[');
 		unsigned n = rnd(5);
 		for (unsigned i = 0; i < n; i++) {
 			if (i)
-				strbuf_addch(b, ',');
+				ddbc_strbuf_addch(b, ',');
 			if (obj) {
 				gen_ws(b);
 				gen_string(b, true);
 				gen_ws(b);
-				strbuf_addch(b, ':');
+				ddbc_strbuf_addch(b, ':');
 			}
 			gen_value(b, depth + 1);
 		}
 		gen_ws(b);
-		strbuf_addch(b, obj ? '}' : ']');
+		ddbc_strbuf_addch(b, obj ? '}' : ']');
 	} else if (k < 7) {
 		gen_string(b, false);
 	} else {
-		strbuf_addstr(b, scalar[rnd(sizeof(scalar) / sizeof(*scalar))]);
+		ddbc_strbuf_addstr(b, scalar[rnd(sizeof(scalar) / sizeof(*scalar))]);
 	}
 	gen_ws(b);
 }
@@ -145,14 +145,14 @@ START_TEST(generated_and_damaged)
 {
 	strbuf b = STRBUF_INIT, d = STRBUF_INIT;
 	for (int round = 0; round < 20000; round++) {
-		strbuf_reset(&b);
+		ddbc_strbuf_reset(&b);
 		if (rnd(2)) {
 			/* an export line's shape */
-			strbuf_addstr(&b, "{\"Item\":{\"PK\":{\"S\":");
+			ddbc_strbuf_addstr(&b, "{\"Item\":{\"PK\":{\"S\":");
 			gen_string(&b, false);
-			strbuf_addstr(&b, "},\"v\":");
+			ddbc_strbuf_addstr(&b, "},\"v\":");
 			gen_value(&b, 0);
-			strbuf_addstr(&b, "}}");
+			ddbc_strbuf_addstr(&b, "}}");
 		} else {
 			gen_value(&b, 0);
 		}
@@ -160,28 +160,28 @@ START_TEST(generated_and_damaged)
 		/* damaged: cut, a byte changed, a byte added */
 		size_t at = rnd((unsigned)b.len + 1);
 		compare(b.buf, at);
-		strbuf_reset(&d);
-		strbuf_add(&d, b.buf, b.len);
+		ddbc_strbuf_reset(&d);
+		ddbc_strbuf_add(&d, b.buf, b.len);
 		if (d.len) {
 			d.buf[rnd((unsigned)d.len)] = (char)rnd(256);
 			compare(d.buf, d.len);
 		}
-		strbuf_reset(&d);
-		strbuf_add(&d, b.buf, at);
-		strbuf_addch(&d, "\"{}[],:\\ \x01x"[rnd(12)]);
-		strbuf_add(&d, b.buf + at, b.len - at);
+		ddbc_strbuf_reset(&d);
+		ddbc_strbuf_add(&d, b.buf, at);
+		ddbc_strbuf_addch(&d, "\"{}[],:\\ \x01x"[rnd(12)]);
+		ddbc_strbuf_add(&d, b.buf + at, b.len - at);
 		compare(d.buf, d.len);
 	}
 	/* deeper than the quick reader goes: jansson's to read */
-	strbuf_reset(&b);
+	ddbc_strbuf_reset(&b);
 	for (int i = 0; i < DDBC_JPARSE_MAX_DEPTH + 5; i++)
-		strbuf_addch(&b, '[');
+		ddbc_strbuf_addch(&b, '[');
 	for (int i = 0; i < DDBC_JPARSE_MAX_DEPTH + 5; i++)
-		strbuf_addch(&b, ']');
+		ddbc_strbuf_addch(&b, ']');
 	compare(b.buf, b.len);
 	ck_assert_ptr_null(ddbc_items_jparse(b.buf, b.len));
-	strbuf_release(&b);
-	strbuf_release(&d);
+	ddbc_strbuf_release(&b);
+	ddbc_strbuf_release(&d);
 	/* Both outcomes are common, so neither side of compare is idle. */
 	ck_assert_uint_gt(accepted, 5000);
 	ck_assert_uint_gt(refused_by_both, 10000);

@@ -87,12 +87,12 @@ static char *messages(const char *out)
 		if (!m || m > p + len)
 			m = strstr(p, ": note: ");
 		if (m && m < p + len)
-			strbuf_add(&sb, m, (size_t)(p + len - m));
+			ddbc_strbuf_add(&sb, m, (size_t)(p + len - m));
 		else
-			strbuf_add(&sb, p, len);
+			ddbc_strbuf_add(&sb, p, len);
 		p += len;
 	}
-	return strbuf_detach(&sb);
+	return ddbc_strbuf_detach(&sb);
 }
 
 static json_t *parse_out(const tu_proc *p)
@@ -128,11 +128,11 @@ static char *finding_set(const json_t *root)
 	qsort(lines, n, sizeof(char *), by_text);
 	strbuf sb = STRBUF_INIT;
 	for (i = 0; i < n; i++) {
-		strbuf_addf(&sb, "%s\n", lines[i]);
+		ddbc_strbuf_addf(&sb, "%s\n", lines[i]);
 		free(lines[i]);
 	}
 	free(lines);
-	return strbuf_detach(&sb);
+	return ddbc_strbuf_detach(&sb);
 }
 
 /* ---- gzip ------------------------------------------------------------------------------ */
@@ -144,7 +144,7 @@ START_TEST(test_gzip_every_shape)
 {
 	for (size_t i = 0; i < sizeof(shapes) / sizeof(shapes[0]); i++) {
 		strbuf rel = STRBUF_INIT;
-		strbuf_addf(&rel, FIX "%s", shapes[i]);
+		ddbc_strbuf_addf(&rel, FIX "%s", shapes[i]);
 		for (int members = 1; members <= 3; members += 2) {
 			char *gz = gzip_copy(rel.buf, members);
 			tu_proc plain, zipped;
@@ -160,7 +160,7 @@ START_TEST(test_gzip_every_shape)
 			unlink(gz);
 			free(gz);
 		}
-		strbuf_release(&rel);
+		ddbc_strbuf_release(&rel);
 	}
 }
 END_TEST
@@ -182,9 +182,9 @@ START_TEST(test_gzip_broken)
 	};
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
 		strbuf sb = STRBUF_INIT;
-		strbuf_add(&sb, data, cases[i].keep ? cases[i].keep : len);
+		ddbc_strbuf_add(&sb, data, cases[i].keep ? cases[i].keep : len);
 		if (!cases[i].keep && !cases[i].flip)
-			strbuf_addstr(&sb, "garbage");
+			ddbc_strbuf_addstr(&sb, "garbage");
 		if (cases[i].flip)
 			sb.buf[len / 2] ^= 0x55;
 		tu_write_file(gz, sb.buf, sb.len);
@@ -195,7 +195,7 @@ START_TEST(test_gzip_broken)
 			      p.err);
 		ck_assert(!tu_contains(p.out, p.out_len, " items: "));
 		tu_proc_free(&p);
-		strbuf_release(&sb);
+		ddbc_strbuf_release(&sb);
 	}
 	free(data);
 	unlink(gz);
@@ -234,7 +234,7 @@ START_TEST(test_cut_line)
 {
 	strbuf sb = STRBUF_INIT;
 	for (int i = 0; i < 100000; i++)
-		strbuf_addf(&sb, i == 10 ? "{\"id\": %d, \"value\": [1,\n"
+		ddbc_strbuf_addf(&sb, i == 10 ? "{\"id\": %d, \"value\": [1,\n"
 				: "{\"id\": %d, \"value\": 1}\n", i);
 	char path[] = "/tmp/ddbc-cut-XXXXXX";
 	close(mkstemp(path));
@@ -255,7 +255,7 @@ START_TEST(test_cut_line)
 	ck_assert(tu_contains(p.out, p.out_len, "2 items: 2 ok, 0 failed, 0 unmatched\n"));
 	tu_proc_free(&p);
 	unlink(path);
-	strbuf_release(&sb);
+	ddbc_strbuf_release(&sb);
 }
 END_TEST
 
@@ -290,12 +290,12 @@ START_TEST(test_batch_large)
 	strbuf sb = STRBUF_INIT;
 	int n = 0;
 	for (int obj = 0; obj < 2; obj++) {
-		strbuf_addstr(&sb, "{\"Companies\": [");
+		ddbc_strbuf_addstr(&sb, "{\"Companies\": [");
 		for (int i = 0; i < 1500; i++, n++)
-			strbuf_addf(&sb, "%s\n  {\"PutRequest\": {\"Item\": {\"companyId\": {\"S\": "
+			ddbc_strbuf_addf(&sb, "%s\n  {\"PutRequest\": {\"Item\": {\"companyId\": {\"S\": "
 				    "\"c%05d\"}, \"name\": {\"S\": \"%0*d\"}}}}", i ? "," : "", n,
 				    i % 97, 0);
-		strbuf_addstr(&sb, "],\n \"Users\": []}\n");
+		ddbc_strbuf_addstr(&sb, "],\n \"Users\": []}\n");
 	}
 	ck_assert_uint_gt(sb.len, 3 * 65536);
 	char path[] = "/tmp/ddbc-batch-XXXXXX";
@@ -307,7 +307,7 @@ START_TEST(test_batch_large)
 	ck_assert_str_eq(p.out, "3000 items: 3000 ok, 0 failed, 0 unmatched\n");
 	tu_proc_free(&p);
 	unlink(path);
-	strbuf_release(&sb);
+	ddbc_strbuf_release(&sb);
 }
 END_TEST
 
@@ -382,17 +382,17 @@ static char *folder_with(const char *rel, const char *text)
 	ck_assert(mkdtemp(dir) != NULL);
 	strbuf cmd = STRBUF_INIT;
 	char *src = tu_srcpath(EXPORT_DIR);
-	strbuf_addf(&cmd, "cp -R '%s/.' '%s'", src, dir);
+	ddbc_strbuf_addf(&cmd, "cp -R '%s/.' '%s'", src, dir);
 	ck_assert_int_eq(system(cmd.buf), 0);
 	if (rel) {
-		strbuf_reset(&cmd);
-		strbuf_addf(&cmd, "%s/%s", dir, rel);
+		ddbc_strbuf_reset(&cmd);
+		ddbc_strbuf_addf(&cmd, "%s/%s", dir, rel);
 		if (text)
 			tu_write_file(cmd.buf, text, strlen(text));
 		else
 			unlink(cmd.buf);
 	}
-	strbuf_release(&cmd);
+	ddbc_strbuf_release(&cmd);
 	free(src);
 	return dir;
 }
@@ -400,9 +400,9 @@ static char *folder_with(const char *rel, const char *text)
 static void remove_tree(char *dir)
 {
 	strbuf cmd = STRBUF_INIT;
-	strbuf_addf(&cmd, "rm -rf '%s'", dir);
+	ddbc_strbuf_addf(&cmd, "rm -rf '%s'", dir);
 	ck_assert_int_eq(system(cmd.buf), 0);
-	strbuf_release(&cmd);
+	ddbc_strbuf_release(&cmd);
 	free(dir);
 }
 
@@ -509,15 +509,15 @@ START_TEST(test_progress_text)
 	strbuf sb = STRBUF_INIT;
 	ddbc_items_progress_text(&sb, 1200, 5000, 1, 8, 3.0);
 	ck_assert_str_eq(sb.buf, "check-items: 1200 of 5000 items (24%), 1 of 8 files, 0:10 left");
-	strbuf_reset(&sb);
+	ddbc_strbuf_reset(&sb);
 	ddbc_items_progress_text(&sb, 1000, 1000000, 0, 1, 40.0);
 	ck_assert_str_eq(sb.buf, "check-items: 1000 of 1000000 items (0%), 0 of 1 file, "
 				 "11:06:00 left");
-	strbuf_reset(&sb);
+	ddbc_strbuf_reset(&sb);
 	/* No manifest: no total to measure against. */
 	ddbc_items_progress_text(&sb, 1, -1, 0, 1, 2.0);
 	ck_assert_str_eq(sb.buf, "check-items: 1 item, 0 of 1 file");
-	strbuf_release(&sb);
+	ddbc_strbuf_release(&sb);
 }
 END_TEST
 
@@ -758,13 +758,13 @@ static char *example_path(const char *name)
 	static const char *const dirs[] = { "", "tests/fixtures/items/", "tests/fixtures/items/bad/" };
 	for (size_t i = 0; i < 3; i++) {
 		strbuf rel = STRBUF_INIT;
-		strbuf_addf(&rel, "%s%s", dirs[i], name);
+		ddbc_strbuf_addf(&rel, "%s%s", dirs[i], name);
 		char *path = tu_srcpath(rel.buf);
 		bool found = access(path, R_OK) == 0;
 		free(path);
 		if (found)
-			return strbuf_detach(&rel);
-		strbuf_release(&rel);
+			return ddbc_strbuf_detach(&rel);
+		ddbc_strbuf_release(&rel);
 	}
 	ck_abort_msg("no example file '%s'", name);
 	return NULL;
@@ -784,12 +784,12 @@ START_TEST(test_kind_pages)
 		 * tests/nolose.test deletes one. */
 		bool runs = k != DDBC_ITEM_VANISHED;
 		strbuf want = STRBUF_INIT, rel = STRBUF_INIT;
-		strbuf_addf(&want, "\n%-29s ", id);
+		ddbc_strbuf_addf(&want, "\n%-29s ", id);
 		ck_assert_msg(tu_contains(list.out, list.out_len, want.buf), "explain lacks %s", id);
-		strbuf_reset(&want);
-		strbuf_addf(&want, "[`%s`](%s.md)", id, id);
+		ddbc_strbuf_reset(&want);
+		ddbc_strbuf_addf(&want, "[`%s`](%s.md)", id, id);
 		ck_assert_msg(strstr(index, want.buf), "the rule index lacks %s", id);
-		strbuf_addf(&rel, "docs/rules/%s.md", id);
+		ddbc_strbuf_addf(&rel, "docs/rules/%s.md", id);
 		char *path = tu_srcpath(rel.buf);
 		char *page = tu_read_file(path, NULL);
 		const char *cmd = strstr(page, "\n$ ddbc check-items ");
@@ -803,8 +803,8 @@ START_TEST(test_kind_pages)
 			char *design_path = example_path(design), *items_path = example_path(items);
 			tu_run(&p, NULL, "check-items", design_path, items_path, (char *)NULL);
 			char *out = tu_replace(p.out, items_path, items);
-			strbuf_reset(&want);
-			strbuf_addf(&want, "%s\n", quote);
+			ddbc_strbuf_reset(&want);
+			ddbc_strbuf_addf(&want, "%s\n", quote);
 			ck_assert_msg(tu_contains(out, strlen(out), want.buf),
 				      "%s quotes\n%sddbc prints\n%s", rel.buf, want.buf, out);
 			free(out);
@@ -818,8 +818,8 @@ START_TEST(test_kind_pages)
 		tu_proc_free(&p);
 		free(page);
 		free(path);
-		strbuf_release(&want);
-		strbuf_release(&rel);
+		ddbc_strbuf_release(&want);
+		ddbc_strbuf_release(&rel);
 	}
 	free(index);
 	free(index_path);

@@ -137,7 +137,7 @@ START_TEST(test_format_patterns)
 	for (size_t i = 0; i < sizeof ok / sizeof ok[0]; i++) {
 		ck_assert_msg(ddbc_format_pattern(ok[i].format, &prefix, &count, &alphabet), "%s",
 			      ok[i].format);
-		ck_assert_str_eq(strbuf_str(&prefix), ok[i].prefix);
+		ck_assert_str_eq(ddbc_strbuf_str(&prefix), ok[i].prefix);
 		ck_assert_str_eq(alphabet, ok[i].alphabet);
 		ck_assert_uint_eq(count, ok[i].count);
 	}
@@ -147,7 +147,7 @@ START_TEST(test_format_patterns)
 	for (size_t i = 0; no[i]; i++)
 		ck_assert_msg(!ddbc_format_pattern(no[i], &prefix, &count, &alphabet), "%s", no[i]);
 	ck_assert(!ddbc_format_pattern(NULL, &prefix, &count, &alphabet));
-	strbuf_release(&prefix);
+	ddbc_strbuf_release(&prefix);
 }
 END_TEST
 
@@ -171,9 +171,9 @@ START_TEST(test_items_pass)
 		const ddbc_entity *e = NULL;
 		strbuf why = STRBUF_INIT;
 		ck_assert_msg(ddbc_item_check_one(chk, text, strlen(text), &e, &why) ==
-			      DDBC_VERDICT_OK, "%s: %s", text, strbuf_str(&why));
+			      DDBC_VERDICT_OK, "%s: %s", text, ddbc_strbuf_str(&why));
 		ck_assert_ptr_eq(e, s.items[i].entity);
-		char *key = verify_item_key(e->table, s.items[i].item);
+		char *key = ddbc_verify_item_key(e->table, s.items[i].item);
 		ck_assert_msg(!json_object_get(keys, key), "key %s twice", key);
 		json_object_set_new(keys, key, json_true());
 		if (!strcmp(e->name.s, "Run")) {
@@ -186,7 +186,7 @@ START_TEST(test_items_pass)
 			ck_assert_ptr_null(strchr(json_string_value(json_object_get(
 			    s.items[i].values, "runId")), '-'));
 		}
-		strbuf_release(&why);
+		ddbc_strbuf_release(&why);
 		free(key);
 		free(text);
 	}
@@ -198,7 +198,7 @@ START_TEST(test_items_pass)
 	json_decref(keys);
 	ddbc_item_checker_free(chk);
 	ddbc_sample_release(&s);
-	strbuf_release(&err);
+	ddbc_strbuf_release(&err);
 	checked_free(&c);
 }
 END_TEST
@@ -215,7 +215,7 @@ static char *dump_sample(const ddbc_design *g, unsigned long count, uint64_t see
 	ck_assert_int_eq(ddbc_sample_write(f, &s, DDBC_SAMPLE_BATCH), 0);
 	fclose(f);
 	ddbc_sample_release(&s);
-	strbuf_release(&err);
+	ddbc_strbuf_release(&err);
 	return buf;
 }
 
@@ -255,9 +255,9 @@ START_TEST(test_constant_keys)
 	ddbc_sample_opts o = { 10, 0 };
 	ck_assert_int_eq(ddbc_sample_make(c.g, &o, &s, &err), 0);
 	ck_assert_uint_eq(s.n, 3);
-	ck_assert_ptr_nonnull(strstr(strbuf_str(&s.notes), "entity 'Setting' has 3 items, not 10"));
+	ck_assert_ptr_nonnull(strstr(ddbc_strbuf_str(&s.notes), "entity 'Setting' has 3 items, not 10"));
 	ddbc_sample_release(&s);
-	strbuf_release(&err);
+	ddbc_strbuf_release(&err);
 	checked_free(&c);
 }
 END_TEST
@@ -274,7 +274,7 @@ START_TEST(test_item_pval_size)
 				  "\"b\": {\"BOOL\": true}, \"tags\": {\"SS\": [\"p\", \"qq\"]}, "
 				  "\"m\": {\"M\": {\"k\": {\"N\": \"1.5\"}}}, \"l\": {\"L\": [{\"NULL\": true}]}}",
 				  0, NULL);
-	const ddbc_pval *v = verify_item_pval(a, item);
+	const ddbc_pval *v = ddbc_verify_item_pval(a, item);
 	/* a 1+3, n 1+2, b 1+1, tags 4+3, m 1+(3+1+1+3), l 1+(3+1+1) */
 	ck_assert_uint_eq(ddbc_item_size(ddbc_design_entity(c.g, "Run"), v), 4 + 3 + 2 + 7 + 9 + 6);
 	/* the list of two strings: 3 + 1 + 1 + 1 + 2 */
@@ -301,7 +301,7 @@ START_TEST(test_item_keys)
 	for (size_t i = 0; i < sizeof same / sizeof same[0]; i++) {
 		json_t *a = json_pack("{s:{s:s}, s:{s:s}}", "game", "S", "g", "score", "N", same[i][0]);
 		json_t *b = json_pack("{s:{s:s}, s:{s:s}}", "game", "S", "g", "score", "N", same[i][1]);
-		char *ka = verify_item_key(t, a), *kb = verify_item_key(t, b);
+		char *ka = ddbc_verify_item_key(t, a), *kb = ddbc_verify_item_key(t, b);
 		ck_assert_str_eq(ka, kb);
 		free(ka);
 		free(kb);
@@ -311,9 +311,9 @@ START_TEST(test_item_keys)
 	json_t *a = json_pack("{s:{s:s}, s:{s:s}}", "game", "S", "g", "score", "N", "1.5");
 	json_t *b = json_pack("{s:{s:s}, s:{s:s}}", "game", "S", "g", "score", "N", "15");
 	json_t *lacks = json_pack("{s:{s:s}}", "game", "S", "g");
-	char *ka = verify_item_key(t, a), *kb = verify_item_key(t, b);
+	char *ka = ddbc_verify_item_key(t, a), *kb = ddbc_verify_item_key(t, b);
 	ck_assert_str_ne(ka, kb);
-	ck_assert_ptr_null(verify_item_key(t, lacks));
+	ck_assert_ptr_null(ddbc_verify_item_key(t, lacks));
 	free(ka);
 	free(kb);
 	json_decref(a);

@@ -582,11 +582,11 @@ static char *edited_base(unsigned at, unsigned del, const char *text)
 	size_t n = sizeof(base) / sizeof(base[0]);
 	for (unsigned line = 1; line <= n + 1; line++) {
 		if (line == at && text)
-			strbuf_addf(&sb, "%s\n", text);
+			ddbc_strbuf_addf(&sb, "%s\n", text);
 		if (line <= n && (line < at || line >= at + del))
-			strbuf_addf(&sb, "%s\n", base[line - 1]);
+			ddbc_strbuf_addf(&sb, "%s\n", base[line - 1]);
 	}
-	return strbuf_detach(&sb);
+	return ddbc_strbuf_detach(&sb);
 }
 
 struct error_case {
@@ -875,10 +875,10 @@ END_TEST
 START_TEST(test_long_bad_value_keeps_hint)
 {
 	strbuf line = STRBUF_INIT;
-	strbuf_addstr(&line, "    billing: ");
+	ddbc_strbuf_addstr(&line, "    billing: ");
 	for (int i = 0; i < 3000; i++)
-		strbuf_addch(&line, (char)('a' + i % 26));
-	char *text = edited_base(7, 0, strbuf_str(&line));
+		ddbc_strbuf_addch(&line, (char)('a' + i % 26));
+	char *text = edited_base(7, 0, ddbc_strbuf_str(&line));
 	tu_design t;
 	tu_load_text(&t, text);
 	tu_expect_count(&t.d, 1);
@@ -888,7 +888,7 @@ START_TEST(test_long_bad_value_keeps_hint)
 			 "; expected one of on_demand, provisioned");
 	tu_design_free(&t);
 	free(text);
-	strbuf_release(&line);
+	ddbc_strbuf_release(&line);
 }
 END_TEST
 
@@ -897,11 +897,11 @@ START_TEST(test_long_table_name_in_reference)
 {
 	strbuf name = STRBUF_INIT, table = STRBUF_INIT, want = STRBUF_INIT;
 	for (int i = 0; i < 700; i++)
-		strbuf_addch(&name, (char)('a' + i % 26));
-	strbuf_addf(&table, "  %s:\n    ttl: nope\n", name.buf);
+		ddbc_strbuf_addch(&name, (char)('a' + i % 26));
+	ddbc_strbuf_addf(&table, "  %s:\n    ttl: nope\n", name.buf);
 	char *text = edited_base(0, 0, NULL);
 	char *edited = tu_replace(text, "  t1:\n", table.buf);
-	strbuf_addf(&want, "attribute 'nope' is not defined on any entity of table '%s' (it is "
+	ddbc_strbuf_addf(&want, "attribute 'nope' is not defined on any entity of table '%s' (it is "
 		    "the TTL attribute)", name.buf);
 	tu_design t;
 	tu_load_text(&t, edited);
@@ -909,9 +909,9 @@ START_TEST(test_long_table_name_in_reference)
 	tu_design_free(&t);
 	free(edited);
 	free(text);
-	strbuf_release(&name);
-	strbuf_release(&table);
-	strbuf_release(&want);
+	ddbc_strbuf_release(&name);
+	ddbc_strbuf_release(&table);
+	ddbc_strbuf_release(&want);
 }
 END_TEST
 
@@ -1053,20 +1053,20 @@ START_TEST(test_example_items_packed)
 	 * finds the first). */
 	enum { WIDE = 40 };
 	strbuf text = STRBUF_INIT;
-	strbuf_addstr(&text, "ddbc: 1\nname: p\ntables:\n  t1: {partition_key: PK}\n"
+	ddbc_strbuf_addstr(&text, "ddbc: 1\nname: p\ntables:\n  t1: {partition_key: PK}\n"
 			     "entities:\n  E:\n    attributes: {PK: S}\n    examples:\n");
 	for (int i = 0; i < 20000; i++)
-		strbuf_addstr(&text, "#\n");
-	strbuf_addstr(&text, "      - PK: \"a\\0b\"\n        n: 0x1F\n        f: 1.5\n"
+		ddbc_strbuf_addstr(&text, "#\n");
+	ddbc_strbuf_addstr(&text, "      - PK: \"a\\0b\"\n        n: 0x1F\n        f: 1.5\n"
 			     "        b: true\n        z: ~\n        q: \"12\"\n"
 			     "        l: [1, [x], {k: v}]\n        m: {}\n        s: []\n"
 			     "      -");
 	for (int i = WIDE - 1; i >= 0; i--)
-		strbuf_addf(&text, " k%02d: %d\n       ", i, i);
-	strbuf_addstr(&text, " \"k07\\0\": dup\n");
+		ddbc_strbuf_addf(&text, " k%02d: %d\n       ", i, i);
+	ddbc_strbuf_addstr(&text, " \"k07\\0\": dup\n");
 	tu_design t;
-	tu_load_text(&t, strbuf_str(&text));
-	strbuf_release(&text);
+	tu_load_text(&t, ddbc_strbuf_str(&text));
+	ddbc_strbuf_release(&text);
 	const ddbc_entity *e = entity(t.design, "E");
 	ck_assert_uint_eq(e->nexamples, 2);
 	const ddbc_pval *it = e->examples[0];
@@ -1245,13 +1245,13 @@ START_TEST(test_source_lines_evicted)
 	const char *path = "check_load.evict.yaml";
 	strbuf text = STRBUF_INIT;
 	for (unsigned i = 0; i < LINES; i++)
-		strbuf_addf(&text, "line %07u %*s\n", i, WIDTH - 14, "");
-	strbuf_addstr(&text, "end");
+		ddbc_strbuf_addf(&text, "line %07u %*s\n", i, WIDTH - 14, "");
+	ddbc_strbuf_addstr(&text, "end");
 	FILE *f = fopen(path, "wb");
 	ck_assert_ptr_nonnull(f);
 	ck_assert_uint_eq(fwrite(text.buf, 1, text.len, f), text.len);
 	fclose(f);
-	strbuf_release(&text);
+	ddbc_strbuf_release(&text);
 	ddbc_source *src = ddbc_source_read(path);
 	ck_assert_ptr_nonnull(src);
 	ck_assert(src->mapped);
@@ -1321,15 +1321,15 @@ START_TEST(test_wide_entity_lookups)
 	 * template that names it. */
 	enum { N = 303 };  /* prime to 7: every name once, scattered */
 	strbuf text = STRBUF_INIT;
-	strbuf_addstr(&text, "ddbc: 1\nname: wide\ntables:\n  t1: { partition_key: PK }\n"
+	ddbc_strbuf_addstr(&text, "ddbc: 1\nname: wide\ntables:\n  t1: { partition_key: PK }\n"
 			     "entities:\n  Wide:\n    attributes:\n"
 			     "      PK: { type: S, template: \"W#{a007}#{a100}\" }\n"
 			     "      L1: { type: S, template: \"{a100}\" }\n");
 	for (int i = 0; i < N; i++)
-		strbuf_addf(&text, "      a%03d: S\n", (i * 7) % N);
-	strbuf_addstr(&text, "      L2: { type: S, template: \"{a007}{a200}\" }\n");
+		ddbc_strbuf_addf(&text, "      a%03d: S\n", (i * 7) % N);
+	ddbc_strbuf_addstr(&text, "      L2: { type: S, template: \"{a007}{a200}\" }\n");
 	tu_design t;
-	tu_load_text(&t, strbuf_str(&text));
+	tu_load_text(&t, ddbc_strbuf_str(&text));
 	tu_expect_count(&t.d, 0);
 	ddbc_semantics(t.design);
 	const ddbc_entity *e = entity(t.design, "Wide");
@@ -1349,7 +1349,7 @@ START_TEST(test_wide_entity_lookups)
 	ck_assert_ptr_null(attr(e, "a001")->used_by);
 	ck_assert_ptr_null(attr(e, "PK")->used_by);
 	tu_design_free(&t);
-	strbuf_release(&text);
+	ddbc_strbuf_release(&text);
 }
 END_TEST
 
@@ -1412,15 +1412,15 @@ START_TEST(test_long_include_projection)
 	 * other, the role projected. */
 	enum { N = 202 };
 	strbuf text = STRBUF_INIT;
-	strbuf_addstr(&text, "ddbc: 1\nname: wide\ntables:\n  tbl:\n    partition_key: PK\n"
+	ddbc_strbuf_addstr(&text, "ddbc: 1\nname: wide\ntables:\n  tbl:\n    partition_key: PK\n"
 			     "    gsi:\n      G1:\n        partition_key: G\n        projection: [");
 	for (int i = 0; i < N; i += 2)
-		strbuf_addf(&text, "%sa%03d", i ? ", " : "", (i * 7) % N);
-	strbuf_addstr(&text, "]\nentities:\n  Wide:\n    attributes:\n      PK: S\n      G: S\n");
+		ddbc_strbuf_addf(&text, "%sa%03d", i ? ", " : "", (i * 7) % N);
+	ddbc_strbuf_addstr(&text, "]\nentities:\n  Wide:\n    attributes:\n      PK: S\n      G: S\n");
 	for (int i = 0; i < N; i++)
-		strbuf_addf(&text, "      a%03d: S\n", i);
+		ddbc_strbuf_addf(&text, "      a%03d: S\n", i);
 	tu_design t;
-	tu_load_text(&t, strbuf_str(&text));
+	tu_load_text(&t, ddbc_strbuf_str(&text));
 	tu_expect_count(&t.d, 0);
 	ddbc_semantics(t.design);
 	const ddbc_entity *e = entity(t.design, "Wide");
@@ -1434,7 +1434,7 @@ START_TEST(test_long_include_projection)
 	ck_assert_int_eq(ddbc_attr_roles(attr(e, "G"))[g1->slot], DDBC_ROLE_PARTITION_KEY);
 	ck_assert_int_eq(ddbc_attr_roles(attr(e, "PK"))[g1->slot], DDBC_ROLE_PROJECTED);
 	tu_design_free(&t);
-	strbuf_release(&text);
+	ddbc_strbuf_release(&text);
 }
 END_TEST
 

@@ -18,21 +18,21 @@ static const char line[] = "  k: \"あ🍣{x}\", y";
 
 START_TEST(test_utf16_of_bytes)
 {
-	ck_assert_uint_eq(lsp_utf16_of_bytes(line, 6), 6);          /* up to the quote */
-	ck_assert_uint_eq(lsp_utf16_of_bytes(line, 9), 7);          /* past あ */
-	ck_assert_uint_eq(lsp_utf16_of_bytes(line, 13), 9);         /* past 🍣 */
-	ck_assert_uint_eq(lsp_utf16_of_bytes("\xff" "a", 2), 2);    /* a bad byte is one */
+	ck_assert_uint_eq(ddbc_lsp_utf16_of_bytes(line, 6), 6);          /* up to the quote */
+	ck_assert_uint_eq(ddbc_lsp_utf16_of_bytes(line, 9), 7);          /* past あ */
+	ck_assert_uint_eq(ddbc_lsp_utf16_of_bytes(line, 13), 9);         /* past 🍣 */
+	ck_assert_uint_eq(ddbc_lsp_utf16_of_bytes("\xff" "a", 2), 2);    /* a bad byte is one */
 }
 END_TEST
 
 START_TEST(test_bytes_of_column)
 {
 	/* ddbc's column 9 is the 9th character: '{' after あ and 🍣. */
-	size_t b = lsp_bytes_of_column(line, strlen(line), 9);
+	size_t b = ddbc_lsp_bytes_of_column(line, strlen(line), 9);
 	ck_assert_uint_eq(b, 13);
 	ck_assert_int_eq(line[b], '{');
-	ck_assert_uint_eq(lsp_bytes_of_column(line, strlen(line), 1), 0);
-	ck_assert_uint_eq(lsp_bytes_of_column(line, strlen(line), 999), strlen(line));
+	ck_assert_uint_eq(ddbc_lsp_bytes_of_column(line, strlen(line), 1), 0);
+	ck_assert_uint_eq(ddbc_lsp_bytes_of_column(line, strlen(line), 999), strlen(line));
 }
 END_TEST
 
@@ -40,29 +40,29 @@ START_TEST(test_offset)
 {
 	const char text[] = "ab\r\nあ🍣c\rz\nlast";
 	size_t n = strlen(text);
-	ck_assert_uint_eq(lsp_offset(text, n, 0, 1), 1);
-	ck_assert_uint_eq(lsp_offset(text, n, 1, 0), 4);            /* after \r\n */
-	ck_assert_uint_eq(lsp_offset(text, n, 1, 1), 7);            /* after あ */
-	ck_assert_uint_eq(lsp_offset(text, n, 1, 3), 11);           /* after 🍣: 2 units */
-	ck_assert_uint_eq(lsp_offset(text, n, 1, 99), 12);          /* the line's end */
-	ck_assert_uint_eq(lsp_offset(text, n, 2, 0), 13);           /* after a lone \r */
-	ck_assert_uint_eq(lsp_offset(text, n, 3, 2), 17);
-	ck_assert_uint_eq(lsp_offset(text, n, 9, 0), n);            /* past the text */
+	ck_assert_uint_eq(ddbc_lsp_offset(text, n, 0, 1), 1);
+	ck_assert_uint_eq(ddbc_lsp_offset(text, n, 1, 0), 4);            /* after \r\n */
+	ck_assert_uint_eq(ddbc_lsp_offset(text, n, 1, 1), 7);            /* after あ */
+	ck_assert_uint_eq(ddbc_lsp_offset(text, n, 1, 3), 11);           /* after 🍣: 2 units */
+	ck_assert_uint_eq(ddbc_lsp_offset(text, n, 1, 99), 12);          /* the line's end */
+	ck_assert_uint_eq(ddbc_lsp_offset(text, n, 2, 0), 13);           /* after a lone \r */
+	ck_assert_uint_eq(ddbc_lsp_offset(text, n, 3, 2), 17);
+	ck_assert_uint_eq(ddbc_lsp_offset(text, n, 9, 0), n);            /* past the text */
 }
 END_TEST
 
 static const char *apply(strbuf *sb, const char *change_json)
 {
 	json_t *c = json_loads(change_json, 0, NULL);
-	int rc = lsp_apply_change(sb, c);
+	int rc = ddbc_lsp_apply_change(sb, c);
 	json_decref(c);
-	return rc < 0 ? NULL : strbuf_str(sb);
+	return rc < 0 ? NULL : ddbc_strbuf_str(sb);
 }
 
 START_TEST(test_apply_change)
 {
 	strbuf sb = STRBUF_INIT;
-	strbuf_addstr(&sb, "a: 🍣x\nb: y\n");
+	ddbc_strbuf_addstr(&sb, "a: 🍣x\nb: y\n");
 	/* Replace x (after the emoji's two units) with "zz". */
 	ck_assert_str_eq(apply(&sb, "{\"range\": {\"start\": {\"line\": 0, \"character\": 5}, "
 				    "\"end\": {\"line\": 0, \"character\": 6}}, \"text\": \"zz\"}"),
@@ -79,11 +79,11 @@ START_TEST(test_apply_change)
 				      "\"end\": {\"line\": 0, \"character\": 1}}, \"text\": \"\"}"));
 	ck_assert_ptr_null(apply(&sb, "{\"range\": {\"start\": {\"line\": -1, \"character\": 0}, "
 				      "\"end\": {\"line\": 0, \"character\": 1}}, \"text\": \"\"}"));
-	ck_assert_str_eq(strbuf_str(&sb), "new");
+	ck_assert_str_eq(ddbc_strbuf_str(&sb), "new");
 	/* Every kind of break before the edit, and a range over several
 	 * lines: the end is counted from the start's line. */
-	strbuf_reset(&sb);
-	strbuf_addstr(&sb, "a\nb\rc\r\nd\ne\nf");
+	ddbc_strbuf_reset(&sb);
+	ddbc_strbuf_addstr(&sb, "a\nb\rc\r\nd\ne\nf");
 	ck_assert_str_eq(apply(&sb, "{\"range\": {\"start\": {\"line\": 4, \"character\": 1}, "
 				    "\"end\": {\"line\": 4, \"character\": 1}}, \"text\": \"E\"}"),
 			 "a\nb\rc\r\nd\neE\nf");
@@ -94,7 +94,7 @@ START_TEST(test_apply_change)
 	ck_assert_str_eq(apply(&sb, "{\"range\": {\"start\": {\"line\": 9, \"character\": 0}, "
 				    "\"end\": {\"line\": 12, \"character\": 3}}, \"text\": \"!\"}"),
 			 "a\nbd\neE\nf!");
-	strbuf_release(&sb);
+	ddbc_strbuf_release(&sb);
 }
 END_TEST
 
@@ -102,13 +102,13 @@ START_TEST(test_token_end)
 {
 	const char *l = "  SK: { type: S, template: \"A#{b}\\\"\" } # c";
 	size_t n = strlen(l);
-	ck_assert_uint_eq(lsp_token_end(l, n, 2), 4);               /* SK */
-	ck_assert_uint_eq(lsp_token_end(l, n, 14), 15);             /* S */
+	ck_assert_uint_eq(ddbc_lsp_token_end(l, n, 2), 4);               /* SK */
+	ck_assert_uint_eq(ddbc_lsp_token_end(l, n, 14), 15);             /* S */
 	size_t q = (size_t)(strchr(l, '"') - l);
-	ck_assert_uint_eq(lsp_token_end(l, n, q), q + 9);           /* "A#{b}\"" */
-	ck_assert_uint_eq(lsp_token_end(l, n, 6), (size_t)(strrchr(l, '}') + 1 - l)); /* the flow map */
+	ck_assert_uint_eq(ddbc_lsp_token_end(l, n, q), q + 9);           /* "A#{b}\"" */
+	ck_assert_uint_eq(ddbc_lsp_token_end(l, n, 6), (size_t)(strrchr(l, '}') + 1 - l)); /* the flow map */
 	const char *plain = "    key: value#1 with # a comment";
-	ck_assert_uint_eq(lsp_token_end(plain, strlen(plain), 9), 21); /* "value#1 with" */
+	ck_assert_uint_eq(ddbc_lsp_token_end(plain, strlen(plain), 9), 21); /* "value#1 with" */
 }
 END_TEST
 
@@ -128,11 +128,11 @@ static bool stop_at(void *ctx)
 static ddbc_design *check_big(stops *st, ddbc_diags *d, ddbc_source **src)
 {
 	strbuf text = STRBUF_INIT;
-	strbuf_addstr(&text, "ddbc: 1\nname: big\ndescription: |\n");
+	ddbc_strbuf_addstr(&text, "ddbc: 1\nname: big\ndescription: |\n");
 	for (int i = 0; i < 40000; i++)
-		strbuf_addstr(&text, "  xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx\n");
+		ddbc_strbuf_addstr(&text, "  xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx\n");
 	*src = ddbc_source_from_memory("big.yaml", text.buf, text.len);
-	strbuf_release(&text);
+	ddbc_strbuf_release(&text);
 	(*src)->stop = stop_at;
 	(*src)->stop_ctx = st;
 	ddbc_settings settings;
@@ -166,7 +166,7 @@ END_TEST
  * the next, which finds them zeroed as fresh ones. */
 START_TEST(test_arena_pool)
 {
-	xalloc_keep_free(true);
+	ddbc_xalloc_keep_free(true);
 	for (int round = 0; round < 2; round++) {
 		ddbc_arena *a = ddbc_arena_new();
 		static const unsigned char zero[1000];
@@ -178,7 +178,7 @@ START_TEST(test_arena_pool)
 		ddbc_arena_free(a);
 	}
 	ddbc_arena_release_pool();
-	xalloc_keep_free(false);
+	ddbc_xalloc_keep_free(false);
 }
 END_TEST
 

@@ -70,14 +70,14 @@ static void setup(fixture *f)
 {
 	check_text(&f->old, old_text);
 	check_text(&f->new, new_text);
-	ck_assert_int_eq(mig_work_build(&f->w, f->old.g, f->new.g, 0), 0);
-	mig_scratch_init(&f->s, &f->w);
+	ck_assert_int_eq(ddbc_migrate_work_build(&f->w, f->old.g, f->new.g, 0), 0);
+	ddbc_migrate_scratch_init(&f->s, &f->w);
 }
 
 static void teardown(fixture *f)
 {
-	mig_scratch_release(&f->s);
-	mig_work_release(&f->w);
+	ddbc_migrate_scratch_release(&f->s);
+	ddbc_migrate_work_release(&f->w);
 	checked_free(&f->new);
 	checked_free(&f->old);
 }
@@ -96,7 +96,7 @@ static mig_verdict migrate(fixture *f, json_t *it, const char **op, json_t **in,
 {
 	double units;
 	*in = NULL;
-	return mig_item(&f->w, &f->s, "Runs", it, op, in, &units, why);
+	return ddbc_migrate_item(&f->w, &f->s, "Runs", it, op, in, &units, why);
 }
 
 START_TEST(test_new_key_from_a_part_not_stored)
@@ -127,7 +127,7 @@ START_TEST(test_new_key_from_a_part_not_stored)
 	ck_assert_int_eq(json_object_size(json_object_get(del, "ExpressionAttributeValues")), 7);
 	json_decref(in);
 	json_decref(it);
-	strbuf_release(&why);
+	ddbc_strbuf_release(&why);
 	teardown(&f);
 }
 END_TEST
@@ -143,14 +143,14 @@ START_TEST(test_half_migrated_item_fails)
 	strbuf why = STRBUF_INIT;
 	ck_assert_int_eq(migrate(&f, it, &op, &in, &why), MIG_FAIL);
 	/* the item no longer matches OLD's sort key, nor NEW's gpk */
-	ck_assert_ptr_nonnull(strstr(strbuf_str(&why), "matches no entity of OLD"));
+	ck_assert_ptr_nonnull(strstr(ddbc_strbuf_str(&why), "matches no entity of OLD"));
 	json_decref(it);
-	strbuf_reset(&why);
+	ddbc_strbuf_reset(&why);
 	it = item("STEP#2024-01-02#000042", "O#ann", NULL);
 	ck_assert_int_eq(migrate(&f, it, &op, &in, &why), MIG_WRITE);
 	json_decref(in);
 	json_decref(it);
-	strbuf_release(&why);
+	ddbc_strbuf_release(&why);
 	teardown(&f);
 }
 END_TEST
@@ -166,7 +166,7 @@ START_TEST(test_migrated_item_is_skipped)
 	ck_assert_int_eq(migrate(&f, it, &op, &in, &why), MIG_SKIP);
 	ck_assert_ptr_null(in);
 	json_decref(it);
-	strbuf_release(&why);
+	ddbc_strbuf_release(&why);
 	teardown(&f);
 }
 END_TEST
@@ -179,11 +179,11 @@ START_TEST(test_value_that_is_no_number)
 	const char *op = NULL;
 	strbuf why = STRBUF_INIT;
 	ck_assert_int_eq(migrate(&f, it, &op, &in, &why), MIG_FAIL);
-	ck_assert_msg(strstr(strbuf_str(&why), "'size' ('seven') cannot become a Number"), "%s",
-		      strbuf_str(&why));
+	ck_assert_msg(strstr(ddbc_strbuf_str(&why), "'size' ('seven') cannot become a Number"), "%s",
+		      ddbc_strbuf_str(&why));
 	ck_assert_ptr_null(in);
 	json_decref(it);
-	strbuf_release(&why);
+	ddbc_strbuf_release(&why);
 	teardown(&f);
 }
 END_TEST
@@ -196,13 +196,13 @@ START_TEST(test_update_in_place_names_what_it_read)
 	check_text(&n, DESIGN("STEP#{day}#{n:06}", "O#{owner}", "S"));
 	mig_work w;
 	mig_scratch s;
-	ck_assert_int_eq(mig_work_build(&w, o.g, n.g, 0), 0);
-	mig_scratch_init(&s, &w);
+	ck_assert_int_eq(ddbc_migrate_work_build(&w, o.g, n.g, 0), 0);
+	ddbc_migrate_scratch_init(&s, &w);
 	json_t *it = item("STEP#2024-01-02#000042", "OWNER#ann", NULL), *in = NULL;
 	const char *op = NULL;
 	double units;
 	strbuf why = STRBUF_INIT;
-	ck_assert_int_eq(mig_item(&w, &s, "Runs", it, &op, &in, &units, &why), MIG_WRITE);
+	ck_assert_int_eq(ddbc_migrate_item(&w, &s, "Runs", it, &op, &in, &units, &why), MIG_WRITE);
 	ck_assert_str_eq(op, "UpdateItem");
 	ck_assert_str_eq(json_string_value(json_object_get(in, "UpdateExpression")), "SET #n0 = :v0");
 	/* the key, owner (read), gpk (changed): each as it was read */
@@ -212,9 +212,9 @@ START_TEST(test_update_in_place_names_what_it_read)
 	ck_assert_str_eq(json_string_value(json_object_get(names, "#n3")), "owner");
 	json_decref(in);
 	json_decref(it);
-	strbuf_release(&why);
-	mig_scratch_release(&s);
-	mig_work_release(&w);
+	ddbc_strbuf_release(&why);
+	ddbc_migrate_scratch_release(&s);
+	ddbc_migrate_work_release(&w);
 	checked_free(&n);
 	checked_free(&o);
 }
@@ -229,8 +229,8 @@ START_TEST(test_new_table_is_refused)
 		"entities:\n  Run:\n    table: Runs\n    attributes:\n      runId: { type: S }\n";
 	check_text(&n, other_key);
 	mig_work w;
-	ck_assert_int_eq(mig_work_build(&w, o.g, n.g, 0), 2);
-	mig_work_release(&w);
+	ck_assert_int_eq(ddbc_migrate_work_build(&w, o.g, n.g, 0), 2);
+	ddbc_migrate_work_release(&w);
 	checked_free(&n);
 	checked_free(&o);
 }

@@ -132,8 +132,8 @@ START_TEST(test_multi_attribute_request)
 	ddbc_render_problem pb;
 	ck_assert_int_eq(ddbc_req_value_render(&r->conds[2].values[1], NULL, NULL, &sb, &pb),
 			 DDBC_RENDER_OK);
-	ck_assert_str_eq(strbuf_str(&sb), "100");
-	strbuf_release(&sb);
+	ck_assert_str_eq(ddbc_strbuf_str(&sb), "100");
+	ddbc_strbuf_release(&sb);
 }
 END_TEST
 
@@ -263,8 +263,8 @@ START_TEST(test_item_template)
 		const ddbc_attr *gone;
 		ck_assert_int_eq(ddbc_item_check_template(&iv, pk, &v, &msg, &at, &gone),
 				 cases[i].want);
-		ck_assert_str_eq(strbuf_str(&msg), cases[i].msg);
-		strbuf_release(&msg);
+		ck_assert_str_eq(ddbc_strbuf_str(&msg), cases[i].msg);
+		ddbc_strbuf_release(&msg);
 	}
 }
 END_TEST
@@ -280,12 +280,12 @@ START_TEST(test_item_delimiter_and_enum)
 	strbuf msg = STRBUF_INIT;
 	ck_assert_ptr_eq(ddbc_item_delimiter(&iv, cid, &v, &msg), ddbc_entity_attr(order(), "PK"));
 	ck_assert(tu_contains(msg.buf, msg.len, "which holds the key delimiter '#'"));
-	strbuf_reset(&msg);
+	ddbc_strbuf_reset(&msg);
 	const ddbc_attr *status = ddbc_entity_attr(order(), "status");
 	fixed_get(&iv, status, &v);
 	ck_assert(!ddbc_enum_has(status, DDBC_TYPE_S, &v));
 	ddbc_enum_message(status, &v, &msg);
-	ck_assert_str_eq(strbuf_str(&msg), "'status' is 'LOST', which is not one of its enum "
+	ck_assert_str_eq(ddbc_strbuf_str(&msg), "'status' is 'LOST', which is not one of its enum "
 			 "values (OPEN, DONE)");
 	/* Numbers by value: 2.0 is the enum's 2. */
 	const ddbc_attr *size = ddbc_entity_attr(order(), "size");
@@ -298,13 +298,13 @@ START_TEST(test_item_delimiter_and_enum)
 	ddbc_value near = { .kind = DDBC_V_NUMBER, .fits = true,
 			    .text = "2.000000000000000000000000000000000001", .len = 38 };
 	ck_assert(!ddbc_enum_has(size, DDBC_TYPE_N, &near));
-	strbuf_release(&msg);
+	ddbc_strbuf_release(&msg);
 	/* A required attribute the item lacks, in the same words everywhere. */
 	msg = (strbuf)STRBUF_INIT;
 	ck_assert(ddbc_item_lacks(&iv, ddbc_entity_attr(order(), "SK"), &msg));
 	ck_assert(tu_contains(msg.buf, msg.len, "'SK' is missing ("));
 	ck_assert(!ddbc_item_lacks(&iv, status, &msg));
-	strbuf_release(&msg);
+	ddbc_strbuf_release(&msg);
 }
 END_TEST
 
@@ -312,13 +312,13 @@ START_TEST(test_quoting)
 {
 	strbuf sb = STRBUF_INIT;
 	ddbc_add_quoted(&sb, "a\nb\tc\x01", 6);
-	ck_assert_str_eq(strbuf_str(&sb), "'a\\nb\\tc\\x01'");
-	strbuf_reset(&sb);
+	ck_assert_str_eq(ddbc_strbuf_str(&sb), "'a\\nb\\tc\\x01'");
+	ddbc_strbuf_reset(&sb);
 	char big[200];
 	memset(big, 'x', sizeof big);
 	ddbc_add_quoted(&sb, big, sizeof big);
 	ck_assert_uint_eq(sb.len, 120 + 5);
-	strbuf_release(&sb);
+	ddbc_strbuf_release(&sb);
 	ck_assert(ddbc_is_base64("AAE=", 4));
 	ck_assert(!ddbc_is_base64("AAE", 3));
 	ck_assert(!ddbc_is_base64("A=AE", 4));

@@ -102,10 +102,10 @@ static void check_page_example(const char *id, const char *fixture, const char *
 	char *path = tu_srcpath(rel);
 	char *page = tu_read_file(path, NULL);
 	strbuf block = STRBUF_INIT;
-	strbuf_addf(&block, "```yaml\n%s```", text);
+	ddbc_strbuf_addf(&block, "```yaml\n%s```", text);
 	ck_assert_msg(strstr(page, "(shortened") || strstr(page, block.buf),
 		      "%s does not show %s as it is", rel, fixture);
-	strbuf_release(&block);
+	ddbc_strbuf_release(&block);
 	free(page);
 	free(path);
 }
@@ -452,11 +452,11 @@ START_TEST(test_long_names_in_messages)
 {
 	strbuf name = STRBUF_INIT, text = STRBUF_INIT, want = STRBUF_INIT;
 	for (int i = 0; i < 1100; i++)
-		strbuf_addch(&name, 'k');
-	strbuf_addf(&text, "ddbc: 1\nname: t\ntables:\n  things:\n    partition_key: PK\n"
+		ddbc_strbuf_addch(&name, 'k');
+	ddbc_strbuf_addf(&text, "ddbc: 1\nname: t\ntables:\n  things:\n    partition_key: PK\n"
 		    "    gsi: {ByLong: {partition_key: %s}}\nentities:\n  Thing:\n"
 		    "    attributes:\n      PK: S\n", name.buf);
-	strbuf_addf(&want, "GSI 'ByLong' of table 'things' has '%s' as partition key, but no "
+	ddbc_strbuf_addf(&want, "GSI 'ByLong' of table 'things' has '%s' as partition key, but no "
 		    "entity of the table declares it", name.buf);
 	ddbc_source *src = tu_source(text.buf);
 	ddbc_settings cli;
@@ -473,9 +473,9 @@ START_TEST(test_long_names_in_messages)
 	free(dump);
 	ddbc_diags_release(&d);
 	ddbc_source_free(src);
-	strbuf_release(&name);
-	strbuf_release(&text);
-	strbuf_release(&want);
+	ddbc_strbuf_release(&name);
+	ddbc_strbuf_release(&text);
+	ddbc_strbuf_release(&want);
 }
 END_TEST
 
@@ -658,10 +658,10 @@ START_TEST(test_index_key_typo_one_finding)
 		while (start > text && !strchr(" [", start[-1]))
 			start--;
 		strbuf bad = STRBUF_INIT, want = STRBUF_INIT;
-		strbuf_add(&bad, text, off);
-		strbuf_addch(&bad, 'x');
-		strbuf_addstr(&bad, at);
-		strbuf_addf(&want, "did you mean '%.*s'?", (int)(at - start), start);
+		ddbc_strbuf_add(&bad, text, off);
+		ddbc_strbuf_addch(&bad, 'x');
+		ddbc_strbuf_addstr(&bad, at);
+		ddbc_strbuf_addf(&want, "did you mean '%.*s'?", (int)(at - start), start);
 		ddbc_diags d;
 		ddbc_source *src;
 		lint_text(bad.buf, &d, &src);
@@ -677,8 +677,8 @@ START_TEST(test_index_key_typo_one_finding)
 		free(dump);
 		ddbc_diags_release(&d);
 		ddbc_source_free(src);
-		strbuf_release(&bad);
-		strbuf_release(&want);
+		ddbc_strbuf_release(&bad);
+		ddbc_strbuf_release(&want);
 	}
 	ck_assert_int_gt(tried, 0);
 	free(text);
@@ -791,10 +791,10 @@ START_TEST(test_many_unknown_placeholders)
 {
 	enum { N = 200 };
 	strbuf text = STRBUF_INIT;
-	strbuf_addstr(&text, "ddbc: 1\nname: t\ntables:\n  things:\n    partition_key: PK\n"
+	ddbc_strbuf_addstr(&text, "ddbc: 1\nname: t\ntables:\n  things:\n    partition_key: PK\n"
 			     "entities:\n  Thing:\n    attributes:\n      PK: S\n");
 	for (int i = 0; i < N; i++)
-		strbuf_addf(&text, "      name%03d: S\n      t%03d: { type: S, template: "
+		ddbc_strbuf_addf(&text, "      name%03d: S\n      t%03d: { type: S, template: "
 			    "\"{nam%03d}\" }\n", i, i, i);
 	ddbc_source *src = tu_source(text.buf);
 	ddbc_settings cli;
@@ -814,7 +814,7 @@ START_TEST(test_many_unknown_placeholders)
 	ck_assert_uint_lt(hinted, N);
 	ddbc_diags_release(&d);
 	ddbc_source_free(src);
-	strbuf_release(&text);
+	ddbc_strbuf_release(&text);
 }
 END_TEST
 
@@ -870,20 +870,20 @@ START_TEST(test_blocks_same_findings)
 	 * report it at one position, which only the findings' numbering
 	 * keeps in order. */
 	strbuf sb = STRBUF_INIT;
-	strbuf_addstr(&sb, "ddbc: 1\nname: blocks\ntables:\n");
+	ddbc_strbuf_addstr(&sb, "ddbc: 1\nname: blocks\ntables:\n");
 	for (int t = 0; t < 2; t++)
-		strbuf_addf(&sb, "  t%d:\n    partition_key: PK\n    sort_key: SK\n", t);
-	strbuf_addstr(&sb, "entities:\n");
+		ddbc_strbuf_addf(&sb, "  t%d:\n    partition_key: PK\n    sort_key: SK\n", t);
+	ddbc_strbuf_addstr(&sb, "entities:\n");
 	for (int i = 0; i < 40; i++)
-		strbuf_addf(&sb, "  E%d:\n    table: t%d\n    attributes:\n"
+		ddbc_strbuf_addf(&sb, "  E%d:\n    table: t%d\n    attributes:\n"
 			    "      PK: { type: S, template: \"E%d#{name}\" }\n"
 			    "      SK: { type: %s, template: \"N#{n}#{nme}\" }\n"
 			    "      name: S\n      n: N\n", i, i % 2, i, i % 3 == 2 ? "BOOL" : "S");
-	strbuf_addstr(&sb, "access_patterns:\n");
+	ddbc_strbuf_addstr(&sb, "access_patterns:\n");
 	for (int i = 39; i >= 0; i--)
-		strbuf_addf(&sb, "  all-%d:\n    table: t%d\n    operation: scan\n", i, i % 2);
-	expect_blocks_agree(NULL, strbuf_str(&sb));
-	strbuf_release(&sb);
+		ddbc_strbuf_addf(&sb, "  all-%d:\n    table: t%d\n    operation: scan\n", i, i % 2);
+	expect_blocks_agree(NULL, ddbc_strbuf_str(&sb));
+	ddbc_strbuf_release(&sb);
 }
 END_TEST
 

@@ -312,7 +312,7 @@ static ddbc_render_result render(const char *tpl, const values *vs, strbuf *out,
 	ddbc_template t;
 	size_t off;
 	ck_assert_ptr_null(ddbc_template_parse(arena, tpl, &t, &off));
-	strbuf_reset(out);
+	ddbc_strbuf_reset(out);
 	return ddbc_template_render(&t, lookup, (void *)vs, out, p);
 }
 
@@ -324,19 +324,19 @@ START_TEST(test_render_values)
 	strbuf out = STRBUF_INIT;
 	ddbc_render_problem p;
 	ck_assert_int_eq(render("U#{id}#{{lit}}", &vs, &out, &p), DDBC_RENDER_OK);
-	ck_assert_str_eq(strbuf_str(&out), "U#a#b#{lit}");
+	ck_assert_str_eq(ddbc_strbuf_str(&out), "U#a#b#{lit}");
 	/* Whole numbers lose '+' and leading zeros, and are padded to width. */
 	ck_assert_int_eq(render("{n}/{z}/{z:06}", &vs, &out, &p), DDBC_RENDER_OK);
-	ck_assert_str_eq(strbuf_str(&out), "-7/42/000042");
+	ck_assert_str_eq(ddbc_strbuf_str(&out), "-7/42/000042");
 	/* Others are written as they are, less a leading '+'. */
 	ck_assert_int_eq(render("{x}|{big}", &vs, &out, &p), DDBC_RENDER_OK);
-	ck_assert_str_eq(strbuf_str(&out), "1.50|123456789012345678901234567890");
+	ck_assert_str_eq(ddbc_strbuf_str(&out), "1.50|123456789012345678901234567890");
 	/* A whole number longer than long long (DynamoDB keeps 38 digits) is
 	 * padded from its digits. */
 	ck_assert_int_eq(render("{big:032}|{lz:05}", &vs, &out, &p), DDBC_RENDER_OK);
-	ck_assert_str_eq(strbuf_str(&out), "00123456789012345678901234567890|00007");
+	ck_assert_str_eq(ddbc_strbuf_str(&out), "00123456789012345678901234567890|00007");
 	ck_assert_ptr_null(p.seg);
-	strbuf_release(&out);
+	ddbc_strbuf_release(&out);
 }
 END_TEST
 
@@ -350,7 +350,7 @@ START_TEST(test_render_problems)
 	ck_assert_str_eq(p.seg->text, "n");
 	ck_assert_uint_eq(p.seg->width, 3);
 	ck_assert_ptr_eq(p.value.source, defs[0]);
-	ck_assert_str_eq(strbuf_str(&out), "A#");
+	ck_assert_str_eq(ddbc_strbuf_str(&out), "A#");
 	ck_assert_int_eq(render("{x:02}", &vs, &out, &p), DDBC_RENDER_UNPADDABLE);
 	ck_assert_str_eq(ddbc_padding_problem("1.5", 3, 2), "is not a non-negative whole number");
 	/* Wider than the field: DynamoDB's string order would put it first. */
@@ -365,7 +365,7 @@ START_TEST(test_render_problems)
 	ck_assert_int_eq(render("{gone}#{bad}", &vs, &out, &p), DDBC_RENDER_MISSING);
 	ck_assert_str_eq(p.seg->text, "gone");
 	ck_assert_int_eq(render("{unknown}", &vs, &out, &p), DDBC_RENDER_MISSING);
-	strbuf_release(&out);
+	ddbc_strbuf_release(&out);
 }
 END_TEST
 

@@ -21,8 +21,8 @@
 char *tu_srcpath(const char *rel)
 {
 	strbuf sb = STRBUF_INIT;
-	strbuf_addf(&sb, "%s/%s", TEST_SRCDIR, rel);
-	return strbuf_detach(&sb);
+	ddbc_strbuf_addf(&sb, "%s/%s", TEST_SRCDIR, rel);
+	return ddbc_strbuf_detach(&sb);
 }
 
 char *tu_read_file(const char *path, size_t *len)
@@ -34,13 +34,13 @@ char *tu_read_file(const char *path, size_t *len)
 	char buf[65536];
 	size_t n;
 	while ((n = fread(buf, 1, sizeof(buf), f)) > 0)
-		strbuf_add(&sb, buf, n);
+		ddbc_strbuf_add(&sb, buf, n);
 	if (ferror(f))
 		ck_abort_msg("cannot read '%s': %s", path, strerror(errno));
 	fclose(f);
 	if (len)
 		*len = sb.len;
-	return strbuf_detach(&sb);
+	return ddbc_strbuf_detach(&sb);
 }
 
 void tu_write_file(const char *path, const char *data, size_t len)
@@ -99,13 +99,13 @@ char *tu_diags_dump(const ddbc_diags *d)
 	strbuf sb = STRBUF_INIT;
 	for (size_t i = 0; i < d->n; i++) {
 		const ddbc_diag *g = &d->items[i];
-		strbuf_addf(&sb, "  %u:%u %s%s [%s] %s\n", g->loc.line, g->loc.column,
+		ddbc_strbuf_addf(&sb, "  %u:%u %s%s [%s] %s\n", g->loc.line, g->loc.column,
 			    g->suppressed ? "suppressed " : "", ddbc_severity_name(g->severity),
 			    ddbc_rule_get(g->rule)->id, g->message);
 	}
 	if (!d->n)
-		strbuf_addstr(&sb, "  (none)\n");
-	return strbuf_detach(&sb);
+		ddbc_strbuf_addstr(&sb, "  (none)\n");
+	return ddbc_strbuf_detach(&sb);
 }
 
 const ddbc_diag *tu_find_diag(const ddbc_diags *d, ddbc_rule rule, unsigned line,
@@ -128,12 +128,12 @@ char *tu_replace(const char *s, const char *from, const char *to)
 	size_t flen = strlen(from);
 	const char *p;
 	while (flen && (p = strstr(s, from))) {
-		strbuf_add(&sb, s, (size_t)(p - s));
-		strbuf_addstr(&sb, to);
+		ddbc_strbuf_add(&sb, s, (size_t)(p - s));
+		ddbc_strbuf_addstr(&sb, to);
 		s = p + flen;
 	}
-	strbuf_addstr(&sb, s);
-	return strbuf_detach(&sb);
+	ddbc_strbuf_addstr(&sb, s);
+	return ddbc_strbuf_detach(&sb);
 }
 
 /* The end of the JSON array or object starting at p. */
@@ -161,19 +161,19 @@ static const char *json_end(const char *p)
 char *tu_mask_json(const char *s, const char *key)
 {
 	strbuf pat = STRBUF_INIT;
-	strbuf_addf(&pat, "\"%s\": ", key);
+	ddbc_strbuf_addf(&pat, "\"%s\": ", key);
 	const char *at = strstr(s, pat.buf);
 	strbuf sb = STRBUF_INIT;
 	if (!at || (at[pat.len] != '[' && at[pat.len] != '{')) {
-		strbuf_addstr(&sb, s);
+		ddbc_strbuf_addstr(&sb, s);
 	} else {
 		const char *value = at + pat.len;
-		strbuf_add(&sb, s, (size_t)(value - s));
-		strbuf_addstr(&sb, "\"@MASKED@\"");
-		strbuf_addstr(&sb, json_end(value));
+		ddbc_strbuf_add(&sb, s, (size_t)(value - s));
+		ddbc_strbuf_addstr(&sb, "\"@MASKED@\"");
+		ddbc_strbuf_addstr(&sb, json_end(value));
 	}
-	strbuf_release(&pat);
-	return strbuf_detach(&sb);
+	ddbc_strbuf_release(&pat);
+	return ddbc_strbuf_detach(&sb);
 }
 
 bool tu_contains(const char *s, size_t len, const char *needle)
@@ -251,7 +251,7 @@ static void drain(int out, int err, strbuf *sout, strbuf *serr)
 				open_fds--;
 				continue;
 			}
-			strbuf_add(bufs[i], buf, (size_t)r);
+			ddbc_strbuf_add(bufs[i], buf, (size_t)r);
 		}
 	}
 }
@@ -286,9 +286,9 @@ void tu_run_argv(tu_proc *p, const tu_run_opts *o, const char *const *args)
 			ck_abort_msg("waitpid: %s", strerror(errno));
 	p->status = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
 	p->out_len = sout.len;
-	p->out = strbuf_detach(&sout);
+	p->out = ddbc_strbuf_detach(&sout);
 	p->err_len = serr.len;
-	p->err = strbuf_detach(&serr);
+	p->err = ddbc_strbuf_detach(&serr);
 }
 
 void tu_run(tu_proc *p, const tu_run_opts *o, ...)

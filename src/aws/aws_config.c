@@ -30,14 +30,14 @@ typedef struct profile {
 	char **config, **creds;	/* their sections, NULL when absent */
 } profile;
 
-char *aws_errf(const char *fmt, ...)
+char *ddbc_aws_errf(const char *fmt, ...)
 {
 	strbuf sb = STRBUF_INIT;
 	va_list ap;
 	va_start(ap, fmt);
-	strbuf_vaddf(&sb, fmt, ap);
+	ddbc_strbuf_vaddf(&sb, fmt, ap);
 	va_end(ap);
-	return strbuf_detach(&sb);
+	return ddbc_strbuf_detach(&sb);
 }
 
 static const char *env(const char *name)
@@ -52,10 +52,10 @@ static char *aws_file(const char *var, const char *name)
 	const char *path = env(var);
 	const char *home = env("HOME");
 	if (path && strncmp(path, "~/", 2) == 0 && home)
-		return aws_errf("%s/%s", home, path + 2);
+		return ddbc_aws_errf("%s/%s", home, path + 2);
 	if (path)
-		return xstrdup(path);
-	return aws_errf("%s/.aws/%s", home ? home : "", name);
+		return ddbc_xstrdup(path);
+	return ddbc_aws_errf("%s/.aws/%s", home ? home : "", name);
 }
 
 static int profile_load(profile *p, const ddbc_dynamo_opts *o, char **err)
@@ -66,19 +66,19 @@ static int profile_load(profile *p, const ddbc_dynamo_opts *o, char **err)
 		p->name = env("AWS_DEFAULT_PROFILE") ? env("AWS_DEFAULT_PROFILE") : "default";
 	p->config_path = aws_file("AWS_CONFIG_FILE", "config");
 	p->creds_path = aws_file("AWS_SHARED_CREDENTIALS_FILE", "credentials");
-	char *section = aws_errf("profile %s", p->name);
+	char *section = ddbc_aws_errf("profile %s", p->name);
 	int r = 0;
 	if (strcmp(p->name, "default") == 0)
-		r = aws_ini_section(p->config_path, "default", &p->config, err);
+		r = ddbc_aws_ini_section(p->config_path, "default", &p->config, err);
 	if (r == 0)
-		r = aws_ini_section(p->config_path, section, &p->config, err);
+		r = ddbc_aws_ini_section(p->config_path, section, &p->config, err);
 	free(section);
 	if (r >= 0)
-		r = aws_ini_section(p->creds_path, p->name, &p->creds, err);
+		r = ddbc_aws_ini_section(p->creds_path, p->name, &p->creds, err);
 	if (r < 0)
 		return -1;
 	if (p->named && !p->config && !p->creds) {
-		*err = aws_errf("profile '%s' not found in '%s' or '%s'; "
+		*err = ddbc_aws_errf("profile '%s' not found in '%s' or '%s'; "
 				"create it with 'aws configure --profile %s'",
 				p->name, p->config_path, p->creds_path, p->name);
 		return -1;
@@ -90,16 +90,16 @@ static void profile_release(profile *p)
 {
 	free(p->config_path);
 	free(p->creds_path);
-	aws_ini_free(p->config);
-	aws_ini_free(p->creds);
+	ddbc_aws_ini_free(p->config);
+	ddbc_aws_ini_free(p->creds);
 }
 
 static void creds_set(aws_creds *c, const char *id, const char *secret, const char *token,
 		      char *source)
 {
-	c->key_id = xstrdup(id);
-	c->secret = xstrdup(secret);
-	c->token = token ? xstrdup(token) : NULL;
+	c->key_id = ddbc_xstrdup(id);
+	c->secret = ddbc_xstrdup(secret);
+	c->token = token ? ddbc_xstrdup(token) : NULL;
 	c->source = source;
 }
 
@@ -110,12 +110,12 @@ static int creds_from_env(aws_creds *c, char **err)
 	if (!id && !secret)
 		return 0;
 	if (!id || !secret) {
-		*err = aws_errf("%s is set but %s is not; set both or neither",
+		*err = ddbc_aws_errf("%s is set but %s is not; set both or neither",
 				id ? "AWS_ACCESS_KEY_ID" : "AWS_SECRET_ACCESS_KEY",
 				id ? "AWS_SECRET_ACCESS_KEY" : "AWS_ACCESS_KEY_ID");
 		return -1;
 	}
-	creds_set(c, id, secret, env("AWS_SESSION_TOKEN"), xstrdup("the environment"));
+	creds_set(c, id, secret, env("AWS_SESSION_TOKEN"), ddbc_xstrdup("the environment"));
 	return 1;
 }
 
@@ -123,33 +123,33 @@ static int creds_from_env(aws_creds *c, char **err)
 static int creds_from_section(aws_creds *c, char **kv, const char *name, const char *path,
 			      char **err)
 {
-	const char *id = aws_ini_get(kv, "aws_access_key_id");
-	const char *secret = aws_ini_get(kv, "aws_secret_access_key");
+	const char *id = ddbc_aws_ini_get(kv, "aws_access_key_id");
+	const char *secret = ddbc_aws_ini_get(kv, "aws_secret_access_key");
 	if (!id && !secret)
 		return 0;
 	if (!id || !secret) {
-		*err = aws_errf("profile '%s' in '%s' has %s but no %s", name, path,
+		*err = ddbc_aws_errf("profile '%s' in '%s' has %s but no %s", name, path,
 				id ? "aws_access_key_id" : "aws_secret_access_key",
 				id ? "aws_secret_access_key" : "aws_access_key_id");
 		return -1;
 	}
-	creds_set(c, id, secret, aws_ini_get(kv, "aws_session_token"),
-		  aws_errf("profile '%s' in '%s'", name, path));
+	creds_set(c, id, secret, ddbc_aws_ini_get(kv, "aws_session_token"),
+		  ddbc_aws_errf("profile '%s' in '%s'", name, path));
 	return 1;
 }
 
 static int creds_from_process(aws_creds *c, profile *p, char **err)
 {
-	const char *cmd = aws_ini_get(p->creds, "credential_process");
+	const char *cmd = ddbc_aws_ini_get(p->creds, "credential_process");
 	const char *path = p->creds_path;
 	if (!cmd) {
-		cmd = aws_ini_get(p->config, "credential_process");
+		cmd = ddbc_aws_ini_get(p->config, "credential_process");
 		path = p->config_path;
 	}
 	if (!cmd)
 		return 0;
-	char *source = aws_errf("the credential_process of profile '%s' in '%s'", p->name, path);
-	int r = aws_process_run(cmd, source, c, err);
+	char *source = ddbc_aws_errf("the credential_process of profile '%s' in '%s'", p->name, path);
+	int r = ddbc_aws_process_run(cmd, source, c, err);
 	free(source);
 	return r < 0 ? -1 : 1;
 }
@@ -161,12 +161,12 @@ static char *creds_missing(const profile *p)
 	static const char *const other[] = { "role_arn", "sso_session", "sso_start_url",
 					     "web_identity_token_file" };
 	for (size_t i = 0; i < sizeof other / sizeof *other; i++)
-		if (aws_ini_get(p->config, other[i]) || aws_ini_get(p->creds, other[i]))
-			return aws_errf("profile '%s' uses %s, which ddbc does not resolve; add "
+		if (ddbc_aws_ini_get(p->config, other[i]) || ddbc_aws_ini_get(p->creds, other[i]))
+			return ddbc_aws_errf("profile '%s' uses %s, which ddbc does not resolve; add "
 					"'credential_process = aws configure export-credentials "
 					"--profile %s --format process' to a profile and use it",
 					p->name, other[i], p->name);
-	return aws_errf("no credentials: set AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY, or "
+	return ddbc_aws_errf("no credentials: set AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY, or "
 			"give profile '%s' keys or a credential_process in '%s' or '%s'",
 			p->name, p->creds_path, p->config_path);
 }
@@ -189,8 +189,8 @@ static int creds_resolve(const ddbc_dynamo_opts *o, profile *p, aws_creds *c, ch
 
 static const char *profile_value(const profile *p, const char *key)
 {
-	const char *v = aws_ini_get(p->config, key);
-	return v ? v : aws_ini_get(p->creds, key);
+	const char *v = ddbc_aws_ini_get(p->config, key);
+	return v ? v : ddbc_aws_ini_get(p->creds, key);
 }
 
 /* A region goes into a host name: letters, digits and dashes only. */
@@ -211,15 +211,15 @@ static int region_resolve(const ddbc_dynamo_opts *o, const profile *p, bool loca
 	if (!r && local_endpoint)
 		r = "us-east-1";
 	if (!r) {
-		*err = aws_errf("no region: give --region, set AWS_REGION, or set region in "
+		*err = ddbc_aws_errf("no region: give --region, set AWS_REGION, or set region in "
 				"profile '%s' of '%s'", p->name, p->config_path);
 		return -1;
 	}
 	if (!region_ok(r)) {
-		*err = aws_errf("region '%s' is not a region name (such as 'eu-west-1')", r);
+		*err = ddbc_aws_errf("region '%s' is not a region name (such as 'eu-west-1')", r);
 		return -1;
 	}
-	s->region = xstrdup(r);
+	s->region = ddbc_xstrdup(r);
 	return 0;
 }
 
@@ -246,12 +246,12 @@ static const char *endpoint_given(const ddbc_dynamo_opts *o, const profile *p,
 static int endpoint_resolve(const char *url, const char *from, aws_setup *s, char **err)
 {
 	char *why = NULL;
-	if (aws_endpoint_check(url, &s->loopback, &why) < 0) {
-		*err = aws_errf("endpoint of %s: %s", from, why);
+	if (ddbc_aws_endpoint_check(url, &s->loopback, &why) < 0) {
+		*err = ddbc_aws_errf("endpoint of %s: %s", from, why);
 		free(why);
 		return -1;
 	}
-	s->endpoint = xstrdup(url);
+	s->endpoint = ddbc_xstrdup(url);
 	return 0;
 }
 
@@ -265,14 +265,14 @@ static int setup_resolve(const ddbc_dynamo_opts *o, profile *p, aws_setup *s, ch
 		return -1;
 	if (!url) {
 		bool china = strncmp(s->region, "cn-", 3) == 0;
-		s->endpoint = aws_errf("https://dynamodb.%s.amazonaws.com%s", s->region,
+		s->endpoint = ddbc_aws_errf("https://dynamodb.%s.amazonaws.com%s", s->region,
 				       china ? ".cn" : "");
 		s->loopback = false;
 	}
 	return creds_resolve(o, p, &s->creds, err);
 }
 
-int aws_setup_resolve(const ddbc_dynamo_opts *o, aws_setup *s, char **err)
+int ddbc_aws_setup_resolve(const ddbc_dynamo_opts *o, aws_setup *s, char **err)
 {
 	memset(s, 0, sizeof *s);
 	profile p = { 0 };
@@ -281,7 +281,7 @@ int aws_setup_resolve(const ddbc_dynamo_opts *o, aws_setup *s, char **err)
 		r = setup_resolve(o, &p, s, err);
 	profile_release(&p);
 	if (r < 0)
-		aws_setup_release(s);
+		ddbc_aws_setup_release(s);
 	return r;
 }
 
@@ -292,7 +292,7 @@ static void free_secret(char *s)
 	free(s);
 }
 
-void aws_creds_release(aws_creds *c)
+void ddbc_aws_creds_release(aws_creds *c)
 {
 	free(c->key_id);
 	free_secret(c->secret);
@@ -302,9 +302,9 @@ void aws_creds_release(aws_creds *c)
 	memset(c, 0, sizeof *c);
 }
 
-void aws_setup_release(aws_setup *s)
+void ddbc_aws_setup_release(aws_setup *s)
 {
-	aws_creds_release(&s->creds);
+	ddbc_aws_creds_release(&s->creds);
 	free(s->region);
 	free(s->endpoint);
 	memset(s, 0, sizeof *s);

@@ -67,13 +67,13 @@ static void load(void)
 	/* The library stays mapped until the process ends. */
 }
 
-const aws_curl_api *aws_curl(char **err)
+const aws_curl_api *ddbc_aws_curl(char **err)
 {
 	pthread_once(&load_once, load);
 	if (api.loaded)
 		return &api;
 	if (err)
-		*err = aws_errf("cannot load libcurl (%s): %s; install it (Debian: libcurl4)",
+		*err = ddbc_aws_errf("cannot load libcurl (%s): %s; install it (Debian: libcurl4)",
 				LIBCURL_SONAME, load_error ? load_error : "unknown error");
 	return NULL;
 }

@@ -33,17 +33,17 @@ static int check_parts(const aws_curl_api *C, CURLU *u, bool *loopback, char **e
 	C->url_get(u, CURLUPART_USER, &user, 0);
 	C->url_get(u, CURLUPART_QUERY, &query, 0);
 	if (!scheme || (strcmp(scheme, "http") != 0 && strcmp(scheme, "https") != 0))
-		*err = aws_errf("the scheme must be https (or http to a local engine)");
+		*err = ddbc_aws_errf("the scheme must be https (or http to a local engine)");
 	else if (!host || !*host)
-		*err = aws_errf("no host in the URL");
+		*err = ddbc_aws_errf("no host in the URL");
 	else if (user)
-		*err = aws_errf("a user name in the URL; give credentials as the AWS CLI takes them");
+		*err = ddbc_aws_errf("a user name in the URL; give credentials as the AWS CLI takes them");
 	else if (query)
-		*err = aws_errf("a query in the URL; give the engine's address only");
+		*err = ddbc_aws_errf("a query in the URL; give the engine's address only");
 	else {
 		*loopback = is_loopback(host);
 		if (strcmp(scheme, "http") == 0 && !*loopback)
-			*err = aws_errf("plain http to '%s', which is not this machine; use https "
+			*err = ddbc_aws_errf("plain http to '%s', which is not this machine; use https "
 					"(http is for 127.0.0.1, ::1 and localhost only)", host);
 		else
 			r = 0;
@@ -55,14 +55,14 @@ static int check_parts(const aws_curl_api *C, CURLU *u, bool *loopback, char **e
 	return r;
 }
 
-int aws_endpoint_check(const char *url, bool *loopback, char **err)
+int ddbc_aws_endpoint_check(const char *url, bool *loopback, char **err)
 {
-	const aws_curl_api *C = aws_curl(err);
+	const aws_curl_api *C = ddbc_aws_curl(err);
 	if (!C)
 		return -1;
 	CURLU *u = C->url();
 	if (!u) {
-		*err = aws_errf("out of memory");
+		*err = ddbc_aws_errf("out of memory");
 		return -1;
 	}
 	int r = -1;
@@ -70,7 +70,7 @@ int aws_endpoint_check(const char *url, bool *loopback, char **err)
 	/* A URL with '@' may carry a password: it is not quoted back. */
 	bool quote = strchr(url, '@') == NULL;
 	if (rc != CURLUE_OK || strstr(url, "://") == NULL)
-		*err = aws_errf("'%s' is not a URL (such as http://127.0.0.1:8000)",
+		*err = ddbc_aws_errf("'%s' is not a URL (such as http://127.0.0.1:8000)",
 				quote ? url : "...");
 	else
 		r = check_parts(C, u, loopback, err);

@@ -43,12 +43,12 @@ static bool section_is(const char *line, const char *want)
 			continue;
 		}
 		if (space)
-			strbuf_addch(&norm, ' ');
+			ddbc_strbuf_addch(&norm, ' ');
 		space = false;
-		strbuf_addch(&norm, *p);
+		ddbc_strbuf_addch(&norm, *p);
 	}
-	bool same = strcmp(strbuf_str(&norm), want) == 0;
-	strbuf_release(&norm);
+	bool same = strcmp(ddbc_strbuf_str(&norm), want) == 0;
+	ddbc_strbuf_release(&norm);
 	return same;
 }
 
@@ -57,12 +57,12 @@ static void kv_set(kvlist *l, const char *key, const char *value)
 	for (size_t i = 0; i + 1 < l->n; i += 2)
 		if (strcmp(l->kv[i], key) == 0) {
 			free(l->kv[i + 1]);
-			l->kv[i + 1] = xstrdup(value);
+			l->kv[i + 1] = ddbc_xstrdup(value);
 			return;
 		}
-	xgrow((void **)&l->kv, &l->cap, l->n + 3, sizeof(char *));
-	l->kv[l->n++] = xstrdup(key);
-	l->kv[l->n++] = xstrdup(value);
+	ddbc_xgrow((void **)&l->kv, &l->cap, l->n + 3, sizeof(char *));
+	l->kv[l->n++] = ddbc_xstrdup(key);
+	l->kv[l->n++] = ddbc_xstrdup(value);
 	l->kv[l->n] = NULL;
 }
 
@@ -106,14 +106,14 @@ static void read_lines(FILE *f, const char *section, kvlist *l, bool *found)
 	free(raw);
 }
 
-int aws_ini_section(const char *path, const char *section, char ***kv, char **err)
+int ddbc_aws_ini_section(const char *path, const char *section, char ***kv, char **err)
 {
 	*kv = NULL;
 	FILE *f = fopen(path, "r");
 	if (!f) {
 		if (errno == ENOENT || errno == ENOTDIR)
 			return 0;
-		*err = aws_errf("cannot read '%s': %s", path, strerror(errno));
+		*err = ddbc_aws_errf("cannot read '%s': %s", path, strerror(errno));
 		return -1;
 	}
 	kvlist l = { 0 };
@@ -121,16 +121,16 @@ int aws_ini_section(const char *path, const char *section, char ***kv, char **er
 	read_lines(f, section, &l, &found);
 	fclose(f);
 	if (!found) {
-		aws_ini_free(l.kv);
+		ddbc_aws_ini_free(l.kv);
 		return 0;
 	}
 	if (!l.kv)
-		l.kv = xcalloc(1, sizeof(char *));
+		l.kv = ddbc_xcalloc(1, sizeof(char *));
 	*kv = l.kv;
 	return 1;
 }
 
-const char *aws_ini_get(char **kv, const char *key)
+const char *ddbc_aws_ini_get(char **kv, const char *key)
 {
 	for (size_t i = 0; kv && kv[i]; i += 2)
 		if (strcmp(kv[i], key) == 0)
@@ -138,7 +138,7 @@ const char *aws_ini_get(char **kv, const char *key)
 	return NULL;
 }
 
-void aws_ini_free(char **kv)
+void ddbc_aws_ini_free(char **kv)
 {
 	for (size_t i = 0; kv && kv[i]; i++) {
 		/* Values may be secrets: they do not linger in freed memory. */

@@ -36,7 +36,7 @@ typedef struct aws_curl_api {
 
 /* The loaded library's functions, loading it on the first call; NULL and
  * *err allocated (when err is not NULL) when it cannot be loaded. */
-const aws_curl_api *aws_curl(char **err);
+const aws_curl_api *ddbc_aws_curl(char **err);
 
 /* One set of credentials and where it came from. source names the place
  * for messages ("the environment", "profile 'dev' in /home/u/.aws/config"),
@@ -58,33 +58,33 @@ typedef struct aws_setup {
 } aws_setup;
 
 /* aws_config.c: the chain of the AWS CLI. 0, or -1 and *err allocated. */
-int aws_setup_resolve(const ddbc_dynamo_opts *o, aws_setup *s, char **err);
-void aws_setup_release(aws_setup *s);
-void aws_creds_release(aws_creds *c);
+int ddbc_aws_setup_resolve(const ddbc_dynamo_opts *o, aws_setup *s, char **err);
+void ddbc_aws_setup_release(aws_setup *s);
+void ddbc_aws_creds_release(aws_creds *c);
 
 /* aws_ini.c: one section of a shared config or credentials file. *kv is a
  * NULL-terminated list of key, value, key, value... (free with
- * aws_ini_free). 1 when found, 0 when the file or section is absent, -1
+ * ddbc_aws_ini_free). 1 when found, 0 when the file or section is absent, -1
  * with *err when the file cannot be read. */
-int aws_ini_section(const char *path, const char *section, char ***kv, char **err);
-const char *aws_ini_get(char **kv, const char *key);
-void aws_ini_free(char **kv);
+int ddbc_aws_ini_section(const char *path, const char *section, char ***kv, char **err);
+const char *ddbc_aws_ini_get(char **kv, const char *key);
+void ddbc_aws_ini_free(char **kv);
 
 /* aws_process.c: runs a credential_process command through /bin/sh and
  * reads its JSON (Version 1). source names the profile for messages. */
-int aws_process_run(const char *command, const char *source, aws_creds *c, char **err);
+int ddbc_aws_process_run(const char *command, const char *source, aws_creds *c, char **err);
 /* Whether credentials from a process are about to expire (5 minutes). */
-bool aws_creds_expiring(const aws_creds *c, time_t now);
+bool ddbc_aws_creds_expiring(const aws_creds *c, time_t now);
 
 /* aws_endpoint.c: checks an endpoint URL; *loopback says whether its host
  * is this machine. 0, or -1 and *err. */
-int aws_endpoint_check(const char *url, bool *loopback, char **err);
+int ddbc_aws_endpoint_check(const char *url, bool *loopback, char **err);
 
 /* aws_retry.c: whether an error is worth another attempt, and how long to
  * wait before attempt number `attempt` (1 for the first retry). */
-bool aws_retryable(const ddbc_dynamo_error *e);
-long aws_backoff_ms(int attempt, unsigned *seed);
+bool ddbc_aws_retryable(const ddbc_dynamo_error *e);
+long ddbc_aws_backoff_ms(int attempt, unsigned *seed);
 
-char *aws_errf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+char *ddbc_aws_errf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 #endif

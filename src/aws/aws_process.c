@@ -29,7 +29,7 @@ static int run(const char *command, strbuf *out, int *status)
 	size_t n;
 	while ((n = fread(buf, 1, sizeof buf, f)) > 0)
 		if (out->len < OUTPUT_MAX)
-			strbuf_add(out, buf, n);
+			ddbc_strbuf_add(out, buf, n);
 	*status = pclose(f);
 	return 0;
 }
@@ -62,17 +62,17 @@ static int read_json(const char *text, const char *source, aws_creds *c, char **
 	const char *expiration = member(o, "Expiration");
 	int r = -1;
 	if (!json_is_object(o))
-		*err = aws_errf("%s printed no JSON object", source);
+		*err = ddbc_aws_errf("%s printed no JSON object", source);
 	else if (json_integer_value(json_object_get(o, "Version")) != 1)
-		*err = aws_errf("%s printed no \"Version\": 1", source);
+		*err = ddbc_aws_errf("%s printed no \"Version\": 1", source);
 	else if (!id || !secret)
-		*err = aws_errf("%s printed no AccessKeyId or no SecretAccessKey", source);
+		*err = ddbc_aws_errf("%s printed no AccessKeyId or no SecretAccessKey", source);
 	else if (expiration && parse_time(expiration) == (time_t)-1)
-		*err = aws_errf("%s printed an Expiration that is no ISO 8601 time", source);
+		*err = ddbc_aws_errf("%s printed an Expiration that is no ISO 8601 time", source);
 	else {
-		c->key_id = xstrdup(id);
-		c->secret = xstrdup(secret);
-		c->token = member(o, "SessionToken") ? xstrdup(member(o, "SessionToken")) : NULL;
+		c->key_id = ddbc_xstrdup(id);
+		c->secret = ddbc_xstrdup(secret);
+		c->token = member(o, "SessionToken") ? ddbc_xstrdup(member(o, "SessionToken")) : NULL;
 		c->expires = expiration ? parse_time(expiration) : 0;
 		r = 0;
 	}
@@ -80,30 +80,30 @@ static int read_json(const char *text, const char *source, aws_creds *c, char **
 	return r;
 }
 
-int aws_process_run(const char *command, const char *source, aws_creds *c, char **err)
+int ddbc_aws_process_run(const char *command, const char *source, aws_creds *c, char **err)
 {
 	strbuf out = STRBUF_INIT;
 	int status = 0;
 	int r = -1;
 	fflush(NULL);
 	if (run(command, &out, &status) < 0)
-		*err = aws_errf("cannot run %s", source);
+		*err = ddbc_aws_errf("cannot run %s", source);
 	else if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
-		*err = aws_errf("%s failed (exit status %d); run it yourself to see why", source,
+		*err = ddbc_aws_errf("%s failed (exit status %d); run it yourself to see why", source,
 				WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status));
 	else
-		r = read_json(strbuf_str(&out), source, c, err);
+		r = read_json(ddbc_strbuf_str(&out), source, c, err);
 	if (out.buf)
 		explicit_bzero(out.buf, out.len);
-	strbuf_release(&out);
+	ddbc_strbuf_release(&out);
 	if (r == 0) {
-		c->source = xstrdup(source);
-		c->process = xstrdup(command);
+		c->source = ddbc_xstrdup(source);
+		c->process = ddbc_xstrdup(command);
 	}
 	return r;
 }
 
-bool aws_creds_expiring(const aws_creds *c, time_t now)
+bool ddbc_aws_creds_expiring(const aws_creds *c, time_t now)
 {
 	return c->process && c->expires && c->expires - 300 <= now;
 }

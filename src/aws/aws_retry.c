@@ -26,7 +26,7 @@ static const char *const retry_types[] = {
 	"ServiceUnavailable",
 };
 
-bool aws_retryable(const ddbc_dynamo_error *e)
+bool ddbc_aws_retryable(const ddbc_dynamo_error *e)
 {
 	if (e->transport)
 		return true;
@@ -40,7 +40,7 @@ bool aws_retryable(const ddbc_dynamo_error *e)
 	return false;
 }
 
-long aws_backoff_ms(int attempt, unsigned *seed)
+long ddbc_aws_backoff_ms(int attempt, unsigned *seed)
 {
 	long ceiling = BACKOFF_CAP_MS;
 	int shift = attempt > 0 ? attempt - 1 : 0;

@@ -50,7 +50,7 @@ typedef struct call_creds {
 /* libcurl's functions; loaded by ddbc_dynamo_open before any call. */
 static const aws_curl_api *lib(void)
 {
-	return aws_curl(NULL);
+	return ddbc_aws_curl(NULL);
 }
 
 /* A thread's handle goes when the thread ends (its connections with it). */
@@ -77,19 +77,19 @@ static CURL *handle_get(ddbc_dynamo *c)
 ddbc_dynamo *ddbc_dynamo_open(const ddbc_dynamo_opts *o, char **err)
 {
 	*err = NULL;
-	if (!aws_curl(err))
+	if (!ddbc_aws_curl(err))
 		return NULL;
-	ddbc_dynamo *c = xcalloc(1, sizeof *c);
-	if (aws_setup_resolve(o, &c->s, err) < 0) {
+	ddbc_dynamo *c = ddbc_xcalloc(1, sizeof *c);
+	if (ddbc_aws_setup_resolve(o, &c->s, err) < 0) {
 		free(c);
 		return NULL;
 	}
 	c->max_attempts = o->max_attempts > 0 ? o->max_attempts : DEFAULT_ATTEMPTS;
 	c->timeout_ms = o->timeout_ms > 0 ? o->timeout_ms : DEFAULT_TIMEOUT_MS;
-	c->sigv4 = aws_errf("aws:amz:%s:dynamodb", c->s.region);
+	c->sigv4 = ddbc_aws_errf("aws:amz:%s:dynamodb", c->s.region);
 	pthread_mutex_init(&c->creds_lock, NULL);
 	if (pthread_key_create(&c->handle, handle_free) != 0) {
-		*err = aws_errf("cannot make a thread key for the client");
+		*err = ddbc_aws_errf("cannot make a thread key for the client");
 		ddbc_dynamo_close(c);
 		return NULL;
 	}
@@ -109,7 +109,7 @@ void ddbc_dynamo_close(ddbc_dynamo *c)
 		pthread_key_delete(c->handle);
 	}
 	pthread_mutex_destroy(&c->creds_lock);
-	aws_setup_release(&c->s);
+	ddbc_aws_setup_release(&c->s);
 	free(c->sigv4);
 	free(c);
 }
@@ -150,22 +150,22 @@ static int creds_take(ddbc_dynamo *c, call_creds *cc, ddbc_dynamo_error *e)
 	int r = 0;
 	pthread_mutex_lock(&c->creds_lock);
 	aws_creds *k = &c->s.creds;
-	if (aws_creds_expiring(k, time(NULL))) {
+	if (ddbc_aws_creds_expiring(k, time(NULL))) {
 		aws_creds fresh = { 0 };
 		char *err = NULL;
-		if (aws_process_run(k->process, k->source, &fresh, &err) < 0) {
+		if (ddbc_aws_process_run(k->process, k->source, &fresh, &err) < 0) {
 			error_set(e, "", 0, false, "credentials expired: %s", err);
 			free(err);
 			r = -1;
 		} else {
-			aws_creds_release(k);
+			ddbc_aws_creds_release(k);
 			*k = fresh;
 		}
 	}
 	if (r == 0) {
-		cc->key_id = xstrdup(k->key_id);
-		cc->secret = xstrdup(k->secret);
-		cc->token = k->token ? xstrdup(k->token) : NULL;
+		cc->key_id = ddbc_xstrdup(k->key_id);
+		cc->secret = ddbc_xstrdup(k->secret);
+		cc->token = k->token ? ddbc_xstrdup(k->token) : NULL;
 	}
 	pthread_mutex_unlock(&c->creds_lock);
 	return r;
@@ -197,7 +197,7 @@ static void scrub(char *msg, const char *secret)
 
 static size_t on_body(char *data, size_t size, size_t n, void *u)
 {
-	strbuf_add(u, data, size * n);
+	ddbc_strbuf_add(u, data, size * n);
 	return size * n;
 }
 
@@ -212,10 +212,10 @@ static struct curl_slist *headers(const char *op, const call_creds *cc)
 	h = lib()->slist_append(h, "Expect:");
 	if (cc->token) {
 		strbuf t = STRBUF_INIT;
-		strbuf_addf(&t, "X-Amz-Security-Token: %s", cc->token);
+		ddbc_strbuf_addf(&t, "X-Amz-Security-Token: %s", cc->token);
 		h = lib()->slist_append(h, t.buf);
 		explicit_bzero(t.buf, t.len);
-		strbuf_release(&t);
+		ddbc_strbuf_release(&t);
 	}
 	return h;
 }
@@ -309,7 +309,7 @@ static int attempt(ddbc_dynamo *c, const char *op, const char *body, json_t **re
 	 * (the headers, the body, the error buffer) nor the secret. */
 	lib()->easy_reset(h);
 	lib()->slist_free_all(hdr);
-	strbuf_release(&answer);
+	ddbc_strbuf_release(&answer);
 	creds_drop(&cc);
 	return r;
 }
@@ -357,10 +357,10 @@ int ddbc_dynamo_call(ddbc_dynamo *c, const char *op, json_t *req, json_t **resp,
 		r = attempt(c, op, body, resp, e, &code);
 		n++;
 		/* A host that does not resolve will not resolve in 100 ms. */
-		bool again = r < 0 && aws_retryable(e) && code != CURLE_COULDNT_RESOLVE_HOST;
+		bool again = r < 0 && ddbc_aws_retryable(e) && code != CURLE_COULDNT_RESOLVE_HOST;
 		if (!again || n >= c->max_attempts)
 			break;
-		sleep_ms(aws_backoff_ms(n, &seed));
+		sleep_ms(ddbc_aws_backoff_ms(n, &seed));
 	}
 	if (r < 0)
 		note_attempts(e, n);

@@ -83,8 +83,8 @@ int ddbc_dynamo_scan(ddbc_dynamo *c, json_t *req, int segments, ddbc_dynamo_page
 	memset(e, 0, sizeof *e);
 	if (segments <= 1)
 		return ddbc_dynamo_pages(c, "Scan", req, fn, ctx, e);
-	segment_run *runs = xcalloc((size_t)segments, sizeof *runs);
-	pthread_t *threads = xcalloc((size_t)segments, sizeof *threads);
+	segment_run *runs = ddbc_xcalloc((size_t)segments, sizeof *runs);
+	pthread_t *threads = ddbc_xcalloc((size_t)segments, sizeof *threads);
 	atomic_int stop = 0;
 	for (int i = 0; i < segments; i++) {
 		segment_run *s = &runs[i];

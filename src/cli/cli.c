@@ -51,11 +51,11 @@ static void no_design_reason(strbuf *sb, const ddbc_diags *d, const ddbc_source 
 	for (size_t i = 0; i < d->n; i++) {
 		const ddbc_diag *g = &d->items[i];
 		if (g->src == src && g->severity == DDBC_SEV_ERROR) {
-			strbuf_addf(sb, "not a design: line %u: %s", g->loc.line, g->message);
+			ddbc_strbuf_addf(sb, "not a design: line %u: %s", g->loc.line, g->message);
 			return;
 		}
 	}
-	strbuf_addstr(sb, "not a design");
+	ddbc_strbuf_addstr(sb, "not a design");
 }
 
 /* The last line of text lint on a terminal: what was found, in one line. */
@@ -83,9 +83,9 @@ static exit_status run_lint(struct opts *o)
 				  o->min_severity == DDBC_SEV_DEFAULT ? DDBC_SEV_OFF : o->min_severity,
 				  o->show_suppressed, NULL };
 	ddbc_diag_format_parse(o->format, &print.format);
-	print.color = cli_want_color(o->color, STDOUT_FILENO);
+	print.color = ddbc_cli_want_color(o->color, STDOUT_FILENO);
 
-	ddbc_source **sources = xcalloc(o->nfiles, sizeof(*sources));
+	ddbc_source **sources = ddbc_xcalloc(o->nfiles, sizeof(*sources));
 	ddbc_diags d;
 	ddbc_diags_init(&d);
 	/* The first file that stopped the run, for the machine formats. */
@@ -97,7 +97,7 @@ static exit_status run_lint(struct opts *o)
 			ddbc_error("cannot read '%s': %s", o->files[i], strerror(errno));
 			if (!failure.file) {
 				failure.file = o->files[i];
-				strbuf_addf(&reason, "cannot read: %s", strerror(errno));
+				ddbc_strbuf_addf(&reason, "cannot read: %s", strerror(errno));
 			}
 			continue;
 		}
@@ -108,7 +108,7 @@ static exit_status run_lint(struct opts *o)
 			no_design_reason(&reason, &d, sources[i]);
 		}
 	}
-	failure.message = strbuf_str(&reason);
+	failure.message = ddbc_strbuf_str(&reason);
 	if (failure.file)
 		print.failure = &failure;
 	ddbc_diags_print(stdout, &d, &print);
@@ -122,7 +122,7 @@ static exit_status run_lint(struct opts *o)
 
 	ddbc_counts n = ddbc_diags_count(&d);
 	ddbc_diags_release(&d);
-	strbuf_release(&reason);
+	ddbc_strbuf_release(&reason);
 	for (size_t i = 0; i < o->nfiles; i++)
 		ddbc_source_free(sources[i]);
 	free(sources);
@@ -145,7 +145,7 @@ static void print_findings(struct unit *u, const struct opts *o)
 {
 	/* Notes are for `ddbc lint`; a command that writes an output reports
 	 * only what may need acting on. */
-	ddbc_print_opts print = { DDBC_DIAG_TEXT, cli_want_color(o->color, STDERR_FILENO), 1,
+	ddbc_print_opts print = { DDBC_DIAG_TEXT, ddbc_cli_want_color(o->color, STDERR_FILENO), 1,
 				  o->min_severity == DDBC_SEV_DEFAULT ? DDBC_SEV_WARNING
 				  : o->min_severity, o->show_suppressed, NULL };
 	ddbc_diags_print(stderr, &u->d, &print);
@@ -310,7 +310,7 @@ static bool is_dir(const char *path)
 static exit_status doc_site(struct opts *o)
 {
 	if (strcmp(o->format, "html")) {
-		cli_usage_error("doc", "a directory output ('%s') needs --format html", o->output);
+		ddbc_cli_usage_error("doc", "a directory output ('%s') needs --format html", o->output);
 		return EXIT_USAGE;
 	}
 	struct unit u;
@@ -359,7 +359,7 @@ static bool file_holds(const char *file, const char *text, size_t len)
 static exit_status check_doc(struct opts *o)
 {
 	if (o->output) {
-		cli_usage_error("doc", "%s", "--check writes nothing: leave out -o");
+		ddbc_cli_usage_error("doc", "%s", "--check writes nothing: leave out -o");
 		return EXIT_USAGE;
 	}
 	if (!o->format_given && (ends_with(o->check, ".html") || ends_with(o->check, ".htm")))
@@ -412,7 +412,7 @@ static exit_status run_doc(struct opts *o)
 static exit_status run_header(struct opts *o)
 {
 	if (o->prefix && !ddbc_header_prefix_usable(o->prefix)) {
-		cli_usage_error("header", "--prefix '%s' is not a usable C identifier; write a letter, "
+		ddbc_cli_usage_error("header", "--prefix '%s' is not a usable C identifier; write a letter, "
 			    "then letters, digits and single '_' (e.g. --prefix SR)", o->prefix);
 		return EXIT_USAGE;
 	}
@@ -464,9 +464,9 @@ static exit_status run_keys(struct opts *o)
 		ddbc_keys_module_problem(ddbc_keys_langs[o->lang_row].lang, o->module) : NULL;
 	if (problem) {
 		strbuf msg = STRBUF_INIT;
-		strbuf_addf(&msg, "--module '%s' cannot name the module: %s", o->module, problem);
-		cli_usage_error("keys", "%s", strbuf_str(&msg));
-		strbuf_release(&msg);
+		ddbc_strbuf_addf(&msg, "--module '%s' cannot name the module: %s", o->module, problem);
+		ddbc_cli_usage_error("keys", "%s", ddbc_strbuf_str(&msg));
+		ddbc_strbuf_release(&msg);
 		return EXIT_USAGE;
 	}
 	o->settings.sev[DDBC_RULE_HEADER_NAME] = DDBC_SEV_OFF;
@@ -520,7 +520,7 @@ static exit_status items_to_output(struct opts *o, const ddbc_design *g, ddbc_dy
 static exit_status run_items_table(struct opts *o)
 {
 	if (o->ntables > 1 || o->nfiles > 1) {
-		cli_usage_error("check-items", "%s", o->ntables > 1
+		ddbc_cli_usage_error("check-items", "%s", o->ntables > 1
 				? "one --table at a time (run check-items once per table)"
 				: "--table reads the items from the table: give the design file only");
 		return EXIT_USAGE;
@@ -533,7 +533,7 @@ static exit_status run_items_table(struct opts *o)
 		close_unit(&u);
 		return status;
 	}
-	ddbc_dynamo *c = cli_dynamo_open(o);
+	ddbc_dynamo *c = ddbc_cli_dynamo_open(o);
 	status = c ? items_to_output(o, u.design, c) : EXIT_USAGE;
 	ddbc_dynamo_close(c);
 	close_unit(&u);
@@ -548,7 +548,7 @@ static exit_status run_items(struct opts *o)
 		o->items.min_severity = o->min_severity;
 	/* --merge reads --format json results and writes either format. */
 	if (o->merge && o->ntables) {
-		cli_usage_error("check-items", "%s", "--merge adds up results; --table checks a table");
+		ddbc_cli_usage_error("check-items", "%s", "--merge adds up results; --table checks a table");
 		return EXIT_USAGE;
 	}
 	if (o->merge)
@@ -556,7 +556,7 @@ static exit_status run_items(struct opts *o)
 	if (o->ntables)
 		return run_items_table(o);
 	if (o->nfiles < 2) {
-		cli_usage_error("check-items", "%s", "expected a design file and an items file");
+		ddbc_cli_usage_error("check-items", "%s", "expected a design file and an items file");
 		return EXIT_USAGE;
 	}
 	struct unit u;
@@ -565,10 +565,10 @@ static exit_status run_items(struct opts *o)
 		/* JSON still says why on standard output; a named output is not written. */
 		if (o->items.format == DDBC_ITEMS_JSON && !o->output && u.why) {
 			strbuf why = STRBUF_INIT;
-			strbuf_addf(&why, "%s%s", u.src ? "" : "cannot read: ", u.why);
+			ddbc_strbuf_addf(&why, "%s%s", u.src ? "" : "cannot read: ", u.why);
 			ddbc_items_print_failure(stdout, (const char *const *)o->files + 1,
-						 o->nfiles - 1, o->files[0], strbuf_str(&why));
-			strbuf_release(&why);
+						 o->nfiles - 1, o->files[0], ddbc_strbuf_str(&why));
+			ddbc_strbuf_release(&why);
 		}
 		close_unit(&u);
 		return status;
@@ -595,7 +595,7 @@ static exit_status diff_one(struct opts *o, size_t i)
 		.werror = o->werror,
 		.show_suppressed = o->show_suppressed,
 		.min_severity = o->min_severity,
-		.color = cli_want_color(o->color, o->output ? STDERR_FILENO : STDOUT_FILENO),
+		.color = ddbc_cli_want_color(o->color, o->output ? STDERR_FILENO : STDOUT_FILENO),
 		.settings = &o->settings,
 	};
 	return (exit_status)ddbc_cli_diff(&r);
@@ -605,12 +605,12 @@ static exit_status diff_one(struct opts *o, size_t i)
 static exit_status diff_live(struct opts *o)
 {
 	if (o->from || o->against || o->nfiles != 1) {
-		cli_usage_error("diff", "%s", o->nfiles != 1 ? "--live takes the design only: "
+		ddbc_cli_usage_error("diff", "%s", o->nfiles != 1 ? "--live takes the design only: "
 				"ddbc diff --live [--table NAME]... NEW"
 				: "--live compares with the deployed tables, not with --from or --against");
 		return EXIT_USAGE;
 	}
-	ddbc_dynamo *c = cli_dynamo_open(o);
+	ddbc_dynamo *c = ddbc_cli_dynamo_open(o);
 	if (!c)
 		return EXIT_USAGE;
 	ddbc_diff_request r = {
@@ -623,7 +623,7 @@ static exit_status diff_live(struct opts *o)
 		.output = o->output,
 		.werror = o->werror,
 		.min_severity = o->min_severity,
-		.color = cli_want_color(o->color, o->output ? STDERR_FILENO : STDOUT_FILENO),
+		.color = ddbc_cli_want_color(o->color, o->output ? STDERR_FILENO : STDOUT_FILENO),
 		.settings = &o->settings,
 	};
 	exit_status status = (exit_status)ddbc_cli_diff(&r);
@@ -636,7 +636,7 @@ static exit_status run_diff(struct opts *o)
 	if (o->live)
 		return diff_live(o);
 	if (o->ntables) {
-		cli_usage_error("diff", "%s", "--table names deployed tables: it goes with --live");
+		ddbc_cli_usage_error("diff", "%s", "--table names deployed tables: it goes with --live");
 		return EXIT_USAGE;
 	}
 	/* Several files against a revision (as a pre-commit hook passes them)
@@ -648,19 +648,19 @@ static exit_status run_diff(struct opts *o)
 	if (o->from && ddbc_words_parse("diff", "--from", o->from, DDBC_WORDS(live), &w) < 0)
 		return EXIT_USAGE;
 	if (o->from && (o->against || o->nfiles < 2)) {
-		cli_usage_error("diff", "%s", "--from describe-table takes the described tables, "
+		ddbc_cli_usage_error("diff", "%s", "--from describe-table takes the described tables, "
 			    "then the design: LIVE.json... NEW");
 		return EXIT_USAGE;
 	}
 	if (o->from)
 		return diff_one(o, 0);
 	if (!o->against && o->nfiles != 2) {
-		cli_usage_error("diff", "%s", "expected two design files, OLD and NEW (or --against "
+		ddbc_cli_usage_error("diff", "%s", "expected two design files, OLD and NEW (or --against "
 			    "REV FILE)");
 		return EXIT_USAGE;
 	}
 	if (o->against && o->nfiles > 1 && (one_document || o->output)) {
-		cli_usage_error("diff", "%s", "--against with several files writes text or github "
+		ddbc_cli_usage_error("diff", "%s", "--against with several files writes text or github "
 			    "to standard output only");
 		return EXIT_USAGE;
 	}
@@ -711,7 +711,7 @@ static exit_status run_import(struct opts *o)
 {
 	size_t row;
 	if (!o->from) {
-		cli_usage_error("import", "%s", "--from SOURCE is required");
+		ddbc_cli_usage_error("import", "%s", "--from SOURCE is required");
 		return EXIT_USAGE;
 	}
 	if (ddbc_words_parse("import", "source", o->from, DDBC_WORDS(ddbc_import_sources), &row) < 0)
@@ -720,7 +720,7 @@ static exit_status run_import(struct opts *o)
 	ddbc_output out;
 	if (ddbc_output_open(&out, o->output) < 0)
 		return EXIT_USAGE;
-	ddbc_import_param *params = xcalloc(o->nparams + 1, sizeof(*params));
+	ddbc_import_param *params = ddbc_xcalloc(o->nparams + 1, sizeof(*params));
 	for (size_t i = 0; i < o->nparams; i++)
 		params[i] = (ddbc_import_param){ o->params[i].name, o->params[i].value };
 	int rc = ddbc_import(from, o->files, o->nfiles, params, o->nparams,
@@ -831,7 +831,7 @@ static exit_status run_command(const struct command *cmd, int argc, char **argv)
 	ddbc_settings_init(&o.settings);
 	ddbc_items_opts_init(&o.items);
 	exit_status status = EXIT_USAGE;
-	switch (cli_parse_options(cmd, argc, argv, &o)) {
+	switch (ddbc_cli_parse_options(cmd, argc, argv, &o)) {
 	case CLI_GO_ON:
 		format_limits(cmd, &o);
 		params_given(cmd, &o);
@@ -850,7 +850,7 @@ static exit_status run_command(const struct command *cmd, int argc, char **argv)
 int ddbc_cli_main(int argc, char **argv)
 {
 	if (argc < 2) {
-		cli_usage_error(NULL, "%s", "no command given");
+		ddbc_cli_usage_error(NULL, "%s", "no command given");
 		return EXIT_USAGE;
 	}
 	const char *name = argv[1];

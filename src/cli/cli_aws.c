@@ -4,7 +4,7 @@
 
 #include <stdlib.h>
 
-ddbc_dynamo *cli_dynamo_open(const struct opts *o)
+ddbc_dynamo *ddbc_cli_dynamo_open(const struct opts *o)
 {
 	ddbc_dynamo_opts d = {
 		.endpoint = o->endpoint,

@@ -21,6 +21,6 @@
 	"      --max-attempts N    tries of a throttled or failed request (default 3)\n"
 
 /* The client, or NULL after saying on stderr why not (exit status 2). */
-ddbc_dynamo *cli_dynamo_open(const struct opts *o);
+ddbc_dynamo *ddbc_cli_dynamo_open(const struct opts *o);
 
 #endif

@@ -13,17 +13,17 @@ ddbc_emit_result ddbc_cli_cost(FILE *out, const ddbc_design *g, const char *file
 	ddbc_prices pr;
 	strbuf err = STRBUF_INIT;
 	if (!ddbc_prices_load(prices, region, &pr, &err)) {
-		if (g->pricing_region.s && strstr(strbuf_str(&err), "has no prices for region"))
+		if (g->pricing_region.s && strstr(ddbc_strbuf_str(&err), "has no prices for region"))
 			ddbc_file_error(file, g->pricing_region.loc.line,
 					g->pricing_region.loc.column, "pricing.region: %s%s",
-					strbuf_str(&err),
+					ddbc_strbuf_str(&err),
 					prices ? "" : "; give its prices with --prices FILE");
 		else
-			ddbc_cmd_error("cost", "%s", strbuf_str(&err));
-		strbuf_release(&err);
+			ddbc_cmd_error("cost", "%s", ddbc_strbuf_str(&err));
+		ddbc_strbuf_release(&err);
 		return DDBC_EMIT_FAILED;
 	}
-	strbuf_release(&err);
+	ddbc_strbuf_release(&err);
 	ddbc_cost_format fmt = !strcmp(format, "json") ? DDBC_COST_JSON
 			       : !strcmp(format, "md") ? DDBC_COST_MD : DDBC_COST_TEXT;
 	ddbc_emit_result r = ddbc_emit_cost(out, g, &pr, fmt);

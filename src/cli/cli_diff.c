@@ -84,7 +84,7 @@ static int run_git(const char *dir, char *const argv[], strbuf *out)
 	ssize_t n;
 	while ((n = read(fds[0], buf, sizeof(buf))) > 0 || (n < 0 && errno == EINTR))
 		if (n > 0 && out)
-			strbuf_add(out, buf, (size_t)n);
+			ddbc_strbuf_add(out, buf, (size_t)n);
 	close(fds[0]);
 	int status;
 	while (waitpid(pid, &status, 0) < 0)
@@ -120,22 +120,22 @@ static ddbc_source *empty_design(const char *name)
 /* FILE as git holds it at rev, as a source named "REV:FILE". */
 static rev_result source_at_rev(const char *path, const char *rev, ddbc_source **out)
 {
-	char *dcopy = xstrdup(path), *bcopy = xstrdup(path);
+	char *dcopy = ddbc_xstrdup(path), *bcopy = ddbc_xstrdup(path);
 	const char *dir = dirname(dcopy);
 	strbuf spec = STRBUF_INIT, revc = STRBUF_INIT, text = STRBUF_INIT;
-	strbuf_addf(&spec, "%s:./%s", rev, basename(bcopy));
-	strbuf_addf(&revc, "%s^{commit}", rev);
+	ddbc_strbuf_addf(&spec, "%s:./%s", rev, basename(bcopy));
+	ddbc_strbuf_addf(&revc, "%s^{commit}", rev);
 	char *inside[] = { "git", "rev-parse", "--is-inside-work-tree", NULL };
-	char *verify[] = { "git", "rev-parse", "--verify", "--quiet", (char *)strbuf_str(&revc),
+	char *verify[] = { "git", "rev-parse", "--verify", "--quiet", (char *)ddbc_strbuf_str(&revc),
 			   NULL };
 	char *tracked[] = { "git", "ls-files", "--error-unmatch", "--", basename(bcopy), NULL };
-	char *show[] = { "git", "show", (char *)strbuf_str(&spec), NULL };
+	char *show[] = { "git", "show", (char *)ddbc_strbuf_str(&spec), NULL };
 	char *head[] = { "git", "rev-parse", "--verify", "--quiet", "HEAD^{commit}", NULL };
 	rev_result result = REV_FAILED;
 	/* Named as git names it: REV:PATH from the repository's root. */
 	char *from_root = ddbc_repo_path(path);
 	strbuf name = STRBUF_INIT;
-	strbuf_addf(&name, "%s:%s", rev, from_root ? from_root : path);
+	ddbc_strbuf_addf(&name, "%s:%s", rev, from_root ? from_root : path);
 	free(from_root);
 	*out = NULL;
 	int rc = run_git(dir, inside, NULL);
@@ -152,16 +152,16 @@ static rev_result source_at_rev(const char *path, const char *rev, ddbc_source *
 				       "files: ddbc diff OLD NEW)", path);
 	else if (run_git(dir, show, &text) != 0) {
 		/* Not at rev, or no commit at all yet: nothing was deployed. */
-		*out = empty_design(strbuf_str(&name));
+		*out = empty_design(ddbc_strbuf_str(&name));
 		result = REV_NEW_FILE;
 	} else {
-		*out = ddbc_source_from_memory(strbuf_str(&name), strbuf_str(&text), text.len);
+		*out = ddbc_source_from_memory(ddbc_strbuf_str(&name), ddbc_strbuf_str(&text), text.len);
 		result = REV_OK;
 	}
-	strbuf_release(&name);
-	strbuf_release(&spec);
-	strbuf_release(&revc);
-	strbuf_release(&text);
+	ddbc_strbuf_release(&name);
+	ddbc_strbuf_release(&spec);
+	ddbc_strbuf_release(&revc);
+	ddbc_strbuf_release(&text);
 	free(dcopy);
 	free(bcopy);
 	return result;
@@ -292,16 +292,16 @@ static void print_failure(const side *s, const char *path, const ddbc_diff_reque
 		return;
 	strbuf why = STRBUF_INIT;
 	if (!s->src && s->read_errno)
-		strbuf_addf(&why, "cannot read: %s", strerror(s->read_errno));
+		ddbc_strbuf_addf(&why, "cannot read: %s", strerror(s->read_errno));
 	else if (!s->src)
-		strbuf_addf(&why, "cannot read at revision '%s'", r->against);
+		ddbc_strbuf_addf(&why, "cannot read at revision '%s'", r->against);
 	else
-		strbuf_addstr(&why, s->design ? "the design has errors" : "not a design");
-	ddbc_failure failure = { path, strbuf_str(&why), has_errors(&s->d) };
+		ddbc_strbuf_addstr(&why, s->design ? "the design has errors" : "not a design");
+	ddbc_failure failure = { path, ddbc_strbuf_str(&why), has_errors(&s->d) };
 	ddbc_print_opts print = { format, false, 2, DDBC_SEV_ERROR, false, &failure };
 	ddbc_diags_print(stdout, &s->d, &print);
 	fflush(stdout);
-	strbuf_release(&why);
+	ddbc_strbuf_release(&why);
 }
 
 /* ---- output ---------------------------------------------------------------------------- */
@@ -380,27 +380,27 @@ static char *migrate_command(const ddbc_diff_request *r)
 	if (r->live_paths)
 		return NULL;
 	strbuf sb = STRBUF_INIT;
-	strbuf_addstr(&sb, "ddbc migrate");
+	ddbc_strbuf_addstr(&sb, "ddbc migrate");
 	const char *args[] = { r->against ? "--against" : NULL, r->against ? r->against
 			       : r->old_path, r->new_path };
 	for (size_t i = 0; i < 3; i++) {
 		if (!args[i])
 			continue;
-		strbuf_addch(&sb, ' ');
+		ddbc_strbuf_addch(&sb, ' ');
 		if (args[i][strspn(args[i], "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
 				   "0123456789_./:@%+=,^~-")] == '\0' && args[i][0]) {
-			strbuf_addstr(&sb, args[i]);
+			ddbc_strbuf_addstr(&sb, args[i]);
 			continue;
 		}
-		strbuf_addch(&sb, '\'');
+		ddbc_strbuf_addch(&sb, '\'');
 		for (const char *p = args[i]; *p; p++)
 			if (*p == '\'')
-				strbuf_addstr(&sb, "'\\''");
+				ddbc_strbuf_addstr(&sb, "'\\''");
 			else
-				strbuf_addch(&sb, *p);
-		strbuf_addch(&sb, '\'');
+				ddbc_strbuf_addch(&sb, *p);
+		ddbc_strbuf_addch(&sb, '\'');
 	}
-	return strbuf_detach(&sb);
+	return ddbc_strbuf_detach(&sb);
 }
 
 /* Writes the findings, or the plan with the findings on stderr. */
@@ -465,13 +465,13 @@ static void live_tables(const ddbc_diff_request *r, const ddbc_design *g, char *
 			char ***deployed, size_t *n)
 {
 	*n = r->ntables ? r->ntables : g->ntables;
-	*names = xcalloc(*n + 1, sizeof(**names));
-	*deployed = xcalloc(*n + 1, sizeof(**deployed));
+	*names = ddbc_xcalloc(*n + 1, sizeof(**names));
+	*deployed = ddbc_xcalloc(*n + 1, sizeof(**deployed));
 	for (size_t i = 0; i < *n; i++) {
 		const char *arg = r->ntables ? r->tables[i] : g->tables[i].name.s;
 		const char *eq = strchr(arg, '=');
-		(*names)[i] = eq ? xstrndup(arg, (size_t)(eq - arg)) : xstrdup(arg);
-		(*deployed)[i] = xstrdup(eq ? eq + 1 : arg);
+		(*names)[i] = eq ? ddbc_xstrndup(arg, (size_t)(eq - arg)) : ddbc_xstrdup(arg);
+		(*deployed)[i] = ddbc_xstrdup(eq ? eq + 1 : arg);
 	}
 }
 
@@ -497,10 +497,10 @@ static int compare_live(const side *n, const ddbc_diff_request *r)
 {
 	const char *tmp = getenv("TMPDIR");
 	strbuf dir = STRBUF_INIT, err = STRBUF_INIT;
-	strbuf_addf(&dir, "%s/ddbc-live-XXXXXX", tmp && *tmp ? tmp : "/tmp");
+	ddbc_strbuf_addf(&dir, "%s/ddbc-live-XXXXXX", tmp && *tmp ? tmp : "/tmp");
 	if (!mkdtemp(dir.buf)) {
 		ddbc_cmd_error("diff", "cannot make a temporary folder: %s", strerror(errno));
-		strbuf_release(&dir);
+		ddbc_strbuf_release(&dir);
 		return STATUS_USAGE;
 	}
 	size_t ntables, nlive = 0;
@@ -518,7 +518,7 @@ static int compare_live(const side *n, const ddbc_diff_request *r)
 			       "another name)", unknown, r->new_path);
 	} else if (ddbc_live_describe(r->live, (const char *const *)tables, (const char *const *)deployed,
 			       ntables, dir.buf, &paths, &nlive, &err) < 0) {
-		ddbc_cmd_error("diff", "%s", strbuf_str(&err));
+		ddbc_cmd_error("diff", "%s", ddbc_strbuf_str(&err));
 	} else {
 		ddbc_diff_request lr = *r;
 		lr.live_paths = paths;
@@ -534,8 +534,8 @@ static int compare_live(const side *n, const ddbc_diff_request *r)
 	remove_described(dir.buf, paths, nlive);
 	free_list(tables);
 	free_list(deployed);
-	strbuf_release(&dir);
-	strbuf_release(&err);
+	ddbc_strbuf_release(&dir);
+	ddbc_strbuf_release(&err);
 	return status;
 }
 

@@ -42,21 +42,21 @@ static int print_page(const char *id)
 	const char *dir = getenv("DDBC_RULES_DIR");
 	if (dir && *dir) {
 		strbuf path = STRBUF_INIT;
-		strbuf_addf(&path, "%s/%s.md", dir, id);
+		ddbc_strbuf_addf(&path, "%s/%s.md", dir, id);
 		ddbc_source *page = ddbc_source_read(path.buf);
 		if (!page)
 			ddbc_cmd_error("explain", "cannot read '%s' (DDBC_RULES_DIR): %s",
 				       path.buf, strerror(errno));
 		else
 			fwrite(page->text, 1, page->len, stdout);
-		strbuf_release(&path);
+		ddbc_strbuf_release(&path);
 		ddbc_source_free(page);
 		return page ? STATUS_OK : STATUS_USAGE;
 	}
 	strbuf name = STRBUF_INIT;
-	strbuf_addf(&name, "rules/%s.md", id);
+	ddbc_strbuf_addf(&name, "rules/%s.md", id);
 	const ddbc_embedded_file *f = ddbc_embedded_find(name.buf);
-	strbuf_release(&name);
+	ddbc_strbuf_release(&name);
 	if (!f) {
 		/* Every rule and kind is embedded by the build: a miss is a bug. */
 		ddbc_cmd_error("explain", "this build lacks the page of '%s'", id);

@@ -44,7 +44,7 @@ static void default_name(strbuf *sb)
 	char *cwd = getcwd(NULL, 0);
 	const char *base = cwd ? strrchr(cwd, '/') : NULL;
 	base = base ? base + 1 : "";
-	strbuf_addstr(sb, name_ok(base) ? base : "design");
+	ddbc_strbuf_addstr(sb, name_ok(base) ? base : "design");
 	free(cwd);
 }
 
@@ -56,20 +56,20 @@ static void fill(strbuf *sb, const ddbc_embedded_file *t, const char *name, cons
 	while (p < end) {
 		const char *at = memchr(p, '@', (size_t)(end - p));
 		if (!at) {
-			strbuf_add(sb, p, (size_t)(end - p));
+			ddbc_strbuf_add(sb, p, (size_t)(end - p));
 			break;
 		}
-		strbuf_add(sb, p, (size_t)(at - p));
+		ddbc_strbuf_add(sb, p, (size_t)(at - p));
 		if (!strncmp(at, "@NAME@", 6)) {
-			strbuf_addstr(sb, name);
+			ddbc_strbuf_addstr(sb, name);
 			p = at + 6;
 		} else if (!strncmp(at, "@FILE@", 6)) {
 			/* In a comment: a line break would end it. */
 			for (const char *f = file; *f; f++)
-				strbuf_addch(sb, *f == '\n' || *f == '\r' ? '?' : *f);
+				ddbc_strbuf_addch(sb, *f == '\n' || *f == '\r' ? '?' : *f);
 			p = at + 6;
 		} else {
-			strbuf_addch(sb, '@');
+			ddbc_strbuf_addch(sb, '@');
 			p = at + 1;
 		}
 	}
@@ -81,18 +81,18 @@ int ddbc_cli_init(const char *name, const char *output)
 	int status = STATUS_USAGE;
 	if (name && !name_ok(name)) {
 		/* A command-line mistake: a usage error, naming the help. */
-		cli_usage_error("init", "'%s' is not a design name; use an ASCII letter, then "
+		ddbc_cli_usage_error("init", "'%s' is not a design name; use an ASCII letter, then "
 				"letters, digits, '-' and '_' (at most 64 in all)", name);
 		goto out;
 	}
 	if (name)
-		strbuf_addstr(&nm, name);
+		ddbc_strbuf_addstr(&nm, name);
 	else
 		default_name(&nm);
 	if (output)
-		strbuf_addstr(&path, output);
+		ddbc_strbuf_addstr(&path, output);
 	else
-		strbuf_addf(&path, "%s.ddb.yaml", nm.buf);
+		ddbc_strbuf_addf(&path, "%s.ddb.yaml", nm.buf);
 	int to_stdout = !strcmp(path.buf, "-");
 	/* Never over a file that is there, whatever it is (a dangling symlink
 	 * included): init starts a design, it does not replace one. */
@@ -109,11 +109,11 @@ int ddbc_cli_init(const char *name, const char *output)
 	}
 	strbuf file = STRBUF_INIT;
 	if (to_stdout)
-		strbuf_addf(&file, "%s.ddb.yaml", nm.buf);
+		ddbc_strbuf_addf(&file, "%s.ddb.yaml", nm.buf);
 	else
-		strbuf_addstr(&file, path.buf);
+		ddbc_strbuf_addstr(&file, path.buf);
 	fill(&text, t, nm.buf, file.buf);
-	strbuf_release(&file);
+	ddbc_strbuf_release(&file);
 	ddbc_output out;
 	if (ddbc_output_open(&out, path.buf) < 0)
 		goto out;
@@ -125,8 +125,8 @@ int ddbc_cli_init(const char *name, const char *output)
 			  path.buf);
 	status = STATUS_OK;
 out:
-	strbuf_release(&nm);
-	strbuf_release(&path);
-	strbuf_release(&text);
+	ddbc_strbuf_release(&nm);
+	ddbc_strbuf_release(&path);
+	ddbc_strbuf_release(&text);
 	return status;
 }

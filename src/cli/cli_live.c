@@ -26,18 +26,18 @@ ddbc_emit_result ddbc_cli_sample(FILE *out, const ddbc_design *g, const struct o
 	strbuf err = STRBUF_INIT;
 	ddbc_emit_result r = DDBC_EMIT_OK;
 	if (ddbc_sample_make(g, &so, &s, &err) < 0) {
-		ddbc_error("%s", strbuf_str(&err));
+		ddbc_error("%s", ddbc_strbuf_str(&err));
 		r = DDBC_EMIT_FAILED;
 	} else {
 		/* one line a note */
-		for (const char *at = strbuf_str(&s.notes); *at; at += strcspn(at, "\n") + 1)
+		for (const char *at = ddbc_strbuf_str(&s.notes); *at; at += strcspn(at, "\n") + 1)
 			ddbc_note("sample", "%.*s", (int)strcspn(at, "\n"), at);
 		if (ddbc_sample_write(out, &s, strcmp(o->format, "batch") ? DDBC_SAMPLE_JSONL
 									     : DDBC_SAMPLE_BATCH) < 0)
 			r = DDBC_EMIT_FAILED;
 	}
 	ddbc_sample_release(&s);
-	strbuf_release(&err);
+	ddbc_strbuf_release(&err);
 	return r;
 }
 
@@ -51,12 +51,12 @@ const ddbc_word ddbc_verify_formats[] = {
 exit_status ddbc_cli_verify(const ddbc_design *g, const char *file, const struct opts *o)
 {
 	if (o->items_file && (o->count_given || o->seed)) {
-		cli_usage_error("verify", "%s", "--items writes the file's items: leave out --count "
+		ddbc_cli_usage_error("verify", "%s", "--items writes the file's items: leave out --count "
 				"and --seed");
 		return EXIT_USAGE;
 	}
 	if (o->in_place && (o->create || o->count_given || o->seed)) {
-		cli_usage_error("verify", "%s", "--in-place checks the items the tables hold: leave "
+		ddbc_cli_usage_error("verify", "%s", "--in-place checks the items the tables hold: leave "
 				"out --create, --count and --seed");
 		return EXIT_USAGE;
 	}
@@ -70,7 +70,7 @@ exit_status ddbc_cli_verify(const ddbc_design *g, const char *file, const struct
 		.in_place = o->in_place,
 		.patterns = o->npatterns ? o->patterns : NULL, .npatterns = o->npatterns,
 	};
-	ddbc_dynamo *c = cli_dynamo_open(o);
+	ddbc_dynamo *c = ddbc_cli_dynamo_open(o);
 	ddbc_output out;
 	if (!c || ddbc_output_open(&out, o->output) < 0) {
 		ddbc_dynamo_close(c);

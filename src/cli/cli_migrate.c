@@ -44,7 +44,7 @@ static exit_status check_options(const struct opts *o)
 	else if (!o->apply && !o->output && !o->dry_run)
 		bad = "say what to do with the rewrites: --apply, -o FILE or --dry-run";
 	if (bad) {
-		cli_usage_error("migrate", "%s", bad);
+		ddbc_cli_usage_error("migrate", "%s", bad);
 		return EXIT_USAGE;
 	}
 	return EXIT_OK;
@@ -76,7 +76,7 @@ exit_status ddbc_cli_migrate(struct opts *o)
 		errno = 0;
 		m->max_units = strtod(o->max_units, &end);
 		if (*end || errno || !(m->max_units > 0)) {
-			cli_usage_error("migrate", "--max-units takes a number above 0, got '%s'",
+			ddbc_cli_usage_error("migrate", "--max-units takes a number above 0, got '%s'",
 					o->max_units);
 			return EXIT_USAGE;
 		}
@@ -96,7 +96,7 @@ exit_status ddbc_cli_migrate(struct opts *o)
 		.new_path = o->files[o->against ? 0 : 1],
 		.against = o->against,
 		.format = "text",
-		.color = cli_want_color(o->color, STDERR_FILENO),
+		.color = ddbc_cli_want_color(o->color, STDERR_FILENO),
 		.settings = &o->settings,
 	};
 	int status = ddbc_cli_diff_designs(&r, run, &c);

@@ -20,14 +20,14 @@
 #include <unistd.h>
 
 /* Says what is wrong with the command line and where help is. */
-void cli_usage_error(const char *cmd, const char *fmt, const char *arg)
+void ddbc_cli_usage_error(const char *cmd, const char *fmt, const char *arg)
 {
 	ddbc_usage_error(cmd, fmt, arg);
 }
 
 /* ---- option parsing ------------------------------------------------------------ */
 
-bool cli_want_color(color_when color, int fd)
+bool ddbc_cli_want_color(color_when color, int fd)
 {
 	if (color != COLOR_AUTO)
 		return color == COLOR_ALWAYS;
@@ -42,10 +42,10 @@ static int add_param(const char *cmd, struct opts *o, char *arg)
 {
 	char *eq = strchr(arg, '=');
 	if (!eq || eq == arg) {
-		cli_usage_error(cmd, "expected --param NAME=VALUE, got '%s'", arg);
+		ddbc_cli_usage_error(cmd, "expected --param NAME=VALUE, got '%s'", arg);
 		return -1;
 	}
-	xgrow((void **)&o->params, &o->params_cap, o->nparams + 1, sizeof(ddbc_param));
+	ddbc_xgrow((void **)&o->params, &o->params_cap, o->nparams + 1, sizeof(ddbc_param));
 	*eq = '\0';
 	o->params[o->nparams].name = arg;
 	o->params[o->nparams].value = eq + 1;
@@ -57,7 +57,7 @@ static int add_param(const char *cmd, struct opts *o, char *arg)
 static bool names_item_kind(const char *arg)
 {
 	const char *eq = strchr(arg, '=');
-	char *id = xstrndup(arg, eq ? (size_t)(eq - arg) : strlen(arg));
+	char *id = ddbc_xstrndup(arg, eq ? (size_t)(eq - arg) : strlen(arg));
 	ddbc_item_kind k;
 	bool found = ddbc_item_kind_find(id, &k) == 0;
 	free(id);
@@ -68,18 +68,18 @@ static bool names_item_kind(const char *arg)
 static cli_step take_item_rule(const struct command *cmd, struct opts *o, const char *arg)
 {
 	const char *eq = strchr(arg, '=');
-	char *id = xstrndup(arg, eq ? (size_t)(eq - arg) : strlen(arg));
+	char *id = ddbc_xstrndup(arg, eq ? (size_t)(eq - arg) : strlen(arg));
 	ddbc_item_kind k;
 	ddbc_item_kind_find(id, &k);
 	free(id);
 	ddbc_severity sev;
 	if (!(cmd->options & OPT_ITEMS)) {
-		cli_usage_error(cmd->name, "'%s' is a kind of check-items finding, not a rule of "
+		ddbc_cli_usage_error(cmd->name, "'%s' is a kind of check-items finding, not a rule of "
 			    "the design", arg);
 		return CLI_USAGE_ERROR;
 	}
 	if (!eq || ddbc_severity_parse(eq + 1, &sev) < 0) {
-		cli_usage_error(cmd->name, "expected --rule KIND=off|note|warning|error, got '%s'", arg);
+		ddbc_cli_usage_error(cmd->name, "expected --rule KIND=off|note|warning|error, got '%s'", arg);
 		return CLI_USAGE_ERROR;
 	}
 	o->items.sev[k] = sev;
@@ -94,10 +94,10 @@ static cli_step take_rule(const struct command *cmd, struct opts *o, const char 
 	strbuf err = STRBUF_INIT;
 	cli_step step = CLI_GO_ON;
 	if (ddbc_settings_parse(&o->settings, arg, &err) < 0) {
-		cli_usage_error(cmd->name, "%s", strbuf_str(&err));
+		ddbc_cli_usage_error(cmd->name, "%s", ddbc_strbuf_str(&err));
 		step = CLI_USAGE_ERROR;
 	}
-	strbuf_release(&err);
+	ddbc_strbuf_release(&err);
 	return step;
 }
 
@@ -192,7 +192,7 @@ static cli_step one_option(const struct command *cmd, struct opts *o, int c, cha
 	case 'N':
 		return parse_count(cmd->name, "--max-attempts", arg, 1, 100, &o->max_attempts);
 	case 'b':
-		xgrow((void **)&o->tables, &o->tables_cap, o->ntables + 1, sizeof(*o->tables));
+		ddbc_xgrow((void **)&o->tables, &o->tables_cap, o->ntables + 1, sizeof(*o->tables));
 		o->tables[o->ntables++] = arg;
 		return CLI_GO_ON;
 	case 'v': o->live = true; return CLI_GO_ON;
@@ -202,7 +202,7 @@ static cli_step one_option(const struct command *cmd, struct opts *o, int c, cha
 	case 'y': o->yes = true; return CLI_GO_ON;
 	case 'i': o->in_place = true; return CLI_GO_ON;
 	case 'x':
-		xgrow((void **)&o->patterns, &o->patterns_cap, o->npatterns + 1,
+		ddbc_xgrow((void **)&o->patterns, &o->patterns_cap, o->npatterns + 1,
 		      sizeof(*o->patterns));
 		o->patterns[o->npatterns++] = arg;
 		return CLI_GO_ON;
@@ -232,19 +232,19 @@ static void option_error(const struct command *cmd, const char *shortopts,
 		const char *at = optopt ? strchr(shortopts, optopt) : NULL;
 		char flag[] = { '-', (char)optopt, 0 };
 		if (at && at[1] == ':')
-			cli_usage_error(cmd->name, "option '%s' needs a value", flag);
+			ddbc_cli_usage_error(cmd->name, "option '%s' needs a value", flag);
 		else
-			cli_usage_error(cmd->name, "unknown option '%s'", optopt ? flag : written);
+			ddbc_cli_usage_error(cmd->name, "unknown option '%s'", optopt ? flag : written);
 		return;
 	}
 	const char *name = written + 2;
 	size_t len = strcspn(name, "=");
-	char *flag = xstrndup(written, len + 2);
+	char *flag = ddbc_xstrndup(written, len + 2);
 	const char *names[64];
 	size_t n = 0;
 	for (const struct option *lo = longopts; lo->name && n < 64; lo++) {
 		if (!strcmp(lo->name, flag + 2)) {
-			cli_usage_error(cmd->name, lo->has_arg == required_argument
+			ddbc_cli_usage_error(cmd->name, lo->has_arg == required_argument
 				    ? "option '%s' needs a value" : "option '%s' takes no value",
 				    flag);
 			free(flag);
@@ -258,7 +258,7 @@ static void option_error(const struct command *cmd, const char *shortopts,
 	free(flag);
 }
 
-cli_step cli_parse_options(const struct command *cmd, int argc, char **argv, struct opts *o)
+cli_step ddbc_cli_parse_options(const struct command *cmd, int argc, char **argv, struct opts *o)
 {
 	static const struct { struct option opt; unsigned flag; } all[] = {
 		{ { "format", required_argument, NULL, 'f' }, OPT_FORMAT },
@@ -343,12 +343,12 @@ cli_step cli_parse_options(const struct command *cmd, int argc, char **argv, str
 	o->files = argv + optind;
 	o->nfiles = (size_t)(argc - optind);
 	if (o->nfiles < cmd->min_files) {
-		cli_usage_error(cmd->name, "%s", cmd->min_files > 1 ? "expected a design file and an "
+		ddbc_cli_usage_error(cmd->name, "%s", cmd->min_files > 1 ? "expected a design file and an "
 			    "items file" : "no design file given");
 		return CLI_USAGE_ERROR;
 	}
 	if (o->nfiles > cmd->max_files) {
-		cli_usage_error(cmd->name, "too many files starting at '%s'", o->files[cmd->max_files]);
+		ddbc_cli_usage_error(cmd->name, "too many files starting at '%s'", o->files[cmd->max_files]);
 		return CLI_USAGE_ERROR;
 	}
 	return CLI_GO_ON;

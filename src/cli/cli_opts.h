@@ -113,11 +113,11 @@ struct command {
 };
 
 /* Says what is wrong with the command line and where help is. */
-void cli_usage_error(const char *cmd, const char *fmt, const char *arg);
+void ddbc_cli_usage_error(const char *cmd, const char *fmt, const char *arg);
 /* Whether to colour what goes to fd, as --color and NO_COLOR say. */
-bool cli_want_color(color_when color, int fd);
+bool ddbc_cli_want_color(color_when color, int fd);
 /* Fills o from argv for cmd: its options (GNU order: they may follow the
  * files) and its files, checked against what cmd accepts. */
-cli_step cli_parse_options(const struct command *cmd, int argc, char **argv, struct opts *o);
+cli_step ddbc_cli_parse_options(const struct command *cmd, int argc, char **argv, struct opts *o);
 
 #endif

@@ -352,26 +352,26 @@ static void put_words(strbuf *out, ddbc_words w, const char *note, size_t *col)
 {
 	strbuf all = STRBUF_INIT;
 	ddbc_words_join(&all, w, note);
-	const char *s = strbuf_str(&all);
+	const char *s = ddbc_strbuf_str(&all);
 	while (*s) {
 		size_t len = strcspn(s, " ");
 		if (*col + len > 79) {
 			/* the trailing blank before the break goes */
 			if (out->len && out->buf[out->len - 1] == ' ')
 				out->buf[--out->len] = '\0';
-			strbuf_addstr(out, "\n                          ");
+			ddbc_strbuf_addstr(out, "\n                          ");
 			*col = 26;
 		}
-		strbuf_add(out, s, len);
+		ddbc_strbuf_add(out, s, len);
 		*col += len;
 		s += len;
 		if (*s == ' ') {
-			strbuf_addch(out, ' ');
+			ddbc_strbuf_addch(out, ' ');
 			(*col)++;
 			s++;
 		}
 	}
-	strbuf_release(&all);
+	ddbc_strbuf_release(&all);
 }
 
 void ddbc_usage_print(FILE *out, const char *usage, ddbc_words formats, ddbc_words sources,
@@ -392,10 +392,10 @@ void ddbc_usage_print(FILE *out, const char *usage, ddbc_words formats, ddbc_wor
 			s += 7;
 			continue;
 		}
-		strbuf_addch(&sb, *s);
+		ddbc_strbuf_addch(&sb, *s);
 		col = *s == '\n' ? 0 : col + 1;
 		s++;
 	}
-	fputs(strbuf_str(&sb), out);
-	strbuf_release(&sb);
+	fputs(ddbc_strbuf_str(&sb), out);
+	ddbc_strbuf_release(&sb);
 }

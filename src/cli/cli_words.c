@@ -53,7 +53,7 @@ static bool abbreviates(const char *brief, const char *word)
 static const char *meant(const char *arg, ddbc_words w)
 {
 	size_t n = count(w);
-	const char **names = xcalloc(n + 1, sizeof(*names));
+	const char **names = ddbc_xcalloc(n + 1, sizeof(*names));
 	for (size_t i = 0; i < n; i++)
 		names[i] = ddbc_word_name(w, i);
 	const char *hint = ddbc_suggest(arg, names, n);
@@ -75,14 +75,14 @@ int ddbc_words_parse(const char *cmd, const char *what, const char *arg, ddbc_wo
 	}
 	strbuf list = STRBUF_INIT;
 	for (size_t i = 0; ddbc_word_name(w, i); i++)
-		strbuf_addf(&list, "%s%s", i ? ", " : "", ddbc_word_name(w, i));
+		ddbc_strbuf_addf(&list, "%s%s", i ? ", " : "", ddbc_word_name(w, i));
 	const char *hint = meant(arg, w);
 	if (hint)
 		ddbc_usage_error(cmd, "unknown %s '%s'; did you mean '%s'? (%s)", what, arg, hint,
-				 strbuf_str(&list));
+				 ddbc_strbuf_str(&list));
 	else
-		ddbc_usage_error(cmd, "unknown %s '%s'; use %s", what, arg, strbuf_str(&list));
-	strbuf_release(&list);
+		ddbc_usage_error(cmd, "unknown %s '%s'; use %s", what, arg, ddbc_strbuf_str(&list));
+	ddbc_strbuf_release(&list);
 	return -1;
 }
 
@@ -101,9 +101,9 @@ void ddbc_words_join(strbuf *sb, ddbc_words w, const char *first_note)
 {
 	size_t n = count(w);
 	for (size_t i = 0; i < n; i++) {
-		strbuf_addf(sb, "%s%s", i == 0 ? "" : i + 1 == n ? " or " : ", ",
+		ddbc_strbuf_addf(sb, "%s%s", i == 0 ? "" : i + 1 == n ? " or " : ", ",
 			    ddbc_word_name(w, i));
 		if (i == 0 && first_note)
-			strbuf_addstr(sb, first_note);
+			ddbc_strbuf_addstr(sb, first_note);
 	}
 }

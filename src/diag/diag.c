@@ -20,9 +20,9 @@ static int find_rule(const char *id, ddbc_rule *rule, strbuf *err)
 		return 0;
 	const char *hint = ddbc_rule_suggest(id);
 	if (hint)
-		strbuf_addf(err, "unknown rule '%s'; did you mean '%s'?", id, hint);
+		ddbc_strbuf_addf(err, "unknown rule '%s'; did you mean '%s'?", id, hint);
 	else
-		strbuf_addf(err, "unknown rule '%s'; 'ddbc explain' lists them", id);
+		ddbc_strbuf_addf(err, "unknown rule '%s'; 'ddbc explain' lists them", id);
 	return -1;
 }
 
@@ -30,19 +30,19 @@ int ddbc_settings_parse(ddbc_settings *s, const char *arg, strbuf *err)
 {
 	const char *eq = strchr(arg, '=');
 	if (!eq) {
-		strbuf_addf(err, "expected RULE=off|note|warning|error, got '%s'", arg);
+		ddbc_strbuf_addf(err, "expected RULE=off|note|warning|error, got '%s'", arg);
 		return -1;
 	}
-	char *id = xstrndup(arg, (size_t)(eq - arg));
+	char *id = ddbc_xstrndup(arg, (size_t)(eq - arg));
 	ddbc_rule rule;
 	ddbc_severity sev = DDBC_SEV_DEFAULT;
 	int rc = find_rule(id, &rule, err);
 	if (rc == 0 && ddbc_severity_parse(eq + 1, &sev) < 0) {
-		strbuf_addf(err, "unknown severity '%s' for rule '%s'; use off, note, warning or "
+		ddbc_strbuf_addf(err, "unknown severity '%s' for rule '%s'; use off, note, warning or "
 			    "error", eq + 1, id);
 		rc = -1;
 	} else if (rc == 0 && ddbc_rule_get(rule)->fixed) {
-		strbuf_addf(err, "the severity of rule '%s' cannot be changed", id);
+		ddbc_strbuf_addf(err, "the severity of rule '%s' cannot be changed", id);
 		rc = -1;
 	}
 	if (rc == 0)
@@ -99,12 +99,12 @@ void ddbc_diags_clear(ddbc_diags *d)
 void ddbc_diags_suppress(ddbc_diags *d, ddbc_rule rule, unsigned line, ddbc_loc at,
 			 const char *reason)
 {
-	xgrow((void **)&d->supp, &d->supp_cap, d->nsupp + 1, sizeof(ddbc_suppression));
+	ddbc_xgrow((void **)&d->supp, &d->supp_cap, d->nsupp + 1, sizeof(ddbc_suppression));
 	ddbc_suppression *s = &d->supp[d->nsupp++];
 	s->rule = rule;
 	s->line = line;
 	s->at = at;
-	s->reason = reason ? xstrdup(reason) : NULL;
+	s->reason = reason ? ddbc_xstrdup(reason) : NULL;
 	s->used = false;
 }
 
@@ -131,15 +131,15 @@ void ddbc_diag_lesser(ddbc_diags *d)
 void ddbc_diag_vadd(ddbc_diags *d, ddbc_rule rule, ddbc_loc loc, const char *fmt, va_list ap)
 {
 	strbuf sb = STRBUF_INIT;
-	strbuf_vaddf(&sb, fmt, ap);
+	ddbc_strbuf_vaddf(&sb, fmt, ap);
 
-	xgrow((void **)&d->items, &d->cap, d->n + 1, sizeof(ddbc_diag));
+	ddbc_xgrow((void **)&d->items, &d->cap, d->n + 1, sizeof(ddbc_diag));
 	ddbc_diag *g = &d->items[d->n++];
 	g->rule = rule;
 	g->severity = ddbc_rule_get(rule)->default_severity;
 	g->src = d->src;
 	g->loc = loc;
-	g->message = strbuf_detach(&sb);
+	g->message = ddbc_strbuf_detach(&sb);
 	g->seq = d->seq++;
 	g->suppressed = false;
 	g->reason = NULL;
@@ -157,7 +157,7 @@ void ddbc_diag_add_about(ddbc_diags *d, ddbc_rule rule, ddbc_loc loc, const char
 	va_start(ap, fmt);
 	ddbc_diag_vadd(d, rule, loc, fmt, ap);
 	va_end(ap);
-	d->items[d->n - 1].subject = xstrdup(subject);
+	d->items[d->n - 1].subject = ddbc_xstrdup(subject);
 }
 
 static int by_position(const void *pa, const void *pb)
@@ -241,7 +241,7 @@ void ddbc_diag_suppress_last(ddbc_diags *d, const char *reason)
 	ddbc_diag *g = &d->items[d->n - 1];
 	g->suppressed = true;
 	free(g->reason);
-	g->reason = reason ? xstrdup(reason) : NULL;
+	g->reason = reason ? ddbc_xstrdup(reason) : NULL;
 }
 
 /* Marks the new findings of the current source that a suppression of their
@@ -261,7 +261,7 @@ static void apply_suppressions(ddbc_diags *d)
 				continue;
 			s->used = true;
 			if (!g->suppressed && s->reason)
-				g->reason = xstrdup(s->reason);
+				g->reason = ddbc_xstrdup(s->reason);
 			g->suppressed = true;
 		}
 	}

@@ -48,9 +48,9 @@ static void caret_padding(strbuf *sb, const char *line, size_t len, unsigned col
 		if (!n)
 			n = 1, cp = '?';
 		if (cp == '\t')
-			strbuf_addch(sb, '\t');
+			ddbc_strbuf_addch(sb, '\t');
 		else
-			strbuf_addf(sb, "%*s", ddbc_char_width(cp), "");
+			ddbc_strbuf_addf(sb, "%*s", ddbc_char_width(cp), "");
 		p += n;
 	}
 }
@@ -64,11 +64,11 @@ static void quote_line(strbuf *sb, const char *line, size_t len)
 		unsigned cp;
 		size_t n = ddbc_utf8_decode(p, end, &cp);
 		if (!n || (cp < 0x20 && cp != '\t') || cp == 0x7F || (cp >= 0x80 && cp < 0xA0)) {
-			strbuf_addch(sb, '?');
+			ddbc_strbuf_addch(sb, '?');
 			p += n ? n : 1;
 			continue;
 		}
-		strbuf_add(sb, p, n);
+		ddbc_strbuf_add(sb, p, n);
 		p += n;
 	}
 }
@@ -85,14 +85,14 @@ static void print_text_one(FILE *out, const ddbc_diag *g, bool color)
 	quote_line(&message, g->message, strlen(g->message));
 	fprintf(out, "%s%s:%u:%u:%s %s%s%s:%s %s [%s]", c.bold, g->src->name, g->loc.line,
 		g->loc.column, c.reset, c.sev, g->suppressed ? "suppressed " : "",
-		sev_words[g->severity], c.reset, strbuf_str(&message), ddbc_rule_get(g->rule)->id);
+		sev_words[g->severity], c.reset, ddbc_strbuf_str(&message), ddbc_rule_get(g->rule)->id);
 	if (g->reason) {
-		strbuf_reset(&message);
+		ddbc_strbuf_reset(&message);
 		quote_line(&message, g->reason, strlen(g->reason));
-		fprintf(out, " -- %s", strbuf_str(&message));
+		fprintf(out, " -- %s", ddbc_strbuf_str(&message));
 	}
 	fputc('\n', out);
-	strbuf_release(&message);
+	ddbc_strbuf_release(&message);
 	size_t len;
 	const char *line = ddbc_source_line(g->src, g->loc.line, &len);
 	if (!line || len > MAX_QUOTED_LINE)
@@ -100,10 +100,10 @@ static void print_text_one(FILE *out, const ddbc_diag *g, bool color)
 	strbuf quoted = STRBUF_INIT, pad = STRBUF_INIT;
 	quote_line(&quoted, line, len);
 	caret_padding(&pad, line, len, g->loc.column);
-	fprintf(out, "%5u | %s\n      | %s%s^%s\n", g->loc.line, strbuf_str(&quoted),
-		strbuf_str(&pad), c.caret, c.reset);
-	strbuf_release(&quoted);
-	strbuf_release(&pad);
+	fprintf(out, "%5u | %s\n      | %s%s^%s\n", g->loc.line, ddbc_strbuf_str(&quoted),
+		ddbc_strbuf_str(&pad), c.caret, c.reset);
+	ddbc_strbuf_release(&quoted);
+	ddbc_strbuf_release(&pad);
 }
 
 /* ---- text: repeated notes folded (diag.h, Repeated notes) ----------------- */
@@ -145,7 +145,7 @@ static bool same_group(const ddbc_diag *a, const ddbc_diag *b)
  * NULL when nothing folds. */
 static long *fold_groups(const ddbc_diags *d)
 {
-	const ddbc_diag **f = xmalloc((d->n ? d->n : 1) * sizeof(*f));
+	const ddbc_diag **f = ddbc_xmalloc((d->n ? d->n : 1) * sizeof(*f));
 	size_t nf = 0;
 	for (size_t i = 0; i < d->n; i++)
 		if (foldable(&d->items[i]))
@@ -158,7 +158,7 @@ static long *fold_groups(const ddbc_diags *d)
 		if (j - i <= DDBC_FOLD_AT)
 			continue;
 		if (!fold)
-			fold = xcalloc(d->n, sizeof(*fold));
+			fold = ddbc_xcalloc(d->n, sizeof(*fold));
 		fold[f[i] - d->items] = (long)(j - i - 1);
 		for (size_t k = i + 1; k < j; k++)
 			fold[f[k] - d->items] = -1;
@@ -175,7 +175,7 @@ static void print_fold(FILE *out, const ddbc_diags *d, size_t first, long more, 
 	strbuf subject = STRBUF_INIT;
 	quote_line(&subject, g->subject, strlen(g->subject));
 	fprintf(out, "%s%s:%s %snote:%s %ld more notes like this one about '%s', at lines ", c.bold,
-		g->src->name, c.reset, c.sev, c.reset, more, strbuf_str(&subject));
+		g->src->name, c.reset, c.sev, c.reset, more, ddbc_strbuf_str(&subject));
 	long listed = 0;
 	for (size_t i = first + 1; i < d->n && listed < more; i++) {
 		const ddbc_diag *o = &d->items[i];
@@ -187,7 +187,7 @@ static void print_fold(FILE *out, const ddbc_diags *d, size_t first, long more, 
 	}
 	fprintf(out, "%s; --format json lists each [%s]\n", more > FOLD_LINES ? ", ..." : "",
 		ddbc_rule_get(g->rule)->id);
-	strbuf_release(&subject);
+	ddbc_strbuf_release(&subject);
 }
 
 static void print_text(FILE *out, const ddbc_diags *d, const ddbc_print_opts *opts)
@@ -257,12 +257,12 @@ static void help_uri(strbuf *sb)
 {
 	const char *env = getenv("DDBC_HELP_URI");
 	if (!env || strncmp(env, "https://", 8) != 0 || !env[8]) {
-		strbuf_addstr(sb, DDBC_HELP_URI);
+		ddbc_strbuf_addstr(sb, DDBC_HELP_URI);
 		return;
 	}
-	strbuf_addstr(sb, env);
+	ddbc_strbuf_addstr(sb, env);
 	if (env[strlen(env) - 1] != '/')
-		strbuf_addch(sb, '/');
+		ddbc_strbuf_addch(sb, '/');
 }
 
 bool ddbc_rule_page_uri(strbuf *sb, ddbc_rule rule)
@@ -271,7 +271,7 @@ bool ddbc_rule_page_uri(strbuf *sb, ddbc_rule rule)
 	help_uri(sb);
 	if (sb->len == before)
 		return false;
-	strbuf_addf(sb, "%s.md", ddbc_rule_get(rule)->id);
+	ddbc_strbuf_addf(sb, "%s.md", ddbc_rule_get(rule)->id);
 	return true;
 }
 
@@ -281,13 +281,13 @@ bool ddbc_rule_page_uri(strbuf *sb, ddbc_rule rule)
 static json_t *sarif_help(const ddbc_rule_info *r)
 {
 	strbuf name = STRBUF_INIT;
-	strbuf_addf(&name, "rules/%s.md", r->id);
+	ddbc_strbuf_addf(&name, "rules/%s.md", r->id);
 	const ddbc_embedded_file *page = ddbc_embedded_find(name.buf);
-	strbuf_release(&name);
+	ddbc_strbuf_release(&name);
 	strbuf text = STRBUF_INIT;
-	strbuf_addf(&text, "%s (ddbc explain %s)", r->summary, r->id);
+	ddbc_strbuf_addf(&text, "%s (ddbc explain %s)", r->summary, r->id);
 	json_t *help = json_pack("{s:s}", "text", text.buf);
-	strbuf_release(&text);
+	ddbc_strbuf_release(&text);
 	if (page)
 		json_object_set_new(help, "markdown", json_stringn(page->data, page->len));
 	return help;
@@ -305,7 +305,7 @@ static json_t *sarif_rules(void)
 		strbuf uri = STRBUF_INIT;
 		if (ddbc_rule_page_uri(&uri, (ddbc_rule)i))
 			json_object_set_new(rule, "helpUri", json_string(uri.buf));
-		strbuf_release(&uri);
+		ddbc_strbuf_release(&uri);
 		json_array_append_new(rules, rule);
 	}
 	return rules;
@@ -319,11 +319,11 @@ static char *path_uri(const char *path)
 	for (const unsigned char *p = (const unsigned char *)path; *p; p++) {
 		if ((*p >= 'A' && *p <= 'Z') || (*p >= 'a' && *p <= 'z') ||
 		    (*p >= '0' && *p <= '9') || strchr("-._~/", *p))
-			strbuf_addch(&sb, (char)*p);
+			ddbc_strbuf_addch(&sb, (char)*p);
 		else
-			strbuf_addf(&sb, "%%%02X", *p);
+			ddbc_strbuf_addf(&sb, "%%%02X", *p);
 	}
-	return strbuf_detach(&sb);
+	return ddbc_strbuf_detach(&sb);
 }
 
 /* The path an annotation names: from the repository's root when the file
@@ -337,12 +337,12 @@ static char *annotation_path(const char *path)
 	if (!last_path || strcmp(last_path, path)) {
 		free(last_path);
 		free(last_result);
-		last_path = xstrdup(path);
+		last_path = ddbc_xstrdup(path);
 		last_result = ddbc_repo_path(path);
 		if (!last_result)
-			last_result = xstrdup(path);
+			last_result = ddbc_xstrdup(path);
 	}
-	return xstrdup(last_result);
+	return ddbc_xstrdup(last_result);
 }
 
 static json_t *artifact_location(const char *given)
@@ -483,7 +483,7 @@ void ddbc_diags_print(FILE *out, const ddbc_diags *d, const ddbc_print_opts *opt
 {
 	/* A shallow view of the findings printed: the messages stay owned by d. */
 	ddbc_diags view = *d;
-	view.items = xmalloc((d->n ? d->n : 1) * sizeof(ddbc_diag));
+	view.items = ddbc_xmalloc((d->n ? d->n : 1) * sizeof(ddbc_diag));
 	view.n = 0;
 	for (size_t i = 0; i < d->n; i++)
 		if (shown(&d->items[i], opts))

@@ -52,14 +52,14 @@ void ddbc_diff_removed(diff_ctx *c, ddbc_rule rule, ddbc_loc old_loc, ddbc_loc n
 	strbuf sb = STRBUF_INIT;
 	va_list ap;
 	va_start(ap, fmt);
-	strbuf_vaddf(&sb, fmt, ap);
+	ddbc_strbuf_vaddf(&sb, fmt, ap);
 	va_end(ap);
 	if (c->removed_in_new)
 		add_text(c, false, rule, new_loc, new_loc.line, "%s (it was at %s:%u:%u)",
-			 strbuf_str(&sb), c->old->src->name, old_loc.line, old_loc.column);
+			 ddbc_strbuf_str(&sb), c->old->src->name, old_loc.line, old_loc.column);
 	else
-		add_text(c, true, rule, old_loc, new_loc.line, "%s", strbuf_str(&sb));
-	strbuf_release(&sb);
+		add_text(c, true, rule, old_loc, new_loc.line, "%s", ddbc_strbuf_str(&sb));
+	ddbc_strbuf_release(&sb);
 }
 
 ddbc_loc ddbc_diff_section_loc(const ddbc_design *g, const char *section)
@@ -218,13 +218,13 @@ static void diff_design(diff_ctx *c)
 static void projection_text(const ddbc_index *ix, strbuf *out)
 {
 	if (ix->projection != DDBC_PROJ_INCLUDE) {
-		strbuf_addstr(out, ix->projection == DDBC_PROJ_ALL ? "all" : "keys_only");
+		ddbc_strbuf_addstr(out, ix->projection == DDBC_PROJ_ALL ? "all" : "keys_only");
 		return;
 	}
-	strbuf_addstr(out, "include [");
+	ddbc_strbuf_addstr(out, "include [");
 	for (size_t i = 0; i < ix->ninclude; i++)
-		strbuf_addf(out, "%s%s", i ? ", " : "", ix->include[i].s ? ix->include[i].s : "?");
-	strbuf_addch(out, ']');
+		ddbc_strbuf_addf(out, "%s%s", i ? ", " : "", ix->include[i].s ? ix->include[i].s : "?");
+	ddbc_strbuf_addch(out, ']');
 }
 
 /* Each access pattern of OLD on g0 that returns what g1 no longer
@@ -253,19 +253,19 @@ static void diff_gsi_pair(diff_ctx *c, const ddbc_index *g0, const ddbc_index *g
 	bool key = !ddbc_diff_keys_same(g0, g1);
 	strbuf detail = STRBUF_INIT;
 	if (!key) {
-		strbuf_addstr(&detail, " (");
+		ddbc_strbuf_addstr(&detail, " (");
 		projection_text(g1, &detail);
-		strbuf_addstr(&detail, ", was ");
+		ddbc_strbuf_addstr(&detail, ", was ");
 		projection_text(g0, &detail);
-		strbuf_addch(&detail, ')');
+		ddbc_strbuf_addch(&detail, ')');
 	}
 	ddbc_diff_report(c, false, DDBC_RULE_GSI_CHANGED, g1->name.loc,
 			 "the %s of GSI '%s' on table '%s' changed%s: DynamoDB cannot change an "
 			 "index in place, so it is deleted and created again in two deployments "
 			 "and queries on it fail in between; create it under a new name first if "
 			 "callers cannot wait", key ? "key" : "projection", g1->name.s,
-			 g1->table->name.s, strbuf_str(&detail));
-	strbuf_release(&detail);
+			 g1->table->name.s, ddbc_strbuf_str(&detail));
+	ddbc_strbuf_release(&detail);
 	diff_narrowed(c, g0, g1);
 }
 
@@ -387,17 +387,17 @@ static void diff_consistency(diff_ctx *c, const ddbc_table *t0, const ddbc_table
 static void subject(strbuf *out, const diff_setting *s, const ddbc_table *t1)
 {
 	if (s->g1)
-		strbuf_addf(out, "GSI '%s' of table '%s'", s->g1->name.s, t1->name.s);
+		ddbc_strbuf_addf(out, "GSI '%s' of table '%s'", s->g1->name.s, t1->name.s);
 	else
-		strbuf_addf(out, "table '%s'", t1->name.s);
+		ddbc_strbuf_addf(out, "table '%s'", t1->name.s);
 }
 
 static void figure(strbuf *out, const char *what, long long n)
 {
 	if (n)
-		strbuf_addf(out, "%s %lld", what, n);
+		ddbc_strbuf_addf(out, "%s %lld", what, n);
 	else
-		strbuf_addf(out, "no %s limit", what);
+		ddbc_strbuf_addf(out, "no %s limit", what);
 }
 
 static const char *insights_words(ddbc_insights i)
@@ -411,7 +411,7 @@ static void warm_lowered(strbuf *m, const diff_setting *s, const ddbc_throughput
 			 const ddbc_throughput *w1, const char *what)
 {
 	bool read = w1->read && w0->read > w1->read;
-	strbuf_addf(m, "the warm %s throughput of %s is lowered from %lld to %lld units a second: "
+	ddbc_strbuf_addf(m, "the warm %s throughput of %s is lowered from %lld to %lld units a second: "
 		    "DynamoDB only raises warm throughput, and refuses a lower figure; keep %lld "
 		    "(the %s keeps it anyway)", read ? "read" : "write", what,
 		    read ? w0->read : w0->write, read ? w1->read : w1->write,
@@ -421,19 +421,19 @@ static void warm_lowered(strbuf *m, const diff_setting *s, const ddbc_throughput
 static void warm_message(strbuf *m, const diff_setting *s, const ddbc_throughput *w0,
 			 const ddbc_throughput *w1, const char *what)
 {
-	strbuf_addf(m, "the warm throughput of %s is raised to", what);
+	ddbc_strbuf_addf(m, "the warm throughput of %s is raised to", what);
 	if (w1->read > w0->read)
-		strbuf_addf(m, " read %lld", w1->read);
+		ddbc_strbuf_addf(m, " read %lld", w1->read);
 	if (w1->write > w0->write)
-		strbuf_addf(m, "%s write %lld", w1->read > w0->read ? "," : "", w1->write);
-	strbuf_addf(m, " units a second: DynamoDB charges the raise once and never lowers it "
+		ddbc_strbuf_addf(m, "%s write %lld", w1->read > w0->read ? "," : "", w1->write);
+	ddbc_strbuf_addf(m, " units a second: DynamoDB charges the raise once and never lowers it "
 		    "again; keep it at what the %s needs at once", s->g1 ? "index" : "table");
 }
 
 static void tags_message(strbuf *m, const ddbc_table_settings *s0,
 			 const ddbc_table_settings *s1, const char *what)
 {
-	strbuf_addf(m, "the tags of %s change:", what);
+	ddbc_strbuf_addf(m, "the tags of %s change:", what);
 	const char *sep = " set ";
 	for (size_t i = 0; i < s1->ntags; i++) {
 		bool same = false;
@@ -441,7 +441,7 @@ static void tags_message(strbuf *m, const ddbc_table_settings *s0,
 			same = ddbc_diff_str_same(s0->tags[k].key.s, s1->tags[i].key.s) &&
 			       ddbc_diff_str_same(s0->tags[k].value, s1->tags[i].value);
 		if (!same) {
-			strbuf_addf(m, "%s'%s'", sep, s1->tags[i].key.s);
+			ddbc_strbuf_addf(m, "%s'%s'", sep, s1->tags[i].key.s);
 			sep = ", ";
 		}
 	}
@@ -451,11 +451,11 @@ static void tags_message(strbuf *m, const ddbc_table_settings *s0,
 		for (size_t k = 0; k < s1->ntags && !kept; k++)
 			kept = ddbc_diff_str_same(s0->tags[i].key.s, s1->tags[k].key.s);
 		if (!kept) {
-			strbuf_addf(m, "%s'%s'", rm, s0->tags[i].key.s);
+			ddbc_strbuf_addf(m, "%s'%s'", rm, s0->tags[i].key.s);
 			rm = ", ";
 		}
 	}
-	strbuf_addstr(m, " (TagResource and UntagResource on its ARN); cost allocation and "
+	ddbc_strbuf_addstr(m, " (TagResource and UntagResource on its ARN); cost allocation and "
 		      "tag-based IAM conditions follow the new tags");
 }
 
@@ -469,7 +469,7 @@ static void setting_message(strbuf *m, const diff_setting *s, const ddbc_table *
 	const ddbc_throughput *b = s->g1 ? &s->g1->on_demand_max : &s1->on_demand_max;
 	switch (s->kind) {
 	case DIFF_SET_TABLE_CLASS:
-		strbuf_addf(m, "the table class of %s changes to %s: %s; the table stays "
+		ddbc_strbuf_addf(m, "the table class of %s changes to %s: %s; the table stays "
 			    "available while DynamoDB switches it (ddbc cost prices each class)",
 			    what, s->on ? "standard_ia" : "standard",
 			    s->on ? "storage costs less, reads and writes cost more, and reserved "
@@ -477,45 +477,45 @@ static void setting_message(strbuf *m, const diff_setting *s, const ddbc_table *
 			    "cost less");
 		break;
 	case DIFF_SET_DELETION_PROTECTION:
-		strbuf_addf(m, s->on ? "deletion protection of %s is turned on: DeleteTable fails "
+		ddbc_strbuf_addf(m, s->on ? "deletion protection of %s is turned on: DeleteTable fails "
 			    "until an UpdateTable turns it off" : "deletion protection of %s is "
 			    "turned off: whoever IAM allows DeleteTable can delete it; keep "
 			    "'deletion_protection: true' while it holds data that matters", what);
 		break;
 	case DIFF_SET_STREAM:
 		if (!s0->stream)
-			strbuf_addf(m, "%s gets a stream of %s: consumers see the changes made "
+			ddbc_strbuf_addf(m, "%s gets a stream of %s: consumers see the changes made "
 				    "from then on, each kept 24 hours", what,
 				    ddbc_stream_word(s1->stream));
 		else if (!s1->stream)
-			strbuf_addf(m, "the stream of %s is disabled: its consumers (triggers, "
+			ddbc_strbuf_addf(m, "the stream of %s is disabled: its consumers (triggers, "
 				    "pipes) receive no more changes; move them first", what);
 		else
-			strbuf_addf(m, "the stream of %s changes from %s to %s: DynamoDB disables "
+			ddbc_strbuf_addf(m, "the stream of %s changes from %s to %s: DynamoDB disables "
 				    "the stream and enables a new one with a new ARN; point its "
 				    "consumers at the new stream", what, ddbc_stream_word(s0->stream),
 				    ddbc_stream_word(s1->stream));
 		break;
 	case DIFF_SET_SSE:
-		strbuf_addf(m, "the encryption of %s changes to ", what);
+		ddbc_strbuf_addf(m, "the encryption of %s changes to ", what);
 		if (s1->kms_key.s)
-			strbuf_addf(m, "the KMS key '%s'", s1->kms_key.s);
+			ddbc_strbuf_addf(m, "the KMS key '%s'", s1->kms_key.s);
 		else
-			strbuf_addstr(m, s1->has_sse ? "the AWS managed KMS key"
+			ddbc_strbuf_addstr(m, s1->has_sse ? "the AWS managed KMS key"
 				      : "the key DynamoDB owns");
-		strbuf_addstr(m, ": the table stays available while DynamoDB switches keys; "
+		ddbc_strbuf_addstr(m, ": the table stays available while DynamoDB switches keys; "
 			      "whoever reads it needs the new key's kms:Decrypt");
 		break;
 	case DIFF_SET_ON_DEMAND_MAX:
-		strbuf_addf(m, "the maximum on-demand throughput of %s changes to ", what);
+		ddbc_strbuf_addf(m, "the maximum on-demand throughput of %s changes to ", what);
 		figure(m, "read", b->read);
-		strbuf_addstr(m, ", ");
+		ddbc_strbuf_addstr(m, ", ");
 		figure(m, "write", b->write);
-		strbuf_addstr(m, " (was ");
+		ddbc_strbuf_addstr(m, " (was ");
 		figure(m, "read", a->read);
-		strbuf_addstr(m, ", ");
+		ddbc_strbuf_addstr(m, ", ");
 		figure(m, "write", a->write);
-		strbuf_addstr(m, "): requests above it are throttled (MaxOnDemandThroughputExceeded)");
+		ddbc_strbuf_addstr(m, "): requests above it are throttled (MaxOnDemandThroughputExceeded)");
 		break;
 	case DIFF_SET_WARM:
 		warm_message(m, s, s->g1 ? &s->g0->warm : &s0->warm,
@@ -523,29 +523,29 @@ static void setting_message(strbuf *m, const diff_setting *s, const ddbc_table *
 		break;
 	case DIFF_SET_REPLICA:
 		if (s->on)
-			strbuf_addf(m, "%s gets a replica in %s: DynamoDB copies every item there "
+			ddbc_strbuf_addf(m, "%s gets a replica in %s: DynamoDB copies every item there "
 				    "and replicates every write to it from then on (ddbc cost prices "
 				    "it)", what, s->region);
 		else
-			strbuf_addf(m, "the replica of %s in %s is deleted, with its items: readers "
+			ddbc_strbuf_addf(m, "the replica of %s in %s is deleted, with its items: readers "
 				    "and writers in that Region fail from then on; move them first",
 				    what, s->region);
 		break;
 	case DIFF_SET_WITNESS:   /* a kept MRSC table's, save its removal, is a consistency change */
 		if (s->on)
-			strbuf_addf(m, "the witness of %s is %s", what, s->region);
+			ddbc_strbuf_addf(m, "the witness of %s is %s", what, s->region);
 		else
-			strbuf_addf(m, "the witness of %s in %s is deleted together with the other "
+			ddbc_strbuf_addf(m, "the witness of %s in %s is deleted together with the other "
 				    "replicas: the table is a single-Region table again, no longer "
 				    "strongly consistent across Regions", what, s->region);
 		break;
 	case DIFF_SET_PITR:
 		if (s->on && !(s0->has_pitr && s0->pitr))
-			strbuf_addf(m, "point-in-time recovery of %s is turned on: it can be restored "
+			ddbc_strbuf_addf(m, "point-in-time recovery of %s is turned on: it can be restored "
 				    "to any second of the last %d days from then on, billed by its "
 				    "size", what, ddbc_diff_recovery_days(s1));
 		else
-			strbuf_addf(m, "the point-in-time recovery period of %s changes from %d to "
+			ddbc_strbuf_addf(m, "the point-in-time recovery period of %s changes from %d to "
 				    "%d days: restores reach back %d days from then on", what,
 				    ddbc_diff_recovery_days(s0), ddbc_diff_recovery_days(s1),
 				    ddbc_diff_recovery_days(s1));
@@ -555,13 +555,13 @@ static void setting_message(strbuf *m, const diff_setting *s, const ddbc_table *
 				   : s0->insights;
 		ddbc_insights i1 = s->g1 ? s->g1->insights : s1->insights;
 		if (!s->on)
-			strbuf_addf(m, "Contributor Insights of %s is turned off: CloudWatch no "
+			ddbc_strbuf_addf(m, "Contributor Insights of %s is turned off: CloudWatch no "
 				    "longer shows its most used keys", what);
 		else if (!i0)
-			strbuf_addf(m, "Contributor Insights of %s is turned on for %s: CloudWatch "
+			ddbc_strbuf_addf(m, "Contributor Insights of %s is turned on for %s: CloudWatch "
 				    "shows its top keys, billed per event", what, insights_words(i1));
 		else
-			strbuf_addf(m, "Contributor Insights of %s changes from %s to %s", what,
+			ddbc_strbuf_addf(m, "Contributor Insights of %s changes from %s to %s", what,
 				    insights_words(i0), insights_words(i1));
 		break;
 	}
@@ -569,7 +569,7 @@ static void setting_message(strbuf *m, const diff_setting *s, const ddbc_table *
 		tags_message(m, s0, s1, what);
 		break;
 	case DIFF_SET_POLICY:
-		strbuf_addf(m, "the resource policy of %s is %s: who may use the table changes "
+		ddbc_strbuf_addf(m, "the resource policy of %s is %s: who may use the table changes "
 			    "with it; DynamoDB takes one policy update on a resource at a time, "
 			    "about 15 seconds apart", what, !s->on ? "deleted" : s0->policy ?
 			    "changed" : "added");
@@ -599,18 +599,18 @@ static void pitr_disabled(diff_ctx *c, const diff_setting *s, const ddbc_table *
 {
 	strbuf m = STRBUF_INIT;
 	if (s->new_loc.line)
-		strbuf_addf(&m, "point-in-time recovery of table '%s' is turned off: its "
+		ddbc_strbuf_addf(&m, "point-in-time recovery of table '%s' is turned off: its "
 			    "continuous backups are deleted and the table can no longer be "
 			    "restored to a point in the last %d days; take an on-demand backup "
 			    "first if it may be needed", t1->name.s,
 			    ddbc_diff_recovery_days(&t0->settings));
 	else
-		strbuf_addf(&m, "point-in-time recovery of table '%s' is no longer in the design: "
+		ddbc_strbuf_addf(&m, "point-in-time recovery of table '%s' is no longer in the design: "
 			    "deploying NEW turns it off and deletes its continuous backups; keep "
 			    "'pitr: { enabled: true }' or take an on-demand backup first",
 			    t1->name.s);
-	report_setting(c, DDBC_RULE_PITR_DISABLED, s, t1, strbuf_str(&m));
-	strbuf_release(&m);
+	report_setting(c, DDBC_RULE_PITR_DISABLED, s, t1, ddbc_strbuf_str(&m));
+	ddbc_strbuf_release(&m);
 }
 
 /* Every change of the settings the plan acts on, one finding each; what
@@ -622,8 +622,8 @@ static void diff_table_settings(diff_ctx *c, const ddbc_table *t0, const ddbc_ta
 	strbuf what = STRBUF_INIT, m = STRBUF_INIT;
 	for (size_t i = 0; i < changes.n; i++) {
 		const diff_setting *s = &changes.v[i];
-		strbuf_reset(&what);
-		strbuf_reset(&m);
+		ddbc_strbuf_reset(&what);
+		ddbc_strbuf_reset(&m);
 		subject(&what, s, t1);
 		if (s->kind == DIFF_SET_PITR && !s->on) {
 			pitr_disabled(c, s, t0, t1);
@@ -631,17 +631,17 @@ static void diff_table_settings(diff_ctx *c, const ddbc_table *t0, const ddbc_ta
 		}
 		if (s->kind == DIFF_SET_WARM && s->lowered) {
 			warm_lowered(&m, s, s->g1 ? &s->g0->warm : &t0->settings.warm,
-				     s->g1 ? &s->g1->warm : &t1->settings.warm, strbuf_str(&what));
-			report_setting(c, DDBC_RULE_WARM_THROUGHPUT_LOWERED, s, t1, strbuf_str(&m));
+				     s->g1 ? &s->g1->warm : &t1->settings.warm, ddbc_strbuf_str(&what));
+			report_setting(c, DDBC_RULE_WARM_THROUGHPUT_LOWERED, s, t1, ddbc_strbuf_str(&m));
 			if (!s->on)
 				continue;
-			strbuf_reset(&m);
+			ddbc_strbuf_reset(&m);
 		}
-		setting_message(&m, s, t0, t1, strbuf_str(&what));
-		report_setting(c, DDBC_RULE_SETTING_CHANGED, s, t1, strbuf_str(&m));
+		setting_message(&m, s, t0, t1, ddbc_strbuf_str(&what));
+		report_setting(c, DDBC_RULE_SETTING_CHANGED, s, t1, ddbc_strbuf_str(&m));
 	}
-	strbuf_release(&what);
-	strbuf_release(&m);
+	ddbc_strbuf_release(&what);
+	ddbc_strbuf_release(&m);
 	ddbc_diff_settings_release(&changes);
 }
 

@@ -95,7 +95,7 @@ static void values_text(const json_t *values, strbuf *out)
 			continue;
 		/* A number's own digits, not the mark it travels behind. */
 		text[ddbc_json_unmark(text, strlen(text))] = '\0';
-		strbuf_addf(out, "%s%s", i ? ", " : "", text);
+		ddbc_strbuf_addf(out, "%s%s", i ? ", " : "", text);
 		free(text);
 	}
 }
@@ -120,10 +120,10 @@ static void diff_enum(diff_ctx *c, const ddbc_attr *a0, const ddbc_attr *a1)
 				 "the enum of '%s.%s' no longer has %s: stored items may still hold "
 				 "%s, which readers of the new design reject; rewrite those items "
 				 "(ddbc diff --format plan lists them) or keep the value%s",
-				 a1->entity->name.s, a1->name.s, strbuf_str(&sb),
+				 a1->entity->name.s, a1->name.s, ddbc_strbuf_str(&sb),
 				 json_array_size(gone) == 1 ? "it" : "them",
 				 json_array_size(gone) == 1 ? "" : "s");
-	strbuf_release(&sb);
+	ddbc_strbuf_release(&sb);
 	json_decref(gone);
 }
 
@@ -286,7 +286,7 @@ static int by_id(const void *pa, const void *pb)
 /* The design's patterns sorted by id; the caller frees the array. */
 static const ddbc_pattern **sorted_patterns(const ddbc_design *g)
 {
-	const ddbc_pattern **v = xcalloc(g->npatterns + 1, sizeof(*v));
+	const ddbc_pattern **v = ddbc_xcalloc(g->npatterns + 1, sizeof(*v));
 	size_t n = 0;
 	for (size_t i = 0; i < g->npatterns; i++)
 		if (g->patterns[i].id.s)
@@ -371,12 +371,12 @@ static bool enum_has(const ddbc_attr *a, const ddbc_node *v)
 	ddbc_json_scalar_text(v, &want);
 	bool found = false;
 	for (uint32_t k = 0; k < a->more->nenum && !found; k++) {
-		strbuf_reset(&got);
+		ddbc_strbuf_reset(&got);
 		ddbc_json_scalar_text(a->more->enum_values[k], &got);
-		found = !strcmp(strbuf_str(&want), strbuf_str(&got));
+		found = !strcmp(ddbc_strbuf_str(&want), ddbc_strbuf_str(&got));
 	}
-	strbuf_release(&want);
-	strbuf_release(&got);
+	ddbc_strbuf_release(&want);
+	ddbc_strbuf_release(&got);
 	return found;
 }
 

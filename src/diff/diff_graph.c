@@ -17,22 +17,22 @@
 #include <stdlib.h>
 #include <string.h>
 
-size_t plan_add(plan_graph *g, json_t *body, const char *makes_fmt, ...)
+size_t ddbc_diff_plan_add(plan_graph *g, json_t *body, const char *makes_fmt, ...)
 {
 	if (g->n == g->cap) {
 		g->cap = g->cap ? 2 * g->cap : 16;
-		g->v = xrealloc(g->v, g->cap * sizeof(*g->v));
+		g->v = ddbc_xrealloc(g->v, g->cap * sizeof(*g->v));
 	}
 	strbuf sb = STRBUF_INIT;
 	va_list ap;
 	va_start(ap, makes_fmt);
-	strbuf_vaddf(&sb, makes_fmt, ap);
+	ddbc_strbuf_vaddf(&sb, makes_fmt, ap);
 	va_end(ap);
-	g->v[g->n] = (plan_step){ body, strbuf_detach(&sb), NULL, 0, 0, false, false, PLAN_NONE };
+	g->v[g->n] = (plan_step){ body, ddbc_strbuf_detach(&sb), NULL, 0, 0, false, false, PLAN_NONE };
 	return g->n++;
 }
 
-void plan_need(plan_graph *g, size_t step, size_t before)
+void ddbc_diff_plan_need(plan_graph *g, size_t step, size_t before)
 {
 	if (step == PLAN_NONE || before == PLAN_NONE || step == before)
 		return;
@@ -42,7 +42,7 @@ void plan_need(plan_graph *g, size_t step, size_t before)
 			return;
 	if (s->nneeds == s->cap) {
 		s->cap = s->cap ? 2 * s->cap : 4;
-		s->needs = xrealloc(s->needs, s->cap * sizeof(*s->needs));
+		s->needs = ddbc_xrealloc(s->needs, s->cap * sizeof(*s->needs));
 	}
 	s->needs[s->nneeds++] = before;
 }
@@ -50,8 +50,8 @@ void plan_need(plan_graph *g, size_t step, size_t before)
 /* The order to write the steps in: order[k] is the k-th step to write. */
 static size_t *topological(const plan_graph *g)
 {
-	size_t *order = xcalloc(g->n + 1, sizeof(*order));
-	bool *done = xcalloc(g->n + 1, sizeof(*done));
+	size_t *order = ddbc_xcalloc(g->n + 1, sizeof(*order));
+	bool *done = ddbc_xcalloc(g->n + 1, sizeof(*done));
 	size_t k = 0;
 	/* n is small (a few steps per change): the quadratic scan is clearer
 	 * than a heap and takes no time. */
@@ -92,7 +92,7 @@ static int by_number(const void *pa, const void *pb)
 
 static json_t *needs_of(const plan_step *s, const size_t *number)
 {
-	json_t **v = xcalloc(s->nneeds + 1, sizeof(*v));
+	json_t **v = ddbc_xcalloc(s->nneeds + 1, sizeof(*v));
 	for (size_t i = 0; i < s->nneeds; i++)
 		v[i] = json_integer((json_int_t)number[s->needs[i]]);
 	qsort(v, s->nneeds, sizeof(*v), by_number);
@@ -114,26 +114,26 @@ static void finish_manual(json_t *o, const plan_step *st, const size_t *number,
 	strbuf sb = STRBUF_INIT, cmd = STRBUF_INIT;
 	const char *at = st->refers != PLAN_NONE ? strstr(text, "@STEP@") : NULL;
 	if (at) {
-		strbuf_add(&sb, text, (size_t)(at - text));
-		strbuf_addf(&sb, "%zu", number[st->refers]);
-		strbuf_addstr(&sb, at + strlen("@STEP@"));
+		ddbc_strbuf_add(&sb, text, (size_t)(at - text));
+		ddbc_strbuf_addf(&sb, "%zu", number[st->refers]);
+		ddbc_strbuf_addstr(&sb, at + strlen("@STEP@"));
 	} else {
-		strbuf_addstr(&sb, text);
+		ddbc_strbuf_addstr(&sb, text);
 	}
 	if (st->migrate && migrate) {
-		strbuf_addf(&cmd, "%s --step %zu", migrate, n);
-		strbuf_addf(&sb, "; `%s` does it", strbuf_str(&cmd));
-		json_object_set_new(o, "command", ddbc_json_str(strbuf_str(&cmd)));
+		ddbc_strbuf_addf(&cmd, "%s --step %zu", migrate, n);
+		ddbc_strbuf_addf(&sb, "; `%s` does it", ddbc_strbuf_str(&cmd));
+		json_object_set_new(o, "command", ddbc_json_str(ddbc_strbuf_str(&cmd)));
 	}
-	json_object_set_new(o, "manual", ddbc_json_str(strbuf_str(&sb)));
-	strbuf_release(&sb);
-	strbuf_release(&cmd);
+	json_object_set_new(o, "manual", ddbc_json_str(ddbc_strbuf_str(&sb)));
+	ddbc_strbuf_release(&sb);
+	ddbc_strbuf_release(&cmd);
 }
 
-ddbc_emit_result plan_write(plan_graph *g, FILE *out, const char *migrate)
+ddbc_emit_result ddbc_diff_plan_write(plan_graph *g, FILE *out, const char *migrate)
 {
 	size_t *order = topological(g);
-	size_t *number = xcalloc(g->n + 1, sizeof(*number));
+	size_t *number = ddbc_xcalloc(g->n + 1, sizeof(*number));
 	for (size_t k = 0; k < g->n; k++)
 		number[order[k]] = k + 1;
 	ddbc_json_stream s;

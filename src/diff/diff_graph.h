@@ -25,7 +25,7 @@
 typedef struct plan_step {
 	json_t *body;            /* {"operation", "input"} or {"manual", facts...} */
 	char *makes;
-	size_t *needs;           /* steps, by the number plan_add gave them */
+	size_t *needs;           /* steps, by the number ddbc_diff_plan_add gave them */
 	size_t nneeds, cap;
 	bool migrate;            /* an item step `ddbc migrate --step N` carries out */
 	bool early;              /* taken before the other steps ready with it */
@@ -38,11 +38,11 @@ typedef struct plan_graph {
 } plan_graph;
 
 /* Adds a step whose body it takes; returns its number. */
-size_t plan_add(plan_graph *g, json_t *body, const char *makes_fmt, ...)
+size_t ddbc_diff_plan_add(plan_graph *g, json_t *body, const char *makes_fmt, ...)
     __attribute__((format(printf, 3, 4)));
 
 /* Step needs before done first (either PLAN_NONE: nothing). */
-void plan_need(plan_graph *g, size_t step, size_t before);
+void ddbc_diff_plan_need(plan_graph *g, size_t step, size_t before);
 
 /* Writes the steps as a JSON array in a topological order, each
  * {"step": N, "needs": [N...], "makes": TEXT, ...body} numbered from 1
@@ -50,7 +50,7 @@ void plan_need(plan_graph *g, size_t step, size_t before);
  * becomes the number of the step it refers to; an item step that migrate
  * (`ddbc migrate OLD NEW`, or NULL) carries out gets "command": "MIGRATE
  * --step N" and its text ends saying so. */
-ddbc_emit_result plan_write(plan_graph *g, FILE *out, const char *migrate);
+ddbc_emit_result ddbc_diff_plan_write(plan_graph *g, FILE *out, const char *migrate);
 
 #endif
 
@@ -74,15 +74,15 @@ typedef struct plan {
 	plan_table *tables;      /* per new->tables */
 	size_t *dropped;         /* per old->tables: its delete-by-hand step, or PLAN_NONE */
 	size_t *pattern_stop;    /* per old->patterns: the step that stopped its callers
-				  * with what it reads (plan_stop_reading), or PLAN_NONE */
+				  * with what it reads (ddbc_diff_plan_stop_reading), or PLAN_NONE */
 } plan;
 
 /* The plan's entry for NEW's table named name, or NULL. */
-plan_table *plan_table_named(plan *p, const char *name);
+plan_table *ddbc_diff_plan_table_named(plan *p, const char *name);
 
 /* Adds {"manual": TEXT, "action": action, then facts' members} (taking
  * facts), making what makes says; returns the step. */
-size_t plan_manual(plan *p, const char *action, json_t *facts, const char *makes,
+size_t ddbc_diff_plan_manual(plan *p, const char *action, json_t *facts, const char *makes,
 		   const char *fmt, ...) __attribute__((format(printf, 5, 6)));
 
 /* Item work on attribute name of table pt's items: it needs every GSI keyed
@@ -90,16 +90,16 @@ size_t plan_manual(plan *p, const char *action, json_t *facts, const char *makes
  * written while the old index holds it) and stands before every GSI keyed
  * by name that is created (created earlier, the index would skip or
  * mis-sort the items not yet rewritten). */
-void plan_around_indexes(plan *p, const plan_table *pt, size_t step, const char *name);
+void ddbc_diff_plan_around_indexes(plan *p, const plan_table *pt, size_t step, const char *name);
 
 /* diff_plan_items.c: the manual steps on stored items. */
-void plan_item_steps(plan *p);
+void ddbc_diff_plan_item_steps(plan *p);
 
 /* diff_plan_code.c: the deployments of the application's code around the
  * tables' changes (after the tables' and the items' steps). */
-void plan_code_steps(plan *p);
+void ddbc_diff_plan_code_steps(plan *p);
 
 /* A step that deploys the code that no longer reads e0's items (a0 NULL)
  * or a0 of them, naming the patterns of OLD that do; the caller makes the
  * step that removes them need it. */
-size_t plan_stop_reading(plan *p, const ddbc_entity *e0, const ddbc_attr *a0);
+size_t ddbc_diff_plan_stop_reading(plan *p, const ddbc_entity *e0, const ddbc_attr *a0);

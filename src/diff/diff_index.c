@@ -51,7 +51,7 @@ static int by_string(const void *pa, const void *pb)
  * many; *out is the caller's to free. */
 static size_t non_key_names(const ddbc_index *ix, const char ***out, bool *keys_only)
 {
-	const char **v = xcalloc(ix->ninclude + 1, sizeof(*v));
+	const char **v = ddbc_xcalloc(ix->ninclude + 1, sizeof(*v));
 	size_t n = 0;
 	for (size_t i = 0; i < ix->ninclude; i++) {
 		const char *s = ix->include[i].s;

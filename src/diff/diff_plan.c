@@ -34,27 +34,27 @@ static size_t api_step(plan *p, const char *operation, json_t *input, const char
 	json_t *o = json_object();
 	json_object_set_new(o, "operation", json_string(operation));
 	json_object_set_new(o, "input", input);
-	return plan_add(&p->g, o, "%s", makes);
+	return ddbc_diff_plan_add(&p->g, o, "%s", makes);
 }
 
-size_t plan_manual(plan *p, const char *action, json_t *facts, const char *makes,
+size_t ddbc_diff_plan_manual(plan *p, const char *action, json_t *facts, const char *makes,
 		   const char *fmt, ...)
 {
 	strbuf sb = STRBUF_INIT;
 	va_list ap;
 	va_start(ap, fmt);
-	strbuf_vaddf(&sb, fmt, ap);
+	ddbc_strbuf_vaddf(&sb, fmt, ap);
 	va_end(ap);
 	json_t *o = json_object();
-	json_object_set_new(o, "manual", ddbc_json_str(strbuf_str(&sb)));
+	json_object_set_new(o, "manual", ddbc_json_str(ddbc_strbuf_str(&sb)));
 	json_object_set_new(o, "action", json_string(action));
 	json_object_update(o, facts);
 	json_decref(facts);
-	strbuf_release(&sb);
-	return plan_add(&p->g, o, "%s", makes);
+	ddbc_strbuf_release(&sb);
+	return ddbc_diff_plan_add(&p->g, o, "%s", makes);
 }
 
-plan_table *plan_table_named(plan *p, const char *name)
+plan_table *ddbc_diff_plan_table_named(plan *p, const char *name)
 {
 	for (size_t i = 0; name && i < p->new->ntables; i++)
 		if (ddbc_diff_str_same(p->new->tables[i].name.s, name))
@@ -62,16 +62,16 @@ plan_table *plan_table_named(plan *p, const char *name)
 	return NULL;
 }
 
-void plan_around_indexes(plan *p, const plan_table *pt, size_t step, const char *name)
+void ddbc_diff_plan_around_indexes(plan *p, const plan_table *pt, size_t step, const char *name)
 {
 	if (!pt || !pt->t0)
 		return;
 	for (size_t i = 0; pt->gsi_deleted && i < pt->t0->ngsi; i++)
 		if (ddbc_index_has_key(&pt->t0->gsi[i], name))
-			plan_need(&p->g, step, pt->gsi_deleted[i]);
+			ddbc_diff_plan_need(&p->g, step, pt->gsi_deleted[i]);
 	for (size_t i = 0; pt->gsi_created && i < pt->t1->ngsi; i++)
 		if (ddbc_index_has_key(&pt->t1->gsi[i], name))
-			plan_need(&p->g, pt->gsi_created[i], step);
+			ddbc_diff_plan_need(&p->g, pt->gsi_created[i], step);
 }
 
 /* ---- API steps ----------------------------------------------------------------------- */
@@ -87,7 +87,7 @@ static json_t *update_table(const ddbc_table *t)
 static size_t update_step(plan *p, plan_table *pt, json_t *in, const char *makes)
 {
 	size_t s = api_step(p, "UpdateTable", in, makes);
-	plan_need(&p->g, s, pt->last_update);
+	ddbc_diff_plan_need(&p->g, s, pt->last_update);
 	pt->last_update = s;
 	return s;
 }
@@ -108,10 +108,10 @@ static size_t ttl_step(plan *p, const ddbc_table *t, const char *attr, bool enab
 	json_object_set_new(spec, "AttributeName", ddbc_json_str(attr));
 	json_object_set_new(in, "TimeToLiveSpecification", spec);
 	strbuf makes = STRBUF_INIT;
-	strbuf_addf(&makes, "TTL of table '%s' is %s on '%s'", t->name.s,
+	ddbc_strbuf_addf(&makes, "TTL of table '%s' is %s on '%s'", t->name.s,
 		    enabled ? "enabled" : "disabled", attr);
-	size_t s = api_step(p, "UpdateTimeToLive", in, strbuf_str(&makes));
-	strbuf_release(&makes);
+	size_t s = api_step(p, "UpdateTimeToLive", in, ddbc_strbuf_str(&makes));
+	ddbc_strbuf_release(&makes);
 	return s;
 }
 
@@ -126,9 +126,9 @@ static void gsi_deletes(plan *p, plan_table *pt)
 		json_object_set_new(del, "IndexName", ddbc_json_str(g0->name.s));
 		json_object_set_new(in, "GlobalSecondaryIndexUpdates", one_gsi_update("Delete", del));
 		strbuf makes = STRBUF_INIT;
-		strbuf_addf(&makes, "GSI '%s' of table '%s' is deleted", g0->name.s, t1->name.s);
-		pt->gsi_deleted[i] = update_step(p, pt, in, strbuf_str(&makes));
-		strbuf_release(&makes);
+		ddbc_strbuf_addf(&makes, "GSI '%s' of table '%s' is deleted", g0->name.s, t1->name.s);
+		pt->gsi_deleted[i] = update_step(p, pt, in, ddbc_strbuf_str(&makes));
+		ddbc_strbuf_release(&makes);
 	}
 }
 
@@ -181,10 +181,10 @@ static void gsi_creates(plan *p, plan_table *pt)
 		json_object_set_new(in, "GlobalSecondaryIndexUpdates",
 				    one_gsi_update("Create", ddbc_json_secondary_index(t1, g1)));
 		strbuf makes = STRBUF_INIT;
-		strbuf_addf(&makes, "GSI '%s' of table '%s' exists as NEW defines it, backfilled",
+		ddbc_strbuf_addf(&makes, "GSI '%s' of table '%s' exists as NEW defines it, backfilled",
 			    g1->name.s, t1->name.s);
-		pt->gsi_created[i] = update_step(p, pt, in, strbuf_str(&makes));
-		strbuf_release(&makes);
+		pt->gsi_created[i] = update_step(p, pt, in, ddbc_strbuf_str(&makes));
+		ddbc_strbuf_release(&makes);
 	}
 }
 
@@ -247,11 +247,11 @@ static void billing_step(plan *p, plan_table *pt)
 		return;
 	}
 	strbuf makes = STRBUF_INIT;
-	strbuf_addf(&makes, "table '%s' is billed %s%s", t1->name.s,
+	ddbc_strbuf_addf(&makes, "table '%s' is billed %s%s", t1->name.s,
 		    provisioned ? "for provisioned throughput" : "on demand",
 		    provisioned ? " as NEW states it" : "");
-	update_step(p, pt, in, strbuf_str(&makes));
-	strbuf_release(&makes);
+	update_step(p, pt, in, ddbc_strbuf_str(&makes));
+	ddbc_strbuf_release(&makes);
 }
 
 /* ---- the table settings (SPEC 8.7) ------------------------------------------------- */
@@ -263,9 +263,9 @@ static void setting_update(plan *p, plan_table *pt, const char *field, json_t *v
 	json_t *in = update_table(pt->t1);
 	json_object_set_new(in, field, v);
 	strbuf m = STRBUF_INIT;
-	strbuf_addf(&m, "table '%s' %s", pt->t1->name.s, makes);
-	update_step(p, pt, in, strbuf_str(&m));
-	strbuf_release(&m);
+	ddbc_strbuf_addf(&m, "table '%s' %s", pt->t1->name.s, makes);
+	update_step(p, pt, in, ddbc_strbuf_str(&m));
+	ddbc_strbuf_release(&m);
 }
 
 /* OnDemandThroughput of NEW, -1 for a figure NEW no longer limits
@@ -369,9 +369,9 @@ static void replica_step(plan *p, plan_table *pt, const diff_setting *c)
 	json_t *list = json_pack("[{s:{s:s}}]", c->on ? "Create" : "Delete", "RegionName",
 				 c->region);
 	strbuf m = STRBUF_INIT;
-	strbuf_addf(&m, "has %s replica in %s", c->on ? "a" : "no", c->region);
-	setting_update(p, pt, "ReplicaUpdates", list, strbuf_str(&m));
-	strbuf_release(&m);
+	ddbc_strbuf_addf(&m, "has %s replica in %s", c->on ? "a" : "no", c->region);
+	setting_update(p, pt, "ReplicaUpdates", list, ddbc_strbuf_str(&m));
+	ddbc_strbuf_release(&m);
 }
 
 /* The UpdateTable that makes new table t1 multi-Region strongly
@@ -396,10 +396,10 @@ static json_t *mrsc_input(const ddbc_table *t1)
 static void mrsc_step(plan *p, plan_table *pt)
 {
 	strbuf m = STRBUF_INIT;
-	strbuf_addf(&m, "table '%s' is multi-Region strongly consistent in NEW's Regions",
+	ddbc_strbuf_addf(&m, "table '%s' is multi-Region strongly consistent in NEW's Regions",
 		    pt->t1->name.s);
-	update_step(p, pt, mrsc_input(pt->t1), strbuf_str(&m));
-	strbuf_release(&m);
+	update_step(p, pt, mrsc_input(pt->t1), ddbc_strbuf_str(&m));
+	ddbc_strbuf_release(&m);
 }
 
 /* MRSC table t0 made single-Region: its other replicas and its witness
@@ -417,10 +417,10 @@ static void dissolve_step(plan *p, plan_table *pt)
 		json_object_set_new(in, "GlobalTableWitnessUpdates",
 				    json_pack("[{s:{s:s}}]", "Delete", "RegionName", s0->witness.s));
 	strbuf m = STRBUF_INIT;
-	strbuf_addf(&m, "table '%s' is a single-Region table in %s", pt->t1->name.s,
+	ddbc_strbuf_addf(&m, "table '%s' is a single-Region table in %s", pt->t1->name.s,
 		    s0->replicas[0].s);
-	update_step(p, pt, in, strbuf_str(&m));
-	strbuf_release(&m);
+	update_step(p, pt, in, ddbc_strbuf_str(&m));
+	ddbc_strbuf_release(&m);
 }
 
 /* UpdateContinuousBackups's input for t1, PITR on or off; the period is
@@ -438,12 +438,12 @@ static json_t *pitr_input(const ddbc_table *t1, bool on, bool days_changed)
 static void pitr_step(plan *p, const diff_setting *c, const ddbc_table *t1, size_t made)
 {
 	strbuf m = STRBUF_INIT;
-	strbuf_addf(&m, "point-in-time recovery of table '%s' is %s", t1->name.s,
+	ddbc_strbuf_addf(&m, "point-in-time recovery of table '%s' is %s", t1->name.s,
 		    c->on ? "on as NEW says" : "off");
-	plan_need(&p->g, api_step(p, "UpdateContinuousBackups",
-				  pitr_input(t1, c->on, c->old_loc.line != 0), strbuf_str(&m)),
+	ddbc_diff_plan_need(&p->g, api_step(p, "UpdateContinuousBackups",
+				  pitr_input(t1, c->on, c->old_loc.line != 0), ddbc_strbuf_str(&m)),
 		  made);
-	strbuf_release(&m);
+	ddbc_strbuf_release(&m);
 }
 
 /* UpdateContributorInsights's input for t1, or its GSI g1 (non-NULL),
@@ -468,14 +468,14 @@ static void insights_step(plan *p, const diff_setting *c, const ddbc_table *t1, 
 {
 	strbuf m = STRBUF_INIT;
 	if (c->g1)
-		strbuf_addf(&m, "Contributor Insights of GSI '%s' of table '%s' is %s", c->g1->name.s,
+		ddbc_strbuf_addf(&m, "Contributor Insights of GSI '%s' of table '%s' is %s", c->g1->name.s,
 			    t1->name.s, c->on ? "on as NEW says" : "off");
 	else
-		strbuf_addf(&m, "Contributor Insights of table '%s' is %s", t1->name.s,
+		ddbc_strbuf_addf(&m, "Contributor Insights of table '%s' is %s", t1->name.s,
 			    c->on ? "on as NEW says" : "off");
-	plan_need(&p->g, api_step(p, "UpdateContributorInsights",
-				  insights_input(t1, c->g1, c->on), strbuf_str(&m)), made);
-	strbuf_release(&m);
+	ddbc_diff_plan_need(&p->g, api_step(p, "UpdateContributorInsights",
+				  insights_input(t1, c->g1, c->on), ddbc_strbuf_str(&m)), made);
+	ddbc_strbuf_release(&m);
 }
 
 /* Tags are set on the table's ARN, which only the account knows: a manual
@@ -495,12 +495,12 @@ static void tags_step(plan *p, plan_table *pt)
 					      ddbc_json_str(s0->tags[i].key.s));
 	}
 	strbuf m = STRBUF_INIT;
-	strbuf_addf(&m, "table '%s' has NEW's tags", name);
-	plan_need(&p->g, plan_manual(p, "tag-table", f, strbuf_str(&m),
+	ddbc_strbuf_addf(&m, "table '%s' has NEW's tags", name);
+	ddbc_diff_plan_need(&p->g, ddbc_diff_plan_manual(p, "tag-table", f, ddbc_strbuf_str(&m),
 				     "tag table '%s' as NEW says (TagResource with 'tags', "
 				     "UntagResource with 'untag', on the table's ARN)", name),
 		  pt->last_update);
-	strbuf_release(&m);
+	ddbc_strbuf_release(&m);
 }
 
 static void policy_step(plan *p, plan_table *pt)
@@ -511,13 +511,13 @@ static void policy_step(plan *p, plan_table *pt)
 	if (s1->policy)
 		json_object_set_new(f, "policy", json_stringn(s1->policy, s1->policy_bytes));
 	strbuf m = STRBUF_INIT;
-	strbuf_addf(&m, "table '%s' has NEW's resource policy", name);
-	plan_need(&p->g, plan_manual(p, "put-resource-policy", f, strbuf_str(&m),
+	ddbc_strbuf_addf(&m, "table '%s' has NEW's resource policy", name);
+	ddbc_diff_plan_need(&p->g, ddbc_diff_plan_manual(p, "put-resource-policy", f, ddbc_strbuf_str(&m),
 				     "%s the resource policy of table '%s' on its ARN (DynamoDB "
 				     "takes one policy update on a resource at a time, about 15 "
 				     "seconds apart)", s1->policy ? "put" : "delete", name),
 		  pt->last_update);
-	strbuf_release(&m);
+	ddbc_strbuf_release(&m);
 }
 
 /* The step that created GSI g1 of pt's kept table, or PLAN_NONE. */
@@ -596,40 +596,40 @@ static void ttl_steps(plan *p, plan_table *pt, size_t off)
 			kept = ddbc_entity_attr(t1->entities[i], t0->ttl.s) != NULL;
 		json_object_set_new(f, "remove_old_attribute", json_boolean(!kept));
 		strbuf makes = STRBUF_INIT;
-		strbuf_addf(&makes, "every item of table '%s' that holds '%s' holds '%s' with its "
+		ddbc_strbuf_addf(&makes, "every item of table '%s' that holds '%s' holds '%s' with its "
 			    "value", t1->name.s, t0->ttl.s, t1->ttl.s);
-		backfill = plan_manual(p, "backfill-ttl", f, strbuf_str(&makes),
+		backfill = ddbc_diff_plan_manual(p, "backfill-ttl", f, ddbc_strbuf_str(&makes),
 				       "copy '%s' to '%s' in every item of table '%s' that lacks "
 				       "'%s'%s: items that only hold the old attribute never expire "
 				       "once TTL reads the new one", t0->ttl.s, t1->ttl.s,
 				       t1->name.s, t1->ttl.s, kept ? "" :
 				       ", and remove the old attribute");
-		plan_need(&p->g, backfill, off);
+		ddbc_diff_plan_need(&p->g, backfill, off);
 		/* The new attribute's value is the item's own: migrate copies it. */
 		p->g.v[backfill].migrate = true;
 		pt->ttl_backfill = backfill;
-		strbuf_reset(&makes);
-		strbuf_addf(&makes, "DynamoDB accepts another UpdateTimeToLive on table '%s'",
+		ddbc_strbuf_reset(&makes);
+		ddbc_strbuf_addf(&makes, "DynamoDB accepts another UpdateTimeToLive on table '%s'",
 			    t1->name.s);
 		f = json_object();
 		json_object_set_new(f, "table", ddbc_json_str(t1->name.s));
 		json_object_set_new(f, "wait_seconds", json_integer(TTL_WAIT_SECONDS));
-		wait = plan_manual(p, "wait", f, strbuf_str(&makes),
+		wait = ddbc_diff_plan_manual(p, "wait", f, ddbc_strbuf_str(&makes),
 				   "wait one hour after TTL was disabled on table '%s' (until "
 				   "DescribeTimeToLive says DISABLED): DynamoDB refuses another "
 				   "UpdateTimeToLive on the table within that hour", t1->name.s);
-		plan_need(&p->g, wait, off);
-		strbuf_release(&makes);
+		ddbc_diff_plan_need(&p->g, wait, off);
+		ddbc_strbuf_release(&makes);
 	}
 	size_t on = ttl_step(p, t1, t1->ttl.s, true);
-	plan_need(&p->g, on, wait);
-	plan_need(&p->g, on, backfill);
+	ddbc_diff_plan_need(&p->g, on, wait);
+	ddbc_diff_plan_need(&p->g, on, backfill);
 }
 
 static void table_steps(plan *p, plan_table *pt)
 {
-	pt->gsi_deleted = xcalloc(pt->t0->ngsi + 1, sizeof(size_t));
-	pt->gsi_created = xcalloc(pt->t1->ngsi + 1, sizeof(size_t));
+	pt->gsi_deleted = ddbc_xcalloc(pt->t0->ngsi + 1, sizeof(size_t));
+	pt->gsi_created = ddbc_xcalloc(pt->t1->ngsi + 1, sizeof(size_t));
 	for (size_t i = 0; i < pt->t0->ngsi; i++)
 		pt->gsi_deleted[i] = PLAN_NONE;
 	for (size_t i = 0; i < pt->t1->ngsi; i++)
@@ -706,9 +706,9 @@ static size_t replace_step(plan *p, const ddbc_table *t0, const ddbc_table *t1)
 		json_object_set_new(f, "after_create", calls);
 	bool protected = t0->settings.has_deletion_protection && t0->settings.deletion_protection;
 	strbuf makes = STRBUF_INIT;
-	strbuf_addf(&makes, "table '%s' has NEW's key schema and indexes and holds every item",
+	ddbc_strbuf_addf(&makes, "table '%s' has NEW's key schema and indexes and holds every item",
 		    t1->name.s);
-	size_t s = plan_manual(p, "replace-table", f, strbuf_str(&makes),
+	size_t s = ddbc_diff_plan_manual(p, "replace-table", f, ddbc_strbuf_str(&makes),
 			       "replace table '%s': its %s changed, which only CreateTable sets; "
 			       "create the new table (under a new name, then switch the code)%s%s, "
 			       "copy every item into it, and delete the old table once nothing "
@@ -720,7 +720,7 @@ static size_t replace_step(plan *p, const ddbc_table *t0, const ddbc_table *t1)
 			       "consistent while it is empty (the UpdateTable in 'make_mrsc')" : "",
 			       calls ? ", give it NEW's settings (the calls in 'after_create')" : "",
 			       protected ? " (turn its deletion protection off first)" : "");
-	strbuf_release(&makes);
+	ddbc_strbuf_release(&makes);
 	return s;
 }
 
@@ -730,12 +730,12 @@ static void table_plan(plan *p, plan_table *pt)
 	if (!t0) {
 		/* CreateTable cannot set TTL: it is a call of its own. */
 		strbuf makes = STRBUF_INIT;
-		strbuf_addf(&makes, "table '%s' exists as NEW defines it", t1->name.s);
+		ddbc_strbuf_addf(&makes, "table '%s' exists as NEW defines it", t1->name.s);
 		pt->made = api_step(p, "CreateTable", ddbc_json_create_table(t1),
-				    strbuf_str(&makes));
-		strbuf_release(&makes);
+				    ddbc_strbuf_str(&makes));
+		ddbc_strbuf_release(&makes);
 		if (t1->ttl.s)
-			plan_need(&p->g, ttl_step(p, t1, t1->ttl.s, true), pt->made);
+			ddbc_diff_plan_need(&p->g, ttl_step(p, t1, t1->ttl.s, true), pt->made);
 		/* CreateTable holds the rest of the settings. */
 		pt->last_update = pt->made;
 		settings_steps(p, pt, false);
@@ -755,21 +755,21 @@ static void dropped_tables(plan *p)
 		json_t *f = json_object();
 		json_object_set_new(f, "table", ddbc_json_str(t0->name.s));
 		strbuf makes = STRBUF_INIT;
-		strbuf_addf(&makes, "table '%s' is gone", t0->name.s);
-		p->dropped[i] = plan_manual(p, "delete-table", f, strbuf_str(&makes),
+		ddbc_strbuf_addf(&makes, "table '%s' is gone", t0->name.s);
+		p->dropped[i] = ddbc_diff_plan_manual(p, "delete-table", f, ddbc_strbuf_str(&makes),
 					    "table '%s' is no longer in the design: move what is "
 					    "still needed, then delete it by hand (ddbc never plans "
 					    "DeleteTable)", t0->name.s);
-		strbuf_release(&makes);
+		ddbc_strbuf_release(&makes);
 	}
 }
 
 ddbc_emit_result ddbc_diff_plan_for(FILE *out, const ddbc_design *old, const ddbc_design *new,
 				    const char *migrate)
 {
-	plan p = { { NULL, 0, 0 }, old, new, xcalloc(new->ntables + 1, sizeof(plan_table)),
-		   xcalloc(old->ntables + 1, sizeof(size_t)),
-		   xcalloc(old->npatterns + 1, sizeof(size_t)) };
+	plan p = { { NULL, 0, 0 }, old, new, ddbc_xcalloc(new->ntables + 1, sizeof(plan_table)),
+		   ddbc_xcalloc(old->ntables + 1, sizeof(size_t)),
+		   ddbc_xcalloc(old->npatterns + 1, sizeof(size_t)) };
 	for (size_t i = 0; i < old->npatterns; i++)
 		p.pattern_stop[i] = PLAN_NONE;
 	for (size_t i = 0; i < new->ntables; i++) {
@@ -781,9 +781,9 @@ ddbc_emit_result ddbc_diff_plan_for(FILE *out, const ddbc_design *old, const ddb
 	for (size_t i = 0; i < old->ntables; i++)
 		p.dropped[i] = PLAN_NONE;
 	dropped_tables(&p);
-	plan_item_steps(&p);
-	plan_code_steps(&p);
-	ddbc_emit_result r = plan_write(&p.g, out, migrate);
+	ddbc_diff_plan_item_steps(&p);
+	ddbc_diff_plan_code_steps(&p);
+	ddbc_emit_result r = ddbc_diff_plan_write(&p.g, out, migrate);
 	for (size_t i = 0; i < new->ntables; i++) {
 		free(p.tables[i].gsi_deleted);
 		free(p.tables[i].gsi_created);

@@ -41,16 +41,16 @@ static size_t old_table_number(const plan *p, const char *name)
  * what names the place, then after a tab what becomes of it. */
 static size_t gone_step(plan *p, const char *t, const char *index, strbuf *what)
 {
-	const plan_table *pt = plan_table_named(p, t);
+	const plan_table *pt = ddbc_diff_plan_table_named(p, t);
 	if (!pt) {
 		size_t i = old_table_number(p, t);
-		strbuf_addf(what, "table '%s'\tit is deleted next", t ? t : "?");
+		ddbc_strbuf_addf(what, "table '%s'\tit is deleted next", t ? t : "?");
 		return i == SIZE_MAX ? PLAN_NONE : p->dropped[i];
 	}
 	if (!pt->t0)
 		return PLAN_NONE;
 	if (ddbc_diff_table_replaced(pt->t0, pt->t1)) {
-		strbuf_addf(what, "table '%s'\tit is replaced next, and its items copied to "
+		ddbc_strbuf_addf(what, "table '%s'\tit is replaced next, and its items copied to "
 			    "the new table", t);
 		return pt->made;
 	}
@@ -58,7 +58,7 @@ static size_t gone_step(plan *p, const char *t, const char *index, strbuf *what)
 		const ddbc_index *g0 = &pt->t0->gsi[i];
 		if (!ddbc_diff_str_same(g0->name.s, index) || pt->gsi_deleted[i] == PLAN_NONE)
 			continue;
-		strbuf_addf(what, "GSI '%s' of table '%s'\tit is deleted next%s", g0->name.s, t,
+		ddbc_strbuf_addf(what, "GSI '%s' of table '%s'\tit is deleted next%s", g0->name.s, t,
 			    ddbc_diff_gsi(pt->t1, g0->name.s) ? ", and created again as NEW "
 			    "defines it later (queries on it fail in between)" : "");
 		return pt->gsi_deleted[i];
@@ -72,18 +72,18 @@ static size_t gone_step(plan *p, const char *t, const char *index, strbuf *what)
 static size_t made_step(plan *p, const ddbc_pattern *p1, strbuf *what)
 {
 	const char *t = table_of(p1);
-	const plan_table *pt = plan_table_named(p, t);
+	const plan_table *pt = ddbc_diff_plan_table_named(p, t);
 	if (!pt)
 		return PLAN_NONE;
 	if (!pt->t0 || ddbc_diff_table_replaced(pt->t0, pt->t1)) {
-		strbuf_addf(what, "table '%s'", t);
+		ddbc_strbuf_addf(what, "table '%s'", t);
 		return pt->made;
 	}
 	for (size_t i = 0; p1->index_ref.s && pt->gsi_created && i < pt->t1->ngsi; i++) {
 		const ddbc_index *g1 = &pt->t1->gsi[i];
 		if (!ddbc_diff_str_same(g1->name.s, p1->index_ref.s) || pt->gsi_created[i] == PLAN_NONE)
 			continue;
-		strbuf_addf(what, "GSI '%s' of table '%s'", g1->name.s, t);
+		ddbc_strbuf_addf(what, "GSI '%s' of table '%s'", g1->name.s, t);
 		return pt->gsi_created[i];
 	}
 	return PLAN_NONE;
@@ -136,9 +136,9 @@ static deploy *deploy_for(deploys *ds, deploy_kind kind, size_t key, const char 
 	for (size_t i = 0; i < ds->n; i++)
 		if (ds->v[i].kind == kind && ds->v[i].key == key)
 			return &ds->v[i];
-	xgrow((void **)&ds->v, &ds->cap, ds->n + 1, sizeof(deploy));
+	ddbc_xgrow((void **)&ds->v, &ds->cap, ds->n + 1, sizeof(deploy));
 	deploy *d = &ds->v[ds->n++];
-	*d = (deploy){ kind, key, xstrdup(what ? what : ""), json_array(), STRBUF_INIT,
+	*d = (deploy){ kind, key, ddbc_xstrdup(what ? what : ""), json_array(), STRBUF_INIT,
 		       STRBUF_INIT, json_array() };
 	return d;
 }
@@ -146,7 +146,7 @@ static deploy *deploy_for(deploys *ds, deploy_kind kind, size_t key, const char 
 static void deploy_add(deploy *d, const char *id)
 {
 	json_array_append_new(d->names, ddbc_json_str(id));
-	strbuf_addf(&d->list, "%s'%s'", d->list.len ? ", " : "", id);
+	ddbc_strbuf_addf(&d->list, "%s'%s'", d->list.len ? ", " : "", id);
 }
 
 /* What a pattern of NEW that runs in a created GSI reads from the table:
@@ -167,7 +167,7 @@ static void note_narrowed(const plan *p, deploy *d, const ddbc_pattern *p1)
 	json_array_append_new(d->from_table, json_pack("{s:o, s:o}", "pattern",
 						       ddbc_json_str(p1->id.s), "attribute",
 						       ddbc_json_str(attr->s)));
-	strbuf_addf(&d->reads, "; '%s' reads '%s' from the table (the index no longer projects "
+	ddbc_strbuf_addf(&d->reads, "; '%s' reads '%s' from the table (the index no longer projects "
 		    "it)", p1->id.s, attr->s);
 }
 
@@ -176,34 +176,34 @@ static void deploy_text(const deploy *d, strbuf *sb)
 {
 	size_t n = json_array_size(d->names);
 	const char *s = n == 1 ? "" : "s", *it = n == 1 ? "it" : "them";
-	const char *list = strbuf_str(&d->list);
+	const char *list = ddbc_strbuf_str(&d->list);
 	/* A place gone: its name, a tab, then its fate. */
 	int place = (int)strcspn(d->what, "\t");
 	const char *fate = d->what[place] ? d->what + place + 1 : "";
 	switch (d->kind) {
 	case DEPLOY_STOP:
-		strbuf_addf(sb, "deploy the code that no longer uses %.*s (", place, d->what);
+		ddbc_strbuf_addf(sb, "deploy the code that no longer uses %.*s (", place, d->what);
 		if (n)
-			strbuf_addf(sb, "access pattern%s %s", s, list);
+			ddbc_strbuf_addf(sb, "access pattern%s %s", s, list);
 		else
-			strbuf_addstr(sb, "no access pattern of the design does; check the code's own "
+			ddbc_strbuf_addstr(sb, "no access pattern of the design does; check the code's own "
 				      "queries");
-		strbuf_addf(sb, "): %s", fate);
+		ddbc_strbuf_addf(sb, "): %s", fate);
 		break;
 	case DEPLOY_SWITCH:
-		strbuf_addf(sb, "deploy the code that runs access pattern%s %s where NEW puts %s, no "
+		ddbc_strbuf_addf(sb, "deploy the code that runs access pattern%s %s where NEW puts %s, no "
 			    "longer on %.*s: %s", s, list, it, place, d->what, fate);
 		break;
 	case DEPLOY_RUN:
-		strbuf_addf(sb, "deploy the code that runs access pattern%s %s on %s as NEW defines "
-			    "%s, now that it exists%s", s, list, d->what, it, strbuf_str(&d->reads));
+		ddbc_strbuf_addf(sb, "deploy the code that runs access pattern%s %s on %s as NEW defines "
+			    "%s, now that it exists%s", s, list, d->what, it, ddbc_strbuf_str(&d->reads));
 		break;
 	case DEPLOY_DROPPED:
-		strbuf_addf(sb, "deploy the code that no longer runs access pattern%s %s: NEW no "
+		ddbc_strbuf_addf(sb, "deploy the code that no longer runs access pattern%s %s: NEW no "
 			    "longer has %s", s, list, it);
 		break;
 	case DEPLOY_MOVED:
-		strbuf_addf(sb, "deploy the code that runs access pattern %s %s", list, d->what);
+		ddbc_strbuf_addf(sb, "deploy the code that runs access pattern %s %s", list, d->what);
 		break;
 	}
 }
@@ -219,16 +219,16 @@ static size_t deploy_step(plan *p, deploy *d)
 		json_object_set_new(f, "reads_from_table", json_incref(d->from_table));
 	strbuf makes = STRBUF_INIT, text = STRBUF_INIT;
 	if (d->kind == DEPLOY_STOP)
-		strbuf_addf(&makes, "no deployed code uses %.*s", (int)strcspn(d->what, "\t"),
+		ddbc_strbuf_addf(&makes, "no deployed code uses %.*s", (int)strcspn(d->what, "\t"),
 			    d->what);
 	else
-		strbuf_addf(&makes, runs ? "the deployed code runs access pattern%s %s as NEW "
+		ddbc_strbuf_addf(&makes, runs ? "the deployed code runs access pattern%s %s as NEW "
 			    "defines %s" : "no deployed code runs access pattern%s %s",
-			    n == 1 ? "" : "s", strbuf_str(&d->list), n == 1 ? "it" : "them");
+			    n == 1 ? "" : "s", ddbc_strbuf_str(&d->list), n == 1 ? "it" : "them");
 	deploy_text(d, &text);
-	size_t step = plan_manual(p, "deploy-code", f, strbuf_str(&makes), "%s", strbuf_str(&text));
-	strbuf_release(&makes);
-	strbuf_release(&text);
+	size_t step = ddbc_diff_plan_manual(p, "deploy-code", f, ddbc_strbuf_str(&makes), "%s", ddbc_strbuf_str(&text));
+	ddbc_strbuf_release(&makes);
+	ddbc_strbuf_release(&text);
 	return step;
 }
 
@@ -238,8 +238,8 @@ static void deploys_release(deploys *ds)
 		free(ds->v[i].what);
 		json_decref(ds->v[i].names);
 		json_decref(ds->v[i].from_table);
-		strbuf_release(&ds->v[i].list);
-		strbuf_release(&ds->v[i].reads);
+		ddbc_strbuf_release(&ds->v[i].list);
+		ddbc_strbuf_release(&ds->v[i].reads);
 	}
 	free(ds->v);
 }
@@ -252,18 +252,18 @@ static void gone_places(plan *p, deploys *ds)
 	strbuf what = STRBUF_INIT;
 	for (size_t t = 0; t < p->old->ntables; t++) {
 		const ddbc_table *t0 = &p->old->tables[t];
-		strbuf_reset(&what);
+		ddbc_strbuf_reset(&what);
 		size_t gone = gone_step(p, t0->name.s, NULL, &what);
 		if (gone != PLAN_NONE)
-			deploy_for(ds, DEPLOY_STOP, gone, strbuf_str(&what));
+			deploy_for(ds, DEPLOY_STOP, gone, ddbc_strbuf_str(&what));
 		for (size_t i = 0; gone == PLAN_NONE && i < t0->ngsi; i++) {
-			strbuf_reset(&what);
+			ddbc_strbuf_reset(&what);
 			size_t g = gone_step(p, t0->name.s, t0->gsi[i].name.s, &what);
 			if (g != PLAN_NONE)
-				deploy_for(ds, DEPLOY_STOP, g, strbuf_str(&what));
+				deploy_for(ds, DEPLOY_STOP, g, ddbc_strbuf_str(&what));
 		}
 	}
-	strbuf_release(&what);
+	ddbc_strbuf_release(&what);
 }
 
 /* The step after which p0's place is gone (its table, else its GSI). */
@@ -271,7 +271,7 @@ static size_t pattern_gone(plan *p, const ddbc_pattern *p0, strbuf *what)
 {
 	size_t gone = gone_step(p, table_of(p0), NULL, what);
 	if (gone == PLAN_NONE && p0->index_ref.s) {
-		strbuf_reset(what);
+		ddbc_strbuf_reset(what);
 		gone = gone_step(p, table_of(p0), p0->index_ref.s, what);
 	}
 	return gone;
@@ -281,9 +281,9 @@ static size_t pattern_gone(plan *p, const ddbc_pattern *p0, strbuf *what)
 static void place_text(const ddbc_pattern *p, strbuf *sb)
 {
 	if (p->index_ref.s)
-		strbuf_addf(sb, "%s '%s' of ", p->index && p->index->kind == DDBC_INDEX_LSI ? "LSI"
+		ddbc_strbuf_addf(sb, "%s '%s' of ", p->index && p->index->kind == DDBC_INDEX_LSI ? "LSI"
 			    : "GSI", p->index_ref.s);
-	strbuf_addf(sb, "table '%s'", table_of(p) ? table_of(p) : "?");
+	ddbc_strbuf_addf(sb, "table '%s'", table_of(p) ? table_of(p) : "?");
 }
 
 /* Each OLD pattern: stopped, or switched, before its place goes; dropped
@@ -295,32 +295,32 @@ static void old_patterns(plan *p, deploys *ds)
 		const ddbc_pattern *p0 = &p->old->patterns[i];
 		if (!p0->id.s)
 			continue;
-		strbuf_reset(&what);
-		strbuf_reset(&made);
+		ddbc_strbuf_reset(&what);
+		ddbc_strbuf_reset(&made);
 		size_t gone = pattern_gone(p, p0, &what);
 		const ddbc_pattern *p1 = pattern_named(p->new, p0->id.s);
 		size_t make = p1 ? made_step(p, p1, &made) : PLAN_NONE;
 		bool moved = p1 && !same_place(p0, p1);
 		if (p->pattern_stop[i] != PLAN_NONE) {
 			/* Stopped already with what it reads (diff_plan_items.c). */
-			plan_need(&p->g, gone, p->pattern_stop[i]);
+			ddbc_diff_plan_need(&p->g, gone, p->pattern_stop[i]);
 		} else if (gone != PLAN_NONE) {
 			deploy_add(deploy_for(ds, moved && make == PLAN_NONE ? DEPLOY_SWITCH
-					      : DEPLOY_STOP, gone, strbuf_str(&what)), p0->id.s);
+					      : DEPLOY_STOP, gone, ddbc_strbuf_str(&what)), p0->id.s);
 		} else if (!p1) {
 			deploy_add(deploy_for(ds, DEPLOY_DROPPED, PLAN_NONE, NULL), p0->id.s);
 		} else if (moved && make == PLAN_NONE) {
 			/* One deployment each: each names its own places. */
-			strbuf_reset(&what);
-			strbuf_addstr(&what, "on ");
+			ddbc_strbuf_reset(&what);
+			ddbc_strbuf_addstr(&what, "on ");
 			place_text(p1, &what);
-			strbuf_addstr(&what, ", no longer on ");
+			ddbc_strbuf_addstr(&what, ", no longer on ");
 			place_text(p0, &what);
-			deploy_add(deploy_for(ds, DEPLOY_MOVED, i, strbuf_str(&what)), p0->id.s);
+			deploy_add(deploy_for(ds, DEPLOY_MOVED, i, ddbc_strbuf_str(&what)), p0->id.s);
 		}
 	}
-	strbuf_release(&what);
-	strbuf_release(&made);
+	ddbc_strbuf_release(&what);
+	ddbc_strbuf_release(&made);
 }
 
 /* Each NEW pattern whose place the plan makes runs once it is made. */
@@ -329,21 +329,21 @@ static void new_patterns(plan *p, deploys *ds)
 	strbuf made = STRBUF_INIT;
 	for (size_t i = 0; i < p->new->npatterns; i++) {
 		const ddbc_pattern *p1 = &p->new->patterns[i];
-		strbuf_reset(&made);
+		ddbc_strbuf_reset(&made);
 		size_t make = p1->id.s ? made_step(p, p1, &made) : PLAN_NONE;
 		if (make == PLAN_NONE)
 			continue;
-		deploy *d = deploy_for(ds, DEPLOY_RUN, make, strbuf_str(&made));
+		deploy *d = deploy_for(ds, DEPLOY_RUN, make, ddbc_strbuf_str(&made));
 		deploy_add(d, p1->id.s);
 		/* A replaced table's indexes are new with it: the diff reports
 		 * what they lost as the table's change, not as a projection's. */
-		if (!strncmp(strbuf_str(&made), "GSI ", 4))
+		if (!strncmp(ddbc_strbuf_str(&made), "GSI ", 4))
 			note_narrowed(p, d, p1);
 	}
-	strbuf_release(&made);
+	ddbc_strbuf_release(&made);
 }
 
-void plan_code_steps(plan *p)
+void ddbc_diff_plan_code_steps(plan *p)
 {
 	deploys ds = { NULL, 0, 0 };
 	gone_places(p, &ds);
@@ -355,16 +355,16 @@ void plan_code_steps(plan *p)
 		/* The code stops using what goes before anything else. */
 		p->g.v[s].early = d->kind != DEPLOY_RUN;
 		if (d->kind == DEPLOY_STOP || d->kind == DEPLOY_SWITCH)
-			plan_need(&p->g, d->key, s);
+			ddbc_diff_plan_need(&p->g, d->key, s);
 		else if (d->kind == DEPLOY_RUN)
-			plan_need(&p->g, s, d->key);
+			ddbc_diff_plan_need(&p->g, s, d->key);
 	}
 	deploys_release(&ds);
 }
 
 /* ---- code that stops reading what the items lose ---------------------------------------- */
 
-size_t plan_stop_reading(plan *p, const ddbc_entity *e0, const ddbc_attr *a0)
+size_t ddbc_diff_plan_stop_reading(plan *p, const ddbc_entity *e0, const ddbc_attr *a0)
 {
 	json_t *stops = json_array(), *runs = json_array();
 	strbuf list = STRBUF_INIT;
@@ -385,7 +385,7 @@ size_t plan_stop_reading(plan *p, const ddbc_entity *e0, const ddbc_attr *a0)
 			continue;
 		bool kept = pattern_named(p->new, p0->id.s) != NULL;
 		json_array_append_new(kept ? runs : stops, ddbc_json_str(p0->id.s));
-		strbuf_addf(&list, "%s'%s'", list.len ? ", " : "", p0->id.s);
+		ddbc_strbuf_addf(&list, "%s'%s'", list.len ? ", " : "", p0->id.s);
 		npatterns++;
 	}
 	json_t *f = json_object();
@@ -399,14 +399,14 @@ size_t plan_stop_reading(plan *p, const ddbc_entity *e0, const ddbc_attr *a0)
 	json_object_set_new(f, "runs", runs);
 	strbuf makes = STRBUF_INIT, what = STRBUF_INIT;
 	if (a0)
-		strbuf_addf(&what, "'%s' of the '%s' items", a0->name.s, e0->name.s);
+		ddbc_strbuf_addf(&what, "'%s' of the '%s' items", a0->name.s, e0->name.s);
 	else
-		strbuf_addf(&what, "the '%s' items", e0->name.s);
-	strbuf_addf(&makes, "no deployed code reads %s", strbuf_str(&what));
-	size_t s = plan_manual(p, "deploy-code", f, strbuf_str(&makes), "deploy the code that no "
-			       "longer reads or writes %s%s%s%s: %s next", strbuf_str(&what),
+		ddbc_strbuf_addf(&what, "the '%s' items", e0->name.s);
+	ddbc_strbuf_addf(&makes, "no deployed code reads %s", ddbc_strbuf_str(&what));
+	size_t s = ddbc_diff_plan_manual(p, "deploy-code", f, ddbc_strbuf_str(&makes), "deploy the code that no "
+			       "longer reads or writes %s%s%s%s: %s next", ddbc_strbuf_str(&what),
 			       !npatterns ? "" : npatterns == 1 ? " (access pattern " :
-			       " (access patterns ", strbuf_str(&list),
+			       " (access patterns ", ddbc_strbuf_str(&list),
 			       list.len ? ")" : "", a0 ? "its stored values are removed"
 			       : "they are deleted");
 	p->g.v[s].early = true;
@@ -420,8 +420,8 @@ size_t plan_stop_reading(plan *p, const ddbc_entity *e0, const ddbc_attr *a0)
 			    p->pattern_stop[i] == PLAN_NONE)
 				p->pattern_stop[i] = s;
 	}
-	strbuf_release(&list);
-	strbuf_release(&makes);
-	strbuf_release(&what);
+	ddbc_strbuf_release(&list);
+	ddbc_strbuf_release(&makes);
+	ddbc_strbuf_release(&what);
 	return s;
 }

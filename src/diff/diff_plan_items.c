@@ -8,12 +8,12 @@
  * read. Each step carries the facts a person or a script needs to do it
  * ("action" says which work it is), and stands where its needs are: the
  * work on an attribute that keys a GSI after that GSI's delete and before
- * its create (plan_around_indexes), the work on one entity's items in
+ * its create (ddbc_diff_plan_around_indexes), the work on one entity's items in
  * the order it is listed, the work on a replaced table's items after the
  * replacement. A table key rewrite stands in a dual-write window: deploy
  * code that writes both shapes, migrate the stored items, deploy code
  * that reads the new shape only, then code that writes it only. The
- * steps `ddbc migrate` carries out are marked (plan_write names the
+ * steps `ddbc migrate` carries out are marked (ddbc_diff_plan_write names the
  * command).
  */
 #include "diff/diff_graph.h"
@@ -58,18 +58,18 @@ static json_t *facts_attr(const ddbc_entity *e, const ddbc_attr *a)
  * table; an attribute's work also takes its place around the indexes. */
 static void place(entity_work *w, size_t s, const char *attr)
 {
-	plan_need(&w->p->g, s, w->last);
+	ddbc_diff_plan_need(&w->p->g, s, w->last);
 	if (w->pt && w->pt->t0 && ddbc_diff_table_replaced(w->pt->t0, w->pt->t1))
-		plan_need(&w->p->g, s, w->pt->made);
+		ddbc_diff_plan_need(&w->p->g, s, w->pt->made);
 	if (attr)
-		plan_around_indexes(w->p, w->pt, s, attr);
+		ddbc_diff_plan_around_indexes(w->p, w->pt, s, attr);
 	w->last = s;
 }
 
 static void makes_attr(strbuf *sb, const ddbc_entity *e, const ddbc_attr *a, const char *what)
 {
-	strbuf_reset(sb);
-	strbuf_addf(sb, "every '%s' item holds '%s'%s%s", e->name.s, a->name.s, *what ? " " : "",
+	ddbc_strbuf_reset(sb);
+	ddbc_strbuf_addf(sb, "every '%s' item holds '%s'%s%s", e->name.s, a->name.s, *what ? " " : "",
 		    what);
 }
 
@@ -89,14 +89,14 @@ static void open_window(entity_work *w, const ddbc_entity *e, const ddbc_attr *a
 		w->window_keys = json_array();
 		json_object_set_new(f, "keys", w->window_keys);
 		strbuf makes = STRBUF_INIT;
-		strbuf_addf(&makes, "the deployed code writes every '%s' item under its old key and "
+		ddbc_strbuf_addf(&makes, "the deployed code writes every '%s' item under its old key and "
 			    "its new key, and reads it under either", e->name.s);
-		w->window = plan_manual(w->p, "deploy-code", f, strbuf_str(&makes), "deploy the "
+		w->window = ddbc_diff_plan_manual(w->p, "deploy-code", f, ddbc_strbuf_str(&makes), "deploy the "
 					"code that writes each '%s' item in both shapes, under its "
 					"old key and its new key (keys gives both templates), and "
 					"reads it under either: the stored items are migrated next",
 					e->name.s);
-		strbuf_release(&makes);
+		ddbc_strbuf_release(&makes);
 		place(w, w->window, NULL);
 	}
 	json_array_append_new(w->window_keys, json_pack("{s:o, s:o, s:o}", "attribute",
@@ -130,10 +130,10 @@ static void close_window(entity_work *w, const ddbc_entity *e)
 		json_object_set_new(f, "entity", ddbc_json_str(e->name.s));
 		json_object_set_new(f, "change", json_string(step[i].change));
 		strbuf makes = STRBUF_INIT;
-		strbuf_addf(&makes, step[i].makes, e->name.s);
-		size_t s = plan_manual(w->p, "deploy-code", f, strbuf_str(&makes), step[i].text,
+		ddbc_strbuf_addf(&makes, step[i].makes, e->name.s);
+		size_t s = ddbc_diff_plan_manual(w->p, "deploy-code", f, ddbc_strbuf_str(&makes), step[i].text,
 				       e->name.s);
-		strbuf_release(&makes);
+		ddbc_strbuf_release(&makes);
 		if (i == 1)
 			w->p->g.v[s].refers = w->migrated;
 		place(w, s, NULL);
@@ -152,19 +152,19 @@ static void template_step(entity_work *w, const ddbc_attr *a0, const ddbc_attr *
 			    : json_null());
 	json_object_set_new(f, "new_template", a1->template.s ? ddbc_json_str(a1->template.s)
 			    : json_null());
-	strbuf_reset(makes);
-	strbuf_addf(makes, "every '%s' item holds '%s' rendered from %s", e->name.s, a1->name.s,
+	ddbc_strbuf_reset(makes);
+	ddbc_strbuf_addf(makes, "every '%s' item holds '%s' rendered from %s", e->name.s, a1->name.s,
 		    a1->template.s ? "its new template" : "no template (its own value)");
 	if (r == DIFF_REWRITE_TABLE_KEY)
 		open_window(w, e, a0, a1);
 	size_t s;
 	if (r == DIFF_REWRITE_TABLE_KEY)
-		s = plan_manual(w->p, "rewrite-keys", f, strbuf_str(makes), "migrate the stored "
+		s = ddbc_diff_plan_manual(w->p, "rewrite-keys", f, ddbc_strbuf_str(makes), "migrate the stored "
 				"'%s' items: put a copy of each under the key new_template renders "
 				"for '%s', then delete it under its old key (old_template)",
 				e->name.s, a1->name.s);
 	else
-		s = plan_manual(w->p, "rewrite-attribute", f, strbuf_str(makes), "rewrite '%s' in "
+		s = ddbc_diff_plan_manual(w->p, "rewrite-attribute", f, ddbc_strbuf_str(makes), "rewrite '%s' in "
 				"every stored '%s' item from old_template to new_template",
 				a1->name.s, e->name.s);
 	place(w, s, a1->name.s);
@@ -182,10 +182,10 @@ static void type_step(entity_work *w, const ddbc_attr *a0, const ddbc_attr *a1,
 	json_t *f = facts_attr(e, a1);
 	json_object_set_new(f, "old_type", json_string(ddbc_type_short(a0->type)));
 	json_object_set_new(f, "new_type", json_string(ddbc_type_short(a1->type)));
-	strbuf_reset(makes);
-	strbuf_addf(makes, "every '%s' item holds '%s' as a value of type %s", e->name.s,
+	ddbc_strbuf_reset(makes);
+	ddbc_strbuf_addf(makes, "every '%s' item holds '%s' as a value of type %s", e->name.s,
 		    a1->name.s, ddbc_type_short(a1->type));
-	size_t s = plan_manual(w->p, "convert-type", f, strbuf_str(makes), "convert '%s' of every "
+	size_t s = ddbc_diff_plan_manual(w->p, "convert-type", f, ddbc_strbuf_str(makes), "convert '%s' of every "
 			       "stored '%s' item from type %s to %s", a1->name.s, e->name.s,
 			       ddbc_type_short(a0->type), ddbc_type_short(a1->type));
 	place(w, s, a1->name.s);
@@ -219,7 +219,7 @@ static void backfill_step(entity_work *w, const ddbc_attr *a1, bool added, strbu
 	if (a1->type != DDBC_TYPE_NONE)
 		json_object_set_new(f, "type", json_string(ddbc_type_short(a1->type)));
 	makes_attr(makes, e, a1, a1->template.s ? "rendered from its template" : "");
-	size_t s = plan_manual(w->p, "backfill", f, strbuf_str(makes), "backfill %s'%s' in every "
+	size_t s = ddbc_diff_plan_manual(w->p, "backfill", f, ddbc_strbuf_str(makes), "backfill %s'%s' in every "
 			       "stored '%s' item that lacks it%s", added ? (a1->is_key &&
 			       !ddbc_attr_required(a1, NULL) ? "the new index key " :
 			       "the new required ") : "", a1->name.s, e->name.s, known ? "" :
@@ -237,11 +237,11 @@ static void json_values_text(const json_t *values, strbuf *out)
 	json_t *v;
 	json_array_foreach(values, i, v) {
 		if (json_is_string(v))
-			strbuf_addf(out, "%s'%s'", i ? ", " : "", json_string_value(v));
+			ddbc_strbuf_addf(out, "%s'%s'", i ? ", " : "", json_string_value(v));
 		else {
 			char *text = json_dumps(v, JSON_ENCODE_ANY);
 			text[ddbc_json_unmark(text, strlen(text))] = '\0';
-			strbuf_addf(out, "%s%s", i ? ", " : "", text);
+			ddbc_strbuf_addf(out, "%s%s", i ? ", " : "", text);
 			free(text);
 		}
 	}
@@ -266,15 +266,15 @@ static void enum_step(entity_work *w, const ddbc_attr *a0, const ddbc_attr *a1,
 	else
 		json_decref(gone);
 	json_object_set_new(f, "values", values);
-	strbuf_reset(makes);
-	strbuf_addf(makes, "no '%s' item holds a '%s' outside its enum (%s)", e->name.s,
-		    a1->name.s, strbuf_str(&allowed));
-	place(w, plan_manual(w->p, "rewrite-values", f, strbuf_str(makes), "rewrite '%s' in "
+	ddbc_strbuf_reset(makes);
+	ddbc_strbuf_addf(makes, "no '%s' item holds a '%s' outside its enum (%s)", e->name.s,
+		    a1->name.s, ddbc_strbuf_str(&allowed));
+	place(w, ddbc_diff_plan_manual(w->p, "rewrite-values", f, ddbc_strbuf_str(makes), "rewrite '%s' in "
 			     "every stored '%s' item that holds %s%s to one of %s, or delete the "
 			     "item", a1->name.s, e->name.s, unlimited ? "any value (it had no "
-			     "enum)" : "", strbuf_str(&removed), strbuf_str(&allowed)), NULL);
-	strbuf_release(&allowed);
-	strbuf_release(&removed);
+			     "enum)" : "", ddbc_strbuf_str(&removed), ddbc_strbuf_str(&allowed)), NULL);
+	ddbc_strbuf_release(&allowed);
+	ddbc_strbuf_release(&removed);
 }
 
 static void attr_pair_steps(entity_work *w, const ddbc_attr *a0, const ddbc_attr *a1)
@@ -285,7 +285,7 @@ static void attr_pair_steps(entity_work *w, const ddbc_attr *a0, const ddbc_attr
 	if (!ddbc_attr_required(a0, NULL) && ddbc_attr_required(a1, NULL))
 		backfill_step(w, a1, false, &makes);
 	enum_step(w, a0, a1, &makes);
-	strbuf_release(&makes);
+	ddbc_strbuf_release(&makes);
 }
 
 /* An entity gone from its table, or moved to another. */
@@ -301,25 +301,25 @@ static void entity_moved(plan *p, const ddbc_entity *e0, const ddbc_entity *e1)
 	if (e1) {
 		const char *t1 = ddbc_diff_entity_table(e1);
 		json_object_set_new(f, "new_table", ddbc_json_str(t1));
-		strbuf_addf(&makes, "the '%s' items are in table '%s' only", e0->name.s, t1);
-		s = plan_manual(p, "move-items", f, strbuf_str(&makes), "copy the '%s' items to "
+		ddbc_strbuf_addf(&makes, "the '%s' items are in table '%s' only", e0->name.s, t1);
+		s = ddbc_diff_plan_manual(p, "move-items", f, ddbc_strbuf_str(&makes), "copy the '%s' items to "
 				"new_table and delete them from table", e0->name.s);
-		const plan_table *pt = plan_table_named(p, t1);
+		const plan_table *pt = ddbc_diff_plan_table_named(p, t1);
 		if (pt)
-			plan_need(&p->g, s, pt->made);
+			ddbc_diff_plan_need(&p->g, s, pt->made);
 	} else {
-		size_t stop = plan_stop_reading(p, e0, NULL);
-		strbuf_addf(&makes, "no '%s' item is left in table '%s'", e0->name.s,
+		size_t stop = ddbc_diff_plan_stop_reading(p, e0, NULL);
+		ddbc_strbuf_addf(&makes, "no '%s' item is left in table '%s'", e0->name.s,
 			    t0 ? t0 : "(unknown)");
-		s = plan_manual(p, "delete-items", f, strbuf_str(&makes), "delete or migrate the "
+		s = ddbc_diff_plan_manual(p, "delete-items", f, ddbc_strbuf_str(&makes), "delete or migrate the "
 				"stored '%s' items", e0->name.s);
-		plan_need(&p->g, s, stop);
+		ddbc_diff_plan_need(&p->g, s, stop);
 	}
-	strbuf_release(&makes);
+	ddbc_strbuf_release(&makes);
 	/* A table deleted by hand is deleted once its items are moved out. */
 	for (size_t i = 0; t0 && i < p->old->ntables; i++)
 		if (ddbc_diff_str_same(p->old->tables[i].name.s, t0))
-			plan_need(&p->g, p->dropped[i], s);
+			ddbc_diff_plan_need(&p->g, p->dropped[i], s);
 }
 
 static void entity_steps(plan *p, const ddbc_entity *e0, const ddbc_entity *e1)
@@ -330,7 +330,7 @@ static void entity_steps(plan *p, const ddbc_entity *e0, const ddbc_entity *e1)
 			entity_moved(p, e0, e1);
 		return;
 	}
-	entity_work w = { p, plan_table_named(p, ddbc_diff_entity_table(e1)), PLAN_NONE,
+	entity_work w = { p, ddbc_diff_plan_table_named(p, ddbc_diff_entity_table(e1)), PLAN_NONE,
 			  PLAN_NONE, NULL, PLAN_NONE };
 	for (size_t i = 0; i < e0->nattrs; i++) {
 		const ddbc_attr *a0 = &e0->attrs[i];
@@ -339,17 +339,17 @@ static void entity_steps(plan *p, const ddbc_entity *e0, const ddbc_entity *e1)
 			attr_pair_steps(&w, a0, a1);
 		else if (a0->name.s && ddbc_diff_removed_use(p->old, a0, e1->table)) {
 			strbuf makes = STRBUF_INIT;
-			strbuf_addf(&makes, "no '%s' item holds '%s'", e0->name.s, a0->name.s);
-			size_t stop = plan_stop_reading(p, e0, a0);
+			ddbc_strbuf_addf(&makes, "no '%s' item holds '%s'", e0->name.s, a0->name.s);
+			size_t stop = ddbc_diff_plan_stop_reading(p, e0, a0);
 			place(&w, stop, NULL);
 			/* A renamed TTL attribute's copy may remove the old one. */
 			if (w.pt && w.pt->t0 && ddbc_diff_str_same(w.pt->t0->ttl.s, a0->name.s))
-				plan_need(&p->g, w.pt->ttl_backfill, stop);
-			place(&w, plan_manual(p, "remove-attribute", facts_attr(e0, a0),
-					      strbuf_str(&makes), "remove '%s' from every stored "
+				ddbc_diff_plan_need(&p->g, w.pt->ttl_backfill, stop);
+			place(&w, ddbc_diff_plan_manual(p, "remove-attribute", facts_attr(e0, a0),
+					      ddbc_strbuf_str(&makes), "remove '%s' from every stored "
 					      "'%s' item: NEW no longer has it", a0->name.s,
 					      e0->name.s), NULL);
-			strbuf_release(&makes);
+			ddbc_strbuf_release(&makes);
 		}
 	}
 	close_window(&w, e1);
@@ -363,17 +363,17 @@ static void entity_steps(plan *p, const ddbc_entity *e0, const ddbc_entity *e1)
 		    (ddbc_attr_required(a1, NULL) || (a1->is_key && a1->template.s)))
 			backfill_step(&w, a1, true, &makes);
 	}
-	strbuf_release(&makes);
+	ddbc_strbuf_release(&makes);
 }
 
-void plan_item_steps(plan *p)
+void ddbc_diff_plan_item_steps(plan *p)
 {
 	const char *d0 = ddbc_diff_delimiter(p->old), *d1 = ddbc_diff_delimiter(p->new);
 	if (strcmp(d0, d1)) {
 		json_t *f = json_object();
 		json_object_set_new(f, "old_delimiter", ddbc_json_str(d0));
 		json_object_set_new(f, "new_delimiter", ddbc_json_str(d1));
-		migrate_step(p, plan_manual(p, "rewrite-delimiter", f, "every stored key is joined "
+		migrate_step(p, ddbc_diff_plan_manual(p, "rewrite-delimiter", f, "every stored key is joined "
 					    "with the new delimiter", "the key delimiter changed: "
 					    "rewrite every stored key that is joined with the old "
 					    "delimiter"));

@@ -20,7 +20,7 @@ static diff_setting *add(diff_settings *out, diff_setting_kind kind, const char 
 {
 	if (out->n == out->cap) {
 		out->cap = out->cap ? 2 * out->cap : 16;
-		out->v = xrealloc(out->v, out->cap * sizeof(*out->v));
+		out->v = ddbc_xrealloc(out->v, out->cap * sizeof(*out->v));
 	}
 	diff_setting *s = &out->v[out->n++];
 	*s = (diff_setting){ .kind = kind, .field = field, .old_loc = old_loc,

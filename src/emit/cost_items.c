@@ -114,7 +114,7 @@ static void on_item_member(void *ctx, const char *name, const json_t *value)
 	put_members *m = ctx;
 	if (m->n == m->cap) {
 		m->cap = m->cap ? m->cap * 2 : 16;
-		m->pairs = xrealloc(m->pairs, m->cap * sizeof *m->pairs);
+		m->pairs = ddbc_xrealloc(m->pairs, m->cap * sizeof *m->pairs);
 	}
 	m->pairs[m->n].key = scalar_node(m->arena, name, DDBC_SCALAR_STR);
 	m->pairs[m->n++].value = from_attr(m->arena, (json_t *)value);
@@ -156,7 +156,7 @@ size_t ddbc_cost_items(ddbc_arena *arena, ddbc_views *views, const ddbc_design *
 	free(members.pairs);
 	if (put) {
 		/* A put writes its request's Item, whatever the examples hold. */
-		*out = xcalloc(1, sizeof **out);
+		*out = ddbc_xcalloc(1, sizeof **out);
 		(*out)->entity = put_entity(p);
 		(*out)->item = ddbc_pval_pack(arena, put);
 		n = 1;

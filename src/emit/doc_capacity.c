@@ -28,13 +28,13 @@ static ddbc_doc_cost *cost_of(writer *w)
 	if (w->cost)
 		return w->cost;
 	const ddbc_design *g = w->g;
-	ddbc_doc_cost *c = xcalloc(1, sizeof *c);
+	ddbc_doc_cost *c = ddbc_xcalloc(1, sizeof *c);
 	strbuf err = STRBUF_INIT;
 	c->priced = ddbc_prices_load(NULL, g->pricing_region.s ? g->pricing_region.s : "us-east-1",
 				     &c->prices, &err);
 	if (!c->priced)
 		ddbc_prices_load(NULL, "us-east-1", &c->prices, &err);
-	strbuf_release(&err);
+	ddbc_strbuf_release(&err);
 	c->cost = ddbc_cost_compute(g, &c->prices, w->views);
 	w->cost = c;
 	return c;
@@ -135,8 +135,8 @@ void ddbc_doc_pattern_capacity(writer *w, const ddbc_pattern *p)
 		ddbc_figure_text(&rt, p->rate);
 		usd_text(L, cp->on_demand, a, sizeof a);
 		usd_text(L, cp->provisioned, b, sizeof b);
-		ddbc_doc_wordsf(w, L->c_rate, strbuf_str(&rt), a, b);
-		strbuf_release(&rt);
+		ddbc_doc_wordsf(w, L->c_rate, ddbc_strbuf_str(&rt), a, b);
+		ddbc_strbuf_release(&rt);
 	}
 }
 

@@ -23,7 +23,7 @@ static cmark_node *html_as_text(cmark_node *n)
 	cmark_node *para = cmark_node_new(CMARK_NODE_PARAGRAPH);
 	for (const char *p = lit ? lit : ""; *p;) {
 		size_t n1 = strcspn(p, "\n");
-		char *line = xstrndup(p, n1);
+		char *line = ddbc_xstrndup(p, n1);
 		cmark_node *t = cmark_node_new(CMARK_NODE_TEXT);
 		cmark_node_set_literal(t, line);
 		free(line);
@@ -46,9 +46,9 @@ static void heading_text(cmark_node *h, strbuf *out)
 		if (ev != CMARK_EVENT_ENTER)
 			continue;
 		if (t == CMARK_NODE_TEXT || t == CMARK_NODE_CODE || t == CMARK_NODE_HTML_INLINE)
-			strbuf_addstr(out, cmark_node_get_literal(n));
+			ddbc_strbuf_addstr(out, cmark_node_get_literal(n));
 		else if (t == CMARK_NODE_SOFTBREAK || t == CMARK_NODE_LINEBREAK)
-			strbuf_addch(out, '\n');
+			ddbc_strbuf_addch(out, '\n');
 	}
 	cmark_iter_free(it);
 }
@@ -58,9 +58,9 @@ static void claim_heading(ddbc_doc_desc *d, cmark_node *n, ddbc_slugger *slugs)
 {
 	strbuf text = STRBUF_INIT;
 	heading_text(n, &text);
-	xgrow((void **)&d->ids, &d->cap, d->nids + 1, sizeof(char *));
-	d->ids[d->nids++] = ddbc_slug(slugs, strbuf_str(&text), text.len);
-	strbuf_release(&text);
+	ddbc_xgrow((void **)&d->ids, &d->cap, d->nids + 1, sizeof(char *));
+	d->ids[d->nids++] = ddbc_slug(slugs, ddbc_strbuf_str(&text), text.len);
+	ddbc_strbuf_release(&text);
 }
 
 static void clean(ddbc_doc_desc *d, ddbc_slugger *slugs)
@@ -123,7 +123,7 @@ void ddbc_doc_desc_release(ddbc_doc_desc *d)
 
 static void add_cmark_text(strbuf *out, char *text)
 {
-	strbuf_addstr(out, text);
+	ddbc_strbuf_addstr(out, text);
 	cmark_get_default_mem_allocator()->free(text);
 }
 
@@ -149,20 +149,20 @@ static cmark_node *anchor_heading(cmark_node *h, const char *id)
 {
 	int level = cmark_node_get_heading_level(h);
 	strbuf enter = STRBUF_INIT, exit_ = STRBUF_INIT;
-	strbuf_addf(&enter, "<h%d", level);
+	ddbc_strbuf_addf(&enter, "<h%d", level);
 	if (*id) {
-		strbuf_addstr(&enter, " id=\"");
+		ddbc_strbuf_addstr(&enter, " id=\"");
 		ddbc_doc_escape(&enter, id, DDBC_ESC_HTML);
-		strbuf_addch(&enter, '"');
-		strbuf_addstr(&exit_, "<a class=\"anchor\" href=\"#");
+		ddbc_strbuf_addch(&enter, '"');
+		ddbc_strbuf_addstr(&exit_, "<a class=\"anchor\" href=\"#");
 		ddbc_doc_escape(&exit_, id, DDBC_ESC_HREF);
-		strbuf_addstr(&exit_, "\" aria-hidden=\"true\">#</a>");
+		ddbc_strbuf_addstr(&exit_, "\" aria-hidden=\"true\">#</a>");
 	}
-	strbuf_addstr(&enter, " class=\"user\">");
-	strbuf_addf(&exit_, "</h%d>", level);
-	cmark_node *c = custom_block(strbuf_str(&enter), strbuf_str(&exit_));
-	strbuf_release(&enter);
-	strbuf_release(&exit_);
+	ddbc_strbuf_addstr(&enter, " class=\"user\">");
+	ddbc_strbuf_addf(&exit_, "</h%d>", level);
+	cmark_node *c = custom_block(ddbc_strbuf_str(&enter), ddbc_strbuf_str(&exit_));
+	ddbc_strbuf_release(&enter);
+	ddbc_strbuf_release(&exit_);
 	cmark_node *child;
 	while ((child = cmark_node_first_child(h)))
 		cmark_node_append_child(c, child);
@@ -180,7 +180,7 @@ static void wrap_table(cmark_node *table)
 
 void ddbc_doc_desc_html(ddbc_doc_desc *d, strbuf *out)
 {
-	cmark_node **old = xcalloc(d->nids + 1, sizeof(cmark_node *));
+	cmark_node **old = ddbc_xcalloc(d->nids + 1, sizeof(cmark_node *));
 	size_t heading = 0;
 	for (cmark_node *n = cmark_node_first_child(d->root), *next; n; n = next) {
 		next = cmark_node_next(n);
@@ -210,13 +210,13 @@ void ddbc_doc_inline_html(strbuf *out, const char *markdown)
 {
 	strbuf md = STRBUF_INIT;
 	ddbc_doc_escape(&md, markdown, DDBC_ESC_MD_INLINE_PARA);
-	const char *text = strbuf_str(&md);
+	const char *text = ddbc_strbuf_str(&md);
 	if (plain(text)) {
 		/* What cmark would make of it, without its tree: most
 		 * descriptions are plain words, and a large design has
 		 * tens of thousands. */
 		ddbc_doc_escape(out, text, DDBC_ESC_HTML);
-		strbuf_release(&md);
+		ddbc_strbuf_release(&md);
 		return;
 	}
 	cmark_node *root = cmark_parse_document(text, md.len, CMARK_OPT_DEFAULT);
@@ -224,10 +224,10 @@ void ddbc_doc_inline_html(strbuf *out, const char *markdown)
 	/* One paragraph (the escaper saw to that): its content only. */
 	size_t len = strlen(html);
 	if (len >= 8 && !strncmp(html, "<p>", 3) && !strcmp(html + len - 5, "</p>\n"))
-		strbuf_add(out, html + 3, len - 8);
+		ddbc_strbuf_add(out, html + 3, len - 8);
 	else
-		strbuf_add(out, html, len);
+		ddbc_strbuf_add(out, html, len);
 	cmark_get_default_mem_allocator()->free(html);
 	cmark_node_free(root);
-	strbuf_release(&md);
+	ddbc_strbuf_release(&md);
 }

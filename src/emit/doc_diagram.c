@@ -32,14 +32,14 @@ static void mermaid_text(strbuf *out, const char *s)
 {
 	for (; s && *s; s++) {
 		switch (*s) {
-		case '"': strbuf_addstr(out, "#quot;"); break;
-		case '#': strbuf_addstr(out, "#35;"); break;
-		case '<': strbuf_addstr(out, "#lt;"); break;
-		case '>': strbuf_addstr(out, "#gt;"); break;
-		case '&': strbuf_addstr(out, "#amp;"); break;
-		case '`': strbuf_addstr(out, "#96;"); break;
-		case '\n': case '\r': case '\t': strbuf_addch(out, ' '); break;
-		default: strbuf_addch(out, *s);
+		case '"': ddbc_strbuf_addstr(out, "#quot;"); break;
+		case '#': ddbc_strbuf_addstr(out, "#35;"); break;
+		case '<': ddbc_strbuf_addstr(out, "#lt;"); break;
+		case '>': ddbc_strbuf_addstr(out, "#gt;"); break;
+		case '&': ddbc_strbuf_addstr(out, "#amp;"); break;
+		case '`': ddbc_strbuf_addstr(out, "#96;"); break;
+		case '\n': case '\r': case '\t': ddbc_strbuf_addch(out, ' '); break;
+		default: ddbc_strbuf_addch(out, *s);
 		}
 	}
 }
@@ -48,59 +48,59 @@ static void mermaid_key(strbuf *out, const ddbc_name *names, size_t n)
 {
 	for (size_t i = 0; i < n; i++) {
 		if (i)
-			strbuf_addstr(out, ", ");
+			ddbc_strbuf_addstr(out, ", ");
 		mermaid_text(out, names[i].s);
 	}
 }
 
 static void mermaid_table(strbuf *out, size_t no, const ddbc_table *t, const ddbc_doc_labels *L)
 {
-	strbuf_addf(out, "  subgraph t%zu[\"", no);
+	ddbc_strbuf_addf(out, "  subgraph t%zu[\"", no);
 	mermaid_text(out, L->table);
-	strbuf_addch(out, ' ');
+	ddbc_strbuf_addch(out, ' ');
 	mermaid_text(out, t->name.s);
-	strbuf_addstr(out, "\"]\n");
+	ddbc_strbuf_addstr(out, "\"]\n");
 	for (size_t s = 0; s < t->nindexes; s++) {
 		const ddbc_index *ix = t->indexes[s];
-		strbuf_addf(out, "    t%zui%zu[\"", no, s);
+		ddbc_strbuf_addf(out, "    t%zui%zu[\"", no, s);
 		mermaid_text(out, ix->name.s);
-		strbuf_addf(out, " (%s)<br/>", L->kind[ix->kind]);
+		ddbc_strbuf_addf(out, " (%s)<br/>", L->kind[ix->kind]);
 		mermaid_key(out, ix->pk, ix->npk);
 		if (ix->nsk) {
-			strbuf_addstr(out, " · ");
+			ddbc_strbuf_addstr(out, " · ");
 			mermaid_key(out, ix->sk, ix->nsk);
 		}
-		strbuf_addstr(out, "\"]\n");
+		ddbc_strbuf_addstr(out, "\"]\n");
 	}
-	strbuf_addstr(out, "  end\n");
+	ddbc_strbuf_addstr(out, "  end\n");
 }
 
 static void mermaid_entities(strbuf *out, size_t no, const ddbc_table *t,
 			     const ddbc_doc_labels *L)
 {
 	if (many(t)) {
-		strbuf_addf(out, "  t%zue([\"", no);
-		strbuf_addf(out, L->n_entities, t->nentities);
-		strbuf_addstr(out, "\"])\n");
+		ddbc_strbuf_addf(out, "  t%zue([\"", no);
+		ddbc_strbuf_addf(out, L->n_entities, t->nentities);
+		ddbc_strbuf_addstr(out, "\"])\n");
 		for (size_t s = 0; s < t->nindexes; s++)
-			strbuf_addf(out, "  t%zue -- \"%zu\" --> t%zui%zu\n", no,
+			ddbc_strbuf_addf(out, "  t%zue -- \"%zu\" --> t%zui%zu\n", no,
 				    s ? members(t, s) : t->nentities, no, s);
 		return;
 	}
 	for (size_t k = 0; k < t->nentities; k++) {
-		strbuf_addf(out, "  t%zue%zu([\"", no, k);
+		ddbc_strbuf_addf(out, "  t%zue%zu([\"", no, k);
 		mermaid_text(out, t->entities[k]->name.s);
-		strbuf_addstr(out, "\"])\n");
+		ddbc_strbuf_addstr(out, "\"])\n");
 		for (size_t s = 0; s < t->nindexes; s++)
 			if (in_index(t->entities[k], s))
-				strbuf_addf(out, "  t%zue%zu --> t%zui%zu\n", no, k, no, s);
+				ddbc_strbuf_addf(out, "  t%zue%zu --> t%zui%zu\n", no, k, no, s);
 	}
 }
 
 void ddbc_diagram_mermaid(strbuf *out, const ddbc_table *tables, size_t n,
 			  const ddbc_doc_labels *L)
 {
-	strbuf_addstr(out, "flowchart LR\n");
+	ddbc_strbuf_addstr(out, "flowchart LR\n");
 	for (size_t i = 0; i < n; i++) {
 		mermaid_table(out, i, &tables[i], L);
 		mermaid_entities(out, i, &tables[i], L);
@@ -140,11 +140,11 @@ static void svg_name(strbuf *out, const char *s, size_t units)
 		used += w;
 	}
 	strbuf part = STRBUF_INIT;
-	strbuf_add(&part, (const char *)p, (size_t)(cut - p));
+	ddbc_strbuf_add(&part, (const char *)p, (size_t)(cut - p));
 	ddbc_doc_escape(out, part.buf ? part.buf : "", DDBC_ESC_HTML_LINE);
 	if (cut < end)
-		strbuf_addstr(out, "…");
-	strbuf_release(&part);
+		ddbc_strbuf_addstr(out, "…");
+	ddbc_strbuf_release(&part);
 }
 
 /* How many chips a card of index slot s holds. */
@@ -174,17 +174,17 @@ static void svg_chip(strbuf *out, const ddbc_entity *e, size_t colour, int x, in
 		     const char *href)
 {
 	if (href) {
-		strbuf_addstr(out, "<a href=\"");
+		ddbc_strbuf_addstr(out, "<a href=\"");
 		ddbc_doc_escape(out, href, DDBC_ESC_HREF);
-		strbuf_addstr(out, "\">");
+		ddbc_strbuf_addstr(out, "\">");
 	}
-	strbuf_addf(out, "<g class=\"entity c%zu\"><title>", colour % 8);
+	ddbc_strbuf_addf(out, "<g class=\"entity c%zu\"><title>", colour % 8);
 	ddbc_doc_escape(out, e->name.s, DDBC_ESC_HTML_LINE);
-	strbuf_addf(out, "</title><rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" rx=\"6\"></rect>"
+	ddbc_strbuf_addf(out, "</title><rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" rx=\"6\"></rect>"
 			 "<text x=\"%d\" y=\"%d\">", x, y, CHIP_W, CHIP_H, x + 8, y + 17);
 	svg_name(out, e->name.s, CHIP_UNITS);
-	strbuf_addstr(out, "</text></g>");
-	strbuf_addstr(out, href ? "</a>\n" : "\n");
+	ddbc_strbuf_addstr(out, "</text></g>");
+	ddbc_strbuf_addstr(out, href ? "</a>\n" : "\n");
 }
 
 /* The key line of an index: partition attributes · sort attributes. */
@@ -193,11 +193,11 @@ static void svg_key(strbuf *out, const ddbc_index *ix)
 	strbuf key = STRBUF_INIT;
 	for (size_t i = 0; i < ix->npk + ix->nsk; i++) {
 		if (i)
-			strbuf_addstr(&key, i == ix->npk ? " · " : ", ");
-		strbuf_addstr(&key, i < ix->npk ? ix->pk[i].s : ix->sk[i - ix->npk].s);
+			ddbc_strbuf_addstr(&key, i == ix->npk ? " · " : ", ");
+		ddbc_strbuf_addstr(&key, i < ix->npk ? ix->pk[i].s : ix->sk[i - ix->npk].s);
 	}
 	svg_name(out, key.buf ? key.buf : "", NAME_UNITS);
-	strbuf_release(&key);
+	ddbc_strbuf_release(&key);
 }
 
 static void svg_card(strbuf *out, const ddbc_table *t, size_t s, int top,
@@ -205,23 +205,23 @@ static void svg_card(strbuf *out, const ddbc_table *t, size_t s, int top,
 {
 	const ddbc_index *ix = t->indexes[s];
 	int x = PAD, w = WIDTH - 2 * PAD, h = card_height(t, s);
-	strbuf_addf(out, "<g class=\"%s\"><title>", s ? "index" : "index base");
+	ddbc_strbuf_addf(out, "<g class=\"%s\"><title>", s ? "index" : "index base");
 	ddbc_doc_escape(out, ix->name.s, DDBC_ESC_HTML_LINE);
-	strbuf_addf(out, "</title><rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" rx=\"6\"></rect>"
+	ddbc_strbuf_addf(out, "</title><rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" rx=\"6\"></rect>"
 			 "<text x=\"%d\" y=\"%d\">", x, top, w, h, x + 8, top + 18);
 	svg_name(out, ix->name.s, NAME_UNITS - 12);
-	strbuf_addf(out, " (%s)</text><text class=\"key\" x=\"%d\" y=\"%d\">", L->kind[ix->kind],
+	ddbc_strbuf_addf(out, " (%s)</text><text class=\"key\" x=\"%d\" y=\"%d\">", L->kind[ix->kind],
 		    x + 8, top + 36);
 	svg_key(out, ix);
-	strbuf_addstr(out, "</text></g>\n");
+	ddbc_strbuf_addstr(out, "</text></g>\n");
 	int y = top + CARD_HEAD;
 	if (many(t)) {
-		strbuf_addf(out, "<text class=\"count\" x=\"%d\" y=\"%d\">", x + 8, y + 17);
+		ddbc_strbuf_addf(out, "<text class=\"count\" x=\"%d\" y=\"%d\">", x + 8, y + 17);
 		strbuf count = STRBUF_INIT;
-		strbuf_addf(&count, L->n_entities, s ? members(t, s) : t->nentities);
+		ddbc_strbuf_addf(&count, L->n_entities, s ? members(t, s) : t->nentities);
 		ddbc_doc_escape(out, count.buf, DDBC_ESC_HTML_LINE);
-		strbuf_release(&count);
-		strbuf_addstr(out, "</text>\n");
+		ddbc_strbuf_release(&count);
+		ddbc_strbuf_addstr(out, "</text>\n");
 		return;
 	}
 	for (size_t k = 0, n = 0; k < t->nentities; k++) {
@@ -239,11 +239,11 @@ static void svg_card(strbuf *out, const ddbc_table *t, size_t s, int top,
 static int svg_table(strbuf *out, const ddbc_table *t, int top, const ddbc_diagram_links *links,
 		     const ddbc_doc_labels *L)
 {
-	strbuf_addf(out, "<g class=\"table\"><text x=\"%d\" y=\"%d\">", PAD, top + 20);
+	ddbc_strbuf_addf(out, "<g class=\"table\"><text x=\"%d\" y=\"%d\">", PAD, top + 20);
 	svg_name(out, L->table, NAME_UNITS);
-	strbuf_addch(out, ' ');
+	ddbc_strbuf_addch(out, ' ');
 	svg_name(out, t->name.s, NAME_UNITS);
-	strbuf_addstr(out, "</text></g>\n");
+	ddbc_strbuf_addstr(out, "</text></g>\n");
 	int y = top + TITLE_H;
 	for (size_t s = 0; s < t->nindexes; s++) {
 		svg_card(out, t, s, y, links, L);
@@ -258,13 +258,13 @@ void ddbc_diagram_svg(strbuf *out, const ddbc_table *tables, size_t n, const ddb
 	int height = 0;
 	for (size_t i = 0; i < n; i++)
 		height += table_height(&tables[i]) + TABLE_GAP;
-	strbuf_addf(out, "<figure class=\"diagram\"><svg class=\"diagram\" viewBox=\"0 0 %d %d\" "
+	ddbc_strbuf_addf(out, "<figure class=\"diagram\"><svg class=\"diagram\" viewBox=\"0 0 %d %d\" "
 			 "role=\"img\" aria-label=\"",
 		    WIDTH, height);
 	ddbc_doc_escape(out, L->diagram, DDBC_ESC_HTML_LINE);
-	strbuf_addstr(out, "\">\n");
+	ddbc_strbuf_addstr(out, "\">\n");
 	int top = 0;
 	for (size_t i = 0; i < n; i++)
 		top += svg_table(out, &tables[i], top, links, L) + TABLE_GAP;
-	strbuf_addstr(out, "</svg></figure>\n");
+	ddbc_strbuf_addstr(out, "</svg></figure>\n");
 }

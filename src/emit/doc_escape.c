@@ -33,7 +33,7 @@ static const char *copy_run(strbuf *sb, const char *s, const unsigned char stop[
 	if (!s)
 		return NULL;
 	size_t n = run_len(s, stop);
-	strbuf_add(sb, s, n);
+	ddbc_strbuf_add(sb, s, n);
 	return s[n] ? s + n : NULL;
 }
 
@@ -47,9 +47,9 @@ static void put_text(strbuf *sb, const char *s)
 	};
 	for (; (s = copy_run(sb, s, stop)) != NULL; s++) {
 		if (is_break(*s))
-			strbuf_addch(sb, ' ');
+			ddbc_strbuf_addch(sb, ' ');
 		else
-			strbuf_addch(sb, '\\'), strbuf_addch(sb, *s);
+			ddbc_strbuf_addch(sb, '\\'), ddbc_strbuf_addch(sb, *s);
 	}
 }
 
@@ -77,8 +77,8 @@ static void put_backticks(strbuf *sb, size_t n)
 {
 	static const char ticks[] = "````````````````";
 	for (; n > sizeof(ticks) - 1; n -= sizeof(ticks) - 1)
-		strbuf_add(sb, ticks, sizeof(ticks) - 1);
-	strbuf_add(sb, ticks, n);
+		ddbc_strbuf_add(sb, ticks, sizeof(ticks) - 1);
+	ddbc_strbuf_add(sb, ticks, n);
 }
 
 /* A code span showing s exactly: fenced by more backticks than s holds in a
@@ -97,15 +97,15 @@ static void put_code(strbuf *sb, const char *s, bool cell)
 	static const unsigned char stop_cell[256] = { [0] = 1, ['\n'] = 1, ['\r'] = 1, ['|'] = 1 };
 	put_backticks(sb, longest + 1);
 	if (pad)
-		strbuf_addch(sb, ' ');
+		ddbc_strbuf_addch(sb, ' ');
 	for (const char *p = s; (p = copy_run(sb, p, cell ? stop_cell : stop)) != NULL; p++) {
 		if (is_break(*p))
-			strbuf_addch(sb, ' ');
+			ddbc_strbuf_addch(sb, ' ');
 		else
-			strbuf_addstr(sb, "\\|");
+			ddbc_strbuf_addstr(sb, "\\|");
 	}
 	if (pad)
-		strbuf_addch(sb, ' ');
+		ddbc_strbuf_addch(sb, ' ');
 	put_backticks(sb, longest + 1);
 }
 
@@ -155,15 +155,15 @@ static size_t guard_para_start(strbuf *sb, const char *s)
 {
 	size_t digits = strspn(s, "0123456789");
 	if (digits && digits <= 9 && (s[digits] == '.' || s[digits] == ')')) {
-		strbuf_add(sb, s, digits);
-		strbuf_addch(sb, '\\');
-		strbuf_addch(sb, s[digits]);
+		ddbc_strbuf_add(sb, s, digits);
+		ddbc_strbuf_addch(sb, '\\');
+		ddbc_strbuf_addch(sb, s[digits]);
 		return digits + 1;
 	}
 	bool definition = s[0] == '[' && strstr(s, "]:");
 	if ((s[0] && strchr("#>+-*=_~|", s[0])) || backtick_run(s) >= 3 || definition) {
-		strbuf_addch(sb, '\\');
-		strbuf_addch(sb, s[0]);
+		ddbc_strbuf_addch(sb, '\\');
+		ddbc_strbuf_addch(sb, s[0]);
 		return 1;
 	}
 	return 0;
@@ -173,7 +173,7 @@ char *ddbc_doc_one_line(const char *s)
 {
 	while (*s == ' ' || *s == '\t' || is_break(*s))
 		s++;
-	char *t = xstrdup(s);
+	char *t = ddbc_xstrdup(s);
 	size_t n = strlen(t);
 	while (n && (t[n - 1] == ' ' || t[n - 1] == '\t' || is_break(t[n - 1])))
 		t[--n] = '\0';
@@ -221,27 +221,27 @@ static void put_inline(strbuf *sb, const char *s, bool cell, bool para)
 		char c = t[i];
 		size_t r, n;
 		if (c == '\\' && t[i + 1] && strchr("!\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~", t[i + 1])) {
-			strbuf_add(sb, t + i, 2);
+			ddbc_strbuf_add(sb, t + i, 2);
 			i += 2;
 		} else if (c == '`' && (n = code_span(t, i, r = backtick_run(t + i), &known))) {
 			for (size_t k = 0; k < n; k++) {
 				if (t[i + k] == '|' && cell)
-					strbuf_addch(sb, '\\');
-				strbuf_addch(sb, t[i + k]);
+					ddbc_strbuf_addch(sb, '\\');
+				ddbc_strbuf_addch(sb, t[i + k]);
 			}
 			i += n;
 		} else if (c == '`') {
-			strbuf_add(sb, t + i, r);
+			ddbc_strbuf_add(sb, t + i, r);
 			i += r;
 		} else if (c == '<' && (n = safe_autolink(t + i))) {
-			strbuf_add(sb, t + i, n);
+			ddbc_strbuf_add(sb, t + i, n);
 			i += n;
 		} else if (c == '<' || (c == '|' && cell)) {
-			strbuf_addch(sb, '\\');
-			strbuf_addch(sb, c);
+			ddbc_strbuf_addch(sb, '\\');
+			ddbc_strbuf_addch(sb, c);
 			i++;
 		} else if (c == ']' && t[i + 1] == '(' && !safe_destination(t + i + 2)) {
-			strbuf_addstr(sb, "]\\(");
+			ddbc_strbuf_addstr(sb, "]\\(");
 			i += 2;
 		} else {
 			/* c and the bytes after it up to the next that may need
@@ -250,7 +250,7 @@ static void put_inline(strbuf *sb, const char *s, bool cell, bool para)
 				[0] = 1, ['\\'] = 1, ['`'] = 1, ['<'] = 1, ['|'] = 1, [']'] = 1,
 			};
 			n = 1 + run_len(t + i + 1, stop);
-			strbuf_add(sb, t + i, n);
+			ddbc_strbuf_add(sb, t + i, n);
 			i += n;
 		}
 	}
@@ -268,12 +268,12 @@ static void put_html(strbuf *sb, const char *s, bool one_line)
 	};
 	for (; (s = copy_run(sb, s, stop)) != NULL; s++) {
 		switch (*s) {
-		case '&': strbuf_addstr(sb, "&amp;"); break;
-		case '<': strbuf_addstr(sb, "&lt;"); break;
-		case '>': strbuf_addstr(sb, "&gt;"); break;
-		case '"': strbuf_addstr(sb, "&quot;"); break;
-		case '\n': strbuf_addch(sb, one_line ? ' ' : '\n'); break;
-		case '\r': strbuf_addch(sb, one_line ? ' ' : '\r'); break;
+		case '&': ddbc_strbuf_addstr(sb, "&amp;"); break;
+		case '<': ddbc_strbuf_addstr(sb, "&lt;"); break;
+		case '>': ddbc_strbuf_addstr(sb, "&gt;"); break;
+		case '"': ddbc_strbuf_addstr(sb, "&quot;"); break;
+		case '\n': ddbc_strbuf_addch(sb, one_line ? ' ' : '\n'); break;
+		case '\r': ddbc_strbuf_addch(sb, one_line ? ' ' : '\r'); break;
 		}
 	}
 }
@@ -287,11 +287,11 @@ static void put_href(strbuf *sb, const char *s)
 		unsigned char c = (unsigned char)*s;
 		if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
 		    strchr("-_.~#/?:@!$()*+,;=", c)) {
-			strbuf_addch(sb, (char)c);
+			ddbc_strbuf_addch(sb, (char)c);
 		} else {
-			strbuf_addch(sb, '%');
-			strbuf_addch(sb, hex[c >> 4]);
-			strbuf_addch(sb, hex[c & 15]);
+			ddbc_strbuf_addch(sb, '%');
+			ddbc_strbuf_addch(sb, hex[c >> 4]);
+			ddbc_strbuf_addch(sb, hex[c & 15]);
 		}
 	}
 }
@@ -310,13 +310,13 @@ static void put_plain(strbuf *sb, const char *s)
 	while ((s = copy_run(sb, s, stop)) != NULL) {
 		unsigned char c = (unsigned char)s[0], next = (unsigned char)s[1];
 		if (c == 0xC2 && (next < 0x80 || next > 0x9F)) {
-			strbuf_addch(sb, (char)c);
+			ddbc_strbuf_addch(sb, (char)c);
 			s++;
 		} else if (c == 0xC2) {
-			strbuf_addf(sb, "\\x%02x", next);
+			ddbc_strbuf_addf(sb, "\\x%02x", next);
 			s += 2;
 		} else {
-			strbuf_addf(sb, "\\x%02x", c);
+			ddbc_strbuf_addf(sb, "\\x%02x", c);
 			s++;
 		}
 	}

@@ -44,29 +44,29 @@ static void escaped(ddbc_doc_out *o, const char *s)
 
 static void heading(ddbc_doc_out *o, int level, ddbc_doc_kind kind, const char *id)
 {
-	strbuf_addf(&o->sb, "<h%d", level);
+	ddbc_strbuf_addf(&o->sb, "<h%d", level);
 	if (id && *id) {
-		strbuf_addstr(&o->sb, " id=\"");
+		ddbc_strbuf_addstr(&o->sb, " id=\"");
 		escaped(o, id);
-		strbuf_addch(&o->sb, '"');
+		ddbc_strbuf_addch(&o->sb, '"');
 	}
-	strbuf_addf(&o->sb, " class=\"%s\">", kind_class(kind));
+	ddbc_strbuf_addf(&o->sb, " class=\"%s\">", kind_class(kind));
 }
 
 /* Every heading but the title links to itself, for copying its address. */
 static void heading_end(ddbc_doc_out *o, int level, ddbc_doc_kind kind, const char *id)
 {
 	if (id && *id && kind != DDBC_DOC_TITLE) {
-		strbuf_addstr(&o->sb, "<a class=\"anchor\" href=\"#");
+		ddbc_strbuf_addstr(&o->sb, "<a class=\"anchor\" href=\"#");
 		ddbc_doc_escape(&o->sb, id, DDBC_ESC_HREF);
-		strbuf_addstr(&o->sb, "\" aria-hidden=\"true\">#</a>");
+		ddbc_strbuf_addstr(&o->sb, "\" aria-hidden=\"true\">#</a>");
 	}
-	strbuf_addf(&o->sb, "</h%d>\n", level);
+	ddbc_strbuf_addf(&o->sb, "</h%d>\n", level);
 }
 
 static void para(ddbc_doc_out *o)
 {
-	strbuf_addstr(&o->sb, "<p>");
+	ddbc_strbuf_addstr(&o->sb, "<p>");
 	o->mark = o->sb.len;
 }
 
@@ -79,17 +79,17 @@ static void para_end(ddbc_doc_out *o)
 		o->sb.buf[o->sb.len] = '\0';
 		return;
 	}
-	strbuf_addstr(&o->sb, "</p>\n");
+	ddbc_strbuf_addstr(&o->sb, "</p>\n");
 }
 
 static void nav(ddbc_doc_out *o)
 {
-	strbuf_addstr(&o->sb, "<nav class=\"toc\">\n");
+	ddbc_strbuf_addstr(&o->sb, "<nav class=\"toc\">\n");
 }
 
 static void nav_end(ddbc_doc_out *o)
 {
-	strbuf_addstr(&o->sb, "</nav>\n");
+	ddbc_strbuf_addstr(&o->sb, "</nav>\n");
 }
 
 /* An item at depth: a deeper one opens a list inside the open item, a
@@ -98,27 +98,27 @@ static void item(ddbc_doc_out *o, int depth)
 {
 	if (depth <= o->depth) {
 		for (; o->depth > depth; o->depth--)
-			strbuf_addstr(&o->sb, "</li>\n</ul>\n");
-		strbuf_addstr(&o->sb, "</li>\n<li>");
+			ddbc_strbuf_addstr(&o->sb, "</li>\n</ul>\n");
+		ddbc_strbuf_addstr(&o->sb, "</li>\n<li>");
 		return;
 	}
 	for (; o->depth < depth; o->depth++)
-		strbuf_addstr(&o->sb, o->depth >= 0 ? "\n<ul>\n<li>" : "<ul>\n<li>");
+		ddbc_strbuf_addstr(&o->sb, o->depth >= 0 ? "\n<ul>\n<li>" : "<ul>\n<li>");
 }
 
 static void list_end(ddbc_doc_out *o)
 {
 	for (; o->depth >= 0; o->depth--)
-		strbuf_addstr(&o->sb, "</li>\n</ul>\n");
+		ddbc_strbuf_addstr(&o->sb, "</li>\n</ul>\n");
 }
 
 static void table(ddbc_doc_out *o, ddbc_doc_kind kind, size_t cols)
 {
-	strbuf_addf(&o->sb, "<div class=\"table-wrap %s\" tabindex=\"0\">\n<table>\n<thead>\n",
+	ddbc_strbuf_addf(&o->sb, "<div class=\"table-wrap %s\" tabindex=\"0\">\n<table>\n<thead>\n",
 		    kind_class(kind));
 	o->cols = cols;
 	o->rows = 0;
-	strbuf_reset(&o->heads);
+	ddbc_strbuf_reset(&o->heads);
 }
 
 /* The class of the open table's body: the header row's number among the
@@ -143,7 +143,7 @@ static void sig_rehash(ddbc_doc_out *o)
 {
 	free(o->sig_slots);
 	o->sig_slots_cap = o->sig_slots_cap ? o->sig_slots_cap * 2 : 64;
-	o->sig_slots = xcalloc(o->sig_slots_cap, sizeof(*o->sig_slots));
+	o->sig_slots = ddbc_xcalloc(o->sig_slots_cap, sizeof(*o->sig_slots));
 	for (size_t i = 0; i < o->nsigs; i++) {
 		const strbuf *sig = &o->sigs[i];
 		*sig_slot(o, sig->buf, sig->len, ddbc_hash64(sig->buf, sig->len)) = i + 1;
@@ -161,24 +161,24 @@ static size_t head_class(ddbc_doc_out *o)
 	size_t *slot = sig_slot(o, o->heads.buf, o->heads.len, h);
 	if (*slot)
 		return *slot - 1;
-	xgrow((void **)&o->sigs, &o->sigs_cap, o->nsigs + 1, sizeof(*o->sigs));
+	ddbc_xgrow((void **)&o->sigs, &o->sigs_cap, o->nsigs + 1, sizeof(*o->sigs));
 	strbuf *sig = &o->sigs[o->nsigs];
 	*sig = (strbuf)STRBUF_INIT;
-	strbuf_add(sig, o->heads.buf, o->heads.len);
+	ddbc_strbuf_add(sig, o->heads.buf, o->heads.len);
 	*slot = ++o->nsigs;
 	return o->nsigs - 1;
 }
 
 static void tbody(ddbc_doc_out *o)
 {
-	strbuf_addf(&o->sb, "<tbody class=\"h%zu\">\n", head_class(o));
+	ddbc_strbuf_addf(&o->sb, "<tbody class=\"h%zu\">\n", head_class(o));
 }
 
 static void row(ddbc_doc_out *o)
 {
 	if (o->rows == 1)
 		tbody(o);
-	strbuf_addstr(&o->sb, "<tr>\n");
+	ddbc_strbuf_addstr(&o->sb, "<tr>\n");
 	o->col = 0;
 }
 
@@ -189,14 +189,14 @@ static void item_row(ddbc_doc_out *o, size_t colour, bool starts, bool hit)
 {
 	if (o->rows == 1)
 		tbody(o);
-	strbuf_addf(&o->sb, "<tr class=\"c%zu%s%s\">\n", colour % COLOURS, starts ? " starts" : "",
+	ddbc_strbuf_addf(&o->sb, "<tr class=\"c%zu%s%s\">\n", colour % COLOURS, starts ? " starts" : "",
 		    hit ? " hit" : "");
 	o->col = 0;
 }
 
 static void swatch(ddbc_doc_out *o, size_t colour)
 {
-	strbuf_addf(&o->sb, "<span class=\"swatch c%zu\" aria-hidden=\"true\"></span>",
+	ddbc_strbuf_addf(&o->sb, "<span class=\"swatch c%zu\" aria-hidden=\"true\"></span>",
 		    colour % COLOURS);
 }
 
@@ -208,22 +208,22 @@ static void diagram(ddbc_doc_out *o, const ddbc_table *tables, size_t n, const d
 
 static void fold(ddbc_doc_out *o, const char *summary)
 {
-	strbuf_addstr(&o->sb, "<details><summary>");
+	ddbc_strbuf_addstr(&o->sb, "<details><summary>");
 	escaped(o, summary);
-	strbuf_addstr(&o->sb, "</summary>\n");
+	ddbc_strbuf_addstr(&o->sb, "</summary>\n");
 }
 
 static void fold_end(ddbc_doc_out *o)
 {
-	strbuf_addstr(&o->sb, "</details>\n");
+	ddbc_strbuf_addstr(&o->sb, "</details>\n");
 }
 
 static void cell(ddbc_doc_out *o)
 {
 	if (o->rows) {
-		strbuf_addstr(&o->sb, "<td>");
+		ddbc_strbuf_addstr(&o->sb, "<td>");
 	} else {
-		strbuf_addstr(&o->sb, "<th>");
+		ddbc_strbuf_addstr(&o->sb, "<th>");
 	}
 	o->mark = o->sb.len;
 	o->in_cell = true;
@@ -240,9 +240,9 @@ static void keep_head(ddbc_doc_out *o)
 		else if (c == '>')
 			tag = false;
 		else if (!tag)
-			strbuf_addch(&o->heads, c);
+			ddbc_strbuf_addch(&o->heads, c);
 	}
-	strbuf_addch(&o->heads, '\0');
+	ddbc_strbuf_addch(&o->heads, '\0');
 }
 
 /* A body cell that says only "—" (no value: not in that index, no key)
@@ -255,7 +255,7 @@ static void mark_none(ddbc_doc_out *o)
 	if (o->sb.len != o->mark + n || memcmp(o->sb.buf + o->mark, dash, n))
 		return;
 	o->sb.len = o->mark - (sizeof(open) - 1);
-	strbuf_addstr(&o->sb, "<td class=\"none\">—");
+	ddbc_strbuf_addstr(&o->sb, "<td class=\"none\">—");
 }
 
 static void cell_end(ddbc_doc_out *o)
@@ -264,30 +264,30 @@ static void cell_end(ddbc_doc_out *o)
 		keep_head(o);
 	else
 		mark_none(o);
-	strbuf_addstr(&o->sb, o->rows ? "</td>\n" : "</th>\n");
+	ddbc_strbuf_addstr(&o->sb, o->rows ? "</td>\n" : "</th>\n");
 	o->in_cell = false;
 	o->col++;
 }
 
 static void row_end(ddbc_doc_out *o)
 {
-	strbuf_addstr(&o->sb, o->rows++ ? "</tr>\n" : "</tr>\n</thead>\n");
+	ddbc_strbuf_addstr(&o->sb, o->rows++ ? "</tr>\n" : "</tr>\n</thead>\n");
 }
 
 static void table_end(ddbc_doc_out *o)
 {
 	if (o->rows > 1)
-		strbuf_addstr(&o->sb, "</tbody>\n");
-	strbuf_addstr(&o->sb, "</table>\n</div>\n");
+		ddbc_strbuf_addstr(&o->sb, "</tbody>\n");
+	ddbc_strbuf_addstr(&o->sb, "</table>\n</div>\n");
 }
 
 static void code_block(ddbc_doc_out *o, const char *info, const char *text)
 {
-	strbuf_addstr(&o->sb, "<pre><code class=\"language-");
+	ddbc_strbuf_addstr(&o->sb, "<pre><code class=\"language-");
 	escaped(o, info);
-	strbuf_addstr(&o->sb, "\">");
+	ddbc_strbuf_addstr(&o->sb, "\">");
 	ddbc_doc_escape(&o->sb, text, DDBC_ESC_HTML);
-	strbuf_addstr(&o->sb, "\n</code></pre>\n");
+	ddbc_strbuf_addstr(&o->sb, "\n</code></pre>\n");
 }
 
 static void description(ddbc_doc_out *o, ddbc_doc_desc *d)
@@ -304,9 +304,9 @@ static void span(ddbc_doc_out *o, const char *s, ddbc_doc_span how)
 		break;
 	case DDBC_SPAN_CODE:
 		if (s && *s) {
-			strbuf_addstr(&o->sb, "<code>");
+			ddbc_strbuf_addstr(&o->sb, "<code>");
 			escaped(o, s);
-			strbuf_addstr(&o->sb, "</code>");
+			ddbc_strbuf_addstr(&o->sb, "</code>");
 		}
 		break;
 	case DDBC_SPAN_MARKDOWN:
@@ -318,25 +318,25 @@ static void span(ddbc_doc_out *o, const char *s, ddbc_doc_span how)
 
 static void strong(ddbc_doc_out *o, const char *words)
 {
-	strbuf_addstr(&o->sb, "<strong>");
+	ddbc_strbuf_addstr(&o->sb, "<strong>");
 	escaped(o, words);
-	strbuf_addstr(&o->sb, "</strong>");
+	ddbc_strbuf_addstr(&o->sb, "</strong>");
 }
 
 static void link(ddbc_doc_out *o, const char *id)
 {
-	strbuf_addstr(&o->sb, "<a href=\"");
+	ddbc_strbuf_addstr(&o->sb, "<a href=\"");
 	if (o->link_file)
 		ddbc_doc_escape(&o->sb, o->link_file, DDBC_ESC_HREF);
-	strbuf_addch(&o->sb, '#');
+	ddbc_strbuf_addch(&o->sb, '#');
 	ddbc_doc_escape(&o->sb, id, DDBC_ESC_HREF);
-	strbuf_addstr(&o->sb, "\">");
+	ddbc_strbuf_addstr(&o->sb, "\">");
 }
 
 static void link_end(ddbc_doc_out *o, const char *id)
 {
 	(void)id;
-	strbuf_addstr(&o->sb, "</a>");
+	ddbc_strbuf_addstr(&o->sb, "</a>");
 }
 
 /* A column name, kept HTML-escaped (&amp; &lt; &gt; &quot;), as a CSS
@@ -347,7 +347,7 @@ static void css_label(strbuf *sb, const char *s)
 	static const struct { const char *ent; char c; } ents[] = {
 		{ "&amp;", '&' }, { "&lt;", '<' }, { "&gt;", '>' }, { "&quot;", '"' },
 	};
-	strbuf_addch(sb, '"');
+	ddbc_strbuf_addch(sb, '"');
 	while (*s) {
 		char c = *s++;
 		for (size_t i = 0; c == '&' && i < 4; i++) {
@@ -358,13 +358,13 @@ static void css_label(strbuf *sb, const char *s)
 			}
 		}
 		if (c == '"' || c == '\\')
-			strbuf_addf(sb, "\\%c", c);
+			ddbc_strbuf_addf(sb, "\\%c", c);
 		else if (c == '<' || (unsigned char)c < 0x20)
-			strbuf_addf(sb, "\\%x ", (unsigned)(unsigned char)c);
+			ddbc_strbuf_addf(sb, "\\%x ", (unsigned)(unsigned char)c);
 		else
-			strbuf_addch(sb, c);
+			ddbc_strbuf_addch(sb, c);
 	}
-	strbuf_addch(sb, '"');
+	ddbc_strbuf_addch(sb, '"');
 }
 
 /* The cards' labels: for each distinct header row, one rule per named
@@ -374,19 +374,19 @@ static void page_end(ddbc_doc_out *o)
 {
 	if (!o->nsigs)
 		return;
-	strbuf_addstr(&o->sb, "<style>\n");
+	ddbc_strbuf_addstr(&o->sb, "<style>\n");
 	for (size_t i = 0; i < o->nsigs; i++) {
 		const char *p = o->sigs[i].buf, *end = p + o->sigs[i].len;
 		for (size_t col = 1; p < end; col++, p += strlen(p) + 1) {
 			if (!*p)
 				continue;
-			strbuf_addf(&o->sb, ".h%zu>tr>td:nth-child(%zu){--label:", i, col);
+			ddbc_strbuf_addf(&o->sb, ".h%zu>tr>td:nth-child(%zu){--label:", i, col);
 			css_label(&o->sb, p);
-			strbuf_addstr(&o->sb, "}\n");
+			ddbc_strbuf_addstr(&o->sb, "}\n");
 		}
-		strbuf_release(&o->sigs[i]);
+		ddbc_strbuf_release(&o->sigs[i]);
 	}
-	strbuf_addstr(&o->sb, "</style>\n");
+	ddbc_strbuf_addstr(&o->sb, "</style>\n");
 	free(o->sigs);
 	o->sigs = NULL;
 	o->nsigs = o->sigs_cap = 0;

@@ -12,14 +12,14 @@ static void heading(ddbc_doc_out *o, int level, ddbc_doc_kind kind, const char *
 {
 	(void)kind, (void)id;
 	for (int i = 0; i < level; i++)
-		strbuf_addch(&o->sb, '#');
-	strbuf_addch(&o->sb, ' ');
+		ddbc_strbuf_addch(&o->sb, '#');
+	ddbc_strbuf_addch(&o->sb, ' ');
 }
 
 static void heading_end(ddbc_doc_out *o, int level, ddbc_doc_kind kind, const char *id)
 {
 	(void)level, (void)kind, (void)id;
-	strbuf_addstr(&o->sb, "\n\n");
+	ddbc_strbuf_addstr(&o->sb, "\n\n");
 }
 
 static void para(ddbc_doc_out *o)
@@ -30,7 +30,7 @@ static void para(ddbc_doc_out *o)
 static void para_end(ddbc_doc_out *o)
 {
 	o->para_start = false;
-	strbuf_addstr(&o->sb, "\n\n");
+	ddbc_strbuf_addstr(&o->sb, "\n\n");
 }
 
 /* The contents are a plain list in Markdown. */
@@ -43,15 +43,15 @@ static void nav(ddbc_doc_out *o)
 static void item(ddbc_doc_out *o, int depth)
 {
 	if (o->items++)
-		strbuf_addch(&o->sb, '\n');
+		ddbc_strbuf_addch(&o->sb, '\n');
 	for (int i = 0; i < depth; i++)
-		strbuf_addstr(&o->sb, "  ");
-	strbuf_addstr(&o->sb, "- ");
+		ddbc_strbuf_addstr(&o->sb, "  ");
+	ddbc_strbuf_addstr(&o->sb, "- ");
 }
 
 static void list_end(ddbc_doc_out *o)
 {
-	strbuf_addstr(&o->sb, o->items ? "\n\n" : "\n");
+	ddbc_strbuf_addstr(&o->sb, o->items ? "\n\n" : "\n");
 	o->items = 0;
 }
 
@@ -91,30 +91,30 @@ static void fold_end(ddbc_doc_out *o)
 
 static void cell(ddbc_doc_out *o)
 {
-	strbuf_addstr(&o->sb, "| ");
+	ddbc_strbuf_addstr(&o->sb, "| ");
 	o->in_cell = true;
 }
 
 static void cell_end(ddbc_doc_out *o)
 {
-	strbuf_addch(&o->sb, ' ');
+	ddbc_strbuf_addch(&o->sb, ' ');
 	o->in_cell = false;
 }
 
 /* After the header row, the delimiter row that makes it a GFM table. */
 static void row_end(ddbc_doc_out *o)
 {
-	strbuf_addstr(&o->sb, "|\n");
+	ddbc_strbuf_addstr(&o->sb, "|\n");
 	if (o->rows++)
 		return;
 	for (size_t i = 0; i < o->cols; i++)
-		strbuf_addstr(&o->sb, "|---");
-	strbuf_addstr(&o->sb, "|\n");
+		ddbc_strbuf_addstr(&o->sb, "|---");
+	ddbc_strbuf_addstr(&o->sb, "|\n");
 }
 
 static void table_end(ddbc_doc_out *o)
 {
-	strbuf_addch(&o->sb, '\n');
+	ddbc_strbuf_addch(&o->sb, '\n');
 }
 
 /* Fenced by more backticks than the text holds in a row (three at least). */
@@ -123,14 +123,14 @@ static void code_block(ddbc_doc_out *o, const char *info, const char *text)
 	size_t longest = ddbc_doc_longest_backticks(text);
 	size_t fence = (longest > 2 ? longest : 2) + 1;
 	for (size_t i = 0; i < fence; i++)
-		strbuf_addch(&o->sb, '`');
-	strbuf_addstr(&o->sb, info);
-	strbuf_addch(&o->sb, '\n');
-	strbuf_addstr(&o->sb, text);
-	strbuf_addch(&o->sb, '\n');
+		ddbc_strbuf_addch(&o->sb, '`');
+	ddbc_strbuf_addstr(&o->sb, info);
+	ddbc_strbuf_addch(&o->sb, '\n');
+	ddbc_strbuf_addstr(&o->sb, text);
+	ddbc_strbuf_addch(&o->sb, '\n');
 	for (size_t i = 0; i < fence; i++)
-		strbuf_addch(&o->sb, '`');
-	strbuf_addstr(&o->sb, "\n\n");
+		ddbc_strbuf_addch(&o->sb, '`');
+	ddbc_strbuf_addstr(&o->sb, "\n\n");
 }
 
 /* A Mermaid flowchart, which GitHub draws. */
@@ -142,7 +142,7 @@ static void diagram(ddbc_doc_out *o, const ddbc_table *tables, size_t n, const d
 	ddbc_diagram_mermaid(&chart, tables, n, L);
 	chart.buf[--chart.len] = '\0';   /* the fence ends the last line */
 	code_block(o, "mermaid", chart.buf);
-	strbuf_release(&chart);
+	ddbc_strbuf_release(&chart);
 }
 
 static void description(ddbc_doc_out *o, ddbc_doc_desc *d)
@@ -150,14 +150,14 @@ static void description(ddbc_doc_out *o, ddbc_doc_desc *d)
 	size_t at = o->sb.len;
 	ddbc_doc_desc_markdown(d, &o->sb);
 	if (o->sb.len > at)
-		strbuf_addch(&o->sb, '\n');
+		ddbc_strbuf_addch(&o->sb, '\n');
 }
 
 static void span(ddbc_doc_out *o, const char *s, ddbc_doc_span how)
 {
 	switch (how) {
 	case DDBC_SPAN_WORDS:
-		strbuf_addstr(&o->sb, s);
+		ddbc_strbuf_addstr(&o->sb, s);
 		break;
 	case DDBC_SPAN_TEXT:
 		ddbc_doc_escape(&o->sb, s, DDBC_ESC_MD_TEXT);
@@ -176,27 +176,27 @@ static void span(ddbc_doc_out *o, const char *s, ddbc_doc_span how)
 
 static void strong(ddbc_doc_out *o, const char *words)
 {
-	strbuf_add(&o->sb, "**", 2);
-	strbuf_addstr(&o->sb, words);
-	strbuf_add(&o->sb, "**", 2);
+	ddbc_strbuf_add(&o->sb, "**", 2);
+	ddbc_strbuf_addstr(&o->sb, words);
+	ddbc_strbuf_add(&o->sb, "**", 2);
 	o->para_start = false;
 }
 
 static void link(ddbc_doc_out *o, const char *id)
 {
 	(void)id;
-	strbuf_addch(&o->sb, '[');
+	ddbc_strbuf_addch(&o->sb, '[');
 }
 
 static void link_end(ddbc_doc_out *o, const char *id)
 {
 	/* Pieces, not a format: a page has a link for every entity name. */
-	strbuf_add(&o->sb, "](", 2);
+	ddbc_strbuf_add(&o->sb, "](", 2);
 	if (o->link_file)
-		strbuf_addstr(&o->sb, o->link_file);
-	strbuf_addch(&o->sb, '#');
-	strbuf_addstr(&o->sb, id);
-	strbuf_addch(&o->sb, ')');
+		ddbc_strbuf_addstr(&o->sb, o->link_file);
+	ddbc_strbuf_addch(&o->sb, '#');
+	ddbc_strbuf_addstr(&o->sb, id);
+	ddbc_strbuf_addch(&o->sb, ')');
 }
 
 /* Markdown has no navigation element: nav does nothing, at either end. */

@@ -13,7 +13,7 @@ void ddbc_doc_flush(ddbc_doc_out *o)
 {
 	if (o->file && o->sb.len >= PIECE_SIZE) {
 		fwrite(o->sb.buf, 1, o->sb.len, o->file);
-		strbuf_reset(&o->sb);
+		ddbc_strbuf_reset(&o->sb);
 	}
 }
 
@@ -22,9 +22,9 @@ void ddbc_doc_wordsf(writer *w, const char *fmt, ...)
 	strbuf sb = STRBUF_INIT;
 	va_list ap;
 	va_start(ap, fmt);
-	strbuf_vaddf(&sb, fmt, ap);
+	ddbc_strbuf_vaddf(&sb, fmt, ap);
 	va_end(ap);
-	words(w, strbuf_str(&sb));
-	strbuf_release(&sb);
+	words(w, ddbc_strbuf_str(&sb));
+	ddbc_strbuf_release(&sb);
 }
 

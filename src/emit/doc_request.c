@@ -79,8 +79,8 @@ static void write_returned(const ddbc_view_out *v, const ddbc_pattern *p,
 	size_t from, to;
 	ddbc_request_candidates(q, &sent->key, view, &from, &to);
 	size_t n = to - from;
-	size_t *rows = xcalloc(n + 1, sizeof *rows);
-	bool *hit = xcalloc(n + 1, sizeof *hit);
+	size_t *rows = ddbc_xcalloc(n + 1, sizeof *rows);
+	bool *hit = ddbc_xcalloc(n + 1, sizeof *hit);
 	for (size_t i = 0; i < n; i++) {
 		rows[i] = from + i;
 		hit[i] = ddbc_request_returns(q, &sent->key, view, from + i);

@@ -28,16 +28,16 @@ void ddbc_slugger_release(ddbc_slugger *s)
 {
 	ddbc_strset_release(&s->ids);
 	ddbc_arena_free(s->arena);
-	strbuf_release(&s->base);
-	strbuf_release(&s->id);
+	ddbc_strbuf_release(&s->base);
+	ddbc_strbuf_release(&s->id);
 	memset(s, 0, sizeof(*s));
 }
 
 void ddbc_slugger_seal(ddbc_slugger *s)
 {
 	ddbc_strset_release(&s->ids);
-	strbuf_release(&s->base);
-	strbuf_release(&s->id);
+	ddbc_strbuf_release(&s->base);
+	ddbc_strbuf_release(&s->id);
 }
 
 /* Adds id (which must be absent) and returns the stored text. */
@@ -94,13 +94,13 @@ static void slugify(strbuf *out, const char *text, size_t len)
 		if (cp < 0x80) {
 			if ((cp >= 'a' && cp <= 'z') || (cp >= '0' && cp <= '9') || cp == '-' ||
 			    cp == '_')
-				strbuf_addch(out, (char)cp);
+				ddbc_strbuf_addch(out, (char)cp);
 			else if (cp >= 'A' && cp <= 'Z')
-				strbuf_addch(out, (char)(cp - 'A' + 'a'));
+				ddbc_strbuf_addch(out, (char)(cp - 'A' + 'a'));
 			else if (cp == ' ')
-				strbuf_addch(out, '-');
+				ddbc_strbuf_addch(out, '-');
 		} else if (slug_keeps(cp)) {
-			strbuf_add(out, p, n);
+			ddbc_strbuf_add(out, p, n);
 		}
 		p += n;
 	}
@@ -108,9 +108,9 @@ static void slugify(strbuf *out, const char *text, size_t len)
 
 const char *ddbc_slug(ddbc_slugger *s, const char *text, size_t len)
 {
-	strbuf_reset(&s->base);
+	ddbc_strbuf_reset(&s->base);
 	slugify(&s->base, text, len);
-	const char *base = strbuf_str(&s->base);
+	const char *base = ddbc_strbuf_str(&s->base);
 	const char *taken = ddbc_strset_get(&s->ids, base, s->base.len);
 	if (!taken)
 		return add(s, base, s->base.len);
@@ -118,8 +118,8 @@ const char *ddbc_slug(ddbc_slugger *s, const char *text, size_t len)
 	 * id is free (a heading may have taken "x-1" itself). */
 	slug *sl = slug_of(taken);
 	do {
-		strbuf_reset(&s->id);
-		strbuf_addf(&s->id, "%s-%u", base, ++sl->asked);
+		ddbc_strbuf_reset(&s->id);
+		ddbc_strbuf_addf(&s->id, "%s-%u", base, ++sl->asked);
 	} while (ddbc_strset_get(&s->ids, s->id.buf, s->id.len));
 	return add(s, s->id.buf, s->id.len);
 }

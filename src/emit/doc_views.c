@@ -56,7 +56,7 @@ static void put_value(const ddbc_view_out *v, const ddbc_pval *n, bool whole)
 				len = 1;
 	}
 	if (p < end) {
-		char *head = xstrndup(text, (size_t)(p - (const unsigned char *)text));
+		char *head = ddbc_xstrndup(text, (size_t)(p - (const unsigned char *)text));
 		v->be->span(v->o, head, DDBC_SPAN_CODE);
 		words(v, "…");
 		free(head);

@@ -30,12 +30,12 @@
 static const char *named_id(writer *w, const char *label, const char *name)
 {
 	strbuf heading = STRBUF_INIT;
-	strbuf_addf(&heading, "%s %s", label, name ? name : "");
+	ddbc_strbuf_addf(&heading, "%s %s", label, name ? name : "");
 	for (size_t i = 0; i < heading.len; i++)
 		if (heading.buf[i] == '\n' || heading.buf[i] == '\r')
 			heading.buf[i] = ' ';
 	const char *id = ddbc_slug(&w->slugs, heading.buf, heading.len);
-	strbuf_release(&heading);
+	ddbc_strbuf_release(&heading);
 	return id;
 }
 
@@ -63,7 +63,7 @@ static void table_ids(writer *w)
 		id->indexes[i] = plain_id(w, w->L->indexes);
 		id->map[i] = plain_id(w, w->L->index_map);
 		id->views[i] = plain_id(w, w->L->views);
-		id->view[i] = xcalloc(t->nindexes + 1, sizeof(char *));
+		id->view[i] = ddbc_xcalloc(t->nindexes + 1, sizeof(char *));
 		for (size_t s = 0; s < t->nindexes; s++)
 			id->view[i][s] = named_id(w, w->L->view, t->indexes[s]->name.s);
 		for (size_t k = 0; k < t->nentities; k++)
@@ -83,14 +83,14 @@ static void group_patterns(writer *w)
 {
 	const ddbc_design *g = w->g;
 	ids *id = &w->id;
-	size_t *at = xcalloc(g->ntables + 2, sizeof(size_t));
+	size_t *at = ddbc_xcalloc(g->ntables + 2, sizeof(size_t));
 	for (size_t i = 0; i < g->npatterns; i++)
 		at[group_of(w, &g->patterns[i]) + 1]++;
 	for (size_t k = 0; k <= g->ntables; k++)
 		at[k + 1] += at[k];
-	size_t *next = xmalloc((g->ntables + 1) * sizeof(size_t));
+	size_t *next = ddbc_xmalloc((g->ntables + 1) * sizeof(size_t));
 	memcpy(next, at, (g->ntables + 1) * sizeof(size_t));
-	id->by_table = xmalloc((g->npatterns + 1) * sizeof(size_t));
+	id->by_table = ddbc_xmalloc((g->npatterns + 1) * sizeof(size_t));
 	for (size_t i = 0; i < g->npatterns; i++)
 		id->by_table[next[group_of(w, &g->patterns[i])]++] = i;
 	free(next);
@@ -101,13 +101,13 @@ static void assign_ids(writer *w)
 {
 	const ddbc_design *g = w->g;
 	ids *id = &w->id;
-	id->table = xcalloc(g->ntables + 1, sizeof(char *));
-	id->indexes = xcalloc(g->ntables + 1, sizeof(char *));
-	id->map = xcalloc(g->ntables + 1, sizeof(char *));
-	id->views = xcalloc(g->ntables + 1, sizeof(char *));
-	id->view = xcalloc(g->ntables + 1, sizeof(char **));
-	id->entity = xcalloc(g->nentities + 1, sizeof(char *));
-	id->pattern = xcalloc(g->npatterns + 1, sizeof(char *));
+	id->table = ddbc_xcalloc(g->ntables + 1, sizeof(char *));
+	id->indexes = ddbc_xcalloc(g->ntables + 1, sizeof(char *));
+	id->map = ddbc_xcalloc(g->ntables + 1, sizeof(char *));
+	id->views = ddbc_xcalloc(g->ntables + 1, sizeof(char *));
+	id->view = ddbc_xcalloc(g->ntables + 1, sizeof(char **));
+	id->entity = ddbc_xcalloc(g->nentities + 1, sizeof(char *));
+	id->pattern = ddbc_xcalloc(g->npatterns + 1, sizeof(char *));
 	id->contents = plain_id(w, w->L->contents);
 	if (g->ntables)
 		id->diagram = plain_id(w, w->L->diagram);
@@ -492,9 +492,9 @@ static void put_key_value(writer *w, const ddbc_entity *e, const char *name)
 		return;
 	}
 	strbuf value = STRBUF_INIT;
-	strbuf_addf(&value, "{%s}", name ? name : "");
+	ddbc_strbuf_addf(&value, "{%s}", name ? name : "");
 	code(w, value.buf);
-	strbuf_release(&value);
+	ddbc_strbuf_release(&value);
 }
 
 static void map_cell(writer *w, const ddbc_entity *e, const ddbc_index *ix)
@@ -697,11 +697,11 @@ static void example_block(writer *w, size_t no, const char *json)
 		return;
 	}
 	strbuf summary = STRBUF_INIT;
-	strbuf_addf(&summary, w->L->example_n, no + 1, lines);
+	ddbc_strbuf_addf(&summary, w->L->example_n, no + 1, lines);
 	w->be->fold(w->o, summary.buf);
 	w->be->code_block(w->o, "json", json);
 	w->be->fold_end(w->o);
-	strbuf_release(&summary);
+	ddbc_strbuf_release(&summary);
 }
 
 static void write_entity(writer *w, const ddbc_entity *e)
@@ -770,10 +770,10 @@ static const char *entity_href(void *ctx, const ddbc_entity *e)
 {
 	entity_links *el = ctx;
 	writer *w = el->w;
-	strbuf_reset(&el->href);
+	ddbc_strbuf_reset(&el->href);
 	if (w->page && e->table && !on_page(w, e->table))
-		strbuf_addstr(&el->href, w->files[e->table - w->g->tables]);
-	strbuf_addf(&el->href, "#%s", w->id.entity[entity_no(w, e)]);
+		ddbc_strbuf_addstr(&el->href, w->files[e->table - w->g->tables]);
+	ddbc_strbuf_addf(&el->href, "#%s", w->id.entity[entity_no(w, e)]);
 	return el->href.buf;
 }
 
@@ -783,7 +783,7 @@ static void write_diagram(writer *w, const ddbc_table *only)
 	ddbc_diagram_links links = { entity_href, &el };
 	plain_heading(w, 2, DDBC_DOC_DIAGRAM, w->id.diagram, w->L->diagram);
 	w->be->diagram(w->o, only ? only : w->g->tables, only ? 1 : w->g->ntables, w->L, &links);
-	strbuf_release(&el.href);
+	ddbc_strbuf_release(&el.href);
 	flush(w);
 }
 
@@ -806,16 +806,16 @@ static void write_body(writer *w, ddbc_doc_desc *desc)
 char *ddbc_doc_page_file(const ddbc_table *t)
 {
 	if (!t)
-		return xstrdup("index.html");
+		return ddbc_xstrdup("index.html");
 	strbuf file = STRBUF_INIT;
-	strbuf_addstr(&file, "table-");
+	ddbc_strbuf_addstr(&file, "table-");
 	/* DynamoDB's table names are safe in a file name; anything else
 	 * (only a design with errors has it) becomes '_'. */
 	for (const char *p = t->name.s ? t->name.s : ""; *p; p++)
-		strbuf_addch(&file, strchr("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+		ddbc_strbuf_addch(&file, strchr("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
 					   "0123456789_.-", *p) ? *p : '_');
-	strbuf_addstr(&file, ".html");
-	return strbuf_detach(&file);
+	ddbc_strbuf_addstr(&file, ".html");
+	return ddbc_strbuf_detach(&file);
 }
 
 void ddbc_doc_write(const ddbc_doc_backend *be, FILE *file, strbuf *whole,
@@ -832,7 +832,7 @@ void ddbc_doc_write_page(const ddbc_doc_backend *be, FILE *file, strbuf *whole,
 		     .views = ddbc_views_new(g) };
 	ddbc_slugger_init(&w.slugs);
 	if (page) {
-		w.files = xcalloc(g->ntables + 1, sizeof(char *));
+		w.files = ddbc_xcalloc(g->ntables + 1, sizeof(char *));
 		for (size_t i = 0; i < g->ntables; i++)
 			w.files[i] = ddbc_doc_page_file(&g->tables[i]);
 	}
@@ -862,11 +862,11 @@ void ddbc_doc_write_page(const ddbc_doc_backend *be, FILE *file, strbuf *whole,
 	for (size_t i = 0; page && i < g->ntables; i++)
 		free(w.files[i]);
 	free(w.files);
-	strbuf_release(&o.heads);
+	ddbc_strbuf_release(&o.heads);
 	ddbc_slugger_release(&w.slugs);
 	if (file) {
-		fwrite(strbuf_str(&o.sb), 1, o.sb.len, file);
-		strbuf_release(&o.sb);
+		fwrite(ddbc_strbuf_str(&o.sb), 1, o.sb.len, file);
+		ddbc_strbuf_release(&o.sb);
 	} else {
 		*whole = o.sb;
 	}
@@ -875,7 +875,7 @@ void ddbc_doc_write_page(const ddbc_doc_backend *be, FILE *file, strbuf *whole,
 char *ddbc_doc_title(const ddbc_design *g, ddbc_lang_id lang)
 {
 	strbuf title = STRBUF_INIT;
-	strbuf_addf(&title, "%s — %s", g->name.s ? g->name.s : "",
+	ddbc_strbuf_addf(&title, "%s — %s", g->name.s ? g->name.s : "",
 		    ddbc_doc_labels_for(lang)->title_suffix);
-	return strbuf_detach(&title);
+	return ddbc_strbuf_detach(&title);
 }

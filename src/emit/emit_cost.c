@@ -68,7 +68,7 @@ double ddbc_cost_total(const ddbc_cost_mode *m)
 static void attr_names(const ddbc_membership *m, strbuf *out)
 {
 	for (uint32_t i = 0; i < m->nby; i++)
-		strbuf_addf(out, "%s%s", i ? (i + 1 == m->nby ? " and " : ", ") : "",
+		ddbc_strbuf_addf(out, "%s%s", i ? (i + 1 == m->nby ? " and " : ", ") : "",
 			    m->by[i]->name.s);
 }
 
@@ -79,17 +79,17 @@ void ddbc_cost_share_words(const ddbc_entity *e, size_t s, strbuf *out)
 	case DDBC_SHARE_PRESENT:
 		for (uint32_t i = 0, n = 0; i < m->nby; i++)
 			if (m->by[i]->more->present.set)
-				strbuf_addf(out, "%spresent: %s on %s", n++ ? ", " : "",
+				ddbc_strbuf_addf(out, "%spresent: %s on %s", n++ ? ", " : "",
 					    m->by[i]->more->present.text, m->by[i]->name.s);
 		return;
 	case DDBC_SHARE_EXAMPLES:
-		strbuf_addf(out, "the share of its examples that have ");
+		ddbc_strbuf_addf(out, "the share of its examples that have ");
 		attr_names(m, out);
 		return;
 	case DDBC_SHARE_ASSUMED:
-		strbuf_addf(out, "every item assumed: no present: on ");
+		ddbc_strbuf_addf(out, "every item assumed: no present: on ");
 		attr_names(m, out);
-		strbuf_addf(out, " and no example");
+		ddbc_strbuf_addf(out, " and no example");
 		return;
 	case DDBC_SHARE_ALL:
 		return;
@@ -174,7 +174,7 @@ static void price_replicas(ddbc_cost *c, ddbc_cost_table *ct)
 		ddbc_prices pr;
 		strbuf err = STRBUF_INIT;
 		r->priced = ddbc_prices_load(c->prices->file, r->region, &pr, &err);
-		strbuf_release(&err);
+		ddbc_strbuf_release(&err);
 		if (!r->priced) {
 			r->on_demand = r->provisioned = (ddbc_cost_mode){ 0, 0, 0, false, false };
 			ct->on_demand.any = ct->provisioned.any = false;

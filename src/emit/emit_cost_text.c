@@ -33,8 +33,8 @@ static void put_written(FILE *out, const ddbc_figure *f, const char *unit)
 	}
 	strbuf b = STRBUF_INIT;
 	ddbc_figure_text(&b, f);
-	fprintf(out, "%s%s", strbuf_str(&b), unit);
-	strbuf_release(&b);
+	fprintf(out, "%s%s", ddbc_strbuf_str(&b), unit);
+	ddbc_strbuf_release(&b);
 }
 
 static void put_usd(FILE *out, double v)
@@ -66,10 +66,10 @@ static void name(FILE *out, const char *s, bool md)
 	strbuf sb = STRBUF_INIT, plain = STRBUF_INIT;
 	if (md)
 		ddbc_doc_escape(&sb, s, DDBC_ESC_MD_INLINE_CELL);
-	ddbc_doc_escape(&plain, md ? strbuf_str(&sb) : s, DDBC_ESC_TEXT);
-	fputs(strbuf_str(&plain), out);
-	strbuf_release(&sb);
-	strbuf_release(&plain);
+	ddbc_doc_escape(&plain, md ? ddbc_strbuf_str(&sb) : s, DDBC_ESC_TEXT);
+	fputs(ddbc_strbuf_str(&plain), out);
+	ddbc_strbuf_release(&sb);
+	ddbc_strbuf_release(&plain);
 }
 
 static void md_text(FILE *out, const char *s)
@@ -131,12 +131,12 @@ static void text_sparse(FILE *out, const ddbc_entity *e, bool md)
 		if (!m->nby || !e->in_index[s])
 			continue;
 		strbuf words = STRBUF_INIT;
-		strbuf_addf(&words, "; %s holds %.4g%% of the items (", t->indexes[s]->name.s,
+		ddbc_strbuf_addf(&words, "; %s holds %.4g%% of the items (", t->indexes[s]->name.s,
 			    m->share * 100);
 		ddbc_cost_share_words(e, s, &words);
-		strbuf_addstr(&words, ")");
+		ddbc_strbuf_addstr(&words, ")");
 		name(out, words.buf, md);
-		strbuf_release(&words);
+		ddbc_strbuf_release(&words);
 	}
 }
 

@@ -19,7 +19,7 @@
 
 #include <string.h>
 
-const lib_caps electrodb_caps = {
+const lib_caps ddbc_electrodb_caps = {
 	.library = "ElectroDB", .format = "electrodb", .braced = true,
 	.pad_numbers = false, .pad_text = false,
 	.binary_keys = false, .multi_keys = true,
@@ -37,7 +37,7 @@ static bool index_field(const ddbc_entity *e, const ddbc_attr *a)
 {
 	const ddbc_table *t = e->table;
 	for (size_t i = 0; t && i < t->nindexes; i++)
-		if (lib_entity_in(e, t->indexes[i]) && ddbc_index_has_key(t->indexes[i], a->name.s))
+		if (ddbc_lib_entity_in(e, t->indexes[i]) && ddbc_index_has_key(t->indexes[i], a->name.s))
 			return a->has_template;
 	return false;
 }
@@ -58,63 +58,63 @@ static const char *type_of(const ddbc_attr *a)
 static void computed(writer *w, const lib_key *k)
 {
 	strbuf *sb = &w->sb;
-	strbuf_addstr(sb, ", watch: [");
+	ddbc_strbuf_addstr(sb, ", watch: [");
 	size_t n = 0;
 	for (size_t i = 0; i < k->nparts; i++)
 		if (k->parts[i].attr) {
-			strbuf_addstr(sb, n++ ? ", " : "");
-			lib_ts_str(sb, k->parts[i].attr->name.s);
+			ddbc_strbuf_addstr(sb, n++ ? ", " : "");
+			ddbc_lib_ts_str(sb, k->parts[i].attr->name.s);
 		}
-	strbuf_addstr(sb, "], set: (_v?: unknown, i?: any) => ");
-	lib_ts_concat(sb, k, "i?.[", &w->pads);
+	ddbc_strbuf_addstr(sb, "], set: (_v?: unknown, i?: any) => ");
+	ddbc_lib_ts_concat(sb, k, "i?.[", &w->pads);
 }
 
 static bool attribute(writer *w, const ddbc_entity *e, const lib_parts *parts,
 		      const ddbc_attr *a)
 {
 	strbuf *sb = &w->sb;
-	bool composite = lib_is_composite(parts, a);
-	if (index_field(e, a) || (!lib_stored(a) && !composite))
+	bool composite = ddbc_lib_is_composite(parts, a);
+	if (index_field(e, a) || (!ddbc_lib_stored(a) && !composite))
 		return true;
-	strbuf_addstr(sb, "                ");
-	lib_ts_str(sb, a->name.s);
+	ddbc_strbuf_addstr(sb, "                ");
+	ddbc_lib_ts_str(sb, a->name.s);
 	if (a->type == DDBC_TYPE_S && a->more->nenum) {
-		strbuf_addstr(sb, ": { type: [");
+		ddbc_strbuf_addstr(sb, ": { type: [");
 		for (uint32_t i = 0; i < a->more->nenum; i++) {
-			strbuf_addstr(sb, i ? ", " : "");
+			ddbc_strbuf_addstr(sb, i ? ", " : "");
 			const ddbc_node *v = a->more->enum_values[i];
 			if (v->kind == DDBC_NODE_SCALAR)
-				lib_ts_string(sb, v->u.text, v->n);
+				ddbc_lib_ts_string(sb, v->u.text, v->n);
 			else
-				strbuf_addstr(sb, "\"\"");
+				ddbc_strbuf_addstr(sb, "\"\"");
 		}
-		strbuf_addstr(sb, "] as const");
+		ddbc_strbuf_addstr(sb, "] as const");
 	} else {
-		strbuf_addf(sb, ": { type: %s", type_of(a));
+		ddbc_strbuf_addf(sb, ": { type: %s", type_of(a));
 	}
-	if (lib_required(parts, a))
-		strbuf_addstr(sb, ", required: true");
+	if (ddbc_lib_required(parts, a))
+		ddbc_strbuf_addstr(sb, ", required: true");
 	if (a->has_template) {
 		lib_key k;
-		if (!lib_key_of(w->arena, &code_caps, a, &k))
+		if (!ddbc_lib_key_of(w->arena, &code_caps, a, &k))
 			return false;
 		computed(w, &k);
 	}
-	strbuf_addstr(sb, " },\n");
+	ddbc_strbuf_addstr(sb, " },\n");
 	return true;
 }
 
 static void key(writer *w, const char *role, const lib_key *k)
 {
 	strbuf *sb = &w->sb;
-	strbuf_addf(sb, "                    %s: { field: ", role);
-	lib_ts_str(sb, k->attr->name.s);
-	strbuf_addstr(sb, ", composite: [");
+	ddbc_strbuf_addf(sb, "                    %s: { field: ", role);
+	ddbc_lib_ts_str(sb, k->attr->name.s);
+	ddbc_strbuf_addstr(sb, ", composite: [");
 	if (k->plain) {
-		lib_ts_str(sb, k->attr->name.s);
-		strbuf_addstr(sb, "]");
+		ddbc_lib_ts_str(sb, k->attr->name.s);
+		ddbc_strbuf_addstr(sb, "]");
 		if (k->attr->type == DDBC_TYPE_N)
-			strbuf_addstr(sb, ", cast: \"number\"");
+			ddbc_strbuf_addstr(sb, ", cast: \"number\"");
 	} else {
 		size_t n = 0;
 		for (size_t i = 0; i < k->nparts; i++) {
@@ -124,16 +124,16 @@ static void key(writer *w, const char *role, const lib_key *k)
 				seen |= k->parts[j].attr == a;
 			if (!a || seen)
 				continue;
-			strbuf_addstr(sb, n++ ? ", " : "");
-			lib_ts_str(sb, a->name.s);
+			ddbc_strbuf_addstr(sb, n++ ? ", " : "");
+			ddbc_lib_ts_str(sb, a->name.s);
 		}
-		strbuf_addstr(sb, "], template: ");
+		ddbc_strbuf_addstr(sb, "], template: ");
 		strbuf tpl = STRBUF_INIT;
-		lib_braced(&tpl, k, false);
-		lib_ts_string(sb, strbuf_str(&tpl), tpl.len);
-		strbuf_release(&tpl);
+		ddbc_lib_braced(&tpl, k, false);
+		ddbc_lib_ts_string(sb, ddbc_strbuf_str(&tpl), tpl.len);
+		ddbc_strbuf_release(&tpl);
 	}
-	strbuf_addstr(sb, ", casing: \"none\" },\n");
+	ddbc_strbuf_addstr(sb, ", casing: \"none\" },\n");
 }
 
 /* A multi-attribute GSI key: ElectroDB's "composite" index, whose key
@@ -141,75 +141,75 @@ static void key(writer *w, const char *role, const lib_key *k)
 static void multi_key(writer *w, const ddbc_index *ix, const lib_key *keys)
 {
 	strbuf *sb = &w->sb;
-	strbuf_addstr(sb, "                    type: \"composite\",\n");
+	ddbc_strbuf_addstr(sb, "                    type: \"composite\",\n");
 	for (int role = 0; role < 2; role++) {
 		size_t from = role ? ix->npk : 0, n = role ? ix->nsk : ix->npk;
 		if (!n)
 			continue;
-		strbuf_addf(sb, "                    %s: { composite: [", role ? "sk" : "pk");
+		ddbc_strbuf_addf(sb, "                    %s: { composite: [", role ? "sk" : "pk");
 		for (size_t i = 0; i < n; i++) {
-			strbuf_addstr(sb, i ? ", " : "");
-			lib_ts_str(sb, keys[from + i].attr->name.s);
+			ddbc_strbuf_addstr(sb, i ? ", " : "");
+			ddbc_lib_ts_str(sb, keys[from + i].attr->name.s);
 		}
-		strbuf_addstr(sb, "] },\n");
+		ddbc_strbuf_addstr(sb, "] },\n");
 	}
 }
 
 static bool entity(writer *w, const ddbc_entity *e)
 {
 	lib_parts parts;
-	lib_parts_of(w->arena, e, &parts);
+	ddbc_lib_parts_of(w->arena, e, &parts);
 	strbuf *sb = &w->sb;
 	const ddbc_table *t = e->table;
 	size_t nkeys = 0;
 	lib_key *keys = ddbc_arena_array(w->arena, 2 * t->nindexes + 1, sizeof *keys);
 	for (size_t i = 0; i < t->nindexes; i++) {
 		const ddbc_index *ix = t->indexes[i];
-		if (!lib_entity_in(e, ix))
+		if (!ddbc_lib_entity_in(e, ix))
 			continue;
 		for (size_t j = 0; j < ix->npk + ix->nsk; j++) {
-			const ddbc_attr *a = lib_key_attr(e, ix, j);
-			if (lib_sparse_key(a)) {
-				lib_refuse(&electrodb_caps, a, "%s", "items may lack it "
+			const ddbc_attr *a = ddbc_lib_key_attr(e, ix, j);
+			if (ddbc_lib_sparse_key(a)) {
+				ddbc_lib_refuse(&ddbc_electrodb_caps, a, "%s", "items may lack it "
 					   "(required: false), but ElectroDB writes a key whenever "
 					   "its composite attributes are there");
 				return false;
 			}
 			if ((ix->npk > 1 || ix->nsk > 1) && a->has_template) {
-				lib_refuse(&electrodb_caps, a, "%s", "ElectroDB's multi-attribute keys "
+				ddbc_lib_refuse(&ddbc_electrodb_caps, a, "%s", "ElectroDB's multi-attribute keys "
 					   "are the item's attributes as they are, without a template");
 				return false;
 			}
-			if (!lib_key_of(w->arena, &electrodb_caps, a, &keys[nkeys]))
+			if (!ddbc_lib_key_of(w->arena, &ddbc_electrodb_caps, a, &keys[nkeys]))
 				return false;
 			nkeys++;
 		}
 	}
-	strbuf_addstr(sb, "        ");
-	lib_ts_str(sb, e->name.s);
-	strbuf_addstr(sb, ": new Entity({\n            model: { entity: ");
-	lib_ts_str(sb, e->name.s);
-	strbuf_addstr(sb, ", version: \"1\", service: ");
-	lib_ts_str(sb, w->g->name.s ? w->g->name.s : "ddbc");
-	strbuf_addstr(sb, " },\n            attributes: {\n");
+	ddbc_strbuf_addstr(sb, "        ");
+	ddbc_lib_ts_str(sb, e->name.s);
+	ddbc_strbuf_addstr(sb, ": new Entity({\n            model: { entity: ");
+	ddbc_lib_ts_str(sb, e->name.s);
+	ddbc_strbuf_addstr(sb, ", version: \"1\", service: ");
+	ddbc_lib_ts_str(sb, w->g->name.s ? w->g->name.s : "ddbc");
+	ddbc_strbuf_addstr(sb, " },\n            attributes: {\n");
 	for (size_t i = 0; i < e->nattrs; i++) {
 		const ddbc_attr *a = &e->attrs[i];
 		if (!attribute(w, e, &parts, a))
 			return false;
 	}
-	strbuf_addstr(sb, "            },\n            indexes: {\n");
+	ddbc_strbuf_addstr(sb, "            },\n            indexes: {\n");
 	size_t at = 0;
 	for (size_t i = 0; i < t->nindexes; i++) {
 		const ddbc_index *ix = t->indexes[i];
-		if (!lib_entity_in(e, ix))
+		if (!ddbc_lib_entity_in(e, ix))
 			continue;
-		strbuf_addstr(sb, "                ");
-		lib_ts_str(sb, ix->name.s);
-		strbuf_addstr(sb, ": {\n");
+		ddbc_strbuf_addstr(sb, "                ");
+		ddbc_lib_ts_str(sb, ix->name.s);
+		ddbc_strbuf_addstr(sb, ": {\n");
 		if (ix->kind != DDBC_INDEX_PRIMARY) {
-			strbuf_addstr(sb, "                    index: ");
-			lib_ts_str(sb, ix->name.s);
-			strbuf_addstr(sb, ",\n");
+			ddbc_strbuf_addstr(sb, "                    index: ");
+			ddbc_lib_ts_str(sb, ix->name.s);
+			ddbc_strbuf_addstr(sb, ",\n");
 		}
 		if (ix->npk > 1 || ix->nsk > 1) {
 			multi_key(w, ix, &keys[at]);
@@ -219,9 +219,9 @@ static bool entity(writer *w, const ddbc_entity *e)
 				key(w, "sk", &keys[at + 1]);
 		}
 		at += ix->npk + ix->nsk;
-		strbuf_addstr(sb, "                },\n");
+		ddbc_strbuf_addstr(sb, "                },\n");
 	}
-	strbuf_addstr(sb, "            },\n        }, { client, table }),\n");
+	ddbc_strbuf_addstr(sb, "            },\n        }, { client, table }),\n");
 	return true;
 }
 
@@ -240,11 +240,11 @@ static const char *service_name(writer *w, const ddbc_table *t, size_t n)
 		}
 		if (up && id.len && c >= 'a' && c <= 'z')
 			c = (char)(c - 'a' + 'A');
-		strbuf_addch(&id, c);
+		ddbc_strbuf_addch(&id, c);
 		up = false;
 	}
-	const char *s = lib_ts_ident(w->arena, strbuf_str(&id), "Service", "table", n);
-	strbuf_release(&id);
+	const char *s = ddbc_lib_ts_ident(w->arena, ddbc_strbuf_str(&id), "Service", "table", n);
+	ddbc_strbuf_release(&id);
 	if (strncmp(s, "table", 5) == 0 && strcmp(s + strlen(s) - 7, "Service") != 0)
 		s = ddbc_arena_printf(w->arena, "%sService", s);
 	return s;
@@ -253,11 +253,11 @@ static const char *service_name(writer *w, const ddbc_table *t, size_t n)
 static bool head(writer *w)
 {
 	strbuf *sb = &w->sb;
-	strbuf_addstr(sb, "// ElectroDB (3.x) entities and services of the design ");
-	lib_ts_str(sb, w->g->name.s ? w->g->name.s : "");
-	strbuf_addstr(sb, ",\n// written by `ddbc export --format electrodb`: edit the design, "
+	ddbc_strbuf_addstr(sb, "// ElectroDB (3.x) entities and services of the design ");
+	ddbc_lib_ts_str(sb, w->g->name.s ? w->g->name.s : "");
+	ddbc_strbuf_addstr(sb, ",\n// written by `ddbc export --format electrodb`: edit the design, "
 		      "not this file.\n");
-	strbuf_addstr(sb, "import { Entity, Service } from \"electrodb\";\n"
+	ddbc_strbuf_addstr(sb, "import { Entity, Service } from \"electrodb\";\n"
 		      "import type { EntityConfiguration } from \"electrodb\";\n\n"
 		      "/** The client ElectroDB takes: a DynamoDBDocumentClient "
 		      "(@aws-sdk/lib-dynamodb). */\n"
@@ -275,7 +275,7 @@ ddbc_emit_result ddbc_emit_electrodb(FILE *out, const ddbc_design *g, const ddbc
 	const char **names = ddbc_arena_array(w.arena, g->ntables + 1, sizeof *names);
 	for (size_t i = 0; ok && i < g->ntables; i++) {
 		const ddbc_table *t = &g->tables[i];
-		ok = lib_table_ok(&electrodb_caps, t);
+		ok = ddbc_lib_table_ok(&ddbc_electrodb_caps, t);
 		if (!ok || !t->nentities)
 			continue;
 		const char *name = service_name(&w, t, i);
@@ -283,34 +283,34 @@ ddbc_emit_result ddbc_emit_electrodb(FILE *out, const ddbc_design *g, const ddbc
 			if (names[j] && strcmp(names[j], name) == 0)
 				name = ddbc_arena_printf(w.arena, "table%zuService", i);
 		names[i] = name;
-		strbuf_addstr(&w.sb, "\n/** The table ");
-		lib_ts_str(&w.sb, t->name.s);
-		strbuf_addf(&w.sb, " and its entities. */\nexport function %s(client?: Client, "
+		ddbc_strbuf_addstr(&w.sb, "\n/** The table ");
+		ddbc_lib_ts_str(&w.sb, t->name.s);
+		ddbc_strbuf_addf(&w.sb, " and its entities. */\nexport function %s(client?: Client, "
 			    "table: string = ", name);
-		lib_ts_str(&w.sb, t->name.s);
-		strbuf_addstr(&w.sb, ") {\n    return new Service({\n");
+		ddbc_lib_ts_str(&w.sb, t->name.s);
+		ddbc_strbuf_addstr(&w.sb, ") {\n    return new Service({\n");
 		for (size_t j = 0; ok && j < t->nentities; j++)
 			ok = entity(&w, t->entities[j]);
-		strbuf_addstr(&w.sb, "    }, { client, table });\n}\n");
+		ddbc_strbuf_addstr(&w.sb, "    }, { client, table });\n}\n");
 	}
 	if (ok)
-		electrodb_patterns(&w, names);
+		ddbc_electrodb_patterns(&w, names);
 	/* Every table's function by the table's name: one entry point. */
-	strbuf_addstr(&w.sb, "\n/** Each table's function, by the table's name. */\n"
+	ddbc_strbuf_addstr(&w.sb, "\n/** Each table's function, by the table's name. */\n"
 		      "export const services = {\n");
 	for (size_t i = 0; ok && i < g->ntables; i++) {
 		if (!names[i])
 			continue;
-		strbuf_addstr(&w.sb, "    ");
-		lib_ts_str(&w.sb, g->tables[i].name.s);
-		strbuf_addf(&w.sb, ": %s,\n", names[i]);
+		ddbc_strbuf_addstr(&w.sb, "    ");
+		ddbc_lib_ts_str(&w.sb, g->tables[i].name.s);
+		ddbc_strbuf_addf(&w.sb, ": %s,\n", names[i]);
 	}
-	strbuf_addstr(&w.sb, "};\n");
+	ddbc_strbuf_addstr(&w.sb, "};\n");
 	if (ok && w.pads)
-		strbuf_addstr(&w.sb, lib_ts_pad);
+		ddbc_strbuf_addstr(&w.sb, ddbc_lib_ts_pad);
 	if (ok)
 		fwrite(w.sb.buf, 1, w.sb.len, out);
-	strbuf_release(&w.sb);
+	ddbc_strbuf_release(&w.sb);
 	ddbc_arena_free(w.arena);
 	if (!ok)
 		return DDBC_EMIT_FAILED;

@@ -15,10 +15,10 @@ typedef struct electrodb_writer {
 } electrodb_writer;
 
 /* What ElectroDB's key templates hold. */
-extern const lib_caps electrodb_caps;
+extern const lib_caps ddbc_electrodb_caps;
 
 /* The `patterns` object: services[i] names table i's Service function
  * (NULL for a table without entities). */
-void electrodb_patterns(electrodb_writer *w, const char **services);
+void ddbc_electrodb_patterns(electrodb_writer *w, const char **services);
 
 #endif

@@ -81,21 +81,21 @@ static size_t value_elems(ddbc_arena *arena, const ddbc_req_value *v, elem *out)
 static const char *constant(ddbc_arena *arena, const ddbc_attr *a, const ddbc_req_value *v)
 {
 	strbuf sb = STRBUF_INIT;
-	strbuf_addch(&sb, '\1');
+	ddbc_strbuf_addch(&sb, '\1');
 	if (a->type == DDBC_TYPE_N) {
 		size_t i = v->len && v->text[0] == '-', digits = 0;
 		for (; i < v->len && v->text[i] >= '0' && v->text[i] <= '9'; i++)
 			digits++;
 		if (!digits || digits > 15 || i != v->len) {
-			strbuf_release(&sb);
+			ddbc_strbuf_release(&sb);
 			return NULL;
 		}
-		strbuf_add(&sb, v->text, v->len);
+		ddbc_strbuf_add(&sb, v->text, v->len);
 	} else {
-		lib_ts_string(&sb, v->text, v->len);
+		ddbc_lib_ts_string(&sb, v->text, v->len);
 	}
-	const char *code = ddbc_arena_strdup(arena, strbuf_str(&sb));
-	strbuf_release(&sb);
+	const char *code = ddbc_arena_strdup(arena, ddbc_strbuf_str(&sb));
+	ddbc_strbuf_release(&sb);
 	return code;
 }
 
@@ -133,34 +133,34 @@ static void enum_type(strbuf *sb, const ddbc_attr *a)
 {
 	for (uint32_t i = 0; i < a->more->nenum; i++) {
 		const ddbc_node *v = a->more->enum_values[i];
-		strbuf_addstr(sb, i ? " | " : "");
+		ddbc_strbuf_addstr(sb, i ? " | " : "");
 		if (v->kind == DDBC_NODE_SCALAR)
-			lib_ts_string(sb, v->u.text, v->n);
+			ddbc_lib_ts_string(sb, v->u.text, v->n);
 		else
-			strbuf_addstr(sb, "\"\"");
+			ddbc_strbuf_addstr(sb, "\"\"");
 	}
 }
 
 static void composites(strbuf *sb, const char **params, const ddbc_attr **attrs, int n)
 {
-	strbuf_addstr(sb, "{ ");
+	ddbc_strbuf_addstr(sb, "{ ");
 	for (int i = 0; i < n; i++) {
-		strbuf_addstr(sb, i ? ", " : "");
-		lib_ts_str(sb, attrs[i]->name.s);
+		ddbc_strbuf_addstr(sb, i ? ", " : "");
+		ddbc_lib_ts_str(sb, attrs[i]->name.s);
 		if (params[i][0] == '\1') {
-			strbuf_addf(sb, ": %s", params[i] + 1);
+			ddbc_strbuf_addf(sb, ": %s", params[i] + 1);
 			continue;
 		}
-		strbuf_addstr(sb, ": p[");
-		lib_ts_str(sb, params[i]);
-		strbuf_addstr(sb, "]");
+		ddbc_strbuf_addstr(sb, ": p[");
+		ddbc_lib_ts_str(sb, params[i]);
+		ddbc_strbuf_addstr(sb, "]");
 		/* a parameter of several entities' enums is any of their values */
 		if (attrs[i]->type == DDBC_TYPE_S && attrs[i]->more->nenum) {
-			strbuf_addstr(sb, " as ");
+			ddbc_strbuf_addstr(sb, " as ");
 			enum_type(sb, attrs[i]);
 		}
 	}
-	strbuf_addstr(sb, " }");
+	ddbc_strbuf_addstr(sb, " }");
 }
 
 static const char *range_method(ddbc_cond_op op)
@@ -212,20 +212,20 @@ static const char *query(ddbc_arena *arena, strbuf *q, const ddbc_entity *e, con
 	const ddbc_index *ix = r->index;
 	const char *params[2 * MAX_ELEMS];
 	const ddbc_attr *attrs[2 * MAX_ELEMS];
-	strbuf_addstr(q, "svc.entities[");
-	lib_ts_str(q, e->name.s);
+	ddbc_strbuf_addstr(q, "svc.entities[");
+	ddbc_lib_ts_str(q, e->name.s);
 	if (r->op == DDBC_OP_SCAN) {
-		strbuf_addstr(q, "].scan.go({ pages: \"all\", data: \"includeKeys\" })");
+		ddbc_strbuf_addstr(q, "].scan.go({ pages: \"all\", data: \"includeKeys\" })");
 		return NULL;
 	}
-	if (!lib_entity_in(e, ix))
+	if (!ddbc_lib_entity_in(e, ix))
 		return "the entity is not in its index";
 	if (ix->npk != 1 || ix->nsk > 1)
 		return "its index has a multi-attribute key (ElectroDB's composite index: its "
 		       "query is not written here)";
 	lib_key pk, sk;
-	if (!lib_key_of(arena, &electrodb_caps, lib_key_attr(e, ix, 0), &pk) ||
-	    (ix->nsk && !lib_key_of(arena, &electrodb_caps, lib_key_attr(e, ix, 1), &sk)))
+	if (!ddbc_lib_key_of(arena, &ddbc_electrodb_caps, ddbc_lib_key_attr(e, ix, 0), &pk) ||
+	    (ix->nsk && !ddbc_lib_key_of(arena, &ddbc_electrodb_caps, ddbc_lib_key_attr(e, ix, 1), &sk)))
 		return "a key ElectroDB cannot hold";
 	/* ElectroDB tells its entities' items apart by attributes of its own,
 	 * which an index that does not project all leaves out: there it
@@ -260,31 +260,31 @@ static const char *query(ddbc_arena *arena, strbuf *q, const ddbc_entity *e, con
 	if (r->op == DDBC_OP_GET) {
 		if (!sc && ix->nsk)
 			return "a GetItem without the sort key";
-		strbuf_addstr(q, "].get(");
+		ddbc_strbuf_addstr(q, "].get(");
 		composites(q, params, attrs, n + ns);
-		strbuf_addf(q, ").go({ data: \"includeKeys\"%s })", own);
+		ddbc_strbuf_addf(q, ").go({ data: \"includeKeys\"%s })", own);
 		return NULL;
 	}
-	strbuf_addstr(q, "].query[");
-	lib_ts_str(q, ix->name.s);
-	strbuf_addstr(q, "](");
+	ddbc_strbuf_addstr(q, "].query[");
+	ddbc_lib_ts_str(q, ix->name.s);
+	ddbc_strbuf_addstr(q, "](");
 	/* begins_with on the first few composites whole (the value ends in
 	 * a literal): ElectroDB's own partial sort key; else (the last
 	 * parameter is the start of a value) and a range: the partition
 	 * key's composites, then the method with the sort key's. */
 	if (!method || (sc->op == DDBC_COND_BEGINS_WITH && !ends_in_param(&sc->values[0]))) {
 		composites(q, params, attrs, n + ns);
-		strbuf_addf(q, ").go({ pages: \"all\", data: \"includeKeys\"%s })", own);
+		ddbc_strbuf_addf(q, ").go({ pages: \"all\", data: \"includeKeys\"%s })", own);
 		return NULL;
 	}
 	composites(q, params, attrs, n);
-	strbuf_addf(q, ").%s(", method);
+	ddbc_strbuf_addf(q, ").%s(", method);
 	composites(q, params + n, attrs + n, ns);
 	if (ns2 >= 0) {
-		strbuf_addstr(q, ", ");
+		ddbc_strbuf_addstr(q, ", ");
 		composites(q, params + n + ns, attrs + n + ns, ns2);
 	}
-	strbuf_addf(q, ").go({ pages: \"all\", data: \"includeKeys\"%s })", own);
+	ddbc_strbuf_addf(q, ").go({ pages: \"all\", data: \"includeKeys\"%s })", own);
 	return NULL;
 }
 
@@ -293,14 +293,14 @@ static const char *query(ddbc_arena *arena, strbuf *q, const ddbc_entity *e, con
 static void param_type_of(strbuf *sb, const ddbc_attr *a, bool mixed)
 {
 	if (a->type == DDBC_TYPE_N) {
-		strbuf_addstr(sb, ": number");
+		ddbc_strbuf_addstr(sb, ": number");
 		return;
 	}
 	if (!a->more->nenum || mixed) {
-		strbuf_addstr(sb, ": string");
+		ddbc_strbuf_addstr(sb, ": string");
 		return;
 	}
-	strbuf_addstr(sb, ": ");
+	ddbc_strbuf_addstr(sb, ": ");
 	enum_type(sb, a);
 }
 
@@ -317,34 +317,34 @@ static void pattern(electrodb_writer *w, const ddbc_pattern *p, const char *serv
 	if (!p->nmatched)
 		why = "it returns no entity's items";
 	for (uint32_t i = 0; !why && i < p->nmatched; i++) {
-		strbuf_addstr(&q, i ? ",\n        ...items_(await " : "        ...items_(await ");
+		ddbc_strbuf_addstr(&q, i ? ",\n        ...items_(await " : "        ...items_(await ");
 		why = query(w->arena, &q, p->matched[i], r, pt, &npt);
-		strbuf_addstr(&q, ")");
+		ddbc_strbuf_addstr(&q, ")");
 	}
 	if (why) {
-		strbuf_addstr(sb, "    // ");
-		keys_comment(sb, p->id.s);
-		strbuf_addf(sb, ": left out, %s\n", why);
-		strbuf_release(&q);
+		ddbc_strbuf_addstr(sb, "    // ");
+		ddbc_keys_comment(sb, p->id.s);
+		ddbc_strbuf_addf(sb, ": left out, %s\n", why);
+		ddbc_strbuf_release(&q);
 		return;
 	}
-	strbuf_addstr(sb, "    ");
-	lib_ts_str(sb, p->id.s);
-	strbuf_addf(sb, ": async (svc: ReturnType<typeof %s>, p: { ", service);
+	ddbc_strbuf_addstr(sb, "    ");
+	ddbc_lib_ts_str(sb, p->id.s);
+	ddbc_strbuf_addf(sb, ": async (svc: ReturnType<typeof %s>, p: { ", service);
 	for (size_t i = 0; i < npt; i++) {
-		strbuf_addstr(sb, i ? ", " : "");
-		lib_ts_str(sb, pt[i].name);
+		ddbc_strbuf_addstr(sb, i ? ", " : "");
+		ddbc_lib_ts_str(sb, pt[i].name);
 		param_type_of(sb, pt[i].attr, pt[i].mixed);
 	}
-	strbuf_addf(sb, "%s}): Promise<unknown[]> => [\n%s,\n    ],\n", npt ? " " : "",
-		    strbuf_str(&q));
-	strbuf_release(&q);
+	ddbc_strbuf_addf(sb, "%s}): Promise<unknown[]> => [\n%s,\n    ],\n", npt ? " " : "",
+		    ddbc_strbuf_str(&q));
+	ddbc_strbuf_release(&q);
 }
 
-void electrodb_patterns(electrodb_writer *w, const char **services)
+void ddbc_electrodb_patterns(electrodb_writer *w, const char **services)
 {
 	const ddbc_design *g = w->g;
-	strbuf_addstr(&w->sb, "\n/* What a query returns: its items, each with its key fields. */\n"
+	ddbc_strbuf_addstr(&w->sb, "\n/* What a query returns: its items, each with its key fields. */\n"
 		      "function items_(r: { data: unknown }): unknown[] {\n"
 		      "    return Array.isArray(r.data) ? r.data : r.data == null ? [] : [r.data];\n"
 		      "}\n"
@@ -359,5 +359,5 @@ void electrodb_patterns(electrodb_writer *w, const char **services)
 		if (service)
 			pattern(w, p, service);
 	}
-	strbuf_addstr(&w->sb, "};\n");
+	ddbc_strbuf_addstr(&w->sb, "};\n");
 }

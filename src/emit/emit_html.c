@@ -77,21 +77,21 @@ static ddbc_source *read_template(const char *dir, const char *name)
 	strbuf path = STRBUF_INIT;
 	ddbc_source *src;
 	if (!dir) {
-		strbuf_addf(&path, "templates/%s", name);
+		ddbc_strbuf_addf(&path, "templates/%s", name);
 		const ddbc_embedded_file *f = ddbc_embedded_find(path.buf);
 		/* The build embeds both files: a miss is a broken build. */
 		src = f ? ddbc_source_from_memory(path.buf, f->data, f->len) : NULL;
 		if (!src)
 			ddbc_error("this build lacks the template '%s'", name);
 	} else {
-		strbuf_addf(&path, "%s/%s", dir, name);
+		ddbc_strbuf_addf(&path, "%s/%s", dir, name);
 		src = ddbc_source_read(path.buf);
 		if (!src)
 			ddbc_error("cannot read template '%s': %s (--template and "
 				   "DDBC_TEMPLATE_DIR name a folder holding page.html and "
 				   "style.css)", path.buf, strerror(errno));
 	}
-	strbuf_release(&path);
+	ddbc_strbuf_release(&path);
 	return src;
 }
 
@@ -123,7 +123,7 @@ static char *html_title(const ddbc_design *g, ddbc_lang_id lang)
 	strbuf title = STRBUF_INIT;
 	ddbc_doc_escape(&title, plain, DDBC_ESC_HTML);
 	free(plain);
-	return strbuf_detach(&title);
+	return ddbc_strbuf_detach(&title);
 }
 
 /* page.html and style.css, read once for every page. */
@@ -181,7 +181,7 @@ static int write_site_page(const char *dir, const templates *t, const ddbc_desig
 {
 	char *file = ddbc_doc_page_file(table);
 	strbuf path = STRBUF_INIT;
-	strbuf_addf(&path, "%s/%s", dir, file);
+	ddbc_strbuf_addf(&path, "%s/%s", dir, file);
 	free(file);
 	ddbc_output out;
 	int r = ddbc_output_open(&out, path.buf);
@@ -190,7 +190,7 @@ static int write_site_page(const char *dir, const templates *t, const ddbc_desig
 		write_page(out.f, t, g, lang, &which);
 		r = ddbc_output_commit(&out);
 	}
-	strbuf_release(&path);
+	ddbc_strbuf_release(&path);
 	return r;
 }
 

@@ -32,20 +32,20 @@ static char *resource_name(const char *table, bool camel, json_t *used)
 			continue;
 		}
 		if (camel)
-			strbuf_addch(&b, word ? (char)toupper(c) : (char)c);
+			ddbc_strbuf_addch(&b, word ? (char)toupper(c) : (char)c);
 		else
-			strbuf_addf(&b, "%s%c", word && b.len ? "_" : "", (char)tolower(c));
+			ddbc_strbuf_addf(&b, "%s%c", word && b.len ? "_" : "", (char)tolower(c));
 		word = false;
 	}
 	if (!b.len || isdigit((unsigned char)b.buf[0]))
-		strbuf_reset(&b), strbuf_addstr(&b, camel ? "Table" : "table");
+		ddbc_strbuf_reset(&b), ddbc_strbuf_addstr(&b, camel ? "Table" : "table");
 	size_t base = b.len;
-	for (int n = 2; json_object_get(used, strbuf_str(&b)); n++) {
+	for (int n = 2; json_object_get(used, ddbc_strbuf_str(&b)); n++) {
 		b.len = base;
-		strbuf_addf(&b, "%d", n);
+		ddbc_strbuf_addf(&b, "%d", n);
 	}
-	json_object_set_new(used, strbuf_str(&b), json_true());
-	return strbuf_detach(&b);
+	json_object_set_new(used, ddbc_strbuf_str(&b), json_true());
+	return ddbc_strbuf_detach(&b);
 }
 
 /* ---- CloudFormation ---------------------------------------------------------------- */
@@ -273,9 +273,9 @@ ddbc_emit_result ddbc_emit_cloudformation(FILE *out, const ddbc_design *g,
 	ddbc_json_begin(&s, NULL, '{');
 	ddbc_json_text(&s, "AWSTemplateFormatVersion", "2010-09-09");
 	strbuf desc = STRBUF_INIT;
-	strbuf_addf(&desc, "The tables of design %s", g->name.s);
-	ddbc_json_text(&s, "Description", strbuf_str(&desc));
-	strbuf_release(&desc);
+	ddbc_strbuf_addf(&desc, "The tables of design %s", g->name.s);
+	ddbc_json_text(&s, "Description", ddbc_strbuf_str(&desc));
+	ddbc_strbuf_release(&desc);
 	ddbc_json_begin(&s, "Resources", '{');
 	json_t *used = json_object();
 	for (size_t i = 0; i < g->ntables; i++) {
@@ -482,31 +482,31 @@ static void tf_extras(json_t *insights, json_t *policies, const ddbc_table *t, c
 	strbuf ref = STRBUF_INIT;
 	if (s->insights) {
 		char *own = resource_name(t->name.s, false, used);
-		strbuf_addf(&ref, "${aws_dynamodb_table.%s.name}", name);
-		json_object_set_new(insights, own, json_pack("{s:s}", "table_name", strbuf_str(&ref)));
+		ddbc_strbuf_addf(&ref, "${aws_dynamodb_table.%s.name}", name);
+		json_object_set_new(insights, own, json_pack("{s:s}", "table_name", ddbc_strbuf_str(&ref)));
 		free(own);
 	}
 	for (size_t i = 0; i < t->ngsi; i++) {
 		if (!t->gsi[i].insights)
 			continue;
-		strbuf_reset(&ref);
-		strbuf_addf(&ref, "%s-%s", t->name.s, t->gsi[i].name.s);
-		char *gsi = resource_name(strbuf_str(&ref), false, used);
-		strbuf_reset(&ref);
-		strbuf_addf(&ref, "${aws_dynamodb_table.%s.name}", name);
+		ddbc_strbuf_reset(&ref);
+		ddbc_strbuf_addf(&ref, "%s-%s", t->name.s, t->gsi[i].name.s);
+		char *gsi = resource_name(ddbc_strbuf_str(&ref), false, used);
+		ddbc_strbuf_reset(&ref);
+		ddbc_strbuf_addf(&ref, "${aws_dynamodb_table.%s.name}", name);
 		json_object_set_new(insights, gsi, json_pack("{s:s,s:s}", "table_name",
-							     strbuf_str(&ref), "index_name",
+							     ddbc_strbuf_str(&ref), "index_name",
 							     t->gsi[i].name.s));
 		free(gsi);
 	}
 	if (s->policy) {
-		strbuf_reset(&ref);
-		strbuf_addf(&ref, "${aws_dynamodb_table.%s.arn}", name);
+		ddbc_strbuf_reset(&ref);
+		ddbc_strbuf_addf(&ref, "${aws_dynamodb_table.%s.arn}", name);
 		json_object_set_new(policies, name,
-				    json_pack("{s:s,s:s%}", "resource_arn", strbuf_str(&ref), "policy",
+				    json_pack("{s:s,s:s%}", "resource_arn", ddbc_strbuf_str(&ref), "policy",
 					      s->policy, s->policy_bytes));
 	}
-	strbuf_release(&ref);
+	ddbc_strbuf_release(&ref);
 }
 
 /* The aws_dynamodb_table of t; sets *key_schema when an index needs the

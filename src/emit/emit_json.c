@@ -52,7 +52,7 @@ static void flush_some(ddbc_json_stream *s, bool all)
 	/* A write error is the output's to say (util/output.h keeps it, with
 	 * its reason, and the commit refuses the result). */
 	fwrite(s->buf.buf, 1, s->buf.len, s->out);
-	strbuf_reset(&s->buf);
+	ddbc_strbuf_reset(&s->buf);
 }
 
 /* Two spaces a level, added in one copy (a model is millions of lines,
@@ -63,7 +63,7 @@ static void indent(ddbc_json_stream *s, int depth)
 	size_t n = 2 * (size_t)depth;
 	while (n) {
 		size_t k = n < sizeof(spaces) - 1 ? n : sizeof(spaces) - 1;
-		strbuf_add(&s->buf, spaces, k);
+		ddbc_strbuf_add(&s->buf, spaces, k);
 		n -= k;
 	}
 }
@@ -74,11 +74,11 @@ static void add_indented(ddbc_json_stream *s, const char *text, size_t len)
 {
 	const char *p = text, *end = text + len, *nl;
 	while ((nl = memchr(p, '\n', (size_t)(end - p))) != NULL) {
-		strbuf_add(&s->buf, p, (size_t)(nl - p + 1));
+		ddbc_strbuf_add(&s->buf, p, (size_t)(nl - p + 1));
 		indent(s, s->depth);
 		p = nl + 1;
 	}
-	strbuf_add(&s->buf, p, (size_t)(end - p));
+	ddbc_strbuf_add(&s->buf, p, (size_t)(end - p));
 }
 
 /* jansson writes the value into a buffer of ours (in many small pieces,
@@ -90,10 +90,10 @@ static void add_value(ddbc_json_stream *s, const json_t *v)
 	 * with room for what most values take (the documentation opens one
 	 * for each access pattern's request). */
 	if (s->value_cap < VALUE_ROOM)
-		xgrow((void **)&s->value, &s->value_cap, VALUE_ROOM, 1);
+		ddbc_xgrow((void **)&s->value, &s->value_cap, VALUE_ROOM, 1);
 	size_t n = v ? json_dumpb(v, s->value, s->value_cap, flags) : 0;
 	if (n > s->value_cap) {
-		xgrow((void **)&s->value, &s->value_cap, n, 1);
+		ddbc_xgrow((void **)&s->value, &s->value_cap, n, 1);
 		n = json_dumpb(v, s->value, s->value_cap, flags);
 	}
 	if (n == 0 || n > s->value_cap) {
@@ -102,7 +102,7 @@ static void add_value(ddbc_json_stream *s, const json_t *v)
 	}
 	n = ddbc_json_unmark(s->value, n);
 	if (s->compact)
-		strbuf_add(&s->buf, s->value, n);
+		ddbc_strbuf_add(&s->buf, s->value, n);
 	else
 		add_indented(s, s->value, n);
 }
@@ -112,27 +112,27 @@ static void add_value(ddbc_json_stream *s, const json_t *v)
  * everything else as it is. */
 static void add_string(ddbc_json_stream *s, const char *str, size_t len)
 {
-	strbuf_addch(&s->buf, '"');
+	ddbc_strbuf_addch(&s->buf, '"');
 	size_t run = 0;
 	for (size_t i = 0; i < len; i++) {
 		unsigned char c = (unsigned char)str[i];
 		if (c >= 0x20 && c != '"' && c != '\\')
 			continue;
-		strbuf_add(&s->buf, str + run, i - run);
+		ddbc_strbuf_add(&s->buf, str + run, i - run);
 		run = i + 1;
 		switch (c) {
-		case '"': strbuf_add(&s->buf, "\\\"", 2); break;
-		case '\\': strbuf_add(&s->buf, "\\\\", 2); break;
-		case '\b': strbuf_add(&s->buf, "\\b", 2); break;
-		case '\f': strbuf_add(&s->buf, "\\f", 2); break;
-		case '\n': strbuf_add(&s->buf, "\\n", 2); break;
-		case '\r': strbuf_add(&s->buf, "\\r", 2); break;
-		case '\t': strbuf_add(&s->buf, "\\t", 2); break;
-		default: strbuf_addf(&s->buf, "\\u%04X", c); break;
+		case '"': ddbc_strbuf_add(&s->buf, "\\\"", 2); break;
+		case '\\': ddbc_strbuf_add(&s->buf, "\\\\", 2); break;
+		case '\b': ddbc_strbuf_add(&s->buf, "\\b", 2); break;
+		case '\f': ddbc_strbuf_add(&s->buf, "\\f", 2); break;
+		case '\n': ddbc_strbuf_add(&s->buf, "\\n", 2); break;
+		case '\r': ddbc_strbuf_add(&s->buf, "\\r", 2); break;
+		case '\t': ddbc_strbuf_add(&s->buf, "\\t", 2); break;
+		default: ddbc_strbuf_addf(&s->buf, "\\u%04X", c); break;
 		}
 	}
-	strbuf_add(&s->buf, str + run, len - run);
-	strbuf_addch(&s->buf, '"');
+	ddbc_strbuf_add(&s->buf, str + run, len - run);
+	ddbc_strbuf_addch(&s->buf, '"');
 }
 
 /* What comes before a member: a separator, a new line, its key. */
@@ -142,15 +142,15 @@ static void member_prefix(ddbc_json_stream *s, const char *key)
 		return;
 	if (s->compact) {
 		if (!s->empty[s->depth - 1])
-			strbuf_addch(&s->buf, ',');
+			ddbc_strbuf_addch(&s->buf, ',');
 	} else {
-		strbuf_addstr(&s->buf, s->empty[s->depth - 1] ? "\n" : ",\n");
+		ddbc_strbuf_addstr(&s->buf, s->empty[s->depth - 1] ? "\n" : ",\n");
 		indent(s, s->depth);
 	}
 	s->empty[s->depth - 1] = false;
 	if (key) {
 		add_string(s, key, strlen(key));
-		strbuf_add(&s->buf, ": ", s->compact ? 1 : 2);
+		ddbc_strbuf_add(&s->buf, ": ", s->compact ? 1 : 2);
 	}
 }
 
@@ -160,7 +160,7 @@ void ddbc_json_string(ddbc_json_stream *s, const char *key, const char *str, siz
 	if (str)
 		add_string(s, str, len);
 	else
-		strbuf_add(&s->buf, "null", 4);
+		ddbc_strbuf_add(&s->buf, "null", 4);
 	flush_some(s, false);
 }
 
@@ -172,13 +172,13 @@ void ddbc_json_text(ddbc_json_stream *s, const char *key, const char *str)
 void ddbc_json_int(ddbc_json_stream *s, const char *key, long long v)
 {
 	member_prefix(s, key);
-	strbuf_addf(&s->buf, "%lld", v);
+	ddbc_strbuf_addf(&s->buf, "%lld", v);
 }
 
 void ddbc_json_bool(ddbc_json_stream *s, const char *key, bool v)
 {
 	member_prefix(s, key);
-	strbuf_addstr(&s->buf, v ? "true" : "false");
+	ddbc_strbuf_addstr(&s->buf, v ? "true" : "false");
 }
 
 void ddbc_json_name_list(ddbc_json_stream *s, const char *key, const ddbc_name *names, size_t n)
@@ -192,7 +192,7 @@ void ddbc_json_name_list(ddbc_json_stream *s, const char *key, const ddbc_name *
 void ddbc_json_begin(ddbc_json_stream *s, const char *key, char bracket)
 {
 	member_prefix(s, key);
-	strbuf_addch(&s->buf, bracket);
+	ddbc_strbuf_addch(&s->buf, bracket);
 	if (s->depth >= (int)(sizeof(s->empty) / sizeof(s->empty[0]))) {
 		s->failed = true;
 		return;
@@ -216,18 +216,18 @@ void ddbc_json_end(ddbc_json_stream *s, char bracket)
 	}
 	bool empty = s->empty[--s->depth];
 	if (!empty && !s->compact) {
-		strbuf_addch(&s->buf, '\n');
+		ddbc_strbuf_addch(&s->buf, '\n');
 		indent(s, s->depth);
 	}
-	strbuf_addch(&s->buf, bracket);
+	ddbc_strbuf_addch(&s->buf, bracket);
 }
 
 int ddbc_json_stream_finish(ddbc_json_stream *s)
 {
 	if (s->depth == 0)
-		strbuf_addch(&s->buf, '\n');
+		ddbc_strbuf_addch(&s->buf, '\n');
 	flush_some(s, true);
-	strbuf_release(&s->buf);
+	ddbc_strbuf_release(&s->buf);
 	free(s->value);
 	if (s->failed || s->depth != 0) {
 		ddbc_error("cannot write the JSON output");
@@ -265,7 +265,7 @@ json_t *ddbc_json_number(const char *text, size_t len)
 	strbuf b = STRBUF_INIT;
 	ddbc_decimal_json(&b, text, len);
 	json_t *v = ddbc_json_number_new(b.buf, b.len);
-	strbuf_release(&b);
+	ddbc_strbuf_release(&b);
 	return v;
 }
 
@@ -275,9 +275,9 @@ void ddbc_figure_text(strbuf *out, const ddbc_figure *f)
 	if (n && ddbc_decimal_valid(f->text, n))
 		ddbc_decimal_json(out, f->text, n);
 	else if (f->value == floor(f->value) && f->value < 9e18)
-		strbuf_addf(out, "%lld", (long long)f->value);
+		ddbc_strbuf_addf(out, "%lld", (long long)f->value);
 	else
-		strbuf_addf(out, "%.17g", f->value);
+		ddbc_strbuf_addf(out, "%.17g", f->value);
 }
 
 void ddbc_json_figure(ddbc_json_stream *s, const char *key, const ddbc_figure *f)
@@ -289,7 +289,7 @@ void ddbc_json_figure(ddbc_json_stream *s, const char *key, const ddbc_figure *f
 	strbuf b = STRBUF_INIT;
 	ddbc_figure_text(&b, f);
 	ddbc_json_member(s, key, ddbc_json_number(b.buf, b.len));
-	strbuf_release(&b);
+	ddbc_strbuf_release(&b);
 }
 
 /* A number scalar with its own digits; JSON has no infinity or NaN (nor
@@ -374,8 +374,8 @@ static json_t *scalar_as(const char *type, const ddbc_pval *n)
 {
 	strbuf sb = STRBUF_INIT;
 	ddbc_pval_scalar_text(n, &sb);
-	json_t *v = typed(type, ddbc_json_strn(strbuf_str(&sb), sb.len));
-	strbuf_release(&sb);
+	json_t *v = typed(type, ddbc_json_strn(ddbc_strbuf_str(&sb), sb.len));
+	ddbc_strbuf_release(&sb);
 	return v;
 }
 
@@ -392,8 +392,8 @@ static json_t *set_of(const char *type, const ddbc_pval *n)
 	while (ddbc_pval_item(&it, &x)) {
 		strbuf sb = STRBUF_INIT;
 		ddbc_pval_scalar_text(x, &sb);
-		json_array_append_new(a, ddbc_json_strn(strbuf_str(&sb), sb.len));
-		strbuf_release(&sb);
+		json_array_append_new(a, ddbc_json_strn(ddbc_strbuf_str(&sb), sb.len));
+		ddbc_strbuf_release(&sb);
 	}
 	return typed(type, a);
 }

@@ -96,7 +96,7 @@ static bool param_value(const request *r, const char *name, strbuf *out, const d
 	/* The last --param of a name wins, as with any repeated option. */
 	for (size_t i = r->o ? r->o->nparams : 0; i-- > 0;) {
 		if (!strcmp(r->o->params[i].name, name)) {
-			strbuf_addstr(out, r->o->params[i].value);
+			ddbc_strbuf_addstr(out, r->o->params[i].value);
 			return true;
 		}
 	}
@@ -149,7 +149,7 @@ static void condition_value(request *r, const char *ref)
 	const ddbc_pval *node;
 	if (!param_value(r, name, &val, &node)) {
 		report_missing(r, name, r->p->condition_loc);
-		strbuf_release(&val);
+		ddbc_strbuf_release(&val);
 		return;
 	}
 	ddbc_type t = value_type(r, name, node);
@@ -158,12 +158,12 @@ static void condition_value(request *r, const char *ref)
 	json_t *v;
 	if (t == DDBC_TYPE_BOOL) {
 		v = json_object();
-		json_object_set_new(v, "BOOL", json_boolean(!strcmp(strbuf_str(&val), "true")));
+		json_object_set_new(v, "BOOL", json_boolean(!strcmp(ddbc_strbuf_str(&val), "true")));
 	} else {
-		v = ddbc_json_key_value(strbuf_str(&val), val.len, t);
+		v = ddbc_json_key_value(ddbc_strbuf_str(&val), val.len, t);
 	}
 	json_object_set_new(r->values, ref, v);
-	strbuf_release(&val);
+	ddbc_strbuf_release(&val);
 }
 
 /* A parameter's or an example's text as a placeholder's value
@@ -188,7 +188,7 @@ static ddbc_tvalue param_of(void *ctx, const ddbc_segment *seg)
 	if (!param_value(c->r, name, &val, NULL))
 		report_missing(c->r, name, c->loc);
 	ddbc_tvalue v = text_value(c->r, seg, &val);
-	strbuf_release(&val);
+	ddbc_strbuf_release(&val);
 	return v;
 }
 
@@ -206,10 +206,10 @@ static void padded_value(request *r, const char *name, strbuf *val)
 	strbuf out = STRBUF_INIT;
 	ddbc_render_problem problem;
 	if (ddbc_template_render(&one, param_of, &cr, &out, &problem) == DDBC_RENDER_OK) {
-		strbuf_reset(val);
-		strbuf_add(val, out.buf, out.len);
+		ddbc_strbuf_reset(val);
+		ddbc_strbuf_add(val, out.buf, out.len);
 	}
-	strbuf_release(&out);
+	ddbc_strbuf_release(&out);
 }
 
 /* Records that the request sends text for value i of key attribute pos. */
@@ -230,18 +230,18 @@ static json_t *key_value(request *r, const ddbc_req_cond *c, size_t i)
 	ddbc_render_problem problem;
 	ddbc_req_value_render(&c->values[i], param_of, &cr, &sb, &problem);
 	ddbc_type type = c->type;
-	sent_value(r, c->key_pos, i, strbuf_str(&sb), sb.len);
+	sent_value(r, c->key_pos, i, ddbc_strbuf_str(&sb), sb.len);
 	/* A value written without parameters is not checked as a parameter's
 	 * is; a Number key must still get a number, never {"N": "abc"}. */
 	if (type == DDBC_TYPE_N && !strpbrk(n->u.text, "{}") &&
-	    !ddbc_number_text(strbuf_str(&sb), sb.len)) {
+	    !ddbc_number_text(ddbc_strbuf_str(&sb), sb.len)) {
 		ddbc_diag_add(r->d, DDBC_RULE_PATTERN_OPERATOR_TYPE, n->loc,
 			      "access pattern '%s' compares Number key '%s' with '%s', which is "
-			      "not a number; write a number", r->p->id.s, c->attr, strbuf_str(&sb));
+			      "not a number; write a number", r->p->id.s, c->attr, ddbc_strbuf_str(&sb));
 		r->failed = true;
 	}
-	json_t *v = ddbc_json_key_value(strbuf_str(&sb), sb.len, type);
-	strbuf_release(&sb);
+	json_t *v = ddbc_json_key_value(ddbc_strbuf_str(&sb), sb.len, type);
+	ddbc_strbuf_release(&sb);
 	return v;
 }
 
@@ -307,7 +307,7 @@ static char *condition_expr(request *r, const char *cond)
 	const char *s = cond;
 	while (*s) {
 		if (!word_char(*s) && *s != '#' && *s != ':') {
-			strbuf_addch(&out, *s++);
+			ddbc_strbuf_addch(&out, *s++);
 			continue;
 		}
 		const char *start = s;
@@ -324,11 +324,11 @@ static char *condition_expr(request *r, const char *cond)
 		if (*start == ':' && len > 1)
 			condition_value(r, ddbc_arena_strndup(r->arena, start, len));
 		if (verbatim)
-			strbuf_add(&out, start, len);
+			ddbc_strbuf_add(&out, start, len);
 		else
-			strbuf_addstr(&out, name_ref(r, ddbc_arena_strndup(r->arena, start, len)));
+			ddbc_strbuf_addstr(&out, name_ref(r, ddbc_arena_strndup(r->arena, start, len)));
 	}
-	return strbuf_detach(&out);
+	return ddbc_strbuf_detach(&out);
 }
 
 /* ---- the parts of a request ------------------------------------------------------------- */
@@ -344,14 +344,14 @@ static void one_condition(request *r, const ddbc_req_cond *c, strbuf *expr)
 	if (c->op == DDBC_COND_BETWEEN && c->nvalues == 2) {
 		const char *lo = value_ref(r, c->attr, "Lo", key_value(r, c, 0));
 		const char *hi = value_ref(r, c->attr, "Hi", key_value(r, c, 1));
-		strbuf_addf(expr, "%s BETWEEN %s AND %s", name, lo, hi);
+		ddbc_strbuf_addf(expr, "%s BETWEEN %s AND %s", name, lo, hi);
 		return;
 	}
 	const char *v = value_ref(r, c->attr, "", key_value(r, c, 0));
 	if (c->op == DDBC_COND_BEGINS_WITH)
-		strbuf_addf(expr, "begins_with(%s, %s)", name, v);
+		ddbc_strbuf_addf(expr, "begins_with(%s, %s)", name, v);
 	else if (c->op <= DDBC_COND_GE)
-		strbuf_addf(expr, "%s %s %s", name, op_symbols[c->op], v);
+		ddbc_strbuf_addf(expr, "%s %s %s", name, op_symbols[c->op], v);
 }
 
 /* The key condition, in the index's key order: partition key attributes,
@@ -361,10 +361,10 @@ static char *key_condition(request *r)
 	strbuf expr = STRBUF_INIT;
 	for (size_t i = 0; i < r->req->nconds; i++) {
 		if (expr.len)
-			strbuf_addstr(&expr, " AND ");
+			ddbc_strbuf_addstr(&expr, " AND ");
 		one_condition(r, &r->req->conds[i], &expr);
 	}
-	return strbuf_detach(&expr);
+	return ddbc_strbuf_detach(&expr);
 }
 
 /* The table's primary key as the conditions give it (the request's key
@@ -415,7 +415,7 @@ static ddbc_tvalue item_value_of(void *ctx, const ddbc_segment *seg)
 	ddbc_tvalue v = { DDBC_TVALUE_MISSING, NULL, 0, false, 0, NULL };
 	if (item_text(it->r, it->e, it->ex, ref, &val, it->depth + 1))
 		v = text_value(it->r, seg, &val);
-	strbuf_release(&val);
+	ddbc_strbuf_release(&val);
 	return v;
 }
 
@@ -436,8 +436,8 @@ static bool item_text(request *r, const ddbc_entity *e, const ddbc_pval *ex, con
 		strbuf val = STRBUF_INIT;
 		bool ok = param_value(r, name, &val, NULL);
 		if (ok)
-			strbuf_add(out, val.buf, val.len);
-		strbuf_release(&val);
+			ddbc_strbuf_add(out, val.buf, val.len);
+		ddbc_strbuf_release(&val);
 		if (ok)
 			return true;
 	}
@@ -464,8 +464,8 @@ static json_t *item_member(request *r, const ddbc_entity *e, const ddbc_pval *ex
 		strbuf sb = STRBUF_INIT;
 		json_t *rendered = NULL;
 		if (item_text(r, e, ex, name, &sb, 0))
-			rendered = ddbc_json_key_value(strbuf_str(&sb), sb.len, a->type);
-		strbuf_release(&sb);
+			rendered = ddbc_json_key_value(ddbc_strbuf_str(&sb), sb.len, a->type);
+		ddbc_strbuf_release(&sb);
 		if (rendered)
 			return rendered;
 	}
@@ -486,8 +486,8 @@ static json_t *built_key(request *r, const ddbc_entity *e, const ddbc_pval *ex,
 	strbuf sb = STRBUF_INIT;
 	json_t *v = NULL;
 	if (item_text(r, e, ex, a->name.s, &sb, 0))
-		v = ddbc_json_key_value(strbuf_str(&sb), sb.len, a->type);
-	strbuf_release(&sb);
+		v = ddbc_json_key_value(ddbc_strbuf_str(&sb), sb.len, a->type);
+	ddbc_strbuf_release(&sb);
 	return v;
 }
 
@@ -600,8 +600,8 @@ static char *projection(request *r)
 {
 	strbuf expr = STRBUF_INIT;
 	for (size_t i = 0; i < r->p->nreturns; i++)
-		strbuf_addf(&expr, "%s%s", i ? ", " : "", name_ref(r, r->p->returns[i].s));
-	return strbuf_detach(&expr);
+		ddbc_strbuf_addf(&expr, "%s%s", i ? ", " : "", name_ref(r, r->p->returns[i].s));
+	return ddbc_strbuf_detach(&expr);
 }
 
 static void set_expression(ddbc_json_stream *s, const char *key, char *expr)
@@ -657,18 +657,18 @@ static void check_use(void *ctx, const ddbc_param_use *use)
 	strbuf val = STRBUF_INIT, why = STRBUF_INIT, where = STRBUF_INIT;
 	const ddbc_pval *node;
 	if (!json_object_get(r->checked, name) && param_value(r, name, &val, &node) && node &&
-	    !ddbc_param_fits(r->g, use, strbuf_str(&val), val.len, &why)) {
+	    !ddbc_param_fits(r->g, use, ddbc_strbuf_str(&val), val.len, &why)) {
 		json_object_set_new(r->checked, name, json_true());
 		ddbc_param_place_text(use, &where);
 		ddbc_diag_add(r->d, DDBC_RULE_PARAM_VALUE, ddbc_pval_loc(node),
 			      "access pattern '%s' puts parameter '%s' in %s, but its value '%s' %s; "
-			      "pass --param %s=VALUE", r->p->id.s, name, where.buf, strbuf_str(&val),
+			      "pass --param %s=VALUE", r->p->id.s, name, where.buf, ddbc_strbuf_str(&val),
 			      why.buf, name);
 		r->failed = true;
 	}
-	strbuf_release(&val);
-	strbuf_release(&why);
-	strbuf_release(&where);
+	ddbc_strbuf_release(&val);
+	ddbc_strbuf_release(&why);
+	ddbc_strbuf_release(&where);
 }
 
 static request request_new(const ddbc_design *g, const ddbc_pattern *p,
@@ -807,8 +807,8 @@ static void check_cli_use(void *ctx, const ddbc_param_use *use)
 			   c->g->src->name, use->loc.line, use->loc.column);
 		c->failed = true;
 	}
-	strbuf_release(&why);
-	strbuf_release(&where);
+	ddbc_strbuf_release(&why);
+	ddbc_strbuf_release(&where);
 	free(name);
 }
 

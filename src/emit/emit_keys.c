@@ -24,23 +24,23 @@
 
 /* ---- names and text ---------------------------------------------------------- */
 
-const char *keys_ident(keys_writer *w, const char *name)
+const char *ddbc_keys_ident(keys_writer *w, const char *name)
 {
 	if (!w->ops || !w->ops->ident)
 		return name;
 	strbuf sb = STRBUF_INIT;
 	w->ops->ident(&sb, name);
 	const char *r = ddbc_arena_strdup(w->arena, sb.buf ? sb.buf : "");
-	strbuf_release(&sb);
+	ddbc_strbuf_release(&sb);
 	return r;
 }
 
-bool keys_name(keys_writer *w, const char *plan_name)
+bool ddbc_keys_name(keys_writer *w, const char *plan_name)
 {
-	const char *name = keys_ident(w, plan_name);
+	const char *name = ddbc_keys_ident(w, plan_name);
 	size_t len = strlen(name);
 	if (!w->exact) {
-		xgrow((void **)&w->hashes, &w->hashes_cap, w->nhashes + 1, sizeof(uint64_t));
+		ddbc_xgrow((void **)&w->hashes, &w->hashes_cap, w->nhashes + 1, sizeof(uint64_t));
 		w->hashes[w->nhashes++] = ddbc_hash64(name, len);
 		return true;
 	}
@@ -68,7 +68,7 @@ bool keys_name(keys_writer *w, const char *plan_name)
 	return true;
 }
 
-const char *keys_concat(keys_writer *w, const char *a, const char *b)
+const char *ddbc_keys_concat(keys_writer *w, const char *a, const char *b)
 {
 	size_t la = strlen(a), lb = strlen(b);
 	char *r = ddbc_arena_alloc(w->arena, la + lb + 1);
@@ -77,7 +77,7 @@ const char *keys_concat(keys_writer *w, const char *a, const char *b)
 	return r;
 }
 
-const char *keys_lower(keys_writer *w, const char *s)
+const char *ddbc_keys_lower(keys_writer *w, const char *s)
 {
 	char *r = ddbc_arena_strdup(w->arena, s);
 	for (char *p = r; *p; p++)
@@ -86,10 +86,10 @@ const char *keys_lower(keys_writer *w, const char *s)
 	return r;
 }
 
-void keys_string(strbuf *sb, const char *s, size_t len, bool ts)
+void ddbc_keys_string(strbuf *sb, const char *s, size_t len, bool ts)
 {
 	const unsigned char *p = (const unsigned char *)s, *end = p + len;
-	strbuf_addch(sb, '"');
+	ddbc_strbuf_addch(sb, '"');
 	while (p < end) {
 		unsigned cp = *p;
 		size_t n = 1;
@@ -99,19 +99,19 @@ void keys_string(strbuf *sb, const char *s, size_t len, bool ts)
 		}
 		p += n;
 		if (cp == '"' || cp == '\\')
-			strbuf_addf(sb, "\\%c", (char)cp);
+			ddbc_strbuf_addf(sb, "\\%c", (char)cp);
 		else if (cp == '\n')
-			strbuf_addstr(sb, "\\n");
+			ddbc_strbuf_addstr(sb, "\\n");
 		else if (cp == '\t')
-			strbuf_addstr(sb, "\\t");
+			ddbc_strbuf_addstr(sb, "\\t");
 		else if (cp >= 0x20 && cp < 0x7f)
-			strbuf_addch(sb, (char)cp);
+			ddbc_strbuf_addch(sb, (char)cp);
 		else if (cp < 0x10000)
-			strbuf_addf(sb, "\\u%04X", cp);
+			ddbc_strbuf_addf(sb, "\\u%04X", cp);
 		else
-			strbuf_addf(sb, ts ? "\\u{%X}" : "\\U%08X", cp);
+			ddbc_strbuf_addf(sb, ts ? "\\u{%X}" : "\\U%08X", cp);
 	}
-	strbuf_addch(sb, '"');
+	ddbc_strbuf_addch(sb, '"');
 }
 
 /* Whether a character cannot stand in a comment as written: one that
@@ -128,49 +128,49 @@ static bool comment_unsafe(unsigned cp)
 	       (cp & 0xfffe) == 0xfffe;
 }
 
-void keys_comment(strbuf *sb, const char *s)
+void ddbc_keys_comment(strbuf *sb, const char *s)
 {
 	const unsigned char *p = (const unsigned char *)s, *end = p + strlen(s);
 	while (p < end) {
 		if (*p < 0x80) {
-			strbuf_addch(sb, *p < 0x20 || *p == 0x7f ? ' ' : (char)*p);
+			ddbc_strbuf_addch(sb, *p < 0x20 || *p == 0x7f ? ' ' : (char)*p);
 			p++;
 			continue;
 		}
 		unsigned cp;
 		size_t n = ddbc_utf8_decode(p, end, &cp);
 		if (n == 0 || comment_unsafe(cp))
-			strbuf_addch(sb, '?');
+			ddbc_strbuf_addch(sb, '?');
 		else
-			strbuf_add(sb, p, n);
+			ddbc_strbuf_add(sb, p, n);
 		p += n ? n : 1;
 	}
 }
 
-void keys_flush(keys_writer *w)
+void ddbc_keys_flush(keys_writer *w)
 {
 	/* An empty buffer may have none; the exact pass writes nothing. */
 	if (w->sb.len && w->out)
 		fwrite(w->sb.buf, 1, w->sb.len, w->out);
-	strbuf_reset(&w->sb);
+	ddbc_strbuf_reset(&w->sb);
 }
 
 /* The end of a part (an entity, the guards, a request): what the part
  * named was written and, in the exact pass, kept in names_arena. */
 static void end_part(keys_writer *w)
 {
-	keys_flush(w);
+	ddbc_keys_flush(w);
 	ddbc_arena_clear(w->arena);
 }
 
-const char *keys_source_name(const ddbc_design *g)
+const char *ddbc_keys_source_name(const ddbc_design *g)
 {
 	const char *path = g->src && g->src->name ? g->src->name : "-";
 	const char *slash = strrchr(path, '/');
 	return slash ? slash + 1 : path;
 }
 
-const char *keys_type_name(ddbc_type t)
+const char *ddbc_keys_type_name(ddbc_type t)
 {
 	switch (t) {
 	case DDBC_TYPE_S: return "S";
@@ -187,12 +187,12 @@ const char *keys_type_name(ddbc_type t)
 static void constant_n(strbuf *sb, const keys_syntax *sx, const char *name, const char *value,
 		       size_t len, const char *comment)
 {
-	strbuf_addf(sb, "%s%s = ", sx->const_open, name);
-	keys_string(sb, value, len, sx->ts);
-	strbuf_addstr(sb, sx->const_close);
+	ddbc_strbuf_addf(sb, "%s%s = ", sx->const_open, name);
+	ddbc_keys_string(sb, value, len, sx->ts);
+	ddbc_strbuf_addstr(sb, sx->const_close);
 	if (comment)
-		strbuf_addf(sb, "%s %s", sx->trail, comment);
-	strbuf_addch(sb, '\n');
+		ddbc_strbuf_addf(sb, "%s %s", sx->trail, comment);
+	ddbc_strbuf_addch(sb, '\n');
 }
 
 static void constant(strbuf *sb, const keys_syntax *sx, const char *name, const char *value,
@@ -203,17 +203,17 @@ static void constant(strbuf *sb, const keys_syntax *sx, const char *name, const 
 
 static void section(strbuf *sb, const keys_syntax *sx, const char *what, const char *name)
 {
-	strbuf_addf(sb, "%s%s ---- %s ", sx->gap, sx->comment, what);
-	keys_comment(sb, name);
-	strbuf_addstr(sb, "\n\n");
+	ddbc_strbuf_addf(sb, "%s%s ---- %s ", sx->gap, sx->comment, what);
+	ddbc_keys_comment(sb, name);
+	ddbc_strbuf_addstr(sb, "\n\n");
 }
 
 static void table(keys_writer *w, const keys_syntax *sx, const ddbc_htable *ht)
 {
 	section(&w->sb, sx, "table", ht->table->name.s);
-	constant(&w->sb, sx, keys_ident(w, ht->macro), ht->table->name.s, NULL);
+	constant(&w->sb, sx, ddbc_keys_ident(w, ht->macro), ht->table->name.s, NULL);
 	for (size_t i = 0; i < ht->nindexes; i++)
-		constant(&w->sb, sx, keys_ident(w, ht->indexes[i].macro), ht->indexes[i].index->name.s,
+		constant(&w->sb, sx, ddbc_keys_ident(w, ht->indexes[i].macro), ht->indexes[i].index->name.s,
 			 ht->indexes[i].index->kind == DDBC_INDEX_LSI ? "LSI" : "GSI");
 }
 
@@ -224,15 +224,15 @@ static void attr(keys_writer *w, const keys_syntax *sx, const ddbc_hattr *ha)
 	if (ha->key) {
 		/* "key" first: a comment that starts with the design's text
 		 * could be a directive ("// @ts-expect-error"). */
-		strbuf_addf(sb, "\n%s key ", sx->comment);
-		keys_comment(sb, ha->attr->name.s);
-		strbuf_addstr(sb, ": ");
-		keys_comment(sb, ha->attr->template.s);
-		strbuf_addch(sb, '\n');
+		ddbc_strbuf_addf(sb, "\n%s key ", sx->comment);
+		ddbc_keys_comment(sb, ha->attr->name.s);
+		ddbc_strbuf_addstr(sb, ": ");
+		ddbc_keys_comment(sb, ha->attr->template.s);
+		ddbc_strbuf_addch(sb, '\n');
 	}
-	constant(sb, sx, keys_ident(w, ha->name_macro), ha->attr->name.s, NULL);
+	constant(sb, sx, ddbc_keys_ident(w, ha->name_macro), ha->attr->name.s, NULL);
 	if (ha->expr_macro)
-		constant(sb, sx, keys_ident(w, ha->expr_macro), ha->expr_name, "ExpressionAttributeNames placeholder");
+		constant(sb, sx, ddbc_keys_ident(w, ha->expr_macro), ha->expr_name, "ExpressionAttributeNames placeholder");
 }
 
 /* ---- JSON as a literal ----------------------------------------------------------- */
@@ -247,9 +247,9 @@ static long slot_of(const keys_request *r, const json_t *v)
 
 static void indent(strbuf *sb, int depth)
 {
-	strbuf_addch(sb, '\n');
+	ddbc_strbuf_addch(sb, '\n');
 	for (int i = 0; i < depth; i++)
-		strbuf_addstr(sb, "    ");
+		ddbc_strbuf_addstr(sb, "    ");
 }
 
 static void object_lit(strbuf *sb, const json_t *v, const keys_json_style *st,
@@ -258,26 +258,26 @@ static void object_lit(strbuf *sb, const json_t *v, const keys_json_style *st,
 {
 	const char *key;
 	json_t *member;
-	strbuf_addstr(sb, st->obj_open);
+	ddbc_strbuf_addstr(sb, st->obj_open);
 	json_object_foreach((json_t *)v, key, member) {
 		indent(sb, depth + 1);
-		keys_string(sb, key, strlen(key), st->ts);
-		strbuf_addstr(sb, ": ");
-		keys_json(sb, member, st, r, value_expr, depth + 1);
-		strbuf_addch(sb, ',');
+		ddbc_keys_string(sb, key, strlen(key), st->ts);
+		ddbc_strbuf_addstr(sb, ": ");
+		ddbc_keys_json(sb, member, st, r, value_expr, depth + 1);
+		ddbc_strbuf_addch(sb, ',');
 	}
 	if (json_object_size(v))
 		indent(sb, depth);
-	strbuf_addstr(sb, st->obj_close);
+	ddbc_strbuf_addstr(sb, st->obj_close);
 }
 
-void keys_json(strbuf *sb, const json_t *v, const keys_json_style *st, const keys_request *r,
+void ddbc_keys_json(strbuf *sb, const json_t *v, const keys_json_style *st, const keys_request *r,
 	       void (*value_expr)(strbuf *sb, const keys_request *r, size_t i), int depth)
 {
 	if (r && v == r->item && st->item_open) {
-		strbuf_addstr(sb, st->item_open);
+		ddbc_strbuf_addstr(sb, st->item_open);
 		object_lit(sb, v, st, r, value_expr, depth);
-		strbuf_addstr(sb, st->item_close);
+		ddbc_strbuf_addstr(sb, st->item_close);
 		return;
 	}
 	long slot = slot_of(r, v);
@@ -287,17 +287,17 @@ void keys_json(strbuf *sb, const json_t *v, const keys_json_style *st, const key
 		json_t *member;
 		json_object_foreach((json_t *)v, type, member) {
 			bool bytes = !strcmp(type, "B") && st->bytes_open;
-			strbuf_addstr(sb, st->obj_open);
-			keys_string(sb, type, strlen(type), st->ts);
-			strbuf_addstr(sb, ": ");
-			strbuf_addstr(sb, bytes ? st->bytes_open : "");
+			ddbc_strbuf_addstr(sb, st->obj_open);
+			ddbc_keys_string(sb, type, strlen(type), st->ts);
+			ddbc_strbuf_addstr(sb, ": ");
+			ddbc_strbuf_addstr(sb, bytes ? st->bytes_open : "");
 			if (slot >= 0)
 				value_expr(sb, r, (size_t)slot);
 			else
-				keys_string(sb, json_string_value(member), json_string_length(member),
+				ddbc_keys_string(sb, json_string_value(member), json_string_length(member),
 					    st->ts);
-			strbuf_addstr(sb, bytes ? st->bytes_close : "");
-			strbuf_addstr(sb, st->obj_close);
+			ddbc_strbuf_addstr(sb, bytes ? st->bytes_close : "");
+			ddbc_strbuf_addstr(sb, st->obj_close);
 			break;
 		}
 		return;
@@ -307,13 +307,13 @@ void keys_json(strbuf *sb, const json_t *v, const keys_json_style *st, const key
 		object_lit(sb, v, st, r, value_expr, depth);
 		return;
 	case JSON_ARRAY:
-		strbuf_addstr(sb, st->arr_open);
+		ddbc_strbuf_addstr(sb, st->arr_open);
 		for (size_t i = 0; i < json_array_size(v); i++) {
-			keys_json(sb, json_array_get(v, i), st, r, value_expr, depth);
+			ddbc_keys_json(sb, json_array_get(v, i), st, r, value_expr, depth);
 			if (i + 1 < json_array_size(v))
-				strbuf_addstr(sb, ", ");
+				ddbc_strbuf_addstr(sb, ", ");
 		}
-		strbuf_addstr(sb, st->arr_close);
+		ddbc_strbuf_addstr(sb, st->arr_close);
 		return;
 	case JSON_STRING: {
 		/* Unmarked as ddbc_json_unmark does: a marked number is the
@@ -322,21 +322,21 @@ void keys_json(strbuf *sb, const json_t *v, const keys_json_style *st, const key
 		size_t n;
 		const char *s = ddbc_json_marked_number(v, &n);
 		if (s && ddbc_decimal_valid(s, n)) {
-			strbuf_add(sb, s, n);
+			ddbc_strbuf_add(sb, s, n);
 			return;
 		}
 		if (!(s = ddbc_json_marked_string(v, &n))) {
 			s = json_string_value(v);
 			n = json_string_length(v);
 		}
-		keys_string(sb, s, n, st->ts);
+		ddbc_keys_string(sb, s, n, st->ts);
 		return;
 	}
-	case JSON_INTEGER: strbuf_addf(sb, "%" JSON_INTEGER_FORMAT, json_integer_value(v)); return;
-	case JSON_REAL: strbuf_addf(sb, "%.17g", json_real_value(v)); return;
-	case JSON_TRUE: strbuf_addstr(sb, st->yes); return;
-	case JSON_FALSE: strbuf_addstr(sb, st->no); return;
-	case JSON_NULL: strbuf_addstr(sb, st->null); return;
+	case JSON_INTEGER: ddbc_strbuf_addf(sb, "%" JSON_INTEGER_FORMAT, json_integer_value(v)); return;
+	case JSON_REAL: ddbc_strbuf_addf(sb, "%.17g", json_real_value(v)); return;
+	case JSON_TRUE: ddbc_strbuf_addstr(sb, st->yes); return;
+	case JSON_FALSE: ddbc_strbuf_addstr(sb, st->no); return;
+	case JSON_NULL: ddbc_strbuf_addstr(sb, st->null); return;
 	}
 }
 
@@ -353,24 +353,24 @@ static size_t next_char(const char *text, size_t len, char out[5])
 	cp = cp + 1 == 0xD800 ? 0xE000 : cp + 1;
 	strbuf sb = STRBUF_INIT;
 	if (cp < 0x80) {
-		strbuf_addch(&sb, (char)cp);
+		ddbc_strbuf_addch(&sb, (char)cp);
 	} else if (cp < 0x800) {
-		strbuf_addch(&sb, (char)(0xC0 | (cp >> 6)));
-		strbuf_addch(&sb, (char)(0x80 | (cp & 0x3F)));
+		ddbc_strbuf_addch(&sb, (char)(0xC0 | (cp >> 6)));
+		ddbc_strbuf_addch(&sb, (char)(0x80 | (cp & 0x3F)));
 	} else if (cp < 0x10000) {
-		strbuf_addch(&sb, (char)(0xE0 | (cp >> 12)));
-		strbuf_addch(&sb, (char)(0x80 | ((cp >> 6) & 0x3F)));
-		strbuf_addch(&sb, (char)(0x80 | (cp & 0x3F)));
+		ddbc_strbuf_addch(&sb, (char)(0xE0 | (cp >> 12)));
+		ddbc_strbuf_addch(&sb, (char)(0x80 | ((cp >> 6) & 0x3F)));
+		ddbc_strbuf_addch(&sb, (char)(0x80 | (cp & 0x3F)));
 	} else {
-		strbuf_addch(&sb, (char)(0xF0 | (cp >> 18)));
-		strbuf_addch(&sb, (char)(0x80 | ((cp >> 12) & 0x3F)));
-		strbuf_addch(&sb, (char)(0x80 | ((cp >> 6) & 0x3F)));
-		strbuf_addch(&sb, (char)(0x80 | (cp & 0x3F)));
+		ddbc_strbuf_addch(&sb, (char)(0xF0 | (cp >> 18)));
+		ddbc_strbuf_addch(&sb, (char)(0x80 | ((cp >> 12) & 0x3F)));
+		ddbc_strbuf_addch(&sb, (char)(0x80 | ((cp >> 6) & 0x3F)));
+		ddbc_strbuf_addch(&sb, (char)(0x80 | (cp & 0x3F)));
 	}
 	size_t n = sb.len;
 	memcpy(out, sb.buf, n);
 	out[n] = '\0';
-	strbuf_release(&sb);
+	ddbc_strbuf_release(&sb);
 	return n;
 }
 
@@ -382,7 +382,7 @@ static void plan_cuts(keys_writer *w, const ddbc_hattr *ha, keys_key *kk)
 	kk->cuts = ddbc_arena_alloc(w->arena, (k->npieces + 1) * sizeof(keys_cut));
 	kk->ncuts = 0;
 	size_t used = 0;
-	bool *done = xcalloc(k->nparams + 1, sizeof(bool));
+	bool *done = ddbc_xcalloc(k->nparams + 1, sizeof(bool));
 	for (size_t i = 0; i + 1 < k->npieces; i++) {
 		const ddbc_hpiece *pc = &k->pieces[i], *next = &k->pieces[i + 1];
 		if (pc->text)
@@ -395,51 +395,51 @@ static void plan_cuts(keys_writer *w, const ddbc_hattr *ha, keys_key *kk)
 		keys_cut *c = &kk->cuts[kk->ncuts++];
 		c->piece = i;
 		c->nparams = used;
-		const char *stem = keys_concat(w, ha->func, "_prefix_to_");
-		c->prefix_func = keys_concat(w, stem, k->params[pc->param].name);
+		const char *stem = ddbc_keys_concat(w, ha->func, "_prefix_to_");
+		c->prefix_func = ddbc_keys_concat(w, stem, k->params[pc->param].name);
 		c->after_len = next_char(next->text, next->len, c->after);
 		c->after_func = NULL;
 		if (c->after_len)
-			c->after_func = keys_concat(w, keys_concat(w, ha->func, "_after_"),
+			c->after_func = ddbc_keys_concat(w, ddbc_keys_concat(w, ha->func, "_after_"),
 						    k->params[pc->param].name);
-		keys_name(w, c->prefix_func);
+		ddbc_keys_name(w, c->prefix_func);
 		if (c->after_func)
-			keys_name(w, c->after_func);
+			ddbc_keys_name(w, c->after_func);
 	}
 	free(done);
 }
 
 static void attr_part(keys_writer *w, const keys_ops *ops, const ddbc_hattr *ha)
 {
-	keys_name(w, ha->name_macro);
+	ddbc_keys_name(w, ha->name_macro);
 	if (ha->expr_macro)
-		keys_name(w, ha->expr_macro);
+		ddbc_keys_name(w, ha->expr_macro);
 	attr(w, ops->syntax, ha);
 	if (!ha->key)
 		return;
 	keys_key kk = { ha, NULL, NULL, 0 };
 	const ddbc_hkey *k = ha->key;
 	if (k->constant) {
-		keys_name(w, ha->builder);
+		ddbc_keys_name(w, ha->builder);
 		strbuf lit = STRBUF_INIT;
 		for (size_t i = 0; i < k->npieces; i++)
-			strbuf_add(&lit, k->pieces[i].text, k->pieces[i].len);
-		constant_n(&w->sb, ops->syntax, keys_ident(w, ha->builder), lit.buf ? lit.buf : "", lit.len,
+			ddbc_strbuf_add(&lit, k->pieces[i].text, k->pieces[i].len);
+		constant_n(&w->sb, ops->syntax, ddbc_keys_ident(w, ha->builder), lit.buf ? lit.buf : "", lit.len,
 			   "constant key");
-		strbuf_release(&lit);
+		ddbc_strbuf_release(&lit);
 		return;
 	}
-	kk.shape = keys_concat(w, ha->fmt_macro, "_");
-	keys_name(w, kk.shape);
-	keys_name(w, ha->func);
+	kk.shape = ddbc_keys_concat(w, ha->fmt_macro, "_");
+	ddbc_keys_name(w, kk.shape);
+	ddbc_keys_name(w, ha->func);
 	if (ha->prefix_macro) {
-		keys_name(w, ha->prefix_macro);
-		constant_n(&w->sb, ops->syntax, keys_ident(w, ha->prefix_macro), k->prefix, k->prefix_len,
+		ddbc_keys_name(w, ha->prefix_macro);
+		constant_n(&w->sb, ops->syntax, ddbc_keys_ident(w, ha->prefix_macro), k->prefix, k->prefix_len,
 			   "begins_with prefix");
 	}
 	if (ha->parse_func) {
-		keys_name(w, ha->parse_func);
-		keys_name(w, ha->parts_struct);
+		ddbc_keys_name(w, ha->parse_func);
+		ddbc_keys_name(w, ha->parts_struct);
 	}
 	plan_cuts(w, ha, &kk);
 	if (!w->failed)
@@ -448,17 +448,17 @@ static void attr_part(keys_writer *w, const keys_ops *ops, const ddbc_hattr *ha)
 
 /* ---- type guards ----------------------------------------------------------------- */
 
-void keys_const_value(strbuf *sb, const ddbc_attr *a, bool ts)
+void ddbc_keys_const_value(strbuf *sb, const ddbc_attr *a, bool ts)
 {
 	strbuf v = STRBUF_INIT;
 	if (a->has_template) {
 		for (size_t i = 0; i < a->tpl.nsegs; i++)
-			strbuf_add(&v, a->tpl.segs[i].text, a->tpl.segs[i].len);
+			ddbc_strbuf_add(&v, a->tpl.segs[i].text, a->tpl.segs[i].len);
 	} else {
 		ddbc_json_scalar_text(a->more->enum_values[0], &v);
 	}
-	keys_string(sb, v.buf ? v.buf : "", v.len, ts);
-	strbuf_release(&v);
+	ddbc_keys_string(sb, v.buf ? v.buf : "", v.len, ts);
+	ddbc_strbuf_release(&v);
 }
 
 static size_t plan_guards(keys_writer *w, keys_guard **out)
@@ -481,9 +481,9 @@ static size_t plan_guards(keys_writer *w, keys_guard **out)
 		kg->e = e;
 		kg->pk = pk;
 		kg->sk = sk;
-		const char *stem = keys_concat(w, w->plan->prefix_lower, "_is_");
-		kg->func = keys_concat(w, stem, keys_lower(w, ident));
-		keys_name(w, kg->func);
+		const char *stem = ddbc_keys_concat(w, w->plan->prefix_lower, "_is_");
+		kg->func = ddbc_keys_concat(w, stem, ddbc_keys_lower(w, ident));
+		ddbc_keys_name(w, kg->func);
 		/* The languages semantics.c gave the key attributes, shared (a
 		 * copy for each of the design's entities was megabytes). */
 		ddbc_lang_init(&kg->sk_lang);
@@ -503,64 +503,64 @@ static size_t plan_guards(keys_writer *w, keys_guard **out)
 static void key_data(strbuf *sb, const ddbc_attr *a, const ddbc_lang *l, unsigned max,
 		     const keys_data_style *st, bool ts)
 {
-	strbuf_addstr(sb, st->key_open);
-	keys_string(sb, a->name.s, strlen(a->name.s), ts);
-	const char *type = keys_type_name(a->type) ? keys_type_name(a->type) : "S";
-	strbuf_addstr(sb, ", ");
-	keys_string(sb, type, strlen(type), ts);
-	strbuf_addf(sb, ", %u, %s", max, st->runs_open);
+	ddbc_strbuf_addstr(sb, st->key_open);
+	ddbc_keys_string(sb, a->name.s, strlen(a->name.s), ts);
+	const char *type = ddbc_keys_type_name(a->type) ? ddbc_keys_type_name(a->type) : "S";
+	ddbc_strbuf_addstr(sb, ", ");
+	ddbc_keys_string(sb, type, strlen(type), ts);
+	ddbc_strbuf_addf(sb, ", %u, %s", max, st->runs_open);
 	for (size_t i = 0; i < l->nruns; i++) {
 		const ddbc_run *r = &l->runs[i];
 		if (r->fixed) {
-			strbuf_addstr(sb, st->fixed_open);
-			keys_string(sb, r->text, r->len, ts);
-			strbuf_addstr(sb, st->fixed_close);
+			ddbc_strbuf_addstr(sb, st->fixed_open);
+			ddbc_keys_string(sb, r->text, r->len, ts);
+			ddbc_strbuf_addstr(sb, st->fixed_close);
 		} else {
-			strbuf_addf(sb, st->class_fmt, r->cls, (size_t)r->min, (size_t)r->max);
+			ddbc_strbuf_addf(sb, st->class_fmt, r->cls, (size_t)r->min, (size_t)r->max);
 		}
-		strbuf_addstr(sb, ", ");
+		ddbc_strbuf_addstr(sb, ", ");
 	}
-	strbuf_addf(sb, "%s%s", st->runs_close, st->key_close);
+	ddbc_strbuf_addf(sb, "%s%s", st->runs_close, st->key_close);
 }
 
-void keys_guard_data(strbuf *sb, const keys_guard *kg, const keys_data_style *st, bool ts)
+void ddbc_keys_guard_data(strbuf *sb, const keys_guard *kg, const keys_data_style *st, bool ts)
 {
 	const ddbc_entity *e = kg->e;
-	strbuf_addstr(sb, st->entity_open);
-	keys_string(sb, e->name.s, strlen(e->name.s), ts);
-	strbuf_addstr(sb, st->keys_open);
+	ddbc_strbuf_addstr(sb, st->entity_open);
+	ddbc_keys_string(sb, e->name.s, strlen(e->name.s), ts);
+	ddbc_strbuf_addstr(sb, st->keys_open);
 	/* DynamoDB's most bytes of a partition and of a sort key value. */
 	key_data(sb, kg->pk, &kg->pk_lang, 2048, st, ts);
 	if (kg->sk)
 		key_data(sb, kg->sk, &kg->sk_lang, 1024, st, ts);
-	strbuf_addf(sb, st->literal_fmt, kg->literal);
+	ddbc_strbuf_addf(sb, st->literal_fmt, kg->literal);
 	for (size_t i = 0; i < kg->nconsts; i++) {
 		const ddbc_attr *a = kg->consts[i];
-		const char *type = a->has_template ? "S" : keys_type_name(a->type);
-		strbuf_addstr(sb, st->const_open);
-		keys_string(sb, a->name.s, strlen(a->name.s), ts);
-		strbuf_addstr(sb, ", ");
-		keys_string(sb, type, strlen(type), ts);
-		strbuf_addstr(sb, ", ");
-		keys_const_value(sb, a, ts);
-		strbuf_addstr(sb, st->const_close);
+		const char *type = a->has_template ? "S" : ddbc_keys_type_name(a->type);
+		ddbc_strbuf_addstr(sb, st->const_open);
+		ddbc_keys_string(sb, a->name.s, strlen(a->name.s), ts);
+		ddbc_strbuf_addstr(sb, ", ");
+		ddbc_keys_string(sb, type, strlen(type), ts);
+		ddbc_strbuf_addstr(sb, ", ");
+		ddbc_keys_const_value(sb, a, ts);
+		ddbc_strbuf_addstr(sb, st->const_close);
 	}
-	strbuf_addstr(sb, st->stored_open);
+	ddbc_strbuf_addstr(sb, st->stored_open);
 	for (size_t i = 0; i < e->nattrs; i++) {
 		if (!ddbc_attr_stored(&e->attrs[i]))
 			continue;
-		keys_string(sb, e->attrs[i].name.s, strlen(e->attrs[i].name.s), ts);
-		strbuf_addstr(sb, st->stored_item);
+		ddbc_keys_string(sb, e->attrs[i].name.s, strlen(e->attrs[i].name.s), ts);
+		ddbc_strbuf_addstr(sb, st->stored_item);
 	}
-	strbuf_addstr(sb, st->entity_close);
+	ddbc_strbuf_addstr(sb, st->entity_close);
 }
 
 static void guards(keys_writer *w, const keys_ops *ops)
 {
 	keys_guard *gs;
 	size_t n = plan_guards(w, &gs);
-	const char *entity_of = keys_concat(w, w->plan->prefix_lower, "_entity_of");
-	keys_name(w, entity_of);
+	const char *entity_of = ddbc_keys_concat(w, w->plan->prefix_lower, "_entity_of");
+	ddbc_keys_name(w, entity_of);
 	if (!w->failed)
 		ops->guards(w, gs, n, entity_of);
 }
@@ -583,7 +583,7 @@ static void entities(keys_writer *w, const keys_ops *ops)
 			const ddbc_hattr *ha = &he.attrs[k];
 			if (!ha->enum_macro || ha->attr->type != DDBC_TYPE_S)
 				continue;
-			keys_name(w, ha->enum_macro);
+			ddbc_keys_name(w, ha->enum_macro);
 			ops->enum_type(w, ha);
 			end_part(w);
 		}
@@ -603,7 +603,7 @@ static void requests(keys_writer *w, const keys_ops *ops)
 		keys_request r;
 		if (!ddbc_header_plan_pattern(w->plan, i, &hp))
 			continue;
-		if (!keys_plan_request(w, &hp, &r)) {
+		if (!ddbc_keys_plan_request(w, &hp, &r)) {
 			free(r.params);
 			continue;
 		}
@@ -620,12 +620,12 @@ static void module(keys_writer *w, const keys_ops *ops)
 	ops->head(w);
 	for (size_t i = 0; i < w->plan->ntables && !w->failed; i++) {
 		const ddbc_htable *ht = &w->plan->tables[i];
-		keys_name(w, ht->macro);
+		ddbc_keys_name(w, ht->macro);
 		for (size_t k = 0; k < ht->nindexes; k++)
-			keys_name(w, ht->indexes[k].macro);
+			ddbc_keys_name(w, ht->indexes[k].macro);
 		table(w, ops->syntax, ht);
 	}
-	keys_flush(w);
+	ddbc_keys_flush(w);
 	entities(w, ops);
 	if (!w->failed)
 		guards(w, ops);
@@ -633,7 +633,7 @@ static void module(keys_writer *w, const keys_ops *ops)
 	requests(w, ops);
 	if (!w->failed)
 		ops->tail(w);
-	keys_flush(w);
+	ddbc_keys_flush(w);
 }
 
 static bool word_in(const char *s, const char *const *words, size_t n)
@@ -702,7 +702,7 @@ static bool exact_pass(const keys_writer *first, const keys_ops *ops)
 	w.hashes = NULL;
 	w.nhashes = w.hashes_cap = 0;
 	module(&w, ops);
-	strbuf_release(&w.sb);
+	ddbc_strbuf_release(&w.sb);
 	ddbc_strset_release(&w.names);
 	ddbc_arena_free(w.arena);
 	ddbc_arena_free(w.names_arena);
@@ -741,7 +741,7 @@ ddbc_emit_result ddbc_emit_keys(FILE *out, const ddbc_design *g, const ddbc_keys
 		if (!w.failed && names_met(&w))
 			w.failed = !exact_pass(&w, ops);
 		r = w.failed ? DDBC_EMIT_FAILED : DDBC_EMIT_OK;
-		strbuf_release(&w.sb);
+		ddbc_strbuf_release(&w.sb);
 		free(w.hashes);
 		ddbc_arena_free(w.arena);
 		break;

@@ -54,14 +54,14 @@ static void run(strbuf *sb, const char *s, size_t n, bool first_lower, bool afte
 	bool caps = !first_lower && initialism(s, n);
 	bool cap_first = !first_lower && !after_digits;
 	for (size_t i = 0; i < n; i++)
-		strbuf_addch(sb, caps || (i == 0 && cap_first) ? upper(s[i]) : lower(s[i]));
+		ddbc_strbuf_addch(sb, caps || (i == 0 && cap_first) ? upper(s[i]) : lower(s[i]));
 }
 
 static void word(strbuf *sb, const char *s, size_t n, bool *first_lower)
 {
 	/* "utf8": one initialism of a letter and a digit run. */
 	if (n == 4 && (!strncmp(s, "utf8", 4) || !strncmp(s, "UTF8", 4))) {
-		strbuf_addstr(sb, *first_lower ? "utf8" : "UTF8");
+		ddbc_strbuf_addstr(sb, *first_lower ? "utf8" : "UTF8");
 		*first_lower = false;
 		return;
 	}
@@ -91,8 +91,8 @@ void ddbc_go_name(strbuf *sb, const char *name, bool exported)
 	}
 	/* Nothing but '_', or a first digit: a letter or '_' before it. */
 	if (!w.len || is_digit(w.buf[0]))
-		strbuf_addstr(sb, exported ? "P" : "_");
+		ddbc_strbuf_addstr(sb, exported ? "P" : "_");
 	if (w.len)
-		strbuf_add(sb, w.buf, w.len);
-	strbuf_release(&w);
+		ddbc_strbuf_add(sb, w.buf, w.len);
+	ddbc_strbuf_release(&w);
 }

@@ -93,7 +93,7 @@ typedef struct keys_syntax {
 	const char *const_close; /* after its value: ";" or "" */
 	const char *trail;       /* a comment after a value: " //", "  #" */
 	const char *gap;         /* before a section's heading: "\n" or "\n\n" */
-	bool ts;                 /* keys_string's flag */
+	bool ts;                 /* ddbc_keys_string's flag */
 } keys_syntax;
 
 typedef struct keys_ops {
@@ -140,27 +140,27 @@ extern const keys_ops ddbc_keys_ts_ops, ddbc_keys_py_ops, ddbc_keys_go_ops;
 
 /* Registers name; false (after a message) when the module has it already
  * (in the exact pass; the first one only notes its hash). */
-bool keys_name(keys_writer *w, const char *name);
+bool ddbc_keys_name(keys_writer *w, const char *name);
 /* The module's name for plan name `name` (ops->ident), in w's arena. */
-const char *keys_ident(keys_writer *w, const char *name);
-const char *keys_concat(keys_writer *w, const char *a, const char *b);
-const char *keys_lower(keys_writer *w, const char *s);
+const char *ddbc_keys_ident(keys_writer *w, const char *name);
+const char *ddbc_keys_concat(keys_writer *w, const char *a, const char *b);
+const char *ddbc_keys_lower(keys_writer *w, const char *s);
 
 /* Appends s as a double-quoted string literal that TypeScript, Python and
  * Go read alike: \" \\ \n \t, other control and all non-ASCII characters
  * as \uXXXX, and above the BMP as astral (TS: \u{X}, Python and Go:
  * \UXXXXXXXX). */
-void keys_string(strbuf *sb, const char *s, size_t len, bool ts);
+void ddbc_keys_string(strbuf *sb, const char *s, size_t len, bool ts);
 /* Appends s for a one-line comment: a character that cannot stand in
  * one of some language (line breaks, controls, bidi controls, the byte
  * order mark, noncharacters) as '?'. A comment never starts with s: the
  * design's text could make it a directive (TypeScript's "@ts-ignore",
  * Python's coding cookie on the first two lines). */
-void keys_comment(strbuf *sb, const char *s);
-void keys_flush(keys_writer *w);
+void ddbc_keys_comment(strbuf *sb, const char *s);
+void ddbc_keys_flush(keys_writer *w);
 
 /* The source file's base name, for the banner. */
-const char *keys_source_name(const ddbc_design *g);
+const char *ddbc_keys_source_name(const ddbc_design *g);
 
 /* Guards: the entities that can hold items (their table has a partition
  * key and they have its key attributes), in file order. */
@@ -174,7 +174,7 @@ struct keys_guard {
 	size_t nconsts;
 };
 
-/* How a language writes a guard's data (keys_guard_data): each element is
+/* How a language writes a guard's data (ddbc_keys_guard_data): each element is
  * followed by ", ", which every language takes. */
 typedef struct keys_data_style {
 	const char *entity_open, *keys_open, *key_open, *key_close;
@@ -186,13 +186,13 @@ typedef struct keys_data_style {
 /* Appends guard kg as data: its entity's name, its keys (name, type, most
  * bytes, runs), literal bytes, constants (name, type, value) and the
  * names its items hold. */
-void keys_guard_data(strbuf *sb, const keys_guard *kg, const keys_data_style *st, bool ts);
+void ddbc_keys_guard_data(strbuf *sb, const keys_guard *kg, const keys_data_style *st, bool ts);
 
-/* How a language writes JSON data as a literal (keys_json). */
+/* How a language writes JSON data as a literal (ddbc_keys_json). */
 typedef struct keys_json_style {
 	const char *obj_open, *obj_close, *arr_open, *arr_close;
 	const char *yes, *no, *null;
-	bool ts;                 /* keys_string's flag */
+	bool ts;                 /* ddbc_keys_string's flag */
 	/* Around a Binary's base64 text ({"B": ...}) to make the bytes the
 	 * language's SDK takes; NULL: the text as it is (the API's JSON). */
 	const char *bytes_open, *bytes_close;
@@ -215,37 +215,37 @@ static inline const char *keys_cond_value(const keys_request *r, size_t i, bool 
 	*width = r->cond_width[i - r->hp->nvalues];
 	return r->params[r->cond_param[i - r->hp->nvalues]].name;
 }
-void keys_json(strbuf *sb, const json_t *v, const keys_json_style *st, const keys_request *r,
+void ddbc_keys_json(strbuf *sb, const json_t *v, const keys_json_style *st, const keys_request *r,
 	       void (*value_expr)(strbuf *sb, const keys_request *r, size_t i), int depth);
 
 /* Plans the request of access pattern hp into r (emit_keys_request.c):
  * its input as the queries export writes it, its parameters and slots,
  * its names registered in w. False when the pattern gets no function. */
-bool keys_plan_request(keys_writer *w, const ddbc_hpattern *hp, keys_request *r);
+bool ddbc_keys_plan_request(keys_writer *w, const ddbc_hpattern *hp, keys_request *r);
 
 /* Appends r's parameters as "name<sep>type, ...", type the language's
  * for a string, a number and a boolean (a condition's BOOL value). */
-void keys_request_params(strbuf *sb, const keys_request *r, const char *sep,
+void ddbc_keys_request_params(strbuf *sb, const keys_request *r, const char *sep,
 			 const char *const types[3]);
 
 /* The enum type of r's parameter named name (ddbc_hparam.enum_type), or
  * NULL. */
-const char *keys_param_enum(const keys_request *r, const char *name);
+const char *ddbc_keys_param_enum(const keys_request *r, const char *name);
 
 /* The name of enum value i of ha's attribute as a constant: <ENUM>_<VALUE>
  * when every value gives a distinct identifier, else <ENUM>_<i>; in w's
  * arena, registered. */
-const char *keys_enum_const(keys_writer *w, const ddbc_hattr *ha, size_t i);
+const char *ddbc_keys_enum_const(keys_writer *w, const ddbc_hattr *ha, size_t i);
 
 /* Appends enum value i of ha's attribute as a string literal. */
-void keys_enum_value(strbuf *sb, const ddbc_hattr *ha, size_t i, bool ts);
+void ddbc_keys_enum_value(strbuf *sb, const ddbc_hattr *ha, size_t i, bool ts);
 
 /* The type letter of a DynamoDB type as JSON names it ("S", "N", "B",
  * "BOOL", "NULL"), or NULL. */
-const char *keys_type_name(ddbc_type t);
+const char *ddbc_keys_type_name(ddbc_type t);
 
 /* Appends the one value of constant attribute a (keys_guard's consts) as
  * a string literal: the template's text, or the enum value as written. */
-void keys_const_value(strbuf *sb, const ddbc_attr *a, bool ts);
+void ddbc_keys_const_value(strbuf *sb, const ddbc_attr *a, bool ts);
 
 #endif

@@ -30,7 +30,7 @@ static void add_param(keys_writer *w, keys_request *r, const ddbc_hparam *pm, si
 	for (size_t i = 0; i < r->nparams; i++)
 		if (!strcmp(r->params[i].name, pm->name))
 			return;
-	xgrow((void **)&r->params, cap, r->nparams + 1, sizeof(ddbc_hparam));
+	ddbc_xgrow((void **)&r->params, cap, r->nparams + 1, sizeof(ddbc_hparam));
 	ddbc_hparam *q = &r->params[r->nparams++];
 	*q = *pm;
 	/* A pattern's parameter is typed by the attribute it names, as lint
@@ -41,7 +41,7 @@ static void add_param(keys_writer *w, keys_request *r, const ddbc_hparam *pm, si
 			ddbc_pattern_named_attr(r->hp->pattern, q->source, strlen(q->source)));
 }
 
-const char *keys_param_enum(const keys_request *r, const char *name)
+const char *ddbc_keys_param_enum(const keys_request *r, const char *name)
 {
 	for (size_t i = 0; i < r->nparams; i++)
 		if (!strcmp(r->params[i].name, name))
@@ -49,19 +49,19 @@ const char *keys_param_enum(const keys_request *r, const char *name)
 	return NULL;
 }
 
-void keys_enum_value(strbuf *sb, const ddbc_hattr *ha, size_t i, bool ts)
+void ddbc_keys_enum_value(strbuf *sb, const ddbc_hattr *ha, size_t i, bool ts)
 {
 	strbuf v = STRBUF_INIT;
 	ddbc_json_scalar_text(ha->attr->more->enum_values[i], &v);
-	keys_string(sb, v.buf ? v.buf : "", v.len, ts);
-	strbuf_release(&v);
+	ddbc_keys_string(sb, v.buf ? v.buf : "", v.len, ts);
+	ddbc_strbuf_release(&v);
 }
 
-const char *keys_enum_const(keys_writer *w, const ddbc_hattr *ha, size_t i)
+const char *ddbc_keys_enum_const(keys_writer *w, const ddbc_hattr *ha, size_t i)
 {
 	/* The plan's, which header-name checks against every other name. */
 	const char *name = ha->enum_consts[i];
-	keys_name(w, name);
+	ddbc_keys_name(w, name);
 	return name;
 }
 
@@ -72,28 +72,28 @@ static json_t *value_json(keys_writer *w, keys_request *r, const ddbc_request *r
 {
 	const ddbc_hvalue *hv = &r->hp->values[i];
 	const ddbc_req_cond *c = ddbc_request_cond(req, hv->cond->attr.s);
-	const char *type = keys_type_name(c ? c->type : DDBC_TYPE_S);
+	const char *type = ddbc_keys_type_name(c ? c->type : DDBC_TYPE_S);
 	strbuf text = STRBUF_INIT;
 	for (size_t k = 0; hv->key.constant && k < hv->key.npieces; k++)
-		strbuf_add(&text, hv->key.pieces[k].text, hv->key.pieces[k].len);
+		ddbc_strbuf_add(&text, hv->key.pieces[k].text, hv->key.pieces[k].len);
 	json_t *v = json_object();
 	json_object_set_new(v, type ? type : "S", ddbc_json_strn(text.buf ? text.buf : "", text.len));
-	strbuf_release(&text);
+	ddbc_strbuf_release(&text);
 	if (hv->key.constant)
 		return v;
 	r->slots[i] = v;
-	r->shapes[i] = keys_concat(w, hv->value_macro, "_");
-	keys_name(w, r->shapes[i]);
+	r->shapes[i] = ddbc_keys_concat(w, hv->value_macro, "_");
+	ddbc_keys_name(w, r->shapes[i]);
 	for (size_t k = 0; k < hv->key.nparams; k++)
 		add_param(w, r, &hv->key.params[k], cap);
 	return v;
 }
 
-void keys_request_params(strbuf *sb, const keys_request *r, const char *sep,
+void ddbc_keys_request_params(strbuf *sb, const keys_request *r, const char *sep,
 			 const char *const types[3])
 {
 	for (size_t i = 0; i < r->nparams; i++)
-		strbuf_addf(sb, "%s%s%s%s", i ? ", " : "", r->params[i].name, sep,
+		ddbc_strbuf_addf(sb, "%s%s%s%s", i ? ", " : "", r->params[i].name, sep,
 			    r->params[i].enum_type ? r->params[i].enum_type :
 			    types[r->flag && r->flag[i] ? 2 : r->params[i].number ? 1 : 0]);
 }
@@ -240,7 +240,7 @@ unplanned:
 	return NULL;
 }
 
-bool keys_plan_request(keys_writer *w, const ddbc_hpattern *hp, keys_request *r)
+bool ddbc_keys_plan_request(keys_writer *w, const ddbc_hpattern *hp, keys_request *r)
 {
 	const ddbc_request *req = ddbc_pattern_request(hp->pattern);
 	memset(r, 0, sizeof(*r));
@@ -250,10 +250,10 @@ bool keys_plan_request(keys_writer *w, const ddbc_hpattern *hp, keys_request *r)
 	r->operation = ddbc_query_operation(req->op);
 	size_t n = strlen(hp->table_macro) - strlen("_TABLE_NAME");
 	char *stem = ddbc_arena_strndup(w->arena, hp->table_macro, n);
-	r->func = keys_concat(w, keys_lower(w, stem), "_request");
-	r->op_const = keys_concat(w, stem, "_OPERATION");
-	keys_name(w, r->func);
-	keys_name(w, r->op_const);
+	r->func = ddbc_keys_concat(w, ddbc_keys_lower(w, stem), "_request");
+	r->op_const = ddbc_keys_concat(w, stem, "_OPERATION");
+	ddbc_keys_name(w, r->func);
+	ddbc_keys_name(w, r->op_const);
 	r->slots = ddbc_arena_alloc(w->arena, (hp->nvalues + 1) * sizeof(*r->slots));
 	r->shapes = ddbc_arena_alloc(w->arena, (hp->nvalues + 1) * sizeof(*r->shapes));
 	for (size_t i = 0; i < hp->nvalues; i++) {

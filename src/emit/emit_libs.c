@@ -16,34 +16,34 @@ static void shown(strbuf *sb, const char *s)
 {
 	for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
 		if (*p < 0x20 || *p == 0x7f) {
-			strbuf_addch(sb, '?');
+			ddbc_strbuf_addch(sb, '?');
 		} else if (p[0] == 0xe2 && p[1] == 0x80 &&
 			   ((p[2] >= 0x8e && p[2] <= 0x8f) || (p[2] >= 0xaa && p[2] <= 0xae))) {
-			strbuf_addch(sb, '?');
+			ddbc_strbuf_addch(sb, '?');
 			p += 2;
 		} else if (p[0] == 0xe2 && p[1] == 0x81 && p[2] >= 0xa6 && p[2] <= 0xa9) {
-			strbuf_addch(sb, '?');
+			ddbc_strbuf_addch(sb, '?');
 			p += 2;
 		} else {
-			strbuf_addch(sb, (char)*p);
+			ddbc_strbuf_addch(sb, (char)*p);
 		}
 	}
 }
 
-void lib_refuse(const lib_caps *caps, const ddbc_attr *a, const char *fmt, const char *what)
+void ddbc_lib_refuse(const lib_caps *caps, const ddbc_attr *a, const char *fmt, const char *what)
 {
 	strbuf why = STRBUF_INIT, e = STRBUF_INIT, n = STRBUF_INIT, t = STRBUF_INIT;
-	strbuf_addf(&why, fmt, what);
+	ddbc_strbuf_addf(&why, fmt, what);
 	shown(&e, a->entity->name.s);
 	shown(&n, a->name.s);
 	shown(&t, a->template.s ? a->template.s : "");
 	ddbc_error("cannot export %s: entity '%s' attribute '%s' (template '%s'): %s; "
-		   "change the template or use another --format", caps->format, strbuf_str(&e),
-		   strbuf_str(&n), strbuf_str(&t), strbuf_str(&why));
-	strbuf_release(&why);
-	strbuf_release(&e);
-	strbuf_release(&n);
-	strbuf_release(&t);
+		   "change the template or use another --format", caps->format, ddbc_strbuf_str(&e),
+		   ddbc_strbuf_str(&n), ddbc_strbuf_str(&t), ddbc_strbuf_str(&why));
+	ddbc_strbuf_release(&why);
+	ddbc_strbuf_release(&e);
+	ddbc_strbuf_release(&n);
+	ddbc_strbuf_release(&t);
 }
 
 typedef struct flatten {
@@ -57,7 +57,7 @@ typedef struct flatten {
 
 static bool refuse(const flatten *f, const char *fmt, const char *what)
 {
-	lib_refuse(f->caps, f->key, fmt, what);
+	ddbc_lib_refuse(f->caps, f->key, fmt, what);
 	return false;
 }
 
@@ -141,13 +141,13 @@ static bool placeholder(flatten *f, const ddbc_segment *seg, unsigned width)
 	return true;
 }
 
-bool lib_key_of(ddbc_arena *arena, const lib_caps *caps, const ddbc_attr *a, lib_key *k)
+bool ddbc_lib_key_of(ddbc_arena *arena, const lib_caps *caps, const ddbc_attr *a, lib_key *k)
 {
 	memset(k, 0, sizeof *k);
 	k->attr = a;
 	flatten f = { .arena = arena, .caps = caps, .key = a };
 	if (a->type == DDBC_TYPE_B && !caps->binary_keys) {
-		lib_refuse(caps, a, "%s keys hold no Binary value", caps->library);
+		ddbc_lib_refuse(caps, a, "%s keys hold no Binary value", caps->library);
 		return false;
 	}
 	if (!a->has_template) {
@@ -163,7 +163,7 @@ bool lib_key_of(ddbc_arena *arena, const lib_caps *caps, const ddbc_attr *a, lib
 	return true;
 }
 
-bool lib_table_ok(const lib_caps *caps, const ddbc_table *t)
+bool ddbc_lib_table_ok(const lib_caps *caps, const ddbc_table *t)
 {
 	for (size_t i = 0; i < t->nindexes; i++) {
 		const ddbc_index *ix = t->indexes[i];
@@ -173,21 +173,21 @@ bool lib_table_ok(const lib_caps *caps, const ddbc_table *t)
 			shown(&in, ix->name.s);
 			ddbc_error("cannot export %s: table '%s' index '%s' has a multi-attribute "
 				   "key, which %s cannot hold; use another --format", caps->format,
-				   strbuf_str(&tn), strbuf_str(&in), caps->library);
-			strbuf_release(&tn);
-			strbuf_release(&in);
+				   ddbc_strbuf_str(&tn), ddbc_strbuf_str(&in), caps->library);
+			ddbc_strbuf_release(&tn);
+			ddbc_strbuf_release(&in);
 			return false;
 		}
 	}
 	return true;
 }
 
-const ddbc_attr *lib_key_attr(const ddbc_entity *e, const ddbc_index *ix, size_t i)
+const ddbc_attr *ddbc_lib_key_attr(const ddbc_entity *e, const ddbc_index *ix, size_t i)
 {
 	return ddbc_entity_stored_attr(e, ddbc_index_key(ix, i));
 }
 
-bool lib_entity_in(const ddbc_entity *e, const ddbc_index *ix)
+bool ddbc_lib_entity_in(const ddbc_entity *e, const ddbc_index *ix)
 {
 	return e->in_index && e->in_index[ix->slot];
 }
@@ -210,7 +210,7 @@ static void mark(const ddbc_entity *e, const ddbc_template *t, uint8_t *flags, u
 	}
 }
 
-void lib_parts_of(ddbc_arena *arena, const ddbc_entity *e, lib_parts *out)
+void ddbc_lib_parts_of(ddbc_arena *arena, const ddbc_entity *e, lib_parts *out)
 {
 	out->e = e;
 	out->flags = ddbc_arena_array(arena, e->nattrs + 1, 1);
@@ -227,28 +227,28 @@ void lib_parts_of(ddbc_arena *arena, const ddbc_entity *e, lib_parts *out)
 	}
 }
 
-bool lib_is_composite(const lib_parts *p, const ddbc_attr *a)
+bool ddbc_lib_is_composite(const lib_parts *p, const ddbc_attr *a)
 {
 	return a->entity == p->e && (p->flags[a - p->e->attrs] & LIB_COMPOSITE);
 }
 
-bool lib_required(const lib_parts *p, const ddbc_attr *a)
+bool ddbc_lib_required(const lib_parts *p, const ddbc_attr *a)
 {
 	return ddbc_attr_required(a, NULL) ||
 	       (a->entity == p->e && (p->flags[a - p->e->attrs] & LIB_REQUIRED_PART));
 }
 
-void lib_ts_string(strbuf *sb, const char *s, size_t len)
+void ddbc_lib_ts_string(strbuf *sb, const char *s, size_t len)
 {
-	keys_string(sb, s, len, true);
+	ddbc_keys_string(sb, s, len, true);
 }
 
-void lib_ts_str(strbuf *sb, const char *s)
+void ddbc_lib_ts_str(strbuf *sb, const char *s)
 {
-	keys_string(sb, s, strlen(s), true);
+	ddbc_keys_string(sb, s, strlen(s), true);
 }
 
-const char *lib_ts_ident(ddbc_arena *arena, const char *name, const char *suffix,
+const char *ddbc_lib_ts_ident(ddbc_arena *arena, const char *name, const char *suffix,
 			 const char *fallback, size_t n)
 {
 	bool ok = *name && !(*name >= '0' && *name <= '9');
@@ -259,52 +259,52 @@ const char *lib_ts_ident(ddbc_arena *arena, const char *name, const char *suffix
 		  : ddbc_arena_printf(arena, "%s%zu", fallback, n);
 }
 
-void lib_ts_concat(strbuf *sb, const lib_key *k, const char *item, bool *pads)
+void ddbc_lib_ts_concat(strbuf *sb, const lib_key *k, const char *item, bool *pads)
 {
 	if (!k->nparts)
-		strbuf_addstr(sb, "\"\"");
+		ddbc_strbuf_addstr(sb, "\"\"");
 	for (size_t i = 0; i < k->nparts; i++) {
 		const lib_part *p = &k->parts[i];
-		strbuf_addstr(sb, i ? " + " : "");
+		ddbc_strbuf_addstr(sb, i ? " + " : "");
 		if (!p->attr) {
-			lib_ts_string(sb, p->text, p->len);
+			ddbc_lib_ts_string(sb, p->text, p->len);
 			continue;
 		}
-		strbuf_addf(sb, "%s%s", p->width ? "pad_(" : "String(", item);
-		lib_ts_str(sb, p->attr->name.s);
+		ddbc_strbuf_addf(sb, "%s%s", p->width ? "pad_(" : "String(", item);
+		ddbc_lib_ts_str(sb, p->attr->name.s);
 		if (p->width) {
-			strbuf_addf(sb, "], %u)", p->width);
+			ddbc_strbuf_addf(sb, "], %u)", p->width);
 			*pads = true;
 		} else {
-			strbuf_addstr(sb, "])");
+			ddbc_strbuf_addstr(sb, "])");
 		}
 	}
 }
 
-void lib_braced(strbuf *sb, const lib_key *k, bool pad_inline)
+void ddbc_lib_braced(strbuf *sb, const lib_key *k, bool pad_inline)
 {
 	for (size_t i = 0; i < k->nparts; i++) {
 		const lib_part *p = &k->parts[i];
 		if (!p->attr)
-			strbuf_add(sb, p->text, p->len);
+			ddbc_strbuf_add(sb, p->text, p->len);
 		else if (pad_inline && p->width)
-			strbuf_addf(sb, "${%s:%u:0}", p->attr->name.s, p->width);
+			ddbc_strbuf_addf(sb, "${%s:%u:0}", p->attr->name.s, p->width);
 		else
-			strbuf_addf(sb, "${%s}", p->attr->name.s);
+			ddbc_strbuf_addf(sb, "${%s}", p->attr->name.s);
 	}
 }
 
-bool lib_stored(const ddbc_attr *a)
+bool ddbc_lib_stored(const ddbc_attr *a)
 {
 	return ddbc_attr_stored(a);
 }
 
-bool lib_sparse_key(const ddbc_attr *a)
+bool ddbc_lib_sparse_key(const ddbc_attr *a)
 {
 	return a->is_key && a->has_template && !ddbc_attr_required(a, NULL);
 }
 
-const char lib_ts_pad[] =
+const char ddbc_lib_ts_pad[] =
 	"\n/* A :0WIDTH placeholder's value: a non-negative whole number in exactly\n"
 	" * width digits, as ddbc writes it; any other value is refused. */\n"
 	"function pad_(v: unknown, width: number): string {\n"

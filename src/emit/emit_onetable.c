@@ -72,7 +72,7 @@ static json_t *indexes(const ddbc_table *t)
 
 static bool field(ddbc_arena *arena, json_t *model, const lib_parts *parts, const ddbc_attr *a)
 {
-	if (!lib_stored(a) && !lib_is_composite(parts, a))
+	if (!ddbc_lib_stored(a) && !ddbc_lib_is_composite(parts, a))
 		return true;
 	json_t *f = json_object();
 	json_object_set_new(model, a->name.s, f);
@@ -83,22 +83,22 @@ static bool field(ddbc_arena *arena, json_t *model, const lib_parts *parts, cons
 			json_array_append_new(en, ddbc_json_plain(a->more->enum_values[i]));
 		json_object_set_new(f, "enum", en);
 	}
-	if (lib_required(parts, a))
+	if (ddbc_lib_required(parts, a))
 		json_object_set_new(f, "required", json_true());
 	if (!a->has_template)
 		return true;
-	if (lib_sparse_key(a)) {
-		lib_refuse(&caps, a, "%s", "items may lack it (required: false), but OneTable "
+	if (ddbc_lib_sparse_key(a)) {
+		ddbc_lib_refuse(&caps, a, "%s", "items may lack it (required: false), but OneTable "
 			   "writes a value template whenever its values are there");
 		return false;
 	}
 	lib_key k;
-	if (!lib_key_of(arena, &caps, a, &k))
+	if (!ddbc_lib_key_of(arena, &caps, a, &k))
 		return false;
 	strbuf tpl = STRBUF_INIT;
-	lib_braced(&tpl, &k, true);
+	ddbc_lib_braced(&tpl, &k, true);
 	json_object_set_new(f, "value", ddbc_json_strn(tpl.buf ? tpl.buf : "", tpl.len));
-	strbuf_release(&tpl);
+	ddbc_strbuf_release(&tpl);
 	return true;
 }
 
@@ -122,7 +122,7 @@ static json_t *schema(ddbc_arena *arena, const ddbc_table *t)
 		json_t *m = json_object();
 		json_object_set_new(models, e->name.s, m);
 		lib_parts parts;
-		lib_parts_of(arena, e, &parts);
+		ddbc_lib_parts_of(arena, e, &parts);
 		for (size_t j = 0; j < e->nattrs; j++)
 			if (!field(arena, m, &parts, &e->attrs[j])) {
 				json_decref(s);
@@ -143,7 +143,7 @@ ddbc_emit_result ddbc_emit_onetable(FILE *out, const ddbc_design *g, const ddbc_
 	bool ok = true;
 	for (size_t i = 0; ok && i < g->ntables; i++) {
 		json_t *s = NULL;
-		ok = lib_table_ok(&caps, &g->tables[i]) && (s = schema(arena, &g->tables[i]));
+		ok = ddbc_lib_table_ok(&caps, &g->tables[i]) && (s = schema(arena, &g->tables[i]));
 		if (ok)
 			json_object_set_new(all, g->tables[i].name.s, s);
 	}

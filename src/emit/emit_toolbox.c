@@ -56,60 +56,60 @@ static const char *schema_of(ddbc_type t)
 
 static void key_def(strbuf *sb, const ddbc_table *t, const char *name)
 {
-	strbuf_addstr(sb, "{ name: ");
-	lib_ts_str(sb, name);
-	strbuf_addf(sb, ", type: \"%s\" }", key_type(ddbc_table_key_type(t, name)));
+	ddbc_strbuf_addstr(sb, "{ name: ");
+	ddbc_lib_ts_str(sb, name);
+	ddbc_strbuf_addf(sb, ", type: \"%s\" }", key_type(ddbc_table_key_type(t, name)));
 }
 
 static void keys_def(strbuf *sb, const ddbc_table *t, const char *one, const char *many,
 		     const ddbc_name *names, size_t n)
 {
 	if (n == 1) {
-		strbuf_addf(sb, ", %s: ", one);
+		ddbc_strbuf_addf(sb, ", %s: ", one);
 		key_def(sb, t, names[0].s);
 		return;
 	}
-	strbuf_addf(sb, ", %s: [", many);
+	ddbc_strbuf_addf(sb, ", %s: [", many);
 	for (size_t i = 0; i < n; i++) {
-		strbuf_addstr(sb, i ? ", " : "");
+		ddbc_strbuf_addstr(sb, i ? ", " : "");
 		key_def(sb, t, names[i].s);
 	}
-	strbuf_addstr(sb, "]");
+	ddbc_strbuf_addstr(sb, "]");
 }
 
 static void table(writer *w, const ddbc_table *t, const char *fn)
 {
 	strbuf *sb = &w->sb;
-	strbuf_addstr(sb, "\n/** The table ");
-	lib_ts_str(sb, t->name.s);
-	strbuf_addf(sb, ". */\nexport function %sTable(documentClient?: DynamoDBDocumentClient, "
+	ddbc_strbuf_addstr(sb, "\n/** The table ");
+	ddbc_lib_ts_str(sb, t->name.s);
+	ddbc_strbuf_addf(sb, ". */\nexport function %sTable(documentClient?: DynamoDBDocumentClient, "
 		    "name: string = ", fn);
-	lib_ts_str(sb, t->name.s);
-	strbuf_addstr(sb, ") {\n    return new Table({\n        name, documentClient,\n"
+	ddbc_lib_ts_str(sb, t->name.s);
+	ddbc_strbuf_addstr(sb, ") {\n    return new Table({\n        name, documentClient,\n"
 		      "        partitionKey: ");
 	key_def(sb, t, t->primary.pk[0].s);
 	if (t->primary.nsk) {
-		strbuf_addstr(sb, ",\n        sortKey: ");
+		ddbc_strbuf_addstr(sb, ",\n        sortKey: ");
 		key_def(sb, t, t->primary.sk[0].s);
 	}
-	strbuf_addstr(sb, ",\n        indexes: {\n");
+	ddbc_strbuf_addstr(sb, ",\n        indexes: {\n");
 	for (size_t i = 0; i < t->nindexes; i++) {
 		const ddbc_index *ix = t->indexes[i];
 		if (ix->kind == DDBC_INDEX_PRIMARY)
 			continue;
-		strbuf_addstr(sb, "            ");
-		lib_ts_str(sb, ix->name.s);
+		ddbc_strbuf_addstr(sb, "            ");
+		ddbc_lib_ts_str(sb, ix->name.s);
 		if (ix->kind == DDBC_INDEX_LSI) {
-			strbuf_addstr(sb, ": { type: \"local\"");
+			ddbc_strbuf_addstr(sb, ": { type: \"local\"");
 		} else {
-			strbuf_addstr(sb, ": { type: \"global\"");
+			ddbc_strbuf_addstr(sb, ": { type: \"global\"");
 			keys_def(sb, t, "partitionKey", "partitionKeys", ix->pk, ix->npk);
 		}
 		if (ix->nsk)
 			keys_def(sb, t, "sortKey", "sortKeys", ix->sk, ix->nsk);
-		strbuf_addstr(sb, " },\n");
+		ddbc_strbuf_addstr(sb, " },\n");
 	}
-	strbuf_addstr(sb, "        },\n    });\n}\n");
+	ddbc_strbuf_addstr(sb, "        },\n    });\n}\n");
 }
 
 /* A table key attribute, or a part of a table key's template: Toolbox
@@ -123,27 +123,27 @@ static bool table_key_part(const lib_parts *parts, const ddbc_entity *e, const d
 static void plain(writer *w, const ddbc_entity *e, const lib_parts *parts, const ddbc_attr *a)
 {
 	strbuf *sb = &w->sb;
-	strbuf_addstr(sb, "        ");
-	lib_ts_str(sb, a->name.s);
-	strbuf_addf(sb, ": %s", schema_of(a->type));
+	ddbc_strbuf_addstr(sb, "        ");
+	ddbc_lib_ts_str(sb, a->name.s);
+	ddbc_strbuf_addf(sb, ": %s", schema_of(a->type));
 	if (a->type == DDBC_TYPE_S && a->more->nenum) {
-		strbuf_addstr(sb, ".enum(");
+		ddbc_strbuf_addstr(sb, ".enum(");
 		for (uint32_t i = 0; i < a->more->nenum; i++) {
 			const ddbc_node *v = a->more->enum_values[i];
-			strbuf_addstr(sb, i ? ", " : "");
+			ddbc_strbuf_addstr(sb, i ? ", " : "");
 			if (v->kind == DDBC_NODE_SCALAR)
-				lib_ts_string(sb, v->u.text, v->n);
+				ddbc_lib_ts_string(sb, v->u.text, v->n);
 			else
-				strbuf_addstr(sb, "\"\"");
+				ddbc_strbuf_addstr(sb, "\"\"");
 		}
-		strbuf_addstr(sb, ")");
+		ddbc_strbuf_addstr(sb, ")");
 	}
 	bool key = table_key_part(parts, e, a);
 	if (key)
-		strbuf_addstr(sb, ".key()");
-	else if (!lib_required(parts, a))
-		strbuf_addstr(sb, ".optional()");
-	strbuf_addstr(sb, ",\n");
+		ddbc_strbuf_addstr(sb, ".key()");
+	else if (!ddbc_lib_required(parts, a))
+		ddbc_strbuf_addstr(sb, ".optional()");
+	ddbc_strbuf_addstr(sb, ",\n");
 }
 
 /* An item may lack a sparse key attribute: it is written only when the
@@ -155,25 +155,25 @@ static bool sparse_guard(writer *w, const ddbc_entity *e, const ddbc_attr *a)
 	size_t n = 0;
 	for (size_t i = 0; i < t->nindexes; i++) {
 		const ddbc_index *ix = t->indexes[i];
-		if (!lib_entity_in(e, ix) || !ddbc_index_has_key(ix, a->name.s))
+		if (!ddbc_lib_entity_in(e, ix) || !ddbc_index_has_key(ix, a->name.s))
 			continue;
 		for (size_t j = 0; j < ix->npk + ix->nsk; j++) {
-			const ddbc_attr *ka = lib_key_attr(e, ix, j);
+			const ddbc_attr *ka = ddbc_lib_key_attr(e, ix, j);
 			lib_key k;
-			if (!lib_key_of(w->arena, &caps, ka, &k))
+			if (!ddbc_lib_key_of(w->arena, &caps, ka, &k))
 				return false;
 			for (size_t p = 0; p < (k.plain ? 1 : k.nparts); p++) {
 				const ddbc_attr *leaf = k.plain ? ka : k.parts[p].attr;
 				if (!leaf || leaf == a)
 					continue;
-				strbuf_addstr(&w->sb, n++ ? " || i[" : "i[");
-				lib_ts_str(&w->sb, leaf->name.s);
-				strbuf_addstr(&w->sb, "] === undefined");
+				ddbc_strbuf_addstr(&w->sb, n++ ? " || i[" : "i[");
+				ddbc_lib_ts_str(&w->sb, leaf->name.s);
+				ddbc_strbuf_addstr(&w->sb, "] === undefined");
 			}
 		}
 	}
 	if (n)
-		strbuf_addstr(&w->sb, " ? undefined : ");
+		ddbc_strbuf_addstr(&w->sb, " ? undefined : ");
 	return true;
 }
 
@@ -181,77 +181,77 @@ static bool linked(writer *w, const ddbc_entity *e, const lib_parts *parts, cons
 		   const char *id)
 {
 	strbuf *sb = &w->sb;
-	strbuf_addstr(sb, "        ");
-	lib_ts_str(sb, k->attr->name.s);
-	strbuf_addf(sb, ": %s", schema_of(k->attr->type == DDBC_TYPE_NONE ? DDBC_TYPE_S :
+	ddbc_strbuf_addstr(sb, "        ");
+	ddbc_lib_ts_str(sb, k->attr->name.s);
+	ddbc_strbuf_addf(sb, ": %s", schema_of(k->attr->type == DDBC_TYPE_NONE ? DDBC_TYPE_S :
 					   k->attr->type));
 	if (table_key_part(parts, e, k->attr))
-		strbuf_addstr(sb, ".key()");
-	strbuf_addf(sb, "%s.link<typeof %s_base>((i) => ", lib_sparse_key(k->attr) ?
+		ddbc_strbuf_addstr(sb, ".key()");
+	ddbc_strbuf_addf(sb, "%s.link<typeof %s_base>((i) => ", ddbc_lib_sparse_key(k->attr) ?
 		    ".optional()" : "", id);
-	if (lib_sparse_key(k->attr) && !sparse_guard(w, e, k->attr))
+	if (ddbc_lib_sparse_key(k->attr) && !sparse_guard(w, e, k->attr))
 		return false;
-	lib_ts_concat(sb, k, "i[", &w->pads);
-	strbuf_addstr(sb, "),\n");
+	ddbc_lib_ts_concat(sb, k, "i[", &w->pads);
+	ddbc_strbuf_addstr(sb, "),\n");
 	return true;
 }
 
 static bool entity(writer *w, const ddbc_entity *e, size_t n)
 {
 	lib_parts parts;
-	lib_parts_of(w->arena, e, &parts);
+	ddbc_lib_parts_of(w->arena, e, &parts);
 	strbuf *sb = &w->sb;
-	const char *id = lib_ts_ident(w->arena, e->name.s, "Entity", "entity", n);
-	strbuf_addf(sb, "    const %s_base = item({\n", id);
+	const char *id = ddbc_lib_ts_ident(w->arena, e->name.s, "Entity", "entity", n);
+	ddbc_strbuf_addf(sb, "    const %s_base = item({\n", id);
 	for (size_t i = 0; i < e->nattrs; i++) {
 		const ddbc_attr *a = &e->attrs[i];
-		if (!a->has_template && (lib_stored(a) || lib_is_composite(&parts, a)))
+		if (!a->has_template && (ddbc_lib_stored(a) || ddbc_lib_is_composite(&parts, a)))
 			plain(w, e, &parts, a);
 	}
-	strbuf_addf(sb, "    });\n    const %s = new Entity({\n        name: ", id);
-	lib_ts_str(sb, e->name.s);
+	ddbc_strbuf_addf(sb, "    });\n    const %s = new Entity({\n        name: ", id);
+	ddbc_lib_ts_str(sb, e->name.s);
 	size_t nlinked = 0;
 	for (size_t i = 0; i < e->nattrs; i++)
-		nlinked += e->attrs[i].has_template && lib_stored(&e->attrs[i]);
+		nlinked += e->attrs[i].has_template && ddbc_lib_stored(&e->attrs[i]);
 	/* .and({}) would widen the schema's type to an index signature */
 	if (!nlinked) {
-		strbuf_addf(sb, ", table, timestamps: false,\n        schema: %s_base,\n    });\n",
+		ddbc_strbuf_addf(sb, ", table, timestamps: false,\n        schema: %s_base,\n    });\n",
 			    id);
 		return true;
 	}
-	strbuf_addf(sb, ", table, timestamps: false,\n        schema: %s_base.and({\n",
+	ddbc_strbuf_addf(sb, ", table, timestamps: false,\n        schema: %s_base.and({\n",
 		    id);
 	for (size_t i = 0; i < e->nattrs; i++) {
 		const ddbc_attr *a = &e->attrs[i];
 		lib_key k;
-		if (!a->has_template || !lib_stored(a))
+		if (!a->has_template || !ddbc_lib_stored(a))
 			continue;
-		if (!lib_key_of(w->arena, &caps, a, &k))
+		if (!ddbc_lib_key_of(w->arena, &caps, a, &k))
 			return false;
-		strbuf_addstr(sb, "    ");
+		ddbc_strbuf_addstr(sb, "    ");
 		if (!linked(w, e, &parts, &k, id))
 			return false;
 	}
-	strbuf_addstr(sb, "        }),\n    });\n");
+	ddbc_strbuf_addstr(sb, "        }),\n    });\n");
 	return true;
 }
 
 static bool entities(writer *w, const ddbc_table *t, const char *fn)
 {
 	strbuf *sb = &w->sb;
-	strbuf_addf(sb, "\n/** The entities of the table %sTable returns. */\n"
+	ddbc_strbuf_addf(sb, "\n/** The entities of the table %sTable returns. */\n"
 		    "export function %sEntities(table: ReturnType<typeof %sTable>) {\n", fn, fn, fn);
 	for (size_t i = 0; i < t->nentities; i++)
 		if (!entity(w, t->entities[i], i))
 			return false;
-	strbuf_addstr(sb, "    return {\n");
+	ddbc_strbuf_addstr(sb, "    return {\n");
 	for (size_t i = 0; i < t->nentities; i++) {
-		strbuf_addstr(sb, "        ");
-		lib_ts_str(sb, t->entities[i]->name.s);
-		strbuf_addf(sb, ": %s,\n",
-			    lib_ts_ident(w->arena, t->entities[i]->name.s, "Entity", "entity", i));
+		ddbc_strbuf_addstr(sb, "        ");
+		ddbc_lib_ts_str(sb, t->entities[i]->name.s);
+		ddbc_strbuf_addf(sb, ": %s,\n",
+			    ddbc_lib_ts_ident(w->arena, t->entities[i]->name.s, "Entity", "entity", i));
 	}
-	strbuf_addstr(sb, "    };\n}\n");
+	ddbc_strbuf_addstr(sb, "    };\n}\n");
 	return true;
 }
 
@@ -283,7 +283,7 @@ static bool value_code(writer *w, strbuf *sb, const ddbc_req_value *v, ddbc_type
 		return false;
 	if (!v->is_template) {
 		if (type != DDBC_TYPE_N) {
-			lib_ts_string(sb, v->text, v->len);
+			ddbc_lib_ts_string(sb, v->text, v->len);
 			return true;
 		}
 		size_t i = v->len && v->text[0] == '-', digits = 0;
@@ -291,7 +291,7 @@ static bool value_code(writer *w, strbuf *sb, const ddbc_req_value *v, ddbc_type
 			digits++;
 		if (!digits || digits > 15 || i != v->len)
 			return false;
-		strbuf_add(sb, v->text, v->len);
+		ddbc_strbuf_add(sb, v->text, v->len);
 		return true;
 	}
 	if (type == DDBC_TYPE_N) {
@@ -300,18 +300,18 @@ static bool value_code(writer *w, strbuf *sb, const ddbc_req_value *v, ddbc_type
 			return false;
 		size_t at = param_at(w->arena, ps, np, &v->tpl.segs[0]);
 		ps[at].number = true;
-		strbuf_addstr(sb, "p[");
-		lib_ts_str(sb, ps[at].name);
-		strbuf_addstr(sb, "]");
+		ddbc_strbuf_addstr(sb, "p[");
+		ddbc_lib_ts_str(sb, ps[at].name);
+		ddbc_strbuf_addstr(sb, "]");
 		return true;
 	}
 	if (!v->tpl.nsegs)
-		strbuf_addstr(sb, "\"\"");
+		ddbc_strbuf_addstr(sb, "\"\"");
 	for (size_t i = 0; i < v->tpl.nsegs; i++) {
 		const ddbc_segment *seg = &v->tpl.segs[i];
-		strbuf_addstr(sb, i ? " + " : "");
+		ddbc_strbuf_addstr(sb, i ? " + " : "");
 		if (seg->kind != DDBC_SEG_PLACEHOLDER) {
-			lib_ts_string(sb, seg->text, seg->len);
+			ddbc_lib_ts_string(sb, seg->text, seg->len);
 			continue;
 		}
 		size_t at = param_at(w->arena, ps, np, seg);
@@ -319,12 +319,12 @@ static bool value_code(writer *w, strbuf *sb, const ddbc_req_value *v, ddbc_type
 			ps[at].number = true;
 			w->pads = true;
 		}
-		strbuf_addstr(sb, seg->width ? "pad_(p[" : "String(p[");
-		lib_ts_str(sb, ps[at].name);
+		ddbc_strbuf_addstr(sb, seg->width ? "pad_(p[" : "String(p[");
+		ddbc_lib_ts_str(sb, ps[at].name);
 		if (seg->width)
-			strbuf_addf(sb, "], %u)", seg->width);
+			ddbc_strbuf_addf(sb, "], %u)", seg->width);
 		else
-			strbuf_addstr(sb, "])");
+			ddbc_strbuf_addstr(sb, "])");
 	}
 	return true;
 }
@@ -357,31 +357,31 @@ static const char *query_of(writer *w, strbuf *q, const ddbc_request *r, tparam 
 	const ddbc_req_cond *sc = ix->nsk ? ddbc_request_cond(r, ix->sk[0].s) : NULL;
 	if (!pc || pc->op != DDBC_COND_EQ || pc->nvalues != 1)
 		return "no equality on the partition key";
-	strbuf_addstr(q, "({ ");
+	ddbc_strbuf_addstr(q, "({ ");
 	if (ix->kind != DDBC_INDEX_PRIMARY) {
-		strbuf_addstr(q, "index: ");
-		lib_ts_str(q, ix->name.s);
-		strbuf_addstr(q, ", ");
+		ddbc_strbuf_addstr(q, "index: ");
+		ddbc_lib_ts_str(q, ix->name.s);
+		ddbc_strbuf_addstr(q, ", ");
 	}
-	strbuf_addstr(q, "partition: ");
+	ddbc_strbuf_addstr(q, "partition: ");
 	if (!value_code(w, q, &pc->values[0], pc->type, ps, np))
 		return "a partition key value Toolbox's query cannot take";
 	if (sc) {
-		strbuf_addf(q, ", range: { %s: ", range_op(sc->op));
+		ddbc_strbuf_addf(q, ", range: { %s: ", range_op(sc->op));
 		if (sc->op == DDBC_COND_BETWEEN) {
-			strbuf_addstr(q, "[");
+			ddbc_strbuf_addstr(q, "[");
 			if (sc->nvalues != 2 || !value_code(w, q, &sc->values[0], sc->type, ps, np))
 				return "a sort key value Toolbox's query cannot take";
-			strbuf_addstr(q, ", ");
+			ddbc_strbuf_addstr(q, ", ");
 			if (!value_code(w, q, &sc->values[1], sc->type, ps, np))
 				return "a sort key value Toolbox's query cannot take";
-			strbuf_addstr(q, "]");
+			ddbc_strbuf_addstr(q, "]");
 		} else if (sc->nvalues != 1 || !value_code(w, q, &sc->values[0], sc->type, ps, np)) {
 			return "a sort key value Toolbox's query cannot take";
 		}
-		strbuf_addstr(q, " }");
+		ddbc_strbuf_addstr(q, " }");
 	}
-	strbuf_addstr(q, " })");
+	ddbc_strbuf_addstr(q, " })");
 	return NULL;
 }
 
@@ -392,19 +392,19 @@ static void projected(writer *w, const ddbc_entity *e, const ddbc_index *ix)
 	const ddbc_table *t = e->table;
 	strbuf *sb = &w->sb;
 	size_t n = 0;
-	strbuf_addstr(sb, ", attributes: [");
+	ddbc_strbuf_addstr(sb, ", attributes: [");
 	for (size_t i = 0; i < e->nattrs; i++) {
 		const ddbc_attr *a = &e->attrs[i];
 		bool in = ddbc_index_has_key(&t->primary, a->name.s) ||
 			  ddbc_index_has_key(ix, a->name.s);
 		for (size_t j = 0; !in && ix->projection == DDBC_PROJ_INCLUDE && j < ix->ninclude; j++)
 			in = strcmp(ix->include[j].s, a->name.s) == 0;
-		if (!in || !lib_stored(a))
+		if (!in || !ddbc_lib_stored(a))
 			continue;
-		strbuf_addstr(sb, n++ ? ", " : "");
-		lib_ts_str(sb, a->name.s);
+		ddbc_strbuf_addstr(sb, n++ ? ", " : "");
+		ddbc_lib_ts_str(sb, a->name.s);
 	}
-	strbuf_addstr(sb, "]");
+	ddbc_strbuf_addstr(sb, "]");
 }
 
 static void pattern(writer *w, const ddbc_pattern *p)
@@ -425,44 +425,44 @@ static void pattern(writer *w, const ddbc_pattern *p)
 		why = "its index does not project Toolbox's entity attribute, and it returns "
 		      "items of several entities";
 	if (why) {
-		strbuf_addstr(sb, "        // ");
-		keys_comment(sb, p->id.s);
-		strbuf_addf(sb, ": left out, %s\n", why);
-		strbuf_release(&q);
+		ddbc_strbuf_addstr(sb, "        // ");
+		ddbc_keys_comment(sb, p->id.s);
+		ddbc_strbuf_addf(sb, ": left out, %s\n", why);
+		ddbc_strbuf_release(&q);
 		return;
 	}
-	strbuf_addstr(sb, "        ");
-	lib_ts_str(sb, p->id.s);
-	strbuf_addstr(sb, ": table.build(TableAccessPattern).entities(");
+	ddbc_strbuf_addstr(sb, "        ");
+	ddbc_lib_ts_str(sb, p->id.s);
+	ddbc_strbuf_addstr(sb, ": table.build(TableAccessPattern).entities(");
 	for (uint32_t i = 0; i < p->nmatched; i++) {
-		strbuf_addstr(sb, i ? ", " : "");
-		strbuf_addstr(sb, "entities[");
-		lib_ts_str(sb, p->matched[i]->name.s);
-		strbuf_addstr(sb, "]");
+		ddbc_strbuf_addstr(sb, i ? ", " : "");
+		ddbc_strbuf_addstr(sb, "entities[");
+		ddbc_lib_ts_str(sb, p->matched[i]->name.s);
+		ddbc_strbuf_addstr(sb, "]");
 	}
-	strbuf_addstr(sb, ")");
+	ddbc_strbuf_addstr(sb, ")");
 	if (np) {
-		strbuf_addstr(sb, "\n            .schema(map({ ");
+		ddbc_strbuf_addstr(sb, "\n            .schema(map({ ");
 		for (size_t i = 0; i < np; i++) {
-			strbuf_addstr(sb, i ? ", " : "");
-			lib_ts_str(sb, ps[i].name);
+			ddbc_strbuf_addstr(sb, i ? ", " : "");
+			ddbc_lib_ts_str(sb, ps[i].name);
 			/* a template's text takes a string or a number alike */
-			strbuf_addstr(sb, ps[i].number ? ": number()" : ": anyOf(string(), number())");
+			ddbc_strbuf_addstr(sb, ps[i].number ? ": number()" : ": anyOf(string(), number())");
 		}
-		strbuf_addstr(sb, " }))");
+		ddbc_strbuf_addstr(sb, " }))");
 	}
-	strbuf_addf(sb, "\n            .pattern((%s) => %s)\n            .options({ maxPages: Infinity%s%s",
-		    np ? "p" : "", strbuf_str(&q), unfiltered ? ", entityAttrFilter: false" : "",
+	ddbc_strbuf_addf(sb, "\n            .pattern((%s) => %s)\n            .options({ maxPages: Infinity%s%s",
+		    np ? "p" : "", ddbc_strbuf_str(&q), unfiltered ? ", entityAttrFilter: false" : "",
 		    r->order < 0 ? ", reverse: true" : "");
 	if (unfiltered)
 		projected(w, p->matched[0], ix);
-	strbuf_addstr(sb, " }),\n");
-	strbuf_release(&q);
+	ddbc_strbuf_addstr(sb, " }),\n");
+	ddbc_strbuf_release(&q);
 }
 
 static void patterns(writer *w, const ddbc_table *t, const char *fn)
 {
-	strbuf_addf(&w->sb, "\n/** The read access patterns on the table that are queries, as Toolbox's "
+	ddbc_strbuf_addf(&w->sb, "\n/** The read access patterns on the table that are queries, as Toolbox's "
 		    "AccessPattern:\n * patterns.NAME.query(parameters).send(). */\n"
 		    "export function %sPatterns(table: ReturnType<typeof %sTable>, "
 		    "entities: ReturnType<typeof %sEntities>) {\n    return {\n", fn, fn, fn);
@@ -471,7 +471,7 @@ static void patterns(writer *w, const ddbc_table *t, const char *fn)
 		if (p->analysed && p->table == t)
 			pattern(w, p);
 	}
-	strbuf_addstr(&w->sb, "    };\n}\n");
+	ddbc_strbuf_addstr(&w->sb, "    };\n}\n");
 }
 
 /* The table's functions' stem: its name in camelCase when that is an
@@ -489,13 +489,13 @@ static const char *stem(writer *w, const ddbc_table *t, size_t n)
 		}
 		if (up && id.len && c >= 'a' && c <= 'z')
 			c = (char)(c - 'a' + 'A');
-		strbuf_addch(&id, c);
+		ddbc_strbuf_addch(&id, c);
 		up = false;
 	}
 	if (id.len && id.buf[0] >= 'A' && id.buf[0] <= 'Z')
 		id.buf[0] = (char)(id.buf[0] - 'A' + 'a');
-	const char *s = lib_ts_ident(w->arena, strbuf_str(&id), "", "table", n);
-	strbuf_release(&id);
+	const char *s = ddbc_lib_ts_ident(w->arena, ddbc_strbuf_str(&id), "", "table", n);
+	ddbc_strbuf_release(&id);
 	return s;
 }
 
@@ -505,9 +505,9 @@ ddbc_emit_result ddbc_emit_toolbox(FILE *out, const ddbc_design *g, const ddbc_e
 	(void)o;
 	(void)d;
 	writer w = { .sb = STRBUF_INIT, .arena = ddbc_arena_new(), .g = g };
-	strbuf_addstr(&w.sb, "// DynamoDB-Toolbox (v2) tables and entities of the design ");
-	lib_ts_str(&w.sb, g->name.s ? g->name.s : "");
-	strbuf_addstr(&w.sb, ",\n// written by `ddbc export --format dynamodb-toolbox`: edit the "
+	ddbc_strbuf_addstr(&w.sb, "// DynamoDB-Toolbox (v2) tables and entities of the design ");
+	ddbc_lib_ts_str(&w.sb, g->name.s ? g->name.s : "");
+	ddbc_strbuf_addstr(&w.sb, ",\n// written by `ddbc export --format dynamodb-toolbox`: edit the "
 		      "design, not this file.\n"
 		      "import { Table, Entity, TableAccessPattern, item, map, anyOf, string, number, binary, boolean, "
 		      "nul, set, any }\n    from \"dynamodb-toolbox\";\n"
@@ -526,20 +526,20 @@ ddbc_emit_result ddbc_emit_toolbox(FILE *out, const ddbc_design *g, const ddbc_e
 		if (ok)
 			patterns(&w, t, s);
 	}
-	strbuf_addstr(&w.sb, "\n/** Each table's functions, by the table's name. */\n"
+	ddbc_strbuf_addstr(&w.sb, "\n/** Each table's functions, by the table's name. */\n"
 		      "export const tables = {\n");
 	for (size_t i = 0; ok && i < g->ntables; i++) {
-		strbuf_addstr(&w.sb, "    ");
-		lib_ts_str(&w.sb, g->tables[i].name.s);
-		strbuf_addf(&w.sb, ": { table: %sTable, entities: %sEntities, patterns: %sPatterns },\n",
+		ddbc_strbuf_addstr(&w.sb, "    ");
+		ddbc_lib_ts_str(&w.sb, g->tables[i].name.s);
+		ddbc_strbuf_addf(&w.sb, ": { table: %sTable, entities: %sEntities, patterns: %sPatterns },\n",
 			    stems[i], stems[i], stems[i]);
 	}
-	strbuf_addstr(&w.sb, "};\n");
+	ddbc_strbuf_addstr(&w.sb, "};\n");
 	if (ok && w.pads)
-		strbuf_addstr(&w.sb, lib_ts_pad);
+		ddbc_strbuf_addstr(&w.sb, ddbc_lib_ts_pad);
 	if (ok)
 		fwrite(w.sb.buf, 1, w.sb.len, out);
-	strbuf_release(&w.sb);
+	ddbc_strbuf_release(&w.sb);
 	ddbc_arena_free(w.arena);
 	if (!ok)
 		return DDBC_EMIT_FAILED;

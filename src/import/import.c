@@ -44,7 +44,7 @@ json_t *ddbc_import_parse_json(const char *file, const char *text, size_t len)
 	json_t *root = NULL;
 	if (ddbc_import_mark_numbers(text, len, &marked))
 		root = json_loadb(marked.buf, marked.len, JSON_REJECT_DUPLICATES, &err);
-	strbuf_release(&marked);
+	ddbc_strbuf_release(&marked);
 	if (!root)
 		root = json_loadb(text, len, JSON_REJECT_DUPLICATES, &err);
 	if (!root)
@@ -143,7 +143,7 @@ void ddbc_import_run_release(ddbc_import_run *run)
 	if (run->member_mem)
 		fclose(run->member_mem);
 	free(run->member_text);
-	strbuf_release(&run->why);
+	ddbc_strbuf_release(&run->why);
 	*run = (ddbc_import_run){ .why = STRBUF_INIT };
 }
 

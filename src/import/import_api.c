@@ -95,24 +95,24 @@ static int units_of(const json_t *pt, const char *member, json_int_t *out, strbu
 		*out = (json_int_t)strtoll(s, &end, 10);
 	if (v && (json_is_integer(v) ? *out < 0
 		  : !s || !end || *end || errno == ERANGE)) {
-		strbuf_addf(why, "%s ", member);
+		ddbc_strbuf_addf(why, "%s ", member);
 		if (s)
-			strbuf_addf(why, "'%s'", s);
+			ddbc_strbuf_addf(why, "'%s'", s);
 		else if (json_is_integer(v))
-			strbuf_addf(why, "%lld", (long long)json_integer_value(v));
+			ddbc_strbuf_addf(why, "%lld", (long long)json_integer_value(v));
 		else if (whole_text(v)) {
-			strbuf_addf(why, "%s is more capacity units than DynamoDB allows",
+			ddbc_strbuf_addf(why, "%s is more capacity units than DynamoDB allows",
 				    whole_text(v));
 			return -1;
 		} else if (ddbc_import_number_text(v))
-			strbuf_addf(why, "%s (written as a decimal: 5.0 and 1e3 are read so)",
+			ddbc_strbuf_addf(why, "%s (written as a decimal: 5.0 and 1e3 are read so)",
 				    ddbc_import_number_text(v));
 		else if (json_is_real(v))
-			strbuf_addf(why, "%.17g (written as a decimal: 5.0, 0x10 and 1e3 are "
+			ddbc_strbuf_addf(why, "%.17g (written as a decimal: 5.0, 0x10 and 1e3 are "
 				    "read so)", json_real_value(v));
 		else
-			strbuf_addstr(why, "(not a number)");
-		strbuf_addstr(why, " is not a whole number of capacity units");
+			ddbc_strbuf_addstr(why, "(not a number)");
+		ddbc_strbuf_addstr(why, " is not a whole number of capacity units");
 		return -1;
 	}
 	return 0;
@@ -136,8 +136,8 @@ static int capacity(const json_t *pt, json_t **cap, strbuf *why)
 /* Says why units_of refused, for what (a table or an index); -1. */
 static int units_fail(const char *file, const char *what, strbuf *why)
 {
-	int rc = ddbc_import_fail(file, "%s: %s", what, strbuf_str(why));
-	strbuf_release(why);
+	int rc = ddbc_import_fail(file, "%s: %s", what, ddbc_strbuf_str(why));
+	ddbc_strbuf_release(why);
 	return rc;
 }
 
@@ -193,7 +193,7 @@ static bool on_demand(ddbc_import_run *run, const json_t *t)
 	json_t *cap = NULL;
 	/* Units that are no number are said when the capacity is read. */
 	bool zero = pt && capacity(pt, &cap, &run->why) == 0 && !cap;
-	strbuf_release(&run->why);
+	ddbc_strbuf_release(&run->why);
 	json_decref(cap);
 	return zero;
 }

@@ -82,17 +82,17 @@ static void say_scaling(strbuf *said, const char *what, const char *index, const
 		{ "MinCapacity", " from %s" }, { "MaxCapacity", " to %s" }, { NULL, " at %s%%" },
 		{ "SeedCapacity", ", seed %s" },
 	};
-	strbuf_addf(said, "%s%s", said->len ? "; " : "", what);
+	ddbc_strbuf_addf(said, "%s%s", said->len ? "; " : "", what);
 	if (index)
-		strbuf_addf(said, " of GSI '%s'", index);
-	strbuf_addstr(said, " auto scaled");
+		ddbc_strbuf_addf(said, " of GSI '%s'", index);
+	ddbc_strbuf_addstr(said, " auto scaled");
 	for (size_t i = 0; i < sizeof(parts) / sizeof(parts[0]); i++) {
 		const json_t *v = parts[i][0] ? json_object_get(s, parts[i][0])
 			: json_object_get(json_object_get(s, "TargetTrackingScalingPolicyConfiguration"),
 					  "TargetValue");
 		char *t = v ? ddbc_import_scalar_text(v) : NULL;
 		if (t)
-			strbuf_addf(said, parts[i][1], t);
+			ddbc_strbuf_addf(said, parts[i][1], t);
 		free(t);
 	}
 }
@@ -104,13 +104,13 @@ static void say_replica(strbuf *said, const json_t *r)
 	const char *RA = "ReadCapacityAutoScalingSettings";
 	const char *at = ddbc_import_string_text(json_object_get(r, "Region"));
 	strbuf what = STRBUF_INIT;
-	strbuf_addf(&what, "reads in %s", at ? at : "another region");
+	ddbc_strbuf_addf(&what, "reads in %s", at ? at : "another region");
 	const json_t *rs = json_object_get(r, "ReadProvisionedThroughputSettings");
 	char *units = ddbc_import_scalar_text(json_object_get(rs, "ReadCapacityUnits"));
 	if (units)
-		strbuf_addf(said, "%s%s %s", said->len ? "; " : "", strbuf_str(&what), units);
+		ddbc_strbuf_addf(said, "%s%s %s", said->len ? "; " : "", ddbc_strbuf_str(&what), units);
 	free(units);
-	say_scaling(said, strbuf_str(&what), NULL, json_object_get(rs, RA));
+	say_scaling(said, ddbc_strbuf_str(&what), NULL, json_object_get(rs, RA));
 	size_t i;
 	const json_t *x;
 	json_array_foreach(json_object_get(r, "GlobalSecondaryIndexes"), i, x) {
@@ -118,13 +118,13 @@ static void say_replica(strbuf *said, const json_t *r)
 		const json_t *xs = json_object_get(x, "ReadProvisionedThroughputSettings");
 		units = ddbc_import_scalar_text(json_object_get(xs, "ReadCapacityUnits"));
 		if (units && ix)
-			strbuf_addf(said, "%s%s of GSI '%s' %s", said->len ? "; " : "",
-				    strbuf_str(&what), ix, units);
+			ddbc_strbuf_addf(said, "%s%s of GSI '%s' %s", said->len ? "; " : "",
+				    ddbc_strbuf_str(&what), ix, units);
 		free(units);
 		if (ix)
-			say_scaling(said, strbuf_str(&what), ix, json_object_get(xs, RA));
+			say_scaling(said, ddbc_strbuf_str(&what), ix, json_object_get(xs, RA));
 	}
-	strbuf_release(&what);
+	ddbc_strbuf_release(&what);
 }
 
 /* A GlobalTable's properties in CreateTable's shape: write capacity is set
@@ -225,7 +225,7 @@ static json_t *eval_members(ddbc_cfn *c, const json_t *v, int level)
 			json_object_set(out, k, r);
 		json_decref(r);
 	}
-	strbuf_reset(&c->why);
+	ddbc_strbuf_reset(&c->why);
 	return out;
 }
 
@@ -269,7 +269,7 @@ static json_t *evaluated(ddbc_cfn *c, const char *logical, const json_t *props)
 						   : ddbc_cfn_eval_value(c, v);
 		if (!r && wanted(k)) {
 			ddbc_import_fail(c->file, "resource '%s': property %s: %s", logical, k,
-					 strbuf_str(&c->why));
+					 ddbc_strbuf_str(&c->why));
 			json_decref(out);
 			return NULL;
 		}
@@ -286,20 +286,20 @@ static char *table_name(ddbc_cfn *c, const char *logical, const json_t *props,
 {
 	const json_t *tn = json_object_get(props, "TableName");
 	json_t *r = tn ? ddbc_cfn_eval_value(c, tn) : NULL;
-	char *name = ddbc_import_is_string(r) ? xstrdup(ddbc_import_string_value(r)) : NULL;
+	char *name = ddbc_import_is_string(r) ? ddbc_xstrdup(ddbc_import_string_value(r)) : NULL;
 	bool novalue = r && r == c->novalue;
 	json_decref(r);
 	if (name)
 		return name;
 	if (comment->len)
-		strbuf_addstr(comment, "; ");
+		ddbc_strbuf_addstr(comment, "; ");
 	if (tn && !novalue)
-		strbuf_addf(comment, "TableName unresolved (%s): the logical id",
-			    c->why.len ? strbuf_str(&c->why) : "not a string");
+		ddbc_strbuf_addf(comment, "TableName unresolved (%s): the logical id",
+			    c->why.len ? ddbc_strbuf_str(&c->why) : "not a string");
 	else
-		strbuf_addstr(comment, "no TableName: the logical id (a stack names it "
+		ddbc_strbuf_addstr(comment, "no TableName: the logical id (a stack names it "
 			      "STACK-LogicalId-SUFFIX)");
-	return xstrdup(logical);
+	return ddbc_xstrdup(logical);
 }
 
 static void add_ttl(const json_t *r, json_t *table, json_t *attrs)
@@ -327,16 +327,16 @@ static int created(ddbc_cfn *c, const char *logical, const json_t *res, strbuf *
 	const char *cond = ddbc_import_string_value(json_object_get(res, "Condition"));
 	if (!cond)
 		return 1;
-	strbuf_reset(&c->why);
+	ddbc_strbuf_reset(&c->why);
 	int r = ddbc_cfn_condition(c, cond);
 	if (r == 0)
 		ddbc_warning("import", "%s: resource '%s': condition %s is false: not "
 			     "created, left out", c->file, logical, cond);
 	else if (r < 0)
-		strbuf_addf(comment, "created only when condition %s holds (%s)", cond,
-			    strbuf_str(&c->why));
+		ddbc_strbuf_addf(comment, "created only when condition %s holds (%s)", cond,
+			    ddbc_strbuf_str(&c->why));
 	else
-		strbuf_addf(comment, "condition %s holds with these parameters", cond);
+		ddbc_strbuf_addf(comment, "condition %s holds with these parameters", cond);
 	return r;
 }
 
@@ -357,12 +357,12 @@ static int one_table(ddbc_import_run *run, ddbc_cfn *c, const char *logical, con
 	strbuf comment = STRBUF_INIT, scaled = STRBUF_INIT;
 	size_t mark = ddbc_import_comments_mark(run);
 	if (created(c, logical, res, &comment) == 0) {
-		strbuf_release(&comment);
+		ddbc_strbuf_release(&comment);
 		return 0;
 	}
 	json_t *props = evaluated(c, logical, json_object_get(res, "Properties"));
 	if (!props) {
-		strbuf_release(&comment);
+		ddbc_strbuf_release(&comment);
 		return -1;
 	}
 	/* The resource's own properties, for its settings (SPEC 8.7). */
@@ -373,7 +373,7 @@ static int one_table(ddbc_import_run *run, ddbc_cfn *c, const char *logical, con
 		json_t *region = ddbc_cfn_eval_value(c, ref);
 		json_t *api = global_to_api(props, ddbc_import_string_value(region), &scaled);
 		if (ddbc_import_string_value(region))
-			stack_region = xstrdup(ddbc_import_string_value(region));
+			stack_region = ddbc_xstrdup(ddbc_import_string_value(region));
 		json_decref(region);
 		json_decref(ref);
 		json_decref(props);
@@ -396,14 +396,14 @@ static int one_table(ddbc_import_run *run, ddbc_cfn *c, const char *logical, con
 		strbuf lost = STRBUF_INIT;
 		ddbc_import_cfn_settings(source, global, stack_region, table, &lost);
 		if (lost.len)
-			strbuf_addf(&comment, "%snot kept (unresolved): %s", comment.len ? "; " : "",
-				    strbuf_str(&lost));
-		strbuf_release(&lost);
+			ddbc_strbuf_addf(&comment, "%snot kept (unresolved): %s", comment.len ? "; " : "",
+				    ddbc_strbuf_str(&lost));
+		ddbc_strbuf_release(&lost);
 		rc = ddbc_import_add_key_table(run, c->file, design, name, table, attrs,
 					       "a template");
 	}
 	if (global)
-		strbuf_addf(&comment, "%sa global table%s", comment.len ? "; " : "",
+		ddbc_strbuf_addf(&comment, "%sa global table%s", comment.len ? "; " : "",
 			    json_object_get(table_or_null(design, name, rc), "capacity")
 			    ? " (capacity: the reads of the replica in the stack's region, the "
 			      "least writes auto scaling keeps)" : "");
@@ -411,12 +411,12 @@ static int one_table(ddbc_import_run *run, ddbc_cfn *c, const char *logical, con
 	if (rc == 0 && scaled.len) {
 		ddbc_warning("import", "%s: table '%s': not kept, a design holds one fixed "
 			     "capacity (the stack region's replica's, auto scaling's minimum): %s",
-			     c->file, name, strbuf_str(&scaled));
-		strbuf_addf(&comment, "; not kept: %s", strbuf_str(&scaled));
+			     c->file, name, ddbc_strbuf_str(&scaled));
+		ddbc_strbuf_addf(&comment, "; not kept: %s", ddbc_strbuf_str(&scaled));
 	}
 	if (rc == 0 && comment.len)
 		ddbc_import_set_comment(run, json_object_get(design, "tables"), name, "%s",
-					strbuf_str(&comment));
+					ddbc_strbuf_str(&comment));
 	/* The table and its entity are complete: nothing reads them again
 	 * but the writer (the comments set since mark are theirs). */
 	if (rc == 0 && run->settle) {
@@ -424,8 +424,8 @@ static int one_table(ddbc_import_run *run, ddbc_cfn *c, const char *logical, con
 		settle(run, json_object_get(design, "entities"), name);
 		ddbc_import_comments_forget(run, mark);
 	}
-	strbuf_release(&comment);
-	strbuf_release(&scaled);
+	ddbc_strbuf_release(&comment);
+	ddbc_strbuf_release(&scaled);
 	free(name);
 	free(stack_region);
 	json_decref(source);
@@ -472,7 +472,7 @@ static json_t *sls_entries(const char *file, ddbc_sls *v, const char *k, const j
 		}
 		ddbc_warning("import", "%s: resources.%s.%s: %s: left out (a table that "
 			     "uses it says what that leaves undecided)", file, k, name,
-			     strbuf_str(&v->why));
+			     ddbc_strbuf_str(&v->why));
 		if (strcmp(k, "Parameters") || !json_is_object(x) || !json_object_get(x, "Default"))
 			continue;
 		json_t *bare = json_deep_copy(x);
@@ -507,7 +507,7 @@ static json_t *sls_template(const char *file, ddbc_sls *v, const json_t *tpl, si
 		if (!r && ddbc_cfn_tables_read(k))
 			r = sls_entries(file, v, k, e);
 		if (!r && ddbc_cfn_tables_read(k)) {
-			ddbc_import_fail(file, "resources.%s: %s", k, strbuf_str(&v->why));
+			ddbc_import_fail(file, "resources.%s: %s", k, ddbc_strbuf_str(&v->why));
 			json_decref(out);
 			return NULL;
 		}
@@ -527,9 +527,9 @@ static json_t *sls_template(const char *file, ddbc_sls *v, const json_t *tpl, si
 			continue;  /* no table: what it needs is no matter */
 		(*found)++;
 		(*refused)++;
-		ddbc_warning("import", "%s: resource '%s': %s", file, k, strbuf_str(&v->why));
+		ddbc_warning("import", "%s: resource '%s': %s", file, k, ddbc_strbuf_str(&v->why));
 		ddbc_warning("import", "%s: resource '%s' left out", file, k);
-		strbuf_addf(lost, "%s%s", lost->len ? ", " : "", k);
+		ddbc_strbuf_addf(lost, "%s%s", lost->len ? ", " : "", k);
 	}
 	json_object_set_new(out, "Resources", resources);
 	return out;
@@ -546,7 +546,7 @@ static size_t sls_pseudo(ddbc_sls *v, const ddbc_import_param *params, size_t np
 		{ "AWS::Region", "${aws:region}" },
 		{ "AWS::StackName", "${self:provider.stackName, self:service}" },
 	};
-	*out = xcalloc(nparams + 2, sizeof(**out));
+	*out = ddbc_xcalloc(nparams + 2, sizeof(**out));
 	if (nparams)   /* params may be NULL then (the fuzzer's import) */
 		memcpy(*out, params, nparams * sizeof(*params));
 	*own = json_array();
@@ -619,7 +619,7 @@ int ddbc_import_cloudformation(ddbc_import_run *run, const char *file, const jso
 		/* resources as the framework merges them (a list, file(...)) */
 		json_t *tpl = ddbc_sls_resources(&vars);
 		if (!tpl)
-			ddbc_import_fail(file, "%s", strbuf_str(&vars.why));
+			ddbc_import_fail(file, "%s", ddbc_strbuf_str(&vars.why));
 		else if (!json_is_object(json_object_get(tpl, "Resources")))
 			ddbc_import_fail(file, "a Serverless Framework service whose resources "
 					 "hold no Resources mapping");
@@ -635,7 +635,7 @@ int ddbc_import_cloudformation(ddbc_import_run *run, const char *file, const jso
 			/* The stage is found even when no resource is (a service
 			 * that includes itself): it is not wanted then. */
 			free(stage);
-			strbuf_release(&lost);
+			ddbc_strbuf_release(&lost);
 			return -1;
 		}
 		root = own;
@@ -667,7 +667,7 @@ int ddbc_import_cloudformation(ddbc_import_run *run, const char *file, const jso
 		if (rc < 0) {
 			refused++;
 			ddbc_warning("import", "%s: resource '%s' left out", file, logical);
-			strbuf_addf(&lost, "%s%s", lost.len ? ", " : "", logical);
+			ddbc_strbuf_addf(&lost, "%s%s", lost.len ? ", " : "", logical);
 		}
 	}
 	/* The design says it too, where its tables are, naming the template
@@ -675,16 +675,16 @@ int ddbc_import_cloudformation(ddbc_import_run *run, const char *file, const jso
 	const char *slash = strrchr(file, '/');
 	strbuf note = STRBUF_INIT;
 	if (stage)
-		strbuf_addf(&note, "Serverless Framework variables resolved for stage '%s' "
+		ddbc_strbuf_addf(&note, "Serverless Framework variables resolved for stage '%s' "
 			    "(--param opt:stage=NAME for another)", stage);
 	if (lost.len && refused < found)
-		strbuf_addf(&note, "%sleft out of %s: %s (undecided before deployment: see "
+		ddbc_strbuf_addf(&note, "%sleft out of %s: %s (undecided before deployment: see "
 			    "import's messages)", note.len ? "; " : "", slash ? slash + 1 : file,
-			    strbuf_str(&lost));
+			    ddbc_strbuf_str(&lost));
 	if (note.len && refused < found)
-		ddbc_import_set_comment(run, design, "tables", "%s", strbuf_str(&note));
-	strbuf_release(&note);
-	strbuf_release(&lost);
+		ddbc_import_set_comment(run, design, "tables", "%s", ddbc_strbuf_str(&note));
+	ddbc_strbuf_release(&note);
+	ddbc_strbuf_release(&lost);
 	free(stage);
 	json_decref(resources);
 	ddbc_cfn_release(&c);

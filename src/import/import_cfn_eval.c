@@ -41,7 +41,7 @@ void ddbc_cfn_init(ddbc_cfn *c, const char *file, const json_t *root,
 
 void ddbc_cfn_release(ddbc_cfn *c)
 {
-	strbuf_release(&c->why);
+	ddbc_strbuf_release(&c->why);
 	json_decref(c->novalue);
 	json_decref(c->cond_cache);
 }
@@ -52,7 +52,7 @@ json_t *ddbc_cfn_why(strbuf *why, const char *fmt, ...)
 		return NULL;
 	va_list ap;
 	va_start(ap, fmt);
-	strbuf_vaddf(why, fmt, ap);
+	ddbc_strbuf_vaddf(why, fmt, ap);
 	va_end(ap);
 	return NULL;
 }
@@ -68,7 +68,7 @@ static bool spend(ddbc_cfn *c, const char *fn, size_t n)
 	if (c->steps <= MAX_STEPS && c->bytes <= MAX_BYTES && c->depth <= MAX_DEPTH)
 		return true;
 	if (!c->why.len)
-		strbuf_addf(&c->why, "%s expands past ddbc's bound (%u functions, %u bytes, "
+		ddbc_strbuf_addf(&c->why, "%s expands past ddbc's bound (%u functions, %u bytes, "
 			    "%d levels): a template that large defines no table", fn, MAX_STEPS,
 			    MAX_BYTES, MAX_DEPTH);
 	return false;
@@ -92,7 +92,7 @@ static json_t *typed(const json_t *decl, const char *s)
 	json_t *list = json_array();
 	for (;;) {
 		size_t n = strcspn(s, ",");
-		char *part = xstrndup(s, n);
+		char *part = ddbc_xstrndup(s, n);
 		json_array_append_new(list, ddbc_import_str(part));
 		free(part);
 		if (!s[n])
@@ -153,11 +153,11 @@ static char *text_of(const json_t *v)
 {
 	const char *num = ddbc_import_number_text(v);
 	if (num)
-		return xstrdup(num);
+		return ddbc_xstrdup(num);
 	if (ddbc_import_is_string(v))
-		return xstrdup(ddbc_import_string_text(v));
+		return ddbc_xstrdup(ddbc_import_string_text(v));
 	if (json_is_boolean(v))
-		return xstrdup(json_is_true(v) ? "true" : "false");
+		return ddbc_xstrdup(json_is_true(v) ? "true" : "false");
 	return ddbc_import_scalar_text(v);  /* integers; NULL otherwise */
 }
 
@@ -182,14 +182,14 @@ static json_t *sub(ddbc_cfn *c, const char *s, const json_t *vars)
 		const char *open = strstr(s, "${");
 		const char *close = open ? strchr(open, '}') : NULL;
 		if (!open || !close) {
-			strbuf_addstr(&out, s);
+			ddbc_strbuf_addstr(&out, s);
 			break;
 		}
-		strbuf_add(&out, s, (size_t)(open - s));
-		char *name = xstrndup(open + 2, (size_t)(close - open - 2));
+		ddbc_strbuf_add(&out, s, (size_t)(open - s));
+		char *name = ddbc_xstrndup(open + 2, (size_t)(close - open - 2));
 		char *val = NULL;
 		if (name[0] == '!') {  /* ${!X} is the literal ${X} */
-			strbuf_addf(&out, "${%s}", name + 1);
+			ddbc_strbuf_addf(&out, "${%s}", name + 1);
 		} else {
 			json_t *r = json_object_get(vars, name) ? ddbc_cfn_eval(c, json_object_get(vars, name))
 				  : strchr(name, '.') ? fail(c, "Fn::Sub: '${%s}' is an attribute known "
@@ -200,19 +200,19 @@ static json_t *sub(ddbc_cfn *c, const char *s, const json_t *vars)
 				fail(c, "Fn::Sub: '${%s}' is no string", name);
 			json_decref(r);
 			if (val)
-				strbuf_addstr(&out, val);
+				ddbc_strbuf_addstr(&out, val);
 		}
 		bool ok = name[0] == '!' || val;
 		free(name);
 		free(val);
 		if (!ok || !spend(c, "Fn::Sub", out.len)) {
-			strbuf_release(&out);
+			ddbc_strbuf_release(&out);
 			return NULL;
 		}
 		s = close + 1;
 	}
-	json_t *j = ddbc_import_str(strbuf_str(&out));
-	strbuf_release(&out);
+	json_t *j = ddbc_import_str(ddbc_strbuf_str(&out));
+	ddbc_strbuf_release(&out);
 	return j;
 }
 
@@ -232,15 +232,15 @@ static json_t *join(ddbc_cfn *c, const json_t *args)
 		char *s = text_of(p);
 		ok = s && spend(c, "Fn::Join", strlen(s) + strlen(delim));
 		if (ok)
-			strbuf_addf(&out, "%s%s", i ? delim : "", s);
+			ddbc_strbuf_addf(&out, "%s%s", i ? delim : "", s);
 		free(s);
 		if (!ok)
 			break;
 	}
 	json_decref(list);
-	json_t *j = ok ? ddbc_import_str(strbuf_str(&out)) : fail(c, "%s: a value that is no string",
+	json_t *j = ok ? ddbc_import_str(ddbc_strbuf_str(&out)) : fail(c, "%s: a value that is no string",
 							       "Fn::Join");
-	strbuf_release(&out);
+	ddbc_strbuf_release(&out);
 	return j;
 }
 
@@ -268,7 +268,7 @@ static json_t *split(ddbc_cfn *c, const json_t *args)
 	const char *p = s;
 	for (;;) {
 		const char *d = strstr(p, delim);
-		char *part = d ? xstrndup(p, (size_t)(d - p)) : xstrdup(p);
+		char *part = d ? ddbc_xstrndup(p, (size_t)(d - p)) : ddbc_xstrdup(p);
 		json_array_append_new(list, ddbc_import_str(part));
 		free(part);
 		if (!d)
@@ -469,7 +469,7 @@ json_t *ddbc_cfn_eval(ddbc_cfn *c, const json_t *v)
 
 json_t *ddbc_cfn_eval_value(ddbc_cfn *c, const json_t *v)
 {
-	strbuf_reset(&c->why);
+	ddbc_strbuf_reset(&c->why);
 	c->steps = c->bytes = 0;
 	c->depth = 0;
 	return ddbc_cfn_eval(c, v);

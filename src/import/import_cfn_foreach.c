@@ -33,13 +33,13 @@ static char *replace(const char *s, const char *id, const char *val, bool amp)
 		if (dollar && s[1] == '{' && !strncmp(s + 2, id, idn) && s[2 + idn] == '}') {
 			for (const char *v = val; *v; v++)
 				if (s[0] == '$' || isalnum((unsigned char)*v))
-					strbuf_addch(&out, *v);
+					ddbc_strbuf_addch(&out, *v);
 			s += idn + 3;
 			continue;
 		}
-		strbuf_addch(&out, *s++);
+		ddbc_strbuf_addch(&out, *s++);
 	}
-	return strbuf_detach(&out);
+	return ddbc_strbuf_detach(&out);
 }
 
 /* A copy of v for one value of the loop. A new reference. */
@@ -112,7 +112,7 @@ static json_t *collection(struct expansion *x, const char *loop, const json_t *c
 		return texts;
 	json_decref(texts);
 	ddbc_import_fail(x->c->file, "Resources: %s%s: its collection %s", PREFIX, loop,
-			 x->c->why.len ? strbuf_str(&x->c->why)
+			 x->c->why.len ? ddbc_strbuf_str(&x->c->why)
 				       : "is no list of strings (a literal list or a Ref to a "
 					 "CommaDelimitedList)");
 	return NULL;

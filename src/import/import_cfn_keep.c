@@ -19,24 +19,24 @@ static void put_size(strbuf *b, size_t n)
 {
 	/* Seven bits a byte, the high bit saying more follow. */
 	while (n >= 0x80) {
-		strbuf_addch(b, (char)(0x80 | (n & 0x7f)));
+		ddbc_strbuf_addch(b, (char)(0x80 | (n & 0x7f)));
 		n >>= 7;
 	}
-	strbuf_addch(b, (char)n);
+	ddbc_strbuf_addch(b, (char)n);
 }
 
 static void put_text(strbuf *b, const char *s, size_t n)
 {
 	put_size(b, n);
-	strbuf_add(b, s, n);
-	strbuf_addch(b, '\0');
+	ddbc_strbuf_add(b, s, n);
+	ddbc_strbuf_addch(b, '\0');
 }
 
 static void pack(strbuf *b, const json_t *v)
 {
 	switch (json_typeof(v)) {
 	case JSON_OBJECT: {
-		strbuf_addch(b, 'o');
+		ddbc_strbuf_addch(b, 'o');
 		put_size(b, json_object_size(v));
 		const char *k;
 		const json_t *m;
@@ -47,7 +47,7 @@ static void pack(strbuf *b, const json_t *v)
 		return;
 	}
 	case JSON_ARRAY: {
-		strbuf_addch(b, 'a');
+		ddbc_strbuf_addch(b, 'a');
 		put_size(b, json_array_size(v));
 		size_t i;
 		const json_t *e;
@@ -56,24 +56,24 @@ static void pack(strbuf *b, const json_t *v)
 		return;
 	}
 	case JSON_STRING:
-		strbuf_addch(b, 's');
+		ddbc_strbuf_addch(b, 's');
 		put_text(b, json_string_value(v), json_string_length(v));
 		return;
 	case JSON_INTEGER: {
 		json_int_t i = json_integer_value(v);
-		strbuf_addch(b, 'i');
-		strbuf_add(b, &i, sizeof(i));
+		ddbc_strbuf_addch(b, 'i');
+		ddbc_strbuf_add(b, &i, sizeof(i));
 		return;
 	}
 	case JSON_REAL: {
 		double d = json_real_value(v);
-		strbuf_addch(b, 'r');
-		strbuf_add(b, &d, sizeof(d));
+		ddbc_strbuf_addch(b, 'r');
+		ddbc_strbuf_add(b, &d, sizeof(d));
 		return;
 	}
-	case JSON_TRUE: strbuf_addch(b, 't'); return;
-	case JSON_FALSE: strbuf_addch(b, 'f'); return;
-	case JSON_NULL: strbuf_addch(b, 'n'); return;
+	case JSON_TRUE: ddbc_strbuf_addch(b, 't'); return;
+	case JSON_FALSE: ddbc_strbuf_addch(b, 'f'); return;
+	case JSON_NULL: ddbc_strbuf_addch(b, 'n'); return;
 	}
 }
 
@@ -83,7 +83,7 @@ json_t *ddbc_cfn_pack(const json_t *v)
 	pack(&b, v);
 	/* A string of jansson's holds any bytes when told its length. */
 	json_t *s = json_stringn_nocheck(b.buf, b.len);
-	strbuf_release(&b);
+	ddbc_strbuf_release(&b);
 	return s;
 }
 

@@ -168,7 +168,7 @@ static json_t *mapping(struct reader *r, enum level level)
 		}
 		/* Names read as the JSON sources read them (import_int.h). */
 		json_t *k = ddbc_import_str((const char *)ev.data.scalar.value);
-		char *key = xstrdup(k ? ddbc_import_string_value(k) : "");
+		char *key = ddbc_xstrdup(k ? ddbc_import_string_value(k) : "");
 		json_decref(k);
 		/* A second resource of one logical id would drop the first
 		 * silently: refused, as the JSON reader refuses it. */

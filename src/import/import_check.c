@@ -102,16 +102,16 @@ static void where(strbuf *b, const struct step *s)
 		return;
 	where(b, s->up);
 	if (!s->name) {
-		strbuf_addf(b, "[%zu]", s->index);
+		ddbc_strbuf_addf(b, "[%zu]", s->index);
 		return;
 	}
 	if (b->len)
-		strbuf_addch(b, '.');
+		ddbc_strbuf_addch(b, '.');
 	if (s->quoted)
-		strbuf_addch(b, '\'');
-	strbuf_add(b, s->name, s->len);
+		ddbc_strbuf_addch(b, '\'');
+	ddbc_strbuf_add(b, s->name, s->len);
 	if (s->quoted)
-		strbuf_addch(b, '\'');
+		ddbc_strbuf_addch(b, '\'');
 }
 
 /* Says where v is and what it is instead of t; -1. A part only asked
@@ -125,12 +125,12 @@ static int misfit(const char *file, const json_t *v, want t, const struct step *
 	where(&b, at);
 	int rc;
 	if (ddbc_import_number_text(v))  /* as written: 5.0, 1e3, 21 digits */
-		rc = ddbc_import_fail(file, "%s is the number %s, expected %s", strbuf_str(&b),
+		rc = ddbc_import_fail(file, "%s is the number %s, expected %s", ddbc_strbuf_str(&b),
 				      ddbc_import_number_text(v), wanted[t]);
 	else
-		rc = ddbc_import_fail(file, "%s is %s, expected %s", strbuf_str(&b), found(v),
+		rc = ddbc_import_fail(file, "%s is %s, expected %s", ddbc_strbuf_str(&b), found(v),
 				      wanted[t]);
-	strbuf_release(&b);
+	ddbc_strbuf_release(&b);
 	return rc;
 }
 

@@ -24,14 +24,14 @@ static void address_of(strbuf *key, const void *obj)
 	for (uintptr_t a = (uintptr_t)obj; a || !n; a >>= 4)
 		hex[n++] = "0123456789abcdef"[a & 15];
 	while (n)
-		strbuf_addch(key, hex[--n]);
+		ddbc_strbuf_addch(key, hex[--n]);
 }
 
 static void key_of(strbuf *key, const json_t *obj, const char *name)
 {
 	address_of(key, obj);
-	strbuf_addch(key, '\n');
-	strbuf_addstr(key, name);
+	ddbc_strbuf_addch(key, '\n');
+	ddbc_strbuf_addstr(key, name);
 }
 
 void ddbc_import_set_comment(ddbc_import_run *run, json_t *obj, const char *name,
@@ -45,14 +45,14 @@ void ddbc_import_set_comment(ddbc_import_run *run, json_t *obj, const char *name
 	strbuf key = STRBUF_INIT, text = STRBUF_INIT;
 	va_list ap;
 	va_start(ap, fmt);
-	strbuf_vaddf(&text, fmt, ap);
+	ddbc_strbuf_vaddf(&text, fmt, ap);
 	va_end(ap);
 	key_of(&key, obj, name);
 	json_array_append(run->held, obj);
-	json_array_append_new(run->keys, json_string(strbuf_str(&key)));
-	json_object_set_new(run->comments, strbuf_str(&key), json_string(strbuf_str(&text)));
-	strbuf_release(&key);
-	strbuf_release(&text);
+	json_array_append_new(run->keys, json_string(ddbc_strbuf_str(&key)));
+	json_object_set_new(run->comments, ddbc_strbuf_str(&key), json_string(ddbc_strbuf_str(&text)));
+	ddbc_strbuf_release(&key);
+	ddbc_strbuf_release(&text);
 }
 
 const char *ddbc_import_comment(const ddbc_import_run *run, const json_t *obj, const char *name)
@@ -61,8 +61,8 @@ const char *ddbc_import_comment(const ddbc_import_run *run, const json_t *obj, c
 		return NULL;
 	strbuf key = STRBUF_INIT;
 	key_of(&key, obj, name);
-	const char *c = json_string_value(json_object_get(run->comments, strbuf_str(&key)));
-	strbuf_release(&key);
+	const char *c = json_string_value(json_object_get(run->comments, ddbc_strbuf_str(&key)));
+	ddbc_strbuf_release(&key);
 	return c;
 }
 
@@ -86,8 +86,8 @@ void ddbc_import_set_written(ddbc_import_run *run, json_t *stand_in)
 		run->written = json_object();
 	strbuf key = STRBUF_INIT;
 	address_of(&key, stand_in);
-	json_object_set(run->written, strbuf_str(&key), stand_in);
-	strbuf_release(&key);
+	json_object_set(run->written, ddbc_strbuf_str(&key), stand_in);
+	ddbc_strbuf_release(&key);
 }
 
 const char *ddbc_import_written(const ddbc_import_run *run, const json_t *v)
@@ -97,8 +97,8 @@ const char *ddbc_import_written(const ddbc_import_run *run, const json_t *v)
 	strbuf key = STRBUF_INIT;
 	address_of(&key, v);
 	const char *t = json_object_get(run->written,
-					strbuf_str(&key)) ? json_string_value(v) : NULL;
-	strbuf_release(&key);
+					ddbc_strbuf_str(&key)) ? json_string_value(v) : NULL;
+	ddbc_strbuf_release(&key);
 	return t;
 }
 

@@ -93,8 +93,8 @@ static int add_table(ddbc_import_run *run, const char *file, const json_t *root,
 	ddbc_import_answered_settings(root, t, table, &lost);
 	if (lost.len)
 		ddbc_warning("import", "%s: table '%s': not kept: %s", file, name,
-			     strbuf_str(&lost));
-	strbuf_release(&lost);
+			     ddbc_strbuf_str(&lost));
+	ddbc_strbuf_release(&lost);
 	if (!ddbc_import_is_string(json_object_get(design, "name")))
 		json_object_set_new(design, "name", json_string(name));
 	int rc = ddbc_import_add_key_table(run, file, design, name, table, attrs, "describe-table");

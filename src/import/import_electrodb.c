@@ -46,10 +46,10 @@ static void cased(const struct edb *e, strbuf *out, const char *s, size_t n)
 {
 	strbuf tmp = STRBUF_INIT;
 	for (size_t i = 0; i < n; i++)
-		strbuf_addch(&tmp, e->casing == 1 ? (char)tolower((unsigned char)s[i])
+		ddbc_strbuf_addch(&tmp, e->casing == 1 ? (char)tolower((unsigned char)s[i])
 				   : e->casing == 2 ? (char)toupper((unsigned char)s[i]) : s[i]);
 	ddbc_import_literal(out, tmp.buf ? tmp.buf : "", tmp.len);
-	strbuf_release(&tmp);
+	ddbc_strbuf_release(&tmp);
 }
 
 /* Whether the casing can change a value of attribute a. */
@@ -80,11 +80,11 @@ static int name_of(void *ctx, const char *name, unsigned width, strbuf *out)
 	const json_t *a = json_object_get(e->attributes, name);
 	if (!a)
 		return ddbc_import_fail(e->file, "%s: '%s' names no attribute of the entity; "
-					"declare it", strbuf_str(&e->what), name);
+					"declare it", ddbc_strbuf_str(&e->what), name);
 	const char *s = stored(e->attributes, name);
 	if (strchr(s, '{') || strchr(s, '}') || strchr(s, ':'))
 		return ddbc_import_fail(e->file, "%s: attribute '%s' has a name ddbc cannot use "
-					"in a template; rename it", strbuf_str(&e->what), s);
+					"in a template; rename it", ddbc_strbuf_str(&e->what), s);
 	const json_t *pad = json_object_get(a, "padding");
 	if (pad) {
 		const char *ch = str(pad, "char");
@@ -93,10 +93,10 @@ static int name_of(void *ctx, const char *name, unsigned width, strbuf *out)
 		    strcmp(str(a, "type") ? str(a, "type") : "", "number"))
 			return ddbc_import_fail(e->file, "%s: attribute '%s' is padded, and ddbc "
 						"pads only numbers with \"0\"; drop the padding",
-						strbuf_str(&e->what), name);
-		strbuf_addf(out, "{%s:0%d}", s, (int)len);
+						ddbc_strbuf_str(&e->what), name);
+		ddbc_strbuf_addf(out, "{%s:0%d}", s, (int)len);
 	} else {
-		strbuf_addf(out, "{%s}", s);
+		ddbc_strbuf_addf(out, "{%s}", s);
 	}
 	e->cased_value |= casing_changes(e, a);
 	return 0;
@@ -113,7 +113,7 @@ static int casing_of(struct edb *e, const json_t *key)
 		e->casing = 0;
 	else
 		return ddbc_import_fail(e->file, "%s: unknown casing '%s'; ElectroDB's are "
-					"default, lower, upper and none", strbuf_str(&e->what), c);
+					"default, lower, upper and none", ddbc_strbuf_str(&e->what), c);
 	return 0;
 }
 
@@ -125,14 +125,14 @@ static int composites(struct edb *e, const json_t *key, const json_t **list)
 		*list = json_object_get(key, "facets");   /* ElectroDB 1's word */
 	if (!json_is_array(*list))
 		return ddbc_import_fail(e->file, "%s: `composite` is no list of attribute names",
-					strbuf_str(&e->what));
+					ddbc_strbuf_str(&e->what));
 	size_t i;
 	const json_t *c;
 	json_array_foreach(*list, i, c)
 		if (!ddbc_import_string_value(c) ||
 		    !json_object_get(e->attributes, ddbc_import_string_value(c)))
 			return ddbc_import_fail(e->file, "%s: composite '%s' names no attribute of "
-						"the entity; declare it", strbuf_str(&e->what),
+						"the entity; declare it", ddbc_strbuf_str(&e->what),
 						ddbc_import_string_value(c) ?
 						ddbc_import_string_value(c) : "(no string)");
 	return 0;
@@ -148,9 +148,9 @@ static int default_key(struct edb *e, const char *prefix, const json_t *list, st
 		const char *n = ddbc_import_string_value(c);
 		const char *label = str(json_object_get(e->attributes, n), "label");
 		strbuf lit = STRBUF_INIT;
-		strbuf_addf(&lit, "#%s_", label ? label : n);
+		ddbc_strbuf_addf(&lit, "#%s_", label ? label : n);
 		cased(e, out, lit.buf, lit.len);
-		strbuf_release(&lit);
+		ddbc_strbuf_release(&lit);
 		if (name_of(e, n, 0, out) < 0)
 			return -1;
 	}
@@ -162,13 +162,13 @@ static int default_key(struct edb *e, const char *prefix, const json_t *list, st
 static int key(struct edb *e, const char *iname, const char *role, const json_t *k,
 	       const char *prefix, json_t *attrs, const char **field_out)
 {
-	strbuf_reset(&e->what);
-	strbuf_addf(&e->what, "entity '%s' index '%s' %s", e->ename, iname, role);
+	ddbc_strbuf_reset(&e->what);
+	ddbc_strbuf_addf(&e->what, "entity '%s' index '%s' %s", e->ename, iname, role);
 	const char *field = str(k, "field");
 	const json_t *list;
 	if (!field)
 		return ddbc_import_fail(e->file, "%s has no `field`; name its attribute",
-					strbuf_str(&e->what));
+					ddbc_strbuf_str(&e->what));
 	*field_out = field;
 	if (composites(e, k, &list) < 0 || casing_of(e, k) < 0)
 		return -1;
@@ -189,11 +189,11 @@ static int key(struct edb *e, const char *iname, const char *role, const json_t 
 	if (json_object_get(e->attributes, field) && strcmp(stored(e->attributes, field), field) == 0)
 		return ddbc_import_fail(e->file, "%s: its field '%s' is also an attribute that the "
 					"key does not simply hold; give the key a field of its own",
-					strbuf_str(&e->what), field);
+					ddbc_strbuf_str(&e->what), field);
 	strbuf out = STRBUF_INIT;
 	int rc;
 	if (tpl) {
-		lib_braced_how how = { e->file, strbuf_str(&e->what), false, name_of, e };
+		lib_braced_how how = { e->file, ddbc_strbuf_str(&e->what), false, name_of, e };
 		strbuf lit = STRBUF_INIT;
 		/* The casing applies to the template's literals too. */
 		rc = ddbc_import_braced(&how, tpl, &lit);
@@ -203,24 +203,24 @@ static int key(struct edb *e, const char *iname, const char *role, const json_t 
 					size_t j = i;
 					while (lit.buf[j] != '}')
 						j++;
-					strbuf_add(&out, lit.buf + i, j - i + 1);
+					ddbc_strbuf_add(&out, lit.buf + i, j - i + 1);
 					i = j;
 				} else {
 					char ch = lit.buf[i];
-					strbuf_addch(&out, e->casing == 1 ? (char)tolower((unsigned char)ch)
+					ddbc_strbuf_addch(&out, e->casing == 1 ? (char)tolower((unsigned char)ch)
 						     : (char)toupper((unsigned char)ch));
 					if (ch == '{' || ch == '}')
-						strbuf_addch(&out, lit.buf[++i]);
+						ddbc_strbuf_addch(&out, lit.buf[++i]);
 				}
 		} else if (rc == 0) {
-			strbuf_add(&out, lit.buf ? lit.buf : "", lit.len);
+			ddbc_strbuf_add(&out, lit.buf ? lit.buf : "", lit.len);
 		}
-		strbuf_release(&lit);
+		ddbc_strbuf_release(&lit);
 	} else {
 		rc = default_key(e, prefix, list, &out);
 	}
 	if (rc == 0) {
-		json_t *a = json_pack("{ss ss}", "type", "S", "template", strbuf_str(&out));
+		json_t *a = json_pack("{ss ss}", "type", "S", "template", ddbc_strbuf_str(&out));
 		json_object_set_new(attrs, field, a);
 		if (e->cased_value)
 			ddbc_import_set_comment(e->run, a, "template",
@@ -230,7 +230,7 @@ static int key(struct edb *e, const char *iname, const char *role, const json_t 
 						e->casing == 1 ? "lower" : "upper",
 						str(k, "casing") ? str(k, "casing") : "default");
 	}
-	strbuf_release(&out);
+	ddbc_strbuf_release(&out);
 	return rc;
 }
 
@@ -311,7 +311,7 @@ static int collection(struct edb *e, const json_t *c, strbuf *out)
 	if (!c)
 		return 0;
 	if (ddbc_import_is_string(c)) {
-		strbuf_addf(out, "%s#", ddbc_import_string_value(c));
+		ddbc_strbuf_addf(out, "%s#", ddbc_import_string_value(c));
 		return 0;
 	}
 	size_t i;
@@ -319,37 +319,37 @@ static int collection(struct edb *e, const json_t *c, strbuf *out)
 	json_array_foreach(c, i, v) {
 		if (!ddbc_import_is_string(v))
 			break;
-		strbuf_addf(out, "%s#", ddbc_import_string_value(v));
+		ddbc_strbuf_addf(out, "%s#", ddbc_import_string_value(v));
 	}
 	if (json_is_array(c) && i == json_array_size(c))
 		return 0;
 	return ddbc_import_fail(e->file, "%s: `collection` is no name or list of names",
-				strbuf_str(&e->what));
+				ddbc_strbuf_str(&e->what));
 }
 
 static int one_index(struct edb *e, const json_t *model, const char *iname, const json_t *ix,
 		     json_t *table, json_t *attrs)
 {
 	const char *index = str(ix, "index"), *type = str(ix, "type");
-	strbuf_reset(&e->what);
-	strbuf_addf(&e->what, "entity '%s' index '%s'", e->ename, iname);
+	ddbc_strbuf_reset(&e->what);
+	ddbc_strbuf_addf(&e->what, "entity '%s' index '%s'", e->ename, iname);
 	if (json_object_get(ix, "scope") || (type && strcmp(type, "isolated") &&
 					     strcmp(type, "composite")))
 		return ddbc_import_fail(e->file, "%s: %s is not read (ddbc holds ElectroDB's "
 					"isolated and composite indexes); use another index",
-					strbuf_str(&e->what), json_object_get(ix, "scope") ?
+					ddbc_strbuf_str(&e->what), json_object_get(ix, "scope") ?
 					"`scope`" : "its type");
 	const json_t *pk = json_object_get(ix, "pk"), *sk = json_object_get(ix, "sk");
 	if (!json_is_object(pk) || (sk && !json_is_object(sk)))
 		return ddbc_import_fail(e->file, "%s has no `pk` object; give its partition key",
-					strbuf_str(&e->what));
+					ddbc_strbuf_str(&e->what));
 	if (type && !strcmp(type, "composite")) {
 		json_t *x = json_pack("{ss}", "projection", "all");
 		json_t *group = json_object_get(table, "gsi");
 		if (!index || !group) {
 			json_decref(x);
 			return ddbc_import_fail(e->file, "%s: a composite index is a GSI and needs "
-						"`index`", strbuf_str(&e->what));
+						"`index`", ddbc_strbuf_str(&e->what));
 		}
 		for (size_t r = 0; r < 2; r++) {
 			const json_t *list;
@@ -368,17 +368,17 @@ static int one_index(struct edb *e, const json_t *model, const char *iname, cons
 	strbuf pre = STRBUF_INIT, coll = STRBUF_INIT;
 	if (collection(e, json_object_get(ix, "collection"), &coll) < 0)
 		return -1;
-	strbuf_addf(&pre, "$%s", service);
+	ddbc_strbuf_addf(&pre, "$%s", service);
 	if (!sk)
-		strbuf_addf(&pre, "$%s_%s", entity, version ? version : "1");
+		ddbc_strbuf_addf(&pre, "$%s_%s", entity, version ? version : "1");
 	const char *pkf, *skf = NULL;
-	int rc = key(e, iname, "pk", pk, strbuf_str(&pre), attrs, &pkf);
-	strbuf_reset(&pre);
-	strbuf_addf(&pre, "$%s%s_%s", strbuf_str(&coll), entity, version ? version : "1");
+	int rc = key(e, iname, "pk", pk, ddbc_strbuf_str(&pre), attrs, &pkf);
+	ddbc_strbuf_reset(&pre);
+	ddbc_strbuf_addf(&pre, "$%s%s_%s", ddbc_strbuf_str(&coll), entity, version ? version : "1");
 	if (rc == 0 && sk)
-		rc = key(e, iname, "sk", sk, strbuf_str(&pre), attrs, &skf);
-	strbuf_release(&pre);
-	strbuf_release(&coll);
+		rc = key(e, iname, "sk", sk, ddbc_strbuf_str(&pre), attrs, &skf);
+	ddbc_strbuf_release(&pre);
+	ddbc_strbuf_release(&coll);
 	if (rc < 0)
 		return -1;
 	if (!index) {
@@ -440,7 +440,7 @@ static int entity(ddbc_import_run *run, const char *file, const json_t *s, size_
 	json_object_foreach((json_t *)indexes, iname, ix)
 		if (rc == 0 && json_object_get(ix, "index"))
 			rc = one_index(&e, model, iname, ix, table, attrs);
-	strbuf_release(&e.what);
+	ddbc_strbuf_release(&e.what);
 	if (rc < 0) {
 		json_decref(attrs);
 		json_decref(table);

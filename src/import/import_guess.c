@@ -34,13 +34,13 @@ static json_t *split(const char *s, const char *delim)
 char *ddbc_import_scalar_text(const json_t *v)
 {
 	if (ddbc_import_number_text(v))
-		return xstrdup(ddbc_import_number_text(v));
+		return ddbc_xstrdup(ddbc_import_number_text(v));
 	if (ddbc_import_is_string(v))
-		return xstrdup(ddbc_import_string_value(v));
+		return ddbc_xstrdup(ddbc_import_string_value(v));
 	if (json_is_integer(v)) {
 		strbuf b = STRBUF_INIT;
-		strbuf_addf(&b, "%lld", (long long)json_integer_value(v));
-		return strbuf_detach(&b);
+		ddbc_strbuf_addf(&b, "%lld", (long long)json_integer_value(v));
+		return ddbc_strbuf_detach(&b);
 	}
 	return NULL;
 }
@@ -90,8 +90,8 @@ static void add_literal(strbuf *b, const char *s)
 {
 	for (; *s; s++) {
 		if (*s == '{' || *s == '}')
-			strbuf_addch(b, *s);
-		strbuf_addch(b, *s);
+			ddbc_strbuf_addch(b, *s);
+		ddbc_strbuf_addch(b, *s);
 	}
 }
 
@@ -130,10 +130,10 @@ static int add_prefixed(strbuf *b, const json_t *samples, const json_t *parts,
 			continue;
 		/* prefix_len found part j of every sample to be a string. */
 		const char *part = part_at(parts, 0, j);
-		char *lit = xstrndup(part, len);
+		char *lit = ddbc_xstrndup(part, len);
 		add_literal(b, lit);
 		free(lit);
-		strbuf_addf(b, "{%s}", a);
+		ddbc_strbuf_addf(b, "{%s}", a);
 		return 0;
 	}
 	return -1;
@@ -155,7 +155,7 @@ static int add_part(strbuf *b, const json_t *samples, const json_t *parts,
 		const json_t *v;
 		json_object_foreach((json_t *)json_array_get(samples, 0), a, v) {
 			if (!in_names(g->keys, a) && attr_fits(samples, parts, a, j)) {
-				strbuf_addf(b, "{%s}", a);
+				ddbc_strbuf_addf(b, "{%s}", a);
 				return 0;
 			}
 		}
@@ -163,11 +163,11 @@ static int add_part(strbuf *b, const json_t *samples, const json_t *parts,
 	if (add_prefixed(b, samples, parts, g->keys, j) == 0)
 		return 0;
 	if (!constant) {
-		bool literal_before = j > 0 && !strchr(strbuf_str(b), '{');
+		bool literal_before = j > 0 && !strchr(ddbc_strbuf_str(b), '{');
 		if (!g->unstored || *unstored_used || !literal_before)
 			return -1;
 		*unstored_used = true;
-		strbuf_addf(b, "{%s}", g->unstored);
+		ddbc_strbuf_addf(b, "{%s}", g->unstored);
 		return 0;
 	}
 	add_literal(b, part_at(parts, 0, j));
@@ -221,23 +221,23 @@ char *ddbc_import_guess_template(const json_t *items, const ddbc_import_guess *g
 	 * constant that is not one (c#12345 in every sample of one customer)
 	 * is a shared literal prefix over a value: the last part is the
 	 * unstored placeholder. */
-	if (ok && !strchr(strbuf_str(&b), '{') &&
+	if (ok && !strchr(ddbc_strbuf_str(&b), '{') &&
 	    !(g->partition && several_partitions(samples, g->partition))) {
 		ok = g->unstored && width > 1;
 		if (ok) {
-			strbuf_reset(&b);
+			ddbc_strbuf_reset(&b);
 			for (size_t j = 0; j + 1 < width; j++) {
 				add_literal(&b, part_at(parts, 0, j));
 				add_literal(&b, g->delim);
 			}
-			strbuf_addf(&b, "{%s}", g->unstored);
+			ddbc_strbuf_addf(&b, "{%s}", g->unstored);
 		}
 	}
 	if (ok) {
-		out = strbuf_detach(&b);
+		out = ddbc_strbuf_detach(&b);
 		*nsamples = n;
 	}
-	strbuf_release(&b);
+	ddbc_strbuf_release(&b);
 	json_decref(samples);
 	json_decref(parts);
 	return out;
@@ -254,7 +254,7 @@ void ddbc_import_add_unstored(ddbc_import_run *run, json_t *attrs, const char *t
 		if (t[0] != '{')
 			continue;
 		size_t n = strcspn(t + 1, ":}");
-		char *name = xstrndup(t + 1, n);
+		char *name = ddbc_xstrndup(t + 1, n);
 		if (!json_object_get(attrs, name)) {
 			const char *ty = ddbc_import_string_value(json_object_get(types, name));
 			json_object_set_new(attrs, name, json_pack("{sssb}", "type", ty ? ty : "S",
@@ -272,12 +272,12 @@ char *ddbc_import_template_part(const char *tmpl, const char *value, const char 
 {
 	json_t *tp = split(tmpl, delim), *vp = split(value, delim);
 	strbuf ph = STRBUF_INIT;
-	strbuf_addf(&ph, "{%s}", name);
+	ddbc_strbuf_addf(&ph, "{%s}", name);
 	char *out = NULL;
 	size_t i;
 	const json_t *t;
 	json_array_foreach(tp, i, t) {
-		const char *ts = ddbc_import_string_value(t), *at = strstr(ts, strbuf_str(&ph));
+		const char *ts = ddbc_import_string_value(t), *at = strstr(ts, ddbc_strbuf_str(&ph));
 		const char *vs = ddbc_import_string_value(json_array_get(vp, i));
 		/* The guesses put a placeholder at the end of its part, after a
 		 * literal, with "{{" for a brace: the literal's length in the value
@@ -289,10 +289,10 @@ char *ddbc_import_template_part(const char *tmpl, const char *value, const char 
 			if ((*p == '{' || *p == '}') && p[1] == *p)
 				p++;
 		if (strlen(vs) > lit)
-			out = xstrdup(vs + lit);
+			out = ddbc_xstrdup(vs + lit);
 		break;
 	}
-	strbuf_release(&ph);
+	ddbc_strbuf_release(&ph);
 	json_decref(tp);
 	json_decref(vp);
 	return out;

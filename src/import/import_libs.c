@@ -19,8 +19,8 @@ void ddbc_import_literal(strbuf *out, const char *s, size_t n)
 {
 	for (size_t i = 0; i < n; i++) {
 		if (s[i] == '{' || s[i] == '}')
-			strbuf_addch(out, s[i]);
-		strbuf_addch(out, s[i]);
+			ddbc_strbuf_addch(out, s[i]);
+		ddbc_strbuf_addch(out, s[i]);
 	}
 }
 
@@ -31,7 +31,7 @@ static int placeholder(const lib_braced_how *how, const char *body, size_t n, st
 	strbuf name = STRBUF_INIT;
 	const char *colon = memchr(body, ':', n);
 	size_t nlen = colon ? (size_t)(colon - body) : n;
-	strbuf_add(&name, body, nlen);
+	ddbc_strbuf_add(&name, body, nlen);
 	unsigned width = 0;
 	int rc = 0;
 	if (colon) {
@@ -51,9 +51,9 @@ static int placeholder(const lib_braced_how *how, const char *body, size_t n, st
 				      how->what);
 		goto done;
 	}
-	rc = how->name(how->ctx, strbuf_str(&name), width, out);
+	rc = how->name(how->ctx, ddbc_strbuf_str(&name), width, out);
 done:
-	strbuf_release(&name);
+	ddbc_strbuf_release(&name);
 	return rc;
 }
 

@@ -36,9 +36,9 @@ static const json_t *sole_field(const json_t *attrs, const char *t, strbuf *name
 	size_t n = t ? strlen(t) : 0;
 	if (n < 3 || t[0] != '{' || t[n - 1] != '}' || strpbrk(t + 1, "{}") != t + n - 1)
 		return NULL;
-	strbuf_reset(name);
-	strbuf_add(name, t + 1, n - 2);
-	return json_object_get(attrs, strbuf_str(name));
+	ddbc_strbuf_reset(name);
+	ddbc_strbuf_add(name, t + 1, n - 2);
+	return json_object_get(attrs, ddbc_strbuf_str(name));
 }
 
 /* Declares key attribute key of an entity from its template tmpl. */
@@ -49,8 +49,8 @@ static void key_attr(ddbc_import_run *run, json_t *attrs, const char *key, const
 	strbuf f = STRBUF_INIT;
 	const json_t *field = sole_field(attrs, tmpl, &f);
 	const char *ft = ddbc_import_string_value(json_object_get(field, "type"));
-	if (field && !strcmp(strbuf_str(&f), key)) {
-		strbuf_release(&f);  /* the key is the field itself */
+	if (field && !strcmp(ddbc_strbuf_str(&f), key)) {
+		ddbc_strbuf_release(&f);  /* the key is the field itself */
 		return;
 	}
 	json_t *a = json_object_get(attrs, key);
@@ -60,13 +60,13 @@ static void key_attr(ddbc_import_run *run, json_t *attrs, const char *key, const
 	}
 	if (field && ft && !strcmp(ft, "N")) {
 		json_object_set_new(a, "type", json_string("N"));
-		ddbc_import_set_comment(run, a, "type", "the value of %s", strbuf_str(&f));
+		ddbc_import_set_comment(run, a, "type", "the value of %s", ddbc_strbuf_str(&f));
 	} else {
 		json_object_set_new(a, "type", json_string("S"));
 		if (tmpl)
 			json_object_set_new(a, "template", json_string(tmpl));
 	}
-	strbuf_release(&f);
+	ddbc_strbuf_release(&f);
 }
 
 static int fields(ddbc_import_run *run, const char *file, const char *ename, const json_t *list,
@@ -237,15 +237,15 @@ int ddbc_import_mcp(ddbc_import_run *run, const char *file, const json_t *root,
 		size_t j;
 		const json_t *x;
 		json_array_foreach(json_object_get(t, "entities_involved"), j, x)
-			strbuf_addf(&who, "%s%s %s", j ? ", " : "",
+			ddbc_strbuf_addf(&who, "%s%s %s", j ? ", " : "",
 				    ddbc_import_string_value(json_object_get(x, "action")),
 				    ddbc_import_string_value(json_object_get(x, "entity")));
 		ddbc_warning("import", "%s: pattern '%s': %s (%s) left out: a design's "
 			     "patterns are one call on one table", file,
 			     ddbc_import_string_value(json_object_get(t, "name")),
 			     ddbc_import_string_value(json_object_get(t, "operation")),
-			     strbuf_str(&who));
-		strbuf_release(&who);
+			     ddbc_strbuf_str(&who));
+		ddbc_strbuf_release(&who);
 	}
 	return 0;
 }

@@ -33,10 +33,10 @@ static void defect(struct check *k, const char *fmt, ...)
 	va_list ap;
 	strbuf msg = STRBUF_INIT;
 	va_start(ap, fmt);
-	strbuf_vaddf(&msg, fmt, ap);
+	ddbc_strbuf_vaddf(&msg, fmt, ap);
 	va_end(ap);
 	ddbc_cmd_error("import", "%s: %s", k->file, msg.buf);
-	strbuf_release(&msg);
+	ddbc_strbuf_release(&msg);
 	k->defects++;
 }
 
@@ -98,22 +98,22 @@ static void gsis(struct check *k, const char *tp, const json_t *list)
 	json_array_foreach(list, i, g) {
 		const char *name = ddbc_import_string_value(json_object_get(g, "name"));
 		strbuf p = STRBUF_INIT;
-		strbuf_addf(&p, "%s.gsi_list[%zu]", tp, i);
+		ddbc_strbuf_addf(&p, "%s.gsi_list[%zu]", tp, i);
 		if (!name)
-			defect(k, "%s: no name", strbuf_str(&p));
+			defect(k, "%s: no name", ddbc_strbuf_str(&p));
 		else if (named(list, name) != g)
-			defect(k, "%s: a second index named '%s'", strbuf_str(&p), name);
-		key(k, strbuf_str(&p), json_object_get(g, "partition_key"), true);
-		key(k, strbuf_str(&p), json_object_get(g, "sort_key"), false);
+			defect(k, "%s: a second index named '%s'", ddbc_strbuf_str(&p), name);
+		key(k, ddbc_strbuf_str(&p), json_object_get(g, "partition_key"), true);
+		key(k, ddbc_strbuf_str(&p), json_object_get(g, "sort_key"), false);
 		const char *proj = ddbc_import_string_value(json_object_get(g, "projection"));
 		if (json_object_get(g, "projection") && !one_of(proj, projections))
 			defect(k, "%s: projection '%s' is none of ALL, KEYS_ONLY, INCLUDE",
-			       strbuf_str(&p), proj ? proj : "");
+			       ddbc_strbuf_str(&p), proj ? proj : "");
 		if (proj && !strcmp(proj, "INCLUDE") &&
 		    !json_array_size(json_object_get(g, "included_attributes")))
 			defect(k, "%s: an INCLUDE projection without included_attributes",
-			       strbuf_str(&p));
-		strbuf_release(&p);
+			       ddbc_strbuf_str(&p));
+		ddbc_strbuf_release(&p);
 	}
 }
 
@@ -164,8 +164,8 @@ static void filter(struct check *k, const char *pp, const json_t *fe, const json
 		const char *o = ddbc_import_string_value(json_object_get(c, "operator"));
 		const char *fn = ddbc_import_string_value(json_object_get(c, "function"));
 		strbuf p = STRBUF_INIT;
-		strbuf_addf(&p, "%s.filter_expression.conditions[%zu]", pp, i);
-		const char *ps = strbuf_str(&p);
+		ddbc_strbuf_addf(&p, "%s.filter_expression.conditions[%zu]", pp, i);
+		const char *ps = ddbc_strbuf_str(&p);
 		if (!f || !has_field(e, f))
 			defect(k, "%s: field '%s' is no field of the entity", ps, f ? f : "");
 		else if (json_object_get(keys, f))
@@ -186,7 +186,7 @@ static void filter(struct check *k, const char *pp, const json_t *fe, const json
 			defect(k, "%s: in needs a non-empty params list", ps);
 		else if (((o && strcmp(o, "in")) || (fn && !exists)) && !one)
 			defect(k, "%s: no param", ps);
-		strbuf_release(&p);
+		ddbc_strbuf_release(&p);
 	}
 }
 
@@ -215,15 +215,15 @@ static char *id_text(const json_t *id)
 	const char *p = *n == '-' ? n + 1 : n;
 	if (!*p || p[strspn(p, "0123456789")])
 		return NULL;
-	return xstrdup(strcmp(n, "-0") ? n : "0");
+	return ddbc_xstrdup(strcmp(n, "-0") ? n : "0");
 }
 
 static void pattern(struct check *k, const char *ep, size_t i, const json_t *ap,
 		    const json_t *e, const json_t *entities, const json_t *gl, const json_t *keys)
 {
 	strbuf p = STRBUF_INIT;
-	strbuf_addf(&p, "%s.access_patterns[%zu]", ep, i);
-	const char *ps = strbuf_str(&p);
+	ddbc_strbuf_addf(&p, "%s.access_patterns[%zu]", ep, i);
+	const char *ps = ddbc_strbuf_str(&p);
 	char *id = id_text(json_object_get(ap, "pattern_id"));
 	if (id) {
 		if (json_object_get(k->pattern_ids, id))
@@ -252,15 +252,15 @@ static void pattern(struct check *k, const char *ep, size_t i, const json_t *ap,
 	parameters(k, ps, json_object_get(ap, "parameters"), entities);
 	if (json_object_get(ap, "filter_expression"))
 		filter(k, ps, json_object_get(ap, "filter_expression"), e, keys, op);
-	strbuf_release(&p);
+	ddbc_strbuf_release(&p);
 }
 
 static void entity(struct check *k, const char *tp, const char *en, const json_t *e,
 		   const json_t *entities, const json_t *gl, const json_t *keys)
 {
 	strbuf p = STRBUF_INIT;
-	strbuf_addf(&p, "%s.entities.%s", tp, en);
-	const char *ps = strbuf_str(&p);
+	ddbc_strbuf_addf(&p, "%s.entities.%s", tp, en);
+	const char *ps = ddbc_strbuf_str(&p);
 	size_t i;
 	const json_t *f;
 	json_array_foreach(json_object_get(e, "fields"), i, f) {
@@ -280,7 +280,7 @@ static void entity(struct check *k, const char *tp, const char *en, const json_t
 	}
 	json_array_foreach(json_object_get(e, "access_patterns"), i, f)
 		pattern(k, ps, i, f, e, entities, gl, keys);
-	strbuf_release(&p);
+	ddbc_strbuf_release(&p);
 }
 
 static void cross(struct check *k, const json_t *root)
@@ -291,8 +291,8 @@ static void cross(struct check *k, const json_t *root)
 	const json_t *ap, *x;
 	json_array_foreach(json_object_get(root, "cross_table_access_patterns"), i, ap) {
 		strbuf p = STRBUF_INIT;
-		strbuf_addf(&p, "cross_table_access_patterns[%zu]", i);
-		const char *ps = strbuf_str(&p);
+		ddbc_strbuf_addf(&p, "cross_table_access_patterns[%zu]", i);
+		const char *ps = ddbc_strbuf_str(&p);
 		const char *op = ddbc_import_string_value(json_object_get(ap, "operation"));
 		bool write = op && !strcmp(op, "TransactWrite"), get = op && !strcmp(op, "TransactGet");
 		if (!write && !get)
@@ -333,7 +333,7 @@ static void cross(struct check *k, const json_t *root)
 			json_object_set_new(ids, id, json_true());
 		free(id);
 		parameters(k, ps, json_object_get(ap, "parameters"), k->entity_names);
-		strbuf_release(&p);
+		ddbc_strbuf_release(&p);
 	}
 }
 
@@ -345,22 +345,22 @@ int ddbc_import_mcp_check(const char *file, const json_t *root)
 	const json_t *t;
 	json_array_foreach(json_object_get(root, "tables"), i, t) {
 		strbuf p = STRBUF_INIT;
-		strbuf_addf(&p, "tables[%zu]", i);
+		ddbc_strbuf_addf(&p, "tables[%zu]", i);
 		const json_t *cfg = json_object_get(t, "table_config");
 		const char *name = ddbc_import_string_value(json_object_get(cfg, "table_name"));
 		if (!name)
-			defect(&k, "%s.table_config: no table_name", strbuf_str(&p));
+			defect(&k, "%s.table_config: no table_name", ddbc_strbuf_str(&p));
 		else if (json_object_get(tnames, name))
-			defect(&k, "%s: a second table named '%s'", strbuf_str(&p), name);
+			defect(&k, "%s: a second table named '%s'", ddbc_strbuf_str(&p), name);
 		else
 			json_object_set_new(tnames, name, json_true());
-		key(&k, strbuf_str(&p), json_object_get(cfg, "partition_key"), true);
+		key(&k, ddbc_strbuf_str(&p), json_object_get(cfg, "partition_key"), true);
 		if (json_is_array(json_object_get(cfg, "partition_key")) ||
 		    json_is_array(json_object_get(cfg, "sort_key")))
 			defect(&k, "%s.table_config: a table's key is one attribute each (lists are "
-			       "for GSIs)", strbuf_str(&p));
+			       "for GSIs)", ddbc_strbuf_str(&p));
 		const json_t *gl = json_object_get(t, "gsi_list");
-		gsis(&k, strbuf_str(&p), gl);
+		gsis(&k, ddbc_strbuf_str(&p), gl);
 		json_t *keys = key_names(cfg, gl);
 		const char *en;
 		const json_t *e;
@@ -368,14 +368,14 @@ int ddbc_import_mcp_check(const char *file, const json_t *root)
 		 * of the tables before it, when its patterns are checked. */
 		json_object_foreach(json_object_get(t, "entities"), en, e) {
 			if (json_object_get(k.entity_names, en))
-				defect(&k, "%s.entities.%s: a second entity named '%s'", strbuf_str(&p),
+				defect(&k, "%s.entities.%s: a second entity named '%s'", ddbc_strbuf_str(&p),
 				       en, en);
 			json_object_set_new(k.entity_names, en, json_true());
 		}
 		json_object_foreach(json_object_get(t, "entities"), en, e)
-			entity(&k, strbuf_str(&p), en, e, k.entity_names, gl, keys);
+			entity(&k, ddbc_strbuf_str(&p), en, e, k.entity_names, gl, keys);
 		json_decref(keys);
-		strbuf_release(&p);
+		ddbc_strbuf_release(&p);
 	}
 	cross(&k, root);
 	json_decref(tnames);

@@ -54,9 +54,9 @@ static json_t *key_value(const char *k, const json_t *tmpl)
 	if (ddbc_import_is_string(tmpl))
 		return json_incref((json_t *)tmpl);
 	strbuf b = STRBUF_INIT;
-	strbuf_addf(&b, "{%s}", k);
-	json_t *v = json_string(strbuf_str(&b));
-	strbuf_release(&b);
+	ddbc_strbuf_addf(&b, "{%s}", k);
+	json_t *v = json_string(ddbc_strbuf_str(&b));
+	ddbc_strbuf_release(&b);
 	return v;
 }
 
@@ -150,10 +150,10 @@ static json_t *bound(const char *t, const char *name)
 	strbuf b = STRBUF_INIT;
 	size_t n = literal_prefix(t);
 	if (t && t[n] == '{')
-		strbuf_add(&b, t, n);
-	strbuf_addf(&b, "{%s}", name);
-	json_t *v = json_string(strbuf_str(&b));
-	strbuf_release(&b);
+		ddbc_strbuf_add(&b, t, n);
+	ddbc_strbuf_addf(&b, "{%s}", name);
+	json_t *v = json_string(ddbc_strbuf_str(&b));
+	ddbc_strbuf_release(&b);
 	return v;
 }
 
@@ -209,23 +209,23 @@ static char *fixed_prefix(const char *t, json_t *left)
 	strbuf b = STRBUF_INIT;
 	while (t && *t) {
 		if (*t != '{') {
-			strbuf_addch(&b, *t++);
+			ddbc_strbuf_addch(&b, *t++);
 			continue;
 		}
 		size_t n = strcspn(t + 1, ":}");
-		char *name = xstrndup(t + 1, n);
+		char *name = ddbc_xstrndup(t + 1, n);
 		bool ok = left_has(left, name) && t[1 + n];
 		const char *close = strchr(t, '}');
 		if (ok && close) {
 			take(left, name);
-			strbuf_add(&b, t, (size_t)(close - t + 1));
+			ddbc_strbuf_add(&b, t, (size_t)(close - t + 1));
 		}
 		free(name);
 		if (!ok || !close)
 			break;
 		t = close + 1;
 	}
-	return strbuf_detach(&b);
+	return ddbc_strbuf_detach(&b);
 }
 
 /* An item-collection query: a Query on the partition key alone that
@@ -289,11 +289,11 @@ static json_t *params_left(const json_t *ap, const json_t *key)
 	json_array_foreach(json_object_get(ap, "parameters"), i, p) {
 		const char *n = ddbc_import_string_value(json_object_get(p, "name"));
 		strbuf ph = STRBUF_INIT;
-		strbuf_addf(&ph, "{%s}", n ? n : "");
+		ddbc_strbuf_addf(&ph, "{%s}", n ? n : "");
 		const char *type = ddbc_import_string_value(json_object_get(p, "type"));
-		if (n && !used(key, strbuf_str(&ph)) && !(type && !strcmp(type, "entity")))
+		if (n && !used(key, ddbc_strbuf_str(&ph)) && !(type && !strcmp(type, "entity")))
 			json_array_append_new(left, json_string(n));
-		strbuf_release(&ph);
+		ddbc_strbuf_release(&ph);
 	}
 	return left;
 }
@@ -388,11 +388,11 @@ static void keep_params(ddbc_import_run *run, json_t *p, const json_t *left)
 	size_t i;
 	const json_t *v;
 	json_array_foreach(left, i, v)
-		strbuf_addf(&b, "%s%s", i ? ", " : "", ddbc_import_string_value(v));
+		ddbc_strbuf_addf(&b, "%s%s", i ? ", " : "", ddbc_import_string_value(v));
 	ddbc_import_set_comment(run, p, "key", "parameter%s %s: in no key condition (a filter or "
 				"a value the call writes)", json_array_size(left) == 1 ? "" : "s",
-				strbuf_str(&b));
-	strbuf_release(&b);
+				ddbc_strbuf_str(&b));
+	ddbc_strbuf_release(&b);
 }
 
 static int one_pattern(const struct mcp_table *t, const char *ename, const json_t *e,

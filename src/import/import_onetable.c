@@ -60,23 +60,23 @@ static int name_of(void *ctx, const char *name, unsigned width, strbuf *out)
 	const json_t *f = json_object_get(o->model, name);
 	if (!json_is_object(f))
 		return ddbc_import_fail(o->file, "%s: ${%s} names no field of the model; declare "
-					"the field", strbuf_str(&o->what), name);
+					"the field", ddbc_strbuf_str(&o->what), name);
 	const char *map = ddbc_import_string_value(json_object_get(f, "map"));
 	if (map && strchr(map, '.'))
 		return ddbc_import_fail(o->file, "%s: ${%s} names a field packed into map '%s', "
 					"which a ddbc template cannot read; name an attribute of "
-					"its own", strbuf_str(&o->what), name, map);
+					"its own", ddbc_strbuf_str(&o->what), name, map);
 	if (map)
 		name = map;   /* the attribute as it is stored */
 	const char *t = ddbc_import_string_value(json_object_get(f, "type"));
 	if (width && (!t || strcmp(t, "number")))
 		return ddbc_import_fail(o->file, "%s: ${%s:%u:0} pads a field that is no number, "
 					"and ddbc pads numbers only; change the template",
-					strbuf_str(&o->what), name, width);
+					ddbc_strbuf_str(&o->what), name, width);
 	if (strchr(name, '{') || strchr(name, '}') || strchr(name, ':'))
 		return ddbc_import_fail(o->file, "%s: ${%s} names a field ddbc cannot name in a "
-					"template; rename the field", strbuf_str(&o->what), name);
-	strbuf_addf(out, width ? "{%s:0%u}" : "{%s}", name, width);
+					"template; rename the field", ddbc_strbuf_str(&o->what), name);
+	ddbc_strbuf_addf(out, width ? "{%s:0%u}" : "{%s}", name, width);
 	return 0;
 }
 
@@ -89,36 +89,36 @@ static bool packed(struct ot *o, const char *name, const char *map, json_t *attr
 	if (!dot || dot == map)
 		return false;
 	strbuf top = STRBUF_INIT;
-	strbuf_add(&top, map, (size_t)(dot - map));
-	json_t *a = json_object_get(attrs, strbuf_str(&top));
+	ddbc_strbuf_add(&top, map, (size_t)(dot - map));
+	json_t *a = json_object_get(attrs, ddbc_strbuf_str(&top));
 	const char *was = a ? ddbc_import_comment(o->run, a, "type") : NULL;
 	strbuf note = STRBUF_INIT;
-	strbuf_addf(&note, "%s%s%s", was ? was : "OneTable packs fields into it (map):", was ? ", " : " ",
+	ddbc_strbuf_addf(&note, "%s%s%s", was ? was : "OneTable packs fields into it (map):", was ? ", " : " ",
 		    name);
 	if (!a) {
 		a = json_pack("{ss}", "type", "M");
-		json_object_set_new(attrs, strbuf_str(&top), a);
+		json_object_set_new(attrs, ddbc_strbuf_str(&top), a);
 	}
-	ddbc_import_set_comment(o->run, a, "type", "%s", strbuf_str(&note));
+	ddbc_import_set_comment(o->run, a, "type", "%s", ddbc_strbuf_str(&note));
 	(void)o;
-	strbuf_release(&top);
-	strbuf_release(&note);
+	ddbc_strbuf_release(&top);
+	ddbc_strbuf_release(&note);
 	return true;
 }
 
 static int field(struct ot *o, const char *name, const json_t *f, bool iso, json_t *attrs)
 {
-	strbuf_reset(&o->what);
-	strbuf_addf(&o->what, "model '%s' field '%s'", o->model_name, name);
+	ddbc_strbuf_reset(&o->what);
+	ddbc_strbuf_addf(&o->what, "model '%s' field '%s'", o->model_name, name);
 	if (!json_is_object(f))
 		return ddbc_import_fail(o->file, "%s is no object; give it as {\"type\": ...}",
-					strbuf_str(&o->what));
+					ddbc_strbuf_str(&o->what));
 	const char *map = ddbc_import_string_value(json_object_get(f, "map"));
 	if (map && packed(o, name, map, attrs))
 		return 0;
 	if (map && !*map)
 		return ddbc_import_fail(o->file, "%s: `map` is empty; name the attribute",
-					strbuf_str(&o->what));
+					ddbc_strbuf_str(&o->what));
 	if (map)
 		name = map;   /* stored under this name */
 	const char *st = ddbc_import_string_value(json_object_get(f, "type"));
@@ -142,15 +142,15 @@ static int field(struct ot *o, const char *name, const json_t *f, bool iso, json
 	const char *tpl = ddbc_import_string_value(v);
 	if (!tpl)
 		return ddbc_import_fail(o->file, "%s: value is no template string; give it as "
-					"a string like \"${_type}#${id}\"", strbuf_str(&o->what));
+					"a string like \"${_type}#${id}\"", ddbc_strbuf_str(&o->what));
 	strbuf out = STRBUF_INIT;
-	lib_braced_how how = { o->file, strbuf_str(&o->what), true, name_of, o };
+	lib_braced_how how = { o->file, ddbc_strbuf_str(&o->what), true, name_of, o };
 	int rc = ddbc_import_braced(&how, tpl, &out);
 	if (rc == 0) {
 		json_object_set_new(a, "type", json_string("S"));
-		json_object_set_new(a, "template", json_string(strbuf_str(&out)));
+		json_object_set_new(a, "template", json_string(ddbc_strbuf_str(&out)));
 	}
-	strbuf_release(&out);
+	ddbc_strbuf_release(&out);
 	return rc;
 }
 
@@ -267,7 +267,7 @@ static int schema(ddbc_import_run *run, const char *file, const char *tname, con
 		if (rc < 0)
 			break;
 	}
-	strbuf_release(&o.what);
+	ddbc_strbuf_release(&o.what);
 	return rc;
 }
 

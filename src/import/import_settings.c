@@ -41,7 +41,7 @@ static long long int_of(const json_t *v)
 
 static void not_kept(strbuf *lost, const char *what)
 {
-	strbuf_addf(lost, "%s%s", lost->len ? ", " : "", what);
+	ddbc_strbuf_addf(lost, "%s%s", lost->len ? ", " : "", what);
 }
 
 /* {read, write} of a throughput object's two members, when either is. */

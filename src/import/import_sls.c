@@ -44,13 +44,13 @@ void ddbc_sls_init(ddbc_sls *s, const char *file, const json_t *service,
 	/* file(...) paths start in the service's folder (standard input's is
 	 * the working folder). */
 	const char *slash = strcmp(file, "-") ? strrchr(file, '/') : NULL;
-	s->dir = slash ? xstrndup(file, slash == file ? 1 : (size_t)(slash - file)) : xstrdup("");
+	s->dir = slash ? ddbc_xstrndup(file, slash == file ? 1 : (size_t)(slash - file)) : ddbc_xstrdup("");
 	s->active = json_array();
 }
 
 void ddbc_sls_release(ddbc_sls *s)
 {
-	strbuf_release(&s->why);
+	ddbc_strbuf_release(&s->why);
 	free(s->dir);
 	json_decref(s->files);
 	json_decref(s->active);
@@ -78,7 +78,7 @@ static json_t *resolve(ddbc_sls *s, const json_t *v);
 static json_t *property(ddbc_sls *s, const char *path, bool raw)
 {
 	json_t *at = json_incref((json_t *)s->service);
-	char *copy = xstrdup(path);
+	char *copy = ddbc_xstrdup(path);
 	for (char *part = copy, *next; at && *path; part = next + 1) {
 		/* A variable on the way stands for its value (custom:
 		 * ${file(config.json)} and then ${self:custom.name}). */
@@ -122,7 +122,7 @@ static char *property_text(ddbc_sls *s, const char *path, const char *def)
 	const char *text = ddbc_import_number_text(v);
 	if (!text)
 		text = ddbc_import_string_text(v);
-	char *t = xstrdup(text ? text : def);
+	char *t = ddbc_xstrdup(text ? text : def);
 	json_decref(v);
 	return t;
 }
@@ -131,7 +131,7 @@ static char *property_text(ddbc_sls *s, const char *path, const char *def)
 static char *stage(ddbc_sls *s)
 {
 	const char *opt = given(s, "opt", "stage");
-	return opt ? xstrdup(opt) : property_text(s, "provider.stage", "dev");
+	return opt ? ddbc_xstrdup(opt) : property_text(s, "provider.stage", "dev");
 }
 
 /* A stage's parameter name, else json null. Framework v3 reads
@@ -187,7 +187,7 @@ static json_t *str_to_bool(ddbc_sls *s, const char *var, const args *a)
 {
 	if (!a->n || !a->has[0])
 		return fail(s, "'%s': strToBool has no input", var);
-	const char *t = strbuf_str(&a->v[0]);
+	const char *t = ddbc_strbuf_str(&a->v[0]);
 	while (*t == ' ' || *t == '\t' || *t == '\n' || *t == '\r')
 		t++;
 	size_t n = strlen(t);
@@ -198,7 +198,7 @@ static json_t *str_to_bool(ddbc_sls *s, const char *var, const args *a)
 		if (strlen(words[i]) == n && !strncasecmp(t, words[i], n))
 			return json_boolean(i < 2);
 	return fail(s, "'%s': strToBool takes \"true\", \"false\", \"0\" or \"1\", not \"%s\"",
-		    var, strbuf_str(&a->v[0]));
+		    var, ddbc_strbuf_str(&a->v[0]));
 }
 
 /* file(PATH):ADDRESS: the value at ADDRESS of the file's content (the
@@ -209,7 +209,7 @@ static json_t *file_value(ddbc_sls *s, const char *var, const args *a, const cha
 {
 	if (!a->n || !a->has[0] || !a->v[0].len)
 		return fail(s, "'%s': file(...) names no file", var);
-	const char *path = strbuf_str(&a->v[0]);
+	const char *path = ddbc_strbuf_str(&a->v[0]);
 	const json_t *content = ddbc_sls_file(s, var, path);
 	if (!content)
 		return NULL;
@@ -217,9 +217,9 @@ static json_t *file_value(ddbc_sls *s, const char *var, const args *a, const cha
 			 : *address ? ddbc_sls_at(content, address) : content;
 	if (!at) {
 		if (!hint->len && json_is_null(content))
-			strbuf_addf(hint, "the service's folder holds no file %s", path);
+			ddbc_strbuf_addf(hint, "the service's folder holds no file %s", path);
 		else if (!hint->len)
-			strbuf_addf(hint, "%s holds nothing at '%s'", path, address);
+			ddbc_strbuf_addf(hint, "%s holds nothing at '%s'", path, address);
 		return json_null();
 	}
 	if (raw)
@@ -249,20 +249,20 @@ static json_t *source(ddbc_sls *s, const char *type, const char *address, const 
 {
 	if (call) {
 		strbuf name = STRBUF_INIT, var = STRBUF_INIT;
-		strbuf_addf(&name, "%s(", type);
+		ddbc_strbuf_addf(&name, "%s(", type);
 		for (int i = 0; i < call->n && i < MAX_ARGS; i++)
-			strbuf_addf(&name, "%s%s", i ? ", " : "", strbuf_str(&call->v[i]));
-		strbuf_addch(&name, ')');
-		strbuf_addf(&var, "${%s%s%s}", strbuf_str(&name), *address ? ":" : "", address);
-		const char *g = given_call(s, strbuf_str(&name), address);
+			ddbc_strbuf_addf(&name, "%s%s", i ? ", " : "", ddbc_strbuf_str(&call->v[i]));
+		ddbc_strbuf_addch(&name, ')');
+		ddbc_strbuf_addf(&var, "${%s%s%s}", ddbc_strbuf_str(&name), *address ? ":" : "", address);
+		const char *g = given_call(s, ddbc_strbuf_str(&name), address);
 		json_t *r = g                          ? json_string(g)
-			  : !strcmp(type, "file")      ? file_value(s, strbuf_str(&var), call, address,
+			  : !strcmp(type, "file")      ? file_value(s, ddbc_strbuf_str(&var), call, address,
 								    raw, hint)
-			  : !strcmp(type, "strToBool") ? str_to_bool(s, strbuf_str(&var), call)
+			  : !strcmp(type, "strToBool") ? str_to_bool(s, ddbc_strbuf_str(&var), call)
 			  : fail(s, "'%s' names no variable source the Serverless Framework has",
-				 strbuf_str(&var));
-		strbuf_release(&name);
-		strbuf_release(&var);
+				 ddbc_strbuf_str(&var));
+		ddbc_strbuf_release(&name);
+		ddbc_strbuf_release(&var);
 		return r;
 	}
 	const char *g = given(s, type, address);
@@ -283,7 +283,7 @@ static json_t *source(ddbc_sls *s, const char *type, const char *address, const 
 	}
 	if (!strcmp(type, "aws") && !strcmp(address, "region")) {
 		const char *opt = given(s, "opt", "region");
-		char *r = opt ? xstrdup(opt) : property_text(s, "provider.region", "us-east-1");
+		char *r = opt ? ddbc_xstrdup(opt) : property_text(s, "provider.region", "us-east-1");
 		json_t *j = r ? json_string(r) : NULL;
 		free(r);
 		return j;
@@ -318,7 +318,7 @@ static void append_js_number(strbuf *out, const char *t)
 	snprintf(buf, sizeof(buf), "%.*e", p - 1, d);
 	char *e = strchr(buf, 'e');
 	if (!e) {  /* inf or nan: no JSON number is either */
-		strbuf_addstr(out, buf);
+		ddbc_strbuf_addstr(out, buf);
 		return;
 	}
 	int exp = atoi(e + 1);
@@ -333,23 +333,23 @@ static void append_js_number(strbuf *out, const char *t)
 		n--;
 	digits[n] = '\0';
 	if (neg && d != 0)  /* String(-0) is "0" */
-		strbuf_addch(out, '-');
+		ddbc_strbuf_addch(out, '-');
 	if (exp >= 21 || exp <= -7) {
-		strbuf_addch(out, digits[0]);
+		ddbc_strbuf_addch(out, digits[0]);
 		if (n > 1)
-			strbuf_addf(out, ".%s", digits + 1);
-		strbuf_addf(out, "e%c%d", exp < 0 ? '-' : '+', abs(exp));
+			ddbc_strbuf_addf(out, ".%s", digits + 1);
+		ddbc_strbuf_addf(out, "e%c%d", exp < 0 ? '-' : '+', abs(exp));
 	} else if (exp < 0) {
-		strbuf_addstr(out, "0.");
+		ddbc_strbuf_addstr(out, "0.");
 		for (int i = -1; i > exp; i--)
-			strbuf_addch(out, '0');
-		strbuf_addstr(out, digits);
+			ddbc_strbuf_addch(out, '0');
+		ddbc_strbuf_addstr(out, digits);
 	} else if ((size_t)exp + 1 >= n) {
-		strbuf_addstr(out, digits);
+		ddbc_strbuf_addstr(out, digits);
 		for (size_t i = n; i < (size_t)exp + 1; i++)
-			strbuf_addch(out, '0');
+			ddbc_strbuf_addch(out, '0');
 	} else {
-		strbuf_addf(out, "%.*s.%s", exp + 1, digits, digits + exp + 1);
+		ddbc_strbuf_addf(out, "%.*s.%s", exp + 1, digits, digits + exp + 1);
 	}
 }
 
@@ -360,9 +360,9 @@ static bool append_text(ddbc_sls *s, strbuf *out, const json_t *v, const char *v
 	if (num) {
 		append_js_number(out, num);
 	} else if (json_is_string(v)) {
-		strbuf_addstr(out, json_string_value(v));
+		ddbc_strbuf_addstr(out, json_string_value(v));
 	} else if (json_is_boolean(v)) {
-		strbuf_addstr(out, json_is_true(v) ? "true" : "false");
+		ddbc_strbuf_addstr(out, json_is_true(v) ? "true" : "false");
 	} else {
 		char *t = ddbc_import_scalar_text(v);  /* integers */
 		if (t)
@@ -400,7 +400,7 @@ static bool quoted(parser *p, strbuf *out)
 	for (; p->str[p->i] && p->str[p->i] != q; p->i++) {
 		if (q == '"' && p->str[p->i] == '\\' && p->str[p->i + 1])
 			p->i++;
-		strbuf_addch(out, p->str[p->i]);
+		ddbc_strbuf_addch(out, p->str[p->i]);
 	}
 	if (!p->str[p->i])
 		return false;
@@ -431,7 +431,7 @@ static bool piece(ddbc_sls *s, parser *p, strbuf *out, const char *stops, bool c
 			*vars = true;
 			continue;
 		}
-		strbuf_addch(out, ch);
+		ddbc_strbuf_addch(out, ch);
 		p->i++;
 	}
 	while (out->len && out->buf[out->len - 1] == ' ')
@@ -492,7 +492,7 @@ static bool arguments(ddbc_sls *s, parser *p, args *a)
 			p->i++;
 			continue;
 		}
-		strbuf_reset(&a->v[k]);
+		ddbc_strbuf_reset(&a->v[k]);
 		if (ch == '"' || ch == '\'') {
 			if (!quoted(p, &a->v[k]))
 				return fail(s, "'%s': a quoted argument that does not end", p->str),
@@ -505,15 +505,15 @@ static bool arguments(ddbc_sls *s, parser *p, args *a)
 			bool vars = false;
 			if (!piece(s, p, &a->v[k], ",)", true, &vars))
 				return false;
-			json_t *lit = vars ? NULL : literal(strbuf_str(&a->v[k]));
+			json_t *lit = vars ? NULL : literal(ddbc_strbuf_str(&a->v[k]));
 			if (lit && ddbc_import_number_text(lit)) {
-				char *t = xstrdup(ddbc_import_number_text(lit));
-				strbuf_reset(&a->v[k]);
+				char *t = ddbc_xstrdup(ddbc_import_number_text(lit));
+				ddbc_strbuf_reset(&a->v[k]);
 				append_js_number(&a->v[k], t);
 				free(t);
 			} else if (json_is_integer(lit)) {
-				strbuf_reset(&a->v[k]);
-				strbuf_addf(&a->v[k], "%lld", (long long)json_integer_value(lit));
+				ddbc_strbuf_reset(&a->v[k]);
+				ddbc_strbuf_addf(&a->v[k], "%lld", (long long)json_integer_value(lit));
 			}
 			json_decref(lit);
 		}
@@ -540,9 +540,9 @@ static bool one_source(ddbc_sls *s, parser *p, const char *type, json_t **value)
 		ok = address(s, p, &addr);
 	}
 	if (!p->first[0])
-		snprintf(p->first, sizeof(p->first), "%s:%s", type, strbuf_str(&addr));
+		snprintf(p->first, sizeof(p->first), "%s:%s", type, ddbc_strbuf_str(&addr));
 	if (ok && !p->skip) {
-		json_t *v = source(s, type, strbuf_str(&addr), is_call ? &call : NULL,
+		json_t *v = source(s, type, ddbc_strbuf_str(&addr), is_call ? &call : NULL,
 				   p->raw && p->nest == 1, p->hint);
 		ok = v != NULL;
 		if (v && !json_is_null(v))
@@ -550,9 +550,9 @@ static bool one_source(ddbc_sls *s, parser *p, const char *type, json_t **value)
 		else
 			json_decref(v);
 	}
-	strbuf_release(&addr);
+	ddbc_strbuf_release(&addr);
 	for (int i = 0; i < MAX_ARGS; i++)
-		strbuf_release(&call.v[i]);
+		ddbc_strbuf_release(&call.v[i]);
 	return ok;
 }
 
@@ -566,7 +566,7 @@ static bool fallback(ddbc_sls *s, parser *p, json_t **value)
 	if (ch == '"' || ch == '\'') {
 		ok = quoted(p, &t);
 		if (ok && !p->skip)
-			*value = json_string(strbuf_str(&t));
+			*value = json_string(ddbc_strbuf_str(&t));
 		if (!ok)
 			fail(s, "'%s': a quoted fallback that does not end", p->str);
 		spaces(p);
@@ -574,23 +574,23 @@ static bool fallback(ddbc_sls *s, parser *p, json_t **value)
 		/* strchr finds the terminator too: the end is no literal's */
 		while (isalnum((unsigned char)p->str[p->i]) ||
 		       (p->str[p->i] && strchr(".-+", p->str[p->i])))
-			strbuf_addch(&t, p->str[p->i++]);
+			ddbc_strbuf_addch(&t, p->str[p->i++]);
 		spaces(p);
 		if (t.len && (p->str[p->i] == ':' || p->str[p->i] == '(') &&
 		    islower((unsigned char)t.buf[0])) {
-			ok = one_source(s, p, strbuf_str(&t), value);
+			ok = one_source(s, p, ddbc_strbuf_str(&t), value);
 		} else {
-			json_t *lit = literal(strbuf_str(&t));
+			json_t *lit = literal(ddbc_strbuf_str(&t));
 			ok = lit != NULL;
 			if (!lit)
 				fail(s, "'%s': the fallback '%s' is no source, quoted string, number "
-				     "or boolean", p->str, strbuf_str(&t));
+				     "or boolean", p->str, ddbc_strbuf_str(&t));
 			else if (!p->skip && !json_is_null(lit))
 				*value = json_incref(lit);
 			json_decref(lit);
 		}
 	}
-	strbuf_release(&t);
+	ddbc_strbuf_release(&t);
 	return ok;
 }
 
@@ -613,7 +613,7 @@ static int variable(ddbc_sls *s, parser *p, json_t **out)
 		     MAX_STEPS, MAX_TOTAL, MAX_DEPTH);
 		return -1;
 	}
-	char *type = xstrndup(p->str + start + 2, j - start - 2);
+	char *type = ddbc_xstrndup(p->str + start + 2, j - start - 2);
 	bool outer_skip = p->skip;
 	char outer_first[sizeof(p->first)];
 	memcpy(outer_first, p->first, sizeof(outer_first));
@@ -634,7 +634,7 @@ static int variable(ddbc_sls *s, parser *p, json_t **out)
 		ok = fail(s, "'%s': a variable that does not end with '}'", p->str) != NULL;
 	if (ok && !value && !p->skip && hint.len)
 		ok = fail(s, "'%.*s' resolves to no value, which `serverless` refuses too: %s",
-			  (int)(p->i + 1 - start), p->str + start, strbuf_str(&hint)) != NULL;
+			  (int)(p->i + 1 - start), p->str + start, ddbc_strbuf_str(&hint)) != NULL;
 	else if (ok && !value && !p->skip)
 		ok = fail(s, "'%.*s' resolves to no value, which `serverless` refuses too: %s%s%s",
 			   (int)(p->i + 1 - start), p->str + start,
@@ -643,7 +643,7 @@ static int variable(ddbc_sls *s, parser *p, json_t **out)
 			   !strcmp(type, "self") ? "" : "=VALUE or a fallback") != NULL;
 	free(type);
 	memcpy(p->first, outer_first, sizeof(outer_first));
-	strbuf_release(&hint);
+	ddbc_strbuf_release(&hint);
 	p->hint = outer_hint;
 	p->nest--;
 	if (!ok) {
@@ -667,23 +667,23 @@ static json_t *resolve_string(ddbc_sls *s, const char *str)
 	json_t *whole = NULL;
 	while (str[p.i]) {
 		if (str[p.i] == '\\' && str[p.i + 1]) {  /* \$ is no variable */
-			strbuf_add(&out, str + p.i, 2);
+			ddbc_strbuf_add(&out, str + p.i, 2);
 			p.i += 2;
 			continue;
 		}
 		if (str[p.i] != '$' || str[p.i + 1] != '{') {
-			strbuf_addch(&out, str[p.i++]);
+			ddbc_strbuf_addch(&out, str[p.i++]);
 			continue;
 		}
 		size_t start = p.i;
 		json_t *v = NULL;
 		int r = variable(s, &p, &v);
 		if (r < 0) {
-			strbuf_release(&out);
+			ddbc_strbuf_release(&out);
 			return NULL;
 		}
 		if (r == 0) {  /* CloudFormation's: kept, variables inside it resolved */
-			strbuf_add(&out, "${", 2);
+			ddbc_strbuf_add(&out, "${", 2);
 			p.i += 2;
 			continue;
 		}
@@ -694,12 +694,12 @@ static json_t *resolve_string(ddbc_sls *s, const char *str)
 		bool ok = append_text(s, &out, v, str);
 		json_decref(v);
 		if (!ok) {
-			strbuf_release(&out);
+			ddbc_strbuf_release(&out);
 			return NULL;
 		}
 	}
-	json_t *r = whole ? whole : json_string(strbuf_str(&out));
-	strbuf_release(&out);
+	json_t *r = whole ? whole : json_string(ddbc_strbuf_str(&out));
+	ddbc_strbuf_release(&out);
 	return r;
 }
 
@@ -750,7 +750,7 @@ static json_t *resolve(ddbc_sls *s, const json_t *v)
 
 json_t *ddbc_sls_resolve(ddbc_sls *s, const json_t *v)
 {
-	strbuf_reset(&s->why);
+	ddbc_strbuf_reset(&s->why);
 	s->steps = 0;
 	s->depth = 0;
 	return resolve(s, v);
@@ -758,7 +758,7 @@ json_t *ddbc_sls_resolve(ddbc_sls *s, const json_t *v)
 
 char *ddbc_sls_stage(ddbc_sls *s)
 {
-	strbuf_reset(&s->why);
+	ddbc_strbuf_reset(&s->why);
 	s->depth = 0;
 	return stage(s);
 }
@@ -807,8 +807,8 @@ refused:
 /* Replaces s->why by "where: why". Returns NULL. */
 static json_t *at_where(ddbc_sls *s, const char *where)
 {
-	char *why = strbuf_detach(&s->why);
-	strbuf_addf(&s->why, "%s: %s", where, why);
+	char *why = ddbc_strbuf_detach(&s->why);
+	ddbc_strbuf_addf(&s->why, "%s: %s", where, why);
 	free(why);
 	return NULL;
 }
@@ -832,7 +832,7 @@ static json_t *fragment(ddbc_sls *s, const json_t *v, const char *where)
 	json_object_foreach(f, k, e) {
 		json_t *m = expand(s, e);
 		if (!m && !ddbc_cfn_tables_read(k)) {  /* Outputs: no table reads it */
-			strbuf_reset(&s->why);
+			ddbc_strbuf_reset(&s->why);
 			continue;
 		}
 		if (!m) {
@@ -848,7 +848,7 @@ static json_t *fragment(ddbc_sls *s, const json_t *v, const char *where)
 			json_t *e2;
 			json_object_foreach(m, k2, e2) {
 				json_t *x = expand(s, e2);
-				strbuf_reset(&s->why);
+				ddbc_strbuf_reset(&s->why);
 				json_object_set_new(each, k2, x ? x : json_incref(e2));
 			}
 			json_decref(m);
@@ -892,7 +892,7 @@ static json_t *merge_fragments(ddbc_sls *s, const json_t *list)
 
 json_t *ddbc_sls_resources(ddbc_sls *s)
 {
-	strbuf_reset(&s->why);
+	ddbc_strbuf_reset(&s->why);
 	s->steps = 0;
 	s->depth = 0;
 	const json_t *res = json_object_get(s->service, "resources");

@@ -97,24 +97,24 @@ const json_t *ddbc_sls_file(ddbc_sls *s, const char *var, const char *written)
 			    var, written, (int)strlen(var) - 3, var + 2);
 	strbuf path = STRBUF_INIT;
 	if (written[0] != '/' && s->dir && *s->dir) {
-		strbuf_addf(&path, "%s/", s->dir);
+		ddbc_strbuf_addf(&path, "%s/", s->dir);
 		while (!strncmp(written, "./", 2))
 			written += 2;
 	}
-	strbuf_addstr(&path, written);
+	ddbc_strbuf_addstr(&path, written);
 	if (!s->files)
 		s->files = json_object();
-	json_t *cached = json_object_get(s->files, strbuf_str(&path));
+	json_t *cached = json_object_get(s->files, ddbc_strbuf_str(&path));
 	if (cached) {
-		strbuf_release(&path);
+		ddbc_strbuf_release(&path);
 		/* [content], or the reason it could not be read. */
 		return json_is_array(cached) ? json_array_get(cached, 0)
 					     : fail(s, "%s", json_string_value(cached));
 	}
-	json_t *v = read_file(s, var, strbuf_str(&path));
-	json_object_set_new(s->files, strbuf_str(&path),
+	json_t *v = read_file(s, var, ddbc_strbuf_str(&path));
+	json_object_set_new(s->files, ddbc_strbuf_str(&path),
 			    v ? json_pack("[o]", v) : json_stringn_nocheck(s->why.buf, s->why.len));
-	strbuf_release(&path);
+	ddbc_strbuf_release(&path);
 	return v;
 }
 
@@ -132,7 +132,7 @@ static const json_t *step(const json_t *v, const char *part, size_t n)
 	}
 	if (!json_is_object(v))
 		return NULL;
-	char *key = xstrndup(part, n);
+	char *key = ddbc_xstrndup(part, n);
 	const json_t *r = json_object_get(v, key);
 	free(key);
 	return r;

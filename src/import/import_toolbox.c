@@ -69,7 +69,7 @@ static int name_of(void *ctx, const char *name, unsigned width, strbuf *out)
 	if (!a) {
 		e->said = true;
 		return ddbc_import_fail(e->file, "%s: its link reads '%s', no attribute of the "
-					"entity; declare it", strbuf_str(&e->what), name);
+					"entity; declare it", ddbc_strbuf_str(&e->what), name);
 	}
 	const char *s = stored(e->attributes, name);
 	const char *t = str(a, "type");
@@ -77,10 +77,10 @@ static int name_of(void *ctx, const char *name, unsigned width, strbuf *out)
 	    (width && (!t || strcmp(t, "number")))) {
 		e->said = true;
 		return ddbc_import_fail(e->file, "%s: attribute '%s' %s; change the link",
-					strbuf_str(&e->what), name, width ? "is padded, and ddbc pads "
+					ddbc_strbuf_str(&e->what), name, width ? "is padded, and ddbc pads "
 					"numbers only" : "has a name ddbc cannot use in a template");
 	}
-	strbuf_addf(out, width ? "{%s:0%u}" : "{%s}", s, width);
+	ddbc_strbuf_addf(out, width ? "{%s:0%u}" : "{%s}", s, width);
 	return 0;
 }
 
@@ -89,9 +89,9 @@ static void quoted(strbuf *sb, const char *src)
 {
 	size_t n = 0;
 	for (const char *p = src; *p && n < 60; p++, n++)
-		strbuf_addch(sb, (unsigned char)*p < 0x20 || *p == 0x7f ? ' ' : *p);
+		ddbc_strbuf_addch(sb, (unsigned char)*p < 0x20 || *p == 0x7f ? ' ' : *p);
 	if (strlen(src) > 60)
-		strbuf_addstr(sb, "...");
+		ddbc_strbuf_addstr(sb, "...");
 }
 
 static int cannot(struct tb *e, const char *src)
@@ -102,8 +102,8 @@ static int cannot(struct tb *e, const char *src)
 	quoted(&q, src);
 	ddbc_import_fail(e->file, "%s: its value is computed by code ddbc cannot read as a "
 			 "template ('%s'); link it as a sum of strings and attributes, or "
-			 "declare the key in ddbc", strbuf_str(&e->what), strbuf_str(&q));
-	strbuf_release(&q);
+			 "declare the key in ddbc", ddbc_strbuf_str(&e->what), ddbc_strbuf_str(&q));
+	ddbc_strbuf_release(&q);
 	return -1;
 }
 
@@ -252,7 +252,7 @@ static int transformed(struct tb *e, const char *n, const char *name, const json
 	if (!is_prefix || !strcmp(n, name) || strchr(n, '{') || strchr(n, '}') ||
 	    strchr(n, ':') || strcmp(str(a, "type") ? str(a, "type") : "", "string"))
 		return ddbc_import_fail(e->file, "%s: a key Toolbox saves through %s ddbc cannot "
-					"hold as a template%s; link the key instead", strbuf_str(&e->what),
+					"hold as a template%s; link the key instead", ddbc_strbuf_str(&e->what),
 					is_prefix ? "a prefix transformer" : "a transformer",
 					is_prefix ? " unless it is saved under another name (savedAs)"
 					: "");
@@ -260,11 +260,11 @@ static int transformed(struct tb *e, const char *n, const char *name, const json
 	ddbc_import_literal(&t, prefix, strlen(prefix));
 	delim = delim ? delim : "#";
 	ddbc_import_literal(&t, delim, strlen(delim));
-	strbuf_addf(&t, "{%s}", n);
+	ddbc_strbuf_addf(&t, "{%s}", n);
 	json_object_set_new(x, "type", json_string("S"));
 	json_object_del(x, "required");
-	json_object_set_new(x, "template", json_string(strbuf_str(&t)));
-	strbuf_release(&t);
+	json_object_set_new(x, "template", json_string(ddbc_strbuf_str(&t)));
+	ddbc_strbuf_release(&t);
 	json_t *part = json_pack("{ss sb}", "type", "S", "stored", 0);
 	ddbc_import_set_comment(e->run, part, "stored",
 				"only inside %s: Toolbox saves it prefixed there",
@@ -296,8 +296,8 @@ static int attributes(struct tb *e, const json_t *t, const json_t *links, json_t
 			json_object_set_new(x, "enum", en);
 		const char *src = str(links, n);
 		const char *tpl = str(keys, name);
-		strbuf_reset(&e->what);
-		strbuf_addf(&e->what, "entity '%s' attribute '%s'", e->ename, n);
+		ddbc_strbuf_reset(&e->what);
+		ddbc_strbuf_addf(&e->what, "entity '%s' attribute '%s'", e->ename, n);
 		const json_t *tr = json_object_get(a, "transform");
 		if (tr && transformed(e, n, name, a, tr, x, attrs) < 0)
 			return -1;
@@ -307,14 +307,14 @@ static int attributes(struct tb *e, const json_t *t, const json_t *links, json_t
 		    json_is_true(json_object_get(a, "key")))
 			return ddbc_import_fail(e->file, "%s: a key computed by code the JSON does "
 						"not hold; print the entity's links as "
-						"docs/import.md shows", strbuf_str(&e->what));
+						"docs/import.md shows", ddbc_strbuf_str(&e->what));
 		if (!src && !tpl)
 			continue;
 		strbuf out = STRBUF_INIT;
 		tb_link_how how = { name_of, e };
 		bool sparse = false;
 		if (!tpl && ddbc_import_tb_link(&how, src, &out, &sparse) < 0) {
-			strbuf_release(&out);
+			ddbc_strbuf_release(&out);
 			if (e->said || table_key(t, name))
 				return cannot(e, src);
 			/* a value the item stores, computed as it is written */
@@ -327,8 +327,8 @@ static int attributes(struct tb *e, const json_t *t, const json_t *links, json_t
 		json_object_del(x, "required");
 		if (sparse)
 			json_object_set_new(x, "required", json_false());
-		json_object_set_new(x, "template", json_string(tpl ? tpl : strbuf_str(&out)));
-		strbuf_release(&out);
+		json_object_set_new(x, "template", json_string(tpl ? tpl : ddbc_strbuf_str(&out)));
+		ddbc_strbuf_release(&out);
 	}
 	return 0;
 }
@@ -351,7 +351,7 @@ static int entity(ddbc_import_run *run, const char *file, const json_t *d, size_
 	int rc = table_of(&e, t, &table, &tname);
 	const char *compute = str(d, "computeKey");
 	if (rc == 0 && compute) {
-		strbuf_addf(&e.what, "entity '%s' computeKey", e.ename);
+		ddbc_strbuf_addf(&e.what, "entity '%s' computeKey", e.ename);
 		tb_link_how how = { name_of, &e };
 		if (ddbc_import_tb_compute(&how, compute, keys) < 0)
 			rc = cannot(&e, compute);
@@ -372,7 +372,7 @@ static int entity(ddbc_import_run *run, const char *file, const json_t *d, size_
 	}
 	if (rc == 0)
 		timestamps(run, json_object_get(d, "timestamps"), attrs);
-	strbuf_release(&e.what);
+	ddbc_strbuf_release(&e.what);
 	json_decref(keys);
 	if (rc < 0) {
 		json_decref(attrs);

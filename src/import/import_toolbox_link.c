@@ -79,15 +79,15 @@ static bool string_lit(lp *s, strbuf *lit)
 	const char *p = s->p + 1;
 	for (; *p && *p != q; p++) {
 		if (*p != '\\') {
-			strbuf_addch(lit, *p);
+			ddbc_strbuf_addch(lit, *p);
 			continue;
 		}
 		p++;
 		switch (*p) {
-		case 'n': strbuf_addch(lit, '\n'); break;
-		case 't': strbuf_addch(lit, '\t'); break;
+		case 'n': ddbc_strbuf_addch(lit, '\n'); break;
+		case 't': ddbc_strbuf_addch(lit, '\t'); break;
 		case '\\': case '"': case '\'': case '`': case '$': case '/':
-			strbuf_addch(lit, *p); break;
+			ddbc_strbuf_addch(lit, *p); break;
 		default: return false;
 		}
 	}
@@ -132,7 +132,7 @@ static bool ref(lp *s, strbuf *name)
 				s->p = save;
 				return false;
 			}
-			strbuf_add(name, s->p, m);
+			ddbc_strbuf_add(name, s->p, m);
 			s->p += m;
 			return true;
 		}
@@ -140,12 +140,12 @@ static bool ref(lp *s, strbuf *name)
 		return false;
 	}
 	strbuf local = STRBUF_INIT;
-	strbuf_add(&local, s->p, n);
-	const char *attr = ddbc_import_string_value(json_object_get(s->locals, strbuf_str(&local)));
-	strbuf_release(&local);
+	ddbc_strbuf_add(&local, s->p, n);
+	const char *attr = ddbc_import_string_value(json_object_get(s->locals, ddbc_strbuf_str(&local)));
+	ddbc_strbuf_release(&local);
 	if (!attr)
 		return false;
-	strbuf_addstr(name, attr);
+	ddbc_strbuf_addstr(name, attr);
 	s->p += n;
 	return true;
 }
@@ -171,12 +171,12 @@ static bool value(lp *s)
 	if (ok && eat(s, ".padStart")) {
 		strbuf pad = STRBUF_INIT;
 		ok = eat(s, "(") && number(s, &width) && eat(s, ",") && string_lit(s, &pad) &&
-		     eat(s, ")") && !strcmp(strbuf_str(&pad), "0");
-		strbuf_release(&pad);
+		     eat(s, ")") && !strcmp(ddbc_strbuf_str(&pad), "0");
+		ddbc_strbuf_release(&pad);
 	}
 	if (ok)
-		ok = s->how->name(s->how->ctx, strbuf_str(&name), width, s->out) == 0;
-	strbuf_release(&name);
+		ok = s->how->name(s->how->ctx, ddbc_strbuf_str(&name), width, s->out) == 0;
+	ddbc_strbuf_release(&name);
 	return ok;
 }
 
@@ -188,7 +188,7 @@ static bool template_lit(lp *s)
 	while (ok && *p && *p != '`') {
 		if (p[0] == '$' && p[1] == '{') {
 			ddbc_import_literal(s->out, lit.buf ? lit.buf : "", lit.len);
-			strbuf_reset(&lit);
+			ddbc_strbuf_reset(&lit);
 			s->p = p + 2;
 			ok = expr(s) && eat(s, "}");
 			p = s->p;
@@ -196,15 +196,15 @@ static bool template_lit(lp *s)
 			if (!strchr("\\`$'\"", p[1]))
 				ok = false;
 			else
-				strbuf_addch(&lit, p[1]);
+				ddbc_strbuf_addch(&lit, p[1]);
 			p += 2;
 		} else {
-			strbuf_addch(&lit, *p++);
+			ddbc_strbuf_addch(&lit, *p++);
 		}
 	}
 	ok = ok && *p == '`';
 	ddbc_import_literal(s->out, lit.buf ? lit.buf : "", lit.len);
-	strbuf_release(&lit);
+	ddbc_strbuf_release(&lit);
 	s->p = ok ? p + 1 : p;
 	return ok;
 }
@@ -221,10 +221,10 @@ static bool term(lp *s)
 	strbuf lit = STRBUF_INIT;
 	if (string_lit(s, &lit)) {
 		ddbc_import_literal(s->out, lit.buf ? lit.buf : "", lit.len);
-		strbuf_release(&lit);
+		ddbc_strbuf_release(&lit);
 		return true;
 	}
-	strbuf_release(&lit);
+	ddbc_strbuf_release(&lit);
 	if (eat(s, "(")) {
 		bool ok = ++s->depth < 32 && expr(s) && eat(s, ")");
 		s->depth--;
@@ -255,23 +255,23 @@ static bool params(lp *s)
 			if (!n)
 				return false;
 			strbuf a = STRBUF_INIT;
-			strbuf_add(&a, s->p, n);
+			ddbc_strbuf_add(&a, s->p, n);
 			s->p += n;
 			if (eat(s, ":")) {
 				size_t m = ident(s);
 				if (!m) {
-					strbuf_release(&a);
+					ddbc_strbuf_release(&a);
 					return false;
 				}
 				strbuf l = STRBUF_INIT;
-				strbuf_add(&l, s->p, m);
+				ddbc_strbuf_add(&l, s->p, m);
 				s->p += m;
-				json_object_set_new(s->locals, strbuf_str(&l), json_string(strbuf_str(&a)));
-				strbuf_release(&l);
+				json_object_set_new(s->locals, ddbc_strbuf_str(&l), json_string(ddbc_strbuf_str(&a)));
+				ddbc_strbuf_release(&l);
 			} else {
-				json_object_set_new(s->locals, strbuf_str(&a), json_string(strbuf_str(&a)));
+				json_object_set_new(s->locals, ddbc_strbuf_str(&a), json_string(ddbc_strbuf_str(&a)));
 			}
-			strbuf_release(&a);
+			ddbc_strbuf_release(&a);
 		} while (eat(s, ","));
 		if (!eat(s, "}"))
 			return false;
@@ -338,11 +338,11 @@ static bool guard(lp *s)
 	strbuf name = STRBUF_INIT;
 	bool ok;
 	do {
-		strbuf_reset(&name);
+		ddbc_strbuf_reset(&name);
 		ok = ref(s, &name) && (eat(s, "===") || eat(s, "==")) && eat(s, "undefined");
 	} while (ok && eat(s, "||"));
 	ok = ok && eat(s, "?") && eat(s, "undefined") && eat(s, ":");
-	strbuf_release(&name);
+	ddbc_strbuf_release(&name);
 	if (!ok)
 		s->p = save;
 	return ok;
@@ -370,7 +370,7 @@ int ddbc_import_tb_compute(const tb_link_how *how, const char *src, json_t *keys
 		strbuf name = STRBUF_INIT, out = STRBUF_INIT;
 		size_t n = ident(&s);
 		if (n) {
-			strbuf_add(&name, s.p, n);
+			ddbc_strbuf_add(&name, s.p, n);
 			s.p += n;
 		} else {
 			ok = string_lit(&s, &name);
@@ -378,9 +378,9 @@ int ddbc_import_tb_compute(const tb_link_how *how, const char *src, json_t *keys
 		s.out = &out;
 		ok = ok && eat(&s, ":") && expr(&s);
 		if (ok)
-			json_object_set_new(keys, strbuf_str(&name), json_string(strbuf_str(&out)));
-		strbuf_release(&name);
-		strbuf_release(&out);
+			json_object_set_new(keys, ddbc_strbuf_str(&name), json_string(ddbc_strbuf_str(&out)));
+		ddbc_strbuf_release(&name);
+		ddbc_strbuf_release(&out);
 		if (ok && !eat(&s, ",")) {
 			ok = eat(&s, "}");
 			break;

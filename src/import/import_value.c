@@ -22,10 +22,10 @@ int ddbc_import_fail(const char *file, const char *fmt, ...)
 	va_list ap;
 	strbuf msg = STRBUF_INIT;
 	va_start(ap, fmt);
-	strbuf_vaddf(&msg, fmt, ap);
+	ddbc_strbuf_vaddf(&msg, fmt, ap);
 	va_end(ap);
 	ddbc_cmd_error("import", "%s: %s", file, msg.buf);
-	strbuf_release(&msg);
+	ddbc_strbuf_release(&msg);
 	return -1;
 }
 
@@ -98,7 +98,7 @@ static json_t *item_at(const json_t *item, struct at *at);
 static json_t *refuse(struct at *at, const char *what)
 {
 	if (at->why && !at->why->len)
-		strbuf_addf(at->why, "attribute '%s' %s", strbuf_str(&at->path), what);
+		ddbc_strbuf_addf(at->why, "attribute '%s' %s", ddbc_strbuf_str(&at->path), what);
 	return NULL;
 }
 
@@ -107,11 +107,11 @@ static json_t *number_refused(struct at *at, const char *text)
 {
 	strbuf why = STRBUF_INIT;
 	if (!text || !ddbc_decimal_valid(text, strlen(text)))
-		strbuf_addstr(&why, "is no DynamoDB number (a string of decimal digits)");
+		ddbc_strbuf_addstr(&why, "is no DynamoDB number (a string of decimal digits)");
 	else
 		ddbc_decimal_dynamodb(text, strlen(text), &why);
-	refuse(at, strbuf_str(&why));
-	strbuf_release(&why);
+	refuse(at, ddbc_strbuf_str(&why));
+	ddbc_strbuf_release(&why);
 	return NULL;
 }
 
@@ -123,7 +123,7 @@ static json_t *plain_list(const json_t *a, const char *kind, struct at *at)
 	size_t i, mark = at->path.len;
 	const json_t *v;
 	json_array_foreach(a, i, v) {
-		strbuf_addf(&at->path, "[%zu]", i);
+		ddbc_strbuf_addf(&at->path, "[%zu]", i);
 		json_t *p = !kind ? value_at(v, at)
 			  : !ddbc_import_is_string(v) ? refuse(at, "is not a string")
 			  : strcmp(kind, "N") ? json_incref((json_t *)v)
@@ -183,8 +183,8 @@ static json_t *item_at(const json_t *item, struct at *at)
 	const json_t *v;
 	json_object_foreach((json_t *)item, k, v) {
 		if (mark)   /* every member of every sample: no printf */
-			strbuf_addch(&at->path, '.');
-		strbuf_addstr(&at->path, k);
+			ddbc_strbuf_addch(&at->path, '.');
+		ddbc_strbuf_addstr(&at->path, k);
 		json_t *p = value_at(v, at);
 		if (!p) {
 			json_decref(out);
@@ -200,22 +200,22 @@ static json_t *item_at(const json_t *item, struct at *at)
 json_t *ddbc_import_plain_value(const json_t *av)
 {
 	struct at at = { STRBUF_INIT, NULL };
-	strbuf_addstr(&at.path, "");
+	ddbc_strbuf_addstr(&at.path, "");
 	json_t *v = value_at(av, &at);
-	strbuf_release(&at.path);
+	ddbc_strbuf_release(&at.path);
 	return v;
 }
 
 json_t *ddbc_import_plain_item_why(const json_t *item, strbuf *why)
 {
 	struct at at = { STRBUF_INIT, why };
-	strbuf_addstr(&at.path, "");
+	ddbc_strbuf_addstr(&at.path, "");
 	if (why)
-		strbuf_reset(why);
+		ddbc_strbuf_reset(why);
 	json_t *v = json_is_object(item) ? item_at(item, &at) : NULL;
 	if (!v && why && !why->len)
-		strbuf_addstr(why, "it is not an object");
-	strbuf_release(&at.path);
+		ddbc_strbuf_addstr(why, "it is not an object");
+	ddbc_strbuf_release(&at.path);
 	return v;
 }
 

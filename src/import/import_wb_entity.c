@@ -101,16 +101,16 @@ static void index_facet(struct facets *fs, size_t i)
 	/* A literal with "{{" escapes is looked up as written: it then
 	 * matches no value's bytes and the facet is tried with the plain ones. */
 	strbuf key = STRBUF_INIT;
-	strbuf_addch(&key, k ? 'S' : 'P');
-	strbuf_add(&key, f->alias[k], literal_len(f->alias[k]));
-	json_t *list = strchr(strbuf_str(&key), '{') || strchr(strbuf_str(&key), '}')
-		     ? fs->plain : json_object_get(fs->by_prefix, strbuf_str(&key));
+	ddbc_strbuf_addch(&key, k ? 'S' : 'P');
+	ddbc_strbuf_add(&key, f->alias[k], literal_len(f->alias[k]));
+	json_t *list = strchr(ddbc_strbuf_str(&key), '{') || strchr(ddbc_strbuf_str(&key), '}')
+		     ? fs->plain : json_object_get(fs->by_prefix, ddbc_strbuf_str(&key));
 	if (!list) {
 		list = json_array();
-		json_object_set_new(fs->by_prefix, strbuf_str(&key), list);
+		json_object_set_new(fs->by_prefix, ddbc_strbuf_str(&key), list);
 	}
 	json_array_append_new(list, json_integer((json_int_t)i));
-	strbuf_release(&key);
+	ddbc_strbuf_release(&key);
 }
 
 /* Adds the facets whose literal prefix the item's key k starts with. */
@@ -120,8 +120,8 @@ static void prefixed(const struct facets *fs, const json_t *item, int k, json_t 
 	if (!v)
 		return;
 	strbuf key = STRBUF_INIT;
-	strbuf_addch(&key, k ? 'S' : 'P');
-	strbuf_addstr(&key, v);
+	ddbc_strbuf_addch(&key, k ? 'S' : 'P');
+	ddbc_strbuf_addstr(&key, v);
 	for (size_t len = strlen(v) + 1; len-- > 0;) {
 		const json_t *list = json_object_getn(fs->by_prefix, key.buf, len + 1);
 		size_t i;
@@ -129,7 +129,7 @@ static void prefixed(const struct facets *fs, const json_t *item, int k, json_t 
 		json_array_foreach(list, i, x)
 			json_array_append(out, (json_t *)x);
 	}
-	strbuf_release(&key);
+	ddbc_strbuf_release(&key);
 }
 
 static int by_name(const void *a, const void *b)
@@ -290,13 +290,13 @@ static char *unstored_name(const char *entity, const json_t *attrs)
 {
 	strbuf b = STRBUF_INIT;
 	for (int i = 1;; i++) {
-		strbuf_reset(&b);
-		strbuf_addch(&b, (char)tolower((unsigned char)entity[0]));
-		strbuf_addf(&b, "%sId", entity[0] ? entity + 1 : "");
+		ddbc_strbuf_reset(&b);
+		ddbc_strbuf_addch(&b, (char)tolower((unsigned char)entity[0]));
+		ddbc_strbuf_addf(&b, "%sId", entity[0] ? entity + 1 : "");
 		if (i > 1)
-			strbuf_addf(&b, "%d", i);
-		if (!name_taken(attrs, strbuf_str(&b)))
-			return strbuf_detach(&b);
+			ddbc_strbuf_addf(&b, "%d", i);
+		if (!name_taken(attrs, ddbc_strbuf_str(&b)))
+			return ddbc_strbuf_detach(&b);
 	}
 }
 
@@ -364,28 +364,28 @@ static char *alias_template(const char *alias, const json_t *attrs, const char *
 	for (const char *p = alias;; p++) {
 		size_t n = strcspn(p, "#");
 		bool pka = pk_alias && strlen(pk_alias) == n && !strncmp(p, pk_alias, n);
-		char *part = xstrndup(p, n);
+		char *part = ddbc_xstrndup(p, n);
 		if (is_name(p, n) && (json_object_get(attrs, part) || pka || has_lower(p, n))) {
 			const char *name = pka && strcmp(k, pk) ? pk : part;
 			self |= !strcmp(name, k);
 			/* A key part of a new name, never one generated code would
 			 * name as an attribute's (TaskId beside task_id). */
 			clash |= !json_object_get(attrs, name) && name_taken(attrs, name);
-			strbuf_addf(&t, "{%s}", name);
+			ddbc_strbuf_addf(&t, "{%s}", name);
 			placeholder = true;
 		} else {
-			strbuf_add(&t, p, n);
+			ddbc_strbuf_add(&t, p, n);
 			literal |= n > 0;
 		}
 		free(part);
 		p += n;
 		if (!*p)
 			break;
-		strbuf_addch(&t, '#');
+		ddbc_strbuf_addch(&t, '#');
 	}
 	if (literal && placeholder && !self && !clash)
-		return strbuf_detach(&t);
-	strbuf_release(&t);
+		return ddbc_strbuf_detach(&t);
+	ddbc_strbuf_release(&t);
 	return NULL;
 }
 
@@ -398,7 +398,7 @@ static bool fits_parts(const char *t, const char *v, const json_t *sample, const
 	for (;;) {
 		size_t tn = strcspn(t, "#"), vn = strcspn(v, "#");
 		if (t[0] == '{') {
-			char *name = xstrndup(t + 1, tn - 2);
+			char *name = ddbc_xstrndup(t + 1, tn - 2);
 			const json_t *a = json_object_get(attrs, name);
 			char *own = a && !json_is_false(json_object_get(a, "stored"))
 				  ? ddbc_import_scalar_text(json_object_get(sample, name)) : NULL;
@@ -446,13 +446,13 @@ static const char *alias_names(const char *g, const char *unstored, const char *
 	if (!g || !t)
 		return NULL;
 	strbuf ph = STRBUF_INIT;
-	strbuf_addf(&ph, "{%s}", unstored);
+	ddbc_strbuf_addf(&ph, "{%s}", unstored);
 	*name = NULL;
 	bool same = true;
 	for (const char *a = g, *b = t;;) {
 		size_t an = strcspn(a, "#"), bn = strcspn(b, "#");
 		if (an == ph.len && !strncmp(a, ph.buf, an) && bn > 2 && b[0] == '{' && !*name) {
-			*name = xstrndup(b + 1, bn - 2);
+			*name = ddbc_xstrndup(b + 1, bn - 2);
 			same = !json_object_get(attrs, *name) && !name_taken(attrs, *name);
 		} else {
 			same = an == bn && !strncmp(a, b, an);
@@ -464,7 +464,7 @@ static const char *alias_names(const char *g, const char *unstored, const char *
 		a += an + 1;
 		b += bn + 1;
 	}
-	strbuf_release(&ph);
+	ddbc_strbuf_release(&ph);
 	if (same && *name)
 		return t;
 	free(*name);
@@ -627,7 +627,7 @@ static char *alias_of(const json_t *f, const char *member)
 {
 	const char *a = ddbc_import_string_value(json_object_get(json_object_get(f,
 								"KeyAttributeAlias"), member));
-	return a ? xstrdup(a) : NULL;
+	return a ? ddbc_xstrdup(a) : NULL;
 }
 
 /* per's element i, an array made when first needed: most facets' lists
@@ -660,7 +660,7 @@ static void facets_init(struct facets *fs, const struct wb_table *w, const json_
 			json_t *per, json_t *per_ev)
 {
 	fs->n = json_array_size(facets);
-	fs->f = xcalloc(fs->n ? fs->n : 1, sizeof(*fs->f));
+	fs->f = ddbc_xcalloc(fs->n ? fs->n : 1, sizeof(*fs->f));
 	fs->key[0] = ddbc_import_string_value(json_object_get(w->table, "partition_key"));
 	fs->key[1] = ddbc_import_string_value(json_object_get(w->table, "sort_key"));
 	fs->by_prefix = json_object();
@@ -672,11 +672,11 @@ static void facets_init(struct facets *fs, const struct wb_table *w, const json_
 		json_array_append_new(per, or_null(facet_items(w, f, ev)));
 		json_array_append_new(per_ev, or_null(ev));
 		const char *fname = ddbc_import_string_value(json_object_get(f, "FacetName"));
-		x->name = fname ? xstrdup(fname) : NULL;
+		x->name = fname ? ddbc_xstrdup(fname) : NULL;
 		x->aliases[0] = alias_of(f, "PartitionKeyAlias");
 		x->aliases[1] = alias_of(f, "SortKeyAlias");
 		x->names = facet_names(f, w->table);
-		x->sorted = xcalloc(json_array_size(x->names) + 1, sizeof(*x->sorted));
+		x->sorted = ddbc_xcalloc(json_array_size(x->names) + 1, sizeof(*x->sorted));
 		size_t j;
 		const json_t *n;
 		json_array_foreach(x->names, j, n)
@@ -717,11 +717,11 @@ static json_t *facet_items(const struct wb_table *w, const json_t *f, json_t *ev
 	json_t *mine = json_array();
 	const char *fname = ddbc_import_string_value(json_object_get(f, "FacetName"));
 	strbuf where = STRBUF_INIT;
-	strbuf_addf(&where, "facet '%s' of table '%s'", fname ? fname : "", w->name);
-	ddbc_import_wb_items(w->run, w->file, strbuf_str(&where), json_object_get(f, "TableData"),
+	ddbc_strbuf_addf(&where, "facet '%s' of table '%s'", fname ? fname : "", w->name);
+	ddbc_import_wb_items(w->run, w->file, ddbc_strbuf_str(&where), json_object_get(f, "TableData"),
 			     mine,
 			     evidence);
-	strbuf_release(&where);
+	ddbc_strbuf_release(&where);
 	return mine;
 }
 

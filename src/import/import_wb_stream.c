@@ -135,7 +135,7 @@ static void grow(struct scan *sc)
 {
 	if (sc->nr == sc->cap) {
 		sc->cap = sc->cap ? 2 * sc->cap : 16;
-		sc->r = xrealloc(sc->r, sc->cap * sizeof(*sc->r));
+		sc->r = ddbc_xrealloc(sc->r, sc->cap * sizeof(*sc->r));
 	}
 }
 
@@ -170,10 +170,10 @@ static void items(struct scan *sc, int table, int facet)
 		json_t *part = p ? NULL : ddbc_import_plain_part(d);
 		json_decref(d);
 		json_array_append_new(r->items, p ? compact(p) : json_pack("{ssso*}", "why",
-									 strbuf_str(&why),
+									 ddbc_strbuf_str(&why),
 									 "part", part));
 	}
-	strbuf_release(&why);
+	ddbc_strbuf_release(&why);
 	sc->bad = sc->bad || !at(sc, ']');
 	r->end = sc->i;
 	sc->i++;
@@ -257,7 +257,7 @@ static json_t *facet_entry(struct scan *sc, size_t start, size_t end, size_t fir
 {
 	if (sc->s[start] != '{' || sc->nr - first > 1)
 		return NULL;
-	char *text = xmalloc(end - start + 1), *w = text;
+	char *text = ddbc_xmalloc(end - start + 1), *w = text;
 	size_t from = start;
 	bool in_string = false;
 	for (size_t k = first; k < sc->nr; k++) {
@@ -372,8 +372,8 @@ static json_t *region_array(json_t *root, const struct region *r)
 
 static void address(strbuf *b, const json_t *a)
 {
-	strbuf_reset(b);
-	strbuf_addf(b, "%p", (const void *)a);
+	ddbc_strbuf_reset(b);
+	ddbc_strbuf_addf(b, "%p", (const void *)a);
 }
 
 /* Registers each region's items under its skeleton array; false when a
@@ -385,11 +385,11 @@ static bool register_regions(json_t *prepared, json_t *root, struct scan *sc)
 	for (size_t k = 0; k < sc->nr && ok; k++) {
 		json_t *a = region_array(root, &sc->r[k]);
 		address(&b, a);
-		ok = a && !json_object_get(prepared, strbuf_str(&b));
+		ok = a && !json_object_get(prepared, ddbc_strbuf_str(&b));
 		if (ok)
-			json_object_set(prepared, strbuf_str(&b), sc->r[k].items);
+			json_object_set(prepared, ddbc_strbuf_str(&b), sc->r[k].items);
 	}
-	strbuf_release(&b);
+	ddbc_strbuf_release(&b);
 	return ok;
 }
 
@@ -399,9 +399,9 @@ static char *working_text(const ddbc_source *src, size_t *len)
 {
 	strbuf marked = STRBUF_INIT;
 	if (!ddbc_import_mark_numbers(src->text, src->len, &marked))
-		strbuf_add(&marked, src->text, src->len);
+		ddbc_strbuf_add(&marked, src->text, src->len);
 	*len = marked.len;
-	return strbuf_detach(&marked);
+	return ddbc_strbuf_detach(&marked);
 }
 
 json_t *ddbc_import_wb_load(ddbc_import_run *run, const char *file)
@@ -449,9 +449,9 @@ json_t *ddbc_import_wb_take(ddbc_import_run *run, const json_t *data)
 		return NULL;
 	strbuf b = STRBUF_INIT;
 	address(&b, data);
-	json_t *items = json_incref(json_object_get(prepared, strbuf_str(&b)));
-	json_object_del(prepared, strbuf_str(&b));
-	strbuf_release(&b);
+	json_t *items = json_incref(json_object_get(prepared, ddbc_strbuf_str(&b)));
+	json_object_del(prepared, ddbc_strbuf_str(&b));
+	ddbc_strbuf_release(&b);
 	return items;
 }
 
@@ -466,8 +466,8 @@ json_t *ddbc_import_wb_facet(ddbc_import_run *run, const json_t *f)
 	if (json_is_array(items) && json_is_array(data)) {
 		strbuf b = STRBUF_INIT;
 		address(&b, data);
-		json_object_set(run->prepared, strbuf_str(&b), (json_t *)items);
-		strbuf_release(&b);
+		json_object_set(run->prepared, ddbc_strbuf_str(&b), (json_t *)items);
+		ddbc_strbuf_release(&b);
 	}
 	return tree;
 }
@@ -488,7 +488,7 @@ void ddbc_import_wb_settle(ddbc_import_run *run, json_t *design, char **last, si
 		ddbc_import_set_written(run, text);
 		json_object_iter_set_new(entities, it, text);
 		free(*last);
-		*last = xstrdup(name);
+		*last = ddbc_xstrdup(name);
 	}
 	/* The comments set since mark were on the entities just written. */
 	ddbc_import_comments_forget(run, mark);

@@ -223,12 +223,12 @@ void ddbc_import_wb_items(ddbc_import_run *run, const char *file, const char *wh
 			json_array_append_new(items, p);
 		else
 			ddbc_warning("import", "%s: %s, sample item %zu: %s: left out",
-				     file, where, i + 1, strbuf_str(&why));
+				     file, where, i + 1, ddbc_strbuf_str(&why));
 		if (part)
 			json_array_append_new(evidence, part);
 		json_array_set_new(data, i, json_null());
 	}
-	strbuf_release(&why);
+	ddbc_strbuf_release(&why);
 }
 
 /* settled: as in struct wb_table. */
@@ -270,10 +270,10 @@ static int read_model_table(ddbc_import_run *run, const char *file, const json_t
 	if (!table)
 		goto out;
 	strbuf where = STRBUF_INIT;
-	strbuf_addf(&where, "table '%s'", tname);
-	ddbc_import_wb_items(run, file, strbuf_str(&where), json_object_get(t, "TableData"), items,
+	ddbc_strbuf_addf(&where, "table '%s'", tname);
+	ddbc_import_wb_items(run, file, ddbc_strbuf_str(&where), json_object_get(t, "TableData"), items,
 			     evidence);
-	strbuf_release(&where);
+	ddbc_strbuf_release(&where);
 	json_object_set(tables, tname, table);
 	struct wb_table w = { run, file, tname, t, table, types, keys, items, evidence, settled };
 	rc = ddbc_import_wb_entities(&w, design);

@@ -233,9 +233,9 @@ static size_t add_anchor(struct composer *c, const yaml_char_t *name, ddbc_node 
 {
 	/* A later alias may use the node: its entry's memory must stay. */
 	pin(c, arena);
-	xgrow((void **)&c->anchors, &c->anchors_cap, c->nanchors + 1, sizeof(struct anchor));
+	ddbc_xgrow((void **)&c->anchors, &c->anchors_cap, c->nanchors + 1, sizeof(struct anchor));
 	struct anchor *a = &c->anchors[c->nanchors++];
-	a->name = xstrdup((const char *)name);
+	a->name = ddbc_xstrdup((const char *)name);
 	a->node = node;
 	a->open = open;
 	return c->nanchors;
@@ -368,7 +368,7 @@ static void push(struct composer *c, ddbc_node_kind kind, const yaml_event_t *ev
 	node->loc = loc_of(ev->start_mark);
 	size_t section = streamed_section(c, kind);
 	size_t nested = section ? 0 : nested_section(c, kind, anchor != NULL);
-	xgrow((void **)&c->stack, &c->stack_cap, c->depth + 1, sizeof(struct frame));
+	ddbc_xgrow((void **)&c->stack, &c->stack_cap, c->depth + 1, sizeof(struct frame));
 	struct frame *f = &c->stack[c->depth++];
 	memset(f, 0, sizeof(*f));
 	f->node = node;
@@ -458,7 +458,7 @@ static void append(struct composer *c, ddbc_node *child, ddbc_loc where)
 			c->nested_streamed = false;
 		}
 	}
-	xgrow((void **)&c->kids, &c->kids_cap, c->nkids + 1, sizeof(ddbc_node *));
+	ddbc_xgrow((void **)&c->kids, &c->kids_cap, c->nkids + 1, sizeof(ddbc_node *));
 	c->kids[c->nkids++] = child;
 	f->n++;
 }
@@ -514,7 +514,7 @@ static size_t mark_duplicates(struct composer *c, ddbc_pair *pairs, size_t n, bo
 {
 	if (n <= 16)
 		return mark_duplicates_small(c, pairs, n, report);
-	ddbc_pair **order = xmalloc((n ? n : 1) * sizeof(*order));
+	ddbc_pair **order = ddbc_xmalloc((n ? n : 1) * sizeof(*order));
 	size_t m = 0;
 	for (size_t i = 0; i < n; i++)
 		if (pairs[i].key)
@@ -554,7 +554,7 @@ static void collect_merge(struct composer *c, ddbc_node *src, ddbc_pair **out, s
 		     ddbc_node_describe(src));
 		return;
 	}
-	xgrow((void **)out, cap, *n + src->n, sizeof(ddbc_pair));
+	ddbc_xgrow((void **)out, cap, *n + src->n, sizeof(ddbc_pair));
 	memcpy(*out + *n, src->u.pairs, src->n * sizeof(ddbc_pair));
 	*n += src->n;
 }
@@ -564,13 +564,13 @@ static void finish_map(struct composer *c, struct frame *f)
 	/* kids is NULL until some collection has a child. */
 	ddbc_node **items = f->n ? c->kids + f->base : NULL;
 	size_t n = 0, explicit_n;
-	xgrow((void **)&c->pairs, &c->pairs_cap, f->n / 2 + 1, sizeof(ddbc_pair));
+	ddbc_xgrow((void **)&c->pairs, &c->pairs_cap, f->n / 2 + 1, sizeof(ddbc_pair));
 	ddbc_pair *pairs = c->pairs;
 	ddbc_node **merges = NULL;
 	size_t nmerges = 0, merges_cap = 0;
 	for (size_t i = 0; i + 1 < f->n; i += 2) {
 		if (is_merge_key(items[i])) {
-			xgrow((void **)&merges, &merges_cap, nmerges + 1, sizeof(*merges));
+			ddbc_xgrow((void **)&merges, &merges_cap, nmerges + 1, sizeof(*merges));
 			merges[nmerges++] = items[i + 1];
 			continue;
 		}
@@ -844,7 +844,7 @@ ddbc_node *ddbc_yaml_load_streamed(ddbc_arena *arena, const ddbc_source *src, dd
 		c.member_scratch = ddbc_arena_new();
 	}
 	if (!yaml_parser_initialize(&c.parser))
-		xalloc_die();
+		ddbc_xalloc_die();
 	yaml_parser_set_input(&c.parser, read_input, &c);
 	yaml_parser_set_encoding(&c.parser, YAML_UTF8_ENCODING);
 

@@ -225,7 +225,7 @@ static void load_table(loader *L, const ddbc_pair *pair, ddbc_table *t)
  * `table:`; see check_untabled. */
 static void note_untabled(entries *list, size_t i)
 {
-	xgrow(&list->items, &list->cap, list->n + 1, sizeof(size_t));
+	ddbc_xgrow(&list->items, &list->cap, list->n + 1, sizeof(size_t));
 	((size_t *)list->items)[list->n++] = i;
 }
 
@@ -239,8 +239,8 @@ static void check_number_enum(loader *L, const ddbc_attr *a, const ddbc_node *v)
 	strbuf why = STRBUF_INIT;
 	if (!ddbc_decimal_dynamodb(v->u.text, v->n, &why))
 		ddbc_load_schema(L, v->loc, "enum value '%s' of Number attribute '%s' %s", v->u.text,
-				 a->name.s, strbuf_str(&why));
-	strbuf_release(&why);
+				 a->name.s, ddbc_strbuf_str(&why));
+	ddbc_strbuf_release(&why);
 }
 
 static void load_type(loader *L, const ddbc_node *v, ddbc_attr *a)

@@ -205,16 +205,16 @@ bool ddbc_load_word_in(loader *L, const ddbc_node *v, const char *key,
 	}
 	strbuf list = STRBUF_INIT;
 	for (size_t i = 0; i < n; i++)
-		strbuf_addf(&list, "%s%s", i ? ", " : "", words[i]);
+		ddbc_strbuf_addf(&list, "%s%s", i ? ", " : "", words[i]);
 	const char *hint = ddbc_suggest(v->u.text, words, n);
 	if (hint)
 		ddbc_load_schema(L, v->loc,
 				 "unknown %s '%s'; expected one of %s (did you mean '%s'?)", key,
-				 v->u.text, strbuf_str(&list), hint);
+				 v->u.text, ddbc_strbuf_str(&list), hint);
 	else
 		ddbc_load_schema(L, v->loc, "unknown %s '%s'; expected one of %s", key, v->u.text,
-				 strbuf_str(&list));
-	strbuf_release(&list);
+				 ddbc_strbuf_str(&list));
+	ddbc_strbuf_release(&list);
 	return false;
 }
 

@@ -231,9 +231,9 @@ static char *policy_path(loader *L, const char *path)
 	const char *slash = strrchr(design, '/');
 	strbuf out = STRBUF_INIT;
 	if (path[0] != '/' && slash && strcmp(design, "-"))
-		strbuf_add(&out, design, (size_t)(slash - design) + 1);
-	strbuf_addstr(&out, path);
-	return strbuf_detach(&out);
+		ddbc_strbuf_add(&out, design, (size_t)(slash - design) + 1);
+	ddbc_strbuf_addstr(&out, path);
+	return ddbc_strbuf_detach(&out);
 }
 
 /* The policy document read from file, in the arena; NULL with a finding.

@@ -35,7 +35,7 @@ static bool read_class(json_t *c, const char *where, const char *region, const c
 	double *fig[] = { &out->write_request_million, &out->read_request_million,
 			  &out->wcu_hour, &out->rcu_hour, &out->storage_gb_month };
 	if (!json_is_object(c)) {
-		strbuf_addf(err, "%s: regions.%s.%s must be an object of prices", where, region,
+		ddbc_strbuf_addf(err, "%s: regions.%s.%s must be an object of prices", where, region,
 			    cls);
 		return false;
 	}
@@ -43,7 +43,7 @@ static bool read_class(json_t *c, const char *where, const char *region, const c
 		json_t *v = json_object_get(c, figure_names[i]);
 		if (!json_is_number(v) || !isfinite(json_number_value(v)) ||
 		    json_number_value(v) < 0) {
-			strbuf_addf(err, "%s: regions.%s.%s.%s must be a price in US dollars of "
+			ddbc_strbuf_addf(err, "%s: regions.%s.%s.%s must be a price in US dollars of "
 					 "at least 0%s",
 				    where, region, cls, figure_names[i], v ? "" : " (it is missing)");
 			return false;
@@ -56,7 +56,7 @@ static bool read_class(json_t *c, const char *where, const char *region, const c
 static char *text_or(json_t *root, const char *key, const char *dflt)
 {
 	json_t *v = json_object_get(root, key);
-	return xstrdup(json_is_string(v) ? json_string_value(v) : dflt);
+	return ddbc_xstrdup(json_is_string(v) ? json_string_value(v) : dflt);
 }
 
 /* The region's entry, or a message listing the regions there are. */
@@ -65,15 +65,15 @@ static json_t *find_region(json_t *regions, const char *where, const char *regio
 	json_t *r = json_object_get(regions, region);
 	if (r)
 		return r;
-	strbuf_addf(err, "%s has no prices for region '%s' (regions:", where, region);
+	ddbc_strbuf_addf(err, "%s has no prices for region '%s' (regions:", where, region);
 	const char *name;
 	json_t *v;
 	const char *sep = " ";
 	json_object_foreach(regions, name, v) {
-		strbuf_addf(err, "%s%s", sep, name);
+		ddbc_strbuf_addf(err, "%s%s", sep, name);
 		sep = ", ";
 	}
-	strbuf_addstr(err, ")");
+	ddbc_strbuf_addstr(err, ")");
 	return NULL;
 }
 
@@ -86,7 +86,7 @@ bool ddbc_prices_load(const char *file, const char *region, ddbc_prices *out, st
 	if (file) {
 		FILE *f = ddbc_input_fopen(file);
 		if (!f) {
-			strbuf_addf(err, "%s: %s", file, strerror(errno));
+			ddbc_strbuf_addf(err, "%s: %s", file, strerror(errno));
 			return false;
 		}
 		root = json_loadf(f, JSON_REJECT_DUPLICATES, &je);
@@ -97,17 +97,17 @@ bool ddbc_prices_load(const char *file, const char *region, ddbc_prices *out, st
 	const char *where = file ? file : "the compiled-in price table";
 	if (!root) {
 		if (je.line > 0)
-			strbuf_addf(err, "%s:%d:%d: not a price file: %s", where, je.line, je.column,
+			ddbc_strbuf_addf(err, "%s:%d:%d: not a price file: %s", where, je.line, je.column,
 				    je.text);
 		else
-			strbuf_addf(err, "%s: %s", where, je.text);
+			ddbc_strbuf_addf(err, "%s: %s", where, je.text);
 		return false;
 	}
 	bool ok = false;
 	json_t *regions = json_object_get(root, "regions");
 	json_t *r;
 	if (!json_is_object(root) || !json_is_object(regions))
-		strbuf_addf(err, "%s: field 'regions' must be an object of regions", where);
+		ddbc_strbuf_addf(err, "%s: field 'regions' must be an object of regions", where);
 	else if ((r = find_region(regions, where, region, err))) {
 		ok = true;
 		for (size_t c = 0; ok && c < 2; c++)
@@ -115,10 +115,10 @@ bool ddbc_prices_load(const char *file, const char *region, ddbc_prices *out, st
 					class_names[c], &out->cls[c], err);
 	}
 	if (ok) {
-		out->region = xstrdup(region);
+		out->region = ddbc_xstrdup(region);
 		out->date = text_or(root, "date", "unknown");
 		out->source = text_or(root, "source", "unknown");
-		out->file = file ? xstrdup(file) : NULL;
+		out->file = file ? ddbc_xstrdup(file) : NULL;
 	}
 	json_decref(root);
 	return ok;

@@ -29,7 +29,7 @@ static ddbc_table *find_table(const ddbc_design *g, ddbc_name ref, ddbc_diags *d
 	ddbc_table *t = ddbc_design_table(g, ref.s);
 	if (t || g->incomplete)
 		return t;
-	const char **names = xmalloc((g->ntables + 1) * sizeof(char *));
+	const char **names = ddbc_xmalloc((g->ntables + 1) * sizeof(char *));
 	for (size_t i = 0; i < g->ntables; i++)
 		names[i] = g->tables[i].name.s;
 	unresolved(d, ref, "table", "", names, g->ntables);
@@ -39,7 +39,7 @@ static ddbc_table *find_table(const ddbc_design *g, ddbc_name ref, ddbc_diags *d
 
 static const char **index_names(const ddbc_table *t, size_t *n)
 {
-	const char **names = xmalloc((t->ngsi + t->nlsi + 1) * sizeof(char *));
+	const char **names = ddbc_xmalloc((t->ngsi + t->nlsi + 1) * sizeof(char *));
 	*n = 0;
 	for (size_t i = 0; i < t->ngsi; i++)
 		names[(*n)++] = t->gsi[i].name.s;
@@ -53,9 +53,9 @@ static void unresolved_index(ddbc_diags *d, const ddbc_table *t, ddbc_name ref)
 	size_t n;
 	const char **names = index_names(t, &n);
 	strbuf where = STRBUF_INIT;
-	strbuf_addf(&where, " on table '%s'", t->name.s);
-	unresolved(d, ref, "index", strbuf_str(&where), names, n);
-	strbuf_release(&where);
+	ddbc_strbuf_addf(&where, " on table '%s'", t->name.s);
+	unresolved(d, ref, "index", ddbc_strbuf_str(&where), names, n);
+	ddbc_strbuf_release(&where);
 	free(names);
 }
 
@@ -149,9 +149,9 @@ static void unstored_attr(ddbc_diags *d, const ddbc_table *t, ddbc_name name, co
 		return;
 	}
 	strbuf where = STRBUF_INIT;
-	strbuf_addf(&where, " on any entity of table '%s'%s", t->name.s, what);
-	unresolved(d, name, "attribute", strbuf_str(&where), NULL, 0);
-	strbuf_release(&where);
+	ddbc_strbuf_addf(&where, " on any entity of table '%s'%s", t->name.s, what);
+	unresolved(d, name, "attribute", ddbc_strbuf_str(&where), NULL, 0);
+	ddbc_strbuf_release(&where);
 }
 
 /* Returns whether a name of the pattern's `entities:` is no entity. */
@@ -166,7 +166,7 @@ static bool resolve_pattern_entities(ddbc_design *g, ddbc_pattern *p, ddbc_diags
 		if (g->incomplete)
 			continue;
 		if (!names) {
-			names = xmalloc((g->nentities + 1) * sizeof(char *));
+			names = ddbc_xmalloc((g->nentities + 1) * sizeof(char *));
 			for (size_t k = 0; k < g->nentities; k++)
 				names[k] = g->entities[k].name.s;
 		}

@@ -132,7 +132,7 @@ struct parse {
 static void take_rule(struct parse *s, const char *id, size_t len, ddbc_loc loc, unsigned line,
 		      const char *reason)
 {
-	char *name = xstrndup(id, len);
+	char *name = ddbc_xstrndup(id, len);
 	ddbc_rule rule;
 	if (ddbc_rule_find(name, &rule) < 0) {
 		const char *hint = ddbc_rule_suggest(name);
@@ -218,7 +218,7 @@ static void comment(struct parse *s, const char *hash, const char *eol, ddbc_loc
 		const char *r = dashes + 2, *r_end = eol;
 		trim(&r, &r_end);
 		if (r < r_end)
-			reason = xstrndup(r, (size_t)(r_end - r));
+			reason = ddbc_xstrndup(r, (size_t)(r_end - r));
 	}
 	if (p == eol || *p != ':' ||
 	    take_rules(s, p + 1, list_end, advance(loc, hash, p + 1), line, reason) < 0)
@@ -248,7 +248,7 @@ static bool comment_may_follow(char c)
 
 static void add_found(ddbc_comments *c, const char *hash, const char *eol, ddbc_loc loc)
 {
-	xgrow((void **)&c->found, &c->cap, c->nfound + 1, sizeof(struct found));
+	ddbc_xgrow((void **)&c->found, &c->cap, c->nfound + 1, sizeof(struct found));
 	struct found *f = &c->found[c->nfound++];
 	f->hash = hash;
 	f->eol = eol;
@@ -353,7 +353,7 @@ ddbc_comments *ddbc_comments_new(const ddbc_source *src)
 	const char *last = last_keyword(src);
 	if (!last)
 		return NULL;
-	ddbc_comments *c = xcalloc(1, sizeof(*c));
+	ddbc_comments *c = ddbc_xcalloc(1, sizeof(*c));
 	c->src = src;
 	c->last = last;
 	c->byte = c->after = src->text;

@@ -29,10 +29,10 @@ static int malformed(ddbc_items_run *R, ddbc_ipos pos, const char *fmt, ...)
 	strbuf msg = STRBUF_INIT;
 	va_list ap;
 	va_start(ap, fmt);
-	strbuf_vaddf(&msg, fmt, ap);
+	ddbc_strbuf_vaddf(&msg, fmt, ap);
 	va_end(ap);
-	ddbc_items_finding(R, DDBC_ITEM_MALFORMED, NULL, pos, "%s", strbuf_str(&msg));
-	strbuf_release(&msg);
+	ddbc_items_finding(R, DDBC_ITEM_MALFORMED, NULL, pos, "%s", ddbc_strbuf_str(&msg));
+	ddbc_strbuf_release(&msg);
 	return -1;
 }
 
@@ -73,8 +73,8 @@ static json_t *parse_as_written(ddbc_items_run *R, const ddbc_item_span *sp)
 		strbuf why = STRBUF_INIT;
 		long at = ddbc_items_bad_number_at(sp->data, sp->len, &why);
 		if (at >= 0) {
-			malformed(R, ddbc_items_offset_pos(sp, (size_t)at), "%s", strbuf_str(&why));
-			strbuf_release(&why);
+			malformed(R, ddbc_items_offset_pos(sp, (size_t)at), "%s", ddbc_strbuf_str(&why));
+			ddbc_strbuf_release(&why);
 			return NULL;
 		}
 		root = load(R, sp->data, sp->len, flags | JSON_DECODE_INT_AS_REAL, &je);
@@ -168,7 +168,7 @@ static int item_object(ddbc_items_run *R, const json_t *root, const json_t **ite
 static int type_values(ddbc_items_run *R, const json_t *item)
 {
 	size_t n = json_object_size(item);
-	xgrow((void **)&R->attrs, &R->attrs_cap, n + 1, sizeof(ddbc_ival));
+	ddbc_xgrow((void **)&R->attrs, &R->attrs_cap, n + 1, sizeof(ddbc_ival));
 	R->nattrs = 0;
 	const char *key;
 	const json_t *v;
@@ -176,8 +176,8 @@ static int type_values(ddbc_items_run *R, const json_t *item)
 	json_object_foreach((json_t *)item, key, v) {
 		if (!ddbc_ival_make(&R->attrs[R->nattrs], key, v, R->dynamodb == DDBC_FACT_YES,
 				    &why)) {
-			malformed(R, ddbc_items_attr_pos(R, key), "%s", strbuf_str(&why));
-			strbuf_release(&why);
+			malformed(R, ddbc_items_attr_pos(R, key), "%s", ddbc_strbuf_str(&why));
+			ddbc_strbuf_release(&why);
 			return -1;
 		}
 		R->nattrs++;
@@ -299,9 +299,9 @@ void ddbc_items_run_release(ddbc_items_run *R)
 	free(R->attrs);
 	free(R->slot);
 	free(R->found);
-	strbuf_release(&R->marked);
-	strbuf_release(&R->render);
-	strbuf_release(&R->line);
+	ddbc_strbuf_release(&R->marked);
+	ddbc_strbuf_release(&R->render);
+	ddbc_strbuf_release(&R->line);
 	ddbc_match_scratch_release(&R->scratch);
 }
 

@@ -53,7 +53,7 @@ static void find_constants(ddbc_items_entity *ei)
 	for (size_t i = 0; i < e->nattrs; i++) {
 		if (!ddbc_attr_is_constant(&e->attrs[i], e->table))
 			continue;
-		ei->consts = xrealloc(ei->consts, (ei->nconsts + 1) * sizeof(*ei->consts));
+		ei->consts = ddbc_xrealloc(ei->consts, (ei->nconsts + 1) * sizeof(*ei->consts));
 		ei->consts[ei->nconsts++] = &e->attrs[i];
 	}
 }
@@ -73,7 +73,7 @@ static void prepare_table(ddbc_items_table *ti, const ddbc_table *t)
 	ti->t = t;
 	ti->pk = t->primary.npk ? t->primary.pk[0].s : NULL;
 	ti->sk = t->primary.nsk ? t->primary.sk[0].s : NULL;
-	ti->ents = xcalloc(t->nentities ? t->nentities : 1, sizeof(ddbc_items_entity));
+	ti->ents = ddbc_xcalloc(t->nentities ? t->nentities : 1, sizeof(ddbc_items_entity));
 	for (size_t i = 0; i < t->nentities && ti->pk; i++) {
 		const ddbc_entity *e = t->entities[i];
 		const ddbc_attr *pk = ddbc_entity_attr(e, ti->pk);
@@ -89,12 +89,12 @@ static void prepare_table(ddbc_items_table *ti, const ddbc_table *t)
 		ei->literal = ddbc_lang_literal_bytes(&ei->pk.lang) + ddbc_lang_literal_bytes(&ei->sk.lang);
 		find_constants(ei);
 	}
-	ti->by_literal = xcalloc(ti->nents + 1, sizeof(*ti->by_literal));
+	ti->by_literal = ddbc_xcalloc(ti->nents + 1, sizeof(*ti->by_literal));
 	for (size_t i = 0; i < ti->nents; i++)
 		ti->by_literal[i] = &ti->ents[i];
 	qsort(ti->by_literal, ti->nents, sizeof(*ti->by_literal), by_literal);
-	const ddbc_lang **pk = xcalloc(ti->nents + 1, sizeof(*pk));
-	const ddbc_lang **sk = xcalloc(ti->nents + 1, sizeof(*sk));
+	const ddbc_lang **pk = ddbc_xcalloc(ti->nents + 1, sizeof(*pk));
+	const ddbc_lang **sk = ddbc_xcalloc(ti->nents + 1, sizeof(*sk));
 	for (size_t i = 0; i < ti->nents; i++) {
 		pk[i] = &ti->by_literal[i]->pk.lang;
 		sk[i] = ti->sk ? &ti->by_literal[i]->sk.lang : NULL;
@@ -107,7 +107,7 @@ static void prepare_table(ddbc_items_table *ti, const ddbc_table *t)
 void ddbc_items_tables_prepare(ddbc_items_run *R)
 {
 	R->ntables = R->g->ntables;
-	R->tables = xcalloc(R->ntables ? R->ntables : 1, sizeof(ddbc_items_table));
+	R->tables = ddbc_xcalloc(R->ntables ? R->ntables : 1, sizeof(ddbc_items_table));
 	for (size_t i = 0; i < R->ntables; i++)
 		prepare_table(&R->tables[i], &R->g->tables[i]);
 }
@@ -255,7 +255,7 @@ static void add_fits(ddbc_items_run *R, const ddbc_items_table *ti, const char *
 			b->literal = ei->literal;
 			b->says = -1;
 		}
-		xgrow((void **)&R->tied, &R->tied_cap, R->ntied + 1, sizeof(*R->tied));
+		ddbc_xgrow((void **)&R->tied, &R->tied_cap, R->ntied + 1, sizeof(*R->tied));
 		R->tied[R->ntied++] = ei;
 	}
 }
@@ -343,41 +343,41 @@ ddbc_items_fit ddbc_items_assign(ddbc_items_run *R)
 static void add_constants(strbuf *sb, const ddbc_items_entity *ei)
 {
 	if (!ei->nconsts) {
-		strbuf_addstr(sb, "no constant attribute");
+		ddbc_strbuf_addstr(sb, "no constant attribute");
 		return;
 	}
 	for (size_t i = 0; i < ei->nconsts && i < MAX_LISTED; i++) {
 		const ddbc_attr *a = ei->consts[i];
-		strbuf_addf(sb, "%s%s ", i ? ", " : "", a->name.s);
+		ddbc_strbuf_addf(sb, "%s%s ", i ? ", " : "", a->name.s);
 		if (a->has_template)
-			strbuf_addf(sb, "'%s'", a->template.s);
+			ddbc_strbuf_addf(sb, "'%s'", a->template.s);
 		else
-			strbuf_addf(sb, "'%s'", a->more->enum_values[0]->u.text);
+			ddbc_strbuf_addf(sb, "'%s'", a->more->enum_values[0]->u.text);
 	}
 	if (ei->nconsts > MAX_LISTED)
-		strbuf_addstr(sb, ", ...");
+		ddbc_strbuf_addstr(sb, ", ...");
 }
 
 void ddbc_items_report_ambiguous(ddbc_items_run *R)
 {
 	strbuf why = STRBUF_INIT;
 	for (size_t i = 0; i < R->ntied && i < MAX_LISTED; i++) {
-		strbuf_addf(&why, "%s'%s' (", i ? ", " : "", R->tied[i]->e->name.s);
+		ddbc_strbuf_addf(&why, "%s'%s' (", i ? ", " : "", R->tied[i]->e->name.s);
 		add_constants(&why, R->tied[i]);
-		strbuf_addch(&why, ')');
+		ddbc_strbuf_addch(&why, ')');
 	}
 	if (R->ntied > MAX_LISTED)
-		strbuf_addstr(&why, ", ...");
+		ddbc_strbuf_addstr(&why, ", ...");
 	bool all_have = true;
 	for (size_t i = 0; i < R->ntied; i++)
 		all_have = all_have && R->tied[i]->nconsts;
 	ddbc_items_finding(R, DDBC_ITEM_AMBIGUOUS, NULL, R->span->pos,
 			   "its keys fit several entities, and its constant attributes do not "
-			   "say which it is: %s; %s", strbuf_str(&why), all_have
+			   "say which it is: %s; %s", ddbc_strbuf_str(&why), all_have
 			   ? "give every item the constant attribute of its entity"
 			   : "give each entity a constant attribute (such as entityType: "
 			     "{ template: NAME }) and every item its value");
-	strbuf_release(&why);
+	ddbc_strbuf_release(&why);
 }
 
 /* ---- unmatched items ------------------------------------------------------------- */
@@ -385,9 +385,9 @@ void ddbc_items_report_ambiguous(ddbc_items_run *R)
 static void add_key_lang(strbuf *sb, const ddbc_items_key *k)
 {
 	if (k->attr->template.s)
-		strbuf_addf(sb, "'%s'", k->attr->template.s);
+		ddbc_strbuf_addf(sb, "'%s'", k->attr->template.s);
 	else
-		strbuf_addf(sb, "any %s", ddbc_type_short(k->attr->type));
+		ddbc_strbuf_addf(sb, "any %s", ddbc_type_short(k->attr->type));
 }
 
 /* Lists the distinct languages of the key (pk or sk) of the entities
@@ -406,21 +406,21 @@ static void add_langs(strbuf *sb, const ddbc_items_table *ti, const bool *pick, 
 		if (!pick[i] || seen)
 			continue;
 		if (listed == MAX_LISTED) {
-			strbuf_addstr(sb, ", ...");
+			ddbc_strbuf_addstr(sb, ", ...");
 			break;
 		}
-		strbuf_addstr(sb, listed++ ? ", " : "");
+		ddbc_strbuf_addstr(sb, listed++ ? ", " : "");
 		add_key_lang(sb, k);
 	}
 }
 
 static void add_key_value(strbuf *sb, const char *name, const ddbc_ival *v)
 {
-	strbuf_addf(sb, "'%s' ", name);
+	ddbc_strbuf_addf(sb, "'%s' ", name);
 	if (v->text)
 		ddbc_add_quoted(sb, v->text, v->len);
 	else
-		strbuf_addf(sb, "(%s)", ddbc_type_short(v->type));
+		ddbc_strbuf_addf(sb, "(%s)", ddbc_type_short(v->type));
 }
 
 /* ---- the near miss: a number not padded as its field is ------------------------ */
@@ -502,7 +502,7 @@ static void near_miss(ddbc_items_run *R, const ddbc_items_table *ti, const ddbc_
 			for (size_t r = 0; r < n; r++) {
 				if (!fits_unpadded(R, v, k, r, vmax))
 					continue;
-				strbuf_addf(why, "; it is close to '%s', but its '%s' in '%s' is not "
+				ddbc_strbuf_addf(why, "; it is close to '%s', but its '%s' in '%s' is not "
 					    "the %u digit%s '%s' pads it to", ei->e->name.s, f[r].name,
 					    k->attr->name.s, f[r].width, f[r].width == 1 ? "" : "s",
 					    k->attr->template.s);
@@ -517,8 +517,8 @@ static void explain_table(ddbc_items_run *R, const ddbc_items_table *ti, strbuf 
 {
 	const ddbc_ival *pk = item_attr(R, ti->pk);
 	const ddbc_ival *sk = ti->sk ? item_attr(R, ti->sk) : NULL;
-	bool *pk_fits = xcalloc(ti->nents + 1, sizeof(bool));
-	bool *all = xcalloc(ti->nents + 1, sizeof(bool));
+	bool *pk_fits = ddbc_xcalloc(ti->nents + 1, sizeof(bool));
+	bool *all = ddbc_xcalloc(ti->nents + 1, sizeof(bool));
 	size_t npk = 0;
 	for (size_t i = 0; i < ti->nents; i++) {
 		all[i] = true;
@@ -530,30 +530,30 @@ static void explain_table(ddbc_items_run *R, const ddbc_items_table *ti, strbuf 
 	size_t typed = 0;
 	for (size_t i = 0; i < ti->nents; i++)
 		typed += key_text(R, pk, &ti->ents[i].pk, MAX_PK_BYTES);
-	strbuf_addf(why, "of table '%s': ", ti->t->name.s);
+	ddbc_strbuf_addf(why, "of table '%s': ", ti->t->name.s);
 	if (ti->nents == 0) {
-		strbuf_addstr(why, "the table has no entity");
+		ddbc_strbuf_addstr(why, "the table has no entity");
 	} else if (!typed && pk->text && key_bytes(pk) > MAX_PK_BYTES) {
-		strbuf_addf(why, "its '%s' is longer than %d bytes, DynamoDB's limit for a partition "
+		ddbc_strbuf_addf(why, "its '%s' is longer than %d bytes, DynamoDB's limit for a partition "
 			    "key", ti->pk, MAX_PK_BYTES);
 	} else if (!typed) {
-		strbuf_addf(why, "its '%s' is %s, but the table's entities give it type %s", ti->pk,
+		ddbc_strbuf_addf(why, "its '%s' is %s, but the table's entities give it type %s", ti->pk,
 			    ddbc_type_short(pk->type), ddbc_type_short(ti->ents[0].pk.attr->type));
 	} else if (npk && sk) {
-		strbuf_addstr(why, "its ");
+		ddbc_strbuf_addstr(why, "its ");
 		add_key_value(why, ti->pk, pk);
-		strbuf_addstr(why, " fits ");
+		ddbc_strbuf_addstr(why, " fits ");
 		for (size_t i = 0, n = 0; i < ti->nents; i++)
 			if (pk_fits[i])
-				strbuf_addf(why, "%s'%s'", n++ ? ", " : "", ti->ents[i].e->name.s);
-		strbuf_addstr(why, ", but its ");
+				ddbc_strbuf_addf(why, "%s'%s'", n++ ? ", " : "", ti->ents[i].e->name.s);
+		ddbc_strbuf_addstr(why, ", but its ");
 		add_key_value(why, ti->sk, sk);
-		strbuf_addf(why, " fits none of %s: ", npk > 1 ? "their sort keys" : "its sort key");
+		ddbc_strbuf_addf(why, " fits none of %s: ", npk > 1 ? "their sort keys" : "its sort key");
 		add_langs(why, ti, pk_fits, true);
 	} else {
-		strbuf_addstr(why, "its ");
+		ddbc_strbuf_addstr(why, "its ");
 		add_key_value(why, ti->pk, pk);
-		strbuf_addstr(why, " fits none of their partition keys: ");
+		ddbc_strbuf_addstr(why, " fits none of their partition keys: ");
 		add_langs(why, ti, all, false);
 	}
 	free(pk_fits);
@@ -572,23 +572,23 @@ void ddbc_items_report_unmatched(ddbc_items_run *R)
 	if (!why.len && R->ntables == 1 && R->tables[0].pk) {
 		const ddbc_items_table *ti = &R->tables[0];
 		bool no_pk = !item_attr(R, ti->pk);
-		strbuf_addf(&why, ": it has no '%s', the %s key of table '%s'",
+		ddbc_strbuf_addf(&why, ": it has no '%s', the %s key of table '%s'",
 			    no_pk ? ti->pk : ti->sk, no_pk ? "partition" : "sort", ti->t->name.s);
 	} else if (!why.len && R->ntables == 0) {
-		strbuf_addstr(&why, ": the design has no table");
+		ddbc_strbuf_addstr(&why, ": the design has no table");
 	} else if (!why.len) {
-		strbuf_addstr(&why, ": it lacks the key attributes of every table (");
+		ddbc_strbuf_addstr(&why, ": it lacks the key attributes of every table (");
 		for (size_t t = 0; t < R->ntables; t++) {
 			const ddbc_items_table *ti = &R->tables[t];
-			strbuf_addf(&why, "%s'%s'%s%s%s of '%s'", t ? "; " : "", ti->pk ? ti->pk : "",
+			ddbc_strbuf_addf(&why, "%s'%s'%s%s%s of '%s'", t ? "; " : "", ti->pk ? ti->pk : "",
 				    ti->sk ? " and '" : "", ti->sk ? ti->sk : "", ti->sk ? "'" : "",
 				    ti->t->name.s);
 		}
-		strbuf_addch(&why, ')');
+		ddbc_strbuf_addch(&why, ')');
 	}
 	const char *sep = why.len && why.buf[0] != ':' ? " " : "";
 	ddbc_items_finding(R, DDBC_ITEM_UNMATCHED, NULL, R->span->pos, "matches no entity%s%s", sep,
-			   strbuf_str(&why));
-	strbuf_release(&why);
+			   ddbc_strbuf_str(&why));
+	ddbc_strbuf_release(&why);
 }
 

@@ -51,7 +51,7 @@ bool ddbc_items_type_fits(const ddbc_items_run *R, const ddbc_ival *v, ddbc_type
 /* Reports msg about attribute name, where the name is in the item. */
 static void report_at(ddbc_items_run *R, ddbc_item_kind k, const char *name, const strbuf *msg)
 {
-	ddbc_items_finding(R, k, name, ddbc_items_attr_pos(R, name), "%s", strbuf_str(msg));
+	ddbc_items_finding(R, k, name, ddbc_items_attr_pos(R, name), "%s", ddbc_strbuf_str(msg));
 }
 
 /* Whether text a is a whole number that fits in a long long. */
@@ -100,7 +100,7 @@ static void report_enum(ddbc_items_run *R, const ddbc_attr *a, const ddbc_value 
 	strbuf msg = STRBUF_INIT;
 	ddbc_enum_message(a, v, &msg);
 	report_at(R, DDBC_ITEM_NOT_IN_ENUM, a->name.s, &msg);
-	strbuf_release(&msg);
+	ddbc_strbuf_release(&msg);
 }
 
 static ddbc_type element_type(ddbc_type t)
@@ -161,18 +161,18 @@ static void check_type(ddbc_items_run *R, const ddbc_attr *a, const ddbc_ival *v
 		return;
 	}
 	strbuf given = STRBUF_INIT, msg = STRBUF_INIT;
-	strbuf_addstr(&given, ddbc_type_short(v->type));
+	ddbc_strbuf_addstr(&given, ddbc_type_short(v->type));
 	if (R->dynamodb != DDBC_FACT_YES)
-		strbuf_addf(&given, " (%s%s)", plain_form(v->type),
+		ddbc_strbuf_addf(&given, " (%s%s)", plain_form(v->type),
 			    a->type == DDBC_TYPE_B && v->type == DDBC_TYPE_S ? " that is not base64"
 									     : "");
-	ddbc_type_message(a, "the item", strbuf_str(&given), &msg);
+	ddbc_type_message(a, "the item", ddbc_strbuf_str(&given), &msg);
 	/* Plain JSON says a type by how a value is written: say how. */
 	if (R->dynamodb != DDBC_FACT_YES)
-		strbuf_addf(&msg, "; write %s", plain_form(a->type));
+		ddbc_strbuf_addf(&msg, "; write %s", plain_form(a->type));
 	report_at(R, DDBC_ITEM_WRONG_TYPE, a->name.s, &msg);
-	strbuf_release(&given);
-	strbuf_release(&msg);
+	ddbc_strbuf_release(&given);
+	ddbc_strbuf_release(&msg);
 }
 
 /* An attribute the entity does not define, or (a not NULL) one it says
@@ -182,12 +182,12 @@ static void report_unknown(ddbc_items_run *R, const char *name, const ddbc_attr 
 	strbuf msg = STRBUF_INIT;
 	ddbc_add_quoted(&msg, name, strlen(name));
 	if (a)
-		strbuf_addf(&msg, " is declared 'stored: false' in '%s', a key part that items "
+		ddbc_strbuf_addf(&msg, " is declared 'stored: false' in '%s', a key part that items "
 			    "do not hold, but this item holds it", R->ent->e->name.s);
 	else
-		strbuf_addf(&msg, " is not an attribute of '%s'", R->ent->e->name.s);
+		ddbc_strbuf_addf(&msg, " is not an attribute of '%s'", R->ent->e->name.s);
 	report_at(R, DDBC_ITEM_UNKNOWN, name, &msg);
-	strbuf_release(&msg);
+	ddbc_strbuf_release(&msg);
 }
 
 /* Links the item's values to the entity's attributes (R->slot), and
@@ -195,10 +195,10 @@ static void report_unknown(ddbc_items_run *R, const char *name, const ddbc_attr 
 static void check_attributes(ddbc_items_run *R)
 {
 	const ddbc_entity *e = R->ent->e;
-	xgrow((void **)&R->slot, &R->slot_cap, e->nattrs + 1, sizeof(*R->slot));
+	ddbc_xgrow((void **)&R->slot, &R->slot_cap, e->nattrs + 1, sizeof(*R->slot));
 	memset(R->slot, 0, (e->nattrs + 1) * sizeof(*R->slot));
 	/* Each name is looked up once: the checks below read what was found. */
-	xgrow((void **)&R->found, &R->found_cap, R->nattrs + 1, sizeof(*R->found));
+	ddbc_xgrow((void **)&R->found, &R->found_cap, R->nattrs + 1, sizeof(*R->found));
 	for (size_t i = 0; i < R->nattrs; i++) {
 		const ddbc_ival *v = &R->attrs[i];
 		const ddbc_attr *a = R->found[i] = ddbc_entity_attr(e, v->name);
@@ -228,8 +228,8 @@ static void check_required(ddbc_items_run *R)
 		strbuf msg = STRBUF_INIT;
 		if (ddbc_item_lacks(&iv, a, &msg))
 			ddbc_items_finding(R, DDBC_ITEM_MISSING, a->name.s, R->span->pos, "%s",
-					   strbuf_str(&msg));
-		strbuf_release(&msg);
+					   ddbc_strbuf_str(&msg));
+		ddbc_strbuf_release(&msg);
 	}
 }
 
@@ -258,7 +258,7 @@ static void check_template(ddbc_items_run *R, const ddbc_attr *a)
 	/* A lacking placeholder that is itself required is reported as such. */
 	if (r != DDBC_TCHECK_OK && (r != DDBC_TCHECK_LACKS || !ddbc_attr_required(gone, NULL)))
 		report_at(R, DDBC_ITEM_KEY_MISMATCH, a->name.s, &msg);
-	strbuf_release(&msg);
+	ddbc_strbuf_release(&msg);
 }
 
 /* A placeholder value must not hold the key delimiter: the key-overlap
@@ -274,7 +274,7 @@ static void check_delimiter(ddbc_items_run *R, const ddbc_attr *b)
 	strbuf msg = STRBUF_INIT;
 	if (ddbc_item_delimiter(&iv, b, &val, &msg))
 		report_at(R, DDBC_ITEM_DELIMITER, b->name.s, &msg);
-	strbuf_release(&msg);
+	ddbc_strbuf_release(&msg);
 }
 
 void ddbc_items_check_entity(ddbc_items_run *R)

@@ -23,12 +23,12 @@
 static void add_part(ddbc_items_plan *plan, const char *path, const char *name,
 		     long long expect)
 {
-	xgrow((void **)&plan->parts, &plan->cap, plan->n + 1, sizeof(*plan->parts));
+	ddbc_xgrow((void **)&plan->parts, &plan->cap, plan->n + 1, sizeof(*plan->parts));
 	ddbc_items_part *p = &plan->parts[plan->n++];
 	*p = (ddbc_items_part){ 0 };
-	p->path = path ? xstrdup(path) : NULL;
+	p->path = path ? ddbc_xstrdup(path) : NULL;
 	p->stream = path ? NULL : stdin;
-	p->name = xstrdup(name);
+	p->name = ddbc_xstrdup(name);
 	p->expect = expect;
 	p->existed = path && access(path, F_OK) == 0;
 }
@@ -107,8 +107,8 @@ static int data_path(const char *dir, const char *mpath, unsigned long line, con
 				"{\"dataFileS3Key\": \".../data/NAME\", \"itemCount\": N, ...}");
 		return -1;
 	}
-	strbuf_reset(out);
-	strbuf_addf(out, "%s/%s", dir, data);
+	ddbc_strbuf_reset(out);
+	ddbc_strbuf_addf(out, "%s/%s", dir, data);
 	return 0;
 }
 
@@ -152,7 +152,7 @@ static int read_files_manifest(ddbc_items_plan *plan, const char *dir, const cha
 		json_decref(v);
 	}
 	free(buf);
-	strbuf_release(&path);
+	ddbc_strbuf_release(&path);
 	fclose(f);
 	return rc;
 }
@@ -161,7 +161,7 @@ static int read_files_manifest(ddbc_items_plan *plan, const char *dir, const cha
 static int add_export(ddbc_items_plan *plan, const char *dir)
 {
 	strbuf sp = STRBUF_INIT, fp = STRBUF_INIT;
-	strbuf_addf(&sp, "%s/manifest-summary.json", dir);
+	ddbc_strbuf_addf(&sp, "%s/manifest-summary.json", dir);
 	json_error_t je;
 	FILE *sf = ddbc_input_fopen(sp.buf);
 	json_t *summary = sf ? json_loadf(sf, 0, &je) : NULL;
@@ -183,7 +183,7 @@ static int add_export(ddbc_items_plan *plan, const char *dir)
 		/* manifestFilesS3Key names the file manifest; it lies beside the summary. */
 		const char *key = json_string_value(json_object_get(summary, "manifestFilesS3Key"));
 		const char *base = key && strrchr(key, '/') ? strrchr(key, '/') + 1 : key;
-		strbuf_addf(&fp, "%s/%s", dir, base && *base ? base : "manifest-files.json");
+		ddbc_strbuf_addf(&fp, "%s/%s", dir, base && *base ? base : "manifest-files.json");
 		rc = read_files_manifest(plan, dir, fp.buf, &listed);
 	}
 	if (rc == 0 && total >= 0 && listed != total) {
@@ -199,8 +199,8 @@ static int add_export(ddbc_items_plan *plan, const char *dir)
 	if (rc < 0)
 		plan->n = before;
 	json_decref(summary);
-	strbuf_release(&sp);
-	strbuf_release(&fp);
+	ddbc_strbuf_release(&sp);
+	ddbc_strbuf_release(&fp);
 	return rc;
 }
 
@@ -213,16 +213,16 @@ static int by_name(const struct dirent **a, const struct dirent **b)
 static int add_exports_below(ddbc_items_plan *plan, const char *dir)
 {
 	strbuf top = STRBUF_INIT, sub = STRBUF_INIT;
-	strbuf_addf(&top, "%s/AWSDynamoDB", dir);
+	ddbc_strbuf_addf(&top, "%s/AWSDynamoDB", dir);
 	struct dirent **list = NULL;
 	int n = is_dir(top.buf) ? scandir(top.buf, &list, NULL, by_name) : -1;
 	int found = 0, rc = 0;
 	for (int i = 0; i < n; i++) {
-		strbuf_reset(&sub);
-		strbuf_addf(&sub, "%s/%s/manifest-summary.json", top.buf, list[i]->d_name);
+		ddbc_strbuf_reset(&sub);
+		ddbc_strbuf_addf(&sub, "%s/%s/manifest-summary.json", top.buf, list[i]->d_name);
 		if (list[i]->d_name[0] != '.' && is_file(sub.buf)) {
-			strbuf_reset(&sub);
-			strbuf_addf(&sub, "%s/%s", top.buf, list[i]->d_name);
+			ddbc_strbuf_reset(&sub);
+			ddbc_strbuf_addf(&sub, "%s/%s", top.buf, list[i]->d_name);
 			found++;
 			if (add_export(plan, sub.buf) < 0)
 				rc = -1;
@@ -235,8 +235,8 @@ static int add_exports_below(ddbc_items_plan *plan, const char *dir)
 				"to S3, with manifest-summary.json, manifest-files.json and data/");
 		rc = -1;
 	}
-	strbuf_release(&top);
-	strbuf_release(&sub);
+	ddbc_strbuf_release(&top);
+	ddbc_strbuf_release(&sub);
 	return rc;
 }
 
@@ -253,11 +253,11 @@ int ddbc_items_plan_add(ddbc_items_plan *plan, const char *arg)
 	size_t len = strlen(arg);
 	while (len > 1 && arg[len - 1] == '/')
 		len--;
-	char *dir = xstrndup(arg, len);
+	char *dir = ddbc_xstrndup(arg, len);
 	strbuf sp = STRBUF_INIT;
-	strbuf_addf(&sp, "%s/manifest-summary.json", dir);
+	ddbc_strbuf_addf(&sp, "%s/manifest-summary.json", dir);
 	int rc = is_file(sp.buf) ? add_export(plan, dir) : add_exports_below(plan, dir);
-	strbuf_release(&sp);
+	ddbc_strbuf_release(&sp);
 	free(dir);
 	return rc;
 }

@@ -80,22 +80,22 @@ void ddbc_items_progress_text(strbuf *out, unsigned long seen, long long total,
 void ddbc_items_progress_parts(strbuf *out, unsigned long seen, long long total,
 			       size_t finished, size_t nparts, const char *noun, double elapsed)
 {
-	strbuf_addf(out, "check-items: %lu", seen);
+	ddbc_strbuf_addf(out, "check-items: %lu", seen);
 	if (total > 0) {
 		unsigned long done = seen > (unsigned long)total ? (unsigned long)total : seen;
-		strbuf_addf(out, " of %lld items (%lu%%)", total, done * 100 / (unsigned long)total);
+		ddbc_strbuf_addf(out, " of %lld items (%lu%%)", total, done * 100 / (unsigned long)total);
 	} else {
-		strbuf_addf(out, " item%s", seen == 1 ? "" : "s");
+		ddbc_strbuf_addf(out, " item%s", seen == 1 ? "" : "s");
 	}
-	strbuf_addf(out, ", %zu of %zu %s%s", finished, nparts, noun, nparts == 1 ? "" : "s");
+	ddbc_strbuf_addf(out, ", %zu of %zu %s%s", finished, nparts, noun, nparts == 1 ? "" : "s");
 	/* What is left at the rate so far, once there is a rate to go by. */
 	if (total > 0 && seen > 0 && seen < (unsigned long)total && elapsed > 0) {
 		double left = elapsed * (double)((unsigned long)total - seen) / (double)seen;
 		unsigned long s = (unsigned long)(left + 0.5);
 		if (s >= 3600)
-			strbuf_addf(out, ", %lu:%02lu:%02lu left", s / 3600, s / 60 % 60, s % 60);
+			ddbc_strbuf_addf(out, ", %lu:%02lu:%02lu left", s / 3600, s / 60 % 60, s % 60);
 		else
-			strbuf_addf(out, ", %lu:%02lu left", s / 60, s % 60);
+			ddbc_strbuf_addf(out, ", %lu:%02lu left", s / 60, s % 60);
 	}
 }
 
@@ -112,7 +112,7 @@ static void show_progress(files_run *F)
 	ddbc_items_progress_parts(&line, F->seen, F->total, F->finished, F->plan->n,
 				  F->plan->noun ? F->plan->noun : "file", t - F->started);
 	ddbc_progress("%s", line.buf);
-	strbuf_release(&line);
+	ddbc_strbuf_release(&line);
 }
 
 static void tick(void *arg, unsigned long items)
@@ -225,12 +225,12 @@ static void finish_part(files_run *F, size_t i)
 	pthread_mutex_unlock(&F->mu);
 	if (res->bad) {
 		ddbc_file_error(name, res->err.pos.line, res->err.pos.column, "%s",
-				strbuf_str(&res->err.message));
+				ddbc_strbuf_str(&res->err.message));
 		if (!o->error)
 			o->error = ddbc_items_error_json(name, &res->err);
 		o->failed_input = true;
 	}
-	strbuf_release(&res->err.message);
+	ddbc_strbuf_release(&res->err.message);
 }
 
 /* ---- workers ----------------------------------------------------------------------------- */
@@ -323,7 +323,7 @@ static void run_parallel(files_run *F, unsigned long jobs)
 		jobs = n;
 	F->window = 2 * jobs;
 	small_chunks_coalesce();
-	pthread_t *th = xcalloc(jobs, sizeof(*th));
+	pthread_t *th = ddbc_xcalloc(jobs, sizeof(*th));
 	unsigned long started = 0;
 	for (; started < jobs; started++)
 		if (pthread_create(&th[started], NULL, worker, F) != 0)
@@ -362,7 +362,7 @@ ddbc_items_result ddbc_items_run_plan(FILE *out, const ddbc_design *g,
 	F.g = g;
 	F.o = o;
 	F.plan = plan;
-	F.res = xcalloc(plan->n ? plan->n : 1, sizeof(*F.res));
+	F.res = ddbc_xcalloc(plan->n ? plan->n : 1, sizeof(*F.res));
 	F.sink = (ddbc_items_sink){ out, o->format, o->max_findings, 0, NULL, NULL };
 	if (o->progress && isatty(fileno(out))) {
 		F.sink.before = clear_progress;

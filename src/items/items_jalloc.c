@@ -60,7 +60,7 @@ static void *take(ddbc_jalloc *r, size_t size)
 	size = (size + ALIGN - 1) & ~(size_t)(ALIGN - 1);
 	if (!r->base) {
 		r->cap = REGION_FIRST;
-		r->base = xmalloc(r->cap);
+		r->base = ddbc_xmalloc(r->cap);
 	}
 	if (size <= r->cap - r->used) {
 		void *p = r->base + r->used;
@@ -146,7 +146,7 @@ void ddbc_jalloc_clear(ddbc_jalloc *r)
 		if (want > r->cap && want <= REGION_MAX) {
 			free(r->base);
 			r->cap = want + want / 4;
-			r->base = xmalloc(r->cap);
+			r->base = ddbc_xmalloc(r->cap);
 		}
 	}
 	r->used = 0;

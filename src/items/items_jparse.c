@@ -65,7 +65,7 @@ static void add_utf8(strbuf *b, unsigned long cp)
 		u[0] = (char)(0xF0 | (cp >> 18)), u[1] = (char)(0x80 | ((cp >> 12) & 0x3F));
 		u[2] = (char)(0x80 | ((cp >> 6) & 0x3F)), u[3] = (char)(0x80 | (cp & 0x3F)), n = 4;
 	}
-	strbuf_add(b, u, n);
+	ddbc_strbuf_add(b, u, n);
 }
 
 /* The escape after a backslash at J->p (past the backslash), decoded onto
@@ -78,7 +78,7 @@ static bool unescape(jp *J)
 	static const char from[] = "\"\\/bfnrt", to[] = "\"\\/\b\f\n\r\t";
 	const char *at = c ? strchr(from, c) : NULL;
 	if (at) {
-		strbuf_addch(&J->esc, to[at - from]);
+		ddbc_strbuf_addch(&J->esc, to[at - from]);
 		return true;
 	}
 	if (c != 'u')
@@ -125,8 +125,8 @@ static bool string(jp *J, const char **s, size_t *len)
 			return false;
 		if (c == '\\') {
 			if (!escaped) {
-				strbuf_reset(&J->esc);
-				strbuf_add(&J->esc, (const char *)start, (size_t)(J->p - start));
+				ddbc_strbuf_reset(&J->esc);
+				ddbc_strbuf_add(&J->esc, (const char *)start, (size_t)(J->p - start));
 				escaped = true;
 			}
 			J->p++;
@@ -139,7 +139,7 @@ static bool string(jp *J, const char **s, size_t *len)
 		if (c >= 0x80 && !(n = ddbc_utf8_decode(J->p, J->end, &cp)))
 			return false;
 		if (escaped)
-			strbuf_add(&J->esc, (const char *)J->p, n);
+			ddbc_strbuf_add(&J->esc, (const char *)J->p, n);
 		J->p += n;
 	}
 	return false;
@@ -269,6 +269,6 @@ json_t *ddbc_items_jparse(const char *s, size_t len)
 		json_decref(v);
 		v = NULL;
 	}
-	strbuf_release(&J.esc);
+	ddbc_strbuf_release(&J.esc);
 	return v;
 }

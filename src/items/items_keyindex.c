@@ -85,7 +85,7 @@ static size_t settle_shapes(lit *ls, size_t n, ddbc_keyindex_shape *shapes)
 	size_t k = count_shapes(ls, n, shapes, MAX_SHAPES);
 	if (k <= MAX_SHAPES)
 		return k;
-	lit *cut = xcalloc(n ? n : 1, sizeof(lit));
+	lit *cut = ddbc_xcalloc(n ? n : 1, sizeof(lit));
 	for (size_t i = 0; i < n; i++) {
 		cut[i] = ls[i];
 		cut[i].pklen = floor_pow2(ls[i].pklen);
@@ -117,17 +117,17 @@ void ddbc_keyindex_build(ddbc_keyindex *x, const ddbc_lang *const *pk,
 			 const ddbc_lang *const *sk, size_t n)
 {
 	memset(x, 0, sizeof(*x));
-	lit *ls = xcalloc(n ? n : 1, sizeof(lit));
+	lit *ls = ddbc_xcalloc(n ? n : 1, sizeof(lit));
 	for (size_t i = 0; i < n; i++) {
 		ls[i].pklen = leading(pk[i], &ls[i].pk);
 		ls[i].sklen = leading(sk[i], &ls[i].sk);
 	}
-	x->shapes = xcalloc(MAX_SHAPES + 1, sizeof(*x->shapes));
+	x->shapes = ddbc_xcalloc(MAX_SHAPES + 1, sizeof(*x->shapes));
 	x->nshapes = settle_shapes(ls, n, x->shapes);
 	size_t cap = 8;
 	while (cap < 2 * n)
 		cap *= 2;
-	x->buckets = xcalloc(cap, sizeof(*x->buckets));
+	x->buckets = ddbc_xcalloc(cap, sizeof(*x->buckets));
 	x->mask = cap - 1;
 	for (size_t i = 0; i < n; i++) {
 		const lit *l = &ls[i];
@@ -135,7 +135,7 @@ void ddbc_keyindex_build(ddbc_keyindex *x, const ddbc_lang *const *pk,
 		ddbc_keyindex_bucket *b = slot_of(x, l->pk, l->pklen, l->sk, l->sklen, h);
 		if (!b->pk)
 			*b = (ddbc_keyindex_bucket){ l->pk, l->sk, l->pklen, l->sklen, h, NULL, 0, 0 };
-		xgrow((void **)&b->ents, &b->cap, b->nents + 1, sizeof(size_t));
+		ddbc_xgrow((void **)&b->ents, &b->cap, b->nents + 1, sizeof(size_t));
 		b->ents[b->nents++] = i;
 	}
 	free(ls);
@@ -169,7 +169,7 @@ void ddbc_keyindex_find(const ddbc_keyindex *x, const char *pk, size_t pklen, co
 		const ddbc_keyindex_bucket *b = slot_of(x, pk, s->pk, skp, s->sk, h);
 		if (!b->pk)
 			continue;
-		xgrow((void **)out, cap, *n + b->nents, sizeof(size_t));
+		ddbc_xgrow((void **)out, cap, *n + b->nents, sizeof(size_t));
 		memcpy(*out + *n, b->ents, b->nents * sizeof(size_t));
 		*n += b->nents;
 		found++;

@@ -39,7 +39,7 @@ void ddbc_keyindex_build(ddbc_keyindex *x, const ddbc_lang *const *pk,
 			 const ddbc_lang *const *sk, size_t n);
 void ddbc_keyindex_release(ddbc_keyindex *x);
 
-/* Appends to *out (grown as xgrow does, *cap its capacity) the numbers of
+/* Appends to *out (grown as ddbc_xgrow does, *cap its capacity) the numbers of
  * the entities whose leading literals the key values begin with, in
  * increasing order; sk is NULL when the table has no sort key. Every
  * entity the item can fit is among them. */

@@ -55,13 +55,13 @@ bool ddbc_items_set_ok(const json_t *set, ddbc_type t, strbuf *why)
 {
 	if (!json_array_size(set)) {
 		if (why)
-			strbuf_addf(why, "is an empty %s; DynamoDB holds no empty set (leave the attribute "
+			ddbc_strbuf_addf(why, "is an empty %s; DynamoDB holds no empty set (leave the attribute "
 			    "out)", ddbc_type_short(t));
 		return false;
 	}
 	if (has_duplicate(set, t == DDBC_TYPE_NS)) {
 		if (why)
-			strbuf_addf(why, "is a %s holding one element twice%s; a set's elements are "
+			ddbc_strbuf_addf(why, "is a %s holding one element twice%s; a set's elements are "
 			    "distinct", ddbc_type_short(t), t == DDBC_TYPE_NS ? " (by value)" : "");
 		return false;
 	}
@@ -93,7 +93,7 @@ long ddbc_items_bad_number_at(const char *s, size_t len, strbuf *why)
 		if (ddbc_decimal_valid(s + start, i - start) &&
 		    !ddbc_decimal_dynamodb(s + start, i - start, NULL)) {
 			size_t n = i - start;
-			strbuf_addf(why, "%.*s%s ", n > 24 ? 24 : (int)n, s + start,
+			ddbc_strbuf_addf(why, "%.*s%s ", n > 24 ? 24 : (int)n, s + start,
 				    n > 24 ? "..." : "");
 			ddbc_decimal_dynamodb(s + start, n, why);
 			return (long)start;

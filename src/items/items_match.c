@@ -85,7 +85,7 @@ bool ddbc_items_lang_matches(const ddbc_lang *l, const char *s, size_t len, cons
 			     ddbc_match_scratch *m)
 {
 	size_t bits = (l->nruns + 1) * (len + 1);
-	xgrow((void **)&m->memo, &m->cap, bits / 8 + 1, 1);
+	ddbc_xgrow((void **)&m->memo, &m->cap, bits / 8 + 1, 1);
 	memset(m->memo, 0, bits / 8 + 1);
 	ctx c = { l, (const unsigned char *)s, len, delim, strlen(delim), m->memo };
 	return match_from(&c, 0, 0);

@@ -131,23 +131,23 @@ static char *finding_text(const json_t *f)
 {
 	strbuf l = STRBUF_INIT;
 	const char *ent = json_string_value(json_object_get(f, "entity"));
-	strbuf_addf(&l, "%s:%lu:%lu: %s: item %lu", json_string_value(json_object_get(f, "file")),
+	ddbc_strbuf_addf(&l, "%s:%lu:%lu: %s: item %lu", json_string_value(json_object_get(f, "file")),
 		    count_of(f, "line"), count_of(f, "column"),
 		    json_string_value(json_object_get(f, "severity")), count_of(f, "item"));
 	if (ent)
-		strbuf_addf(&l, " (%s)", ent);
-	strbuf_addf(&l, ": %s", json_string_value(json_object_get(f, "message")));
+		ddbc_strbuf_addf(&l, " (%s)", ent);
+	ddbc_strbuf_addf(&l, ": %s", json_string_value(json_object_get(f, "message")));
 	const char *name;
 	json_t *v;
 	const char *sep = " [";
 	json_object_foreach(json_object_get(f, "key"), name, v) {
-		strbuf_addf(&l, "%s%s ", sep, name);
+		ddbc_strbuf_addf(&l, "%s%s ", sep, name);
 		ddbc_add_quoted(&l, json_string_value(v), json_string_length(v));
 		sep = ", ";
 	}
 	if (*sep == ',')
-		strbuf_addch(&l, ']');
-	return strbuf_detach(&l);
+		ddbc_strbuf_addch(&l, ']');
+	return ddbc_strbuf_detach(&l);
 }
 
 /* Adds one result to the outcome and writes its findings. The words it

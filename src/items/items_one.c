@@ -24,13 +24,13 @@ struct ddbc_item_checker {
 
 ddbc_item_checker *ddbc_item_checker_new(const ddbc_design *g)
 {
-	ddbc_item_checker *c = xcalloc(1, sizeof(*c));
+	ddbc_item_checker *c = ddbc_xcalloc(1, sizeof(*c));
 	ddbc_items_opts_init(&c->opts);
 	c->opts.max_findings = 1;
 	ddbc_items_run_init(&c->run, g, &c->opts);
 	c->sink.out = open_memstream(&c->buf, &c->len);
 	if (!c->sink.out)
-		xalloc_die();
+		ddbc_xalloc_die();
 	c->sink.format = DDBC_ITEMS_TEXT;
 	c->sink.max = 1;
 	c->run.sink = &c->sink;
@@ -74,6 +74,6 @@ ddbc_item_verdict ddbc_item_check_one(ddbc_item_checker *c, const char *text, si
 		*entity = R->ent && !R->t.unmatched && !R->t.malformed ? R->ent->e : NULL;
 	fflush(c->sink.out);
 	if (why && c->sink.shown)
-		strbuf_add(why, c->buf, strcspn(c->buf, "\n"));
+		ddbc_strbuf_add(why, c->buf, strcspn(c->buf, "\n"));
 	return verdict(&R->t);
 }

@@ -42,7 +42,7 @@ json_t *ddbc_items_jstr(const char *s)
 	json_t *j = json_string(s);
 	if (j)
 		return j;
-	char *copy = xstrdup(s);
+	char *copy = ddbc_xstrdup(s);
 	for (char *p = copy; *p; p++)
 		if ((unsigned char)*p >= 0x80)
 			*p = '?';
@@ -114,18 +114,18 @@ static json_t *item_key(const ddbc_items_run *R, strbuf *text)
 	json_t *key = json_object();
 	json_object_set_new(key, ti->pk, json_stringn(pk->text, pk->len));
 	if (text) {
-		strbuf_addf(text, " [%s ", ti->pk);
+		ddbc_strbuf_addf(text, " [%s ", ti->pk);
 		ddbc_add_quoted(text, pk->text, pk->len);
 	}
 	if (sk && sk->text) {
 		json_object_set_new(key, ti->sk, json_stringn(sk->text, sk->len));
 		if (text) {
-			strbuf_addf(text, ", %s ", ti->sk);
+			ddbc_strbuf_addf(text, ", %s ", ti->sk);
 			ddbc_add_quoted(text, sk->text, sk->len);
 		}
 	}
 	if (text)
-		strbuf_addch(text, ']');
+		ddbc_strbuf_addch(text, ']');
 	return key;
 }
 
@@ -135,7 +135,7 @@ static void format_finding(ddbc_items_run *R, ddbc_item_kind k, ddbc_severity se
 {
 	const char *ent = R->ent ? R->ent->e->name.s : NULL;
 	strbuf *l = &R->line;
-	strbuf_reset(l);
+	ddbc_strbuf_reset(l);
 	if (R->opts->format == DDBC_ITEMS_JSON) {
 		json_t *key = item_key(R, NULL);
 		json_t *f = json_pack("{s:o, s:I, s:o, s:I, s:I, s:o, s:s, s:s, s:o, s:o}",
@@ -147,15 +147,15 @@ static void format_finding(ddbc_items_run *R, ddbc_item_kind k, ddbc_severity se
 			"attribute", attr ? ddbc_items_jstr(attr) : json_null(), "message",
 			ddbc_items_jstr(msg));
 		char *s = json_dumps(f, JSON_COMPACT | JSON_PRESERVE_ORDER);
-		strbuf_addstr(l, s);
+		ddbc_strbuf_addstr(l, s);
 		free(s);
 		json_decref(f);
 	} else {
-		strbuf_addf(l, "%s:%lu:%lu: %s: item %lu", R->name, pos.line, pos.column,
+		ddbc_strbuf_addf(l, "%s:%lu:%lu: %s: item %lu", R->name, pos.line, pos.column,
 			    severity_word(sev), R->span->index);
 		if (ent)
-			strbuf_addf(l, " (%s)", ent);
-		strbuf_addf(l, ": %s", msg);
+			ddbc_strbuf_addf(l, " (%s)", ent);
+		ddbc_strbuf_addf(l, ": %s", msg);
 		json_decref(item_key(R, l));
 	}
 }
@@ -180,10 +180,10 @@ void ddbc_items_finding(ddbc_items_run *R, ddbc_item_kind k, const char *attr, d
 	strbuf msg = STRBUF_INIT;
 	va_list ap;
 	va_start(ap, fmt);
-	strbuf_vaddf(&msg, fmt, ap);
+	ddbc_strbuf_vaddf(&msg, fmt, ap);
 	va_end(ap);
-	format_finding(R, k, sev, attr, pos, strbuf_str(&msg));
-	strbuf_release(&msg);
+	format_finding(R, k, sev, attr, pos, ddbc_strbuf_str(&msg));
+	ddbc_strbuf_release(&msg);
 	if (R->sink) {
 		ddbc_items_sink_line(R->sink, R->line.buf, R->line.len);
 	} else {
@@ -207,18 +207,18 @@ void ddbc_items_file_finding(ddbc_items_run *R, ddbc_item_kind k, const char *na
 	if ((R->sink ? R->sink->shown >= max : R->spooled >= max) || sev < R->opts->min_severity)
 		return;
 	strbuf *l = &R->line;
-	strbuf_reset(l);
+	ddbc_strbuf_reset(l);
 	if (R->opts->format == DDBC_ITEMS_JSON) {
 		json_t *f = json_pack("{s:o, s:n, s:n, s:i, s:i, s:n, s:s, s:s, s:n, s:o}",
 			"file", ddbc_items_jstr(name), "item", "key", "line", 1, "column", 1,
 			"entity", "severity", severity_word(sev), "kind", ddbc_item_kind_get(k)->id,
 			"attribute", "message", ddbc_items_jstr(msg));
 		char *s = json_dumps(f, JSON_COMPACT | JSON_PRESERVE_ORDER);
-		strbuf_addstr(l, s);
+		ddbc_strbuf_addstr(l, s);
 		free(s);
 		json_decref(f);
 	} else {
-		strbuf_addf(l, "%s:1:1: %s: %s", name, severity_word(sev), msg);
+		ddbc_strbuf_addf(l, "%s:1:1: %s: %s", name, severity_word(sev), msg);
 	}
 	if (R->sink) {
 		ddbc_items_sink_line(R->sink, R->line.buf, R->line.len);
@@ -253,7 +253,7 @@ json_t *ddbc_items_error_json(const char *file, const ddbc_items_error *err)
 {
 	return json_pack("{s:o, s:I, s:I, s:o}", "file", ddbc_items_jstr(file),
 			 "line", (json_int_t)err->pos.line, "column", (json_int_t)err->pos.column,
-			 "message", ddbc_items_jstr(strbuf_str(&err->message)));
+			 "message", ddbc_items_jstr(ddbc_strbuf_str(&err->message)));
 }
 
 /* "findings: 3 wrong-type, 1 unmatched; 2 not shown (--max-findings)" */

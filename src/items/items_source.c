@@ -28,7 +28,7 @@ struct ddbc_items_source {
 
 ddbc_items_source *ddbc_items_source_new(FILE *in)
 {
-	ddbc_items_source *s = xcalloc(1, sizeof(*s));
+	ddbc_items_source *s = ddbc_xcalloc(1, sizeof(*s));
 	s->in = in;
 	return s;
 }
@@ -76,7 +76,7 @@ static void start(ddbc_items_source *s)
 	if (s->nhead < 2 || s->head[0] != 0x1f || s->head[1] != 0x8b)
 		return;
 	s->gzip = true;
-	s->inbuf = xmalloc(IN_CHUNK);
+	s->inbuf = ddbc_xmalloc(IN_CHUNK);
 	memcpy(s->inbuf, s->head, 2);
 	s->nhead = 0;
 	memset(&s->z, 0, sizeof(s->z));

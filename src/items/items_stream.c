@@ -77,9 +77,9 @@ struct ddbc_items_reader {
 
 ddbc_items_reader *ddbc_items_reader_new(FILE *in, size_t max_item)
 {
-	ddbc_items_reader *r = xcalloc(1, sizeof(*r));
+	ddbc_items_reader *r = ddbc_xcalloc(1, sizeof(*r));
 	r->in = ddbc_items_source_new(in);
-	r->chunk = xmalloc(CHUNK);
+	r->chunk = ddbc_xmalloc(CHUNK);
 	r->at.line = r->at.column = 1;
 	r->max = max_item;
 	r->st = ST_START;
@@ -143,7 +143,7 @@ static void rec_append(ddbc_items_reader *r, const unsigned char *p, size_t n)
 		n = r->max - r->rec_len;
 		r->over = true;
 	}
-	xgrow((void **)&r->rec, &r->rec_cap, r->rec_len + n + 1, 1);
+	ddbc_xgrow((void **)&r->rec, &r->rec_cap, r->rec_len + n + 1, 1);
 	memcpy(r->rec + r->rec_len, p, n);
 	r->rec_len += n;
 }
@@ -349,8 +349,8 @@ static int scan_value(ddbc_items_reader *r)
 
 void ddbc_items_error_vset(ddbc_items_error *err, ddbc_ipos pos, const char *fmt, va_list ap)
 {
-	strbuf_reset(&err->message);
-	strbuf_vaddf(&err->message, fmt, ap);
+	ddbc_strbuf_reset(&err->message);
+	ddbc_strbuf_vaddf(&err->message, fmt, ap);
 	err->pos = pos;
 }
 

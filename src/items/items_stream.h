@@ -66,7 +66,7 @@ typedef struct ddbc_item_span {
 } ddbc_item_span;
 
 /* A problem with the input, positioned. The message, of any length, is
- * the error's own: zero-initialise the error, and strbuf_release its
+ * the error's own: zero-initialise the error, and ddbc_strbuf_release its
  * message when done. */
 typedef struct ddbc_items_error {
 	ddbc_ipos pos;

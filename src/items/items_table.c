@@ -73,12 +73,12 @@ static char *scan_error(const table_scan *T)
 {
 	const ddbc_dynamo_error *e = &T->e;
 	strbuf sb = STRBUF_INIT;
-	strbuf_addf(&sb, "the Scan of table '%s' stopped before the end of this segment: ",
+	ddbc_strbuf_addf(&sb, "the Scan of table '%s' stopped before the end of this segment: ",
 		    T->table);
 	if (*e->type)
-		strbuf_addf(&sb, "%s: ", e->type);
-	strbuf_addstr(&sb, e->message);
-	return strbuf_detach(&sb);
+		ddbc_strbuf_addf(&sb, "%s: ", e->type);
+	ddbc_strbuf_addstr(&sb, e->message);
+	return ddbc_strbuf_detach(&sb);
 }
 
 /* The Scan, on a thread of its own; each segment left open when it ends
@@ -124,10 +124,10 @@ static int open_segment(segment *s, const char *table, int i, int n)
 	s->r = fdopen(fds[0], "r");
 	s->w = fdopen(fds[1], "w");
 	strbuf name = STRBUF_INIT;
-	strbuf_addstr(&name, table);
+	ddbc_strbuf_addstr(&name, table);
 	if (n > 1)
-		strbuf_addf(&name, "/segment-%d-of-%d", i + 1, n);
-	s->name = strbuf_detach(&name);
+		ddbc_strbuf_addf(&name, "/segment-%d-of-%d", i + 1, n);
+	s->name = ddbc_strbuf_detach(&name);
 	return s->r && s->w ? 0 : -1;
 }
 
@@ -152,9 +152,9 @@ static char *table_unreadable(ddbc_dynamo *c, const char *table)
 	char *why = NULL;
 	if (ddbc_dynamo_call(c, "DescribeTable", req, &resp, &e) < 0) {
 		strbuf sb = STRBUF_INIT;
-		strbuf_addf(&sb, "cannot read table '%s' at %s: %s%s%s", table,
+		ddbc_strbuf_addf(&sb, "cannot read table '%s' at %s: %s%s%s", table,
 			    ddbc_dynamo_endpoint(c), e.type, *e.type ? ": " : "", e.message);
-		why = strbuf_detach(&sb);
+		why = ddbc_strbuf_detach(&sb);
 	}
 	json_decref(req);
 	json_decref(resp);
@@ -229,7 +229,7 @@ ddbc_items_result ddbc_check_items_table(FILE *out, const ddbc_design *g, ddbc_d
 	}
 	table_scan T = { .c = c, .table = table };
 	T.n = o->jobs > 1 ? (int)o->jobs : 1;
-	T.segs = xcalloc((size_t)T.n, sizeof(*T.segs));
+	T.segs = ddbc_xcalloc((size_t)T.n, sizeof(*T.segs));
 	ddbc_items_result r = DDBC_ITEMS_UNREADABLE;
 	int opened = 0;
 	while (opened < T.n && open_segment(&T.segs[opened], table, opened, T.n) == 0)

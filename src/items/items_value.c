@@ -124,18 +124,18 @@ static const char *path_str(const path *p, strbuf *out)
 	if (p->up)
 		path_str(p->up, out);
 	if (p->key)
-		strbuf_addf(out, "%s%s", p->up ? "." : "", p->key);
+		ddbc_strbuf_addf(out, "%s%s", p->up ? "." : "", p->key);
 	else
-		strbuf_addf(out, "[%zu]", p->index);
-	return strbuf_str(out);
+		ddbc_strbuf_addf(out, "[%zu]", p->index);
+	return ddbc_strbuf_str(out);
 }
 
 /* Starts the message about the value at p: "'a.b[2]' ". */
 static void at(strbuf *why, const path *p)
 {
-	strbuf_addch(why, '\'');
+	ddbc_strbuf_addch(why, '\'');
 	path_str(p, why);
-	strbuf_addstr(why, "' ");
+	ddbc_strbuf_addstr(why, "' ");
 }
 
 static bool check_typed(const json_t *v, const path *p, strbuf *why, ddbc_type *type,
@@ -189,11 +189,11 @@ static bool check_set(const json_t *p, ddbc_type t, const path *where, strbuf *w
 			if (ddbc_decimal_dynamodb(text, len, NULL))
 				continue;
 			at(why, where);
-			strbuf_addf(why, "element %zu ", i + 1);
+			ddbc_strbuf_addf(why, "element %zu ", i + 1);
 			return ddbc_decimal_dynamodb(text, len, why);
 		}
 		at(why, where);
-		strbuf_addf(why, "is tagged %s, but its element %zu is %s%s; expected %s",
+		ddbc_strbuf_addf(why, "is tagged %s, but its element %zu is %s%s; expected %s",
 			    ddbc_type_short(t), i + 1, ddbc_json_kind(x),
 			    json_is_string(x) ? (et == DDBC_TYPE_N ? " that is no number"
 								   : " that is not base64")
@@ -222,7 +222,7 @@ static bool too_deep(const path *where, strbuf *why)
 	if (depth_of(where) <= DDBC_ITEMS_MAX_DEPTH)
 		return false;
 	at(why, where);
-	strbuf_addf(why, "is nested %zu levels deep; DynamoDB nests Maps and Lists at most %d",
+	ddbc_strbuf_addf(why, "is nested %zu levels deep; DynamoDB nests Maps and Lists at most %d",
 		    depth_of(where), DDBC_ITEMS_MAX_DEPTH);
 	return true;
 }
@@ -267,13 +267,13 @@ static bool payload_ok(const json_t *p, ddbc_type t, const path *where, strbuf *
 	}
 	if (!kind_ok) {
 		at(why, where);
-		strbuf_addf(why, "is tagged %s but holds %s; expected %s", ddbc_type_short(t),
+		ddbc_strbuf_addf(why, "is tagged %s but holds %s; expected %s", ddbc_type_short(t),
 			    ddbc_json_kind(p), payload_hint(t));
 		return false;
 	}
 	if ((t == DDBC_TYPE_N || t == DDBC_TYPE_B) && !scalar_payload_ok(p, t)) {
 		at(why, where);
-		strbuf_addf(why, "is tagged %s, but \"%.40s\" is %s", ddbc_type_short(t),
+		ddbc_strbuf_addf(why, "is tagged %s, but \"%.40s\" is %s", ddbc_type_short(t),
 			    json_string_value(p), t == DDBC_TYPE_N ? "no number" : "not base64");
 		return false;
 	}
@@ -294,12 +294,12 @@ static bool check_typed(const json_t *v, const path *where, strbuf *why, ddbc_ty
 {
 	if (!json_is_object(v) || json_object_size(v) != 1) {
 		at(why, where);
-		strbuf_addstr(why, "is not DynamoDB JSON: expected an object with one type tag "
+		ddbc_strbuf_addstr(why, "is not DynamoDB JSON: expected an object with one type tag "
 			      "such as {\"S\": \"text\"}, found ");
 		if (json_is_object(v))
-			strbuf_addf(why, "an object with %zu members", json_object_size(v));
+			ddbc_strbuf_addf(why, "an object with %zu members", json_object_size(v));
 		else
-			strbuf_addstr(why, ddbc_json_kind(v));
+			ddbc_strbuf_addstr(why, ddbc_json_kind(v));
 		return false;
 	}
 	void *it = json_object_iter((json_t *)v);
@@ -308,7 +308,7 @@ static bool check_typed(const json_t *v, const path *where, strbuf *why, ddbc_ty
 	*payload = json_object_iter_value(it);
 	if (*type == DDBC_TYPE_NONE) {
 		at(why, where);
-		strbuf_addf(why, "has the unknown type tag \"%.40s\"; DynamoDB JSON uses S, N, B, "
+		ddbc_strbuf_addf(why, "has the unknown type tag \"%.40s\"; DynamoDB JSON uses S, N, B, "
 			    "BOOL, NULL, M, L, SS, NS and BS", tag);
 		return false;
 	}

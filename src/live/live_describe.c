@@ -14,7 +14,7 @@
 static void say_error(strbuf *err, const char *op, const char *table,
 		      const ddbc_dynamo_error *e)
 {
-	strbuf_addf(err, "%s of table '%s' failed: %s%s%s", op, table, e->type,
+	ddbc_strbuf_addf(err, "%s of table '%s' failed: %s%s%s", op, table, e->type,
 		    *e->type ? ": " : "", e->message);
 }
 
@@ -77,13 +77,13 @@ static void drop_unused_definitions(json_t *t)
 static char *write_file(const char *dir, const char *table, json_t *doc, strbuf *err)
 {
 	strbuf path = STRBUF_INIT;
-	strbuf_addf(&path, "%s/%s.json", dir, table);
+	ddbc_strbuf_addf(&path, "%s/%s.json", dir, table);
 	if (json_dump_file(doc, path.buf, JSON_INDENT(2) | JSON_SORT_KEYS) < 0) {
-		strbuf_addf(err, "cannot write '%s': %s", path.buf, strerror(errno));
-		strbuf_release(&path);
+		ddbc_strbuf_addf(err, "cannot write '%s': %s", path.buf, strerror(errno));
+		ddbc_strbuf_release(&path);
 		return NULL;
 	}
-	return strbuf_detach(&path);
+	return ddbc_strbuf_detach(&path);
 }
 
 /* Point-in-time recovery, beside "Table" as the importer reads it. An
@@ -202,7 +202,7 @@ static int describe_one(ddbc_dynamo *c, const char *table, const char *deployed,
 int ddbc_live_describe(ddbc_dynamo *c, const char *const *tables, const char *const *deployed,
 		       size_t n, const char *dir, char ***paths, size_t *npaths, strbuf *err)
 {
-	*paths = xcalloc(n + 1, sizeof(char *));
+	*paths = ddbc_xcalloc(n + 1, sizeof(char *));
 	*npaths = 0;
 	for (size_t i = 0; i < n; i++) {
 		char *path = NULL;

@@ -52,8 +52,8 @@ typedef struct mig_work {
 /* Builds the work of the plan's item steps (o->step: that one only).
  * Returns 0, or 2 with why on stderr (a table to replace, a step that is
  * no item rewrite ddbc can do, --step naming no item step). */
-int mig_work_build(mig_work *w, const ddbc_design *old, const ddbc_design *new, long step);
-void mig_work_release(mig_work *w);
+int ddbc_migrate_work_build(mig_work *w, const ddbc_design *old, const ddbc_design *new, long step);
+void ddbc_migrate_work_release(mig_work *w);
 
 /* What becomes of one item. */
 typedef enum mig_verdict {
@@ -68,19 +68,19 @@ typedef struct mig_scratch {
 	strbuf why;
 } mig_scratch;
 
-void mig_scratch_init(mig_scratch *s, const mig_work *w);
-void mig_scratch_release(mig_scratch *s);
+void ddbc_migrate_scratch_init(mig_scratch *s, const mig_work *w);
+void ddbc_migrate_scratch_release(mig_scratch *s);
 
 /* The write that takes item (DynamoDB JSON, as stored in table) to NEW:
  * *op "UpdateItem" or "TransactWriteItems", *input its request (the
  * caller's), *units the write units it costs at most. */
-mig_verdict mig_item(const mig_work *w, mig_scratch *s, const char *table, json_t *item,
+mig_verdict ddbc_migrate_item(const mig_work *w, mig_scratch *s, const char *table, json_t *item,
 		     const char **op, json_t **input, double *units, strbuf *why);
 
 /* The primary key of item in the table of entity e (a new object). */
-json_t *mig_item_key(const ddbc_entity *e, const json_t *item);
+json_t *ddbc_migrate_item_key(const ddbc_entity *e, const json_t *item);
 
 /* An item named for a message: its key attributes, "{PK=A, SK=B}". */
-void mig_item_name(strbuf *out, const ddbc_table *t, const json_t *item);
+void ddbc_migrate_item_name(strbuf *out, const ddbc_table *t, const json_t *item);
 
 #endif

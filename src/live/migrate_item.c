@@ -55,7 +55,7 @@ static void use(mctx *c, const char *origin)
 	for (size_t i = 0; i < c->nused; i++)
 		if (!strcmp(c->used[i], origin))
 			return;
-	xgrow((void **)&c->used, &c->ucap, c->nused + 1, sizeof(*c->used));
+	ddbc_xgrow((void **)&c->used, &c->ucap, c->nused + 1, sizeof(*c->used));
 	c->used[c->nused++] = origin;
 }
 
@@ -72,7 +72,7 @@ static void add(mctx *c, const char *name, size_t nlen, const char *text, size_t
 {
 	if (find(c, name, nlen))
 		return;
-	xgrow((void **)&c->v, &c->cap, c->n + 1, sizeof(*c->v));
+	ddbc_xgrow((void **)&c->v, &c->cap, c->n + 1, sizeof(*c->v));
 	c->v[c->n++] = (mval){ name, nlen, text, len, origin, false };
 }
 
@@ -140,7 +140,7 @@ static bool split_from(const ddbc_template *t, size_t k, const char *s, size_t l
 static void split_key(mctx *c, const ddbc_attr *a0, mval *stored)
 {
 	const ddbc_template *t = &a0->tpl;
-	size_t *end = xcalloc(t->nsegs + 1, sizeof(size_t));
+	size_t *end = ddbc_xcalloc(t->nsegs + 1, sizeof(size_t));
 	stored->split = true;
 	const char *s = stored->text, *origin = stored->origin;
 	size_t len = stored->len;
@@ -220,17 +220,17 @@ static ddbc_tvalue value_of(void *ctx, const ddbc_segment *seg)
 	mval *m = find(c, seg->text, seg->len);
 	if (!m && a && a->has_template && !a->in_cycle && c->depth < 8) {
 		/* A part NEW makes from other values: rendered from them. */
-		xgrow((void **)&c->nested, &c->ncap, c->nnested + 1, sizeof(strbuf));
+		ddbc_xgrow((void **)&c->nested, &c->ncap, c->nnested + 1, sizeof(strbuf));
 		strbuf *sb = &c->nested[c->nnested++];
 		*sb = (strbuf)STRBUF_INIT;
 		strbuf why = STRBUF_INIT;
 		c->depth++;
 		bool ok = render(c, a, sb, &why);
 		c->depth--;
-		strbuf_release(&why);
+		ddbc_strbuf_release(&why);
 		if (!ok)
 			return v;
-		return (ddbc_tvalue){ DDBC_TVALUE_TEXT, strbuf_str(sb), sb->len, false, 0, NULL };
+		return (ddbc_tvalue){ DDBC_TVALUE_TEXT, ddbc_strbuf_str(sb), sb->len, false, 0, NULL };
 	}
 	if (!m)
 		return v;
@@ -262,16 +262,16 @@ static bool render(mctx *c, const ddbc_attr *a1, strbuf *out, strbuf *why)
 	case DDBC_RENDER_OK:
 		break;
 	case DDBC_RENDER_MISSING:
-		strbuf_addf(why, "'%s' cannot be rendered from '%s': the item holds no value for "
+		ddbc_strbuf_addf(why, "'%s' cannot be rendered from '%s': the item holds no value for "
 			    "'%.*s'", a1->name.s, a1->template.s, nl, name);
 		return false;
 	case DDBC_RENDER_UNPADDABLE:
-		strbuf_addf(why, "'%.*s' (%.*s) cannot fill '{%.*s:0%u}' of '%s': it %s", nl, name,
+		ddbc_strbuf_addf(why, "'%.*s' (%.*s) cannot fill '{%.*s:0%u}' of '%s': it %s", nl, name,
 			    (int)p.value.len, p.value.text, nl, name, p.seg->width, a1->template.s,
 			    ddbc_padding_problem(p.value.text, p.value.len, p.seg->width));
 		return false;
 	case DDBC_RENDER_UNUSABLE:
-		strbuf_addf(why, "'%.*s' ('%.*s') holds the key delimiter '%s', so '%s' rendered "
+		ddbc_strbuf_addf(why, "'%.*s' ('%.*s') holds the key delimiter '%s', so '%s' rendered "
 			    "from '%s' could not be split again: fix the value first", nl, name,
 			    (int)c->bad_len, c->bad_text, delimiter(c->w->new), a1->name.s,
 			    a1->template.s);
@@ -279,12 +279,12 @@ static bool render(mctx *c, const ddbc_attr *a1, strbuf *out, strbuf *why)
 	}
 	if (a1->lang && a1->lang->nruns) {
 		ddbc_match_scratch m = { 0 };
-		bool ok = ddbc_items_lang_matches(a1->lang, strbuf_str(out), out->len,
+		bool ok = ddbc_items_lang_matches(a1->lang, ddbc_strbuf_str(out), out->len,
 						  delimiter(c->w->new), &m);
 		ddbc_match_scratch_release(&m);
 		if (!ok) {
-			strbuf_addf(why, "'%s' would be '%s', which NEW's template '%s' cannot "
-				    "produce", a1->name.s, strbuf_str(out), a1->template.s);
+			ddbc_strbuf_addf(why, "'%s' would be '%s', which NEW's template '%s' cannot "
+				    "produce", a1->name.s, ddbc_strbuf_str(out), a1->template.s);
 			return false;
 		}
 	}
@@ -306,11 +306,11 @@ static json_t *convert(const mig_target *t, const json_t *cur, strbuf *why)
 	size_t len;
 	const char *text = scalar(cur, &len);
 	if (to != DDBC_TYPE_S && to != DDBC_TYPE_N) {
-		strbuf_addf(why, "'%s' cannot be converted to %s", t->attr, ddbc_type_short(to));
+		ddbc_strbuf_addf(why, "'%s' cannot be converted to %s", t->attr, ddbc_type_short(to));
 		return NULL;
 	}
 	if (!text) {
-		strbuf_addf(why, "'%s' is not a string or a number, so it cannot become %s", t->attr,
+		ddbc_strbuf_addf(why, "'%s' is not a string or a number, so it cannot become %s", t->attr,
 			    ddbc_type_short(to));
 		return NULL;
 	}
@@ -318,9 +318,9 @@ static json_t *convert(const mig_target *t, const json_t *cur, strbuf *why)
 		strbuf w = STRBUF_INIT;
 		bool ok = ddbc_decimal_valid(text, len) && ddbc_decimal_dynamodb(text, len, &w);
 		if (!ok)
-			strbuf_addf(why, "'%s' ('%.*s') cannot become a Number: %s", t->attr, (int)len,
-				    text, w.len ? strbuf_str(&w) : "it is no decimal number");
-		strbuf_release(&w);
+			ddbc_strbuf_addf(why, "'%s' ('%.*s') cannot become a Number: %s", t->attr, (int)len,
+				    text, w.len ? ddbc_strbuf_str(&w) : "it is no decimal number");
+		ddbc_strbuf_release(&w);
 		if (!ok)
 			return NULL;
 	}
@@ -332,8 +332,8 @@ static bool rendered(mctx *c, const mig_target *t, json_t **out, strbuf *why)
 	strbuf sb = STRBUF_INIT;
 	bool ok = render(c, t->a1, &sb, why);
 	if (ok)
-		*out = typed(t->a1->type, strbuf_str(&sb), sb.len);
-	strbuf_release(&sb);
+		*out = typed(t->a1->type, ddbc_strbuf_str(&sb), sb.len);
+	ddbc_strbuf_release(&sb);
 	return ok;
 }
 
@@ -371,7 +371,7 @@ static bool target_value(mctx *c, const mig_target *t, json_t **out, bool *keep,
 		}
 		if (t->a1->has_template)
 			return rendered(c, t, out, why);
-		strbuf_addf(why, "'%s' is missing and the design gives no value for it: give the "
+		ddbc_strbuf_addf(why, "'%s' is missing and the design gives no value for it: give the "
 			    "attribute an example, or backfill it by hand", t->attr);
 		return false;
 	case MIG_RENDER:
@@ -394,14 +394,14 @@ static const char *name_ref(expr *x, const char *attr, strbuf *ref)
 	json_t *v;
 	json_object_foreach(x->names, k, v)
 		if (!strcmp(json_string_value(v), attr)) {
-			strbuf_reset(ref);
-			strbuf_addstr(ref, k);
-			return strbuf_str(ref);
+			ddbc_strbuf_reset(ref);
+			ddbc_strbuf_addstr(ref, k);
+			return ddbc_strbuf_str(ref);
 		}
-	strbuf_reset(ref);
-	strbuf_addf(ref, "#n%d", x->n++);
-	json_object_set_new(x->names, strbuf_str(ref), json_string(attr));
-	return strbuf_str(ref);
+	ddbc_strbuf_reset(ref);
+	ddbc_strbuf_addf(ref, "#n%d", x->n++);
+	json_object_set_new(x->names, ddbc_strbuf_str(ref), json_string(attr));
+	return ddbc_strbuf_str(ref);
 }
 
 /* attr holds what the item held when read: its value, or nothing. */
@@ -410,17 +410,17 @@ static void cond_as_read(expr *x, const json_t *item, const char *attr)
 	strbuf ref = STRBUF_INIT;
 	name_ref(x, attr, &ref);
 	if (x->cond.len)
-		strbuf_addstr(&x->cond, " AND ");
+		ddbc_strbuf_addstr(&x->cond, " AND ");
 	const json_t *v = json_object_get(item, attr);
 	if (v) {
 		char val[24];
 		snprintf(val, sizeof(val), ":c%zu", json_object_size(x->values));
 		json_object_set_new(x->values, val, json_deep_copy(v));
-		strbuf_addf(&x->cond, "%s = %s", strbuf_str(&ref), val);
+		ddbc_strbuf_addf(&x->cond, "%s = %s", ddbc_strbuf_str(&ref), val);
 	} else {
-		strbuf_addf(&x->cond, "attribute_not_exists(%s)", strbuf_str(&ref));
+		ddbc_strbuf_addf(&x->cond, "attribute_not_exists(%s)", ddbc_strbuf_str(&ref));
 	}
-	strbuf_release(&ref);
+	ddbc_strbuf_release(&ref);
 }
 
 static void key_attrs(const ddbc_table *t, const char **pk, const char **sk)
@@ -429,7 +429,7 @@ static void key_attrs(const ddbc_table *t, const char **pk, const char **sk)
 	*sk = t->primary.nsk ? t->primary.sk[0].s : NULL;
 }
 
-json_t *mig_item_key(const ddbc_entity *e, const json_t *item)
+json_t *ddbc_migrate_item_key(const ddbc_entity *e, const json_t *item)
 {
 	json_t *key = json_object();
 	const ddbc_table *t = e->table;
@@ -440,19 +440,19 @@ json_t *mig_item_key(const ddbc_entity *e, const json_t *item)
 	return key;
 }
 
-void mig_item_name(strbuf *out, const ddbc_table *t, const json_t *item)
+void ddbc_migrate_item_name(strbuf *out, const ddbc_table *t, const json_t *item)
 {
 	const char *names[2];
 	key_attrs(t, &names[0], &names[1]);
-	strbuf_addch(out, '{');
+	ddbc_strbuf_addch(out, '{');
 	for (int i = 0; i < 2; i++) {
 		size_t len = 0;
 		const char *text = names[i] ? scalar(json_object_get(item, names[i]), &len) : NULL;
 		if (names[i])
-			strbuf_addf(out, "%s%s=%.*s", i ? ", " : "", names[i], (int)len,
+			ddbc_strbuf_addf(out, "%s%s=%.*s", i ? ", " : "", names[i], (int)len,
 				    text ? text : "?");
 	}
-	strbuf_addch(out, '}');
+	ddbc_strbuf_addch(out, '}');
 }
 
 static double units_of(const json_t *item)
@@ -473,12 +473,12 @@ static json_t *update_request(const char *table, const ddbc_entity *e0, const js
 	json_object_foreach((json_t *)changes, k, v) {
 		name_ref(&x, k, &ref);
 		if (json_is_null(v)) {
-			strbuf_addf(&rm, "%s%s", rm.len ? ", " : "REMOVE ", strbuf_str(&ref));
+			ddbc_strbuf_addf(&rm, "%s%s", rm.len ? ", " : "REMOVE ", ddbc_strbuf_str(&ref));
 		} else {
 			char val[24];
 			snprintf(val, sizeof(val), ":v%zu", json_object_size(x.values));
 			json_object_set(x.values, val, v);
-			strbuf_addf(&set, "%s%s = %s", set.len ? ", " : "SET ", strbuf_str(&ref), val);
+			ddbc_strbuf_addf(&set, "%s%s = %s", set.len ? ", " : "SET ", ddbc_strbuf_str(&ref), val);
 		}
 	}
 	const char *pk, *sk;
@@ -492,16 +492,16 @@ static json_t *update_request(const char *table, const ddbc_entity *e0, const js
 		cond_as_read(&x, item, k);
 	json_t *in = json_object();
 	json_object_set_new(in, "TableName", json_string(table));
-	json_object_set_new(in, "Key", mig_item_key(e0, item));
-	strbuf_addf(&set, "%s%s", set.len && rm.len ? " " : "", strbuf_str(&rm));
-	json_object_set_new(in, "UpdateExpression", json_string(strbuf_str(&set)));
-	json_object_set_new(in, "ConditionExpression", json_string(strbuf_str(&x.cond)));
+	json_object_set_new(in, "Key", ddbc_migrate_item_key(e0, item));
+	ddbc_strbuf_addf(&set, "%s%s", set.len && rm.len ? " " : "", ddbc_strbuf_str(&rm));
+	json_object_set_new(in, "UpdateExpression", json_string(ddbc_strbuf_str(&set)));
+	json_object_set_new(in, "ConditionExpression", json_string(ddbc_strbuf_str(&x.cond)));
 	json_object_set_new(in, "ExpressionAttributeNames", x.names);
 	json_object_set_new(in, "ExpressionAttributeValues", x.values);
-	strbuf_release(&set);
-	strbuf_release(&rm);
-	strbuf_release(&ref);
-	strbuf_release(&x.cond);
+	ddbc_strbuf_release(&set);
+	ddbc_strbuf_release(&rm);
+	ddbc_strbuf_release(&ref);
+	ddbc_strbuf_release(&x.cond);
 	return in;
 }
 
@@ -525,11 +525,11 @@ static json_t *move_request(const char *table, const ddbc_entity *e0, const json
 		cond_as_read(&x, item, k);
 	json_t *del = json_object();
 	json_object_set_new(del, "TableName", json_string(table));
-	json_object_set_new(del, "Key", mig_item_key(e0, item));
-	json_object_set_new(del, "ConditionExpression", json_string(strbuf_str(&x.cond)));
+	json_object_set_new(del, "Key", ddbc_migrate_item_key(e0, item));
+	json_object_set_new(del, "ConditionExpression", json_string(ddbc_strbuf_str(&x.cond)));
 	json_object_set_new(del, "ExpressionAttributeNames", x.names);
 	json_object_set_new(del, "ExpressionAttributeValues", x.values);
-	strbuf_release(&x.cond);
+	ddbc_strbuf_release(&x.cond);
 	json_t *list = json_array(), *a = json_object(), *b = json_object();
 	json_object_set_new(a, "Put", put);
 	json_object_set_new(b, "Delete", del);
@@ -542,18 +542,18 @@ static json_t *move_request(const char *table, const ddbc_entity *e0, const json
 
 /* ---- one item ----------------------------------------------------------------------------- */
 
-void mig_scratch_init(mig_scratch *s, const mig_work *w)
+void ddbc_migrate_scratch_init(mig_scratch *s, const mig_work *w)
 {
 	s->old_check = ddbc_item_checker_new(w->old);
 	s->new_check = ddbc_item_checker_new(w->new);
 	s->why = (strbuf)STRBUF_INIT;
 }
 
-void mig_scratch_release(mig_scratch *s)
+void ddbc_migrate_scratch_release(mig_scratch *s)
 {
 	ddbc_item_checker_free(s->old_check);
 	ddbc_item_checker_free(s->new_check);
-	strbuf_release(&s->why);
+	ddbc_strbuf_release(&s->why);
 }
 
 /* check-items' verdict on item, through checker k. */
@@ -600,32 +600,32 @@ static json_t *changes_of(mctx *c, const mig_entity *m, strbuf *why)
 static void mctx_release(mctx *c)
 {
 	for (size_t i = 0; i < c->nnested; i++)
-		strbuf_release(&c->nested[i]);
+		ddbc_strbuf_release(&c->nested[i]);
 	free(c->nested);
 	free(c->v);
 	free(c->used);
 }
 
-mig_verdict mig_item(const mig_work *w, mig_scratch *s, const char *table, json_t *item,
+mig_verdict ddbc_migrate_item(const mig_work *w, mig_scratch *s, const char *table, json_t *item,
 		     const char **op, json_t **input, double *units, strbuf *why)
 {
 	const ddbc_entity *e0 = NULL, *e1 = NULL;
-	strbuf_reset(&s->why);
+	ddbc_strbuf_reset(&s->why);
 	ddbc_item_verdict v0 = check(s->old_check, item, &e0, &s->why);
 	if (!e0) {
 		/* Already NEW's: a second run, or an item written since. */
 		strbuf why1 = STRBUF_INIT;
 		ddbc_item_verdict v1 = check(s->new_check, item, &e1, &why1);
-		strbuf_release(&why1);
+		ddbc_strbuf_release(&why1);
 		if (v1 == DDBC_VERDICT_OK)
 			return MIG_SKIP;
-		strbuf_addf(why, "it %s: %s", v0 == DDBC_VERDICT_MALFORMED ? "is malformed" :
-			    "matches no entity of OLD (nor of NEW)", strbuf_str(&s->why));
+		ddbc_strbuf_addf(why, "it %s: %s", v0 == DDBC_VERDICT_MALFORMED ? "is malformed" :
+			    "matches no entity of OLD (nor of NEW)", ddbc_strbuf_str(&s->why));
 		return MIG_FAIL;
 	}
 	const mig_entity *m = work_of(w, e0);
 	if (table && e0->table && strcmp(e0->table->name.s, table)) {
-		strbuf_addf(why, "it is a '%s' item, which OLD keeps in table '%s'", e0->name.s,
+		ddbc_strbuf_addf(why, "it is a '%s' item, which OLD keeps in table '%s'", e0->name.s,
 			    e0->table->name.s);
 		return MIG_FAIL;
 	}
@@ -633,7 +633,7 @@ mig_verdict mig_item(const mig_work *w, mig_scratch *s, const char *table, json_
 		return MIG_SKIP;
 	mctx c = { .w = w, .item = item };
 	gather(&c, e0);
-	strbuf_addf(why, "'%s' item: ", e0->name.s);
+	ddbc_strbuf_addf(why, "'%s' item: ", e0->name.s);
 	json_t *changes = changes_of(&c, m, why);
 	mig_verdict r = MIG_FAIL;
 	if (!changes)
@@ -651,17 +651,17 @@ mig_verdict mig_item(const mig_work *w, mig_scratch *s, const char *table, json_
 		strbuf why1 = STRBUF_INIT;
 		ddbc_item_verdict v1 = check(s->new_check, after, &e1, &why1);
 		if (v1 != DDBC_VERDICT_OK || !e1 || strcmp(e1->name.s, e0->name.s)) {
-			strbuf_addf(why, "NEW would not accept it %s: %s", json_object_size(changes) ? "migrated" : "as it is",
+			ddbc_strbuf_addf(why, "NEW would not accept it %s: %s", json_object_size(changes) ? "migrated" : "as it is",
 				    v1 == DDBC_VERDICT_OK ? "it would be another entity's" :
-				    strbuf_str(&why1));
-			strbuf_release(&why1);
+				    ddbc_strbuf_str(&why1));
+			ddbc_strbuf_release(&why1);
 			json_decref(after);
 			json_decref(changes);
 			goto out;
 		}
-		strbuf_release(&why1);
+		ddbc_strbuf_release(&why1);
 	}
-	json_t *k0 = mig_item_key(e0, item), *k1 = mig_item_key(e0, after);
+	json_t *k0 = ddbc_migrate_item_key(e0, item), *k1 = ddbc_migrate_item_key(e0, after);
 	bool moved = !json_equal(k0, k1);
 	json_decref(k0);
 	json_decref(k1);

@@ -59,7 +59,7 @@ static void add_target(mig_work *w, mig_entity *m, mig_target t)
 		}
 		return;
 	}
-	xgrow((void **)&m->t, &m->cap, m->n + 1, sizeof(*m->t));
+	ddbc_xgrow((void **)&m->t, &m->cap, m->n + 1, sizeof(*m->t));
 	m->t[m->n++] = t;
 	m->key_change = m->key_change || primary_key(m->e0, t.attr);
 	w->ntargets++;
@@ -158,7 +158,7 @@ static int plan_of(mig_work *w)
 	size_t len = 0;
 	FILE *mem = open_memstream(&text, &len);
 	if (!mem)
-		xalloc_die();
+		ddbc_xalloc_die();
 	ddbc_emit_result r = ddbc_diff_plan(mem, w->old, w->new);
 	fclose(mem);
 	json_error_t err;
@@ -171,13 +171,13 @@ static int plan_of(mig_work *w)
 	return 0;
 }
 
-int mig_work_build(mig_work *w, const ddbc_design *old, const ddbc_design *new, long step)
+int ddbc_migrate_work_build(mig_work *w, const ddbc_design *old, const ddbc_design *new, long step)
 {
 	memset(w, 0, sizeof(*w));
 	w->old = old;
 	w->new = new;
 	w->whole = step == 0;
-	w->ents = xcalloc(old->nentities + 1, sizeof(*w->ents));
+	w->ents = ddbc_xcalloc(old->nentities + 1, sizeof(*w->ents));
 	for (size_t i = 0; i < old->nentities; i++) {
 		w->ents[i].e0 = &old->entities[i];
 		w->ents[i].e1 = ddbc_design_entity(new, old->entities[i].name.s);
@@ -223,7 +223,7 @@ int mig_work_build(mig_work *w, const ddbc_design *old, const ddbc_design *new, 
 	return status;
 }
 
-void mig_work_release(mig_work *w)
+void ddbc_migrate_work_release(mig_work *w)
 {
 	for (size_t i = 0; w->ents && i < w->old->nentities; i++) {
 		for (size_t k = 0; k < w->ents[i].n; k++)

@@ -85,14 +85,14 @@ static int checkpoint_write(run *r)
 	if (!r->o->checkpoint)
 		return 0;
 	strbuf tmp = STRBUF_INIT;
-	strbuf_addf(&tmp, "%s.tmp", r->o->checkpoint);
-	int rc = json_dump_file(r->ck, strbuf_str(&tmp), JSON_INDENT(1) | JSON_SORT_KEYS);
-	if (rc == 0 && rename(strbuf_str(&tmp), r->o->checkpoint) != 0)
+	ddbc_strbuf_addf(&tmp, "%s.tmp", r->o->checkpoint);
+	int rc = json_dump_file(r->ck, ddbc_strbuf_str(&tmp), JSON_INDENT(1) | JSON_SORT_KEYS);
+	if (rc == 0 && rename(ddbc_strbuf_str(&tmp), r->o->checkpoint) != 0)
 		rc = -1;
 	if (rc != 0)
 		ddbc_cmd_error("migrate", "cannot write checkpoint '%s': %s",
 			       r->o->checkpoint, strerror(errno));
-	strbuf_release(&tmp);
+	ddbc_strbuf_release(&tmp);
 	return rc;
 }
 
@@ -154,26 +154,26 @@ static void say_failed(run *r, const char *table, const char *where, const json_
 	const ddbc_table *t = table ? ddbc_design_table(r->w->old, table) : NULL;
 	strbuf name = STRBUF_INIT;
 	if (t)
-		mig_item_name(&name, t, item);
+		ddbc_migrate_item_name(&name, t, item);
 	else if (where)
-		strbuf_addstr(&name, where);
+		ddbc_strbuf_addstr(&name, where);
 	/* check-items' own line: its message only */
 	const char *msg = strstr(why, "error: item 1: ");
 	strbuf w = STRBUF_INIT;
 	if (msg) {
-		strbuf_add(&w, why, (size_t)(strstr(why, "item:1:1: ") ? strstr(why, "item:1:1: ")
+		ddbc_strbuf_add(&w, why, (size_t)(strstr(why, "item:1:1: ") ? strstr(why, "item:1:1: ")
 					      - why : msg - why));
-		strbuf_addstr(&w, msg + strlen("error: item 1: "));
-		why = strbuf_str(&w);
+		ddbc_strbuf_addstr(&w, msg + strlen("error: item 1: "));
+		why = ddbc_strbuf_str(&w);
 	}
 	pthread_mutex_lock(&r->lock);
 	if (r->o->progress)
 		ddbc_progress_clear();
-	ddbc_cmd_error("migrate", "item %s%scannot be migrated: %s", strbuf_str(&name),
+	ddbc_cmd_error("migrate", "item %s%scannot be migrated: %s", ddbc_strbuf_str(&name),
 		       name.len ? " " : "", why);
-	strbuf_release(&w);
+	ddbc_strbuf_release(&w);
 	pthread_mutex_unlock(&r->lock);
-	strbuf_release(&name);
+	ddbc_strbuf_release(&name);
 	r->failed++;
 }
 
@@ -307,17 +307,17 @@ static void migrate_one(run *r, mig_scratch *s, const char *table, const char *w
 		json_t *input = NULL;
 		double units = 0;
 		strbuf why = STRBUF_INIT;
-		mig_verdict v = json_object_size(item) ? mig_item(r->w, s, table, item, &op, &input,
+		mig_verdict v = json_object_size(item) ? ddbc_migrate_item(r->w, s, table, item, &op, &input,
 								  &units, &why) : MIG_SKIP;
 		if (v != MIG_WRITE) {
 			if (v == MIG_SKIP)
 				r->skipped++;
 			else
-				say_failed(r, table, where, item, strbuf_str(&why));
-			strbuf_release(&why);
+				say_failed(r, table, where, item, ddbc_strbuf_str(&why));
+			ddbc_strbuf_release(&why);
 			break;
 		}
-		strbuf_release(&why);
+		ddbc_strbuf_release(&why);
 		if (r->o->requests)
 			write_line(r, op, input);
 		if (r->o->dry_run || !r->o->apply) {
@@ -347,14 +347,14 @@ static void migrate_one(run *r, mig_scratch *s, const char *table, const char *w
 		if (!raced(&e, &taken) || taken || attempt + 1 >= MAX_RACES) {
 			strbuf msg = STRBUF_INIT;
 			if (taken)
-				strbuf_addstr(&msg, "an item already holds its new primary key");
+				ddbc_strbuf_addstr(&msg, "an item already holds its new primary key");
 			else if (attempt + 1 >= MAX_RACES)
-				strbuf_addf(&msg, "it changed under every one of %d attempts", MAX_RACES);
+				ddbc_strbuf_addf(&msg, "it changed under every one of %d attempts", MAX_RACES);
 			else
-				strbuf_addf(&msg, "%s failed: %s%s%s", op, e.type, *e.type ? ": " : "",
+				ddbc_strbuf_addf(&msg, "%s failed: %s%s%s", op, e.type, *e.type ? ": " : "",
 					    e.message);
-			say_failed(r, table, where, item, strbuf_str(&msg));
-			strbuf_release(&msg);
+			say_failed(r, table, where, item, ddbc_strbuf_str(&msg));
+			ddbc_strbuf_release(&msg);
 			json_decref(input);
 			break;
 		}
@@ -363,9 +363,9 @@ static void migrate_one(run *r, mig_scratch *s, const char *table, const char *w
 		json_decref(input);
 		if (!again) {
 			strbuf msg = STRBUF_INIT;
-			strbuf_addf(&msg, "reading it again failed: %s %s", e.type, e.message);
-			say_failed(r, table, where, item, strbuf_str(&msg));
-			strbuf_release(&msg);
+			ddbc_strbuf_addf(&msg, "reading it again failed: %s %s", e.type, e.message);
+			say_failed(r, table, where, item, ddbc_strbuf_str(&msg));
+			ddbc_strbuf_release(&msg);
 			break;
 		}
 		json_decref(item);
@@ -437,9 +437,9 @@ static void *segment_main(void *arg)
 		json_object_set(req, "ExclusiveStartKey", json_object_get(p, "key"));
 	pthread_mutex_unlock(&r->lock);
 	if (!done) {
-		mig_scratch_init(&sr->s, r->w);
+		ddbc_migrate_scratch_init(&sr->s, r->w);
 		sr->result = ddbc_dynamo_pages(r->db, "Scan", req, page_done, sr, &sr->e);
-		mig_scratch_release(&sr->s);
+		ddbc_migrate_scratch_release(&sr->s);
 	}
 	json_decref(req);
 	return NULL;
@@ -450,7 +450,7 @@ static void scan_table(run *r)
 	int total = r->o->segments ? r->o->segments : r->o->jobs;
 	int first = r->o->segments ? r->o->segment : 0;
 	int n = r->o->segments ? 1 : total;
-	seg_run *v = xcalloc((size_t)n, sizeof(*v));
+	seg_run *v = ddbc_xcalloc((size_t)n, sizeof(*v));
 	for (int i = 0; i < n; i++) {
 		v[i].r = r;
 		v[i].segment = first + i;
@@ -481,7 +481,7 @@ static json_t *span_item(const ddbc_item_span *sp, strbuf *why)
 	json_error_t err;
 	json_t *j = json_loadb(sp->data, sp->len, 0, &err);
 	if (!json_is_object(j)) {
-		strbuf_addf(why, "not a JSON object: %s", j ? "another value" : err.text);
+		ddbc_strbuf_addf(why, "not a JSON object: %s", j ? "another value" : err.text);
 		json_decref(j);
 		return NULL;
 	}
@@ -492,7 +492,7 @@ static json_t *span_item(const ddbc_item_span *sp, strbuf *why)
 		j = in;
 	}
 	if (json_object_size(j) && !ddbc_ival_looks_typed(j)) {
-		strbuf_addstr(why, "not DynamoDB JSON (migrate reads items as an export or a Scan "
+		ddbc_strbuf_addstr(why, "not DynamoDB JSON (migrate reads items as an export or a Scan "
 			      "holds them: {\"A\": {\"S\": \"...\"}})");
 		json_decref(j);
 		return NULL;
@@ -514,7 +514,7 @@ static void read_part(run *r, const ddbc_items_part *part)
 	pthread_mutex_unlock(&r->lock);
 	ddbc_items_reader *rd = ddbc_items_reader_new(f, DDBC_ITEMS_MAX_ITEM);
 	mig_scratch s;
-	mig_scratch_init(&s, r->w);
+	ddbc_migrate_scratch_init(&s, r->w);
 	ddbc_item_span sp;
 	ddbc_items_error err = { { 0, 0 }, STRBUF_INIT };
 	ddbc_items_step st;
@@ -528,17 +528,17 @@ static void read_part(run *r, const ddbc_items_part *part)
 			char where[64];
 			snprintf(where, sizeof(where), "%lu (line %lu)", sp.index, sp.pos.line);
 			strbuf at = STRBUF_INIT;
-			strbuf_addf(&at, "%s of '%s'", where, part->name);
-			migrate_one(r, &s, NULL, strbuf_str(&at), item);
-			strbuf_release(&at);
+			ddbc_strbuf_addf(&at, "%s of '%s'", where, part->name);
+			migrate_one(r, &s, NULL, ddbc_strbuf_str(&at), item);
+			ddbc_strbuf_release(&at);
 		} else {
 			r->read++;
 			r->failed++;
 			ddbc_cmd_error_at("migrate", part->name, sp.pos.line, sp.pos.column,
-					  "item %lu is %s", sp.index, strbuf_str(&why));
+					  "item %lu is %s", sp.index, ddbc_strbuf_str(&why));
 		}
 		json_decref(item);
-		strbuf_release(&why);
+		ddbc_strbuf_release(&why);
 		pthread_mutex_lock(&r->lock);
 		json_object_set_new(p, "items", json_integer(seen));
 		/* Every 100 items: the file is rewritten, not the item. */
@@ -549,7 +549,7 @@ static void read_part(run *r, const ddbc_items_part *part)
 	}
 	if (st == DDBC_ITEMS_BAD) {
 		ddbc_cmd_error_at("migrate", part->name, err.pos.line, err.pos.column, "%s",
-				  strbuf_str(&err.message));
+				  ddbc_strbuf_str(&err.message));
 		atomic_store(&r->failed_run, 1);
 	} else if (st == DDBC_ITEMS_END) {
 		pthread_mutex_lock(&r->lock);
@@ -557,8 +557,8 @@ static void read_part(run *r, const ddbc_items_part *part)
 		checkpoint_write(r);
 		pthread_mutex_unlock(&r->lock);
 	}
-	strbuf_release(&err.message);
-	mig_scratch_release(&s);
+	ddbc_strbuf_release(&err.message);
+	ddbc_migrate_scratch_release(&s);
 	ddbc_items_reader_free(rd);
 	if (part->path)
 		fclose(f);
@@ -577,12 +577,12 @@ static void line(run *r, strbuf *sb)
 	double t = now() - r->start;
 	unsigned long read = r->read;
 	double rate = t > 0 ? (double)read / t : 0;
-	strbuf_addf(sb, "%lu read, %lu %s, %lu skipped, %lu failed", read,
+	ddbc_strbuf_addf(sb, "%lu read, %lu %s, %lu skipped, %lu failed", read,
 		    (unsigned long)r->written, r->o->apply && !r->o->dry_run ? "written" :
 		    "to write", (unsigned long)r->skipped, (unsigned long)r->failed);
-	strbuf_addf(sb, " in %.1f s, %.0f items/s", t, rate);
+	ddbc_strbuf_addf(sb, " in %.1f s, %.0f items/s", t, rate);
 	if (r->total > (long long)read && rate > 0)
-		strbuf_addf(sb, ", about %.0f s left", (double)(r->total - (long long)read) / rate);
+		ddbc_strbuf_addf(sb, ", about %.0f s left", (double)(r->total - (long long)read) / rate);
 }
 
 static void *progress_main(void *arg)
@@ -596,9 +596,9 @@ static void *progress_main(void *arg)
 		strbuf sb = STRBUF_INIT;
 		line(r, &sb);
 		pthread_mutex_lock(&r->lock);
-		ddbc_progress("ddbc migrate: %s", strbuf_str(&sb));
+		ddbc_progress("ddbc migrate: %s", ddbc_strbuf_str(&sb));
 		pthread_mutex_unlock(&r->lock);
-		strbuf_release(&sb);
+		ddbc_strbuf_release(&sb);
 	}
 	return NULL;
 }
@@ -645,12 +645,12 @@ static int open_client(run *r)
 static void source_name(strbuf *sb, const ddbc_migrate_opts *o)
 {
 	if (o->table) {
-		strbuf_addf(sb, "table %s", o->table);
+		ddbc_strbuf_addf(sb, "table %s", o->table);
 		return;
 	}
-	strbuf_addstr(sb, "items");
+	ddbc_strbuf_addstr(sb, "items");
 	for (size_t i = 0; i < o->nitems; i++)
-		strbuf_addf(sb, " %s", o->items[i]);
+		ddbc_strbuf_addf(sb, " %s", o->items[i]);
 }
 
 static int run_source(run *r)
@@ -665,8 +665,8 @@ static int run_source(run *r)
 	strbuf src = STRBUF_INIT;
 	source_name(&src, o);
 	int total = o->table ? (o->segments ? o->segments : o->jobs) : 1;
-	int rc = checkpoint_open(r, strbuf_str(&src), total);
-	strbuf_release(&src);
+	int rc = checkpoint_open(r, ddbc_strbuf_str(&src), total);
+	ddbc_strbuf_release(&src);
 	if (rc) {
 		ddbc_items_plan_release(&plan);
 		return rc;
@@ -691,7 +691,7 @@ static int run_source(run *r)
 int ddbc_migrate(const ddbc_design *old, const ddbc_design *new, const ddbc_migrate_opts *o)
 {
 	mig_work w;
-	int status = mig_work_build(&w, old, new, o->step);
+	int status = ddbc_migrate_work_build(&w, old, new, o->step);
 	run r = { .w = &w, .o = o, .total = -1 };
 	pthread_mutex_init(&r.lock, NULL);
 	pthread_mutex_init(&r.units.lock, NULL);
@@ -708,11 +708,11 @@ int ddbc_migrate(const ddbc_design *old, const ddbc_design *new, const ddbc_migr
 	if (status == 0) {
 		strbuf sb = STRBUF_INIT;
 		line(&r, &sb);
-		ddbc_info("migrate", "%s", strbuf_str(&sb));
+		ddbc_info("migrate", "%s", ddbc_strbuf_str(&sb));
 		if (r.races)
 			ddbc_info("migrate", "%lu writes raced another writer and were "
 				  "made again from the item read anew", (unsigned long)r.races);
-		strbuf_release(&sb);
+		ddbc_strbuf_release(&sb);
 		status = atomic_load(&r.failed_run) ? 2 : r.failed ? 1 : 0;
 	}
 	if (r.db)
@@ -720,6 +720,6 @@ int ddbc_migrate(const ddbc_design *old, const ddbc_design *new, const ddbc_migr
 	json_decref(r.ck);
 	pthread_mutex_destroy(&r.lock);
 	pthread_mutex_destroy(&r.units.lock);
-	mig_work_release(&w);
+	ddbc_migrate_work_release(&w);
 	return status;
 }

@@ -182,18 +182,18 @@ static bool key_part(const maker *m, const ddbc_attr *a)
 static pool *pool_of(maker *m, const ddbc_attr *a, bool make)
 {
 	strbuf k = STRBUF_INIT;
-	strbuf_addf(&k, "%s\x1f%s", a->name.s, ddbc_type_short(a->type));
-	json_t *at = json_object_get(m->pools, strbuf_str(&k));
+	ddbc_strbuf_addf(&k, "%s\x1f%s", a->name.s, ddbc_type_short(a->type));
+	json_t *at = json_object_get(m->pools, ddbc_strbuf_str(&k));
 	pool *p = NULL;
 	if (at) {
 		p = &m->pool_list[json_integer_value(at)];
 	} else if (make) {
-		xgrow((void **)&m->pool_list, &m->pools_cap, m->npools + 1, sizeof(pool));
+		ddbc_xgrow((void **)&m->pool_list, &m->pools_cap, m->npools + 1, sizeof(pool));
 		memset(&m->pool_list[m->npools], 0, sizeof(pool));
-		json_object_set_new(m->pools, strbuf_str(&k), json_integer((json_int_t)m->npools));
+		json_object_set_new(m->pools, ddbc_strbuf_str(&k), json_integer((json_int_t)m->npools));
 		p = &m->pool_list[m->npools++];
 	}
-	strbuf_release(&k);
+	ddbc_strbuf_release(&k);
 	return p;
 }
 
@@ -216,21 +216,21 @@ static bool drop_delimiter(maker *m, strbuf *text)
 {
 	const char *delim = m->g->key_delimiter;
 	size_t dl = delim ? strlen(delim) : 0;
-	if (!dl || !strstr(strbuf_str(text), delim))
+	if (!dl || !strstr(ddbc_strbuf_str(text), delim))
 		return false;
 	strbuf out = STRBUF_INIT;
-	for (const char *p = strbuf_str(text); *p;) {
+	for (const char *p = ddbc_strbuf_str(text); *p;) {
 		if (!strncmp(p, delim, dl)) {
 			p += dl;
 			continue;
 		}
-		strbuf_addch(&out, *p++);
+		ddbc_strbuf_addch(&out, *p++);
 	}
 	if (!out.len)
-		strbuf_addf(&out, "%llu", (unsigned long long)ddbc_rng_below(&m->rng, 1000000));
-	strbuf_reset(text);
-	strbuf_add(text, out.buf, out.len);
-	strbuf_release(&out);
+		ddbc_strbuf_addf(&out, "%llu", (unsigned long long)ddbc_rng_below(&m->rng, 1000000));
+	ddbc_strbuf_reset(text);
+	ddbc_strbuf_add(text, out.buf, out.len);
+	ddbc_strbuf_release(&out);
 	return true;
 }
 
@@ -239,7 +239,7 @@ static void make_plain(maker *m, draft *d, size_t i)
 	const ddbc_attr *a = &d->e->attrs[i];
 	const char *shared = shared_value(m, a);
 	if (shared) {
-		d->text[i] = xstrdup(shared);
+		d->text[i] = ddbc_xstrdup(shared);
 		d->ddb[i] = json_pack("{s:s}", ddbc_type_short(a->type), shared);
 		return;
 	}
@@ -248,11 +248,11 @@ static void make_plain(maker *m, draft *d, size_t i)
 	ddbc_sample_value(&m->rng, &s, &d->ddb[i], &m->text);
 	if (a->used_by && a->type == DDBC_TYPE_S && drop_delimiter(m, &m->text)) {
 		json_decref(d->ddb[i]);
-		d->ddb[i] = json_pack("{s:s}", "S", strbuf_str(&m->text));
+		d->ddb[i] = json_pack("{s:s}", "S", ddbc_strbuf_str(&m->text));
 	}
 	if (a->type == DDBC_TYPE_S || a->type == DDBC_TYPE_N || a->type == DDBC_TYPE_B ||
 	    a->type == DDBC_TYPE_BOOL)
-		d->text[i] = xstrdup(strbuf_str(&m->text));
+		d->text[i] = ddbc_xstrdup(ddbc_strbuf_str(&m->text));
 }
 
 static bool make_value(maker *m, draft *d, size_t i);
@@ -292,10 +292,10 @@ static bool render(maker *m, draft *d, size_t i)
 	ddbc_render_result r = ddbc_template_render(&a->tpl, placeholder, &rc, &out, &problem);
 	bool ok = r == DDBC_RENDER_OK && !rc.failed && a->type == DDBC_TYPE_S;
 	if (ok) {
-		d->text[i] = strbuf_detach(&out);
+		d->text[i] = ddbc_strbuf_detach(&out);
 		d->ddb[i] = json_pack("{s:s}", "S", d->text[i]);
 	}
-	strbuf_release(&out);
+	ddbc_strbuf_release(&out);
 	return ok;
 }
 
@@ -321,9 +321,9 @@ static bool make_value(maker *m, draft *d, size_t i)
 static void draft_init(draft *d, const ddbc_entity *e, bool all)
 {
 	d->e = e;
-	d->state = xcalloc(e->nattrs + 1, 1);
-	d->ddb = xcalloc(e->nattrs + 1, sizeof(json_t *));
-	d->text = xcalloc(e->nattrs + 1, sizeof(char *));
+	d->state = ddbc_xcalloc(e->nattrs + 1, 1);
+	d->ddb = ddbc_xcalloc(e->nattrs + 1, sizeof(json_t *));
+	d->text = ddbc_xcalloc(e->nattrs + 1, sizeof(char *));
 	d->all = all;
 }
 
@@ -361,13 +361,13 @@ static bool assemble(maker *m, draft *d, json_t **item, json_t **values)
 /* The table key of an item: its key attributes' texts, joined. */
 static void table_key(const ddbc_table *t, const json_t *values, strbuf *out)
 {
-	strbuf_reset(out);
+	ddbc_strbuf_reset(out);
 	for (size_t i = 0; i < t->primary.npk + t->primary.nsk; i++) {
 		const char *name = i < t->primary.npk ? t->primary.pk[i].s
 						       : t->primary.sk[i - t->primary.npk].s;
 		const char *v = json_string_value(json_object_get(values, name));
-		strbuf_addstr(out, v ? v : "");
-		strbuf_addch(out, '\x1f');
+		ddbc_strbuf_addstr(out, v ? v : "");
+		ddbc_strbuf_addch(out, '\x1f');
 	}
 }
 
@@ -390,8 +390,8 @@ static void remember(maker *m, const ddbc_entity *e, const json_t *values)
 		    (a->type != DDBC_TYPE_S && a->type != DDBC_TYPE_N))
 			continue;
 		pool *p = pool_of(m, a, true);
-		xgrow((void **)&p->texts, &p->cap, p->n + 1, sizeof(char *));
-		p->texts[p->n++] = xstrdup(v);
+		ddbc_xgrow((void **)&p->texts, &p->cap, p->n + 1, sizeof(char *));
+		p->texts[p->n++] = ddbc_xstrdup(v);
 	}
 }
 
@@ -439,7 +439,7 @@ static void shares(const ddbc_design *g, unsigned long total, unsigned long *n)
 		if (sampled(&g->entities[i]) && c->set && c->value > 0 && (!least || c->value < least))
 			least = c->value;
 	}
-	double *w = xcalloc(g->nentities + 1, sizeof(double));
+	double *w = ddbc_xcalloc(g->nentities + 1, sizeof(double));
 	for (size_t i = 0; i < g->nentities; i++) {
 		const ddbc_figure *c = g->entities[i].count;
 		if (!sampled(&g->entities[i]))
@@ -493,7 +493,7 @@ static void maker_release(maker *m)
 		ddbc_strset_release(&m->keys[i]);
 	free(m->keys);
 	ddbc_arena_free(m->key_texts);
-	strbuf_release(&m->text);
+	ddbc_strbuf_release(&m->text);
 }
 
 /* The items of entity e: want of them, fewer when its keys run out. */
@@ -502,11 +502,11 @@ static int make_entity(maker *m, const ddbc_entity *e, unsigned long want, ddbc_
 {
 	unsigned long made = 0;
 	ddbc_strset *keys = &m->keys[table_slot(m->g, e->table)];
-	m->unique = xcalloc(e->nattrs + 1, sizeof(bool));
-	m->shared = xcalloc(e->nattrs + 1, sizeof(bool));
+	m->unique = ddbc_xcalloc(e->nattrs + 1, sizeof(bool));
+	m->shared = ddbc_xcalloc(e->nattrs + 1, sizeof(bool));
 	find_parts(m, e);
 	for (; made < want; made++) {
-		out->items = xrealloc(out->items, (out->n + 1) * sizeof(*out->items));
+		out->items = ddbc_xrealloc(out->items, (out->n + 1) * sizeof(*out->items));
 		if (!make_item(m, e, keys, &out->items[out->n]))
 			break;
 		out->n++;
@@ -514,12 +514,12 @@ static int make_entity(maker *m, const ddbc_entity *e, unsigned long want, ddbc_
 	free(m->unique);
 	free(m->shared);
 	if (made == 0 && want > 0) {
-		strbuf_addf(err, "entity '%s' gets no item that check-items accepts; run "
+		ddbc_strbuf_addf(err, "entity '%s' gets no item that check-items accepts; run "
 			    "'ddbc lint' on the design", e->name.s);
 		return -1;
 	}
 	if (made < want)
-		strbuf_addf(&out->notes, "entity '%s' has %lu items, not %lu: its keys tell no "
+		ddbc_strbuf_addf(&out->notes, "entity '%s' has %lu items, not %lu: its keys tell no "
 			    "more apart\n", e->name.s, made, want);
 	return 0;
 }
@@ -530,9 +530,9 @@ int ddbc_sample_make(const ddbc_design *g, const ddbc_sample_opts *o, ddbc_sampl
 	memset(out, 0, sizeof(*out));
 	maker m = { .g = g, .rng = { o->seed }, .pools = json_object() };
 	m.checker = ddbc_item_checker_new(g);
-	m.keys = xcalloc(g->ntables + 1, sizeof(ddbc_strset));
+	m.keys = ddbc_xcalloc(g->ntables + 1, sizeof(ddbc_strset));
 	m.key_texts = ddbc_arena_new();
-	unsigned long *n = xcalloc(g->nentities + 1, sizeof(unsigned long));
+	unsigned long *n = ddbc_xcalloc(g->nentities + 1, sizeof(unsigned long));
 	shares(g, o->count, n);
 	int rc = 0;
 	for (size_t i = 0; i < g->nentities && rc == 0; i++)
@@ -550,7 +550,7 @@ void ddbc_sample_release(ddbc_sample *s)
 		json_decref(s->items[i].values);
 	}
 	free(s->items);
-	strbuf_release(&s->notes);
+	ddbc_strbuf_release(&s->notes);
 	memset(s, 0, sizeof(*s));
 }
 

@@ -95,9 +95,9 @@ bool ddbc_format_pattern(const char *f, strbuf *prefix, unsigned *count, const c
 {
 	if (!f)
 		return false;
-	strbuf_reset(prefix);
+	ddbc_strbuf_reset(prefix);
 	if (has(f, "rrggbb")) {
-		strbuf_addch(prefix, '#');
+		ddbc_strbuf_addch(prefix, '#');
 		*count = 6;
 		*alphabet = "0123456789abcdef";
 		return true;
@@ -112,7 +112,7 @@ bool ddbc_format_pattern(const char *f, strbuf *prefix, unsigned *count, const c
 		for (const char *p = a; p < b; p++)
 			if (isspace((unsigned char)*p) || b - a > 16)
 				return false;
-		strbuf_add(prefix, a, (size_t)(b - a));
+		ddbc_strbuf_add(prefix, a, (size_t)(b - a));
 	}
 	num += strspn(num, " ");
 	char *end;
@@ -141,7 +141,7 @@ static void add_random(ddbc_rng *r, strbuf *out, const char *alphabet, size_t n)
 {
 	size_t k = strlen(alphabet);
 	for (size_t i = 0; i < n; i++)
-		strbuf_addch(out, alphabet[ddbc_rng_below(r, k)]);
+		ddbc_strbuf_addch(out, alphabet[ddbc_rng_below(r, k)]);
 }
 
 /* A moment between 2020 and 2030, in milliseconds. */
@@ -156,7 +156,7 @@ static void add_ulid(ddbc_rng *r, strbuf *out)
 	char t[11];
 	for (int i = 9; i >= 0; i--, ms >>= 5)
 		t[i] = crockford[ms & 31];
-	strbuf_add(out, t, 10);
+	ddbc_strbuf_add(out, t, 10);
 	add_random(r, out, crockford, 16);
 }
 
@@ -165,7 +165,7 @@ static void add_uuid(ddbc_rng *r, strbuf *out)
 	uint64_t hi = ddbc_rng_next(r), lo = ddbc_rng_next(r);
 	hi = (hi & ~0xf000ULL) | 0x4000ULL;             /* version 4 */
 	lo = (lo & 0x3fffffffffffffffULL) | 0x8000000000000000ULL; /* variant 1 */
-	strbuf_addf(out, "%08llx-%04llx-%04llx-%04llx-%012llx", (unsigned long long)(hi >> 32),
+	ddbc_strbuf_addf(out, "%08llx-%04llx-%04llx-%04llx-%012llx", (unsigned long long)(hi >> 32),
 		    (unsigned long long)(hi >> 16 & 0xffff), (unsigned long long)(hi & 0xffff),
 		    (unsigned long long)(lo >> 48), (unsigned long long)(lo & 0xffffffffffffULL));
 }
@@ -187,24 +187,24 @@ static void add_time(ddbc_rng *r, ddbc_vformat f, const char *example, strbuf *o
 	char iso[48];
 	iso_text(random_ms(r), iso);
 	if (!example) {
-		strbuf_add(out, iso, f == DDBC_VF_DATE ? 10 : f == DDBC_VF_DATETIME ? 19 : 23);
+		ddbc_strbuf_add(out, iso, f == DDBC_VF_DATE ? 10 : f == DDBC_VF_DATETIME ? 19 : 23);
 		if (f != DDBC_VF_DATE)
-			strbuf_addch(out, 'Z');
+			ddbc_strbuf_addch(out, 'Z');
 		return;
 	}
 	for (size_t i = 0; example[i]; i++) {
 		bool ours = i < 19 && isdigit((unsigned char)iso[i]);
-		strbuf_addch(out, ours && isdigit((unsigned char)example[i]) ? iso[i] : example[i]);
+		ddbc_strbuf_addch(out, ours && isdigit((unsigned char)example[i]) ? iso[i] : example[i]);
 	}
 }
 
 static void add_email(ddbc_rng *r, strbuf *out)
 {
 	static const char *const names[] = { "alice", "bob", "carol", "dave", "erin", "frank" };
-	strbuf_addstr(out, names[ddbc_rng_below(r, 6)]);
-	strbuf_addch(out, '.');
+	ddbc_strbuf_addstr(out, names[ddbc_rng_below(r, 6)]);
+	ddbc_strbuf_addch(out, '.');
 	add_random(r, out, base36, 8);
-	strbuf_addstr(out, "@example.com");
+	ddbc_strbuf_addstr(out, "@example.com");
 }
 
 /* The example's text with its digits drawn again; a key part keeps at
@@ -225,7 +225,7 @@ static void add_shaped(ddbc_rng *r, const ddbc_vspec *s, const char *example, st
 			continue;
 		if (isdigit((unsigned char)c))
 			c = (char)('0' + ddbc_rng_below(r, 10));
-		strbuf_addch(out, c);
+		ddbc_strbuf_addch(out, c);
 		if (s->key_part && digits < 6 && ((digits && i == last_run) || (!digits && !example[i + 1])))
 			add_random(r, out, "0123456789", 6 - digits);
 	}
@@ -240,7 +240,7 @@ static void add_plain(ddbc_rng *r, const ddbc_vspec *s, strbuf *out)
 	size_t n = 0;
 	for (const char *p = s->a->name.s; *p && n < 12; p++)
 		if (isalnum((unsigned char)*p) && !(s->delim && strchr(s->delim, *p))) {
-			strbuf_addch(out, (char)tolower((unsigned char)*p));
+			ddbc_strbuf_addch(out, (char)tolower((unsigned char)*p));
 			n++;
 		}
 	add_random(r, out, "0123456789", s->key_part ? 8 : 4);
@@ -258,8 +258,8 @@ static void add_string(ddbc_rng *r, const ddbc_vspec *s, strbuf *out)
 	case DDBC_VF_DATE: case DDBC_VF_DATETIME: case DDBC_VF_DATETIME_MS:
 		add_time(r, f, ex, out);
 		return;
-	case DDBC_VF_EPOCH: strbuf_addf(out, "%lld", random_ms(r) / 1000); return;
-	case DDBC_VF_EPOCH_MS: strbuf_addf(out, "%lld", random_ms(r)); return;
+	case DDBC_VF_EPOCH: ddbc_strbuf_addf(out, "%lld", random_ms(r) / 1000); return;
+	case DDBC_VF_EPOCH_MS: ddbc_strbuf_addf(out, "%lld", random_ms(r)); return;
 	case DDBC_VF_NONE: break;
 	}
 	strbuf prefix = STRBUF_INIT;
@@ -267,14 +267,14 @@ static void add_string(ddbc_rng *r, const ddbc_vspec *s, strbuf *out)
 	const char *alphabet;
 	bool patterned = ddbc_format_pattern(s->a->format, &prefix, &count, &alphabet);
 	if (patterned) {
-		strbuf_add(out, prefix.buf, prefix.len);
+		ddbc_strbuf_add(out, prefix.buf, prefix.len);
 		add_random(r, out, alphabet, count);
 	}
-	strbuf_release(&prefix);
+	ddbc_strbuf_release(&prefix);
 	if (patterned)
 		return;
 	if (ex && *ex && !s->key_part)
-		strbuf_addstr(out, ex);  /* a name, a title: the example reads best as it is */
+		ddbc_strbuf_addstr(out, ex);  /* a name, a title: the example reads best as it is */
 	else if (ex && *ex)
 		add_shaped(r, s, ex, out);
 	else
@@ -288,16 +288,16 @@ static void add_number(ddbc_rng *r, const ddbc_vspec *s, strbuf *out)
 	ddbc_vformat f = ddbc_vformat_of(s->a);
 	if (f == DDBC_VF_EPOCH || f == DDBC_VF_DATETIME || f == DDBC_VF_DATE ||
 	    f == DDBC_VF_DATETIME_MS) {
-		strbuf_addf(out, "%lld", random_ms(r) / 1000);
+		ddbc_strbuf_addf(out, "%lld", random_ms(r) / 1000);
 		return;
 	}
 	if (f == DDBC_VF_EPOCH_MS) {
-		strbuf_addf(out, "%lld", random_ms(r));
+		ddbc_strbuf_addf(out, "%lld", random_ms(r));
 		return;
 	}
 	if (s->width) {
 		unsigned w = s->width < 18 ? s->width : 18;
-		strbuf_addf(out, "%llu", (unsigned long long)ddbc_rng_below(r, (uint64_t)pow(10, w)));
+		ddbc_strbuf_addf(out, "%llu", (unsigned long long)ddbc_rng_below(r, (uint64_t)pow(10, w)));
 		return;
 	}
 	const char *ex = s->example && ddbc_pval_is_number(s->example) ? ddbc_pval_text(s->example)
@@ -311,12 +311,12 @@ static void add_number(ddbc_rng *r, const ddbc_vspec *s, strbuf *out)
 	uint64_t top = 1;
 	for (size_t i = 0; i < idigits; i++)
 		top *= 10;
-	strbuf_addf(out, "%llu", (unsigned long long)(1 + ddbc_rng_below(r, top - 1)));
+	ddbc_strbuf_addf(out, "%llu", (unsigned long long)(1 + ddbc_rng_below(r, top - 1)));
 	size_t decimals = dot ? strspn(dot + 1, "0123456789") : 0;
 	if (decimals && !s->key_part) {
-		strbuf_addch(out, '.');
+		ddbc_strbuf_addch(out, '.');
 		for (size_t i = 0; i < decimals && i < 6; i++)
-			strbuf_addch(out, (char)('1' + ddbc_rng_below(r, 9)));
+			ddbc_strbuf_addch(out, (char)('1' + ddbc_rng_below(r, 9)));
 	}
 }
 
@@ -328,7 +328,7 @@ static void add_base64(ddbc_rng *r, strbuf *out)
 	    "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
 	/* 12 bytes are 16 characters without padding */
 	for (int i = 0; i < 16; i++)
-		strbuf_addch(out, b64[ddbc_rng_below(r, 64)]);
+		ddbc_strbuf_addch(out, b64[ddbc_rng_below(r, 64)]);
 }
 
 /* An enum value's text, drawn. */
@@ -378,18 +378,18 @@ static json_t *make_set(ddbc_rng *r, const ddbc_vspec *s, ddbc_type t)
 	const ddbc_pval *ex = s->example && ddbc_pval_kind(s->example) == DDBC_NODE_SEQ &&
 			      ddbc_pval_n(s->example) ? s->example : NULL;
 	for (size_t tries = 0; json_array_size(set) < want && tries < 12; tries++) {
-		strbuf_reset(&v);
+		ddbc_strbuf_reset(&v);
 		if (ex && !s->a->more->nenum)
 			element_of(r, ex, &v);
 		else
 			add_scalar(r, s, et, &v);
 		bool dup = false;
 		for (size_t i = 0; i < json_array_size(set); i++)
-			dup |= !strcmp(json_string_value(json_array_get(set, i)), strbuf_str(&v));
+			dup |= !strcmp(json_string_value(json_array_get(set, i)), ddbc_strbuf_str(&v));
 		if (!dup)
-			json_array_append_new(set, json_string(strbuf_str(&v)));
+			json_array_append_new(set, json_string(ddbc_strbuf_str(&v)));
 	}
-	strbuf_release(&v);
+	ddbc_strbuf_release(&v);
 	return json_pack("{s:o}", ddbc_type_short(t), set);
 }
 
@@ -419,8 +419,8 @@ json_t *ddbc_sample_pval_json(const ddbc_pval *v)
 		return json_pack("{s:b}", "BOOL", b);
 	strbuf t = STRBUF_INIT;
 	ddbc_pval_scalar_text(v, &t);
-	json_t *out = json_pack("{s:s}", ddbc_pval_is_number(v) ? "N" : "S", strbuf_str(&t));
-	strbuf_release(&t);
+	json_t *out = json_pack("{s:s}", ddbc_pval_is_number(v) ? "N" : "S", ddbc_strbuf_str(&t));
+	ddbc_strbuf_release(&t);
 	return out;
 }
 
@@ -433,8 +433,8 @@ static json_t *make_nested(ddbc_rng *r, const ddbc_vspec *s, ddbc_type t)
 		return ddbc_sample_pval_json(s->example);
 	strbuf v = STRBUF_INIT;
 	add_random(r, &v, base36, 8);
-	json_t *leaf = json_pack("{s:s}", "S", strbuf_str(&v));
-	strbuf_release(&v);
+	json_t *leaf = json_pack("{s:s}", "S", ddbc_strbuf_str(&v));
+	ddbc_strbuf_release(&v);
 	if (t == DDBC_TYPE_M)
 		return json_pack("{s:{s:o}}", "M", "note", leaf);
 	return json_pack("{s:[o]}", "L", leaf);
@@ -443,20 +443,20 @@ static json_t *make_nested(ddbc_rng *r, const ddbc_vspec *s, ddbc_type t)
 void ddbc_sample_value(ddbc_rng *r, const ddbc_vspec *s, json_t **ddb, strbuf *text)
 {
 	ddbc_type t = s->a->type;
-	strbuf_reset(text);
+	ddbc_strbuf_reset(text);
 	switch (t) {
 	case DDBC_TYPE_S: case DDBC_TYPE_N: case DDBC_TYPE_B:
 		add_scalar(r, s, t, text);
-		*ddb = json_pack("{s:s}", ddbc_type_short(t), strbuf_str(text));
+		*ddb = json_pack("{s:s}", ddbc_type_short(t), ddbc_strbuf_str(text));
 		return;
 	case DDBC_TYPE_BOOL: {
 		bool b = ddbc_rng_chance(r, 0.5);
 		if (s->a->more->nenum) {
 			add_enum(r, s->a, text);
-			b = !strcmp(strbuf_str(text), "true");
+			b = !strcmp(ddbc_strbuf_str(text), "true");
 		}
-		strbuf_reset(text);
-		strbuf_addstr(text, b ? "true" : "false");
+		ddbc_strbuf_reset(text);
+		ddbc_strbuf_addstr(text, b ? "true" : "false");
 		*ddb = json_pack("{s:b}", "BOOL", b);
 		return;
 	}

@@ -17,7 +17,7 @@
 static int check_endpoint(verify_run *V)
 {
 	if (!ddbc_dynamo_is_loopback(V->client) && !V->o->yes && !V->o->in_place) {
-		strbuf_addf(&V->error, "refusing to write to '%s', which is not on this machine; "
+		ddbc_strbuf_addf(&V->error, "refusing to write to '%s', which is not on this machine; "
 			    "verify creates tables and writes items: give --yes to do it there",
 			    ddbc_dynamo_endpoint(V->client));
 		return -1;
@@ -36,7 +36,7 @@ static int by_order(const void *a, const void *b)
 static void sort_report(verify_run *V)
 {
 	size_t n = json_array_size(V->report);
-	json_t **e = xcalloc(n + 1, sizeof(json_t *));
+	json_t **e = ddbc_xcalloc(n + 1, sizeof(json_t *));
 	for (size_t i = 0; i < n; i++)
 		e[i] = json_incref(json_array_get(V->report, i));
 	qsort(e, n, sizeof(json_t *), by_order);
@@ -67,7 +67,7 @@ static int check_patterns(verify_run *V)
 		while (k < V->g->npatterns && strcmp(V->o->patterns[i], V->g->patterns[k].id.s))
 			k++;
 		if (k == V->g->npatterns) {
-			strbuf_addf(&V->error, "'%s' has no access pattern '%s'", V->file,
+			ddbc_strbuf_addf(&V->error, "'%s' has no access pattern '%s'", V->file,
 				    V->o->patterns[i]);
 			return -1;
 		}
@@ -85,7 +85,7 @@ static void run_patterns(verify_run *V)
 				ddbc_progress("verify: pattern %zu of %zu", i + 1,
 					      V->g->npatterns);
 			size_t before = json_array_size(V->report);
-			verify_pattern(V, &V->g->patterns[i], writes);
+			ddbc_verify_pattern(V, &V->g->patterns[i], writes);
 			if (json_array_size(V->report) > before)
 				json_object_set_new(json_array_get(V->report, before), "order",
 						    json_integer((json_int_t)i));
@@ -115,24 +115,24 @@ ddbc_verify_result ddbc_verify(FILE *out, ddbc_dynamo *c, const ddbc_design *g, 
 	V.checker = ddbc_item_checker_new(g);
 	ddbc_verify_result r = DDBC_VERIFY_FAILED;
 	bool in_place = o->in_place;
-	if (check_endpoint(&V) == 0 && check_patterns(&V) == 0 && verify_items_load(&V) == 0 &&
-	    (!o->create || verify_create_tables(&V) == 0) &&
-	    (in_place || verify_write_items(&V) == 0)) {
+	if (check_endpoint(&V) == 0 && check_patterns(&V) == 0 && ddbc_verify_items_load(&V) == 0 &&
+	    (!o->create || ddbc_verify_create_tables(&V) == 0) &&
+	    (in_place || ddbc_verify_write_items(&V) == 0)) {
 		run_patterns(&V);
-		if (!V.transport_failed && (in_place || verify_delete_items(&V) == 0))
+		if (!V.transport_failed && (in_place || ddbc_verify_delete_items(&V) == 0))
 			r = differs(&V) ? DDBC_VERIFY_DIFFERS : DDBC_VERIFY_OK;
 	}
 	if (r == DDBC_VERIFY_FAILED) {
-		ddbc_error("verify: %s", strbuf_str(&V.error));
-		verify_print_failure(out, &V);
+		ddbc_error("verify: %s", ddbc_strbuf_str(&V.error));
+		ddbc_verify_print_failure(out, &V);
 	}
 	else
-		verify_print(out, &V);   /* a write error is the output's to say (util/output.h) */
-	verify_items_release(&V);
+		ddbc_verify_print(out, &V);   /* a write error is the output's to say (util/output.h) */
+	ddbc_verify_items_release(&V);
 	ddbc_item_checker_free(V.checker);
 	ddbc_arena_free(V.arena);
 	json_decref(V.report);
 	json_decref(V.puts);
-	strbuf_release(&V.error);
+	ddbc_strbuf_release(&V.error);
 	return r;
 }

@@ -22,7 +22,7 @@
 
 /* ---- keys ------------------------------------------------------------------------- */
 
-const char *verify_scalar_text(const json_t *typed)
+const char *ddbc_verify_scalar_text(const json_t *typed)
 {
 	const char *k;
 	json_t *v;
@@ -44,30 +44,30 @@ static json_t *key_value(json_t *v)
 	if (!n || !ddbc_decimal_digits(n, strlen(n), &neg, &nd, &power))
 		return json_incref(v);
 	strbuf sb = STRBUF_INIT;
-	strbuf_addstr(&sb, neg && nd ? "-" : "");
+	ddbc_strbuf_addstr(&sb, neg && nd ? "-" : "");
 	size_t taken = 0;
 	bool started = false;
 	for (const char *p = n; *p && *p != 'e' && *p != 'E' && taken < nd; p++) {
 		if (*p < '0' || *p > '9' || (!started && *p == '0'))
 			continue;
 		started = true;
-		strbuf_addch(&sb, *p);
+		ddbc_strbuf_addch(&sb, *p);
 		taken++;
 	}
-	strbuf_addf(&sb, "e%ld", nd ? power : 0L);
-	json_t *out = json_pack("{s:s}", "N", strbuf_str(&sb));
-	strbuf_release(&sb);
+	ddbc_strbuf_addf(&sb, "e%ld", nd ? power : 0L);
+	json_t *out = json_pack("{s:s}", "N", ddbc_strbuf_str(&sb));
+	ddbc_strbuf_release(&sb);
 	return out;
 }
 
-char *verify_item_key(const ddbc_table *t, const json_t *item)
+char *ddbc_verify_item_key(const ddbc_table *t, const json_t *item)
 {
 	const ddbc_index *ix = &t->primary;
 	json_t *key = json_array();
 	for (size_t i = 0; i < ix->npk + ix->nsk; i++) {
 		const char *name = i < ix->npk ? ix->pk[i].s : ix->sk[i - ix->npk].s;
 		json_t *v = json_object_get(item, name);
-		if (!v || !verify_scalar_text(v)) {
+		if (!v || !ddbc_verify_scalar_text(v)) {
 			json_decref(key);
 			return NULL;
 		}
@@ -81,17 +81,17 @@ char *verify_item_key(const ddbc_table *t, const json_t *item)
 static void index_key(verify_run *V, size_t i)
 {
 	strbuf k = STRBUF_INIT;
-	strbuf_addf(&k, "%s\x1f%s", V->items[i].table->name.s, V->items[i].key);
-	json_object_set_new(V->by_key, strbuf_str(&k), json_integer((json_int_t)i));
-	strbuf_release(&k);
+	ddbc_strbuf_addf(&k, "%s\x1f%s", V->items[i].table->name.s, V->items[i].key);
+	json_object_set_new(V->by_key, ddbc_strbuf_str(&k), json_integer((json_int_t)i));
+	ddbc_strbuf_release(&k);
 }
 
-const vitem *verify_item_find(const verify_run *V, const ddbc_table *t, const char *key)
+const vitem *ddbc_verify_item_find(const verify_run *V, const ddbc_table *t, const char *key)
 {
 	strbuf k = STRBUF_INIT;
-	strbuf_addf(&k, "%s\x1f%s", t->name.s, key);
-	json_t *at = json_object_get(V->by_key, strbuf_str(&k));
-	strbuf_release(&k);
+	ddbc_strbuf_addf(&k, "%s\x1f%s", t->name.s, key);
+	json_t *at = json_object_get(V->by_key, ddbc_strbuf_str(&k));
+	ddbc_strbuf_release(&k);
 	return at ? &V->items[json_integer_value(at)] : NULL;
 }
 
@@ -183,7 +183,7 @@ static ddbc_node *typed_node(ddbc_arena *a, const json_t *typed)
 	return scalar(a, DDBC_SCALAR_NULL, "null");
 }
 
-const ddbc_pval *verify_item_pval(ddbc_arena *arena, const json_t *item)
+const ddbc_pval *ddbc_verify_item_pval(ddbc_arena *arena, const json_t *item)
 {
 	return ddbc_pval_pack(arena, map_node(arena, item));
 }
@@ -196,7 +196,7 @@ static json_t *values_of(const json_t *item)
 	const char *k;
 	json_t *v;
 	json_object_foreach((json_t *)item, k, v) {
-		const char *text = verify_scalar_text(v);
+		const char *text = ddbc_verify_scalar_text(v);
 		if (text)
 			json_object_set_new(values, k, json_string(text));
 	}
@@ -208,9 +208,9 @@ static json_t *values_of(const json_t *item)
 static void add_item(verify_run *V, const ddbc_entity *e, const ddbc_table *t, json_t *item,
 		     json_t *values)
 {
-	char *key = verify_item_key(t, item);
-	const vitem *old = verify_item_find(V, t, key);
-	vitem it = { e, t, item, values, key, verify_item_pval(V->arena, item) };
+	char *key = ddbc_verify_item_key(t, item);
+	const vitem *old = ddbc_verify_item_find(V, t, key);
+	vitem it = { e, t, item, values, key, ddbc_verify_item_pval(V->arena, item) };
 	if (old) {
 		vitem *slot = &V->items[old - V->items];
 		json_decref(slot->item);
@@ -219,7 +219,7 @@ static void add_item(verify_run *V, const ddbc_entity *e, const ddbc_table *t, j
 		*slot = it;
 		return;
 	}
-	V->items = xrealloc(V->items, (V->n + 1) * sizeof(vitem));
+	V->items = ddbc_xrealloc(V->items, (V->n + 1) * sizeof(vitem));
 	V->items[V->n] = it;
 	index_key(V, V->n++);
 }
@@ -228,7 +228,7 @@ static void add_item(verify_run *V, const ddbc_entity *e, const ddbc_table *t, j
 static const ddbc_table *table_by_key(const ddbc_design *g, const json_t *item)
 {
 	for (size_t i = 0; i < g->ntables; i++) {
-		char *key = verify_item_key(&g->tables[i], item);
+		char *key = ddbc_verify_item_key(&g->tables[i], item);
 		free(key);
 		if (key)
 			return &g->tables[i];
@@ -244,13 +244,13 @@ static int file_item(verify_run *V, json_t *item, const char *table, unsigned lo
 	ddbc_item_verdict v = ddbc_item_check_one(V->checker, text, strlen(text), &e, NULL);
 	free(text);
 	if (v == DDBC_VERDICT_MALFORMED) {
-		strbuf_addf(&V->error, "%s:%lu: not an item in DynamoDB JSON", V->source, line);
+		ddbc_strbuf_addf(&V->error, "%s:%lu: not an item in DynamoDB JSON", V->source, line);
 		return -1;
 	}
 	const ddbc_table *t = table ? ddbc_design_table(V->g, table) : e ? e->table
 									   : table_by_key(V->g, item);
-	if (!t || !(text = verify_item_key(t, item))) {
-		strbuf_addf(&V->error, "%s:%lu: the item has the key attributes of no table of the "
+	if (!t || !(text = ddbc_verify_item_key(t, item))) {
+		ddbc_strbuf_addf(&V->error, "%s:%lu: the item has the key attributes of no table of the "
 			    "design", V->source, line);
 		return -1;
 	}
@@ -275,7 +275,7 @@ static int file_line(verify_run *V, json_t *v, unsigned long line)
 		json_array_foreach(reqs, i, r) {
 			json_t *it = json_object_get(json_object_get(r, "PutRequest"), "Item");
 			if (!json_is_object(it)) {
-				strbuf_addf(&V->error, "%s:%lu: a request that is no PutRequest",
+				ddbc_strbuf_addf(&V->error, "%s:%lu: a request that is no PutRequest",
 					    V->o->items_file, line);
 				return -1;
 			}
@@ -291,7 +291,7 @@ static int load_file(verify_run *V)
 	bool is_stdin = !strcmp(V->o->items_file, "-");
 	FILE *f = is_stdin ? stdin : fopen(V->o->items_file, "r");
 	if (!f) {
-		strbuf_addf(&V->error, "cannot read '%s': %s", V->o->items_file, strerror(errno));
+		ddbc_strbuf_addf(&V->error, "cannot read '%s': %s", V->o->items_file, strerror(errno));
 		return -1;
 	}
 	char *line = NULL;
@@ -305,7 +305,7 @@ static int load_file(verify_run *V)
 		json_error_t je;
 		json_t *v = json_loads(line, JSON_REJECT_DUPLICATES, &je);
 		if (!json_is_object(v)) {
-			strbuf_addf(&V->error, "%s:%lu:%d: %s", V->o->items_file, no, je.column,
+			ddbc_strbuf_addf(&V->error, "%s:%lu:%d: %s", V->o->items_file, no, je.column,
 				    v ? "expected an item, a JSON object" : je.text);
 			rc = -1;
 		} else {
@@ -317,7 +317,7 @@ static int load_file(verify_run *V)
 	if (!is_stdin)
 		fclose(f);
 	if (rc == 0 && !V->n) {
-		strbuf_addf(&V->error, "'%s' holds no item", V->o->items_file);
+		ddbc_strbuf_addf(&V->error, "'%s' holds no item", V->o->items_file);
 		rc = -1;
 	}
 	return rc;
@@ -347,17 +347,17 @@ static int load_tables(verify_run *V)
 	for (size_t i = 0; i < V->g->ntables; i++) {
 		const char *name = V->g->tables[i].name.s;
 		strbuf where = STRBUF_INIT;
-		strbuf_addf(&where, "Scan of '%s'", name);
-		V->source = strbuf_str(&where);
+		ddbc_strbuf_addf(&where, "Scan of '%s'", name);
+		V->source = ddbc_strbuf_str(&where);
 		scan_ctx s = { V, name, 0 };
 		json_t *req = json_pack("{s:s, s:b}", "TableName", name, "ConsistentRead", 1);
 		ddbc_dynamo_error e;
 		int rc = ddbc_dynamo_pages(V->client, "Scan", req, scanned_page, &s, &e);
 		json_decref(req);
 		if (rc < 0 && !V->error.len)
-			verify_call_error(V, "Scan", &e);
+			ddbc_verify_call_error(V, "Scan", &e);
 		V->source = NULL;
-		strbuf_release(&where);
+		ddbc_strbuf_release(&where);
 		if (rc)
 			return -1;
 	}
@@ -379,7 +379,7 @@ static int load_sample(verify_run *V)
 	return 0;
 }
 
-int verify_items_load(verify_run *V)
+int ddbc_verify_items_load(verify_run *V)
 {
 	V->by_key = json_object();
 	V->source = V->o->items_file;
@@ -391,11 +391,11 @@ int verify_items_load(verify_run *V)
 	strbuf ignored = STRBUF_INIT;
 	if (ddbc_sample_make(V->g, &fresh, &V->fresh, &ignored) < 0)
 		ddbc_sample_release(&V->fresh);
-	strbuf_release(&ignored);
+	ddbc_strbuf_release(&ignored);
 	return 0;
 }
 
-void verify_items_release(verify_run *V)
+void ddbc_verify_items_release(verify_run *V)
 {
 	for (size_t i = 0; i < V->n; i++) {
 		json_decref(V->items[i].item);

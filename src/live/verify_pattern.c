@@ -85,7 +85,7 @@ static const ddbc_index *read_index(const ddbc_request *q)
 static bool in_index(const ddbc_index *ix, const json_t *item)
 {
 	for (size_t i = 0; i < ix->npk + ix->nsk; i++)
-		if (!verify_scalar_text(json_object_get(item, ddbc_index_key(ix, i))))
+		if (!ddbc_verify_scalar_text(json_object_get(item, ddbc_index_key(ix, i))))
 			return false;
 	return true;
 }
@@ -95,7 +95,7 @@ static bool satisfies(const ddbc_request *q, const ddbc_key_sent *sent, const js
 {
 	for (size_t k = 0; k < q->nconds; k++) {
 		const ddbc_req_cond *c = &q->conds[k];
-		const char *text = verify_scalar_text(json_object_get(item, c->attr));
+		const char *text = ddbc_verify_scalar_text(json_object_get(item, c->attr));
 		if (!text)
 			return false;
 		if (c->key_pos >= sent->n || !sent->values[c->key_pos][0].text)
@@ -120,15 +120,15 @@ static void differ(pcheck *c, json_t *request, json_t *detail, const char *fmt, 
 	strbuf msg = STRBUF_INIT;
 	va_list ap;
 	va_start(ap, fmt);
-	strbuf_vaddf(&msg, fmt, ap);
+	ddbc_strbuf_vaddf(&msg, fmt, ap);
 	va_end(ap);
-	json_t *d = json_pack("{s:s, s:O}", "message", strbuf_str(&msg), "sent",
+	json_t *d = json_pack("{s:s, s:O}", "message", ddbc_strbuf_str(&msg), "sent",
 			      request ? request : json_null());
 	if (detail)
 		json_object_update(d, detail);
 	json_decref(detail);
 	json_array_append_new(c->diffs, d);
-	strbuf_release(&msg);
+	ddbc_strbuf_release(&msg);
 }
 
 /* "K1, K2, K3 and 4 more" of the keys of a list. */
@@ -138,10 +138,10 @@ static void list_keys(strbuf *sb, json_t *keys)
 	json_t *k;
 	json_array_foreach(keys, i, k) {
 		if (i == KEYS_LISTED) {
-			strbuf_addf(sb, " and %zu more", json_array_size(keys) - KEYS_LISTED);
+			ddbc_strbuf_addf(sb, " and %zu more", json_array_size(keys) - KEYS_LISTED);
 			break;
 		}
-		strbuf_addf(sb, "%s%s", i ? ", " : "", json_string_value(k));
+		ddbc_strbuf_addf(sb, "%s%s", i ? ", " : "", json_string_value(k));
 	}
 }
 
@@ -310,22 +310,22 @@ static void report_attrs(pcheck *c, json_t *request, json_t *acc)
 						    : "the design's index does not project")
 				  : k == 0 && c->q->index->kind != DDBC_INDEX_PRIMARY
 				  ? " (does the index project it?)" : "";
-			strbuf_addf(&msg, "%zu item%s ", json_array_size(keys),
+			ddbc_strbuf_addf(&msg, "%zu item%s ", json_array_size(keys),
 				    json_array_size(keys) == 1 ? "" : "s");
-			strbuf_addf(&msg, kinds[k].says, attr, why, strbuf_str(&list));
+			ddbc_strbuf_addf(&msg, kinds[k].says, attr, why, ddbc_strbuf_str(&list));
 			json_t *detail = json_pack("{s:s, s:O}", "attribute", attr, "items", keys);
 			json_t *vals = json_object_get(json_object_get(acc, "values"), attr);
 			if (k == 1 && vals) {
 				char *wr = json_dumps(json_object_get(vals, "written"), JSON_COMPACT);
 				char *re = json_dumps(json_object_get(vals, "returned"), JSON_COMPACT);
-				strbuf_addf(&msg, " (the first written %s, returned %s)", wr, re);
+				ddbc_strbuf_addf(&msg, " (the first written %s, returned %s)", wr, re);
 				json_object_update(detail, vals);
 				free(wr);
 				free(re);
 			}
-			differ(c, request, detail, "%s", strbuf_str(&msg));
-			strbuf_release(&list);
-			strbuf_release(&msg);
+			differ(c, request, detail, "%s", ddbc_strbuf_str(&msg));
+			ddbc_strbuf_release(&list);
+			ddbc_strbuf_release(&msg);
 		}
 	}
 }
@@ -350,12 +350,12 @@ static void report_entities(pcheck *c, json_t *request, json_t *acc)
 		if (!*name)
 			differ(c, request, json_pack("{s:n, s:O}", "entity", "items", keys),
 			       "returns %zu item%s of no entity of the design: %s", n,
-			       n == 1 ? "" : "s", strbuf_str(&list));
+			       n == 1 ? "" : "s", ddbc_strbuf_str(&list));
 		else
 			differ(c, request, json_pack("{s:s, s:O}", "entity", name, "items", keys),
 			       "returns %zu item%s of entity '%s', which the pattern does not name: "
-			       "%s", n, n == 1 ? "" : "s", name, strbuf_str(&list));
-		strbuf_release(&list);
+			       "%s", n, n == 1 ? "" : "s", name, ddbc_strbuf_str(&list));
+		ddbc_strbuf_release(&list);
 	}
 }
 
@@ -454,15 +454,15 @@ static void report_keys(pcheck *c, json_t *request, json_t *want, json_t *seen, 
 		list_keys(&sb, missing);
 		differ(c, request, json_pack("{s:O}", "missing", missing),
 		       "does not return %zu item%s it should: %s", n, n == 1 ? "" : "s",
-		       strbuf_str(&sb));
+		       ddbc_strbuf_str(&sb));
 	}
-	strbuf_reset(&sb);
+	ddbc_strbuf_reset(&sb);
 	if ((n = json_array_size(extra))) {
 		list_keys(&sb, extra);
 		differ(c, request, json_pack("{s:O}", "unexpected", extra),
-		       "returns %zu item%s it should not: %s", n, n == 1 ? "" : "s", strbuf_str(&sb));
+		       "returns %zu item%s it should not: %s", n, n == 1 ? "" : "s", ddbc_strbuf_str(&sb));
 	}
-	strbuf_release(&sb);
+	ddbc_strbuf_release(&sb);
 	json_decref(missing);
 }
 
@@ -470,7 +470,7 @@ static void report_keys(pcheck *c, json_t *request, json_t *want, json_t *seen, 
 static void read_capacity(pcheck *c, json_t *request, json_t *want, const json_t *consumed)
 {
 	size_t n = json_object_size(want), k = 0;
-	ddbc_cap_item *items = xcalloc(n + 1, sizeof(*items));
+	ddbc_cap_item *items = ddbc_xcalloc(n + 1, sizeof(*items));
 	const char *key;
 	json_t *at;
 	json_object_foreach(want, key, at) {
@@ -494,7 +494,7 @@ static bool names_itself(const pcheck *c, const vitem *w)
 	}
 	for (size_t i = 0; i < c->q->nparams; i++) {
 		const ddbc_segment *s = c->q->params[i];
-		char *name = xstrndup(s->text, s->len);
+		char *name = ddbc_xstrndup(s->text, s->len);
 		bool has = json_object_get(w->values, name) != NULL;
 		free(name);
 		if (!has)
@@ -526,13 +526,13 @@ static void compare_read(pcheck *c, json_t *request, const ddbc_key_sent *sent, 
 	size_t i;
 	json_t *item;
 	json_array_foreach(got, i, item) {
-		char *key = verify_item_key(c->q->table, item);
+		char *key = ddbc_verify_item_key(c->q->table, item);
 		if (!key) {
 			differ(c, request, NULL, "returns an item without the table's key attributes");
 			continue;
 		}
 		json_object_set_new(seen, key, json_true());
-		const vitem *w = verify_item_find(c->V, c->q->table, key);
+		const vitem *w = ddbc_verify_item_find(c->V, c->q->table, key);
 		if (!json_object_get(want, key))
 			json_array_append_new(extra, json_string(key));
 		if (w) {
@@ -562,7 +562,7 @@ static void compare_read(pcheck *c, json_t *request, const ddbc_key_sent *sent, 
 static json_t *build(pcheck *c, const json_t *values, ddbc_query_sent *sent)
 {
 	size_t n = json_object_size(values), k = 0;
-	ddbc_param *params = xcalloc(n + 1, sizeof(*params));
+	ddbc_param *params = ddbc_xcalloc(n + 1, sizeof(*params));
 	const char *name;
 	json_t *v;
 	json_object_foreach((json_t *)values, name, v)
@@ -572,7 +572,7 @@ static json_t *build(pcheck *c, const json_t *values, ddbc_query_sent *sent)
 	size_t len = 0;
 	FILE *f = open_memstream(&buf, &len);
 	if (!f)
-		xalloc_die();
+		ddbc_xalloc_die();
 	ddbc_diags d;
 	ddbc_diags_init(&d);
 	memset(sent, 0, sizeof(*sent));
@@ -595,7 +595,7 @@ static void project_keys(const ddbc_request *q, json_t *req)
 	if (!expr)
 		return;
 	strbuf sb = STRBUF_INIT;
-	strbuf_addstr(&sb, expr);
+	ddbc_strbuf_addstr(&sb, expr);
 	const ddbc_index *ix = &q->table->primary;
 	for (size_t i = 0; i < ix->npk + ix->nsk; i++) {
 		if (returns(q, ddbc_index_key(ix, i)))
@@ -606,13 +606,13 @@ static void project_keys(const ddbc_request *q, json_t *req)
 			json_object_set_new(req, "ExpressionAttributeNames", names);
 		}
 		strbuf ph = STRBUF_INIT;
-		strbuf_addf(&ph, "#ddbcKey%zu", i);
-		json_object_set_new(names, strbuf_str(&ph), json_string(ddbc_index_key(ix, i)));
-		strbuf_addf(&sb, ", %s", strbuf_str(&ph));
-		strbuf_release(&ph);
+		ddbc_strbuf_addf(&ph, "#ddbcKey%zu", i);
+		json_object_set_new(names, ddbc_strbuf_str(&ph), json_string(ddbc_index_key(ix, i)));
+		ddbc_strbuf_addf(&sb, ", %s", ddbc_strbuf_str(&ph));
+		ddbc_strbuf_release(&ph);
 	}
-	json_object_set_new(req, "ProjectionExpression", json_string(strbuf_str(&sb)));
-	strbuf_release(&sb);
+	json_object_set_new(req, "ProjectionExpression", json_string(ddbc_strbuf_str(&sb)));
+	ddbc_strbuf_release(&sb);
 }
 
 /* Whether this request was sent already (two items gave the same values). */
@@ -646,7 +646,7 @@ static int on_page(void *ctx, int segment, json_t *page)
 static void call_failed(pcheck *c, json_t *req, const ddbc_dynamo_error *e)
 {
 	if (e->transport) {
-		verify_call_error(c->V, op_name(c->q->op), e);
+		ddbc_verify_call_error(c->V, op_name(c->q->op), e);
 		return;
 	}
 	differ(c, req, json_pack("{s:s}", "error", e->type), "the engine refuses the request: %s%s%s",
@@ -682,7 +682,7 @@ static bool misses(pcheck *c, const ddbc_key_sent *sent, const json_t *got)
 	size_t i;
 	json_t *item;
 	json_array_foreach(got, i, item) {
-		char *key = verify_item_key(c->q->table, item);
+		char *key = ddbc_verify_item_key(c->q->table, item);
 		if (key)
 			json_object_del(want, key);
 		free(key);
@@ -739,7 +739,7 @@ static void send_read(pcheck *c, const json_t *values, const vitem *source)
 static void reads(pcheck *c)
 {
 	const ddbc_index *ix = read_index(c->q);
-	size_t *cand = xcalloc(c->V->n + 1, sizeof(size_t)), n = 0;
+	size_t *cand = ddbc_xcalloc(c->V->n + 1, sizeof(size_t)), n = 0;
 	for (size_t i = 0; i < c->V->n; i++) {
 		const vitem *w = &c->V->items[i];
 		if (w->table == c->q->table && w->entity && matched(c->p, w->entity) &&
@@ -818,9 +818,9 @@ static void put(pcheck *c)
 		json_t *req = build(c, s->values, &sent);
 		ddbc_query_sent_release(&sent);
 		json_t *item = json_object_get(req, "Item");
-		char *key = item ? verify_item_key(c->q->table, item) : NULL;
-		if (key && !verify_item_find(c->V, c->q->table, key)) {
-			twice(c, req, s->entity, verify_item_pval(c->V->arena, item));
+		char *key = item ? ddbc_verify_item_key(c->q->table, item) : NULL;
+		if (key && !ddbc_verify_item_find(c->V, c->q->table, key)) {
+			twice(c, req, s->entity, ddbc_verify_item_pval(c->V->arena, item));
 			free(key);
 			json_decref(req);
 			return;
@@ -860,7 +860,7 @@ static const char *status_of(const pcheck *c)
 	return c->requests ? "ok" : "skipped";
 }
 
-void verify_pattern(verify_run *V, const ddbc_pattern *p, bool writes)
+void ddbc_verify_pattern(verify_run *V, const ddbc_pattern *p, bool writes)
 {
 	const ddbc_request *q = ddbc_pattern_request(p);
 	if (!q || (q->writes != writes))

@@ -99,18 +99,18 @@ static int print_json(FILE *out, const verify_run *V)
 static json_t *sarif_result(const verify_run *V, const json_t *e, const json_t *d)
 {
 	strbuf msg = STRBUF_INIT;
-	strbuf_addf(&msg, "pattern '%s' (%s): %s", json_string_value(json_object_get(e, "pattern")),
+	ddbc_strbuf_addf(&msg, "pattern '%s' (%s): %s", json_string_value(json_object_get(e, "pattern")),
 		    json_string_value(json_object_get(e, "operation")),
 		    json_string_value(json_object_get(d, "message")));
 	json_t *r = json_pack("{s:s, s:i, s:s, s:{s:s}, s:[{s:{s:{s:s}, s:{s:I, s:I}}}], "
 			      "s:{s:O}}",
 			      "ruleId", "verify-pattern", "ruleIndex", 0, "level", "error",
-			      "message", "text", strbuf_str(&msg), "locations", "physicalLocation",
+			      "message", "text", ddbc_strbuf_str(&msg), "locations", "physicalLocation",
 			      "artifactLocation", "uri", V->file, "region", "startLine",
 			      json_integer_value(json_object_get(e, "line")), "startColumn",
 			      json_integer_value(json_object_get(e, "column")), "properties", "sent",
 			      json_object_get(d, "sent"));
-	strbuf_release(&msg);
+	ddbc_strbuf_release(&msg);
 	return r;
 }
 
@@ -135,7 +135,7 @@ static int print_sarif(FILE *out, const verify_run *V)
 				   "results", results));
 }
 
-int verify_print(FILE *out, const verify_run *V)
+int ddbc_verify_print(FILE *out, const verify_run *V)
 {
 	switch (V->o->format) {
 	case DDBC_VERIFY_JSON: return print_json(out, V);
@@ -145,9 +145,9 @@ int verify_print(FILE *out, const verify_run *V)
 	return print_text(out, V);
 }
 
-int verify_print_failure(FILE *out, const verify_run *V)
+int ddbc_verify_print_failure(FILE *out, const verify_run *V)
 {
-	const char *why = strbuf_str(&V->error);
+	const char *why = ddbc_strbuf_str(&V->error);
 	if (V->o->format == DDBC_VERIFY_JSON)
 		return dump(out, json_pack("{s:s, s:s}", "design", V->file, "error", why));
 	if (V->o->format != DDBC_VERIFY_SARIF)

@@ -29,11 +29,11 @@ static void pause_ms(long ms)
 	nanosleep(&ts, NULL);
 }
 
-void verify_call_error(verify_run *V, const char *what, const ddbc_dynamo_error *e)
+void ddbc_verify_call_error(verify_run *V, const char *what, const ddbc_dynamo_error *e)
 {
 	if (e->transport)
 		V->transport_failed = true;
-	strbuf_addf(&V->error, "%s: %s%s%s", what, e->type, *e->type ? ": " : "", e->message);
+	ddbc_strbuf_addf(&V->error, "%s: %s%s%s", what, e->type, *e->type ? ": " : "", e->message);
 }
 
 /* ---- tables ----------------------------------------------------------------------- */
@@ -44,7 +44,7 @@ static json_t *create_requests(const ddbc_design *g)
 	size_t len = 0;
 	FILE *f = open_memstream(&buf, &len);
 	if (!f)
-		xalloc_die();
+		ddbc_xalloc_die();
 	ddbc_export_opts o = { NULL, 0, true };
 	ddbc_diags d;
 	ddbc_diags_init(&d);
@@ -77,7 +77,7 @@ static int wait_active(verify_run *V, const char *name)
 		json_t *resp = NULL;
 		ddbc_dynamo_error e;
 		if (ddbc_dynamo_call(V->client, "DescribeTable", req, &resp, &e) < 0) {
-			verify_call_error(V, "DescribeTable", &e);
+			ddbc_verify_call_error(V, "DescribeTable", &e);
 			break;
 		}
 		bool active = all_active(json_object_get(resp, "Table"));
@@ -89,17 +89,17 @@ static int wait_active(verify_run *V, const char *name)
 		pause_ms(POLL_MS);
 	}
 	if (rc < 0 && !V->error.len)
-		strbuf_addf(&V->error, "table '%s' is not ACTIVE after %ld s", name,
+		ddbc_strbuf_addf(&V->error, "table '%s' is not ACTIVE after %ld s", name,
 			    ACTIVE_WAIT_MS / 1000);
 	json_decref(req);
 	return rc;
 }
 
-int verify_create_tables(verify_run *V)
+int ddbc_verify_create_tables(verify_run *V)
 {
 	json_t *reqs = create_requests(V->g);
 	if (!reqs) {
-		strbuf_addstr(&V->error, "the design's CreateTable requests cannot be made");
+		ddbc_strbuf_addstr(&V->error, "the design's CreateTable requests cannot be made");
 		return -1;
 	}
 	size_t i;
@@ -111,10 +111,10 @@ int verify_create_tables(verify_run *V)
 		const char *name = json_string_value(json_object_get(req, "TableName"));
 		if (ddbc_dynamo_call(V->client, "CreateTable", req, &resp, &e) < 0) {
 			if (!strcmp(e.type, "ResourceInUseException"))
-				strbuf_addf(&V->error, "table '%s' exists already; leave out --create "
+				ddbc_strbuf_addf(&V->error, "table '%s' exists already; leave out --create "
 					    "to write to it", name);
 			else
-				verify_call_error(V, "CreateTable", &e);
+				ddbc_verify_call_error(V, "CreateTable", &e);
 			rc = -1;
 			break;
 		}
@@ -134,7 +134,7 @@ static int write_batch(verify_run *V, json_t *request_items)
 	json_t *pending = json_incref(request_items);
 	for (int round = 0; json_object_size(pending) > 0; round++) {
 		if (round == UNPROCESSED_ROUNDS) {
-			strbuf_addf(&V->error, "BatchWriteItem leaves items unprocessed after %d "
+			ddbc_strbuf_addf(&V->error, "BatchWriteItem leaves items unprocessed after %d "
 				    "rounds", UNPROCESSED_ROUNDS);
 			json_decref(pending);
 			return -1;
@@ -152,12 +152,12 @@ static int write_batch(verify_run *V, json_t *request_items)
 			json_t *reqs;
 			json_object_foreach(request_items, t, reqs)
 				break;
-			strbuf_addf(&V->error, "table '%s' is not there; give --create to create "
+			ddbc_strbuf_addf(&V->error, "table '%s' is not there; give --create to create "
 				    "the design's tables", t);
 			return -1;
 		}
 		if (rc < 0) {
-			verify_call_error(V, "BatchWriteItem", &e);
+			ddbc_verify_call_error(V, "BatchWriteItem", &e);
 			return -1;
 		}
 		pending = json_incref(json_object_get(resp, "UnprocessedItems"));
@@ -169,7 +169,7 @@ static int write_batch(verify_run *V, json_t *request_items)
 	return 0;
 }
 
-int verify_write_items(verify_run *V)
+int ddbc_verify_write_items(verify_run *V)
 {
 	size_t i = 0;
 	while (i < V->n) {
@@ -212,7 +212,7 @@ static int delete_batch(verify_run *V, const ddbc_table *t, json_t *dels)
 	return rc;
 }
 
-int verify_delete_items(verify_run *V)
+int ddbc_verify_delete_items(verify_run *V)
 {
 	json_t *dels = json_array();
 	const ddbc_table *t = NULL;

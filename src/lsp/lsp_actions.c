@@ -25,7 +25,7 @@ typedef struct actions {
 static json_t *edit_at(const lsp_doc *doc, unsigned line, size_t from, size_t to,
 		       const char *line_text, const char *new_text)
 {
-	size_t c0 = lsp_utf16_of_bytes(line_text, from), c1 = lsp_utf16_of_bytes(line_text, to);
+	size_t c0 = ddbc_lsp_utf16_of_bytes(line_text, from), c1 = ddbc_lsp_utf16_of_bytes(line_text, to);
 	if (line == 1 && doc->text.len >= 3 && !memcmp(doc->text.buf, "\xEF\xBB\xBF", 3)) {
 		c0++;
 		c1++;
@@ -39,7 +39,7 @@ static void add_action(actions *a, const ddbc_diag *g, const char *title, json_t
 		       bool preferred)
 {
 	json_t *act = json_pack("{s:s, s:s, s:[o], s:{s:{s:[o]}}}", "title", title, "kind",
-				"quickfix", "diagnostics", lsp_diagnostic(a->doc, g), "edit",
+				"quickfix", "diagnostics", ddbc_lsp_diagnostic(a->doc, g), "edit",
 				"changes", a->doc->uri, edit);
 	if (preferred)
 		json_object_set_new(act, "isPreferred", json_true());
@@ -68,8 +68,8 @@ static long find_name(const char *text, size_t len, size_t from, const char *nam
 static char *bare(const char *s, size_t n)
 {
 	if (n >= 2 && s[0] == '{' && s[n - 1] == '}')
-		return xstrndup(s + 1, n - 2);
-	return xstrndup(s, n);
+		return ddbc_xstrndup(s + 1, n - 2);
+	return ddbc_xstrndup(s, n);
 }
 
 /* "... 'wrong' ...; did you mean 'right'?": the quoted names before the
@@ -83,7 +83,7 @@ static void did_you_mean(actions *a, const ddbc_diag *g, const char *line, size_
 	if (!h_end)
 		return;
 	char *right = bare(h, (size_t)(h_end - h));
-	size_t at = lsp_bytes_of_column(line, len, g->loc.column);
+	size_t at = ddbc_lsp_bytes_of_column(line, len, g->loc.column);
 	for (const char *q = strchr(g->message, '\''); q && q < hint; ) {
 		const char *end = strchr(q + 1, '\'');
 		if (!end || end > hint)
@@ -94,11 +94,11 @@ static void did_you_mean(actions *a, const ddbc_diag *g, const char *line, size_
 			pos = find_name(line, len, 0, wrong);
 		if (pos >= 0 && strcmp(wrong, right)) {
 			strbuf title = STRBUF_INIT;
-			strbuf_addf(&title, "replace '%s' with '%s'", wrong, right);
+			ddbc_strbuf_addf(&title, "replace '%s' with '%s'", wrong, right);
 			add_action(a, g, title.buf, edit_at(a->doc, g->loc.line, (size_t)pos,
 							    (size_t)pos + strlen(wrong), line, right),
 				   true);
-			strbuf_release(&title);
+			ddbc_strbuf_release(&title);
 			free(wrong);
 			break;
 		}
@@ -112,15 +112,15 @@ static void did_you_mean(actions *a, const ddbc_diag *g, const char *line, size_
 static void quote_like(strbuf *sb, char quote, const char *text)
 {
 	char q = quote == '\'' ? '\'' : '"';
-	strbuf_addch(sb, q);
+	ddbc_strbuf_addch(sb, q);
 	for (const char *p = text; *p; p++) {
 		if (q == '"' && (*p == '"' || *p == '\\'))
-			strbuf_addch(sb, '\\');
+			ddbc_strbuf_addch(sb, '\\');
 		else if (q == '\'' && *p == '\'')
-			strbuf_addch(sb, '\'');
-		strbuf_addch(sb, *p);
+			ddbc_strbuf_addch(sb, '\'');
+		ddbc_strbuf_addch(sb, *p);
 	}
-	strbuf_addch(sb, q);
+	ddbc_strbuf_addch(sb, q);
 }
 
 static void bound_fix(actions *a, const ddbc_diag *g, const char *line, size_t len)
@@ -132,15 +132,15 @@ static void bound_fix(actions *a, const ddbc_diag *g, const char *line, size_t l
 	if (!fix || g->message[mlen - 1] != '\'')
 		return;
 	fix += 4;
-	char *bound = xstrndup(fix, (size_t)(g->message + mlen - 1 - fix));
-	size_t at = lsp_bytes_of_column(line, len, g->loc.column);
-	size_t end = lsp_token_end(line, len, at);
+	char *bound = ddbc_xstrndup(fix, (size_t)(g->message + mlen - 1 - fix));
+	size_t at = ddbc_lsp_bytes_of_column(line, len, g->loc.column);
+	size_t end = ddbc_lsp_token_end(line, len, at);
 	strbuf text = STRBUF_INIT, title = STRBUF_INIT;
 	quote_like(&text, at < len ? line[at] : '"', bound);
-	strbuf_addf(&title, "write the bound '%s'", bound);
+	ddbc_strbuf_addf(&title, "write the bound '%s'", bound);
 	add_action(a, g, title.buf, edit_at(a->doc, g->loc.line, at, end, line, text.buf), true);
-	strbuf_release(&text);
-	strbuf_release(&title);
+	ddbc_strbuf_release(&text);
+	ddbc_strbuf_release(&title);
 	free(bound);
 }
 
@@ -153,15 +153,15 @@ static void ignore_comment(actions *a, const ddbc_diag *g, const char *line, siz
 	while (indent < len && (line[indent] == ' ' || line[indent] == '\t'))
 		indent++;
 	strbuf text = STRBUF_INIT, title = STRBUF_INIT;
-	strbuf_add(&text, line, indent);
-	strbuf_addf(&text, "# ddbc-ignore: %s -- reason\n", r->id);
-	strbuf_addf(&title, "suppress %s on this line (ddbc-ignore)", r->id);
+	ddbc_strbuf_add(&text, line, indent);
+	ddbc_strbuf_addf(&text, "# ddbc-ignore: %s -- reason\n", r->id);
+	ddbc_strbuf_addf(&title, "suppress %s on this line (ddbc-ignore)", r->id);
 	add_action(a, g, title.buf, edit_at(a->doc, g->loc.line, 0, 0, line, text.buf), false);
-	strbuf_release(&text);
-	strbuf_release(&title);
+	ddbc_strbuf_release(&text);
+	ddbc_strbuf_release(&title);
 }
 
-json_t *lsp_code_actions(lsp_server *s, const json_t *params, const char **why)
+json_t *ddbc_lsp_code_actions(lsp_server *s, const json_t *params, const char **why)
 {
 	const char *uri;
 	json_int_t l0, l1;
@@ -170,17 +170,17 @@ json_t *lsp_code_actions(lsp_server *s, const json_t *params, const char **why)
 		*why = "expected textDocument.uri and range";
 		return NULL;
 	}
-	actions a = { json_array(), lsp_doc_find(s, uri) };
+	actions a = { json_array(), ddbc_lsp_doc_find(s, uri) };
 	if (!a.doc) {
 		json_decref(a.list);
 		*why = "the document is not open: send textDocument/didOpen first";
 		return NULL;
 	}
-	lsp_doc_analyse(s, (lsp_doc *)a.doc);
+	ddbc_lsp_doc_analyse(s, (lsp_doc *)a.doc);
 	for (size_t i = 0; i < a.doc->d.n; i++) {
 		const ddbc_diag *g = &a.doc->d.items[i];
 		size_t len;
-		const char *line = lsp_doc_line(a.doc, g->loc.line, &len);
+		const char *line = ddbc_lsp_doc_line(a.doc, g->loc.line, &len);
 		if (g->suppressed || !line || g->loc.line < (unsigned)l0 + 1 ||
 		    g->loc.line > (unsigned)l1 + 1)
 			continue;

@@ -129,8 +129,8 @@ static bool key_of(const char *text, size_t len, strbuf *out)
 		i++;
 	if (i >= len || text[i] != ':' || e == s)
 		return false;
-	strbuf_reset(out);
-	strbuf_add(out, text + s, e - s);
+	ddbc_strbuf_reset(out);
+	ddbc_strbuf_add(out, text + s, e - s);
 	return true;
 }
 
@@ -142,7 +142,7 @@ static size_t parents(const lsp_doc *doc, unsigned line, size_t indent, strbuf *
 	size_t n = 0;
 	for (unsigned l = line; l > 1 && n < depth && indent > 0; l--) {
 		size_t len;
-		const char *text = lsp_doc_line(doc, l - 1, &len);
+		const char *text = ddbc_lsp_doc_line(doc, l - 1, &len);
 		if (!text)
 			break;
 		size_t in = indent_of(text, len);
@@ -200,7 +200,7 @@ static bool flow_key(const char *text, size_t start)
 /* Completion after "key: " on the line: the value of field key. */
 static bool complete_value(items *it, const lsp_doc *doc, const lsp_scope *sc, const char *key)
 {
-	const ddbc_design *g = lsp_doc_model(doc);
+	const ddbc_design *g = ddbc_lsp_doc_model(doc);
 	if (!strcmp(key, "index"))
 		offer_indexes(it, g, sc->table);
 	else if (!strcmp(key, "table"))
@@ -219,8 +219,8 @@ static bool complete_value(items *it, const lsp_doc *doc, const lsp_scope *sc, c
 static void complete(items *it, const lsp_at *at, size_t word_start)
 {
 	const lsp_doc *doc = at->doc;
-	const ddbc_design *g = lsp_doc_model(doc);
-	lsp_scope sc = g ? lsp_scope_of(g, at->line) : (lsp_scope){ NULL, NULL, NULL };
+	const ddbc_design *g = ddbc_lsp_doc_model(doc);
+	lsp_scope sc = g ? ddbc_lsp_scope_of(g, at->line) : (lsp_scope){ NULL, NULL, NULL };
 	const char *hash = memchr(at->text, '#', at->byte);
 	const char *ignore = hash ? strstr(hash, "ddbc-ignore:") : NULL;
 	if (ignore && (size_t)(ignore - at->text) < at->byte) {
@@ -244,7 +244,7 @@ static void complete(items *it, const lsp_at *at, size_t word_start)
 		size_t n;
 		if (flow) {
 			/* "PK: { type: S, te": a field of PK, whose parents are the line's. */
-			strbuf_add(&keys[0], own.buf, own.len);
+			ddbc_strbuf_add(&keys[0], own.buf, own.len);
 			n = 1 + parents(doc, at->line, indent_of(at->text, at->len), keys + 1, 3);
 			value = false;
 		} else {
@@ -262,19 +262,19 @@ static void complete(items *it, const lsp_at *at, size_t word_start)
 			offer_fields(it, part);
 	}
 	for (size_t i = 0; i < 4; i++)
-		strbuf_release(&keys[i]);
-	strbuf_release(&own);
+		ddbc_strbuf_release(&keys[i]);
+	ddbc_strbuf_release(&own);
 }
 
-json_t *lsp_completion(lsp_server *s, const json_t *params, const char **why)
+json_t *ddbc_lsp_completion(lsp_server *s, const json_t *params, const char **why)
 {
 	lsp_at at;
-	if (lsp_at_of(s, params, &at, why) < 0)
+	if (ddbc_lsp_at_of(s, params, &at, why) < 0)
 		return NULL;
 	size_t start = at.byte;
 	while (start > 0 && !strchr(" \t{[,:\"'", at.text[start - 1]))
 		start--;
-	char *prefix = xstrndup(at.text + start, at.byte - start);
+	char *prefix = ddbc_xstrndup(at.text + start, at.byte - start);
 	items it = { json_array(), prefix, strlen(prefix) };
 	complete(&it, &at, start);
 	free(prefix);

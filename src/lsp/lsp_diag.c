@@ -7,7 +7,7 @@
  * a finding about two places (key-overlap) carries the other as related
  * information. A change is published once the buffer has been still for
  * the debounce (less the time the document's last check took: see
- * lsp_doc_debounce), so a burst of keystrokes is checked once, and never
+ * ddbc_lsp_doc_debounce), so a burst of keystrokes is checked once, and never
  * when a newer change has come in the meantime.
  */
 #include "lsp/lsp_int.h"
@@ -19,12 +19,12 @@
 static size_t character_of(const lsp_doc *doc, unsigned line, unsigned column)
 {
 	size_t len;
-	const char *text = lsp_doc_line(doc, line, &len);
+	const char *text = ddbc_lsp_doc_line(doc, line, &len);
 	size_t bom = line == 1 && doc->text.len >= 3 &&
 		     !memcmp(doc->text.buf, "\xEF\xBB\xBF", 3);
 	if (!text)
 		return bom;
-	return bom + lsp_utf16_of_bytes(text, lsp_bytes_of_column(text, len, column));
+	return bom + ddbc_lsp_utf16_of_bytes(text, ddbc_lsp_bytes_of_column(text, len, column));
 }
 
 static json_t *position(size_t line, size_t character)
@@ -33,30 +33,30 @@ static json_t *position(size_t line, size_t character)
 			 (json_int_t)character);
 }
 
-json_t *lsp_position_of(const lsp_doc *doc, ddbc_loc loc)
+json_t *ddbc_lsp_position_of(const lsp_doc *doc, ddbc_loc loc)
 {
 	unsigned line = loc.line ? loc.line : 1;
 	return position(line - 1, character_of(doc, line, loc.column ? loc.column : 1));
 }
 
-json_t *lsp_range_of(const lsp_doc *doc, ddbc_loc loc)
+json_t *ddbc_lsp_range_of(const lsp_doc *doc, ddbc_loc loc)
 {
 	unsigned line = loc.line ? loc.line : 1;
 	size_t len;
-	const char *text = lsp_doc_line(doc, line, &len);
+	const char *text = ddbc_lsp_doc_line(doc, line, &len);
 	size_t start = character_of(doc, line, loc.column ? loc.column : 1), end = start;
 	if (text) {
-		size_t at = lsp_bytes_of_column(text, len, loc.column ? loc.column : 1);
-		size_t stop = lsp_token_end(text, len, at);
-		end = start + lsp_utf16_of_bytes(text + at, stop > len ? len - at : stop - at);
+		size_t at = ddbc_lsp_bytes_of_column(text, len, loc.column ? loc.column : 1);
+		size_t stop = ddbc_lsp_token_end(text, len, at);
+		end = start + ddbc_lsp_utf16_of_bytes(text + at, stop > len ? len - at : stop - at);
 	}
 	return json_pack("{s:o, s:o}", "start", position(line - 1, start), "end",
 			 position(line - 1, end));
 }
 
-json_t *lsp_location(const lsp_doc *doc, ddbc_loc loc)
+json_t *ddbc_lsp_location(const lsp_doc *doc, ddbc_loc loc)
 {
-	return json_pack("{s:s, s:o}", "uri", doc->uri, "range", lsp_range_of(doc, loc));
+	return json_pack("{s:s, s:o}", "uri", doc->uri, "range", ddbc_lsp_range_of(doc, loc));
 }
 
 static int lsp_severity(ddbc_severity sev)
@@ -68,10 +68,10 @@ static int lsp_severity(ddbc_severity sev)
 	}
 }
 
-json_t *lsp_diagnostic(const lsp_doc *doc, const ddbc_diag *g)
+json_t *ddbc_lsp_diagnostic(const lsp_doc *doc, const ddbc_diag *g)
 {
 	json_t *one = json_pack("{s:o, s:i, s:s, s:s, s:s}",
-				"range", lsp_range_of(doc, g->loc),
+				"range", ddbc_lsp_range_of(doc, g->loc),
 				"severity", lsp_severity(g->severity),
 				"code", ddbc_rule_get(g->rule)->id,
 				"source", "ddbc", "message", g->message);
@@ -80,23 +80,23 @@ json_t *lsp_diagnostic(const lsp_doc *doc, const ddbc_diag *g)
 	strbuf href = STRBUF_INIT;
 	if (ddbc_rule_page_uri(&href, g->rule))
 		json_object_set_new(one, "codeDescription",
-				    json_pack("{s:s}", "href", strbuf_str(&href)));
-	strbuf_release(&href);
+				    json_pack("{s:s}", "href", ddbc_strbuf_str(&href)));
+	ddbc_strbuf_release(&href);
 	if (g->related.line)
 		json_object_set_new(one, "relatedInformation",
 				    json_pack("[{s:o, s:s}]", "location",
-					      lsp_location(doc, g->related), "message",
+					      ddbc_lsp_location(doc, g->related), "message",
 					      "the other place this finding is about"));
 	return one;
 }
 
-json_t *lsp_diagnostics(const lsp_doc *doc)
+json_t *ddbc_lsp_diagnostics(const lsp_doc *doc)
 {
 	json_t *list = json_array();
 	for (size_t i = 0; i < doc->d.n; i++) {
 		const ddbc_diag *g = &doc->d.items[i];
 		if (!g->suppressed && g->severity > DDBC_SEV_OFF)
-			json_array_append_new(list, lsp_diagnostic(doc, g));
+			json_array_append_new(list, ddbc_lsp_diagnostic(doc, g));
 	}
 	return list;
 }
@@ -104,10 +104,10 @@ json_t *lsp_diagnostics(const lsp_doc *doc)
 static void publish(lsp_server *s, lsp_doc *doc)
 {
 	doc->publish_due = false;
-	lsp_send(s->out, json_pack("{s:s, s:{s:s, s:I, s:o}}", "method",
+	ddbc_lsp_send(s->out, json_pack("{s:s, s:{s:s, s:I, s:o}}", "method",
 				   "textDocument/publishDiagnostics", "params", "uri", doc->uri,
 				   "version", (json_int_t)doc->version, "diagnostics",
-				   lsp_diagnostics(doc)));
+				   ddbc_lsp_diagnostics(doc)));
 }
 
 /* The findings of a version are sent only if no message waits, before the
@@ -117,9 +117,9 @@ static void publish(lsp_server *s, lsp_doc *doc)
  * abandoned for it (on 10,000 entities, within a megabyte of parsing).
  * Any other message waiting is read first too; a check that ended is not
  * repeated for it (it is of the same text). */
-int lsp_publish_due(lsp_server *s)
+int ddbc_lsp_publish_due(lsp_server *s)
 {
-	double now = lsp_now_ms(), next = -1;
+	double now = ddbc_lsp_now_ms(), next = -1;
 	for (size_t i = 0; i < s->ndocs; i++) {
 		lsp_doc *doc = s->docs[i];
 		if (!doc->publish_due)
@@ -129,8 +129,8 @@ int lsp_publish_due(lsp_server *s)
 				next = doc->due_at - now;
 			continue;
 		}
-		if (lsp_input_pending(&s->rd) || !lsp_doc_check(s, doc, true) ||
-		    lsp_input_pending(&s->rd))
+		if (ddbc_lsp_input_pending(&s->rd) || !ddbc_lsp_doc_check(s, doc, true) ||
+		    ddbc_lsp_input_pending(&s->rd))
 			return 0;
 		publish(s, doc);
 	}

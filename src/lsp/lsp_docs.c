@@ -14,14 +14,14 @@
 #include <string.h>
 #include <time.h>
 
-double lsp_now_ms(void)
+double ddbc_lsp_now_ms(void)
 {
 	struct timespec t;
 	clock_gettime(CLOCK_MONOTONIC, &t);
 	return (double)t.tv_sec * 1000.0 + (double)t.tv_nsec / 1e6;
 }
 
-lsp_doc *lsp_doc_find(lsp_server *s, const char *uri)
+lsp_doc *ddbc_lsp_doc_find(lsp_server *s, const char *uri)
 {
 	for (size_t i = 0; i < s->ndocs; i++)
 		if (!strcmp(s->docs[i]->uri, uri))
@@ -56,29 +56,29 @@ static void forget_check(lsp_doc *doc)
 	doc->analysed = false;
 }
 
-const ddbc_design *lsp_doc_model(const lsp_doc *doc)
+const ddbc_design *ddbc_lsp_doc_model(const lsp_doc *doc)
 {
 	return doc->design ? doc->design : doc->good_design;
 }
 
-lsp_doc *lsp_doc_open(lsp_server *s, const char *uri, const char *text, size_t len,
+lsp_doc *ddbc_lsp_doc_open(lsp_server *s, const char *uri, const char *text, size_t len,
 		      long long version)
 {
-	lsp_doc *doc = lsp_doc_find(s, uri);
+	lsp_doc *doc = ddbc_lsp_doc_find(s, uri);
 	if (!doc) {
-		doc = xcalloc(1, sizeof(*doc));
-		doc->uri = xstrdup(uri);
-		xgrow((void **)&s->docs, &s->docs_cap, s->ndocs + 1, sizeof(*s->docs));
+		doc = ddbc_xcalloc(1, sizeof(*doc));
+		doc->uri = ddbc_xstrdup(uri);
+		ddbc_xgrow((void **)&s->docs, &s->docs_cap, s->ndocs + 1, sizeof(*s->docs));
 		s->docs[s->ndocs++] = doc;
 	}
 	forget_check(doc);
-	strbuf_reset(&doc->text);
-	strbuf_add(&doc->text, text, len);
+	ddbc_strbuf_reset(&doc->text);
+	ddbc_strbuf_add(&doc->text, text, len);
 	doc->version = version;
 	return doc;
 }
 
-void lsp_doc_changed(lsp_doc *doc, long long version)
+void ddbc_lsp_doc_changed(lsp_doc *doc, long long version)
 {
 	forget_check(doc);
 	doc->version = version;
@@ -88,12 +88,12 @@ static void doc_free(lsp_doc *doc)
 {
 	forget_check(doc);
 	drop_good(doc);
-	strbuf_release(&doc->text);
+	ddbc_strbuf_release(&doc->text);
 	free(doc->uri);
 	free(doc);
 }
 
-void lsp_doc_close(lsp_server *s, const char *uri)
+void ddbc_lsp_doc_close(lsp_server *s, const char *uri)
 {
 	for (size_t i = 0; i < s->ndocs; i++)
 		if (!strcmp(s->docs[i]->uri, uri)) {
@@ -104,7 +104,7 @@ void lsp_doc_close(lsp_server *s, const char *uri)
 		}
 }
 
-void lsp_docs_release(lsp_server *s)
+void ddbc_lsp_docs_release(lsp_server *s)
 {
 	for (size_t i = 0; i < s->ndocs; i++)
 		doc_free(s->docs[i]);
@@ -118,18 +118,18 @@ void lsp_docs_release(lsp_server *s)
 static char *name_of_uri(const char *uri)
 {
 	if (strncmp(uri, "file://", 7))
-		return xstrdup(uri);
+		return ddbc_xstrdup(uri);
 	strbuf sb = STRBUF_INIT;
 	for (const char *p = uri + 7; *p; p++) {
 		unsigned v;
 		if (*p == '%' && sscanf(p + 1, "%2x", &v) == 1) {
-			strbuf_addch(&sb, (char)v);
+			ddbc_strbuf_addch(&sb, (char)v);
 			p += 2;
 		} else {
-			strbuf_addch(&sb, *p);
+			ddbc_strbuf_addch(&sb, *p);
 		}
 	}
-	return strbuf_detach(&sb);
+	return ddbc_strbuf_detach(&sb);
 }
 
 /* A check's stop (util/source.h): input waits, which may be a newer edit.
@@ -142,36 +142,36 @@ typedef struct stop_on_input {
 static bool input_waits(void *ctx)
 {
 	stop_on_input *st = ctx;
-	return st->fired = st->fired || lsp_input_pending(st->rd);
+	return st->fired = st->fired || ddbc_lsp_input_pending(st->rd);
 }
 
-bool lsp_doc_check(lsp_server *s, lsp_doc *doc, bool stoppable)
+bool ddbc_lsp_doc_check(lsp_server *s, lsp_doc *doc, bool stoppable)
 {
 	if (doc->analysed)
 		return true;
 	char *name = name_of_uri(doc->uri);
-	ddbc_source *src = ddbc_source_from_memory(name, strbuf_str(&doc->text), doc->text.len);
+	ddbc_source *src = ddbc_source_from_memory(name, ddbc_strbuf_str(&doc->text), doc->text.len);
 	free(name);
 	stop_on_input st = { &s->rd, false };
 	if (stoppable) {
 		src->stop = input_waits;
 		src->stop_ctx = &st;
 	}
-	double start = lsp_now_ms();
+	double start = ddbc_lsp_now_ms();
 	ddbc_diags_init(&doc->d);
 	ddbc_design *design = ddbc_check(src, &doc->d, &s->settings);
 	src->stop = NULL;
 	/* The model of the text before is gone, or this one is; the pages are
 	 * kept for the next check, and given back once the editor is idle
 	 * (lsp_server.c). */
-	s->release_at = lsp_now_ms() + LSP_RELEASE_IDLE_MS;
+	s->release_at = ddbc_lsp_now_ms() + LSP_RELEASE_IDLE_MS;
 	if (st.fired) {
 		ddbc_diags_release(&doc->d);
 		ddbc_design_free(design);
 		ddbc_source_free(src);
 		return false;
 	}
-	doc->check_ms = lsp_now_ms() - start;
+	doc->check_ms = ddbc_lsp_now_ms() - start;
 	doc->src = src;
 	doc->design = design;
 	doc->analysed = true;
@@ -185,19 +185,19 @@ bool lsp_doc_check(lsp_server *s, lsp_doc *doc, bool stoppable)
  * debounce_ms after the last change. A large design's check takes that
  * long itself (a 10,000-entity one, 0.6 s), so its check starts at once,
  * the time it takes counted in the debounce; a change that comes while it
- * runs abandons it (lsp_doc_check). */
-double lsp_doc_debounce(const lsp_server *s, const lsp_doc *doc)
+ * runs abandons it (ddbc_lsp_doc_check). */
+double ddbc_lsp_doc_debounce(const lsp_server *s, const lsp_doc *doc)
 {
 	double wait = s->debounce_ms - doc->check_ms;
 	return wait > 0 ? wait : 0;
 }
 
-void lsp_doc_analyse(lsp_server *s, lsp_doc *doc)
+void ddbc_lsp_doc_analyse(lsp_server *s, lsp_doc *doc)
 {
-	lsp_doc_check(s, doc, false);
+	ddbc_lsp_doc_check(s, doc, false);
 }
 
-void lsp_docs_invalidate(lsp_server *s)
+void ddbc_lsp_docs_invalidate(lsp_server *s)
 {
 	for (size_t i = 0; i < s->ndocs; i++) {
 		forget_check(s->docs[i]);
@@ -206,7 +206,7 @@ void lsp_docs_invalidate(lsp_server *s)
 	}
 }
 
-const char *lsp_doc_line(const lsp_doc *doc, unsigned line, size_t *len)
+const char *ddbc_lsp_doc_line(const lsp_doc *doc, unsigned line, size_t *len)
 {
 	return doc->src ? ddbc_source_line(doc->src, line, len) : NULL;
 }

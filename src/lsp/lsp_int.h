@@ -37,39 +37,39 @@ typedef enum lsp_read_result {
 /* The largest body read (a bigger one is skipped as a bad header). */
 #define LSP_MAX_BODY ((size_t)256 << 20)
 
-void lsp_reader_init(lsp_reader *r, int fd);
-void lsp_reader_release(lsp_reader *r);
+void ddbc_lsp_reader_init(lsp_reader *r, int fd);
+void ddbc_lsp_reader_release(lsp_reader *r);
 /* Waits at most timeout_ms (negative: for ever) for a whole message. The
  * body stays valid until the next call. */
-lsp_read_result lsp_read(lsp_reader *r, int timeout_ms, const char **body, size_t *len);
+lsp_read_result ddbc_lsp_read(lsp_reader *r, int timeout_ms, const char **body, size_t *len);
 /* Whether input waits: a whole message (or a bad header) read already,
  * or bytes on the descriptor. Never waits itself. */
-bool lsp_input_pending(lsp_reader *r);
+bool ddbc_lsp_input_pending(lsp_reader *r);
 /* The body just read did not parse: if it holds the start of a header
  * (a Content-Length that promised more than was sent swallows the next
  * message), reading resumes there. */
-void lsp_reader_resync(lsp_reader *r, const char *body, size_t len);
+void ddbc_lsp_reader_resync(lsp_reader *r, const char *body, size_t len);
 /* Sends msg (stolen) framed on fd. */
-void lsp_send(int fd, json_t *msg);
+void ddbc_lsp_send(int fd, json_t *msg);
 
 /* ---- buffers and positions (lsp_text.c) ---- */
 
 /* The byte offset of LSP position (line, character in UTF-16 units) in
  * text; a position past a line's end is its end, past the text its end. */
-size_t lsp_offset(const char *text, size_t len, size_t line, size_t character);
+size_t ddbc_lsp_offset(const char *text, size_t len, size_t line, size_t character);
 /* The UTF-16 character of a byte offset into the line at line_text. */
-size_t lsp_utf16_of_bytes(const char *line_text, size_t nbytes);
+size_t ddbc_lsp_utf16_of_bytes(const char *line_text, size_t nbytes);
 /* The byte offset in a line of ddbc's 1-based character column. */
-size_t lsp_bytes_of_column(const char *line_text, size_t line_len, unsigned column);
+size_t ddbc_lsp_bytes_of_column(const char *line_text, size_t line_len, unsigned column);
 /* Whether a contentChanges entry is well formed (a text, and a range
  * whose end is not before its start): 0, else -1. */
-int lsp_change_valid(const json_t *change);
+int ddbc_lsp_change_valid(const json_t *change);
 /* Applies one contentChanges entry to buf, in place; -1 (buf untouched)
  * when it is malformed. */
-int lsp_apply_change(strbuf *buf, const json_t *change);
+int ddbc_lsp_apply_change(strbuf *buf, const json_t *change);
 /* The extent of the token at byte offset at of a line (a quoted scalar,
  * else up to a YAML delimiter): its end offset. */
-size_t lsp_token_end(const char *line, size_t len, size_t at);
+size_t ddbc_lsp_token_end(const char *line, size_t len, size_t at);
 
 /* ---- documents (lsp_docs.c) ---- */
 
@@ -107,46 +107,46 @@ typedef struct lsp_server {
 
 /* The idle time (ms) after a check when the pages its model freed go back
  * to the system: while the editor is typing they are kept for the next
- * check (xalloc_keep_free). */
+ * check (ddbc_xalloc_keep_free). */
 #define LSP_RELEASE_IDLE_MS 3000
 
-double lsp_now_ms(void);
-lsp_doc *lsp_doc_find(lsp_server *s, const char *uri);
-lsp_doc *lsp_doc_open(lsp_server *s, const char *uri, const char *text, size_t len,
+double ddbc_lsp_now_ms(void);
+lsp_doc *ddbc_lsp_doc_find(lsp_server *s, const char *uri);
+lsp_doc *ddbc_lsp_doc_open(lsp_server *s, const char *uri, const char *text, size_t len,
 		      long long version);
 /* The document's text was edited in place: its findings are of the text
  * before, and version is the text's now. */
-void lsp_doc_changed(lsp_doc *doc, long long version);
-void lsp_doc_close(lsp_server *s, const char *uri);
-void lsp_docs_release(lsp_server *s);
+void ddbc_lsp_doc_changed(lsp_doc *doc, long long version);
+void ddbc_lsp_doc_close(lsp_server *s, const char *uri);
+void ddbc_lsp_docs_release(lsp_server *s);
 /* Checks the document's buffer unless its findings are of it already. */
-void lsp_doc_analyse(lsp_server *s, lsp_doc *doc);
+void ddbc_lsp_doc_analyse(lsp_server *s, lsp_doc *doc);
 /* The same; when stoppable, input that arrives meanwhile (it may be a
  * newer edit) abandons the check: false, and the document is as before. */
-bool lsp_doc_check(lsp_server *s, lsp_doc *doc, bool stoppable);
+bool ddbc_lsp_doc_check(lsp_server *s, lsp_doc *doc, bool stoppable);
 /* The wait after a change before its check (ms): the debounce, less the
  * time the document's last check took. */
-double lsp_doc_debounce(const lsp_server *s, const lsp_doc *doc);
+double ddbc_lsp_doc_debounce(const lsp_server *s, const lsp_doc *doc);
 /* Forgets every document's findings (the settings changed). */
-void lsp_docs_invalidate(lsp_server *s);
+void ddbc_lsp_docs_invalidate(lsp_server *s);
 /* The model of the buffer, or of its last text that gave one; NULL. */
-const ddbc_design *lsp_doc_model(const lsp_doc *doc);
+const ddbc_design *ddbc_lsp_doc_model(const lsp_doc *doc);
 /* A line of the analysed buffer (1-based), or NULL. */
-const char *lsp_doc_line(const lsp_doc *doc, unsigned line, size_t *len);
+const char *ddbc_lsp_doc_line(const lsp_doc *doc, unsigned line, size_t *len);
 
 /* ---- diagnostics (lsp_diag.c) ---- */
 
 /* The LSP range of a finding at loc: the token it points at. */
-json_t *lsp_range_of(const lsp_doc *doc, ddbc_loc loc);
+json_t *ddbc_lsp_range_of(const lsp_doc *doc, ddbc_loc loc);
 /* A Position of ddbc's loc. */
-json_t *lsp_position_of(const lsp_doc *doc, ddbc_loc loc);
+json_t *ddbc_lsp_position_of(const lsp_doc *doc, ddbc_loc loc);
 /* A finding as a Diagnostic. */
-json_t *lsp_diagnostic(const lsp_doc *doc, const ddbc_diag *g);
-json_t *lsp_diagnostics(const lsp_doc *doc);
+json_t *ddbc_lsp_diagnostic(const lsp_doc *doc, const ddbc_diag *g);
+json_t *ddbc_lsp_diagnostics(const lsp_doc *doc);
 /* Sends the diagnostics whose debounce has passed, unless a message waits
  * (it may be a newer change): then returns 0, read it first. Else returns
  * the time to wait for the next (ms), or -1 when none is due. */
-int lsp_publish_due(lsp_server *s);
+int ddbc_lsp_publish_due(lsp_server *s);
 
 /* ---- requests on a position (lsp_nav.c, lsp_complete.c, lsp_actions.c) ---- */
 
@@ -160,10 +160,10 @@ typedef struct lsp_at {
 	size_t len;
 } lsp_at;
 
-int lsp_at_of(lsp_server *s, const json_t *params, lsp_at *at, const char **why);
+int ddbc_lsp_at_of(lsp_server *s, const json_t *params, lsp_at *at, const char **why);
 /* The word at (or just before) the position: a name as YAML keys and
  * template placeholders write them. *start receives its offset. */
-size_t lsp_word_at(const lsp_at *at, size_t *start);
+size_t ddbc_lsp_word_at(const lsp_at *at, size_t *start);
 
 /* What encloses a line: the entity or pattern of the section it is in. */
 typedef struct lsp_scope {
@@ -172,14 +172,14 @@ typedef struct lsp_scope {
 	const ddbc_table *table;
 } lsp_scope;
 
-lsp_scope lsp_scope_of(const ddbc_design *g, unsigned line);
+lsp_scope ddbc_lsp_scope_of(const ddbc_design *g, unsigned line);
 
-json_t *lsp_hover(lsp_server *s, const json_t *params, const char **why);
-json_t *lsp_definition(lsp_server *s, const json_t *params, const char **why);
-json_t *lsp_completion(lsp_server *s, const json_t *params, const char **why);
-json_t *lsp_code_actions(lsp_server *s, const json_t *params, const char **why);
+json_t *ddbc_lsp_hover(lsp_server *s, const json_t *params, const char **why);
+json_t *ddbc_lsp_definition(lsp_server *s, const json_t *params, const char **why);
+json_t *ddbc_lsp_completion(lsp_server *s, const json_t *params, const char **why);
+json_t *ddbc_lsp_code_actions(lsp_server *s, const json_t *params, const char **why);
 
 /* A Location: the document's uri and loc's range. */
-json_t *lsp_location(const lsp_doc *doc, ddbc_loc loc);
+json_t *ddbc_lsp_location(const lsp_doc *doc, ddbc_loc loc);
 
 #endif

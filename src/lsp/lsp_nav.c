@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-int lsp_at_of(lsp_server *s, const json_t *params, lsp_at *at, const char **why)
+int ddbc_lsp_at_of(lsp_server *s, const json_t *params, lsp_at *at, const char **why)
 {
 	const char *uri;
 	json_int_t line, character;
@@ -23,14 +23,14 @@ int lsp_at_of(lsp_server *s, const json_t *params, lsp_at *at, const char **why)
 		*why = "expected textDocument.uri and position {line, character}";
 		return -1;
 	}
-	at->doc = lsp_doc_find(s, uri);
+	at->doc = ddbc_lsp_doc_find(s, uri);
 	if (!at->doc) {
 		*why = "the document is not open: send textDocument/didOpen first";
 		return -1;
 	}
-	lsp_doc_analyse(s, at->doc);
+	ddbc_lsp_doc_analyse(s, at->doc);
 	at->line = (unsigned)line + 1;
-	at->text = lsp_doc_line(at->doc, at->line, &at->len);
+	at->text = ddbc_lsp_doc_line(at->doc, at->line, &at->len);
 	if (!at->text) {
 		at->text = "";
 		at->len = 0;
@@ -38,7 +38,7 @@ int lsp_at_of(lsp_server *s, const json_t *params, lsp_at *at, const char **why)
 	size_t ch = (size_t)character;
 	if (at->line == 1 && at->doc->text.len >= 3 && !memcmp(at->doc->text.buf, "\xEF\xBB\xBF", 3))
 		ch = ch ? ch - 1 : 0;
-	at->byte = lsp_offset(at->text, at->len, 0, ch);
+	at->byte = ddbc_lsp_offset(at->text, at->len, 0, ch);
 	return 0;
 }
 
@@ -47,7 +47,7 @@ static bool word_char(char c)
 	return c && !strchr(" \t\r\n:,{}[]\"'#|>&*!%@`", c);
 }
 
-size_t lsp_word_at(const lsp_at *at, size_t *start)
+size_t ddbc_lsp_word_at(const lsp_at *at, size_t *start)
 {
 	size_t b = at->byte;
 	if ((b >= at->len || !word_char(at->text[b])) && b > 0 && word_char(at->text[b - 1]))
@@ -65,7 +65,7 @@ size_t lsp_word_at(const lsp_at *at, size_t *start)
 
 /* ---- what encloses a line ---- */
 
-lsp_scope lsp_scope_of(const ddbc_design *g, unsigned line)
+lsp_scope ddbc_lsp_scope_of(const ddbc_design *g, unsigned line)
 {
 	lsp_scope sc = { NULL, NULL, NULL };
 	unsigned best = 0;
@@ -135,14 +135,14 @@ static bool param_loc(const lsp_doc *doc, const ddbc_pattern *p, const char *nam
 		      ddbc_loc *loc)
 {
 	strbuf pat = STRBUF_INIT;
-	strbuf_addf(&pat, "{%s}", name);
+	ddbc_strbuf_addf(&pat, "{%s}", name);
 	const ddbc_pattern *end = p + 1;
-	const ddbc_design *g = lsp_doc_model(doc);
+	const ddbc_design *g = ddbc_lsp_doc_model(doc);
 	unsigned last = end < g->patterns + g->npatterns ? end->id.loc.line : (unsigned)-1;
 	bool ok = false;
 	for (unsigned l = p->id.loc.line; !ok && l < last; l++) {
 		size_t len;
-		const char *text = lsp_doc_line(doc, l, &len);
+		const char *text = ddbc_lsp_doc_line(doc, l, &len);
 		if (!text)
 			break;
 		const char *hit = memmem(text, len, pat.buf, pat.len);
@@ -154,19 +154,19 @@ static bool param_loc(const lsp_doc *doc, const ddbc_pattern *p, const char *nam
 			ok = true;
 		}
 	}
-	strbuf_release(&pat);
+	ddbc_strbuf_release(&pat);
 	return ok;
 }
 
 static found lookup(const lsp_at *at)
 {
 	found f = { FOUND_NONE, NULL, NULL, NULL, NULL, NULL, { 0, 0 } };
-	const ddbc_design *g = lsp_doc_model(at->doc);
-	size_t start, n = g ? lsp_word_at(at, &start) : 0;
+	const ddbc_design *g = ddbc_lsp_doc_model(at->doc);
+	size_t start, n = g ? ddbc_lsp_word_at(at, &start) : 0;
 	if (!n)
 		return f;
-	char *name = xstrndup(at->text + start, n);
-	lsp_scope sc = lsp_scope_of(g, at->line);
+	char *name = ddbc_xstrndup(at->text + start, n);
+	lsp_scope sc = ddbc_lsp_scope_of(g, at->line);
 	bool braced = start > 0 && at->text[start - 1] == '{' && start + n < at->len &&
 		      at->text[start + n] == '}';
 	const ddbc_entity *e;
@@ -191,13 +191,13 @@ static found lookup(const lsp_at *at)
 
 /* ---- definition ---- */
 
-json_t *lsp_definition(lsp_server *s, const json_t *params, const char **why)
+json_t *ddbc_lsp_definition(lsp_server *s, const json_t *params, const char **why)
 {
 	lsp_at at;
-	if (lsp_at_of(s, params, &at, why) < 0)
+	if (ddbc_lsp_at_of(s, params, &at, why) < 0)
 		return NULL;
 	found f = lookup(&at);
-	return f.kind == FOUND_NONE ? json_null() : lsp_location(at.doc, f.loc);
+	return f.kind == FOUND_NONE ? json_null() : ddbc_lsp_location(at.doc, f.loc);
 }
 
 /* ---- hover ---- */
@@ -205,48 +205,48 @@ json_t *lsp_definition(lsp_server *s, const json_t *params, const char **why)
 static void key_names(strbuf *sb, const ddbc_name *names, size_t n)
 {
 	for (size_t i = 0; i < n; i++)
-		strbuf_addf(sb, "%s`%s`", i ? ", " : "", names[i].s ? names[i].s : "?");
+		ddbc_strbuf_addf(sb, "%s`%s`", i ? ", " : "", names[i].s ? names[i].s : "?");
 }
 
 static void index_summary(strbuf *sb, const ddbc_index *ix)
 {
 	static const char *const kinds[] = { "table", "GSI", "LSI" };
 	static const char *const projections[] = { "all", "keys only", "include" };
-	strbuf_addf(sb, "**%s** `%s`", kinds[ix->kind], ix->name.s);
+	ddbc_strbuf_addf(sb, "**%s** `%s`", kinds[ix->kind], ix->name.s);
 	if (ix->kind != DDBC_INDEX_PRIMARY && ix->table)
-		strbuf_addf(sb, " of table `%s`", ix->table->name.s);
-	strbuf_addstr(sb, "\n\npartition key ");
+		ddbc_strbuf_addf(sb, " of table `%s`", ix->table->name.s);
+	ddbc_strbuf_addstr(sb, "\n\npartition key ");
 	key_names(sb, ix->pk, ix->npk);
 	if (ix->nsk) {
-		strbuf_addstr(sb, ", sort key ");
+		ddbc_strbuf_addstr(sb, ", sort key ");
 		key_names(sb, ix->sk, ix->nsk);
 	}
 	if (ix->kind != DDBC_INDEX_PRIMARY) {
-		strbuf_addf(sb, "; projection: %s", projections[ix->projection]);
+		ddbc_strbuf_addf(sb, "; projection: %s", projections[ix->projection]);
 		if (ix->projection == DDBC_PROJ_INCLUDE) {
-			strbuf_addstr(sb, " ");
+			ddbc_strbuf_addstr(sb, " ");
 			key_names(sb, ix->include, ix->ninclude);
 		}
 	}
 	if (ix->description)
-		strbuf_addf(sb, "\n\n%s", ix->description);
+		ddbc_strbuf_addf(sb, "\n\n%s", ix->description);
 }
 
 static void entity_summary(strbuf *sb, const ddbc_entity *e)
 {
-	strbuf_addf(sb, "**entity** `%s`", e->name.s);
+	ddbc_strbuf_addf(sb, "**entity** `%s`", e->name.s);
 	if (e->table)
-		strbuf_addf(sb, " in table `%s`", e->table->name.s);
-	strbuf_addf(sb, ": %zu attribute%s", e->nattrs, e->nattrs == 1 ? "" : "s");
+		ddbc_strbuf_addf(sb, " in table `%s`", e->table->name.s);
+	ddbc_strbuf_addf(sb, ": %zu attribute%s", e->nattrs, e->nattrs == 1 ? "" : "s");
 	for (size_t i = 0; e->table && i < e->table->primary.npk + e->table->primary.nsk; i++) {
 		const ddbc_index *ix = &e->table->primary;
 		const char *key = i < ix->npk ? ix->pk[i].s : ix->sk[i - ix->npk].s;
 		const ddbc_attr *a = key ? ddbc_entity_attr(e, key) : NULL;
 		if (a && a->template.s)
-			strbuf_addf(sb, "\n- `%s`: `%s`", key, a->template.s);
+			ddbc_strbuf_addf(sb, "\n- `%s`: `%s`", key, a->template.s);
 	}
 	if (e->description)
-		strbuf_addf(sb, "\n\n%s", e->description);
+		ddbc_strbuf_addf(sb, "\n\n%s", e->description);
 }
 
 /* text as one cell of a Markdown table: on one line, its bars escaped. */
@@ -254,29 +254,29 @@ static void cell(strbuf *sb, const char *text)
 {
 	for (const char *p = text ? text : ""; *p; p++) {
 		if (*p == '|')
-			strbuf_addch(sb, '\\');
-		strbuf_addch(sb, *p == '\n' || *p == '\r' ? ' ' : *p);
+			ddbc_strbuf_addch(sb, '\\');
+		ddbc_strbuf_addch(sb, *p == '\n' || *p == '\r' ? ' ' : *p);
 	}
 }
 
 /* The attribute's row of the documentation's attribute table. */
 static void attr_row(strbuf *sb, const ddbc_attr *a)
 {
-	strbuf_addf(sb, "**attribute** `%s` of `%s`\n\n"
+	ddbc_strbuf_addf(sb, "**attribute** `%s` of `%s`\n\n"
 		    "| Attribute | Type | Required | Template | Format | Description |\n"
 		    "|---|---|---|---|---|---|\n| `%s` | %s | %s | ",
 		    a->name.s, a->entity->name.s, a->name.s, ddbc_type_long(a->type),
 		    a->required || a->is_key ? "yes" : "no");
 	if (a->template.s) {
-		strbuf_addch(sb, '`');
+		ddbc_strbuf_addch(sb, '`');
 		cell(sb, a->template.s);
-		strbuf_addch(sb, '`');
+		ddbc_strbuf_addch(sb, '`');
 	}
-	strbuf_addstr(sb, " | ");
+	ddbc_strbuf_addstr(sb, " | ");
 	cell(sb, a->format);
-	strbuf_addstr(sb, " | ");
+	ddbc_strbuf_addstr(sb, " | ");
 	cell(sb, a->description);
-	strbuf_addstr(sb, " |");
+	ddbc_strbuf_addstr(sb, " |");
 }
 
 /* The findings at the position: their messages and rule pages. */
@@ -286,39 +286,39 @@ static void findings_at(strbuf *sb, const lsp_at *at)
 		const ddbc_diag *g = &at->doc->d.items[i];
 		if (g->loc.line != at->line || g->suppressed)
 			continue;
-		size_t from = lsp_bytes_of_column(at->text, at->len, g->loc.column);
-		size_t to = lsp_token_end(at->text, at->len, from);
+		size_t from = ddbc_lsp_bytes_of_column(at->text, at->len, g->loc.column);
+		size_t to = ddbc_lsp_token_end(at->text, at->len, from);
 		if (at->byte < from || at->byte > to)
 			continue;
 		const char *id = ddbc_rule_get(g->rule)->id;
 		strbuf page = STRBUF_INIT;
-		strbuf_addf(&page, "rules/%s.md", id);
+		ddbc_strbuf_addf(&page, "rules/%s.md", id);
 		const ddbc_embedded_file *f = ddbc_embedded_find(page.buf);
-		strbuf_release(&page);
-		strbuf_addf(sb, "%s**%s** `%s`: %s\n\n", sb->len ? "\n\n---\n\n" : "",
+		ddbc_strbuf_release(&page);
+		ddbc_strbuf_addf(sb, "%s**%s** `%s`: %s\n\n", sb->len ? "\n\n---\n\n" : "",
 			    ddbc_severity_name(g->severity), id, g->message);
 		if (f)
-			strbuf_add(sb, f->data, f->len);
+			ddbc_strbuf_add(sb, f->data, f->len);
 	}
 }
 
 /* A parameter: its pattern, and its value in the pattern's example. */
 static void param_summary(strbuf *sb, const lsp_at *at, const found *f)
 {
-	size_t start, n = lsp_word_at(at, &start);
-	strbuf_addf(sb, "**parameter** `%.*s` of access pattern `%s`", (int)n, at->text + start,
+	size_t start, n = ddbc_lsp_word_at(at, &start);
+	ddbc_strbuf_addf(sb, "**parameter** `%.*s` of access pattern `%s`", (int)n, at->text + start,
 		    f->pattern->id.s);
-	char *name = xstrndup(at->text + start, n);
+	char *name = ddbc_xstrndup(at->text + start, n);
 	const ddbc_pval *ex = f->pattern->example, *v = ex ? ddbc_pval_get(ex, name) : NULL;
 	if (v && ddbc_pval_text(v))
-		strbuf_addf(sb, "\n\nexample: `%s`", ddbc_pval_text(v));
+		ddbc_strbuf_addf(sb, "\n\nexample: `%s`", ddbc_pval_text(v));
 	free(name);
 }
 
-json_t *lsp_hover(lsp_server *s, const json_t *params, const char **why)
+json_t *ddbc_lsp_hover(lsp_server *s, const json_t *params, const char **why)
 {
 	lsp_at at;
-	if (lsp_at_of(s, params, &at, why) < 0)
+	if (ddbc_lsp_at_of(s, params, &at, why) < 0)
 		return NULL;
 	strbuf sb = STRBUF_INIT;
 	findings_at(&sb, &at);
@@ -336,6 +336,6 @@ json_t *lsp_hover(lsp_server *s, const json_t *params, const char **why)
 	json_t *r = sb.len ? json_pack("{s:{s:s, s:s}}", "contents", "kind", "markdown", "value",
 				       sb.buf)
 			   : json_null();
-	strbuf_release(&sb);
+	ddbc_strbuf_release(&sb);
 	return r;
 }

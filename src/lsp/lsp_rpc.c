@@ -17,13 +17,13 @@
 #include <strings.h>
 #include <unistd.h>
 
-void lsp_reader_init(lsp_reader *r, int fd)
+void ddbc_lsp_reader_init(lsp_reader *r, int fd)
 {
 	memset(r, 0, sizeof(*r));
 	r->fd = fd;
 }
 
-void lsp_reader_release(lsp_reader *r)
+void ddbc_lsp_reader_release(lsp_reader *r)
 {
 	free(r->buf);
 	memset(r, 0, sizeof(*r));
@@ -51,7 +51,7 @@ static bool fill(lsp_reader *r, int timeout_ms)
 	if (n == 0)
 		return false;
 	compact(r);
-	xgrow((void **)&r->buf, &r->cap, r->len + 65536 + 1, 1);
+	ddbc_xgrow((void **)&r->buf, &r->cap, r->len + 65536 + 1, 1);
 	ssize_t got;
 	while ((got = read(r->fd, r->buf + r->len, r->cap - r->len - 1)) < 0 && errno == EINTR)
 		;
@@ -94,7 +94,7 @@ static long long content_length(const char *h, const char *end)
 	return n;
 }
 
-bool lsp_input_pending(lsp_reader *r)
+bool ddbc_lsp_input_pending(lsp_reader *r)
 {
 	const char *start = r->buf + r->pos;
 	size_t have = r->len - r->pos;
@@ -114,7 +114,7 @@ bool lsp_input_pending(lsp_reader *r)
 	return got > 0;
 }
 
-lsp_read_result lsp_read(lsp_reader *r, int timeout_ms, const char **body, size_t *len)
+lsp_read_result ddbc_lsp_read(lsp_reader *r, int timeout_ms, const char **body, size_t *len)
 {
 	for (;;) {
 		const char *start = r->buf + r->pos;
@@ -145,7 +145,7 @@ lsp_read_result lsp_read(lsp_reader *r, int timeout_ms, const char **body, size_
 	}
 }
 
-void lsp_reader_resync(lsp_reader *r, const char *body, size_t len)
+void ddbc_lsp_reader_resync(lsp_reader *r, const char *body, size_t len)
 {
 	static const char name[] = "Content-Length:";
 	for (size_t i = 1; i + sizeof name - 1 <= len; i++)
@@ -168,7 +168,7 @@ static void write_all(int fd, const char *p, size_t n)
 	}
 }
 
-void lsp_send(int fd, json_t *msg)
+void ddbc_lsp_send(int fd, json_t *msg)
 {
 	json_object_set_new(msg, "jsonrpc", json_string("2.0"));
 	char *text = json_dumps(msg, JSON_COMPACT | JSON_PRESERVE_ORDER);

@@ -35,13 +35,13 @@ typedef json_t *method_fn(lsp_server *s, const json_t *params, const char **why)
 
 static void reply_error(lsp_server *s, const json_t *id, int code, const char *message)
 {
-	lsp_send(s->out, json_pack("{s:O, s:{s:i, s:s}}", "id", id ? id : json_null(), "error",
+	ddbc_lsp_send(s->out, json_pack("{s:O, s:{s:i, s:s}}", "id", id ? id : json_null(), "error",
 				   "code", code, "message", message));
 }
 
 static void show_message(lsp_server *s, int type, const char *message)
 {
-	lsp_send(s->out, json_pack("{s:s, s:{s:i, s:s}}", "method", "window/showMessage", "params",
+	ddbc_lsp_send(s->out, json_pack("{s:s, s:{s:i, s:s}}", "method", "window/showMessage", "params",
 				   "type", type, "message", message));
 }
 
@@ -50,10 +50,10 @@ static void show_message(lsp_server *s, int type, const char *message)
 static void log_message(lsp_server *s, const char *method, const char *why)
 {
 	strbuf msg = STRBUF_INIT;
-	strbuf_addf(&msg, "ddbc: %s ignored: %s", method, why);
-	lsp_send(s->out, json_pack("{s:s, s:{s:i, s:s}}", "method", "window/logMessage", "params",
+	ddbc_strbuf_addf(&msg, "ddbc: %s ignored: %s", method, why);
+	ddbc_lsp_send(s->out, json_pack("{s:s, s:{s:i, s:s}}", "method", "window/logMessage", "params",
 				   "type", 2, "message", msg.buf));
-	strbuf_release(&msg);
+	ddbc_strbuf_release(&msg);
 }
 
 /* ---- configuration: the --rule settings ---- */
@@ -71,27 +71,27 @@ static void configure(lsp_server *s, const json_t *settings)
 	size_t i;
 	json_array_foreach(rule, i, v)
 		if (json_is_string(v) && ddbc_settings_parse(&next, json_string_value(v), &err) < 0)
-			strbuf_addstr(&err, "; ");
+			ddbc_strbuf_addstr(&err, "; ");
 	const char *key;
 	json_object_foreach((json_t *)json_object_get(settings, "rules"), key, v) {
-		strbuf_reset(&arg);
-		strbuf_addf(&arg, "%s=%s", key, json_is_string(v) ? json_string_value(v) : "?");
+		ddbc_strbuf_reset(&arg);
+		ddbc_strbuf_addf(&arg, "%s=%s", key, json_is_string(v) ? json_string_value(v) : "?");
 		if (ddbc_settings_parse(&next, arg.buf, &err) < 0)
-			strbuf_addstr(&err, "; ");
+			ddbc_strbuf_addstr(&err, "; ");
 	}
 	if (err.len) {
 		strbuf msg = STRBUF_INIT;
-		strbuf_addf(&msg, "ddbc: ignored rule settings: %.*s", (int)err.len - 2, err.buf);
+		ddbc_strbuf_addf(&msg, "ddbc: ignored rule settings: %.*s", (int)err.len - 2, err.buf);
 		show_message(s, 1, msg.buf);
-		strbuf_release(&msg);
+		ddbc_strbuf_release(&msg);
 	}
 	s->settings = next;
 	s->debounce_ms = DEBOUNCE_MS;
 	const json_t *ms = json_object_get(settings, "debounceMs");
 	if (json_is_integer(ms) && json_integer_value(ms) >= 0 && json_integer_value(ms) < 10000)
 		s->debounce_ms = (int)json_integer_value(ms);
-	strbuf_release(&err);
-	strbuf_release(&arg);
+	ddbc_strbuf_release(&err);
+	ddbc_strbuf_release(&arg);
 }
 
 /* ---- lifecycle ---- */
@@ -134,7 +134,7 @@ static json_t *m_exit(lsp_server *s, const json_t *params, const char **why)
 static json_t *m_configuration(lsp_server *s, const json_t *params, const char **why)
 {
 	configure(s, json_object_get(params, "settings"));
-	lsp_docs_invalidate(s);
+	ddbc_lsp_docs_invalidate(s);
 	return json_null();
 }
 
@@ -150,7 +150,7 @@ static json_t *m_did_open(lsp_server *s, const json_t *params, const char **why)
 		*why = "expected textDocument {uri, text, version}";
 		return NULL;
 	}
-	lsp_doc *doc = lsp_doc_open(s, uri, json_string_value(text), json_string_length(text),
+	lsp_doc *doc = ddbc_lsp_doc_open(s, uri, json_string_value(text), json_string_length(text),
 				    version);
 	doc->publish_due = true;
 	doc->due_at = 0;
@@ -168,7 +168,7 @@ static json_t *m_did_change(lsp_server *s, const json_t *params, const char **wh
 		*why = "expected textDocument {uri, version} and contentChanges";
 		return NULL;
 	}
-	lsp_doc *doc = lsp_doc_find(s, uri);
+	lsp_doc *doc = ddbc_lsp_doc_find(s, uri);
 	if (!doc) {
 		*why = "the document is not open: send textDocument/didOpen first";
 		return NULL;
@@ -179,15 +179,15 @@ static json_t *m_did_change(lsp_server *s, const json_t *params, const char **wh
 	size_t i;
 	json_t *change;
 	json_array_foreach(changes, i, change)
-		if (lsp_change_valid(change) < 0) {
+		if (ddbc_lsp_change_valid(change) < 0) {
 			*why = "a content change has no text, or a bad range";
 			return NULL;
 		}
 	json_array_foreach(changes, i, change)
-		lsp_apply_change(&doc->text, change);
-	lsp_doc_changed(doc, version);
+		ddbc_lsp_apply_change(&doc->text, change);
+	ddbc_lsp_doc_changed(doc, version);
 	doc->publish_due = true;
-	doc->due_at = lsp_now_ms() + lsp_doc_debounce(s, doc);
+	doc->due_at = ddbc_lsp_now_ms() + ddbc_lsp_doc_debounce(s, doc);
 	return json_null();
 }
 
@@ -198,10 +198,10 @@ static json_t *m_did_close(lsp_server *s, const json_t *params, const char **why
 		*why = "expected textDocument.uri";
 		return NULL;
 	}
-	if (lsp_doc_find(s, uri)) {
-		lsp_doc_close(s, uri);
+	if (ddbc_lsp_doc_find(s, uri)) {
+		ddbc_lsp_doc_close(s, uri);
 		/* A closed file's findings leave the editor's list. */
-		lsp_send(s->out, json_pack("{s:s, s:{s:s, s:[]}}", "method",
+		ddbc_lsp_send(s->out, json_pack("{s:s, s:{s:s, s:[]}}", "method",
 					   "textDocument/publishDiagnostics", "params", "uri", uri,
 					   "diagnostics"));
 	}
@@ -225,10 +225,10 @@ static const struct method {
 	{ "textDocument/didChange", m_did_change },
 	{ "textDocument/didClose", m_did_close },
 	{ "textDocument/didSave", m_ignore },
-	{ "textDocument/hover", lsp_hover },
-	{ "textDocument/definition", lsp_definition },
-	{ "textDocument/completion", lsp_completion },
-	{ "textDocument/codeAction", lsp_code_actions },
+	{ "textDocument/hover", ddbc_lsp_hover },
+	{ "textDocument/definition", ddbc_lsp_definition },
+	{ "textDocument/completion", ddbc_lsp_completion },
+	{ "textDocument/codeAction", ddbc_lsp_code_actions },
 	{ "workspace/didChangeConfiguration", m_configuration },
 	{ "$/cancelRequest", m_ignore },
 	{ "$/setTrace", m_ignore },
@@ -283,9 +283,9 @@ static void dispatch(lsp_server *s, const json_t *msg)
 	if (!m) {
 		if (id) {
 			strbuf why = STRBUF_INIT;
-			strbuf_addf(&why, "unknown method '%s'", name);
+			ddbc_strbuf_addf(&why, "unknown method '%s'", name);
 			reply_error(s, id, METHOD_NOT_FOUND, why.buf);
-			strbuf_release(&why);
+			ddbc_strbuf_release(&why);
 		}
 		return;
 	}
@@ -299,7 +299,7 @@ static void dispatch(lsp_server *s, const json_t *msg)
 	if (!id)
 		json_decref(result);
 	else if (result)
-		lsp_send(s->out, json_pack("{s:O, s:o}", "id", id, "result", result));
+		ddbc_lsp_send(s->out, json_pack("{s:O, s:o}", "id", id, "result", result));
 	else
 		reply_error(s, id, INVALID_PARAMS, why);
 }
@@ -310,10 +310,10 @@ static void handle(lsp_server *s, const char *body, size_t len)
 	json_t *msg = json_loadb(body, len, 0, &err);
 	if (!msg) {
 		strbuf why = STRBUF_INIT;
-		strbuf_addf(&why, "the message is no JSON: %s", err.text);
+		ddbc_strbuf_addf(&why, "the message is no JSON: %s", err.text);
 		reply_error(s, NULL, PARSE_ERROR, why.buf);
-		strbuf_release(&why);
-		lsp_reader_resync(&s->rd, body, len);
+		ddbc_strbuf_release(&why);
+		ddbc_lsp_reader_resync(&s->rd, body, len);
 		return;
 	}
 	if (json_is_object(msg))
@@ -330,13 +330,13 @@ static int release_when_idle(lsp_server *s, int wait)
 {
 	if (!s->release_at || wait >= 0)
 		return wait;
-	double now = lsp_now_ms();
+	double now = ddbc_lsp_now_ms();
 	if (now < s->release_at)
 		return (int)(s->release_at - now) + 1;
-	xalloc_keep_free(false);
+	ddbc_xalloc_keep_free(false);
 	ddbc_arena_release_pool();
-	xalloc_release_free();
-	xalloc_keep_free(true);
+	ddbc_xalloc_release_free();
+	ddbc_xalloc_keep_free(true);
 	s->release_at = 0;
 	return wait;
 }
@@ -350,19 +350,19 @@ int ddbc_lsp_serve(int in, int out, const ddbc_settings *settings)
 	s.base = s.settings = *settings;
 	s.debounce_ms = DEBOUNCE_MS;
 	s.exit_status = 1;
-	lsp_reader_init(&s.rd, in);
+	ddbc_lsp_reader_init(&s.rd, in);
 	/* A client that is gone is the end of the input, not a signal. */
 	signal(SIGPIPE, SIG_IGN);
 	/* Each check frees the model of the text before and builds the next
 	 * within moments: the freed pages are kept meanwhile (xalloc.h), and
 	 * given back once the editor has been idle a while. */
-	xalloc_keep_free(true);
+	ddbc_xalloc_keep_free(true);
 	while (!s.exiting) {
-		int wait = lsp_publish_due(&s);
+		int wait = ddbc_lsp_publish_due(&s);
 		wait = release_when_idle(&s, wait);
 		const char *body;
 		size_t len;
-		lsp_read_result r = lsp_read(&s.rd, wait, &body, &len);
+		lsp_read_result r = ddbc_lsp_read(&s.rd, wait, &body, &len);
 		if (r == LSP_READ_EOF)
 			break;
 		if (r == LSP_READ_BAD_HEADER)
@@ -371,9 +371,9 @@ int ddbc_lsp_serve(int in, int out, const ddbc_settings *settings)
 		else if (r == LSP_READ_MESSAGE)
 			handle(&s, body, len);
 	}
-	lsp_docs_release(&s);
-	lsp_reader_release(&s.rd);
-	xalloc_keep_free(false);
+	ddbc_lsp_docs_release(&s);
+	ddbc_lsp_reader_release(&s.rd);
+	ddbc_xalloc_keep_free(false);
 	ddbc_arena_release_pool();
 	return s.exit_status;
 }

@@ -71,12 +71,12 @@ static size_t offset_in_line(const char *text, size_t len, size_t at, size_t cha
 	return at;
 }
 
-size_t lsp_offset(const char *text, size_t len, size_t line, size_t character)
+size_t ddbc_lsp_offset(const char *text, size_t len, size_t line, size_t character)
 {
 	return offset_in_line(text, len, line_start(text, len, line), character);
 }
 
-size_t lsp_utf16_of_bytes(const char *line_text, size_t nbytes)
+size_t ddbc_lsp_utf16_of_bytes(const char *line_text, size_t nbytes)
 {
 	size_t units = 0;
 	for (size_t at = 0; at < nbytes;) {
@@ -87,7 +87,7 @@ size_t lsp_utf16_of_bytes(const char *line_text, size_t nbytes)
 	return units;
 }
 
-size_t lsp_bytes_of_column(const char *line_text, size_t line_len, unsigned column)
+size_t ddbc_lsp_bytes_of_column(const char *line_text, size_t line_len, unsigned column)
 {
 	size_t at = 0;
 	for (unsigned c = 1; c < column && at < line_len; c++) {
@@ -121,7 +121,7 @@ static int range_of(const json_t *change, size_t *l0, size_t *c0, size_t *l1, si
 	return *l1 < *l0 || (*l1 == *l0 && *c1 < *c0) ? -1 : 1;
 }
 
-int lsp_change_valid(const json_t *change)
+int ddbc_lsp_change_valid(const json_t *change)
 {
 	size_t l0, c0, l1, c1;
 	if (!json_is_string(json_object_get(change, "text")))
@@ -135,14 +135,14 @@ static void splice(strbuf *buf, size_t from, size_t to, const char *text, size_t
 {
 	size_t tail = buf->len - to;
 	if (len > to - from)
-		strbuf_add(buf, text, len - (to - from));   /* room; overwritten below */
+		ddbc_strbuf_add(buf, text, len - (to - from));   /* room; overwritten below */
 	memmove(buf->buf + from + len, buf->buf + to, tail);
 	memcpy(buf->buf + from, text, len);
 	buf->len = from + len + tail;
 	buf->buf[buf->len] = '\0';
 }
 
-int lsp_apply_change(strbuf *buf, const json_t *change)
+int ddbc_lsp_apply_change(strbuf *buf, const json_t *change)
 {
 	const json_t *text = json_object_get(change, "text");
 	size_t l0, c0, l1, c1;
@@ -150,11 +150,11 @@ int lsp_apply_change(strbuf *buf, const json_t *change)
 	if (!json_is_string(text) || ranged < 0)
 		return -1;
 	if (!ranged) {
-		strbuf_reset(buf);
-		strbuf_add(buf, json_string_value(text), json_string_length(text));
+		ddbc_strbuf_reset(buf);
+		ddbc_strbuf_add(buf, json_string_value(text), json_string_length(text));
 		return 0;
 	}
-	const char *t = strbuf_str(buf);
+	const char *t = ddbc_strbuf_str(buf);
 	/* The end is found from the start's line, not from the top again. */
 	size_t start = line_start(t, buf->len, l0);
 	size_t from = offset_in_line(t, buf->len, start, c0);
@@ -196,7 +196,7 @@ static size_t flow_end(const char *line, size_t len, size_t at)
 	return len;
 }
 
-size_t lsp_token_end(const char *line, size_t len, size_t at)
+size_t ddbc_lsp_token_end(const char *line, size_t len, size_t at)
 {
 	if (at >= len)
 		return len;

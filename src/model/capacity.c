@@ -154,7 +154,7 @@ void ddbc_entity_capacity(ddbc_arena *arena, const ddbc_entity *e, ddbc_entity_c
 	}
 	out->size_known = true;
 	double total = 0;
-	size_t *held = xcalloc(t->nindexes, sizeof(size_t));
+	size_t *held = ddbc_xcalloc(t->nindexes, sizeof(size_t));
 	for (size_t s = 0; s < t->nindexes; s++) {
 		out->write[s] = 0;
 		out->storage[s] = 0;
@@ -457,7 +457,7 @@ size_t ddbc_request_items(const ddbc_pattern *p, const ddbc_key_sent *sent, ddbc
 	size_t *rows, nitems;
 	const ddbc_view_item *items = ddbc_view_items(view, &nitems);
 	size_t n = ddbc_request_rows(p, sent, view, &rows);
-	*out = xcalloc(n + 1, sizeof **out);
+	*out = ddbc_xcalloc(n + 1, sizeof **out);
 	for (size_t i = 0; i < n; i++) {
 		(*out)[i].entity = items[rows[i]].entity;
 		(*out)[i].item = items[rows[i]].item;

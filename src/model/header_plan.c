@@ -117,10 +117,10 @@ static const char *attr_ident(planner *p, const ddbc_hentity *he, const ddbc_att
 	ddbc_arena *arena = p->plan->scratch;
 	if (a->more->c_name) {
 		strbuf whose = STRBUF_INIT;
-		strbuf_addf(&whose, "attribute '%s' of entity '%s'", a->name.s,
+		ddbc_strbuf_addf(&whose, "attribute '%s' of entity '%s'", a->name.s,
 			    he->entity->name.s);
-		const char *id = c_name_ident(arena, p->d, *a->more->c_name, strbuf_str(&whose));
-		strbuf_release(&whose);
+		const char *id = c_name_ident(arena, p->d, *a->more->c_name, ddbc_strbuf_str(&whose));
+		ddbc_strbuf_release(&whose);
 		return id;
 	}
 	const char *id = ddbc_hplan_ident(arena, a->name.s, true);
@@ -206,13 +206,13 @@ static void flush_literal(ddbc_arena *arena, key_builder *kb)
 	if (!kb->lit.len)
 		return;
 	ddbc_hkey *k = kb->key;
-	xgrow((void **)&k->pieces, &kb->pieces_cap, k->npieces + 1, sizeof(ddbc_hpiece));
+	ddbc_xgrow((void **)&k->pieces, &kb->pieces_cap, k->npieces + 1, sizeof(ddbc_hpiece));
 	ddbc_hpiece *pc = &k->pieces[k->npieces++];
 	pc->text = ddbc_arena_strndup(arena, kb->lit.buf, kb->lit.len);
 	pc->len = kb->lit.len;
 	pc->param = 0;
 	pc->width = 0;
-	strbuf_reset(&kb->lit);
+	ddbc_strbuf_reset(&kb->lit);
 }
 
 static size_t add_param(key_builder *kb, const ddbc_hentity *he, const ddbc_attr *b)
@@ -222,7 +222,7 @@ static size_t add_param(key_builder *kb, const ddbc_hentity *he, const ddbc_attr
 		if (k->params[i].attr == b)
 			return i;
 	const ddbc_hattr *hb = &he->attrs[b - he->entity->attrs];
-	xgrow((void **)&k->params, &kb->params_cap, k->nparams + 1, sizeof(ddbc_hparam));
+	ddbc_xgrow((void **)&k->params, &kb->params_cap, k->nparams + 1, sizeof(ddbc_hparam));
 	ddbc_hparam *pm = &k->params[k->nparams];
 	pm->attr = b;
 	pm->name = hb->param;
@@ -242,7 +242,7 @@ static int expand(key_builder *kb, const ddbc_hentity *he, const ddbc_attr *a,
 		const ddbc_segment *seg = &a->tpl.segs[i];
 		const ddbc_attr *b = seg->ref;
 		if (seg->kind == DDBC_SEG_LITERAL) {
-			strbuf_add(&kb->lit, seg->text, seg->len);
+			ddbc_strbuf_add(&kb->lit, seg->text, seg->len);
 			continue;
 		}
 		if (!b)
@@ -255,7 +255,7 @@ static int expand(key_builder *kb, const ddbc_hentity *he, const ddbc_attr *a,
 		flush_literal(arena, kb);
 		ddbc_hkey *k = kb->key;
 		size_t param = add_param(kb, he, b);
-		xgrow((void **)&k->pieces, &kb->pieces_cap, k->npieces + 1, sizeof(ddbc_hpiece));
+		ddbc_xgrow((void **)&k->pieces, &kb->pieces_cap, k->npieces + 1, sizeof(ddbc_hpiece));
 		k->pieces[k->npieces++] = (ddbc_hpiece){ NULL, 0, param, seg->width };
 	}
 	return 0;
@@ -306,7 +306,7 @@ static int plan_key(planner *p, const ddbc_hentity *he, ddbc_hattr *ha)
 	key_builder kb = { k, 0, 0, STRBUF_INIT };
 	int r = expand(&kb, he, ha->attr, arena, 0);
 	flush_literal(arena, &kb);
-	strbuf_release(&kb.lit);
+	ddbc_strbuf_release(&kb.lit);
 	k->pieces = ddbc_hplan_to_arena(arena, k->pieces, k->npieces, sizeof(ddbc_hpiece));
 	k->params = ddbc_hplan_to_arena(arena, k->params, k->nparams, sizeof(ddbc_hparam));
 	if (r != 0)
@@ -680,13 +680,13 @@ static size_t slice_of(uint32_t h, size_t slices)
 static void find_met(name_check *c)
 {
 	size_t n = c->nfolded, slices = n / SLICE + 1, largest = 0;
-	size_t *count = xcalloc(slices, sizeof(*count));
+	size_t *count = ddbc_xcalloc(slices, sizeof(*count));
 	for (size_t i = 0; i < n; i++)
 		count[slice_of(c->folded[i], slices)]++;
 	for (size_t k = 0; k < slices; k++)
 		largest = count[k] > largest ? count[k] : largest;
 	free(count);
-	uint32_t *part = xmalloc((largest ? largest : 1) * sizeof(*part));
+	uint32_t *part = ddbc_xmalloc((largest ? largest : 1) * sizeof(*part));
 	for (size_t k = 0; k < slices; k++) {
 		size_t m = 0;
 		for (size_t i = 0; i < n; i++)
@@ -736,7 +736,7 @@ static ddbc_plan_result plan_unique(planner *p)
 	const ddbc_design *g = p->g;
 	name_check groups, names;
 	ddbc_hplan_check_init_folded(&names, count_names(g));
-	names.starts = xmalloc((g->nentities + 1) * sizeof(size_t));
+	names.starts = ddbc_xmalloc((g->nentities + 1) * sizeof(size_t));
 	if (plan_entities(p, &names) != 0) {
 		ddbc_hplan_check_release(&names);
 		return DDBC_PLAN_FAILED;

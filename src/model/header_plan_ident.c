@@ -223,7 +223,7 @@ const char **ddbc_hplan_enum_parts(ddbc_arena *arena, const ddbc_attr *a)
 		strbuf v = STRBUF_INIT;
 		ddbc_scalar_text(a->more->enum_values[k], &v);
 		ids[k] = ddbc_hplan_ident(arena, v.buf ? v.buf : "", true);
-		strbuf_release(&v);
+		ddbc_strbuf_release(&v);
 		named = ids[k] && !given_before(ids, k, n, &seen);
 	}
 	ddbc_strset_release(&seen);

@@ -28,7 +28,7 @@ uint64_t ddbc_hplan_hash(uint64_t h, const char *s, size_t n, bool lower);
 /* A C parameter name for a lower-case identifier part: '_' after a word C
  * or C++ reserves, before a leading digit. */
 const char *ddbc_hplan_param(ddbc_arena *arena, const char *member_lower);
-/* Moves an array grown with xgrow (n elements of size) into arena and
+/* Moves an array grown with ddbc_xgrow (n elements of size) into arena and
  * frees it, so that the plan has one owner. */
 void *ddbc_hplan_to_arena(ddbc_arena *arena, void *p, size_t n, size_t size);
 

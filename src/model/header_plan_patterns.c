@@ -23,7 +23,7 @@ typedef struct value_builder {
 static void add_piece(value_builder *vb, ddbc_hpiece pc)
 {
 	ddbc_hkey *k = vb->key;
-	xgrow((void **)&k->pieces, &vb->pieces_cap, k->npieces + 1, sizeof(ddbc_hpiece));
+	ddbc_xgrow((void **)&k->pieces, &vb->pieces_cap, k->npieces + 1, sizeof(ddbc_hpiece));
 	k->pieces[k->npieces++] = pc;
 }
 
@@ -46,7 +46,7 @@ static size_t add_param(value_builder *vb, const ddbc_segment *seg, bool number)
 		if (!strcmp(k->params[i].name, name))
 			return (size_t)-1;
 	}
-	xgrow((void **)&k->params, &vb->params_cap, k->nparams + 1, sizeof(ddbc_hparam));
+	ddbc_xgrow((void **)&k->params, &vb->params_cap, k->nparams + 1, sizeof(ddbc_hparam));
 	k->params[k->nparams] = (ddbc_hparam){ NULL, name, source, number, NULL };
 	return k->nparams++;
 }

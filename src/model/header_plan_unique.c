@@ -41,21 +41,21 @@ static void describe(strbuf *sb, const owned_ident *x)
 	const ddbc_index *ix = x->owner;
 	const ddbc_attr *a = x->owner;
 	switch (x->kind) {
-	case OWN_GUARD: strbuf_addstr(sb, "the include guard"); break;
+	case OWN_GUARD: ddbc_strbuf_addstr(sb, "the include guard"); break;
 	case OWN_TABLE:
-		strbuf_addf(sb, "table '%s'", ((const ddbc_table *)x->owner)->name.s);
+		ddbc_strbuf_addf(sb, "table '%s'", ((const ddbc_table *)x->owner)->name.s);
 		break;
 	case OWN_INDEX:
-		strbuf_addf(sb, "index '%s' of table '%s'", ix->name.s, ix->table->name.s);
+		ddbc_strbuf_addf(sb, "index '%s' of table '%s'", ix->name.s, ix->table->name.s);
 		break;
 	case OWN_ENTITY:
-		strbuf_addf(sb, "entity '%s'", ((const ddbc_entity *)x->owner)->name.s);
+		ddbc_strbuf_addf(sb, "entity '%s'", ((const ddbc_entity *)x->owner)->name.s);
 		break;
 	case OWN_ATTR:
-		strbuf_addf(sb, "attribute '%s' of entity '%s'", a->name.s, a->entity->name.s);
+		ddbc_strbuf_addf(sb, "attribute '%s' of entity '%s'", a->name.s, a->entity->name.s);
 		break;
 	case OWN_PATTERN:
-		strbuf_addf(sb, "access pattern '%s'", ((const ddbc_pattern *)x->owner)->id.s);
+		ddbc_strbuf_addf(sb, "access pattern '%s'", ((const ddbc_pattern *)x->owner)->id.s);
 		break;
 	}
 }
@@ -122,10 +122,10 @@ static void collision(planner *p, const owned_ident *x, const owned_ident *y)
 		fix = "set c_name on one of the attributes";
 	ddbc_diag_add(p->d, DDBC_RULE_HEADER_NAME, ly,
 		      "C name '%s' of %s is also the C name of %s (line %u); the header "
-		      "cannot tell them apart: %s", y->id, strbuf_str(&later),
-		      strbuf_str(&earlier), lx.line, fix);
-	strbuf_release(&later);
-	strbuf_release(&earlier);
+		      "cannot tell them apart: %s", y->id, ddbc_strbuf_str(&later),
+		      ddbc_strbuf_str(&earlier), lx.line, fix);
+	ddbc_strbuf_release(&later);
+	ddbc_strbuf_release(&earlier);
 	p->findings = true;
 }
 
@@ -136,7 +136,7 @@ void ddbc_hplan_check_init(name_check *c, size_t n)
 	memset(c, 0, sizeof(*c));
 	/* n exactly: n is counted to hold every identifier, and doubling
 	 * would hold up to as much again for nothing. */
-	c->seen = xmalloc((n ? n : 1) * sizeof(uint64_t));
+	c->seen = ddbc_xmalloc((n ? n : 1) * sizeof(uint64_t));
 	c->seen_cap = n ? n : 1;
 	c->texts = ddbc_arena_new();
 }
@@ -146,7 +146,7 @@ void ddbc_hplan_check_init_folded(name_check *c, size_t n)
 {
 	memset(c, 0, sizeof(*c));
 	c->mode = FOLD;
-	c->folded = xmalloc((n ? n : 1) * sizeof(uint32_t));
+	c->folded = ddbc_xmalloc((n ? n : 1) * sizeof(uint32_t));
 	c->folded_cap = n ? n : 1;
 	c->texts = ddbc_arena_new();
 }
@@ -168,13 +168,13 @@ void ddbc_hplan_check_release(name_check *c)
 void ddbc_hplan_seen_hash(name_check *c, uint64_t h)
 {
 	if (c->mode == FOLD) {
-		xgrow((void **)&c->folded, &c->folded_cap, c->nfolded + 1, sizeof(uint32_t));
+		ddbc_xgrow((void **)&c->folded, &c->folded_cap, c->nfolded + 1, sizeof(uint32_t));
 		c->folded[c->nfolded++] = ddbc_hash32(h);
 		return;
 	}
 	if (c->mode == SIEVE && !ddbc_hashset_has(&c->met, ddbc_hash32(h)))
 		return;
-	xgrow((void **)&c->seen, &c->seen_cap, c->nseen + 1, sizeof(uint64_t));
+	ddbc_xgrow((void **)&c->seen, &c->seen_cap, c->nseen + 1, sizeof(uint64_t));
 	c->seen[c->nseen++] = h;
 }
 
@@ -189,7 +189,7 @@ void ddbc_hplan_check_name(name_check *c, const char *id, owner_kind kind, const
 	}
 	if (!ddbc_hashset_has(&c->twice, h))
 		return;
-	xgrow((void **)&c->suspects, &c->cap, c->nsuspects + 1, sizeof(suspect));
+	ddbc_xgrow((void **)&c->suspects, &c->cap, c->nsuspects + 1, sizeof(suspect));
 	suspect *s = &c->suspects[c->nsuspects];
 	memset(s, 0, sizeof(*s));
 	s->x = (owned_ident){ ddbc_arena_strdup(c->texts, id), owner, kind };

@@ -16,19 +16,19 @@ void ddbc_add_quoted(strbuf *sb, const char *s, size_t len)
 	size_t n = len > MAX_QUOTED ? MAX_QUOTED : len;
 	while (n < len && n > 0 && ((unsigned char)s[n] & 0xC0) == 0x80)
 		n--;
-	strbuf_addch(sb, '\'');
+	ddbc_strbuf_addch(sb, '\'');
 	for (size_t i = 0; i < n; i++) {
 		unsigned char c = (unsigned char)s[i];
 		if (c == '\n')
-			strbuf_addstr(sb, "\\n");
+			ddbc_strbuf_addstr(sb, "\\n");
 		else if (c == '\t')
-			strbuf_addstr(sb, "\\t");
+			ddbc_strbuf_addstr(sb, "\\t");
 		else if (c < 0x20 || c == 0x7f)
-			strbuf_addf(sb, "\\x%02x", c);
+			ddbc_strbuf_addf(sb, "\\x%02x", c);
 		else
-			strbuf_addch(sb, (char)c);
+			ddbc_strbuf_addch(sb, (char)c);
 	}
-	strbuf_addstr(sb, n < len ? "'..." : "'");
+	ddbc_strbuf_addstr(sb, n < len ? "'..." : "'");
 }
 
 static bool is_base64_char(char ch)
@@ -62,7 +62,7 @@ bool ddbc_is_base64(const char *s, size_t len)
 
 void ddbc_type_message(const ddbc_attr *a, const char *who, const char *given, strbuf *msg)
 {
-	strbuf_addf(msg, "'%s' is %s (%s), but %s gives %s", a->name.s, ddbc_type_short(a->type),
+	ddbc_strbuf_addf(msg, "'%s' is %s (%s), but %s gives %s", a->name.s, ddbc_type_short(a->type),
 		    ddbc_type_long(a->type), who, given);
 }
 
@@ -101,19 +101,19 @@ static void value_text(const ddbc_value *v, strbuf *msg)
 	if (v->text)
 		ddbc_add_quoted(msg, v->text, v->len);
 	else
-		strbuf_addf(msg, "'%s'", v->kind == DDBC_V_NULL ? "null"
+		ddbc_strbuf_addf(msg, "'%s'", v->kind == DDBC_V_NULL ? "null"
 					 : v->boolean	     ? "true"
 								 : "false");
 }
 
 void ddbc_enum_message(const ddbc_attr *a, const ddbc_value *v, strbuf *msg)
 {
-	strbuf_addf(msg, "'%s' is ", a->name.s);
+	ddbc_strbuf_addf(msg, "'%s' is ", a->name.s);
 	value_text(v, msg);
-	strbuf_addstr(msg, ", which is not one of its enum values (");
+	ddbc_strbuf_addstr(msg, ", which is not one of its enum values (");
 	for (size_t i = 0; i < a->more->nenum && i < MAX_LISTED; i++)
-		strbuf_addf(msg, "%s%s", i ? ", " : "", a->more->enum_values[i]->u.text);
-	strbuf_addstr(msg, a->more->nenum > MAX_LISTED ? ", ...)" : ")");
+		ddbc_strbuf_addf(msg, "%s%s", i ? ", " : "", a->more->enum_values[i]->u.text);
+	ddbc_strbuf_addstr(msg, a->more->nenum > MAX_LISTED ? ", ...)" : ")");
 }
 
 /* ---- required attributes ------------------------------------------------------------ */
@@ -129,8 +129,8 @@ bool ddbc_item_lacks(const ddbc_item_view *iv, const ddbc_attr *a, strbuf *msg)
 	strbuf why = STRBUF_INIT;
 	bool lacks = ddbc_attr_required(a, &why);
 	if (lacks)
-		strbuf_addf(msg, "'%s' is missing (%s)", a->name.s, strbuf_str(&why));
-	strbuf_release(&why);
+		ddbc_strbuf_addf(msg, "'%s' is missing (%s)", a->name.s, ddbc_strbuf_str(&why));
+	ddbc_strbuf_release(&why);
 	return lacks;
 }
 
@@ -174,7 +174,7 @@ static bool of_shape(const ddbc_item_view *iv, const ddbc_attr *a, const ddbc_va
 	ddbc_attr_item_lang(a, placeholder_value, (void *)iv, &texts, &l);
 	bool ok = ddbc_lang_matches(&l, v->text, v->len, iv->delim);
 	ddbc_lang_release(&l);
-	strbuf_release(&texts);
+	ddbc_strbuf_release(&texts);
 	return ok;
 }
 
@@ -192,13 +192,13 @@ ddbc_tcheck ddbc_item_check_template(const ddbc_item_view *iv, const ddbc_attr *
 	if (r == DDBC_RENDER_MISSING) {
 		*gone = p.seg->ref;
 		if (ddbc_attr_stored(*gone)) {
-			strbuf_addf(msg, "'%s' cannot be checked against its template '%s': the "
+			ddbc_strbuf_addf(msg, "'%s' cannot be checked against its template '%s': the "
 				    "item has no '%s'", a->name.s, a->template.s, (*gone)->name.s);
 			res = DDBC_TCHECK_LACKS;
 		} else if (!of_shape(iv, a, v)) {
-			strbuf_addf(msg, "'%s' is ", a->name.s);
+			ddbc_strbuf_addf(msg, "'%s' is ", a->name.s);
 			ddbc_add_quoted(msg, v->text, v->len);
-			strbuf_addf(msg, ", which its template '%s' cannot give from this item's "
+			ddbc_strbuf_addf(msg, ", which its template '%s' cannot give from this item's "
 				    "values (the item has no '%s', a key part that is not stored, "
 				    "so that part is held to its shape)", a->template.s,
 				    (*gone)->name.s);
@@ -207,21 +207,21 @@ ddbc_tcheck ddbc_item_check_template(const ddbc_item_view *iv, const ddbc_attr *
 	} else if (r == DDBC_RENDER_UNPADDABLE) {
 		const ddbc_attr *b = p.seg->ref;
 		iv->get(iv, b, at);
-		strbuf_addf(msg, "'%s' pads '%s' to %u digit%s, but ", a->name.s, b->name.s,
+		ddbc_strbuf_addf(msg, "'%s' pads '%s' to %u digit%s, but ", a->name.s, b->name.s,
 			    p.seg->width, p.seg->width == 1 ? "" : "s");
 		ddbc_add_quoted(msg, at->text, at->len);
-		strbuf_addf(msg, " %s", ddbc_padding_problem(at->text, at->len, p.seg->width));
+		ddbc_strbuf_addf(msg, " %s", ddbc_padding_problem(at->text, at->len, p.seg->width));
 		res = DDBC_TCHECK_UNPADDABLE;
 	} else if (r == DDBC_RENDER_OK &&
-		   (want.len != v->len || memcmp(strbuf_str(&want), v->text, v->len))) {
-		strbuf_addf(msg, "'%s' is ", a->name.s);
+		   (want.len != v->len || memcmp(ddbc_strbuf_str(&want), v->text, v->len))) {
+		ddbc_strbuf_addf(msg, "'%s' is ", a->name.s);
 		ddbc_add_quoted(msg, v->text, v->len);
-		strbuf_addf(msg, ", but its template '%s' gives ", a->template.s);
+		ddbc_strbuf_addf(msg, ", but its template '%s' gives ", a->template.s);
 		ddbc_add_quoted(msg, want.buf, want.len);
-		strbuf_addstr(msg, " from this item's values");
+		ddbc_strbuf_addstr(msg, " from this item's values");
 		res = DDBC_TCHECK_MISMATCH;
 	}
-	strbuf_release(&want);
+	ddbc_strbuf_release(&want);
 	return res;
 }
 
@@ -246,9 +246,9 @@ const ddbc_attr *ddbc_item_delimiter(const ddbc_item_view *iv, const ddbc_attr *
 	    !contains(v->text, v->len, iv->delim))
 		return NULL;
 	const ddbc_attr *a = b->used_by;
-	strbuf_addf(msg, "'%s' is ", b->name.s);
+	ddbc_strbuf_addf(msg, "'%s' is ", b->name.s);
 	ddbc_add_quoted(msg, v->text, v->len);
-	strbuf_addf(msg, ", which holds the key delimiter '%s'; the template of '%s' ('%s') "
+	ddbc_strbuf_addf(msg, ", which holds the key delimiter '%s'; the template of '%s' ('%s') "
 		    "interpolates it, and keys assume such values never hold the delimiter",
 		    iv->delim, a->name.s, a->template.s);
 	return a;

@@ -11,7 +11,7 @@ size_t ddbc_node_pairs_size(size_t n)
 {
 	size_t index = n > DDBC_NODE_INDEX_MIN ? n * sizeof(uint32_t) : 0;
 	if (n > (SIZE_MAX - index) / sizeof(ddbc_pair))
-		xalloc_die();
+		ddbc_xalloc_die();
 	return n * sizeof(ddbc_pair) + index;
 }
 
@@ -35,7 +35,7 @@ void ddbc_node_index_pairs(ddbc_node *map)
 	uint32_t *index = pair_index(map);
 	if (!index)
 		return;
-	const ddbc_pair **order = xmalloc(map->n * sizeof(*order));
+	const ddbc_pair **order = ddbc_xmalloc(map->n * sizeof(*order));
 	for (size_t i = 0; i < map->n; i++)
 		order[i] = &map->u.pairs[i];
 	qsort(order, map->n, sizeof(*order), by_key);

@@ -80,7 +80,7 @@ static void key_uses(const ddbc_pattern *p, size_t ci, ddbc_param_use_fn *fn, vo
 const ddbc_attr *ddbc_pattern_named_attr(const ddbc_pattern *p, const char *name, size_t len)
 {
 	const ddbc_attr *found = NULL;
-	char *key = xstrndup(name, len);
+	char *key = ddbc_xstrndup(name, len);
 	for (size_t i = 0; i < p->nmatched && !found; i++) {
 		const ddbc_attr *a = ddbc_entity_attr(p->matched[i], key);
 		if (a && (a->type == DDBC_TYPE_S || a->type == DDBC_TYPE_N ||
@@ -219,10 +219,10 @@ static bool table_enum_has(const ddbc_attr *a, const char *text, size_t len)
 
 static void enum_problem(const ddbc_attr *a, strbuf *why)
 {
-	strbuf_addf(why, "is not one of the enum values of '%s' (", a->name.s);
+	ddbc_strbuf_addf(why, "is not one of the enum values of '%s' (", a->name.s);
 	for (size_t i = 0; i < a->more->nenum && i < 10; i++)
-		strbuf_addf(why, "%s%s", i ? ", " : "", a->more->enum_values[i]->u.text);
-	strbuf_addstr(why, a->more->nenum > 10 ? ", ...)" : ")");
+		ddbc_strbuf_addf(why, "%s%s", i ? ", " : "", a->more->enum_values[i]->u.text);
+	ddbc_strbuf_addstr(why, a->more->nenum > 10 ? ", ...)" : ")");
 }
 
 bool ddbc_param_fits(const ddbc_design *g, const ddbc_param_use *use, const char *text,
@@ -252,10 +252,10 @@ bool ddbc_param_fits(const ddbc_design *g, const ddbc_param_use *use, const char
 		return false;
 	}
 	if (delim && why)
-		strbuf_addf(why, "holds the key delimiter '%s', which separates the parts of a "
+		ddbc_strbuf_addf(why, "holds the key delimiter '%s', which separates the parts of a "
 			    "key: the key would have a part too many", g->key_delimiter);
 	else if (problem && why)
-		strbuf_addstr(why, problem);
+		ddbc_strbuf_addstr(why, problem);
 	return !problem && !delim;
 }
 
@@ -263,18 +263,18 @@ void ddbc_param_place_text(const ddbc_param_use *use, strbuf *out)
 {
 	switch (use->place) {
 	case DDBC_PARAM_IN_KEY:
-		strbuf_addf(out, "key attribute '%s'", use->attr);
+		ddbc_strbuf_addf(out, "key attribute '%s'", use->attr);
 		if (use->width)
-			strbuf_addf(out, " as '{%.*s:0%u}'", (int)use->len, use->name, use->width);
+			ddbc_strbuf_addf(out, " as '{%.*s:0%u}'", (int)use->len, use->name, use->width);
 		else if (use->type == DDBC_TYPE_N)
-			strbuf_addstr(out, " (a Number)");
+			ddbc_strbuf_addstr(out, " (a Number)");
 		break;
 	case DDBC_PARAM_IN_CONDITION:
-		strbuf_addf(out, "':%.*s' of the condition (%s '%s')", (int)use->len, use->name,
+		ddbc_strbuf_addf(out, "':%.*s' of the condition (%s '%s')", (int)use->len, use->name,
 			    ddbc_type_long(use->type), use->attr);
 		break;
 	case DDBC_PARAM_IN_ITEM:
-		strbuf_addf(out, "the put item's attribute '%s' (a %s)", use->attr,
+		ddbc_strbuf_addf(out, "the put item's attribute '%s' (a %s)", use->attr,
 			    ddbc_type_long(use->type));
 		break;
 	}

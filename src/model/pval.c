@@ -182,7 +182,7 @@ static uint8_t *pack(uint8_t *p, const ddbc_node *node, size_t known)
 			p = pack(p, node->u.items[i], SIZE_MAX);
 		return p;
 	}
-	keyed *keys = indexed(node) ? xmalloc(node->n * sizeof(*keys)) : NULL;
+	keyed *keys = indexed(node) ? ddbc_xmalloc(node->n * sizeof(*keys)) : NULL;
 	for (size_t i = 0; i < node->n; i++) {
 		if (keys)
 			keys[i] = (keyed){ node->u.pairs[i].key->u.text, (uint32_t)i,
@@ -207,7 +207,7 @@ const ddbc_pval *ddbc_pval_pack(ddbc_arena *arena, const ddbc_node *node)
 	size_t body = node->kind == DDBC_NODE_SCALAR ? SIZE_MAX : body_size(node);
 	size_t size = size_with(node, body == SIZE_MAX ? 0 : body);
 	if (size > UINT32_MAX)  /* key offsets are 4 bytes; weights keep items far below */
-		xalloc_die();
+		ddbc_xalloc_die();
 	uint8_t *bytes = ddbc_arena_alloc(arena, size);
 	pack(bytes, node, body);
 	return (const ddbc_pval *)bytes;

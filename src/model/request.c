@@ -77,7 +77,7 @@ ddbc_render_result ddbc_req_value_render(const ddbc_req_value *v, ddbc_tvalue_fn
 {
 	if (v->is_template)
 		return ddbc_template_render(&v->tpl, param_of, ctx, out, problem);
-	strbuf_add(out, v->text, v->len);
+	ddbc_strbuf_add(out, v->text, v->len);
 	return DDBC_RENDER_OK;
 }
 

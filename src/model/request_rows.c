@@ -13,8 +13,8 @@ void ddbc_key_sent_init(ddbc_key_sent *sent, const ddbc_request *q)
 	memset(sent, 0, sizeof *sent);
 	const ddbc_index *key = q ? q->key : NULL;
 	sent->n = key ? key->npk + key->nsk : 0;
-	sent->values = xcalloc(sent->n + 1, sizeof *sent->values);
-	sent->types = xcalloc(sent->n + 1, sizeof *sent->types);
+	sent->values = ddbc_xcalloc(sent->n + 1, sizeof *sent->values);
+	sent->types = ddbc_xcalloc(sent->n + 1, sizeof *sent->types);
 	for (size_t i = 0; i < sent->n; i++) {
 		ddbc_type t = ddbc_index_key_type(key, i);
 		sent->types[i] = t == DDBC_TYPE_NONE ? DDBC_TYPE_S : t;
@@ -69,9 +69,9 @@ void ddbc_scalar_text(const ddbc_node *n, strbuf *out)
 {
 	long long v;
 	if (ddbc_node_int(n, &v))
-		strbuf_addf(out, "%lld", v);
+		ddbc_strbuf_addf(out, "%lld", v);
 	else if (n && n->kind == DDBC_NODE_SCALAR)
-		strbuf_add(out, n->u.text, n->n);
+		ddbc_strbuf_add(out, n->u.text, n->n);
 }
 
 void ddbc_pval_scalar_text(const ddbc_pval *n, strbuf *out)
@@ -80,9 +80,9 @@ void ddbc_pval_scalar_text(const ddbc_pval *n, strbuf *out)
 	uint32_t len;
 	const char *text = n ? ddbc_pval_str(n, &len) : NULL;
 	if (ddbc_pval_int(n, &v))
-		strbuf_addf(out, "%lld", v);
+		ddbc_strbuf_addf(out, "%lld", v);
 	else if (text)
-		strbuf_add(out, text, len);
+		ddbc_strbuf_add(out, text, len);
 }
 
 ddbc_tvalue ddbc_param_tvalue(ddbc_arena *arena, const ddbc_segment *seg, const char *text,
@@ -115,7 +115,7 @@ static ddbc_tvalue design_param(void *ctx, const ddbc_segment *seg)
 	else
 		f->failed = true;
 	ddbc_tvalue t = ddbc_param_tvalue(f->arena, seg, text.len ? text.buf : "", text.len);
-	strbuf_release(&text);
+	ddbc_strbuf_release(&text);
 	return t;
 }
 
@@ -132,7 +132,7 @@ static void check_fit(void *ctx, const ddbc_param_use *use)
 	ddbc_pval_scalar_text(v, &text);
 	if (!ddbc_param_fits(f->g, use, text.len ? text.buf : "", text.len, NULL))
 		f->failed = true;
-	strbuf_release(&text);
+	ddbc_strbuf_release(&text);
 }
 
 /* Renders value i of condition c into sent. */
@@ -143,10 +143,10 @@ static void sent_value(from_design *f, const ddbc_req_cond *c, size_t i, ddbc_ke
 	ddbc_req_value_render(&c->values[i], design_param, f, &sb, &problem);
 	const ddbc_node *n = c->values[i].node;
 	if (c->type == DDBC_TYPE_N && !strpbrk(n->u.text, "{}") &&
-	    !ddbc_number_text(strbuf_str(&sb), sb.len))
+	    !ddbc_number_text(ddbc_strbuf_str(&sb), sb.len))
 		f->failed = true;
-	ddbc_key_sent_set(sent, c->key_pos, i, strbuf_str(&sb), sb.len);
-	strbuf_release(&sb);
+	ddbc_key_sent_set(sent, c->key_pos, i, ddbc_strbuf_str(&sb), sb.len);
+	ddbc_strbuf_release(&sb);
 }
 
 static bool word_char(char c)
@@ -250,7 +250,7 @@ void ddbc_request_candidates(const ddbc_request *q, const ddbc_key_sent *sent,
 	*to = n;
 	if (q->op == DDBC_OP_SCAN || q->key != ix || !ix->npk || sent->n < ix->npk)
 		return;
-	ddbc_key_text *pk = xcalloc(ix->npk, sizeof *pk);
+	ddbc_key_text *pk = ddbc_xcalloc(ix->npk, sizeof *pk);
 	bool pinned = true;
 	for (size_t k = 0; k < ix->npk && pinned; k++) {
 		const ddbc_req_cond *c = ddbc_request_cond(q, ddbc_index_key(ix, k));
@@ -280,7 +280,7 @@ size_t ddbc_request_rows(const ddbc_pattern *p, const ddbc_key_sent *sent,
 	size_t from = 0, to = 0, n = 0;
 	if (q)
 		ddbc_request_candidates(q, sent, view, &from, &to);
-	*rows = xcalloc(to - from + 1, sizeof **rows);
+	*rows = ddbc_xcalloc(to - from + 1, sizeof **rows);
 	for (size_t i = from; q && i < to; i++)
 		if (ddbc_request_returns(q, sent, view, i))
 			(*rows)[n++] = i;

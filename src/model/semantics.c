@@ -89,7 +89,7 @@ bool ddbc_attr_required(const ddbc_attr *a, strbuf *why)
 	if (!reason)
 		return false;
 	if (why)
-		strbuf_addf(why, reason, e->table && ddbc_index_has_key(&e->table->primary,
+		ddbc_strbuf_addf(why, reason, e->table && ddbc_index_has_key(&e->table->primary,
 			    a->name.s) ? e->table->name.s : a->template.s ? a->template.s : "");
 	return true;
 }
@@ -161,8 +161,8 @@ static void visit(ddbc_attr *a, unsigned char *color, ddbc_attr **stack, size_t 
 
 static void find_cycles(ddbc_entity *e)
 {
-	unsigned char *color = xcalloc(e->nattrs, 1);
-	ddbc_attr **stack = xcalloc(e->nattrs + 1, sizeof(*stack));
+	unsigned char *color = ddbc_xcalloc(e->nattrs, 1);
+	ddbc_attr **stack = ddbc_xcalloc(e->nattrs + 1, sizeof(*stack));
 	for (size_t i = 0; i < e->nattrs; i++)
 		if (color[i] == WHITE)
 			visit(&e->attrs[i], color, stack, 0, e);
@@ -232,22 +232,22 @@ static bool render_one(const ddbc_segment *seg, ddbc_tvalue_fn *value_of, void *
 	ddbc_render_problem p;
 	bool ok = ddbc_template_render(&one, value_of, ctx, &part, &p) == DDBC_RENDER_OK;
 	if (ok)
-		strbuf_add(texts, part.buf, part.len);
-	strbuf_release(&part);
+		ddbc_strbuf_add(texts, part.buf, part.len);
+	ddbc_strbuf_release(&part);
 	return ok;
 }
 
 void ddbc_attr_item_lang(const ddbc_attr *a, ddbc_tvalue_fn *value_of, void *ctx,
 			 strbuf *texts, ddbc_lang *out)
 {
-	strbuf_reset(texts);
+	ddbc_strbuf_reset(texts);
 	if (!a->has_template || a->in_cycle) {
 		ddbc_attr_lang(a, out);
 		return;
 	}
 	/* Rendered first, then pointed at: texts may move while it grows. */
-	size_t *end = xcalloc(a->tpl.nsegs + 1, sizeof(size_t));
-	bool *known = xcalloc(a->tpl.nsegs + 1, sizeof(bool));
+	size_t *end = ddbc_xcalloc(a->tpl.nsegs + 1, sizeof(size_t));
+	bool *known = ddbc_xcalloc(a->tpl.nsegs + 1, sizeof(bool));
 	for (size_t k = 0; k < a->tpl.nsegs; k++) {
 		const ddbc_segment *seg = &a->tpl.segs[k];
 		known[k] = seg->kind == DDBC_SEG_PLACEHOLDER && render_one(seg, value_of, ctx, texts);
@@ -461,7 +461,7 @@ static void derive_sparse(ddbc_design *g, ddbc_entity *e)
 		const ddbc_index *ix = t->indexes[s];
 		if (!e->in_index[s])
 			continue;
-		const ddbc_attr **scratch = xcalloc(ix->npk + ix->nsk + 1, sizeof(*scratch));
+		const ddbc_attr **scratch = ddbc_xcalloc(ix->npk + ix->nsk + 1, sizeof(*scratch));
 		uint32_t n = optional_keys(e, ix, scratch);
 		const ddbc_attr **by = NULL;
 		if (n) {
@@ -818,7 +818,7 @@ static int by_prefix(const void *pa, const void *pb)
 
 static void build_prefix_index(const ddbc_table *t, const ddbc_index *ix, prefix_index *pi)
 {
-	pi->items = xmalloc((t->nentities + 1) * sizeof(prefixed));
+	pi->items = ddbc_xmalloc((t->nentities + 1) * sizeof(prefixed));
 	pi->n = 0;
 	for (size_t i = 0; ix->npk && i < t->nentities; i++) {
 		const ddbc_entity *e = t->entities[i];
@@ -899,7 +899,7 @@ static void match_pattern(ddbc_design *g, ddbc_pattern *p, prefix_index *indexes
 	ddbc_arena_clear(scratch);
 	/* Candidates: every entity of the table, or with an equality on the
 	 * partition key only those whose prefix agrees. */
-	size_t *pos = xmalloc((t->nentities + 1) * sizeof(size_t));
+	size_t *pos = ddbc_xmalloc((t->nentities + 1) * sizeof(size_t));
 	size_t n = 0;
 	const ddbc_key_cond *eq = partition_eq(p);
 	if (eq) {
@@ -928,9 +928,9 @@ static void match_pattern(ddbc_design *g, ddbc_pattern *p, prefix_index *indexes
 static void match_patterns(ddbc_design *g)
 {
 	/* One prefix index per table index, built when a pattern first needs it. */
-	prefix_index **byslot = xcalloc(g->ntables + 1, sizeof(prefix_index *));
+	prefix_index **byslot = ddbc_xcalloc(g->ntables + 1, sizeof(prefix_index *));
 	for (size_t i = 0; i < g->ntables; i++)
-		byslot[i] = xcalloc(g->tables[i].nindexes + 1, sizeof(prefix_index));
+		byslot[i] = ddbc_xcalloc(g->tables[i].nindexes + 1, sizeof(prefix_index));
 	ddbc_arena *scratch = ddbc_arena_new();
 	for (size_t i = 0; i < g->npatterns; i++) {
 		ddbc_pattern *p = &g->patterns[i];

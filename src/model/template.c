@@ -45,7 +45,7 @@ static void add_seg(ddbc_template *t, size_t *cap, ddbc_segment seg)
 		bool on_stack = *cap == SEGS_ON_STACK;
 		if (on_stack)
 			t->segs = NULL;
-		xgrow((void **)&t->segs, cap, t->nsegs + 1, sizeof(*t->segs));
+		ddbc_xgrow((void **)&t->segs, cap, t->nsegs + 1, sizeof(*t->segs));
 		if (on_stack)
 			memcpy(t->segs, old, t->nsegs * sizeof(*t->segs));
 	}
@@ -64,7 +64,7 @@ static void flush_literal(ddbc_arena *arena, ddbc_template *t, size_t *cap, strb
 	ddbc_segment seg = { .kind = DDBC_SEG_LITERAL, .len = len, .offset = (uint32_t)offset,
 			     .text = ddbc_arena_strndup(arena, from, len) };
 	add_seg(t, cap, seg);
-	strbuf_reset(lit);
+	ddbc_strbuf_reset(lit);
 	*span = 0;
 }
 
@@ -124,9 +124,9 @@ const char *ddbc_template_parse(ddbc_arena *arena, const char *text, ddbc_templa
 		if ((c == '{' || c == '}') && i + 1 < n && text[i + 1] == c) {
 			if (!lit.len && !span)
 				lit_start = i;
-			strbuf_add(&lit, text + lit_start, span);
+			ddbc_strbuf_add(&lit, text + lit_start, span);
 			span = 0;
-			strbuf_addch(&lit, c);
+			ddbc_strbuf_addch(&lit, c);
 			i += 2;
 			continue;
 		}
@@ -142,7 +142,7 @@ const char *ddbc_template_parse(ddbc_arena *arena, const char *text, ddbc_templa
 			if (!lit.len && !span)
 				lit_start = i;
 			if (lit.len)
-				strbuf_add(&lit, text + i, run);
+				ddbc_strbuf_add(&lit, text + i, run);
 			else
 				span += run;
 			i += run;
@@ -167,7 +167,7 @@ const char *ddbc_template_parse(ddbc_arena *arena, const char *text, ddbc_templa
 	}
 	if (!err)
 		flush_literal(arena, &w, &cap, &lit, text + lit_start, &span, lit_start);
-	strbuf_release(&lit);
+	ddbc_strbuf_release(&lit);
 	*t = w;
 	t->segs = ddbc_arena_array(arena, w.nsegs, sizeof(*t->segs));
 	if (w.nsegs)
@@ -243,16 +243,16 @@ static bool render_number(strbuf *out, const ddbc_tvalue *v, unsigned width)
 		if (!whole_digits(v, &digits, &len) || len > width)
 			return false;
 		for (size_t i = len; i < width; i++)
-			strbuf_addch(out, '0');
-		strbuf_add(out, digits, len);
+			ddbc_strbuf_addch(out, '0');
+		ddbc_strbuf_add(out, digits, len);
 		return true;
 	}
 	if (v->is_int) {
-		strbuf_addf(out, "%lld", v->n);
+		ddbc_strbuf_addf(out, "%lld", v->n);
 		return true;
 	}
 	size_t plus = v->len && v->text[0] == '+';
-	strbuf_add(out, v->text + plus, v->len - plus);
+	ddbc_strbuf_add(out, v->text + plus, v->len - plus);
 	return true;
 }
 
@@ -264,7 +264,7 @@ static ddbc_render_result render_placeholder(const ddbc_segment *seg, ddbc_tvalu
 	const ddbc_tvalue *v = &problem->value;
 	switch (v->kind) {
 	case DDBC_TVALUE_TEXT:
-		strbuf_add(out, v->text, v->len);
+		ddbc_strbuf_add(out, v->text, v->len);
 		return DDBC_RENDER_OK;
 	case DDBC_TVALUE_NUMBER:
 		return render_number(out, v, seg->width) ? DDBC_RENDER_OK : DDBC_RENDER_UNPADDABLE;
@@ -282,7 +282,7 @@ ddbc_render_result ddbc_template_render(const ddbc_template *t, ddbc_tvalue_fn *
 	for (size_t k = 0; k < t->nsegs; k++) {
 		const ddbc_segment *seg = &t->segs[k];
 		if (seg->kind == DDBC_SEG_LITERAL) {
-			strbuf_add(out, seg->text, seg->len);
+			ddbc_strbuf_add(out, seg->text, seg->len);
 			continue;
 		}
 		ddbc_render_result r = render_placeholder(seg, value_of, ctx, out, problem);
@@ -308,7 +308,7 @@ void ddbc_lang_release(ddbc_lang *l)
 
 static ddbc_run *new_run(ddbc_lang *l)
 {
-	xgrow((void **)&l->runs, &l->cap, l->nruns + 1, sizeof(ddbc_run));
+	ddbc_xgrow((void **)&l->runs, &l->cap, l->nruns + 1, sizeof(ddbc_run));
 	ddbc_run *r = &l->runs[l->nruns++];
 	memset(r, 0, sizeof(*r));
 	return r;
@@ -319,7 +319,7 @@ void ddbc_lang_fixed(ddbc_lang *l, const char *text, size_t len)
 	if (len == 0)
 		return;
 	if (len > UINT32_MAX)
-		xalloc_die();
+		ddbc_xalloc_die();
 	ddbc_run *r = new_run(l);
 	r->fixed = true;
 	r->text = text;
@@ -329,7 +329,7 @@ void ddbc_lang_fixed(ddbc_lang *l, const char *text, size_t len)
 void ddbc_lang_class(ddbc_lang *l, ddbc_class cls, size_t min)
 {
 	if (min > UINT32_MAX)
-		xalloc_die();
+		ddbc_xalloc_die();
 	ddbc_run *r = new_run(l);
 	r->cls = cls;
 	r->min = (uint32_t)min;
@@ -492,7 +492,7 @@ static void seen_grow(seen *s)
 {
 	seen old = *s;
 	s->cap = old.cap ? old.cap * 2 : 16;
-	s->keys = xmalloc(s->cap * 3 * sizeof(uint64_t));
+	s->keys = ddbc_xmalloc(s->cap * 3 * sizeof(uint64_t));
 	memset(s->keys, 0xFF, s->cap * 3 * sizeof(uint64_t));
 	s->n = 0;
 	for (size_t i = 0; i < old.cap; i++)
@@ -619,7 +619,7 @@ static void push_state(queue *q, seen *s, state st)
 	state_key(&st, k);
 	if (!seen_add(s, k))
 		return;
-	xgrow((void **)&q->items, &q->cap, q->n + 1, sizeof(state));
+	ddbc_xgrow((void **)&q->items, &q->cap, q->n + 1, sizeof(state));
 	q->items[q->n++] = st;
 }
 
@@ -640,7 +640,7 @@ static bool search(const ddbc_lang *a, const ddbc_lang *b, const range *rg, cons
 	bool found = false;
 	delimiter dl = { delim, strlen(delim) };
 	size_t cap = (a->nruns + lb->nruns + 2) * 2;
-	pos *ca = xmalloc(cap * sizeof(pos)), *cb = xmalloc(cap * sizeof(pos));
+	pos *ca = ddbc_xmalloc(cap * sizeof(pos)), *cb = ddbc_xmalloc(cap * sizeof(pos));
 	while (q.n && !found) {
 		state st = q.items[--q.n];
 		size_t na = closure(a, st.a, ca);
@@ -834,7 +834,7 @@ static void guided_string(const ddbc_lang *l, const char *guide, size_t glen, co
 	for (size_t r = 0; r < l->nruns; r++) {
 		const ddbc_run *run = &l->runs[r];
 		if (run->fixed) {
-			strbuf_add(out, run->text, run->len);
+			ddbc_strbuf_add(out, run->text, run->len);
 			g += run->len;
 			continue;
 		}
@@ -842,9 +842,9 @@ static void guided_string(const ddbc_lang *l, const char *guide, size_t glen, co
 		for (; g < glen && (!run->max || n < run->max) && ddbc_class_has(run->cls, (unsigned char)guide[g]) &&
 		       !(run->cls == DDBC_CLASS_NO_DELIM && strchr(delim, guide[g]));
 		     g++, n++)
-			strbuf_addch(out, guide[g]);
+			ddbc_strbuf_addch(out, guide[g]);
 		for (; n < run->min || (n == 0 && run->cls != DDBC_CLASS_ANY); n++)
-			strbuf_addch(out, '0');
+			ddbc_strbuf_addch(out, '0');
 	}
 }
 
@@ -860,9 +860,9 @@ bool ddbc_lang_in_range(const ddbc_lang *l, const ddbc_bound *lower, const ddbc_
 			continue;
 		strbuf w = STRBUF_INIT;
 		guided_string(l, k == 0 ? lower->text : "", k == 0 ? lower->len : 0, delim, &w);
-		bool found = in_range(&rg, strbuf_str(&w), w.len) &&
-			     ddbc_lang_matches(l, strbuf_str(&w), w.len, delim);
-		strbuf_release(&w);
+		bool found = in_range(&rg, ddbc_strbuf_str(&w), w.len) &&
+			     ddbc_lang_matches(l, ddbc_strbuf_str(&w), w.len, delim);
+		ddbc_strbuf_release(&w);
 		if (found)
 			return true;
 	}

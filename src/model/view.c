@@ -76,8 +76,8 @@ static sorted *collect(const ddbc_index *ix, const ddbc_pval ***keys, size_t *n)
 	for (size_t k = 0; k < t->nentities; k++)
 		for (size_t i = 0; i < t->entities[k]->nexamples; i++)
 			len += ddbc_index_holds(ix, t->entities[k]->examples[i]);
-	sorted *all = xcalloc(len + 1, sizeof *all);
-	*keys = xcalloc(len * nk + 1, sizeof **keys);
+	sorted *all = ddbc_xcalloc(len + 1, sizeof *all);
+	*keys = ddbc_xcalloc(len * nk + 1, sizeof **keys);
 	len = 0;
 	for (size_t k = 0; k < t->nentities; k++) {
 		const ddbc_entity *e = t->entities[k];
@@ -126,17 +126,17 @@ static int partition_order(const void *pa, const void *pb)
 static void index_partitions(ddbc_view *v)
 {
 	size_t nk = v->ix->npk + v->ix->nsk;
-	v->parts = xcalloc(v->n + 1, sizeof *v->parts);
+	v->parts = ddbc_xcalloc(v->n + 1, sizeof *v->parts);
 	for (size_t i = 0; i < v->n; i++)
 		if (i == 0 || compare_key(v->ix, 0, v->ix->npk, v->keys + (i - 1) * nk,
 					  v->keys + i * nk))
 			v->parts[v->nparts++] = i;
 	v->parts[v->nparts] = v->n;
-	part_ref *refs = xcalloc(v->nparts + 1, sizeof *refs);
+	part_ref *refs = ddbc_xcalloc(v->nparts + 1, sizeof *refs);
 	for (size_t i = 0; i < v->nparts; i++)
 		refs[i] = (part_ref){ i, v->keys + v->parts[i] * nk, v->ix };
 	qsort(refs, v->nparts, sizeof *refs, partition_order);
-	v->by_key = xcalloc(v->nparts + 1, sizeof *v->by_key);
+	v->by_key = ddbc_xcalloc(v->nparts + 1, sizeof *v->by_key);
 	for (size_t i = 0; i < v->nparts; i++)
 		v->by_key[i] = refs[i].part;
 	free(refs);
@@ -147,7 +147,7 @@ static void index_partitions(ddbc_view *v)
 
 static ddbc_view *build_view(const ddbc_index *ix)
 {
-	ddbc_view *v = xcalloc(1, sizeof *v);
+	ddbc_view *v = ddbc_xcalloc(1, sizeof *v);
 	v->ix = ix;
 	size_t len, nk = ix->npk + ix->nsk;
 	const ddbc_pval **store;
@@ -162,8 +162,8 @@ static ddbc_view *build_view(const ddbc_index *ix)
 			all[i].group = all[i - 1].group;
 	if (len)
 		qsort(all, len, sizeof *all, by_group_then_sort_key);
-	v->items = xcalloc(len + 1, sizeof *v->items);
-	v->keys = xcalloc(len * nk + 1, sizeof *v->keys);
+	v->items = ddbc_xcalloc(len + 1, sizeof *v->items);
+	v->keys = ddbc_xcalloc(len * nk + 1, sizeof *v->keys);
 	for (size_t i = 0; i < len; i++) {
 		v->items[i] = all[i].item;
 		memcpy(v->keys + i * nk, all[i].keys, nk * sizeof *v->keys);
@@ -195,11 +195,11 @@ struct ddbc_views {
 
 ddbc_views *ddbc_views_new(const ddbc_design *g)
 {
-	ddbc_views *vs = xcalloc(1, sizeof *vs);
+	ddbc_views *vs = ddbc_xcalloc(1, sizeof *vs);
 	vs->g = g;
-	vs->byslot = xcalloc(g->ntables + 1, sizeof *vs->byslot);
+	vs->byslot = ddbc_xcalloc(g->ntables + 1, sizeof *vs->byslot);
 	for (size_t i = 0; i < g->ntables; i++)
-		vs->byslot[i] = xcalloc(g->tables[i].nindexes + 1, sizeof **vs->byslot);
+		vs->byslot[i] = ddbc_xcalloc(g->tables[i].nindexes + 1, sizeof **vs->byslot);
 	return vs;
 }
 
@@ -224,9 +224,9 @@ void ddbc_views_free(ddbc_views *vs)
 static void mark_read(ddbc_views *vs)
 {
 	const ddbc_design *g = vs->g;
-	vs->read = xcalloc(g->ntables + 1, sizeof *vs->read);
+	vs->read = ddbc_xcalloc(g->ntables + 1, sizeof *vs->read);
 	for (size_t i = 0; i < g->ntables; i++)
-		vs->read[i] = xcalloc(g->tables[i].nindexes + 1, sizeof **vs->read);
+		vs->read[i] = ddbc_xcalloc(g->tables[i].nindexes + 1, sizeof **vs->read);
 	for (size_t i = 0; i < g->npatterns; i++) {
 		const ddbc_pattern *p = &g->patterns[i];
 		if (!p->table)

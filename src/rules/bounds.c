@@ -86,7 +86,7 @@ static void key_literal(const ddbc_attr *a, strbuf *out)
 {
 	const ddbc_lang *l = ddbc_attr_key_lang(a);
 	for (size_t r = 0; r < l->nruns && l->runs[r].fixed; r++)
-		strbuf_add(out, l->runs[r].text, l->runs[r].len);
+		ddbc_strbuf_add(out, l->runs[r].text, l->runs[r].len);
 }
 
 /* Appends s as a template writes it: braces doubled. */
@@ -94,22 +94,22 @@ static void add_escaped(strbuf *sb, const char *s, size_t len)
 {
 	for (size_t i = 0; i < len; i++) {
 		if (s[i] == '{' || s[i] == '}')
-			strbuf_addch(sb, s[i]);
-		strbuf_addch(sb, s[i]);
+			ddbc_strbuf_addch(sb, s[i]);
+		ddbc_strbuf_addch(sb, s[i]);
 	}
 }
 
 static void list_entity(strbuf *sb, size_t *n, const ddbc_entity *e, const ddbc_attr *a)
 {
 	if (*n < MAX_LISTED)
-		strbuf_addf(sb, "%s'%s' ('%s')", *n ? ", " : "", e->name.s, a->template.s);
+		ddbc_strbuf_addf(sb, "%s'%s' ('%s')", *n ? ", " : "", e->name.s, a->template.s);
 	(*n)++;
 }
 
 static void end_list(strbuf *sb, size_t n)
 {
 	if (n > MAX_LISTED)
-		strbuf_addf(sb, " and %zu more", n - MAX_LISTED);
+		ddbc_strbuf_addf(sb, " and %zu more", n - MAX_LISTED);
 }
 
 /* ---- range-bound-shape -------------------------------------------------------- */
@@ -170,18 +170,18 @@ static bool fits_none(const ddbc_pattern *p, const ddbc_key_cond *c, const bound
 			key_literal(a, &lit);
 		bool bad = a && lit.len && misshapen(v, lit.buf, lit.len);
 		if (bad && !n)
-			strbuf_add(common, lit.buf, lit.len);
+			ddbc_strbuf_add(common, lit.buf, lit.len);
 		else if (bad && (common->len != lit.len || memcmp(common->buf, lit.buf, lit.len)))
 			same = false;
 		if (bad)
 			list_entity(who, &n, p->matched[i], a);
-		strbuf_release(&lit);
+		ddbc_strbuf_release(&lit);
 		if (!bad)
 			return false;
 	}
 	end_list(who, n);
 	if (!same)
-		strbuf_reset(common);
+		ddbc_strbuf_reset(common);
 	return n > 0;
 }
 
@@ -195,28 +195,28 @@ static void report_shape(ddbc_diags *d, const ddbc_key_cond *c, const bound_valu
 {
 	strbuf fix = STRBUF_INIT;
 	if (!lit->len)
-		strbuf_addstr(&fix, "start it with the literal of the entity it is meant for");
+		ddbc_strbuf_addstr(&fix, "start it with the literal of the entity it is meant for");
 	else if (!v->prefix_len) {
-		strbuf_addstr(&fix, "write '");
+		ddbc_strbuf_addstr(&fix, "write '");
 		add_escaped(&fix, lit->buf, lit->len);
-		strbuf_addf(&fix, "%s'", v->node->u.text);
+		ddbc_strbuf_addf(&fix, "%s'", v->node->u.text);
 	} else {
-		strbuf_addstr(&fix, "start it with '");
+		ddbc_strbuf_addstr(&fix, "start it with '");
 		add_escaped(&fix, lit->buf, lit->len);
-		strbuf_addch(&fix, '\'');
+		ddbc_strbuf_addch(&fix, '\'');
 	}
 	strbuf what = STRBUF_INIT;
 	if (lit->len)
-		strbuf_addf(&what, "'%s', the literal that the keys of %s start with", lit->buf,
+		ddbc_strbuf_addf(&what, "'%s', the literal that the keys of %s start with", lit->buf,
 			    who->buf);
 	else
-		strbuf_addf(&what, "the literal that the keys of %s start with", who->buf);
+		ddbc_strbuf_addf(&what, "the literal that the keys of %s start with", who->buf);
 	ddbc_diag_add(d, DDBC_RULE_RANGE_BOUND_SHAPE, v->node->loc,
 		      "%s '%s' on '%s' does not start with %s: it compares %s with that literal "
 		      "and selects the wrong keys; %s", cond_word(c), v->node->u.text, c->attr.s,
 		      what.buf, v->has_params ? "a parameter" : "its text", fix.buf);
-	strbuf_release(&what);
-	strbuf_release(&fix);
+	ddbc_strbuf_release(&what);
+	ddbc_strbuf_release(&fix);
 }
 
 /* Whether range-bound-shape reports bound v of c (it does, when d is not
@@ -228,8 +228,8 @@ static bool shape_finding(const ddbc_pattern *p, const ddbc_key_cond *c, const b
 	bool bad = fits_none(p, c, v, &who, &lit);
 	if (bad && d)
 		report_shape(d, c, v, &who, &lit);
-	strbuf_release(&who);
-	strbuf_release(&lit);
+	ddbc_strbuf_release(&who);
+	ddbc_strbuf_release(&lit);
 	return bad;
 }
 
@@ -384,19 +384,19 @@ static bool stops_short(const split_bound *b, const ddbc_attr *a, const char *de
 static void add_utf8(strbuf *sb, unsigned cp)
 {
 	if (cp < 0x80) {
-		strbuf_addch(sb, (char)cp);
+		ddbc_strbuf_addch(sb, (char)cp);
 	} else if (cp < 0x800) {
-		strbuf_addch(sb, (char)(0xC0 | (cp >> 6)));
-		strbuf_addch(sb, (char)(0x80 | (cp & 0x3F)));
+		ddbc_strbuf_addch(sb, (char)(0xC0 | (cp >> 6)));
+		ddbc_strbuf_addch(sb, (char)(0x80 | (cp & 0x3F)));
 	} else if (cp < 0x10000) {
-		strbuf_addch(sb, (char)(0xE0 | (cp >> 12)));
-		strbuf_addch(sb, (char)(0x80 | ((cp >> 6) & 0x3F)));
-		strbuf_addch(sb, (char)(0x80 | (cp & 0x3F)));
+		ddbc_strbuf_addch(sb, (char)(0xE0 | (cp >> 12)));
+		ddbc_strbuf_addch(sb, (char)(0x80 | ((cp >> 6) & 0x3F)));
+		ddbc_strbuf_addch(sb, (char)(0x80 | (cp & 0x3F)));
 	} else {
-		strbuf_addch(sb, (char)(0xF0 | (cp >> 18)));
-		strbuf_addch(sb, (char)(0x80 | ((cp >> 12) & 0x3F)));
-		strbuf_addch(sb, (char)(0x80 | ((cp >> 6) & 0x3F)));
-		strbuf_addch(sb, (char)(0x80 | (cp & 0x3F)));
+		ddbc_strbuf_addch(sb, (char)(0xF0 | (cp >> 18)));
+		ddbc_strbuf_addch(sb, (char)(0x80 | ((cp >> 12) & 0x3F)));
+		ddbc_strbuf_addch(sb, (char)(0x80 | ((cp >> 6) & 0x3F)));
+		ddbc_strbuf_addch(sb, (char)(0x80 | (cp & 0x3F)));
 	}
 }
 
@@ -445,11 +445,11 @@ static bool fixed_bound(const bound_value *v, const stop *at, strbuf *after, str
 	strbuf succ = STRBUF_INIT;
 	bool ok = clen && next_char(text, len, &succ);
 	if (ok) {
-		strbuf_add(after, text, clen);
-		strbuf_add(out, v->text, keep);
+		ddbc_strbuf_add(after, text, clen);
+		ddbc_strbuf_add(out, v->text, keep);
 		add_escaped(out, succ.buf, succ.len);
 	}
-	strbuf_release(&succ);
+	ddbc_strbuf_release(&succ);
 	return ok;
 }
 
@@ -458,17 +458,17 @@ static void report_prefix(ddbc_diags *d, const ddbc_key_cond *c, const bound_val
 {
 	strbuf fix = STRBUF_INIT, after = STRBUF_INIT, bound = STRBUF_INIT;
 	if (fixed_bound(v, at, &after, &bound))
-		strbuf_addf(&fix, "end it with the character after '%s': '%s'", after.buf,
+		ddbc_strbuf_addf(&fix, "end it with the character after '%s': '%s'", after.buf,
 			    bound.buf);
 	else
-		strbuf_addf(&fix, "use '%s' on the next value instead", upper ? "lt" : "ge");
+		ddbc_strbuf_addf(&fix, "use '%s' on the next value instead", upper ? "lt" : "ge");
 	ddbc_diag_add(d, DDBC_RULE_RANGE_BOUND_PREFIX, v->node->loc,
 		      "%s bound '%s' on '%s' is a proper prefix of keys of %s, which sort after "
 		      "it and are %s; %s", upper ? "inclusive upper" : "exclusive lower",
 		      v->node->u.text, c->attr.s, who->buf, upper ? "left out" : "let in", fix.buf);
-	strbuf_release(&fix);
-	strbuf_release(&after);
-	strbuf_release(&bound);
+	ddbc_strbuf_release(&fix);
+	ddbc_strbuf_release(&after);
+	ddbc_strbuf_release(&bound);
 }
 
 /* Reports bound v of c when it stops short of the keys of a matched
@@ -496,7 +496,7 @@ static void check_bound(const ddbc_design *g, const ddbc_pattern *p, const ddbc_
 	end_list(&who, n);
 	if (n)
 		report_prefix(d, c, v, upper, &who, &first);
-	strbuf_release(&who);
+	ddbc_strbuf_release(&who);
 	ddbc_lang_release(&b.head);
 }
 

@@ -64,7 +64,7 @@ void ddbc_check_item_size(const ddbc_design *g, ddbc_diags *d)
 typedef struct need {
 	bool all;
 	size_t readers;
-	ddbc_name *names;        /* xrealloc'd; may repeat a name */
+	ddbc_name *names;        /* ddbc_xrealloc'd; may repeat a name */
 	size_t n, cap;
 } need;
 
@@ -85,7 +85,7 @@ static void add_need(need *nd, const ddbc_pattern *p)
 			continue;
 		if (nd->n == nd->cap) {
 			nd->cap = nd->cap ? nd->cap * 2 : 8;
-			nd->names = xrealloc(nd->names, nd->cap * sizeof *nd->names);
+			nd->names = ddbc_xrealloc(nd->names, nd->cap * sizeof *nd->names);
 		}
 		nd->names[nd->n++] = p->returns[i];
 	}
@@ -95,9 +95,9 @@ static void add_need(need *nd, const ddbc_pattern *p)
 static void collect_needs(amp_run *run)
 {
 	const ddbc_design *g = run->g;
-	run->needs = xcalloc(g->ntables + 1, sizeof *run->needs);
+	run->needs = ddbc_xcalloc(g->ntables + 1, sizeof *run->needs);
 	for (size_t i = 0; i < g->ntables; i++)
-		run->needs[i] = xcalloc(g->tables[i].nindexes + 1, sizeof(need));
+		run->needs[i] = ddbc_xcalloc(g->tables[i].nindexes + 1, sizeof(need));
 	for (size_t i = 0; i < g->npatterns; i++) {
 		const ddbc_pattern *p = &g->patterns[i];
 		if (!p->analysed || !p->table || !p->index || p->operation > DDBC_OP_SCAN)
@@ -145,13 +145,13 @@ static void describe_narrow(strbuf *out, const ddbc_index *ix, const need *nd)
 			seen = !strcmp(nd->names[j].s, name);
 		if (seen)
 			continue;
-		strbuf_addstr(out, listed++ ? ", " : "INCLUDE [");
-		strbuf_addstr(out, name);
+		ddbc_strbuf_addstr(out, listed++ ? ", " : "INCLUDE [");
+		ddbc_strbuf_addstr(out, name);
 	}
 	if (listed)
-		strbuf_addstr(out, "]");
+		ddbc_strbuf_addstr(out, "]");
 	else
-		strbuf_addstr(out, nd->readers ? "keys only (its readers return only keys)"
+		ddbc_strbuf_addstr(out, nd->readers ? "keys only (its readers return only keys)"
 					      : "keys only (no pattern reads it)");
 }
 
@@ -179,14 +179,14 @@ static void amplification(amp_run *run, const ddbc_pattern *p, const ddbc_entity
 		if (c.write[s] <= 0)
 			continue;
 		sum += c.write[s];
-		strbuf_addf(&parts, "%s%s %g", parts.len ? ", " : "", ix->name.s, c.write[s]);
+		ddbc_strbuf_addf(&parts, "%s%s %g", parts.len ? ", " : "", ix->name.s, c.write[s]);
 		if (needs[s].all)
 			continue;
 		double less = c.write[s] - narrow_units(ix, e, &needs[s]);
 		if (less <= 0)
 			continue;
 		saved += less;
-		strbuf_addf(&save, "%s%s %g with ", save.len ? "; " : "", ix->name.s, less);
+		ddbc_strbuf_addf(&save, "%s%s %g with ", save.len ? "; " : "", ix->name.s, less);
 		describe_narrow(&save, ix, &needs[s]);
 	}
 	if (sum > c.write[0] && saved > 0)
@@ -195,10 +195,10 @@ static void amplification(amp_run *run, const ddbc_pattern *p, const ddbc_entity
 			      "indexes (%s) against %g on table '%s'; projecting only what the "
 			      "patterns reading each index return would save %g unit%s a write, "
 			      "%g a second: %s", p->id.s, e->name.s, p->rate->text, sum,
-			      strbuf_str(&parts), c.write[0], t->name.s, saved,
-			      saved == 1 ? "" : "s", saved * p->rate->value, strbuf_str(&save));
-	strbuf_release(&parts);
-	strbuf_release(&save);
+			      ddbc_strbuf_str(&parts), c.write[0], t->name.s, saved,
+			      saved == 1 ? "" : "s", saved * p->rate->value, ddbc_strbuf_str(&save));
+	ddbc_strbuf_release(&parts);
+	ddbc_strbuf_release(&save);
 }
 
 void ddbc_check_index_write_amplification(const ddbc_design *g, ddbc_diags *d)

@@ -92,7 +92,7 @@ static void run_one(runner *r, int rule, const ddbc_design *g)
 {
 	size_t from = r->d->n;
 	checks[rule](g, r->d);
-	xgrow((void **)&r->segs, &r->cap, r->nsegs + 1, sizeof(segment));
+	ddbc_xgrow((void **)&r->segs, &r->cap, r->nsegs + 1, sizeof(segment));
 	r->segs[r->nsegs++] = (segment){ rule, from, r->d->n };
 }
 
@@ -133,7 +133,7 @@ static void run_block(runner *r, const bool *on, part k, size_t b, size_t nb)
 static void renumber(runner *r, size_t first, size_t seq0)
 {
 	size_t n = r->d->n - first, k = 0;
-	size_t *seq = xmalloc((n + 1) * sizeof(size_t));
+	size_t *seq = ddbc_xmalloc((n + 1) * sizeof(size_t));
 	for (int rule = 0; rule < DDBC_RULE_COUNT; rule++)
 		for (size_t s = 0; s < r->nsegs; s++)
 			if (r->segs[s].rule == rule)
@@ -173,10 +173,10 @@ ddbc_design *ddbc_check(const ddbc_source *src, ddbc_diags *d, const ddbc_settin
 	ddbc_design *design = ddbc_load(src, d);
 	/* The composer's scratch is gone, and the semantics pass's
 	 * temporaries after it: their pages need not stay resident. */
-	xalloc_release_free();
+	ddbc_xalloc_release_free();
 	if (design && !ddbc_source_stop(src)) {
 		ddbc_semantics(design);
-		xalloc_release_free();
+		ddbc_xalloc_release_free();
 		rules_run(design, d, cli, src);
 	}
 	ddbc_diags_finish(d, cli, design ? &design->settings : NULL);

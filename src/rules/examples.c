@@ -188,8 +188,8 @@ static bool check_scalar_value(const ctx *c, const ddbc_attr *a, const ddbc_pval
 	if (t == DDBC_TYPE_N && !ddbc_decimal_dynamodb(ddbc_pval_text(v), ddbc_pval_n(v), &why)) {
 		mismatch(c, ddbc_pval_loc(v), "'%s' is %s (%s) in '%s', but %s gives '%s', which %s",
 			 a->name.s, ddbc_type_short(a->type),
-			 ddbc_type_long(a->type), c->e->name.s, c->who, ddbc_pval_text(v), strbuf_str(&why));
-		strbuf_release(&why);
+			 ddbc_type_long(a->type), c->e->name.s, c->who, ddbc_pval_text(v), ddbc_strbuf_str(&why));
+		ddbc_strbuf_release(&why);
 		return false;
 	}
 	if (t == DDBC_TYPE_B && !ddbc_is_base64(ddbc_pval_text(v), ddbc_pval_n(v))) {
@@ -251,8 +251,8 @@ static bool check_type(const ctx *c, const ddbc_attr *a, const ddbc_pval *v)
 	if (!kind_ok) {
 		strbuf msg = STRBUF_INIT;
 		ddbc_type_message(a, c->who, ddbc_pval_describe(v), &msg);
-		mismatch(c, ddbc_pval_loc(v), "%s; %s", strbuf_str(&msg), type_hint(t));
-		strbuf_release(&msg);
+		mismatch(c, ddbc_pval_loc(v), "%s; %s", ddbc_strbuf_str(&msg), type_hint(t));
+		ddbc_strbuf_release(&msg);
 		return false;
 	}
 	if (et != DDBC_TYPE_NONE && ddbc_pval_n(v) == 0) {
@@ -283,13 +283,13 @@ static bool in_enum(const ddbc_attr *a, ddbc_type t, const ddbc_pval *v)
 static bool enum_told(const ctx *c, const ddbc_attr *a, const ddbc_pval *v)
 {
 	strbuf key = STRBUF_INIT;
-	strbuf_addstr(&key, a->name.s);
-	strbuf_add(&key, "", 1);
-	strbuf_add(&key, ddbc_pval_text(v), ddbc_pval_n(v));
+	ddbc_strbuf_addstr(&key, a->name.s);
+	ddbc_strbuf_add(&key, "", 1);
+	ddbc_strbuf_add(&key, ddbc_pval_text(v), ddbc_pval_n(v));
 	bool told = ddbc_strset_get(c->told, key.buf, key.len) != NULL;
 	if (!told)
 		ddbc_strset_put(c->told, ddbc_arena_strndup(c->arena, key.buf, key.len), key.len);
-	strbuf_release(&key);
+	ddbc_strbuf_release(&key);
 	return told;
 }
 
@@ -301,8 +301,8 @@ static void report_enum(const ctx *c, const ddbc_attr *a, const ddbc_pval *v)
 	yaml_value(v, a, &val);
 	strbuf msg = STRBUF_INIT;
 	ddbc_enum_message(a, &val, &msg);
-	mismatch(c, ddbc_pval_loc(v), "%s; use one of them or add it to 'enum'", strbuf_str(&msg));
-	strbuf_release(&msg);
+	mismatch(c, ddbc_pval_loc(v), "%s; use one of them or add it to 'enum'", ddbc_strbuf_str(&msg));
+	ddbc_strbuf_release(&msg);
 }
 
 /* A scalar, or each element of a set, must be one of the enum's values. */
@@ -348,8 +348,8 @@ static void check_required(const ctx *c, const ddbc_pval *item, const bool *has)
 			continue;
 		strbuf msg = STRBUF_INIT;
 		if (!a->incomplete && ddbc_item_lacks(&iv, a, &msg))
-			mismatch(c, ddbc_pval_loc(item), "%s; add it", strbuf_str(&msg));
-		strbuf_release(&msg);
+			mismatch(c, ddbc_pval_loc(item), "%s; add it", ddbc_strbuf_str(&msg));
+		ddbc_strbuf_release(&msg);
 	}
 }
 
@@ -435,19 +435,19 @@ static bool check_template(const ctx *c, const ddbc_attr *a, const ddbc_pval *it
 		 * such; a part read with an error (a misspelt `stored: false`)
 		 * may be absent for that reason. */
 		if (!ddbc_attr_required(gone, NULL) && !c->lacks_ok && !gone->incomplete)
-			mismatch(c, ddbc_pval_loc(v), "%s; add it", strbuf_str(&msg));
+			mismatch(c, ddbc_pval_loc(v), "%s; add it", ddbc_strbuf_str(&msg));
 		break;
 	case DDBC_TCHECK_UNPADDABLE:
 		mismatch(c, ddbc_pval_loc(at.source), "%s; give a value the template "
-			 "can pad", strbuf_str(&msg));
+			 "can pad", ddbc_strbuf_str(&msg));
 		break;
 	case DDBC_TCHECK_SHAPE:
 	case DDBC_TCHECK_MISMATCH:
 		mismatch(c, ddbc_pval_loc(v), "%s; make the value and the template agree",
-			 strbuf_str(&msg));
+			 ddbc_strbuf_str(&msg));
 		break;
 	}
-	strbuf_release(&msg);
+	ddbc_strbuf_release(&msg);
 	c->template_told[slot] |= c->d->n > before;
 	return c->d->n > before;
 }
@@ -468,8 +468,8 @@ static void check_delimiters(const ctx *c, const ddbc_pval *item,
 			yaml_value(v, b, &val);
 		if (b && ddbc_item_delimiter(&iv, b, &val, &msg))
 			mismatch(c, ddbc_pval_loc(v), "%s: change the value or key_delimiter",
-				 strbuf_str(&msg));
-		strbuf_release(&msg);
+				 ddbc_strbuf_str(&msg));
+		ddbc_strbuf_release(&msg);
 	}
 }
 
@@ -482,7 +482,7 @@ static void check_item(const ctx *c, const ddbc_pval *item)
 	/* Each pair's attribute looked up once, for both of its checks. */
 	const ddbc_attr *on_stack[32];
 	size_t n = ddbc_pval_n(item);
-	const ddbc_attr **attrs = n <= 32 ? on_stack : xmalloc(n * sizeof(*attrs));
+	const ddbc_attr **attrs = n <= 32 ? on_stack : ddbc_xmalloc(n * sizeof(*attrs));
 	ddbc_pval_iter it = ddbc_pval_members(item);
 	const ddbc_pval *key, *value;
 	ddbc_attr_walk w = DDBC_ATTR_WALK_INIT;
@@ -492,7 +492,7 @@ static void check_item(const ctx *c, const ddbc_pval *item)
 	if (defined && !c->e->incomplete) {
 		bool has_stack[32];
 		size_t na = c->e->nattrs;
-		bool *has = na <= 32 ? memset(has_stack, 0, sizeof has_stack) : xcalloc(na, sizeof(*has));
+		bool *has = na <= 32 ? memset(has_stack, 0, sizeof has_stack) : ddbc_xcalloc(na, sizeof(*has));
 		for (size_t i = 0; i < n; i++)
 			if (attrs[i])
 				has[attrs[i] - c->e->attrs] = true;
@@ -514,7 +514,7 @@ static void check_entity(const ddbc_design *g, ddbc_diags *d, ddbc_arena *arena,
 			 const ddbc_entity *e)
 {
 	ddbc_strset told = DDBC_STRSET_INIT;
-	bool *template_told = e->nexamples ? xcalloc(e->nattrs + 1, sizeof(bool)) : NULL;
+	bool *template_told = e->nexamples ? ddbc_xcalloc(e->nattrs + 1, sizeof(bool)) : NULL;
 	ctx own = { d, g->key_delimiter, e, "its example", false, &told, arena, template_told };
 	for (size_t i = 0; i < e->nattrs; i++)
 		if (e->attrs[i].more->example)

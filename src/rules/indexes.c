@@ -108,7 +108,7 @@ static const char **stored_names(const ddbc_table *t, size_t *n)
 	size_t total = 0;
 	for (size_t i = 0; i < t->nentities; i++)
 		total += t->entities[i]->nattrs;
-	const char **names = xmalloc((total + 1) * sizeof(char *));
+	const char **names = ddbc_xmalloc((total + 1) * sizeof(char *));
 	*n = 0;
 	for (size_t i = 0; i < t->nentities; i++)
 		for (size_t k = 0; k < t->entities[i]->nattrs; k++)
@@ -165,12 +165,12 @@ void ddbc_check_projection_unknown_attribute(const ddbc_design *g, ddbc_diags *d
 static const char *key_owner(const ddbc_index *ix, const char *name, strbuf *sb)
 {
 	if (ddbc_index_has_key(&ix->table->primary, name))
-		strbuf_addf(sb, "table '%s'", ix->table->name.s);
+		ddbc_strbuf_addf(sb, "table '%s'", ix->table->name.s);
 	else if (ddbc_index_has_key(ix, name))
-		strbuf_addf(sb, "%s '%s'", kind_name(ix->kind), ix->name.s);
+		ddbc_strbuf_addf(sb, "%s '%s'", kind_name(ix->kind), ix->name.s);
 	else
 		return NULL;
-	return strbuf_str(sb);
+	return ddbc_strbuf_str(sb);
 }
 
 static bool only_keys(const ddbc_index *ix)
@@ -201,7 +201,7 @@ static void included_keys(ddbc_diags *d, const ddbc_index *ix)
 				      "%s '%s' projects '%s', a key attribute of %s, which every "
 				      "index projects anyway; remove it from the list",
 				      kind_name(ix->kind), ix->name.s, a->s, owner.buf);
-		strbuf_release(&owner);
+		ddbc_strbuf_release(&owner);
 	}
 }
 
@@ -234,9 +234,9 @@ static const char *key_list(const ddbc_index *ix, strbuf *sb)
 	for (size_t i = 0; i < n; i++) {
 		const char *s = ddbc_index_key(ix, i);
 		const char *sep = i == 0 ? "" : i + 1 == n ? " and " : ", ";
-		strbuf_addf(sb, "%s'%s'", sep, s);
+		ddbc_strbuf_addf(sb, "%s'%s'", sep, s);
 	}
-	return strbuf_str(sb);
+	return ddbc_strbuf_str(sb);
 }
 
 void ddbc_check_index_unused(const ddbc_design *g, ddbc_diags *d)
@@ -256,7 +256,7 @@ void ddbc_check_index_unused(const ddbc_design *g, ddbc_diags *d)
 				      "so the index stays empty; add them to an entity or remove "
 				      "the index", t->name.s, key_list(ix, &keys),
 				      kind_name(ix->kind), ix->name.s);
-			strbuf_release(&keys);
+			ddbc_strbuf_release(&keys);
 		}
 	}
 }
@@ -270,7 +270,7 @@ static const char **table_attr_names(const ddbc_table *t, size_t *n)
 	size_t total = 0;
 	for (size_t i = 0; i < t->nentities; i++)
 		total += t->entities[i]->nattrs;
-	const char **names = xmalloc((total + 1) * sizeof(char *));
+	const char **names = ddbc_xmalloc((total + 1) * sizeof(char *));
 	*n = 0;
 	for (size_t i = 0; i < t->nentities; i++)
 		for (size_t k = 0; k < t->entities[i]->nattrs; k++)
@@ -286,9 +286,9 @@ static void report_unknown_key(ddbc_diags *d, const ddbc_table *t, const ddbc_in
 	const char *hint = ddbc_suggest(key->s, names, n);
 	strbuf what = STRBUF_INIT;
 	if (ix->kind == DDBC_INDEX_PRIMARY)
-		strbuf_addf(&what, "table '%s'", t->name.s);
+		ddbc_strbuf_addf(&what, "table '%s'", t->name.s);
 	else
-		strbuf_addf(&what, "%s '%s' of table '%s'", kind_name(ix->kind), ix->name.s,
+		ddbc_strbuf_addf(&what, "%s '%s' of table '%s'", kind_name(ix->kind), ix->name.s,
 			    t->name.s);
 	if (hint)
 		ddbc_diag_add(d, DDBC_RULE_INDEX_KEY_UNKNOWN, key->loc,
@@ -300,7 +300,7 @@ static void report_unknown_key(ddbc_diags *d, const ddbc_table *t, const ddbc_in
 			      "fix the name, or define it in the entities the %s holds",
 			      what.buf, key->s, part,
 			      ix->kind == DDBC_INDEX_PRIMARY ? "table" : "index");
-	strbuf_release(&what);
+	ddbc_strbuf_release(&what);
 	free(names);
 }
 
@@ -332,23 +332,23 @@ static const char *derived_phrase(const ddbc_attr *a, const ddbc_index *ix, strb
 {
 	switch (ddbc_attr_roles(a)[ix->slot]) {
 	case DDBC_ROLE_PARTITION_KEY:
-		strbuf_addf(sb, "uses '%s' as partition key", a->name.s);
+		ddbc_strbuf_addf(sb, "uses '%s' as partition key", a->name.s);
 		break;
 	case DDBC_ROLE_SORT_KEY:
-		strbuf_addf(sb, "uses '%s' as sort key", a->name.s);
+		ddbc_strbuf_addf(sb, "uses '%s' as sort key", a->name.s);
 		break;
 	case DDBC_ROLE_PROJECTED:
-		strbuf_addf(sb, "projects '%s'", a->name.s);
+		ddbc_strbuf_addf(sb, "projects '%s'", a->name.s);
 		break;
 	case DDBC_ROLE_NONE:
 		if (!a->entity->in_index[ix->slot])
-			strbuf_addf(sb, "does not hold '%s' items (they do not set all its key "
+			ddbc_strbuf_addf(sb, "does not hold '%s' items (they do not set all its key "
 				    "attributes)", a->entity->name.s);
 		else
-			strbuf_addf(sb, "does not project '%s'", a->name.s);
+			ddbc_strbuf_addf(sb, "does not project '%s'", a->name.s);
 		break;
 	}
-	return strbuf_str(sb);
+	return ddbc_strbuf_str(sb);
 }
 
 /* Every index the attribute declares must derive the declared role. */
@@ -367,7 +367,7 @@ static void declared_roles(ddbc_diags *d, const ddbc_attr *a)
 			      "%s '%s' %s but the attribute declares role '%s'",
 			      kind_name(ix->kind), ix->name.s, derived_phrase(a, ix, &derived),
 			      ddbc_role_name(decl->role));
-		strbuf_release(&derived);
+		ddbc_strbuf_release(&derived);
 	}
 }
 
@@ -400,7 +400,7 @@ static void undeclared_roles(ddbc_diags *d, const ddbc_attr *a)
 			      "%s '%s' %s but the attribute does not declare it; add "
 			      "'%s: %s' to its indexes", kind_name(ix->kind), ix->name.s,
 			      derived_phrase(a, ix, &derived), ix->name.s, ddbc_role_name(role));
-		strbuf_release(&derived);
+		ddbc_strbuf_release(&derived);
 	}
 }
 

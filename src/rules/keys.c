@@ -13,8 +13,8 @@
 static const char *index_label(const ddbc_index *ix, strbuf *sb)
 {
 	static const char *const kinds[] = { "table", "GSI", "LSI" };
-	strbuf_addf(sb, "%s '%s'", kinds[ix->kind], ix->name.s);
-	return strbuf_str(sb);
+	ddbc_strbuf_addf(sb, "%s '%s'", kinds[ix->kind], ix->name.s);
+	return ddbc_strbuf_str(sb);
 }
 
 /* The first index of t (in slot order) that has name as a key attribute;
@@ -68,7 +68,7 @@ static void key_attribute_type(ddbc_diags *d, const ddbc_attr *a)
 		      "'%s' is the %s key of %s but %s in '%s'; key attributes must be S, N or B",
 		      a->name.s, partition ? "partition" : "sort", index_label(ix, &label),
 		      ddbc_type_short(a->type), a->entity->name.s);
-	strbuf_release(&label);
+	ddbc_strbuf_release(&label);
 }
 
 void ddbc_check_key_attribute_type(const ddbc_design *g, ddbc_diags *d)
@@ -236,7 +236,7 @@ static void twice(ddbc_diags *d, const ddbc_index *ix, const ddbc_name *names, s
 		ddbc_diag_add(d, DDBC_RULE_GSI_KEY_ARITY, names[i].loc,
 			      "'%s' is both a partition and a sort key attribute of %s; use "
 			      "each attribute once", names[i].s, label);
-	strbuf_release(&sb);
+	ddbc_strbuf_release(&sb);
 }
 
 static void duplicates(ddbc_diags *d, const ddbc_index *ix)
@@ -286,14 +286,14 @@ void ddbc_check_workbench_multi_key(const ddbc_design *g, ddbc_diags *d)
 				continue;
 			strbuf parts = STRBUF_INIT;
 			if (pk)
-				strbuf_addf(&parts, "%zu partition", ix->npk);
+				ddbc_strbuf_addf(&parts, "%zu partition", ix->npk);
 			if (ix->nsk > 1)
-				strbuf_addf(&parts, "%s%zu sort", pk ? " and " : "", ix->nsk);
+				ddbc_strbuf_addf(&parts, "%s%zu sort", pk ? " and " : "", ix->nsk);
 			ddbc_diag_add(d, DDBC_RULE_WORKBENCH_MULTI_KEY, pk ? ix->pk[1].loc : ix->sk[1].loc,
 				      "GSI '%s' has %s key attributes; a NoSQL Workbench model "
 				      "holds one attribute a key, so export --format workbench "
-				      "refuses table '%s'", ix->name.s, strbuf_str(&parts), t->name.s);
-			strbuf_release(&parts);
+				      "refuses table '%s'", ix->name.s, ddbc_strbuf_str(&parts), t->name.s);
+			ddbc_strbuf_release(&parts);
 		}
 	}
 }

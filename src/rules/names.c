@@ -199,9 +199,9 @@ static const char *join_names(const ddbc_name **names, size_t n, strbuf *sb)
 {
 	for (size_t i = 0; i < n; i++) {
 		const char *sep = i == 0 ? "" : i + 1 == n ? " and " : ", ";
-		strbuf_addf(sb, "%s'%s'", sep, names[i]->s);
+		ddbc_strbuf_addf(sb, "%s'%s'", sep, names[i]->s);
 	}
-	return strbuf_str(sb);
+	return ddbc_strbuf_str(sb);
 }
 
 /* One note per index, at its first specific key name, naming them all. */
@@ -230,7 +230,7 @@ static void generic_names(ddbc_diags *d, const ddbc_index *ix)
 		      "shared keys generically, such as %s, since each entity gives them its "
 		      "own meaning", kinds[ix->kind], ix->name.s,
 		      join_names(specific, n, &list), better);
-	strbuf_release(&list);
+	ddbc_strbuf_release(&list);
 }
 
 void ddbc_check_generic_key_names(const ddbc_design *g, ddbc_diags *d)

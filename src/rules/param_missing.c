@@ -55,11 +55,11 @@ typedef struct walk {
 static bool reported(walk *w, const char *name)
 {
 	strbuf key = STRBUF_INIT;
-	strbuf_addf(&key, "\n%s\n", name);
-	bool seen = w->done.len && strstr(strbuf_str(&w->done), strbuf_str(&key));
+	ddbc_strbuf_addf(&key, "\n%s\n", name);
+	bool seen = w->done.len && strstr(ddbc_strbuf_str(&w->done), ddbc_strbuf_str(&key));
 	if (!seen)
-		strbuf_addf(&w->done, "%s\n", name);
-	strbuf_release(&key);
+		ddbc_strbuf_addf(&w->done, "%s\n", name);
+	ddbc_strbuf_release(&key);
 	return seen;
 }
 
@@ -88,23 +88,23 @@ static void check_use(void *ctx, const ddbc_param_use *use)
 	} else {
 		long long n;
 		if (ddbc_pval_scalar(v) == DDBC_SCALAR_INT && ddbc_pval_int(v, &n))
-			strbuf_addf(&text, "%lld", n);
+			ddbc_strbuf_addf(&text, "%lld", n);
 		else
-			strbuf_addstr(&text, ddbc_pval_text(v));
-		if (!ddbc_param_fits(w->g, use, strbuf_str(&text), text.len, &why) &&
+			ddbc_strbuf_addstr(&text, ddbc_pval_text(v));
+		if (!ddbc_param_fits(w->g, use, ddbc_strbuf_str(&text), text.len, &why) &&
 		    !reported(w, name)) {
 			ddbc_param_place_text(use, &where);
 			ddbc_diag_add(w->d, DDBC_RULE_PARAM_VALUE, use->loc,
 				      "parameter '%s' of access pattern '%s' takes the value '%s' from "
 				      "an example of '%s' (line %u), which %s; the pattern puts it in "
 				      "%s: give the pattern an example value that fits", name,
-				      w->p->id.s, strbuf_str(&text), from->name.s, ddbc_pval_loc(v).line,
+				      w->p->id.s, ddbc_strbuf_str(&text), from->name.s, ddbc_pval_loc(v).line,
 				      why.buf, where.buf);
 		}
 	}
-	strbuf_release(&text);
-	strbuf_release(&why);
-	strbuf_release(&where);
+	ddbc_strbuf_release(&text);
+	ddbc_strbuf_release(&why);
+	ddbc_strbuf_release(&where);
 }
 
 /* The condition's ':name' values that no attribute types (closedBy <>
@@ -153,9 +153,9 @@ void ddbc_check_param_no_value(const ddbc_design *g, ddbc_diags *d)
 		if (!whole)
 			continue;
 		walk w = { g, p, d, STRBUF_INIT };
-		strbuf_addch(&w.done, '\n');
+		ddbc_strbuf_addch(&w.done, '\n');
 		ddbc_pattern_param_uses(p, check_use, &w);
 		condition_refs(&w);
-		strbuf_release(&w.done);
+		ddbc_strbuf_release(&w.done);
 	}
 }

@@ -44,8 +44,8 @@ static void try_use(void *ctx, const ddbc_param_use *use)
 			      t->text, t->name, why.buf, where.buf);
 		t->reported = true;
 	}
-	strbuf_release(&why);
-	strbuf_release(&where);
+	ddbc_strbuf_release(&why);
+	ddbc_strbuf_release(&where);
 }
 
 /* The text a scalar example value is sent as: an integer in decimal (YAML

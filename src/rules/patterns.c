@@ -68,7 +68,7 @@ static bool is_range(const ddbc_key_cond *c)
 static void add_names(strbuf *sb, const ddbc_name *names, size_t n)
 {
 	for (size_t i = 0; i < n; i++)
-		strbuf_addf(sb, "%s'%s'", i ? ", " : "", names[i].s);
+		ddbc_strbuf_addf(sb, "%s'%s'", i ? ", " : "", names[i].s);
 }
 
 /* Whether what the pattern matches is known: the pattern, its index, its
@@ -140,13 +140,13 @@ static void check_key_attributes(const ddbc_pattern *p, finder *f)
 		strbuf keys = STRBUF_INIT;
 		add_names(&keys, ix->pk, ix->npk);
 		if (ix->nsk)
-			strbuf_addstr(&keys, ", ");
+			ddbc_strbuf_addstr(&keys, ", ");
 		add_names(&keys, ix->sk, ix->nsk);
 		unservable(f, c->attr.loc, "'%s' is not a key attribute of %s '%s'; a key "
 			   "condition can only use its keys (%s): query an index keyed on '%s' "
 			   "or filter the results", c->attr.s, index_kind(ix), ix->name.s,
-			   strbuf_str(&keys), c->attr.s);
-		strbuf_release(&keys);
+			   ddbc_strbuf_str(&keys), c->attr.s);
+		ddbc_strbuf_release(&keys);
 	}
 }
 
@@ -343,9 +343,9 @@ static void check_number_values(const ddbc_pattern *p, const ddbc_key_cond *c, d
 		} else if (!ddbc_decimal_dynamodb(v->u.text, v->n, &why)) {
 			ddbc_diag_add(d, DDBC_RULE_PATTERN_OPERATOR_TYPE, v->loc,
 				      "'%s' compares '%s', a Number, with '%s', which %s",
-				      ddbc_cond_op_name(c->op), c->attr.s, v->u.text, strbuf_str(&why));
+				      ddbc_cond_op_name(c->op), c->attr.s, v->u.text, ddbc_strbuf_str(&why));
 		}
-		strbuf_release(&why);
+		ddbc_strbuf_release(&why);
 	}
 }
 
@@ -395,13 +395,13 @@ void ddbc_check_pattern_consistent_gsi(const ddbc_design *g, ddbc_diags *d)
 static void projection_text(strbuf *sb, const ddbc_index *ix)
 {
 	switch (ix->projection) {
-	case DDBC_PROJ_ALL: strbuf_addstr(sb, "all"); break;
-	case DDBC_PROJ_KEYS_ONLY: strbuf_addstr(sb, "keys_only"); break;
+	case DDBC_PROJ_ALL: ddbc_strbuf_addstr(sb, "all"); break;
+	case DDBC_PROJ_KEYS_ONLY: ddbc_strbuf_addstr(sb, "keys_only"); break;
 	case DDBC_PROJ_INCLUDE:
-		strbuf_addch(sb, '[');
+		ddbc_strbuf_addch(sb, '[');
 		for (size_t i = 0; i < ix->ninclude; i++)
-			strbuf_addf(sb, "%s%s", i ? ", " : "", ix->include[i].s);
-		strbuf_addch(sb, ']');
+			ddbc_strbuf_addf(sb, "%s%s", i ? ", " : "", ix->include[i].s);
+		ddbc_strbuf_addch(sb, ']');
 		break;
 	}
 }
@@ -416,11 +416,11 @@ static size_t unprojected(const ddbc_pattern *p, const char *name, strbuf *sb)
 		if (!a || ddbc_attr_role(a, p->index) != DDBC_ROLE_NONE)
 			continue;
 		if (n < MAX_LISTED)
-			strbuf_addf(sb, "%s'%s'", n ? ", " : "", p->matched[i]->name.s);
+			ddbc_strbuf_addf(sb, "%s'%s'", n ? ", " : "", p->matched[i]->name.s);
 		n++;
 	}
 	if (n > MAX_LISTED)
-		strbuf_addf(sb, " and %zu more", n - MAX_LISTED);
+		ddbc_strbuf_addf(sb, " and %zu more", n - MAX_LISTED);
 	return n;
 }
 
@@ -435,16 +435,16 @@ static void check_returns(const ddbc_pattern *p, ddbc_diags *d)
 			 * a GSI cannot. */
 			ddbc_diag_add(d, DDBC_RULE_PATTERN_PROJECTION, p->returns[i].loc,
 				      "%s '%s' does not project '%s' of %s (projection: %s); %s",
-				      index_kind(ix), ix->name.s, p->returns[i].s, strbuf_str(&who),
-				      strbuf_str(&proj),
+				      index_kind(ix), ix->name.s, p->returns[i].s, ddbc_strbuf_str(&who),
+				      ddbc_strbuf_str(&proj),
 				      ix->kind == DDBC_INDEX_LSI
 					      ? "DynamoDB fetches it from the table at extra read "
 						"cost: add it to the projection"
 					      : "add it to the projection, or read the item from the "
 						"table");
 		}
-		strbuf_release(&who);
-		strbuf_release(&proj);
+		ddbc_strbuf_release(&who);
+		ddbc_strbuf_release(&proj);
 	}
 }
 
@@ -481,9 +481,9 @@ static const char *value_text(const ddbc_node *v)
 
 static void describe_cond(strbuf *sb, const ddbc_key_cond *c)
 {
-	strbuf_addf(sb, "%s %s '%s'", c->attr.s, op_symbol(c->op), value_text(c->values[0]));
+	ddbc_strbuf_addf(sb, "%s %s '%s'", c->attr.s, op_symbol(c->op), value_text(c->values[0]));
 	if (c->op == DDBC_COND_BETWEEN && c->nvalues > 1)
-		strbuf_addf(sb, " and '%s'", value_text(c->values[1]));
+		ddbc_strbuf_addf(sb, " and '%s'", value_text(c->values[1]));
 }
 
 /* The conditions matching used: known ones on the index's keys. */
@@ -497,16 +497,16 @@ static bool used_cond(const ddbc_pattern *p, const ddbc_key_cond *c)
 static void describe_candidate(const ddbc_design *g, strbuf *sb, const ddbc_pattern *p,
 			       const ddbc_entity *e)
 {
-	strbuf_addf(sb, "'%s'", e->name.s);
+	ddbc_strbuf_addf(sb, "'%s'", e->name.s);
 	for (size_t i = 0; i < p->nconds; i++) {
 		const ddbc_key_cond *c = &p->conds[i];
 		const ddbc_attr *a = used_cond(p, c) ? ddbc_entity_attr(e, c->attr.s) : NULL;
 		if (!a || ddbc_cond_matches(g, c, a))
 			continue;
 		if (a->template.s)
-			strbuf_addf(sb, " (%s '%s')", a->name.s, a->template.s);
+			ddbc_strbuf_addf(sb, " (%s '%s')", a->name.s, a->template.s);
 		else
-			strbuf_addf(sb, " (%s of type %s)", a->name.s, ddbc_type_short(a->type));
+			ddbc_strbuf_addf(sb, " (%s of type %s)", a->name.s, ddbc_type_short(a->type));
 		return;
 	}
 }
@@ -520,37 +520,37 @@ static void add_candidates(const ddbc_design *g, strbuf *sb, const ddbc_pattern 
 		if (!e->in_index || !e->in_index[p->index->slot])
 			continue;
 		if (n < MAX_LISTED) {
-			strbuf_addstr(sb, n ? ", " : "; candidates: ");
+			ddbc_strbuf_addstr(sb, n ? ", " : "; candidates: ");
 			describe_candidate(g, sb, p, e);
 		}
 		n++;
 	}
 	if (n > MAX_LISTED)
-		strbuf_addf(sb, " and %zu more", n - MAX_LISTED);
+		ddbc_strbuf_addf(sb, " and %zu more", n - MAX_LISTED);
 	if (!n)
-		strbuf_addf(sb, "; no entity is in %s '%s' (none sets all its key attributes)",
+		ddbc_strbuf_addf(sb, "; no entity is in %s '%s' (none sets all its key attributes)",
 			    index_kind(p->index), p->index->name.s);
 	else
-		strbuf_addstr(sb, "; compare the condition with them for a typo");
+		ddbc_strbuf_addstr(sb, "; compare the condition with them for a typo");
 }
 
 static void report_no_match(const ddbc_design *g, const ddbc_pattern *p, ddbc_diags *d)
 {
 	strbuf sb = STRBUF_INIT;
-	strbuf_addstr(&sb, "key condition ");
+	ddbc_strbuf_addstr(&sb, "key condition ");
 	size_t n = 0;
 	for (size_t i = 0; i < p->nconds; i++) {
 		if (!used_cond(p, &p->conds[i]))
 			continue;
 		if (n++)
-			strbuf_addstr(&sb, " and ");
+			ddbc_strbuf_addstr(&sb, " and ");
 		describe_cond(&sb, &p->conds[i]);
 	}
-	strbuf_addf(&sb, " matches no entity in %s '%s'", index_kind(p->index),
+	ddbc_strbuf_addf(&sb, " matches no entity in %s '%s'", index_kind(p->index),
 		    p->index->name.s);
 	add_candidates(g, &sb, p);
-	ddbc_diag_add(d, DDBC_RULE_PATTERN_NO_MATCH, p->key_loc, "%s", strbuf_str(&sb));
-	strbuf_release(&sb);
+	ddbc_diag_add(d, DDBC_RULE_PATTERN_NO_MATCH, p->key_loc, "%s", ddbc_strbuf_str(&sb));
+	ddbc_strbuf_release(&sb);
 }
 
 /* Reversed between bounds match nothing, but pattern-operator-type says
@@ -625,7 +625,7 @@ static size_t list_missing(const ddbc_pattern *p, strbuf *sb)
 	size_t n = 0;
 	for (size_t i = 0; i < p->nmatched; i++)
 		if (!declares(p, p->matched[i]->name.s))
-			strbuf_addf(sb, "%s'%s'", n++ ? ", " : "", p->matched[i]->name.s);
+			ddbc_strbuf_addf(sb, "%s'%s'", n++ ? ", " : "", p->matched[i]->name.s);
 	return n;
 }
 
@@ -637,7 +637,7 @@ static size_t list_extra(const ddbc_design *g, const ddbc_pattern *p, strbuf *sb
 	for (size_t i = 0; i < p->nentities; i++) {
 		const char *name = p->entities[i].s;
 		if (ddbc_design_entity(g, name) && !matches(p, name))
-			strbuf_addf(sb, "%s'%s'", n++ ? ", " : "", name);
+			ddbc_strbuf_addf(sb, "%s'%s'", n++ ? ", " : "", name);
 	}
 	return n;
 }
@@ -651,25 +651,25 @@ static void report_entities(const ddbc_design *g, const ddbc_pattern *p, ddbc_di
 	if ((nmissing || nextra) && ddbc_pattern_has_misshapen_bound(p))
 		nmissing = nextra = 0;
 	for (size_t i = 0; (nmissing || nextra) && i < p->nmatched; i++)
-		strbuf_addf(&want, "%s%s", i ? ", " : "", p->matched[i]->name.s);
+		ddbc_strbuf_addf(&want, "%s%s", i ? ", " : "", p->matched[i]->name.s);
 	if (nmissing && nextra)
 		ddbc_diag_add(d, DDBC_RULE_PATTERN_ENTITIES, p->entities_loc,
 			      "entities omits %s, which the key condition also returns, and lists "
 			      "%s, which it cannot return; write entities: [%s]",
-			      strbuf_str(&missing), strbuf_str(&extra), strbuf_str(&want));
+			      ddbc_strbuf_str(&missing), ddbc_strbuf_str(&extra), ddbc_strbuf_str(&want));
 	else if (nmissing)
 		ddbc_diag_add(d, DDBC_RULE_PATTERN_ENTITIES, p->entities_loc,
 			      "entities omits %s, which the key condition also returns; write "
-			      "entities: [%s], or narrow the condition", strbuf_str(&missing),
-			      strbuf_str(&want));
+			      "entities: [%s], or narrow the condition", ddbc_strbuf_str(&missing),
+			      ddbc_strbuf_str(&want));
 	else if (nextra)
 		ddbc_diag_add(d, DDBC_RULE_PATTERN_ENTITIES, p->entities_loc,
 			      "entities lists %s, which the key condition cannot return; write "
 			      "entities: [%s], or check the condition against %s templates",
-			      strbuf_str(&extra), strbuf_str(&want), nextra == 1 ? "its" : "their");
-	strbuf_release(&missing);
-	strbuf_release(&extra);
-	strbuf_release(&want);
+			      ddbc_strbuf_str(&extra), ddbc_strbuf_str(&want), nextra == 1 ? "its" : "their");
+	ddbc_strbuf_release(&missing);
+	ddbc_strbuf_release(&extra);
+	ddbc_strbuf_release(&want);
 }
 
 /* The declared entities when the condition matches none of them: the
@@ -681,10 +681,10 @@ static void report_empty(const ddbc_design *g, const ddbc_pattern *p, ddbc_diags
 	add_candidates(g, &cands, p);
 	ddbc_diag_add(d, DDBC_RULE_PATTERN_ENTITIES, p->entities_loc,
 		      "entities lists %s, but the key condition matches no entity in %s "
-		      "'%s'%s", strbuf_str(&extra), index_kind(p->index), p->index->name.s,
-		      strbuf_str(&cands));
-	strbuf_release(&extra);
-	strbuf_release(&cands);
+		      "'%s'%s", ddbc_strbuf_str(&extra), index_kind(p->index), p->index->name.s,
+		      ddbc_strbuf_str(&cands));
+	ddbc_strbuf_release(&extra);
+	ddbc_strbuf_release(&cands);
 }
 
 void ddbc_check_pattern_entities(const ddbc_design *g, ddbc_diags *d)
@@ -736,7 +736,7 @@ static bool literal_value(const ddbc_node *v, const ddbc_req_value *rv, ddbc_are
 	ddbc_template t;
 	size_t off;
 	if (v->scalar != DDBC_SCALAR_STR || !strchr(v->u.text, '{')) {
-		strbuf_addstr(out, v->u.text);
+		ddbc_strbuf_addstr(out, v->u.text);
 		return true;
 	}
 	/* The request parsed the value already (a string that fails to
@@ -751,7 +751,7 @@ static bool literal_value(const ddbc_node *v, const ddbc_req_value *rv, ddbc_are
 	for (size_t k = 0; k < t.nsegs; k++) {
 		if (t.segs[k].kind == DDBC_SEG_PLACEHOLDER)
 			return false;
-		strbuf_add(out, t.segs[k].text, t.segs[k].len);
+		ddbc_strbuf_add(out, t.segs[k].text, t.segs[k].len);
 	}
 	return true;
 }
@@ -789,24 +789,24 @@ static void report_value_enum(const ddbc_key_cond *c, const ddbc_node *v, const 
 			      const strbuf *lit, ddbc_diags *d)
 {
 	strbuf list = STRBUF_INIT;
-	const char **words = xmalloc(a->more->nenum * sizeof(*words));
+	const char **words = ddbc_xmalloc(a->more->nenum * sizeof(*words));
 	for (size_t k = 0; k < a->more->nenum; k++) {
 		words[k] = a->more->enum_values[k]->u.text;
 		if (k < MAX_LISTED * 2)
-			strbuf_addf(&list, "%s%s", k ? ", " : "", words[k]);
+			ddbc_strbuf_addf(&list, "%s%s", k ? ", " : "", words[k]);
 	}
 	if (a->more->nenum > MAX_LISTED * 2)
-		strbuf_addstr(&list, ", ...");
+		ddbc_strbuf_addstr(&list, ", ...");
 	const char *hint = c->op == DDBC_COND_EQ ? ddbc_suggest(lit->buf, words, a->more->nenum) : NULL;
 	ddbc_diag_add(d, DDBC_RULE_PATTERN_VALUE_ENUM, v->loc,
 		      "the condition on '%s' can match no item: %s '%s' is %s of its enum "
 		      "values (%s)%s%s%s", c->attr.s,
 		      c->op == DDBC_COND_BEGINS_WITH ? "the prefix" : "the value", lit->buf,
 		      c->op == DDBC_COND_BEGINS_WITH ? "the start of none" : "none",
-		      strbuf_str(&list), hint ? "; did you mean '" : "", hint ? hint : "",
+		      ddbc_strbuf_str(&list), hint ? "; did you mean '" : "", hint ? hint : "",
 		      hint ? "'?" : "");
 	free(words);
-	strbuf_release(&list);
+	ddbc_strbuf_release(&list);
 }
 
 void ddbc_check_pattern_value_enum(const ddbc_design *g, ddbc_diags *d)
@@ -829,7 +829,7 @@ void ddbc_check_pattern_value_enum(const ddbc_design *g, ddbc_diags *d)
 					     ? enum_excludes(p, c, &lit) : NULL;
 			if (a)
 				report_value_enum(c, c->values[0], a, &lit, d);
-			strbuf_release(&lit);
+			ddbc_strbuf_release(&lit);
 		}
 	}
 	ddbc_arena_free(scratch);
@@ -852,7 +852,7 @@ static const char *returned_hint(const ddbc_pattern *p, const char *name)
 	size_t n = 0;
 	for (size_t i = 0; i < p->nmatched; i++)
 		n += p->matched[i]->nattrs;
-	const char **names = xmalloc((n ? n : 1) * sizeof(*names));
+	const char **names = ddbc_xmalloc((n ? n : 1) * sizeof(*names));
 	n = 0;
 	for (size_t i = 0; i < p->nmatched; i++)
 		for (size_t k = 0; k < p->matched[i]->nattrs; k++)
@@ -875,18 +875,18 @@ void ddbc_check_returns_unknown_attribute(const ddbc_design *g, ddbc_diags *d)
 				continue;
 			strbuf who = STRBUF_INIT;
 			for (size_t e = 0; e < p->nmatched && e < MAX_LISTED; e++)
-				strbuf_addf(&who, "%s'%s'", e ? ", " : "", p->matched[e]->name.s);
+				ddbc_strbuf_addf(&who, "%s'%s'", e ? ", " : "", p->matched[e]->name.s);
 			if (p->nmatched > MAX_LISTED)
-				strbuf_addf(&who, " and %zu more", (size_t)(p->nmatched - MAX_LISTED));
+				ddbc_strbuf_addf(&who, " and %zu more", (size_t)(p->nmatched - MAX_LISTED));
 			const char *hint = returned_hint(p, r->s);
 			ddbc_diag_add(d, DDBC_RULE_RETURNS_UNKNOWN_ATTRIBUTE, r->loc,
 				      "pattern '%s' returns %s, %s '%s' (only other entities of "
-				      "table '%s' have it); %s%s%s", p->id.s, strbuf_str(&who),
+				      "table '%s' have it); %s%s%s", p->id.s, ddbc_strbuf_str(&who),
 				      p->nmatched == 1 ? "which has no" : "none of which has", r->s,
 				      p->table->name.s,
 				      hint ? "did you mean '" : "remove it from 'returns'",
 				      hint ? hint : "", hint ? "'?" : "");
-			strbuf_release(&who);
+			ddbc_strbuf_release(&who);
 		}
 	}
 }

@@ -102,7 +102,7 @@ void ddbc_check_template_unknown_attribute(const ddbc_design *g, ddbc_diags *d)
 			if (!a->has_template || !has_unknown(a))
 				continue;
 			if (!names) {
-				names = xmalloc((e->nattrs + 1) * sizeof(char *));
+				names = ddbc_xmalloc((e->nattrs + 1) * sizeof(char *));
 				for (size_t j = 0; j < e->nattrs; j++)
 					names[j] = e->attrs[j].name.s;
 			}
@@ -162,7 +162,7 @@ static bool path_to(const ddbc_attr *a, const ddbc_attr *target, strbuf *path,
 		if (!b || !b->in_cycle)
 			continue;
 		size_t mark = path->len;
-		strbuf_addf(path, " -> '%s'", b->name.s);
+		ddbc_strbuf_addf(path, " -> '%s'", b->name.s);
 		if (b == target)
 			return true;
 		size_t j = (size_t)(b - e->attrs);
@@ -181,15 +181,15 @@ void ddbc_check_template_cycle(const ddbc_design *g, ddbc_diags *d)
 {
 	for (size_t i = 0; i < g->nentities; i++) {
 		const ddbc_entity *e = &g->entities[i];
-		bool *reported = xcalloc(e->nattrs + 1, sizeof(bool));
+		bool *reported = ddbc_xcalloc(e->nattrs + 1, sizeof(bool));
 		for (size_t k = 0; k < e->nattrs; k++) {
 			const ddbc_attr *a = &e->attrs[k];
 			if (!a->in_cycle || reported[k])
 				continue;
 			/* One finding per cycle, at its first attribute in the file. */
 			strbuf path = STRBUF_INIT;
-			strbuf_addf(&path, "'%s'", a->name.s);
-			bool *visited = xcalloc(e->nattrs + 1, sizeof(bool));
+			ddbc_strbuf_addf(&path, "'%s'", a->name.s);
+			bool *visited = ddbc_xcalloc(e->nattrs + 1, sizeof(bool));
 			path_to(a, a, &path, visited, e);
 			for (size_t j = 0; j < e->nattrs; j++)
 				reported[j] |= visited[j];
@@ -198,7 +198,7 @@ void ddbc_check_template_cycle(const ddbc_design *g, ddbc_diags *d)
 				      "the templates of '%s' refer to each other in a cycle (%s); "
 				      "build each from attributes without templates",
 				      e->name.s, path.buf);
-			strbuf_release(&path);
+			ddbc_strbuf_release(&path);
 		}
 		free(reported);
 	}
@@ -265,7 +265,7 @@ typedef struct keyinfo {
 static void lang_prefix(const ddbc_lang *l, strbuf *out)
 {
 	for (size_t r = 0; r < l->nruns && l->runs[r].fixed; r++)
-		strbuf_add(out, l->runs[r].text, l->runs[r].len);
+		ddbc_strbuf_add(out, l->runs[r].text, l->runs[r].len);
 }
 
 static bool keyinfo_init(keyinfo *ki, const ddbc_entity *e)
@@ -295,8 +295,8 @@ static void keyinfo_release(keyinfo *ki)
 {
 	ddbc_lang_release(&ki->pk);
 	ddbc_lang_release(&ki->sk);
-	strbuf_release(&ki->pk_prefix);
-	strbuf_release(&ki->sk_prefix);
+	ddbc_strbuf_release(&ki->pk_prefix);
+	ddbc_strbuf_release(&ki->sk_prefix);
 }
 
 /* Whether one prefix is a prefix of the other: otherwise the literal
@@ -304,13 +304,13 @@ static void keyinfo_release(keyinfo *ki)
 static bool prefixes_compatible(const strbuf *a, const strbuf *b)
 {
 	size_t n = a->len < b->len ? a->len : b->len;
-	return n == 0 || memcmp(strbuf_str(a), strbuf_str(b), n) == 0;
+	return n == 0 || memcmp(ddbc_strbuf_str(a), ddbc_strbuf_str(b), n) == 0;
 }
 
 static int by_pk_prefix(const void *pa, const void *pb)
 {
 	const keyinfo *a = *(keyinfo *const *)pa, *b = *(keyinfo *const *)pb;
-	int r = strcmp(strbuf_str(&a->pk_prefix), strbuf_str(&b->pk_prefix));
+	int r = strcmp(ddbc_strbuf_str(&a->pk_prefix), ddbc_strbuf_str(&b->pk_prefix));
 	return r ? r : (a->e < b->e ? -1 : a->e > b->e);
 }
 
@@ -345,16 +345,16 @@ static void overlap_advice(const ddbc_entity *e, bool natural, strbuf *sb)
 	const ddbc_attr *s = prefixable_key(e, &both);
 	const ddbc_attr *pk = ddbc_entity_attr(e, e->table->primary.pk[0].s);
 	if (s && !both)
-		strbuf_addf(sb, "give each entity a literal of its own in its '%s'", s->name.s);
+		ddbc_strbuf_addf(sb, "give each entity a literal of its own in its '%s'", s->name.s);
 	/* Key types that are not S, N or B are key-attribute-type's finding. */
 	else if (s || (pk->type != DDBC_TYPE_N && pk->type != DDBC_TYPE_B))
-		strbuf_addstr(sb, "give each entity a literal of its own in its key");
+		ddbc_strbuf_addstr(sb, "give each entity a literal of its own in its key");
 	else
-		strbuf_addf(sb, "a %s key cannot hold a literal of the entity's own, so make "
+		ddbc_strbuf_addf(sb, "a %s key cannot hold a literal of the entity's own, so make "
 			    "'%s' a String with one (e.g. '%s#...')", ddbc_type_long(pk->type),
 			    pk->name.s, e->name.s);
 	if (natural)
-		strbuf_addstr(sb, ", or, when the ids come from one sequence, add '# ddbc-ignore: "
+		ddbc_strbuf_addstr(sb, ", or, when the ids come from one sequence, add '# ddbc-ignore: "
 			      "key-overlap -- ids come from one sequence' to this line");
 }
 
@@ -377,9 +377,9 @@ static void report_overlap(const keyinfo *a, const keyinfo *b, ddbc_diags *d)
 		      "their '%s'%s%s%s %s overlap; %s", b->e->name.s, a->e->name.s,
 		      a->e->name.loc.line, b->e->table->name.s, ix->pk[0].s, sk ? " and '" : "",
 		      sk ? sk : "", sk ? "'" : "", templated ? "templates" : "values",
-		      strbuf_str(&advice));
+		      ddbc_strbuf_str(&advice));
 	ddbc_diag_relate(d, a->e->name.loc);
-	strbuf_release(&advice);
+	ddbc_strbuf_release(&advice);
 }
 
 static bool keys_overlap(const ddbc_design *g, const keyinfo *a, const keyinfo *b)
@@ -399,8 +399,8 @@ static void overlap_table(const ddbc_design *g, const ddbc_table *t, ddbc_diags 
 	/* A key read with an error may have told the entities apart. */
 	if (t->primary.incomplete)
 		return;
-	keyinfo *infos = xcalloc(t->nentities + 1, sizeof(keyinfo));
-	keyinfo **order = xcalloc(t->nentities + 1, sizeof(keyinfo *));
+	keyinfo *infos = ddbc_xcalloc(t->nentities + 1, sizeof(keyinfo));
+	keyinfo **order = ddbc_xcalloc(t->nentities + 1, sizeof(keyinfo *));
 	size_t n = 0;
 	for (size_t i = 0; i < t->nentities; i++)
 		if (keyinfo_init(&infos[n], t->entities[i]))
@@ -411,7 +411,7 @@ static void overlap_table(const ddbc_design *g, const ddbc_table *t, ddbc_diags 
 		/* Later entries that extend a's prefix are contiguous after it. */
 		for (size_t j = i + 1; j < n; j++) {
 			const keyinfo *b = order[j];
-			if (strncmp(strbuf_str(&b->pk_prefix), strbuf_str(&a->pk_prefix),
+			if (strncmp(ddbc_strbuf_str(&b->pk_prefix), ddbc_strbuf_str(&a->pk_prefix),
 				    a->pk_prefix.len) != 0)
 				break;
 			if (keys_overlap(g, a, b))

@@ -38,11 +38,11 @@ struct ddbc_arena {
 
 ddbc_arena *ddbc_arena_new(void)
 {
-	return xcalloc(1, sizeof(ddbc_arena));
+	return ddbc_xcalloc(1, sizeof(ddbc_arena));
 }
 
 /* Mapped blocks freed while the process keeps its freed memory
- * (xalloc_keep_free: the language server, which builds the next model at
+ * (ddbc_xalloc_keep_free: the language server, which builds the next model at
  * the next edit). Zeroing the bytes a block handed out costs less than the
  * system's faulting its pages in and zeroing them again. */
 static struct block *pool;
@@ -51,7 +51,7 @@ static void free_blocks(struct block *b)
 {
 	while (b) {
 		struct block *next = b->next;
-		if (b->mapped && xalloc_keeps_free()) {
+		if (b->mapped && ddbc_xalloc_keeps_free()) {
 			b->next = pool;
 			pool = b;
 		} else if (b->mapped) {
@@ -147,7 +147,7 @@ static struct block *new_block(ddbc_arena *a, size_t need)
 	if (!b) {
 		/* calloc: memory fresh from the system is zero already, and
 		 * calloc knows when it is. */
-		b = xcalloc(1, sizeof(*b) + size);
+		b = ddbc_xcalloc(1, sizeof(*b) + size);
 		b->size = size;
 	}
 	b->used = 0;
@@ -170,7 +170,7 @@ static struct block *new_block(ddbc_arena *a, size_t need)
 static void *alloc_aligned(ddbc_arena *a, size_t size, size_t align)
 {
 	if (size > SIZE_MAX - ALIGN)
-		xalloc_die();
+		ddbc_xalloc_die();
 	struct block *b = a->head;
 	size_t at = b ? (b->used + align - 1) & ~(align - 1) : 0;
 	if (!b || at > b->size || b->size - at < size) {
@@ -199,14 +199,14 @@ void *ddbc_arena_alloc(ddbc_arena *a, size_t size)
 void *ddbc_arena_array(ddbc_arena *a, size_t n, size_t size)
 {
 	if (size && n > SIZE_MAX / size)
-		xalloc_die();
+		ddbc_xalloc_die();
 	return ddbc_arena_alloc(a, n * size);
 }
 
 char *ddbc_arena_strndup(ddbc_arena *a, const char *s, size_t len)
 {
 	if (len == SIZE_MAX)
-		xalloc_die();
+		ddbc_xalloc_die();
 	char *p = alloc_aligned(a, len + 1, 1);
 	memcpy(p, s, len);
 	p[len] = '\0';
@@ -225,7 +225,7 @@ char *ddbc_arena_printf(ddbc_arena *a, const char *fmt, ...)
 	int n = vsnprintf(NULL, 0, fmt, ap);
 	va_end(ap);
 	if (n < 0)
-		xalloc_die();
+		ddbc_xalloc_die();
 	char *p = ddbc_arena_alloc(a, (size_t)n + 1);
 	va_start(ap, fmt);
 	vsnprintf(p, (size_t)n + 1, fmt, ap);
@@ -236,7 +236,7 @@ char *ddbc_arena_printf(ddbc_arena *a, const char *fmt, ...)
 void *ddbc_arena_resize(ddbc_arena *a, void *p, size_t n, size_t size)
 {
 	if (size && n > (SIZE_MAX - sizeof(struct block)) / size)
-		xalloc_die();
+		ddbc_xalloc_die();
 	struct block *b = NULL;
 	if (p) {
 		b = a->arrays;
@@ -246,7 +246,7 @@ void *ddbc_arena_resize(ddbc_arena *a, void *p, size_t n, size_t size)
 		a->total -= b->used;
 	}
 	/* realloc moves a large block by remapping its pages, not copying. */
-	b = xrealloc(b, sizeof(*b) + n * size);
+	b = ddbc_xrealloc(b, sizeof(*b) + n * size);
 	b->mapped = 0;
 	b->size = b->used = n * size;
 	b->next = a->arrays;

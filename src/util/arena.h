@@ -42,7 +42,7 @@ void ddbc_arena_clear(ddbc_arena *a);
 /* Makes child live as long as a: freeing a frees child too. */
 void ddbc_arena_adopt(ddbc_arena *a, ddbc_arena *child);
 /* Gives back the blocks freed arenas left for reuse while the process kept
- * its freed memory (xalloc_keep_free). */
+ * its freed memory (ddbc_xalloc_keep_free). */
 void ddbc_arena_release_pool(void);
 
 #endif

@@ -158,18 +158,18 @@ bool ddbc_decimal_dynamodb(const char *s, size_t len, strbuf *why)
 	long power;
 	if (!ddbc_decimal_digits(s, len, &neg, &n, &power)) {
 		if (why)
-			strbuf_addstr(why, "is no decimal number");
+			ddbc_strbuf_addstr(why, "is no decimal number");
 		return false;
 	}
 	if (n > 38) {
 		if (why)
-			strbuf_addf(why, "is a number of %zu significant digits; DynamoDB keeps at "
+			ddbc_strbuf_addf(why, "is a number of %zu significant digits; DynamoDB keeps at "
 				    "most 38", n);
 		return false;
 	}
 	if (n && (power > 125 || power < -130)) {
 		if (why)
-			strbuf_addf(why, "is a number of magnitude 1E%ld; DynamoDB's numbers lie "
+			ddbc_strbuf_addf(why, "is a number of magnitude 1E%ld; DynamoDB's numbers lie "
 				    "between 1E-130 and 9.9999999999999999999999999999999999999E+125",
 				    power);
 		return false;
@@ -183,14 +183,14 @@ void ddbc_decimal_json(strbuf *out, const char *s, size_t len)
 	if (p < end && *p == '+')
 		p++;
 	else if (p < end && *p == '-')
-		strbuf_addch(out, *p++);
+		ddbc_strbuf_addch(out, *p++);
 	/* Leading zeros of the integer part, all but the last before '.'. */
 	while (end - p > 1 && p[0] == '0' && is_digit(p[1]))
 		p++;
 	if (p < end && *p == '.')
-		strbuf_addch(out, '0');
+		ddbc_strbuf_addch(out, '0');
 	for (; p < end; p++) {
-		strbuf_addch(out, *p);
+		ddbc_strbuf_addch(out, *p);
 		/* "5." and "5.e3": a '.' with no digit after it is dropped. */
 		if (*p == '.' && (p + 1 == end || !is_digit(p[1])))
 			out->len--, out->buf[out->len] = '\0';

@@ -135,21 +135,21 @@ void ddbc_err_add(ddbc_err *e, const char *cmd, const char *fmt, ...)
 {
 	va_list ap;
 	if (cmd)
-		strbuf_addf(&e->text, "ddbc %s: ", cmd);
+		ddbc_strbuf_addf(&e->text, "ddbc %s: ", cmd);
 	else
-		strbuf_addstr(&e->text, "ddbc: ");
+		ddbc_strbuf_addstr(&e->text, "ddbc: ");
 	va_start(ap, fmt);
-	strbuf_vaddf(&e->text, fmt, ap);
+	ddbc_strbuf_vaddf(&e->text, fmt, ap);
 	va_end(ap);
-	strbuf_addch(&e->text, '\n');
+	ddbc_strbuf_addch(&e->text, '\n');
 }
 
 void ddbc_err_print(const ddbc_err *e)
 {
-	fputs(strbuf_str(&e->text), stderr);
+	fputs(ddbc_strbuf_str(&e->text), stderr);
 }
 
 void ddbc_err_release(ddbc_err *e)
 {
-	strbuf_release(&e->text);
+	ddbc_strbuf_release(&e->text);
 }

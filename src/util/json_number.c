@@ -108,8 +108,8 @@ static bool is_name(const char *s, size_t len, size_t end)
 static void splice(strbuf *out, const char *s, size_t *done, size_t upto, const char *add,
 		   size_t addlen)
 {
-	strbuf_add(out, s + *done, upto - *done);
-	strbuf_add(out, add, addlen);
+	ddbc_strbuf_add(out, s + *done, upto - *done);
+	ddbc_strbuf_add(out, add, addlen);
 	*done = upto;
 }
 
@@ -130,7 +130,7 @@ bool ddbc_json_mark_numbers_how(const char *s, size_t len, strbuf *out, unsigned
 {
 	size_t done = 0;
 	bool changed = false;
-	strbuf_reset(out);
+	ddbc_strbuf_reset(out);
 	for (size_t i = 0; i < len; i++) {
 		while (i < len && !(byte_class[(unsigned char)s[i]] & (TOKEN | QUOTE)))
 			i++;
@@ -154,15 +154,15 @@ bool ddbc_json_mark_numbers_how(const char *s, size_t len, strbuf *out, unsigned
 		if ((s[i] == '-' || is_digit(s[i])) && json_number(s + i, n) &&
 		    !((how & DDBC_JSON_KEEP_INTEGERS) && exact_integer(s + i, n))) {
 			splice(out, s, &done, i, "\"" MARK_ESCAPED, 1 + MARK_ESCAPED_LEN);
-			strbuf_add(out, s + i, n);
-			strbuf_addch(out, '"');
+			ddbc_strbuf_add(out, s + i, n);
+			ddbc_strbuf_addch(out, '"');
 			done = i + n;
 			changed = true;
 		}
 		i += n - 1;
 	}
 	if (changed)
-		strbuf_add(out, s + done, len - done);
+		ddbc_strbuf_add(out, s + done, len - done);
 	return changed;
 }
 
@@ -216,7 +216,7 @@ static bool begins_marked(const char *s, size_t len)
 static json_t *behind_mark(const char *s, size_t len, bool check)
 {
 	char small[64];
-	char *b = len <= sizeof(small) - MARK_LEN ? small : xmalloc(len + MARK_LEN);
+	char *b = len <= sizeof(small) - MARK_LEN ? small : ddbc_xmalloc(len + MARK_LEN);
 	memcpy(b, MARK, MARK_LEN);
 	if (len)
 		memcpy(b + MARK_LEN, s, len);

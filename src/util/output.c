@@ -46,9 +46,9 @@ static void note_stat(const struct stat *st, const char *path)
 	if (!known) {
 		if (ninputs == inputs_cap) {
 			inputs_cap = inputs_cap ? inputs_cap * 2 : 8;
-			inputs = xrealloc(inputs, inputs_cap * sizeof(*inputs));
+			inputs = ddbc_xrealloc(inputs, inputs_cap * sizeof(*inputs));
 		}
-		inputs[ninputs++] = (input_id){ st->st_dev, st->st_ino, xstrdup(path) };
+		inputs[ninputs++] = (input_id){ st->st_dev, st->st_ino, ddbc_xstrdup(path) };
 	}
 	pthread_mutex_unlock(&inputs_mu);
 }
@@ -118,10 +118,10 @@ char *ddbc_output_dirname(const char *path)
 {
 	const char *slash = strrchr(path, '/');
 	if (!slash)
-		return xstrdup(".");
+		return ddbc_xstrdup(".");
 	if (slash == path)
-		return xstrdup("/");
-	return xstrndup(path, (size_t)(slash - path));
+		return ddbc_xstrdup("/");
+	return ddbc_xstrndup(path, (size_t)(slash - path));
 }
 
 /* The target of symlink p, relative to p's folder when it is relative. */
@@ -129,7 +129,7 @@ static char *link_target(const char *p, off_t size)
 {
 	size_t cap = size > 0 ? (size_t)size + 1 : 256;
 	for (;;) {
-		char *buf = xmalloc(cap);
+		char *buf = ddbc_xmalloc(cap);
 		ssize_t n = readlink(p, buf, cap);
 		if (n < 0) {
 			free(buf);
@@ -140,7 +140,7 @@ static char *link_target(const char *p, off_t size)
 			if (buf[0] == '/' || !strchr(p, '/'))
 				return buf;
 			char *dir = ddbc_output_dirname(p);
-			char *full = xmalloc(strlen(dir) + strlen(buf) + 2);
+			char *full = ddbc_xmalloc(strlen(dir) + strlen(buf) + 2);
 			sprintf(full, "%s/%s", dir, buf);
 			free(dir);
 			free(buf);
@@ -153,7 +153,7 @@ static char *link_target(const char *p, off_t size)
 
 char *ddbc_output_resolve(const char *path)
 {
-	char *p = xstrdup(path);
+	char *p = ddbc_xstrdup(path);
 	for (int hops = 0;; hops++) {
 		struct stat st;
 		if (lstat(p, &st) < 0 || !S_ISLNK(st.st_mode))
@@ -177,7 +177,7 @@ static char *temp_template(const char *path)
 	size_t dirlen = slash ? (size_t)(slash - path) + 1 : 0;
 	const char *base = slash ? slash + 1 : path;
 	size_t n = dirlen + strlen(base) + 16;
-	char *t = xmalloc(n);
+	char *t = ddbc_xmalloc(n);
 	snprintf(t, n, "%.*s.%s.XXXXXX", (int)dirlen, path, base);
 	return t;
 }
@@ -221,7 +221,7 @@ static ssize_t sink_write(void *cookie, const char *buf, size_t n)
 static int open_sink(ddbc_output *o, int fd)
 {
 	static const cookie_io_functions_t io = { NULL, sink_write, NULL, NULL };
-	o->sink = xcalloc(1, sizeof(*o->sink));
+	o->sink = ddbc_xcalloc(1, sizeof(*o->sink));
 	o->sink->fd = fd;
 	o->f = fopencookie(o->sink, "w", io);
 	return o->f ? 0 : -1;
@@ -309,8 +309,8 @@ static char *shown_name(const char *path)
 	const char *tmp = ddbc_output_site_tmp;
 	size_t n = tmp ? strlen(tmp) : 0;
 	if (!tmp || strncmp(path, tmp, n) || path[n] != '/')
-		return xstrdup(path);
-	char *s = xmalloc(strlen(ddbc_output_site_dir) + strlen(path + n) + 1);
+		return ddbc_xstrdup(path);
+	char *s = ddbc_xmalloc(strlen(ddbc_output_site_dir) + strlen(path + n) + 1);
 	sprintf(s, "%s%s", ddbc_output_site_dir, path + n);
 	return s;
 }
@@ -343,7 +343,7 @@ int ddbc_output_open(ddbc_output *o, const char *path)
 	if (is_through(path)) {
 		/* A device or a FIFO is written into, never replaced. */
 		o->kind = OUT_THROUGH;
-		o->target = xstrdup(path);
+		o->target = ddbc_xstrdup(path);
 		return open_anonymous(o);
 	}
 	o->target = ddbc_output_resolve(path);
@@ -430,7 +430,7 @@ static int commit_through(ddbc_output *o)
 		release(o);
 		return -1;
 	}
-	char *shown = xmalloc(strlen(o->path) + 3);
+	char *shown = ddbc_xmalloc(strlen(o->path) + 3);
 	sprintf(shown, "'%s'", o->path);
 	int rc = copy_result(o, fd, shown);
 	if (close(fd) < 0 && rc == 0 && errno != EINTR) {

@@ -79,7 +79,7 @@ ddbc_cleanup *ddbc_cleanup_add(const char *path, bool is_dir)
 	ddbc_cleanup *c = head;
 	while (c && c->active)
 		c = c->next;
-	char *copy = xstrdup(path);
+	char *copy = ddbc_xstrdup(path);
 	if (c) {
 		char *old = c->path;
 		c->path = copy;
@@ -87,7 +87,7 @@ ddbc_cleanup *ddbc_cleanup_add(const char *path, bool is_dir)
 		c->is_dir = is_dir;
 		__atomic_store_n(&c->active, 1, __ATOMIC_RELEASE);
 	} else {
-		c = xcalloc(1, sizeof(*c));
+		c = ddbc_xcalloc(1, sizeof(*c));
 		c->path = copy;
 		c->is_dir = is_dir;
 		c->active = 1;

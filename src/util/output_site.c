@@ -25,7 +25,7 @@ const char *ddbc_output_site_tmp, *ddbc_output_site_dir;
 
 static char *join(const char *dir, const char *name)
 {
-	char *p = xmalloc(strlen(dir) + strlen(name) + 2);
+	char *p = ddbc_xmalloc(strlen(dir) + strlen(name) + 2);
 	sprintf(p, "%s/%s", dir, name);
 	return p;
 }
@@ -36,7 +36,7 @@ static char *trim_slashes(const char *dir)
 	size_t n = strlen(dir);
 	while (n > 1 && dir[n - 1] == '/')
 		n--;
-	return xstrndup(dir, n);
+	return ddbc_xstrndup(dir, n);
 }
 
 static int site_fail(ddbc_output_site *s, const char *what, const char *dir)
@@ -67,7 +67,7 @@ int ddbc_output_site_open(ddbc_output_site *s, const char *dir)
 		s->tmp = join(s->dir, ".ddbc-site.XXXXXX");
 	} else if (errno == ENOENT) {
 		const char *slash = strrchr(s->dir, '/');
-		s->tmp = xmalloc(strlen(s->dir) + 16);
+		s->tmp = ddbc_xmalloc(strlen(s->dir) + 16);
 		sprintf(s->tmp, "%.*s.%s.XXXXXX", slash ? (int)(slash - s->dir + 1) : 0, s->dir,
 			slash ? slash + 1 : s->dir);
 	} else {
@@ -79,7 +79,7 @@ int ddbc_output_site_open(ddbc_output_site *s, const char *dir)
 		/* Name the folder the temporary one was to be made in. */
 		int err = errno;
 		ddbc_cleanup_release(&held);
-		char *in = s->existed ? xstrdup(s->dir) : ddbc_output_dirname(s->dir);
+		char *in = s->existed ? ddbc_xstrdup(s->dir) : ddbc_output_dirname(s->dir);
 		errno = err;
 		rc = site_fail(s, "create a folder in", in);
 		free(in);

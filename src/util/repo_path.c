@@ -27,7 +27,7 @@ static int is_ceiling(const char *dir)
 	if (!list || !*list)
 		return 0;
 	int found = 0;
-	char *copy = xstrdup(list);
+	char *copy = ddbc_xstrdup(list);
 	for (char *save = NULL, *tok = strtok_r(copy, ":", &save); tok && !found;
 	     tok = strtok_r(NULL, ":", &save)) {
 		char *real = realpath(tok, NULL);
@@ -44,7 +44,7 @@ char *ddbc_repo_path(const char *path)
 	if (!abs)
 		return NULL;
 	size_t n = strlen(abs);
-	char *buf = xcalloc(n + sizeof("/.git"), 1);
+	char *buf = ddbc_xcalloc(n + sizeof("/.git"), 1);
 	memcpy(buf, abs, n);
 	char *result = NULL;
 	/* From the file's folder up; "/" itself is no repository's root here. */
@@ -55,7 +55,7 @@ char *ddbc_repo_path(const char *path)
 		if (len > 0 && is_ceiling(buf))
 			break;
 		if (len > 0 && has_git(buf, len))
-			result = xstrdup(abs + len + 1);
+			result = ddbc_xstrdup(abs + len + 1);
 	}
 	free(buf);
 	free(abs);

@@ -29,7 +29,7 @@ static ddbc_source *read_stream(FILE *f, const char *name)
 	size_t cap = 0, len = 0;
 	char *buf = NULL;
 	for (;;) {
-		xgrow((void **)&buf, &cap, len + 65536 + 1, 1);
+		ddbc_xgrow((void **)&buf, &cap, len + 65536 + 1, 1);
 		size_t n = fread(buf + len, 1, cap - len - 1, f);
 		len += n;
 		if (n == 0)
@@ -45,8 +45,8 @@ static ddbc_source *read_stream(FILE *f, const char *name)
 	len -= bom;
 	memmove(buf, buf + bom, len);
 	buf[len] = '\0';
-	ddbc_source *src = xcalloc(1, sizeof(*src));
-	src->name = xstrdup(name);
+	ddbc_source *src = ddbc_xcalloc(1, sizeof(*src));
+	src->name = ddbc_xstrdup(name);
 	src->text = buf;
 	src->len = len;
 	return src;
@@ -66,9 +66,9 @@ static ddbc_source *map_file(FILE *f, const char *name)
 	void *base = mmap(NULL, len, PROT_READ, MAP_PRIVATE, fileno(f), 0);
 	if (base == MAP_FAILED)
 		return NULL;
-	ddbc_source *src = xcalloc(1, sizeof(*src));
+	ddbc_source *src = ddbc_xcalloc(1, sizeof(*src));
 	size_t bom = bom_len(base, len);
-	src->name = xstrdup(name);
+	src->name = ddbc_xstrdup(name);
 	src->text = (char *)base + bom;
 	src->len = len - bom;
 	src->base = base;
@@ -167,13 +167,13 @@ static ddbc_loc loc_of(const char *text, size_t at)
 static char *read_upto(int fd, size_t max, size_t hint, size_t *len)
 {
 	size_t cap = (hint < max ? hint : max) + 2, n = 0;
-	char *buf = xmalloc(cap);
+	char *buf = ddbc_xmalloc(cap);
 	for (;;) {
 		if (n + 1 >= cap) {
 			if (n > max)
 				break;
 			cap = cap * 2 > max + 2 ? max + 2 : cap * 2;
-			buf = xrealloc(buf, cap);
+			buf = ddbc_xrealloc(buf, cap);
 		}
 		ssize_t got = read(fd, buf + n, cap - n - 1);
 		if (got < 0 && errno == EINTR)
@@ -202,7 +202,7 @@ static char *saying(const char *fmt, ...)
 	if (vasprintf(&s, fmt, ap) < 0)
 		s = NULL;
 	va_end(ap);
-	return s ? s : xstrdup("cannot be read");
+	return s ? s : ddbc_xstrdup("cannot be read");
 }
 
 ddbc_source *ddbc_source_read_bounded(const char *path, size_t max, char **why)
@@ -243,8 +243,8 @@ ddbc_source *ddbc_source_read_bounded(const char *path, size_t max, char **why)
 	}
 	size_t bom = bom_len(text, len);
 	memmove(text, text + bom, len - bom + 1);
-	ddbc_source *src = xcalloc(1, sizeof(*src));
-	src->name = xstrdup(path);
+	ddbc_source *src = ddbc_xcalloc(1, sizeof(*src));
+	src->name = ddbc_xstrdup(path);
 	src->text = text;
 	src->len = len - bom;
 	return src;
@@ -255,9 +255,9 @@ ddbc_source *ddbc_source_from_memory(const char *name, const char *text, size_t 
 	size_t bom = bom_len(text, len);
 	text += bom;
 	len -= bom;
-	ddbc_source *src = xcalloc(1, sizeof(*src));
-	src->name = xstrdup(name);
-	src->text = xmalloc(len + 1);
+	ddbc_source *src = ddbc_xcalloc(1, sizeof(*src));
+	src->name = ddbc_xstrdup(name);
+	src->text = ddbc_xmalloc(len + 1);
 	memcpy(src->text, text, len);
 	src->text[len] = '\0';
 	src->len = len;
@@ -300,7 +300,7 @@ static size_t line_start(const ddbc_source *src, size_t i)
 static void add_line_start(ddbc_source *src, size_t at)
 {
 	size_t width = narrow_starts(src) ? sizeof(uint32_t) : sizeof(size_t);
-	xgrow(&src->line_starts, &src->lines_cap, src->nlines + 1, width);
+	ddbc_xgrow(&src->line_starts, &src->lines_cap, src->nlines + 1, width);
 	if (narrow_starts(src))
 		((uint32_t *)src->line_starts)[src->nlines++] = (uint32_t)at;
 	else

@@ -14,12 +14,12 @@ static inline void reserve(strbuf *sb, size_t extra)
 {
 	size_t need = sb->len + extra + 1;
 	if (need < extra)
-		xalloc_die();
+		ddbc_xalloc_die();
 	if (need > sb->cap)
-		xgrow((void **)&sb->buf, &sb->cap, need, 1);
+		ddbc_xgrow((void **)&sb->buf, &sb->cap, need, 1);
 }
 
-void strbuf_add(strbuf *sb, const void *data, size_t len)
+void ddbc_strbuf_add(strbuf *sb, const void *data, size_t len)
 {
 	reserve(sb, len);
 	if (len)
@@ -28,19 +28,19 @@ void strbuf_add(strbuf *sb, const void *data, size_t len)
 	sb->buf[sb->len] = '\0';
 }
 
-void strbuf_addstr(strbuf *sb, const char *s)
+void ddbc_strbuf_addstr(strbuf *sb, const char *s)
 {
-	strbuf_add(sb, s, strlen(s));
+	ddbc_strbuf_add(sb, s, strlen(s));
 }
 
-void strbuf_addch(strbuf *sb, char c)
+void ddbc_strbuf_addch(strbuf *sb, char c)
 {
 	reserve(sb, 1);
 	sb->buf[sb->len++] = c;
 	sb->buf[sb->len] = '\0';
 }
 
-/* ---- the formats strbuf_vaddf writes itself ------------------------------------------ */
+/* ---- the formats ddbc_strbuf_vaddf writes itself ------------------------------------------ */
 
 /* Most formats of the emitters are strings and integers (the header's
  * 600,000 pieces): vsnprintf spends some 500 instructions a call setting
@@ -77,7 +77,7 @@ static void add_unsigned(strbuf *sb, unsigned long long v, bool minus)
 	while (v /= 10);
 	if (minus)
 		digits[--n] = '-';
-	strbuf_add(sb, digits + n, sizeof digits - n);
+	ddbc_strbuf_add(sb, digits + n, sizeof digits - n);
 }
 
 static void add_signed(strbuf *sb, long long v)
@@ -96,15 +96,15 @@ static const char *add_conversion(strbuf *sb, const char *p, va_list *ap)
 		if (!s)
 			s = prec < 0 || prec >= 6 ? "(null)" : "";
 		/* A negative precision is taken as none. */
-		strbuf_add(sb, s, prec < 0 ? strlen(s) : strnlen(s, (size_t)prec));
+		ddbc_strbuf_add(sb, s, prec < 0 ? strlen(s) : strnlen(s, (size_t)prec));
 		return p + 3;
 	}
 	switch (*p) {
-	case '%': strbuf_addch(sb, '%'); return p + 1;
-	case 'c': strbuf_addch(sb, (char)va_arg(*ap, int)); return p + 1;
+	case '%': ddbc_strbuf_addch(sb, '%'); return p + 1;
+	case 'c': ddbc_strbuf_addch(sb, (char)va_arg(*ap, int)); return p + 1;
 	case 's': {
 		const char *s = va_arg(*ap, const char *);
-		strbuf_addstr(sb, s ? s : "(null)");
+		ddbc_strbuf_addstr(sb, s ? s : "(null)");
 		return p + 1;
 	}
 	case 'd': add_signed(sb, va_arg(*ap, int)); return p + 1;
@@ -137,7 +137,7 @@ static void add_plain(strbuf *sb, const char *fmt, va_list *ap)
 		const char *pct = strchr(fmt, '%');
 		size_t n = pct ? (size_t)(pct - fmt) : strlen(fmt);
 		if (n)
-			strbuf_add(sb, fmt, n);
+			ddbc_strbuf_add(sb, fmt, n);
 		if (!pct)
 			return;
 		fmt = add_conversion(sb, pct + 1, ap);
@@ -147,7 +147,7 @@ static void add_plain(strbuf *sb, const char *fmt, va_list *ap)
 /* Formats into the room the buffer has, and only when the text does not
  * fit grows it and formats again: a buffer reused for many short pieces
  * formats each once, not once to measure and once to write. */
-void strbuf_vaddf(strbuf *sb, const char *fmt, va_list ap)
+void ddbc_strbuf_vaddf(strbuf *sb, const char *fmt, va_list ap)
 {
 	if (plain_format(fmt)) {
 		va_list cp;
@@ -174,37 +174,37 @@ void strbuf_vaddf(strbuf *sb, const char *fmt, va_list ap)
 	sb->len += (size_t)n;
 }
 
-void strbuf_addf(strbuf *sb, const char *fmt, ...)
+void ddbc_strbuf_addf(strbuf *sb, const char *fmt, ...)
 {
 	va_list ap;
 	va_start(ap, fmt);
-	strbuf_vaddf(sb, fmt, ap);
+	ddbc_strbuf_vaddf(sb, fmt, ap);
 	va_end(ap);
 }
 
-void strbuf_reset(strbuf *sb)
+void ddbc_strbuf_reset(strbuf *sb)
 {
 	sb->len = 0;
 	if (sb->buf)
 		sb->buf[0] = '\0';
 }
 
-char *strbuf_detach(strbuf *sb)
+char *ddbc_strbuf_detach(strbuf *sb)
 {
-	char *p = sb->buf ? sb->buf : xstrdup("");
+	char *p = sb->buf ? sb->buf : ddbc_xstrdup("");
 	sb->buf = NULL;
 	sb->len = sb->cap = 0;
 	return p;
 }
 
-void strbuf_release(strbuf *sb)
+void ddbc_strbuf_release(strbuf *sb)
 {
 	free(sb->buf);
 	sb->buf = NULL;
 	sb->len = sb->cap = 0;
 }
 
-const char *strbuf_str(const strbuf *sb)
+const char *ddbc_strbuf_str(const strbuf *sb)
 {
 	return sb->buf ? sb->buf : "";
 }

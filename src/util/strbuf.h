@@ -1,7 +1,7 @@
 /* strbuf.h - growable byte buffer (after git's strbuf)
  *
  * buf is always NUL-terminated; a zero-initialised strbuf is empty and valid.
- * The caller owns buf and releases it with strbuf_release.
+ * The caller owns buf and releases it with ddbc_strbuf_release.
  */
 #ifndef DDBC_STRBUF_H
 #define DDBC_STRBUF_H
@@ -16,16 +16,16 @@ typedef struct strbuf {
 
 #define STRBUF_INIT { NULL, 0, 0 }
 
-void strbuf_add(strbuf *sb, const void *data, size_t len);
-void strbuf_addstr(strbuf *sb, const char *s);
-void strbuf_addch(strbuf *sb, char c);
-void strbuf_addf(strbuf *sb, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-void strbuf_vaddf(strbuf *sb, const char *fmt, va_list ap);
-void strbuf_reset(strbuf *sb);
+void ddbc_strbuf_add(strbuf *sb, const void *data, size_t len);
+void ddbc_strbuf_addstr(strbuf *sb, const char *s);
+void ddbc_strbuf_addch(strbuf *sb, char c);
+void ddbc_strbuf_addf(strbuf *sb, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void ddbc_strbuf_vaddf(strbuf *sb, const char *fmt, va_list ap);
+void ddbc_strbuf_reset(strbuf *sb);
 /* Hands buf to the caller (never NULL) and leaves sb empty. */
-char *strbuf_detach(strbuf *sb);
-void strbuf_release(strbuf *sb);
+char *ddbc_strbuf_detach(strbuf *sb);
+void ddbc_strbuf_release(strbuf *sb);
 /* The contents as a C string; "" for an empty, never-used buffer. */
-const char *strbuf_str(const strbuf *sb);
+const char *ddbc_strbuf_str(const strbuf *sb);
 
 #endif

@@ -27,7 +27,7 @@ static size_t slots_for(size_t n, bool half_full)
 	size_t cap = MIN_SLOTS;
 	while (half_full ? n > cap / 2 : n > cap / 4 * 3) {
 		if (cap > SIZE_MAX / 2)
-			xalloc_die();
+			ddbc_xalloc_die();
 		cap *= 2;
 	}
 	return cap;
@@ -63,7 +63,7 @@ const char *ddbc_strset_get(const ddbc_strset *set, const char *s, size_t len)
 static void grow_strset(ddbc_strset *set)
 {
 	size_t cap = slots_for(set->n + 1, true);
-	ddbc_strset bigger = { xcalloc(cap, sizeof(ddbc_strset_entry)), cap, set->n };
+	ddbc_strset bigger = { ddbc_xcalloc(cap, sizeof(ddbc_strset_entry)), cap, set->n };
 	for (size_t i = 0; i < set->cap; i++) {
 		const ddbc_strset_entry *e = &set->slots[i];
 		if (e->s)
@@ -103,7 +103,7 @@ static size_t find_hash(const ddbc_hashset *set, uint64_t h)
 
 static void rehash(ddbc_hashset *set, size_t cap)
 {
-	ddbc_hashset bigger = { xcalloc(cap, sizeof(uint64_t)), cap, set->n, set->has_zero };
+	ddbc_hashset bigger = { ddbc_xcalloc(cap, sizeof(uint64_t)), cap, set->n, set->has_zero };
 	for (size_t i = 0; i < set->cap; i++)
 		if (set->slots[i])
 			bigger.slots[find_hash(&bigger, set->slots[i])] = set->slots[i];

@@ -11,60 +11,60 @@
 #include <malloc.h>
 #endif
 
-void xalloc_die(void)
+void ddbc_xalloc_die(void)
 {
 	ddbc_error("out of memory");
 	exit(2);
 }
 
-void *xmalloc(size_t size)
+void *ddbc_xmalloc(size_t size)
 {
 	void *p = malloc(size ? size : 1);
 	if (!p)
-		xalloc_die();
+		ddbc_xalloc_die();
 	return p;
 }
 
-void *xcalloc(size_t n, size_t size)
+void *ddbc_xcalloc(size_t n, size_t size)
 {
 	void *p = calloc(n ? n : 1, size ? size : 1);
 	if (!p)
-		xalloc_die();
+		ddbc_xalloc_die();
 	return p;
 }
 
-void *xrealloc(void *p, size_t size)
+void *ddbc_xrealloc(void *p, size_t size)
 {
 	p = realloc(p, size ? size : 1);
 	if (!p)
-		xalloc_die();
+		ddbc_xalloc_die();
 	return p;
 }
 
-void xgrow(void **p, size_t *cap, size_t need, size_t size)
+void ddbc_xgrow(void **p, size_t *cap, size_t need, size_t size)
 {
 	if (need <= *cap)
 		return;
 	size_t n = *cap ? *cap : 8;
 	while (n < need) {
 		if (n > SIZE_MAX / 2)
-			xalloc_die();
+			ddbc_xalloc_die();
 		n *= 2;
 	}
 	if (n > SIZE_MAX / size)
-		xalloc_die();
-	*p = xrealloc(*p, n * size);
+		ddbc_xalloc_die();
+	*p = ddbc_xrealloc(*p, n * size);
 	*cap = n;
 }
 
-char *xstrdup(const char *s)
+char *ddbc_xstrdup(const char *s)
 {
-	return xstrndup(s, strlen(s));
+	return ddbc_xstrndup(s, strlen(s));
 }
 
-char *xstrndup(const char *s, size_t n)
+char *ddbc_xstrndup(const char *s, size_t n)
 {
-	char *p = xmalloc(n + 1);
+	char *p = ddbc_xmalloc(n + 1);
 	memcpy(p, s, n);
 	p[n] = '\0';
 	return p;
@@ -72,17 +72,17 @@ char *xstrndup(const char *s, size_t n)
 
 static bool keep_free;
 
-void xalloc_keep_free(bool keep)
+void ddbc_xalloc_keep_free(bool keep)
 {
 	keep_free = keep;
 }
 
-bool xalloc_keeps_free(void)
+bool ddbc_xalloc_keeps_free(void)
 {
 	return keep_free;
 }
 
-void xalloc_release_free(void)
+void ddbc_xalloc_release_free(void)
 {
 	if (keep_free)
 		return;

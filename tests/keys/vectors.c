@@ -72,15 +72,15 @@ typedef struct value {
 static void add_hex(strbuf *sb, const char *s, size_t len)
 {
 	for (size_t i = 0; i < len; i++)
-		strbuf_addf(sb, "%02x", (unsigned char)s[i]);
+		ddbc_strbuf_addf(sb, "%02x", (unsigned char)s[i]);
 }
 
 static void c_lit(strbuf *sb, const char *s, size_t len)
 {
-	strbuf_addch(sb, '"');
+	ddbc_strbuf_addch(sb, '"');
 	for (size_t i = 0; i < len; i++)
-		strbuf_addf(sb, "\\%03o", (unsigned char)s[i]);
-	strbuf_addch(sb, '"');
+		ddbc_strbuf_addf(sb, "\\%03o", (unsigned char)s[i]);
+	ddbc_strbuf_addch(sb, '"');
 }
 
 static bool contains(const char *s, size_t len, const char *needle, size_t n)
@@ -108,15 +108,15 @@ static bool plain_whole(const char *v)
 static void number_part(strbuf *out, const char *v)
 {
 	if (!plain_whole(v)) {
-		strbuf_addstr(out, v + (*v == '+'));
+		ddbc_strbuf_addstr(out, v + (*v == '+'));
 		return;
 	}
 	if (*v == '-')
-		strbuf_addch(out, '-');
+		ddbc_strbuf_addch(out, '-');
 	const char *d = v + (*v == '+' || *v == '-');
 	while (d[0] == '0' && d[1])
 		d++;
-	strbuf_addstr(out, d);
+	ddbc_strbuf_addstr(out, d);
 }
 
 /* Appends Number v as a :0WIDTH field (width) or a free one (0) holds
@@ -132,15 +132,15 @@ static bool number_field(strbuf *key, const char *v, unsigned width)
 	if (width) {
 		ok = !ddbc_padding_problem(v, len, width);
 		for (size_t i = part.len; ok && i < width; i++)
-			strbuf_addch(key, '0');
+			ddbc_strbuf_addch(key, '0');
 	} else if (plain_whole(v)) {
 		/* "007" and "-0" would be a second key of 7 and of 0. */
 		const char *d = v + (*v == '+' || *v == '-');
 		ok = !(d[0] == '0' && d[1]) && !(*v == '-' && !strcmp(part.buf, "-0"));
 	}
 	if (ok)
-		strbuf_addstr(key, part.buf);
-	strbuf_release(&part);
+		ddbc_strbuf_addstr(key, part.buf);
+	ddbc_strbuf_release(&part);
 	return ok;
 }
 
@@ -151,11 +151,11 @@ static bool number_field(strbuf *key, const char *v, unsigned width)
 static built_as build(const gen *G, const ddbc_hkey *k, value *vals, strbuf *key)
 {
 	const char *delim = G->g->key_delimiter ? G->g->key_delimiter : "";
-	strbuf_reset(key);
+	ddbc_strbuf_reset(key);
 	for (size_t i = 0; i < k->npieces; i++) {
 		const ddbc_hpiece *pc = &k->pieces[i];
 		if (pc->text) {
-			strbuf_add(key, pc->text, pc->len);
+			ddbc_strbuf_add(key, pc->text, pc->len);
 			continue;
 		}
 		const char *v = vals[pc->param].text;
@@ -170,14 +170,14 @@ static built_as build(const gen *G, const ddbc_hkey *k, value *vals, strbuf *key
 		const ddbc_hpiece *next = i + 1 < k->npieces ? &k->pieces[i + 1] : NULL;
 		if (next && next->text) {
 			strbuf both = STRBUF_INIT;
-			strbuf_addstr(&both, v);
-			strbuf_add(&both, next->text, next->len);
+			ddbc_strbuf_addstr(&both, v);
+			ddbc_strbuf_add(&both, next->text, next->len);
 			bool early = contains(both.buf, len + next->len - 1, next->text, next->len);
-			strbuf_release(&both);
+			ddbc_strbuf_release(&both);
 			if (early)
 				return REFUSED;
 		}
-		strbuf_addstr(key, v);
+		ddbc_strbuf_addstr(key, v);
 	}
 	/* DynamoDB's most bytes of a partition or sort key value. */
 	if (k->max_bytes && key->len > k->max_bytes)
@@ -191,10 +191,10 @@ static void parts_line(strbuf *sb, const ddbc_hkey *k, value *vals)
 {
 	for (size_t i = 0; i < k->nparams; i++) {
 		if (k->params[i].number) {
-			strbuf_addstr(sb, " n:");
+			ddbc_strbuf_addstr(sb, " n:");
 			number_part(sb, vals[i].text);
 		} else {
-			strbuf_addstr(sb, " t:");
+			ddbc_strbuf_addstr(sb, " t:");
 			add_hex(sb, vals[i].text, strlen(vals[i].text));
 		}
 	}
@@ -203,7 +203,7 @@ static void parts_line(strbuf *sb, const ddbc_hkey *k, value *vals)
 static void c_call_args(strbuf *sb, const ddbc_hkey *k, value *vals)
 {
 	for (size_t i = 0; i < k->nparams; i++) {
-		strbuf_addstr(sb, ", ");
+		ddbc_strbuf_addstr(sb, ", ");
 		c_lit(sb, vals[i].text, strlen(vals[i].text));
 	}
 }
@@ -220,7 +220,7 @@ static void c_format_args(strbuf *sb, const ddbc_hkey *k, value *vals)
 		if (pc->text)
 			continue;
 		const char *v = vals[pc->param].text;
-		strbuf_addstr(sb, ", ");
+		ddbc_strbuf_addstr(sb, ", ");
 		if (!k->params[pc->param].number) {
 			c_lit(sb, v, strlen(v));
 			continue;
@@ -228,16 +228,16 @@ static void c_format_args(strbuf *sb, const ddbc_hkey *k, value *vals)
 		strbuf part = STRBUF_INIT;
 		number_part(&part, v);
 		if (pc->width && pc->width <= 18) {
-			strbuf_addf(sb, "%sLL", part.buf);
+			ddbc_strbuf_addf(sb, "%sLL", part.buf);
 		} else {
 			strbuf padded = STRBUF_INIT;
 			for (size_t w = part.len; w < pc->width; w++)
-				strbuf_addch(&padded, '0');
-			strbuf_add(&padded, part.buf, part.len);
+				ddbc_strbuf_addch(&padded, '0');
+			ddbc_strbuf_add(&padded, part.buf, part.len);
 			c_lit(sb, padded.buf, padded.len);
-			strbuf_release(&padded);
+			ddbc_strbuf_release(&padded);
 		}
-		strbuf_release(&part);
+		ddbc_strbuf_release(&part);
 	}
 }
 
@@ -247,14 +247,14 @@ static void c_format_args(strbuf *sb, const ddbc_hkey *k, value *vals)
 static void c_twins(strbuf *c, const char *what, const char *macro, const char *fmt,
 		    const ddbc_hkey *k, value *vals, bool built)
 {
-	strbuf_addf(c, "\tm = %s(buf2, sizeof buf2", macro);
+	ddbc_strbuf_addf(c, "\tm = %s(buf2, sizeof buf2", macro);
 	c_call_args(c, k, vals);
-	strbuf_addf(c, ");\n\tsame(\"%s, macro\", buf, n, buf2, m);\n", what);
+	ddbc_strbuf_addf(c, ");\n\tsame(\"%s, macro\", buf, n, buf2, m);\n", what);
 	if (!built)
 		return;
-	strbuf_addf(c, "\tm = snprintf(buf2, sizeof buf2, %s", fmt);
+	ddbc_strbuf_addf(c, "\tm = snprintf(buf2, sizeof buf2, %s", fmt);
 	c_format_args(c, k, vals);
-	strbuf_addf(c, ");\n\tsame(\"%s, format\", buf, n, buf2, m);\n", what);
+	ddbc_strbuf_addf(c, ");\n\tsame(\"%s, format\", buf, n, buf2, m);\n", what);
 }
 
 static void add_build(gen *G, const ddbc_hattr *ha, json_t *builds, value *vals)
@@ -270,27 +270,27 @@ static void add_build(gen *G, const ddbc_hattr *ha, json_t *builds, value *vals)
 	json_array_append_new(builds, b);
 	strbuf key = STRBUF_INIT;
 	bool ok = build(G, k, vals, &key) == BUILT;
-	strbuf_addf(&G->expected, "B %d ", id);
+	ddbc_strbuf_addf(&G->expected, "B %d ", id);
 	if (ok)
 		add_hex(&G->expected, key.buf ? key.buf : "", key.len);
 	else
-		strbuf_addstr(&G->expected, "refused");
-	strbuf_addch(&G->expected, '\n');
-	strbuf_addf(&G->c, "\tn = %s(buf, sizeof buf", ha->func);
+		ddbc_strbuf_addstr(&G->expected, "refused");
+	ddbc_strbuf_addch(&G->expected, '\n');
+	ddbc_strbuf_addf(&G->c, "\tn = %s(buf, sizeof buf", ha->func);
 	c_call_args(&G->c, k, vals);
-	strbuf_addf(&G->c, ");\n\tbuilt(%d, buf, n);\n", id);
+	ddbc_strbuf_addf(&G->c, ");\n\tbuilt(%d, buf, n);\n", id);
 	strbuf what = STRBUF_INIT;
-	strbuf_addf(&what, "%s, vector %d", ha->func, id);
+	ddbc_strbuf_addf(&what, "%s, vector %d", ha->func, id);
 	c_twins(&G->c, what.buf, ha->builder, ha->fmt_macro, k, vals, ok);
-	strbuf_release(&what);
-	strbuf_release(&key);
+	ddbc_strbuf_release(&what);
+	ddbc_strbuf_release(&key);
 }
 
 static void c_parts(strbuf *sb, const ddbc_hattr *ha)
 {
 	const ddbc_hkey *k = ha->key;
 	for (size_t i = 0; i < k->nparams; i++) {
-		strbuf_addf(sb, "\t\t%s(p.%s.ptr, p.%s.len);\n", k->params[i].number ? "num" : "span",
+		ddbc_strbuf_addf(sb, "\t\t%s(p.%s.ptr, p.%s.len);\n", k->params[i].number ? "num" : "span",
 			    k->params[i].name, k->params[i].name);
 	}
 }
@@ -305,20 +305,20 @@ static void add_parse(gen *G, const ddbc_hattr *ha, json_t *parses, const char *
 	json_object_set_new(p, "key", json_stringn(key, len));
 	json_array_append_new(parses, p);
 	strbuf line = STRBUF_INIT;
-	strbuf_addf(&line, "P %d", id);
+	ddbc_strbuf_addf(&line, "P %d", id);
 	if (vals)
 		parts_line(&line, ha->key, vals);
 	else
-		strbuf_addstr(&line, " refused");
-	strbuf_addch(&line, '\n');
-	strbuf_addstr(&G->expected, line.buf);
-	strbuf_release(&line);
-	strbuf_addf(&G->c, "\t{\n\t\tstruct %s p;\n\t\tprintf(\"P %d\");\n\t\tif (%s(", ha->parts_struct,
+		ddbc_strbuf_addstr(&line, " refused");
+	ddbc_strbuf_addch(&line, '\n');
+	ddbc_strbuf_addstr(&G->expected, line.buf);
+	ddbc_strbuf_release(&line);
+	ddbc_strbuf_addf(&G->c, "\t{\n\t\tstruct %s p;\n\t\tprintf(\"P %d\");\n\t\tif (%s(", ha->parts_struct,
 		    id, ha->parse_func);
 	c_lit(&G->c, key, len);
-	strbuf_addstr(&G->c, ", &p) != 0) {\n\t\t\tputs(\" refused\");\n\t\t} else {\n");
+	ddbc_strbuf_addstr(&G->c, ", &p) != 0) {\n\t\t\tputs(\" refused\");\n\t\t} else {\n");
 	c_parts(&G->c, ha);
-	strbuf_addstr(&G->c, "\t\t\tputchar('\\n');\n\t\t}\n\t}\n");
+	ddbc_strbuf_addstr(&G->c, "\t\t\tputchar('\\n');\n\t\t}\n\t}\n");
 }
 
 /* ---- vectors of one key ------------------------------------------------------------- */
@@ -327,7 +327,7 @@ static char *scalar_text(const ddbc_pval *v)
 {
 	strbuf sb = STRBUF_INIT;
 	ddbc_pval_scalar_text(v, &sb);
-	return strbuf_detach(&sb);
+	return ddbc_strbuf_detach(&sb);
 }
 
 /* The values of item for k's parameters; false when it lacks one. */
@@ -365,7 +365,7 @@ static void vector(gen *G, const ddbc_hattr *ha, json_t *builds, json_t *parses,
 	strbuf key = STRBUF_INIT;
 	if (ha->parse_func && build(G, ha->key, vals, &key) == BUILT)
 		add_parse(G, ha, parses, key.buf ? key.buf : "", key.len, vals);
-	strbuf_release(&key);
+	ddbc_strbuf_release(&key);
 }
 
 /* The values of base with parameter i set to text. */
@@ -419,7 +419,7 @@ static size_t built_len(gen *G, const ddbc_hkey *k, const value *base, size_t i,
 	vals[i].text = strdup(text);
 	strbuf key = STRBUF_INIT;
 	size_t n = build(G, k, vals, &key) == BUILT ? key.len : 0;
-	strbuf_release(&key);
+	ddbc_strbuf_release(&key);
 	free_values(vals, k->nparams);
 	free(vals);
 	return n;
@@ -453,17 +453,17 @@ static void limit_values(gen *G, const ddbc_hattr *ha, json_t *builds, json_t *p
 		strbuf t = STRBUF_INIT;
 		size_t room = k->max_bytes - len + extra;
 		if (number) {
-			strbuf_addstr(&t, "1e-");
+			ddbc_strbuf_addstr(&t, "1e-");
 			for (size_t z = 0; z < room; z++)
-				strbuf_addch(&t, '0');
-			strbuf_addch(&t, '5');
+				ddbc_strbuf_addch(&t, '0');
+			ddbc_strbuf_addch(&t, '5');
 		} else {
 			for (size_t z = 0; z < room; z++)
-				strbuf_addch(&t, fill);
-			strbuf_addstr(&t, stub);
+				ddbc_strbuf_addch(&t, fill);
+			ddbc_strbuf_addstr(&t, stub);
 		}
 		vary(G, ha, builds, parses, base, i, t.buf);
-		strbuf_release(&t);
+		ddbc_strbuf_release(&t);
 	}
 }
 
@@ -481,46 +481,46 @@ static void edge_values(gen *G, const ddbc_hattr *ha, json_t *builds, json_t *pa
 				vary(G, ha, builds, parses, base, i, number_edges[f]);
 			/* An exponent of more digits than a language reads at once. */
 			strbuf x = STRBUF_INIT;
-			strbuf_addstr(&x, "1e-");
+			ddbc_strbuf_addstr(&x, "1e-");
 			for (int z = 0; z < 5000; z++)
-				strbuf_addch(&x, '0');
-			strbuf_addch(&x, '5');
+				ddbc_strbuf_addch(&x, '0');
+			ddbc_strbuf_addch(&x, '5');
 			vary(G, ha, builds, parses, base, i, x.buf);
-			strbuf_release(&x);
+			ddbc_strbuf_release(&x);
 			unsigned w = pc ? pc->width : 0;
 			if (w) {
 				strbuf t = STRBUF_INIT;
 				for (unsigned d = 0; d < w; d++)  /* at its width: all nines */
-					strbuf_addch(&t, '9');
+					ddbc_strbuf_addch(&t, '9');
 				vary(G, ha, builds, parses, base, i, t.buf);
-				strbuf_reset(&t);
-				strbuf_addstr(&t, "+000");  /* a sign and zeros before it */
+				ddbc_strbuf_reset(&t);
+				ddbc_strbuf_addstr(&t, "+000");  /* a sign and zeros before it */
 				for (unsigned d = 0; d < w; d++)
-					strbuf_addch(&t, '9');
+					ddbc_strbuf_addch(&t, '9');
 				vary(G, ha, builds, parses, base, i, t.buf);
-				strbuf_reset(&t);
-				strbuf_addch(&t, '1');  /* above it */
+				ddbc_strbuf_reset(&t);
+				ddbc_strbuf_addch(&t, '1');  /* above it */
 				for (unsigned d = 0; d < w; d++)
-					strbuf_addch(&t, '0');
+					ddbc_strbuf_addch(&t, '0');
 				vary(G, ha, builds, parses, base, i, t.buf);
-				strbuf_release(&t);
+				ddbc_strbuf_release(&t);
 			}
 			continue;
 		}
 		vary(G, ha, builds, parses, base, i, "");
 		vary(G, ha, builds, parses, base, i, "\xc3\xa9\xe6\x97\xa5\xe6\x9c\xac\xf0\x9f\x8e\x89");
 		strbuf t = STRBUF_INIT;
-		strbuf_addf(&t, "a%sb", delim);
+		ddbc_strbuf_addf(&t, "a%sb", delim);
 		vary(G, ha, builds, parses, base, i, t.buf);
 		const ddbc_hpiece *next = pc && at + 1 < k->npieces ? &k->pieces[at + 1] : NULL;
 		if (next && next->text) {
-			strbuf_reset(&t);
-			strbuf_addch(&t, 'x');
-			strbuf_add(&t, next->text, next->len);
-			strbuf_addch(&t, 'y');
+			ddbc_strbuf_reset(&t);
+			ddbc_strbuf_addch(&t, 'x');
+			ddbc_strbuf_add(&t, next->text, next->len);
+			ddbc_strbuf_addch(&t, 'y');
 			vary(G, ha, builds, parses, base, i, t.buf);
 		}
-		strbuf_release(&t);
+		ddbc_strbuf_release(&t);
 	}
 }
 
@@ -533,16 +533,16 @@ static void number_mutation(gen *G, const ddbc_hattr *ha, json_t *parses, const 
 	for (size_t i = 0; i < k->npieces; i++) {
 		const ddbc_hpiece *pc = &k->pieces[i];
 		if (pc->text)
-			strbuf_add(&key, pc->text, pc->len);
+			ddbc_strbuf_add(&key, pc->text, pc->len);
 		else if (i == at)
-			strbuf_addstr(&key, text);
+			ddbc_strbuf_addstr(&key, text);
 		else if (k->params[pc->param].number)
 			number_field(&key, base[pc->param].text, pc->width);
 		else
-			strbuf_addstr(&key, base[pc->param].text);
+			ddbc_strbuf_addstr(&key, base[pc->param].text);
 	}
 	add_parse(G, ha, parses, key.buf, key.len, NULL);
-	strbuf_release(&key);
+	ddbc_strbuf_release(&key);
 }
 
 static void invalid_keys(gen *G, const ddbc_hattr *ha, json_t *parses, const value *base)
@@ -550,7 +550,7 @@ static void invalid_keys(gen *G, const ddbc_hattr *ha, json_t *parses, const val
 	const ddbc_hkey *k = ha->key;
 	strbuf key = STRBUF_INIT;
 	if (build(G, k, (value *)base, &key) != BUILT) {
-		strbuf_release(&key);
+		ddbc_strbuf_release(&key);
 		return;
 	}
 	const ddbc_hpiece *first = &k->pieces[0], *last = &k->pieces[k->npieces - 1];
@@ -560,17 +560,17 @@ static void invalid_keys(gen *G, const ddbc_hattr *ha, json_t *parses, const val
 		while (skip < key.len && ((unsigned char)key.buf[skip] & 0xC0) == 0x80)
 			skip++;
 		strbuf m = STRBUF_INIT;
-		strbuf_addch(&m, key.buf[0] == 'X' ? 'Y' : 'X');
-		strbuf_add(&m, key.buf + skip, key.len - skip);
+		ddbc_strbuf_addch(&m, key.buf[0] == 'X' ? 'Y' : 'X');
+		ddbc_strbuf_add(&m, key.buf + skip, key.len - skip);
 		add_parse(G, ha, parses, m.buf, m.len, NULL);
-		strbuf_release(&m);
+		ddbc_strbuf_release(&m);
 	}
 	if (last->text || k->params[last->param].number) {
 		strbuf m = STRBUF_INIT;
-		strbuf_add(&m, key.buf, key.len);
-		strbuf_addch(&m, 'x');
+		ddbc_strbuf_add(&m, key.buf, key.len);
+		ddbc_strbuf_addch(&m, 'x');
 		add_parse(G, ha, parses, m.buf, m.len, NULL);
-		strbuf_release(&m);
+		ddbc_strbuf_release(&m);
 	}
 	for (size_t i = 0; i < k->npieces; i++) {
 		const ddbc_hpiece *pc = &k->pieces[i];
@@ -581,33 +581,33 @@ static void invalid_keys(gen *G, const ddbc_hattr *ha, json_t *parses, const val
 		for (size_t b = 0; b < sizeof(bad) / sizeof(bad[0]); b++)
 			number_mutation(G, ha, parses, base, i, bad[b]);
 		strbuf z = STRBUF_INIT;
-		strbuf_addch(&z, '0');
+		ddbc_strbuf_addch(&z, '0');
 		for (unsigned d = 0; d < (pc->width ? pc->width : 1); d++)
-			strbuf_addch(&z, '1');
+			ddbc_strbuf_addch(&z, '1');
 		number_mutation(G, ha, parses, base, i, z.buf);
 		if (pc->width > 1) {
 			/* One digit short of the width, and a single digit. */
-			strbuf_reset(&z);
+			ddbc_strbuf_reset(&z);
 			for (unsigned d = 0; d + 1 < pc->width; d++)
-				strbuf_addch(&z, '1');
+				ddbc_strbuf_addch(&z, '1');
 			number_mutation(G, ha, parses, base, i, z.buf);
 			number_mutation(G, ha, parses, base, i, "1");
 		}
-		strbuf_release(&z);
+		ddbc_strbuf_release(&z);
 	}
 	/* The last value, a text, holds the delimiter: read back whole. */
 	if (!last->text && !k->params[last->param].number && G->g->key_delimiter) {
 		strbuf m = STRBUF_INIT;
-		strbuf_add(&m, key.buf, key.len);
-		strbuf_addstr(&m, G->g->key_delimiter);
-		strbuf_addstr(&m, "z");
+		ddbc_strbuf_add(&m, key.buf, key.len);
+		ddbc_strbuf_addstr(&m, G->g->key_delimiter);
+		ddbc_strbuf_addstr(&m, "z");
 		value *vals = calloc(k->nparams + 1, sizeof(value));
 		copy_values(vals, base, k->nparams);
 		size_t p = last->param;
 		strbuf v = STRBUF_INIT;
-		strbuf_addf(&v, "%s%sz", vals[p].text, G->g->key_delimiter);
+		ddbc_strbuf_addf(&v, "%s%sz", vals[p].text, G->g->key_delimiter);
 		free(vals[p].text);
-		vals[p].text = strbuf_detach(&v);
+		vals[p].text = ddbc_strbuf_detach(&v);
 		/* Only when the parameter is used once: it must read the same. */
 		size_t uses = 0;
 		for (size_t i = 0; i < k->npieces; i++)
@@ -616,9 +616,9 @@ static void invalid_keys(gen *G, const ddbc_hattr *ha, json_t *parses, const val
 			add_parse(G, ha, parses, m.buf, m.len, vals);
 		free_values(vals, k->nparams);
 		free(vals);
-		strbuf_release(&m);
+		ddbc_strbuf_release(&m);
 	}
-	strbuf_release(&key);
+	ddbc_strbuf_release(&key);
 }
 
 /* A Go name as emit_keys_go.c exports it (emit_keys_goname.c). */
@@ -630,33 +630,33 @@ static void go_name(strbuf *sb, const char *name)
 static void go_entry(gen *G, const ddbc_hattr *ha)
 {
 	const ddbc_hkey *k = ha->key;
-	strbuf_addf(&G->go_b, "\t\"%s\": func(a []string) (string, error) { return k.", ha->func);
+	ddbc_strbuf_addf(&G->go_b, "\t\"%s\": func(a []string) (string, error) { return k.", ha->func);
 	go_name(&G->go_b, ha->func);
-	strbuf_addch(&G->go_b, '(');
+	ddbc_strbuf_addch(&G->go_b, '(');
 	for (size_t i = 0; i < k->nparams; i++) {
-		strbuf_addstr(&G->go_b, i ? ", " : "");
+		ddbc_strbuf_addstr(&G->go_b, i ? ", " : "");
 		if (k->params[i].enum_type) {  /* any text, as the other languages take it */
-			strbuf_addstr(&G->go_b, "k.");
+			ddbc_strbuf_addstr(&G->go_b, "k.");
 			go_name(&G->go_b, k->params[i].enum_type);
-			strbuf_addf(&G->go_b, "(a[%zu])", i);
+			ddbc_strbuf_addf(&G->go_b, "(a[%zu])", i);
 		}
 		else
-			strbuf_addf(&G->go_b, k->params[i].number ? "num(a[%zu])" : "a[%zu]", i);
+			ddbc_strbuf_addf(&G->go_b, k->params[i].number ? "num(a[%zu])" : "a[%zu]", i);
 	}
-	strbuf_addstr(&G->go_b, ") },\n");
+	ddbc_strbuf_addstr(&G->go_b, ") },\n");
 	if (!ha->parse_func)
 		return;
-	strbuf_addf(&G->go_p, "\t\"%s\": func(s string) ([]string, bool) {\n\t\tp, ok := k.",
+	ddbc_strbuf_addf(&G->go_p, "\t\"%s\": func(s string) ([]string, bool) {\n\t\tp, ok := k.",
 		    ha->parse_func);
 	go_name(&G->go_p, ha->parse_func);
-	strbuf_addstr(&G->go_p, "(s)\n\t\treturn []string{");
+	ddbc_strbuf_addstr(&G->go_p, "(s)\n\t\treturn []string{");
 	for (size_t i = 0; i < k->nparams; i++) {
-		strbuf_addstr(&G->go_p, i ? ", " : "");
-		strbuf_addstr(&G->go_p, k->params[i].number ? "n(p." : "t(p.");
+		ddbc_strbuf_addstr(&G->go_p, i ? ", " : "");
+		ddbc_strbuf_addstr(&G->go_p, k->params[i].number ? "n(p." : "t(p.");
 		go_name(&G->go_p, k->params[i].name);
-		strbuf_addch(&G->go_p, ')');
+		ddbc_strbuf_addch(&G->go_p, ')');
 	}
-	strbuf_addstr(&G->go_p, "}, ok\n\t},\n");
+	ddbc_strbuf_addstr(&G->go_p, "}, ok\n\t},\n");
 }
 
 static void key_vectors(gen *G, const ddbc_hentity *he, const ddbc_hattr *ha)
@@ -686,7 +686,7 @@ static void key_vectors(gen *G, const ddbc_hentity *he, const ddbc_hattr *ha)
 					e->name.s, ha->attr->name.s, ddbc_pval_text(held), key.buf);
 				exit(1);
 			}
-			strbuf_release(&key);
+			ddbc_strbuf_release(&key);
 			vector(G, ha, builds, parses, vals);
 			if (!have_base) {
 				copy_values(base, vals, k->nparams);
@@ -763,14 +763,14 @@ static void value_checks(gen *G, const ddbc_hpattern *hp)
 		if (have) {
 			strbuf key = STRBUF_INIT;
 			bool ok = build(G, k, vals, &key) == BUILT;
-			strbuf_addf(&G->c, "\tn = %s(buf, sizeof buf", hv->func);
+			ddbc_strbuf_addf(&G->c, "\tn = %s(buf, sizeof buf", hv->func);
 			c_call_args(&G->c, k, vals);
-			strbuf_addf(&G->c, ");\n\tsame(\"%s, the pattern's parameters\", buf, n, ",
+			ddbc_strbuf_addf(&G->c, ");\n\tsame(\"%s, the pattern's parameters\", buf, n, ",
 				    hv->func);
 			c_lit(&G->c, key.buf ? key.buf : "", ok ? key.len : 0);
-			strbuf_addf(&G->c, ", %d);\n", ok ? (int)key.len : -1);
+			ddbc_strbuf_addf(&G->c, ", %d);\n", ok ? (int)key.len : -1);
 			c_twins(&G->c, hv->func, hv->macro, hv->value_macro, k, vals, ok);
-			strbuf_release(&key);
+			ddbc_strbuf_release(&key);
 		}
 		free_values(vals, k->nparams);
 		free(vals);
@@ -802,13 +802,13 @@ static void go_args(strbuf *sb, const json_t *args, bool put)
 	for (size_t a = 0; a < json_array_size(args); a++) {
 		json_t *arg = json_array_get(args, a);
 		const char *et = json_string_value(json_object_get(arg, "enum"));
-		strbuf_addstr(sb, a || put ? ", " : "");
+		ddbc_strbuf_addstr(sb, a || put ? ", " : "");
 		if (et) {
-			strbuf_addstr(sb, "k.");
+			ddbc_strbuf_addstr(sb, "k.");
 			go_name(sb, et);
-			strbuf_addf(sb, "(a[%zu])", a);
+			ddbc_strbuf_addf(sb, "(a[%zu])", a);
 		} else {
-			strbuf_addf(sb, json_is_true(json_object_get(arg, "number")) ? "num(a[%zu])"
+			ddbc_strbuf_addf(sb, json_is_true(json_object_get(arg, "number")) ? "num(a[%zu])"
 				    : json_is_true(json_object_get(arg, "bool"))
 				    ? "a[%zu] == \"true\"" : "a[%zu]", a);
 		}
@@ -889,9 +889,9 @@ static json_t *requests(const ddbc_design *g, ddbc_header_plan *plan)
 		size_t n = strlen(hp.table_macro) - strlen("_TABLE_NAME");
 		strbuf func = STRBUF_INIT;
 		for (size_t c = 0; c < n; c++)
-			strbuf_addch(&func, (char)(hp.table_macro[c] >= 'A' && hp.table_macro[c] <= 'Z'
+			ddbc_strbuf_addch(&func, (char)(hp.table_macro[c] >= 'A' && hp.table_macro[c] <= 'Z'
 					       ? hp.table_macro[c] - 'A' + 'a' : hp.table_macro[c]));
-		strbuf_addstr(&func, "_request");
+		ddbc_strbuf_addstr(&func, "_request");
 		json_t *args = json_array(), *seen = json_object();
 		for (size_t v = 0; v < hp.nvalues; v++) {
 			const ddbc_hkey *k = &hp.values[v].key;
@@ -930,7 +930,7 @@ static json_t *requests(const ddbc_design *g, ddbc_header_plan *plan)
 		json_object_set_new(r, "entities", ents);
 		json_array_append_new(out, r);
 		json_decref(seen);
-		strbuf_release(&func);
+		ddbc_strbuf_release(&func);
 	}
 	ddbc_arena_free(names);
 	return out;
@@ -941,14 +941,14 @@ static json_t *requests(const ddbc_design *g, ddbc_header_plan *plan)
 static void write_file(const char *dir, const char *name, const char *text, size_t len)
 {
 	strbuf path = STRBUF_INIT;
-	strbuf_addf(&path, "%s/%s", dir, name);
+	ddbc_strbuf_addf(&path, "%s/%s", dir, name);
 	FILE *f = fopen(path.buf, "w");
 	/* An empty part has no buffer at all: fwrite must not see NULL. */
 	if (!f || (len && fwrite(text, 1, len, f) != len) || fclose(f) != 0) {
 		perror(path.buf);
 		exit(1);
 	}
-	strbuf_release(&path);
+	ddbc_strbuf_release(&path);
 }
 
 static const char c_head[] =
@@ -991,7 +991,7 @@ int main(int argc, char **argv)
 	}
 	gen G = { g, argv[3], json_array(), STRBUF_INIT, STRBUF_INIT, STRBUF_INIT, STRBUF_INIT,
 		  0 };
-	strbuf_addstr(&G.c, c_head);
+	ddbc_strbuf_addstr(&G.c, c_head);
 	for (size_t i = 0; i < g->nentities; i++) {
 		ddbc_hentity he;
 		if (ddbc_header_plan_entity(&plan, i, &he) != 0)
@@ -1005,17 +1005,17 @@ int main(int argc, char **argv)
 		if (ddbc_header_plan_pattern(&plan, i, &hp))
 			value_checks(&G, &hp);
 	}
-	strbuf_addstr(&G.c, "\treturn 0;\n}\n");
+	ddbc_strbuf_addstr(&G.c, "\treturn 0;\n}\n");
 	guard_gen gg = { json_array(), STRBUF_INIT, 0, G.next_id };
 	guard_vectors(&gg, g);
 	write_file(argv[2], "guards.jsonl", gg.jsonl.buf, gg.jsonl.len);
-	strbuf_release(&gg.jsonl);
+	ddbc_strbuf_release(&gg.jsonl);
 	json_t *all = json_object();
 	json_object_set_new(all, "keys", G.keys);
 	json_object_set_new(all, "guards", gg.vectors);
 	json_object_set_new(all, "requests", requests(g, &plan));
 	strbuf eo = STRBUF_INIT;
-	strbuf_addf(&eo, "%s_entity_of", plan.prefix_lower);
+	ddbc_strbuf_addf(&eo, "%s_entity_of", plan.prefix_lower);
 	json_object_set_new(all, "entity_of", json_string(eo.buf));
 	char *text = json_dumps(all, JSON_INDENT(1) | JSON_ENSURE_ASCII);
 	write_file(argv[2], "vectors.json", text, strlen(text));
@@ -1023,16 +1023,16 @@ int main(int argc, char **argv)
 	write_file(argv[2], "expected.txt", G.expected.buf, G.expected.len);
 	write_file(argv[2], "vectors.c", G.c.buf, G.c.len);
 	strbuf go = STRBUF_INIT;
-	strbuf_addf(&go, "package main\n\nimport k \"ddbckeys/%s\"\n\n"
+	ddbc_strbuf_addf(&go, "package main\n\nimport k \"ddbckeys/%s\"\n\n"
 		    "var _ = k.KeyBuildError{}\n\n"
 		    "var builders = map[string]func([]string) (string, error){\n%s}\n\n"
 		    "var parsers = map[string]func(string) ([]string, bool){\n%s}\n",
 		    G.gopkg, G.go_b.buf ? G.go_b.buf : "", G.go_p.buf ? G.go_p.buf : "");
-	strbuf_addstr(&go, "\nvar requestFuncs = map[string]func(k.Item, []string) (map[string]any, "
+	ddbc_strbuf_addstr(&go, "\nvar requestFuncs = map[string]func(k.Item, []string) (map[string]any, "
 		      "error){\n");
 	/* inputs.go, for tests/keys/engine.go: each pattern's SDK input. */
 	strbuf in = STRBUF_INIT;
-	strbuf_addf(&in, "package main\n\nimport k \"ddbckeys/%s\"\n\n"
+	ddbc_strbuf_addf(&in, "package main\n\nimport k \"ddbckeys/%s\"\n\n"
 		    "var inputFuncs = map[string]func(k.Item, []string) (any, error){\n", G.gopkg);
 	json_t *reqs = json_object_get(all, "requests");
 	for (size_t i = 0; i < json_array_size(reqs); i++) {
@@ -1041,39 +1041,39 @@ int main(int argc, char **argv)
 		bool put = json_object_get(r, "item") != NULL;
 		strbuf args = STRBUF_INIT;
 		go_args(&args, json_object_get(r, "args"), put);
-		strbuf_addf(&go, "\t\"%s\": func(%s k.Item, a []string) (map[string]any, error) "
+		ddbc_strbuf_addf(&go, "\t\"%s\": func(%s k.Item, a []string) (map[string]any, error) "
 			    "{ return k.", func, put ? "item" : "_");
 		go_name(&go, func);
-		strbuf_addf(&go, "(%s%s) },\n", put ? "item" : "", args.buf ? args.buf : "");
+		ddbc_strbuf_addf(&go, "(%s%s) },\n", put ? "item" : "", args.buf ? args.buf : "");
 		/* <prefix>_<pattern>_input: a PutItem's takes the SDK's item. */
 		strbuf input = STRBUF_INIT;
-		strbuf_add(&input, func, strlen(func) - strlen("request"));
-		strbuf_addstr(&input, "input");
-		strbuf_addf(&in, "\t\"%s\": func(%s k.Item, a []string) (any, error) {\n", func,
+		ddbc_strbuf_add(&input, func, strlen(func) - strlen("request"));
+		ddbc_strbuf_addstr(&input, "input");
+		ddbc_strbuf_addf(&in, "\t\"%s\": func(%s k.Item, a []string) (any, error) {\n", func,
 			    put ? "item" : "_");
 		if (put)
-			strbuf_addstr(&in, "\t\tav, err := attrs(item)\n\t\tif err != nil {\n"
+			ddbc_strbuf_addstr(&in, "\t\tav, err := attrs(item)\n\t\tif err != nil {\n"
 				      "\t\t\treturn nil, err\n\t\t}\n");
-		strbuf_addstr(&in, "\t\treturn k.");
+		ddbc_strbuf_addstr(&in, "\t\treturn k.");
 		go_name(&in, input.buf);
-		strbuf_addf(&in, "(%s%s)\n\t},\n", put ? "av" : "", args.buf ? args.buf : "");
-		strbuf_release(&input);
-		strbuf_release(&args);
+		ddbc_strbuf_addf(&in, "(%s%s)\n\t},\n", put ? "av" : "", args.buf ? args.buf : "");
+		ddbc_strbuf_release(&input);
+		ddbc_strbuf_release(&args);
 	}
-	strbuf_addstr(&in, "}\n");
+	ddbc_strbuf_addstr(&in, "}\n");
 	write_file(argv[2], "inputs.go", in.buf, in.len);
-	strbuf_release(&in);
-	strbuf_addstr(&go, "}\n\nvar entityOf = k.");
+	ddbc_strbuf_release(&in);
+	ddbc_strbuf_addstr(&go, "}\n\nvar entityOf = k.");
 	go_name(&go, eo.buf);
-	strbuf_addstr(&go, "\n");
-	strbuf_release(&eo);
+	ddbc_strbuf_addstr(&go, "\n");
+	ddbc_strbuf_release(&eo);
 	write_file(argv[2], "registry.go", go.buf, go.len);
-	strbuf_release(&go);
+	ddbc_strbuf_release(&go);
 	json_decref(all);
-	strbuf_release(&G.expected);
-	strbuf_release(&G.c);
-	strbuf_release(&G.go_b);
-	strbuf_release(&G.go_p);
+	ddbc_strbuf_release(&G.expected);
+	ddbc_strbuf_release(&G.c);
+	ddbc_strbuf_release(&G.go_b);
+	ddbc_strbuf_release(&G.go_p);
 	ddbc_header_plan_free(&plan);
 	ddbc_design_free(g);
 	ddbc_diags_release(&d);

@@ -79,8 +79,8 @@ static void add_item(guard_gen *G, json_t *item)
 {
 	int line = G->lines++;
 	char *text = json_dumps(item, JSON_COMPACT | JSON_ENSURE_ASCII | JSON_SORT_KEYS);
-	strbuf_addstr(&G->jsonl, text);
-	strbuf_addch(&G->jsonl, '\n');
+	ddbc_strbuf_addstr(&G->jsonl, text);
+	ddbc_strbuf_addch(&G->jsonl, '\n');
 	free(text);
 	add(G, item, false, line);
 	if (holds_binary(item))
@@ -109,15 +109,15 @@ static void number_variants(guard_gen *G, const ddbc_entity *e, const json_t *it
 		if (!v || !*v || strspn(v, "0123456789") != strlen(v))
 			continue;
 		strbuf t = STRBUF_INIT;
-		strbuf_addf(&t, "%s.0", v);
+		ddbc_strbuf_addf(&t, "%s.0", v);
 		add_item(G, with_number(item, a, t.buf));
-		strbuf_reset(&t);
-		strbuf_addf(&t, "%s0E-1", v);
+		ddbc_strbuf_reset(&t);
+		ddbc_strbuf_addf(&t, "%s0E-1", v);
 		add_item(G, with_number(item, a, t.buf));
-		strbuf_reset(&t);
-		strbuf_addf(&t, "%s1", v);
+		ddbc_strbuf_reset(&t);
+		ddbc_strbuf_addf(&t, "%s1", v);
 		add_item(G, with_number(item, a, t.buf));
-		strbuf_release(&t);
+		ddbc_strbuf_release(&t);
 	}
 }
 
@@ -148,9 +148,9 @@ static json_t *other_value(const ddbc_attr *a, const json_t *v)
 	switch (a->type) {
 	case DDBC_TYPE_S: {
 		strbuf t = STRBUF_INIT;
-		strbuf_addf(&t, "%sx", text ? text : "");
+		ddbc_strbuf_addf(&t, "%sx", text ? text : "");
 		json_t *o = typed("S", json_string(t.buf));
-		strbuf_release(&t);
+		ddbc_strbuf_release(&t);
 		return o;
 	}
 	case DDBC_TYPE_B:
@@ -193,7 +193,7 @@ static void constant_variants(guard_gen *G, const ddbc_entity *e, const json_t *
 static char *base64_of(size_t n)
 {
 	static const char abc[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-	char *out = xmalloc((n + 2) / 3 * 4 + 1), *o = out;
+	char *out = ddbc_xmalloc((n + 2) / 3 * 4 + 1), *o = out;
 	for (size_t i = 0; i < n; i += 3) {
 		unsigned v = 0xABu << 16 | (i + 1 < n ? 0xABu << 8 : 0) | (i + 2 < n ? 0xABu : 0);
 		*o++ = abc[v >> 18 & 63];
@@ -259,14 +259,14 @@ static void key_number_variants(guard_gen *G, const ddbc_entity *e, const json_t
 		size_t run = strspn(v + at, "0123456789");
 		for (size_t o = 0; o < sizeof(others) / sizeof(others[0]); o++) {
 			strbuf t = STRBUF_INIT;
-			strbuf_add(&t, v, at);
-			strbuf_addstr(&t, others[o]);
-			strbuf_addstr(&t, v + at + run);
+			ddbc_strbuf_add(&t, v, at);
+			ddbc_strbuf_addstr(&t, others[o]);
+			ddbc_strbuf_addstr(&t, v + at + run);
 			json_t *copy = json_deep_copy(item), *sv = json_object();
 			json_object_set_new(sv, "S", json_string(t.buf));
 			json_object_set_new(copy, a->name.s, sv);
 			add_item(G, copy);
-			strbuf_release(&t);
+			ddbc_strbuf_release(&t);
 		}
 	}
 }
