@@ -915,6 +915,8 @@ START_TEST(test_message_handed_up)
 		"ddbc: keys: 'main' cannot name the module\n", ddbc_err_print(&e));
 	ddbc_err_release(&e);
 	ck_said("", ddbc_err_print(&e));
+	/* A caller with no use for the reason passes none: nothing kept or said. */
+	ck_said("", ddbc_err_add(NULL, "keys", "two things named '%s'", "getUser"));
 }
 END_TEST
 

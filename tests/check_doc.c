@@ -78,7 +78,7 @@ static char *emit(const ddbc_design *g, bool html, ddbc_lang_id lang, size_t *le
 	size_t n = 0;
 	FILE *f = open_memstream(&buf, &n);
 	ck_assert_ptr_nonnull(f);
-	ddbc_doc_opts o = { lang, TEST_SRCDIR "/templates" };
+	ddbc_doc_opts o = { lang, TEST_SRCDIR "/templates", NULL };
 	ddbc_diags d;
 	ddbc_diags_init(&d);
 	int r = html ? ddbc_emit_html(f, g, &o, &d) : ddbc_emit_md(f, g, &o, &d);

@@ -173,7 +173,7 @@ static void unit_close(unit *u)
 /* Runs the emitter; returns its result, the text in *out. */
 static int emit(unit *u, const char *prefix, char **out, size_t *len)
 {
-	ddbc_header_opts o = { prefix };
+	ddbc_header_opts o = { prefix, NULL };
 	FILE *mem = open_memstream(out, len);
 	ck_assert(mem != NULL);
 	int r = ddbc_emit_header(mem, u->design, &o, &u->d);
@@ -860,7 +860,7 @@ static void write_program(program *p, ddbc_header_plan *plan, const char *header
 	}
 	for (size_t i = 0; i < plan->g->nentities; i++) {
 		ddbc_hentity he;
-		ck_assert_int_eq(ddbc_header_plan_entity(plan, i, &he), 0);
+		ck_assert_int_eq(ddbc_header_plan_entity(plan, i, &he, NULL), 0);
 		for (size_t k = 0; k < he.nattrs; k++)
 			attr_checks(p, &he.attrs[k], he.entity);
 	}
@@ -929,7 +929,7 @@ START_TEST(test_builders_reproduce_examples)
 	size_t len;
 	ck_assert_int_eq(emit(&u, NULL, &text, &len), DDBC_EMIT_OK);
 	ddbc_header_plan plan;
-	ck_assert_int_eq(ddbc_header_plan_build(&plan, u.design, NULL, &u.d), DDBC_PLAN_OK);
+	ck_assert_int_eq(ddbc_header_plan_build(&plan, u.design, NULL, &u.d, NULL), DDBC_PLAN_OK);
 	char *qtext;
 	size_t qlen;
 	FILE *mem = open_memstream(&qtext, &qlen);
@@ -1432,11 +1432,11 @@ START_TEST(test_enum_type_is_the_plans_name)
 				NULL, &u);
 	ck_assert_int_eq(r, DDBC_EMIT_OK);
 	ddbc_header_plan plan;
-	ck_assert_int_eq(ddbc_header_plan_build(&plan, u.design, NULL, &u.d), DDBC_PLAN_OK);
+	ck_assert_int_eq(ddbc_header_plan_build(&plan, u.design, NULL, &u.d, NULL), DDBC_PLAN_OK);
 	ddbc_arena *arena = ddbc_arena_new();
 	for (size_t i = 0; i < u.design->nentities; i++) {
 		ddbc_hentity he;
-		ck_assert_int_eq(ddbc_header_plan_entity(&plan, i, &he), 0);
+		ck_assert_int_eq(ddbc_header_plan_entity(&plan, i, &he, NULL), 0);
 		for (size_t k = 0; k < he.nattrs; k++) {
 			const ddbc_attr *a = he.attrs[k].attr;
 			const char *t = ddbc_header_enum_type(&plan, arena, a);
@@ -1472,7 +1472,7 @@ START_TEST(test_names_without_stutter)
 				NULL, &u);
 	ck_assert_int_eq(r, DDBC_EMIT_OK);
 	ddbc_header_plan plan;
-	ck_assert_int_eq(ddbc_header_plan_build(&plan, u.design, NULL, &u.d), DDBC_PLAN_OK);
+	ck_assert_int_eq(ddbc_header_plan_build(&plan, u.design, NULL, &u.d, NULL), DDBC_PLAN_OK);
 	/* GameScores and GameScoresTable would both be GAME_SCORES_TABLE. */
 	ck_assert_str_eq(plan.tables[0].macro, "GAME_SCORES_GAME_SCORES_TABLE");
 	ck_assert_str_eq(plan.tables[1].macro, "GAME_SCORES_GAME_SCORES_TABLE_TABLE");
@@ -1490,7 +1490,7 @@ START_TEST(test_names_without_stutter)
 			    "  A: { table: InstagramTable, attributes: { PK: S, G: S } }\n",
 			    NULL, &u);
 	ck_assert_int_eq(r, DDBC_EMIT_OK);
-	ck_assert_int_eq(ddbc_header_plan_build(&plan, u.design, NULL, &u.d), DDBC_PLAN_OK);
+	ck_assert_int_eq(ddbc_header_plan_build(&plan, u.design, NULL, &u.d, NULL), DDBC_PLAN_OK);
 	ck_assert_str_eq(plan.tables[0].macro, "INSTAGRAM_TABLE");
 	ck_assert_str_eq(plan.tables[0].indexes[0].macro, "INSTAGRAM_GSI1_INDEX");
 	ddbc_header_plan_free(&plan);
@@ -1675,6 +1675,24 @@ START_TEST(test_prefix)
 		ck_assert_msg(r == DDBC_EMIT_FAILED, "--prefix '%s' accepted", bad[i]);
 		unit_close(&u);
 	}
+
+	/* The emitter says nothing itself: why is handed up, worded as the
+	 * command prints it. */
+	unit_open(&u, NULL, DESIGN_HEAD "  A:\n    attributes: { PK: S }\n");
+	ddbc_err why = DDBC_ERR_INIT;
+	ddbc_header_opts o = { "a-b", &why };
+	char *out;
+	size_t len;
+	FILE *mem = open_memstream(&out, &len);
+	ck_assert_ptr_nonnull(mem);
+	ck_assert_int_eq(ddbc_emit_header(mem, u.design, &o, &u.d), DDBC_EMIT_FAILED);
+	fclose(mem);
+	ck_assert_uint_eq(len, 0);
+	ck_assert_str_eq(ddbc_strbuf_str(&why.text),
+			 "ddbc: the header prefix 'a-b' is not a usable C identifier\n");
+	free(out);
+	ddbc_err_release(&why);
+	unit_close(&u);
 }
 END_TEST
 

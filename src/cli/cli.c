@@ -231,19 +231,29 @@ static exit_status compile(struct opts *o, emit_fn *emit)
 	return status;
 }
 
+/* Each emitter hands up why it failed; the command says it as soon as
+ * the emitter returns, before the findings. */
 static ddbc_emit_result emit_doc(FILE *out, struct unit *u, struct opts *o)
 {
-	ddbc_doc_opts doc = { ddbc_doc_langs[o->lang_row].lang, o->template_dir };
-	return ddbc_doc_formats[o->format_row].fn(out, u->design, &doc, &u->d);
+	ddbc_err err = DDBC_ERR_INIT;
+	ddbc_doc_opts doc = { ddbc_doc_langs[o->lang_row].lang, o->template_dir, &err };
+	ddbc_emit_result r = ddbc_doc_formats[o->format_row].fn(out, u->design, &doc, &u->d);
+	ddbc_err_print(&err);
+	ddbc_err_release(&err);
+	return r;
 }
 
 static ddbc_emit_result emit_header(FILE *out, struct unit *u, struct opts *o)
 {
-	ddbc_header_opts h = { o->prefix };
+	ddbc_err err = DDBC_ERR_INIT;
+	ddbc_header_opts h = { o->prefix, &err };
 	/* The plan's findings (run_header) are errors whatever the rule's
 	 * setting: a header whose names collide cannot be written. */
 	o->settings.sev[DDBC_RULE_HEADER_NAME] = DDBC_SEV_ERROR;
-	return ddbc_emit_header(out, u->design, &h, &u->d);
+	ddbc_emit_result r = ddbc_emit_header(out, u->design, &h, &u->d);
+	ddbc_err_print(&err);
+	ddbc_err_release(&err);
+	return r;
 }
 
 static ddbc_emit_result emit_keys(FILE *out, struct unit *u, struct opts *o)
@@ -259,12 +269,16 @@ static ddbc_emit_result emit_keys(FILE *out, struct unit *u, struct opts *o)
 
 static ddbc_emit_result emit_export(FILE *out, struct unit *u, struct opts *o)
 {
-	ddbc_export_opts x = { o->params, o->nparams, o->compact };
+	ddbc_err err = DDBC_ERR_INIT;
+	ddbc_export_opts x = { o->params, o->nparams, o->compact, &err };
 	/* A value the queries export will not send is an error whatever the
 	 * rule's setting: the request cannot be written with it. */
 	o->settings.sev[DDBC_RULE_PARAM_VALUE] = DDBC_SEV_ERROR;
 	o->settings.sev[DDBC_RULE_PATTERN_OPERATOR_TYPE] = DDBC_SEV_ERROR;
-	return ddbc_export_formats[o->format_row].fn(out, u->design, &x, &u->d);
+	ddbc_emit_result r = ddbc_export_formats[o->format_row].fn(out, u->design, &x, &u->d);
+	ddbc_err_print(&err);
+	ddbc_err_release(&err);
+	return r;
 }
 
 static ddbc_emit_result emit_sample(FILE *out, struct unit *u, struct opts *o)
@@ -321,8 +335,11 @@ static exit_status doc_site(struct opts *o)
 		return status == EXIT_OK ? EXIT_USAGE : status;
 	}
 	/* The pages go into a temporary folder, moved into place whole. */
-	ddbc_doc_opts doc = { ddbc_doc_langs[o->lang_row].lang, o->template_dir };
+	ddbc_err err = DDBC_ERR_INIT;
+	ddbc_doc_opts doc = { ddbc_doc_langs[o->lang_row].lang, o->template_dir, &err };
 	ddbc_emit_result r = ddbc_emit_html_site(site.tmp, u.design, &doc, &u.d);
+	ddbc_err_print(&err);
+	ddbc_err_release(&err);
 	ddbc_diags_finish(&u.d, &o->settings, &u.design->settings);
 	bool failed = fails(&u.d, o);
 	print_findings(&u, o);

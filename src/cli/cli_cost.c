@@ -26,7 +26,10 @@ ddbc_emit_result ddbc_cli_cost(FILE *out, const ddbc_design *g, const char *file
 	ddbc_strbuf_release(&err);
 	ddbc_cost_format fmt = !strcmp(format, "json") ? DDBC_COST_JSON
 			       : !strcmp(format, "md") ? DDBC_COST_MD : DDBC_COST_TEXT;
-	ddbc_emit_result r = ddbc_emit_cost(out, g, &pr, fmt);
+	ddbc_err why = DDBC_ERR_INIT;
+	ddbc_emit_result r = ddbc_emit_cost(out, g, &pr, fmt, &why);
+	ddbc_err_print(&why);
+	ddbc_err_release(&why);
 	ddbc_prices_release(&pr);
 	return r;
 }

@@ -416,7 +416,11 @@ static int write_result(const side *o, const side *n, const ddbc_diags *d,
 					  r->show_suppressed, NULL };
 		ddbc_diags_print(stderr, d, &print);
 		char *migrate = migrate_command(r);
-		rc = ddbc_diff_plan_for(out.f, o->design, n->design, migrate) == DDBC_EMIT_OK ? 0 : -1;
+		ddbc_err err = DDBC_ERR_INIT;
+		rc = ddbc_diff_plan_for(out.f, o->design, n->design, migrate, &err) == DDBC_EMIT_OK
+			     ? 0 : -1;
+		ddbc_err_print(&err);
+		ddbc_err_release(&err);
 		free(migrate);
 	} else {
 		rc = write_findings(out.f, d, n, r, added);

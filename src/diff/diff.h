@@ -40,14 +40,16 @@ void ddbc_diff_sort(ddbc_diags *d);
 /* diff_plan.c: writes the deployment steps from old to new as a JSON
  * array: API steps {"operation", "input"} in an order DynamoDB accepts,
  * and {"manual": TEXT, ...} steps for what no API call does. Returns
- * DDBC_EMIT_OK or DDBC_EMIT_FAILED (a write error). */
-ddbc_emit_result ddbc_diff_plan(FILE *out, const ddbc_design *old, const ddbc_design *new);
+ * DDBC_EMIT_OK or DDBC_EMIT_FAILED (a write error, said in err for the
+ * command to print; NULL: not kept). */
+ddbc_emit_result ddbc_diff_plan(FILE *out, const ddbc_design *old, const ddbc_design *new,
+				ddbc_err *err);
 
 /* The same plan, each item step (the stored items rewritten from what they
  * hold: keys, index keys, types, templated backfills, the TTL copy, the
  * delimiter) naming the command that carries it out: migrate (`ddbc
  * migrate OLD NEW`, NULL: none) and ` --step N`, N being its number. */
 ddbc_emit_result ddbc_diff_plan_for(FILE *out, const ddbc_design *old, const ddbc_design *new,
-				    const char *migrate);
+				    const char *migrate, ddbc_err *err);
 
 #endif

@@ -130,7 +130,8 @@ static void finish_manual(json_t *o, const plan_step *st, const size_t *number,
 	ddbc_strbuf_release(&cmd);
 }
 
-ddbc_emit_result ddbc_diff_plan_write(plan_graph *g, FILE *out, const char *migrate)
+ddbc_emit_result ddbc_diff_plan_write(plan_graph *g, FILE *out, const char *migrate,
+				      ddbc_err *err)
 {
 	size_t *order = topological(g);
 	size_t *number = ddbc_xcalloc(g->n + 1, sizeof(*number));
@@ -159,5 +160,5 @@ ddbc_emit_result ddbc_diff_plan_write(plan_graph *g, FILE *out, const char *migr
 	free(order);
 	free(number);
 	*g = (plan_graph){ NULL, 0, 0 };
-	return (ddbc_emit_result)ddbc_json_stream_finish(&s);
+	return (ddbc_emit_result)ddbc_json_stream_finish(&s, err);
 }

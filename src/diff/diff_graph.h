@@ -49,8 +49,9 @@ void ddbc_diff_plan_need(plan_graph *g, size_t step, size_t before);
  * in the order written, and releases the graph. A manual step's "@STEP@"
  * becomes the number of the step it refers to; an item step that migrate
  * (`ddbc migrate OLD NEW`, or NULL) carries out gets "command": "MIGRATE
- * --step N" and its text ends saying so. */
-ddbc_emit_result ddbc_diff_plan_write(plan_graph *g, FILE *out, const char *migrate);
+ * --step N" and its text ends saying so. A write error is said in err. */
+ddbc_emit_result ddbc_diff_plan_write(plan_graph *g, FILE *out, const char *migrate,
+				      ddbc_err *err);
 
 #endif
 

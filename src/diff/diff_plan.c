@@ -765,7 +765,7 @@ static void dropped_tables(plan *p)
 }
 
 ddbc_emit_result ddbc_diff_plan_for(FILE *out, const ddbc_design *old, const ddbc_design *new,
-				    const char *migrate)
+				    const char *migrate, ddbc_err *err)
 {
 	plan p = { { NULL, 0, 0 }, old, new, ddbc_xcalloc(new->ntables + 1, sizeof(plan_table)),
 		   ddbc_xcalloc(old->ntables + 1, sizeof(size_t)),
@@ -783,7 +783,7 @@ ddbc_emit_result ddbc_diff_plan_for(FILE *out, const ddbc_design *old, const ddb
 	dropped_tables(&p);
 	ddbc_diff_plan_item_steps(&p);
 	ddbc_diff_plan_code_steps(&p);
-	ddbc_emit_result r = ddbc_diff_plan_write(&p.g, out, migrate);
+	ddbc_emit_result r = ddbc_diff_plan_write(&p.g, out, migrate, err);
 	for (size_t i = 0; i < new->ntables; i++) {
 		free(p.tables[i].gsi_deleted);
 		free(p.tables[i].gsi_created);
@@ -794,7 +794,8 @@ ddbc_emit_result ddbc_diff_plan_for(FILE *out, const ddbc_design *old, const ddb
 	return r;
 }
 
-ddbc_emit_result ddbc_diff_plan(FILE *out, const ddbc_design *old, const ddbc_design *new)
+ddbc_emit_result ddbc_diff_plan(FILE *out, const ddbc_design *old, const ddbc_design *new,
+				ddbc_err *err)
 {
-	return ddbc_diff_plan_for(out, old, new, NULL);
+	return ddbc_diff_plan_for(out, old, new, NULL, err);
 }

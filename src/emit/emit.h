@@ -22,8 +22,8 @@ typedef enum ddbc_emit_result {
 	DDBC_EMIT_OK,            /* the whole output was written */
 	DDBC_EMIT_FINDINGS,      /* error findings were added to d (exit status 1) */
 	DDBC_EMIT_FAILED         /* it could not run at all (exit status 2); why is in
-				  * the opts' ddbc_err where they have one, for the
-				  * command to say, else was said (util/error.h) */
+				  * the opts' ddbc_err, for the command to say: no
+				  * emitter prints (util/error.h) */
 } ddbc_emit_result;
 
 typedef enum ddbc_lang_id {
@@ -43,6 +43,8 @@ extern const ddbc_doc_language ddbc_doc_langs[];
 typedef struct ddbc_doc_opts {
 	ddbc_lang_id lang;
 	const char *template_dir;    /* page.html and style.css; NULL = compiled in */
+	ddbc_err *err;               /* DDBC_EMIT_FAILED: why (a template that cannot be
+				      * read), for the caller to print; NULL: not kept */
 } ddbc_doc_opts;
 
 /* emit_md.c: the documentation as GitHub-flavoured Markdown. */
@@ -60,6 +62,8 @@ ddbc_emit_result ddbc_emit_html_site(const char *dir, const ddbc_design *g,
 
 typedef struct ddbc_header_opts {
 	const char *prefix;          /* NULL = derived from the design name */
+	ddbc_err *err;               /* DDBC_EMIT_FAILED: why, for the caller to print;
+				      * NULL: not kept */
 } ddbc_header_opts;
 
 /* emit_header.c: the C header of key builders and name constants. */
@@ -111,6 +115,9 @@ typedef struct ddbc_export_opts {
 	const ddbc_param *params;    /* from --param NAME=VALUE */
 	size_t nparams;
 	bool compact;                /* --compact: no line breaks or indentation */
+	ddbc_err *err;               /* DDBC_EMIT_FAILED: why (a --param value, what the
+				      * format cannot hold, a write that failed), for the
+				      * caller to print; NULL: not kept */
 } ddbc_export_opts;
 
 /* emit_json.c: the CreateTable requests. */
@@ -160,11 +167,14 @@ typedef struct ddbc_query_sent {
  * it), and in *sent what it sends of its key (the documentation finds the
  * example items it returns with it). DDBC_EMIT_FINDINGS when a parameter
  * has no value (reported to d); DDBC_EMIT_FAILED for an unresolved
- * pattern. Release *sent with ddbc_query_sent_release in every case. */
+ * pattern, or a stream that failed, whose reason is not kept: the callers
+ * write into memory and say in their own output that there is no request.
+ * Release *sent with ddbc_query_sent_release in every case. */
 ddbc_emit_result ddbc_emit_query_input(FILE *out, const ddbc_design *g, const ddbc_pattern *p,
 				       ddbc_diags *d, ddbc_query_sent *sent);
-/* The same with the --param values of o first (NULL: none): `ddbc verify`
- * takes them from the items it wrote. */
+/* The same with the --param values of o first (NULL: none), and a failed
+ * stream's reason in o->err: `ddbc verify` takes them from the items it
+ * wrote. */
 ddbc_emit_result ddbc_emit_query_input_with(FILE *out, const ddbc_design *g,
 					    const ddbc_pattern *p, const ddbc_export_opts *o,
 					    ddbc_diags *d, ddbc_query_sent *sent);

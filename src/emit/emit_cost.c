@@ -510,7 +510,7 @@ static void json_table(ddbc_json_stream *js, const ddbc_cost_table *ct)
 	ddbc_json_end(js, '}');
 }
 
-ddbc_emit_result ddbc_emit_cost_json(FILE *out, const ddbc_cost *c)
+ddbc_emit_result ddbc_emit_cost_json(FILE *out, const ddbc_cost *c, ddbc_err *err)
 {
 	const ddbc_design *g = c->g;
 	const ddbc_prices *pr = c->prices;
@@ -544,15 +544,15 @@ ddbc_emit_result ddbc_emit_cost_json(FILE *out, const ddbc_cost *c)
 	put_mode(&js, "provisioned", &c->provisioned);
 	ddbc_json_end(&js, '}');
 	ddbc_json_end(&js, '}');
-	return ddbc_json_stream_finish(&js);
+	return ddbc_json_stream_finish(&js, err);
 }
 
 ddbc_emit_result ddbc_emit_cost(FILE *out, const ddbc_design *g, const ddbc_prices *pr,
-				ddbc_cost_format fmt)
+				ddbc_cost_format fmt, ddbc_err *err)
 {
 	ddbc_views *views = ddbc_views_new(g);
 	ddbc_cost *c = ddbc_cost_compute(g, pr, views);
-	ddbc_emit_result r = fmt == DDBC_COST_JSON ? ddbc_emit_cost_json(out, c)
+	ddbc_emit_result r = fmt == DDBC_COST_JSON ? ddbc_emit_cost_json(out, c, err)
 						   : ddbc_emit_cost_text(out, c, fmt == DDBC_COST_MD);
 	ddbc_cost_free(c);
 	ddbc_views_free(views);

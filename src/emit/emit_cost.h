@@ -97,13 +97,14 @@ extern const size_t ddbc_cost_nassumptions;
  * report keeps bytes. */
 void ddbc_cost_size_text(char *buf, size_t size, double bytes, const char *word);
 
-/* Writes the report of c in format fmt. */
-ddbc_emit_result ddbc_emit_cost_json(FILE *out, const ddbc_cost *c);
+/* Writes the report of c in format fmt; DDBC_EMIT_FAILED with why in err
+ * (NULL: not kept) for the command to print. */
+ddbc_emit_result ddbc_emit_cost_json(FILE *out, const ddbc_cost *c, ddbc_err *err);
 ddbc_emit_result ddbc_emit_cost_text(FILE *out, const ddbc_cost *c, bool markdown);
 
-/* Computes and writes g's report in format fmt. */
+/* Computes and writes g's report in format fmt, as above. */
 ddbc_emit_result ddbc_emit_cost(FILE *out, const ddbc_design *g, const ddbc_prices *pr,
-				ddbc_cost_format fmt);
+				ddbc_cost_format fmt, ddbc_err *err);
 
 /* How cost knows the share of e's items that index slot s holds when it
  * is sparse (ddbc_entity_membership): "present: 0.05 on escQueue", "the

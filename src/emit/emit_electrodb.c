@@ -96,7 +96,7 @@ static bool attribute(writer *w, const ddbc_entity *e, const lib_parts *parts,
 		ddbc_strbuf_addstr(sb, ", required: true");
 	if (a->has_template) {
 		lib_key k;
-		if (!ddbc_lib_key_of(w->arena, &code_caps, a, &k))
+		if (!ddbc_lib_key_of(w->arena, &code_caps, a, &k, w->err))
 			return false;
 		computed(w, &k);
 	}
@@ -170,17 +170,18 @@ static bool entity(writer *w, const ddbc_entity *e)
 		for (size_t j = 0; j < ix->npk + ix->nsk; j++) {
 			const ddbc_attr *a = ddbc_lib_key_attr(e, ix, j);
 			if (ddbc_lib_sparse_key(a)) {
-				ddbc_lib_refuse(&ddbc_electrodb_caps, a, "%s", "items may lack it "
-					   "(required: false), but ElectroDB writes a key whenever "
-					   "its composite attributes are there");
+				ddbc_lib_refuse(w->err, &ddbc_electrodb_caps, a, "%s", "items may "
+						"lack it (required: false), but ElectroDB writes a "
+						"key whenever its composite attributes are there");
 				return false;
 			}
 			if ((ix->npk > 1 || ix->nsk > 1) && a->has_template) {
-				ddbc_lib_refuse(&ddbc_electrodb_caps, a, "%s", "ElectroDB's multi-attribute keys "
-					   "are the item's attributes as they are, without a template");
+				ddbc_lib_refuse(w->err, &ddbc_electrodb_caps, a, "%s", "ElectroDB's "
+						"multi-attribute keys are the item's attributes as "
+						"they are, without a template");
 				return false;
 			}
-			if (!ddbc_lib_key_of(w->arena, &ddbc_electrodb_caps, a, &keys[nkeys]))
+			if (!ddbc_lib_key_of(w->arena, &ddbc_electrodb_caps, a, &keys[nkeys], w->err))
 				return false;
 			nkeys++;
 		}
@@ -268,14 +269,14 @@ static bool head(writer *w)
 ddbc_emit_result ddbc_emit_electrodb(FILE *out, const ddbc_design *g, const ddbc_export_opts *o,
 				     ddbc_diags *d)
 {
-	(void)o;
 	(void)d;
-	writer w = { .sb = STRBUF_INIT, .arena = ddbc_arena_new(), .g = g };
+	writer w = { .sb = STRBUF_INIT, .arena = ddbc_arena_new(), .g = g,
+		     .err = o ? o->err : NULL };
 	bool ok = head(&w);
 	const char **names = ddbc_arena_array(w.arena, g->ntables + 1, sizeof *names);
 	for (size_t i = 0; ok && i < g->ntables; i++) {
 		const ddbc_table *t = &g->tables[i];
-		ok = ddbc_lib_table_ok(&ddbc_electrodb_caps, t);
+		ok = ddbc_lib_table_ok(&ddbc_electrodb_caps, t, w.err);
 		if (!ok || !t->nentities)
 			continue;
 		const char *name = service_name(&w, t, i);

@@ -12,6 +12,7 @@ typedef struct electrodb_writer {
 	ddbc_arena *arena;
 	const ddbc_design *g;
 	bool pads;               /* a computed attribute pads: pad_ is needed */
+	ddbc_err *err;           /* why a key cannot be written (NULL: not kept) */
 } electrodb_writer;
 
 /* What ElectroDB's key templates hold. */

@@ -205,9 +205,10 @@ static bool ends_in_param(const ddbc_req_value *v)
 	       v->tpl.segs[v->tpl.nsegs - 1].kind == DDBC_SEG_PLACEHOLDER;
 }
 
-/* Entity e's query for r, appended to q; NULL, or why not. */
+/* Entity e's query for r, appended to q; NULL, or why not (a key the
+ * library cannot hold is said in err too). */
 static const char *query(ddbc_arena *arena, strbuf *q, const ddbc_entity *e, const ddbc_request *r,
-			 param_type *pt, size_t *npt)
+			 param_type *pt, size_t *npt, ddbc_err *err)
 {
 	const ddbc_index *ix = r->index;
 	const char *params[2 * MAX_ELEMS];
@@ -224,8 +225,9 @@ static const char *query(ddbc_arena *arena, strbuf *q, const ddbc_entity *e, con
 		return "its index has a multi-attribute key (ElectroDB's composite index: its "
 		       "query is not written here)";
 	lib_key pk, sk;
-	if (!ddbc_lib_key_of(arena, &ddbc_electrodb_caps, ddbc_lib_key_attr(e, ix, 0), &pk) ||
-	    (ix->nsk && !ddbc_lib_key_of(arena, &ddbc_electrodb_caps, ddbc_lib_key_attr(e, ix, 1), &sk)))
+	if (!ddbc_lib_key_of(arena, &ddbc_electrodb_caps, ddbc_lib_key_attr(e, ix, 0), &pk, err) ||
+	    (ix->nsk && !ddbc_lib_key_of(arena, &ddbc_electrodb_caps, ddbc_lib_key_attr(e, ix, 1),
+					 &sk, err)))
 		return "a key ElectroDB cannot hold";
 	/* ElectroDB tells its entities' items apart by attributes of its own,
 	 * which an index that does not project all leaves out: there it
@@ -318,7 +320,7 @@ static void pattern(electrodb_writer *w, const ddbc_pattern *p, const char *serv
 		why = "it returns no entity's items";
 	for (uint32_t i = 0; !why && i < p->nmatched; i++) {
 		ddbc_strbuf_addstr(&q, i ? ",\n        ...items_(await " : "        ...items_(await ");
-		why = query(w->arena, &q, p->matched[i], r, pt, &npt);
+		why = query(w->arena, &q, p->matched[i], r, pt, &npt, w->err);
 		ddbc_strbuf_addstr(&q, ")");
 	}
 	if (why) {

@@ -902,8 +902,8 @@ static void entity(strbuf *sb, const ddbc_hentity *he, const ddbc_header_plan *p
 }
 
 /* Prints the header; each entity is planned as it is printed. Returns 0, or
- * -1 when an entity cannot be planned (a message was printed). */
-static int header(FILE *out, const ddbc_design *g, ddbc_header_plan *plan)
+ * -1 when an entity cannot be planned (why is in err). */
+static int header(FILE *out, const ddbc_design *g, ddbc_header_plan *plan, ddbc_err *err)
 {
 	strbuf sb = STRBUF_INIT;
 	banner(&sb, g, plan);
@@ -925,7 +925,7 @@ static int header(FILE *out, const ddbc_design *g, ddbc_header_plan *plan)
 	ddbc_strset shapes = DDBC_STRSET_INIT;  /* the parser shapes written */
 	for (size_t i = 0; i < g->nentities && r == 0; i++) {
 		ddbc_hentity he;
-		r = ddbc_header_plan_entity(plan, i, &he);
+		r = ddbc_header_plan_entity(plan, i, &he, err);
 		if (r == 0)
 			entity(&sb, &he, plan, &shapes, out);
 		flush(&sb, out);
@@ -952,9 +952,10 @@ ddbc_emit_result ddbc_emit_header(FILE *out, const ddbc_design *g, const ddbc_he
 {
 	ddbc_header_plan plan;
 	ddbc_emit_result r = DDBC_EMIT_FAILED;
-	switch (ddbc_header_plan_build(&plan, g, o ? o->prefix : NULL, d)) {
+	ddbc_err *err = o ? o->err : NULL;
+	switch (ddbc_header_plan_build(&plan, g, o ? o->prefix : NULL, d, err)) {
 	case DDBC_PLAN_OK:
-		r = header(out, g, &plan) == 0 ? DDBC_EMIT_OK : DDBC_EMIT_FAILED;
+		r = header(out, g, &plan, err) == 0 ? DDBC_EMIT_OK : DDBC_EMIT_FAILED;
 		break;
 	case DDBC_PLAN_FINDINGS:
 		r = DDBC_EMIT_FINDINGS;

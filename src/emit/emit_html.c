@@ -72,7 +72,9 @@ static const char *template_dir(const ddbc_doc_opts *o)
 	return NULL;
 }
 
-static ddbc_source *read_template(const char *dir, const char *name)
+/* The template file name of dir (NULL: the compiled-in copy); NULL, with
+ * why added to err, when it cannot be had. */
+static ddbc_source *read_template(const char *dir, const char *name, ddbc_err *err)
 {
 	strbuf path = STRBUF_INIT;
 	ddbc_source *src;
@@ -82,14 +84,14 @@ static ddbc_source *read_template(const char *dir, const char *name)
 		/* The build embeds both files: a miss is a broken build. */
 		src = f ? ddbc_source_from_memory(path.buf, f->data, f->len) : NULL;
 		if (!src)
-			ddbc_error("this build lacks the template '%s'", name);
+			ddbc_err_add(err, NULL, "this build lacks the template '%s'", name);
 	} else {
 		ddbc_strbuf_addf(&path, "%s/%s", dir, name);
 		src = ddbc_source_read(path.buf);
 		if (!src)
-			ddbc_error("cannot read template '%s': %s (--template and "
-				   "DDBC_TEMPLATE_DIR name a folder holding page.html and "
-				   "style.css)", path.buf, strerror(errno));
+			ddbc_err_add(err, NULL, "cannot read template '%s': %s (--template and "
+				     "DDBC_TEMPLATE_DIR name a folder holding page.html and "
+				     "style.css)", path.buf, strerror(errno));
 	}
 	ddbc_strbuf_release(&path);
 	return src;
@@ -134,8 +136,9 @@ typedef struct templates {
 static int read_templates(templates *t, const ddbc_doc_opts *o)
 {
 	const char *dir = template_dir(o);
-	t->page = read_template(dir, "page.html");
-	t->style = t->page ? read_template(dir, "style.css") : NULL;
+	ddbc_err *err = o ? o->err : NULL;
+	t->page = read_template(dir, "page.html", err);
+	t->style = t->page ? read_template(dir, "style.css", err) : NULL;
 	if (t->page && t->style)
 		return 0;
 	ddbc_source_free(t->page);

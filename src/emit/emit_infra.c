@@ -266,7 +266,7 @@ static json_t *cfn_global_table(const ddbc_table *t)
 ddbc_emit_result ddbc_emit_cloudformation(FILE *out, const ddbc_design *g,
 					  const ddbc_export_opts *o, ddbc_diags *d)
 {
-	(void)o, (void)d;
+	(void)d;
 	ddbc_json_stream s;
 	ddbc_json_stream_init(&s, out);
 	ddbc_json_stream_layout(&s, o);
@@ -287,7 +287,7 @@ ddbc_emit_result ddbc_emit_cloudformation(FILE *out, const ddbc_design *g,
 	json_decref(used);
 	ddbc_json_end(&s, '}');
 	ddbc_json_end(&s, '}');
-	return ddbc_json_stream_finish(&s);
+	return ddbc_json_stream_finish(&s, o ? o->err : NULL);
 }
 
 /* ---- Terraform --------------------------------------------------------------------- */
@@ -551,7 +551,7 @@ static json_t *tf_table(const ddbc_table *t, bool *key_schema)
 ddbc_emit_result ddbc_emit_terraform(FILE *out, const ddbc_design *g,
 				     const ddbc_export_opts *o, ddbc_diags *d)
 {
-	(void)o, (void)d;
+	(void)d;
 	json_t *tables = json_object(), *used = json_object();
 	json_t *insights = json_object(), *policies = json_object(), *named = json_object();
 	bool key_schema = false;
@@ -585,5 +585,5 @@ ddbc_emit_result ddbc_emit_terraform(FILE *out, const ddbc_design *g,
 		json_decref(policies);
 	ddbc_json_end(&s, '}');
 	ddbc_json_end(&s, '}');
-	return ddbc_json_stream_finish(&s);
+	return ddbc_json_stream_finish(&s, o ? o->err : NULL);
 }

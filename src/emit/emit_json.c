@@ -222,7 +222,7 @@ void ddbc_json_end(ddbc_json_stream *s, char bracket)
 	ddbc_strbuf_addch(&s->buf, bracket);
 }
 
-int ddbc_json_stream_finish(ddbc_json_stream *s)
+int ddbc_json_stream_finish(ddbc_json_stream *s, ddbc_err *err)
 {
 	if (s->depth == 0)
 		ddbc_strbuf_addch(&s->buf, '\n');
@@ -230,7 +230,7 @@ int ddbc_json_stream_finish(ddbc_json_stream *s)
 	ddbc_strbuf_release(&s->buf);
 	free(s->value);
 	if (s->failed || s->depth != 0) {
-		ddbc_error("cannot write the JSON output");
+		ddbc_err_add(err, NULL, "cannot write the JSON output");
 		return DDBC_EMIT_FAILED;
 	}
 	return DDBC_EMIT_OK;
@@ -714,7 +714,7 @@ json_t *ddbc_json_create_table(const ddbc_table *t)
 ddbc_emit_result ddbc_emit_create_table(FILE *out, const ddbc_design *g,
 					const ddbc_export_opts *o, ddbc_diags *d)
 {
-	(void)o, (void)d;
+	(void)d;
 	ddbc_json_stream s;
 	ddbc_json_stream_init(&s, out);
 	ddbc_json_stream_layout(&s, o);
@@ -722,5 +722,5 @@ ddbc_emit_result ddbc_emit_create_table(FILE *out, const ddbc_design *g,
 	for (size_t i = 0; i < g->ntables; i++)
 		ddbc_json_member(&s, NULL, ddbc_json_create_table(&g->tables[i]));
 	ddbc_json_end(&s, ']');
-	return ddbc_json_stream_finish(&s);
+	return ddbc_json_stream_finish(&s, o ? o->err : NULL);
 }

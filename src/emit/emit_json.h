@@ -10,6 +10,7 @@
 #define DDBC_EMIT_JSON_H
 
 #include "model/model.h"
+#include "util/error.h"
 #include "util/json_number.h"
 #include "util/strbuf.h"
 
@@ -52,8 +53,9 @@ void ddbc_json_int(ddbc_json_stream *s, const char *key, long long v);
 void ddbc_json_bool(ddbc_json_stream *s, const char *key, bool v);
 void ddbc_json_name_list(ddbc_json_stream *s, const char *key, const ddbc_name *names, size_t n);
 void ddbc_json_end(ddbc_json_stream *s, char bracket);
-/* Ends the document; returns DDBC_EMIT_OK or DDBC_EMIT_FAILED. */
-int ddbc_json_stream_finish(ddbc_json_stream *s);
+/* Ends the document; returns DDBC_EMIT_OK, or DDBC_EMIT_FAILED with why
+ * added to err (NULL: not kept) when the output could not be written. */
+int ddbc_json_stream_finish(ddbc_json_stream *s, ddbc_err *err);
 
 /* A new JSON string of len bytes of s (which the loader checked is UTF-8). */
 json_t *ddbc_json_strn(const char *s, size_t len);

@@ -427,7 +427,7 @@ static void lint_rules(ddbc_json_stream *js, const ddbc_design *g)
 ddbc_emit_result ddbc_emit_model(FILE *out, const ddbc_design *g, const ddbc_export_opts *o,
 				 ddbc_diags *d)
 {
-	(void)o, (void)d;
+	(void)d;
 	ddbc_json_stream s;
 	ddbc_json_stream_init(&s, out);
 	ddbc_json_stream_layout(&s, o);
@@ -455,5 +455,5 @@ ddbc_emit_result ddbc_emit_model(FILE *out, const ddbc_design *g, const ddbc_exp
 		model_pattern(&s, &g->patterns[i]);
 	ddbc_json_end(&s, ']');
 	ddbc_json_end(&s, '}');
-	return ddbc_json_stream_finish(&s);
+	return ddbc_json_stream_finish(&s, o ? o->err : NULL);
 }

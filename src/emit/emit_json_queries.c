@@ -802,9 +802,9 @@ static void check_cli_use(void *ctx, const ddbc_param_use *use)
 	    !ddbc_param_fits(c->g, use, value, strlen(value), &why)) {
 		json_object_set_new(c->reported, name, json_true());
 		ddbc_param_place_text(use, &where);
-		ddbc_error("--param %s=%s: the value %s; access pattern '%s' puts it in %s "
-			   "(%s:%u:%u)", name, value, why.buf, c->p->id.s, where.buf,
-			   c->g->src->name, use->loc.line, use->loc.column);
+		ddbc_err_add(c->o->err, NULL, "--param %s=%s: the value %s; access pattern '%s' "
+			     "puts it in %s (%s:%u:%u)", name, value, why.buf, c->p->id.s,
+			     where.buf, c->g->src->name, use->loc.line, use->loc.column);
 		c->failed = true;
 	}
 	ddbc_strbuf_release(&why);
@@ -819,7 +819,8 @@ static bool params_valid(const ddbc_design *g, const ddbc_export_opts *o)
 {
 	for (size_t i = 0; o && i < o->nparams; i++) {
 		if (!utf8(o->params[i].name) || !utf8(o->params[i].value)) {
-			ddbc_error("--param '%s': not valid UTF-8 text", o->params[i].name);
+			ddbc_err_add(o->err, NULL, "--param '%s': not valid UTF-8 text",
+				     o->params[i].name);
 			return false;
 		}
 	}
@@ -850,7 +851,7 @@ ddbc_emit_result ddbc_emit_queries(FILE *out, const ddbc_design *g, const ddbc_e
 			write_request(&s, g, p, o, d, &failed);
 	}
 	ddbc_json_end(&s, ']');
-	int r = ddbc_json_stream_finish(&s);
+	int r = ddbc_json_stream_finish(&s, o ? o->err : NULL);
 	/* The command line discards the output of an emitter with findings. */
 	return failed ? DDBC_EMIT_FINDINGS : r;
 }
@@ -878,7 +879,7 @@ ddbc_emit_result ddbc_emit_query_input_with(FILE *out, const ddbc_design *g,
 	ddbc_json_stream s;
 	ddbc_json_stream_init(&s, out);
 	write_input(&s, &r, NULL);
-	int res = ddbc_json_stream_finish(&s);
+	int res = ddbc_json_stream_finish(&s, o ? o->err : NULL);
 	bool failed = r.failed;
 	request_release(&r);
 	return failed ? DDBC_EMIT_FINDINGS : res;

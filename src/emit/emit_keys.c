@@ -571,7 +571,7 @@ static void entities(keys_writer *w, const keys_ops *ops)
 {
 	for (size_t i = 0; i < w->g->nentities && !w->failed; i++) {
 		ddbc_hentity he;
-		if (ddbc_header_plan_entity(w->plan, i, &he) != 0) {
+		if (ddbc_header_plan_entity(w->plan, i, &he, w->err) != 0) {
 			w->failed = true;
 			break;
 		}
@@ -715,7 +715,7 @@ ddbc_emit_result ddbc_emit_keys(FILE *out, const ddbc_design *g, const ddbc_keys
 	ddbc_header_plan plan;
 	ddbc_emit_result r = DDBC_EMIT_FAILED;
 	ddbc_err unkept = DDBC_ERR_INIT;
-	switch (ddbc_header_plan_build(&plan, g, NULL, d)) {
+	switch (ddbc_header_plan_build(&plan, g, NULL, d, o ? o->err : NULL)) {
 	case DDBC_PLAN_OK: {
 		keys_writer w = { out, STRBUF_INIT, g, &plan, NULL, NULL, ddbc_arena_new(),
 				  DDBC_STRSET_INIT, false, false, NULL, 0, 0, NULL, NULL };

@@ -30,16 +30,18 @@ static void shown(strbuf *sb, const char *s)
 	}
 }
 
-void ddbc_lib_refuse(const lib_caps *caps, const ddbc_attr *a, const char *fmt, const char *what)
+void ddbc_lib_refuse(ddbc_err *err, const lib_caps *caps, const ddbc_attr *a, const char *fmt,
+		     const char *what)
 {
 	strbuf why = STRBUF_INIT, e = STRBUF_INIT, n = STRBUF_INIT, t = STRBUF_INIT;
 	ddbc_strbuf_addf(&why, fmt, what);
 	shown(&e, a->entity->name.s);
 	shown(&n, a->name.s);
 	shown(&t, a->template.s ? a->template.s : "");
-	ddbc_error("cannot export %s: entity '%s' attribute '%s' (template '%s'): %s; "
-		   "change the template or use another --format", caps->format, ddbc_strbuf_str(&e),
-		   ddbc_strbuf_str(&n), ddbc_strbuf_str(&t), ddbc_strbuf_str(&why));
+	ddbc_err_add(err, NULL, "cannot export %s: entity '%s' attribute '%s' (template '%s'): "
+		     "%s; change the template or use another --format", caps->format,
+		     ddbc_strbuf_str(&e), ddbc_strbuf_str(&n), ddbc_strbuf_str(&t),
+		     ddbc_strbuf_str(&why));
 	ddbc_strbuf_release(&why);
 	ddbc_strbuf_release(&e);
 	ddbc_strbuf_release(&n);
@@ -50,6 +52,7 @@ typedef struct flatten {
 	ddbc_arena *arena;
 	const lib_caps *caps;
 	const ddbc_attr *key;    /* the key attribute being flattened */
+	ddbc_err *err;           /* why it cannot be */
 	lib_part *parts;
 	size_t n, cap;
 	unsigned depth;
@@ -57,7 +60,7 @@ typedef struct flatten {
 
 static bool refuse(const flatten *f, const char *fmt, const char *what)
 {
-	ddbc_lib_refuse(f->caps, f->key, fmt, what);
+	ddbc_lib_refuse(f->err, f->caps, f->key, fmt, what);
 	return false;
 }
 
@@ -141,13 +144,14 @@ static bool placeholder(flatten *f, const ddbc_segment *seg, unsigned width)
 	return true;
 }
 
-bool ddbc_lib_key_of(ddbc_arena *arena, const lib_caps *caps, const ddbc_attr *a, lib_key *k)
+bool ddbc_lib_key_of(ddbc_arena *arena, const lib_caps *caps, const ddbc_attr *a, lib_key *k,
+		     ddbc_err *err)
 {
 	memset(k, 0, sizeof *k);
 	k->attr = a;
-	flatten f = { .arena = arena, .caps = caps, .key = a };
+	flatten f = { .arena = arena, .caps = caps, .key = a, .err = err };
 	if (a->type == DDBC_TYPE_B && !caps->binary_keys) {
-		ddbc_lib_refuse(caps, a, "%s keys hold no Binary value", caps->library);
+		ddbc_lib_refuse(err, caps, a, "%s keys hold no Binary value", caps->library);
 		return false;
 	}
 	if (!a->has_template) {
@@ -163,7 +167,7 @@ bool ddbc_lib_key_of(ddbc_arena *arena, const lib_caps *caps, const ddbc_attr *a
 	return true;
 }
 
-bool ddbc_lib_table_ok(const lib_caps *caps, const ddbc_table *t)
+bool ddbc_lib_table_ok(const lib_caps *caps, const ddbc_table *t, ddbc_err *err)
 {
 	for (size_t i = 0; i < t->nindexes; i++) {
 		const ddbc_index *ix = t->indexes[i];
@@ -171,9 +175,10 @@ bool ddbc_lib_table_ok(const lib_caps *caps, const ddbc_table *t)
 			strbuf tn = STRBUF_INIT, in = STRBUF_INIT;
 			shown(&tn, t->name.s);
 			shown(&in, ix->name.s);
-			ddbc_error("cannot export %s: table '%s' index '%s' has a multi-attribute "
-				   "key, which %s cannot hold; use another --format", caps->format,
-				   ddbc_strbuf_str(&tn), ddbc_strbuf_str(&in), caps->library);
+			ddbc_err_add(err, NULL, "cannot export %s: table '%s' index '%s' has a "
+				     "multi-attribute key, which %s cannot hold; use another "
+				     "--format", caps->format, ddbc_strbuf_str(&tn),
+				     ddbc_strbuf_str(&in), caps->library);
 			ddbc_strbuf_release(&tn);
 			ddbc_strbuf_release(&in);
 			return false;

@@ -6,8 +6,9 @@
  * ddbc_lib_key_of flattens an attribute's parsed template (model/template.h,
  * never parsed again) into literals and the plain attributes they name,
  * through the templates of the attributes it names, and refuses (a
- * message naming the entity, attribute and template, DDBC_EMIT_FAILED)
- * what the library cannot write exactly as ddbc renders it.
+ * message naming the entity, attribute and template, in the export's
+ * ddbc_err for the command to print; DDBC_EMIT_FAILED) what the library
+ * cannot write exactly as ddbc renders it.
  */
 #ifndef DDBC_EMIT_LIBS_H
 #define DDBC_EMIT_LIBS_H
@@ -50,19 +51,22 @@ typedef struct lib_key {
 	bool plain;              /* no template: the attribute itself is the key */
 } lib_key;
 
-/* a's template flattened into *k (parts in arena). false after a message
- * (ddbc_error) naming the entity, attribute and template when the library
- * cannot hold it. Attributes without a template are plain. */
-bool ddbc_lib_key_of(ddbc_arena *arena, const lib_caps *caps, const ddbc_attr *a, lib_key *k);
+/* a's template flattened into *k (parts in arena). false after adding to
+ * err (NULL: not kept) a message naming the entity, attribute and template
+ * when the library cannot hold it. Attributes without a template are
+ * plain. */
+bool ddbc_lib_key_of(ddbc_arena *arena, const lib_caps *caps, const ddbc_attr *a, lib_key *k,
+		     ddbc_err *err);
 
-/* Says (ddbc_error) that the library cannot hold a's template, why (fmt
- * with what), naming the entity, attribute and template, their control
- * and bidi characters shown as '?'. */
-void ddbc_lib_refuse(const lib_caps *caps, const ddbc_attr *a, const char *fmt, const char *what);
+/* Adds to err that the library cannot hold a's template, why (fmt with
+ * what), naming the entity, attribute and template, their control and
+ * bidi characters shown as '?'. */
+void ddbc_lib_refuse(ddbc_err *err, const lib_caps *caps, const ddbc_attr *a, const char *fmt,
+		     const char *what);
 
 /* Whether the table's indexes are all ones the library can hold: false
- * after a message naming the table and index otherwise. */
-bool ddbc_lib_table_ok(const lib_caps *caps, const ddbc_table *t);
+ * after adding to err a message naming the table and index otherwise. */
+bool ddbc_lib_table_ok(const lib_caps *caps, const ddbc_table *t, ddbc_err *err);
 
 /* The key attribute name of entity e (key position i of ix) as e defines
  * it, or NULL when e does not. */

@@ -70,7 +70,8 @@ static json_t *indexes(const ddbc_table *t)
 	return j;
 }
 
-static bool field(ddbc_arena *arena, json_t *model, const lib_parts *parts, const ddbc_attr *a)
+static bool field(ddbc_arena *arena, json_t *model, const lib_parts *parts, const ddbc_attr *a,
+		  ddbc_err *err)
 {
 	if (!ddbc_lib_stored(a) && !ddbc_lib_is_composite(parts, a))
 		return true;
@@ -88,12 +89,12 @@ static bool field(ddbc_arena *arena, json_t *model, const lib_parts *parts, cons
 	if (!a->has_template)
 		return true;
 	if (ddbc_lib_sparse_key(a)) {
-		ddbc_lib_refuse(&caps, a, "%s", "items may lack it (required: false), but OneTable "
-			   "writes a value template whenever its values are there");
+		ddbc_lib_refuse(err, &caps, a, "%s", "items may lack it (required: false), but "
+				"OneTable writes a value template whenever its values are there");
 		return false;
 	}
 	lib_key k;
-	if (!ddbc_lib_key_of(arena, &caps, a, &k))
+	if (!ddbc_lib_key_of(arena, &caps, a, &k, err))
 		return false;
 	strbuf tpl = STRBUF_INIT;
 	ddbc_lib_braced(&tpl, &k, true);
@@ -102,14 +103,14 @@ static bool field(ddbc_arena *arena, json_t *model, const lib_parts *parts, cons
 	return true;
 }
 
-static json_t *schema(ddbc_arena *arena, const ddbc_table *t)
+static json_t *schema(ddbc_arena *arena, const ddbc_table *t, ddbc_err *err)
 {
 	for (size_t i = 0; i < t->nindexes; i++)
 		if (t->indexes[i]->kind != DDBC_INDEX_PRIMARY &&
 		    strcmp(t->indexes[i]->name.s, "primary") == 0) {
-			ddbc_error("cannot export onetable: table '%s' has an index named 'primary', "
-				   "OneTable's name for the table key; rename the index or use "
-				   "another --format", t->name.s);
+			ddbc_err_add(err, NULL, "cannot export onetable: table '%s' has an index "
+				     "named 'primary', OneTable's name for the table key; rename "
+				     "the index or use another --format", t->name.s);
 			return NULL;
 		}
 	json_t *s = json_object(), *models = json_object();
@@ -124,7 +125,7 @@ static json_t *schema(ddbc_arena *arena, const ddbc_table *t)
 		lib_parts parts;
 		ddbc_lib_parts_of(arena, e, &parts);
 		for (size_t j = 0; j < e->nattrs; j++)
-			if (!field(arena, m, &parts, &e->attrs[j])) {
+			if (!field(arena, m, &parts, &e->attrs[j], err)) {
 				json_decref(s);
 				return NULL;
 			}
@@ -138,12 +139,14 @@ ddbc_emit_result ddbc_emit_onetable(FILE *out, const ddbc_design *g, const ddbc_
 				    ddbc_diags *d)
 {
 	(void)d;
+	ddbc_err *err = o ? o->err : NULL;
 	ddbc_arena *arena = ddbc_arena_new();
 	json_t *all = json_object();
 	bool ok = true;
 	for (size_t i = 0; ok && i < g->ntables; i++) {
 		json_t *s = NULL;
-		ok = ddbc_lib_table_ok(&caps, &g->tables[i]) && (s = schema(arena, &g->tables[i]));
+		ok = ddbc_lib_table_ok(&caps, &g->tables[i], err) &&
+		     (s = schema(arena, &g->tables[i], err));
 		if (ok)
 			json_object_set_new(all, g->tables[i].name.s, s);
 	}

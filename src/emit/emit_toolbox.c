@@ -32,6 +32,7 @@ typedef struct writer {
 	ddbc_arena *arena;
 	const ddbc_design *g;
 	bool pads;
+	ddbc_err *err;           /* why a key cannot be written (NULL: not kept) */
 } writer;
 
 static const char *key_type(ddbc_type t)
@@ -160,7 +161,7 @@ static bool sparse_guard(writer *w, const ddbc_entity *e, const ddbc_attr *a)
 		for (size_t j = 0; j < ix->npk + ix->nsk; j++) {
 			const ddbc_attr *ka = ddbc_lib_key_attr(e, ix, j);
 			lib_key k;
-			if (!ddbc_lib_key_of(w->arena, &caps, ka, &k))
+			if (!ddbc_lib_key_of(w->arena, &caps, ka, &k, w->err))
 				return false;
 			for (size_t p = 0; p < (k.plain ? 1 : k.nparts); p++) {
 				const ddbc_attr *leaf = k.plain ? ka : k.parts[p].attr;
@@ -226,7 +227,7 @@ static bool entity(writer *w, const ddbc_entity *e, size_t n)
 		lib_key k;
 		if (!a->has_template || !ddbc_lib_stored(a))
 			continue;
-		if (!ddbc_lib_key_of(w->arena, &caps, a, &k))
+		if (!ddbc_lib_key_of(w->arena, &caps, a, &k, w->err))
 			return false;
 		ddbc_strbuf_addstr(sb, "    ");
 		if (!linked(w, e, &parts, &k, id))
@@ -502,9 +503,9 @@ static const char *stem(writer *w, const ddbc_table *t, size_t n)
 ddbc_emit_result ddbc_emit_toolbox(FILE *out, const ddbc_design *g, const ddbc_export_opts *o,
 				   ddbc_diags *d)
 {
-	(void)o;
 	(void)d;
-	writer w = { .sb = STRBUF_INIT, .arena = ddbc_arena_new(), .g = g };
+	writer w = { .sb = STRBUF_INIT, .arena = ddbc_arena_new(), .g = g,
+		     .err = o ? o->err : NULL };
 	ddbc_strbuf_addstr(&w.sb, "// DynamoDB-Toolbox (v2) tables and entities of the design ");
 	ddbc_lib_ts_str(&w.sb, g->name.s ? g->name.s : "");
 	ddbc_strbuf_addstr(&w.sb, ",\n// written by `ddbc export --format dynamodb-toolbox`: edit the "

@@ -139,25 +139,25 @@ static json_t *model_table(const ddbc_table *t)
 	return o;
 }
 
-/* Whether t fits a model; says why not on stderr. */
-static bool fits(const ddbc_table *t)
+/* Whether t fits a model; adds why not to err. */
+static bool fits(const ddbc_table *t, ddbc_err *err)
 {
 	const char *why = NULL, *ix = NULL;
 	for (size_t i = 0; i < t->ngsi && !why; i++)
 		if (t->gsi[i].npk > 1 || t->gsi[i].nsk > 1)
 			why = "a key of several attributes", ix = t->gsi[i].name.s;
 	if (why)
-		ddbc_error("table '%s' has %s ('%s'), which a NoSQL Workbench model cannot hold",
-			   t->name.s, why, ix);
+		ddbc_err_add(err, NULL, "table '%s' has %s ('%s'), which a NoSQL Workbench "
+			     "model cannot hold", t->name.s, why, ix);
 	return !why;
 }
 
 ddbc_emit_result ddbc_emit_workbench(FILE *out, const ddbc_design *g,
 				     const ddbc_export_opts *o, ddbc_diags *d)
 {
-	(void)o, (void)d;
+	(void)d;
 	for (size_t i = 0; i < g->ntables; i++)
-		if (!fits(&g->tables[i]))
+		if (!fits(&g->tables[i], o ? o->err : NULL))
 			return DDBC_EMIT_FAILED;
 	ddbc_json_stream s;
 	ddbc_json_stream_init(&s, out);
@@ -174,5 +174,5 @@ ddbc_emit_result ddbc_emit_workbench(FILE *out, const ddbc_design *g,
 		ddbc_json_member(&s, NULL, model_table(&g->tables[i]));
 	ddbc_json_end(&s, ']');
 	ddbc_json_end(&s, '}');
-	return ddbc_json_stream_finish(&s);
+	return ddbc_json_stream_finish(&s, o ? o->err : NULL);
 }

@@ -159,8 +159,11 @@ static int plan_of(mig_work *w)
 	FILE *mem = open_memstream(&text, &len);
 	if (!mem)
 		ddbc_xalloc_die();
-	ddbc_emit_result r = ddbc_diff_plan(mem, w->old, w->new);
+	ddbc_err why = DDBC_ERR_INIT;
+	ddbc_emit_result r = ddbc_diff_plan(mem, w->old, w->new, &why);
 	fclose(mem);
+	ddbc_err_print(&why);
+	ddbc_err_release(&why);
 	json_error_t err;
 	w->plan = r == DDBC_EMIT_OK ? json_loadb(text, len, 0, &err) : NULL;
 	free(text);

@@ -17,6 +17,7 @@
 #include "model/request.h"
 #include "model/semantics.h"
 #include "util/decimal.h"
+#include "util/error.h"
 #include "util/xalloc.h"
 
 #include <math.h>
@@ -567,7 +568,8 @@ static json_t *build(pcheck *c, const json_t *values, ddbc_query_sent *sent)
 	json_t *v;
 	json_object_foreach((json_t *)values, name, v)
 		params[k++] = (ddbc_param){ name, json_string_value(v) };
-	ddbc_export_opts o = { params, k, true };
+	ddbc_err why = DDBC_ERR_INIT;
+	ddbc_export_opts o = { params, k, true, &why };
 	char *buf = NULL;
 	size_t len = 0;
 	FILE *f = open_memstream(&buf, &len);
@@ -578,6 +580,8 @@ static json_t *build(pcheck *c, const json_t *values, ddbc_query_sent *sent)
 	memset(sent, 0, sizeof(*sent));
 	ddbc_emit_result r = ddbc_emit_query_input_with(f, c->V->g, c->p, &o, &d, sent);
 	fclose(f);
+	ddbc_err_print(&why);
+	ddbc_err_release(&why);
 	ddbc_diags_release(&d);
 	free(params);
 	json_t *req = r == DDBC_EMIT_OK ? json_loadb(buf, len, 0, NULL) : NULL;

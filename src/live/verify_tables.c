@@ -45,11 +45,14 @@ static json_t *create_requests(const ddbc_design *g)
 	FILE *f = open_memstream(&buf, &len);
 	if (!f)
 		ddbc_xalloc_die();
-	ddbc_export_opts o = { NULL, 0, true };
+	ddbc_err why = DDBC_ERR_INIT;
+	ddbc_export_opts o = { NULL, 0, true, &why };
 	ddbc_diags d;
 	ddbc_diags_init(&d);
 	ddbc_emit_result r = ddbc_emit_create_table(f, g, &o, &d);
 	fclose(f);
+	ddbc_err_print(&why);
+	ddbc_err_release(&why);
 	ddbc_diags_release(&d);
 	json_t *reqs = r == DDBC_EMIT_OK ? json_loadb(buf, len, 0, NULL) : NULL;
 	free(buf);

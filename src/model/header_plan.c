@@ -45,7 +45,8 @@ static ddbc_plan_result plan_prefix(planner *p, const char *given)
 	ddbc_header_plan *plan = p->plan;
 	const char *prefix = given;
 	if (given && !ddbc_header_prefix_usable(given)) {
-		ddbc_error("the header prefix '%s' is not a usable C identifier", given);
+		ddbc_err_add(p->err, NULL, "the header prefix '%s' is not a usable C identifier",
+			     given);
 		return DDBC_PLAN_FAILED;
 	}
 	if (!given && !(prefix = name_prefix(p))) {
@@ -381,10 +382,10 @@ static int plan_entity(planner *p, size_t i, ddbc_hentity *he)
 	return 0;
 }
 
-static void no_attribute(const ddbc_entity *e)
+static void no_attribute(ddbc_err *err, const ddbc_entity *e)
 {
-	ddbc_error("entity '%s' has a template placeholder that names no attribute; run "
-		   "'ddbc lint' first", e->name.s);
+	ddbc_err_add(err, NULL, "entity '%s' has a template placeholder that names no "
+		     "attribute; run 'ddbc lint' first", e->name.s);
 }
 
 /* Entities and tables with the same C name are reported once, before the
@@ -647,7 +648,7 @@ static int plan_entities(planner *p, name_check *c)
 		if (!plan->entity_idents[i])
 			p->findings = true;
 		if (hash_entity(p, c, i) != 0) {
-			no_attribute(e);
+			no_attribute(p->err, e);
 			return -1;
 		}
 	}
@@ -759,7 +760,8 @@ static ddbc_plan_result plan_unique(planner *p)
 }
 
 static ddbc_plan_result build_once(ddbc_header_plan *plan, const ddbc_design *g,
-				   const char *prefix, ddbc_diags *d, bool lenient, bool whole)
+				   const char *prefix, ddbc_diags *d, bool lenient, bool whole,
+				   ddbc_err *err)
 {
 	memset(plan, 0, sizeof(*plan));
 	plan->arena = ddbc_arena_new();
@@ -767,7 +769,7 @@ static ddbc_plan_result build_once(ddbc_header_plan *plan, const ddbc_design *g,
 	plan->pattern_scratch = ddbc_arena_new();
 	plan->g = g;
 	plan->whole_names = whole;
-	planner p = { plan, g, d, lenient, false, DDBC_STRSET_INIT };
+	planner p = { plan, g, d, lenient, false, DDBC_STRSET_INIT, err };
 	ddbc_plan_result r = plan_prefix(&p, prefix);
 	if (r != DDBC_PLAN_OK)
 		return r;
@@ -783,36 +785,37 @@ static ddbc_plan_result build_once(ddbc_header_plan *plan, const ddbc_design *g,
  * out never makes a finding, and one there is anyway names the whole
  * names. */
 static ddbc_plan_result build(ddbc_header_plan *plan, const ddbc_design *g, const char *prefix,
-			      ddbc_diags *d, bool lenient)
+			      ddbc_diags *d, bool lenient, ddbc_err *err)
 {
 	size_t from = d->n;
-	ddbc_plan_result r = build_once(plan, g, prefix, d, lenient, false);
+	ddbc_plan_result r = build_once(plan, g, prefix, d, lenient, false, err);
 	if (r != DDBC_PLAN_FINDINGS || !plan->shortened)
 		return r;
 	ddbc_diags_drop(d, from, DDBC_RULE_HEADER_NAME);
 	ddbc_header_plan_free(plan);
-	return build_once(plan, g, prefix, d, lenient, true);
+	return build_once(plan, g, prefix, d, lenient, true, err);
 }
 
 ddbc_plan_result ddbc_header_plan_build(ddbc_header_plan *plan, const ddbc_design *g,
-					const char *prefix, ddbc_diags *d)
+					const char *prefix, ddbc_diags *d, ddbc_err *err)
 {
-	return build(plan, g, prefix, d, false);
+	return build(plan, g, prefix, d, false, err);
 }
 
 void ddbc_header_names_check(const ddbc_design *g, ddbc_diags *d)
 {
 	ddbc_header_plan plan;
-	build(&plan, g, NULL, d, true);
+	/* Lenient planning fails on nothing: no reason to keep. */
+	build(&plan, g, NULL, d, true, NULL);
 	ddbc_header_plan_free(&plan);
 }
 
-int ddbc_header_plan_entity(ddbc_header_plan *plan, size_t i, ddbc_hentity *he)
+int ddbc_header_plan_entity(ddbc_header_plan *plan, size_t i, ddbc_hentity *he, ddbc_err *err)
 {
-	planner p = { plan, plan->g, NULL, false, false, DDBC_STRSET_INIT };
+	planner p = { plan, plan->g, NULL, false, false, DDBC_STRSET_INIT, err };
 	if (plan_entity(&p, i, he) == 0)
 		return 0;
-	no_attribute(he->entity);
+	no_attribute(err, he->entity);
 	return -1;
 }
 

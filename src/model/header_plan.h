@@ -80,6 +80,7 @@
 #define DDBC_HEADER_PLAN_H
 
 #include "model/model.h"
+#include "util/error.h"
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -227,18 +228,18 @@ bool ddbc_header_prefix_usable(const char *s);
 typedef enum ddbc_plan_result {
 	DDBC_PLAN_OK,            /* the plan is whole and its names unique */
 	DDBC_PLAN_FINDINGS,      /* header-name findings were added */
-	DDBC_PLAN_FAILED         /* it cannot be planned; why was printed to stderr */
+	DDBC_PLAN_FAILED         /* it cannot be planned; why is in the caller's ddbc_err */
 } ddbc_plan_result;
 
 /* Plans the header of g with prefix (NULL: the design name's) and checks
  * every identifier. Returns DDBC_PLAN_OK with *plan filled,
  * DDBC_PLAN_FINDINGS after adding header-name findings to d (names that
- * give no identifier, collisions), or DDBC_PLAN_FAILED after printing why
- * to stderr (a prefix that is no identifier; a template placeholder that
- * names no attribute). Release *plan with ddbc_header_plan_free whatever
- * the result. */
+ * give no identifier, collisions), or DDBC_PLAN_FAILED after adding why to
+ * err (NULL: not kept) for the command to print (a prefix that is no
+ * identifier; a template placeholder that names no attribute). Release
+ * *plan with ddbc_header_plan_free whatever the result. */
 ddbc_plan_result ddbc_header_plan_build(ddbc_header_plan *plan, const ddbc_design *g,
-					const char *prefix, ddbc_diags *d);
+					const char *prefix, ddbc_diags *d, ddbc_err *err);
 
 /* The check of header-name on any design, checked or not: what
  * ddbc_header_plan_build would report with the design name's prefix,
@@ -249,9 +250,9 @@ ddbc_plan_result ddbc_header_plan_build(ddbc_header_plan *plan, const ddbc_desig
 void ddbc_header_names_check(const ddbc_design *g, ddbc_diags *d);
 /* Plans entity i of the design (of a plan that was built DDBC_PLAN_OK)
  * into *he, which holds until the next call or ddbc_header_plan_free.
- * Returns 0, or -1 (with a message on stderr) on a template placeholder
+ * Returns 0, or -1 (why added to err, as above) on a template placeholder
  * that names no attribute, which a checked design does not have. */
-int ddbc_header_plan_entity(ddbc_header_plan *plan, size_t i, ddbc_hentity *he);
+int ddbc_header_plan_entity(ddbc_header_plan *plan, size_t i, ddbc_hentity *he, ddbc_err *err);
 /* Plans access pattern i of the design (of a plan that was built
  * DDBC_PLAN_OK) into *hp, which holds until the next call or
  * ddbc_header_plan_free. Returns false when the pattern gets no names

@@ -24,6 +24,8 @@ typedef struct planner {
 				  * planned is left out, not a failure */
 	bool findings;
 	ddbc_strset reported;    /* owner pairs reported as colliding (owner_pair) */
+	ddbc_err *err;           /* why it cannot be planned, for the command to say
+				  * (NULL: not kept) */
 } planner;
 
 /* What an identifier names. */

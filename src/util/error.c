@@ -130,10 +130,12 @@ void ddbc_progress_clear(void)
 }
 
 /* The line is kept as say() would write it, so that printing it later
- * reads as printing it then would have. */
+ * reads as printing it then would have. e NULL: not kept (error.h). */
 void ddbc_err_add(ddbc_err *e, const char *cmd, const char *fmt, ...)
 {
 	va_list ap;
+	if (!e)
+		return;
 	if (cmd)
 		ddbc_strbuf_addf(&e->text, "ddbc %s: ", cmd);
 	else

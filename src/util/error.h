@@ -72,7 +72,9 @@ void ddbc_progress_clear(void);
  * must not print itself (an emitter: the command decides whether and when
  * they are said). Each is kept as ddbc_cmd_error would say it, in order;
  * cmd is the command it names, or NULL for "ddbc: ". The caller owns the
- * struct: DDBC_ERR_INIT, then ddbc_err_release. */
+ * struct: DDBC_ERR_INIT, then ddbc_err_release. A caller that has no use
+ * for the reason (it writes into memory and tells a failure its own way)
+ * passes NULL, and ddbc_err_add keeps nothing. */
 typedef struct ddbc_err {
 	strbuf text;             /* the messages, a line each; empty: none */
 } ddbc_err;

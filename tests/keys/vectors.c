@@ -985,7 +985,7 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	ddbc_header_plan plan;
-	if (ddbc_header_plan_build(&plan, g, NULL, &d) != DDBC_PLAN_OK) {
+	if (ddbc_header_plan_build(&plan, g, NULL, &d, NULL) != DDBC_PLAN_OK) {
 		fprintf(stderr, "%s: no header plan\n", argv[1]);
 		return 2;
 	}
@@ -994,7 +994,7 @@ int main(int argc, char **argv)
 	ddbc_strbuf_addstr(&G.c, c_head);
 	for (size_t i = 0; i < g->nentities; i++) {
 		ddbc_hentity he;
-		if (ddbc_header_plan_entity(&plan, i, &he) != 0)
+		if (ddbc_header_plan_entity(&plan, i, &he, NULL) != 0)
 			return 2;
 		for (size_t a = 0; a < he.nattrs; a++)
 			if (he.attrs[a].key && !he.attrs[a].key->constant)
