@@ -69,7 +69,7 @@ typedef struct name_check {
 	check_mode mode;
 	uint32_t *folded;        /* FOLD: the hashes folded (ddbc_hash32) */
 	size_t nfolded, folded_cap;
-	size_t *starts;          /* FOLD: where each entity's hashes start in folded,
+	uint32_t *starts;        /* FOLD: where each entity's hashes start in folded,
 				    and after the last, where they end */
 	ddbc_hashset met;        /* SIEVE: the folded hashes that met */
 	ddbc_hashset twice;      /* the hashes it met more than once */
