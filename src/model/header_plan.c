@@ -433,7 +433,8 @@ static void walk_pattern_names(planner *p, name_check *c)
 	}
 }
 
-static void walk_table_names(planner *p, name_check *c)
+/* The guard's, the tables' and the indexes' names. */
+static void walk_tables_only(planner *p, name_check *c)
 {
 	const ddbc_header_plan *plan = p->plan;
 	ddbc_hplan_check_name(c, plan->guard, OWN_GUARD, plan);
@@ -444,6 +445,11 @@ static void walk_table_names(planner *p, name_check *c)
 		for (size_t k = 0; k < ht->nindexes; k++)
 			ddbc_hplan_check_name(c, ht->indexes[k].macro, OWN_INDEX, ht->indexes[k].index);
 	}
+}
+
+static void walk_table_names(planner *p, name_check *c)
+{
+	walk_tables_only(p, c);
 	walk_pattern_names(p, c);
 }
 
@@ -648,11 +654,19 @@ static uint32_t fold_position(const name_check *c)
 static int plan_entities(planner *p, name_check *c)
 {
 	ddbc_header_plan *plan = p->plan;
-	walk_table_names(p, c);
+	size_t np = p->g->npatterns;
+	/* walk_table_names, a pattern at a time: each is a walk of its own
+	 * for the sieve. */
+	walk_tables_only(p, c);
+	for (size_t i = 0; i < np; i++) {
+		if (c->starts)
+			c->starts[i] = fold_position(c);
+		ddbc_hplan_pattern_hashes(p->plan, i, seen_fn, c, p->d, &p->findings);
+	}
 	for (size_t i = 0; i < p->g->nentities; i++) {
 		const ddbc_entity *e = &p->g->entities[i];
 		if (c->starts)
-			c->starts[i] = fold_position(c);
+			c->starts[np + i] = fold_position(c);
 		plan->entity_idents[i] = entity_ident(p, e);
 		if (!plan->entity_idents[i])
 			p->findings = true;
@@ -662,7 +676,7 @@ static int plan_entities(planner *p, name_check *c)
 		}
 	}
 	if (c->starts)
-		c->starts[p->g->nentities] = fold_position(c);
+		c->starts[np + p->g->nentities] = fold_position(c);
 	return 0;
 }
 
@@ -677,8 +691,8 @@ static bool any_met(const name_check *c, size_t from, size_t to)
 
 /* The folded hashes that met, into c->met, found in slices of the hash
  * values copied out and sorted: c->folded keeps, if not its walk order,
- * which walk hashed each (the walk of the tables, then one per entity,
- * c->starts). The copy holds one slice, of about SLICE hashes (a quarter
+ * which walk hashed each (the walk of the tables, then one per pattern
+ * and one per entity, c->starts). The copy holds one slice, of about SLICE hashes (a quarter
  * of a megabyte), beside the whole array: the check runs when the
  * design's memory is at its peak. */
 #define SLICE (1u << 16)
@@ -747,7 +761,7 @@ static void find_met_few(name_check *c, size_t slices, uint32_t *part)
  * 40,000 entities, the array read 24 times); ordered by slice, each walk
  * gives a slice's hashes from where the slice before ended, its cursor
  * (4 bytes a walk, as c->starts). */
-static void find_met(name_check *c, size_t nentities)
+static void find_met(name_check *c, size_t nwalks)
 {
 	size_t n = c->nfolded, slices = n / SLICE + 1, largest = 0;
 	size_t *count = ddbc_xcalloc(2 * slices, sizeof(*count));
@@ -762,10 +776,9 @@ static void find_met(name_check *c, size_t nentities)
 		free(part);
 		return;
 	}
-	/* Walk w's hashes are folded[from, c->starts[w]): walk 0 the
-	 * tables', walk w entity w - 1's. */
-	uint32_t *cursor = ddbc_xmalloc((nentities + 1) * sizeof(*cursor));
-	for (size_t w = 0; w <= nentities; w++) {
+	/* Walk w's hashes are folded[from, c->starts[w]), walk 0's from 0. */
+	uint32_t *cursor = ddbc_xmalloc(nwalks * sizeof(*cursor));
+	for (size_t w = 0; w < nwalks; w++) {
 		uint32_t from = w ? c->starts[w - 1] : 0;
 		cursor[w] = from;
 		order_by_slice(c->folded + from, c->starts[w] - from, slices, count,
@@ -775,7 +788,7 @@ static void find_met(name_check *c, size_t nentities)
 	uint32_t *part = ddbc_xmalloc((largest ? largest : 1) * sizeof(*part));
 	for (size_t k = 0; k < slices; k++) {
 		size_t m = 0;
-		for (size_t w = 0; w <= nentities; w++) {
+		for (size_t w = 0; w < nwalks; w++) {
 			uint32_t at = cursor[w], to = c->starts[w];
 			while (at < to && slice_of(c->folded[at], slices) == k)
 				part[m++] = c->folded[at++];
@@ -792,7 +805,8 @@ static void find_met(name_check *c, size_t nentities)
  * walk added the findings and planned the entities' identifiers). */
 static void sieve(planner *p, name_check *c)
 {
-	find_met(c, p->g->nentities);
+	size_t np = p->g->npatterns, ne = p->g->nentities;
+	find_met(c, 1 + np + ne);
 	c->mode = SIEVE;
 	if (c->met.n) {
 		ddbc_diags *d = p->d;
@@ -802,13 +816,15 @@ static void sieve(planner *p, name_check *c)
 		 * them, and n folded hashes meet by chance in about n * n / 2^33
 		 * pairs (some 17 among the 380,000 identifiers of 10,000
 		 * entities), so that a large design walks a few entities
-		 * again, not all. */
-		size_t n = p->g->nentities;
+		 * and patterns again, not all. */
 		if (any_met(c, 0, c->starts[0]))
-			walk_table_names(p, c);
-		/* It did not fail the first time. */
-		for (size_t i = 0; i < n; i++)
+			walk_tables_only(p, c);
+		for (size_t i = 0; i < np; i++)
 			if (any_met(c, c->starts[i], c->starts[i + 1]))
+				ddbc_hplan_pattern_hashes(p->plan, i, seen_fn, c, NULL, &p->findings);
+		/* It did not fail the first time. */
+		for (size_t i = 0; i < ne; i++)
+			if (any_met(c, c->starts[np + i], c->starts[np + i + 1]))
 				hash_entity(p, c, i);
 		p->d = d;
 	}
@@ -826,7 +842,9 @@ static ddbc_plan_result plan_unique(planner *p)
 	const ddbc_design *g = p->g;
 	name_check groups, names;
 	ddbc_hplan_check_init_folded(&names, count_names(g));
-	names.starts = ddbc_xmalloc((g->nentities + 1) * sizeof(*names.starts));
+	/* Where each walk of the first ends: the tables', then one per
+	 * pattern and per entity. */
+	names.starts = ddbc_xmalloc((1 + g->npatterns + g->nentities) * sizeof(*names.starts));
 	if (plan_entities(p, &names) != 0) {
 		ddbc_hplan_check_release(&names);
 		return DDBC_PLAN_FAILED;

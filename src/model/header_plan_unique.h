@@ -69,8 +69,8 @@ typedef struct name_check {
 	check_mode mode;
 	uint32_t *folded;        /* FOLD: the hashes folded (ddbc_hash32) */
 	size_t nfolded, folded_cap;
-	uint32_t *starts;        /* FOLD: where each entity's hashes start in folded,
-				    and after the last, where they end */
+	uint32_t *starts;        /* FOLD: where each walk's hashes end in folded
+				    (the tables', each pattern's, each entity's) */
 	ddbc_hashset met;        /* SIEVE: the folded hashes that met */
 	ddbc_hashset twice;      /* the hashes it met more than once */
 	bool second;             /* in the second walk */
