@@ -19,6 +19,12 @@ if awk 'length($0) > 32 { bad = 1 } END { exit !bad }' "$in"; then
 	echo "gen-reserved.sh: a word in $in is longer than 32 characters" >&2
 	exit 1
 fi
+# and names with a byte that is no ASCII letter.
+if tr -d '\r' <"$in" | awk '{ sub(/^[[:space:]]+/, ""); sub(/[[:space:]]+$/, "") }
+	$0 != "" && !/^#/ && /[^A-Za-z]/ { bad = 1 } END { exit !bad }'; then
+	echo "gen-reserved.sh: a word in $in has a character that is not an ASCII letter" >&2
+	exit 1
+fi
 
 {
 	cat <<'EOF'
@@ -53,6 +59,11 @@ EOF
 _Static_assert(NWORDS * 3 <= NSLOTS, "the reserved words' table is too small");
 static unsigned short slots[NSLOTS];
 static bool slots_built;
+/* The words' shapes: bit L of shapes[n][F] is set when a word of n
+ * letters starts with letter F and ends with letter L. Most names that
+ * are no word are told by their shape (one in fifty shapes is a word's),
+ * without hashing. */
+static uint32_t shapes[MAX_WORD + 1][26];
 
 static size_t slot_of(const char *word, size_t len)
 {
@@ -66,6 +77,8 @@ static void build_slots(void)
 		while (slots[k])
 			k = (k + 1) & (NSLOTS - 1);
 		slots[k] = (unsigned short)(i + 1);
+		size_t n = strlen(words[i]);
+		shapes[n][words[i][0] - 'A'] |= 1u << (words[i][n - 1] - 'A');
 	}
 	slots_built = true;
 }
@@ -73,17 +86,26 @@ static void build_slots(void)
 bool ddbc_is_reserved_word(const char *name)
 {
 	char upper[MAX_WORD + 1];
-	size_t n = strlen(name);
-	if (n == 0 || n > MAX_WORD)
-		return false;
-	/* DynamoDB matches reserved words case-insensitively; only ASCII
-	 * letters have a case in the list. */
-	for (size_t i = 0; i <= n; i++) {
-		char c = name[i];
-		upper[i] = c >= 'a' && c <= 'z' ? (char)(c - 'a' + 'A') : c;
+	size_t n = 0;
+	/* DynamoDB matches reserved words case-insensitively; the words are
+	 * ASCII letters only, so a name with any other byte is none. */
+	for (; name[n]; n++) {
+		char c = name[n];
+		if (n == MAX_WORD)
+			return false;
+		if (c >= 'a' && c <= 'z')
+			c = (char)(c - 'a' + 'A');
+		else if (c < 'A' || c > 'Z')
+			return false;
+		upper[n] = c;
 	}
+	if (n == 0)
+		return false;
+	upper[n] = '\0';
 	if (!slots_built)
 		build_slots();
+	if (!(shapes[n][upper[0] - 'A'] >> (upper[n - 1] - 'A') & 1))
+		return false;
 	for (size_t k = slot_of(upper, n); slots[k]; k = (k + 1) & (NSLOTS - 1))
 		if (!strcmp(words[slots[k] - 1], upper))
 			return true;

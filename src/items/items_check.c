@@ -85,7 +85,7 @@ static void item_get(const ddbc_item_view *iv, const ddbc_attr *a, ddbc_value *o
 
 static ddbc_item_view item_view(const ddbc_items_run *R)
 {
-	return (ddbc_item_view){ R->ent->e, item_get, R, R->g->key_delimiter };
+	return (ddbc_item_view){ R->ent->e, item_get, R, R->g->key_delimiter, NULL };
 }
 
 bool ddbc_items_in_enum(const ddbc_items_run *R, const ddbc_attr *a, const ddbc_ival *v)

@@ -433,7 +433,8 @@ static void walk_pattern_names(planner *p, name_check *c)
 	}
 }
 
-static void walk_table_names(planner *p, name_check *c)
+/* The guard's, the tables' and the indexes' names. */
+static void walk_tables_only(planner *p, name_check *c)
 {
 	const ddbc_header_plan *plan = p->plan;
 	ddbc_hplan_check_name(c, plan->guard, OWN_GUARD, plan);
@@ -444,6 +445,11 @@ static void walk_table_names(planner *p, name_check *c)
 		for (size_t k = 0; k < ht->nindexes; k++)
 			ddbc_hplan_check_name(c, ht->indexes[k].macro, OWN_INDEX, ht->indexes[k].index);
 	}
+}
+
+static void walk_table_names(planner *p, name_check *c)
+{
+	walk_tables_only(p, c);
 	walk_pattern_names(p, c);
 }
 
@@ -636,14 +642,31 @@ static int hash_entity(planner *p, name_check *c, size_t i)
 
 /* The first walk over the header's names: every entity is planned, its
  * findings added, and its identifiers hashed into c. */
+/* Where the next entity's folded hashes start: a position in 32 bits,
+ * which four billion identifiers (16 GiB of them) would pass. */
+static uint32_t fold_position(const name_check *c)
+{
+	if (c->nfolded > UINT32_MAX)
+		ddbc_xalloc_die();
+	return (uint32_t)c->nfolded;
+}
+
 static int plan_entities(planner *p, name_check *c)
 {
 	ddbc_header_plan *plan = p->plan;
-	walk_table_names(p, c);
+	size_t np = p->g->npatterns;
+	/* walk_table_names, a pattern at a time: each is a walk of its own
+	 * for the sieve. */
+	walk_tables_only(p, c);
+	for (size_t i = 0; i < np; i++) {
+		if (c->starts)
+			c->starts[i] = fold_position(c);
+		ddbc_hplan_pattern_hashes(p->plan, i, seen_fn, c, p->d, &p->findings);
+	}
 	for (size_t i = 0; i < p->g->nentities; i++) {
 		const ddbc_entity *e = &p->g->entities[i];
 		if (c->starts)
-			c->starts[i] = c->nfolded;
+			c->starts[np + i] = fold_position(c);
 		plan->entity_idents[i] = entity_ident(p, e);
 		if (!plan->entity_idents[i])
 			p->findings = true;
@@ -653,7 +676,7 @@ static int plan_entities(planner *p, name_check *c)
 		}
 	}
 	if (c->starts)
-		c->starts[p->g->nentities] = c->nfolded;
+		c->starts[np + p->g->nentities] = fold_position(c);
 	return 0;
 }
 
@@ -667,10 +690,11 @@ static bool any_met(const name_check *c, size_t from, size_t to)
 }
 
 /* The folded hashes that met, into c->met, found in slices of the hash
- * values copied out and sorted: c->folded keeps its walk order, which
- * says whose walk hashed each. The copy holds one slice, of about SLICE
- * hashes (a quarter of a megabyte), beside the whole array: the check
- * runs when the design's memory is at its peak. */
+ * values copied out and sorted: c->folded keeps, if not its walk order,
+ * which walk hashed each (the walk of the tables, then one per pattern
+ * and one per entity, c->starts). The copy holds one slice, of about SLICE hashes (a quarter
+ * of a megabyte), beside the whole array: the check runs when the
+ * design's memory is at its peak. */
 #define SLICE (1u << 16)
 
 static size_t slice_of(uint32_t h, size_t slices)
@@ -678,24 +702,102 @@ static size_t slice_of(uint32_t h, size_t slices)
 	return (size_t)(((uint64_t)h * slices) >> 32);
 }
 
-static void find_met(name_check *c)
+/* The hashes of one walk, v[0..m), put in the order of their slices (in
+ * place, as ddbc_hashes32_repeated's radix sort): head and end have room
+ * for a count per slice. */
+static void order_by_slice(uint32_t *v, size_t m, size_t slices, size_t *head, size_t *end)
 {
-	size_t n = c->nfolded, slices = n / SLICE + 1, largest = 0;
-	size_t *count = ddbc_xcalloc(slices, sizeof(*count));
-	for (size_t i = 0; i < n; i++)
-		count[slice_of(c->folded[i], slices)]++;
-	for (size_t k = 0; k < slices; k++)
-		largest = count[k] > largest ? count[k] : largest;
-	free(count);
-	uint32_t *part = ddbc_xmalloc((largest ? largest : 1) * sizeof(*part));
+	if (m <= 16) {
+		for (size_t i = 1; i < m; i++) {
+			uint32_t x = v[i];
+			size_t j = i, s = slice_of(x, slices);
+			for (; j > 0 && slice_of(v[j - 1], slices) > s; j--)
+				v[j] = v[j - 1];
+			v[j] = x;
+		}
+		return;
+	}
+	memset(head, 0, slices * sizeof(*head));
+	for (size_t i = 0; i < m; i++)
+		head[slice_of(v[i], slices)]++;
+	for (size_t k = 0, at = 0; k < slices; k++) {
+		at += head[k];
+		end[k] = at;
+		head[k] = at - head[k];
+	}
+	for (size_t k = 0; k < slices; k++) {
+		/* Swap into place until slice k's places hold only its own. */
+		while (head[k] < end[k]) {
+			uint32_t x = v[head[k]];
+			size_t s = slice_of(x, slices);
+			while (s != k) {
+				uint32_t y = v[head[s]];
+				v[head[s]++] = x;
+				x = y;
+				s = slice_of(x, slices);
+			}
+			v[head[k]++] = x;
+		}
+	}
+}
+
+/* A slice copied out of the whole array, a step a hash: up to a few
+ * slices, as quick as putting each walk's hashes in order. */
+#define FEW_SLICES 3
+
+static void find_met_few(name_check *c, size_t slices, uint32_t *part)
+{
 	for (size_t k = 0; k < slices; k++) {
 		size_t m = 0;
-		for (size_t i = 0; i < n; i++)
+		for (size_t i = 0; i < c->nfolded; i++)
 			if (slice_of(c->folded[i], slices) == k)
 				part[m++] = c->folded[i];
 		ddbc_hashes32_repeated(part, m, &c->met);
 	}
+}
+
+/* Each slice is copied out of every walk's hashes in turn. Copying it out
+ * of the whole array once a slice took n * n / SLICE steps (36 million at
+ * 40,000 entities, the array read 24 times); ordered by slice, each walk
+ * gives a slice's hashes from where the slice before ended, its cursor
+ * (4 bytes a walk, as c->starts). */
+static void find_met(name_check *c, size_t nwalks)
+{
+	size_t n = c->nfolded, slices = n / SLICE + 1, largest = 0;
+	size_t *count = ddbc_xcalloc(2 * slices, sizeof(*count));
+	for (size_t i = 0; i < n; i++)
+		count[slice_of(c->folded[i], slices)]++;
+	for (size_t k = 0; k < slices; k++)
+		largest = count[k] > largest ? count[k] : largest;
+	if (slices <= FEW_SLICES) {
+		free(count);
+		uint32_t *part = ddbc_xmalloc((largest ? largest : 1) * sizeof(*part));
+		find_met_few(c, slices, part);
+		free(part);
+		return;
+	}
+	/* Walk w's hashes are folded[from, c->starts[w]), walk 0's from 0. */
+	uint32_t *cursor = ddbc_xmalloc(nwalks * sizeof(*cursor));
+	for (size_t w = 0; w < nwalks; w++) {
+		uint32_t from = w ? c->starts[w - 1] : 0;
+		cursor[w] = from;
+		order_by_slice(c->folded + from, c->starts[w] - from, slices, count,
+				       count + slices);
+	}
+	free(count);
+	uint32_t *part = ddbc_xmalloc((largest ? largest : 1) * sizeof(*part));
+	for (size_t k = 0; k < slices; k++) {
+		size_t m = 0;
+		for (size_t w = 0; w < nwalks; w++) {
+			uint32_t at = cursor[w], to = c->starts[w];
+			while (at < to && slice_of(c->folded[at], slices) == k)
+				part[m++] = c->folded[at++];
+			cursor[w] = at;
+		}
+		ddbc_hashes32_repeated(part, m, &c->met);
+	}
 	free(part);
+	free(cursor);
 }
 
 /* After a first walk that folded its hashes: the 64-bit hashes of those
@@ -703,7 +805,8 @@ static void find_met(name_check *c)
  * walk added the findings and planned the entities' identifiers). */
 static void sieve(planner *p, name_check *c)
 {
-	find_met(c);
+	size_t np = p->g->npatterns, ne = p->g->nentities;
+	find_met(c, 1 + np + ne);
 	c->mode = SIEVE;
 	if (c->met.n) {
 		ddbc_diags *d = p->d;
@@ -713,13 +816,15 @@ static void sieve(planner *p, name_check *c)
 		 * them, and n folded hashes meet by chance in about n * n / 2^33
 		 * pairs (some 17 among the 380,000 identifiers of 10,000
 		 * entities), so that a large design walks a few entities
-		 * again, not all. */
-		size_t n = p->g->nentities;
+		 * and patterns again, not all. */
 		if (any_met(c, 0, c->starts[0]))
-			walk_table_names(p, c);
-		/* It did not fail the first time. */
-		for (size_t i = 0; i < n; i++)
+			walk_tables_only(p, c);
+		for (size_t i = 0; i < np; i++)
 			if (any_met(c, c->starts[i], c->starts[i + 1]))
+				ddbc_hplan_pattern_hashes(p->plan, i, seen_fn, c, NULL, &p->findings);
+		/* It did not fail the first time. */
+		for (size_t i = 0; i < ne; i++)
+			if (any_met(c, c->starts[np + i], c->starts[np + i + 1]))
 				hash_entity(p, c, i);
 		p->d = d;
 	}
@@ -737,7 +842,9 @@ static ddbc_plan_result plan_unique(planner *p)
 	const ddbc_design *g = p->g;
 	name_check groups, names;
 	ddbc_hplan_check_init_folded(&names, count_names(g));
-	names.starts = ddbc_xmalloc((g->nentities + 1) * sizeof(size_t));
+	/* Where each walk of the first ends: the tables', then one per
+	 * pattern and per entity. */
+	names.starts = ddbc_xmalloc((1 + g->npatterns + g->nentities) * sizeof(*names.starts));
 	if (plan_entities(p, &names) != 0) {
 		ddbc_hplan_check_release(&names);
 		return DDBC_PLAN_FAILED;

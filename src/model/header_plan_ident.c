@@ -220,10 +220,19 @@ const char **ddbc_hplan_enum_parts(ddbc_arena *arena, const ddbc_attr *a)
 	bool named = true;
 	ddbc_strset seen = DDBC_STRSET_INIT;
 	for (size_t k = 0; named && k < n; k++) {
-		strbuf v = STRBUF_INIT;
-		ddbc_scalar_text(a->more->enum_values[k], &v);
-		ids[k] = ddbc_hplan_ident(arena, v.buf ? v.buf : "", true);
-		ddbc_strbuf_release(&v);
+		const ddbc_node *x = a->more->enum_values[k];
+		long long i;
+		/* A string's own text, as ddbc_scalar_text would copy it (the
+		 * identifier stops at a NUL either way); only an integer is
+		 * written anew, in decimal. */
+		if (x && x->kind == DDBC_NODE_SCALAR && !ddbc_node_int(x, &i)) {
+			ids[k] = ddbc_hplan_ident(arena, x->u.text ? x->u.text : "", true);
+		} else {
+			strbuf v = STRBUF_INIT;
+			ddbc_scalar_text(x, &v);
+			ids[k] = ddbc_hplan_ident(arena, v.buf ? v.buf : "", true);
+			ddbc_strbuf_release(&v);
+		}
 		named = ids[k] && !given_before(ids, k, n, &seen);
 	}
 	ddbc_strset_release(&seen);

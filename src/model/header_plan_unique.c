@@ -165,7 +165,7 @@ void ddbc_hplan_check_release(name_check *c)
 	ddbc_arena_free(c->texts);
 }
 
-void ddbc_hplan_seen_hash(name_check *c, uint64_t h)
+void ddbc_hplan_seen_hash_more(name_check *c, uint64_t h)
 {
 	if (c->mode == FOLD) {
 		ddbc_xgrow((void **)&c->folded, &c->folded_cap, c->nfolded + 1, sizeof(uint32_t));

@@ -184,9 +184,10 @@ ddbc_tcheck ddbc_item_check_template(const ddbc_item_view *iv, const ddbc_attr *
 {
 	*at = *v;
 	*gone = NULL;
-	strbuf want = STRBUF_INIT;
+	strbuf own = STRBUF_INIT, *want = iv->scratch ? iv->scratch : &own;
+	ddbc_strbuf_reset(want);
 	ddbc_render_problem p;
-	ddbc_render_result r = ddbc_template_render(&a->tpl, placeholder_value, (void *)iv, &want,
+	ddbc_render_result r = ddbc_template_render(&a->tpl, placeholder_value, (void *)iv, want,
 						    &p);
 	ddbc_tcheck res = DDBC_TCHECK_OK;
 	if (r == DDBC_RENDER_MISSING) {
@@ -213,15 +214,15 @@ ddbc_tcheck ddbc_item_check_template(const ddbc_item_view *iv, const ddbc_attr *
 		ddbc_strbuf_addf(msg, " %s", ddbc_padding_problem(at->text, at->len, p.seg->width));
 		res = DDBC_TCHECK_UNPADDABLE;
 	} else if (r == DDBC_RENDER_OK &&
-		   (want.len != v->len || memcmp(ddbc_strbuf_str(&want), v->text, v->len))) {
+		   (want->len != v->len || memcmp(ddbc_strbuf_str(want), v->text, v->len))) {
 		ddbc_strbuf_addf(msg, "'%s' is ", a->name.s);
 		ddbc_add_quoted(msg, v->text, v->len);
 		ddbc_strbuf_addf(msg, ", but its template '%s' gives ", a->template.s);
-		ddbc_add_quoted(msg, want.buf, want.len);
+		ddbc_add_quoted(msg, want->buf, want->len);
 		ddbc_strbuf_addstr(msg, " from this item's values");
 		res = DDBC_TCHECK_MISMATCH;
 	}
-	ddbc_strbuf_release(&want);
+	ddbc_strbuf_release(&own);
 	return res;
 }
 

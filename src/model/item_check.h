@@ -57,6 +57,9 @@ typedef struct ddbc_item_view {
 	void (*get)(const struct ddbc_item_view *iv, const ddbc_attr *a, ddbc_value *out);
 	const void *item;        /* the adapter's */
 	const char *delim;       /* the design's key delimiter */
+	/* Where a template is rendered, kept from item to item by a caller
+	 * that checks many; NULL: a buffer of the check's own. */
+	strbuf *scratch;
 } ddbc_item_view;
 
 /* Appends s quoted for a message: control characters escaped, cut after

@@ -57,7 +57,7 @@ uint64_t ddbc_value_size(const ddbc_pval *v, ddbc_type t)
 	if (t == DDBC_TYPE_NONE || ddbc_pval_kind(v) != want)
 		t = shape_type(v);
 	uint64_t sum = 3;
-	ddbc_pval_iter it = ddbc_pval_members(v);
+	ddbc_pval_iter it;
 	const ddbc_pval *key, *x;
 	switch (t) {
 	case DDBC_TYPE_S: return ddbc_pval_n(v);
@@ -67,10 +67,13 @@ uint64_t ddbc_value_size(const ddbc_pval *v, ddbc_type t)
 	case DDBC_TYPE_NS: return set_size(v, DDBC_TYPE_N);
 	case DDBC_TYPE_BS: return set_size(v, DDBC_TYPE_B);
 	case DDBC_TYPE_L:
+		/* The members are read only here: most values are scalars. */
+		it = ddbc_pval_members(v);
 		while (ddbc_pval_item(&it, &x))
 			sum += 1 + ddbc_value_size(x, DDBC_TYPE_NONE);
 		return sum;
 	case DDBC_TYPE_M:
+		it = ddbc_pval_members(v);
 		while (ddbc_pval_pair(&it, &key, &x))
 			sum += 1 + ddbc_pval_n(key) + ddbc_value_size(x, DDBC_TYPE_NONE);
 		return sum;
@@ -113,11 +116,12 @@ static uint64_t sum_attrs(const ddbc_index *ix, const ddbc_entity *e, const ddbc
 	const ddbc_pval *key, *v;
 	ddbc_attr_walk w = DDBC_ATTR_WALK_INIT;
 	while (ddbc_pval_pair(&it, &key, &v)) {
-		const char *name = ddbc_pval_text(key);
+		uint32_t len;
+		const char *name = ddbc_pval_str(key, &len);
 		bool stored;
 		ddbc_type t = declared(e, &w, name, &stored);
 		if (stored && keeps(k, ix, name))
-			sum += ddbc_pval_n(key) + ddbc_value_size(v, t);
+			sum += len + ddbc_value_size(v, t);
 	}
 	return sum;
 }

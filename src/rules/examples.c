@@ -44,6 +44,12 @@ typedef struct ctx {
 	ddbc_strset *told;        /* "attribute\0value" of the enum findings */
 	ddbc_arena *arena;        /* holds told's strings */
 	bool *template_told;      /* per attribute of e */
+	/* The example items' scratch, per attribute of e (item_vals). */
+	bool names_differ;
+	const ddbc_pval **vals;
+	ddbc_value *read;
+	bool *read_done;
+	strbuf *rendered;         /* the templates' renderings, one buffer a run */
 } ctx;
 
 static void mismatch(const ctx *c, ddbc_loc loc, const char *fmt, ...)
@@ -121,7 +127,9 @@ static ddbc_type element_type(ddbc_type t)
 
 /* ---- the view of an example item ------------------------------------------------- */
 
-/* YAML value n of attribute a, for the checks of model/item_check.h. */
+/* YAML value n of attribute a, for the checks of model/item_check.h. The
+ * scalar's kind is read once, and a boolean or an integer read as such
+ * only when it is one (the others read false and leave 0). */
 static void yaml_value(const ddbc_pval *n, const ddbc_attr *a, ddbc_value *out)
 {
 	memset(out, 0, sizeof(*out));
@@ -132,25 +140,68 @@ static void yaml_value(const ddbc_pval *n, const ddbc_attr *a, ddbc_value *out)
 		out->kind = DDBC_V_OTHER;
 		return;
 	}
-	out->kind = ddbc_pval_is_number(n)	   ? DDBC_V_NUMBER
-		    : ddbc_pval_scalar(n) == DDBC_SCALAR_BOOL ? DDBC_V_BOOL
-		    : ddbc_pval_scalar(n) == DDBC_SCALAR_NULL ? DDBC_V_NULL
-						    : DDBC_V_STRING;
+	ddbc_scalar_kind sk = ddbc_pval_scalar(n);
+	out->kind = sk == DDBC_SCALAR_INT || sk == DDBC_SCALAR_FLOAT ? DDBC_V_NUMBER
+		    : sk == DDBC_SCALAR_BOOL			       ? DDBC_V_BOOL
+		    : sk == DDBC_SCALAR_NULL			       ? DDBC_V_NULL
+								       : DDBC_V_STRING;
 	out->fits = scalar_fits(n, a->type);
-	out->text = ddbc_pval_text(n);
-	out->len = ddbc_pval_n(n);
-	ddbc_pval_bool(n, &out->boolean);
-	out->is_int = ddbc_pval_int(n, &out->n);
+	uint32_t len;
+	out->text = ddbc_pval_str(n, &len);
+	out->len = len;
+	if (sk == DDBC_SCALAR_BOOL)
+		ddbc_pval_bool(n, &out->boolean);
+	if (sk == DDBC_SCALAR_INT)
+		out->is_int = ddbc_pval_int(n, &out->n);
+}
+
+/* An example item read once: its pairs, and its value of each attribute
+ * of the entity by the attribute's place, each read as a ddbc_value the
+ * first time a check asks. A template's check asks for its placeholders'
+ * values, the delimiter check for every value: looked up by name
+ * (ddbc_pval_get) and read again each time, they cost more than the rest
+ * of the rule. */
+typedef struct item_vals {
+	const ddbc_pval *item;
+	const ddbc_entity *e;
+	size_t n;                       /* pairs */
+	const ddbc_pval **keys, **values;
+	const ddbc_attr **attrs;        /* per pair: the entity's attribute, or NULL */
+	/* Whether vals answers for every attribute what ddbc_pval_get of its
+	 * name would: the entity's names differ as C strings and no two
+	 * pairs name one attribute (a key with a NUL byte can). */
+	bool by_slot;
+	const ddbc_pval **vals;         /* per attribute of e */
+	ddbc_value *read;               /* per attribute: vals read, once read_done */
+	bool *read_done;
+} item_vals;
+
+/* Item's value of a, or NULL. */
+static const ddbc_pval *item_value(const item_vals *x, const ddbc_attr *a)
+{
+	if (!x->by_slot || a < x->e->attrs || a >= x->e->attrs + x->e->nattrs)
+		return ddbc_pval_get(x->item, a->name.s);
+	return x->vals[a - x->e->attrs];
 }
 
 static void example_get(const ddbc_item_view *iv, const ddbc_attr *a, ddbc_value *out)
 {
-	yaml_value(ddbc_pval_get(iv->item, a->name.s), a, out);
+	const item_vals *x = iv->item;
+	if (!x->by_slot || a < x->e->attrs || a >= x->e->attrs + x->e->nattrs) {
+		yaml_value(ddbc_pval_get(x->item, a->name.s), a, out);
+		return;
+	}
+	size_t slot = (size_t)(a - x->e->attrs);
+	if (!x->read_done[slot]) {
+		yaml_value(x->vals[slot], a, &x->read[slot]);
+		x->read_done[slot] = true;
+	}
+	*out = x->read[slot];
 }
 
-static ddbc_item_view example_view(const ctx *c, const ddbc_pval *item)
+static ddbc_item_view example_view(const ctx *c, const item_vals *x)
 {
-	return (ddbc_item_view){ c->e, example_get, item, c->delim };
+	return (ddbc_item_view){ c->e, example_get, x, c->delim, c->rendered };
 }
 
 /* Whether two scalars are the same value: numbers by value (1 and 1.0
@@ -339,16 +390,16 @@ static void check_value(const ctx *c, const ddbc_attr *a, const ddbc_pval *v)
 /* has: per attribute of the entity, whether a pair of the item is known
  * to name it (check_item's lookups): such an attribute is not missing,
  * and is not looked up in the item again. */
-static void check_required(const ctx *c, const ddbc_pval *item, const bool *has)
+static void check_required(const ctx *c, const item_vals *x, const bool *has)
 {
-	ddbc_item_view iv = example_view(c, item);
+	ddbc_item_view iv = example_view(c, x);
 	for (size_t i = 0; i < c->e->nattrs; i++) {
 		const ddbc_attr *a = &c->e->attrs[i];
 		if (has[i])
 			continue;
 		strbuf msg = STRBUF_INIT;
 		if (!a->incomplete && ddbc_item_lacks(&iv, a, &msg))
-			mismatch(c, ddbc_pval_loc(item), "%s; add it", ddbc_strbuf_str(&msg));
+			mismatch(c, ddbc_pval_loc(x->item), "%s; add it", ddbc_strbuf_str(&msg));
 		ddbc_strbuf_release(&msg);
 	}
 }
@@ -367,18 +418,16 @@ static bool unknown_placeholder(const ddbc_entity *e, const char *name)
 	return false;
 }
 
-/* Returns whether every attribute of the item is one the entity defines;
- * attrs[i] is the entity's attribute of the item's pair i (NULL if none). */
-static bool check_defined(const ctx *c, const ddbc_pval *item, const ddbc_attr *const *attrs)
+/* Returns whether every attribute of the item is one the entity defines. */
+static bool check_defined(const ctx *c, const item_vals *x)
 {
 	bool all = true;
 	/* An entity read with an error, or lacking a key of its table, may
 	 * define the attribute under another name: its error says so. */
 	bool whole = !c->e->incomplete && !c->e->lacks_key;
-	ddbc_pval_iter it = ddbc_pval_members(item);
-	const ddbc_pval *key, *value;
-	for (size_t i = 0; ddbc_pval_pair(&it, &key, &value); i++) {
-		const ddbc_attr *a = attrs[i];
+	for (size_t i = 0; i < x->n; i++) {
+		const ddbc_pval *key = x->keys[i], *value = x->values[i];
+		const ddbc_attr *a = x->attrs[i];
 		if (!a)
 			all = false;
 		if (!a && whole && !unknown_placeholder(c->e, ddbc_pval_text(key)))
@@ -396,11 +445,11 @@ static bool check_defined(const ctx *c, const ddbc_pval *item, const ddbc_attr *
 /* Whether a placeholder of a takes from the item a value that its own
  * attribute rejects (reported as such): the template then renders from a
  * value known to be wrong. */
-static bool renders_bad_value(const ddbc_attr *a, const ddbc_pval *item)
+static bool renders_bad_value(const ddbc_attr *a, const item_vals *x)
 {
 	for (size_t k = 0; k < a->tpl.nsegs; k++) {
 		const ddbc_attr *b = a->tpl.segs[k].ref;
-		const ddbc_pval *v = b ? ddbc_pval_get(item, b->name.s) : NULL;
+		const ddbc_pval *v = b ? item_value(x, b) : NULL;
 		if (v && b->type != DDBC_TYPE_NONE &&
 		    (!scalar_fits(v, b->type) || (b->more->nenum && !in_enum(b, b->type, v))))
 			return true;
@@ -409,22 +458,22 @@ static bool renders_bad_value(const ddbc_attr *a, const ddbc_pval *item)
 }
 
 /* Returns whether it reported a's value in item. */
-static bool check_template(const ctx *c, const ddbc_attr *a, const ddbc_pval *item)
+static bool check_template(const ctx *c, const ddbc_attr *a, const item_vals *x)
 {
 	/* Only a template's value is looked up: most attributes have none. */
 	if (!a->has_template || a->in_cycle)
 		return false;
-	const ddbc_pval *v = ddbc_pval_get(item, a->name.s);
+	const ddbc_pval *v = item_value(x, a);
 	/* An empty key value was reported as such; one finding is enough. */
 	if (!v || !is_str(v) || (a->is_key && !ddbc_pval_n(v)))
 		return false;
 	size_t slot = (size_t)(a - c->e->attrs);
-	if (c->template_told[slot] || renders_bad_value(a, item))
+	if (c->template_told[slot] || renders_bad_value(a, x))
 		return false;
 	size_t before = c->d->n;
-	ddbc_item_view iv = example_view(c, item);
+	ddbc_item_view iv = example_view(c, x);
 	ddbc_value val, at;
-	yaml_value(v, a, &val);
+	example_get(&iv, a, &val);
 	strbuf msg = STRBUF_INIT;
 	const ddbc_attr *gone;
 	switch (ddbc_item_check_template(&iv, a, &val, &msg, &at, &gone)) {
@@ -454,17 +503,19 @@ static bool check_template(const ctx *c, const ddbc_attr *a, const ddbc_pval *it
 
 /* key-overlap and pattern matching assume placeholder values never hold
  * the key delimiter; an example that breaks that makes their answers wrong. */
-static void check_delimiters(const ctx *c, const ddbc_pval *item,
-			     const ddbc_attr *const *attrs)
+static void check_delimiters(const ctx *c, const item_vals *x)
 {
-	ddbc_item_view iv = example_view(c, item);
-	ddbc_pval_iter it = ddbc_pval_members(item);
-	const ddbc_pval *key, *v;
-	for (size_t i = 0; ddbc_pval_pair(&it, &key, &v); i++) {
-		const ddbc_attr *b = attrs[i];
+	ddbc_item_view iv = example_view(c, x);
+	for (size_t i = 0; i < x->n; i++) {
+		const ddbc_pval *v = x->values[i];
+		const ddbc_attr *b = x->attrs[i];
 		ddbc_value val;
 		strbuf msg = STRBUF_INIT;
-		if (b)
+		/* The pair's own value: by the attribute's place when that is
+		 * the pair's. */
+		if (b && x->by_slot)
+			example_get(&iv, b, &val);
+		else if (b)
 			yaml_value(v, b, &val);
 		if (b && ddbc_item_delimiter(&iv, b, &val, &msg))
 			mismatch(c, ddbc_pval_loc(v), "%s: change the value or key_delimiter",
@@ -479,50 +530,107 @@ static void check_delimiters(const ctx *c, const ddbc_pval *item,
  * one under that name: what it lacks follows from that finding. */
 static void check_item(const ctx *c, const ddbc_pval *item)
 {
-	/* Each pair's attribute looked up once, for both of its checks. */
-	const ddbc_attr *on_stack[32];
+	/* Each pair read once, its attribute looked up once, for all of the
+	 * checks. */
+	enum { ON_STACK = 32 };
+	const ddbc_attr *attrs_stack[ON_STACK];
+	const ddbc_pval *keys_stack[ON_STACK], *values_stack[ON_STACK];
 	size_t n = ddbc_pval_n(item);
-	const ddbc_attr **attrs = n <= 32 ? on_stack : ddbc_xmalloc(n * sizeof(*attrs));
+	item_vals x = { item, c->e, 0, keys_stack, values_stack, attrs_stack,
+			c->names_differ && ddbc_pval_kind(item) == DDBC_NODE_MAP, c->vals, c->read,
+			c->read_done };
+	if (n > ON_STACK) {
+		x.keys = ddbc_xmalloc(n * sizeof(*x.keys));
+		x.values = ddbc_xmalloc(n * sizeof(*x.values));
+		x.attrs = ddbc_xmalloc(n * sizeof(*x.attrs));
+	}
+	size_t na = c->e->nattrs;
+	if (x.by_slot) {
+		memset(x.vals, 0, na * sizeof(*x.vals));
+		memset(x.read_done, 0, na * sizeof(*x.read_done));
+	}
 	ddbc_pval_iter it = ddbc_pval_members(item);
-	const ddbc_pval *key, *value;
 	ddbc_attr_walk w = DDBC_ATTR_WALK_INIT;
-	for (size_t i = 0; ddbc_pval_pair(&it, &key, &value); i++)
-		attrs[i] = ddbc_entity_attr_next(c->e, &w, ddbc_pval_text(key));
-	bool defined = check_defined(c, item, attrs);
+	for (; ddbc_pval_pair(&it, &x.keys[x.n], &x.values[x.n]); x.n++) {
+		const ddbc_attr *a = ddbc_entity_attr_next(c->e, &w, ddbc_pval_text(x.keys[x.n]));
+		x.attrs[x.n] = a;
+		if (!a || !x.by_slot)
+			continue;
+		if (x.vals[a - c->e->attrs])
+			x.by_slot = false;
+		x.vals[a - c->e->attrs] = x.values[x.n];
+	}
+	bool defined = check_defined(c, &x);
 	if (defined && !c->e->incomplete) {
-		bool has_stack[32];
-		size_t na = c->e->nattrs;
-		bool *has = na <= 32 ? memset(has_stack, 0, sizeof has_stack) : ddbc_xcalloc(na, sizeof(*has));
-		for (size_t i = 0; i < n; i++)
-			if (attrs[i])
-				has[attrs[i] - c->e->attrs] = true;
-		check_required(c, item, has);
+		bool has_stack[ON_STACK];
+		bool *has = na <= ON_STACK ? memset(has_stack, 0, sizeof has_stack) : ddbc_xcalloc(na, sizeof(*has));
+		for (size_t i = 0; i < x.n; i++)
+			if (x.attrs[i])
+				has[x.attrs[i] - c->e->attrs] = true;
+		check_required(c, &x, has);
 		if (has != has_stack)
 			free(has);
 	}
-	check_delimiters(c, item, attrs);
-	if (attrs != on_stack)
-		free(attrs);
+	check_delimiters(c, &x);
 	ctx own = *c;
 	own.lacks_ok = !defined;
 	bool told = false;
-	for (size_t i = 0; i < c->e->nattrs && !told; i++)
-		told = check_template(&own, &c->e->attrs[i], item);
+	for (size_t i = 0; i < na && !told; i++)
+		told = check_template(&own, &c->e->attrs[i], &x);
+	if (n > ON_STACK) {
+		free(x.keys);
+		free(x.values);
+		free(x.attrs);
+	}
+}
+
+/* Whether no two attributes of e have one name as C strings, which
+ * ddbc_pval_get compares: then an item's value of each is the one of the
+ * pair the attribute's lookup finds. A few names are compared pair by
+ * pair, their first bytes settling most; more are looked up. */
+static bool names_differ(const ddbc_entity *e)
+{
+	const ddbc_attr *at = e->attrs;
+	for (size_t i = 0; i < e->nattrs; i++)
+		if (!at[i].name.s)
+			return false;
+	if (e->nattrs > 16) {
+		for (size_t i = 0; i < e->nattrs; i++)
+			if (ddbc_entity_attr(e, at[i].name.s) != &at[i])
+				return false;
+		return true;
+	}
+	for (size_t i = 0; i < e->nattrs; i++)
+		for (size_t k = i + 1; k < e->nattrs; k++)
+			if (at[i].name.s[0] == at[k].name.s[0] && !strcmp(at[i].name.s, at[k].name.s))
+				return false;
+	return true;
 }
 
 static void check_entity(const ddbc_design *g, ddbc_diags *d, ddbc_arena *arena,
-			 const ddbc_entity *e)
+			 strbuf *rendered, const ddbc_entity *e)
 {
 	ddbc_strset told = DDBC_STRSET_INIT;
 	bool *template_told = e->nexamples ? ddbc_xcalloc(e->nattrs + 1, sizeof(bool)) : NULL;
-	ctx own = { d, g->key_delimiter, e, "its example", false, &told, arena, template_told };
+	ctx own = { d, g->key_delimiter, e, "its example", false, &told, arena, template_told,
+		    false, NULL, NULL, NULL, rendered };
 	for (size_t i = 0; i < e->nattrs; i++)
 		if (e->attrs[i].more->example)
 			check_value(&own, &e->attrs[i], e->attrs[i].more->example);
 	ctx items = own;
 	items.who = "the example item";
+	if (e->nexamples) {
+		items.names_differ = names_differ(e);
+		size_t na = e->nattrs ? e->nattrs : 1;
+		items.vals = ddbc_xmalloc(na * sizeof(*items.vals));
+		items.read = ddbc_xmalloc(na * sizeof(*items.read));
+		items.read_done = ddbc_xmalloc(na * sizeof(*items.read_done));
+	}
 	for (size_t i = 0; i < e->nexamples; i++)
 		check_item(&items, e->examples[i]);
+	free(items.vals);
+	free(items.read);
+	free(items.read_done);
 	free(template_told);
 	ddbc_strset_release(&told);
 }
@@ -530,7 +638,9 @@ static void check_entity(const ddbc_design *g, ddbc_diags *d, ddbc_arena *arena,
 void ddbc_check_example_mismatch(const ddbc_design *g, ddbc_diags *d)
 {
 	ddbc_arena *arena = ddbc_arena_new();
+	strbuf rendered = STRBUF_INIT;
 	for (size_t i = 0; i < g->nentities; i++)
-		check_entity(g, d, arena, &g->entities[i]);
+		check_entity(g, d, arena, &rendered, &g->entities[i]);
+	ddbc_strbuf_release(&rendered);
 	ddbc_arena_free(arena);
 }
