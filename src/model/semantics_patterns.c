@@ -205,6 +205,8 @@ typedef struct prefixed {
 typedef struct prefix_index {
 	prefixed *items;
 	size_t n;
+	size_t *lens;            /* the lengths of the prefixes, each once, increasing */
+	size_t nlens;
 } prefix_index;
 
 static int by_prefix(const void *pa, const void *pb)
@@ -216,6 +218,27 @@ static int by_prefix(const void *pa, const void *pb)
 	if (a->len != b->len)
 		return a->len < b->len ? -1 : 1;
 	return a->pos < b->pos ? -1 : a->pos > b->pos;
+}
+
+static int by_size(const void *pa, const void *pb)
+{
+	size_t a = *(const size_t *)pa, b = *(const size_t *)pb;
+	return a < b ? -1 : a > b;
+}
+
+/* pi->lens: the entities of a table share a few prefix lengths (most one),
+ * and candidates looks for each length below a condition's, not for
+ * every one of them. */
+static void list_lengths(prefix_index *pi)
+{
+	pi->lens = ddbc_xmalloc((pi->n + 1) * sizeof(size_t));
+	for (size_t i = 0; i < pi->n; i++)
+		pi->lens[i] = pi->items[i].len;
+	qsort(pi->lens, pi->n, sizeof(size_t), by_size);
+	pi->nlens = 0;
+	for (size_t i = 0; i < pi->n; i++)
+		if (!pi->nlens || pi->lens[pi->nlens - 1] != pi->lens[i])
+			pi->lens[pi->nlens++] = pi->lens[i];
 }
 
 static void build_prefix_index(const ddbc_table *t, const ddbc_index *ix, prefix_index *pi)
@@ -232,6 +255,7 @@ static void build_prefix_index(const ddbc_table *t, const ddbc_index *ix, prefix
 		p->pos = i;
 	}
 	qsort(pi->items, pi->n, sizeof(prefixed), by_prefix);
+	list_lengths(pi);
 }
 
 /* The first position in pi whose prefix is >= (text, len). */
@@ -264,10 +288,12 @@ static size_t candidates(const prefix_index *pi, const char *P, size_t plen, siz
 	for (size_t i = lower_bound(pi, P, plen);
 	     i < pi->n && pi->items[i].len >= plen && !memcmp(pi->items[i].text, P, plen); i++)
 		out[n++] = pi->items[i].pos;
-	for (size_t len = 0; len < plen; len++)
+	for (size_t k = 0; k < pi->nlens && pi->lens[k] < plen; k++) {
+		size_t len = pi->lens[k];
 		for (size_t i = lower_bound(pi, P, len);
 		     i < pi->n && pi->items[i].len == len && !memcmp(pi->items[i].text, P, len); i++)
 			out[n++] = pi->items[i].pos;
+	}
 	qsort(out, n, sizeof(size_t), by_pos);
 	return n;
 }
@@ -341,8 +367,10 @@ void ddbc_match_patterns(ddbc_design *g)
 	}
 	ddbc_arena_free(scratch);
 	for (size_t i = 0; i < g->ntables; i++) {
-		for (size_t s = 0; s < g->tables[i].nindexes; s++)
+		for (size_t s = 0; s < g->tables[i].nindexes; s++) {
 			free(byslot[i][s].items);
+			free(byslot[i][s].lens);
+		}
 		free(byslot[i]);
 	}
 	free(byslot);
