@@ -111,11 +111,16 @@ static const char *name_at(const void *base, size_t stride, size_t i)
 	return ((const ddbc_name *)(const void *)((const char *)base + i * stride))->s;
 }
 
-/* The slot where a lookup of name starts. */
+/* The slot where a lookup of the len bytes at name starts. */
+static uint32_t home_slot_n(uint32_t mask, const char *name, size_t len)
+{
+	uint64_t h = ddbc_hash64(name, len);
+	return (uint32_t)(h ^ (h >> 32)) & mask;
+}
+
 static uint32_t home_slot(uint32_t mask, const char *name)
 {
-	uint64_t h = ddbc_hash64(name, strlen(name));
-	return (uint32_t)(h ^ (h >> 32)) & mask;
+	return home_slot_n(mask, name, strlen(name));
 }
 
 /* Every attribute and table has a name (the loader takes it from the
@@ -251,6 +256,31 @@ ddbc_attr *ddbc_entity_attr(const ddbc_entity *entity, const char *name)
 	name_slots ns = { entity->attr_slots, entity->attr_mask };
 	long i = find_name(&ns, entity->attrs, sizeof(ddbc_attr), name);
 	return i < 0 ? NULL : &entity->attrs[i];
+}
+
+/* Whether NUL-terminated s is the len bytes at name. */
+static bool is_name_n(const char *s, const char *name, size_t len)
+{
+	return s[0] == name[0] && !strncmp(s, name, len) && s[len] == '\0';
+}
+
+ddbc_attr *ddbc_entity_attr_n(const ddbc_entity *entity, const char *name, size_t len)
+{
+	if (!entity->attr_slots) {
+		for (size_t i = 0; i < entity->nattrs; i++) {
+			const char *s = entity->attrs[i].name.s;
+			if (s && is_name_n(s, name, len))
+				return &entity->attrs[i];
+		}
+		return NULL;
+	}
+	uint32_t mask = entity->attr_mask;
+	for (uint32_t k = home_slot_n(mask, name, len); entity->attr_slots[k]; k = (k + 1) & mask) {
+		ddbc_attr *a = &entity->attrs[entity->attr_slots[k] - 1];
+		if (is_name_n(a->name.s, name, len))
+			return a;
+	}
+	return NULL;
 }
 
 ddbc_attr *ddbc_entity_attr_next(const ddbc_entity *entity, ddbc_attr_walk *w, const char *name)

@@ -512,6 +512,9 @@ void ddbc_design_index_entities(ddbc_design *design);
 ddbc_table *ddbc_design_table(const ddbc_design *design, const char *name);
 ddbc_entity *ddbc_design_entity(const ddbc_design *design, const char *name);
 ddbc_attr *ddbc_entity_attr(const ddbc_entity *entity, const char *name);
+/* ddbc_entity_attr of the len bytes at name (no NUL among them), which
+ * need not be NUL-terminated: a placeholder's name inside its template. */
+ddbc_attr *ddbc_entity_attr_n(const ddbc_entity *entity, const char *name, size_t len);
 /* ddbc_entity_attr of each key of an item (a mapping: its keys differ), in
  * the item's order: an item that lists the entity's attributes in their
  * order, as most do, costs one comparison a key.

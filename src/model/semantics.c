@@ -1,5 +1,6 @@
 /* semantics.c - deriving what the rules and the outputs read */
 #include "model/semantics.h"
+#include "model/semantics_int.h"
 #include "model/item_size.h"
 #include "model/request.h"
 #include "util/xalloc.h"
@@ -106,29 +107,49 @@ ddbc_type ddbc_table_key_type(const ddbc_table *t, const char *name)
 
 /* ---- templates ---------------------------------------------------------------- */
 
-static void parse_templates(ddbc_design *g, ddbc_entity *e)
+/* The placeholders of a's template, parsed in place, resolved (when
+ * resolve) and named: the name of the attribute one names is its text,
+ * a copy in the arena only for one that names none. Whether a
+ * placeholder names an attribute that has a template: without one, e has
+ * no cycle to look for. */
+static bool name_placeholders(ddbc_design *g, ddbc_entity *e, ddbc_attr *a, bool resolve)
 {
+	bool nested = false;
+	for (size_t k = 0; k < a->tpl.nsegs; k++) {
+		ddbc_segment *seg = &a->tpl.segs[k];
+		if (seg->kind != DDBC_SEG_PLACEHOLDER)
+			continue;
+		ddbc_attr *b = resolve ? ddbc_entity_attr_n(e, seg->text, seg->len) : NULL;
+		seg->text = b ? b->name.s : ddbc_arena_strndup(g->arena, seg->text, seg->len);
+		if (!b)
+			continue;
+		seg->ref = b;
+		nested |= b->template.s != NULL;
+		if (!b->used_by)
+			b->used_by = a;
+	}
+	return nested;
+}
+
+/* Parses e's templates (their literals stay in the template text, which
+ * the model holds); whether a template names an attribute with one. */
+static bool parse_templates(ddbc_design *g, ddbc_entity *e)
+{
+	bool nested = false;
 	for (size_t i = 0; i < e->nattrs; i++) {
 		ddbc_attr *a = &e->attrs[i];
 		if (!a->template.s)
 			continue;
 		size_t off = 0;
-		const char *err = ddbc_template_parse(g->arena, a->template.s, &a->tpl, &off);
-		if (err) {
+		const char *err = ddbc_template_parse_in_place(g->arena, a->template.s, &a->tpl,
+							       &off);
+		nested |= name_placeholders(g, e, a, !err);
+		if (err)
 			ddbc_attr_more_of(g->arena, a)->tpl_error = err;
-			continue;
-		}
-		a->has_template = true;
-		for (size_t k = 0; k < a->tpl.nsegs; k++) {
-			ddbc_segment *seg = &a->tpl.segs[k];
-			if (seg->kind != DDBC_SEG_PLACEHOLDER)
-				continue;
-			ddbc_attr *b = ddbc_entity_attr(e, seg->text);
-			seg->ref = b;
-			if (b && !b->used_by)
-				b->used_by = a;
-		}
+		else
+			a->has_template = true;
 	}
+	return nested;
 }
 
 enum { WHITE, GREY, BLACK };
@@ -170,7 +191,7 @@ static void find_cycles(ddbc_entity *e)
 	free(color);
 }
 
-static void class_of_type(ddbc_type t, unsigned width, ddbc_lang *out)
+void ddbc_lang_of_type(ddbc_type t, unsigned width, ddbc_lang *out)
 {
 	if (t == DDBC_TYPE_N && width)
 		ddbc_lang_digits(out, width);
@@ -192,7 +213,7 @@ static void template_lang(const ddbc_attr *a, ddbc_lang *out, unsigned depth)
 		else if (b && b->has_template && !b->in_cycle && depth < 16)
 			template_lang(b, out, depth + 1);
 		else if (b)
-			class_of_type(b->type, seg->width, out);
+			ddbc_lang_of_type(b->type, seg->width, out);
 		else
 			ddbc_lang_class(out, DDBC_CLASS_ANY, 0);
 	}
@@ -263,7 +284,7 @@ void ddbc_attr_item_lang(const ddbc_attr *a, ddbc_tvalue_fn *value_of, void *ctx
 		else if (b && b->has_template && !b->in_cycle)
 			template_lang(b, out, 1);
 		else if (b)
-			class_of_type(b->type, seg->width, out);
+			ddbc_lang_of_type(b->type, seg->width, out);
 		else
 			ddbc_lang_class(out, DDBC_CLASS_ANY, 0);
 	}
@@ -275,24 +296,6 @@ const ddbc_lang *ddbc_attr_key_lang(const ddbc_attr *a)
 {
 	static const ddbc_lang none = { NULL, 0, 0 };
 	return a->lang ? a->lang : &none;
-}
-
-/* Moves l's runs into the arena, so the model owns them and the design's
- * one free releases them; with copy_texts, the literals they point at too
- * (they were parsed into a scratch arena). */
-static void lang_to_arena(ddbc_arena *arena, ddbc_lang *l, bool copy_texts)
-{
-	ddbc_run *runs = ddbc_arena_array(arena, l->nruns, sizeof(ddbc_run));
-	if (l->nruns)
-		memcpy(runs, l->runs, l->nruns * sizeof(ddbc_run));
-	for (size_t i = 0; copy_texts && i < l->nruns; i++)
-		if (runs[i].fixed)
-			runs[i].text = ddbc_arena_strndup(arena, runs[i].text, runs[i].len);
-	size_t n = l->nruns;
-	ddbc_lang_release(l);
-	l->runs = runs;
-	l->nruns = n;
-	l->cap = 0;
 }
 
 /* ---- roles and membership ---------------------------------------------------- */
@@ -337,19 +340,6 @@ ddbc_role ddbc_attr_role(const ddbc_attr *a, const ddbc_index *ix)
 	return non_key_role(a, ix, ddbc_index_has_key(&ix->table->primary, a->name.s));
 }
 
-static bool sets_all(const ddbc_entity *e, const ddbc_index *ix)
-{
-	if (ix->npk == 0)
-		return false;
-	for (size_t i = 0; i < ix->npk; i++)
-		if (!ddbc_entity_stored_attr(e, ix->pk[i].s))
-			return false;
-	for (size_t i = 0; i < ix->nsk; i++)
-		if (!ddbc_entity_stored_attr(e, ix->sk[i].s))
-			return false;
-	return true;
-}
-
 /* The language of a key attribute without a template (ddbc_attr_lang):
  * one of two, shared by every such attribute of the design rather than
  * copied into the arena for each. */
@@ -361,27 +351,6 @@ static const ddbc_lang *plain_key_lang(ddbc_type t)
 	};
 	static const ddbc_lang langs[2] = { { &runs[0], 1, 0 }, { &runs[1], 1, 0 } };
 	return &langs[t == DDBC_TYPE_N ? 0 : 1];
-}
-
-/* ddbc_attr_role for stored attribute a in every index of t, and is_key,
- * each index's key names looked up once for both (indexes[0] is the
- * primary key, whose answer says whether a is one of the table's). */
-static void derive_roles(ddbc_attr *a, uint8_t *roles, const ddbc_entity *e,
-			 const ddbc_table *t)
-{
-	bool in_primary = false;
-	for (size_t s = 0; s < t->nindexes; s++) {
-		const ddbc_index *ix = t->indexes[s];
-		ddbc_role key = key_role(ix, a->name.s);
-		if (s == 0)
-			in_primary = key != DDBC_ROLE_NONE;
-		if (key != DDBC_ROLE_NONE)
-			a->is_key = true;
-		if (!e->in_index[s])
-			roles[s] = DDBC_ROLE_NONE;
-		else
-			roles[s] = key != DDBC_ROLE_NONE ? key : non_key_role(a, ix, in_primary);
-	}
 }
 
 /* The stored attributes of e that key ix and that e's items may lack,
@@ -485,30 +454,218 @@ static void derive_sparse(ddbc_design *g, ddbc_entity *e)
 			derive_share(e, t->indexes[s], &ms[s]);
 }
 
-static void derive_membership(ddbc_design *g, ddbc_entity *e)
+/* What the pass reuses from one entity to the next, and the key
+ * languages it made, each kept once for every attribute whose language
+ * is the same (the same literals around the same placeholders' types:
+ * `R#{seq:06}` in every entity of a table). */
+typedef struct sem {
+	ddbc_design *g;
+	uint8_t *claimed;        /* per key name of each index of a table */
+	size_t nclaimed;
+	ddbc_lang lang;          /* a key attribute's language, before it is kept */
+	struct kept {            /* open addressing, at most half full */
+		const ddbc_lang *l;
+		uint64_t hash;
+	} *kept;
+	size_t mask, nkept;
+} sem;
+
+/* How the first attribute of an entity with a key name is stored. */
+enum { UNCLAIMED, CLAIMED_UNSTORED, CLAIMED_STORED };
+
+/* For a, an attribute of an entity of t in file order: claims every key
+ * name of each index that no attribute before it claimed (the one
+ * ddbc_entity_stored_attr would find), and, when stored, writes into row
+ * the key role it has in each index and sets is_key. */
+static void claim_keys(ddbc_attr *a, bool stored, const ddbc_table *t, uint8_t *claimed,
+		       uint8_t *row)
 {
-	ddbc_table *t = e->table;
-	e->in_index = ddbc_arena_array(g->arena, t->nindexes, sizeof(bool));
+	const char *name = a->name.s;
+	if (!name)
+		return;
+	for (size_t s = 0; s < t->nindexes; s++) {
+		const ddbc_index *ix = t->indexes[s];
+		ddbc_role key = DDBC_ROLE_NONE;
+		for (size_t j = 0; j < ix->npk + ix->nsk; j++) {
+			const char *k = j < ix->npk ? ix->pk[j].s : ix->sk[j - ix->npk].s;
+			if (!same_name(k, name))
+				continue;
+			if (!claimed[j])
+				claimed[j] = stored ? CLAIMED_STORED : CLAIMED_UNSTORED;
+			if (key == DDBC_ROLE_NONE)
+				key = j < ix->npk ? DDBC_ROLE_PARTITION_KEY : DDBC_ROLE_SORT_KEY;
+		}
+		claimed += ix->npk + ix->nsk;
+		if (stored && key != DDBC_ROLE_NONE) {
+			row[s] = (uint8_t)key;
+			a->is_key = true;
+		}
+	}
+}
+
+/* e->in_index: whether e stores every key attribute of each index (an
+ * index without a partition key holds nothing); claimed as claim_keys
+ * left it after every attribute of e. */
+static void derive_in_index(ddbc_entity *e, const ddbc_table *t, const uint8_t *claimed)
+{
+	for (size_t s = 0; s < t->nindexes; s++) {
+		const ddbc_index *ix = t->indexes[s];
+		bool all = ix->npk != 0;
+		for (size_t j = 0; j < ix->npk + ix->nsk; j++)
+			all &= claimed[j] == CLAIMED_STORED;
+		claimed += ix->npk + ix->nsk;
+		e->in_index[s] = all;
+	}
+}
+
+/* The roles of stored attribute a that are no key roles, and none in
+ * the indexes e is not in; row holds its key roles (claim_keys), and its
+ * role in the primary key says whether it is one of the table's. */
+static void derive_roles(const ddbc_attr *a, uint8_t *row, const ddbc_entity *e,
+			 const ddbc_table *t)
+{
+	bool in_primary = row[0] != DDBC_ROLE_NONE;
+	for (size_t s = 0; s < t->nindexes; s++) {
+		if (!e->in_index[s])
+			row[s] = DDBC_ROLE_NONE;
+		else if (row[s] == DDBC_ROLE_NONE)
+			row[s] = non_key_role(a, t->indexes[s], in_primary);
+	}
+}
+
+static uint64_t mix(uint64_t h, uint64_t w)
+{
+	h = (h ^ w) * 0x9e3779b97f4a7c15ull;
+	return h ^ (h >> 29);
+}
+
+/* A hash of l's runs, a word at a time: every key attribute's language
+ * is hashed once. */
+static uint64_t lang_hash(const ddbc_lang *l)
+{
+	uint64_t h = l->nruns;
+	for (size_t r = 0; r < l->nruns; r++) {
+		const ddbc_run *run = &l->runs[r];
+		h = mix(h, (uint64_t)run->min << 32 | run->max);
+		h = mix(h, (uint64_t)run->len << 16 | (uint64_t)run->cls << 8 | run->fixed);
+		size_t i = 0;
+		for (; run->fixed && i + 8 <= run->len; i += 8) {
+			uint64_t w;
+			memcpy(&w, run->text + i, 8);
+			h = mix(h, w);
+		}
+		if (run->fixed && i < run->len) {
+			uint64_t w = 0;
+			memcpy(&w, run->text + i, run->len - i);
+			h = mix(h, w);
+		}
+	}
+	return h;
+}
+
+static bool same_lang(const ddbc_lang *a, const ddbc_lang *b)
+{
+	if (a->nruns != b->nruns)
+		return false;
+	for (size_t r = 0; r < a->nruns; r++) {
+		const ddbc_run *x = &a->runs[r], *y = &b->runs[r];
+		if (x->fixed != y->fixed || x->cls != y->cls || x->min != y->min ||
+		    x->max != y->max || x->len != y->len ||
+		    (x->fixed && memcmp(x->text, y->text, x->len)))
+			return false;
+	}
+	return true;
+}
+
+/* Doubles the table of kept languages. */
+static void grow_kept(sem *S)
+{
+	size_t cap = S->kept ? 2 * (S->mask + 1) : 256;
+	struct kept *old = S->kept;
+	size_t oldcap = old ? S->mask + 1 : 0;
+	S->kept = ddbc_xcalloc(cap, sizeof(*S->kept));
+	S->mask = cap - 1;
+	for (size_t i = 0; i < oldcap; i++) {
+		if (!old[i].l)
+			continue;
+		size_t k = old[i].hash & S->mask;
+		while (S->kept[k].l)
+			k = (k + 1) & S->mask;
+		S->kept[k] = old[i];
+	}
+	free(old);
+}
+
+/* The language of l's strings in the arena: one already kept when it is
+ * the same, else a copy of l (its literals stay where l's point: in the
+ * templates, which the model holds). */
+static const ddbc_lang *keep_lang(sem *S, const ddbc_lang *l)
+{
+	if (2 * (S->nkept + 1) > (S->kept ? S->mask + 1 : 0))
+		grow_kept(S);
+	uint64_t h = lang_hash(l);
+	size_t k = h & S->mask;
+	for (; S->kept[k].l; k = (k + 1) & S->mask)
+		if (S->kept[k].hash == h && same_lang(S->kept[k].l, l))
+			return S->kept[k].l;
+	ddbc_lang *copy = ddbc_arena_alloc(S->g->arena, sizeof(*copy));
+	copy->runs = ddbc_arena_array(S->g->arena, l->nruns, sizeof(ddbc_run));
+	if (l->nruns)
+		memcpy(copy->runs, l->runs, l->nruns * sizeof(ddbc_run));
+	copy->nruns = l->nruns;
+	copy->cap = 0;
+	S->kept[k] = (struct kept){ copy, h };
+	S->nkept++;
+	return copy;
+}
+
+/* The scratch of claim_keys for t's indexes, zeroed. */
+static uint8_t *claims_for(sem *S, const ddbc_table *t)
+{
+	size_t n = 0;
 	for (size_t s = 0; s < t->nindexes; s++)
-		e->in_index[s] = sets_all(e, t->indexes[s]);
-	derive_sparse(g, e);
+		n += t->indexes[s]->npk + t->indexes[s]->nsk;
+	if (n > S->nclaimed) {
+		free(S->claimed);
+		S->claimed = ddbc_xmalloc(n);
+		S->nclaimed = n;
+	}
+	if (n)
+		memset(S->claimed, 0, n);
+	return S->claimed;
+}
+
+/* in_index, membership, roles, is_key and the key languages of e's
+ * attributes: one walk over the attributes finds the key names (each
+ * index's key names compared with each name once), a second derives the
+ * rest. */
+static void derive_membership(sem *S, ddbc_entity *e)
+{
+	ddbc_design *g = S->g;
+	ddbc_table *t = e->table;
+	size_t nix = t->nindexes;
+	e->in_index = ddbc_arena_array(g->arena, nix, sizeof(bool));
 	/* One array of roles for the entity, each attribute's row in it: an
-	 * arena array of its own would round each row of a few bytes up to 8. */
-	e->roles = ddbc_arena_array(g->arena, e->nattrs, t->nindexes);
+	 * arena array of its own would round each row of a few bytes up to 8.
+	 * An attribute not stored has no role (the arena's rows are zero:
+	 * DDBC_ROLE_NONE) and is no key. */
+	e->roles = ddbc_arena_array(g->arena, e->nattrs, nix);
+	uint8_t *claimed = claims_for(S, t);
+	for (size_t i = 0; i < e->nattrs; i++)
+		claim_keys(&e->attrs[i], ddbc_attr_stored(&e->attrs[i]), t, claimed,
+			   e->roles + i * nix);
+	derive_in_index(e, t, claimed);
+	derive_sparse(g, e);
 	for (size_t i = 0; i < e->nattrs; i++) {
 		ddbc_attr *a = &e->attrs[i];
-		/* An attribute not stored has no role (the arena's rows are
-		 * zero: DDBC_ROLE_NONE) and is no key. */
 		if (ddbc_attr_stored(a))
-			derive_roles(a, e->roles + i * t->nindexes, e, t);
+			derive_roles(a, e->roles + i * nix, e, t);
 		if (a->is_key && (!a->has_template || a->in_cycle)) {
 			a->lang = plain_key_lang(a->type);
 		} else if (a->is_key) {
-			ddbc_lang *l = ddbc_arena_alloc(g->arena, sizeof(*l));
-			ddbc_lang_init(l);
-			ddbc_attr_lang(a, l);
-			lang_to_arena(g->arena, l, false);
-			a->lang = l;
+			S->lang.nruns = 0;
+			ddbc_attr_lang(a, &S->lang);
+			a->lang = keep_lang(S, &S->lang);
 		}
 	}
 }
@@ -628,337 +785,24 @@ static bool keys_disputed(const ddbc_entity *e)
 	return false;
 }
 
-/* ---- access patterns ------------------------------------------------------------ */
-
-/* Condition values are parsed as templates once, into a scratch arena
- * cleared after each pattern: of the parse, the model keeps only the
- * literals, in the design's arena. */
-typedef struct parsing {
-	ddbc_arena *arena;       /* the design's */
-	ddbc_arena *scratch;
-} parsing;
-
-/* A condition value as a template: the request's parse of a string; any
- * other scalar (a YAML number compared with a String key) read as its
- * text, in scratch. */
-static bool value_template(const parsing *ps, const ddbc_req_value *rv, ddbc_template *t)
-{
-	const ddbc_node *v = rv->node;
-	size_t off;
-	if (rv->is_template) {
-		*t = rv->tpl;
-		return true;
-	}
-	/* A string that is no template has none. */
-	return v && v->kind == DDBC_NODE_SCALAR && v->scalar != DDBC_SCALAR_STR &&
-	       !ddbc_template_parse(ps->scratch, v->u.text, t, &off);
-}
-
-/* The language of a condition value: a template over free parameters,
- * each standing for a value of the key's type. */
-static bool value_lang(const parsing *ps, const ddbc_req_value *v, ddbc_type type,
-		       ddbc_lang *out)
-{
-	ddbc_template t;
-	if (!value_template(ps, v, &t))
-		return false;
-	for (size_t k = 0; k < t.nsegs; k++) {
-		if (t.segs[k].kind == DDBC_SEG_LITERAL)
-			ddbc_lang_fixed(out, t.segs[k].text, t.segs[k].len);
-		else
-			class_of_type(type == DDBC_TYPE_N ? DDBC_TYPE_N : DDBC_TYPE_S,
-				      t.segs[k].width, out);
-	}
-	return true;
-}
-
-/* A range bound from a condition value: its literal prefix (kept in
- * arena), open when parameters follow it (then only the prefix is known). */
-static bool bound_of(const parsing *ps, const ddbc_req_value *v, ddbc_bound *b, bool inclusive)
-{
-	ddbc_template t;
-	if (!value_template(ps, v, &t))
-		return false;
-	const char *prefix;
-	size_t len = ddbc_template_prefix(&t, &prefix);
-	if (len > UINT32_MAX)
-		return false;
-	b->len = (uint32_t)len;
-	b->text = ddbc_arena_strndup(ps->arena, prefix, len);
-	b->open = !ddbc_template_is_constant(&t);
-	b->inclusive = inclusive || b->open;
-	return true;
-}
-
-static void derive_bounds(const parsing *ps, ddbc_key_cond *c, const ddbc_req_value *v)
-{
-	switch (c->op) {
-	case DDBC_COND_LT:
-	case DDBC_COND_LE:
-		c->has_bound[1] = c->nvalues == 1 &&
-				  bound_of(ps, &v[0], &c->bounds[1], c->op == DDBC_COND_LE);
-		break;
-	case DDBC_COND_GT:
-	case DDBC_COND_GE:
-		c->has_bound[0] = c->nvalues == 1 &&
-				  bound_of(ps, &v[0], &c->bounds[0], c->op == DDBC_COND_GE);
-		break;
-	case DDBC_COND_BETWEEN:
-		if (c->nvalues == 2 && bound_of(ps, &v[0], &c->bounds[0], true) &&
-		    bound_of(ps, &v[1], &c->bounds[1], true))
-			c->has_bound[0] = c->has_bound[1] = true;
-		break;
-	default:
-		break;
-	}
-}
-
-/* The type the table gives c's attribute: the request's (resolved once)
- * when it sends the attribute, else looked up. */
-static ddbc_type cond_key_type(const ddbc_pattern *p, const ddbc_key_cond *c)
-{
-	const ddbc_req_cond *rc = ddbc_request_cond(p->request, c->attr.s);
-	return rc ? rc->type : ddbc_table_key_type(p->table, c->attr.s);
-}
-
-/* Derives what a condition's value(s) allow once, for every entity it is
- * tried on, from the request's parse (values). */
-static void derive_cond(const parsing *ps, const ddbc_pattern *p, ddbc_key_cond *c,
-			const ddbc_req_value *values)
-{
-	if (!c->attr.s || !c->nvalues)
-		return;
-	if (c->op == DDBC_COND_EQ || c->op == DDBC_COND_BEGINS_WITH) {
-		ddbc_lang l;
-		ddbc_lang_init(&l);
-		c->has_lang = c->nvalues == 1 &&
-			      value_lang(ps, &values[0], cond_key_type(p, c), &l);
-		if (c->has_lang && c->op == DDBC_COND_BEGINS_WITH)
-			ddbc_lang_class(&l, DDBC_CLASS_ANY, 0);
-		if (c->has_lang) {
-			ddbc_lang *kept = ddbc_arena_alloc(ps->arena, sizeof(*kept));
-			*kept = l;
-			lang_to_arena(ps->arena, kept, true);
-			c->lang = kept;
-		} else {
-			ddbc_lang_release(&l);
-		}
-		return;
-	}
-	derive_bounds(ps, c, values);
-}
-
-/* The literal text a language starts with. */
-static size_t lang_prefix(const ddbc_lang *l, const char **text)
-{
-	*text = l->nruns && l->runs[0].fixed ? l->runs[0].text : "";
-	return l->nruns && l->runs[0].fixed ? l->runs[0].len : 0;
-}
-
-bool ddbc_cond_matches(const ddbc_design *g, const ddbc_key_cond *c, const ddbc_attr *a)
-{
-	ddbc_lang own;
-	const ddbc_lang *la = ddbc_attr_key_lang(a);
-	if (!a->is_key) {
-		ddbc_lang_init(&own);
-		ddbc_attr_lang(a, &own);
-		la = &own;
-	}
-	bool r = true;
-	if (c->has_lang)
-		r = ddbc_lang_intersects(la, c->lang, g->key_delimiter);
-	else if ((c->has_bound[0] || c->has_bound[1]) && a->type == DDBC_TYPE_S)
-		r = ddbc_lang_in_range(la, c->has_bound[0] ? &c->bounds[0] : NULL,
-				       c->has_bound[1] ? &c->bounds[1] : NULL, g->key_delimiter);
-	if (la == &own)
-		ddbc_lang_release(&own);
-	return r;
-}
-
-static bool entity_matches(const ddbc_design *g, const ddbc_pattern *p, const ddbc_entity *e)
-{
-	if (!e->in_index || !e->in_index[p->index->slot])
-		return false;
-	for (size_t i = 0; i < p->nconds; i++) {
-		const ddbc_key_cond *c = &p->conds[i];
-		if (!c->on_key)
-			continue;
-		const ddbc_attr *a = ddbc_entity_attr(e, c->attr.s);
-		if (a && !ddbc_cond_matches(g, c, a))
-			return false;
-	}
-	return true;
-}
-
-/* Entities of an index sorted by the literal prefix of their first
- * partition-key attribute, so that a pattern is tried only on entities
- * whose prefix agrees with its condition's: a table of thousands of
- * entities is not searched whole for each of its patterns. */
-typedef struct prefixed {
-	const char *text;
-	size_t len;
-	size_t pos;              /* the entity's place in table->entities */
-} prefixed;
-
-typedef struct prefix_index {
-	prefixed *items;
-	size_t n;
-} prefix_index;
-
-static int by_prefix(const void *pa, const void *pb)
-{
-	const prefixed *a = pa, *b = pb;
-	int r = memcmp(a->text, b->text, a->len < b->len ? a->len : b->len);
-	if (r)
-		return r;
-	if (a->len != b->len)
-		return a->len < b->len ? -1 : 1;
-	return a->pos < b->pos ? -1 : a->pos > b->pos;
-}
-
-static void build_prefix_index(const ddbc_table *t, const ddbc_index *ix, prefix_index *pi)
-{
-	pi->items = ddbc_xmalloc((t->nentities + 1) * sizeof(prefixed));
-	pi->n = 0;
-	for (size_t i = 0; ix->npk && i < t->nentities; i++) {
-		const ddbc_entity *e = t->entities[i];
-		const ddbc_attr *a = e->in_index[ix->slot] ? ddbc_entity_attr(e, ix->pk[0].s) : NULL;
-		if (!a)
-			continue;
-		prefixed *p = &pi->items[pi->n++];
-		p->len = lang_prefix(ddbc_attr_key_lang(a), &p->text);
-		p->pos = i;
-	}
-	qsort(pi->items, pi->n, sizeof(prefixed), by_prefix);
-}
-
-/* The first position in pi whose prefix is >= (text, len). */
-static size_t lower_bound(const prefix_index *pi, const char *text, size_t len)
-{
-	prefixed key = { text, len, 0 };
-	size_t lo = 0, hi = pi->n;
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		if (by_prefix(&pi->items[mid], &key) < 0)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo;
-}
-
-static int by_pos(const void *pa, const void *pb)
-{
-	size_t a = *(const size_t *)pa, b = *(const size_t *)pb;
-	return a < b ? -1 : a > b;
-}
-
-/* The positions of the entities whose prefix is compatible with P (one is
- * a prefix of the other), in file order: those extending P are one run of
- * pi; those P extends have each one of P's own prefixes. */
-static size_t candidates(const prefix_index *pi, const char *P, size_t plen, size_t *out)
-{
-	size_t n = 0;
-	for (size_t i = lower_bound(pi, P, plen);
-	     i < pi->n && pi->items[i].len >= plen && !memcmp(pi->items[i].text, P, plen); i++)
-		out[n++] = pi->items[i].pos;
-	for (size_t len = 0; len < plen; len++)
-		for (size_t i = lower_bound(pi, P, len);
-		     i < pi->n && pi->items[i].len == len && !memcmp(pi->items[i].text, P, len); i++)
-			out[n++] = pi->items[i].pos;
-	qsort(out, n, sizeof(size_t), by_pos);
-	return n;
-}
-
-/* The equality condition on the index's first partition attribute. */
-static const ddbc_key_cond *partition_eq(const ddbc_pattern *p)
-{
-	for (size_t i = 0; p->index->npk && i < p->nconds; i++) {
-		const ddbc_key_cond *c = &p->conds[i];
-		if (c->on_key && c->op == DDBC_COND_EQ && c->has_lang &&
-		    !strcmp(c->attr.s, p->index->pk[0].s))
-			return c;
-	}
-	return NULL;
-}
-
-static void match_pattern(ddbc_design *g, ddbc_pattern *p, prefix_index *indexes,
-			  ddbc_arena *scratch)
-{
-	if (!p->table || !p->index)
-		return;
-	p->analysed = true;
-	const ddbc_table *t = p->table;
-	parsing ps = { g->arena, scratch };
-	ddbc_request_build(g, p);
-	for (size_t i = 0; i < p->nconds; i++) {
-		ddbc_key_cond *c = &p->conds[i];
-		c->on_key = c->attr.s && c->nvalues && ddbc_index_has_key(p->index, c->attr.s);
-		derive_cond(&ps, p, c, p->request->cond_values[i]);
-	}
-	ddbc_arena_clear(scratch);
-	/* Candidates: every entity of the table, or with an equality on the
-	 * partition key only those whose prefix agrees. */
-	size_t *pos = ddbc_xmalloc((t->nentities + 1) * sizeof(size_t));
-	size_t n = 0;
-	const ddbc_key_cond *eq = partition_eq(p);
-	if (eq) {
-		prefix_index *pi = &indexes[p->index->slot];
-		if (!pi->items)
-			build_prefix_index(t, p->index, pi);
-		const char *P;
-		size_t plen = lang_prefix(eq->lang, &P);
-		n = candidates(pi, P, plen, pos);
-	} else {
-		for (size_t i = 0; i < t->nentities; i++)
-			pos[n++] = i;
-	}
-	size_t k = 0;
-	for (size_t i = 0; i < n; i++)
-		if (entity_matches(g, p, t->entities[pos[i]]))
-			pos[k++] = pos[i];
-	/* Sized to the matches: a table of thousands of entities has as many
-	 * patterns, and most match one entity. */
-	p->matched = ddbc_arena_array(g->arena, k, sizeof(ddbc_entity *));
-	for (size_t i = 0; i < k; i++)
-		p->matched[p->nmatched++] = t->entities[pos[i]];
-	free(pos);
-}
-
-static void match_patterns(ddbc_design *g)
-{
-	/* One prefix index per table index, built when a pattern first needs it. */
-	prefix_index **byslot = ddbc_xcalloc(g->ntables + 1, sizeof(prefix_index *));
-	for (size_t i = 0; i < g->ntables; i++)
-		byslot[i] = ddbc_xcalloc(g->tables[i].nindexes + 1, sizeof(prefix_index));
-	ddbc_arena *scratch = ddbc_arena_new();
-	for (size_t i = 0; i < g->npatterns; i++) {
-		ddbc_pattern *p = &g->patterns[i];
-		size_t t = p->table ? (size_t)(p->table - g->tables) : 0;
-		match_pattern(g, p, byslot[t], scratch);
-	}
-	ddbc_arena_free(scratch);
-	for (size_t i = 0; i < g->ntables; i++) {
-		for (size_t s = 0; s < g->tables[i].nindexes; s++)
-			free(byslot[i][s].items);
-		free(byslot[i]);
-	}
-	free(byslot);
-}
-
 void ddbc_semantics(ddbc_design *g)
 {
 	for (size_t i = 0; i < g->ntables; i++)
 		list_indexes(g->arena, &g->tables[i]);
+	sem S = { .g = g };
+	ddbc_lang_init(&S.lang);
 	for (size_t i = 0; i < g->nentities; i++) {
 		ddbc_entity *e = &g->entities[i];
-		parse_templates(g, e);
-		find_cycles(e);
+		if (parse_templates(g, e))
+			find_cycles(e);
 		if (e->table) {
-			derive_membership(g, e);
+			derive_membership(&S, e);
 			e->table->keys_disputed |= keys_disputed(e);
 		}
 	}
+	ddbc_lang_release(&S.lang);
+	free(S.kept);
+	free(S.claimed);
 	find_undeclared_keys(g);
-	match_patterns(g);
+	ddbc_match_patterns(g);
 }

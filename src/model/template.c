@@ -52,9 +52,17 @@ static void add_seg(ddbc_template *t, size_t *cap, ddbc_segment seg)
 	t->segs[t->nsegs++] = seg;
 }
 
+/* How a parse keeps the text of its segments: in arena, or (in_place)
+ * pointing into the template where the text stands there as is. */
+typedef struct parse_out {
+	ddbc_arena *arena;
+	bool in_place;
+} parse_out;
+
 /* The pending literal is either lit (it had an escaped brace) or the
- * *span bytes of the template at direct, copied from there at once. */
-static void flush_literal(ddbc_arena *arena, ddbc_template *t, size_t *cap, strbuf *lit,
+ * *span bytes of the template at direct, copied from there at once
+ * unless the parse is in place. */
+static void flush_literal(const parse_out *po, ddbc_template *t, size_t *cap, strbuf *lit,
 			  const char *direct, size_t *span, size_t offset)
 {
 	const char *from = lit->len ? lit->buf : direct;
@@ -62,14 +70,15 @@ static void flush_literal(ddbc_arena *arena, ddbc_template *t, size_t *cap, strb
 	if (!len)
 		return;
 	ddbc_segment seg = { .kind = DDBC_SEG_LITERAL, .len = len, .offset = (uint32_t)offset,
-			     .text = ddbc_arena_strndup(arena, from, len) };
+			     .text = po->in_place && !lit->len ? from
+							      : ddbc_arena_strndup(po->arena, from, len) };
 	add_seg(t, cap, seg);
 	ddbc_strbuf_reset(lit);
 	*span = 0;
 }
 
 /* Parses the inside of "{...}" (without braces) into seg. */
-static const char *parse_placeholder(ddbc_arena *arena, const char *in, size_t len,
+static const char *parse_placeholder(const parse_out *po, const char *in, size_t len,
 				     ddbc_segment *seg)
 {
 	if (len == 0)
@@ -79,7 +88,7 @@ static const char *parse_placeholder(ddbc_arena *arena, const char *in, size_t l
 	if (nlen == 0)
 		return "placeholder without a name before ':'";
 	seg->kind = DDBC_SEG_PLACEHOLDER;
-	seg->text = ddbc_arena_strndup(arena, in, nlen);
+	seg->text = po->in_place ? in : ddbc_arena_strndup(po->arena, in, nlen);
 	seg->len = nlen;
 	if (!colon)
 		return NULL;
@@ -100,9 +109,60 @@ static const char *parse_placeholder(ddbc_arena *arena, const char *in, size_t l
 	return NULL;
 }
 
-const char *ddbc_template_parse(ddbc_arena *arena, const char *text, ddbc_template *t,
-				size_t *err_offset)
+/* The literal of the len bytes of text at start, as flush_literal makes
+ * one without escaped braces. */
+static ddbc_segment plain_literal(const parse_out *po, const char *text, size_t start,
+				  size_t len)
 {
+	const char *from = text + start;
+	return (ddbc_segment){ .kind = DDBC_SEG_LITERAL, .len = len, .offset = (uint32_t)start,
+			       .text = po->in_place ? from : ddbc_arena_strndup(po->arena, from, len) };
+}
+
+/* The parse of a template as most are: no escaped brace, every placeholder
+ * closed and well formed, a handful of segments; the same segments as
+ * parse makes, in one walk over the text. False (t untouched) for any
+ * other, which parse then reads, with its messages. */
+static bool parse_plain(const parse_out *po, const char *text, ddbc_template *t)
+{
+	ddbc_segment segs[SEGS_ON_STACK];
+	size_t n = 0, i = 0, start = 0;
+	for (;;) {
+		char c = text[i];
+		if (c && c != '{' && c != '}') {
+			i++;
+			continue;
+		}
+		if (c == '}' || (i > start && n == SEGS_ON_STACK) || i > DDBC_TEMPLATE_MAX)
+			return false;
+		if (i > start)
+			segs[n++] = plain_literal(po, text, start, i - start);
+		if (!c)
+			break;
+		size_t j = i + 1;
+		while (text[j] && text[j] != '{' && text[j] != '}')
+			j++;
+		if (text[j] != '}' || n == SEGS_ON_STACK || j > DDBC_TEMPLATE_MAX)
+			return false;
+		ddbc_segment seg = { .kind = DDBC_SEG_PLACEHOLDER, .offset = (uint32_t)i };
+		if (parse_placeholder(po, text + i + 1, j - i - 1, &seg))
+			return false;
+		segs[n++] = seg;
+		i = start = j + 1;
+	}
+	t->nsegs = n;
+	t->segs = ddbc_arena_array(po->arena, n, sizeof(*t->segs));
+	if (n)
+		memcpy(t->segs, segs, n * sizeof(*t->segs));
+	return true;
+}
+
+static const char *parse(const parse_out *po, const char *text, ddbc_template *t,
+			 size_t *err_offset)
+{
+	if (parse_plain(po, text, t))
+		return NULL;
+	ddbc_arena *arena = po->arena;
 	/* Built in w, whose segments start on the stack, then copied out. */
 	ddbc_template w;
 	memset(&w, 0, sizeof(w));
@@ -155,9 +215,9 @@ const char *ddbc_template_parse(ddbc_arena *arena, const char *text, ddbc_templa
 			*err_offset = i;
 			break;
 		}
-		flush_literal(arena, &w, &cap, &lit, text + lit_start, &span, lit_start);
+		flush_literal(po, &w, &cap, &lit, text + lit_start, &span, lit_start);
 		ddbc_segment seg = { .kind = DDBC_SEG_PLACEHOLDER, .offset = (uint32_t)i };
-		err = parse_placeholder(arena, text + i + 1, (size_t)(close - text - i - 1), &seg);
+		err = parse_placeholder(po, text + i + 1, (size_t)(close - text - i - 1), &seg);
 		if (err) {
 			*err_offset = i;
 			break;
@@ -166,7 +226,7 @@ const char *ddbc_template_parse(ddbc_arena *arena, const char *text, ddbc_templa
 		i = (size_t)(close - text) + 1;
 	}
 	if (!err)
-		flush_literal(arena, &w, &cap, &lit, text + lit_start, &span, lit_start);
+		flush_literal(po, &w, &cap, &lit, text + lit_start, &span, lit_start);
 	ddbc_strbuf_release(&lit);
 	*t = w;
 	t->segs = ddbc_arena_array(arena, w.nsegs, sizeof(*t->segs));
@@ -175,6 +235,20 @@ const char *ddbc_template_parse(ddbc_arena *arena, const char *text, ddbc_templa
 	if (w.segs != stack)
 		free(w.segs);
 	return err;
+}
+
+const char *ddbc_template_parse(ddbc_arena *arena, const char *text, ddbc_template *t,
+				size_t *err_offset)
+{
+	parse_out po = { arena, false };
+	return parse(&po, text, t, err_offset);
+}
+
+const char *ddbc_template_parse_in_place(ddbc_arena *arena, const char *text,
+					 ddbc_template *t, size_t *err_offset)
+{
+	parse_out po = { arena, true };
+	return parse(&po, text, t, err_offset);
 }
 
 size_t ddbc_template_prefix(const ddbc_template *t, const char **prefix)

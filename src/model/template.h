@@ -55,6 +55,16 @@ typedef struct ddbc_template {
 const char *ddbc_template_parse(ddbc_arena *arena, const char *text, ddbc_template *t,
 				size_t *err_offset);
 
+/* ddbc_template_parse without copying what text holds as is: the
+ * placeholders' names and the literals without an escaped brace point
+ * into text, which must outlive t, and are not NUL-terminated (a literal
+ * is read by its len; the caller points each placeholder's text at a
+ * NUL-terminated copy of its name before anyone reads t): a design has a
+ * template per key attribute, and copies of their pieces were a page in
+ * twenty of the model. */
+const char *ddbc_template_parse_in_place(ddbc_arena *arena, const char *text,
+					 ddbc_template *t, size_t *err_offset);
+
 /* The literal text before the first placeholder. */
 size_t ddbc_template_prefix(const ddbc_template *t, const char **prefix);
 bool ddbc_template_is_constant(const ddbc_template *t);
