@@ -249,13 +249,16 @@ const char **ddbc_hplan_enum_parts(ddbc_arena *arena, const ddbc_attr *a)
 	const char **ids = ddbc_arena_array(arena, n ? n : 1, sizeof(*ids));
 	bool named = true;
 	ddbc_strset seen = DDBC_STRSET_INIT;
+	/* One buffer for every value's text: the check asks this of every
+	 * enum of the design. */
+	strbuf v = STRBUF_INIT;
 	for (size_t k = 0; named && k < n; k++) {
-		strbuf v = STRBUF_INIT;
+		ddbc_strbuf_reset(&v);
 		ddbc_scalar_text(a->more->enum_values[k], &v);
-		ids[k] = ddbc_hplan_ident(arena, v.buf ? v.buf : "", true);
-		ddbc_strbuf_release(&v);
+		ids[k] = ddbc_hplan_ident(arena, ddbc_strbuf_str(&v), true);
 		named = ids[k] && !given_before(ids, k, n, &seen);
 	}
+	ddbc_strbuf_release(&v);
 	ddbc_strset_release(&seen);
 	for (size_t k = 0; !named && k < n; k++) {
 		char num[24];
