@@ -35,6 +35,14 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* before, s, after: what a format of one %s writes, without reading one. */
+static void add_around(strbuf *sb, const char *before, const char *s, const char *after)
+{
+	ddbc_strbuf_addstr(sb, before);
+	ddbc_strbuf_addstr(sb, s);
+	ddbc_strbuf_addstr(sb, after);
+}
+
 /* ---- escaping ---------------------------------------------------------------- */
 
 /* Appends s escaped for a C string literal; format doubles '%' for printf.
@@ -55,9 +63,7 @@ static void c_escape(strbuf *sb, const char *s, size_t len, bool format)
 		case '?': ddbc_strbuf_addstr(sb, "\\?"); continue;
 		case '\n': ddbc_strbuf_addstr(sb, "\\n"); continue;
 		case '\t': ddbc_strbuf_addstr(sb, "\\t"); continue;
-		case '%':
-			ddbc_strbuf_addstr(sb, format ? "%%" : "%");
-			continue;
+		case '%': ddbc_strbuf_addstr(sb, format ? "%%" : "%"); continue;
 		}
 		/* Three octal digits always end the escape, whatever follows. */
 		ddbc_strbuf_addf(sb, "\\%03o", c);
@@ -195,7 +201,7 @@ static void section(strbuf *sb, const char *what, const char *name, const char *
 
 static void define_string(strbuf *sb, const char *macro, const char *s, size_t len, bool format)
 {
-	ddbc_strbuf_addf(sb, "#define %s ", macro);
+	add_around(sb, "#define ", macro, " ");
 	c_literal(sb, s, len, format);
 }
 
@@ -232,7 +238,7 @@ static void attr_names(strbuf *sb, const ddbc_hattr *ha)
 	}
 	if (ha->enum_macro) {
 		const ddbc_attr *a = ha->attr;
-		ddbc_strbuf_addf(sb, "#define %s ", ha->enum_macro);
+		add_around(sb, "#define ", ha->enum_macro, " ");
 		for (size_t i = 0; i < a->more->nenum; i++) {
 			const ddbc_node *v = a->more->enum_values[i];
 			ddbc_strbuf_addstr(sb, i ? ", " : "");
@@ -281,7 +287,7 @@ static void format_args(strbuf *sb, const ddbc_hkey *k)
 		const ddbc_hpiece *pc = &k->pieces[i];
 		if (pc->text)
 			continue;
-		ddbc_strbuf_addf(sb, "%s%s", first ? "" : ", ", k->params[pc->param].name);
+		add_around(sb, first ? "" : ", ", k->params[pc->param].name, "");
 		first = false;
 		if (long_long_piece(k, pc)) {
 			ddbc_strbuf_addstr(sb, " (long long, 0 to ");
@@ -306,16 +312,16 @@ static void builder_macro(strbuf *sb, const char *macro, const char *func, const
 	bool named = true;
 	for (size_t i = 0; i < k->nparams; i++)
 		named &= strcmp(k->params[i].name, func) != 0;
-	ddbc_strbuf_addf(sb, "#define %s(buf, size", macro);
+	add_around(sb, "#define ", macro, "(buf, size");
 	if (!named) {
 		ddbc_strbuf_addf(sb, ", ...) %s((buf), (size), __VA_ARGS__)\n", func);
 		return;
 	}
 	for (size_t i = 0; i < k->nparams; i++)
-		ddbc_strbuf_addf(sb, ", %s", k->params[i].name);
-	ddbc_strbuf_addf(sb, ") %s((buf), (size)", func);
+		add_around(sb, ", ", k->params[i].name, "");
+	add_around(sb, ") ", func, "((buf), (size)");
 	for (size_t i = 0; i < k->nparams; i++)
-		ddbc_strbuf_addf(sb, ", (%s)", k->params[i].name);
+		add_around(sb, ", (", k->params[i].name, ")");
 	ddbc_strbuf_addstr(sb, ")\n");
 }
 
@@ -439,9 +445,9 @@ static void builder_function(strbuf *sb, const char *func, const char *fmt_macro
 			"static inline int %s_key_fit_(int n, int max)\n"
 			"{\n\treturn n > max ? -1 : n;\n}\n\n", plan->prefix_lower);
 	/* A Number is its decimal text: 38 digits and exponents, exactly. */
-	ddbc_strbuf_addf(sb, "static inline int %s(char *buf, size_t size", func);
+	add_around(sb, "static inline int ", func, "(char *buf, size_t size");
 	for (size_t i = 0; i < k->nparams; i++)
-		ddbc_strbuf_addf(sb, ", const char *%s", k->params[i].name);
+		add_around(sb, ", const char *", k->params[i].name, "");
 	ddbc_strbuf_addstr(sb, ")\n{\n");
 	number_texts(sb, k, plan->prefix_lower);
 	text_checks(sb, k, plan->g->key_delimiter ? plan->g->key_delimiter : "",
@@ -450,7 +456,7 @@ static void builder_function(strbuf *sb, const char *func, const char *fmt_macro
 		ddbc_strbuf_addf(sb, "\treturn %s_key_fit_(snprintf(buf, size, %s", plan->prefix_lower,
 			    fmt_macro);
 	else
-		ddbc_strbuf_addf(sb, "\treturn snprintf(buf, size, %s", fmt_macro);
+		add_around(sb, "\treturn snprintf(buf, size, ", fmt_macro, "");
 	for (size_t i = 0; i < k->npieces; i++) {
 		const ddbc_hpiece *pc = &k->pieces[i];
 		if (pc->text)
@@ -461,7 +467,7 @@ static void builder_function(strbuf *sb, const char *func, const char *fmt_macro
 		else if (k->params[pc->param].number)
 			ddbc_strbuf_addf(sb, ", t%zu__", number_piece(k, i));
 		else
-			ddbc_strbuf_addf(sb, ", %s", k->params[pc->param].name);
+			add_around(sb, ", ", k->params[pc->param].name, "");
 	}
 	if (k->max_bytes)
 		ddbc_strbuf_addf(sb, "), %zu", k->max_bytes);
@@ -636,7 +642,7 @@ static void number_reader(strbuf *sb, const char *p)
 static void parts_struct(strbuf *sb, const ddbc_hattr *ha, const char *p)
 {
 	const ddbc_hkey *k = ha->key;
-	ddbc_strbuf_addf(sb, "struct %s {\n", ha->parts_struct);
+	add_around(sb, "struct ", ha->parts_struct, " {\n");
 	for (size_t i = 0; i < k->nparams; i++)
 		ddbc_strbuf_addf(sb, "\tstruct %s_key_span_ %s;\n", p, k->params[i].name);
 	ddbc_strbuf_addstr(sb, "};\n");
@@ -758,7 +764,7 @@ static void parser(strbuf *sb, const ddbc_hattr *ha, const char *p, written *w)
 		const ddbc_hparam *pm = &k->params[pc->param];
 		if (pm->number)
 			ddbc_strbuf_addf(sb, ", %u", pc->width);
-		ddbc_strbuf_addf(sb, ", &out->%s", pm->name);
+		add_around(sb, ", &out->", pm->name, "");
 	}
 	ddbc_strbuf_addstr(sb, ");\n}\n");
 }
@@ -783,7 +789,7 @@ static void key(strbuf *sb, const ddbc_hattr *ha, const ddbc_header_plan *plan,
 		ddbc_strbuf_release(&lit);
 		return;
 	}
-	ddbc_strbuf_addf(sb, "#define %s ", ha->fmt_macro);
+	add_around(sb, "#define ", ha->fmt_macro, " ");
 	key_format(sb, k);
 	format_args(sb, k);
 	ddbc_strbuf_addch(sb, '\n');
@@ -823,7 +829,7 @@ static void pattern_value(strbuf *sb, const ddbc_hvalue *hv, json_t *refs, size_
 		ddbc_strbuf_addch(sb, '\n');
 		return;
 	}
-	ddbc_strbuf_addf(sb, "#define %s ", hv->value_macro);
+	add_around(sb, "#define ", hv->value_macro, " ");
 	key_format(sb, k);
 	format_args(sb, k);
 	ddbc_strbuf_addch(sb, '\n');
