@@ -35,29 +35,40 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* before, s, after: what a format of one %s writes, without reading one. */
+static void add_around(strbuf *sb, const char *before, const char *s, const char *after)
+{
+	ddbc_strbuf_addstr(sb, before);
+	ddbc_strbuf_addstr(sb, s);
+	ddbc_strbuf_addstr(sb, after);
+}
+
 /* ---- escaping ---------------------------------------------------------------- */
 
-/* Appends s escaped for a C string literal; format doubles '%' for printf. */
+/* Appends s escaped for a C string literal; format doubles '%' for printf.
+ * Bytes that stand as they are go in runs: every name and template of the
+ * header comes through here. */
 static void c_escape(strbuf *sb, const char *s, size_t len, bool format)
 {
+	size_t run = 0;
 	for (size_t i = 0; i < len; i++) {
 		unsigned char c = (unsigned char)s[i];
+		if (c >= 0x20 && c < 0x7f && c != '"' && c != '\\' && c != '?' && c != '%')
+			continue;
+		ddbc_strbuf_add(sb, s + run, i - run);
+		run = i + 1;
 		switch (c) {
 		case '"': ddbc_strbuf_addstr(sb, "\\\""); continue;
 		case '\\': ddbc_strbuf_addstr(sb, "\\\\"); continue;
 		case '?': ddbc_strbuf_addstr(sb, "\\?"); continue;
 		case '\n': ddbc_strbuf_addstr(sb, "\\n"); continue;
 		case '\t': ddbc_strbuf_addstr(sb, "\\t"); continue;
-		case '%':
-			ddbc_strbuf_addstr(sb, format ? "%%" : "%");
-			continue;
+		case '%': ddbc_strbuf_addstr(sb, format ? "%%" : "%"); continue;
 		}
 		/* Three octal digits always end the escape, whatever follows. */
-		if (c < 0x20 || c >= 0x7f)
-			ddbc_strbuf_addf(sb, "\\%03o", c);
-		else
-			ddbc_strbuf_addch(sb, (char)c);
+		ddbc_strbuf_addf(sb, "\\%03o", c);
 	}
+	ddbc_strbuf_add(sb, s + run, len - run);
 }
 
 static void c_literal(strbuf *sb, const char *s, size_t len, bool format)
@@ -83,14 +94,21 @@ static void comment_char(strbuf *sb, char c)
 	ddbc_strbuf_addch(sb, c);
 }
 
-/* Appends s as text inside a block comment: readable, never its end. */
+/* Appends s as text inside a block comment: readable, never its end. Runs
+ * of printable ASCII go in as they are, but for the bytes that could pair
+ * with the one before them (see comment_char). */
 static void comment_text(strbuf *sb, const char *s, size_t len)
 {
-	const unsigned char *p = (const unsigned char *)s, *end = p + len;
+	const unsigned char *p = (const unsigned char *)s, *end = p + len, *run = p;
 	while (p < end) {
+		if (*p >= 0x20 && *p < 0x7f && *p != '/' && *p != '*' && *p != '?') {
+			p++;
+			continue;
+		}
+		ddbc_strbuf_add(sb, run, (size_t)(p - run));
 		if (*p < 0x80) {
 			comment_char(sb, *p < 0x20 || *p == 0x7f ? ' ' : (char)*p);
-			p++;
+			run = ++p;
 			continue;
 		}
 		unsigned cp;
@@ -98,11 +116,13 @@ static void comment_text(strbuf *sb, const char *s, size_t len)
 		if (n == 0 || is_bidi(cp)) {
 			comment_char(sb, '?');
 			p += n ? n : 1;
-			continue;
+		} else {
+			ddbc_strbuf_add(sb, p, n);
+			p += n;
 		}
-		ddbc_strbuf_add(sb, p, n);
-		p += n;
+		run = p;
 	}
+	ddbc_strbuf_add(sb, run, (size_t)(p - run));
 }
 
 static void comment_str(strbuf *sb, const char *s)
@@ -181,7 +201,7 @@ static void section(strbuf *sb, const char *what, const char *name, const char *
 
 static void define_string(strbuf *sb, const char *macro, const char *s, size_t len, bool format)
 {
-	ddbc_strbuf_addf(sb, "#define %s ", macro);
+	add_around(sb, "#define ", macro, " ");
 	c_literal(sb, s, len, format);
 }
 
@@ -218,7 +238,7 @@ static void attr_names(strbuf *sb, const ddbc_hattr *ha)
 	}
 	if (ha->enum_macro) {
 		const ddbc_attr *a = ha->attr;
-		ddbc_strbuf_addf(sb, "#define %s ", ha->enum_macro);
+		add_around(sb, "#define ", ha->enum_macro, " ");
 		for (size_t i = 0; i < a->more->nenum; i++) {
 			const ddbc_node *v = a->more->enum_values[i];
 			ddbc_strbuf_addstr(sb, i ? ", " : "");
@@ -267,7 +287,7 @@ static void format_args(strbuf *sb, const ddbc_hkey *k)
 		const ddbc_hpiece *pc = &k->pieces[i];
 		if (pc->text)
 			continue;
-		ddbc_strbuf_addf(sb, "%s%s", first ? "" : ", ", k->params[pc->param].name);
+		add_around(sb, first ? "" : ", ", k->params[pc->param].name, "");
 		first = false;
 		if (long_long_piece(k, pc)) {
 			ddbc_strbuf_addstr(sb, " (long long, 0 to ");
@@ -292,16 +312,16 @@ static void builder_macro(strbuf *sb, const char *macro, const char *func, const
 	bool named = true;
 	for (size_t i = 0; i < k->nparams; i++)
 		named &= strcmp(k->params[i].name, func) != 0;
-	ddbc_strbuf_addf(sb, "#define %s(buf, size", macro);
+	add_around(sb, "#define ", macro, "(buf, size");
 	if (!named) {
 		ddbc_strbuf_addf(sb, ", ...) %s((buf), (size), __VA_ARGS__)\n", func);
 		return;
 	}
 	for (size_t i = 0; i < k->nparams; i++)
-		ddbc_strbuf_addf(sb, ", %s", k->params[i].name);
-	ddbc_strbuf_addf(sb, ") %s((buf), (size)", func);
+		add_around(sb, ", ", k->params[i].name, "");
+	add_around(sb, ") ", func, "((buf), (size)");
 	for (size_t i = 0; i < k->nparams; i++)
-		ddbc_strbuf_addf(sb, ", (%s)", k->params[i].name);
+		add_around(sb, ", (", k->params[i].name, ")");
 	ddbc_strbuf_addstr(sb, ")\n");
 }
 
@@ -383,43 +403,51 @@ static void text_checks(strbuf *sb, const ddbc_hkey *k, const char *delim, const
 
 static void number_helper(strbuf *sb, const char *p);
 
-/* Writes a header's helper the first time a key needs it: shapes holds
- * those written ("#" + a letter, which no parser shape is). */
-static bool first_use(ddbc_strset *shapes, const char *what)
+/* What the header has written once: a helper goes before the first key
+ * that needs it, a parser shape's before its first parser. */
+typedef struct written {
+	ddbc_strset shapes;      /* the parser shapes whose helpers are written */
+	bool number_text;        /* <p>_key_number_text_ */
+	bool digits;             /* <p>_key_digits_ */
+	bool fit;                /* <p>_key_fit_ */
+	bool number_reader;      /* <p>_key_number_ */
+} written;
+
+/* Whether the helper *done stands for is still to be written (it is, next). */
+static bool first_use(bool *done)
 {
-	if (ddbc_strset_get(shapes, what, strlen(what)))
-		return false;
-	ddbc_strset_put(shapes, ddbc_xstrdup(what), strlen(what));
-	return true;
+	bool first = !*done;
+	*done = true;
+	return first;
 }
 
 static void builder_function(strbuf *sb, const char *func, const char *fmt_macro,
 			     const ddbc_hkey *k, const ddbc_header_plan *plan,
-			     ddbc_strset *shapes)
+			     written *w)
 {
 	bool numbers = false;
 	for (size_t i = 0; i < k->nparams; i++)
 		numbers |= k->params[i].number;
-	if (numbers && first_use(shapes, "#n"))
+	if (numbers && first_use(&w->number_text))
 		number_helper(sb, plan->prefix_lower);
 	bool digits = false;
 	for (size_t i = 0; i < k->npieces; i++)
 		digits |= long_long_piece(k, &k->pieces[i]);
-	if (digits && first_use(shapes, "#d"))
+	if (digits && first_use(&w->digits))
 		ddbc_strbuf_addf(sb,
 			"/* The value of a zero-padded field's digits (at most %d), for %%0WIDTHlld. */\n"
 			"static inline long long %s_key_digits_(const char *t)\n"
 			"{\n\tlong long n = 0;\n\tfor (; *t; t++)\n\t\tn = n * 10 + (*t - '0');\n"
 			"\treturn n;\n}\n\n", LL_DIGITS, plan->prefix_lower);
-	if (k->max_bytes && first_use(shapes, "#f"))
+	if (k->max_bytes && first_use(&w->fit))
 		ddbc_strbuf_addf(sb,
 			"/* A key longer than DynamoDB takes (n bytes, max at most) is refused. */\n"
 			"static inline int %s_key_fit_(int n, int max)\n"
 			"{\n\treturn n > max ? -1 : n;\n}\n\n", plan->prefix_lower);
 	/* A Number is its decimal text: 38 digits and exponents, exactly. */
-	ddbc_strbuf_addf(sb, "static inline int %s(char *buf, size_t size", func);
+	add_around(sb, "static inline int ", func, "(char *buf, size_t size");
 	for (size_t i = 0; i < k->nparams; i++)
-		ddbc_strbuf_addf(sb, ", const char *%s", k->params[i].name);
+		add_around(sb, ", const char *", k->params[i].name, "");
 	ddbc_strbuf_addstr(sb, ")\n{\n");
 	number_texts(sb, k, plan->prefix_lower);
 	text_checks(sb, k, plan->g->key_delimiter ? plan->g->key_delimiter : "",
@@ -428,7 +456,7 @@ static void builder_function(strbuf *sb, const char *func, const char *fmt_macro
 		ddbc_strbuf_addf(sb, "\treturn %s_key_fit_(snprintf(buf, size, %s", plan->prefix_lower,
 			    fmt_macro);
 	else
-		ddbc_strbuf_addf(sb, "\treturn snprintf(buf, size, %s", fmt_macro);
+		add_around(sb, "\treturn snprintf(buf, size, ", fmt_macro, "");
 	for (size_t i = 0; i < k->npieces; i++) {
 		const ddbc_hpiece *pc = &k->pieces[i];
 		if (pc->text)
@@ -439,7 +467,7 @@ static void builder_function(strbuf *sb, const char *func, const char *fmt_macro
 		else if (k->params[pc->param].number)
 			ddbc_strbuf_addf(sb, ", t%zu__", number_piece(k, i));
 		else
-			ddbc_strbuf_addf(sb, ", %s", k->params[pc->param].name);
+			add_around(sb, ", ", k->params[pc->param].name, "");
 	}
 	if (k->max_bytes)
 		ddbc_strbuf_addf(sb, "), %zu", k->max_bytes);
@@ -614,7 +642,7 @@ static void number_reader(strbuf *sb, const char *p)
 static void parts_struct(strbuf *sb, const ddbc_hattr *ha, const char *p)
 {
 	const ddbc_hkey *k = ha->key;
-	ddbc_strbuf_addf(sb, "struct %s {\n", ha->parts_struct);
+	add_around(sb, "struct ", ha->parts_struct, " {\n");
 	for (size_t i = 0; i < k->nparams; i++)
 		ddbc_strbuf_addf(sb, "\tstruct %s_key_span_ %s;\n", p, k->params[i].name);
 	ddbc_strbuf_addstr(sb, "};\n");
@@ -633,7 +661,10 @@ static void parts_struct(strbuf *sb, const ddbc_hattr *ha, const char *p)
 /* What each piece of k is in the shape: shape[i] for piece i. */
 static void shape_of(const ddbc_hkey *k, char *shape)
 {
-	bool *seen = ddbc_xcalloc(k->nparams + 1, sizeof(bool));
+	/* Which parameters were met: on the stack for any key of a few. */
+	bool few[32];
+	bool *seen = k->nparams <= 32 ? few : ddbc_xmalloc(k->nparams * sizeof(bool));
+	memset(seen, 0, k->nparams * sizeof(bool));
 	for (size_t i = 0; i < k->npieces; i++) {
 		const ddbc_hpiece *pc = &k->pieces[i];
 		if (pc->text) {
@@ -645,7 +676,8 @@ static void shape_of(const ddbc_hkey *k, char *shape)
 		shape[i] = number ? (again ? 'N' : 'n') : (again ? 'S' : 's');
 	}
 	shape[k->npieces] = '\0';
-	free(seen);
+	if (seen != few)
+		free(seen);
 }
 
 /* The helper's parameter list for shape. */
@@ -703,27 +735,24 @@ static void shape_helper(strbuf *sb, const char *shape, const char *p)
 }
 
 /* The parser of ha: its parts struct, its shape's helper when this is the
- * first key of the shape (shapes holds those written), and one call. */
-static void parser(strbuf *sb, const ddbc_hattr *ha, const char *p, ddbc_strset *shapes)
+ * first key of the shape (w->shapes holds those written), and one call. */
+static void parser(strbuf *sb, const ddbc_hattr *ha, const char *p, written *w)
 {
 	const ddbc_hkey *k = ha->key;
-	char *shape = ddbc_xmalloc(k->npieces + 1);
+	char few[64];
+	char *shape = k->npieces < sizeof few ? few : ddbc_xmalloc(k->npieces + 1);
 	shape_of(k, shape);
-	if ((strchr(shape, 'n') || strchr(shape, 'N')) && first_use(shapes, "#r"))
+	if ((strchr(shape, 'n') || strchr(shape, 'N')) && first_use(&w->number_reader))
 		number_reader(sb, p);
-	if (!ddbc_strset_get(shapes, shape, k->npieces)) {
-		ddbc_strset_put(shapes, shape, k->npieces);
+	if (!ddbc_strset_get(&w->shapes, shape, k->npieces)) {
+		ddbc_strset_put(&w->shapes, ddbc_xstrndup(shape, k->npieces), k->npieces);
 		shape_helper(sb, shape, p);
-	} else {
-		free(shape);
-		shape = NULL;
 	}
 	parts_struct(sb, ha, p);
 	ddbc_strbuf_addf(sb, "static inline int %s(const char *key, struct %s *out)\n{\n"
-		    "\treturn %s_key_parse_", ha->parse_func, ha->parts_struct, p);
-	char *name = ddbc_xmalloc(k->npieces + 1);
-	shape_of(k, name);
-	ddbc_strbuf_addf(sb, "%s_(key", name);
+		    "\treturn %s_key_parse_%s_(key", ha->parse_func, ha->parts_struct, p, shape);
+	if (shape != few)
+		free(shape);
 	for (size_t i = 0; i < k->npieces; i++) {
 		const ddbc_hpiece *pc = &k->pieces[i];
 		if (pc->text) {
@@ -735,14 +764,13 @@ static void parser(strbuf *sb, const ddbc_hattr *ha, const char *p, ddbc_strset 
 		const ddbc_hparam *pm = &k->params[pc->param];
 		if (pm->number)
 			ddbc_strbuf_addf(sb, ", %u", pc->width);
-		ddbc_strbuf_addf(sb, ", &out->%s", pm->name);
+		add_around(sb, ", &out->", pm->name, "");
 	}
 	ddbc_strbuf_addstr(sb, ");\n}\n");
-	free(name);
 }
 
 static void key(strbuf *sb, const ddbc_hattr *ha, const ddbc_header_plan *plan,
-		ddbc_strset *shapes)
+		written *w)
 {
 	const char *p = plan->prefix_lower;
 	const ddbc_hkey *k = ha->key;
@@ -761,7 +789,7 @@ static void key(strbuf *sb, const ddbc_hattr *ha, const ddbc_header_plan *plan,
 		ddbc_strbuf_release(&lit);
 		return;
 	}
-	ddbc_strbuf_addf(sb, "#define %s ", ha->fmt_macro);
+	add_around(sb, "#define ", ha->fmt_macro, " ");
 	key_format(sb, k);
 	format_args(sb, k);
 	ddbc_strbuf_addch(sb, '\n');
@@ -769,18 +797,18 @@ static void key(strbuf *sb, const ddbc_hattr *ha, const ddbc_header_plan *plan,
 		define_string(sb, ha->prefix_macro, k->prefix, k->prefix_len, false);
 		ddbc_strbuf_addstr(sb, " /* literal prefix, for begins_with */\n");
 	}
-	builder_function(sb, ha->func, ha->fmt_macro, ha->key, plan, shapes);
+	builder_function(sb, ha->func, ha->fmt_macro, ha->key, plan, w);
 	builder_macro(sb, ha->builder, ha->func, k);
 	if (ha->parse_func) {
 		ddbc_strbuf_addch(sb, '\n');
-		parser(sb, ha, p, shapes);
+		parser(sb, ha, p, w);
 	}
 }
 
 /* ---- access patterns --------------------------------------------------------- */
 
 static void pattern_value(strbuf *sb, const ddbc_hvalue *hv, json_t *refs, size_t i,
-			  const ddbc_header_plan *plan, ddbc_strset *shapes)
+			  const ddbc_header_plan *plan, written *w)
 {
 	const ddbc_node *n = hv->node;
 	ddbc_strbuf_addstr(sb, "\n/* ");
@@ -801,18 +829,18 @@ static void pattern_value(strbuf *sb, const ddbc_hvalue *hv, json_t *refs, size_
 		ddbc_strbuf_addch(sb, '\n');
 		return;
 	}
-	ddbc_strbuf_addf(sb, "#define %s ", hv->value_macro);
+	add_around(sb, "#define ", hv->value_macro, " ");
 	key_format(sb, k);
 	format_args(sb, k);
 	ddbc_strbuf_addch(sb, '\n');
-	builder_function(sb, hv->func, hv->value_macro, k, plan, shapes);
+	builder_function(sb, hv->func, hv->value_macro, k, plan, w);
 	builder_macro(sb, hv->macro, hv->func, k);
 }
 
 /* A pattern's names, its key condition as the queries export writes it,
  * and a builder per value. */
 static void pattern(strbuf *sb, const ddbc_header_plan *plan, const ddbc_hpattern *hp,
-		    ddbc_strset *shapes)
+		    written *w)
 {
 	const ddbc_design *g = plan->g;
 	const ddbc_pattern *p = hp->pattern;
@@ -858,7 +886,7 @@ static void pattern(strbuf *sb, const ddbc_header_plan *plan, const ddbc_hpatter
 		free(text);
 	}
 	for (size_t i = 0; i < hp->nvalues; i++)
-		pattern_value(sb, &hp->values[i], refs, i, plan, shapes);
+		pattern_value(sb, &hp->values[i], refs, i, plan, w);
 	json_decref(names);
 	json_decref(refs);
 }
@@ -875,7 +903,7 @@ static void flush(strbuf *sb, FILE *out)
 #define FLUSH_AT (64 * 1024)
 
 static void entity(strbuf *sb, const ddbc_hentity *he, const ddbc_header_plan *plan,
-		   ddbc_strset *shapes, FILE *out)
+		   written *w, FILE *out)
 {
 	const ddbc_entity *e = he->entity;
 	strbuf detail = STRBUF_INIT;
@@ -892,7 +920,7 @@ static void entity(strbuf *sb, const ddbc_hentity *he, const ddbc_header_plan *p
 		if (ha->key || after_key)
 			ddbc_strbuf_addch(sb, '\n');
 		if (ha->key)
-			key(sb, ha, plan, shapes);
+			key(sb, ha, plan, w);
 		else
 			attr_names(sb, ha);
 		after_key = ha->key != NULL;
@@ -922,28 +950,28 @@ static int header(FILE *out, const ddbc_design *g, ddbc_header_plan *plan, ddbc_
 		flush(&sb, out);
 	}
 	int r = 0;
-	ddbc_strset shapes = DDBC_STRSET_INIT;  /* the parser shapes written */
+	written w = { DDBC_STRSET_INIT, false, false, false, false };
 	for (size_t i = 0; i < g->nentities && r == 0; i++) {
 		ddbc_hentity he;
 		r = ddbc_header_plan_entity(plan, i, &he, err);
 		if (r == 0)
-			entity(&sb, &he, plan, &shapes, out);
+			entity(&sb, &he, plan, &w, out);
 		flush(&sb, out);
 	}
 	for (size_t i = 0; i < g->npatterns && r == 0; i++) {
 		ddbc_hpattern hp;
 		if (!ddbc_header_plan_pattern(plan, i, &hp))
 			continue;
-		pattern(&sb, plan, &hp, &shapes);
+		pattern(&sb, plan, &hp, &w);
 		flush(&sb, out);
 	}
 	ddbc_strbuf_addstr(&sb, "\n#ifdef __cplusplus\n}\n#endif\n");
 	ddbc_strbuf_addf(&sb, "\n#endif /* %s */\n", plan->guard);
 	flush(&sb, out);
 	ddbc_strbuf_release(&sb);
-	for (size_t i = 0; i < shapes.cap; i++)
-		free((char *)shapes.slots[i].s);
-	ddbc_strset_release(&shapes);
+	for (size_t i = 0; i < w.shapes.cap; i++)
+		free((char *)w.shapes.slots[i].s);
+	ddbc_strset_release(&w.shapes);
 	return r;
 }
 

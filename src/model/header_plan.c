@@ -156,8 +156,19 @@ const char *ddbc_header_enum_type(const ddbc_header_plan *plan, ddbc_arena *aren
 	return NULL;
 }
 
-static void plan_attr_names(planner *p, const ddbc_hentity *he, ddbc_hattr *ha,
-			    const ddbc_attr *a)
+/* The part every identifier of an entity's attributes starts with:
+ * P_ENTITY_ (P_ when the entity's part is empty: one named like the
+ * design), made once an entity. */
+typedef struct entity_head {
+	const char *s;
+	size_t n;
+} entity_head;
+
+/* A suffix literal and its length, for ddbc_hplan_join. */
+#define SUFFIX(lit) lit, sizeof(lit) - 1
+
+static void plan_attr_names(planner *p, const entity_head *head, const ddbc_hentity *he,
+			    ddbc_hattr *ha, const ddbc_attr *a)
 {
 	ddbc_arena *arena = p->plan->scratch;
 	ha->attr = a;
@@ -167,20 +178,19 @@ static void plan_attr_names(planner *p, const ddbc_hentity *he, ddbc_hattr *ha,
 		return;
 	}
 	const char *member_lower = ddbc_hplan_lower(arena, member);
-	/* An entity named like the design has an empty part. */
-	const char *stem = ddbc_hplan_concat(arena, p->plan->prefix, "_", he->ident,
-					     *he->ident ? "_" : "", member, NULL);
-	ha->name_macro = ddbc_hplan_concat(arena, stem, "_NAME", NULL);
+	size_t n = head->n + strlen(member);
+	const char *stem = ddbc_hplan_join(arena, head->s, head->n, member, n - head->n);
+	ha->name_macro = ddbc_hplan_join(arena, stem, n, SUFFIX("_NAME"));
 	if (ddbc_name_needs_placeholder(a->name.s)) {
-		ha->expr_macro = ddbc_hplan_concat(arena, stem, "_EXPR_NAME", NULL);
+		ha->expr_macro = ddbc_hplan_join(arena, stem, n, SUFFIX("_EXPR_NAME"));
 		/* The name itself where DynamoDB allows it after '#'. */
 		const char *safe = ddbc_name_placeholder_safe(a->name.s) ? a->name.s : member_lower;
 		ha->expr_name = ddbc_hplan_concat(arena, "#", safe, NULL);
 	}
 	ha->param = ddbc_hplan_param(arena, member_lower);
 	if (a->more->nenum) {
-		ha->enum_macro = ddbc_hplan_concat(arena, stem, "_ENUM", NULL);
-		ha->enum_count_macro = ddbc_hplan_concat(arena, stem, "_ENUM_COUNT", NULL);
+		ha->enum_macro = ddbc_hplan_join(arena, stem, n, SUFFIX("_ENUM"));
+		ha->enum_count_macro = ddbc_hplan_join(arena, stem, n, SUFFIX("_ENUM_COUNT"));
 	}
 	if (a->more->nenum && a->type == DDBC_TYPE_S) {
 		const char **parts = ddbc_hplan_enum_parts(arena, a);
@@ -196,19 +206,34 @@ static void plan_attr_names(planner *p, const ddbc_hentity *he, ddbc_hattr *ha,
 
 /* ---- keys ------------------------------------------------------------------------ */
 
+/* The pieces and parameters of the key being planned, in arrays that serve
+ * every key of an entity (each key's are copied into the arena when it is
+ * done): a few allocations an entity, not a few a key. */
 typedef struct key_builder {
-	ddbc_hkey *key;
-	size_t pieces_cap, params_cap;
+	ddbc_hpiece *pieces;
+	ddbc_hparam *params;
+	size_t npieces, nparams, pieces_cap, params_cap;
 	strbuf lit;              /* the literal being gathered */
 } key_builder;
+
+static void key_builder_release(key_builder *kb)
+{
+	free(kb->pieces);
+	free(kb->params);
+	ddbc_strbuf_release(&kb->lit);
+}
+
+static ddbc_hpiece *new_piece(key_builder *kb)
+{
+	ddbc_xgrow((void **)&kb->pieces, &kb->pieces_cap, kb->npieces + 1, sizeof(ddbc_hpiece));
+	return &kb->pieces[kb->npieces++];
+}
 
 static void flush_literal(ddbc_arena *arena, key_builder *kb)
 {
 	if (!kb->lit.len)
 		return;
-	ddbc_hkey *k = kb->key;
-	ddbc_xgrow((void **)&k->pieces, &kb->pieces_cap, k->npieces + 1, sizeof(ddbc_hpiece));
-	ddbc_hpiece *pc = &k->pieces[k->npieces++];
+	ddbc_hpiece *pc = new_piece(kb);
 	pc->text = ddbc_arena_strndup(arena, kb->lit.buf, kb->lit.len);
 	pc->len = kb->lit.len;
 	pc->param = 0;
@@ -218,19 +243,18 @@ static void flush_literal(ddbc_arena *arena, key_builder *kb)
 
 static size_t add_param(key_builder *kb, const ddbc_hentity *he, const ddbc_attr *b)
 {
-	ddbc_hkey *k = kb->key;
-	for (size_t i = 0; i < k->nparams; i++)
-		if (k->params[i].attr == b)
+	for (size_t i = 0; i < kb->nparams; i++)
+		if (kb->params[i].attr == b)
 			return i;
 	const ddbc_hattr *hb = &he->attrs[b - he->entity->attrs];
-	ddbc_xgrow((void **)&k->params, &kb->params_cap, k->nparams + 1, sizeof(ddbc_hparam));
-	ddbc_hparam *pm = &k->params[k->nparams];
+	ddbc_xgrow((void **)&kb->params, &kb->params_cap, kb->nparams + 1, sizeof(ddbc_hparam));
+	ddbc_hparam *pm = &kb->params[kb->nparams];
 	pm->attr = b;
 	pm->name = hb->param;
 	pm->source = b->name.s;
 	pm->number = b->type == DDBC_TYPE_N;
 	pm->enum_type = b->type == DDBC_TYPE_S ? hb->enum_macro : NULL;
-	return k->nparams++;
+	return kb->nparams++;
 }
 
 /* Appends a's template to kb, expanding placeholders that name an
@@ -254,12 +278,19 @@ static int expand(key_builder *kb, const ddbc_hentity *he, const ddbc_attr *a,
 			continue;
 		}
 		flush_literal(arena, kb);
-		ddbc_hkey *k = kb->key;
 		size_t param = add_param(kb, he, b);
-		ddbc_xgrow((void **)&k->pieces, &kb->pieces_cap, k->npieces + 1, sizeof(ddbc_hpiece));
-		k->pieces[k->npieces++] = (ddbc_hpiece){ NULL, 0, param, seg->width };
+		*new_piece(kb) = (ddbc_hpiece){ NULL, 0, param, seg->width };
 	}
 	return 0;
+}
+
+/* A copy of the n elements of size at p in arena. */
+static void *arena_copy(ddbc_arena *arena, const void *p, size_t n, size_t size)
+{
+	void *r = ddbc_arena_array(arena, n, size);
+	if (n)
+		memcpy(r, p, n * size);
+	return r;
 }
 
 void *ddbc_hplan_to_arena(ddbc_arena *arena, void *p, size_t n, size_t size)
@@ -300,16 +331,18 @@ static size_t key_limit(const ddbc_entity *e, const ddbc_attr *a)
 	return max;
 }
 
-static int plan_key(planner *p, const ddbc_hentity *he, ddbc_hattr *ha)
+static int plan_key(planner *p, const ddbc_hentity *he, ddbc_hattr *ha, key_builder *kb)
 {
 	ddbc_arena *arena = p->plan->scratch;
 	ddbc_hkey *k = ddbc_arena_alloc(arena, sizeof(*k));
-	key_builder kb = { k, 0, 0, STRBUF_INIT };
-	int r = expand(&kb, he, ha->attr, arena, 0);
-	flush_literal(arena, &kb);
-	ddbc_strbuf_release(&kb.lit);
-	k->pieces = ddbc_hplan_to_arena(arena, k->pieces, k->npieces, sizeof(ddbc_hpiece));
-	k->params = ddbc_hplan_to_arena(arena, k->params, k->nparams, sizeof(ddbc_hparam));
+	kb->npieces = kb->nparams = 0;
+	ddbc_strbuf_reset(&kb->lit);
+	int r = expand(kb, he, ha->attr, arena, 0);
+	flush_literal(arena, kb);
+	k->pieces = arena_copy(arena, kb->pieces, kb->npieces, sizeof(ddbc_hpiece));
+	k->npieces = kb->npieces;
+	k->params = arena_copy(arena, kb->params, kb->nparams, sizeof(ddbc_hparam));
+	k->nparams = kb->nparams;
 	if (r != 0)
 		return -1;
 	k->constant = k->nparams == 0;
@@ -324,14 +357,15 @@ static int plan_key(planner *p, const ddbc_hentity *he, ddbc_hattr *ha)
 	if (k->constant)
 		return 0;
 	p->plan->has_builders = true;
+	size_t n = strlen(ha->builder);
 	ha->func = ddbc_hplan_lower(arena, ha->builder);
-	ha->fmt_macro = ddbc_hplan_concat(arena, ha->builder, "_FMT", NULL);
+	ha->fmt_macro = ddbc_hplan_join(arena, ha->builder, n, SUFFIX("_FMT"));
 	if (k->prefix_len)
-		ha->prefix_macro = ddbc_hplan_concat(arena, ha->builder, "_PREFIX", NULL);
+		ha->prefix_macro = ddbc_hplan_join(arena, ha->builder, n, SUFFIX("_PREFIX"));
 	if (ddbc_hkey_parseable(k)) {
 		p->plan->has_parsers = true;
-		ha->parse_func = ddbc_hplan_concat(arena, ha->func, "_parse", NULL);
-		ha->parts_struct = ddbc_hplan_concat(arena, ha->func, "_parts", NULL);
+		ha->parse_func = ddbc_hplan_join(arena, ha->func, n, SUFFIX("_parse"));
+		ha->parts_struct = ddbc_hplan_join(arena, ha->func, n, SUFFIX("_parts"));
 	}
 	return 0;
 }
@@ -372,14 +406,21 @@ static int plan_entity(planner *p, size_t i, ddbc_hentity *he)
 	he->attrs = ddbc_arena_array(plan->scratch, e->nattrs, sizeof(ddbc_hattr));
 	if (!he->ident)
 		return 0;
+	/* An entity named like the design has an empty part. */
+	const char *s = ddbc_hplan_concat(plan->scratch, plan->prefix, "_", he->ident,
+					  *he->ident ? "_" : "", NULL);
+	entity_head head = { s, strlen(s) };
 	for (size_t k = 0; k < e->nattrs; k++)
-		plan_attr_names(p, he, &he->attrs[k], &e->attrs[k]);
-	for (size_t k = 0; k < e->nattrs; k++) {
+		plan_attr_names(p, &head, he, &he->attrs[k], &e->attrs[k]);
+	key_builder kb = { 0 };
+	int r = 0;
+	for (size_t k = 0; k < e->nattrs && r == 0; k++) {
 		ddbc_hattr *ha = &he->attrs[k];
-		if (ha->builder && plan_key(p, he, ha) != 0 && !p->lenient)
-			return -1;
+		if (ha->builder && plan_key(p, he, ha, &kb) != 0 && !p->lenient)
+			r = -1;
 	}
-	return 0;
+	key_builder_release(&kb);
+	return r;
 }
 
 static void no_attribute(ddbc_err *err, const ddbc_entity *e)

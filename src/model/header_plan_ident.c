@@ -86,11 +86,24 @@ const char *ddbc_hplan_concat(ddbc_arena *arena, const char *s, ...)
 	return r;
 }
 
+/* The n bytes at s, then the m bytes at t, in arena: an identifier and its
+ * suffix, without ddbc_hplan_concat's walk of its arguments. */
+const char *ddbc_hplan_join(ddbc_arena *arena, const char *s, size_t n, const char *t, size_t m)
+{
+	char *r = ddbc_arena_alloc(arena, n + m + 1);
+	memcpy(r, s, n);
+	memcpy(r + n, t, m);
+	r[n + m] = '\0';
+	return r;
+}
+
 static const char *with_case(ddbc_arena *arena, const char *s, bool upper)
 {
-	char *r = ddbc_arena_strdup(arena, s);
-	for (char *p = r; *p; p++)
-		*p = to_case(*p, upper);
+	size_t n = strlen(s);
+	char *r = ddbc_arena_alloc(arena, n + 1);
+	for (size_t i = 0; i < n; i++)
+		r[i] = to_case(s[i], upper);
+	r[n] = '\0';
 	return r;
 }
 
@@ -139,7 +152,7 @@ bool ddbc_hplan_is_c_identifier(const char *s)
  * Python keywords (and the builtins str and int, which the parameters'
  * annotations name), Go keywords and predeclared identifiers (and the
  * packages fmt and strings, which Go builders call). One list, so that a
- * parameter has the same name in every language. Sorted for bsearch. */
+ * parameter has the same name in every language. Sorted, by strcmp. */
 static const char *const param_words[] = {
 	"alignas", "alignof", "and", "and_eq", "any", "append", "arguments", "as", "asm", "assert",
 	"async", "auto", "await", "bitand", "bitor", "bool", "break", "buf", "byte", "cap", "case",
@@ -164,21 +177,38 @@ static const char *const param_words[] = {
 	"virtual", "void", "volatile", "wchar_t", "while", "with", "xor", "xor_eq", "yield",
 };
 
-static int compare_word(const void *key, const void *elem)
+/* A binary search of param_words that compares the first bytes itself:
+ * every attribute's parameter is looked up, and bsearch's callback with a
+ * strcmp a step cost more than the rest of its name. */
+static bool is_param_word(const char *s)
 {
-	return strcmp(key, *(const char *const *)elem);
+	size_t lo = 0, hi = sizeof(param_words) / sizeof(param_words[0]);
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		const char *w = param_words[mid];
+		int c = (unsigned char)s[0] - (unsigned char)w[0];
+		if (c == 0 && s[0])
+			c = (unsigned char)s[1] - (unsigned char)w[1];
+		if (c == 0 && s[0] && s[1])
+			c = strcmp(s + 2, w + 2);
+		if (c == 0)
+			return true;
+		if (c < 0)
+			hi = mid;
+		else
+			lo = mid + 1;
+	}
+	return false;
 }
 
 const char *ddbc_hplan_param(ddbc_arena *arena, const char *member_lower)
 {
 	if (is_digit(member_lower[0]))
 		return ddbc_hplan_concat(arena, "_", member_lower, NULL);
-	if (bsearch(member_lower, param_words, sizeof(param_words) / sizeof(param_words[0]),
-		    sizeof(param_words[0]), compare_word))
+	if (is_param_word(member_lower))
 		return ddbc_hplan_concat(arena, member_lower, "_", NULL);
 	return member_lower;
 }
-
 
 bool ddbc_header_prefix_usable(const char *s)
 {
@@ -219,6 +249,9 @@ const char **ddbc_hplan_enum_parts(ddbc_arena *arena, const ddbc_attr *a)
 	const char **ids = ddbc_arena_array(arena, n ? n : 1, sizeof(*ids));
 	bool named = true;
 	ddbc_strset seen = DDBC_STRSET_INIT;
+	/* One buffer for every value's text: the check asks this of every
+	 * enum of the design. */
+	strbuf v = STRBUF_INIT;
 	for (size_t k = 0; named && k < n; k++) {
 		const ddbc_node *x = a->more->enum_values[k];
 		long long i;
@@ -228,13 +261,13 @@ const char **ddbc_hplan_enum_parts(ddbc_arena *arena, const ddbc_attr *a)
 		if (x && x->kind == DDBC_NODE_SCALAR && !ddbc_node_int(x, &i)) {
 			ids[k] = ddbc_hplan_ident(arena, x->u.text ? x->u.text : "", true);
 		} else {
-			strbuf v = STRBUF_INIT;
+			ddbc_strbuf_reset(&v);
 			ddbc_scalar_text(x, &v);
-			ids[k] = ddbc_hplan_ident(arena, v.buf ? v.buf : "", true);
-			ddbc_strbuf_release(&v);
+			ids[k] = ddbc_hplan_ident(arena, ddbc_strbuf_str(&v), true);
 		}
 		named = ids[k] && !given_before(ids, k, n, &seen);
 	}
+	ddbc_strbuf_release(&v);
 	ddbc_strset_release(&seen);
 	for (size_t k = 0; !named && k < n; k++) {
 		char num[24];

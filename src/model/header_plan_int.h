@@ -18,6 +18,8 @@ const char *ddbc_hplan_ident(ddbc_arena *arena, const char *name, bool upper);
 const char **ddbc_hplan_enum_parts(ddbc_arena *arena, const ddbc_attr *a);
 /* The strings up to the NULL one, joined. */
 __attribute__((sentinel)) const char *ddbc_hplan_concat(ddbc_arena *arena, const char *s, ...);
+/* The n bytes at s, then the m bytes at t: an identifier and its suffix. */
+const char *ddbc_hplan_join(ddbc_arena *arena, const char *s, size_t n, const char *t, size_t m);
 const char *ddbc_hplan_lower(ddbc_arena *arena, const char *s);
 const char *ddbc_hplan_upper(ddbc_arena *arena, const char *s);
 /* A C identifier: a letter or '_', then letters, digits and '_'. */

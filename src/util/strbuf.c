@@ -1,4 +1,5 @@
 /* strbuf.c - growable byte buffer */
+#define _GNU_SOURCE 1  /* strchrnul */
 #include "util/strbuf.h"
 #include "util/xalloc.h"
 
@@ -19,11 +20,30 @@ static inline void reserve(strbuf *sb, size_t extra)
 		ddbc_xgrow((void **)&sb->buf, &sb->cap, need, 1);
 }
 
+/* Copies n bytes to d, which does not overlap s. Most pieces are a few
+ * bytes (a name, a comma): those take two loads and two stores of fixed
+ * size (copies that overlap each other in d, not a call to memcpy). */
+static inline void copy(char *d, const char *s, size_t n)
+{
+	if (n > 16) {
+		memcpy(d, s, n);
+	} else if (n >= 8) {
+		memcpy(d, s, 8);
+		memcpy(d + n - 8, s + n - 8, 8);
+	} else if (n >= 4) {
+		memcpy(d, s, 4);
+		memcpy(d + n - 4, s + n - 4, 4);
+	} else if (n) {
+		d[0] = s[0];
+		d[n / 2] = s[n / 2];
+		d[n - 1] = s[n - 1];
+	}
+}
+
 void ddbc_strbuf_add(strbuf *sb, const void *data, size_t len)
 {
 	reserve(sb, len);
-	if (len)
-		memcpy(sb->buf + sb->len, data, len);
+	copy(sb->buf + sb->len, data, len);
 	sb->len += len;
 	sb->buf[sb->len] = '\0';
 }
@@ -46,26 +66,16 @@ void ddbc_strbuf_addch(strbuf *sb, char c)
  * 600,000 pieces): vsnprintf spends some 500 instructions a call setting
  * up, more than the piece takes. These conversions, without flags or
  * width, are written as vsnprintf writes them: %s %.*s %c %d %u %ld %lu
- * %lld %llu %zd %zu %%. Whether fmt has only those. */
-static bool plain_format(const char *fmt)
+ * %lld %llu %zd %zu %%. The format is read once, its text copied a run at
+ * a time up to each '%': reading it first to see whether it has only
+ * those, then again to write it, cost as much as the writing. */
+
+/* Appends n bytes; the caller writes the terminating NUL at its end. */
+static inline void put(strbuf *sb, const char *s, size_t n)
 {
-	for (const char *p = fmt; (p = strchr(p, '%')) != NULL;) {
-		p++;
-		if (p[0] == '.' && p[1] == '*' && p[2] == 's')
-			p += 2;
-		else if (p[0] == 'z' || (p[0] == 'l' && p[1] != 'l'))
-			p++;
-		else if (p[0] == 'l')
-			p += 2;
-		if (*p != 's' && *p != 'c' && *p != '%' && *p != 'd' && *p != 'u')
-			return false;
-		/* %zs, %lc, %.*d and the like are not plain. */
-		if ((*p == 's' || *p == 'c' || *p == '%') && p[-1] != '%' &&
-		    !(*p == 's' && p[-1] == '*'))
-			return false;
-		p++;
-	}
-	return true;
+	reserve(sb, n);
+	copy(sb->buf + sb->len, s, n);
+	sb->len += n;
 }
 
 static void add_unsigned(strbuf *sb, unsigned long long v, bool minus)
@@ -77,7 +87,7 @@ static void add_unsigned(strbuf *sb, unsigned long long v, bool minus)
 	while (v /= 10);
 	if (minus)
 		digits[--n] = '-';
-	ddbc_strbuf_add(sb, digits + n, sizeof digits - n);
+	put(sb, digits + n, sizeof digits - n);
 }
 
 static void add_signed(strbuf *sb, long long v)
@@ -86,62 +96,92 @@ static void add_signed(strbuf *sb, long long v)
 	add_unsigned(sb, v < 0 ? 0ULL - (unsigned long long)v : (unsigned long long)v, v < 0);
 }
 
-/* One conversion at p (past its '%'); returns the byte after it. */
-static const char *add_conversion(strbuf *sb, const char *p, va_list *ap)
+static void add_string(strbuf *sb, const char *s)
 {
-	if (p[0] == '.') {
-		int prec = va_arg(*ap, int);
-		const char *s = va_arg(*ap, const char *);
-		/* glibc's: no "(null)" cut short. */
-		if (!s)
-			s = prec < 0 || prec >= 6 ? "(null)" : "";
-		/* A negative precision is taken as none. */
-		ddbc_strbuf_add(sb, s, prec < 0 ? strlen(s) : strnlen(s, (size_t)prec));
-		return p + 3;
-	}
-	switch (*p) {
-	case '%': ddbc_strbuf_addch(sb, '%'); return p + 1;
-	case 'c': ddbc_strbuf_addch(sb, (char)va_arg(*ap, int)); return p + 1;
-	case 's': {
-		const char *s = va_arg(*ap, const char *);
-		ddbc_strbuf_addstr(sb, s ? s : "(null)");
-		return p + 1;
-	}
-	case 'd': add_signed(sb, va_arg(*ap, int)); return p + 1;
-	case 'u': add_unsigned(sb, va_arg(*ap, unsigned), false); return p + 1;
-	case 'z':
-		if (p[1] == 'd')
-			add_signed(sb, (long long)va_arg(*ap, ssize_t));
-		else
-			add_unsigned(sb, va_arg(*ap, size_t), false);
-		return p + 2;
-	default:
-		break;
-	}
-	/* 'l' or "ll" */
+	if (!s)
+		s = "(null)";
+	put(sb, s, strlen(s));
+}
+
+/* %.*s, past its '%'. */
+static void add_precise(strbuf *sb, va_list *ap)
+{
+	int prec = va_arg(*ap, int);
+	const char *s = va_arg(*ap, const char *);
+	/* glibc's: no "(null)" cut short. */
+	if (!s)
+		s = prec < 0 || prec >= 6 ? "(null)" : "";
+	/* A negative precision is taken as none. */
+	put(sb, s, prec < 0 ? strlen(s) : strnlen(s, (size_t)prec));
+}
+
+/* %l or %ll followed by d or u, at p (past its '%'); NULL for any other. */
+static const char *add_long(strbuf *sb, const char *p, va_list *ap)
+{
 	bool ll = p[1] == 'l';
 	const char *conv = p + (ll ? 2 : 1);
 	if (*conv == 'd')
 		add_signed(sb, ll ? va_arg(*ap, long long) : va_arg(*ap, long));
-	else
+	else if (*conv == 'u')
 		add_unsigned(sb, ll ? va_arg(*ap, unsigned long long) : va_arg(*ap, unsigned long),
 			     false);
+	else
+		return NULL;
 	return conv + 1;
 }
 
-static void add_plain(strbuf *sb, const char *fmt, va_list *ap)
+/* One conversion at p (past its '%'); returns the byte after it, or NULL
+ * (nothing taken from ap) for one that is not written here. */
+static const char *add_conversion(strbuf *sb, const char *p, va_list *ap)
 {
-	reserve(sb, 0);
-	sb->buf[sb->len] = '\0';
-	for (;;) {
-		const char *pct = strchr(fmt, '%');
-		size_t n = pct ? (size_t)(pct - fmt) : strlen(fmt);
-		if (n)
-			ddbc_strbuf_add(sb, fmt, n);
-		if (!pct)
-			return;
-		fmt = add_conversion(sb, pct + 1, ap);
+	switch (*p) {
+	case 's': add_string(sb, va_arg(*ap, const char *)); return p + 1;
+	case 'd': add_signed(sb, va_arg(*ap, int)); return p + 1;
+	case 'u': add_unsigned(sb, va_arg(*ap, unsigned), false); return p + 1;
+	case 'c': {
+		char c = (char)va_arg(*ap, int);
+		put(sb, &c, 1);
+		return p + 1;
 	}
+	case '%': put(sb, "%", 1); return p + 1;
+	case '.':
+		if (p[1] != '*' || p[2] != 's')
+			return NULL;
+		add_precise(sb, ap);
+		return p + 3;
+	case 'z':
+		if (p[1] == 'd')
+			add_signed(sb, (long long)va_arg(*ap, ssize_t));
+		else if (p[1] == 'u')
+			add_unsigned(sb, va_arg(*ap, size_t), false);
+		else
+			return NULL;
+		return p + 2;
+	case 'l': return add_long(sb, p, ap);
+	default: return NULL;
+	}
+}
+
+/* Writes fmt when every conversion in it is one of those above; false,
+ * with sb as it was, at the first that is not (ap is then spent: the
+ * caller passes a copy). */
+static bool add_plain(strbuf *sb, const char *fmt, va_list *ap)
+{
+	size_t start = sb->len;
+	for (;;) {
+		const char *pct = strchrnul(fmt, '%');
+		put(sb, fmt, (size_t)(pct - fmt));
+		if (!*pct)
+			break;
+		fmt = add_conversion(sb, pct + 1, ap);
+		if (!fmt) {
+			sb->len = start;
+			sb->buf[start] = '\0';
+			return false;
+		}
+	}
+	sb->buf[sb->len] = '\0';
+	return true;
 }
 
 /* Formats into the room the buffer has, and only when the text does not
@@ -149,17 +189,15 @@ static void add_plain(strbuf *sb, const char *fmt, va_list *ap)
  * formats each once, not once to measure and once to write. */
 void ddbc_strbuf_vaddf(strbuf *sb, const char *fmt, va_list ap)
 {
-	if (plain_format(fmt)) {
-		va_list cp;
-		va_copy(cp, ap);
-		add_plain(sb, fmt, &cp);
-		va_end(cp);
+	va_list cp;
+	va_copy(cp, ap);
+	bool done = add_plain(sb, fmt, &cp);
+	va_end(cp);
+	if (done)
 		return;
-	}
 	/* Room for a short piece first, so that a new buffer grows once. */
 	reserve(sb, 64);
 	size_t room = sb->cap - sb->len;
-	va_list cp;
 	va_copy(cp, ap);
 	int n = vsnprintf(sb->buf + sb->len, room, fmt, cp);
 	va_end(cp);
