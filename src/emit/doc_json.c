@@ -1,12 +1,13 @@
-/* doc_json.c - example items as JSON
+/* doc_json.c - example items and values as JSON
  *
  * An item's JSON is written straight from its packed value, in exactly the
  * bytes jansson's json_dumps(JSON_INDENT(2) | JSON_PRESERVE_ORDER) gave for
- * the tree node_json builds (below), without building that tree: a tree
- * and its dump took some 37,000 instructions an example, the bulk of a
- * large design's doc. An item this writer cannot be sure of (text that is
- * no UTF-8, a key twice, a number jansson would keep marked) goes through
- * the tree, so the output never depends on which path wrote it.
+ * the tree node_json builds (below), and a value's as JSON_COMPACT gave
+ * them, without building that tree: a tree and its dump took some 37,000
+ * instructions an example, the bulk of a large design's doc. A value this
+ * writer cannot be sure of (text that is no UTF-8, a key twice, a number
+ * jansson would keep marked) goes through the tree, so the output never
+ * depends on which path wrote it.
  */
 #include "emit/doc_json.h"
 #include "emit/emit_json.h"
@@ -75,11 +76,14 @@ typedef struct {
 	strbuf num;      /* a number's JSON digits */
 	bool escaped;    /* a control character was escaped: marks may need undoing */
 	bool unsure;     /* met what only the tree writes for sure */
+	bool compact;    /* JSON_COMPACT: no line breaks or spaces */
 } direct;
 
 /* A new line and depth levels of jansson's two-space indentation. */
 static void put_indent(direct *d, int depth)
 {
+	if (d->compact)
+		return;
 	static const char line[] = "\n                                ";
 	size_t n = (size_t)depth * 2, most = sizeof(line) - 2;
 	ddbc_strbuf_add(d->out, line, 1 + (n < most ? n : most));
@@ -269,7 +273,7 @@ static void put_value(direct *d, const ddbc_pval *n, int depth)
 			d->unsure = true;   /* jansson would have left the member out */
 			return;
 		}
-		ddbc_strbuf_add(d->out, ": ", 2);
+		ddbc_strbuf_add(d->out, ": ", d->compact ? 1 : 2);
 		put_value(d, v, depth + 1);
 		first = false;
 	}
@@ -277,29 +281,29 @@ static void put_value(direct *d, const ddbc_pval *n, int depth)
 	ddbc_strbuf_addch(d->out, '}');
 }
 
-/* jansson's text of the tree, as ddbc_doc_example_json wrote it first. */
-static char *tree_json(const ddbc_pval *item)
+/* jansson's text of the tree with flags, as the writers below wrote it
+ * first. */
+static char *tree_json(const ddbc_pval *item, size_t flags)
 {
 	json_t *j = node_json(item);
-	char *text = json_dumps(j, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
+	char *text = json_dumps(j, flags);
 	json_decref(j);
 	if (text)
 		text[ddbc_json_unmark(text, strlen(text))] = '\0';
 	return text;
 }
 
-char *ddbc_doc_example_json(const ddbc_pval *item)
+/* The text json_dumps(node_json(v), flags) gives, unmarked; written
+ * directly unless the writer is unsure of v. */
+static char *value_text(const ddbc_pval *v, size_t flags)
 {
-	/* json_dumps writes only an object or an array. */
-	if (ddbc_pval_kind(item) == DDBC_NODE_SCALAR)
-		return NULL;
 	strbuf out = STRBUF_INIT;
-	direct d = { .out = &out, .num = STRBUF_INIT };
-	put_value(&d, item, 0);
+	direct d = { .out = &out, .num = STRBUF_INIT, .compact = flags & JSON_COMPACT };
+	put_value(&d, v, 0);
 	ddbc_strbuf_release(&d.num);
 	if (d.unsure) {
 		ddbc_strbuf_release(&out);
-		return tree_json(item);
+		return tree_json(v, flags);
 	}
 	/* A string that held the marks' control characters is read back as
 	 * ddbc_json_unmark reads jansson's text of it. */
@@ -309,12 +313,16 @@ char *ddbc_doc_example_json(const ddbc_pval *item)
 	}
 	return ddbc_strbuf_detach(&out);
 }
+
+char *ddbc_doc_example_json(const ddbc_pval *item)
+{
+	/* json_dumps writes only an object or an array. */
+	if (ddbc_pval_kind(item) == DDBC_NODE_SCALAR)
+		return NULL;
+	return value_text(item, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
+}
+
 char *ddbc_doc_value_json(const ddbc_pval *value)
 {
-	json_t *j = node_json(value);
-	char *text = json_dumps(j, JSON_COMPACT | JSON_PRESERVE_ORDER | JSON_ENCODE_ANY);
-	json_decref(j);
-	if (text)
-		text[ddbc_json_unmark(text, strlen(text))] = '\0';
-	return text;
+	return value_text(value, JSON_COMPACT | JSON_PRESERVE_ORDER | JSON_ENCODE_ANY);
 }
