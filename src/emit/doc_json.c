@@ -97,10 +97,27 @@ static void put_indent(direct *d, int depth)
  * would not have taken. */
 static bool put_string(direct *d, const char *s, size_t len)
 {
+	/* The bytes that need more than a copy: quotes, backslashes, control
+	 * characters, and the lead bytes of UTF-8 to check. */
+	static const unsigned char plain[256] = {
+		[' ' ... '!'] = 1, ['#' ... '['] = 1, [']' ... 0x7F] = 1,
+	};
 	strbuf *b = d->out;
+	size_t clean = 0;
+	while (clean < len && plain[(unsigned char)s[clean]])
+		clean++;
+	if (clean == len && len <= 62) {
+		/* Most strings: quoted in one piece. */
+		char q[64];
+		q[0] = '"';
+		memcpy(q + 1, s, len);
+		q[len + 1] = '"';
+		ddbc_strbuf_add(b, q, len + 2);
+		return true;
+	}
 	ddbc_strbuf_addch(b, '"');
 	size_t run = 0;
-	for (size_t i = 0; i < len; i++) {
+	for (size_t i = clean; i < len; i++) {
 		unsigned char c = (unsigned char)s[i];
 		if (c >= 0x80) {
 			unsigned cp;
