@@ -90,11 +90,40 @@ static void put_backticks(strbuf *sb, size_t n)
 
 /* A code span showing s exactly: fenced by more backticks than s holds in a
  * row, padded when a backtick or a space at both ends would be eaten. */
+/* put_code of text without a backtick, line break or '|' (most values
+ * and templates), short enough to be built in one piece: whether it was. */
+static bool put_plain_code(strbuf *sb, const char *s)
+{
+	static const unsigned char special[256] = {
+		[0] = 1, ['`'] = 1, ['\n'] = 1, ['\r'] = 1, ['|'] = 1,
+	};
+	char span[64];
+	size_t len = 0;
+	while (!special[(unsigned char)s[len]])
+		if (++len > sizeof(span) - 4)
+			return false;
+	if (s[len])
+		return false;
+	/* Spaces at both ends are eaten unless the span is all spaces. */
+	bool pad = s[0] == ' ' && s[len - 1] == ' ' && strspn(s, " ") != len;
+	size_t n = 0;
+	span[n++] = '`';
+	if (pad)
+		span[n++] = ' ';
+	memcpy(span + n, s, len);
+	n += len;
+	if (pad)
+		span[n++] = ' ';
+	span[n++] = '`';
+	ddbc_strbuf_add(sb, span, n);
+	return true;
+}
+
 static void put_code(strbuf *sb, const char *s, bool cell)
 {
-	size_t len = s ? strlen(s) : 0;
-	if (!len)
+	if (!s || !*s || put_plain_code(sb, s))
 		return;
+	size_t len = strlen(s);
 	size_t longest = ddbc_doc_longest_backticks(s);
 	bool pad = s[0] == '`' || s[len - 1] == '`';
 	/* Spaces at both ends are eaten unless the span is all spaces. */
