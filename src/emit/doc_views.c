@@ -45,6 +45,9 @@ static void put_value(const ddbc_view_out *v, const ddbc_pval *n, bool whole)
 		end += strlen(text);
 		unsigned cp;
 		size_t chars = 0, len;
+		/* No more bytes than VALUE_CHARS: no more characters either. */
+		if ((size_t)(end - p) <= VALUE_CHARS)
+			p = end;
 		/* An ASCII byte is a character of its own: no decoding. */
 		for (; p < end && chars < VALUE_CHARS; p += len, chars++)
 			if (*p < 0x80 || !(len = ddbc_utf8_decode(p, end, &cp)))
