@@ -10,7 +10,11 @@
 #define _GNU_SOURCE 1
 #include "rules/check.h"
 #include "emit/emit.h"
+#include "emit/doc_json.h"
 #include "emit/emit_md.h"
+#include "input/compose.h"
+#include "model/pval.h"
+#include "util/arena.h"
 #include "util/strbuf.h"
 #include "testutil.h"
 
@@ -870,6 +874,71 @@ START_TEST(test_designs_with_errors)
 }
 END_TEST
 
+/* An example item's JSON and a view's value are written straight from the
+ * packed value, in the bytes jansson's json_dumps gave (indented by 2, or
+ * compact): its escapes, integers (YAML's 0x too), exact numbers, YAML's
+ * words kept as strings, a string that begins with the number mark. */
+START_TEST(test_example_json)
+{
+	static const char yaml[] =
+		"{s: \"q\\\"uote\\\\ \\b\\f\\n\\r\\t\\x7f \xc3\xa9\", \"\\0k\": 1, "
+		"n: [0x1F, -9223372036854775808, 9223372036854775808, .5, +5, 1e3, .inf], "
+		"b: [true, no, ~], e: {m: {}, s: []}, twice: \"\\x01\\x02\\x01\\x02z\", "
+		"once: \"\\x01\\x025\"}";
+	static const char indented[] =
+		"{\n"
+		"  \"s\": \"q\\\"uote\\\\ \\b\\f\\n\\r\\t\x7f"" \xc3\xa9\",\n"
+		"  \"\\u0000k\": 1,\n"
+		"  \"n\": [\n"
+		"    31,\n"
+		"    -9223372036854775808,\n"
+		"    9223372036854775808,\n"
+		"    0.5,\n"
+		"    5,\n"
+		"    1e3,\n"
+		"    \".inf\"\n"
+		"  ],\n"
+		"  \"b\": [\n"
+		"    true,\n"
+		"    \"no\",\n"
+		"    null\n"
+		"  ],\n"
+		"  \"e\": {\n"
+		"    \"m\": {},\n"
+		"    \"s\": []\n"
+		"  },\n"
+		"  \"twice\": \"\\u0001\\u0002z\",\n"
+		"  \"once\": 5\n"
+		"}";
+	static const char compact[] =
+		"{\"s\":\"q\\\"uote\\\\ \\b\\f\\n\\r\\t\x7f"" \xc3\xa9\",\"\\u0000k\":1,"
+		"\"n\":[31,-9223372036854775808,9223372036854775808,0.5,5,1e3,\".inf\"],"
+		"\"b\":[true,\"no\",null],\"e\":{\"m\":{},\"s\":[]},\"twice\":\"\\u0001\\u0002z\","
+		"\"once\":5}";
+	ddbc_source *src = ddbc_source_from_memory("item", yaml, sizeof(yaml) - 1);
+	ddbc_arena *arena = ddbc_arena_new();
+	ddbc_diags d;
+	ddbc_diags_init(&d);
+	ddbc_node *n = ddbc_yaml_load(arena, src, &d);
+	ck_assert_ptr_nonnull(n);
+	const ddbc_pval *v = ddbc_pval_pack(arena, n);
+	char *text = ddbc_doc_example_json(v);
+	ck_assert_str_eq(text, indented);
+	free(text);
+	text = ddbc_doc_value_json(v);
+	ck_assert_str_eq(text, compact);
+	free(text);
+	/* json_dumps writes no scalar as a document: no example block. */
+	ck_assert_ptr_null(ddbc_doc_example_json(ddbc_pval_get(v, "s")));
+	text = ddbc_doc_value_json(ddbc_pval_get(v, "once"));
+	ck_assert_str_eq(text, "5");
+	free(text);
+	ddbc_diags_release(&d);
+	ddbc_arena_free(arena);
+	ddbc_source_free(src);
+}
+END_TEST
+
 /* A large design's document goes out in pieces (its contents and pattern
  * table alone are longer than one): the text is the same as the document
  * written whole, in both formats. */
@@ -1309,6 +1378,7 @@ static Suite *doc_suite(void)
 	tcase_add_test(tc, test_designs_with_errors);
 	tcase_add_test(tc, test_pathological_text);
 	tcase_add_test(tc, test_long_blocks_split);
+	tcase_add_test(tc, test_example_json);
 	tcase_add_test(tc, test_slugs);
 	tcase_add_test(tc, test_safe_url);
 	tcase_add_test(tc, test_escape_modes);

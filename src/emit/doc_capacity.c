@@ -50,12 +50,30 @@ void ddbc_doc_capacity_release(writer *w)
 	w->cost = NULL;
 }
 
+/* snprintf's "%lld" of v >= 0, without its set-up: the document writes
+ * a few figures for every entity. */
+static void whole_text(long long v, char *buf, size_t size)
+{
+	char digits[24], *p = digits + sizeof digits;
+	unsigned long long u = (unsigned long long)v;
+	do
+		*--p = (char)('0' + u % 10);
+	while ((u /= 10));
+	size_t n = (size_t)(digits + sizeof digits - p);
+	if (!size)
+		return;
+	if (n >= size)
+		n = size - 1;
+	memcpy(buf, p, n);
+	buf[n] = '\0';
+}
+
 static void figure_text(const ddbc_doc_labels *L, double v, char *buf, size_t size)
 {
 	if (v < 0)
 		snprintf(buf, size, "%s", L->c_unknown);
 	else if (v == floor(v) && v < 9e15)
-		snprintf(buf, size, "%lld", (long long)v);
+		whole_text((long long)v, buf, size);
 	else
 		snprintf(buf, size, "%g", v);
 }

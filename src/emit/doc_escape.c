@@ -63,12 +63,14 @@ static size_t backtick_run(const char *s)
 
 size_t ddbc_doc_longest_backticks(const char *s)
 {
+	/* strchr skips the text between runs at its own speed: most text
+	 * holds no backtick. */
 	size_t longest = 0;
-	while (*s) {
+	while ((s = strchr(s, '`')) != NULL) {
 		size_t r = backtick_run(s);
 		if (r > longest)
 			longest = r;
-		s += r ? r : 1;
+		s += r;
 	}
 	return longest;
 }
@@ -76,6 +78,11 @@ size_t ddbc_doc_longest_backticks(const char *s)
 static void put_backticks(strbuf *sb, size_t n)
 {
 	static const char ticks[] = "````````````````";
+	if (n == 1) {
+		/* Nearly every span: one byte is cheaper added as one. */
+		ddbc_strbuf_addch(sb, '`');
+		return;
+	}
 	for (; n > sizeof(ticks) - 1; n -= sizeof(ticks) - 1)
 		ddbc_strbuf_add(sb, ticks, sizeof(ticks) - 1);
 	ddbc_strbuf_add(sb, ticks, n);
@@ -83,26 +90,60 @@ static void put_backticks(strbuf *sb, size_t n)
 
 /* A code span showing s exactly: fenced by more backticks than s holds in a
  * row, padded when a backtick or a space at both ends would be eaten. */
+/* put_code of text without a backtick, line break or '|' (most values
+ * and templates), short enough to be built in one piece: whether it was. */
+static bool put_plain_code(strbuf *sb, const char *s)
+{
+	static const unsigned char special[256] = {
+		[0] = 1, ['`'] = 1, ['\n'] = 1, ['\r'] = 1, ['|'] = 1,
+	};
+	char span[64];
+	size_t len = 0;
+	while (!special[(unsigned char)s[len]])
+		if (++len > sizeof(span) - 4)
+			return false;
+	if (s[len])
+		return false;
+	/* Spaces at both ends are eaten unless the span is all spaces. */
+	bool pad = s[0] == ' ' && s[len - 1] == ' ' && strspn(s, " ") != len;
+	size_t n = 0;
+	span[n++] = '`';
+	if (pad)
+		span[n++] = ' ';
+	memcpy(span + n, s, len);
+	n += len;
+	if (pad)
+		span[n++] = ' ';
+	span[n++] = '`';
+	ddbc_strbuf_add(sb, span, n);
+	return true;
+}
+
 static void put_code(strbuf *sb, const char *s, bool cell)
 {
-	size_t len = s ? strlen(s) : 0;
-	if (!len)
+	if (!s || !*s || put_plain_code(sb, s))
 		return;
+	size_t len = strlen(s);
 	size_t longest = ddbc_doc_longest_backticks(s);
-	bool all_space = strspn(s, " \n\r") == len;
-	bool pad = s[0] == '`' || s[len - 1] == '`' ||
-		   (!all_space && (s[0] == ' ' || is_break(s[0])) &&
-		    (s[len - 1] == ' ' || is_break(s[len - 1])));
-	static const unsigned char stop[256] = { [0] = 1, ['\n'] = 1, ['\r'] = 1 };
-	static const unsigned char stop_cell[256] = { [0] = 1, ['\n'] = 1, ['\r'] = 1, ['|'] = 1 };
+	bool pad = s[0] == '`' || s[len - 1] == '`';
+	/* Spaces at both ends are eaten unless the span is all spaces. */
+	if (!pad && (s[0] == ' ' || is_break(s[0])) && (s[len - 1] == ' ' || is_break(s[len - 1])))
+		pad = strspn(s, " \n\r") != len;
 	put_backticks(sb, longest + 1);
 	if (pad)
 		ddbc_strbuf_addch(sb, ' ');
-	for (const char *p = s; (p = copy_run(sb, p, cell ? stop_cell : stop)) != NULL; p++) {
+	/* strcspn reads many bytes a step: a value is mostly plain text. */
+	const char *stop = cell ? "\n\r|" : "\n\r";
+	for (const char *p = s;; p++) {
+		size_t n = strcspn(p, stop);
+		ddbc_strbuf_add(sb, p, n);
+		p += n;
+		if (!*p)
+			break;
 		if (is_break(*p))
 			ddbc_strbuf_addch(sb, ' ');
 		else
-			ddbc_strbuf_addstr(sb, "\\|");
+			ddbc_strbuf_add(sb, "\\|", 2);
 	}
 	if (pad)
 		ddbc_strbuf_addch(sb, ' ');

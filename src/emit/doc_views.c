@@ -13,12 +13,6 @@
  * item stands in its entity's section. */
 enum { VALUE_CHARS = 48 };
 
-static const ddbc_pval *value_of(const ddbc_pval *item, const char *name)
-{
-	const ddbc_pval *v = name ? ddbc_pval_get(item, name) : NULL;
-	return v && !ddbc_pval_is_null(v) ? v : NULL;
-}
-
 /* ---- writing --------------------------------------------------------------------------- */
 
 static void words(const ddbc_view_out *v, const char *s)
@@ -51,8 +45,12 @@ static void put_value(const ddbc_view_out *v, const ddbc_pval *n, bool whole)
 		end += strlen(text);
 		unsigned cp;
 		size_t chars = 0, len;
+		/* No more bytes than VALUE_CHARS: no more characters either. */
+		if ((size_t)(end - p) <= VALUE_CHARS)
+			p = end;
+		/* An ASCII byte is a character of its own: no decoding. */
 		for (; p < end && chars < VALUE_CHARS; p += len, chars++)
-			if (!(len = ddbc_utf8_decode(p, end, &cp)))
+			if (*p < 0x80 || !(len = ddbc_utf8_decode(p, end, &cp)))
 				len = 1;
 	}
 	if (p < end) {
@@ -66,12 +64,13 @@ static void put_value(const ddbc_view_out *v, const ddbc_pval *n, bool whole)
 	free(json);
 }
 
-static void key_cells(const ddbc_view_out *v, const ddbc_name *names, size_t n,
-		      const ddbc_pval *item)
+/* The item's values of the index's key attributes (pk then sk), which the
+ * view looked up once when it sorted the items. */
+static void key_cells(const ddbc_view_out *v, const ddbc_view *view, size_t row, size_t nk)
 {
-	for (size_t i = 0; i < n; i++) {
+	for (size_t k = 0; k < nk; k++) {
 		cell(v);
-		const ddbc_pval *val = value_of(item, names[i].s);
+		const ddbc_pval *val = ddbc_view_key(view, row, k);
 		if (val)
 			put_value(v, val, true);
 		cell_end(v);
@@ -140,9 +139,12 @@ static void header(const ddbc_view_out *v, const ddbc_index *ix, bool marks)
 	v->be->row_end(v->o);
 }
 
-static void item_row(const ddbc_view_out *v, const ddbc_index *ix, const ddbc_view_item *it,
-		     bool starts, int mark)
+static void item_row(const ddbc_view_out *v, const ddbc_view *view, size_t row, bool starts,
+		     int mark)
 {
+	const ddbc_index *ix = ddbc_view_index(view);
+	size_t count;
+	const ddbc_view_item *it = &ddbc_view_items(view, &count)[row];
 	v->be->item_row(v->o, it->colour, starts, mark > 0);
 	if (mark >= 0) {
 		cell(v);
@@ -150,8 +152,7 @@ static void item_row(const ddbc_view_out *v, const ddbc_index *ix, const ddbc_vi
 			words(v, "▶");
 		cell_end(v);
 	}
-	key_cells(v, ix->pk, ix->npk, it->item);
-	key_cells(v, ix->sk, ix->nsk, it->item);
+	key_cells(v, view, row, ix->npk + ix->nsk);
 	entity_cell(v, it);
 	attrs_cell(v, ix, it->item);
 	v->be->row_end(v->o);
@@ -161,15 +162,12 @@ static void item_row(const ddbc_view_out *v, const ddbc_index *ix, const ddbc_vi
 void ddbc_view_write(const ddbc_view_out *v, const ddbc_view *view, const size_t *rows,
 		     size_t n, const bool *hit)
 {
-	const ddbc_index *ix = ddbc_view_index(view);
-	size_t count;
-	const ddbc_view_item *items = ddbc_view_items(view, &count);
-	header(v, ix, hit != NULL);
+	header(v, ddbc_view_index(view), hit != NULL);
 	for (size_t i = 0; i < n; i++) {
 		size_t r = rows ? rows[i] : i;
 		bool starts = i == 0 ||
 			      !ddbc_view_same_partition(view, rows ? rows[i - 1] : i - 1, r);
-		item_row(v, ix, &items[r], starts, hit ? hit[i] : -1);
+		item_row(v, view, r, starts, hit ? hit[i] : -1);
 	}
 	v->be->table_end(v->o);
 	ddbc_doc_flush(v->o);

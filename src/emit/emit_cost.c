@@ -45,6 +45,23 @@ const size_t ddbc_cost_nassumptions = sizeof ddbc_cost_assumptions /
 void ddbc_cost_size_text(char *buf, size_t size, double bytes, const char *word)
 {
 	static const char *const units[] = { "KiB", "MiB", "GiB", "TiB", "PiB", "EiB" };
+	/* A whole number of bytes, as every item's size is, written without
+	 * snprintf's float machinery (doc writes one an entity); "%.0f" of
+	 * one is its digits. */
+	if (bytes >= 0 && bytes < 1024 && bytes == floor(bytes) && !signbit(bytes)) {
+		char digits[8], *p = digits + sizeof digits;
+		unsigned v = (unsigned)bytes;
+		do
+			*--p = (char)('0' + v % 10);
+		while ((v /= 10));
+		size_t n = 0, wl = strlen(word), dl = (size_t)(digits + sizeof digits - p);
+		/* snprintf's truncation: as much as fits, and the NUL. */
+		for (size_t i = 0; i < dl + 1 + wl && n + 1 < size; i++)
+			buf[n++] = i < dl ? p[i] : i == dl ? ' ' : word[i - dl - 1];
+		if (size)
+			buf[n] = '\0';
+		return;
+	}
 	if (bytes < 1024) {
 		snprintf(buf, size, "%.0f %s", bytes, word);
 		return;

@@ -17,6 +17,7 @@
 #include "util/decimal.h"
 #include "util/error.h"
 #include "util/json_number.h"
+#include "util/utf8.h"
 #include "util/xalloc.h"
 
 #include <math.h>
@@ -81,17 +82,161 @@ static void add_indented(ddbc_json_stream *s, const char *text, size_t len)
 	ddbc_strbuf_add(&s->buf, p, (size_t)(end - p));
 }
 
-/* jansson writes the value into a buffer of ours (in many small pieces,
- * which go faster into one buffer than through a callback each). */
+/* Adds the n bytes of a value's text in s->value, its marks undone. */
+static void add_dumped(ddbc_json_stream *s, size_t n)
+{
+	n = ddbc_json_unmark(s->value, n);
+	if (s->compact)
+		ddbc_strbuf_add(&s->buf, s->value, n);
+	else
+		add_indented(s, s->value, n);
+}
+
+/* ---- jansson's text of a value, written here ---- */
+
+/* json_dumpb costs some 3,000 instructions a value of a few members (a
+ * request's attribute values, one per access pattern in the
+ * documentation); the same bytes are written here. A real, which jansson
+ * formats its own way, and text that is no UTF-8 (a dump jansson fails)
+ * are left to jansson. */
+typedef struct dumper {
+	strbuf *out;
+	bool compact;            /* JSON_COMPACT, else JSON_INDENT(2) */
+	bool unsure;
+} dumper;
+
+static void dump_indent(dumper *d, int depth)
+{
+	static const char line[] = "\n                                ";
+	if (d->compact)
+		return;
+	size_t n = (size_t)depth * 2, most = sizeof(line) - 2;
+	ddbc_strbuf_add(d->out, line, 1 + (n < most ? n : most));
+	for (n = n < most ? 0 : n - most; n; n -= n < most ? n : most)
+		ddbc_strbuf_add(d->out, line + 1, n < most ? n : most);
+}
+
+/* A string as jansson's dump_string writes it without JSON_ENSURE_ASCII or
+ * JSON_ESCAPE_SLASH. */
+static void dump_string(dumper *d, const char *str, size_t len)
+{
+	for (size_t i = 0; i < len; i++) {
+		unsigned cp;
+		if ((unsigned char)str[i] >= 0x80 &&
+		    !ddbc_utf8_decode((const unsigned char *)str + i,
+				      (const unsigned char *)str + len, &cp)) {
+			d->unsure = true;
+			return;
+		}
+	}
+	ddbc_strbuf_addch(d->out, '"');
+	size_t run = 0;
+	for (size_t i = 0; i < len; i++) {
+		unsigned char c = (unsigned char)str[i];
+		if (c >= 0x20 && c != '"' && c != '\\')
+			continue;
+		ddbc_strbuf_add(d->out, str + run, i - run);
+		run = i + 1;
+		switch (c) {
+		case '"': ddbc_strbuf_add(d->out, "\\\"", 2); break;
+		case '\\': ddbc_strbuf_add(d->out, "\\\\", 2); break;
+		case '\b': ddbc_strbuf_add(d->out, "\\b", 2); break;
+		case '\f': ddbc_strbuf_add(d->out, "\\f", 2); break;
+		case '\n': ddbc_strbuf_add(d->out, "\\n", 2); break;
+		case '\r': ddbc_strbuf_add(d->out, "\\r", 2); break;
+		case '\t': ddbc_strbuf_add(d->out, "\\t", 2); break;
+		default: ddbc_strbuf_addf(d->out, "\\u%04X", c); break;
+		}
+	}
+	ddbc_strbuf_add(d->out, str + run, len - run);
+	ddbc_strbuf_addch(d->out, '"');
+}
+
+static void dump_any(dumper *d, const json_t *v, int depth);
+
+static void dump_object(dumper *d, const json_t *v, int depth)
+{
+	void *it = json_object_iter((json_t *)v);
+	if (!it) {
+		ddbc_strbuf_add(d->out, "{}", 2);
+		return;
+	}
+	ddbc_strbuf_addch(d->out, '{');
+	dump_indent(d, depth + 1);
+	while (it && !d->unsure) {
+		void *next = json_object_iter_next((json_t *)v, it);
+		dump_string(d, json_object_iter_key(it), json_object_iter_key_len(it));
+		ddbc_strbuf_add(d->out, ": ", d->compact ? 1 : 2);
+		dump_any(d, json_object_iter_value(it), depth + 1);
+		if (next)
+			ddbc_strbuf_addch(d->out, ',');
+		dump_indent(d, next ? depth + 1 : depth);
+		it = next;
+	}
+	ddbc_strbuf_addch(d->out, '}');
+}
+
+static void dump_array(dumper *d, const json_t *v, int depth)
+{
+	size_t n = json_array_size(v);
+	if (!n) {
+		ddbc_strbuf_add(d->out, "[]", 2);
+		return;
+	}
+	ddbc_strbuf_addch(d->out, '[');
+	dump_indent(d, depth + 1);
+	for (size_t i = 0; i < n && !d->unsure; i++) {
+		dump_any(d, json_array_get(v, i), depth + 1);
+		if (i + 1 < n)
+			ddbc_strbuf_addch(d->out, ',');
+		dump_indent(d, i + 1 < n ? depth + 1 : depth);
+	}
+	ddbc_strbuf_addch(d->out, ']');
+}
+
+static void dump_any(dumper *d, const json_t *v, int depth)
+{
+	switch (json_typeof(v)) {
+	case JSON_OBJECT: dump_object(d, v, depth); break;
+	case JSON_ARRAY: dump_array(d, v, depth); break;
+	case JSON_STRING: dump_string(d, json_string_value(v), json_string_length(v)); break;
+	case JSON_INTEGER: ddbc_strbuf_addf(d->out, "%lld", (long long)json_integer_value(v)); break;
+	case JSON_TRUE: ddbc_strbuf_add(d->out, "true", 4); break;
+	case JSON_FALSE: ddbc_strbuf_add(d->out, "false", 5); break;
+	case JSON_NULL: ddbc_strbuf_add(d->out, "null", 4); break;
+	case JSON_REAL: d->unsure = true; break;
+	}
+}
+
+/* v as json_dumpb writes it with the stream's flags, into s->value;
+ * its length, or 0 when only jansson can say. */
+static size_t dump_here(ddbc_json_stream *s, const json_t *v)
+{
+	strbuf text = { s->value, 0, s->value_cap };
+	dumper d = { &text, s->compact, false };
+	dump_any(&d, v, 0);
+	s->value = text.buf;
+	s->value_cap = text.cap;
+	return d.unsure ? 0 : text.len;
+}
+
+/* The value's text, written here or by jansson into a buffer of ours (in
+ * many small pieces, which go faster into one buffer than through a
+ * callback each). */
 static void add_value(ddbc_json_stream *s, const json_t *v)
 {
+	size_t n = v ? dump_here(s, v) : 0;
+	if (n) {
+		add_dumped(s, n);
+		return;
+	}
 	size_t flags = s->compact ? COMPACT_FLAGS : DUMP_FLAGS;
 	/* A value that does not fit is written twice: a new stream starts
 	 * with room for what most values take (the documentation opens one
 	 * for each access pattern's request). */
 	if (s->value_cap < VALUE_ROOM)
 		ddbc_xgrow((void **)&s->value, &s->value_cap, VALUE_ROOM, 1);
-	size_t n = v ? json_dumpb(v, s->value, s->value_cap, flags) : 0;
+	n = v ? json_dumpb(v, s->value, s->value_cap, flags) : 0;
 	if (n > s->value_cap) {
 		ddbc_xgrow((void **)&s->value, &s->value_cap, n, 1);
 		n = json_dumpb(v, s->value, s->value_cap, flags);
@@ -100,11 +245,7 @@ static void add_value(ddbc_json_stream *s, const json_t *v)
 		s->failed = true;
 		return;
 	}
-	n = ddbc_json_unmark(s->value, n);
-	if (s->compact)
-		ddbc_strbuf_add(&s->buf, s->value, n);
-	else
-		add_indented(s, s->value, n);
+	add_dumped(s, n);
 }
 
 /* A JSON string as jansson writes it (no JSON_ENSURE_ASCII, no

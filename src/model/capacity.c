@@ -159,9 +159,16 @@ void ddbc_entity_capacity(ddbc_arena *arena, const ddbc_entity *e, ddbc_entity_c
 		out->write[s] = 0;
 		out->storage[s] = 0;
 	}
+	/* Each item's attributes are measured once for its size and its
+	 * entries in every index. */
+	ddbc_attr_bytes *attrs = NULL;
+	size_t cap = 0;
 	for (size_t i = 0; i < e->nexamples; i++) {
 		const ddbc_pval *item = e->examples[i];
-		uint64_t bytes = ddbc_item_size(e, item);
+		size_t nattrs = ddbc_item_attr_bytes(e, item, &attrs, &cap);
+		uint64_t bytes = 0;
+		for (size_t a = 0; a < nattrs; a++)
+			bytes += attrs[a].bytes;
 		total += (double)bytes;
 		if (bytes > out->max_bytes)
 			out->max_bytes = bytes;
@@ -172,7 +179,7 @@ void ddbc_entity_capacity(ddbc_arena *arena, const ddbc_entity *e, ddbc_entity_c
 			 * item before). */
 			if (!ddbc_index_holds(ix, item))
 				continue;
-			uint64_t entry = ddbc_entry_size(ix, e, item);
+			uint64_t entry = ddbc_entry_size_of(ix, attrs, nattrs);
 			double w = ddbc_write_units(entry);
 			if (w > out->write[s])
 				out->write[s] = w;
@@ -180,6 +187,7 @@ void ddbc_entity_capacity(ddbc_arena *arena, const ddbc_entity *e, ddbc_entity_c
 			held[s]++;
 		}
 	}
+	free(attrs);
 	out->mean_bytes = total / (double)e->nexamples;
 	/* The examples stand for the count's items in their proportions,
 	 * but in a sparse index the share of the membership. */

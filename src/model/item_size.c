@@ -3,6 +3,7 @@
 #include "model/item_check.h"
 #include "model/semantics.h"
 #include "util/decimal.h"
+#include "util/xalloc.h"
 
 #include <string.h>
 
@@ -123,6 +124,38 @@ static uint64_t sum_attrs(const ddbc_index *ix, const ddbc_entity *e, const ddbc
 		if (stored && keeps(k, ix, name))
 			sum += len + ddbc_value_size(v, t);
 	}
+	return sum;
+}
+
+size_t ddbc_item_attr_bytes(const ddbc_entity *e, const ddbc_pval *item, ddbc_attr_bytes **out,
+			    size_t *cap)
+{
+	size_t n = 0;
+	ddbc_pval_iter it = ddbc_pval_kind(item) == DDBC_NODE_MAP ? ddbc_pval_members(item)
+								 : (ddbc_pval_iter){ NULL, 0 };
+	const ddbc_pval *key, *v;
+	ddbc_attr_walk w = DDBC_ATTR_WALK_INIT;
+	while (ddbc_pval_pair(&it, &key, &v)) {
+		uint32_t len;
+		const char *name = ddbc_pval_str(key, &len);
+		bool stored;
+		ddbc_type t = declared(e, &w, name, &stored);
+		if (!stored)
+			continue;
+		ddbc_xgrow((void **)out, cap, n + 1, sizeof(**out));
+		(*out)[n].name = name;
+		(*out)[n].bytes = len + ddbc_value_size(v, t);
+		n++;
+	}
+	return n;
+}
+
+uint64_t ddbc_entry_size_of(const ddbc_index *ix, const ddbc_attr_bytes *a, size_t n)
+{
+	uint64_t sum = 0;
+	for (size_t i = 0; i < n; i++)
+		if (ddbc_index_projects(ix, a[i].name))
+			sum += a[i].bytes;
 	return sum;
 }
 

@@ -51,6 +51,24 @@ bool ddbc_index_projects(const ddbc_index *ix, const char *name);
 /* The bytes of item's entry in ix: the attributes ix projects. */
 uint64_t ddbc_entry_size(const ddbc_index *ix, const ddbc_entity *e, const ddbc_pval *item);
 
+/* One stored attribute of an example item and its bytes (name and value)
+ * as the sums above count them. */
+typedef struct ddbc_attr_bytes {
+	const char *name;
+	uint64_t bytes;
+} ddbc_attr_bytes;
+
+/* The stored attributes of item of entity e with their bytes, in the
+ * item's order, into *out (grown as ddbc_xgrow grows it, *cap its room):
+ * measured once, an item's size and its entries in every index are sums
+ * of them (ddbc_item_size, ddbc_entry_size_of). Returns how many. */
+size_t ddbc_item_attr_bytes(const ddbc_entity *e, const ddbc_pval *item, ddbc_attr_bytes **out,
+			    size_t *cap);
+
+/* ddbc_entry_size of the item whose n attributes a are: the bytes of
+ * those ix projects. */
+uint64_t ddbc_entry_size_of(const ddbc_index *ix, const ddbc_attr_bytes *a, size_t n);
+
 /* The bytes of item's entry in ix were ix to project keys only: the
  * table's and ix's key attributes. */
 uint64_t ddbc_keys_entry_size(const ddbc_index *ix, const ddbc_entity *e, const ddbc_pval *item);

@@ -14,13 +14,23 @@ static const ddbc_pval *value_of(const ddbc_pval *item, const char *name)
 
 /* ---- order ----------------------------------------------------------------------------- */
 
+/* A key value as the sort compares it, read out of its packed value once
+ * (a sort compares each item's keys some log2(n) times). */
+typedef struct key_text {
+	const char *s;           /* a scalar's text; NULL for no scalar */
+	uint32_t n;
+	bool set;                /* the item has the key */
+} key_text;
+
 /* Items being sorted, each with its key values looked up once. */
 typedef struct sorted {
 	ddbc_view_item item;
 	const ddbc_pval **keys;  /* per key attribute of the index: value_of */
+	const key_text *text;    /* the same values' texts */
 	size_t seq;              /* position in the table's items */
 	size_t group;            /* seq of its partition's first item */
 	const ddbc_index *ix;
+	const ddbc_type *types;  /* per key attribute: S or N, as compare_values orders */
 } sorted;
 
 /* Two key values as DynamoDB orders them (by the attribute's type,
@@ -52,10 +62,29 @@ static int compare_key(const ddbc_index *ix, size_t from, size_t to, const ddbc_
 	return 0;
 }
 
+/* compare_key over the texts of two items being sorted. */
+static int compare_text(const sorted *a, const sorted *b, size_t from, size_t to)
+{
+	for (size_t i = from; i < to; i++) {
+		const key_text *x = &a->text[i], *y = &b->text[i];
+		if (!x->set || !y->set) {
+			if (x->set != y->set)
+				return x->set ? 1 : -1;
+			continue;
+		}
+		if (!x->s || !y->s)
+			continue;
+		int c = ddbc_key_compare(a->types[i], x->s, x->n, y->s, y->n);
+		if (c)
+			return c;
+	}
+	return 0;
+}
+
 static int by_partition(const void *pa, const void *pb)
 {
 	const sorted *a = pa, *b = pb;
-	int c = compare_key(a->ix, 0, a->ix->npk, a->keys, b->keys);
+	int c = compare_text(a, b, 0, a->ix->npk);
 	return c ? c : (a->seq > b->seq) - (a->seq < b->seq);
 }
 
@@ -65,19 +94,21 @@ static int by_group_then_sort_key(const void *pa, const void *pb)
 	if (a->group != b->group)
 		return a->group < b->group ? -1 : 1;
 	const ddbc_index *ix = a->ix;
-	int c = compare_key(ix, ix->npk, ix->npk + ix->nsk, a->keys, b->keys);
+	int c = compare_text(a, b, ix->npk, ix->npk + ix->nsk);
 	return c ? c : (a->seq > b->seq) - (a->seq < b->seq);
 }
 
-static sorted *collect(const ddbc_index *ix, const ddbc_pval ***keys, size_t *n)
+static sorted *collect(const ddbc_index *ix, const ddbc_pval ***keys, key_text **texts,
+		       const ddbc_type *types, size_t *n)
 {
 	const ddbc_table *t = ix->table;
+	/* Room for every example, so each is asked whether ix holds it once. */
 	size_t nk = ix->npk + ix->nsk, len = 0;
 	for (size_t k = 0; k < t->nentities; k++)
-		for (size_t i = 0; i < t->entities[k]->nexamples; i++)
-			len += ddbc_index_holds(ix, t->entities[k]->examples[i]);
+		len += t->entities[k]->nexamples;
 	sorted *all = ddbc_xcalloc(len + 1, sizeof *all);
 	*keys = ddbc_xcalloc(len * nk + 1, sizeof **keys);
+	*texts = ddbc_xcalloc(len * nk + 1, sizeof **texts);
 	len = 0;
 	for (size_t k = 0; k < t->nentities; k++) {
 		const ddbc_entity *e = t->entities[k];
@@ -85,9 +116,13 @@ static sorted *collect(const ddbc_index *ix, const ddbc_pval ***keys, size_t *n)
 			if (!ddbc_index_holds(ix, e->examples[i]))
 				continue;
 			const ddbc_pval **kv = *keys + len * nk;
-			for (size_t a = 0; a < nk; a++)
+			key_text *kt = *texts + len * nk;
+			for (size_t a = 0; a < nk; a++) {
 				kv[a] = value_of(e->examples[i], ddbc_index_key(ix, a));
-			all[len] = (sorted){ { e, e->examples[i], k }, kv, len, len, ix };
+				kt[a].set = kv[a] != NULL;
+				kt[a].s = kv[a] ? ddbc_pval_str(kv[a], &kt[a].n) : NULL;
+			}
+			all[len] = (sorted){ { e, e->examples[i], k }, kv, kt, len, len, ix, types };
 			len++;
 		}
 	}
@@ -151,14 +186,19 @@ static ddbc_view *build_view(const ddbc_index *ix)
 	v->ix = ix;
 	size_t len, nk = ix->npk + ix->nsk;
 	const ddbc_pval **store;
-	sorted *all = collect(ix, &store, &len);
+	key_text *texts;
+	/* compare_values' order of each key attribute, resolved once. */
+	ddbc_type *types = ddbc_xcalloc(nk + 1, sizeof *types);
+	for (size_t i = 0; i < nk; i++)
+		types[i] = ddbc_index_key_type(ix, i) == DDBC_TYPE_N ? DDBC_TYPE_N : DDBC_TYPE_S;
+	sorted *all = collect(ix, &store, &texts, types, &len);
 	/* Partitions in the order they first appear: sort by partition key,
 	 * give each item its partition's first position, then sort by that
 	 * and the sort key. */
 	if (len)
 		qsort(all, len, sizeof *all, by_partition);
 	for (size_t i = 1; i < len; i++)
-		if (!compare_key(ix, 0, ix->npk, all[i - 1].keys, all[i].keys))
+		if (!compare_text(&all[i - 1], &all[i], 0, ix->npk))
 			all[i].group = all[i - 1].group;
 	if (len)
 		qsort(all, len, sizeof *all, by_group_then_sort_key);
@@ -171,6 +211,8 @@ static ddbc_view *build_view(const ddbc_index *ix)
 	v->n = len;
 	free(all);
 	free(store);
+	free(texts);
+	free(types);
 	index_partitions(v);
 	return v;
 }
