@@ -914,7 +914,7 @@ static void load_root(loader *L, const ddbc_node *root)
 
 static void release_entries(loader *L)
 {
-	ddbc_strset_release(&L->attr_words);
+	free(L->words);
 	ddbc_arena_free(L->tables.arena);
 	ddbc_arena_free(L->entities.arena);
 	ddbc_arena_free(L->patterns.arena);
