@@ -30,6 +30,8 @@ typedef struct loader {
 	 * entity after entity: the latest, by hash, share their copies
 	 * (ddbc_load_word_of); NULL until the first. */
 	ddbc_strset_entry *words;
+	/* Attributes' (description, format) pairs, shared alike (attr_text). */
+	ddbc_attr_text **texts;
 	entries tables, entities, patterns;
 	/* Entities and patterns without a `table:`, checked once the number
 	 * of tables is known (a file may list entities before tables). */

@@ -273,9 +273,9 @@ static void attr_row(strbuf *sb, const ddbc_attr *a)
 		ddbc_strbuf_addch(sb, '`');
 	}
 	ddbc_strbuf_addstr(sb, " | ");
-	cell(sb, a->format);
+	cell(sb, a->text->format);
 	ddbc_strbuf_addstr(sb, " | ");
-	cell(sb, a->description);
+	cell(sb, a->text->description);
 	ddbc_strbuf_addstr(sb, " |");
 }
 

@@ -286,6 +286,7 @@ typedef struct ddbc_attr_more {
 				  * (line 0 when not written) */
 	ddbc_loc enum_loc;
 	ddbc_loc indexes_loc;
+	ddbc_loc type_loc;       /* ddbc_attr_type_loc's, when it is far from the name */
 	uint32_t nenum;
 	uint32_t nindexes;       /* readable entries */
 	uint32_t ndeclared;      /* all entries */
@@ -293,19 +294,29 @@ typedef struct ddbc_attr_more {
 
 extern const ddbc_attr_more ddbc_attr_more_none;
 
-/* A large design has a hundred thousand attributes: the fields are
- * ordered so that the struct has no holes, and what few attributes have
- * is behind one pointer (ddbc_attr_more). */
-typedef struct ddbc_attr {
-	ddbc_name name;
+/* An attribute's words for its reader: its description and its format,
+ * each NULL when not written. A pair recurs over a design's entities, and
+ * attributes share it (the loader's); an attribute with neither points at
+ * ddbc_attr_text_none, so readers need no test: `a->text->format`. */
+typedef struct ddbc_attr_text {
 	const char *description;
 	const char *format;
+} ddbc_attr_text;
+
+extern const ddbc_attr_text ddbc_attr_text_none;
+
+/* A large design has a hundred thousand attributes: the fields are
+ * ordered so that the struct has no holes, what few attributes have is
+ * behind one pointer (ddbc_attr_more), and the words they share behind
+ * another (ddbc_attr_text): 96 bytes in all. */
+typedef struct ddbc_attr {
+	ddbc_name name;
+	const ddbc_attr_text *text; /* never NULL (ddbc_attr_text_none) */
 	ddbc_name template;      /* s is NULL without a template */
 	const ddbc_attr_more *more; /* never NULL (ddbc_attr_more_none); the loader and
 				  * semantics.c write it through ddbc_attr_more_of */
 	ddbc_entity *entity;
-	ddbc_loc type_loc;
-	/* A byte for the type and one for the flags: 112 bytes in all. */
+	/* A byte for the type and one for the flags. */
 	ddbc_type type : 8;
 	bool required : 1;       /* as written; key attributes are required anyway */
 	bool incomplete : 1;     /* its definition had an error */
@@ -318,11 +329,22 @@ typedef struct ddbc_attr {
 	bool has_template : 1;   /* template parsed without error */
 	bool in_cycle : 1;       /* its template refers back to itself */
 	bool is_key : 1;         /* a key attribute of the table or one of its indexes */
+	/* The position of its type (its name's in the shorthand `name: S`),
+	 * read by ddbc_attr_type_loc: lines after the name's and column, in
+	 * what the flags leave of 8 bytes; type_far: in more->type_loc. */
+	uint16_t type_dline, type_column;
+	bool type_far : 1;
 	ddbc_template tpl;       /* placeholders' ref: the ddbc_attr they name, or NULL */
 	const ddbc_lang *lang;   /* is_key: the strings it can hold (ddbc_attr_lang), in the
 				  * arena; NULL for the others */
 	const struct ddbc_attr *used_by; /* the first attribute whose template names it */
 } ddbc_attr;
+
+/* The position of a's type (a `type:` value), or of its name when the
+ * type was written as its value alone. */
+ddbc_loc ddbc_attr_type_loc(const ddbc_attr *a);
+/* Sets it, in arena when it does not pack (ddbc_attr_more_of). */
+void ddbc_attr_set_type_loc(ddbc_arena *arena, ddbc_attr *a, ddbc_loc loc);
 
 /* a's role in each slot of its table's indexes (a ddbc_role a byte), or
  * NULL when its entity has no table. */

@@ -64,7 +64,7 @@ static void key_attribute_type(ddbc_diags *d, const ddbc_attr *a)
 	if (!ix)
 		return;
 	strbuf label = STRBUF_INIT;
-	ddbc_diag_add(d, DDBC_RULE_KEY_ATTRIBUTE_TYPE, a->type_loc,
+	ddbc_diag_add(d, DDBC_RULE_KEY_ATTRIBUTE_TYPE, ddbc_attr_type_loc(a),
 		      "'%s' is the %s key of %s but %s in '%s'; key attributes must be S, N or B",
 		      a->name.s, partition ? "partition" : "sort", index_label(ix, &label),
 		      ddbc_type_short(a->type), a->entity->name.s);
@@ -102,7 +102,7 @@ static void conflicts_of(ddbc_diags *d, const ddbc_table *t, const char *name)
 		}
 		if (a->type == first->type)
 			continue;
-		ddbc_diag_add(d, DDBC_RULE_KEY_TYPE_CONFLICT, a->type_loc,
+		ddbc_diag_add(d, DDBC_RULE_KEY_TYPE_CONFLICT, ddbc_attr_type_loc(a),
 			      "attribute '%s' is %s in '%s' but %s in '%s'; key attributes must "
 			      "have one type per table", name, ddbc_type_short(first->type),
 			      first->entity->name.s, ddbc_type_short(a->type), a->entity->name.s);
