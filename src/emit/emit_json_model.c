@@ -267,7 +267,7 @@ static void model_attr(ddbc_json_stream *js, const ddbc_attr *a, const ddbc_tabl
 		placeholders(js, a);
 	}
 	ddbc_json_bool(js, "required", ddbc_attr_required(a, NULL));
-	figure(js, "present", &a->more->present);
+	figure(js, "present", a->more->present);
 	if (!ddbc_attr_stored(a))
 		ddbc_json_bool(js, "stored", false);
 	ddbc_json_bool(js, "key", a->is_key);

@@ -372,7 +372,7 @@ static void load_present(loader *L, const ddbc_node *m, const ddbc_node *v, ddbc
 					 a->name.s, a->required ? "required: true" : "it has a template");
 		return;
 	}
-	ddbc_attr_more_of(L->arena, a)->present = *f;
+	ddbc_attr_more_of(L->arena, a)->present = f;
 }
 
 static const char *const attr_fields[] = {

@@ -216,17 +216,18 @@ ddbc_entity *ddbc_design_entity(const ddbc_design *design, const char *name)
 	return NULL;
 }
 
-const ddbc_attr_more ddbc_attr_more_none;
+const ddbc_figure ddbc_figure_none;
+const ddbc_attr_more ddbc_attr_more_none = { .present = &ddbc_figure_none };
 const ddbc_attr_text ddbc_attr_text_none;
 _Static_assert(sizeof(void *) != 8 || sizeof(ddbc_attr) == 96,
 	       "a hundred thousand attributes: keep ddbc_attr without holes");
-const ddbc_figure ddbc_figure_none;
 
 ddbc_attr_more *ddbc_attr_more_of(ddbc_arena *arena, ddbc_attr *a)
 {
 	if (a->more && a->more != &ddbc_attr_more_none)
 		return (ddbc_attr_more *)a->more;
 	ddbc_attr_more *m = ddbc_arena_alloc(arena, sizeof(*m));
+	m->present = &ddbc_figure_none;
 	a->more = m;
 	return m;
 }

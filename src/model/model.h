@@ -280,8 +280,8 @@ typedef struct ddbc_attr_more {
 	const char *tpl_error;   /* semantics.c: template-syntax message, or NULL */
 	const ddbc_pval *example; /* the attribute's own `example:`, packed */
 	/* `present:` the share of the entity's items that hold it (0 to 1),
-	 * for cost; set false when not written */
-	ddbc_figure present;
+	 * for cost; never NULL (ddbc_figure_none, set false, when not written) */
+	const ddbc_figure *present;
 	ddbc_loc optional_loc;   /* `required: false` as written: its value's position
 				  * (line 0 when not written) */
 	ddbc_loc enum_loc;
@@ -378,15 +378,17 @@ struct ddbc_entity {
 	const char *description;
 	ddbc_name c_name;
 	ddbc_attr *attrs;
-	size_t nattrs;
 	/* ddbc_entity_attr's hash table: open addressing over a power-of-two
 	 * number of slots, each 0 (empty) or an attribute's position + 1. */
 	uint32_t *attr_slots;
+	/* Counts of 32 bits (a mapping's are: ddbc_node's n), beside what
+	 * leaves no hole: 144 bytes an entity. */
+	uint32_t nattrs;
 	uint32_t attr_mask;      /* the number of slots - 1 */
 	const ddbc_pval **examples; /* each a mapping (checked by the loader), packed */
-	size_t nexamples;
 	const ddbc_figure *count;      /* `count:` items stored; never NULL */
 	const ddbc_figure *item_bytes; /* `item_bytes:` a typical item's size; never NULL */
+	uint32_t nexamples;
 	bool incomplete;         /* its own fields had an error: it may have more attributes */
 	bool lacks_key;          /* resolve.c: it lacks a key attribute of its table */
 

@@ -174,11 +174,11 @@ static void optional_key(ddbc_diags *d, const ddbc_entity *e, const char *name, 
 			      "'%s' of entity '%s' has 'required: false', but it is the %s key of "
 			      "table '%s' and every item holds it; remove 'required: false'", name,
 			      e->name.s, what, e->table->name.s);
-	if (a->more->present.set)
-		ddbc_diag_add(d, DDBC_RULE_OPTIONAL_TABLE_KEY, a->more->present.loc,
+	if (a->more->present->set)
+		ddbc_diag_add(d, DDBC_RULE_OPTIONAL_TABLE_KEY, a->more->present->loc,
 			      "'%s' of entity '%s' has 'present: %s', but it is the %s key of "
 			      "table '%s' and every item holds it; remove 'present'", name,
-			      e->name.s, a->more->present.text, what, e->table->name.s);
+			      e->name.s, a->more->present->text, what, e->table->name.s);
 }
 
 void ddbc_check_optional_table_key(const ddbc_design *g, ddbc_diags *d)
