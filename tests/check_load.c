@@ -267,9 +267,9 @@ START_TEST(test_entity_fields)
 	ddbc_attr *pk = attr(u, "PK");
 	expect_name(pk->name, "PK", 52, 7);
 	ck_assert_int_eq(pk->type, DDBC_TYPE_S);
-	expect_loc(pk->type_loc, 53, 15);
+	expect_loc(ddbc_attr_type_loc(pk), 53, 15);
 	expect_name(pk->template, "USER|{userId}", 54, 19);
-	ck_assert_str_eq(pk->description, "Partition key");
+	ck_assert_str_eq(pk->text->description, "Partition key");
 	ck_assert(pk->has_indexes);
 	expect_loc(pk->more->indexes_loc, 56, 18);
 	ck_assert_uint_eq(pk->more->nindexes, 2);
@@ -288,8 +288,8 @@ START_TEST(test_entity_fields)
 	ck_assert(uid->required);
 	ck_assert_ptr_nonnull(uid->more->example);
 	ck_assert_str_eq(ddbc_pval_text(uid->more->example), "u-001");
-	ck_assert_str_eq(uid->format, "UUIDv4");
-	ck_assert_str_eq(uid->description, "The user");
+	ck_assert_str_eq(uid->text->format, "UUIDv4");
+	ck_assert_str_eq(uid->text->description, "The user");
 	ck_assert_ptr_null(uid->template.s);
 
 	ck_assert_str_eq(attr(u, "GSI1SK")->template.s, "{createdAt:010}|{userId}");
@@ -303,7 +303,7 @@ START_TEST(test_entity_fields)
 
 	ddbc_attr *created = attr(u, "createdAt");
 	ck_assert_int_eq(created->type, DDBC_TYPE_N);
-	ck_assert_str_eq(created->format, "epoch seconds");
+	ck_assert_str_eq(created->text->format, "epoch seconds");
 	ck_assert_uint_eq(created->more->nindexes, 2);
 	ck_assert_int_eq(created->more->indexes[0].role, DDBC_ROLE_SORT_KEY);
 	ck_assert_str_eq(created->more->indexes[1].index.s, "ByTenant");
@@ -319,9 +319,9 @@ START_TEST(test_entity_fields)
 	/* The shorthand: a type only, its position the type's. */
 	ddbc_attr *nick = attr(u, "nickname");
 	ck_assert_int_eq(nick->type, DDBC_TYPE_S);
-	expect_loc(nick->type_loc, 67, 17);
-	ck_assert_ptr_null(nick->description);
-	ck_assert_ptr_null(nick->format);
+	expect_loc(ddbc_attr_type_loc(nick), 67, 17);
+	ck_assert_ptr_null(nick->text->description);
+	ck_assert_ptr_null(nick->text->format);
 	ck_assert_ptr_null(nick->template.s);
 	ck_assert_ptr_null(nick->more->example);
 	ck_assert_uint_eq(nick->more->nenum, 0);
@@ -980,6 +980,35 @@ START_TEST(test_syntax_error_hides_schema_findings)
 }
 END_TEST
 
+START_TEST(test_type_loc_far)
+{
+	/* An attribute keeps its type's position in four bytes, as lines
+	 * after its name's and a column; one that does not fit (a type past
+	 * column 65535, or 65536 lines below the name) is kept whole. */
+	strbuf y = STRBUF_INIT;
+	ddbc_strbuf_addstr(&y, "ddbc: 1\nname: d\ntables:\n  t1: {partition_key: PK}\n"
+			       "entities:\n  A:\n    table: t1\n    attributes:\n"
+			       "      PK: {description: \"");
+	for (int i = 0; i < 70000; i++)
+		ddbc_strbuf_addch(&y, 'x');
+	ddbc_strbuf_addstr(&y, "\", type: S}\n      far:\n        description: |\n");
+	for (int i = 0; i < 70000; i++)
+		ddbc_strbuf_addstr(&y, "          x\n");
+	ddbc_strbuf_addstr(&y, "        type: N\n      near: {type: S}\n");
+	tu_design t;
+	tu_load_text(&t, ddbc_strbuf_str(&y));
+	tu_expect_count(&t.d, 0);
+	const ddbc_entity *a = entity(t.design, "A");
+	expect_loc(ddbc_attr_type_loc(attr(a, "PK")), 9, 70035);
+	expect_loc(ddbc_attr_type_loc(attr(a, "far")), 70012, 15);
+	expect_loc(ddbc_attr_type_loc(attr(a, "near")), 70013, 20);
+	ck_assert(attr(a, "PK")->type_far && attr(a, "far")->type_far);
+	ck_assert(!attr(a, "near")->type_far);
+	tu_design_free(&t);
+	ddbc_strbuf_release(&y);
+}
+END_TEST
+
 START_TEST(test_streamed_attributes)
 {
 	/* An entity's attributes are read one by one as the file is parsed:
@@ -1010,7 +1039,7 @@ START_TEST(test_streamed_attributes)
 	ck_assert_str_eq(b->description, "b");
 	expect_name(attr(b, "PK")->template, "B#{id}", 14, 31);
 	ck_assert_uint_eq(attr(b, "id")->type, DDBC_TYPE_S);
-	expect_loc(attr(b, "at")->type_loc, 9, 11);
+	expect_loc(ddbc_attr_type_loc(attr(b, "at")), 9, 11);
 	const ddbc_entity *c = entity(t.design, "C");
 	ck_assert_uint_eq(c->nattrs, 2);
 	ck_assert_ptr_eq(attr(c, "at")->entity, c);
@@ -1556,6 +1585,7 @@ static Suite *load_suite(void)
 	tcase_add_test(tc, test_arena_large);
 	tcase_add_test(tc, test_syntax_error_hides_schema_findings);
 	tcase_add_test(tc, test_streamed_attributes);
+	tcase_add_test(tc, test_type_loc_far);
 	tcase_add_test(tc, test_syntax_error_in_attributes);
 	tcase_add_test(tc, test_example_items_kept);
 	tcase_add_test(tc, test_example_items_packed);

@@ -145,7 +145,7 @@ static void diff_attr_pair(diff_ctx *c, const ddbc_attr *a0, const ddbc_attr *a1
 {
 	if (a0->type != DDBC_TYPE_NONE && a1->type != DDBC_TYPE_NONE && a0->type != a1->type)
 		ddbc_diff_report(c, false, DDBC_RULE_ATTRIBUTE_TYPE_CHANGED,
-				 a1->type_loc.line ? a1->type_loc : a1->name.loc,
+				 ddbc_attr_type_loc(a1).line ? ddbc_attr_type_loc(a1) : a1->name.loc,
 				 "the type of '%s.%s' changed from %s to %s: stored items still hold "
 				 "%s values, which readers of the new type reject; rewrite them, or "
 				 "add an attribute under a new name", a1->entity->name.s, a1->name.s,
@@ -175,8 +175,8 @@ static void diff_attr_pair(diff_ctx *c, const ddbc_attr *a0, const ddbc_attr *a1
 				 "expects it in every item, and items written from now on may lack "
 				 "it; deploy readers that do without it before writers that omit it",
 				 a1->entity->name.s, a1->name.s);
-	if (c->all && (!ddbc_diff_str_same(a0->description, a1->description) ||
-		       !ddbc_diff_str_same(a0->format, a1->format)))
+	if (c->all && (!ddbc_diff_str_same(a0->text->description, a1->text->description) ||
+		       !ddbc_diff_str_same(a0->text->format, a1->text->format)))
 		ddbc_diff_report(c, false, DDBC_RULE_DOC_CHANGED, a1->name.loc,
 				 "the description or format of '%s.%s' changed", a1->entity->name.s,
 				 a1->name.s);

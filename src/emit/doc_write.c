@@ -644,9 +644,9 @@ static void format_cell(writer *w, const ddbc_attr *a)
 		code(w, a->template.s);
 		sep = "; ";
 	}
-	if (a->format && *a->format) {
+	if (a->text->format && *a->text->format) {
 		words(w, sep);
-		text(w, a->format);
+		text(w, a->text->format);
 		sep = "; ";
 	}
 	if (a->more->nenum) {
@@ -675,7 +675,7 @@ static void attr_row(writer *w, const ddbc_attr *a)
 	}
 	cell_end(w);
 	cell(w);
-	w->be->span(w->o, a->description, DDBC_SPAN_MARKDOWN);
+	w->be->span(w->o, a->text->description, DDBC_SPAN_MARKDOWN);
 	cell_end(w);
 	format_cell(w, a);
 	inclusion_cell(w, a, DDBC_INDEX_GSI);

@@ -95,9 +95,9 @@ void ddbc_cost_share_words(const ddbc_entity *e, size_t s, strbuf *out)
 	switch (m->source) {
 	case DDBC_SHARE_PRESENT:
 		for (uint32_t i = 0, n = 0; i < m->nby; i++)
-			if (m->by[i]->more->present.set)
+			if (m->by[i]->more->present->set)
 				ddbc_strbuf_addf(out, "%spresent: %s on %s", n++ ? ", " : "",
-					    m->by[i]->more->present.text, m->by[i]->name.s);
+					    m->by[i]->more->present->text, m->by[i]->name.s);
 		return;
 	case DDBC_SHARE_EXAMPLES:
 		ddbc_strbuf_addf(out, "the share of its examples that have ");

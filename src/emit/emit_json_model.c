@@ -259,15 +259,15 @@ static void model_attr(ddbc_json_stream *js, const ddbc_attr *a, const ddbc_tabl
 	ddbc_json_begin(js, NULL, '{');
 	ddbc_json_text(js, "name", a->name.s);
 	ddbc_json_text(js, "type", ddbc_type_short(a->type));
-	opt_text(js, "description", a->description);
-	opt_text(js, "format", a->format);
+	opt_text(js, "description", a->text->description);
+	opt_text(js, "format", a->text->format);
 	opt_text(js, "c_name", a->more->c_name ? a->more->c_name->s : NULL);
 	if (a->template.s) {
 		ddbc_json_text(js, "template", a->template.s);
 		placeholders(js, a);
 	}
 	ddbc_json_bool(js, "required", ddbc_attr_required(a, NULL));
-	figure(js, "present", &a->more->present);
+	figure(js, "present", a->more->present);
 	if (!ddbc_attr_stored(a))
 		ddbc_json_bool(js, "stored", false);
 	ddbc_json_bool(js, "key", a->is_key);

@@ -368,7 +368,8 @@ static void push(struct composer *c, ddbc_node_kind kind, const yaml_event_t *ev
 	node->loc = loc_of(ev->start_mark);
 	size_t section = streamed_section(c, kind);
 	size_t nested = section ? 0 : nested_section(c, kind, anchor != NULL);
-	ddbc_xgrow((void **)&c->stack, &c->stack_cap, c->depth + 1, sizeof(struct frame));
+	if (c->depth == c->stack_cap)
+		ddbc_xgrow((void **)&c->stack, &c->stack_cap, c->depth + 1, sizeof(struct frame));
 	struct frame *f = &c->stack[c->depth++];
 	memset(f, 0, sizeof(*f));
 	f->node = node;
@@ -458,7 +459,9 @@ static void append(struct composer *c, ddbc_node *child, ddbc_loc where)
 			c->nested_streamed = false;
 		}
 	}
-	ddbc_xgrow((void **)&c->kids, &c->kids_cap, c->nkids + 1, sizeof(ddbc_node *));
+	/* Every node comes here: the call only when the array is full. */
+	if (c->nkids == c->kids_cap)
+		ddbc_xgrow((void **)&c->kids, &c->kids_cap, c->nkids + 1, sizeof(ddbc_node *));
 	c->kids[c->nkids++] = child;
 	f->n++;
 }

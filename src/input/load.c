@@ -249,7 +249,7 @@ static void load_type(loader *L, const ddbc_node *v, ddbc_attr *a)
 					     "SS", "NS", "BS", "String", "Number", "Binary",
 					     "Boolean", "Null", "Map", "List", "StringSet",
 					     "NumberSet", "BinarySet" };
-	a->type_loc = v->loc;
+	ddbc_attr_set_type_loc(L->arena, a, v->loc);
 	if (!ddbc_load_expect_kind(L, v, DDBC_NODE_SCALAR, "type"))
 		return;
 	ddbc_type t = a->type;   /* a bit-field: no address */
@@ -372,7 +372,7 @@ static void load_present(loader *L, const ddbc_node *m, const ddbc_node *v, ddbc
 					 a->name.s, a->required ? "required: true" : "it has a template");
 		return;
 	}
-	ddbc_attr_more_of(L->arena, a)->present = *f;
+	ddbc_attr_more_of(L->arena, a)->present = f;
 }
 
 static const char *const attr_fields[] = {
@@ -380,6 +380,27 @@ static const char *const attr_fields[] = {
 	"required", "stored", "enum", "example", "indexes",
 	"c_name", "present"
 };
+
+/* The pair of words, shared with the attributes that had it lately. Its
+ * words come from ddbc_load_word_of: equal pointers are equal words, and
+ * a pair met again after another took its slot is only made twice. */
+#define TEXT_SLOTS 256
+static const ddbc_attr_text *attr_text(loader *L, const char *description, const char *format)
+{
+	if (!description && !format)
+		return &ddbc_attr_text_none;
+	if (!L->texts)
+		L->texts = ddbc_xcalloc(TEXT_SLOTS, sizeof(*L->texts));
+	uint64_t h = ((uint64_t)(uintptr_t)description * 31 + (uint64_t)(uintptr_t)format) >> 3;
+	ddbc_attr_text **slot = &L->texts[(h ^ h >> 8) & (TEXT_SLOTS - 1)];
+	if (!*slot || (*slot)->description != description || (*slot)->format != format) {
+		ddbc_attr_text *t = ddbc_arena_alloc(L->arena, sizeof(*t));
+		t->description = description;
+		t->format = format;
+		*slot = t;
+	}
+	return *slot;
+}
 
 static void read_attr(loader *L, const ddbc_pair *pair, ddbc_entity *e, ddbc_attr *a)
 {
@@ -389,8 +410,9 @@ static void read_attr(loader *L, const ddbc_pair *pair, ddbc_entity *e, ddbc_att
 	const ddbc_node *f[NFIELDS];
 	a->name = ddbc_load_word_of(L, pair->key);
 	a->more = &ddbc_attr_more_none;
+	a->text = &ddbc_attr_text_none;
 	a->entity = e;
-	a->type_loc = a->name.loc;
+	ddbc_attr_set_type_loc(L->arena, a, a->name.loc);
 	const ddbc_node *m = pair->value;
 	if (m->kind == DDBC_NODE_SCALAR) {
 		/* Shorthand: `name: S`. */
@@ -409,8 +431,8 @@ static void read_attr(loader *L, const ddbc_pair *pair, ddbc_entity *e, ddbc_att
 	const ddbc_node *type = ddbc_load_require_value(L, m, f[TYPE], "type", "an attribute");
 	if (type)
 		load_type(L, type, a);
-	a->description = ddbc_load_attr_word_of(L, f[DESCRIPTION], "description");
-	a->format = ddbc_load_attr_word_of(L, f[FORMAT], "format");
+	a->text = attr_text(L, ddbc_load_attr_word_of(L, f[DESCRIPTION], "description"),
+			    ddbc_load_attr_word_of(L, f[FORMAT], "format"));
 	ddbc_name c_name = ddbc_load_name_field(L, m, f[C_NAME], "c_name");
 	if (c_name.s) {
 		ddbc_name *kept = ddbc_arena_alloc(L->arena, sizeof(*kept));
@@ -914,7 +936,8 @@ static void load_root(loader *L, const ddbc_node *root)
 
 static void release_entries(loader *L)
 {
-	ddbc_strset_release(&L->attr_words);
+	free(L->words);
+	free(L->texts);
 	ddbc_arena_free(L->tables.arena);
 	ddbc_arena_free(L->entities.arena);
 	ddbc_arena_free(L->patterns.arena);

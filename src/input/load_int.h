@@ -26,9 +26,12 @@ typedef struct loader {
 	ddbc_design *design;
 	ddbc_arena *arena;
 	ddbc_diags *d;
-	/* Attribute names, descriptions and formats recur in entity after
-	 * entity: each is stored once. */
-	ddbc_strset attr_words;
+	/* Attribute names, descriptions, formats and templates recur in
+	 * entity after entity: the latest, by hash, share their copies
+	 * (ddbc_load_word_of); NULL until the first. */
+	ddbc_strset_entry *words;
+	/* Attributes' (description, format) pairs, shared alike (attr_text). */
+	ddbc_attr_text **texts;
 	entries tables, entities, patterns;
 	/* Entities and patterns without a `table:`, checked once the number
 	 * of tables is known (a file may list entities before tables). */
@@ -75,7 +78,7 @@ bool ddbc_load_text_node(loader *L, const ddbc_node *node, const char *field);
  * the entry's nodes are gone after that: what the model keeps is copied
  * into the design's arena, by name_of, word_of and keep. */
 ddbc_name ddbc_load_name_of(loader *L, const ddbc_node *node);
-/* name_of for the words of an attribute: one copy of each in the arena. */
+/* name_of for the words of an attribute: the recurring ones share a copy. */
 ddbc_name ddbc_load_word_of(loader *L, const ddbc_node *node);
 const char *ddbc_load_get_attr_word(loader *L, const ddbc_node *map, const char *key);
 /* The _of and _field forms take the value v of key, already looked up

@@ -68,7 +68,7 @@ static ddbc_vformat time_format(const char *f)
 
 ddbc_vformat ddbc_vformat_of(const ddbc_attr *a)
 {
-	const char *f = a->format;
+	const char *f = a->text->format;
 	if (has(f, "ulid"))
 		return DDBC_VF_ULID;
 	if (has(f, "uuid") || has(f, "guid"))
@@ -265,7 +265,7 @@ static void add_string(ddbc_rng *r, const ddbc_vspec *s, strbuf *out)
 	strbuf prefix = STRBUF_INIT;
 	unsigned count;
 	const char *alphabet;
-	bool patterned = ddbc_format_pattern(s->a->format, &prefix, &count, &alphabet);
+	bool patterned = ddbc_format_pattern(s->a->text->format, &prefix, &count, &alphabet);
 	if (patterned) {
 		ddbc_strbuf_add(out, prefix.buf, prefix.len);
 		add_random(r, out, alphabet, count);

@@ -237,7 +237,7 @@ static void entity_summary(strbuf *sb, const ddbc_entity *e)
 	ddbc_strbuf_addf(sb, "**entity** `%s`", e->name.s);
 	if (e->table)
 		ddbc_strbuf_addf(sb, " in table `%s`", e->table->name.s);
-	ddbc_strbuf_addf(sb, ": %zu attribute%s", e->nattrs, e->nattrs == 1 ? "" : "s");
+	ddbc_strbuf_addf(sb, ": %zu attribute%s", (size_t)e->nattrs, e->nattrs == 1 ? "" : "s");
 	for (size_t i = 0; e->table && i < e->table->primary.npk + e->table->primary.nsk; i++) {
 		const ddbc_index *ix = &e->table->primary;
 		const char *key = i < ix->npk ? ix->pk[i].s : ix->sk[i - ix->npk].s;
@@ -273,9 +273,9 @@ static void attr_row(strbuf *sb, const ddbc_attr *a)
 		ddbc_strbuf_addch(sb, '`');
 	}
 	ddbc_strbuf_addstr(sb, " | ");
-	cell(sb, a->format);
+	cell(sb, a->text->format);
 	ddbc_strbuf_addstr(sb, " | ");
-	cell(sb, a->description);
+	cell(sb, a->text->description);
 	ddbc_strbuf_addstr(sb, " |");
 }
 

@@ -221,16 +221,41 @@ ddbc_entity *ddbc_design_entity(const ddbc_design *design, const char *name)
 	return NULL;
 }
 
-const ddbc_attr_more ddbc_attr_more_none;
 const ddbc_figure ddbc_figure_none;
+const ddbc_attr_more ddbc_attr_more_none = { .present = &ddbc_figure_none };
+const ddbc_attr_text ddbc_attr_text_none;
+_Static_assert(sizeof(void *) != 8 || sizeof(ddbc_attr) == 96,
+	       "a hundred thousand attributes: keep ddbc_attr without holes");
 
 ddbc_attr_more *ddbc_attr_more_of(ddbc_arena *arena, ddbc_attr *a)
 {
 	if (a->more && a->more != &ddbc_attr_more_none)
 		return (ddbc_attr_more *)a->more;
 	ddbc_attr_more *m = ddbc_arena_alloc(arena, sizeof(*m));
+	m->present = &ddbc_figure_none;
 	a->more = m;
 	return m;
+}
+
+ddbc_loc ddbc_attr_type_loc(const ddbc_attr *a)
+{
+	if (a->type_far)
+		return a->more->type_loc;
+	ddbc_loc loc = { a->name.loc.line + a->type_dline, a->type_column };
+	return loc;
+}
+
+void ddbc_attr_set_type_loc(ddbc_arena *arena, ddbc_attr *a, ddbc_loc loc)
+{
+	unsigned dline = loc.line - a->name.loc.line;
+	a->type_far = loc.line < a->name.loc.line || dline > UINT16_MAX ||
+		      loc.column > UINT16_MAX;
+	if (a->type_far) {
+		ddbc_attr_more_of(arena, a)->type_loc = loc;
+		return;
+	}
+	a->type_dline = (uint16_t)dline;
+	a->type_column = (uint16_t)loc.column;
 }
 
 uint8_t *ddbc_attr_roles(const ddbc_attr *a)

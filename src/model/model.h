@@ -280,12 +280,13 @@ typedef struct ddbc_attr_more {
 	const char *tpl_error;   /* semantics.c: template-syntax message, or NULL */
 	const ddbc_pval *example; /* the attribute's own `example:`, packed */
 	/* `present:` the share of the entity's items that hold it (0 to 1),
-	 * for cost; set false when not written */
-	ddbc_figure present;
+	 * for cost; never NULL (ddbc_figure_none, set false, when not written) */
+	const ddbc_figure *present;
 	ddbc_loc optional_loc;   /* `required: false` as written: its value's position
 				  * (line 0 when not written) */
 	ddbc_loc enum_loc;
 	ddbc_loc indexes_loc;
+	ddbc_loc type_loc;       /* ddbc_attr_type_loc's, when it is far from the name */
 	uint32_t nenum;
 	uint32_t nindexes;       /* readable entries */
 	uint32_t ndeclared;      /* all entries */
@@ -293,19 +294,29 @@ typedef struct ddbc_attr_more {
 
 extern const ddbc_attr_more ddbc_attr_more_none;
 
-/* A large design has a hundred thousand attributes: the fields are
- * ordered so that the struct has no holes, and what few attributes have
- * is behind one pointer (ddbc_attr_more). */
-typedef struct ddbc_attr {
-	ddbc_name name;
+/* An attribute's words for its reader: its description and its format,
+ * each NULL when not written. A pair recurs over a design's entities, and
+ * attributes share it (the loader's); an attribute with neither points at
+ * ddbc_attr_text_none, so readers need no test: `a->text->format`. */
+typedef struct ddbc_attr_text {
 	const char *description;
 	const char *format;
+} ddbc_attr_text;
+
+extern const ddbc_attr_text ddbc_attr_text_none;
+
+/* A large design has a hundred thousand attributes: the fields are
+ * ordered so that the struct has no holes, what few attributes have is
+ * behind one pointer (ddbc_attr_more), and the words they share behind
+ * another (ddbc_attr_text): 96 bytes in all. */
+typedef struct ddbc_attr {
+	ddbc_name name;
+	const ddbc_attr_text *text; /* never NULL (ddbc_attr_text_none) */
 	ddbc_name template;      /* s is NULL without a template */
 	const ddbc_attr_more *more; /* never NULL (ddbc_attr_more_none); the loader and
 				  * semantics.c write it through ddbc_attr_more_of */
 	ddbc_entity *entity;
-	ddbc_loc type_loc;
-	/* A byte for the type and one for the flags: 112 bytes in all. */
+	/* A byte for the type and one for the flags. */
 	ddbc_type type : 8;
 	bool required : 1;       /* as written; key attributes are required anyway */
 	bool incomplete : 1;     /* its definition had an error */
@@ -318,11 +329,22 @@ typedef struct ddbc_attr {
 	bool has_template : 1;   /* template parsed without error */
 	bool in_cycle : 1;       /* its template refers back to itself */
 	bool is_key : 1;         /* a key attribute of the table or one of its indexes */
+	/* The position of its type (its name's in the shorthand `name: S`),
+	 * read by ddbc_attr_type_loc: lines after the name's and column, in
+	 * what the flags leave of 8 bytes; type_far: in more->type_loc. */
+	uint16_t type_dline, type_column;
+	bool type_far : 1;
 	ddbc_template tpl;       /* placeholders' ref: the ddbc_attr they name, or NULL */
 	const ddbc_lang *lang;   /* is_key: the strings it can hold (ddbc_attr_lang), in the
 				  * arena; NULL for the others */
 	const struct ddbc_attr *used_by; /* the first attribute whose template names it */
 } ddbc_attr;
+
+/* The position of a's type (a `type:` value), or of its name when the
+ * type was written as its value alone. */
+ddbc_loc ddbc_attr_type_loc(const ddbc_attr *a);
+/* Sets it, in arena when it does not pack (ddbc_attr_more_of). */
+void ddbc_attr_set_type_loc(ddbc_arena *arena, ddbc_attr *a, ddbc_loc loc);
 
 /* a's role in each slot of its table's indexes (a ddbc_role a byte), or
  * NULL when its entity has no table. */
@@ -356,15 +378,17 @@ struct ddbc_entity {
 	const char *description;
 	ddbc_name c_name;
 	ddbc_attr *attrs;
-	size_t nattrs;
 	/* ddbc_entity_attr's hash table: open addressing over a power-of-two
 	 * number of slots, each 0 (empty) or an attribute's position + 1. */
 	uint32_t *attr_slots;
+	/* Counts of 32 bits (a mapping's are: ddbc_node's n), beside what
+	 * leaves no hole: 144 bytes an entity. */
+	uint32_t nattrs;
 	uint32_t attr_mask;      /* the number of slots - 1 */
 	const ddbc_pval **examples; /* each a mapping (checked by the loader), packed */
-	size_t nexamples;
 	const ddbc_figure *count;      /* `count:` items stored; never NULL */
 	const ddbc_figure *item_bytes; /* `item_bytes:` a typical item's size; never NULL */
+	uint32_t nexamples;
 	bool incomplete;         /* its own fields had an error: it may have more attributes */
 	bool lacks_key;          /* resolve.c: it lacks a key attribute of its table */
 

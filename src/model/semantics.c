@@ -387,7 +387,7 @@ static void derive_share(const ddbc_entity *e, const ddbc_index *ix, ddbc_member
 	double share = 1;
 	bool written = false;
 	for (uint32_t i = 0; i < m->nby; i++) {
-		const ddbc_figure *f = &m->by[i]->more->present;
+		const ddbc_figure *f = m->by[i]->more->present;
 		if (f->set) {
 			share *= f->value;
 			written = true;

@@ -64,7 +64,7 @@ static void key_attribute_type(ddbc_diags *d, const ddbc_attr *a)
 	if (!ix)
 		return;
 	strbuf label = STRBUF_INIT;
-	ddbc_diag_add(d, DDBC_RULE_KEY_ATTRIBUTE_TYPE, a->type_loc,
+	ddbc_diag_add(d, DDBC_RULE_KEY_ATTRIBUTE_TYPE, ddbc_attr_type_loc(a),
 		      "'%s' is the %s key of %s but %s in '%s'; key attributes must be S, N or B",
 		      a->name.s, partition ? "partition" : "sort", index_label(ix, &label),
 		      ddbc_type_short(a->type), a->entity->name.s);
@@ -102,7 +102,7 @@ static void conflicts_of(ddbc_diags *d, const ddbc_table *t, const char *name)
 		}
 		if (a->type == first->type)
 			continue;
-		ddbc_diag_add(d, DDBC_RULE_KEY_TYPE_CONFLICT, a->type_loc,
+		ddbc_diag_add(d, DDBC_RULE_KEY_TYPE_CONFLICT, ddbc_attr_type_loc(a),
 			      "attribute '%s' is %s in '%s' but %s in '%s'; key attributes must "
 			      "have one type per table", name, ddbc_type_short(first->type),
 			      first->entity->name.s, ddbc_type_short(a->type), a->entity->name.s);
@@ -174,11 +174,11 @@ static void optional_key(ddbc_diags *d, const ddbc_entity *e, const char *name, 
 			      "'%s' of entity '%s' has 'required: false', but it is the %s key of "
 			      "table '%s' and every item holds it; remove 'required: false'", name,
 			      e->name.s, what, e->table->name.s);
-	if (a->more->present.set)
-		ddbc_diag_add(d, DDBC_RULE_OPTIONAL_TABLE_KEY, a->more->present.loc,
+	if (a->more->present->set)
+		ddbc_diag_add(d, DDBC_RULE_OPTIONAL_TABLE_KEY, a->more->present->loc,
 			      "'%s' of entity '%s' has 'present: %s', but it is the %s key of "
 			      "table '%s' and every item holds it; remove 'present'", name,
-			      e->name.s, a->more->present.text, what, e->table->name.s);
+			      e->name.s, a->more->present->text, what, e->table->name.s);
 }
 
 void ddbc_check_optional_table_key(const ddbc_design *g, ddbc_diags *d)

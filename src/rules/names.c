@@ -286,7 +286,7 @@ static void missing_in_entity(ddbc_diags *d, const ddbc_entity *e)
 	missing(d, e->description, e->incomplete, "entity", e->name);
 	for (size_t k = 0; k < e->nattrs; k++) {
 		const ddbc_attr *a = &e->attrs[k];
-		if (blank(a->description) && !a->incomplete)
+		if (blank(a->text->description) && !a->incomplete)
 			ddbc_diag_add(d, DDBC_RULE_MISSING_DESCRIPTION, a->name.loc,
 				      "attribute '%s' of '%s' has no description; add "
 				      "'description:'", a->name.s, e->name.s);

@@ -28,17 +28,48 @@ struct block {
 };
 
 struct ddbc_arena {
+	/* The head block's free bytes: an allocation that fits moves next and
+	 * does nothing else (a large design makes millions of them). The head
+	 * block's used is brought up to date when it stops being the head,
+	 * and its bytes are counted in total then. */
+	char *next, *end;
 	struct block *head;
 	struct block *arrays;        /* ddbc_arena_resize's, the newest first */
-	size_t total;
+	size_t total;                /* bytes handed out, but for the head's */
 	size_t peak;                 /* the most total ever was, across clears */
 	struct ddbc_arena *adopted;  /* arenas freed with this one */
 	struct ddbc_arena *sibling;  /* next in the adopter's list */
 };
 
+/* Where next and end point without a head block: nothing fits there but
+ * an allocation of 0 bytes, which is not NULL. */
+static max_align_t no_block[1];
+
 ddbc_arena *ddbc_arena_new(void)
 {
-	return ddbc_xcalloc(1, sizeof(ddbc_arena));
+	ddbc_arena *a = ddbc_xcalloc(1, sizeof(ddbc_arena));
+	a->next = a->end = (char *)no_block;
+	return a;
+}
+
+/* The bytes handed out of the head block. */
+static size_t head_used(const ddbc_arena *a)
+{
+	return a->head ? (size_t)(a->next - (char *)a->head->data) : 0;
+}
+
+/* The head block's used, up to date (before it is freed or replaced). */
+static void sync_head(ddbc_arena *a)
+{
+	if (a->head)
+		a->head->used = head_used(a);
+}
+
+static void set_head(ddbc_arena *a, struct block *b)
+{
+	a->head = b;
+	a->next = b ? (char *)b->data + b->used : (char *)no_block;
+	a->end = b ? (char *)b->data + b->size : (char *)no_block;
 }
 
 /* Mapped blocks freed while the process keeps its freed memory
@@ -101,6 +132,7 @@ void ddbc_arena_free(ddbc_arena *a)
 		a->adopted = child->sibling;
 		ddbc_arena_free(child);
 	}
+	sync_head(a);
 	free_blocks(a->head);
 	free_blocks(a->arrays);
 	free(a);
@@ -108,6 +140,8 @@ void ddbc_arena_free(ddbc_arena *a)
 
 void ddbc_arena_clear(ddbc_arena *a)
 {
+	size_t total = a->total + head_used(a);
+	sync_head(a);
 	/* The head is the newest and largest ordinary block: keep it. */
 	struct block *keep = a->head;
 	if (keep && keep->size > BLOCK_SIZE)
@@ -115,14 +149,14 @@ void ddbc_arena_clear(ddbc_arena *a)
 	free_blocks(keep ? keep->next : a->head);
 	free_blocks(a->arrays);
 	a->arrays = NULL;
-	a->head = keep;
 	if (keep) {
 		memset(keep->data, 0, keep->used);
 		keep->used = 0;
 		keep->next = NULL;
 	}
-	if (a->total > a->peak)
-		a->peak = a->total;
+	set_head(a, keep);
+	if (total > a->peak)
+		a->peak = total;
 	a->total = 0;
 }
 
@@ -132,17 +166,24 @@ void ddbc_arena_adopt(ddbc_arena *a, ddbc_arena *child)
 	a->adopted = child;
 }
 
+/* A new block with need bytes free (a multiple of ALIGN): the new head,
+ * or, for a big allocation, a block of its own behind the head, so the
+ * head's free space is not wasted. */
 static struct block *new_block(ddbc_arena *a, size_t need)
 {
 	/* Blocks grow with the arena, from 1 KiB to BLOCK_SIZE: many arenas
 	 * are small and short-lived. A cleared arena goes on at the size it
 	 * had reached. */
-	size_t grown = a->total > a->peak ? a->total : a->peak;
+	size_t total = a->total + head_used(a);
+	size_t grown = total > a->peak ? total : a->peak;
 	size_t size = grown < 1024 ? 1024 : grown < BLOCK_SIZE ? grown : BLOCK_SIZE;
 	if (need > size)
 		size = need;
+	/* The end of a block's bytes stays aligned: an aligned next never
+	 * passes it. */
+	size &= ~(size_t)(ALIGN - 1);
 	struct block *b = NULL;
-	if (a->total >= BIG_FROM && need <= BLOCK_SIZE / 4)
+	if (total >= BIG_FROM && need <= BLOCK_SIZE / 4)
 		b = map_block();
 	if (!b) {
 		/* calloc: memory fresh from the system is zero already, and
@@ -151,49 +192,53 @@ static struct block *new_block(ddbc_arena *a, size_t need)
 		b->size = size;
 	}
 	b->used = 0;
-	/* A big allocation gets a block of its own behind the head, so the
-	 * head's free space is not wasted. */
 	if (a->head && need > BLOCK_SIZE / 4) {
 		b->next = a->head->next;
 		a->head->next = b;
 	} else {
+		sync_head(a);
+		a->total += head_used(a);
 		b->next = a->head;
-		a->head = b;
+		set_head(a, b);
 	}
 	return b;
+}
+
+/* size bytes that do not fit the head block: from a new one. */
+static void *alloc_slow(ddbc_arena *a, size_t size)
+{
+	if (size > SIZE_MAX - ALIGN)
+		ddbc_xalloc_die();
+	/* A new block's data is aligned for anything. */
+	struct block *b = new_block(a, (size + ALIGN - 1) & ~(size_t)(ALIGN - 1));
+	if (b != a->head) {
+		b->used = size;
+		a->total += size;
+		return b->data;
+	}
+	a->next += size;
+	return b->data;
 }
 
 /* The next size bytes of the head block at a multiple of align (a new
  * block when they do not fit); zero, like all memory not handed out
  * before. Strings take align 1: a design has hundreds of thousands of
  * short ones, and rounding each to 8 bytes cost 3.5 bytes a string. */
-static void *alloc_aligned(ddbc_arena *a, size_t size, size_t align)
+static inline void *alloc_aligned(ddbc_arena *a, size_t size, size_t align)
 {
-	if (size > SIZE_MAX - ALIGN)
-		ddbc_xalloc_die();
-	struct block *b = a->head;
-	size_t at = b ? (b->used + align - 1) & ~(align - 1) : 0;
-	if (!b || at > b->size || b->size - at < size) {
-		/* A new block's data is aligned for anything. */
-		b = new_block(a, (size + ALIGN - 1) & ~(size_t)(ALIGN - 1));
-		at = b->used;
+	char *p = (char *)(((uintptr_t)a->next + align - 1) & ~(uintptr_t)(align - 1));
+	if (size <= (size_t)(a->end - p)) {
+		a->next = p + size;
+		return p;
 	}
-	void *p = (char *)b->data + at;
-	a->total += at - b->used + size;
-	b->used = at + size;
-	return p;
-}
-
-static void *alloc_raw(ddbc_arena *a, size_t size)
-{
-	return alloc_aligned(a, size, ALIGN);
+	return alloc_slow(a, size);
 }
 
 /* Blocks start zeroed and are never handed out twice (a cleared block is
  * zeroed again), so memory that is not handed out yet is zero. */
 void *ddbc_arena_alloc(ddbc_arena *a, size_t size)
 {
-	return alloc_raw(a, size);
+	return alloc_aligned(a, size, ALIGN);
 }
 
 void *ddbc_arena_array(ddbc_arena *a, size_t n, size_t size)

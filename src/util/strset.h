@@ -5,8 +5,9 @@
  * lookup by content in ddbc.
  *
  * A ddbc_strset keeps pointers, not copies: the strings must outlive the
- * set. The composer finds a section's repeated keys with it, the loader
- * stores each attribute word once.
+ * set. The composer finds a section's repeated keys with it. The loader
+ * keeps its recent attribute words in entries of the same kind, one per
+ * slot of a fixed table (a cache, which forgets, where a set keeps all).
  *
  * A ddbc_hashset keeps only the 64-bit hashes, 8 bytes a member, for a set
  * too large to keep its strings: the header planner finds repeated C
