@@ -807,115 +807,49 @@ static bool any_met(const name_check *c, size_t from, size_t to)
 	return false;
 }
 
-/* The folded hashes that met, into c->met, found in slices of the hash
- * values copied out and sorted: c->folded keeps, if not its walk order,
- * which walk hashed each (the walk of the tables, then one per pattern
- * and one per entity, c->starts). The copy holds one slice, of about SLICE hashes (a quarter
- * of a megabyte), beside the whole array: the check runs when the
- * design's memory is at its peak. */
-#define SLICE (1u << 16)
-
-static size_t slice_of(uint32_t h, size_t slices)
+/* The folded hashes that met, into c->met. Sorting them all to find the
+ * few that meet cost some 80 instructions a hash; a bitmap of 8 bits a
+ * hash (a byte an identifier, beside the hashes' 4) leaves only those that
+ * can meet to sort: a hash whose bit was set already is said twice or
+ * shares its bit (one in 16 on average); every hash whose bit such a
+ * hash sets again is kept, first sayings included, and sorted. A hash
+ * said twice is among those kept each time it is said, so exactly the
+ * hashes that meet in c->folded meet among the kept ones. c->folded keeps
+ * its order (c->starts says which walk hashed each). */
+static void find_met(name_check *c)
 {
-	return (size_t)(((uint64_t)h * slices) >> 32);
-}
-
-/* The hashes of one walk, v[0..m), put in the order of their slices (in
- * place, as ddbc_hashes32_repeated's radix sort): head and end have room
- * for a count per slice. */
-static void order_by_slice(uint32_t *v, size_t m, size_t slices, size_t *head, size_t *end)
-{
-	if (m <= 16) {
-		for (size_t i = 1; i < m; i++) {
-			uint32_t x = v[i];
-			size_t j = i, s = slice_of(x, slices);
-			for (; j > 0 && slice_of(v[j - 1], slices) > s; j--)
-				v[j] = v[j - 1];
-			v[j] = x;
+	size_t n = c->nfolded, bits = 64;
+	while (bits < 8 * n && bits < ((size_t)1 << 32))
+		bits *= 2;
+	uint64_t *seen = ddbc_xcalloc(bits / 64, sizeof(*seen));
+	uint32_t mask = (uint32_t)(bits - 1), *kept = NULL;
+	size_t nkept = 0, cap = 0;
+	for (size_t i = 0; i < n; i++) {
+		uint32_t h = c->folded[i], k = h & mask;
+		uint64_t bit = (uint64_t)1 << (k & 63);
+		if (seen[k >> 6] & bit) {
+			ddbc_xgrow((void **)&kept, &cap, nkept + 1, sizeof(*kept));
+			kept[nkept++] = h;
 		}
-		return;
+		seen[k >> 6] |= bit;
 	}
-	memset(head, 0, slices * sizeof(*head));
-	for (size_t i = 0; i < m; i++)
-		head[slice_of(v[i], slices)]++;
-	for (size_t k = 0, at = 0; k < slices; k++) {
-		at += head[k];
-		end[k] = at;
-		head[k] = at - head[k];
-	}
-	for (size_t k = 0; k < slices; k++) {
-		/* Swap into place until slice k's places hold only its own. */
-		while (head[k] < end[k]) {
-			uint32_t x = v[head[k]];
-			size_t s = slice_of(x, slices);
-			while (s != k) {
-				uint32_t y = v[head[s]];
-				v[head[s]++] = x;
-				x = y;
-				s = slice_of(x, slices);
-			}
-			v[head[k]++] = x;
+	if (nkept) {
+		/* The bits of the hashes said again, and every hash on them. */
+		memset(seen, 0, bits / 8);
+		for (size_t i = 0; i < nkept; i++)
+			seen[(kept[i] & mask) >> 6] |= (uint64_t)1 << (kept[i] & mask & 63);
+		nkept = 0;
+		for (size_t i = 0; i < n; i++) {
+			uint32_t h = c->folded[i], k = h & mask;
+			if (!(seen[k >> 6] & ((uint64_t)1 << (k & 63))))
+				continue;
+			ddbc_xgrow((void **)&kept, &cap, nkept + 1, sizeof(*kept));
+			kept[nkept++] = h;
 		}
+		ddbc_hashes32_repeated(kept, nkept, &c->met);
 	}
-}
-
-/* A slice copied out of the whole array, a step a hash: up to a few
- * slices, as quick as putting each walk's hashes in order. */
-#define FEW_SLICES 3
-
-static void find_met_few(name_check *c, size_t slices, uint32_t *part)
-{
-	for (size_t k = 0; k < slices; k++) {
-		size_t m = 0;
-		for (size_t i = 0; i < c->nfolded; i++)
-			if (slice_of(c->folded[i], slices) == k)
-				part[m++] = c->folded[i];
-		ddbc_hashes32_repeated(part, m, &c->met);
-	}
-}
-
-/* Each slice is copied out of every walk's hashes in turn. Copying it out
- * of the whole array once a slice took n * n / SLICE steps (36 million at
- * 40,000 entities, the array read 24 times); ordered by slice, each walk
- * gives a slice's hashes from where the slice before ended, its cursor
- * (4 bytes a walk, as c->starts). */
-static void find_met(name_check *c, size_t nwalks)
-{
-	size_t n = c->nfolded, slices = n / SLICE + 1, largest = 0;
-	size_t *count = ddbc_xcalloc(2 * slices, sizeof(*count));
-	for (size_t i = 0; i < n; i++)
-		count[slice_of(c->folded[i], slices)]++;
-	for (size_t k = 0; k < slices; k++)
-		largest = count[k] > largest ? count[k] : largest;
-	if (slices <= FEW_SLICES) {
-		free(count);
-		uint32_t *part = ddbc_xmalloc((largest ? largest : 1) * sizeof(*part));
-		find_met_few(c, slices, part);
-		free(part);
-		return;
-	}
-	/* Walk w's hashes are folded[from, c->starts[w]), walk 0's from 0. */
-	uint32_t *cursor = ddbc_xmalloc(nwalks * sizeof(*cursor));
-	for (size_t w = 0; w < nwalks; w++) {
-		uint32_t from = w ? c->starts[w - 1] : 0;
-		cursor[w] = from;
-		order_by_slice(c->folded + from, c->starts[w] - from, slices, count,
-				       count + slices);
-	}
-	free(count);
-	uint32_t *part = ddbc_xmalloc((largest ? largest : 1) * sizeof(*part));
-	for (size_t k = 0; k < slices; k++) {
-		size_t m = 0;
-		for (size_t w = 0; w < nwalks; w++) {
-			uint32_t at = cursor[w], to = c->starts[w];
-			while (at < to && slice_of(c->folded[at], slices) == k)
-				part[m++] = c->folded[at++];
-			cursor[w] = at;
-		}
-		ddbc_hashes32_repeated(part, m, &c->met);
-	}
-	free(part);
-	free(cursor);
+	free(kept);
+	free(seen);
 }
 
 /* After a first walk that folded its hashes: the 64-bit hashes of those
@@ -924,7 +858,7 @@ static void find_met(name_check *c, size_t nwalks)
 static void sieve(planner *p, name_check *c)
 {
 	size_t np = p->g->npatterns, ne = p->g->nentities;
-	find_met(c, 1 + np + ne);
+	find_met(c);
 	c->mode = SIEVE;
 	if (c->met.n) {
 		ddbc_diags *d = p->d;
