@@ -36,6 +36,7 @@
 #include "emit/emit.h"
 #include "emit/emit_json.h"      /* ddbc_json_scalar_text */
 #include "model/header_plan.h"
+#include "model/header_plan_int.h" /* ddbc_hplan_hash */
 #include "model/request_rows.h"    /* ddbc_pval_scalar_text */
 #include "util/decimal.h"
 #include "util/strbuf.h"
@@ -1335,63 +1336,90 @@ START_TEST(test_lint_checks_unplannable)
 }
 END_TEST
 
-/* Two attribute names whose identifiers in entity A of design demo have
- * one 64-bit FNV-1a hash: the planner keeps only hashes, and must compare
- * the texts before it reports anything. FNV-1a's state after "DEMO_A_" and
- * either name is the same, so every suffix keeps them equal. They were
- * found by a distinguished-point (van Oorschot-Wiener) search over
- * 13-character names of A-Z and 0-5, about 2^32 hashes: minutes of CPU. */
-#define HASH_TWIN_1 "EDKBL1A4EWNYL"
-#define HASH_TWIN_2 "FP5MSS4I15X0H"
+/* Two identifier parts whose identifiers in entity A of design demo have
+ * one hash of the planner's (ddbc_hplan_hash, h * B + byte mod 2^64): the
+ * planner keeps only hashes, and must compare the texts before it reports
+ * anything. The Thue-Morse word of 1024 letters A and B and its
+ * complement have one hash for every odd B: their difference is the
+ * product of (B^(2^j) - 1) for j < 10, which 2^64 divides. Equal in
+ * length, they keep a stem's and a suffix's hashes equal; lower-cased too.
+ * As c_name: a mapping key is at most 1024 characters in YAML. */
+#define TWIN_LEN 1024
+
+static void hash_twins(char *t1, char *t2)
+{
+	for (size_t i = 0; i < TWIN_LEN; i++) {
+		bool odd = __builtin_popcount((unsigned)i) & 1;
+		t1[i] = odd ? 'B' : 'A';
+		t2[i] = odd ? 'A' : 'B';
+	}
+	t1[TWIN_LEN] = t2[TWIN_LEN] = '\0';
+}
 
 START_TEST(test_hash_collision_is_no_collision)
 {
+	char t1[TWIN_LEN + 1], t2[TWIN_LEN + 1];
+	hash_twins(t1, t2);
 	/* The twins' identifiers do meet in the hash set. */
 	static const char *const suffixes[] = { "", "_NAME", "_FMT", "_PREFIX" };
 	for (size_t i = 0; i < sizeof(suffixes) / sizeof(suffixes[0]); i++) {
 		strbuf a = STRBUF_INIT, b = STRBUF_INIT;
-		ddbc_strbuf_addf(&a, "DEMO_A_%s%s", HASH_TWIN_1, suffixes[i]);
-		ddbc_strbuf_addf(&b, "DEMO_A_%s%s", HASH_TWIN_2, suffixes[i]);
-		ck_assert_msg(ddbc_hash64(a.buf, a.len) == ddbc_hash64(b.buf, b.len),
+		ddbc_strbuf_addf(&a, "DEMO_A_%s%s", t1, suffixes[i]);
+		ddbc_strbuf_addf(&b, "DEMO_A_%s%s", t2, suffixes[i]);
+		ck_assert_msg(ddbc_hplan_hash(DDBC_HPLAN_START, a.buf, a.len, false) ==
+			      ddbc_hplan_hash(DDBC_HPLAN_START, b.buf, b.len, false) &&
+			      ddbc_hplan_hash(0, a.buf, a.len, true) ==
+			      ddbc_hplan_hash(0, b.buf, b.len, true),
 			      "%s and %s no longer share a hash: find new twins", a.buf, b.buf);
 		ddbc_strbuf_release(&a);
 		ddbc_strbuf_release(&b);
 	}
+	strbuf text = STRBUF_INIT;
+	ddbc_strbuf_addf(&text, DESIGN_HEAD
+			 "  A:\n"
+			 "    attributes:\n"
+			 "      PK: { type: S, template: \"A#{x}\" }\n"
+			 "      x: S\n"
+			 "      t1: { type: S, template: \"T1#{x}\", c_name: %s }\n"
+			 "      t2: { type: S, template: \"T2#{x}\", c_name: %s }\n", t1, t2);
 	unit u;
-	unit_open(&u, NULL, DESIGN_HEAD
-		  "  A:\n"
-		  "    attributes:\n"
-		  "      PK: { type: S, template: \"A#{x}\" }\n"
-		  "      x: S\n"
-		  "      " HASH_TWIN_1 ": { type: S, template: \"T1#{x}\" }\n"
-		  "      " HASH_TWIN_2 ": { type: S, template: \"T2#{x}\" }\n");
+	unit_open(&u, NULL, ddbc_strbuf_str(&text));
 	char *out;
 	size_t len;
 	ck_assert_msg(emit(&u, NULL, &out, &len) == DDBC_EMIT_OK, "%s", tu_diags_dump(&u.d));
 	tu_expect_count(&u.d, 0);
-	ck_assert(tu_contains(out, len, "#define DEMO_A_" HASH_TWIN_1 "_NAME \"" HASH_TWIN_1 "\""));
-	ck_assert(tu_contains(out, len, "#define DEMO_A_" HASH_TWIN_2 "_NAME \"" HASH_TWIN_2 "\""));
-	ck_assert(tu_contains(out, len, "#define DEMO_A_" HASH_TWIN_1 "_PREFIX \"T1#\""));
-	ck_assert(tu_contains(out, len, "#define DEMO_A_" HASH_TWIN_2 "_PREFIX \"T2#\""));
+	const char *forms[] = { "#define DEMO_A_%s_NAME \"%s\"", "#define DEMO_A_%s_PREFIX \"%s#\"" };
+	for (size_t i = 0; i < 2; i++) {
+		for (int k = 1; k <= 2; k++) {
+			strbuf want = STRBUF_INIT;
+			ddbc_strbuf_addf(&want, forms[i], k == 1 ? t1 : t2,
+					 i == 0 ? (k == 1 ? "t1" : "t2") : (k == 1 ? "T1" : "T2"));
+			ck_assert_msg(tu_contains(out, len, ddbc_strbuf_str(&want)), "no %s",
+				      ddbc_strbuf_str(&want));
+			ddbc_strbuf_release(&want);
+		}
+	}
 	free(out);
 	unit_close(&u);
 
 	/* Beside a real collision: that one alone is reported. */
-	int r = header_findings(DESIGN_HEAD
-				"  A:\n"
-				"    attributes:\n"
-				"      PK: { type: S, template: \"A#{x}\" }\n"
-				"      x: S\n"
-				"      " HASH_TWIN_1 ": S\n"
-				"      " HASH_TWIN_2 ": S\n"
-				"      X: S\n",
-				NULL, &u);
+	ddbc_strbuf_reset(&text);
+	ddbc_strbuf_addf(&text, DESIGN_HEAD
+			 "  A:\n"
+			 "    attributes:\n"
+			 "      PK: { type: S, template: \"A#{x}\" }\n"
+			 "      x: S\n"
+			 "      t1: { type: S, c_name: %s }\n"
+			 "      t2: { type: S, c_name: %s }\n"
+			 "      X: S\n", t1, t2);
+	int r = header_findings(ddbc_strbuf_str(&text), NULL, &u);
 	ck_assert_int_eq(r, DDBC_EMIT_FINDINGS);
 	tu_expect_count(&u.d, 1);
 	tu_expect_diag(&u.d, DDBC_RULE_HEADER_NAME, 13, 7,
 		       "C name 'DEMO_A_X_NAME' of attribute 'X' of entity 'A' is also the C name "
 		       "of attribute 'x' of entity 'A' (line 10)");
 	unit_close(&u);
+	ddbc_strbuf_release(&text);
 }
 END_TEST
 

@@ -59,8 +59,8 @@ static ddbc_plan_result plan_prefix(planner *p, const char *given)
 	const char *upper = ddbc_hplan_upper(plan->arena, prefix);
 	plan->prefix = upper;
 	plan->prefix_lower = ddbc_hplan_lower(plan->arena, upper);
-	plan->prefix_hash = ddbc_hplan_hash(DDBC_HASH64_START, upper, strlen(upper), false);
-	plan->prefix_lower_hash = ddbc_hplan_hash(DDBC_HASH64_START, plan->prefix_lower,
+	plan->prefix_hash = ddbc_hplan_hash(DDBC_HPLAN_START, upper, strlen(upper), false);
+	plan->prefix_lower_hash = ddbc_hplan_hash(DDBC_HPLAN_START, plan->prefix_lower,
 						  strlen(plan->prefix_lower), false);
 	plan->guard = ddbc_hplan_concat(plan->arena, upper, "_DDBC_H", NULL);
 	return DDBC_PLAN_OK;
@@ -597,34 +597,111 @@ static int shape_of(key_shape *ks, const ddbc_attr *a, unsigned depth)
 	return 0;
 }
 
-/* The hash of the identifier stem + suffix, kept by the first walk. */
-static void seen_suffix(name_check *c, uint64_t stem, const char *suffix)
+/* The suffixes hash_attr joins to an attribute's stem, each hashed once a
+ * plan (planner.suffixes): joining one costs a multiply and an add, where
+ * hashing its bytes anew cost a step a byte, for each of hundreds of
+ * thousands of identifiers. */
+enum { SFX_NAME, SFX_EXPR_NAME, SFX_ENUM, SFX_ENUM_COUNT, SFX_ENUM_, SFX_FMT, SFX_PREFIX,
+       SFX_PARSE, SFX_PARTS, NSFX };
+
+static void hash_suffixes(planner *p)
 {
-	ddbc_hplan_seen_hash(c, ddbc_hplan_hash(stem, suffix, strlen(suffix), false));
+	static const char *const text[NSFX] = {
+		[SFX_NAME] = "_NAME", [SFX_EXPR_NAME] = "_EXPR_NAME", [SFX_ENUM] = "_ENUM",
+		[SFX_ENUM_COUNT] = "_ENUM_COUNT", [SFX_ENUM_] = "_ENUM_", [SFX_FMT] = "_FMT",
+		[SFX_PREFIX] = "_PREFIX", [SFX_PARSE] = "_parse", [SFX_PARTS] = "_parts",
+	};
+	_Static_assert(NSFX == sizeof(((planner *)0)->suffixes) / sizeof(ddbc_hplan_part),
+		       "planner.suffixes holds the SFX_ suffixes");
+	for (size_t i = 0; i < NSFX; i++)
+		p->suffixes[i] = ddbc_hplan_part_of(text[i], strlen(text[i]), false);
 }
 
-/* The identifiers plan_attr_names and plan_key give attribute k of an
- * entity whose identifiers start with the bytes hashed in up (and, lower
- * case, in low), hashed from their parts: what walk_entity_names would
- * hash of the planned entity. member is the attribute's part. */
-static int hash_attr(planner *p, name_check *c, const ddbc_attr *a, const char *member,
-		     uint64_t up, uint64_t low)
+/* The hash of the identifier stem + suffix, kept by the first walk. */
+static void seen_suffix(planner *p, name_check *c, uint64_t stem, int sfx)
+{
+	ddbc_hplan_seen_hash(c, ddbc_hplan_hash_part(stem, p->suffixes[sfx]));
+}
+
+/* What the first walk hashes of an attribute's part: its identifier part
+ * (attr_ident), hashed upper and lower case, and whether its name needs an
+ * expression placeholder. These depend on the attribute's name alone
+ * (without a c_name), and a design says its names over and over (every
+ * entity of a table has its PK, its SK, ...): each name's are made once,
+ * kept under the name, which a lookup costs less than making them. */
+typedef struct attr_part {
+	ddbc_hplan_part up, low;
+	bool placeholder;
+	const char *name;        /* the key in planner.parts (NULL: not kept) */
+} attr_part;
+
+static void part_of(attr_part *ap, const char *member, const char *name)
 {
 	size_t n = strlen(member);
-	uint64_t stem = ddbc_hplan_hash(up, member, n, false);
-	seen_suffix(c, stem, "_NAME");
-	if (ddbc_name_needs_placeholder(a->name.s))
-		seen_suffix(c, stem, "_EXPR_NAME");
+	ap->up = ddbc_hplan_part_of(member, n, false);
+	ap->low = (ddbc_hplan_part){ ap->up.mul, ddbc_hplan_hash(0, member, n, true) };
+	ap->placeholder = ddbc_name_needs_placeholder(name);
+}
+
+/* Attribute a's attr_part; NULL (reported, as by attr_ident) when it has
+ * no identifier part. One with a c_name is made anew in the scratch arena:
+ * its findings are said each time, as attr_ident says them. */
+static const attr_part *attr_part_for(planner *p, const ddbc_hentity *he, const ddbc_attr *a)
+{
+	const char *name = a->name.s;
+	size_t len = strlen(name);
+	if (!a->more->c_name && p->parts.n) {
+		const char *key = ddbc_strset_get(&p->parts, name, len);
+		if (key) {
+			const attr_part *ap;
+			memcpy(&ap, key - sizeof(ap), sizeof(ap));
+			return ap;
+		}
+	}
+	const char *member = attr_ident(p, he, a);
+	if (!member)
+		return NULL;
+	if (a->more->c_name) {
+		attr_part *ap = ddbc_arena_alloc(p->plan->scratch, sizeof(*ap));
+		part_of(ap, member, name);
+		return ap;
+	}
+	if (!p->parts_arena)
+		p->parts_arena = ddbc_arena_new();
+	/* The name kept after a pointer to its part, which a lookup finds
+	 * back from the key the set returns. */
+	attr_part *ap = ddbc_arena_alloc(p->parts_arena, sizeof(*ap));
+	char *kept = ddbc_arena_alloc(p->parts_arena, sizeof(attr_part *) + len + 1);
+	memcpy(kept, &ap, sizeof(ap));
+	memcpy(kept + sizeof(ap), name, len + 1);
+	part_of(ap, member, name);
+	ap->name = kept + sizeof(ap);
+	ddbc_strset_put(&p->parts, ap->name, len);
+	return ap;
+}
+
+/* The identifiers plan_attr_names and plan_key give attribute a of an
+ * entity whose identifiers start with the bytes hashed in up (and, lower
+ * case, in low), hashed from their parts: what walk_entity_names would
+ * hash of the planned entity. ap is the attribute's part. */
+static int hash_attr(planner *p, name_check *c, const ddbc_attr *a, const attr_part *ap,
+		     uint64_t up, uint64_t low)
+{
+	uint64_t stem = ddbc_hplan_hash_part(up, ap->up);
+	seen_suffix(p, c, stem, SFX_NAME);
+	if (ap->placeholder)
+		seen_suffix(p, c, stem, SFX_EXPR_NAME);
 	if (a->more->nenum) {
-		seen_suffix(c, stem, "_ENUM");
-		seen_suffix(c, stem, "_ENUM_COUNT");
+		seen_suffix(p, c, stem, SFX_ENUM);
+		seen_suffix(p, c, stem, SFX_ENUM_COUNT);
 	}
 	if (a->more->nenum && a->type == DDBC_TYPE_S) {
 		/* The Go module's constant per value: P_E_A_ENUM_<value>. */
-		uint64_t base = ddbc_hplan_hash(stem, "_ENUM_", 6, false);
+		uint64_t base = ddbc_hplan_hash_part(stem, p->suffixes[SFX_ENUM_]);
 		const char **parts = ddbc_hplan_enum_parts(p->plan->scratch, a);
 		for (size_t i = 0; i < a->more->nenum; i++)
-			seen_suffix(c, base, parts[i]);
+			ddbc_hplan_seen_hash(c, ddbc_hplan_hash(base, parts[i], strlen(parts[i]),
+								false));
 	}
 	if (!a->has_template)
 		return 0;
@@ -635,15 +712,15 @@ static int hash_attr(planner *p, name_check *c, const ddbc_attr *a, const char *
 	if (!ks.params)
 		return 0;
 	p->plan->has_builders = true;
-	uint64_t func = ddbc_hplan_hash(low, member, n, true);
+	uint64_t func = ddbc_hplan_hash_part(low, ap->low);
 	ddbc_hplan_seen_hash(c, func);
-	seen_suffix(c, stem, "_FMT");
+	seen_suffix(p, c, stem, SFX_FMT);
 	if (ks.lead)
-		seen_suffix(c, stem, "_PREFIX");
+		seen_suffix(p, c, stem, SFX_PREFIX);
 	if (ks.parseable) {
 		p->plan->has_parsers = true;
-		seen_suffix(c, func, "_parse");
-		seen_suffix(c, func, "_parts");
+		seen_suffix(p, c, func, SFX_PARSE);
+		seen_suffix(p, c, func, SFX_PARTS);
 	}
 	return 0;
 }
@@ -659,11 +736,11 @@ static int hash_entity(planner *p, name_check *c, size_t i)
 	if (!he.ident)
 		return 0;
 	ddbc_arena_clear(plan->scratch);
-	const char **members = ddbc_arena_array(plan->scratch, e->nattrs, sizeof(*members));
+	const attr_part **parts = ddbc_arena_array(plan->scratch, e->nattrs, sizeof(*parts));
 	/* Every attribute's name findings come before any key is looked at,
 	 * as in plan_entity. */
 	for (size_t k = 0; k < e->nattrs; k++)
-		if (!(members[k] = attr_ident(p, &he, &e->attrs[k])))
+		if (!(parts[k] = attr_part_for(p, &he, &e->attrs[k])))
 			p->findings = true;
 	size_t n = strlen(he.ident);
 	const char *sep = n ? "_" : "";
@@ -673,7 +750,7 @@ static int hash_entity(planner *p, name_check *c, size_t i)
 	up = ddbc_hplan_hash(up, sep, strlen(sep), false);
 	low = ddbc_hplan_hash(low, sep, strlen(sep), false);
 	for (size_t k = 0; k < e->nattrs; k++)
-		if (members[k] && hash_attr(p, c, &e->attrs[k], members[k], up, low) != 0 &&
+		if (parts[k] && hash_attr(p, c, &e->attrs[k], parts[k], up, low) != 0 &&
 		    !p->lenient)
 			return -1;
 	return 0;
@@ -730,115 +807,49 @@ static bool any_met(const name_check *c, size_t from, size_t to)
 	return false;
 }
 
-/* The folded hashes that met, into c->met, found in slices of the hash
- * values copied out and sorted: c->folded keeps, if not its walk order,
- * which walk hashed each (the walk of the tables, then one per pattern
- * and one per entity, c->starts). The copy holds one slice, of about SLICE hashes (a quarter
- * of a megabyte), beside the whole array: the check runs when the
- * design's memory is at its peak. */
-#define SLICE (1u << 16)
-
-static size_t slice_of(uint32_t h, size_t slices)
+/* The folded hashes that met, into c->met. Sorting them all to find the
+ * few that meet cost some 80 instructions a hash; a bitmap of 8 bits a
+ * hash (a byte an identifier, beside the hashes' 4) leaves only those that
+ * can meet to sort: a hash whose bit was set already is said twice or
+ * shares its bit (one in 16 on average); every hash whose bit such a
+ * hash sets again is kept, first sayings included, and sorted. A hash
+ * said twice is among those kept each time it is said, so exactly the
+ * hashes that meet in c->folded meet among the kept ones. c->folded keeps
+ * its order (c->starts says which walk hashed each). */
+static void find_met(name_check *c)
 {
-	return (size_t)(((uint64_t)h * slices) >> 32);
-}
-
-/* The hashes of one walk, v[0..m), put in the order of their slices (in
- * place, as ddbc_hashes32_repeated's radix sort): head and end have room
- * for a count per slice. */
-static void order_by_slice(uint32_t *v, size_t m, size_t slices, size_t *head, size_t *end)
-{
-	if (m <= 16) {
-		for (size_t i = 1; i < m; i++) {
-			uint32_t x = v[i];
-			size_t j = i, s = slice_of(x, slices);
-			for (; j > 0 && slice_of(v[j - 1], slices) > s; j--)
-				v[j] = v[j - 1];
-			v[j] = x;
+	size_t n = c->nfolded, bits = 64;
+	while (bits < 8 * n && bits < ((size_t)1 << 32))
+		bits *= 2;
+	uint64_t *seen = ddbc_xcalloc(bits / 64, sizeof(*seen));
+	uint32_t mask = (uint32_t)(bits - 1), *kept = NULL;
+	size_t nkept = 0, cap = 0;
+	for (size_t i = 0; i < n; i++) {
+		uint32_t h = c->folded[i], k = h & mask;
+		uint64_t bit = (uint64_t)1 << (k & 63);
+		if (seen[k >> 6] & bit) {
+			ddbc_xgrow((void **)&kept, &cap, nkept + 1, sizeof(*kept));
+			kept[nkept++] = h;
 		}
-		return;
+		seen[k >> 6] |= bit;
 	}
-	memset(head, 0, slices * sizeof(*head));
-	for (size_t i = 0; i < m; i++)
-		head[slice_of(v[i], slices)]++;
-	for (size_t k = 0, at = 0; k < slices; k++) {
-		at += head[k];
-		end[k] = at;
-		head[k] = at - head[k];
-	}
-	for (size_t k = 0; k < slices; k++) {
-		/* Swap into place until slice k's places hold only its own. */
-		while (head[k] < end[k]) {
-			uint32_t x = v[head[k]];
-			size_t s = slice_of(x, slices);
-			while (s != k) {
-				uint32_t y = v[head[s]];
-				v[head[s]++] = x;
-				x = y;
-				s = slice_of(x, slices);
-			}
-			v[head[k]++] = x;
+	if (nkept) {
+		/* The bits of the hashes said again, and every hash on them. */
+		memset(seen, 0, bits / 8);
+		for (size_t i = 0; i < nkept; i++)
+			seen[(kept[i] & mask) >> 6] |= (uint64_t)1 << (kept[i] & mask & 63);
+		nkept = 0;
+		for (size_t i = 0; i < n; i++) {
+			uint32_t h = c->folded[i], k = h & mask;
+			if (!(seen[k >> 6] & ((uint64_t)1 << (k & 63))))
+				continue;
+			ddbc_xgrow((void **)&kept, &cap, nkept + 1, sizeof(*kept));
+			kept[nkept++] = h;
 		}
+		ddbc_hashes32_repeated(kept, nkept, &c->met);
 	}
-}
-
-/* A slice copied out of the whole array, a step a hash: up to a few
- * slices, as quick as putting each walk's hashes in order. */
-#define FEW_SLICES 3
-
-static void find_met_few(name_check *c, size_t slices, uint32_t *part)
-{
-	for (size_t k = 0; k < slices; k++) {
-		size_t m = 0;
-		for (size_t i = 0; i < c->nfolded; i++)
-			if (slice_of(c->folded[i], slices) == k)
-				part[m++] = c->folded[i];
-		ddbc_hashes32_repeated(part, m, &c->met);
-	}
-}
-
-/* Each slice is copied out of every walk's hashes in turn. Copying it out
- * of the whole array once a slice took n * n / SLICE steps (36 million at
- * 40,000 entities, the array read 24 times); ordered by slice, each walk
- * gives a slice's hashes from where the slice before ended, its cursor
- * (4 bytes a walk, as c->starts). */
-static void find_met(name_check *c, size_t nwalks)
-{
-	size_t n = c->nfolded, slices = n / SLICE + 1, largest = 0;
-	size_t *count = ddbc_xcalloc(2 * slices, sizeof(*count));
-	for (size_t i = 0; i < n; i++)
-		count[slice_of(c->folded[i], slices)]++;
-	for (size_t k = 0; k < slices; k++)
-		largest = count[k] > largest ? count[k] : largest;
-	if (slices <= FEW_SLICES) {
-		free(count);
-		uint32_t *part = ddbc_xmalloc((largest ? largest : 1) * sizeof(*part));
-		find_met_few(c, slices, part);
-		free(part);
-		return;
-	}
-	/* Walk w's hashes are folded[from, c->starts[w]), walk 0's from 0. */
-	uint32_t *cursor = ddbc_xmalloc(nwalks * sizeof(*cursor));
-	for (size_t w = 0; w < nwalks; w++) {
-		uint32_t from = w ? c->starts[w - 1] : 0;
-		cursor[w] = from;
-		order_by_slice(c->folded + from, c->starts[w] - from, slices, count,
-				       count + slices);
-	}
-	free(count);
-	uint32_t *part = ddbc_xmalloc((largest ? largest : 1) * sizeof(*part));
-	for (size_t k = 0; k < slices; k++) {
-		size_t m = 0;
-		for (size_t w = 0; w < nwalks; w++) {
-			uint32_t at = cursor[w], to = c->starts[w];
-			while (at < to && slice_of(c->folded[at], slices) == k)
-				part[m++] = c->folded[at++];
-			cursor[w] = at;
-		}
-		ddbc_hashes32_repeated(part, m, &c->met);
-	}
-	free(part);
-	free(cursor);
+	free(kept);
+	free(seen);
 }
 
 /* After a first walk that folded its hashes: the 64-bit hashes of those
@@ -847,7 +858,7 @@ static void find_met(name_check *c, size_t nwalks)
 static void sieve(planner *p, name_check *c)
 {
 	size_t np = p->g->npatterns, ne = p->g->nentities;
-	find_met(c, 1 + np + ne);
+	find_met(c);
 	c->mode = SIEVE;
 	if (c->met.n) {
 		ddbc_diags *d = p->d;
@@ -917,7 +928,8 @@ static ddbc_plan_result build_once(ddbc_header_plan *plan, const ddbc_design *g,
 	plan->pattern_scratch = ddbc_arena_new();
 	plan->g = g;
 	plan->whole_names = whole;
-	planner p = { plan, g, d, lenient, false, DDBC_STRSET_INIT, err };
+	planner p = { plan, g, d, lenient, false, DDBC_STRSET_INIT, err, { { 0, 0 } }, DDBC_STRSET_INIT, NULL };
+	hash_suffixes(&p);
 	ddbc_plan_result r = plan_prefix(&p, prefix);
 	if (r != DDBC_PLAN_OK)
 		return r;
@@ -925,6 +937,8 @@ static ddbc_plan_result build_once(ddbc_header_plan *plan, const ddbc_design *g,
 	plan->entity_idents = ddbc_arena_array(plan->arena, g->nentities, sizeof(const char *));
 	r = plan_unique(&p);
 	ddbc_strset_release(&p.reported);
+	ddbc_strset_release(&p.parts);
+	ddbc_arena_free(p.parts_arena);
 	return r == DDBC_PLAN_OK && p.findings ? DDBC_PLAN_FINDINGS : r;
 }
 
@@ -960,7 +974,7 @@ void ddbc_header_names_check(const ddbc_design *g, ddbc_diags *d)
 
 int ddbc_header_plan_entity(ddbc_header_plan *plan, size_t i, ddbc_hentity *he, ddbc_err *err)
 {
-	planner p = { plan, plan->g, NULL, false, false, DDBC_STRSET_INIT, err };
+	planner p = { plan, plan->g, NULL, false, false, DDBC_STRSET_INIT, err, { { 0, 0 } }, DDBC_STRSET_INIT, NULL };
 	if (plan_entity(&p, i, he) == 0)
 		return 0;
 	no_attribute(err, he->entity);

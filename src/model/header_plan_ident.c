@@ -119,19 +119,23 @@ const char *ddbc_hplan_upper(ddbc_arena *arena, const char *s)
 
 uint64_t ddbc_hplan_hash(uint64_t h, const char *s, size_t n, bool lower)
 {
-	if (!lower)
-		return ddbc_hash64_more(h, s, n);
-	/* Lower-cased a piece at a time, as ddbc_hplan_lower would write it. */
-	char piece[64];
-	while (n) {
-		size_t k = n < sizeof piece ? n : sizeof piece;
-		for (size_t i = 0; i < k; i++)
-			piece[i] = to_case(s[i], false);
-		h = ddbc_hash64_more(h, piece, k);
-		s += k;
-		n -= k;
+	/* h * B^n + the bytes' polynomial: see DDBC_HPLAN_B. */
+	if (!lower) {
+		for (size_t i = 0; i < n; i++)
+			h = h * DDBC_HPLAN_B + (unsigned char)s[i];
+		return h;
 	}
+	for (size_t i = 0; i < n; i++)
+		h = h * DDBC_HPLAN_B + (unsigned char)to_case(s[i], false);
 	return h;
+}
+
+ddbc_hplan_part ddbc_hplan_part_of(const char *s, size_t n, bool lower)
+{
+	ddbc_hplan_part r = { 1, ddbc_hplan_hash(0, s, n, lower) };
+	for (size_t i = 0; i < n; i++)
+		r.mul *= DDBC_HPLAN_B;
+	return r;
 }
 
 /* A C identifier: a letter or '_', then letters, digits and '_'. */

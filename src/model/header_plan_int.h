@@ -24,9 +24,27 @@ const char *ddbc_hplan_lower(ddbc_arena *arena, const char *s);
 const char *ddbc_hplan_upper(ddbc_arena *arena, const char *s);
 /* A C identifier: a letter or '_', then letters, digits and '_'. */
 bool ddbc_hplan_is_c_identifier(const char *s);
-/* ddbc_hash64_more over the n bytes at s, lower-cased when lower: the
- * hash of an identifier taken from its parts (the uniqueness check's). */
+/* The uniqueness check's hash of identifiers: h continued over the n bytes
+ * at s, lower-cased when lower, as h = h * B + byte (mod 2^64) a byte. A
+ * polynomial, not FNV-1a, because it composes: the hash of a stem and a
+ * part is the stem's times B^len(part) plus the part's own (from 0), so
+ * that a part said over and over (the suffixes _NAME, _FMT, ... of every
+ * attribute) is hashed once, and joined to a stem in a multiply and an
+ * add. Identifiers that meet in the hash are compared as text before
+ * anything is reported, so the hash only decides how many are. */
+#define DDBC_HPLAN_B 0x9e3779b97f4a7c15u
+#define DDBC_HPLAN_START 14695981039346656037u
 uint64_t ddbc_hplan_hash(uint64_t h, const char *s, size_t n, bool lower);
+/* A part hashed once (ddbc_hplan_part_of): mul is B^len, add its hash from 0. */
+typedef struct ddbc_hplan_part {
+	uint64_t mul, add;
+} ddbc_hplan_part;
+ddbc_hplan_part ddbc_hplan_part_of(const char *s, size_t n, bool lower);
+/* ddbc_hplan_hash(h, the part's bytes) without them. */
+static inline uint64_t ddbc_hplan_hash_part(uint64_t h, ddbc_hplan_part part)
+{
+	return h * part.mul + part.add;
+}
 /* A C parameter name for a lower-case identifier part: '_' after a word C
  * or C++ reserves, before a leading digit. */
 const char *ddbc_hplan_param(ddbc_arena *arena, const char *member_lower);

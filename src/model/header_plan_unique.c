@@ -182,7 +182,7 @@ void ddbc_hplan_check_name(name_check *c, const char *id, owner_kind kind, const
 {
 	if (!id)
 		return;
-	uint64_t h = ddbc_hash64(id, strlen(id));
+	uint64_t h = ddbc_hplan_hash(DDBC_HPLAN_START, id, strlen(id), false);
 	if (!c->second) {
 		ddbc_hplan_seen_hash(c, h);
 		return;

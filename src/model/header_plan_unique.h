@@ -26,6 +26,11 @@ typedef struct planner {
 	ddbc_strset reported;    /* owner pairs reported as colliding (owner_pair) */
 	ddbc_err *err;           /* why it cannot be planned, for the command to say
 				  * (NULL: not kept) */
+	ddbc_hplan_part suffixes[9]; /* the first walk's suffixes, hashed once
+				      * (header_plan.c, SFX_) */
+	ddbc_strset parts;       /* attribute names met by the first walk, each
+				  * the name of an attr_part (header_plan.c) */
+	ddbc_arena *parts_arena; /* their attr_parts (NULL: none yet) */
 } planner;
 
 /* What an identifier names. */
