@@ -509,15 +509,19 @@ static void check_delimiters(const ctx *c, const item_vals *x)
 	for (size_t i = 0; i < x->n; i++) {
 		const ddbc_pval *v = x->values[i];
 		const ddbc_attr *b = x->attrs[i];
+		/* Most attributes no template interpolates: their values are
+		 * not read for this. */
+		if (!b || !ddbc_item_delimiter_applies(b))
+			continue;
 		ddbc_value val;
 		strbuf msg = STRBUF_INIT;
 		/* The pair's own value: by the attribute's place when that is
 		 * the pair's. */
-		if (b && x->by_slot)
+		if (x->by_slot)
 			example_get(&iv, b, &val);
-		else if (b)
+		else
 			yaml_value(v, b, &val);
-		if (b && ddbc_item_delimiter(&iv, b, &val, &msg))
+		if (ddbc_item_delimiter(&iv, b, &val, &msg))
 			mismatch(c, ddbc_pval_loc(v), "%s: change the value or key_delimiter",
 				 ddbc_strbuf_str(&msg));
 		ddbc_strbuf_release(&msg);
