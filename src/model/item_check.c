@@ -237,11 +237,16 @@ static bool contains(const char *s, size_t len, const char *needle)
 	return false;
 }
 
+bool ddbc_item_delimiter_applies(const ddbc_attr *b)
+{
+	/* A templated b is expanded where it is used, delimiters and all. */
+	return b->type == DDBC_TYPE_S && !(b->has_template && !b->in_cycle) && b->used_by;
+}
+
 const ddbc_attr *ddbc_item_delimiter(const ddbc_item_view *iv, const ddbc_attr *b,
 				     const ddbc_value *v, strbuf *msg)
 {
-	/* A templated b is expanded where it is used, delimiters and all. */
-	if (b->type != DDBC_TYPE_S || (b->has_template && !b->in_cycle) || !b->used_by)
+	if (!ddbc_item_delimiter_applies(b))
 		return NULL;
 	if (v->kind != DDBC_V_STRING || !iv->delim || !*iv->delim ||
 	    !contains(v->text, v->len, iv->delim))

@@ -129,4 +129,9 @@ ddbc_tcheck ddbc_item_check_template(const ddbc_item_view *iv, const ddbc_attr *
 const ddbc_attr *ddbc_item_delimiter(const ddbc_item_view *iv, const ddbc_attr *b,
 				     const ddbc_value *v, strbuf *msg);
 
+/* Whether ddbc_item_delimiter can find anything in a value of b: b is an
+ * S attribute without a template of its own that a template interpolates.
+ * A caller asks first, and reads b's value only when it can. */
+bool ddbc_item_delimiter_applies(const ddbc_attr *b);
+
 #endif

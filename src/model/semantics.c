@@ -462,6 +462,16 @@ typedef struct sem {
 	ddbc_design *g;
 	uint8_t *claimed;        /* per key name of each index of a table */
 	size_t nclaimed;
+	/* The key names of every index of keys_of, flat in claimed's order:
+	 * claim_keys compares an attribute's name with each in one loop
+	 * rather than an index's pk and sk in turn. */
+	const ddbc_table *keys_of;
+	struct key_name {
+		const char *s;
+		uint32_t slot;   /* the index's place in the table's */
+		uint8_t role;    /* DDBC_ROLE_PARTITION_KEY or DDBC_ROLE_SORT_KEY */
+	} *keys;
+	size_t nkeys_cap;
 	ddbc_lang lang;          /* a key attribute's language, before it is kept */
 	struct kept {            /* open addressing, at most half full */
 		const ddbc_lang *l;
@@ -476,28 +486,21 @@ enum { UNCLAIMED, CLAIMED_UNSTORED, CLAIMED_STORED };
 /* For a, an attribute of an entity of t in file order: claims every key
  * name of each index that no attribute before it claimed (the one
  * ddbc_entity_stored_attr would find), and, when stored, writes into row
- * the key role it has in each index and sets is_key. */
-static void claim_keys(ddbc_attr *a, bool stored, const ddbc_table *t, uint8_t *claimed,
-		       uint8_t *row)
+ * (all DDBC_ROLE_NONE) the key role it has in each index, its first key
+ * name's in the index, and sets is_key. keys: t's key names (key_names). */
+static void claim_keys(ddbc_attr *a, bool stored, const struct key_name *keys, size_t n,
+		       uint8_t *claimed, uint8_t *row)
 {
 	const char *name = a->name.s;
 	if (!name)
 		return;
-	for (size_t s = 0; s < t->nindexes; s++) {
-		const ddbc_index *ix = t->indexes[s];
-		ddbc_role key = DDBC_ROLE_NONE;
-		for (size_t j = 0; j < ix->npk + ix->nsk; j++) {
-			const char *k = j < ix->npk ? ix->pk[j].s : ix->sk[j - ix->npk].s;
-			if (!same_name(k, name))
-				continue;
-			if (!claimed[j])
-				claimed[j] = stored ? CLAIMED_STORED : CLAIMED_UNSTORED;
-			if (key == DDBC_ROLE_NONE)
-				key = j < ix->npk ? DDBC_ROLE_PARTITION_KEY : DDBC_ROLE_SORT_KEY;
-		}
-		claimed += ix->npk + ix->nsk;
-		if (stored && key != DDBC_ROLE_NONE) {
-			row[s] = (uint8_t)key;
+	for (size_t j = 0; j < n; j++) {
+		if (!same_name(keys[j].s, name))
+			continue;
+		if (!claimed[j])
+			claimed[j] = stored ? CLAIMED_STORED : CLAIMED_UNSTORED;
+		if (stored && row[keys[j].slot] == DDBC_ROLE_NONE) {
+			row[keys[j].slot] = keys[j].role;
 			a->is_key = true;
 		}
 	}
@@ -619,12 +622,31 @@ static const ddbc_lang *keep_lang(sem *S, const ddbc_lang *l)
 	return copy;
 }
 
-/* The scratch of claim_keys for t's indexes, zeroed. */
-static uint8_t *claims_for(sem *S, const ddbc_table *t)
+/* The key names of t's indexes, flat (S->keys); their count. Made once
+ * for the entities of one table in a row. */
+static size_t key_names(sem *S, const ddbc_table *t)
 {
 	size_t n = 0;
 	for (size_t s = 0; s < t->nindexes; s++)
 		n += t->indexes[s]->npk + t->indexes[s]->nsk;
+	if (S->keys_of == t)
+		return n;
+	ddbc_xgrow((void **)&S->keys, &S->nkeys_cap, n, sizeof(*S->keys));
+	size_t f = 0;
+	for (size_t s = 0; s < t->nindexes; s++) {
+		const ddbc_index *ix = t->indexes[s];
+		for (size_t j = 0; j < ix->npk + ix->nsk; j++, f++)
+			S->keys[f] = (struct key_name){
+				j < ix->npk ? ix->pk[j].s : ix->sk[j - ix->npk].s, (uint32_t)s,
+				j < ix->npk ? DDBC_ROLE_PARTITION_KEY : DDBC_ROLE_SORT_KEY };
+	}
+	S->keys_of = t;
+	return n;
+}
+
+/* The scratch of claim_keys for t's indexes (n key names), zeroed. */
+static uint8_t *claims_for(sem *S, size_t n)
+{
 	if (n > S->nclaimed) {
 		free(S->claimed);
 		S->claimed = ddbc_xmalloc(n);
@@ -650,9 +672,10 @@ static void derive_membership(sem *S, ddbc_entity *e)
 	 * An attribute not stored has no role (the arena's rows are zero:
 	 * DDBC_ROLE_NONE) and is no key. */
 	e->roles = ddbc_arena_array(g->arena, e->nattrs, nix);
-	uint8_t *claimed = claims_for(S, t);
+	size_t nkeys = key_names(S, t);
+	uint8_t *claimed = claims_for(S, nkeys);
 	for (size_t i = 0; i < e->nattrs; i++)
-		claim_keys(&e->attrs[i], ddbc_attr_stored(&e->attrs[i]), t, claimed,
+		claim_keys(&e->attrs[i], ddbc_attr_stored(&e->attrs[i]), S->keys, nkeys, claimed,
 			   e->roles + i * nix);
 	derive_in_index(e, t, claimed);
 	derive_sparse(g, e);
@@ -803,6 +826,7 @@ void ddbc_semantics(ddbc_design *g)
 	ddbc_lang_release(&S.lang);
 	free(S.kept);
 	free(S.claimed);
+	free(S.keys);
 	find_undeclared_keys(g);
 	ddbc_match_patterns(g);
 }

@@ -509,15 +509,19 @@ static void check_delimiters(const ctx *c, const item_vals *x)
 	for (size_t i = 0; i < x->n; i++) {
 		const ddbc_pval *v = x->values[i];
 		const ddbc_attr *b = x->attrs[i];
+		/* Most attributes no template interpolates: their values are
+		 * not read for this. */
+		if (!b || !ddbc_item_delimiter_applies(b))
+			continue;
 		ddbc_value val;
 		strbuf msg = STRBUF_INIT;
 		/* The pair's own value: by the attribute's place when that is
 		 * the pair's. */
-		if (b && x->by_slot)
+		if (x->by_slot)
 			example_get(&iv, b, &val);
-		else if (b)
+		else
 			yaml_value(v, b, &val);
-		if (b && ddbc_item_delimiter(&iv, b, &val, &msg))
+		if (ddbc_item_delimiter(&iv, b, &val, &msg))
 			mismatch(c, ddbc_pval_loc(v), "%s: change the value or key_delimiter",
 				 ddbc_strbuf_str(&msg));
 		ddbc_strbuf_release(&msg);
@@ -607,11 +611,41 @@ static bool names_differ(const ddbc_entity *e)
 	return true;
 }
 
+/* The per-attribute arrays of check_entity, kept from one entity to the
+ * next and grown to the most attributes: allocating and freeing four for
+ * every entity cost more than their use. */
+typedef struct scratch {
+	bool *template_told;
+	const ddbc_pval **vals;
+	ddbc_value *read;
+	bool *read_done;
+	size_t cap;
+} scratch;
+
+static void scratch_fit(scratch *s, size_t n)
+{
+	if (n <= s->cap)
+		return;
+	size_t cap = s->cap;
+	ddbc_xgrow((void **)&s->template_told, &cap, n, sizeof(*s->template_told));
+	cap = s->cap;
+	ddbc_xgrow((void **)&s->vals, &cap, n, sizeof(*s->vals));
+	cap = s->cap;
+	ddbc_xgrow((void **)&s->read, &cap, n, sizeof(*s->read));
+	cap = s->cap;
+	ddbc_xgrow((void **)&s->read_done, &cap, n, sizeof(*s->read_done));
+	s->cap = cap;
+}
+
 static void check_entity(const ddbc_design *g, ddbc_diags *d, ddbc_arena *arena,
-			 strbuf *rendered, const ddbc_entity *e)
+			 strbuf *rendered, scratch *sc, const ddbc_entity *e)
 {
 	ddbc_strset told = DDBC_STRSET_INIT;
-	bool *template_told = e->nexamples ? ddbc_xcalloc(e->nattrs + 1, sizeof(bool)) : NULL;
+	bool *template_told = NULL;
+	if (e->nexamples) {
+		scratch_fit(sc, e->nattrs + 1);
+		template_told = memset(sc->template_told, 0, (e->nattrs + 1) * sizeof(bool));
+	}
 	ctx own = { d, g->key_delimiter, e, "its example", false, &told, arena, template_told,
 		    false, NULL, NULL, NULL, rendered };
 	for (size_t i = 0; i < e->nattrs; i++)
@@ -621,17 +655,12 @@ static void check_entity(const ddbc_design *g, ddbc_diags *d, ddbc_arena *arena,
 	items.who = "the example item";
 	if (e->nexamples) {
 		items.names_differ = names_differ(e);
-		size_t na = e->nattrs ? e->nattrs : 1;
-		items.vals = ddbc_xmalloc(na * sizeof(*items.vals));
-		items.read = ddbc_xmalloc(na * sizeof(*items.read));
-		items.read_done = ddbc_xmalloc(na * sizeof(*items.read_done));
+		items.vals = sc->vals;
+		items.read = sc->read;
+		items.read_done = sc->read_done;
 	}
 	for (size_t i = 0; i < e->nexamples; i++)
 		check_item(&items, e->examples[i]);
-	free(items.vals);
-	free(items.read);
-	free(items.read_done);
-	free(template_told);
 	ddbc_strset_release(&told);
 }
 
@@ -639,8 +668,13 @@ void ddbc_check_example_mismatch(const ddbc_design *g, ddbc_diags *d)
 {
 	ddbc_arena *arena = ddbc_arena_new();
 	strbuf rendered = STRBUF_INIT;
+	scratch sc = { 0 };
 	for (size_t i = 0; i < g->nentities; i++)
-		check_entity(g, d, arena, &rendered, &g->entities[i]);
+		check_entity(g, d, arena, &rendered, &sc, &g->entities[i]);
+	free(sc.template_told);
+	free(sc.vals);
+	free(sc.read);
+	free(sc.read_done);
 	ddbc_strbuf_release(&rendered);
 	ddbc_arena_free(arena);
 }

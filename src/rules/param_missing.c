@@ -77,6 +77,10 @@ static void check_use(void *ctx, const ddbc_param_use *use)
 	const ddbc_entity *from = NULL;
 	const ddbc_pval *v = entity_value(w->p, name, &from);
 	strbuf text = STRBUF_INIT, why = STRBUF_INIT, where = STRBUF_INIT;
+	/* The value as the export writes it: an integer in its own digits,
+	 * else its text, used in place (as a C string) rather than copied. */
+	const char *vs = NULL;
+	size_t vn = 0;
 	if (!v) {
 		if (!reported(w, name))
 			ddbc_diag_add(w->d, DDBC_RULE_PARAM_NO_VALUE, use->loc,
@@ -87,18 +91,22 @@ static void check_use(void *ctx, const ddbc_param_use *use)
 				      name, w->p->id.s, name, name);
 	} else {
 		long long n;
-		if (ddbc_pval_scalar(v) == DDBC_SCALAR_INT && ddbc_pval_int(v, &n))
+		if (ddbc_pval_scalar(v) == DDBC_SCALAR_INT && ddbc_pval_int(v, &n)) {
 			ddbc_strbuf_addf(&text, "%lld", n);
-		else
-			ddbc_strbuf_addstr(&text, ddbc_pval_text(v));
-		if (!ddbc_param_fits(w->g, use, ddbc_strbuf_str(&text), text.len, &why) &&
+			vs = ddbc_strbuf_str(&text);
+			vn = text.len;
+		} else {
+			vs = ddbc_pval_text(v);
+			vn = strlen(vs);
+		}
+		if (!ddbc_param_fits(w->g, use, vs, vn, &why) &&
 		    !reported(w, name)) {
 			ddbc_param_place_text(use, &where);
 			ddbc_diag_add(w->d, DDBC_RULE_PARAM_VALUE, use->loc,
 				      "parameter '%s' of access pattern '%s' takes the value '%s' from "
 				      "an example of '%s' (line %u), which %s; the pattern puts it in "
 				      "%s: give the pattern an example value that fits", name,
-				      w->p->id.s, ddbc_strbuf_str(&text), from->name.s, ddbc_pval_loc(v).line,
+				      w->p->id.s, vs, from->name.s, ddbc_pval_loc(v).line,
 				      why.buf, where.buf);
 		}
 	}

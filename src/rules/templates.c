@@ -253,19 +253,51 @@ void ddbc_check_unpadded_number_in_key(const ddbc_design *g, ddbc_diags *d)
 
 /* ---- key-overlap ------------------------------------------------------------------------ */
 
+/* The literal start of a key's language: its leading fixed runs. One
+ * run (the common case) is pointed at; more are joined into own. clen is
+ * the length up to the first NUL byte, which the strcmp and strncmp
+ * orders of the rule (the prefix as a C string) stop at. */
+typedef struct prefix {
+	const char *s;
+	size_t len, clen;
+	strbuf own;
+} prefix;
+
 /* One entity's primary key as languages, with the literal prefix of the
- * partition key for pruning. */
+ * partition key for pruning. The languages are the ones semantics kept
+ * for the key attributes (ddbc_attr_key_lang), built here only for an
+ * attribute without one. */
 typedef struct keyinfo {
 	const ddbc_entity *e;
-	ddbc_lang pk, sk;
+	const ddbc_lang *pk, *sk;
+	ddbc_lang own_pk, own_sk;
 	bool has_sk;
-	strbuf pk_prefix, sk_prefix;
+	prefix pk_prefix, sk_prefix;
 } keyinfo;
 
-static void lang_prefix(const ddbc_lang *l, strbuf *out)
+static void lang_prefix(const ddbc_lang *l, prefix *out)
 {
-	for (size_t r = 0; r < l->nruns && l->runs[r].fixed; r++)
-		ddbc_strbuf_add(out, l->runs[r].text, l->runs[r].len);
+	size_t n = 0;
+	while (n < l->nruns && l->runs[n].fixed)
+		n++;
+	if (n == 1) {
+		out->s = l->runs[0].text;
+		out->len = l->runs[0].len;
+	} else {
+		for (size_t r = 0; r < n; r++)
+			ddbc_strbuf_add(&out->own, l->runs[r].text, l->runs[r].len);
+		out->s = ddbc_strbuf_str(&out->own);
+		out->len = out->own.len;
+	}
+	out->clen = out->len ? strnlen(out->s, out->len) : 0;
+}
+
+static const ddbc_lang *key_lang(const ddbc_attr *a, ddbc_lang *own)
+{
+	if (a->is_key && a->lang)
+		return a->lang;
+	ddbc_attr_lang(a, own);
+	return own;
 }
 
 static bool keyinfo_init(keyinfo *ki, const ddbc_entity *e)
@@ -281,36 +313,53 @@ static bool keyinfo_init(keyinfo *ki, const ddbc_entity *e)
 	if (!pk || (ix->nsk == 1 && !sk) || pk->incomplete || (sk && sk->incomplete))
 		return false;
 	ki->e = e;
-	ddbc_attr_lang(pk, &ki->pk);
-	lang_prefix(&ki->pk, &ki->pk_prefix);
+	ki->pk = key_lang(pk, &ki->own_pk);
+	lang_prefix(ki->pk, &ki->pk_prefix);
 	if (sk) {
 		ki->has_sk = true;
-		ddbc_attr_lang(sk, &ki->sk);
-		lang_prefix(&ki->sk, &ki->sk_prefix);
+		ki->sk = key_lang(sk, &ki->own_sk);
+		lang_prefix(ki->sk, &ki->sk_prefix);
 	}
 	return true;
 }
 
 static void keyinfo_release(keyinfo *ki)
 {
-	ddbc_lang_release(&ki->pk);
-	ddbc_lang_release(&ki->sk);
-	ddbc_strbuf_release(&ki->pk_prefix);
-	ddbc_strbuf_release(&ki->sk_prefix);
+	ddbc_lang_release(&ki->own_pk);
+	ddbc_lang_release(&ki->own_sk);
+	ddbc_strbuf_release(&ki->pk_prefix.own);
+	ddbc_strbuf_release(&ki->sk_prefix.own);
 }
 
 /* Whether one prefix is a prefix of the other: otherwise the literal
  * starts already differ and the templates cannot meet. */
-static bool prefixes_compatible(const strbuf *a, const strbuf *b)
+static bool prefixes_compatible(const prefix *a, const prefix *b)
 {
 	size_t n = a->len < b->len ? a->len : b->len;
-	return n == 0 || memcmp(ddbc_strbuf_str(a), ddbc_strbuf_str(b), n) == 0;
+	return n == 0 || memcmp(a->s, b->s, n) == 0;
+}
+
+/* strcmp of the prefixes as C strings. */
+static int prefix_cmp(const prefix *a, const prefix *b)
+{
+	size_t n = a->clen < b->clen ? a->clen : b->clen;
+	int r = n ? memcmp(a->s, b->s, n) : 0;
+	return r ? r : (a->clen > b->clen) - (a->clen < b->clen);
+}
+
+/* Whether strncmp(b, a, a->len) of the prefixes as C strings is 0: b
+ * starts with a, and when a stops at a NUL byte, b stops there too. */
+static bool prefix_extends(const prefix *b, const prefix *a)
+{
+	if (b->clen < a->clen || (a->clen && memcmp(b->s, a->s, a->clen)))
+		return false;
+	return a->clen == a->len || b->clen == a->clen;
 }
 
 static int by_pk_prefix(const void *pa, const void *pb)
 {
 	const keyinfo *a = *(keyinfo *const *)pa, *b = *(keyinfo *const *)pb;
-	int r = strcmp(ddbc_strbuf_str(&a->pk_prefix), ddbc_strbuf_str(&b->pk_prefix));
+	int r = prefix_cmp(&a->pk_prefix, &b->pk_prefix);
 	return r ? r : (a->e < b->e ? -1 : a->e > b->e);
 }
 
@@ -386,9 +435,9 @@ static bool keys_overlap(const ddbc_design *g, const keyinfo *a, const keyinfo *
 {
 	if (a->has_sk && !prefixes_compatible(&a->sk_prefix, &b->sk_prefix))
 		return false;
-	if (!ddbc_lang_intersects(&a->pk, &b->pk, g->key_delimiter))
+	if (!ddbc_lang_intersects(a->pk, b->pk, g->key_delimiter))
 		return false;
-	return !a->has_sk || ddbc_lang_intersects(&a->sk, &b->sk, g->key_delimiter);
+	return !a->has_sk || ddbc_lang_intersects(a->sk, b->sk, g->key_delimiter);
 }
 
 /* Entities whose partition-key prefixes are compatible form, in prefix
@@ -411,8 +460,7 @@ static void overlap_table(const ddbc_design *g, const ddbc_table *t, ddbc_diags 
 		/* Later entries that extend a's prefix are contiguous after it. */
 		for (size_t j = i + 1; j < n; j++) {
 			const keyinfo *b = order[j];
-			if (strncmp(ddbc_strbuf_str(&b->pk_prefix), ddbc_strbuf_str(&a->pk_prefix),
-				    a->pk_prefix.len) != 0)
+			if (!prefix_extends(&b->pk_prefix, &a->pk_prefix))
 				break;
 			if (keys_overlap(g, a, b))
 				report_overlap(a, b, d);
