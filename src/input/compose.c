@@ -124,31 +124,36 @@ static bool is_float(const char *s)
 	return *s == '\0';
 }
 
-/* The YAML 1.2 core schema's resolution of a plain scalar of n bytes. */
-static ddbc_scalar_kind resolve_plain(const char *s, size_t n)
+/* Whether the n bytes at s are one of the three spellings YAML's core
+ * schema gives a word (lower, capitalised, upper case): the caller knows
+ * the length and the first byte already. */
+static bool core_word(const char *s, size_t n, const char *lower, const char *capital,
+		      const char *upper)
 {
-	/* Most plain scalars are names: the first byte and the length settle
-	 * them with at most three comparisons. */
-	if (n == 0)
-		return DDBC_SCALAR_NULL;
+	return !memcmp(s, lower, n) || !memcmp(s, capital, n) || !memcmp(s, upper, n);
+}
+
+/* The YAML 1.2 core schema's resolution of the rare plain scalars whose
+ * first byte may start a null, a bool or a number. */
+static ddbc_scalar_kind resolve_plain_slow(const char *s, size_t n)
+{
 	switch (*s) {
 	case '~':
 		return n == 1 ? DDBC_SCALAR_NULL : DDBC_SCALAR_STR;
 	case 'n':
 	case 'N':
-		return n == 4 && (!strcmp(s, "null") || !strcmp(s, "Null") || !strcmp(s, "NULL"))
+		return n == 4 && core_word(s, 4, "null", "Null", "NULL")
 			? DDBC_SCALAR_NULL : DDBC_SCALAR_STR;
 	case 't':
 	case 'T':
-		return n == 4 && (!strcmp(s, "true") || !strcmp(s, "True") || !strcmp(s, "TRUE"))
+		return n == 4 && core_word(s, 4, "true", "True", "TRUE")
 			? DDBC_SCALAR_BOOL : DDBC_SCALAR_STR;
 	case 'f':
 	case 'F':
-		return n == 5 && (!strcmp(s, "false") || !strcmp(s, "False") || !strcmp(s, "FALSE"))
+		return n == 5 && core_word(s, 5, "false", "False", "FALSE")
 			? DDBC_SCALAR_BOOL : DDBC_SCALAR_STR;
 	default:
-		if ((*s < '0' || *s > '9') && *s != '+' && *s != '-' && *s != '.')
-			return DDBC_SCALAR_STR;
+		break;
 	}
 	const char *t = (*s == '+' || *s == '-') ? s + 1 : s;
 	if (all_decimal(t))
@@ -159,6 +164,27 @@ static ddbc_scalar_kind resolve_plain(const char *s, size_t n)
 	if (is_float(s) || !strcmp(s, ".nan") || !strcmp(s, ".NaN") || !strcmp(s, ".NAN"))
 		return DDBC_SCALAR_FLOAT;
 	return DDBC_SCALAR_STR;
+}
+
+/* The first bytes that can start a core-schema null, bool, int or float
+ * (a NUL only ends an empty scalar, which n settles). */
+static const bool may_resolve[256] = {
+	['~'] = true, ['n'] = true, ['N'] = true, ['t'] = true, ['T'] = true,
+	['f'] = true, ['F'] = true, ['+'] = true, ['-'] = true, ['.'] = true,
+	['0'] = true, ['1'] = true, ['2'] = true, ['3'] = true, ['4'] = true,
+	['5'] = true, ['6'] = true, ['7'] = true, ['8'] = true, ['9'] = true,
+};
+
+/* The YAML 1.2 core schema's resolution of a plain scalar of n bytes
+ * (NUL-terminated). Most plain scalars are names: their first byte settles
+ * them with one look-up, here, in the per-scalar path. */
+static inline ddbc_scalar_kind resolve_plain(const char *s, size_t n)
+{
+	if (n == 0)
+		return DDBC_SCALAR_NULL;
+	if (!may_resolve[(unsigned char)*s])
+		return DDBC_SCALAR_STR;
+	return resolve_plain_slow(s, n);
 }
 
 static ddbc_scalar_kind resolve_tagged(const char *tag, const char *text)
@@ -184,7 +210,7 @@ static ddbc_scalar_kind resolve_tagged(const char *tag, const char *text)
  * (stack[1]'s even children) stay: duplicates are found among them. Inside
  * an entry, the members of its streamed nested mapping (stack[3]) are
  * cleared member by member, their keys with the entry. */
-static ddbc_arena *node_arena(const struct composer *c)
+static inline ddbc_arena *node_arena(const struct composer *c)
 {
 	if (c->depth < 2 || !c->stack[1].section)
 		return c->arena;
@@ -206,15 +232,20 @@ static void pin(struct composer *c, const ddbc_arena *arena)
 		c->member_pinned = true;
 }
 
-static ddbc_node *new_scalar(struct composer *c, const yaml_event_t *ev)
+/* A scalar node in arena, which is node_arena(c). */
+static ddbc_node *new_scalar(ddbc_arena *arena, const yaml_event_t *ev)
 {
-	ddbc_arena *arena = node_arena(c);
-	ddbc_node *node = ddbc_arena_alloc(arena, sizeof(*node));
+	size_t len = ev->data.scalar.length;
+	/* The text right behind its node: one allocation a scalar, not two,
+	 * and the two share a cache line when the node is read. (len is
+	 * below 4 GiB: on_event checked.) */
+	ddbc_node *node = ddbc_arena_alloc(arena, sizeof(*node) + len + 1);
 	node->kind = DDBC_NODE_SCALAR;
 	node->loc = loc_of(ev->start_mark);
-	node->n = ev->data.scalar.length;
-	node->u.text = ddbc_arena_strndup(arena, (const char *)ev->data.scalar.value,
-					  ev->data.scalar.length);
+	node->n = (uint32_t)len;
+	node->u.text = (char *)(node + 1);
+	memcpy(node->u.text, ev->data.scalar.value, len);
+	node->u.text[len] = '\0';
 	node->weight = 1;
 	const char *tag = (const char *)ev->data.scalar.tag;
 	if (tag && strcmp(tag, "!") != 0)
@@ -292,7 +323,7 @@ static size_t streamed_section(struct composer *c, ddbc_node_kind kind)
 /* Only a plain "<<" merges; a quoted one is an ordinary key. */
 static bool is_merge_key(const ddbc_node *key)
 {
-	return key->plain && key->n == 2 && !strcmp(key->u.text, "<<");
+	return key->plain && key->n == 2 && key->u.text[0] == '<' && key->u.text[1] == '<';
 }
 
 /* The last key of an open mapping frame, or NULL if none is waiting for
@@ -427,6 +458,32 @@ static ddbc_node *stub_of(struct composer *c, const struct frame *f, const ddbc_
 	return stub;
 }
 
+/* append's work for a streamed mapping (f->section) once a value comes:
+ * the entry or member goes to the sink, and child becomes what stays in
+ * the tree. Out of line: most nodes are not values of a streamed mapping,
+ * and append stays small. */
+static __attribute__((noinline)) ddbc_node *streamed_value(struct composer *c, struct frame *f,
+							   ddbc_node *child)
+{
+	ddbc_node *key = c->kids[c->nkids - 1];
+	if (is_merge_key(key)) {
+		/* Merged when the mapping closes: keep it till then. */
+		*(f->nested ? &c->member_pinned : &c->scratch_pinned) = true;
+	} else if (f->nested) {
+		ddbc_pair member = { key, child };
+		hand_over(c, f, &member);
+		child = stub_of(c, f, child);
+		recycle_scratch(c, &c->member_scratch, &c->member_pinned);
+	} else {
+		ddbc_pair entry = { key, child };
+		hand_over(c, f, &entry);
+		child = stub_of(c, f, child);
+		recycle_scratch(c, &c->scratch, &c->scratch_pinned);
+		c->nested_streamed = false;
+	}
+	return child;
+}
+
 /* Adds child to the open collection; where is the event that brought it,
  * which for an alias is not the shared node's own position. */
 static void append(struct composer *c, ddbc_node *child, ddbc_loc where)
@@ -436,29 +493,14 @@ static void append(struct composer *c, ddbc_node *child, ddbc_loc where)
 		return;
 	}
 	struct frame *f = &c->stack[c->depth - 1];
-	if (f->node->kind == DDBC_NODE_MAP && f->n % 2 == 0 && child->kind != DDBC_NODE_SCALAR) {
+	/* The child's kind first: it is at hand, and most nodes are scalars. */
+	if (child->kind != DDBC_NODE_SCALAR && f->node->kind == DDBC_NODE_MAP && f->n % 2 == 0) {
 		fail(c, where, "a mapping key must be a scalar, not %s",
 		     ddbc_node_describe(child));
 		return;
 	}
-	if (f->section && f->n % 2 == 1) {
-		ddbc_node *key = c->kids[c->nkids - 1];
-		if (is_merge_key(key)) {
-			/* Merged when the mapping closes: keep it till then. */
-			*(f->nested ? &c->member_pinned : &c->scratch_pinned) = true;
-		} else if (f->nested) {
-			ddbc_pair member = { key, child };
-			hand_over(c, f, &member);
-			child = stub_of(c, f, child);
-			recycle_scratch(c, &c->member_scratch, &c->member_pinned);
-		} else {
-			ddbc_pair entry = { key, child };
-			hand_over(c, f, &entry);
-			child = stub_of(c, f, child);
-			recycle_scratch(c, &c->scratch, &c->scratch_pinned);
-			c->nested_streamed = false;
-		}
-	}
+	if (f->section && f->n % 2 == 1)
+		child = streamed_value(c, f, child);
 	/* Every node comes here: the call only when the array is full. */
 	if (c->nkids == c->kids_cap)
 		ddbc_xgrow((void **)&c->kids, &c->kids_cap, c->nkids + 1, sizeof(ddbc_node *));
@@ -481,7 +523,10 @@ static int cmp_pair_key(const void *pa, const void *pb)
 
 static bool same_key(const ddbc_node *a, const ddbc_node *b)
 {
-	return a->n == b->n && memcmp(a->u.text, b->u.text, a->n) == 0;
+	/* The first bytes first: most keys of a mapping that have the same
+	 * length differ there (PK and SK), and the call is saved. */
+	return a->n == b->n && (a->n == 0 || (a->u.text[0] == b->u.text[0] &&
+					      memcmp(a->u.text, b->u.text, a->n) == 0));
 }
 
 /* Marks the later of every two pairs with the same key (key set to NULL;
@@ -495,8 +540,11 @@ static void report_duplicate(struct composer *c, const ddbc_node *key, const ddb
 		      first->loc.line, first->loc.column);
 }
 
-/* mark_duplicates for the small mappings that are most of a design: every
- * pair against the earlier ones, no allocation. */
+#define PAIRS_SCANNED 16
+
+/* mark_duplicates for the small mappings (up to PAIRS_SCANNED pairs)
+ * that are most of a design: every pair against the earlier ones, no
+ * allocation. */
 static size_t mark_duplicates_small(struct composer *c, ddbc_pair *pairs, size_t n, bool report)
 {
 	size_t dropped = 0;
@@ -515,7 +563,7 @@ static size_t mark_duplicates_small(struct composer *c, ddbc_pair *pairs, size_t
 
 static size_t mark_duplicates(struct composer *c, ddbc_pair *pairs, size_t n, bool report)
 {
-	if (n <= 16)
+	if (n <= PAIRS_SCANNED)
 		return mark_duplicates_small(c, pairs, n, report);
 	ddbc_pair **order = ddbc_xmalloc((n ? n : 1) * sizeof(*order));
 	size_t m = 0;
@@ -567,7 +615,8 @@ static void finish_map(struct composer *c, struct frame *f)
 	/* kids is NULL until some collection has a child. */
 	ddbc_node **items = f->n ? c->kids + f->base : NULL;
 	size_t n = 0, explicit_n;
-	ddbc_xgrow((void **)&c->pairs, &c->pairs_cap, f->n / 2 + 1, sizeof(ddbc_pair));
+	if (f->n / 2 + 1 > c->pairs_cap)
+		ddbc_xgrow((void **)&c->pairs, &c->pairs_cap, f->n / 2 + 1, sizeof(ddbc_pair));
 	ddbc_pair *pairs = c->pairs;
 	ddbc_node **merges = NULL;
 	size_t nmerges = 0, merges_cap = 0;
@@ -610,7 +659,9 @@ static void finish_map(struct composer *c, struct frame *f)
 		w = add_weight(w, add_weight(pairs[i].key->weight, pairs[i].value->weight));
 	}
 	node->weight = w;
-	ddbc_node_index_pairs(node);
+	/* Only a large mapping has an index to build: no call for the rest. */
+	if (node->n > DDBC_NODE_INDEX_MIN)
+		ddbc_node_index_pairs(node);
 }
 
 static void finish_seq(struct composer *c, struct frame *f)
@@ -726,7 +777,7 @@ static void on_event(struct composer *c, yaml_event_t *ev, int *documents)
 			break;
 		}
 		ddbc_arena *arena = node_arena(c);
-		ddbc_node *node = new_scalar(c, ev);
+		ddbc_node *node = new_scalar(arena, ev);
 		if (ev->data.scalar.anchor)
 			add_anchor(c, ev->data.scalar.anchor, node, false, arena);
 		append(c, node, node->loc);
@@ -852,6 +903,7 @@ ddbc_node *ddbc_yaml_load_streamed(ddbc_arena *arena, const ddbc_source *src, dd
 	yaml_parser_set_encoding(&c.parser, YAML_UTF8_ENCODING);
 
 	int documents = 0;
+	struct ddbc_comments *comments = sink ? sink->comments : NULL;
 	while (!c.failed) {
 		yaml_event_t ev;
 		if (!yaml_parser_parse(&c.parser, &ev)) {
@@ -860,8 +912,8 @@ ddbc_node *ddbc_yaml_load_streamed(ddbc_arena *arena, const ddbc_source *src, dd
 		}
 		yaml_event_type_t type = ev.type;
 		on_event(&c, &ev, &documents);
-		if (sink && sink->comments)
-			ddbc_comments_event(sink->comments, &ev);
+		if (comments)
+			ddbc_comments_event(comments, &ev);
 		yaml_event_delete(&ev);
 		if (type == YAML_STREAM_END_EVENT)
 			break;
