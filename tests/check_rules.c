@@ -719,6 +719,26 @@ START_TEST(test_index_key_unknown_not_judged)
 }
 END_TEST
 
+/* A table whose only key field is misspelt has no key name at all: the
+ * entity's index membership is derived over none (the fuzzer's case,
+ * once pointer arithmetic on an empty scratch), and the one finding is
+ * the typo's. */
+START_TEST(test_table_without_key_names)
+{
+	static const char text[] =
+		"ddbc: 1\nname: t\ntables:\n  Things:\n    partiti_key: PK\n"
+		"entities:\n  Thing:\n    attributes:\n      PK: { type: S }\n"
+		"access_patterns:\n  read:\n    operation: get\n    key: { PK: \"x\" }\n";
+	ddbc_diags d;
+	ddbc_source *src;
+	lint_text(text, &d, &src);
+	tu_expect_count(&d, 1);
+	tu_expect_diag(&d, DDBC_RULE_SCHEMA, 5, 5, "partition_key");
+	ddbc_diags_release(&d);
+	ddbc_source_free(src);
+}
+END_TEST
+
 /* An INCLUDE list of key attributes only projects the keys: one note at
  * the list, not one per name. */
 START_TEST(test_include_only_keys)
@@ -911,6 +931,7 @@ static Suite *rules_suite(void)
 	tcase_add_test(tc, test_number_key_constant);
 	tcase_add_loop_test(tc, test_index_key_typo_one_finding, 0, 5);
 	tcase_add_test(tc, test_index_key_unknown_not_judged);
+	tcase_add_test(tc, test_table_without_key_names);
 	tcase_add_test(tc, test_include_only_keys);
 	tcase_add_test(tc, test_projection_typo);
 	tcase_add_test(tc, test_many_unknown_placeholders);

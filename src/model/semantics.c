@@ -511,12 +511,15 @@ static void claim_keys(ddbc_attr *a, bool stored, const struct key_name *keys, s
  * left it after every attribute of e. */
 static void derive_in_index(ddbc_entity *e, const ddbc_table *t, const uint8_t *claimed)
 {
+	/* An offset, not a moving pointer: claimed is NULL when no index
+	 * has a key name (a misspelt partition_key). */
+	size_t at = 0;
 	for (size_t s = 0; s < t->nindexes; s++) {
 		const ddbc_index *ix = t->indexes[s];
 		bool all = ix->npk != 0;
 		for (size_t j = 0; j < ix->npk + ix->nsk; j++)
-			all &= claimed[j] == CLAIMED_STORED;
-		claimed += ix->npk + ix->nsk;
+			all &= claimed[at + j] == CLAIMED_STORED;
+		at += ix->npk + ix->nsk;
 		e->in_index[s] = all;
 	}
 }
