@@ -135,6 +135,17 @@ static int by_group(const void *pa, const void *pb)
 	return a < b ? -1 : a > b;
 }
 
+/* Whether f[0..n) is already in by_group's order: the notes of one
+ * check about one subject, in the file's order, are; one pass over them
+ * costs less than qsort's n log n comparisons, with the same result. */
+static bool in_group_order(const ddbc_diag *const *f, size_t n)
+{
+	for (size_t i = 1; i < n; i++)
+		if (by_group(&f[i - 1], &f[i]) > 0)
+			return false;
+	return true;
+}
+
 static bool same_group(const ddbc_diag *a, const ddbc_diag *b)
 {
 	return a->src == b->src && a->rule == b->rule && !strcmp(a->subject, b->subject);
@@ -151,7 +162,8 @@ static long *fold_groups(const ddbc_diags *d)
 		if (foldable(&d->items[i]))
 			f[nf++] = &d->items[i];
 	long *fold = NULL;
-	qsort(f, nf, sizeof(*f), by_group);
+	if (!in_group_order(f, nf))
+		qsort(f, nf, sizeof(*f), by_group);
 	for (size_t i = 0, j; i < nf; i = j) {
 		for (j = i + 1; j < nf && same_group(f[i], f[j]); j++)
 			;

@@ -189,6 +189,11 @@ static bool add_plain(strbuf *sb, const char *fmt, va_list *ap)
  * formats each once, not once to measure and once to write. */
 void ddbc_strbuf_vaddf(strbuf *sb, const char *fmt, va_list ap)
 {
+	/* A fresh buffer (a diagnostic's message) would otherwise grow a
+	 * piece at a time, three reallocations for a sentence: room for the
+	 * format and its arguments' usual length grows it once. */
+	if (!sb->cap)
+		reserve(sb, strlen(fmt) + 64);
 	va_list cp;
 	va_copy(cp, ap);
 	bool done = add_plain(sb, fmt, &cp);
