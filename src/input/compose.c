@@ -914,7 +914,10 @@ ddbc_node *ddbc_yaml_load_streamed(ddbc_arena *arena, const ddbc_source *src, dd
 		on_event(&c, &ev, &documents);
 		if (comments)
 			ddbc_comments_event(comments, &ev);
-		yaml_event_delete(&ev);
+		/* A collection's end holds no pointer (its data is empty): nothing
+		 * to free, the call spared for one event in seven or so. */
+		if (type != YAML_MAPPING_END_EVENT && type != YAML_SEQUENCE_END_EVENT)
+			yaml_event_delete(&ev);
 		if (type == YAML_STREAM_END_EVENT)
 			break;
 	}
