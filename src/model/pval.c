@@ -140,9 +140,19 @@ static size_t size_with(const ddbc_node *node, size_t body)
 	return head + varint_len(body) + body;
 }
 
+/* Most nodes of an item are scalars (its keys, most values): they are
+ * measured and packed inline, without a call each. */
+static inline size_t scalar_size(const ddbc_node *node)
+{
+	return 1 + line_len(node->loc.line) + varint_len(node->loc.column) + varint_len(node->n) +
+	       node->n + 1;
+}
+
 static size_t packed_size(const ddbc_node *node)
 {
-	return size_with(node, node->kind == DDBC_NODE_SCALAR ? 0 : body_size(node));
+	if (node->kind == DDBC_NODE_SCALAR)
+		return scalar_size(node);
+	return size_with(node, body_size(node));
 }
 
 /* The keys of a mapping in strcmp order, ties in file order (node.c's
@@ -157,6 +167,19 @@ static int by_key(const void *pa, const void *pb)
 	const keyed *a = pa, *b = pb;
 	int r = strcmp(a->key, b->key);
 	return r ? r : (a->pos > b->pos) - (a->pos < b->pos);
+}
+
+static inline uint8_t *pack_scalar(uint8_t *p, const ddbc_node *node)
+{
+	size_t ll = line_len(node->loc.line);
+	*p++ = (uint8_t)(TAG(DDBC_NODE_SCALAR, node->scalar, node->plain) | (ll - 1) << 6);
+	p = put_varint(p, node->n);
+	for (size_t i = 0; i < ll; i++)
+		*p++ = (uint8_t)(node->loc.line >> (8 * i));
+	p = put_varint(p, node->loc.column);
+	memcpy(p, node->u.text, node->n);
+	p[node->n] = '\0';
+	return p + node->n + 1;
 }
 
 /* known: a container's body size when measured already, else SIZE_MAX. */
@@ -187,8 +210,9 @@ static uint8_t *pack(uint8_t *p, const ddbc_node *node, size_t known)
 		if (keys)
 			keys[i] = (keyed){ node->u.pairs[i].key->u.text, (uint32_t)i,
 					   (uint32_t)(p - body) };
-		p = pack(p, node->u.pairs[i].key, SIZE_MAX);
-		p = pack(p, node->u.pairs[i].value, SIZE_MAX);
+		const ddbc_node *key = node->u.pairs[i].key, *value = node->u.pairs[i].value;
+		p = key->kind == DDBC_NODE_SCALAR ? pack_scalar(p, key) : pack(p, key, SIZE_MAX);
+		p = value->kind == DDBC_NODE_SCALAR ? pack_scalar(p, value) : pack(p, value, SIZE_MAX);
 	}
 	if (keys) {
 		qsort(keys, node->n, sizeof(*keys), by_key);
