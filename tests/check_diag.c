@@ -7,6 +7,7 @@
 #include "testutil.h"
 #include "util/embedded.h"
 #include "util/strbuf.h"
+#include "util/utf8.h"
 
 #include "config.h"
 
@@ -28,6 +29,21 @@ static ddbc_loc at(unsigned line, unsigned column)
 }
 
 /* ---- settings: --rule RULE=SEVERITY --------------------------------------------- */
+
+/* What jansson takes as a string: UTF-8 throughout, no overlong form,
+ * surrogate or code point past U+10FFFF. */
+START_TEST(test_utf8_valid)
+{
+	ck_assert(ddbc_utf8_valid("", 0));
+	ck_assert(ddbc_utf8_valid("plain \x01 text", 12));
+	ck_assert(ddbc_utf8_valid("caf\xC3\xA9 \xE2\x82\xAC \xF0\x9F\x98\x80", 14));
+	ck_assert(!ddbc_utf8_valid("\xFF", 1));
+	ck_assert(!ddbc_utf8_valid("\xC3", 1));          /* cut short */
+	ck_assert(!ddbc_utf8_valid("\xC0\xAF", 2));      /* overlong '/' */
+	ck_assert(!ddbc_utf8_valid("\xED\xA0\x80", 3));  /* a surrogate */
+	ck_assert(!ddbc_utf8_valid("\xF4\x90\x80\x80", 4)); /* past U+10FFFF */
+}
+END_TEST
 
 START_TEST(test_settings_init)
 {
@@ -1221,6 +1237,7 @@ static Suite *diag_suite(void)
 	/* Every case has its own timeout: Check's default (4 s) fails on a
 	 * loaded machine (make -j16); these take a second or less alone. */
 	tcase_set_timeout(tc, 60);
+	tcase_add_test(tc, test_utf8_valid);
 	tcase_add_test(tc, test_settings_init);
 	tcase_add_test(tc, test_settings_parse_ok);
 	tcase_add_loop_test(tc, test_settings_parse_errors, 0,

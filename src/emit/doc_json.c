@@ -79,78 +79,19 @@ typedef struct {
 	bool compact;    /* JSON_COMPACT: no line breaks or spaces */
 } direct;
 
-/* A new line and depth levels of jansson's two-space indentation. */
 static void put_indent(direct *d, int depth)
 {
-	if (d->compact)
-		return;
-	static const char line[] = "\n                                ";
-	size_t n = (size_t)depth * 2, most = sizeof(line) - 2;
-	ddbc_strbuf_add(d->out, line, 1 + (n < most ? n : most));
-	for (n = n < most ? 0 : n - most; n; n -= n < most ? n : most)
-		ddbc_strbuf_add(d->out, line + 1, n < most ? n : most);
+	if (!d->compact)
+		ddbc_json_put_newline(d->out, depth);
 }
 
-/* A JSON string as jansson writes it (no JSON_ENSURE_ASCII, no
- * JSON_ESCAPE_SLASH): quotes, backslashes and control characters escaped,
- * everything else as it is. False when the text is no UTF-8, which jansson
- * would not have taken. */
+/* False when the text is no UTF-8, which jansson would not have taken. */
 static bool put_string(direct *d, const char *s, size_t len)
 {
-	/* The bytes that need more than a copy: quotes, backslashes, control
-	 * characters, and the lead bytes of UTF-8 to check. */
-	static const unsigned char plain[256] = {
-		[' ' ... '!'] = 1, ['#' ... '['] = 1, [']' ... 0x7F] = 1,
-	};
-	strbuf *b = d->out;
-	size_t clean = 0;
-	while (clean < len && plain[(unsigned char)s[clean]])
-		clean++;
-	if (clean == len && len <= 62) {
-		/* Most strings: quoted in one piece. */
-		char q[64];
-		q[0] = '"';
-		memcpy(q + 1, s, len);
-		q[len + 1] = '"';
-		ddbc_strbuf_add(b, q, len + 2);
-		return true;
-	}
-	ddbc_strbuf_addch(b, '"');
-	size_t run = 0;
-	for (size_t i = clean; i < len; i++) {
-		unsigned char c = (unsigned char)s[i];
-		if (c >= 0x80) {
-			unsigned cp;
-			size_t n = ddbc_utf8_decode((const unsigned char *)s + i,
-						    (const unsigned char *)s + len, &cp);
-			if (!n)
-				return false;
-			i += n - 1;
-			continue;
-		}
-		if (c >= 0x20 && c != '"' && c != '\\')
-			continue;
-		ddbc_strbuf_add(b, s + run, i - run);
-		run = i + 1;
-		switch (c) {
-		case '"': ddbc_strbuf_add(b, "\\\"", 2); break;
-		case '\\': ddbc_strbuf_add(b, "\\\\", 2); break;
-		case '\b': ddbc_strbuf_add(b, "\\b", 2); break;
-		case '\f': ddbc_strbuf_add(b, "\\f", 2); break;
-		case '\n': ddbc_strbuf_add(b, "\\n", 2); break;
-		case '\r': ddbc_strbuf_add(b, "\\r", 2); break;
-		case '\t': ddbc_strbuf_add(b, "\\t", 2); break;
-		default: {
-			static const char hex[] = "0123456789ABCDEF";
-			char u[6] = { '\\', 'u', '0', '0', hex[c >> 4], hex[c & 15] };
-			ddbc_strbuf_add(b, u, sizeof(u));
-			d->escaped = true;
-			break;
-		}
-		}
-	}
-	ddbc_strbuf_add(b, s + run, len - run);
-	ddbc_strbuf_addch(b, '"');
+	if (!ddbc_utf8_valid(s, len))
+		return false;
+	if (ddbc_json_put_string(d->out, s, len))
+		d->escaped = true;
 	return true;
 }
 

@@ -92,6 +92,66 @@ static void add_dumped(ddbc_json_stream *s, size_t n)
 		add_indented(s, s->value, n);
 }
 
+/* ---- a string and a line break as jansson writes them ---- */
+
+size_t ddbc_json_put_string(strbuf *out, const char *s, size_t len)
+{
+	/* The bytes that need more than a copy: quotes, backslashes and
+	 * control characters. */
+	static const unsigned char plain[256] = {
+		[' ' ... '!'] = 1, ['#' ... '['] = 1, [']' ... 0xFF] = 1,
+	};
+	size_t clean = 0, escaped = 0;
+	while (clean < len && plain[(unsigned char)s[clean]])
+		clean++;
+	if (clean == len && len <= 62) {
+		/* Most strings: quoted in one piece. */
+		char q[64];
+		q[0] = '"';
+		memcpy(q + 1, s, len);
+		q[len + 1] = '"';
+		ddbc_strbuf_add(out, q, len + 2);
+		return 0;
+	}
+	ddbc_strbuf_addch(out, '"');
+	size_t run = 0;
+	for (size_t i = clean; i < len; i++) {
+		unsigned char c = (unsigned char)s[i];
+		if (plain[c])
+			continue;
+		ddbc_strbuf_add(out, s + run, i - run);
+		run = i + 1;
+		switch (c) {
+		case '"': ddbc_strbuf_add(out, "\\\"", 2); break;
+		case '\\': ddbc_strbuf_add(out, "\\\\", 2); break;
+		case '\b': ddbc_strbuf_add(out, "\\b", 2); break;
+		case '\f': ddbc_strbuf_add(out, "\\f", 2); break;
+		case '\n': ddbc_strbuf_add(out, "\\n", 2); break;
+		case '\r': ddbc_strbuf_add(out, "\\r", 2); break;
+		case '\t': ddbc_strbuf_add(out, "\\t", 2); break;
+		default: {
+			static const char hex[] = "0123456789ABCDEF";
+			char u[6] = { '\\', 'u', '0', '0', hex[c >> 4], hex[c & 15] };
+			ddbc_strbuf_add(out, u, sizeof(u));
+			escaped++;
+			break;
+		}
+		}
+	}
+	ddbc_strbuf_add(out, s + run, len - run);
+	ddbc_strbuf_addch(out, '"');
+	return escaped;
+}
+
+void ddbc_json_put_newline(strbuf *out, int depth)
+{
+	static const char line[] = "\n                                ";
+	size_t n = (size_t)depth * 2, most = sizeof(line) - 2;
+	ddbc_strbuf_add(out, line, 1 + (n < most ? n : most));
+	for (n = n < most ? 0 : n - most; n; n -= n < most ? n : most)
+		ddbc_strbuf_add(out, line + 1, n < most ? n : most);
+}
+
 /* ---- jansson's text of a value, written here ---- */
 
 /* json_dumpb costs some 3,000 instructions a value of a few members (a
@@ -107,49 +167,17 @@ typedef struct dumper {
 
 static void dump_indent(dumper *d, int depth)
 {
-	static const char line[] = "\n                                ";
-	if (d->compact)
-		return;
-	size_t n = (size_t)depth * 2, most = sizeof(line) - 2;
-	ddbc_strbuf_add(d->out, line, 1 + (n < most ? n : most));
-	for (n = n < most ? 0 : n - most; n; n -= n < most ? n : most)
-		ddbc_strbuf_add(d->out, line + 1, n < most ? n : most);
+	if (!d->compact)
+		ddbc_json_put_newline(d->out, depth);
 }
 
-/* A string as jansson's dump_string writes it without JSON_ENSURE_ASCII or
- * JSON_ESCAPE_SLASH. */
+/* jansson fails a dump of text that is no UTF-8: left to it. */
 static void dump_string(dumper *d, const char *str, size_t len)
 {
-	for (size_t i = 0; i < len; i++) {
-		unsigned cp;
-		if ((unsigned char)str[i] >= 0x80 &&
-		    !ddbc_utf8_decode((const unsigned char *)str + i,
-				      (const unsigned char *)str + len, &cp)) {
-			d->unsure = true;
-			return;
-		}
-	}
-	ddbc_strbuf_addch(d->out, '"');
-	size_t run = 0;
-	for (size_t i = 0; i < len; i++) {
-		unsigned char c = (unsigned char)str[i];
-		if (c >= 0x20 && c != '"' && c != '\\')
-			continue;
-		ddbc_strbuf_add(d->out, str + run, i - run);
-		run = i + 1;
-		switch (c) {
-		case '"': ddbc_strbuf_add(d->out, "\\\"", 2); break;
-		case '\\': ddbc_strbuf_add(d->out, "\\\\", 2); break;
-		case '\b': ddbc_strbuf_add(d->out, "\\b", 2); break;
-		case '\f': ddbc_strbuf_add(d->out, "\\f", 2); break;
-		case '\n': ddbc_strbuf_add(d->out, "\\n", 2); break;
-		case '\r': ddbc_strbuf_add(d->out, "\\r", 2); break;
-		case '\t': ddbc_strbuf_add(d->out, "\\t", 2); break;
-		default: ddbc_strbuf_addf(d->out, "\\u%04X", c); break;
-		}
-	}
-	ddbc_strbuf_add(d->out, str + run, len - run);
-	ddbc_strbuf_addch(d->out, '"');
+	if (!ddbc_utf8_valid(str, len))
+		d->unsure = true;
+	else
+		ddbc_json_put_string(d->out, str, len);
 }
 
 static void dump_any(dumper *d, const json_t *v, int depth);
@@ -248,34 +276,6 @@ static void add_value(ddbc_json_stream *s, const json_t *v)
 	add_dumped(s, n);
 }
 
-/* A JSON string as jansson writes it (no JSON_ENSURE_ASCII, no
- * JSON_ESCAPE_SLASH): quotes, backslashes and control characters escaped,
- * everything else as it is. */
-static void add_string(ddbc_json_stream *s, const char *str, size_t len)
-{
-	ddbc_strbuf_addch(&s->buf, '"');
-	size_t run = 0;
-	for (size_t i = 0; i < len; i++) {
-		unsigned char c = (unsigned char)str[i];
-		if (c >= 0x20 && c != '"' && c != '\\')
-			continue;
-		ddbc_strbuf_add(&s->buf, str + run, i - run);
-		run = i + 1;
-		switch (c) {
-		case '"': ddbc_strbuf_add(&s->buf, "\\\"", 2); break;
-		case '\\': ddbc_strbuf_add(&s->buf, "\\\\", 2); break;
-		case '\b': ddbc_strbuf_add(&s->buf, "\\b", 2); break;
-		case '\f': ddbc_strbuf_add(&s->buf, "\\f", 2); break;
-		case '\n': ddbc_strbuf_add(&s->buf, "\\n", 2); break;
-		case '\r': ddbc_strbuf_add(&s->buf, "\\r", 2); break;
-		case '\t': ddbc_strbuf_add(&s->buf, "\\t", 2); break;
-		default: ddbc_strbuf_addf(&s->buf, "\\u%04X", c); break;
-		}
-	}
-	ddbc_strbuf_add(&s->buf, str + run, len - run);
-	ddbc_strbuf_addch(&s->buf, '"');
-}
-
 /* What comes before a member: a separator, a new line, its key. */
 static void member_prefix(ddbc_json_stream *s, const char *key)
 {
@@ -290,7 +290,7 @@ static void member_prefix(ddbc_json_stream *s, const char *key)
 	}
 	s->empty[s->depth - 1] = false;
 	if (key) {
-		add_string(s, key, strlen(key));
+		ddbc_json_put_string(&s->buf, key, strlen(key));
 		ddbc_strbuf_add(&s->buf, ": ", s->compact ? 1 : 2);
 	}
 }
@@ -299,7 +299,7 @@ void ddbc_json_string(ddbc_json_stream *s, const char *key, const char *str, siz
 {
 	member_prefix(s, key);
 	if (str)
-		add_string(s, str, len);
+		ddbc_json_put_string(&s->buf, str, len);
 	else
 		ddbc_strbuf_add(&s->buf, "null", 4);
 	flush_some(s, false);

@@ -35,6 +35,15 @@ typedef struct ddbc_json_stream {
 } ddbc_json_stream;
 
 void ddbc_json_stream_init(ddbc_json_stream *s, FILE *out);
+/* s (len bytes) as a JSON string the way jansson's dump writes it without
+ * JSON_ENSURE_ASCII or JSON_ESCAPE_SLASH: quotes, backslashes and control
+ * characters escaped (\u00XX in upper case), every other byte as it is.
+ * Returns how many control characters it wrote as \u00XX (a number's
+ * mark is one: ddbc_json_unmark undoes it). The stream, the queries'
+ * dumps and doc's example JSON all write strings through it. */
+size_t ddbc_json_put_string(strbuf *out, const char *s, size_t len);
+/* A line break and depth levels of jansson's two-space indentation. */
+void ddbc_json_put_newline(strbuf *out, int depth);
 /* emit.h's; declared here so that a file without emit.h (diff/) sees one type. */
 struct ddbc_export_opts;
 /* The layout o asks for (--compact); o may be NULL. */

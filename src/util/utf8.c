@@ -52,6 +52,19 @@ size_t ddbc_utf8_decode(const unsigned char *p, const unsigned char *end, unsign
 	return n;
 }
 
+bool ddbc_utf8_valid(const char *s, size_t len)
+{
+	const unsigned char *p = (const unsigned char *)s, *end = p + len;
+	while (p < end) {
+		unsigned cp;
+		size_t n = *p < 0x80 ? 1 : ddbc_utf8_decode(p, end, &cp);
+		if (!n)
+			return false;
+		p += n;
+	}
+	return true;
+}
+
 /* YAML 1.1's printable set, as libyaml's reader enforces it. */
 static int printable(unsigned c)
 {

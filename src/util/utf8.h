@@ -10,6 +10,7 @@
 
 #include "util/source.h"
 
+#include <stdbool.h>
 #include <stddef.h>
 
 /* Length of the line break at p (0 when p starts none). */
@@ -18,6 +19,10 @@ size_t ddbc_break_len(const char *p, const char *end);
 /* Length of the UTF-8 sequence at p when it is valid (1-4), else 0. Sets
  * *cp to the code point. */
 size_t ddbc_utf8_decode(const unsigned char *p, const unsigned char *end, unsigned *cp);
+/* Whether s (len bytes) is UTF-8 throughout, as ddbc_utf8_decode reads it
+ * (no overlong forms, surrogates or code points past U+10FFFF): what
+ * jansson takes as a string. */
+bool ddbc_utf8_valid(const char *s, size_t len);
 
 /* Checks text for what YAML does not allow: NUL and other control
  * characters, invalid UTF-8. Returns NULL when the text is clean; else a
