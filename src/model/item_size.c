@@ -107,23 +107,59 @@ static bool keeps(const keeper *k, const ddbc_index *ix, const char *name)
 	return !k || k->keep(ix, name) || in_names(k->names, k->n, name);
 }
 
+/* An item's attributes its entity stores, one at a time: what an item's
+ * size and each of its index entries add up. */
+typedef struct stored_walk {
+	const ddbc_entity *e;
+	ddbc_pval_iter it;
+	ddbc_attr_walk w;
+} stored_walk;
+
+/* One attribute: its name and the bytes it takes (its name's and, by
+ * attr_bytes, its value's, read only for the attributes that count). */
+typedef struct stored_attr {
+	const char *name;
+	uint32_t len;
+	const ddbc_pval *value;
+	ddbc_type type;
+} stored_attr;
+
+static stored_walk stored_attrs(const ddbc_entity *e, const ddbc_pval *item)
+{
+	stored_walk s = { e, { NULL, 0 }, DDBC_ATTR_WALK_INIT };
+	if (ddbc_pval_kind(item) == DDBC_NODE_MAP)
+		s.it = ddbc_pval_members(item);
+	return s;
+}
+
+static bool next_stored(stored_walk *s, stored_attr *a)
+{
+	const ddbc_pval *key;
+	while (ddbc_pval_pair(&s->it, &key, &a->value)) {
+		a->name = ddbc_pval_str(key, &a->len);
+		bool stored;
+		a->type = declared(s->e, &s->w, a->name, &stored);
+		if (stored)
+			return true;
+	}
+	return false;
+}
+
+static uint64_t attr_bytes(const stored_attr *a)
+{
+	return a->len + ddbc_value_size(a->value, a->type);
+}
+
 /* The bytes of item's attributes that k keeps (NULL: all). */
 static uint64_t sum_attrs(const ddbc_index *ix, const ddbc_entity *e, const ddbc_pval *item,
 			  const keeper *k)
 {
 	uint64_t sum = 0;
-	ddbc_pval_iter it = ddbc_pval_kind(item) == DDBC_NODE_MAP ? ddbc_pval_members(item)
-								 : (ddbc_pval_iter){ NULL, 0 };
-	const ddbc_pval *key, *v;
-	ddbc_attr_walk w = DDBC_ATTR_WALK_INIT;
-	while (ddbc_pval_pair(&it, &key, &v)) {
-		uint32_t len;
-		const char *name = ddbc_pval_str(key, &len);
-		bool stored;
-		ddbc_type t = declared(e, &w, name, &stored);
-		if (stored && keeps(k, ix, name))
-			sum += len + ddbc_value_size(v, t);
-	}
+	stored_attr a;
+	stored_walk s = stored_attrs(e, item);
+	while (next_stored(&s, &a))
+		if (keeps(k, ix, a.name))
+			sum += attr_bytes(&a);
 	return sum;
 }
 
@@ -131,20 +167,12 @@ size_t ddbc_item_attr_bytes(const ddbc_entity *e, const ddbc_pval *item, ddbc_at
 			    size_t *cap)
 {
 	size_t n = 0;
-	ddbc_pval_iter it = ddbc_pval_kind(item) == DDBC_NODE_MAP ? ddbc_pval_members(item)
-								 : (ddbc_pval_iter){ NULL, 0 };
-	const ddbc_pval *key, *v;
-	ddbc_attr_walk w = DDBC_ATTR_WALK_INIT;
-	while (ddbc_pval_pair(&it, &key, &v)) {
-		uint32_t len;
-		const char *name = ddbc_pval_str(key, &len);
-		bool stored;
-		ddbc_type t = declared(e, &w, name, &stored);
-		if (!stored)
-			continue;
+	stored_attr a;
+	stored_walk s = stored_attrs(e, item);
+	while (next_stored(&s, &a)) {
 		ddbc_xgrow((void **)out, cap, n + 1, sizeof(**out));
-		(*out)[n].name = name;
-		(*out)[n].bytes = len + ddbc_value_size(v, t);
+		(*out)[n].name = a.name;
+		(*out)[n].bytes = attr_bytes(&a);
 		n++;
 	}
 	return n;
