@@ -888,11 +888,7 @@ static void sieve(planner *p, name_check *c)
 				hash_entity(p, c, i);
 		p->d = d;
 	}
-	free(c->folded);
-	c->folded = NULL;
-	free(c->starts);
-	c->starts = NULL;
-	ddbc_hashset_release(&c->met);
+	ddbc_hplan_check_end_fold(c);
 	c->mode = KEEP;
 }
 

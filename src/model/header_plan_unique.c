@@ -151,15 +151,20 @@ void ddbc_hplan_check_init_folded(name_check *c, size_t n)
 	c->texts = ddbc_arena_new();
 }
 
-void ddbc_hplan_check_release(name_check *c)
+void ddbc_hplan_check_end_fold(name_check *c)
 {
-	free(c->seen);
-	c->seen = NULL;
 	free(c->folded);
 	c->folded = NULL;
 	free(c->starts);
 	c->starts = NULL;
 	ddbc_hashset_release(&c->met);
+}
+
+void ddbc_hplan_check_release(name_check *c)
+{
+	free(c->seen);
+	c->seen = NULL;
+	ddbc_hplan_check_end_fold(c);
 	ddbc_hashset_release(&c->twice);
 	free(c->suspects);
 	ddbc_arena_free(c->texts);

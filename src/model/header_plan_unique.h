@@ -89,6 +89,9 @@ typedef struct name_check {
 void ddbc_hplan_check_init(name_check *c, size_t n);
 void ddbc_hplan_check_init_folded(name_check *c, size_t n);
 void ddbc_hplan_check_release(name_check *c);
+/* Frees what only the folding walk and its sieve need (the folded hashes,
+ * each walk's start, the set of those that met); the check goes on. */
+void ddbc_hplan_check_end_fold(name_check *c);
 /* Keeps the hash of an identifier met in the first walk. Inline for the
  * folding walk's common case, a hash a few dozen instructions apart. */
 void ddbc_hplan_seen_hash_more(name_check *c, uint64_t h);
