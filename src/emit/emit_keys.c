@@ -163,11 +163,15 @@ static void end_part(keys_writer *w)
 	ddbc_arena_clear(w->arena);
 }
 
-const char *ddbc_keys_source_name(const ddbc_design *g)
+void ddbc_keys_origin(strbuf *sb, const ddbc_design *g)
 {
 	const char *path = g->src && g->src->name ? g->src->name : "-";
 	const char *slash = strrchr(path, '/');
-	return slash ? slash + 1 : path;
+	ddbc_strbuf_addstr(sb, "the design '");
+	ddbc_keys_comment(sb, g->name.s ? g->name.s : "");
+	ddbc_strbuf_addstr(sb, "' (");
+	ddbc_keys_comment(sb, slash ? slash + 1 : path);
+	ddbc_strbuf_addch(sb, ')');
 }
 
 const char *ddbc_keys_type_name(ddbc_type t)

@@ -159,8 +159,9 @@ void ddbc_keys_string(strbuf *sb, const char *s, size_t len, bool ts);
 void ddbc_keys_comment(strbuf *sb, const char *s);
 void ddbc_keys_flush(keys_writer *w);
 
-/* The source file's base name, for the banner. */
-const char *ddbc_keys_source_name(const ddbc_design *g);
+/* The banner's origin: "the design '<name>' (<file's base name>)", both
+ * as comment text. */
+void ddbc_keys_origin(strbuf *sb, const ddbc_design *g);
 
 /* Guards: the entities that can hold items (their table has a partition
  * key and they have its key attributes), in file order. */
